@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs everything the tests need (a virtual environment with the test extras, and
+# Debian's chromium for the browser tests), then runs lint, format check and every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+
+if ! command -v chromium >/dev/null 2>&1; then
+    if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+        echo "Installing Debian's chromium for the browser tests..."
+        apt-get update -qq >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    else
+        echo "chromium is not installed; the browser tests will be skipped" \
+             "(install it with: sudo apt-get install chromium)" >&2
+    fi
+fi
+
+.venv/bin/ruff check .
+.venv/bin/ruff format --check .
+.venv/bin/python -m pytest "$@"

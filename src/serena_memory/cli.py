@@ -1,0 +1,222 @@
+"""The `serena` command line: a thin skin over the library.
+
+Heavy modules (the MCP SDK, the web stack, the integrity engine) are imported inside the
+commands that need them, so `serena memories list` starts in milliseconds.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from serena_memory.errors import MemoryStoreError
+from serena_memory.store import Context, MemoryStore
+
+PROJECT_ARG = click.argument(
+    "project",
+    required=False,
+    default=".",
+    type=click.Path(file_okay=False, path_type=Path),
+)
+
+
+def open_store(project: Path) -> MemoryStore:
+    if project.exists() and not project.is_dir():
+        raise MemoryStoreError(f"project folder {project} is a file, not a folder")
+    if not project.exists():
+        raise MemoryStoreError(f"project folder {project} does not exist")
+    store = MemoryStore(project, context=Context.HUMAN)
+    store.validate_config()
+    return store
+
+
+def emit_json(data: object) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="serena-memory", prog_name="serena")
+def cli() -> None:
+    """Plain-Markdown memories for coding agents."""
+
+
+@cli.group()
+def memories() -> None:
+    """Create, read, change and check the memories of a project.
+
+    PROJECT is the project folder (default: the current folder). Project memories live in
+    PROJECT/.serena/memories, global ones (names starting with global/) in
+    $SERENA_HOME/memories/global.
+    """
+
+
+@memories.command()
+@PROJECT_ARG
+def initialize(project: Path) -> None:
+    """Seed the memory_maintenance memory (never overwrites an existing one)."""
+    from serena_memory.maintenance import seed_maintenance
+
+    result = seed_maintenance(open_store(project))
+    click.echo(result.describe())
+
+
+@memories.command(name="list")
+@PROJECT_ARG
+@click.option("--topic", "-t", default="", help="Only memories in this topic, e.g. auth or global.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def list_command(project: Path, topic: str, as_json: bool) -> None:
+    """List memory names: project, global and read-only apart."""
+    listing = open_store(project).list(topic)
+    if as_json:
+        emit_json(listing.to_dict())
+        return
+    project_names = [n for n in listing.memories if not n.startswith("global/")]
+    global_names = [n for n in listing.memories if n.startswith("global/")]
+    sections = [
+        ("Project memories", project_names),
+        ("Global memories", global_names),
+        ("Read-only memories", listing.read_only_memories),
+    ]
+    shown = False
+    for title, names in sections:
+        if not names:
+            continue
+        click.echo(f"{title} ({len(names)}):")
+        for name in names:
+            click.echo(f"  {name}")
+        shown = True
+    if not shown:
+        where = f" in topic '{topic}'" if topic else ""
+        click.echo(f"No memories{where}.")
+
+
+@memories.command()
+@click.argument("name")
+@PROJECT_ARG
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def read(name: str, project: Path, as_json: bool) -> None:
+    """Print the content of memory NAME."""
+    store = open_store(project)
+    content = store.read(name)
+    if as_json:
+        from serena_memory.names import normalize_name
+
+        canonical = normalize_name(name)
+        emit_json(
+            {"name": canonical, "content": content, "read_only": store.is_read_only(canonical)}
+        )
+        return
+    click.echo(content, nl=not content.endswith("\n"))
+
+
+@memories.command()
+@click.argument("name")
+@PROJECT_ARG
+@click.option("--content", "-c", default=None, help="The content (default: read from stdin).")
+@click.option(
+    "--file",
+    "-f",
+    "source",
+    type=click.File("r", encoding="utf-8"),
+    default=None,
+    help="Read the content from this file ('-' for stdin).",
+)
+def write(name: str, project: Path, content: str | None, source) -> None:
+    """Create or replace memory NAME."""
+    if content is not None and source is not None:
+        raise click.UsageError("give either --content or --file, not both")
+    if content is None:
+        if source is None:
+            if sys.stdin.isatty():
+                raise click.UsageError("give --content, --file, or pipe the content on stdin")
+            source = click.get_text_stream("stdin", encoding="utf-8")
+        try:
+            content = source.read()
+        except UnicodeDecodeError as exc:
+            raise MemoryStoreError(f"the input is not valid UTF-8: {exc.reason}") from None
+    result = open_store(project).write(name, content)
+    verb = "Created" if result.created else "Updated"
+    click.echo(f"{verb} memory '{result.name}' ({result.chars} characters).")
+
+
+@memories.command()
+@click.argument("name")
+@PROJECT_ARG
+def delete(name: str, project: Path) -> None:
+    """Delete memory NAME."""
+    from serena_memory.names import normalize_name
+
+    open_store(project).delete(name)
+    click.echo(f"Deleted memory '{normalize_name(name)}'.")
+
+
+@memories.command()
+@click.argument("old_name")
+@click.argument("new_name")
+@PROJECT_ARG
+def rename(old_name: str, new_name: str, project: Path) -> None:
+    """Rename or move a memory; every `mem:OLD_NAME` reference follows."""
+    result = open_store(project).rename(old_name, new_name)
+    click.echo(result.summary())
+
+
+@memories.command()
+@click.argument("name")
+@PROJECT_ARG
+@click.option("--needle", "-n", required=True, help="The text (or regex) to replace.")
+@click.option("--repl", "-r", required=True, help="The replacement, inserted verbatim.")
+@click.option(
+    "--mode",
+    type=click.Choice(["literal", "regex"]),
+    default="literal",
+    show_default=True,
+    help="regex: Python regex with MULTILINE and DOTALL; $!1, $!2 insert matched groups.",
+)
+@click.option(
+    "--allow-multiple-occurrences",
+    is_flag=True,
+    help="Replace every match instead of refusing when there are several.",
+)
+def edit(
+    name: str, project: Path, needle: str, repl: str, mode: str, allow_multiple_occurrences: bool
+) -> None:
+    """Replace text in memory NAME."""
+    result = open_store(project).edit(name, needle, repl, mode, allow_multiple_occurrences)
+    click.echo(f"Edited memory '{result.name}': {result.replacements} replacement(s).")
+
+
+def _register_optional_commands() -> None:
+    """Commands living in their own modules; each imports its heavy parts lazily."""
+    from serena_memory import cli_integrity, cli_servers
+
+    cli_integrity.register(memories)
+    cli_servers.register(cli)
+
+
+def main(argv: list[str] | None = None) -> None:
+    _register_optional_commands()
+    try:
+        cli.main(args=argv, prog_name="serena", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(1)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except MemoryStoreError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(1)
+    except BrokenPipeError:
+        sys.exit(1)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except SystemExit:
+        raise
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,9 @@
+"""Long-running commands: the MCP server and the dashboard."""
+
+from __future__ import annotations
+
+import click
+
+
+def register(group: click.Group) -> None:
+    """Attach `start-mcp-server` and `dashboard` to the top-level group."""

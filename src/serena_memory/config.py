@@ -1,0 +1,204 @@
+"""Configuration: ``$SERENA_HOME/serena_config.yml`` and ``<project>/.serena/project.yml``.
+
+A missing file means defaults. A broken one is a :class:`ConfigError` naming the file, the
+key and the problem: a silently ignored read-only pattern would let an agent overwrite what
+a person meant to protect.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from serena_memory.errors import ConfigError
+
+GLOBAL_CONFIG_NAME = "serena_config.yml"
+PROJECT_CONFIG_NAME = "project.yml"
+DEFAULT_MAX_CHARS = 150_000
+
+
+def serena_home() -> Path:
+    """``$SERENA_HOME``, else ``~/.serena``."""
+    env = os.environ.get("SERENA_HOME")
+    return Path(env).expanduser() if env else Path.home() / ".serena"
+
+
+class Patterns(NamedTuple):
+    """Compiled name patterns, each remembered with its source text for messages."""
+
+    read_only: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    ignored: tuple[tuple[str, re.Pattern[str]], ...] = ()
+
+    def read_only_match(self, name: str) -> str | None:
+        return _first_full_match(self.read_only, name)
+
+    def ignored_match(self, name: str) -> str | None:
+        return _first_full_match(self.ignored, name)
+
+
+def _first_full_match(patterns: tuple[tuple[str, re.Pattern[str]], ...], name: str) -> str | None:
+    for text, compiled in patterns:
+        if compiled.fullmatch(name):
+            return text
+    return None
+
+
+class GlobalConfig(NamedTuple):
+    read_only_memory_patterns: tuple[str, ...] = ()
+    ignored_memory_patterns: tuple[str, ...] = ()
+    base_modes: tuple[str, ...] = ()
+    default_max_tool_answer_chars: int = DEFAULT_MAX_CHARS
+    path: Path | None = None
+
+
+class ProjectConfig(NamedTuple):
+    read_only_memory_patterns: tuple[str, ...] = ()
+    ignored_memory_patterns: tuple[str, ...] = ()
+    initial_prompt: str = ""
+    project_name: str = ""
+    path: Path | None = None
+
+
+class Settings(NamedTuple):
+    """The merged view that the store and the entry points work from."""
+
+    global_config: GlobalConfig = GlobalConfig()
+    project_config: ProjectConfig = ProjectConfig()
+    patterns: Patterns = Patterns()
+
+
+_cache: dict[Path, tuple[tuple[int, int], dict[str, Any]]] = {}
+
+
+def _load_mapping(path: Path) -> dict[str, Any]:
+    """Parse a YAML file into a mapping; missing file -> {}; cached by mtime and size."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    stamp = (st.st_mtime_ns, st.st_size)
+    cached = _cache.get(path)
+    if cached and cached[0] == stamp:
+        return cached[1]
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    import yaml  # only when a configuration file exists: it costs the CLI's start-up
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        data = yaml.load(text, Loader=loader)
+    except yaml.YAMLError as exc:
+        where = ""
+        mark = getattr(exc, "problem_mark", None)
+        if mark is not None:
+            where = f" at line {mark.line + 1}, column {mark.column + 1}"
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ConfigError(f"{path}: invalid YAML{where}: {problem}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(
+            f"{path}: the top level must be a mapping of keys, not {_type_name(data)}"
+        )
+    _cache[path] = (stamp, data)
+    return data
+
+
+def _type_name(value: Any) -> str:
+    return {list: "a list", str: "a string", int: "a number", float: "a number"}.get(
+        type(value), f"a {type(value).__name__}"
+    )
+
+
+def _string_list(data: dict[str, Any], key: str, path: Path) -> tuple[str, ...]:
+    value = data.get(key)
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        raise ConfigError(
+            f"{path}: key '{key}': expected a list of strings, got a single string "
+            f"(write it as [{value!r}])"
+        )
+    if not isinstance(value, list):
+        raise ConfigError(
+            f"{path}: key '{key}': expected a list of strings, got {_type_name(value)}"
+        )
+    for i, item in enumerate(value):
+        if not isinstance(item, str):
+            raise ConfigError(
+                f"{path}: key '{key}': item {i + 1} must be a string, got {_type_name(item)}"
+            )
+    return tuple(value)
+
+
+def _compile(patterns: tuple[str, ...], key: str, path: Path) -> list[tuple[str, re.Pattern[str]]]:
+    compiled = []
+    for text in patterns:
+        try:
+            compiled.append((text, re.compile(text)))
+        except re.error as exc:
+            raise ConfigError(f"{path}: key '{key}': invalid regex {text!r}: {exc}") from None
+    return compiled
+
+
+def load_global_config(home: Path | None = None) -> GlobalConfig:
+    path = (home or serena_home()) / GLOBAL_CONFIG_NAME
+    data = _load_mapping(path)
+    max_chars = data.get("default_max_tool_answer_chars", DEFAULT_MAX_CHARS)
+    if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars <= 0:
+        raise ConfigError(
+            f"{path}: key 'default_max_tool_answer_chars': expected a positive whole number, "
+            f"got {max_chars!r}"
+        )
+    return GlobalConfig(
+        read_only_memory_patterns=_string_list(data, "read_only_memory_patterns", path),
+        ignored_memory_patterns=_string_list(data, "ignored_memory_patterns", path),
+        base_modes=_string_list(data, "base_modes", path),
+        default_max_tool_answer_chars=max_chars,
+        path=path,
+    )
+
+
+def load_project_config(project_root: Path) -> ProjectConfig:
+    path = project_root / ".serena" / PROJECT_CONFIG_NAME
+    data = _load_mapping(path)
+    prompt = data.get("initial_prompt") or ""
+    if not isinstance(prompt, str):
+        raise ConfigError(
+            f"{path}: key 'initial_prompt': expected a string, got {_type_name(prompt)}"
+        )
+    name = data.get("project_name") or ""
+    if not isinstance(name, str):
+        raise ConfigError(f"{path}: key 'project_name': expected a string, got {_type_name(name)}")
+    return ProjectConfig(
+        read_only_memory_patterns=_string_list(data, "read_only_memory_patterns", path),
+        ignored_memory_patterns=_string_list(data, "ignored_memory_patterns", path),
+        initial_prompt=prompt,
+        project_name=name,
+        path=path,
+    )
+
+
+def load_settings(project_root: Path | None, home: Path | None = None) -> Settings:
+    """Load and merge both files; the pattern lists are merged additively."""
+    g = load_global_config(home)
+    p = load_project_config(project_root) if project_root is not None else ProjectConfig()
+    assert g.path is not None
+    read_only = _compile(g.read_only_memory_patterns, "read_only_memory_patterns", g.path)
+    ignored = _compile(g.ignored_memory_patterns, "ignored_memory_patterns", g.path)
+    if p.path is not None:
+        read_only += _compile(p.read_only_memory_patterns, "read_only_memory_patterns", p.path)
+        ignored += _compile(p.ignored_memory_patterns, "ignored_memory_patterns", p.path)
+    return Settings(
+        global_config=g,
+        project_config=p,
+        patterns=Patterns(read_only=tuple(read_only), ignored=tuple(ignored)),
+    )

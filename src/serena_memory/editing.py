@@ -1,0 +1,110 @@
+"""Pure edit logic: replace a needle in a memory's text, literally or by regex.
+
+Kept free of I/O so the rules (no match, several matches, ambiguous multi-line matches,
+``$!N`` group insertion) can be property-tested on strings alone.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+from serena_memory.errors import EditError
+
+_GROUP_REF = re.compile(r"\$!(\d+)")
+
+
+class EditMode(StrEnum):
+    LITERAL = "literal"
+    REGEX = "regex"
+
+
+def parse_mode(mode: str | EditMode) -> EditMode:
+    try:
+        return EditMode(str(mode).lower())
+    except ValueError:
+        raise EditError(f"unknown edit mode {mode!r}; use 'literal' or 'regex'") from None
+
+
+def apply_edit(
+    text: str,
+    needle: str,
+    repl: str,
+    mode: str | EditMode = EditMode.LITERAL,
+    allow_multiple_occurrences: bool = False,
+) -> tuple[str, int]:
+    """Return (new_text, number_of_replacements) or raise EditError saying why not."""
+    mode = parse_mode(mode)
+    if needle == "":
+        raise EditError("the needle is empty; give the text to replace")
+    if mode is EditMode.LITERAL:
+        count = text.count(needle)
+        _check_count(count, needle, allow_multiple_occurrences)
+        return text.replace(needle, repl), count
+
+    try:
+        pattern = re.compile(needle, re.MULTILINE | re.DOTALL)
+    except re.error as exc:
+        raise EditError(f"invalid regex {needle!r}: {exc}") from None
+    matches = [m for m in pattern.finditer(text)]
+    _check_count(len(matches), needle, allow_multiple_occurrences)
+    for match in matches:
+        _refuse_ambiguous(pattern, text, match)
+    pieces: list[str] = []
+    last = 0
+    for match in matches:
+        pieces.append(text[last : match.start()])
+        pieces.append(_expand(repl, match))
+        last = match.end()
+    pieces.append(text[last:])
+    return "".join(pieces), len(matches)
+
+
+def _check_count(count: int, needle: str, allow_multiple: bool) -> None:
+    if count == 0:
+        raise EditError(f"no match for {_preview(needle)}; the memory was not changed")
+    if count > 1 and not allow_multiple:
+        raise EditError(
+            f"{_preview(needle)} matches {count} times; make the needle more specific "
+            "or allow multiple occurrences"
+        )
+
+
+def _refuse_ambiguous(pattern: re.Pattern[str], text: str, match: re.Match[str]) -> None:
+    """A multi-line match that contains another match of the same pattern is ambiguous.
+
+    With DOTALL a greedy ``a.*b`` swallows everything between the first ``a`` and the last
+    ``b``; replacing that silently would delete the text between two intended targets.
+    """
+    if "\n" not in match.group(0):
+        return
+    inner = pattern.search(text, match.start() + 1, match.end())
+    if inner is not None and inner.end() > inner.start():
+        raise EditError(
+            f"{_preview(pattern.pattern)} matched lines {_line(text, match.start())}-"
+            f"{_line(text, match.end())} and that match contains another match of the same "
+            "pattern (at line " + str(_line(text, inner.start())) + "); the edit is ambiguous. "
+            "Use a non-greedy quantifier such as .*? or a more specific pattern"
+        )
+
+
+def _expand(repl: str, match: re.Match[str]) -> str:
+    def group(ref: re.Match[str]) -> str:
+        index = int(ref.group(1))
+        if index > (match.re.groups or 0):
+            raise EditError(
+                f"the replacement uses $!{index}, but the pattern has only "
+                f"{match.re.groups} group(s)"
+            )
+        return match.group(index) or ""
+
+    return _GROUP_REF.sub(group, repl)
+
+
+def _line(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def _preview(needle: str, limit: int = 60) -> str:
+    shown = needle if len(needle) <= limit else needle[: limit - 3] + "..."
+    return repr(shown)

@@ -1,0 +1,93 @@
+"""Memory names: the single place where user-given names are normalized and validated.
+
+Every entry point (CLI, MCP tools, dashboard) goes through :func:`normalize_name`, so a
+name that is refused here is refused everywhere, and aliases such as ``mem:x``, ``x.md``
+or ``./x`` can't slip past the read-only and ignored patterns.
+"""
+
+from __future__ import annotations
+
+import re
+
+from serena_memory.errors import InvalidNameError
+
+GLOBAL_TOPIC = "global"
+MEM_PREFIX = "mem:"
+MEMORY_SUFFIX = ".md"
+
+# Characters Windows refuses in file names, plus control characters: a memory that a
+# teammate on another OS can't check out is worse than a refused name.
+_FORBIDDEN_CHARS = re.compile(r'[\x00-\x1f\x7f<>:"|?*]')
+_DRIVE = re.compile(r"^[A-Za-z]:")
+# What a `mem:NAME` reference can spell; names outside it can be stored but not referenced.
+REFERENCE_NAME_CHARS = r"A-Za-z0-9_\-/"
+
+
+def normalize_name(raw: str) -> str:
+    """Return the canonical form of a memory name, or raise InvalidNameError saying why."""
+    if not isinstance(raw, str):
+        raise InvalidNameError(f"memory name must be a string, got {type(raw).__name__}")
+    name = raw.strip()
+    if name.startswith(MEM_PREFIX):
+        name = name[len(MEM_PREFIX) :]
+    if name.endswith(MEMORY_SUFFIX):
+        name = name[: -len(MEMORY_SUFFIX)]
+    name = name.replace("\\", "/")
+    if not name:
+        raise InvalidNameError(f"memory name {raw!r} is empty")
+    if name.startswith("/") or _DRIVE.match(name):
+        raise InvalidNameError(f"memory name {raw!r} is an absolute path; use a relative name")
+    bad = _FORBIDDEN_CHARS.search(name)
+    if bad:
+        raise InvalidNameError(
+            f"memory name {raw!r} contains the character {bad.group()!r}, "
+            "which is not allowed in memory names"
+        )
+    segments = name.split("/")
+    for segment in segments:
+        if segment == "":
+            raise InvalidNameError(f"memory name {raw!r} has an empty topic segment")
+        if segment in (".", ".."):
+            raise InvalidNameError(
+                f"memory name {raw!r} contains a {segment!r} segment; "
+                "names may not point outside their memories folder"
+            )
+        if segment != segment.strip():
+            raise InvalidNameError(
+                f"memory name {raw!r} has a segment with leading or trailing spaces"
+            )
+    if name == GLOBAL_TOPIC:
+        raise InvalidNameError(
+            "'global' alone is not a memory name: global memories are named 'global/NAME'"
+        )
+    return name
+
+
+def is_global(name: str) -> bool:
+    """Whether a normalized name lives in the global (cross-project) scope."""
+    return name.startswith(GLOBAL_TOPIC + "/")
+
+
+def topic_of(name: str) -> str:
+    """The topic path of a normalized name ('' for a top-level memory)."""
+    return name.rpartition("/")[0]
+
+
+def last_segment(name: str) -> str:
+    return name.rpartition("/")[2]
+
+
+def normalize_topic(raw: str) -> str:
+    """Normalize a topic filter; '' means every memory. 'global' is a valid topic."""
+    topic = (raw or "").strip().replace("\\", "/").strip("/")
+    if topic.startswith(MEM_PREFIX):
+        topic = topic[len(MEM_PREFIX) :]
+    if not topic:
+        return ""
+    if topic == GLOBAL_TOPIC:
+        return topic
+    return normalize_name(topic)
+
+
+def in_topic(name: str, topic: str) -> bool:
+    return not topic or name == topic or name.startswith(topic + "/")

@@ -1,0 +1,214 @@
+"""File-system primitives: atomic writes, the cross-process folder lock, listing.
+
+Kept apart from the rules in :mod:`serena_memory.store` so each can be tested alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from serena_memory.errors import MemoryStoreError
+
+LOCK_TIMEOUT_SECONDS = 30.0
+
+
+def _current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _current_umask()
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a rename inside ``folder`` durable (a no-op where directories can't be opened)."""
+    if sys.platform == "win32":  # pragma: no cover
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` so readers see the old or the new bytes, never a mix.
+
+    Temporary file in the same folder, fsync, rename, fsync of the folder.
+    """
+    folder = path.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        mode = 0o666 & ~_UMASK
+    tmp = str(folder / f".{path.name}.{os.getpid()}.{os.urandom(6).hex()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    fsync_dir(folder)
+
+
+class _FolderLock:
+    """A process-wide reentrant lock on one folder, held across processes with flock.
+
+    flock on the folder itself leaves no lock file behind in a folder people commit.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.thread_lock = threading.RLock()
+        self.depth = 0
+        self.handle: object | None = None
+
+    def acquire(self, timeout: float) -> None:
+        if not self.thread_lock.acquire(timeout=timeout):
+            raise MemoryStoreError(f"timed out waiting for the lock on {self.folder}")
+        try:
+            if self.depth == 0:
+                self.handle = _os_lock(self.folder, timeout)
+            self.depth += 1
+        except BaseException:
+            self.thread_lock.release()
+            raise
+
+    def release(self) -> None:
+        self.depth -= 1
+        if self.depth == 0:
+            _os_unlock(self.handle)
+            self.handle = None
+        self.thread_lock.release()
+
+
+if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
+    import filelock
+
+    def _os_lock(folder: Path, timeout: float) -> object:
+        lock = filelock.FileLock(str(folder / ".serena-memories.lock"))
+        try:
+            lock.acquire(timeout=timeout)
+        except filelock.Timeout:
+            raise MemoryStoreError(
+                f"timed out after {timeout:.0f}s waiting for another process to release "
+                f"the memories folder {folder}"
+            ) from None
+        return lock
+
+    def _os_unlock(handle: object) -> None:
+        handle.release()  # type: ignore[attr-defined]
+
+else:
+    import fcntl
+
+    def _os_lock(folder: Path, timeout: float) -> object:
+        fd = os.open(folder, os.O_RDONLY)
+        deadline = time.monotonic() + timeout
+        delay = 0.0005
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return fd
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    os.close(fd)
+                    raise MemoryStoreError(
+                        f"timed out after {timeout:.0f}s waiting for another process to "
+                        f"release the memories folder {folder}"
+                    ) from None
+                time.sleep(delay)
+                delay = min(delay * 2, 0.01)
+            except BaseException:
+                os.close(fd)
+                raise
+
+    def _os_unlock(handle: object) -> None:
+        assert isinstance(handle, int)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+        finally:
+            os.close(handle)
+
+
+_locks: dict[str, _FolderLock] = {}
+_locks_guard = threading.Lock()
+
+
+@contextlib.contextmanager
+def locked(folders: list[Path], timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterator[None]:
+    """Hold the cross-process lock on every folder (created if needed), in a fixed order."""
+    keys = []
+    for folder in folders:
+        folder.mkdir(parents=True, exist_ok=True)
+        keys.append(os.path.realpath(folder))
+    ordered = sorted(set(keys))
+    held: list[_FolderLock] = []
+    try:
+        for key in ordered:
+            with _locks_guard:
+                lock = _locks.setdefault(key, _FolderLock(Path(key)))
+            lock.acquire(timeout)
+            held.append(lock)
+        yield
+    finally:
+        for lock in reversed(held):
+            lock.release()
+
+
+def iter_markdown_files(root: Path, skip_top: frozenset[str] = frozenset()) -> Iterator[str]:
+    """Yield the memory names (relative paths without ``.md``) below ``root``.
+
+    Directory symlinks are followed (teams share memory folders that way), each real
+    folder visited once so a symlink loop can't hang a listing. Hidden entries are skipped:
+    they are temporary files and journals, never memories.
+    """
+    seen: set[tuple[int, int]] = set()
+    stack: list[tuple[str, str]] = [(str(root), "")]
+    while stack:
+        folder, prefix = stack.pop()
+        try:
+            st = os.stat(folder)
+        except OSError:
+            continue
+        key = (st.st_dev, st.st_ino)
+        if key in seen:
+            continue
+        seen.add(key)
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            name = entry.name
+            if name.startswith("."):
+                continue
+            try:
+                is_dir = entry.is_dir(follow_symlinks=True)
+            except OSError:
+                continue
+            if is_dir:
+                if not prefix and name in skip_top:
+                    continue
+                stack.append((entry.path, f"{prefix}{name}/"))
+            elif name.endswith(".md"):
+                try:
+                    if not entry.is_file(follow_symlinks=True):
+                        continue
+                except OSError:
+                    continue
+                yield prefix + name[:-3]

@@ -1,0 +1,424 @@
+"""The memory store: every rule about memories, used by the CLI, MCP server and dashboard.
+
+Agent context versus human context is a constructor parameter, not a second code path:
+read-only patterns bind the agent; ignored patterns bind everyone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterable, Iterator
+from enum import StrEnum
+from pathlib import Path
+from typing import NamedTuple
+
+from serena_memory import names as N
+from serena_memory.config import Settings, load_settings, serena_home
+from serena_memory.editing import EditMode, apply_edit
+from serena_memory.errors import (
+    ContentTooLongError,
+    IgnoredMemoryError,
+    InvalidNameError,
+    MemoryEncodingError,
+    MemoryExistsError,
+    MemoryNotFoundError,
+    MemoryStoreError,
+    ReadOnlyMemoryError,
+)
+from serena_memory.references import rewrite_references
+from serena_memory.storage import atomic_write, fsync_dir, iter_markdown_files, locked
+
+JOURNAL_NAME = ".rename-journal.json"
+
+
+class Context(StrEnum):
+    """Who is calling: the agent (MCP tools) or a person (command line, dashboard)."""
+
+    AGENT = "agent"
+    HUMAN = "human"
+
+
+class MemoryListing(NamedTuple):
+    memories: list[str]
+    read_only_memories: list[str]
+
+    @property
+    def all(self) -> list[str]:
+        return sorted(self.memories + self.read_only_memories)
+
+    def to_dict(self) -> dict[str, list[str]]:
+        return {"memories": self.memories, "read_only_memories": self.read_only_memories}
+
+
+class WriteResult(NamedTuple):
+    name: str
+    created: bool
+    chars: int
+
+
+class EditResult(NamedTuple):
+    name: str
+    replacements: int
+
+
+class RenameResult(NamedTuple):
+    old: str
+    new: str
+    references_rewritten: int = 0
+    memories_rewritten: list[str] = []
+    read_only_skipped: list[str] = []
+
+    def summary(self) -> str:
+        text = (
+            f"Renamed '{self.old}' to '{self.new}'; rewrote {self.references_rewritten} "
+            f"reference(s) in {len(self.memories_rewritten)} memory(ies)."
+        )
+        if self.read_only_skipped:
+            text += (
+                " Left untouched because read-only (they still point to the old name): "
+                + ", ".join(self.read_only_skipped)
+                + "."
+            )
+        return text
+
+
+class MemoryStore:
+    """Project memories in ``<project>/.serena/memories`` plus global ones in
+    ``$SERENA_HOME/memories/global``, named as :mod:`serena_memory.names` defines."""
+
+    def __init__(
+        self,
+        project_root: str | Path,
+        *,
+        home: str | Path | None = None,
+        context: Context = Context.HUMAN,
+    ) -> None:
+        self.project_root = Path(project_root).expanduser().absolute()
+        self.home = Path(home).expanduser().absolute() if home else serena_home().absolute()
+        self.context = Context(context)
+        self.memories_dir = self.project_root / ".serena" / "memories"
+        self.global_root = self.home / "memories"
+        self.global_dir = self.global_root / N.GLOBAL_TOPIC
+
+    # -- configuration -----------------------------------------------------------------
+    @property
+    def settings(self) -> Settings:
+        """Re-read on every use (cached by file stamp), so edits to the YAML apply at once."""
+        return load_settings(self.project_root, self.home)
+
+    def validate_config(self) -> Settings:
+        return self.settings
+
+    # -- names and access rules ----------------------------------------------------------
+    def path_of(self, name: str) -> Path:
+        """The file behind a (raw or normalized) name; lexically inside its folder."""
+        name = N.normalize_name(name)
+        if N.is_global(name):
+            root, rel = self.global_dir, name[len(N.GLOBAL_TOPIC) + 1 :]
+        else:
+            root, rel = self.memories_dir, name
+        path = root.joinpath(*rel.split("/")).with_name(rel.rsplit("/", 1)[-1] + N.MEMORY_SUFFIX)
+        if os.path.commonpath([os.path.normpath(path), os.path.normpath(root)]) != os.path.normpath(
+            root
+        ):  # pragma: no cover - names.normalize_name already guarantees this
+            raise InvalidNameError(f"memory name {name!r} resolves outside its memories folder")
+        return path
+
+    def read_only_pattern(self, name: str, settings: Settings | None = None) -> str | None:
+        return (settings or self.settings).patterns.read_only_match(name)
+
+    def is_read_only(self, name: str) -> bool:
+        return self.read_only_pattern(N.normalize_name(name)) is not None
+
+    def is_ignored(self, name: str) -> bool:
+        return self.settings.patterns.ignored_match(N.normalize_name(name)) is not None
+
+    def _accessible(self, raw: str, *, write: bool, settings: Settings | None = None) -> str:
+        """Normalize a name and apply the ignored and read-only rules for this context."""
+        name = N.normalize_name(raw)
+        settings = settings or self.settings
+        ignored = settings.patterns.ignored_match(name)
+        if ignored is not None:
+            raise IgnoredMemoryError(
+                f"memory '{name}' is ignored (it matches the ignored_memory_patterns entry "
+                f"{ignored!r}), so memory operations can't reach it; the raw file can still "
+                f"be opened at {self.path_of(name)}"
+            )
+        if write and self.context is Context.AGENT:
+            pattern = settings.patterns.read_only_match(name)
+            if pattern is not None:
+                raise ReadOnlyMemoryError(
+                    f"memory '{name}' is read-only (it matches the read_only_memory_patterns "
+                    f"entry {pattern!r}); ask the user to change it or to lift the pattern"
+                )
+        return name
+
+    # -- listing ---------------------------------------------------------------------------
+    def iter_all_names(self, include_ignored: bool = False) -> Iterator[str]:
+        """Every memory name, project then global, unsorted; ignored ones unless asked."""
+        self.recover()
+        ignored = None if include_ignored else self.settings.patterns.ignored
+        for name in self._raw_names():
+            if ignored and any(p.fullmatch(name) for _, p in ignored):
+                continue
+            yield name
+
+    def _raw_names(self) -> Iterator[str]:
+        yield from iter_markdown_files(self.memories_dir, skip_top=frozenset({N.GLOBAL_TOPIC}))
+        for rel in iter_markdown_files(self.global_dir):
+            yield f"{N.GLOBAL_TOPIC}/{rel}"
+
+    def list(self, topic: str = "") -> MemoryListing:
+        topic = N.normalize_topic(topic)
+        settings = self.settings
+        writable, read_only = [], []
+        for name in self.iter_all_names():
+            if not N.in_topic(name, topic):
+                continue
+            if settings.patterns.read_only_match(name) is not None:
+                read_only.append(name)
+            else:
+                writable.append(name)
+        return MemoryListing(sorted(writable), sorted(read_only))
+
+    def exists(self, name: str) -> bool:
+        return self.path_of(name).is_file()
+
+    def has_project_memories(self, excluding: Iterable[str] = ()) -> bool:
+        skip = set(excluding)
+        ignored = self.settings.patterns.ignored
+        for name in iter_markdown_files(self.memories_dir, skip_top=frozenset({N.GLOBAL_TOPIC})):
+            if name in skip or any(p.fullmatch(name) for _, p in ignored):
+                continue
+            return True
+        return False
+
+    # -- reading ---------------------------------------------------------------------------
+    def read(self, name: str) -> str:
+        self.recover()
+        name = self._accessible(name, write=False)
+        return self._read_text(name)
+
+    def _read_text(self, name: str) -> str:
+        path = self.path_of(name)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise MemoryNotFoundError(self._not_found_message(name)) from None
+        except IsADirectoryError:
+            raise MemoryNotFoundError(
+                f"'{name}' is a topic, not a memory; list it with topic '{name}'"
+            ) from None
+        except OSError as exc:
+            raise MemoryStoreError(f"memory '{name}' can't be read: {exc.strerror}") from None
+        return decode_memory(name, data)
+
+    def _not_found_message(self, name: str) -> str:
+        message = f"memory '{name}' not found"
+        if (self.path_of(name).with_suffix("")).is_dir():
+            message += f"; '{name}' is a topic, list it to see its memories"
+        return message
+
+    # -- writing ---------------------------------------------------------------------------
+    def _lock_folders(self, *names: str, all_scopes: bool = False) -> list[Path]:
+        folders = []
+        if all_scopes or any(not N.is_global(n) for n in names):
+            folders.append(self.memories_dir)
+        if any(N.is_global(n) for n in names) or (all_scopes and self.global_dir.is_dir()):
+            folders.append(self.global_dir)
+        return folders
+
+    def write(self, name: str, content: str, max_chars: int | None = None) -> WriteResult:
+        """Create or replace a memory. ``max_chars`` None: no limit; -1: configured default."""
+        if not isinstance(content, str):
+            raise MemoryStoreError("memory content must be text")
+        settings = self.settings
+        name = self._accessible(name, write=True, settings=settings)
+        if max_chars is not None:
+            limit = (
+                settings.global_config.default_max_tool_answer_chars if max_chars < 0 else max_chars
+            )
+            if len(content) > limit:
+                raise ContentTooLongError(
+                    f"content of '{name}' has {len(content)} characters, more than the limit of "
+                    f"{limit}; split it into several memories (or raise max_chars)"
+                )
+        path = self.path_of(name)
+        with locked(self._lock_folders(name)):
+            self._recover_locked()
+            created = not path.exists()
+            atomic_write(path, content.encode("utf-8"))
+        return WriteResult(name, created, len(content))
+
+    def delete(self, name: str) -> None:
+        name = self._accessible(name, write=True)
+        path = self.path_of(name)
+        with locked(self._lock_folders(name)):
+            self._recover_locked()
+            try:
+                path.unlink()
+            except FileNotFoundError:
+                raise MemoryNotFoundError(self._not_found_message(name)) from None
+            except IsADirectoryError:
+                raise MemoryNotFoundError(self._not_found_message(name)) from None
+            self._prune_empty_topics(path.parent)
+
+    def edit(
+        self,
+        name: str,
+        needle: str,
+        repl: str,
+        mode: str | EditMode = EditMode.LITERAL,
+        allow_multiple_occurrences: bool = False,
+    ) -> EditResult:
+        """Read-modify-write under the lock, so concurrent edits never lose one another."""
+        name = self._accessible(name, write=True)
+        path = self.path_of(name)
+        with locked(self._lock_folders(name)):
+            self._recover_locked()
+            text = self._read_text(name)
+            new_text, count = apply_edit(text, needle, repl, mode, allow_multiple_occurrences)
+            if new_text != text:
+                atomic_write(path, new_text.encode("utf-8"))
+        return EditResult(name, count)
+
+    def rename(self, old: str, new: str) -> RenameResult:
+        """Move a memory (across topics or scopes) and rewrite every `mem:OLD` to `mem:NEW`.
+
+        The whole plan is journaled before the first file changes, so a crash part-way is
+        finished by the next operation instead of leaving references half-rewritten.
+        """
+        settings = self.settings
+        old = self._accessible(old, write=True, settings=settings)
+        new = self._accessible(new, write=True, settings=settings)
+        if old == new:
+            raise MemoryStoreError(f"'{old}' and '{new}' are the same memory name")
+        old_path, new_path = self.path_of(old), self.path_of(new)
+        with locked(self._lock_folders(old, new, all_scopes=True)):
+            self._recover_locked()
+            if not old_path.is_file():
+                raise MemoryNotFoundError(self._not_found_message(old))
+            if new_path.exists():
+                raise MemoryExistsError(f"memory '{new}' already exists; delete or rename it first")
+            moved_text = self._read_text(old)
+            writes: dict[str, str] = {}
+            total = 0
+            rewritten: list[str] = []
+            skipped: list[str] = []
+            needle = f"mem:{old}".encode()
+            for name in sorted(self.iter_all_names()):
+                path = self.path_of(name)
+                if name == old:
+                    text = moved_text
+                else:
+                    try:
+                        data = path.read_bytes()
+                    except OSError:
+                        continue
+                    if needle not in data:
+                        continue
+                    try:
+                        text = data.decode("utf-8")
+                    except UnicodeDecodeError:
+                        continue  # an undecodable memory is reported by read, not rewritten
+                new_text, count = rewrite_references(text, old, new)
+                if count == 0:
+                    continue
+                if (
+                    name != old
+                    and self.context is Context.AGENT
+                    and settings.patterns.read_only_match(name) is not None
+                ):
+                    skipped.append(name)
+                    continue
+                total += count
+                rewritten.append(new if name == old else name)
+                if name == old:
+                    moved_text = new_text
+                else:
+                    writes[str(path)] = new_text
+            writes[str(new_path)] = moved_text
+            import json
+
+            journal = {"version": 1, "writes": writes, "removes": [str(old_path)]}
+            journal_path = self._journal_path_for(old)
+            atomic_write(journal_path, json.dumps(journal).encode("utf-8"))
+            _apply_journal(journal)
+            journal_path.unlink()
+            self._prune_empty_topics(old_path.parent)
+        return RenameResult(old, new, total, sorted(rewritten), sorted(skipped))
+
+    # -- crash recovery ------------------------------------------------------------------
+    def _journal_path_for(self, name: str) -> Path:
+        return (self.global_root if N.is_global(name) else self.memories_dir) / JOURNAL_NAME
+
+    def _journal_paths(self) -> list[Path]:
+        return [self.memories_dir / JOURNAL_NAME, self.global_root / JOURNAL_NAME]
+
+    def recover(self) -> bool:
+        """Finish a rename that a crash interrupted; cheap (two stats) when there is none."""
+        if not any(p.exists() for p in self._journal_paths()):
+            return False
+        folders = [self.memories_dir]
+        if self.global_dir.is_dir():
+            folders.append(self.global_dir)
+        with locked(folders):
+            return self._recover_locked()
+
+    def _recover_locked(self) -> bool:
+        done = False
+        for journal_path in self._journal_paths():
+            try:
+                data = journal_path.read_bytes()
+            except FileNotFoundError:
+                continue
+            import json
+
+            try:
+                journal = json.loads(data)
+            except ValueError:
+                # atomic_write means a journal is whole or absent; anything else is foreign
+                raise MemoryStoreError(
+                    f"{journal_path} is not a readable rename journal; move it away to continue"
+                ) from None
+            _apply_journal(journal)
+            journal_path.unlink()
+            done = True
+        return done
+
+    def _prune_empty_topics(self, folder: Path) -> None:
+        """Remove topic folders left empty, up to (not including) the memories roots."""
+        stops = {self.memories_dir, self.global_dir, self.global_root}
+        while folder not in stops and (
+            folder.is_relative_to(self.memories_dir) or folder.is_relative_to(self.global_dir)
+        ):
+            if folder.is_symlink():
+                return
+            try:
+                folder.rmdir()
+            except OSError:
+                return
+            folder = folder.parent
+
+
+def _apply_journal(journal: dict) -> None:
+    """Idempotent roll-forward: write every planned file, then remove the old one."""
+    for path, text in journal["writes"].items():
+        atomic_write(Path(path), text.encode("utf-8"))
+    for path in journal["removes"]:
+        if path in journal["writes"]:
+            continue
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+            fsync_dir(Path(path).parent)
+
+
+def decode_memory(name: str, data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise MemoryEncodingError(
+            f"memory '{name}' is not valid UTF-8 (byte {exc.start}: {exc.reason}); "
+            "re-save the file as UTF-8"
+        ) from None

@@ -1,0 +1,59 @@
+"""Shared fixtures: every test gets its own SERENA_HOME and project folder."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from serena_memory.store import Context, MemoryStore
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SERENA = [sys.executable, "-m", "serena_memory.cli"]
+
+
+@pytest.fixture(autouse=True)
+def serena_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Never touch the real ~/.serena: each test has its own home."""
+    home = tmp_path / "serena-home"
+    home.mkdir()
+    monkeypatch.setenv("SERENA_HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    root.mkdir()
+    return root
+
+
+@pytest.fixture
+def store(project: Path, serena_home: Path) -> MemoryStore:
+    return MemoryStore(project, home=serena_home, context=Context.HUMAN)
+
+
+@pytest.fixture
+def agent_store(project: Path, serena_home: Path) -> MemoryStore:
+    return MemoryStore(project, home=serena_home, context=Context.AGENT)
+
+
+def write_config(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def run_cli(*args: str, cwd: Path | None = None, input: str | None = None):
+    """Run the real `serena` command line in a subprocess."""
+    return subprocess.run(
+        [*SERENA, *args],
+        cwd=cwd,
+        input=input,
+        capture_output=True,
+        text=True,
+        env=os.environ.copy(),
+        timeout=60,
+    )

@@ -30,7 +30,7 @@ def normalize_name(raw: str) -> str:
     name = raw.strip()
     if name.startswith(MEM_PREFIX):
         name = name[len(MEM_PREFIX) :]
-    if name.endswith(MEMORY_SUFFIX):
+    while name.endswith(MEMORY_SUFFIX):  # all of them: `x.md.md` must not list as `x.md`
         name = name[: -len(MEMORY_SUFFIX)]
     name = name.replace("\\", "/")
     if not name:
@@ -51,6 +51,11 @@ def normalize_name(raw: str) -> str:
             raise InvalidNameError(
                 f"memory name {raw!r} contains a {segment!r} segment; "
                 "names may not point outside their memories folder"
+            )
+        if segment.startswith("."):
+            raise InvalidNameError(
+                f"memory name {raw!r} has a segment starting with '.'; hidden files and "
+                "folders are never listed as memories"
             )
         if segment != segment.strip():
             raise InvalidNameError(

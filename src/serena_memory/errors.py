@@ -43,3 +43,16 @@ class ConfigError(MemoryStoreError):
 
 class NoProjectError(MemoryStoreError):
     """A memory operation attempted before any project was activated."""
+
+
+class MemoryChangedError(MemoryStoreError):
+    """A conditional write refused because the memory changed since it was read; carries
+    what is on disk now so the caller can show both versions."""
+
+    def __init__(
+        self, message: str, name: str, current: str | None, current_version: str | None
+    ) -> None:
+        super().__init__(message)
+        self.name = name
+        self.current = current  # None: the memory does not exist (any more)
+        self.current_version = current_version

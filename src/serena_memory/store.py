@@ -20,6 +20,7 @@ from serena_memory.errors import (
     ContentTooLongError,
     IgnoredMemoryError,
     InvalidNameError,
+    MemoryChangedError,
     MemoryEncodingError,
     MemoryExistsError,
     MemoryNotFoundError,
@@ -400,6 +401,46 @@ class MemoryStore:
             except OSError:
                 return
             folder = folder.parent
+
+    # -- optimistic concurrency (the dashboard's "no lost work") ------------------------
+    @staticmethod
+    def version_of(content: str) -> str:
+        """A memory's version token: the SHA-256 of its UTF-8 bytes."""
+        import hashlib
+
+        return hashlib.sha256(content.encode("utf-8")).hexdigest()
+
+    def write_if_unchanged(
+        self, name: str, content: str, expected_version: str | None
+    ) -> WriteResult:
+        """Write only if the memory still has ``expected_version`` (None: must not exist).
+
+        The check and the write happen under the folder lock, so a change made in between
+        by the agent, an editor or another tab is reported instead of overwritten.
+        """
+        if not isinstance(content, str):
+            raise MemoryStoreError("memory content must be text")
+        name = self._accessible(name, write=True)
+        path = self.path_of(name)
+        with locked(self._lock_folders(name)):
+            self._recover_locked()
+            try:
+                current: str | None = self._read_text(name)
+            except MemoryNotFoundError:
+                current = None
+            current_version = None if current is None else self.version_of(current)
+            if current_version != expected_version:
+                if expected_version is None:
+                    why = "already exists"
+                elif current is None:
+                    why = "was deleted since it was read"
+                else:
+                    why = "was changed since it was read"
+                raise MemoryChangedError(
+                    f"memory '{name}' {why}; nothing was written", name, current, current_version
+                )
+            atomic_write(path, content.encode("utf-8"))
+        return WriteResult(name, current is None, len(content))
 
 
 def _apply_journal(journal: dict) -> None:

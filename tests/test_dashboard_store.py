@@ -5,10 +5,10 @@ from __future__ import annotations
 import threading
 
 import pytest
+from conftest import write_config
 
 from serena_memory.errors import MemoryChangedError, ReadOnlyMemoryError
 from serena_memory.store import Context, MemoryStore
-from tests.conftest import write_config
 
 
 def test_save_with_the_version_read_succeeds(store: MemoryStore) -> None:

@@ -1,0 +1,303 @@
+"""The dashboard's Starlette application: static page plus a JSON API over the library.
+
+Every handler is a thin translation between HTTP and :class:`MemoryStore` (and the
+integrity module): names, read-only and ignored rules, reference rewriting and checks all
+live in the library. Mutations use a store in agent context, because that is where the
+store enforces read-only patterns: what is read-only to the agent is read-only here too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from serena_memory import names as N
+from serena_memory.dashboard.render import render_markdown
+from serena_memory.dashboard.security import SecurityMiddleware
+from serena_memory.errors import (
+    ConfigError,
+    IgnoredMemoryError,
+    MemoryChangedError,
+    MemoryExistsError,
+    MemoryNotFoundError,
+    MemoryStoreError,
+    ReadOnlyMemoryError,
+)
+from serena_memory.store import Context, MemoryStore
+
+STATIC_DIR = Path(__file__).parent / "static"
+MAX_BODY_BYTES = 8 * 1024 * 1024
+
+ProjectSource = Path | str | Callable[[], Path | str | None]
+Handler = Callable[[Request, dict[str, Any]], Any]
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.extra = extra
+
+
+def _status_for(exc: MemoryStoreError) -> int:
+    if isinstance(exc, MemoryNotFoundError | IgnoredMemoryError):
+        return 404
+    if isinstance(exc, ReadOnlyMemoryError):
+        return 403
+    if isinstance(exc, MemoryExistsError | MemoryChangedError):
+        return 409
+    if isinstance(exc, ConfigError):
+        return 500
+    return 400  # invalid names, failed edits, anything else the person can fix
+
+
+class DashboardApi:
+    """The handlers, bound to where the project and the Serena home are."""
+
+    def __init__(self, project: ProjectSource, home: Path | str | None) -> None:
+        self._project = project
+        self.home = Path(home) if home is not None else None
+
+    # -- plumbing ------------------------------------------------------------------------
+    def project_root(self) -> Path | None:
+        source = self._project() if callable(self._project) else self._project
+        return Path(source) if source is not None else None
+
+    def store(self) -> MemoryStore:
+        root = self.project_root()
+        if root is None:
+            raise ApiError(409, "no project is active yet; activate one in the agent first")
+        return MemoryStore(root, home=self.home, context=Context.AGENT)
+
+    @staticmethod
+    async def body(request: Request) -> dict[str, Any]:
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            raise ApiError(415, "send JSON (Content-Type: application/json)")
+        raw = await request.body()
+        if len(raw) > MAX_BODY_BYTES:
+            raise ApiError(413, "request too large")
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            raise ApiError(400, "the request body is not valid JSON") from None
+        if not isinstance(data, dict):
+            raise ApiError(400, "the request body must be a JSON object")
+        return data
+
+    @staticmethod
+    def text_field(data: dict[str, Any], key: str, *, optional: bool = False) -> Any:
+        value = data.get(key)
+        if value is None and optional:
+            return None
+        if not isinstance(value, str):
+            raise ApiError(400, f"'{key}' must be a string")
+        return value
+
+    def wrap(self, handler: Handler, *, body: bool = False) -> Callable[[Request], Any]:
+        """Parse the JSON body (for mutations), run the handler in a worker thread (the
+        store blocks on file locks) and turn library errors into JSON with a status."""
+
+        async def endpoint(request: Request) -> Response:
+            try:
+                data = await self.body(request) if body else {}
+                result = await run_in_threadpool(handler, request, data)
+            except ApiError as exc:
+                return JSONResponse({"error": str(exc), **exc.extra}, status_code=exc.status)
+            except MemoryChangedError as exc:
+                return JSONResponse(
+                    {
+                        "error": str(exc),
+                        "conflict": True,
+                        "name": exc.name,
+                        "current": exc.current,
+                        "current_version": exc.current_version,
+                    },
+                    status_code=409,
+                )
+            except MemoryStoreError as exc:
+                return JSONResponse({"error": str(exc)}, status_code=_status_for(exc))
+            if isinstance(result, Response):
+                return result
+            return JSONResponse(result)
+
+        return endpoint
+
+    # -- memories ------------------------------------------------------------------------
+    def state(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        """Everything the sidebar needs: the project and every visible memory."""
+        root = self.project_root()
+        if root is None:
+            return {"project": None, "memories": []}
+        store = self.store()
+        listing = store.list()
+        read_only = set(listing.read_only_memories)
+        memories = [
+            {"name": name, "read_only": name in read_only, "global": N.is_global(name)}
+            for name in listing.all
+        ]
+        return {
+            "project": {"root": str(root), "name": root.name},
+            "global_folder": str(store.global_dir),
+            "memories": memories,
+        }
+
+    def read_memory(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        store = self.store()
+        name = N.normalize_name(request.query_params.get("name", ""))
+        content = store.read(name)
+        visible = set(store.iter_all_names())
+        from serena_memory.references import find_references
+
+        targets = sorted({ref.target for ref in find_references(content)})
+        return {
+            "name": name,
+            "content": content,
+            "version": MemoryStore.version_of(content),
+            "read_only": store.is_read_only(name),
+            "global": N.is_global(name),
+            "html": render_markdown(content, visible.__contains__),
+            "references": [{"name": t, "exists": t in visible} for t in targets],
+            "backlinks": _backlinks(store, name),
+        }
+
+    def create_memory(self, request: Request, data: dict[str, Any]) -> JSONResponse:
+        store = self.store()
+        name = self.text_field(data, "name")
+        content = self.text_field(data, "content")
+        result = store.write_if_unchanged(name, content, None)
+        version = MemoryStore.version_of(content)
+        return JSONResponse({"name": result.name, "version": version}, status_code=201)
+
+    def save_memory(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        store = self.store()
+        name = self.text_field(data, "name")
+        content = self.text_field(data, "content")
+        base = self.text_field(data, "base_version", optional=True)
+        result = store.write_if_unchanged(name, content, base)
+        return {
+            "name": result.name,
+            "version": MemoryStore.version_of(content),
+            "created": result.created,
+        }
+
+    def delete_memory(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        store = self.store()
+        name = N.normalize_name(self.text_field(data, "name"))
+        store.delete(name)
+        return {"deleted": name}
+
+    def rename_memory(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        store = self.store()
+        result = store.rename(self.text_field(data, "old"), self.text_field(data, "new"))
+        return {
+            "old": result.old,
+            "new": result.new,
+            "references_rewritten": result.references_rewritten,
+            "memories_rewritten": result.memories_rewritten,
+            "read_only_skipped": result.read_only_skipped,
+            "summary": result.summary(),
+        }
+
+    def render_preview(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        store = self.store()
+        visible = set(store.iter_all_names())
+        return {"html": render_markdown(self.text_field(data, "content"), visible.__contains__)}
+
+    def graph(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        store = self.store()
+        return _graph(store)
+
+    # -- pages -----------------------------------------------------------------------------
+    async def index(self, request: Request) -> Response:
+        return FileResponse(STATIC_DIR / "index.html", media_type="text/html")
+
+    def routes(self) -> list[Route | Mount]:
+        w = self.wrap
+        return [
+            Route("/", self.index, methods=["GET"]),
+            Route("/api/state", w(self.state), methods=["GET"]),
+            Route("/api/memory", w(self.read_memory), methods=["GET"]),
+            Route("/api/memory", w(self.create_memory, body=True), methods=["POST"]),
+            Route("/api/memory", w(self.save_memory, body=True), methods=["PUT"]),
+            Route("/api/delete", w(self.delete_memory, body=True), methods=["POST"]),
+            Route("/api/rename", w(self.rename_memory, body=True), methods=["POST"]),
+            Route("/api/render", w(self.render_preview, body=True), methods=["POST"]),
+            Route("/api/graph", w(self.graph), methods=["GET"]),
+            Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
+        ]
+
+
+def _backlinks(store: MemoryStore, name: str) -> list[str]:
+    """Memories referring to ``name``, as the integrity module computes them."""
+    from serena_memory.references import referenced_names
+
+    found = []
+    for other in sorted(store.iter_all_names()):
+        if other == name:
+            continue
+        try:
+            text = store.read(other)
+        except MemoryStoreError:
+            continue
+        if name in referenced_names(text):
+            found.append(other)
+    return found
+
+
+def _graph(store: MemoryStore) -> dict[str, Any]:
+    from serena_memory.references import referenced_names
+
+    listing = store.list()
+    read_only = set(listing.read_only_memories)
+    names = listing.all
+    visible = set(names)
+    edges = []
+    missing: set[str] = set()
+    for name in names:
+        try:
+            text = store.read(name)
+        except MemoryStoreError:
+            continue
+        for target in sorted(referenced_names(text)):
+            broken = target not in visible
+            if broken:
+                missing.add(target)
+            edges.append({"source": name, "target": target, "broken": broken})
+    nodes = [
+        {"name": n, "read_only": n in read_only, "global": N.is_global(n), "missing": False}
+        for n in names
+    ] + [
+        {"name": n, "read_only": False, "global": N.is_global(n), "missing": True}
+        for n in sorted(missing)
+    ]
+    return {"nodes": nodes, "edges": edges}
+
+
+def create_app(
+    project: ProjectSource,
+    *,
+    home: Path | str | None,
+    token: str,
+    port: int,
+    allowed_hosts: frozenset[str] | None,
+) -> Starlette:
+    """The whole dashboard, wrapped in the security checks."""
+    api = DashboardApi(project, home)
+    app = Starlette(routes=api.routes())
+    app.add_middleware(
+        SecurityMiddleware,  # type: ignore[arg-type]
+        token=token,
+        port=port,
+        allowed_hosts=allowed_hosts,
+    )
+    app.state.api = api
+    return app

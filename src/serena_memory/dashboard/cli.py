@@ -1,0 +1,58 @@
+"""`serena dashboard`: the dashboard on its own, in the foreground.
+
+Importing this module stays cheap: the web stack is imported when the command runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+DEFAULT_PORT = 24282  # mirrored from server.py, which can't be imported here cheaply
+
+
+def register(group: click.Group) -> None:
+    group.add_command(dashboard)
+
+
+@click.command()
+@click.argument(
+    "project",
+    required=False,
+    default=".",
+    type=click.Path(file_okay=False, path_type=Path),
+)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on. Anything but loopback exposes your memories to the network "
+    "(still behind the token).",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=None,
+    help=f"Port to listen on (default: {DEFAULT_PORT} or the next free one; 0: any free).",
+)
+@click.option("--open-browser", is_flag=True, help="Open the dashboard in the default browser.")
+def dashboard(project: Path, host: str, port: int | None, open_browser: bool) -> None:
+    """Browse, edit, rename and check the memories of PROJECT in a browser."""
+    from serena_memory.cli import open_store
+    from serena_memory.dashboard.server import DashboardServer, open_in_browser
+
+    store = open_store(project)  # refuses a missing folder or a broken configuration
+    server = DashboardServer(store.project_root, home=store.home, host=host, port=port)
+    if server.exposed:
+        click.echo(
+            f"Warning: listening on {host}, not loopback: anyone who can reach this machine "
+            "and has the token can change your memories.",
+            err=True,
+        )
+    click.echo(f"Serena dashboard for {store.project_root}")
+    click.echo(f"Open {server.url}")
+    click.echo("Press Ctrl+C to stop.")
+    if open_browser:
+        open_in_browser(server.url)
+    server.serve_forever()

@@ -1,0 +1,550 @@
+// The dashboard page: plain JavaScript, no build step, no outside resources.
+// Memory content is only ever inserted as text, except the HTML the server rendered with
+// markdown-it (raw HTML disabled, links validated). No inline handlers anywhere.
+"use strict";
+
+(() => {
+  const main = document.getElementById("main");
+  const treeBox = document.getElementById("tree");
+  const filterBox = document.getElementById("filter");
+  const flashBox = document.getElementById("flash");
+  const SVG_NS = "http://www.w3.org/2000/svg";
+
+  const state = {
+    project: null,
+    memories: [],
+    filter: "",
+    collapsed: new Set(),
+    currentName: null,
+    dirty: false, // an editor holds unsaved text
+    notice: null, // {kind, text} shown once on the next view
+  };
+
+  // -- small helpers -------------------------------------------------------------------
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "class") node.className = value;
+      else if (key === "text") node.textContent = value;
+      else if (key.startsWith("on") && typeof value === "function") {
+        node.addEventListener(key.slice(2), value);
+      } else node.setAttribute(key, value === true ? "" : String(value));
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function memoryHref(name) {
+    return "#/memory/" + name.split("/").map(encodeURIComponent).join("/");
+  }
+
+  async function api(method, path, body) {
+    const options = { method, credentials: "same-origin", headers: {} };
+    if (body !== undefined) {
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(body);
+    }
+    let response;
+    try {
+      response = await fetch(path, options);
+    } catch (err) {
+      return { ok: false, status: 0, data: { error: "the dashboard server can't be reached" } };
+    }
+    let data;
+    try {
+      data = await response.json();
+    } catch (err) {
+      const hint = response.status === 401
+        ? "not authorized: open the URL that `serena dashboard` printed"
+        : `the server answered ${response.status}`;
+      data = { error: hint };
+    }
+    return { ok: response.ok, status: response.status, data };
+  }
+
+  let flashTimer = null;
+  function flash(text, kind) {
+    flashBox.textContent = text;
+    flashBox.className = "flash" + (kind === "error" ? " error" : "");
+    flashBox.hidden = false;
+    clearTimeout(flashTimer);
+    flashTimer = setTimeout(() => { flashBox.hidden = true; }, 5000);
+  }
+
+  function noticeBox(kind, text) {
+    return el("div", { class: `notice ${kind}`, role: kind === "error" ? "alert" : "status", text });
+  }
+
+  function takeNotice() {
+    const notice = state.notice;
+    state.notice = null;
+    return notice ? noticeBox(notice.kind, notice.text) : null;
+  }
+
+  function go(hash) {
+    if (location.hash === hash) route();
+    else location.hash = hash;
+  }
+
+  // -- the sidebar tree ----------------------------------------------------------------
+  async function refreshState() {
+    const res = await api("GET", "/api/state");
+    if (!res.ok) {
+      treeBox.replaceChildren(noticeBox("error", res.data.error));
+      return;
+    }
+    state.project = res.data.project;
+    state.memories = res.data.memories;
+    document.getElementById("project-name").textContent = state.project
+      ? state.project.root
+      : "no project active";
+    renderTree();
+  }
+
+  function buildTree(items, prefix) {
+    const root = { topics: new Map(), memories: [], count: 0 };
+    for (const memory of items) {
+      const parts = memory.name.slice(prefix.length).split("/");
+      let node = root;
+      node.count += 1;
+      for (const part of parts.slice(0, -1)) {
+        if (!node.topics.has(part)) node.topics.set(part, { topics: new Map(), memories: [], count: 0 });
+        node = node.topics.get(part);
+        node.count += 1;
+      }
+      node.memories.push({ ...memory, leaf: parts[parts.length - 1] });
+    }
+    return root;
+  }
+
+  function renderNode(node, path) {
+    const list = el("ul", { class: "tree" });
+    const topics = [...node.topics.entries()].sort((a, b) => a[0].localeCompare(b[0]));
+    for (const [topic, child] of topics) {
+      const topicPath = path + topic;
+      const open = state.filter !== "" || !state.collapsed.has(topicPath);
+      const details = el("details", { open, "data-topic": topicPath },
+        el("summary", {}, el("span", { class: "topic", text: topic + "/" }),
+          el("span", { class: "count", text: String(child.count) })),
+        renderNode(child, topicPath + "/"));
+      details.addEventListener("toggle", () => {
+        if (state.filter !== "") return;
+        if (details.open) state.collapsed.delete(topicPath);
+        else state.collapsed.add(topicPath);
+      });
+      list.append(el("li", { class: "topic-item" }, details));
+    }
+    for (const memory of node.memories.sort((a, b) => a.leaf.localeCompare(b.leaf))) {
+      list.append(el("li", { class: "memory-item" },
+        el("a", {
+          href: memoryHref(memory.name),
+          "data-name": memory.name,
+          class: memory.name === state.currentName ? "active" : null,
+          title: memory.name,
+        }, memory.leaf),
+        memory.read_only ? el("span", { class: "badge ro", text: "read-only" }) : null));
+    }
+    return list;
+  }
+
+  function treeSection(title, scope, items, prefix) {
+    const readOnly = items.filter((m) => m.read_only).length;
+    const heading = el("h2", {}, title, el("span", { class: "count", text: String(items.length) }),
+      readOnly ? el("span", { class: "badge ro", text: `${readOnly} read-only` }) : null);
+    const body = items.length
+      ? renderNode(buildTree(items, prefix), prefix)
+      : el("p", { class: "empty", text: state.filter ? "No match." : "None yet." });
+    return el("section", { class: "tree-section", "data-scope": scope }, heading, body);
+  }
+
+  function renderTree() {
+    const needle = state.filter.toLowerCase();
+    const shown = state.memories.filter((m) => !needle || m.name.toLowerCase().includes(needle));
+    treeBox.replaceChildren(
+      treeSection("Project", "project", shown.filter((m) => !m.global), ""),
+      treeSection("Global", "global", shown.filter((m) => m.global), "global/"),
+    );
+  }
+
+  filterBox.addEventListener("input", () => {
+    state.filter = filterBox.value.trim();
+    renderTree();
+  });
+
+  // -- routing -------------------------------------------------------------------------
+  function route() {
+    const hash = location.hash.replace(/^#/, "") || "/";
+    const parts = hash.split("/").slice(1);
+    const view = parts[0] || "";
+    let arg = "";
+    try {
+      arg = parts.slice(1).map(decodeURIComponent).join("/");
+    } catch (err) {
+      arg = "";
+    }
+    state.currentName = view === "memory" ? arg : null;
+    state.dirty = false;
+    renderTree();
+    if (view === "memory" && arg) return showMemory(arg);
+    if (view === "new") return showNew(arg);
+    if (view === "check") return showCheck();
+    if (view === "graph") return showGraph();
+    return showHome();
+  }
+
+  window.addEventListener("hashchange", route);
+  window.addEventListener("beforeunload", (event) => {
+    if (state.dirty) event.preventDefault();
+  });
+  window.addEventListener("focus", () => { refreshState(); });
+
+  // -- home ----------------------------------------------------------------------------
+  function showHome() {
+    const project = state.memories.filter((m) => !m.global).length;
+    const global = state.memories.filter((m) => m.global).length;
+    const readOnly = state.memories.filter((m) => m.read_only).length;
+    const hasCore = state.memories.some((m) => m.name === "core");
+    main.replaceChildren(
+      takeNotice() || "",
+      el("h1", { text: state.project ? state.project.name : "No project" }),
+      el("p", { class: "muted mono", text: state.project ? state.project.root : "" }),
+      el("p", {}, `${project} project memories, ${global} global memories, ${readOnly} read-only.`),
+      hasCore ? el("p", {}, "Start from ", el("a", { href: memoryHref("core"), text: "core" }), ", the entry point of the memory graph.") : null,
+      el("div", { class: "toolbar" },
+        el("button", { class: "primary", onclick: () => go("#/new") }, "New memory"),
+        el("button", { onclick: () => go("#/check") }, "Check references"),
+        el("button", { onclick: () => go("#/graph") }, "Reference graph")),
+    );
+  }
+
+  // -- one memory ----------------------------------------------------------------------
+  async function showMemory(name) {
+    const res = await api("GET", "/api/memory?name=" + encodeURIComponent(name));
+    if (state.currentName !== name) return; // the person navigated away meanwhile
+    if (!res.ok) {
+      main.replaceChildren(takeNotice() || "", el("h1", { class: "mono", text: name }),
+        noticeBox("error", res.data.error));
+      return;
+    }
+    renderMemory(res.data);
+  }
+
+  function renderMemory(memory) {
+    const actions = el("div", { id: "actions" });
+    const readOnlyHint = "read-only (it matches read_only_memory_patterns): change it in an editor or lift the pattern";
+    const button = (label, id, handler, cls) => el("button", {
+      id, class: cls || null, disabled: memory.read_only, title: memory.read_only ? readOnlyHint : null,
+      onclick: handler,
+    }, label);
+    const article = el("article", { class: "markdown", id: "rendered" });
+    // Rendered by markdown-it on the server with raw HTML off and links validated.
+    article.innerHTML = memory.html;
+    const refs = memory.references.length
+      ? el("ul", {}, memory.references.map((ref) => el("li", {},
+        el("a", { href: memoryHref(ref.name), class: ref.exists ? null : "broken-name" }, ref.name),
+        ref.exists ? null : el("span", { class: "badge", text: "missing" }))))
+      : el("p", { class: "muted", text: "None." });
+    const backlinks = memory.backlinks.length
+      ? el("ul", { id: "backlinks" }, memory.backlinks.map((name) => el("li", {},
+        el("a", { href: memoryHref(name), text: name }))))
+      : el("p", { class: "muted", id: "backlinks", text: "No memory refers to this one." });
+    main.replaceChildren(
+      takeNotice() || "",
+      el("div", { class: "memory-header" },
+        el("h1", { text: memory.name }),
+        el("span", { class: memory.global ? "badge global" : "badge", text: memory.global ? "global" : "project" }),
+        memory.read_only ? el("span", { class: "badge ro", text: "read-only" }) : null),
+      el("div", { class: "toolbar" },
+        button("Edit", "edit-button", () => renderEditor(memory, memory.content), "primary"),
+        button("Rename / move", "rename-button", () => showRename(memory, actions)),
+        button("Delete", "delete-button", () => showDelete(memory, actions))),
+      actions,
+      el("div", { class: "memory-body" }, article,
+        el("aside", { class: "links-panel" },
+          el("h2", { text: "References" }), refs,
+          el("h2", { text: "Backlinks" }), backlinks)),
+    );
+  }
+
+  function showRename(memory, actions) {
+    const input = el("input", { type: "text", id: "rename-to", value: memory.name, "aria-label": "New name" });
+    const submit = async () => {
+      const res = await api("POST", "/api/rename", { old: memory.name, new: input.value });
+      if (!res.ok) {
+        actions.replaceChildren(form, noticeBox("error", res.data.error));
+        return;
+      }
+      state.notice = { kind: "ok", text: res.data.summary };
+      await refreshState();
+      go(memoryHref(res.data.new));
+    };
+    input.addEventListener("keydown", (e) => { if (e.key === "Enter") submit(); });
+    const form = el("div", { class: "inline-form" },
+      el("label", { for: "rename-to", text: "New name" }), input,
+      el("button", { class: "primary", id: "rename-confirm", onclick: submit }, "Rename"),
+      el("button", { onclick: () => actions.replaceChildren() }, "Cancel"));
+    actions.replaceChildren(form);
+    input.focus();
+    input.select();
+  }
+
+  function showDelete(memory, actions) {
+    const confirmDelete = async () => {
+      const res = await api("POST", "/api/delete", { name: memory.name });
+      if (!res.ok) {
+        actions.replaceChildren(noticeBox("error", res.data.error));
+        return;
+      }
+      state.notice = { kind: "ok", text: `Deleted memory '${res.data.deleted}'.` };
+      await refreshState();
+      go("#/");
+    };
+    actions.replaceChildren(el("div", { class: "inline-form confirm", role: "alertdialog" },
+      el("span", {}, "Delete ", el("strong", { text: memory.name }), " for good? This can't be undone."),
+      el("button", { class: "danger", id: "delete-confirm", onclick: confirmDelete }, "Delete"),
+      el("button", { id: "delete-cancel", onclick: () => actions.replaceChildren() }, "Cancel")));
+  }
+
+  // -- editing and the conflict flow -----------------------------------------------------
+  function renderEditor(memory, text) {
+    const area = el("textarea", { id: "editor", spellcheck: "false", "aria-label": "Memory content" });
+    area.value = text;
+    area.addEventListener("input", () => { state.dirty = true; });
+    const status = el("div", {});
+    const save = () => saveMemory(memory.name, area.value, memory.version, status);
+    area.addEventListener("keydown", (e) => {
+      if ((e.ctrlKey || e.metaKey) && e.key === "s") { e.preventDefault(); save(); }
+    });
+    main.replaceChildren(
+      el("div", { class: "memory-header" }, el("h1", { text: memory.name }),
+        el("span", { class: "badge", text: "editing" })),
+      status,
+      el("div", { class: "editor" }, area),
+      el("div", { class: "toolbar" },
+        el("button", { class: "primary", id: "save-button", onclick: save }, "Save"),
+        el("button", { id: "cancel-button", onclick: () => { state.dirty = false; showMemory(memory.name); } }, "Cancel"),
+        el("span", { class: "muted", text: "Ctrl+S saves. A change made elsewhere meanwhile is never overwritten." })),
+    );
+    area.focus();
+  }
+
+  async function saveMemory(name, content, baseVersion, status) {
+    const res = await api("PUT", "/api/memory", { name, content, base_version: baseVersion });
+    if (res.ok) {
+      state.dirty = false;
+      state.notice = { kind: "ok", text: `Saved '${res.data.name}'.` };
+      await refreshState();
+      if (state.currentName === res.data.name) showMemory(res.data.name);
+      else go(memoryHref(res.data.name));
+      return;
+    }
+    if (res.status === 409 && res.data.conflict) {
+      renderConflict(name, content, res.data);
+      return;
+    }
+    status.replaceChildren(noticeBox("error", res.data.error));
+  }
+
+  function renderConflict(name, mine, info) {
+    state.dirty = true;
+    const mineArea = el("textarea", { id: "conflict-mine", spellcheck: "false", "aria-label": "Your version" });
+    mineArea.value = mine;
+    let theirs;
+    if (info.current === null) {
+      theirs = el("div", { class: "deleted-note", id: "conflict-theirs-deleted", text: "The memory was deleted." });
+    } else {
+      theirs = el("textarea", { id: "conflict-theirs", readonly: true, "aria-label": "Their version" });
+      theirs.value = info.current;
+    }
+    const status = el("div", {});
+    main.replaceChildren(
+      el("div", { class: "memory-header" }, el("h1", { text: name }),
+        el("span", { class: "badge ro", text: "conflict" })),
+      noticeBox("warn", `${info.error}. It changed since you opened it (the agent, an editor or another tab). ` +
+        "Nothing is lost: compare both versions, edit yours if you want to merge, then choose."),
+      status,
+      el("div", { class: "conflict-columns" },
+        el("div", {}, el("h2", { text: info.current === null ? "Theirs: deleted" : "Theirs (on disk now)" }), theirs),
+        el("div", {}, el("h2", { text: "Yours (not saved yet; editable)" }), mineArea)),
+      el("div", { class: "toolbar" },
+        el("button", {
+          class: "primary", id: "keep-mine",
+          onclick: () => saveMemory(name, mineArea.value, info.current_version, status),
+        }, "Save my version"),
+        el("button", {
+          id: "take-theirs",
+          onclick: () => {
+            state.dirty = false;
+            state.notice = { kind: "ok", text: "Kept their version; your changes were discarded." };
+            refreshState();
+            if (info.current === null) go("#/");
+            else showMemory(name);
+          },
+        }, info.current === null ? "Discard mine" : "Take theirs")),
+    );
+  }
+
+  // -- creating --------------------------------------------------------------------------
+  function showNew(topic) {
+    const nameInput = el("input", { type: "text", id: "new-name", value: topic ? topic.replace(/\/?$/, "/") : "", placeholder: "topic/name", "aria-label": "Name" });
+    const area = el("textarea", { id: "new-content", spellcheck: "false", "aria-label": "Content" });
+    area.addEventListener("input", () => { state.dirty = true; });
+    const status = el("div", {});
+    const create = async () => {
+      const res = await api("POST", "/api/memory", { name: nameInput.value, content: area.value });
+      if (!res.ok) {
+        status.replaceChildren(noticeBox("error", res.data.error));
+        return;
+      }
+      state.dirty = false;
+      state.notice = { kind: "ok", text: `Created '${res.data.name}'.` };
+      await refreshState();
+      go(memoryHref(res.data.name));
+    };
+    main.replaceChildren(
+      el("h1", { text: "New memory" }),
+      el("p", { class: "muted", text: "Names use / between topics; names starting with global/ are shared by every project." }),
+      status,
+      el("div", { class: "editor" },
+        el("label", { for: "new-name", text: "Name" }), nameInput,
+        el("label", { for: "new-content", text: "Content (Markdown)" }), area),
+      el("div", { class: "toolbar" },
+        el("button", { class: "primary", id: "create-button", onclick: create }, "Create"),
+        el("button", { onclick: () => { state.dirty = false; go("#/"); } }, "Cancel")),
+    );
+    nameInput.focus();
+  }
+
+  // -- the integrity report ----------------------------------------------------------------
+  async function showCheck() {
+    main.replaceChildren(el("h1", { text: "Integrity check" }), el("p", { class: "muted", text: "Checking…" }));
+    const res = await api("GET", "/api/check");
+    if (!res.ok) {
+      main.replaceChildren(el("h1", { text: "Integrity check" }), noticeBox("error", res.data.error));
+      return;
+    }
+    main.replaceChildren(el("h1", { text: "Integrity check" }), el("pre", { text: JSON.stringify(res.data, null, 2) }));
+  }
+
+  // -- the reference graph -------------------------------------------------------------------
+  async function showGraph() {
+    main.replaceChildren(el("h1", { text: "Reference graph" }), el("p", { class: "muted", text: "Loading…" }));
+    const res = await api("GET", "/api/graph");
+    if (!res.ok) {
+      main.replaceChildren(el("h1", { text: "Reference graph" }), noticeBox("error", res.data.error));
+      return;
+    }
+    const { nodes, edges } = res.data;
+    main.replaceChildren(
+      el("h1", { text: "Reference graph" }),
+      el("div", { class: "graph-legend" },
+        el("span", {}, el("span", { class: "legend-dot project" }), "project"),
+        el("span", {}, el("span", { class: "legend-dot global" }), "global"),
+        el("span", {}, el("span", { class: "legend-dot ro" }), "read-only"),
+        el("span", {}, el("span", { class: "legend-dot missing" }), "missing (broken reference)"),
+        el("span", { text: `${nodes.length} memories, ${edges.length} references. Click a memory to open it.` })),
+      nodes.length
+        ? el("div", { class: "graph-wrap", id: "graph" }, drawGraph(nodes, edges))
+        : el("p", { class: "muted", text: "No memories yet." }),
+    );
+  }
+
+  // Force-directed layout (Fruchterman-Reingold), deterministic start on a circle.
+  function layout(nodes, edges, width, height) {
+    const count = nodes.length;
+    const index = new Map(nodes.map((n, i) => [n.name, i]));
+    const pos = nodes.map((_, i) => {
+      const angle = (2 * Math.PI * i) / count;
+      return { x: width / 2 + (width / 3) * Math.cos(angle), y: height / 2 + (height / 3) * Math.sin(angle) };
+    });
+    if (count === 1) return [{ x: width / 2, y: height / 2 }];
+    const links = edges.map((e) => [index.get(e.source), index.get(e.target)])
+      .filter(([a, b]) => a !== undefined && b !== undefined && a !== b);
+    const k = 0.8 * Math.sqrt((width * height) / count);
+    const iterations = count > 400 ? 80 : 300;
+    let temperature = width / 8;
+    for (let step = 0; step < iterations; step += 1) {
+      const disp = pos.map(() => ({ x: 0, y: 0 }));
+      for (let i = 0; i < count; i += 1) {
+        for (let j = i + 1; j < count; j += 1) {
+          let dx = pos[i].x - pos[j].x;
+          let dy = pos[i].y - pos[j].y;
+          let dist = Math.hypot(dx, dy);
+          if (dist < 0.01) { dx = 0.01 * (i - j); dy = 0.01; dist = Math.hypot(dx, dy); }
+          const force = (k * k) / dist;
+          disp[i].x += (dx / dist) * force; disp[i].y += (dy / dist) * force;
+          disp[j].x -= (dx / dist) * force; disp[j].y -= (dy / dist) * force;
+        }
+      }
+      for (const [a, b] of links) {
+        const dx = pos[a].x - pos[b].x;
+        const dy = pos[a].y - pos[b].y;
+        const dist = Math.max(Math.hypot(dx, dy), 0.01);
+        const force = (dist * dist) / k;
+        disp[a].x -= (dx / dist) * force; disp[a].y -= (dy / dist) * force;
+        disp[b].x += (dx / dist) * force; disp[b].y += (dy / dist) * force;
+      }
+      for (let i = 0; i < count; i += 1) {
+        disp[i].x += (width / 2 - pos[i].x) * 0.05 * k / 100; // gentle gravity
+        disp[i].y += (height / 2 - pos[i].y) * 0.05 * k / 100;
+        const len = Math.max(Math.hypot(disp[i].x, disp[i].y), 0.01);
+        const move = Math.min(len, temperature);
+        pos[i].x = Math.min(width - 40, Math.max(40, pos[i].x + (disp[i].x / len) * move));
+        pos[i].y = Math.min(height - 20, Math.max(20, pos[i].y + (disp[i].y / len) * move));
+      }
+      temperature = Math.max(temperature * 0.97, 0.5);
+    }
+    return pos;
+  }
+
+  function svg(tag, attrs, ...children) {
+    const node = document.createElementNS(SVG_NS, tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value !== null && value !== undefined) node.setAttribute(key, String(value));
+    }
+    for (const child of children) if (child) node.append(child);
+    return node;
+  }
+
+  function drawGraph(nodes, edges) {
+    const width = Math.max(600, Math.min(1600, 160 * Math.sqrt(nodes.length) * 2));
+    const height = Math.round(width * 0.62);
+    const pos = layout(nodes, edges, width, height);
+    const at = new Map(nodes.map((n, i) => [n.name, pos[i]]));
+    const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": "Reference graph" });
+    root.append(svg("defs", {}, svg("marker", {
+      id: "arrow", viewBox: "0 0 10 10", refX: 16, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse",
+    }, svg("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: "#8c959f" }))));
+    for (const edge of edges) {
+      const a = at.get(edge.source);
+      const b = at.get(edge.target);
+      if (!a || !b || edge.source === edge.target) continue;
+      root.append(svg("line", {
+        class: edge.broken ? "edge broken" : "edge", x1: a.x, y1: a.y, x2: b.x, y2: b.y,
+        "marker-end": "url(#arrow)", "data-source": edge.source, "data-target": edge.target,
+      }));
+    }
+    nodes.forEach((node, i) => {
+      const classes = ["node"];
+      if (node.missing) classes.push("missing");
+      else if (node.read_only) classes.push("ro");
+      else if (node.global) classes.push("global");
+      const label = svg("text", { x: pos[i].x + 9, y: pos[i].y + 4 });
+      label.textContent = node.name;
+      const title = svg("title", {});
+      title.textContent = node.missing ? `${node.name} (missing)` : node.name;
+      const group = svg("a", { href: memoryHref(node.name), class: classes.join(" "), "data-name": node.name },
+        title, svg("circle", { cx: pos[i].x, cy: pos[i].y, r: 6 }), label);
+      root.append(group);
+    });
+    return root;
+  }
+
+  // -- start ---------------------------------------------------------------------------------
+  setInterval(() => { if (!document.hidden) refreshState(); }, 5000);
+  refreshState().then(route);
+})();

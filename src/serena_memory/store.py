@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from enum import StrEnum
 from pathlib import Path
 from typing import NamedTuple
@@ -283,6 +283,23 @@ class MemoryStore:
             if new_text != text:
                 atomic_write(path, new_text.encode("utf-8"))
         return EditResult(name, count)
+
+    def update(self, name: str, transform: Callable[[str], str]) -> bool:
+        """Read-modify-write with a computed change (a reference fix, prefixing bare names).
+
+        ``transform`` receives the current text under the folder lock, so an edit made
+        meanwhile is never lost. Returns whether the memory changed.
+        """
+        name = self._accessible(name, write=True)
+        path = self.path_of(name)
+        with locked(self._lock_folders(name)):
+            self._recover_locked()
+            text = self._read_text(name)
+            new_text = transform(text)
+            if new_text == text:
+                return False
+            atomic_write(path, new_text.encode("utf-8"))
+        return True
 
     def rename(self, old: str, new: str) -> RenameResult:
         """Move a memory (across topics or scopes) and rewrite every `mem:OLD` to `mem:NEW`.

@@ -6,6 +6,7 @@ commands that need them, so `serena memories list` starts in milliseconds.
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from pathlib import Path
@@ -132,7 +133,7 @@ def write(name: str, project: Path, content: str | None, source) -> None:
         if source is None:
             if sys.stdin.isatty():
                 raise click.UsageError("give --content, --file, or pipe the content on stdin")
-            source = click.get_text_stream("stdin", encoding="utf-8")
+            source = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8")
         try:
             content = source.read()
         except UnicodeDecodeError as exc:

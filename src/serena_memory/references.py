@@ -1,7 +1,10 @@
 """Pure helpers for `mem:NAME` references: finding and rewriting them in text.
 
 A name is a run of ``[A-Za-z0-9_\\-/]``; a reference matches only a whole run, so
-``mem:auth`` is not found inside ``mem:auth/login`` or ``mem:authx``.
+``mem:auth`` is not found inside ``mem:auth/login`` or ``mem:authx``, and ``mem:`` glued
+to a preceding name character (``xmem:core``) is not a reference either. The target is
+the whole run, trailing slash included (``mem:auth/`` names ``auth/``, which no memory
+can have): serena-agent 2.1.0 reads references this way, and `check` must agree with it.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 NAME_CHAR_CLASS = r"[A-Za-z0-9_\-/]"
-REFERENCE_PATTERN = re.compile(r"mem:(" + NAME_CHAR_CLASS + r"+)")
+REFERENCE_PATTERN = re.compile(r"(?<!" + NAME_CHAR_CLASS + r")mem:(" + NAME_CHAR_CLASS + r"+)")
 
 
 @dataclass(frozen=True)
@@ -22,20 +25,13 @@ class Reference:
     line: int  # 1-based
 
 
-def reference_target(run: str) -> str:
-    """A reference's target name: the run without trailing slashes (``mem:auth/`` -> auth)."""
-    return run.rstrip("/")
-
-
 def find_references(text: str) -> Iterator[Reference]:
     line = 1
     last = 0
     for match in REFERENCE_PATTERN.finditer(text):
         line += text.count("\n", last, match.start())
         last = match.start()
-        target = reference_target(match.group(1))
-        if target:
-            yield Reference(target, match.start(), match.end(), line)
+        yield Reference(match.group(1), match.start(), match.end(), line)
 
 
 def referenced_names(text: str) -> set[str]:
@@ -43,7 +39,9 @@ def referenced_names(text: str) -> set[str]:
 
 
 def _whole_reference(name: str) -> re.Pattern[str]:
-    return re.compile(r"mem:" + re.escape(name) + r"(?!" + NAME_CHAR_CLASS + r")")
+    return re.compile(
+        r"(?<!" + NAME_CHAR_CLASS + r")mem:" + re.escape(name) + r"(?!" + NAME_CHAR_CLASS + r")"
+    )
 
 
 def count_references(text: str, name: str) -> int:

@@ -28,7 +28,13 @@ from serena_memory.errors import (
     ReadOnlyMemoryError,
 )
 from serena_memory.references import rewrite_references
-from serena_memory.storage import atomic_write, fsync_dir, iter_markdown_files, locked
+from serena_memory.storage import (
+    atomic_write,
+    ensure_folder,
+    fsync_dir,
+    iter_markdown_files,
+    locked,
+)
 
 JOURNAL_NAME = ".rename-journal.json"
 
@@ -94,10 +100,15 @@ class MemoryStore:
         *,
         home: str | Path | None = None,
         context: Context = Context.HUMAN,
+        protect_read_only: bool | None = None,
     ) -> None:
         self.project_root = Path(project_root).expanduser().absolute()
         self.home = Path(home).expanduser().absolute() if home else serena_home().absolute()
         self.context = Context(context)
+        # Read-only patterns bind the agent; a person's tools may opt in (the dashboard does).
+        self.protect_read_only = (
+            self.context is Context.AGENT if protect_read_only is None else protect_read_only
+        )
         self.memories_dir = self.project_root / ".serena" / "memories"
         self.global_root = self.home / "memories"
         self.global_dir = self.global_root / N.GLOBAL_TOPIC
@@ -146,7 +157,7 @@ class MemoryStore:
                 f"{ignored!r}), so memory operations can't reach it; the raw file can still "
                 f"be opened at {self.path_of(name)}"
             )
-        if write and self.context is Context.AGENT:
+        if write and self.protect_read_only:
             pattern = settings.patterns.read_only_match(name)
             if pattern is not None:
                 raise ReadOnlyMemoryError(
@@ -345,7 +356,7 @@ class MemoryStore:
                     continue
                 if (
                     name != old
-                    and self.context is Context.AGENT
+                    and self.protect_read_only
                     and settings.patterns.read_only_match(name) is not None
                 ):
                     skipped.append(name)
@@ -360,6 +371,7 @@ class MemoryStore:
             import json
 
             journal = {"version": 1, "writes": writes, "removes": [str(old_path)]}
+            ensure_folder(new_path.parent)  # fail before the journal, not half-way through it
             journal_path = self._journal_path_for(old)
             atomic_write(journal_path, json.dumps(journal).encode("utf-8"))
             _apply_journal(journal)

@@ -171,6 +171,7 @@ def test_failures_are_one_line_errors(project: Path, tmp_path: Path) -> None:
         run_cli("memories", "edit", "a", p, "--needle", "(", "--repl", "y", "--mode", "regex"),
         "invalid regex",
     )
+    failed(run_cli("memories", "write", "a.md/x", p, "-c", "x"), "in the way")
     failed(run_cli("memories", "list", str(tmp_path / "missing")), "does not exist")
     a_file = tmp_path / "file.txt"
     a_file.write_text("x")

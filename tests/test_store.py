@@ -14,6 +14,7 @@ from serena_memory.errors import (
     IgnoredMemoryError,
     MemoryEncodingError,
     MemoryNotFoundError,
+    MemoryStoreError,
     ReadOnlyMemoryError,
 )
 from serena_memory.store import Context, MemoryStore
@@ -375,3 +376,16 @@ def test_a_symlink_loop_does_not_hang_listing(store: MemoryStore) -> None:
     assert "a/x" in names
     assert len(names) == len(set(names))
     assert store.read("a/x") == "x\n"
+
+
+def test_a_memory_file_where_a_topic_folder_must_go_is_a_clear_error(store: MemoryStore):
+    store.write("a", "memory a\n")
+    store.write("b", "links `mem:b`\n")
+    with pytest.raises(MemoryStoreError, match="in the way"):
+        store.write("a.md/child", "x")  # `a.md` is memory a's file, not a folder
+    with pytest.raises(MemoryStoreError, match="in the way"):
+        store.rename("b", "a.md/b")
+    # nothing half-done: no journal left to block the next operations
+    assert store.list().all == ["a", "b"]
+    assert store.read("a") == "memory a\n"
+    assert store.read("b") == "links `mem:b`\n"

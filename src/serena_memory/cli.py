@@ -212,6 +212,9 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(1)
     except BrokenPipeError:
         sys.exit(1)
+    except OSError as exc:  # disk full, permissions...: still one line, never a traceback
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(1)
     except KeyboardInterrupt:
         sys.exit(130)
     except SystemExit:

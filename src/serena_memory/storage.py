@@ -38,13 +38,23 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def ensure_folder(folder: Path) -> None:
+    """Create a topic folder, or say why not (a memory file where a folder must go)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise MemoryStoreError(
+            f"can't create the topic folder {folder}: a file of that name is in the way"
+        ) from None
+
+
 def atomic_write(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` so readers see the old or the new bytes, never a mix.
 
     Temporary file in the same folder, fsync, rename, fsync of the folder.
     """
     folder = path.parent
-    folder.mkdir(parents=True, exist_ok=True)
+    ensure_folder(folder)
     try:
         mode = path.stat().st_mode & 0o7777
     except FileNotFoundError:

@@ -1,12 +1,75 @@
-"""Long-running commands: the MCP server and the dashboard."""
+"""Long-running commands: the MCP server (and, next to it, the dashboard).
+
+Nothing heavy is imported at module level: the MCP SDK, starlette and uvicorn are loaded
+inside the command that needs them, so `serena memories ...` stays fast.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
+
+TRANSPORTS = ("stdio", "streamable-http")
 
 
 def register(group: click.Group) -> None:
-    """Attach `start-mcp-server` and `dashboard` to the top-level group."""
+    """Attach `start-mcp-server` (and the dashboard commands) to the top-level group."""
+    group.add_command(start_mcp_server)
     from serena_memory.dashboard import cli as dashboard_cli
 
     dashboard_cli.register(group)
+
+
+@click.command(name="start-mcp-server")
+@click.option(
+    "--project",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="The project folder (default: the current folder). Without this option the "
+    "agent can also switch projects with the activate_project tool.",
+)
+@click.option(
+    "--mode",
+    "modes",
+    multiple=True,
+    metavar="NAME",
+    help="A mode on top of base_modes (repeatable): no-memories, no-onboarding, or a "
+    "mode file $SERENA_HOME/modes/NAME.yml.",
+)
+@click.option(
+    "--transport",
+    type=click.Choice(TRANSPORTS),
+    default="stdio",
+    show_default=True,
+    help="stdio for a client that starts the server; streamable-http to serve a URL.",
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address for streamable-http.")
+@click.option("--port", type=int, default=8000, show_default=True, help="Port for streamable-http.")
+def start_mcp_server(
+    project: Path | None, modes: tuple[str, ...], transport: str, host: str, port: int
+) -> None:
+    """Start the MCP server that gives an agent its memories.
+
+    Register it with an MCP client as the command `serena start-mcp-server` (stdio), or
+    start it with --transport streamable-http and give the client the URL
+    http://HOST:PORT/mcp.
+    """
+    from serena_memory.mcp_server import create_server, run_stdio
+
+    state, server = create_server(project, modes)
+    # Services started next to the server (the dashboard) hook in here, sharing `state`.
+    start_side_services(state, transport=transport, host=host, port=port)
+    if transport == "stdio":
+        run_stdio(server)
+        return
+    click.echo(f"Serving MCP over streamable HTTP at http://{host}:{port}/mcp", err=True)
+    try:
+        server.run("streamable-http", host=host, port=port)
+    except OSError as exc:  # pragma: no cover - depends on the machine
+        raise click.ClickException(f"can't listen on {host}:{port}: {exc.strerror}") from None
+
+
+def start_side_services(state: object, *, transport: str, host: str, port: int) -> None:
+    """Start what runs next to the MCP server; the dashboard is added here. It must not
+    write to stdout, which belongs to the stdio transport."""

@@ -1,0 +1,411 @@
+"""Read-only views of the project's files, so onboarding works in clients without file tools.
+
+Every path is confined to the project root (symlinks included), ``.gitignore`` files are
+honoured the way git reads them (nested files, negation) through ``pathspec``, and every
+answer has a size limit, so one careless call can't flood the agent's context. Nothing here
+writes.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from serena_memory.errors import MemoryStoreError
+
+MAX_SEARCH_FILE_BYTES = 2 * 1024 * 1024
+MAX_SEARCH_FILES = 20_000
+MAX_READ_FILE_BYTES = 20 * 1024 * 1024
+MAX_MATCHES_PER_FILE = 200
+BINARY_SNIFF_BYTES = 8192
+ALWAYS_SKIPPED_DIRS = frozenset({".git", ".hg", ".svn"})
+
+
+class ExplorationError(MemoryStoreError):
+    """A path outside the project, a missing file, an answer over its limit..."""
+
+
+class AnswerTooLongError(ExplorationError):
+    pass
+
+
+def check_answer_size(text: str, limit: int, hint: str) -> str:
+    """Return ``text`` if it fits ``limit`` characters, else raise saying how to narrow it."""
+    if len(text) > limit:
+        raise AnswerTooLongError(
+            f"the answer has {len(text)} characters, more than the limit of {limit}; {hint}"
+        )
+    return text
+
+
+def _expand_braces(pattern: str) -> list[str]:
+    """``*.{ts,tsx}`` -> ``*.ts``, ``*.tsx`` (one level at a time, recursively)."""
+    match = re.search(r"\{([^{}]*)\}", pattern)
+    if not match:
+        return [pattern]
+    head, tail = pattern[: match.start()], pattern[match.end() :]
+    out: list[str] = []
+    for option in match.group(1).split(","):
+        out.extend(_expand_braces(head + option + tail))
+    return out
+
+
+def compile_globs(globs: str):
+    """A pathspec for one or more globs (separated by spaces, commas outside braces are
+    kept), or None for an empty string."""
+    globs = (globs or "").strip()
+    if not globs:
+        return None
+    from pathspec import PathSpec
+
+    patterns: list[str] = []
+    for part in globs.split():
+        patterns.extend(_expand_braces(part))
+    return PathSpec.from_lines("gitwildmatch", patterns)
+
+
+@dataclass
+class _IgnoreLevel:
+    base: str  # folder of the .gitignore, relative to the root ('' for the root)
+    spec: object
+
+
+class ProjectFiles:
+    """The project's file tree as the agent may see it."""
+
+    def __init__(self, root: str | Path, extra_skipped_dirs: frozenset[str] = frozenset()):
+        self.root = Path(os.path.realpath(root))
+        self.extra_skipped_dirs = extra_skipped_dirs
+        self._specs: dict[str, object | None] = {}
+
+    # -- confinement -----------------------------------------------------------------------
+    def resolve(self, relative_path: str) -> tuple[Path, str]:
+        """(absolute real path, posix path relative to the root) or ExplorationError.
+
+        Absolute paths are accepted when they point inside the project, since agents often
+        pass them; anything that leaves the root, directly or through a symlink, is refused.
+        """
+        if not isinstance(relative_path, str):
+            raise ExplorationError("the path must be text")
+        if "\x00" in relative_path:
+            raise ExplorationError("the path contains a NUL character")
+        raw = relative_path.strip() or "."
+        joined = os.path.normpath(os.path.join(self.root, raw.replace("\\", "/")))
+        real = os.path.realpath(joined)
+        if not _inside(real, str(self.root)):
+            raise ExplorationError(
+                f"'{relative_path}' is outside the project folder {self.root}; "
+                "give a path relative to the project root"
+            )
+        rel = os.path.relpath(real, self.root)
+        return Path(real), "" if rel == "." else Path(rel).as_posix()
+
+    # -- .gitignore ------------------------------------------------------------------------
+    def _spec_for(self, folder_rel: str):
+        if folder_rel in self._specs:
+            return self._specs[folder_rel]
+        lines: list[str] = []
+        folder = self.root / folder_rel if folder_rel else self.root
+        try:
+            with open(folder / ".gitignore", encoding="utf-8", errors="replace") as handle:
+                lines = handle.read().splitlines()
+        except OSError:
+            pass
+        if not folder_rel:
+            try:
+                with open(self.root / ".git" / "info" / "exclude", encoding="utf-8") as handle:
+                    lines = handle.read().splitlines() + lines
+            except (OSError, UnicodeDecodeError):
+                pass
+        spec = None
+        if any(line.strip() and not line.lstrip().startswith("#") for line in lines):
+            from pathspec import GitIgnoreSpec
+
+            spec = GitIgnoreSpec.from_lines(lines)
+        self._specs[folder_rel] = spec
+        return spec
+
+    def is_ignored(self, rel: str, is_dir: bool) -> bool:
+        """Whether git would ignore ``rel`` itself (its parents are checked by the walk, and
+        by :meth:`is_ignored_path` for single paths)."""
+        name = rel.rsplit("/", 1)[-1]
+        if is_dir and (name in ALWAYS_SKIPPED_DIRS or name in self.extra_skipped_dirs):
+            return True
+        parts = rel.split("/")
+        decision: bool | None = None
+        for depth in range(len(parts)):
+            base = "/".join(parts[:depth])
+            spec = self._spec_for(base)
+            if spec is None:
+                continue
+            sub = "/".join(parts[depth:]) + ("/" if is_dir else "")
+            include = spec.check_file(sub).include  # type: ignore[attr-defined]
+            if include is not None:
+                decision = include
+        return bool(decision)
+
+    def is_ignored_path(self, rel: str, is_dir: bool) -> bool:
+        """Whether ``rel`` or any folder above it is ignored."""
+        if not rel:
+            return False
+        parts = rel.split("/")
+        for i in range(1, len(parts)):
+            if self.is_ignored("/".join(parts[:i]), True):
+                return True
+        return self.is_ignored(rel, is_dir)
+
+    # -- walking ---------------------------------------------------------------------------
+    def entries(
+        self, rel_dir: str, *, recursive: bool, skip_ignored: bool = True
+    ) -> Iterator[tuple[str, bool]]:
+        """(posix path relative to the root, is_dir) below ``rel_dir``, sorted per folder.
+
+        Symlinked folders are not followed (no cycles, no escapes); symlinked files are
+        listed only when they point inside the project.
+        """
+        stack = [rel_dir]
+        while stack:
+            current = stack.pop()
+            folder = self.root / current if current else self.root
+            try:
+                with os.scandir(folder) as it:
+                    items = sorted(it, key=lambda e: e.name)
+            except OSError:
+                continue
+            subdirs: list[str] = []
+            for entry in items:
+                rel = f"{current}/{entry.name}" if current else entry.name
+                try:
+                    is_link = entry.is_symlink()
+                    is_dir = entry.is_dir(follow_symlinks=False)
+                except OSError:
+                    continue
+                if is_link:
+                    target = os.path.realpath(entry.path)
+                    if not _inside(target, str(self.root)) or os.path.isdir(target):
+                        continue  # escapes the project, or a linked folder: not followed
+                    is_dir = False
+                if is_dir:
+                    if entry.name in ALWAYS_SKIPPED_DIRS:
+                        continue
+                    if skip_ignored and self.is_ignored(rel, True):
+                        continue
+                    yield rel, True
+                    subdirs.append(rel)
+                else:
+                    if skip_ignored and self.is_ignored(rel, False):
+                        continue
+                    yield rel, False
+            if recursive:
+                stack.extend(reversed(subdirs))
+
+    def walk(self, rel_dir: str = "", *, skip_ignored: bool = True) -> Iterator[str]:
+        """Every file below ``rel_dir`` (recursively)."""
+        for rel, is_dir in self.entries(rel_dir, recursive=True, skip_ignored=skip_ignored):
+            if not is_dir:
+                yield rel
+
+
+def _inside(path: str, root: str) -> bool:
+    try:
+        return os.path.commonpath([path, root]) == root
+    except ValueError:  # different drives on Windows
+        return False
+
+
+def _is_binary(head: bytes) -> bool:
+    return b"\x00" in head
+
+
+# -- the four operations ----------------------------------------------------------------------
+def list_dir(
+    root: str | Path, relative_path: str, recursive: bool, skip_ignored_files: bool = True
+) -> dict[str, list[str]]:
+    """{"dirs": [...], "files": [...]} below ``relative_path``, paths relative to the root."""
+    files = ProjectFiles(root)
+    path, rel = files.resolve(relative_path)
+    if not path.exists():
+        raise ExplorationError(f"'{relative_path}' does not exist in the project")
+    if not path.is_dir():
+        raise ExplorationError(f"'{relative_path}' is a file, not a folder; use read_file")
+    dirs: list[str] = []
+    found: list[str] = []
+    for entry, is_dir in files.entries(rel, recursive=recursive, skip_ignored=skip_ignored_files):
+        (dirs if is_dir else found).append(entry)
+    return {"dirs": dirs, "files": found}
+
+
+def find_file(
+    root: str | Path, file_mask: str, relative_path: str = ".", skip_ignored_files: bool = True
+) -> dict[str, list[str]]:
+    """Files whose name matches ``file_mask`` (``*`` and ``?`` wildcards) below a folder."""
+    if not isinstance(file_mask, str) or not file_mask.strip():
+        raise ExplorationError("file_mask is empty; give a name or a mask such as '*.py'")
+    files = ProjectFiles(root)
+    path, rel = files.resolve(relative_path)
+    if not path.is_dir():
+        raise ExplorationError(f"'{relative_path}' is not a folder of the project")
+    mask = file_mask.strip()
+    matches = [
+        f
+        for f in files.walk(rel, skip_ignored=skip_ignored_files)
+        if fnmatch.fnmatchcase(f.rsplit("/", 1)[-1], mask)
+    ]
+    return {"files": matches}
+
+
+def search_for_pattern(
+    root: str | Path,
+    substring_pattern: str,
+    *,
+    context_lines_before: int = 0,
+    context_lines_after: int = 0,
+    paths_include_glob: str = "",
+    paths_exclude_glob: str = "",
+    relative_path: str = "",
+    skip_ignored_files: bool = True,
+    multiline: bool = True,
+    code_files_only: bool = False,
+) -> dict[str, list[str]]:
+    """Regex search over text files; per file, the matching lines (``N:text``) with context
+    lines (``N-text``) and ``--`` between separate groups."""
+    if not isinstance(substring_pattern, str) or substring_pattern == "":
+        raise ExplorationError("substring_pattern is empty; give a regular expression")
+    flags = re.MULTILINE | re.DOTALL if multiline else 0
+    try:
+        pattern = re.compile(substring_pattern, flags)
+    except re.error as exc:
+        raise ExplorationError(
+            f"substring_pattern is not a valid regular expression: {exc}"
+        ) from None
+    before = max(0, int(context_lines_before))
+    after = max(0, int(context_lines_after))
+    include = compile_globs(paths_include_glob)
+    exclude = compile_globs(paths_exclude_glob)
+    files = ProjectFiles(root)
+    path, rel = files.resolve(relative_path)
+    if path.is_file():
+        candidates: list[str] = [rel]
+    elif path.is_dir():
+        candidates = files.walk(rel, skip_ignored=skip_ignored_files)  # type: ignore[assignment]
+    else:
+        raise ExplorationError(f"'{relative_path}' does not exist in the project")
+    if code_files_only:
+        from serena_memory.project_facts import LANGUAGES
+
+    results: dict[str, list[str]] = {}
+    for count, candidate in enumerate(candidates):
+        if count >= MAX_SEARCH_FILES:
+            raise ExplorationError(
+                f"more than {MAX_SEARCH_FILES} files to search; narrow relative_path or "
+                "paths_include_glob"
+            )
+        if include is not None and not include.match_file(candidate):
+            continue
+        if exclude is not None and exclude.match_file(candidate):
+            continue
+        if code_files_only and os.path.splitext(candidate)[1].lower() not in LANGUAGES:
+            continue
+        text = _read_text_for_search(files.root / candidate)
+        if text is None:
+            continue
+        lines = _match_lines(text, pattern, before, after)
+        if lines:
+            results[candidate] = lines
+    return results
+
+
+def _read_text_for_search(path: Path) -> str | None:
+    try:
+        if path.stat().st_size > MAX_SEARCH_FILE_BYTES:
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if _is_binary(data[:BINARY_SNIFF_BYTES]):
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def _match_lines(text: str, pattern: re.Pattern[str], before: int, after: int) -> list[str]:
+    starts = [0]
+    starts.extend(m.end() for m in re.finditer("\n", text))
+    lines = text.split("\n")
+    hit: set[int] = set()
+    import bisect
+
+    for matches, match in enumerate(pattern.finditer(text), start=1):
+        first = bisect.bisect_right(starts, match.start()) - 1
+        last_pos = match.end() - 1 if match.end() > match.start() else match.start()
+        last = bisect.bisect_right(starts, last_pos) - 1
+        hit.update(range(first, last + 1))
+        if matches >= MAX_MATCHES_PER_FILE:
+            break
+    if not hit:
+        return []
+    shown: set[int] = set()
+    for index in hit:
+        shown.update(range(max(0, index - before), min(len(lines), index + after + 1)))
+    out: list[str] = []
+    previous = None
+    for index in sorted(shown):
+        if previous is not None and index != previous + 1:
+            out.append("--")
+        mark = ":" if index in hit else "-"
+        out.append(f"{index + 1}{mark}{lines[index].rstrip(chr(13))}")
+        previous = index
+    return out
+
+
+def read_file(root: str | Path, relative_path: str, start_line: int = 0, end_line=None) -> str:
+    """Lines ``start_line``..``end_line`` (0-based, inclusive; negative start counts from the
+    end) of a UTF-8 text file of the project."""
+    files = ProjectFiles(root)
+    path, _rel = files.resolve(relative_path)
+    if path.is_dir():
+        raise ExplorationError(f"'{relative_path}' is a folder; use list_dir")
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise ExplorationError(f"'{relative_path}' does not exist in the project") from None
+    except OSError as exc:
+        raise ExplorationError(f"'{relative_path}' can't be read: {exc.strerror}") from None
+    if size > MAX_READ_FILE_BYTES:
+        raise ExplorationError(
+            f"'{relative_path}' has {size} bytes, too large to read through this tool"
+        )
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ExplorationError(f"'{relative_path}' can't be read: {exc.strerror}") from None
+    if _is_binary(data[:BINARY_SNIFF_BYTES]):
+        raise ExplorationError(f"'{relative_path}' is a binary file, not text")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ExplorationError(
+            f"'{relative_path}' is not UTF-8 text (byte {exc.start}: {exc.reason})"
+        ) from None
+    if start_line == 0 and end_line is None:
+        return text
+    lines = text.splitlines(keepends=True)
+    start = int(start_line)
+    if start < 0:
+        start = max(0, len(lines) + start)
+    stop = len(lines) if end_line is None else int(end_line) + 1
+    if end_line is not None and int(end_line) < 0:
+        stop = len(lines) + int(end_line) + 1
+    if start >= len(lines) and lines:
+        raise ExplorationError(
+            f"start_line {start_line} is past the end of '{relative_path}' ({len(lines)} lines)"
+        )
+    if stop <= start and lines:
+        raise ExplorationError(f"end_line {end_line} is before start_line {start_line}")
+    return "".join(lines[start:stop])

@@ -1,0 +1,152 @@
+"""Modes: named switches that take tools away from the agent and add a line to its prompt.
+
+Two are built in (``no-memories``, ``no-onboarding``); people add their own as
+``$SERENA_HOME/modes/NAME.yml`` with ``description``, ``prompt`` and ``excluded_tools``.
+The active set is ``base_modes`` from ``serena_config.yml`` plus every ``--mode`` given at
+start. A mode that can't be found or read stops start-up: running with a protection the
+user asked for silently missing is worse than not running.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from serena_memory.config import serena_home
+from serena_memory.errors import ConfigError
+
+MEMORY_TOOLS = (
+    "list_memories",
+    "read_memory",
+    "write_memory",
+    "edit_memory",
+    "delete_memory",
+    "rename_memory",
+)
+ONBOARDING_TOOLS = ("onboarding", "check_onboarding_performed")
+MODES_FOLDER = "modes"
+_MODE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*")
+
+
+class ModeError(ConfigError):
+    """An unknown mode name or a mode file that can't be used."""
+
+
+@dataclass(frozen=True)
+class Mode:
+    name: str
+    description: str = ""
+    prompt: str = ""
+    excluded_tools: frozenset[str] = field(default_factory=frozenset)
+    path: Path | None = None  # None for the built-in modes
+
+
+BUILTIN_MODES: dict[str, Mode] = {
+    "no-memories": Mode(
+        name="no-memories",
+        description="No memory tools and no onboarding.",
+        prompt="Memories are switched off for this session: there are no memory tools.",
+        excluded_tools=frozenset(MEMORY_TOOLS + ONBOARDING_TOOLS),
+    ),
+    "no-onboarding": Mode(
+        name="no-onboarding",
+        description="No onboarding tools; memories may have been written by other means.",
+        prompt="Onboarding is switched off for this session.",
+        excluded_tools=frozenset(ONBOARDING_TOOLS),
+    ),
+}
+
+
+def modes_dir(home: Path | None = None) -> Path:
+    return (home or serena_home()) / MODES_FOLDER
+
+
+def available_modes(home: Path | None = None) -> list[str]:
+    """Names of every mode that :func:`load_mode` would accept, for error messages."""
+    names = set(BUILTIN_MODES)
+    folder = modes_dir(home)
+    if folder.is_dir():
+        names.update(p.stem for p in folder.glob("*.yml") if _MODE_NAME.fullmatch(p.stem))
+    return sorted(names)
+
+
+def load_mode(name: str, home: Path | None = None) -> Mode:
+    """The mode called ``name``: a user file ``$SERENA_HOME/modes/NAME.yml`` if there is one
+    (so a person can reword a built-in's prompt), else the built-in."""
+    if not isinstance(name, str) or not _MODE_NAME.fullmatch(name):
+        raise ModeError(
+            f"mode name {name!r} is not valid: use letters, digits, '-', '_' or '.', "
+            f"as in 'no-onboarding'"
+        )
+    path = modes_dir(home) / f"{name}.yml"
+    if path.is_file():
+        return _load_mode_file(name, path)
+    if name in BUILTIN_MODES:
+        return BUILTIN_MODES[name]
+    known = ", ".join(available_modes(home))
+    raise ModeError(
+        f"unknown mode '{name}': it is neither built in nor a file {path}. Known modes: {known}"
+    )
+
+
+def _load_mode_file(name: str, path: Path) -> Mode:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ModeError(f"{path}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise ModeError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    import yaml
+
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ModeError(f"{path}: invalid YAML{where}: {problem}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ModeError(f"{path}: the top level must be a mapping with description, prompt, ...")
+    texts = {}
+    for key in ("description", "prompt"):
+        value = data.get(key) or ""
+        if not isinstance(value, str):
+            raise ModeError(f"{path}: key '{key}': expected text, got {type(value).__name__}")
+        texts[key] = value.strip()
+    excluded = data.get("excluded_tools") or []
+    if not isinstance(excluded, list) or not all(isinstance(t, str) for t in excluded):
+        raise ModeError(f"{path}: key 'excluded_tools': expected a list of tool names")
+    return Mode(
+        name=name,
+        description=texts["description"],
+        prompt=texts["prompt"],
+        excluded_tools=frozenset(t.strip() for t in excluded),
+        path=path,
+    )
+
+
+def resolve_modes(
+    requested: Iterable[str] = (),
+    base_modes: Iterable[str] = (),
+    home: Path | None = None,
+) -> list[Mode]:
+    """``base_modes`` then ``requested``, each once, in order; raises ModeError on the first
+    one that can't be loaded."""
+    seen: dict[str, Mode] = {}
+    for name in [*base_modes, *requested]:
+        name = name.strip() if isinstance(name, str) else name
+        if name in seen:
+            continue
+        seen[name] = load_mode(name, home)
+    return list(seen.values())
+
+
+def excluded_tools(modes: Iterable[Mode]) -> frozenset[str]:
+    out: set[str] = set()
+    for mode in modes:
+        out |= mode.excluded_tools
+    return frozenset(out)

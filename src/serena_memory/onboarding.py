@@ -1,0 +1,244 @@
+"""What the agent is told: the activation message (progressive disclosure) and onboarding.
+
+Progressive disclosure means the agent gets every memory *name* up front and nothing
+else; it decides what to read. Onboarding is the one-off job of writing the first
+memories of a project; its status is answered from what is on disk, so an agent that
+stopped half-way is told what is left.
+"""
+
+from __future__ import annotations
+
+import platform
+from dataclasses import dataclass, field
+
+from serena_memory import names as N
+from serena_memory.maintenance import MAINTENANCE_NAME, SeedResult, seed_maintenance
+from serena_memory.store import MemoryStore
+
+CORE = "core"
+TARGET_MEMORIES: tuple[str, ...] = (
+    "core",
+    "tech_stack",
+    "suggested_commands",
+    "conventions",
+    "task_completion",
+)
+
+
+def host_os() -> str:
+    """The host OS as a person names it, for commands whose form differs per system."""
+    system = platform.system()
+    return {"Darwin": "macOS", "": "an unknown operating system"}.get(system, system)
+
+
+def onboarding_needed(store: MemoryStore) -> bool:
+    """No project memory other than the seeded maintenance memory means no onboarding yet."""
+    return not store.has_project_memories(excluding=[MAINTENANCE_NAME])
+
+
+@dataclass
+class OnboardingStatus:
+    present: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    module_cores: list[str] = field(default_factory=list)
+    other_memories: int = 0
+
+    @property
+    def done(self) -> bool:
+        return not self.missing
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "performed": self.done,
+            "present": self.present,
+            "missing": self.missing,
+            "module_cores": self.module_cores,
+        }
+
+    def describe(self) -> str:
+        if self.done:
+            text = "Onboarding has been performed: " + _code_list(self.present) + " all exist."
+            if self.module_cores:
+                text += " Module entry points: " + _code_list(self.module_cores) + "."
+            return text + " Read `mem:core` to start."
+        if not self.present and not self.other_memories:
+            return (
+                "Onboarding has not been performed: the project has no memories yet. "
+                "Call the `onboarding` tool and follow its instructions."
+            )
+        text = "Onboarding is incomplete. "
+        if self.present:
+            text += "Written: " + _code_list(self.present) + ". "
+        text += (
+            "Still missing: "
+            + _code_list(self.missing)
+            + ". Write them with `write_memory` (see `mem:"
+            + MAINTENANCE_NAME
+            + "` for the conventions) to finish the onboarding."
+        )
+        return text
+
+
+def _code_list(names: list[str]) -> str:
+    return ", ".join(f"`mem:{n}`" for n in names)
+
+
+def onboarding_status(store: MemoryStore) -> OnboardingStatus:
+    """Which target memories exist in the project (ignored ones don't count)."""
+    status = OnboardingStatus()
+    project_names = [n for n in store.iter_all_names() if not N.is_global(n)]
+    existing = set(project_names)
+    for name in TARGET_MEMORIES:
+        (status.present if name in existing else status.missing).append(name)
+    status.module_cores = sorted(n for n in existing if n.endswith("/" + CORE))
+    status.other_memories = len(existing - set(TARGET_MEMORIES) - {MAINTENANCE_NAME})
+    return status
+
+
+# -- the activation message ---------------------------------------------------------------------
+def activation_message(
+    store: MemoryStore,
+    *,
+    memory_tools: bool = True,
+    onboarding_tool: bool = True,
+    mode_prompts: list[str] | None = None,
+) -> str:
+    """Everything the agent is told when a project becomes active: the memory names (not
+    their content), how to use them, and the project's own ``initial_prompt``."""
+    settings = store.settings
+    name = settings.project_config.project_name or store.project_root.name
+    parts = [f"Active project: '{name}' at {store.project_root}."]
+    if memory_tools:
+        parts.append(memory_overview(store))
+        if onboarding_tool and onboarding_needed(store):
+            parts.append(
+                "Onboarding has not been performed for this project (it has no memories yet). "
+                "Before working on the task, call the `onboarding` tool once and follow its "
+                "instructions, so that later sessions start from what you learn now."
+            )
+    for prompt in mode_prompts or []:
+        if prompt:
+            parts.append(prompt)
+    initial = settings.project_config.initial_prompt.strip()
+    if initial:
+        parts.append("Instructions for this project (initial_prompt in project.yml):\n" + initial)
+    return "\n\n".join(parts)
+
+
+def memory_overview(store: MemoryStore) -> str:
+    """The names of every visible memory, project and global apart, read-only marked."""
+    listing = store.list()
+    read_only = set(listing.read_only_memories)
+    names = listing.all
+    project = [n for n in names if not N.is_global(n)]
+    global_ = [n for n in names if N.is_global(n)]
+    if not names:
+        return (
+            "There are no memories yet. Memories are Markdown notes kept across sessions: "
+            "write one with `write_memory` when you learn something stable and non-obvious "
+            "that would be costly to find out again."
+        )
+    lines = [
+        "Memories are Markdown notes kept across sessions, in this project and globally. "
+        "Here are their names; read a memory with `read_memory` when its name suggests it "
+        "matters for the task at hand (and follow the `mem:NAME` references inside when "
+        "they say so). Reading is your decision: nothing is loaded for you."
+    ]
+    if CORE in project:
+        lines.append("Start from `mem:core`: it is the entry point that leads to the others.")
+
+    def render(title: str, group: list[str]) -> None:
+        if group:
+            lines.append(f"{title} ({len(group)}):")
+            lines.extend(f"- {n}" + (" (read-only)" if n in read_only else "") for n in group)
+
+    render("Project memories", project)
+    render("Global memories, shared by all projects", global_)
+    if read_only:
+        lines.append("Memories marked read-only can be read but not changed.")
+    return "\n".join(lines)
+
+
+# -- onboarding -----------------------------------------------------------------------------------
+def onboarding_instructions(
+    seed: SeedResult,
+    fact_sheet: str,
+    *,
+    status: OnboardingStatus | None = None,
+    os_name: str | None = None,
+    exploration_tools: bool = True,
+) -> str:
+    """Our onboarding brief: what to write, in which order, and when the job is done."""
+    os_name = os_name or host_os()
+    if status is not None and status.present:
+        intro = (
+            "Onboarding was started before: "
+            + _code_list(status.present)
+            + " exist already. Read them, then write the missing ones: "
+            + (_code_list(status.missing) if status.missing else "none (only check them)")
+            + "."
+        )
+    else:
+        intro = (
+            "Onboarding: this project has no memories yet. Learn what a newcomer needs to "
+            "know about it and store that as memories, so later sessions start from it "
+            "instead of rediscovering it."
+        )
+    if exploration_tools:
+        look = (
+            "Explore with `list_dir`, `find_file`, `search_for_pattern` and `read_file` (or "
+            "your own file tools)."
+        )
+    else:
+        look = "Explore with your own file tools."
+    steps = [
+        f"1. First read `mem:{seed.name}` with `read_memory`. It sets the conventions every "
+        "memory follows (names and topics, `mem:NAME` references in backticks, the dense "
+        "note style, what is worth writing down). Follow it for everything below.",
+        f"2. {look} Read only what you need: build and package files, the README, the "
+        "entry points, a test or two; not whole trees. Start from the facts detected "
+        "below. If something essential can't be found, ask the user.",
+        "3. Write these memories with `write_memory`, one call each:\n"
+        "   - `mem:core`: the entry point. What the project is, a map of its source tree, "
+        "the invariants that hold everywhere, and references to the other memories saying "
+        "when to read each.\n"
+        "   - `mem:tech_stack`: languages, frameworks, build tool, package manager, and the "
+        "versions that matter.\n"
+        "   - `mem:suggested_commands`: the commands people actually run here (set up, run, "
+        f"test, lint, format), plus everyday commands whose form on {os_name} differs from "
+        "a standard Unix shell. Leave out commands that behave the same everywhere.\n"
+        "   - `mem:conventions`: code style, naming, typing, docstrings, error handling and "
+        "the design patterns this codebase uses.\n"
+        "   - `mem:task_completion`: exactly what to run before a task counts as done "
+        "(formatter, linter, type checker, tests).\n"
+        "   - If the project has clearly distinct modules (say a frontend and a backend): "
+        "one `mem:<module>/core` per module with what is specific to it, referenced from "
+        "`mem:core`, rather than one overloaded `mem:core`.",
+        "4. The onboarding is done only when these memories exist on disk. A summary in "
+        "the chat is not a memory: call `write_memory`. `check_onboarding_performed` says "
+        "which are still missing.",
+        "5. At the end, tell the user that `serena memories check`, run in the project "
+        "folder, checks the references between the memories.",
+    ]
+    return (
+        f"{intro} The host system is {os_name}.\n\n"
+        + "\n".join(steps)
+        + "\n\nFacts detected from the project files (verify before relying on them):\n"
+        + fact_sheet
+        + "\n"
+    )
+
+
+def run_onboarding(store: MemoryStore, *, exploration_tools: bool = True) -> str:
+    """Seed the maintenance memory (never overwriting) and return the onboarding brief."""
+    from serena_memory.project_facts import detect_facts
+
+    seed = seed_maintenance(store)
+    facts = detect_facts(store.project_root)
+    text = onboarding_instructions(
+        seed,
+        facts.to_markdown(),
+        status=onboarding_status(store),
+        exploration_tools=exploration_tools,
+    )
+    return text + "\n" + seed.describe() + "\n"

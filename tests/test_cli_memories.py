@@ -126,6 +126,17 @@ def test_write_from_file_and_stdin(project: Path, tmp_path: Path) -> None:
     assert mem(project, "b").read_text() == "# from stdin\n`mem:a`\n"
     ok(run_cli("memories", "write", "c", str(project), "--file", "-", input="dash\n"))
     assert mem(project, "c").read_text() == "dash\n"
+    # piped content is stored exactly as given, Windows line endings included
+    crlf = subprocess.run(
+        [*SERENA, "memories", "write", "d", str(project)],
+        input=b"one\r\ntwo\r\n",
+        capture_output=True,
+        timeout=60,
+    )
+    assert crlf.returncode == 0, crlf.stderr
+    assert mem(project, "d").read_bytes() == b"one\r\ntwo\r\n"
+    ok(run_cli("memories", "write", "e", str(project), "--content", ""))
+    assert mem(project, "e").read_bytes() == b""
 
 
 def test_edit_regex_flags(project: Path) -> None:

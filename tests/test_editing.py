@@ -55,6 +55,12 @@ def test_regex_mode_inserts_groups() -> None:
     assert new == "version: 1.2.3-patched (11)\n"
 
 
+def test_group_zero_is_the_whole_match_and_other_syntaxes_stay_verbatim() -> None:
+    new, count = apply_edit("foo=1 bar=2", r"(\w+)=(\d)", r"$!2:$!1 \1 $0 $!0 \g<1>", "regex", True)
+    assert count == 2
+    assert new == r"1:foo \1 $0 foo=1 \g<1> 2:bar \1 $0 bar=2 \g<1>"
+
+
 def test_regex_group_markers_beyond_the_pattern_are_an_error() -> None:
     with pytest.raises(EditError, match=r"\$!2"):
         apply_edit("abc", r"(b)", "$!2", "regex")
@@ -111,6 +117,18 @@ def test_an_ambiguous_multiline_match_is_refused(store: MemoryStore) -> None:
     assert store.read("a") == "X\nprecious text in between\nX\n"
 
 
+def test_ambiguity_only_concerns_matches_spanning_lines() -> None:
+    with pytest.raises(EditError, match="ambiguous"):
+        apply_edit("a1b\na2b\n", r"a.*b", "X", "regex", True)
+    with pytest.raises(EditError, match="2 times"):
+        apply_edit("a1b\na2b\n", r"a.*?b", "X", "regex")
+    assert apply_edit("a1b\na2b\n", r"a.*?b", "X", "regex", True) == ("X\nX\n", 2)
+    # on one line a greedy match is what the user asked for
+    assert apply_edit("x a1b a2b y", r"a.*b", "Z", "regex") == ("x Z y", 1)
+    with pytest.raises(EditError, match="2 times"):
+        apply_edit("x a1b a2b y", r"a\db", "Z", "regex")
+
+
 def test_a_single_multiline_block_is_not_ambiguous() -> None:
     text = "intro\nBEGIN\na\nEND\noutro\n"
     assert apply_edit(text, r"BEGIN.*END", "X", "regex")[0] == "intro\nX\noutro\n"
@@ -138,6 +156,12 @@ def test_edit_of_a_missing_memory(store: MemoryStore) -> None:
     with pytest.raises(MemoryNotFoundError):
         store.edit("nope", "a", "b")
     assert not store.exists("nope")
+
+
+def test_edit_keeps_crlf_line_endings(store: MemoryStore) -> None:
+    store.write("win", "one\r\ntwo\r\n")
+    store.edit("win", "two", "2")
+    assert store.path_of("win").read_bytes() == b"one\r\n2\r\n"
 
 
 def test_edit_reaches_global_memories_by_alias(store: MemoryStore) -> None:

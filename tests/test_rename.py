@@ -101,6 +101,22 @@ def test_only_whole_name_references_are_rewritten(store: MemoryStore) -> None:
     assert store.read("auth/login") == "login\n"
 
 
+def test_reference_boundaries_in_a_rename(store: MemoryStore) -> None:
+    """`mem:` glued to a name character, or a run going on with `/`, is not a reference."""
+    store.write("auth", "a\n")
+    line = (
+        "A `mem:auth` B `mem:auth/login` C mem:authx D (mem:auth) E `mem:auth.md` "
+        'F mem:auth/ G mem:auth-x H "mem:auth" I xmem:auth J _mem:auth K -mem:auth\n'
+    )
+    store.write("notes", line)
+    result = store.rename("auth", "auth2")
+    assert result.references_rewritten == 4
+    assert store.read("notes") == (
+        "A `mem:auth2` B `mem:auth/login` C mem:authx D (mem:auth2) E `mem:auth2.md` "
+        'F mem:auth/ G mem:auth-x H "mem:auth2" I xmem:auth J _mem:auth K -mem:auth\n'
+    )
+
+
 def test_memories_without_the_reference_are_not_rewritten(store: MemoryStore) -> None:
     store.write("old", "old\n")
     store.write("refers", "see mem:old\n")

@@ -12,6 +12,7 @@ from conftest import write_config
 from serena_memory.errors import (
     ContentTooLongError,
     IgnoredMemoryError,
+    InvalidNameError,
     MemoryEncodingError,
     MemoryNotFoundError,
     MemoryStoreError,
@@ -100,6 +101,13 @@ def test_list_is_sorted_and_complete(store: MemoryStore) -> None:
 def test_list_by_topic(store: MemoryStore, topic: str, expected: list[str]) -> None:
     _fill(store, NAMES)
     assert store.list(topic).all == expected
+
+
+@pytest.mark.parametrize("topic", ["..", "../", "../..", "auth/../.."])
+def test_a_topic_cannot_escape_the_memories_folder(store: MemoryStore, topic: str) -> None:
+    store.write("core", "x")
+    with pytest.raises(InvalidNameError):
+        store.list(topic)
 
 
 def test_read_only_memories_are_listed_apart(project: Path, serena_home: Path) -> None:

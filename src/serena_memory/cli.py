@@ -133,7 +133,7 @@ def write(name: str, project: Path, content: str | None, source) -> None:
         if source is None:
             if sys.stdin.isatty():
                 raise click.UsageError("give --content, --file, or pipe the content on stdin")
-            source = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8")
+            source = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", newline="")
         try:
             content = source.read()
         except UnicodeDecodeError as exc:

@@ -187,12 +187,22 @@ def test_failures_are_one_line_errors(project: Path, tmp_path: Path) -> None:
     a_file = tmp_path / "file.txt"
     a_file.write_text("x")
     usage_error(run_cli("memories", "list", str(a_file)))  # a PROJECT that is a file
+    # undecodable bytes on the command line, in a name or in the content
+    for args in ([b"\xff", b"--content", b"x"], [b"d", b"--content", b"caf\xe9"]):
+        bad = subprocess.run(
+            [*SERENA, "memories", "write", *args, p], capture_output=True, timeout=60
+        )
+        bad.stdout, bad.stderr = bad.stdout.decode(), bad.stderr.decode()
+        failed(bad)
     raw = subprocess.run(
         [*SERENA, "memories", "write", "c", p], input=b"caf\xe9", capture_output=True, timeout=60
     )
     raw.stdout, raw.stderr = raw.stdout.decode(), raw.stderr.decode()
     failed(raw, "UTF-8")
     assert not mem(project, "c").exists()
+    assert ok(run_cli("memories", "list", "--json", p)) == (
+        '{\n  "memories": [\n    "a",\n    "b"\n  ],\n  "read_only_memories": []\n}\n'
+    )
 
 
 def test_non_utf8_memory_is_an_error_for_it_alone(project: Path) -> None:

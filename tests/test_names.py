@@ -67,6 +67,7 @@ def test_normalization(raw: str, expected: str) -> None:
         ("a\x1bb", "character"),
         ("a\x7fb", "character"),
         ("a/ b", "spaces"),
+        ("caf\udce9", "character"),  # an undecodable command-line byte
         (".hidden", "starting with '.'"),
         ("topic/.hidden", "starting with '.'"),
         ("...", "starting with '.'"),
@@ -116,7 +117,11 @@ def _tokens(tokens: list[str], max_size: int) -> st.SearchStrategy[str]:
 
 
 _NAMEISH = _tokens(list("ab./\\:- \x00\n\tM") + ["mem:", ".md", "..", "global", "C:", "\u2028"], 24)
-_ANY = st.one_of(st.text(max_size=40), _NAMEISH)
+_ANY = st.one_of(
+    st.text(max_size=40),
+    st.text(st.characters(exclude_categories=()), max_size=20),  # lone surrogates too
+    _NAMEISH,
+)
 
 
 def _inside(path: Path, root: Path) -> bool:
@@ -138,6 +143,7 @@ def test_any_string_is_refused_or_stays_inside_its_folder(raw: str, tmp_path_fac
     root = s.global_dir if name.startswith("global/") else s.memories_dir
     assert _inside(path, root), (raw, path)
     assert path.name.endswith(".md")
+    assert os.fsencode(path).decode("utf-8")  # a file name every tool can show
     # the canonical name is a fixed point: what a listing shows reads the same file
     assert normalize_name(name) == name
     assert s.path_of(name) == path

@@ -344,6 +344,16 @@ def test_non_utf8_memory_gives_a_clear_error_and_the_rest_keeps_working(store: M
     assert store.read("topic/latin1") == "now utf-8 ✓\n"
 
 
+def test_content_that_cannot_be_utf8_is_refused(store: MemoryStore) -> None:
+    """Lone surrogates come from undecodable input; storing them would need another codec."""
+    store.write("a", "clean\n")
+    with pytest.raises(MemoryEncodingError, match="'a'"):
+        store.write("a", "bad \udcff byte")
+    with pytest.raises(MemoryEncodingError):
+        store.edit("a", "clean", "\ud800")
+    assert store.read("a") == "clean\n"
+
+
 # -- symlinks --------------------------------------------------------------------------------
 
 

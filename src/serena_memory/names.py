@@ -16,8 +16,9 @@ MEM_PREFIX = "mem:"
 MEMORY_SUFFIX = ".md"
 
 # Characters Windows refuses in file names, plus control characters: a memory that a
-# teammate on another OS can't check out is worse than a refused name.
-_FORBIDDEN_CHARS = re.compile(r'[\x00-\x1f\x7f<>:"|?*]')
+# teammate on another OS can't check out is worse than a refused name. Lone surrogates
+# (undecodable command-line bytes) would make a file name that is not UTF-8.
+_FORBIDDEN_CHARS = re.compile(r'[\x00-\x1f\x7f<>:"|?*\ud800-\udfff]')
 _DRIVE = re.compile(r"^[A-Za-z]:")
 # What a `mem:NAME` reference can spell; names outside it can be stored but not referenced.
 REFERENCE_NAME_CHARS = r"A-Za-z0-9_\-/"

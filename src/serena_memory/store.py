@@ -260,7 +260,7 @@ class MemoryStore:
         with locked(self._lock_folders(name)):
             self._recover_locked()
             created = not path.exists()
-            atomic_write(path, content.encode("utf-8"))
+            atomic_write(path, encode_memory(name, content))
         return WriteResult(name, created, len(content))
 
     def delete(self, name: str) -> None:
@@ -292,7 +292,7 @@ class MemoryStore:
             text = self._read_text(name)
             new_text, count = apply_edit(text, needle, repl, mode, allow_multiple_occurrences)
             if new_text != text:
-                atomic_write(path, new_text.encode("utf-8"))
+                atomic_write(path, encode_memory(name, new_text))
         return EditResult(name, count)
 
     def update(self, name: str, transform: Callable[[str], str]) -> bool:
@@ -309,7 +309,7 @@ class MemoryStore:
             new_text = transform(text)
             if new_text == text:
                 return False
-            atomic_write(path, new_text.encode("utf-8"))
+            atomic_write(path, encode_memory(name, new_text))
         return True
 
     def rename(self, old: str, new: str) -> RenameResult:
@@ -468,7 +468,7 @@ class MemoryStore:
                 raise MemoryChangedError(
                     f"memory '{name}' {why}; nothing was written", name, current, current_version
                 )
-            atomic_write(path, content.encode("utf-8"))
+            atomic_write(path, encode_memory(name, content))
         return WriteResult(name, current is None, len(content))
 
 
@@ -482,6 +482,18 @@ def _apply_journal(journal: dict) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)
             fsync_dir(Path(path).parent)
+
+
+def encode_memory(name: str, text: str) -> bytes:
+    """UTF-8 bytes of a memory; text holding lone surrogates (undecodable input) is refused."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise MemoryEncodingError(
+            f"content for memory '{name}' can't be stored as UTF-8 (character "
+            f"{exc.start + 1} is {exc.object[exc.start]!r}); it probably came from "
+            "undecodable input"
+        ) from None
 
 
 def decode_memory(name: str, data: bytes) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sys
 import threading
 import time
@@ -73,6 +74,48 @@ def atomic_write(path: Path, data: bytes) -> None:
             os.unlink(tmp)
         raise
     fsync_dir(folder)
+    sweep_orphaned_temp_files(folder)
+
+
+_TEMP_NAME = re.compile(r"^\..+\.(\d+)\.[0-9a-f]{12}\.tmp$")
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists but belongs to someone else
+    return True
+
+
+def sweep_orphaned_temp_files(folder: Path) -> int:
+    """Remove temporary files left by writers that were killed mid-write.
+
+    Only files whose writing process is gone are removed, so a write in progress in
+    another process is never disturbed. Called by writers, which hold the folder lock.
+    """
+    if sys.platform == "win32":  # pragma: no cover - no safe liveness probe there
+        return 0
+    removed = 0
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    for entry in entries:
+        if not entry.name.startswith(".") or not entry.name.endswith(".tmp"):
+            continue
+        match = _TEMP_NAME.match(entry.name)
+        if match is None:
+            continue
+        pid = int(match.group(1))
+        if pid == os.getpid() or _process_alive(pid):
+            continue
+        with contextlib.suppress(OSError):
+            os.unlink(entry.path)
+            removed += 1
+    return removed
 
 
 class _FolderLock:

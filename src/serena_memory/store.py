@@ -372,7 +372,7 @@ class MemoryStore:
 
             journal = {"version": 1, "writes": writes, "removes": [str(old_path)]}
             ensure_folder(new_path.parent)  # fail before the journal, not half-way through it
-            journal_path = self._journal_path_for(old)
+            journal_path = self.memories_dir / JOURNAL_NAME
             atomic_write(journal_path, json.dumps(journal).encode("utf-8"))
             _apply_journal(journal)
             journal_path.unlink()
@@ -380,11 +380,10 @@ class MemoryStore:
         return RenameResult(old, new, total, sorted(rewritten), sorted(skipped))
 
     # -- crash recovery ------------------------------------------------------------------
-    def _journal_path_for(self, name: str) -> Path:
-        return (self.global_root if N.is_global(name) else self.memories_dir) / JOURNAL_NAME
-
     def _journal_paths(self) -> list[Path]:
-        return [self.memories_dir / JOURNAL_NAME, self.global_root / JOURNAL_NAME]
+        # Always the project's folder, whose lock every rename holds: a journal in the shared
+        # global folder could be replayed by another project without this project's lock.
+        return [self.memories_dir / JOURNAL_NAME]
 
     def recover(self) -> bool:
         """Finish a rename that a crash interrupted; cheap (two stats) when there is none."""

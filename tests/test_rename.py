@@ -304,3 +304,15 @@ def test_journal_and_temporary_files_never_show_as_memories(store: MemoryStore) 
     (store.memories_dir / ".a.md.1234.deadbeef.tmp").write_text("torn")
     assert store.list().all == ["a"]
     os.unlink(store.memories_dir / ".a.md.1234.deadbeef.tmp")
+
+
+def test_rename_reports_undecodable_memory_it_could_not_rewrite(store) -> None:
+    store.write("target", "t")
+    store.write("good", "see `mem:target`")
+    bad = store.memories_dir / "bad.md"
+    bad.write_bytes(b"see `mem:target` \xff\xfe")
+    result = store.rename("target", "renamed")
+    assert result.memories_rewritten == ["good"]
+    assert result.undecodable_skipped == ["bad"]
+    assert "bad" in result.summary() and "UTF-8" in result.summary()
+    assert bad.read_bytes() == b"see `mem:target` \xff\xfe"

@@ -75,6 +75,7 @@ class RenameResult(NamedTuple):
     references_rewritten: int = 0
     memories_rewritten: list[str] = []
     read_only_skipped: list[str] = []
+    undecodable_skipped: list[str] = []
 
     def summary(self) -> str:
         text = (
@@ -86,6 +87,11 @@ class RenameResult(NamedTuple):
                 " Left untouched because read-only (they still point to the old name): "
                 + ", ".join(self.read_only_skipped)
                 + "."
+            )
+        if self.undecodable_skipped:
+            text += (
+                " Not valid UTF-8, so not rewritten (fix the encoding, then rewrite the "
+                "reference by hand): " + ", ".join(self.undecodable_skipped) + "."
             )
         return text
 
@@ -335,6 +341,7 @@ class MemoryStore:
             total = 0
             rewritten: list[str] = []
             skipped: list[str] = []
+            undecodable: list[str] = []
             needle = f"mem:{old}".encode()
             for name in sorted(self.iter_all_names()):
                 path = self.path_of(name)
@@ -350,7 +357,8 @@ class MemoryStore:
                     try:
                         text = data.decode("utf-8")
                     except UnicodeDecodeError:
-                        continue  # an undecodable memory is reported by read, not rewritten
+                        undecodable.append(name)
+                        continue
                 new_text, count = rewrite_references(text, old, new)
                 if count == 0:
                     continue
@@ -377,7 +385,9 @@ class MemoryStore:
             _apply_journal(journal)
             journal_path.unlink()
             self._prune_empty_topics(old_path.parent)
-        return RenameResult(old, new, total, sorted(rewritten), sorted(skipped))
+        return RenameResult(
+            old, new, total, sorted(rewritten), sorted(skipped), sorted(undecodable)
+        )
 
     # -- crash recovery ------------------------------------------------------------------
     def _journal_paths(self) -> list[Path]:

@@ -20,6 +20,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from serena_memory import integrity_fs
 from serena_memory import names as N
 from serena_memory.dashboard.render import render_markdown
 from serena_memory.dashboard.security import SecurityMiddleware
@@ -166,7 +167,7 @@ class DashboardApi:
             "global": N.is_global(name),
             "html": render_markdown(content, visible.__contains__),
             "references": [{"name": t, "exists": t in visible} for t in targets],
-            "backlinks": _backlinks(store, name),
+            "backlinks": [b.to_dict() for b in integrity_fs.backlinks(store, name)],
         }
 
     def create_memory(self, request: Request, data: dict[str, Any]) -> JSONResponse:
@@ -212,18 +213,46 @@ class DashboardApi:
         visible = set(store.iter_all_names())
         return {"html": render_markdown(self.text_field(data, "content"), visible.__contains__)}
 
+    # -- integrity -----------------------------------------------------------------------
     def graph(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
-        store = self.store()
-        return _graph(store)
+        return integrity_fs.build_graph(self.store()).to_dict()
+
+    def check(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        flags = request.query_params
+        report = integrity_fs.run_check(
+            self.store(),
+            include_unmarked=flags.get("include_unmarked") == "1",
+            fuzzy=flags.get("fuzzy") == "1",
+            reachability=flags.get("reachability") == "1",
+        )
+        return report.to_dict()
+
+    def fix_reference(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        source = self.text_field(data, "source")
+        old = self.text_field(data, "old")
+        new = self.text_field(data, "new")
+        count = integrity_fs.fix_reference(self.store(), source, old, new)
+        return {"source": source, "old": old, "new": new, "count": count}
+
+    def auto_prefix(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        dry_run = data.get("dry_run", False)
+        if not isinstance(dry_run, bool):
+            raise ApiError(400, "'dry_run' must be true or false")
+        report = integrity_fs.auto_prefix(self.store(), dry_run=dry_run)
+        return {**report.to_dict(), "text": report.to_text()}
 
     # -- pages -----------------------------------------------------------------------------
     async def index(self, request: Request) -> Response:
         return FileResponse(STATIC_DIR / "index.html", media_type="text/html")
 
+    async def favicon(self, request: Request) -> Response:
+        return Response(status_code=204)
+
     def routes(self) -> list[Route | Mount]:
         w = self.wrap
         return [
             Route("/", self.index, methods=["GET"]),
+            Route("/favicon.ico", self.favicon, methods=["GET"]),
             Route("/api/state", w(self.state), methods=["GET"]),
             Route("/api/memory", w(self.read_memory), methods=["GET"]),
             Route("/api/memory", w(self.create_memory, body=True), methods=["POST"]),
@@ -232,54 +261,11 @@ class DashboardApi:
             Route("/api/rename", w(self.rename_memory, body=True), methods=["POST"]),
             Route("/api/render", w(self.render_preview, body=True), methods=["POST"]),
             Route("/api/graph", w(self.graph), methods=["GET"]),
+            Route("/api/check", w(self.check), methods=["GET"]),
+            Route("/api/fix-reference", w(self.fix_reference, body=True), methods=["POST"]),
+            Route("/api/auto-prefix", w(self.auto_prefix, body=True), methods=["POST"]),
             Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
         ]
-
-
-def _backlinks(store: MemoryStore, name: str) -> list[str]:
-    """Memories referring to ``name``, as the integrity module computes them."""
-    from serena_memory.references import referenced_names
-
-    found = []
-    for other in sorted(store.iter_all_names()):
-        if other == name:
-            continue
-        try:
-            text = store.read(other)
-        except MemoryStoreError:
-            continue
-        if name in referenced_names(text):
-            found.append(other)
-    return found
-
-
-def _graph(store: MemoryStore) -> dict[str, Any]:
-    from serena_memory.references import referenced_names
-
-    listing = store.list()
-    read_only = set(listing.read_only_memories)
-    names = listing.all
-    visible = set(names)
-    edges = []
-    missing: set[str] = set()
-    for name in names:
-        try:
-            text = store.read(name)
-        except MemoryStoreError:
-            continue
-        for target in sorted(referenced_names(text)):
-            broken = target not in visible
-            if broken:
-                missing.add(target)
-            edges.append({"source": name, "target": target, "broken": broken})
-    nodes = [
-        {"name": n, "read_only": n in read_only, "global": N.is_global(n), "missing": False}
-        for n in names
-    ] + [
-        {"name": n, "read_only": False, "global": N.is_global(n), "missing": True}
-        for n in sorted(missing)
-    ]
-    return {"nodes": nodes, "edges": edges}
 
 
 def create_app(

@@ -17,7 +17,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from serena_memory.references import find_references, reference_target
+from serena_memory.references import find_references
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
 ALLOWED_SCHEMES = frozenset({"http", "https", "mailto", "mem"})
@@ -97,10 +97,10 @@ def _link_references(state: StateCore) -> None:
 
 def _rewrite_link(token: Token, exists: Callable[[str], bool]) -> None:
     href = str(token.attrGet("href") or "")
-    if href.lower().startswith("mem:"):
-        target = reference_target(href[4:])
-        ref = _ref_link(target, exists)
-        token.attrs = dict(ref.attrs)
+    refs = list(find_references(href))
+    if len(refs) == 1 and refs[0].start == 0 and refs[0].end == len(href):
+        # [text](mem:NAME): the link goes to the memory, like a bare reference
+        token.attrs = dict(_ref_link(refs[0].target, exists).attrs)
     elif _SCHEME.match(href):
         token.attrSet("rel", "noopener noreferrer")
         token.attrSet("target", "_blank")

@@ -160,3 +160,9 @@ def start_dashboard_in_background(
 def open_in_browser(url: str) -> None:
     """Open the URL without blocking (some browsers block the caller until they exit)."""
     threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+
+
+def stop_background_dashboards() -> None:
+    """Stop every dashboard started by :func:`start_dashboard_in_background`."""
+    while _background:
+        _background.pop().stop()

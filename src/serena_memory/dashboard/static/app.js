@@ -99,9 +99,9 @@
     }
     state.project = res.data.project;
     state.memories = res.data.memories;
-    document.getElementById("project-name").textContent = state.project
-      ? state.project.root
-      : "no project active";
+    const projectName = document.getElementById("project-name");
+    projectName.textContent = state.project ? state.project.name : "no project active";
+    projectName.title = state.project ? state.project.root : "";
     renderTree();
   }
 
@@ -249,8 +249,9 @@
         ref.exists ? null : el("span", { class: "badge", text: "missing" }))))
       : el("p", { class: "muted", text: "None." });
     const backlinks = memory.backlinks.length
-      ? el("ul", { id: "backlinks" }, memory.backlinks.map((name) => el("li", {},
-        el("a", { href: memoryHref(name), text: name }))))
+      ? el("ul", { id: "backlinks" }, memory.backlinks.map((link) => el("li", {},
+        el("a", { href: memoryHref(link.source), text: link.source }),
+        el("span", { class: "muted", text: ` (line ${link.lines.join(", ")})` }))))
       : el("p", { class: "muted", id: "backlinks", text: "No memory refers to this one." });
     main.replaceChildren(
       takeNotice() || "",
@@ -420,14 +421,124 @@
   }
 
   // -- the integrity report ----------------------------------------------------------------
-  async function showCheck() {
-    main.replaceChildren(el("h1", { text: "Integrity check" }), el("p", { class: "muted", text: "Checking…" }));
-    const res = await api("GET", "/api/check");
+  const checkOptions = { include_unmarked: true, fuzzy: true, reachability: true };
+
+  function sourceLink(name, lines) {
+    return el("span", { class: "where" }, "in ", el("a", { href: memoryHref(name), text: name }),
+      lines && lines.length ? ` (line${lines.length > 1 ? "s" : ""} ${lines.join(", ")})` : "");
+  }
+
+  function reportSection(title, id, items, render, empty) {
+    return el("section", { class: "report-section", id },
+      el("h2", {}, title, el("span", { class: "count", text: String(items.length) })),
+      items.length ? el("ul", { class: "report-list" }, items.map(render))
+        : el("p", { class: "muted", text: empty }));
+  }
+
+  async function showCheck(resultNotice) {
+    const options = el("div", { class: "options" },
+      ...[["include_unmarked", "Bare mentions"], ["fuzzy", "Near-misses"], ["reachability", "Unreachable from mem:core"]]
+        .map(([key, label]) => {
+          const box = el("input", { type: "checkbox", id: `opt-${key}`, checked: checkOptions[key] });
+          box.addEventListener("change", () => { checkOptions[key] = box.checked; showCheck(); });
+          return el("label", {}, box, " ", label);
+        }),
+      el("button", { id: "recheck", onclick: () => showCheck() }, "Check again"));
+    const header = [el("h1", { text: "Integrity check" }), options];
+    main.replaceChildren(...header, el("p", { class: "muted", text: "Checking…" }));
+    const query = Object.entries(checkOptions).map(([k, v]) => `${k}=${v ? 1 : 0}`).join("&");
+    const res = await api("GET", "/api/check?" + query);
+    if (!location.hash.startsWith("#/check")) return;
     if (!res.ok) {
-      main.replaceChildren(el("h1", { text: "Integrity check" }), noticeBox("error", res.data.error));
+      main.replaceChildren(...header, noticeBox("error", res.data.error));
       return;
     }
-    main.replaceChildren(el("h1", { text: "Integrity check" }), el("pre", { text: JSON.stringify(res.data, null, 2) }));
+    const report = res.data;
+    const body = [];
+    if (resultNotice) body.push(resultNotice);
+    body.push(report.clean
+      ? noticeBox("ok", `No integrity problems found in ${report.scanned} memories.`)
+      : el("p", { class: "muted", id: "check-summary", text: `${report.scanned} memories checked.` }));
+
+    body.push(reportSection("Stale references", "stale", report.stale_references, (stale) => el("li", {},
+      el("div", {}, el("code", { text: "mem:" + stale.target }), " ", sourceLink(stale.source, stale.lines),
+        stale.source_read_only ? el("span", { class: "badge ro", text: "read-only source" }) : null,
+        stale.target_ignored ? el("span", { class: "badge", text: "target is ignored" }) : null),
+      el("div", { class: "candidates" },
+        stale.candidates.length ? "Replace with:" : el("span", { class: "muted", text: "No likely intended target." }),
+        stale.candidates.map((candidate) => el("button", {
+          class: "fix", disabled: stale.source_read_only, "data-candidate": candidate,
+          onclick: () => applyCandidate(stale.source, stale.target, candidate),
+        }, "mem:" + candidate)))), "Every reference points to an existing memory."));
+
+    if (report.bare_mentions) {
+      const high = report.bare_mentions.high_confidence;
+      const low = report.bare_mentions.low_confidence;
+      const mention = (b) => el("li", {},
+        el("span", {}, `${b.occurrences} × `, el("code", { text: b.name }), " without mem: "),
+        sourceLink(b.source, b.lines),
+        b.source_read_only ? el("span", { class: "badge ro", text: "read-only source" }) : null);
+      const section = reportSection("Names written without mem:", "bare", high.concat(low), mention,
+        "No bare mentions of memory names.");
+      if (high.length) {
+        section.insertBefore(el("div", { class: "toolbar" },
+          el("button", { class: "primary", id: "auto-prefix", onclick: () => autoPrefix(false) },
+            "Add mem: to the high-confidence mentions"),
+          el("button", { id: "auto-prefix-preview", onclick: () => autoPrefix(true) }, "Preview"),
+          el("span", { class: "muted", text: "Only exact names with a / or 10+ characters, in writable project memories." })),
+        section.children[1]);
+      }
+      body.push(section);
+    }
+    if (report.near_misses) {
+      body.push(reportSection("Near-misses", "near-misses", report.near_misses, (b) => el("li", {},
+        el("code", { text: b.token }), " ", sourceLink(b.source),
+        el("span", { class: "muted" }, " — maybe ", el("code", { text: "mem:" + b.name }), "; edit by hand")),
+      "No near-misses of long names."));
+    }
+    if (report.unreachable) {
+      const section = reportSection("Not reachable from mem:core", "unreachable", report.unreachable,
+        (name) => el("li", {}, el("a", { href: memoryHref(name), text: name })),
+        "Every memory can be reached from mem:core.");
+      if (report.entry_point === null) {
+        section.insertBefore(noticeBox("warn", "There is no core memory: nothing can be reached. Write mem:core as the entry point."), section.children[1]);
+      }
+      body.push(section);
+      if (report.ignored_references && report.ignored_references.length) {
+        body.push(reportSection("References into ignored memories", "ignored-references", report.ignored_references,
+          (r) => el("li", {}, el("code", { text: "mem:" + r.target }), " ", sourceLink(r.source, r.lines)), ""));
+      }
+    }
+    if (report.unreadable) {
+      body.push(reportSection("Not valid UTF-8, not checked", "unreadable", report.unreadable,
+        (name) => el("li", { class: "mono", text: name }), ""));
+    }
+    main.replaceChildren(...header, ...body);
+  }
+
+  async function applyCandidate(source, old, candidate) {
+    const res = await api("POST", "/api/fix-reference", { source, old, new: candidate });
+    if (!res.ok) {
+      showCheck(noticeBox("error", res.data.error));
+      return;
+    }
+    refreshState();
+    showCheck(noticeBox("ok", `Pointed ${res.data.count} reference(s) in '${source}' from mem:${old} to mem:${candidate}.`));
+  }
+
+  async function autoPrefix(dryRun) {
+    const res = await api("POST", "/api/auto-prefix", { dry_run: dryRun });
+    if (!res.ok) {
+      showCheck(noticeBox("error", res.data.error));
+      return;
+    }
+    const box = el("div", { class: "notice " + (dryRun ? "warn" : "ok"), id: "auto-prefix-result" },
+      el("pre", { text: res.data.text }));
+    if (dryRun && res.data.replacements) {
+      box.append(el("button", { class: "primary", onclick: () => autoPrefix(false) }, "Apply"));
+    }
+    if (!dryRun) refreshState();
+    showCheck(box);
   }
 
   // -- the reference graph -------------------------------------------------------------------
@@ -438,35 +549,38 @@
       main.replaceChildren(el("h1", { text: "Reference graph" }), noticeBox("error", res.data.error));
       return;
     }
-    const { nodes, edges } = res.data;
+    const { nodes, edges, entry_point: entryPoint } = res.data;
     main.replaceChildren(
       el("h1", { text: "Reference graph" }),
       el("div", { class: "graph-legend" },
         el("span", {}, el("span", { class: "legend-dot project" }), "project"),
         el("span", {}, el("span", { class: "legend-dot global" }), "global"),
         el("span", {}, el("span", { class: "legend-dot ro" }), "read-only"),
-        el("span", {}, el("span", { class: "legend-dot missing" }), "missing (broken reference)"),
+        el("span", {}, el("span", { class: "legend-dot missing" }), "missing or ignored (broken reference)"),
+        entryPoint ? el("span", { text: "faded: not reachable from mem:core" }) : null,
         el("span", { text: `${nodes.length} memories, ${edges.length} references. Click a memory to open it.` })),
       nodes.length
-        ? el("div", { class: "graph-wrap", id: "graph" }, drawGraph(nodes, edges))
+        ? el("div", { class: "graph-wrap", id: "graph" }, drawGraph(nodes, edges, entryPoint))
         : el("p", { class: "muted", text: "No memories yet." }),
     );
   }
 
-  // Force-directed layout (Fruchterman-Reingold), deterministic start on a circle.
-  function layout(nodes, edges, width, height) {
+  // Force-directed layout (Fruchterman-Reingold) from a deterministic start on a circle;
+  // the drawing is then framed around whatever shape the graph settled into.
+  function layout(nodes, edges) {
     const count = nodes.length;
+    if (count === 1) return [{ x: 0, y: 0 }];
+    const k = 90; // ideal edge length, in SVG units
     const index = new Map(nodes.map((n, i) => [n.name, i]));
+    const radius = (k * Math.sqrt(count)) / 2;
     const pos = nodes.map((_, i) => {
       const angle = (2 * Math.PI * i) / count;
-      return { x: width / 2 + (width / 3) * Math.cos(angle), y: height / 2 + (height / 3) * Math.sin(angle) };
+      return { x: radius * Math.cos(angle), y: radius * Math.sin(angle) };
     });
-    if (count === 1) return [{ x: width / 2, y: height / 2 }];
     const links = edges.map((e) => [index.get(e.source), index.get(e.target)])
       .filter(([a, b]) => a !== undefined && b !== undefined && a !== b);
-    const k = 0.8 * Math.sqrt((width * height) / count);
     const iterations = count > 400 ? 80 : 300;
-    let temperature = width / 8;
+    let temperature = radius / 2;
     for (let step = 0; step < iterations; step += 1) {
       const disp = pos.map(() => ({ x: 0, y: 0 }));
       for (let i = 0; i < count; i += 1) {
@@ -489,12 +603,13 @@
         disp[b].x += (dx / dist) * force; disp[b].y += (dy / dist) * force;
       }
       for (let i = 0; i < count; i += 1) {
-        disp[i].x += (width / 2 - pos[i].x) * 0.05 * k / 100; // gentle gravity
-        disp[i].y += (height / 2 - pos[i].y) * 0.05 * k / 100;
+        // gravity keeps unconnected memories from drifting away
+        disp[i].x -= pos[i].x * 0.9;
+        disp[i].y -= pos[i].y * 0.9;
         const len = Math.max(Math.hypot(disp[i].x, disp[i].y), 0.01);
         const move = Math.min(len, temperature);
-        pos[i].x = Math.min(width - 40, Math.max(40, pos[i].x + (disp[i].x / len) * move));
-        pos[i].y = Math.min(height - 20, Math.max(20, pos[i].y + (disp[i].y / len) * move));
+        pos[i].x += (disp[i].x / len) * move;
+        pos[i].y += (disp[i].y / len) * move;
       }
       temperature = Math.max(temperature * 0.97, 0.5);
     }
@@ -510,12 +625,22 @@
     return node;
   }
 
-  function drawGraph(nodes, edges) {
-    const width = Math.max(600, Math.min(1600, 160 * Math.sqrt(nodes.length) * 2));
-    const height = Math.round(width * 0.62);
-    const pos = layout(nodes, edges, width, height);
+  function drawGraph(nodes, edges, entryPoint) {
+    const pos = layout(nodes, edges);
     const at = new Map(nodes.map((n, i) => [n.name, pos[i]]));
-    const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": "Reference graph" });
+    let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
+    nodes.forEach((node, i) => {
+      minX = Math.min(minX, pos[i].x - 12);
+      maxX = Math.max(maxX, pos[i].x + 14 + 6.5 * node.name.length); // room for the label
+      minY = Math.min(minY, pos[i].y - 14);
+      maxY = Math.max(maxY, pos[i].y + 14);
+    });
+    const width = Math.ceil(maxX - minX);
+    const height = Math.ceil(maxY - minY);
+    const root = svg("svg", {
+      viewBox: `${Math.floor(minX)} ${Math.floor(minY)} ${width} ${height}`,
+      width, role: "img", "aria-label": "Reference graph",
+    });
     root.append(svg("defs", {}, svg("marker", {
       id: "arrow", viewBox: "0 0 10 10", refX: 16, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse",
     }, svg("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: "#8c959f" }))));
@@ -530,15 +655,17 @@
     }
     nodes.forEach((node, i) => {
       const classes = ["node"];
-      if (node.missing) classes.push("missing");
+      if (!node.reachable && !node.missing && !node.ignored && entryPoint) classes.push("unreached");
+      if (node.missing || node.ignored) classes.push("missing");
       else if (node.read_only) classes.push("ro");
       else if (node.global) classes.push("global");
       const label = svg("text", { x: pos[i].x + 9, y: pos[i].y + 4 });
       label.textContent = node.name;
       const title = svg("title", {});
-      title.textContent = node.missing ? `${node.name} (missing)` : node.name;
+      title.textContent = node.missing ? `${node.name} (missing)`
+        : node.ignored ? `${node.name} (ignored)` : node.name;
       const group = svg("a", { href: memoryHref(node.name), class: classes.join(" "), "data-name": node.name },
-        title, svg("circle", { cx: pos[i].x, cy: pos[i].y, r: 6 }), label);
+        title, svg("circle", { cx: pos[i].x, cy: pos[i].y, r: node.name === entryPoint ? 9 : 6 }), label);
       root.append(group);
     });
     return root;

@@ -1,0 +1,459 @@
+"""The dashboard in a real headless browser (Debian's chromium driven by Playwright).
+
+One browser for the whole module, a fresh project, server and browser context per test.
+Skipped, with the reason, when chromium is not installed (scripts/test.sh installs it).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import REPO_ROOT, write_config
+
+from serena_memory.dashboard.server import DashboardServer
+from serena_memory.store import MemoryStore
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists(),
+    reason="chromium is not installed (apt-get install chromium; scripts/test.sh does it as root)",
+)
+
+# Installed before any page script: records every sign that hostile content ran.
+WATCHDOG = """
+window.__csp = [];
+document.addEventListener('securitypolicyviolation',
+    (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));
+"""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        instance = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def server(project: Path, serena_home: Path) -> Iterator[DashboardServer]:
+    srv = DashboardServer(project, home=serena_home, port=0)
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+class Tab:
+    """A page in its own browser context, with what went wrong recorded. Not loaded until
+    :meth:`load`, so the test can write its memories first."""
+
+    def __init__(self, browser, server: DashboardServer) -> None:
+        self.context = browser.new_context(viewport={"width": 1280, "height": 800})
+        self.context.add_init_script(WATCHDOG)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.dialogs: list[str] = []
+        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        self.page.on("dialog", self._dialog)
+        self.server = server
+
+    def load(self):
+        """Open the printed URL, as a person does once the memories exist."""
+        self.page.goto(self.server.url)
+        self.page.wait_for_selector("#tree section")
+        return self.page
+
+    def _dialog(self, dialog) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    def open(self, hash_route: str) -> None:
+        self.page.evaluate("(h) => { location.hash = h; }", hash_route)
+
+    def close(self) -> None:
+        assert self.errors == [], self.errors
+        assert self.dialogs == [], self.dialogs
+        assert self.page.evaluate("window.__csp") == []
+        self.context.close()
+
+
+@pytest.fixture
+def tab(browser, server: DashboardServer) -> Iterator[Tab]:
+    t = Tab(browser, server)
+    yield t
+    t.close()
+
+
+def expect(locator):
+    from playwright.sync_api import expect as pw_expect
+
+    return pw_expect(locator)
+
+
+# -- browsing ---------------------------------------------------------------------------------
+def test_the_tree_shows_topics_scopes_read_only_badges_counts_and_filters(
+    browser, server: DashboardServer, store: MemoryStore, serena_home: Path, project: Path
+) -> None:
+    write_config(serena_home / "serena_config.yml", "read_only_memory_patterns: ['global/.*']\n")
+    write_config(project / ".serena" / "project.yml", "ignored_memory_patterns: ['drafts/.*']\n")
+    for name in ["core", "auth/login", "auth/session", "payments/refunds", "global/style"]:
+        store.write(name, f"# {name}\n")
+    (project / ".serena" / "memories" / "drafts").mkdir()
+    (project / ".serena" / "memories" / "drafts" / "secret.md").write_text("hidden")
+    t = Tab(browser, server)
+    page = t.load()
+    project_tree = page.locator('section[data-scope="project"]')
+    global_tree = page.locator('section[data-scope="global"]')
+    expect(project_tree.locator("h2 .count")).to_have_text("4")
+    expect(project_tree.locator('details[data-topic="auth"] summary .count')).to_have_text("2")
+    expect(global_tree.locator('a[data-name="global/style"]')).to_be_visible()
+    expect(global_tree.locator("li", has_text="style").locator(".badge.ro")).to_have_text(
+        "read-only"
+    )
+    expect(project_tree.locator(".badge.ro")).to_have_count(0)
+    expect(page.locator('a[data-name="drafts/secret"]')).to_have_count(0)
+    page.fill("#filter", "sess")
+    expect(page.locator("#tree a[data-name]")).to_have_count(1)
+    expect(page.locator('a[data-name="auth/session"]')).to_be_visible()
+    page.fill("#filter", "")
+    expect(page.locator("#tree a[data-name]")).to_have_count(5)
+    t.close()
+
+
+def test_a_memory_shows_rendered_markdown_reference_links_broken_marks_and_backlinks(
+    tab: Tab, store: MemoryStore
+) -> None:
+    store.write("core", "# Core\n\n- read `mem:auth/login` before login work\n- mem:gone\n")
+    store.write("auth/login", "Login. Back to mem:core.")
+    page = tab.load()
+    page.click('a[data-name="core"]')
+    expect(page.locator("#rendered h1")).to_have_text("Core")
+    broken = page.locator("#rendered a.mem-ref.broken")
+    expect(broken).to_have_text("mem:gone")
+    page.locator("#rendered a.mem-ref", has_text="mem:auth/login").click()
+    expect(page.locator(".memory-header h1")).to_have_text("auth/login")
+    expect(page).to_have_url(f"{tab.server.base_url}/#/memory/auth/login")
+    page.click('a[data-name="core"]')
+    expect(page.locator("#backlinks")).to_contain_text("auth/login")
+
+
+# -- changing memories ----------------------------------------------------------------------
+def test_create_a_memory(tab: Tab, store: MemoryStore) -> None:
+    page = tab.load()
+    page.click("#nav-new")
+    page.fill("#new-name", "testing/how_to_run")
+    page.fill("#new-content", "# Running tests\n\n`pytest -q`, see mem:core.\n")
+    page.click("#create-button")
+    expect(page.locator(".notice.ok")).to_have_text("Created 'testing/how_to_run'.")
+    expect(page.locator("#rendered h1")).to_have_text("Running tests")
+    expect(page.locator('a[data-name="testing/how_to_run"]')).to_be_visible()
+    assert store.read("testing/how_to_run") == "# Running tests\n\n`pytest -q`, see mem:core.\n"
+    # creating over an existing memory is refused, the text typed stays in the form
+    page.click("#nav-new")
+    page.fill("#new-name", "testing/how_to_run")
+    page.fill("#new-content", "other")
+    page.click("#create-button")
+    expect(page.locator(".notice.error")).to_contain_text("already exists")
+    expect(page.locator("#new-content")).to_have_value("other")
+
+
+def test_edit_a_memory(tab: Tab, store: MemoryStore) -> None:
+    store.write("conventions", "Use tabs.\n")
+    page = tab.load()
+    page.click('a[data-name="conventions"]')
+    page.click("#edit-button")
+    expect(page.locator("#editor")).to_have_value("Use tabs.\n")
+    page.fill("#editor", "Use **four spaces**.\n")
+    page.click("#save-button")
+    expect(page.locator("#rendered strong")).to_have_text("four spaces")
+    assert store.read("conventions") == "Use **four spaces**.\n"
+
+
+def test_rename_moves_the_memory_and_rewrites_references(tab: Tab, store: MemoryStore) -> None:
+    store.write("auth/login", "How login works.")
+    store.write("core", "See mem:auth/login.")
+    store.write("payments/core", "Needs `mem:auth/login` and mem:auth/login_flow.")
+    page = tab.load()
+    page.click('a[data-name="auth/login"]')
+    page.click("#rename-button")
+    page.fill("#rename-to", "identity/sign_in")
+    page.click("#rename-confirm")
+    expect(page.locator(".notice.ok")).to_contain_text("rewrote 2 reference(s) in 2 memory(ies)")
+    expect(page.locator(".memory-header h1")).to_have_text("identity/sign_in")
+    expect(page.locator('a[data-name="identity/sign_in"]')).to_be_visible()
+    expect(page.locator('a[data-name="auth/login"]')).to_have_count(0)
+    assert not store.exists("auth/login")
+    assert store.read("core") == "See mem:identity/sign_in."
+    assert store.read("payments/core") == ("Needs `mem:identity/sign_in` and mem:auth/login_flow.")
+
+
+def test_delete_asks_for_confirmation(tab: Tab, store: MemoryStore) -> None:
+    store.write("obsolete", "old")
+    page = tab.load()
+    page.click('a[data-name="obsolete"]')
+    page.click("#delete-button")
+    page.click("#delete-cancel")
+    assert store.exists("obsolete")
+    page.click("#delete-button")
+    expect(page.locator('[role="alertdialog"]')).to_contain_text("obsolete")
+    page.click("#delete-confirm")
+    expect(page.locator(".notice.ok")).to_have_text("Deleted memory 'obsolete'.")
+    expect(page.locator('a[data-name="obsolete"]')).to_have_count(0)
+    assert not store.exists("obsolete")
+
+
+def test_read_only_memories_offer_no_changes(
+    browser, server: DashboardServer, store: MemoryStore, project: Path
+) -> None:
+    store.write("policy", "Never change this.")
+    write_config(project / ".serena" / "project.yml", "read_only_memory_patterns: ['policy']\n")
+    t = Tab(browser, server)
+    t.load()
+    t.page.click('a[data-name="policy"]')
+    expect(t.page.locator(".memory-header .badge.ro")).to_have_text("read-only")
+    for button in ["#edit-button", "#rename-button", "#delete-button"]:
+        expect(t.page.locator(button)).to_be_disabled()
+    t.close()
+
+
+# -- no lost work -----------------------------------------------------------------------------
+def test_two_tabs_editing_the_same_memory_lose_nothing(
+    browser, server: DashboardServer, store: MemoryStore
+) -> None:
+    store.write("notes", "base\n")
+    first, second = Tab(browser, server), Tab(browser, server)
+    for t in (first, second):
+        t.load()
+        t.open("#/memory/notes")
+        t.page.click("#edit-button")
+    first.page.fill("#editor", "first tab's text\n")
+    first.page.click("#save-button")
+    expect(first.page.locator("#rendered")).to_contain_text("first tab's text")
+    second.page.fill("#editor", "second tab's text\n")
+    second.page.click("#save-button")
+    # refused: the second tab sees both versions and decides
+    expect(second.page.locator("#conflict-theirs")).to_have_value("first tab's text\n")
+    expect(second.page.locator("#conflict-mine")).to_have_value("second tab's text\n")
+    assert store.read("notes") == "first tab's text\n"
+    second.page.fill("#conflict-mine", "first tab's text\nsecond tab's text\n")
+    second.page.click("#keep-mine")
+    expect(second.page.locator("#rendered")).to_contain_text("second tab's text")
+    assert store.read("notes") == "first tab's text\nsecond tab's text\n"
+    first.close()
+    second.close()
+
+
+def test_a_library_write_while_editing_is_shown_and_can_be_kept(
+    tab: Tab, store: MemoryStore
+) -> None:
+    store.write("notes", "base\n")
+    page = tab.load()
+    tab.open("#/memory/notes")
+    page.click("#edit-button")
+    page.fill("#editor", "my edit\n")
+    store.write("notes", "the agent wrote this\n")  # through the library, meanwhile
+    page.click("#save-button")
+    expect(page.locator("#conflict-theirs")).to_have_value("the agent wrote this\n")
+    expect(page.locator("#conflict-mine")).to_have_value("my edit\n")
+    assert store.read("notes") == "the agent wrote this\n"
+    page.click("#take-theirs")
+    expect(page.locator("#rendered")).to_contain_text("the agent wrote this")
+    assert store.read("notes") == "the agent wrote this\n"
+
+
+def test_a_memory_deleted_while_editing_can_be_saved_again(tab: Tab, store: MemoryStore) -> None:
+    store.write("notes", "base\n")
+    page = tab.load()
+    tab.open("#/memory/notes")
+    page.click("#edit-button")
+    page.fill("#editor", "still needed\n")
+    store.delete("notes")
+    page.click("#save-button")
+    expect(page.locator("#conflict-theirs-deleted")).to_be_visible()
+    page.click("#keep-mine")
+    expect(page.locator("#rendered")).to_contain_text("still needed")
+    assert store.read("notes") == "still needed\n"
+
+
+# -- integrity ----------------------------------------------------------------------------------
+def test_the_integrity_report_and_its_one_click_fixes(tab: Tab, store: MemoryStore) -> None:
+    store.write("core", "Start with mem:auth/loginn, then read auth/session.\n")
+    store.write("auth/login", "Login.")
+    store.write("auth/session", "Sessions. Back to mem:core.")
+    store.write("island", "Nothing points here.")
+    page = tab.load()
+    page.click("#nav-check")
+    stale = page.locator("#stale li")
+    expect(stale).to_have_count(1)
+    expect(stale).to_contain_text("mem:auth/loginn")
+    expect(page.locator("#bare li")).to_contain_text("auth/session")
+    expect(page.locator("#unreachable li")).to_have_text(["auth/login", "auth/session", "island"])
+    stale.locator('button[data-candidate="auth/login"]').click()
+    expect(page.locator(".notice.ok")).to_contain_text(
+        "Pointed 1 reference(s) in 'core' from mem:auth/loginn to mem:auth/login"
+    )
+    expect(page.locator("#stale li")).to_have_count(0)
+    assert store.read("core") == "Start with mem:auth/login, then read auth/session.\n"
+    page.click("#auto-prefix")
+    expect(page.locator("#auto-prefix-result")).to_contain_text("Added `mem:` to 1 bare mention")
+    expect(page.locator("#bare li")).to_have_count(0)
+    assert store.read("core") == "Start with mem:auth/login, then read mem:auth/session.\n"
+    expect(page.locator("#unreachable li")).to_have_text(["island"])
+
+
+def test_the_reference_graph_is_drawn_and_clickable(tab: Tab, store: MemoryStore) -> None:
+    store.write("core", "mem:a mem:b mem:missing")
+    store.write("a", "mem:b")
+    store.write("b", "back to mem:core")
+    store.write("alone", "x")
+    page = tab.load()
+    page.click("#nav-graph")
+    graph = page.locator("#graph svg")
+    expect(graph.locator("a.node")).to_have_count(5)
+    expect(graph.locator("line.edge")).to_have_count(5)
+    expect(graph.locator("line.edge.broken")).to_have_count(1)
+    expect(graph.locator('a.node.missing[data-name="missing"]')).to_have_count(1)
+    expect(graph.locator('a.node.unreached[data-name="alone"]')).to_have_count(1)
+    # every node sits inside the drawing
+    box = graph.bounding_box()
+    for circle in graph.locator("circle").all():
+        c = circle.bounding_box()
+        assert box["x"] <= c["x"] and c["x"] + c["width"] <= box["x"] + box["width"] + 1
+    graph.locator('a.node[data-name="a"]').click()
+    expect(page.locator(".memory-header h1")).to_have_text("a")
+
+
+# -- hostile content ------------------------------------------------------------------------------
+HOSTILE = r"""# Hostile
+
+<script>window.__xss = 'script'</script>
+<img src=x onerror="window.__xss = 'img'">
+<a href="javascript:window.__xss = 'raw-a'">raw link</a>
+<svg onload="window.__xss = 'svg'"></svg>
+<iframe src="javascript:window.__xss = 'iframe'"></iframe>
+<details open ontoggle="window.__xss = 'toggle'"><summary>x</summary></details>
+<style>body { display: none }</style>
+
+[markdown link](javascript:window.__xss='md')
+[spaced](  javascript:window.__xss='spaced')
+[entity](jav&#x09;ascript:window.__xss='entity')
+[encoded](java%0ascript:window.__xss='encoded')
+[data](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)
+<javascript:window.__xss='autolink'>
+![image](x" onerror="window.__xss='attr')
+![titled](pic.png "a\" onerror=\"window.__xss='title'")
+[reference link][evil] and a fine one: [core](mem:core "x\" onclick=\"window.__xss='t'")
+
+[evil]: javascript:window.__xss='ref'
+"""
+
+
+def test_hostile_markdown_runs_nothing(tab: Tab, store: MemoryStore) -> None:
+    store.write("hostile", HOSTILE)
+    store.write("core", "entry")
+    page = tab.load()
+    page.click('a[data-name="hostile"]')
+    rendered = page.locator("#rendered")
+    expect(rendered.locator("h1")).to_have_text("Hostile")
+    # the raw HTML is shown as text, not interpreted
+    expect(rendered).to_contain_text("<script>window.__xss = 'script'</script>")
+    expect(rendered).to_contain_text("<img src=x onerror=\"window.__xss = 'img'\">")
+    assert rendered.locator("script, iframe, svg, style, object, embed, details").count() == 0
+    has_handlers = page.evaluate(
+        """() => [...document.querySelectorAll('#rendered *')].some(
+               (el) => [...el.attributes].some((a) => a.name.toLowerCase().startsWith('on')))"""
+    )
+    assert not has_handlers
+    hrefs = page.evaluate(
+        "() => [...document.querySelectorAll('#rendered a, #rendered img')]"
+        ".map((el) => el.getAttribute('href') || el.getAttribute('src'))"
+    )
+    for href in hrefs:
+        assert not href.lower().replace("%0a", "").startswith(("javascript", "data")), href
+    assert rendered.locator("a").count() == 1  # only the harmless mem: link became one
+    rendered.locator("a").click()
+    expect(page.locator(".memory-header h1")).to_have_text("core")
+    assert page.evaluate("window.__xss") is None
+    # the editor shows the same text as plain text
+    tab.open("#/memory/hostile")
+    page.click("#edit-button")
+    expect(page.locator("#editor")).to_have_value(HOSTILE)
+    assert page.evaluate("window.__xss") is None
+
+
+def test_hostile_text_in_a_conflict_and_in_the_report_runs_nothing(
+    tab: Tab, store: MemoryStore
+) -> None:
+    store.write("notes", "base")
+    page = tab.load()
+    tab.open("#/memory/notes")
+    page.click("#edit-button")
+    store.write("notes", "<img src=x onerror=\"window.__xss='theirs'\"> mem:<b>x</b>")
+    page.fill("#editor", "<script>window.__xss='mine'</script>")
+    page.click("#save-button")
+    expect(page.locator("#conflict-theirs")).to_have_value(
+        "<img src=x onerror=\"window.__xss='theirs'\"> mem:<b>x</b>"
+    )
+    tab.open("#/check")
+    expect(page.locator("#check-summary, .notice.ok").first).to_be_visible()
+    assert page.evaluate("window.__xss") is None
+
+
+# -- the screenshot in the README ------------------------------------------------------------
+def test_screenshot_for_the_readme(browser, tmp_path: Path, serena_home: Path) -> None:
+    root = tmp_path / "acme-shop"
+    root.mkdir()
+    store = MemoryStore(root, home=serena_home)
+    write_config(serena_home / "serena_config.yml", "read_only_memory_patterns: ['global/.*']\n")
+    memories = {
+        "core": (
+            "# acme-shop\n\nAn online shop: a Django backend and a small React front end.\n\n"
+            "## Where to look\n"
+            "- `mem:tech_stack`: versions and services; read before adding a dependency.\n"
+            "- `mem:suggested_commands`: how to run, test and lint.\n"
+            "- `mem:payments/core`: before touching checkout or refunds.\n"
+            "- `mem:auth/core`: login, sessions and API tokens.\n"
+            "- `mem:task_completion`: what to do before calling a task done.\n\n"
+            "Style rules shared by every project: `mem:global/style`.\n"
+        ),
+        "tech_stack": "Python 3.12, Django 5, PostgreSQL 16, Redis for sessions. Back: mem:core",
+        "suggested_commands": "`make test`, `make lint`; on Windows use `py -m pytest`.",
+        "conventions": "Type hints everywhere; services in `shop/services/`.",
+        "task_completion": "Run `make test lint`; update `mem:payments/core` if flows change.",
+        "auth/core": "Session auth for the site, tokens for the API. See mem:auth/tokens.",
+        "auth/tokens": "Tokens rotate every 24h.",
+        "payments/core": "Stripe. Refunds: mem:payments/refunds. Webhooks are idempotent.",
+        "payments/refunds": "Partial refunds allowed up to the captured amount.",
+        "global/style": "Short functions, docstrings say why.",
+    }
+    for name, text in memories.items():
+        store.write(name, text)
+    server = DashboardServer(root, home=serena_home, port=0)
+    server.start()
+    t = Tab(browser, server)
+    t.load()
+    t.open("#/memory/core")
+    expect(t.page.locator("#rendered h1")).to_have_text("acme-shop")
+    expect(t.page.locator("#backlinks")).to_contain_text("tech_stack")
+    target = REPO_ROOT / "docs" / "dashboard.png"
+    target.parent.mkdir(exist_ok=True)
+    t.page.screenshot(path=str(target))
+    assert target.stat().st_size > 10_000
+    t.close()
+    server.stop()

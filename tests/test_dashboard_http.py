@@ -1,0 +1,387 @@
+"""The dashboard over real HTTP: the security gate and the JSON API, via httpx against a
+real uvicorn server on a loopback port."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from conftest import write_config
+
+from serena_memory.dashboard.server import DashboardServer
+from serena_memory.store import MemoryStore
+
+
+@pytest.fixture
+def server(project: Path, serena_home: Path) -> Iterator[DashboardServer]:
+    srv = DashboardServer(project, home=serena_home, port=0)
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def client(server: DashboardServer) -> Iterator[httpx.Client]:
+    """A client that opened the printed URL, so it holds the cookie, and sends the Origin
+    a browser would send."""
+    with httpx.Client(base_url=server.base_url, headers={"Origin": server.base_url}) as c:
+        first = c.get(server.url)
+        assert first.status_code == 303
+        yield c
+
+
+# -- the security gate ------------------------------------------------------------------------
+def test_requests_without_the_token_are_refused(server: DashboardServer) -> None:
+    for path in ["/", "/api/state", "/api/memory?name=core", "/static/app.js"]:
+        response = httpx.get(server.base_url + path)
+        assert response.status_code == 401, path
+        assert "token" in response.text
+    wrong = httpx.get(server.base_url + "/api/state?token=not-the-token")
+    assert wrong.status_code == 401
+    forged = httpx.get(
+        server.base_url + "/api/state", cookies={f"serena_dashboard_{server.port}": "guess"}
+    )
+    assert forged.status_code == 401
+
+
+def test_the_token_in_the_url_becomes_an_httponly_strict_cookie_and_leaves_the_url(
+    server: DashboardServer,
+) -> None:
+    with httpx.Client(base_url=server.base_url) as c:
+        response = c.get(server.url)
+        assert response.status_code == 303
+        assert response.headers["location"] == "/"
+        cookie = response.headers["set-cookie"]
+        assert f"serena_dashboard_{server.port}={server.token}" in cookie
+        assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+        page = c.get("/")
+        assert page.status_code == 200
+        assert "<title>Serena memories</title>" in page.text
+        assert c.get("/api/state").status_code == 200
+
+
+def test_a_foreign_host_header_is_refused_even_with_the_token(server: DashboardServer) -> None:
+    # DNS rebinding: evil.example resolves to 127.0.0.1, the browser sends its own Host
+    for host in [f"evil.example:{server.port}", "127.0.0.1", f"127.0.0.1:{server.port + 1}"]:
+        response = httpx.get(server.url, headers={"Host": host})
+        assert response.status_code == 421, host
+    ok = httpx.get(server.url, headers={"Host": f"localhost:{server.port}"})
+    assert ok.status_code == 303
+
+
+def test_state_changing_requests_need_the_dashboards_own_origin(
+    server: DashboardServer, store: MemoryStore
+) -> None:
+    cookies = {f"serena_dashboard_{server.port}": server.token}
+    body = {"name": "planted", "content": "from another site"}
+    for origin in [None, "http://evil.example", f"http://localhost:{server.port + 1}", "null"]:
+        headers = {"Origin": origin} if origin else {}
+        response = httpx.post(
+            server.base_url + "/api/memory", json=body, headers=headers, cookies=cookies
+        )
+        assert response.status_code == 403, origin
+    assert not store.exists("planted")
+    response = httpx.post(
+        server.base_url + "/api/memory",
+        json=body,
+        headers={"Origin": server.base_url},
+        cookies=cookies,
+    )
+    assert response.status_code == 201
+    assert store.read("planted") == "from another site"
+
+
+def test_a_form_post_from_another_site_cannot_write(
+    client: httpx.Client, store: MemoryStore
+) -> None:
+    # Even with a matching Origin, only JSON is accepted (a cross-site form can't send it)
+    response = client.post("/api/memory", data={"name": "x", "content": "y"})
+    assert response.status_code == 415
+    assert not store.exists("x")
+
+
+def test_every_response_carries_a_strict_content_security_policy(client: httpx.Client) -> None:
+    for path in ["/", "/api/state", "/static/app.js"]:
+        response = client.get(path)
+        csp = response.headers["content-security-policy"]
+        assert "script-src 'self'" in csp and "default-src 'none'" in csp
+        assert response.headers["x-frame-options"] == "DENY"
+        assert response.headers["referrer-policy"] == "no-referrer"
+
+
+def test_the_default_bind_is_loopback_only(project: Path, serena_home: Path) -> None:
+    srv = DashboardServer(project, home=serena_home, port=0)
+    try:
+        assert srv.socket.getsockname()[0] == "127.0.0.1"
+        assert not srv.exposed
+        assert srv.url.startswith("http://127.0.0.1:")
+    finally:
+        srv.socket.close()
+
+
+# -- the API ------------------------------------------------------------------------------------
+def test_state_lists_project_and_global_apart_with_read_only_and_without_ignored(
+    client: httpx.Client, store: MemoryStore, project: Path
+) -> None:
+    store.write("core", "c")
+    store.write("auth/login", "l")
+    store.write("secret/keys", "s")
+    store.write("global/style", "g")
+    write_config(
+        project / ".serena" / "project.yml",
+        "read_only_memory_patterns: ['global/.*']\nignored_memory_patterns: ['secret/.*']\n",
+    )
+    data = client.get("/api/state").json()
+    assert data["project"]["root"] == str(project.absolute())
+    assert data["memories"] == [
+        {"name": "auth/login", "read_only": False, "global": False},
+        {"name": "core", "read_only": False, "global": False},
+        {"name": "global/style", "read_only": True, "global": True},
+    ]
+    hidden = client.get("/api/memory", params={"name": "secret/keys"})
+    assert hidden.status_code == 404
+    assert "ignored" in hidden.json()["error"]
+
+
+def test_reading_gives_version_rendered_html_references_and_backlinks(
+    client: httpx.Client, store: MemoryStore
+) -> None:
+    store.write("core", "# Core\nSee `mem:auth/login` and mem:gone.\n")
+    store.write("auth/login", "Back to mem:core.")
+    data = client.get("/api/memory", params={"name": "mem:core.md"}).json()
+    assert data["name"] == "core"
+    assert data["version"] == MemoryStore.version_of(store.read("core"))
+    assert (
+        '<a href="#/memory/auth/login" class="mem-ref"><code>mem:auth/login</code></a>'
+        in (data["html"])
+    )
+    assert 'class="mem-ref broken"' in data["html"]
+    assert data["references"] == [
+        {"name": "auth/login", "exists": True},
+        {"name": "gone", "exists": False},
+    ]
+    assert data["backlinks"] == [{"source": "auth/login", "lines": [1], "source_read_only": False}]
+
+
+def test_save_with_a_stale_version_is_refused_with_both_versions(
+    client: httpx.Client, store: MemoryStore
+) -> None:
+    store.write("notes", "original")
+    base = client.get("/api/memory", params={"name": "notes"}).json()["version"]
+    store.write("notes", "changed by the agent")
+    response = client.put(
+        "/api/memory", json={"name": "notes", "content": "mine", "base_version": base}
+    )
+    assert response.status_code == 409
+    data = response.json()
+    assert data["conflict"] is True
+    assert data["current"] == "changed by the agent"
+    assert store.read("notes") == "changed by the agent"
+    retry = client.put(
+        "/api/memory",
+        json={"name": "notes", "content": "mine", "base_version": data["current_version"]},
+    )
+    assert retry.status_code == 200
+    assert store.read("notes") == "mine"
+
+
+def test_create_never_overwrites(client: httpx.Client, store: MemoryStore) -> None:
+    store.write("taken", "keep me")
+    response = client.post("/api/memory", json={"name": "taken", "content": "new"})
+    assert response.status_code == 409
+    assert "already exists" in response.json()["error"]
+    assert store.read("taken") == "keep me"
+
+
+def test_read_only_memories_cannot_be_changed_through_the_dashboard(
+    client: httpx.Client, store: MemoryStore, project: Path
+) -> None:
+    write_config(project / ".serena" / "project.yml", "read_only_memory_patterns: ['locked']\n")
+    store.write("locked", "fixed")
+    store.write("free", "see mem:locked")
+    version = MemoryStore.version_of("fixed")
+    attempts = [
+        client.put("/api/memory", json={"name": "locked", "content": "x", "base_version": version}),
+        client.post("/api/delete", json={"name": "locked"}),
+        client.post("/api/rename", json={"old": "locked", "new": "unlocked"}),
+        client.post("/api/rename", json={"old": "free", "new": "locked"}),
+    ]
+    for response in attempts:
+        assert response.status_code == 403, response.text
+        assert "is read-only" in response.json()["error"]
+    assert store.read("locked") == "fixed"
+    assert store.read("free") == "see mem:locked"
+
+
+def test_invalid_names_are_refused_with_the_stores_reason(
+    client: httpx.Client, serena_home: Path, project: Path
+) -> None:
+    for name in ["../escape", "/etc/passwd", "a//b", "global", ""]:
+        response = client.post("/api/memory", json={"name": name, "content": "x"})
+        assert response.status_code == 400, name
+        assert "memory name" in response.json()["error"] or "global" in response.json()["error"]
+    assert not (project / ".serena" / "escape.md").exists()
+    assert not (project / "escape.md").exists()
+
+
+def test_rename_reports_the_rewritten_references(client: httpx.Client, store: MemoryStore) -> None:
+    store.write("auth/login", "x")
+    store.write("core", "mem:auth/login and `mem:auth/login`")
+    store.write("other", "mem:auth/login_old stays")
+    data = client.post("/api/rename", json={"old": "auth/login", "new": "auth/sign_in"}).json()
+    assert data["references_rewritten"] == 2
+    assert data["memories_rewritten"] == ["core"]
+    assert "rewrote 2 reference(s)" in data["summary"]
+    assert store.read("core") == "mem:auth/sign_in and `mem:auth/sign_in`"
+    assert store.read("other") == "mem:auth/login_old stays"
+
+
+def test_delete_removes_the_file(client: httpx.Client, store: MemoryStore) -> None:
+    store.write("old/stuff", "bye")
+    assert client.post("/api/delete", json={"name": "old/stuff"}).json() == {"deleted": "old/stuff"}
+    assert not store.exists("old/stuff")
+    again = client.post("/api/delete", json={"name": "old/stuff"})
+    assert again.status_code == 404
+
+
+def test_graph_has_memories_references_and_missing_targets(
+    client: httpx.Client, store: MemoryStore
+) -> None:
+    store.write("core", "mem:a and mem:nowhere")
+    store.write("a", "mem:core")
+    graph = client.get("/api/graph").json()
+    names = {n["name"]: n["missing"] for n in graph["nodes"]}
+    assert names == {"a": False, "core": False, "nowhere": True}
+    edges = {(e["source"], e["target"], e["broken"]) for e in graph["edges"]}
+    assert edges == {("core", "a", False), ("core", "nowhere", True), ("a", "core", False)}
+
+
+def test_check_reports_stale_references_bare_mentions_and_unreachable(
+    client: httpx.Client, store: MemoryStore
+) -> None:
+    store.write("core", "Start: mem:auth/loginn. Also see auth/session for sessions.")
+    store.write("auth/login", "How login works.")
+    store.write("auth/session", "Sessions.")
+    store.write("island", "Nobody points here.")
+    quick = client.get("/api/check").json()
+    assert [s["target"] for s in quick["stale_references"]] == ["auth/loginn"]
+    assert "auth/login" in quick["stale_references"][0]["candidates"]
+    assert "bare_mentions" not in quick
+    full = client.get(
+        "/api/check", params={"include_unmarked": 1, "fuzzy": 1, "reachability": 1}
+    ).json()
+    high = full["bare_mentions"]["high_confidence"]
+    assert [(b["source"], b["name"]) for b in high] == [("core", "auth/session")]
+    assert full["unreachable"] == ["auth/login", "auth/session", "island"]
+    assert store.read("core") == "Start: mem:auth/loginn. Also see auth/session for sessions."
+
+
+def test_one_click_fixes_write_through_the_library(
+    client: httpx.Client, store: MemoryStore
+) -> None:
+    store.write("core", "Start: mem:auth/loginn. Also see auth/session for sessions.")
+    store.write("auth/login", "How login works.")
+    store.write("auth/session", "Sessions.")
+    fixed = client.post(
+        "/api/fix-reference", json={"source": "core", "old": "auth/loginn", "new": "auth/login"}
+    )
+    assert fixed.json()["count"] == 1
+    preview = client.post("/api/auto-prefix", json={"dry_run": True}).json()
+    assert preview["replacements"] == 1
+    assert store.read("core") == "Start: mem:auth/login. Also see auth/session for sessions."
+    applied = client.post("/api/auto-prefix", json={"dry_run": False}).json()
+    assert applied["memories_changed"] == ["core"]
+    assert store.read("core") == "Start: mem:auth/login. Also see mem:auth/session for sessions."
+    assert client.get("/api/check", params={"include_unmarked": 1}).json()["clean"] is True
+    refused = client.post(
+        "/api/fix-reference", json={"source": "core", "old": "gone", "new": "nowhere"}
+    )
+    assert refused.status_code == 404
+
+
+# -- next to another server -----------------------------------------------------------------
+def test_background_dashboard_follows_the_active_project(tmp_path: Path, serena_home: Path) -> None:
+    from serena_memory.dashboard import start_dashboard_in_background
+    from serena_memory.dashboard.server import stop_background_dashboards
+
+    active: dict[str, Path | None] = {"root": None}
+    url = start_dashboard_in_background(
+        lambda: active["root"], home=serena_home, port=0, open_browser=False
+    )
+    try:
+        base = url.split("/?token=")[0]
+        with httpx.Client(base_url=base, headers={"Origin": base}) as c:
+            assert c.get(url).status_code == 303
+            assert c.get("/api/state").json() == {"project": None, "memories": []}
+            refused = c.post("/api/memory", json={"name": "x", "content": "y"})
+            assert refused.status_code == 409
+            assert "no project is active" in refused.json()["error"]
+            for name in ("one", "two"):
+                root = tmp_path / name
+                root.mkdir()
+                MemoryStore(root, home=serena_home).write(f"{name}_notes", name)
+                active["root"] = root
+                names = [m["name"] for m in c.get("/api/state").json()["memories"]]
+                assert names == [f"{name}_notes"]
+    finally:
+        stop_background_dashboards()
+    with pytest.raises(httpx.TransportError):
+        httpx.get(url, timeout=2)
+
+
+def test_allowed_host_headers_for_each_kind_of_bind() -> None:
+    from serena_memory.dashboard.security import allowed_host_headers
+
+    assert allowed_host_headers("127.0.0.1", 8000) == {"127.0.0.1:8000", "localhost:8000"}
+    assert allowed_host_headers("::1", 8000) == {"[::1]:8000", "localhost:8000"}
+    assert allowed_host_headers("localhost", 8000) == {
+        "localhost:8000",
+        "127.0.0.1:8000",
+        "[::1]:8000",
+    }
+    assert allowed_host_headers("192.168.1.20", 8000) == {"192.168.1.20:8000"}
+    assert allowed_host_headers("0.0.0.0", 8000) is None  # any name; the token still guards
+
+
+# -- the command ------------------------------------------------------------------------------
+def test_serena_dashboard_prints_a_working_url(project: Path, store: MemoryStore) -> None:
+    store.write("core", "hello from the command")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "serena_memory.cli", "dashboard", str(project), "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=os.environ.copy(),
+    )
+    try:
+        assert proc.stdout is not None
+        lines = [proc.stdout.readline() for _ in range(2)]
+        match = re.search(r"(http://127\.0\.0\.1:\d+)/\?token=(\S+)", "".join(lines))
+        assert match, lines
+        base, token = match.groups()
+        with httpx.Client(base_url=base, headers={"Origin": base}) as c:
+            assert c.get(f"/?token={token}").status_code == 303
+            assert c.get("/api/memory", params={"name": "core"}).json()["content"] == (
+                "hello from the command"
+            )
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_serena_dashboard_refuses_a_missing_project(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "serena_memory.cli", "dashboard", str(tmp_path / "nope")],
+        capture_output=True,
+        text=True,
+        env=os.environ.copy(),
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert "does not exist" in result.stderr

@@ -60,12 +60,12 @@ def compile_globs(globs: str):
     globs = (globs or "").strip()
     if not globs:
         return None
-    from pathspec import PathSpec
+    from pathspec import GitIgnoreSpec
 
     patterns: list[str] = []
     for part in globs.split():
         patterns.extend(_expand_braces(part))
-    return PathSpec.from_lines("gitwildmatch", patterns)
+    return GitIgnoreSpec.from_lines(patterns)
 
 
 @dataclass

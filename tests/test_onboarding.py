@@ -1,0 +1,122 @@
+"""Onboarding core: the activation message, the onboarding brief and its status."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import write_config
+
+from serena_memory import onboarding as O
+from serena_memory.maintenance import template_text
+from serena_memory.store import MemoryStore
+
+
+def mem(root: Path, name: str, text: str = "x\n") -> None:
+    path = root / ".serena" / "memories" / f"{name}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def test_host_os_is_named_as_people_name_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    for system, shown in [("Darwin", "macOS"), ("Windows", "Windows"), ("Linux", "Linux")]:
+        monkeypatch.setattr(O.platform, "system", lambda s=system: s)
+        assert O.host_os() == shown
+
+
+def test_activation_message_for_an_empty_project(agent_store: MemoryStore) -> None:
+    text = O.activation_message(agent_store)
+    assert f"at {agent_store.project_root}" in text
+    assert "There are no memories yet" in text
+    assert "Onboarding has not been performed" in text and "`onboarding`" in text
+    assert "Onboarding has not been performed" not in O.activation_message(
+        agent_store, onboarding_tool=False
+    )
+    bare = O.activation_message(agent_store, memory_tools=False)
+    assert "memor" not in bare.lower().replace("memory_", "")
+
+
+def test_activation_message_lists_names_only(
+    agent_store: MemoryStore, project: Path, serena_home: Path
+) -> None:
+    write_config(serena_home / "serena_config.yml", 'read_only_memory_patterns: ["global/.*"]\n')
+    write_config(
+        project / ".serena" / "project.yml",
+        'project_name: Demo\nignored_memory_patterns: ["_old/.*"]\n'
+        "initial_prompt: |\n  Run the tests with make check.\n",
+    )
+    mem(project, "core", "SECRET CONTENT\n")
+    mem(project, "api/routes")
+    mem(project, "_old/thing")
+    (serena_home / "memories" / "global").mkdir(parents=True)
+    (serena_home / "memories" / "global" / "style.md").write_text("s\n")
+    text = O.activation_message(agent_store, mode_prompts=["Mode says hi."])
+    assert text.startswith("Active project: 'Demo'")
+    lines = text.splitlines()
+    assert "- core" in lines and "- api/routes" in lines
+    assert "- global/style (read-only)" in lines
+    assert "_old" not in text and "SECRET" not in text
+    assert "Start from `mem:core`" in text
+    assert text.index("Mode says hi.") < text.index("Run the tests with make check.")
+    assert text.rstrip().endswith("Run the tests with make check.")
+
+
+def test_core_is_only_recommended_when_it_exists(agent_store: MemoryStore, project: Path) -> None:
+    mem(project, "notes")
+    text = O.activation_message(agent_store)
+    assert "- notes" in text and "mem:core" not in text
+    assert "Onboarding has not been performed" not in text
+
+
+def test_status_reports_what_is_left(agent_store: MemoryStore, project: Path) -> None:
+    status = O.onboarding_status(agent_store)
+    assert status.missing == list(O.TARGET_MEMORIES) and not status.done
+    assert "not been performed" in status.describe()
+    mem(project, "core")
+    mem(project, "tech_stack")
+    mem(project, "frontend/core")
+    status = O.onboarding_status(agent_store)
+    assert status.present == ["core", "tech_stack"]
+    assert status.missing == ["suggested_commands", "conventions", "task_completion"]
+    text = status.describe()
+    assert "incomplete" in text and "`mem:conventions`" in text and "`mem:core`" in text
+    for name in ["suggested_commands", "conventions", "task_completion"]:
+        mem(project, name)
+    status = O.onboarding_status(agent_store)
+    assert status.done and status.module_cores == ["frontend/core"]
+    assert status.to_dict()["performed"] is True
+    assert "`mem:frontend/core`" in status.describe()
+
+
+def test_ignored_target_memories_do_not_count(agent_store: MemoryStore, project: Path) -> None:
+    write_config(project / ".serena" / "project.yml", 'ignored_memory_patterns: ["core"]\n')
+    mem(project, "core")
+    assert "core" in O.onboarding_status(agent_store).missing
+
+
+def test_run_onboarding_seeds_maintenance_and_names_the_os(
+    agent_store: MemoryStore, project: Path
+) -> None:
+    (project / "go.mod").write_text("module example.com/demo\n\ngo 1.22\n")
+    text = O.run_onboarding(agent_store)
+    seeded = project / ".serena" / "memories" / "memory_maintenance.md"
+    assert seeded.read_text(encoding="utf-8") == template_text()
+    assert f"The host system is {O.host_os()}" in text
+    for target in O.TARGET_MEMORIES:
+        assert f"`mem:{target}`" in text
+    assert "`mem:<module>/core`" in text
+    assert "serena memories check" in text
+    assert "`go test ./...`" in text and "example.com/demo" in text
+    assert "Created 'memory_maintenance'" in text
+    # a second run keeps a customized copy and reports the progress
+    seeded.write_text("ours\n")
+    mem(project, "core")
+    again = O.run_onboarding(agent_store)
+    assert seeded.read_text() == "ours\n"
+    assert "Onboarding was started before" in again and "`mem:tech_stack`" in again
+    assert "Kept the existing project memory" in again
+
+
+def test_brief_without_exploration_tools(agent_store: MemoryStore) -> None:
+    text = O.run_onboarding(agent_store, exploration_tools=False)
+    assert "list_dir" not in text and "your own file tools" in text

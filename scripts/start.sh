@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Starts the serena-memory MCP server over streamable HTTP on 127.0.0.1 for the example
+# project (installing serena-memory into .venv first if needed).
+#
+#   bash scripts/start.sh                 # http://127.0.0.1:8000/mcp, project examples/demo
+#   PORT=9000 bash scripts/start.sh       # another port
+#   bash scripts/start.sh --mode no-onboarding   # extra options go to start-mcp-server
+#   PROJECT=/path/to/project bash scripts/start.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv
+fi
+if ! .venv/bin/python -c "import serena_memory.mcp_server" >/dev/null 2>&1; then
+    echo "Installing serena-memory into .venv..." >&2
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
+fi
+
+PORT="${PORT:-8000}"
+PROJECT="${PROJECT:-examples/demo}"
+echo "MCP server for $PROJECT: http://127.0.0.1:$PORT/mcp (Ctrl-C stops it)" >&2
+exec .venv/bin/serena start-mcp-server --project "$PROJECT" \
+    --transport streamable-http --host 127.0.0.1 --port "$PORT" "$@"

@@ -153,6 +153,18 @@ def test_a_memory_shows_rendered_markdown_reference_links_broken_marks_and_backl
     expect(page.locator("#backlinks")).to_contain_text("auth/login")
 
 
+def test_a_memory_on_show_follows_changes_made_elsewhere(tab: Tab, store: MemoryStore) -> None:
+    store.write("notes", "first text")
+    page = tab.load()
+    tab.open("#/memory/notes")
+    expect(page.locator("#rendered")).to_have_text("first text")
+    store.write("notes", "the agent's text")
+    store.write("fresh", "new memory")
+    page.evaluate("window.dispatchEvent(new Event('focus'))")  # the person comes back
+    expect(page.locator("#rendered")).to_have_text("the agent's text")
+    expect(page.locator('a[data-name="fresh"]')).to_be_visible()
+
+
 # -- changing memories ----------------------------------------------------------------------
 def test_create_a_memory(tab: Tab, store: MemoryStore) -> None:
     page = tab.load()

@@ -48,6 +48,11 @@ def test_requests_without_the_token_are_refused(server: DashboardServer) -> None
         server.base_url + "/api/state", cookies={f"serena_dashboard_{server.port}": "guess"}
     )
     assert forged.status_code == 401
+    # scripts: the token as a header or in the query of an API call
+    assert (
+        httpx.get(server.base_url + "/api/state", headers={"X-Serena-Token": server.token})
+    ).status_code == 200
+    assert httpx.get(server.base_url + f"/api/state?token={server.token}").status_code == 200
 
 
 def test_the_token_in_the_url_becomes_an_httponly_strict_cookie_and_leaves_the_url(
@@ -125,6 +130,19 @@ def test_the_default_bind_is_loopback_only(project: Path, serena_home: Path) -> 
         srv.socket.close()
 
 
+def test_a_taken_port_is_a_clear_error(project: Path, serena_home: Path) -> None:
+    import socket
+
+    from serena_memory.errors import MemoryStoreError
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(MemoryStoreError, match=f"port {port}.*choose another with --port"):
+            DashboardServer(project, home=serena_home, port=port)
+
+
 # -- the API ------------------------------------------------------------------------------------
 def test_state_lists_project_and_global_apart_with_read_only_and_without_ignored(
     client: httpx.Client, store: MemoryStore, project: Path
@@ -147,6 +165,14 @@ def test_state_lists_project_and_global_apart_with_read_only_and_without_ignored
     hidden = client.get("/api/memory", params={"name": "secret/keys"})
     assert hidden.status_code == 404
     assert "ignored" in hidden.json()["error"]
+
+
+def test_a_broken_configuration_is_reported_not_hidden(client: httpx.Client, project: Path) -> None:
+    write_config(project / ".serena" / "project.yml", "read_only_memory_patterns: ['(']\n")
+    response = client.get("/api/state")
+    assert response.status_code == 500
+    error = response.json()["error"]
+    assert "project.yml" in error and "read_only_memory_patterns" in error
 
 
 def test_reading_gives_version_rendered_html_references_and_backlinks(

@@ -17,6 +17,7 @@
     collapsed: new Set(),
     currentName: null,
     dirty: false, // an editor holds unsaved text
+    viewing: null, // {name, version} of the memory shown read-only, kept fresh
     notice: null, // {kind, text} shown once on the next view
   };
 
@@ -187,6 +188,7 @@
       arg = "";
     }
     state.currentName = view === "memory" ? arg : null;
+    state.viewing = null;
     state.dirty = false;
     renderTree();
     if (view === "memory" && arg) return showMemory(arg);
@@ -200,7 +202,7 @@
   window.addEventListener("beforeunload", (event) => {
     if (state.dirty) event.preventDefault();
   });
-  window.addEventListener("focus", () => { refreshState(); });
+  window.addEventListener("focus", () => { refreshState(); refreshViewed(); });
 
   // -- home ----------------------------------------------------------------------------
   function showHome() {
@@ -234,6 +236,7 @@
   }
 
   function renderMemory(memory) {
+    state.viewing = { name: memory.name, version: memory.version };
     const actions = el("div", { id: "actions" });
     const readOnlyHint = "read-only (it matches read_only_memory_patterns): change it in an editor or lift the pattern";
     const button = (label, id, handler, cls) => el("button", {
@@ -312,6 +315,7 @@
 
   // -- editing and the conflict flow -----------------------------------------------------
   function renderEditor(memory, text) {
+    state.viewing = null;
     const area = el("textarea", { id: "editor", spellcheck: "false", "aria-label": "Memory content" });
     area.value = text;
     area.addEventListener("input", () => { state.dirty = true; });
@@ -558,7 +562,7 @@
         el("span", {}, el("span", { class: "legend-dot ro" }), "read-only"),
         el("span", {}, el("span", { class: "legend-dot missing" }), "missing or ignored (broken reference)"),
         entryPoint ? el("span", { text: "faded: not reachable from mem:core" }) : null,
-        el("span", { text: `${nodes.length} memories, ${edges.length} references. Click a memory to open it.` })),
+        el("span", { text: `${nodes.filter((n) => !n.missing && !n.ignored).length} memories, ${edges.length} references. Click a memory to open it.` })),
       nodes.length
         ? el("div", { class: "graph-wrap", id: "graph" }, drawGraph(nodes, edges, entryPoint))
         : el("p", { class: "muted", text: "No memories yet." }),
@@ -672,6 +676,25 @@
   }
 
   // -- start ---------------------------------------------------------------------------------
-  setInterval(() => { if (!document.hidden) refreshState(); }, 5000);
+  // Keep up with the agent and editors: refresh the tree, and the memory on show when it
+  // changed on disk (never while an editor, a rename or a delete box is open).
+  async function refreshViewed() {
+    const viewing = state.viewing;
+    const actions = document.getElementById("actions");
+    if (!viewing || (actions && actions.childElementCount)) return;
+    const res = await api("GET", "/api/memory?name=" + encodeURIComponent(viewing.name));
+    if (state.viewing !== viewing || (actions && actions.childElementCount)) return;
+    if (res.ok && res.data.version !== viewing.version) renderMemory(res.data);
+    else if (res.status === 404) {
+      state.viewing = null;
+      main.replaceChildren(el("h1", { class: "mono", text: viewing.name }), noticeBox("error", res.data.error));
+    }
+  }
+
+  setInterval(() => {
+    if (document.hidden) return;
+    refreshState();
+    refreshViewed();
+  }, 5000);
   refreshState().then(route);
 })();

@@ -1,9 +1,170 @@
-"""Integrity commands (check, auto-prefix-references, backlinks, graph)."""
+"""Integrity commands (check, auto-prefix-references, backlinks, graph).
+
+Registered eagerly into the `memories` group, so this module imports nothing heavy: the
+analysis (Aho-Corasick, rapidfuzz) is loaded inside each command.
+"""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import click
+
+_PROJECT_ARG = click.argument(
+    "project",
+    required=False,
+    default=".",
+    type=click.Path(file_okay=False, path_type=Path),
+)
+_JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+
+
+def _store(project: Path):
+    from serena_memory.cli import open_store
+
+    return open_store(project)
+
+
+def _emit_json(data: object) -> None:
+    from serena_memory.cli import emit_json
+
+    emit_json(data)
+
+
+@click.command()
+@_PROJECT_ARG
+@click.option(
+    "--include-unmarked",
+    is_flag=True,
+    help="Also report existing memory names written without `mem:`.",
+)
+@click.option(
+    "--fuzzy-matching",
+    is_flag=True,
+    help="With --include-unmarked: also report long words that nearly spell a memory name.",
+)
+@click.option(
+    "--reachability",
+    is_flag=True,
+    help="Also report memories no chain of references from `mem:core` leads to, and "
+    "references into ignored memories.",
+)
+@_JSON_OPTION
+@click.option("--strict", is_flag=True, help="Exit with status 1 when anything is found.")
+def check(
+    project: Path,
+    include_unmarked: bool,
+    fuzzy_matching: bool,
+    reachability: bool,
+    as_json: bool,
+    strict: bool,
+) -> None:
+    """Find references to memories that don't exist (and, on request, more). Never writes."""
+    from serena_memory.integrity_fs import run_check
+
+    if fuzzy_matching and not include_unmarked:
+        click.echo("Note: --fuzzy-matching only works with --include-unmarked; ignored.", err=True)
+    report = run_check(
+        _store(project),
+        include_unmarked=include_unmarked,
+        fuzzy=fuzzy_matching,
+        reachability=reachability,
+    )
+    if as_json:
+        _emit_json(report.to_dict())
+    else:
+        click.echo(report.to_text(), nl=False)
+    if strict and not report.is_clean():
+        sys.exit(1)
+
+
+@click.command(name="auto-prefix-references")
+@_PROJECT_ARG
+@click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
+@click.option(
+    "--include-flat-names",
+    is_flag=True,
+    help="Also prefix short names without a topic (often ordinary words).",
+)
+@click.option("--include-read-only", is_flag=True, help="Also change read-only memories.")
+@click.option(
+    "--include-global", is_flag=True, help="Also change global memories (shared by all projects)."
+)
+@_JSON_OPTION
+def auto_prefix_references(
+    project: Path,
+    dry_run: bool,
+    include_flat_names: bool,
+    include_read_only: bool,
+    include_global: bool,
+    as_json: bool,
+) -> None:
+    """Add `mem:` before exact mentions of existing memory names.
+
+    By default only names with a topic or of 10+ characters, only in writable project
+    memories. Near-misses are listed, never rewritten.
+    """
+    from serena_memory.integrity_fs import auto_prefix
+
+    report = auto_prefix(
+        _store(project),
+        dry_run=dry_run,
+        include_flat_names=include_flat_names,
+        include_read_only=include_read_only,
+        include_global=include_global,
+    )
+    if as_json:
+        _emit_json(report.to_dict())
+    else:
+        click.echo(report.to_text(), nl=False)
+
+
+@click.command()
+@click.argument("name")
+@_PROJECT_ARG
+@_JSON_OPTION
+def backlinks(name: str, project: Path, as_json: bool) -> None:
+    """List the memories that reference NAME, with line numbers."""
+    from serena_memory import names as N
+    from serena_memory.integrity_fs import backlinks as find_backlinks
+
+    store = _store(project)
+    canonical = N.normalize_name(name)
+    found = find_backlinks(store, canonical)
+    exists = store.exists(canonical) and not store.is_ignored(canonical)
+    if as_json:
+        _emit_json({"name": canonical, "exists": exists, "backlinks": [b.to_dict() for b in found]})
+        return
+    note = "" if exists else f" (no memory '{canonical}' exists)"
+    if not found:
+        click.echo(f"No memory references `mem:{canonical}`{note}.")
+        return
+    click.echo(f"{len(found)} memory(ies) reference `mem:{canonical}`{note}:")
+    for b in found:
+        lines = ", ".join(str(n) for n in b.lines)
+        tag = " [read-only]" if b.source_read_only else ""
+        click.echo(f"  {b.source}{tag}: line{'s' if len(b.lines) > 1 else ''} {lines}")
+
+
+@click.command()
+@_PROJECT_ARG
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["mermaid", "dot", "graphml", "json"]),
+    default="mermaid",
+    show_default=True,
+    help="Output format.",
+)
+def graph(project: Path, fmt: str) -> None:
+    """Print the reference graph; missing targets are marked."""
+    from serena_memory.integrity_fs import build_graph
+
+    click.echo(build_graph(_store(project)).export(fmt), nl=False)
 
 
 def register(group: click.Group) -> None:
     """Attach the integrity commands to the `memories` group."""
+    for command in (check, auto_prefix_references, backlinks, graph):
+        group.add_command(command)

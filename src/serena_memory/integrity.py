@@ -1,0 +1,631 @@
+"""Referential integrity of a set of memories: stale references, bare mentions, near-misses.
+
+Pure analysis: it works on a ``{name: text}`` mapping plus the sets of read-only and
+ignored names, and never touches a file (:mod:`serena_memory.integrity_fs` loads a store
+and applies fixes). The findings are defined exactly as serena-agent 2.1.0 defines them,
+so both report the same stale references and the same exact bare mentions on the same
+files; the differential test in ``tests/test_integrity_differential.py`` keeps it so:
+
+- a reference is ``mem:`` not glued to a preceding name character, followed by a
+  maximal run of ``[A-Za-z0-9_\\-/]`` (trailing slash included); it is stale when no
+  (non-ignored) memory has that exact name; each stale target once per source memory;
+- a bare mention is an exact, case-sensitive occurrence of an existing name with no name
+  character on either side and not directly after ``mem:``; it is high-confidence when
+  the name has a ``/`` or is 10+ characters long; a memory mentioning its own name or
+  last segment is skipped, so are names whose last segment is a common word (``core``);
+- a near-miss is a bare run of 10+ name characters, not an existing name, whose words are
+  those of a topic-path or long name (see :class:`serena_memory.similarity.NearMissIndex`).
+
+Empty memories and the memory_maintenance memory (it holds examples) are not scanned.
+The speed comes from one pass per memory: a literal scan for ``mem:``, one split into
+runs of name characters matched against every name at once (Aho-Corasick for the rare
+names with other characters), and index lookups instead of name-by-name loops.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from serena_memory.names import GLOBAL_TOPIC, last_segment
+
+HIGH_CONFIDENCE_LENGTH = 10
+COMMON_WORD_NAMES = frozenset({"core"})
+MAINTENANCE_NAMES = frozenset({"memory_maintenance", "global/memory_maintenance"})
+ENTRY_POINT = "core"
+NAME_CHARS = frozenset(string.ascii_letters + string.digits + "_-/")
+PREFIX = "mem:"
+
+_MEM_RUN = re.compile(r"mem:([A-Za-z0-9_\-/]+)")
+_RUN_TABLE = bytes(c if chr(c) in NAME_CHARS else 32 for c in range(256))
+
+
+def is_high_confidence(name: str) -> bool:
+    """A name unlikely to occur in prose by chance: a topic path or 10+ characters."""
+    return "/" in name or len(name) >= HIGH_CONFIDENCE_LENGTH
+
+
+def is_self_mention(source: str, name: str) -> bool:
+    return name == source or name == last_segment(source)
+
+
+def is_common_word_name(name: str) -> bool:
+    return last_segment(name) in COMMON_WORD_NAMES
+
+
+def is_global_name(name: str) -> bool:
+    return name.startswith(GLOBAL_TOPIC + "/")
+
+
+# -- findings --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StaleReference:
+    """``mem:target`` in ``source`` where no memory ``target`` exists."""
+
+    source: str
+    target: str
+    candidates: tuple[str, ...]
+    source_read_only: bool
+    lines: tuple[int, ...]
+    target_ignored: bool = False  # the memory exists but is ignored, so it can't be read
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "target": self.target,
+            "candidates": list(self.candidates),
+            "source_read_only": self.source_read_only,
+            "lines": list(self.lines),
+            "target_ignored": self.target_ignored,
+        }
+
+
+@dataclass(frozen=True)
+class BareMention:
+    """An existing name written without ``mem:`` (``token`` is None), or a near-miss of one
+    (``token`` is the text actually written)."""
+
+    source: str
+    name: str
+    occurrences: int
+    high_confidence: bool
+    source_read_only: bool
+    lines: tuple[int, ...] = ()
+    token: str | None = None
+
+    @property
+    def exact(self) -> bool:
+        return self.token is None
+
+    @property
+    def written(self) -> str:
+        return self.name if self.token is None else self.token
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "source": self.source,
+            "name": self.name,
+            "occurrences": self.occurrences,
+            "high_confidence": self.high_confidence,
+            "source_read_only": self.source_read_only,
+        }
+        if self.token is None:
+            data["lines"] = list(self.lines)
+        else:
+            data["token"] = self.token
+        return data
+
+
+@dataclass(frozen=True)
+class IgnoredReference:
+    """``mem:target`` where ``target`` is an ignored memory: the agent can't follow it."""
+
+    source: str
+    target: str
+    lines: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"source": self.source, "target": self.target, "lines": list(self.lines)}
+
+
+@dataclass(frozen=True)
+class Backlink:
+    source: str
+    lines: tuple[int, ...]
+    source_read_only: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "lines": list(self.lines),
+            "source_read_only": self.source_read_only,
+        }
+
+
+@dataclass
+class CheckReport:
+    """Everything `check` found; ``to_dict`` for JSON, ``to_text`` for people."""
+
+    stale: list[StaleReference] = field(default_factory=list)
+    bare_high: list[BareMention] = field(default_factory=list)
+    bare_low: list[BareMention] = field(default_factory=list)
+    near_misses: list[BareMention] = field(default_factory=list)
+    unreachable: list[str] | None = None  # None: reachability not asked for
+    entry_point_exists: bool = True
+    ignored_references: list[IgnoredReference] | None = None
+    scanned: int = 0
+    unreadable: list[str] = field(default_factory=list)
+    include_unmarked: bool = False
+    fuzzy: bool = False
+
+    @property
+    def problem_count(self) -> int:
+        return (
+            len(self.stale)
+            + len(self.bare_high)
+            + len(self.bare_low)
+            + len(self.near_misses)
+            + len(self.unreachable or ())
+            + len(self.ignored_references or ())
+            + len(self.unreadable)
+        )
+
+    def is_clean(self) -> bool:
+        return self.problem_count == 0
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "clean": self.is_clean(),
+            "scanned": self.scanned,
+            "stale_references": [s.to_dict() for s in self.stale],
+        }
+        if self.include_unmarked:
+            data["bare_mentions"] = {
+                "high_confidence": [b.to_dict() for b in self.bare_high],
+                "low_confidence": [b.to_dict() for b in self.bare_low],
+            }
+            if self.fuzzy:
+                data["near_misses"] = [b.to_dict() for b in self.near_misses]
+        if self.unreachable is not None:
+            data["entry_point"] = ENTRY_POINT if self.entry_point_exists else None
+            data["unreachable"] = list(self.unreachable)
+            data["ignored_references"] = [r.to_dict() for r in self.ignored_references or ()]
+        if self.unreadable:
+            data["unreadable"] = list(self.unreadable)
+        return data
+
+    def to_text(self) -> str:
+        """Grouped like serena-agent's report: stale references, then exact bare mentions
+        (high, then low confidence), then near-misses; then what we add."""
+        out: list[str] = []
+        if self.is_clean():
+            what = "references" if not self.include_unmarked else "references and mentions"
+            return f"No integrity problems found ({self.scanned} memories, {what} checked).\n"
+
+        def ro(flag: bool) -> str:
+            return " [read-only source]" if flag else ""
+
+        def times(n: int) -> str:
+            return f"{n} occurrence" + ("" if n == 1 else "s")
+
+        if self.stale:
+            out.append(f"Stale references ({len(self.stale)}):")
+            for s in self.stale:
+                where = ", ".join(str(n) for n in s.lines)
+                out.append(
+                    f"  - `mem:{s.target}` in `{s.source}`{ro(s.source_read_only)}"
+                    f" (line{'s' if len(s.lines) > 1 else ''} {where})"
+                )
+                if s.target_ignored:
+                    out.append("    note: that memory exists but is ignored")
+                if s.candidates:
+                    out.append("    candidates: " + ", ".join(f"`mem:{c}`" for c in s.candidates))
+                else:
+                    out.append("    candidates: (nothing close enough)")
+            out.append("")
+        if self.bare_high or self.bare_low:
+            out.append("Names written without `mem:` (exact matches):")
+            out.append("  (prose may use a name on purpose; these are suggestions)")
+            for label, group in (
+                ("high confidence", self.bare_high),
+                ("low confidence", self.bare_low),
+            ):
+                if not group:
+                    continue
+                out.append(f"  {label} ({len(group)}):")
+                for b in group:
+                    out.append(
+                        f"    - {times(b.occurrences)} of `{b.name}` in `{b.source}`"
+                        f"{ro(b.source_read_only)} (suggested: `mem:{b.name}`)"
+                    )
+            out.append("")
+        if self.near_misses:
+            out.append(f"Near-misses of existing names ({len(self.near_misses)}):")
+            for b in self.near_misses:
+                out.append(
+                    f"  - {times(b.occurrences)} of `{b.token}` in `{b.source}`"
+                    f"{ro(b.source_read_only)} — near-miss (suggested: `mem:{b.name}`)"
+                )
+            out.append("")
+        if self.unreachable is not None:
+            if not self.entry_point_exists:
+                out.append(f"No `{ENTRY_POINT}` memory: there is no entry point to reach from.")
+            if self.unreachable:
+                out.append(f"Not reachable from `mem:{ENTRY_POINT}` ({len(self.unreachable)}):")
+                out.extend(f"  - `{name}`" for name in self.unreachable)
+            out.append("")
+            if self.ignored_references:
+                out.append(f"References into ignored memories ({len(self.ignored_references)}):")
+                for r in self.ignored_references:
+                    lines = ", ".join(str(n) for n in r.lines)
+                    out.append(f"  - `mem:{r.target}` in `{r.source}` (line {lines})")
+                out.append("")
+        if self.unreadable:
+            out.append(f"Not valid UTF-8, not checked ({len(self.unreadable)}):")
+            out.extend(f"  - `{name}`" for name in self.unreadable)
+            out.append("")
+        while out and out[-1] == "":
+            out.pop()
+        return "\n".join(out) + "\n"
+
+
+# -- scanning -----------------------------------------------------------------------------
+
+
+def iter_reference_runs(text: str) -> Iterable[tuple[str, int]]:
+    """Each ``mem:NAME`` reference as (NAME, offset of ``mem:``), in text order."""
+    search = _MEM_RUN.search
+    pos = 0
+    while True:
+        m = search(text, pos)
+        if m is None:
+            return
+        start = m.start()
+        if start and text[start - 1] in NAME_CHARS:
+            pos = start + 1  # `xmem:...` is no reference; a real one may start inside
+            continue
+        yield m.group(1), start
+        pos = m.end()
+
+
+def _line_numbers(text: str, offsets: list[int]) -> tuple[int, ...]:
+    """1-based line numbers of sorted offsets, counting newlines once."""
+    lines = []
+    line, last = 1, 0
+    for offset in offsets:
+        line += text.count("\n", last, offset)
+        last = offset
+        lines.append(line)
+    return tuple(lines)
+
+
+def name_runs(text: str) -> list[bytes]:
+    """Every maximal run of name characters in ``text`` (ASCII, so bytes are exact)."""
+    return text.encode("utf-8").translate(_RUN_TABLE).split()
+
+
+def long_bare_tokens(text: str, runs: list[bytes] | None = None) -> Counter[str]:
+    """Runs of 10+ name characters not directly after ``mem:``, with their counts."""
+    if runs is None:
+        runs = name_runs(text)
+    counts = Counter(r for r in runs if len(r) >= HIGH_CONFIDENCE_LENGTH)
+    found: Counter[str] = Counter()
+    for run, n in counts.items():
+        token = run.decode("ascii")
+        n -= _count_after_prefix(text, token)
+        if n > 0:
+            found[token] = n
+    return found
+
+
+def _count_after_prefix(text: str, token: str) -> int:
+    """How many runs equal to ``token`` directly follow ``mem:`` (those are references)."""
+    needle = PREFIX + token
+    count = 0
+    i = text.find(needle)
+    while i != -1:
+        end = i + len(needle)
+        if end == len(text) or text[end] not in NAME_CHARS:
+            count += 1
+        i = text.find(needle, end)
+    return count
+
+
+def _bare_offsets(text: str, name: str) -> list[int]:
+    """Offsets of the exact bare mentions of one name, non-overlapping like re.findall."""
+    found = []
+    chars = NAME_CHARS
+    size, length = len(text), len(name)
+    i = text.find(name)
+    while i != -1:
+        end = i + length
+        if (
+            (i == 0 or text[i - 1] not in chars)
+            and (end == size or text[end] not in chars)
+            and not (i >= 4 and text[i - 4 : i] == PREFIX)
+        ):
+            found.append(i)
+            i = text.find(name, end)
+        else:
+            i = text.find(name, i + 1)
+    return found
+
+
+class BareMentionFinder:
+    """Finds exact bare mentions of many names in one pass over a text.
+
+    A bare mention of a name made of name characters only is a whole run of name
+    characters, so one split of the text into runs and a set intersection find every such
+    name at once (a hash lookup per run: faster than any automaton). Names holding other
+    characters (`meeting notes`, `plan.v2`) go through one Aho-Corasick automaton.
+    Candidates are then confirmed, with their offsets, by the exact boundary rules.
+    """
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.names = sorted(set(names))
+        plain = [n for n in self.names if all(c in NAME_CHARS for c in n)]
+        self._plain = frozenset(n.encode("ascii") for n in plain)
+        odd = sorted(set(self.names) - set(plain))
+        self._automaton = None
+        if odd:
+            import ahocorasick
+
+            self._automaton = ahocorasick.Automaton()
+            for name in odd:
+                self._automaton.add_word(name, name)
+            self._automaton.make_automaton()
+
+    def candidates(self, text: str, runs: list[bytes] | None = None) -> set[str]:
+        """Names that occur as a whole run (or, for odd names, anywhere) in ``text``."""
+        if runs is None:
+            runs = name_runs(text)
+        found = {r.decode("ascii") for r in self._plain.intersection(runs)}
+        if self._automaton is not None:
+            found.update(name for _end, name in self._automaton.iter(text))
+        return found
+
+    def find(self, text: str, runs: list[bytes] | None = None) -> dict[str, list[int]]:
+        """{name: start offsets} of exact bare mentions."""
+        if not text:
+            return {}
+        found = {}
+        for name in self.candidates(text, runs):
+            offsets = _bare_offsets(text, name)
+            if offsets:
+                found[name] = offsets
+        return found
+
+
+# -- the analysis -------------------------------------------------------------------------
+
+
+class IntegrityAnalyzer:
+    """The memories of one project (plus global ones) and every integrity question on them.
+
+    ``memories`` holds every non-ignored memory; ``ignored`` the names of ignored memories
+    that exist on disk (used to tell a reference into an ignored memory from a stale one).
+    Indexes are built on first use and reused by every question.
+    """
+
+    def __init__(
+        self,
+        memories: Mapping[str, str],
+        read_only: Iterable[str] = (),
+        ignored: Iterable[str] = (),
+        unreadable: Iterable[str] = (),
+    ) -> None:
+        self.memories = dict(memories)
+        self.names = sorted(self.memories)
+        self.existing = frozenset(self.names)
+        self.read_only = frozenset(read_only)
+        self.ignored = frozenset(ignored) - self.existing
+        self.unreadable = sorted(set(unreadable))
+        self._refs: dict[str, list[tuple[str, tuple[int, ...]]]] = {}
+        self._finder: BareMentionFinder | None = None
+        self._name_index = None
+        self._near_index = None
+        self._no_near_miss: set[bytes] = set()
+
+    # indexes, built lazily: plain `check` needs none of the heavy ones
+    @property
+    def finder(self) -> BareMentionFinder:
+        if self._finder is None:
+            self._finder = BareMentionFinder(n for n in self.names if not is_common_word_name(n))
+        return self._finder
+
+    @property
+    def name_index(self):
+        if self._name_index is None:
+            from serena_memory.similarity import NameIndex
+
+            self._name_index = NameIndex(self.names)
+        return self._name_index
+
+    @property
+    def near_index(self):
+        if self._near_index is None:
+            from serena_memory.similarity import NearMissIndex
+
+            self._near_index = NearMissIndex(
+                n for n in self.names if is_high_confidence(n) and not is_common_word_name(n)
+            )
+        return self._near_index
+
+    def scanned_sources(self) -> list[str]:
+        return [n for n in self.names if n not in MAINTENANCE_NAMES and self.memories[n]]
+
+    def references(self, source: str) -> list[tuple[str, tuple[int, ...]]]:
+        """[(target, line numbers)] of every reference in ``source``, first-seen order."""
+        cached = self._refs.get(source)
+        if cached is not None:
+            return cached
+        text = self.memories[source]
+        lines: dict[str, list[int]] = {}
+        if PREFIX in text:
+            line, last = 1, 0
+            for target, start in iter_reference_runs(text):  # in text order
+                line += text.count("\n", last, start)
+                last = start
+                lines.setdefault(target, []).append(line)
+        result = [(t, tuple(n)) for t, n in lines.items()]
+        self._refs[source] = result
+        return result
+
+    def candidates(self, target: str) -> tuple[str, ...]:
+        return self.name_index.candidates(target)
+
+    def bare_mentions(self, source: str, runs: list[bytes] | None = None) -> dict[str, list[int]]:
+        """{name: offsets} of exact bare mentions in ``source`` that `check` reports."""
+        found = self.finder.find(self.memories[source], runs)
+        return {n: o for n, o in found.items() if not is_self_mention(source, n)}
+
+    def check(
+        self, include_unmarked: bool = False, fuzzy: bool = False, reachability: bool = False
+    ) -> CheckReport:
+        fuzzy = fuzzy and include_unmarked
+        report = CheckReport(include_unmarked=include_unmarked, fuzzy=fuzzy)
+        report.unreadable = list(self.unreadable)
+        sources = self.scanned_sources()
+        report.scanned = len(sources)
+        existing = self.existing
+        for source in sources:
+            source_ro = source in self.read_only
+            text = self.memories[source]
+            for target, lines in self.references(source):
+                if target in existing:
+                    continue
+                report.stale.append(
+                    StaleReference(
+                        source,
+                        target,
+                        self.candidates(target),
+                        source_ro,
+                        lines,
+                        target_ignored=target in self.ignored,
+                    )
+                )
+            if not include_unmarked:
+                continue
+            runs = name_runs(text)
+            mentions = self.bare_mentions(source, runs)
+            for name in sorted(mentions):
+                offsets = mentions[name]
+                high = is_high_confidence(name)
+                mention = BareMention(
+                    source, name, len(offsets), high, source_ro, _line_numbers(text, offsets)
+                )
+                (report.bare_high if high else report.bare_low).append(mention)
+            if fuzzy:
+                report.near_misses.extend(self._near_misses(source, text, source_ro, runs))
+        if reachability:
+            report.entry_point_exists = ENTRY_POINT in existing
+            report.unreachable = self.unreachable()
+            report.ignored_references = self.ignored_references()
+        return report
+
+    def _near_misses(
+        self,
+        source: str,
+        text: str,
+        source_ro: bool,
+        runs: list[bytes] | None = None,
+    ) -> list[BareMention]:
+        if runs is None:
+            runs = name_runs(text)
+        index = self.near_index
+        dead = self._no_near_miss  # tokens that match nothing, whatever the source
+        todo = set([r for r in runs if len(r) >= HIGH_CONFIDENCE_LENGTH]) - dead
+        found = []
+        for run in todo:
+            token = run.decode("ascii")
+            if token in self.existing or not index.has_match(token):
+                dead.add(run)
+                continue
+            name = index.best(token, source)
+            if name is None:
+                continue
+            count = runs.count(run) - _count_after_prefix(text, token)
+            if count > 0:
+                found.append((runs.index(run), token, name, count))
+        found.sort()  # first-seen order, like the reference
+        return [
+            BareMention(source, name, count, True, source_ro, token=token)
+            for _i, token, name, count in found
+        ]
+
+    # -- graph questions ------------------------------------------------------------------
+    def edges(self) -> dict[str, dict[str, int]]:
+        """{source: {target: number of references}} over every non-maintenance memory."""
+        return {
+            source: {t: len(lines) for t, lines in self.references(source)}
+            for source in self.names
+            if source not in MAINTENANCE_NAMES
+        }
+
+    def reachable(self, root: str = ENTRY_POINT) -> set[str]:
+        if root not in self.existing:
+            return set()
+        seen = {root}
+        stack = [root]
+        while stack:
+            source = stack.pop()
+            if source in MAINTENANCE_NAMES:
+                continue
+            for target, _lines in self.references(source):
+                if target in self.existing and target not in seen:
+                    seen.add(target)
+                    stack.append(target)
+        return seen
+
+    def unreachable(self, root: str = ENTRY_POINT) -> list[str]:
+        seen = self.reachable(root)
+        return [n for n in self.names if n not in seen and n not in MAINTENANCE_NAMES]
+
+    def ignored_references(self) -> list[IgnoredReference]:
+        found = []
+        if not self.ignored:
+            return found
+        for source in self.scanned_sources():
+            for target, lines in self.references(source):
+                if target in self.ignored:
+                    found.append(IgnoredReference(source, target, lines))
+        return found
+
+    def backlinks(self, name: str) -> list[Backlink]:
+        """Memories with a ``mem:name`` reference, with the line of each."""
+        needle = PREFIX + name
+        found = []
+        for source in self.names:
+            if needle not in self.memories[source]:
+                continue
+            for target, lines in self.references(source):
+                if target == name:
+                    found.append(Backlink(source, lines, source in self.read_only))
+        return found
+
+
+def prefix_bare_mentions(text: str, names: Iterable[str]) -> tuple[str, dict[str, int]]:
+    """Add ``mem:`` before every exact bare mention of ``names`` (one insertion per spot,
+    so a prefix is never doubled). Returns the new text and the count per name."""
+    finder = BareMentionFinder(names)
+    found = finder.find(text)
+    if not found:
+        return text, {}
+    owner: dict[int, str] = {}
+    for name in sorted(found):  # a spot two names start at is prefixed once, for the first
+        for offset in found[name]:
+            owner.setdefault(offset, name)
+    starts = sorted(owner)
+    pieces, last = [], 0
+    for start in starts:
+        pieces.append(text[last:start])
+        pieces.append(PREFIX)
+        last = start
+    pieces.append(text[last:])
+    return "".join(pieces), dict(sorted(Counter(owner.values()).items()))

@@ -1,0 +1,266 @@
+"""Integrity checks and fixes on a :class:`MemoryStore`: what the CLI, the MCP server and the
+dashboard call. The analysis itself is :mod:`serena_memory.integrity` (pure); this module
+loads memories from a store and writes fixes back through it (atomic, locked).
+
+Stable API (keep it; the dashboard and the MCP server depend on it):
+
+- ``load_analyzer(store) -> IntegrityAnalyzer``: every non-ignored memory, read once.
+- ``run_check(store, include_unmarked=False, fuzzy=False, reachability=False)
+  -> CheckReport`` (``.to_dict()``, ``.to_text()``, ``.is_clean()``).
+- ``backlinks(store, name) -> list[Backlink]``: memories with a ``mem:name`` reference,
+  with line numbers (works for missing names too).
+- ``build_graph(store) -> MemoryGraph`` (:mod:`serena_memory.graph`; ``.to_dict()`` and
+  the mermaid/dot/graphml/json exports).
+- ``auto_prefix(store, dry_run=False, include_flat_names=False, include_read_only=False,
+  include_global=False) -> AutoPrefixReport``: add ``mem:`` to exact bare mentions.
+- ``fix_reference(store, source, old, new) -> int``: rewrite ``mem:old`` to ``mem:new``
+  in one memory (a stale reference's candidate chosen by a person); returns the count.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from serena_memory import names as N
+from serena_memory.errors import MemoryNotFoundError, MemoryStoreError
+from serena_memory.integrity import (
+    Backlink,
+    CheckReport,
+    IntegrityAnalyzer,
+    is_global_name,
+    prefix_bare_mentions,
+)
+from serena_memory.references import rewrite_references
+from serena_memory.store import MemoryStore
+
+# why a bare mention was left alone by auto_prefix
+SKIP_READ_ONLY = "read-only source"
+SKIP_FLAT = "flat name"
+SKIP_GLOBAL = "global memory"
+SKIP_NEAR_MISS = "near-miss"
+
+_SKIP_HINTS = {
+    SKIP_READ_ONLY: "the source memory is read-only; pass --include-read-only to change it",
+    SKIP_FLAT: "short flat name, easily plain prose; pass --include-flat-names to include it",
+    SKIP_GLOBAL: "global memories are shared by every project; pass --include-global",
+    SKIP_NEAR_MISS: "the text differs from the name, so adding `mem:` can't fix it; edit by hand",
+}
+
+
+def load_analyzer(store: MemoryStore) -> IntegrityAnalyzer:
+    """Read every non-ignored memory of the project and the global ones, once."""
+    patterns = store.settings.patterns
+    texts: dict[str, str] = {}
+    read_only: set[str] = set()
+    ignored: set[str] = set()
+    unreadable: list[str] = []
+    project_root = str(store.memories_dir)
+    global_root = str(store.global_dir)
+    for name in store.iter_all_names(include_ignored=True):
+        if patterns.ignored_match(name) is not None:
+            ignored.add(name)
+            continue
+        if patterns.read_only_match(name) is not None:
+            read_only.add(name)
+        # names come from the folder listing, so they are valid and inside their folder
+        if N.is_global(name):
+            path = os.path.join(global_root, name[len(N.GLOBAL_TOPIC) + 1 :] + N.MEMORY_SUFFIX)
+        else:
+            path = os.path.join(project_root, name + N.MEMORY_SUFFIX)
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue  # vanished since it was listed
+        try:
+            texts[name] = data.decode("utf-8")
+        except UnicodeDecodeError:
+            unreadable.append(name)
+    return IntegrityAnalyzer(texts, read_only, ignored, unreadable)
+
+
+def run_check(
+    store: MemoryStore,
+    include_unmarked: bool = False,
+    fuzzy: bool = False,
+    reachability: bool = False,
+) -> CheckReport:
+    """Stale references (always), exact bare mentions and near-misses (on request),
+    memories unreachable from `mem:core` and references into ignored memories (on request).
+    Never writes."""
+    return load_analyzer(store).check(include_unmarked, fuzzy, reachability)
+
+
+def backlinks(store: MemoryStore, name: str) -> list[Backlink]:
+    return load_analyzer(store).backlinks(N.normalize_name(name))
+
+
+def build_graph(store: MemoryStore):
+    from serena_memory.graph import MemoryGraph
+
+    return MemoryGraph.from_analyzer(load_analyzer(store))
+
+
+# -- auto-prefix ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PrefixChange:
+    source: str
+    name: str
+    count: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"source": self.source, "name": self.name, "count": self.count}
+
+
+@dataclass(frozen=True)
+class PrefixSkip:
+    source: str
+    name: str
+    reason: str
+    token: str | None = None  # for near-misses: the text actually written
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {"source": self.source, "name": self.name, "reason": self.reason}
+        if self.token is not None:
+            data["token"] = self.token
+        return data
+
+
+@dataclass
+class AutoPrefixReport:
+    dry_run: bool
+    changed: list[PrefixChange] = field(default_factory=list)
+    skipped: list[PrefixSkip] = field(default_factory=list)
+
+    @property
+    def replacements(self) -> int:
+        return sum(c.count for c in self.changed)
+
+    @property
+    def memories_changed(self) -> list[str]:
+        return sorted({c.source for c in self.changed})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "dry_run": self.dry_run,
+            "replacements": self.replacements,
+            "memories_changed": self.memories_changed,
+            "changed": [c.to_dict() for c in self.changed],
+            "skipped": [s.to_dict() for s in self.skipped],
+        }
+
+    def to_text(self) -> str:
+        out = []
+        if self.changed:
+            verb = "Would add" if self.dry_run else "Added"
+            out.append(
+                f"{verb} `mem:` to {self.replacements} bare mention(s) in "
+                f"{len(self.memories_changed)} memory(ies)"
+                + (" (dry run: nothing was written)" if self.dry_run else "")
+                + ":"
+            )
+            for c in self.changed:
+                out.append(f"  - {c.count} x `{c.name}` -> `mem:{c.name}` in `{c.source}`")
+        else:
+            out.append(
+                "Nothing to prefix" + (" (dry run)." if self.dry_run else "; no memory changed.")
+            )
+        out.append("")
+        for reason in (SKIP_READ_ONLY, SKIP_FLAT, SKIP_GLOBAL, SKIP_NEAR_MISS):
+            items = [s for s in self.skipped if s.reason == reason]
+            if not items:
+                continue
+            out.append(f"Skipped, {reason} ({len(items)}): {_SKIP_HINTS[reason]}")
+            for s in items:
+                if s.token is None:
+                    out.append(f"  - `{s.name}` in `{s.source}`")
+                else:
+                    out.append(f"  - `{s.token}` in `{s.source}` (maybe `mem:{s.name}`)")
+            out.append("")
+        while out and out[-1] == "":
+            out.pop()
+        return "\n".join(out) + "\n"
+
+
+def auto_prefix(
+    store: MemoryStore,
+    dry_run: bool = False,
+    include_flat_names: bool = False,
+    include_read_only: bool = False,
+    include_global: bool = False,
+) -> AutoPrefixReport:
+    """Add ``mem:`` before exact bare mentions of existing names.
+
+    By default only high-confidence names inside writable project memories. Each memory is
+    rewritten under the store's lock from its current text, so a second run finds nothing
+    and an edit made meanwhile is kept.
+    """
+    report = AutoPrefixReport(dry_run=dry_run)
+    check = load_analyzer(store).check(include_unmarked=True, fuzzy=True)
+    plan: dict[str, set[str]] = {}
+    mentions = list(check.bare_high)
+    if include_flat_names:
+        mentions += check.bare_low
+    else:
+        report.skipped.extend(PrefixSkip(m.source, m.name, SKIP_FLAT) for m in check.bare_low)
+    for m in check.near_misses:
+        report.skipped.append(PrefixSkip(m.source, m.name, SKIP_NEAR_MISS, m.token))
+    for m in sorted(mentions, key=lambda m: (m.source, m.name)):
+        if m.source_read_only and not include_read_only:
+            report.skipped.append(PrefixSkip(m.source, m.name, SKIP_READ_ONLY))
+        elif is_global_name(m.source) and not include_global:
+            report.skipped.append(PrefixSkip(m.source, m.name, SKIP_GLOBAL))
+        else:
+            plan.setdefault(m.source, set()).add(m.name)
+    report.skipped.sort(key=lambda s: (s.source, s.name))
+    for source in sorted(plan):
+        counts = _prefix(store, source, plan[source], dry_run)
+        report.changed.extend(PrefixChange(source, n, c) for n, c in sorted(counts.items()))
+    return report
+
+
+def _prefix(store: MemoryStore, source: str, names: set[str], dry_run: bool) -> dict[str, int]:
+    """Prefix the bare mentions of ``names`` in ``source`` (from its current text)."""
+    counts: dict[str, int] = {}
+
+    def transform(text: str) -> str:
+        new_text, found = prefix_bare_mentions(text, names)
+        counts.clear()
+        counts.update(found)
+        return new_text
+
+    try:
+        if dry_run:
+            transform(store.read(source))
+        else:
+            store.update(source, transform)
+    except MemoryNotFoundError:
+        return {}  # deleted since the scan
+    return counts
+
+
+def fix_reference(store: MemoryStore, source: str, old: str, new: str) -> int:
+    """Point the ``mem:old`` references of one memory at ``new`` (an existing memory).
+
+    ``old`` is taken as written (a stale target such as ``Tech_Stack`` or ``auth/`` is not
+    a valid name); ``new`` is normalized and must exist.
+    """
+    source = N.normalize_name(source)
+    new = N.normalize_name(new)
+    old = old[len(N.MEM_PREFIX) :] if old.startswith(N.MEM_PREFIX) else old
+    if not store.exists(new) or store.is_ignored(new):
+        raise MemoryNotFoundError(f"memory '{new}' not found; a reference must point to one")
+    counted = [0]
+
+    def transform(text: str) -> str:
+        new_text, counted[0] = rewrite_references(text, old, new)
+        return new_text
+
+    store.update(source, transform)
+    if counted[0] == 0:
+        raise MemoryStoreError(f"memory '{source}' has no reference `mem:{old}`; nothing changed")
+    return counted[0]

@@ -192,6 +192,9 @@ def test_edit_a_memory(tab: Tab, store: MemoryStore) -> None:
     page.click("#edit-button")
     expect(page.locator("#editor")).to_have_value("Use tabs.\n")
     page.fill("#editor", "Use **four spaces**.\n")
+    page.click("#preview-button")
+    expect(page.locator("#preview strong")).to_have_text("four spaces")
+    assert store.read("conventions") == "Use tabs.\n"  # a preview saves nothing
     page.click("#save-button")
     expect(page.locator("#rendered strong")).to_have_text("four spaces")
     assert store.read("conventions") == "Use **four spaces**.\n"

@@ -320,6 +320,14 @@
     area.value = text;
     area.addEventListener("input", () => { state.dirty = true; });
     const status = el("div", {});
+    const preview = el("article", { class: "markdown", id: "preview", hidden: true });
+    const togglePreview = async () => {
+      if (!preview.hidden) { preview.hidden = true; return; }
+      const res = await api("POST", "/api/render", { content: area.value });
+      if (!res.ok) { status.replaceChildren(noticeBox("error", res.data.error)); return; }
+      preview.innerHTML = res.data.html; // rendered like a saved memory: raw HTML off
+      preview.hidden = false;
+    };
     const save = () => saveMemory(memory.name, area.value, memory.version, status);
     area.addEventListener("keydown", (e) => {
       if ((e.ctrlKey || e.metaKey) && e.key === "s") { e.preventDefault(); save(); }
@@ -332,7 +340,9 @@
       el("div", { class: "toolbar" },
         el("button", { class: "primary", id: "save-button", onclick: save }, "Save"),
         el("button", { id: "cancel-button", onclick: () => { state.dirty = false; showMemory(memory.name); } }, "Cancel"),
+        el("button", { id: "preview-button", onclick: togglePreview }, "Preview"),
         el("span", { class: "muted", text: "Ctrl+S saves. A change made elsewhere meanwhile is never overwritten." })),
+      preview,
     );
     area.focus();
   }

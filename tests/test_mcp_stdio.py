@@ -207,3 +207,86 @@ def test_the_modern_protocol_over_stdio(project: Path, transport_mode: str) -> N
             assert await ok(client, "read_memory", memory_name="a") == "b"
 
     run(go)
+
+
+def raw_session(project: Path, version: str, extra: list[dict] | None = None) -> list[dict]:
+    """initialize, initialized, tools/list (and `extra`) over raw pipes; every line back."""
+    messages = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": version,
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "0"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}},
+        *(extra or []),
+    ]
+    wanted = {m["id"] for m in messages if "id" in m}
+    proc = subprocess.Popen(
+        [*SERVER_CMD, "--project", str(project)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ),
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write("".join(json.dumps(m) + "\n" for m in messages))
+    proc.stdin.flush()
+    received = []
+    for line in proc.stdout:
+        received.append(json.loads(line))
+        if wanted <= {m.get("id") for m in received}:
+            break
+    proc.stdin.close()
+    received.extend(json.loads(line) for line in proc.stdout.read().splitlines())
+    proc.wait(timeout=30)
+    assert "Traceback" not in proc.stderr.read()
+    return received
+
+
+def test_a_second_start_answers_the_handshake_exactly_as_the_sdk_did(
+    project: Path, serena_home: Path
+) -> None:
+    write_memory_file(project, "core", "Entry.\n")
+    call = {
+        "jsonrpc": "2.0",
+        "id": 3,
+        "method": "tools/call",
+        "params": {"name": "read_memory", "arguments": {"memory_name": "core"}},
+    }
+    first = raw_session(project, "2025-06-18", [call])
+    assert (serena_home / "cache" / "mcp-stdio-answers.json").is_file()
+    write_memory_file(project, "later", "Written between the starts.\n")
+    second = raw_session(project, "2025-06-18", [call])
+    # one answer per request, nothing else, same answers (instructions are live)
+    assert [m["id"] for m in first] == [1, 2, 3]
+    assert [m["id"] for m in second] == [1, 2, 3]
+    assert second[1] == first[1]
+    assert second[2] == first[2] and second[2]["result"]["content"][0]["text"] == "Entry.\n"
+    init_first, init_second = first[0]["result"], second[0]["result"]
+    assert "- later" not in init_first["instructions"]
+    assert "- later" in init_second["instructions"]
+    init_first.pop("instructions"), init_second.pop("instructions")
+    assert init_second == init_first
+    # another protocol version is answered by the SDK and recorded in turn
+    other = raw_session(project, "2025-03-26")
+    assert other[0]["result"]["protocolVersion"] == "2025-03-26"
+    assert [t["name"] for t in other[1]["result"]["tools"]] == [
+        t["name"] for t in first[1]["result"]["tools"]
+    ]
+    assert raw_session(project, "2025-03-26") == other
+
+
+def test_answers_recorded_for_one_set_of_tools_are_not_replayed_for_another(
+    project: Path, serena_home: Path
+) -> None:
+    raw_session(project, "2025-06-18")
+    write_config(serena_home / "serena_config.yml", "base_modes: [no-memories]\n")
+    names = [t["name"] for t in raw_session(project, "2025-06-18")[1]["result"]["tools"]]
+    assert "read_memory" not in names and "list_dir" in names

@@ -55,13 +55,17 @@ def start_mcp_server(
     start it with --transport streamable-http and give the client the URL
     http://HOST:PORT/mcp.
     """
-    from serena_memory.mcp_server import create_server, run_stdio
+    from serena_memory import mcp_server
 
-    state, server = create_server(project, modes)
+    state = mcp_server.create_state(project, modes)
+    # Over stdio the pipes are taken over before the SDK loads, so a client's first
+    # requests can be answered while it does (see mcp_server.StdioWire).
+    wire = mcp_server.open_stdio_wire(state) if transport == "stdio" else None
+    server = mcp_server.build_server(state)
     # Services started next to the server (the dashboard) hook in here, sharing `state`.
     start_side_services(state, transport=transport, host=host, port=port)
-    if transport == "stdio":
-        run_stdio(server)
+    if wire is not None:
+        mcp_server.run_stdio(server, wire)
         return
     click.echo(f"Serving MCP over streamable HTTP at http://{host}:{port}/mcp", err=True)
     try:

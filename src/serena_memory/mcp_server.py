@@ -6,15 +6,12 @@ failure into a tool error with a message the agent can act on. The SDK is import
 here, and only when a server is built, so the command line stays fast.
 """
 
-from __future__ import annotations
-
+import contextlib
 import json
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
-
-from pydantic import Field
 
 from serena_memory import exploration
 from serena_memory.config import load_global_config, serena_home
@@ -130,14 +127,11 @@ class ServerState:
         return load_global_config(self.home).default_max_tool_answer_chars
 
 
-# -- parameter and tool wording (ours) ----------------------------------------------------------
-MemoryName = Annotated[
-    str,
-    Field(
-        description="The memory name, e.g. 'core' or 'auth/login'; a leading 'mem:' and a "
-        "trailing '.md' are accepted."
-    ),
-]
+# -- tool wording (ours) ------------------------------------------------------------------------
+MEMORY_NAME_HELP = (
+    "The memory name, e.g. 'core' or 'auth/login'; a leading 'mem:' and a trailing '.md' "
+    "are accepted."
+)
 
 DESCRIPTIONS: dict[str, str] = {
     "list_memories": (
@@ -262,10 +256,17 @@ def _guard(fn: Callable[..., str], *, in_thread: bool) -> Callable[..., Any]:
     return inline
 
 
-def build_server(state: ServerState) -> MCPServer:
-    """An MCPServer offering exactly the tools the active modes leave."""
+def build_server(state: ServerState) -> "MCPServer":
+    """An MCPServer offering exactly the tools the active modes leave.
+
+    Tool parameters are annotated here, inside the function, so that importing this module
+    costs no pydantic: the stdio fast start answers before the SDK is loaded.
+    """
     from mcp.server.mcpserver import MCPServer
     from mcp.types import ToolAnnotations
+    from pydantic import Field
+
+    MemoryName = Annotated[str, Field(description=MEMORY_NAME_HELP)]
 
     from serena_memory import __version__
 
@@ -497,97 +498,325 @@ def build_server(state: ServerState) -> MCPServer:
 
 
 # -- stdio ------------------------------------------------------------------------------------
-class _StdinLines:
-    """The client's messages, one line each, read by one thread for the server's life.
+ANSWERS_FILE = "mcp-stdio-answers.json"
+MAX_ANSWER_SETS = 16
+_FAST_START_OFF = "SERENA_MEMORY_NO_FAST_START"
 
-    The SDK's own stdio wrapper hops to a worker thread for every line read and every
-    write; a dedicated reader and direct writes take that cost off each tool call.
+
+def _answers_key(state: ServerState) -> str:
+    """What the SDK's answers to `initialize` and `tools/list` depend on: this module (tool
+    names, wording, signatures), the SDK and pydantic as installed, and the enabled tools.
+    Installed packages are identified by their files' stamps, which costs no import."""
+    import hashlib
+    import importlib.util
+
+    from serena_memory import __version__
+
+    digest = hashlib.sha256(__version__.encode())
+    digest.update(Path(__file__).read_bytes())
+    for package in ("mcp", "mcp_types", "pydantic", "pydantic_core"):
+        spec = importlib.util.find_spec(package)
+        origin = spec.origin if spec else None
+        stat = os.stat(origin) if origin else None
+        digest.update(f"{package}:{origin}:{stat and (stat.st_mtime_ns, stat.st_size)}".encode())
+    digest.update(",".join(t for t in all_tool_names() if state.enabled(t)).encode())
+    return digest.hexdigest()[:32]
+
+
+class AnswerCache:
+    """The SDK's own answers to `initialize` and `tools/list`, recorded on an earlier start.
+
+    Loading the SDK takes around a second, most of it building pydantic models. A client
+    waits for exactly two answers before it can use the server, and both depend only on
+    the things in :func:`_answers_key`; so they are recorded from the wire the first time
+    and replayed, byte for byte apart from the live instructions, while the SDK loads.
+    Every other message is answered by the SDK.
     """
 
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-        self.queue: Any = None
+    def __init__(self, path: Path, key: str) -> None:
+        self.path = path
+        self.key = key
+        self.entry: dict[str, Any] = {}
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            entry = data.get(key) if isinstance(data, dict) else None
+            if isinstance(entry, dict):
+                self.entry = entry
+        except (OSError, ValueError):
+            pass
 
-    def __aiter__(self) -> _StdinLines:
-        import asyncio
+    def negotiate(self, requested: object) -> str | None:
+        versions = self.entry.get("handshake_versions") or []
+        if isinstance(requested, str) and requested in versions:
+            return requested
+        return self.entry.get("latest_handshake")
+
+    def answers_for(self, version: str | None) -> dict[str, Any] | None:
+        answers = (self.entry.get("versions") or {}).get(version or "")
+        if isinstance(answers, dict) and "initialize" in answers and "tools/list" in answers:
+            return answers
+        return None
+
+    def record(self, version: str, initialize: dict[str, Any], tools: dict[str, Any]) -> None:
+        """Store one protocol version's answers (other keys kept, oldest dropped)."""
+        from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
+
+        from serena_memory.storage import atomic_write
+
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if not isinstance(data, dict):
+                data = {}
+        except (OSError, ValueError):
+            data = {}
+        entry = data.pop(self.key, None) or {}
+        entry["handshake_versions"] = list(HANDSHAKE_PROTOCOL_VERSIONS)
+        entry["latest_handshake"] = LATEST_HANDSHAKE_VERSION
+        entry.setdefault("versions", {})[version] = {
+            "initialize": {k: v for k, v in initialize.items() if k != "instructions"},
+            "tools/list": tools,
+        }
+        data[self.key] = entry  # newest last
+        while len(data) > MAX_ANSWER_SETS:
+            data.pop(next(iter(data)))
+        with contextlib.suppress(OSError):  # a cache that can't be written only costs speed
+            atomic_write(self.path, json.dumps(data, separators=(",", ":")).encode("utf-8"))
+
+
+def _dump(message: dict[str, Any]) -> bytes:
+    return (json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
+
+
+class StdioWire:
+    """The client's pipes, owned from the first moment of the process.
+
+    One thread reads the client's lines for the server's life (the SDK's own wrapper hops
+    to a worker thread for every line and every write; this costs each tool call less).
+    While the SDK is still loading, that thread answers `initialize` and `tools/list` from
+    the :class:`AnswerCache` and queues every line, those two included, for the SDK, whose
+    duplicate answers are then dropped. On a start without recorded answers it notes the
+    SDK's answers to record them for the next start.
+    """
+
+    def __init__(self, instructions: str, cache: AnswerCache | None) -> None:
+        import queue
         import threading
 
-        loop = asyncio.get_running_loop()
-        self.queue = asyncio.Queue()
+        self.instructions = instructions
+        self.cache = cache
+        self.lines: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self.write_lock = threading.Lock()
+        self.sdk_ready = False
+        self.loop: Any = None
+        self.wakeup: Any = None
+        self.fast_version: str | None = None
+        self.lines_seen = 0
+        self.looking = True  # until the first initialize and tools/list have gone by
+        self.drop_ids: set[object] = set()  # answered here; the SDK's answer is dropped
+        self.watch: dict[object, str] = {}  # request id -> method, answers to record
+        self.seen: dict[str, dict[str, Any]] = {}
+        # Private copies of the pipes; fd 0 then reads nothing and fd 1 goes to stderr,
+        # so a stray print can't corrupt the message stream.
+        self.wire_in, self.wire_out = os.dup(0), os.dup(1)
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(devnull, 0)
+        os.close(devnull)
+        os.dup2(2, 1)
+        threading.Thread(target=self._pump, name="mcp-stdin", daemon=True).start()
 
-        def pump() -> None:
-            with open(self.fd, "rb", closefd=False) as stream:
-                for raw in stream:
-                    loop.call_soon_threadsafe(self.queue.put_nowait, raw)
-            loop.call_soon_threadsafe(self.queue.put_nowait, None)
+    def restore(self) -> None:
+        os.dup2(self.wire_in, 0)
+        os.dup2(self.wire_out, 1)
 
-        threading.Thread(target=pump, name="mcp-stdin", daemon=True).start()
+    # -- reading (the pump thread) ---------------------------------------------------------
+    def _pump(self) -> None:
+        with open(self.wire_in, "rb", closefd=False) as stream:
+            for raw in stream:
+                if self.looking:
+                    self._look_at(raw)
+                self.lines.put(raw)
+                self._wake()
+        self.lines.put(None)
+        self._wake()
+
+    def _wake(self) -> None:
+        loop = self.loop
+        if loop is not None:
+            loop.call_soon_threadsafe(self.wakeup.set)
+
+    def _look_at(self, raw: bytes) -> None:
+        self.lines_seen += 1
+        first = self.lines_seen == 1
+        if self.lines_seen >= 20 or set(self.watch.values()) >= {"initialize", "tools/list"}:
+            self.looking = False
+        try:
+            message = json.loads(raw)
+        except ValueError:
+            return
+        if not isinstance(message, dict) or "id" not in message:
+            return
+        method, params = message.get("method"), message.get("params")
+        if method not in ("initialize", "tools/list") or method in self.watch.values():
+            return
+        if method == "tools/list" and isinstance(params, dict) and params.get("cursor"):
+            return
+        self.watch[message["id"]] = method
+        if self.cache is None or self.sdk_ready:
+            return
+        if method == "initialize" and first and _plain_initialize(params):
+            version = self.cache.negotiate(params.get("protocolVersion"))
+            answers = self.cache.answers_for(version)
+            if answers is not None:
+                result = dict(answers["initialize"], instructions=self.instructions)
+                self._answer(message["id"], result)
+                self.fast_version = version
+        elif method == "tools/list" and self.fast_version is not None:
+            answers = self.cache.answers_for(self.fast_version)
+            if answers is not None:
+                self._answer(message["id"], answers["tools/list"])
+
+    def _answer(self, request_id: object, result: dict[str, Any]) -> None:
+        self.drop_ids.add(request_id)
+        self._write(_dump({"jsonrpc": "2.0", "id": request_id, "result": result}))
+
+    # -- writing -----------------------------------------------------------------------------
+    def _write(self, data: bytes) -> None:
+        view = memoryview(data)
+        with self.write_lock:
+            while view:
+                view = view[os.write(self.wire_out, view) :]
+
+    def send(self, text: str) -> None:
+        """One message from the SDK (a JSON line)."""
+        if self.drop_ids or self.watch:
+            message = json.loads(text)
+            request_id = message.get("id") if isinstance(message, dict) else None
+            if request_id in self.watch and "result" in message:
+                self._note(self.watch.pop(request_id), message["result"])
+            if request_id in self.drop_ids:
+                self.drop_ids.discard(request_id)
+                return
+        self._write(text.encode("utf-8"))
+
+    def _note(self, method: str, result: dict[str, Any]) -> None:
+        """Keep the SDK's answers; record them once both are in (not when replayed)."""
+        self.seen[method] = result
+        if self.fast_version is not None or self.cache is None:
+            return
+        if "initialize" in self.seen and "tools/list" in self.seen:
+            init = self.seen["initialize"]
+            version = init.get("protocolVersion")
+            if isinstance(version, str):
+                self.cache.record(version, init, self.seen["tools/list"])
+            self.watch.clear()
+
+    # -- the SDK's side ----------------------------------------------------------------------
+    def reader(self) -> "_SdkLines":
+        return _SdkLines(self)
+
+    def writer(self) -> "_SdkWriter":
+        return _SdkWriter(self)
+
+
+def _plain_initialize(params: object) -> bool:
+    """An `initialize` the SDK will accept as we would (else it answers it itself)."""
+    if not isinstance(params, dict):
+        return False
+    info = params.get("clientInfo")
+    return (
+        isinstance(params.get("protocolVersion"), str)
+        and isinstance(params.get("capabilities"), dict)
+        and isinstance(info, dict)
+        and isinstance(info.get("name"), str)
+        and isinstance(info.get("version"), str)
+    )
+
+
+class _SdkLines:
+    """The queued lines, as the async iterator the SDK's stdio transport reads."""
+
+    def __init__(self, wire: StdioWire) -> None:
+        self.wire = wire
+
+    def __aiter__(self) -> "_SdkLines":
+        import asyncio
+
+        self.wire.wakeup = asyncio.Event()
+        self.wire.loop = asyncio.get_running_loop()
         return self
 
     async def __anext__(self) -> str:
-        raw = await self.queue.get()
-        if raw is None:
-            raise StopAsyncIteration
-        return raw.decode("utf-8", errors="replace")
+        import queue
+
+        wire = self.wire
+        while True:
+            wire.wakeup.clear()
+            try:
+                raw = wire.lines.get_nowait()
+            except queue.Empty:
+                await wire.wakeup.wait()
+                continue
+            if raw is None:
+                raise StopAsyncIteration
+            return raw.decode("utf-8", errors="replace")
 
 
-class _StdoutWriter:
-    """Writes whole messages straight to the client's pipe."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
+class _SdkWriter:
+    def __init__(self, wire: StdioWire) -> None:
+        self.wire = wire
 
     async def write(self, text: str) -> None:
-        data = memoryview(text.encode("utf-8"))
-        while data:
-            written = os.write(self.fd, data)
-            data = data[written:]
+        self.wire.send(text)
 
     async def flush(self) -> None:
         return None
 
 
-def run_stdio(server: MCPServer) -> None:
-    """Serve one client over stdin/stdout until it closes stdin.
+def open_stdio_wire(state: ServerState, home: Path | None = None) -> StdioWire:
+    """Take over stdin/stdout before the SDK loads (see :class:`StdioWire`)."""
+    cache = None
+    if not os.environ.get(_FAST_START_OFF):
+        try:
+            path = (home or serena_home()) / "cache" / ANSWERS_FILE
+            cache = AnswerCache(path, _answers_key(state))
+        except OSError:
+            cache = None
+    return StdioWire(state.instructions(), cache)
 
-    The protocol gets private copies of both descriptors; fd 0 then reads nothing and
-    fd 1 goes to stderr, so a stray print can't corrupt the message stream.
-    """
+
+def run_stdio(server: "MCPServer", wire: StdioWire) -> None:
+    """Serve one client over the wire until it closes stdin."""
     import anyio
     from mcp.server.stdio import stdio_server
 
-    wire_in, wire_out = os.dup(0), os.dup(1)
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
-    os.close(devnull)
-    os.dup2(2, 1)
     lowlevel = server._lowlevel_server
+    lowlevel.instructions = wire.instructions  # the text a fast answer may have given
+    wire.sdk_ready = True
 
     async def main() -> None:
-        stdin, stdout = _StdinLines(wire_in), _StdoutWriter(wire_out)
+        stdin, stdout = wire.reader(), wire.writer()
         async with stdio_server(stdin=stdin, stdout=stdout) as (read, write):  # type: ignore[arg-type]
             await lowlevel.run(read, write, lowlevel.create_initialization_options())
 
     try:
         anyio.run(main)
     finally:
-        os.dup2(wire_in, 0)
-        os.dup2(wire_out, 1)
+        wire.restore()
 
 
 def all_tool_names() -> tuple[str, ...]:
     return (*MEMORY_TOOLS, *ONBOARDING_TOOLS, ACTIVATION_TOOL, *EXPLORATION_TOOLS)
 
 
-def create_server(
+def create_state(
     project: str | Path | None = None,
     modes: Iterable[str] = (),
     *,
     home: Path | None = None,
     use_default_project: bool = True,
-) -> tuple[ServerState, MCPServer]:
-    """Resolve modes and project, and build the server; raises MemoryStoreError (with a
-    message for the user) when start-up can't go on."""
+) -> ServerState:
+    """Resolve modes and project; raises MemoryStoreError (with a message for the user) when
+    start-up can't go on. Imports nothing of the SDK."""
     from serena_memory.modes import resolve_modes
 
     global_config = load_global_config(home)
@@ -602,5 +831,16 @@ def create_server(
         root: Path | None = Path(os.path.realpath(path))
     else:
         root = default_project(home=home) if use_default_project else None
-    state = ServerState(root, active_modes, home=home, allow_activation=not explicit)
+    return ServerState(root, active_modes, home=home, allow_activation=not explicit)
+
+
+def create_server(
+    project: str | Path | None = None,
+    modes: Iterable[str] = (),
+    *,
+    home: Path | None = None,
+    use_default_project: bool = True,
+) -> tuple[ServerState, "MCPServer"]:
+    """The state and the server built on it (see :func:`create_state`)."""
+    state = create_state(project, modes, home=home, use_default_project=use_default_project)
     return state, build_server(state)

@@ -611,21 +611,29 @@ class IntegrityAnalyzer:
 
 
 def prefix_bare_mentions(text: str, names: Iterable[str]) -> tuple[str, dict[str, int]]:
-    """Add ``mem:`` before every exact bare mention of ``names`` (one insertion per spot,
-    so a prefix is never doubled). Returns the new text and the count per name."""
+    """Add ``mem:`` before every exact bare mention of ``names``; returns the new text and
+    the count per name.
+
+    A spot where two names start is prefixed once, so a prefix is never doubled. The
+    result has no bare mention of ``names`` left, so a second call changes nothing (names
+    that can overlap themselves, such as ``x x`` in ``x x x``, take more than one round).
+    """
     finder = BareMentionFinder(names)
-    found = finder.find(text)
-    if not found:
-        return text, {}
-    owner: dict[int, str] = {}
-    for name in sorted(found):  # a spot two names start at is prefixed once, for the first
-        for offset in found[name]:
-            owner.setdefault(offset, name)
-    starts = sorted(owner)
-    pieces, last = [], 0
-    for start in starts:
-        pieces.append(text[last:start])
-        pieces.append(PREFIX)
-        last = start
-    pieces.append(text[last:])
-    return "".join(pieces), dict(sorted(Counter(owner.values()).items()))
+    counts: Counter[str] = Counter()
+    for _round in range(len(text) + 1):
+        found = finder.find(text)
+        if not found:
+            break
+        owner: dict[int, str] = {}
+        for name in sorted(found):
+            for offset in found[name]:
+                owner.setdefault(offset, name)
+        pieces, last = [], 0
+        for start in sorted(owner):
+            pieces.append(text[last:start])
+            pieces.append(PREFIX)
+            last = start
+        pieces.append(text[last:])
+        text = "".join(pieces)
+        counts.update(owner.values())
+    return text, dict(sorted(counts.items()))

@@ -1,0 +1,155 @@
+"""The integrity commands as a user runs them: real `serena` subprocesses."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import run_cli, write_config
+
+MEMORIES = {
+    "core": "Entry. Read `mem:auth/login` first; `mem:auth/logn` is a typo.\n"
+    "Bare: tech_stack and style.\n",
+    "auth/login": "Login; see `mem:core`.\n",
+    "tech_stack": "Python.\n",
+    "style": "Short.\n",
+    "frozen/rules": "Frozen: `mem:gone` and auth/login.\n",
+    "notes": "Near-miss: Tech_Stack.\n",
+}
+
+
+@pytest.fixture
+def folder(project: Path, serena_home: Path) -> Path:
+    write_config(project / ".serena" / "project.yml", 'read_only_memory_patterns: ["frozen/.*"]\n')
+    for name, text in MEMORIES.items():
+        path = project / ".serena" / "memories" / (name + ".md")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return project
+
+
+def test_check_human_output_grouped_and_exit_status(folder: Path) -> None:
+    done = run_cli(
+        "memories", "check", str(folder), "--include-unmarked", "--fuzzy-matching", "--reachability"
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    order = [
+        "Stale references (2):",
+        "  - `mem:auth/logn` in `core` (line 1)",
+        "    candidates: `mem:auth/login`",
+        "  - `mem:gone` in `frozen/rules` [read-only source] (line 1)",
+        "  high confidence (2):",
+        "    - 1 occurrence of `tech_stack` in `core` (suggested: `mem:tech_stack`)",
+        "    - 1 occurrence of `auth/login` in `frozen/rules` [read-only source]"
+        " (suggested: `mem:auth/login`)",
+        "  low confidence (1):",
+        "    - 1 occurrence of `style` in `core` (suggested: `mem:style`)",
+        "  - 1 occurrence of `Tech_Stack` in `notes` — near-miss (suggested: `mem:tech_stack`)",
+        "Not reachable from `mem:core` (4):",
+        "  - `tech_stack`",
+    ]
+    positions = [out.index(line) for line in order]
+    assert positions == sorted(positions), out
+
+
+def test_check_strict_and_json(folder: Path) -> None:
+    done = run_cli("memories", "check", str(folder), "--strict", "--json")
+    assert done.returncode == 1
+    data = json.loads(done.stdout)
+    assert [(s["source"], s["target"], s["candidates"]) for s in data["stale_references"]] == [
+        ("core", "auth/logn", ["auth/login"]),
+        ("frozen/rules", "gone", []),
+    ]
+    assert "bare_mentions" not in data and data["clean"] is False
+    for name in ("core", "frozen/rules"):
+        (folder / ".serena" / "memories" / (name + ".md")).write_text("fixed\n")
+    clean = run_cli("memories", "check", str(folder), "--strict")
+    assert clean.returncode == 0
+    assert clean.stdout.startswith("No integrity problems found")
+
+
+def test_fuzzy_without_unmarked_is_ignored_with_a_note(folder: Path) -> None:
+    done = run_cli("memories", "check", str(folder), "--fuzzy-matching")
+    assert done.returncode == 0
+    assert "--include-unmarked" in done.stderr
+    assert "near-miss" not in done.stdout
+
+
+def test_check_reports_a_broken_config_and_a_missing_project(folder: Path) -> None:
+    write_config(folder / ".serena" / "project.yml", "read_only_memory_patterns: ['(']\n")
+    done = run_cli("memories", "check", str(folder))
+    assert done.returncode == 1
+    assert "project.yml" in done.stderr and "read_only_memory_patterns" in done.stderr
+    assert "Traceback" not in done.stderr
+    missing = run_cli("memories", "check", str(folder / "nope"))
+    assert missing.returncode == 1 and "does not exist" in missing.stderr
+
+
+def test_auto_prefix_dry_run_then_apply_then_nothing(folder: Path) -> None:
+    core = folder / ".serena" / "memories" / "core.md"
+    before = core.read_text()
+    dry = run_cli("memories", "auto-prefix-references", str(folder), "--dry-run")
+    assert dry.returncode == 0, dry.stderr
+    assert "Would add `mem:` to 1 bare mention(s) in 1 memory(ies) (dry run" in dry.stdout
+    assert "  - 1 x `tech_stack` -> `mem:tech_stack` in `core`" in dry.stdout
+    assert "Skipped, flat name (1)" in dry.stdout and "`style` in `core`" in dry.stdout
+    assert "Skipped, read-only source (1)" in dry.stdout
+    assert "Skipped, near-miss (1)" in dry.stdout and "`Tech_Stack` in `notes`" in dry.stdout
+    assert core.read_text() == before
+    done = run_cli("memories", "auto-prefix-references", str(folder))
+    assert done.stdout.startswith("Added `mem:` to 1 bare mention(s)")
+    assert core.read_text() == before.replace("tech_stack and", "mem:tech_stack and")
+    again = run_cli("memories", "auto-prefix-references", str(folder), "--json")
+    data = json.loads(again.stdout)
+    assert data["changed"] == [] and data["replacements"] == 0
+    assert {s["reason"] for s in data["skipped"]} == {"flat name", "read-only source", "near-miss"}
+    wide = run_cli(
+        "memories", "auto-prefix-references", str(folder), "--include-flat-names",
+        "--include-read-only",
+    )  # fmt: skip
+    assert "in `frozen/rules`" in wide.stdout and "`style` -> `mem:style`" in wide.stdout
+    rules = (folder / ".serena" / "memories" / "frozen" / "rules.md").read_text()
+    assert rules == "Frozen: `mem:gone` and mem:auth/login.\n"
+
+
+def test_backlinks(folder: Path) -> None:
+    done = run_cli("memories", "backlinks", "auth/login", str(folder))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "1 memory(ies) reference `mem:auth/login`:\n  core: line 1\n"
+    data = json.loads(run_cli("memories", "backlinks", "gone", str(folder), "--json").stdout)
+    assert data == {
+        "name": "gone",
+        "exists": False,
+        "backlinks": [{"source": "frozen/rules", "lines": [1], "source_read_only": True}],
+    }
+    none = run_cli("memories", "backlinks", "style", str(folder))
+    assert none.stdout == "No memory references `mem:style`.\n"
+
+
+def test_graph_formats(folder: Path) -> None:
+    mermaid = run_cli("memories", "graph", str(folder))
+    assert mermaid.stdout.startswith("graph LR\n")
+    data = json.loads(run_cli("memories", "graph", str(folder), "--format", "json").stdout)
+    missing = {n["name"] for n in data["nodes"] if n["missing"]}
+    assert missing == {"auth/logn", "gone"}
+    dot = run_cli("memories", "graph", str(folder), "--format", "dot").stdout
+    assert '"core" -> "auth/login";' in dot
+    bad = run_cli("memories", "graph", str(folder), "--format", "png")
+    assert bad.returncode == 2
+
+
+def test_cli_start_does_not_load_the_integrity_engine() -> None:
+    code = (
+        "import sys\n"
+        "import serena_memory.cli as c\n"
+        "c._register_optional_commands()\n"
+        "heavy = {'ahocorasick', 'rapidfuzz', 'serena_memory.integrity',\n"
+        "         'serena_memory.similarity'}\n"
+        "print(sorted(heavy & set(sys.modules)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

@@ -61,7 +61,7 @@ def start_mcp_server(
     # Over stdio the pipes are taken over before the SDK loads, so a client's first
     # requests can be answered while it does (see mcp_server.StdioWire).
     wire = mcp_server.open_stdio_wire(state) if transport == "stdio" else None
-    server = mcp_server.build_server(state)
+    server = mcp_server.build_server(state, inline_memory_tools=transport == "stdio")
     # Services started next to the server (the dashboard) hook in here, sharing `state`.
     start_side_services(state, transport=transport, host=host, port=port)
     if wire is not None:

@@ -256,8 +256,13 @@ def _guard(fn: Callable[..., str], *, in_thread: bool) -> Callable[..., Any]:
     return inline
 
 
-def build_server(state: ServerState) -> "MCPServer":
+def build_server(state: ServerState, *, inline_memory_tools: bool = True) -> "MCPServer":
     """An MCPServer offering exactly the tools the active modes leave.
+
+    ``inline_memory_tools``: run the memory tools on the event loop (fastest for the one
+    client of a stdio server); False puts every tool in a worker thread, so that one
+    session's slow call (a lock held by another process, a big rename) never stalls the
+    others of a streamable-HTTP server.
 
     Tool parameters are annotated here, inside the function, so that importing this module
     costs no pydantic: the stdio fast start answers before the SDK is loaded.
@@ -292,7 +297,7 @@ def build_server(state: ServerState) -> "MCPServer":
         *,
         read_only: bool,
         destructive: bool = False,
-        in_thread: bool = False,
+        in_thread: bool = not inline_memory_tools,
     ) -> None:
         name = fn.__name__
         if not state.enabled(name):

@@ -377,11 +377,19 @@ def test_undecodable_memory_is_a_clear_error(project: Path) -> None:
     run(go)
 
 
-def test_broken_configuration_is_reported_by_the_tools(project: Path, serena_home: Path) -> None:
+def test_broken_configuration_is_reported_by_the_tools(project: Path) -> None:
+    from mcp import Client
+
+    from serena_memory.mcp_server import create_server
+
     async def go() -> None:
-        async with in_memory(project) as client:
+        _state, server = create_server(project, [])
+        async with Client(server) as client:
             write_config(project / ".serena" / "project.yml", "read_only_memory_patterns: [\n")
             await refused(client, "list_memories", "project.yml", "invalid YAML")
+        async with Client(server) as client:
+            text = client.instructions or ""
+            assert "can't be used right now" in text and "project.yml" in text
             write_config(
                 project / ".serena" / "project.yml", 'read_only_memory_patterns: ["(unclosed"]\n'
             )

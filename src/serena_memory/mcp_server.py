@@ -111,8 +111,8 @@ class ServerState:
         try:
             if self.store is not None:
                 return self.activation_message()
-        except MemoryStoreError as exc:  # e.g. project.yml broken since start-up
-            return f"The active project can't be used right now: {exc}"
+        except Exception as exc:  # e.g. project.yml broken since start-up; never fail here
+            return f"The active project can't be used right now: {_message(exc)}"
         text = (
             "No project is active yet. Call `activate_project` with the path of the project "
             "folder you are working in; it answers with the names of the project's memories."
@@ -211,19 +211,24 @@ MAX_CHARS_HELP = (
 )
 
 
+def _message(exc: Exception) -> str:
+    """One line saying what went wrong; never a traceback."""
+    if isinstance(exc, MemoryStoreError):
+        return str(exc)
+    if isinstance(exc, RecursionError):
+        return "the input is too deeply nested or the pattern too complex"
+    if isinstance(exc, MemoryError):
+        return "the input is too large to process"
+    if isinstance(exc, OSError):
+        return f"file system error: {exc.strerror or exc}"
+    return f"unexpected {type(exc).__name__}: {exc}"
+
+
 def _fail(exc: Exception) -> Exception:
-    """A tool error carrying a one-line message; never a traceback."""
+    """The tool error the SDK turns into an `isError` result with our message."""
     from mcp.server.mcpserver.exceptions import ToolError
 
-    if isinstance(exc, MemoryStoreError):
-        return ToolError(str(exc))
-    if isinstance(exc, RecursionError):
-        return ToolError("the input is too deeply nested or the pattern too complex")
-    if isinstance(exc, MemoryError):
-        return ToolError("the input is too large to process")
-    if isinstance(exc, OSError):
-        return ToolError(f"file system error: {exc.strerror or exc}")
-    return ToolError(f"unexpected {type(exc).__name__}: {exc}")
+    return ToolError(_message(exc))
 
 
 def _guard(fn: Callable[..., str], *, in_thread: bool) -> Callable[..., Any]:

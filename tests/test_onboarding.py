@@ -120,3 +120,16 @@ def test_run_onboarding_seeds_maintenance_and_names_the_os(
 def test_brief_without_exploration_tools(agent_store: MemoryStore) -> None:
     text = O.run_onboarding(agent_store, exploration_tools=False)
     assert "list_dir" not in text and "your own file tools" in text
+
+
+def test_status_points_to_the_conventions_in_force(
+    agent_store: MemoryStore, project: Path, serena_home: Path
+) -> None:
+    mem(project, "core")
+    assert "after calling `onboarding`" in O.onboarding_status(agent_store).describe()
+    mem(project, "memory_maintenance")
+    assert "following `mem:memory_maintenance`" in O.onboarding_status(agent_store).describe()
+    (serena_home / "memories" / "global").mkdir(parents=True)
+    (serena_home / "memories" / "global" / "memory_maintenance.md").write_text("g\n")
+    text = O.onboarding_status(agent_store).describe()
+    assert "following `mem:global/memory_maintenance`" in text

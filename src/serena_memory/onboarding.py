@@ -12,7 +12,12 @@ import platform
 from dataclasses import dataclass, field
 
 from serena_memory import names as N
-from serena_memory.maintenance import MAINTENANCE_NAME, SeedResult, seed_maintenance
+from serena_memory.maintenance import (
+    GLOBAL_MAINTENANCE_NAME,
+    MAINTENANCE_NAME,
+    SeedResult,
+    seed_maintenance,
+)
 from serena_memory.store import MemoryStore
 
 CORE = "core"
@@ -42,6 +47,7 @@ class OnboardingStatus:
     missing: list[str] = field(default_factory=list)
     module_cores: list[str] = field(default_factory=list)
     other_memories: int = 0
+    maintenance: str | None = None  # the memory_maintenance in force, if any
 
     @property
     def done(self) -> bool:
@@ -69,14 +75,16 @@ class OnboardingStatus:
         text = "Onboarding is incomplete. "
         if self.present:
             text += "Written: " + _code_list(self.present) + ". "
-        text += (
-            "Still missing: "
+        if self.maintenance:
+            guide = f"following `mem:{self.maintenance}`"
+        else:
+            guide = "after calling `onboarding` for the conventions"
+        return (
+            text
+            + "Still missing: "
             + _code_list(self.missing)
-            + ". Write them with `write_memory` (see `mem:"
-            + MAINTENANCE_NAME
-            + "` for the conventions) to finish the onboarding."
+            + f". Write them with `write_memory`, {guide}, to finish the onboarding."
         )
-        return text
 
 
 def _code_list(names: list[str]) -> str:
@@ -92,6 +100,10 @@ def onboarding_status(store: MemoryStore) -> OnboardingStatus:
         (status.present if name in existing else status.missing).append(name)
     status.module_cores = sorted(n for n in existing if n.endswith("/" + CORE))
     status.other_memories = len(existing - set(TARGET_MEMORIES) - {MAINTENANCE_NAME})
+    for candidate in (GLOBAL_MAINTENANCE_NAME, MAINTENANCE_NAME):
+        if store.path_of(candidate).is_file():
+            status.maintenance = candidate
+            break
     return status
 
 

@@ -46,6 +46,11 @@ def test_scripted_onboarding_over_stdio_with_the_current_folder_as_project(
     async def go() -> None:
         async with over_stdio([], cwd=project) as client:
             await scripted_onboarding(client, project)
+        # the second start replays the handshake recorded by the first (see test below)
+        async with over_stdio([], cwd=project) as client:
+            text = client.instructions or ""
+            assert "- task_completion" in text and "Onboarding has not been" not in text
+            assert await ok(client, "read_memory", memory_name="core") == "# core\n"
         async with over_stdio([], cwd=project, mode="auto") as client:
             text = client.instructions or ""
             assert "- core" in text and "Start from `mem:core`" in text

@@ -61,3 +61,26 @@ def test_modes_over_streamable_http(project: Path) -> None:
 
     with http_server(["--project", str(project), "--mode", "no-memories"]) as url:
         run(go, url)
+
+
+def test_a_taken_port_is_one_clear_line(project: Path) -> None:
+    import os
+    import socket
+    import subprocess
+
+    from test_mcp_support import SERVER_CMD
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [*SERVER_CMD, "--project", str(project), "--transport", "streamable-http",
+             "--port", str(port)],
+            capture_output=True, text=True, env=dict(os.environ), timeout=60,
+        )  # fmt: skip
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == [
+        f"Error: can't listen on 127.0.0.1:{port}: Address already in use; is another "
+        "server running there? Choose another --port"
+    ]

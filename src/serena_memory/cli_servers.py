@@ -6,6 +6,7 @@ inside the command that needs them, so `serena memories ...` stays fast.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -61,6 +62,8 @@ def start_mcp_server(
     # Over stdio the pipes are taken over before the SDK loads, so a client's first
     # requests can be answered while it does (see mcp_server.StdioWire).
     wire = mcp_server.open_stdio_wire(state) if transport == "stdio" else None
+    if wire is None:
+        check_port_free(host, port)
     server = mcp_server.build_server(state, inline_memory_tools=transport == "stdio")
     # Services started next to the server (the dashboard) hook in here, sharing `state`.
     start_side_services(state, transport=transport, host=host, port=port)
@@ -68,10 +71,30 @@ def start_mcp_server(
         mcp_server.run_stdio(server, wire)
         return
     click.echo(f"Serving MCP over streamable HTTP at http://{host}:{port}/mcp", err=True)
+    server.run("streamable-http", host=host, port=port)
+
+
+def check_port_free(host: str, port: int) -> None:
+    """Fail with one clear line, before anything starts, when the address is taken."""
+    import socket
+
+    from serena_memory.errors import MemoryStoreError
+
     try:
-        server.run("streamable-http", host=host, port=port)
-    except OSError as exc:  # pragma: no cover - depends on the machine
-        raise click.ClickException(f"can't listen on {host}:{port}: {exc.strerror}") from None
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise MemoryStoreError(f"can't listen on {host}:{port}: {exc.strerror}") from None
+    family, kind, proto, _name, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        if sys.platform != "win32":  # there it would let a second server take the port
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise MemoryStoreError(
+                f"can't listen on {host}:{port}: {exc.strerror or exc}; "
+                "is another server running there? Choose another --port"
+            ) from None
 
 
 def start_side_services(state: object, *, transport: str, host: str, port: int) -> None:

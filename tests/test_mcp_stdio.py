@@ -210,6 +210,10 @@ def test_the_modern_protocol_over_stdio(project: Path, transport_mode: str) -> N
         async with over_stdio(["--project", str(project)], mode=transport_mode) as client:
             await ok(client, "write_memory", memory_name="a", content="b")
             assert await ok(client, "read_memory", memory_name="a") == "b"
+            big = "é€\n" * 50_000  # 150,000 characters, 300 KB of UTF-8 through the pipes
+            await ok(client, "write_memory", memory_name="big", content=big)
+            assert await ok(client, "read_memory", memory_name="big") == big
+            await refused(client, "write_memory", "150000", memory_name="b2", content=big + "x")
 
     run(go)
 

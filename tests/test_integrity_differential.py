@@ -121,6 +121,18 @@ def test_near_misses_include_every_reference_near_miss(corpus_project) -> None:
         assert name != source, "a memory is never pointed at itself"
 
 
+def test_parallel_check_gives_the_serial_report(corpus_project, monkeypatch) -> None:
+    import serena_memory.integrity_fs as fs
+
+    project, home = corpus_project
+    store = MemoryStore(project, home=home)
+    serial = run_check(store, include_unmarked=True, fuzzy=True)
+    monkeypatch.setattr(fs, "PARALLEL_MIN_PER_JOB", 10)
+    parallel = run_check(store, include_unmarked=True, fuzzy=True, jobs=3)
+    assert parallel.to_dict() == serial.to_dict()
+    assert parallel.to_text() == serial.to_text()
+
+
 def test_cli_json_matches_reference_sets(corpus_project, monkeypatch) -> None:
     project, home = corpus_project
     ref = parse_reference(FIXTURE["reference_output"]["unmarked"])

@@ -70,6 +70,7 @@ def check(
         include_unmarked=include_unmarked,
         fuzzy=fuzzy_matching,
         reachability=reachability,
+        jobs=0,  # a large check is split over the CPUs (this process runs no threads)
     )
     if as_json:
         _emit_json(report.to_dict())

@@ -310,33 +310,6 @@ def name_runs(text: str) -> list[bytes]:
     return text.encode("utf-8").translate(_RUN_TABLE).split()
 
 
-def long_bare_tokens(text: str, runs: list[bytes] | None = None) -> Counter[str]:
-    """Runs of 10+ name characters not directly after ``mem:``, with their counts."""
-    if runs is None:
-        runs = name_runs(text)
-    counts = Counter(r for r in runs if len(r) >= HIGH_CONFIDENCE_LENGTH)
-    found: Counter[str] = Counter()
-    for run, n in counts.items():
-        token = run.decode("ascii")
-        n -= _count_after_prefix(text, token)
-        if n > 0:
-            found[token] = n
-    return found
-
-
-def _count_after_prefix(text: str, token: str) -> int:
-    """How many runs equal to ``token`` directly follow ``mem:`` (those are references)."""
-    needle = PREFIX + token
-    count = 0
-    i = text.find(needle)
-    while i != -1:
-        end = i + len(needle)
-        if end == len(text) or text[end] not in NAME_CHARS:
-            count += 1
-        i = text.find(needle, end)
-    return count
-
-
 def _bare_offsets(text: str, name: str) -> list[int]:
     """Offsets of the exact bare mentions of one name, non-overlapping like re.findall."""
     found = []
@@ -408,9 +381,11 @@ class BareMentionFinder:
 class IntegrityAnalyzer:
     """The memories of one project (plus global ones) and every integrity question on them.
 
-    ``memories`` holds every non-ignored memory; ``ignored`` the names of ignored memories
-    that exist on disk (used to tell a reference into an ignored memory from a stale one).
-    Indexes are built on first use and reused by every question.
+    ``memories`` holds the texts to examine; ``names`` every existing (non-ignored) memory
+    name, by default the keys of ``memories`` (a parallel check gives each worker a slice
+    of the texts and all the names); ``ignored`` the names of ignored memories that exist
+    on disk (to tell a reference into an ignored memory from a stale one). Indexes are
+    built on first use and reused by every question.
     """
 
     def __init__(
@@ -419,9 +394,11 @@ class IntegrityAnalyzer:
         read_only: Iterable[str] = (),
         ignored: Iterable[str] = (),
         unreadable: Iterable[str] = (),
+        names: Iterable[str] | None = None,
     ) -> None:
         self.memories = dict(memories)
-        self.names = sorted(self.memories)
+        self.sources = sorted(self.memories)
+        self.names = sorted(set(names) | set(self.memories)) if names is not None else self.sources
         self.existing = frozenset(self.names)
         self.read_only = frozenset(read_only)
         self.ignored = frozenset(ignored) - self.existing
@@ -431,6 +408,15 @@ class IntegrityAnalyzer:
         self._name_index = None
         self._near_index = None
         self._no_near_miss: set[bytes] = set()
+
+    def sibling(
+        self, memories: Mapping[str, str], unreadable: Iterable[str] = ()
+    ) -> IntegrityAnalyzer:
+        """An analyzer of other texts of the same memory set, sharing the built indexes."""
+        other = IntegrityAnalyzer(memories, self.read_only, self.ignored, unreadable, self.names)
+        other._finder, other._name_index = self._finder, self._name_index
+        other._near_index = self._near_index
+        return other
 
     # indexes, built lazily: plain `check` needs none of the heavy ones
     @property
@@ -458,7 +444,7 @@ class IntegrityAnalyzer:
         return self._near_index
 
     def scanned_sources(self) -> list[str]:
-        return [n for n in self.names if n not in MAINTENANCE_NAMES and self.memories[n]]
+        return [n for n in self.sources if n not in MAINTENANCE_NAMES and self.memories[n]]
 
     def references(self, source: str) -> list[tuple[str, tuple[int, ...]]]:
         """[(target, line numbers)] of every reference in ``source``, first-seen order."""
@@ -550,9 +536,9 @@ class IntegrityAnalyzer:
             name = index.best(token, source)
             if name is None:
                 continue
-            count = runs.count(run) - _count_after_prefix(text, token)
-            if count > 0:
-                found.append((runs.index(run), token, name, count))
+            offsets = _bare_offsets(text, token)
+            if offsets:
+                found.append((offsets[0], token, name, len(offsets)))
         found.sort()  # first-seen order, like the reference
         return [
             BareMention(source, name, count, True, source_ro, token=token)
@@ -564,7 +550,7 @@ class IntegrityAnalyzer:
         """{source: {target: number of references}} over every non-maintenance memory."""
         return {
             source: {t: len(lines) for t, lines in self.references(source)}
-            for source in self.names
+            for source in self.sources
             if source not in MAINTENANCE_NAMES
         }
 
@@ -601,7 +587,7 @@ class IntegrityAnalyzer:
         """Memories with a ``mem:name`` reference, with the line of each."""
         needle = PREFIX + name
         found = []
-        for source in self.names:
+        for source in self.sources:
             if needle not in self.memories[source]:
                 continue
             for target, lines in self.references(source):

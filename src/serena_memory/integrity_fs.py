@@ -20,6 +20,7 @@ Stable API (keep it; the dashboard and the MCP server depend on it):
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,36 +50,55 @@ _SKIP_HINTS = {
 }
 
 
+class _Listing:
+    """The memory names of a store with their files, split by the configured patterns."""
+
+    def __init__(self, store: MemoryStore) -> None:
+        patterns = store.settings.patterns
+        self.names: list[str] = []
+        self.paths: dict[str, str] = {}
+        self.read_only: set[str] = set()
+        self.ignored: set[str] = set()
+        project_root, global_root = str(store.memories_dir), str(store.global_dir)
+        for name in store.iter_all_names(include_ignored=True):
+            if patterns.ignored_match(name) is not None:
+                self.ignored.add(name)
+                continue
+            if patterns.read_only_match(name) is not None:
+                self.read_only.add(name)
+            # names come from the folder listing, so they are valid and inside their folder
+            if N.is_global(name):
+                rel = name[len(N.GLOBAL_TOPIC) + 1 :]
+                self.paths[name] = os.path.join(global_root, rel + N.MEMORY_SUFFIX)
+            else:
+                self.paths[name] = os.path.join(project_root, name + N.MEMORY_SUFFIX)
+            self.names.append(name)
+        self.names.sort()
+
+    def read(self, names: Iterable[str]) -> tuple[dict[str, str], list[str]]:
+        """(texts, names that are not valid UTF-8); a file gone since listing is skipped."""
+        texts: dict[str, str] = {}
+        unreadable: list[str] = []
+        for name in names:
+            try:
+                with open(self.paths[name], "rb") as handle:
+                    data = handle.read()
+            except OSError:
+                continue
+            try:
+                texts[name] = data.decode("utf-8")
+            except UnicodeDecodeError:
+                unreadable.append(name)
+        return texts, unreadable
+
+    def analyzer(self, names: Iterable[str] | None = None) -> IntegrityAnalyzer:
+        texts, unreadable = self.read(self.names if names is None else names)
+        return IntegrityAnalyzer(texts, self.read_only, self.ignored, unreadable, self.names)
+
+
 def load_analyzer(store: MemoryStore) -> IntegrityAnalyzer:
     """Read every non-ignored memory of the project and the global ones, once."""
-    patterns = store.settings.patterns
-    texts: dict[str, str] = {}
-    read_only: set[str] = set()
-    ignored: set[str] = set()
-    unreadable: list[str] = []
-    project_root = str(store.memories_dir)
-    global_root = str(store.global_dir)
-    for name in store.iter_all_names(include_ignored=True):
-        if patterns.ignored_match(name) is not None:
-            ignored.add(name)
-            continue
-        if patterns.read_only_match(name) is not None:
-            read_only.add(name)
-        # names come from the folder listing, so they are valid and inside their folder
-        if N.is_global(name):
-            path = os.path.join(global_root, name[len(N.GLOBAL_TOPIC) + 1 :] + N.MEMORY_SUFFIX)
-        else:
-            path = os.path.join(project_root, name + N.MEMORY_SUFFIX)
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read()
-        except OSError:
-            continue  # vanished since it was listed
-        try:
-            texts[name] = data.decode("utf-8")
-        except UnicodeDecodeError:
-            unreadable.append(name)
-    return IntegrityAnalyzer(texts, read_only, ignored, unreadable)
+    return _Listing(store).analyzer()
 
 
 def run_check(
@@ -86,11 +106,109 @@ def run_check(
     include_unmarked: bool = False,
     fuzzy: bool = False,
     reachability: bool = False,
+    jobs: int = 1,
 ) -> CheckReport:
     """Stale references (always), exact bare mentions and near-misses (on request),
     memories unreachable from `mem:core` and references into ignored memories (on request).
-    Never writes."""
-    return load_analyzer(store).check(include_unmarked, fuzzy, reachability)
+    Never writes.
+
+    ``jobs`` > 1 (0: one per CPU) splits a large check over forked worker processes; the
+    report is the same. Only for single-threaded callers such as the command line: forking
+    a process that runs threads (a web server) is unsafe, so it is refused there.
+    """
+    listing = _Listing(store)
+    if jobs == 0:
+        jobs = _cpu_count()
+    jobs = min(jobs, max(1, len(listing.names) // PARALLEL_MIN_PER_JOB))
+    if jobs > 1 and not reachability and _can_fork():
+        return _parallel_check(listing, include_unmarked, fuzzy, jobs)
+    return listing.analyzer().check(include_unmarked, fuzzy, reachability)
+
+
+# -- parallel check -------------------------------------------------------------------------
+
+PARALLEL_MIN_PER_JOB = 400  # below this many memories per worker, forking costs more
+
+
+def _cpu_count() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def _can_fork() -> bool:
+    import threading
+
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def _chunks(listing: _Listing, jobs: int) -> list[list[str]]:
+    """Contiguous slices of the sorted names with about the same number of bytes each, so
+    that merging the partial reports in order gives the serial report."""
+    sizes = []
+    for name in listing.names:
+        try:
+            sizes.append(os.path.getsize(listing.paths[name]))
+        except OSError:
+            sizes.append(0)
+    total = sum(sizes) or 1
+    chunks: list[list[str]] = [[] for _ in range(jobs)]
+    done = 0
+    for name, size in zip(listing.names, sizes, strict=True):
+        chunks[min(jobs - 1, done * jobs // total)].append(name)
+        done += size
+    return [c for c in chunks if c]
+
+
+def _parallel_check(
+    listing: _Listing, include_unmarked: bool, fuzzy: bool, jobs: int
+) -> CheckReport:
+    import pickle
+
+    base = IntegrityAnalyzer({}, listing.read_only, listing.ignored, (), listing.names)
+    # indexes are built once, before forking, and shared by every worker
+    base.name_index  # noqa: B018
+    if include_unmarked:
+        base.finder  # noqa: B018
+        if fuzzy:
+            base.near_index  # noqa: B018
+
+    def part(names: list[str]) -> CheckReport:
+        texts, unreadable = listing.read(names)
+        return base.sibling(texts, unreadable).check(include_unmarked, fuzzy)
+
+    chunks = _chunks(listing, jobs)
+    workers = []
+    for names in chunks[1:]:
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - runs in the child
+            status = 1
+            try:
+                os.close(read_end)
+                with os.fdopen(write_end, "wb") as out:
+                    out.write(pickle.dumps(part(names)))
+                status = 0
+            finally:
+                os._exit(status)
+        os.close(write_end)
+        workers.append((pid, read_end, names))
+    reports = [part(chunks[0])]
+    for pid, read_end, names in workers:
+        with os.fdopen(read_end, "rb") as source:
+            data = source.read()
+        _pid, status = os.waitpid(pid, 0)
+        reports.append(pickle.loads(data) if status == 0 and data else part(names))
+    merged = reports[0]
+    for report in reports[1:]:
+        merged.stale += report.stale
+        merged.bare_high += report.bare_high
+        merged.bare_low += report.bare_low
+        merged.near_misses += report.near_misses
+        merged.scanned += report.scanned
+        merged.unreadable = sorted(merged.unreadable + report.unreadable)
+    return merged
 
 
 def backlinks(store: MemoryStore, name: str) -> list[Backlink]:

@@ -175,7 +175,7 @@ class NameIndex:
     """Every existing name, indexed for :meth:`candidates`."""
 
     PREFILTER = 8  # names scored in full after the rapidfuzz prefilter
-    POSTING_BUDGET = 800  # names gathered from the word index per query
+    POSTING_BUDGET = 400  # names gathered from the word index per query
 
     def __init__(self, names: Iterable[str]) -> None:
         self.names = sorted(set(names))
@@ -241,7 +241,7 @@ class NameIndex:
                 break
             hits.update(posting)
             taken += len(posting)
-        return [name for name, _n in hits.most_common(60)], bool(postings)
+        return [name for name, _n in hits.most_common(40)], bool(postings)
 
     def _scored(self, missing: str, names: Iterable[str]) -> list[tuple[float, str]]:
         s = shape(missing)

@@ -43,8 +43,10 @@ document.addEventListener('securitypolicyviolation',
 
 @pytest.fixture(scope="module")
 def browser():
+    from playwright.sync_api import expect as pw_expect
     from playwright.sync_api import sync_playwright
 
+    pw_expect.set_options(timeout=15_000)  # generous: the suite may share a busy machine
     with sync_playwright() as pw:
         instance = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield instance
@@ -66,6 +68,7 @@ class Tab:
     def __init__(self, browser, server: DashboardServer) -> None:
         self.context = browser.new_context(viewport={"width": 1280, "height": 800})
         self.context.add_init_script(WATCHDOG)
+        self.context.set_default_timeout(15_000)
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.dialogs: list[str] = []
@@ -407,6 +410,7 @@ def test_hostile_markdown_runs_nothing(tab: Tab, store: MemoryStore) -> None:
     assert page.evaluate("window.__xss") is None
     # the editor shows the same text as plain text
     tab.open("#/memory/hostile")
+    expect(page.locator(".memory-header h1")).to_have_text("hostile")
     page.click("#edit-button")
     expect(page.locator("#editor")).to_have_value(HOSTILE)
     assert page.evaluate("window.__xss") is None

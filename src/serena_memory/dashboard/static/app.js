@@ -225,6 +225,10 @@
 
   // -- one memory ----------------------------------------------------------------------
   async function showMemory(name) {
+    if (!state.viewing || state.viewing.name !== name) {
+      // never leave another memory's buttons clickable while this one loads
+      main.replaceChildren(el("h1", { text: name }), el("p", { class: "muted", text: "Loading…" }));
+    }
     const res = await api("GET", "/api/memory?name=" + encodeURIComponent(name));
     if (state.currentName !== name) return; // the person navigated away meanwhile
     if (!res.ok) {

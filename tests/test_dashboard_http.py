@@ -276,6 +276,21 @@ def test_delete_removes_the_file(client: httpx.Client, store: MemoryStore) -> No
     assert again.status_code == 404
 
 
+def test_delete_of_a_memory_changed_since_it_was_read_is_refused(
+    client: httpx.Client, store: MemoryStore
+) -> None:
+    store.write("draft", "as loaded in the page")
+    base = client.get("/api/memory", params={"name": "draft"}).json()["version"]
+    store.write("draft", "the agent added something important")
+    response = client.post("/api/delete", json={"name": "draft", "base_version": base})
+    assert response.status_code == 409
+    assert response.json()["current"] == "the agent added something important"
+    assert store.read("draft") == "the agent added something important"
+    fresh = client.get("/api/memory", params={"name": "draft"}).json()["version"]
+    assert client.post("/api/delete", json={"name": "draft", "base_version": fresh}).is_success
+    assert not store.exists("draft")
+
+
 def test_graph_has_memories_references_and_missing_targets(
     client: httpx.Client, store: MemoryStore
 ) -> None:

@@ -166,9 +166,14 @@ class MemoryStore:
         if write and self.protect_read_only:
             pattern = settings.patterns.read_only_match(name)
             if pattern is not None:
+                advice = (
+                    "ask the user to change it or to lift the pattern"
+                    if self.context is Context.AGENT
+                    else "change the file in an editor, or lift the pattern in the configuration"
+                )
                 raise ReadOnlyMemoryError(
                     f"memory '{name}' is read-only (it matches the read_only_memory_patterns "
-                    f"entry {pattern!r}); ask the user to change it or to lift the pattern"
+                    f"entry {pattern!r}); {advice}"
                 )
         return name
 
@@ -269,11 +274,21 @@ class MemoryStore:
             atomic_write(path, encode_memory(name, content))
         return WriteResult(name, created, len(content))
 
-    def delete(self, name: str) -> None:
+    def delete(self, name: str, expected_version: str | None = None) -> None:
+        """Delete a memory; with ``expected_version``, only if nobody changed it since."""
         name = self._accessible(name, write=True)
         path = self.path_of(name)
         with locked(self._lock_folders(name)):
             self._recover_locked()
+            if expected_version is not None:
+                current = self._read_text(name)
+                if self.version_of(current) != expected_version:
+                    raise MemoryChangedError(
+                        f"memory '{name}' was changed since it was read; nothing was deleted",
+                        name,
+                        current,
+                        self.version_of(current),
+                    )
             try:
                 path.unlink()
             except FileNotFoundError:

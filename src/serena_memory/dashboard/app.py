@@ -77,7 +77,8 @@ class DashboardApi:
         root = self.project_root()
         if root is None:
             raise ApiError(409, "no project is active yet; activate one in the agent first")
-        return MemoryStore(root, home=self.home, context=Context.AGENT)
+        # A person's tool that still honours read-only patterns, as the dashboard promises.
+        return MemoryStore(root, home=self.home, context=Context.HUMAN, protect_read_only=True)
 
     @staticmethod
     async def body(request: Request) -> dict[str, Any]:
@@ -193,7 +194,7 @@ class DashboardApi:
     def delete_memory(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
         store = self.store()
         name = N.normalize_name(self.text_field(data, "name"))
-        store.delete(name)
+        store.delete(name, self.text_field(data, "base_version", optional=True))
         return {"deleted": name}
 
     def rename_memory(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:

@@ -302,7 +302,7 @@
 
   function showDelete(memory, actions) {
     const confirmDelete = async () => {
-      const res = await api("POST", "/api/delete", { name: memory.name });
+      const res = await api("POST", "/api/delete", { name: memory.name, base_version: memory.version });
       if (!res.ok) {
         actions.replaceChildren(noticeBox("error", res.data.error));
         return;

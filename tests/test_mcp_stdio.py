@@ -147,7 +147,13 @@ def test_start_up_problems_stop_the_server_with_one_clear_line(
 
 
 def test_the_protocol_stream_carries_nothing_but_messages(project: Path) -> None:
-    """Raw JSON-RPC over the pipes: every line the server writes is one JSON message."""
+    """Raw JSON-RPC over the pipes, odd lines included: every line the server writes is one
+    JSON message, on the first start and on one that replays the recorded handshake."""
+    for _start in range(2):
+        _raw_stream_session(project)
+
+
+def _raw_stream_session(project: Path) -> None:
     messages = [
         {
             "jsonrpc": "2.0",
@@ -174,7 +180,9 @@ def test_the_protocol_stream_carries_nothing_but_messages(project: Path) -> None
             "params": {"name": "read_memory", "arguments": {"memory_name": "../../x"}},
         },
     ]
-    stdin = "".join(json.dumps(m) + "\n" for m in messages) + "this is not json\n"
+    odd = ['{"jsonrpc": "2.0", "id": [1], "method": "tools/list"}', "[1, 2]", "{}", "null"]
+    lines = [json.dumps(messages[0]), *odd, *(json.dumps(m) for m in messages[1:])]
+    stdin = "\n".join(lines) + "\nthis is not json\n"
     proc = subprocess.Popen(
         [*SERVER_CMD, "--project", str(project)],
         stdin=subprocess.PIPE,
@@ -189,7 +197,7 @@ def test_the_protocol_stream_carries_nothing_but_messages(project: Path) -> None
     proc.stdin.flush()
     for line in proc.stdout:
         message = json.loads(line)  # every line is a JSON message
-        if "id" in message:
+        if message.get("id") in (1, 2, 3, 4):
             answers[message["id"]] = message
         if len(answers) == 4:
             break

@@ -643,7 +643,10 @@ class StdioWire:
         with open(self.wire_in, "rb", closefd=False) as stream:
             for raw in stream:
                 if self.looking:
-                    self._look_at(raw)
+                    try:
+                        self._look_at(raw)
+                    except Exception:  # never let a strange line stop the reading
+                        self.looking = False
                 self.lines.put(raw)
                 self._wake()
         self.lines.put(None)
@@ -663,7 +666,7 @@ class StdioWire:
             message = json.loads(raw)
         except ValueError:
             return
-        if not isinstance(message, dict) or "id" not in message:
+        if not isinstance(message, dict) or not _plain_id(message.get("id")):
             return
         method, params = message.get("method"), message.get("params")
         if method not in ("initialize", "tools/list") or method in self.watch.values():
@@ -698,11 +701,14 @@ class StdioWire:
 
     def send(self, text: str) -> None:
         """One message from the SDK (a JSON line)."""
-        if self.drop_ids or self.watch:
+        if self.drop_ids or self.watch:  # only until the handshake has gone by
             message = json.loads(text)
             request_id = message.get("id") if isinstance(message, dict) else None
-            if request_id in self.watch and "result" in message:
-                self._note(self.watch.pop(request_id), message["result"])
+            if not _plain_id(request_id):
+                request_id = None
+            method = self.watch.pop(request_id, None) if request_id is not None else None
+            if method is not None and isinstance(message.get("result"), dict):
+                self._note(method, message["result"])
             if request_id in self.drop_ids:
                 self.drop_ids.discard(request_id)
                 return
@@ -726,6 +732,10 @@ class StdioWire:
 
     def writer(self) -> "_SdkWriter":
         return _SdkWriter(self)
+
+
+def _plain_id(value: object) -> bool:
+    return isinstance(value, str | int) and not isinstance(value, bool)
 
 
 def _plain_initialize(params: object) -> bool:

@@ -276,10 +276,9 @@ def build_server(state: ServerState, *, inline_memory_tools: bool = True) -> "MC
     from mcp.types import ToolAnnotations
     from pydantic import Field
 
-    MemoryName = Annotated[str, Field(description=MEMORY_NAME_HELP)]
-
     from serena_memory import __version__
 
+    MemoryName = Annotated[str, Field(description=MEMORY_NAME_HELP)]
     server = MCPServer(
         SERVER_NAME,
         title="Serena memory",

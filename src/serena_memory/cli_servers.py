@@ -47,8 +47,28 @@ def register(group: click.Group) -> None:
 )
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address for streamable-http.")
 @click.option("--port", type=int, default=8000, show_default=True, help="Port for streamable-http.")
+@click.option(
+    "--dashboard/--no-dashboard",
+    default=True,
+    show_default=True,
+    help="Serve the memories dashboard next to the server (its URL goes to stderr).",
+)
+@click.option(
+    "--dashboard-port",
+    type=int,
+    default=None,
+    help="Port of the dashboard (default: 24282 or the next free one).",
+)
+@click.option("--open-browser", is_flag=True, help="Open the dashboard in a web browser.")
 def start_mcp_server(
-    project: Path | None, modes: tuple[str, ...], transport: str, host: str, port: int
+    project: Path | None,
+    modes: tuple[str, ...],
+    transport: str,
+    host: str,
+    port: int,
+    dashboard: bool,
+    dashboard_port: int | None,
+    open_browser: bool,
 ) -> None:
     """Start the MCP server that gives an agent its memories.
 
@@ -66,7 +86,8 @@ def start_mcp_server(
         check_port_free(host, port)
     server = mcp_server.build_server(state, inline_memory_tools=transport == "stdio")
     # Services started next to the server (the dashboard) hook in here, sharing `state`.
-    start_side_services(state, transport=transport, host=host, port=port)
+    if dashboard:
+        start_side_services(state, port=dashboard_port, open_browser=open_browser)
     if wire is not None:
         mcp_server.run_stdio(server, wire)
         return
@@ -97,6 +118,36 @@ def check_port_free(host: str, port: int) -> None:
             ) from None
 
 
-def start_side_services(state: object, *, transport: str, host: str, port: int) -> None:
-    """Start what runs next to the MCP server; the dashboard is added here. It must not
-    write to stdout, which belongs to the stdio transport."""
+def start_side_services(state: object, *, port: int | None, open_browser: bool) -> None:
+    """Start the dashboard next to the MCP server, on loopback, following the project the
+    agent activates.
+
+    It starts in a thread of its own so the web stack loads while the MCP server answers
+    its first requests, and it reports only on stderr: stdout belongs to the stdio
+    transport. A dashboard that can't start costs a warning, never the MCP server.
+    """
+    import threading
+
+    if not state.enabled("read_memory"):  # type: ignore[attr-defined]
+        return  # no-memories mode: there is nothing to show
+
+    def project_root() -> Path | None:
+        store = state.store  # type: ignore[attr-defined]
+        return store.project_root if store is not None else None
+
+    def run() -> None:
+        from serena_memory.dashboard import start_dashboard_in_background
+
+        try:
+            url = start_dashboard_in_background(
+                project_root,
+                home=state.home,  # type: ignore[attr-defined]
+                port=port,
+                open_browser=open_browser,
+            )
+        except Exception as exc:  # noqa: BLE001 - the MCP server must keep running
+            click.echo(f"Dashboard not started: {exc}", err=True)
+            return
+        click.echo(f"Memories dashboard: {url}", err=True)
+
+    threading.Thread(target=run, name="serena-dashboard", daemon=True).start()

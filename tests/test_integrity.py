@@ -388,3 +388,42 @@ def test_analyzer_is_pure() -> None:
     report = analyzer.check(include_unmarked=True)
     assert [(s.source, s.target) for s in report.stale] == [("core", "a/b")]
     assert [(b.source, b.name) for b in report.bare_high] == [("core", "c/d")]
+
+
+@pytest.mark.parametrize(
+    ("token", "expected"),
+    [
+        ("auth/login_v2", "auth/login"),
+        ("tech_stack_old", "tech_stack"),
+        ("TECH_STACK", "tech_stack"),
+        ("techStacks", "tech_stack"),
+        ("deploy/docker_compose_file", "deploy/docker_compose"),
+        ("session_handling_notes", "session_handling"),
+        ("frontend/x-subtleties-more", "frontend/x-subtleties"),
+        ("frontend-grid-layout", "frontend/grid_layout"),
+        ("repository", None),  # one word of three
+        ("authentication_flow", None),  # half of the words
+        ("modules/frontend/core_extra", None),  # `core` names are common words
+    ],
+)
+def test_near_miss_table(token: str, expected: str | None) -> None:
+    names = [
+        "auth/login", "tech_stack", "deploy/docker_compose", "session_handling",
+        "frontend/x-subtleties", "frontend/grid_layout", "serena_repository_structure",
+        "authentication", "modules/frontend/core",
+    ]  # fmt: skip
+    memories = {name: "x\n" for name in names}
+    memories["notes"] = f"Bare: {token} here.\n"
+    report = IntegrityAnalyzer(memories).check(include_unmarked=True, fuzzy=True)
+    found = [(b.token, b.name) for b in report.near_misses]
+    assert found == ([(token, expected)] if expected else [])
+
+
+def test_many_names_with_other_characters_use_the_automaton() -> None:
+    names = [f"notes {i}.v2" for i in range(20)] + ["plan", "plan.v2"]
+    text = "See notes 3.v2, notes 13.v2x and mem:notes 4.v2; plan.v2 and plan.\n"
+    found = BareMentionFinder(names).find(text)
+    assert {n: len(o) for n, o in found.items()} == {
+        n: _oracle_bare(text, n) for n in names if _oracle_bare(text, n)
+    }
+    assert set(found) == {"notes 3.v2", "plan.v2", "plan"}

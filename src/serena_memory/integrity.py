@@ -340,13 +340,18 @@ class BareMentionFinder:
     Candidates are then confirmed, with their offsets, by the exact boundary rules.
     """
 
+    FEW = 16
+
     def __init__(self, names: Iterable[str]) -> None:
         self.names = sorted(set(names))
         plain = [n for n in self.names if all(c in NAME_CHARS for c in n)]
         self._plain = frozenset(n.encode("ascii") for n in plain)
         odd = sorted(set(self.names) - set(plain))
         self._automaton = None
-        if odd:
+        self._few_odd: list[str] = []
+        if len(odd) <= self.FEW:
+            self._few_odd = odd  # a substring test each is cheaper than a scan
+        else:
             import ahocorasick
 
             self._automaton = ahocorasick.Automaton()
@@ -361,6 +366,7 @@ class BareMentionFinder:
         found = {r.decode("ascii") for r in self._plain.intersection(runs)}
         if self._automaton is not None:
             found.update(name for _end, name in self._automaton.iter(text))
+        found.update(name for name in self._few_odd if name in text)
         return found
 
     def find(self, text: str, runs: list[bytes] | None = None) -> dict[str, list[int]]:

@@ -303,8 +303,11 @@ class NearMissIndex:
     """Long bare tokens that are near-misses of existing names (``frontend-grid-layout`` for
     ``frontend/grid_layout``, ``suggested_commands_list`` for ``suggested_commands``).
 
-    A token matches a name when both have the same canonical words, or when the words of
-    one are a contiguous run of the other's covering at least 60% of the longer one.
+    A token matches a name when both have the same canonical words (best), or when the
+    words of one are a contiguous run of the other's covering at least 60% of the longer
+    one: best when the token is the name's last segment (`webhook_sampling` for
+    `notifications/webhook_sampling`), else the more they cover the better. Ties go to the
+    alphabetically first name.
     """
 
     MIN_COVERAGE = 0.6
@@ -313,12 +316,15 @@ class NearMissIndex:
         self._exact: dict[tuple[str, ...], list[str]] = {}
         self._runs: dict[tuple[str, ...], list[tuple[int, str]]] = {}
         self._words_of: dict[str, tuple[str, ...]] = {}
+        self._last: dict[str, tuple[str, tuple[str, ...]]] = {}
         for name in sorted(set(names)):
             words = canonical_words(name)
             if not words:
                 continue
             self._words_of[name] = words
             self._exact.setdefault(words, []).append(name)
+            last = name.rpartition("/")[2]
+            self._last[name] = (last.lower(), canonical_words(last))
             n = len(words)
             for i in range(n):
                 for j in range(i + 1, n + 1):
@@ -332,8 +338,13 @@ class NearMissIndex:
             return cached
         words = canonical_words(token)
         scored: dict[str, float] = {}
+
+        def offer(name: str, score: float) -> None:
+            if score > scored.get(name, 0.0):
+                scored[name] = score
+
         for name in self._exact.get(words, ()):
-            scored[name] = 1.0
+            offer(name, 1.0)
         n = len(words)
         # the token's words contain a name's words ...
         for i in range(n):
@@ -342,10 +353,17 @@ class NearMissIndex:
                 if coverage < self.MIN_COVERAGE:
                     continue
                 for name in self._exact.get(words[i:j], ()):
-                    scored.setdefault(name, 0.6 + 0.4 * coverage)
-        # ... or a name's words contain the token's
+                    offer(name, 0.6 + 0.3 * coverage)
+        # ... or a name's words contain the token's; best when the token is its last segment
+        lowered = token.lower()
         for length, name in self._runs.get(words, ()):
-            scored.setdefault(name, 0.6 + 0.4 * n / length)
+            last, last_words = self._last[name]
+            if last == lowered:
+                offer(name, 0.97)
+            elif last_words == words:
+                offer(name, 0.95)
+            else:
+                offer(name, 0.6 + 0.3 * n / length)
         ranked = sorted(((-s, name) for name, s in scored.items()))
         result = [(-s, name) for s, name in ranked]
         self._cache[token] = result

@@ -127,7 +127,7 @@ def run_check(
 
 # -- parallel check -------------------------------------------------------------------------
 
-PARALLEL_MIN_PER_JOB = 1500  # below this many memories per worker, forking costs more
+PARALLEL_MIN_PER_JOB = 400  # below this many memories per worker, forking costs more
 
 
 def _cpu_count() -> int:

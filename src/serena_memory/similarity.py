@@ -174,7 +174,7 @@ def name_similarity(missing: str, existing: str) -> float:
 class NameIndex:
     """Every existing name, indexed for :meth:`candidates`."""
 
-    PREFILTER = 8  # names scored in full after the rapidfuzz prefilter
+    PREFILTER = 5  # names scored in full after the rapidfuzz prefilter
     POSTING_BUDGET = 400  # names gathered from the word index per query
 
     def __init__(self, names: Iterable[str]) -> None:

@@ -316,3 +316,21 @@ def test_rename_reports_undecodable_memory_it_could_not_rewrite(store) -> None:
     assert result.undecodable_skipped == ["bad"]
     assert "bad" in result.summary() and "UTF-8" in result.summary()
     assert bad.read_bytes() == b"see `mem:target` \xff\xfe"
+
+
+def test_rename_rewrites_files_whose_names_no_tool_would_accept(store: MemoryStore) -> None:
+    """Files saved by hand under names the name rules refuse or alias (a colon, a trailing
+    space, a doubled .md) neither stop a rename nor keep their stale references."""
+    store.write("target", "t")
+    odd = {
+        "we:ird.md": store.memories_dir / "we:ird.md",
+        "notes .md": store.memories_dir / "notes .md",
+        "twice.md.md": store.memories_dir / "twice.md.md",
+    }
+    for path in odd.values():
+        path.write_text("see `mem:target`\n", encoding="utf-8")
+    result = store.rename("target", "renamed")
+    assert result.references_rewritten == 3
+    for path in odd.values():
+        assert path.read_text(encoding="utf-8") == "see `mem:renamed`\n"
+    assert store.read("renamed") == "t"

@@ -143,6 +143,17 @@ class MemoryStore:
             raise InvalidNameError(f"memory name {name!r} resolves outside its memories folder")
         return path
 
+    def listed_path(self, name: str) -> Path:
+        """The file behind a name taken from a folder listing, without validating it.
+
+        A file a person saved by hand may have a name that :func:`path_of` refuses or
+        normalizes to another file (``a:b.md``, ``notes .md``, ``x.md.md``); operations
+        that walk every memory (a rename's reference rewrite) must still reach it.
+        """
+        if N.is_global(name):
+            return self.global_dir / (name[len(N.GLOBAL_TOPIC) + 1 :] + N.MEMORY_SUFFIX)
+        return self.memories_dir / (name + N.MEMORY_SUFFIX)
+
     def read_only_pattern(self, name: str, settings: Settings | None = None) -> str | None:
         return (settings or self.settings).patterns.read_only_match(name)
 
@@ -359,7 +370,7 @@ class MemoryStore:
             undecodable: list[str] = []
             needle = f"mem:{old}".encode()
             for name in sorted(self.iter_all_names()):
-                path = self.path_of(name)
+                path = self.listed_path(name)
                 if name == old:
                     text = moved_text
                 else:

@@ -183,6 +183,9 @@ def test_failures_are_one_line_errors(project: Path, tmp_path: Path) -> None:
         "invalid regex",
     )
     failed(run_cli("memories", "write", "a.md/x", p, "-c", "x"), "in the way")
+    # names too long for a file system, or so deep that making their folders would recurse
+    failed(run_cli("memories", "write", "a/" * 2000 + "x", p, "-c", "x"), "characters")
+    failed(run_cli("memories", "write", "n" * 300, p, "-c", "x"), "255 bytes")
     failed(run_cli("memories", "list", str(tmp_path / "missing")), "does not exist")
     a_file = tmp_path / "file.txt"
     a_file.write_text("x")

@@ -71,12 +71,21 @@ def test_normalization(raw: str, expected: str) -> None:
         (".hidden", "starting with '.'"),
         ("topic/.hidden", "starting with '.'"),
         ("...", "starting with '.'"),
+        ("x" * 253, "255 bytes"),  # with .md the file name would be 256 bytes
+        ("é" * 128 + "/x", "255 bytes"),  # a topic folder name, counted in UTF-8 bytes
+        ("a/" * 500 + "x", "more than the 1000 allowed"),
     ],
 )
 def test_refused_names_say_why(raw: str, why: str) -> None:
     with pytest.raises(InvalidNameError) as info:
         normalize_name(raw)
     assert why in str(info.value)
+
+
+def test_longest_names_are_accepted() -> None:
+    assert normalize_name("x" * 252) == "x" * 252
+    assert normalize_name("t" * 255 + "/x") == "t" * 255 + "/x"
+    assert normalize_name("a/" * 499 + "x") == "a/" * 499 + "x"
 
 
 def test_refusals_surface_through_every_store_operation(store: MemoryStore, project: Path) -> None:

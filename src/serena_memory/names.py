@@ -20,6 +20,11 @@ MEMORY_SUFFIX = ".md"
 # (undecodable command-line bytes) would make a file name that is not UTF-8.
 _FORBIDDEN_CHARS = re.compile(r'[\x00-\x1f\x7f<>:"|?*\ud800-\udfff]')
 _DRIVE = re.compile(r"^[A-Za-z]:")
+# File systems cap a file or folder name at 255 bytes (the last segment also carries
+# `.md`), and a name of hundreds of topics would outgrow a path or Python's recursion
+# while its folders are made; refusing both here beats an OS error half-way through.
+MAX_SEGMENT_BYTES = 255
+MAX_NAME_CHARS = 1000
 # What a `mem:NAME` reference can spell; names outside it can be stored but not referenced.
 REFERENCE_NAME_CHARS = r"A-Za-z0-9_\-/"
 
@@ -36,6 +41,11 @@ def normalize_name(raw: str) -> str:
     name = name.replace("\\", "/")
     if not name:
         raise InvalidNameError(f"memory name {raw!r} is empty")
+    if len(name) > MAX_NAME_CHARS:
+        raise InvalidNameError(
+            f"memory name {_preview(raw)} has {len(name)} characters, more than the "
+            f"{MAX_NAME_CHARS} allowed; choose a shorter name"
+        )
     if name.startswith("/") or _DRIVE.match(name):
         raise InvalidNameError(f"memory name {raw!r} is an absolute path; use a relative name")
     bad = _FORBIDDEN_CHARS.search(name)
@@ -62,11 +72,22 @@ def normalize_name(raw: str) -> str:
             raise InvalidNameError(
                 f"memory name {raw!r} has a segment with leading or trailing spaces"
             )
+    for segment in segments[:-1] + [segments[-1] + MEMORY_SUFFIX]:
+        if len(segment.encode("utf-8")) > MAX_SEGMENT_BYTES:
+            raise InvalidNameError(
+                f"memory name {_preview(raw)} has a part {_preview(segment)} longer than the "
+                f"{MAX_SEGMENT_BYTES} bytes a file or folder name can have; shorten it"
+            )
     if name == GLOBAL_TOPIC:
         raise InvalidNameError(
             "'global' alone is not a memory name: global memories are named 'global/NAME'"
         )
     return name
+
+
+def _preview(text: str, limit: int = 60) -> str:
+    """A long name, cut for a message that must stay one readable line."""
+    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
 
 
 def is_global(name: str) -> bool:

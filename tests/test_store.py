@@ -407,3 +407,14 @@ def test_a_memory_file_where_a_topic_folder_must_go_is_a_clear_error(store: Memo
     assert store.list().all == ["a", "b"]
     assert store.read("a") == "memory a\n"
     assert store.read("b") == "links `mem:b`\n"
+
+
+def test_a_memories_folder_that_is_a_file_is_a_clear_error(store: MemoryStore) -> None:
+    """Not "No memories" (that would hide the file) and not a bare OS error."""
+    store.memories_dir.parent.mkdir(parents=True)
+    store.memories_dir.write_text("not a folder")
+    with pytest.raises(MemoryStoreError, match="memories folder .* is a file"):
+        store.list()
+    with pytest.raises(MemoryStoreError, match="a file is in the way"):
+        store.write("x", "y")
+    assert store.memories_dir.read_text() == "not a folder"

@@ -45,7 +45,7 @@ def ensure_folder(folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
         raise MemoryStoreError(
-            f"can't create the topic folder {folder}: a file of that name is in the way"
+            f"can't create the folder {folder}: a file is in the way (there or above it)"
         ) from None
 
 
@@ -207,7 +207,7 @@ def locked(folders: list[Path], timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterat
     """Hold the cross-process lock on every folder (created if needed), in a fixed order."""
     keys = []
     for folder in folders:
-        folder.mkdir(parents=True, exist_ok=True)
+        ensure_folder(folder)
         keys.append(os.path.realpath(folder))
     ordered = sorted(set(keys))
     held: list[_FolderLock] = []

@@ -199,6 +199,11 @@ class MemoryStore:
             yield name
 
     def _raw_names(self) -> Iterator[str]:
+        for root in (self.memories_dir, self.global_dir):
+            if os.path.exists(root) and not os.path.isdir(root):
+                raise MemoryStoreError(
+                    f"the memories folder {root} is a file, not a folder; move it away"
+                )
         yield from iter_markdown_files(self.memories_dir, skip_top=frozenset({N.GLOBAL_TOPIC}))
         for rel in iter_markdown_files(self.global_dir):
             yield f"{N.GLOBAL_TOPIC}/{rel}"

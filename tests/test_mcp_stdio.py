@@ -180,6 +180,20 @@ def _raw_stream_session(project: Path) -> None:
             "params": {"name": "read_memory", "arguments": {"memory_name": "../../x"}},
         },
     ]
+    # a lone surrogate is valid JSON but no text: refused with an answer, not left hanging
+    # (sent before id 4, so its answer comes first: the pipes' reader answers it at once)
+    messages.insert(
+        -1,
+        {
+            "jsonrpc": "2.0",
+            "id": 5,
+            "method": "tools/call",
+            "params": {
+                "name": "write_memory",
+                "arguments": {"memory_name": "s", "content": "\ud800"},
+            },
+        },
+    )
     odd = ['{"jsonrpc": "2.0", "id": [1], "method": "tools/list"}', "[1, 2]", "{}", "null"]
     lines = [json.dumps(messages[0]), *odd, *(json.dumps(m) for m in messages[1:])]
     stdin = "\n".join(lines) + "\nthis is not json\n"
@@ -197,9 +211,9 @@ def _raw_stream_session(project: Path) -> None:
     proc.stdin.flush()
     for line in proc.stdout:
         message = json.loads(line)  # every line is a JSON message
-        if message.get("id") in (1, 2, 3, 4):
+        if message.get("id") in (1, 2, 3, 4, 5):
             answers[message["id"]] = message
-        if len(answers) == 4:
+        if answers.keys() >= {1, 2, 3, 4}:
             break
     proc.stdin.close()
     rest = proc.stdout.read()
@@ -209,6 +223,8 @@ def _raw_stream_session(project: Path) -> None:
     assert answers[1]["result"]["protocolVersion"] == "2025-06-18"
     assert answers[3]["result"]["isError"] is False
     assert answers[4]["result"]["isError"] is True
+    assert "surrogate" in answers.get(5, {}).get("error", {}).get("message", "")
+    assert not (project / ".serena" / "memories" / "s.md").exists()
     assert "Traceback" not in proc.stderr.read()
 
 

@@ -9,6 +9,7 @@ here, and only when a server is built, so the command line stays fast.
 import contextlib
 import json
 import os
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -641,6 +642,8 @@ class StdioWire:
     def _pump(self) -> None:
         with open(self.wire_in, "rb", closefd=False) as stream:
             for raw in stream:
+                if _SURROGATE_ESCAPE.search(raw) and self._refuse_lone_surrogates(raw):
+                    continue
                 if self.looking:
                     try:
                         self._look_at(raw)
@@ -650,6 +653,31 @@ class StdioWire:
                 self._wake()
         self.lines.put(None)
         self._wake()
+
+    def _refuse_lone_surrogates(self, raw: bytes) -> bool:
+        """Answer a request whose JSON escapes a lone UTF-16 surrogate (`"\\ud800"`).
+
+        Such a line is valid JSON, but the SDK's parser rejects it and answers nothing, so
+        the client would wait forever; it gets an error naming the problem instead.
+        """
+        try:
+            message = json.loads(raw)
+        except ValueError:
+            return False  # not JSON: the SDK's to answer
+        try:
+            json.dumps(message, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            pass
+        else:
+            return False  # only valid surrogate pairs
+        if isinstance(message, dict) and _plain_id(message.get("id")):
+            error = {
+                "code": -32602,
+                "message": "the request holds a lone UTF-16 surrogate escape (such as "
+                "\\ud800), which is not text; send valid Unicode",
+            }
+            self._write(_dump({"jsonrpc": "2.0", "id": message["id"], "error": error}))
+        return True
 
     def _wake(self) -> None:
         loop = self.loop
@@ -731,6 +759,10 @@ class StdioWire:
 
     def writer(self) -> "_SdkWriter":
         return _SdkWriter(self)
+
+
+# `\uD800`-`\uDFFF` in a JSON line: a surrogate, alone or (mostly) in a valid pair.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
 
 
 def _plain_id(value: object) -> bool:

@@ -84,12 +84,20 @@ def _load_mapping(path: Path) -> dict[str, Any]:
     cached = _cache.get(path)
     if cached and cached[0] == stamp:
         return cached[1]
+    data = read_yaml_mapping(path)
+    _cache[path] = (stamp, data)
+    return data
+
+
+def read_yaml_mapping(path: Path, error: type[ConfigError] = ConfigError) -> dict[str, Any]:
+    """Parse a YAML file that must hold a mapping (an empty file is an empty one); any
+    problem is ``error`` naming the file and, for bad YAML, the line and column."""
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
+        raise error(f"{path}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+        raise error(f"{path}: cannot be read: {exc.strerror or exc}") from None
     import yaml  # only when a configuration file exists: it costs the CLI's start-up
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -101,14 +109,11 @@ def _load_mapping(path: Path) -> dict[str, Any]:
         if mark is not None:
             where = f" at line {mark.line + 1}, column {mark.column + 1}"
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ConfigError(f"{path}: invalid YAML{where}: {problem}") from None
+        raise error(f"{path}: invalid YAML{where}: {problem}") from None
     if data is None:
-        data = {}
+        return {}
     if not isinstance(data, dict):
-        raise ConfigError(
-            f"{path}: the top level must be a mapping of keys, not {_type_name(data)}"
-        )
-    _cache[path] = (stamp, data)
+        raise error(f"{path}: the top level must be a mapping of keys, not {_type_name(data)}")
     return data
 
 

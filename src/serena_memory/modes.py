@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from serena_memory.config import serena_home
+from serena_memory.config import read_yaml_mapping, serena_home
 from serena_memory.errors import ConfigError
 
 MEMORY_TOOLS = (
@@ -92,25 +92,7 @@ def load_mode(name: str, home: Path | None = None) -> Mode:
 
 
 def _load_mode_file(name: str, path: Path) -> Mode:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise ModeError(f"{path}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise ModeError(f"{path}: cannot be read: {exc.strerror or exc}") from None
-    import yaml
-
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ModeError(f"{path}: invalid YAML{where}: {problem}") from None
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise ModeError(f"{path}: the top level must be a mapping with description, prompt, ...")
+    data = read_yaml_mapping(path, ModeError)
     texts = {}
     for key in ("description", "prompt"):
         value = data.get(key) or ""

@@ -127,6 +127,12 @@ class DashboardApi:
                 )
             except MemoryStoreError as exc:
                 return JSONResponse({"error": str(exc)}, status_code=_status_for(exc))
+            except OSError as exc:  # disk full, a folder in a file's place...: still said
+                where = exc.filename2 or exc.filename  # a rename's target, not its temp file
+                message = f"file system error: {exc.strerror or exc}" + (
+                    f" ({where})" if where else ""
+                )
+                return JSONResponse({"error": message}, status_code=500)
             if isinstance(result, Response):
                 return result
             return JSONResponse(result)

@@ -146,6 +146,17 @@ def test_start_up_problems_stop_the_server_with_one_clear_line(
     assert "project.yml" in start_failure("--project", str(project))
 
 
+@pytest.mark.parametrize("option", ["--port", "--dashboard-port"])
+def test_a_port_out_of_range_is_a_usage_error(project: Path, option: str) -> None:
+    args = ["--project", str(project), "--transport", "streamable-http", option, "99999"]
+    result = subprocess.run(
+        [*SERVER_CMD, *args], input="", capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    assert f"Invalid value for '{option}'" in result.stderr
+
+
 def test_the_protocol_stream_carries_nothing_but_messages(project: Path) -> None:
     """Raw JSON-RPC over the pipes, odd lines included: every line the server writes is one
     JSON message, on the first start and on one that replays the recorded handshake."""

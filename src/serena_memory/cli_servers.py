@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 TRANSPORTS = ("stdio", "streamable-http")
+PORT = click.IntRange(0, 65535)
 
 
 def register(group: click.Group) -> None:
@@ -46,7 +47,9 @@ def register(group: click.Group) -> None:
     help="stdio for a client that starts the server; streamable-http to serve a URL.",
 )
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address for streamable-http.")
-@click.option("--port", type=int, default=8000, show_default=True, help="Port for streamable-http.")
+@click.option(
+    "--port", type=PORT, default=8000, show_default=True, help="Port for streamable-http."
+)
 @click.option(
     "--dashboard/--no-dashboard",
     default=True,
@@ -55,7 +58,7 @@ def register(group: click.Group) -> None:
 )
 @click.option(
     "--dashboard-port",
-    type=int,
+    type=PORT,
     default=None,
     help="Port of the dashboard (default: 24282 or the next free one).",
 )

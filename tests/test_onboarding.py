@@ -72,6 +72,8 @@ def test_status_reports_what_is_left(agent_store: MemoryStore, project: Path) ->
     status = O.onboarding_status(agent_store)
     assert status.missing == list(O.TARGET_MEMORIES) and not status.done
     assert "not been performed" in status.describe()
+    # even before anything is written, the agent is told every memory it has to write
+    assert all(f"`mem:{name}`" in status.describe() for name in O.TARGET_MEMORIES)
     mem(project, "core")
     mem(project, "tech_stack")
     mem(project, "frontend/core")

@@ -69,8 +69,10 @@ class OnboardingStatus:
             return text + " Read `mem:core` to start."
         if not self.present and not self.other_memories:
             return (
-                "Onboarding has not been performed: the project has no memories yet. "
-                "Call the `onboarding` tool and follow its instructions."
+                "Onboarding has not been performed: none of "
+                + _code_list(self.missing)
+                + " exists yet. Call the `onboarding` tool (again, if it was called before) "
+                "and follow its instructions."
             )
         text = "Onboarding is incomplete. "
         if self.present:

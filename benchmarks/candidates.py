@@ -31,23 +31,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from corpus import FLAT_NAMES, generate_names, mutate  # noqa: E402
+from corpus import FLAT_NAMES, STALE_KINDS, generate_names, mutate  # noqa: E402
 
 REFERENCE = "/opt/serena-ref/bin/serena"
 PROBE = "labeled/probe"
-KINDS = [
-    "typo",
-    "topic_move",
-    "drop_topic",
-    "add_topic",
-    "suffix",
-    "hyphen",
-    "camel",
-    "plural",
-    "reorder",
-    "drop_word",
-    "add_word",
-]
+KINDS = [kind for kind in STALE_KINDS if kind != "unknown"]
 PER_KIND = 16
 UNRELATED = [
     "onboarding_faq", "kubernetes/helm_chart", "zebra_quartz", "glacier/tundra_walrus",

@@ -71,7 +71,7 @@ def test_modes_given_on_the_command_line(project: Path, serena_home: Path) -> No
             ["--project", str(project), "--mode", "no-onboarding", "--mode", "quiet"]
         ) as client:
             names = await tool_names(client)
-            assert names == MEMORY_TOOLS
+            assert names == MEMORY_TOOLS | {"initial_instructions"}
             assert "Use your own file tools." in (client.instructions or "")
         async with over_stdio(["--project", str(project), "--mode", "no-memories"]) as client:
             names = await tool_names(client)

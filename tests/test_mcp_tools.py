@@ -127,6 +127,23 @@ def test_an_empty_project_is_offered_onboarding_unless_switched_off(project: Pat
     assert "Onboarding" not in text and "read_memory" not in text
 
 
+def test_initial_instructions_gives_clients_that_hide_instructions_the_same_text(
+    project: Path,
+) -> None:
+    async def go() -> tuple[str, str, str]:
+        async with in_memory(project) as client:
+            before = await ok(client, "initial_instructions")
+            await ok(client, "write_memory", memory_name="core", content="entry")
+            after = await ok(client, "initial_instructions")
+            return client.instructions or "", before, after
+
+    shown, before, after = run(go)
+    assert before == shown
+    assert "Onboarding has not been performed" in before
+    # answered from disk at each call: the memory written since is listed now
+    assert "- core" in after and "Onboarding has not been performed" not in after
+
+
 def test_the_maintenance_memory_alone_does_not_count_as_onboarded(project: Path) -> None:
     write_memory_file(project, "memory_maintenance", "Conventions.\n")
 

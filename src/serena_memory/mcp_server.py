@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 SERVER_NAME = "serena-memory"
 EXPLORATION_TOOLS = ("list_dir", "find_file", "search_for_pattern", "read_file")
 ACTIVATION_TOOL = "activate_project"
+INSTRUCTIONS_TOOL = "initial_instructions"
 
 
 def default_project(cwd: Path | None = None, home: Path | None = None) -> Path | None:
@@ -181,6 +182,11 @@ DESCRIPTIONS: dict[str, str] = {
     "check_onboarding_performed": (
         "Tell whether the onboarding memories (core, tech_stack, suggested_commands, "
         "conventions, task_completion) exist, and which are still missing."
+    ),
+    "initial_instructions": (
+        "Call this first if this server's instructions were not shown to you: returns "
+        "them (the names of the project's memories, whether onboarding is needed, and the "
+        "project's own instructions)."
     ),
     "activate_project": (
         "Make the project in the given folder the active one. The answer lists the names "
@@ -403,6 +409,12 @@ def build_server(state: ServerState, *, inline_memory_tools: bool = True) -> "MC
 
     add(onboarding, read_only=False, in_thread=True)
     add(check_onboarding_performed, read_only=True)
+
+    # -- for clients that don't show the server's instructions to the agent -----------------
+    def initial_instructions() -> str:
+        return state.instructions()
+
+    add(initial_instructions, read_only=True)
 
     # -- project activation ----------------------------------------------------------------
     def activate_project(
@@ -856,7 +868,13 @@ def run_stdio(server: "MCPServer", wire: StdioWire) -> None:
 
 
 def all_tool_names() -> tuple[str, ...]:
-    return (*MEMORY_TOOLS, *ONBOARDING_TOOLS, ACTIVATION_TOOL, *EXPLORATION_TOOLS)
+    return (
+        *MEMORY_TOOLS,
+        *ONBOARDING_TOOLS,
+        INSTRUCTIONS_TOOL,
+        ACTIVATION_TOOL,
+        *EXPLORATION_TOOLS,
+    )
 
 
 def create_state(

@@ -532,7 +532,8 @@ class IntegrityAnalyzer:
             runs = name_runs(text)
         index = self.near_index
         dead = self._no_near_miss  # tokens that match nothing, whatever the source
-        todo = set([r for r in runs if len(r) >= HIGH_CONFIDENCE_LENGTH]) - dead
+        # dedupe first (in C): a memory repeats most of its words
+        todo = {r for r in set(runs).difference(dead) if len(r) >= HIGH_CONFIDENCE_LENGTH}
         found = []
         for run in todo:
             token = run.decode("ascii")

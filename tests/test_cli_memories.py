@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -308,3 +309,28 @@ def test_initialize_precedence(project: Path, serena_home: Path) -> None:
     out = ok(run_cli("memories", "initialize", p))
     assert "global/memory_maintenance" in out  # global wins over a project copy too
     assert maintenance.read_text() == "stale project copy\n"  # but it is never overwritten
+
+
+def test_memories_commands_load_no_server_or_web_stack(project: Path) -> None:
+    """The CLI's cold start is a feature: `list` and `read` must not pay for the MCP SDK,
+    the web stack, the Markdown renderer or the integrity engine."""
+    (project / ".serena" / "memories").mkdir(parents=True)
+    (project / ".serena" / "memories" / "core.md").write_text("hello", encoding="utf-8")
+    code = (
+        "import sys\n"
+        "from serena_memory.cli import main\n"
+        "root = sys.argv[1]\n"
+        "for args in (['memories', 'list', root], ['memories', 'read', 'core', root]):\n"
+        "    try:\n"
+        "        main(args)\n"
+        "    except SystemExit as exit:\n"
+        "        assert exit.code == 0, exit.code\n"
+        "heavy = ('mcp', 'pydantic', 'starlette', 'uvicorn', 'markdown_it', 'rapidfuzz',\n"
+        "         'ahocorasick', 'serena_memory.integrity', 'serena_memory.mcp_server')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(project)], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+    assert "hello" in done.stdout

@@ -166,9 +166,9 @@ def test_accepted_names_round_trip_through_the_disk(raw: str, tmp_path_factory) 
     s = MemoryStore(base / "project", home=base / "home")
     try:
         name = normalize_name(raw)
+        s.write(raw, "body")
     except InvalidNameError:
         return
-    s.write(raw, "body")
     assert s.list().all == [name]
     assert s.read(name) == "body"
     assert s.read(raw) == "body"
@@ -241,3 +241,37 @@ def test_dotted_aliases_of_ignored_names_are_refused(guarded: MemoryStore, alias
             call()
     assert guarded.read("visible") == "see me\n"
     assert (guarded.memories_dir / "secret.md").read_text() == "top secret\n"
+
+
+def test_hand_saved_files_with_non_portable_characters_stay_usable(store: MemoryStore) -> None:
+    """A person on Linux or macOS may save `ADR: caching.md`; the tools list it, so they
+    must also read, edit, rename and delete it. Only *new* names must be portable."""
+    folder = store.memories_dir / "decisions"
+    folder.mkdir(parents=True)
+    (folder / "ADR: caching.md").write_text("use `mem:core`", encoding="utf-8")
+    assert store.list().all == ["decisions/ADR: caching"]
+    assert store.read("decisions/ADR: caching") == "use `mem:core`"
+    store.edit("decisions/ADR: caching", "use", "read")
+    store.write("decisions/ADR: caching", "rewritten")  # replacing it is fine too
+    store.rename("decisions/ADR: caching", "decisions/adr_caching")
+    assert store.read("decisions/adr_caching") == "rewritten"
+    (folder / "what?.md").write_text("x", encoding="utf-8")
+    store.delete("decisions/what?")
+    assert store.list().all == ["decisions/adr_caching"]
+
+
+@pytest.mark.parametrize("new_name", ["ADR: caching", "a<b", "why?", 'say"so"', "a|b", "x*"])
+def test_new_names_must_be_portable(store: MemoryStore, new_name: str) -> None:
+    with pytest.raises(InvalidNameError, match="Windows"):
+        store.write(new_name, "x")
+    store.write("fine", "x")
+    with pytest.raises(InvalidNameError, match="Windows"):
+        store.rename("fine", new_name)
+    with pytest.raises(InvalidNameError, match="Windows"):
+        store.write_if_unchanged(new_name, "x", None)  # the dashboard's create
+    assert store.list().all == ["fine"]
+
+
+def test_a_doubled_mem_prefix_is_refused() -> None:
+    with pytest.raises(InvalidNameError, match="twice"):
+        normalize_name("mem:mem:x")

@@ -15,10 +15,13 @@ GLOBAL_TOPIC = "global"
 MEM_PREFIX = "mem:"
 MEMORY_SUFFIX = ".md"
 
-# Characters Windows refuses in file names, plus control characters: a memory that a
-# teammate on another OS can't check out is worse than a refused name. Lone surrogates
-# (undecodable command-line bytes) would make a file name that is not UTF-8.
-_FORBIDDEN_CHARS = re.compile(r'[\x00-\x1f\x7f<>:"|?*\ud800-\udfff]')
+# Control characters never make sense in a name, and lone surrogates (undecodable
+# command-line bytes) would make a file name that is not UTF-8.
+_FORBIDDEN_CHARS = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")
+# Characters Windows refuses in file names: a new memory that a teammate on another OS
+# can't check out is worse than a refused name. A file that already has one (saved by a
+# person on Linux or macOS) stays readable, editable and renamable.
+_NON_PORTABLE_CHARS = re.compile(r'[<>:"|?*]')
 _DRIVE = re.compile(r"^[A-Za-z]:")
 # File systems cap a file or folder name at 255 bytes (the last segment also carries
 # `.md`), and a name of hundreds of topics would outgrow a path or Python's recursion
@@ -48,6 +51,10 @@ def normalize_name(raw: str) -> str:
         )
     if name.startswith("/") or _DRIVE.match(name):
         raise InvalidNameError(f"memory name {raw!r} is an absolute path; use a relative name")
+    if name.startswith(MEM_PREFIX):  # `mem:mem:x`: the listed name would read another file
+        raise InvalidNameError(
+            f"memory name {raw!r} starts with 'mem:' twice; 'mem:' is only the reference prefix"
+        )
     bad = _FORBIDDEN_CHARS.search(name)
     if bad:
         raise InvalidNameError(
@@ -88,6 +95,17 @@ def normalize_name(raw: str) -> str:
 def _preview(text: str, limit: int = 60) -> str:
     """A long name, cut for a message that must stay one readable line."""
     return repr(text if len(text) <= limit else text[: limit - 3] + "...")
+
+
+def check_portable(name: str) -> str:
+    """Refuse a *new* name that some systems can't store; returns the name unchanged."""
+    bad = _NON_PORTABLE_CHARS.search(name)
+    if bad:
+        raise InvalidNameError(
+            f"memory name {name!r} contains the character {bad.group()!r}, which some "
+            "systems (Windows) can't have in a file name; choose a name without it"
+        )
+    return name
 
 
 def is_global(name: str) -> bool:

@@ -287,6 +287,8 @@ class MemoryStore:
         with locked(self._lock_folders(name)):
             self._recover_locked()
             created = not path.exists()
+            if created:
+                N.check_portable(name)
             atomic_write(path, encode_memory(name, content))
         return WriteResult(name, created, len(content))
 
@@ -357,7 +359,7 @@ class MemoryStore:
         """
         settings = self.settings
         old = self._accessible(old, write=True, settings=settings)
-        new = self._accessible(new, write=True, settings=settings)
+        new = N.check_portable(self._accessible(new, write=True, settings=settings))
         if old == new:
             raise MemoryStoreError(f"'{old}' and '{new}' are the same memory name")
         old_path, new_path = self.path_of(old), self.path_of(new)
@@ -508,6 +510,8 @@ class MemoryStore:
                 raise MemoryChangedError(
                     f"memory '{name}' {why}; nothing was written", name, current, current_version
                 )
+            if current is None:
+                N.check_portable(name)
             atomic_write(path, encode_memory(name, content))
         return WriteResult(name, current is None, len(content))
 

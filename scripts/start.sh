@@ -12,9 +12,13 @@ cd "$(dirname "$0")/.."
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
-if ! .venv/bin/python -c "import serena_memory.mcp_server" >/dev/null 2>&1; then
+# (Re)install when never done, or when pyproject.toml (the dependencies) changed since.
+stamp=.venv/.serena-memory-installed
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] \
+    || ! .venv/bin/python -c "import serena_memory.mcp_server" >/dev/null 2>&1; then
     echo "Installing serena-memory into .venv..." >&2
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
+    touch "$stamp"
 fi
 
 PORT="${PORT:-8000}"

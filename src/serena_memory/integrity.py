@@ -42,6 +42,7 @@ PREFIX = "mem:"
 
 _MEM_RUN = re.compile(r"mem:([A-Za-z0-9_\-/]+)")
 _RUN_TABLE = bytes(c if chr(c) in NAME_CHARS else 32 for c in range(256))
+_PREFIX_BYTES = PREFIX.encode("ascii")
 
 
 def is_high_confidence(name: str) -> bool:
@@ -310,6 +311,49 @@ def name_runs(text: str) -> list[bytes]:
     return text.encode("utf-8").translate(_RUN_TABLE).split()
 
 
+class TextScan:
+    """One memory's text prepared once for every name-matching question on it.
+
+    Name characters are ASCII, so in the UTF-8 bytes with every other byte blanked to a
+    space, a name made of name characters is mentioned bare exactly where it appears
+    between two spaces (the ends padded): one plain search per name, no boundary checks
+    and no false hits. Offsets are byte offsets: in text order, which is all that
+    counting, ordering and line numbers need.
+    """
+
+    __slots__ = ("text", "data", "runs", "_padded")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.data = text.encode("utf-8")
+        blanked = self.data.translate(_RUN_TABLE)
+        self._padded = b" " + blanked + b" "
+        self.runs: set[bytes] = set(blanked.split())  # distinct maximal runs
+
+    def run_offsets(self, run: bytes) -> list[int]:
+        """Byte offsets where ``run`` is a whole run not directly after ``mem:``."""
+        padded, data = self._padded, self.data
+        needle = b" " + run + b" "
+        step = len(run) + 1  # the closing space may open the next occurrence
+        found = []
+        i = padded.find(needle)
+        while i != -1:  # the run starts at padded[i + 1], which is data[i]
+            if not (i >= 4 and data[i - 4 : i] == _PREFIX_BYTES):
+                found.append(i)
+            i = padded.find(needle, i + step)
+        return found
+
+    def line_numbers(self, offsets: list[int]) -> tuple[int, ...]:
+        """1-based line numbers of sorted byte offsets."""
+        lines = []
+        line, last = 1, 0
+        for offset in offsets:
+            line += self.data.count(b"\n", last, offset)
+            last = offset
+            lines.append(line)
+        return tuple(lines)
+
+
 def _bare_offsets(text: str, name: str) -> list[int]:
     """Offsets of the exact bare mentions of one name, non-overlapping like re.findall."""
     found = []
@@ -359,14 +403,19 @@ class BareMentionFinder:
                 self._automaton.add_word(name, name)
             self._automaton.make_automaton()
 
-    def candidates(self, text: str, runs: list[bytes] | None = None) -> set[str]:
+    def candidates(self, text: str, runs: Iterable[bytes] | None = None) -> set[str]:
         """Names that occur as a whole run (or, for odd names, anywhere) in ``text``."""
         if runs is None:
             runs = name_runs(text)
         found = {r.decode("ascii") for r in self._plain.intersection(runs)}
+        found.update(self._odd_candidates(text))
+        return found
+
+    def _odd_candidates(self, text: str) -> set[str]:
+        """Names holding other characters that occur anywhere in ``text``."""
+        found = {name for name in self._few_odd if name in text}
         if self._automaton is not None:
             found.update(name for _end, name in self._automaton.iter(text))
-        found.update(name for name in self._few_odd if name in text)
         return found
 
     def find(self, text: str, runs: list[bytes] | None = None) -> dict[str, list[int]]:
@@ -378,6 +427,19 @@ class BareMentionFinder:
             offsets = _bare_offsets(text, name)
             if offsets:
                 found[name] = offsets
+        return found
+
+    def find_lines(self, scan: TextScan) -> dict[str, tuple[int, ...]]:
+        """{name: line of each exact bare mention} in a scanned text."""
+        found = {}
+        for run in self._plain.intersection(scan.runs):
+            offsets = scan.run_offsets(run)
+            if offsets:
+                found[run.decode("ascii")] = scan.line_numbers(offsets)
+        for name in self._odd_candidates(scan.text):
+            offsets = _bare_offsets(scan.text, name)
+            if offsets:
+                found[name] = _line_numbers(scan.text, offsets)
         return found
 
 
@@ -472,10 +534,13 @@ class IntegrityAnalyzer:
     def candidates(self, target: str) -> tuple[str, ...]:
         return self.name_index.candidates(target)
 
-    def bare_mentions(self, source: str, runs: list[bytes] | None = None) -> dict[str, list[int]]:
-        """{name: offsets} of exact bare mentions in ``source`` that `check` reports."""
-        found = self.finder.find(self.memories[source], runs)
-        return {n: o for n, o in found.items() if not is_self_mention(source, n)}
+    def bare_mentions(
+        self, source: str, scan: TextScan | None = None
+    ) -> dict[str, tuple[int, ...]]:
+        """{name: line of each mention} of the exact bare mentions in ``source`` that
+        `check` reports."""
+        found = self.finder.find_lines(scan or TextScan(self.memories[source]))
+        return {n: lines for n, lines in found.items() if not is_self_mention(source, n)}
 
     def check(
         self, include_unmarked: bool = False, fuzzy: bool = False, reachability: bool = False
@@ -504,46 +569,37 @@ class IntegrityAnalyzer:
                 )
             if not include_unmarked:
                 continue
-            runs = name_runs(text)
-            mentions = self.bare_mentions(source, runs)
+            scan = TextScan(text)
+            mentions = self.bare_mentions(source, scan)
             for name in sorted(mentions):
-                offsets = mentions[name]
+                lines = mentions[name]
                 high = is_high_confidence(name)
-                mention = BareMention(
-                    source, name, len(offsets), high, source_ro, _line_numbers(text, offsets)
-                )
+                mention = BareMention(source, name, len(lines), high, source_ro, lines)
                 (report.bare_high if high else report.bare_low).append(mention)
             if fuzzy:
-                report.near_misses.extend(self._near_misses(source, text, source_ro, runs))
+                report.near_misses.extend(self._near_misses(source, scan, source_ro))
         if reachability:
             report.entry_point_exists = ENTRY_POINT in existing
             report.unreachable = self.unreachable()
             report.ignored_references = self.ignored_references()
         return report
 
-    def _near_misses(
-        self,
-        source: str,
-        text: str,
-        source_ro: bool,
-        runs: list[bytes] | None = None,
-    ) -> list[BareMention]:
-        if runs is None:
-            runs = name_runs(text)
+    def _near_misses(self, source: str, scan: TextScan, source_ro: bool) -> list[BareMention]:
         index = self.near_index
-        dead = self._no_near_miss  # tokens that match nothing, whatever the source
-        # dedupe first (in C): a memory repeats most of its words
-        todo = {r for r in set(runs).difference(dead) if len(r) >= HIGH_CONFIDENCE_LENGTH}
+        existing = self.existing
+        # runs that can't be a near-miss whatever the source (too short, an existing name,
+        # matching no name) are remembered, so each is looked at once in the whole check
+        dead = self._no_near_miss
         found = []
-        for run in todo:
+        for run in scan.runs - dead:
             token = run.decode("ascii")
-            if token in self.existing or not index.has_match(token):
+            if len(run) < HIGH_CONFIDENCE_LENGTH or token in existing or not index.has_match(token):
                 dead.add(run)
                 continue
             name = index.best(token, source)
             if name is None:
                 continue
-            offsets = _bare_offsets(text, token)
+            offsets = scan.run_offsets(run)
             if offsets:
                 found.append((offsets[0], token, name, len(offsets)))
         found.sort()  # first-seen order, like the reference

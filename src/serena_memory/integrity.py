@@ -43,6 +43,8 @@ PREFIX = "mem:"
 _MEM_RUN = re.compile(r"mem:([A-Za-z0-9_\-/]+)")
 _RUN_TABLE = bytes(c if chr(c) in NAME_CHARS else 32 for c in range(256))
 _PREFIX_BYTES = PREFIX.encode("ascii")
+# on TextScan.blanked; led by the space before the run, so the regex engine can skip ahead
+_LONG_RUN = re.compile(f" ([^ ]{{{HIGH_CONFIDENCE_LENGTH},}})")
 
 
 def is_high_confidence(name: str) -> bool:
@@ -314,37 +316,45 @@ def name_runs(text: str) -> list[bytes]:
 class TextScan:
     """One memory's text prepared once for every name-matching question on it.
 
-    Name characters are ASCII, so in the UTF-8 bytes with every other byte blanked to a
-    space, a name made of name characters is mentioned bare exactly where it appears
-    between two spaces (the ends padded): one plain search per name, no boundary checks
-    and no false hits. Offsets are byte offsets: in text order, which is all that
-    counting, ordering and line numbers need.
+    Name characters are ASCII, so blanking every other byte of the UTF-8 text to a space
+    gives an ASCII string, with the same offsets as the bytes, in which a name made of
+    name characters is mentioned bare exactly where it stands between two spaces (the
+    ends padded): whole-run matches need no boundary checks and give no false hits.
+    Offsets are byte offsets: in text order, which is all that counting, ordering and
+    line numbers need.
     """
 
-    __slots__ = ("text", "data", "runs", "_padded")
+    __slots__ = ("text", "data", "blanked")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.data = text.encode("utf-8")
-        blanked = self.data.translate(_RUN_TABLE)
-        self._padded = b" " + blanked + b" "
-        self.runs: set[bytes] = set(blanked.split())  # distinct maximal runs
+        blanked = self.data.translate(_RUN_TABLE).decode("ascii")
+        self.blanked = " " + blanked + " "  # blanked[i + 1] is data[i]
 
-    def run_offsets(self, run: bytes) -> list[int]:
-        """Byte offsets where ``run`` is a whole run not directly after ``mem:``."""
-        padded, data = self._padded, self.data
-        needle = b" " + run + b" "
+    def long_runs(self) -> set[str]:
+        """The distinct runs of name characters that could be a high-confidence name."""
+        return set(_LONG_RUN.findall(self.blanked))
+
+    def is_reference(self, offset: int) -> bool:
+        """Whether the run starting at ``offset`` directly follows ``mem:``."""
+        return offset >= 4 and self.data[offset - 4 : offset] == _PREFIX_BYTES
+
+    def run_offsets(self, run: str) -> list[int]:
+        """Offsets where ``run`` is a whole run not directly after ``mem:``."""
+        blanked = self.blanked
+        needle = " " + run + " "
         step = len(run) + 1  # the closing space may open the next occurrence
         found = []
-        i = padded.find(needle)
-        while i != -1:  # the run starts at padded[i + 1], which is data[i]
-            if not (i >= 4 and data[i - 4 : i] == _PREFIX_BYTES):
+        i = blanked.find(needle)
+        while i != -1:  # the run starts at blanked[i + 1], which is data[i]
+            if not self.is_reference(i):
                 found.append(i)
-            i = padded.find(needle, i + step)
+            i = blanked.find(needle, i + step)
         return found
 
     def line_numbers(self, offsets: list[int]) -> tuple[int, ...]:
-        """1-based line numbers of sorted byte offsets."""
+        """1-based line numbers of sorted offsets."""
         lines = []
         line, last = 1, 0
         for offset in offsets:
@@ -392,6 +402,7 @@ class BareMentionFinder:
         self._plain = frozenset(n.encode("ascii") for n in plain)
         odd = sorted(set(self.names) - set(plain))
         self._automaton = None
+        self._runs_ac = None  # built on first use by check
         self._few_odd: list[str] = []
         if len(odd) <= self.FEW:
             self._few_odd = odd  # a substring test each is cheaper than a scan
@@ -430,17 +441,36 @@ class BareMentionFinder:
         return found
 
     def find_lines(self, scan: TextScan) -> dict[str, tuple[int, ...]]:
-        """{name: line of each exact bare mention} in a scanned text."""
-        found = {}
-        for run in self._plain.intersection(scan.runs):
-            offsets = scan.run_offsets(run)
-            if offsets:
-                found[run.decode("ascii")] = scan.line_numbers(offsets)
+        """{name: line of each exact bare mention} in a scanned text.
+
+        Plain names are found in one pass: an automaton of `` name `` over the blanked
+        text reports exactly the whole-run occurrences, in text order.
+        """
+        offsets: dict[str, list[int]] = {}
+        if self._plain:
+            for end, name in self._run_automaton.iter(scan.blanked):
+                start = end - len(name) - 1  # of `` name `` in blanked: data offset of name
+                if not scan.is_reference(start):
+                    offsets.setdefault(name, []).append(start)
+        found = {name: scan.line_numbers(o) for name, o in offsets.items()}
         for name in self._odd_candidates(scan.text):
-            offsets = _bare_offsets(scan.text, name)
-            if offsets:
-                found[name] = _line_numbers(scan.text, offsets)
+            odd = _bare_offsets(scan.text, name)
+            if odd:
+                found[name] = _line_numbers(scan.text, odd)
         return found
+
+    @property
+    def _run_automaton(self):
+        """The plain names, each between spaces, for matching whole runs of a blanked text."""
+        if self._runs_ac is None:
+            import ahocorasick
+
+            self._runs_ac = ahocorasick.Automaton()
+            for run in self._plain:
+                name = run.decode("ascii")
+                self._runs_ac.add_word(" " + name + " ", name)
+            self._runs_ac.make_automaton()
+        return self._runs_ac
 
 
 # -- the analysis -------------------------------------------------------------------------
@@ -475,7 +505,7 @@ class IntegrityAnalyzer:
         self._finder: BareMentionFinder | None = None
         self._name_index = None
         self._near_index = None
-        self._no_near_miss: set[bytes] = set()
+        self._no_near_miss: set[str] = set()
 
     def sibling(
         self, memories: Mapping[str, str], unreadable: Iterable[str] = ()
@@ -587,19 +617,18 @@ class IntegrityAnalyzer:
     def _near_misses(self, source: str, scan: TextScan, source_ro: bool) -> list[BareMention]:
         index = self.near_index
         existing = self.existing
-        # runs that can't be a near-miss whatever the source (too short, an existing name,
+        # long runs that can't be a near-miss whatever the source (an existing name, or
         # matching no name) are remembered, so each is looked at once in the whole check
         dead = self._no_near_miss
         found = []
-        for run in scan.runs - dead:
-            token = run.decode("ascii")
-            if len(run) < HIGH_CONFIDENCE_LENGTH or token in existing or not index.has_match(token):
-                dead.add(run)
+        for token in scan.long_runs() - dead:
+            if token in existing or not index.has_match(token):
+                dead.add(token)
                 continue
             name = index.best(token, source)
             if name is None:
                 continue
-            offsets = scan.run_offsets(run)
+            offsets = scan.run_offsets(token)
             if offsets:
                 found.append((offsets[0], token, name, len(offsets)))
         found.sort()  # first-seen order, like the reference

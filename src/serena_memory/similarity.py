@@ -326,11 +326,16 @@ class NearMissIndex:
             last = name.rpartition("/")[2]
             self._last[name] = (last.lower(), canonical_words(last))
             n = len(words)
-            for i in range(n):
-                for j in range(i + 1, n + 1):
-                    if (j - i) / n >= self.MIN_COVERAGE:
-                        self._runs.setdefault(words[i:j], []).append((n, name))
+            for size in range(self._min_run(n), n + 1):
+                for i in range(n - size + 1):
+                    self._runs.setdefault(words[i : i + size], []).append((n, name))
         self._cache: dict[str, list[tuple[float, str]]] = {}
+
+    @classmethod
+    def _min_run(cls, n: int) -> int:
+        """The fewest of ``n`` words that cover enough of them (the same float test as
+        the scoring, so no rounding can disagree with it)."""
+        return next(size for size in range(1, n + 1) if size / n >= cls.MIN_COVERAGE)
 
     def _ranked(self, token: str) -> list[tuple[float, str]]:
         cached = self._cache.get(token)

@@ -17,9 +17,11 @@ files; the differential test in ``tests/test_integrity_differential.py`` keeps i
   those of a topic-path or long name (see :class:`serena_memory.similarity.NearMissIndex`).
 
 Empty memories and the memory_maintenance memory (it holds examples) are not scanned.
-The speed comes from one pass per memory: a literal scan for ``mem:``, one split into
-runs of name characters matched against every name at once (Aho-Corasick for the rare
-names with other characters), and index lookups instead of name-by-name loops.
+The speed comes from a few passes per memory, each matching every name at once: a literal
+scan for ``mem:``; an Aho-Corasick pass over the text with non-name characters blanked
+(see :class:`TextScan`), which finds exactly the whole-run mentions of all names; one
+regex pass for the long runs that may be near-misses (a run found to match nothing is
+not looked at again); and index lookups instead of name-by-name loops.
 """
 
 from __future__ import annotations
@@ -388,10 +390,11 @@ class BareMentionFinder:
     """Finds exact bare mentions of many names in one pass over a text.
 
     A bare mention of a name made of name characters only is a whole run of name
-    characters, so one split of the text into runs and a set intersection find every such
-    name at once (a hash lookup per run: faster than any automaton). Names holding other
-    characters (`meeting notes`, `plan.v2`) go through one Aho-Corasick automaton.
-    Candidates are then confirmed, with their offsets, by the exact boundary rules.
+    characters: :meth:`find` splits the text into runs and intersects them with the names;
+    :meth:`find_lines` (what `check` uses) runs one automaton of the names over a
+    :class:`TextScan`, which reports exactly those runs. Names holding other characters
+    (`meeting notes`, `plan.v2`) are found as substrings, then confirmed, with their
+    offsets, by the exact boundary rules.
     """
 
     FEW = 16

@@ -229,19 +229,22 @@ class NameIndex:
         Postings are taken rarest first within a budget: a rare word singles out the
         intended memory, a topic word shared by hundreds of names only costs time.
         """
+        # Every order below is fixed (sorted words, ties broken by name), so the same
+        # memories always give the same candidates, whatever Python's hash seed.
         postings = []
-        for word in set(s.all):
+        for word in sorted(set(s.all)):
             for close in self._close_words(word):
-                postings.append(self._by_word[close])
-        postings.sort(key=len)
+                postings.append((len(self._by_word[close]), close, self._by_word[close]))
+        postings.sort(key=lambda entry: entry[:2])
         hits: Counter[str] = Counter()
         taken = 0
-        for posting in postings:
-            if taken and taken + len(posting) > self.POSTING_BUDGET:
+        for size, _word, posting in postings:
+            if taken and taken + size > self.POSTING_BUDGET:
                 break
             hits.update(posting)
-            taken += len(posting)
-        return [name for name, _n in hits.most_common(40)], bool(postings)
+            taken += size
+        ranked = sorted(hits.items(), key=lambda item: (-item[1], item[0]))
+        return [name for name, _n in ranked[:40]], bool(postings)
 
     def _scored(self, missing: str, names: Iterable[str]) -> list[tuple[float, str]]:
         s = shape(missing)

@@ -35,7 +35,10 @@ def open_store(project: Path) -> MemoryStore:
 
 
 def emit_json(data: object) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    """Indented for a person at a terminal; compact for a pipe, where json's fast C
+    encoder applies (indenting a 10,000-memory report costs over half a second)."""
+    indent = 2 if sys.stdout.isatty() else None
+    click.echo(json.dumps(data, indent=indent, ensure_ascii=False))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -18,6 +18,9 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] \
     || ! .venv/bin/python -c "import serena_memory.mcp_server" >/dev/null 2>&1; then
     echo "Installing serena-memory into .venv..." >&2
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
+    # Byte-compile now: an editable install never does, and where PYTHONDONTWRITEBYTECODE
+    # is set every start would compile the sources again.
+    .venv/bin/python -m compileall -q src >/dev/null
     touch "$stamp"
 fi
 

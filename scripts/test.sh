@@ -8,6 +8,9 @@ if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+# Byte-compile now: an editable install never does, and where PYTHONDONTWRITEBYTECODE
+# is set every start would compile the sources again.
+.venv/bin/python -m compileall -q src >/dev/null
 
 if ! command -v chromium >/dev/null 2>&1; then
     if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then

@@ -12,18 +12,7 @@ import time
 from pathlib import Path
 
 import httpx
-from test_mcp_support import SERVER_CMD, free_port, write_memory_file
-
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "test", "version": "1"},
-    },
-}
+from test_mcp_support import SERVER_CMD, free_port, handshake, write_memory_file
 
 
 def _start(args: list[str]) -> tuple[subprocess.Popen, queue.Queue]:
@@ -46,9 +35,8 @@ def _start(args: list[str]) -> tuple[subprocess.Popen, queue.Queue]:
 
 
 def _handshake(proc: subprocess.Popen) -> dict:
-    proc.stdin.write(json.dumps(INIT) + "\n")
-    proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
-    proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}) + "\n")
+    for message in handshake():
+        proc.stdin.write(json.dumps(message) + "\n")
     proc.stdin.flush()
     answers = {}
     while len(answers) < 2:

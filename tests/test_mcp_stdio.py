@@ -16,6 +16,7 @@ from test_mcp_support import (
     ONBOARDING_TOOLS,
     SERVER_CMD,
     every_tool,
+    handshake,
     ok,
     over_stdio,
     prepare_every_tool,
@@ -166,18 +167,7 @@ def test_the_protocol_stream_carries_nothing_but_messages(project: Path) -> None
 
 def _raw_stream_session(project: Path) -> None:
     messages = [
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "raw", "version": "0"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}},
+        *handshake(),
         {
             "jsonrpc": "2.0",
             "id": 3,
@@ -255,21 +245,7 @@ def test_the_modern_protocol_over_stdio(project: Path, transport_mode: str) -> N
 
 def raw_session(project: Path, version: str, extra: list[dict] | None = None) -> list[dict]:
     """initialize, initialized, tools/list (and `extra`) over raw pipes; every line back."""
-    messages = [
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": version,
-                "capabilities": {},
-                "clientInfo": {"name": "raw", "version": "0"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}},
-        *(extra or []),
-    ]
+    messages = [*handshake(version), *(extra or [])]
     wanted = {m["id"] for m in messages if "id" in m}
     proc = subprocess.Popen(
         [*SERVER_CMD, "--project", str(project)],

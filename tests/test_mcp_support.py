@@ -46,6 +46,24 @@ EXPLORATION_TOOLS = {"list_dir", "find_file", "search_for_pattern", "read_file"}
 TARGETS = ["core", "tech_stack", "suggested_commands", "conventions", "task_completion"]
 
 
+def handshake(version: str = "2025-06-18") -> list[dict]:
+    """The raw JSON-RPC lines a client sends first: initialize, initialized, tools/list."""
+    return [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": version,
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "0"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}},
+    ]
+
+
 @dataclass
 class Answer:
     text: str

@@ -15,7 +15,7 @@ fi
 # (Re)install when never done, or when pyproject.toml (the dependencies) changed since.
 stamp=.venv/.serena-memory-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] \
-    || ! .venv/bin/python -c "import serena_memory.mcp_server" >/dev/null 2>&1; then
+    || ! .venv/bin/python -c "import serena_memory.mcp.server" >/dev/null 2>&1; then
     echo "Installing serena-memory into .venv..." >&2
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
     # Byte-compile now: an editable install never does, and where PYTHONDONTWRITEBYTECODE

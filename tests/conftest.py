@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from serena_memory.store import Context, MemoryStore
+from serena_memory.core.store import Context, MemoryStore
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SERENA = [sys.executable, "-m", "serena_memory.cli"]

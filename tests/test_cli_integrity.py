@@ -147,8 +147,8 @@ def test_cli_start_does_not_load_the_integrity_engine() -> None:
         "import sys\n"
         "import serena_memory.cli as c\n"
         "c._register_optional_commands()\n"
-        "heavy = {'ahocorasick', 'rapidfuzz', 'serena_memory.integrity',\n"
-        "         'serena_memory.similarity'}\n"
+        "heavy = {'ahocorasick', 'rapidfuzz', 'serena_memory.integrity.analysis',\n"
+        "         'serena_memory.integrity.similarity'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import SERENA, run_cli, write_config
 
-from serena_memory.maintenance import template_text
+from serena_memory.agent.maintenance import template_text
 
 
 def ok(result) -> str:
@@ -327,7 +327,7 @@ def test_memories_commands_load_no_server_or_web_stack(project: Path) -> None:
         "    except SystemExit as exit:\n"
         "        assert exit.code == 0, exit.code\n"
         "heavy = ('mcp', 'pydantic', 'starlette', 'uvicorn', 'markdown_it', 'rapidfuzz',\n"
-        "         'ahocorasick', 'serena_memory.integrity', 'serena_memory.mcp_server')\n"
+        "         'ahocorasick', 'serena_memory.integrity.analysis', 'serena_memory.mcp.server')\n"
         "print(sorted(m for m in heavy if m in sys.modules))\n"
     )
     done = subprocess.run(

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from helpers.memory_worker import contents
 
-from serena_memory.store import JOURNAL_NAME, MemoryStore
+from serena_memory.core.store import JOURNAL_NAME, MemoryStore
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses SIGKILL")
 

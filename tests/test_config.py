@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from conftest import write_config
 
-from serena_memory.config import DEFAULT_MAX_CHARS, load_settings
-from serena_memory.errors import ConfigError, ReadOnlyMemoryError
-from serena_memory.store import Context, MemoryStore
+from serena_memory.core.config import DEFAULT_MAX_CHARS, load_settings
+from serena_memory.core.errors import ConfigError, ReadOnlyMemoryError
+from serena_memory.core.store import Context, MemoryStore
 
 
 def _global_cfg(home: Path) -> Path:

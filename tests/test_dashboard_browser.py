@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO_ROOT, write_config
 
+from serena_memory.core.store import MemoryStore
 from serena_memory.dashboard.server import DashboardServer
-from serena_memory.store import MemoryStore
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [

@@ -14,8 +14,8 @@ import httpx
 import pytest
 from conftest import write_config
 
+from serena_memory.core.store import MemoryStore
 from serena_memory.dashboard.server import DashboardServer
-from serena_memory.store import MemoryStore
 
 
 @pytest.fixture
@@ -133,7 +133,7 @@ def test_the_default_bind_is_loopback_only(project: Path, serena_home: Path) -> 
 def test_a_taken_port_is_a_clear_error(project: Path, serena_home: Path) -> None:
     import socket
 
-    from serena_memory.errors import MemoryStoreError
+    from serena_memory.core.errors import MemoryStoreError
 
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

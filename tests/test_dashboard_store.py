@@ -7,8 +7,8 @@ import threading
 import pytest
 from conftest import write_config
 
-from serena_memory.errors import MemoryChangedError, ReadOnlyMemoryError
-from serena_memory.store import Context, MemoryStore
+from serena_memory.core.errors import MemoryChangedError, ReadOnlyMemoryError
+from serena_memory.core.store import Context, MemoryStore
 
 
 def test_save_with_the_version_read_succeeds(store: MemoryStore) -> None:

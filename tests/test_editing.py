@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from serena_memory.editing import apply_edit
-from serena_memory.errors import EditError, MemoryNotFoundError
-from serena_memory.store import MemoryStore
+from serena_memory.core.editing import apply_edit
+from serena_memory.core.errors import EditError, MemoryNotFoundError
+from serena_memory.core.store import MemoryStore
 
 DOC = """# Auth
 Login uses `tokens`.

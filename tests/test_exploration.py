@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from serena_memory import exploration as E
+from serena_memory.agent import exploration as E
 
 
 def tree(root: Path, files: dict[str, str | bytes]) -> Path:

@@ -8,10 +8,10 @@ import xml.etree.ElementTree as ET
 import pytest
 from conftest import write_config
 
-from serena_memory.graph import MemoryGraph
-from serena_memory.integrity import IntegrityAnalyzer
-from serena_memory.integrity_fs import build_graph
-from serena_memory.store import MemoryStore
+from serena_memory.core.store import MemoryStore
+from serena_memory.integrity.analysis import IntegrityAnalyzer
+from serena_memory.integrity.api import build_graph
+from serena_memory.integrity.graph import MemoryGraph
 
 MEMORIES = {
     "core": "Start: `mem:auth/login` twice `mem:auth/login`, then `mem:gone`.\n",

@@ -9,16 +9,16 @@ from conftest import write_config
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from serena_memory.errors import MemoryNotFoundError, MemoryStoreError, ReadOnlyMemoryError
-from serena_memory.integrity import (
+from serena_memory.core.errors import MemoryNotFoundError, MemoryStoreError, ReadOnlyMemoryError
+from serena_memory.core.names import normalize_name
+from serena_memory.core.store import MemoryStore
+from serena_memory.integrity.analysis import (
     BareMentionFinder,
     IntegrityAnalyzer,
     iter_reference_runs,
     prefix_bare_mentions,
 )
-from serena_memory.integrity_fs import auto_prefix, backlinks, fix_reference, run_check
-from serena_memory.names import normalize_name
-from serena_memory.store import MemoryStore
+from serena_memory.integrity.api import auto_prefix, backlinks, fix_reference, run_check
 
 
 def fill(store: MemoryStore, memories: dict[str, str]) -> None:

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from conftest import run_cli, write_config
 
-from serena_memory.integrity_fs import run_check
-from serena_memory.store import MemoryStore
+from serena_memory.core.store import MemoryStore
+from serena_memory.integrity.api import run_check
 
 FIXTURE = json.loads(
     (Path(__file__).parent / "fixtures" / "differential_check.json").read_text(encoding="utf-8")
@@ -122,7 +122,7 @@ def test_near_misses_include_every_reference_near_miss(corpus_project) -> None:
 
 
 def test_parallel_check_gives_the_serial_report(corpus_project, monkeypatch) -> None:
-    import serena_memory.integrity_fs as fs
+    import serena_memory.integrity.api as fs
 
     project, home = corpus_project
     store = MemoryStore(project, home=home)

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from serena_memory.maintenance import (
+from serena_memory.agent.maintenance import (
     GLOBAL_MAINTENANCE_NAME,
     MAINTENANCE_NAME,
     seed_maintenance,
     template_text,
 )
-from serena_memory.references import referenced_names
-from serena_memory.store import MemoryStore
+from serena_memory.core.references import referenced_names
+from serena_memory.core.store import MemoryStore
 
 
 @pytest.fixture(scope="module")

@@ -127,7 +127,7 @@ async def in_memory(
 ) -> AsyncIterator:
     from mcp import Client
 
-    from serena_memory.mcp_server import create_server
+    from serena_memory.mcp.server import create_server
 
     _state, server = create_server(project, modes, use_default_project=False)
     async with Client(server, mode=mode) as client:

@@ -270,7 +270,7 @@ def test_activation_is_offered_only_without_an_explicit_project(project: Path) -
 def test_a_later_session_sees_memories_written_since_start(project: Path) -> None:
     from mcp import Client
 
-    from serena_memory.mcp_server import create_server
+    from serena_memory.mcp.server import create_server
 
     async def go() -> None:
         _state, server = create_server(project, [])
@@ -287,7 +287,7 @@ def test_a_later_session_sees_memories_written_since_start(project: Path) -> Non
 def test_scripted_onboarding_in_memory(project: Path) -> None:
     from mcp import Client
 
-    from serena_memory.mcp_server import create_server
+    from serena_memory.mcp.server import create_server
 
     (project / "pyproject.toml").write_text(
         '[project]\nname = "demo"\n[tool.pytest.ini_options]\n[tool.ruff]\n', encoding="utf-8"
@@ -397,7 +397,7 @@ def test_undecodable_memory_is_a_clear_error(project: Path) -> None:
 def test_broken_configuration_is_reported_by_the_tools(project: Path) -> None:
     from mcp import Client
 
-    from serena_memory.mcp_server import create_server
+    from serena_memory.mcp.server import create_server
 
     async def go() -> None:
         _state, server = create_server(project, [])

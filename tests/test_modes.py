@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 from conftest import write_config
 
-from serena_memory.errors import ConfigError
-from serena_memory.modes import (
+from serena_memory.agent.modes import (
     MEMORY_TOOLS,
     ONBOARDING_TOOLS,
     ModeError,
@@ -17,6 +16,7 @@ from serena_memory.modes import (
     load_mode,
     resolve_modes,
 )
+from serena_memory.core.errors import ConfigError
 
 
 def test_builtin_modes_take_the_memory_and_onboarding_tools_away(serena_home: Path) -> None:

@@ -10,9 +10,9 @@ from conftest import write_config
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from serena_memory.errors import IgnoredMemoryError, InvalidNameError
-from serena_memory.names import normalize_name, normalize_topic
-from serena_memory.store import Context, MemoryStore
+from serena_memory.core.errors import IgnoredMemoryError, InvalidNameError
+from serena_memory.core.names import normalize_name, normalize_topic
+from serena_memory.core.store import Context, MemoryStore
 
 
 @pytest.mark.parametrize(

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from conftest import write_config
 
-from serena_memory import onboarding as O
-from serena_memory.maintenance import template_text
-from serena_memory.store import MemoryStore
+from serena_memory.agent import onboarding as O
+from serena_memory.agent.maintenance import template_text
+from serena_memory.core.store import MemoryStore
 
 
 def mem(root: Path, name: str, text: str = "x\n") -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from serena_memory.project_facts import detect_facts
+from serena_memory.agent.project_facts import detect_facts
 
 
 def files(root: Path, tree: dict[str, str]) -> Path:

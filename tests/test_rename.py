@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from conftest import write_config
 
-import serena_memory.store as store_module
-from serena_memory.errors import (
+import serena_memory.core.store as store_module
+from serena_memory.core.errors import (
     MemoryExistsError,
     MemoryNotFoundError,
     MemoryStoreError,
 )
-from serena_memory.store import JOURNAL_NAME, Context, MemoryStore
+from serena_memory.core.store import JOURNAL_NAME, Context, MemoryStore
 
 
 def _stamp(s: MemoryStore, name: str) -> tuple[int, int, bytes]:

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from serena_memory.store import MemoryStore
+from serena_memory.core.store import MemoryStore
 
 
 def _dead_pid() -> int:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import write_config
 
-from serena_memory.errors import (
+from serena_memory.core.errors import (
     ContentTooLongError,
     IgnoredMemoryError,
     InvalidNameError,
@@ -18,7 +18,7 @@ from serena_memory.errors import (
     MemoryStoreError,
     ReadOnlyMemoryError,
 )
-from serena_memory.store import Context, MemoryStore
+from serena_memory.core.store import Context, MemoryStore
 
 
 def _fill(s: MemoryStore, names: list[str]) -> None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import serena_memory.store as store_module
-from serena_memory.store import MemoryStore
+import serena_memory.core.store as store_module
+from serena_memory.core.store import MemoryStore
 
 
 def _report_writes() -> None:

@@ -20,11 +20,8 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from serena_memory import integrity_fs
-from serena_memory import names as N
-from serena_memory.dashboard.render import render_markdown
-from serena_memory.dashboard.security import SecurityMiddleware
-from serena_memory.errors import (
+from serena_memory.core import names as N
+from serena_memory.core.errors import (
     ConfigError,
     IgnoredMemoryError,
     MemoryChangedError,
@@ -33,7 +30,10 @@ from serena_memory.errors import (
     MemoryStoreError,
     ReadOnlyMemoryError,
 )
-from serena_memory.store import Context, MemoryStore
+from serena_memory.core.store import Context, MemoryStore
+from serena_memory.dashboard.render import render_markdown
+from serena_memory.dashboard.security import SecurityMiddleware
+from serena_memory.integrity import api as integrity_api
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 8 * 1024 * 1024
@@ -163,7 +163,7 @@ class DashboardApi:
         name = N.normalize_name(request.query_params.get("name", ""))
         content = store.read(name)
         visible = set(store.iter_all_names())
-        from serena_memory.references import find_references
+        from serena_memory.core.references import find_references
 
         targets = sorted({ref.target for ref in find_references(content)})
         return {
@@ -174,7 +174,7 @@ class DashboardApi:
             "global": N.is_global(name),
             "html": render_markdown(content, visible.__contains__),
             "references": [{"name": t, "exists": t in visible} for t in targets],
-            "backlinks": [b.to_dict() for b in integrity_fs.backlinks(store, name)],
+            "backlinks": [b.to_dict() for b in integrity_api.backlinks(store, name)],
         }
 
     def create_memory(self, request: Request, data: dict[str, Any]) -> JSONResponse:
@@ -222,11 +222,11 @@ class DashboardApi:
 
     # -- integrity -----------------------------------------------------------------------
     def graph(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
-        return integrity_fs.build_graph(self.store()).to_dict()
+        return integrity_api.build_graph(self.store()).to_dict()
 
     def check(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
         flags = request.query_params
-        report = integrity_fs.run_check(
+        report = integrity_api.run_check(
             self.store(),
             include_unmarked=flags.get("include_unmarked") == "1",
             fuzzy=flags.get("fuzzy") == "1",
@@ -238,14 +238,14 @@ class DashboardApi:
         source = self.text_field(data, "source")
         old = self.text_field(data, "old")
         new = self.text_field(data, "new")
-        count = integrity_fs.fix_reference(self.store(), source, old, new)
+        count = integrity_api.fix_reference(self.store(), source, old, new)
         return {"source": source, "old": old, "new": new, "count": count}
 
     def auto_prefix(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
         dry_run = data.get("dry_run", False)
         if not isinstance(dry_run, bool):
             raise ApiError(400, "'dry_run' must be true or false")
-        report = integrity_fs.auto_prefix(self.store(), dry_run=dry_run)
+        report = integrity_api.auto_prefix(self.store(), dry_run=dry_run)
         return {**report.to_dict(), "text": report.to_text()}
 
     # -- pages -----------------------------------------------------------------------------

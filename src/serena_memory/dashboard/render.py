@@ -3,7 +3,7 @@
 Memory content is written by agents and people alike, so it is treated as hostile: raw
 HTML is escaped (markdown-it with ``html`` off), only http(s), mailto and ``mem:`` links
 survive, and the output never carries inline handlers. Which text is a reference is
-decided by :mod:`serena_memory.references`, never here.
+decided by :mod:`serena_memory.core.references`, never here.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from serena_memory.references import find_references
+from serena_memory.core.references import find_references
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
 ALLOWED_SCHEMES = frozenset({"http", "https", "mailto", "mem"})

@@ -13,6 +13,7 @@ import threading
 import webbrowser
 from pathlib import Path
 
+from serena_memory.core.errors import MemoryStoreError
 from serena_memory.dashboard.app import ProjectSource, create_app
 from serena_memory.dashboard.security import (
     allowed_host_headers,
@@ -21,7 +22,6 @@ from serena_memory.dashboard.security import (
     is_wildcard,
     new_token,
 )
-from serena_memory.errors import MemoryStoreError
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 24282

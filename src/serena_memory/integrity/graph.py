@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from serena_memory.integrity import ENTRY_POINT, IntegrityAnalyzer, is_global_name
+from serena_memory.integrity.analysis import ENTRY_POINT, IntegrityAnalyzer, is_global_name
 
 FORMATS = ("mermaid", "dot", "graphml", "json")
 

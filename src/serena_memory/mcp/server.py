@@ -14,11 +14,11 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from serena_memory import exploration
-from serena_memory.config import load_global_config, serena_home
-from serena_memory.errors import MemoryStoreError, NoProjectError
-from serena_memory.modes import MEMORY_TOOLS, ONBOARDING_TOOLS, Mode, excluded_tools
-from serena_memory.store import Context, MemoryStore
+from serena_memory.agent import exploration
+from serena_memory.agent.modes import MEMORY_TOOLS, ONBOARDING_TOOLS, Mode, excluded_tools
+from serena_memory.core.config import load_global_config, serena_home
+from serena_memory.core.errors import MemoryStoreError, NoProjectError
+from serena_memory.core.store import Context, MemoryStore
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -98,7 +98,7 @@ class ServerState:
         return [m.prompt for m in self.modes if m.prompt]
 
     def activation_message(self) -> str:
-        from serena_memory.onboarding import activation_message
+        from serena_memory.agent.onboarding import activation_message
 
         return activation_message(
             self.require_store(),
@@ -373,7 +373,7 @@ def build_server(state: ServerState, *, inline_memory_tools: bool = True) -> "MC
         return f"Memory '{result.name}' edited: {result.replacements} replacement(s)."
 
     def delete_memory(memory_name: MemoryName) -> str:
-        from serena_memory.names import normalize_name
+        from serena_memory.core.names import normalize_name
 
         state.require_store().delete(memory_name)
         return f"Memory '{normalize_name(memory_name)}' deleted."
@@ -395,7 +395,7 @@ def build_server(state: ServerState, *, inline_memory_tools: bool = True) -> "MC
 
     # -- onboarding ------------------------------------------------------------------------
     def onboarding() -> str:
-        from serena_memory.onboarding import run_onboarding
+        from serena_memory.agent.onboarding import run_onboarding
 
         return run_onboarding(
             state.require_store(),
@@ -403,7 +403,7 @@ def build_server(state: ServerState, *, inline_memory_tools: bool = True) -> "MC
         )
 
     def check_onboarding_performed() -> str:
-        from serena_memory.onboarding import onboarding_status
+        from serena_memory.agent.onboarding import onboarding_status
 
         return onboarding_status(state.require_store()).describe()
 
@@ -583,7 +583,7 @@ class AnswerCache:
         """Store one protocol version's answers (other keys kept, oldest dropped)."""
         from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
 
-        from serena_memory.storage import atomic_write
+        from serena_memory.core.files import atomic_write
 
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
@@ -886,7 +886,7 @@ def create_state(
 ) -> ServerState:
     """Resolve modes and project; raises MemoryStoreError (with a message for the user) when
     start-up can't go on. Imports nothing of the SDK."""
-    from serena_memory.modes import resolve_modes
+    from serena_memory.agent.modes import resolve_modes
 
     global_config = load_global_config(home)
     active_modes = resolve_modes(modes, global_config.base_modes, home)

@@ -11,14 +11,14 @@ from __future__ import annotations
 import platform
 from dataclasses import dataclass, field
 
-from serena_memory import names as N
-from serena_memory.maintenance import (
+from serena_memory.agent.maintenance import (
     GLOBAL_MAINTENANCE_NAME,
     MAINTENANCE_NAME,
     SeedResult,
     seed_maintenance,
 )
-from serena_memory.store import MemoryStore
+from serena_memory.core import names as N
+from serena_memory.core.store import MemoryStore
 
 CORE = "core"
 TARGET_MEMORIES: tuple[str, ...] = (
@@ -245,7 +245,7 @@ def onboarding_instructions(
 
 def run_onboarding(store: MemoryStore, *, exploration_tools: bool = True) -> str:
     """Seed the maintenance memory (never overwriting) and return the onboarding brief."""
-    from serena_memory.project_facts import detect_facts
+    from serena_memory.agent.project_facts import detect_facts
 
     seed = seed_maintenance(store)
     facts = detect_facts(store.project_root)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from serena_memory.exploration import ProjectFiles
+from serena_memory.agent.exploration import ProjectFiles
 
 MAX_FILES_SCANNED = 20_000
 MAX_COMMANDS_PER_KIND = 8

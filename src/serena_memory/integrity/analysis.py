@@ -1,7 +1,7 @@
 """Referential integrity of a set of memories: stale references, bare mentions, near-misses.
 
 Pure analysis: it works on a ``{name: text}`` mapping plus the sets of read-only and
-ignored names, and never touches a file (:mod:`serena_memory.integrity_fs` loads a store
+ignored names, and never touches a file (:mod:`serena_memory.integrity.api` loads a store
 and applies fixes). The findings are defined exactly as serena-agent 2.1.0 defines them,
 so both report the same stale references and the same exact bare mentions on the same
 files; the differential test in ``tests/test_integrity_differential.py`` keeps it so:
@@ -14,7 +14,7 @@ files; the differential test in ``tests/test_integrity_differential.py`` keeps i
   the name has a ``/`` or is 10+ characters long; a memory mentioning its own name or
   last segment is skipped, so are names whose last segment is a common word (``core``);
 - a near-miss is a bare run of 10+ name characters, not an existing name, whose words are
-  those of a topic-path or long name (see :class:`serena_memory.similarity.NearMissIndex`).
+  those of a topic-path or long name (see `similarity.NearMissIndex`).
 
 Empty memories and the memory_maintenance memory (it holds examples) are not scanned.
 The speed comes from a few passes per memory, each matching every name at once: a literal
@@ -33,7 +33,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from serena_memory.names import GLOBAL_TOPIC, last_segment
+from serena_memory.core.names import GLOBAL_TOPIC, last_segment
 
 HIGH_CONFIDENCE_LENGTH = 10
 COMMON_WORD_NAMES = frozenset({"core"})
@@ -529,7 +529,7 @@ class IntegrityAnalyzer:
     @property
     def name_index(self):
         if self._name_index is None:
-            from serena_memory.similarity import NameIndex
+            from serena_memory.integrity.similarity import NameIndex
 
             self._name_index = NameIndex(self.names)
         return self._name_index
@@ -537,7 +537,7 @@ class IntegrityAnalyzer:
     @property
     def near_index(self):
         if self._near_index is None:
-            from serena_memory.similarity import NearMissIndex
+            from serena_memory.integrity.similarity import NearMissIndex
 
             self._near_index = NearMissIndex(
                 n for n in self.names if is_high_confidence(n) and not is_common_word_name(n)

@@ -1,6 +1,6 @@
 """File-system primitives: atomic writes, the cross-process folder lock, listing.
 
-Kept apart from the rules in :mod:`serena_memory.store` so each can be tested alone.
+Kept apart from the rules in :mod:`serena_memory.core.store` so each can be tested alone.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from serena_memory.errors import MemoryStoreError
+from serena_memory.core.errors import MemoryStoreError
 
 LOCK_TIMEOUT_SECONDS = 30.0
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-from serena_memory.errors import EditError
+from serena_memory.core.errors import EditError
 
 _GROUP_REF = re.compile(r"\$!(\d+)")
 

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from serena_memory.errors import MemoryStoreError
+from serena_memory.core.errors import MemoryStoreError
 
 MAX_SEARCH_FILE_BYTES = 2 * 1024 * 1024
 MAX_SEARCH_FILES = 20_000
@@ -295,7 +295,7 @@ def search_for_pattern(
     else:
         raise ExplorationError(f"'{relative_path}' does not exist in the project")
     if code_files_only:
-        from serena_memory.project_facts import LANGUAGES
+        from serena_memory.agent.project_facts import LANGUAGES
 
     results: dict[str, list[str]] = {}
     for count, candidate in enumerate(candidates):

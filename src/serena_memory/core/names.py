@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from serena_memory.errors import InvalidNameError
+from serena_memory.core.errors import InvalidNameError
 
 GLOBAL_TOPIC = "global"
 MEM_PREFIX = "mem:"

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from serena_memory.errors import ConfigError
+from serena_memory.core.errors import ConfigError
 
 GLOBAL_CONFIG_NAME = "serena_config.yml"
 PROJECT_CONFIG_NAME = "project.yml"

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import click
 
-from serena_memory.errors import MemoryStoreError
-from serena_memory.store import Context, MemoryStore
+from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.store import Context, MemoryStore
 
 PROJECT_ARG = click.argument(
     "project",
@@ -61,7 +61,7 @@ def memories() -> None:
 @PROJECT_ARG
 def initialize(project: Path) -> None:
     """Seed the memory_maintenance memory (never overwrites an existing one)."""
-    from serena_memory.maintenance import seed_maintenance
+    from serena_memory.agent.maintenance import seed_maintenance
 
     result = seed_maintenance(open_store(project))
     click.echo(result.describe())
@@ -106,7 +106,7 @@ def read(name: str, project: Path, as_json: bool) -> None:
     store = open_store(project)
     content = store.read(name)
     if as_json:
-        from serena_memory.names import normalize_name
+        from serena_memory.core.names import normalize_name
 
         canonical = normalize_name(name)
         emit_json(
@@ -151,7 +151,7 @@ def write(name: str, project: Path, content: str | None, source) -> None:
 @PROJECT_ARG
 def delete(name: str, project: Path) -> None:
     """Delete memory NAME."""
-    from serena_memory.names import normalize_name
+    from serena_memory.core.names import normalize_name
 
     open_store(project).delete(name)
     click.echo(f"Deleted memory '{normalize_name(name)}'.")
@@ -194,7 +194,8 @@ def edit(
 
 def _register_optional_commands() -> None:
     """Commands living in their own modules; each imports its heavy parts lazily."""
-    from serena_memory import cli_integrity, cli_servers
+    from serena_memory.cli import integrity as cli_integrity
+    from serena_memory.cli import servers as cli_servers
 
     cli_integrity.register(memories)
     cli_servers.register(cli)

@@ -18,7 +18,7 @@ PORT = click.IntRange(0, 65535)
 def register(group: click.Group) -> None:
     """Attach `start-mcp-server` (and the dashboard commands) to the top-level group."""
     group.add_command(start_mcp_server)
-    from serena_memory.dashboard import cli as dashboard_cli
+    from serena_memory.cli import dashboard as dashboard_cli
 
     dashboard_cli.register(group)
 
@@ -79,7 +79,7 @@ def start_mcp_server(
     start it with --transport streamable-http and give the client the URL
     http://HOST:PORT/mcp.
     """
-    from serena_memory import mcp_server
+    from serena_memory.mcp import server as mcp_server
 
     state = mcp_server.create_state(project, modes)
     # Over stdio the pipes are taken over before the SDK loads, so a client's first
@@ -102,7 +102,7 @@ def check_port_free(host: str, port: int) -> None:
     """Fail with one clear line, before anything starts, when the address is taken."""
     import socket
 
-    from serena_memory.errors import MemoryStoreError
+    from serena_memory.core.errors import MemoryStoreError
 
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)

@@ -13,10 +13,10 @@ from enum import StrEnum
 from pathlib import Path
 from typing import NamedTuple
 
-from serena_memory import names as N
-from serena_memory.config import Settings, load_settings, serena_home
-from serena_memory.editing import EditMode, apply_edit
-from serena_memory.errors import (
+from serena_memory.core import names as N
+from serena_memory.core.config import Settings, load_settings, serena_home
+from serena_memory.core.editing import EditMode, apply_edit
+from serena_memory.core.errors import (
     ContentTooLongError,
     IgnoredMemoryError,
     InvalidNameError,
@@ -27,14 +27,14 @@ from serena_memory.errors import (
     MemoryStoreError,
     ReadOnlyMemoryError,
 )
-from serena_memory.references import rewrite_references
-from serena_memory.storage import (
+from serena_memory.core.files import (
     atomic_write,
     ensure_folder,
     fsync_dir,
     iter_markdown_files,
     locked,
 )
+from serena_memory.core.references import rewrite_references
 
 JOURNAL_NAME = ".rename-journal.json"
 
@@ -98,7 +98,7 @@ class RenameResult(NamedTuple):
 
 class MemoryStore:
     """Project memories in ``<project>/.serena/memories`` plus global ones in
-    ``$SERENA_HOME/memories/global``, named as :mod:`serena_memory.names` defines."""
+    ``$SERENA_HOME/memories/global``, named as :mod:`serena_memory.core.names` defines."""
 
     def __init__(
         self,

@@ -1,5 +1,5 @@
 """Integrity checks and fixes on a :class:`MemoryStore`: what the CLI, the MCP server and the
-dashboard call. The analysis itself is :mod:`serena_memory.integrity` (pure); this module
+dashboard call. The analysis itself is :mod:`serena_memory.integrity.analysis` (pure); this module
 loads memories from a store and writes fixes back through it (atomic, locked).
 
 Stable API (keep it; the dashboard and the MCP server depend on it):
@@ -9,7 +9,7 @@ Stable API (keep it; the dashboard and the MCP server depend on it):
   -> CheckReport`` (``.to_dict()``, ``.to_text()``, ``.is_clean()``).
 - ``backlinks(store, name) -> list[Backlink]``: memories with a ``mem:name`` reference,
   with line numbers (works for missing names too).
-- ``build_graph(store) -> MemoryGraph`` (:mod:`serena_memory.graph`; ``.to_dict()`` and
+- ``build_graph(store) -> MemoryGraph`` (:mod:`serena_memory.integrity.graph`; ``.to_dict()`` and
   the mermaid/dot/graphml/json exports).
 - ``auto_prefix(store, dry_run=False, include_flat_names=False, include_read_only=False,
   include_global=False) -> AutoPrefixReport``: add ``mem:`` to exact bare mentions.
@@ -24,17 +24,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from serena_memory import names as N
-from serena_memory.errors import MemoryNotFoundError, MemoryStoreError
-from serena_memory.integrity import (
+from serena_memory.core import names as N
+from serena_memory.core.errors import MemoryNotFoundError, MemoryStoreError
+from serena_memory.core.references import rewrite_references
+from serena_memory.core.store import MemoryStore
+from serena_memory.integrity.analysis import (
     Backlink,
     CheckReport,
     IntegrityAnalyzer,
     is_global_name,
     prefix_bare_mentions,
 )
-from serena_memory.references import rewrite_references
-from serena_memory.store import MemoryStore
 
 # why a bare mention was left alone by auto_prefix
 SKIP_READ_ONLY = "read-only source"
@@ -216,7 +216,7 @@ def backlinks(store: MemoryStore, name: str) -> list[Backlink]:
 
 
 def build_graph(store: MemoryStore):
-    from serena_memory.graph import MemoryGraph
+    from serena_memory.integrity.graph import MemoryGraph
 
     return MemoryGraph.from_analyzer(load_analyzer(store))
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import resources
 
-from serena_memory.storage import atomic_write, locked
-from serena_memory.store import MemoryStore
+from serena_memory.core.files import atomic_write, locked
+from serena_memory.core.store import MemoryStore
 
 MAINTENANCE_NAME = "memory_maintenance"
 GLOBAL_MAINTENANCE_NAME = "global/" + MAINTENANCE_NAME
@@ -14,7 +14,7 @@ GLOBAL_MAINTENANCE_NAME = "global/" + MAINTENANCE_NAME
 
 def template_text() -> str:
     return (
-        resources.files("serena_memory")
+        resources.files("serena_memory.agent")
         .joinpath("templates", "memory_maintenance.md")
         .read_text(encoding="utf-8")
     )

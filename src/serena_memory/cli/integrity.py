@@ -61,7 +61,7 @@ def check(
     strict: bool,
 ) -> None:
     """Find references to memories that don't exist (and, on request, more). Never writes."""
-    from serena_memory.integrity_fs import run_check
+    from serena_memory.integrity.api import run_check
 
     if fuzzy_matching and not include_unmarked:
         click.echo("Note: --fuzzy-matching only works with --include-unmarked; ignored.", err=True)
@@ -106,7 +106,7 @@ def auto_prefix_references(
     By default only names with a topic or of 10+ characters, only in writable project
     memories. Near-misses are listed, never rewritten.
     """
-    from serena_memory.integrity_fs import auto_prefix
+    from serena_memory.integrity.api import auto_prefix
 
     report = auto_prefix(
         _store(project),
@@ -127,8 +127,8 @@ def auto_prefix_references(
 @_JSON_OPTION
 def backlinks(name: str, project: Path, as_json: bool) -> None:
     """List the memories that reference NAME, with line numbers."""
-    from serena_memory import names as N
-    from serena_memory.integrity_fs import backlinks as find_backlinks
+    from serena_memory.core import names as N
+    from serena_memory.integrity.api import backlinks as find_backlinks
 
     store = _store(project)
     canonical = N.normalize_name(name)
@@ -160,7 +160,7 @@ def backlinks(name: str, project: Path, as_json: bool) -> None:
 )
 def graph(project: Path, fmt: str) -> None:
     """Print the reference graph; missing targets are marked."""
-    from serena_memory.integrity_fs import build_graph
+    from serena_memory.integrity.api import build_graph
 
     click.echo(build_graph(_store(project)).export(fmt), nl=False)
 

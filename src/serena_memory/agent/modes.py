@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from serena_memory.config import read_yaml_mapping, serena_home
-from serena_memory.errors import ConfigError
+from serena_memory.core.config import read_yaml_mapping, serena_home
+from serena_memory.core.errors import ConfigError
 
 MEMORY_TOOLS = (
     "list_memories",

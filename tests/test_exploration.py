@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from serena_memory.agent import exploration as E
+from serena_memory.core.errors import PatternError
 
 
 def tree(root: Path, files: dict[str, str | bytes]) -> Path:
@@ -116,7 +117,7 @@ def test_search_for_pattern(repo: Path) -> None:
     assert list(E.search_for_pattern(repo, "main", code_files_only=True)) == ["src/app.py"]
     assert "build/out.py" in E.search_for_pattern(repo, "main", skip_ignored_files=False)
     assert "image.png" not in E.search_for_pattern(repo, "PNG", skip_ignored_files=False)
-    with pytest.raises(E.ExplorationError, match="not a valid regular expression"):
+    with pytest.raises(PatternError, match="not a valid regular expression"):
         E.search_for_pattern(repo, "(")
     with pytest.raises(E.ExplorationError, match="empty"):
         E.search_for_pattern(repo, "")

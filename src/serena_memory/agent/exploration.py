@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.patterns import OutsidePattern
 
 MAX_SEARCH_FILE_BYTES = 2 * 1024 * 1024
 MAX_SEARCH_FILES = 20_000
@@ -275,13 +276,7 @@ def search_for_pattern(
     lines (``N-text``) and ``--`` between separate groups."""
     if not isinstance(substring_pattern, str) or substring_pattern == "":
         raise ExplorationError("substring_pattern is empty; give a regular expression")
-    flags = re.MULTILINE | re.DOTALL if multiline else 0
-    try:
-        pattern = re.compile(substring_pattern, flags)
-    except re.error as exc:
-        raise ExplorationError(
-            f"substring_pattern is not a valid regular expression: {exc}"
-        ) from None
+    pattern = OutsidePattern(substring_pattern, "substring_pattern", multiline=multiline)
     before = max(0, int(context_lines_before))
     after = max(0, int(context_lines_after))
     include = compile_globs(paths_include_glob)
@@ -334,7 +329,7 @@ def _read_text_for_search(path: Path) -> str | None:
         return data.decode("latin-1")
 
 
-def _match_lines(text: str, pattern: re.Pattern[str], before: int, after: int) -> list[str]:
+def _match_lines(text: str, pattern: OutsidePattern, before: int, after: int) -> list[str]:
     starts = [0]
     starts.extend(m.end() for m in re.finditer("\n", text))
     lines = text.split("\n")

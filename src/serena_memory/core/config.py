@@ -8,11 +8,13 @@ a person meant to protect.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from serena_memory.core.errors import ConfigError
+from serena_memory.core.errors import ConfigError, PatternError
+
+if TYPE_CHECKING:
+    from serena_memory.core.patterns import OutsidePattern
 
 GLOBAL_CONFIG_NAME = "serena_config.yml"
 PROJECT_CONFIG_NAME = "project.yml"
@@ -28,8 +30,8 @@ def serena_home() -> Path:
 class Patterns(NamedTuple):
     """Compiled name patterns, each remembered with its source text for messages."""
 
-    read_only: tuple[tuple[str, re.Pattern[str]], ...] = ()
-    ignored: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    read_only: tuple[tuple[str, OutsidePattern], ...] = ()
+    ignored: tuple[tuple[str, OutsidePattern], ...] = ()
 
     def read_only_match(self, name: str) -> str | None:
         return _first_full_match(self.read_only, name)
@@ -38,7 +40,7 @@ class Patterns(NamedTuple):
         return _first_full_match(self.ignored, name)
 
 
-def _first_full_match(patterns: tuple[tuple[str, re.Pattern[str]], ...], name: str) -> str | None:
+def _first_full_match(patterns: tuple[tuple[str, OutsidePattern], ...], name: str) -> str | None:
     for text, compiled in patterns:
         if compiled.fullmatch(name):
             return text
@@ -144,13 +146,17 @@ def _string_list(data: dict[str, Any], key: str, path: Path) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _compile(patterns: tuple[str, ...], key: str, path: Path) -> list[tuple[str, re.Pattern[str]]]:
+def _compile(patterns: tuple[str, ...], key: str, path: Path) -> list[tuple[str, OutsidePattern]]:
+    """Configuration is outside input (a project's file is untrusted), so its patterns run
+    under the time limit of :mod:`serena_memory.core.patterns`."""
+    from serena_memory.core.patterns import OutsidePattern
+
     compiled = []
     for text in patterns:
         try:
-            compiled.append((text, re.compile(text)))
-        except re.error as exc:
-            raise ConfigError(f"{path}: key '{key}': invalid regex {text!r}: {exc}") from None
+            compiled.append((text, OutsidePattern(text, f"{path}: key '{key}'")))
+        except PatternError as exc:
+            raise ConfigError(str(exc)) from None
     return compiled
 
 

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
-from serena_memory.core.errors import EditError
+from serena_memory.core.errors import EditError, PatternError
+
+if TYPE_CHECKING:
+    from serena_memory.core.patterns import OutsidePattern
 
 _GROUP_REF = re.compile(r"\$!(\d+)")
 
@@ -42,11 +46,13 @@ def apply_edit(
         _check_count(count, needle, allow_multiple_occurrences)
         return text.replace(needle, repl), count
 
+    from serena_memory.core.patterns import OutsidePattern
+
     try:
-        pattern = re.compile(needle, re.MULTILINE | re.DOTALL)
-    except re.error as exc:
-        raise EditError(f"invalid regex {needle!r}: {exc}") from None
-    matches = [m for m in pattern.finditer(text)]
+        pattern = OutsidePattern(needle, "the regex needle", multiline=True)
+    except PatternError as exc:
+        raise EditError(str(exc)) from None
+    matches = pattern.finditer(text)
     _check_count(len(matches), needle, allow_multiple_occurrences)
     for match in matches:
         _refuse_ambiguous(pattern, text, match)
@@ -70,7 +76,7 @@ def _check_count(count: int, needle: str, allow_multiple: bool) -> None:
         )
 
 
-def _refuse_ambiguous(pattern: re.Pattern[str], text: str, match: re.Match[str]) -> None:
+def _refuse_ambiguous(pattern: OutsidePattern, text: str, match: Any) -> None:
     """A multi-line match that contains another match of the same pattern is ambiguous.
 
     With DOTALL a greedy ``a.*b`` swallows everything between the first ``a`` and the last
@@ -81,14 +87,14 @@ def _refuse_ambiguous(pattern: re.Pattern[str], text: str, match: re.Match[str])
     inner = pattern.search(text, match.start() + 1, match.end())
     if inner is not None and inner.end() > inner.start():
         raise EditError(
-            f"{_preview(pattern.pattern)} matched lines {_line(text, match.start())}-"
+            f"{_preview(pattern.text)} matched lines {_line(text, match.start())}-"
             f"{_line(text, match.end())} and that match contains another match of the same "
             "pattern (at line " + str(_line(text, inner.start())) + "); the edit is ambiguous. "
             "Use a non-greedy quantifier such as .*? or a more specific pattern"
         )
 
 
-def _expand(repl: str, match: re.Match[str]) -> str:
+def _expand(repl: str, match: Any) -> str:
     def group(ref: re.Match[str]) -> str:
         index = int(ref.group(1))
         if index > (match.re.groups or 0):

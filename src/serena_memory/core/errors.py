@@ -37,6 +37,14 @@ class ContentTooLongError(MemoryStoreError):
     pass
 
 
+class PatternError(MemoryStoreError):
+    """A regular expression from outside that does not compile or cannot run."""
+
+
+class PatternTimeoutError(PatternError):
+    """A regular expression from outside that ran past its time limit and was stopped."""
+
+
 class ConfigError(MemoryStoreError):
     """A configuration file that is unreadable, mistyped or holds an invalid regex."""
 

@@ -196,9 +196,11 @@ def _register_optional_commands() -> None:
     """Commands living in their own modules; each imports its heavy parts lazily."""
     from serena_memory.cli import integrity as cli_integrity
     from serena_memory.cli import servers as cli_servers
+    from serena_memory.cli import setup as cli_setup
 
     cli_integrity.register(memories)
     cli_servers.register(cli)
+    cli_setup.register(cli)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,0 +1,52 @@
+"""`serena setup CLIENT`: register this install's MCP server with a coding agent's client."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+CLIENT_KEYS = ("claude-code", "claude-desktop", "cursor", "codex", "vscode")
+
+
+def register(group: click.Group) -> None:
+    group.add_command(setup)
+
+
+@click.command()
+@click.argument("client", type=click.Choice(CLIENT_KEYS))
+@click.option(
+    "--project",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="Serve this project folder. Claude Code, Cursor and VS Code then get the entry in "
+    "the project's own file (.mcp.json, .cursor/mcp.json, .vscode/mcp.json); the others in "
+    "their user file.",
+)
+@click.option(
+    "--print",
+    "print_only",
+    is_flag=True,
+    help="Print the entry instead of writing it, to paste by hand.",
+)
+def setup(client: str, project: Path | None, print_only: bool) -> None:
+    """Add serena-memory to CLIENT's MCP servers, keeping every other server.
+
+    The previous file is kept next to it with a .bak suffix; a file that is not valid JSON
+    or TOML is refused untouched.
+    """
+    from serena_memory.agent.clients import CLIENTS, ServerCommand, render_entry, setup_client
+
+    chosen = CLIENTS[client]
+    root = project.resolve() if project is not None else None
+    server = ServerCommand.for_this_install(root)
+    if print_only:
+        click.echo(f"# {chosen.config_file(root)}")
+        click.echo(render_entry(chosen, server), nl=False)
+        return
+    result = setup_client(chosen, server, root)
+    verb = "Updated" if result.replaced else "Added"
+    click.echo(f"{verb} the serena-memory server in {result.path} for {chosen.label}.")
+    if result.backup is not None:
+        click.echo(f"The previous file is kept as {result.backup}.")
+    click.echo(f"Restart {chosen.label} (or reload its MCP servers) to use it.")

@@ -79,23 +79,22 @@ def start_mcp_server(
     start it with --transport streamable-http and give the client the URL
     http://HOST:PORT/mcp.
     """
+    from serena_memory.mcp.state import create_state
+
+    state = create_state(project, modes)
+    if transport != "stdio":
+        check_port_free(host, port)
     from serena_memory.mcp import server as mcp_server
 
-    state = mcp_server.create_state(project, modes)
-    # Over stdio the pipes are taken over before the SDK loads, so a client's first
-    # requests can be answered while it does (see mcp_server.StdioWire).
-    wire = mcp_server.open_stdio_wire(state) if transport == "stdio" else None
-    if wire is None:
-        check_port_free(host, port)
-    server = mcp_server.build_server(state, inline_memory_tools=transport == "stdio")
+    server = mcp_server.build_server(state)
     # Services started next to the server (the dashboard) hook in here, sharing `state`.
     if dashboard:
         start_side_services(state, port=dashboard_port, open_browser=open_browser)
-    if wire is not None:
-        mcp_server.run_stdio(server, wire)
+    if transport == "stdio":
+        mcp_server.run_stdio(server)
         return
     click.echo(f"Serving MCP over streamable HTTP at http://{host}:{port}/mcp", err=True)
-    server.run("streamable-http", host=host, port=port)
+    mcp_server.serve_http(server, host, port)
 
 
 def check_port_free(host: str, port: int) -> None:

@@ -1,0 +1,167 @@
+"""What one MCP server knows between calls: the active project and the tools on offer.
+
+Shared by every session of one server (over streamable HTTP, by every client), and by the
+dashboard started next to it, which follows the project the agent activates.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+
+from serena_memory.agent.modes import MEMORY_TOOLS, ONBOARDING_TOOLS, Mode, excluded_tools
+from serena_memory.core.config import load_global_config, serena_home
+from serena_memory.core.errors import MemoryStoreError, NoProjectError
+from serena_memory.core.store import Context, MemoryStore
+
+EXPLORATION_TOOLS = ("list_dir", "find_file", "search_for_pattern", "read_file")
+ACTIVATION_TOOL = "activate_project"
+INSTRUCTIONS_TOOL = "initial_instructions"
+
+
+def all_tool_names() -> tuple[str, ...]:
+    return (
+        *MEMORY_TOOLS,
+        *ONBOARDING_TOOLS,
+        INSTRUCTIONS_TOOL,
+        ACTIVATION_TOOL,
+        *EXPLORATION_TOOLS,
+    )
+
+
+def default_project(cwd: Path | None = None, home: Path | None = None) -> Path | None:
+    """The current folder, unless it can't be meant as a project: the file-system root, the
+    user's home folder, or Serena's own home (clients configured once for every project
+    often start servers there; memories written there would land in the wrong place)."""
+    cwd = Path(os.path.realpath(cwd or os.getcwd()))
+    serena = Path(os.path.realpath(home or serena_home()))
+    if cwd == Path(cwd.anchor) or cwd == Path(os.path.realpath(Path.home())):
+        return None
+    if cwd == serena or cwd.is_relative_to(serena):
+        return None
+    return cwd
+
+
+class ServerState:
+    """The active project and the tools on offer; shared by every session of one server.
+
+    Tools run in worker threads, so switching projects is guarded by a lock: a call sees
+    either the old store or the new one, never half of a switch.
+    """
+
+    def __init__(
+        self,
+        project: Path | None,
+        modes: list[Mode],
+        *,
+        home: Path | None = None,
+        allow_activation: bool = False,
+    ) -> None:
+        self.home = home
+        self.modes = modes
+        self.allow_activation = allow_activation or project is None
+        self.excluded = excluded_tools(modes)
+        self.store: MemoryStore | None = None
+        self._switch = threading.Lock()
+        if project is not None:
+            self.store = self._open(project)
+
+    def _open(self, project: Path) -> MemoryStore:
+        store = MemoryStore(project, home=self.home, context=Context.AGENT)
+        store.validate_config()  # a broken project.yml is reported now, not mid-task
+        return store
+
+    def enabled(self, tool: str) -> bool:
+        if tool == ACTIVATION_TOOL:
+            return self.allow_activation
+        return tool not in self.excluded
+
+    def require_store(self) -> MemoryStore:
+        store = self.store
+        if store is None:
+            raise NoProjectError(
+                "no project is active yet: call `activate_project` with the path of the "
+                "project folder first"
+            )
+        return store
+
+    def activate(self, project: str) -> str:
+        if not isinstance(project, str) or not project.strip():
+            raise MemoryStoreError("give the path of the project folder to activate")
+        path = Path(project.strip()).expanduser()
+        if not path.is_absolute():
+            path = Path.cwd() / path
+        if not path.exists():
+            raise MemoryStoreError(
+                f"project folder {path} does not exist; give the path of an existing folder"
+            )
+        if not path.is_dir():
+            raise MemoryStoreError(f"{path} is a file; give the path of the project folder")
+        store = self._open(Path(os.path.realpath(path)))
+        with self._switch:
+            self.store = store
+        return self.activation_message()
+
+    def mode_prompts(self) -> list[str]:
+        return [m.prompt for m in self.modes if m.prompt]
+
+    def activation_message(self) -> str:
+        from serena_memory.agent.onboarding import activation_message
+
+        return activation_message(
+            self.require_store(),
+            memory_tools=self.enabled("read_memory"),
+            onboarding_tool=self.enabled("onboarding"),
+            mode_prompts=self.mode_prompts(),
+        )
+
+    def instructions(self) -> str:
+        """What the client hands the agent at connection: the activation message, or how to
+        activate a project when none is active."""
+        from serena_memory.mcp.errors import describe
+
+        try:
+            if self.store is not None:
+                return self.activation_message()
+        except Exception as exc:  # e.g. project.yml broken since start-up; never fail here
+            return f"The active project can't be used right now: {describe(exc)}"
+        text = (
+            "No project is active yet. Call `activate_project` with the path of the project "
+            "folder you are working in; it answers with the names of the project's memories."
+        )
+        return "\n\n".join([text, *self.mode_prompts()])
+
+    def answer_limit(self, max_answer_chars: int) -> int:
+        if max_answer_chars is not None and max_answer_chars > 0:
+            return max_answer_chars
+        if self.store is not None:
+            return self.store.settings.global_config.default_max_tool_answer_chars
+        return load_global_config(self.home).default_max_tool_answer_chars
+
+
+def create_state(
+    project: str | Path | None = None,
+    modes: Iterable[str] = (),
+    *,
+    home: Path | None = None,
+    use_default_project: bool = True,
+) -> ServerState:
+    """Resolve modes and project; raises MemoryStoreError (with a message for the user) when
+    start-up can't go on. Imports nothing of the SDK."""
+    from serena_memory.agent.modes import resolve_modes
+
+    global_config = load_global_config(home)
+    active_modes = resolve_modes(modes, global_config.base_modes, home)
+    explicit = project is not None
+    if project is not None:
+        path = Path(project).expanduser()
+        if not path.exists():
+            raise MemoryStoreError(f"project folder {path} does not exist")
+        if not path.is_dir():
+            raise MemoryStoreError(f"project folder {path} is a file, not a folder")
+        root: Path | None = Path(os.path.realpath(path))
+    else:
+        root = default_project(home=home) if use_default_project else None
+    return ServerState(root, active_modes, home=home, allow_activation=not explicit)

@@ -1,0 +1,117 @@
+"""The memory tools: list, read, write, edit, delete and rename the project's memories
+and the global ones. Every rule lives in the store; these only word the answers."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from serena_memory.core.names import normalize_name
+from serena_memory.mcp.state import ServerState
+from serena_memory.mcp.tool_declaration import ToolDeclaration
+
+MemoryName = Annotated[
+    str,
+    Field(
+        description="The memory name, e.g. 'core' or 'auth/login'; a leading 'mem:' and a "
+        "trailing '.md' are accepted."
+    ),
+]
+
+
+def list_memories(
+    state: ServerState,
+    topic: Annotated[
+        str, Field(description="Only this topic, e.g. 'auth' or 'global'; '' for all.")
+    ] = "",
+) -> str:
+    """List the names of the memories: this project's and the global ones (shared by all
+    projects, names starting with 'global/'). Pass a topic such as 'auth' or 'global' to
+    list only that part. Returns JSON {"memories": [...], "read_only_memories": [...]};
+    read-only memories can be read but not changed."""
+    return json.dumps(state.require_store().list(topic).to_dict(), ensure_ascii=False)
+
+
+def read_memory(state: ServerState, memory_name: MemoryName) -> str:
+    """Read a memory whose name suggests it is relevant to the task at hand. Memories refer
+    to each other as `mem:NAME`; follow a reference when its text says it applies. Don't
+    read memories just in case."""
+    return state.require_store().read(memory_name)
+
+
+def write_memory(
+    state: ServerState,
+    memory_name: MemoryName,
+    content: Annotated[str, Field(description="The whole memory, Markdown (UTF-8).")],
+    max_chars: Annotated[
+        int,
+        Field(
+            description="Refuse content longer than this many characters; -1 means the "
+            "configured default (default_max_tool_answer_chars)."
+        ),
+    ] = -1,
+) -> str:
+    """Create or replace a memory: Markdown with knowledge about this project that is
+    stable, not obvious from the code, and costly to find out again. Give it a meaningful
+    name; use '/' to put it in a topic (e.g. 'auth/login'). Use the 'global/' prefix only
+    when the user asks for a memory shared by all projects. Refer to other memories as
+    `mem:NAME` inside backticks, saying when to read them."""
+    result = state.require_store().write(memory_name, content, max_chars=max_chars)
+    how = "created" if result.created else "replaced"
+    return f"Memory '{result.name}' written ({how}, {result.chars} characters)."
+
+
+def edit_memory(
+    state: ServerState,
+    memory_name: MemoryName,
+    needle: Annotated[str, Field(description="The text, or regex, to replace.")],
+    repl: Annotated[str, Field(description="The replacement, inserted as given.")],
+    mode: Annotated[
+        Literal["literal", "regex"],
+        Field(description="'literal' (exact text) or 'regex' (Python regular expression)."),
+    ],
+    allow_multiple_occurrences: Annotated[
+        bool,
+        Field(description="Replace every match instead of refusing when there are several."),
+    ] = False,
+) -> str:
+    """Change part of a memory by replacing text, instead of rewriting it whole. In
+    'literal' mode the needle is matched exactly; in 'regex' mode it is a Python regular
+    expression (MULTILINE and DOTALL on). The replacement is inserted as given, except that
+    in regex mode $!1, $!2 ... insert the matched groups. A needle that matches nothing, or
+    several places without allow_multiple_occurrences, is an error."""
+    result = state.require_store().edit(memory_name, needle, repl, mode, allow_multiple_occurrences)
+    return f"Memory '{result.name}' edited: {result.replacements} replacement(s)."
+
+
+def delete_memory(state: ServerState, memory_name: MemoryName) -> str:
+    """Delete a memory. Only do this when the user asked for it or agreed to it; prefer
+    editing a memory that is partly outdated."""
+    state.require_store().delete(memory_name)
+    return f"Memory '{normalize_name(memory_name)}' deleted."
+
+
+def rename_memory(
+    state: ServerState,
+    old_name: Annotated[str, Field(description="The current name.")],
+    new_name: Annotated[
+        str, Field(description="The new name; 'global/...' moves it to the global scope.")
+    ],
+) -> str:
+    """Rename or move a memory: to another topic, or between the project and 'global/'.
+    Every `mem:OLD_NAME` reference in the other memories is rewritten to the new name; the
+    answer says how many and which read-only memories were left alone. Use this instead of
+    writing a copy and deleting the original."""
+    return state.require_store().rename(old_name, new_name).summary()
+
+
+TOOLS = (
+    ToolDeclaration(list_memories, read_only=True),
+    ToolDeclaration(read_memory, read_only=True),
+    ToolDeclaration(write_memory, read_only=False, destructive=True),
+    ToolDeclaration(edit_memory, read_only=False, destructive=True),
+    ToolDeclaration(delete_memory, read_only=False, destructive=True),
+    ToolDeclaration(rename_memory, read_only=False, destructive=True),
+)

@@ -2,7 +2,9 @@
 
 - start: from spawning `python -m serena_memory.cli start-mcp-server` to the answer of the
   first tool call (initialize, initialized, then `tools/call read_memory`), which is the
-  moment an agent can first use its memories; median of several processes;
+  moment an agent can first use its memories; median of several processes, as wall-clock
+  time and as the server process's CPU time until then (Linux), which stays comparable
+  when other jobs share the machine;
 - read_memory and write_memory: round trip of one `tools/call` on a running server, p50.
 
 The client speaks JSON-RPC lines directly over the pipes, so the figures are the server's
@@ -83,18 +85,30 @@ class Pipe:
             self.proc.kill()
 
 
-def bench_start(project: Path, env: dict[str, str], runs: int) -> list[float]:
-    """Whole-process times, start to the first tool answer."""
-    times = []
+def cpu_seconds(pid: int) -> float | None:
+    """User plus system CPU time of a running process so far (Linux), else None."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def bench_start(project: Path, env: dict[str, str], runs: int) -> tuple[list[float], list[float]]:
+    """Whole-process wall-clock and CPU times, start to the first tool answer."""
+    times, cpu = [], []
     for _ in range(runs):
         start = time.perf_counter()
         pipe = Pipe(project, env)
         pipe.handshake()
         answer = pipe.read("core")
         times.append(time.perf_counter() - start)
+        used = cpu_seconds(pipe.proc.pid)
+        if used is not None:
+            cpu.append(used)
         assert not answer["result"].get("isError"), answer
         pipe.close()
-    return times
+    return times, cpu
 
 
 def bench_calls(project: Path, env: dict[str, str], calls: int) -> dict[str, list[float]]:
@@ -134,12 +148,14 @@ def main() -> None:
         (project / ".serena" / "memories" / "core.md").write_text("# core\n", encoding="utf-8")
         env = dict(os.environ, SERENA_HOME=str(Path(tmp) / "home"))
         bench_start(project, env, 1)  # warm the file cache and byte-compiled modules
-        start = bench_start(project, env, args.runs)
+        start, cpu = bench_start(project, env, args.runs)
         calls = bench_calls(project, env, args.calls)
     print(
         f"start to first tool answer: median {statistics.median(start):.3f} s "
         f"(min {min(start):.3f}, max {max(start):.3f}, {len(start)} runs)"
     )
+    if cpu:
+        print(f"  CPU time of the server until then: median {statistics.median(cpu):.3f} s")
     for name in ("read_memory", "write_memory"):
         values = sorted(v * 1000 for v in calls[name])
         p90 = values[int(len(values) * 0.9)]

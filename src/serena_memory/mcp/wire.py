@@ -165,6 +165,8 @@ def check_message(raw: bytes) -> Verdict:
     return _refuse(
         INVALID_REQUEST,
         "a message must be a request (with a method) or a response (with a result or an error)",
+        # a malformed response carries one of the server's ids, which the client never used
+        None if "result" in message or "error" in message else answer_id,
     )
 
 

@@ -160,7 +160,7 @@ class StdioServer:
     def exchange(self, raw: bytes) -> list[dict]:
         """Send `raw`, then a ping; everything answered before the ping's answer."""
         self.next_id += 1
-        ping = self.next_id
+        ping = f"ping-{self.next_id}"
         self.send(raw)
         self.send(_line({"jsonrpc": "2.0", "id": ping, "method": "ping"}))
         received = self.until({ping})

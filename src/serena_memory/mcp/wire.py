@@ -132,6 +132,10 @@ def check_message(raw: bytes) -> Verdict:
     if "method" in message:
         if not isinstance(message["method"], str):
             return _refuse(INVALID_REQUEST, "the method must be a string", answer_id)
+        if "result" in message or "error" in message:
+            return _refuse(
+                INVALID_REQUEST, "a message is a request or a response, never both", answer_id
+            )
         params = message.get("params")
         problem = None
         if params is not None and not isinstance(params, dict):

@@ -357,8 +357,12 @@ def test_content_that_cannot_be_utf8_is_refused(store: MemoryStore) -> None:
 # -- symlinks --------------------------------------------------------------------------------
 
 
-def test_directory_symlinks_are_followed_for_list_and_read(store: MemoryStore, tmp_path: Path):
+def test_directory_symlinks_are_followed_for_list_and_read(
+    store: MemoryStore, tmp_path: Path, serena_home: Path
+):
     shared = tmp_path / "team-shared"
+    # outside the project: followed because the person allowed it in the global configuration
+    write_config(serena_home / "serena_config.yml", f"allowed_memory_roots: ['{shared}']\n")
     (shared / "deep").mkdir(parents=True)
     (shared / "conventions.md").write_text("shared conventions\n")
     (shared / "deep" / "x.md").write_text("deep x\n")
@@ -377,6 +381,7 @@ def test_directory_symlinks_are_followed_for_list_and_read(store: MemoryStore, t
 def test_global_folder_may_be_a_symlink(serena_home: Path, tmp_path: Path, project: Path) -> None:
     real = tmp_path / "dotfiles-global"
     real.mkdir()
+    write_config(serena_home / "serena_config.yml", f"allowed_memory_roots: ['{real}']\n")
     (real / "style.md").write_text("style\n")
     (serena_home / "memories").mkdir()
     os.symlink(real, serena_home / "memories" / "global", target_is_directory=True)
@@ -390,8 +395,12 @@ def test_a_symlink_loop_does_not_hang_listing(store: MemoryStore) -> None:
     os.symlink("..", store.memories_dir / "a" / "up", target_is_directory=True)
     os.symlink(".", store.memories_dir / "self", target_is_directory=True)
     os.symlink("nowhere", store.memories_dir / "dangling")
-    names = store.list().all
+    listing = store.list()
+    names = listing.all
     assert "a/x" in names
+    assert [(s.name, s.reason.split(" (")[0]) for s in listing.skipped] == [
+        ("dangling", "broken symlink")
+    ]
     assert len(names) == len(set(names))
     assert store.read("a/x") == "x\n"
 

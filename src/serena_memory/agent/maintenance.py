@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import resources
 
-from serena_memory.core.files import atomic_write, locked
 from serena_memory.core.store import MemoryStore
 
 MAINTENANCE_NAME = "memory_maintenance"
@@ -38,11 +37,7 @@ class SeedResult:
 def seed_maintenance(store: MemoryStore) -> SeedResult:
     """Global copy wins; else an existing project copy; else write the template. Never
     overwrites, so a customized copy survives every onboarding."""
-    if store.path_of(GLOBAL_MAINTENANCE_NAME).is_file():
+    if store.exists(GLOBAL_MAINTENANCE_NAME):
         return SeedResult(GLOBAL_MAINTENANCE_NAME, False)
-    path = store.path_of(MAINTENANCE_NAME)
-    with locked([store.memories_dir]):
-        if path.is_file():
-            return SeedResult(MAINTENANCE_NAME, False)
-        atomic_write(path, template_text().encode("utf-8"))
-    return SeedResult(MAINTENANCE_NAME, True)
+    created = store.create_if_absent(MAINTENANCE_NAME, template_text())
+    return SeedResult(MAINTENANCE_NAME, created)

@@ -103,7 +103,7 @@ def onboarding_status(store: MemoryStore) -> OnboardingStatus:
     status.module_cores = sorted(n for n in existing if n.endswith("/" + CORE))
     status.other_memories = len(existing - set(TARGET_MEMORIES) - {MAINTENANCE_NAME})
     for candidate in (GLOBAL_MAINTENANCE_NAME, MAINTENANCE_NAME):
-        if store.path_of(candidate).is_file():
+        if store.exists(candidate):
             status.maintenance = candidate
             break
     return status

@@ -25,11 +25,11 @@ PROJECT_ARG = click.argument(
 
 
 def open_store(project: Path) -> MemoryStore:
-    if project.exists() and not project.is_dir():
-        raise MemoryStoreError(f"project folder {project} is a file, not a folder")
-    if not project.exists():
-        raise MemoryStoreError(f"project folder {project} does not exist")
-    store = MemoryStore(project, context=Context.HUMAN)
+    """The project's store; refuses a missing folder, a file, a folder that is never a
+    project (core/paths.py) and a broken configuration before any command runs."""
+    from serena_memory.core.paths import project_folder
+
+    store = MemoryStore(project_folder(project), context=Context.HUMAN)
     store.validate_config()
     return store
 
@@ -95,6 +95,10 @@ def list_command(project: Path, topic: str, as_json: bool) -> None:
     if not shown:
         where = f" in topic '{topic}'" if topic else ""
         click.echo(f"No memories{where}.")
+    if listing.skipped:
+        click.echo(f"Skipped, not memories ({len(listing.skipped)}):")
+        for item in listing.skipped:
+            click.echo(f"  {item.describe()}")
 
 
 @memories.command()

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from serena_memory.core.errors import ConfigError, PatternError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from serena_memory.core.patterns import OutsidePattern
 
 GLOBAL_CONFIG_NAME = "serena_config.yml"
@@ -52,6 +54,7 @@ class GlobalConfig(NamedTuple):
     ignored_memory_patterns: tuple[str, ...] = ()
     base_modes: tuple[str, ...] = ()
     default_max_tool_answer_chars: int = DEFAULT_MAX_CHARS
+    allowed_memory_roots: tuple[str, ...] = ()  # real paths
     path: Path | None = None
 
 
@@ -74,8 +77,10 @@ class Settings(NamedTuple):
 _cache: dict[Path, tuple[tuple[int, int], dict[str, Any]]] = {}
 
 
-def _load_mapping(path: Path) -> dict[str, Any]:
-    """Parse a YAML file into a mapping; missing file -> {}; cached by mtime and size."""
+def _load_mapping(path: Path, read: Callable[[], bytes] | None = None) -> dict[str, Any]:
+    """Parse a YAML file into a mapping; missing file -> {}; cached by mtime and size.
+
+    ``read`` reads the file's bytes when it is not cached (default: open it directly)."""
     try:
         st = path.stat()
     except FileNotFoundError:
@@ -86,16 +91,19 @@ def _load_mapping(path: Path) -> dict[str, Any]:
     cached = _cache.get(path)
     if cached and cached[0] == stamp:
         return cached[1]
-    data = read_yaml_mapping(path)
+    data = read_yaml_mapping(path, raw=read() if read is not None else None)
     _cache[path] = (stamp, data)
     return data
 
 
-def read_yaml_mapping(path: Path, error: type[ConfigError] = ConfigError) -> dict[str, Any]:
+def read_yaml_mapping(
+    path: Path, error: type[ConfigError] = ConfigError, raw: bytes | None = None
+) -> dict[str, Any]:
     """Parse a YAML file that must hold a mapping (an empty file is an empty one); any
-    problem is ``error`` naming the file and, for bad YAML, the line and column."""
+    problem is ``error`` naming the file and, for bad YAML, the line and column. ``raw``:
+    the file's bytes, already read."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8") if raw is None else raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise error(f"{path}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
     except OSError as exc:
@@ -174,13 +182,51 @@ def load_global_config(home: Path | None = None) -> GlobalConfig:
         ignored_memory_patterns=_string_list(data, "ignored_memory_patterns", path),
         base_modes=_string_list(data, "base_modes", path),
         default_max_tool_answer_chars=max_chars,
+        allowed_memory_roots=_allowed_roots(data, path),
         path=path,
     )
 
 
+def _allowed_roots(data: dict[str, Any], path: Path) -> tuple[str, ...]:
+    """``allowed_memory_roots``: folders that memory symlinks may lead into besides the
+    project folder and ``$SERENA_HOME``. Only the global configuration has this key: a
+    project's own configuration is untrusted and could allow anything."""
+    key = "allowed_memory_roots"
+    roots = []
+    for item in _string_list(data, key, path):
+        folder = os.path.expanduser(item.strip())
+        if not os.path.isabs(folder):
+            raise ConfigError(
+                f"{path}: key '{key}': {item!r} is not an absolute path; write the full path "
+                "of the folder (or start it with ~/)"
+            )
+        real = os.path.realpath(folder)
+        if real == os.path.dirname(real):
+            raise ConfigError(
+                f"{path}: key '{key}': {item!r} is the root of the file system, which would "
+                "let memories lead anywhere; list the folders your memory links point into"
+            )
+        roots.append(real)
+    return tuple(roots)
+
+
 def load_project_config(project_root: Path) -> ProjectConfig:
+    """The project's own configuration: untrusted (a cloned repository's file), so it is
+    read through the path gate (a regular file inside the project, at most
+    :data:`~serena_memory.core.paths.MAX_CONFIG_BYTES`), and it can't widen what the gate
+    allows."""
     path = project_root / ".serena" / PROJECT_CONFIG_NAME
-    data = _load_mapping(path)
+
+    def read() -> bytes:
+        from serena_memory.core import paths
+
+        root = os.path.realpath(project_root)
+        what = f"the project configuration {path}"
+        scope = paths.Scope(root, (".serena",), (root,), "the project folder", "")
+        real = paths.resolve(scope, (PROJECT_CONFIG_NAME,), what)
+        return paths.read_regular_file(real, (root,), what, paths.MAX_CONFIG_BYTES)
+
+    data = _load_mapping(path, read)
     prompt = data.get("initial_prompt") or ""
     if not isinstance(prompt, str):
         raise ConfigError(

@@ -53,6 +53,23 @@ class NoProjectError(MemoryStoreError):
     """A memory operation attempted before any project was activated."""
 
 
+class NotAProjectError(MemoryStoreError):
+    """A project folder that is missing, a file, or a folder that is never a project (the
+    file-system root, the home folder)."""
+
+
+class OutsidePathError(MemoryStoreError):
+    """A memory file or folder that is a symlink leading outside the allowed folders."""
+
+
+class NotAMemoryFileError(MemoryStoreError):
+    """A memory that is not a regular file (a fifo, a socket, a device)."""
+
+
+class MemoryTooLargeError(MemoryStoreError):
+    """A memory file over the size limit, refused before it is read whole."""
+
+
 class MemoryChangedError(MemoryStoreError):
     """A conditional write refused because the memory changed since it was read; carries
     what is on disk now so the caller can show both versions."""

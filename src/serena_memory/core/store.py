@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from serena_memory.core import names as N
-from serena_memory.core.config import Settings, load_settings, serena_home
+from serena_memory.core import paths
+from serena_memory.core.config import GLOBAL_CONFIG_NAME, Settings, load_settings, serena_home
 from serena_memory.core.editing import EditMode, apply_edit
 from serena_memory.core.errors import (
     ContentTooLongError,
@@ -25,13 +26,13 @@ from serena_memory.core.errors import (
     MemoryExistsError,
     MemoryNotFoundError,
     MemoryStoreError,
+    OutsidePathError,
     ReadOnlyMemoryError,
 )
 from serena_memory.core.files import (
     atomic_write,
     ensure_folder,
     fsync_dir,
-    iter_markdown_files,
     locked,
 )
 from serena_memory.core.references import rewrite_references
@@ -49,13 +50,20 @@ class Context(StrEnum):
 class MemoryListing(NamedTuple):
     memories: list[str]
     read_only_memories: list[str]
+    skipped: list[paths.SkippedFile] = []  # look like memories but are not read, and why
 
     @property
     def all(self) -> list[str]:
         return sorted(self.memories + self.read_only_memories)
 
-    def to_dict(self) -> dict[str, list[str]]:
-        return {"memories": self.memories, "read_only_memories": self.read_only_memories}
+    def to_dict(self) -> dict[str, list]:
+        data: dict[str, list] = {
+            "memories": self.memories,
+            "read_only_memories": self.read_only_memories,
+        }
+        if self.skipped:
+            data["skipped"] = [s.to_dict() for s in self.skipped]
+        return data
 
 
 class WriteResult(NamedTuple):
@@ -118,6 +126,10 @@ class MemoryStore:
         self.memories_dir = self.project_root / ".serena" / "memories"
         self.global_root = self.home / "memories"
         self.global_dir = self.global_root / N.GLOBAL_TOPIC
+        # The anchors of the path gate: the folders as the person chose them, resolved once.
+        self._project_real = os.path.realpath(self.project_root)
+        paths.refuse_non_project(self._project_real)
+        self._home_real = os.path.realpath(self.home)
 
     # -- configuration -----------------------------------------------------------------
     @property
@@ -142,6 +154,63 @@ class MemoryStore:
         ):  # pragma: no cover - names.normalize_name already guarantees this
             raise InvalidNameError(f"memory name {name!r} resolves outside its memories folder")
         return path
+
+    # -- the path gate (core/paths.py): every file access below goes through it ----------
+    def gate_scopes(self, settings: Settings | None = None) -> tuple[paths.Scope, paths.Scope]:
+        """(project scope, global scope): where each folder's links may lead."""
+        extra = (settings or self.settings).global_config.allowed_memory_roots
+        config = str(self.home / GLOBAL_CONFIG_NAME)
+        project = paths.Scope(
+            self._project_real,
+            (".serena", "memories"),
+            (self._project_real, *extra),
+            f"the project folder {self._project_real}",
+            config,
+        )
+        global_ = paths.Scope(
+            self._home_real,
+            ("memories", N.GLOBAL_TOPIC),
+            (self._home_real, *extra),
+            f"the Serena home folder {self._home_real}",
+            config,
+        )
+        return project, global_
+
+    def _locate(self, name: str, *, listed: bool = False) -> tuple[paths.Scope, list[str]]:
+        """The scope of a name and its components below that scope's folder."""
+        if not listed:
+            name = N.normalize_name(name)
+        project, global_ = self.gate_scopes()
+        if N.is_global(name):
+            scope, rel = global_, name[len(N.GLOBAL_TOPIC) + 1 :]
+        else:
+            scope, rel = project, name
+        parts = rel.split("/")
+        parts[-1] += N.MEMORY_SUFFIX
+        return scope, parts
+
+    def real_path_of(self, name: str, *, listed: bool = False) -> Path:
+        """The real file behind a name, every symlink on the way checked by the path gate
+        (:class:`OutsidePathError` when one leads outside the allowed folders). What reads
+        and writes use; :meth:`path_of` is the path as written, for messages."""
+        scope, parts = self._locate(name, listed=listed)
+        return Path(paths.resolve(scope, parts, f"memory '{name}'"))
+
+    def _entry_path(self, name: str) -> Path:
+        """The directory entry of a memory (the link itself, when it is one) inside its real
+        folder: what a delete or a rename's move removes, never a link's target."""
+        scope, parts = self._locate(name)
+        folder = paths.resolve(scope, parts[:-1], f"the topic folder of memory '{name}'")
+        return Path(folder, parts[-1])
+
+    def _real_folder(self, scope: paths.Scope) -> Path:
+        return Path(paths.resolve(scope, (), f"the memories folder {scope.folder}"))
+
+    def _read_bytes(self, name: str, *, listed: bool = False) -> bytes:
+        scope, parts = self._locate(name, listed=listed)
+        what = f"memory '{name}'"
+        real = paths.resolve(scope, parts, what)
+        return paths.read_regular_file(real, scope.allowed, what)
 
     def listed_path(self, name: str) -> Path:
         """The file behind a name taken from a folder listing, without validating it.
@@ -191,47 +260,62 @@ class MemoryStore:
     # -- listing ---------------------------------------------------------------------------
     def iter_all_names(self, include_ignored: bool = False) -> Iterator[str]:
         """Every memory name, project then global, unsorted; ignored ones unless asked."""
-        self.recover()
-        ignored = None if include_ignored else self.settings.patterns.ignored
-        for name in self._raw_names():
-            if ignored and any(p.fullmatch(name) for _, p in ignored):
-                continue
-            yield name
+        yield from self.scan(include_ignored=include_ignored).files
 
-    def _raw_names(self) -> Iterator[str]:
-        for root in (self.memories_dir, self.global_dir):
-            if os.path.exists(root) and not os.path.isdir(root):
-                raise MemoryStoreError(
-                    f"the memories folder {root} is a file, not a folder; move it away"
-                )
-        yield from iter_markdown_files(self.memories_dir, skip_top=frozenset({N.GLOBAL_TOPIC}))
-        for rel in iter_markdown_files(self.global_dir):
-            yield f"{N.GLOBAL_TOPIC}/{rel}"
+    def scan(self, include_ignored: bool = False, *, scopes: str = "both") -> paths.MemoryScan:
+        """Every memory name with its real file (project, then global), and the entries that
+        look like memories but are not read (broken links, links leading outside the allowed
+        folders, files that are not regular), each with its reason. Ignored memories are
+        left out of both unless asked. ``scopes``: "both", "project" or "global"."""
+        self.recover()
+        settings = self.settings
+        ignored = None if include_ignored else settings.patterns.ignored
+        project, global_ = self.gate_scopes(settings)
+        files: dict[str, str] = {}
+        skipped: list[paths.SkippedFile] = []
+        parts = []
+        if scopes in ("both", "project"):
+            parts.append(("", paths.scan(project, skip_top=frozenset({N.GLOBAL_TOPIC}))))
+        if scopes in ("both", "global"):
+            parts.append((N.GLOBAL_TOPIC + "/", paths.scan(global_)))
+        for prefix, found in parts:
+            for rel, real in found.files.items():
+                name = prefix + rel
+                if ignored and any(p.fullmatch(name) for _, p in ignored):
+                    continue
+                files[name] = real
+            for item in found.skipped:
+                name = prefix + item.name if item.name else ""
+                if name and ignored and any(p.fullmatch(name) for _, p in ignored):
+                    continue
+                skipped.append(paths.SkippedFile(name, item.path, item.reason))
+        return paths.MemoryScan(files, skipped)
 
     def list(self, topic: str = "") -> MemoryListing:
         topic = N.normalize_topic(topic)
         settings = self.settings
+        found = self.scan()
         writable, read_only = [], []
-        for name in self.iter_all_names():
+        for name in found.files:
             if not N.in_topic(name, topic):
                 continue
             if settings.patterns.read_only_match(name) is not None:
                 read_only.append(name)
             else:
                 writable.append(name)
-        return MemoryListing(sorted(writable), sorted(read_only))
+        skipped = [s for s in found.skipped if not topic or not s.name or N.in_topic(s.name, topic)]
+        return MemoryListing(sorted(writable), sorted(read_only), skipped)
 
     def exists(self, name: str) -> bool:
-        return self.path_of(name).is_file()
+        """Whether ``name`` is a memory: a regular file the path gate lets through."""
+        try:
+            return os.path.isfile(self.real_path_of(name))
+        except OutsidePathError:
+            return False
 
     def has_project_memories(self, excluding: Iterable[str] = ()) -> bool:
         skip = set(excluding)
-        ignored = self.settings.patterns.ignored
-        for name in iter_markdown_files(self.memories_dir, skip_top=frozenset({N.GLOBAL_TOPIC})):
-            if name in skip or any(p.fullmatch(name) for _, p in ignored):
-                continue
-            return True
-        return False
+        return any(name not in skip for name in self.scan(scopes="project").files)
 
     # -- reading ---------------------------------------------------------------------------
     def read(self, name: str) -> str:
@@ -240,9 +324,8 @@ class MemoryStore:
         return self._read_text(name)
 
     def _read_text(self, name: str) -> str:
-        path = self.path_of(name)
         try:
-            data = path.read_bytes()
+            data = self._read_bytes(name)
         except FileNotFoundError:
             raise MemoryNotFoundError(self._not_found_message(name)) from None
         except IsADirectoryError:
@@ -255,17 +338,28 @@ class MemoryStore:
 
     def _not_found_message(self, name: str) -> str:
         message = f"memory '{name}' not found"
-        if (self.path_of(name).with_suffix("")).is_dir():
+        try:
+            topic = self.real_path_of(name).with_suffix("")
+        except OutsidePathError:
+            return message
+        if topic.is_dir():
             message += f"; '{name}' is a topic, list it to see its memories"
         return message
 
     # -- writing ---------------------------------------------------------------------------
     def _lock_folders(self, *names: str, all_scopes: bool = False) -> list[Path]:
+        """The real memories folders to lock (checked by the path gate: a `.serena` linked
+        outside the project is refused here, before a folder is created or locked)."""
+        project, global_ = self.gate_scopes()
         folders = []
         if all_scopes or any(not N.is_global(n) for n in names):
-            folders.append(self.memories_dir)
-        if any(N.is_global(n) for n in names) or (all_scopes and self.global_dir.is_dir()):
-            folders.append(self.global_dir)
+            folders.append(self._real_folder(project))
+        if any(N.is_global(n) for n in names):
+            folders.append(self._real_folder(global_))
+        elif all_scopes:
+            real_global = self._real_folder(global_)
+            if real_global.is_dir():
+                folders.append(real_global)
         return folders
 
     def write(self, name: str, content: str, max_chars: int | None = None) -> WriteResult:
@@ -283,7 +377,7 @@ class MemoryStore:
                     f"content of '{name}' has {len(content)} characters, more than the limit of "
                     f"{limit}; split it into several memories (or raise max_chars)"
                 )
-        path = self.path_of(name)
+        path = self.real_path_of(name)
         with locked(self._lock_folders(name)):
             self._recover_locked()
             created = not path.exists()
@@ -292,10 +386,23 @@ class MemoryStore:
             atomic_write(path, encode_memory(name, content))
         return WriteResult(name, created, len(content))
 
+    def create_if_absent(self, name: str, content: str) -> bool:
+        """Write a new memory unless one exists (any file or link in its place counts);
+        for seeding files a person may have customized. No access rules: callers seed
+        what they own. Returns whether it was written."""
+        name = N.normalize_name(name)
+        path = self.real_path_of(name)
+        with locked(self._lock_folders(name)):
+            self._recover_locked()
+            if os.path.lexists(path):
+                return False
+            atomic_write(path, encode_memory(name, content))
+        return True
+
     def delete(self, name: str, expected_version: str | None = None) -> None:
         """Delete a memory; with ``expected_version``, only if nobody changed it since."""
         name = self._accessible(name, write=True)
-        path = self.path_of(name)
+        path = self._entry_path(name)  # a link is removed itself, never its target
         with locked(self._lock_folders(name)):
             self._recover_locked()
             if expected_version is not None:
@@ -325,7 +432,7 @@ class MemoryStore:
     ) -> EditResult:
         """Read-modify-write under the lock, so concurrent edits never lose one another."""
         name = self._accessible(name, write=True)
-        path = self.path_of(name)
+        path = self.real_path_of(name)
         with locked(self._lock_folders(name)):
             self._recover_locked()
             text = self._read_text(name)
@@ -341,7 +448,7 @@ class MemoryStore:
         meanwhile is never lost. Returns whether the memory changed.
         """
         name = self._accessible(name, write=True)
-        path = self.path_of(name)
+        path = self.real_path_of(name)
         with locked(self._lock_folders(name)):
             self._recover_locked()
             text = self._read_text(name)
@@ -362,12 +469,12 @@ class MemoryStore:
         new = N.check_portable(self._accessible(new, write=True, settings=settings))
         if old == new:
             raise MemoryStoreError(f"'{old}' and '{new}' are the same memory name")
-        old_path, new_path = self.path_of(old), self.path_of(new)
+        old_path, new_path = self._entry_path(old), self.real_path_of(new)
         with locked(self._lock_folders(old, new, all_scopes=True)):
             self._recover_locked()
-            if not old_path.is_file():
+            if not os.path.lexists(old_path):
                 raise MemoryNotFoundError(self._not_found_message(old))
-            if new_path.exists():
+            if os.path.lexists(new_path):
                 raise MemoryExistsError(f"memory '{new}' already exists; delete or rename it first")
             moved_text = self._read_text(old)
             writes: dict[str, str] = {}
@@ -376,14 +483,16 @@ class MemoryStore:
             skipped: list[str] = []
             undecodable: list[str] = []
             needle = f"mem:{old}".encode()
-            for name in sorted(self.iter_all_names()):
-                path = self.listed_path(name)
+            project, global_ = self.gate_scopes(settings)
+            for name, real in sorted(self.scan().files.items()):
+                path = Path(real)
                 if name == old:
                     text = moved_text
                 else:
+                    scope = global_ if N.is_global(name) else project
                     try:
-                        data = path.read_bytes()
-                    except OSError:
+                        data = paths.read_regular_file(real, scope.allowed, f"memory '{name}'")
+                    except (OSError, MemoryStoreError):
                         continue
                     if needle not in data:
                         continue
@@ -426,16 +535,17 @@ class MemoryStore:
     def _journal_paths(self) -> list[Path]:
         # Always the project's folder, whose lock every rename holds: a journal in the shared
         # global folder could be replayed by another project without this project's lock.
-        return [self.memories_dir / JOURNAL_NAME]
+        try:
+            folder = self._real_folder(self.gate_scopes()[0])
+        except OutsidePathError:
+            return []  # the folder is refused by the gate: nothing in it is read
+        return [folder / JOURNAL_NAME]
 
     def recover(self) -> bool:
         """Finish a rename that a crash interrupted; cheap (two stats) when there is none."""
         if not any(p.exists() for p in self._journal_paths()):
             return False
-        folders = [self.memories_dir]
-        if self.global_dir.is_dir():
-            folders.append(self.global_dir)
-        with locked(folders):
+        with locked(self._lock_folders(all_scopes=True)):
             return self._recover_locked()
 
     def _recover_locked(self) -> bool:
@@ -460,12 +570,14 @@ class MemoryStore:
         return done
 
     def _prune_empty_topics(self, folder: Path) -> None:
-        """Remove topic folders left empty, up to (not including) the memories roots."""
-        stops = {self.memories_dir, self.global_dir, self.global_root}
-        while folder not in stops and (
-            folder.is_relative_to(self.memories_dir) or folder.is_relative_to(self.global_dir)
-        ):
-            if folder.is_symlink():
+        """Remove topic folders left empty, up to (not including) the memories roots; only
+        real folders below the real memories folders, never through a link."""
+        try:
+            roots = [self._real_folder(scope) for scope in self.gate_scopes()]
+        except OutsidePathError:
+            return
+        while folder not in roots and any(folder.is_relative_to(root) for root in roots):
+            if folder.is_symlink() or os.path.realpath(folder) != str(folder):
                 return
             try:
                 folder.rmdir()
@@ -492,7 +604,7 @@ class MemoryStore:
         if not isinstance(content, str):
             raise MemoryStoreError("memory content must be text")
         name = self._accessible(name, write=True)
-        path = self.path_of(name)
+        path = self.real_path_of(name)
         with locked(self._lock_folders(name)):
             self._recover_locked()
             try:

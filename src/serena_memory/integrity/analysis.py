@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from serena_memory.core.names import GLOBAL_TOPIC, last_segment
+from serena_memory.core.paths import SkippedFile
 
 HIGH_CONFIDENCE_LENGTH = 10
 COMMON_WORD_NAMES = frozenset({"core"})
@@ -166,6 +167,9 @@ class CheckReport:
     ignored_references: list[IgnoredReference] | None = None
     scanned: int = 0
     unreadable: list[str] = field(default_factory=list)
+    # files that look like memories but were not read (broken or outside links, not regular
+    # files, over the size limit), each with its reason
+    skipped: list[SkippedFile] = field(default_factory=list)
     include_unmarked: bool = False
     fuzzy: bool = False
 
@@ -179,6 +183,7 @@ class CheckReport:
             + len(self.unreachable or ())
             + len(self.ignored_references or ())
             + len(self.unreadable)
+            + len(self.skipped)
         )
 
     def is_clean(self) -> bool:
@@ -203,6 +208,8 @@ class CheckReport:
             data["ignored_references"] = [r.to_dict() for r in self.ignored_references or ()]
         if self.unreadable:
             data["unreadable"] = list(self.unreadable)
+        if self.skipped:
+            data["skipped"] = [s.to_dict() for s in self.skipped]
         return data
 
     def to_text(self) -> str:
@@ -274,6 +281,10 @@ class CheckReport:
         if self.unreadable:
             out.append(f"Not valid UTF-8, not checked ({len(self.unreadable)}):")
             out.extend(f"  - `{name}`" for name in self.unreadable)
+            out.append("")
+        if self.skipped:
+            out.append(f"Skipped, not read ({len(self.skipped)}):")
+            out.extend(f"  - {s.describe()}" for s in self.skipped)
             out.append("")
         while out and out[-1] == "":
             out.pop()
@@ -504,6 +515,7 @@ class IntegrityAnalyzer:
         self.read_only = frozenset(read_only)
         self.ignored = frozenset(ignored) - self.existing
         self.unreadable = sorted(set(unreadable))
+        self.skipped: list[SkippedFile] = []  # set by the loader: files it did not read
         self._refs: dict[str, list[tuple[str, tuple[int, ...]]]] = {}
         self._finder: BareMentionFinder | None = None
         self._name_index = None
@@ -581,6 +593,7 @@ class IntegrityAnalyzer:
         fuzzy = fuzzy and include_unmarked
         report = CheckReport(include_unmarked=include_unmarked, fuzzy=fuzzy)
         report.unreadable = list(self.unreadable)
+        report.skipped = list(self.skipped)
         sources = self.scanned_sources()
         report.scanned = len(sources)
         existing = self.existing

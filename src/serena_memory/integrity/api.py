@@ -26,6 +26,7 @@ from typing import Any
 
 from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryNotFoundError, MemoryStoreError
+from serena_memory.core.paths import SkippedFile, read_regular_file
 from serena_memory.core.references import rewrite_references
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.analysis import (
@@ -51,7 +52,11 @@ _SKIP_HINTS = {
 
 
 class _Listing:
-    """The memory names of a store with their files, split by the configured patterns."""
+    """The memory names of a store with their files, split by the configured patterns.
+
+    Files come from the store's gated scan and are read through the path gate
+    (:mod:`serena_memory.core.paths`), so a check never reads outside the allowed folders;
+    what the gate skips or refuses is reported, never dropped silently."""
 
     def __init__(self, store: MemoryStore) -> None:
         patterns = store.settings.patterns
@@ -59,41 +64,55 @@ class _Listing:
         self.paths: dict[str, str] = {}
         self.read_only: set[str] = set()
         self.ignored: set[str] = set()
-        project_root, global_root = str(store.memories_dir), str(store.global_dir)
-        for name in store.iter_all_names(include_ignored=True):
+        found = store.scan(include_ignored=True)
+        self.skipped: list[SkippedFile] = [
+            s for s in found.skipped if not s.name or patterns.ignored_match(s.name) is None
+        ]
+        project, global_ = store.gate_scopes()
+        self.allowed = {False: project.allowed, True: global_.allowed}
+        for name, real in found.files.items():
             if patterns.ignored_match(name) is not None:
                 self.ignored.add(name)
                 continue
             if patterns.read_only_match(name) is not None:
                 self.read_only.add(name)
-            # names come from the folder listing, so they are valid and inside their folder
-            if N.is_global(name):
-                rel = name[len(N.GLOBAL_TOPIC) + 1 :]
-                self.paths[name] = os.path.join(global_root, rel + N.MEMORY_SUFFIX)
-            else:
-                self.paths[name] = os.path.join(project_root, name + N.MEMORY_SUFFIX)
+            self.paths[name] = real
             self.names.append(name)
         self.names.sort()
 
-    def read(self, names: Iterable[str]) -> tuple[dict[str, str], list[str]]:
-        """(texts, names that are not valid UTF-8); a file gone since listing is skipped."""
+    def read(self, names: Iterable[str]) -> tuple[dict[str, str], list[str], list[SkippedFile]]:
+        """(texts, names that are not valid UTF-8, files the gate refused to read); a file
+        gone since listing is left out."""
         texts: dict[str, str] = {}
         unreadable: list[str] = []
+        refused: list[SkippedFile] = []
         for name in names:
+            path = self.paths[name]
             try:
-                with open(self.paths[name], "rb") as handle:
-                    data = handle.read()
-            except OSError:
+                data = read_regular_file(path, self.allowed[N.is_global(name)], f"memory '{name}'")
+            except FileNotFoundError:
+                continue
+            except (OSError, MemoryStoreError) as exc:
+                refused.append(SkippedFile(name, path, describe_refusal(exc)))
                 continue
             try:
                 texts[name] = data.decode("utf-8")
             except UnicodeDecodeError:
                 unreadable.append(name)
-        return texts, unreadable
+        return texts, unreadable, refused
 
     def analyzer(self, names: Iterable[str] | None = None) -> IntegrityAnalyzer:
-        texts, unreadable = self.read(self.names if names is None else names)
-        return IntegrityAnalyzer(texts, self.read_only, self.ignored, unreadable, self.names)
+        texts, unreadable, refused = self.read(self.names if names is None else names)
+        analyzer = IntegrityAnalyzer(texts, self.read_only, self.ignored, unreadable, self.names)
+        analyzer.skipped = sorted(self.skipped + refused, key=lambda s: s.path)
+        return analyzer
+
+
+def describe_refusal(exc: BaseException) -> str:
+    if isinstance(exc, MemoryStoreError):
+        return str(exc)
+    assert isinstance(exc, OSError)
+    return f"can't be read: {exc.strerror or exc}"
 
 
 def load_analyzer(store: MemoryStore) -> IntegrityAnalyzer:
@@ -175,8 +194,10 @@ def _parallel_check(
             base.near_index  # noqa: B018
 
     def part(names: list[str]) -> CheckReport:
-        texts, unreadable = listing.read(names)
-        return base.sibling(texts, unreadable).check(include_unmarked, fuzzy)
+        texts, unreadable, refused = listing.read(names)
+        report = base.sibling(texts, unreadable).check(include_unmarked, fuzzy)
+        report.skipped = refused
+        return report
 
     chunks = _chunks(listing, jobs)
     workers = []
@@ -208,6 +229,8 @@ def _parallel_check(
         merged.near_misses += report.near_misses
         merged.scanned += report.scanned
         merged.unreadable = sorted(merged.unreadable + report.unreadable)
+        merged.skipped += report.skipped
+    merged.skipped = sorted(listing.skipped + merged.skipped, key=lambda s: s.path)
     return merged
 
 

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from serena_memory.agent.modes import MEMORY_TOOLS, ONBOARDING_TOOLS, Mode, excluded_tools
 from serena_memory.core.config import load_global_config, serena_home
-from serena_memory.core.errors import MemoryStoreError, NoProjectError
+from serena_memory.core.errors import MemoryStoreError, NoProjectError, NotAProjectError
+from serena_memory.core.paths import project_folder, refuse_non_project
 from serena_memory.core.store import Context, MemoryStore
 
 EXPLORATION_TOOLS = ("list_dir", "find_file", "search_for_pattern", "read_file")
@@ -37,7 +38,9 @@ def default_project(cwd: Path | None = None, home: Path | None = None) -> Path |
     often start servers there; memories written there would land in the wrong place)."""
     cwd = Path(os.path.realpath(cwd or os.getcwd()))
     serena = Path(os.path.realpath(home or serena_home()))
-    if cwd == Path(cwd.anchor) or cwd == Path(os.path.realpath(Path.home())):
+    try:
+        refuse_non_project(str(cwd))
+    except NotAProjectError:
         return None
     if cwd == serena or cwd.is_relative_to(serena):
         return None
@@ -90,16 +93,7 @@ class ServerState:
     def activate(self, project: str) -> str:
         if not isinstance(project, str) or not project.strip():
             raise MemoryStoreError("give the path of the project folder to activate")
-        path = Path(project.strip()).expanduser()
-        if not path.is_absolute():
-            path = Path.cwd() / path
-        if not path.exists():
-            raise MemoryStoreError(
-                f"project folder {path} does not exist; give the path of an existing folder"
-            )
-        if not path.is_dir():
-            raise MemoryStoreError(f"{path} is a file; give the path of the project folder")
-        store = self._open(Path(os.path.realpath(path)))
+        store = self._open(project_folder(project))
         with self._switch:
             self.store = store
         return self.activation_message()
@@ -156,12 +150,7 @@ def create_state(
     active_modes = resolve_modes(modes, global_config.base_modes, home)
     explicit = project is not None
     if project is not None:
-        path = Path(project).expanduser()
-        if not path.exists():
-            raise MemoryStoreError(f"project folder {path} does not exist")
-        if not path.is_dir():
-            raise MemoryStoreError(f"project folder {path} is a file, not a folder")
-        root: Path | None = Path(os.path.realpath(path))
+        root: Path | None = project_folder(project)
     else:
         root = default_project(home=home) if use_default_project else None
     return ServerState(root, active_modes, home=home, allow_activation=not explicit)

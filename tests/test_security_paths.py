@@ -385,3 +385,22 @@ def test_outside_path_error_names_the_link_and_how_to_allow_it(
     message = str(caught.value)
     assert str(secret) in message and "allowed_memory_roots" in message
     assert str(serena_home / "serena_config.yml") in message
+
+
+def test_onboarding_facts_never_read_build_files_through_outside_links(
+    tmp_path: Path,
+) -> None:
+    from serena_memory.agent.project_facts import detect_facts
+
+    other = tmp_path / "private-repo"
+    other.mkdir()
+    (other / "Makefile").write_text("deploy-with-secret-token:\n\ttrue\n", encoding="utf-8")
+    project = tmp_path / "cloned"
+    project.mkdir()
+    (project / "Makefile").symlink_to(other / "Makefile")
+    (project / "package.json").symlink_to("/dev/zero")
+    sheet = detect_facts(project)
+    assert "deploy-with-secret-token" not in sheet.to_markdown()
+    (project / "Makefile").unlink()
+    (project / "Makefile").write_text("test:\n\ttrue\n", encoding="utf-8")
+    assert "make test" in detect_facts(project).commands["test"]

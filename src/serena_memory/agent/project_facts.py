@@ -197,13 +197,21 @@ def _count_languages(root: Path, sheet: FactSheet, max_files: int) -> None:
 
 
 # -- per-ecosystem commands ------------------------------------------------------------------
-def _read_small(path: Path) -> str | None:
-    try:
-        if not path.is_file() or path.stat().st_size > MAX_SMALL_FILE:
-            return None
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+def _read_small(root: Path, path: Path) -> str | None:
+    """A small regular file of the project, never through a link leading out of it (a
+    cloned repository's ``Makefile -> ~/.aws/credentials`` would land in the facts)."""
+    from serena_memory.core.errors import MemoryStoreError
+    from serena_memory.core.paths import is_inside, read_regular_file
+
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(path)
+    if not is_inside(real, (real_root,)):
         return None
+    try:
+        data = read_regular_file(real, (real_root,), str(path), MAX_SMALL_FILE)
+    except (OSError, MemoryStoreError):
+        return None
+    return data.decode("utf-8", errors="replace")
 
 
 def _classify(name: str) -> str:
@@ -214,7 +222,7 @@ def _classify(name: str) -> str:
 
 
 def _python_commands(root: Path, sheet: FactSheet) -> None:
-    text = _read_small(root / "pyproject.toml")
+    text = _read_small(root, root / "pyproject.toml")
     if text is None:
         legacy = (root / "setup.py").is_file() or (root / "requirements.txt").is_file()
         if legacy and ((root / "tests").is_dir() or (root / "test").is_dir()):
@@ -265,7 +273,7 @@ def _python_commands(root: Path, sheet: FactSheet) -> None:
 
 
 def _node_commands(root: Path, sheet: FactSheet) -> None:
-    text = _read_small(root / "package.json")
+    text = _read_small(root, root / "package.json")
     if text is None:
         return
     try:
@@ -299,7 +307,7 @@ _MAKE_TARGET = re.compile(r"^([A-Za-z0-9][A-Za-z0-9_.\-/]*)\s*:(?!=)", re.M)
 
 def _make_commands(root: Path, sheet: FactSheet) -> None:
     for name in ("Makefile", "GNUmakefile", "makefile"):
-        text = _read_small(root / name)
+        text = _read_small(root, root / name)
         if text is not None:
             break
     else:
@@ -315,7 +323,7 @@ def _make_commands(root: Path, sheet: FactSheet) -> None:
 
 
 def _cargo_commands(root: Path, sheet: FactSheet) -> None:
-    text = _read_small(root / "Cargo.toml")
+    text = _read_small(root, root / "Cargo.toml")
     if text is None:
         return
     sheet.add("build", "cargo build")
@@ -329,7 +337,7 @@ def _cargo_commands(root: Path, sheet: FactSheet) -> None:
 
 
 def _go_commands(root: Path, sheet: FactSheet) -> None:
-    text = _read_small(root / "go.mod")
+    text = _read_small(root, root / "go.mod")
     if text is None:
         return
     module = re.search(r"^module\s+(\S+)", text, re.M)
@@ -356,7 +364,7 @@ def _ci_commands(root: Path, sheet: FactSheet) -> None:
 
     for path in paths:
         sheet.ci_files.append(path.relative_to(root).as_posix())
-        text = _read_small(path)
+        text = _read_small(root, path)
         if text is None:
             continue
         try:

@@ -212,17 +212,6 @@ class MemoryStore:
         real = paths.resolve(scope, parts, what)
         return paths.read_regular_file(real, scope.allowed, what)
 
-    def listed_path(self, name: str) -> Path:
-        """The file behind a name taken from a folder listing, without validating it.
-
-        A file a person saved by hand may have a name that :func:`path_of` refuses or
-        normalizes to another file (``a:b.md``, ``notes .md``, ``x.md.md``); operations
-        that walk every memory (a rename's reference rewrite) must still reach it.
-        """
-        if N.is_global(name):
-            return self.global_dir / (name[len(N.GLOBAL_TOPIC) + 1 :] + N.MEMORY_SUFFIX)
-        return self.memories_dir / (name + N.MEMORY_SUFFIX)
-
     def read_only_pattern(self, name: str, settings: Settings | None = None) -> str | None:
         return (settings or self.settings).patterns.read_only_match(name)
 
@@ -383,6 +372,7 @@ class MemoryStore:
             created = not path.exists()
             if created:
                 N.check_portable(name)
+            _refuse_folder(name, path)
             atomic_write(path, encode_memory(name, content))
         return WriteResult(name, created, len(content))
 
@@ -624,8 +614,17 @@ class MemoryStore:
                 )
             if current is None:
                 N.check_portable(name)
+            _refuse_folder(name, path)
             atomic_write(path, encode_memory(name, content))
         return WriteResult(name, current is None, len(content))
+
+
+def _refuse_folder(name: str, path: Path) -> None:
+    """A folder named like the memory's file (``t/a.md/``) can't be replaced by it."""
+    if path.is_dir():
+        raise MemoryStoreError(
+            f"can't write memory '{name}': {path} is a folder; rename or remove that folder"
+        )
 
 
 def _apply_journal(journal: dict) -> None:

@@ -428,14 +428,14 @@ def test_serena_dashboard_refuses_a_missing_project(tmp_path: Path) -> None:
     assert "does not exist" in result.stderr
 
 
-def test_a_file_system_failure_is_a_json_error_the_page_can_show(
+def test_a_folder_in_the_memorys_place_is_a_json_error_the_page_can_show(
     client: httpx.Client, project: Path
 ) -> None:
-    """A folder where the memory's file must go makes the write fail in the OS, not in the
-    store's rules; the page still gets a JSON error naming the problem, not a bare 500."""
+    """A folder where the memory's file must go: the page gets a JSON error naming the
+    folder and what to do, not a bare 500, and the folder stays."""
     (project / ".serena" / "memories" / "x.md").mkdir(parents=True)
     response = client.post("/api/memory", json={"name": "x", "content": "y"})
-    assert response.status_code == 500
-    assert "Is a directory" in response.json()["error"]
-    assert response.json()["error"].endswith("x.md)")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert "x.md is a folder" in error and "rename or remove" in error
     assert (project / ".serena" / "memories" / "x.md").is_dir()

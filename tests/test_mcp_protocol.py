@@ -256,18 +256,20 @@ def test_well_formed_messages_are_answered_by_the_sdk_over_stdio(stdio) -> None:
     assert "memory_name" in answer["result"]["content"][0]["text"]
 
 
-def test_only_tools_are_advertised_and_other_methods_are_not_found(stdio) -> None:
+def test_prompt_and_resource_errors_carry_the_specifications_codes(stdio) -> None:
     server, _project = stdio
-    for method in ("prompts/list", "prompts/get", "resources/list", "resources/read"):
-        params = {"name": "nope"} if method == "prompts/get" else {}
-        if method == "resources/read":
-            params = {"uri": "file:///etc/passwd"}
+    cases = [
+        ("prompts/get", {"name": "nope"}, INVALID_PARAMS),
+        ("resources/read", {"uri": "file:///etc/passwd"}, INVALID_PARAMS),
+        ("resources/read", {"uri": "memory://no-such-memory"}, -32002),
+    ]
+    for method, params, code in cases:
         message = {"jsonrpc": "2.0", "id": 30, "method": method, "params": params}
         (answer,) = server.exchange(_line(message))
-        assert answer["error"]["code"] == METHOD_NOT_FOUND, (method, answer)
+        assert answer["error"]["code"] == code, (method, answer)
 
 
-def test_the_handshake_advertises_only_tools(project: Path) -> None:
+def test_the_handshake_advertises_what_is_served(project: Path) -> None:
     messages = [_line(m) for m in handshake()]
     proc = subprocess.run(
         [*SERVER_CMD, "--project", str(project), "--no-dashboard"],
@@ -278,7 +280,8 @@ def test_the_handshake_advertises_only_tools(project: Path) -> None:
     )
     answers = {m["id"]: m for m in map(json.loads, proc.stdout.splitlines())}
     capabilities = answers[1]["result"]["capabilities"]
-    assert set(capabilities) == {"tools"}, capabilities
+    assert set(capabilities) == {"tools", "prompts", "resources"}, capabilities
+    assert capabilities["resources"]["subscribe"] is True
     assert answers[2]["result"]["tools"]
 
 

@@ -3,16 +3,18 @@ transports.
 
 A thin layer. Every rule lives in the library (store, onboarding, modes, exploration);
 the tool modules word what the agent reads; this module puts the tools the active modes
-leave on the SDK's low-level `Server`, which advertises exactly what is served (tools,
-no prompts or resources), and runs every tool in a worker thread so that a slow call (a
-write waiting for another process's lock, a long search) never stalls other requests.
+leave on the SDK's low-level `Server`, with the prompts (`prompts.py`) and the memories as
+resources (`resources.py`). The SDK advertises exactly what is served. Every tool runs in a
+worker thread so that a slow call (a write waiting for another process's lock, a long
+search) never stalls other requests.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +28,8 @@ from pydantic import ValidationError
 from serena_memory import __version__
 from serena_memory.mcp import tools_exploration, tools_memories, tools_onboarding
 from serena_memory.mcp.errors import argument_problem, describe
+from serena_memory.mcp.prompts import Prompts
+from serena_memory.mcp.resources import MemoryResources
 from serena_memory.mcp.state import ServerState, create_state
 from serena_memory.mcp.tool_declaration import ToolDeclaration
 
@@ -101,6 +105,29 @@ def build_server(state: ServerState) -> Server[Any]:
             return _failed(describe(exc))
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
 
+    prompts = Prompts(state)
+    handlers: dict[str, Any] = {}
+    if prompts.offered:
+        handlers.update(on_list_prompts=prompts.list, on_get_prompt=prompts.get)
+    lifespan = None
+    if state.enabled("read_memory"):  # memories as resources, unless a mode hides them
+        resources = MemoryResources(state)
+        handlers.update(
+            on_list_resources=resources.list,
+            on_list_resource_templates=resources.templates,
+            on_read_resource=resources.read,
+            on_subscribe_resource=resources.subscribe,
+            on_unsubscribe_resource=resources.unsubscribe,
+            on_subscriptions_listen=resources.listen,
+        )
+
+        @contextlib.asynccontextmanager
+        async def lifespan(_: Server[Any]) -> AsyncIterator[dict[str, Any]]:
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(resources.watch)
+                yield {}
+                tasks.cancel_scope.cancel()
+
     server: Server[Any] = Server(
         SERVER_NAME,
         title="Serena memory",
@@ -108,6 +135,8 @@ def build_server(state: ServerState) -> Server[Any]:
         instructions=state.instructions(),
         on_list_tools=list_tools,
         on_call_tool=call_tool,
+        **({"lifespan": lifespan} if lifespan is not None else {}),
+        **handlers,
     )
 
     async def fresh_instructions(ctx: Any, call_next: Any) -> Any:

@@ -6,15 +6,13 @@
 #   SCENARIOS="ping tools-list" bash scripts/conformance.sh
 #
 # Scenarios that need the suite's own fixtures (a prompt named test_simple_prompt, a
-# resource test://static-text, tools that sample or elicit) do not apply and are left out,
-# and so do resources-list and prompts-list: the server serves no resources and no prompts
-# and advertises neither capability, so those methods are answered "method not found".
+# resource test://static-text, tools that sample or elicit) do not apply and are left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # 0.1.12 is the newest release that runs on Node 20 (later ones need Node 22's fs.globSync).
 SUITE_VERSION=0.1.12
-SCENARIOS="${SCENARIOS:-server-initialize ping tools-list dns-rebinding-protection}"
+SCENARIOS="${SCENARIOS:-server-initialize ping tools-list resources-list prompts-list dns-rebinding-protection}"
 
 if [ ! -x .venv/bin/serena ]; then
     python3 -m venv .venv

@@ -28,8 +28,16 @@ def register(group: click.Group) -> None:
     "--project",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="The project folder (default: the current folder). Without this option the "
-    "agent can also switch projects with the activate_project tool.",
+    help="The project folder (default: found from the current folder, as git finds a "
+    "repository). Without this option the agent can also switch projects with the "
+    "activate_project tool.",
+)
+@click.option(
+    "--project-from-cwd",
+    is_flag=True,
+    help="Find the project from the current folder: the nearest folder upward holding "
+    ".serena/, else the top of the git work tree, else the current folder. For clients "
+    "that start servers in the project's folder.",
 )
 @click.option(
     "--mode",
@@ -65,6 +73,7 @@ def register(group: click.Group) -> None:
 @click.option("--open-browser", is_flag=True, help="Open the dashboard in a web browser.")
 def start_mcp_server(
     project: Path | None,
+    project_from_cwd: bool,
     modes: tuple[str, ...],
     transport: str,
     host: str,
@@ -81,7 +90,11 @@ def start_mcp_server(
     """
     from serena_memory.mcp.state import create_state
 
+    if project is not None and project_from_cwd:
+        raise click.UsageError("give either --project or --project-from-cwd, not both")
     state = create_state(project, modes)
+    if state.choice is not None:
+        click.echo(state.choice.describe(), err=True)
     if transport != "stdio":
         check_port_free(host, port)
     from serena_memory.mcp import server as mcp_server

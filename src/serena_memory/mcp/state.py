@@ -13,8 +13,9 @@ from pathlib import Path
 
 from serena_memory.agent.modes import MEMORY_TOOLS, ONBOARDING_TOOLS, Mode, excluded_tools
 from serena_memory.core.config import load_global_config, serena_home
+from serena_memory.core.discovery import ProjectChoice, discover_project
 from serena_memory.core.errors import MemoryStoreError, NoProjectError, NotAProjectError
-from serena_memory.core.paths import project_folder, refuse_non_project
+from serena_memory.core.paths import project_folder
 from serena_memory.core.store import Context, MemoryStore
 
 EXPLORATION_TOOLS = ("list_dir", "find_file", "search_for_pattern", "read_file")
@@ -32,19 +33,19 @@ def all_tool_names() -> tuple[str, ...]:
     )
 
 
-def default_project(cwd: Path | None = None, home: Path | None = None) -> Path | None:
-    """The current folder, unless it can't be meant as a project: the file-system root, the
-    user's home folder, or Serena's own home (clients configured once for every project
-    often start servers there; memories written there would land in the wrong place)."""
+def default_project(cwd: Path | None = None, home: Path | None = None) -> ProjectChoice | None:
+    """The project found from the current folder the way git finds a repository
+    (`core.discovery`), unless there is none to be meant: the file-system root, the user's
+    home folder, or Serena's own home (clients configured once for every project often
+    start servers there; memories written there would land in the wrong place)."""
     cwd = Path(os.path.realpath(cwd or os.getcwd()))
     serena = Path(os.path.realpath(home or serena_home()))
-    try:
-        refuse_non_project(str(cwd))
-    except NotAProjectError:
-        return None
     if cwd == serena or cwd.is_relative_to(serena):
         return None
-    return cwd
+    try:
+        return discover_project(cwd, serena)
+    except NotAProjectError:
+        return None
 
 
 class ServerState:
@@ -67,6 +68,7 @@ class ServerState:
         self.allow_activation = allow_activation or project is None
         self.excluded = excluded_tools(modes)
         self.store: MemoryStore | None = None
+        self.choice: ProjectChoice | None = None  # how the start-up project was chosen
         self._switch = threading.Lock()
         if project is not None:
             self.store = self._open(project)
@@ -150,7 +152,10 @@ def create_state(
     active_modes = resolve_modes(modes, global_config.base_modes, home)
     explicit = project is not None
     if project is not None:
-        root: Path | None = project_folder(project)
+        choice: ProjectChoice | None = ProjectChoice(project_folder(project), "given")
     else:
-        root = default_project(home=home) if use_default_project else None
-    return ServerState(root, active_modes, home=home, allow_activation=not explicit)
+        choice = default_project(home=home) if use_default_project else None
+    root = None if choice is None else choice.root
+    state = ServerState(root, active_modes, home=home, allow_activation=not explicit)
+    state.choice = choice
+    return state

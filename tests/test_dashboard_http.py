@@ -439,3 +439,14 @@ def test_a_folder_in_the_memorys_place_is_a_json_error_the_page_can_show(
     error = response.json()["error"]
     assert "x.md is a folder" in error and "rename or remove" in error
     assert (project / ".serena" / "memories" / "x.md").is_dir()
+
+
+def test_a_body_nested_too_deeply_is_refused_with_a_sentence(client: httpx.Client) -> None:
+    """JSON nested past Python's recursion limit is the client's mistake: a 400 worded like
+    every other front-end's message, never a server error."""
+    deep = "[" * 100_000 + "]" * 100_000
+    response = client.post(
+        "/api/render", content=deep, headers={"Content-Type": "application/json"}
+    )
+    assert response.status_code == 400
+    assert "nested too deeply" in response.json()["error"]

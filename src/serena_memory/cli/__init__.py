@@ -1,5 +1,7 @@
 """The `serena` command line: a thin skin over the library.
 
+The command tree is whole once this module is imported (every command is declared in its
+module and attached here), so it can be run in-process, e.g. with click's CliRunner.
 Heavy modules (the MCP SDK, the web stack, the integrity engine) are imported inside the
 commands that need them, so `serena memories list` starts in milliseconds.
 """
@@ -7,41 +9,34 @@ commands that need them, so `serena memories list` starts in milliseconds.
 from __future__ import annotations
 
 import io
-import json
 import sys
 from pathlib import Path
 
 import click
 
-from serena_memory.core.errors import MemoryStoreError
-from serena_memory.core.store import Context, MemoryStore
-
-PROJECT_ARG = click.argument(
-    "project",
-    required=False,
-    default=".",
-    type=click.Path(file_okay=False, path_type=Path),
-)
+from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_store
+from serena_memory.cli.dashboard import dashboard
+from serena_memory.cli.integrity import auto_prefix_references, backlinks, check, graph
+from serena_memory.cli.servers import start_mcp_server
+from serena_memory.cli.setup import setup
+from serena_memory.core.errors import EXPECTED_ERRORS, describe
 
 
-def open_store(project: Path) -> MemoryStore:
-    """The project's store; refuses a missing folder, a file, a folder that is never a
-    project (core/paths.py) and a broken configuration before any command runs."""
-    from serena_memory.core.paths import project_folder
+class SerenaGroup(click.Group):
+    """The top-level group. Any expected failure of any command (a library error, a full
+    disk, a pattern nested too deeply) becomes click's one-line ``Error: ...`` with exit
+    status 1, worded by :func:`describe`: the same in-process as from the console script."""
 
-    store = MemoryStore(project_folder(project), context=Context.HUMAN)
-    store.validate_config()
-    return store
-
-
-def emit_json(data: object) -> None:
-    """Indented for a person at a terminal; compact for a pipe, where json's fast C
-    encoder applies (indenting a 10,000-memory report costs over half a second)."""
-    indent = 2 if sys.stdout.isatty() else None
-    click.echo(json.dumps(data, indent=indent, ensure_ascii=False))
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            raise  # the reader went away; click exits quietly
+        except EXPECTED_ERRORS as exc:
+            raise click.ClickException(describe(exc)) from None
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=SerenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="serena-memory", prog_name="serena")
 def cli() -> None:
     """Plain-Markdown memories for coding agents."""
@@ -70,7 +65,7 @@ def initialize(project: Path) -> None:
 @memories.command(name="list")
 @PROJECT_ARG
 @click.option("--topic", "-t", default="", help="Only memories in this topic, e.g. auth or global.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@JSON_OPTION
 def list_command(project: Path, topic: str, as_json: bool) -> None:
     """List memory names: project, global and read-only apart."""
     listing = open_store(project).list(topic)
@@ -104,7 +99,7 @@ def list_command(project: Path, topic: str, as_json: bool) -> None:
 @memories.command()
 @click.argument("name")
 @PROJECT_ARG
-@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@JSON_OPTION
 def read(name: str, project: Path, as_json: bool) -> None:
     """Print the content of memory NAME."""
     store = open_store(project)
@@ -141,10 +136,7 @@ def write(name: str, project: Path, content: str | None, source) -> None:
             if sys.stdin.isatty():
                 raise click.UsageError("give --content, --file, or pipe the content on stdin")
             source = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", newline="")
-        try:
-            content = source.read()
-        except UnicodeDecodeError as exc:
-            raise MemoryStoreError(f"the input is not valid UTF-8: {exc.reason}") from None
+        content = source.read()  # input that is not UTF-8 is reported by main()
     result = open_store(project).write(name, content)
     verb = "Created" if result.created else "Updated"
     click.echo(f"{verb} memory '{result.name}' ({result.chars} characters).")
@@ -196,19 +188,13 @@ def edit(
     click.echo(f"Edited memory '{result.name}': {result.replacements} replacement(s).")
 
 
-def _register_optional_commands() -> None:
-    """Commands living in their own modules; each imports its heavy parts lazily."""
-    from serena_memory.cli import integrity as cli_integrity
-    from serena_memory.cli import servers as cli_servers
-    from serena_memory.cli import setup as cli_setup
-
-    cli_integrity.register(memories)
-    cli_servers.register(cli)
-    cli_setup.register(cli)
+for _command in (check, auto_prefix_references, backlinks, graph):
+    memories.add_command(_command)
+for _command in (start_mcp_server, dashboard, setup):
+    cli.add_command(_command)
 
 
 def main(argv: list[str] | None = None) -> None:
-    _register_optional_commands()
     try:
         cli.main(args=argv, prog_name="serena", standalone_mode=False)
     except click.exceptions.Abort:
@@ -217,13 +203,7 @@ def main(argv: list[str] | None = None) -> None:
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
-    except MemoryStoreError as exc:
-        click.echo(f"Error: {exc}", err=True)
-        sys.exit(1)
     except BrokenPipeError:
-        sys.exit(1)
-    except OSError as exc:  # disk full, permissions...: still one line, never a traceback
-        click.echo(f"Error: {exc}", err=True)
         sys.exit(1)
     except KeyboardInterrupt:
         sys.exit(130)

@@ -9,20 +9,13 @@ from pathlib import Path
 
 import click
 
+from serena_memory.cli.common import PROJECT_ARG, open_store
+
 DEFAULT_PORT = 24282  # mirrored from server.py, which can't be imported here cheaply
 
 
-def register(group: click.Group) -> None:
-    group.add_command(dashboard)
-
-
 @click.command()
-@click.argument(
-    "project",
-    required=False,
-    default=".",
-    type=click.Path(file_okay=False, path_type=Path),
-)
+@PROJECT_ARG
 @click.option(
     "--host",
     default="127.0.0.1",
@@ -39,7 +32,6 @@ def register(group: click.Group) -> None:
 @click.option("--open-browser", is_flag=True, help="Open the dashboard in the default browser.")
 def dashboard(project: Path, host: str, port: int | None, open_browser: bool) -> None:
     """Browse, edit, rename and check the memories of PROJECT in a browser."""
-    from serena_memory.cli import open_store
     from serena_memory.dashboard.server import DashboardServer, open_in_browser
 
     store = open_store(project)  # refuses a missing folder or a broken configuration

@@ -1,7 +1,8 @@
 """Integrity commands (check, auto-prefix-references, backlinks, graph).
 
-Registered eagerly into the `memories` group, so this module imports nothing heavy: the
-analysis (Aho-Corasick, rapidfuzz) is loaded inside each command.
+Attached to the `memories` group when the command line is imported, so this module
+imports nothing heavy: the analysis (Aho-Corasick, rapidfuzz) is loaded inside each
+command.
 """
 
 from __future__ import annotations
@@ -11,29 +12,11 @@ from pathlib import Path
 
 import click
 
-_PROJECT_ARG = click.argument(
-    "project",
-    required=False,
-    default=".",
-    type=click.Path(file_okay=False, path_type=Path),
-)
-_JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
-
-
-def _store(project: Path):
-    from serena_memory.cli import open_store
-
-    return open_store(project)
-
-
-def _emit_json(data: object) -> None:
-    from serena_memory.cli import emit_json
-
-    emit_json(data)
+from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_store
 
 
 @click.command()
-@_PROJECT_ARG
+@PROJECT_ARG
 @click.option(
     "--include-unmarked",
     is_flag=True,
@@ -50,7 +33,7 @@ def _emit_json(data: object) -> None:
     help="Also report memories no chain of references from `mem:core` leads to, and "
     "references into ignored memories.",
 )
-@_JSON_OPTION
+@JSON_OPTION
 @click.option("--strict", is_flag=True, help="Exit with status 1 when anything is found.")
 def check(
     project: Path,
@@ -66,14 +49,14 @@ def check(
     if fuzzy_matching and not include_unmarked:
         click.echo("Note: --fuzzy-matching only works with --include-unmarked; ignored.", err=True)
     report = run_check(
-        _store(project),
+        open_store(project),
         include_unmarked=include_unmarked,
         fuzzy=fuzzy_matching,
         reachability=reachability,
         jobs=0,  # a large check is split over the CPUs (this process runs no threads)
     )
     if as_json:
-        _emit_json(report.to_dict())
+        emit_json(report.to_dict())
     else:
         click.echo(report.to_text(), nl=False)
     if strict and not report.is_clean():
@@ -81,7 +64,7 @@ def check(
 
 
 @click.command(name="auto-prefix-references")
-@_PROJECT_ARG
+@PROJECT_ARG
 @click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
 @click.option(
     "--include-flat-names",
@@ -92,7 +75,7 @@ def check(
 @click.option(
     "--include-global", is_flag=True, help="Also change global memories (shared by all projects)."
 )
-@_JSON_OPTION
+@JSON_OPTION
 def auto_prefix_references(
     project: Path,
     dry_run: bool,
@@ -109,33 +92,33 @@ def auto_prefix_references(
     from serena_memory.integrity.api import auto_prefix
 
     report = auto_prefix(
-        _store(project),
+        open_store(project),
         dry_run=dry_run,
         include_flat_names=include_flat_names,
         include_read_only=include_read_only,
         include_global=include_global,
     )
     if as_json:
-        _emit_json(report.to_dict())
+        emit_json(report.to_dict())
     else:
         click.echo(report.to_text(), nl=False)
 
 
 @click.command()
 @click.argument("name")
-@_PROJECT_ARG
-@_JSON_OPTION
+@PROJECT_ARG
+@JSON_OPTION
 def backlinks(name: str, project: Path, as_json: bool) -> None:
     """List the memories that reference NAME, with line numbers."""
     from serena_memory.core import names as N
     from serena_memory.integrity.api import backlinks as find_backlinks
 
-    store = _store(project)
+    store = open_store(project)
     canonical = N.normalize_name(name)
     found = find_backlinks(store, canonical)
     exists = store.exists(canonical) and not store.is_ignored(canonical)
     if as_json:
-        _emit_json({"name": canonical, "exists": exists, "backlinks": [b.to_dict() for b in found]})
+        emit_json({"name": canonical, "exists": exists, "backlinks": [b.to_dict() for b in found]})
         return
     note = "" if exists else f" (no memory '{canonical}' exists)"
     if not found:
@@ -149,7 +132,7 @@ def backlinks(name: str, project: Path, as_json: bool) -> None:
 
 
 @click.command()
-@_PROJECT_ARG
+@PROJECT_ARG
 @click.option(
     "--format",
     "fmt",
@@ -162,10 +145,4 @@ def graph(project: Path, fmt: str) -> None:
     """Print the reference graph; missing targets are marked."""
     from serena_memory.integrity.api import build_graph
 
-    click.echo(build_graph(_store(project)).export(fmt), nl=False)
-
-
-def register(group: click.Group) -> None:
-    """Attach the integrity commands to the `memories` group."""
-    for command in (check, auto_prefix_references, backlinks, graph):
-        group.add_command(command)
+    click.echo(build_graph(open_store(project)).export(fmt), nl=False)

@@ -15,14 +15,6 @@ TRANSPORTS = ("stdio", "streamable-http")
 PORT = click.IntRange(0, 65535)
 
 
-def register(group: click.Group) -> None:
-    """Attach `start-mcp-server` (and the dashboard commands) to the top-level group."""
-    group.add_command(start_mcp_server)
-    from serena_memory.cli import dashboard as dashboard_cli
-
-    dashboard_cli.register(group)
-
-
 @click.command(name="start-mcp-server")
 @click.option(
     "--project",

@@ -9,10 +9,6 @@ import click
 CLIENT_KEYS = ("claude-code", "claude-desktop", "cursor", "codex", "vscode")
 
 
-def register(group: click.Group) -> None:
-    group.add_command(setup)
-
-
 @click.command()
 @click.argument("client", type=click.Choice(CLIENT_KEYS))
 @click.option(

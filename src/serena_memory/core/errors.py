@@ -1,4 +1,11 @@
-"""One exception family, so every entry point can turn failures into a clear message."""
+"""The error vocabulary: one exception family, and the one sentence a user sees for any
+failure.
+
+Every front-end (command line, MCP server, dashboard) turns an exception into words with
+:func:`describe` and nothing else, so the same failure reads the same everywhere.
+"""
+
+from __future__ import annotations
 
 
 class MemoryStoreError(Exception):
@@ -81,3 +88,41 @@ class MemoryChangedError(MemoryStoreError):
         self.name = name
         self.current = current  # None: the memory does not exist (any more)
         self.current_version = current_version
+
+
+EXPECTED_ERRORS: tuple[type[BaseException], ...] = (
+    MemoryStoreError,
+    OSError,
+    UnicodeError,
+    RecursionError,
+    MemoryError,
+)
+"""Failures caused by the input or the machine, not by a bug: a front-end reports them with
+:func:`describe` and goes on (or exits with status 1)."""
+
+
+def describe(exc: BaseException) -> str:
+    """The one sentence a person or an agent reads for ``exc``; never a traceback.
+
+    Library errors carry their own sentence. The others come from Python or the operating
+    system and are worded here: a file-system error names the file it concerns, input that
+    is not UTF-8 says so, input nested too deeply to process says to simplify it.
+    """
+    if isinstance(exc, MemoryStoreError):
+        return str(exc)
+    if isinstance(exc, UnicodeDecodeError):
+        return (
+            f"the input is not valid UTF-8 ({exc.reason} at byte {exc.start}); "
+            "save it as UTF-8 and try again"
+        )
+    if isinstance(exc, UnicodeError):
+        return f"the text can't be encoded ({exc}); remove the characters it names"
+    if isinstance(exc, RecursionError):
+        return "the input is nested too deeply to process (a pattern or a document); simplify it"
+    if isinstance(exc, MemoryError):
+        return "the input is too large to process; split it into smaller parts"
+    if isinstance(exc, OSError):
+        where = exc.filename2 or exc.filename  # a rename's target, not its temporary file
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        return f"file system error: {reason}" + (f" ({where})" if where else "")
+    return f"unexpected {type(exc).__name__}: {exc}"

@@ -2,8 +2,9 @@
 
 Every handler is a thin translation between HTTP and :class:`MemoryStore` (and the
 integrity module): names, read-only and ignored rules, reference rewriting and checks all
-live in the library. Mutations use a store in agent context, because that is where the
-store enforces read-only patterns: what is read-only to the agent is read-only here too.
+live in the library. The store is a person's (human context) that still honours the
+read-only patterns, so what is read-only to the agent is read-only here too. Every failure
+is worded by :func:`serena_memory.core.errors.describe`, as in the other front-ends.
 """
 
 from __future__ import annotations
@@ -22,13 +23,14 @@ from starlette.staticfiles import StaticFiles
 
 from serena_memory.core import names as N
 from serena_memory.core.errors import (
+    EXPECTED_ERRORS,
     ConfigError,
     IgnoredMemoryError,
     MemoryChangedError,
     MemoryExistsError,
     MemoryNotFoundError,
-    MemoryStoreError,
     ReadOnlyMemoryError,
+    describe,
 )
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.dashboard.render import render_markdown
@@ -49,15 +51,15 @@ class ApiError(Exception):
         self.extra = extra
 
 
-def _status_for(exc: MemoryStoreError) -> int:
+def _status_for(exc: BaseException) -> int:
     if isinstance(exc, MemoryNotFoundError | IgnoredMemoryError):
         return 404
     if isinstance(exc, ReadOnlyMemoryError):
         return 403
     if isinstance(exc, MemoryExistsError | MemoryChangedError):
         return 409
-    if isinstance(exc, ConfigError):
-        return 500
+    if isinstance(exc, ConfigError | OSError):
+        return 500  # the project's files or the disk, not the request, need a fix
     return 400  # invalid names, failed edits, anything else the person can fix
 
 
@@ -125,14 +127,8 @@ class DashboardApi:
                     },
                     status_code=409,
                 )
-            except MemoryStoreError as exc:
-                return JSONResponse({"error": str(exc)}, status_code=_status_for(exc))
-            except OSError as exc:  # disk full, a folder in a file's place...: still said
-                where = exc.filename2 or exc.filename  # a rename's target, not its temp file
-                message = f"file system error: {exc.strerror or exc}" + (
-                    f" ({where})" if where else ""
-                )
-                return JSONResponse({"error": message}, status_code=500)
+            except EXPECTED_ERRORS as exc:  # disk full, a pattern nested too deeply...
+                return JSONResponse({"error": describe(exc)}, status_code=_status_for(exc))
             if isinstance(result, Response):
                 return result
             return JSONResponse(result)

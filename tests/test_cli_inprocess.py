@@ -16,7 +16,7 @@ def run(*args: str, input: str | None = None):
 
 
 def test_every_command_is_registered_at_import() -> None:
-    assert set(cli.commands) >= {"memories", "start-mcp-server", "dashboard"}
+    assert set(cli.commands) >= {"memories", "start-mcp-server", "dashboard", "setup"}
     memories = cli.commands["memories"]
     assert set(memories.commands) >= {  # type: ignore[attr-defined]
         "initialize",

@@ -191,6 +191,14 @@ def test_delete_removes_and_prunes_empty_topic_folders(store: MemoryStore) -> No
     assert store.list().all == []
 
 
+def test_load_and_delete_answer_with_the_canonical_name(protected) -> None:
+    """Front-ends show and link what the store answers; they never normalize again."""
+    human, agent = protected
+    assert agent.load(" mem:frozen/decisions.md ") == ("frozen/decisions", "decided\n", True)
+    assert human.load("free.md") == ("free", "free\n", False)
+    assert human.delete("mem:free.md") == "free"
+
+
 def test_delete_missing_memory(store: MemoryStore) -> None:
     store.write("a/x", "1")
     with pytest.raises(MemoryNotFoundError):

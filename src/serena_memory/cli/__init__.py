@@ -102,17 +102,11 @@ def list_command(project: Path, topic: str, as_json: bool) -> None:
 @JSON_OPTION
 def read(name: str, project: Path, as_json: bool) -> None:
     """Print the content of memory NAME."""
-    store = open_store(project)
-    content = store.read(name)
+    memory = open_store(project).load(name)
     if as_json:
-        from serena_memory.core.names import normalize_name
-
-        canonical = normalize_name(name)
-        emit_json(
-            {"name": canonical, "content": content, "read_only": store.is_read_only(canonical)}
-        )
+        emit_json(memory._asdict())
         return
-    click.echo(content, nl=not content.endswith("\n"))
+    click.echo(memory.content, nl=not memory.content.endswith("\n"))
 
 
 @memories.command()
@@ -147,10 +141,8 @@ def write(name: str, project: Path, content: str | None, source) -> None:
 @PROJECT_ARG
 def delete(name: str, project: Path) -> None:
     """Delete memory NAME."""
-    from serena_memory.core.names import normalize_name
-
-    open_store(project).delete(name)
-    click.echo(f"Deleted memory '{normalize_name(name)}'.")
+    deleted = open_store(project).delete(name)
+    click.echo(f"Deleted memory '{deleted}'.")
 
 
 @memories.command()

@@ -28,8 +28,6 @@ _DRIVE = re.compile(r"^[A-Za-z]:")
 # while its folders are made; refusing both here beats an OS error half-way through.
 MAX_SEGMENT_BYTES = 255
 MAX_NAME_CHARS = 1000
-# What a `mem:NAME` reference can spell; names outside it can be stored but not referenced.
-REFERENCE_NAME_CHARS = r"A-Za-z0-9_\-/"
 
 
 def normalize_name(raw: str) -> str:

@@ -72,6 +72,15 @@ class WriteResult(NamedTuple):
     chars: int
 
 
+class Memory(NamedTuple):
+    """A memory as read: its canonical name (what front-ends show and link to), its text,
+    and whether it is read-only under the configuration."""
+
+    name: str
+    content: str
+    read_only: bool
+
+
 class EditResult(NamedTuple):
     name: str
     replacements: int
@@ -308,9 +317,17 @@ class MemoryStore:
 
     # -- reading ---------------------------------------------------------------------------
     def read(self, name: str) -> str:
+        """The text of a memory (see :meth:`load` for its canonical name too)."""
+        return self.load(name).content
+
+    def load(self, name: str) -> Memory:
+        """The memory behind a raw name (``auth/login.md``, ``mem:core``), under its
+        canonical name, so front-ends never normalize names themselves."""
         self.recover()
-        name = self._accessible(name, write=False)
-        return self._read_text(name)
+        settings = self.settings
+        name = self._accessible(name, write=False, settings=settings)
+        content = self._read_text(name)
+        return Memory(name, content, self.read_only_pattern(name, settings) is not None)
 
     def _read_text(self, name: str) -> str:
         try:
@@ -389,8 +406,9 @@ class MemoryStore:
             atomic_write(path, encode_memory(name, content))
         return True
 
-    def delete(self, name: str, expected_version: str | None = None) -> None:
-        """Delete a memory; with ``expected_version``, only if nobody changed it since."""
+    def delete(self, name: str, expected_version: str | None = None) -> str:
+        """Delete a memory; with ``expected_version``, only if nobody changed it since.
+        Returns the canonical name of the memory deleted."""
         name = self._accessible(name, write=True)
         path = self._entry_path(name)  # a link is removed itself, never its target
         with locked(self._lock_folders(name)):
@@ -411,6 +429,7 @@ class MemoryStore:
             except IsADirectoryError:
                 raise MemoryNotFoundError(self._not_found_message(name)) from None
             self._prune_empty_topics(path.parent)
+        return name
 
     def edit(
         self,

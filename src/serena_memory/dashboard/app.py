@@ -156,8 +156,7 @@ class DashboardApi:
 
     def read_memory(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
         store = self.store()
-        name = N.normalize_name(request.query_params.get("name", ""))
-        content = store.read(name)
+        name, content, read_only = store.load(request.query_params.get("name", ""))
         visible = set(store.iter_all_names())
         from serena_memory.core.references import find_references
 
@@ -166,7 +165,7 @@ class DashboardApi:
             "name": name,
             "content": content,
             "version": MemoryStore.version_of(content),
-            "read_only": store.is_read_only(name),
+            "read_only": read_only,
             "global": N.is_global(name),
             "html": render_markdown(content, visible.__contains__),
             "references": [{"name": t, "exists": t in visible} for t in targets],
@@ -195,8 +194,9 @@ class DashboardApi:
 
     def delete_memory(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
         store = self.store()
-        name = N.normalize_name(self.text_field(data, "name"))
-        store.delete(name, self.text_field(data, "base_version", optional=True))
+        name = store.delete(
+            self.text_field(data, "name"), self.text_field(data, "base_version", optional=True)
+        )
         return {"deleted": name}
 
     def rename_memory(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:

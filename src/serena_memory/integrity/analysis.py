@@ -33,8 +33,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from serena_memory.core.names import GLOBAL_TOPIC, last_segment
+from serena_memory.core.names import last_segment
 from serena_memory.core.paths import SkippedFile
+from serena_memory.core.references import NAME_CHAR_CLASS
 
 HIGH_CONFIDENCE_LENGTH = 10
 COMMON_WORD_NAMES = frozenset({"core"})
@@ -43,7 +44,7 @@ ENTRY_POINT = "core"
 NAME_CHARS = frozenset(string.ascii_letters + string.digits + "_-/")
 PREFIX = "mem:"
 
-_MEM_RUN = re.compile(r"mem:([A-Za-z0-9_\-/]+)")
+_MEM_RUN = re.compile("mem:(" + NAME_CHAR_CLASS + "+)")
 _RUN_TABLE = bytes(c if chr(c) in NAME_CHARS else 32 for c in range(256))
 _PREFIX_BYTES = PREFIX.encode("ascii")
 # on TextScan.blanked; led by the space before the run, so the regex engine can skip ahead
@@ -61,10 +62,6 @@ def is_self_mention(source: str, name: str) -> bool:
 
 def is_common_word_name(name: str) -> bool:
     return last_segment(name) in COMMON_WORD_NAMES
-
-
-def is_global_name(name: str) -> bool:
-    return name.startswith(GLOBAL_TOPIC + "/")
 
 
 # -- findings --------------------------------------------------------------------------

@@ -33,7 +33,6 @@ from serena_memory.integrity.analysis import (
     Backlink,
     CheckReport,
     IntegrityAnalyzer,
-    is_global_name,
     prefix_bare_mentions,
 )
 
@@ -353,7 +352,7 @@ def auto_prefix(
     for m in sorted(mentions, key=lambda m: (m.source, m.name)):
         if m.source_read_only and not include_read_only:
             report.skipped.append(PrefixSkip(m.source, m.name, SKIP_READ_ONLY))
-        elif is_global_name(m.source) and not include_global:
+        elif N.is_global(m.source) and not include_global:
             report.skipped.append(PrefixSkip(m.source, m.name, SKIP_GLOBAL))
         else:
             plan.setdefault(m.source, set()).add(m.name)

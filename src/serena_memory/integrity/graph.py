@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from serena_memory.integrity.analysis import ENTRY_POINT, IntegrityAnalyzer, is_global_name
+from serena_memory.core.names import is_global
+from serena_memory.integrity.analysis import ENTRY_POINT, IntegrityAnalyzer
 
 FORMATS = ("mermaid", "dot", "graphml", "json")
 
@@ -28,7 +29,7 @@ class Node:
 
     @property
     def is_global(self) -> bool:
-        return is_global_name(self.name)
+        return is_global(self.name)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -1,0 +1,149 @@
+"""Write the command and tool references in docs/reference/ from the code itself.
+
+- docs/reference/cli.md: the help of every `serena` command, as click prints it;
+- docs/reference/tools.md: every MCP tool as the server lists it to a client (tools/list,
+  asked in-process through the SDK's own client): its description and its parameters.
+
+Usage: ``python scripts/gen_reference.py`` rewrites both files; ``--check`` writes nothing
+and exits with status 1 when a file differs from what the code says (the test suite runs
+this check, so the references can't drift).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+REPO = Path(__file__).resolve().parent.parent
+CLI_DOC = REPO / "docs" / "reference" / "cli.md"
+TOOLS_DOC = REPO / "docs" / "reference" / "tools.md"
+WIDTH = 78  # what click wraps at on any terminal of 80 columns or more
+NOTE = "<!-- Generated from the code by scripts/gen_reference.py; edit the code, not this. -->"
+
+
+def cli_reference() -> str:
+    from serena_memory.cli import cli
+
+    parts = [
+        "# Command reference",
+        "",
+        NOTE,
+        "",
+        "Every `serena` command with its `--help`. The guide to using them is "
+        "[docs/cli.md](../cli.md).",
+    ]
+
+    def walk(command: click.Command, parent: click.Context | None, name: str) -> None:
+        ctx = click.Context(
+            command,
+            info_name=name,
+            parent=parent,
+            terminal_width=WIDTH,
+            max_content_width=WIDTH,
+            **command.context_settings,
+        )
+        path = ctx.command_path
+        parts.extend(["", f"## {path}", "", "```text", command.get_help(ctx), "```"])
+        if isinstance(command, click.Group):
+            for sub in sorted(command.list_commands(ctx)):
+                child = command.get_command(ctx, sub)
+                if child is not None and not child.hidden:
+                    walk(child, ctx, sub)
+
+    walk(cli, None, "serena")
+    return "\n".join(parts) + "\n"
+
+
+async def _list_tools() -> list[Any]:
+    from mcp import Client
+
+    from serena_memory.mcp.server import create_server
+
+    # No project and no modes: every tool is on offer, activate_project included.
+    _state, server = create_server(None, (), use_default_project=False)
+    async with Client(server) as client:
+        return list((await client.list_tools()).tools)
+
+
+def _type_of(schema: dict[str, Any]) -> str:
+    if "enum" in schema:
+        return " or ".join(f"`{json.dumps(value)}`" for value in schema["enum"])
+    if "anyOf" in schema:
+        return " or ".join(_type_of(option) for option in schema["anyOf"])
+    if schema.get("type") == "array":
+        return f"array of {_type_of(schema.get('items', {}))}"
+    return str(schema.get("type", "any"))
+
+
+def _cell(text: object) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def tools_reference() -> str:
+    import anyio
+
+    tools = anyio.run(_list_tools)
+    parts = [
+        "# MCP tool reference",
+        "",
+        NOTE,
+        "",
+        "Every tool the MCP server offers, as a client lists it (tools/list): the description "
+        "the agent reads and the parameters. Modes may switch tools off; the guide is "
+        "[docs/mcp.md](../mcp.md).",
+    ]
+    for tool in sorted(tools, key=lambda t: t.name):
+        parts.extend(["", f"## {tool.name}", "", (tool.description or "").strip()])
+        schema = tool.input_schema or {}
+        properties: dict[str, Any] = schema.get("properties", {})
+        if not properties:
+            parts.extend(["", "No parameters."])
+            continue
+        required = set(schema.get("required", []))
+        parts.extend(["", "| Parameter | Type | Default | Description |", "|---|---|---|---|"])
+        for name, prop in properties.items():
+            default = "required" if name in required else f"`{json.dumps(prop.get('default'))}`"
+            parts.append(
+                f"| `{name}` | {_cell(_type_of(prop))} | {_cell(default)} | "
+                f"{_cell(prop.get('description', ''))} |"
+            )
+    return "\n".join(parts) + "\n"
+
+
+def references() -> dict[Path, str]:
+    return {CLI_DOC: cli_reference(), TOOLS_DOC: tools_reference()}
+
+
+def stale(pages: dict[Path, str]) -> list[Path]:
+    """The pages whose text on disk differs from what the code says."""
+    return [
+        path
+        for path, text in pages.items()
+        if not path.exists() or path.read_text(encoding="utf-8") != text
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="compare only; write nothing")
+    args = parser.parse_args(argv)
+    pages = references()
+    differing = stale(pages)
+    if args.check:
+        for path in differing:
+            print(f"{path.relative_to(REPO)} is out of date: run python scripts/gen_reference.py")
+        return 1 if differing else 0
+    for path in differing:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(pages[path], encoding="utf-8")
+        print(f"wrote {path.relative_to(REPO)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -42,11 +42,11 @@ class ServerCommand:
         """The ``serena`` script next to the running interpreter (so the entry keeps working
         whatever PATH the client has); ``python -m`` where there is no such script."""
         script = Path(sys.executable).parent / ("serena.exe" if os.name == "nt" else "serena")
-        if script.is_file():
-            command, prefix = str(script), ()
-        else:
+        prefix: tuple[str, ...] = ()
+        command = str(script)
+        if not script.is_file():
             command, prefix = sys.executable, ("-m", "serena_memory.cli")
-        args = (*prefix, "start-mcp-server")
+        args: tuple[str, ...] = (*prefix, "start-mcp-server")
         if project is not None:
             args = (*args, "--project", str(project))
         return cls(command, args)

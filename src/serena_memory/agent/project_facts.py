@@ -221,6 +221,12 @@ def _classify(name: str) -> str:
     return "other"
 
 
+def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
+    """The TOML table ``data[key]``, or an empty one when it is missing or not a table."""
+    value = data.get(key)
+    return value if isinstance(value, dict) else {}
+
+
 def _python_commands(root: Path, sheet: FactSheet) -> None:
     text = _read_small(root, root / "pyproject.toml")
     if text is None:
@@ -235,8 +241,8 @@ def _python_commands(root: Path, sheet: FactSheet) -> None:
     except tomllib.TOMLDecodeError as exc:
         sheet.notes.append(f"`pyproject.toml` could not be parsed ({exc}).")
         return
-    tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
-    project = data.get("project") if isinstance(data.get("project"), dict) else {}
+    tool = _table(data, "tool")
+    project = _table(data, "project")
     runner = ""
     if (root / "uv.lock").is_file():
         runner = "uv run "
@@ -252,19 +258,18 @@ def _python_commands(root: Path, sheet: FactSheet) -> None:
             sheet.add("lint", f"{runner}{command}")
     if (root / "tox.ini").is_file() or "tox" in tool:
         sheet.add("test", "tox")
-    scripts = dict(project.get("scripts") or {}) if isinstance(project.get("scripts"), dict) else {}
-    poetry = tool.get("poetry") if isinstance(tool.get("poetry"), dict) else {}
+    scripts = dict(_table(project, "scripts"))
+    poetry = _table(tool, "poetry")
     if isinstance(poetry.get("scripts"), dict):
         scripts.update(poetry["scripts"])
     for script in list(scripts)[:MAX_COMMANDS_PER_KIND]:
         sheet.add("run", f"{runner}{script}" if runner else script)
     for table, prefix in (("taskipy", "task "), ("poe", "poe ")):
-        tasks = tool.get(table, {}).get("tasks") if isinstance(tool.get(table), dict) else None
+        tasks = _table(tool, table).get("tasks")
         if isinstance(tasks, dict):
             for task in tasks:
                 sheet.add(_classify(task), f"{runner}{prefix}{task}")
-    hatch = tool.get("hatch") if isinstance(tool.get("hatch"), dict) else {}
-    envs = hatch.get("envs") if isinstance(hatch.get("envs"), dict) else {}
+    envs = _table(_table(tool, "hatch"), "envs")
     for env_name, env in envs.items():
         if isinstance(env, dict) and isinstance(env.get("scripts"), dict):
             for script in env["scripts"]:

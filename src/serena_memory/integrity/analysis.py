@@ -679,7 +679,7 @@ class IntegrityAnalyzer:
         return [n for n in self.names if n not in seen and n not in MAINTENANCE_NAMES]
 
     def ignored_references(self) -> list[IgnoredReference]:
-        found = []
+        found: list[IgnoredReference] = []
         if not self.ignored:
             return found
         for source in self.scanned_sources():

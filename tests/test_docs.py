@@ -121,8 +121,19 @@ def _problem(name: str, params: str, containers: list[Any]) -> str | None:
         if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
     }
     open_ended = any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values())
-    shown = [p.split("=")[0].strip().lstrip("*") for p in params.split(",") if p.strip()]
-    shown = [p for p in shown if p != "..."]
+    positional = [
+        p.name
+        for p in signature.parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    shown = []
+    for index, item in enumerate(p.strip() for p in params.split(",") if p.strip()):
+        name = item.split("=")[0].strip().lstrip("*")
+        if name == "...":
+            continue
+        if not name.isidentifier():  # a value passed by position, e.g. "core"
+            name = positional[index] if index < len(positional) else item
+        shown.append(name)
     unknown = [p for p in shown if p not in accepted and not open_ended]
     required = [
         p.name

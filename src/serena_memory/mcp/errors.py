@@ -1,31 +1,17 @@
 """Failures as the agent reads them: one sentence that says what went wrong and what to do.
 
-Two kinds reach a tool's caller: an exception from the library (`describe`), and arguments
-that don't match a tool's parameters (`argument_problem`), which the SDK reports as a
-pydantic dump with a link to pydantic's website; the agent gets a sentence instead.
+Two kinds reach a tool's caller: an exception, worded by the error vocabulary every
+front-end shares (:func:`serena_memory.core.errors.describe`), and arguments that don't
+match a tool's parameters (`argument_problem`), which the SDK reports as a pydantic dump
+with a link to pydantic's website; the agent gets a sentence instead.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from serena_memory.core.errors import MemoryStoreError
-
 if TYPE_CHECKING:
     from pydantic import ValidationError
-
-
-def describe(exc: BaseException) -> str:
-    """One line saying what went wrong; never a traceback."""
-    if isinstance(exc, MemoryStoreError):
-        return str(exc)
-    if isinstance(exc, RecursionError):
-        return "the input is too deeply nested or the pattern too complex"
-    if isinstance(exc, MemoryError):
-        return "the input is too large to process"
-    if isinstance(exc, OSError):
-        return f"file system error: {exc.strerror or exc}"
-    return f"unexpected {type(exc).__name__}: {exc}"
 
 
 _JSON_TYPES = {

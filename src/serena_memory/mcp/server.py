@@ -26,8 +26,9 @@ from mcp.server.mcpserver.tools import Tool
 from pydantic import ValidationError
 
 from serena_memory import __version__
+from serena_memory.core.errors import describe
 from serena_memory.mcp import tools_exploration, tools_memories, tools_onboarding
-from serena_memory.mcp.errors import argument_problem, describe
+from serena_memory.mcp.errors import argument_problem
 from serena_memory.mcp.prompts import Prompts
 from serena_memory.mcp.resources import MemoryResources
 from serena_memory.mcp.state import ServerState, create_state

@@ -116,7 +116,7 @@ class ServerState:
     def instructions(self) -> str:
         """What the client hands the agent at connection: the activation message, or how to
         activate a project when none is active."""
-        from serena_memory.mcp.errors import describe
+        from serena_memory.core.errors import describe
 
         try:
             if self.store is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -144,7 +144,7 @@ class ProjectFiles:
             if spec is None:
                 continue
             sub = "/".join(parts[depth:]) + ("/" if is_dir else "")
-            include = spec.check_file(sub).include  # type: ignore[attr-defined]
+            include = spec.check_file(sub).include
             if include is not None:
                 decision = include
         return bool(decision)
@@ -284,9 +284,9 @@ def search_for_pattern(
     files = ProjectFiles(root)
     path, rel = files.resolve(relative_path)
     if path.is_file():
-        candidates: list[str] = [rel]
+        candidates: Iterable[str] = [rel]
     elif path.is_dir():
-        candidates = files.walk(rel, skip_ignored=skip_ignored_files)  # type: ignore[assignment]
+        candidates = files.walk(rel, skip_ignored=skip_ignored_files)  # walked lazily
     else:
         raise ExplorationError(f"'{relative_path}' does not exist in the project")
     if code_files_only:

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:  # the MCP stack loads only when the server starts
+    from serena_memory.mcp.state import ServerState
 
 TRANSPORTS = ("stdio", "streamable-http")
 PORT = click.IntRange(0, 65535)
@@ -125,7 +129,7 @@ def check_port_free(host: str, port: int) -> None:
             ) from None
 
 
-def start_side_services(state: object, *, port: int | None, open_browser: bool) -> None:
+def start_side_services(state: ServerState, *, port: int | None, open_browser: bool) -> None:
     """Start the dashboard next to the MCP server, on loopback, following the project the
     agent activates.
 
@@ -135,11 +139,11 @@ def start_side_services(state: object, *, port: int | None, open_browser: bool) 
     """
     import threading
 
-    if not state.enabled("read_memory"):  # type: ignore[attr-defined]
+    if not state.enabled("read_memory"):
         return  # no-memories mode: there is nothing to show
 
     def project_root() -> Path | None:
-        store = state.store  # type: ignore[attr-defined]
+        store = state.store
         return store.project_root if store is not None else None
 
     def run() -> None:
@@ -148,7 +152,7 @@ def start_side_services(state: object, *, port: int | None, open_browser: bool) 
         try:
             url = start_dashboard_in_background(
                 project_root,
-                home=state.home,  # type: ignore[attr-defined]
+                home=state.home,
                 port=port,
                 open_browser=open_browser,
             )

@@ -164,7 +164,7 @@ if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
         return lock
 
     def _os_unlock(handle: object) -> None:
-        handle.release()  # type: ignore[attr-defined]
+        handle.release()  # type: ignore[attr-defined]  # the FileLock from _os_lock
 
 else:
     import fcntl

@@ -283,7 +283,7 @@ def create_app(
     api = DashboardApi(project, home)
     app = Starlette(routes=api.routes())
     app.add_middleware(
-        SecurityMiddleware,  # type: ignore[arg-type]
+        SecurityMiddleware,
         token=token,
         port=port,
         allowed_hosts=allowed_hosts,

@@ -109,6 +109,7 @@ def _rewrite_link(token: Token, exists: Callable[[str], bool]) -> None:
 def make_renderer() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     md.enable(["table", "strikethrough"])
+    # markdown-it-py documents replacing validateLink; mypy sees a method assignment
     md.validateLink = _validate_link  # type: ignore[method-assign]
     md.core.ruler.push("serena_mem_references", _link_references)
     return md

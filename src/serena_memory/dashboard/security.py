@@ -139,10 +139,9 @@ class SecurityMiddleware:
         await self.app(scope, receive, send)
 
     def _valid(self, candidate: str | None) -> bool:
-        return bool(candidate) and hmac.compare_digest(
-            candidate.encode("utf-8", "replace"),  # type: ignore[union-attr]
-            self.token.encode("utf-8"),
-        )
+        if not candidate:
+            return False
+        return hmac.compare_digest(candidate.encode("utf-8", "replace"), self.token.encode("utf-8"))
 
     def _cookie(self, headers: Headers) -> str | None:
         raw = headers.get("cookie")

@@ -31,11 +31,14 @@ import string
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from serena_memory.core.names import last_segment
 from serena_memory.core.paths import SkippedFile
 from serena_memory.core.references import NAME_CHAR_CLASS
+
+if TYPE_CHECKING:  # imported lazily at run time: rapidfuzz costs start-up time
+    from serena_memory.integrity.similarity import NameIndex, NearMissIndex
 
 HIGH_CONFIDENCE_LENGTH = 10
 COMMON_WORD_NAMES = frozenset({"core"})
@@ -412,8 +415,9 @@ class BareMentionFinder:
         plain = [n for n in self.names if all(c in NAME_CHARS for c in n)]
         self._plain = frozenset(n.encode("ascii") for n in plain)
         odd = sorted(set(self.names) - set(plain))
-        self._automaton = None
-        self._runs_ac = None  # built on first use by check
+        # pyahocorasick ships no type information: its automata are typed as Any
+        self._automaton: Any = None
+        self._runs_ac: Any = None  # built on first use by check
         self._few_odd: list[str] = []
         if len(odd) <= self.FEW:
             self._few_odd = odd  # a substring test each is cheaper than a scan
@@ -471,7 +475,7 @@ class BareMentionFinder:
         return found
 
     @property
-    def _run_automaton(self):
+    def _run_automaton(self) -> Any:
         """The plain names, each between spaces, for matching whole runs of a blanked text."""
         if self._runs_ac is None:
             import ahocorasick
@@ -515,8 +519,8 @@ class IntegrityAnalyzer:
         self.skipped: list[SkippedFile] = []  # set by the loader: files it did not read
         self._refs: dict[str, list[tuple[str, tuple[int, ...]]]] = {}
         self._finder: BareMentionFinder | None = None
-        self._name_index = None
-        self._near_index = None
+        self._name_index: NameIndex | None = None
+        self._near_index: NearMissIndex | None = None
         self._no_near_miss: set[str] = set()
 
     def sibling(
@@ -536,7 +540,7 @@ class IntegrityAnalyzer:
         return self._finder
 
     @property
-    def name_index(self):
+    def name_index(self) -> NameIndex:
         if self._name_index is None:
             from serena_memory.integrity.similarity import NameIndex
 
@@ -544,7 +548,7 @@ class IntegrityAnalyzer:
         return self._name_index
 
     @property
-    def near_index(self):
+    def near_index(self) -> NearMissIndex:
         if self._near_index is None:
             from serena_memory.integrity.similarity import NearMissIndex
 

@@ -26,6 +26,6 @@ fi
 
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
-# The layers: core < integrity, agent < mcp, dashboard < cli (contracts in pyproject.toml).
+# The layers: core < integrity < agent < mcp, dashboard < cli (contracts in pyproject.toml).
 .venv/bin/lint-imports --no-cache
 .venv/bin/python -m pytest "$@"

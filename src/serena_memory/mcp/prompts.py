@@ -16,7 +16,7 @@ import anyio.to_thread
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
-from serena_memory.mcp.errors import describe
+from serena_memory.core.errors import describe
 from serena_memory.mcp.state import ServerState
 
 

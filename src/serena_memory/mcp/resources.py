@@ -26,10 +26,10 @@ from serena_memory.core.errors import (
     IgnoredMemoryError,
     MemoryNotFoundError,
     MemoryStoreError,
+    describe,
 )
 from serena_memory.core.names import normalize_name
 from serena_memory.core.store import MemoryStore
-from serena_memory.mcp.errors import describe
 from serena_memory.mcp.state import ServerState
 
 SCHEME = "memory://"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything the tests need (a virtual environment with the test extras, and
 # Debian's chromium for the browser tests), then runs lint, format check, the import
-# layering contracts and every test.
+# layering contracts, the type checker and every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,4 +28,6 @@ fi
 .venv/bin/ruff format --check .
 # The layers: core < integrity < agent < mcp, dashboard < cli (contracts in pyproject.toml).
 .venv/bin/lint-imports --no-cache
+# Types: zero errors (configuration in pyproject.toml).
+.venv/bin/mypy
 .venv/bin/python -m pytest "$@"

@@ -40,6 +40,11 @@ from serena_memory.core.references import rewrite_references
 JOURNAL_NAME = ".rename-journal.json"
 
 
+Folders = list[Path]
+"""Paths of memories folders or files in them. An alias, because inside
+:class:`MemoryStore` the name ``list`` is the method that lists memories."""
+
+
 class Context(StrEnum):
     """Who is calling: the agent (MCP tools) or a person (command line, dashboard)."""
 
@@ -353,7 +358,7 @@ class MemoryStore:
         return message
 
     # -- writing ---------------------------------------------------------------------------
-    def _lock_folders(self, *names: str, all_scopes: bool = False) -> list[Path]:
+    def _lock_folders(self, *names: str, all_scopes: bool = False) -> Folders:
         """The real memories folders to lock (checked by the path gate: a `.serena` linked
         outside the project is refused here, before a folder is created or locked)."""
         project, global_ = self.gate_scopes()
@@ -541,7 +546,7 @@ class MemoryStore:
         )
 
     # -- crash recovery ------------------------------------------------------------------
-    def _journal_paths(self) -> list[Path]:
+    def _journal_paths(self) -> Folders:
         # Always the project's folder, whose lock every rename holds: a journal in the shared
         # global folder could be replayed by another project without this project's lock.
         try:

@@ -129,6 +129,8 @@ def build_server(state: ServerState) -> Server[Any]:
                 yield {}
                 tasks.cancel_scope.cancel()
 
+    if lifespan is not None:
+        handlers["lifespan"] = lifespan
     server: Server[Any] = Server(
         SERVER_NAME,
         title="Serena memory",
@@ -136,7 +138,6 @@ def build_server(state: ServerState) -> Server[Any]:
         instructions=state.instructions(),
         on_list_tools=list_tools,
         on_call_tool=call_tool,
-        **({"lifespan": lifespan} if lifespan is not None else {}),
         **handlers,
     )
 

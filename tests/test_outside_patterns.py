@@ -71,13 +71,18 @@ def test_matching_releases_the_interpreter_lock() -> None:
     ticker = threading.Thread(target=tick)
     ticker.start()
     try:
+        started = time.monotonic()
         with pytest.raises(PatternTimeoutError):
             pattern.search("a" * 40 + "!")
+        ended = time.monotonic()
     finally:
         stop.set()
         ticker.join()
-    gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
-    assert len(ticks) > 20 and max(gaps) < 0.3
+    # Holding the lock, the match would let the ticker tick at most once in its 0.8 s; a
+    # loaded machine may pause the ticker now and then, but not for most of that time.
+    during = [t for t in ticks if started < t < ended]
+    assert ended - started >= 0.8
+    assert len(during) > 10, len(during)
 
 
 def test_invalid_and_deeply_nested_patterns_are_clear_errors() -> None:

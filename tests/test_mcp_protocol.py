@@ -290,11 +290,11 @@ def test_the_handshake_advertises_what_is_served(project: Path) -> None:
     ("tool", "arguments", "words"),
     [
         ("read_memory", {}, ["'memory_name'", "missing", "expected text"]),
-        ("write_memory", {"memory_name": "a", "content": 5}, ["'content'", "was a number", "text"]),
+        ("write_memory", {"memory_name": "a", "content": 5}, ["'content'", "was 5", "expected text"]),
         (
             "edit_memory",
             {"memory_name": "a", "needle": "x", "repl": "y", "mode": "fuzzy"},
-            ["'mode'", "one of 'literal', 'regex'"],
+            ["'mode'", "was 'fuzzy'", "one of 'literal', 'regex'"],
         ),
         ("list_dir", {"relative_path": ".", "recursive": "deep"}, ["'recursive'", "true or false"]),
         ("read_file", {"relative_path": "a", "start_line": [1]}, ["'start_line'", "whole number"]),

@@ -235,30 +235,3 @@ def test_the_modern_protocol_over_stdio(project: Path, transport_mode: str) -> N
             await refused(client, "write_memory", "150000", memory_name="b2", content=big + "x")
 
     run(go)
-
-
-def raw_session(project: Path, version: str, extra: list[dict] | None = None) -> list[dict]:
-    """initialize, initialized, tools/list (and `extra`) over raw pipes; every line back."""
-    messages = [*handshake(version), *(extra or [])]
-    wanted = {m["id"] for m in messages if "id" in m}
-    proc = subprocess.Popen(
-        [*SERVER_CMD, "--project", str(project)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=dict(os.environ),
-    )
-    assert proc.stdin is not None and proc.stdout is not None
-    proc.stdin.write("".join(json.dumps(m) + "\n" for m in messages))
-    proc.stdin.flush()
-    received = []
-    for line in proc.stdout:
-        received.append(json.loads(line))
-        if wanted <= {m.get("id") for m in received}:
-            break
-    proc.stdin.close()
-    received.extend(json.loads(line) for line in proc.stdout.read().splitlines())
-    proc.wait(timeout=30)
-    assert "Traceback" not in proc.stderr.read()
-    return received

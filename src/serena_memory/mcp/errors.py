@@ -35,14 +35,15 @@ def _expected(schema: dict[str, Any]) -> str:
 
 
 def _given(value: object) -> str:
+    """What the caller sent: short plain values as they are, anything else by its kind."""
     if value is None:
         return "null"
     if isinstance(value, bool):
-        return "true or false"
+        return "true" if value else "false"
     if isinstance(value, str):
-        return "text"
+        return repr(value) if len(value) <= 40 else "a long text"
     if isinstance(value, int | float):
-        return "a number"
+        return repr(value) if len(repr(value)) <= 20 else "a number"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
@@ -65,5 +66,5 @@ def argument_problem(tool: str, exc: ValidationError, schema: dict[str, Any]) ->
         problem = "could not be read"
     else:
         problem = f"was {_given(error.get('input'))}"
-    what = f" ({description.rstrip('.')})" if description else ""
+    what = f": {description[:1].lower()}{description[1:].rstrip('.')}" if description else ""
     return f"argument '{name}' of {tool} {problem}; expected {expected}{what}."

@@ -290,7 +290,11 @@ def test_the_handshake_advertises_what_is_served(project: Path) -> None:
     ("tool", "arguments", "words"),
     [
         ("read_memory", {}, ["'memory_name'", "missing", "expected text"]),
-        ("write_memory", {"memory_name": "a", "content": 5}, ["'content'", "was 5", "expected text"]),
+        (
+            "write_memory",
+            {"memory_name": "a", "content": 5},
+            ["'content'", "was 5", "expected text"],
+        ),
         (
             "edit_memory",
             {"memory_name": "a", "needle": "x", "repl": "y", "mode": "fuzzy"},

@@ -7,7 +7,6 @@ dashboard started next to it, which follows the project the agent activates.
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -51,8 +50,8 @@ def default_project(cwd: Path | None = None, home: Path | None = None) -> Projec
 class ServerState:
     """The active project and the tools on offer; shared by every session of one server.
 
-    Tools run in worker threads, so switching projects is guarded by a lock: a call sees
-    either the old store or the new one, never half of a switch.
+    Tools run in worker threads: a switch of projects replaces the store in one assignment,
+    so a call works on the old store or the new one, never on half of a switch.
     """
 
     def __init__(
@@ -69,7 +68,6 @@ class ServerState:
         self.excluded = excluded_tools(modes)
         self.store: MemoryStore | None = None
         self.choice: ProjectChoice | None = None  # how the start-up project was chosen
-        self._switch = threading.Lock()
         if project is not None:
             self.store = self._open(project)
 
@@ -95,9 +93,7 @@ class ServerState:
     def activate(self, project: str) -> str:
         if not isinstance(project, str) or not project.strip():
             raise MemoryStoreError("give the path of the project folder to activate")
-        store = self._open(project_folder(project))
-        with self._switch:
-            self.store = store
+        self.store = self._open(project_folder(project))
         return self.activation_message()
 
     def mode_prompts(self) -> list[str]:

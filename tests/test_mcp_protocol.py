@@ -201,7 +201,7 @@ def test_malformed_messages_over_stdio(stdio, case, raw, code, request_id) -> No
 
 
 @pytest.fixture(scope="module")
-def http_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def http_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     root = tmp_path_factory.mktemp("http")
     project, home = root / "project", root / "home"
     project.mkdir()
@@ -210,7 +210,7 @@ def http_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     os.environ["SERENA_HOME"] = str(home)
     try:
         with http_server(["--project", str(project), "--no-dashboard"]) as url:
-            yield url
+            yield url, project
     finally:
         if old is not None:
             os.environ["SERENA_HOME"] = old
@@ -223,7 +223,8 @@ HTTP_HEADERS = {"Content-Type": "application/json", "Accept": "application/json,
 def test_malformed_messages_over_streamable_http(http_url, case, raw, code, request_id) -> None:
     import httpx
 
-    response = httpx.post(http_url, content=raw, headers=HTTP_HEADERS, timeout=60)
+    url, project = http_url
+    response = httpx.post(url, content=raw, headers=HTTP_HEADERS, timeout=60)
     if code is None:
         assert response.status_code == 202 and response.content == b"", case
         return
@@ -231,6 +232,7 @@ def test_malformed_messages_over_streamable_http(http_url, case, raw, code, requ
     answer = response.json()
     assert answer["jsonrpc"] == "2.0" and answer["id"] == request_id, answer
     assert answer["error"]["code"] == code, answer
+    assert not any((project / ".serena" / "memories").glob("*.md"))  # nothing written
 
 
 def test_well_formed_messages_are_answered_by_the_sdk_over_stdio(stdio) -> None:

@@ -31,6 +31,7 @@ INVALID_PARAMS = -32602
 MAX_DEPTH = 200
 # The SDK's own limit for a request body over streamable HTTP; stdio lines get the same.
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+LARGE_MESSAGE_BYTES = 64 * 1024
 
 # `\uD800`-`\uDFFF` in a JSON line: a surrogate escape, alone or in a valid pair.
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
@@ -196,6 +197,8 @@ class CheckedLines:
         return self
 
     async def __anext__(self) -> str:
+        import anyio.to_thread
+
         while True:
             raw = await self._readline(MAX_MESSAGE_BYTES + 1)
             if not raw:
@@ -206,8 +209,10 @@ class CheckedLines:
                 verdict = TOO_LARGE
             elif not raw.strip():
                 continue
-            else:
+            elif len(raw) < LARGE_MESSAGE_BYTES:
                 verdict = check_message(raw.rstrip(b"\r\n"))
+            else:  # parsing megabytes takes a while: off the event loop
+                verdict = await anyio.to_thread.run_sync(check_message, raw.rstrip(b"\r\n"))
             if verdict.passes:
                 return raw.decode("utf-8")
             if verdict.answer is not None:
@@ -251,6 +256,8 @@ class CheckedBodies:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        import anyio.to_thread
+
         if scope["type"] != "http" or scope.get("method") != "POST":
             await self.app(scope, receive, send)
             return
@@ -267,7 +274,12 @@ class CheckedBodies:
             if not event.get("more_body", False):
                 break
         body = b"".join(chunks)
-        verdict = check_message(body) if size <= MAX_MESSAGE_BYTES else TOO_LARGE
+        if size > MAX_MESSAGE_BYTES:
+            verdict = TOO_LARGE
+        elif size < LARGE_MESSAGE_BYTES:
+            verdict = check_message(body)
+        else:
+            verdict = await anyio.to_thread.run_sync(check_message, body)
         if verdict.answer is not None:
             await _respond(send, 400, json.dumps(verdict.answer).encode())
             return

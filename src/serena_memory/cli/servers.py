@@ -89,10 +89,10 @@ def start_mcp_server(
     if project is not None and project_from_cwd:
         raise click.UsageError("give either --project or --project-from-cwd, not both")
     state = create_state(project, modes)
+    if transport != "stdio":
+        check_port_free(host, port)  # a start that fails says only why
     if state.choice is not None:
         click.echo(state.choice.describe(), err=True)
-    if transport != "stdio":
-        check_port_free(host, port)
     from serena_memory.mcp import server as mcp_server
 
     server = mcp_server.build_server(state)

@@ -40,6 +40,7 @@ def test_memories_round_trip_in_process(project: Path) -> None:
     assert run("memories", "write", "core", p, input="Start here.\n").exit_code == 0
     listing = run("memories", "list", p, "--json")
     assert json.loads(listing.output) == {
+        "project": str(project.resolve()),
         "memories": ["auth/login", "core"],
         "read_only_memories": [],
     }

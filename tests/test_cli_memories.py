@@ -94,11 +94,16 @@ def test_list_sections_topic_and_json(project: Path, serena_home: Path) -> None:
     )
     data = json.loads(ok(run_cli("memories", "list", str(project), "--json")))
     assert data == {
+        "project": str(project.resolve()),
         "memories": ["auth/login", "core", "global/style"],
         "read_only_memories": ["frozen/decisions"],
     }
     data = json.loads(ok(run_cli("memories", "list", str(project), "--topic", "global", "--json")))
-    assert data == {"memories": ["global/style"], "read_only_memories": []}
+    assert data == {
+        "project": str(project.resolve()),
+        "memories": ["global/style"],
+        "read_only_memories": [],
+    }
     assert ok(run_cli("memories", "list", str(project), "-t", "auth")) == (
         "Project memories (1):\n  auth/login\n"
     )
@@ -206,7 +211,8 @@ def test_failures_are_one_line_errors(project: Path, tmp_path: Path) -> None:
     assert not mem(project, "c").exists()
     # piped, --json is compact (one line): cheap to produce and to parse
     assert ok(run_cli("memories", "list", "--json", p)) == (
-        '{"memories": ["a", "b"], "read_only_memories": []}\n'
+        json.dumps({"project": str(Path(p).resolve())}, ensure_ascii=False)[:-1]
+        + ', "memories": ["a", "b"], "read_only_memories": []}\n'
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -130,3 +131,19 @@ def test_project_and_project_from_cwd_together_is_a_usage_error(repo: Path) -> N
     )  # fmt: skip
     assert done.returncode == 2
     assert "--project-from-cwd" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_list_from_a_subfolder_names_the_project(repo: Path) -> None:
+    done = serena("memories", "list", cwd=repo / "src" / "auth")
+    assert done.returncode == 0, done.stderr
+    assert "core" in done.stdout
+    assert f"Project: {repo.resolve()}" in done.stderr
+    as_json = serena("memories", "list", "--json", cwd=repo / "src" / "auth")
+    assert json.loads(as_json.stdout)["project"] == str(repo.resolve())
+
+
+def test_initialize_from_a_subfolder_creates_no_stray_folder(repo: Path) -> None:
+    done = serena("memories", "initialize", cwd=repo / "src")
+    assert done.returncode == 0, done.stderr
+    assert not (repo / "src" / ".serena").exists()
+    assert (repo / ".serena" / "memories" / "memory_maintenance.md").is_file()

@@ -46,15 +46,17 @@ def cli() -> None:
 def memories() -> None:
     """Create, read, change and check the memories of a project.
 
-    PROJECT is the project folder (default: the current folder). Project memories live in
-    PROJECT/.serena/memories, global ones (names starting with global/) in
+    PROJECT is the project folder. Without it, the project is found from the current
+    folder as git finds a repository: the nearest folder upward holding .serena/, else the
+    top of the git work tree, else the current folder; stderr says which. Project memories
+    live in PROJECT/.serena/memories, global ones (names starting with global/) in
     $SERENA_HOME/memories/global.
     """
 
 
 @memories.command()
 @PROJECT_ARG
-def initialize(project: Path) -> None:
+def initialize(project: Path | None) -> None:
     """Seed the memory_maintenance memory (never overwrites an existing one)."""
     from serena_memory.agent.maintenance import seed_maintenance
 
@@ -66,11 +68,12 @@ def initialize(project: Path) -> None:
 @PROJECT_ARG
 @click.option("--topic", "-t", default="", help="Only memories in this topic, e.g. auth or global.")
 @JSON_OPTION
-def list_command(project: Path, topic: str, as_json: bool) -> None:
+def list_command(project: Path | None, topic: str, as_json: bool) -> None:
     """List memory names: project, global and read-only apart."""
-    listing = open_store(project).list(topic)
+    store = open_store(project)
+    listing = store.list(topic)
     if as_json:
-        emit_json(listing.to_dict())
+        emit_json({"project": str(store.project_root), **listing.to_dict()})
         return
     project_names = [n for n in listing.memories if not n.startswith("global/")]
     global_names = [n for n in listing.memories if n.startswith("global/")]
@@ -100,7 +103,7 @@ def list_command(project: Path, topic: str, as_json: bool) -> None:
 @click.argument("name")
 @PROJECT_ARG
 @JSON_OPTION
-def read(name: str, project: Path, as_json: bool) -> None:
+def read(name: str, project: Path | None, as_json: bool) -> None:
     """Print the content of memory NAME."""
     memory = open_store(project).load(name)
     if as_json:
@@ -121,7 +124,7 @@ def read(name: str, project: Path, as_json: bool) -> None:
     default=None,
     help="Read the content from this file ('-' for stdin).",
 )
-def write(name: str, project: Path, content: str | None, source) -> None:
+def write(name: str, project: Path | None, content: str | None, source) -> None:
     """Create or replace memory NAME."""
     if content is not None and source is not None:
         raise click.UsageError("give either --content or --file, not both")
@@ -139,7 +142,7 @@ def write(name: str, project: Path, content: str | None, source) -> None:
 @memories.command()
 @click.argument("name")
 @PROJECT_ARG
-def delete(name: str, project: Path) -> None:
+def delete(name: str, project: Path | None) -> None:
     """Delete memory NAME."""
     deleted = open_store(project).delete(name)
     click.echo(f"Deleted memory '{deleted}'.")
@@ -149,7 +152,7 @@ def delete(name: str, project: Path) -> None:
 @click.argument("old_name")
 @click.argument("new_name")
 @PROJECT_ARG
-def rename(old_name: str, new_name: str, project: Path) -> None:
+def rename(old_name: str, new_name: str, project: Path | None) -> None:
     """Rename or move a memory; every `mem:OLD_NAME` reference follows."""
     result = open_store(project).rename(old_name, new_name)
     click.echo(result.summary())
@@ -173,7 +176,12 @@ def rename(old_name: str, new_name: str, project: Path) -> None:
     help="Replace every match instead of refusing when there are several.",
 )
 def edit(
-    name: str, project: Path, needle: str, repl: str, mode: str, allow_multiple_occurrences: bool
+    name: str,
+    project: Path | None,
+    needle: str,
+    repl: str,
+    mode: str,
+    allow_multiple_occurrences: bool,
 ) -> None:
     """Replace text in memory NAME."""
     result = open_store(project).edit(name, needle, repl, mode, allow_multiple_occurrences)

@@ -17,18 +17,26 @@ from serena_memory.core.store import Context, MemoryStore
 PROJECT_ARG = click.argument(
     "project",
     required=False,
-    default=".",
+    default=None,
     type=click.Path(file_okay=False, path_type=Path),
 )
 JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 
 
-def open_store(project: Path) -> MemoryStore:
+def open_store(project: Path | None) -> MemoryStore:
     """The project's store; refuses a missing folder, a file, a folder that is never a
-    project (core/paths.py) and a broken configuration before any command runs."""
-    from serena_memory.core.paths import project_folder
+    project (core/paths.py) and a broken configuration before any command runs.
 
-    store = MemoryStore(project_folder(project), context=Context.HUMAN)
+    Without PROJECT the project is found from the current folder as git finds a repository
+    (core/discovery.py), and stderr says which one, so a command run from a subfolder never
+    works on a stray folder of its own unnoticed."""
+    from serena_memory.core.config import serena_home
+    from serena_memory.core.discovery import choose_project
+
+    choice = choose_project(project, serena_home())
+    if choice.found_by != "given":
+        click.echo(choice.describe(), err=True)
+    store = MemoryStore(choice.root, context=Context.HUMAN)
     store.validate_config()
     return store
 

@@ -30,7 +30,7 @@ DEFAULT_PORT = 24282  # mirrored from server.py, which can't be imported here ch
     help=f"Port to listen on (default: {DEFAULT_PORT} or the next free one; 0: any free).",
 )
 @click.option("--open-browser", is_flag=True, help="Open the dashboard in the default browser.")
-def dashboard(project: Path, host: str, port: int | None, open_browser: bool) -> None:
+def dashboard(project: Path | None, host: str, port: int | None, open_browser: bool) -> None:
     """Browse, edit, rename and check the memories of PROJECT in a browser."""
     from serena_memory.dashboard.server import DashboardServer, open_in_browser
 

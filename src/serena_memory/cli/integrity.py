@@ -36,7 +36,7 @@ from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_s
 @JSON_OPTION
 @click.option("--strict", is_flag=True, help="Exit with status 1 when anything is found.")
 def check(
-    project: Path,
+    project: Path | None,
     include_unmarked: bool,
     fuzzy_matching: bool,
     reachability: bool,
@@ -77,7 +77,7 @@ def check(
 )
 @JSON_OPTION
 def auto_prefix_references(
-    project: Path,
+    project: Path | None,
     dry_run: bool,
     include_flat_names: bool,
     include_read_only: bool,
@@ -141,7 +141,7 @@ def backlinks(name: str, project: Path, as_json: bool) -> None:
     show_default=True,
     help="Output format.",
 )
-def graph(project: Path, fmt: str) -> None:
+def graph(project: Path | None, fmt: str) -> None:
     """Print the reference graph; missing targets are marked."""
     from serena_memory.integrity.api import build_graph
 

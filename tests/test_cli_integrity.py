@@ -153,3 +153,29 @@ def test_cli_start_does_not_load_the_integrity_engine() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_an_undecodable_memory_is_reported_by_check_and_graph_without_a_traceback(
+    folder: Path,
+) -> None:
+    memories = folder / ".serena" / "memories"
+    (memories / "core.md").write_text("Entry: `mem:latin1` then `mem:auth/login`.\n")
+    (memories / "latin1.md").write_bytes(b"Caf\xe9 notes, see `mem:style`\n")
+    done = run_cli("memories", "check", str(folder), "--reachability")
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "Not valid UTF-8, not checked (1):\n  - `latin1`" in done.stdout
+    assert "  - `style`" in done.stdout  # only reached through the undecodable memory
+    data = json.loads(run_cli("memories", "check", str(folder), "--reachability", "--json").stdout)
+    assert data["unreadable"] == ["latin1"] and "latin1" not in data["unreachable"]
+    for fmt, marker in [
+        ("mermaid", "latin1 (not UTF-8)"),
+        ("dot", "latin1 (not UTF-8)"),
+        ("graphml", '<data key="unreadable">true</data>'),
+        ("json", '"unreadable": true'),
+    ]:
+        done = run_cli("memories", "graph", str(folder), "--format", fmt)
+        assert done.returncode == 0, done.stderr
+        assert marker in done.stdout, fmt
+    nodes = {n["name"]: n for n in json.loads(done.stdout)["nodes"]}
+    assert nodes["latin1"]["unreadable"] and nodes["latin1"]["reachable"]
+    assert not nodes["core"]["unreadable"]

@@ -357,6 +357,23 @@ def test_the_reference_graph_is_drawn_and_clickable(tab: Tab, store: MemoryStore
     expect(page.locator(".memory-header h1")).to_have_text("a")
 
 
+def test_an_undecodable_memory_is_shown_as_such_on_the_check_and_graph_pages(
+    tab: Tab, store: MemoryStore
+) -> None:
+    store.write("core", "mem:latin1 mem:a")
+    store.write("a", "fine")
+    (store.memories_dir / "latin1.md").write_bytes(b"Caf\xe9 mem:a")
+    page = tab.load()
+    page.click("#nav-check")
+    expect(page.locator("#unreadable li")).to_have_text(["latin1"])
+    expect(page.locator("#unreachable")).to_contain_text("Every memory can be reached")
+    page.click("#nav-graph")
+    expect(page.locator('#graph a.node.unreadable[data-name="latin1"]')).to_have_count(1)
+    expect(page.locator('#graph a.node[data-name="a"]')).to_have_count(1)
+    tab.open("#/memory/latin1")
+    expect(page.locator(".notice.error")).to_contain_text("not valid UTF-8")
+
+
 # -- hostile content ------------------------------------------------------------------------------
 HOSTILE = r"""# Hostile
 

@@ -303,6 +303,26 @@ def test_graph_has_memories_references_and_missing_targets(
     assert edges == {("core", "a", False), ("core", "nowhere", True), ("a", "core", False)}
 
 
+def test_an_undecodable_memory_is_reported_on_the_check_and_graph_pages_not_a_500(
+    client: httpx.Client, store: MemoryStore
+) -> None:
+    store.write("core", "mem:latin1 and mem:a")
+    store.write("a", "mem:core")
+    (store.memories_dir / "latin1.md").write_bytes(b"Caf\xe9 mem:a")
+    graph = client.get("/api/graph")
+    assert graph.status_code == 200
+    nodes = {n["name"]: n for n in graph.json()["nodes"]}
+    assert nodes["latin1"]["unreadable"] and not nodes["a"]["unreadable"]
+    check = client.get("/api/check", params={"include_unmarked": 1, "fuzzy": 1, "reachability": 1})
+    assert check.status_code == 200
+    assert check.json()["unreadable"] == ["latin1"] and check.json()["unreachable"] == []
+    page = client.get("/api/memory", params={"name": "latin1"})
+    assert page.status_code == 400 and "not valid UTF-8" in page.json()["error"]
+    assert client.get("/api/memory", params={"name": "a"}).json()["backlinks"] == [
+        {"source": "core", "lines": [1], "source_read_only": False}
+    ]
+
+
 def test_check_reports_stale_references_bare_mentions_and_unreachable(
     client: httpx.Client, store: MemoryStore
 ) -> None:

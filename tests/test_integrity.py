@@ -427,3 +427,15 @@ def test_many_names_with_other_characters_use_the_automaton() -> None:
         n: _oracle_bare(text, n) for n in names if _oracle_bare(text, n)
     }
     assert set(found) == {"notes 3.v2", "plan.v2", "plan"}
+
+
+def test_an_undecodable_memory_is_a_dead_end_for_reachability_not_an_error(
+    store: MemoryStore,
+) -> None:
+    fill(store, {"core": "`mem:broken` and `mem:next`\n", "next": "x\n", "after": "y\n"})
+    (store.memories_dir / "broken.md").write_bytes(b"\xff `mem:after`")
+    report = run_check(store, include_unmarked=True, fuzzy=True, reachability=True)
+    assert report.unreadable == ["broken"]
+    assert report.unreachable == ["after"]
+    assert "Not valid UTF-8, not checked (1):" in report.to_text()
+    assert [b.source for b in backlinks(store, "broken")] == ["core"]

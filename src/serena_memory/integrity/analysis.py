@@ -281,6 +281,9 @@ class CheckReport:
         if self.unreadable:
             out.append(f"Not valid UTF-8, not checked ({len(self.unreadable)}):")
             out.extend(f"  - `{name}`" for name in self.unreadable)
+            if self.unreachable is not None:
+                out.append("  (their references can't be read, so nothing is reached through them)")
+            out.append("  re-save each as UTF-8 to check it")
             out.append("")
         if self.skipped:
             out.append(f"Skipped, not read ({len(self.skipped)}):")
@@ -561,11 +564,14 @@ class IntegrityAnalyzer:
         return [n for n in self.sources if n not in MAINTENANCE_NAMES and self.memories[n]]
 
     def references(self, source: str) -> list[tuple[str, tuple[int, ...]]]:
-        """[(target, line numbers)] of every reference in ``source``, first-seen order."""
+        """[(target, line numbers)] of every reference in ``source``, first-seen order.
+
+        A memory without text (not valid UTF-8, or gone since it was listed) has none
+        that can be known: it is a dead end for reachability, never an error."""
         cached = self._refs.get(source)
         if cached is not None:
             return cached
-        text = self.memories[source]
+        text = self.memories.get(source, "")
         lines: dict[str, list[int]] = {}
         if PREFIX in text:
             line, last = 1, 0

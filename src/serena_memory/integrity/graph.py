@@ -2,7 +2,9 @@
 reaches; exported as Mermaid, Graphviz DOT, GraphML or JSON.
 
 Nodes are the non-ignored memories plus every missing target (marked ``missing``) and
-every ignored memory that something points to (marked ``ignored``). Edges carry the
+every ignored memory that something points to (marked ``ignored``). A memory that is not
+valid UTF-8 is a node marked ``unreadable``: its own references can't be read, so it has
+no outgoing edges, and everything else is drawn as usual. Edges carry the
 number of references; an edge to a missing or ignored target is ``broken``.
 """
 
@@ -26,6 +28,7 @@ class Node:
     missing: bool = False
     ignored: bool = False
     reachable: bool = False
+    unreadable: bool = False  # not valid UTF-8: its references are unknown
 
     @property
     def is_global(self) -> bool:
@@ -39,6 +42,7 @@ class Node:
             "missing": self.missing,
             "ignored": self.ignored,
             "reachable": self.reachable,
+            "unreadable": self.unreadable,
         }
 
 
@@ -76,8 +80,14 @@ class MemoryGraph:
                 if broken:
                     (ignored if target in analyzer.ignored else missing).add(target)
                 edges.append(Edge(source, target, targets[target], broken))
+        unreadable = set(analyzer.unreadable)
         nodes = [
-            Node(n, read_only=n in analyzer.read_only, reachable=n in reached)
+            Node(
+                n,
+                read_only=n in analyzer.read_only,
+                reachable=n in reached,
+                unreadable=n in unreadable,
+            )
             for n in analyzer.names
         ]
         nodes += [Node(n, missing=True) for n in sorted(missing)]
@@ -112,6 +122,8 @@ class MemoryGraph:
                 label += " (missing)"
             elif n.ignored:
                 label += " (ignored)"
+            elif n.unreadable:
+                label += " (not UTF-8)"
             out.append(f'  {ids[n.name]}["{label}"]')
         for e in self.edges:
             arrow = "-.->" if e.broken else "-->"
@@ -121,6 +133,7 @@ class MemoryGraph:
             ("missing", "fill:#fdd,stroke:#c00,stroke-dasharray:4 2"),
             ("ignored", "fill:#eee,stroke:#888,stroke-dasharray:4 2"),
             ("readonly", "fill:#eef,stroke:#66a"),
+            ("unreadable", "fill:#ffe,stroke:#a60,stroke-dasharray:2 2"),
             ("entry", "stroke-width:3px"),
         ):
             members = [
@@ -129,6 +142,7 @@ class MemoryGraph:
                 if (cls_name == "missing" and n.missing)
                 or (cls_name == "ignored" and n.ignored)
                 or (cls_name == "readonly" and n.read_only)
+                or (cls_name == "unreadable" and n.unreadable)
                 or (cls_name == "entry" and n.name == self.entry_point)
             ]
             if members:
@@ -147,6 +161,8 @@ class MemoryGraph:
                 attrs += ['style="dashed"', 'color="red"', f"label={q(n.name + ' (missing)')}"]
             elif n.ignored:
                 attrs += ['style="dashed"', 'color="gray"', f"label={q(n.name + ' (ignored)')}"]
+            elif n.unreadable:
+                attrs += ['style="dotted"', 'color="orange"', f"label={q(n.name + ' (not UTF-8)')}"]
             elif n.read_only:
                 attrs += ['style="filled"', 'fillcolor="lightblue"']
             if n.name == self.entry_point:
@@ -176,6 +192,7 @@ class MemoryGraph:
             '  <key id="missing" for="node" attr.name="missing" attr.type="boolean"/>',
             '  <key id="ignored" for="node" attr.name="ignored" attr.type="boolean"/>',
             '  <key id="reachable" for="node" attr.name="reachable" attr.type="boolean"/>',
+            '  <key id="unreadable" for="node" attr.name="unreadable" attr.type="boolean"/>',
             '  <key id="count" for="edge" attr.name="count" attr.type="int"/>',
             '  <key id="broken" for="edge" attr.name="broken" attr.type="boolean"/>',
             '  <graph id="memories" edgedefault="directed">',
@@ -191,6 +208,7 @@ class MemoryGraph:
             out.append(f'      <data key="missing">{flag(n.missing)}</data>')
             out.append(f'      <data key="ignored">{flag(n.ignored)}</data>')
             out.append(f'      <data key="reachable">{flag(n.reachable)}</data>')
+            out.append(f'      <data key="unreadable">{flag(n.unreadable)}</data>')
             out.append("    </node>")
         for i, e in enumerate(self.edges):
             out.append(

@@ -575,6 +575,7 @@
         el("span", {}, el("span", { class: "legend-dot global" }), "global"),
         el("span", {}, el("span", { class: "legend-dot ro" }), "read-only"),
         el("span", {}, el("span", { class: "legend-dot missing" }), "missing or ignored (broken reference)"),
+        nodes.some((n) => n.unreadable) ? el("span", {}, el("span", { class: "legend-dot unreadable" }), "not valid UTF-8") : null,
         entryPoint ? el("span", { text: "faded: not reachable from mem:core" }) : null,
         el("span", { text: `${nodes.filter((n) => !n.missing && !n.ignored).length} memories, ${edges.length} references. Click a memory to open it.` })),
       nodes.length
@@ -675,13 +676,15 @@
       const classes = ["node"];
       if (!node.reachable && !node.missing && !node.ignored && entryPoint) classes.push("unreached");
       if (node.missing || node.ignored) classes.push("missing");
+      else if (node.unreadable) classes.push("unreadable");
       else if (node.read_only) classes.push("ro");
       else if (node.global) classes.push("global");
       const label = svg("text", { x: pos[i].x + 9, y: pos[i].y + 4 });
       label.textContent = node.name;
       const title = svg("title", {});
       title.textContent = node.missing ? `${node.name} (missing)`
-        : node.ignored ? `${node.name} (ignored)` : node.name;
+        : node.ignored ? `${node.name} (ignored)`
+          : node.unreadable ? `${node.name} (not valid UTF-8: its references can't be read)` : node.name;
       const group = svg("a", { href: memoryHref(node.name), class: classes.join(" "), "data-name": node.name },
         title, svg("circle", { cx: pos[i].x, cy: pos[i].y, r: node.name === entryPoint ? 9 : 6 }), label);
       root.append(group);

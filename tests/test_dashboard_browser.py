@@ -374,6 +374,82 @@ def test_an_undecodable_memory_is_shown_as_such_on_the_check_and_graph_pages(
     expect(page.locator(".notice.error")).to_contain_text("not valid UTF-8")
 
 
+# -- other local servers ------------------------------------------------------------------------
+class Recorder:
+    """An unrelated HTTP server on the same machine that records every request it gets, and
+    whose page reports what it can read in its own origin (cookies, storage)."""
+
+    PAGE = (
+        b"<!doctype html><title>other</title><script>"
+        b"fetch('/report?' + new URLSearchParams({cookie: document.cookie,"
+        b" storage: JSON.stringify(Object.assign({}, localStorage)),"
+        b" session: JSON.stringify(Object.assign({}, sessionStorage))}));"
+        b"</script>"
+    )
+
+    def __init__(self) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        received: list[str] = []
+        page = self.PAGE
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                received.append(self.requestline + "\n" + str(self.headers))
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html")
+                self.send_header("Content-Length", str(len(page)))
+                self.end_headers()
+                self.wfile.write(page)
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.received = received
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.httpd.server_address[1]
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def test_no_other_local_server_receives_anything_that_authenticates_to_the_dashboard(
+    tab: Tab, store: MemoryStore, server: DashboardServer
+) -> None:
+    store.write("core", "mem:notes")
+    store.write("notes", "hello")
+    recorder = Recorder()
+    try:
+        page = tab.load()
+        assert "token" not in page.url  # taken out of the address bar (and so of history)
+        tab.open("#/memory/notes")
+        expect(page.locator("#rendered")).to_contain_text("hello")
+        page.click("#nav-check")
+        expect(page.locator("#check-summary, .notice.ok").first).to_be_visible()
+        assert tab.context.cookies() == []
+        page.reload()  # still works without the token in the URL
+        expect(page.locator('#tree a[data-name="notes"]')).to_be_visible()
+        for host in ["127.0.0.1", "localhost"]:
+            other = tab.context.new_page()
+            other.goto(f"http://{host}:{recorder.port}/landing")
+            other.wait_for_function("() => performance.getEntriesByType('resource').length > 0")
+            other.close()
+        reports = [r for r in recorder.received if r.startswith("GET /report")]
+        assert len(reports) == 2
+        seen = "\n".join(recorder.received)
+        assert server.token not in seen
+        assert "cookie:" not in seen.lower()
+        for report in reports:
+            assert "cookie=&" in report and "storage=%7B%7D" in report, report
+    finally:
+        recorder.close()
+    # the dashboard keeps its token in its own origin only: a stale one is refused
+    assert page.evaluate("localStorage.getItem('serena-dashboard-token')") == server.token
+
+
 # -- hostile content ------------------------------------------------------------------------------
 HOSTILE = r"""# Hostile
 

@@ -28,47 +28,53 @@ def server(project: Path, serena_home: Path) -> Iterator[DashboardServer]:
 
 @pytest.fixture
 def client(server: DashboardServer) -> Iterator[httpx.Client]:
-    """A client that opened the printed URL, so it holds the cookie, and sends the Origin
-    a browser would send."""
-    with httpx.Client(base_url=server.base_url, headers={"Origin": server.base_url}) as c:
+    """A client that sends what the page sends: the token header and its own Origin."""
+    headers = {"Origin": server.base_url, "X-Serena-Token": server.token}
+    with httpx.Client(base_url=server.base_url, headers=headers) as c:
         first = c.get(server.url)
-        assert first.status_code == 303
+        assert first.status_code == 200
         yield c
 
 
 # -- the security gate ------------------------------------------------------------------------
-def test_requests_without_the_token_are_refused(server: DashboardServer) -> None:
-    for path in ["/", "/api/state", "/api/memory?name=core", "/static/app.js"]:
+def test_requests_without_the_token_are_refused(
+    server: DashboardServer, store: MemoryStore
+) -> None:
+    store.write("zebra_plans", "the hidden agenda")
+    for path in ["/api/state", "/api/memory?name=zebra_plans", "/api/graph", "/api/check"]:
         response = httpx.get(server.base_url + path)
         assert response.status_code == 401, path
         assert "token" in response.text
     wrong = httpx.get(server.base_url + "/api/state?token=not-the-token")
     assert wrong.status_code == 401
-    forged = httpx.get(
-        server.base_url + "/api/state", cookies={f"serena_dashboard_{server.port}": "guess"}
-    )
+    forged = httpx.get(server.base_url + "/api/state", headers={"X-Serena-Token": "guess"})
     assert forged.status_code == 401
     # scripts: the token as a header or in the query of an API call
     assert (
         httpx.get(server.base_url + "/api/state", headers={"X-Serena-Token": server.token})
     ).status_code == 200
     assert httpx.get(server.base_url + f"/api/state?token={server.token}").status_code == 200
+    # only the page shell and its code are served without it, and they hold no data
+    for path in ["/", "/static/app.js", "/static/style.css"]:
+        response = httpx.get(server.base_url + path)
+        assert response.status_code == 200, path
+        assert "hidden agenda" not in response.text and "zebra" not in response.text
+    assert httpx.get(server.base_url + "/static/../api/state").status_code in (401, 404)
 
 
-def test_the_token_in_the_url_becomes_an_httponly_strict_cookie_and_leaves_the_url(
-    server: DashboardServer,
-) -> None:
-    with httpx.Client(base_url=server.base_url) as c:
-        response = c.get(server.url)
-        assert response.status_code == 303
-        assert response.headers["location"] == "/"
-        cookie = response.headers["set-cookie"]
-        assert f"serena_dashboard_{server.port}={server.token}" in cookie
-        assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
-        page = c.get("/")
-        assert page.status_code == 200
-        assert "<title>Serena memories</title>" in page.text
-        assert c.get("/api/state").status_code == 200
+def test_no_cookie_is_ever_set_or_accepted(server: DashboardServer) -> None:
+    """Cookies ignore ports: one set for 127.0.0.1 would reach every local server."""
+    headers = {"Origin": server.base_url, "X-Serena-Token": server.token}
+    with httpx.Client(base_url=server.base_url, headers=headers) as c:
+        responses = [c.get(server.url), c.get("/"), c.get("/static/app.js"), c.get("/api/state")]
+        responses.append(c.post("/api/memory", json={"name": "x", "content": "y"}))
+        for response in responses:
+            assert response.is_success, response.request.url
+            assert "set-cookie" not in response.headers, response.request.url
+        assert len(c.cookies) == 0
+    for name in ["serena_dashboard", f"serena_dashboard_{server.port}", "token"]:
+        with_cookie = httpx.get(server.base_url + "/api/state", cookies={name: server.token})
+        assert with_cookie.status_code == 401, name
 
 
 def test_a_foreign_host_header_is_refused_even_with_the_token(server: DashboardServer) -> None:
@@ -77,26 +83,25 @@ def test_a_foreign_host_header_is_refused_even_with_the_token(server: DashboardS
         response = httpx.get(server.url, headers={"Host": host})
         assert response.status_code == 421, host
     ok = httpx.get(server.url, headers={"Host": f"localhost:{server.port}"})
-    assert ok.status_code == 303
+    assert ok.status_code == 200
+    api = server.base_url + f"/api/state?token={server.token}"
+    assert httpx.get(api, headers={"Host": f"evil.example:{server.port}"}).status_code == 421
 
 
 def test_state_changing_requests_need_the_dashboards_own_origin(
     server: DashboardServer, store: MemoryStore
 ) -> None:
-    cookies = {f"serena_dashboard_{server.port}": server.token}
+    token = {"X-Serena-Token": server.token}
     body = {"name": "planted", "content": "from another site"}
     for origin in [None, "http://evil.example", f"http://localhost:{server.port + 1}", "null"]:
-        headers = {"Origin": origin} if origin else {}
-        response = httpx.post(
-            server.base_url + "/api/memory", json=body, headers=headers, cookies=cookies
-        )
+        headers = {"Origin": origin, **token} if origin else token
+        response = httpx.post(server.base_url + "/api/memory", json=body, headers=headers)
         assert response.status_code == 403, origin
     assert not store.exists("planted")
     response = httpx.post(
         server.base_url + "/api/memory",
         json=body,
-        headers={"Origin": server.base_url},
-        cookies=cookies,
+        headers={"Origin": server.base_url, **token},
     )
     assert response.status_code == 201
     assert store.read("planted") == "from another site"
@@ -376,9 +381,9 @@ def test_background_dashboard_follows_the_active_project(tmp_path: Path, serena_
         lambda: active["root"], home=serena_home, port=0, open_browser=False
     )
     try:
-        base = url.split("/?token=")[0]
-        with httpx.Client(base_url=base, headers={"Origin": base}) as c:
-            assert c.get(url).status_code == 303
+        base, token = url.split("/?token=")
+        with httpx.Client(base_url=base, headers={"Origin": base, "X-Serena-Token": token}) as c:
+            assert c.get(url).status_code == 200
             assert c.get("/api/state").json() == {"project": None, "memories": []}
             refused = c.post("/api/memory", json={"name": "x", "content": "y"})
             assert refused.status_code == 409
@@ -426,8 +431,8 @@ def test_serena_dashboard_prints_a_working_url(project: Path, store: MemoryStore
         match = re.search(r"(http://127\.0\.0\.1:\d+)/\?token=(\S+)", "".join(lines))
         assert match, lines
         base, token = match.groups()
-        with httpx.Client(base_url=base, headers={"Origin": base}) as c:
-            assert c.get(f"/?token={token}").status_code == 303
+        with httpx.Client(base_url=base, headers={"Origin": base, "X-Serena-Token": token}) as c:
+            assert c.get(f"/?token={token}").status_code == 200
             assert c.get("/api/memory", params={"name": "core"}).json()["content"] == (
                 "hello from the command"
             )

@@ -79,8 +79,10 @@ def test_stdio_server_serves_the_dashboard_on_loopback_and_keeps_stdout_clean(
         assert "tools" in answers[2]["result"]
         url = _wait_for(lines, r"Memories dashboard: (\S+)", 30)
         assert url is not None and url.startswith(f"http://127.0.0.1:{port}/?token=")
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}") as client:
-            assert client.get(url).status_code == 303
+        token = url.split("?token=")[1]
+        headers = {"X-Serena-Token": token}
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", headers=headers) as client:
+            assert client.get(url).status_code == 200
             state = client.get("/api/state").json()
             names = {m["name"] for m in state["memories"]}
             assert {"core", "auth/login"} <= names

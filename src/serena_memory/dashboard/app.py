@@ -276,7 +276,6 @@ def create_app(
     *,
     home: Path | str | None,
     token: str,
-    port: int,
     allowed_hosts: frozenset[str] | None,
 ) -> Starlette:
     """The whole dashboard, wrapped in the security checks."""
@@ -285,7 +284,6 @@ def create_app(
     app.add_middleware(
         SecurityMiddleware,
         token=token,
-        port=port,
         allowed_hosts=allowed_hosts,
     )
     app.state.api = api

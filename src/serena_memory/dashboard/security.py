@@ -2,8 +2,12 @@
 
 The dashboard writes files on a developer's machine, so a web page the developer happens
 to visit must not be able to drive it:
-- a random token per run, given once in the printed URL and then kept in an HttpOnly,
-  SameSite=Strict cookie (no other site can send or read it);
+- a random token per run, given once in the printed URL; the page keeps it in its own
+  origin's storage and sends it in a header with every API call. No cookie: cookies
+  ignore ports, so a cookie for 127.0.0.1 would reach every other server on that address,
+  while storage and custom headers stay with the dashboard's own origin (scheme, host and
+  port). Only the page shell and its static code, which hold no data, are served without
+  the token;
 - the Host header must name the address the server is bound to, which defeats DNS
   rebinding (a foreign name resolving to 127.0.0.1);
 - a state-changing request must carry the dashboard's own Origin (CSRF).
@@ -15,13 +19,15 @@ import hmac
 import ipaddress
 import secrets
 from collections.abc import Iterable
-from http.cookies import SimpleCookie
-from urllib.parse import parse_qsl, quote, urlencode
+from urllib.parse import parse_qsl
 
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# the page shell and its code: no memory, no name, nothing about the project
+PUBLIC_PATHS = frozenset({"/", "/favicon.ico"})
+PUBLIC_PREFIX = "/static/"
 TOKEN_PARAM = "token"
 TOKEN_HEADER = "x-serena-token"
 
@@ -79,11 +85,6 @@ def allowed_host_headers(host: str, port: int) -> frozenset[str] | None:
     return frozenset(f"{name.lower()}:{port}" for name in names)
 
 
-def cookie_name(port: int) -> str:
-    # Cookies are not isolated by port: two dashboards on 127.0.0.1 must not share one.
-    return f"serena_dashboard_{port}"
-
-
 class SecurityMiddleware:
     """Pure ASGI middleware so that nothing, static files included, skips the checks."""
 
@@ -92,12 +93,10 @@ class SecurityMiddleware:
         app: ASGIApp,
         *,
         token: str,
-        port: int,
         allowed_hosts: Iterable[str] | None,
     ) -> None:
         self.app = app
         self.token = token
-        self.cookie = cookie_name(port)
         self.allowed_hosts = None if allowed_hosts is None else frozenset(allowed_hosts)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -118,17 +117,13 @@ class SecurityMiddleware:
             if not host or origin.lower() != f"http://{host}":
                 await _plain(send, 403, "Forbidden: cross-origin request refused.")
                 return
-        query = scope.get("query_string", b"").decode("latin-1")
-        params = parse_qsl(query, keep_blank_values=True)
-        given = dict(params).get(TOKEN_PARAM)
-        if given is not None and self._valid(given):
-            if method == "GET" and not scope["path"].startswith("/api/"):
-                # Trade the token in the URL for a cookie, then drop it from the address bar
-                rest = urlencode([(k, v) for k, v in params if k != TOKEN_PARAM])
-                location = quote(scope["path"]) + (f"?{rest}" if rest else "")
-                await _redirect_with_cookie(send, location, self._set_cookie())
-                return
-        elif not (self._valid(headers.get(TOKEN_HEADER)) or self._valid(self._cookie(headers))):
+        path = scope["path"]
+        public = method in ("GET", "HEAD") and (
+            path in PUBLIC_PATHS or (path.startswith(PUBLIC_PREFIX) and ".." not in path)
+        )
+        if not public and not (
+            self._valid(headers.get(TOKEN_HEADER)) or self._valid(self._query_token(scope))
+        ):
             await _plain(
                 send,
                 401,
@@ -143,20 +138,11 @@ class SecurityMiddleware:
             return False
         return hmac.compare_digest(candidate.encode("utf-8", "replace"), self.token.encode("utf-8"))
 
-    def _cookie(self, headers: Headers) -> str | None:
-        raw = headers.get("cookie")
-        if not raw:
-            return None
-        jar: SimpleCookie = SimpleCookie()
-        try:
-            jar.load(raw)
-        except Exception:
-            return None
-        morsel = jar.get(self.cookie)
-        return morsel.value if morsel else None
-
-    def _set_cookie(self) -> str:
-        return f"{self.cookie}={self.token}; Path=/; HttpOnly; SameSite=Strict"
+    @staticmethod
+    def _query_token(scope: Scope) -> str | None:
+        """``?token=`` on an API call, for scripts (the page sends the header)."""
+        query = scope.get("query_string", b"").decode("latin-1")
+        return dict(parse_qsl(query, keep_blank_values=True)).get(TOKEN_PARAM)
 
 
 def _with_security_headers(send: Send) -> Send:
@@ -184,18 +170,3 @@ async def _plain(send: Send, status: int, text: str) -> None:
         }
     )
     await send({"type": "http.response.body", "body": body})
-
-
-async def _redirect_with_cookie(send: Send, location: str, cookie: str) -> None:
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 303,
-            "headers": [
-                (b"location", location.encode("latin-1")),
-                (b"set-cookie", cookie.encode("latin-1")),
-                (b"content-length", b"0"),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": b""})

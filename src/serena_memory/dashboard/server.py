@@ -81,7 +81,6 @@ class DashboardServer:
             project,
             home=home,
             token=self.token,
-            port=self.port,
             allowed_hosts=allowed_host_headers(host, self.port),
         )
         config = uvicorn.Config(
@@ -101,7 +100,8 @@ class DashboardServer:
 
     @property
     def url(self) -> str:
-        """The URL to open: it carries the token once, the page then keeps it in a cookie."""
+        """The URL to open: it carries the token once; the page keeps it in its own origin's
+        storage and takes it out of the address bar."""
         return f"{self.base_url}/?token={self.token}"
 
     @property

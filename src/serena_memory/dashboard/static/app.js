@@ -43,8 +43,25 @@
     return "#/memory/" + name.split("/").map(encodeURIComponent).join("/");
   }
 
+  // The access token: taken from the printed URL once, then kept in this origin's storage
+  // (scheme, host and port: no other local server can read it) and sent as a header.
+  // Never a cookie: cookies ignore ports and would reach every server on 127.0.0.1.
+  const TOKEN_KEY = "serena-dashboard-token";
+  const accessToken = (() => {
+    const params = new URLSearchParams(location.search);
+    const given = params.get("token");
+    if (given) {
+      try { localStorage.setItem(TOKEN_KEY, given); } catch (err) { /* storage off: this tab only */ }
+      params.delete("token");
+      const rest = params.toString();
+      history.replaceState(null, "", location.pathname + (rest ? "?" + rest : "") + location.hash);
+      return given;
+    }
+    try { return localStorage.getItem(TOKEN_KEY) || ""; } catch (err) { return ""; }
+  })();
+
   async function api(method, path, body) {
-    const options = { method, credentials: "same-origin", headers: {} };
+    const options = { method, credentials: "omit", headers: { "X-Serena-Token": accessToken } };
     if (body !== undefined) {
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(body);
@@ -60,7 +77,7 @@
       data = await response.json();
     } catch (err) {
       const hint = response.status === 401
-        ? "not authorized: open the URL that `serena dashboard` printed"
+        ? "not authorized: open the URL (with ?token=...) that `serena dashboard` printed; each run has a new one"
         : `the server answered ${response.status}`;
       data = { error: hint };
     }

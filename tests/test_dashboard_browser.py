@@ -6,6 +6,7 @@ Skipped, with the reason, when chromium is not installed (scripts/test.sh instal
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -372,6 +373,62 @@ def test_an_undecodable_memory_is_shown_as_such_on_the_check_and_graph_pages(
     expect(page.locator('#graph a.node[data-name="a"]')).to_have_count(1)
     tab.open("#/memory/latin1")
     expect(page.locator(".notice.error")).to_contain_text("not valid UTF-8")
+
+
+# -- large memories and slow answers -----------------------------------------------------------
+# Installed before the page: counts the API calls in flight per path, records each answer's
+# status, and, while window.__slowMs is set, answers them that much later (a slow server).
+FETCH_PROBE = """
+window.__inflight = {}; window.__maxInflight = {}; window.__statuses = [];
+window.__slowMs = 0;
+const realFetch = window.fetch.bind(window);
+window.fetch = async (input, init) => {
+  const path = new URL(String(input), location.href).pathname;
+  window.__inflight[path] = (window.__inflight[path] || 0) + 1;
+  window.__maxInflight[path] = Math.max(window.__maxInflight[path] || 0, window.__inflight[path]);
+  try {
+    const response = await realFetch(input, init);
+    if (window.__slowMs) await new Promise((done) => setTimeout(done, window.__slowMs));
+    window.__statuses.push(path + ' ' + response.status);
+    return response;
+  } finally {
+    window.__inflight[path] -= 1;
+  }
+};
+"""
+
+
+def test_polls_never_overlap_and_an_unchanged_memory_costs_a_304(
+    tab: Tab, store: MemoryStore
+) -> None:
+    store.write("notes", "hello")
+    tab.context.add_init_script(FETCH_PROBE)
+    page = tab.load()
+    tab.open("#/memory/notes")
+    expect(page.locator("#rendered")).to_contain_text("hello")
+    page.evaluate("window.__maxInflight = {}; window.__statuses = []; window.__slowMs = 7000")
+    page.wait_for_timeout(16_000)  # a 5 s poll interval against 7 s answers
+    page.evaluate("window.__slowMs = 0")
+    assert page.evaluate("window.__maxInflight['/api/memory']") == 1
+    assert page.evaluate("window.__maxInflight['/api/state']") == 1
+    page.wait_for_function("window.__statuses.includes('/api/memory 304')", timeout=20_000)
+    assert "/api/state 304" in page.evaluate("window.__statuses")
+    store.write("notes", "changed elsewhere")  # a change still shows up
+    expect(page.locator("#rendered")).to_contain_text("changed elsewhere", timeout=20_000)
+
+
+def test_a_large_memory_is_shown_truncated_saying_so(tab: Tab, store: MemoryStore) -> None:
+    from serena_memory.dashboard.app import DISPLAY_LIMIT
+
+    line = "Notes on the deploy pipeline, step after step after step.\n"
+    store.write("big", "# Top of big\n" + line * (2 * DISPLAY_LIMIT // len(line)) + "LAST LINE\n")
+    page = tab.load()
+    tab.open("#/memory/big")
+    expect(page.locator("#truncated-note")).to_contain_text("only the first")
+    expect(page.locator("#rendered h1")).to_have_text("Top of big")
+    expect(page.locator("#rendered")).not_to_contain_text("LAST LINE")
+    expect(page.locator("#edit-button")).to_be_disabled()
+    expect(page.locator("#edit-button")).to_have_attribute("title", re.compile("Too large"))
 
 
 # -- other local servers ------------------------------------------------------------------------

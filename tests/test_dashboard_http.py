@@ -200,6 +200,47 @@ def test_reading_gives_version_rendered_html_references_and_backlinks(
     assert data["backlinks"] == [{"source": "auth/login", "lines": [1], "source_read_only": False}]
 
 
+def test_an_unchanged_memory_or_list_costs_a_conditional_request(
+    client: httpx.Client, store: MemoryStore
+) -> None:
+    store.write("notes", "first")
+    for path, change in [
+        ("/api/memory?name=notes", lambda: store.write("notes", "second")),
+        ("/api/state", lambda: store.write("more", "x")),
+    ]:
+        first = client.get(path)
+        tag = first.headers["etag"]
+        again = client.get(path, headers={"If-None-Match": tag})
+        assert again.status_code == 304 and again.content == b"", path
+        change()
+        changed = client.get(path, headers={"If-None-Match": tag})
+        assert changed.status_code == 200 and changed.headers["etag"] != tag, path
+    assert client.get("/api/memory?name=notes").json()["content"] == "second"
+
+
+def test_a_memory_over_the_display_limit_is_sent_truncated_saying_so(
+    client: httpx.Client, store: MemoryStore
+) -> None:
+    from serena_memory.dashboard.app import DISPLAY_LIMIT
+
+    line = "A line of notes about the build, long enough to add up quickly.\n"
+    big = "# Start\n" + line * (3 * DISPLAY_LIMIT // len(line)) + "The end: mem:core\n"
+    store.write("big", big)
+    response = client.get("/api/memory", params={"name": "big"})
+    data = response.json()
+    assert data["truncated"] and data["size"] == len(big)
+    assert len(data["content"]) <= DISPLAY_LIMIT and big.startswith(data["content"])
+    assert data["content"].endswith("\n")  # cut at a line end
+    assert "Start" in data["html"] and "The end" not in data["html"]
+    assert data["version"] == MemoryStore.version_of(big)  # the whole memory's version
+    assert data["references"] == [{"name": "core", "exists": False}]  # from the whole text
+    assert len(response.content) < 3 * DISPLAY_LIMIT
+    small = client.get("/api/memory", params={"name": "big"}, headers={"If-None-Match": "x"})
+    assert small.status_code == 200
+    store.write("small", "short")
+    assert client.get("/api/memory", params={"name": "small"}).json()["truncated"] is False
+
+
 def test_save_with_a_stale_version_is_refused_with_both_versions(
     client: httpx.Client, store: MemoryStore
 ) -> None:

@@ -9,6 +9,7 @@ is worded by :func:`serena_memory.core.errors.describe`, as in the other front-e
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -39,6 +40,9 @@ from serena_memory.integrity import api as integrity_api
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 8 * 1024 * 1024
+# Above this many characters a memory is shown truncated (and not editable here):
+# rendering and sending megabytes on every visit would keep the page and server busy.
+DISPLAY_LIMIT = 200_000
 
 ProjectSource = Path | str | Callable[[], Path | str | None]
 Handler = Callable[[Request, dict[str, Any]], Any]
@@ -61,6 +65,25 @@ def _status_for(exc: BaseException) -> int:
     if isinstance(exc, ConfigError | OSError):
         return 500  # the project's files or the disk, not the request, need a fix
     return 400  # invalid names, failed edits, anything else the person can fix
+
+
+def conditional(request: Request, etag: str, build: Callable[[], Any]) -> Response:
+    """``304 Not Modified`` when the page already holds this ``etag`` (nothing is built),
+    else the JSON ``build()`` returns, tagged. The page sends If-None-Match itself: every
+    response is ``no-store``, so no browser cache is involved."""
+    tag = f'"{etag}"'
+    if tag in {t.strip() for t in request.headers.get("if-none-match", "").split(",")}:
+        return Response(status_code=304, headers={"etag": tag})
+    return JSONResponse(build(), headers={"etag": tag})
+
+
+def truncate_for_display(content: str, limit: int = DISPLAY_LIMIT) -> str:
+    """The first ``limit`` characters, cut at the last line end before it when there is
+    one, so the shown part renders as it would in the whole memory."""
+    if len(content) <= limit:
+        return content
+    cut = content.rfind("\n", 0, limit)
+    return content[: cut + 1] if cut > limit // 2 else content[:limit]
 
 
 class DashboardApi:
@@ -136,8 +159,14 @@ class DashboardApi:
         return endpoint
 
     # -- memories ------------------------------------------------------------------------
-    def state(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
-        """Everything the sidebar needs: the project and every visible memory."""
+    def state(self, request: Request, data: dict[str, Any]) -> Response:
+        """Everything the sidebar needs: the project and every visible memory. Tagged, so
+        a poll that finds nothing new costs the page nothing."""
+        payload = self.state_payload()
+        encoded = json.dumps(payload, separators=(",", ":")).encode("utf-8")
+        return conditional(request, hashlib.sha256(encoded).hexdigest()[:32], lambda: payload)
+
+    def state_payload(self) -> dict[str, Any]:
         root = self.project_root()
         if root is None:
             return {"project": None, "memories": []}
@@ -154,20 +183,34 @@ class DashboardApi:
             "memories": memories,
         }
 
-    def read_memory(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+    def read_memory(self, request: Request, data: dict[str, Any]) -> Response:
+        """One memory for its page. Tagged with its version: the page's poll of an
+        unchanged memory is a 304, however large the memory. Over the display limit, only
+        the first part is sent and rendered, and the answer says so."""
         store = self.store()
         name, content, read_only = store.load(request.query_params.get("name", ""))
-        visible = set(store.iter_all_names())
+        version = MemoryStore.version_of(content)
+        return conditional(
+            request, version, lambda: self.memory_payload(store, name, content, read_only)
+        )
+
+    def memory_payload(
+        self, store: MemoryStore, name: str, content: str, read_only: bool
+    ) -> dict[str, Any]:
         from serena_memory.core.references import find_references
 
+        visible = set(store.iter_all_names())
+        shown = truncate_for_display(content)
         targets = sorted({ref.target for ref in find_references(content)})
         return {
             "name": name,
-            "content": content,
+            "content": shown,
             "version": MemoryStore.version_of(content),
+            "truncated": len(shown) < len(content),
+            "size": len(content),
             "read_only": read_only,
             "global": N.is_global(name),
-            "html": render_markdown(content, visible.__contains__),
+            "html": render_markdown(shown, visible.__contains__),
             "references": [{"name": t, "exists": t in visible} for t in targets],
             "backlinks": [b.to_dict() for b in integrity_api.backlinks(store, name)],
         }

@@ -60,18 +60,23 @@
     try { return localStorage.getItem(TOKEN_KEY) || ""; } catch (err) { return ""; }
   })();
 
-  async function api(method, path, body) {
-    const options = { method, credentials: "omit", headers: { "X-Serena-Token": accessToken } };
+  // One JSON call. `options.etag`: a tag the page already holds; when the server has
+  // nothing newer it answers 304 and the result says `unchanged` (no body sent or parsed).
+  async function api(method, path, body, options = {}) {
+    const init = { method, credentials: "omit", headers: { "X-Serena-Token": accessToken } };
+    if (options.etag) init.headers["If-None-Match"] = options.etag;
     if (body !== undefined) {
-      options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(body);
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
     }
     let response;
     try {
-      response = await fetch(path, options);
+      response = await fetch(path, init);
     } catch (err) {
       return { ok: false, status: 0, data: { error: "the dashboard server can't be reached" } };
     }
+    const etag = response.headers.get("ETag");
+    if (response.status === 304) return { ok: true, status: 304, unchanged: true, etag, data: null };
     let data;
     try {
       data = await response.json();
@@ -81,7 +86,7 @@
         : `the server answered ${response.status}`;
       data = { error: hint };
     }
-    return { ok: response.ok, status: response.status, data };
+    return { ok: response.ok, status: response.status, data, etag };
   }
 
   let flashTimer = null;
@@ -109,12 +114,17 @@
   }
 
   // -- the sidebar tree ----------------------------------------------------------------
-  async function refreshState() {
-    const res = await api("GET", "/api/state");
+  let stateTag = null; // the ETag of the sidebar's data: an unchanged poll is a 304
+
+  async function refreshState({ force = false } = {}) {
+    const res = await api("GET", "/api/state", undefined, { etag: force ? null : stateTag });
+    if (res.unchanged) return;
     if (!res.ok) {
+      stateTag = null;
       treeBox.replaceChildren(noticeBox("error", res.data.error));
       return;
     }
+    stateTag = res.etag;
     state.project = res.data.project;
     state.memories = res.data.memories;
     const projectName = document.getElementById("project-name");
@@ -219,7 +229,6 @@
   window.addEventListener("beforeunload", (event) => {
     if (state.dirty) event.preventDefault();
   });
-  window.addEventListener("focus", () => { refreshState(); refreshViewed(); });
 
   // -- home ----------------------------------------------------------------------------
   function showHome() {
@@ -253,15 +262,23 @@
         noticeBox("error", res.data.error));
       return;
     }
-    renderMemory(res.data);
+    renderMemory(res.data, res.etag);
   }
 
-  function renderMemory(memory) {
-    state.viewing = { name: memory.name, version: memory.version };
+  function sizeText(chars) {
+    if (chars >= 1e6) return `${(chars / 1e6).toFixed(1)} million characters`;
+    return `${Math.round(chars / 1000)} thousand characters`;
+  }
+
+  function renderMemory(memory, etag) {
+    state.viewing = { name: memory.name, version: memory.version, etag };
+    const tooLarge = memory.truncated
+      ? `Too large to edit here (${sizeText(memory.size)}): edit it in an editor.` : null;
     const actions = el("div", { id: "actions" });
     const readOnlyHint = "read-only (it matches read_only_memory_patterns): change it in an editor or lift the pattern";
-    const button = (label, id, handler, cls) => el("button", {
-      id, class: cls || null, disabled: memory.read_only, title: memory.read_only ? readOnlyHint : null,
+    const button = (label, id, handler, cls, blockedBy) => el("button", {
+      id, class: cls || null, disabled: memory.read_only || Boolean(blockedBy),
+      title: memory.read_only ? readOnlyHint : blockedBy || null,
       onclick: handler,
     }, label);
     const article = el("article", { class: "markdown", id: "rendered" });
@@ -284,10 +301,13 @@
         el("span", { class: memory.global ? "badge global" : "badge", text: memory.global ? "global" : "project" }),
         memory.read_only ? el("span", { class: "badge ro", text: "read-only" }) : null),
       el("div", { class: "toolbar" },
-        button("Edit", "edit-button", () => renderEditor(memory, memory.content), "primary"),
+        button("Edit", "edit-button", () => renderEditor(memory, memory.content), "primary", tooLarge),
         button("Rename / move", "rename-button", () => showRename(memory, actions)),
         button("Delete", "delete-button", () => showDelete(memory, actions))),
       actions,
+      memory.truncated ? el("div", { class: "notice warn", id: "truncated-note", role: "status" },
+        `This memory is large (${sizeText(memory.size)}): only the first ${sizeText(memory.content.length)} are shown. ` +
+        "Open the file in an editor to see or change the rest.") : null,
       el("div", { class: "memory-body" }, article,
         el("aside", { class: "links-panel" },
           el("h2", { text: "References" }), refs,
@@ -716,19 +736,37 @@
     const viewing = state.viewing;
     const actions = document.getElementById("actions");
     if (!viewing || (actions && actions.childElementCount)) return;
-    const res = await api("GET", "/api/memory?name=" + encodeURIComponent(viewing.name));
-    if (state.viewing !== viewing || (actions && actions.childElementCount)) return;
-    if (res.ok && res.data.version !== viewing.version) renderMemory(res.data);
+    const res = await api("GET", "/api/memory?name=" + encodeURIComponent(viewing.name), undefined,
+      { etag: viewing.etag });
+    if (res.unchanged || state.viewing !== viewing || (actions && actions.childElementCount)) return;
+    if (res.ok && res.data.version !== viewing.version) renderMemory(res.data, res.etag);
     else if (res.status === 404) {
       state.viewing = null;
       main.replaceChildren(el("h1", { class: "mono", text: viewing.name }), noticeBox("error", res.data.error));
     }
   }
 
-  setInterval(() => {
-    if (document.hidden) return;
-    refreshState();
-    refreshViewed();
-  }, 5000);
+  // Polls never overlap: the next one is planned when the last has answered, however
+  // slow the server is; a focus while one is under way does not start another.
+  const POLL_MS = 5000;
+  let polling = null;
+
+  function poll() {
+    if (!polling) {
+      polling = Promise.all([refreshState(), refreshViewed()])
+        .catch(() => {}).finally(() => { polling = null; });
+    }
+    return polling;
+  }
+
+  function planPoll() {
+    setTimeout(async () => {
+      if (!document.hidden) await poll();
+      planPoll();
+    }, POLL_MS);
+  }
+
+  window.addEventListener("focus", () => { poll(); });
   refreshState().then(route);
+  planPoll();
 })();

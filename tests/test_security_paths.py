@@ -113,8 +113,8 @@ def test_link_to_a_secret_is_refused_by_the_dashboard(
     server = DashboardServer(project, home=serena_home, port=0)
     server.start()
     try:
-        with httpx.Client(base_url=server.base_url, headers={"Origin": server.base_url}) as c:
-            c.get(server.url)
+        headers = {"Origin": server.base_url, "X-Serena-Token": server.token}
+        with httpx.Client(base_url=server.base_url, headers=headers) as c:
             answer = c.get("/api/memory", params={"name": "notes"})
             assert answer.status_code >= 400 and SECRET not in answer.text
             assert "outside" in answer.json()["error"]

@@ -343,18 +343,20 @@ def test_the_reference_graph_is_drawn_and_clickable(tab: Tab, store: MemoryStore
     store.write("alone", "x")
     page = tab.load()
     page.click("#nav-graph")
+    expect(page.locator("#graph svg")).to_have_count(0)  # only drawn when asked for
+    page.click("#draw-graph")
     graph = page.locator("#graph svg")
     expect(graph.locator("a.node")).to_have_count(5)
     expect(graph.locator("line.edge")).to_have_count(5)
     expect(graph.locator("line.edge.broken")).to_have_count(1)
-    expect(graph.locator('a.node.missing[data-name="missing"]')).to_have_count(1)
-    expect(graph.locator('a.node.unreached[data-name="alone"]')).to_have_count(1)
+    expect(graph.locator('a.node.missing[data-node="missing"]')).to_have_count(1)
+    expect(graph.locator('a.node.unreached[data-node="alone"]')).to_have_count(1)
     # every node sits inside the drawing
     box = graph.bounding_box()
     for circle in graph.locator("circle").all():
         c = circle.bounding_box()
         assert box["x"] <= c["x"] and c["x"] + c["width"] <= box["x"] + box["width"] + 1
-    graph.locator('a.node[data-name="a"]').click()
+    graph.locator('a.node[data-node="a"]').click()
     expect(page.locator(".memory-header h1")).to_have_text("a")
 
 
@@ -369,8 +371,9 @@ def test_an_undecodable_memory_is_shown_as_such_on_the_check_and_graph_pages(
     expect(page.locator("#unreadable li")).to_have_text(["latin1"])
     expect(page.locator("#unreachable")).to_contain_text("Every memory can be reached")
     page.click("#nav-graph")
-    expect(page.locator('#graph a.node.unreadable[data-name="latin1"]')).to_have_count(1)
-    expect(page.locator('#graph a.node[data-name="a"]')).to_have_count(1)
+    page.click("#draw-graph")
+    expect(page.locator('#graph a.node.unreadable[data-node="latin1"]')).to_have_count(1)
+    expect(page.locator('#graph a.node[data-node="a"]')).to_have_count(1)
     tab.open("#/memory/latin1")
     expect(page.locator(".notice.error")).to_contain_text("not valid UTF-8")
 
@@ -626,3 +629,37 @@ def test_screenshot_for_the_readme(browser, tmp_path: Path, serena_home: Path) -
     assert target.stat().st_size > 10_000
     t.close()
     server.stop()
+
+
+def test_screenshots_of_the_local_graph_and_the_topic_map(
+    browser, tmp_path: Path, serena_home: Path
+) -> None:
+    """From the example project, with a read-only global memory as a person would have."""
+    root = tmp_path / "demo"
+    shutil.copytree(REPO_ROOT / "examples" / "demo", root)
+    write_config(serena_home / "serena_config.yml", "read_only_memory_patterns: ['global/.*']\n")
+    store = MemoryStore(root, home=serena_home)
+    store.write("global/style", "Short functions, docstrings say why. See mem:conventions.")
+    store.edit(
+        "conventions", "# Conventions\n", "# Conventions\n\nShared rules: `mem:global/style`.\n"
+    )
+    server = DashboardServer(root, home=serena_home, port=0)
+    server.start()
+    t = Tab(browser, server)
+    try:
+        t.load()
+        t.open("#/memory/payments/core")
+        t.page.select_option("#local-depth", "2")
+        t.page.wait_for_selector('#local-graph[data-drawn="payments/core"] svg')
+        expect(
+            t.page.locator('#local-graph a.node.missing[data-node="payments/invoice_v1"]')
+        ).to_have_count(1)
+        t.page.locator("#local-graph-section").screenshot(
+            path=str(REPO_ROOT / "docs" / "dashboard-local-graph.png")
+        )
+        t.open("#/topics")
+        expect(t.page.locator("#topic-map")).to_have_attribute("data-drawn", "/")
+        t.page.locator("#main").screenshot(path=str(REPO_ROOT / "docs" / "dashboard-topic-map.png"))
+    finally:
+        t.close()
+        server.stop()

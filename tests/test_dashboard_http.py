@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -367,6 +368,76 @@ def test_an_undecodable_memory_is_reported_on_the_check_and_graph_pages_not_a_50
     assert client.get("/api/memory", params={"name": "a"}).json()["backlinks"] == [
         {"source": "core", "lines": [1], "source_read_only": False}
     ]
+
+
+def test_local_graph_topic_map_and_filtered_graph_follow_the_files(
+    client: httpx.Client, store: MemoryStore
+) -> None:
+    store.write("core", "mem:auth/login mem:gone")
+    store.write("auth/login", "mem:auth/session")
+    store.write("auth/session", "x")
+    store.write("island", "x")
+    local = client.get("/api/graph/local", params={"name": "auth/login"}).json()
+    assert {n["name"]: n["distance"] for n in local["nodes"]} == {
+        "auth/login": 0,
+        "core": 1,
+        "auth/session": 1,
+    }
+    two = client.get("/api/graph/local", params={"name": "auth/session", "depth": 2}).json()
+    assert {n["name"] for n in two["nodes"]} == {"auth/session", "auth/login", "core"}
+    assert client.get("/api/graph/local", params={"name": "x", "depth": 3}).status_code == 400
+    assert client.get("/api/graph/local", params={"name": "nope"}).status_code == 404
+    topics = client.get("/api/graph/topics").json()
+    assert {n["id"]: n["count"] for n in topics["nodes"]} == {"auth/": 2, "core": 1, "island": 1}
+    assert {n["id"]: n["broken"] for n in topics["nodes"]}["core"] == 1
+    inside = client.get("/api/graph/topics", params={"topic": "auth"}).json()
+    assert [n["id"] for n in inside["nodes"]] == ["auth/login", "auth/session"]
+    unreachable = client.get("/api/graph", params={"reach": "unreachable"}).json()
+    assert [n["name"] for n in unreachable["nodes"]] == ["island"]
+    capped = client.get("/api/graph", params={"cap": 2}).json()
+    assert capped["capped"] and capped["total_nodes"] == 5 and len(capped["nodes"]) == 2
+    assert client.get("/api/graph", params={"reach": "sideways"}).status_code == 400
+    # a change made elsewhere shows up (the snapshot is refreshed from the files)
+    store.write("island", "now mem:auth/login")
+    store.write("auth/extra", "mem:core")
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        local = client.get("/api/graph/local", params={"name": "auth/login"}).json()
+        around_core = client.get("/api/graph/local", params={"name": "core"}).json()
+        if "island" in {n["name"] for n in local["nodes"]} and "auth/extra" in {
+            n["name"] for n in around_core["nodes"]
+        }:
+            break
+        time.sleep(0.5)
+    else:
+        raise AssertionError(local)
+    # a change made through the dashboard shows up at once
+    version = client.get("/api/memory", params={"name": "auth/extra"}).json()["version"]
+    saved = client.put(
+        "/api/memory", json={"name": "auth/extra", "content": "none", "base_version": version}
+    )
+    assert saved.status_code == 200
+    local = client.get("/api/graph/local", params={"name": "core"}).json()
+    assert "auth/extra" not in {n["name"] for n in local["nodes"]}
+
+
+def test_the_check_report_is_paged(client: httpx.Client, store: MemoryStore) -> None:
+    store.write("core", " ".join(f"mem:gone{i:03d}" for i in range(120)))
+    first = client.get("/api/check", params={"reachability": 1, "limit": 50}).json()
+    stale = first["sections"]["stale"]
+    assert stale["total"] == 120 and len(stale["items"]) == 50
+    assert stale["items"][0]["target"] == "gone000"
+    assert first["sections"]["unreachable"] == {"total": 0, "items": []}
+    page = client.get(
+        "/api/check", params={"reachability": 1, "section": "stale", "offset": 100, "limit": 50}
+    ).json()
+    assert page["total"] == 120 and [i["target"] for i in page["items"]][:2] == [
+        "gone100",
+        "gone101",
+    ]
+    assert len(page["items"]) == 20
+    bad = client.get("/api/check", params={"section": "bare"})
+    assert bad.status_code == 400 and "no section" in bad.json()["error"]
 
 
 def test_check_reports_stale_references_bare_mentions_and_unreachable(

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -43,6 +45,9 @@ MAX_BODY_BYTES = 8 * 1024 * 1024
 # Above this many characters a memory is shown truncated (and not editable here):
 # rendering and sending megabytes on every visit would keep the page and server busy.
 DISPLAY_LIMIT = 200_000
+LOCAL_GRAPH_CAP = 150  # nodes around one memory: more can't be read anyway
+FULL_GRAPH_CAP = 1500  # nodes of the whole graph drawn at once, the most connected first
+CHECK_PAGE = 50  # items of each report section per page
 
 ProjectSource = Path | str | Callable[[], Path | str | None]
 Handler = Callable[[Request, dict[str, Any]], Any]
@@ -86,12 +91,66 @@ def truncate_for_display(content: str, limit: int = DISPLAY_LIMIT) -> str:
     return content[: cut + 1] if cut > limit // 2 else content[:limit]
 
 
+class SnapshotCache:
+    """The integrity snapshot of the current store, shared by every request.
+
+    Answers come from the last snapshot; one older than ``max_age`` seconds is refreshed in
+    a background thread (only the changed files are read again), so a page never waits
+    for a large project to be re-read. After the dashboard itself changed something, the
+    next request waits for a fresh snapshot, so the page shows its own change at once.
+    """
+
+    def __init__(self, max_age: float = 2.0) -> None:
+        self.max_age = max_age
+        self._snapshot: integrity_api.Snapshot | None = None
+        self._where: tuple[Path, Path] | None = None
+        self._taken = 0.0
+        self._dirty = False
+        self._lock = threading.Lock()  # one refresh at a time
+        self._refreshing = False
+
+    def get(self, store: MemoryStore) -> integrity_api.Snapshot:
+        where = (store.project_root, store.home)
+        snapshot = self._snapshot
+        if snapshot is None or self._dirty or where != self._where:
+            return self._refresh(store, where)
+        if time.monotonic() - self._taken > self.max_age and not self._refreshing:
+            self._refreshing = True
+            threading.Thread(target=self._refresh_quietly, args=(store, where), daemon=True).start()
+        return snapshot
+
+    def invalidate(self) -> None:
+        self._dirty = True
+
+    def _refresh(self, store: MemoryStore, where: tuple[Path, Path]) -> integrity_api.Snapshot:
+        with self._lock:
+            fresh = time.monotonic() - self._taken <= self.max_age
+            if self._snapshot is not None and not self._dirty and where == self._where and fresh:
+                return self._snapshot  # another request refreshed it meanwhile
+            previous = self._snapshot if where == self._where else None
+            self._dirty = False
+            snapshot = integrity_api.load_snapshot(store, previous)
+            snapshot.graph  # noqa: B018 - built here, not in the request that needs it
+            self._snapshot, self._where, self._taken = snapshot, where, time.monotonic()
+            return snapshot
+
+    def _refresh_quietly(self, store: MemoryStore, where: tuple[Path, Path]) -> None:
+        try:
+            self._refresh(store, where)
+        except Exception:  # noqa: BLE001, S110 - a request refreshing later reports it
+            pass
+        finally:
+            self._refreshing = False
+
+
 class DashboardApi:
     """The handlers, bound to where the project and the Serena home are."""
 
     def __init__(self, project: ProjectSource, home: Path | str | None) -> None:
         self._project = project
         self.home = Path(home) if home is not None else None
+        self.snapshots = SnapshotCache()
+        self._sections: tuple[object, dict[str, list[Any]]] | None = None
 
     # -- plumbing ------------------------------------------------------------------------
     def project_root(self) -> Path | None:
@@ -136,7 +195,11 @@ class DashboardApi:
         async def endpoint(request: Request) -> Response:
             try:
                 data = await self.body(request) if body else {}
-                result = await run_in_threadpool(handler, request, data)
+                try:
+                    result = await run_in_threadpool(handler, request, data)
+                finally:
+                    if body:  # a change: the next answer must show it
+                        self.snapshots.invalidate()
             except ApiError as exc:
                 return JSONResponse({"error": str(exc), **exc.extra}, status_code=exc.status)
             except MemoryChangedError as exc:
@@ -199,7 +262,8 @@ class DashboardApi:
     ) -> dict[str, Any]:
         from serena_memory.core.references import find_references
 
-        visible = set(store.iter_all_names())
+        snapshot = self.snapshots.get(store)
+        visible = snapshot.analyzer.existing
         shown = truncate_for_display(content)
         targets = sorted({ref.target for ref in find_references(content)})
         return {
@@ -212,7 +276,7 @@ class DashboardApi:
             "global": N.is_global(name),
             "html": render_markdown(shown, visible.__contains__),
             "references": [{"name": t, "exists": t in visible} for t in targets],
-            "backlinks": [b.to_dict() for b in integrity_api.backlinks(store, name)],
+            "backlinks": [b.to_dict() for b in snapshot.analyzer.backlinks(name)],
         }
 
     def create_memory(self, request: Request, data: dict[str, Any]) -> JSONResponse:
@@ -255,23 +319,109 @@ class DashboardApi:
         }
 
     def render_preview(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
-        store = self.store()
-        visible = set(store.iter_all_names())
+        visible = self.snapshots.get(self.store()).analyzer.existing
         return {"html": render_markdown(self.text_field(data, "content"), visible.__contains__)}
 
     # -- integrity -----------------------------------------------------------------------
     def graph(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
-        return integrity_api.build_graph(self.store()).to_dict()
+        """The whole graph, filtered (topic, reachability, broken only) and capped."""
+        q = request.query_params
+        reach = q.get("reach", "all")
+        if reach not in ("all", "reachable", "unreachable"):
+            raise ApiError(400, "'reach' must be all, reachable or unreachable")
+        graph = self.snapshots.get(self.store()).graph
+        return graph.filtered(
+            topic=N.normalize_topic(q.get("topic", "")),
+            reach=reach,
+            broken_only=q.get("broken") == "1",
+            cap=self.int_param(request, "cap", FULL_GRAPH_CAP, 1, FULL_GRAPH_CAP),
+        )
+
+    def local_graph(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        """A memory with what it references and what references it, 1 or 2 steps out."""
+        name = N.normalize_name(request.query_params.get("name", ""))
+        depth = self.int_param(request, "depth", 1, 1, 2)
+        graph = self.snapshots.get(self.store()).graph
+        try:
+            return graph.neighbourhood(name, depth, cap=LOCAL_GRAPH_CAP)
+        except KeyError:
+            raise ApiError(404, f"memory '{name}' not found") from None
+
+    def topic_map(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        """Topics (and the memories directly in the topic asked for) with their counts."""
+        topic = N.normalize_topic(request.query_params.get("topic", ""))
+        return self.snapshots.get(self.store()).graph.topic_map(topic)
+
+    @staticmethod
+    def int_param(request: Request, key: str, default: int, low: int, high: int) -> int:
+        raw = request.query_params.get(key)
+        if raw is None:
+            return default
+        try:
+            value = int(raw)
+        except ValueError:
+            raise ApiError(400, f"'{key}' must be a whole number") from None
+        if not low <= value <= high:
+            raise ApiError(400, f"'{key}' must be between {low} and {high}")
+        return value
 
     def check(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        """The check report. With ``limit`` (the page), its lists are paged: each
+        section's first ``limit`` items and its total; ``section`` and ``offset`` ask for
+        another page of one section. Without, the whole report (for scripts)."""
         flags = request.query_params
-        report = integrity_api.run_check(
-            self.store(),
+        report = self.snapshots.get(self.store()).check(
             include_unmarked=flags.get("include_unmarked") == "1",
             fuzzy=flags.get("fuzzy") == "1",
             reachability=flags.get("reachability") == "1",
         )
-        return report.to_dict()
+        if "limit" not in flags and "section" not in flags:
+            return report.to_dict()
+        sections = self.report_sections(report)
+        limit = self.int_param(request, "limit", CHECK_PAGE, 1, 1000)
+        offset = self.int_param(request, "offset", 0, 0, 10**9)
+        wanted = flags.get("section")
+        if wanted is not None:
+            if wanted not in sections:
+                raise ApiError(400, f"no section '{wanted}' in this report")
+            items = sections[wanted]
+            return {
+                "section": wanted,
+                "offset": offset,
+                "total": len(items),
+                "items": items[offset : offset + limit],
+            }
+        summary = report.to_dict()
+        for key in (
+            "stale_references",
+            "bare_mentions",
+            "near_misses",
+            "unreachable",
+            "ignored_references",
+            "unreadable",
+        ):
+            summary.pop(key, None)
+        summary["bare_high_count"] = len(report.bare_high)
+        summary["sections"] = {
+            key: {"total": len(items), "items": items[:limit]} for key, items in sections.items()
+        }
+        return summary
+
+    def report_sections(self, report: Any) -> dict[str, list[Any]]:
+        """The report's lists as JSON-ready items, kept for the report last paged."""
+        if self._sections is not None and self._sections[0] is report:
+            return self._sections[1]
+        sections: dict[str, list[Any]] = {"stale": [s.to_dict() for s in report.stale]}
+        if report.include_unmarked:
+            sections["bare"] = [b.to_dict() for b in report.bare_high + report.bare_low]
+            if report.fuzzy:
+                sections["near_misses"] = [b.to_dict() for b in report.near_misses]
+        if report.unreachable is not None:
+            sections["unreachable"] = list(report.unreachable)
+            sections["ignored_references"] = [r.to_dict() for r in report.ignored_references or ()]
+        sections["unreadable"] = list(report.unreadable)
+        self._sections = (report, sections)
+        return sections
 
     def fix_reference(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
         source = self.text_field(data, "source")
@@ -307,6 +457,8 @@ class DashboardApi:
             Route("/api/rename", w(self.rename_memory, body=True), methods=["POST"]),
             Route("/api/render", w(self.render_preview, body=True), methods=["POST"]),
             Route("/api/graph", w(self.graph), methods=["GET"]),
+            Route("/api/graph/local", w(self.local_graph), methods=["GET"]),
+            Route("/api/graph/topics", w(self.topic_map), methods=["GET"]),
             Route("/api/check", w(self.check), methods=["GET"]),
             Route("/api/fix-reference", w(self.fix_reference, body=True), methods=["POST"]),
             Route("/api/auto-prefix", w(self.auto_prefix, body=True), methods=["POST"]),

@@ -535,6 +535,14 @@ class IntegrityAnalyzer:
         other._near_index = self._near_index
         return other
 
+    def reuse_references(self, other: IntegrityAnalyzer, names: Iterable[str]) -> None:
+        """Take the references ``other`` already found in ``names`` (whose texts are the
+        same here), so an unchanged memory is not scanned again."""
+        for name in names:
+            found = other._refs.get(name)
+            if found is not None and name in self.memories:
+                self._refs[name] = found
+
     # indexes, built lazily: plain `check` needs none of the heavy ones
     @property
     def finder(self) -> BareMentionFinder:

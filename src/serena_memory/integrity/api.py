@@ -57,6 +57,18 @@ class _Listing:
     (:mod:`serena_memory.core.paths`), so a check never reads outside the allowed folders;
     what the gate skips or refuses is reported, never dropped silently."""
 
+    def stamps(self) -> dict[str, tuple[int, int, int]]:
+        """{name: (inode, modification time in ns, size)}: what says a file changed (an
+        atomic write makes a new inode, so even a same-size write in the same instant)."""
+        found = {}
+        for name in self.names:
+            try:
+                st = os.stat(self.paths[name])
+            except OSError:
+                continue
+            found[name] = (st.st_ino, st.st_mtime_ns, st.st_size)
+        return found
+
     def __init__(self, store: MemoryStore) -> None:
         patterns = store.settings.patterns
         self.names: list[str] = []
@@ -231,6 +243,82 @@ def _parallel_check(
         merged.skipped += report.skipped
     merged.skipped = sorted(listing.skipped + merged.skipped, key=lambda s: s.path)
     return merged
+
+
+class Snapshot:
+    """Every memory of a store read once, with its graph, for a long-running reader (the
+    dashboard) that asks many questions and wants the answers to follow the files.
+
+    :meth:`refresh` gives a snapshot of the store as it is now: the same object when no
+    file, name or pattern changed, else a new one that reads again only the files whose
+    time or size changed and reuses the references already found in the others.
+    """
+
+    def __init__(
+        self,
+        listing: _Listing,
+        previous: Snapshot | None = None,
+        stamps: dict[str, tuple[int, int, int]] | None = None,
+    ) -> None:
+        self.stamps = listing.stamps() if stamps is None else stamps
+        self.key = self._key(listing, self.stamps)
+        same = set()
+        texts: dict[str, str] = {}
+        if previous is not None:
+            same = {n for n, st in self.stamps.items() if previous.stamps.get(n) == st}
+            texts = {
+                n: previous.analyzer.memories[n] for n in same if n in previous.analyzer.memories
+            }
+            same -= set(previous.analyzer.unreadable) - set(texts)
+        fresh, unreadable = listing.read(n for n in listing.names if n not in texts)
+        if previous is not None:
+            unreadable += [n for n in previous.analyzer.unreadable if n in same]
+        texts.update(fresh)
+        self.analyzer = IntegrityAnalyzer(
+            texts, listing.read_only, listing.ignored, unreadable, listing.names
+        )
+        if previous is not None:
+            self.analyzer.reuse_references(previous.analyzer, same)
+        self._graph = None
+        self._reports: dict[tuple[bool, bool, bool], CheckReport] = {}
+
+    @classmethod
+    def refresh(cls, store: MemoryStore, previous: Snapshot | None = None) -> Snapshot:
+        listing = _Listing(store)
+        stamps = listing.stamps()
+        if previous is not None and cls._key(listing, stamps) == previous.key:
+            return previous
+        return cls(listing, previous, stamps)
+
+    @staticmethod
+    def _key(listing: _Listing, stamps: dict[str, tuple[int, int, int]]) -> tuple:
+        return (
+            tuple(sorted(stamps.items())),
+            frozenset(listing.read_only),
+            frozenset(listing.ignored),
+        )
+
+    @property
+    def graph(self):
+        from serena_memory.integrity.graph import MemoryGraph
+
+        if self._graph is None:
+            self._graph = MemoryGraph.from_analyzer(self.analyzer)
+        return self._graph
+
+    def check(
+        self, include_unmarked: bool = False, fuzzy: bool = False, reachability: bool = False
+    ) -> CheckReport:
+        """The check report, computed once per snapshot and set of options."""
+        options = (include_unmarked, fuzzy, reachability)
+        if options not in self._reports:
+            self._reports[options] = self.analyzer.check(*options)
+        return self._reports[options]
+
+
+def load_snapshot(store: MemoryStore, previous: Snapshot | None = None) -> Snapshot:
+    """A :class:`Snapshot` of the store now (``previous`` when nothing changed)."""
+    return Snapshot.refresh(store, previous)
 
 
 def backlinks(store: MemoryStore, name: str) -> list[Backlink]:

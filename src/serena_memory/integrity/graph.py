@@ -11,12 +11,12 @@ number of references; an edge to a missing or ignored target is ``broken``.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from serena_memory.core.names import is_global
-from serena_memory.integrity.analysis import ENTRY_POINT, IntegrityAnalyzer
+from serena_memory.integrity.analysis import ENTRY_POINT, MAINTENANCE_NAMES, IntegrityAnalyzer
 
 FORMATS = ("mermaid", "dot", "graphml", "json")
 
@@ -33,6 +33,16 @@ class Node:
     @property
     def is_global(self) -> bool:
         return is_global(self.name)
+
+    @property
+    def exists(self) -> bool:
+        return not (self.missing or self.ignored)
+
+    @property
+    def unreached(self) -> bool:
+        """An existing memory `mem:core` does not lead to (the maintenance memory never
+        counts: nothing is meant to point at it)."""
+        return self.exists and not self.reachable and self.name not in MAINTENANCE_NAMES
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -67,6 +77,7 @@ class MemoryGraph:
     nodes: list[Node]
     edges: list[Edge]
     entry_point: str | None
+    _index_cache: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def from_analyzer(cls, analyzer: IntegrityAnalyzer) -> MemoryGraph:
@@ -100,6 +111,169 @@ class MemoryGraph:
             "entry_point": self.entry_point,
             "nodes": [n.to_dict() for n in self.nodes],
             "edges": [e.to_dict() for e in self.edges],
+        }
+
+    # -- views for a reader: a memory's surroundings, topics, a filtered whole ----------------
+    def _index(self) -> tuple[dict[str, Node], dict[str, list[Edge]], dict[str, list[Edge]]]:
+        index = self._index_cache
+        if index is None:
+            by_name = {n.name: n for n in self.nodes}
+            out: dict[str, list[Edge]] = {}
+            into: dict[str, list[Edge]] = {}
+            for e in self.edges:
+                out.setdefault(e.source, []).append(e)
+                into.setdefault(e.target, []).append(e)
+            index = (by_name, out, into)
+            self._index_cache = index
+        return index
+
+    def neighbourhood(self, name: str, depth: int = 1, cap: int = 150) -> dict[str, Any]:
+        """The memory, what it references and what references it, ``depth`` steps out
+        either way; the nearest first, then the most connected, at most ``cap`` nodes."""
+        by_name, out, into = self._index()
+        if name not in by_name:
+            raise KeyError(name)
+        distance = {name: 0}
+        frontier = [name]
+        for step in range(1, depth + 1):
+            following = []
+            for current in frontier:
+                for e in out.get(current, ()):
+                    if e.target not in distance:
+                        distance[e.target] = step
+                        following.append(e.target)
+                for e in into.get(current, ()):
+                    if e.source not in distance:
+                        distance[e.source] = step
+                        following.append(e.source)
+            frontier = following
+
+        def degree(n: str) -> int:
+            return len(out.get(n, ())) + len(into.get(n, ()))
+
+        ranked = sorted(distance, key=lambda n: (distance[n], -degree(n), n))
+        kept = ranked[:cap]
+        chosen = set(kept)
+        edges = [e.to_dict() for n in kept for e in out.get(n, ()) if e.target in chosen]
+        return {
+            "center": name,
+            "depth": depth,
+            "entry_point": self.entry_point,
+            "nodes": [{**by_name[n].to_dict(), "distance": distance[n]} for n in kept],
+            "edges": edges,
+            "total_nodes": len(ranked),
+            "capped": len(ranked) > len(kept),
+        }
+
+    def topic_map(self, topic: str = "") -> dict[str, Any]:
+        """The memories under ``topic`` grouped by their next topic level: one node per
+        sub-topic (its memory count, how many `mem:core` does not reach, how many broken
+        references leave it) and per memory directly in ``topic``; edges weighted by the
+        references between them."""
+        by_name, out, _into = self._index()
+        prefix = topic + "/" if topic else ""
+
+        def key_of(name: str) -> str | None:
+            if not name.startswith(prefix) or not by_name[name].exists:
+                return None
+            rest = name[len(prefix) :]
+            head, sep, _tail = rest.partition("/")
+            return prefix + head + "/" if sep else name
+
+        groups: dict[str, dict[str, Any]] = {}
+        for node in self.nodes:
+            key = key_of(node.name)
+            if key is None:
+                continue
+            group = groups.get(key)
+            if group is None:
+                is_topic = key.endswith("/")
+                group = groups[key] = {
+                    "id": key,
+                    "name": key[:-1] if is_topic else key,
+                    "label": key[len(prefix) :],
+                    "kind": "topic" if is_topic else "memory",
+                    "count": 0,
+                    "unreachable": 0,
+                    "broken": 0,
+                    "read_only": 0,
+                    "unreadable": 0,
+                    "global": is_global(key),
+                }
+            group["count"] += 1
+            group["unreachable"] += node.unreached
+            group["read_only"] += node.read_only
+            group["unreadable"] += node.unreadable
+        weights: dict[tuple[str, str], int] = {}
+        outside = 0
+        for source, edges in out.items():
+            source_key = key_of(source) if source in by_name else None
+            if source_key is None:
+                continue
+            for e in edges:
+                if e.broken:
+                    groups[source_key]["broken"] += e.count
+                    continue
+                target_key = key_of(e.target)
+                if target_key is None:
+                    outside += e.count
+                elif target_key != source_key:
+                    pair = (source_key, target_key)
+                    weights[pair] = weights.get(pair, 0) + e.count
+        return {
+            "topic": topic,
+            "entry_point": self.entry_point,
+            "nodes": sorted(groups.values(), key=lambda g: g["id"]),
+            "edges": [
+                {"source": a, "target": b, "weight": w} for (a, b), w in sorted(weights.items())
+            ],
+            "references_leaving": outside,
+        }
+
+    def filtered(
+        self,
+        topic: str = "",
+        reach: str = "all",
+        broken_only: bool = False,
+        cap: int = 1500,
+    ) -> dict[str, Any]:
+        """The graph restricted to a topic, to memories `mem:core` reaches or not
+        (``reach``: all, reachable, unreachable), or to memories with a broken reference
+        (and their missing targets); over ``cap`` nodes, the most connected are kept."""
+        by_name, out, into = self._index()
+        prefix = topic + "/" if topic else ""
+
+        def wanted(n: Node) -> bool:
+            if not n.exists:
+                return False
+            if prefix and not n.name.startswith(prefix):
+                return False
+            if reach == "reachable" and not n.reachable:
+                return False
+            if reach == "unreachable" and not n.unreached:
+                return False
+            return not broken_only or any(e.broken for e in out.get(n.name, ()))
+
+        chosen = {n.name for n in self.nodes if wanted(n)}
+        # the missing and ignored targets of the chosen memories show their broken links
+        chosen |= {e.target for n in list(chosen) for e in out.get(n, ()) if e.broken}
+        total = len(chosen)
+
+        def degree(n: str) -> int:
+            return sum(e.target in chosen for e in out.get(n, ())) + sum(
+                e.source in chosen for e in into.get(n, ())
+            )
+
+        kept = set(sorted(chosen, key=lambda n: (-degree(n), n))[:cap]) if total > cap else chosen
+        nodes = [by_name[n].to_dict() for n in sorted(kept)]
+        edges = [e.to_dict() for n in sorted(kept) for e in out.get(n, ()) if e.target in kept]
+        return {
+            "entry_point": self.entry_point,
+            "nodes": nodes,
+            "edges": edges,
+            "total_nodes": total,
+            "capped": total > len(kept),
+            "cap": cap,
         }
 
     def export(self, fmt: str) -> str:

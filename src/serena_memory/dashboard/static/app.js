@@ -8,13 +8,14 @@
   const treeBox = document.getElementById("tree");
   const filterBox = document.getElementById("filter");
   const flashBox = document.getElementById("flash");
-  const SVG_NS = "http://www.w3.org/2000/svg";
 
   const state = {
     project: null,
     memories: [],
     filter: "",
-    collapsed: new Set(),
+    localDepth: 1, // steps out in a memory's local graph
+    expanded: new Set(), // topics opened by hand
+    folded: new Set(), // topics closed by hand
     currentName: null,
     dirty: false, // an editor holds unsaved text
     viewing: null, // {name, version} of the memory shown read-only, kept fresh
@@ -133,6 +134,13 @@
     renderTree();
   }
 
+  // The tree is built once per change of the list or the filter, and only what is on
+  // show is rendered: a topic's content when it is expanded, and at most LEVEL_PAGE
+  // entries of one level until "Show more". Large projects start with topics folded.
+  const LEVEL_PAGE = 200;
+  const OPEN_ALL_UNDER = 300; // below this many memories every topic starts expanded
+  let treeCache = null; // {memories, filter, sections}
+
   function buildTree(items, prefix) {
     const root = { topics: new Map(), memories: [], count: 0 };
     for (const memory of items) {
@@ -146,61 +154,128 @@
       }
       node.memories.push({ ...memory, leaf: parts[parts.length - 1] });
     }
+    sortTree(root);
     return root;
+  }
+
+  function sortTree(node) {
+    node.sortedTopics = [...node.topics.entries()].sort((a, b) => a[0].localeCompare(b[0]));
+    node.memories.sort((a, b) => a.leaf.localeCompare(b.leaf));
+    for (const [, child] of node.sortedTopics) sortTree(child);
+  }
+
+  function isExpanded(topicPath) {
+    if (state.expanded.has(topicPath)) return true;
+    if (state.folded.has(topicPath)) return false;
+    const shown = treeCache ? treeCache.project.length + treeCache.global.length : state.memories.length;
+    if (shown < OPEN_ALL_UNDER) return true;
+    // the way to the memory on show is open
+    return state.currentName !== null && state.currentName.startsWith(topicPath + "/");
   }
 
   function renderNode(node, path) {
     const list = el("ul", { class: "tree" });
-    const topics = [...node.topics.entries()].sort((a, b) => a[0].localeCompare(b[0]));
-    for (const [topic, child] of topics) {
-      const topicPath = path + topic;
-      const open = state.filter !== "" || !state.collapsed.has(topicPath);
-      const details = el("details", { open, "data-topic": topicPath },
-        el("summary", {}, el("span", { class: "topic", text: topic + "/" }),
-          el("span", { class: "count", text: String(child.count) })),
-        renderNode(child, topicPath + "/"));
-      details.addEventListener("toggle", () => {
-        if (state.filter !== "") return;
-        if (details.open) state.collapsed.delete(topicPath);
-        else state.collapsed.add(topicPath);
-      });
-      list.append(el("li", { class: "topic-item" }, details));
-    }
-    for (const memory of node.memories.sort((a, b) => a.leaf.localeCompare(b.leaf))) {
-      list.append(el("li", { class: "memory-item" },
-        el("a", {
-          href: memoryHref(memory.name),
-          "data-name": memory.name,
-          class: memory.name === state.currentName ? "active" : null,
-          title: memory.name,
-        }, memory.leaf),
-        memory.read_only ? el("span", { class: "badge ro", text: "read-only" }) : null));
-    }
+    const entries = node.sortedTopics.map(([topic, child]) => ({ topic, child }))
+      .concat(node.memories.map((memory) => ({ memory })));
+    const renderSome = (from) => {
+      const page = entries.slice(from, from + LEVEL_PAGE);
+      for (const entry of page) list.append(entry.memory ? memoryItem(entry.memory) : topicItem(entry.topic, entry.child, path));
+      const rest = entries.length - from - page.length;
+      if (rest > 0) {
+        const more = el("li", { class: "more-item" }, el("button", {
+          class: "link", onclick: () => { more.remove(); renderSome(from + LEVEL_PAGE); },
+        }, `Show ${Math.min(rest, LEVEL_PAGE)} more of ${rest}`));
+        list.append(more);
+      }
+    };
+    renderSome(0);
     return list;
   }
 
-  function treeSection(title, scope, items, prefix) {
+  function topicItem(topic, child, path) {
+    const topicPath = path + topic;
+    const open = isExpanded(topicPath);
+    const details = el("details", { open, "data-topic": topicPath },
+      el("summary", {}, el("span", { class: "topic", text: topic + "/" }),
+        el("span", { class: "count", text: String(child.count) })));
+    let rendered = false;
+    const fill = () => {
+      if (rendered) return;
+      rendered = true;
+      details.append(renderNode(child, topicPath + "/"));
+    };
+    if (open) fill();
+    details.addEventListener("toggle", () => {
+      if (details.open) {
+        fill();
+        state.expanded.add(topicPath);
+        state.folded.delete(topicPath);
+      } else {
+        state.expanded.delete(topicPath);
+        state.folded.add(topicPath);
+      }
+    });
+    return el("li", { class: "topic-item" }, details);
+  }
+
+  function memoryItem(memory) {
+    return el("li", { class: "memory-item" },
+      el("a", {
+        href: memoryHref(memory.name),
+        "data-name": memory.name,
+        class: memory.name === state.currentName ? "active" : null,
+        title: memory.name,
+      }, memory.leaf),
+      memory.read_only ? el("span", { class: "badge ro", text: "read-only" }) : null);
+  }
+
+  function treeSection(title, scope, items, tree, prefix) {
     const readOnly = items.filter((m) => m.read_only).length;
     const heading = el("h2", {}, title, el("span", { class: "count", text: String(items.length) }),
       readOnly ? el("span", { class: "badge ro", text: `${readOnly} read-only` }) : null);
     const body = items.length
-      ? renderNode(buildTree(items, prefix), prefix)
+      ? renderNode(tree, prefix)
       : el("p", { class: "empty", text: state.filter ? "No match." : "None yet." });
     return el("section", { class: "tree-section", "data-scope": scope }, heading, body);
   }
 
   function renderTree() {
-    const needle = state.filter.toLowerCase();
-    const shown = state.memories.filter((m) => !needle || m.name.toLowerCase().includes(needle));
+    if (!treeCache || treeCache.memories !== state.memories || treeCache.filter !== state.filter) {
+      const needle = state.filter.toLowerCase();
+      const shown = state.memories.filter((m) => !needle || m.name.toLowerCase().includes(needle));
+      const project = shown.filter((m) => !m.global);
+      const global = shown.filter((m) => m.global);
+      treeCache = {
+        memories: state.memories, filter: state.filter,
+        project, global, projectTree: buildTree(project, ""), globalTree: buildTree(global, "global/"),
+      };
+    }
+    const t = treeCache;
     treeBox.replaceChildren(
-      treeSection("Project", "project", shown.filter((m) => !m.global), ""),
-      treeSection("Global", "global", shown.filter((m) => m.global), "global/"),
+      treeSection("Project", "project", t.project, t.projectTree, ""),
+      treeSection("Global", "global", t.global, t.globalTree, "global/"),
     );
   }
 
+  // Marks the memory on show without rebuilding the tree (and opens the way to it).
+  function markCurrentInTree() {
+    const previous = treeBox.querySelector("a.active");
+    if (previous) previous.classList.remove("active");
+    if (!state.currentName) return;
+    const link = treeBox.querySelector(`a[data-name="${CSS.escape(state.currentName)}"]`);
+    if (link) link.classList.add("active");
+    else renderTree(); // inside a folded topic: open the way
+  }
+
+  let filterTimer = null;
   filterBox.addEventListener("input", () => {
-    state.filter = filterBox.value.trim();
-    renderTree();
+    clearTimeout(filterTimer);
+    filterTimer = setTimeout(() => {
+      state.filter = filterBox.value.trim();
+      state.folded.clear();
+      state.expanded.clear();
+      renderTree();
+    }, 120);
   });
 
   // -- routing -------------------------------------------------------------------------
@@ -217,11 +292,12 @@
     state.currentName = view === "memory" ? arg : null;
     state.viewing = null;
     state.dirty = false;
-    renderTree();
+    markCurrentInTree();
     if (view === "memory" && arg) return showMemory(arg);
     if (view === "new") return showNew(arg);
     if (view === "check") return showCheck();
     if (view === "graph") return showGraph();
+    if (view === "topics") return showTopics(arg);
     return showHome();
   }
 
@@ -245,6 +321,7 @@
       el("div", { class: "toolbar" },
         el("button", { class: "primary", onclick: () => go("#/new") }, "New memory"),
         el("button", { onclick: () => go("#/check") }, "Check references"),
+        el("button", { onclick: () => go("#/topics") }, "Topic map"),
         el("button", { onclick: () => go("#/graph") }, "Reference graph")),
     );
   }
@@ -282,6 +359,7 @@
       onclick: handler,
     }, label);
     const article = el("article", { class: "markdown", id: "rendered" });
+    const localGraph = localGraphSection(memory.name);
     // Rendered by markdown-it on the server with raw HTML off and links validated.
     article.innerHTML = memory.html;
     const refs = memory.references.length
@@ -312,7 +390,9 @@
         el("aside", { class: "links-panel" },
           el("h2", { text: "References" }), refs,
           el("h2", { text: "Backlinks" }), backlinks)),
+      localGraph,
     );
+    loadLocalGraph(memory.name, localGraph);
   }
 
   function showRename(memory, actions) {
@@ -483,11 +563,34 @@
       lines && lines.length ? ` (line${lines.length > 1 ? "s" : ""} ${lines.join(", ")})` : "");
   }
 
-  function reportSection(title, id, items, render, empty) {
-    return el("section", { class: "report-section", id },
-      el("h2", {}, title, el("span", { class: "count", text: String(items.length) })),
-      items.length ? el("ul", { class: "report-list" }, items.map(render))
-        : el("p", { class: "muted", text: empty }));
+  // One section of the report, a page at a time: the server sends each section's first
+  // page and its total; Previous / Next ask for another page of that section only.
+  const CHECK_PAGE = 50;
+
+  function reportSection(title, id, key, page, render, empty, query) {
+    const list = el("ul", { class: "report-list" });
+    const pager = el("div", { class: "pager" });
+    const total = page.total;
+    const show = (items, offset) => {
+      list.replaceChildren(...items.map(render));
+      pager.replaceChildren();
+      if (total <= CHECK_PAGE) return;
+      const last = Math.min(offset + items.length, total);
+      const turn = (to) => async () => {
+        const res = await api("GET", `/api/check?${query}&section=${key}&offset=${to}&limit=${CHECK_PAGE}`);
+        if (res.ok) show(res.data.items, to);
+        else pager.replaceChildren(noticeBox("error", res.data.error));
+      };
+      pager.append(
+        el("button", { class: "prev", disabled: offset === 0, onclick: turn(Math.max(0, offset - CHECK_PAGE)) }, "Previous"),
+        el("span", { class: "muted page-range", text: ` ${offset + 1}–${last} of ${total} ` }),
+        el("button", { class: "next", disabled: last >= total, onclick: turn(offset + CHECK_PAGE) }, "Next"));
+    };
+    const section = el("section", { class: "report-section", id },
+      el("h2", {}, title, el("span", { class: "count", text: String(total) })),
+      total ? list : el("p", { class: "muted", text: empty }), total > CHECK_PAGE ? pager : null);
+    if (total) show(page.items, 0);
+    return section;
   }
 
   async function showCheck(resultNotice) {
@@ -502,20 +605,21 @@
     const header = [el("h1", { text: "Integrity check" }), options];
     main.replaceChildren(...header, el("p", { class: "muted", text: "Checking…" }));
     const query = Object.entries(checkOptions).map(([k, v]) => `${k}=${v ? 1 : 0}`).join("&");
-    const res = await api("GET", "/api/check?" + query);
+    const res = await api("GET", `/api/check?${query}&limit=${CHECK_PAGE}`);
     if (!location.hash.startsWith("#/check")) return;
     if (!res.ok) {
       main.replaceChildren(...header, noticeBox("error", res.data.error));
       return;
     }
     const report = res.data;
+    const sections = report.sections;
     const body = [];
     if (resultNotice) body.push(resultNotice);
     body.push(report.clean
       ? noticeBox("ok", `No integrity problems found in ${report.scanned} memories.`)
       : el("p", { class: "muted", id: "check-summary", text: `${report.scanned} memories checked.` }));
 
-    body.push(reportSection("Stale references", "stale", report.stale_references, (stale) => el("li", {},
+    body.push(reportSection("Stale references", "stale", "stale", sections.stale, (stale) => el("li", {},
       el("div", {}, el("code", { text: "mem:" + stale.target }), " ", sourceLink(stale.source, stale.lines),
         stale.source_read_only ? el("span", { class: "badge ro", text: "read-only source" }) : null,
         stale.target_ignored ? el("span", { class: "badge", text: "target is ignored" }) : null),
@@ -524,18 +628,16 @@
         stale.candidates.map((candidate) => el("button", {
           class: "fix", disabled: stale.source_read_only, "data-candidate": candidate,
           onclick: () => applyCandidate(stale.source, stale.target, candidate),
-        }, "mem:" + candidate)))), "Every reference points to an existing memory."));
+        }, "mem:" + candidate)))), "Every reference points to an existing memory.", query));
 
-    if (report.bare_mentions) {
-      const high = report.bare_mentions.high_confidence;
-      const low = report.bare_mentions.low_confidence;
+    if (sections.bare) {
       const mention = (b) => el("li", {},
         el("span", {}, `${b.occurrences} × `, el("code", { text: b.name }), " without mem: "),
         sourceLink(b.source, b.lines),
         b.source_read_only ? el("span", { class: "badge ro", text: "read-only source" }) : null);
-      const section = reportSection("Names written without mem:", "bare", high.concat(low), mention,
-        "No bare mentions of memory names.");
-      if (high.length) {
+      const section = reportSection("Names written without mem:", "bare", "bare", sections.bare, mention,
+        "No bare mentions of memory names.", query);
+      if (report.bare_high_count) {
         section.insertBefore(el("div", { class: "toolbar" },
           el("button", { class: "primary", id: "auto-prefix", onclick: () => autoPrefix(false) },
             "Add mem: to the high-confidence mentions"),
@@ -545,28 +647,29 @@
       }
       body.push(section);
     }
-    if (report.near_misses) {
-      body.push(reportSection("Near-misses", "near-misses", report.near_misses, (b) => el("li", {},
+    if (sections.near_misses) {
+      body.push(reportSection("Near-misses", "near-misses", "near_misses", sections.near_misses, (b) => el("li", {},
         el("code", { text: b.token }), " ", sourceLink(b.source),
         el("span", { class: "muted" }, " — maybe ", el("code", { text: "mem:" + b.name }), "; edit by hand")),
-      "No near-misses of long names."));
+      "No near-misses of long names.", query));
     }
-    if (report.unreachable) {
-      const section = reportSection("Not reachable from mem:core", "unreachable", report.unreachable,
+    if (sections.unreachable) {
+      const section = reportSection("Not reachable from mem:core", "unreachable", "unreachable", sections.unreachable,
         (name) => el("li", {}, el("a", { href: memoryHref(name), text: name })),
-        "Every memory can be reached from mem:core.");
+        "Every memory can be reached from mem:core.", query);
       if (report.entry_point === null) {
         section.insertBefore(noticeBox("warn", "There is no core memory: nothing can be reached. Write mem:core as the entry point."), section.children[1]);
       }
       body.push(section);
-      if (report.ignored_references && report.ignored_references.length) {
-        body.push(reportSection("References into ignored memories", "ignored-references", report.ignored_references,
-          (r) => el("li", {}, el("code", { text: "mem:" + r.target }), " ", sourceLink(r.source, r.lines)), ""));
+      if (sections.ignored_references.total) {
+        body.push(reportSection("References into ignored memories", "ignored-references", "ignored_references",
+          sections.ignored_references,
+          (r) => el("li", {}, el("code", { text: "mem:" + r.target }), " ", sourceLink(r.source, r.lines)), "", query));
       }
     }
-    if (report.unreadable) {
-      body.push(reportSection("Not valid UTF-8, not checked", "unreadable", report.unreadable,
-        (name) => el("li", { class: "mono", text: name }), ""));
+    if (sections.unreadable.total) {
+      body.push(reportSection("Not valid UTF-8, not checked", "unreadable", "unreadable", sections.unreadable,
+        (name) => el("li", { class: "mono", text: name }), "", query));
     }
     main.replaceChildren(...header, ...body);
   }
@@ -596,137 +699,225 @@
     showCheck(box);
   }
 
-  // -- the reference graph -------------------------------------------------------------------
-  async function showGraph() {
-    main.replaceChildren(el("h1", { text: "Reference graph" }), el("p", { class: "muted", text: "Loading…" }));
-    const res = await api("GET", "/api/graph");
+  // -- graphs ----------------------------------------------------------------------------
+  const graph = window.serenaGraph;
+
+  function nodeClasses(node, entryPoint, center) {
+    const classes = ["node"];
+    if (node.name === center) classes.push("center");
+    if (node.missing || node.ignored) classes.push("missing");
+    else if (node.unreadable) classes.push("unreadable");
+    else if (node.read_only) classes.push("ro");
+    else if (node.global) classes.push("global");
+    if (entryPoint && !node.reachable && !node.missing && !node.ignored) classes.push("unreached");
+    return classes.join(" ");
+  }
+
+  function nodeTitle(node) {
+    const marks = [];
+    if (node.missing) marks.push("missing: a broken reference");
+    if (node.ignored) marks.push("ignored: a broken reference");
+    if (node.unreadable) marks.push("not valid UTF-8");
+    if (node.read_only) marks.push("read-only");
+    if (node.global) marks.push("global");
+    return marks.length ? `${node.name} (${marks.join(", ")})` : node.name;
+  }
+
+  function memoryGraphItems(data, center) {
+    const index = new Map(data.nodes.map((n, i) => [n.name, i]));
+    const items = data.nodes.map((node) => ({
+      id: node.name, label: node.name, href: memoryHref(node.name), title: nodeTitle(node),
+      classes: nodeClasses(node, data.entry_point, center), radius: node.name === center ? 10 : 6,
+    }));
+    const links = data.edges.map((e) => ({
+      source: index.get(e.source), target: index.get(e.target), weight: e.count,
+      classes: e.broken ? "edge broken" : "edge",
+    })).filter((l) => l.source !== undefined && l.target !== undefined);
+    return { items, links };
+  }
+
+  function graphLegend(extra) {
+    return el("div", { class: "graph-legend" },
+      el("span", {}, el("span", { class: "legend-dot project" }), "project"),
+      el("span", {}, el("span", { class: "legend-dot global" }), "global"),
+      el("span", {}, el("span", { class: "legend-dot ro" }), "read-only"),
+      el("span", {}, el("span", { class: "legend-dot missing" }), "missing or ignored (broken reference)"),
+      el("span", {}, el("span", { class: "legend-dot unreadable" }), "not valid UTF-8"),
+      el("span", { text: "faded: not reachable from mem:core" }),
+      extra || null);
+  }
+
+  // The local graph on a memory's page: the memory, what it references and what references
+  // it, one or two steps out.
+  async function loadLocalGraph(name, section) {
+    const box = section.querySelector("#local-graph");
+    const note = section.querySelector("#local-graph-note");
+    const res = await api("GET", `/api/graph/local?name=${encodeURIComponent(name)}&depth=${state.localDepth}`);
+    if (!section.isConnected) return;
     if (!res.ok) {
-      main.replaceChildren(el("h1", { text: "Reference graph" }), noticeBox("error", res.data.error));
+      box.replaceChildren(noticeBox("error", res.data.error));
       return;
     }
-    const { nodes, edges, entry_point: entryPoint } = res.data;
+    const data = res.data;
+    note.textContent = data.capped
+      ? `Showing the ${data.nodes.length} nearest and most connected of ${data.total_nodes} memories within ${data.depth} step${data.depth > 1 ? "s" : ""}.`
+      : `${data.nodes.length - 1} memor${data.nodes.length === 2 ? "y" : "ies"} within ${data.depth} step${data.depth > 1 ? "s" : ""}.`;
+    if (data.nodes.length === 1) {
+      box.replaceChildren(el("p", { class: "muted", text: "No references in or out." }));
+      return;
+    }
+    const { items, links } = memoryGraphItems(data, name);
+    graph.smallGraph(box, items, links, {
+      label: `Local graph of ${name}`, pinned: data.nodes.findIndex((n) => n.name === name),
+      onDrawn: () => box.setAttribute("data-drawn", name),
+    });
+  }
+
+  function localGraphSection(name) {
+    const depth = el("select", { id: "local-depth", "aria-label": "Steps out" },
+      el("option", { value: "1", selected: state.localDepth === 1 }, "1 step"),
+      el("option", { value: "2", selected: state.localDepth === 2 }, "2 steps"));
+    const section = el("section", { class: "local-graph", id: "local-graph-section" },
+      el("div", { class: "section-head" }, el("h2", { text: "Local graph" }), depth,
+        el("span", { class: "muted", id: "local-graph-note" })),
+      graphLegend(),
+      el("div", { class: "graph-wrap", id: "local-graph" }, el("p", { class: "muted", text: "Drawing…" })));
+    depth.addEventListener("change", () => {
+      state.localDepth = Number(depth.value);
+      loadLocalGraph(name, section);
+    });
+    return section;
+  }
+
+  // The topic map: one node per topic, sized by its memories, edges weighted by the
+  // references between topics; a click on a topic goes into it.
+  async function showTopics(topic) {
+    const title = topic ? `Topic map: ${topic}/` : "Topic map";
+    const crumbs = el("nav", { class: "crumbs", "aria-label": "Topic path" },
+      el("a", { href: "#/topics", text: "All topics" }),
+      ...(topic ? topic.split("/").flatMap((part, i, parts) => [" / ",
+        el("a", { href: "#/topics/" + parts.slice(0, i + 1).map(encodeURIComponent).join("/"), text: part })]) : []));
+    main.replaceChildren(el("h1", { text: title }), crumbs, el("p", { class: "muted", text: "Loading…" }));
+    const res = await api("GET", "/api/graph/topics?topic=" + encodeURIComponent(topic));
+    if (location.hash.replace(/^#\/topics\/?/, "") !== topic.split("/").map(encodeURIComponent).join("/")) return;
+    if (!res.ok) {
+      main.replaceChildren(el("h1", { text: title }), crumbs, noticeBox("error", res.data.error));
+      return;
+    }
+    const data = res.data;
+    const index = new Map(data.nodes.map((n, i) => [n.id, i]));
+    const items = data.nodes.map((n) => {
+      const problems = [n.unreachable ? `${n.unreachable} unreachable` : "", n.broken ? `${n.broken} broken` : ""]
+        .filter(Boolean).join(" · ");
+      if (n.kind === "topic") {
+        return {
+          id: n.name, label: `${n.label} (${n.count})`, sub: problems,
+          href: "#/topics/" + n.name.split("/").map(encodeURIComponent).join("/"),
+          classes: "node topic" + (n.global ? " global" : "") + (n.unreachable === n.count ? " unreached" : ""),
+          radius: Math.min(6 + 3 * Math.sqrt(n.count), 40),
+          title: `${n.name}/: ${n.count} memories${problems ? ", " + problems : ""}. Click to go in.`,
+        };
+      }
+      return {
+        id: n.name, label: n.label, sub: problems, href: memoryHref(n.name),
+        classes: "node" + (n.global ? " global" : "") + (n.read_only ? " ro" : "") + (n.unreachable ? " unreached" : ""),
+        radius: 6, title: n.name + (problems ? ` (${problems})` : ""),
+      };
+    });
+    const maxWeight = Math.max(1, ...data.edges.map((e) => e.weight));
+    const links = data.edges.map((e) => ({
+      source: index.get(e.source), target: index.get(e.target), weight: e.weight,
+      width: (0.6 + 5 * Math.sqrt(e.weight / maxWeight)).toFixed(2), classes: "edge weighted", arrow: false,
+    }));
+    const box = el("div", { class: "graph-wrap", id: "topic-map" }, el("p", { class: "muted", text: "Drawing…" }));
+    const table = el("table", { class: "topic-table", id: "topic-table" },
+      el("thead", {}, el("tr", {}, ...["Topic or memory", "Memories", "Unreachable", "Broken references"].map((h) => el("th", { text: h })))),
+      el("tbody", {}, data.nodes.map((n) => el("tr", { "data-id": n.id },
+        el("td", {}, el("a", { href: items[index.get(n.id)].href, text: n.kind === "topic" ? n.label : n.label })),
+        el("td", { text: String(n.count) }), el("td", { text: String(n.unreachable) }),
+        el("td", { text: String(n.broken) })))));
+    main.replaceChildren(
+      el("h1", { text: title }), crumbs,
+      el("p", { class: "muted", text: "Circles are topics, sized by their memories; lines are references between them, thicker for more. Click a topic to go in, a memory to open it." }),
+      data.nodes.length ? box : el("p", { class: "muted", text: "No memories here." }),
+      data.nodes.length ? table : null);
+    if (data.nodes.length) {
+      graph.smallGraph(box, items, links, {
+        label: title, iterations: 400, onDrawn: () => box.setAttribute("data-drawn", topic || "/"),
+      });
+    }
+  }
+
+  // The full graph: only when asked for, filtered, capped by the server (the most
+  // connected memories first) with a note saying so.
+  const fullGraphOptions = { topic: "", reach: "all", broken: false };
+
+  function showGraph() {
+    const topicInput = el("input", { type: "text", id: "graph-topic", value: fullGraphOptions.topic, placeholder: "all topics", "aria-label": "Topic" });
+    const reach = el("select", { id: "graph-reach", "aria-label": "Reachability" },
+      ...[["all", "all memories"], ["reachable", "reachable from mem:core"], ["unreachable", "not reachable from mem:core"]]
+        .map(([value, text]) => el("option", { value, selected: fullGraphOptions.reach === value }, text)));
+    const broken = el("input", { type: "checkbox", id: "graph-broken", checked: fullGraphOptions.broken });
+    const status = el("p", { class: "muted", id: "graph-status", role: "status" },
+      "The full graph is drawn on request. Most people read the local graph on a memory's page or the ",
+      el("a", { href: "#/topics", text: "topic map" }), ".");
+    const box = el("div", { class: "graph-wrap", id: "graph" });
+    const draw = async () => {
+      fullGraphOptions.topic = topicInput.value.trim().replace(/\/+$/, "");
+      fullGraphOptions.reach = reach.value;
+      fullGraphOptions.broken = broken.checked;
+      status.textContent = "Loading…";
+      const query = new URLSearchParams({ topic: fullGraphOptions.topic, reach: fullGraphOptions.reach, broken: fullGraphOptions.broken ? "1" : "0" });
+      const res = await api("GET", "/api/graph?" + query);
+      if (!box.isConnected) return;
+      if (!res.ok) {
+        status.replaceChildren(noticeBox("error", res.data.error));
+        return;
+      }
+      drawFullGraph(res.data, box, status);
+    };
     main.replaceChildren(
       el("h1", { text: "Reference graph" }),
-      el("div", { class: "graph-legend" },
-        el("span", {}, el("span", { class: "legend-dot project" }), "project"),
-        el("span", {}, el("span", { class: "legend-dot global" }), "global"),
-        el("span", {}, el("span", { class: "legend-dot ro" }), "read-only"),
-        el("span", {}, el("span", { class: "legend-dot missing" }), "missing or ignored (broken reference)"),
-        nodes.some((n) => n.unreadable) ? el("span", {}, el("span", { class: "legend-dot unreadable" }), "not valid UTF-8") : null,
-        entryPoint ? el("span", { text: "faded: not reachable from mem:core" }) : null,
-        el("span", { text: `${nodes.filter((n) => !n.missing && !n.ignored).length} memories, ${edges.length} references. Click a memory to open it.` })),
-      nodes.length
-        ? el("div", { class: "graph-wrap", id: "graph" }, drawGraph(nodes, edges, entryPoint))
-        : el("p", { class: "muted", text: "No memories yet." }),
-    );
+      el("div", { class: "options graph-options" },
+        el("label", {}, "Topic ", topicInput),
+        el("label", {}, "Show ", reach),
+        el("label", {}, broken, " only memories with broken references"),
+        el("button", { class: "primary", id: "draw-graph", onclick: draw }, "Draw graph")),
+      status, box);
   }
 
-  // Force-directed layout (Fruchterman-Reingold) from a deterministic start on a circle;
-  // the drawing is then framed around whatever shape the graph settled into.
-  function layout(nodes, edges) {
-    const count = nodes.length;
-    if (count === 1) return [{ x: 0, y: 0 }];
-    const k = 90; // ideal edge length, in SVG units
-    const index = new Map(nodes.map((n, i) => [n.name, i]));
-    const radius = (k * Math.sqrt(count)) / 2;
-    const pos = nodes.map((_, i) => {
-      const angle = (2 * Math.PI * i) / count;
-      return { x: radius * Math.cos(angle), y: radius * Math.sin(angle) };
-    });
-    const links = edges.map((e) => [index.get(e.source), index.get(e.target)])
+  function drawFullGraph(data, box, status) {
+    const shown = data.nodes.length;
+    const count = data.nodes.filter((n) => !n.missing && !n.ignored).length;
+    const note = data.capped
+      ? `Showing the ${shown} most connected of ${data.total_nodes} nodes (the cap is ${data.cap}); narrow it with a topic or a filter to see the rest.`
+      : `${count} memories, ${data.edges.length} references.`;
+    if (!shown) {
+      status.textContent = "Nothing matches these filters.";
+      box.replaceChildren();
+      return;
+    }
+    const capNote = el("span", { id: "graph-note", class: data.capped ? "capped" : null, text: note });
+    status.replaceChildren(capNote, " ", el("span", { id: "graph-progress", text: "Laying out…" }));
+    const done = () => { const p = document.getElementById("graph-progress"); if (p) p.textContent = "Click a memory to open it."; };
+    box.before(graphLegend());
+    if (shown <= 300) {
+      const { items, links } = memoryGraphItems(data, data.entry_point);
+      graph.smallGraph(box, items, links, { label: "Reference graph", onDrawn: done });
+      return;
+    }
+    const index = new Map(data.nodes.map((n, i) => [n.name, i]));
+    const nodes = data.nodes.map((n) => ({
+      name: n.name, title: nodeTitle(n), radius: n.name === data.entry_point ? 6 : 3,
+      kind: n.missing || n.ignored ? "missing" : n.unreadable ? "unreadable" : n.read_only ? "ro" : n.global ? "global" : "project",
+      faded: data.entry_point && !n.reachable && !n.missing && !n.ignored,
+    }));
+    const links = data.edges.map((e) => [index.get(e.source), index.get(e.target), e.broken])
       .filter(([a, b]) => a !== undefined && b !== undefined && a !== b);
-    const iterations = count > 400 ? 80 : 300;
-    let temperature = radius / 2;
-    for (let step = 0; step < iterations; step += 1) {
-      const disp = pos.map(() => ({ x: 0, y: 0 }));
-      for (let i = 0; i < count; i += 1) {
-        for (let j = i + 1; j < count; j += 1) {
-          let dx = pos[i].x - pos[j].x;
-          let dy = pos[i].y - pos[j].y;
-          let dist = Math.hypot(dx, dy);
-          if (dist < 0.01) { dx = 0.01 * (i - j); dy = 0.01; dist = Math.hypot(dx, dy); }
-          const force = (k * k) / dist;
-          disp[i].x += (dx / dist) * force; disp[i].y += (dy / dist) * force;
-          disp[j].x -= (dx / dist) * force; disp[j].y -= (dy / dist) * force;
-        }
-      }
-      for (const [a, b] of links) {
-        const dx = pos[a].x - pos[b].x;
-        const dy = pos[a].y - pos[b].y;
-        const dist = Math.max(Math.hypot(dx, dy), 0.01);
-        const force = (dist * dist) / k;
-        disp[a].x -= (dx / dist) * force; disp[a].y -= (dy / dist) * force;
-        disp[b].x += (dx / dist) * force; disp[b].y += (dy / dist) * force;
-      }
-      for (let i = 0; i < count; i += 1) {
-        // gravity keeps unconnected memories from drifting away
-        disp[i].x -= pos[i].x * 0.9;
-        disp[i].y -= pos[i].y * 0.9;
-        const len = Math.max(Math.hypot(disp[i].x, disp[i].y), 0.01);
-        const move = Math.min(len, temperature);
-        pos[i].x += (disp[i].x / len) * move;
-        pos[i].y += (disp[i].y / len) * move;
-      }
-      temperature = Math.max(temperature * 0.97, 0.5);
-    }
-    return pos;
-  }
-
-  function svg(tag, attrs, ...children) {
-    const node = document.createElementNS(SVG_NS, tag);
-    for (const [key, value] of Object.entries(attrs || {})) {
-      if (value !== null && value !== undefined) node.setAttribute(key, String(value));
-    }
-    for (const child of children) if (child) node.append(child);
-    return node;
-  }
-
-  function drawGraph(nodes, edges, entryPoint) {
-    const pos = layout(nodes, edges);
-    const at = new Map(nodes.map((n, i) => [n.name, pos[i]]));
-    let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
-    nodes.forEach((node, i) => {
-      minX = Math.min(minX, pos[i].x - 12);
-      maxX = Math.max(maxX, pos[i].x + 14 + 6.5 * node.name.length); // room for the label
-      minY = Math.min(minY, pos[i].y - 14);
-      maxY = Math.max(maxY, pos[i].y + 14);
+    graph.canvasGraph(box, nodes, links, {
+      onOpen: (name) => go(memoryHref(name)),
+      onProgress: (finished) => { if (finished) done(); },
     });
-    const width = Math.ceil(maxX - minX);
-    const height = Math.ceil(maxY - minY);
-    const root = svg("svg", {
-      viewBox: `${Math.floor(minX)} ${Math.floor(minY)} ${width} ${height}`,
-      width, role: "img", "aria-label": "Reference graph",
-    });
-    root.append(svg("defs", {}, svg("marker", {
-      id: "arrow", viewBox: "0 0 10 10", refX: 16, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse",
-    }, svg("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: "#8c959f" }))));
-    for (const edge of edges) {
-      const a = at.get(edge.source);
-      const b = at.get(edge.target);
-      if (!a || !b || edge.source === edge.target) continue;
-      root.append(svg("line", {
-        class: edge.broken ? "edge broken" : "edge", x1: a.x, y1: a.y, x2: b.x, y2: b.y,
-        "marker-end": "url(#arrow)", "data-source": edge.source, "data-target": edge.target,
-      }));
-    }
-    nodes.forEach((node, i) => {
-      const classes = ["node"];
-      if (!node.reachable && !node.missing && !node.ignored && entryPoint) classes.push("unreached");
-      if (node.missing || node.ignored) classes.push("missing");
-      else if (node.unreadable) classes.push("unreadable");
-      else if (node.read_only) classes.push("ro");
-      else if (node.global) classes.push("global");
-      const label = svg("text", { x: pos[i].x + 9, y: pos[i].y + 4 });
-      label.textContent = node.name;
-      const title = svg("title", {});
-      title.textContent = node.missing ? `${node.name} (missing)`
-        : node.ignored ? `${node.name} (ignored)`
-          : node.unreadable ? `${node.name} (not valid UTF-8: its references can't be read)` : node.name;
-      const group = svg("a", { href: memoryHref(node.name), class: classes.join(" "), "data-name": node.name },
-        title, svg("circle", { cx: pos[i].x, cy: pos[i].y, r: node.name === entryPoint ? 9 : 6 }), label);
-      root.append(group);
-    });
-    return root;
   }
 
   // -- start ---------------------------------------------------------------------------------

@@ -104,6 +104,17 @@ def tab(browser, server: DashboardServer) -> Iterator[Tab]:
     t.close()
 
 
+def wait_until(page, expression: str, seconds: float) -> None:
+    """Poll a page expression until it is true (the page's CSP forbids the string
+    evaluation that Playwright's wait_for_function uses)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"still false after {seconds} s: {expression}"
+        page.wait_for_timeout(100)
+
+
 def expect(locator):
     from playwright.sync_api import expect as pw_expect
 
@@ -414,7 +425,7 @@ def test_polls_never_overlap_and_an_unchanged_memory_costs_a_304(
     page.evaluate("window.__slowMs = 0")
     assert page.evaluate("window.__maxInflight['/api/memory']") == 1
     assert page.evaluate("window.__maxInflight['/api/state']") == 1
-    page.wait_for_function("window.__statuses.includes('/api/memory 304')", timeout=20_000)
+    wait_until(page, "window.__statuses.includes('/api/memory 304')", 20)
     assert "/api/state 304" in page.evaluate("window.__statuses")
     store.write("notes", "changed elsewhere")  # a change still shows up
     expect(page.locator("#rendered")).to_contain_text("changed elsewhere", timeout=20_000)

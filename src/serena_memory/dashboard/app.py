@@ -39,6 +39,7 @@ from serena_memory.core.store import Context, MemoryStore
 from serena_memory.dashboard.render import render_markdown
 from serena_memory.dashboard.security import SecurityMiddleware
 from serena_memory.integrity import api as integrity_api
+from serena_memory.integrity.analysis import ENTRY_POINT
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 8 * 1024 * 1024
@@ -79,7 +80,10 @@ def conditional(request: Request, etag: str, build: Callable[[], Any]) -> Respon
     tag = f'"{etag}"'
     if tag in {t.strip() for t in request.headers.get("if-none-match", "").split(",")}:
         return Response(status_code=304, headers={"etag": tag})
-    return JSONResponse(build(), headers={"etag": tag})
+    body = build()
+    response = body if isinstance(body, Response) else JSONResponse(body)
+    response.headers["etag"] = tag
+    return response
 
 
 def truncate_for_display(content: str, limit: int = DISPLAY_LIMIT) -> str:
@@ -100,7 +104,7 @@ class SnapshotCache:
     next request waits for a fresh snapshot, so the page shows its own change at once.
     """
 
-    def __init__(self, max_age: float = 2.0) -> None:
+    def __init__(self, max_age: float = 5.0) -> None:
         self.max_age = max_age
         self._snapshot: integrity_api.Snapshot | None = None
         self._where: tuple[Path, Path] | None = None
@@ -130,7 +134,7 @@ class SnapshotCache:
             previous = self._snapshot if where == self._where else None
             self._dirty = False
             snapshot = integrity_api.load_snapshot(store, previous)
-            snapshot.graph  # noqa: B018 - built here, not in the request that needs it
+            snapshot.graph.sources_of(ENTRY_POINT)  # built here, not in a request
             self._snapshot, self._where, self._taken = snapshot, where, time.monotonic()
             return snapshot
 
@@ -225,9 +229,9 @@ class DashboardApi:
     def state(self, request: Request, data: dict[str, Any]) -> Response:
         """Everything the sidebar needs: the project and every visible memory. Tagged, so
         a poll that finds nothing new costs the page nothing."""
-        payload = self.state_payload()
-        encoded = json.dumps(payload, separators=(",", ":")).encode("utf-8")
-        return conditional(request, hashlib.sha256(encoded).hexdigest()[:32], lambda: payload)
+        encoded = json.dumps(self.state_payload(), separators=(",", ":")).encode("utf-8")
+        tag = hashlib.sha256(encoded).hexdigest()[:32]
+        return conditional(request, tag, lambda: Response(encoded, media_type="application/json"))
 
     def state_payload(self) -> dict[str, Any]:
         root = self.project_root()
@@ -276,7 +280,7 @@ class DashboardApi:
             "global": N.is_global(name),
             "html": render_markdown(shown, visible.__contains__),
             "references": [{"name": t, "exists": t in visible} for t in targets],
-            "backlinks": [b.to_dict() for b in snapshot.analyzer.backlinks(name)],
+            "backlinks": [b.to_dict() for b in snapshot.backlinks(name)],
         }
 
     def create_memory(self, request: Request, data: dict[str, Any]) -> JSONResponse:
@@ -391,17 +395,15 @@ class DashboardApi:
                 "total": len(items),
                 "items": items[offset : offset + limit],
             }
-        summary = report.to_dict()
-        for key in (
-            "stale_references",
-            "bare_mentions",
-            "near_misses",
-            "unreachable",
-            "ignored_references",
-            "unreadable",
-        ):
-            summary.pop(key, None)
-        summary["bare_high_count"] = len(report.bare_high)
+        summary: dict[str, Any] = {
+            "clean": report.is_clean(),
+            "scanned": report.scanned,
+            "include_unmarked": report.include_unmarked,
+            "fuzzy": report.fuzzy,
+            "bare_high_count": len(report.bare_high),
+        }
+        if report.unreachable is not None:
+            summary["entry_point"] = ENTRY_POINT if report.entry_point_exists else None
         summary["sections"] = {
             key: {"total": len(items), "items": items[:limit]} for key, items in sections.items()
         }

@@ -706,11 +706,12 @@ class IntegrityAnalyzer:
                     found.append(IgnoredReference(source, target, lines))
         return found
 
-    def backlinks(self, name: str) -> list[Backlink]:
-        """Memories with a ``mem:name`` reference, with the line of each."""
+    def backlinks(self, name: str, among: Iterable[str] | None = None) -> list[Backlink]:
+        """Memories with a ``mem:name`` reference, with the line of each; ``among``: the
+        only sources to look at (from an index), in order."""
         needle = PREFIX + name
         found = []
-        for source in self.sources:
+        for source in self.sources if among is None else among:
             if needle not in self.memories[source]:
                 continue
             for target, lines in self.references(source):

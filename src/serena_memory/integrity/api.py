@@ -306,6 +306,10 @@ class Snapshot:
             self._graph = MemoryGraph.from_analyzer(self.analyzer)
         return self._graph
 
+    def backlinks(self, name: str) -> list[Backlink]:
+        """Like :func:`backlinks`, looking only at the sources the graph names."""
+        return self.analyzer.backlinks(name, among=self.graph.sources_of(name))
+
     def check(
         self, include_unmarked: bool = False, fuzzy: bool = False, reachability: bool = False
     ) -> CheckReport:

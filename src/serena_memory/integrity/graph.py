@@ -78,6 +78,7 @@ class MemoryGraph:
     edges: list[Edge]
     entry_point: str | None
     _index_cache: tuple | None = field(default=None, init=False, repr=False, compare=False)
+    _views: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def from_analyzer(cls, analyzer: IntegrityAnalyzer) -> MemoryGraph:
@@ -127,6 +128,10 @@ class MemoryGraph:
             self._index_cache = index
         return index
 
+    def sources_of(self, name: str) -> list[str]:
+        """The memories that reference ``name``, sorted."""
+        return sorted({e.source for e in self._index()[2].get(name, ())})
+
     def neighbourhood(self, name: str, depth: int = 1, cap: int = 150) -> dict[str, Any]:
         """The memory, what it references and what references it, ``depth`` steps out
         either way; the nearest first, then the most connected, at most ``cap`` nodes."""
@@ -166,6 +171,13 @@ class MemoryGraph:
         }
 
     def topic_map(self, topic: str = "") -> dict[str, Any]:
+        """Like :meth:`_topic_map`, kept: a graph never changes once built."""
+        key = ("topics", topic)
+        if key not in self._views:
+            self._views[key] = self._topic_map(topic)
+        return self._views[key]
+
+    def _topic_map(self, topic: str = "") -> dict[str, Any]:
         """The memories under ``topic`` grouped by their next topic level: one node per
         sub-topic (its memory count, how many `mem:core` does not reach, how many broken
         references leave it) and per memory directly in ``topic``; edges weighted by the
@@ -237,6 +249,13 @@ class MemoryGraph:
         broken_only: bool = False,
         cap: int = 1500,
     ) -> dict[str, Any]:
+        """Like :meth:`_filtered`, kept: a graph never changes once built."""
+        key = ("filtered", topic, reach, broken_only, cap)
+        if key not in self._views:
+            self._views[key] = self._filtered(topic, reach, broken_only, cap)
+        return self._views[key]
+
+    def _filtered(self, topic: str, reach: str, broken_only: bool, cap: int) -> dict[str, Any]:
         """The graph restricted to a topic, to memories `mem:core` reaches or not
         (``reach``: all, reachable, unreachable), or to memories with a broken reference
         (and their missing targets); over ``cap`` nodes, the most connected are kept."""

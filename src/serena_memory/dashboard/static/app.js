@@ -152,15 +152,17 @@
         node = node.topics.get(part);
         node.count += 1;
       }
-      node.memories.push({ ...memory, leaf: parts[parts.length - 1] });
+      node.memories.push({ name: memory.name, read_only: memory.read_only, leaf: parts[parts.length - 1] });
     }
     sortTree(root);
     return root;
   }
 
+  const byText = (a, b) => (a < b ? -1 : a > b ? 1 : 0); // names: plain code point order
+
   function sortTree(node) {
-    node.sortedTopics = [...node.topics.entries()].sort((a, b) => a[0].localeCompare(b[0]));
-    node.memories.sort((a, b) => a.leaf.localeCompare(b.leaf));
+    node.sortedTopics = [...node.topics.entries()].sort((a, b) => byText(a[0], b[0]));
+    node.memories.sort((a, b) => byText(a.leaf, b.leaf));
     for (const [, child] of node.sortedTopics) sortTree(child);
   }
 

@@ -138,6 +138,8 @@ window.serenaGraph = (() => {
       project: "#0969da", global: "#1a7f37", ro: "#8250df", missing: "#cf222e",
       unreadable: "#bc4c00", edge: "rgba(140,149,159,0.35)", broken: "rgba(207,34,46,0.7)",
     };
+    const byKind = {};
+    nodes.forEach((node, i) => { (byKind[node.kind] = byKind[node.kind] || []).push(i); });
     let pos = null;
     let view = { scale: 1, x: 0, y: 0 };
     let frame = 0;
@@ -175,18 +177,30 @@ window.serenaGraph = (() => {
       }
       ctx.stroke();
       ctx.setLineDash([]);
-      nodes.forEach((node, i) => {
-        ctx.globalAlpha = node.faded ? 0.35 : 1;
-        ctx.fillStyle = colors[node.kind] || colors.project;
-        ctx.beginPath();
-        ctx.arc(sx(i), sy(i), node.radius, 0, 2 * Math.PI);
-        if (node.kind === "missing") { ctx.strokeStyle = colors.missing; ctx.stroke(); } else ctx.fill();
-      });
+      // one path per colour and shade: a few fills, not one per node
+      for (const faded of [true, false]) {
+        ctx.globalAlpha = faded ? 0.35 : 1;
+        for (const kind of Object.keys(byKind)) {
+          const members = byKind[kind].filter((i) => Boolean(nodes[i].faded) === faded);
+          if (!members.length) continue;
+          ctx.beginPath();
+          for (const i of members) {
+            ctx.moveTo(sx(i) + nodes[i].radius, sy(i));
+            ctx.arc(sx(i), sy(i), nodes[i].radius, 0, 2 * Math.PI);
+          }
+          if (kind === "missing") { ctx.strokeStyle = colors.missing; ctx.stroke(); } else { ctx.fillStyle = colors[kind]; ctx.fill(); }
+        }
+      }
       ctx.globalAlpha = 1;
-      if (view.scale > 0.6 || nodes.length < 150) {
+      // labels only where they can be read: a few nodes, or zoomed in
+      if (nodes.length <= 300 || view.scale > 2) {
         ctx.fillStyle = "#24292f";
         ctx.font = "11px system-ui, sans-serif";
-        nodes.forEach((node, i) => ctx.fillText(node.name, sx(i) + node.radius + 2, sy(i) + 4));
+        nodes.forEach((node, i) => {
+          const x = sx(i);
+          const y = sy(i);
+          if (x > -50 && x < width && y > 0 && y < height + 10) ctx.fillText(node.name, x + node.radius + 2, y + 4);
+        });
       }
     }
 

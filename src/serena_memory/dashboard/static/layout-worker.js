@@ -34,6 +34,7 @@ function run({ id, count, links, sizes, iterations, chunkMs, pinned = null }) {
     return;
   }
   const radius = (i) => (sizes ? sizes[i] : 0);
+  const largest = sizes ? Math.max(0, ...sizes) : 0;
   let temperature = k * Math.sqrt(count) * 0.5;
   const cool = Math.pow(0.5 / temperature, 1 / Math.max(iterations, 1));
   let step = 0;
@@ -53,7 +54,7 @@ function run({ id, count, links, sizes, iterations, chunkMs, pinned = null }) {
 
   function oneStep() {
     disp.fill(0);
-    const cell = 2 * k;
+    const cell = 2 * k + 2 * largest; // wide enough that big neighbours still push apart
     const grid = new Map();
     for (let i = 0; i < count; i += 1) {
       const key = Math.floor(pos[2 * i] / cell) * 73856093 ^ Math.floor(pos[2 * i + 1] / cell) * 19349663;

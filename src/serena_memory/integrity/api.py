@@ -15,6 +15,8 @@ Stable API (keep it; the dashboard and the MCP server depend on it):
   include_global=False) -> AutoPrefixReport``: add ``mem:`` to exact bare mentions.
 - ``fix_reference(store, source, old, new) -> int``: rewrite ``mem:old`` to ``mem:new``
   in one memory (a stale reference's candidate chosen by a person); returns the count.
+- ``load_snapshot(store, previous=None) -> Snapshot``: memories read once with their
+  graph, backlinks and check reports, refreshed by reading only changed files.
 """
 
 from __future__ import annotations

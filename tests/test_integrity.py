@@ -439,3 +439,25 @@ def test_an_undecodable_memory_is_a_dead_end_for_reachability_not_an_error(
     assert report.unreachable == ["after"]
     assert "Not valid UTF-8, not checked (1):" in report.to_text()
     assert [b.source for b in backlinks(store, "broken")] == ["core"]
+
+
+def test_a_snapshot_is_reused_until_a_file_changes_and_then_reads_only_that(
+    store: MemoryStore,
+) -> None:
+    from serena_memory.integrity.api import load_snapshot
+
+    fill(store, {"core": "`mem:a`\n", "a": "`mem:b`\n", "b": "x\n"})
+    first = load_snapshot(store)
+    assert load_snapshot(store, first) is first
+    assert [b.source for b in first.backlinks("a")] == ["core"]
+    assert first.check(reachability=True) is first.check(reachability=True)
+    store.write("b", "`mem:core` and `mem:gone`\n")
+    second = load_snapshot(store, first)
+    assert second is not first
+    assert second.analyzer.memories["a"] is first.analyzer.memories["a"]  # not read again
+    assert [b.source for b in second.backlinks("core")] == ["b"]
+    assert [s.target for s in second.check().stale] == ["gone"]
+    store.delete("a")
+    third = load_snapshot(store, second)
+    assert "a" not in third.analyzer.existing
+    assert third.check(reachability=True).unreachable == ["b"]  # core led there through a

@@ -422,6 +422,7 @@ class DashboardApi:
             sections["unreachable"] = list(report.unreachable)
             sections["ignored_references"] = [r.to_dict() for r in report.ignored_references or ()]
         sections["unreadable"] = list(report.unreadable)
+        sections["skipped"] = [f.to_dict() for f in report.skipped]
         self._sections = (report, sections)
         return sections
 

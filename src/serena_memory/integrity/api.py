@@ -272,13 +272,14 @@ class Snapshot:
                 n: previous.analyzer.memories[n] for n in same if n in previous.analyzer.memories
             }
             same -= set(previous.analyzer.unreadable) - set(texts)
-        fresh, unreadable = listing.read(n for n in listing.names if n not in texts)
+        fresh, unreadable, refused = listing.read(n for n in listing.names if n not in texts)
         if previous is not None:
             unreadable += [n for n in previous.analyzer.unreadable if n in same]
         texts.update(fresh)
         self.analyzer = IntegrityAnalyzer(
             texts, listing.read_only, listing.ignored, unreadable, listing.names
         )
+        self.analyzer.skipped = sorted(listing.skipped + refused, key=lambda f: f.path)
         if previous is not None:
             self.analyzer.reuse_references(previous.analyzer, same)
         self._graph = None

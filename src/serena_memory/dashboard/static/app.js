@@ -673,6 +673,10 @@
       body.push(reportSection("Not valid UTF-8, not checked", "unreadable", "unreadable", sections.unreadable,
         (name) => el("li", { class: "mono", text: name }), "", query));
     }
+    if (sections.skipped && sections.skipped.total) {
+      body.push(reportSection("Skipped, not read", "skipped", "skipped", sections.skipped,
+        (f) => el("li", {}, el("code", { text: f.path }), el("span", { class: "muted", text: ": " + f.reason })), "", query));
+    }
     main.replaceChildren(...header, ...body);
   }
 

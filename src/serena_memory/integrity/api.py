@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryNotFoundError, MemoryStoreError
@@ -37,6 +37,9 @@ from serena_memory.integrity.analysis import (
     IntegrityAnalyzer,
     prefix_bare_mentions,
 )
+
+if TYPE_CHECKING:
+    from serena_memory.integrity.graph import MemoryGraph
 
 # why a bare mention was left alone by auto_prefix
 SKIP_READ_ONLY = "read-only source"
@@ -264,6 +267,7 @@ class Snapshot:
     ) -> None:
         self.stamps = listing.stamps() if stamps is None else stamps
         self.key = self._key(listing, self.stamps)
+        self.analyzer: IntegrityAnalyzer
         same = set()
         texts: dict[str, str] = {}
         if previous is not None:
@@ -282,7 +286,7 @@ class Snapshot:
         self.analyzer.skipped = sorted(listing.skipped + refused, key=lambda f: f.path)
         if previous is not None:
             self.analyzer.reuse_references(previous.analyzer, same)
-        self._graph = None
+        self._graph: MemoryGraph | None = None
         self._reports: dict[tuple[bool, bool, bool], CheckReport] = {}
 
     @classmethod
@@ -302,7 +306,7 @@ class Snapshot:
         )
 
     @property
-    def graph(self):
+    def graph(self) -> MemoryGraph:
         from serena_memory.integrity.graph import MemoryGraph
 
         if self._graph is None:

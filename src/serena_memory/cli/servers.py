@@ -147,6 +147,7 @@ def start_side_services(state: ServerState, *, port: int | None, open_browser: b
         return store.project_root if store is not None else None
 
     def run() -> None:
+        from serena_memory.core.errors import describe
         from serena_memory.dashboard import start_dashboard_in_background
 
         try:
@@ -157,7 +158,7 @@ def start_side_services(state: ServerState, *, port: int | None, open_browser: b
                 open_browser=open_browser,
             )
         except Exception as exc:  # noqa: BLE001 - the MCP server must keep running
-            click.echo(f"Dashboard not started: {exc}", err=True)
+            click.echo(f"Dashboard not started: {describe(exc)}", err=True)
             return
         click.echo(f"Memories dashboard: {url}", err=True)
 

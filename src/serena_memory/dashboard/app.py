@@ -209,7 +209,7 @@ class DashboardApi:
             except MemoryChangedError as exc:
                 return JSONResponse(
                     {
-                        "error": str(exc),
+                        "error": describe(exc),
                         "conflict": True,
                         "name": exc.name,
                         "current": exc.current,

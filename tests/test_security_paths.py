@@ -404,3 +404,27 @@ def test_onboarding_facts_never_read_build_files_through_outside_links(
     (project / "Makefile").unlink()
     (project / "Makefile").write_text("test:\n\ttrue\n", encoding="utf-8")
     assert "make test" in detect_facts(project).commands["test"]
+
+
+def test_a_link_swapped_in_after_the_check_is_caught_when_the_file_is_open(
+    project: Path, tmp_path: Path
+) -> None:
+    """The gate resolves a path, then opens it; a folder on that path replaced by a link in
+    between (simulated here by handing the open a path through such a link) is refused by
+    the check made on the open file or folder, for reads, writes and removals alike."""
+    from serena_memory.core.files import atomic_write, remove_file
+    from serena_memory.core.paths import read_regular_file
+
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "x.md").write_text(SECRET, encoding="utf-8")
+    (project / "swapped").symlink_to(outside, target_is_directory=True)
+    inside = (str(project),)
+    with pytest.raises(OutsidePathError, match="once opened"):
+        read_regular_file(str(project / "swapped" / "x.md"), inside, "memory 'x'")
+    with pytest.raises(OutsidePathError, match="once opened"):
+        atomic_write(project / "swapped" / "new.md", b"planted", inside)
+    with pytest.raises(OutsidePathError, match="once opened"):
+        remove_file(project / "swapped" / "x.md", inside)
+    assert sorted(p.name for p in outside.iterdir()) == ["x.md"]
+    assert (outside / "x.md").read_text(encoding="utf-8") == SECRET

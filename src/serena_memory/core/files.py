@@ -11,7 +11,7 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from serena_memory.core.errors import MemoryStoreError
@@ -49,32 +49,93 @@ def ensure_folder(folder: Path) -> None:
         ) from None
 
 
-def atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes, inside: Sequence[str] | None = None) -> None:
     """Replace ``path`` with ``data`` so readers see the old or the new bytes, never a mix.
 
-    Temporary file in the same folder, fsync, rename, fsync of the folder.
+    Temporary file in the same folder, fsync, rename, fsync of the folder. ``inside``: the
+    real folders the file must lie in (the path gate's allowed roots). The folder is then
+    opened once, checked where it really is, and the file is created and renamed relative
+    to that open folder, so a link swapped into the path meanwhile can't redirect the write.
     """
     folder = path.parent
     ensure_folder(folder)
+    if inside is not None and _RELATIVE_OPS:
+        with open_folder(folder, inside) as dir_fd:
+            _write_in(dir_fd, folder, path.name, data)
+    else:
+        _write_in(None, folder, path.name, data)
+    sweep_orphaned_temp_files(folder)
+
+
+# os.open and os.replace relative to an open folder (POSIX); elsewhere, by path. The set
+# lists os.rename, which os.replace shares its dir_fd support with (renameat).
+_RELATIVE_OPS = os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd
+
+
+@contextlib.contextmanager
+def open_folder(folder: Path, inside: Sequence[str]) -> Iterator[int]:
+    """An open descriptor of ``folder``, refused unless it really lies inside ``inside``."""
+    from serena_memory.core.paths import check_opened
+
+    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     try:
-        mode = path.stat().st_mode & 0o7777
+        check_opened(fd, inside, f"the folder {folder}")
+        yield fd
+    finally:
+        os.close(fd)
+
+
+def _write_in(dir_fd: int | None, folder: Path, name: str, data: bytes) -> None:
+    tmp = f".{name}.{os.getpid()}.{os.urandom(6).hex()}.tmp"
+    at = {} if dir_fd is None else {"dir_fd": dir_fd}
+    target = name if dir_fd is not None else str(folder / name)
+    tmp_path = tmp if dir_fd is not None else str(folder / tmp)
+    try:
+        mode = os.stat(target, **at).st_mode & 0o7777
     except FileNotFoundError:
         mode = 0o666 & ~_UMASK
-    tmp = str(folder / f".{path.name}.{os.getpid()}.{os.urandom(6).hex()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        fd = os.open(tmp_path, flags | getattr(os, "O_BINARY", 0), 0o600, **at)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+                if hasattr(os, "fchmod"):
+                    os.fchmod(handle.fileno(), mode)
+            if not hasattr(os, "fchmod"):  # pragma: no cover - Windows
+                os.chmod(tmp_path, mode)
+            if dir_fd is None:
+                os.replace(tmp_path, target)
+            else:
+                os.replace(tmp_path, target, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp_path, **at)
+            raise
+    except OSError as exc:  # name the real files, not the names relative to the folder
+        exc.filename, exc.filename2 = str(folder / tmp), str(folder / name)
         raise
-    fsync_dir(folder)
-    sweep_orphaned_temp_files(folder)
+    if dir_fd is None:
+        fsync_dir(folder)
+    else:
+        os.fsync(dir_fd)
+
+
+def remove_file(path: Path, inside: Sequence[str]) -> None:
+    """Remove the directory entry ``path`` (a link itself, never its target), relative to
+    its folder opened and checked to lie inside ``inside``; then make it durable."""
+    if not _RELATIVE_OPS:  # pragma: no cover - Windows
+        os.unlink(path)
+        return
+    with open_folder(path.parent, inside) as dir_fd:
+        try:
+            os.unlink(path.name, dir_fd=dir_fd)
+        except OSError as exc:
+            exc.filename = str(path)
+            raise
+        os.fsync(dir_fd)
 
 
 _TEMP_NAME = re.compile(r"^\..+\.(\d+)\.[0-9a-f]{12}\.tmp$")

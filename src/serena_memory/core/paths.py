@@ -167,12 +167,7 @@ def read_regular_file(
         opened = os.fstat(fd)
         if not stat.S_ISREG(opened.st_mode):
             raise _not_regular(what, opened.st_mode)
-        where = _opened_path(fd)
-        if where is not None and not is_inside(where, allowed):
-            raise OutsidePathError(
-                f"{what} turned out to be {where} once opened, outside the allowed folders; "
-                "it is not read"
-            )
+        check_opened(fd, allowed, what)
         chunks = []
         total = 0
         while True:
@@ -186,6 +181,18 @@ def read_regular_file(
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def check_opened(fd: int, allowed: Sequence[str], what: str) -> None:
+    """Refuse an open file or folder that turns out to lie outside ``allowed`` (a link
+    swapped into its path since the path was resolved); checked where the system says
+    where an open file is (Linux), a no-op elsewhere."""
+    where = _opened_path(fd)
+    if where is not None and not is_inside(where, allowed):
+        raise OutsidePathError(
+            f"{what} turned out to be {where} once opened, outside the allowed folders; "
+            "nothing was read or written there"
+        )
 
 
 def _opened_path(fd: int) -> str | None:

@@ -34,6 +34,7 @@ from serena_memory.core.files import (
     ensure_folder,
     fsync_dir,
     locked,
+    remove_file,
 )
 from serena_memory.core.references import rewrite_references
 
@@ -217,6 +218,10 @@ class MemoryStore:
         folder = paths.resolve(scope, parts[:-1], f"the topic folder of memory '{name}'")
         return Path(folder, parts[-1])
 
+    def _allowed(self, name: str) -> tuple[str, ...]:
+        """The real folders the file of ``name`` may lie in."""
+        return self._locate(name, listed=True)[0].allowed
+
     def _real_folder(self, scope: paths.Scope) -> Path:
         return Path(paths.resolve(scope, (), f"the memories folder {scope.folder}"))
 
@@ -225,6 +230,14 @@ class MemoryStore:
         what = f"memory '{name}'"
         real = paths.resolve(scope, parts, what)
         return paths.read_regular_file(real, scope.allowed, what)
+
+    def listed_path(self, name: str) -> Path:
+        """The file behind a name taken from a folder listing, as written (not resolved,
+        not validated: hand-saved names such as ``a:b`` included). For messages and
+        comparisons only; every read and write goes through :meth:`real_path_of`."""
+        if N.is_global(name):
+            return self.global_dir / (name[len(N.GLOBAL_TOPIC) + 1 :] + N.MEMORY_SUFFIX)
+        return self.memories_dir / (name + N.MEMORY_SUFFIX)
 
     def read_only_pattern(self, name: str, settings: Settings | None = None) -> str | None:
         return (settings or self.settings).patterns.read_only_match(name)
@@ -395,7 +408,7 @@ class MemoryStore:
             if created:
                 N.check_portable(name)
             _refuse_folder(name, path)
-            atomic_write(path, encode_memory(name, content))
+            atomic_write(path, encode_memory(name, content), self._allowed(name))
         return WriteResult(name, created, len(content))
 
     def create_if_absent(self, name: str, content: str) -> bool:
@@ -408,7 +421,7 @@ class MemoryStore:
             self._recover_locked()
             if os.path.lexists(path):
                 return False
-            atomic_write(path, encode_memory(name, content))
+            atomic_write(path, encode_memory(name, content), self._allowed(name))
         return True
 
     def delete(self, name: str, expected_version: str | None = None) -> str:
@@ -428,8 +441,8 @@ class MemoryStore:
                         self.version_of(current),
                     )
             try:
-                path.unlink()
-            except FileNotFoundError:
+                remove_file(path, self._allowed(name))
+            except (FileNotFoundError, NotADirectoryError):
                 raise MemoryNotFoundError(self._not_found_message(name)) from None
             except IsADirectoryError:
                 raise MemoryNotFoundError(self._not_found_message(name)) from None
@@ -452,7 +465,7 @@ class MemoryStore:
             text = self._read_text(name)
             new_text, count = apply_edit(text, needle, repl, mode, allow_multiple_occurrences)
             if new_text != text:
-                atomic_write(path, encode_memory(name, new_text))
+                atomic_write(path, encode_memory(name, new_text), self._allowed(name))
         return EditResult(name, count)
 
     def update(self, name: str, transform: Callable[[str], str]) -> bool:
@@ -469,7 +482,7 @@ class MemoryStore:
             new_text = transform(text)
             if new_text == text:
                 return False
-            atomic_write(path, encode_memory(name, new_text))
+            atomic_write(path, encode_memory(name, new_text), self._allowed(name))
         return True
 
     def rename(self, old: str, new: str) -> RenameResult:
@@ -639,7 +652,7 @@ class MemoryStore:
             if current is None:
                 N.check_portable(name)
             _refuse_folder(name, path)
-            atomic_write(path, encode_memory(name, content))
+            atomic_write(path, encode_memory(name, content), self._allowed(name))
         return WriteResult(name, current is None, len(content))
 
 

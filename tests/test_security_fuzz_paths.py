@@ -47,10 +47,15 @@ entries = st.tuples(
     st.one_of(st.sampled_from(OUTSIDE_TARGETS), st.sampled_from(TARGETS)),
     st.booleans(),  # link: absolute (True) or relative to its folder
 )
+# names: the interesting ones, and any short string of the characters paths are made of
+names = st.one_of(
+    st.sampled_from(MEMORY_NAMES),
+    st.text(alphabet="abtu/.\\:~ -", min_size=1, max_size=12),
+)
 operations = st.tuples(
     st.sampled_from(["read", "write", "edit", "delete", "rename", "exists", "check", "graph"]),
-    st.sampled_from(MEMORY_NAMES),
-    st.sampled_from(MEMORY_NAMES),
+    names,
+    names,
 )
 
 

@@ -87,16 +87,15 @@ def open_folder(folder: Path, inside: Sequence[str]) -> Iterator[int]:
 
 def _write_in(dir_fd: int | None, folder: Path, name: str, data: bytes) -> None:
     tmp = f".{name}.{os.getpid()}.{os.urandom(6).hex()}.tmp"
-    at = {} if dir_fd is None else {"dir_fd": dir_fd}
     target = name if dir_fd is not None else str(folder / name)
     tmp_path = tmp if dir_fd is not None else str(folder / tmp)
     try:
-        mode = os.stat(target, **at).st_mode & 0o7777
+        mode = os.stat(target, dir_fd=dir_fd).st_mode & 0o7777
     except FileNotFoundError:
         mode = 0o666 & ~_UMASK
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(tmp_path, flags | getattr(os, "O_BINARY", 0), 0o600, **at)
+        fd = os.open(tmp_path, flags | getattr(os, "O_BINARY", 0), 0o600, dir_fd=dir_fd)
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
@@ -106,13 +105,10 @@ def _write_in(dir_fd: int | None, folder: Path, name: str, data: bytes) -> None:
                     os.fchmod(handle.fileno(), mode)
             if not hasattr(os, "fchmod"):  # pragma: no cover - Windows
                 os.chmod(tmp_path, mode)
-            if dir_fd is None:
-                os.replace(tmp_path, target)
-            else:
-                os.replace(tmp_path, target, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+            os.replace(tmp_path, target, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
         except BaseException:
             with contextlib.suppress(OSError):
-                os.unlink(tmp_path, **at)
+                os.unlink(tmp_path, dir_fd=dir_fd)
             raise
     except OSError as exc:  # name the real files, not the names relative to the folder
         exc.filename, exc.filename2 = str(folder / tmp), str(folder / name)

@@ -396,7 +396,7 @@ def test_analyzer_is_pure() -> None:
         ("auth/login_v2", "auth/login"),
         ("tech_stack_old", "tech_stack"),
         ("TECH_STACK", "tech_stack"),
-        ("techStacks", "tech_stack"),
+        ("techStacks", None),  # camelCase is how code names things; the name is snake_case
         ("deploy/docker_compose_file", "deploy/docker_compose"),
         ("session_handling_notes", "session_handling"),
         ("frontend/x-subtleties-more", "frontend/x-subtleties"),

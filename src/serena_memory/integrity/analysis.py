@@ -2,9 +2,9 @@
 
 Pure analysis: it works on a ``{name: text}`` mapping plus the sets of read-only and
 ignored names, and never touches a file (:mod:`serena_memory.integrity.api` loads a store
-and applies fixes). The findings are defined exactly as serena-agent 2.1.0 defines them,
-so both report the same stale references and the same exact bare mentions on the same
-files; the differential test in ``tests/test_integrity_differential.py`` keeps it so:
+and applies fixes). Stale references and exact bare mentions are defined exactly as
+serena-agent 2.1.0 defines them, so both report the same ones on the same files; the
+differential test in ``tests/test_integrity_differential.py`` keeps it so:
 
 - a reference is ``mem:`` not glued to a preceding name character, followed by a
   maximal run of ``[A-Za-z0-9_\\-/]`` (trailing slash included); it is stale when no
@@ -13,8 +13,10 @@ files; the differential test in ``tests/test_integrity_differential.py`` keeps i
   character on either side and not directly after ``mem:``; it is high-confidence when
   the name has a ``/`` or is 10+ characters long; a memory mentioning its own name or
   last segment is skipped, so are names whose last segment is a common word (``core``);
-- a near-miss is a bare run of 10+ name characters, not an existing name, whose words are
-  those of a topic-path or long name (see `similarity.NearMissIndex`).
+- a near-miss is a bare run of 10+ name characters, not an existing name, that a person
+  would accept as meaning a topic-path or long name (see `similarity.NearMissIndex`);
+  here we differ from the reference on purpose: an identifier used as code, or a token on
+  a line that already references the suggested memory, is not one.
 
 Empty memories and the memory_maintenance memory (it holds examples) are not scanned.
 The speed comes from a few passes per memory, each matching every name at once: a literal
@@ -52,6 +54,8 @@ _RUN_TABLE = bytes(c if chr(c) in NAME_CHARS else 32 for c in range(256))
 _PREFIX_BYTES = PREFIX.encode("ascii")
 # on TextScan.blanked; led by the space before the run, so the regex engine can skip ahead
 _LONG_RUN = re.compile(f" ([^ ]{{{HIGH_CONFIDENCE_LENGTH},}})")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_FENCE = re.compile(rb"^[ \t]*(?:```|~~~)", re.MULTILINE)
 
 
 def is_high_confidence(name: str) -> bool:
@@ -340,13 +344,28 @@ class TextScan:
     line numbers need.
     """
 
-    __slots__ = ("text", "data", "blanked")
+    __slots__ = ("text", "data", "blanked", "_fences")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.data = text.encode("utf-8")
         blanked = self.data.translate(_RUN_TABLE).decode("ascii")
         self.blanked = " " + blanked + " "  # blanked[i + 1] is data[i]
+        self._fences: list[tuple[int, int]] | None = None
+
+    def in_code(self, offset: int, length: int) -> bool:
+        """Whether the run at ``offset`` reads as code: inside a fenced block, called
+        (`name(`) or an attribute (`.name`)."""
+        data = self.data
+        if offset and data[offset - 1 : offset] == b".":
+            return True
+        if data[offset + length : offset + length + 1] == b"(":
+            return True
+        if self._fences is None:
+            marks = [m.start() for m in _FENCE.finditer(data)] if b"``" in data else []
+            marks.append(len(data))  # a block left open runs to the end
+            self._fences = list(zip(marks[::2], marks[1::2], strict=False))
+        return any(start < offset < end for start, end in self._fences)
 
     def long_runs(self) -> set[str]:
         """The distinct runs of name characters that could be a high-confidence name."""
@@ -564,7 +583,8 @@ class IntegrityAnalyzer:
             from serena_memory.integrity.similarity import NearMissIndex
 
             self._near_index = NearMissIndex(
-                n for n in self.names if is_high_confidence(n) and not is_common_word_name(n)
+                (n for n in self.names if is_high_confidence(n) and not is_common_word_name(n)),
+                all_names=self.names,
             )
         return self._near_index
 
@@ -651,15 +671,27 @@ class IntegrityAnalyzer:
         # long runs that can't be a near-miss whatever the source (an existing name, or
         # matching no name) are remembered, so each is looked at once in the whole check
         dead = self._no_near_miss
+        referenced = {target: set(lines) for target, lines in self.references(source)}
         found = []
         for token in scan.long_runs() - dead:
             if token in existing or not index.has_match(token):
                 dead.add(token)
                 continue
-            name = index.best(token, source)
-            if name is None:
+            best = index.best(token, source)
+            if best is None:
                 continue
+            name, score = best
             offsets = scan.run_offsets(token)
+            if score < 1.0 and _IDENTIFIER.fullmatch(token):
+                # an identifier used as code (`obj.debug_logger_analysis(...)`, a fenced
+                # block) names code, unless it spells the memory's name exactly
+                offsets = [o for o in offsets if not scan.in_code(o, len(token))]
+            if offsets and name in referenced:
+                # a line that already has `mem:name` (`task-completion: mem:task_completion`)
+                lines = scan.line_numbers(offsets)
+                offsets = [
+                    o for o, n in zip(offsets, lines, strict=True) if n not in referenced[name]
+                ]
             if offsets:
                 found.append((offsets[0], token, name, len(offsets)))
         found.sort()  # first-seen order, like the reference

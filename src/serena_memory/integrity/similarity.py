@@ -302,91 +302,178 @@ class NameIndex:
         return [pool[i] for _k, _s, i in found]
 
 
-class NearMissIndex:
-    """Long bare tokens that are near-misses of existing names (``frontend-grid-layout`` for
-    ``frontend/grid_layout``, ``suggested_commands_list`` for ``suggested_commands``).
+MEMORY_PATH_PREFIX = "serena/memories/"  # `.serena/memories/x.md`: the run after the dot
+_CAMEL_HUMP = re.compile(r"[a-z0-9][A-Z]")
 
-    A token matches a name when both have the same canonical words (best), or when the
-    words of one are a contiguous run of the other's covering at least 60% of the longer
-    one: best when the token is the name's last segment (`webhook_sampling` for
-    `notifications/webhook_sampling`), else the more they cover the better. Ties go to the
-    alphabetically first name.
+
+@lru_cache(maxsize=262144)
+def near_words(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(words, numbers) of a name or token for near-misses: words lowercase and singular,
+    version words (`v2`, `old`, `legacy`...) at either end dropped; numbers (`008` is
+    `8`) kept apart, in order. A number is part of a name (`iss-008` is not `iss-002`);
+    keeping the numbers apart lets a token that has none still find a dated name."""
+    words: list[str] = []
+    numbers: list[str] = []
+    for word in split_words(text):
+        if word.isdigit():
+            numbers.append(str(int(word)))
+        else:
+            words.append(word)
+    start, end = 0, len(words)
+    while end - start > 1 and _is_version_word(words[end - 1]):
+        end -= 1
+    while end - start > 1 and _is_version_word(words[start]):
+        start += 1
+    return tuple(singular(w) for w in words[start:end]), tuple(numbers)
+
+
+def memory_path(token: str) -> str:
+    """The memory name a path to its file spells (`serena/memories/x` from
+    `.serena/memories/x.md`, `/x` from a relative link `../x.md`), else ``token``."""
+    if token.startswith(MEMORY_PATH_PREFIX):
+        return token[len(MEMORY_PATH_PREFIX) :]
+    return token.lstrip("/")
+
+
+def _is_subsequence(part: Sequence[str], whole: Sequence[str]) -> bool:
+    rest = iter(whole)
+    return all(item in rest for item in part)
+
+
+def is_code_identifier(token: str) -> bool:
+    """camelCase or PascalCase with no separator: how code, not prose, names things."""
+    return not any(c in token for c in "_-/") and _CAMEL_HUMP.search(token) is not None
+
+
+class NearMissIndex:
+    """Long bare tokens that a person would accept as "you meant that memory".
+
+    A token matches a name when, compared as words (case, separators and plurals aside):
+    both have the same words (best); the token is the name's last segment
+    (`webhook_sampling` for `notifications/webhook_sampling`); or the words of one are a
+    contiguous run of the other's covering at least 60% of them (the more the better).
+    Numbers must agree: a token with numbers only matches a name with the same numbers
+    (`issue-finder-ISS-008` is `audit-issue-finder-iss-008`, not `...-iss-002`); a token
+    without numbers may match a numbered or dated name, if only one fits.
+
+    What a person would not accept is left out: a single word (`convention` is prose, not
+    `conventions`), a camelCase identifier unless the name is spelled that way
+    (`DebugLogger`), a path with a slash where the name has none (`UI/Streamlit`), a
+    folder (`test-cases/`, or a topic such as `d27-cursor-pagination`), the source's own
+    name, and a tie between several names (an arbitrary pick is no help). A path to a
+    memory file (`.serena/memories/x.md`, whose run is `serena/memories/x`) means that
+    memory.
     """
 
     MIN_COVERAGE = 0.6
+    MIN_RUN_WORDS = 3  # words a token needs to stand for most of a longer last segment
 
-    def __init__(self, names: Iterable[str]) -> None:
+    def __init__(self, names: Iterable[str], all_names: Iterable[str] = ()) -> None:
+        names = sorted(set(names))
+        self._all = frozenset(all_names) | frozenset(names)
         self._exact: dict[tuple[str, ...], list[str]] = {}
-        self._runs: dict[tuple[str, ...], list[tuple[int, str]]] = {}
-        self._words_of: dict[str, tuple[str, ...]] = {}
-        self._last: dict[str, tuple[str, tuple[str, ...]]] = {}
-        for name in sorted(set(names)):
-            words = canonical_words(name)
+        self._last: dict[tuple[str, ...], list[str]] = {}
+        self._runs: dict[tuple[str, ...], dict[str, float]] = {}  # runs of all the words
+        self._last_runs: dict[tuple[str, ...], dict[str, float]] = {}  # of the last segment
+        self._numbers: dict[str, tuple[str, ...]] = {}
+        self._camel: dict[str, str] = {}
+        self._topics: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+        for name in self._all:
+            topic = name.rpartition("/")[0]
+            while topic:
+                self._topics.add(near_words(topic))
+                topic = topic.rpartition("/")[0]
+        for name in names:
+            words, numbers = near_words(name)
             if not words:
                 continue
-            self._words_of[name] = words
+            self._numbers[name] = numbers
             self._exact.setdefault(words, []).append(name)
             last = name.rpartition("/")[2]
-            self._last[name] = (last.lower(), canonical_words(last))
-            n = len(words)
-            for size in range(self._min_run(n), n + 1):
-                for i in range(n - size + 1):
-                    self._runs.setdefault(words[i : i + size], []).append((n, name))
+            last_words = near_words(last)[0]
+            if "/" in name and last_words:
+                self._last.setdefault(last_words, []).append(name)
+            if not any(c in last for c in "_-"):
+                self._camel.setdefault(last.lower(), name)
+            for whole, index in ((words, self._runs), (last_words, self._last_runs)):
+                n = len(whole)
+                for size in range(1, n):
+                    coverage = size / n
+                    if coverage < self.MIN_COVERAGE:
+                        continue
+                    for i in range(n - size + 1):
+                        runs = index.setdefault(whole[i : i + size], {})
+                        if coverage > runs.get(name, 0.0):
+                            runs[name] = coverage
         self._cache: dict[str, list[tuple[float, str]]] = {}
 
-    @classmethod
-    def _min_run(cls, n: int) -> int:
-        """The fewest of ``n`` words that cover enough of them (the same float test as
-        the scoring, so no rounding can disagree with it)."""
-        return next(size for size in range(1, n + 1) if size / n >= cls.MIN_COVERAGE)
-
     def _ranked(self, token: str) -> list[tuple[float, str]]:
+        """Matching names, best first (ties by name), whatever the source."""
         cached = self._cache.get(token)
         if cached is not None:
             return cached
-        words = canonical_words(token)
+        result: list[tuple[float, str]] = []
+        plain = memory_path(token)
+        if plain != token and plain in self._all:
+            result = [(1.0, plain)]
+        elif not plain.endswith(("/", "-", "_")) and not token.startswith("/"):
+            result = self._scored(plain)
+        self._cache[token] = result
+        return result
+
+    def _scored(self, token: str) -> list[tuple[float, str]]:
+        words, numbers = near_words(token)
+        if len(words) + len(numbers) < 2 or not words:
+            return []  # one word is prose (`convention`), not a memory name
+        if (words, numbers) in self._topics and words not in self._exact:
+            return []  # a folder of memories, not one memory
+        if is_code_identifier(token):
+            name = self._camel.get(token.lower())
+            return [(1.0, name)] if name else []
         scored: dict[str, float] = {}
 
         def offer(name: str, score: float) -> None:
+            own = self._numbers[name]
+            if own != numbers:
+                if not _is_subsequence(numbers, own):
+                    return  # `iss-008` is not `iss-002`, nor `fixes_2025_02` `fixes_2025_01`
+                score -= 0.05  # some of the name's numbers left out: close, not the same
             if score > scored.get(name, 0.0):
                 scored[name] = score
 
         for name in self._exact.get(words, ()):
             offer(name, 1.0)
-        n = len(words)
-        # the token's words contain a name's words ...
-        for i in range(n):
-            for j in range(i + 1, n + 1):
-                coverage = (j - i) / n
-                if coverage < self.MIN_COVERAGE:
-                    continue
-                for name in self._exact.get(words[i:j], ()):
+        for name in self._last.get(words, ()):
+            offer(name, 0.95)
+        for name, coverage in self._runs.get(words, {}).items():
+            offer(name, 0.6 + 0.3 * coverage)
+        if len(words) >= self.MIN_RUN_WORDS:  # `Anti-Pattern` is a phrase, not most of
+            for name, coverage in self._last_runs.get(words, {}).items():  # `x/x-anti-patterns`
+                offer(name, 0.6 + 0.3 * coverage)
+        n = len(words)  # the token's words contain a name's words
+        for size in range(1, n):
+            coverage = size / n
+            if coverage < self.MIN_COVERAGE:
+                continue
+            for i in range(n - size + 1):
+                for name in self._exact.get(words[i : i + size], ()):
                     offer(name, 0.6 + 0.3 * coverage)
-        # ... or a name's words contain the token's; best when the token is its last segment
-        lowered = token.lower()
-        for length, name in self._runs.get(words, ()):
-            last, last_words = self._last[name]
-            if last == lowered:
-                offer(name, 0.97)
-            elif last_words == words:
-                offer(name, 0.95)
-            else:
-                offer(name, 0.6 + 0.3 * n / length)
-        ranked = sorted(((-s, name) for name, s in scored.items()))
-        result = [(-s, name) for s, name in ranked]
-        self._cache[token] = result
-        return result
+        if "/" in token:  # a path where the name has none is a folder or a phrase
+            scored = {name: s for name, s in scored.items() if "/" in name}
+        return sorted(((s, name) for name, s in scored.items()), key=lambda e: (-e[0], e[1]))
 
     def has_match(self, token: str) -> bool:
         return bool(self._ranked(token))
 
-    def best(self, token: str, source: str) -> str | None:
-        """The most likely meant name for ``token`` found in ``source``, never ``source``."""
-        ranked = self._ranked(token)
-        if not ranked:
+    def best(self, token: str, source: str) -> tuple[str, float] | None:
+        """The memory ``token`` in ``source`` most likely means, and how sure (1.0: the
+        same words); None when it is the source itself or several fit equally."""
+        own = near_words(source)
+        plain = memory_path(token)
+        if plain == source or near_words(plain) in (own, near_words(source.rpartition("/")[2])):
+            return None  # the memory naming itself
+        ranked = [(s, name) for s, name in self._ranked(token) if name != source]
+        if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
             return None
-        own = canonical_words(source)
-        for _score, name in ranked:
-            if name != source and self._words_of[name] != own:
-                return name
-        return None
+        score, name = ranked[0]
+        return name, score

@@ -179,3 +179,31 @@ def test_an_undecodable_memory_is_reported_by_check_and_graph_without_a_tracebac
     nodes = {n["name"]: n for n in json.loads(done.stdout)["nodes"]}
     assert nodes["latin1"]["unreadable"] and nodes["latin1"]["reachable"]
     assert not nodes["core"]["unreadable"]
+
+
+def test_auto_prefix_writes_memory_file_paths_as_references_only_when_asked(
+    project: Path, serena_home: Path
+) -> None:
+    memories = project / ".serena" / "memories"
+    memories.mkdir(parents=True, exist_ok=True)
+    (memories / "evaluator_architecture_2025.md").write_text("Design.\n")
+    notes = memories / "notes.md"
+    text = (
+        "Design: `.serena/memories/evaluator_architecture_2025.md`.\n"
+        "Link: [design](.serena/memories/evaluator_architecture_2025.md)\n"
+    )
+    notes.write_text(text)
+    plain = run_cli("memories", "auto-prefix-references", str(project))
+    assert "Skipped, path to a memory file (1)" in plain.stdout, plain.stdout
+    assert "--include-file-paths" in plain.stdout and notes.read_text() == text
+    done = run_cli("memories", "auto-prefix-references", str(project), "--include-file-paths")
+    assert done.returncode == 0, done.stderr
+    assert (
+        "1 x `.serena/memories/evaluator_architecture_2025.md` -> "
+        "`mem:evaluator_architecture_2025` in `notes`" in done.stdout
+    )
+    assert notes.read_text() == text.replace(
+        "`.serena/memories/evaluator_architecture_2025.md`", "`mem:evaluator_architecture_2025`"
+    )  # the Markdown link is left as it is: rewriting it would break it
+    again = run_cli("memories", "auto-prefix-references", str(project), "--include-file-paths")
+    assert "Nothing to prefix" in again.stdout

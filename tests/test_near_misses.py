@@ -135,3 +135,16 @@ def test_a_line_that_already_references_the_memory_is_left_alone() -> None:
     assert near_misses(names, "`mem:task_completion`\n\nThen task-completion again.\n") == [
         ("task-completion", "task_completion")
     ]
+
+
+def test_rewrite_memory_paths_only_touches_paths_of_the_given_memories() -> None:
+    from serena_memory.integrity.analysis import rewrite_memory_paths
+
+    text = (
+        "See .serena/memories/ci/flaky.md, ~/.serena/memories/ci/flaky.md,\n"
+        ".serena/memories/other.md and [x](.serena/memories/ci/flaky.md).\n"
+    )
+    new, counts = rewrite_memory_paths(text, {"ci/flaky"})
+    assert counts == {"ci/flaky": 1}
+    assert new == text.replace("See .serena/memories/ci/flaky.md", "See mem:ci/flaky")
+    assert rewrite_memory_paths(new, {"ci/flaky"}) == (new, {})

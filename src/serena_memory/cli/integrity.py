@@ -75,6 +75,11 @@ def check(
 @click.option(
     "--include-global", is_flag=True, help="Also change global memories (shared by all projects)."
 )
+@click.option(
+    "--include-file-paths",
+    is_flag=True,
+    help="Also write paths to memory files (.serena/memories/NAME.md) as `mem:NAME`.",
+)
 @JSON_OPTION
 def auto_prefix_references(
     project: Path | None,
@@ -82,12 +87,14 @@ def auto_prefix_references(
     include_flat_names: bool,
     include_read_only: bool,
     include_global: bool,
+    include_file_paths: bool,
     as_json: bool,
 ) -> None:
     """Add `mem:` before exact mentions of existing memory names.
 
     By default only names with a topic or of 10+ characters, only in writable project
-    memories. Near-misses are listed, never rewritten.
+    memories. Near-misses are listed, never rewritten; paths to memory files are
+    rewritten only with --include-file-paths.
     """
     from serena_memory.integrity.api import auto_prefix
 
@@ -97,6 +104,7 @@ def auto_prefix_references(
         include_flat_names=include_flat_names,
         include_read_only=include_read_only,
         include_global=include_global,
+        include_file_paths=include_file_paths,
     )
     if as_json:
         emit_json(report.to_dict())

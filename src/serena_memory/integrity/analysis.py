@@ -779,3 +779,26 @@ def prefix_bare_mentions(text: str, names: Iterable[str]) -> tuple[str, dict[str
         text = "".join(pieces)
         counts.update(owner.values())
     return text, dict(sorted(counts.items()))
+
+
+# `.serena/memories/NAME.md`, not inside a longer path (`~/.serena/...`, `x.serena/...`)
+_MEMORY_FILE = re.compile(r"(?<![A-Za-z0-9_\-/.~])\.serena/memories/([A-Za-z0-9_\-/]+)\.md\b")
+
+
+def rewrite_memory_paths(text: str, names: Iterable[str]) -> tuple[str, dict[str, int]]:
+    """Write each path to the file of one of ``names`` (`.serena/memories/x.md`) as the
+    reference `mem:x`; returns the new text and the count per name. A path that is the
+    target of a Markdown link (`[x](.serena/memories/x.md)`) is left alone: the link would
+    break. A second call changes nothing."""
+    wanted = frozenset(names)
+    counts: Counter[str] = Counter()
+
+    def replace(match: re.Match[str]) -> str:
+        name = match.group(1)
+        start = match.start()
+        if name not in wanted or text[max(0, start - 2) : start] == "](":
+            return match.group(0)
+        counts[name] += 1
+        return PREFIX + name
+
+    return _MEMORY_FILE.sub(replace, text), dict(sorted(counts.items()))

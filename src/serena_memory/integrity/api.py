@@ -36,6 +36,7 @@ from serena_memory.integrity.analysis import (
     CheckReport,
     IntegrityAnalyzer,
     prefix_bare_mentions,
+    rewrite_memory_paths,
 )
 
 if TYPE_CHECKING:
@@ -46,12 +47,14 @@ SKIP_READ_ONLY = "read-only source"
 SKIP_FLAT = "flat name"
 SKIP_GLOBAL = "global memory"
 SKIP_NEAR_MISS = "near-miss"
+SKIP_FILE_PATH = "path to a memory file"
 
 _SKIP_HINTS = {
     SKIP_READ_ONLY: "the source memory is read-only; pass --include-read-only to change it",
     SKIP_FLAT: "short flat name, easily plain prose; pass --include-flat-names to include it",
     SKIP_GLOBAL: "global memories are shared by every project; pass --include-global",
     SKIP_NEAR_MISS: "the text differs from the name, so adding `mem:` can't fix it; edit by hand",
+    SKIP_FILE_PATH: "pass --include-file-paths to write each path as its `mem:` reference",
 }
 
 
@@ -350,9 +353,13 @@ class PrefixChange:
     source: str
     name: str
     count: int
+    token: str | None = None  # for paths to memory files: the path as written
 
     def to_dict(self) -> dict[str, Any]:
-        return {"source": self.source, "name": self.name, "count": self.count}
+        data: dict[str, Any] = {"source": self.source, "name": self.name, "count": self.count}
+        if self.token is not None:
+            data["token"] = self.token
+        return data
 
 
 @dataclass(frozen=True)
@@ -403,13 +410,14 @@ class AutoPrefixReport:
                 + ":"
             )
             for c in self.changed:
-                out.append(f"  - {c.count} x `{c.name}` -> `mem:{c.name}` in `{c.source}`")
+                written = c.name if c.token is None else c.token
+                out.append(f"  - {c.count} x `{written}` -> `mem:{c.name}` in `{c.source}`")
         else:
             out.append(
                 "Nothing to prefix" + (" (dry run)." if self.dry_run else "; no memory changed.")
             )
         out.append("")
-        for reason in (SKIP_READ_ONLY, SKIP_FLAT, SKIP_GLOBAL, SKIP_NEAR_MISS):
+        for reason in (SKIP_READ_ONLY, SKIP_FLAT, SKIP_GLOBAL, SKIP_FILE_PATH, SKIP_NEAR_MISS):
             items = [s for s in self.skipped if s.reason == reason]
             if not items:
                 continue
@@ -431,43 +439,67 @@ def auto_prefix(
     include_flat_names: bool = False,
     include_read_only: bool = False,
     include_global: bool = False,
+    include_file_paths: bool = False,
 ) -> AutoPrefixReport:
-    """Add ``mem:`` before exact bare mentions of existing names.
+    """Add ``mem:`` before exact bare mentions of existing names, and with
+    ``include_file_paths`` write paths to memory files (`.serena/memories/x.md`) as
+    references (`mem:x`).
 
     By default only high-confidence names inside writable project memories. Each memory is
     rewritten under the store's lock from its current text, so a second run finds nothing
     and an edit made meanwhile is kept.
     """
+    from serena_memory.integrity.similarity import MEMORY_PATH_PREFIX
+
     report = AutoPrefixReport(dry_run=dry_run)
     check = load_analyzer(store).check(include_unmarked=True, fuzzy=True)
     plan: dict[str, set[str]] = {}
+    paths: dict[str, set[str]] = {}
     mentions = list(check.bare_high)
     if include_flat_names:
         mentions += check.bare_low
     else:
         report.skipped.extend(PrefixSkip(m.source, m.name, SKIP_FLAT) for m in check.bare_low)
     for m in check.near_misses:
-        report.skipped.append(PrefixSkip(m.source, m.name, SKIP_NEAR_MISS, m.token))
+        if m.token != MEMORY_PATH_PREFIX + m.name:
+            report.skipped.append(PrefixSkip(m.source, m.name, SKIP_NEAR_MISS, m.token))
+        elif not include_file_paths:
+            report.skipped.append(PrefixSkip(m.source, m.name, SKIP_FILE_PATH, m.token))
+        else:
+            mentions.append(m)
     for m in sorted(mentions, key=lambda m: (m.source, m.name)):
         if m.source_read_only and not include_read_only:
-            report.skipped.append(PrefixSkip(m.source, m.name, SKIP_READ_ONLY))
+            report.skipped.append(PrefixSkip(m.source, m.name, SKIP_READ_ONLY, m.token))
         elif N.is_global(m.source) and not include_global:
-            report.skipped.append(PrefixSkip(m.source, m.name, SKIP_GLOBAL))
+            report.skipped.append(PrefixSkip(m.source, m.name, SKIP_GLOBAL, m.token))
         else:
-            plan.setdefault(m.source, set()).add(m.name)
-    report.skipped.sort(key=lambda s: (s.source, s.name))
-    for source in sorted(plan):
-        counts = _prefix(store, source, plan[source], dry_run)
+            (plan if m.exact else paths).setdefault(m.source, set()).add(m.name)
+    report.skipped.sort(key=lambda s: (s.source, s.name, s.token or ""))
+    for source in sorted(plan.keys() | paths.keys()):
+        counts, path_counts = _prefix(
+            store, source, plan.get(source, set()), paths.get(source, set()), dry_run
+        )
         report.changed.extend(PrefixChange(source, n, c) for n, c in sorted(counts.items()))
+        report.changed.extend(
+            PrefixChange(source, n, c, f".serena/memories/{n}.md")
+            for n, c in sorted(path_counts.items())
+        )
     return report
 
 
-def _prefix(store: MemoryStore, source: str, names: set[str], dry_run: bool) -> dict[str, int]:
-    """Prefix the bare mentions of ``names`` in ``source`` (from its current text)."""
+def _prefix(
+    store: MemoryStore, source: str, names: set[str], paths: set[str], dry_run: bool
+) -> tuple[dict[str, int], dict[str, int]]:
+    """Prefix the bare mentions of ``names`` and rewrite the file paths of ``paths`` in
+    ``source`` (from its current text)."""
     counts: dict[str, int] = {}
+    path_counts: dict[str, int] = {}
 
     def transform(text: str) -> str:
-        new_text, found = prefix_bare_mentions(text, names)
+        new_text, found = rewrite_memory_paths(text, paths) if paths else (text, {})
+        path_counts.clear()
+        path_counts.update(found)
+        new_text, found = prefix_bare_mentions(new_text, names)
         counts.clear()
         counts.update(found)
         return new_text
@@ -478,8 +510,8 @@ def _prefix(store: MemoryStore, source: str, names: set[str], dry_run: bool) -> 
         else:
             store.update(source, transform)
     except MemoryNotFoundError:
-        return {}  # deleted since the scan
-    return counts
+        return {}, {}  # deleted since the scan
+    return counts, path_counts
 
 
 def fix_reference(store: MemoryStore, source: str, old: str, new: str) -> int:

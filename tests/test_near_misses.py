@@ -94,6 +94,8 @@ def test_camel_case_token_matches_a_camel_case_name() -> None:
     names = ["ci/ImportParser", "debug_logger_analysis_2025_08_25"]
     assert near_misses(names, "The importParser notes.\n") == [("importParser", "ci/ImportParser")]
     assert near_misses(names, "The DebugLogger class.\n") == []
+    two = ["ci/indexSecret", "db/indexSecret", "debug_logger_analysis_2025_08_25"]
+    assert near_misses(two, "The IndexSecret notes.\n") == []  # two fit: no pick
 
 
 def test_paths_to_memory_files_mean_the_memory() -> None:

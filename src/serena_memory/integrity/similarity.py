@@ -376,7 +376,7 @@ class NearMissIndex:
         self._runs: dict[tuple[str, ...], dict[str, float]] = {}  # runs of all the words
         self._last_runs: dict[tuple[str, ...], dict[str, float]] = {}  # of the last segment
         self._numbers: dict[str, tuple[str, ...]] = {}
-        self._camel: dict[str, str] = {}
+        self._camel: dict[str, list[str]] = {}  # last segments without separators
         self._topics: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
         for name in self._all:
             topic = name.rpartition("/")[0]
@@ -394,7 +394,7 @@ class NearMissIndex:
             if "/" in name and last_words:
                 self._last.setdefault(last_words, []).append(name)
             if not any(c in last for c in "_-"):
-                self._camel.setdefault(last.lower(), name)
+                self._camel.setdefault(last.lower(), []).append(name)
             for whole, index in ((words, self._runs), (last_words, self._last_runs)):
                 n = len(whole)
                 for size in range(1, n):
@@ -427,9 +427,8 @@ class NearMissIndex:
             return []  # one word is prose (`convention`), not a memory name
         if (words, numbers) in self._topics and words not in self._exact:
             return []  # a folder of memories, not one memory
-        if is_code_identifier(token):
-            name = self._camel.get(token.lower())
-            return [(1.0, name)] if name else []
+        if is_code_identifier(token):  # only a name spelled the same way
+            return [(1.0, name) for name in self._camel.get(token.lower(), ())]
         scored: dict[str, float] = {}
 
         def offer(name: str, score: float) -> None:

@@ -150,3 +150,9 @@ def test_rewrite_memory_paths_only_touches_paths_of_the_given_memories() -> None
     assert counts == {"ci/flaky": 1}
     assert new == text.replace("See .serena/memories/ci/flaky.md", "See mem:ci/flaky")
     assert rewrite_memory_paths(new, {"ci/flaky"}) == (new, {})
+
+
+def test_file_names_with_another_extension_are_not_memories() -> None:
+    names = ["ai/ai-pr-quality-gate-notes", "ci/ci-flaky-test-quarantine"]
+    text = "The workflow ai-pr-quality-gate.yml runs first; flaky-test-quarantine.md explains.\n"
+    assert near_misses(names, text) == [("flaky-test-quarantine", "ci/ci-flaky-test-quarantine")]

@@ -15,8 +15,9 @@ differential test in ``tests/test_integrity_differential.py`` keeps it so:
   last segment is skipped, so are names whose last segment is a common word (``core``);
 - a near-miss is a bare run of 10+ name characters, not an existing name, that a person
   would accept as meaning a topic-path or long name (see `similarity.NearMissIndex`);
-  here we differ from the reference on purpose: an identifier used as code, or a token on
-  a line that already references the suggested memory, is not one.
+  here we differ from the reference on purpose: an identifier used as code, a file name
+  (`x.yml`), or a token on a line that already references the suggested memory, is not
+  one.
 
 Empty memories and the memory_maintenance memory (it holds examples) are not scanned.
 The speed comes from a few passes per memory, each matching every name at once: a literal
@@ -55,6 +56,7 @@ _PREFIX_BYTES = PREFIX.encode("ascii")
 # on TextScan.blanked; led by the space before the run, so the regex engine can skip ahead
 _LONG_RUN = re.compile(f" ([^ ]{{{HIGH_CONFIDENCE_LENGTH},}})")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_EXTENSION = re.compile(rb"\.([A-Za-z][A-Za-z0-9]{0,9})\b")
 _FENCE = re.compile(rb"^[ \t]*(?:```|~~~)", re.MULTILINE)
 
 
@@ -352,6 +354,11 @@ class TextScan:
         blanked = self.data.translate(_RUN_TABLE).decode("ascii")
         self.blanked = " " + blanked + " "  # blanked[i + 1] is data[i]
         self._fences: list[tuple[int, int]] | None = None
+
+    def is_file_name(self, offset: int, length: int) -> bool:
+        """Whether the run at ``offset`` is followed by a file extension other than `.md`."""
+        m = _EXTENSION.match(self.data, offset + length)
+        return m is not None and m.group(1).lower() != b"md"
 
     def in_code(self, offset: int, length: int) -> bool:
         """Whether the run at ``offset`` reads as code: inside a fenced block, called
@@ -686,6 +693,8 @@ class IntegrityAnalyzer:
                 # an identifier used as code (`obj.debug_logger_analysis(...)`, a fenced
                 # block) names code, unless it spells the memory's name exactly
                 offsets = [o for o in offsets if not scan.in_code(o, len(token))]
+            # `ai-pr-quality-gate.yml`, `parser_rules.py`: a file name; `x.md` may be a memory
+            offsets = [o for o in offsets if not scan.is_file_name(o, len(token))]
             if offsets and name in referenced:
                 # a line that already has `mem:name` (`task-completion: mem:task_completion`)
                 lines = scan.line_numbers(offsets)

@@ -357,7 +357,10 @@ class TextScan:
 
     def is_file_name(self, offset: int, length: int) -> bool:
         """Whether the run at ``offset`` is followed by a file extension other than `.md`."""
-        m = _EXTENSION.match(self.data, offset + length)
+        end = offset + length
+        if self.data[end : end + 1] != b".":
+            return False
+        m = _EXTENSION.match(self.data, end)
         return m is not None and m.group(1).lower() != b"md"
 
     def in_code(self, offset: int, length: int) -> bool:

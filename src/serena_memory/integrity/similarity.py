@@ -304,6 +304,7 @@ class NameIndex:
 
 MEMORY_PATH_PREFIX = "serena/memories/"  # `.serena/memories/x.md`: the run after the dot
 _CAMEL_HUMP = re.compile(r"[a-z0-9][A-Z]")
+_SEPARATOR = re.compile(r"[_\-/]")
 
 
 @lru_cache(maxsize=262144)
@@ -342,7 +343,7 @@ def _is_subsequence(part: Sequence[str], whole: Sequence[str]) -> bool:
 
 def is_code_identifier(token: str) -> bool:
     """camelCase or PascalCase with no separator: how code, not prose, names things."""
-    return not any(c in token for c in "_-/") and _CAMEL_HUMP.search(token) is not None
+    return _SEPARATOR.search(token) is None and _CAMEL_HUMP.search(token) is not None
 
 
 class NearMissIndex:
@@ -467,11 +468,14 @@ class NearMissIndex:
     def best(self, token: str, source: str) -> tuple[str, float] | None:
         """The memory ``token`` in ``source`` most likely means, and how sure (1.0: the
         same words); None when it is the source itself or several fit equally."""
-        own = near_words(source)
+        ranked = self._ranked(token)
+        if not ranked:
+            return None
         plain = memory_path(token)
-        if plain == source or near_words(plain) in (own, near_words(source.rpartition("/")[2])):
+        own = near_words(source), near_words(source.rpartition("/")[2])
+        if plain == source or near_words(plain) in own:
             return None  # the memory naming itself
-        ranked = [(s, name) for s, name in self._ranked(token) if name != source]
+        ranked = [(s, name) for s, name in ranked if name != source]
         if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
             return None
         score, name = ranked[0]

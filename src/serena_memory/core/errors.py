@@ -90,6 +90,11 @@ class MemoryChangedError(MemoryStoreError):
         self.current_version = current_version
 
 
+class RenameJournalError(MemoryStoreError):
+    """A rename journal that is not replayed (malformed, foreign or unsafe): changes wait
+    until a person removes it, reading and listing go on."""
+
+
 EXPECTED_ERRORS: tuple[type[BaseException], ...] = (
     MemoryStoreError,
     OSError,

@@ -7,6 +7,7 @@ or ``./x`` can't slip past the read-only and ignored patterns.
 
 from __future__ import annotations
 
+import os
 import re
 
 from serena_memory.core.errors import InvalidNameError
@@ -88,6 +89,47 @@ def normalize_name(raw: str) -> str:
             "'global' alone is not a memory name: global memories are named 'global/NAME'"
         )
     return name
+
+
+def check_stored_name(name: object) -> str:
+    """Validate a name recorded by the store itself (a folder listing's relative path
+    without ``.md``, as kept in the rename journal), without normalizing it.
+
+    Listed names may spell files :func:`normalize_name` would alias (``notes .md``,
+    ``x.md.md``), so they are taken as they are; what must never pass is anything that
+    leaves its memories folder or reaches a hidden file (the journal, temporary files):
+    absolute paths, ``.``/``..``/hidden/empty segments, control characters, separators or
+    drive letters of this system inside a segment. Returns the name unchanged.
+    """
+    if not isinstance(name, str) or not name:
+        raise InvalidNameError(f"{name!r} is not a memory name")
+    if len(name) > MAX_NAME_CHARS:
+        raise InvalidNameError(f"memory name {_preview(name)} is longer than {MAX_NAME_CHARS}")
+    bad = _FORBIDDEN_CHARS.search(name)
+    if bad:
+        raise InvalidNameError(f"memory name {name!r} contains the character {bad.group()!r}")
+    segments = name.split("/")
+    for segment in segments:
+        if segment in ("", ".", "..") or segment.startswith("."):
+            raise InvalidNameError(
+                f"memory name {name!r} has an empty, hidden, '.' or '..' segment, so it could "
+                "name a file outside its memories folder"
+            )
+        if any(sep in segment for sep in _SYSTEM_SEPARATORS):
+            raise InvalidNameError(f"memory name {name!r} contains a path separator or drive")
+    for segment in segments[:-1] + [segments[-1] + MEMORY_SUFFIX]:
+        if len(segment.encode("utf-8")) > MAX_SEGMENT_BYTES:
+            raise InvalidNameError(f"memory name {_preview(name)} has a part that is too long")
+    if name == GLOBAL_TOPIC:
+        raise InvalidNameError("'global' alone is not a memory name")
+    return name
+
+
+# Besides "/", the separators this system's paths know ("\\" on Windows), where a name
+# segment holding one would address another folder.
+_SYSTEM_SEPARATORS = tuple(sep for sep in {os.sep, os.altsep} if sep and sep != "/") + (
+    () if os.sep == "/" else (":",)
+)
 
 
 def _preview(text: str, limit: int = 60) -> str:

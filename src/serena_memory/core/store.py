@@ -13,6 +13,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import NamedTuple
 
+from serena_memory.core import journal as J
 from serena_memory.core import names as N
 from serena_memory.core import paths
 from serena_memory.core.config import GLOBAL_CONFIG_NAME, Settings, load_settings, serena_home
@@ -28,6 +29,7 @@ from serena_memory.core.errors import (
     MemoryStoreError,
     OutsidePathError,
     ReadOnlyMemoryError,
+    RenameJournalError,
 )
 from serena_memory.core.files import (
     atomic_write,
@@ -38,7 +40,7 @@ from serena_memory.core.files import (
 )
 from serena_memory.core.references import rewrite_references
 
-JOURNAL_NAME = ".rename-journal.json"
+JOURNAL_NAME = J.JOURNAL_NAME
 
 
 Folders = list[Path]
@@ -99,6 +101,7 @@ class RenameResult(NamedTuple):
     memories_rewritten: list[str] = []
     read_only_skipped: list[str] = []
     undecodable_skipped: list[str] = []
+    left_unchanged: list[str] = []
 
     def summary(self) -> str:
         text = (
@@ -115,6 +118,13 @@ class RenameResult(NamedTuple):
             text += (
                 " Not valid UTF-8, so not rewritten (fix the encoding, then rewrite the "
                 "reference by hand): " + ", ".join(self.undecodable_skipped) + "."
+            )
+        if self.left_unchanged:
+            text += (
+                " Not rewritten because changed meanwhile, linked outside the allowed folders "
+                "or named in a way no tool accepts (rewrite the reference by hand): "
+                + ", ".join(self.left_unchanged)
+                + "."
             )
         return text
 
@@ -503,16 +513,19 @@ class MemoryStore:
                 raise MemoryNotFoundError(self._not_found_message(old))
             if os.path.lexists(new_path):
                 raise MemoryExistsError(f"memory '{new}' already exists; delete or rename it first")
-            moved_text = self._read_text(old)
-            writes: dict[str, str] = {}
-            total = 0
-            rewritten: list[str] = []
+            try:
+                old_bytes = self._read_bytes(old)
+            except OSError as exc:
+                raise MemoryStoreError(f"memory '{old}' can't be read: {exc.strerror}") from None
+            moved_text = decode_memory(old, old_bytes)
+            rewrites: list[J.Change] = []
+            counts: dict[str, int] = {}
             skipped: list[str] = []
             undecodable: list[str] = []
+            left: list[str] = []
             needle = f"mem:{old}".encode()
             project, global_ = self.gate_scopes(settings)
             for name, real in sorted(self.scan().files.items()):
-                path = Path(real)
                 if name == old:
                     text = moved_text
                 else:
@@ -538,63 +551,134 @@ class MemoryStore:
                 ):
                     skipped.append(name)
                     continue
-                total += count
-                rewritten.append(new if name == old else name)
                 if name == old:
                     moved_text = new_text
-                else:
-                    writes[str(path)] = new_text
-            writes[str(new_path)] = moved_text
-            import json
-
-            journal = {"version": 1, "writes": writes, "removes": [str(old_path)]}
+                    counts[new] = count
+                    continue
+                try:
+                    N.check_stored_name(name)
+                except InvalidNameError:
+                    left.append(name)  # a hand-saved name no journal may record
+                    continue
+                counts[name] = count
+                rewrites.append(J.Change(name, J.digest(data), new_text))
+            journal = J.plan(old, new, old_bytes, moved_text, rewrites)
             ensure_folder(new_path.parent)  # fail before the journal, not half-way through it
-            journal_path = self.memories_dir / JOURNAL_NAME
-            atomic_write(journal_path, json.dumps(journal).encode("utf-8"))
-            _apply_journal(journal)
-            journal_path.unlink()
+            replayed = self._run_journal(journal)
             self._prune_empty_topics(old_path.parent)
+        left += replayed.skipped  # changed meanwhile (by an editor that takes no lock)
+        rewritten = sorted(n for n in counts if n not in replayed.skipped)
         return RenameResult(
-            old, new, total, sorted(rewritten), sorted(skipped), sorted(undecodable)
+            old,
+            new,
+            sum(counts[n] for n in rewritten),
+            rewritten,
+            sorted(skipped),
+            sorted(undecodable),
+            sorted(left),
         )
 
-    # -- crash recovery ------------------------------------------------------------------
-    def _journal_paths(self) -> Folders:
-        # Always the project's folder, whose lock every rename holds: a journal in the shared
-        # global folder could be replayed by another project without this project's lock.
+    # -- the rename journal and crash recovery ---------------------------------------------
+    @property
+    def journal_path(self) -> Path | None:
+        """Where a rename's journal goes: always the project's real memories folder, whose
+        lock every rename holds (a journal in the shared global folder could be replayed
+        by another project without this project's lock); None when the gate refuses it."""
         try:
-            folder = self._real_folder(self.gate_scopes()[0])
+            return self._real_folder(self.gate_scopes()[0]) / JOURNAL_NAME
         except OutsidePathError:
-            return []  # the folder is refused by the gate: nothing in it is read
-        return [folder / JOURNAL_NAME]
+            return None
+
+    def _journal_target(self, name: str) -> tuple[Path, Path] | None:
+        """(directory entry, real file) of a memory a journal names, or None.
+
+        Resolved by the path gate from the listed name, and only a ``.md`` file: a journal
+        can never reach a file outside the memories, whatever links the project holds.
+        """
+        try:
+            scope, parts = self._locate(name, listed=True)
+            what = f"memory '{name}'"
+            real = paths.resolve(scope, parts, what)
+            folder = paths.resolve(scope, parts[:-1], what)
+        except OutsidePathError:
+            return None
+        if not real.endswith(N.MEMORY_SUFFIX):
+            return None
+        return Path(folder, parts[-1]), Path(real)
+
+    def _journal_read(self, name: str, real: Path) -> bytes | None:
+        scope = self.gate_scopes()[1 if N.is_global(name) else 0]
+        try:
+            return paths.read_regular_file(str(real), scope.allowed, f"memory '{name}'")
+        except FileNotFoundError:
+            return None
+
+    def _run_journal(self, journal: J.RenameJournal) -> J.Replayed:
+        """Write the journal (and, for global memories, its record in $SERENA_HOME), roll it
+        forward, then remove both. The caller holds the locks."""
+        journal_path = self.journal_path
+        if journal_path is None:  # pragma: no cover - the locks were taken in that folder
+            raise MemoryStoreError("the project's memories folder is refused by the path gate")
+        data = journal.to_bytes()
+        record = None
+        if journal.touches_global:
+            record = J.record_path(self.global_root, self.memories_dir, data)
+            J.write_record(record)
+        atomic_write(journal_path, data)
+        return self._replay_locked(journal_path, journal, record)
+
+    def _replay_locked(
+        self, journal_path: Path, journal: J.RenameJournal, record: Path | None
+    ) -> J.Replayed:
+        replayed = J.replay(
+            journal, self._journal_target, self._journal_read, lambda p, d: atomic_write(p, d)
+        )
+        journal_path.unlink()
+        fsync_dir(journal_path.parent)
+        if record is not None:
+            with contextlib.suppress(FileNotFoundError):
+                record.unlink()
+        for path in replayed.removed:
+            self._prune_empty_topics(path.parent)
+        return replayed
 
     def recover(self) -> bool:
-        """Finish a rename that a crash interrupted; cheap (two stats) when there is none."""
-        if not any(p.exists() for p in self._journal_paths()):
+        """Finish a rename that a crash interrupted; cheap (one stat) when there is none.
+
+        A journal that can't be replayed is left alone here, so reading and listing go on;
+        every change raises its error (see :meth:`_recover_locked`).
+        """
+        journal_path = self.journal_path
+        if journal_path is None or not os.path.lexists(journal_path):
             return False
         with locked(self._lock_folders(all_scopes=True)):
-            return self._recover_locked()
+            return self._recover_locked(strict=False)
 
-    def _recover_locked(self) -> bool:
-        done = False
-        for journal_path in self._journal_paths():
-            try:
-                data = journal_path.read_bytes()
-            except FileNotFoundError:
-                continue
-            import json
-
-            try:
-                journal = json.loads(data)
-            except ValueError:
-                # atomic_write means a journal is whole or absent; anything else is foreign
-                raise MemoryStoreError(
-                    f"{journal_path} is not a readable rename journal; move it away to continue"
-                ) from None
-            _apply_journal(journal)
-            journal_path.unlink()
-            done = True
-        return done
+    def _recover_locked(self, strict: bool = True) -> bool:
+        """Replay a journal left by a crash; a journal that fails validation is never
+        replayed and, when ``strict``, raises RenameJournalError naming it."""
+        journal_path = self.journal_path
+        if journal_path is None:
+            return False
+        try:
+            journal = J.read(journal_path)
+            if journal is None:
+                return False
+            record = None
+            if journal.touches_global:
+                record = J.record_path(self.global_root, self.memories_dir, journal.to_bytes())
+                if not record.is_file():
+                    raise J.invalid(
+                        journal_path,
+                        f"it changes global memories and {self.home} holds no record of that "
+                        "rename (so it did not come from a rename made on this computer)",
+                    )
+        except RenameJournalError:
+            if strict:
+                raise
+            return False
+        self._replay_locked(journal_path, journal, record)
+        return True
 
     def _prune_empty_topics(self, folder: Path) -> None:
         """Remove topic folders left empty, up to (not including) the memories roots; only
@@ -662,18 +746,6 @@ def _refuse_folder(name: str, path: Path) -> None:
         raise MemoryStoreError(
             f"can't write memory '{name}': {path} is a folder; rename or remove that folder"
         )
-
-
-def _apply_journal(journal: dict) -> None:
-    """Idempotent roll-forward: write every planned file, then remove the old one."""
-    for path, text in journal["writes"].items():
-        atomic_write(Path(path), text.encode("utf-8"))
-    for path in journal["removes"]:
-        if path in journal["writes"]:
-            continue
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(path)
-            fsync_dir(Path(path).parent)
 
 
 def encode_memory(name: str, text: str) -> bytes:

@@ -1,0 +1,288 @@
+"""The rename journal: a rename's whole plan, written before its first file changes, so
+the next operation can finish a rename that a crash interrupted.
+
+A journal sits in the project's memories folder, which comes with the project and so is
+untrusted input. Hence:
+
+- it names memories, never paths, and every name passes the name gate
+  (:func:`serena_memory.core.names.check_stored_name`); the store maps names to files and
+  refuses any whose real location is not a memory file of its scope;
+- it has one shape (one memory created, one removed, the others rewritten), checked
+  whole before anything is replayed; a journal that fails is never replayed;
+- every change carries the digest of the bytes it expects to find and is applied only to
+  a file that still holds them (or already holds the result), so a stale journal never
+  overwrites a change made since;
+- changes to global memories are replayed only when ``$SERENA_HOME`` holds the record the
+  rename left there (:func:`record_path`), so a journal that came with a repository can
+  never create, change or delete a global memory.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import stat
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from serena_memory.core import names as N
+from serena_memory.core.errors import InvalidNameError, MemoryStoreError, RenameJournalError
+from serena_memory.core.files import atomic_write
+
+JOURNAL_NAME = ".rename-journal.json"
+VERSION = 2
+# A journal holds the new text of every memory a rename rewrites; far beyond any real
+# rename, and small enough that a hostile file can't exhaust memory.
+MAX_JOURNAL_BYTES = 256 * 1024 * 1024
+RECORDS_FOLDER = ".rename-journals"
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True)
+class Change:
+    """One memory's part of a rename: ``expect`` is the digest of the bytes the file must
+    hold before (None: it must not exist); ``content`` the text after (None: removed)."""
+
+    memory: str
+    expect: str | None
+    content: str | None
+
+
+@dataclass(frozen=True)
+class RenameJournal:
+    old: str
+    new: str
+    changes: tuple[Change, ...]
+
+    @property
+    def touches_global(self) -> bool:
+        return any(N.is_global(change.memory) for change in self.changes)
+
+    def to_bytes(self) -> bytes:
+        return json.dumps(
+            {
+                "version": VERSION,
+                "old": self.old,
+                "new": self.new,
+                "changes": [
+                    {"memory": c.memory, "expect": c.expect, "content": c.content}
+                    for c in self.changes
+                ],
+            },
+            ensure_ascii=False,
+        ).encode("utf-8")
+
+
+def plan(
+    old: str, new: str, old_bytes: bytes, moved_text: str, rewrites: list[Change]
+) -> RenameJournal:
+    """The journal of moving ``old`` (holding ``old_bytes``) to ``new`` with ``moved_text``,
+    plus the reference rewrites of other memories; checked as a replay would check it."""
+    changes = (
+        Change(new, None, moved_text),
+        *rewrites,
+        Change(old, digest(old_bytes), None),
+    )
+    journal = RenameJournal(old, new, changes)
+    validate(journal)
+    return journal
+
+
+def validate(journal: RenameJournal) -> None:
+    """Raise ValueError saying what is wrong unless the journal has a rename's shape."""
+    N.check_stored_name(journal.old)
+    N.check_stored_name(journal.new)
+    if journal.old == journal.new:
+        raise ValueError("it renames a memory to itself")
+    seen: set[str] = set()
+    removals = creations = 0
+    for number, change in enumerate(journal.changes, 1):
+        where = f"change {number}"
+        try:
+            N.check_stored_name(change.memory)
+        except InvalidNameError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+        if change.memory in seen:
+            raise ValueError(f"{where} names '{change.memory}' a second time")
+        seen.add(change.memory)
+        if change.content is None:
+            if change.memory != journal.old or change.expect is None:
+                raise ValueError(f"{where} removes '{change.memory}', not the renamed memory")
+            removals += 1
+        elif change.expect is None:
+            if change.memory != journal.new:
+                raise ValueError(f"{where} creates '{change.memory}', not the new name")
+            creations += 1
+        elif change.memory in (journal.old, journal.new):
+            raise ValueError(f"{where} rewrites '{change.memory}' instead of moving it")
+        if change.content is not None:
+            try:
+                change.content.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError(f"{where} holds text that is not valid Unicode") from None
+    if removals != 1 or creations != 1:
+        raise ValueError("it does not move exactly one memory")
+
+
+def parse(data: bytes) -> RenameJournal:
+    """A journal from its bytes; ValueError saying what is wrong with anything else."""
+    try:
+        raw = json.loads(data)
+    except (ValueError, RecursionError):
+        raise ValueError("it is not valid JSON") from None
+    if not isinstance(raw, dict):
+        raise ValueError("it is not a JSON object")
+    if raw.get("version") != VERSION or type(raw.get("version")) is not int:
+        raise ValueError(f"it is not a version {VERSION} journal")
+    if set(raw) != {"version", "old", "new", "changes"}:
+        raise ValueError("its keys are not version, old, new and changes")
+    old, new, entries = raw["old"], raw["new"], raw["changes"]
+    if not isinstance(entries, list):
+        raise ValueError("its changes are not a list")
+    changes = []
+    for number, entry in enumerate(entries, 1):
+        if not isinstance(entry, dict) or set(entry) != {"memory", "expect", "content"}:
+            raise ValueError(f"change {number} is not {{memory, expect, content}}")
+        memory, expect, content = entry["memory"], entry["expect"], entry["content"]
+        if not (expect is None or (isinstance(expect, str) and _is_digest(expect))):
+            raise ValueError(f"change {number} has an expected digest that is not SHA-256")
+        if not (content is None or isinstance(content, str)):
+            raise ValueError(f"change {number} has content that is not text")
+        if not isinstance(memory, str):
+            raise ValueError(f"change {number} names no memory")
+        changes.append(Change(memory, expect, content))
+    if not isinstance(old, str) or not isinstance(new, str):
+        raise ValueError("its old or new name is not text")
+    journal = RenameJournal(old, new, tuple(changes))
+    try:
+        validate(journal)
+    except InvalidNameError as exc:
+        raise ValueError(str(exc)) from None
+    return journal
+
+
+def _is_digest(text: str) -> bool:
+    return len(text) == 64 and all(c in "0123456789abcdef" for c in text)
+
+
+def invalid(path: Path, why: str) -> RenameJournalError:
+    """The one error for a journal that is not replayed: the file, why, what to do."""
+    return RenameJournalError(
+        f"the rename journal {path} was not replayed because {why}; nothing was changed. "
+        "It is only left behind by an interrupted rename: if no rename was interrupted in "
+        "this project, delete it. Memories can be read and listed meanwhile, but not changed"
+    )
+
+
+def read(path: Path) -> RenameJournal | None:
+    """The journal at ``path`` (None when there is none), or RenameJournalError.
+
+    Never follows a link and never reads a device or a pipe: the file is untrusted.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP or os.path.islink(path):
+            raise invalid(path, "it is a link, not a file") from None
+        raise invalid(path, f"it can't be opened ({exc.strerror})") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise invalid(path, "it is not a regular file")
+        if st.st_size > MAX_JOURNAL_BYTES:
+            raise invalid(path, f"it is larger than {MAX_JOURNAL_BYTES} bytes")
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(MAX_JOURNAL_BYTES + 1)
+    except OSError as exc:
+        raise invalid(path, f"it can't be read ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_JOURNAL_BYTES:
+        raise invalid(path, f"it is larger than {MAX_JOURNAL_BYTES} bytes")
+    try:
+        return parse(data)
+    except ValueError as exc:
+        raise invalid(path, str(exc)) from None
+
+
+def record_path(global_root: Path, memories_dir: Path, journal_bytes: bytes) -> Path:
+    """Where ``$SERENA_HOME`` vouches for a journal that changes global memories.
+
+    Named by a digest of the journal and of the real project folder it was written in,
+    so it vouches for that journal in that project only.
+    """
+    key = os.path.realpath(memories_dir).encode("utf-8", "surrogateescape") + b"\0"
+    return global_root / RECORDS_FOLDER / digest(key + journal_bytes)
+
+
+@dataclass
+class Replayed:
+    removed: list[Path] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # changed since, or not a memory file
+
+
+def replay(
+    journal: RenameJournal,
+    locate: Callable[[str], tuple[Path, Path] | None],
+    read: Callable[[str, Path], bytes | None],
+    write: Callable[[Path, bytes], None],
+) -> Replayed:
+    """Roll the rename forward, idempotently: the new memory, the references, the old
+    memory last.
+
+    ``locate`` maps a memory name to (its directory entry, its real file), or None where
+    that is no memory file the journal may touch; ``read`` returns a real file's bytes
+    (None when absent) or raises for anything that is not a memory file. A change is
+    applied only where the file still holds what the journal expects; where it already
+    holds the result it is done; anything else (changed since, now a folder or a device)
+    is skipped and left as it is. The old memory is removed only once its text lives
+    under the new name.
+    """
+    done = Replayed()
+    moved = False
+    ordered = sorted(journal.changes, key=lambda c: (c.content is None, c.expect is not None))
+    for change in ordered:
+        found = locate(change.memory)
+        if found is None:
+            done.skipped.append(change.memory)
+            continue
+        entry, real = found
+        try:
+            data = read(change.memory, real)
+        except (OSError, MemoryStoreError):
+            done.skipped.append(change.memory)
+            continue
+        current = None if data is None else digest(data)
+        if change.content is None:
+            if current is None:
+                continue
+            if moved and current == change.expect:
+                os.unlink(entry)
+                done.removed.append(entry)
+            else:
+                done.skipped.append(change.memory)
+            continue
+        new_data = change.content.encode("utf-8")
+        if current == digest(new_data):
+            moved = moved or change.expect is None
+            continue
+        if current == change.expect:
+            write(real, new_data)
+            moved = moved or change.expect is None
+        else:
+            done.skipped.append(change.memory)
+    return done
+
+
+def write_record(path: Path) -> None:
+    """Leave the record that vouches for a journal (see :func:`record_path`)."""
+    atomic_write(path, b"")

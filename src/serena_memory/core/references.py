@@ -38,21 +38,39 @@ def referenced_names(text: str) -> set[str]:
     return {ref.target for ref in find_references(text)}
 
 
-def _whole_reference(name: str) -> re.Pattern[str]:
-    return re.compile(
-        r"(?<!" + NAME_CHAR_CLASS + r")mem:" + re.escape(name) + r"(?!" + NAME_CHAR_CLASS + r")"
-    )
+def can_be_referenced(name: str) -> bool:
+    """Whether ``mem:NAME`` reads back as a reference to exactly ``name``: a name with any
+    other character (``auth notes``, ``v1.2``) is cut short there, so no reference can
+    name it."""
+    return NAME_ONLY.fullmatch(name) is not None
+
+
+NAME_ONLY = re.compile(NAME_CHAR_CLASS + r"+")
 
 
 def count_references(text: str, name: str) -> int:
+    """How many references name ``name`` whole (a longer target is another memory)."""
     if f"mem:{name}" not in text:
         return 0
-    return len(_whole_reference(name).findall(text))
+    return sum(1 for ref in find_references(text) if ref.target == name)
 
 
 def rewrite_references(text: str, old: str, new: str) -> tuple[str, int]:
-    """Replace every whole-name ``mem:old`` with ``mem:new``; returns (text, count)."""
+    """Point every reference whose whole target is ``old`` at ``new``; returns (text, count).
+
+    Only a reference's whole target counts: renaming ``auth notes`` leaves
+    ``mem:auth notes`` alone, since that reference names ``auth``.
+    """
     if f"mem:{old}" not in text:  # cheap pre-filter: most memories don't mention it
         return text, 0
     replacement = "mem:" + new
-    return _whole_reference(old).subn(lambda _m: replacement, text)
+    count = 0
+
+    def swap(match: re.Match[str]) -> str:
+        nonlocal count
+        if match.group(1) != old:
+            return match.group(0)
+        count += 1
+        return replacement
+
+    return REFERENCE_PATTERN.sub(swap, text), count

@@ -38,7 +38,7 @@ from serena_memory.core.files import (
     locked,
     remove_file,
 )
-from serena_memory.core.references import rewrite_references
+from serena_memory.core.references import can_be_referenced, rewrite_references
 
 JOURNAL_NAME = J.JOURNAL_NAME
 
@@ -102,6 +102,7 @@ class RenameResult(NamedTuple):
     read_only_skipped: list[str] = []
     undecodable_skipped: list[str] = []
     left_unchanged: list[str] = []
+    global_not_rewritten: list[str] = []
 
     def summary(self) -> str:
         text = (
@@ -118,6 +119,12 @@ class RenameResult(NamedTuple):
             text += (
                 " Not valid UTF-8, so not rewritten (fix the encoding, then rewrite the "
                 "reference by hand): " + ", ".join(self.undecodable_skipped) + "."
+            )
+        if self.global_not_rewritten:
+            text += (
+                f" Global memories are read in every project, where `mem:{self.old}` names "
+                "that project's memory, so these still say it (edit them by hand if they "
+                "meant this one): " + ", ".join(self.global_not_rewritten) + "."
             )
         if self.left_unchanged:
             text += (
@@ -496,7 +503,10 @@ class MemoryStore:
         return True
 
     def rename(self, old: str, new: str) -> RenameResult:
-        """Move a memory (across topics or scopes) and rewrite every `mem:OLD` to `mem:NEW`.
+        """Move a memory (across topics or scopes) and point every reference naming it whole
+        (`mem:OLD`) at `mem:NEW`: in the project's memories and, when OLD is a global
+        memory, in the global ones (a global memory's `mem:core` names each project's own
+        `core`, so a project rename reports those instead of rewriting them).
 
         The whole plan is journaled before the first file changes, so a crash part-way is
         finished by the next operation instead of leaving references half-rewritten.
@@ -523,6 +533,8 @@ class MemoryStore:
             skipped: list[str] = []
             undecodable: list[str] = []
             left: list[str] = []
+            global_left: list[str] = []
+            found = 0
             needle = f"mem:{old}".encode()
             project, global_ = self.gate_scopes(settings)
             for name, real in sorted(self.scan().files.items()):
@@ -544,6 +556,11 @@ class MemoryStore:
                 new_text, count = rewrite_references(text, old, new)
                 if count == 0:
                     continue
+                found += count
+                if name != old and N.is_global(name) and not N.is_global(old):
+                    # read in every project, where `mem:OLD` names that project's memory
+                    global_left.append(name)
+                    continue
                 if (
                     name != old
                     and self.protect_read_only
@@ -562,8 +579,15 @@ class MemoryStore:
                     continue
                 counts[name] = count
                 rewrites.append(J.Change(name, J.digest(data), new_text))
-            journal = J.plan(old, new, old_bytes, moved_text, rewrites)
             ensure_folder(new_path.parent)  # fail before the journal, not half-way through it
+            if found and not can_be_referenced(new):
+                self._prune_empty_topics(new_path.parent)
+                raise MemoryStoreError(
+                    f"'{new}' can't be written as a mem: reference (a reference is letters, "
+                    f"digits, '_', '-' and '/'), and {found} reference(s) point to '{old}'; "
+                    "choose such a name, or remove those references first"
+                )
+            journal = J.plan(old, new, old_bytes, moved_text, rewrites)
             replayed = self._run_journal(journal)
             self._prune_empty_topics(old_path.parent)
         left += replayed.skipped  # changed meanwhile (by an editor that takes no lock)
@@ -576,6 +600,7 @@ class MemoryStore:
             sorted(skipped),
             sorted(undecodable),
             sorted(left),
+            sorted(global_left),
         )
 
     # -- the rename journal and crash recovery ---------------------------------------------

@@ -388,20 +388,67 @@ class MemoryStore:
         return message
 
     # -- writing ---------------------------------------------------------------------------
-    def _lock_folders(self, *names: str, all_scopes: bool = False) -> Folders:
-        """The real memories folders to lock (checked by the path gate: a `.serena` linked
-        outside the project is refused here, before a folder is created or locked)."""
+    def _lock_folders(
+        self,
+        *names: str,
+        all_scopes: bool = False,
+        create: Iterable[str] = (),
+        listed: Iterable[str] = (),
+    ) -> Folders:
+        """The real folders a change to ``names`` locks (every one checked by the path gate:
+        a `.serena` linked outside the project is refused here, before a folder is created
+        or locked).
+
+        Each scope's memories folder (every change in a project holds it, so a rename and
+        its journal never interleave with another change), plus the real folder each
+        memory lives in, so that two projects reaching a shared topic folder through
+        different links hold the same lock. The folders of the memories in ``create`` are
+        made first, so a new memory's folder is locked too; ``listed`` are names from a
+        listing or a journal (whose folders are locked where the gate allows them).
+        """
         project, global_ = self.gate_scopes()
-        folders = []
+        roots = []
         if all_scopes or any(not N.is_global(n) for n in names):
-            folders.append(self._real_folder(project))
+            roots.append(self._real_folder(project))
         if any(N.is_global(n) for n in names):
-            folders.append(self._real_folder(global_))
+            roots.append(self._real_folder(global_))
         elif all_scopes:
             real_global = self._real_folder(global_)
             if real_global.is_dir():
-                folders.append(real_global)
-        return folders
+                roots.append(real_global)
+        for name in create:
+            ensure_folder(self.real_path_of(name).parent)
+        homes = [self._memory_folder(name) for name in names]
+        for name in listed:
+            try:
+                homes.append(self._memory_folder(name, listed=True))
+            except OutsidePathError:
+                continue  # never read nor written: nothing to lock
+        # a folder that does not exist holds no memory to protect (and is not made here)
+        return roots + [f for f in dict.fromkeys(homes) if f.is_dir()]
+
+    def _memory_folder(self, name: str, *, listed: bool = False) -> Path:
+        """The real folder a memory lives in (or will), through the path gate."""
+        scope, parts = self._locate(name, listed=listed)
+        return Path(paths.resolve(scope, parts[:-1], f"the topic folder of memory '{name}'"))
+
+    @contextlib.contextmanager
+    def _changing(
+        self,
+        *names: str,
+        all_scopes: bool = False,
+        create: Iterable[str] = (),
+        listed: Iterable[str] = (),
+    ) -> Iterator[None]:
+        """Hold the locks for changing ``names`` (see :meth:`_lock_folders`), after
+        finishing a rename a crash interrupted (under that journal's own locks)."""
+        self.recover(strict=True)
+        folders = self._lock_folders(*names, all_scopes=all_scopes, create=create, listed=listed)
+        with locked(folders):
+            # a rename killed between that recovery and these locks left a journal: finish
+            # it here (its digests keep it from overwriting anything changed since)
+            self._recover_locked()
+            yield
 
     def write(self, name: str, content: str, max_chars: int | None = None) -> WriteResult:
         """Create or replace a memory. ``max_chars`` None: no limit; -1: configured default."""
@@ -419,8 +466,9 @@ class MemoryStore:
                     f"{limit}; split it into several memories (or raise max_chars)"
                 )
         path = self.real_path_of(name)
-        with locked(self._lock_folders(name)):
-            self._recover_locked()
+        if not path.exists():
+            N.check_portable(name)  # before its folder is made
+        with self._changing(name, create=[name]):
             created = not path.exists()
             if created:
                 N.check_portable(name)
@@ -434,8 +482,7 @@ class MemoryStore:
         what they own. Returns whether it was written."""
         name = N.normalize_name(name)
         path = self.real_path_of(name)
-        with locked(self._lock_folders(name)):
-            self._recover_locked()
+        with self._changing(name, create=[name]):
             if os.path.lexists(path):
                 return False
             atomic_write(path, encode_memory(name, content), self._allowed(name))
@@ -446,8 +493,7 @@ class MemoryStore:
         Returns the canonical name of the memory deleted."""
         name = self._accessible(name, write=True)
         path = self._entry_path(name)  # a link is removed itself, never its target
-        with locked(self._lock_folders(name)):
-            self._recover_locked()
+        with self._changing(name):
             if expected_version is not None:
                 current = self._read_text(name)
                 if self.version_of(current) != expected_version:
@@ -477,8 +523,7 @@ class MemoryStore:
         """Read-modify-write under the lock, so concurrent edits never lose one another."""
         name = self._accessible(name, write=True)
         path = self.real_path_of(name)
-        with locked(self._lock_folders(name)):
-            self._recover_locked()
+        with self._changing(name):
             text = self._read_text(name)
             new_text, count = apply_edit(text, needle, repl, mode, allow_multiple_occurrences)
             if new_text != text:
@@ -493,8 +538,7 @@ class MemoryStore:
         """
         name = self._accessible(name, write=True)
         path = self.real_path_of(name)
-        with locked(self._lock_folders(name)):
-            self._recover_locked()
+        with self._changing(name):
             text = self._read_text(name)
             new_text = transform(text)
             if new_text == text:
@@ -517,8 +561,9 @@ class MemoryStore:
         if old == new:
             raise MemoryStoreError(f"'{old}' and '{new}' are the same memory name")
         old_path, new_path = self._entry_path(old), self.real_path_of(new)
-        with locked(self._lock_folders(old, new, all_scopes=True)):
-            self._recover_locked()
+        # the folders of every memory it may rewrite are locked too (shared ones included)
+        listed = list(self.iter_all_names())
+        with self._changing(old, new, all_scopes=True, listed=listed):
             if not os.path.lexists(old_path):
                 raise MemoryNotFoundError(self._not_found_message(old))
             if os.path.lexists(new_path):
@@ -667,17 +712,30 @@ class MemoryStore:
             self._prune_empty_topics(path.parent)
         return replayed
 
-    def recover(self) -> bool:
+    def recover(self, strict: bool = False) -> bool:
         """Finish a rename that a crash interrupted; cheap (one stat) when there is none.
 
-        A journal that can't be replayed is left alone here, so reading and listing go on;
-        every change raises its error (see :meth:`_recover_locked`).
+        Holds the locks of every folder the journal names. A journal that can't be
+        replayed is left alone, so reading and listing go on; with ``strict`` (before a
+        change) it raises its error instead.
         """
         journal_path = self.journal_path
         if journal_path is None or not os.path.lexists(journal_path):
             return False
-        with locked(self._lock_folders(all_scopes=True)):
-            return self._recover_locked(strict=False)
+        try:
+            journal = J.read(journal_path)
+        except RenameJournalError:
+            if strict:
+                raise
+            return False
+        if journal is None:
+            return False
+        names = [change.memory for change in journal.changes]
+        folders = self._lock_folders(all_scopes=True, listed=names)
+        if journal.touches_global:
+            folders.append(self._real_folder(self.gate_scopes()[1]))
+        with locked(folders):
+            return self._recover_locked(strict=strict)
 
     def _recover_locked(self, strict: bool = True) -> bool:
         """Replay a journal left by a crash; a journal that fails validation is never
@@ -741,8 +799,7 @@ class MemoryStore:
             raise MemoryStoreError("memory content must be text")
         name = self._accessible(name, write=True)
         path = self.real_path_of(name)
-        with locked(self._lock_folders(name)):
-            self._recover_locked()
+        with self._changing(name, create=[name]):
             try:
                 current: str | None = self._read_text(name)
             except MemoryNotFoundError:

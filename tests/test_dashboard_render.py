@@ -109,3 +109,9 @@ def test_any_input_renders_to_inert_html(text: str) -> None:
                 assert value is not None and is_safe_url(value), (value, text)
             if name == "style":
                 assert re.fullmatch(r"text-align:(left|right|center)", value or ""), text
+
+
+def test_a_mem_link_without_a_name_has_no_target() -> None:
+    for text in ("<mem:>", "[x](mem:)", "[x](mem:a b)"):
+        html = render_markdown(text, lambda n: True)
+        assert 'href="mem:' not in html, (text, html)

@@ -101,6 +101,9 @@ def _rewrite_link(token: Token, exists: Callable[[str], bool]) -> None:
     if len(refs) == 1 and refs[0].start == 0 and refs[0].end == len(href):
         # [text](mem:NAME): the link goes to the memory, like a bare reference
         token.attrs = dict(_ref_link(refs[0].target, exists).attrs)
+    elif href.lower().startswith("mem:"):
+        # `mem:` with no valid name after it: no memory to go to, so no link target
+        del token.attrs["href"]
     elif _SCHEME.match(href):
         token.attrSet("rel", "noopener noreferrer")
         token.attrSet("target", "_blank")

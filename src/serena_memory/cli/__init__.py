@@ -17,6 +17,7 @@ import click
 from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_store
 from serena_memory.cli.dashboard import dashboard
 from serena_memory.cli.integrity import auto_prefix_references, backlinks, check, graph
+from serena_memory.cli.search import search
 from serena_memory.cli.servers import start_mcp_server
 from serena_memory.cli.setup import setup
 from serena_memory.core.errors import EXPECTED_ERRORS, describe
@@ -188,7 +189,7 @@ def edit(
     click.echo(f"Edited memory '{result.name}': {result.replacements} replacement(s).")
 
 
-for _command in (check, auto_prefix_references, backlinks, graph):
+for _command in (check, auto_prefix_references, backlinks, graph, search):
     memories.add_command(_command)
 for _command in (start_mcp_server, dashboard, setup):
     cli.add_command(_command)

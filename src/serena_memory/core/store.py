@@ -364,6 +364,19 @@ class MemoryStore:
         content = self._read_text(name)
         return Memory(name, content, self.read_only_pattern(name, settings) is not None)
 
+    def read_many(self, names: Iterable[str]) -> Iterator[tuple[str, str | None]]:
+        """(name, text) for each name, text None when it can't be read (gone, ignored,
+        not UTF-8). Same rules as :meth:`read`, with the configuration loaded once: for
+        indexes that read every memory."""
+        self.recover()
+        settings = self.settings
+        for raw in names:
+            try:
+                name = self._accessible(raw, write=False, settings=settings)
+                yield raw, self._read_text(name)
+            except MemoryStoreError:
+                yield raw, None
+
     def _read_text(self, name: str) -> str:
         try:
             data = self._read_bytes(name)

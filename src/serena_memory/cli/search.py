@@ -1,0 +1,57 @@
+"""`serena memories search`: ranked search over the memories of a project.
+
+Part of the command tree from import, so this module imports nothing heavy: the search
+engine (and sqlite3) is loaded inside the command.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from serena_memory.cli.common import emit_json, open_store
+
+
+@click.command()
+@click.argument("query")
+@click.argument(
+    "project",
+    required=False,
+    default=".",
+    type=click.Path(file_okay=False, path_type=Path),
+)
+@click.option("--topic", "-t", default="", help="Only memories in this topic, e.g. billing.")
+@click.option(
+    "--scope",
+    type=click.Choice(["all", "project", "global"]),
+    default="all",
+    show_default=True,
+    help="Project memories, global ones, or both.",
+)
+@click.option(
+    "--max-results",
+    "-n",
+    type=click.IntRange(1, 100),
+    default=10,
+    show_default=True,
+    help="How many memories to show at most.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def search(
+    query: str, project: Path, topic: str, scope: str, max_results: int, as_json: bool
+) -> None:
+    """Find the memories that best match QUERY, best first, with their matching lines.
+
+    Words in memory names count most, then words in headings, then the text. A
+    `mem:NAME` in QUERY puts that memory first.
+    """
+    from serena_memory.core.search import format_hits, search_memories
+
+    hits = search_memories(
+        open_store(project), query, topic=topic, scope=scope, max_results=max_results
+    )
+    if as_json:
+        emit_json({"query": query, "hits": [hit.to_dict() for hit in hits]})
+        return
+    click.echo(format_hits(hits, query))

@@ -1,0 +1,550 @@
+"""Ranked search over memories: SQLite FTS5 with BM25, names and headings weighted up.
+
+The index is a cache in ``$SERENA_HOME/cache/search``, one file per memories folder. It
+is never trusted: every query first compares each memory file's stamp (mtime_ns, size)
+with the stamp it was indexed at, so an edit made in an editor is found at the next
+query and a deleted or newly ignored memory is never returned. A cache file that is
+broken, foreign or of another version is thrown away and rebuilt. Several processes may
+search and write at once: the file is in WAL mode with a busy timeout, and each refresh
+is one short write transaction whose result does not depend on who ran it first.
+
+User words never reach FTS5's query language: they are split into words here and each
+word is quoted, so no input can make a query fail.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from serena_memory.core import names as N
+from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.references import REFERENCE_PATTERN
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from serena_memory.core.store import MemoryStore
+
+SCOPES = ("all", "project", "global")
+DEFAULT_MAX_RESULTS = 10
+MAX_RESULTS_LIMIT = 100
+MAX_QUERY_CHARS = 4_000  # longer text is cut: it is a question, not a document
+MAX_QUERY_WORDS = 32
+MAX_LINES_PER_HIT = 3
+MAX_LINE_CHARS = 120
+
+# Column weights for BM25: a word in a memory's name counts most, then in a heading.
+NAME_WEIGHT, HEADING_WEIGHT, BODY_WEIGHT = 10.0, 4.0, 1.0
+
+_APPLICATION_ID = 0x53524D53  # "SRMS": marks the file as ours, so a foreign one is rebuilt
+_SCHEMA_VERSION = 1
+_TOKENIZER = "porter unicode61 remove_diacritics 2"
+_MARK_START, _MARK_END = "\x01", "\x02"
+
+# Words so common in questions that they only slow the query down and blur the ranking;
+# dropped unless nothing else is left.
+_STOPWORDS = frozenset([
+    "a", "an", "and", "are", "as", "at", "be", "by", "do", "does", "for", "from", "how", "i",
+    "in", "is", "it", "of", "on", "or", "our", "the", "this", "to", "we", "what", "when",
+    "where", "which", "who", "why", "with", "you", "your",
+])  # fmt: skip
+_WORD = re.compile(r"[^\W_]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_NAME_SEPARATORS = re.compile(r"[/_\-.\s]+")
+_HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.*?)[ \t#]*$", re.MULTILINE)
+
+
+class SearchUnavailableError(MemoryStoreError):
+    """This Python's sqlite3 is missing or was built without FTS5."""
+
+
+class SearchHit(NamedTuple):
+    name: str
+    score: float
+    read_only: bool
+    lines: list[tuple[int, str]]  # (1-based line number, the line, cut to a readable length)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "score": self.score,
+            "read_only": self.read_only,
+            "lines": [{"line": number, "text": text} for number, text in self.lines],
+        }
+
+
+def _sqlite() -> Any:
+    """The sqlite3 module, checked once for FTS5; a clear sentence when it can't be used."""
+    try:
+        import sqlite3
+    except ImportError:
+        raise SearchUnavailableError(
+            "memory search needs Python's sqlite3 module, which this Python lacks; "
+            "use a Python built with SQLite (the python.org and distribution builds are)"
+        ) from None
+    if not getattr(_sqlite, "checked", False):
+        probe = sqlite3.connect(":memory:")
+        try:
+            probe.execute("CREATE VIRTUAL TABLE probe USING fts5(text)")
+        except sqlite3.Error:
+            raise SearchUnavailableError(
+                f"memory search needs SQLite's FTS5 extension, which this Python's SQLite "
+                f"{sqlite3.sqlite_version} lacks; use a Python whose SQLite has FTS5"
+            ) from None
+        finally:
+            probe.close()
+        _sqlite.checked = True  # type: ignore[attr-defined]
+    return sqlite3
+
+
+# -- what is indexed ------------------------------------------------------------------------
+def name_words(name: str) -> str:
+    """A memory name as words: ``billing/refundPolicy_v2`` -> ``billing refund Policy v2``."""
+    return _NAME_SEPARATORS.sub(" ", _CAMEL.sub(" ", name)).strip()
+
+
+def headings_of(text: str) -> str:
+    """The Markdown headings of a memory (outside code fences), one per line."""
+    if "```" not in text and "~~~" not in text:
+        return "\n".join(_HEADING.findall(text))
+    found = []
+    fenced = False
+    for line in text.splitlines():
+        stripped = line.lstrip()
+        if stripped.startswith(("```", "~~~")):
+            fenced = not fenced
+        elif not fenced:
+            match = _HEADING.match(stripped)
+            if match:
+                found.append(match.group(1))
+    return "\n".join(found)
+
+
+# -- the query --------------------------------------------------------------------------------
+class ParsedQuery(NamedTuple):
+    words: list[str]
+    references: list[str]  # names given as `mem:NAME`, in order
+
+    @property
+    def match(self) -> str:
+        """The FTS5 MATCH expression: each word quoted (so never an operator), OR-ed."""
+        return " OR ".join(f'"{word}"' for word in self.words)
+
+
+def parse_query(query: str) -> ParsedQuery:
+    """Split free text into words; FTS5 syntax, quotes and control characters are just text."""
+    if not isinstance(query, str):
+        raise MemoryStoreError(f"a search query must be text, got {type(query).__name__}")
+    text = query[:MAX_QUERY_CHARS]
+    references: list[str] = []
+    for match in REFERENCE_PATTERN.finditer(text):
+        target = match.group(1).strip("/")
+        if target and target not in references:
+            references.append(target)
+    words: list[str] = []
+    seen: set[str] = set()
+    for raw in _WORD.findall(_CAMEL.sub(" ", text)):
+        word = raw.lower()
+        if word == "mem" or word in seen:
+            continue
+        seen.add(word)
+        words.append(word)
+    content = [w for w in words if w not in _STOPWORDS]
+    return ParsedQuery((content or words)[:MAX_QUERY_WORDS], references)
+
+
+# -- the cache file -------------------------------------------------------------------------
+def index_path(store: MemoryStore) -> Path:
+    """Where the index of this store lives: keyed by the folders' resolved paths."""
+    key = f"{os.path.realpath(store.memories_dir)}\0{os.path.realpath(store.global_dir)}"
+    digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+    return store.home / "cache" / "search" / f"{digest}.sqlite3"
+
+
+def _remove_database(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(str(path) + suffix)
+
+
+class _Index:
+    """One index file, opened once per process and shared by its threads."""
+
+    def __init__(self, path: Path, key: str) -> None:
+        self.path = path
+        self.key = key
+        self.lock = threading.Lock()
+        self.conn: sqlite3.Connection | None = None
+        self.known: dict[str, tuple[int, int, int]] = {}  # name -> (rowid, mtime_ns, size)
+        self.data_version: int | None = None
+
+    # opening ----------------------------------------------------------------------------
+    def connection(self) -> sqlite3.Connection:
+        if self.conn is None:
+            self.conn = self._open()
+            self.data_version = None
+        return self.conn
+
+    def _open(self) -> sqlite3.Connection:
+        sqlite3 = _sqlite()
+        if str(self.path) == ":memory:":
+            conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+            self._create(conn)
+            return conn
+        from serena_memory.core.files import locked
+
+        folder = self.path.parent
+        folder.mkdir(parents=True, exist_ok=True)
+        with locked([folder]):  # one process at a time decides to trust or rebuild
+            if self.path.is_symlink() or (self.path.exists() and not self.path.is_file()):
+                _remove_database(self.path)  # a cache is a plain file of ours, nothing else
+            try:
+                conn = self._connect()
+                if self._valid(conn):
+                    return conn
+                conn.close()
+            except sqlite3.DatabaseError:
+                pass
+            _remove_database(self.path)
+            conn = self._connect()
+            self._create(conn)
+            return conn
+
+    def _connect(self) -> sqlite3.Connection:
+        sqlite3 = _sqlite()
+        conn = sqlite3.connect(
+            str(self.path), timeout=30.0, check_same_thread=False, isolation_level=None
+        )
+        conn.execute("PRAGMA busy_timeout = 30000")
+        return conn
+
+    def _valid(self, conn: sqlite3.Connection) -> bool:
+        """Ours, this version, this folder, and readable throughout; else rebuilt."""
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if app_id != _APPLICATION_ID or version != _SCHEMA_VERSION:
+            return False
+        row = conn.execute("SELECT value FROM meta WHERE key = 'folders'").fetchone()
+        if row is None or row[0] != self.key:
+            return False
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("SELECT count(*) FROM docs").fetchone()
+        conn.execute("SELECT count(*) FROM fts WHERE fts MATCH '\"x\"'").fetchone()
+        return True
+
+    def _create(self, conn: sqlite3.Connection) -> None:
+        if str(self.path) != ":memory:":
+            conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        conn.execute(
+            "CREATE TABLE docs (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, "
+            "mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL)"
+        )
+        conn.execute(
+            f"CREATE VIRTUAL TABLE fts USING fts5(name, headings, body, tokenize='{_TOKENIZER}')"
+        )
+        conn.execute("INSERT INTO meta VALUES ('folders', ?)", (self.key,))
+        conn.execute(f"PRAGMA application_id = {_APPLICATION_ID}")
+        conn.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+
+    def reset(self) -> None:
+        """Forget the open file (after it turned out broken); the next use reopens it."""
+        if self.conn is not None:
+            with contextlib.suppress(Exception):
+                self.conn.close()
+        self.conn = None
+        self.known = {}
+        self.data_version = None
+
+    # keeping it fresh -------------------------------------------------------------------------
+    def _load_known(self, conn: sqlite3.Connection) -> None:
+        """Reload the indexed stamps when another connection changed the file."""
+        version = conn.execute("PRAGMA data_version").fetchone()[0]
+        if version != self.data_version:
+            self.known = {
+                name: (rowid, mtime, size)
+                for rowid, name, mtime, size in conn.execute(
+                    "SELECT id, name, mtime_ns, size FROM docs"
+                )
+            }
+            self.data_version = version
+
+    def refresh(self, store: MemoryStore, current: dict[str, tuple[int, int]]) -> None:
+        conn = self.connection()
+        self._load_known(conn)
+        known = self.known
+        changed = [n for n, stamp in current.items() if known.get(n, (0, -1, -1))[1:] != stamp]
+        removed = [n for n in known if n not in current]
+        if not changed and not removed:
+            return
+        # a memory gone, unreadable or not UTF-8 since the listing is not findable
+        rows = [
+            (name, current[name], text)
+            for name, text in store.read_many(changed)
+            if text is not None
+        ]
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # by name, not by the rowids loaded before: another process may have changed
+            # the index since, and a rowid can be reused
+            gone = [(name,) for name in removed] + [(row[0],) for row in rows]
+            if gone:
+                conn.executemany(
+                    "DELETE FROM fts WHERE rowid = (SELECT id FROM docs WHERE name = ?)", gone
+                )
+                conn.executemany("DELETE FROM docs WHERE name = ?", gone)
+            for name, (mtime, size), text in rows:
+                cursor = conn.execute(
+                    "INSERT INTO docs (name, mtime_ns, size) VALUES (?, ?, ?)", (name, mtime, size)
+                )
+                conn.execute(
+                    "INSERT INTO fts (rowid, name, headings, body) VALUES (?, ?, ?, ?)",
+                    (cursor.lastrowid, name_words(name), headings_of(text), text),
+                )
+            conn.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(Exception):
+                conn.execute("ROLLBACK")
+            raise
+        self.data_version = None  # reload: our own commit does not change data_version
+
+    # querying ---------------------------------------------------------------------------------
+    def ranked(
+        self, parsed: ParsedQuery, topic: str, scope: str, limit: int
+    ) -> list[tuple[str, int, float]]:
+        """(name, rowid, score) best first; the score is BM25 turned positive."""
+        if not parsed.words:
+            return []
+        where = ["fts MATCH ?"]
+        params: list[Any] = [parsed.match]
+        if topic:
+            where.append("(d.name = ? OR substr(d.name, 1, ?) = ?)")
+            params += [topic, len(topic) + 1, topic + "/"]
+        if scope == "project":
+            where.append("substr(d.name, 1, 7) != 'global/'")
+        elif scope == "global":
+            where.append("substr(d.name, 1, 7) = 'global/'")
+        sql = (
+            f"SELECT d.name, d.id, bm25(fts, {NAME_WEIGHT}, {HEADING_WEIGHT}, {BODY_WEIGHT}) "
+            "AS rank FROM fts JOIN docs d ON d.id = fts.rowid WHERE "
+            + " AND ".join(where)
+            + " ORDER BY rank LIMIT ?"
+        )
+        params.append(limit)
+        conn = self.connection()
+        return [(name, rowid, -rank) for name, rowid, rank in conn.execute(sql, params)]
+
+    def marked_body(self, parsed: ParsedQuery, rowid: int) -> str | None:
+        if not parsed.words:
+            return None
+        row = (
+            self.connection()
+            .execute(
+                "SELECT highlight(fts, 2, ?, ?) FROM fts WHERE fts MATCH ? AND rowid = ?",
+                (_MARK_START, _MARK_END, parsed.match, rowid),
+            )
+            .fetchone()
+        )
+        return row[0] if row else None
+
+    def body(self, rowid: int) -> str | None:
+        row = self.connection().execute("SELECT body FROM fts WHERE rowid = ?", (rowid,)).fetchone()
+        return row[0] if row else None
+
+    def rowid_of(self, name: str) -> int | None:
+        row = self.connection().execute("SELECT id FROM docs WHERE name = ?", (name,)).fetchone()
+        return row[0] if row else None
+
+
+_indexes: dict[str, _Index] = {}
+_indexes_guard = threading.Lock()
+
+
+def _index_for(store: MemoryStore) -> _Index:
+    """The process's index of this store; in memory when the cache folder can't be written."""
+    key = f"{os.path.realpath(store.memories_dir)}\0{os.path.realpath(store.global_dir)}"
+    path = index_path(store)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        writable = os.access(path.parent, os.W_OK)
+    except OSError:
+        writable = False
+    if not writable:
+        path = Path(":memory:")
+    with _indexes_guard:
+        index = _indexes.get(key)
+        if index is None or index.path != path:
+            index = _indexes[key] = _Index(path, key)
+        return index
+
+
+def current_stamps(store: MemoryStore) -> dict[str, tuple[int, int]]:
+    """(mtime_ns, size) of every memory the store lists (ignored ones are not listed)."""
+    project_root, global_root = str(store.memories_dir), str(store.global_dir)
+    global_prefix = N.GLOBAL_TOPIC + "/"
+    cut = len(global_prefix)
+    stamps: dict[str, tuple[int, int]] = {}
+    stat = os.stat
+    for name in store.iter_all_names():
+        if name.startswith(global_prefix):
+            path = f"{global_root}/{name[cut:]}{N.MEMORY_SUFFIX}"
+        else:
+            path = f"{project_root}/{name}{N.MEMORY_SUFFIX}"
+        try:
+            st = stat(path)
+        except OSError:
+            continue
+        stamps[name] = (st.st_mtime_ns, st.st_size)
+    return stamps
+
+
+# -- hits ---------------------------------------------------------------------------------------
+def _cut(line: str, limit: int = MAX_LINE_CHARS) -> str:
+    """A line cut to ``limit`` characters around its first match, markers removed."""
+    line = line.strip()
+    first = line.find(_MARK_START)
+    plain = line.replace(_MARK_START, "").replace(_MARK_END, "")
+    if len(plain) <= limit:
+        return plain
+    before = line[: max(first, 0)].replace(_MARK_START, "").replace(_MARK_END, "")
+    start = max(0, min(len(before) - limit // 3, len(plain) - limit))
+    piece = plain[start : start + limit - 2]
+    return ("…" if start else "") + piece + ("…" if start + limit - 2 < len(plain) else "")
+
+
+def best_lines(marked: str, count: int = MAX_LINES_PER_HIT) -> list[tuple[int, str]]:
+    """The lines with the most matched words (earlier first on ties), in text order."""
+    scored = []
+    for number, line in enumerate(marked.split("\n"), start=1):
+        hits = line.count(_MARK_START)
+        if hits:
+            scored.append((-hits, number, line))
+    scored.sort()
+    return sorted((number, _cut(line)) for _, number, line in scored[:count])
+
+
+def _first_line(text: str) -> list[tuple[int, str]]:
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.strip():
+            return [(number, _cut(line))]
+    return []
+
+
+def normalize_scope(scope: str | None) -> str:
+    scope = (scope or "all").strip().lower()
+    if scope not in SCOPES:
+        raise MemoryStoreError(f"unknown search scope {scope!r}; use one of: " + ", ".join(SCOPES))
+    return scope
+
+
+def search_memories(
+    store: MemoryStore,
+    query: str,
+    *,
+    topic: str | None = None,
+    scope: str | None = "all",
+    max_results: int = DEFAULT_MAX_RESULTS,
+) -> list[SearchHit]:
+    """The memories that best answer ``query``, best first.
+
+    Names given as ``mem:NAME`` in the query come first when they exist. ``topic`` keeps
+    one topic (and its sub-topics); ``scope`` is ``all``, ``project`` or ``global``.
+    """
+    scope = normalize_scope(scope)
+    topic = N.normalize_topic(topic or "")
+    if isinstance(max_results, bool) or not isinstance(max_results, int) or max_results < 1:
+        raise MemoryStoreError(f"max_results must be a whole number from 1, got {max_results!r}")
+    limit = min(max_results, MAX_RESULTS_LIMIT)
+    parsed = parse_query(query)
+    sqlite3 = _sqlite()
+    current = current_stamps(store)
+    index = _index_for(store)
+    with index.lock:
+        for attempt in (1, 2):
+            try:
+                index.refresh(store, current)
+                return _collect(store, index, parsed, current, topic, scope, limit)
+            except sqlite3.DatabaseError:
+                if attempt == 2 or str(index.path) == ":memory:":
+                    raise MemoryStoreError(
+                        f"the search index {index.path} can't be used even after a rebuild; "
+                        "delete it and check that the disk has space"
+                    ) from None
+                # broken under our feet (a truncated or overwritten file): rebuild it
+                index.reset()
+                with contextlib.suppress(OSError):
+                    _remove_database(index.path)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _in_scope(name: str, topic: str, scope: str) -> bool:
+    if not N.in_topic(name, topic):
+        return False
+    if scope == "project":
+        return not N.is_global(name)
+    if scope == "global":
+        return N.is_global(name)
+    return True
+
+
+def _collect(
+    store: MemoryStore,
+    index: _Index,
+    parsed: ParsedQuery,
+    current: dict[str, tuple[int, int]],
+    topic: str,
+    scope: str,
+    limit: int,
+) -> list[SearchHit]:
+    ranked = index.ranked(parsed, topic, scope, limit + len(parsed.references))
+    top = ranked[0][2] if ranked else 0.0
+    chosen: list[tuple[str, int, float]] = []
+    for raw in parsed.references:
+        try:
+            name = N.normalize_name(raw)
+        except MemoryStoreError:
+            continue
+        rowid = index.rowid_of(name)
+        if name in current and rowid is not None and _in_scope(name, topic, scope):
+            chosen.append((name, rowid, top + 1.0))  # asked for by name: first
+    picked = {name for name, _, _ in chosen}
+    chosen += [hit for hit in ranked if hit[0] not in picked and hit[0] in current]
+    patterns = store.settings.patterns
+    hits = []
+    for name, rowid, score in chosen[:limit]:
+        marked = index.marked_body(parsed, rowid)
+        lines = best_lines(marked) if marked else []
+        if not lines:
+            lines = _first_line(index.body(rowid) or "")
+        read_only = patterns.read_only_match(name) is not None
+        hits.append(SearchHit(name, round(score, 2), read_only, lines))
+    return hits
+
+
+def format_hits(hits: list[SearchHit], query: str) -> str:
+    """Hits as compact text for an agent or a terminal (ten hits stay well under 2,000
+    tokens: three lines of at most 120 characters each)."""
+    if not hits:
+        return (
+            f"No memory matches {_preview(query)}. Try other words, a broader topic, or "
+            "list the memories to browse them."
+        )
+    out = []
+    for rank, hit in enumerate(hits, start=1):
+        flag = " (read-only)" if hit.read_only else ""
+        out.append(f"{rank}. {hit.name}{flag}  score {hit.score:g}")
+        out.extend(f"   {number}: {text}" for number, text in hit.lines)
+    return "\n".join(out)
+
+
+def _preview(text: str, limit: int = 60) -> str:
+    text = " ".join(str(text).split())
+    return repr(text if len(text) <= limit else text[: limit - 3] + "...")

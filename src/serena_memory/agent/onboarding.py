@@ -139,38 +139,49 @@ def activation_message(
     return "\n\n".join(parts)
 
 
-def memory_overview(store: MemoryStore) -> str:
-    """The names of every visible memory, project and global apart, read-only marked."""
+def memory_overview(store: MemoryStore, *, search_tool: bool = True) -> str:
+    """The names of every visible memory, project and global apart, read-only marked;
+    over the listing budget, the top-level names and the topics with their counts."""
+    from serena_memory.agent.listing import listing_text_lines, plan_listing
+
     listing = store.list()
-    read_only = set(listing.read_only_memories)
-    names = listing.all
-    project = [n for n in names if not N.is_global(n)]
-    global_ = [n for n in names if N.is_global(n)]
-    if not names:
+    if not listing.all:
         return (
             "There are no memories yet. Memories are Markdown notes kept across sessions: "
             "write one with `write_memory` when you learn something stable and non-obvious "
             "that would be costly to find out again."
         )
-    lines = [
+    intro = (
         "Memories are Markdown notes kept across sessions, in this project and globally. "
         "Here are their names; read a memory with `read_memory` when its name suggests it "
         "matters for the task at hand (and follow the `mem:NAME` references inside when "
         "they say so). Reading is your decision: nothing is loaded for you."
-    ]
-    if CORE in project:
-        lines.append("Start from `mem:core`: it is the entry point that leads to the others.")
+    )
 
-    def render(title: str, group: list[str]) -> None:
-        if group:
-            lines.append(f"{title} ({len(group)}):")
-            lines.extend(f"- {n}" + (" (read-only)" if n in read_only else "") for n in group)
+    def render(view) -> str:
+        read_only = view.read_only
+        lines = [intro]
+        if CORE in view.names:
+            lines.append("Start from `mem:core`: it is the entry point that leads to the others.")
+        if not view.complete:
+            lines.extend(listing_text_lines(view, search_tool))
+        else:
+            project = [n for n in view.names if not N.is_global(n)]
+            global_ = [n for n in view.names if N.is_global(n)]
+            for title, group in (
+                ("Project memories", project),
+                ("Global memories, shared by all projects", global_),
+            ):
+                if group:
+                    lines.append(f"{title} ({len(group)}):")
+                    lines.extend(
+                        f"- {n}" + (" (read-only)" if n in read_only else "") for n in group
+                    )
+        if read_only:
+            lines.append("Memories marked read-only can be read but not changed.")
+        return "\n".join(lines)
 
-    render("Project memories", project)
-    render("Global memories, shared by all projects", global_)
-    if read_only:
-        lines.append("Memories marked read-only can be read but not changed.")
-    return "\n".join(lines)
+    return render(plan_listing(listing, "", store.settings.listing_budget, render))
 
 
 # -- onboarding -----------------------------------------------------------------------------------

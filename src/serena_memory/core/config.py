@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 GLOBAL_CONFIG_NAME = "serena_config.yml"
 PROJECT_CONFIG_NAME = "project.yml"
 DEFAULT_MAX_CHARS = 150_000
+DEFAULT_LISTING_BUDGET = 2_000  # tokens: what a list of memory names may cost the agent
 
 
 def serena_home() -> Path:
@@ -55,6 +56,7 @@ class GlobalConfig(NamedTuple):
     base_modes: tuple[str, ...] = ()
     default_max_tool_answer_chars: int = DEFAULT_MAX_CHARS
     allowed_memory_roots: tuple[str, ...] = ()  # real paths
+    memory_listing_budget: int = DEFAULT_LISTING_BUDGET
     path: Path | None = None
 
 
@@ -63,6 +65,7 @@ class ProjectConfig(NamedTuple):
     ignored_memory_patterns: tuple[str, ...] = ()
     initial_prompt: str = ""
     project_name: str = ""
+    memory_listing_budget: int | None = None  # None: the global setting
     path: Path | None = None
 
 
@@ -72,6 +75,13 @@ class Settings(NamedTuple):
     global_config: GlobalConfig = GlobalConfig()
     project_config: ProjectConfig = ProjectConfig()
     patterns: Patterns = Patterns()
+
+    @property
+    def listing_budget(self) -> int:
+        """Tokens a listing of memory names may take (the project's setting wins)."""
+        if self.project_config.memory_listing_budget is not None:
+            return self.project_config.memory_listing_budget
+        return self.global_config.memory_listing_budget
 
 
 _cache: dict[Path, tuple[tuple[int, int], dict[str, Any]]] = {}
@@ -168,6 +178,21 @@ def _compile(patterns: tuple[str, ...], key: str, path: Path) -> list[tuple[str,
     return compiled
 
 
+MIN_LISTING_BUDGET = 500  # below this, the hint and one long name would not fit
+
+
+def _listing_budget(data: dict[str, Any], path: Path) -> int | None:
+    value = data.get("memory_listing_budget")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < MIN_LISTING_BUDGET:
+        raise ConfigError(
+            f"{path}: key 'memory_listing_budget': expected a whole number of tokens, at "
+            f"least {MIN_LISTING_BUDGET}, got {value!r}"
+        )
+    return value
+
+
 def load_global_config(home: Path | None = None) -> GlobalConfig:
     path = (home or serena_home()) / GLOBAL_CONFIG_NAME
     data = _load_mapping(path)
@@ -178,6 +203,7 @@ def load_global_config(home: Path | None = None) -> GlobalConfig:
             f"got {max_chars!r}"
         )
     return GlobalConfig(
+        memory_listing_budget=_listing_budget(data, path) or DEFAULT_LISTING_BUDGET,
         read_only_memory_patterns=_string_list(data, "read_only_memory_patterns", path),
         ignored_memory_patterns=_string_list(data, "ignored_memory_patterns", path),
         base_modes=_string_list(data, "base_modes", path),
@@ -236,6 +262,7 @@ def load_project_config(project_root: Path) -> ProjectConfig:
     if not isinstance(name, str):
         raise ConfigError(f"{path}: key 'project_name': expected a string, got {_type_name(name)}")
     return ProjectConfig(
+        memory_listing_budget=_listing_budget(data, path),
         read_only_memory_patterns=_string_list(data, "read_only_memory_patterns", path),
         ignored_memory_patterns=_string_list(data, "ignored_memory_patterns", path),
         initial_prompt=prompt,

@@ -115,6 +115,7 @@ def activation_message(
     *,
     memory_tools: bool = True,
     onboarding_tool: bool = True,
+    search_tool: bool = True,
     mode_prompts: list[str] | None = None,
 ) -> str:
     """Everything the agent is told when a project becomes active: the memory names (not
@@ -123,7 +124,7 @@ def activation_message(
     name = settings.project_config.project_name or store.project_root.name
     parts = [f"Active project: '{name}' at {store.project_root}."]
     if memory_tools:
-        parts.append(memory_overview(store))
+        parts.append(memory_overview(store, search_tool=search_tool))
         if onboarding_tool and onboarding_needed(store):
             parts.append(
                 "Onboarding has not been performed for this project (it has no memories yet). "

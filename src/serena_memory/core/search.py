@@ -38,6 +38,7 @@ MAX_QUERY_CHARS = 4_000  # longer text is cut: it is a question, not a document
 MAX_QUERY_WORDS = 32
 MAX_LINES_PER_HIT = 3
 MAX_LINE_CHARS = 120
+CANDIDATES = 50  # ranked by BM25 first, then re-ranked with the phrase bonus
 
 # Column weights for BM25: a word in a memory's name counts most, then in a heading.
 NAME_WEIGHT, HEADING_WEIGHT, BODY_WEIGHT = 10.0, 4.0, 1.0
@@ -128,13 +129,19 @@ def headings_of(text: str) -> str:
 
 # -- the query --------------------------------------------------------------------------------
 class ParsedQuery(NamedTuple):
-    words: list[str]
+    words: list[str]  # distinct, stop words left out
     references: list[str]  # names given as `mem:NAME`, in order
+    sequence: list[str] = []  # every word in the order given, for the phrase
 
     @property
     def match(self) -> str:
         """The FTS5 MATCH expression: each word quoted (so never an operator), OR-ed."""
         return " OR ".join(f'"{word}"' for word in self.words)
+
+    @property
+    def phrase(self) -> str | None:
+        """The words in the order given, next to each other (None for a single word)."""
+        return '"' + " ".join(self.sequence) + '"' if len(self.sequence) > 1 else None
 
 
 def parse_query(query: str) -> ParsedQuery:
@@ -148,15 +155,22 @@ def parse_query(query: str) -> ParsedQuery:
         if target and target not in references:
             references.append(target)
     words: list[str] = []
+    sequence: list[str] = []
     seen: set[str] = set()
-    for raw in _WORD.findall(_CAMEL.sub(" ", text)):
+    for raw in _WORD.findall(_CAMEL.sub(" ", REFERENCE_PATTERN.sub(" ", text))):
         word = raw.lower()
-        if word == "mem" or word in seen:
-            continue
-        seen.add(word)
-        words.append(word)
+        if len(sequence) < MAX_QUERY_WORDS:
+            sequence.append(word)
+        if word not in seen:
+            seen.add(word)
+            words.append(word)
+    for ref in references:  # a referenced name's words also rank its neighbours
+        for word in name_words(ref).lower().split():
+            if word not in seen:
+                seen.add(word)
+                words.append(word)
     content = [w for w in words if w not in _STOPWORDS]
-    return ParsedQuery((content or words)[:MAX_QUERY_WORDS], references)
+    return ParsedQuery((content or words)[:MAX_QUERY_WORDS], references, sequence)
 
 
 # -- the cache file -------------------------------------------------------------------------
@@ -338,9 +352,29 @@ class _Index:
             + " AND ".join(where)
             + " ORDER BY rank LIMIT ?"
         )
-        params.append(limit)
         conn = self.connection()
-        return [(name, rowid, -rank) for name, rowid, rank in conn.execute(sql, params)]
+        pool = max(limit * 5, CANDIDATES)
+        candidates = [
+            (name, rowid, -rank) for name, rowid, rank in conn.execute(sql, [*params, pool])
+        ]
+        if not candidates:
+            return []
+        # Memories holding the query as a phrase move up: BM25 sums words independently,
+        # and a remembered heading or sentence is a phrase. (A bonus for holding every
+        # word, tried too, made questions in other words rank worse.)
+        top = candidates[0][2]
+        ids = [rowid for _, rowid, _ in candidates]
+        bonus = dict.fromkeys(ids, 0.0)
+        if parsed.phrase is not None:
+            marks = ",".join("?" * len(ids))
+            for (rowid,) in conn.execute(
+                f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({marks})",
+                [parsed.phrase, *ids],
+            ):
+                bonus[rowid] += top
+        ranked = [(name, rowid, score + bonus[rowid]) for name, rowid, score in candidates]
+        ranked.sort(key=lambda hit: -hit[2])
+        return ranked[:limit]
 
     def marked_body(self, parsed: ParsedQuery, rowid: int) -> str | None:
         if not parsed.words:

@@ -188,11 +188,9 @@ def test_a_cache_damaged_while_open_is_rebuilt(store: MemoryStore) -> None:
 def _drop_cached_connections() -> None:
     """A new process would open the file afresh; so does this (the module keeps one
     connection per index file per process)."""
-    from serena_memory.core import search
+    from serena_memory.core.search import close_indexes
 
-    for index in list(search._indexes.values()):
-        index.reset()
-    search._indexes.clear()
+    close_indexes()
 
 
 HOSTILE = [
@@ -321,3 +319,40 @@ def test_a_python_without_sqlite_gets_one_clear_sentence(project: Path) -> None:
         and "sqlite3" in done.stderr
         and "Traceback" not in done.stderr
     )
+
+
+def test_a_process_that_searches_again_and_again_still_sees_every_change(
+    store: MemoryStore, project: Path
+) -> None:
+    """After a few queries a process watches the folders instead of re-reading every
+    stamp; edits in place, new folders, deletions, moves and configuration changes must
+    still show at the very next query."""
+    from serena_memory.core import search
+
+    search.close_indexes()
+    put(store, "notes", "# Notes\nnothing yet\n")
+    for _ in range(4):
+        search_memories(store, "warm")
+    index = search._index_for(store)
+    assert index.watch is not None or not sys.platform.startswith("linux")
+    memories = project / ".serena" / "memories"
+    with open(memories / "notes.md", "a", encoding="utf-8") as handle:  # in place
+        handle.write("zanzibar\n")
+    assert names_of(search_memories(store, "zanzibar")) == ["notes"]
+    (memories / "deep" / "er").mkdir(parents=True)
+    assert search_memories(store, "quokka") == []
+    (memories / "deep" / "er" / "animal.md").write_text("a quokka\n")  # in a brand-new folder
+    assert names_of(search_memories(store, "quokka")) == ["deep/er/animal"]
+    (memories / "deep").rename(memories / "moved")
+    assert names_of(search_memories(store, "quokka")) == ["moved/er/animal"]
+    (memories / "moved" / "er" / "animal.md").write_text("a wombat now\n")
+    assert names_of(search_memories(store, "wombat")) == ["moved/er/animal"]
+    write_config(project / ".serena" / "project.yml", "ignored_memory_patterns: ['moved/.*']\n")
+    assert search_memories(store, "wombat") == []
+    (memories / "notes.md").unlink()
+    assert search_memories(store, "zanzibar") == []
+    # and when nothing changed, nothing is swept
+    sweeps = index.sweeps
+    for _ in range(3):
+        search_memories(store, "anything")
+    assert index.sweeps <= sweeps + 1

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.references import REFERENCE_PATTERN
+from serena_memory.core.watch import FolderWatch, folders_below
 
 if TYPE_CHECKING:
     import sqlite3
@@ -197,6 +198,12 @@ class _Index:
         self.conn: sqlite3.Connection | None = None
         self.known: dict[str, tuple[int, int, int]] = {}  # name -> (rowid, mtime_ns, size)
         self.data_version: int | None = None
+        # the last sweep of the memory files, reused while the folder watch sees no change
+        self.stamps: dict[str, tuple[int, int]] | None = None
+        self.ignored_key: tuple[str, ...] | None = None
+        self.sweeps = 0
+        self.watch: FolderWatch | None = None
+        self.in_sync_with: dict[str, tuple[int, int]] | None = None
 
     # opening ----------------------------------------------------------------------------
     def connection(self) -> sqlite3.Connection:
@@ -277,6 +284,7 @@ class _Index:
         self.conn = None
         self.known = {}
         self.data_version = None
+        self.in_sync_with = None
 
     # keeping it fresh -------------------------------------------------------------------------
     def _load_known(self, conn: sqlite3.Connection) -> None:
@@ -291,13 +299,33 @@ class _Index:
             }
             self.data_version = version
 
+    def current_stamps(self, store: MemoryStore) -> dict[str, tuple[int, int]]:
+        """The stamp of every visible memory: swept from the files, or, in a process that
+        searches again and again, the last sweep while the folder watch saw no change."""
+        ignored = tuple(text for text, _ in store.settings.patterns.ignored)
+        changed = self.watch.changed() if self.watch is not None else True
+        if not changed and self.stamps is not None and ignored == self.ignored_key:
+            return self.stamps
+        stamps = current_stamps(store)
+        self.sweeps += 1
+        if self.watch is None and self.sweeps >= 2:  # searched again: worth a watch
+            self.watch = _new_watch()
+        if self.watch is not None:
+            self.watch.cover(folders_below([str(store.memories_dir), str(store.global_dir)]))
+        self.stamps, self.ignored_key = stamps, ignored
+        return stamps
+
     def refresh(self, store: MemoryStore, current: dict[str, tuple[int, int]]) -> None:
         conn = self.connection()
+        version = self.data_version
         self._load_known(conn)
+        if current is self.in_sync_with and version == self.data_version:
+            return  # same sweep as last time and nobody changed the index since
         known = self.known
         changed = [n for n, stamp in current.items() if known.get(n, (0, -1, -1))[1:] != stamp]
         removed = [n for n in known if n not in current]
         if not changed and not removed:
+            self.in_sync_with = current
             return
         # a memory gone, unreadable or not UTF-8 since the listing is not findable
         rows = [
@@ -329,6 +357,7 @@ class _Index:
                 conn.execute("ROLLBACK")
             raise
         self.data_version = None  # reload: our own commit does not change data_version
+        self.in_sync_with = None
 
     # querying ---------------------------------------------------------------------------------
     def ranked(
@@ -400,6 +429,33 @@ class _Index:
 
 _indexes: dict[str, _Index] = {}
 _indexes_guard = threading.Lock()
+MAX_WATCHES = 8  # folder watches per process (the system limits them per user)
+_watch_count = 0
+
+
+def close_indexes() -> None:
+    """Close every index and folder watch this process holds (the next search opens
+    them again), e.g. when a server stops."""
+    global _watch_count
+    with _indexes_guard:
+        for index in _indexes.values():
+            with index.lock:
+                index.reset()
+                if index.watch is not None:
+                    index.watch.close()
+                    index.watch = None
+        _indexes.clear()
+        _watch_count = 0
+
+
+def _new_watch() -> FolderWatch | None:
+    global _watch_count
+    with _indexes_guard:
+        if _watch_count >= MAX_WATCHES:
+            return None
+        watch = FolderWatch.create()
+        _watch_count += watch is not None
+        return watch
 
 
 def _index_for(store: MemoryStore) -> _Index:
@@ -499,9 +555,9 @@ def search_memories(
     limit = min(max_results, MAX_RESULTS_LIMIT)
     parsed = parse_query(query)
     sqlite3 = _sqlite()
-    current = current_stamps(store)
     index = _index_for(store)
     with index.lock:
+        current = index.current_stamps(store)
         for attempt in (1, 2):
             try:
                 index.refresh(store, current)

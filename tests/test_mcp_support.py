@@ -21,7 +21,7 @@ from conftest import write_config
 SERVER_CMD = [sys.executable, "-m", "serena_memory.cli", "start-mcp-server"]
 
 REFERENCE_PARAMETERS = {
-    "list_memories": ["topic"],
+    "list_memories": ["topic", "page"],  # page: ours, optional (long listings)
     "read_memory": ["memory_name"],
     "write_memory": ["memory_name", "content", "max_chars"],
     "edit_memory": ["memory_name", "needle", "repl", "mode", "allow_multiple_occurrences"],
@@ -40,6 +40,7 @@ MEMORY_TOOLS = {
     "edit_memory",
     "delete_memory",
     "rename_memory",
+    "search_memories",
 }
 ONBOARDING_TOOLS = {"onboarding", "check_onboarding_performed"}
 EXPLORATION_TOOLS = {"list_dir", "find_file", "search_for_pattern", "read_file"}

@@ -24,6 +24,7 @@ MEMORY_TOOLS = (
     "edit_memory",
     "delete_memory",
     "rename_memory",
+    "search_memories",
 )
 ONBOARDING_TOOLS = ("onboarding", "check_onboarding_performed")
 MODES_FOLDER = "modes"

@@ -27,7 +27,7 @@ from pydantic import ValidationError
 
 from serena_memory import __version__
 from serena_memory.core.errors import describe
-from serena_memory.mcp import tools_exploration, tools_memories, tools_onboarding
+from serena_memory.mcp import tools_exploration, tools_memories, tools_onboarding, tools_search
 from serena_memory.mcp.errors import argument_problem
 from serena_memory.mcp.prompts import Prompts
 from serena_memory.mcp.resources import MemoryResources
@@ -37,6 +37,7 @@ from serena_memory.mcp.tool_declaration import ToolDeclaration
 SERVER_NAME = "serena-memory"
 DECLARED_TOOLS: tuple[ToolDeclaration, ...] = (
     *tools_memories.TOOLS,
+    *tools_search.TOOLS,
     *tools_onboarding.TOOLS,
     *tools_exploration.TOOLS,
 )

@@ -106,6 +106,7 @@ class ServerState:
             self.require_store(),
             memory_tools=self.enabled("read_memory"),
             onboarding_tool=self.enabled("onboarding"),
+            search_tool=self.enabled("search_memories"),
             mode_prompts=self.mode_prompts(),
         )
 

@@ -3,7 +3,6 @@ and the global ones. Every rule lives in the store; these only word the answers.
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Literal
 
 from pydantic import Field
@@ -26,12 +25,22 @@ def list_memories(
     topic: Annotated[
         str, Field(description="Only this topic, e.g. 'auth' or 'global'; '' for all.")
     ] = "",
+    page: Annotated[
+        int, Field(description="Which page, when the answer says there are several.", ge=1)
+    ] = 1,
 ) -> str:
     """List the names of the memories: this project's and the global ones (shared by all
     projects, names starting with 'global/'). Pass a topic such as 'auth' or 'global' to
     list only that part. Returns JSON {"memories": [...], "read_only_memories": [...]};
-    read-only memories can be read but not changed."""
-    return json.dumps(state.require_store().list(topic).to_dict(), ensure_ascii=False)
+    read-only memories can be read but not changed. When there are too many names for one
+    answer, it lists the memories directly in the topic and the topics below it with their
+    counts ("topics"), and "note" says how to go further (a topic, the next page, or
+    search_memories)."""
+    from serena_memory.agent.listing import listing_answer
+
+    return listing_answer(
+        state.require_store(), topic, page, search_tool=state.enabled("search_memories")
+    )
 
 
 def read_memory(state: ServerState, memory_name: MemoryName) -> str:

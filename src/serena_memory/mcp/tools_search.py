@@ -1,0 +1,46 @@
+"""Finding memories by subject: ranked search over names, headings and text. The engine
+and its rules (freshness, ignored memories, read-only marks) live in core.search."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from serena_memory.mcp.state import ServerState
+from serena_memory.mcp.tool_declaration import ToolDeclaration
+
+
+def search_memories(
+    state: ServerState,
+    query: Annotated[
+        str,
+        Field(
+            description="What you are looking for, in plain words (e.g. 'how are refunds "
+            "retried'); a `mem:NAME` in it puts that memory first."
+        ),
+    ],
+    topic: Annotated[
+        str | None, Field(description="Only this topic and its sub-topics, e.g. 'billing'.")
+    ] = None,
+    scope: Annotated[
+        Literal["all", "project", "global"],
+        Field(description="'project', 'global' (shared by all projects) or 'all'."),
+    ] = "all",
+    max_results: Annotated[
+        int, Field(description="How many memories to return at most (1 to 100).", ge=1, le=100)
+    ] = 10,
+) -> str:
+    """Find the memories about a subject when their names don't tell which to read, or
+    when there are too many to list. Ranked best first: words in a memory's name count
+    most, then in its headings, then in its text. Each hit gives the name, a score and up
+    to three matching lines with their numbers; read the ones that matter with
+    read_memory."""
+    from serena_memory.core.search import format_hits
+    from serena_memory.core.search import search_memories as search
+
+    hits = search(state.require_store(), query, topic=topic, scope=scope, max_results=max_results)
+    return format_hits(hits, query)
+
+
+TOOLS = (ToolDeclaration(search_memories, read_only=True),)

@@ -477,19 +477,13 @@ def _index_for(store: MemoryStore) -> _Index:
 
 
 def current_stamps(store: MemoryStore) -> dict[str, tuple[int, int]]:
-    """(mtime_ns, size) of every memory the store lists (ignored ones are not listed)."""
-    project_root, global_root = str(store.memories_dir), str(store.global_dir)
-    global_prefix = N.GLOBAL_TOPIC + "/"
-    cut = len(global_prefix)
+    """(mtime_ns, size) of every memory the store lists (ignored ones are not listed), each
+    taken from the real file the store's path gate let through."""
     stamps: dict[str, tuple[int, int]] = {}
     stat = os.stat
-    for name in store.iter_all_names():
-        if name.startswith(global_prefix):
-            path = f"{global_root}/{name[cut:]}{N.MEMORY_SUFFIX}"
-        else:
-            path = f"{project_root}/{name}{N.MEMORY_SUFFIX}"
+    for name, real in store.scan().files.items():
         try:
-            st = stat(path)
+            st = stat(real)
         except OSError:
             continue
         stamps[name] = (st.st_mtime_ns, st.st_size)

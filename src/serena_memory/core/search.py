@@ -200,6 +200,7 @@ class _Index:
         self.data_version: int | None = None
         # the last sweep of the memory files, reused while the folder watch sees no change
         self.stamps: dict[str, tuple[int, int]] | None = None
+        self.real_paths: dict[str, str] = {}
         self.ignored_key: tuple[str, ...] | None = None
         self.sweeps = 0
         self.watch: FolderWatch | None = None
@@ -306,7 +307,7 @@ class _Index:
         changed = self.watch.changed() if self.watch is not None else True
         if not changed and self.stamps is not None and ignored == self.ignored_key:
             return self.stamps
-        stamps = current_stamps(store)
+        stamps, self.real_paths = _sweep(store)
         self.sweeps += 1
         if self.watch is None and self.sweeps >= 2:  # searched again: worth a watch
             self.watch = _new_watch()
@@ -327,23 +328,21 @@ class _Index:
         if not changed and not removed:
             self.in_sync_with = current
             return
-        # a memory gone, unreadable or not UTF-8 since the listing is not findable
-        rows = [
-            (name, current[name], text)
-            for name, text in store.read_many(changed)
-            if text is not None
-        ]
+        # Rows go in as they are read (not all held at once: 40 MB of text). A memory
+        # gone, unreadable or not UTF-8 since the listing is not findable.
         conn.execute("BEGIN IMMEDIATE")
         try:
             # by name, not by the rowids loaded before: another process may have changed
             # the index since, and a rowid can be reused
-            gone = [(name,) for name in removed] + [(row[0],) for row in rows]
-            if gone:
-                conn.executemany(
-                    "DELETE FROM fts WHERE rowid = (SELECT id FROM docs WHERE name = ?)", gone
-                )
-                conn.executemany("DELETE FROM docs WHERE name = ?", gone)
-            for name, (mtime, size), text in rows:
+            gone = [(name,) for name in removed] + [(name,) for name in changed]
+            conn.executemany(
+                "DELETE FROM fts WHERE rowid = (SELECT id FROM docs WHERE name = ?)", gone
+            )
+            conn.executemany("DELETE FROM docs WHERE name = ?", gone)
+            for name, text in store.read_many(changed, self.real_paths):
+                if text is None:
+                    continue
+                mtime, size = current[name]
                 cursor = conn.execute(
                     "INSERT INTO docs (name, mtime_ns, size) VALUES (?, ?, ?)", (name, mtime, size)
                 )
@@ -479,15 +478,21 @@ def _index_for(store: MemoryStore) -> _Index:
 def current_stamps(store: MemoryStore) -> dict[str, tuple[int, int]]:
     """(mtime_ns, size) of every memory the store lists (ignored ones are not listed), each
     taken from the real file the store's path gate let through."""
+    return _sweep(store)[0]
+
+
+def _sweep(store: MemoryStore) -> tuple[dict[str, tuple[int, int]], dict[str, str]]:
+    """The stamps, and the real file of each memory."""
     stamps: dict[str, tuple[int, int]] = {}
+    files = store.scan().files
     stat = os.stat
-    for name, real in store.scan().files.items():
+    for name, real in files.items():
         try:
             st = stat(real)
         except OSError:
             continue
         stamps[name] = (st.st_mtime_ns, st.st_size)
-    return stamps
+    return stamps, files
 
 
 # -- hits ---------------------------------------------------------------------------------------

@@ -364,17 +364,28 @@ class MemoryStore:
         content = self._read_text(name)
         return Memory(name, content, self.read_only_pattern(name, settings) is not None)
 
-    def read_many(self, names: Iterable[str]) -> Iterator[tuple[str, str | None]]:
+    def read_many(
+        self, names: Iterable[str], real_paths: dict[str, str] | None = None
+    ) -> Iterator[tuple[str, str | None]]:
         """(name, text) for each name, text None when it can't be read (gone, ignored,
         not UTF-8). Same rules as :meth:`read`, with the configuration loaded once: for
-        indexes that read every memory."""
+        indexes that read every memory. ``real_paths``: the files a :meth:`scan` found,
+        read as they are (the read itself still refuses what the gate refuses)."""
         self.recover()
         settings = self.settings
+        project, global_ = self.gate_scopes(settings)
+        cut = len(N.GLOBAL_TOPIC) + 1
         for raw in names:
             try:
                 name = self._accessible(raw, write=False, settings=settings)
-                yield raw, self._read_text(name)
-            except MemoryStoreError:
+                scope, rel = (global_, name[cut:]) if N.is_global(name) else (project, name)
+                parts = rel.split("/")
+                parts[-1] += N.MEMORY_SUFFIX
+                what = f"memory '{name}'"
+                real = (real_paths or {}).get(name) or paths.resolve(scope, parts, what)
+                data = paths.read_regular_file(real, scope.allowed, what)
+                yield raw, decode_memory(name, data)
+            except (MemoryStoreError, OSError):
                 yield raw, None
 
     def _read_text(self, name: str) -> str:

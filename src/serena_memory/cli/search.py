@@ -10,17 +10,12 @@ from pathlib import Path
 
 import click
 
-from serena_memory.cli.common import emit_json, open_store
+from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_store
 
 
 @click.command()
 @click.argument("query")
-@click.argument(
-    "project",
-    required=False,
-    default=".",
-    type=click.Path(file_okay=False, path_type=Path),
-)
+@PROJECT_ARG
 @click.option("--topic", "-t", default="", help="Only memories in this topic, e.g. billing.")
 @click.option(
     "--scope",
@@ -37,9 +32,9 @@ from serena_memory.cli.common import emit_json, open_store
     show_default=True,
     help="How many memories to show at most.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@JSON_OPTION
 def search(
-    query: str, project: Path, topic: str, scope: str, max_results: int, as_json: bool
+    query: str, project: Path | None, topic: str, scope: str, max_results: int, as_json: bool
 ) -> None:
     """Find the memories that best match QUERY, best first, with their matching lines.
 

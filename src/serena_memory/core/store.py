@@ -418,6 +418,7 @@ class MemoryStore:
         all_scopes: bool = False,
         create: Iterable[str] = (),
         listed: Iterable[str] = (),
+        real_folders: Iterable[Path] = (),
     ) -> Folders:
         """The real folders a change to ``names`` locks (every one checked by the path gate:
         a `.serena` linked outside the project is refused here, before a folder is created
@@ -442,7 +443,7 @@ class MemoryStore:
                 roots.append(real_global)
         for name in create:
             ensure_folder(self.real_path_of(name).parent)
-        homes = [self._memory_folder(name) for name in names]
+        homes = [self._memory_folder(name) for name in names] + list(real_folders)
         for name in listed:
             try:
                 homes.append(self._memory_folder(name, listed=True))
@@ -463,11 +464,14 @@ class MemoryStore:
         all_scopes: bool = False,
         create: Iterable[str] = (),
         listed: Iterable[str] = (),
+        real_folders: Iterable[Path] = (),
     ) -> Iterator[None]:
         """Hold the locks for changing ``names`` (see :meth:`_lock_folders`), after
         finishing a rename a crash interrupted (under that journal's own locks)."""
         self.recover(strict=True)
-        folders = self._lock_folders(*names, all_scopes=all_scopes, create=create, listed=listed)
+        folders = self._lock_folders(
+            *names, all_scopes=all_scopes, create=create, listed=listed, real_folders=real_folders
+        )
         with locked(folders):
             # a rename killed between that recovery and these locks left a journal: finish
             # it here (its digests keep it from overwriting anything changed since)
@@ -585,9 +589,10 @@ class MemoryStore:
         if old == new:
             raise MemoryStoreError(f"'{old}' and '{new}' are the same memory name")
         old_path, new_path = self._entry_path(old), self.real_path_of(new)
-        # the folders of every memory it may rewrite are locked too (shared ones included)
-        listed = list(self.iter_all_names())
-        with self._changing(old, new, all_scopes=True, listed=listed):
+        # the real folders of every memory it may rewrite are locked too (shared ones
+        # included); the listing already resolved them through the path gate
+        homes = {Path(real).parent for real in self.scan().files.values()}
+        with self._changing(old, new, all_scopes=True, real_folders=homes):
             if not os.path.lexists(old_path):
                 raise MemoryNotFoundError(self._not_found_message(old))
             if os.path.lexists(new_path):
@@ -700,8 +705,10 @@ class MemoryStore:
             return None
         return Path(folder, parts[-1]), Path(real)
 
-    def _journal_read(self, name: str, real: Path) -> bytes | None:
-        scope = self.gate_scopes()[1 if N.is_global(name) else 0]
+    def _journal_read(
+        self, name: str, real: Path, scopes: tuple[paths.Scope, paths.Scope] | None = None
+    ) -> bytes | None:
+        scope = (scopes or self.gate_scopes())[1 if N.is_global(name) else 0]
         try:
             return paths.read_regular_file(str(real), scope.allowed, f"memory '{name}'")
         except FileNotFoundError:
@@ -724,8 +731,12 @@ class MemoryStore:
     def _replay_locked(
         self, journal_path: Path, journal: J.RenameJournal, record: Path | None
     ) -> J.Replayed:
+        scopes = self.gate_scopes()  # once: each use re-reads the configuration's stamp
         replayed = J.replay(
-            journal, self._journal_target, self._journal_read, lambda p, d: atomic_write(p, d)
+            journal,
+            self._journal_target,
+            lambda name, real: self._journal_read(name, real, scopes),
+            lambda p, d: atomic_write(p, d),
         )
         journal_path.unlink()
         fsync_dir(journal_path.parent)

@@ -126,25 +126,6 @@ MALFORMED: list[tuple[str, bytes, int | None, object]] = [
 IDS = [case for case, *_ in MALFORMED]
 
 
-THREADED_METHODS = ("tools/call", "resources/read", "prompts/get")
-
-
-def _threaded_request_id(raw: bytes) -> list[object]:
-    """The id of a well-formed request the server answers from a worker thread, if `raw` is one."""
-    try:
-        message = json.loads(raw)
-    except ValueError:
-        return []
-    if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
-        return []
-    ident = message.get("id")
-    if message.get("method") not in THREADED_METHODS or isinstance(ident, bool):
-        return []
-    if not isinstance(ident, (str, int)) or not isinstance(message.get("params", {}), dict):
-        return []
-    return [ident]
-
-
 class StdioServer:
     """A real `serena start-mcp-server` on pipes, spoken to line by line."""
 
@@ -177,18 +158,14 @@ class StdioServer:
         return received
 
     def exchange(self, raw: bytes) -> list[dict]:
-        """Send `raw`, then a ping; everything answered to `raw` (the ping's answer left out).
-
-        Tools, resource reads and prompts run in worker threads, so the ping may be
-        answered first: for a well-formed request of those, its own answer is awaited too."""
+        """Send `raw`, then a ping; everything answered before the ping's answer."""
         self.next_id += 1
         ping = f"ping-{self.next_id}"
         self.send(raw)
         self.send(_line({"jsonrpc": "2.0", "id": ping, "method": "ping"}))
-        received = self.until({ping, *_threaded_request_id(raw)})
-        pong = {"jsonrpc": "2.0", "id": ping, "result": {}}
-        assert pong in received
-        return [m for m in received if m != pong]
+        received = self.until({ping})
+        assert received[-1] == {"jsonrpc": "2.0", "id": ping, "result": {}}
+        return received[:-1]
 
     def close(self) -> str:
         assert self.proc.stdin is not None and self.proc.stderr is not None

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -126,8 +128,31 @@ MALFORMED: list[tuple[str, bytes, int | None, object]] = [
 IDS = [case for case, *_ in MALFORMED]
 
 
+THREADED_METHODS = ("tools/call", "resources/read", "prompts/get")
+ANSWER_WAIT = 60.0
+
+
+def _threaded_request_id(raw: bytes) -> list[object]:
+    """The id of a well-formed request the server answers from a worker thread, if `raw` is one."""
+    try:
+        message = json.loads(raw)
+    except (ValueError, RecursionError):
+        return []
+    if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
+        return []
+    ident = message.get("id")
+    if message.get("method") not in THREADED_METHODS or isinstance(ident, bool):
+        return []
+    if not isinstance(ident, str | int) or not isinstance(message.get("params", {}), dict):
+        return []
+    return [ident]
+
+
 class StdioServer:
-    """A real `serena start-mcp-server` on pipes, spoken to line by line."""
+    """A real `serena start-mcp-server` on pipes, spoken to line by line.
+
+    A reader thread queues what the server prints, so every wait has a deadline: a missing
+    answer fails the test that expected it instead of stopping the whole run."""
 
     def __init__(self, project: Path, home: Path) -> None:
         self.proc = subprocess.Popen(
@@ -137,35 +162,54 @@ class StdioServer:
             stderr=subprocess.PIPE,
             env=dict(os.environ, SERENA_HOME=str(home)),
         )
+        self.lines: queue.Queue[bytes] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
         self.next_id = 1000
         for message in handshake():
             self.send(_line(message))
         self.handshake_answers = self.until({1, 2})
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in iter(self.proc.stdout.readline, b""):
+            self.lines.put(line)
+        self.lines.put(b"")
 
     def send(self, raw: bytes) -> None:
         assert self.proc.stdin is not None
         self.proc.stdin.write(raw + b"\n")
         self.proc.stdin.flush()
 
-    def until(self, ids: set[object]) -> list[dict]:
-        """Every message up to and including the answers to `ids`."""
-        assert self.proc.stdout is not None
+    def until(self, ids: set[object], wait: float = ANSWER_WAIT) -> list[dict]:
+        """Every message up to and including the answers to `ids`, or up to `wait` seconds."""
         received: list[dict] = []
+        deadline = time.monotonic() + wait
         while not ids <= {m.get("id") for m in received}:
-            line = self.proc.stdout.readline()
-            assert line, f"the server closed its output: {self.proc.stderr.read()!r}"  # type: ignore[union-attr]
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                return received
+            assert line, "the server closed its output"
             received.append(json.loads(line))
         return received
 
     def exchange(self, raw: bytes) -> list[dict]:
-        """Send `raw`, then a ping; everything answered before the ping's answer."""
+        """Send `raw`, then a ping; everything answered to `raw` (the ping's answer left out).
+
+        Tools, resource reads and prompts run in worker threads, so the ping may be
+        answered first: for a well-formed request of those, its own answer is awaited too,
+        for a bounded time (an id the server cannot echo is answered under another id)."""
         self.next_id += 1
         ping = f"ping-{self.next_id}"
         self.send(raw)
         self.send(_line({"jsonrpc": "2.0", "id": ping, "method": "ping"}))
         received = self.until({ping})
-        assert received[-1] == {"jsonrpc": "2.0", "id": ping, "result": {}}
-        return received[:-1]
+        pong = {"jsonrpc": "2.0", "id": ping, "result": {}}
+        assert pong in received, received
+        owed = [i for i in _threaded_request_id(raw) if i not in {m.get("id") for m in received}]
+        if owed:
+            received += self.until(set(owed))
+        return [m for m in received if m != pong]
 
     def close(self) -> str:
         assert self.proc.stdin is not None and self.proc.stderr is not None

@@ -4,6 +4,8 @@ Each run opens a fresh tab and measures, from the request to the drawing on scre
 - a memory's page with its local graph (target: 2 s), and the 2-step local graph;
 - the topic map (2 s) and a drill-down into a topic;
 - the Check page with its first page of each list (2 s);
+- search as you type: from the query typed to its first ranked result on screen (1 s,
+  of which 150 ms is the page's wait for a pause in typing), and Enter opening it (1 s);
 - a click on a sidebar memory while the full graph lays out (1 s);
 and the longest task on the page's main thread over the whole run (200 ms), from the
 browser's long-task timing. The server's snapshot and check report are computed once
@@ -40,6 +42,8 @@ TARGETS = {
     "topic drill-down": 2.0,
     "check page": 2.0,
     "sidebar click during full layout": 1.0,
+    "search: typed to first result": 1.0,
+    "search: Enter opens the first": 1.0,
 }
 
 
@@ -76,6 +80,18 @@ def one_run(browser, url: str, hub: str) -> tuple[dict[str, float], int]:
     topic = page.locator("#topic-map a.node.topic").first.get_attribute("data-node")
     timed("topic drill-down", "#/topics/" + topic, f'#topic-map[data-drawn="{topic}"] svg')
     timed("check page", "#/check", "#stale li")
+    page.keyboard.press("/")
+    start = time.monotonic()
+    page.fill("#search-box", "retry backoff policy")
+    page.wait_for_selector(
+        '#search-results[data-query="retry backoff policy"]:not([aria-busy]) a.search-hit'
+    )
+    got["search: typed to first result"] = time.monotonic() - start
+    first = page.locator("#search-results a.search-hit").first.get_attribute("data-name")
+    start = time.monotonic()
+    page.keyboard.press("Enter")
+    until(page, f"document.querySelector('.memory-header h1')?.textContent === {first!r}")
+    got["search: Enter opens the first"] = time.monotonic() - start
     page.evaluate("() => { location.hash = '#/graph'; }")
     page.click("#draw-graph")
     page.wait_for_selector("#graph canvas")
@@ -123,7 +139,13 @@ def main(argv: list[str] | None = None) -> int:
             query = {"include_unmarked": 1, "fuzzy": 1, "reachability": 1, "limit": 50}
             client.get("/api/check", params=query)
             check = time.monotonic() - start
-        print(f"first visit: snapshot and graph {snapshot:.2f} s, check report {check:.2f} s")
+            start = time.monotonic()
+            client.get("/api/search", params={"q": "warm"})
+            index = time.monotonic() - start
+        print(
+            f"first visit: snapshot and graph {snapshot:.2f} s, check report {check:.2f} s, "
+            f"search index {index:.2f} s"
+        )
         biggest = max(
             (n for n in topics["nodes"] if n["kind"] == "topic"), key=lambda n: n["count"]
         )

@@ -598,6 +598,137 @@ def test_hostile_text_in_a_conflict_and_in_the_report_runs_nothing(
     assert page.evaluate("window.__xss") is None
 
 
+# -- search ----------------------------------------------------------------------------------
+def search_answer(page, query: str):
+    """The results box once it holds the answer to ``query``."""
+    results = page.locator(f'#search-results[data-query="{query}"]:not([aria-busy])')
+    expect(results).to_have_count(1)
+    return results
+
+
+def test_search_as_you_type_ranks_marks_and_opens_with_the_keyboard(
+    tab: Tab, store: MemoryStore
+) -> None:
+    from serena_memory.core.search import search_memories
+
+    store.write("billing/refunds", "# Refunds\nMoney goes back within 30 days.\n")
+    store.write("billing/invoices", "# Invoices\nA refund creates a credit note.\n")
+    store.write("core", "# Core\nStart here; refunds: `mem:billing/refunds`.\n")
+    store.write("ops/deploy", "# Deploy\nNothing about money.\n")
+    page = tab.load()
+    page.click("#main h1")  # anywhere but a text field
+    page.keyboard.press("/")
+    expect(page.locator("#search-box")).to_be_focused()
+    page.keyboard.type("refunds", delay=40)  # as a person types: one search, once they pause
+    results = search_answer(page, "refunds")
+    expected = [hit.name for hit in search_memories(store, "refunds", max_results=20)]
+    expect(results.locator("a.search-hit")).to_have_count(len(expected))
+    shown = results.locator("a.search-hit").evaluate_all("(as) => as.map((a) => a.dataset.name)")
+    assert shown == expected and expected[0] == "billing/refunds"
+    first = results.locator("a.search-hit").first
+    expect(first.locator(".hit-name mark")).to_have_text("refunds")
+    expect(first.locator(".hit-line").first.locator("mark")).to_have_text("Refunds")
+    expect(first.locator(".hit-line").first.locator(".line-no")).to_have_text("1")
+    assert "#/search/refunds" in page.url
+    # Enter opens the first hit
+    page.keyboard.press("Enter")
+    expect(page.locator("#rendered h1")).to_have_text("Refunds")
+    # back to the results, down to the second hit, open it
+    page.go_back()
+    results = search_answer(page, "refunds")
+    expect(page.locator("#search-box")).to_have_value("refunds")
+    page.focus("#search-box")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    expect(results.locator("a.search-hit").nth(1)).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator(".memory-header h1")).to_have_text(expected[1])
+    # typing `/` in a text field is only a slash
+    tab.open("#/new")
+    page.focus("#new-name")
+    page.keyboard.type("a/b")
+    expect(page.locator("#new-name")).to_have_value("a/b")
+
+
+def test_search_empty_no_match_and_error_states(
+    tab: Tab, store: MemoryStore, project: Path
+) -> None:
+    store.write("core", "# Core\nentry\n")
+    page = tab.load()
+    page.fill("#search-box", "core")
+    expect(search_answer(page, "core").locator("a.search-hit")).to_have_count(1)
+    page.fill("#search-box", "")
+    expect(search_answer(page, "").locator("#search-empty")).to_contain_text("1 memory")
+    page.fill("#search-box", "zebra unicorn")
+    none = search_answer(page, "zebra unicorn").locator("#search-none")
+    expect(none).to_contain_text("No memory matches “zebra unicorn”")
+    page.keyboard.press("Enter")  # nothing to open: the page stays
+    expect(none).to_be_visible()
+    write_config(project / ".serena" / "project.yml", "read_only_memory_patterns: ['(']\n")
+    page.fill("#search-box", "core")
+    error = search_answer(page, "core").locator(".notice.error")
+    expect(error).to_contain_text("read_only_memory_patterns")
+    text = error.inner_text()
+    assert "project.yml" in text and "\n" not in text and "Traceback" not in text
+
+
+# Delays the answer to any search for "slowly", and lets it arrive even after the page gave
+# up on it, so only the page's own check keeps it off the screen.
+SLOW_SEARCH = """
+window.__answered = [];
+const realFetch = window.fetch;
+window.fetch = async (input, init) => {
+  const url = String(input);
+  const plain = Object.assign({}, init || {});
+  delete plain.signal;
+  const response = await realFetch(input, plain);
+  if (url.includes('/api/search') && url.includes('q=slowly')) {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    window.__answered.push('slowly');
+  }
+  return response;
+};
+"""
+
+
+def test_a_late_answer_to_an_older_query_never_replaces_the_newer_one(
+    browser, server: DashboardServer, store: MemoryStore
+) -> None:
+    store.write("notes/slowly", "# Slowly\nslowly and carefully\n")
+    store.write("notes/quickly", "# Quickly\nquickly and roughly\n")
+    t = Tab(browser, server)
+    t.context.add_init_script(SLOW_SEARCH)
+    try:
+        page = t.load()
+        page.fill("#search-box", "slowly")
+        page.wait_for_timeout(400)  # the search for "slowly" is asked for, its answer late
+        page.fill("#search-box", "quickly")
+        results = search_answer(page, "quickly")
+        expect(results.locator("a.search-hit")).to_have_count(1)
+        wait_until(page, "window.__answered.includes('slowly')", 15)
+        page.wait_for_timeout(200)
+        expect(page.locator("#search-results")).to_have_attribute("data-query", "quickly")
+        expect(page.locator("#search-results a.search-hit")).to_have_text(
+            re.compile(r"^notes/quickly")
+        )
+    finally:
+        t.close()
+
+
+def test_hostile_memory_text_in_search_results_is_only_text(tab: Tab, store: MemoryStore) -> None:
+    hostile = "<img src=x onerror=\"window.__xss='search'\"> refunds <b>bold</b>"
+    store.write("hostile", f"# <script>window.__xss='heading'</script> refunds\n{hostile}\n")
+    page = tab.load()
+    page.fill("#search-box", "refunds")
+    results = search_answer(page, "refunds")
+    lines = results.locator(".hit-line .line-text")
+    expect(lines.nth(1)).to_have_text(hostile)
+    expect(lines.first).to_have_text("# <script>window.__xss='heading'</script> refunds")
+    assert results.locator("img, script, b, iframe").count() == 0
+    assert results.locator("mark").all_inner_texts() == ["refunds", "refunds"]
+    assert page.evaluate("window.__xss") is None
+
+
 # -- the screenshot in the README ------------------------------------------------------------
 def test_screenshot_for_the_readme(browser, tmp_path: Path, serena_home: Path) -> None:
     root = tmp_path / "acme-shop"

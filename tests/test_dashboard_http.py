@@ -587,3 +587,87 @@ def test_a_body_nested_too_deeply_is_refused_with_a_sentence(client: httpx.Clien
     )
     assert response.status_code == 400
     assert "nested too deeply" in response.json()["error"]
+
+
+# -- search -------------------------------------------------------------------------------------
+SEARCH_CORPUS = {
+    "billing/refunds": "# Refunds\nMoney back within 30 days.\n\n## Partial refunds\nUp to it.\n",
+    "billing/invoices": "# Invoices\nA refund creates a credit note.\n",
+    "core": "# Core\nStart here; refunds are in `mem:billing/refunds`.\n",
+    "ops/deploy": "# Deploy\nNothing about money.\n",
+    "global/style": "# Style\nRefund wording: say 'money back'.\n",
+}
+
+
+def test_search_ranks_exactly_as_the_library_does_with_marks(
+    client: httpx.Client, store: MemoryStore, project: Path
+) -> None:
+    from serena_memory.core.search import search_memories
+
+    write_config(project / ".serena" / "project.yml", "read_only_memory_patterns: ['global/.*']\n")
+    for name, text in SEARCH_CORPUS.items():
+        store.write(name, text)
+    for query, params in [
+        ("refunds", {}),
+        ("money back", {}),
+        ("refund", {"scope": "project"}),
+        ("refund", {"topic": "billing", "max_results": "1"}),
+    ]:
+        answer = client.get("/api/search", params={"q": query, **params})
+        assert answer.status_code == 200, answer.text
+        limit = int(params.get("max_results", 20))
+        core = search_memories(
+            store, query, topic=params.get("topic"), scope=params.get("scope"), max_results=limit
+        )
+        assert answer.json() == {"query": query, "hits": [hit.to_dict() for hit in core]}
+    hits = client.get("/api/search", params={"q": "refunds"}).json()["hits"]
+    assert hits[0]["name"] == "billing/refunds"
+    assert hits[0]["name_marks"] == [[8, 15]]  # billing/[refunds]
+    heading = next(line for line in hits[0]["lines"] if line["line"] == 1)
+    assert heading == {"line": 1, "text": "# Refunds", "marks": [[2, 9]]}
+    style = next(hit for hit in hits if hit["name"] == "global/style")
+    assert style["read_only"] is True
+    assert style["lines"][0]["text"][slice(*style["lines"][0]["marks"][0])] == "Refund"
+    assert "ops/deploy" not in {hit["name"] for hit in hits}
+    assert client.get("/api/search", params={"q": "zzzqqq"}).json()["hits"] == []
+    assert client.get("/api/search", params={"q": ""}).json()["hits"] == []
+
+
+def test_search_needs_the_token(server: DashboardServer, store: MemoryStore) -> None:
+    store.write("secret_plan", "# Plan\nthe hidden agenda\n")
+    for headers in [{}, {"X-Serena-Token": "guess"}]:
+        answer = httpx.get(server.base_url + "/api/search?q=agenda", headers=headers)
+        assert answer.status_code == 401
+        assert "agenda" not in answer.text and "secret_plan" not in answer.text
+
+
+def test_a_bad_search_request_is_a_400_with_one_sentence(client: httpx.Client) -> None:
+    for params, words in [
+        ({}, "?q="),
+        ({"q": "x", "scope": "nowhere"}, "scope"),
+        ({"q": "x", "max_results": "many"}, "max_results"),
+        ({"q": "x", "max_results": "0"}, "max_results"),
+        ({"q": "x", "max_results": "101"}, "max_results"),
+        ({"q": "x", "topic": "../etc"}, "'..'"),
+    ]:
+        answer = client.get("/api/search", params=params)
+        assert answer.status_code == 400, (params, answer.text)
+        error = answer.json()["error"]
+        assert words in error and "\n" not in error and "Traceback" not in error, error
+    # query syntax is only text: nothing a person types is a bad query
+    for query in ['"NEAR(AND', "*", "a OR", "mem:", "\x00\x01\x02", "x" * 10_000]:
+        assert client.get("/api/search", params={"q": query}).status_code == 200, query
+
+
+def test_search_sends_hostile_memory_text_as_json_data_only(
+    client: httpx.Client, store: MemoryStore
+) -> None:
+    hostile = "<img src=x onerror=\"window.__xss='search'\"> refunds </script><b>"
+    store.write("hostile", f"# <script>alert(1)</script> refunds\n{hostile}\n")
+    answer = client.get("/api/search", params={"q": "refunds <script>"})
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].startswith("application/json")
+    assert answer.headers["x-content-type-options"] == "nosniff"
+    [hit] = answer.json()["hits"]
+    assert {"line": 2, "text": hostile, "marks": [[44, 51], [54, 60]]} in hit["lines"]
+    assert hit["lines"][0]["text"] == "# <script>alert(1)</script> refunds"

@@ -59,7 +59,8 @@ def big_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DashboardSe
     assert generated.returncode == 0, generated.stderr
     server = DashboardServer(project, home=home, port=0)
     server.start()
-    # what the first visit computes, once: the snapshot, the graph and the check report
+    # what the first visit computes, once: the snapshot, the graph, the check report and
+    # the search index
     headers = {"X-Serena-Token": server.token}
     with httpx.Client(base_url=server.base_url, headers=headers, timeout=600) as client:
         assert client.get("/api/graph/topics").status_code == 200
@@ -67,6 +68,7 @@ def big_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DashboardSe
             "/api/check", params={"include_unmarked": 1, "fuzzy": 1, "reachability": 1, "limit": 50}
         )
         assert warm.status_code == 200
+        assert client.get("/api/search", params={"q": "warm"}).status_code == 200  # the index
     yield server
     server.stop()
 
@@ -264,3 +266,29 @@ def test_the_full_graph_is_filtered_and_finishes(browser, big_server: DashboardS
         )
     finally:
         attempt.close()
+
+
+def test_a_search_shows_ranked_results_within_1s_and_enter_opens_the_first(
+    browser, big_server: DashboardServer
+) -> None:
+    def scenario(page):
+        page.keyboard.press("/")
+        expect(page.locator("#search-box")).to_be_focused()
+        timings = {}
+        for query in ["refund ledger", "retry backoff policy"]:
+            start = time.monotonic()
+            page.fill("#search-box", query)
+            results = page.locator(f'#search-results[data-query="{query}"]:not([aria-busy])')
+            expect(results.locator("a.search-hit").first).to_be_visible()
+            timings[f"results for {query!r}"] = (time.monotonic() - start, 1)
+        hits = page.locator("#search-results a.search-hit")
+        assert hits.count() == 20
+        first = hits.first.get_attribute("data-name")
+        assert hits.first.locator("mark").count() > 0
+        start = time.monotonic()
+        page.keyboard.press("Enter")
+        expect(page.locator(".memory-header h1")).to_have_text(first)
+        timings["open the first"] = (time.monotonic() - start, 1)
+        return timings
+
+    best_of_three(browser, big_server, scenario)

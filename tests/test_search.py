@@ -356,3 +356,20 @@ def test_a_process_that_searches_again_and_again_still_sees_every_change(
     for _ in range(3):
         search_memories(store, "anything")
     assert index.sweeps <= sweeps + 1
+
+
+def test_hits_say_where_the_words_matched_in_the_name_and_the_lines(store: MemoryStore) -> None:
+    long_line = "x" * 300 + " refunded " + "y" * 300
+    put(store, "billing/refundPolicy_v2", f"# Refunds 😀 policy\n{long_line}\n")
+    [hit] = search_memories(store, "refund policies")
+    cut = lambda text, spans: [text[a:b] for a, b in spans]  # noqa: E731
+    assert cut(hit.name, hit.name_marks) == ["refund", "Policy"]
+    by_line = {
+        line[0]: (line, spans) for line, spans in zip(hit.lines, hit.line_marks, strict=True)
+    }
+    (_, heading), spans = by_line[1]
+    assert cut(heading, spans) == ["Refunds", "policy"]  # counted in characters, emoji too
+    (_, long_cut), spans = by_line[2]
+    assert len(long_cut) <= 120 and long_cut.startswith("…") and long_cut.endswith("…")
+    assert cut(long_cut, spans) == ["refunded"]
+    assert hit.to_dict()["lines"][0] == {"line": 1, "text": heading, "marks": [[2, 9], [12, 18]]}

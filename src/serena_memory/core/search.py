@@ -48,6 +48,7 @@ _APPLICATION_ID = 0x53524D53  # "SRMS": marks the file as ours, so a foreign one
 _SCHEMA_VERSION = 1
 _TOKENIZER = "porter unicode61 remove_diacritics 2"
 _MARK_START, _MARK_END = "\x01", "\x02"
+_MARKERS = re.compile("([\x01\x02])")
 
 # Words so common in questions that they only slow the query down and blur the ranking;
 # dropped unless nothing else is left.
@@ -66,18 +67,30 @@ class SearchUnavailableError(MemoryStoreError):
     """This Python's sqlite3 is missing or was built without FTS5."""
 
 
+Spans = tuple[tuple[int, int], ...]  # [start, end) of each matched word, in characters
+
+
 class SearchHit(NamedTuple):
     name: str
     score: float
     read_only: bool
     lines: list[tuple[int, str]]  # (1-based line number, the line, cut to a readable length)
+    # Where the query's words matched (as the index's stemmer saw them), so a page can mark
+    # them without matching again: in the name, and in each of ``lines`` (same order).
+    name_marks: Spans = ()
+    line_marks: tuple[Spans, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
+        marks = self.line_marks or ((),) * len(self.lines)
         return {
             "name": self.name,
             "score": self.score,
             "read_only": self.read_only,
-            "lines": [{"line": number, "text": text} for number, text in self.lines],
+            "name_marks": [list(span) for span in self.name_marks],
+            "lines": [
+                {"line": number, "text": text, "marks": [list(span) for span in spans]}
+                for (number, text), spans in zip(self.lines, marks, strict=True)
+            ],
         }
 
 
@@ -404,18 +417,20 @@ class _Index:
         ranked.sort(key=lambda hit: -hit[2])
         return ranked[:limit]
 
-    def marked_body(self, parsed: ParsedQuery, rowid: int) -> str | None:
+    def marked(self, parsed: ParsedQuery, rowid: int) -> tuple[str, str] | None:
+        """The indexed name words and the body, the matched words between markers."""
         if not parsed.words:
             return None
         row = (
             self.connection()
             .execute(
-                "SELECT highlight(fts, 2, ?, ?) FROM fts WHERE fts MATCH ? AND rowid = ?",
-                (_MARK_START, _MARK_END, parsed.match, rowid),
+                "SELECT highlight(fts, 0, ?, ?), highlight(fts, 2, ?, ?) FROM fts "
+                "WHERE fts MATCH ? AND rowid = ?",
+                (_MARK_START, _MARK_END, _MARK_START, _MARK_END, parsed.match, rowid),
             )
             .fetchone()
         )
-        return row[0] if row else None
+        return (row[0], row[1]) if row else None
 
     def body(self, rowid: int) -> str | None:
         row = self.connection().execute("SELECT body FROM fts WHERE rowid = ?", (rowid,)).fetchone()
@@ -496,35 +511,83 @@ def _sweep(store: MemoryStore) -> tuple[dict[str, tuple[int, int]], dict[str, st
 
 
 # -- hits ---------------------------------------------------------------------------------------
-def _cut(line: str, limit: int = MAX_LINE_CHARS) -> str:
-    """A line cut to ``limit`` characters around its first match, markers removed."""
-    line = line.strip()
-    first = line.find(_MARK_START)
-    plain = line.replace(_MARK_START, "").replace(_MARK_END, "")
+def _unmark(text: str) -> tuple[str, Spans]:
+    """``text`` without the markers, and the spans they enclosed."""
+    plain: list[str] = []
+    spans: list[tuple[int, int]] = []
+    at = 0
+    start: int | None = None
+    for piece in _MARKERS.split(text):
+        if piece == _MARK_START:
+            start = at
+        elif piece == _MARK_END:
+            if start is not None and at > start:
+                spans.append((start, at))
+            start = None
+        else:
+            plain.append(piece)
+            at += len(piece)
+    return "".join(plain), tuple(spans)
+
+
+def _cut(line: str, limit: int = MAX_LINE_CHARS) -> tuple[str, Spans]:
+    """A line cut to ``limit`` characters around its first match, markers removed, and
+    where the matched words are in what is kept."""
+    plain, spans = _unmark(line.strip())
     if len(plain) <= limit:
-        return plain
-    before = line[: max(first, 0)].replace(_MARK_START, "").replace(_MARK_END, "")
-    start = max(0, min(len(before) - limit // 3, len(plain) - limit))
-    piece = plain[start : start + limit - 2]
-    return ("…" if start else "") + piece + ("…" if start + limit - 2 < len(plain) else "")
+        return plain, spans
+    first = spans[0][0] if spans else 0
+    start = max(0, min(first - limit // 3, len(plain) - limit))
+    end = start + limit - 2
+    prefix = "…" if start else ""
+    shift = len(prefix) - start
+    kept = tuple(
+        (max(a, start) + shift, min(b, end) + shift) for a, b in spans if b > start and a < end
+    )
+    return prefix + plain[start:end] + ("…" if end < len(plain) else ""), kept
 
 
-def best_lines(marked: str, count: int = MAX_LINES_PER_HIT) -> list[tuple[int, str]]:
-    """The lines with the most matched words (earlier first on ties), in text order."""
+def best_lines(marked: str, count: int = MAX_LINES_PER_HIT) -> list[tuple[int, str, Spans]]:
+    """The lines with the most matched words (earlier first on ties), in text order, each
+    with where its matched words are."""
     scored = []
     for number, line in enumerate(marked.split("\n"), start=1):
         hits = line.count(_MARK_START)
         if hits:
             scored.append((-hits, number, line))
     scored.sort()
-    return sorted((number, _cut(line)) for _, number, line in scored[:count])
+    return sorted((number, *_cut(line)) for _, number, line in scored[:count])
 
 
-def _first_line(text: str) -> list[tuple[int, str]]:
+def _first_line(text: str) -> list[tuple[int, str, Spans]]:
     for number, line in enumerate(text.split("\n"), start=1):
         if line.strip():
-            return [(number, _cut(line))]
+            return [(number, _cut(line)[0], ())]
     return []
+
+
+def name_marks(name: str, marked_words: str) -> Spans:
+    """Where the marked words of ``name_words(name)`` are in ``name`` itself: the words
+    keep their characters and their order, only what separates them differs."""
+    spans: list[tuple[int, int]] = []
+    at = 0
+    opening = False
+    start: int | None = None
+    for char in marked_words:
+        if char == _MARK_START:
+            opening = True
+        elif char == _MARK_END:
+            if start is not None:
+                spans.append((start, at))
+            start = None
+        elif not char.isspace():
+            found = name.find(char, at)
+            if found < 0:  # not this name's words: mark nothing rather than wrongly
+                return ()
+            at = found + 1
+            if opening:
+                start, opening = found, False
+    return tuple(spans)
 
 
 def normalize_scope(scope: str | None) -> str:
@@ -609,12 +672,21 @@ def _collect(
     patterns = store.settings.patterns
     hits = []
     for name, rowid, score in chosen[:limit]:
-        marked = index.marked_body(parsed, rowid)
-        lines = best_lines(marked) if marked else []
+        marked = index.marked(parsed, rowid)
+        lines = best_lines(marked[1]) if marked else []
         if not lines:
             lines = _first_line(index.body(rowid) or "")
         read_only = patterns.read_only_match(name) is not None
-        hits.append(SearchHit(name, round(score, 2), read_only, lines))
+        hits.append(
+            SearchHit(
+                name,
+                round(score, 2),
+                read_only,
+                [(number, text) for number, text, _ in lines],
+                name_marks(name, marked[0]) if marked else (),
+                tuple(spans for _, _, spans in lines),
+            )
+        )
     return hits
 
 

@@ -49,6 +49,7 @@ DISPLAY_LIMIT = 200_000
 LOCAL_GRAPH_CAP = 150  # nodes around one memory: more can't be read anyway
 FULL_GRAPH_CAP = 1500  # nodes of the whole graph drawn at once, the most connected first
 CHECK_PAGE = 50  # items of each report section per page
+SEARCH_RESULTS = 20  # hits the search box shows: a screenful, ranked
 
 ProjectSource = Path | str | Callable[[], Path | str | None]
 Handler = Callable[[Request, dict[str, Any]], Any]
@@ -326,6 +327,20 @@ class DashboardApi:
         visible = self.snapshots.get(self.store()).analyzer.existing
         return {"html": render_markdown(self.text_field(data, "content"), visible.__contains__)}
 
+    def search(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        """The search box: the hits of core.search, the ranking `serena memories search`
+        and search_memories give, with where the words matched so the page can mark them."""
+        from serena_memory.core.search import MAX_RESULTS_LIMIT, search_memories
+
+        q = request.query_params
+        if "q" not in q:
+            raise ApiError(400, "give the words to search for as ?q=WORDS")
+        limit = self.int_param(request, "max_results", SEARCH_RESULTS, 1, MAX_RESULTS_LIMIT)
+        hits = search_memories(
+            self.store(), q["q"], topic=q.get("topic"), scope=q.get("scope"), max_results=limit
+        )
+        return {"query": q["q"], "hits": [hit.to_dict() for hit in hits]}
+
     # -- integrity -----------------------------------------------------------------------
     def graph(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
         """The whole graph, filtered (topic, reachability, broken only) and capped."""
@@ -463,6 +478,7 @@ class DashboardApi:
             Route("/api/graph/local", w(self.local_graph), methods=["GET"]),
             Route("/api/graph/topics", w(self.topic_map), methods=["GET"]),
             Route("/api/check", w(self.check), methods=["GET"]),
+            Route("/api/search", w(self.search), methods=["GET"]),
             Route("/api/fix-reference", w(self.fix_reference, body=True), methods=["POST"]),
             Route("/api/auto-prefix", w(self.auto_prefix, body=True), methods=["POST"]),
             Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),

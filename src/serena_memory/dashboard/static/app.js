@@ -8,6 +8,7 @@
   const treeBox = document.getElementById("tree");
   const filterBox = document.getElementById("filter");
   const flashBox = document.getElementById("flash");
+  const searchBox = document.getElementById("search-box");
 
   const state = {
     project: null,
@@ -66,6 +67,7 @@
   async function api(method, path, body, options = {}) {
     const init = { method, credentials: "omit", headers: { "X-Serena-Token": accessToken } };
     if (options.etag) init.headers["If-None-Match"] = options.etag;
+    if (options.signal) init.signal = options.signal;
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
@@ -300,6 +302,7 @@
     if (view === "check") return showCheck();
     if (view === "graph") return showGraph();
     if (view === "topics") return showTopics(arg);
+    if (view === "search") return showSearch(arg);
     return showHome();
   }
 
@@ -925,6 +928,170 @@
       onProgress: (finished) => { if (finished) done(); },
     });
   }
+
+  // -- search --------------------------------------------------------------------------------
+  // The box in the header searches as you type. The ranking is the library's (the same as
+  // `serena memories search` and the agent's search_memories); the server also says where
+  // the words matched, so the page marks them without matching anything itself. Memory
+  // text is only ever inserted as text. An answer to a query typed over since is dropped.
+  const SEARCH_DELAY_MS = 150;
+  const SEARCH_RESULTS = 20; // what the server sends by default
+  const search = { timer: null, seq: 0, controller: null, shown: null };
+
+  function searchHref(query) {
+    return "#/search/" + encodeURIComponent(query);
+  }
+
+  // `text` as text nodes, each [start, end) of `marks` (in characters) in a <mark>.
+  function markedText(text, marks) {
+    const chars = Array.from(text); // the server counts characters, not UTF-16 units
+    const parts = [];
+    let at = 0;
+    for (const [start, end] of marks || []) {
+      if (start < at || end <= start || end > chars.length) continue;
+      if (start > at) parts.push(chars.slice(at, start).join(""));
+      parts.push(el("mark", { text: chars.slice(start, end).join("") }));
+      at = end;
+    }
+    parts.push(chars.slice(at).join(""));
+    return parts;
+  }
+
+  function searchHit(hit) {
+    return el("li", {},
+      el("a", { class: "search-hit", href: memoryHref(hit.name), "data-name": hit.name },
+        el("span", { class: "hit-name mono" }, markedText(hit.name, hit.name_marks)),
+        hit.read_only ? el("span", { class: "badge ro", text: "read-only" }) : null,
+        el("span", { class: "hit-lines" }, hit.lines.map((line) => el("span", { class: "hit-line" },
+          el("span", { class: "line-no", text: String(line.line) }),
+          el("span", { class: "line-text" }, markedText(line.text, line.marks)))))));
+  }
+
+  function searchAnswer(query, hits) {
+    if (!query) {
+      const count = state.memories.length;
+      return el("p", { class: "muted", id: "search-empty" },
+        `Type words to search the names, headings and text of ${count} memor${count === 1 ? "y" : "ies"}. ` +
+        "The best matches come first; Enter opens the first, and / comes back to the box from anywhere.");
+    }
+    if (!hits.length) {
+      return el("p", { class: "muted", id: "search-none" },
+        `No memory matches “${query}”. Try other words, fewer of them, or the start of a name in the filter on the left.`);
+    }
+    return [
+      el("p", { class: "muted", id: "search-count" },
+        hits.length === SEARCH_RESULTS
+          ? `The ${hits.length} best matches for “${query}”; more words narrow it down.`
+          : `${hits.length} match${hits.length === 1 ? "" : "es"} for “${query}”, best first.`),
+      el("ol", { class: "search-hits", id: "search-hits" }, hits.map(searchHit)),
+    ];
+  }
+  // Asks the server for `query` and shows the answer in `results`, unless another query was
+  // asked for meanwhile. Resolves to the hits shown, or null when dropped or failed.
+  async function runSearch(query, results) {
+    const seq = ++search.seq;
+    if (search.controller) search.controller.abort(); // its answer is no longer wanted
+    search.controller = null;
+    if (!query) {
+      search.shown = { query, hits: [] };
+      results.replaceChildren(searchAnswer(query, []));
+      results.dataset.query = query;
+      return [];
+    }
+    const controller = new AbortController();
+    search.controller = controller;
+    results.setAttribute("aria-busy", "true");
+    const res = await api("GET", "/api/search?" + new URLSearchParams({ q: query }), undefined,
+      { signal: controller.signal });
+    if (seq !== search.seq) return null; // stale: a newer query owns the results now
+    search.controller = null;
+    results.removeAttribute("aria-busy");
+    results.dataset.query = query;
+    if (!res.ok) {
+      search.shown = null;
+      results.replaceChildren(noticeBox("error", res.data.error));
+      return null;
+    }
+    search.shown = { query, hits: res.data.hits };
+    results.replaceChildren(...[searchAnswer(query, res.data.hits)].flat());
+    return res.data.hits;
+  }
+
+  function showSearch(query) {
+    if (searchBox.value.trim() !== query) searchBox.value = query; // a link, Back or Forward
+    const results = el("div", { id: "search-results", "aria-live": "polite" });
+    main.replaceChildren(el("h1", { text: "Search" }), results);
+    if (document.activeElement === document.body) searchBox.focus();
+    return runSearch(query, results);
+  }
+
+  // Shows the answer for `query`: on the search page already, in place (the address
+  // follows without a new history entry per keystroke); from elsewhere, as a new page.
+  function searchFor(query) {
+    clearTimeout(search.timer);
+    const results = document.getElementById("search-results");
+    if (results && location.hash.startsWith("#/search")) {
+      history.replaceState(null, "", searchHref(query));
+      return runSearch(query, results);
+    }
+    history.pushState(null, "", searchHref(query)); // no hashchange: drawn right here
+    return route();
+  }
+
+  searchBox.form.addEventListener("submit", (event) => event.preventDefault()); // Enter is below
+  searchBox.addEventListener("input", () => {
+    clearTimeout(search.timer);
+    search.timer = setTimeout(() => searchFor(searchBox.value.trim()), SEARCH_DELAY_MS);
+  });
+
+  function hitLinks() {
+    return [...main.querySelectorAll("#search-hits a.search-hit")];
+  }
+
+  searchBox.addEventListener("keydown", async (event) => {
+    if (event.key === "Escape") {
+      searchBox.blur();
+    } else if (event.key === "ArrowDown") {
+      const first = hitLinks()[0];
+      if (first) { event.preventDefault(); first.focus(); }
+    } else if (event.key === "Enter") {
+      event.preventDefault();
+      const query = searchBox.value.trim();
+      if (!query) return;
+      const onShow = search.shown && search.shown.query === query
+        && document.getElementById("search-results") ? search.shown.hits : null;
+      if (onShow) clearTimeout(search.timer);
+      const hits = onShow || await searchFor(query);
+      // opened only if the box still holds what was searched for
+      if (hits && hits.length && searchBox.value.trim() === query) {
+        searchBox.blur();
+        go(memoryHref(hits[0].name));
+      }
+    }
+  });
+
+  // Up and down move between the hits; up from the first goes back to the box.
+  main.addEventListener("keydown", (event) => {
+    if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
+    const links = hitLinks();
+    const at = links.indexOf(document.activeElement);
+    if (at < 0) return;
+    event.preventDefault();
+    const next = at + (event.key === "ArrowDown" ? 1 : -1);
+    if (next < 0) searchBox.focus();
+    else if (next < links.length) links[next].focus();
+  });
+
+  // `/` anywhere but in a text field goes to the search box.
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target instanceof HTMLElement && (target.isContentEditable
+      || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))) return;
+    event.preventDefault();
+    searchBox.focus();
+    searchBox.select();
+  });
 
   // -- start ---------------------------------------------------------------------------------
   // Keep up with the agent and editors: refresh the tree, and the memory on show when it

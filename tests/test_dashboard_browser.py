@@ -166,6 +166,11 @@ def test_a_memory_shows_rendered_markdown_reference_links_broken_marks_and_backl
     expect(page).to_have_url(f"{tab.server.base_url}/#/memory/auth/login")
     page.click('a[data-name="core"]')
     expect(page.locator("#backlinks")).to_contain_text("auth/login")
+    # nothing but the memory and its panels: no stray word where a part is left out
+    texts = page.locator("#main").evaluate(
+        "(m) => [...m.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent)"
+    )
+    assert [t for t in texts if t.strip()] == []
 
 
 def test_a_memory_on_show_follows_changes_made_elsewhere(tab: Tab, store: MemoryStore) -> None:

@@ -322,7 +322,7 @@
       el("h1", { text: state.project ? state.project.name : "No project" }),
       el("p", { class: "muted mono", text: state.project ? state.project.root : "" }),
       el("p", {}, `${project} project memories, ${global} global memories, ${readOnly} read-only.`),
-      hasCore ? el("p", {}, "Start from ", el("a", { href: memoryHref("core"), text: "core" }), ", the entry point of the memory graph.") : null,
+      hasCore ? el("p", {}, "Start from ", el("a", { href: memoryHref("core"), text: "core" }), ", the entry point of the memory graph.") : "",
       el("div", { class: "toolbar" },
         el("button", { class: "primary", onclick: () => go("#/new") }, "New memory"),
         el("button", { onclick: () => go("#/check") }, "Check references"),
@@ -390,7 +390,7 @@
       actions,
       memory.truncated ? el("div", { class: "notice warn", id: "truncated-note", role: "status" },
         `This memory is large (${sizeText(memory.size)}): only the first ${sizeText(memory.content.length)} are shown. ` +
-        "Open the file in an editor to see or change the rest.") : null,
+        "Open the file in an editor to see or change the rest.") : "",
       el("div", { class: "memory-body" }, article,
         el("aside", { class: "links-panel" },
           el("h2", { text: "References" }), refs,
@@ -849,7 +849,7 @@
       el("h1", { text: title }), crumbs,
       el("p", { class: "muted", text: "Circles are topics, sized by their memories; lines are references between them, thicker for more. Click a topic to go in, a memory to open it." }),
       data.nodes.length ? box : el("p", { class: "muted", text: "No memories here." }),
-      data.nodes.length ? table : null);
+      data.nodes.length ? table : "");
     if (data.nodes.length) {
       graph.smallGraph(box, items, links, {
         label: title, iterations: 400, onDrawn: () => box.setAttribute("data-drawn", topic || "/"),

@@ -8,6 +8,7 @@ import json
 import os
 import stat
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -428,3 +429,55 @@ def test_random_journals_never_touch_anything_outside_the_memories(data: bytes) 
             assert str(store.memories_dir / JOURNAL_NAME) in str(exc)
         assert _snapshot(root, skip=(store.memories_dir,)) == before
         assert (outside / "victim.md").read_text() == "victim\n"
+
+
+def test_records_that_vouch_for_no_journal_are_swept_and_nothing_else(
+    tmp_path: Path, serena_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Records pile up in $SERENA_HOME when a journal is deleted by hand or its project goes
+    away; the next rename of global memories sweeps those, and only those."""
+    records = serena_home / "memories" / RECORDS_FOLDER
+    pending = MemoryStore(tmp_path / "pending", home=serena_home)
+    pending.write("global/style", "tabs\n")
+    pending.write("global/team", "read `mem:global/style`\n")
+    _interrupt_after_journal(pending, monkeypatch, "global/style", "global/conventions")
+    [kept_pending] = list(records.iterdir())
+    gone = MemoryStore(tmp_path / "gone", home=serena_home)  # its journal was deleted
+    gone.memories_dir.mkdir(parents=True)
+    hours_ago, days_ago = time.time() - 2 * 3600, time.time() - 8 * 86400
+
+    def record(name: str, content: bytes, mtime: float) -> Path:
+        path = records / (hashlib.sha256(name.encode()).hexdigest())
+        path.write_bytes(content)
+        os.utime(path, (mtime, mtime))
+        return path
+
+    names_gone = json.dumps({"memories": os.path.realpath(gone.memories_dir)}).encode()
+    stale_known = record("stale", names_gone, hours_ago)
+    fresh_known = record("fresh", names_gone, time.time())  # a rename may be writing it
+    stale_legacy = record("legacy old", b"", days_ago)
+    fresh_legacy = record("legacy new", b"", time.time() - 86400)
+    os.utime(kept_pending, (days_ago, days_ago))  # old, but its journal still waits
+    foreign = records / "notes.txt"
+    foreign.write_text("mine")
+    os.utime(foreign, (days_ago, days_ago))
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep me")
+    link = records / hashlib.sha256(b"link").hexdigest()
+    link.symlink_to(outside)
+    os.utime(link, (days_ago, days_ago), follow_symlinks=False)
+    folder = records / hashlib.sha256(b"folder").hexdigest()
+    folder.mkdir()
+    os.utime(folder, (days_ago, days_ago))
+
+    other = MemoryStore(tmp_path / "other", home=serena_home)
+    other.write("global/a", "a\n")
+    other.rename("global/a", "global/b")
+
+    left = set(records.iterdir())
+    assert stale_known not in left and stale_legacy not in left
+    assert {fresh_known, fresh_legacy, kept_pending, foreign, link, folder} <= left
+    assert outside.read_text() == "keep me"
+    # the interrupted rename is still finished, its record removed then
+    assert pending.list().all == ["global/b", "global/conventions", "global/team"]
+    assert kept_pending not in set(records.iterdir())

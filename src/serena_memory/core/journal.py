@@ -23,7 +23,9 @@ import errno
 import hashlib
 import json
 import os
+import re
 import stat
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +40,16 @@ VERSION = 2
 # rename, and small enough that a hostile file can't exhaust memory.
 MAX_JOURNAL_BYTES = 256 * 1024 * 1024
 RECORDS_FOLDER = ".rename-journals"
+# A record is swept once it vouches for nothing: when the journal it was written for is
+# gone from its project (and the record is older than RECORD_GRACE, longer than any rename
+# takes between writing its record and its journal), or when it is older than
+# RECORD_MAX_AGE and names no project (an unreadable one, or an empty one from an older
+# version). A record whose project still holds its journal is kept, however old: without
+# it that interrupted rename could never be finished.
+RECORD_GRACE = 60 * 60
+RECORD_MAX_AGE = 7 * 24 * 60 * 60
+MAX_RECORD_BYTES = 64 * 1024
+_RECORD_NAME = re.compile(r"[0-9a-f]{64}")
 
 
 def digest(data: bytes) -> str:
@@ -180,11 +192,13 @@ def invalid(path: Path, why: str) -> RenameJournalError:
     )
 
 
-def read(path: Path) -> RenameJournal | None:
-    """The journal at ``path`` (None when there is none), or RenameJournalError.
+class _Unreadable(Exception):
+    """Why a file was not read (a link, a folder, too large...)."""
 
-    Never follows a link and never reads a device or a pipe: the file is untrusted.
-    """
+
+def _read_regular(path: Path | str, limit: int) -> bytes | None:
+    """The bytes of the regular file at ``path`` (None when there is none), never
+    following a link and never reading a device or a pipe; _Unreadable says why not."""
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags | getattr(os, "O_BINARY", 0))
@@ -192,22 +206,36 @@ def read(path: Path) -> RenameJournal | None:
         return None
     except OSError as exc:
         if exc.errno == errno.ELOOP or os.path.islink(path):
-            raise invalid(path, "it is a link, not a file") from None
-        raise invalid(path, f"it can't be opened ({exc.strerror})") from None
+            raise _Unreadable("it is a link, not a file") from None
+        raise _Unreadable(f"it can't be opened ({exc.strerror})") from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise invalid(path, "it is not a regular file")
-        if st.st_size > MAX_JOURNAL_BYTES:
-            raise invalid(path, f"it is larger than {MAX_JOURNAL_BYTES} bytes")
+            raise _Unreadable("it is not a regular file")
+        if st.st_size > limit:
+            raise _Unreadable(f"it is larger than {limit} bytes")
         with os.fdopen(fd, "rb", closefd=False) as handle:
-            data = handle.read(MAX_JOURNAL_BYTES + 1)
+            data = handle.read(limit + 1)
     except OSError as exc:
-        raise invalid(path, f"it can't be read ({exc.strerror})") from None
+        raise _Unreadable(f"it can't be read ({exc.strerror})") from None
     finally:
         os.close(fd)
-    if len(data) > MAX_JOURNAL_BYTES:
-        raise invalid(path, f"it is larger than {MAX_JOURNAL_BYTES} bytes")
+    if len(data) > limit:
+        raise _Unreadable(f"it is larger than {limit} bytes")
+    return data
+
+
+def read(path: Path) -> RenameJournal | None:
+    """The journal at ``path`` (None when there is none), or RenameJournalError.
+
+    Never follows a link and never reads a device or a pipe: the file is untrusted.
+    """
+    try:
+        data = _read_regular(path, MAX_JOURNAL_BYTES)
+    except _Unreadable as exc:
+        raise invalid(path, str(exc)) from None
+    if data is None:
+        return None
     try:
         return parse(data)
     except ValueError as exc:
@@ -220,8 +248,14 @@ def record_path(global_root: Path, memories_dir: Path, journal_bytes: bytes) -> 
     Named by a digest of the journal and of the real project folder it was written in,
     so it vouches for that journal in that project only.
     """
-    key = os.path.realpath(memories_dir).encode("utf-8", "surrogateescape") + b"\0"
-    return global_root / RECORDS_FOLDER / digest(key + journal_bytes)
+    return (
+        global_root / RECORDS_FOLDER / _record_name(os.path.realpath(memories_dir), journal_bytes)
+    )
+
+
+def _record_name(real_memories_dir: str, journal_bytes: bytes) -> str:
+    key = real_memories_dir.encode("utf-8", "surrogateescape") + b"\0"
+    return digest(key + journal_bytes)
 
 
 @dataclass
@@ -283,6 +317,57 @@ def replay(
     return done
 
 
-def write_record(path: Path) -> None:
-    """Leave the record that vouches for a journal (see :func:`record_path`)."""
-    atomic_write(path, b"")
+def write_record(path: Path, memories_dir: Path) -> None:
+    """Leave the record that vouches for a journal (see :func:`record_path`). It names the
+    project's real memories folder, so a sweep can tell when that journal is gone."""
+    real = os.path.realpath(memories_dir)
+    atomic_write(path, json.dumps({"memories": real}).encode("utf-8", "surrogateescape"))
+
+
+def _vouches_for(record: str, name: str) -> bool | None:
+    """Whether the record at ``record`` vouches for a journal its project still holds;
+    None when it names no project (empty, unreadable or not ours)."""
+    try:
+        raw = json.loads(_read_regular(record, MAX_RECORD_BYTES) or b"")
+    except (_Unreadable, ValueError, RecursionError):
+        return None
+    memories = raw.get("memories") if isinstance(raw, dict) else None
+    if not isinstance(memories, str) or not os.path.isabs(memories):
+        return None
+    try:
+        journal = _read_regular(os.path.join(memories, JOURNAL_NAME), MAX_JOURNAL_BYTES)
+    except _Unreadable:
+        return False  # nothing a replay would accept
+    return journal is not None and _record_name(memories, journal) == name
+
+
+def sweep_records(folder: str, now: float | None = None) -> list[str]:
+    """Remove the records in ``folder`` (the real records folder, checked by the path gate)
+    that vouch for nothing any more (see RECORD_MAX_AGE); returns their paths. Only our own
+    files: regular files named by a digest, small; links, folders and anything else are
+    left alone."""
+    now = time.time() if now is None else now
+    removed: list[str] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        if not _RECORD_NAME.fullmatch(entry.name):
+            continue
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_RECORD_BYTES:
+            continue
+        age = now - st.st_mtime
+        vouches = _vouches_for(entry.path, entry.name)
+        stale = age > RECORD_GRACE if vouches is False else vouches is None and age > RECORD_MAX_AGE
+        if stale:
+            try:
+                os.unlink(entry.path)  # the entry itself: never a link's target
+            except OSError:
+                continue
+            removed.append(entry.path)
+    return removed

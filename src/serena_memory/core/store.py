@@ -724,7 +724,7 @@ class MemoryStore:
         record = None
         if journal.touches_global:
             record = J.record_path(self.global_root, self.memories_dir, data)
-            J.write_record(record)
+            J.write_record(record, self.memories_dir)
         atomic_write(journal_path, data)
         return self._replay_locked(journal_path, journal, record)
 
@@ -743,9 +743,22 @@ class MemoryStore:
         if record is not None:
             with contextlib.suppress(FileNotFoundError):
                 record.unlink()
+            self._sweep_records()
         for path in replayed.removed:
             self._prune_empty_topics(path.parent)
         return replayed
+
+    def _sweep_records(self) -> None:
+        """Remove the records in $SERENA_HOME that vouch for no journal any more (see
+        journal.RECORD_MAX_AGE): done whenever a rename of global memories ends, so they
+        never pile up. Only in the records folder the path gate lets through."""
+        global_ = self.gate_scopes()[1]
+        scope = global_._replace(parts=("memories", J.RECORDS_FOLDER))
+        try:
+            folder = paths.resolve(scope, (), "the rename records folder")
+        except OutsidePathError:
+            return
+        J.sweep_records(folder)
 
     def recover(self, strict: bool = False) -> bool:
         """Finish a rename that a crash interrupted; cheap (one stat) when there is none.

@@ -129,6 +129,14 @@ def test_a_malformed_journal_is_one_clear_error_in_the_command_line(
     (memories / JOURNAL_NAME).write_text(text)
     listed = run_cli("memories", "list", str(project))
     assert listed.returncode == 0 and "core" in listed.stdout, listed.stderr
+    # the listing goes on, and says in one line why changes will be refused and what to do
+    [warning] = listed.stderr.strip().splitlines()
+    assert warning.startswith("Warning: the rename journal " + str(memories / JOURNAL_NAME))
+    assert "delete it" in warning and JOURNAL_NAME not in listed.stdout
+    as_json = json.loads(run_cli("memories", "list", str(project), "--json").stdout)
+    assert as_json["memories"] == ["core"] and warning[len("Warning: ") :].startswith(
+        as_json["rename_journal"]
+    )
     renamed = run_cli("memories", "rename", "core", "start", str(project))
     assert renamed.returncode != 0
     assert "Traceback" not in renamed.stderr
@@ -481,3 +489,25 @@ def test_records_that_vouch_for_no_journal_are_swept_and_nothing_else(
     # the interrupted rename is still finished, its record removed then
     assert pending.list().all == ["global/b", "global/conventions", "global/team"]
     assert kept_pending not in set(records.iterdir())
+
+
+def test_list_memories_tells_the_agent_about_a_refused_journal(
+    project: Path, serena_home: Path
+) -> None:
+    import anyio
+    from test_mcp_support import in_memory, ok
+
+    store = MemoryStore(project, home=serena_home)
+    store.write("core", "core\n")
+    journal = store.memories_dir / JOURNAL_NAME
+
+    async def listing() -> dict:
+        async with in_memory(project) as client:
+            return json.loads(await ok(client, "list_memories"))
+
+    assert "rename_journal" not in anyio.run(listing)
+    journal.write_text("{}")
+    answer = anyio.run(listing)
+    assert answer["memories"] == ["core"]
+    assert answer["rename_journal"].startswith(f"the rename journal {journal} was not replayed")
+    assert "delete it" in answer["rename_journal"]

@@ -208,13 +208,15 @@ def listing_answer(
         listing,
         topic,
         store.settings.listing_budget,
-        lambda v: _answer_json(v, search_tool),
+        lambda v: _answer_json(v, search_tool, listing),
         page,
     )
-    return _answer_json(view, search_tool)
+    return _answer_json(view, search_tool, listing)
 
 
-def _answer_json(view: BudgetedListing, search_tool: bool) -> str:
+def _answer_json(
+    view: BudgetedListing, search_tool: bool, listing: MemoryListing | None = None
+) -> str:
     memories = [n for n in view.names if n not in view.read_only]
     read_only = [n for n in view.names if n in view.read_only]
     data: dict[str, object] = {"memories": memories, "read_only_memories": read_only}
@@ -226,4 +228,6 @@ def _answer_json(view: BudgetedListing, search_tool: bool) -> str:
         data["page"] = view.page
         data["pages"] = view.pages
         data["note"] = further_hint(view, search_tool)
+    if listing is not None and listing.rename_journal:  # changes are refused until it is dealt with
+        data["rename_journal"] = listing.rename_journal
     return json.dumps(data, ensure_ascii=False)

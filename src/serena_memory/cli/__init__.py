@@ -98,6 +98,8 @@ def list_command(project: Path | None, topic: str, as_json: bool) -> None:
         click.echo(f"Skipped, not memories ({len(listing.skipped)}):")
         for item in listing.skipped:
             click.echo(f"  {item.describe()}")
+    if listing.rename_journal:
+        click.echo(f"Warning: {listing.rename_journal}.", err=True)
 
 
 @memories.command()

@@ -11,7 +11,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from enum import StrEnum
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from serena_memory.core import journal as J
 from serena_memory.core import names as N
@@ -30,6 +30,7 @@ from serena_memory.core.errors import (
     OutsidePathError,
     ReadOnlyMemoryError,
     RenameJournalError,
+    describe,
 )
 from serena_memory.core.files import (
     atomic_write,
@@ -59,18 +60,23 @@ class MemoryListing(NamedTuple):
     memories: list[str]
     read_only_memories: list[str]
     skipped: list[paths.SkippedFile] = []  # look like memories but are not read, and why
+    # why the project's rename journal was not replayed, and what to do (changes are
+    # refused until it is dealt with); None when there is no such journal
+    rename_journal: str | None = None
 
     @property
     def all(self) -> list[str]:
         return sorted(self.memories + self.read_only_memories)
 
-    def to_dict(self) -> dict[str, list]:
-        data: dict[str, list] = {
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
             "memories": self.memories,
             "read_only_memories": self.read_only_memories,
         }
         if self.skipped:
             data["skipped"] = [s.to_dict() for s in self.skipped]
+        if self.rename_journal:
+            data["rename_journal"] = self.rename_journal
         return data
 
 
@@ -337,7 +343,7 @@ class MemoryStore:
             else:
                 writable.append(name)
         skipped = [s for s in found.skipped if not topic or not s.name or N.in_topic(s.name, topic)]
-        return MemoryListing(sorted(writable), sorted(read_only), skipped)
+        return MemoryListing(sorted(writable), sorted(read_only), skipped, self.journal_problem())
 
     def exists(self, name: str) -> bool:
         """Whether ``name`` is a memory: a regular file the path gate lets through."""
@@ -785,6 +791,33 @@ class MemoryStore:
         with locked(folders):
             return self._recover_locked(strict=strict)
 
+    def _checked_journal(self, journal_path: Path) -> tuple[J.RenameJournal | None, Path | None]:
+        """The journal at ``journal_path`` (None: there is none) and the record vouching
+        for it; RenameJournalError when it must not be replayed."""
+        journal = J.read(journal_path)
+        record = None
+        if journal is not None and journal.touches_global:
+            record = J.record_path(self.global_root, self.memories_dir, journal.to_bytes())
+            if not record.is_file():
+                raise J.invalid(
+                    journal_path,
+                    f"it changes global memories and {self.home} holds no record of that "
+                    "rename (so it did not come from a rename made on this computer)",
+                )
+        return journal, record
+
+    def journal_problem(self) -> str | None:
+        """Why the project's rename journal is not replayed, and what to do; None when
+        there is none (cheap: one stat). For listings, which go on regardless."""
+        journal_path = self.journal_path
+        if journal_path is None or not os.path.lexists(journal_path):
+            return None
+        try:
+            self._checked_journal(journal_path)
+        except RenameJournalError as exc:
+            return describe(exc)
+        return None  # a valid one, replayed by the next operation
+
     def _recover_locked(self, strict: bool = True) -> bool:
         """Replay a journal left by a crash; a journal that fails validation is never
         replayed and, when ``strict``, raises RenameJournalError naming it."""
@@ -792,21 +825,12 @@ class MemoryStore:
         if journal_path is None:
             return False
         try:
-            journal = J.read(journal_path)
-            if journal is None:
-                return False
-            record = None
-            if journal.touches_global:
-                record = J.record_path(self.global_root, self.memories_dir, journal.to_bytes())
-                if not record.is_file():
-                    raise J.invalid(
-                        journal_path,
-                        f"it changes global memories and {self.home} holds no record of that "
-                        "rename (so it did not come from a rename made on this computer)",
-                    )
+            journal, record = self._checked_journal(journal_path)
         except RenameJournalError:
             if strict:
                 raise
+            return False
+        if journal is None:
             return False
         self._replay_locked(journal_path, journal, record)
         return True

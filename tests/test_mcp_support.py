@@ -41,6 +41,8 @@ MEMORY_TOOLS = {
     "delete_memory",
     "rename_memory",
     "search_memories",
+    "memory_history",
+    "restore_memory",
 }
 ONBOARDING_TOOLS = {"onboarding", "check_onboarding_performed"}
 EXPLORATION_TOOLS = {"list_dir", "find_file", "search_for_pattern", "read_file"}

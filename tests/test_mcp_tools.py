@@ -358,7 +358,11 @@ def test_hostile_names_never_crash_or_escape(tmp_path: Path, name: str) -> None:
                     assert len(answer.text.splitlines()) == 1, answer.text
 
     run(go)
-    allowed = (project / ".serena" / "memories", tmp_path / "serena-home" / "memories" / "global")
+    allowed = (
+        project / ".serena" / "memories",
+        tmp_path / "serena-home" / "memories" / "global",
+        tmp_path / "serena-home" / "history",  # the history repositories (history.md)
+    )
     outside = [
         p
         for p in tmp_path.rglob("*")

@@ -25,6 +25,8 @@ MEMORY_TOOLS = (
     "delete_memory",
     "rename_memory",
     "search_memories",
+    "memory_history",
+    "restore_memory",
 )
 ONBOARDING_TOOLS = ("onboarding", "check_onboarding_performed")
 MODES_FOLDER = "modes"

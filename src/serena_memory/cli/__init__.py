@@ -9,6 +9,7 @@ commands that need them, so `serena memories list` starts in milliseconds.
 from __future__ import annotations
 
 import io
+import logging
 import sys
 from pathlib import Path
 
@@ -16,11 +17,13 @@ import click
 
 from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_store
 from serena_memory.cli.dashboard import dashboard
+from serena_memory.cli.history import diff_command, history_command, restore_command, show_command
 from serena_memory.cli.integrity import auto_prefix_references, backlinks, check, graph
 from serena_memory.cli.search import search
 from serena_memory.cli.servers import start_mcp_server
 from serena_memory.cli.setup import setup
 from serena_memory.core.errors import EXPECTED_ERRORS, describe
+from serena_memory.core.history import take_notices
 
 
 class SerenaGroup(click.Group):
@@ -191,13 +194,34 @@ def edit(
     click.echo(f"Edited memory '{result.name}': {result.replacements} replacement(s).")
 
 
-for _command in (check, auto_prefix_references, backlinks, graph, search):
+for _command in (
+    check,
+    auto_prefix_references,
+    backlinks,
+    graph,
+    history_command,
+    show_command,
+    diff_command,
+    restore_command,
+    search,
+):
     memories.add_command(_command)
 for _command in (start_mcp_server, dashboard, setup):
     cli.add_command(_command)
 
 
 def main(argv: list[str] | None = None) -> None:
+    # history problems are printed once below, not also by logging's fallback handler
+    logging.getLogger("serena_memory.history").propagate = False
+    logging.getLogger("serena_memory.history").addHandler(logging.NullHandler())
+    try:
+        _run(argv)
+    finally:
+        for notice in take_notices():  # a history that could not be recorded, said once
+            click.echo(f"Warning: {notice}", err=True)
+
+
+def _run(argv: list[str] | None) -> None:
     try:
         cli.main(args=argv, prog_name="serena", standalone_mode=False)
     except click.exceptions.Abort:

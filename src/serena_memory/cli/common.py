@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from serena_memory.core.history import Provenance
 from serena_memory.core.store import Context, MemoryStore
 
 PROJECT_ARG = click.argument(
@@ -36,7 +37,11 @@ def open_store(project: Path | None) -> MemoryStore:
     choice = choose_project(project, serena_home())
     if choice.found_by != "given":
         click.echo(choice.describe(), err=True)
-    store = MemoryStore(choice.root, context=Context.HUMAN)
+    command = click.get_current_context(silent=True)
+    action = command.info_name if command is not None else ""
+    store = MemoryStore(
+        choice.root, context=Context.HUMAN, provenance=Provenance.os_user("cli", action or "")
+    )
     store.validate_config()
     return store
 

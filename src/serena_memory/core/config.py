@@ -57,6 +57,9 @@ class GlobalConfig(NamedTuple):
     default_max_tool_answer_chars: int = DEFAULT_MAX_CHARS
     allowed_memory_roots: tuple[str, ...] = ()  # real paths
     memory_listing_budget: int = DEFAULT_LISTING_BUDGET
+    memory_history: bool = True
+    memory_history_dir: Path | None = None  # None: $SERENA_HOME/history
+    memory_history_keep_days: int = 0  # 0: keep every entry
     path: Path | None = None
 
 
@@ -66,6 +69,8 @@ class ProjectConfig(NamedTuple):
     initial_prompt: str = ""
     project_name: str = ""
     memory_listing_budget: int | None = None  # None: the global setting
+    memory_history: bool | None = None  # None: as the global configuration says
+    memory_history_keep_days: int | None = None
     path: Path | None = None
 
 
@@ -82,6 +87,17 @@ class Settings(NamedTuple):
         if self.project_config.memory_listing_budget is not None:
             return self.project_config.memory_listing_budget
         return self.global_config.memory_listing_budget
+
+    @property
+    def history_enabled(self) -> bool:
+        """History is on unless either file says ``memory_history: false``."""
+        return self.global_config.memory_history and self.project_config.memory_history is not False
+
+    @property
+    def history_keep_days(self) -> int:
+        """Days of history that ``--prune`` keeps (the project's setting wins); 0: all."""
+        days = self.project_config.memory_history_keep_days
+        return self.global_config.memory_history_keep_days if days is None else days
 
 
 _cache: dict[Path, tuple[tuple[int, int], dict[str, Any]]] = {}
@@ -202,6 +218,13 @@ def load_global_config(home: Path | None = None) -> GlobalConfig:
             f"{path}: key 'default_max_tool_answer_chars': expected a positive whole number, "
             f"got {max_chars!r}"
         )
+    history_dir = data.get("memory_history_dir")
+    if history_dir is not None and (not isinstance(history_dir, str) or not history_dir.strip()):
+        raise ConfigError(
+            f"{path}: key 'memory_history_dir': expected the path of a folder, got "
+            f"{_type_name(history_dir)}"
+        )
+    keep_days = _keep_days(data, path)
     return GlobalConfig(
         memory_listing_budget=_listing_budget(data, path) or DEFAULT_LISTING_BUDGET,
         read_only_memory_patterns=_string_list(data, "read_only_memory_patterns", path),
@@ -209,6 +232,13 @@ def load_global_config(home: Path | None = None) -> GlobalConfig:
         base_modes=_string_list(data, "base_modes", path),
         default_max_tool_answer_chars=max_chars,
         allowed_memory_roots=_allowed_roots(data, path),
+        memory_history=_flag(data, "memory_history", path, True),
+        # Only the user's own configuration may say where history goes: a project's file is
+        # untrusted and must not choose a folder to write into.
+        memory_history_dir=(
+            None if history_dir is None else (path.parent / Path(history_dir).expanduser())
+        ),
+        memory_history_keep_days=0 if keep_days is None else keep_days,
         path=path,
     )
 
@@ -234,6 +264,25 @@ def _allowed_roots(data: dict[str, Any], path: Path) -> tuple[str, ...]:
             )
         roots.append(real)
     return tuple(roots)
+
+
+def _flag(data: dict[str, Any], key: str, path: Path, default: Any) -> Any:
+    value = data.get(key, default)
+    if value is not default and not isinstance(value, bool):
+        raise ConfigError(f"{path}: key '{key}': expected true or false, got {_type_name(value)}")
+    return value
+
+
+def _keep_days(data: dict[str, Any], path: Path) -> int | None:
+    value = data.get("memory_history_keep_days")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ConfigError(
+            f"{path}: key 'memory_history_keep_days': expected a whole number of days "
+            f"(0 keeps everything), got {value!r}"
+        )
+    return value
 
 
 def load_project_config(project_root: Path) -> ProjectConfig:
@@ -267,6 +316,8 @@ def load_project_config(project_root: Path) -> ProjectConfig:
         ignored_memory_patterns=_string_list(data, "ignored_memory_patterns", path),
         initial_prompt=prompt,
         project_name=name,
+        memory_history=_flag(data, "memory_history", path, None),
+        memory_history_keep_days=_keep_days(data, path),
         path=path,
     )
 

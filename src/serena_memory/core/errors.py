@@ -95,6 +95,10 @@ class RenameJournalError(MemoryStoreError):
     until a person removes it, reading and listing go on."""
 
 
+class HistoryError(MemoryStoreError):
+    """The history of a memories folder can't be read or has no such revision."""
+
+
 EXPECTED_ERRORS: tuple[type[BaseException], ...] = (
     MemoryStoreError,
     OSError,

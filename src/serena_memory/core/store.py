@@ -39,6 +39,15 @@ from serena_memory.core.files import (
     locked,
     remove_file,
 )
+from serena_memory.core.history import (
+    Folder,
+    MemoryHistory,
+    Provenance,
+    Recording,
+    acting_provenance,
+    folder_history,
+)
+from serena_memory.core.history import report as history_report
 from serena_memory.core.references import can_be_referenced, rewrite_references
 
 JOURNAL_NAME = J.JOURNAL_NAME
@@ -47,6 +56,8 @@ JOURNAL_NAME = J.JOURNAL_NAME
 Folders = list[Path]
 """Paths of memories folders or files in them. An alias, because inside
 :class:`MemoryStore` the name ``list`` is the method that lists memories."""
+HistoryFolders = list[Folder]
+Names = list[str]
 
 
 class Context(StrEnum):
@@ -153,6 +164,7 @@ class MemoryStore:
         home: str | Path | None = None,
         context: Context = Context.HUMAN,
         protect_read_only: bool | None = None,
+        provenance: Provenance | None = None,
     ) -> None:
         self.project_root = Path(project_root).expanduser().absolute()
         self.home = Path(home).expanduser().absolute() if home else serena_home().absolute()
@@ -168,6 +180,13 @@ class MemoryStore:
         self._project_real = os.path.realpath(self.project_root)
         paths.refuse_non_project(self._project_real)
         self._home_real = os.path.realpath(self.home)
+        # Who the history names for changes made through this store, unless a caller says
+        # otherwise for one call (history.acting_as, e.g. per MCP tool call).
+        self.provenance = provenance or (
+            Provenance("mcp", "unknown client")
+            if self.context is Context.AGENT
+            else Provenance.os_user("cli")
+        )
 
     # -- configuration -----------------------------------------------------------------
     @property
@@ -484,6 +503,134 @@ class MemoryStore:
             self._recover_locked()
             yield
 
+    # -- history -------------------------------------------------------------------------
+    def history_folders(self) -> HistoryFolders:
+        """The project's memories folder and the global one, as the history sees them:
+        the real folders (those the locks are taken on) with their path-gate scopes, so
+        the history reads exactly what the store may read."""
+        project, global_ = self.gate_scopes()
+        return [
+            Folder(self._real_folder(project), "", frozenset({N.GLOBAL_TOPIC}), "project", project),
+            Folder(
+                self._real_folder(global_), N.GLOBAL_TOPIC + "/", frozenset(), "global", global_
+            ),
+        ]
+
+    def history_root(self, settings: Settings | None = None) -> Path:
+        configured = (settings or self.settings).global_config.memory_history_dir
+        return configured if configured is not None else self.home / "history"
+
+    @contextlib.contextmanager
+    def recording(
+        self, summary: str, *names: str, all_scopes: bool = False, settings: Settings | None = None
+    ) -> Iterator[Recording]:
+        """Record one operation as one history entry; call it with the folder locks held.
+
+        Outside changes are committed first; the caller names the files it changed with
+        ``touched``. Nothing is recorded when ``memory_history: false``.
+        """
+        settings = settings or self.settings
+        provenance = acting_provenance() or self.provenance
+        histories = []
+        root = self.history_root(settings)
+        if settings.history_enabled and paths.is_inside(
+            os.path.realpath(root), (self._project_real,)
+        ):
+            # the user's own repository is never touched: no history inside the project
+            history_report(
+                f"inside:{root}",
+                f"the history folder {root} is inside the project {self._project_real}, so no "
+                "history is recorded; set memory_history_dir in serena_config.yml to a folder "
+                "outside it",
+            )
+        elif settings.history_enabled:
+            project, global_ = self.history_folders()
+            if all_scopes or any(not N.is_global(n) for n in names):
+                histories.append(folder_history(root, project))
+            if any(N.is_global(n) for n in names) or (all_scopes and global_.root.is_dir()):
+                histories.append(folder_history(root, global_))
+        record = Recording(histories, provenance, summary)
+        record.start(names)
+        try:
+            yield record
+        finally:
+            record.finish()  # what was changed before a failure is recorded too
+
+    def history(self) -> MemoryHistory:
+        """Entries, old texts and restores (see :mod:`serena_memory.core.history`)."""
+        return MemoryHistory(self)
+
+    def catch_up_history(self) -> None:
+        """Record changes made outside (an editor, a checkout) now, as ``external``."""
+        if not self.settings.history_enabled:
+            return
+        with self._changing(all_scopes=True), self.recording("", all_scopes=True):
+            pass
+
+    def writable_name(self, name: str) -> str:
+        """The normalized name, if this store may change that memory; else the error that
+        says why (ignored, read-only for the agent, invalid)."""
+        return self._accessible(name, write=True)
+
+    def usable_names(self, names: Iterable[str]) -> tuple[Names, Names]:
+        """Split names a bulk restore may write (valid, not ignored, writable here) from
+        the rest, which it leaves alone."""
+        usable: Names = []
+        refused: Names = []
+        settings = self.settings
+        for name in names:
+            try:
+                self._accessible(name, write=True, settings=settings)
+            except MemoryStoreError:
+                refused.append(name)
+            else:
+                usable.append(name)
+        return usable, refused
+
+    def apply_versions(self, versions: dict[str, bytes | None], summary: str) -> dict[str, str]:
+        """Set memories to exact bytes (None: delete them) as one history entry, under the
+        lock; a restore is such a change, never a rewrite of the history."""
+        settings = self.settings
+        planned = {
+            self._accessible(n, write=True, settings=settings): v for n, v in versions.items()
+        }
+        done: dict[str, str] = {}
+        created = [n for n, data in planned.items() if data is not None]
+        for name in created:
+            if not self.real_path_of(name).exists():
+                N.check_portable(name)  # before its folder is made
+        with (
+            self._changing(*planned, create=created),
+            self.recording(summary, *planned, settings=settings) as record,
+        ):
+            for name, data in planned.items():
+                if data is None:
+                    path = self._entry_path(name)
+                    with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+                        remove_file(path, self._allowed(name))
+                        self._prune_empty_topics(path.parent)
+                        done[name] = "deleted"
+                else:
+                    path = self.real_path_of(name)
+                    _refuse_folder(name, path)
+                    atomic_write(path, data, self._allowed(name))
+                    done[name] = "restored"
+                record.touched(name)
+        return done
+
+    def prune_history(self, keep_days: int) -> int:
+        """Drop history entries older than ``keep_days`` days, each folder under its lock."""
+        from serena_memory.core.history import folder_history
+
+        dropped = 0
+        root = self.history_root()
+        for spec in self.history_folders():
+            if not spec.root.is_dir():
+                continue
+            with locked([spec.root]):
+                dropped += folder_history(root, spec).prune(keep_days)
+        return dropped
+
     def write(self, name: str, content: str, max_chars: int | None = None) -> WriteResult:
         """Create or replace a memory. ``max_chars`` None: no limit; -1: configured default."""
         if not isinstance(content, str):
@@ -502,12 +649,16 @@ class MemoryStore:
         path = self.real_path_of(name)
         if not path.exists():
             N.check_portable(name)  # before its folder is made
-        with self._changing(name, create=[name]):
+        with (
+            self._changing(name, create=[name]),
+            self.recording(f"Write {name}", name, settings=settings) as record,
+        ):
             created = not path.exists()
             if created:
                 N.check_portable(name)
             _refuse_folder(name, path)
             atomic_write(path, encode_memory(name, content), self._allowed(name))
+            record.touched(name)
         return WriteResult(name, created, len(content))
 
     def create_if_absent(self, name: str, content: str) -> bool:
@@ -519,7 +670,9 @@ class MemoryStore:
         with self._changing(name, create=[name]):
             if os.path.lexists(path):
                 return False
-            atomic_write(path, encode_memory(name, content), self._allowed(name))
+            with self.recording(f"Write {name}", name) as record:
+                atomic_write(path, encode_memory(name, content), self._allowed(name))
+                record.touched(name)
         return True
 
     def delete(self, name: str, expected_version: str | None = None) -> str:
@@ -527,7 +680,7 @@ class MemoryStore:
         Returns the canonical name of the memory deleted."""
         name = self._accessible(name, write=True)
         path = self._entry_path(name)  # a link is removed itself, never its target
-        with self._changing(name):
+        with self._changing(name), self.recording(f"Delete {name}", name) as record:
             if expected_version is not None:
                 current = self._read_text(name)
                 if self.version_of(current) != expected_version:
@@ -543,6 +696,7 @@ class MemoryStore:
                 raise MemoryNotFoundError(self._not_found_message(name)) from None
             except IsADirectoryError:
                 raise MemoryNotFoundError(self._not_found_message(name)) from None
+            record.touched(name)
             self._prune_empty_topics(path.parent)
         return name
 
@@ -561,7 +715,9 @@ class MemoryStore:
             text = self._read_text(name)
             new_text, count = apply_edit(text, needle, repl, mode, allow_multiple_occurrences)
             if new_text != text:
-                atomic_write(path, encode_memory(name, new_text), self._allowed(name))
+                with self.recording(f"Edit {name}", name) as record:
+                    atomic_write(path, encode_memory(name, new_text), self._allowed(name))
+                    record.touched(name)
         return EditResult(name, count)
 
     def update(self, name: str, transform: Callable[[str], str]) -> bool:
@@ -577,7 +733,9 @@ class MemoryStore:
             new_text = transform(text)
             if new_text == text:
                 return False
-            atomic_write(path, encode_memory(name, new_text), self._allowed(name))
+            with self.recording(f"Update {name}", name) as record:
+                atomic_write(path, encode_memory(name, new_text), self._allowed(name))
+                record.touched(name)
         return True
 
     def rename(self, old: str, new: str) -> RenameResult:
@@ -668,8 +826,13 @@ class MemoryStore:
                     "choose such a name, or remove those references first"
                 )
             journal = J.plan(old, new, old_bytes, moved_text, rewrites)
-            replayed = self._run_journal(journal)
-            self._prune_empty_topics(old_path.parent)
+            with self.recording(
+                f"Rename {old} to {new}", old, new, all_scopes=True, settings=settings
+            ) as record:
+                replayed = self._run_journal(journal)
+                self._prune_empty_topics(old_path.parent)
+                record.renamed = (old, new)
+                record.touched(old, new, *(n for n in counts if n not in replayed.skipped))
         left += replayed.skipped  # changed meanwhile (by an editor that takes no lock)
         rewritten = sorted(n for n in counts if n not in replayed.skipped)
         return RenameResult(
@@ -890,7 +1053,9 @@ class MemoryStore:
             if current is None:
                 N.check_portable(name)
             _refuse_folder(name, path)
-            atomic_write(path, encode_memory(name, content), self._allowed(name))
+            with self.recording(f"Write {name}", name) as record:
+                atomic_write(path, encode_memory(name, content), self._allowed(name))
+                record.touched(name)
         return WriteResult(name, current is None, len(content))
 
 

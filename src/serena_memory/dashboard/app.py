@@ -35,6 +35,7 @@ from serena_memory.core.errors import (
     ReadOnlyMemoryError,
     describe,
 )
+from serena_memory.core.history import Provenance
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.dashboard.render import render_markdown
 from serena_memory.dashboard.security import SecurityMiddleware
@@ -167,7 +168,13 @@ class DashboardApi:
         if root is None:
             raise ApiError(409, "no project is active yet; activate one in the agent first")
         # A person's tool that still honours read-only patterns, as the dashboard promises.
-        return MemoryStore(root, home=self.home, context=Context.HUMAN, protect_read_only=True)
+        return MemoryStore(
+            root,
+            home=self.home,
+            context=Context.HUMAN,
+            protect_read_only=True,
+            provenance=Provenance.os_user("dashboard"),
+        )
 
     @staticmethod
     async def body(request: Request) -> dict[str, Any]:

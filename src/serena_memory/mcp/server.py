@@ -27,7 +27,14 @@ from pydantic import ValidationError
 
 from serena_memory import __version__
 from serena_memory.core.errors import describe
-from serena_memory.mcp import tools_exploration, tools_memories, tools_onboarding, tools_search
+from serena_memory.core.history import Provenance, acting_as, take_notices
+from serena_memory.mcp import (
+    tools_exploration,
+    tools_history,
+    tools_memories,
+    tools_onboarding,
+    tools_search,
+)
 from serena_memory.mcp.errors import argument_problem
 from serena_memory.mcp.prompts import Prompts
 from serena_memory.mcp.resources import MemoryResources
@@ -38,6 +45,7 @@ SERVER_NAME = "serena-memory"
 DECLARED_TOOLS: tuple[ToolDeclaration, ...] = (
     *tools_memories.TOOLS,
     *tools_search.TOOLS,
+    *tools_history.TOOLS,
     *tools_onboarding.TOOLS,
     *tools_exploration.TOOLS,
 )
@@ -49,6 +57,27 @@ def _schema_source(declared: ToolDeclaration) -> Any:
     bound = functools.partial(declared.fn, None)
     bound.__name__ = declared.name  # type: ignore[attr-defined]  # the SDK names its model after it
     return bound
+
+
+def _client_provenance(ctx: Any, tool: str) -> Provenance:
+    """Who the history names for a tool call: the client as it introduced itself in
+    `initialize` (name and version), and the tool."""
+    params = getattr(getattr(ctx, "session", None), "client_params", None)
+    info = getattr(params, "client_info", None)
+    if info is None:
+        return Provenance("mcp", "unknown client", tool)
+    return Provenance("mcp", f"{info.name} {info.version}".strip(), tool)
+
+
+def _attributed(provenance: Provenance, fn: Any, *args: Any, **kwargs: Any) -> str:
+    """Run a tool with its changes attributed; a history that could not be recorded is
+    said once, after the answer (the change itself was made)."""
+    with acting_as(provenance):
+        text = fn(*args, **kwargs)
+    notices = take_notices()
+    if notices:
+        text += "".join(f"\n\nNote: {notice}" for notice in notices)
+    return text
 
 
 def _failed(text: str) -> types.CallToolResult:
@@ -100,7 +129,9 @@ def build_server(state: ServerState) -> Server[Any]:
             return _failed(argument_problem(declared.name, exc, tool.parameters))
         except Exception as exc:
             return _failed(describe(exc))
-        run = functools.partial(declared.fn, state, **arguments)
+        run = functools.partial(
+            _attributed, _client_provenance(ctx, declared.name), declared.fn, state, **arguments
+        )
         try:
             text = await anyio.to_thread.run_sync(run)
         except Exception as exc:

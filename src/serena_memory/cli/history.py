@@ -1,0 +1,200 @@
+"""History commands (history, show, diff, restore): every change recorded, and undone.
+
+Registered eagerly into the `memories` group, so this module imports nothing heavy; the
+history engine is loaded inside each command.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from serena_memory.cli.common import emit_json, open_store
+
+_PROJECT_ARG = click.argument(
+    "project",
+    required=False,
+    default=None,
+    type=click.Path(file_okay=False, path_type=Path),
+)
+_PROJECT_OPTION = click.option(
+    "--project",
+    "-p",
+    "project_option",
+    default=None,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The project folder (default: the current folder).",
+)
+_JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+
+
+def _history(*projects: Path | None):
+    project = next((p for p in projects if p is not None), Path("."))
+    return open_store(project).history()
+
+
+def _when(text: str) -> str:
+    from datetime import datetime
+
+    moment = datetime.fromisoformat(text)
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _describe_changes(entry) -> str:
+    words = {"A": "created", "M": "changed", "D": "deleted"}
+    return ", ".join(f"{name} {words.get(kind, kind)}" for kind, name in entry.changes)
+
+
+@click.command(name="history")
+@click.argument("name", required=False)
+@_PROJECT_ARG
+@_PROJECT_OPTION
+@click.option(
+    "--since",
+    "since",
+    default=None,
+    help="Only entries since WHEN: 2h, 3 days ago, 2026-11-30 or 2026-11-30T14:05.",
+)
+@_JSON_OPTION
+@click.option(
+    "--prune",
+    is_flag=True,
+    help="Drop entries older than memory_history_keep_days days (configuration).",
+)
+def history_command(
+    name: str | None,
+    project: Path | None,
+    project_option: Path | None,
+    since: str | None,
+    as_json: bool,
+    prune: bool,
+) -> None:
+    """Changes to memory NAME (across its renames), or to every memory: when, through
+    what, by whom. Newest first."""
+    from serena_memory.core.history import parse_when
+    from serena_memory.core.names import normalize_name
+
+    history = _history(project_option, project)
+    if prune:
+        dropped = history.prune()
+        click.echo(
+            f"Dropped {dropped} entry(ies) older than {history.keep_days} day(s); the memories "
+            "as they were then are the first entry now."
+        )
+        return
+    moment = parse_when(since) if since else None
+    entries = history.entries(normalize_name(name) if name else None, moment)
+    if as_json:
+        emit_json([e.to_dict() for e in entries])
+        return
+    if not history.enabled:
+        click.echo("History is off (memory_history: false); entries recorded before are below.")
+    if not entries:
+        click.echo("No history entries." if not name else f"No history entries for '{name}'.")
+        return
+    for entry in entries:
+        who = f"{entry.entry_point} {entry.who}"
+        if entry.action:
+            who += f" ({entry.action})"
+        click.echo(f"{entry.short}  {_when(entry.time.isoformat())}  {who}  {entry.summary}")
+        if entry.changes and (entry.entry_point == "external" or len(entry.changes) > 1):
+            click.echo(f"{'':12}{_describe_changes(entry)}")
+
+
+@click.command(name="show")
+@click.argument("name")
+@_PROJECT_ARG
+@_PROJECT_OPTION
+@click.option("--at", "rev", required=True, help="The history entry (from `history`).")
+def show_command(name: str, project: Path | None, project_option: Path | None, rev: str) -> None:
+    """Print memory NAME as it was at entry REV."""
+    import sys
+
+    from serena_memory.core.errors import HistoryError
+    from serena_memory.core.names import normalize_name
+
+    name = normalize_name(name)
+    old_name, data = _history(project_option, project).content_at(name, rev)
+    if data is None:
+        raise HistoryError(f"memory '{name}' did not exist at {rev}")
+    if old_name != name:
+        click.echo(f"(then named '{old_name}')", err=True)
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.flush()
+
+
+@click.command(name="diff")
+@click.argument("name")
+@click.argument("revs", nargs=-1)
+@_PROJECT_OPTION
+def diff_command(name: str, revs: tuple[str, ...], project_option: Path | None) -> None:
+    """What changed in memory NAME: with no REV its latest change, with one REV the change
+    that entry made, with two the difference from the first to the second."""
+    import difflib
+
+    from serena_memory.core.names import normalize_name
+
+    if len(revs) > 2:
+        raise click.UsageError("give at most two entries")
+    name = normalize_name(name)
+    history = _history(project_option)
+    if len(revs) == 2:
+        old_rev, new_rev = revs
+        old = history.content_at(name, old_rev)[1]
+    else:
+        new_rev = revs[0] if revs else history.latest(name).rev
+        old_rev = f"{new_rev}^"
+        old = history.before(name, new_rev)
+    new = history.content_at(name, new_rev)[1]
+    lines = difflib.unified_diff(
+        _lines(old),
+        _lines(new),
+        fromfile=f"{name} @ {old_rev[:10]}" if old is not None else "/dev/null",
+        tofile=f"{name} @ {new_rev[:10]}" if new is not None else "/dev/null",
+    )
+    text = "".join(lines)
+    click.echo(text if text else "No difference.", nl=not text.endswith("\n"))
+
+
+def _lines(data: bytes | None) -> list[str]:
+    if data is None:
+        return []
+    lines = data.decode("utf-8", errors="replace").splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n\\ No newline at end of file\n"
+    return lines
+
+
+@click.command(name="restore")
+@click.argument("name", required=False)
+@_PROJECT_ARG
+@_PROJECT_OPTION
+@click.option("--at", "at", default=None, help="The entry to go back to (or, with --all, a time).")
+@click.option("--all", "everything", is_flag=True, help="Restore every memory (needs --at).")
+def restore_command(
+    name: str | None,
+    project: Path | None,
+    project_option: Path | None,
+    at: str | None,
+    everything: bool,
+) -> None:
+    """Bring back memory NAME as it was at entry --at (default: before its latest change,
+    which brings back a deleted memory), or with --all every memory as it was at an entry
+    or a time. A restore is a new entry: nothing in the history is lost."""
+    from serena_memory.core.names import normalize_name
+
+    if everything:
+        if name is not None and project is None:
+            project = Path(name)  # `restore --all PROJECT`
+        elif name is not None:
+            raise click.UsageError("give a memory NAME or --all, not both")
+        if at is None:
+            raise click.UsageError("--all needs --at ENTRY or --at TIME")
+        result = _history(project_option, project).restore_all(at)
+    else:
+        if name is None:
+            raise click.UsageError("give the NAME of a memory, or --all --at ENTRY|TIME")
+        result = _history(project_option, project).restore(normalize_name(name), at)
+    click.echo(result.summary())

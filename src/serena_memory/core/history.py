@@ -1,0 +1,1119 @@
+"""History of memory changes: every change recorded, attributed and reversible.
+
+Each memories folder (a project's, the global one) has its own git repository, kept
+outside the project under ``$SERENA_HOME/history`` and keyed by the folder's resolved
+path, so the user's own repository is never touched and ``git log`` works on it. One
+operation through any entry point is one commit whose author says who made it and whose
+trailers say which memories it touched. Changes made outside (an editor, a checkout) are
+committed as ``external`` before the next recorded operation, so an overwrite never loses a
+hand edit.
+
+The engine is libgit2 through pygit2: a real git implementation in-process (no ``git``
+executable needed), fast enough to commit under the folder lock on every write.
+
+Recording never costs a write: the memory file is written first, any failure of the history
+is reported once and the next operation records what was missed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import getpass
+import hashlib
+import json
+import logging
+import os
+import re
+import stat
+import time
+from collections.abc import Iterable, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from serena_memory.core import paths
+from serena_memory.core.errors import (
+    HistoryError,
+    IgnoredMemoryError,
+    MemoryStoreError,
+    OutsidePathError,
+)
+
+log = logging.getLogger("serena_memory.history")
+
+BRANCH = "refs/heads/main"
+STAMPS_FILE = "serena-memory-stamps.json"
+RACY_NS = 1_000_000_000
+"""A file changed less than this long before its stamp was taken is read again next time:
+a second change within the same tick of the file system's clock keeps the stamp."""
+MEMORY_SUFFIX = ".md"
+EXTERNAL = "external"
+
+
+# -- who made a change ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class Provenance:
+    """Who made a change and through what: ``entry_point`` (mcp, cli, dashboard, external),
+    ``who`` (an MCP client's name and version, or the OS user) and ``action`` (the tool or
+    command)."""
+
+    entry_point: str
+    who: str
+    action: str = ""
+
+    @classmethod
+    def os_user(cls, entry_point: str, action: str = "") -> Provenance:
+        return cls(entry_point, current_os_user(), action)
+
+    def with_action(self, action: str) -> Provenance:
+        return Provenance(self.entry_point, self.who, action)
+
+    def describe(self) -> str:
+        text = f"{self.entry_point}: {self.who}"
+        return f"{text} ({self.action})" if self.action else text
+
+
+def current_os_user() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # no user name in the environment nor the password database
+        return f"uid {os.getuid()}" if hasattr(os, "getuid") else "unknown user"
+
+
+_acting: ContextVar[Provenance | None] = ContextVar("serena_memory_provenance", default=None)
+
+
+@contextlib.contextmanager
+def acting_as(provenance: Provenance) -> Iterator[None]:
+    """Attribute every change made inside the block (e.g. one MCP tool call) to
+    ``provenance``, whatever the store's own default is."""
+    token = _acting.set(provenance)
+    try:
+        yield
+    finally:
+        _acting.reset(token)
+
+
+def acting_provenance() -> Provenance | None:
+    return _acting.get()
+
+
+def _clean(value: str, limit: int = 120) -> str:
+    """Provenance comes from outside (a client's name): one printable line, bounded."""
+    text = re.sub(r"[\x00-\x1f\x7f]+", " ", str(value)).strip()
+    return text[:limit] or "unknown"
+
+
+# -- problems are reported once ------------------------------------------------------------
+_reported: set[str] = set()
+_notices: list[str] = []
+
+
+def _report(key: str, message: str) -> None:
+    if key in _reported:
+        return
+    _reported.add(key)
+    _notices.append(message)
+    log.warning(message)
+
+
+def report(key: str, message: str) -> None:
+    """Say a problem of the history once (until it is cleared by a success)."""
+    _report(key, message)
+
+
+def _clear_report(key: str) -> None:
+    _reported.discard(key)
+
+
+def take_notices() -> list[str]:
+    """Problems met while recording since the last call, each said once (front-ends show
+    them after the operation they concern)."""
+    notices = list(_notices)
+    _notices.clear()
+    return notices
+
+
+def _engine() -> Any:
+    try:
+        import pygit2
+    except ImportError as exc:  # pragma: no cover - pygit2 is a dependency
+        raise HistoryError(
+            f"the history engine can't be loaded ({exc}); reinstall serena-memory "
+            "(pip install pygit2) to record history again"
+        ) from None
+    return pygit2
+
+
+# -- where a folder's history lives ----------------------------------------------------------
+def repository_path(history_root: Path, folder: Path) -> Path:
+    """One repository per memories folder, keyed by the folder's resolved path; the
+    readable part of the name is only for a person browsing the history folder."""
+    real = os.path.realpath(folder)
+    digest = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    parts = [p for p in Path(real).parts if p not in ("/", ".serena", "memories")]
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", "-".join(parts[-2:])).strip("-.")[:40] or "root"
+    return history_root / f"{slug}-{digest}.git"
+
+
+@dataclass(frozen=True)
+class Folder:
+    """A memories folder as history sees it: where it is, how its names are spelled."""
+
+    root: Path
+    name_prefix: str  # "" for a project's folder, "global/" for the global one
+    skip_top: frozenset[str] = frozenset()
+    label: str = "project"
+    scope: paths.Scope | None = None  # the path gate's scope; None: links stay inside root
+
+    @property
+    def gate(self) -> paths.Scope:
+        """Where the folder's links may lead (the store's scope for it)."""
+        if self.scope is not None:
+            return self.scope
+        root = os.path.realpath(self.root)
+        return paths.Scope(root, (), (root,), f"the memories folder {root}", "")
+
+    def name_of(self, rel: str) -> str:
+        return self.name_prefix + rel[: -len(MEMORY_SUFFIX)]
+
+    def holds(self, rel: str) -> bool:
+        """Whether a path relative to the folder is one of its memories."""
+        parts = rel.split("/")
+        if not rel.endswith(MEMORY_SUFFIX) or any(p.startswith(".") for p in parts):
+            return False
+        return not (len(parts) > 1 and parts[0] in self.skip_top)
+
+    def rel_of(self, name: str) -> str | None:
+        if self.name_prefix:
+            if not name.startswith(self.name_prefix):
+                return None
+            name = name[len(self.name_prefix) :]
+        elif name.split("/", 1)[0] in self.skip_top and "/" in name:
+            return None
+        return name + MEMORY_SUFFIX
+
+
+# -- entries ---------------------------------------------------------------------------------
+@dataclass
+class Entry:
+    """One recorded operation in one folder's history."""
+
+    rev: str
+    time: datetime
+    entry_point: str
+    who: str
+    action: str
+    summary: str
+    folder: str
+    changes: list[tuple[str, str]] = field(default_factory=list)  # (A|M|D, name)
+    renamed: tuple[str, str] | None = None
+    operation: str = ""
+
+    @property
+    def short(self) -> str:
+        return self.rev[:10]
+
+    def names(self) -> list[str]:
+        return [name for _, name in self.changes]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rev": self.rev,
+            "time": self.time.isoformat(),
+            "folder": self.folder,
+            "entry_point": self.entry_point,
+            "who": self.who,
+            "action": self.action,
+            "summary": self.summary,
+            "changes": [{"change": c, "memory": n} for c, n in self.changes],
+            "renamed": list(self.renamed) if self.renamed else None,
+        }
+
+
+_CHANGE_WORDS = {"A": "created", "M": "changed", "D": "deleted"}
+
+
+def _message(
+    summary: str,
+    provenance: Provenance,
+    changes: list[tuple[str, str]],
+    renamed: tuple[str, str] | None,
+    operation: str,
+) -> str:
+    lines = [summary, "", f"Entry-point: {_clean(provenance.entry_point)}"]
+    lines.append(f"Who: {_clean(provenance.who)}")
+    if provenance.action:
+        lines.append(f"Action: {_clean(provenance.action)}")
+    lines.append(f"Operation: {operation}")
+    # git keeps whole seconds; entries of two folders are merged in this finer order
+    lines.append(f"At: {time.time():.6f}")
+    if renamed:
+        lines.append(f"Renamed: {json.dumps(list(renamed), ensure_ascii=False)}")
+    for change, name in changes:
+        lines.append(f"Changed: {change} {json.dumps(name, ensure_ascii=False)}")
+    return "\n".join(lines) + "\n"
+
+
+def _parse_entry(commit: Any, folder: str) -> Entry:
+    message: str = commit.message
+    summary, _, body = message.partition("\n")
+    fields: dict[str, str] = {}
+    changes: list[tuple[str, str]] = []
+    renamed = None
+    for line in body.splitlines():
+        key, sep, value = line.partition(": ")
+        if not sep:
+            continue
+        if key == "Changed":
+            kind, _, raw = value.partition(" ")
+            with contextlib.suppress(ValueError):
+                changes.append((kind, json.loads(raw)))
+        elif key == "Renamed":
+            with contextlib.suppress(ValueError, TypeError):
+                old, new = json.loads(value)
+                renamed = (str(old), str(new))
+        else:
+            fields[key] = value
+    try:
+        when = datetime.fromtimestamp(float(fields["At"]), UTC)
+    except (KeyError, ValueError, OverflowError):
+        when = datetime.fromtimestamp(commit.commit_time, UTC)
+    return Entry(
+        rev=str(commit.id),
+        time=when,
+        entry_point=fields.get("Entry-point", EXTERNAL),
+        who=fields.get("Who", commit.author.name),
+        action=fields.get("Action", ""),
+        summary=summary,
+        folder=folder,
+        changes=changes,
+        renamed=renamed,
+        operation=fields.get("Operation", ""),
+    )
+
+
+# -- one folder's repository -----------------------------------------------------------------
+class FolderHistory:
+    """The repository of one memories folder: a bare git repository (nothing is ever
+    written into the memories folder), whose branch ``main`` is the folder's history.
+
+    Memory files are read only through the path gate (:mod:`serena_memory.core.paths`):
+    the folder is listed with :func:`paths.scan` and each file read with
+    :func:`paths.read_regular_file`, so the history never follows a link the store itself
+    would refuse. New trees are built from the branch's tree, changing only the paths an
+    operation touched. Outside changes are found by comparing each file's stamp (inode,
+    modification time, size) with the stamp it had when last read, kept next to the
+    repository: only files whose stamp moved are read and hashed again.
+
+    Writing methods are called only under the folder's lock (see :class:`Recording`), so a
+    process is the only writer while it records; readers never need the lock.
+    """
+
+    def __init__(self, folder: Folder, repo_path: Path) -> None:
+        self.folder = folder
+        self.repo_path = repo_path
+        self._repo: Any = None
+        # rel -> [inode, mtime_ns, size, blob id, racy]: what each file held when read
+        self._stamps: dict[str, list[Any]] = {}
+        self._synced: str | None = None  # the tree the folder matched when last recorded
+        self._stamps_seen: tuple[int, int, int] | None = None  # the stamp file's own stamp
+        self._stamps_dirty = False
+
+    # -- repository --------------------------------------------------------------------
+    def repo(self, create: bool) -> Any:
+        if self._repo is not None:
+            return self._repo
+        pygit2 = _engine()
+        if (self.repo_path / "HEAD").is_file():
+            try:
+                self._repo = pygit2.Repository(str(self.repo_path))
+            except pygit2.GitError as exc:
+                raise HistoryError(
+                    f"the history at {self.repo_path} can't be opened: {exc}"
+                ) from None
+        elif create:
+            self._repo = self._create(pygit2)
+        else:
+            return None
+        return self._repo
+
+    def _create(self, pygit2: Any) -> Any:
+        self.repo_path.parent.mkdir(parents=True, exist_ok=True)
+        repo = pygit2.init_repository(str(self.repo_path), bare=True, initial_head="main")
+        config = repo.config
+        config["core.logAllRefUpdates"] = False
+        (self.repo_path / "description").write_text(
+            f"History of the memories in {self.folder.root}\n", encoding="utf-8"
+        )
+        return repo
+
+    def head(self, repo: Any) -> Any:
+        ref = repo.references.get(BRANCH)
+        return None if ref is None else repo[ref.target]
+
+    # -- the folder, through the path gate ------------------------------------------------
+    def _listing(self) -> dict[str, str]:
+        """Every memory file of the folder (relative path -> real path), as the store
+        lists them: links only into the allowed folders, regular ``*.md`` files only."""
+        found = paths.scan(self.folder.gate, skip_top=self.folder.skip_top)
+        return {f"{rel}{MEMORY_SUFFIX}": real for rel, real in found.files.items()}
+
+    def _real_path(self, rel: str) -> str | None:
+        """The real file of ``rel`` through the gate; None when the gate refuses it."""
+        try:
+            return paths.resolve(self.folder.gate, rel.split("/"), f"memory file {rel}")
+        except OutsidePathError:
+            return None
+
+    def _blob(self, repo: Any, rel: str, real: str | None, now_ns: int) -> str | None:
+        """The blob id of the file's current bytes (None: it is not there, or not a memory
+        file the gate lets through); read and hashed only when its stamp moved."""
+        if real is None:
+            return None
+        try:
+            st = os.stat(real)
+        except OSError:
+            self._forget(rel)
+            return None
+        if not stat.S_ISREG(st.st_mode):
+            self._forget(rel)
+            return None
+        key = [st.st_ino, st.st_mtime_ns, st.st_size]
+        known = self._stamps.get(rel)
+        if known is not None and known[:3] == key and not known[4]:
+            return str(known[3])
+        try:  # the stamp is taken before the read: a change after it moves it again
+            data = paths.read_regular_file(real, self.folder.gate.allowed, f"memory file {rel}")
+        except FileNotFoundError:
+            self._forget(rel)
+            return None
+        except (OSError, MemoryStoreError):
+            return _UNREADABLE
+        oid = str(repo.create_blob(data))
+        # a change within the file system's clock tick keeps the stamp: look again later
+        racy = now_ns - st.st_mtime_ns < RACY_NS
+        self._stamps[rel] = [*key, oid, racy]
+        self._stamps_dirty = True
+        return oid
+
+    def reset(self) -> None:
+        """Forget what this process knows (after a failure: the files and the branch are
+        compared afresh next time)."""
+        self._repo = None
+        self._synced = None
+        self._stamps_seen = None
+
+    def _forget(self, rel: str) -> None:
+        if self._stamps.pop(rel, None) is not None:
+            self._stamps_dirty = True
+
+    # -- stamps kept next to the repository ------------------------------------------------
+    def _stamps_path(self) -> Path:
+        return self.repo_path / STAMPS_FILE
+
+    def _load_stamps(self) -> None:
+        """Take the stamps another process saved, when the file changed since we looked."""
+        path = self._stamps_path()
+        try:
+            st = os.stat(path)
+        except OSError:
+            return
+        seen = (st.st_ino, st.st_mtime_ns, st.st_size)
+        if seen == self._stamps_seen:
+            return
+        try:
+            data = json.loads(path.read_bytes())
+            files = data["files"]
+            synced = data["tree"]
+        except (OSError, ValueError, KeyError, TypeError):
+            return
+        if isinstance(files, dict) and (synced is None or isinstance(synced, str)):
+            self._stamps = {
+                rel: value
+                for rel, value in files.items()
+                if isinstance(value, list) and len(value) == 5
+            }
+            self._synced = synced
+            self._stamps_seen = seen
+            self._stamps_dirty = False
+
+    def _save_stamps(self, tree: str | None) -> None:
+        self._synced = tree
+        path = self._stamps_path()
+        tmp = path.with_name(f".{STAMPS_FILE}.{os.getpid()}.tmp")
+        data = json.dumps({"tree": tree, "files": self._stamps}, separators=(",", ":"))
+        tmp.write_text(data, encoding="utf-8")
+        os.replace(tmp, path)
+        with contextlib.suppress(OSError):
+            st = os.stat(path)
+            self._stamps_seen = (st.st_ino, st.st_mtime_ns, st.st_size)
+        self._stamps_dirty = False
+
+    # -- recording ---------------------------------------------------------------------
+    def catch_up(
+        self,
+        provenance: Provenance | None = None,
+        summary: str = "",
+        about_to_change: Iterable[str] = (),
+    ) -> str | None:
+        """Commit whatever changed in the folder since the last entry (an editor, a
+        checkout, a change whose recording failed); returns the new revision, if any.
+
+        Every memory file's stamp is compared with the one it had when last read; only
+        files whose stamp moved are read again. ``about_to_change`` names the files the
+        coming operation will write (they are always looked at).
+        """
+        repo = self.repo(create=True)
+        self._load_stamps()
+        head = self.head(repo)
+        tree = None if head is None else head.tree
+        in_sync = tree is not None and self._synced == str(tree.id)
+        now_ns = time.time_ns()
+        listing = self._listing()
+        for rel in about_to_change:
+            if rel not in listing and self.folder.holds(rel):
+                real = self._real_path(rel)
+                if real is not None and os.path.isfile(real):
+                    listing[rel] = real
+        changes: dict[str, str | None] = {}
+        for rel, real in listing.items():
+            known = self._stamps.get(rel)
+            oid = self._blob(repo, rel, real, now_ns)
+            if oid is _UNREADABLE:
+                continue
+            if in_sync and known is not None and known is self._stamps.get(rel):
+                continue  # same stamp as when the folder matched the branch
+            if oid != _tree_blob(tree, rel):
+                changes[rel] = oid
+        gone = self._stamps.keys() if in_sync else _tree_paths(repo, tree)
+        for rel in [r for r in gone if r not in listing]:
+            self._forget(rel)
+            if _tree_blob(tree, rel) is not None:
+                changes[rel] = None
+        if not changes:
+            if self._stamps_dirty or not in_sync:
+                self._save_stamps(None if tree is None else str(tree.id))
+            return None
+        if head is None:
+            summary = summary or f"History started with {len(changes)} memory(ies) as found"
+            provenance = provenance or Provenance(EXTERNAL, "as found", "")
+        else:
+            summary = summary or _external_summary(changes, self.folder)
+            provenance = provenance or Provenance(EXTERNAL, "outside serena", "")
+        return self._commit(repo, head, changes, provenance, summary, None, _new_operation())
+
+    def record(
+        self,
+        rels: Iterable[str],
+        provenance: Provenance,
+        summary: str,
+        renamed: tuple[str, str] | None,
+        operation: str,
+    ) -> str | None:
+        """Commit the given files as they are now on disk (deleted if gone)."""
+        repo = self.repo(create=True)
+        self._load_stamps()
+        head = self.head(repo)
+        now_ns = time.time_ns()
+        changes: dict[str, str | None] = {}
+        for rel in sorted(set(rels)):
+            oid = self._blob(repo, rel, self._real_path(rel), now_ns)
+            if oid is not _UNREADABLE:
+                changes[rel] = oid
+        return self._commit(repo, head, changes, provenance, summary, renamed, operation)
+
+    def _commit(
+        self,
+        repo: Any,
+        head: Any,
+        changes: dict[str, str | None],
+        provenance: Provenance,
+        summary: str,
+        renamed: tuple[str, str] | None,
+        operation: str,
+    ) -> str | None:
+        pygit2 = _engine()
+        tree = None if head is None else head.tree
+        listed: list[tuple[str, str]] = []
+        effective: dict[str, str | None] = {}
+        for rel in sorted(changes):
+            before, now = _tree_blob(tree, rel), changes[rel]
+            if before == now:
+                continue
+            effective[rel] = now
+            kind = "A" if before is None else ("D" if now is None else "M")
+            listed.append((kind, self.folder.name_of(rel)))
+        if not effective and head is not None:
+            self._save_stamps(str(tree.id))  # fresher stamps, nothing to record
+            return None
+        new_tree = _updated_tree(repo, pygit2, tree, effective) or _empty_tree(repo)
+        now_s = int(time.time())
+        offset = _utc_offset_minutes(now_s)
+        author = pygit2.Signature(
+            _clean(provenance.who), f"{_clean(provenance.entry_point)}@serena-memory", now_s, offset
+        )
+        committer = pygit2.Signature("serena-memory", "history@serena-memory", now_s, offset)
+        message = _message(summary, provenance, listed, renamed, operation)
+        parents = [] if head is None else [head.id]
+        commit = repo.create_commit(None, author, committer, message, new_tree, parents)
+        _remove_stale_lock(self.repo_path / BRANCH)
+        repo.references.create(BRANCH, commit, force=True)
+        self._save_stamps(str(new_tree))  # after the branch: a crash in between re-compares
+        return str(commit)
+
+    # -- reading -----------------------------------------------------------------------
+    def entries(self, since: datetime | None = None) -> Iterator[Entry]:
+        """Newest first."""
+        repo = self.repo(create=False)
+        if repo is None:
+            return
+        head = self.head(repo)
+        if head is None:
+            return
+        pygit2 = _engine()
+        cutoff = None if since is None else since.timestamp()
+        for commit in repo.walk(head.id, pygit2.enums.SortMode.TOPOLOGICAL):
+            if cutoff is not None and commit.commit_time < cutoff - 1:
+                return
+            entry = _parse_entry(commit, self.folder.label)
+            if cutoff is None or entry.time.timestamp() >= cutoff:
+                yield entry
+
+    def content_at(self, rev: str, name: str) -> bytes | None:
+        """The bytes of memory ``name`` in revision ``rev`` (None: it did not exist)."""
+        repo = self.repo(create=False)
+        if repo is None:
+            return None
+        rel = self.folder.rel_of(name)
+        if rel is None:
+            return None
+        commit = repo[rev]
+        try:
+            entry = commit.tree[rel]
+        except KeyError:
+            return None
+        obj = repo[entry.id]
+        return obj.data if obj.type_str == "blob" else None
+
+    def files_at(self, rev: str) -> dict[str, bytes]:
+        """Every memory of revision ``rev``: name -> bytes."""
+        repo = self.repo(create=False)
+        if repo is None:
+            return {}
+        out = {}
+        for rel, oid in _walk_tree(repo, repo[rev].tree, ""):
+            if rel.endswith(MEMORY_SUFFIX):
+                out[self.folder.name_of(rel)] = repo[oid].data
+        return out
+
+    def resolve(self, rev: str) -> str | None:
+        """A revision (an id or its prefix, or git's own syntax such as ``main~2``) -> id."""
+        repo = self.repo(create=False)
+        if repo is None or self.head(repo) is None:
+            return None
+        pygit2 = _engine()
+        try:
+            obj = repo.revparse_single(rev)
+        except (KeyError, ValueError, pygit2.GitError):
+            return None
+        with contextlib.suppress(Exception):
+            obj = obj.peel(pygit2.Commit)
+        return str(obj.id) if obj.type_str == "commit" else None
+
+    def rev_at(self, when: datetime) -> str | None:
+        """The newest entry made at or before ``when`` (None: none that old)."""
+        for entry in self.entries():
+            if entry.time <= when:
+                return entry.rev
+        return None
+
+    def prune(self, keep_days: int) -> int:
+        """Drop entries older than ``keep_days`` days: the state at the cut becomes the first
+        entry and newer entries are committed again on top of it (same trees, authors,
+        times, messages). Returns how many entries were dropped."""
+        repo = self.repo(create=False)
+        if repo is None or keep_days <= 0:
+            return 0
+        head = self.head(repo)
+        if head is None:
+            return 0
+        pygit2 = _engine()
+        cutoff = time.time() - keep_days * 86400
+        commits = list(repo.walk(head.id, pygit2.enums.SortMode.TOPOLOGICAL))
+        keep = [c for c in commits if c.commit_time >= cutoff]
+        older = [c for c in commits if c.commit_time < cutoff]
+        if len(older) <= 1:
+            return 0
+        base = older[0]  # the newest dropped entry: its tree is the state at the cut
+        when = datetime.fromtimestamp(base.commit_time, UTC).strftime("%Y-%m-%d %H:%M UTC")
+        start = Provenance(EXTERNAL, "pruned history", "")
+        parent = repo.create_commit(
+            None,
+            base.author,
+            base.committer,
+            _message(f"The memories as they were at {when}", start, [], None, _new_operation()),
+            base.tree.id,
+            [],
+        )
+        for commit in reversed(keep):
+            parent = repo.create_commit(
+                None, commit.author, commit.committer, commit.message, commit.tree.id, [parent]
+            )
+        _remove_stale_lock(self.repo_path / BRANCH)
+        repo.references.create(BRANCH, parent, force=True)
+        _repack(repo, pygit2, self.repo_path, parent)
+        self._repo = None
+        return len(older) - 1
+
+
+def _new_operation() -> str:
+    return os.urandom(6).hex()
+
+
+def _utc_offset_minutes(now: int) -> int:
+    local = time.localtime(now)
+    return (local.tm_gmtoff or 0) // 60
+
+
+def _external_summary(changes: Iterable[str], folder: Folder) -> str:
+    names = sorted(folder.name_of(rel) for rel in changes)
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    return f"Changed outside serena: {shown}"
+
+
+def _remove_stale_lock(ref_path: Path) -> None:
+    """A process killed while updating the branch leaves its ``.lock`` file; the caller
+    holds the folder lock, so no live writer can own it."""
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(str(ref_path) + ".lock")
+
+
+_UNREADABLE = "(unreadable)"  # a file the gate refuses to read (too large, not regular)
+
+
+def _tree_blob(tree: Any, rel: str) -> str | None:
+    """The blob id at ``rel`` in ``tree`` (None: no such file)."""
+    if tree is None:
+        return None
+    try:
+        entry = tree[rel]
+    except KeyError:
+        return None
+    return str(entry.id) if entry.type_str == "blob" else None
+
+
+def _tree_paths(repo: Any, tree: Any) -> list[str]:
+    return [] if tree is None else [rel for rel, _ in _walk_tree(repo, tree, "")]
+
+
+def _updated_tree(repo: Any, pygit2: Any, tree: Any, changes: dict[str, str | None]) -> Any:
+    """The id of ``tree`` with ``changes`` applied (path -> blob id, None: removed),
+    rebuilding only the folders on the changed paths; None when nothing is left."""
+    builder = repo.TreeBuilder(tree) if tree is not None else repo.TreeBuilder()
+    below: dict[str, dict[str, str | None]] = {}
+    for rel, oid in changes.items():
+        first, sep, rest = rel.partition("/")
+        if sep:
+            below.setdefault(first, {})[rest] = oid
+        elif oid is None:
+            if builder.get(first) is not None:
+                builder.remove(first)
+        else:
+            builder.insert(first, pygit2.Oid(hex=oid), pygit2.GIT_FILEMODE_BLOB)
+    for name, sub in below.items():
+        existing = builder.get(name)
+        subtree = existing if existing is not None and existing.type_str == "tree" else None
+        new = _updated_tree(repo, pygit2, subtree, sub)
+        if new is None:
+            if existing is not None:
+                builder.remove(name)
+        else:
+            builder.insert(name, new, pygit2.GIT_FILEMODE_TREE)
+    oid = builder.write()
+    return None if len(repo[oid]) == 0 else oid
+
+
+def _empty_tree(repo: Any) -> Any:
+    return repo.TreeBuilder().write()
+
+
+def _walk_tree(repo: Any, tree: Any, prefix: str) -> Iterator[tuple[str, str]]:
+    for item in tree:
+        if item.type_str == "tree":
+            yield from _walk_tree(repo, repo[item.id], f"{prefix}{item.name}/")
+        elif item.type_str == "blob":
+            yield f"{prefix}{item.name}", str(item.id)
+
+
+def _repack(repo: Any, pygit2: Any, repo_path: Path, head: Any) -> None:
+    """Keep only what the branch reaches, in one pack: pruned entries really go."""
+    builder = pygit2.PackBuilder(repo)
+    for commit in repo.walk(head, pygit2.enums.SortMode.TOPOLOGICAL):
+        builder.add_recur(commit.id)  # a commit with its tree; parents are added one by one
+    pack_dir = repo_path / "objects" / "pack"
+    before = set(pack_dir.glob("pack-*")) if pack_dir.is_dir() else set()
+    builder.write(str(pack_dir))
+    after = set(pack_dir.glob("pack-*"))
+    written = after - before
+    if not written:
+        return
+    for old in before:
+        with contextlib.suppress(OSError):
+            old.unlink()
+    objects = repo_path / "objects"
+    for sub in objects.iterdir():
+        if len(sub.name) == 2 and sub.is_dir():
+            for loose in sub.iterdir():
+                with contextlib.suppress(OSError):
+                    loose.unlink()
+            with contextlib.suppress(OSError):
+                sub.rmdir()
+
+
+# -- recording one operation -----------------------------------------------------------------
+_histories: dict[Path, FolderHistory] = {}
+
+
+def folder_history(history_root: Path, folder: Folder) -> FolderHistory:
+    """The process-wide handle of a folder's history (its stat cache stays warm)."""
+    path = repository_path(history_root, folder.root)
+    found = _histories.get(path)
+    if found is None or found.folder != folder:
+        found = _histories[path] = FolderHistory(folder, path)
+    return found
+
+
+class Recording:
+    """One operation in progress, under the lock of every folder it may touch.
+
+    :meth:`start` commits outside changes first; the store then writes its files and names
+    them with :meth:`touched`; :meth:`finish` commits them as one entry per folder. Any
+    failure is reported once and never raised: the write matters more than its record.
+    """
+
+    def __init__(
+        self, histories: list[FolderHistory], provenance: Provenance, summary: str
+    ) -> None:
+        self.histories = histories
+        self.provenance = provenance
+        self.summary = summary
+        self.names: list[str] = []
+        self.renamed: tuple[str, str] | None = None
+        self.operation = _new_operation()
+        self._healthy: list[FolderHistory] = []
+
+    def start(self, about_to_change: Iterable[str] = ()) -> None:
+        names = list(about_to_change)
+        for history in self.histories:
+            rels = _relative(history.folder, names)
+            if self._guard(history, lambda h=history, r=rels: h.catch_up(about_to_change=r)):
+                self._healthy.append(history)
+
+    def touched(self, *names: str) -> None:
+        """Name the memories the operation changed (created, rewritten or removed)."""
+        self.names.extend(names)
+
+    def finish(self) -> None:
+        for history in self._healthy:
+            rels = _relative(history.folder, self.names)
+            if rels:
+                self._guard(
+                    history,
+                    lambda h=history, r=rels: h.record(
+                        r, self.provenance, self.summary, self.renamed, self.operation
+                    ),
+                )
+
+    def _guard(self, history: FolderHistory, action: Any) -> bool:
+        key = str(history.repo_path)
+        try:
+            action()
+        except Exception as exc:  # never fail the write because of its record
+            history.reset()
+            _report(
+                key,
+                f"the history of the memories in {history.folder.root} could not be recorded "
+                f"({_describe(exc)}); the memories themselves are saved, and the history "
+                f"will catch up at the next change",
+            )
+            return False
+        _clear_report(key)
+        return True
+
+
+def _relative(folder: Folder, names: Iterable[str]) -> list[str]:
+    """The files of the memories of ``folder`` among ``names``, relative to it."""
+    rels = (folder.rel_of(name) for name in names)
+    return [rel for rel in rels if rel is not None and folder.holds(rel)]
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f" at {exc.filename}" if exc.filename else ""
+        return f"{exc.strerror}{where}"
+    return str(exc) or type(exc).__name__
+
+
+# -- times people type -----------------------------------------------------------------------
+_RELATIVE = re.compile(
+    r"^\s*(\d+)\s*(s|sec|second|seconds|m|min|minute|minutes|h|hour|hours|"
+    r"d|day|days|w|week|weeks)(\s+ago)?\s*$"
+)
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+
+
+def parse_when(text: str, now: datetime | None = None) -> datetime:
+    """A moment as a person types it: ``2h``, ``3 days ago``, ``2026-11-30`` or an ISO
+    date-time (local time unless it says otherwise)."""
+    now = now or datetime.now(UTC)
+    match = _RELATIVE.match(text.lower())
+    if match:
+        unit = match.group(2)
+        seconds = _UNITS["m" if unit.startswith("mi") or unit == "m" else unit[0]]
+        return now - timedelta(seconds=int(match.group(1)) * seconds)
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise HistoryError(
+            f"can't read {text!r} as a time; write e.g. 2h, 3 days ago, 2026-11-30 or "
+            "2026-11-30T14:05"
+        ) from None
+    if moment.tzinfo is None:
+        moment = moment.astimezone()
+    return moment.astimezone(UTC)
+
+
+# -- reading and undoing, for the entry points -------------------------------------------------
+@dataclass
+class Restored:
+    """What a restore changed: memory name -> 'restored' | 'deleted'."""
+
+    changed: dict[str, str]
+    skipped: list[str]
+    rev: str
+
+    def summary(self) -> str:
+        if not self.changed:
+            text = f"Nothing to restore: the memories already match {self.rev[:10]}."
+        else:
+            parts = [f"{name} ({what})" for name, what in sorted(self.changed.items())]
+            text = (
+                f"Restored {len(parts)} memory(ies) to {self.rev[:10]}: " + ", ".join(parts) + "."
+            )
+        if self.skipped:
+            text += (
+                " Left as they are (ignored or not usable names): " + ", ".join(self.skipped) + "."
+            )
+        return text
+
+
+class MemoryHistory:
+    """The history of a store's memories (its project folder and the global one): entries
+    that follow a memory across renames, its text at any entry, and restores that are new
+    entries, never rewrites."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        settings = store.settings
+        self.enabled = settings.history_enabled
+        self.keep_days = settings.history_keep_days
+        root = store.history_root(settings)
+        self.folders = [folder_history(root, f) for f in store.history_folders()]
+
+    # -- entries -----------------------------------------------------------------------
+    def _merged(self, since: datetime | None = None) -> Iterator[Entry]:
+        import heapq
+
+        streams = [h.entries(since) for h in self.folders]
+        yield from heapq.merge(*streams, key=lambda e: e.time, reverse=True)
+
+    def _follow(self, name: str) -> Iterator[tuple[Entry, str, bool]]:
+        """Every entry, newest first, with the name the memory had in it and whether the
+        entry touched it; the name changes where a rename made it."""
+        current = name
+        for entry in self._merged():
+            touched = current in entry.names()
+            at_entry = current
+            if entry.renamed and entry.renamed[1] == current:
+                touched = True
+                current = entry.renamed[0]
+            yield entry, at_entry, touched
+
+    def _reachable(self, name: str) -> str:
+        """Ignored memories are out of reach of every memory operation, history included."""
+        if self.store.is_ignored(name):
+            raise IgnoredMemoryError(
+                f"memory '{name}' is ignored (ignored_memory_patterns), so its history can't "
+                "be reached either"
+            )
+        return name
+
+    def entries(self, name: str | None = None, since: datetime | None = None) -> list[Entry]:
+        """Newest first; for one memory, its entries under every name it had."""
+        if name is None:
+            return _combine(self._merged(since))
+        self._reachable(name)
+        found = []
+        for entry, _, touched in self._follow(name):
+            if since is not None and entry.time < since:
+                break
+            if touched:
+                found.append(entry)
+        return _combine(found)
+
+    # -- revisions ---------------------------------------------------------------------
+    def resolve(self, rev: str) -> tuple[FolderHistory, str]:
+        for history in self.folders:
+            found = history.resolve(rev)
+            if found is not None:
+                return history, found
+        raise HistoryError(
+            f"no history entry {rev!r}; list the entries with `serena memories history`"
+        )
+
+    def name_at(self, name: str, rev: str) -> str:
+        for entry, at_entry, _ in self._follow(name):
+            if entry.rev == rev:
+                return at_entry
+        return name
+
+    def content_at(self, name: str, rev: str) -> tuple[str, bytes | None]:
+        """The memory's name and bytes as of entry ``rev`` (bytes None: it did not exist)."""
+        self._reachable(name)
+        history, full = self.resolve(rev)
+        old_name = self.name_at(name, full)
+        for candidate in self.folders:
+            if candidate.folder.rel_of(old_name) is None:
+                continue
+            if candidate is history:
+                return old_name, candidate.content_at(full, old_name)
+            # the memory lives in the other folder: its state at the time of that entry
+            when = next(e.time for e in history.entries() if e.rev == full)
+            other = candidate.rev_at(when)
+            return old_name, None if other is None else candidate.content_at(other, old_name)
+        return old_name, None
+
+    def before(self, name: str, rev: str) -> bytes | None:
+        """The memory's bytes just before entry ``rev`` changed them."""
+        history, full = self.resolve(rev)
+        repo = history.repo(create=False)
+        parents = repo[full].parent_ids
+        if not parents:
+            return None
+        return self.content_at(name, str(parents[0]))[1]
+
+    def latest(self, name: str) -> Entry:
+        entries = self.entries(name)
+        if not entries:
+            raise HistoryError(
+                f"memory '{name}' has no history yet (it was never changed while history was on)"
+            )
+        return entries[0]
+
+    # -- undo --------------------------------------------------------------------------
+    def restore(self, name: str, rev: str | None = None) -> Restored:
+        """Bring back ``name`` as it was at ``rev`` (default: before its latest change,
+        which brings back a deleted memory) as a new entry."""
+        name = self.store.writable_name(name)  # read-only and ignored rules first
+        self.store.catch_up_history()
+        if rev is None:
+            latest = self.latest(name)
+            full = latest.rev
+            data = self.before(name, full)
+            if data is None:
+                raise HistoryError(
+                    f"memory '{name}' did not exist before its latest entry {full[:10]}; "
+                    f"pick an entry with `serena memories history {name}`"
+                )
+            target = self.before_rev(full)
+        else:
+            _, full = self.resolve(rev)
+            _, data = self.content_at(name, full)
+            if data is None:
+                raise HistoryError(
+                    f"memory '{name}' did not exist at {full[:10]}; pick an entry with "
+                    f"`serena memories history {name}`"
+                )
+            target = full
+        changed = self.store.apply_versions({name: data}, f"Restore {name} to {target[:10]}")
+        return Restored(changed, [], target)
+
+    def before_rev(self, rev: str) -> str:
+        history, full = self.resolve(rev)
+        parents = history.repo(create=False)[full].parent_ids
+        return str(parents[0]) if parents else full
+
+    def restore_all(self, at: str) -> Restored:
+        """Every memory back to entry ``at`` (its folder only) or to the time ``at`` (both
+        folders): memories created since are deleted, changed ones restored."""
+        self.store.catch_up_history()
+        targets: list[tuple[FolderHistory, str]] = []
+        found = next(((h, full) for h in self.folders if (full := h.resolve(at)) is not None), None)
+        if found is not None:
+            targets.append(found)
+            label = found[1]
+        else:
+            when = _entry_or_time(at)
+            for history in self.folders:
+                rev = history.rev_at(when)
+                if rev is not None:
+                    targets.append((history, rev))
+            if not targets:
+                raise HistoryError(f"the history holds nothing as old as {at}")
+            label = when.isoformat(timespec="seconds")
+        changed: dict[str, str] = {}
+        skipped: list[str] = []
+        for history, rev in targets:
+            wanted = history.files_at(rev)
+            now = history.files_at(history.resolve("main") or rev)
+            versions: dict[str, bytes | None] = {}
+            for name in sorted(set(wanted) | set(now)):
+                if wanted.get(name) == now.get(name):
+                    continue
+                versions[name] = wanted.get(name)
+            usable, refused = self.store.usable_names(versions)
+            skipped += refused
+            if usable:
+                changed.update(
+                    self.store.apply_versions(
+                        {n: versions[n] for n in usable}, f"Restore every memory to {rev[:10]}"
+                    )
+                )
+        return Restored(changed, skipped, label)
+
+    def prune(self) -> int:
+        if self.keep_days <= 0:
+            raise HistoryError(
+                "memory_history_keep_days is 0 (keep everything), so nothing is pruned; set "
+                "it to the number of days to keep in serena_config.yml or project.yml"
+            )
+        return self.store.prune_history(self.keep_days)
+
+
+def _entry_or_time(at: str) -> datetime:
+    try:
+        return parse_when(at)
+    except HistoryError:
+        raise HistoryError(
+            f"{at!r} is neither a history entry nor a time; give an entry from "
+            "`serena memories history` or a time such as 2h or 2026-11-30T14:05"
+        ) from None
+
+
+def _combine(entries: Iterable[Entry]) -> list[Entry]:
+    """One operation that touched both folders (a rename into global/) is one entry."""
+    out: list[Entry] = []
+    seen: dict[str, Entry] = {}
+    for entry in entries:
+        first = seen.get(entry.operation) if entry.operation else None
+        if first is None:
+            if entry.operation:
+                seen[entry.operation] = entry
+            out.append(entry)
+            continue
+        first.changes += [c for c in entry.changes if c not in first.changes]
+        first.renamed = first.renamed or entry.renamed
+    return out

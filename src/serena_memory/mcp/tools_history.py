@@ -1,0 +1,68 @@
+"""The history tools: a memory's recorded changes, and bringing back an earlier text of it,
+so the agent can undo its own mistake. Every rule lives in the library
+(:mod:`serena_memory.core.history`); a restore is a new entry and obeys the read-only rules."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+from serena_memory.core.history import parse_when
+from serena_memory.core.names import normalize_name
+from serena_memory.mcp.state import ServerState
+from serena_memory.mcp.tool_declaration import ToolDeclaration
+from serena_memory.mcp.tools_memories import MemoryName
+
+MAX_ENTRIES = 50
+
+
+def memory_history(
+    state: ServerState,
+    memory_name: MemoryName,
+    since: Annotated[
+        str, Field(description="Only changes since then, e.g. '2h', '3 days ago'; '' for all.")
+    ] = "",
+) -> str:
+    """List the recorded changes of a memory, newest first, across its renames: the
+    revision, when, through what and by whom (an agent's MCP client, a person on the
+    command line or the dashboard, or 'external' for an editor). Use it to find the text a
+    memory had before a change that lost something, then restore_memory."""
+    store = state.require_store()
+    name = normalize_name(memory_name)
+    entries = store.history().entries(name, parse_when(since) if since else None)
+    if not entries:
+        return f"No recorded changes of '{name}'."
+    lines = []
+    for entry in entries[:MAX_ENTRIES]:
+        who = f"{entry.entry_point} {entry.who}" + (f" ({entry.action})" if entry.action else "")
+        when = entry.time.strftime("%Y-%m-%d %H:%M:%S UTC")
+        lines.append(f"{entry.short}  {when}  {who}  {entry.summary}")
+    if len(entries) > MAX_ENTRIES:
+        lines.append(f"... and {len(entries) - MAX_ENTRIES} older entries (narrow with since).")
+    return "\n".join(lines)
+
+
+def restore_memory(
+    state: ServerState,
+    memory_name: MemoryName,
+    revision: Annotated[
+        str,
+        Field(
+            description="The revision from memory_history to go back to; '' for the text "
+            "before the memory's latest change (which brings back a deleted memory)."
+        ),
+    ] = "",
+) -> str:
+    """Bring back an earlier text of a memory, e.g. to undo an edit or a consolidation that
+    dropped a fact, or a deletion. The restore is itself recorded as a new change, so it
+    can be undone too. Read-only memories can't be restored."""
+    store = state.require_store()
+    name = normalize_name(memory_name)
+    return store.history().restore(name, revision or None).summary()
+
+
+TOOLS = (
+    ToolDeclaration(memory_history, read_only=True),
+    ToolDeclaration(restore_memory, read_only=False, destructive=True),
+)

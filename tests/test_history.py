@@ -362,8 +362,9 @@ def test_the_dashboard_records_as_the_dashboard(project: Path, serena_home: Path
     srv = DashboardServer(project, home=serena_home, port=0)
     srv.start()
     try:
-        with httpx.Client(base_url=srv.base_url, headers={"Origin": srv.base_url}) as client:
-            assert client.get(srv.url).status_code == 303
+        headers = {"Origin": srv.base_url, "X-Serena-Token": srv.token}
+        with httpx.Client(base_url=srv.base_url, headers=headers) as client:
+            assert client.get(srv.url).status_code == 200
             response = client.post("/api/memory", json={"name": "from-ui", "content": "x\n"})
             assert response.status_code < 300, response.text
     finally:

@@ -423,3 +423,41 @@ def test_the_agent_sees_history_and_restores_through_mcp(project: Path, serena_h
     assert "read-only" in answers["read_only"]
     entry = MemoryStore(project, home=serena_home).history().entries("fact")[0]
     assert (entry.who, entry.action) == ("claude-code 2.0.1", "restore_memory")
+
+
+def test_history_reads_memory_files_only_through_the_path_gate(
+    store: MemoryStore, tmp_path: Path
+) -> None:
+    """A link leading outside the allowed folders is never read into the history; a link
+    inside them is recorded with the text it leads to, as the store reads it."""
+    secret = tmp_path / "outside" / "id_rsa"
+    secret.parent.mkdir()
+    secret.write_bytes(b"PRIVATE KEY\n")
+    store.write("fact", "v1\n")
+    inside = store.project_root / "docs" / "notes.txt"
+    inside.parent.mkdir()
+    inside.write_bytes(b"kept in the project\n")
+    (store.memories_dir / "stolen.md").symlink_to(secret)
+    (store.memories_dir / "linked.md").symlink_to(inside)
+    store.write("fact", "v2\n")  # the outside changes are looked for first
+    repo = _repo(store)
+    for commit in repo.walk(repo.references["refs/heads/main"].target):
+        for _, oid in H._walk_tree(repo, commit.tree, ""):
+            assert repo[oid].data != b"PRIVATE KEY\n"
+    files = _tree_files(repo)
+    assert "stolen.md" not in files
+    assert files["linked.md"] == b"kept in the project\n"
+    # the repository is bare and outside the project: nothing of git inside the folder
+    assert repo.is_bare
+    assert not any(p.name.startswith(".git") for p in store.memories_dir.iterdir())
+
+
+def test_no_history_is_kept_inside_the_project(store: MemoryStore, serena_home: Path) -> None:
+    H.take_notices()
+    inside = store.project_root / "history-here"
+    write_config(serena_home / "serena_config.yml", f"memory_history_dir: {inside}\n")
+    store.write("fact", "v1\n")
+    assert store.read("fact") == "v1\n"
+    assert not inside.exists()
+    notices = H.take_notices()
+    assert len(notices) == 1 and "inside the project" in notices[0]

@@ -9,7 +9,8 @@ committed as ``external`` before the next recorded operation, so an overwrite ne
 hand edit.
 
 The engine is libgit2 through pygit2: a real git implementation in-process (no ``git``
-executable needed), fast enough to commit under the folder lock on every write.
+executable needed), fast enough to commit under the folder lock on every write. The
+repositories are bare: memory files are read only through the path gate, never by git.
 
 Recording never costs a write: the memory file is written first, any failure of the history
 is reported once and the next operation records what was missed.
@@ -546,7 +547,7 @@ class FolderHistory:
             effective[rel] = now
             kind = "A" if before is None else ("D" if now is None else "M")
             listed.append((kind, self.folder.name_of(rel)))
-        if not effective and head is not None:
+        if not effective and tree is not None:
             self._save_stamps(str(tree.id))  # fresher stamps, nothing to record
             return None
         new_tree = _updated_tree(repo, pygit2, tree, effective) or _empty_tree(repo)

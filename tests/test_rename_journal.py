@@ -426,7 +426,9 @@ def test_random_journals_never_touch_anything_outside_the_memories(data: bytes) 
         (store.memories_dir / "linked.md").symlink_to(outside / "victim.md")
         (store.memories_dir / "dir").symlink_to(outside)
         (store.memories_dir / JOURNAL_NAME).write_bytes(data)
-        before = _snapshot(root, skip=(store.memories_dir,))
+        # the memories and their history (in the home folder) are the only things written
+        written = (store.memories_dir, home / "history")
+        before = _snapshot(root, skip=written)
 
         fresh = MemoryStore(root / "project", home=home)
         fresh.list()
@@ -435,7 +437,7 @@ def test_random_journals_never_touch_anything_outside_the_memories(data: bytes) 
             fresh.write("z", "z\n")
         except MemoryStoreError as exc:
             assert str(store.memories_dir / JOURNAL_NAME) in str(exc)
-        assert _snapshot(root, skip=(store.memories_dir,)) == before
+        assert _snapshot(root, skip=written) == before
         assert (outside / "victim.md").read_text() == "victim\n"
 
 

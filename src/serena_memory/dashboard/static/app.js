@@ -761,8 +761,12 @@
   async function loadLocalGraph(name, section) {
     const box = section.querySelector("#local-graph");
     const note = section.querySelector("#local-graph-note");
+    // a change of depth asks again: only the latest answer and layout may draw
+    const ticket = String(Number(box.dataset.ticket || 0) + 1);
+    box.dataset.ticket = ticket;
+    const isCurrent = () => box.dataset.ticket === ticket;
     const res = await api("GET", `/api/graph/local?name=${encodeURIComponent(name)}&depth=${state.localDepth}`);
-    if (!section.isConnected) return;
+    if (!section.isConnected || !isCurrent()) return;
     if (!res.ok) {
       box.replaceChildren(noticeBox("error", res.data.error));
       return;
@@ -778,7 +782,7 @@
     const { items, links } = memoryGraphItems(data, name);
     graph.smallGraph(box, items, links, {
       label: `Local graph of ${name}`, pinned: data.nodes.findIndex((n) => n.name === name),
-      onDrawn: () => box.setAttribute("data-drawn", name),
+      onDrawn: () => box.setAttribute("data-drawn", name), isCurrent,
     });
   }
 

@@ -103,13 +103,15 @@ window.serenaGraph = (() => {
   }
 
   // Lay out then draw a small graph into `box` (replacing its content when done).
-  function smallGraph(box, items, links, { label, iterations = 300, pinned = null, onDrawn } = {}) {
+  // isCurrent: false once a newer drawing was asked of the same box (an older, slower
+  // layout must not replace it).
+  function smallGraph(box, items, links, { label, iterations = 300, pinned = null, onDrawn, isCurrent } = {}) {
     const linkIndexes = links.map((l) => [l.source, l.target, l.weight || 1]);
     const sizes = items.map((item) => item.radius || 6);
     layout(items.length, linkIndexes, {
       sizes, iterations, pinned,
       onPositions: (pos, done) => {
-        if (!done || !box.isConnected) return;
+        if (!done || !box.isConnected || (isCurrent && !isCurrent())) return;
         // labels run to the right: give the drawing more room across than down
         for (let i = 0; i < pos.length; i += 2) pos[i] *= 1.6;
         box.replaceChildren(drawSvg(items, links, pos, label));

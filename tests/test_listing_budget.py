@@ -157,3 +157,34 @@ def test_a_page_out_of_range_says_which_exist(store: MemoryStore) -> None:
     with pytest.raises(MemoryStoreError, match="page"):
         listing_answer(store, "", 0)
     assert json.loads(listing_answer(store, "", 1))["memories"] == ["core"]
+
+
+def test_list_memories_says_what_looks_like_a_memory_but_is_not_read(
+    store: MemoryStore, project: Path
+) -> None:
+    """As `serena memories list --json` does, within the budget: the first few, and how many."""
+    fill(store, [f"t{i}/memory_{j}" for i in range(10) for j in range(20)])
+    memories = project / ".serena" / "memories"
+    (memories / "broken.md").symlink_to(project / "nowhere.md")
+    data = json.loads(listing_answer(store))
+    assert data["skipped"] == [
+        {
+            "name": "broken",
+            "path": str(memories / "broken.md"),
+            "reason": f"broken symlink (its target {project / 'nowhere.md'} does not exist)",
+        }
+    ]
+    assert "skipped_total" not in data
+    for i in range(14):
+        (memories / f"gone_{i:02}.md").symlink_to(project / f"nowhere_{i}.md")
+    fill(store, [f"top_level_note_{i:02}" for i in range(60)])  # more than one page holds
+    for budget in (800, 500):
+        write_config(project / ".serena" / "project.yml", f"memory_listing_budget: {budget}\n")
+        first = listing_answer(store)
+        data = json.loads(first)
+        assert estimate_tokens(first) <= budget
+        assert len(data["skipped"]) < 15 and data["skipped_total"] == 15
+    assert data["pages"] > 1
+    for page in range(2, data["pages"] + 1):
+        answer = listing_answer(store, "", page)
+        assert estimate_tokens(answer) <= 500 and json.loads(answer)["skipped_total"] == 15

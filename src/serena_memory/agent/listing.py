@@ -20,6 +20,7 @@ from serena_memory.core.store import MemoryListing, MemoryStore
 
 CORE = "core"
 CHARS_PER_TOKEN = 3.5  # conservative for names: slashes and underscores cut tokens short
+SKIPPED_SHOWN = 10  # entries skipped by the scan, in an answer: a few say what is wrong
 
 
 def estimate_tokens(text: str) -> int:
@@ -204,18 +205,34 @@ def listing_answer(
         raise MemoryStoreError(f"page must be a whole number from 1, got {page!r}")
     topic = N.normalize_topic(topic)
     listing = store.list(topic)
-    view = plan_listing(
-        listing,
-        topic,
-        store.settings.listing_budget,
-        lambda v: _answer_json(v, search_tool, listing),
-        page,
-    )
-    return _answer_json(view, search_tool, listing)
+    budget = store.settings.listing_budget
+    extra = _extras(listing, budget)
+    view = plan_listing(listing, topic, budget, lambda v: _answer_json(v, search_tool, extra), page)
+    return _answer_json(view, search_tool, extra)
+
+
+def _extras(listing: MemoryListing, budget_tokens: int) -> dict[str, object]:
+    """What an answer adds to the names: entries the scan skipped (the first few, taking
+    at most a quarter of the budget, and how many when not all), and why the project's
+    rename journal is not replayed (changes fail until it is dealt with)."""
+    extra: dict[str, object] = {}
+    if listing.skipped:
+        shown: list[dict[str, str]] = []
+        for item in listing.skipped[:SKIPPED_SHOWN]:
+            trial = [*shown, item.to_dict()]
+            if estimate_tokens(json.dumps(trial, ensure_ascii=False)) > budget_tokens // 4:
+                break
+            shown = trial
+        extra["skipped"] = shown
+        if len(shown) < len(listing.skipped):
+            extra["skipped_total"] = len(listing.skipped)
+    if listing.rename_journal:
+        extra["rename_journal"] = listing.rename_journal
+    return extra
 
 
 def _answer_json(
-    view: BudgetedListing, search_tool: bool, listing: MemoryListing | None = None
+    view: BudgetedListing, search_tool: bool, extra: dict[str, object] | None = None
 ) -> str:
     memories = [n for n in view.names if n not in view.read_only]
     read_only = [n for n in view.names if n in view.read_only]
@@ -228,6 +245,5 @@ def _answer_json(
         data["page"] = view.page
         data["pages"] = view.pages
         data["note"] = further_hint(view, search_tool)
-    if listing is not None and listing.rename_journal:  # changes are refused until it is dealt with
-        data["rename_journal"] = listing.rename_journal
+    data.update(extra or {})  # on every page: each page is measured with it
     return json.dumps(data, ensure_ascii=False)

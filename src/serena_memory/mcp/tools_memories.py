@@ -35,7 +35,9 @@ def list_memories(
     read-only memories can be read but not changed. When there are too many names for one
     answer, it lists the memories directly in the topic and the topics below it with their
     counts ("topics"), and "note" says how to go further (a topic, the next page, or
-    search_memories). "rename_journal", when present, says why changes will fail until
+    search_memories). "skipped" lists entries that look like memories but are not read
+    (a broken link, a link leading outside the allowed folders, a file that is not
+    regular), each with its reason. "rename_journal", when present, says why changes will fail until
     the user deals with an interrupted rename's journal: tell the user."""
     from serena_memory.agent.listing import listing_answer
 

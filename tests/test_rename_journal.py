@@ -513,3 +513,48 @@ def test_list_memories_tells_the_agent_about_a_refused_journal(
     assert answer["memories"] == ["core"]
     assert answer["rename_journal"].startswith(f"the rename journal {journal} was not replayed")
     assert "delete it" in answer["rename_journal"]
+
+
+def test_a_finished_interrupted_rename_says_what_it_left_as_it_is_and_why(
+    project: Path, serena_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import anyio
+    from test_mcp_support import in_memory
+
+    def interrupted() -> MemoryStore:
+        store = MemoryStore(project, home=serena_home)
+        store.write("auth", "auth\n")
+        store.write("core", "see `mem:auth`\n")
+        store.write("notes", "also `mem:auth`\n")
+        _interrupt_after_journal(store, monkeypatch, "auth", "security/auth")
+        store.path_of("core").write_text("edited since, `mem:auth`\n")  # by an editor
+        return store
+
+    # the library: one line, naming the memory left alone and why
+    store = interrupted()
+    fresh = MemoryStore(project, home=serena_home)
+    assert fresh.list().all == ["core", "notes", "security/auth"]
+    [line] = fresh.take_notices()
+    assert line.startswith("Finished an interrupted rename of 'auth' to 'security/auth'")
+    assert "'core' (changed since the rename was planned)" in line and "'notes'" not in line
+    assert "\n" not in line and fresh.take_notices() == ()
+    assert fresh.read("core") == "edited since, `mem:auth`\n"
+    assert fresh.read("notes") == "also `mem:security/auth`\n"
+    # the command line: the same line on stderr
+    for name in ["security/auth", "core", "notes"]:
+        store.path_of(name).unlink()
+    interrupted()
+    listed = run_cli("memories", "list", str(project))
+    assert listed.returncode == 0 and "security/auth" in listed.stdout
+    assert listed.stderr.strip() == line
+    # the agent: the answer, then the line as a block of its own
+    for name in ["security/auth", "core", "notes"]:
+        store.path_of(name).unlink()
+    interrupted()
+
+    async def go() -> list[str]:
+        async with in_memory(project) as client:
+            result = await client.call_tool("read_memory", {"memory_name": "notes"})
+            return [block.text for block in result.content]
+
+    assert anyio.run(go) == ["also `mem:security/auth`\n", line]

@@ -42,8 +42,16 @@ def open_store(project: Path | None) -> MemoryStore:
     store = MemoryStore(
         choice.root, context=Context.HUMAN, provenance=Provenance.os_user("cli", action or "")
     )
+    if command is not None:  # an interrupted rename finished on the way: say so at the end
+        command.call_on_close(lambda: _tell(store))
     store.validate_config()
     return store
+
+
+def _tell(store: MemoryStore) -> None:
+    """What the store did on the side (see MemoryStore.notices), one line each on stderr."""
+    for notice in store.take_notices():
+        click.echo(notice, err=True)
 
 
 def emit_json(data: object) -> None:

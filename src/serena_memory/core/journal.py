@@ -258,10 +258,40 @@ def _record_name(real_memories_dir: str, journal_bytes: bytes) -> str:
     return digest(key + journal_bytes)
 
 
+CHANGED_SINCE = "changed since the rename was planned"
+NOT_A_MEMORY = "no longer a memory file the rename may change"
+UNREADABLE = "can't be read"
+NOT_MOVED = "kept, because its text did not reach the new name"
+TAKEN = "the new name was taken meanwhile"
+
+
 @dataclass
 class Replayed:
     removed: list[Path] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # changed since, or not a memory file
+    why: dict[str, str] = field(default_factory=dict)  # each skipped memory: why
+
+    def skip(self, memory: str, why: str) -> None:
+        self.skipped.append(memory)
+        self.why[memory] = why
+
+    def summary(self, journal: RenameJournal) -> str:
+        """One line for the person or the agent: the rename finished, and which memories
+        it left as they are, and why."""
+        text = f"Finished an interrupted rename of '{journal.old}' to '{journal.new}'"
+        if not self.skipped:
+            return text + "."
+        groups: dict[str, list[str]] = {}
+        for memory in self.skipped:
+            groups.setdefault(self.why.get(memory, CHANGED_SINCE), []).append(memory)
+        parts = [
+            ", ".join(f"'{m}'" for m in sorted(names)) + f" ({why})"
+            for why, names in groups.items()
+        ]
+        return (
+            text + "; left as they are: " + "; ".join(parts) + f". Check what they say about "
+            f"mem:{journal.old} and change them by hand if needed."
+        )
 
 
 def replay(
@@ -287,13 +317,13 @@ def replay(
     for change in ordered:
         found = locate(change.memory)
         if found is None:
-            done.skipped.append(change.memory)
+            done.skip(change.memory, NOT_A_MEMORY)
             continue
         entry, real = found
         try:
             data = read(change.memory, real)
         except (OSError, MemoryStoreError):
-            done.skipped.append(change.memory)
+            done.skip(change.memory, UNREADABLE)
             continue
         current = None if data is None else digest(data)
         if change.content is None:
@@ -303,7 +333,7 @@ def replay(
                 os.unlink(entry)
                 done.removed.append(entry)
             else:
-                done.skipped.append(change.memory)
+                done.skip(change.memory, NOT_MOVED if current == change.expect else CHANGED_SINCE)
             continue
         new_data = change.content.encode("utf-8")
         if current == digest(new_data):
@@ -313,7 +343,7 @@ def replay(
             write(real, new_data)
             moved = moved or change.expect is None
         else:
-            done.skipped.append(change.memory)
+            done.skip(change.memory, TAKEN if change.expect is None else CHANGED_SINCE)
     return done
 
 

@@ -180,6 +180,9 @@ class MemoryStore:
         self._project_real = os.path.realpath(self.project_root)
         paths.refuse_non_project(self._project_real)
         self._home_real = os.path.realpath(self.home)
+        # what was done on the side and must be told (an interrupted rename finished):
+        # one line each, taken by the front-end that shows them
+        self.notices: list[str] = []
         # Who the history names for changes made through this store, unless a caller says
         # otherwise for one call (history.acting_as, e.g. per MCP tool call).
         self.provenance = provenance or (
@@ -995,8 +998,14 @@ class MemoryStore:
             return False
         if journal is None:
             return False
-        self._replay_locked(journal_path, journal, record)
+        replayed = self._replay_locked(journal_path, journal, record)
+        self.notices.append(replayed.summary(journal))
         return True
+
+    def take_notices(self) -> tuple[str, ...]:
+        """The notices not shown yet (see ``notices``), forgotten once taken."""
+        taken, self.notices = self.notices, []
+        return tuple(taken)
 
     def _prune_empty_topics(self, folder: Path) -> None:
         """Remove topic folders left empty, up to (not including) the memories roots; only

@@ -136,7 +136,11 @@ def build_server(state: ServerState) -> Server[Any]:
             text = await anyio.to_thread.run_sync(run)
         except Exception as exc:
             return _failed(describe(exc))
-        return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
+        # what was done on the side (an interrupted rename finished): apart from the answer
+        blocks = [text, *state.take_notices()]
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=block) for block in blocks]
+        )
 
     prompts = Prompts(state)
     handlers: dict[str, Any] = {}

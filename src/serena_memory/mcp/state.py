@@ -90,6 +90,10 @@ class ServerState:
             )
         return store
 
+    def take_notices(self) -> tuple[str, ...]:
+        """What the store did on the side and must be told (see MemoryStore.notices)."""
+        return self.store.take_notices() if self.store is not None else ()
+
     def activate(self, project: str) -> str:
         if not isinstance(project, str) or not project.strip():
             raise MemoryStoreError("give the path of the project folder to activate")

@@ -132,8 +132,7 @@ def show_command(name: str, project: Path | None, project_option: Path | None, r
 def diff_command(name: str, revs: tuple[str, ...], project_option: Path | None) -> None:
     """What changed in memory NAME: with no REV its latest change, with one REV the change
     that entry made, with two the difference from the first to the second."""
-    import difflib
-
+    from serena_memory.core.history import unified_diff
     from serena_memory.core.names import normalize_name
 
     if len(revs) > 2:
@@ -145,26 +144,11 @@ def diff_command(name: str, revs: tuple[str, ...], project_option: Path | None) 
         old = history.content_at(name, old_rev)[1]
     else:
         new_rev = revs[0] if revs else history.latest(name).rev
-        old_rev = f"{new_rev}^"
+        old_rev = ""
         old = history.before(name, new_rev)
     new = history.content_at(name, new_rev)[1]
-    lines = difflib.unified_diff(
-        _lines(old),
-        _lines(new),
-        fromfile=f"{name} @ {old_rev[:10]}" if old is not None else "/dev/null",
-        tofile=f"{name} @ {new_rev[:10]}" if new is not None else "/dev/null",
-    )
-    text = "".join(lines)
+    text = unified_diff(name, old, new, new_rev, old_rev)
     click.echo(text if text else "No difference.", nl=not text.endswith("\n"))
-
-
-def _lines(data: bytes | None) -> list[str]:
-    if data is None:
-        return []
-    lines = data.decode("utf-8", errors="replace").splitlines(keepends=True)
-    if lines and not lines[-1].endswith("\n"):
-        lines[-1] += "\n\\ No newline at end of file\n"
-    return lines
 
 
 @click.command(name="restore")

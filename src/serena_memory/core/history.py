@@ -1094,6 +1094,33 @@ class MemoryHistory:
         return self.store.prune_history(self.keep_days)
 
 
+def unified_diff(
+    name: str, old: bytes | None, new: bytes | None, new_rev: str, old_rev: str = ""
+) -> str:
+    """The difference between two texts of a memory, as ``diff -u`` writes it; an absent
+    text is /dev/null, as git writes a created or deleted file. One function for every
+    front-end, so the command line and the dashboard show the same diff."""
+    import difflib
+
+    def lines(data: bytes | None) -> list[str]:
+        if data is None:
+            return []
+        found = data.decode("utf-8", errors="replace").splitlines(keepends=True)
+        if found and not found[-1].endswith("\n"):
+            found[-1] += "\n\\ No newline at end of file\n"
+        return found
+
+    old_label = f"{name} @ {old_rev[:10]}" if old_rev else f"{name} before {new_rev[:10]}"
+    return "".join(
+        difflib.unified_diff(
+            lines(old),
+            lines(new),
+            fromfile=old_label if old is not None else "/dev/null",
+            tofile=f"{name} @ {new_rev[:10]}" if new is not None else "/dev/null",
+        )
+    )
+
+
 def _entry_or_time(at: str) -> datetime:
     try:
         return parse_when(at)

@@ -35,7 +35,7 @@ from serena_memory.core.errors import (
     ReadOnlyMemoryError,
     describe,
 )
-from serena_memory.core.history import Provenance
+from serena_memory.core.history import Provenance, acting_as
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.dashboard.render import render_markdown
 from serena_memory.dashboard.security import SecurityMiddleware
@@ -149,6 +149,9 @@ class SnapshotCache:
             self._refreshing = False
 
 
+HISTORY_LIMIT = 200  # entries one history answer holds (the page shows the newest)
+
+
 class DashboardApi:
     """The handlers, bound to where the project and the Serena home are."""
 
@@ -208,7 +211,7 @@ class DashboardApi:
             try:
                 data = await self.body(request) if body else {}
                 try:
-                    result = await run_in_threadpool(handler, request, data)
+                    result = await run_in_threadpool(self.attributed, handler, request, data)
                 finally:
                     if body:  # a change: the next answer must show it
                         self.snapshots.invalidate()
@@ -232,6 +235,14 @@ class DashboardApi:
             return JSONResponse(result)
 
         return endpoint
+
+    @staticmethod
+    def attributed(handler: Handler, request: Request, data: dict[str, Any]) -> Any:
+        """Run a handler with its changes attributed, in the history, to the person at the
+        dashboard and to what they did (``save-memory``, ``fix-reference``...)."""
+        action = getattr(handler, "__name__", "").replace("_", "-")
+        with acting_as(Provenance.os_user("dashboard", action)):
+            return handler(request, data)
 
     # -- memories ------------------------------------------------------------------------
     def state(self, request: Request, data: dict[str, Any]) -> Response:
@@ -462,6 +473,41 @@ class DashboardApi:
         report = integrity_api.auto_prefix(self.store(), dry_run=dry_run)
         return {**report.to_dict(), "text": report.to_text()}
 
+    # -- history -------------------------------------------------------------------------
+    def history(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        """A memory's recorded changes (``?name=``, across its renames), or the recent
+        changes of every memory; newest first, at most HISTORY_LIMIT."""
+        store = self.store()
+        raw = request.query_params.get("name", "")
+        name = N.normalize_name(raw) if raw else None
+        entries = store.history().entries(name)
+        return {
+            "name": name,
+            "entries": [entry.to_dict() for entry in entries[:HISTORY_LIMIT]],
+            "total": len(entries),
+        }
+
+    def history_change(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        """What entry ``?rev=`` did to memory ``?name=``, as a unified diff."""
+        from serena_memory.core.history import unified_diff
+
+        name = N.normalize_name(request.query_params.get("name", ""))
+        rev = request.query_params.get("rev", "")
+        if not rev:
+            raise ApiError(400, "give the entry as ?rev=")
+        history = self.store().history()
+        _, after = history.content_at(name, rev)
+        before = history.before(name, rev)
+        return {"name": name, "rev": rev, "diff": unified_diff(name, before, after, rev)}
+
+    def restore_memory(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        """Bring back a memory's text at ``rev`` (default: before its latest change, which
+        brings back a deleted memory), as a new entry."""
+        name = N.normalize_name(self.text_field(data, "name"))
+        rev = self.text_field(data, "rev", optional=True)
+        result = self.store().history().restore(name, rev or None)
+        return {"name": name, "changed": result.changed, "summary": result.summary()}
+
     # -- pages -----------------------------------------------------------------------------
     async def index(self, request: Request) -> Response:
         return FileResponse(STATIC_DIR / "index.html", media_type="text/html")
@@ -484,6 +530,9 @@ class DashboardApi:
             Route("/api/graph", w(self.graph), methods=["GET"]),
             Route("/api/graph/local", w(self.local_graph), methods=["GET"]),
             Route("/api/graph/topics", w(self.topic_map), methods=["GET"]),
+            Route("/api/history", w(self.history), methods=["GET"]),
+            Route("/api/history/change", w(self.history_change), methods=["GET"]),
+            Route("/api/restore", w(self.restore_memory, body=True), methods=["POST"]),
             Route("/api/check", w(self.check), methods=["GET"]),
             Route("/api/search", w(self.search), methods=["GET"]),
             Route("/api/fix-reference", w(self.fix_reference, body=True), methods=["POST"]),

@@ -303,6 +303,7 @@
     if (view === "graph") return showGraph();
     if (view === "topics") return showTopics(arg);
     if (view === "search") return showSearch(arg);
+    if (view === "history") return showRecentChanges();
     return showHome();
   }
 
@@ -327,7 +328,8 @@
         el("button", { class: "primary", onclick: () => go("#/new") }, "New memory"),
         el("button", { onclick: () => go("#/check") }, "Check references"),
         el("button", { onclick: () => go("#/topics") }, "Topic map"),
-        el("button", { onclick: () => go("#/graph") }, "Reference graph")),
+        el("button", { onclick: () => go("#/graph") }, "Reference graph"),
+        el("button", { onclick: () => go("#/history") }, "Recent changes")),
     );
   }
 
@@ -340,8 +342,13 @@
     const res = await api("GET", "/api/memory?name=" + encodeURIComponent(name));
     if (state.currentName !== name) return; // the person navigated away meanwhile
     if (!res.ok) {
+      const actions = el("div", { id: "actions" });
+      const gone = { name, read_only: false, deleted: true };
       main.replaceChildren(takeNotice() || "", el("h1", { class: "mono", text: name }),
-        noticeBox("error", res.data.error));
+        noticeBox("error", res.data.error),
+        res.status === 404 ? el("div", { class: "toolbar" },
+          el("button", { id: "history-button", onclick: () => showHistory(gone, actions) }, "History")) : null,
+        actions);
       return;
     }
     renderMemory(res.data, res.etag);
@@ -386,7 +393,8 @@
       el("div", { class: "toolbar" },
         button("Edit", "edit-button", () => renderEditor(memory, memory.content), "primary", tooLarge),
         button("Rename / move", "rename-button", () => showRename(memory, actions)),
-        button("Delete", "delete-button", () => showDelete(memory, actions))),
+        button("Delete", "delete-button", () => showDelete(memory, actions)),
+        el("button", { id: "history-button", onclick: () => showHistory(memory, actions) }, "History")),
       actions,
       memory.truncated ? el("div", { class: "notice warn", id: "truncated-note", role: "status" },
         `This memory is large (${sizeText(memory.size)}): only the first ${sizeText(memory.content.length)} are shown. ` +
@@ -437,6 +445,90 @@
       el("span", {}, "Delete ", el("strong", { text: memory.name }), " for good? This can't be undone."),
       el("button", { class: "danger", id: "delete-confirm", onclick: confirmDelete }, "Delete"),
       el("button", { id: "delete-cancel", onclick: () => actions.replaceChildren() }, "Cancel")));
+  }
+
+  // -- history: who changed a memory, what each change did, and undo --------------------
+  function entryLine(entry) {
+    const who = `${entry.entry_point} ${entry.who}` + (entry.action ? ` (${entry.action})` : "");
+    return [el("code", { class: "rev", text: entry.rev.slice(0, 10) }), " ",
+      el("time", { class: "muted", datetime: entry.time, text: new Date(entry.time).toLocaleString() }), " ",
+      el("strong", { class: "who", text: who }), " ", el("span", { text: entry.summary })];
+  }
+
+  async function showHistory(memory, actions) {
+    actions.replaceChildren(el("p", { class: "muted", text: "Loading the history…" }));
+    const res = await api("GET", "/api/history?name=" + encodeURIComponent(memory.name));
+    if (!res.ok) {
+      actions.replaceChildren(noticeBox("error", res.data.error));
+      return;
+    }
+    const detail = el("div", { id: "history-change" });
+    const readOnlyHint = memory.read_only ? "read-only: change it in an editor or lift the pattern" : null;
+    const rows = res.data.entries.map((entry, i) => el("li", { class: "history-entry" },
+      ...entryLine(entry), " ",
+      el("button", { class: "history-show", onclick: () => showChange(memory, entry, detail) }, "Show change"),
+      // the newest entry of an existing memory is its current text: nothing to restore
+      i === 0 && !memory.deleted ? null : el("button", {
+        class: "history-restore", disabled: memory.read_only, title: readOnlyHint,
+        onclick: () => restoreVersion(memory, memory.deleted && i === 0 ? null : entry.rev, actions),
+      }, memory.deleted && i === 0 ? "Bring back the text before this" : "Restore this version")));
+    const more = res.data.total > rows.length
+      ? el("p", { class: "muted", text: `The newest ${rows.length} of ${res.data.total} entries; \`serena memories history ${memory.name}\` lists them all.` })
+      : null;
+    actions.replaceChildren(el("section", { class: "history-panel", id: "history-panel" },
+      el("h2", { text: "History" }),
+      rows.length ? el("ul", { class: "history-list" }, rows)
+        : el("p", { class: "muted", text: "No recorded changes yet." }),
+      more, detail,
+      el("button", { id: "history-close", onclick: () => actions.replaceChildren() }, "Close")));
+  }
+
+  async function showChange(memory, entry, detail) {
+    const query = `?name=${encodeURIComponent(memory.name)}&rev=${encodeURIComponent(entry.rev)}`;
+    const res = await api("GET", "/api/history/change" + query);
+    if (!res.ok) {
+      detail.replaceChildren(noticeBox("error", res.data.error));
+      return;
+    }
+    const lines = (res.data.diff || "No difference.\n").split("\n").map((line) => el("span", {
+      class: line.startsWith("+") && !line.startsWith("+++") ? "add"
+        : line.startsWith("-") && !line.startsWith("---") ? "del" : null,
+      text: line + "\n",
+    }));
+    detail.replaceChildren(el("pre", { class: "diff", id: "history-diff" }, lines));
+  }
+
+  async function restoreVersion(memory, rev, actions) {
+    // no rev: the text before the latest entry (for a deleted memory, its last text)
+    const res = await api("POST", "/api/restore", rev ? { name: memory.name, rev } : { name: memory.name });
+    if (!res.ok) {
+      actions.replaceChildren(noticeBox("error", res.data.error));
+      return;
+    }
+    state.notice = { kind: "ok", text: res.data.summary };
+    await refreshState();
+    if (location.hash === memoryHref(memory.name)) showMemory(memory.name);
+    else go(memoryHref(memory.name));
+  }
+
+  async function showRecentChanges() {
+    main.replaceChildren(el("h1", { text: "Recent changes" }), el("p", { class: "muted", text: "Loading…" }));
+    const res = await api("GET", "/api/history");
+    if (location.hash !== "#/history") return; // the person navigated away meanwhile
+    if (!res.ok) {
+      main.replaceChildren(el("h1", { text: "Recent changes" }), noticeBox("error", res.data.error));
+      return;
+    }
+    const rows = res.data.entries.map((entry) => el("li", { class: "history-entry" },
+      ...entryLine(entry), " ",
+      el("span", { class: "history-memories" }, entry.changes.map((c) => el("a", {
+        href: memoryHref(c.memory), class: "history-memory " + c.change.toLowerCase(),
+        title: { A: "created", M: "changed", D: "deleted" }[c.change] || null, text: c.memory,
+      })))));
+    main.replaceChildren(takeNotice() || "", el("h1", { text: "Recent changes" }),
+      el("p", { class: "muted", text: "Every change to a memory, newest first: who made it and what it touched. Open a memory and press History to see a change or undo it." }),
+      rows.length ? el("ul", { class: "history-list", id: "recent-changes" }, rows)
+        : el("p", { class: "muted", text: "No recorded changes yet." }));
   }
 
   // -- editing and the conflict flow -----------------------------------------------------

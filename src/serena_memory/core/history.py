@@ -18,6 +18,7 @@ is reported once and the next operation records what was missed.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import getpass
 import hashlib
@@ -26,6 +27,7 @@ import logging
 import os
 import re
 import stat
+import sys
 import time
 from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
@@ -41,6 +43,7 @@ from serena_memory.core.errors import (
     MemoryStoreError,
     OutsidePathError,
 )
+from serena_memory.core.watch import FolderWatch, folders_below
 
 log = logging.getLogger("serena_memory.history")
 
@@ -49,6 +52,14 @@ STAMPS_FILE = "serena-memory-stamps.json"
 RACY_NS = 1_000_000_000
 """A file changed less than this long before its stamp was taken is read again next time:
 a second change within the same tick of the file system's clock keeps the stamp."""
+STAMPS_SAVE_SECONDS = 2.0
+"""The stamps are saved for other processes at most this often (and when the process ends):
+stale or missing stamps only make the next process read more files, never miss one."""
+WATCH_AFTER = 2
+"""A process that records this many times in a folder (a server) watches the folder (inotify
+on Linux), so that it reads only the files the kernel reports changed."""
+MAX_WATCHES = 8  # folders watched per process: the system limits inotify instances per user
+_watches = 0
 MEMORY_SUFFIX = ".md"
 EXTERNAL = "external"
 
@@ -296,6 +307,39 @@ def _parse_entry(commit: Any, folder: str) -> Entry:
     )
 
 
+_AT = re.compile(r"^At: ([0-9.]+)$", re.MULTILINE)
+
+
+class Record:
+    """One entry as stored, parsed only when asked: following one memory through a
+    thousand entries looks for its name in each message and parses only the few that
+    name it."""
+
+    __slots__ = ("_entry", "commit", "folder", "message", "time")
+
+    def __init__(self, commit: Any, folder: str) -> None:
+        self.commit = commit
+        self.folder = folder
+        self.message: str = commit.message
+        found = _AT.search(self.message)
+        self.time: float = float(found.group(1)) if found else float(commit.commit_time)
+        self._entry: Entry | None = None
+
+    @property
+    def rev(self) -> str:
+        return str(self.commit.id)
+
+    def may_name(self, name: str) -> bool:
+        """False when the entry certainly does not touch ``name`` (names are stored as JSON
+        strings in the message)."""
+        return json.dumps(name, ensure_ascii=False) in self.message
+
+    def entry(self) -> Entry:
+        if self._entry is None:
+            self._entry = _parse_entry(self.commit, self.folder)
+        return self._entry
+
+
 # -- one folder's repository -----------------------------------------------------------------
 class FolderHistory:
     """The repository of one memories folder: a bare git repository (nothing is ever
@@ -322,6 +366,11 @@ class FolderHistory:
         self._synced: str | None = None  # the tree the folder matched when last recorded
         self._stamps_seen: tuple[int, int, int] | None = None  # the stamp file's own stamp
         self._stamps_dirty = False
+        self._saved_at = 0.0  # when the stamps were last saved (monotonic)
+        self._unsaved = False  # stamps (and the tree they match) not saved yet
+        self._catch_ups = 0
+        self._watch: FolderWatch | None = None
+        self._watched_rels: dict[str, str] = {}  # watched folder -> its path in the folder
 
     # -- repository --------------------------------------------------------------------
     def repo(self, create: bool) -> Any:
@@ -406,6 +455,55 @@ class FolderHistory:
         self._repo = None
         self._synced = None
         self._stamps_seen = None
+        self._close_watch()  # events read before the failure are lost: look at everything
+
+    # -- the folder watch (long-running processes) -----------------------------------------
+    def _changed_rels(self) -> set[str] | None:
+        """The files changed since the last look as the folder watch reports them (our own
+        writes included), or None when everything must be looked at."""
+        if self._watch is None:
+            return None
+        found = self._watch.drain()
+        if found is None:
+            return None
+        rels = set()
+        for path in found:
+            folder, name = os.path.split(path)
+            prefix = self._watched_rels.get(folder)
+            if prefix is None:
+                return None
+            if not name.startswith("."):  # temporary files of atomic writes
+                rels.add(prefix + name)
+        return rels
+
+    def _keep_watching(self) -> None:
+        """After a look at every file: in a process that records again and again, watch
+        the folder and its topic folders from now on (new ones included)."""
+        global _watches
+        self._catch_ups += 1
+        if self._catch_ups < WATCH_AFTER or not sys.platform.startswith("linux"):
+            return
+        if self._watch is None:
+            if _watches >= MAX_WATCHES:
+                return
+            self._watch = FolderWatch.create()
+            if self._watch is None:
+                return
+            _watches += 1
+        root = str(self.folder.root)
+        folders = folders_below([root]) if os.path.isdir(root) else []
+        self._watched_rels = {
+            f: "" if f == root else os.path.relpath(f, root).replace(os.sep, "/") + "/"
+            for f in folders
+        }
+        self._watch.cover(folders)  # a folder new to the watch makes its next look whole
+
+    def _close_watch(self) -> None:
+        global _watches
+        if self._watch is not None:
+            self._watch.close()
+            self._watch = None
+            _watches -= 1
 
     def _forget(self, rel: str) -> None:
         if self._stamps.pop(rel, None) is not None:
@@ -440,18 +538,39 @@ class FolderHistory:
             self._synced = synced
             self._stamps_seen = seen
             self._stamps_dirty = False
+            self._unsaved = False  # another process's newer view replaces ours
+            _unsaved_histories.discard(self)
 
-    def _save_stamps(self, tree: str | None) -> None:
+    def _save_stamps(self, tree: str | None, *, now: bool = False) -> None:
+        """The folder matches ``tree`` with these stamps; saved for other processes at most
+        every STAMPS_SAVE_SECONDS (and when this process ends)."""
         self._synced = tree
+        if not now and time.monotonic() - self._saved_at < STAMPS_SAVE_SECONDS:
+            self._unsaved = True
+            _unsaved_histories.add(self)
+            return
+        self._write_stamps()
+
+    def flush(self) -> None:
+        """Save stamps not saved yet (at exit: no lock is needed, a stale file only makes
+        the next process read more)."""
+        if self._unsaved:
+            with contextlib.suppress(OSError):
+                self._write_stamps()
+
+    def _write_stamps(self) -> None:
         path = self._stamps_path()
         tmp = path.with_name(f".{STAMPS_FILE}.{os.getpid()}.tmp")
-        data = json.dumps({"tree": tree, "files": self._stamps}, separators=(",", ":"))
+        data = json.dumps({"tree": self._synced, "files": self._stamps}, separators=(",", ":"))
         tmp.write_text(data, encoding="utf-8")
         os.replace(tmp, path)
         with contextlib.suppress(OSError):
             st = os.stat(path)
             self._stamps_seen = (st.st_ino, st.st_mtime_ns, st.st_size)
         self._stamps_dirty = False
+        self._saved_at = time.monotonic()
+        self._unsaved = False
+        _unsaved_histories.discard(self)
 
     # -- recording ---------------------------------------------------------------------
     def catch_up(
@@ -472,7 +591,44 @@ class FolderHistory:
         head = self.head(repo)
         tree = None if head is None else head.tree
         in_sync = tree is not None and self._synced == str(tree.id)
+        # read before looking: whatever changes from now on is reported next time
+        reported = self._changed_rels()
         now_ns = time.time_ns()
+        changes: dict[str, str | None] = {}
+        if in_sync and reported is not None:
+            # only what the watch reported, and what the operation is about to change
+            wanted = {rel for rel in (*reported, *about_to_change) if self.folder.holds(rel)}
+            for rel in wanted:
+                known = self._stamps.get(rel)
+                oid = self._blob(repo, rel, self._real_path(rel), now_ns)
+                if oid is _UNREADABLE or (known is not None and known is self._stamps.get(rel)):
+                    continue  # same stamp as when the folder matched the branch
+                if oid != _tree_blob(tree, rel):
+                    changes[rel] = oid
+        else:
+            changes = self._compare_all(repo, tree, in_sync, about_to_change, now_ns)
+            self._keep_watching()
+        if not changes:
+            if self._stamps_dirty or not in_sync:
+                self._save_stamps(None if tree is None else str(tree.id))
+            return None
+        if head is None:
+            summary = summary or f"History started with {len(changes)} memory(ies) as found"
+            provenance = provenance or Provenance(EXTERNAL, "as found", "")
+        else:
+            summary = summary or _external_summary(changes, self.folder)
+            provenance = provenance or Provenance(EXTERNAL, "outside serena", "")
+        return self._commit(repo, head, changes, provenance, summary, None, _new_operation())
+
+    def _compare_all(
+        self,
+        repo: Any,
+        tree: Any,
+        in_sync: bool,
+        about_to_change: Iterable[str],
+        now_ns: int,
+    ) -> dict[str, str | None]:
+        """Every memory file against the branch's tree: path -> new blob id (None: gone)."""
         listing = self._listing()
         for rel in about_to_change:
             if rel not in listing and self.folder.holds(rel):
@@ -489,22 +645,14 @@ class FolderHistory:
                 continue  # same stamp as when the folder matched the branch
             if oid != _tree_blob(tree, rel):
                 changes[rel] = oid
-        gone = self._stamps.keys() if in_sync else _tree_paths(repo, tree)
-        for rel in [r for r in gone if r not in listing]:
+        gone = list(self._stamps) if in_sync else _tree_paths(repo, tree)
+        for rel in gone:
+            if rel in listing:
+                continue
             self._forget(rel)
             if _tree_blob(tree, rel) is not None:
                 changes[rel] = None
-        if not changes:
-            if self._stamps_dirty or not in_sync:
-                self._save_stamps(None if tree is None else str(tree.id))
-            return None
-        if head is None:
-            summary = summary or f"History started with {len(changes)} memory(ies) as found"
-            provenance = provenance or Provenance(EXTERNAL, "as found", "")
-        else:
-            summary = summary or _external_summary(changes, self.folder)
-            provenance = provenance or Provenance(EXTERNAL, "outside serena", "")
-        return self._commit(repo, head, changes, provenance, summary, None, _new_operation())
+        return changes
 
     def record(
         self,
@@ -566,8 +714,8 @@ class FolderHistory:
         return str(commit)
 
     # -- reading -----------------------------------------------------------------------
-    def entries(self, since: datetime | None = None) -> Iterator[Entry]:
-        """Newest first."""
+    def records(self, since: datetime | None = None) -> Iterator[Record]:
+        """Newest first, unparsed: reading a message is cheap, parsing it is not."""
         repo = self.repo(create=False)
         if repo is None:
             return
@@ -576,12 +724,18 @@ class FolderHistory:
             return
         pygit2 = _engine()
         cutoff = None if since is None else since.timestamp()
-        for commit in repo.walk(head.id, pygit2.enums.SortMode.TOPOLOGICAL):
+        # the branch is a line (one parent each), so the plain walk is newest first
+        for commit in repo.walk(head.id, pygit2.enums.SortMode.NONE):
             if cutoff is not None and commit.commit_time < cutoff - 1:
                 return
-            entry = _parse_entry(commit, self.folder.label)
-            if cutoff is None or entry.time.timestamp() >= cutoff:
-                yield entry
+            record = Record(commit, self.folder.label)
+            if cutoff is None or record.time >= cutoff:
+                yield record
+
+    def entries(self, since: datetime | None = None) -> Iterator[Entry]:
+        """Newest first."""
+        for record in self.records(since):
+            yield record.entry()
 
     def content_at(self, rev: str, name: str) -> bytes | None:
         """The bytes of memory ``name`` in revision ``rev`` (None: it did not exist)."""
@@ -626,9 +780,10 @@ class FolderHistory:
 
     def rev_at(self, when: datetime) -> str | None:
         """The newest entry made at or before ``when`` (None: none that old)."""
-        for entry in self.entries():
-            if entry.time <= when:
-                return entry.rev
+        moment = when.timestamp()
+        for record in self.records():
+            if record.time <= moment:
+                return record.rev
         return None
 
     def prune(self, keep_days: int) -> int:
@@ -776,6 +931,13 @@ def _repack(repo: Any, pygit2: Any, repo_path: Path, head: Any) -> None:
 
 # -- recording one operation -----------------------------------------------------------------
 _histories: dict[Path, FolderHistory] = {}
+_unsaved_histories: set[FolderHistory] = set()
+
+
+@atexit.register
+def _flush_stamps() -> None:
+    for history in list(_unsaved_histories):
+        history.flush()
 
 
 def folder_history(history_root: Path, folder: Folder) -> FolderHistory:
@@ -926,22 +1088,30 @@ class MemoryHistory:
 
     # -- entries -----------------------------------------------------------------------
     def _merged(self, since: datetime | None = None) -> Iterator[Entry]:
+        for record in self._merged_records(since):
+            yield record.entry()
+
+    def _merged_records(self, since: datetime | None = None) -> Iterator[Record]:
         import heapq
 
-        streams = [h.entries(since) for h in self.folders]
-        yield from heapq.merge(*streams, key=lambda e: e.time, reverse=True)
+        streams = [h.records(since) for h in self.folders]
+        yield from heapq.merge(*streams, key=lambda r: r.time, reverse=True)
 
-    def _follow(self, name: str) -> Iterator[tuple[Entry, str, bool]]:
+    def _follow(self, name: str) -> Iterator[tuple[Record, str, bool]]:
         """Every entry, newest first, with the name the memory had in it and whether the
         entry touched it; the name changes where a rename made it."""
         current = name
-        for entry in self._merged():
-            touched = current in entry.names()
+        for record in self._merged_records():
             at_entry = current
+            if not record.may_name(current):
+                yield record, at_entry, False
+                continue
+            entry = record.entry()
+            touched = current in entry.names()
             if entry.renamed and entry.renamed[1] == current:
                 touched = True
                 current = entry.renamed[0]
-            yield entry, at_entry, touched
+            yield record, at_entry, touched
 
     def _reachable(self, name: str) -> str:
         """Ignored memories are out of reach of every memory operation, history included."""
@@ -957,12 +1127,13 @@ class MemoryHistory:
         if name is None:
             return _combine(self._merged(since))
         self._reachable(name)
+        cutoff = None if since is None else since.timestamp()
         found = []
-        for entry, _, touched in self._follow(name):
-            if since is not None and entry.time < since:
+        for record, _, touched in self._follow(name):
+            if cutoff is not None and record.time < cutoff:
                 break
             if touched:
-                found.append(entry)
+                found.append(record.entry())
         return _combine(found)
 
     # -- revisions ---------------------------------------------------------------------
@@ -976,8 +1147,8 @@ class MemoryHistory:
         )
 
     def name_at(self, name: str, rev: str) -> str:
-        for entry, at_entry, _ in self._follow(name):
-            if entry.rev == rev:
+        for record, at_entry, _ in self._follow(name):
+            if record.rev == rev:
                 return at_entry
         return name
 
@@ -992,8 +1163,8 @@ class MemoryHistory:
             if candidate is history:
                 return old_name, candidate.content_at(full, old_name)
             # the memory lives in the other folder: its state at the time of that entry
-            when = next(e.time for e in history.entries() if e.rev == full)
-            other = candidate.rev_at(when)
+            when = next(r.time for r in history.records() if r.rev == full)
+            other = candidate.rev_at(datetime.fromtimestamp(when, UTC))
             return old_name, None if other is None else candidate.content_at(other, old_name)
         return old_name, None
 

@@ -20,6 +20,7 @@ from serena_memory.core.config import GLOBAL_CONFIG_NAME, Settings, load_setting
 from serena_memory.core.editing import EditMode, apply_edit
 from serena_memory.core.errors import (
     ContentTooLongError,
+    HistoryError,
     IgnoredMemoryError,
     InvalidNameError,
     MemoryChangedError,
@@ -41,6 +42,7 @@ from serena_memory.core.files import (
 )
 from serena_memory.core.history import (
     Folder,
+    FolderHistory,
     MemoryHistory,
     Provenance,
     Recording,
@@ -535,29 +537,42 @@ class MemoryStore:
         settings = settings or self.settings
         provenance = acting_provenance() or self.provenance
         histories = []
-        root = self.history_root(settings)
-        if settings.history_enabled and paths.is_inside(
-            os.path.realpath(root), (self._project_real,)
-        ):
-            # the user's own repository is never touched: no history inside the project
-            history_report(
-                f"inside:{root}",
-                f"the history folder {root} is inside the project {self._project_real}, so no "
-                "history is recorded; set memory_history_dir in serena_config.yml to a folder "
-                "outside it",
-            )
-        elif settings.history_enabled:
-            project, global_ = self.history_folders()
-            if all_scopes or any(not N.is_global(n) for n in names):
-                histories.append(folder_history(root, project))
-            if any(N.is_global(n) for n in names) or (all_scopes and global_.root.is_dir()):
-                histories.append(folder_history(root, global_))
+        if settings.history_enabled:
+            try:
+                histories = self._histories_of(names, all_scopes, settings)
+            except Exception as exc:  # never fail the write because of its record
+                history_report(
+                    f"folders:{self._project_real}",
+                    f"the history of the memories of {self._project_real} can't be recorded "
+                    f"({describe(exc)}); the memories themselves are saved",
+                )
         record = Recording(histories, provenance, summary)
         record.start(names)
         try:
             yield record
         finally:
             record.finish()  # what was changed before a failure is recorded too
+
+    def _histories_of(
+        self, names: Iterable[str], all_scopes: bool, settings: Settings
+    ) -> list[FolderHistory]:
+        """The histories an operation on ``names`` writes to: the project's folder's, the
+        global folder's, or both."""
+        names = list(names)
+        root = self.history_root(settings)
+        if paths.is_inside(os.path.realpath(root), (self._project_real,)):
+            # the user's own repository is never touched: no history inside the project
+            raise HistoryError(
+                f"the history folder {root} is inside the project, so no history is kept; "
+                "set memory_history_dir in serena_config.yml to a folder outside it"
+            )
+        project, global_ = self.history_folders()
+        histories = []
+        if all_scopes or any(not N.is_global(n) for n in names):
+            histories.append(folder_history(root, project))
+        if any(N.is_global(n) for n in names) or (all_scopes and global_.root.is_dir()):
+            histories.append(folder_history(root, global_))
+        return histories
 
     def history(self) -> MemoryHistory:
         """Entries, old texts and restores (see :mod:`serena_memory.core.history`)."""

@@ -33,6 +33,7 @@ _IN_DELETE_SELF = 0x400
 _IN_MOVE_SELF = 0x800
 _IN_Q_OVERFLOW = 0x4000
 _IN_IGNORED = 0x8000  # the watch is gone (its folder was deleted or moved)
+_IN_ISDIR = 0x40000000  # the entry the event names is a folder
 _MASK = (
     _IN_MODIFY
     | _IN_ATTRIB
@@ -113,6 +114,39 @@ class FolderWatch:
         dirty = self._dirty or self._incomplete
         self._dirty = False
         return dirty
+
+    def drain(self) -> set[str] | None:
+        """The paths (watched folder joined with the entry's name) changed since the last
+        call, or None when that can't be told (the first call, a folder that could not be
+        watched, a folder created, removed or moved, the kernel's queue overflowing): then
+        the caller looks at everything. Use either this or :meth:`changed` on one watch,
+        never both: each takes the events it reads."""
+        paths: set[str] | None = set()
+        while True:
+            try:
+                data = os.read(self._fd, 65536)
+            except BlockingIOError:
+                break
+            except OSError:
+                paths = None
+                break
+            folders = {wd: folder for folder, wd in self._watched.items()}
+            offset = 0
+            while offset + _EVENT.size <= len(data):
+                wd, mask, _cookie, length = _EVENT.unpack_from(data, offset)
+                raw = data[offset + _EVENT.size : offset + _EVENT.size + length]
+                offset += _EVENT.size + length
+                folder = folders.get(wd)
+                whole_folder = _IN_IGNORED | _IN_Q_OVERFLOW | _IN_DELETE_SELF | _IN_MOVE_SELF
+                if folder is None or mask & (whole_folder | _IN_ISDIR):
+                    paths = None
+                elif paths is not None:
+                    paths.add(os.path.join(folder, os.fsdecode(raw.rstrip(b"\0"))))
+            self._forget_gone(data)
+        if self._dirty or self._incomplete:
+            paths = None
+        self._dirty = False
+        return paths
 
     def _forget_gone(self, data: bytes) -> None:
         """Drop watches the kernel removed, so :meth:`cover` puts them back if the folder

@@ -373,10 +373,27 @@ def test_the_dashboard_records_as_the_dashboard(project: Path, serena_home: Path
     assert (entry.entry_point, entry.who) == ("dashboard", getpass.getuser())
 
 
-def test_initialize_is_recorded(project: Path) -> None:
+def test_initialize_and_auto_prefix_are_recorded(project: Path) -> None:
     assert run_cli("memories", "initialize", str(project)).returncode == 0
-    entry = MemoryStore(project).history().entries("memory_maintenance")[0]
-    assert (entry.entry_point, entry.action) == ("cli", "initialize")
+    history = MemoryStore(project).history()
+    entry = history.entries("memory_maintenance")[0]
+    assert (entry.entry_point, entry.who, entry.action) == (
+        "cli",
+        getpass.getuser(),
+        "initialize",
+    )
+    store = MemoryStore(project)
+    store.write("auth/login", "how to log in\n")
+    store.write("core", "read auth/login first\n")
+    result = run_cli("memories", "auto-prefix-references", str(project))
+    assert result.returncode == 0, result.stderr
+    assert store.read("core") == "read mem:auth/login first\n"
+    entry = MemoryStore(project).history().entries("core")[0]
+    assert (entry.entry_point, entry.who, entry.action) == (
+        "cli",
+        getpass.getuser(),
+        "auto-prefix-references",
+    )
 
 
 def test_ignored_memories_have_no_history_for_anyone(store: MemoryStore, project: Path) -> None:
@@ -413,6 +430,9 @@ def test_the_agent_sees_history_and_restores_through_mcp(project: Path, serena_h
             answers["restore"] = await text("restore_memory", memory_name="fact")
             answers["read"] = await text("read_memory", memory_name="fact")
             answers["read_only"] = await text("restore_memory", memory_name="rules")
+            await text("onboarding")
+            await text("write_memory", memory_name="links", content="see mem:fact\n")
+            await text("rename_memory", old_name="fact", new_name="topic/fact")
             return answers
 
     answers = anyio.run(go)
@@ -421,8 +441,22 @@ def test_the_agent_sees_history_and_restores_through_mcp(project: Path, serena_h
     assert "mcp claude-code 2.0.1 (write_memory)" in lines[1]
     assert answers["read"] == "v1\n"
     assert "read-only" in answers["read_only"]
-    entry = MemoryStore(project, home=serena_home).history().entries("fact")[0]
-    assert (entry.who, entry.action) == ("claude-code 2.0.1", "restore_memory")
+    history = MemoryStore(project, home=serena_home).history()
+    renamed, restored = history.entries("topic/fact")[:2]
+    assert (restored.who, restored.action) == ("claude-code 2.0.1", "restore_memory")
+    # a rename with the reference it rewrote is one entry, attributed to the client
+    assert (renamed.entry_point, renamed.who, renamed.action) == (
+        "mcp",
+        "claude-code 2.0.1",
+        "rename_memory",
+    )
+    assert sorted(renamed.changes) == [("A", "topic/fact"), ("D", "fact"), ("M", "links")]
+    seeded = history.entries("memory_maintenance")[0]
+    assert (seeded.entry_point, seeded.who, seeded.action) == (
+        "mcp",
+        "claude-code 2.0.1",
+        "onboarding",
+    )
 
 
 def test_history_reads_memory_files_only_through_the_path_gate(
@@ -461,3 +495,51 @@ def test_no_history_is_kept_inside_the_project(store: MemoryStore, serena_home: 
     assert not inside.exists()
     notices = H.take_notices()
     assert len(notices) == 1 and "inside the project" in notices[0]
+
+
+def test_a_server_sees_outside_changes_through_its_folder_watch(store: MemoryStore) -> None:
+    """A long-running process watches the folder after a few recordings and then reads only
+    what the kernel reports changed: in-place edits, new topic folders and their memories,
+    deletions are all still recorded as external before the next change."""
+    for i in range(4):
+        store.write("topic/a", f"v{i}\n")
+    store.write("topic/gone", "soon deleted\n")
+    folder = store.memories_dir
+    (folder / "topic" / "a.md").write_bytes(b"v9\n")  # same size, in place
+    (folder / "new-topic").mkdir()
+    (folder / "new-topic" / "n.md").write_bytes(b"n1\n")
+    (folder / "topic" / "gone.md").unlink()
+    store.write("b", "b1\n")
+    entries = store.history().entries()
+    assert entries[1].entry_point == "external"
+    assert sorted(entries[1].changes) == [
+        ("A", "new-topic/n"),
+        ("D", "topic/gone"),
+        ("M", "topic/a"),
+    ]
+    store.write("b", "b2\n")
+    for i in range(3):  # edits inside the new folder, seen by the watch now covering it
+        (folder / "new-topic" / "n.md").write_bytes(f"n{i + 2}-edited\n".encode())
+        store.write("b", f"b{i + 3}\n")
+        external = store.history().entries()[1]
+        assert (external.entry_point, external.changes) == ("external", [("M", "new-topic/n")])
+        assert store.history().content_at("new-topic/n", external.rev)[1] == (
+            f"n{i + 2}-edited\n".encode()
+        )
+    repo = _repo(store)
+    assert _tree_files(repo) == _disk_files(folder)
+
+
+def test_a_global_folder_the_gate_refuses_never_fails_a_project_write(
+    store: MemoryStore, serena_home: Path, tmp_path: Path
+) -> None:
+    H.take_notices()
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (serena_home / "memories").mkdir()
+    (serena_home / "memories" / "global").symlink_to(outside)
+    store.write("fact", "v1\n")
+    store.write("fact", "v2\n")
+    assert store.read("fact") == "v2\n"
+    notices = H.take_notices()
+    assert len(notices) == 1 and "can't be recorded" in notices[0], notices

@@ -59,6 +59,7 @@ Folders = list[Path]
 """Paths of memories folders or files in them. An alias, because inside
 :class:`MemoryStore` the name ``list`` is the method that lists memories."""
 HistoryFolders = list[Folder]
+Histories = list[FolderHistory]
 Names = list[str]
 
 
@@ -536,7 +537,7 @@ class MemoryStore:
         """
         settings = settings or self.settings
         provenance = acting_provenance() or self.provenance
-        histories = []
+        histories: Histories = []
         if settings.history_enabled:
             try:
                 histories = self._histories_of(names, all_scopes, settings)
@@ -555,7 +556,7 @@ class MemoryStore:
 
     def _histories_of(
         self, names: Iterable[str], all_scopes: bool, settings: Settings
-    ) -> list[FolderHistory]:
+    ) -> Histories:
         """The histories an operation on ``names`` writes to: the project's folder's, the
         global folder's, or both."""
         names = list(names)
@@ -567,7 +568,7 @@ class MemoryStore:
                 "set memory_history_dir in serena_config.yml to a folder outside it"
             )
         project, global_ = self.history_folders()
-        histories = []
+        histories: Histories = []
         if all_scopes or any(not N.is_global(n) for n in names):
             histories.append(folder_history(root, project))
         if any(N.is_global(n) for n in names) or (all_scopes and global_.root.is_dir()):

@@ -22,6 +22,7 @@ from serena_memory.cli.integrity import auto_prefix_references, backlinks, check
 from serena_memory.cli.search import search
 from serena_memory.cli.servers import start_mcp_server
 from serena_memory.cli.setup import setup
+from serena_memory.cli.sync import conflicts_command, resolve_command, sync_command
 from serena_memory.core.errors import EXPECTED_ERRORS, describe
 from serena_memory.core.history import take_notices
 
@@ -204,6 +205,9 @@ for _command in (
     diff_command,
     restore_command,
     search,
+    sync_command,
+    conflicts_command,
+    resolve_command,
 ):
     memories.add_command(_command)
 for _command in (start_mcp_server, dashboard, setup):

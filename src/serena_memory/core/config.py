@@ -337,3 +337,103 @@ def load_settings(project_root: Path | None, home: Path | None = None) -> Settin
         project_config=p,
         patterns=Patterns(read_only=tuple(read_only), ignored=tuple(ignored)),
     )
+
+
+# -- sync (core/sync.py) ---------------------------------------------------------------------
+SYNC_MODES = ("manual", "auto")
+
+
+class SyncConfig(NamedTuple):
+    """Where memories are synced to. Read from the global configuration only: a project's
+    own file is untrusted (a cloned repository's), and a key in it could otherwise point
+    our sync at a stranger's URL and make us push the person's memories there."""
+
+    remote: str | None = None  # the global memories folder's remote
+    project_remotes: dict[str, str] = {}  # the real path of a project -> its remote
+    mode: str = "manual"  # "auto": pull when a server starts, push after writes
+    team_remote: str | None = None  # pulled only, into global/<team_topic>/
+    team_topic: str = "team"
+    team_writable: bool = False
+    path: Path | None = None
+
+
+def load_sync_config(home: Path | None = None) -> SyncConfig:
+    path = (home or serena_home()) / GLOBAL_CONFIG_NAME
+    data = _load_mapping(path)
+
+    def url(key: str, value: Any) -> str | None:
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value.strip():
+            raise ConfigError(
+                f"{path}: key '{key}': expected the URL of a git repository, got "
+                f"{_type_name(value)}"
+            )
+        return value.strip()
+
+    projects = data.get("memory_sync_project_remotes") or {}
+    if not isinstance(projects, dict):
+        raise ConfigError(
+            f"{path}: key 'memory_sync_project_remotes': expected a mapping of project "
+            f"folders to URLs, got {_type_name(projects)}"
+        )
+    project_remotes = {}
+    for folder, value in projects.items():
+        checked = url("memory_sync_project_remotes", value)
+        if checked is not None:
+            project_remotes[os.path.realpath(os.path.expanduser(str(folder)))] = checked
+    mode = data.get("memory_sync", "manual")
+    if mode not in SYNC_MODES:
+        raise ConfigError(f"{path}: key 'memory_sync': expected manual or auto, got {mode!r}")
+    topic = data.get("memory_sync_team_topic", "team")
+    if not isinstance(topic, str) or not topic.strip() or "/" in topic.strip("/"):
+        raise ConfigError(
+            f"{path}: key 'memory_sync_team_topic': expected one topic name, got {topic!r}"
+        )
+    return SyncConfig(
+        remote=url("memory_sync_remote", data.get("memory_sync_remote")),
+        project_remotes=project_remotes,
+        mode=mode,
+        team_remote=url("memory_sync_team_remote", data.get("memory_sync_team_remote")),
+        team_topic=topic.strip().strip("/"),
+        team_writable=_flag(data, "memory_sync_team_writable", path, False),
+        path=path,
+    )
+
+
+def set_global_key(home: Path | None, key: str, value: Any) -> Path:
+    """Set one top-level key of the global configuration, keeping every other line (and
+    the person's comments) as written; the result is parsed again before it replaces the
+    file, so a layout this can't edit safely is an error, never a damaged file."""
+    import yaml
+
+    path = (home or serena_home()) / GLOBAL_CONFIG_NAME
+    try:
+        old_text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        old_text = ""
+    before = read_yaml_mapping(path) if old_text else {}
+    block = yaml.safe_dump({key: value}, default_flow_style=False, allow_unicode=True)
+    lines = old_text.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if line.startswith(f"{key}:")), None)
+    if start is None:
+        text = old_text + ("" if not old_text or old_text.endswith("\n") else "\n") + block
+    else:
+        end = start + 1
+        while end < len(lines) and (lines[end][:1] in (" ", "\t", "-") or not lines[end].strip()):
+            end += 1
+        while end > start + 1 and not lines[end - 1].strip():
+            end -= 1  # blank lines after the block stay
+        text = "".join(lines[:start]) + block + "".join(lines[end:])
+    after = yaml.safe_load(text) or {}
+    expected = {**before, key: value}
+    if after != expected:
+        raise ConfigError(
+            f"{path}: can't set '{key}' without changing other settings; add "
+            f"`{block.strip()}` to it by hand"
+        )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+    return path

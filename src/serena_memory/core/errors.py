@@ -99,6 +99,10 @@ class HistoryError(MemoryStoreError):
     """The history of a memories folder can't be read or has no such revision."""
 
 
+class SyncError(MemoryStoreError):
+    """A sync could not be done: no remote, the remote can't be reached, git is missing."""
+
+
 EXPECTED_ERRORS: tuple[type[BaseException], ...] = (
     MemoryStoreError,
     OSError,

@@ -661,8 +661,11 @@ class FolderHistory:
         summary: str,
         renamed: tuple[str, str] | None,
         operation: str,
+        merged: tuple[str, ...] = (),
     ) -> str | None:
-        """Commit the given files as they are now on disk (deleted if gone)."""
+        """Commit the given files as they are now on disk (deleted if gone). ``merged``:
+        further parents of the entry (a sync merges another machine's entries in), which
+        make it a commit even when the files did not change."""
         repo = self.repo(create=True)
         self._load_stamps()
         head = self.head(repo)
@@ -672,7 +675,7 @@ class FolderHistory:
             oid = self._blob(repo, rel, self._real_path(rel), now_ns)
             if oid is not _UNREADABLE:
                 changes[rel] = oid
-        return self._commit(repo, head, changes, provenance, summary, renamed, operation)
+        return self._commit(repo, head, changes, provenance, summary, renamed, operation, merged)
 
     def _commit(
         self,
@@ -683,6 +686,7 @@ class FolderHistory:
         summary: str,
         renamed: tuple[str, str] | None,
         operation: str,
+        merged: tuple[str, ...] = (),
     ) -> str | None:
         pygit2 = _engine()
         tree = None if head is None else head.tree
@@ -695,7 +699,7 @@ class FolderHistory:
             effective[rel] = now
             kind = "A" if before is None else ("D" if now is None else "M")
             listed.append((kind, self.folder.name_of(rel)))
-        if not effective and tree is not None:
+        if not effective and tree is not None and not merged:
             self._save_stamps(str(tree.id))  # fresher stamps, nothing to record
             return None
         new_tree = _updated_tree(repo, pygit2, tree, effective) or _empty_tree(repo)
@@ -707,6 +711,7 @@ class FolderHistory:
         committer = pygit2.Signature("serena-memory", "history@serena-memory", now_s, offset)
         message = _message(summary, provenance, listed, renamed, operation)
         parents = [] if head is None else [head.id]
+        parents += [pygit2.Oid(hex=rev) for rev in merged]
         commit = repo.create_commit(None, author, committer, message, new_tree, parents)
         _remove_stale_lock(self.repo_path / BRANCH)
         repo.references.create(BRANCH, commit, force=True)

@@ -53,6 +53,7 @@ from serena_memory.core.history import report as history_report
 from serena_memory.core.references import can_be_referenced, rewrite_references
 
 JOURNAL_NAME = J.JOURNAL_NAME
+PLAN_ATTEMPTS = 5  # a sync re-plans when memories change between its plan and its locks
 
 
 Folders = list[Path]
@@ -154,6 +155,16 @@ class RenameResult(NamedTuple):
                 + "."
             )
         return text
+
+
+class SyncedVersions(NamedTuple):
+    """What a sync brings into one memories folder: exact bytes per memory name (None
+    deletes it), and how the entry that records it reads."""
+
+    versions: dict[str, bytes | None]
+    summary: str
+    provenance: Provenance
+    merged: tuple[str, ...]  # the other machine's entry, a further parent of this one
 
 
 class MemoryStore:
@@ -623,18 +634,106 @@ class MemoryStore:
             self.recording(summary, *planned, settings=settings) as record,
         ):
             for name, data in planned.items():
-                if data is None:
-                    path = self._entry_path(name)
-                    with contextlib.suppress(FileNotFoundError, NotADirectoryError):
-                        remove_file(path, self._allowed(name))
-                        self._prune_empty_topics(path.parent)
-                        done[name] = "deleted"
-                else:
-                    path = self.real_path_of(name)
-                    _refuse_folder(name, path)
-                    atomic_write(path, data, self._allowed(name))
-                    done[name] = "restored"
+                what = self._set_version(name, data)
+                if what:
+                    done[name] = "restored" if what != "deleted" else what
                 record.touched(name)
+        return done
+
+    def _set_version(self, name: str, data: bytes | None) -> str | None:
+        """Write exact bytes to a memory (None: delete it), through the path gate, with its
+        locks held; returns "created", "changed", "deleted" or None (nothing to delete)."""
+        if data is None:
+            path = self._entry_path(name)
+            try:
+                remove_file(path, self._allowed(name))
+            except (FileNotFoundError, NotADirectoryError):
+                return None
+            self._prune_empty_topics(path.parent)
+            return "deleted"
+        path = self.real_path_of(name)
+        created = not path.exists()
+        _refuse_folder(name, path)
+        atomic_write(path, data, self._allowed(name))
+        return "created" if created else "changed"
+
+    def history_folder(self, scope: str) -> Folder:
+        """The project's ("project") or the global ("global") memories folder."""
+        return next(f for f in self.history_folders() if f.label == scope)
+
+    def read_bytes(self, name: str) -> bytes:
+        """A memory's exact bytes, through the path gate (FileNotFoundError: none)."""
+        return self._read_bytes(N.normalize_name(name))
+
+    @contextlib.contextmanager
+    def _planned_change(
+        self, root: Path, plan: Callable[[], dict[str, bytes | None] | None]
+    ) -> Iterator[dict[str, bytes | None] | None]:
+        """Run ``plan`` under the locks of the memories it will change, which only the plan
+        knows: it runs under the folder's lock first, then again under the locks of the
+        memories it named, until they are the same (usually the second time). Yields the
+        final plan with those locks held."""
+        ensure_folder(root)
+        names: list[str] = []
+        created: list[str] = []
+        for _ in range(PLAN_ATTEMPTS):
+            with self._changing(*names, create=created, real_folders=[root]):
+                versions = plan()
+                wanted = [] if versions is None else sorted(versions)
+                if versions is None or set(wanted) <= set(names):
+                    yield versions
+                    return
+            names = wanted
+            created = [n for n in wanted if versions and versions[n] is not None]
+        raise MemoryStoreError(
+            f"the memories in {root} kept changing while a sync was written; sync again"
+        )
+
+    def apply_synced(
+        self, scope: str, plan: Callable[[FolderHistory], SyncedVersions | None]
+    ) -> dict[str, str]:
+        """Bring what a sync merged (core/sync.py) into one memories folder: under the
+        locks, outside changes are recorded first (so the merge sees them; a failure there
+        is raised, never merged over), ``plan`` computes the versions from that history,
+        and they are written through the path gate and recorded as one entry whose
+        further parents are the merged entries. Read-only patterns do not apply: a sync
+        carries the person's own changes from another machine."""
+        settings = self.settings
+        spec = self.history_folder(scope)
+        history = folder_history(self.history_root(settings), spec)
+        planned: list[SyncedVersions | None] = [None]
+
+        def versions() -> dict[str, bytes | None] | None:
+            history.catch_up()
+            planned[0] = plan(history)
+            return None if planned[0] is None else planned[0].versions
+
+        done: dict[str, str] = {}
+        with self._planned_change(spec.root, versions) as found:
+            final = planned[0]
+            if found is None or final is None:
+                return {}
+            for name, data in found.items():
+                what = self._set_version(name, data)
+                if what:
+                    done[name] = what
+            rels = [r for r in map(spec.rel_of, found) if r is not None]
+            history.record(
+                rels, final.provenance, final.summary, None, os.urandom(6).hex(), final.merged
+            )
+        return done
+
+    def apply_pulled(self, plan: Callable[[], dict[str, bytes | None]]) -> dict[str, str]:
+        """Write the team's memories that ``plan`` computes, under their locks (core/sync.py).
+        They have their own history, the team's repository, so nothing is recorded here;
+        the path gate applies as to every write."""
+        spec = self.history_folder("global")
+        done: dict[str, str] = {}
+        with self._planned_change(spec.root, plan) as found:
+            for name, data in (found or {}).items():
+                what = self._set_version(name, data)
+                if what:
+                    done[name] = what
         return done
 
     def prune_history(self, keep_days: int) -> int:

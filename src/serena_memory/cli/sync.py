@@ -1,0 +1,121 @@
+"""Sync commands (sync, conflicts, resolve): the same memories on every machine.
+
+Registered eagerly into the `memories` group, so this module imports nothing heavy; the
+sync engine is loaded inside each command.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_store
+
+
+def _store(project: Path | None, scope: str):
+    """The global memories need no project: run from anywhere (the home folder included),
+    they are synced all the same."""
+    from serena_memory.core.errors import MemoryStoreError
+
+    if scope == "project" or project is not None:
+        return open_store(project)
+    try:
+        return open_store(None)
+    except MemoryStoreError:
+        from serena_memory.core.config import serena_home
+
+        return open_store(serena_home())
+
+
+@click.command(name="sync")
+@PROJECT_ARG
+@click.option(
+    "--global",
+    "scope",
+    flag_value="global",
+    default=True,
+    help="Sync the global memories ($SERENA_HOME/memories/global); the default.",
+)
+@click.option(
+    "--project",
+    "scope",
+    flag_value="project",
+    help="Sync the project's memories (PROJECT/.serena/memories) instead.",
+)
+@click.option(
+    "--remote",
+    default=None,
+    metavar="URL",
+    help="The git repository to sync with, remembered in serena_config.yml for next time.",
+)
+@JSON_OPTION
+def sync_command(project: Path | None, scope: str, remote: str | None, as_json: bool) -> None:
+    """Fetch, merge and push the memories through a git remote (a bare repository on a
+    shared drive, SSH or HTTPS; authentication is git's own). Both sides' changes are
+    merged per memory; where both changed the same lines the local text stays and the
+    other is kept for you (`serena memories conflicts`). Each sync is one history entry,
+    undone with `serena memories restore`."""
+    from serena_memory.core.sync import configured_remote, remember_remote, sync
+
+    store = _store(project, scope)
+    if remote is not None and remote != configured_remote(store, scope):
+        where = remember_remote(store, scope, remote)
+        click.echo(f"Remembered the {scope} sync remote in {where}.", err=True)
+    result = sync(store, scope, remote, interactive=sys.stdin.isatty())
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    click.echo(result.summary())
+
+
+@click.command(name="conflicts")
+@PROJECT_ARG
+@JSON_OPTION
+@click.option("--show", "show", default=None, metavar="NAME", help="Print the other side's text.")
+def conflicts_command(project: Path | None, as_json: bool, show: str | None) -> None:
+    """Memories both sides of a sync changed on the same lines: the local text is in the
+    memory, the other side's here, until `serena memories resolve NAME` settles it."""
+    from serena_memory.core.names import normalize_name
+    from serena_memory.core.sync import conflicts
+
+    found = conflicts(_store(project, "global"))
+    if show is not None:
+        name = normalize_name(show)
+        match = next((c for c in found if c.name == name), None)
+        if match is None:
+            raise click.ClickException(f"memory '{name}' has no sync conflict")
+        click.echo(match.remote_text, nl=not match.remote_text.endswith("\n"))
+        return
+    if as_json:
+        emit_json([c.to_dict() for c in found])
+        return
+    if not found:
+        click.echo("No sync conflicts.")
+        return
+    click.echo(f"Sync conflicts ({len(found)}):")
+    for item in found:
+        click.echo(f"  {item.name}  (from {item.remote}, {item.at})")
+    click.echo(
+        "Compare with `serena memories conflicts --show NAME`; combine the texts in the "
+        "memory if you like, then `serena memories resolve NAME --keep local` (or "
+        "`--keep remote` to take the other side's text)."
+    )
+
+
+@click.command(name="resolve")
+@click.argument("name")
+@PROJECT_ARG
+@click.option(
+    "--keep",
+    type=click.Choice(["local", "remote"]),
+    required=True,
+    help="local: the memory as it is now (edit it first to combine both); remote: the "
+    "other side's text.",
+)
+def resolve_command(name: str, project: Path | None, keep: str) -> None:
+    """Settle the sync conflict of memory NAME."""
+    from serena_memory.core.sync import resolve
+
+    click.echo(resolve(_store(project, "global"), name, keep))

@@ -1,0 +1,543 @@
+"""Sync: the same memories on every machine, through any git remote.
+
+A memories folder's history (core/history.py) is a git repository, so a sync is what git
+does between machines: fetch the remote's branch, merge it with the local history, push
+the result. The transport is the ``git`` command line, so authentication is git's own
+(credential helpers, the SSH agent) and any remote git reaches works: a bare repository on
+a shared drive, SSH, HTTPS. Nothing here stores a credential.
+
+The merge is per memory and three-way (libgit2's tree merge, renames detected): changes to
+different memories or different lines merge silently. When both sides changed the same
+lines, the local text stays in place and the other side's whole text is kept in a conflict
+record next to the history, which ``conflicts``, ``check``, ``list``, the dashboard and
+the agent's activation message report until a person resolves it. A memory deleted on one
+side and edited on the other keeps the edit. What the sync brings is written through the
+store (path gate, folder lock) and recorded as one entry with provenance ``sync``, so it
+can be undone with ``restore``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import subprocess
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from serena_memory.core.config import load_sync_config, set_global_key
+from serena_memory.core.errors import HistoryError, MemoryStoreError, SyncError
+from serena_memory.core.history import FolderHistory, Provenance, current_os_user
+from serena_memory.core.store import SyncedVersions
+
+if TYPE_CHECKING:
+    from serena_memory.core.store import MemoryStore
+
+BRANCH = "refs/heads/main"
+FETCHED = "refs/serena-sync/"  # the remote's branches as last fetched, in the history
+CONFLICTS_FILE = "serena-sync-conflicts.json"
+SYNC_LOCK = "serena-sync.lock"
+ATTEMPTS = 5  # another machine pushed in between: fetch and merge again, this many times
+GIT_TIMEOUT = 120.0
+SCOPES = ("global", "project")
+
+
+# -- where a folder syncs to ----------------------------------------------------------------
+def display_url(url: str) -> str:
+    """A URL as messages and history entries show it: without a password or token someone
+    may have written into it (git's credential helpers are the place for those)."""
+    return re.sub(r"(?<=://)[^/@]*@", "", url)
+
+
+def configured_remote(store: MemoryStore, scope: str) -> str | None:
+    """The remote of the global folder (``memory_sync_remote``) or of this project's
+    folder (``memory_sync_project_remotes``), both in the global configuration only."""
+    config = load_sync_config(store.home)
+    if scope == "global":
+        return config.remote
+    return config.project_remotes.get(os.path.realpath(store.project_root))
+
+
+def remember_remote(store: MemoryStore, scope: str, url: str) -> Path:
+    """Write the remote into the person's own configuration (never the project's)."""
+    check_url(url)
+    if scope == "global":
+        return set_global_key(store.home, "memory_sync_remote", url)
+    config = load_sync_config(store.home)
+    remotes = dict(config.project_remotes)
+    remotes[os.path.realpath(store.project_root)] = url
+    return set_global_key(store.home, "memory_sync_project_remotes", remotes)
+
+
+def check_url(url: str) -> str:
+    if not url.strip():
+        raise SyncError("the sync remote is empty; give the URL or path of a git repository")
+    if url.strip().startswith("-"):
+        raise SyncError(f"{url!r} is not a repository URL (it starts with '-')")
+    return url.strip()
+
+
+# -- the git command line --------------------------------------------------------------------
+def _git(
+    repo_path: Path, *args: str, interactive: bool = False, timeout: float = GIT_TIMEOUT
+) -> subprocess.CompletedProcess[str]:
+    """Run git on a history repository. Without a person at the terminal, git must never
+    wait for a password: it fails instead, and the sync says the remote is unreachable."""
+    env = dict(os.environ)
+    env["LC_ALL"] = "C"  # the answers below are read by this code
+    if not interactive:
+        env["GIT_TERMINAL_PROMPT"] = "0"
+        env.setdefault("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")
+    command = [
+        "git",
+        "-c",
+        "gc.auto=0",  # the history's own maintenance, not git's, packs it
+        "-c",
+        "maintenance.auto=false",
+        f"--git-dir={repo_path}",
+        *args,
+    ]
+    try:
+        return subprocess.run(
+            command,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            stdin=None if interactive else subprocess.DEVNULL,
+        )
+    except FileNotFoundError:
+        raise SyncError(
+            "sync needs the git command line, which is not installed; install git (for "
+            "example `sudo apt-get install git`) and sync again"
+        ) from None
+    except subprocess.TimeoutExpired:
+        raise SyncError(
+            f"git did not finish within {int(timeout)} seconds; check that the remote is "
+            "reachable and sync again"
+        ) from None
+
+
+def _said(result: subprocess.CompletedProcess[str]) -> str:
+    lines = [line.strip() for line in (result.stderr or "").splitlines() if line.strip()]
+    meaningful = [line for line in lines if line.lower().startswith(("fatal", "error"))]
+    text = (meaningful or lines or ["no message"])[-1]
+    return re.sub(r"^(fatal|error): ", "", text)
+
+
+def fetch(repo_path: Path, url: str, *, interactive: bool = False) -> str | None:
+    """The remote's branch, fetched into the history; None when the remote is empty."""
+    result = _git(
+        repo_path,
+        "fetch",
+        "--quiet",
+        "--no-tags",
+        "--prune",
+        "--no-write-fetch-head",
+        "--end-of-options",
+        url,
+        f"+refs/heads/*:{FETCHED}*",
+        interactive=interactive,
+    )
+    if result.returncode != 0:
+        raise SyncError(
+            f"the sync remote {display_url(url)} can't be reached ({_said(result)}); your "
+            "memories are unchanged, sync again when it is reachable"
+        )
+    import pygit2
+
+    ref = pygit2.Repository(str(repo_path)).references.get(f"{FETCHED}main")
+    return None if ref is None else str(ref.resolve().target)
+
+
+def push(repo_path: Path, url: str, *, interactive: bool = False) -> bool:
+    """Push the history's branch; False when the remote moved since the fetch (another
+    machine pushed first), which the caller answers with another fetch and merge."""
+    result = _git(
+        repo_path,
+        "push",
+        "--porcelain",
+        "--end-of-options",
+        url,
+        f"{BRANCH}:refs/heads/main",
+        interactive=interactive,
+    )
+    if result.returncode == 0:
+        return True
+    rejected = [line for line in result.stdout.splitlines() if line.startswith("!")]
+    text = " ".join(rejected) + " " + (result.stderr or "")
+    if rejected and re.search(r"fetch first|non-fast-forward|stale info|failed to lock", text):
+        return False
+    if "cannot lock ref" in text or "failed to lock" in text:
+        return False
+    why = rejected[-1].split("\t")[-1] if rejected else _said(result)
+    raise SyncError(
+        f"the memories could not be pushed to {display_url(url)} ({why}); what was "
+        "fetched is merged here, sync again to push"
+    )
+
+
+# -- conflicts -----------------------------------------------------------------------------
+@dataclass
+class Conflict:
+    """Both sides changed the same lines of a memory: the local text stayed in place; the
+    other side's whole text is kept here until a person resolves it."""
+
+    name: str
+    remote_text: str
+    remote: str
+    at: str
+    folder: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "remote_text": self.remote_text,
+            "remote": self.remote,
+            "at": self.at,
+            "folder": self.folder,
+        }
+
+
+def _conflicts_path(history: FolderHistory) -> Path:
+    return history.repo_path / CONFLICTS_FILE
+
+
+def _read_conflicts(path: Path) -> dict[str, dict[str, str]]:
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _write_conflicts(path: Path, data: dict[str, dict[str, str]]) -> None:
+    if not data:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+        return
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def conflicts(store: MemoryStore) -> list[Conflict]:
+    """Unresolved sync conflicts of the project's and the global memories (one small file
+    read per folder, so every listing can afford it)."""
+    from serena_memory.core.history import repository_path
+
+    found: list[Conflict] = []
+    root = store.history_root()
+    try:
+        folders = store.history_folders()
+    except MemoryStoreError:
+        return []
+    for spec in folders:
+        path = repository_path(root, spec.root) / CONFLICTS_FILE
+        for name, item in sorted(_read_conflicts(path).items()):
+            if isinstance(item, dict):
+                found.append(
+                    Conflict(
+                        str(name),
+                        str(item.get("remote_text", "")),
+                        str(item.get("remote", "")),
+                        str(item.get("at", "")),
+                        spec.label,
+                    )
+                )
+    return found
+
+
+def resolve(store: MemoryStore, name: str, keep: str) -> str:
+    """Settle a conflict: ``local`` keeps the memory as it is now (edit it first to combine
+    both texts), ``remote`` replaces it with the other side's text (a new history entry,
+    so that too can be undone)."""
+    from serena_memory.core import names as N
+    from serena_memory.core.files import locked
+    from serena_memory.core.history import folder_history
+
+    name = N.normalize_name(name)
+    scope = "global" if N.is_global(name) else "project"
+    spec = store.history_folder(scope)
+    history = folder_history(store.history_root(), spec)
+    path = _conflicts_path(history)
+    recorded = _read_conflicts(path).get(name)
+    if recorded is None:
+        raise SyncError(
+            f"memory '{name}' has no sync conflict; list them with `serena memories conflicts`"
+        )
+    if keep not in ("local", "remote"):
+        raise SyncError("say which text to keep: --keep local or --keep remote")
+    if keep == "remote":
+        text = str(recorded.get("remote_text", ""))
+        store.apply_versions({name: text.encode("utf-8")}, f"Resolve {name}: keep the synced text")
+    with locked([spec.root]):
+        data = _read_conflicts(path)
+        data.pop(name, None)
+        _write_conflicts(path, data)
+    return (
+        f"Kept the synced text of '{name}' (the local one is in the history)."
+        if keep == "remote"
+        else f"Kept the local text of '{name}'; the conflict is resolved."
+    )
+
+
+# -- merging -------------------------------------------------------------------------------
+@dataclass
+class SyncResult:
+    """What one sync did."""
+
+    scope: str
+    remote: str
+    changed: dict[str, str] = field(default_factory=dict)  # name -> created|changed|deleted
+    pushed: bool = False
+    conflicts: list[str] = field(default_factory=list)
+    kept_edits: list[str] = field(default_factory=list)  # deleted on one side, edited on the other
+    skipped: list[str] = field(default_factory=list)  # not usable as memories here
+    seconds: float = 0.0
+
+    def summary(self) -> str:
+        where = f"the {self.scope} memories with {self.remote}"
+        if not self.changed and not self.pushed:
+            text = f"Synced {where}: already up to date."
+        else:
+            parts = []
+            if self.changed:
+                counts: dict[str, int] = {}
+                for what in self.changed.values():
+                    counts[what] = counts.get(what, 0) + 1
+                parts.append(
+                    "here " + ", ".join(f"{n} {what}" for what, n in sorted(counts.items()))
+                )
+            parts.append("local changes pushed" if self.pushed else "nothing to push")
+            text = f"Synced {where}: " + "; ".join(parts) + "."
+        if self.kept_edits:
+            text += (
+                " Deleted on one side but edited on the other, so kept: "
+                + ", ".join(self.kept_edits)
+                + "."
+            )
+        if self.conflicts:
+            text += (
+                " Both sides changed the same lines of "
+                + ", ".join(self.conflicts)
+                + ": the local text stays, the other is kept for you; see `serena memories "
+                "conflicts`."
+            )
+        if self.skipped:
+            text += " Not usable as memory names here, left out: " + ", ".join(self.skipped) + "."
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scope": self.scope,
+            "remote": self.remote,
+            "changed": self.changed,
+            "pushed": self.pushed,
+            "conflicts": self.conflicts,
+            "kept_edits": self.kept_edits,
+            "skipped": self.skipped,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+class _Merge:
+    """The plan of one merge, computed under the folder lock from the recorded history."""
+
+    def __init__(self, store: MemoryStore, scope: str, url: str, remote_rev: str) -> None:
+        self.store = store
+        self.scope = scope
+        self.url = url
+        self.remote_rev = remote_rev
+        self.result = SyncResult(scope, display_url(url))
+        self.new_conflicts: dict[str, dict[str, str]] = {}
+
+    def __call__(self, history: FolderHistory) -> SyncedVersions | None:
+        import pygit2
+
+        # planned again when memories changed before their locks were taken: start afresh
+        self.result = SyncResult(self.scope, display_url(self.url))
+        self.new_conflicts = {}
+        repo = history.repo(create=True)
+        head = history.head(repo)
+        theirs = repo[self.remote_rev]
+        if head is not None:
+            if head.id == theirs.id or repo.descendant_of(head.id, theirs.id):
+                return None  # the remote has nothing we lack
+            if head.tree.id == theirs.tree.id and repo.descendant_of(theirs.id, head.id):
+                # the same memories, a newer history: just take it (no entry, nothing changed)
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(str(history.repo_path / BRANCH) + ".lock")
+                repo.references.create(BRANCH, theirs.id, force=True)
+                return None
+        empty = repo.TreeBuilder().write()
+        ours_tree = head.tree if head is not None else repo[empty]
+        base = None if head is None else repo.merge_base(head.id, theirs.id)
+        base_tree = repo[base].tree if base is not None else repo[empty]
+        folder = history.folder
+        # Pass one finds the memories whose same lines both sides changed; pass two takes
+        # the local side of those lines and every other change of both sides.
+        plain = repo.merge_trees(base_tree, ours_tree, theirs.tree)
+        clashing: dict[str, Any] = {}
+        for _ancestor, ours, other in list(plain.conflicts or ()):
+            if ours is not None and other is not None and ours.id != other.id:
+                clashing[ours.path] = other
+        merged = repo.merge_trees(
+            base_tree, ours_tree, theirs.tree, favor=pygit2.enums.MergeFavor.OURS
+        )
+        for ancestor, ours, other in list(merged.conflicts or ()):
+            path = (ours or other or ancestor).path
+            del merged.conflicts[path]
+            kept = [entry for entry in (ours, other) if entry is not None]
+            for entry in kept:  # deleted on one side, edited on the other: the edit stays
+                merged.add(pygit2.IndexEntry(entry.path, entry.id, entry.mode))
+            if ours is None or other is None:
+                self.result.kept_edits.append(folder.name_of(kept[0].path))
+        tree = repo[merged.write_tree(repo)]
+        versions: dict[str, bytes | None] = {}
+        diff = repo.diff(ours_tree, tree)
+        for delta in diff.deltas:
+            rel = delta.new_file.path if delta.status_char() != "D" else delta.old_file.path
+            if not folder.holds(rel) or not self._usable(folder, rel):
+                self.result.skipped.append(rel)
+                continue
+            name = folder.name_of(rel)
+            versions[name] = None if delta.status_char() == "D" else repo[delta.new_file.id].data
+        when = datetime.now(UTC).isoformat(timespec="seconds")
+        for rel, other in clashing.items():
+            name = folder.name_of(rel)
+            self.result.conflicts.append(name)
+            self.new_conflicts[name] = {
+                "remote_text": repo[other.id].data.decode("utf-8", "replace"),
+                "remote": display_url(self.url),
+                "at": when,
+            }
+        count = len(versions)
+        summary = f"Sync with {display_url(self.url)}: {count} memory(ies) changed here"
+        if self.result.conflicts:
+            summary += f", {len(self.result.conflicts)} conflict(s) kept for review"
+        provenance = Provenance("sync", current_os_user(), f"sync {display_url(self.url)}")
+        return SyncedVersions(versions, summary, provenance, (str(theirs.id),))
+
+    def _usable(self, folder: Any, rel: str) -> bool:
+        """A path from the remote becomes a memory only if its name is one here, spelled
+        the same (the name gate; the path gate applies when it is written)."""
+        from serena_memory.core import names as N
+
+        try:
+            name = N.normalize_name(folder.name_of(rel))
+        except MemoryStoreError:
+            return False
+        return folder.rel_of(name) == rel
+
+
+def sync(
+    store: MemoryStore,
+    scope: str = "global",
+    remote: str | None = None,
+    *,
+    interactive: bool = False,
+) -> SyncResult:
+    """Fetch, merge and push one memories folder (``global`` or ``project``)."""
+    from filelock import FileLock, Timeout
+
+    from serena_memory.core.history import folder_history
+
+    started = time.perf_counter()
+    if scope not in SCOPES:
+        raise SyncError(f"unknown sync scope {scope!r}; use global or project")
+    settings = store.settings
+    url = check_url(remote) if remote else configured_remote(store, scope)
+    if url is None:
+        flag = "" if scope == "global" else " --project"
+        raise SyncError(
+            f"no sync remote is configured for the {scope} memories; run `serena memories "
+            f"sync{flag} --remote URL` once (a bare git repository on a shared drive, or over "
+            "SSH or HTTPS)"
+        )
+    if not settings.history_enabled:
+        raise SyncError(
+            "sync carries the history of the memories, which is off (memory_history: false); "
+            "turn it on to sync"
+        )
+    spec = store.history_folder(scope)
+    history = folder_history(store.history_root(settings), spec)
+    try:
+        history.repo(create=True)
+    except HistoryError as exc:
+        raise SyncError(f"the history can't be synced: {exc}") from None
+    repo_path = history.repo_path
+    # One sync of a folder at a time on this machine; writes to the memories go on
+    # meanwhile (the folder lock is held only while the merge is written).
+    lock = FileLock(str(repo_path / SYNC_LOCK))
+    try:
+        lock.acquire(timeout=GIT_TIMEOUT)
+    except Timeout:
+        raise SyncError(
+            "another sync of these memories is still running; wait for it and sync again"
+        ) from None
+    try:
+        result = _sync_locked(store, scope, url, history, interactive)
+    finally:
+        lock.release()
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _sync_locked(
+    store: MemoryStore, scope: str, url: str, history: FolderHistory, interactive: bool
+) -> SyncResult:
+    result = SyncResult(scope, display_url(url))
+    repo_path = history.repo_path
+    for _ in range(ATTEMPTS):
+        remote_rev = fetch(repo_path, url, interactive=interactive)
+        if remote_rev is not None:
+            merge = _Merge(store, scope, url, remote_rev)
+            try:
+                changed = store.apply_synced(scope, merge)
+            except HistoryError as exc:
+                raise SyncError(f"the history can't be synced: {exc}") from None
+            for name, what in changed.items():
+                result.changed[name] = what
+            _merge_lists(result, merge.result)
+            if merge.new_conflicts:
+                _add_conflicts(store, history, merge.new_conflicts)
+        else:
+            store.catch_up_history()
+        repo = history.repo(create=True)
+        head = history.head(repo)
+        if head is None:
+            return result  # nothing here and nothing there
+        if remote_rev is not None and (
+            str(head.id) == remote_rev or repo.descendant_of(remote_rev, head.id)
+        ):
+            return result  # the remote already has everything
+        if push(repo_path, url, interactive=interactive):
+            result.pushed = True
+            return result
+    raise SyncError(
+        f"the remote {display_url(url)} changed during each of {ATTEMPTS} attempts (other "
+        "machines are syncing); what was fetched is merged here, sync again to push"
+    )
+
+
+def _merge_lists(into: SyncResult, new: SyncResult) -> None:
+    for attr in ("conflicts", "kept_edits", "skipped"):
+        target = getattr(into, attr)
+        target.extend(x for x in getattr(new, attr) if x not in target)
+
+
+def _add_conflicts(
+    store: MemoryStore, history: FolderHistory, new: dict[str, dict[str, str]]
+) -> None:
+    from serena_memory.core.files import locked
+
+    path = _conflicts_path(history)
+    with locked([history.folder.root]):
+        data = _read_conflicts(path)
+        data.update(new)
+        _write_conflicts(path, data)

@@ -182,7 +182,25 @@ def memory_overview(store: MemoryStore, *, search_tool: bool = True) -> str:
             lines.append("Memories marked read-only can be read but not changed.")
         return "\n".join(lines)
 
-    return render(plan_listing(listing, "", store.settings.listing_budget, render))
+    text = render(plan_listing(listing, "", store.settings.listing_budget, render))
+    return "\n".join([text, *_sync_conflicts(store)])
+
+
+def _sync_conflicts(store: MemoryStore) -> list[str]:
+    """Memories a sync left with another machine's text kept aside: the agent should know
+    the memory may not say everything, and that a person settles it."""
+    from serena_memory.core.sync import conflicts
+
+    names = [c.name for c in conflicts(store)]
+    if not names:
+        return []
+    return [
+        f"Unresolved sync conflicts ({len(names)}): "
+        + ", ".join(f"`{n}`" for n in names)
+        + ". Another machine changed the same lines; its text is kept aside until the user "
+        "resolves it (`serena memories conflicts`), so these memories may be missing what "
+        "was written there. Mention it to the user when one of them matters to the task."
+    ]
 
 
 # -- onboarding -----------------------------------------------------------------------------------

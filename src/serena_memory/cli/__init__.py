@@ -75,10 +75,14 @@ def initialize(project: Path | None) -> None:
 @JSON_OPTION
 def list_command(project: Path | None, topic: str, as_json: bool) -> None:
     """List memory names: project, global and read-only apart."""
+    from serena_memory.core.sync import conflicts
+
     store = open_store(project)
     listing = store.list(topic)
+    clashing = [c.name for c in conflicts(store)]
     if as_json:
-        emit_json({"project": str(store.project_root), **listing.to_dict()})
+        extra = {"sync_conflicts": clashing} if clashing else {}
+        emit_json({"project": str(store.project_root), **listing.to_dict(), **extra})
         return
     project_names = [n for n in listing.memories if not n.startswith("global/")]
     global_names = [n for n in listing.memories if n.startswith("global/")]
@@ -102,6 +106,10 @@ def list_command(project: Path | None, topic: str, as_json: bool) -> None:
         click.echo(f"Skipped, not memories ({len(listing.skipped)}):")
         for item in listing.skipped:
             click.echo(f"  {item.describe()}")
+    if clashing:
+        click.echo(f"Unresolved sync conflicts ({len(clashing)}; see `serena memories conflicts`):")
+        for name in clashing:
+            click.echo(f"  {name}")
     if listing.rename_journal:
         click.echo(f"Warning: {listing.rename_journal}.", err=True)
 

@@ -263,11 +263,35 @@ class DashboardApi:
             {"name": name, "read_only": name in read_only, "global": N.is_global(name)}
             for name in listing.all
         ]
+        from serena_memory.core.sync import conflicts
+
         return {
             "project": {"root": str(root), "name": root.name},
             "global_folder": str(store.global_dir),
             "memories": memories,
+            "sync_conflicts": [c.name for c in conflicts(store)],
         }
+
+    def sync_conflict(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        """Both texts of a memory a sync met a conflict in, to show side by side."""
+        from serena_memory.core.sync import conflicts
+
+        store = self.store()
+        name = N.normalize_name(request.query_params.get("name", ""))
+        found = next((c for c in conflicts(store) if c.name == name), None)
+        if found is None:
+            raise ApiError(404, f"memory '{name}' has no sync conflict")
+        try:
+            local: str | None = store.read(name)
+        except MemoryNotFoundError:
+            local = None
+        return {**found.to_dict(), "local_text": local, "read_only": store.is_read_only(name)}
+
+    def resolve_sync_conflict(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        from serena_memory.core.sync import resolve
+
+        keep = self.text_field(data, "keep")
+        return {"message": resolve(self.store(), self.text_field(data, "name"), keep)}
 
     def read_memory(self, request: Request, data: dict[str, Any]) -> Response:
         """One memory for its page. Tagged with its version: the page's poll of an
@@ -407,11 +431,13 @@ class DashboardApi:
         section's first ``limit`` items and its total; ``section`` and ``offset`` ask for
         another page of one section. Without, the whole report (for scripts)."""
         flags = request.query_params
-        report = self.snapshots.get(self.store()).check(
+        store = self.store()
+        report = self.snapshots.get(store).check(
             include_unmarked=flags.get("include_unmarked") == "1",
             fuzzy=flags.get("fuzzy") == "1",
             reachability=flags.get("reachability") == "1",
         )
+        report = integrity_api.with_sync_conflicts(store, report)
         if "limit" not in flags and "section" not in flags:
             return report.to_dict()
         sections = self.report_sections(report)
@@ -456,6 +482,7 @@ class DashboardApi:
             sections["ignored_references"] = [r.to_dict() for r in report.ignored_references or ()]
         sections["unreadable"] = list(report.unreadable)
         sections["skipped"] = [f.to_dict() for f in report.skipped]
+        sections["sync_conflicts"] = list(report.sync_conflicts)
         self._sections = (report, sections)
         return sections
 
@@ -535,6 +562,12 @@ class DashboardApi:
             Route("/api/restore", w(self.restore_memory, body=True), methods=["POST"]),
             Route("/api/check", w(self.check), methods=["GET"]),
             Route("/api/search", w(self.search), methods=["GET"]),
+            Route("/api/sync-conflict", w(self.sync_conflict), methods=["GET"]),
+            Route(
+                "/api/sync-conflict/resolve",
+                w(self.resolve_sync_conflict, body=True),
+                methods=["POST"],
+            ),
             Route("/api/fix-reference", w(self.fix_reference, body=True), methods=["POST"]),
             Route("/api/auto-prefix", w(self.auto_prefix, body=True), methods=["POST"]),
             Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),

@@ -178,11 +178,14 @@ class CheckReport:
     skipped: list[SkippedFile] = field(default_factory=list)
     include_unmarked: bool = False
     fuzzy: bool = False
+    # memories a sync left with both sides' texts until a person resolves them (core/sync)
+    sync_conflicts: list[str] = field(default_factory=list)
 
     @property
     def problem_count(self) -> int:
         return (
-            len(self.stale)
+            len(self.sync_conflicts)
+            + len(self.stale)
             + len(self.bare_high)
             + len(self.bare_low)
             + len(self.near_misses)
@@ -216,6 +219,8 @@ class CheckReport:
             data["unreadable"] = list(self.unreadable)
         if self.skipped:
             data["skipped"] = [s.to_dict() for s in self.skipped]
+        if self.sync_conflicts:
+            data["sync_conflicts"] = list(self.sync_conflicts)
         return data
 
     def to_text(self) -> str:
@@ -294,6 +299,14 @@ class CheckReport:
         if self.skipped:
             out.append(f"Skipped, not read ({len(self.skipped)}):")
             out.extend(f"  - {s.describe()}" for s in self.skipped)
+            out.append("")
+        if self.sync_conflicts:
+            out.append(f"Unresolved sync conflicts ({len(self.sync_conflicts)}):")
+            out.extend(f"  - `{name}`" for name in self.sync_conflicts)
+            out.append(
+                "  both sides changed the same lines; compare with `serena memories conflicts "
+                "--show NAME`, then `serena memories resolve NAME --keep local|remote`"
+            )
             out.append("")
         while out and out[-1] == "":
             out.pop()

@@ -159,8 +159,18 @@ def run_check(
         jobs = _cpu_count()
     jobs = min(jobs, max(1, len(listing.names) // PARALLEL_MIN_PER_JOB))
     if jobs > 1 and not reachability and _can_fork():
-        return _parallel_check(listing, include_unmarked, fuzzy, jobs)
-    return listing.analyzer().check(include_unmarked, fuzzy, reachability)
+        report = _parallel_check(listing, include_unmarked, fuzzy, jobs)
+    else:
+        report = listing.analyzer().check(include_unmarked, fuzzy, reachability)
+    return with_sync_conflicts(store, report)
+
+
+def with_sync_conflicts(store: MemoryStore, report: CheckReport) -> CheckReport:
+    """Add the memories a sync left unresolved (both sides' texts kept) to a report."""
+    from serena_memory.core.sync import conflicts
+
+    report.sync_conflicts = [c.name for c in conflicts(store)]
+    return report
 
 
 # -- parallel check -------------------------------------------------------------------------

@@ -130,6 +130,7 @@
     stateTag = res.etag;
     state.project = res.data.project;
     state.memories = res.data.memories;
+    state.syncConflicts = res.data.sync_conflicts || [];
     const projectName = document.getElementById("project-name");
     projectName.textContent = state.project ? state.project.name : "no project active";
     projectName.title = state.project ? state.project.root : "";
@@ -300,6 +301,7 @@
     if (view === "memory" && arg) return showMemory(arg);
     if (view === "new") return showNew(arg);
     if (view === "check") return showCheck();
+    if (view === "sync-conflict" && arg) return showSyncConflict(arg);
     if (view === "graph") return showGraph();
     if (view === "topics") return showTopics(arg);
     if (view === "search") return showSearch(arg);
@@ -323,6 +325,7 @@
       el("h1", { text: state.project ? state.project.name : "No project" }),
       el("p", { class: "muted mono", text: state.project ? state.project.root : "" }),
       el("p", {}, `${project} project memories, ${global} global memories, ${readOnly} read-only.`),
+      syncConflictsNotice(),
       hasCore ? el("p", {}, "Start from ", el("a", { href: memoryHref("core"), text: "core" }), ", the entry point of the memory graph.") : "",
       el("div", { class: "toolbar" },
         el("button", { class: "primary", onclick: () => go("#/new") }, "New memory"),
@@ -389,7 +392,9 @@
       el("div", { class: "memory-header" },
         el("h1", { text: memory.name }),
         el("span", { class: memory.global ? "badge global" : "badge", text: memory.global ? "global" : "project" }),
-        memory.read_only ? el("span", { class: "badge ro", text: "read-only" }) : null),
+        memory.read_only ? el("span", { class: "badge ro", text: "read-only" }) : null,
+        (state.syncConflicts || []).includes(memory.name)
+          ? el("a", { class: "badge ro", id: "sync-conflict-badge", href: "#/sync-conflict/" + encodeURIComponent(memory.name), text: "sync conflict" }) : null),
       el("div", { class: "toolbar" },
         button("Edit", "edit-button", () => renderEditor(memory, memory.content), "primary", tooLarge),
         button("Rename / move", "rename-button", () => showRename(memory, actions)),
@@ -621,6 +626,56 @@
     );
   }
 
+  // -- sync conflicts: both sides changed the same lines (docs/sync.md) -------------------
+  function syncConflictsNotice() {
+    const names = state.syncConflicts || [];
+    if (!names.length) return null;
+    return el("div", { class: "notice warn", id: "sync-conflicts", role: "status" },
+      `Unresolved sync conflicts (${names.length}): another machine changed the same lines; compare both versions: `,
+      ...names.flatMap((name, i) => [i ? ", " : "",
+        el("a", { class: "mono", href: "#/sync-conflict/" + encodeURIComponent(name), text: name })]));
+  }
+
+  async function showSyncConflict(name) {
+    main.replaceChildren(el("h1", { text: name }), el("p", { class: "muted", text: "Loading…" }));
+    const res = await api("GET", "/api/sync-conflict?name=" + encodeURIComponent(name));
+    if (!res.ok) {
+      main.replaceChildren(el("h1", { class: "mono", text: name }), noticeBox("error", res.data.error));
+      return;
+    }
+    const info = res.data;
+    const column = (title, id, text) => {
+      const area = el("textarea", { id, readonly: true, spellcheck: "false", "aria-label": title });
+      area.value = text === null ? "" : text;
+      return el("div", {}, el("h2", { text: title }), area);
+    };
+    const status = el("div", {});
+    const resolve = async (keep) => {
+      const done = await api("POST", "/api/sync-conflict/resolve", { name, keep });
+      if (!done.ok) {
+        status.replaceChildren(noticeBox("error", done.data.error));
+        return;
+      }
+      state.notice = { kind: "ok", text: done.data.message };
+      await refreshState({ force: true });
+      go(memoryHref(name));
+    };
+    main.replaceChildren(
+      el("div", { class: "memory-header" }, el("h1", { text: name }),
+        el("span", { class: "badge ro", text: "sync conflict" })),
+      noticeBox("warn", `A sync with ${info.remote} (${info.at}) found both sides changed the same lines. ` +
+        "The memory kept this machine's text; the other side's is kept here. To combine them, edit the memory, then keep local."),
+      status,
+      el("div", { class: "conflict-columns" },
+        column("This machine (in the memory)", "sync-local", info.local_text),
+        column("The other side", "sync-remote", info.remote_text)),
+      el("div", { class: "toolbar" },
+        el("button", { class: "primary", id: "sync-keep-local", onclick: () => resolve("local") }, "Keep this machine's"),
+        el("button", { id: "sync-keep-remote", disabled: info.read_only, onclick: () => resolve("remote") }, "Take the other side's"),
+        el("a", { href: memoryHref(name), text: "Open the memory" })),
+    );
+  }
+
   // -- creating --------------------------------------------------------------------------
   function showNew(topic) {
     const nameInput = el("input", { type: "text", id: "new-name", value: topic ? topic.replace(/\/?$/, "/") : "", placeholder: "topic/name", "aria-label": "Name" });
@@ -767,6 +822,10 @@
     if (sections.unreadable.total) {
       body.push(reportSection("Not valid UTF-8, not checked", "unreadable", "unreadable", sections.unreadable,
         (name) => el("li", { class: "mono", text: name }), "", query));
+    }
+    if (sections.sync_conflicts && sections.sync_conflicts.total) {
+      body.push(reportSection("Unresolved sync conflicts", "sync-conflicts", "sync_conflicts", sections.sync_conflicts,
+        (name) => el("li", {}, el("a", { class: "mono", href: "#/sync-conflict/" + encodeURIComponent(name), text: name })), "", query));
     }
     if (sections.skipped && sections.skipped.total) {
       body.push(reportSection("Skipped, not read", "skipped", "skipped", sections.skipped,

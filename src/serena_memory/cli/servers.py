@@ -97,13 +97,30 @@ def start_mcp_server(
 
     server = mcp_server.build_server(state)
     # Services started next to the server (the dashboard) hook in here, sharing `state`.
+    auto = start_auto_sync(state)
     if dashboard:
         start_side_services(state, port=dashboard_port, open_browser=open_browser)
-    if transport == "stdio":
-        mcp_server.run_stdio(server)
-        return
-    click.echo(f"Serving MCP over streamable HTTP at http://{host}:{port}/mcp", err=True)
-    mcp_server.serve_http(server, host, port)
+    try:
+        if transport == "stdio":
+            mcp_server.run_stdio(server)
+            return
+        click.echo(f"Serving MCP over streamable HTTP at http://{host}:{port}/mcp", err=True)
+        mcp_server.serve_http(server, host, port)
+    finally:
+        if auto is not None:
+            auto.finish()  # writes not pushed yet are pushed before the server ends
+
+
+def start_auto_sync(state):
+    """With `memory_sync: auto`: pull now, push after the agent's writes, in the
+    background (core/sync.py)."""
+    from serena_memory.core.sync import start_auto_sync as start
+
+    auto = start(lambda: state.store)
+    if auto is not None:
+        state.after_write = auto.changed
+        click.echo("Syncing memories automatically (memory_sync: auto).", err=True)
+    return auto
 
 
 def check_port_free(host: str, port: int) -> None:

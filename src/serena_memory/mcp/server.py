@@ -136,6 +136,8 @@ def build_server(state: ServerState) -> Server[Any]:
             text = await anyio.to_thread.run_sync(run)
         except Exception as exc:
             return _failed(describe(exc))
+        if not declared.read_only and state.after_write is not None:
+            state.after_write()  # only schedules: the answer is not held up
         # what was done on the side (an interrupted rename finished): apart from the answer
         blocks = [text, *state.take_notices()]
         return types.CallToolResult(

@@ -7,7 +7,7 @@ dashboard started next to it, which follows the project the agent activates.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from serena_memory.agent.modes import MEMORY_TOOLS, ONBOARDING_TOOLS, Mode, excluded_tools
@@ -67,6 +67,8 @@ class ServerState:
         self.allow_activation = allow_activation or project is None
         self.excluded = excluded_tools(modes)
         self.store: MemoryStore | None = None
+        # Called after a tool that may have changed memories (automatic sync hooks in here)
+        self.after_write: Callable[[], None] | None = None
         self.choice: ProjectChoice | None = None  # how the start-up project was chosen
         if project is not None:
             self.store = self._open(project)

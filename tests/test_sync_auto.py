@@ -1,0 +1,101 @@
+"""`memory_sync: auto` with a real server process: a pull when the server starts, a push
+after the agent's writes (in the background), an unreachable remote said once."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import anyio
+import pytest
+from conftest import write_config
+from test_mcp_support import SERVER_CMD, free_port, ok, over_stdio
+
+from serena_memory.core.store import MemoryStore
+from serena_memory.core.sync import sync
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
+
+
+def _wait_for(check, seconds: float = 60.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "did not happen in time"
+        time.sleep(0.1)
+
+
+@pytest.fixture
+def laptop(tmp_path: Path) -> MemoryStore:
+    (tmp_path / "laptop" / "project").mkdir(parents=True)
+    (tmp_path / "laptop" / "home").mkdir()
+    return MemoryStore(tmp_path / "laptop" / "project", home=tmp_path / "laptop" / "home")
+
+
+def test_the_server_pulls_at_start_and_pushes_after_writes(
+    tmp_path: Path, project: Path, serena_home: Path, laptop: MemoryStore
+) -> None:
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "--quiet", "--bare", str(remote)], check=True)
+    laptop.write("global/from-laptop", "written on the laptop\n")
+    sync(laptop, "global", str(remote))
+    write_config(
+        serena_home / "serena_config.yml", f"memory_sync: auto\nmemory_sync_remote: {remote}\n"
+    )
+    pulled = serena_home / "memories" / "global" / "from-laptop.md"
+
+    async def go() -> None:
+        async with over_stdio(["--project", str(project)]) as client:
+            await anyio.to_thread.run_sync(lambda: _wait_for(pulled.is_file))
+            await ok(client, "write_memory", memory_name="global/from-agent", content="agent\n")
+
+            def pushed() -> bool:
+                sync(laptop, "global", str(remote))
+                return laptop.exists("global/from-agent")
+
+            await anyio.to_thread.run_sync(lambda: _wait_for(pushed))
+
+    anyio.run(go)
+    assert laptop.read("global/from-agent") == "agent\n"
+    assert pulled.read_text() == "written on the laptop\n"
+
+
+def test_an_unreachable_remote_is_said_once_and_never_fails_a_tool(
+    tmp_path: Path, project: Path, serena_home: Path
+) -> None:
+    from mcp import Client
+
+    gone = tmp_path / "unplugged" / "memories.git"
+    write_config(
+        serena_home / "serena_config.yml", f"memory_sync: auto\nmemory_sync_remote: {gone}\n"
+    )
+    port = free_port()
+    log = tmp_path / "server.log"
+    with log.open("w") as err:
+        proc = subprocess.Popen(
+            [*SERVER_CMD, "--transport", "streamable-http", "--port", str(port)]
+            + ["--project", str(project), "--no-dashboard"],
+            env=dict(os.environ),
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+        )
+    try:
+        _wait_for(lambda: "automatic sync of the global memories failed" in log.read_text())
+
+        async def go() -> None:
+            async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+                for i in range(3):
+                    text = await ok(client, "write_memory", memory_name=f"global/n{i}", content="x")
+                    assert "sync" not in text.lower()
+
+        anyio.run(go)
+        time.sleep(4)  # past the debounce: the push after the writes failed too
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    said = log.read_text()
+    assert said.count("automatic sync of the global memories failed") == 1, said
+    assert "Traceback" not in said
+    assert (serena_home / "memories" / "global" / "n2.md").read_text() == "x"

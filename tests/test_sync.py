@@ -348,3 +348,25 @@ def test_setting_the_remote_keeps_the_rest_of_the_configuration(laptop: Machine)
         "# my settings\nread_only_memory_patterns:\n  - global/frozen.*  # kept\n"
         f"memory_sync_remote: {laptop.remote}\nmemory_history: true\n"
     )
+
+
+def test_syncs_settle_instead_of_making_entries_forever(
+    laptop: Machine, workstation: Machine
+) -> None:
+    import json
+
+    laptop.write("global/a", "a\n")
+    workstation.write("global/b", "b\n")
+    for machine in (laptop, workstation, laptop, workstation):
+        machine.sync()
+    counts = [
+        len(json.loads(m.run("memories", "history", "--json").stdout))
+        for m in (laptop, workstation)
+    ]
+    for machine in (laptop, workstation, laptop):
+        assert "already up to date" in machine.sync().stdout
+    after = [
+        len(json.loads(m.run("memories", "history", "--json").stdout))
+        for m in (laptop, workstation)
+    ]
+    assert after == counts

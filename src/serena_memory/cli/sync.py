@@ -45,6 +45,12 @@ def _store(project: Path | None, scope: str):
     help="Sync the project's memories (PROJECT/.serena/memories) instead.",
 )
 @click.option(
+    "--team",
+    "scope",
+    flag_value="team",
+    help="Pull the team's memories (memory_sync_team_remote) into global/team/ only.",
+)
+@click.option(
     "--remote",
     default=None,
     metavar="URL",
@@ -56,18 +62,20 @@ def sync_command(project: Path | None, scope: str, remote: str | None, as_json: 
     shared drive, SSH or HTTPS; authentication is git's own). Both sides' changes are
     merged per memory; where both changed the same lines the local text stays and the
     other is kept for you (`serena memories conflicts`). Each sync is one history entry,
-    undone with `serena memories restore`."""
-    from serena_memory.core.sync import configured_remote, remember_remote, sync
+    undone with `serena memories restore`. With a team remote configured, the team's
+    memories are pulled too (read-only, under global/team/)."""
+    from serena_memory.core.sync import configured_remote, remember_remote, sync_everything
 
     store = _store(project, scope)
-    if remote is not None and remote != configured_remote(store, scope):
+    if remote is not None and scope != "team" and remote != configured_remote(store, scope):
         where = remember_remote(store, scope, remote)
         click.echo(f"Remembered the {scope} sync remote in {where}.", err=True)
-    result = sync(store, scope, remote, interactive=sys.stdin.isatty())
+    results = sync_everything(store, scope, remote, interactive=sys.stdin.isatty())
     if as_json:
-        emit_json(result.to_dict())
+        emit_json(results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results])
         return
-    click.echo(result.summary())
+    for result in results:
+        click.echo(result.summary())
 
 
 @click.command(name="conflicts")

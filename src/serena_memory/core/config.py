@@ -8,6 +8,7 @@ a person meant to protect.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -332,6 +333,9 @@ def load_settings(project_root: Path | None, home: Path | None = None) -> Settin
     if p.path is not None:
         read_only += _compile(p.read_only_memory_patterns, "read_only_memory_patterns", p.path)
         ignored += _compile(p.ignored_memory_patterns, "ignored_memory_patterns", p.path)
+    team = load_sync_config(home).team_prefix()
+    if team is not None:  # the team's memories, pulled from its repository (core/sync.py)
+        read_only += _compile((re.escape(team) + ".*",), "memory_sync_team_remote", g.path)
     return Settings(
         global_config=g,
         project_config=p,
@@ -355,6 +359,16 @@ class SyncConfig(NamedTuple):
     team_topic: str = "team"
     team_writable: bool = False
     path: Path | None = None
+
+    def team_prefix(self) -> str | None:
+        """``global/<topic>/`` when team memories are pulled and read-only, else None."""
+        if self.team_remote is None or self.team_writable:
+            return None
+        return f"global/{self.team_topic}/"
+
+    def team_topic_pulled(self) -> str | None:
+        """The topic under ``global/`` the team's memories are pulled into, if any."""
+        return None if self.team_remote is None else self.team_topic
 
 
 def load_sync_config(home: Path | None = None) -> SyncConfig:

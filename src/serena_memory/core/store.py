@@ -16,7 +16,13 @@ from typing import Any, NamedTuple
 from serena_memory.core import journal as J
 from serena_memory.core import names as N
 from serena_memory.core import paths
-from serena_memory.core.config import GLOBAL_CONFIG_NAME, Settings, load_settings, serena_home
+from serena_memory.core.config import (
+    GLOBAL_CONFIG_NAME,
+    Settings,
+    load_settings,
+    load_sync_config,
+    serena_home,
+)
 from serena_memory.core.editing import EditMode, apply_edit
 from serena_memory.core.errors import (
     ContentTooLongError,
@@ -318,6 +324,8 @@ class MemoryStore:
                 f"{ignored!r}), so memory operations can't reach it; the raw file can still "
                 f"be opened at {self.path_of(name)}"
             )
+        if write:
+            self._refuse_team(name)
         if write and self.protect_read_only:
             pattern = settings.patterns.read_only_match(name)
             if pattern is not None:
@@ -331,6 +339,17 @@ class MemoryStore:
                     f"entry {pattern!r}); {advice}"
                 )
         return name
+
+    def _refuse_team(self, name: str) -> None:
+        """The team's memories are pulled from its repository and read-only for the agent
+        and the person alike, unless ``memory_sync_team_writable: true``."""
+        prefix = load_sync_config(self.home).team_prefix()
+        if prefix is not None and name.startswith(prefix):
+            raise ReadOnlyMemoryError(
+                f"memory '{name}' comes from the team's repository (memory_sync_team_remote), "
+                "so it is read-only here; change it in the team's repository, or set "
+                "memory_sync_team_writable: true in serena_config.yml"
+            )
 
     # -- listing ---------------------------------------------------------------------------
     def iter_all_names(self, include_ignored: bool = False) -> Iterator[str]:
@@ -526,10 +545,16 @@ class MemoryStore:
         the real folders (those the locks are taken on) with their path-gate scopes, so
         the history reads exactly what the store may read."""
         project, global_ = self.gate_scopes()
+        # The team's memories have their own history: their repository (core/sync.py).
+        team = load_sync_config(self.home).team_topic_pulled()
         return [
             Folder(self._real_folder(project), "", frozenset({N.GLOBAL_TOPIC}), "project", project),
             Folder(
-                self._real_folder(global_), N.GLOBAL_TOPIC + "/", frozenset(), "global", global_
+                self._real_folder(global_),
+                N.GLOBAL_TOPIC + "/",
+                frozenset({team} if team else ()),
+                "global",
+                global_,
             ),
         ]
 

@@ -302,10 +302,20 @@ class SyncResult:
     kept_edits: list[str] = field(default_factory=list)  # deleted on one side, edited on the other
     skipped: list[str] = field(default_factory=list)  # not usable as memories here
     seconds: float = 0.0
+    pull_only: bool = False  # the team's memories: pulled, never pushed
 
     def summary(self) -> str:
         where = f"the {self.scope} memories with {self.remote}"
-        if not self.changed and not self.pushed:
+        if self.pull_only:
+            pulled = ", ".join(
+                f"{sum(1 for w in self.changed.values() if w == what)} {what}"
+                for what in ("created", "changed", "deleted")
+                if what in self.changed.values()
+            )
+            text = f"Pulled the {self.scope} memories from {self.remote}: " + (
+                f"{pulled}." if pulled else "already up to date."
+            )
+        elif not self.changed and not self.pushed:
             text = f"Synced {where}: already up to date."
         else:
             parts = []
@@ -318,7 +328,11 @@ class SyncResult:
                 )
             parts.append("local changes pushed" if self.pushed else "nothing to push")
             text = f"Synced {where}: " + "; ".join(parts) + "."
-        if self.kept_edits:
+        if self.kept_edits and self.pull_only:
+            text += (
+                " Changed here since the last pull, so kept: " + ", ".join(self.kept_edits) + "."
+            )
+        elif self.kept_edits:
             text += (
                 " Deleted on one side but edited on the other, so kept: "
                 + ", ".join(self.kept_edits)
@@ -494,6 +508,8 @@ def sync(
 def _sync_locked(
     store: MemoryStore, scope: str, url: str, history: FolderHistory, interactive: bool
 ) -> SyncResult:
+    import pygit2
+
     result = SyncResult(scope, display_url(url))
     repo_path = history.repo_path
     for _ in range(ATTEMPTS):
@@ -502,8 +518,12 @@ def _sync_locked(
             merge = _Merge(store, scope, url, remote_rev)
             try:
                 changed = store.apply_synced(scope, merge)
-            except HistoryError as exc:
-                raise SyncError(f"the history can't be synced: {exc}") from None
+            except (HistoryError, pygit2.GitError) as exc:
+                raise SyncError(
+                    f"the history of the {scope} memories can't be merged ({exc}); the "
+                    "memories are as they were, or as far as the merge got (see `serena "
+                    "memories history`)"
+                ) from None
             for name, what in changed.items():
                 result.changed[name] = what
             _merge_lists(result, merge.result)
@@ -634,8 +654,13 @@ class AutoSync:
         if store is None:
             return True
         fine = True
-        for scope in SCOPES:
+        for scope in (*SCOPES, "team"):
             try:
+                if scope == "team":
+                    if load_sync_config(store.home).team_remote is None:
+                        continue
+                    self.last[scope] = pull_team(store)
+                    continue
                 if configured_remote(store, scope) is None:
                     continue
                 self.last[scope] = sync(store, scope)
@@ -666,3 +691,133 @@ def start_auto_sync(store_source: Any, home: Path | None = None) -> AutoSync | N
     auto = AutoSync(store_source)
     auto.start()
     return auto
+
+
+# -- team memories: a second remote, pulled only, under global/<topic>/ -------------------------
+TEAM_REF = f"{FETCHED}team/main"
+
+
+def team_repository(store: MemoryStore, url: str) -> Path:
+    """A bare repository of our own that holds the team's history as fetched: the pulled
+    memories' history is the team's, and nothing of the person's is ever pushed there."""
+    import hashlib
+
+    import pygit2
+
+    digest = hashlib.sha256(url.encode("utf-8")).hexdigest()[:16]
+    path = store.history_root() / f"team-{digest}.git"
+    if not (path / "HEAD").is_file():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pygit2.init_repository(str(path), bare=True, initial_head="main")
+    return path
+
+
+def pull_team(store: MemoryStore, *, interactive: bool = False) -> SyncResult:
+    """Bring the team's memories into ``global/<topic>/``: created, changed and deleted as
+    in the team's repository. A memory changed here since the last pull (possible with
+    ``memory_sync_team_writable``) is left as it is and named in the answer."""
+    import pygit2
+
+    started = time.perf_counter()
+    config = load_sync_config(store.home)
+    url = config.team_remote
+    if url is None:
+        raise SyncError(
+            "no team remote is configured; run `serena memories sync --team --remote URL` "
+            "once with the URL of the team's memories repository"
+        )
+    result = SyncResult("team", display_url(url), pull_only=True)
+    repo_path = team_repository(store, url)
+    repo = pygit2.Repository(str(repo_path))
+    before = repo.references.get(TEAM_REF)
+    old_tree = repo[before.target].peel(pygit2.Commit).tree if before is not None else None
+    fetched = _git(
+        repo_path,
+        "fetch",
+        "--quiet",
+        "--no-tags",
+        "--no-write-fetch-head",
+        "--end-of-options",
+        url,
+        f"+refs/heads/main:{TEAM_REF}",
+        interactive=interactive,
+    )
+    if fetched.returncode != 0:
+        if "couldn't find remote ref" in (fetched.stderr or ""):
+            result.seconds = time.perf_counter() - started
+            return result  # an empty team repository: nothing to pull yet
+        raise SyncError(
+            f"the team remote {display_url(url)} can't be reached ({_said(fetched)}); the "
+            "team memories are unchanged, sync again when it is reachable"
+        )
+    repo = pygit2.Repository(str(repo_path))
+    new_tree = repo.references[TEAM_REF].peel(pygit2.Commit).tree
+    old = _memory_blobs(repo, old_tree) if old_tree is not None else {}
+    new = _memory_blobs(repo, new_tree)
+    prefix = f"global/{config.team_topic}/"
+
+    def plan() -> dict[str, bytes | None]:
+        from serena_memory.core import names as N
+
+        versions: dict[str, bytes | None] = {}
+        for rel in sorted(set(old) | set(new)):
+            if old.get(rel) == new.get(rel):
+                continue
+            name = prefix + rel[: -len(".md")]
+            try:
+                if N.normalize_name(name) != name:
+                    raise SyncError(name)
+                current = _blob_id_of_file(store, name)
+            except MemoryStoreError:
+                result.skipped.append(rel)
+                continue
+            if current not in (old.get(rel), new.get(rel)):
+                result.kept_edits.append(name)  # changed here since the last pull: kept
+            elif current != new.get(rel):
+                blob: Any = repo[new[rel]] if rel in new else None
+                versions[name] = None if blob is None else blob.data
+        return versions
+
+    result.changed.update(store.apply_pulled(plan))
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _memory_blobs(repo: Any, tree: Any) -> dict[str, str]:
+    """Every memory file of a tree (``*.md``, no hidden part): path -> blob id."""
+    from serena_memory.core.history import _walk_tree
+
+    return {
+        rel: oid
+        for rel, oid in _walk_tree(repo, tree, "")
+        if rel.endswith(".md") and not any(p.startswith(".") for p in rel.split("/"))
+    }
+
+
+def _blob_id_of_file(store: MemoryStore, name: str) -> str | None:
+    import pygit2
+
+    try:
+        data = store.read_bytes(name)
+    except FileNotFoundError:
+        return None
+    return str(pygit2.hash(data))
+
+
+def sync_everything(
+    store: MemoryStore, scope: str, remote: str | None = None, *, interactive: bool = False
+) -> list[SyncResult]:
+    """What `serena memories sync` does: the folder of ``scope`` (``global``, ``project``
+    or ``team``); with ``global``, the team's memories are pulled too when a team remote is
+    configured (and only they, when the global memories have no remote)."""
+    if scope == "team":
+        if remote is not None:
+            set_global_key(store.home, "memory_sync_team_remote", check_url(remote))
+        return [pull_team(store, interactive=interactive)]
+    team = load_sync_config(store.home).team_remote
+    results = []
+    if scope != "global" or remote is not None or configured_remote(store, scope) or not team:
+        results.append(sync(store, scope, remote, interactive=interactive))
+    if scope == "global" and team:
+        results.append(pull_team(store, interactive=interactive))
+    return results

@@ -370,3 +370,28 @@ def test_syncs_settle_instead_of_making_entries_forever(
         for m in (laptop, workstation)
     ]
     assert after == counts
+
+
+def test_renamed_differently_on_both_sides_keeps_both_names(
+    laptop: Machine, workstation: Machine
+) -> None:
+    _shared(laptop, workstation)
+    laptop.run("memories", "rename", "global/conventions", "global/style")
+    workstation.run("memories", "rename", "global/conventions", "global/rules")
+    for machine in (laptop, workstation, laptop):
+        machine.sync()
+    for machine in (laptop, workstation):
+        assert machine.names() == {"global/style", "global/rules"}
+        assert machine.text("global/style") == machine.text("global/rules") == BASE
+
+
+def test_the_same_new_name_on_both_sides_is_a_conflict(
+    laptop: Machine, workstation: Machine
+) -> None:
+    laptop.write("global/new", "from the laptop\n")
+    workstation.write("global/new", "from the workstation\n")
+    laptop.sync()
+    workstation.sync()
+    assert workstation.text("global/new") == "from the workstation\n"
+    shown = workstation.run("memories", "conflicts", "--show", "global/new")
+    assert shown.stdout == "from the laptop\n"

@@ -406,13 +406,18 @@ class _Merge:
         merged = repo.merge_trees(
             base_tree, ours_tree, theirs.tree, favor=pygit2.enums.MergeFavor.OURS
         )
-        for ancestor, ours, other in list(merged.conflicts or ()):
-            path = (ours or other or ancestor).path
-            del merged.conflicts[path]
+        remaining = list(merged.conflicts or ())
+        for ancestor, ours, other in remaining:
+            for entry in (ancestor, ours, other):
+                if entry is not None and entry.path in merged.conflicts:
+                    del merged.conflicts[entry.path]
+        for ancestor, ours, other in remaining:
+            # Whatever either side still has stays: deleted on one side and edited on the
+            # other keeps the edit; renamed differently on both sides keeps both names.
             kept = [entry for entry in (ours, other) if entry is not None]
-            for entry in kept:  # deleted on one side, edited on the other: the edit stays
+            for entry in kept:
                 merged.add(pygit2.IndexEntry(entry.path, entry.id, entry.mode))
-            if ours is None or other is None:
+            if ancestor is not None and len(kept) == 1:
                 self.result.kept_edits.append(folder.name_of(kept[0].path))
         tree = repo[merged.write_tree(repo)]
         versions: dict[str, bytes | None] = {}

@@ -439,7 +439,10 @@ def set_global_key(home: Path | None, key: str, value: Any) -> Path:
         while end > start + 1 and not lines[end - 1].strip():
             end -= 1  # blank lines after the block stay
         text = "".join(lines[:start]) + block + "".join(lines[end:])
-    after = yaml.safe_load(text) or {}
+    try:
+        after = yaml.safe_load(text) or {}
+    except yaml.YAMLError:
+        after = None
     expected = {**before, key: value}
     if after != expected:
         raise ConfigError(

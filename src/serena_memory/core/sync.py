@@ -407,10 +407,10 @@ class _Merge:
             base_tree, ours_tree, theirs.tree, favor=pygit2.enums.MergeFavor.OURS
         )
         remaining = list(merged.conflicts or ())
-        for ancestor, ours, other in remaining:
-            for entry in (ancestor, ours, other):
-                if entry is not None and entry.path in merged.conflicts:
-                    del merged.conflicts[entry.path]
+        for path in {e.path for entries in remaining for e in entries if e is not None}:
+            if merged.conflicts is not None:  # None once the last conflict is gone
+                with contextlib.suppress(KeyError):
+                    del merged.conflicts[path]
         for ancestor, ours, other in remaining:
             # Whatever either side still has stays: deleted on one side and edited on the
             # other keeps the edit; renamed differently on both sides keeps both names.

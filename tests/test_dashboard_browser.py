@@ -6,6 +6,7 @@ Skipped, with the reason, when chromium is not installed (scripts/test.sh instal
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from collections.abc import Iterator
@@ -735,6 +736,14 @@ def test_hostile_memory_text_in_search_results_is_only_text(tab: Tab, store: Mem
 
 
 # -- the screenshot in the README ------------------------------------------------------------
+def screenshot_folder(tmp_path: Path) -> Path:
+    """Where screenshots go: the docs when SERENA_UPDATE_SCREENSHOTS=1 asks to refresh them,
+    else a temporary folder, so a test run leaves the work tree as it found it."""
+    if os.environ.get("SERENA_UPDATE_SCREENSHOTS") == "1":
+        return REPO_ROOT / "docs"
+    return tmp_path
+
+
 def test_screenshot_for_the_readme(browser, tmp_path: Path, serena_home: Path) -> None:
     root = tmp_path / "acme-shop"
     root.mkdir()
@@ -770,8 +779,7 @@ def test_screenshot_for_the_readme(browser, tmp_path: Path, serena_home: Path) -
     t.open("#/memory/core")
     expect(t.page.locator("#rendered h1")).to_have_text("acme-shop")
     expect(t.page.locator("#backlinks")).to_contain_text("tech_stack")
-    target = REPO_ROOT / "docs" / "dashboard.png"
-    target.parent.mkdir(exist_ok=True)
+    target = screenshot_folder(tmp_path) / "dashboard.png"
     t.page.screenshot(path=str(target))
     assert target.stat().st_size > 10_000
     t.close()
@@ -802,11 +810,13 @@ def test_screenshots_of_the_local_graph_and_the_topic_map(
             t.page.locator('#local-graph a.node.missing[data-node="payments/invoice_v1"]')
         ).to_have_count(1)
         t.page.locator("#local-graph-section").screenshot(
-            path=str(REPO_ROOT / "docs" / "dashboard-local-graph.png")
+            path=str(screenshot_folder(tmp_path) / "dashboard-local-graph.png")
         )
         t.open("#/topics")
         expect(t.page.locator("#topic-map")).to_have_attribute("data-drawn", "/")
-        t.page.locator("#main").screenshot(path=str(REPO_ROOT / "docs" / "dashboard-topic-map.png"))
+        t.page.locator("#main").screenshot(
+            path=str(screenshot_folder(tmp_path) / "dashboard-topic-map.png")
+        )
     finally:
         t.close()
         server.stop()

@@ -442,7 +442,10 @@ class FolderHistory:
             return None
         except (OSError, MemoryStoreError):
             return _UNREADABLE
-        oid = str(repo.create_blob(data))
+        found = _engine().hash(data)
+        if found not in repo:  # an unchanged file's blob is there already: nothing to write
+            repo.create_blob(data)
+        oid = str(found)
         # a change within the file system's clock tick keeps the stamp: look again later
         racy = now_ns - st.st_mtime_ns < RACY_NS
         self._stamps[rel] = [*key, oid, racy]
@@ -873,15 +876,14 @@ def _tree_paths(repo: Any, tree: Any) -> list[str]:
 def _updated_tree(repo: Any, pygit2: Any, tree: Any, changes: dict[str, str | None]) -> Any:
     """The id of ``tree`` with ``changes`` applied (path -> blob id, None: removed),
     rebuilding only the folders on the changed paths; None when nothing is left."""
-    builder = repo.TreeBuilder(tree) if tree is not None else repo.TreeBuilder()
+    builder = _Builder(repo, tree)
     below: dict[str, dict[str, str | None]] = {}
     for rel, oid in changes.items():
         first, sep, rest = rel.partition("/")
         if sep:
             below.setdefault(first, {})[rest] = oid
         elif oid is None:
-            if builder.get(first) is not None:
-                builder.remove(first)
+            builder.remove(first)
         else:
             builder.insert(first, pygit2.Oid(hex=oid), pygit2.GIT_FILEMODE_BLOB)
     for name, sub in below.items():
@@ -889,12 +891,47 @@ def _updated_tree(repo: Any, pygit2: Any, tree: Any, changes: dict[str, str | No
         subtree = existing if existing is not None and existing.type_str == "tree" else None
         new = _updated_tree(repo, pygit2, subtree, sub)
         if new is None:
-            if existing is not None:
-                builder.remove(name)
+            builder.remove(name)
         else:
             builder.insert(name, new, pygit2.GIT_FILEMODE_TREE)
-    oid = builder.write()
-    return None if len(repo[oid]) == 0 else oid
+    return builder.write()
+
+
+class _Builder:
+    """A tree builder that counts its entries (pygit2's does not), so an emptied folder
+    is dropped without reading the written tree back."""
+
+    def __init__(self, repo: Any, tree: Any) -> None:
+        self.tree = tree
+        self.builder = repo.TreeBuilder(tree) if tree is not None else repo.TreeBuilder()
+        self.count = len(tree) if tree is not None else 0
+        self.added: set[str] = set()
+        self.removed: set[str] = set()
+
+    def has(self, name: str) -> bool:
+        if name in self.added:
+            return True
+        return self.tree is not None and name not in self.removed and name in self.tree
+
+    def get(self, name: str) -> Any:
+        return self.builder.get(name) if self.has(name) else None
+
+    def insert(self, name: str, oid: Any, mode: int) -> None:
+        if not self.has(name):
+            self.count += 1
+        self.builder.insert(name, oid, mode)
+        self.added.add(name)
+        self.removed.discard(name)
+
+    def remove(self, name: str) -> None:
+        if self.has(name):
+            self.count -= 1
+            self.builder.remove(name)
+        self.added.discard(name)
+        self.removed.add(name)
+
+    def write(self) -> Any:
+        return self.builder.write() if self.count else None
 
 
 def _empty_tree(repo: Any) -> Any:
@@ -936,6 +973,7 @@ def _repack(repo: Any, pygit2: Any, repo_path: Path, head: Any) -> None:
 
 # -- recording one operation -----------------------------------------------------------------
 _histories: dict[Path, FolderHistory] = {}
+_repository_paths: dict[tuple[Path, Path], Path] = {}  # the folders are real paths already
 _unsaved_histories: set[FolderHistory] = set()
 
 
@@ -947,7 +985,10 @@ def _flush_stamps() -> None:
 
 def folder_history(history_root: Path, folder: Folder) -> FolderHistory:
     """The process-wide handle of a folder's history (its stat cache stays warm)."""
-    path = repository_path(history_root, folder.root)
+    key = (history_root, folder.root)
+    path = _repository_paths.get(key)
+    if path is None:
+        path = _repository_paths[key] = repository_path(history_root, folder.root)
     found = _histories.get(path)
     if found is None or found.folder != folder:
         found = _histories[path] = FolderHistory(folder, path)

@@ -540,11 +540,11 @@ class MemoryStore:
             yield
 
     # -- history -------------------------------------------------------------------------
-    def history_folders(self) -> HistoryFolders:
+    def history_folders(self, settings: Settings | None = None) -> HistoryFolders:
         """The project's memories folder and the global one, as the history sees them:
         the real folders (those the locks are taken on) with their path-gate scopes, so
         the history reads exactly what the store may read."""
-        project, global_ = self.gate_scopes()
+        project, global_ = self.gate_scopes(settings)
         # The team's memories have their own history: their repository (core/sync.py).
         team = load_sync_config(self.home).team_topic_pulled()
         return [
@@ -603,7 +603,7 @@ class MemoryStore:
                 f"the history folder {root} is inside the project, so no history is kept; "
                 "set memory_history_dir in serena_config.yml to a folder outside it"
             )
-        project, global_ = self.history_folders()
+        project, global_ = self.history_folders(settings)
         histories: Histories = []
         if all_scopes or any(not N.is_global(n) for n in names):
             histories.append(folder_history(root, project))

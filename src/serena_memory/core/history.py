@@ -732,7 +732,7 @@ class FolderHistory:
             return
         pygit2 = _engine()
         cutoff = None if since is None else since.timestamp()
-        # the branch is a line (one parent each), so the plain walk is newest first
+        # newest first by commit time (a sync's merges interleave both sides by time)
         for commit in repo.walk(head.id, pygit2.enums.SortMode.NONE):
             if cutoff is not None and commit.commit_time < cutoff - 1:
                 return

@@ -211,11 +211,23 @@ def _conflicts_path(history: FolderHistory) -> Path:
 
 
 def _read_conflicts(path: Path) -> dict[str, dict[str, str]]:
+    """The conflict records; a file that is not what this module writes (malformed, nested
+    too deeply, other shapes, oversized) counts as none rather than failing every listing."""
+    from serena_memory.core.paths import MAX_MEMORY_BYTES
+
     try:
+        if path.stat().st_size > MAX_MEMORY_BYTES:
+            return {}
         data = json.loads(path.read_bytes())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return {}
-    return data if isinstance(data, dict) else {}
+    if not isinstance(data, dict):
+        return {}
+    return {
+        name: {key: str(value) for key, value in item.items() if isinstance(key, str)}
+        for name, item in data.items()
+        if isinstance(name, str) and isinstance(item, dict)
+    }
 
 
 def _write_conflicts(path: Path, data: dict[str, dict[str, str]]) -> None:
@@ -346,7 +358,8 @@ class SyncResult:
                 "conflicts`."
             )
         if self.skipped:
-            text += " Not usable as memory names here, left out: " + ", ".join(self.skipped) + "."
+            shown = ", ".join(_printable(rel) for rel in self.skipped)
+            text += f" Not usable as memories here (name, kind of file or size), left out: {shown}."
         return text
 
     def to_dict(self) -> dict[str, Any]:
@@ -360,6 +373,12 @@ class SyncResult:
             "skipped": self.skipped,
             "seconds": round(self.seconds, 3),
         }
+
+
+def _printable(rel: str) -> str:
+    """A path from a remote as a message shows it: control characters (which could steer
+    the terminal) and bytes that are not text escaped."""
+    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in rel)
 
 
 class _Merge:
@@ -424,13 +443,21 @@ class _Merge:
         diff = repo.diff(ours_tree, tree)
         for delta in diff.deltas:
             rel = delta.new_file.path if delta.status_char() != "D" else delta.old_file.path
-            if not folder.holds(rel) or not self._usable(folder, rel):
+            written = delta.status_char() != "D"
+            if (
+                not folder.holds(rel)
+                or not self._usable(folder, rel)
+                or (written and not _memory_file(repo, delta.new_file.mode, delta.new_file.id))
+            ):
                 self.result.skipped.append(rel)
                 continue
             name = folder.name_of(rel)
             versions[name] = None if delta.status_char() == "D" else repo[delta.new_file.id].data
         when = datetime.now(UTC).isoformat(timespec="seconds")
         for rel, other in clashing.items():
+            if not _memory_file(repo, other.mode, other.id):
+                self.result.skipped.append(rel)
+                continue
             name = folder.name_of(rel)
             self.result.conflicts.append(name)
             self.new_conflicts[name] = {
@@ -757,13 +784,15 @@ def pull_team(store: MemoryStore, *, interactive: bool = False) -> SyncResult:
         )
     repo = pygit2.Repository(str(repo_path))
     new_tree = repo.references[TEAM_REF].peel(pygit2.Commit).tree
-    old = _memory_blobs(repo, old_tree) if old_tree is not None else {}
-    new = _memory_blobs(repo, new_tree)
+    old = _memory_blobs(repo, old_tree, []) if old_tree is not None else {}
+    left_out: list[str] = []
+    new = _memory_blobs(repo, new_tree, left_out)
     prefix = f"global/{config.team_topic}/"
 
     def plan() -> dict[str, bytes | None]:
         from serena_memory.core import names as N
 
+        result.skipped, result.kept_edits = list(left_out), []  # planned again: start afresh
         versions: dict[str, bytes | None] = {}
         for rel in sorted(set(old) | set(new)):
             if old.get(rel) == new.get(rel):
@@ -788,15 +817,41 @@ def pull_team(store: MemoryStore, *, interactive: bool = False) -> SyncResult:
     return result
 
 
-def _memory_blobs(repo: Any, tree: Any) -> dict[str, str]:
-    """Every memory file of a tree (``*.md``, no hidden part): path -> blob id."""
-    from serena_memory.core.history import _walk_tree
+def _memory_file(repo: Any, mode: int, oid: Any) -> bool:
+    """Whether a tree entry from a remote can be a memory: a regular file (not a link, nor
+    a submodule, whose commit is not even here) no larger than a memory may be, measured
+    from the object's header so a huge one is never loaded."""
+    import pygit2
 
-    return {
-        rel: oid
-        for rel, oid in _walk_tree(repo, tree, "")
-        if rel.endswith(".md") and not any(p.startswith(".") for p in rel.split("/"))
-    }
+    from serena_memory.core.paths import MAX_MEMORY_BYTES
+
+    regular = (pygit2.GIT_FILEMODE_BLOB, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE)
+    return mode in regular and int(repo.odb.read_header(oid)[1]) <= MAX_MEMORY_BYTES
+
+
+def _memory_blobs(repo: Any, tree: Any, left_out: list[str]) -> dict[str, str]:
+    """Every memory file of a remote's tree (``*.md``, no hidden part, a regular file no
+    larger than a memory): path -> blob id; other ``*.md`` entries go to ``left_out``. The
+    tree is someone else's: it is walked without recursion and not below the depth a
+    memory name can reach."""
+    from serena_memory.core.names import MAX_NAME_CHARS
+
+    found: dict[str, str] = {}
+    pending = [("", tree)]
+    while pending:
+        prefix, folder = pending.pop()
+        for item in folder:
+            rel = f"{prefix}{item.name}"
+            if item.name.startswith(".") or len(rel) > MAX_NAME_CHARS:
+                continue
+            if item.type_str == "tree":
+                pending.append((f"{rel}/", repo[item.id]))
+            elif item.type_str == "blob" and rel.endswith(".md"):
+                if _memory_file(repo, item.filemode, item.id):
+                    found[rel] = str(item.id)
+                else:
+                    left_out.append(rel)
+    return found
 
 
 def _blob_id_of_file(store: MemoryStore, name: str) -> str | None:

@@ -1,0 +1,163 @@
+"""A sync remote is someone else's git repository: its trees are untrusted input. Trees
+are built object by object (as a hostile remote could), fetched by the real command
+line, and nothing they hold may become a memory unless a memory could be written so."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pygit2
+import pytest
+from conftest import SERENA
+
+from serena_memory.core.history import repository_path
+from serena_memory.core.paths import MAX_MEMORY_BYTES
+from serena_memory.core.store import MemoryStore
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
+
+BLOB, TREE, LINK, GITLINK = 0o100644, 0o040000, 0o120000, 0o160000
+
+
+def raw_tree(repo: pygit2.Repository, entries: list[tuple[int, bytes, pygit2.Oid]]) -> pygit2.Oid:
+    """A tree object written byte by byte: no name check, as any remote can send."""
+    entries = sorted(entries, key=lambda e: e[1] + (b"/" if e[0] == TREE else b""))
+    data = b"".join(b"%o %s\x00" % (mode, name) + oid.raw for mode, name, oid in entries)
+    return repo.odb.write(pygit2.GIT_OBJECT_TREE, data)
+
+
+def remote(tmp_path: Path, build) -> Path:
+    bare = tmp_path / "remote.git"
+    repo = pygit2.init_repository(str(bare), bare=True, initial_head="main")
+    sig = pygit2.Signature("Someone", "someone@example.org")
+    repo.create_commit("refs/heads/main", sig, sig, "memories", build(repo), [])
+    return bare
+
+
+def serena(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(
+        [*SERENA, *args],
+        cwd=cwd,
+        env=dict(os.environ),
+        capture_output=True,
+        text=True,
+        errors="backslashreplace",
+        timeout=300,
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    return done
+
+
+def sync_args(kind: str, bare: Path) -> list[str]:
+    team = ["--team"] if kind == "team" else []
+    return ["memories", "sync", *team, "--remote", str(bare)]
+
+
+def fine(repo: pygit2.Repository) -> pygit2.Oid:
+    return repo.create_blob(b"fine\n")
+
+
+def memory_files(home: Path) -> list[str]:
+    memories = home / "memories"
+    return sorted(str(p.relative_to(memories)) for p in memories.rglob("*.md"))
+
+
+def test_a_team_tree_nested_deeper_than_any_name_is_left_out(
+    tmp_path: Path, project: Path, serena_home: Path
+) -> None:
+    def build(repo: pygit2.Repository) -> pygit2.Oid:
+        deep = raw_tree(repo, [(BLOB, b"deep.md", fine(repo))])
+        for _ in range(1500):
+            deep = raw_tree(repo, [(TREE, b"d", deep)])
+        return raw_tree(repo, [(TREE, b"d", deep), (BLOB, b"top.md", fine(repo))])
+
+    done = serena(*sync_args("team", remote(tmp_path, build)), cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert memory_files(serena_home) == ["global/team/top.md"]
+
+
+@pytest.mark.parametrize("kind", ["team", "personal"])
+def test_a_remote_file_larger_than_a_memory_never_becomes_one(
+    kind: str, tmp_path: Path, project: Path, serena_home: Path
+) -> None:
+    def build(repo: pygit2.Repository) -> pygit2.Oid:
+        huge = repo.create_blob(b"a" * (MAX_MEMORY_BYTES + 1))
+        return raw_tree(repo, [(BLOB, b"huge.md", huge), (BLOB, b"fine.md", fine(repo))])
+
+    done = serena(*sync_args(kind, remote(tmp_path, build)), cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert "huge.md" in done.stdout
+    folder = "global/team/" if kind == "team" else "global/"
+    assert memory_files(serena_home) == [f"{folder}fine.md"]
+
+
+@pytest.mark.parametrize("kind", ["team", "personal"])
+def test_links_submodules_and_odd_names_from_a_remote_are_left_out(
+    kind: str, tmp_path: Path, project: Path, serena_home: Path
+) -> None:
+    def build(repo: pygit2.Repository) -> pygit2.Oid:
+        sub = raw_tree(repo, [(BLOB, b"x.md", fine(repo))])
+        entries = [
+            (LINK, b"link.md", repo.create_blob(b"../../../../etc/passwd")),
+            (GITLINK, b"module.md", pygit2.Oid(hex="1" * 40)),
+            (BLOB, b"back\\slash.md", fine(repo)),
+            (BLOB, b"bell\x07\x1b[31m.md", fine(repo)),
+            (BLOB, b"bad\xff.md", fine(repo)),
+            (BLOB, b"fine.md", fine(repo)),
+        ]
+        if kind == "team":  # a personal remote with these is refused whole (below)
+            entries += [(TREE, b"..", sub), (TREE, b".git", sub)]
+        return raw_tree(repo, entries)
+
+    done = serena(*sync_args(kind, remote(tmp_path, build)), cwd=project)
+    assert done.returncode == 0, done.stderr
+    folder = "global/team/" if kind == "team" else "global/"
+    assert memory_files(serena_home) == [f"{folder}fine.md"]
+    assert "\x1b" not in done.stdout and "\x07" not in done.stdout
+    assert done.stdout.count("link.md") == 1  # named once, however often it was planned
+
+
+@pytest.mark.parametrize("folder", [b"..", b".git"])
+def test_a_personal_remote_with_a_parent_or_git_folder_is_refused_cleanly(
+    folder: bytes, tmp_path: Path, project: Path, serena_home: Path
+) -> None:
+    def build(repo: pygit2.Repository) -> pygit2.Oid:
+        sub = raw_tree(repo, [(BLOB, b"x.md", fine(repo))])
+        return raw_tree(repo, [(TREE, folder, sub), (BLOB, b"fine.md", fine(repo))])
+
+    done = serena(*sync_args("personal", remote(tmp_path, build)), cwd=project)
+    assert done.returncode == 1 and "can't be merged" in done.stderr
+    assert not (tmp_path / "x.md").exists() and not (serena_home / "x.md").exists()
+    assert memory_files(serena_home) == []
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "[" * 100_000 + "]" * 100_000,
+        '{"global/a": "text", "global/b": ["x"], "../../evil": {"remote_text": "x"}}',
+        "not json",
+        '["global/a"]',
+        '{"global/a": {"remote_text": ["x"], "remote": 1}}',
+    ],
+)
+def test_a_tampered_conflict_record_never_breaks_a_command(
+    content: str, project: Path, store: MemoryStore
+) -> None:
+    store.write("global/a", "mine\n")
+    spec = store.history_folder("global")
+    record = repository_path(store.history_root(), spec.root) / "serena-sync-conflicts.json"
+    record.write_text(content, encoding="utf-8")
+    for args in (("list",), ("conflicts",), ("conflicts", "--json")):
+        done = serena("memories", *args, cwd=project)
+        assert done.returncode == 0, done.stderr
+    if '"global/a"' in content:
+        serena("memories", "resolve", "global/a", "--keep", "remote", cwd=project)
+    refused = serena("memories", "resolve", "../../evil", "--keep", "remote", cwd=project)
+    assert refused.returncode == 1 and "Error: " in refused.stderr
+    assert store.read("global/a") in ("mine\n", "['x']")
+    json.dumps(store.list().memories)  # still answers

@@ -161,3 +161,24 @@ def test_a_tampered_conflict_record_never_breaks_a_command(
     assert refused.returncode == 1 and "Error: " in refused.stderr
     assert store.read("global/a") in ("mine\n", "['x']")
     json.dumps(store.list().memories)  # still answers
+
+
+@pytest.mark.parametrize("kind", ["team", "personal"])
+@pytest.mark.parametrize("target", ["blob", "tree", "tag"])
+def test_a_remote_branch_that_is_not_a_commit_is_one_clear_error(
+    kind: str, target: str, tmp_path: Path, project: Path, serena_home: Path
+) -> None:
+    bare = tmp_path / "remote.git"
+    repo = pygit2.init_repository(str(bare), bare=True, initial_head="main")
+    tree = raw_tree(repo, [(BLOB, b"a.md", fine(repo))])
+    sig = pygit2.Signature("Someone", "someone@example.org")
+    objects = {
+        "blob": fine(repo),
+        "tree": tree,
+        "tag": repo.create_tag("v1", tree, pygit2.GIT_OBJECT_TREE, sig, "a tree"),
+    }
+    repo.references.create("refs/heads/main", objects[target])
+    for _ in range(2):  # and again: the bad branch fetched before breaks nothing
+        done = serena(*sync_args(kind, bare), cwd=project)
+        assert done.returncode == 1 and "is not a commit" in done.stderr
+    assert memory_files(serena_home) == []

@@ -153,8 +153,22 @@ def fetch(repo_path: Path, url: str, *, interactive: bool = False) -> str | None
         )
     import pygit2
 
-    ref = pygit2.Repository(str(repo_path)).references.get(f"{FETCHED}main")
-    return None if ref is None else str(ref.resolve().target)
+    repo = pygit2.Repository(str(repo_path))
+    ref = repo.references.get(f"{FETCHED}main")
+    if ref is None:
+        return None
+    target = ref.resolve().target
+    if repo[target].type_str != "commit":
+        raise _not_a_commit(url)
+    return str(target)
+
+
+def _not_a_commit(url: str) -> SyncError:
+    return SyncError(
+        f"the branch main of the sync remote {display_url(url)} is not a commit (someone "
+        "pointed it at another kind of git object); nothing was changed here, ask whoever "
+        "keeps that repository to fix its branch"
+    )
 
 
 def push(repo_path: Path, url: str, *, interactive: bool = False) -> bool:
@@ -762,7 +776,7 @@ def pull_team(store: MemoryStore, *, interactive: bool = False) -> SyncResult:
     repo_path = team_repository(store, url)
     repo = pygit2.Repository(str(repo_path))
     before = repo.references.get(TEAM_REF)
-    old_tree = repo[before.target].peel(pygit2.Commit).tree if before is not None else None
+    old_tree = repo[before.target].tree if before is not None else None  # always a commit
     fetched = _git(
         repo_path,
         "fetch",
@@ -783,7 +797,16 @@ def pull_team(store: MemoryStore, *, interactive: bool = False) -> SyncResult:
             "team memories are unchanged, sync again when it is reachable"
         )
     repo = pygit2.Repository(str(repo_path))
-    new_tree = repo.references[TEAM_REF].peel(pygit2.Commit).tree
+    fetched_main = repo[repo.references[TEAM_REF].target]
+    if (
+        fetched_main.type_str != "commit"
+    ):  # keep the last good pull as what the next one compares to
+        if before is not None:
+            repo.references.create(TEAM_REF, before.target, force=True)
+        else:
+            repo.references.delete(TEAM_REF)
+        raise _not_a_commit(url)
+    new_tree = fetched_main.tree
     old = _memory_blobs(repo, old_tree, []) if old_tree is not None else {}
     left_out: list[str] = []
     new = _memory_blobs(repo, new_tree, left_out)

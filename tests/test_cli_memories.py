@@ -320,7 +320,7 @@ def test_initialize_precedence(project: Path, serena_home: Path) -> None:
 
 def test_memories_commands_load_no_server_or_web_stack(project: Path) -> None:
     """The CLI's cold start is a feature: `list` and `read` must not pay for the MCP SDK,
-    the web stack, the Markdown renderer or the integrity engine."""
+    the web stack, the Markdown renderer, the integrity engine, git or the folder watch."""
     (project / ".serena" / "memories").mkdir(parents=True)
     (project / ".serena" / "memories" / "core.md").write_text("hello", encoding="utf-8")
     code = (
@@ -334,7 +334,8 @@ def test_memories_commands_load_no_server_or_web_stack(project: Path) -> None:
         "    except SystemExit as exit:\n"
         "        assert exit.code == 0, exit.code\n"
         "heavy = ('mcp', 'pydantic', 'starlette', 'uvicorn', 'markdown_it', 'rapidfuzz',\n"
-        "         'ahocorasick', 'serena_memory.integrity.analysis', 'serena_memory.mcp.server')\n"
+        "         'ahocorasick', 'pygit2', 'ctypes', 'serena_memory.integrity.analysis',\n"
+        "         'serena_memory.mcp.server')\n"
         "print(sorted(m for m in heavy if m in sys.modules))\n"
     )
     done = subprocess.run(

@@ -20,10 +20,8 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import getpass
 import hashlib
 import json
-import logging
 import os
 import re
 import stat
@@ -34,7 +32,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import paths
 from serena_memory.core.errors import (
@@ -43,9 +41,10 @@ from serena_memory.core.errors import (
     MemoryStoreError,
     OutsidePathError,
 )
-from serena_memory.core.watch import FolderWatch, folders_below
 
-log = logging.getLogger("serena_memory.history")
+if TYPE_CHECKING:  # the watch loads ctypes: only a long-running process needs it
+    from serena_memory.core.watch import FolderWatch
+
 
 BRANCH = "refs/heads/main"
 STAMPS_FILE = "serena-memory-stamps.json"
@@ -89,6 +88,8 @@ class Provenance:
 
 def current_os_user() -> str:
     try:
+        import getpass
+
         return getpass.getuser()
     except Exception:  # no user name in the environment nor the password database
         return f"uid {os.getuid()}" if hasattr(os, "getuid") else "unknown user"
@@ -128,7 +129,9 @@ def _report(key: str, message: str) -> None:
         return
     _reported.add(key)
     _notices.append(message)
-    log.warning(message)
+    import logging  # only when there is something to report: keeps the CLI's start quick
+
+    logging.getLogger("serena_memory.history").warning(message)
 
 
 def report(key: str, message: str) -> None:
@@ -483,6 +486,8 @@ class FolderHistory:
         """After a look at every file: in a process that records again and again, watch
         the folder and its topic folders from now on (new ones included)."""
         global _watches
+        from serena_memory.core.watch import FolderWatch, folders_below
+
         self._catch_ups += 1
         if self._catch_ups < WATCH_AFTER or not sys.platform.startswith("linux"):
             return

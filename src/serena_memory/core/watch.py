@@ -15,12 +15,14 @@ ctypes; it is only used where ``sys.platform`` is Linux.
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import os
 import struct
 import sys
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # ctypes.util brings subprocess, shutil and tempfile: loaded when first used
+    import ctypes
 
 _IN_MODIFY = 0x2
 _IN_ATTRIB = 0x4
@@ -53,6 +55,9 @@ _libc: ctypes.CDLL | None = None
 def _load_libc() -> ctypes.CDLL | None:
     global _libc
     if _libc is None and sys.platform.startswith("linux"):
+        import ctypes
+        import ctypes.util
+
         with contextlib.suppress(OSError, AttributeError):
             libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
             libc.inotify_init1.argtypes = [ctypes.c_int]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_store
+from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_store, say
 
 
 @click.command()
@@ -47,7 +47,7 @@ def check(
     from serena_memory.integrity.api import run_check
 
     if fuzzy_matching and not include_unmarked:
-        click.echo("Note: --fuzzy-matching only works with --include-unmarked; ignored.", err=True)
+        say("Note: --fuzzy-matching only works with --include-unmarked; ignored.", err=True)
     report = run_check(
         open_store(project),
         include_unmarked=include_unmarked,
@@ -58,7 +58,7 @@ def check(
     if as_json:
         emit_json(report.to_dict())
     else:
-        click.echo(report.to_text(), nl=False)
+        say(report.to_text(), nl=False)
     if strict and not report.is_clean():
         sys.exit(1)
 
@@ -109,7 +109,7 @@ def auto_prefix_references(
     if as_json:
         emit_json(report.to_dict())
     else:
-        click.echo(report.to_text(), nl=False)
+        say(report.to_text(), nl=False)
 
 
 @click.command()
@@ -119,6 +119,7 @@ def auto_prefix_references(
 def backlinks(name: str, project: Path, as_json: bool) -> None:
     """List the memories that reference NAME, with line numbers."""
     from serena_memory.core import names as N
+    from serena_memory.core.display import escape_line
     from serena_memory.integrity.api import backlinks as find_backlinks
 
     store = open_store(project)
@@ -128,15 +129,16 @@ def backlinks(name: str, project: Path, as_json: bool) -> None:
     if as_json:
         emit_json({"name": canonical, "exists": exists, "backlinks": [b.to_dict() for b in found]})
         return
-    note = "" if exists else f" (no memory '{canonical}' exists)"
+    shown = escape_line(canonical)
+    note = "" if exists else f" (no memory '{shown}' exists)"
     if not found:
-        click.echo(f"No memory references `mem:{canonical}`{note}.")
+        say(f"No memory references `mem:{shown}`{note}.")
         return
-    click.echo(f"{len(found)} memory(ies) reference `mem:{canonical}`{note}:")
+    say(f"{len(found)} memory(ies) reference `mem:{shown}`{note}:")
     for b in found:
         lines = ", ".join(str(n) for n in b.lines)
         tag = " [read-only]" if b.source_read_only else ""
-        click.echo(f"  {b.source}{tag}: line{'s' if len(b.lines) > 1 else ''} {lines}")
+        say(f"  {escape_line(b.source)}{tag}: line{'s' if len(b.lines) > 1 else ''} {lines}")
 
 
 @click.command()
@@ -151,6 +153,11 @@ def backlinks(name: str, project: Path, as_json: bool) -> None:
 )
 def graph(project: Path | None, fmt: str) -> None:
     """Print the reference graph; missing targets are marked."""
+    from serena_memory.core.display import escape_json
     from serena_memory.integrity.api import build_graph
 
-    click.echo(build_graph(open_store(project)).export(fmt), nl=False)
+    text = build_graph(open_store(project)).export(fmt)
+    if fmt == "json":  # still JSON, with the same names, once parsed
+        click.echo(escape_json(text), nl=False)
+    else:
+        say(text, nl=False)

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from serena_memory.cli.common import say
+
 if TYPE_CHECKING:  # the MCP stack loads only when the server starts
     from serena_memory.mcp.state import ServerState
 
@@ -92,7 +94,7 @@ def start_mcp_server(
     if transport != "stdio":
         check_port_free(host, port)  # a start that fails says only why
     if state.choice is not None:
-        click.echo(state.choice.describe(), err=True)
+        say(state.choice.describe(), err=True)
     from serena_memory.mcp import server as mcp_server
 
     server = mcp_server.build_server(state)
@@ -175,7 +177,7 @@ def start_side_services(state: ServerState, *, port: int | None, open_browser: b
                 open_browser=open_browser,
             )
         except Exception as exc:  # noqa: BLE001 - the MCP server must keep running
-            click.echo(f"Dashboard not started: {describe(exc)}", err=True)
+            say(f"Dashboard not started: {describe(exc)}", err=True)
             return
         click.echo(f"Memories dashboard: {url}", err=True)
 

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from serena_memory.core.config import load_sync_config, set_global_key
+from serena_memory.core.display import escape_line
 from serena_memory.core.errors import HistoryError, MemoryStoreError, SyncError
 from serena_memory.core.history import FolderHistory, Provenance, current_os_user
 from serena_memory.core.store import SyncedVersions
@@ -355,24 +356,22 @@ class SyncResult:
             parts.append("local changes pushed" if self.pushed else "nothing to push")
             text = f"Synced {where}: " + "; ".join(parts) + "."
         if self.kept_edits and self.pull_only:
-            text += (
-                " Changed here since the last pull, so kept: " + ", ".join(self.kept_edits) + "."
-            )
+            text += " Changed here since the last pull, so kept: " + _names(self.kept_edits) + "."
         elif self.kept_edits:
             text += (
                 " Deleted on one side but edited on the other, so kept: "
-                + ", ".join(self.kept_edits)
+                + _names(self.kept_edits)
                 + "."
             )
         if self.conflicts:
             text += (
                 " Both sides changed the same lines of "
-                + ", ".join(self.conflicts)
+                + _names(self.conflicts)
                 + ": the local text stays, the other is kept for you; see `serena memories "
                 "conflicts`."
             )
         if self.skipped:
-            shown = ", ".join(_printable(rel) for rel in self.skipped)
+            shown = _names(self.skipped)
             text += f" Not usable as memories here (name, kind of file or size), left out: {shown}."
         return text
 
@@ -389,10 +388,10 @@ class SyncResult:
         }
 
 
-def _printable(rel: str) -> str:
-    """A path from a remote as a message shows it: control characters (which could steer
-    the terminal) and bytes that are not text escaped."""
-    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in rel)
+def _names(names: list[str]) -> str:
+    """Names (or paths) from a remote as a message shows them: what could steer a terminal
+    or pass for another name escaped (core/display.py)."""
+    return ", ".join(escape_line(name) for name in names)
 
 
 class _Merge:

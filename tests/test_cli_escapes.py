@@ -33,7 +33,11 @@ NAMES = {
     "zw": "zero\u200bwidth",
     "nl": "two\nlines",
     "tab": "tab\tname",
+    # valid names (the name gate refuses the controls above) that still print escaped
+    "nbsp": "no\u00a0break",
+    "pua": "private\ue000use",
 }
+SEARCHABLE = ("pua",)
 # What each still reads as once escaped.
 SHOWN = {key: escape_line(name) for key, name in NAMES.items()}
 BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
@@ -161,12 +165,12 @@ def test_graph_escapes_names_in_every_format(cloned: Path) -> None:
 
 def test_search_escapes_names(cloned: Path) -> None:
     text = out(serena("memories", "search", "needle", str(cloned), "-n", "20"))
-    for key in ("c1", "bidi", "zw"):  # the names search can index (no C0 controls)
+    for key in SEARCHABLE:  # names the name gate accepts, so search indexes them
         assert SHOWN[key] in text, key
     data = json.loads(
         out(serena("memories", "search", "needle", str(cloned), "--json", "-n", "20"))
     )
-    assert {NAMES[key] for key in ("c1", "bidi", "zw")} <= {hit["name"] for hit in data["hits"]}
+    assert {NAMES[key] for key in SEARCHABLE} <= {hit["name"] for hit in data["hits"]}
 
 
 def test_backlinks_escapes_the_sources(cloned: Path) -> None:
@@ -176,16 +180,21 @@ def test_backlinks_escapes_the_sources(cloned: Path) -> None:
 
 
 def test_write_rename_edit_delete_messages_escape_names(project: Path) -> None:
-    """Names a client may give (C1, bidi and zero-width characters pass the name rules)."""
+    """Names a client may give: private-use characters pass the name rules and print
+    escaped; C1, bidi and zero-width characters are refused, in an escaped error."""
     p = str(project)
-    name, other = "a\x9b2J\u202eb", "zero\u200bwidth"
+    name, other = "a\ue0002Jb", "zero\ue001width"
     text = out(serena("memories", "write", name, p, "--content", "hello\n"))
-    assert "a\\x9b2J\\u202eb" in text
+    assert "a\\ue0002Jb" in text
     text = out(serena("memories", "edit", name, p, "--needle", "hello", "--repl", "hi"))
-    assert "a\\x9b2J\\u202eb" in text
+    assert "a\\ue0002Jb" in text
     text = out(serena("memories", "rename", name, other, p))
-    assert "a\\x9b2J\\u202eb" in text and "zero\\u200bwidth" in text
-    assert "zero\\u200bwidth" in out(serena("memories", "delete", other, p))
+    assert "a\\ue0002Jb" in text and "zero\\ue001width" in text
+    assert "zero\\ue001width" in out(serena("memories", "delete", other, p))
+    for refused in ("a\x9b2J", "evil\u202etxt", "zero\u200bwidth"):
+        done = serena("memories", "write", refused, p, "--content", "x\n")
+        assert done.returncode == 1 and "not allowed in memory names" in done.stderr
+        assert not unsafe(done.stderr)
 
 
 def test_an_error_naming_a_file_escapes_it(project: Path) -> None:
@@ -259,7 +268,7 @@ def test_sync_and_conflicts_escape_names_and_show_the_other_text_safely(
     (tmp_path / "laptop").mkdir()
     (tmp_path / "laptop-home").mkdir()
     laptop = MemoryStore(tmp_path / "laptop", home=tmp_path / "laptop-home")
-    name = "global/x\x9b2J\u202ey"
+    name = "global/x\ue0002Jy"
     laptop.write(name, "base\n")
     sync(laptop, "global", str(remote))
     out(serena("memories", "sync", "--remote", str(remote), cwd=project))
@@ -267,10 +276,10 @@ def test_sync_and_conflicts_escape_names_and_show_the_other_text_safely(
     sync(laptop, "global", str(remote))
     out(serena("memories", "write", name, str(project), "--content", "here\n"))
     text = out(serena("memories", "sync", cwd=project))
-    assert "x\\x9b2J\\u202ey" in text
+    assert "x\\ue0002Jy" in text
     text = out(serena("memories", "conflicts", str(project)))
-    assert "  global/x\\x9b2J\\u202ey  (from " in text
-    assert "x\\x9b2J\\u202ey" in out(serena("memories", "list", str(project)))
+    assert "  global/x\\ue0002Jy  (from " in text
+    assert "x\\ue0002Jy" in out(serena("memories", "list", str(project)))
     piped = serena("memories", "conflicts", str(project), "--show", name)
     assert piped.stdout == "laptop \x1b]0;pwned\x07\n"  # exact to a script
     shown = on_terminal("memories", "conflicts", str(project), "--show", name)

@@ -6,6 +6,14 @@ Code, Claude Desktop, Cursor), JSON under ``servers`` (VS Code) or TOML under
 settings stay as they are, the previous file is kept as a backup, and a file that cannot be
 read as its format is refused untouched, since rewriting what we could not parse would lose
 the person's settings.
+
+A valid file is never turned into an invalid or different one: a JSON file with a key given
+twice (which parser keeps which?) or a number that would not be written back as it was
+(``1e999`` would come back as ``Infinity``, which is not JSON) is refused untouched too, and
+the new text is read back with the same rules before it is written. In a project, the files
+written (the configuration and its backup) stay inside the project folder: a configuration
+folder that is a symlink leading out of the project, or a configuration file that is a
+symlink, is refused rather than followed.
 """
 
 from __future__ import annotations
@@ -13,15 +21,16 @@ from __future__ import annotations
 import json
 import os
 import platform
-import shutil
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.errors import MemoryStoreError, OutsidePathError
 from serena_memory.core.files import atomic_write
+from serena_memory.core.paths import Scope, resolve
 
 SERVER_NAME = "serena-memory"
 
@@ -159,17 +168,95 @@ def setup_client(client: Client, server: ServerCommand, project: Path | None) ->
     """Merge this server's entry into the client's configuration file (created if absent),
     keeping a backup of the previous file next to it."""
     path = client.config_file(project)
+    inside: tuple[str, ...] | None = None
+    if project is not None and client.project_file is not None:
+        inside = (_inside_project(path, project),)
     if path.is_symlink() or (path.exists() and not path.is_file()):
-        raise ClientSetupError(f"{path} is not a regular file; add this entry by hand instead")
-    original = path.read_text(encoding="utf-8") if path.exists() else None
+        raise ClientSetupError(
+            f"{path} is not a regular file (a symlink or a folder), so it was left untouched; "
+            "add this entry by hand instead (serena setup --print shows it)"
+        )
+    try:
+        raw = path.read_bytes() if path.exists() else None
+        original = raw.decode("utf-8") if raw is not None else None
+    except UnicodeDecodeError:
+        raise ClientSetupError(
+            f"{path} is not UTF-8 text and was left untouched; fix it or add the entry by hand "
+            "(serena setup --print shows it)"
+        ) from None
     merge = _merge_toml if client.toml else _merge_json
     text, replaced = merge(client, server, path, original)
     backup = None
-    if original is not None:
+    if raw is not None:
         backup = path.with_name(path.name + ".bak")
-        shutil.copy2(path, backup)
-    atomic_write(path, text.encode("utf-8"))
+        # written, not copied: a link planted at the backup's name is replaced, not followed
+        atomic_write(backup, raw, inside=inside)
+    atomic_write(path, text.encode("utf-8"), inside=inside)
     return SetupResult(path, backup, replaced, text)
+
+
+def _inside_project(path: Path, project: Path) -> str:
+    """The real folder of a project's configuration file, refused when a symlink on the way
+    (``.cursor -> ~/elsewhere``) leads out of the project: setup writes only inside it."""
+    root = os.path.realpath(project)
+    parts = path.relative_to(project).parts
+    scope = Scope(root, parts[:-1], (root,), f"the project {root}", "")
+    try:
+        folder = resolve(scope, (), f"the configuration folder {path.parent}")
+    except OutsidePathError as exc:
+        raise ClientSetupError(
+            f"{exc}; setup writes only inside the project, so add the entry by hand "
+            "(serena setup --print shows it)"
+        ) from None
+    return folder
+
+
+class _Refused(ValueError):
+    """A JSON document that would not be written back as it was read."""
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _Refused(f"has the key {json.dumps(key)} twice in one object")
+        seen[key] = value
+    return seen
+
+
+def _exact_float(text: str) -> float:
+    value = float(text)
+    try:
+        same = Decimal(text) == Decimal(repr(value))
+    except InvalidOperation:  # inf, nan
+        same = False
+    if not same:
+        raise _Refused(f"has the number {text}, which would not be written back as it is")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise _Refused(f"has {name}, which is not JSON")
+
+
+def _strict_json(text: str) -> Any:
+    """``json.loads`` that refuses what it would not give back unchanged: duplicate keys,
+    ``NaN``/``Infinity`` and numbers a float can't hold exactly."""
+    return json.loads(
+        text,
+        object_pairs_hook=_no_duplicates,
+        parse_float=_exact_float,
+        parse_constant=_no_constant,
+    )
+
+
+def _dump_json(data: Any) -> str:
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate from a \ud800 escape: keep it escaped
+        text = json.dumps(data, indent=2) + "\n"
+    return text
 
 
 def _merge_json(
@@ -178,11 +265,21 @@ def _merge_json(
     data: Any = {}
     if original is not None and original.strip():
         try:
-            data = json.loads(original)
+            data = _strict_json(original)
         except json.JSONDecodeError as exc:
             raise ClientSetupError(
                 f"{path} is not valid JSON (line {exc.lineno}: {exc.msg}) and was left "
                 "untouched; fix it or add the entry by hand (serena setup --print shows it)"
+            ) from None
+        except _Refused as exc:
+            raise ClientSetupError(
+                f"{path} {exc}, so it was left untouched; fix it or add the entry by hand "
+                "(serena setup --print shows it)"
+            ) from None
+        except RecursionError:
+            raise ClientSetupError(
+                f"{path} is nested too deeply to be read and was left untouched; add the entry "
+                "by hand (serena setup --print shows it)"
             ) from None
     if not isinstance(data, dict):
         raise ClientSetupError(
@@ -196,18 +293,27 @@ def _merge_json(
         )
     replaced = SERVER_NAME in servers
     servers[SERVER_NAME] = client.entry(server)
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n", replaced
+    text = _dump_json(data)
+    if _strict_json(text) != data:  # read back with the same rules: never a changed file
+        raise ClientSetupError(
+            f"{path} could not be written back unchanged, so it was left untouched; add the "
+            "entry by hand (serena setup --print shows it)"
+        )
+    return text, replaced
 
 
 def _merge_toml(
     client: Client, server: ServerCommand, path: Path, original: str | None
 ) -> tuple[str, bool]:
+    import tomllib
+
     import tomlkit
     from tomlkit.exceptions import TOMLKitError
 
     try:
+        tomllib.loads(original or "")  # the strict reading: a key given twice is refused
         document = tomlkit.parse(original or "")
-    except TOMLKitError as exc:
+    except (TOMLKitError, tomllib.TOMLDecodeError) as exc:
         raise ClientSetupError(
             f"{path} is not valid TOML ({exc}) and was left untouched; fix it or add the "
             "entry by hand (serena setup --print shows it)"
@@ -222,4 +328,12 @@ def _merge_toml(
         )
     replaced = SERVER_NAME in servers
     servers[SERVER_NAME] = client.entry(server)
-    return tomlkit.dumps(document), replaced
+    text = tomlkit.dumps(document)
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        raise ClientSetupError(
+            f"{path} could not be written back as valid TOML, so it was left untouched; add "
+            "the entry by hand (serena setup --print shows it)"
+        ) from None
+    return text, replaced

@@ -308,3 +308,87 @@ def test_any_valid_json_file_keeps_every_value(document: dict, indent: int | Non
         if "mcpServers" in document:
             assert servers == document["mcpServers"]
         assert after == {k: v for k, v in document.items() if k != "mcpServers"}
+
+
+URL = "http://127.0.0.1:8000/mcp"
+
+
+def stored_token(serena_home: Path) -> str:
+    return (serena_home / "mcp-token").read_text(encoding="utf-8").strip()
+
+
+@pytest.mark.parametrize("client", ["claude-code", "cursor", "vscode", "codex"])
+def test_url_entry_carries_the_servers_authorization_header(
+    home: Path, serena_home: Path, client: str
+) -> None:
+    import stat
+
+    done = setup(home, client, "--url", URL)
+    assert done.returncode == 0, done.stderr
+    header = {"Authorization": f"Bearer {stored_token(serena_home)}"}
+    if client == "codex":
+        path = home / ".codex" / "config.toml"
+        entry = tomllib.loads(path.read_text(encoding="utf-8"))["mcp_servers"]["serena-memory"]
+        assert entry == {"url": URL, "http_headers": header}
+    else:
+        relative, key = JSON_FILES[client]
+        path = home / relative
+        entry = json.loads(path.read_text(encoding="utf-8"))[key]["serena-memory"]
+        expected = {"url": URL, "headers": header}
+        if client != "cursor":
+            expected["type"] = "http"
+        assert entry == expected
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600  # the token is readable by its owner only
+    again = setup(home, client, "--url", URL)
+    assert again.returncode == 0 and "Updated" in again.stdout
+    assert stat.S_IMODE(path.with_name(path.name + ".bak").stat().st_mode) == 0o600
+
+
+def test_a_client_set_up_with_url_reaches_the_running_server(
+    home: Path, project: Path, serena_home: Path
+) -> None:
+    """The server's printed URL given to setup: the entry's URL and header are all a client
+    needs, and they are the ones the server printed."""
+    import anyio
+    from test_mcp_support import HttpServer, http_server, ok
+
+    with http_server(["--project", str(project), "--no-dashboard"]) as server:
+        done = setup(home, "claude-code", "--url", server.url)
+        assert done.returncode == 0, done.stderr
+        entry = json.loads((home / ".claude.json").read_text())["mcpServers"]["serena-memory"]
+        assert entry["url"] == server.url
+        assert f"Authorization: {entry['headers']['Authorization']}" == server.header
+        as_set_up = HttpServer(entry["url"], None, [])
+
+        async def go() -> str:
+            async with as_set_up.connect(headers=entry["headers"]) as client:
+                return await ok(client, "write_memory", memory_name="from-setup", content="x\n")
+
+        assert "from-setup" in anyio.run(go)
+    assert (project / ".serena" / "memories" / "from-setup.md").read_text() == "x\n"
+
+
+def test_url_with_no_auth_writes_no_token(home: Path, serena_home: Path) -> None:
+    done = setup(home, "cursor", "--url", URL, "--no-auth")
+    assert done.returncode == 0, done.stderr
+    entry = json.loads((home / ".cursor" / "mcp.json").read_text())["mcpServers"]["serena-memory"]
+    assert entry == {"url": URL}
+    assert not (serena_home / "mcp-token").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["claude-desktop", "--url", URL], "Claude Desktop takes HTTP servers only through"),
+        (["cursor", "--url", URL, "--project", "."], "leave out --project"),
+        (["cursor", "--url", "ftp://example.org/mcp"], "is not an http:// or https:// URL"),
+    ],
+)
+def test_url_entries_that_cant_be_written_safely_are_one_sentence(
+    home: Path, args: list[str], said: str
+) -> None:
+    done = setup(home, *args)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("Error: ") and done.stderr.count("\n") == 1
+    assert said in done.stderr
+    assert not any(home.rglob("*.json"))

@@ -2,7 +2,11 @@
 
 Each client keeps its MCP servers in a file of its own: JSON under ``mcpServers`` (Claude
 Code, Claude Desktop, Cursor), JSON under ``servers`` (VS Code) or TOML under
-``mcp_servers`` (Codex). Setting up merges one entry into that file: the other servers and
+``mcp_servers`` (Codex). An entry either starts this install's server (stdio) or connects to a
+running streamable-HTTP server by URL, with the ``Authorization: Bearer`` header that
+server requires (``headers``, or ``http_headers`` in Codex's TOML).
+
+Setting up merges one entry into that file: the other servers and
 settings stay as they are, the previous file is kept as a backup, and a file that cannot be
 read as its format is refused untouched, since rewriting what we could not parse would lose
 the person's settings.
@@ -62,6 +66,31 @@ class ServerCommand:
 
 
 @dataclass(frozen=True)
+class HttpServer:
+    """A streamable-HTTP server a client connects to: its URL and the bearer token it
+    requires (None: a server started with --no-auth)."""
+
+    url: str
+    token: str | None
+
+    @classmethod
+    def checked(cls, url: str, token: str | None) -> HttpServer:
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ClientSetupError(
+                f"{url} is not an http:// or https:// URL; give the URL the server printed, "
+                "such as http://127.0.0.1:8000/mcp"
+            )
+        return cls(url, token)
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {} if self.token is None else {"Authorization": f"Bearer {self.token}"}
+
+
+@dataclass(frozen=True)
 class Client:
     """One client: where its configuration lives and how an entry looks there."""
 
@@ -72,16 +101,34 @@ class Client:
     servers_key: str
     toml: bool = False
     vscode_style: bool = False
+    # how its file names an HTTP server: the "type" value ("" for none), the headers key;
+    # None: the client takes HTTP servers only through its own settings
+    http_type: str | None = "http"
+    headers_key: str = "headers"
 
     def config_file(self, project: Path | None) -> Path:
         if project is not None and self.project_file is not None:
             return self.project_file(project)
         return self.user_file()
 
-    def entry(self, server: ServerCommand) -> dict[str, Any]:
+    def entry(self, server: ServerCommand | HttpServer) -> dict[str, Any]:
+        if isinstance(server, HttpServer):
+            return self._http_entry(server)
         entry: dict[str, Any] = {"command": server.command, "args": list(server.args)}
         if self.vscode_style:
             entry = {"type": "stdio", **entry}
+        return entry
+
+    def _http_entry(self, server: HttpServer) -> dict[str, Any]:
+        if self.http_type is None:
+            raise ClientSetupError(
+                f"{self.label} takes HTTP servers only through its own settings, not its "
+                "file; set it up without --url (it then starts the server itself)"
+            )
+        entry: dict[str, Any] = {"type": self.http_type} if self.http_type else {}
+        entry["url"] = server.url
+        if server.headers:
+            entry[self.headers_key] = server.headers
         return entry
 
 
@@ -112,6 +159,7 @@ CLIENTS: dict[str, Client] = {
             user_file=lambda: _app_support("Claude", "claude_desktop_config.json"),
             project_file=None,
             servers_key="mcpServers",
+            http_type=None,
         ),
         Client(
             "cursor",
@@ -119,6 +167,7 @@ CLIENTS: dict[str, Client] = {
             user_file=lambda: Path.home() / ".cursor" / "mcp.json",
             project_file=lambda p: p / ".cursor" / "mcp.json",
             servers_key="mcpServers",
+            http_type="",
         ),
         Client(
             "codex",
@@ -129,6 +178,8 @@ CLIENTS: dict[str, Client] = {
             project_file=None,
             servers_key="mcp_servers",
             toml=True,
+            http_type="",
+            headers_key="http_headers",
         ),
         Client(
             "vscode",
@@ -150,7 +201,7 @@ class SetupResult:
     text: str  # the file's new content
 
 
-def render_entry(client: Client, server: ServerCommand) -> str:
+def render_entry(client: Client, server: ServerCommand | HttpServer) -> str:
     """The entry as it would stand in the client's file, for a person to paste."""
     entry = client.entry(server)
     if client.toml:
@@ -164,9 +215,22 @@ def render_entry(client: Client, server: ServerCommand) -> str:
     return json.dumps({client.servers_key: {SERVER_NAME: entry}}, indent=2) + "\n"
 
 
-def setup_client(client: Client, server: ServerCommand, project: Path | None) -> SetupResult:
+def setup_client(
+    client: Client, server: ServerCommand | HttpServer, project: Path | None
+) -> SetupResult:
     """Merge this server's entry into the client's configuration file (created if absent),
-    keeping a backup of the previous file next to it."""
+    keeping a backup of the previous file next to it.
+
+    An entry that holds a token goes only into the person's own file (a project's is
+    often committed), and the file and its backup are then readable by their owner only.
+    """
+    secret = isinstance(server, HttpServer) and server.token is not None
+    if secret and project is not None:
+        raise ClientSetupError(
+            "an HTTP entry holds the server's token, so it goes into your own configuration "
+            "file, not the project's (which is often committed); leave out --project"
+        )
+    client.entry(server)  # a client that can't take this form says so before any file is read
     path = client.config_file(project)
     inside: tuple[str, ...] | None = None
     if project is not None and client.project_file is not None:
@@ -190,8 +254,8 @@ def setup_client(client: Client, server: ServerCommand, project: Path | None) ->
     if raw is not None:
         backup = path.with_name(path.name + ".bak")
         # written, not copied: a link planted at the backup's name is replaced, not followed
-        atomic_write(backup, raw, inside=inside)
-    atomic_write(path, text.encode("utf-8"), inside=inside)
+        atomic_write(backup, raw, inside=inside, mode=0o600 if secret else None)
+    atomic_write(path, text.encode("utf-8"), inside=inside, mode=0o600 if secret else None)
     return SetupResult(path, backup, replaced, text)
 
 
@@ -260,7 +324,7 @@ def _dump_json(data: Any) -> str:
 
 
 def _merge_json(
-    client: Client, server: ServerCommand, path: Path, original: str | None
+    client: Client, server: ServerCommand | HttpServer, path: Path, original: str | None
 ) -> tuple[str, bool]:
     data: Any = {}
     if original is not None and original.strip():
@@ -303,7 +367,7 @@ def _merge_json(
 
 
 def _merge_toml(
-    client: Client, server: ServerCommand, path: Path, original: str | None
+    client: Client, server: ServerCommand | HttpServer, path: Path, original: str | None
 ) -> tuple[str, bool]:
     import tomllib
 

@@ -222,12 +222,16 @@ async def _serve_stdio(server: Server[Any]) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-def serve_http(server: Server[Any], host: str, port: int) -> None:
-    """Serve every client at http://HOST:PORT/mcp (the SDK's streamable-HTTP app)."""
+def serve_http(server: Server[Any], host: str, port: int, token: str | None) -> None:
+    """Serve every client at http://HOST:PORT/mcp (the SDK's streamable-HTTP app), only
+    to requests carrying ``Authorization: Bearer TOKEN`` unless ``token`` is None."""
     import uvicorn
 
+    from serena_memory.mcp.auth import BearerAuth
     from serena_memory.mcp.wire import CheckedBodies
 
-    app = CheckedBodies(server.streamable_http_app(host=host))
+    app: Any = CheckedBodies(server.streamable_http_app(host=host))
+    if token is not None:
+        app = BearerAuth(app, token)  # outermost: nothing is read before the token is checked
     config = uvicorn.Config(app, host=host, port=port, log_level="warning")
     anyio.run(uvicorn.Server(config).serve)

@@ -296,7 +296,7 @@ def test_cli_show_diff_restore(project: Path) -> None:
     text = cli("history", "fact", str(project)).stdout.splitlines()
     assert len(text) == 5 and "cli" in text[0] and "Restore" in text[0]
     bad = run_cli("memories", "show", "fact", str(project), "--at", "nope")
-    assert bad.returncode == 1 and bad.stderr.startswith("Error: no history entry")
+    assert bad.returncode == 1 and bad.stderr.startswith("Error: 'nope' is neither a history")
     assert "Traceback" not in bad.stderr
 
 

@@ -761,17 +761,19 @@ class MemoryStore:
                     done[name] = what
         return done
 
-    def prune_history(self, keep_days: int) -> int:
-        """Drop history entries older than ``keep_days`` days, each folder under its lock."""
+    def prune_history(self, keep_days: dict[str, int]) -> int:
+        """Drop history entries older than ``keep_days[label]`` days in each folder
+        ("project", "global"; 0 or absent: keep all), each under its lock."""
         from serena_memory.core.history import folder_history
 
         dropped = 0
         root = self.history_root()
         for spec in self.history_folders():
-            if not spec.root.is_dir():
+            days = keep_days.get(spec.label, 0)
+            if days <= 0 or not spec.root.is_dir():
                 continue
             with locked([spec.root]):
-                dropped += folder_history(root, spec).prune(keep_days)
+                dropped += folder_history(root, spec).prune(days)
         return dropped
 
     def write(self, name: str, content: str, max_chars: int | None = None) -> WriteResult:

@@ -101,7 +101,10 @@ def history_command(
         emit_json([e.to_dict() for e in entries])
         return
     if not history.enabled:
-        say("History is off (memory_history: false); entries recorded before are below.")
+        say(
+            "History is off for this project (memory_history: false); entries recorded "
+            "before, and those of the global memories, are below."
+        )
     if not entries:
         say("No history entries." if not name else f"No history entries for '{name}'.")
         return

@@ -574,7 +574,7 @@ class MemoryStore:
         settings = settings or self.settings
         provenance = acting_provenance() or self.provenance
         histories: Histories = []
-        if settings.history_enabled:
+        if settings.global_config.memory_history:  # the project's own switch: _histories_of
             try:
                 histories = self._histories_of(names, all_scopes, settings)
             except Exception as exc:  # never fail the write because of its record
@@ -594,7 +594,8 @@ class MemoryStore:
         self, names: Iterable[str], all_scopes: bool, settings: Settings
     ) -> Histories:
         """The histories an operation on ``names`` writes to: the project's folder's, the
-        global folder's, or both."""
+        global folder's, or both. A project's ``memory_history: false`` turns off its own
+        history only; the global memories' history follows the user's file alone."""
         names = list(names)
         root = self.history_root(settings)
         if paths.is_inside(os.path.realpath(root), (self._project_real,)):
@@ -605,7 +606,7 @@ class MemoryStore:
             )
         project, global_ = self.history_folders(settings)
         histories: Histories = []
-        if all_scopes or any(not N.is_global(n) for n in names):
+        if settings.history_enabled and (all_scopes or any(not N.is_global(n) for n in names)):
             histories.append(folder_history(root, project))
         if any(N.is_global(n) for n in names) or (all_scopes and global_.root.is_dir()):
             histories.append(folder_history(root, global_))
@@ -617,7 +618,7 @@ class MemoryStore:
 
     def catch_up_history(self) -> None:
         """Record changes made outside (an editor, a checkout) now, as ``external``."""
-        if not self.settings.history_enabled:
+        if not self.settings.global_config.memory_history:
             return
         with self._changing(all_scopes=True), self.recording("", all_scopes=True):
             pass

@@ -521,7 +521,10 @@ def sync(
             f"sync{flag} --remote URL` once (a bare git repository on a shared drive, or over "
             "SSH or HTTPS)"
         )
-    if not settings.history_enabled:
+    enabled = (
+        settings.history_enabled if scope == "project" else settings.global_config.memory_history
+    )
+    if not enabled:
         raise SyncError(
             "sync carries the history of the memories, which is off (memory_history: false); "
             "turn it on to sync"

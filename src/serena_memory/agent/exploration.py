@@ -43,30 +43,57 @@ def check_answer_size(text: str, limit: int, hint: str) -> str:
     return text
 
 
-def _expand_braces(pattern: str) -> list[str]:
-    """``*.{ts,tsx}`` -> ``*.ts``, ``*.tsx`` (one level at a time, recursively)."""
-    match = re.search(r"\{([^{}]*)\}", pattern)
-    if not match:
-        return [pattern]
-    head, tail = pattern[: match.start()], pattern[match.end() :]
-    out: list[str] = []
-    for option in match.group(1).split(","):
-        out.extend(_expand_braces(head + option + tail))
-    return out
+MAX_GLOB_CHARS = 2000
+"""The longest glob argument (all its space-separated globs together)."""
+MAX_GLOB_PATTERNS = 1000
+"""The most patterns a glob argument may stand for once its braces are expanded: each
+``{a,b}`` doubles them, so twenty would otherwise be a million."""
+GLOB_BACKEND = "re2"
+"""pathspec's matching engine for every glob and ``.gitignore`` line: RE2 matches in time
+linear in the path, where backtracking makes ``*a*a*a*a*a*a*a*a*b`` take minutes."""
+
+_INNER_BRACES = re.compile(r"\{([^{}]*)\}")
 
 
-def compile_globs(globs: str):
+def _expand_braces(pattern: str, origin: str, room: int) -> list[str]:
+    """``*.{ts,tsx}`` -> ``*.ts``, ``*.tsx`` (innermost braces first), refused as soon as it
+    would stand for more than ``room`` patterns."""
+    done: list[str] = []
+    todo = [pattern]
+    while todo:
+        current = todo.pop()
+        match = _INNER_BRACES.search(current)
+        if match is None:
+            done.append(current)
+            continue
+        head, tail = current[: match.start()], current[match.end() :]
+        options = match.group(1).split(",")
+        if len(done) + len(todo) + len(options) > room:
+            raise ExplorationError(
+                f"{origin} stands for more than {MAX_GLOB_PATTERNS} patterns once its braces "
+                "are expanded (each {{a,b}} multiplies them); use fewer alternatives or a wildcard"
+            )
+        todo.extend(head + option + tail for option in reversed(options))
+    return done
+
+
+def compile_globs(globs: str, origin: str = "the glob"):
     """A pathspec for one or more globs (separated by spaces, commas outside braces are
-    kept), or None for an empty string."""
+    kept), or None for an empty string. ``origin`` names the argument in errors."""
     globs = (globs or "").strip()
     if not globs:
         return None
+    if len(globs) > MAX_GLOB_CHARS:
+        raise ExplorationError(
+            f"{origin} has {len(globs)} characters, more than the limit of {MAX_GLOB_CHARS}; "
+            "give fewer or shorter globs"
+        )
     from pathspec import GitIgnoreSpec
 
     patterns: list[str] = []
     for part in globs.split():
-        patterns.extend(_expand_braces(part))
-    return GitIgnoreSpec.from_lines(patterns)
+        patterns.extend(_expand_braces(part, origin, MAX_GLOB_PATTERNS - len(patterns)))
+    return GitIgnoreSpec.from_lines(patterns, backend=GLOB_BACKEND)
 
 
 @dataclass
@@ -126,7 +153,7 @@ class ProjectFiles:
         if any(line.strip() and not line.lstrip().startswith("#") for line in lines):
             from pathspec import GitIgnoreSpec
 
-            spec = GitIgnoreSpec.from_lines(lines)
+            spec = GitIgnoreSpec.from_lines(lines, backend=GLOB_BACKEND)
         self._specs[folder_rel] = spec
         return spec
 
@@ -251,6 +278,11 @@ def find_file(
     if not path.is_dir():
         raise ExplorationError(f"'{relative_path}' is not a folder of the project")
     mask = file_mask.strip()
+    if len(mask) > MAX_GLOB_CHARS:
+        raise ExplorationError(
+            f"file_mask has {len(mask)} characters, more than the limit of {MAX_GLOB_CHARS}; "
+            "give a shorter mask"
+        )
     matches = [
         f
         for f in files.walk(rel, skip_ignored=skip_ignored_files)
@@ -279,8 +311,8 @@ def search_for_pattern(
     pattern = OutsidePattern(substring_pattern, "substring_pattern", multiline=multiline)
     before = max(0, int(context_lines_before))
     after = max(0, int(context_lines_after))
-    include = compile_globs(paths_include_glob)
-    exclude = compile_globs(paths_exclude_glob)
+    include = compile_globs(paths_include_glob, "paths_include_glob")
+    exclude = compile_globs(paths_exclude_glob, "paths_exclude_glob")
     files = ProjectFiles(root)
     path, rel = files.resolve(relative_path)
     if path.is_file():

@@ -1,0 +1,97 @@
+"""Bounded inputs, as an agent meets them through a real `serena start-mcp-server` process:
+globs that would expand or backtrack without end, files that are not regular files, and
+resource subscriptions by the thousand. Every wait has a deadline, so a regression fails
+instead of hanging the run."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_mcp_protocol import StdioServer, _call, _line
+
+
+@pytest.fixture
+def server(project: Path, serena_home: Path) -> Iterator[StdioServer]:
+    (project / ".serena" / "memories").mkdir(parents=True)
+    (project / ".serena" / "memories" / "core.md").write_text("# core\n", encoding="utf-8")
+    (project / "a.py").write_text("needle\n", encoding="utf-8")
+    started = StdioServer(project, serena_home)
+    yield started
+    if started.proc.poll() is None:
+        stderr = started.close()
+        assert "Traceback" not in stderr, stderr
+
+
+def tool(server: StdioServer, name: str, arguments: dict, wait: float = 30) -> tuple[bool, str]:
+    """(is_error, text) of one tool call, or a failed test after `wait` seconds."""
+    server.next_id += 1
+    request_id = server.next_id
+    server.send(_line(_call(request_id, name, arguments)))
+    answers = [m for m in server.until({request_id}, wait=wait) if m.get("id") == request_id]
+    assert answers, f"{name} was not answered within {wait} s"
+    result = answers[0]["result"]
+    return bool(result["isError"]), result["content"][0]["text"]
+
+
+# -- globs -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("argument", ["paths_include_glob", "paths_exclude_glob"])
+def test_brace_globs_that_expand_to_millions_are_one_sentence(
+    server: StdioServer, argument: str
+) -> None:
+    start = time.monotonic()
+    error, text = tool(
+        server, "search_for_pattern", {"substring_pattern": "needle", argument: "{a,b}" * 20}
+    )
+    assert error and argument in text and "1000 patterns" in text, text
+    assert len(text.splitlines()) == 1
+    assert time.monotonic() - start < 10
+    # nested braces, and many globs side by side, count the same
+    for globs in ["{a,{b,{c,d}}}" * 5, " ".join(["{a,b,c,d,e,f,g,h,i,j}{a,b}"] * 60)]:
+        arguments = {"substring_pattern": "x", argument: globs}
+        error, text = tool(server, "search_for_pattern", arguments)
+        assert error and "1000 patterns" in text, text
+    # a glob of ordinary size still works
+    error, text = tool(
+        server, "search_for_pattern", {"substring_pattern": "needle", argument: "*.{py,md}"}
+    )
+    assert not error, text
+    assert ("a.py" in text) == (argument == "paths_include_glob"), text
+
+
+def test_an_overlong_glob_or_mask_is_one_sentence(server: StdioServer) -> None:
+    error, text = tool(
+        server, "search_for_pattern", {"substring_pattern": "x", "paths_include_glob": "a" * 5000}
+    )
+    assert error and "paths_include_glob has 5000 characters" in text, text
+    error, text = tool(server, "find_file", {"file_mask": "*" * 5000, "relative_path": "."})
+    assert error and "file_mask has 5000 characters" in text, text
+
+
+def test_a_backtracking_glob_matches_in_linear_time(server: StdioServer, project: Path) -> None:
+    """`*a*a*...b` against a long name takes minutes with a backtracking matcher."""
+    (project / ("a" * 200)).write_text("needle\n", encoding="utf-8")
+    start = time.monotonic()
+    error, text = tool(
+        server,
+        "search_for_pattern",
+        {"substring_pattern": "needle", "paths_include_glob": "*a" * 12 + "b"},
+    )
+    assert not error and text == "{}", text
+    assert time.monotonic() - start < 10
+
+
+def test_a_backtracking_gitignore_line_matches_in_linear_time(
+    server: StdioServer, project: Path
+) -> None:
+    """A `.gitignore` is a project file, as untrusted as a tool argument."""
+    (project / ("a" * 200)).write_text("needle\n", encoding="utf-8")
+    (project / ".gitignore").write_text("*a" * 12 + "b\n", encoding="utf-8")
+    start = time.monotonic()
+    error, text = tool(server, "list_dir", {"relative_path": ".", "recursive": True})
+    assert not error and "a" * 200 in text, text
+    error, text = tool(server, "search_for_pattern", {"substring_pattern": "needle"})
+    assert not error and "a.py" in text, text
+    assert time.monotonic() - start < 10

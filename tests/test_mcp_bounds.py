@@ -5,6 +5,7 @@ instead of hanging the run."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -95,3 +96,94 @@ def test_a_backtracking_gitignore_line_matches_in_linear_time(
     error, text = tool(server, "search_for_pattern", {"substring_pattern": "needle"})
     assert not error and "a.py" in text, text
     assert time.monotonic() - start < 10
+
+
+# -- files that are not regular files -------------------------------------------------------------
+def test_a_fifo_in_the_project_never_hangs_the_exploration_tools(
+    server: StdioServer, project: Path
+) -> None:
+    os.mkfifo(project / "pipe.py")
+    (project / "sub").mkdir()
+    os.mkfifo(project / "sub" / "pipe.txt")
+    error, text = tool(server, "read_file", {"relative_path": "pipe.py"}, wait=15)
+    assert error and text == "'pipe.py' is a fifo, not a regular file; only regular files are read"
+    for arguments in [{}, {"relative_path": "sub"}]:
+        error, text = tool(
+            server, "search_for_pattern", {"substring_pattern": "needle", **arguments}, wait=15
+        )
+        assert not error, text
+        assert ("a.py" in text) == (arguments == {}) and "pipe" not in text, text
+    arguments = {"substring_pattern": "needle", "relative_path": "sub/pipe.txt"}
+    error, text = tool(server, "search_for_pattern", arguments, wait=15)
+    assert error and "'sub/pipe.txt' is a fifo, not a regular file" in text, text
+    error, text = tool(server, "list_dir", {"relative_path": ".", "recursive": True}, wait=15)
+    assert not error and "pipe.py" in text, text  # listed, never opened
+
+
+def test_a_fifo_named_gitignore_never_hangs_the_exploration_tools(
+    server: StdioServer, project: Path
+) -> None:
+    os.mkfifo(project / ".gitignore")
+    (project / ".git" / "info").mkdir(parents=True)
+    os.mkfifo(project / ".git" / "info" / "exclude")
+    error, text = tool(server, "list_dir", {"relative_path": ".", "recursive": False}, wait=15)
+    assert not error and "a.py" in text, text
+    error, text = tool(server, "search_for_pattern", {"substring_pattern": "needle"}, wait=15)
+    assert not error and "a.py" in text, text
+
+
+def test_a_file_over_the_read_limit_is_refused_before_it_is_read(
+    server: StdioServer, project: Path
+) -> None:
+    with open(project / "big.txt", "wb") as handle:
+        handle.truncate(21 * 1024 * 1024)  # sparse: nothing is written to disk
+    error, text = tool(server, "read_file", {"relative_path": "big.txt"}, wait=15)
+    assert error and "too large to read" in text, text
+
+
+def test_a_fifo_among_the_memories_never_hangs_the_server(
+    server: StdioServer, project: Path
+) -> None:
+    memories = project / ".serena" / "memories"
+    os.mkfifo(memories / "x.md")
+    (memories / "topic").mkdir()
+    os.mkfifo(memories / "topic" / "y.md")
+    error, text = tool(server, "list_memories", {}, wait=15)
+    assert not error and "core" in text and "a fifo" in text, text
+    error, text = tool(server, "read_memory", {"memory_name": "x"}, wait=15)
+    assert error and "fifo" in text, text
+    error, text = tool(server, "search_memories", {"query": "core"}, wait=15)
+    assert not error and "core" in text, text
+    error, text = tool(server, "list_memories", {"topic": "topic"}, wait=15)
+    assert not error, text
+    server.next_id += 1
+    server.send(
+        _line(
+            {
+                "jsonrpc": "2.0",
+                "id": server.next_id,
+                "method": "resources/read",
+                "params": {"uri": "memory://x"},
+            }
+        )
+    )
+    (answer,) = [m for m in server.until({server.next_id}, wait=15) if "id" in m]
+    assert "fifo" in answer["error"]["message"], answer
+    server.next_id += 1
+    listing = {"jsonrpc": "2.0", "id": server.next_id, "method": "resources/list"}
+    server.send(_line(listing))
+    (answer,) = [m for m in server.until({server.next_id}, wait=15) if "id" in m]
+    assert [r["name"] for r in answer["result"]["resources"]] == ["core"], answer
+
+
+def test_a_fifo_among_the_memories_never_hangs_the_command_line(project: Path) -> None:
+    from conftest import run_cli
+
+    memories = project / ".serena" / "memories"
+    memories.mkdir(parents=True)
+    (memories / "core.md").write_text("# core\n", encoding="utf-8")
+    os.mkfifo(memories / "x.md")
+    for command in (["list"], ["read", "x"], ["check"], ["search", "core"]):
+        result = run_cli("memories", *command, cwd=project)  # run_cli times out after 60 s
+        assert "Traceback" not in result.stderr, result.stderr
+        assert "fifo" in result.stdout + result.stderr or "core" in result.stdout, result

@@ -132,23 +132,52 @@ class ProjectFiles:
         rel = os.path.relpath(real, self.root)
         return Path(real), "" if rel == "." else Path(rel).as_posix()
 
+    # -- reading ---------------------------------------------------------------------------
+    def read_regular(self, path: Path, what: str, limit: int) -> bytes:
+        """The bytes of ``path`` if it is a regular file of the project of at most ``limit``
+        bytes; a fifo, socket or device is never opened for reading (it could block the
+        caller for ever), a larger file is never read whole. Raises ExplorationError, or
+        FileNotFoundError / IsADirectoryError for the caller to word."""
+        from serena_memory.core.errors import MemoryTooLargeError, NotAMemoryFileError
+        from serena_memory.core.paths import file_kind, read_regular_file
+
+        real = os.path.realpath(path)
+        try:
+            return read_regular_file(real, (str(self.root),), what, limit)
+        except NotAMemoryFileError:
+            try:
+                kind = file_kind(os.stat(real).st_mode)
+            except OSError:
+                kind = "not a regular file"
+            raise ExplorationError(
+                f"{what} is {kind}, not a regular file; only regular files are read"
+            ) from None
+        except MemoryTooLargeError:
+            raise ExplorationError(
+                f"{what} is larger than {limit:,} bytes, too large to read through this tool"
+            ) from None
+
+    def read_small(self, path: Path) -> bytes | None:
+        """A project file such as a ``.gitignore`` (at most ``MAX_SEARCH_FILE_BYTES``), or
+        None when it is missing, not a regular file, too large or unreadable."""
+        try:
+            return self.read_regular(path, str(path), MAX_SEARCH_FILE_BYTES)
+        except (OSError, MemoryStoreError):
+            return None
+
     # -- .gitignore ------------------------------------------------------------------------
     def _spec_for(self, folder_rel: str):
         if folder_rel in self._specs:
             return self._specs[folder_rel]
         lines: list[str] = []
         folder = self.root / folder_rel if folder_rel else self.root
-        try:
-            with open(folder / ".gitignore", encoding="utf-8", errors="replace") as handle:
-                lines = handle.read().splitlines()
-        except OSError:
-            pass
+        data = self.read_small(folder / ".gitignore")
+        if data is not None:
+            lines = data.decode("utf-8", errors="replace").splitlines()
         if not folder_rel:
-            try:
-                with open(self.root / ".git" / "info" / "exclude", encoding="utf-8") as handle:
-                    lines = handle.read().splitlines() + lines
-            except (OSError, UnicodeDecodeError):
-                pass
+            data = self.read_small(self.root / ".git" / "info" / "exclude")
+            if data is not None:
+                lines = data.decode("utf-8", errors="replace").splitlines() + lines
         spec = None
         if any(line.strip() and not line.lstrip().startswith("#") for line in lines):
             from pathspec import GitIgnoreSpec
@@ -319,6 +348,13 @@ def search_for_pattern(
         candidates: Iterable[str] = [rel]
     elif path.is_dir():
         candidates = files.walk(rel, skip_ignored=skip_ignored_files)  # walked lazily
+    elif path.exists():
+        from serena_memory.core.paths import file_kind
+
+        raise ExplorationError(
+            f"'{relative_path}' is {file_kind(path.stat().st_mode)}, not a regular file; "
+            "only regular files are searched"
+        )
     else:
         raise ExplorationError(f"'{relative_path}' does not exist in the project")
     if code_files_only:
@@ -337,7 +373,7 @@ def search_for_pattern(
             continue
         if code_files_only and os.path.splitext(candidate)[1].lower() not in LANGUAGES:
             continue
-        text = _read_text_for_search(files.root / candidate)
+        text = _read_text_for_search(files, files.root / candidate)
         if text is None:
             continue
         lines = _match_lines(text, pattern, before, after)
@@ -346,12 +382,10 @@ def search_for_pattern(
     return results
 
 
-def _read_text_for_search(path: Path) -> str | None:
-    try:
-        if path.stat().st_size > MAX_SEARCH_FILE_BYTES:
-            return None
-        data = path.read_bytes()
-    except OSError:
+def _read_text_for_search(files: ProjectFiles, path: Path) -> str | None:
+    """The text of a regular file to search; None for anything else (skipped)."""
+    data = files.read_small(path)
+    if data is None:
         return None
     if _is_binary(data[:BINARY_SNIFF_BYTES]):
         return None
@@ -399,17 +433,9 @@ def read_file(root: str | Path, relative_path: str, start_line: int = 0, end_lin
     if path.is_dir():
         raise ExplorationError(f"'{relative_path}' is a folder; use list_dir")
     try:
-        size = path.stat().st_size
+        data = files.read_regular(path, f"'{relative_path}'", MAX_READ_FILE_BYTES)
     except FileNotFoundError:
         raise ExplorationError(f"'{relative_path}' does not exist in the project") from None
-    except OSError as exc:
-        raise ExplorationError(f"'{relative_path}' can't be read: {exc.strerror}") from None
-    if size > MAX_READ_FILE_BYTES:
-        raise ExplorationError(
-            f"'{relative_path}' has {size} bytes, too large to read through this tool"
-        )
-    try:
-        data = path.read_bytes()
     except OSError as exc:
         raise ExplorationError(f"'{relative_path}' can't be read: {exc.strerror}") from None
     if _is_binary(data[:BINARY_SNIFF_BYTES]):

@@ -187,3 +187,91 @@ def test_a_fifo_among_the_memories_never_hangs_the_command_line(project: Path) -
         result = run_cli("memories", *command, cwd=project)  # run_cli times out after 60 s
         assert "Traceback" not in result.stderr, result.stderr
         assert "fifo" in result.stdout + result.stderr or "core" in result.stdout, result
+
+
+# -- resource subscriptions -------------------------------------------------------------------
+UPDATED = "notifications/resources/updated"
+
+
+def request(server: StdioServer, method: str, params: dict, wait: float = 15) -> dict:
+    """The answer to one request (notifications received meanwhile are kept in `notes`)."""
+    server.next_id += 1
+    request_id = server.next_id
+    server.send(_line({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}))
+    received = server.until({request_id}, wait=wait)
+    server.notes.extend(m for m in received if "id" not in m)  # type: ignore[attr-defined]
+    answers = [m for m in received if m.get("id") == request_id]
+    assert answers, f"{method} was not answered within {wait} s"
+    return answers[0]
+
+
+def updates_after_change(server: StdioServer, memory: Path, text: str) -> int:
+    """Change a memory as an editor would; how many updates arrive for it within 4 s."""
+    server.notes = []  # type: ignore[attr-defined]
+    memory.write_text(text, encoding="utf-8")
+    deadline = time.monotonic() + 4
+    while time.monotonic() < deadline:
+        request(server, "ping", {})
+        time.sleep(0.2)
+    uri = "memory://" + memory.stem
+    notes = server.notes  # type: ignore[attr-defined]
+    return sum(1 for m in notes if m.get("method") == UPDATED and m["params"]["uri"] == uri)
+
+
+def test_subscribing_twice_notifies_once_and_unsubscribing_stops_it(
+    server: StdioServer, project: Path
+) -> None:
+    server.notes = []  # type: ignore[attr-defined]
+    core = project / ".serena" / "memories" / "core.md"
+    for _ in range(2):
+        answer = request(server, "resources/subscribe", {"uri": "memory://core"})
+        assert answer["result"] == {}, answer
+    assert updates_after_change(server, core, "# core\n\nOne.\n") == 1
+    answer = request(server, "resources/unsubscribe", {"uri": "memory://core"})
+    assert answer["result"] == {}, answer
+    assert updates_after_change(server, core, "# core\n\nTwo.\n") == 0
+    # subscribing again after that works as the first time
+    request(server, "resources/subscribe", {"uri": "memory://core"})
+    assert updates_after_change(server, core, "# core\n\nThree.\n") == 1
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_subscriptions_per_client_are_capped_and_cheap_to_watch(
+    server: StdioServer, project: Path
+) -> None:
+    from serena_memory.mcp.resources import MAX_SUBSCRIPTIONS_PER_CLIENT
+
+    memories = project / ".serena" / "memories"
+    for i in range(200):
+        (memories / f"m{i}.md").write_text(f"# m{i}\n", encoding="utf-8")
+    pid = server.proc.pid
+    rss_before = _rss_mb(pid)
+    server.notes = []  # type: ignore[attr-defined]
+    for i in range(MAX_SUBSCRIPTIONS_PER_CLIENT):  # most are memories that don't exist yet
+        answer = request(server, "resources/subscribe", {"uri": f"memory://m{i}"})
+        assert answer["result"] == {}, answer
+    answer = request(server, "resources/subscribe", {"uri": "memory://one-too-many"})
+    message = answer["error"]["message"]
+    assert answer["error"]["code"] == -32602 and "at most 1000 memories" in message, answer
+    assert request(server, "resources/subscribe", {"uri": "memory://m5"})["result"] == {}
+    time.sleep(2)  # the first rounds read every watched memory once
+    cpu_before = _cpu_seconds(pid)
+    time.sleep(10)
+    idle_cpu = _cpu_seconds(pid) - cpu_before
+    grown = _rss_mb(pid) - rss_before
+    assert idle_cpu < 1.5, f"{idle_cpu:.2f} s of CPU in 10 idle seconds"
+    assert grown < 40, f"grew by {grown:.0f} MB"
+    # still watched: a change is notified, once
+    assert updates_after_change(server, memories / "m7.md", "# m7\n\nChanged.\n") == 1

@@ -20,6 +20,7 @@ def server(project: Path, serena_home: Path) -> Iterator[StdioServer]:
     (project / ".serena" / "memories" / "core.md").write_text("# core\n", encoding="utf-8")
     (project / "a.py").write_text("needle\n", encoding="utf-8")
     started = StdioServer(project, serena_home)
+    started.notes = []  # type: ignore[attr-defined]  # notifications `request` saw
     yield started
     if started.proc.poll() is None:
         stderr = started.close()
@@ -275,3 +276,43 @@ def test_subscriptions_per_client_are_capped_and_cheap_to_watch(
     assert grown < 40, f"grew by {grown:.0f} MB"
     # still watched: a change is notified, once
     assert updates_after_change(server, memories / "m7.md", "# m7\n\nChanged.\n") == 1
+
+
+# -- the agent's side of errors -------------------------------------------------------------------
+def test_an_unknown_tool_is_invalid_params(server: StdioServer) -> None:
+    answer = request(server, "tools/call", {"name": "read_memroy", "arguments": {}})
+    assert answer["error"]["code"] == -32602, answer
+    message = answer["error"]["message"]
+    assert "there is no tool 'read_memroy' here" in message and "read_memory" in message
+
+
+def test_an_unknown_argument_is_refused_naming_the_known_ones(server: StdioServer) -> None:
+    error, text = tool(server, "search_memories", {"query": "core", "max_result": 3})
+    assert error, text
+    assert text == (
+        "search_memories has no argument 'max_result'; did you mean 'max_results'? "
+        "its arguments are: query, topic, scope, max_results."
+    )
+    error, text = tool(server, "read_memory", {"memory_name": "core", "x": 1})
+    assert error and "its arguments are: memory_name." in text, text
+
+
+def test_history_errors_name_tools_not_commands(server: StdioServer, project: Path) -> None:
+    error, text = tool(server, "memory_history", {"memory_name": "never-was"})
+    assert error and "memory 'never-was' does not exist" in text, text
+    assert "the list_memories tool" in text and "serena" not in text, text
+    tool(server, "write_memory", {"memory_name": "fresh", "content": "one"})
+    error, text = tool(server, "restore_memory", {"memory_name": "fresh", "revision": "zzz"})
+    assert error and "the memory_history tool" in text and "serena" not in text, text
+    error, text = tool(server, "restore_memory", {"memory_name": "fresh"})
+    assert error and "the memory_history tool (memory_name 'fresh')" in text, text
+    error, text = tool(server, "memory_history", {"memory_name": "fresh"})
+    assert not error and "fresh" in text, text
+
+
+def test_listing_a_topic_that_does_not_exist_says_so(server: StdioServer, project: Path) -> None:
+    tool(server, "write_memory", {"memory_name": "auth/login", "content": "x"})
+    error, text = tool(server, "list_memories", {"topic": "nope"})
+    assert error and "there is no topic 'nope'" in text and "the topics are: auth" in text, text
+    error, text = tool(server, "list_memories", {"topic": "auth"})
+    assert not error and "auth/login" in text, text

@@ -38,8 +38,10 @@ from serena_memory.core import paths
 from serena_memory.core.errors import (
     HistoryError,
     IgnoredMemoryError,
+    MemoryNotFoundError,
     MemoryStoreError,
     OutsidePathError,
+    Remedy,
 )
 
 if TYPE_CHECKING:  # the watch loads ctypes: only a long-running process needs it
@@ -1185,7 +1187,17 @@ class MemoryHistory:
                 break
             if touched:
                 found.append(record.entry())
+        if not found and not self.store.exists(name) and not self._recorded(name):
+            raise MemoryNotFoundError(
+                f"memory '{name}' does not exist and has no recorded changes; see the "
+                "memories with ",
+                remedy=Remedy("list"),
+            )
         return _combine(found)
+
+    def _recorded(self, name: str) -> bool:
+        """Whether any entry touched ``name`` (under it or an earlier name), at any time."""
+        return any(touched for _, _, touched in self._follow(name))
 
     # -- revisions ---------------------------------------------------------------------
     def resolve(self, rev: str) -> tuple[FolderHistory, str]:
@@ -1194,7 +1206,7 @@ class MemoryHistory:
             if found is not None:
                 return history, found
         raise HistoryError(
-            f"no history entry {rev!r}; list the entries with `serena memories history`"
+            f"no history entry {rev!r}; list the entries with ", remedy=Remedy("history")
         )
 
     def name_at(self, name: str, rev: str) -> str:
@@ -1249,7 +1261,8 @@ class MemoryHistory:
             if data is None:
                 raise HistoryError(
                     f"memory '{name}' did not exist before its latest entry {full[:10]}; "
-                    f"pick an entry with `serena memories history {name}`"
+                    "pick an entry with ",
+                    remedy=Remedy("history", name),
                 )
             target = self.before_rev(full)
         else:
@@ -1257,8 +1270,8 @@ class MemoryHistory:
             _, data = self.content_at(name, full)
             if data is None:
                 raise HistoryError(
-                    f"memory '{name}' did not exist at {full[:10]}; pick an entry with "
-                    f"`serena memories history {name}`"
+                    f"memory '{name}' did not exist at {full[:10]}; pick an entry with ",
+                    remedy=Remedy("history", name),
                 )
             target = full
         changed = self.store.apply_versions({name: data}, f"Restore {name} to {target[:10]}")
@@ -1348,8 +1361,9 @@ def _entry_or_time(at: str) -> datetime:
         return parse_when(at)
     except HistoryError:
         raise HistoryError(
-            f"{at!r} is neither a history entry nor a time; give an entry from "
-            "`serena memories history` or a time such as 2h or 2026-11-30T14:05"
+            f"{at!r} is neither a history entry nor a time; give a time such as 2h or "
+            "2026-11-30T14:05, or an entry from ",
+            remedy=Remedy("history"),
         ) from None
 
 

@@ -25,10 +25,10 @@ from serena_memory.core.errors import (
     IgnoredMemoryError,
     MemoryNotFoundError,
     MemoryStoreError,
-    describe,
 )
 from serena_memory.core.names import normalize_name
 from serena_memory.core.store import MemoryStore
+from serena_memory.mcp.errors import for_agent
 from serena_memory.mcp.state import ServerState
 
 SCHEME = "memory://"
@@ -57,7 +57,7 @@ def memory_name(uri: str) -> str:
     try:
         return normalize_name(unquote(uri[len(SCHEME) :]))
     except MemoryStoreError as exc:
-        raise MCPError(types.INVALID_PARAMS, describe(exc)) from None
+        raise MCPError(types.INVALID_PARAMS, for_agent(exc)) from None
 
 
 def _version(store: MemoryStore, name: str) -> str | None:
@@ -136,9 +136,9 @@ class MemoryResources:
         try:
             text = await anyio.to_thread.run_sync(store.read, name)
         except (MemoryNotFoundError, IgnoredMemoryError) as exc:
-            raise MCPError(RESOURCE_NOT_FOUND, describe(exc)) from None
+            raise MCPError(RESOURCE_NOT_FOUND, for_agent(exc)) from None
         except Exception as exc:
-            raise MCPError(types.INTERNAL_ERROR, describe(exc)) from None
+            raise MCPError(types.INTERNAL_ERROR, for_agent(exc)) from None
         return types.ReadResourceResult(
             contents=[types.TextResourceContents(uri=params.uri, mime_type=MIME_TYPE, text=text)]
         )

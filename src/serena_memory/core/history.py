@@ -38,8 +38,10 @@ from serena_memory.core import paths
 from serena_memory.core.errors import (
     HistoryError,
     IgnoredMemoryError,
+    MemoryNotFoundError,
     MemoryStoreError,
     OutsidePathError,
+    Remedy,
 )
 
 if TYPE_CHECKING:  # the watch loads ctypes: only a long-running process needs it
@@ -1317,9 +1319,10 @@ def parse_revision(text: str, now: datetime | None = None) -> Revision:
         when = None
     if entry_id is None and when is None:
         raise HistoryError(
-            f"{_shown(text)} is neither a history entry nor a time; give an entry id from "
-            f"`serena memories history` (at least its first {MIN_ENTRY_ID} characters) or a "
-            f"time such as {TIME_EXAMPLES}"
+            f"{_shown(text)} is neither a history entry nor a time; give a time such as "
+            f"{TIME_EXAMPLES}, or an entry id (at least its first {MIN_ENTRY_ID} characters) "
+            "from ",
+            remedy=Remedy("history"),
         )
     return Revision(text, entry_id, when)
 
@@ -1410,7 +1413,17 @@ class MemoryHistory:
                 break
             if touched:
                 found.append(record.entry())
+        if not found and not self.store.exists(name) and not self._recorded(name):
+            raise MemoryNotFoundError(
+                f"memory '{name}' does not exist and has no recorded changes; see the "
+                "memories with ",
+                remedy=Remedy("list"),
+            )
         return _combine(found)
+
+    def _recorded(self, name: str) -> bool:
+        """Whether any entry touched ``name`` (under it or an earlier name), at any time."""
+        return any(touched for _, _, touched in self._follow(name))
 
     # -- revisions ---------------------------------------------------------------------
     def resolve(self, rev: str, name: str | None = None) -> tuple[FolderHistory, str]:
@@ -1429,8 +1442,8 @@ class MemoryHistory:
             if full is not None:
                 return history, full
         raise HistoryError(
-            f"the history holds nothing as old as {_shown(rev)}; list the entries with "
-            "`serena memories history`"
+            f"the history holds nothing as old as {_shown(rev)}; list the entries with ",
+            remedy=Remedy("history"),
         )
 
     def _by_id(self, wanted: Revision) -> tuple[FolderHistory, str] | None:
@@ -1447,8 +1460,8 @@ class MemoryHistory:
             return found[0]
         if wanted.when is None:
             raise HistoryError(
-                f"no history entry {_shown(wanted.text)}; list the entries with "
-                "`serena memories history`"
+                f"no history entry {_shown(wanted.text)}; list the entries with ",
+                remedy=Remedy("history"),
             )
         return None
 
@@ -1508,7 +1521,8 @@ class MemoryHistory:
             if data is None:
                 raise HistoryError(
                     f"memory '{name}' did not exist before its latest entry {full[:10]}; "
-                    f"pick an entry with `serena memories history {name}`"
+                    "pick an entry with ",
+                    remedy=Remedy("history", name),
                 )
             target = self.before_rev(full)
         else:
@@ -1516,8 +1530,8 @@ class MemoryHistory:
             _, data = self.content_at(name, full)
             if data is None:
                 raise HistoryError(
-                    f"memory '{name}' did not exist at {full[:10]}; pick an entry with "
-                    f"`serena memories history {name}`"
+                    f"memory '{name}' did not exist at {full[:10]}; pick an entry with ",
+                    remedy=Remedy("history", name),
                 )
             target = full
         changed = self.store.apply_versions({name: data}, f"Restore {name} to {target[:10]}")

@@ -182,3 +182,70 @@ def test_a_remote_branch_that_is_not_a_commit_is_one_clear_error(
         done = serena(*sync_args(kind, bare), cwd=project)
         assert done.returncode == 1 and "is not a commit" in done.stderr
     assert memory_files(serena_home) == []
+
+
+def _with_records(bare: Path, records: object | bytes, *, target: str = "commit") -> None:
+    """Give a remote a conflicts branch as a hostile remote could: any JSON, any object."""
+    repo = pygit2.Repository(str(bare))
+    raw = records if isinstance(records, bytes) else json.dumps(records).encode()
+    blob = repo.create_blob(raw)
+    tree = raw_tree(repo, [(BLOB, b"conflicts.json", blob)])
+    sig = pygit2.Signature("Someone", "someone@example.org")
+    objects = {
+        "commit": lambda: repo.create_commit(None, sig, sig, "records", tree, []),
+        "blob": lambda: blob,
+        "tree": lambda: tree,
+    }
+    repo.references.create("refs/heads/serena-conflicts", objects[target](), force=True)
+
+
+def test_a_remote_conflict_record_names_only_memories_of_the_folder(
+    tmp_path: Path, project: Path, serena_home: Path
+) -> None:
+    bare = remote(tmp_path, lambda repo: raw_tree(repo, [(BLOB, b"a.md", fine(repo))]))
+    good = {"id": "1", "remote_text": "theirs\n", "at": "2026-01-01T00:00:00+00:00"}
+    _with_records(
+        bare,
+        {
+            "global/a": good,
+            "../../evil": good,
+            "global/../b": good,
+            "global/.hidden": good,
+            "project-memory": good,  # a project's name in the global memories' records
+            "global/big": {**good, "remote_text": "x" * (MAX_MEMORY_BYTES + 1)},
+            "global/odd": {"remote_text": ["x"], "at": 5},
+            "global/esc\x1b[31m": good,
+            "global/list": ["not", "a", "record"],
+        },
+    )
+    done = serena(*sync_args("personal", bare), cwd=project)
+    assert done.returncode == 0, done.stderr
+    listed = json.loads(serena("memories", "conflicts", "--json", cwd=project).stdout)
+    assert [c["name"] for c in listed] == ["global/a"]
+    shown = serena("memories", "conflicts", cwd=project)
+    assert "\x1b" not in shown.stdout and "evil" not in shown.stdout
+    taken = serena("memories", "resolve", "global/a", "--keep", "remote", cwd=project)
+    assert taken.returncode == 0, taken.stderr
+    assert (serena_home / "memories" / "global" / "a.md").read_text() == "theirs\n"
+    assert memory_files(serena_home) == ["global/a.md"]
+
+
+@pytest.mark.parametrize(
+    ("records", "target"),
+    [
+        (b"[" * 100_000 + b"]" * 100_000, "commit"),
+        (b"not json", "commit"),
+        (b"{}", "blob"),
+        (b"{}", "tree"),
+    ],
+)
+def test_a_conflicts_branch_of_another_shape_is_no_record(
+    records: bytes, target: str, tmp_path: Path, project: Path, serena_home: Path
+) -> None:
+    bare = remote(tmp_path, lambda repo: raw_tree(repo, [(BLOB, b"a.md", fine(repo))]))
+    _with_records(bare, records, target=target)
+    for _ in range(2):
+        done = serena(*sync_args("personal", bare), cwd=project)
+        assert done.returncode == 0, done.stderr
+    assert json.loads(serena("memories", "conflicts", "--json", cwd=project).stdout) == []
+    assert memory_files(serena_home) == ["global/a.md"]

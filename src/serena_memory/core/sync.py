@@ -10,7 +10,9 @@ The merge is per memory and three-way (libgit2's tree merge, renames detected): 
 different memories or different lines merge silently. When both sides changed the same
 lines, the local text stays in place and the other side's whole text is kept in a conflict
 record next to the history, which ``conflicts``, ``check``, ``list``, the dashboard and
-the agent's activation message report until a person resolves it. A memory deleted on one
+the agent's activation message report until a person resolves it. The records travel on
+a second branch of the remote (``serena-conflicts``), merged at each sync, so every
+machine shows an open conflict and learns of its resolution. A memory deleted on one
 side and edited on the other keeps the edit. What the sync brings is written through the
 store (path gate, folder lock) and recorded as one entry with provenance ``sync``, so it
 can be undone with ``restore``.
@@ -33,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from serena_memory.core.config import load_sync_config, set_global_key
 from serena_memory.core.display import escape_line
 from serena_memory.core.errors import HistoryError, MemoryStoreError, SyncError
-from serena_memory.core.history import FolderHistory, Provenance, current_os_user
+from serena_memory.core.history import Folder, FolderHistory, Provenance, current_os_user
 from serena_memory.core.store import SyncedVersions
 
 if TYPE_CHECKING:
@@ -172,16 +174,29 @@ def _not_a_commit(url: str) -> SyncError:
     )
 
 
-def push(repo_path: Path, url: str, *, interactive: bool = False) -> bool:
-    """Push the history's branch; False when the remote moved since the fetch (another
-    machine pushed first), which the caller answers with another fetch and merge."""
+def push(
+    repo_path: Path,
+    url: str,
+    *,
+    interactive: bool = False,
+    branch: bool = True,
+    records: bool = False,
+) -> bool:
+    """Push the history's branch and, with ``records``, the conflict records, both or
+    neither (an atomic push); False when the remote moved since the fetch (another machine
+    pushed first), which the caller answers with another fetch and merge."""
+    refspecs = [f"{BRANCH}:refs/heads/main"] if branch else []
+    if records:
+        refspecs.append(f"{CONFLICTS_OUT}:refs/heads/{CONFLICTS_BRANCH}")
+    atomic = ["--atomic"] if len(refspecs) > 1 else []
     result = _git(
         repo_path,
         "push",
         "--porcelain",
+        *atomic,
         "--end-of-options",
         url,
-        f"{BRANCH}:refs/heads/main",
+        *refspecs,
         interactive=interactive,
     )
     if result.returncode == 0:
@@ -200,49 +215,121 @@ def push(repo_path: Path, url: str, *, interactive: bool = False) -> bool:
 
 
 # -- conflicts -----------------------------------------------------------------------------
+CONFLICTS_BRANCH = "serena-conflicts"  # the remote's branch that carries the records
+CONFLICTS_BLOB = "conflicts.json"
+CONFLICTS_OUT = "refs/serena-sync-out/conflicts"  # the records as this machine pushes them
+MAX_CONFLICT_RECORDS = 1000  # a folder's records, resolved ones included; more is not ours
+MAX_RECORDS_BYTES = 64 * 2**20  # a folder's records file; a larger one is not ours either
+RECORD_FIELDS = ("id", "remote_text", "local_text", "remote", "at", "machine", "resolved")
+
+
 @dataclass
 class Conflict:
-    """Both sides changed the same lines of a memory: the local text stayed in place; the
-    other side's whole text is kept here until a person resolves it."""
+    """Both sides changed the same lines of a memory: one text stayed in the memory (the
+    text of the machine that merged); the other side's whole text is kept here until a
+    person resolves it, on whichever machine."""
 
     name: str
-    remote_text: str
+    remote_text: str  # the text set aside
     remote: str
     at: str
     folder: str = ""
+    local_text: str = ""  # the text that stayed in the memory when the conflict was found
+    machine: str = ""  # the machine whose sync found it
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "remote_text": self.remote_text,
+            "local_text": self.local_text,
             "remote": self.remote,
             "at": self.at,
+            "machine": self.machine,
             "folder": self.folder,
         }
+
+
+def machine_name() -> str:
+    """This machine as history entries and conflict records name it."""
+    import socket
+
+    return _bounded(socket.gethostname() or "unknown machine", 100)
+
+
+def _bounded(value: str, limit: int) -> str:
+    return re.sub(r"[\x00-\x1f\x7f]+", " ", value).strip()[:limit]
+
+
+def _record_id(name: str, local_text: str, remote_text: str) -> str:
+    import hashlib
+
+    digest = hashlib.sha256("\0".join((name, local_text, remote_text)).encode("utf-8", "replace"))
+    return digest.hexdigest()[:16]
 
 
 def _conflicts_path(history: FolderHistory) -> Path:
     return history.repo_path / CONFLICTS_FILE
 
 
-def _read_conflicts(path: Path) -> dict[str, dict[str, str]]:
-    """The conflict records; a file that is not what this module writes (malformed, nested
-    too deeply, other shapes, oversized) counts as none rather than failing every listing."""
+def _parse_records(raw: bytes, folder: Folder | None) -> dict[str, dict[str, str]]:
+    """Conflict records from their JSON: only string fields of the known kinds, only names
+    the name gate spells the same way in this folder (when ``folder`` is given: a remote's
+    records are untrusted), texts no larger than a memory, at most MAX_CONFLICT_RECORDS.
+    Anything else counts as no record rather than failing a listing or a sync."""
     from serena_memory.core.paths import MAX_MEMORY_BYTES
 
+    if len(raw) > MAX_RECORDS_BYTES:
+        return {}
     try:
-        if path.stat().st_size > MAX_MEMORY_BYTES:
-            return {}
-        data = json.loads(path.read_bytes())
-    except (OSError, ValueError, RecursionError):
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
         return {}
     if not isinstance(data, dict):
         return {}
-    return {
-        name: {key: str(value) for key, value in item.items() if isinstance(key, str)}
-        for name, item in data.items()
-        if isinstance(name, str) and isinstance(item, dict)
-    }
+    found: dict[str, dict[str, str]] = {}
+    for name, item in data.items():
+        if len(found) >= MAX_CONFLICT_RECORDS:
+            break
+        if not isinstance(name, str) or not isinstance(item, dict):
+            continue
+        if folder is not None and not _names_a_memory(folder, name):
+            continue
+        record = {k: v for k, v in item.items() if k in RECORD_FIELDS and isinstance(v, str)}
+        if not record.get("resolved") and "remote_text" not in record:
+            continue  # an open conflict without the text set aside is none
+        texts = (record.get("remote_text", ""), record.get("local_text", ""))
+        if any(len(t.encode("utf-8", "replace")) > MAX_MEMORY_BYTES for t in texts):
+            continue
+        for key in ("remote", "at", "machine", "resolved", "id"):
+            if key in record:
+                record[key] = _bounded(record[key], 300)
+        record.setdefault("id", _record_id(name, *reversed(texts)))
+        found[name] = record
+    return found
+
+
+def _names_a_memory(folder: Folder, name: str) -> bool:
+    """Whether a name from a remote's record is a memory name of ``folder``, spelled as
+    the name gate spells it."""
+    rel = folder.rel_of(name)
+    return rel is not None and folder.admits(rel)
+
+
+def _read_conflicts(path: Path) -> dict[str, dict[str, str]]:
+    """The conflict records kept on this machine (resolved ones included, so that a
+    resolution travels); a file that is not what this module writes counts as none."""
+
+    try:
+        if path.stat().st_size > MAX_RECORDS_BYTES:
+            return {}
+        raw = path.read_bytes()
+    except OSError:
+        return {}
+    return _parse_records(raw, None)
+
+
+def _records_json(data: dict[str, dict[str, str]]) -> bytes:
+    return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True).encode("utf-8")
 
 
 def _write_conflicts(path: Path, data: dict[str, dict[str, str]]) -> None:
@@ -251,8 +338,34 @@ def _write_conflicts(path: Path, data: dict[str, dict[str, str]]) -> None:
             path.unlink()
         return
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    tmp.write_bytes(_records_json(data))
     os.replace(tmp, path)
+
+
+def _merge_records(
+    ours: dict[str, dict[str, str]], theirs: dict[str, dict[str, str]]
+) -> dict[str, dict[str, str]]:
+    """Both machines' records of one folder as one: the same conflict is resolved when
+    either side resolved it; of two different conflicts of one memory the later stands."""
+    merged = dict(ours)
+    for name, other in theirs.items():
+        mine = merged.get(name)
+        if mine is None:
+            merged[name] = other
+        elif mine.get("id") == other.get("id"):
+            if other.get("resolved") and not mine.get("resolved"):
+                merged[name] = other
+        elif other.get("at", "") > mine.get("at", ""):
+            merged[name] = other
+    if len(merged) > MAX_CONFLICT_RECORDS:  # the oldest resolved ones go first
+        order = sorted(merged, key=lambda n: (not merged[n].get("resolved"), merged[n]["at"]))
+        for name in order[: len(merged) - MAX_CONFLICT_RECORDS]:
+            del merged[name]
+    return merged
+
+
+def _unresolved(data: dict[str, dict[str, str]]) -> set[str]:
+    return {name for name, item in data.items() if not item.get("resolved")}
 
 
 def conflicts(store: MemoryStore) -> list[Conflict]:
@@ -269,23 +382,26 @@ def conflicts(store: MemoryStore) -> list[Conflict]:
     for spec in folders:
         path = repository_path(root, spec.root) / CONFLICTS_FILE
         for name, item in sorted(_read_conflicts(path).items()):
-            if isinstance(item, dict):
-                found.append(
-                    Conflict(
-                        str(name),
-                        str(item.get("remote_text", "")),
-                        str(item.get("remote", "")),
-                        str(item.get("at", "")),
-                        spec.label,
-                    )
+            if item.get("resolved"):
+                continue
+            found.append(
+                Conflict(
+                    name,
+                    item.get("remote_text", ""),
+                    item.get("remote", ""),
+                    item.get("at", ""),
+                    spec.label,
+                    item.get("local_text", ""),
+                    item.get("machine", ""),
                 )
+            )
     return found
 
 
 def resolve(store: MemoryStore, name: str, keep: str) -> str:
     """Settle a conflict: ``local`` keeps the memory as it is now (edit it first to combine
-    both texts), ``remote`` replaces it with the other side's text (a new history entry,
-    so that too can be undone)."""
+    both texts), ``remote`` replaces it with the text set aside (a new history entry, so
+    that too can be undone). The resolution travels with the next sync."""
     from serena_memory.core import names as N
     from serena_memory.core.files import locked
     from serena_memory.core.history import folder_history
@@ -296,24 +412,86 @@ def resolve(store: MemoryStore, name: str, keep: str) -> str:
     history = folder_history(store.history_root(), spec)
     path = _conflicts_path(history)
     recorded = _read_conflicts(path).get(name)
-    if recorded is None:
+    if recorded is None or recorded.get("resolved"):
         raise SyncError(
             f"memory '{name}' has no sync conflict; list them with `serena memories conflicts`"
         )
     if keep not in ("local", "remote"):
         raise SyncError("say which text to keep: --keep local or --keep remote")
     if keep == "remote":
-        text = str(recorded.get("remote_text", ""))
+        text = recorded.get("remote_text", "")
         store.apply_versions({name: text.encode("utf-8")}, f"Resolve {name}: keep the synced text")
     with locked([spec.root]):
         data = _read_conflicts(path)
-        data.pop(name, None)
+        if name in data:
+            # a tombstone without the texts: enough for every machine to drop the conflict
+            data[name] = {
+                "id": data[name]["id"],
+                "at": data[name].get("at", ""),
+                "resolved": datetime.now(UTC).isoformat(timespec="seconds"),
+                "machine": machine_name(),
+            }
         _write_conflicts(path, data)
     return (
-        f"Kept the synced text of '{name}' (the local one is in the history)."
+        f"Kept the text that was set aside for '{name}' (the other one is in the history); "
+        "the next sync takes the resolution to the other machines."
         if keep == "remote"
-        else f"Kept the local text of '{name}'; the conflict is resolved."
+        else f"Kept the local text of '{name}' (the memory as it is now); the conflict is "
+        "resolved, and the next sync takes the resolution to the other machines."
     )
+
+
+def _fetched_records(
+    repo_path: Path, folder: Folder
+) -> tuple[str | None, dict[str, dict[str, str]]]:
+    """The remote's conflict records as last fetched: (its commit, the records). What is
+    not a commit holding a small JSON file counts as no records."""
+    import pygit2
+
+    repo: Any = pygit2.Repository(str(repo_path))
+    ref = repo.references.get(f"{FETCHED}{CONFLICTS_BRANCH}")
+    if ref is None:
+        return None, {}
+    commit = repo[ref.resolve().target]
+    if commit.type_str != "commit":
+        return None, {}
+    try:
+        entry = commit.tree[CONFLICTS_BLOB]
+    except KeyError:
+        return str(commit.id), {}
+    if entry.type_str != "blob":
+        return str(commit.id), {}
+    if int(repo.odb.read_header(entry.id)[1]) > MAX_RECORDS_BYTES:
+        return str(commit.id), {}
+    return str(commit.id), _parse_records(repo[entry.id].data, folder)
+
+
+def _records_to_push(
+    repo_path: Path, data: dict[str, dict[str, str]], remote_commit: str | None
+) -> bool:
+    """Point CONFLICTS_OUT at a commit holding ``data`` whose parent is the remote's
+    records (so the push is a fast-forward); False when the remote already holds them."""
+    import pygit2
+
+    repo = pygit2.Repository(str(repo_path))
+    blob = repo.create_blob(_records_json(data))
+    if remote_commit is not None:
+        try:
+            if repo[remote_commit].tree[CONFLICTS_BLOB].id == blob:
+                return False
+        except KeyError:
+            pass
+    elif not data:
+        return False
+    builder = repo.TreeBuilder()
+    builder.insert(CONFLICTS_BLOB, blob, pygit2.GIT_FILEMODE_BLOB)
+    signature = pygit2.Signature("serena-memory", "sync@serena-memory")
+    parents = [] if remote_commit is None else [pygit2.Oid(hex=remote_commit)]
+    commit = repo.create_commit(
+        None, signature, signature, "Sync conflicts\n", builder.write(), parents
+    )
+    repo.references.create(CONFLICTS_OUT, commit, force=True)
+    return True
 
 
 # -- merging -------------------------------------------------------------------------------
@@ -330,6 +508,8 @@ class SyncResult:
     skipped: list[str] = field(default_factory=list)  # not usable as memories here
     seconds: float = 0.0
     pull_only: bool = False  # the team's memories: pulled, never pushed
+    conflicts_elsewhere: list[str] = field(default_factory=list)  # found by another machine
+    resolved_elsewhere: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         where = f"the {self.scope} memories with {self.remote}"
@@ -370,6 +550,15 @@ class SyncResult:
                 + ": the local text stays, the other is kept for you; see `serena memories "
                 "conflicts`."
             )
+        if self.conflicts_elsewhere:
+            text += (
+                " Another machine's sync found that both sides changed the same lines of "
+                + _names(self.conflicts_elsewhere)
+                + ": the memory holds the text kept there, the other text is kept for you; "
+                "see `serena memories conflicts`."
+            )
+        if self.resolved_elsewhere:
+            text += " Resolved on another machine: " + _names(self.resolved_elsewhere) + "."
         if self.skipped:
             shown = _names(self.skipped)
             text += f" Not usable as memories here (name, kind of file or size), left out: {shown}."
@@ -382,6 +571,8 @@ class SyncResult:
             "changed": self.changed,
             "pushed": self.pushed,
             "conflicts": self.conflicts,
+            "conflicts_elsewhere": self.conflicts_elsewhere,
+            "resolved_elsewhere": self.resolved_elsewhere,
             "kept_edits": self.kept_edits,
             "skipped": self.skipped,
             "seconds": round(self.seconds, 3),
@@ -473,10 +664,15 @@ class _Merge:
                 continue
             name = folder.name_of(rel)
             self.result.conflicts.append(name)
+            remote_text = repo[other.id].data.decode("utf-8", "replace")
+            stays = _tree_text(repo, tree, rel)
             self.new_conflicts[name] = {
-                "remote_text": repo[other.id].data.decode("utf-8", "replace"),
+                "id": _record_id(name, stays, remote_text),
+                "remote_text": remote_text,
+                "local_text": stays,
                 "remote": display_url(self.url),
                 "at": when,
+                "machine": machine_name(),
             }
         count = len(versions)
         summary = f"Sync with {display_url(self.url)}: {count} memory(ies) changed here"
@@ -495,6 +691,14 @@ class _Merge:
         except MemoryStoreError:
             return False
         return folder.rel_of(name) == rel
+
+
+def _tree_text(repo: Any, tree: Any, rel: str) -> str:
+    try:
+        entry = tree[rel]
+    except KeyError:
+        return ""
+    return repo[entry.id].data.decode("utf-8", "replace") if entry.type_str == "blob" else ""
 
 
 def sync(
@@ -575,20 +779,23 @@ def _sync_locked(
             for name, what in changed.items():
                 result.changed[name] = what
             _merge_lists(result, merge.result)
-            if merge.new_conflicts:
-                _add_conflicts(store, history, merge.new_conflicts)
+            found = merge.new_conflicts
         else:
             store.catch_up_history()
+            found = {}
+        records_rev, records = _fetched_records(repo_path, history.folder)
+        new_records = _add_conflicts(history, found, records, result)
+        records_out = _records_to_push(repo_path, new_records, records_rev)
         repo = history.repo(create=True)
         head = history.head(repo)
-        if head is None:
-            return result  # nothing here and nothing there
-        if remote_rev is not None and (
-            str(head.id) == remote_rev or repo.descendant_of(remote_rev, head.id)
-        ):
-            return result  # the remote already has everything
-        if push(repo_path, url, interactive=interactive):
-            result.pushed = True
+        branch_out = head is not None and not (
+            remote_rev is not None
+            and (str(head.id) == remote_rev or repo.descendant_of(remote_rev, head.id))
+        )
+        if not branch_out and not records_out:
+            return result  # the remote already has everything (or there is nothing at all)
+        if push(repo_path, url, interactive=interactive, branch=branch_out, records=records_out):
+            result.pushed = result.pushed or branch_out
             return result
     raise SyncError(
         f"the remote {display_url(url)} changed during each of {ATTEMPTS} attempts (other "
@@ -603,15 +810,31 @@ def _merge_lists(into: SyncResult, new: SyncResult) -> None:
 
 
 def _add_conflicts(
-    store: MemoryStore, history: FolderHistory, new: dict[str, dict[str, str]]
-) -> None:
+    history: FolderHistory,
+    new: dict[str, dict[str, str]],
+    fetched: dict[str, dict[str, str]],
+    result: SyncResult,
+) -> dict[str, dict[str, str]]:
+    """This folder's records with the conflicts this sync found and the remote's records
+    merged in; what changed for the person (a conflict found elsewhere, one resolved
+    elsewhere) goes into ``result``."""
     from serena_memory.core.files import locked
 
     path = _conflicts_path(history)
     with locked([history.folder.root]):
         data = _read_conflicts(path)
+        before = _unresolved(data)
+        data = _merge_records(data, fetched)
         data.update(new)
         _write_conflicts(path, data)
+    after = _unresolved(data)
+    for name in sorted(after - before - set(new)):
+        if name not in result.conflicts_elsewhere:
+            result.conflicts_elsewhere.append(name)
+    for name in sorted(before - after):
+        if name not in result.resolved_elsewhere:
+            result.resolved_elsewhere.append(name)
+    return data
 
 
 # -- automatic sync (memory_sync: auto) -------------------------------------------------------

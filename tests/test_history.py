@@ -64,9 +64,9 @@ def test_every_operation_is_one_entry_with_its_provenance(store: MemoryStore) ->
     assert [e.summary for e in entries] == [
         "Delete other",
         "Rename notes to topic/notes",
-        "Write other",
+        "Create other",
         "Edit notes",
-        "Write notes",
+        "Create notes",
     ]
     edit = entries[3]
     assert (edit.entry_point, edit.who, edit.action) == ("mcp", "claude-code 2.0.1", "edit_memory")
@@ -128,10 +128,10 @@ def test_history_follows_a_memory_across_renames_and_scopes(store: MemoryStore) 
     entries = history.entries("global/login")
     assert [e.summary for e in entries] == [
         "Rename auth/login to global/login",
-        "Write auth/login",
+        "Replace auth/login",
         "Rename draft to auth/login",
-        "Write draft",
-        "Write draft",
+        "Replace draft",
+        "Create draft",
     ]
     oldest = entries[-1]
     assert history.content_at("global/login", oldest.rev) == ("draft", b"v1\n")
@@ -243,8 +243,8 @@ def test_a_project_that_turns_history_off_still_records_the_global_memories(
     store.write("global/shared", "g1\n")
     store.write("global/shared", "g2\n")
     assert [e.summary for e in store.history().entries()] == [
-        "Write global/shared",
-        "Write global/shared",
+        "Replace global/shared",
+        "Create global/shared",
     ]
     assert store.history().entries("fact") == []
     done = run_cli("memories", "history", cwd=project)
@@ -278,7 +278,7 @@ def test_prune_keeps_the_state_at_the_cut(
     history = store.history()
     assert history.prune() == 1
     entries = store.history().entries()
-    assert [e.summary for e in entries][0] == "Write new"
+    assert [e.summary for e in entries][0] == "Create new"
     assert len(entries) == 2
     assert store.history().content_at("old", entries[1].rev)[1] == b"o2\n"
     assert _tree_files(_repo(store)) == _disk_files(store.memories_dir)
@@ -310,7 +310,10 @@ def test_cli_show_diff_restore(project: Path) -> None:
     assert "-beta" in diff and "+alpha" not in diff
     assert "+beta" in cli("diff", "fact", revs[0], revs[1], "-p", str(project)).stdout
     cli("delete", "fact", str(project))
-    assert "fact (restored)" in cli("restore", "fact", str(project)).stdout
+    assert (
+        "Restored fact as it was before its deletion in entry"
+        in cli("restore", "fact", str(project)).stdout
+    )
     assert cli("read", "fact", str(project)).stdout == "alpha\n"
     cli("restore", "--all", str(project), "--at", revs[1])
     assert cli("read", "fact", str(project)).stdout == "alpha\nbeta\n"

@@ -39,7 +39,7 @@ def test_the_history_panel_shows_who_the_change_and_restores(
     expect(page.locator("#history-diff .del")).to_have_text("-the first text\n")
     expect(entries.nth(0).locator(".history-restore")).to_have_count(0)  # the current text
     entries.nth(1).locator(".history-restore").click()
-    expect(page.locator(".notice.ok")).to_contain_text("Restored 1 memory(ies)")
+    expect(page.locator(".notice.ok")).to_contain_text("Restored 1 memory to entry")
     expect(page.locator("#rendered")).to_have_text("the first text")
     assert store.read("fact") == "the first text\n"
     latest = store.history().entries("fact")[0]
@@ -113,7 +113,7 @@ def test_the_history_api_refuses_read_only_and_ignored(
     )
     with _client(server) as client:
         entries = client.get("/api/history", params={"name": "rules"}).json()["entries"]
-        assert [e["summary"] for e in entries] == ["Write rules", "Write rules"]
+        assert [e["summary"] for e in entries] == ["Replace rules", "Create rules"]
         refused = client.post("/api/restore", json={"name": "rules", "rev": entries[1]["rev"]})
         assert refused.status_code == 403, refused.text
         assert "read-only" in refused.json()["error"]

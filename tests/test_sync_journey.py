@@ -70,3 +70,90 @@ def test_a_resolution_on_one_machine_travels_to_the_other(a: Machine, b: Machine
     for machine in (a, b, a):
         machine.sync()
     assert json.loads(a.run("memories", "conflicts", "--json").stdout) == []
+
+
+def test_a_mistyped_remote_replaces_nothing(a: Machine, tmp_path) -> None:
+    a.write("global/style", STYLE)
+    first = a.sync()
+    assert first.stdout.count("\n") == 1 and "remembered for the next syncs" in first.stdout
+    config = (a.home / "serena_config.yml").read_text()
+    wrong = a.run("memories", "sync", "--remote", str(tmp_path / "typo.git"), check=False)
+    assert wrong.returncode == 1 and "can't be reached" in wrong.stderr
+    assert "emembered" not in wrong.stdout + wrong.stderr
+    assert (a.home / "serena_config.yml").read_text() == config
+    assert a.run("memories", "sync").returncode == 0  # the working remote is still there
+
+
+def test_syncs_that_change_nothing_say_so_and_record_nothing(a: Machine, b: Machine) -> None:
+    a.write("global/x", "from a\n")
+    b.write("global/y", "from b\n")
+    a.sync()
+    b.sync()
+    third = a.sync()  # brings y here; the remote already has every memory of this machine
+    assert "here 1 created; nothing to push" in third.stdout
+    counts = [len(json.loads(m.run("memories", "history", "--json").stdout)) for m in (a, b)]
+    for machine in (b, a, b, a):
+        assert "already up to date" in machine.sync().stdout
+    after = [len(json.loads(m.run("memories", "history", "--json").stdout)) for m in (a, b)]
+    assert after == counts
+
+
+def test_contradictory_scopes_are_a_usage_error(a: Machine) -> None:
+    both = a.run("memories", "sync", "--global", "--project", check=False)
+    assert both.returncode == 2 and "--global and --project contradict" in both.stderr
+
+
+def test_every_entry_names_the_machine_that_made_it(a: Machine) -> None:
+    import socket
+
+    a.write("global/x", "from a\n")
+    a.sync()
+    entries = json.loads(a.run("memories", "history", "--json").stdout)
+    assert {e["machine"] for e in entries} == {socket.gethostname()}
+    assert f"on {socket.gethostname()}" in a.run("memories", "history").stdout
+
+
+# -- recovery, as the person on one machine goes through it ---------------------------------
+def test_a_restore_by_time_names_the_entry_and_its_full_time(a: Machine) -> None:
+    import time
+
+    a.write("global/x", "one\n")
+    time.sleep(1.1)
+    a.write("global/x", "two\n")
+    entries = json.loads(a.run("memories", "history", "--json").stdout)
+    first = entries[-1]
+    from datetime import datetime, timedelta
+
+    at = datetime.fromisoformat(first["time"]).replace(microsecond=0) + timedelta(seconds=1)
+    done = a.run("memories", "restore", "--all", "--at", at.isoformat()[:19])
+    assert f"entry {first['rev'][:10]} of {first['time'][:19]}" in done.stdout
+    assert a.text("global/x") == "one\n"
+
+
+def test_a_restore_older_than_the_history_names_its_oldest_entry(a: Machine) -> None:
+    a.write("global/x", "one\n")
+    oldest = json.loads(a.run("memories", "history", "--json").stdout)[-1]
+    done = a.run("memories", "restore", "--all", "--at", "1h", check=False)
+    assert done.returncode == 1 and "nothing as old as '1h'" in done.stderr
+    command = f"serena memories restore --all --at {oldest['rev'][:10]}"
+    assert f"oldest entry is entry {oldest['rev'][:10]}" in done.stderr and command in done.stderr
+    assert a.run(*command.split()[1:]).returncode == 0
+
+
+def test_restoring_a_deleted_memory_names_its_deletion(a: Machine) -> None:
+    a.write("global/x", "kept\n")
+    a.write("global/other", "unrelated\n")
+    a.run("memories", "delete", "global/x")
+    deletion = json.loads(a.run("memories", "history", "--json").stdout)[0]
+    done = a.run("memories", "restore", "global/x")
+    assert f"as it was before its deletion in entry {deletion['rev'][:10]}" in done.stdout
+    assert a.text("global/x") == "kept\n"
+
+
+def test_show_ends_with_a_newline_and_entries_say_created_or_replaced(a: Machine) -> None:
+    a.write("global/x", "no newline")
+    a.write("global/x", "still none")
+    entries = json.loads(a.run("memories", "history", "--json").stdout)
+    assert [e["summary"] for e in entries] == ["Replace global/x", "Create global/x"]
+    shown = a.run("memories", "show", "global/x", "--at", entries[-1]["rev"][:10])
+    assert shown.stdout == "no newline\n"

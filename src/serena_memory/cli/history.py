@@ -114,6 +114,8 @@ def history_command(
         who = f"{shown(entry.entry_point)} {shown(entry.who)}"
         if entry.action:
             who += f" ({shown(entry.action)})"
+        if entry.machine:
+            who += f" on {shown(entry.machine)}"
         when = _when(entry.time.isoformat())
         say(f"{shown(entry.short)}  {when}  {who}  {shown(entry.summary)}")
         if entry.changes and (entry.entry_point == "external" or len(entry.changes) > 1):
@@ -142,7 +144,7 @@ def show_command(name: str, project: Path | None, project_option: Path | None, r
         show_text(data.decode("utf-8", "surrogateescape"))
         return
     sys.stdout.flush()
-    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.write(data if data.endswith(b"\n") or not data else data + b"\n")
     sys.stdout.flush()
 
 

@@ -33,43 +33,56 @@ def _store(project: Path | None, scope: str):
 @PROJECT_ARG
 @click.option(
     "--global",
-    "scope",
-    flag_value="global",
-    default=True,
+    "to_global",
+    is_flag=True,
     help="Sync the global memories ($SERENA_HOME/memories/global); the default.",
 )
 @click.option(
     "--project",
-    "scope",
-    flag_value="project",
+    "to_project",
+    is_flag=True,
     help="Sync the project's memories (PROJECT/.serena/memories) instead.",
 )
 @click.option(
     "--team",
-    "scope",
-    flag_value="team",
+    "to_team",
+    is_flag=True,
     help="Pull the team's memories (memory_sync_team_remote) into global/team/ only.",
 )
 @click.option(
     "--remote",
     default=None,
     metavar="URL",
-    help="The git repository to sync with, remembered in serena_config.yml for next time.",
+    help="The git repository to sync with, remembered in serena_config.yml once a sync with "
+    "it worked.",
 )
 @JSON_OPTION
-def sync_command(project: Path | None, scope: str, remote: str | None, as_json: bool) -> None:
+def sync_command(
+    project: Path | None,
+    to_global: bool,
+    to_project: bool,
+    to_team: bool,
+    remote: str | None,
+    as_json: bool,
+) -> None:
     """Fetch, merge and push the memories through a git remote (a bare repository on a
     shared drive, SSH or HTTPS; authentication is git's own). Both sides' changes are
     merged per memory; where both changed the same lines the local text stays and the
     other is kept for you (`serena memories conflicts`). Each sync is one history entry,
     undone with `serena memories restore`. With a team remote configured, the team's
     memories are pulled too (read-only, under global/team/)."""
-    from serena_memory.core.sync import configured_remote, remember_remote, sync_everything
+    from serena_memory.core.sync import sync_everything
 
+    chosen = [
+        flag
+        for flag, given in (("global", to_global), ("project", to_project), ("team", to_team))
+        if given
+    ]
+    if len(chosen) > 1:
+        given = " and ".join(f"--{flag}" for flag in chosen)
+        raise click.UsageError(f"{given} contradict each other; sync one of them per run")
+    scope = chosen[0] if chosen else "global"
     store = _store(project, scope)
-    if remote is not None and scope != "team" and remote != configured_remote(store, scope):
-        where = remember_remote(store, scope, remote)
-        say(f"Remembered the {scope} sync remote in {where}.", err=True)
     results = sync_everything(store, scope, remote, interactive=sys.stdin.isatty())
     if as_json:
         emit_json(results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results])

@@ -97,6 +97,18 @@ def current_os_user() -> str:
         return f"uid {os.getuid()}" if hasattr(os, "getuid") else "unknown user"
 
 
+def machine_name() -> str:
+    """This machine as history entries and sync conflict records name it: on two synced
+    machines the same person is the same OS user, so the machine says which side acted."""
+    import socket
+
+    try:
+        found = socket.gethostname()
+    except OSError:
+        found = ""
+    return _clean(found or "unknown machine", 100)
+
+
 _acting: ContextVar[Provenance | None] = ContextVar("serena_memory_provenance", default=None)
 
 
@@ -241,6 +253,7 @@ class Entry:
     changes: list[tuple[str, str]] = field(default_factory=list)  # (A|M|D, name)
     renamed: tuple[str, str] | None = None
     operation: str = ""
+    machine: str = ""  # where the entry was recorded ("" in entries older than the field)
 
     @property
     def short(self) -> str:
@@ -256,6 +269,7 @@ class Entry:
             "folder": self.folder,
             "entry_point": self.entry_point,
             "who": self.who,
+            "machine": self.machine,
             "action": self.action,
             "summary": self.summary,
             "changes": [{"change": c, "memory": n} for c, n in self.changes],
@@ -276,6 +290,7 @@ def _message(
 ) -> str:
     lines = [summary, "", f"Entry-point: {_clean(provenance.entry_point)}"]
     lines.append(f"Who: {_clean(provenance.who)}")
+    lines.append(f"Machine: {machine_name()}")
     if provenance.action:
         lines.append(f"Action: {_clean(provenance.action)}")
     lines.append(f"Operation: {operation}")
@@ -323,6 +338,7 @@ def _parse_entry(commit: Any, folder: str) -> Entry:
         changes=changes,
         renamed=renamed,
         operation=fields.get("Operation", ""),
+        machine=_clean(fields.get("Machine", ""), 100) if fields.get("Machine") else "",
     )
 
 
@@ -1335,15 +1351,20 @@ class Restored:
     changed: dict[str, str]
     skipped: list[str]
     rev: str
+    # how the target reads: "entry 4be1c09a2f of 2026-12-01T09:02:11+00:00", "the state at
+    # ... (entry ...)", "as it was before its deletion in ..."; "" reads as the revision
+    target: str = ""
 
     def summary(self) -> str:
+        target = self.target or self.rev[:10]
         if not self.changed:
-            text = f"Nothing to restore: the memories already match {self.rev[:10]}."
+            text = f"Nothing to restore: the memories already match {target}."
+        elif self.target.startswith("as it was"):
+            text = f"Restored {', '.join(sorted(self.changed))} {target}."
         else:
             parts = [f"{name} ({what})" for name, what in sorted(self.changed.items())]
-            text = (
-                f"Restored {len(parts)} memory(ies) to {self.rev[:10]}: " + ", ".join(parts) + "."
-            )
+            count = "1 memory" if len(parts) == 1 else f"{len(parts)} memories"
+            text = f"Restored {count} to {target}: " + ", ".join(parts) + "."
         if self.skipped:
             text += (
                 " Left as they are (ignored or not usable names): " + ", ".join(self.skipped) + "."
@@ -1525,6 +1546,9 @@ class MemoryHistory:
                     remedy=Remedy("history", name),
                 )
             target = self.before_rev(full)
+            deleted = ("D", name) in latest.changes or not self.store.exists(name)
+            what = "its deletion" if deleted else "its latest change"
+            reads = f"as it was before {what} in {_entry_words(latest)}"
         else:
             _, full = self.resolve(rev, name)
             _, data = self.content_at(name, full)
@@ -1534,8 +1558,15 @@ class MemoryHistory:
                     remedy=Remedy("history", name),
                 )
             target = full
+            reads = self._entry_named(full)
         changed = self.store.apply_versions({name: data}, f"Restore {name} to {target[:10]}")
-        return Restored(changed, [], target)
+        return Restored(changed, [], target, reads)
+
+    def _entry_named(self, rev: str) -> str:
+        """An entry as an answer names it: its id and its full time."""
+        history, full = self.resolve(rev)
+        repo = history.repo(create=False)
+        return _entry_words(_parse_entry(repo[full], history.folder.label))
 
     def before_rev(self, rev: str) -> str:
         history, full = self.resolve(rev)
@@ -1557,6 +1588,7 @@ class MemoryHistory:
         if found is not None:
             targets.append(found)
             label = found[1]
+            reads = self._entry_named(found[1])
         else:
             assert revision.when is not None
             when = revision.when
@@ -1565,8 +1597,12 @@ class MemoryHistory:
                 if rev is not None:
                     targets.append((history, rev))
             if not targets:
-                raise HistoryError(f"the history holds nothing as old as {_shown(at)}")
+                raise HistoryError(
+                    f"the history holds nothing as old as {_shown(at)}" + self._oldest()
+                )
             label = when.isoformat(timespec="seconds")
+            entries = ", ".join(self._entry_named(rev) for _, rev in targets)
+            reads = f"the state at {label} ({entries})"
         changed: dict[str, str] = {}
         skipped: list[str] = []
         for history, rev in targets:
@@ -1585,7 +1621,23 @@ class MemoryHistory:
                         {n: versions[n] for n in usable}, f"Restore every memory to {rev[:10]}"
                     )
                 )
-        return Restored(changed, skipped, label)
+        return Restored(changed, skipped, label, reads)
+
+    def _oldest(self) -> str:
+        """Where the history begins, and the command that goes back there."""
+        oldest: tuple[float, Any, FolderHistory] | None = None
+        for history in self.folders:
+            for commit, recorded in history.local_entries():
+                if oldest is None or recorded < oldest[0]:
+                    oldest = (recorded, commit, history)
+        if oldest is None:
+            return " (it holds no entry yet)"
+        _, commit, history = oldest
+        entry = _parse_entry(commit, history.folder.label)
+        return (
+            f"; its oldest entry is {_entry_words(entry)}, and `serena memories restore --all "
+            f"--at {entry.short}` goes back to it"
+        )
 
     def prune(self) -> int:
         """Drop old entries: the project's history as its settings say (project.yml, else
@@ -1598,6 +1650,10 @@ class MemoryHistory:
         return self.store.prune_history(
             {"project": self.keep_days, "global": self.global_keep_days}
         )
+
+
+def _entry_words(entry: Entry) -> str:
+    return f"entry {entry.short} of {entry.time.isoformat(timespec='seconds')}"
 
 
 def unified_diff(

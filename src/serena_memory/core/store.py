@@ -797,7 +797,8 @@ class MemoryStore:
             N.check_portable(name)  # before its folder is made
         with (
             self._changing(name, create=[name]),
-            self.recording(f"Write {name}", name, settings=settings) as record,
+            # the entry says whether the memory was created or replaced (the lock is held)
+            self.recording(_write_summary(name, path.exists()), name, settings=settings) as record,
         ):
             created = not path.exists()
             if created:
@@ -816,7 +817,7 @@ class MemoryStore:
         with self._changing(name, create=[name]):
             if os.path.lexists(path):
                 return False
-            with self.recording(f"Write {name}", name) as record:
+            with self.recording(_write_summary(name, False), name) as record:
                 atomic_write(path, encode_memory(name, content), self._allowed(name))
                 record.touched(name)
         return True
@@ -1205,10 +1206,14 @@ class MemoryStore:
             if current is None:
                 N.check_portable(name)
             _refuse_folder(name, path)
-            with self.recording(f"Write {name}", name) as record:
+            with self.recording(_write_summary(name, current is not None), name) as record:
                 atomic_write(path, encode_memory(name, content), self._allowed(name))
                 record.touched(name)
         return WriteResult(name, current is None, len(content))
+
+
+def _write_summary(name: str, replacing: bool) -> str:
+    return f"{'Replace' if replacing else 'Create'} {name}"
 
 
 def _refuse_folder(name: str, path: Path) -> None:

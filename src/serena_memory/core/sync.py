@@ -35,7 +35,13 @@ from typing import TYPE_CHECKING, Any
 from serena_memory.core.config import load_sync_config, set_global_key
 from serena_memory.core.display import escape_line
 from serena_memory.core.errors import HistoryError, MemoryStoreError, SyncError
-from serena_memory.core.history import Folder, FolderHistory, Provenance, current_os_user
+from serena_memory.core.history import (
+    Folder,
+    FolderHistory,
+    Provenance,
+    current_os_user,
+    machine_name,
+)
 from serena_memory.core.store import SyncedVersions
 
 if TYPE_CHECKING:
@@ -247,13 +253,6 @@ class Conflict:
             "machine": self.machine,
             "folder": self.folder,
         }
-
-
-def machine_name() -> str:
-    """This machine as history entries and conflict records name it."""
-    import socket
-
-    return _bounded(socket.gethostname() or "unknown machine", 100)
 
 
 def _bounded(value: str, limit: int) -> str:
@@ -508,6 +507,7 @@ class SyncResult:
     skipped: list[str] = field(default_factory=list)  # not usable as memories here
     seconds: float = 0.0
     pull_only: bool = False  # the team's memories: pulled, never pushed
+    remembered: str = ""  # the configuration file the remote was written into, if it was
     conflicts_elsewhere: list[str] = field(default_factory=list)  # found by another machine
     resolved_elsewhere: list[str] = field(default_factory=list)
 
@@ -535,6 +535,8 @@ class SyncResult:
                 )
             parts.append("local changes pushed" if self.pushed else "nothing to push")
             text = f"Synced {where}: " + "; ".join(parts) + "."
+        if self.remembered:
+            text += f" The remote is remembered for the next syncs (in {self.remembered})."
         if self.kept_edits and self.pull_only:
             text += " Changed here since the last pull, so kept: " + _names(self.kept_edits) + "."
         elif self.kept_edits:
@@ -571,6 +573,7 @@ class SyncResult:
             "changed": self.changed,
             "pushed": self.pushed,
             "conflicts": self.conflicts,
+            "remembered": self.remembered,
             "conflicts_elsewhere": self.conflicts_elsewhere,
             "resolved_elsewhere": self.resolved_elsewhere,
             "kept_edits": self.kept_edits,
@@ -608,11 +611,11 @@ class _Merge:
         if head is not None:
             if head.id == theirs.id or repo.descendant_of(head.id, theirs.id):
                 return None  # the remote has nothing we lack
-            if head.tree.id == theirs.tree.id and repo.descendant_of(theirs.id, head.id):
-                # The same memories, a longer history: nothing to merge or to push. The
-                # branch stays where it is: its first parents are this machine's own entries
-                # (a restore by time walks them), never the remote's; the remote's entries
-                # come in with the next merge.
+            if head.tree.id == theirs.tree.id:
+                # The same memories (perhaps a longer history): nothing to merge, and no
+                # entry for nothing. The branch stays where it is: its first parents are
+                # this machine's own entries (a restore by time walks them), never the
+                # remote's; the remote's entries come in with the next merge.
                 return None
         empty = repo.TreeBuilder().write()
         ours_tree = head.tree if head is not None else repo[empty]
@@ -675,9 +678,13 @@ class _Merge:
                 "machine": machine_name(),
             }
         count = len(versions)
-        summary = f"Sync with {display_url(self.url)}: {count} memory(ies) changed here"
+        summary = f"Sync with {display_url(self.url)}: " + (
+            "1 memory changed here" if count == 1 else f"{count} memories changed here"
+        )
         if self.result.conflicts:
-            summary += f", {len(self.result.conflicts)} conflict(s) kept for review"
+            clashes = len(self.result.conflicts)
+            summary += ", 1 conflict" if clashes == 1 else f", {clashes} conflicts"
+            summary += " kept for review"
         provenance = Provenance("sync", current_os_user(), f"sync {display_url(self.url)}")
         return SyncedVersions(versions, summary, provenance, (str(theirs.id),))
 
@@ -788,9 +795,15 @@ def _sync_locked(
         records_out = _records_to_push(repo_path, new_records, records_rev)
         repo = history.repo(create=True)
         head = history.head(repo)
+        # The remote lacks nothing when it has this entry, or the same memories (then this
+        # machine's merge entry is pushed with its next change, not alone).
         branch_out = head is not None and not (
             remote_rev is not None
-            and (str(head.id) == remote_rev or repo.descendant_of(remote_rev, head.id))
+            and (
+                str(head.id) == remote_rev
+                or repo.descendant_of(remote_rev, head.id)
+                or repo[remote_rev].tree.id == head.tree.id
+            )
         )
         if not branch_out and not records_out:
             return result  # the remote already has everything (or there is nothing at all)
@@ -983,7 +996,9 @@ def team_repository(store: MemoryStore, url: str) -> Path:
     return path
 
 
-def pull_team(store: MemoryStore, *, interactive: bool = False) -> SyncResult:
+def pull_team(
+    store: MemoryStore, *, interactive: bool = False, url: str | None = None
+) -> SyncResult:
     """Bring the team's memories into ``global/<topic>/``: created, changed and deleted as
     in the team's repository. A memory changed here since the last pull (possible with
     ``memory_sync_team_writable``) is left as it is and named in the answer."""
@@ -991,7 +1006,7 @@ def pull_team(store: MemoryStore, *, interactive: bool = False) -> SyncResult:
 
     started = time.perf_counter()
     config = load_sync_config(store.home)
-    url = config.team_remote
+    url = check_url(url) if url is not None else config.team_remote
     if url is None:
         raise SyncError(
             "no team remote is configured; run `serena memories sync --team --remote URL` "
@@ -1119,13 +1134,19 @@ def sync_everything(
     or ``team``); with ``global``, the team's memories are pulled too when a team remote is
     configured (and only they, when the global memories have no remote)."""
     if scope == "team":
-        if remote is not None:
-            set_global_key(store.home, "memory_sync_team_remote", check_url(remote))
-        return [pull_team(store, interactive=interactive)]
+        pulled = pull_team(store, interactive=interactive, url=remote)
+        if remote is not None and check_url(remote) != load_sync_config(store.home).team_remote:
+            key = "memory_sync_team_remote"
+            pulled.remembered = str(set_global_key(store.home, key, check_url(remote)))
+        return [pulled]
     team = load_sync_config(store.home).team_remote
     results = []
     if scope != "global" or remote is not None or configured_remote(store, scope) or not team:
-        results.append(sync(store, scope, remote, interactive=interactive))
+        synced = sync(store, scope, remote, interactive=interactive)
+        # remembered only once a sync with it worked: a mistyped URL replaces nothing
+        if remote is not None and check_url(remote) != configured_remote(store, scope):
+            synced.remembered = str(remember_remote(store, scope, remote))
+        results.append(synced)
     if scope == "global" and team:
         results.append(pull_team(store, interactive=interactive))
     return results

@@ -36,6 +36,7 @@ def memory_history(
     lines = []
     for entry in entries[:MAX_ENTRIES]:
         who = f"{entry.entry_point} {entry.who}" + (f" ({entry.action})" if entry.action else "")
+        who += f" on {entry.machine}" if entry.machine else ""
         when = entry.time.strftime("%Y-%m-%d %H:%M:%S UTC")
         lines.append(f"{entry.short}  {when}  {who}  {entry.summary}")
     if len(entries) > MAX_ENTRIES:

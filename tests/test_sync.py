@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -142,7 +143,9 @@ def test_same_lines_keep_local_text_and_the_other_for_review(
     listed = workstation.run("memories", "conflicts")
     assert "global/conventions" in listed.stdout
     shown = workstation.run("memories", "conflicts", "--show", "global/conventions")
-    assert shown.stdout == theirs  # nothing lost
+    assert "+three, says the laptop\n" in shown.stdout  # nothing lost, shown as a diff
+    assert "-three, says the workstation\n" in shown.stdout
+    assert shown.stdout.startswith("--- global/conventions @ in memory\n")
     # the person takes the other side's text: a new entry, and the conflict is gone
     workstation.run("memories", "resolve", "global/conventions", "--keep", "remote")
     assert workstation.text("global/conventions") == theirs
@@ -393,5 +396,5 @@ def test_the_same_new_name_on_both_sides_is_a_conflict(
     laptop.sync()
     workstation.sync()
     assert workstation.text("global/new") == "from the workstation\n"
-    shown = workstation.run("memories", "conflicts", "--show", "global/new")
-    assert shown.stdout == "from the laptop\n"
+    shown = workstation.run("memories", "conflicts", "--show", "global/new", "--json")
+    assert json.loads(shown.stdout)["remote_text"] == "from the laptop\n"

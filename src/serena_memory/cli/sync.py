@@ -94,7 +94,13 @@ def sync_command(
 @click.command(name="conflicts")
 @PROJECT_ARG
 @JSON_OPTION
-@click.option("--show", "show", default=None, metavar="NAME", help="Print the other side's text.")
+@click.option(
+    "--show",
+    "show",
+    default=None,
+    metavar="NAME",
+    help="Print the two texts of NAME as a diff: the memory now, and the text set aside.",
+)
 def conflicts_command(project: Path | None, as_json: bool, show: str | None) -> None:
     """Memories both sides of a sync changed on the same lines: the local text is in the
     memory, the other side's here, until `serena memories resolve NAME` settles it."""
@@ -108,7 +114,18 @@ def conflicts_command(project: Path | None, as_json: bool, show: str | None) -> 
         match = next((c for c in found if c.name == name), None)
         if match is None:
             raise click.ClickException(f"memory '{escape_line(name)}' has no sync conflict")
-        show_text(match.remote_text)
+        from serena_memory.core.history import unified_diff
+
+        store = _store(project, "global")
+        try:
+            now: bytes | None = store.read_bytes(name)
+        except FileNotFoundError:
+            now = None
+        aside = match.remote_text.encode("utf-8")
+        if as_json:
+            emit_json({**match.to_dict(), "local_text": None if now is None else now.decode()})
+            return
+        show_text(unified_diff(name, now, aside, "set aside", "in memory"))
         return
     if as_json:
         emit_json([c.to_dict() for c in found])

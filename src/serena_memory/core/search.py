@@ -50,7 +50,7 @@ MAX_QUERY_CHARS = 4_000  # longer text is cut: it is a question, not a document
 MAX_QUERY_WORDS = 32
 MAX_LINES_PER_HIT = 3
 MAX_LINE_CHARS = 120
-CANDIDATES = 200  # ranked by BM25 first, then re-ranked by the words each one holds
+CANDIDATES = 50  # ranked by BM25 first, then re-ranked by the words each one holds
 SEMANTIC_CANDIDATES = 50
 RRF_K = 20  # reciprocal rank fusion: 1 / (RRF_K + rank) from each ranking
 WORDS_WEIGHT, MEANING_WEIGHT = 1.0, 1.0  # for fuse_ranks
@@ -261,6 +261,7 @@ class _Index:
         self.vector_ids: list[int] = []
         self.vector_model: str | None = None  # the model the stored vectors were made by
         self.vectors_whole = True  # False: some are missing, damaged or of another size
+        self.names_by_id: dict[int, str] | None = None
 
     # opening ----------------------------------------------------------------------------
     def connection(self) -> sqlite3.Connection:
@@ -358,6 +359,7 @@ class _Index:
                 )
             }
             self._load_vectors(conn)
+            self.names_by_id = None
             self.data_version = version
 
     def _load_vectors(self, conn: sqlite3.Connection) -> None:
@@ -423,6 +425,10 @@ class _Index:
         # Rows go in as they are read (not all held at once: 40 MB of text). A memory
         # gone, unreadable or not UTF-8 since the listing is not findable.
         conn.execute("BEGIN IMMEDIATE")
+        # another process wrote between our look and our lock: reload everything after
+        moved_on = conn.execute("PRAGMA data_version").fetchone()[0] != self.data_version
+        added: list[tuple[str, int, int, int]] = []
+        vectors = None
         try:
             # by name, not by the rowids loaded before: another process may have changed
             # the index since, and a rowid can be reused
@@ -449,21 +455,44 @@ class _Index:
                     "INSERT INTO fts (rowid, name, headings, body) VALUES (?, ?, ?, ?)",
                     (rowid, words, headings, text),
                 )
+                added.append((name, rowid, mtime, size))
                 if embedder is not None and not redo:
                     to_embed.append((rowid, document_text(words, headings, text)))
             if embedder is not None:
                 if redo:
                     self._embed_all(conn, embedder)
                 else:
-                    self._store_vectors(conn, embedder, to_embed)
+                    vectors = self._store_vectors(conn, embedder, to_embed)
             conn.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(Exception):
                 conn.execute("ROLLBACK")
             raise
-        self.data_version = None  # reload: our own commit does not change data_version
-        self._load_known(conn)  # the stamps and vectors this query ranks with
         self.in_sync_with = None
+        if redo or moved_on:
+            self.data_version = None  # reload: our own commit does not change data_version
+            self._load_known(conn)
+        else:  # what we wrote, applied to what we hold (a reload of 10,000 costs ~25 ms)
+            self._apply(removed + changed, added, vectors)
+
+    def _apply(self, gone: list[str], added: list[tuple[str, int, int, int]], vectors: Any) -> None:
+        import numpy as np
+
+        gone_ids = {self.known[name][0] for name in gone if name in self.known}
+        for name in gone:
+            self.known.pop(name, None)
+        for name, rowid, mtime, size in added:
+            self.known[name] = (rowid, mtime, size)
+        self.names_by_id = None
+        keep = [i for i, rowid in enumerate(self.vector_ids) if rowid not in gone_ids]
+        ids = [self.vector_ids[i] for i in keep]
+        parts = [self.matrix[keep]] if self.matrix is not None and keep else []
+        if vectors is not None and len(vectors):
+            ids += [rowid for _, rowid, _, _ in added]
+            parts.append(vectors)
+        self.matrix = np.vstack(parts) if parts else None
+        self.vector_ids = ids if parts else []
+        self.vectors_whole = len(self.vector_ids) == len(self.known)
 
     def _embed_all(self, conn: sqlite3.Connection, embedder: Embedder) -> None:
         """Every memory's vector made again, in batches (the texts are not all held)."""
@@ -485,14 +514,13 @@ class _Index:
     @staticmethod
     def _store_vectors(
         conn: sqlite3.Connection, embedder: Embedder, items: list[tuple[int, str]]
-    ) -> None:
-        if not items:
-            return
+    ) -> Any:
         vectors = embedder.embed([text for _, text in items])
         conn.executemany(
             "INSERT OR REPLACE INTO vectors (id, vec) VALUES (?, ?)",
             [(rowid, vector.tobytes()) for (rowid, _), vector in zip(items, vectors, strict=True)],
         )
+        return vectors
 
     # querying ---------------------------------------------------------------------------------
     def ranked(
@@ -524,14 +552,20 @@ class _Index:
             + " ORDER BY rank LIMIT ?"
         )
         conn = self.connection()
-        pool = max(limit * 5, CANDIDATES)
+        pool = max(limit, CANDIDATES)
         candidates = [
             (name, rowid, -rank) for name, rowid, rank in conn.execute(sql, [*params, pool])
         ]
         if not candidates:
             return []
         ids = [rowid for _, rowid, _ in candidates]
-        marks = ",".join("?" * len(ids))
+        # Which candidates match: the candidates probed in the matches' set, which SQLite
+        # builds once; "rowid IN (...)" instead seeks the full-text index once per candidate
+        # (6 ms instead of 0.2 for a phrase at 10,000 memories).
+        among = (
+            "SELECT column1 FROM (VALUES " + ",".join(["(?)"] * len(ids)) + ") "
+            "WHERE column1 IN (SELECT rowid FROM fts WHERE fts MATCH ?)"
+        )
         total = max(len(self.known), 1)
         holds: dict[int, list[str]] = {rowid: [] for rowid in ids}
         bonus = dict.fromkeys(ids, 0.0)
@@ -546,9 +580,7 @@ class _Index:
             if not count:
                 continue
             weight = weights[word] = math.log1p(total / count)
-            for (rowid,) in conn.execute(
-                f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({marks})", [quoted, *ids]
-            ):
+            for (rowid,) in conn.execute(among, [*ids, quoted]):
                 holds[rowid].append(word)
                 bonus[rowid] += weight
         # The score: BM25 scaled to the best candidate's (its order survives even when
@@ -558,10 +590,7 @@ class _Index:
         best = max(score for _, _, score in candidates) or 1.0
         phrased: set[int] = set()
         if parsed.phrase is not None:
-            for (rowid,) in conn.execute(
-                f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({marks})",
-                [parsed.phrase, *ids],
-            ):
+            for (rowid,) in conn.execute(among, [*ids, parsed.phrase]):
                 phrased.add(rowid)
         asks_about_memories = not _GENERIC_SUBJECT.isdisjoint(parsed.words)
         ranked = []
@@ -582,9 +611,16 @@ class _Index:
 
         if self.matrix is None or vector is None or not np.any(vector):
             return []
-        names = {rowid: name for name, (rowid, _, _) in self.known.items()}
+        if self.names_by_id is None:
+            self.names_by_id = {rowid: name for name, (rowid, _, _) in self.known.items()}
+        names = self.names_by_id
         scores = self.matrix @ vector
-        order = np.argsort(-scores)
+        # the best few first; the rest in order only when a topic or scope filters many out
+        head = min(len(scores), limit * 4)
+        order = np.argpartition(-scores, head - 1)[:head] if head < len(scores) else None
+        order = order[np.argsort(-scores[order])] if order is not None else np.argsort(-scores)
+        if head < len(scores) and (topic or scope != "all"):
+            order = np.argsort(-scores)
         asks_about_memories = not _GENERIC_SUBJECT.isdisjoint(parsed.words)
         found = []
         for i in order:
@@ -822,14 +858,17 @@ def search_memories(
 
 
 def _embedder(store: MemoryStore) -> Embedder | None:
-    """The meaning model for this store's user, or None when it can't be loaded: search
-    then ranks by words alone rather than failing."""
-    from serena_memory.core.config import ConfigError
+    """The meaning model for this store's user. A model folder the user named that can't
+    be loaded is their error to fix, said in one sentence; the embedded model missing (a
+    broken install) leaves search to rank by words alone rather than fail."""
     from serena_memory.core.semantic import ModelUnavailableError, configured_model, load_model
 
+    folder = configured_model(store.home)
+    if folder is not None:
+        return load_model(folder)
     try:
-        return load_model(configured_model(store.home))
-    except (ModelUnavailableError, ConfigError):
+        return load_model()
+    except ModelUnavailableError:
         return None
 
 

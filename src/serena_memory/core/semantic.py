@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 SETTING = "memory_search_model"
 DEFAULT_MODEL = "wordllama-l2_supercat-256"
 MAX_EMBED_CHARS = 2_000  # what a memory is about is in its name, headings and first lines
-EMBED_BATCH = 256
+EMBED_BATCH = 32
 
 
 class ModelUnavailableError(MemoryStoreError):

@@ -627,3 +627,64 @@ def fix_code_references(
     changes = {name: fixer(items) for name, items in sorted(by_memory.items())}
     store.update_many(changes, f"Point {len(moved)} moved path(s) at their new place")
     return done
+
+
+def drift_note(store: MemoryStore, name: str, text: str) -> str:
+    """The note that ends a project memory's text when it mentions paths that are missing
+    or moved ('' when none, for a global memory, and whenever the check itself fails: a
+    read never fails because of it)."""
+    from serena_memory.integrity.code_drift import read_note
+
+    try:
+        canonical = N.normalize_name(name)
+        if N.is_global(canonical):
+            return ""
+        return read_note(str(store.project_root), canonical, text)
+    except Exception:
+        return ""
+
+
+DRIFT_COUNT_SECONDS = 0.5
+"""How long the activation message may spend counting drifted memories."""
+
+
+def drift_summary(store: MemoryStore) -> str:
+    """One sentence for the activation message: how many project memories mention paths
+    that are missing or moved now, and how to see them ('' when none). Counting stops
+    after :data:`DRIFT_COUNT_SECONDS` and says "at least"."""
+    import time
+
+    from serena_memory.integrity.code_drift import MISSING, PATH, CodeFinding, cached_checker
+    from serena_memory.integrity.code_mentions import extract
+
+    try:
+        started = time.monotonic()
+        listing = _Listing(store)
+        checker = cached_checker(str(store.project_root))
+        drifted = 0
+        partial = False
+        for name in listing.names:
+            if N.is_global(name):
+                continue
+            if time.monotonic() - started > DRIFT_COUNT_SECONDS:
+                partial = True
+                break
+            texts, _u, _r = listing.read([name])
+            text = texts.get(name, "")
+            unresolved = [
+                CodeFinding(name, m.line, m.text, PATH, MISSING, m.target)
+                for m in extract(text)
+                if m.kind == PATH and checker.kept(m) and checker.files.resolve(m.target) is None
+            ]
+            drifted += bool(unresolved and checker.without_left_alone(unresolved))
+    except Exception:
+        return ""
+    if not drifted:
+        return ""
+    count = f"at least {drifted}" if partial else str(drifted)
+    return (
+        f"{count} project memory(ies) mention files or folders that are missing or moved in "
+        "the code now; reading one ends with a note naming them. The user sees them all "
+        "with `serena memories check --code` and fixes moved paths with "
+        "`serena memories fix-code-references`."
+    )

@@ -417,11 +417,17 @@ class CodeChecker:
         *,
         history: bool = True,
         changed_commits: int = DEFAULT_CHANGED_COMMITS,
+        past: GitPast | None = None,
     ) -> None:
         self.files = files or ProjectFiles.load(root)
         self.history = history and self.files.git
         self.changed_commits = changed_commits
-        self._past: GitPast | None = None
+        self._past: GitPast | None = past
+
+    @property
+    def walked(self) -> GitPast | None:
+        """The history if it was walked already (None: not yet)."""
+        return self._past
 
     @property
     def past(self) -> GitPast:
@@ -443,7 +449,7 @@ class CodeChecker:
         mentions: dict[str, list[Mention]] = {}
         words: set[str] = set()
         for name, text in memories.items():
-            found = [m for m in extract(text) if self._kept(m)]
+            found = [m for m in extract(text) if self.kept(m)]
             mentions[name] = found
             report.mentions += len(found)
             if symbols:
@@ -517,7 +523,7 @@ class CodeChecker:
             if not (f.kind == PATH and f.status == MISSING and f.target.rstrip("/") in alone)
         ]
 
-    def _kept(self, m: Mention) -> bool:
+    def kept(self, m: Mention) -> bool:
         if m.kind == PATH and m.loose:
             first = m.target.split("/", 1)[0]
             return first in self.files.top or (
@@ -752,33 +758,66 @@ def changes_since(files: ProjectFiles, rev: str) -> Window:
 
 
 # -- the read note ------------------------------------------------------------------------------
-_CACHE: dict[str, tuple[float, tuple[Any, ...], CodeChecker]] = {}
+@dataclass
+class _Held:
+    listed: float
+    stamp: tuple[Any, ...]
+    checker: CodeChecker
+    git_dir: str | None
+
+
+_CACHE: dict[str, _Held] = {}
 CACHE_SECONDS = 5.0
+"""How long a listing of the project's files serves the read notes (new untracked files
+show up after this; a commit, a checkout or a staged change at once)."""
 
 
-def _stamp(root: str) -> tuple[Any, ...]:
-    """What says the list of files may have changed: git's index and HEAD."""
-    out: list[tuple[int, int] | None] = []
-    for rel in (".git/index", ".git/HEAD", ".git"):
+def _stamp(git_dir: str | None) -> tuple[Any, ...]:
+    """What says git's view changed: its index, HEAD, the branch HEAD names, packed refs."""
+    if git_dir is None:
+        return ()
+    out: list[Any] = []
+    names = ["index", "HEAD", "packed-refs"]
+    try:
+        with open(os.path.join(git_dir, "HEAD"), encoding="utf-8", errors="replace") as head:
+            ref = head.read(512).strip()
+        if ref.startswith("ref: refs/"):
+            names.append(ref[5:])
+    except OSError:
+        pass
+    for name in names:
         try:
-            st = os.stat(os.path.join(root, rel))
-            out.append((st.st_mtime_ns, st.st_size))
+            st = os.stat(os.path.join(git_dir, name))
+            out.append((name, st.st_mtime_ns, st.st_size, st.st_ino))
         except OSError:
-            out.append(None)
+            out.append((name, None))
     return tuple(out)
 
 
 def cached_checker(root: str) -> CodeChecker:
-    """One checker per project and process, listed again after :data:`CACHE_SECONDS` or
-    when git's index or HEAD changed: the read note stays a lookup in a set."""
+    """One checker per project and process for the read notes: the git history it walked
+    is kept while git's index and refs stay the same; the list of files is taken again
+    after :data:`CACHE_SECONDS`."""
     real = os.path.realpath(root)
     now = time.monotonic()
-    stamp = _stamp(real)
     held = _CACHE.get(real)
-    if held is not None and now - held[0] < CACHE_SECONDS and held[1] == stamp:
-        return held[2]
+    if held is not None:
+        stamp = _stamp(held.git_dir)
+        if stamp == held.stamp:
+            if now - held.listed < CACHE_SECONDS:
+                return held.checker
+            # the same commits and index: the history walked before still holds
+            checker = CodeChecker(real, changed_commits=0, past=held.checker.walked)
+            _CACHE[real] = _Held(now, stamp, checker, held.git_dir)
+            return checker
     checker = CodeChecker(real, changed_commits=0)
-    _CACHE[real] = (now, stamp, checker)
+    git_dir = None
+    if checker.files.git:
+        try:
+            git_dir = run_git(real, "rev-parse", "--absolute-git-dir").decode().strip() or None
+        except GitUnavailable:
+            git_dir = None
+    _CACHE[real] = _Held(now, _stamp(git_dir), checker, git_dir)
     return checker
 
 
@@ -788,7 +827,7 @@ def read_note(root: str, name: str, text: str) -> str:
     if "/" not in text and "." not in text:
         return ""
     checker = cached_checker(root)
-    paths = [m for m in extract(text) if m.kind == PATH and checker._kept(m)]
+    paths = [m for m in extract(text) if m.kind == PATH and checker.kept(m)]
     if not paths:
         return ""
     found = [f for f in (checker.check_path(name, m, None) for m in paths) if f is not None]

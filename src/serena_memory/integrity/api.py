@@ -575,7 +575,9 @@ def run_code_check(
         changed_commits=DEFAULT_CHANGED_COMMITS if changed_commits is None else changed_commits,
     )
     window = changes_since(checker.files, since) if since is not None else None
+    checker.prefetch(symbols)
     texts, _unreadable, _refused = listing.read(names)
+    checker.wait()
     written = (
         memory_times(checker.files, checker.past, {n: listing.paths[n] for n in texts})
         if checker.history

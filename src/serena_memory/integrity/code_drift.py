@@ -18,8 +18,9 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,7 +88,9 @@ def run_git(
             timeout=timeout,
             stdin=None if data is not None else subprocess.DEVNULL,
         )
-    except (FileNotFoundError, subprocess.TimeoutExpired, OSError) as exc:
+    except subprocess.TimeoutExpired:
+        raise GitUnavailable(f"git did not finish within {int(timeout)} seconds") from None
+    except (FileNotFoundError, OSError) as exc:
         raise GitUnavailable(str(exc)) from None
     if result.returncode != 0:
         raise GitUnavailable(result.stderr.decode("utf-8", "replace").strip())
@@ -262,14 +265,25 @@ class GitPast:
 
 
 # -- symbols -----------------------------------------------------------------------------------
-def find_words(files: ProjectFiles, words: Iterable[str]) -> set[str]:
+def find_words(
+    files: ProjectFiles, words: Iterable[str], identifiers: set[bytes] | None = None
+) -> set[str]:
     """Which of ``words`` occur as whole words in the project's source files (memories and
     prose documents excluded): one ``git grep`` for all of them."""
     wanted = sorted(set(words))
     if not wanted:
         return set()
     if files.git:
-        patterns = "\n".join(wanted).encode()
+        present = identifiers if identifiers is not None else source_identifiers(files)
+        return {w for w in wanted if w.encode() in present}
+    return _find_words_on_disk(files, wanted)
+
+
+def source_identifiers(files: ProjectFiles) -> set[bytes]:
+    """Every identifier in the tracked and untracked (not ignored) source files."""
+    if files.git:
+        # every identifier of the source files, once: one fast pass whatever the number of
+        # symbols asked (a fixed-string search for thousands of words at once is slow)
         excludes = [f":(exclude,glob)**/*.{ext}" for ext in DOC_EXTENSIONS]
         try:
             out = run_git(
@@ -278,25 +292,26 @@ def find_words(files: ProjectFiles, words: Iterable[str]) -> set[str]:
                 "-I",
                 "-h",
                 "-o",
-                "-w",
-                "-F",
+                "-E",
                 "--untracked",
                 "--no-color",
                 "--no-textconv",
-                "-f",
-                "-",
+                "-e",
+                "[A-Za-z_][A-Za-z0-9_]*",
                 "--",
                 ".",
                 ":(exclude).serena",
                 *excludes,
-                data=patterns,
             )
         except GitUnavailable as exc:
-            if str(exc):  # status 1 with no message: nothing matched
-                raise
-            return set()
-        return set(out.decode("utf-8", "replace").split("\n")) & set(wanted)
-    return _find_words_on_disk(files, wanted)
+            if not str(exc):  # status 1 with no message: nothing matched
+                return set()
+            raise MemoryStoreError(
+                f"the project's source files could not be searched for symbols ({exc}); "
+                "run the check again, or leave symbols out"
+            ) from None
+        return set(out.split(b"\n"))
+    return set()
 
 
 def _find_words_on_disk(files: ProjectFiles, wanted: Sequence[str]) -> set[str]:
@@ -423,6 +438,40 @@ class CodeChecker:
         self.history = history and self.files.git
         self.changed_commits = changed_commits
         self._past: GitPast | None = past
+        self._identifiers: set[bytes] | None = None
+        self._errors: list[BaseException] = []
+        self._threads: list[threading.Thread] = []
+
+    def prefetch(self, symbols: bool = True) -> None:
+        """Start walking the history and scanning the source files (git works while this
+        process reads the memories)."""
+
+        def run(job: Callable[[], None]) -> None:
+            try:
+                job()
+            except BaseException as exc:  # re-raised by the caller in check()
+                self._errors.append(exc)
+
+        def walk() -> None:
+            self.past  # noqa: B018
+
+        def scan() -> None:
+            self._identifiers = source_identifiers(self.files)
+
+        jobs: list[Callable[[], None]] = [walk] if self.history else []
+        if symbols and self.files.git:
+            jobs.append(scan)
+        for job in jobs:
+            thread = threading.Thread(target=run, args=(job,), daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def wait(self) -> None:
+        for thread in self._threads:
+            thread.join()
+        self._threads = []
+        if self._errors:
+            raise self._errors.pop()
 
     @property
     def walked(self) -> GitPast | None:
@@ -454,7 +503,8 @@ class CodeChecker:
             report.mentions += len(found)
             if symbols:
                 words.update(w for m in found if m.kind == SYMBOL for w in m.words)
-        present = find_words(self.files, words) if symbols and words else set()
+        self.wait()
+        present = find_words(self.files, words, self._identifiers) if symbols and words else set()
         for name in sorted(mentions):
             when = (written or {}).get(name)
             for m in mentions[name]:

@@ -76,6 +76,8 @@ _PATH_CHARS = re.compile(r"^[\w.@+/-]+$")
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 _SYMBOL_SHAPE = re.compile(rf"^@?({_IDENT}(?:(?:\.|::|#){_IDENT})*)(\([^()]*\))?[;,]?$")
 _IDENT_RE = re.compile(_IDENT)
+_SPACE = re.compile(r"\s")
+_NOT_A_NAME = re.compile(r"[*?<>{}$%=|,;'\"\[\]!^&]")
 _CAMEL = re.compile(r"^[A-Za-z0-9_]*[a-z][A-Za-z0-9_]*$")
 
 
@@ -192,9 +194,9 @@ def extract(text: str) -> list[Mention]:
 
 def _classify(number: int, content: str) -> Mention | None:
     raw = content.strip()
-    if not raw or any(c.isspace() for c in raw) or _URL.search(raw):
+    if not raw or _SPACE.search(raw) or ("://" in raw or "@" in raw[1:] or "www." in raw):
         return None
-    if any(c in raw for c in "*?<>{}$%=|,;'\"[]!^&") and "(" not in raw:
+    if "(" not in raw and _NOT_A_NAME.search(raw):
         return None
     path = path_target(raw)
     if path is not None:
@@ -206,12 +208,14 @@ def _classify(number: int, content: str) -> Mention | None:
 
 
 def _prose_paths(number: int, line: str, spans: list[tuple[int, int]]) -> list[Mention]:
-    masked = list(line)
+    plain = line
     for start, end in spans:
-        masked[start:end] = " " * (end - start)
-    for url in _URL.finditer(line):
-        masked[url.start() : url.end()] = " " * (url.end() - url.start())
-    plain = "".join(masked)
+        plain = plain[:start] + " " * (end - start) + plain[end:]
+    if "/" not in plain:
+        return []
+    if "://" in plain or "www." in plain or "@" in plain:
+        for url in _URL.finditer(plain):
+            plain = plain[: url.start()] + " " * (url.end() - url.start()) + plain[url.end() :]
     out = []
     for match in _PROSE_PATH.finditer(plain):
         if match.group(2).lower() not in KNOWN_EXTENSIONS:

@@ -82,9 +82,17 @@ def history_command(
     history = _history(project_option, project)
     if prune:
         dropped = history.prune()
+        kept = [
+            f"the {label} history {days} day(s)"
+            for label, days in (
+                ("project's", history.keep_days),
+                ("global", history.global_keep_days),
+            )
+            if days > 0
+        ]
         say(
-            f"Dropped {dropped} entry(ies) older than {history.keep_days} day(s); the memories "
-            "as they were then are the first entry now."
+            f"Dropped {dropped} old entry(ies), keeping {' and '.join(kept)}; the memories as "
+            "they were at each cut are the first entry of that history now."
         )
         return
     moment = parse_when(since) if since else None
@@ -93,7 +101,10 @@ def history_command(
         emit_json([e.to_dict() for e in entries])
         return
     if not history.enabled:
-        say("History is off (memory_history: false); entries recorded before are below.")
+        say(
+            "History is off for this project (memory_history: false); entries recorded "
+            "before, and those of the global memories, are below."
+        )
     if not entries:
         say("No history entries." if not name else f"No history entries for '{name}'.")
         return

@@ -418,10 +418,10 @@ class _Merge:
             if head.id == theirs.id or repo.descendant_of(head.id, theirs.id):
                 return None  # the remote has nothing we lack
             if head.tree.id == theirs.tree.id and repo.descendant_of(theirs.id, head.id):
-                # the same memories, a newer history: just take it (no entry, nothing changed)
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(str(history.repo_path / BRANCH) + ".lock")
-                repo.references.create(BRANCH, theirs.id, force=True)
+                # The same memories, a longer history: nothing to merge or to push. The
+                # branch stays where it is: its first parents are this machine's own entries
+                # (a restore by time walks them), never the remote's; the remote's entries
+                # come in with the next merge.
                 return None
         empty = repo.TreeBuilder().write()
         ours_tree = head.tree if head is not None else repo[empty]
@@ -521,7 +521,10 @@ def sync(
             f"sync{flag} --remote URL` once (a bare git repository on a shared drive, or over "
             "SSH or HTTPS)"
         )
-    if not settings.history_enabled:
+    enabled = (
+        settings.history_enabled if scope == "project" else settings.global_config.memory_history
+    )
+    if not enabled:
         raise SyncError(
             "sync carries the history of the memories, which is off (memory_history: false); "
             "turn it on to sync"

@@ -3,6 +3,7 @@
 # project (installing serena-memory into .venv first if needed).
 #
 #   bash scripts/start.sh                 # http://127.0.0.1:8000/mcp, project examples/demo
+#   bash scripts/start.sh --rotate-token  # a new token (clients must be set up again)
 #   PORT=9000 bash scripts/start.sh       # another port
 #   bash scripts/start.sh --mode no-onboarding   # extra options go to start-mcp-server
 #   PROJECT=/path/to/project bash scripts/start.sh
@@ -26,6 +27,8 @@ fi
 
 PORT="${PORT:-8000}"
 PROJECT="${PROJECT:-examples/demo}"
-echo "MCP server for $PROJECT: http://127.0.0.1:$PORT/mcp (Ctrl-C stops it)" >&2
+# The server prints the URL and the "Authorization: Bearer ..." header a client sends; the
+# token is kept in $SERENA_HOME/mcp-token (~/.serena by default) and reused at every start.
+echo "MCP server for $PROJECT (Ctrl-C stops it); a client needs the URL and header below:" >&2
 exec .venv/bin/serena start-mcp-server --project "$PROJECT" \
     --transport streamable-http --host 127.0.0.1 --port "$PORT" "$@"

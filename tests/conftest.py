@@ -21,6 +21,7 @@ def serena_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "serena-home"
     home.mkdir()
     monkeypatch.setenv("SERENA_HOME", str(home))
+    monkeypatch.delenv("SERENA_MCP_TOKEN", raising=False)  # the stored token, unless a test sets it
     return home
 
 

@@ -65,3 +65,16 @@ def test_every_expected_error_is_one_line_and_bugs_are_named_as_such() -> None:
     for kind in EXPECTED_ERRORS:
         assert "\n" not in describe(kind("x"))
     assert describe(KeyError("k")) == "unexpected KeyError: 'k'"
+
+
+def test_a_remedy_is_worded_by_each_front_end() -> None:
+    """The library names what to do as an operation; a person reads a command, an agent a
+    tool."""
+    from serena_memory.core.errors import HistoryError, Remedy, describe
+    from serena_memory.mcp.errors import for_agent
+
+    exc = HistoryError("pick an entry with ", remedy=Remedy("history", "auth/login"))
+    assert describe(exc) == str(exc) == "pick an entry with `serena memories history auth/login`"
+    assert for_agent(exc) == "pick an entry with the memory_history tool (memory_name 'auth/login')"
+    other = HistoryError("see ", remedy=Remedy("conflicts"))
+    assert for_agent(other) == "see the user's command `serena memories conflicts`"

@@ -232,6 +232,27 @@ def test_history_can_be_turned_off_and_located_elsewhere(
     assert len(store.history().entries()) == 1
 
 
+def test_a_project_that_turns_history_off_still_records_the_global_memories(
+    project: Path, serena_home: Path
+) -> None:
+    """A project's file governs its own history only: the global memories, shared with
+    every other project, keep theirs."""
+    write_config(project / ".serena" / "project.yml", "memory_history: false\n")
+    store = MemoryStore(project, home=serena_home)
+    store.write("fact", "v1\n")
+    store.write("global/shared", "g1\n")
+    store.write("global/shared", "g2\n")
+    assert [e.summary for e in store.history().entries()] == [
+        "Write global/shared",
+        "Write global/shared",
+    ]
+    assert store.history().entries("fact") == []
+    done = run_cli("memories", "history", cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert "History is off for this project" in done.stdout
+    assert "global/shared" in done.stdout
+
+
 def test_read_only_rules_hold_for_an_agent_restore(project: Path, serena_home: Path) -> None:
     write_config(serena_home / "serena_config.yml", "read_only_memory_patterns: ['rules']\n")
     human = MemoryStore(project, home=serena_home)
@@ -296,7 +317,7 @@ def test_cli_show_diff_restore(project: Path) -> None:
     text = cli("history", "fact", str(project)).stdout.splitlines()
     assert len(text) == 5 and "cli" in text[0] and "Restore" in text[0]
     bad = run_cli("memories", "show", "fact", str(project), "--at", "nope")
-    assert bad.returncode == 1 and bad.stderr.startswith("Error: no history entry")
+    assert bad.returncode == 1 and bad.stderr.startswith("Error: 'nope' is neither a history")
     assert "Traceback" not in bad.stderr
 
 

@@ -156,3 +156,53 @@ def test_the_fuzzed_server_still_works(fuzz_server: StdioServer) -> None:
     )
     (answer,) = fuzz_server.exchange(line)
     assert answer["result"]["content"][0]["text"] == "Entry.\n"
+
+
+OFFERED = {
+    "read_memory": {"memory_name"},
+    "list_memories": {"topic", "page"},
+    "search_memories": {"query", "topic", "scope", "max_results"},
+    "memory_history": {"memory_name", "since"},
+    "read_file": {"relative_path", "start_line", "end_line", "max_answer_chars"},
+}
+
+
+@settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    name=st.one_of(st.sampled_from(sorted(OFFERED)), st.text(max_size=12)),
+    given_arguments=st.dictionaries(
+        st.one_of(st.sampled_from(sorted(set().union(*OFFERED.values()))), st.text(max_size=8)),
+        values,
+        max_size=4,
+    ),
+)
+def test_random_tool_calls_are_answered_as_the_specification_says(
+    fuzz_server: StdioServer, name: str, given_arguments: dict
+) -> None:
+    """An unknown tool is a JSON-RPC error -32602; an unknown argument of a known tool is a
+    tool error naming the tool's arguments; nothing is ever a traceback."""
+    fuzz_server.next_id += 1
+    request_id = f"call-{fuzz_server.next_id}"
+    line = _as_line(
+        {
+            "jsonrpc": "2.0",
+            "id": request_id,
+            "method": "tools/call",
+            "params": {"name": name, "arguments": given_arguments},
+        }
+    )
+    (answer,) = fuzz_server.exchange(line)
+    assert answer["id"] == request_id
+    assert "Traceback" not in json.dumps(answer)
+    if name not in OFFERED and name not in TOOLS:
+        assert answer["error"]["code"] == -32602, answer
+        assert f"there is no tool '{name}' here" in answer["error"]["message"], answer
+        return
+    if name in OFFERED and set(given_arguments) - OFFERED[name]:
+        assert answer["result"]["isError"] is True, answer
+        text = answer["result"]["content"][0]["text"]
+        assert f"{name} has no argument" in text and "its arguments are:" in text, text

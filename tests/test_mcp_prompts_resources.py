@@ -167,12 +167,10 @@ def test_prompts_and_resources_over_stdio(memories: Path) -> None:
 
 
 def test_prompts_and_resources_over_http(memories: Path) -> None:
-    from mcp import Client
-
-    with http_server(["--project", str(memories), "--no-dashboard"]) as url:
+    with http_server(["--project", str(memories), "--no-dashboard"]) as server:
 
         async def go() -> None:
-            async with Client(url) as client:
+            async with server.connect() as client:
                 review = await client.get_prompt("memory_review")
                 assert "orphan" in review.messages[0].content.text
                 listed = await client.list_resources()

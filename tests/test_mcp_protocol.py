@@ -17,7 +17,14 @@ from pathlib import Path
 
 import anyio
 import pytest
-from test_mcp_support import SERVER_CMD, handshake, http_server, in_memory, write_memory_file
+from test_mcp_support import (
+    SERVER_CMD,
+    HttpServer,
+    handshake,
+    http_server,
+    in_memory,
+    write_memory_file,
+)
 
 PARSE, INVALID_REQUEST, INVALID_PARAMS, METHOD_NOT_FOUND = -32700, -32600, -32602, -32601
 
@@ -245,7 +252,7 @@ def test_malformed_messages_over_stdio(stdio, case, raw, code, request_id) -> No
 
 
 @pytest.fixture(scope="module")
-def http_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+def http_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[HttpServer, Path]]:
     root = tmp_path_factory.mktemp("http")
     project, home = root / "project", root / "home"
     project.mkdir()
@@ -253,8 +260,8 @@ def http_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Pa
     old = os.environ.get("SERENA_HOME")
     os.environ["SERENA_HOME"] = str(home)
     try:
-        with http_server(["--project", str(project), "--no-dashboard"]) as url:
-            yield url, project
+        with http_server(["--project", str(project), "--no-dashboard"]) as server:
+            yield server, project
     finally:
         if old is not None:
             os.environ["SERENA_HOME"] = old
@@ -267,8 +274,9 @@ HTTP_HEADERS = {"Content-Type": "application/json", "Accept": "application/json,
 def test_malformed_messages_over_streamable_http(http_url, case, raw, code, request_id) -> None:
     import httpx
 
-    url, project = http_url
-    response = httpx.post(url, content=raw, headers=HTTP_HEADERS, timeout=60)
+    server, project = http_url
+    headers = {**HTTP_HEADERS, **server.headers}
+    response = httpx.post(server.url, content=raw, headers=headers, timeout=60)
     if code is None:
         assert response.status_code == 202 and response.content == b"", case
         return

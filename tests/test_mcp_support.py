@@ -159,38 +159,94 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+@dataclass
+class HttpServer:
+    """A running HTTP server as a client sees it: the URL and the header it printed."""
+
+    url: str
+    header: str | None  # the printed line "Authorization: Bearer TOKEN"; None with --no-auth
+    stderr: list[str]
+
+    @property
+    def token(self) -> str | None:
+        return None if self.header is None else self.header.removeprefix("Authorization: Bearer ")
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """The printed header, as a client sends it."""
+        if self.header is None:
+            return {}
+        name, _, value = self.header.partition(": ")
+        return {name: value}
+
+    @contextlib.asynccontextmanager
+    async def connect(self, headers: dict[str, str] | None = None, **options) -> AsyncIterator:
+        """An SDK client sending ``headers`` (default: the printed one) with every request."""
+        import httpx2
+        from mcp import Client
+        from mcp.client.streamable_http import streamable_http_client
+
+        sent = self.headers if headers is None else headers
+        # the SDK's documented way to send headers: an HTTP client of one's own
+        async with httpx2.AsyncClient(headers=sent, timeout=httpx2.Timeout(30, read=300)) as http:
+            transport = streamable_http_client(self.url, http_client=http)
+            async with Client(transport, **options) as client:
+                yield client
+
+
+AUTH_PREFIX = "Authorization: Bearer "
+
+
 @contextlib.contextmanager
-def http_server(args: list[str], cwd: Path | None = None):
-    """A real `serena start-mcp-server --transport streamable-http` process; yields its URL."""
+def http_server(args: list[str], cwd: Path | None = None, env: dict[str, str] | None = None):
+    """A real `serena start-mcp-server --transport streamable-http` process; yields it once
+    it listens and has printed what a client needs (the URL and the Authorization header)."""
+    import threading
+
     port = free_port()
     proc = subprocess.Popen(
         [*SERVER_CMD, "--transport", "streamable-http", "--port", str(port), *args],
         cwd=cwd,
-        env=dict(os.environ),
+        env=dict(os.environ) if env is None else env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
     )
+    lines: list[str] = []
+
+    def collect() -> None:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            lines.append(line.rstrip("\n"))
+
+    reader = threading.Thread(target=collect, daemon=True)
+    reader.start()
+    url = f"http://127.0.0.1:{port}/mcp"
     try:
         deadline = time.monotonic() + 60
         while True:
             if proc.poll() is not None:
-                raise AssertionError(f"server exited: {proc.stderr.read()}")
+                reader.join(5)
+                raise AssertionError(f"server exited: {lines}")
+            said = any(line.startswith(AUTH_PREFIX) or "--no-auth" in line for line in lines)
             with socket.socket() as sock:
-                if sock.connect_ex(("127.0.0.1", port)) == 0:
+                if said and sock.connect_ex(("127.0.0.1", port)) == 0:
                     break
             if time.monotonic() > deadline:
-                raise AssertionError("server did not start listening")
+                raise AssertionError(f"server did not start listening: {lines}")
             time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}/mcp"
+        header = next((line for line in lines if line.startswith(AUTH_PREFIX)), None)
+        assert f"Serving MCP over streamable HTTP at {url}" in lines, lines
+        yield HttpServer(url, header, lines)
     finally:
         proc.terminate()
         try:
-            _out, err = proc.communicate(timeout=20)
+            proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             proc.kill()
-            _out, err = proc.communicate()
-        assert "Traceback" not in (err or ""), err
+            proc.wait()
+        reader.join(10)
+        assert not any("Traceback" in line for line in lines), lines
 
 
 # -- scenarios -----------------------------------------------------------------------------------

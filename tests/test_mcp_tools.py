@@ -227,8 +227,14 @@ def test_wrong_arguments_are_tool_errors_and_the_server_keeps_going(project: Pat
             await refused(client, "write_memory", "content", memory_name="a")
             await refused(client, "write_memory", "memory_name", memory_name=5, content="x")
             await refused(client, "read_memory", "memory_name", memory_name=None)
-            answer = await call(client, "no_such_tool")
-            assert answer.error and "no_such_tool" in answer.text
+            from mcp.shared.exceptions import MCPError
+
+            with pytest.raises(MCPError) as unknown:  # the specification's answer: -32602
+                await client.call_tool("no_such_tool", {})
+            assert unknown.value.code == -32602 and "no_such_tool" in unknown.value.message
+            await refused(
+                client, "read_memory", "read_memory has no argument 'memory'", memory="fine"
+            )
             await ok(client, "write_memory", memory_name="fine", content="still here")
             assert await ok(client, "read_memory", memory_name="fine") == "still here"
 

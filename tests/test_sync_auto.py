@@ -12,7 +12,7 @@ from pathlib import Path
 import anyio
 import pytest
 from conftest import write_config
-from test_mcp_support import SERVER_CMD, free_port, ok, over_stdio
+from test_mcp_support import SERVER_CMD, HttpServer, free_port, ok, over_stdio
 
 from serena_memory.core.store import MemoryStore
 from serena_memory.core.sync import sync
@@ -65,8 +65,6 @@ def test_the_server_pulls_at_start_and_pushes_after_writes(
 def test_an_unreachable_remote_is_said_once_and_never_fails_a_tool(
     tmp_path: Path, project: Path, serena_home: Path
 ) -> None:
-    from mcp import Client
-
     gone = tmp_path / "unplugged" / "memories.git"
     write_config(
         serena_home / "serena_config.yml", f"memory_sync: auto\nmemory_sync_remote: {gone}\n"
@@ -84,8 +82,14 @@ def test_an_unreachable_remote_is_said_once_and_never_fails_a_tool(
     try:
         _wait_for(lambda: "automatic sync of the global memories failed" in log.read_text())
 
+        _wait_for(lambda: "Authorization: Bearer " in log.read_text())
+        header = next(
+            line for line in log.read_text().splitlines() if line.startswith("Authorization: ")
+        )
+        server = HttpServer(f"http://127.0.0.1:{port}/mcp", header, [])
+
         async def go() -> None:
-            async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+            async with server.connect() as client:
                 for i in range(3):
                     text = await ok(client, "write_memory", memory_name=f"global/n{i}", content="x")
                     assert "sync" not in text.lower()

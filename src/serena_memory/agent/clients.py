@@ -2,10 +2,22 @@
 
 Each client keeps its MCP servers in a file of its own: JSON under ``mcpServers`` (Claude
 Code, Claude Desktop, Cursor), JSON under ``servers`` (VS Code) or TOML under
-``mcp_servers`` (Codex). Setting up merges one entry into that file: the other servers and
+``mcp_servers`` (Codex). An entry either starts this install's server (stdio) or connects to a
+running streamable-HTTP server by URL, with the ``Authorization: Bearer`` header that
+server requires (``headers``, or ``http_headers`` in Codex's TOML).
+
+Setting up merges one entry into that file: the other servers and
 settings stay as they are, the previous file is kept as a backup, and a file that cannot be
 read as its format is refused untouched, since rewriting what we could not parse would lose
 the person's settings.
+
+A valid file is never turned into an invalid or different one: a JSON file with a key given
+twice (which parser keeps which?) or a number that would not be written back as it was
+(``1e999`` would come back as ``Infinity``, which is not JSON) is refused untouched too, and
+the new text is read back with the same rules before it is written. In a project, the files
+written (the configuration and its backup) stay inside the project folder: a configuration
+folder that is a symlink leading out of the project, or a configuration file that is a
+symlink, is refused rather than followed.
 """
 
 from __future__ import annotations
@@ -13,15 +25,16 @@ from __future__ import annotations
 import json
 import os
 import platform
-import shutil
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.errors import MemoryStoreError, OutsidePathError
 from serena_memory.core.files import atomic_write
+from serena_memory.core.paths import Scope, resolve
 
 SERVER_NAME = "serena-memory"
 
@@ -53,6 +66,31 @@ class ServerCommand:
 
 
 @dataclass(frozen=True)
+class HttpServer:
+    """A streamable-HTTP server a client connects to: its URL and the bearer token it
+    requires (None: a server started with --no-auth)."""
+
+    url: str
+    token: str | None
+
+    @classmethod
+    def checked(cls, url: str, token: str | None) -> HttpServer:
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ClientSetupError(
+                f"{url} is not an http:// or https:// URL; give the URL the server printed, "
+                "such as http://127.0.0.1:8000/mcp"
+            )
+        return cls(url, token)
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {} if self.token is None else {"Authorization": f"Bearer {self.token}"}
+
+
+@dataclass(frozen=True)
 class Client:
     """One client: where its configuration lives and how an entry looks there."""
 
@@ -63,16 +101,34 @@ class Client:
     servers_key: str
     toml: bool = False
     vscode_style: bool = False
+    # how its file names an HTTP server: the "type" value ("" for none), the headers key;
+    # None: the client takes HTTP servers only through its own settings
+    http_type: str | None = "http"
+    headers_key: str = "headers"
 
     def config_file(self, project: Path | None) -> Path:
         if project is not None and self.project_file is not None:
             return self.project_file(project)
         return self.user_file()
 
-    def entry(self, server: ServerCommand) -> dict[str, Any]:
+    def entry(self, server: ServerCommand | HttpServer) -> dict[str, Any]:
+        if isinstance(server, HttpServer):
+            return self._http_entry(server)
         entry: dict[str, Any] = {"command": server.command, "args": list(server.args)}
         if self.vscode_style:
             entry = {"type": "stdio", **entry}
+        return entry
+
+    def _http_entry(self, server: HttpServer) -> dict[str, Any]:
+        if self.http_type is None:
+            raise ClientSetupError(
+                f"{self.label} takes HTTP servers only through its own settings, not its "
+                "file; set it up without --url (it then starts the server itself)"
+            )
+        entry: dict[str, Any] = {"type": self.http_type} if self.http_type else {}
+        entry["url"] = server.url
+        if server.headers:
+            entry[self.headers_key] = server.headers
         return entry
 
 
@@ -103,6 +159,7 @@ CLIENTS: dict[str, Client] = {
             user_file=lambda: _app_support("Claude", "claude_desktop_config.json"),
             project_file=None,
             servers_key="mcpServers",
+            http_type=None,
         ),
         Client(
             "cursor",
@@ -110,6 +167,7 @@ CLIENTS: dict[str, Client] = {
             user_file=lambda: Path.home() / ".cursor" / "mcp.json",
             project_file=lambda p: p / ".cursor" / "mcp.json",
             servers_key="mcpServers",
+            http_type="",
         ),
         Client(
             "codex",
@@ -120,6 +178,8 @@ CLIENTS: dict[str, Client] = {
             project_file=None,
             servers_key="mcp_servers",
             toml=True,
+            http_type="",
+            headers_key="http_headers",
         ),
         Client(
             "vscode",
@@ -141,7 +201,7 @@ class SetupResult:
     text: str  # the file's new content
 
 
-def render_entry(client: Client, server: ServerCommand) -> str:
+def render_entry(client: Client, server: ServerCommand | HttpServer) -> str:
     """The entry as it would stand in the client's file, for a person to paste."""
     entry = client.entry(server)
     if client.toml:
@@ -155,34 +215,135 @@ def render_entry(client: Client, server: ServerCommand) -> str:
     return json.dumps({client.servers_key: {SERVER_NAME: entry}}, indent=2) + "\n"
 
 
-def setup_client(client: Client, server: ServerCommand, project: Path | None) -> SetupResult:
+def setup_client(
+    client: Client, server: ServerCommand | HttpServer, project: Path | None
+) -> SetupResult:
     """Merge this server's entry into the client's configuration file (created if absent),
-    keeping a backup of the previous file next to it."""
+    keeping a backup of the previous file next to it.
+
+    An entry that holds a token goes only into the person's own file (a project's is
+    often committed), and the file and its backup are then readable by their owner only.
+    """
+    secret = isinstance(server, HttpServer) and server.token is not None
+    if secret and project is not None:
+        raise ClientSetupError(
+            "an HTTP entry holds the server's token, so it goes into your own configuration "
+            "file, not the project's (which is often committed); leave out --project"
+        )
+    client.entry(server)  # a client that can't take this form says so before any file is read
     path = client.config_file(project)
+    inside: tuple[str, ...] | None = None
+    if project is not None and client.project_file is not None:
+        inside = (_inside_project(path, project),)
     if path.is_symlink() or (path.exists() and not path.is_file()):
-        raise ClientSetupError(f"{path} is not a regular file; add this entry by hand instead")
-    original = path.read_text(encoding="utf-8") if path.exists() else None
+        raise ClientSetupError(
+            f"{path} is not a regular file (a symlink or a folder), so it was left untouched; "
+            "add this entry by hand instead (serena setup --print shows it)"
+        )
+    try:
+        raw = path.read_bytes() if path.exists() else None
+        original = raw.decode("utf-8") if raw is not None else None
+    except UnicodeDecodeError:
+        raise ClientSetupError(
+            f"{path} is not UTF-8 text and was left untouched; fix it or add the entry by hand "
+            "(serena setup --print shows it)"
+        ) from None
     merge = _merge_toml if client.toml else _merge_json
     text, replaced = merge(client, server, path, original)
     backup = None
-    if original is not None:
+    if raw is not None:
         backup = path.with_name(path.name + ".bak")
-        shutil.copy2(path, backup)
-    atomic_write(path, text.encode("utf-8"))
+        # written, not copied: a link planted at the backup's name is replaced, not followed
+        atomic_write(backup, raw, inside=inside, mode=0o600 if secret else None)
+    atomic_write(path, text.encode("utf-8"), inside=inside, mode=0o600 if secret else None)
     return SetupResult(path, backup, replaced, text)
 
 
+def _inside_project(path: Path, project: Path) -> str:
+    """The real folder of a project's configuration file, refused when a symlink on the way
+    (``.cursor -> ~/elsewhere``) leads out of the project: setup writes only inside it."""
+    root = os.path.realpath(project)
+    parts = path.relative_to(project).parts
+    scope = Scope(root, parts[:-1], (root,), f"the project {root}", "")
+    try:
+        folder = resolve(scope, (), f"the configuration folder {path.parent}")
+    except OutsidePathError as exc:
+        raise ClientSetupError(
+            f"{exc}; setup writes only inside the project, so add the entry by hand "
+            "(serena setup --print shows it)"
+        ) from None
+    return folder
+
+
+class _Refused(ValueError):
+    """A JSON document that would not be written back as it was read."""
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _Refused(f"has the key {json.dumps(key)} twice in one object")
+        seen[key] = value
+    return seen
+
+
+def _exact_float(text: str) -> float:
+    value = float(text)
+    try:
+        same = Decimal(text) == Decimal(repr(value))
+    except InvalidOperation:  # inf, nan
+        same = False
+    if not same:
+        raise _Refused(f"has the number {text}, which would not be written back as it is")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise _Refused(f"has {name}, which is not JSON")
+
+
+def _strict_json(text: str) -> Any:
+    """``json.loads`` that refuses what it would not give back unchanged: duplicate keys,
+    ``NaN``/``Infinity`` and numbers a float can't hold exactly."""
+    return json.loads(
+        text,
+        object_pairs_hook=_no_duplicates,
+        parse_float=_exact_float,
+        parse_constant=_no_constant,
+    )
+
+
+def _dump_json(data: Any) -> str:
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate from a \ud800 escape: keep it escaped
+        text = json.dumps(data, indent=2) + "\n"
+    return text
+
+
 def _merge_json(
-    client: Client, server: ServerCommand, path: Path, original: str | None
+    client: Client, server: ServerCommand | HttpServer, path: Path, original: str | None
 ) -> tuple[str, bool]:
     data: Any = {}
     if original is not None and original.strip():
         try:
-            data = json.loads(original)
+            data = _strict_json(original)
         except json.JSONDecodeError as exc:
             raise ClientSetupError(
                 f"{path} is not valid JSON (line {exc.lineno}: {exc.msg}) and was left "
                 "untouched; fix it or add the entry by hand (serena setup --print shows it)"
+            ) from None
+        except _Refused as exc:
+            raise ClientSetupError(
+                f"{path} {exc}, so it was left untouched; fix it or add the entry by hand "
+                "(serena setup --print shows it)"
+            ) from None
+        except RecursionError:
+            raise ClientSetupError(
+                f"{path} is nested too deeply to be read and was left untouched; add the entry "
+                "by hand (serena setup --print shows it)"
             ) from None
     if not isinstance(data, dict):
         raise ClientSetupError(
@@ -196,18 +357,27 @@ def _merge_json(
         )
     replaced = SERVER_NAME in servers
     servers[SERVER_NAME] = client.entry(server)
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n", replaced
+    text = _dump_json(data)
+    if _strict_json(text) != data:  # read back with the same rules: never a changed file
+        raise ClientSetupError(
+            f"{path} could not be written back unchanged, so it was left untouched; add the "
+            "entry by hand (serena setup --print shows it)"
+        )
+    return text, replaced
 
 
 def _merge_toml(
-    client: Client, server: ServerCommand, path: Path, original: str | None
+    client: Client, server: ServerCommand | HttpServer, path: Path, original: str | None
 ) -> tuple[str, bool]:
+    import tomllib
+
     import tomlkit
     from tomlkit.exceptions import TOMLKitError
 
     try:
+        tomllib.loads(original or "")  # the strict reading: a key given twice is refused
         document = tomlkit.parse(original or "")
-    except TOMLKitError as exc:
+    except (TOMLKitError, tomllib.TOMLDecodeError) as exc:
         raise ClientSetupError(
             f"{path} is not valid TOML ({exc}) and was left untouched; fix it or add the "
             "entry by hand (serena setup --print shows it)"
@@ -222,4 +392,12 @@ def _merge_toml(
         )
     replaced = SERVER_NAME in servers
     servers[SERVER_NAME] = client.entry(server)
-    return tomlkit.dumps(document), replaced
+    text = tomlkit.dumps(document)
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        raise ClientSetupError(
+            f"{path} could not be written back as valid TOML, so it was left untouched; add "
+            "the entry by hand (serena setup --print shows it)"
+        ) from None
+    return text, replaced

@@ -43,30 +43,57 @@ def check_answer_size(text: str, limit: int, hint: str) -> str:
     return text
 
 
-def _expand_braces(pattern: str) -> list[str]:
-    """``*.{ts,tsx}`` -> ``*.ts``, ``*.tsx`` (one level at a time, recursively)."""
-    match = re.search(r"\{([^{}]*)\}", pattern)
-    if not match:
-        return [pattern]
-    head, tail = pattern[: match.start()], pattern[match.end() :]
-    out: list[str] = []
-    for option in match.group(1).split(","):
-        out.extend(_expand_braces(head + option + tail))
-    return out
+MAX_GLOB_CHARS = 2000
+"""The longest glob argument (all its space-separated globs together)."""
+MAX_GLOB_PATTERNS = 1000
+"""The most patterns a glob argument may stand for once its braces are expanded: each
+``{a,b}`` doubles them, so twenty would otherwise be a million."""
+GLOB_BACKEND = "re2"
+"""pathspec's matching engine for every glob and ``.gitignore`` line: RE2 matches in time
+linear in the path, where backtracking makes ``*a*a*a*a*a*a*a*a*b`` take minutes."""
+
+_INNER_BRACES = re.compile(r"\{([^{}]*)\}")
 
 
-def compile_globs(globs: str):
+def _expand_braces(pattern: str, origin: str, room: int) -> list[str]:
+    """``*.{ts,tsx}`` -> ``*.ts``, ``*.tsx`` (innermost braces first), refused as soon as it
+    would stand for more than ``room`` patterns."""
+    done: list[str] = []
+    todo = [pattern]
+    while todo:
+        current = todo.pop()
+        match = _INNER_BRACES.search(current)
+        if match is None:
+            done.append(current)
+            continue
+        head, tail = current[: match.start()], current[match.end() :]
+        options = match.group(1).split(",")
+        if len(done) + len(todo) + len(options) > room:
+            raise ExplorationError(
+                f"{origin} stands for more than {MAX_GLOB_PATTERNS} patterns once its braces "
+                "are expanded (each {{a,b}} multiplies them); use fewer alternatives or a wildcard"
+            )
+        todo.extend(head + option + tail for option in reversed(options))
+    return done
+
+
+def compile_globs(globs: str, origin: str = "the glob"):
     """A pathspec for one or more globs (separated by spaces, commas outside braces are
-    kept), or None for an empty string."""
+    kept), or None for an empty string. ``origin`` names the argument in errors."""
     globs = (globs or "").strip()
     if not globs:
         return None
+    if len(globs) > MAX_GLOB_CHARS:
+        raise ExplorationError(
+            f"{origin} has {len(globs)} characters, more than the limit of {MAX_GLOB_CHARS}; "
+            "give fewer or shorter globs"
+        )
     from pathspec import GitIgnoreSpec
 
     patterns: list[str] = []
     for part in globs.split():
-        patterns.extend(_expand_braces(part))
-    return GitIgnoreSpec.from_lines(patterns)
+        patterns.extend(_expand_braces(part, origin, MAX_GLOB_PATTERNS - len(patterns)))
+    return GitIgnoreSpec.from_lines(patterns, backend=GLOB_BACKEND)
 
 
 @dataclass
@@ -105,28 +132,57 @@ class ProjectFiles:
         rel = os.path.relpath(real, self.root)
         return Path(real), "" if rel == "." else Path(rel).as_posix()
 
+    # -- reading ---------------------------------------------------------------------------
+    def read_regular(self, path: Path, what: str, limit: int) -> bytes:
+        """The bytes of ``path`` if it is a regular file of the project of at most ``limit``
+        bytes; a fifo, socket or device is never opened for reading (it could block the
+        caller for ever), a larger file is never read whole. Raises ExplorationError, or
+        FileNotFoundError / IsADirectoryError for the caller to word."""
+        from serena_memory.core.errors import MemoryTooLargeError, NotAMemoryFileError
+        from serena_memory.core.paths import file_kind, read_regular_file
+
+        real = os.path.realpath(path)
+        try:
+            return read_regular_file(real, (str(self.root),), what, limit)
+        except NotAMemoryFileError:
+            try:
+                kind = file_kind(os.stat(real).st_mode)
+            except OSError:
+                kind = "not a regular file"
+            raise ExplorationError(
+                f"{what} is {kind}, not a regular file; only regular files are read"
+            ) from None
+        except MemoryTooLargeError:
+            raise ExplorationError(
+                f"{what} is larger than {limit:,} bytes, too large to read through this tool"
+            ) from None
+
+    def read_small(self, path: Path) -> bytes | None:
+        """A project file such as a ``.gitignore`` (at most ``MAX_SEARCH_FILE_BYTES``), or
+        None when it is missing, not a regular file, too large or unreadable."""
+        try:
+            return self.read_regular(path, str(path), MAX_SEARCH_FILE_BYTES)
+        except (OSError, MemoryStoreError):
+            return None
+
     # -- .gitignore ------------------------------------------------------------------------
     def _spec_for(self, folder_rel: str):
         if folder_rel in self._specs:
             return self._specs[folder_rel]
         lines: list[str] = []
         folder = self.root / folder_rel if folder_rel else self.root
-        try:
-            with open(folder / ".gitignore", encoding="utf-8", errors="replace") as handle:
-                lines = handle.read().splitlines()
-        except OSError:
-            pass
+        data = self.read_small(folder / ".gitignore")
+        if data is not None:
+            lines = data.decode("utf-8", errors="replace").splitlines()
         if not folder_rel:
-            try:
-                with open(self.root / ".git" / "info" / "exclude", encoding="utf-8") as handle:
-                    lines = handle.read().splitlines() + lines
-            except (OSError, UnicodeDecodeError):
-                pass
+            data = self.read_small(self.root / ".git" / "info" / "exclude")
+            if data is not None:
+                lines = data.decode("utf-8", errors="replace").splitlines() + lines
         spec = None
         if any(line.strip() and not line.lstrip().startswith("#") for line in lines):
             from pathspec import GitIgnoreSpec
 
-            spec = GitIgnoreSpec.from_lines(lines)
+            spec = GitIgnoreSpec.from_lines(lines, backend=GLOB_BACKEND)
         self._specs[folder_rel] = spec
         return spec
 
@@ -251,6 +307,11 @@ def find_file(
     if not path.is_dir():
         raise ExplorationError(f"'{relative_path}' is not a folder of the project")
     mask = file_mask.strip()
+    if len(mask) > MAX_GLOB_CHARS:
+        raise ExplorationError(
+            f"file_mask has {len(mask)} characters, more than the limit of {MAX_GLOB_CHARS}; "
+            "give a shorter mask"
+        )
     matches = [
         f
         for f in files.walk(rel, skip_ignored=skip_ignored_files)
@@ -279,14 +340,21 @@ def search_for_pattern(
     pattern = OutsidePattern(substring_pattern, "substring_pattern", multiline=multiline)
     before = max(0, int(context_lines_before))
     after = max(0, int(context_lines_after))
-    include = compile_globs(paths_include_glob)
-    exclude = compile_globs(paths_exclude_glob)
+    include = compile_globs(paths_include_glob, "paths_include_glob")
+    exclude = compile_globs(paths_exclude_glob, "paths_exclude_glob")
     files = ProjectFiles(root)
     path, rel = files.resolve(relative_path)
     if path.is_file():
         candidates: Iterable[str] = [rel]
     elif path.is_dir():
         candidates = files.walk(rel, skip_ignored=skip_ignored_files)  # walked lazily
+    elif path.exists():
+        from serena_memory.core.paths import file_kind
+
+        raise ExplorationError(
+            f"'{relative_path}' is {file_kind(path.stat().st_mode)}, not a regular file; "
+            "only regular files are searched"
+        )
     else:
         raise ExplorationError(f"'{relative_path}' does not exist in the project")
     if code_files_only:
@@ -305,7 +373,7 @@ def search_for_pattern(
             continue
         if code_files_only and os.path.splitext(candidate)[1].lower() not in LANGUAGES:
             continue
-        text = _read_text_for_search(files.root / candidate)
+        text = _read_text_for_search(files, files.root / candidate)
         if text is None:
             continue
         lines = _match_lines(text, pattern, before, after)
@@ -314,12 +382,10 @@ def search_for_pattern(
     return results
 
 
-def _read_text_for_search(path: Path) -> str | None:
-    try:
-        if path.stat().st_size > MAX_SEARCH_FILE_BYTES:
-            return None
-        data = path.read_bytes()
-    except OSError:
+def _read_text_for_search(files: ProjectFiles, path: Path) -> str | None:
+    """The text of a regular file to search; None for anything else (skipped)."""
+    data = files.read_small(path)
+    if data is None:
         return None
     if _is_binary(data[:BINARY_SNIFF_BYTES]):
         return None
@@ -367,17 +433,9 @@ def read_file(root: str | Path, relative_path: str, start_line: int = 0, end_lin
     if path.is_dir():
         raise ExplorationError(f"'{relative_path}' is a folder; use list_dir")
     try:
-        size = path.stat().st_size
+        data = files.read_regular(path, f"'{relative_path}'", MAX_READ_FILE_BYTES)
     except FileNotFoundError:
         raise ExplorationError(f"'{relative_path}' does not exist in the project") from None
-    except OSError as exc:
-        raise ExplorationError(f"'{relative_path}' can't be read: {exc.strerror}") from None
-    if size > MAX_READ_FILE_BYTES:
-        raise ExplorationError(
-            f"'{relative_path}' has {size} bytes, too large to read through this tool"
-        )
-    try:
-        data = path.read_bytes()
     except OSError as exc:
         raise ExplorationError(f"'{relative_path}' can't be read: {exc.strerror}") from None
     if _is_binary(data[:BINARY_SNIFF_BYTES]):

@@ -205,10 +205,23 @@ def listing_answer(
         raise MemoryStoreError(f"page must be a whole number from 1, got {page!r}")
     topic = N.normalize_topic(topic)
     listing = store.list(topic)
+    if topic and not listing.all and not listing.skipped:
+        raise MemoryStoreError(_no_such_topic(store, topic))
     budget = store.settings.listing_budget
     extra = _extras(listing, budget)
     view = plan_listing(listing, topic, budget, lambda v: _answer_json(v, search_tool, extra), page)
     return _answer_json(view, search_tool, extra)
+
+
+def _no_such_topic(store: MemoryStore, topic: str) -> str:
+    """Saying that no memory is in ``topic``, with the topics there are (the first few)."""
+    topics = sorted({name.split("/", 1)[0] for name in store.list().all if "/" in name})
+    shown = ", ".join(topics[:10]) + (", ..." if len(topics) > 10 else "")
+    there = f"the topics are: {shown}" if topics else "no memory is in a topic yet"
+    return (
+        f"there is no topic '{topic}' (no memory's name starts with '{topic}/'); {there}; "
+        "list_memories without a topic lists every memory"
+    )
 
 
 def _extras(listing: MemoryListing, budget_tokens: int) -> dict[str, object]:

@@ -15,14 +15,21 @@ from pathlib import Path
 
 import click
 
-from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_store
+from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_store, say, show_text
 from serena_memory.cli.dashboard import dashboard
 from serena_memory.cli.history import diff_command, history_command, restore_command, show_command
-from serena_memory.cli.integrity import auto_prefix_references, backlinks, check, graph
+from serena_memory.cli.integrity import (
+    auto_prefix_references,
+    backlinks,
+    check,
+    fix_code_references,
+    graph,
+)
 from serena_memory.cli.search import search
 from serena_memory.cli.servers import start_mcp_server
 from serena_memory.cli.setup import setup
 from serena_memory.cli.sync import conflicts_command, resolve_command, sync_command
+from serena_memory.core.display import escape_line, escape_text
 from serena_memory.core.errors import EXPECTED_ERRORS, describe
 from serena_memory.core.history import take_notices
 
@@ -38,7 +45,7 @@ class SerenaGroup(click.Group):
         except BrokenPipeError:
             raise  # the reader went away; click exits quietly
         except EXPECTED_ERRORS as exc:
-            raise click.ClickException(describe(exc)) from None
+            raise click.ClickException(escape_text(describe(exc))) from None
 
 
 @click.group(cls=SerenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -66,7 +73,7 @@ def initialize(project: Path | None) -> None:
     from serena_memory.agent.maintenance import seed_maintenance
 
     result = seed_maintenance(open_store(project))
-    click.echo(result.describe())
+    say(result.describe())
 
 
 @memories.command(name="list")
@@ -95,23 +102,23 @@ def list_command(project: Path | None, topic: str, as_json: bool) -> None:
     for title, names in sections:
         if not names:
             continue
-        click.echo(f"{title} ({len(names)}):")
+        say(f"{title} ({len(names)}):")
         for name in names:
-            click.echo(f"  {name}")
+            say(f"  {escape_line(name)}")
         shown = True
     if not shown:
         where = f" in topic '{topic}'" if topic else ""
-        click.echo(f"No memories{where}.")
+        say(f"No memories{where}.")
     if listing.skipped:
-        click.echo(f"Skipped, not memories ({len(listing.skipped)}):")
+        say(f"Skipped, not memories ({len(listing.skipped)}):")
         for item in listing.skipped:
-            click.echo(f"  {item.describe()}")
+            say(f"  {item.describe()}")
     if clashing:
-        click.echo(f"Unresolved sync conflicts ({len(clashing)}; see `serena memories conflicts`):")
+        say(f"Unresolved sync conflicts ({len(clashing)}; see `serena memories conflicts`):")
         for name in clashing:
-            click.echo(f"  {name}")
+            say(f"  {escape_line(name)}")
     if listing.rename_journal:
-        click.echo(f"Warning: {listing.rename_journal}.", err=True)
+        say(f"Warning: {listing.rename_journal}.", err=True)
 
 
 @memories.command()
@@ -124,7 +131,7 @@ def read(name: str, project: Path | None, as_json: bool) -> None:
     if as_json:
         emit_json(memory._asdict())
         return
-    click.echo(memory.content, nl=not memory.content.endswith("\n"))
+    show_text(memory.content)
 
 
 @memories.command()
@@ -151,7 +158,7 @@ def write(name: str, project: Path | None, content: str | None, source) -> None:
         content = source.read()  # input that is not UTF-8 is reported by main()
     result = open_store(project).write(name, content)
     verb = "Created" if result.created else "Updated"
-    click.echo(f"{verb} memory '{result.name}' ({result.chars} characters).")
+    say(f"{verb} memory '{escape_line(result.name)}' ({result.chars} characters).")
 
 
 @memories.command()
@@ -160,7 +167,7 @@ def write(name: str, project: Path | None, content: str | None, source) -> None:
 def delete(name: str, project: Path | None) -> None:
     """Delete memory NAME."""
     deleted = open_store(project).delete(name)
-    click.echo(f"Deleted memory '{deleted}'.")
+    say(f"Deleted memory '{escape_line(deleted)}'.")
 
 
 @memories.command()
@@ -170,7 +177,7 @@ def delete(name: str, project: Path | None) -> None:
 def rename(old_name: str, new_name: str, project: Path | None) -> None:
     """Rename or move a memory; every `mem:OLD_NAME` reference follows."""
     result = open_store(project).rename(old_name, new_name)
-    click.echo(result.summary())
+    say(result.summary())
 
 
 @memories.command()
@@ -200,12 +207,13 @@ def edit(
 ) -> None:
     """Replace text in memory NAME."""
     result = open_store(project).edit(name, needle, repl, mode, allow_multiple_occurrences)
-    click.echo(f"Edited memory '{result.name}': {result.replacements} replacement(s).")
+    say(f"Edited memory '{escape_line(result.name)}': {result.replacements} replacement(s).")
 
 
 for _command in (
     check,
     auto_prefix_references,
+    fix_code_references,
     backlinks,
     graph,
     history_command,
@@ -230,14 +238,14 @@ def main(argv: list[str] | None = None) -> None:
         _run(argv)
     finally:
         for notice in take_notices():  # a history that could not be recorded, said once
-            click.echo(f"Warning: {notice}", err=True)
+            say(f"Warning: {notice}", err=True)
 
 
 def _run(argv: list[str] | None) -> None:
     try:
         cli.main(args=argv, prog_name="serena", standalone_mode=False)
     except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
+        say("Aborted.", err=True)
         sys.exit(1)
     except click.ClickException as exc:
         exc.show()

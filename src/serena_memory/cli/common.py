@@ -1,4 +1,4 @@
-"""What every command shares: the PROJECT argument, opening the store, JSON output.
+"""What every command shares: the PROJECT argument, opening the store, the output.
 
 Cheap to import (click and the core store only), so every command module can use it
 without slowing the start of `serena`.
@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from serena_memory.core.display import escape_json, escape_text
 from serena_memory.core.history import Provenance
 from serena_memory.core.store import Context, MemoryStore
 
@@ -36,7 +37,7 @@ def open_store(project: Path | None) -> MemoryStore:
 
     choice = choose_project(project, serena_home())
     if choice.found_by != "given":
-        click.echo(choice.describe(), err=True)
+        say(choice.describe(), err=True)
     command = click.get_current_context(silent=True)
     action = command.info_name if command is not None else ""
     store = MemoryStore(
@@ -51,11 +52,29 @@ def open_store(project: Path | None) -> MemoryStore:
 def _tell(store: MemoryStore) -> None:
     """What the store did on the side (see MemoryStore.notices), one line each on stderr."""
     for notice in store.take_notices():
-        click.echo(notice, err=True)
+        say(notice, err=True)
 
 
 def emit_json(data: object) -> None:
     """Indented for a person at a terminal; compact for a pipe, where json's fast C
     encoder applies (indenting a 10,000-memory report costs over half a second)."""
     indent = 2 if sys.stdout.isatty() else None
-    click.echo(json.dumps(data, indent=indent, ensure_ascii=False))
+    click.echo(escape_json(json.dumps(data, indent=indent, ensure_ascii=False)))
+
+
+def say(text: str = "", *, err: bool = False, nl: bool = True) -> None:
+    """Print a message, to a terminal or a pipe alike. Whatever names, paths or remote texts
+    it quotes, no control character, bidi control or zero-width space gets through
+    (core/display.py); names are best quoted with escape_line first, which also escapes
+    newlines and tabs. Scripts that need the exact names read --json."""
+    click.echo(escape_text(text), err=err, nl=nl)
+
+
+def show_text(text: str) -> None:
+    """A memory's own text (its content, the other side of a sync conflict, a diff):
+    exact to a pipe or a file, so a script gets what was written; on a terminal its
+    control characters are escaped (newlines and tabs stay), so a text from a cloned
+    repository or a remote can't steer the terminal."""
+    if sys.stdout.isatty():
+        text = escape_text(text)
+    click.echo(text, nl=not text.endswith("\n"))

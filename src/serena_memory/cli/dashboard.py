@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from serena_memory.cli.common import PROJECT_ARG, open_store
+from serena_memory.cli.common import PROJECT_ARG, open_store, say
 
 DEFAULT_PORT = 24282  # mirrored from server.py, which can't be imported here cheaply
 
@@ -42,7 +42,7 @@ def dashboard(project: Path | None, host: str, port: int | None, open_browser: b
             "and has the token can change your memories.",
             err=True,
         )
-    click.echo(f"Serena dashboard for {store.project_root}")
+    say(f"Serena dashboard for {store.project_root}")
     click.echo(f"Open {server.url}")
     click.echo("Press Ctrl+C to stop.")
     if open_browser:

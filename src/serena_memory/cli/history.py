@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from serena_memory.cli.common import emit_json, open_store
+from serena_memory.cli.common import emit_json, open_store, say, show_text
 
 _PROJECT_ARG = click.argument(
     "project",
@@ -42,8 +42,12 @@ def _when(text: str) -> str:
 
 
 def _describe_changes(entry) -> str:
+    from serena_memory.core.display import escape_line
+
     words = {"A": "created", "M": "changed", "D": "deleted"}
-    return ", ".join(f"{name} {words.get(kind, kind)}" for kind, name in entry.changes)
+    return ", ".join(
+        f"{escape_line(name)} {escape_line(words.get(kind, kind))}" for kind, name in entry.changes
+    )
 
 
 @click.command(name="history")
@@ -78,9 +82,17 @@ def history_command(
     history = _history(project_option, project)
     if prune:
         dropped = history.prune()
-        click.echo(
-            f"Dropped {dropped} entry(ies) older than {history.keep_days} day(s); the memories "
-            "as they were then are the first entry now."
+        kept = [
+            f"the {label} history {days} day(s)"
+            for label, days in (
+                ("project's", history.keep_days),
+                ("global", history.global_keep_days),
+            )
+            if days > 0
+        ]
+        say(
+            f"Dropped {dropped} old entry(ies), keeping {' and '.join(kept)}; the memories as "
+            "they were at each cut are the first entry of that history now."
         )
         return
     moment = parse_when(since) if since else None
@@ -89,17 +101,23 @@ def history_command(
         emit_json([e.to_dict() for e in entries])
         return
     if not history.enabled:
-        click.echo("History is off (memory_history: false); entries recorded before are below.")
+        say(
+            "History is off for this project (memory_history: false); entries recorded "
+            "before, and those of the global memories, are below."
+        )
     if not entries:
-        click.echo("No history entries." if not name else f"No history entries for '{name}'.")
+        say("No history entries." if not name else f"No history entries for '{name}'.")
         return
-    for entry in entries:
-        who = f"{entry.entry_point} {entry.who}"
+    from serena_memory.core.display import escape_line as shown
+
+    for entry in entries:  # author, summary and names come from commits, perhaps a remote's
+        who = f"{shown(entry.entry_point)} {shown(entry.who)}"
         if entry.action:
-            who += f" ({entry.action})"
-        click.echo(f"{entry.short}  {_when(entry.time.isoformat())}  {who}  {entry.summary}")
+            who += f" ({shown(entry.action)})"
+        when = _when(entry.time.isoformat())
+        say(f"{shown(entry.short)}  {when}  {who}  {shown(entry.summary)}")
         if entry.changes and (entry.entry_point == "external" or len(entry.changes) > 1):
-            click.echo(f"{'':12}{_describe_changes(entry)}")
+            say(f"{'':12}{_describe_changes(entry)}")
 
 
 @click.command(name="show")
@@ -119,7 +137,10 @@ def show_command(name: str, project: Path | None, project_option: Path | None, r
     if data is None:
         raise HistoryError(f"memory '{name}' did not exist at {rev}")
     if old_name != name:
-        click.echo(f"(then named '{old_name}')", err=True)
+        say(f"(then named '{old_name}')", err=True)
+    if sys.stdout.isatty():  # on a terminal its control characters are escaped
+        show_text(data.decode("utf-8", "surrogateescape"))
+        return
     sys.stdout.flush()
     sys.stdout.buffer.write(data)
     sys.stdout.flush()
@@ -148,7 +169,7 @@ def diff_command(name: str, revs: tuple[str, ...], project_option: Path | None) 
         old = history.before(name, new_rev)
     new = history.content_at(name, new_rev)[1]
     text = unified_diff(name, old, new, new_rev, old_rev)
-    click.echo(text if text else "No difference.", nl=not text.endswith("\n"))
+    show_text(text if text else "No difference.")
 
 
 @click.command(name="restore")
@@ -181,4 +202,4 @@ def restore_command(
         if name is None:
             raise click.UsageError("give the NAME of a memory, or --all --at ENTRY|TIME")
         result = _history(project_option, project).restore(normalize_name(name), at)
-    click.echo(result.summary())
+    say(result.summary())

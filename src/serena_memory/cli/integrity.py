@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_store
+from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_store, say
 
 
 @click.command()
@@ -33,34 +33,97 @@ from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_s
     help="Also report memories no chain of references from `mem:core` leads to, and "
     "references into ignored memories.",
 )
+@click.option(
+    "--code",
+    is_flag=True,
+    help="Also check the files, folders and symbols the memories mention against the "
+    "project's code: missing, moved (with the new path) and changed.",
+)
+@click.option(
+    "--since",
+    metavar="REV",
+    help="With --code: look only at what changed since this git commit (for a pre-commit "
+    "hook: --since HEAD).",
+)
+@click.option(
+    "--changed-commits",
+    type=click.IntRange(min=0),
+    default=None,
+    help="With --code: report a mentioned file as changed after this many commits since the "
+    "memory last changed (default 10; 0: never).",
+)
 @JSON_OPTION
-@click.option("--strict", is_flag=True, help="Exit with status 1 when anything is found.")
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Exit with status 1 when anything is found (of the code: missing or moved).",
+)
 def check(
     project: Path | None,
     include_unmarked: bool,
     fuzzy_matching: bool,
     reachability: bool,
+    code: bool,
+    since: str | None,
+    changed_commits: int | None,
     as_json: bool,
     strict: bool,
 ) -> None:
     """Find references to memories that don't exist (and, on request, more). Never writes."""
-    from serena_memory.integrity.api import run_check
+    from serena_memory.integrity.api import run_check, run_code_check
 
     if fuzzy_matching and not include_unmarked:
-        click.echo("Note: --fuzzy-matching only works with --include-unmarked; ignored.", err=True)
+        say("Note: --fuzzy-matching only works with --include-unmarked; ignored.", err=True)
+    if (since is not None or changed_commits is not None) and not code:
+        say("Note: --since and --changed-commits only work with --code; ignored.", err=True)
+    store = open_store(project)
     report = run_check(
-        open_store(project),
+        store,
         include_unmarked=include_unmarked,
         fuzzy=fuzzy_matching,
         reachability=reachability,
         jobs=0,  # a large check is split over the CPUs (this process runs no threads)
     )
+    code_report = (
+        run_code_check(store, since=since, changed_commits=changed_commits) if code else None
+    )
     if as_json:
-        emit_json(report.to_dict())
+        data = report.to_dict()
+        if code_report is not None:
+            data.update(code_report.to_dict())
+        emit_json(data)
     else:
-        click.echo(report.to_text(), nl=False)
-    if strict and not report.is_clean():
+        say(report.to_text(), nl=False)
+        if code_report is not None:
+            say(code_report.to_text(), nl=False)
+    if strict and (not report.is_clean() or (code_report is not None and code_report.failing)):
         sys.exit(1)
+
+
+@click.command(name="fix-code-references")
+@PROJECT_ARG
+@click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
+@JSON_OPTION
+def fix_code_references(project: Path | None, dry_run: bool, as_json: bool) -> None:
+    """Point the paths that moved (as git's rename detection saw them) at their new place,
+    in the writable project memories; one history entry. Never touches missing mentions."""
+    from serena_memory.core.display import escape_line
+    from serena_memory.integrity.api import fix_code_references as fix
+
+    fixed = fix(open_store(project), dry_run=dry_run)
+    if as_json:
+        emit_json({"dry_run": dry_run, "fixed": [f.to_dict() for f in fixed]})
+        return
+    if not fixed:
+        say("No moved path to fix" + (" (dry run)." if dry_run else "; no memory changed."))
+        return
+    verb = "Would point" if dry_run else "Pointed"
+    say(f"{verb} {len(fixed)} moved path(s) at their new place:")
+    for f in fixed:
+        say(
+            f"  {escape_line(f.memory)}:{f.line}: `{escape_line(f.mention)}` -> "
+            f"`{escape_line(f.new_path or '')}`"
+        )
 
 
 @click.command(name="auto-prefix-references")
@@ -109,7 +172,7 @@ def auto_prefix_references(
     if as_json:
         emit_json(report.to_dict())
     else:
-        click.echo(report.to_text(), nl=False)
+        say(report.to_text(), nl=False)
 
 
 @click.command()
@@ -119,6 +182,7 @@ def auto_prefix_references(
 def backlinks(name: str, project: Path, as_json: bool) -> None:
     """List the memories that reference NAME, with line numbers."""
     from serena_memory.core import names as N
+    from serena_memory.core.display import escape_line
     from serena_memory.integrity.api import backlinks as find_backlinks
 
     store = open_store(project)
@@ -128,15 +192,16 @@ def backlinks(name: str, project: Path, as_json: bool) -> None:
     if as_json:
         emit_json({"name": canonical, "exists": exists, "backlinks": [b.to_dict() for b in found]})
         return
-    note = "" if exists else f" (no memory '{canonical}' exists)"
+    shown = escape_line(canonical)
+    note = "" if exists else f" (no memory '{shown}' exists)"
     if not found:
-        click.echo(f"No memory references `mem:{canonical}`{note}.")
+        say(f"No memory references `mem:{shown}`{note}.")
         return
-    click.echo(f"{len(found)} memory(ies) reference `mem:{canonical}`{note}:")
+    say(f"{len(found)} memory(ies) reference `mem:{shown}`{note}:")
     for b in found:
         lines = ", ".join(str(n) for n in b.lines)
         tag = " [read-only]" if b.source_read_only else ""
-        click.echo(f"  {b.source}{tag}: line{'s' if len(b.lines) > 1 else ''} {lines}")
+        say(f"  {escape_line(b.source)}{tag}: line{'s' if len(b.lines) > 1 else ''} {lines}")
 
 
 @click.command()
@@ -151,6 +216,11 @@ def backlinks(name: str, project: Path, as_json: bool) -> None:
 )
 def graph(project: Path | None, fmt: str) -> None:
     """Print the reference graph; missing targets are marked."""
+    from serena_memory.core.display import escape_json
     from serena_memory.integrity.api import build_graph
 
-    click.echo(build_graph(open_store(project)).export(fmt), nl=False)
+    text = build_graph(open_store(project)).export(fmt)
+    if fmt == "json":  # still JSON, with the same names, once parsed
+        click.echo(escape_json(text), nl=False)
+    else:
+        say(text, nl=False)

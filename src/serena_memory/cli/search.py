@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_store
+from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_store, say
 
 
 @click.command()
@@ -50,4 +50,4 @@ def search(
     if as_json:
         emit_json({"query": query, "hits": [hit.to_dict() for hit in hits]})
         return
-    click.echo(format_hits(hits, query))
+    say(format_hits(hits, query))

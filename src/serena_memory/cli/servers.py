@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from serena_memory.cli.common import say
+
 if TYPE_CHECKING:  # the MCP stack loads only when the server starts
     from serena_memory.mcp.state import ServerState
 
@@ -67,6 +69,18 @@ PORT = click.IntRange(0, 65535)
     help="Port of the dashboard (default: 24282 or the next free one).",
 )
 @click.option("--open-browser", is_flag=True, help="Open the dashboard in a web browser.")
+@click.option(
+    "--rotate-token",
+    is_flag=True,
+    help="streamable-http: replace the stored token ($SERENA_HOME/mcp-token) with a new "
+    "random one; clients set up with the old one must be set up again.",
+)
+@click.option(
+    "--no-auth",
+    is_flag=True,
+    help="streamable-http: answer requests without the token. Any process or account on "
+    "this machine can then use the server.",
+)
 def start_mcp_server(
     project: Path | None,
     project_from_cwd: bool,
@@ -77,22 +91,33 @@ def start_mcp_server(
     dashboard: bool,
     dashboard_port: int | None,
     open_browser: bool,
+    rotate_token: bool,
+    no_auth: bool,
 ) -> None:
     """Start the MCP server that gives an agent its memories.
 
     Register it with an MCP client as the command `serena start-mcp-server` (stdio), or
     start it with --transport streamable-http and give the client the URL
-    http://HOST:PORT/mcp.
+    http://HOST:PORT/mcp and the header `Authorization: Bearer TOKEN` it prints (the token
+    is $SERENA_MCP_TOKEN, else the one kept in $SERENA_HOME/mcp-token, created once);
+    `serena setup CLIENT --url URL` writes both into CLIENT's configuration.
     """
     from serena_memory.mcp.state import create_state
 
     if project is not None and project_from_cwd:
         raise click.UsageError("give either --project or --project-from-cwd, not both")
+    if no_auth and rotate_token:
+        raise click.UsageError("give either --no-auth or --rotate-token, not both")
     state = create_state(project, modes)
+    token = None
     if transport != "stdio":
         check_port_free(host, port)  # a start that fails says only why
+        if not no_auth:
+            from serena_memory.agent.http_token import server_token
+
+            token = server_token(state.home, rotate=rotate_token)
     if state.choice is not None:
-        click.echo(state.choice.describe(), err=True)
+        say(state.choice.describe(), err=True)
     from serena_memory.mcp import server as mcp_server
 
     server = mcp_server.build_server(state)
@@ -104,11 +129,31 @@ def start_mcp_server(
         if transport == "stdio":
             mcp_server.run_stdio(server)
             return
-        click.echo(f"Serving MCP over streamable HTTP at http://{host}:{port}/mcp", err=True)
-        mcp_server.serve_http(server, host, port)
+        url = f"http://{host_for_url(host)}:{port}/mcp"
+        click.echo(f"Serving MCP over streamable HTTP at {url}", err=True)
+        if token is None:
+            click.echo(
+                "Warning: --no-auth: any process or account on this machine can use this "
+                "server (read files, switch its project, write memories).",
+                err=True,
+            )
+        else:
+            click.echo(token.header, err=True)
+            click.echo(
+                f"Clients send that header with every request (token from {token.source}; "
+                f"serena setup CLIENT --url {url} writes both).",
+                err=True,
+            )
+        mcp_server.serve_http(server, host, port, None if token is None else token.value)
     finally:
         if auto is not None:
             auto.finish()  # writes not pushed yet are pushed before the server ends
+
+
+def host_for_url(host: str) -> str:
+    """``::1`` -> ``[::1]``: the form a URL uses."""
+    bare = host.strip("[]")
+    return f"[{bare}]" if ":" in bare else bare
 
 
 def start_auto_sync(state):
@@ -175,7 +220,7 @@ def start_side_services(state: ServerState, *, port: int | None, open_browser: b
                 open_browser=open_browser,
             )
         except Exception as exc:  # noqa: BLE001 - the MCP server must keep running
-            click.echo(f"Dashboard not started: {describe(exc)}", err=True)
+            say(f"Dashboard not started: {describe(exc)}", err=True)
             return
         click.echo(f"Memories dashboard: {url}", err=True)
 

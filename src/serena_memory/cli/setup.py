@@ -20,22 +20,53 @@ CLIENT_KEYS = ("claude-code", "claude-desktop", "cursor", "codex", "vscode")
     "their user file.",
 )
 @click.option(
+    "--url",
+    default=None,
+    metavar="URL",
+    help="Connect to a server started with --transport streamable-http at URL (such as "
+    "http://127.0.0.1:8000/mcp) instead of starting one. The entry carries the header "
+    "'Authorization: Bearer TOKEN' with the token that server requires ($SERENA_MCP_TOKEN, "
+    "else the one kept in $SERENA_HOME/mcp-token, created if needed) and goes into the "
+    "user's file, made readable by its owner only.",
+)
+@click.option(
+    "--no-auth",
+    is_flag=True,
+    help="With --url: a server started with --no-auth; the entry carries no token.",
+)
+@click.option(
     "--print",
     "print_only",
     is_flag=True,
     help="Print the entry instead of writing it, to paste by hand.",
 )
-def setup(client: str, project: Path | None, print_only: bool) -> None:
+def setup(
+    client: str, project: Path | None, url: str | None, no_auth: bool, print_only: bool
+) -> None:
     """Add serena-memory to CLIENT's MCP servers, keeping every other server.
 
     The previous file is kept next to it with a .bak suffix; a file that is not valid JSON
     or TOML is refused untouched.
     """
-    from serena_memory.agent.clients import CLIENTS, ServerCommand, render_entry, setup_client
+    from serena_memory.agent.clients import (
+        CLIENTS,
+        HttpServer,
+        ServerCommand,
+        render_entry,
+        setup_client,
+    )
 
     chosen = CLIENTS[client]
     root = project.resolve() if project is not None else None
-    server = ServerCommand.for_this_install(root)
+    server: ServerCommand | HttpServer
+    if url is not None:
+        from serena_memory.agent.http_token import server_token
+
+        server = HttpServer.checked(url, None if no_auth else server_token().value)
+    elif no_auth:
+        raise click.UsageError("--no-auth goes with --url")
+    else:
+        server = ServerCommand.for_this_install(root)
     if print_only:
         click.echo(f"# {chosen.config_file(root)}")
         click.echo(render_entry(chosen, server), nl=False)

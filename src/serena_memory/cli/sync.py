@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_store
+from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_store, say, show_text
 
 
 def _store(project: Path | None, scope: str):
@@ -69,13 +69,13 @@ def sync_command(project: Path | None, scope: str, remote: str | None, as_json: 
     store = _store(project, scope)
     if remote is not None and scope != "team" and remote != configured_remote(store, scope):
         where = remember_remote(store, scope, remote)
-        click.echo(f"Remembered the {scope} sync remote in {where}.", err=True)
+        say(f"Remembered the {scope} sync remote in {where}.", err=True)
     results = sync_everything(store, scope, remote, interactive=sys.stdin.isatty())
     if as_json:
         emit_json(results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results])
         return
     for result in results:
-        click.echo(result.summary())
+        say(result.summary())
 
 
 @click.command(name="conflicts")
@@ -85,6 +85,7 @@ def sync_command(project: Path | None, scope: str, remote: str | None, as_json: 
 def conflicts_command(project: Path | None, as_json: bool, show: str | None) -> None:
     """Memories both sides of a sync changed on the same lines: the local text is in the
     memory, the other side's here, until `serena memories resolve NAME` settles it."""
+    from serena_memory.core.display import escape_line
     from serena_memory.core.names import normalize_name
     from serena_memory.core.sync import conflicts
 
@@ -93,19 +94,20 @@ def conflicts_command(project: Path | None, as_json: bool, show: str | None) -> 
         name = normalize_name(show)
         match = next((c for c in found if c.name == name), None)
         if match is None:
-            raise click.ClickException(f"memory '{name}' has no sync conflict")
-        click.echo(match.remote_text, nl=not match.remote_text.endswith("\n"))
+            raise click.ClickException(f"memory '{escape_line(name)}' has no sync conflict")
+        show_text(match.remote_text)
         return
     if as_json:
         emit_json([c.to_dict() for c in found])
         return
     if not found:
-        click.echo("No sync conflicts.")
+        say("No sync conflicts.")
         return
-    click.echo(f"Sync conflicts ({len(found)}):")
+    say(f"Sync conflicts ({len(found)}):")
     for item in found:
-        click.echo(f"  {item.name}  (from {item.remote}, {item.at})")
-    click.echo(
+        where = f"from {escape_line(item.remote)}, {escape_line(item.at)}"
+        say(f"  {escape_line(item.name)}  ({where})")
+    say(
         "Compare with `serena memories conflicts --show NAME`; combine the texts in the "
         "memory if you like, then `serena memories resolve NAME --keep local` (or "
         "`--keep remote` to take the other side's text)."
@@ -126,4 +128,4 @@ def resolve_command(name: str, project: Path | None, keep: str) -> None:
     """Settle the sync conflict of memory NAME."""
     from serena_memory.core.sync import resolve
 
-    click.echo(resolve(_store(project, "global"), name, keep))
+    say(resolve(_store(project, "global"), name, keep))

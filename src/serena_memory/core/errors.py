@@ -7,9 +7,45 @@ Every front-end (command line, MCP server, dashboard) turns an exception into wo
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Remedy:
+    """What to do next, as an operation of the library rather than a command: each
+    front-end words it (`serena memories history NAME` on the command line, the
+    `memory_history` tool for an agent)."""
+
+    operation: str  # "history", "list", "conflicts"
+    memory: str = ""
+
+
+Wording = Callable[[Remedy], str]
+
+
+def command_line_wording(remedy: Remedy) -> str:
+    """A remedy as the command a person types."""
+    memory = f" {remedy.memory}" if remedy.memory else ""
+    return f"`serena memories {remedy.operation}{memory}`"
+
 
 class MemoryStoreError(Exception):
-    """Base of every error a user should see as a one-line message, never a traceback."""
+    """Base of every error a user should see as a one-line message, never a traceback.
+
+    ``remedy``: what to do, worded by the front-end after the message (which ends where
+    the remedy's words go, e.g. "pick an entry with ")."""
+
+    def __init__(self, *args: object, remedy: Remedy | None = None) -> None:
+        super().__init__(*args)
+        self.remedy = remedy
+
+    def worded(self, wording: Wording) -> str:
+        text = super().__str__()
+        return text + wording(self.remedy) if self.remedy is not None else text
+
+    def __str__(self) -> str:
+        return self.worded(command_line_wording)
 
 
 class InvalidNameError(MemoryStoreError):
@@ -114,15 +150,16 @@ EXPECTED_ERRORS: tuple[type[BaseException], ...] = (
 :func:`describe` and goes on (or exits with status 1)."""
 
 
-def describe(exc: BaseException) -> str:
+def describe(exc: BaseException, wording: Wording = command_line_wording) -> str:
     """The one sentence a person or an agent reads for ``exc``; never a traceback.
 
-    Library errors carry their own sentence. The others come from Python or the operating
+    Library errors carry their own sentence, with their remedy in the front-end's
+    ``wording`` (commands by default). The others come from Python or the operating
     system and are worded here: a file-system error names the file it concerns, input that
     is not UTF-8 says so, input nested too deeply to process says to simplify it.
     """
     if isinstance(exc, MemoryStoreError):
-        return str(exc)
+        return exc.worded(wording)
     if isinstance(exc, UnicodeDecodeError):
         return (
             f"the input is not valid UTF-8 ({exc.reason} at byte {exc.start}); "

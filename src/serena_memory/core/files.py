@@ -49,21 +49,25 @@ def ensure_folder(folder: Path) -> None:
         ) from None
 
 
-def atomic_write(path: Path, data: bytes, inside: Sequence[str] | None = None) -> None:
+def atomic_write(
+    path: Path, data: bytes, inside: Sequence[str] | None = None, mode: int | None = None
+) -> None:
     """Replace ``path`` with ``data`` so readers see the old or the new bytes, never a mix.
 
     Temporary file in the same folder, fsync, rename, fsync of the folder. ``inside``: the
     real folders the file must lie in (the path gate's allowed roots). The folder is then
     opened once, checked where it really is, and the file is created and renamed relative
     to that open folder, so a link swapped into the path meanwhile can't redirect the write.
+    ``mode``: the new file's permissions (default: the old file's, else the umask's), set
+    before the file is renamed into place, so a secret is never readable by others.
     """
     folder = path.parent
     ensure_folder(folder)
     if inside is not None and _RELATIVE_OPS:
         with open_folder(folder, inside) as dir_fd:
-            _write_in(dir_fd, folder, path.name, data)
+            _write_in(dir_fd, folder, path.name, data, mode)
     else:
-        _write_in(None, folder, path.name, data)
+        _write_in(None, folder, path.name, data, mode)
     sweep_orphaned_temp_files(folder)
 
 
@@ -85,14 +89,17 @@ def open_folder(folder: Path, inside: Sequence[str]) -> Iterator[int]:
         os.close(fd)
 
 
-def _write_in(dir_fd: int | None, folder: Path, name: str, data: bytes) -> None:
+def _write_in(
+    dir_fd: int | None, folder: Path, name: str, data: bytes, mode: int | None = None
+) -> None:
     tmp = f".{name}.{os.getpid()}.{os.urandom(6).hex()}.tmp"
     target = name if dir_fd is not None else str(folder / name)
     tmp_path = tmp if dir_fd is not None else str(folder / tmp)
-    try:
-        mode = os.stat(target, dir_fd=dir_fd).st_mode & 0o7777
-    except FileNotFoundError:
-        mode = 0o666 & ~_UMASK
+    if mode is None:
+        try:
+            mode = os.stat(target, dir_fd=dir_fd).st_mode & 0o7777
+        except FileNotFoundError:
+            mode = 0o666 & ~_UMASK
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(tmp_path, flags | getattr(os, "O_BINARY", 0), 0o600, dir_fd=dir_fd)

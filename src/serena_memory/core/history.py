@@ -38,8 +38,10 @@ from serena_memory.core import paths
 from serena_memory.core.errors import (
     HistoryError,
     IgnoredMemoryError,
+    MemoryNotFoundError,
     MemoryStoreError,
     OutsidePathError,
+    Remedy,
 )
 
 if TYPE_CHECKING:  # the watch loads ctypes: only a long-running process needs it
@@ -201,6 +203,19 @@ class Folder:
             return False
         return not (len(parts) > 1 and parts[0] in self.skip_top)
 
+    def admits(self, rel: str) -> bool:
+        """Whether a path from a history entry (perhaps a sync remote's) is a memory of this
+        folder: one it holds, whose name the name gate spells the same way."""
+        from serena_memory.core import names
+
+        if not self.holds(rel) or not _recordable(rel):
+            return False
+        try:
+            name = names.normalize_name(self.name_of(rel))
+        except MemoryStoreError:
+            return False
+        return self.rel_of(name) == rel
+
     def rel_of(self, name: str) -> str | None:
         if self.name_prefix:
             if not name.startswith(self.name_prefix):
@@ -257,6 +272,7 @@ def _message(
     changes: list[tuple[str, str]],
     renamed: tuple[str, str] | None,
     operation: str,
+    at: float | None = None,
 ) -> str:
     lines = [summary, "", f"Entry-point: {_clean(provenance.entry_point)}"]
     lines.append(f"Who: {_clean(provenance.who)}")
@@ -264,7 +280,7 @@ def _message(
         lines.append(f"Action: {_clean(provenance.action)}")
     lines.append(f"Operation: {operation}")
     # git keeps whole seconds; entries of two folders are merged in this finer order
-    lines.append(f"At: {time.time():.6f}")
+    lines.append(f"At: {time.time() if at is None else at:.6f}")
     if renamed:
         lines.append(f"Renamed: {json.dumps(list(renamed), ensure_ascii=False)}")
     for change, name in changes:
@@ -293,9 +309,9 @@ def _parse_entry(commit: Any, folder: str) -> Entry:
         else:
             fields[key] = value
     try:
-        when = datetime.fromtimestamp(float(fields["At"]), UTC)
-    except (KeyError, ValueError, OverflowError):
-        when = datetime.fromtimestamp(commit.commit_time, UTC)
+        when = datetime.fromtimestamp(_stated_time(commit), UTC)
+    except (ValueError, OverflowError, OSError):  # a remote's commit may say any time
+        when = EARLIEST
     return Entry(
         rev=str(commit.id),
         time=when,
@@ -310,7 +326,15 @@ def _parse_entry(commit: Any, folder: str) -> Entry:
     )
 
 
-_AT = re.compile(r"^At: ([0-9.]+)$", re.MULTILINE)
+_AT = re.compile(r"^At: ([0-9]{1,12}(?:\.[0-9]{1,9})?)$", re.MULTILINE | re.ASCII)
+
+
+def _stated_time(commit: Any) -> float:
+    """The time an entry's message states (``At:``, finer than git's seconds), else its
+    commit time. Both are written by whoever made the entry: a sync remote may state any
+    time, so this orders a listing, never chooses what a restore brings back."""
+    found = _AT.search(commit.message)
+    return float(found.group(1)) if found else float(commit.commit_time)
 
 
 class Record:
@@ -324,8 +348,7 @@ class Record:
         self.commit = commit
         self.folder = folder
         self.message: str = commit.message
-        found = _AT.search(self.message)
-        self.time: float = float(found.group(1)) if found else float(commit.commit_time)
+        self.time: float = _stated_time(commit)
         self._entry: Entry | None = None
 
     @property
@@ -677,6 +700,12 @@ class FolderHistory:
         repo = self.repo(create=True)
         self._load_stamps()
         head = self.head(repo)
+        if head is None and merged:
+            # an entry of our own first: a merge's first parent is this machine's history
+            start = Provenance(EXTERNAL, "as found", "")
+            summary_start = "History started with 0 memory(ies) as found"
+            self._commit(repo, None, {}, start, summary_start, None, _new_operation())
+            head = self.head(repo)
         now_ns = time.time_ns()
         changes: dict[str, str | None] = {}
         for rel in sorted(set(rels)):
@@ -700,7 +729,12 @@ class FolderHistory:
         tree = None if head is None else head.tree
         listed: list[tuple[str, str]] = []
         effective: dict[str, str | None] = {}
+        left_out = sorted(rel for rel in changes if not _recordable(rel))
+        if left_out:
+            self._left_out(left_out)
         for rel in sorted(changes):
+            if rel in left_out:
+                continue
             before, now = _tree_blob(tree, rel), changes[rel]
             if before == now:
                 continue
@@ -725,6 +759,18 @@ class FolderHistory:
         repo.references.create(BRANCH, commit, force=True)
         self._save_stamps(str(new_tree))  # after the branch: a crash in between re-compares
         return str(commit)
+
+    def _left_out(self, rels: list[str]) -> None:
+        """Say once which memory files the history can't hold; the rest is recorded."""
+        shown = ", ".join(_shown(rel) for rel in rels[:3])
+        more = f" and {len(rels) - 3} more" if len(rels) > 3 else ""
+        digest = hashlib.sha256("\0".join(rels).encode("utf-8", "surrogateescape")).hexdigest()
+        _report(
+            f"{self.repo_path}:left-out:{digest}",
+            f"the history of the memories in {self.folder.root} leaves out {shown}{more}: a "
+            "path longer or deeper than a memory name may be, or not UTF-8, can't be recorded "
+            "(rename or move it); every other change is recorded",
+        )
 
     # -- reading -----------------------------------------------------------------------
     def records(self, since: datetime | None = None) -> Iterator[Record]:
@@ -751,58 +797,100 @@ class FolderHistory:
             yield record.entry()
 
     def content_at(self, rev: str, name: str) -> bytes | None:
-        """The bytes of memory ``name`` in revision ``rev`` (None: it did not exist)."""
+        """The bytes of memory ``name`` in revision ``rev`` (None: it did not exist, or the
+        entry holds something there that can't be a memory: a link, a huge file)."""
         repo = self.repo(create=False)
         if repo is None:
             return None
         rel = self.folder.rel_of(name)
-        if rel is None:
+        if rel is None or not _recordable(rel):
             return None
         commit = repo[rev]
         try:
             entry = commit.tree[rel]
         except KeyError:
             return None
-        obj = repo[entry.id]
-        return obj.data if obj.type_str == "blob" else None
+        if not _memory_blob(repo, entry):
+            return None
+        return bytes(repo[entry.id].data)
 
     def files_at(self, rev: str) -> dict[str, bytes]:
-        """Every memory of revision ``rev``: name -> bytes."""
+        """Every memory of revision ``rev`` that this folder may hold: name -> bytes.
+
+        An entry may come from a sync remote, whose trees are anyone's: a path is taken
+        only when it is a memory of this folder (no hidden part, no other folder's names,
+        such as ``global/`` in a project's history), spelled as the name gate spells it,
+        and a regular file no larger than a memory."""
         repo = self.repo(create=False)
         if repo is None:
             return {}
         out = {}
-        for rel, oid in _walk_tree(repo, repo[rev].tree, ""):
-            if rel.endswith(MEMORY_SUFFIX):
-                out[self.folder.name_of(rel)] = repo[oid].data
+        for rel, item in _walk_entries(repo, repo[rev].tree):
+            if self.folder.admits(rel) and _memory_blob(repo, item):
+                out[self.folder.name_of(rel)] = bytes(repo[item.id].data)
         return out
 
-    def resolve(self, rev: str) -> str | None:
-        """A revision (an id or its prefix, or git's own syntax such as ``main~2``) -> id."""
+    def head_rev(self) -> str | None:
         repo = self.repo(create=False)
-        if repo is None or self.head(repo) is None:
-            return None
+        head = None if repo is None else self.head(repo)
+        return None if head is None else str(head.id)
+
+    def matching(self, entry_id: str) -> list[str]:
+        """The entries of this history whose id starts with ``entry_id`` (lower-case hex).
+
+        Found by walking the branch, never by git's revision parser: only entries of the
+        history count (not a blob, nor a fetched remote commit that was never merged)."""
+        repo = self.repo(create=False)
+        head = None if repo is None else self.head(repo)
+        if head is None:
+            return []
+        if len(entry_id) == 40:  # a whole id (the entry points pass these on): no walk
+            found = repo.get(entry_id)
+            if found is None or found.type_str != "commit":
+                return []
+            if found.id == head.id or repo.descendant_of(head.id, found.id):
+                return [entry_id]
+            return []
         pygit2 = _engine()
-        try:
-            obj = repo.revparse_single(rev)
-        except (KeyError, ValueError, pygit2.GitError):
-            return None
-        with contextlib.suppress(Exception):
-            obj = obj.peel(pygit2.Commit)
-        return str(obj.id) if obj.type_str == "commit" else None
+        return [
+            str(commit.id)
+            for commit in repo.walk(head.id, pygit2.enums.SortMode.NONE)
+            if str(commit.id).startswith(entry_id)
+        ]
+
+    def local_entries(self) -> Iterator[tuple[Any, float]]:
+        """The entries this machine recorded, newest first, each with the time it was
+        recorded: the branch's first parents (a sync's merge has the local history as its
+        first parent and the remote's as the others). Times only go back along that line:
+        a time stated later than the entry after it, or than now, counts as that one."""
+        repo = self.repo(create=False)
+        head = None if repo is None else self.head(repo)
+        if head is None:
+            return
+        pygit2 = _engine()
+        walker = repo.walk(head.id, pygit2.enums.SortMode.NONE)
+        walker.simplify_first_parent()
+        ceiling = time.time()
+        for commit in walker:
+            recorded = min(_stated_time(commit), ceiling)
+            ceiling = recorded
+            yield commit, recorded
 
     def rev_at(self, when: datetime) -> str | None:
-        """The newest entry made at or before ``when`` (None: none that old)."""
+        """The entry that was the folder's state at ``when`` on this machine: the newest
+        of :meth:`local_entries` recorded at or before it (None: none that old)."""
         moment = when.timestamp()
-        for record in self.records():
-            if record.time <= moment:
-                return record.rev
+        for commit, recorded in self.local_entries():
+            if recorded <= moment:
+                return str(commit.id)
         return None
 
     def prune(self, keep_days: int) -> int:
         """Drop entries older than ``keep_days`` days: the state at the cut becomes the first
         entry and newer entries are committed again on top of it (same trees, authors,
-        times, messages). Returns how many entries were dropped."""
+        times, messages; a sync's merge keeps the remote entries it merged). The cut is
+        made on this machine's own line of entries and times (:meth:`local_entries`).
+        Returns how many entries were dropped."""
         repo = self.repo(create=False)
         if repo is None or keep_days <= 0:
             return 0
@@ -811,25 +899,32 @@ class FolderHistory:
             return 0
         pygit2 = _engine()
         cutoff = time.time() - keep_days * 86400
-        commits = list(repo.walk(head.id, pygit2.enums.SortMode.TOPOLOGICAL))
-        keep = [c for c in commits if c.commit_time >= cutoff]
-        older = [c for c in commits if c.commit_time < cutoff]
+        line = list(self.local_entries())
+        keep = [c for c, recorded in line if recorded >= cutoff]
+        older = [(c, recorded) for c, recorded in line if recorded < cutoff]
         if len(older) <= 1:
             return 0
-        base = older[0]  # the newest dropped entry: its tree is the state at the cut
-        when = datetime.fromtimestamp(base.commit_time, UTC).strftime("%Y-%m-%d %H:%M UTC")
+        base, base_time = older[0]  # the newest dropped entry: its tree is the state at the cut
+        when = datetime.fromtimestamp(base_time, UTC).strftime("%Y-%m-%d %H:%M UTC")
         start = Provenance(EXTERNAL, "pruned history", "")
         parent = repo.create_commit(
             None,
             base.author,
             base.committer,
-            _message(f"The memories as they were at {when}", start, [], None, _new_operation()),
+            _message(
+                f"The memories as they were at {when}", start, [], None, _new_operation(), base_time
+            ),
             base.tree.id,
             [],
         )
         for commit in reversed(keep):
             parent = repo.create_commit(
-                None, commit.author, commit.committer, commit.message, commit.tree.id, [parent]
+                None,
+                commit.author,
+                commit.committer,
+                commit.message,
+                commit.tree.id,
+                [parent, *commit.parent_ids[1:]],
             )
         _remove_stale_lock(self.repo_path / BRANCH)
         repo.references.create(BRANCH, parent, force=True)
@@ -865,7 +960,7 @@ _UNREADABLE = "(unreadable)"  # a file the gate refuses to read (too large, not 
 
 def _tree_blob(tree: Any, rel: str) -> str | None:
     """The blob id at ``rel`` in ``tree`` (None: no such file)."""
-    if tree is None:
+    if tree is None or not _recordable(rel):
         return None
     try:
         entry = tree[rel]
@@ -878,28 +973,64 @@ def _tree_paths(repo: Any, tree: Any) -> list[str]:
     return [] if tree is None else [rel for rel, _ in _walk_tree(repo, tree, "")]
 
 
+def _recordable(rel: str) -> bool:
+    """Whether a memory file can be a path of the history: no longer than a memory name
+    may be (which bounds its depth) and spelled in UTF-8, as git stores paths."""
+    from serena_memory.core.names import MAX_NAME_CHARS
+
+    if len(rel) > MAX_NAME_CHARS + len(MEMORY_SUFFIX):
+        return False
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _updated_tree(repo: Any, pygit2: Any, tree: Any, changes: dict[str, str | None]) -> Any:
     """The id of ``tree`` with ``changes`` applied (path -> blob id, None: removed),
-    rebuilding only the folders on the changed paths; None when nothing is left."""
-    builder = _Builder(repo, tree)
-    below: dict[str, dict[str, str | None]] = {}
+    rebuilding only the folders on the changed paths; None when nothing is left. Without
+    recursion: a folder's tree is written before its parent's, deepest first."""
+    builders: dict[str, _Builder] = {}
+
+    def builder(folder: str) -> _Builder:
+        found = builders.get(folder)
+        if found is None:
+            existing = tree if not folder else _subtree(tree, folder)
+            found = builders[folder] = _Builder(repo, existing)
+        return found
+
     for rel, oid in changes.items():
-        first, sep, rest = rel.partition("/")
-        if sep:
-            below.setdefault(first, {})[rest] = oid
-        elif oid is None:
-            builder.remove(first)
+        folder, _, leaf = rel.rpartition("/")
+        target = builder(folder)
+        while folder:  # every folder on the path is rebuilt
+            folder = folder.rpartition("/")[0]
+            builder(folder)
+        if oid is None:
+            target.remove(leaf)
         else:
-            builder.insert(first, pygit2.Oid(hex=oid), pygit2.GIT_FILEMODE_BLOB)
-    for name, sub in below.items():
-        existing = builder.get(name)
-        subtree = existing if existing is not None and existing.type_str == "tree" else None
-        new = _updated_tree(repo, pygit2, subtree, sub)
+            target.insert(leaf, pygit2.Oid(hex=oid), pygit2.GIT_FILEMODE_BLOB)
+    for folder in sorted(builders, key=lambda f: f.count("/"), reverse=True):
+        if not folder:
+            continue
+        parent, _, name = folder.rpartition("/")
+        new = builders[folder].write()
         if new is None:
-            builder.remove(name)
+            builders[parent].remove(name)
         else:
-            builder.insert(name, new, pygit2.GIT_FILEMODE_TREE)
-    return builder.write()
+            builders[parent].insert(name, new, pygit2.GIT_FILEMODE_TREE)
+    return builder("").write()
+
+
+def _subtree(tree: Any, folder: str) -> Any:
+    """The tree at ``folder`` in ``tree`` (None: there is none, or a file is there)."""
+    if tree is None:
+        return None
+    try:
+        entry = tree[folder]
+    except KeyError:
+        return None
+    return entry if entry.type_str == "tree" else None
 
 
 class _Builder:
@@ -943,12 +1074,36 @@ def _empty_tree(repo: Any) -> Any:
     return repo.TreeBuilder().write()
 
 
-def _walk_tree(repo: Any, tree: Any, prefix: str) -> Iterator[tuple[str, str]]:
-    for item in tree:
-        if item.type_str == "tree":
-            yield from _walk_tree(repo, repo[item.id], f"{prefix}{item.name}/")
-        elif item.type_str == "blob":
-            yield f"{prefix}{item.name}", str(item.id)
+def _walk_entries(repo: Any, tree: Any) -> Iterator[tuple[str, Any]]:
+    """Every blob entry of ``tree`` with its path, without recursion; folders whose path is
+    already longer than a memory name can be are not entered (a remote's tree may be
+    nested to any depth)."""
+    from serena_memory.core.names import MAX_NAME_CHARS
+
+    pending: list[tuple[str, Any]] = [("", tree)]
+    while pending:
+        prefix, folder = pending.pop()
+        for item in folder:
+            rel = f"{prefix}{item.name}"
+            if item.type_str == "tree":
+                if len(rel) < MAX_NAME_CHARS:
+                    pending.append((f"{rel}/", repo[item.id]))
+            elif item.type_str == "blob":
+                yield rel, item
+
+
+def _walk_tree(repo: Any, tree: Any, prefix: str = "") -> Iterator[tuple[str, str]]:
+    for rel, item in _walk_entries(repo, tree):
+        yield f"{prefix}{rel}", str(item.id)
+
+
+def _memory_blob(repo: Any, item: Any) -> bool:
+    """Whether a tree entry can be a memory's text: a regular file (not a link nor a
+    submodule) no larger than a memory, measured from the object's header."""
+    pygit2 = _engine()
+    if item.filemode not in (pygit2.GIT_FILEMODE_BLOB, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE):
+        return False
+    return int(repo.odb.read_header(item.id)[1]) <= paths.MAX_MEMORY_BYTES
 
 
 def _repack(repo: Any, pygit2: Any, repo_path: Path, head: Any) -> None:
@@ -1071,33 +1226,105 @@ def _describe(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
-# -- times people type -----------------------------------------------------------------------
+# -- times and revisions people type ---------------------------------------------------------
 _RELATIVE = re.compile(
     r"^\s*(\d+)\s*(s|sec|second|seconds|m|min|minute|minutes|h|hour|hours|"
-    r"d|day|days|w|week|weeks)(\s+ago)?\s*$"
+    r"d|day|days|w|week|weeks)(\s+ago)?\s*$",
+    re.ASCII,
 )
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST = datetime(9999, 1, 1, tzinfo=UTC)
+"""Times outside these years are no moment of a history (git counts seconds from 1970):
+they are refused in one sentence, never carried into date arithmetic that overflows."""
+MAX_TYPED = 100  # characters of a typed time or revision: more is certainly neither
+TIME_EXAMPLES = "2h, 3 days ago, 2026-11-30 or 2026-11-30T14:05"
+
+
+class TimeOutOfRange(HistoryError):
+    """A time that reads as one but lies before 1970 or after the year 9998."""
+
+
+def _shown(text: str) -> str:
+    """A typed value as a message quotes it: one printable line, bounded."""
+    return repr(text if len(text) <= 40 else text[:40] + "...")
 
 
 def parse_when(text: str, now: datetime | None = None) -> datetime:
     """A moment as a person types it: ``2h``, ``3 days ago``, ``2026-11-30`` or an ISO
-    date-time (local time unless it says otherwise)."""
+    date-time (local time unless it says otherwise). The one time parser of every entry
+    point: anything else, or a moment before 1970 or after 9998, is one clear error."""
     now = now or datetime.now(UTC)
+    out_of_range = TimeOutOfRange(
+        f"the time {_shown(text)} is out of range; give a time between 1970 and 9998, "
+        f"e.g. {TIME_EXAMPLES}"
+    )
+    unreadable = HistoryError(f"can't read {_shown(text)} as a time; write e.g. {TIME_EXAMPLES}")
+    if len(text) > MAX_TYPED:
+        raise unreadable
     match = _RELATIVE.match(text.lower())
     if match:
         unit = match.group(2)
-        seconds = _UNITS["m" if unit.startswith("mi") or unit == "m" else unit[0]]
-        return now - timedelta(seconds=int(match.group(1)) * seconds)
+        seconds = (
+            int(match.group(1)) * _UNITS["m" if unit.startswith("mi") or unit == "m" else unit[0]]
+        )
+        if seconds > (now - EARLIEST).total_seconds():
+            raise out_of_range
+        return now - timedelta(seconds=seconds)
     try:
         moment = datetime.fromisoformat(text.strip())
     except ValueError:
+        # a well-formed date whose year or day can't exist is out of range, not unreadable
+        if re.fullmatch(r"\s*\d{4}-\d{2}-\d{2}([T ].*)?", text, re.ASCII):
+            raise out_of_range from None
+        raise unreadable from None
+    try:
+        if moment.tzinfo is None:
+            moment = moment.astimezone()
+        moment = moment.astimezone(UTC)
+    except (OverflowError, ValueError, OSError):
+        raise out_of_range from None
+    if not EARLIEST <= moment < LATEST:
+        raise out_of_range
+    return moment
+
+
+MIN_ENTRY_ID = 4  # characters of an entry id that name it (more when they are ambiguous)
+_ENTRY_ID = re.compile(rf"[0-9a-f]{{{MIN_ENTRY_ID},40}}", re.ASCII)
+
+
+@dataclass(frozen=True)
+class Revision:
+    """What a person or an agent gave as a revision: an entry id (whole or its first
+    characters), a time, or a text that may be either (``20261130``). Nothing typed ever
+    reaches git's own revision syntax, whose ``:/text`` runs a regular expression over
+    every entry."""
+
+    text: str
+    entry_id: str | None
+    when: datetime | None
+
+
+def parse_revision(text: str, now: datetime | None = None) -> Revision:
+    """The one parser of revisions for every entry point (see :class:`Revision`)."""
+    typed = text.strip()
+    entry_id = typed.lower() if _ENTRY_ID.fullmatch(typed.lower()) else None
+    try:
+        when: datetime | None = parse_when(typed, now)
+    except TimeOutOfRange:
+        if entry_id is None:
+            raise
+        when = None
+    except HistoryError:
+        when = None
+    if entry_id is None and when is None:
         raise HistoryError(
-            f"can't read {text!r} as a time; write e.g. 2h, 3 days ago, 2026-11-30 or "
-            "2026-11-30T14:05"
-        ) from None
-    if moment.tzinfo is None:
-        moment = moment.astimezone()
-    return moment.astimezone(UTC)
+            f"{_shown(text)} is neither a history entry nor a time; give a time such as "
+            f"{TIME_EXAMPLES}, or an entry id (at least its first {MIN_ENTRY_ID} characters) "
+            "from ",
+            remedy=Remedy("history"),
+        )
+    return Revision(text, entry_id, when)
 
 
 # -- reading and undoing, for the entry points -------------------------------------------------
@@ -1133,7 +1360,8 @@ class MemoryHistory:
         self.store = store
         settings = store.settings
         self.enabled = settings.history_enabled
-        self.keep_days = settings.history_keep_days
+        self.keep_days = settings.history_keep_days  # the project's history
+        self.global_keep_days = settings.global_config.memory_history_keep_days
         root = store.history_root(settings)
         self.folders = [folder_history(root, f) for f in store.history_folders()]
 
@@ -1185,17 +1413,57 @@ class MemoryHistory:
                 break
             if touched:
                 found.append(record.entry())
+        if not found and not self.store.exists(name) and not self._recorded(name):
+            raise MemoryNotFoundError(
+                f"memory '{name}' does not exist and has no recorded changes; see the "
+                "memories with ",
+                remedy=Remedy("list"),
+            )
         return _combine(found)
 
+    def _recorded(self, name: str) -> bool:
+        """Whether any entry touched ``name`` (under it or an earlier name), at any time."""
+        return any(touched for _, _, touched in self._follow(name))
+
     # -- revisions ---------------------------------------------------------------------
-    def resolve(self, rev: str) -> tuple[FolderHistory, str]:
+    def resolve(self, rev: str, name: str | None = None) -> tuple[FolderHistory, str]:
+        """The entry a typed revision names (:func:`parse_revision`): an entry id, or for a
+        time the entry that was this machine's state then, in the folder of memory
+        ``name`` (default: the first folder that is that old)."""
+        wanted = parse_revision(rev)
+        found = self._by_id(wanted)
+        if found is not None:
+            return found
+        assert wanted.when is not None
         for history in self.folders:
-            found = history.resolve(rev)
-            if found is not None:
-                return history, found
+            if name is not None and history.folder.rel_of(name) is None:
+                continue
+            full = history.rev_at(wanted.when)
+            if full is not None:
+                return history, full
         raise HistoryError(
-            f"no history entry {rev!r}; list the entries with `serena memories history`"
+            f"the history holds nothing as old as {_shown(rev)}; list the entries with ",
+            remedy=Remedy("history"),
         )
+
+    def _by_id(self, wanted: Revision) -> tuple[FolderHistory, str] | None:
+        """The one entry whose id starts as ``wanted`` says; None when it is a time."""
+        if wanted.entry_id is None:
+            return None
+        found = [(h, full) for h in self.folders for full in h.matching(wanted.entry_id)]
+        if len(found) > 1:
+            raise HistoryError(
+                f"the entry id {_shown(wanted.text)} is ambiguous: {len(found)} entries start "
+                "with it; give more of its characters"
+            )
+        if found:
+            return found[0]
+        if wanted.when is None:
+            raise HistoryError(
+                f"no history entry {_shown(wanted.text)}; list the entries with ",
+                remedy=Remedy("history"),
+            )
+        return None
 
     def name_at(self, name: str, rev: str) -> str:
         for record, at_entry, _ in self._follow(name):
@@ -1206,7 +1474,7 @@ class MemoryHistory:
     def content_at(self, name: str, rev: str) -> tuple[str, bytes | None]:
         """The memory's name and bytes as of entry ``rev`` (bytes None: it did not exist)."""
         self._reachable(name)
-        history, full = self.resolve(rev)
+        history, full = self.resolve(rev, name)
         old_name = self.name_at(name, full)
         for candidate in self.folders:
             if candidate.folder.rel_of(old_name) is None:
@@ -1215,13 +1483,17 @@ class MemoryHistory:
                 return old_name, candidate.content_at(full, old_name)
             # the memory lives in the other folder: its state at the time of that entry
             when = next(r.time for r in history.records() if r.rev == full)
-            other = candidate.rev_at(datetime.fromtimestamp(when, UTC))
+            try:
+                moment = datetime.fromtimestamp(when, UTC)
+            except (ValueError, OverflowError, OSError):
+                return old_name, None
+            other = candidate.rev_at(moment)
             return old_name, None if other is None else candidate.content_at(other, old_name)
         return old_name, None
 
     def before(self, name: str, rev: str) -> bytes | None:
         """The memory's bytes just before entry ``rev`` changed them."""
-        history, full = self.resolve(rev)
+        history, full = self.resolve(rev, name)
         repo = history.repo(create=False)
         parents = repo[full].parent_ids
         if not parents:
@@ -1249,16 +1521,17 @@ class MemoryHistory:
             if data is None:
                 raise HistoryError(
                     f"memory '{name}' did not exist before its latest entry {full[:10]}; "
-                    f"pick an entry with `serena memories history {name}`"
+                    "pick an entry with ",
+                    remedy=Remedy("history", name),
                 )
             target = self.before_rev(full)
         else:
-            _, full = self.resolve(rev)
+            _, full = self.resolve(rev, name)
             _, data = self.content_at(name, full)
             if data is None:
                 raise HistoryError(
-                    f"memory '{name}' did not exist at {full[:10]}; pick an entry with "
-                    f"`serena memories history {name}`"
+                    f"memory '{name}' did not exist at {full[:10]}; pick an entry with ",
+                    remedy=Remedy("history", name),
                 )
             target = full
         changed = self.store.apply_versions({name: data}, f"Restore {name} to {target[:10]}")
@@ -1271,27 +1544,34 @@ class MemoryHistory:
 
     def restore_all(self, at: str) -> Restored:
         """Every memory back to entry ``at`` (its folder only) or to the time ``at`` (both
-        folders): memories created since are deleted, changed ones restored."""
+        folders): memories created since are deleted, changed ones restored.
+
+        A time picks, in each folder, the entry that was this machine's state then (its
+        own line of entries and the times it recorded them: never a date a sync remote
+        wrote), and only the memories the folder may hold are written or deleted (see
+        :meth:`FolderHistory.files_at`), under the store's ignored and read-only rules."""
+        revision = parse_revision(at)
         self.store.catch_up_history()
         targets: list[tuple[FolderHistory, str]] = []
-        found = next(((h, full) for h in self.folders if (full := h.resolve(at)) is not None), None)
+        found = self._by_id(revision)
         if found is not None:
             targets.append(found)
             label = found[1]
         else:
-            when = _entry_or_time(at)
+            assert revision.when is not None
+            when = revision.when
             for history in self.folders:
                 rev = history.rev_at(when)
                 if rev is not None:
                     targets.append((history, rev))
             if not targets:
-                raise HistoryError(f"the history holds nothing as old as {at}")
+                raise HistoryError(f"the history holds nothing as old as {_shown(at)}")
             label = when.isoformat(timespec="seconds")
         changed: dict[str, str] = {}
         skipped: list[str] = []
         for history, rev in targets:
             wanted = history.files_at(rev)
-            now = history.files_at(history.resolve("main") or rev)
+            now = history.files_at(history.head_rev() or rev)
             versions: dict[str, bytes | None] = {}
             for name in sorted(set(wanted) | set(now)):
                 if wanted.get(name) == now.get(name):
@@ -1308,12 +1588,16 @@ class MemoryHistory:
         return Restored(changed, skipped, label)
 
     def prune(self) -> int:
-        if self.keep_days <= 0:
+        """Drop old entries: the project's history as its settings say (project.yml, else
+        serena_config.yml), the global history as serena_config.yml alone says."""
+        if self.keep_days <= 0 and self.global_keep_days <= 0:
             raise HistoryError(
                 "memory_history_keep_days is 0 (keep everything), so nothing is pruned; set "
                 "it to the number of days to keep in serena_config.yml or project.yml"
             )
-        return self.store.prune_history(self.keep_days)
+        return self.store.prune_history(
+            {"project": self.keep_days, "global": self.global_keep_days}
+        )
 
 
 def unified_diff(
@@ -1341,16 +1625,6 @@ def unified_diff(
             tofile=f"{name} @ {new_rev[:10]}" if new is not None else "/dev/null",
         )
     )
-
-
-def _entry_or_time(at: str) -> datetime:
-    try:
-        return parse_when(at)
-    except HistoryError:
-        raise HistoryError(
-            f"{at!r} is neither a history entry nor a time; give an entry from "
-            "`serena memories history` or a time such as 2h or 2026-11-30T14:05"
-        ) from None
 
 
 def _combine(entries: Iterable[Entry]) -> list[Entry]:

@@ -16,9 +16,12 @@ GLOBAL_TOPIC = "global"
 MEM_PREFIX = "mem:"
 MEMORY_SUFFIX = ".md"
 
-# Control characters never make sense in a name, and lone surrogates (undecodable
+# Control characters (C0, DEL, C1) never make sense in a name; bidi controls and
+# zero-width characters make one name look like another; lone surrogates (undecodable
 # command-line bytes) would make a file name that is not UTF-8.
-_FORBIDDEN_CHARS = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")
+_FORBIDDEN_CHARS = re.compile(
+    r"[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ud800-\udfff]"
+)
 # Characters Windows refuses in file names: a new memory that a teammate on another OS
 # can't check out is worse than a refused name. A file that already has one (saved by a
 # person on Linux or macOS) stays readable, editable and renamable.

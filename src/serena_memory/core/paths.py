@@ -109,7 +109,8 @@ def resolve(scope: Scope, rel: Sequence[str], what: str) -> str:
     return current
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What an entry that is not a regular file is, in words (``a fifo``, ``a device``...)."""
     if stat.S_ISFIFO(mode):
         return "a fifo"
     if stat.S_ISSOCK(mode):
@@ -123,7 +124,7 @@ def _kind(mode: int) -> str:
 
 def _not_regular(what: str, mode: int) -> NotAMemoryFileError:
     return NotAMemoryFileError(
-        f"{what} is {_kind(mode)}, not a regular file; only regular files are memories "
+        f"{what} is {file_kind(mode)}, not a regular file; only regular files are memories "
         "(move it away)"
     )
 
@@ -300,7 +301,9 @@ def scan(scope: Scope, skip_top: frozenset[str] = frozenset()) -> MemoryScan:
                 stack.append((real, rel + "/"))
             elif name.endswith(".md"):
                 if not is_file:
-                    reason = f"{_kind(mode)}, not a regular file; only regular files are memories"
+                    reason = (
+                        f"{file_kind(mode)}, not a regular file; only regular files are memories"
+                    )
                     skipped.append(SkippedFile(listed, _shown(scope, rel), reason))
                     continue
                 files[listed] = real

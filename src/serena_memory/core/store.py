@@ -6,6 +6,7 @@ read-only patterns bind the agent; ignored patterns bind everyone.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -574,7 +575,7 @@ class MemoryStore:
         settings = settings or self.settings
         provenance = acting_provenance() or self.provenance
         histories: Histories = []
-        if settings.history_enabled:
+        if settings.global_config.memory_history:  # the project's own switch: _histories_of
             try:
                 histories = self._histories_of(names, all_scopes, settings)
             except Exception as exc:  # never fail the write because of its record
@@ -594,7 +595,8 @@ class MemoryStore:
         self, names: Iterable[str], all_scopes: bool, settings: Settings
     ) -> Histories:
         """The histories an operation on ``names`` writes to: the project's folder's, the
-        global folder's, or both."""
+        global folder's, or both. A project's ``memory_history: false`` turns off its own
+        history only; the global memories' history follows the user's file alone."""
         names = list(names)
         root = self.history_root(settings)
         if paths.is_inside(os.path.realpath(root), (self._project_real,)):
@@ -605,7 +607,7 @@ class MemoryStore:
             )
         project, global_ = self.history_folders(settings)
         histories: Histories = []
-        if all_scopes or any(not N.is_global(n) for n in names):
+        if settings.history_enabled and (all_scopes or any(not N.is_global(n) for n in names)):
             histories.append(folder_history(root, project))
         if any(N.is_global(n) for n in names) or (all_scopes and global_.root.is_dir()):
             histories.append(folder_history(root, global_))
@@ -617,7 +619,7 @@ class MemoryStore:
 
     def catch_up_history(self) -> None:
         """Record changes made outside (an editor, a checkout) now, as ``external``."""
-        if not self.settings.history_enabled:
+        if not self.settings.global_config.memory_history:
             return
         with self._changing(all_scopes=True), self.recording("", all_scopes=True):
             pass
@@ -761,17 +763,19 @@ class MemoryStore:
                     done[name] = what
         return done
 
-    def prune_history(self, keep_days: int) -> int:
-        """Drop history entries older than ``keep_days`` days, each folder under its lock."""
+    def prune_history(self, keep_days: dict[str, int]) -> int:
+        """Drop history entries older than ``keep_days[label]`` days in each folder
+        ("project", "global"; 0 or absent: keep all), each under its lock."""
         from serena_memory.core.history import folder_history
 
         dropped = 0
         root = self.history_root()
         for spec in self.history_folders():
-            if not spec.root.is_dir():
+            days = keep_days.get(spec.label, 0)
+            if days <= 0 or not spec.root.is_dir():
                 continue
             with locked([spec.root]):
-                dropped += folder_history(root, spec).prune(keep_days)
+                dropped += folder_history(root, spec).prune(days)
         return dropped
 
     def write(self, name: str, content: str, max_chars: int | None = None) -> WriteResult:
@@ -880,6 +884,26 @@ class MemoryStore:
                 atomic_write(path, encode_memory(name, new_text), self._allowed(name))
                 record.touched(name)
         return True
+
+    def update_many(
+        self, transforms: dict[str, Callable[[str], str]], summary: str
+    ) -> builtins.list[str]:
+        """:meth:`update` for several memories at once, recorded as one history entry.
+        Returns the names that changed."""
+        names = [self._accessible(n, write=True) for n in transforms]
+        funcs = dict(zip(names, transforms.values(), strict=True))
+        changed: list[str] = []
+        with self._changing(*names), self.recording(summary, *names) as record:
+            for name in names:
+                text = self._read_text(name)
+                new_text = funcs[name](text)
+                if new_text == text:
+                    continue
+                path = self.real_path_of(name)
+                atomic_write(path, encode_memory(name, new_text), self._allowed(name))
+                record.touched(name)
+                changed.append(name)
+        return changed
 
     def rename(self, old: str, new: str) -> RenameResult:
         """Move a memory (across topics or scopes) and point every reference naming it whole

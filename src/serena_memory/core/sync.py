@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from serena_memory.core.config import load_sync_config, set_global_key
+from serena_memory.core.display import escape_line
 from serena_memory.core.errors import HistoryError, MemoryStoreError, SyncError
 from serena_memory.core.history import FolderHistory, Provenance, current_os_user
 from serena_memory.core.store import SyncedVersions
@@ -355,24 +356,22 @@ class SyncResult:
             parts.append("local changes pushed" if self.pushed else "nothing to push")
             text = f"Synced {where}: " + "; ".join(parts) + "."
         if self.kept_edits and self.pull_only:
-            text += (
-                " Changed here since the last pull, so kept: " + ", ".join(self.kept_edits) + "."
-            )
+            text += " Changed here since the last pull, so kept: " + _names(self.kept_edits) + "."
         elif self.kept_edits:
             text += (
                 " Deleted on one side but edited on the other, so kept: "
-                + ", ".join(self.kept_edits)
+                + _names(self.kept_edits)
                 + "."
             )
         if self.conflicts:
             text += (
                 " Both sides changed the same lines of "
-                + ", ".join(self.conflicts)
+                + _names(self.conflicts)
                 + ": the local text stays, the other is kept for you; see `serena memories "
                 "conflicts`."
             )
         if self.skipped:
-            shown = ", ".join(_printable(rel) for rel in self.skipped)
+            shown = _names(self.skipped)
             text += f" Not usable as memories here (name, kind of file or size), left out: {shown}."
         return text
 
@@ -389,10 +388,10 @@ class SyncResult:
         }
 
 
-def _printable(rel: str) -> str:
-    """A path from a remote as a message shows it: control characters (which could steer
-    the terminal) and bytes that are not text escaped."""
-    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in rel)
+def _names(names: list[str]) -> str:
+    """Names (or paths) from a remote as a message shows them: what could steer a terminal
+    or pass for another name escaped (core/display.py)."""
+    return ", ".join(escape_line(name) for name in names)
 
 
 class _Merge:
@@ -419,10 +418,10 @@ class _Merge:
             if head.id == theirs.id or repo.descendant_of(head.id, theirs.id):
                 return None  # the remote has nothing we lack
             if head.tree.id == theirs.tree.id and repo.descendant_of(theirs.id, head.id):
-                # the same memories, a newer history: just take it (no entry, nothing changed)
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(str(history.repo_path / BRANCH) + ".lock")
-                repo.references.create(BRANCH, theirs.id, force=True)
+                # The same memories, a longer history: nothing to merge or to push. The
+                # branch stays where it is: its first parents are this machine's own entries
+                # (a restore by time walks them), never the remote's; the remote's entries
+                # come in with the next merge.
                 return None
         empty = repo.TreeBuilder().write()
         ours_tree = head.tree if head is not None else repo[empty]
@@ -522,7 +521,10 @@ def sync(
             f"sync{flag} --remote URL` once (a bare git repository on a shared drive, or over "
             "SSH or HTTPS)"
         )
-    if not settings.history_enabled:
+    enabled = (
+        settings.history_enabled if scope == "project" else settings.global_config.memory_history
+    )
+    if not enabled:
         raise SyncError(
             "sync carries the history of the memories, which is off (memory_history: false); "
             "turn it on to sync"

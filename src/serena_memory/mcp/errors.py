@@ -1,14 +1,18 @@
 """Failures as the agent reads them: one sentence that says what went wrong and what to do.
 
 Two kinds reach a tool's caller: an exception, worded by the error vocabulary every
-front-end shares (:func:`serena_memory.core.errors.describe`), and arguments that don't
-match a tool's parameters (`argument_problem`), which the SDK reports as a pydantic dump
-with a link to pydantic's website; the agent gets a sentence instead.
+front-end shares (:func:`serena_memory.core.errors.describe`) with what to do named as a
+tool (`for_agent`), and arguments that don't match a tool's parameters
+(`argument_problem`, `unknown_arguments`), which the SDK reports as a pydantic dump with a
+link to pydantic's website, or not at all; the agent gets a sentence instead.
 """
 
 from __future__ import annotations
 
+import difflib
 from typing import TYPE_CHECKING, Any
+
+from serena_memory.core.errors import Remedy, describe
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -68,3 +72,34 @@ def argument_problem(tool: str, exc: ValidationError, schema: dict[str, Any]) ->
         problem = f"was {_given(error.get('input'))}"
     what = f": {description[:1].lower()}{description[1:].rstrip('.')}" if description else ""
     return f"argument '{name}' of {tool} {problem}; expected {expected}{what}."
+
+
+_TOOLS_FOR = {"history": "memory_history", "list": "list_memories"}
+
+
+def agent_wording(remedy: Remedy) -> str:
+    """A remedy as the tool an agent calls; operations no tool offers are the person's."""
+    tool = _TOOLS_FOR.get(remedy.operation)
+    if tool is None:
+        memory = f" {remedy.memory}" if remedy.memory else ""
+        return f"the user's command `serena memories {remedy.operation}{memory}`"
+    return f"the {tool} tool" + (f" (memory_name '{remedy.memory}')" if remedy.memory else "")
+
+
+def for_agent(exc: BaseException) -> str:
+    """The one sentence an agent reads for ``exc``, what to do named as a tool."""
+    return describe(exc, agent_wording)
+
+
+def unknown_arguments(tool: str, given: dict[str, Any], schema: dict[str, Any]) -> str | None:
+    """One sentence for arguments a tool does not take (a typo such as `max_result` would
+    otherwise be dropped silently), naming the ones it takes; None when all are known."""
+    known = list(schema.get("properties", {}))
+    unknown = [name for name in given if name not in known]
+    if not unknown:
+        return None
+    name = unknown[0]
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f"did you mean '{close[0]}'? " if close else ""
+    takes = ", ".join(known) if known else "none"
+    return f"{tool} has no argument '{name}'; {hint}its arguments are: {takes}."

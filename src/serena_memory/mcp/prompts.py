@@ -16,7 +16,7 @@ import anyio.to_thread
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
-from serena_memory.core.errors import describe
+from serena_memory.mcp.errors import for_agent
 from serena_memory.mcp.state import ServerState
 
 
@@ -93,7 +93,7 @@ class Prompts:
         try:
             text = await anyio.to_thread.run_sync(declared.fn, self.state)
         except Exception as exc:
-            raise MCPError(types.INTERNAL_ERROR, describe(exc)) from None
+            raise MCPError(types.INTERNAL_ERROR, for_agent(exc)) from None
         return types.GetPromptResult(
             description=declared.description,
             messages=[

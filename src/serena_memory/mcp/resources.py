@@ -11,7 +11,6 @@ command line, the dashboard or an editor is notified the same way.
 
 from __future__ import annotations
 
-import contextlib
 from collections import Counter
 from typing import Any
 from urllib.parse import quote, unquote
@@ -26,10 +25,10 @@ from serena_memory.core.errors import (
     IgnoredMemoryError,
     MemoryNotFoundError,
     MemoryStoreError,
-    describe,
 )
 from serena_memory.core.names import normalize_name
 from serena_memory.core.store import MemoryStore
+from serena_memory.mcp.errors import for_agent
 from serena_memory.mcp.state import ServerState
 
 SCHEME = "memory://"
@@ -37,6 +36,11 @@ TEMPLATE = SCHEME + "{name}"
 MIME_TYPE = "text/markdown"
 PAGE_SIZE = 500
 WATCH_INTERVAL_SECONDS = 1.0
+FULL_ROUND_TICKS = 30
+"""Every this many rounds the watched memories are read even when the folder watch saw
+nothing change (a memory may be a link to a file outside the watched folders)."""
+MAX_SUBSCRIPTIONS_PER_CLIENT = 1000
+"""The most memories one client may watch, by `resources/subscribe` or in one listen."""
 RESOURCE_NOT_FOUND = -32002
 """The error code the MCP specification gives for an unknown resource (the SDK's types
 define no constant for it)."""
@@ -53,7 +57,7 @@ def memory_name(uri: str) -> str:
     try:
         return normalize_name(unquote(uri[len(SCHEME) :]))
     except MemoryStoreError as exc:
-        raise MCPError(types.INVALID_PARAMS, describe(exc)) from None
+        raise MCPError(types.INVALID_PARAMS, for_agent(exc)) from None
 
 
 def _version(store: MemoryStore, name: str) -> str | None:
@@ -63,6 +67,25 @@ def _version(store: MemoryStore, name: str) -> str | None:
         return None
 
 
+class _Client:
+    """One client's subscriptions the old way (`resources/subscribe`), and the session to
+    notify it through (the latest request's: each request gets its own, all of them
+    reaching the same connection)."""
+
+    def __init__(self, key: object, session: Any) -> None:
+        self.key = key  # held, so its id is not reused while the client is known
+        self.session = session
+        self.uris: set[str] = set()
+
+
+def _client_key(ctx: Any) -> object:
+    """What stays the same across the requests of one client: the `initialize` params its
+    connection keeps (the SDK builds a new session object per request); the session
+    itself for a client that sent none."""
+    params = ctx.session.client_params
+    return ctx.session if params is None else params
+
+
 class MemoryResources:
     """The resource handlers of one server, and the watch behind its subscriptions."""
 
@@ -70,9 +93,11 @@ class MemoryResources:
         self.state = state
         self.bus = InMemorySubscriptionBus()
         self._listen = ListenHandler(self.bus)
-        self._sessions: dict[str, list[Any]] = {}  # uri -> sessions subscribed the old way
+        self._clients: dict[int, _Client] = {}  # id of the client's key -> its subscriptions
         self._listening: Counter[str] = Counter()  # uri -> open listen streams asking for it
         self._versions: dict[str, str | None] = {}
+        self._folder_watch: Any = None
+        self._quiet_ticks = 0
 
     async def list(self, ctx: Any, params: types.PaginatedRequestParams | None) -> Any:
         store = self.state.require_store()
@@ -111,34 +136,44 @@ class MemoryResources:
         try:
             text = await anyio.to_thread.run_sync(store.read, name)
         except (MemoryNotFoundError, IgnoredMemoryError) as exc:
-            raise MCPError(RESOURCE_NOT_FOUND, describe(exc)) from None
+            raise MCPError(RESOURCE_NOT_FOUND, for_agent(exc)) from None
         except Exception as exc:
-            raise MCPError(types.INTERNAL_ERROR, describe(exc)) from None
+            raise MCPError(types.INTERNAL_ERROR, for_agent(exc)) from None
         return types.ReadResourceResult(
             contents=[types.TextResourceContents(uri=params.uri, mime_type=MIME_TYPE, text=text)]
         )
 
     async def subscribe(self, ctx: Any, params: types.SubscribeRequestParams) -> Any:
+        """Watch a memory for this client; subscribing again changes nothing."""
         memory_name(params.uri)
-        sessions = self._sessions.setdefault(params.uri, [])
-        if ctx.session not in sessions:
-            sessions.append(ctx.session)
+        key = _client_key(ctx)
+        client = self._clients.get(id(key))
+        if client is None:
+            client = self._clients[id(key)] = _Client(key, ctx.session)
+        client.session = ctx.session
+        if params.uri not in client.uris:
+            if len(client.uris) >= MAX_SUBSCRIPTIONS_PER_CLIENT:
+                raise MCPError(types.INVALID_PARAMS, _too_many(len(client.uris) + 1))
+            client.uris.add(params.uri)
         await self._remember(params.uri)
         return types.EmptyResult()
 
     async def unsubscribe(self, ctx: Any, params: types.UnsubscribeRequestParams) -> Any:
-        sessions = self._sessions.get(params.uri, [])
-        if ctx.session in sessions:
-            sessions.remove(ctx.session)
-        if not sessions:
-            self._sessions.pop(params.uri, None)
+        key = _client_key(ctx)
+        client = self._clients.get(id(key))
+        if client is not None:
+            client.uris.discard(params.uri)
+            if not client.uris:
+                del self._clients[id(key)]
         return types.EmptyResult()
 
     async def listen(self, ctx: Any, params: types.SubscriptionsListenRequestParams) -> Any:
         """The SDK's listen handler, with the memories it asks for watched meanwhile."""
-        uris = [
-            u for u in params.notifications.resource_subscriptions or () if u.startswith(SCHEME)
-        ]
+        uris = sorted(
+            {u for u in params.notifications.resource_subscriptions or () if u.startswith(SCHEME)}
+        )
+        if len(uris) > MAX_SUBSCRIPTIONS_PER_CLIENT:
+            raise MCPError(types.INVALID_PARAMS, _too_many(len(uris)))
         for uri in uris:
             self._listening[uri] += 1
             await self._remember(uri)
@@ -154,32 +189,80 @@ class MemoryResources:
             self._versions[uri] = await anyio.to_thread.run_sync(_version, store, memory_name(uri))
 
     def watched(self) -> set[str]:
-        return set(self._sessions) | set(self._listening)
+        uris = set(self._listening)
+        for client in self._clients.values():
+            uris |= client.uris
+        return uris
+
+    def subscriptions(self) -> int:
+        """How many (client, memory) subscriptions the old way are held."""
+        return sum(len(client.uris) for client in self._clients.values())
 
     async def watch(self) -> None:
-        """Forever: notify subscribers of every watched memory whose text changed."""
-        while True:
-            await anyio.sleep(WATCH_INTERVAL_SECONDS)
-            watched = self.watched()
-            for uri in list(self._versions):
-                if uri not in watched:
-                    del self._versions[uri]
-            if not watched or self.state.store is None:
+        """Forever: notify subscribers of every watched memory whose text changed. Each
+        watched memory is read once per round, however many clients watch it, all in one
+        worker thread; where the folder watch (inotify) can tell nothing changed in the
+        memory folders, a round reads nothing, except one every `FULL_ROUND_TICKS`
+        (a memory that is a link to a file elsewhere changes unseen by the folder watch)."""
+        try:
+            while True:
+                await anyio.sleep(WATCH_INTERVAL_SECONDS)
+                await self._round()
+        finally:
+            if self._folder_watch is not None:
+                self._folder_watch.close()
+
+    async def _round(self) -> None:
+        watched = self.watched()
+        for uri in list(self._versions):
+            if uri not in watched:
+                del self._versions[uri]
+        if not watched or self.state.store is None:
+            return
+        store = self.state.store
+        if not await anyio.to_thread.run_sync(self._maybe_changed, store):
+            return
+        names = {uri: memory_name(uri) for uri in sorted(watched)}
+        now = await anyio.to_thread.run_sync(_versions, store, names)
+        for uri, version in now.items():
+            if uri in self._versions and self._versions[uri] == version:
                 continue
-            store = self.state.store
-            for uri in sorted(watched):
-                now = await anyio.to_thread.run_sync(_version, store, memory_name(uri))
-                if uri in self._versions and self._versions[uri] == now:
-                    continue
-                self._versions[uri] = now
-                await self._notify(uri)
+            self._versions[uri] = version
+            await self._notify(uri)
+
+    def _maybe_changed(self, store: MemoryStore) -> bool:
+        """False only when the folder watch is sure nothing changed since the last round."""
+        from serena_memory.core.watch import FolderWatch, folders_below
+
+        self._quiet_ticks += 1
+        if self._folder_watch is None:
+            self._folder_watch = FolderWatch.create() or False
+        if self._folder_watch is False:
+            return True
+        roots = [str(store.memories_dir), str(store.global_dir)]
+        self._folder_watch.cover(folders_below(roots))
+        if self._folder_watch.changed() or self._quiet_ticks >= FULL_ROUND_TICKS:
+            self._quiet_ticks = 0
+            return True
+        return False
 
     async def _notify(self, uri: str) -> None:
         await self.bus.publish(ResourceUpdated(uri))
-        for session in list(self._sessions.get(uri, ())):
+        for key, client in list(self._clients.items()):
+            if uri not in client.uris:
+                continue
             try:
-                await session.send_resource_updated(uri)
+                await client.session.send_resource_updated(uri)
             except Exception:  # the client went away: forget its subscriptions
-                for sessions in self._sessions.values():
-                    with contextlib.suppress(ValueError):
-                        sessions.remove(session)
+                self._clients.pop(key, None)
+
+
+def _versions(store: MemoryStore, names: dict[str, str]) -> dict[str, str | None]:
+    return {uri: _version(store, name) for uri, name in names.items()}
+
+
+def _too_many(wanted: int) -> str:
+    return (
+        f"a client may watch at most {MAX_SUBSCRIPTIONS_PER_CLIENT} memories and this would "
+        f"make {wanted}; unsubscribe from some first, or ask for fewer"
+    )

@@ -23,10 +23,10 @@ import anyio.to_thread
 import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.mcpserver.tools import Tool
+from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
 from serena_memory import __version__
-from serena_memory.core.errors import describe
 from serena_memory.core.history import Provenance, acting_as, take_notices
 from serena_memory.mcp import (
     tools_exploration,
@@ -35,7 +35,7 @@ from serena_memory.mcp import (
     tools_onboarding,
     tools_search,
 )
-from serena_memory.mcp.errors import argument_problem
+from serena_memory.mcp.errors import argument_problem, for_agent, unknown_arguments
 from serena_memory.mcp.prompts import Prompts
 from serena_memory.mcp.resources import MemoryResources
 from serena_memory.mcp.state import ServerState, create_state
@@ -119,23 +119,29 @@ def build_server(state: ServerState) -> Server[Any]:
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> Any:
         entry = offered.get(params.name)
-        if entry is None:
+        if entry is None:  # the specification's answer to an unknown tool: invalid params
             names = ", ".join(offered) or "none"
-            return _failed(f"there is no tool '{params.name}' here; the tools are: {names}.")
+            raise MCPError(
+                types.INVALID_PARAMS,
+                f"there is no tool '{params.name}' here; the tools are: {names}.",
+            )
         declared, tool = entry
+        unknown = unknown_arguments(declared.name, params.arguments or {}, tool.parameters)
+        if unknown is not None:
+            return _failed(unknown)
         try:
             arguments = tool.fn_metadata.validate_arguments(params.arguments or {})
         except ValidationError as exc:
             return _failed(argument_problem(declared.name, exc, tool.parameters))
         except Exception as exc:
-            return _failed(describe(exc))
+            return _failed(for_agent(exc))
         run = functools.partial(
             _attributed, _client_provenance(ctx, declared.name), declared.fn, state, **arguments
         )
         try:
             text = await anyio.to_thread.run_sync(run)
         except Exception as exc:
-            return _failed(describe(exc))
+            return _failed(for_agent(exc))
         if not declared.read_only and state.after_write is not None:
             state.after_write()  # only schedules: the answer is not held up
         # what was done on the side (an interrupted rename finished): apart from the answer
@@ -222,12 +228,16 @@ async def _serve_stdio(server: Server[Any]) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-def serve_http(server: Server[Any], host: str, port: int) -> None:
-    """Serve every client at http://HOST:PORT/mcp (the SDK's streamable-HTTP app)."""
+def serve_http(server: Server[Any], host: str, port: int, token: str | None) -> None:
+    """Serve every client at http://HOST:PORT/mcp (the SDK's streamable-HTTP app), only
+    to requests carrying ``Authorization: Bearer TOKEN`` unless ``token`` is None."""
     import uvicorn
 
+    from serena_memory.mcp.auth import BearerAuth
     from serena_memory.mcp.wire import CheckedBodies
 
-    app = CheckedBodies(server.streamable_http_app(host=host))
+    app: Any = CheckedBodies(server.streamable_http_app(host=host))
+    if token is not None:
+        app = BearerAuth(app, token)  # outermost: nothing is read before the token is checked
     config = uvicorn.Config(app, host=host, port=port, log_level="warning")
     anyio.run(uvicorn.Server(config).serve)

@@ -119,13 +119,13 @@ class ServerState:
     def instructions(self) -> str:
         """What the client hands the agent at connection: the activation message, or how to
         activate a project when none is active."""
-        from serena_memory.core.errors import describe
+        from serena_memory.mcp.errors import for_agent
 
         try:
             if self.store is not None:
                 return self.activation_message()
         except Exception as exc:  # e.g. project.yml broken since start-up; never fail here
-            return f"The active project can't be used right now: {describe(exc)}"
+            return f"The active project can't be used right now: {for_agent(exc)}"
         text = (
             "No project is active yet. Call `activate_project` with the path of the project "
             "folder you are working in; it answers with the names of the project's memories."

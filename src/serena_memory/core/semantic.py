@@ -66,10 +66,10 @@ _models_guard = threading.Lock()
 
 def configured_model(home: Path) -> str | None:
     """The model folder the user's own configuration names, or None for the embedded one."""
-    from serena_memory.core.config import GLOBAL_CONFIG_NAME, _load_mapping
+    from serena_memory.core.config import GLOBAL_CONFIG_NAME, load_mapping
 
     path = home / GLOBAL_CONFIG_NAME
-    value = _load_mapping(path).get(SETTING)
+    value = load_mapping(path).get(SETTING)
     if value is None:
         return None
     if not isinstance(value, str) or not value.strip():

@@ -633,6 +633,7 @@ def test_search_as_you_type_ranks_marks_and_opens_with_the_keyboard(
     assert shown == expected and expected[0] == "billing/refunds"
     first = results.locator("a.search-hit").first
     expect(first.locator(".hit-name mark")).to_have_text("refunds")
+    expect(first.locator(".hit-why")).to_contain_text("words: refunds")  # why it matched
     expect(first.locator(".hit-line").first.locator("mark")).to_have_text("Refunds")
     expect(first.locator(".hit-line").first.locator(".line-no")).to_have_text("1")
     assert "#/search/refunds" in page.url

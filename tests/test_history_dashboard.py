@@ -120,7 +120,9 @@ def test_the_history_api_refuses_read_only_and_ignored(
         hidden = client.get("/api/history", params={"name": "secret/token"})
         assert hidden.status_code == 404 and "ignored" in hidden.json()["error"]
         bad = client.get("/api/history/change", params={"name": "rules", "rev": "nope"})
-        assert bad.status_code == 400 and "no history entry" in bad.json()["error"]
+        assert (
+            bad.status_code == 400 and "neither a history entry nor a time" in bad.json()["error"]
+        )
         no_token = httpx.get(f"{server.base_url}/api/history", headers={"Origin": server.base_url})
         assert no_token.status_code == 401
     assert store.read("rules") == "changed\n"

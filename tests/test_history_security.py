@@ -582,10 +582,12 @@ def _deep_file(folder: Path, depth: int, text: bytes) -> None:
 
 
 def test_a_memory_deeper_than_any_name_leaves_the_history_on(
-    project: Path, serena_home: Path
+    project: Path, serena_home: Path, request: pytest.FixtureRequest
 ) -> None:
     memories = project / ".serena" / "memories"
     _deep_file(memories, 1500, b"down here\n")
+    # pytest's own clean-up of old temporary folders recurses: take the tree down here
+    request.addfinalizer(lambda: subprocess.run(["rm", "-rf", str(memories / "d")], check=True))
     done = run_cli("memories", "write", "first", str(project), "-c", "one\n")
     assert done.returncode == 0, done.stderr
     assert "RecursionError" not in done.stderr and "catch up" not in done.stderr

@@ -125,6 +125,11 @@ def activation_message(
     parts = [f"Active project: '{name}' at {store.project_root}."]
     if memory_tools:
         parts.append(memory_overview(store, search_tool=search_tool))
+        from serena_memory.integrity.api import drift_summary
+
+        drift = drift_summary(store)
+        if drift:
+            parts.append(drift)
         if onboarding_tool and onboarding_needed(store):
             parts.append(
                 "Onboarding has not been performed for this project (it has no memories yet). "

@@ -18,7 +18,13 @@ import click
 from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_store, say, show_text
 from serena_memory.cli.dashboard import dashboard
 from serena_memory.cli.history import diff_command, history_command, restore_command, show_command
-from serena_memory.cli.integrity import auto_prefix_references, backlinks, check, graph
+from serena_memory.cli.integrity import (
+    auto_prefix_references,
+    backlinks,
+    check,
+    fix_code_references,
+    graph,
+)
 from serena_memory.cli.search import search
 from serena_memory.cli.servers import start_mcp_server
 from serena_memory.cli.setup import setup
@@ -207,6 +213,7 @@ def edit(
 for _command in (
     check,
     auto_prefix_references,
+    fix_code_references,
     backlinks,
     graph,
     history_command,

@@ -33,34 +33,97 @@ from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_s
     help="Also report memories no chain of references from `mem:core` leads to, and "
     "references into ignored memories.",
 )
+@click.option(
+    "--code",
+    is_flag=True,
+    help="Also check the files, folders and symbols the memories mention against the "
+    "project's code: missing, moved (with the new path) and changed.",
+)
+@click.option(
+    "--since",
+    metavar="REV",
+    help="With --code: look only at what changed since this git commit (for a pre-commit "
+    "hook: --since HEAD).",
+)
+@click.option(
+    "--changed-commits",
+    type=click.IntRange(min=0),
+    default=None,
+    help="With --code: report a mentioned file as changed after this many commits since the "
+    "memory last changed (default 10; 0: never).",
+)
 @JSON_OPTION
-@click.option("--strict", is_flag=True, help="Exit with status 1 when anything is found.")
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Exit with status 1 when anything is found (of the code: missing or moved).",
+)
 def check(
     project: Path | None,
     include_unmarked: bool,
     fuzzy_matching: bool,
     reachability: bool,
+    code: bool,
+    since: str | None,
+    changed_commits: int | None,
     as_json: bool,
     strict: bool,
 ) -> None:
     """Find references to memories that don't exist (and, on request, more). Never writes."""
-    from serena_memory.integrity.api import run_check
+    from serena_memory.integrity.api import run_check, run_code_check
 
     if fuzzy_matching and not include_unmarked:
         say("Note: --fuzzy-matching only works with --include-unmarked; ignored.", err=True)
+    if (since is not None or changed_commits is not None) and not code:
+        say("Note: --since and --changed-commits only work with --code; ignored.", err=True)
+    store = open_store(project)
     report = run_check(
-        open_store(project),
+        store,
         include_unmarked=include_unmarked,
         fuzzy=fuzzy_matching,
         reachability=reachability,
         jobs=0,  # a large check is split over the CPUs (this process runs no threads)
     )
+    code_report = (
+        run_code_check(store, since=since, changed_commits=changed_commits) if code else None
+    )
     if as_json:
-        emit_json(report.to_dict())
+        data = report.to_dict()
+        if code_report is not None:
+            data.update(code_report.to_dict())
+        emit_json(data)
     else:
         say(report.to_text(), nl=False)
-    if strict and not report.is_clean():
+        if code_report is not None:
+            say(code_report.to_text(), nl=False)
+    if strict and (not report.is_clean() or (code_report is not None and code_report.failing)):
         sys.exit(1)
+
+
+@click.command(name="fix-code-references")
+@PROJECT_ARG
+@click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
+@JSON_OPTION
+def fix_code_references(project: Path | None, dry_run: bool, as_json: bool) -> None:
+    """Point the paths that moved (as git's rename detection saw them) at their new place,
+    in the writable project memories; one history entry. Never touches missing mentions."""
+    from serena_memory.core.display import escape_line
+    from serena_memory.integrity.api import fix_code_references as fix
+
+    fixed = fix(open_store(project), dry_run=dry_run)
+    if as_json:
+        emit_json({"dry_run": dry_run, "fixed": [f.to_dict() for f in fixed]})
+        return
+    if not fixed:
+        say("No moved path to fix" + (" (dry run)." if dry_run else "; no memory changed."))
+        return
+    verb = "Would point" if dry_run else "Pointed"
+    say(f"{verb} {len(fixed)} moved path(s) at their new place:")
+    for f in fixed:
+        say(
+            f"  {escape_line(f.memory)}:{f.line}: `{escape_line(f.mention)}` -> "
+            f"`{escape_line(f.new_path or '')}`"
+        )
 
 
 @click.command(name="auto-prefix-references")

@@ -38,7 +38,8 @@ def search(
 ) -> None:
     """Find the memories that best match QUERY, best first, with their matching lines.
 
-    Words in memory names count most, then words in headings, then the text. A
+    Memories are ranked by the words they share with QUERY (in names most, then in
+    headings, then in the text) and by similar meaning; each hit says why it matched. A
     `mem:NAME` in QUERY puts that memory first.
     """
     from serena_memory.core.search import format_hits, search_memories

@@ -104,7 +104,7 @@ class Settings(NamedTuple):
 _cache: dict[Path, tuple[tuple[int, int], dict[str, Any]]] = {}
 
 
-def _load_mapping(path: Path, read: Callable[[], bytes] | None = None) -> dict[str, Any]:
+def load_mapping(path: Path, read: Callable[[], bytes] | None = None) -> dict[str, Any]:
     """Parse a YAML file into a mapping; missing file -> {}; cached by mtime and size.
 
     ``read`` reads the file's bytes when it is not cached (default: open it directly)."""
@@ -212,7 +212,7 @@ def _listing_budget(data: dict[str, Any], path: Path) -> int | None:
 
 def load_global_config(home: Path | None = None) -> GlobalConfig:
     path = (home or serena_home()) / GLOBAL_CONFIG_NAME
-    data = _load_mapping(path)
+    data = load_mapping(path)
     max_chars = data.get("default_max_tool_answer_chars", DEFAULT_MAX_CHARS)
     if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars <= 0:
         raise ConfigError(
@@ -302,7 +302,7 @@ def load_project_config(project_root: Path) -> ProjectConfig:
         real = paths.resolve(scope, (PROJECT_CONFIG_NAME,), what)
         return paths.read_regular_file(real, (root,), what, paths.MAX_CONFIG_BYTES)
 
-    data = _load_mapping(path, read)
+    data = load_mapping(path, read)
     prompt = data.get("initial_prompt") or ""
     if not isinstance(prompt, str):
         raise ConfigError(
@@ -373,7 +373,7 @@ class SyncConfig(NamedTuple):
 
 def load_sync_config(home: Path | None = None) -> SyncConfig:
     path = (home or serena_home()) / GLOBAL_CONFIG_NAME
-    data = _load_mapping(path)
+    data = load_mapping(path)
 
     def url(key: str, value: Any) -> str | None:
         if value is None:

@@ -6,6 +6,7 @@ read-only patterns bind the agent; ignored patterns bind everyone.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -884,6 +885,26 @@ class MemoryStore:
                 atomic_write(path, encode_memory(name, new_text), self._allowed(name))
                 record.touched(name)
         return True
+
+    def update_many(
+        self, transforms: dict[str, Callable[[str], str]], summary: str
+    ) -> builtins.list[str]:
+        """:meth:`update` for several memories at once, recorded as one history entry.
+        Returns the names that changed."""
+        names = [self._accessible(n, write=True) for n in transforms]
+        funcs = dict(zip(names, transforms.values(), strict=True))
+        changed: list[str] = []
+        with self._changing(*names), self.recording(summary, *names) as record:
+            for name in names:
+                text = self._read_text(name)
+                new_text = funcs[name](text)
+                if new_text == text:
+                    continue
+                path = self.real_path_of(name)
+                atomic_write(path, encode_memory(name, new_text), self._allowed(name))
+                record.touched(name)
+                changed.append(name)
+        return changed
 
     def rename(self, old: str, new: str) -> RenameResult:
         """Move a memory (across topics or scopes) and point every reference naming it whole

@@ -22,7 +22,7 @@ Stable API (keep it; the dashboard and the MCP server depend on it):
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +40,7 @@ from serena_memory.integrity.analysis import (
 )
 
 if TYPE_CHECKING:
+    from serena_memory.integrity.code_drift import CodeFinding, CodeReport
     from serena_memory.integrity.graph import MemoryGraph
 
 # why a bare mention was left alone by auto_prefix
@@ -545,3 +546,147 @@ def fix_reference(store: MemoryStore, source: str, old: str, new: str) -> int:
     if counted[0] == 0:
         raise MemoryStoreError(f"memory '{source}' has no reference `mem:{old}`; nothing changed")
     return counted[0]
+
+
+# -- code drift -----------------------------------------------------------------------------
+
+
+def run_code_check(
+    store: MemoryStore,
+    since: str | None = None,
+    changed_commits: int | None = None,
+    symbols: bool = True,
+) -> CodeReport:
+    """The project memories' mentions of code checked against the project's files now
+    (:mod:`serena_memory.integrity.code_drift`). With ``since`` (a git revision) only what
+    changed since it: the mentions of paths deleted or renamed since, of symbols on
+    removed lines, and every mention of the memories changed since. Never writes."""
+    from serena_memory.integrity.code_drift import (
+        DEFAULT_CHANGED_COMMITS,
+        CodeChecker,
+        changes_since,
+        memory_times,
+    )
+
+    listing = _Listing(store)
+    names = [n for n in listing.names if not N.is_global(n)]
+    checker = CodeChecker(
+        store.project_root,
+        changed_commits=DEFAULT_CHANGED_COMMITS if changed_commits is None else changed_commits,
+    )
+    window = changes_since(checker.files, since) if since is not None else None
+    checker.prefetch(symbols)
+    texts, _unreadable, _refused = listing.read(names)
+    checker.wait()
+    written = (
+        memory_times(checker.files, checker.past, {n: listing.paths[n] for n in texts})
+        if checker.history
+        else None
+    )
+    report = checker.check(texts, written, listing.read_only, symbols=symbols)
+    if window is not None:
+        report.findings = window.keep(report.findings)
+        report.since = since
+    return report
+
+
+def fix_code_references(
+    store: MemoryStore,
+    dry_run: bool = False,
+    only: Iterable[tuple[str, int, str]] | None = None,
+) -> list[CodeFinding]:
+    """Rewrite the moved paths of writable project memories to where git saw them go (all
+    of them, or only the ``(memory, line, mention)`` given); the fixes of one run are one
+    history entry. Returns the findings fixed (to be fixed, with ``dry_run``)."""
+    from serena_memory.integrity.code_drift import MOVED
+    from serena_memory.integrity.code_mentions import replace_path
+
+    wanted = None if only is None else set(only)
+    moved = [
+        f
+        for f in run_code_check(store, changed_commits=0, symbols=False).findings
+        if f.status == MOVED
+        and not f.read_only
+        and (wanted is None or (f.memory, f.line, f.mention) in wanted)
+    ]
+    if dry_run or not moved:
+        return moved
+    by_memory: dict[str, list[CodeFinding]] = {}
+    for f in moved:
+        by_memory.setdefault(f.memory, []).append(f)
+    done: list[CodeFinding] = []
+
+    def fixer(items: list[CodeFinding]) -> Callable[[str], str]:
+        def transform(text: str) -> str:
+            for f in items:
+                text, count = replace_path(text, f.line, f.mention, f.target, f.new_path or "")
+                if count:
+                    done.append(f)
+            return text
+
+        return transform
+
+    changes = {name: fixer(items) for name, items in sorted(by_memory.items())}
+    store.update_many(changes, f"Point {len(moved)} moved path(s) at their new place")
+    return done
+
+
+def drift_note(store: MemoryStore, name: str, text: str) -> str:
+    """The note that ends a project memory's text when it mentions paths that are missing
+    or moved ('' when none, for a global memory, and whenever the check itself fails: a
+    read never fails because of it)."""
+    from serena_memory.integrity.code_drift import read_note
+
+    try:
+        canonical = N.normalize_name(name)
+        if N.is_global(canonical):
+            return ""
+        return read_note(str(store.project_root), canonical, text)
+    except Exception:
+        return ""
+
+
+DRIFT_COUNT_SECONDS = 0.5
+"""How long the activation message may spend counting drifted memories."""
+
+
+def drift_summary(store: MemoryStore) -> str:
+    """One sentence for the activation message: how many project memories mention paths
+    that are missing or moved now, and how to see them ('' when none). Counting stops
+    after :data:`DRIFT_COUNT_SECONDS` and says "at least"."""
+    import time
+
+    from serena_memory.integrity.code_drift import MISSING, PATH, CodeFinding, cached_checker
+    from serena_memory.integrity.code_mentions import extract
+
+    try:
+        started = time.monotonic()
+        listing = _Listing(store)
+        checker = cached_checker(str(store.project_root))
+        drifted = 0
+        partial = False
+        for name in listing.names:
+            if N.is_global(name):
+                continue
+            if time.monotonic() - started > DRIFT_COUNT_SECONDS:
+                partial = True
+                break
+            texts, _u, _r = listing.read([name])
+            text = texts.get(name, "")
+            unresolved = [
+                CodeFinding(name, m.line, m.text, PATH, MISSING, m.target)
+                for m in extract(text)
+                if m.kind == PATH and checker.kept(m) and checker.files.resolve(m.target) is None
+            ]
+            drifted += bool(unresolved and checker.without_left_alone(unresolved))
+    except Exception:
+        return ""
+    if not drifted:
+        return ""
+    count = f"at least {drifted}" if partial else str(drifted)
+    return (
+        f"{count} project memory(ies) mention files or folders that are missing or moved in "
+        "the code now; reading one ends with a note naming them. The user sees them all "
+        "with `serena memories check --code` and fixes moved paths with "
+        "`serena memories fix-code-references`."
+    )

@@ -49,8 +49,14 @@ def list_memories(
 def read_memory(state: ServerState, memory_name: MemoryName) -> str:
     """Read a memory whose name suggests it is relevant to the task at hand. Memories refer
     to each other as `mem:NAME`; follow a reference when its text says it applies. Don't
-    read memories just in case."""
-    return state.require_store().read(memory_name)
+    read memories just in case. When the memory mentions files or folders that are missing
+    or moved in the code now, the answer ends with a note naming them: don't act on those
+    mentions without checking the code."""
+    from serena_memory.integrity.api import drift_note
+
+    store = state.require_store()
+    text = store.read(memory_name)
+    return text + drift_note(store, memory_name, text)
 
 
 def write_memory(

@@ -1117,6 +1117,7 @@
       el("a", { class: "search-hit", href: memoryHref(hit.name), "data-name": hit.name },
         el("span", { class: "hit-name mono" }, markedText(hit.name, hit.name_marks)),
         hit.read_only ? el("span", { class: "badge ro", text: "read-only" }) : null,
+        hit.why ? el("span", { class: "hit-why muted", text: hit.why }) : null,
         el("span", { class: "hit-lines" }, hit.lines.map((line) => el("span", { class: "hit-line" },
           el("span", { class: "line-no", text: String(line.line) }),
           el("span", { class: "line-text" }, markedText(line.text, line.marks)))))));

@@ -1,0 +1,150 @@
+"""Code drift speed: `serena memories check --code` whole-process on 10,000 memories and a
+50,000-file git repository (target: at most 2 s), and what the drift note adds to reading a
+memory (target: at most 5 ms p50).
+
+The repository: 50,000 small source files in 500 folders, three commits (the files, then
+500 renames and 500 deletions). Each memory mentions four paths (existing, suffix, moved or
+deleted) and two symbols (existing or not).
+
+Usage: ``python benchmarks/bench_code_drift.py [--runs N] [--files N] [--memories N]
+[--keep DIR]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+GIT_ENV = {
+    **os.environ,
+    "GIT_AUTHOR_NAME": "b",
+    "GIT_AUTHOR_EMAIL": "b@example.com",
+    "GIT_COMMITTER_NAME": "b",
+    "GIT_COMMITTER_EMAIL": "b@example.com",
+}
+
+
+def git(root: Path, *args: str, data: bytes | None = None) -> None:
+    subprocess.run(
+        ["git", *args], cwd=root, env=GIT_ENV, check=True, input=data, capture_output=True
+    )
+
+
+def build(root: Path, files: int, memories: int) -> None:
+    root.mkdir(parents=True, exist_ok=True)
+    git(root, "init", "-q", "-b", "main")
+    per = files // 500
+    for d in range(500):
+        folder = root / "src" / f"pkg{d:03d}"
+        folder.mkdir(parents=True)
+        for f in range(per):
+            (folder / f"mod{f:03d}.py").write_text(
+                f"class Widget{d}x{f}:\n    def run_{d}_{f}(self):\n        return {f}\n",
+                encoding="utf-8",
+            )
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "files")
+    for d in range(500):  # one rename and one deletion per folder
+        old = f"src/pkg{d:03d}/mod000.py"
+        git(root, "mv", old, f"src/pkg{d:03d}/renamed000.py")
+        git(root, "rm", "-q", f"src/pkg{d:03d}/mod001.py")
+    git(root, "commit", "-q", "-m", "renames and deletions")
+    mem = root / ".serena" / "memories"
+    for i in range(memories):
+        d, f = i % 500, 2 + i % (per - 2)
+        topic = mem / f"topic{i % 100:02d}"
+        topic.mkdir(parents=True, exist_ok=True)
+        (topic / f"note{i:05d}.md").write_text(
+            f"# Note {i}\n\nThe widget lives in `src/pkg{d:03d}/mod{f:03d}.py:2` "
+            f"(`mod{f:03d}.py` for short), see `Widget{d}x{f}` and `run_{d}_{f}()`.\n"
+            f"Old code: `src/pkg{d:03d}/mod000.py` and src/pkg{d:03d}/mod001.py.\n"
+            f"Never written: `GhostThing{i}`.\n\n" + "Prose about the design. " * 40 + "\n",
+            encoding="utf-8",
+        )
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "memories")
+
+
+def serena() -> list[str]:
+    return [sys.executable, "-m", "serena_memory.cli"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--files", type=int, default=50_000)
+    parser.add_argument("--memories", type=int, default=10_000)
+    parser.add_argument("--keep", type=Path)
+    args = parser.parse_args(argv)
+    work = args.keep or Path(tempfile.mkdtemp(prefix="bench-drift-"))
+    root = work / "repo"
+    home = work / "home"
+    home.mkdir(parents=True, exist_ok=True)
+    os.environ["SERENA_HOME"] = str(home)
+    if not (root / ".git").exists():
+        started = time.perf_counter()
+        build(root, args.files, args.memories)
+        print(
+            f"built {args.files} files, {args.memories} memories in "
+            f"{time.perf_counter() - started:.1f} s"
+        )
+    times = []
+    out = b""
+    for _ in range(args.runs):
+        started = time.perf_counter()
+        done = subprocess.run(
+            [*serena(), "memories", "check", str(root), "--code", "--json"],
+            capture_output=True,
+            env={**os.environ},
+        )
+        times.append(time.perf_counter() - started)
+        out = done.stdout
+    import json
+
+    report = json.loads(out)
+    statuses: dict[str, int] = {}
+    for f in report["code"]:
+        statuses[f["status"]] = statuses.get(f["status"], 0) + 1
+    median = statistics.median(times)
+    print(
+        f"check --code, whole process: median {median:.2f} s over {args.runs} runs "
+        f"({', '.join(f'{t:.2f}' for t in times)}); {report['code_mentions']} mentions, "
+        f"findings {statuses} -> {'OK' if median <= 2.0 else 'OVER'} (target 2 s)"
+    )
+
+    from serena_memory.core.store import MemoryStore
+    from serena_memory.integrity.api import drift_note
+
+    store = MemoryStore(root, home=home)
+    names = [f"topic{i % 100:02d}/note{i:05d}" for i in range(0, args.memories, 50)][:200]
+    drift_note(store, names[0], store.read(names[0]))  # the process's first listing
+    plain, noted = [], []
+    for name in names:
+        started = time.perf_counter()
+        text = store.read(name)
+        plain.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        text = store.read(name)
+        note = drift_note(store, name, text)
+        noted.append(time.perf_counter() - started)
+        assert note, name
+    p_plain, p_noted = statistics.median(plain) * 1000, statistics.median(noted) * 1000
+    print(
+        f"read_memory p50: {p_plain:.2f} ms without the note, {p_noted:.2f} ms with it "
+        f"(+{p_noted - p_plain:.2f} ms) -> {'OK' if p_noted - p_plain <= 5 else 'OVER'} "
+        "(target +5 ms)"
+    )
+    if args.keep is None:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

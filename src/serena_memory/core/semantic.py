@@ -1,0 +1,162 @@
+"""Meaning vectors for search: the embedded static model, or a person's own model folder.
+
+The default model is WordLlama's ``l2_supercat`` (256 dimensions), whose weights and
+tokenizer come inside the ``wordllama`` package: it works offline right after
+``pip install``, loads in well under a second and embeds a query in microseconds, because
+a static model is a lookup table of token vectors averaged over the text. Nothing here
+downloads anything: a file that is not on disk is an error sentence, never a fetch.
+
+A person who has a larger static model (a folder in model2vec's layout: ``model.safetensors``
+holding the ``embeddings`` matrix, and ``tokenizer.json``) names it in their own
+``$SERENA_HOME/serena_config.yml`` as ``memory_search_model: PATH``. A project's file may
+not: it is untrusted and must not make search read arbitrary files.
+
+numpy and the model are imported here only, and this module only from search, so commands
+that don't search never load them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from serena_memory.core.errors import MemoryStoreError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+SETTING = "memory_search_model"
+DEFAULT_MODEL = "wordllama-l2_supercat-256"
+MAX_EMBED_CHARS = 2_000  # what a memory is about is in its name, headings and first lines
+EMBED_BATCH = 32
+
+
+class ModelUnavailableError(MemoryStoreError):
+    """The meaning model can't be loaded; search then ranks by words alone."""
+
+
+class Embedder:
+    """Texts to unit vectors (float32), with an identity that changes with the model, so
+    vectors made by another model are never compared with this one's."""
+
+    def __init__(self, inference: Any, identity: str) -> None:
+        self._inference = inference
+        self.identity = identity
+        self.dim = int(inference.embedding.shape[1])
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        # lone surrogates (from a file name or a query) can't be tokenized: replaced
+        clean = [text.encode("utf-8", "replace").decode("utf-8") for text in texts]
+        with np.errstate(invalid="ignore", divide="ignore"):  # a text of no known token
+            vectors = self._inference.embed(clean, norm=True, batch_size=EMBED_BATCH)
+        vectors = np.nan_to_num(np.asarray(vectors, dtype=np.float32))  # ... is zeros
+        return np.ascontiguousarray(vectors)
+
+
+_models: dict[str, Embedder] = {}
+_models_guard = threading.Lock()
+
+
+def configured_model(home: Path) -> str | None:
+    """The model folder the user's own configuration names, or None for the embedded one."""
+    from serena_memory.core.config import GLOBAL_CONFIG_NAME, load_mapping
+
+    path = home / GLOBAL_CONFIG_NAME
+    value = load_mapping(path).get(SETTING)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise ModelUnavailableError(
+            f"{path}: key '{SETTING}': expected the path of a model folder, got {value!r}"
+        )
+    return str((path.parent / Path(value).expanduser()).resolve())
+
+
+def load_model(folder: str | None = None) -> Embedder:
+    """The embedded model (``folder`` None) or the static model in ``folder``; loaded once
+    per process."""
+    key = folder or DEFAULT_MODEL
+    with _models_guard:
+        model = _models.get(key)
+        if model is None:
+            model = _models[key] = _load_folder(folder) if folder else _load_embedded()
+        return model
+
+
+def _load_embedded() -> Embedder:
+    try:
+        import wordllama
+        from wordllama import WordLlama
+    except ImportError:
+        raise ModelUnavailableError(
+            "the embedded search model is missing (package 'wordllama'); reinstall "
+            "serena-memory to search by meaning"
+        ) from None
+    package = Path(wordllama.__file__).parent
+    try:
+        # The package carries the weights and the tokenizer; cache_dir points its lookup at
+        # them, and disable_download makes a missing file an error instead of a fetch.
+        inference = WordLlama.load(
+            config="l2_supercat", dim=256, cache_dir=package, disable_download=True
+        )
+    except (OSError, ValueError, RuntimeError) as exc:
+        raise ModelUnavailableError(
+            f"the embedded search model could not be loaded ({exc}); reinstall wordllama"
+        ) from None
+    return Embedder(inference, DEFAULT_MODEL)
+
+
+def _load_folder(folder: str) -> Embedder:
+    """A static model folder: ``model.safetensors`` (``embeddings``) and ``tokenizer.json``."""
+    weights = os.path.join(folder, "model.safetensors")
+    tokenizer_file = os.path.join(folder, "tokenizer.json")
+    for needed in (weights, tokenizer_file):
+        if not os.path.isfile(needed):
+            raise ModelUnavailableError(
+                f"the search model folder {folder} has no {os.path.basename(needed)}; "
+                f"point '{SETTING}' at a static model folder (model2vec layout)"
+            )
+    try:
+        from safetensors.numpy import load_file
+        from tokenizers import Tokenizer
+        from wordllama.inference import WordLlamaInference
+
+        tensors = load_file(weights)
+        matrix = tensors.get("embeddings")
+        if matrix is None and len(tensors) == 1:
+            matrix = next(iter(tensors.values()))
+        if matrix is None or matrix.ndim != 2:
+            raise ValueError("no 2-dimensional 'embeddings' tensor")
+        tokenizer = Tokenizer.from_file(tokenizer_file)
+        if tokenizer.get_vocab_size() > matrix.shape[0]:
+            raise ValueError(
+                f"the tokenizer has {tokenizer.get_vocab_size()} tokens, the matrix "
+                f"{matrix.shape[0]} rows"
+            )
+        inference = WordLlamaInference(matrix, tokenizer)
+    except ImportError:
+        raise ModelUnavailableError(
+            "a search model folder needs the packages safetensors, tokenizers and wordllama; "
+            "reinstall serena-memory"
+        ) from None
+    except Exception as exc:  # a damaged or foreign file: one sentence, never a traceback
+        raise ModelUnavailableError(
+            f"the search model folder {folder} can't be loaded ({exc}); check "
+            f"'{SETTING}' in your serena_config.yml"
+        ) from None
+    stat = os.stat(weights)
+    stamp = f"{folder}\0{stat.st_mtime_ns}\0{stat.st_size}".encode("utf-8", "surrogatepass")
+    return Embedder(inference, "static:" + hashlib.sha256(stamp).hexdigest()[:16])
+
+
+def document_text(name_words: str, headings: str, text: str) -> str:
+    """What a memory's vector is made from: its name and headings, which say what it is
+    about, then the start of its text."""
+    return f"{name_words}\n{headings}\n{text[:MAX_EMBED_CHARS]}"

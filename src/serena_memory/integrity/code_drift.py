@@ -1,0 +1,900 @@
+"""Memories checked against the code they describe: which mentioned paths and symbols are
+missing now, which paths git saw move (and where to), which files changed a lot since the
+memory last changed.
+
+The project's files are git's own list (``git ls-files --cached --others
+--exclude-standard``: ignored files are not the project's code), or, outside a git work
+tree, the files on disk. Nothing is ever read from a mentioned path: a path is looked up
+in the list, never opened, so an absolute path, a ``..`` or a link out of the project
+can't make a check read anything. Symbols are searched as whole words in the project's
+tracked source files by one ``git grep`` (or, without git, by reading the regular files
+below the project through the path gate). Git runs with its command hooks turned off
+(no fsmonitor, no external diff, no text conversion), so a hostile repository's
+configuration runs nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.paths import is_inside, read_regular_file
+from serena_memory.integrity.code_mentions import PATH, SYMBOL, Mention, extract
+
+MISSING = "missing"
+WORK_TREE = "work-tree"  # the "commit" of a change not committed yet
+MOVED = "moved"
+CHANGED = "changed"
+
+GIT_TIMEOUT = 60.0
+DEFAULT_CHANGED_COMMITS = 10
+"""A mentioned file with this many commits since the memory last changed is ``changed``."""
+
+MEMORIES_FOLDER = ".serena/memories/"
+DOC_EXTENSIONS = ("md", "mdx", "rst", "txt", "adoc")
+"""Not searched for symbols: prose that mentions a symbol is not its definition."""
+
+NO_GIT_SKIPPED_FOLDERS = frozenset(
+    {".git", ".serena", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"}
+)
+"""Folders not listed when the project is not a git work tree (no .gitignore to ask)."""
+NO_GIT_MAX_FILES = 200_000
+NO_GIT_MAX_SOURCE_BYTES = 1024 * 1024
+
+_SAFE_GIT = (
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "core.untrackedCache=false",
+    "-c",
+    "core.quotePath=false",
+    "-c",
+    "diff.external=",
+    "-c",
+    "gc.auto=0",
+    "-c",
+    "maintenance.auto=false",
+)
+
+
+class GitUnavailable(Exception):
+    """git is not installed, the folder is no work tree, or git refused it."""
+
+
+def run_git(
+    root: str, *args: str, timeout: float = GIT_TIMEOUT, data: bytes | None = None
+) -> bytes:
+    """git's output for ``args`` run in ``root``; GitUnavailable when it fails."""
+    env = dict(os.environ)
+    env["LC_ALL"] = "C"
+    env["GIT_TERMINAL_PROMPT"] = "0"
+    env["GIT_OPTIONAL_LOCKS"] = "0"  # a read never takes the index lock
+    for key in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_EXTERNAL_DIFF"):
+        env.pop(key, None)
+    try:
+        result = subprocess.run(
+            ["git", *_SAFE_GIT, *args],
+            cwd=root,
+            env=env,
+            input=data,
+            capture_output=True,
+            timeout=timeout,
+            stdin=None if data is not None else subprocess.DEVNULL,
+        )
+    except subprocess.TimeoutExpired:
+        raise GitUnavailable(f"git did not finish within {int(timeout)} seconds") from None
+    except (FileNotFoundError, OSError) as exc:
+        raise GitUnavailable(str(exc)) from None
+    if result.returncode != 0:
+        raise GitUnavailable(result.stderr.decode("utf-8", "replace").strip())
+    return result.stdout
+
+
+# -- the project's files ----------------------------------------------------------------------
+@dataclass
+class ProjectFiles:
+    """The files of a project, as paths relative to its root (``/``-separated)."""
+
+    root: str
+    git: bool
+    files: frozenset[str]
+    prefix: str = ""  # the project's folder inside its git work tree ('' at the top)
+    dirs: frozenset[str] = field(default_factory=frozenset)
+    by_name: dict[str, list[str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        dirs: set[str] = set()
+        by_name: dict[str, list[str]] = {}
+        for path in self.files:
+            head, _, name = path.rpartition("/")
+            by_name.setdefault(name, []).append(path)
+            while head and head not in dirs:
+                dirs.add(head)
+                parent, _, dname = head.rpartition("/")
+                by_name.setdefault(dname + "/", []).append(head + "/")
+                head = parent
+        self.dirs = frozenset(dirs)
+        self.by_name = by_name
+        self.top = frozenset(p.split("/", 1)[0] for p in self.files)
+
+    @classmethod
+    def load(cls, root: str | os.PathLike[str]) -> ProjectFiles:
+        real = os.path.realpath(root)
+        try:
+            prefix = run_git(real, "rev-parse", "--show-prefix").decode("utf-8", "replace")
+            listed = run_git(real, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+        except GitUnavailable:
+            return cls(real, False, frozenset(_walk(real)))
+        files = {p for p in listed.decode("utf-8", "replace").split("\0") if p}
+        return cls(real, True, frozenset(files), prefix.strip())
+
+    def exists(self, target: str) -> bool:
+        if target.endswith("/"):
+            return target.rstrip("/") in self.dirs
+        return target in self.files or target in self.dirs
+
+    def suffix_matches(self, target: str) -> list[str]:
+        """Tracked files (or folders, for ``x/``) whose path ends with ``/target``."""
+        name = target.rstrip("/").rsplit("/", 1)[-1] + ("/" if target.endswith("/") else "")
+        tail = "/" + target
+        found = [p for p in self.by_name.get(name, ()) if p.endswith(tail) or p == target]
+        if not target.endswith("/"):
+            found += [p + "/" for p in self.by_name.get(name + "/", ()) if ("/" + p).endswith(tail)]
+        return found
+
+    def resolve(self, target: str) -> str | None:
+        """The project path a mention names: itself from the root, else the unique
+        file ending with it (None: not found; an ambiguous suffix counts as found)."""
+        if self.exists(target):
+            return target
+        if (
+            self.prefix
+            and target.startswith(self.prefix)
+            and self.exists(target[len(self.prefix) :])
+        ):
+            return target[len(self.prefix) :]
+        found = self.suffix_matches(target)
+        return found[0] if found else None
+
+
+def _walk(root: str) -> Iterable[str]:
+    """The files below ``root`` (links are listed, never followed)."""
+    count = 0
+    for folder, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if d not in NO_GIT_SKIPPED_FOLDERS)
+        rel = os.path.relpath(folder, root)
+        for name in filenames:
+            count += 1
+            if count > NO_GIT_MAX_FILES:
+                return
+            yield name if rel == "." else f"{rel.replace(os.sep, '/')}/{name}"
+
+
+# -- what git remembers ------------------------------------------------------------------------
+@dataclass
+class GitPast:
+    """From one walk of the history (newest first): where renamed paths went, when paths
+    were deleted, when files and memories last changed, which paths ever existed."""
+
+    renamed: dict[str, tuple[str, str, float]] = field(default_factory=dict)  # old -> new, commit
+    deleted: dict[str, tuple[str, float]] = field(default_factory=dict)  # path -> commit, time
+    changes: dict[str, list[float]] = field(default_factory=dict)  # path -> commit times
+    seen: set[str] = field(default_factory=set)
+
+    @classmethod
+    def load(cls, root: str, since: str | None = None) -> GitPast:
+        past = cls()
+        args = ["log", "-z", "--relative", "-M", "--name-status", "--format=%x01%H %ct"]
+        try:
+            # what is staged or changed in the work tree comes first: a `git mv` not yet
+            # committed is a move too
+            work = run_git(
+                root,
+                "diff",
+                "-z",
+                "--relative",
+                "-M",
+                "--name-status",
+                "--no-ext-diff",
+                "--no-textconv",
+                "HEAD",
+            )
+            out = b"\x01" + WORK_TREE.encode() + b" " + str(time.time()).encode() + b"\0\n" + work
+            out += run_git(root, *args, *([f"{since}..HEAD"] if since else []))
+        except GitUnavailable:
+            return past  # no commit yet
+        for block in out.decode("utf-8", "replace").split("\x01")[1:]:
+            head, _, rest = block.partition("\n")
+            commit, _, stamp = head.strip("\0").partition(" ")
+            when = float(stamp or 0)
+            fields = rest.strip("\0\n").split("\0")
+            i = 0
+            while i < len(fields):
+                status = fields[i].strip()
+                if not status:
+                    i += 1
+                    continue
+                if status[0] in "RC":
+                    if i + 2 >= len(fields):
+                        break
+                    old, new = fields[i + 1], fields[i + 2]
+                    i += 3
+                    past.seen.update((old, new))
+                    if status[0] == "R":
+                        past.renamed.setdefault(old, (new, commit, when))
+                    past.changes.setdefault(new, []).append(when)
+                    continue
+                if i + 1 >= len(fields):
+                    break
+                path = fields[i + 1]
+                i += 2
+                past.seen.add(path)
+                if status[0] == "D":
+                    past.deleted.setdefault(path, (commit, when))
+                else:
+                    past.changes.setdefault(path, []).append(when)
+        return past
+
+    def follow(self, path: str, files: ProjectFiles) -> tuple[str, str] | None:
+        """(path now, commit of the last rename) for a path git saw renamed, following
+        renames until one exists now; None when the trail ends nowhere."""
+        commit = None
+        seen = set()
+        while path in self.renamed and path not in seen:
+            seen.add(path)
+            path, commit, _ = self.renamed[path]
+            if files.exists(path):
+                return path, commit
+        return None
+
+    def gone_at(self, path: str) -> float | None:
+        """When ``path`` stopped existing (renamed away or deleted), newest."""
+        times = []
+        if path in self.renamed:
+            times.append(self.renamed[path][2])
+        if path in self.deleted:
+            times.append(self.deleted[path][1])
+        return max(times) if times else None
+
+
+# -- symbols -----------------------------------------------------------------------------------
+def find_words(
+    files: ProjectFiles, words: Iterable[str], identifiers: set[bytes] | None = None
+) -> set[str]:
+    """Which of ``words`` occur as whole words in the project's source files (memories and
+    prose documents excluded): one ``git grep`` for all of them."""
+    wanted = sorted(set(words))
+    if not wanted:
+        return set()
+    if files.git:
+        present = identifiers if identifiers is not None else source_identifiers(files)
+        return {w for w in wanted if w.encode() in present}
+    return _find_words_on_disk(files, wanted)
+
+
+def source_identifiers(files: ProjectFiles) -> set[bytes]:
+    """Every identifier in the tracked and untracked (not ignored) source files."""
+    if files.git:
+        # every identifier of the source files, once: one fast pass whatever the number of
+        # symbols asked (a fixed-string search for thousands of words at once is slow)
+        excludes = [f":(exclude,glob)**/*.{ext}" for ext in DOC_EXTENSIONS]
+        try:
+            out = run_git(
+                files.root,
+                "grep",
+                "-I",
+                "-h",
+                "-o",
+                "-E",
+                "--untracked",
+                "--no-color",
+                "--no-textconv",
+                "-e",
+                "[A-Za-z_][A-Za-z0-9_]*",
+                "--",
+                ".",
+                ":(exclude).serena",
+                *excludes,
+            )
+        except GitUnavailable as exc:
+            if not str(exc):  # status 1 with no message: nothing matched
+                return set()
+            raise MemoryStoreError(
+                f"the project's source files could not be searched for symbols ({exc}); "
+                "run the check again, or leave symbols out"
+            ) from None
+        return set(out.split(b"\n"))
+    return set()
+
+
+def _find_words_on_disk(files: ProjectFiles, wanted: Sequence[str]) -> set[str]:
+    pattern = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in wanted) + r")\b")
+    found: set[str] = set()
+    allowed = (files.root,)
+    for rel in files.files:
+        if rel.startswith(".serena/") or rel.rsplit(".", 1)[-1].lower() in DOC_EXTENSIONS:
+            continue
+        path = os.path.join(files.root, rel)
+        try:
+            if os.path.islink(path) or os.path.getsize(path) > NO_GIT_MAX_SOURCE_BYTES:
+                continue
+            data = read_regular_file(path, allowed, f"file {rel}", NO_GIT_MAX_SOURCE_BYTES)
+        except (OSError, MemoryStoreError):
+            continue
+        if b"\0" in data[:8000]:
+            continue
+        found.update(pattern.findall(data.decode("utf-8", "replace")))
+        if len(found) == len(wanted):
+            break
+    return found
+
+
+# -- findings ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CodeFinding:
+    memory: str
+    line: int
+    mention: str
+    kind: str
+    status: str
+    target: str = ""
+    new_path: str | None = None
+    commit: str | None = None
+    commits_since: int | None = None
+    note: str = ""
+    read_only: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "memory": self.memory,
+            "line": self.line,
+            "mention": self.mention,
+            "kind": self.kind,
+            "status": self.status,
+        }
+        if self.status == MOVED:
+            data["new_path"] = self.new_path
+        if self.commit:
+            data["commit"] = self.commit
+        if self.status == CHANGED:
+            data["commits_since"] = self.commits_since
+        if self.note:
+            data["note"] = self.note
+        return data
+
+    def describe(self) -> str:
+        if self.status == MOVED:
+            return f"`{self.mention}` moved to `{self.new_path}` (commit {str(self.commit)[:10]})"
+        if self.status == CHANGED:
+            return f"`{self.mention}` changed in {self.commits_since} commits since"
+        what = "file or folder" if self.kind == PATH else "symbol"
+        return f"`{self.mention}`: no such {what} now" + (f" ({self.note})" if self.note else "")
+
+
+@dataclass
+class CodeReport:
+    findings: list[CodeFinding] = field(default_factory=list)
+    scanned: int = 0
+    mentions: int = 0
+    git: bool = False
+    since: str | None = None
+
+    @property
+    def failing(self) -> list[CodeFinding]:
+        return [f for f in self.findings if f.status in (MISSING, MOVED)]
+
+    def drifted(self) -> list[str]:
+        return sorted({f.memory for f in self.failing})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": [f.to_dict() for f in self.findings],
+            "code_mentions": self.mentions,
+            "code_git": self.git,
+        }
+
+    def to_text(self) -> str:
+        from serena_memory.core.display import escape_line
+
+        if not self.findings:
+            where = "git's list of files" if self.git else "the files on disk"
+            return (
+                f"Code: {self.mentions} mention(s) of code in {self.scanned} memory(ies) "
+                f"checked against {where}; none drifted.\n"
+            )
+        memories = len({f.memory for f in self.findings})
+        out = [f"Code: {len(self.findings)} finding(s) in {memories} memory(ies):"]
+        for f in self.findings:
+            out.append(
+                f"  {escape_line(f.memory)}:{f.line}: {f.status}: {escape_line(f.describe())}"
+            )
+        if not self.git:
+            out.append("  (not a git work tree: moved and changed need git)")
+        if any(f.status == MOVED for f in self.findings):
+            out.append("Fix moved paths with `serena memories fix-code-references`.")
+        return "\n".join(out) + "\n"
+
+
+class CodeChecker:
+    """Resolves the mentions of many memories against one listing of the project."""
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        files: ProjectFiles | None = None,
+        *,
+        history: bool = True,
+        changed_commits: int = DEFAULT_CHANGED_COMMITS,
+        past: GitPast | None = None,
+    ) -> None:
+        self.files = files or ProjectFiles.load(root)
+        self.history = history and self.files.git
+        self.changed_commits = changed_commits
+        self._past: GitPast | None = past
+        self._identifiers: set[bytes] | None = None
+        self._errors: list[BaseException] = []
+        self._threads: list[threading.Thread] = []
+
+    def prefetch(self, symbols: bool = True) -> None:
+        """Start walking the history and scanning the source files (git works while this
+        process reads the memories)."""
+
+        def run(job: Callable[[], None]) -> None:
+            try:
+                job()
+            except BaseException as exc:  # re-raised by the caller in check()
+                self._errors.append(exc)
+
+        def walk() -> None:
+            self.past  # noqa: B018
+
+        def scan() -> None:
+            self._identifiers = source_identifiers(self.files)
+
+        jobs: list[Callable[[], None]] = [walk] if self.history else []
+        if symbols and self.files.git:
+            jobs.append(scan)
+        for job in jobs:
+            thread = threading.Thread(target=run, args=(job,), daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def wait(self) -> None:
+        for thread in self._threads:
+            thread.join()
+        self._threads = []
+        if self._errors:
+            raise self._errors.pop()
+
+    @property
+    def walked(self) -> GitPast | None:
+        """The history if it was walked already (None: not yet)."""
+        return self._past
+
+    @property
+    def past(self) -> GitPast:
+        if self._past is None:
+            self._past = GitPast.load(self.files.root) if self.history else GitPast()
+        return self._past
+
+    def check(
+        self,
+        memories: dict[str, str],
+        written: dict[str, float] | None = None,
+        read_only: Iterable[str] = (),
+        symbols: bool = True,
+    ) -> CodeReport:
+        """Findings for ``memories`` (name -> text); ``written``: when each memory last
+        changed (seconds since the epoch), for ``changed`` and for "dead when written"."""
+        read_only = set(read_only)
+        report = CodeReport(scanned=len(memories), git=self.files.git)
+        mentions: dict[str, list[Mention]] = {}
+        words: set[str] = set()
+        for name, text in memories.items():
+            found = [m for m in extract(text) if self.kept(m)]
+            mentions[name] = found
+            report.mentions += len(found)
+            if symbols:
+                words.update(w for m in found if m.kind == SYMBOL for w in m.words)
+        self.wait()
+        present = find_words(self.files, words, self._identifiers) if symbols and words else set()
+        for name in sorted(mentions):
+            when = (written or {}).get(name)
+            for m in mentions[name]:
+                if m.kind == SYMBOL:
+                    if not symbols:
+                        continue
+                    absent = [w for w in m.words if w not in present]
+                    if absent:
+                        report.findings.append(
+                            CodeFinding(
+                                name,
+                                m.line,
+                                m.text,
+                                SYMBOL,
+                                MISSING,
+                                m.target,
+                                note=f"`{absent[0]}` is in no source file"
+                                if len(m.words) > 1
+                                else "",
+                                read_only=name in read_only,
+                            )
+                        )
+                    continue
+                finding = self.check_path(name, m, when, name in read_only)
+                if finding is not None:
+                    report.findings.append(finding)
+        report.findings = self.without_left_alone(report.findings)
+        return report
+
+    def without_left_alone(self, findings: list[CodeFinding]) -> list[CodeFinding]:
+        """Drop missing paths that git ignores (a local file, a build output: not the
+        project's code) and, in a subproject, paths of the work tree outside it."""
+        targets = sorted({f.target for f in findings if f.kind == PATH and f.status == MISSING})
+        if not targets or not self.files.git:
+            return findings
+        alone: set[str] = set()
+        try:
+            out = run_git(
+                self.files.root,
+                "check-ignore",
+                "-z",
+                "--no-index",
+                "--stdin",
+                data="\0".join(t.rstrip("/") for t in targets).encode() + b"\0",
+            )
+            alone.update(p for p in out.decode("utf-8", "replace").split("\0") if p)
+        except GitUnavailable:
+            pass  # nothing ignored
+        if self.files.prefix:
+            specs = [":(top,literal)" + t.rstrip("/") for t in targets]
+            try:
+                out = run_git(self.files.root, "ls-files", "-z", "--full-name", "--", *specs)
+                listed = set(out.decode("utf-8", "replace").split("\0"))
+                alone.update(
+                    t
+                    for t in targets
+                    if t.rstrip("/") in listed
+                    or any(p.startswith(t.rstrip("/") + "/") for p in listed)
+                )
+            except GitUnavailable:
+                pass
+        alone = {a.rstrip("/") for a in alone}
+        return [
+            f
+            for f in findings
+            if not (f.kind == PATH and f.status == MISSING and f.target.rstrip("/") in alone)
+        ]
+
+    def kept(self, m: Mention) -> bool:
+        if m.kind == PATH and m.loose:
+            first = m.target.split("/", 1)[0]
+            return first in self.files.top or (
+                bool(self.files.prefix) and m.target.startswith(self.files.prefix)
+            )
+        return True
+
+    def check_path(
+        self, memory: str, m: Mention, when: float | None, read_only: bool = False
+    ) -> CodeFinding | None:
+        target = m.target
+        resolved = self.files.resolve(target)
+        if resolved is not None:
+            if (
+                not self.history
+                or when is None
+                or self.changed_commits <= 0
+                or resolved.endswith("/")
+            ):
+                return None
+            since = sum(1 for t in self.past.changes.get(resolved, ()) if t > when)
+            if since >= self.changed_commits:
+                return CodeFinding(
+                    memory,
+                    m.line,
+                    m.text,
+                    PATH,
+                    CHANGED,
+                    target,
+                    commits_since=since,
+                    read_only=read_only,
+                )
+            return None
+        if not self.history:
+            return CodeFinding(memory, m.line, m.text, PATH, MISSING, target, read_only=read_only)
+        past = self.past
+        candidates = [target.rstrip("/")]
+        if self.files.prefix and target.startswith(self.files.prefix):
+            candidates.append(target[len(self.files.prefix) :].rstrip("/"))
+        if target.rstrip("/") not in past.renamed and target.rstrip("/") not in past.seen:
+            tail = "/" + target.rstrip("/")
+            olds = sorted({p for p in past.seen if p.endswith(tail)})
+            candidates += olds
+        moves = {}
+        for old in candidates:
+            found = past.follow(old, self.files)
+            if found is not None:
+                moves[found[0]] = (old, found[1])
+        if target.endswith("/") and not moves:
+            moves = self._moved_folder(target.rstrip("/"))
+        if len(moves) == 1:
+            ((new, (old, commit)),) = moves.items()
+            if target.endswith("/") and not new.endswith("/"):
+                new += "/"
+            return CodeFinding(
+                memory,
+                m.line,
+                m.text,
+                PATH,
+                MOVED,
+                target,
+                new_path=new,
+                commit=commit,
+                read_only=read_only,
+            )
+        note = ""
+        gone = [t for t in (past.gone_at(c) for c in candidates) if t is not None]
+        if len(moves) > 1:
+            note = "moved to several places: " + ", ".join(sorted(moves))
+        elif (
+            not gone
+            and not any(c in past.seen for c in candidates)
+            and not self._folder_seen(target)
+        ):
+            note = "never in the git history: a plan or a typo?"
+        elif gone and when is not None and max(gone) <= when:
+            note = "already gone when the memory last changed"
+        elif target.rstrip("/") in past.deleted:
+            note = f"deleted in commit {past.deleted[target.rstrip('/')][0][:10]}"
+        return CodeFinding(
+            memory, m.line, m.text, PATH, MISSING, target, note=note, read_only=read_only
+        )
+
+    def _folder_seen(self, target: str) -> bool:
+        head = target.rstrip("/") + "/"
+        return any(p.startswith(head) for p in self.past.seen)
+
+    def _moved_folder(self, folder: str) -> dict[str, tuple[str, str]]:
+        """A folder whose files git saw renamed into one other folder: that folder."""
+        head = folder + "/"
+        targets: dict[str, str] = {}
+        for old, (new, commit, _) in self.past.renamed.items():
+            if old.startswith(head):
+                rest = old[len(head) :]
+                if new.endswith("/" + rest) and self.files.exists(new):
+                    targets[new[: -len(rest)]] = commit
+        if len(targets) == 1:
+            new, commit = next(iter(targets.items()))
+            return {new: (folder, commit)}
+        return {}
+
+
+def memory_times(
+    files: ProjectFiles, past: GitPast, real_paths: dict[str, str]
+) -> dict[str, float]:
+    """When each memory last changed: its last commit when the file is committed and clean,
+    else its modification time (what the store's history records for it)."""
+    out: dict[str, float] = {}
+    dirty: set[str] = set()
+    if files.git:
+        try:
+            status = run_git(
+                files.root,
+                "status",
+                "--porcelain=v1",
+                "-z",
+                "--untracked-files=all",
+                "--no-renames",
+                "--relative",
+                "--",
+                ".serena",
+            )
+            for item in status.decode("utf-8", "replace").split("\0"):
+                if len(item) > 3:
+                    dirty.add(item[3:])
+        except GitUnavailable:
+            pass
+    for name, real in real_paths.items():
+        rel = os.path.relpath(real, files.root).replace(os.sep, "/")
+        times = past.changes.get(rel) if is_inside(real, (files.root,)) else None
+        if times and rel not in dirty:
+            out[name] = max(t for t in times)
+            continue
+        try:
+            out[name] = os.stat(real).st_mtime
+        except OSError:
+            continue
+    return out
+
+
+_REVISION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/~^@{}-]*$")
+
+
+@dataclass
+class Window:
+    """What changed since a revision: the paths deleted or renamed, the words on removed
+    lines, the memories changed."""
+
+    gone: set[str]
+    removed_words: set[str]
+    memories: set[str]
+
+    def keep(self, findings: list[CodeFinding]) -> list[CodeFinding]:
+        kept = []
+        for f in findings:
+            if f.memory in self.memories:
+                kept.append(f)
+            elif f.kind == PATH and f.status in (MISSING, MOVED):
+                target = f.target.rstrip("/")
+                if any(
+                    g == target or g.endswith("/" + target) or g.startswith(target + "/")
+                    for g in self.gone
+                ):
+                    kept.append(f)
+            elif f.kind == SYMBOL and any(
+                w in self.removed_words for w in re.findall(r"\w+", f.target)
+            ):
+                kept.append(f)
+        return kept
+
+
+def changes_since(files: ProjectFiles, rev: str) -> Window:
+    """The :class:`Window` since ``rev`` (a commit; refused unless git knows it as one)."""
+    if not files.git:
+        raise MemoryStoreError("--since needs a git work tree; this project is not one")
+    if not _REVISION.match(rev) or ".." in rev:
+        raise MemoryStoreError(f"{rev!r} is not a revision; give a commit such as HEAD or main~3")
+    try:
+        commit = (
+            run_git(
+                files.root,
+                "rev-parse",
+                "--verify",
+                "--quiet",
+                "--end-of-options",
+                rev + "^{commit}",
+            )
+            .decode()
+            .strip()
+        )
+    except GitUnavailable:
+        raise MemoryStoreError(
+            f"git knows no commit {rev!r}; give one such as HEAD or main~3"
+        ) from None
+    diff = ("--no-ext-diff", "--no-textconv", "--relative")
+    names = run_git(files.root, "diff", "-z", "-M", "--name-status", *diff, commit)
+    fields = names.decode("utf-8", "replace").split("\0")
+    gone: set[str] = set()
+    touched: set[str] = set()
+    i = 0
+    while i < len(fields):
+        status = fields[i]
+        if not status:
+            i += 1
+            continue
+        if status[0] in "RC" and i + 2 < len(fields):
+            if status[0] == "R":
+                gone.add(fields[i + 1])
+            touched.update((fields[i + 1], fields[i + 2]))
+            i += 3
+            continue
+        if i + 1 < len(fields):
+            if status[0] == "D":
+                gone.add(fields[i + 1])
+            touched.add(fields[i + 1])
+        i += 2
+    text = run_git(files.root, "diff", "-U0", *diff, commit, "--", ".", ":(exclude).serena")
+    words: set[str] = set()
+    for line in text.decode("utf-8", "replace").splitlines():
+        if line.startswith("-") and not line.startswith("---"):
+            words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", line))
+    untracked = run_git(
+        files.root, "ls-files", "-z", "--others", "--exclude-standard", "--", ".serena"
+    )
+    touched.update(untracked.decode("utf-8", "replace").split("\0"))
+    memories = {
+        p[len(MEMORIES_FOLDER) : -3]
+        for p in touched
+        if p.startswith(MEMORIES_FOLDER) and p.endswith(".md")
+    }
+    return Window(gone, words, memories)
+
+
+# -- the read note ------------------------------------------------------------------------------
+@dataclass
+class _Held:
+    listed: float
+    stamp: tuple[Any, ...]
+    checker: CodeChecker
+    git_dir: str | None
+
+
+_CACHE: dict[str, _Held] = {}
+CACHE_SECONDS = 5.0
+"""How long a listing of the project's files serves the read notes (new untracked files
+show up after this; a commit, a checkout or a staged change at once)."""
+
+
+def _stamp(git_dir: str | None) -> tuple[Any, ...]:
+    """What says git's view changed: its index, HEAD, the branch HEAD names, packed refs."""
+    if git_dir is None:
+        return ()
+    out: list[Any] = []
+    names = ["index", "HEAD", "packed-refs"]
+    try:
+        with open(os.path.join(git_dir, "HEAD"), encoding="utf-8", errors="replace") as head:
+            ref = head.read(512).strip()
+        if ref.startswith("ref: refs/"):
+            names.append(ref[5:])
+    except OSError:
+        pass
+    for name in names:
+        try:
+            st = os.stat(os.path.join(git_dir, name))
+            out.append((name, st.st_mtime_ns, st.st_size, st.st_ino))
+        except OSError:
+            out.append((name, None))
+    return tuple(out)
+
+
+def cached_checker(root: str) -> CodeChecker:
+    """One checker per project and process for the read notes: the git history it walked
+    is kept while git's index and refs stay the same; the list of files is taken again
+    after :data:`CACHE_SECONDS`."""
+    real = os.path.realpath(root)
+    now = time.monotonic()
+    held = _CACHE.get(real)
+    if held is not None:
+        stamp = _stamp(held.git_dir)
+        if stamp == held.stamp:
+            if now - held.listed < CACHE_SECONDS:
+                return held.checker
+            # the same commits and index: the history walked before still holds
+            checker = CodeChecker(real, changed_commits=0, past=held.checker.walked)
+            _CACHE[real] = _Held(now, stamp, checker, held.git_dir)
+            return checker
+    checker = CodeChecker(real, changed_commits=0)
+    git_dir = None
+    if checker.files.git:
+        try:
+            git_dir = run_git(real, "rev-parse", "--absolute-git-dir").decode().strip() or None
+        except GitUnavailable:
+            git_dir = None
+    _CACHE[real] = _Held(now, _stamp(git_dir), checker, git_dir)
+    return checker
+
+
+def read_note(root: str, name: str, text: str) -> str:
+    """A short note naming the missing and moved paths of one memory ('' when none):
+    what an agent reading it must not act on. Symbols are left to `check --code`."""
+    if "/" not in text and "." not in text:
+        return ""
+    checker = cached_checker(root)
+    paths = [m for m in extract(text) if m.kind == PATH and checker.kept(m)]
+    if not paths:
+        return ""
+    found = [f for f in (checker.check_path(name, m, None) for m in paths) if f is not None]
+    if found:
+        found = checker.without_left_alone(found)
+    if not found:
+        return ""
+    parts = []
+    for f in found[:8]:
+        if f.status == MOVED:
+            parts.append(f"`{f.mention}` (line {f.line}) is now `{f.new_path}`")
+        else:
+            parts.append(f"`{f.mention}` (line {f.line}) names no file of the project now")
+    more = f" and {len(found) - 8} more" if len(found) > 8 else ""
+    return (
+        "\n\n---\nNote: this memory mentions code that has changed: "
+        + "; ".join(parts)
+        + more
+        + ". Don't rely on those mentions; verify in the code (and update the memory)."
+    )

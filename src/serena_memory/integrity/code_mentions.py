@@ -1,0 +1,244 @@
+"""What in a memory names code: file and folder paths and symbols (pure, no file access).
+
+A memory is prose; most of its words are not claims about the code. To keep the findings
+trustworthy only clear shapes count:
+
+- inside a code span (`` `...` ``): a path (has a ``/``, starts with ``./``, or ends with a
+  known file extension; ``:42``, ``:42-60``, ``#L42-L60`` and ``#anchor`` are cut off) or
+  a symbol (``LoginService``, ``refresh_token()``, ``SessionStore.refresh``, ``getUser``);
+  a span with a space (a command, a sentence), an option (``--strict``), a glob or a
+  placeholder (``*``, ``<x>``, ``{x}``, ``$X``) is not a mention;
+- in prose: only a path with a ``/`` and a known extension (``src/auth/login.py``);
+- never: a URL, a ``mem:`` reference, an absolute path, a ``~`` path or a path that leaves
+  the project with ``..`` (files outside the project are not this project's code), a
+  single lowercase word (``git``, ``main``), an all-capitals word (``TODO``), a common
+  product name (``GitHub``);
+- fenced blocks (```` ``` ````, ``~~~``) are skipped whole: they hold commands, sample
+  output and sketches of code that is meant to be written, so their names are examples
+  more often than claims (see docs/code-drift.md for the measurement).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+
+PATH = "path"
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+SYMBOL = "symbol"
+
+KNOWN_EXTENSIONS = _words(
+    """py pyi pyx ipynb js jsx ts tsx mjs cjs go rs java kt kts scala groovy rb php c h cc
+    cpp cxx hpp hh cs fs swift m mm sh bash zsh fish ps1 bat cmd sql json jsonc json5 yaml
+    yml toml ini cfg conf xml html htm css scss sass less vue svelte md mdx rst txt adoc lock
+    gradle proto graphql gql tf tfvars hcl ex exs erl hrl hs ml mli lua r jl dart nix cmake
+    mk mak make dockerfile properties env sbt clj cljs cljc el vim zig nim v sv vhd pl pm
+    tsv csv svg j2 jinja jinja2 tmpl tpl hbs ejs erb haml pug twig http rake gemspec podspec
+    pbxproj plist xcconfig csproj sln vcxproj editorconfig gitignore dockerignore
+    prettierrc eslintrc babelrc npmrc nvmrc"""
+)
+"""File extensions that make a word a file name (``login.py``, ``config.yaml``)."""
+
+EXTENSIONLESS_FILES = _words(
+    "Makefile Dockerfile Containerfile Jenkinsfile Procfile Gemfile Rakefile Vagrantfile "
+    "Justfile Brewfile Pipfile LICENSE CHANGELOG README CODEOWNERS"
+)
+
+PRODUCT_WORDS = _words(
+    """GitHub GitLab BitBucket Bitbucket JavaScript TypeScript CoffeeScript PostgreSQL
+    MySQL SQLite MongoDB MariaDB NoSQL GraphQL FastAPI OpenAPI OAuth OpenID PyPI PyPy
+    CPython IPython NumPy SciPy PyTorch TensorFlow macOS iOS iPadOS watchOS tvOS iPhone iPad
+    VSCode VSCodium IntelliJ PyCharm WebStorm GoLand DevOps DevTools YouTube LinkedIn WordPress
+    PowerShell CloudFlare Cloudflare DynamoDB BigQuery OpenAI ChatGPT LangChain LlamaIndex
+    MkDocs JetBrains WebSocket WebSockets WebAssembly WebGL WebRTC NodeJS NextJS NuxtJS
+    ReactJS VueJS GitOps HashiCorp ElasticSearch Elasticsearch OpenSearch RabbitMQ ZeroMQ
+    ActiveRecord RuboCop ESLint TSLint PostCSS SaaS PaaS IaaS ClickHouse CockroachDB
+    HuggingFace DeepSeek OpenRouter AppKit UIKit SwiftUI CocoaPods KDE GNOME XCode Xcode
+    JSDoc TeX LaTeX BibTeX PhD McDonald"""
+)
+"""CamelCase words that name products, not symbols of the project."""
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+_URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://\S+|\bwww\.\S+|\S+@\S+\.\w+")
+_PROSE_PATH = re.compile(
+    r"(?<![\w/.:~@$%-])((?:\./)?[\w.-]+(?:/[\w.-]+)+\.([A-Za-z0-9]+))"
+    r"((?::\d+(?:[-:]\d+)*)|(?:#L\d+(?:-L?\d+)?))?(?![\w/])"
+)
+_LOCATION = re.compile(r"(?::\d+(?:[-:]\d+)*|#L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?|#[\w.-]*)$")
+_PATH_CHARS = re.compile(r"^[\w.@+/-]+$")
+_IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+_SYMBOL_SHAPE = re.compile(rf"^@?({_IDENT}(?:(?:\.|::|#){_IDENT})*)(\([^()]*\))?[;,]?$")
+_IDENT_RE = re.compile(_IDENT)
+_SPACE = re.compile(r"\s")
+_NOT_A_NAME = re.compile(r"[*?<>{}$%=|,;'\"\[\]!^&]")
+_CAMEL = re.compile(r"^[A-Za-z0-9_]*[a-z][A-Za-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class Mention:
+    """One name of code in a memory: ``line`` (1-based), ``text`` as written, ``kind``
+    (``path`` or ``symbol``) and ``target``: the project-relative path (no ``./``, no line
+    or anchor, ``/`` kept at the end of a folder) or the symbol's dotted name."""
+
+    line: int
+    text: str
+    kind: str
+    target: str
+    loose: bool = False  # a path with neither extension nor trailing '/': kept only when
+    # its first folder exists (``application/json`` is no path)
+
+    @property
+    def words(self) -> list[str]:
+        """A symbol's identifiers (``SessionStore.refresh`` -> both)."""
+        return _IDENT_RE.findall(self.target)
+
+
+def _has_extension(name: str) -> bool:
+    stem, dot, ext = name.rpartition(".")
+    return bool(dot and stem and stem != "." and ext.lower() in KNOWN_EXTENSIONS)
+
+
+def path_target(raw: str) -> tuple[str, bool] | None:
+    """(project-relative target, loose) for a code span that is a path, else None.
+    Paths that leave the project (absolute, ``~``, ``..``) are None: never looked at."""
+    text = raw.strip()
+    if not text or text.startswith(("/", "~", "\\", "-", "mem:")) or re.match(r"^[A-Za-z]:", text):
+        return None
+    text = _LOCATION.sub("", text) if ("#" in text or ":" in text) else text
+    if not text or not _PATH_CHARS.match(text):
+        return None
+    folder = text.endswith("/")
+    dotted = text.startswith("./")
+    body = text.rstrip("/")
+    if not body or body in (".", ".."):
+        return None
+    last = body.rsplit("/", 1)[-1]
+    has_slash = "/" in body
+    if not (has_slash or folder or dotted):
+        # a bare word: a file name only with a known extension (``login.py``)
+        if not (_has_extension(last) or last in EXTENSIONLESS_FILES):
+            return None
+        if last.startswith(".") and last.count(".") == 1:
+            return None  # `.md` is an extension, not a file
+    normal = posixpath.normpath(body)
+    if normal.startswith("..") or normal.startswith("/") or normal == ".":
+        return None
+    if any(part.startswith("-") for part in normal.split("/")):
+        return None
+    loose = not (folder or _has_extension(last) or last in EXTENSIONLESS_FILES or dotted)
+    if loose and re.fullmatch(r"[\d.]+(/[\d.]+)+", normal):
+        return None  # a date or a ratio
+    return (normal + "/" if folder else normal), loose
+
+
+def symbol_target(raw: str) -> str | None:
+    """The dotted name of a code span that is a symbol, else None."""
+    found = _SYMBOL_SHAPE.match(raw.strip())
+    if not found:
+        return None
+    name, call = found.group(1), found.group(2)
+    parts = re.split(r"\.|::|#", name)
+    if any(len(p) < 2 for p in parts) and not call:
+        return None
+    if call is not None or len(parts) > 1:
+        lower = all(p.islower() and "_" not in p for p in parts)
+        if len(parts) == 2 and not call and lower:
+            return None  # `foo.bar` in prose is more often a domain or a key than code
+        return ".".join(parts)
+    word = parts[0]
+    if word in PRODUCT_WORDS:
+        return None
+    if word.isupper() or word.lower() in _GENERIC:
+        return None
+    inner_upper = any(c.isupper() for c in word[1:])
+    if "_" in word.strip("_") or (inner_upper and _CAMEL.match(word)):
+        return word
+    return None
+
+
+_GENERIC = _words("true false none null nil self this undefined nan inf todo fixme")
+
+
+def extract(text: str) -> list[Mention]:
+    """Every mention of code in a memory's text, in order."""
+    found: list[Mention] = []
+    fence: str | None = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        opened = _FENCE.match(line)
+        if fence is not None:
+            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+                fence = None
+            continue
+        if opened:
+            fence = opened.group(1)
+            continue
+        if "`" not in line and "/" not in line:
+            continue
+        spans: list[tuple[int, int]] = []
+        for span in _CODE_SPAN.finditer(line):
+            spans.append(span.span())
+            mention = _classify(number, span.group(2))
+            if mention is not None:
+                found.append(mention)
+        if "/" in line:
+            found.extend(_prose_paths(number, line, spans))
+    return found
+
+
+def _classify(number: int, content: str) -> Mention | None:
+    raw = content.strip()
+    if not raw or _SPACE.search(raw) or ("://" in raw or "@" in raw[1:] or "www." in raw):
+        return None
+    if "(" not in raw and _NOT_A_NAME.search(raw):
+        return None
+    path = path_target(raw)
+    if path is not None:
+        return Mention(number, raw, PATH, path[0], path[1])
+    symbol = symbol_target(raw)
+    if symbol is not None:
+        return Mention(number, raw, SYMBOL, symbol)
+    return None
+
+
+def _prose_paths(number: int, line: str, spans: list[tuple[int, int]]) -> list[Mention]:
+    plain = line
+    for start, end in spans:
+        plain = plain[:start] + " " * (end - start) + plain[end:]
+    if "/" not in plain:
+        return []
+    if "://" in plain or "www." in plain or "@" in plain:
+        for url in _URL.finditer(plain):
+            plain = plain[: url.start()] + " " * (url.end() - url.start()) + plain[url.end() :]
+    out = []
+    for match in _PROSE_PATH.finditer(plain):
+        if match.group(2).lower() not in KNOWN_EXTENSIONS:
+            continue
+        target = path_target(match.group(0))
+        if target is not None and not target[1]:
+            out.append(Mention(number, match.group(0), PATH, target[0]))
+    return out
+
+
+def replace_path(text: str, line: int, written: str, old: str, new: str) -> tuple[str, int]:
+    """``text`` with the mention ``written`` (a path whose target is ``old``) on ``line``
+    pointed at ``new``, keeping its ``./``, trailing ``/`` and line or anchor; with the
+    number of places changed (0: the line no longer has it)."""
+    lines = text.split("\n")
+    if not 0 < line <= len(lines):
+        return text, 0
+    stripped_old = old.rstrip("/")
+    index = written.find(stripped_old)
+    if index < 0:
+        return text, 0
+    updated = written[:index] + new.rstrip("/") + written[index + len(stripped_old) :]
+    pattern = re.compile(rf"(?<![\w./-]){re.escape(written)}(?![\w/-])")
+    new_line, count = pattern.subn(lambda _m: updated, lines[line - 1])
+    lines[line - 1] = new_line
+    return "\n".join(lines), count

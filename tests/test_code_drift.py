@@ -1,0 +1,349 @@
+"""Memories checked against the code they mention, in real git repositories built here:
+the `check --code` and `fix-code-references` commands as a user runs them, the note that
+ends `read_memory`, and the count in the activation message."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import anyio
+import pytest
+from conftest import run_cli, write_config
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from serena_memory.integrity.code_mentions import PATH, SYMBOL, extract, replace_path
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@example.com",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@example.com",
+}
+
+
+def git(root: Path, *args: str, env: dict[str, str] | None = None) -> str:
+    done = subprocess.run(
+        ["git", *args],
+        cwd=root,
+        env={**os.environ, **GIT_ENV, **(env or {})},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout
+
+
+def write(root: Path, rel: str, text: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def memory(root: Path, name: str, text: str) -> None:
+    write(root, f".serena/memories/{name}.md", text)
+
+
+_CLOCK = [1_700_000_000]
+
+
+def commit(root: Path, message: str = "change") -> str:
+    """Commit everything, a minute after the previous commit (git keeps whole seconds)."""
+    _CLOCK[0] += 60
+    date = f"@{_CLOCK[0]} +0000"
+    git(root, "add", "-A")
+    git(
+        root,
+        "commit",
+        "-q",
+        "-m",
+        message,
+        env={"GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date},
+    )
+    return git(root, "rev-parse", "HEAD").strip()
+
+
+def findings(root: Path, *extra: str) -> list[dict]:
+    done = run_cli("memories", "check", str(root), "--code", "--json", *extra)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)["code"]
+
+
+def by_mention(found: list[dict]) -> dict[str, dict]:
+    return {f["mention"]: f for f in found}
+
+
+@pytest.fixture
+def repo(project: Path) -> Path:
+    git(project, "init", "-q", "-b", "main")
+    write(
+        project, "src/auth/login.py", "class SessionStore:\n    def refresh(self):\n        pass\n"
+    )
+    write(project, "src/auth/tokens.py", "def refresh_token():\n    return 1\n")
+    write(project, "scripts/deploy.sh", "echo deploy\n")
+    write(project, "README.md", "LegacyOnlyInDocs\n")
+    return project
+
+
+def test_git_mv_is_moved_with_new_path_commit_lines_anchors_and_suffix(repo: Path) -> None:
+    memory(
+        repo,
+        "core",
+        "Token refresh: `src/auth/login.py`, line `src/auth/login.py:2`,\n"
+        "range `login.py#L1-L3`, folder `src/auth/`, script `./scripts/deploy.sh`.\n"
+        "In prose too: src/auth/login.py:2 is where it starts.\n",
+    )
+    commit(repo, "start")
+    (repo / "src/auth/session").mkdir()
+    git(repo, "mv", "src/auth/login.py", "src/auth/session/refresh.py")
+    moved_in = commit(repo, "move")
+    found = findings(repo)
+    moved = [f for f in found if f["status"] == "moved"]
+    assert {f["mention"] for f in moved} == {
+        "src/auth/login.py",
+        "src/auth/login.py:2",
+        "login.py#L1-L3",
+    }
+    for f in moved:
+        assert f["new_path"] == "src/auth/session/refresh.py"
+        assert f["commit"] == moved_in
+        assert f["kind"] == "path" and f["memory"] == "core"
+    prose = [f for f in found if f["line"] == 3]
+    assert prose and prose[0]["status"] == "moved"
+    # the folder and the script still exist
+    assert not {"src/auth/", "./scripts/deploy.sh"} & {f["mention"] for f in found}
+    strict = run_cli("memories", "check", str(repo), "--code", "--strict")
+    assert strict.returncode == 1
+    assert "moved to `src/auth/session/refresh.py`" in strict.stdout
+
+
+def test_copy_then_delete_in_one_commit_is_seen_as_a_rename(repo: Path) -> None:
+    memory(repo, "core", "Deploy with `scripts/deploy.sh`.\n")
+    write(repo, "scripts/deploy.sh", "#!/bin/sh\nset -e\necho building\necho deploying\nexit 0\n")
+    commit(repo)
+    write(repo, "tools/release.sh", (repo / "scripts/deploy.sh").read_text())
+    (repo / "scripts/deploy.sh").unlink()
+    commit(repo, "copy and delete")
+    (f,) = findings(repo)
+    assert (f["status"], f["new_path"]) == ("moved", "tools/release.sh")
+
+
+def test_deleted_files_and_never_existing_paths_are_missing(repo: Path) -> None:
+    memory(repo, "core", "Tokens: `src/auth/tokens.py`. Planned: `src/auth/oauth.py`.\n")
+    commit(repo)
+    (repo / "src/auth/tokens.py").unlink()
+    commit(repo, "drop tokens")
+    found = by_mention(findings(repo))
+    assert found["src/auth/tokens.py"]["status"] == "missing"
+    assert "deleted in commit" in found["src/auth/tokens.py"]["note"]
+    assert found["src/auth/oauth.py"]["status"] == "missing"
+    assert "never in the git history" in found["src/auth/oauth.py"]["note"]
+
+
+def test_symbols_removed_or_renamed_are_missing_existing_ones_are_not(repo: Path) -> None:
+    memory(
+        repo,
+        "core",
+        "`SessionStore.refresh` calls `refresh_token()`; `LegacyOnlyInDocs` is old.\n"
+        "Words that are no symbols: `git`, `main`, `TODO`, `GitHub`.\n",
+    )
+    commit(repo)
+    assert findings(repo) == [
+        {
+            "memory": "core",
+            "line": 1,
+            "mention": "LegacyOnlyInDocs",  # only in a prose document, not in the code
+            "kind": "symbol",
+            "status": "missing",
+        }
+    ]
+    write(repo, "src/auth/tokens.py", "def renew_token():\n    return 1\n")
+    write(repo, "src/auth/login.py", "class SessionStore:\n    def reload(self):\n        pass\n")
+    commit(repo, "rename symbols")
+    found = by_mention(findings(repo))
+    assert found["refresh_token()"]["status"] == "missing"
+    assert found["SessionStore.refresh"]["status"] == "missing"
+    assert found["refresh_token()"]["kind"] == "symbol"
+
+
+def test_ignored_files_are_left_alone_and_not_indexed(repo: Path) -> None:
+    write(repo, ".gitignore", "build/\n.env\n")
+    write(repo, "build/out/bundle.js", "x\n")
+    write(repo, ".env", "X=1\n")
+    memory(repo, "core", "Local: `.env` and `build/out/bundle.js`; bundle: `out/bundle.js`.\n")
+    commit(repo)
+    found = by_mention(findings(repo))
+    # an ignored file is never counted as the project's code: its suffix finds nothing ...
+    assert found["out/bundle.js"]["status"] == "missing"
+    # ... and a mention of it from the root is not flagged either
+    assert "build/out/bundle.js" not in found and ".env" not in found
+
+
+def test_a_project_without_git_uses_the_files_on_disk(project: Path) -> None:
+    write(project, "app/main.py", "def start_server():\n    pass\n")
+    memory(
+        project, "core", "`app/main.py` runs `start_server()`; `app/gone.py` and `stop_server()`.\n"
+    )
+    found = by_mention(findings(project))
+    assert set(found) == {"app/gone.py", "stop_server()"}
+    assert all(f["status"] == "missing" for f in found.values())
+    done = run_cli("memories", "check", str(project), "--code")
+    assert "moved and changed need git" in done.stdout
+
+
+def test_a_monorepo_subproject_resolves_from_its_own_folder(tmp_path: Path) -> None:
+    top = tmp_path / "mono"
+    top.mkdir()
+    git(top, "init", "-q")
+    write(top, "services/api/src/handler.py", "def handle_request():\n    pass\n")
+    write(top, "services/web/index.ts", "export const x = 1\n")
+    sub = top / "services/api"
+    memory(
+        sub,
+        "core",
+        "`src/handler.py` has `handle_request()`. From the top: `services/api/src/handler.py`.\n"
+        "The web side: `services/web/index.ts` (another project). `src/old.py` is gone.\n",
+    )
+    commit(top)
+    found = by_mention(findings(sub))
+    assert set(found) == {"src/old.py"}
+
+
+def test_outside_and_hostile_mentions_are_left_alone_and_never_read(
+    repo: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    fifo = outside / "pipe.py"
+    os.mkfifo(fifo)  # any read of it would block the check
+    (repo / "src/link.py").symlink_to(fifo)
+    (repo / "src/linkdir").symlink_to(outside)
+    memory(
+        repo,
+        "core",
+        f"`{fifo}` `/etc/passwd` `~/.ssh/id_rsa` `../outside/pipe.py` `src/../../x.py`\n"
+        "`src/link.py` `src/linkdir/pipe.py` `C:\\Windows\\x.py` `https://example.com/a/b.py`\n"
+        "`SessionStore` is here.\n",
+    )
+    commit(repo)
+    found = by_mention(findings(repo))
+    # the link is the project's file (listed, never opened); the path through the link
+    # to a folder outside names no file of the project
+    assert set(found) == {"src/linkdir/pipe.py"}
+
+
+def test_changed_is_a_quiet_hint_that_never_fails_strict(repo: Path) -> None:
+    memory(repo, "core", "Tokens live in `src/auth/tokens.py`.\n")
+    commit(repo, "memory")
+    for i in range(3):
+        write(repo, "src/auth/tokens.py", f"def refresh_token():\n    return {i + 2}\n")
+        commit(repo, f"edit {i}")
+    assert findings(repo) == []  # under the default threshold
+    (f,) = findings(repo, "--changed-commits", "3")
+    assert (f["status"], f["commits_since"]) == ("changed", 3)
+    strict = run_cli("memories", "check", str(repo), "--code", "--changed-commits", "3", "--strict")
+    assert strict.returncode == 0, strict.stdout
+
+
+def test_since_head_catches_a_staged_rename_before_it_is_committed(repo: Path) -> None:
+    memory(repo, "core", "Deploy: `scripts/deploy.sh`. Old: `src/never.py`.\n")
+    commit(repo)
+    git(repo, "mv", "scripts/deploy.sh", "scripts/ship.sh")
+    found = findings(repo, "--since", "HEAD")
+    assert [(f["mention"], f["status"], f["new_path"]) for f in found] == [
+        ("scripts/deploy.sh", "moved", "scripts/ship.sh")
+    ]
+    for bad in ("--output=/tmp/x", "HEAD..main", "nosuchrev"):
+        done = run_cli("memories", "check", str(repo), "--code", "--since", bad)
+        assert done.returncode != 0
+        assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) <= 2
+
+
+def test_fix_code_references_rewrites_moved_paths_in_one_history_entry(repo: Path) -> None:
+    write_config(repo / ".serena" / "project.yml", 'read_only_memory_patterns: ["frozen/.*"]\n')
+    memory(repo, "core", "See `src/auth/login.py:2` and `./scripts/deploy.sh`.\n")
+    memory(repo, "auth/notes", "Login in src/auth/login.py, tokens `src/auth/tokens.py`.\n")
+    memory(repo, "frozen/rules", "`src/auth/login.py`\n")
+    commit(repo)
+    git(repo, "mv", "src/auth/login.py", "src/auth/session.py")
+    git(repo, "mv", "scripts/deploy.sh", "scripts/ship.sh")
+    commit(repo, "moves")
+    dry = run_cli("memories", "fix-code-references", str(repo), "--dry-run")
+    assert dry.returncode == 0 and "Would point 3" in dry.stdout
+    assert "src/auth/login.py:2" in (repo / ".serena/memories/core.md").read_text()
+    done = run_cli("memories", "fix-code-references", str(repo))
+    assert done.returncode == 0, done.stderr
+    assert (repo / ".serena/memories/core.md").read_text() == (
+        "See `src/auth/session.py:2` and `./scripts/ship.sh`.\n"
+    )
+    assert (repo / ".serena/memories/auth/notes.md").read_text() == (
+        "Login in src/auth/session.py, tokens `src/auth/tokens.py`.\n"
+    )
+    assert (repo / ".serena/memories/frozen/rules.md").read_text() == "`src/auth/login.py`\n"
+    after = run_cli("memories", "history", "-p", str(repo), "--json")
+    entries = [e for e in json.loads(after.stdout) if e["entry_point"] == "cli"]
+    assert len(entries) == 1  # the fixes of the run are one entry
+    assert sorted(c["memory"] for c in entries[0]["changes"]) == ["auth/notes", "core"]
+    again = run_cli("memories", "fix-code-references", str(repo))
+    assert "No moved path to fix" in again.stdout
+
+
+def test_read_memory_ends_with_a_note_and_activation_counts_drift(repo: Path) -> None:
+    from test_mcp_support import in_memory, ok
+
+    memory(repo, "core", "Login: `src/auth/login.py`. Gone: `src/auth/gone.py`.\n")
+    memory(repo, "clean", "Tokens: `src/auth/tokens.py`.\n")
+    commit(repo)
+    git(repo, "mv", "src/auth/login.py", "src/auth/session.py")
+    commit(repo, "move")
+
+    async def go() -> tuple[str, str, str]:
+        async with in_memory(repo) as client:
+            drifted = await ok(client, "read_memory", memory_name="core")
+            clean = await ok(client, "read_memory", memory_name="clean")
+            activation = await ok(client, "initial_instructions")
+            return drifted, clean, activation
+
+    drifted, clean, activation = anyio.run(go)
+    assert drifted.startswith("Login: `src/auth/login.py`.")
+    assert "`src/auth/login.py` (line 1) is now `src/auth/session.py`" in drifted
+    assert "`src/auth/gone.py` (line 1) names no file of the project now" in drifted
+    assert clean == "Tokens: `src/auth/tokens.py`.\n"
+    assert "1 project memory(ies) mention files or folders that are missing or moved" in (
+        activation
+    )
+    assert "serena memories check --code" in activation
+
+
+def test_replace_path_keeps_prefix_and_location() -> None:
+    text = "a `./x/y.py:3` b\nc `x/y.py#L1-L2` `zx/y.py`\n"
+    new, count = replace_path(text, 1, "./x/y.py:3", "x/y.py", "z/w.py")
+    assert (new.splitlines()[0], count) == ("a `./z/w.py:3` b", 1)
+    new, count = replace_path(text, 2, "x/y.py#L1-L2", "x/y.py", "z/w.py")
+    assert new.splitlines()[1] == "c `z/w.py#L1-L2` `zx/y.py`" and count == 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=300))
+def test_extraction_never_names_a_path_outside_the_project(text: str) -> None:
+    for m in extract(text):
+        assert m.kind in (PATH, SYMBOL)
+        if m.kind == PATH:
+            assert not m.target.startswith(("/", "..", "~"))
+            assert "/../" not in "/" + m.target
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["`", "../", "/", "a", ".py", "~", ":", "#L", "1", " ", "\n", "```"]),
+        max_size=40,
+    )
+)
+def test_extraction_of_path_like_noise_stays_inside(parts: list[str]) -> None:
+    for m in extract("".join(parts)):
+        if m.kind == PATH:
+            assert not m.target.startswith(("/", "..", "~"))

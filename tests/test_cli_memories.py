@@ -327,19 +327,22 @@ def test_memories_commands_load_no_server_or_web_stack(project: Path) -> None:
         "import sys\n"
         "from serena_memory.cli import main\n"
         "root = sys.argv[1]\n"
-        "for args in (['memories', 'list', root], ['memories', 'read', 'core', root],\n"
-        "             ['memories', 'search', 'hello', root]):\n"
+        "def run(*args):\n"
         "    try:\n"
-        "        main(args)\n"
+        "        main(list(args))\n"
         "    except SystemExit as exit:\n"
         "        assert exit.code == 0, exit.code\n"
-        "heavy = ('mcp', 'pydantic', 'starlette', 'uvicorn', 'markdown_it', 'rapidfuzz',\n"
-        "         'ahocorasick', 'pygit2', 'ctypes', 'serena_memory.integrity.analysis',\n"
-        "         'serena_memory.mcp.server')\n"
-        "print(sorted(m for m in heavy if m in sys.modules))\n"
+        "web = ('mcp', 'starlette', 'uvicorn', 'markdown_it', 'rapidfuzz', 'ahocorasick',\n"
+        "       'pygit2', 'serena_memory.integrity.analysis', 'serena_memory.mcp.server')\n"
+        "run('memories', 'list', root)\n"
+        "run('memories', 'read', 'core', root)\n"
+        "print(sorted(m for m in (*web, 'pydantic', 'ctypes') if m in sys.modules))\n"
+        "run('memories', 'search', 'hello', root)  # loads its model, nothing of a server\n"
+        "print(sorted(m for m in web if m in sys.modules))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code, str(project)], capture_output=True, text=True, check=True
     )
     assert done.stdout.strip().splitlines()[-1] == "[]"
+    assert [line for line in done.stdout.splitlines() if line.startswith("[")] == ["[]", "[]"]
     assert "hello" in done.stdout

@@ -281,9 +281,9 @@ def test_sync_and_conflicts_escape_names_and_show_the_other_text_safely(
     assert "  global/x\\ue0002Jy  (from " in text
     assert "x\\ue0002Jy" in out(serena("memories", "list", str(project)))
     piped = serena("memories", "conflicts", str(project), "--show", name)
-    assert piped.stdout == "laptop \x1b]0;pwned\x07\n"  # exact to a script
+    assert "\n+laptop \x1b]0;pwned\x07\n" in piped.stdout  # the diff, exact to a script
     shown = on_terminal("memories", "conflicts", str(project), "--show", name)
-    assert shown == "laptop \\x1b]0;pwned\\x07\n"
+    assert "\n+laptop \\x1b]0;pwned\\x07\n" in shown and "\x1b" not in shown
 
 
 # -- the helper itself -----------------------------------------------------------------------

@@ -15,7 +15,15 @@ from pathlib import Path
 
 import click
 
-from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_store, say, show_text
+from serena_memory.cli.common import (
+    JSON_OPTION,
+    PROJECT_ARG,
+    PROJECT_OPTION,
+    emit_json,
+    open_store,
+    say,
+    show_text,
+)
 from serena_memory.cli.dashboard import dashboard
 from serena_memory.cli.history import diff_command, history_command, restore_command, show_command
 from serena_memory.cli.integrity import auto_prefix_references, backlinks, check, graph
@@ -52,16 +60,18 @@ def cli() -> None:
 def memories() -> None:
     """Create, read, change and check the memories of a project.
 
-    PROJECT is the project folder. Without it, the project is found from the current
-    folder as git finds a repository: the nearest folder upward holding .serena/, else the
-    top of the git work tree, else the current folder; stderr says which. Project memories
-    live in PROJECT/.serena/memories, global ones (names starting with global/) in
-    $SERENA_HOME/memories/global.
+    PROJECT (or -p/--project DIR, accepted by every command) is the project folder.
+    Without it, the project is found from the current folder as git finds a repository:
+    the nearest folder upward holding .serena/, else the top of the git work tree, else the
+    current folder; stderr says which. Project memories live in PROJECT/.serena/memories,
+    global ones (names starting with global/) in $SERENA_HOME/memories/global. A command
+    that touches only global memories needs no project and runs from anywhere.
     """
 
 
 @memories.command()
 @PROJECT_ARG
+@PROJECT_OPTION
 def initialize(project: Path | None) -> None:
     """Seed the memory_maintenance memory (never overwrites an existing one)."""
     from serena_memory.agent.maintenance import seed_maintenance
@@ -72,13 +82,14 @@ def initialize(project: Path | None) -> None:
 
 @memories.command(name="list")
 @PROJECT_ARG
+@PROJECT_OPTION
 @click.option("--topic", "-t", default="", help="Only memories in this topic, e.g. auth or global.")
 @JSON_OPTION
 def list_command(project: Path | None, topic: str, as_json: bool) -> None:
     """List memory names: project, global and read-only apart."""
     from serena_memory.core.sync import conflicts
 
-    store = open_store(project)
+    store = open_store(project, only_global=topic.strip("/").split("/")[0] == "global")
     listing = store.list(topic)
     clashing = [c.name for c in conflicts(store)]
     if as_json:
@@ -118,10 +129,11 @@ def list_command(project: Path | None, topic: str, as_json: bool) -> None:
 @memories.command()
 @click.argument("name")
 @PROJECT_ARG
+@PROJECT_OPTION
 @JSON_OPTION
 def read(name: str, project: Path | None, as_json: bool) -> None:
     """Print the content of memory NAME."""
-    memory = open_store(project).load(name)
+    memory = open_store(project, names=[name]).load(name)
     if as_json:
         emit_json(memory._asdict())
         return
@@ -131,6 +143,7 @@ def read(name: str, project: Path | None, as_json: bool) -> None:
 @memories.command()
 @click.argument("name")
 @PROJECT_ARG
+@PROJECT_OPTION
 @click.option("--content", "-c", default=None, help="The content (default: read from stdin).")
 @click.option(
     "--file",
@@ -150,7 +163,7 @@ def write(name: str, project: Path | None, content: str | None, source) -> None:
                 raise click.UsageError("give --content, --file, or pipe the content on stdin")
             source = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", newline="")
         content = source.read()  # input that is not UTF-8 is reported by main()
-    result = open_store(project).write(name, content)
+    result = open_store(project, names=[name]).write(name, content)
     verb = "Created" if result.created else "Updated"
     say(f"{verb} memory '{escape_line(result.name)}' ({result.chars} characters).")
 
@@ -158,9 +171,10 @@ def write(name: str, project: Path | None, content: str | None, source) -> None:
 @memories.command()
 @click.argument("name")
 @PROJECT_ARG
+@PROJECT_OPTION
 def delete(name: str, project: Path | None) -> None:
     """Delete memory NAME."""
-    deleted = open_store(project).delete(name)
+    deleted = open_store(project, names=[name]).delete(name)
     say(f"Deleted memory '{escape_line(deleted)}'.")
 
 
@@ -168,15 +182,17 @@ def delete(name: str, project: Path | None) -> None:
 @click.argument("old_name")
 @click.argument("new_name")
 @PROJECT_ARG
+@PROJECT_OPTION
 def rename(old_name: str, new_name: str, project: Path | None) -> None:
     """Rename or move a memory; every `mem:OLD_NAME` reference follows."""
-    result = open_store(project).rename(old_name, new_name)
+    result = open_store(project, names=[old_name, new_name]).rename(old_name, new_name)
     say(result.summary())
 
 
 @memories.command()
 @click.argument("name")
 @PROJECT_ARG
+@PROJECT_OPTION
 @click.option("--needle", "-n", required=True, help="The text (or regex) to replace.")
 @click.option("--repl", "-r", required=True, help="The replacement, inserted verbatim.")
 @click.option(
@@ -200,7 +216,9 @@ def edit(
     allow_multiple_occurrences: bool,
 ) -> None:
     """Replace text in memory NAME."""
-    result = open_store(project).edit(name, needle, repl, mode, allow_multiple_occurrences)
+    result = open_store(project, names=[name]).edit(
+        name, needle, repl, mode, allow_multiple_occurrences
+    )
     say(f"Edited memory '{escape_line(result.name)}': {result.replacements} replacement(s).")
 
 

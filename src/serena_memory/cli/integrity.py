@@ -12,11 +12,19 @@ from pathlib import Path
 
 import click
 
-from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_store, say
+from serena_memory.cli.common import (
+    JSON_OPTION,
+    PROJECT_ARG,
+    PROJECT_OPTION,
+    emit_json,
+    open_store,
+    say,
+)
 
 
 @click.command()
 @PROJECT_ARG
+@PROJECT_OPTION
 @click.option(
     "--include-unmarked",
     is_flag=True,
@@ -65,6 +73,7 @@ def check(
 
 @click.command(name="auto-prefix-references")
 @PROJECT_ARG
+@PROJECT_OPTION
 @click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
 @click.option(
     "--include-flat-names",
@@ -115,6 +124,7 @@ def auto_prefix_references(
 @click.command()
 @click.argument("name")
 @PROJECT_ARG
+@PROJECT_OPTION
 @JSON_OPTION
 def backlinks(name: str, project: Path, as_json: bool) -> None:
     """List the memories that reference NAME, with line numbers."""
@@ -143,6 +153,7 @@ def backlinks(name: str, project: Path, as_json: bool) -> None:
 
 @click.command()
 @PROJECT_ARG
+@PROJECT_OPTION
 @click.option(
     "--format",
     "fmt",

@@ -13,6 +13,8 @@ CLIENT_KEYS = ("claude-code", "claude-desktop", "cursor", "codex", "vscode")
 @click.argument("client", type=click.Choice(CLIENT_KEYS))
 @click.option(
     "--project",
+    "-p",
+    metavar="DIR",
     type=click.Path(exists=True, file_okay=False, path_type=Path),
     default=None,
     help="Serve this project folder. Claude Code, Cursor and VS Code then get the entry in "

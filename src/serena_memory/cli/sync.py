@@ -11,22 +11,23 @@ from pathlib import Path
 
 import click
 
-from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_store, say, show_text
+from serena_memory.cli.common import (
+    JSON_OPTION,
+    PROJECT_ARG,
+    PROJECT_OPTION,
+    emit_json,
+    open_store,
+    say,
+    show_text,
+)
 
 
 def _store(project: Path | None, scope: str):
     """The global memories need no project: run from anywhere (the home folder included),
     they are synced all the same."""
-    from serena_memory.core.errors import MemoryStoreError
-
-    if scope == "project" or project is not None:
+    if scope == "project":
         return open_store(project)
-    try:
-        return open_store(None)
-    except MemoryStoreError:
-        from serena_memory.core.config import serena_home
-
-        return open_store(serena_home())
+    return open_store(project, only_global=scope == "global")
 
 
 @click.command(name="sync")
@@ -40,9 +41,14 @@ def _store(project: Path | None, scope: str):
 )
 @click.option(
     "--project",
-    "scope",
-    flag_value="project",
-    help="Sync the project's memories (PROJECT/.serena/memories) instead.",
+    "-p",
+    "project_option",
+    is_flag=False,
+    flag_value="",
+    default=None,
+    metavar="[DIR]",
+    help="Sync the memories of the project DIR (PROJECT/.serena/memories) instead; without "
+    "DIR the project found from the current folder.",
 )
 @click.option(
     "--team",
@@ -57,7 +63,13 @@ def _store(project: Path | None, scope: str):
     help="The git repository to sync with, remembered in serena_config.yml for next time.",
 )
 @JSON_OPTION
-def sync_command(project: Path | None, scope: str, remote: str | None, as_json: bool) -> None:
+def sync_command(
+    project: Path | None,
+    scope: str,
+    project_option: str | None,
+    remote: str | None,
+    as_json: bool,
+) -> None:
     """Fetch, merge and push the memories through a git remote (a bare repository on a
     shared drive, SSH or HTTPS; authentication is git's own). Both sides' changes are
     merged per memory; where both changed the same lines the local text stays and the
@@ -66,6 +78,20 @@ def sync_command(project: Path | None, scope: str, remote: str | None, as_json: 
     memories are pulled too (read-only, under global/team/)."""
     from serena_memory.core.sync import configured_remote, remember_remote, sync_everything
 
+    if project_option is not None:  # -p/--project names the project, whose memories sync
+        ctx = click.get_current_context()
+        if ctx.get_parameter_source("scope") is not click.core.ParameterSource.DEFAULT:
+            raise click.UsageError(
+                f"--project syncs the project's memories, --{scope} the {scope} ones; give one"
+            )
+        scope = "project"
+        if project_option:
+            chosen = Path(project_option)
+            if project is not None and project.resolve() != chosen.resolve():
+                raise click.UsageError(
+                    "two project folders given; give it once, as PROJECT or with -p/--project"
+                )
+            project = chosen
     store = _store(project, scope)
     if remote is not None and scope != "team" and remote != configured_remote(store, scope):
         where = remember_remote(store, scope, remote)
@@ -80,6 +106,7 @@ def sync_command(project: Path | None, scope: str, remote: str | None, as_json: 
 
 @click.command(name="conflicts")
 @PROJECT_ARG
+@PROJECT_OPTION
 @JSON_OPTION
 @click.option("--show", "show", default=None, metavar="NAME", help="Print the other side's text.")
 def conflicts_command(project: Path | None, as_json: bool, show: str | None) -> None:
@@ -117,6 +144,7 @@ def conflicts_command(project: Path | None, as_json: bool, show: str | None) -> 
 @click.command(name="resolve")
 @click.argument("name")
 @PROJECT_ARG
+@PROJECT_OPTION
 @click.option(
     "--keep",
     type=click.Choice(["local", "remote"]),

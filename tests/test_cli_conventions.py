@@ -133,3 +133,31 @@ def test_sync_project_scope_and_contradictions(project: Path) -> None:
     result = run_cli("memories", "sync", "-p", str(project))
     assert result.returncode == 1
     assert "project memories" in result.stderr  # the project's scope: no remote for it yet
+
+
+def test_a_memory_not_found_names_the_closest_ones(project: Path) -> None:
+    p = str(project)
+    ok(run_cli("memories", "write", "core", p, "-c", "Start here.\n"))
+    ok(run_cli("memories", "write", "auth/logins", p, "-c", "x\n"))
+    result = run_cli("memories", "read", "cor", p)
+    assert result.returncode == 1
+    assert "memory 'cor' not found; did you mean 'core'?" in result.stderr
+    result = run_cli("memories", "delete", "auth/login", p)  # a plural left out
+    assert "did you mean 'auth/logins'?" in result.stderr
+    result = run_cli("memories", "rename", "zzzz", "y", p)
+    assert "not found; `serena memories list` shows the memories there are" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_counts_and_empty_lists_read_as_a_person_writes_them(project: Path) -> None:
+    p = str(project)
+    out = ok(run_cli("memories", "list", p))
+    assert out.startswith("No memories yet: write one with `serena memories write NAME`")
+    assert "(1 character)" in ok(run_cli("memories", "write", "a", p, "-c", "x"))
+    ok(run_cli("memories", "write", "core", p, "-c", "See `mem:a`.\n"))
+    assert "1 replacement." in ok(run_cli("memories", "edit", "a", p, "-n", "x", "-r", "y"))
+    out = ok(run_cli("memories", "rename", "a", "b", p))
+    assert "rewrote 1 reference in 1 memory." in out
+    out = ok(run_cli("memories", "backlinks", "b", p))
+    assert out.startswith("1 memory references `mem:b`")
+    assert "(ies)" not in out and "(s)" not in out

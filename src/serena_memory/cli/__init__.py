@@ -31,8 +31,8 @@ from serena_memory.cli.search import search
 from serena_memory.cli.servers import start_mcp_server
 from serena_memory.cli.setup import setup
 from serena_memory.cli.sync import conflicts_command, resolve_command, sync_command
-from serena_memory.core.display import escape_line, escape_text
-from serena_memory.core.errors import EXPECTED_ERRORS, describe
+from serena_memory.core.display import counted, escape_line, escape_text
+from serena_memory.core.errors import EXPECTED_ERRORS, MemoryNotFoundError, describe
 from serena_memory.core.history import take_notices
 
 
@@ -46,8 +46,29 @@ class SerenaGroup(click.Group):
             return super().invoke(ctx)
         except BrokenPipeError:
             raise  # the reader went away; click exits quietly
+        except MemoryNotFoundError as exc:
+            raise click.ClickException(escape_text(_not_found(ctx, exc))) from None
         except EXPECTED_ERRORS as exc:
             raise click.ClickException(escape_text(describe(exc))) from None
+
+
+def _not_found(ctx: click.Context, exc: MemoryNotFoundError) -> str:
+    """The error, with the closest existing names (a typo, a shortened name, a plural) and
+    where to see them all."""
+    message = describe(exc)
+    store = ctx.meta.get("serena.store")
+    if not exc.name or store is None or "; " in message:
+        return message
+    from serena_memory.integrity.api import closest_names
+
+    try:
+        close = closest_names(store, exc.name)
+    except EXPECTED_ERRORS:
+        close = ()
+    if close:
+        quoted = " or ".join(f"'{escape_line(n)}'" for n in close)
+        return f"{message}; did you mean {quoted}? (`serena memories list` shows them all)"
+    return f"{message}; `serena memories list` shows the memories there are"
 
 
 @click.group(cls=SerenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -111,9 +132,13 @@ def list_command(project: Path | None, topic: str, as_json: bool) -> None:
         for name in names:
             say(f"  {escape_line(name)}")
         shown = True
-    if not shown:
-        where = f" in topic '{topic}'" if topic else ""
-        say(f"No memories{where}.")
+    if not shown and topic:
+        say(f"No memories in topic '{escape_line(topic)}'; `serena memories list` shows them all.")
+    elif not shown:
+        say(
+            "No memories yet: write one with `serena memories write NAME`, or let the agent "
+            "write the first ones (its onboarding) when it starts in this project."
+        )
     if listing.skipped:
         say(f"Skipped, not memories ({len(listing.skipped)}):")
         for item in listing.skipped:
@@ -165,7 +190,7 @@ def write(name: str, project: Path | None, content: str | None, source) -> None:
         content = source.read()  # input that is not UTF-8 is reported by main()
     result = open_store(project, names=[name]).write(name, content)
     verb = "Created" if result.created else "Updated"
-    say(f"{verb} memory '{escape_line(result.name)}' ({result.chars} characters).")
+    say(f"{verb} memory '{escape_line(result.name)}' ({counted(result.chars, 'character')}).")
 
 
 @memories.command()
@@ -219,7 +244,8 @@ def edit(
     result = open_store(project, names=[name]).edit(
         name, needle, repl, mode, allow_multiple_occurrences
     )
-    say(f"Edited memory '{escape_line(result.name)}': {result.replacements} replacement(s).")
+    replaced = counted(result.replacements, "replacement")
+    say(f"Edited memory '{escape_line(result.name)}': {replaced}.")
 
 
 for _command in (

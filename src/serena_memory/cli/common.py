@@ -92,6 +92,7 @@ def open_store(
     )
     if command is not None:  # an interrupted rename finished on the way: say so at the end
         command.call_on_close(lambda: _tell(store))
+        command.meta["serena.store"] = store  # for the closest names when one is not found
     store.validate_config()
     return store
 

@@ -104,6 +104,7 @@ def history_command(
 ) -> None:
     """Changes to memory NAME (across its renames), or to every memory: when, through
     what, by whom. Newest first."""
+    from serena_memory.core.display import counted
     from serena_memory.core.history import parse_when
     from serena_memory.core.names import normalize_name
 
@@ -113,7 +114,7 @@ def history_command(
     if prune:
         dropped = history.prune()
         kept = [
-            f"the {label} history {days} day(s)"
+            f"the {label} history {counted(days, 'day')}"
             for label, days in (
                 ("project's", history.keep_days),
                 ("global", history.global_keep_days),
@@ -121,8 +122,9 @@ def history_command(
             if days > 0
         ]
         say(
-            f"Dropped {dropped} old entry(ies), keeping {' and '.join(kept)}; the memories as "
-            "they were at each cut are the first entry of that history now."
+            f"Dropped {counted(dropped, 'old entry', 'old entries')}, keeping "
+            f"{' and '.join(kept)}; the memories as they were at each cut are the first "
+            "entry of that history now."
         )
         return
     moment = parse_when(since) if since else None

@@ -68,6 +68,14 @@ def check(
     else:
         say(report.to_text(), nl=False)
     if strict and not report.is_clean():
+        say(
+            "The strict check failed: point each reference above at an existing memory (a "
+            "listed candidate, with `serena memories rename` or an edit) or write the memory "
+            "it names; `serena memories auto-prefix-references` adds missing `mem:` prefixes "
+            "and `serena dashboard` fixes references with a click. Then run the check (or "
+            "the commit) again.",
+            err=True,
+        )
         sys.exit(1)
 
 
@@ -144,7 +152,8 @@ def backlinks(name: str, project: Path, as_json: bool) -> None:
     if not found:
         say(f"No memory references `mem:{shown}`{note}.")
         return
-    say(f"{len(found)} memory(ies) reference `mem:{shown}`{note}:")
+    who = "1 memory references" if len(found) == 1 else f"{len(found)} memories reference"
+    say(f"{who} `mem:{shown}`{note}:")
     for b in found:
         lines = ", ".join(str(n) for n in b.lines)
         tag = " [read-only]" if b.source_read_only else ""

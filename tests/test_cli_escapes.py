@@ -164,11 +164,11 @@ def test_graph_escapes_names_in_every_format(cloned: Path) -> None:
 
 
 def test_search_escapes_names(cloned: Path) -> None:
-    text = out(serena("memories", "search", "needle", str(cloned), "-n", "20"))
+    text = out(serena("memories", "search", "needle", "-p", str(cloned), "-n", "20"))
     for key in SEARCHABLE:  # names the name gate accepts, so search indexes them
         assert SHOWN[key] in text, key
     data = json.loads(
-        out(serena("memories", "search", "needle", str(cloned), "--json", "-n", "20"))
+        out(serena("memories", "search", "needle", "-p", str(cloned), "--json", "-n", "20"))
     )
     assert {NAMES[key] for key in SEARCHABLE} <= {hit["name"] for hit in data["hits"]}
 

@@ -94,14 +94,14 @@ def test_auto_prefix_dry_run_then_apply_then_nothing(folder: Path) -> None:
     before = core.read_text()
     dry = run_cli("memories", "auto-prefix-references", str(folder), "--dry-run")
     assert dry.returncode == 0, dry.stderr
-    assert "Would add `mem:` to 1 bare mention(s) in 1 memory(ies) (dry run" in dry.stdout
+    assert "Would add `mem:` to 1 bare mention in 1 memory (dry run" in dry.stdout
     assert "  - 1 x `tech_stack` -> `mem:tech_stack` in `core`" in dry.stdout
     assert "Skipped, flat name (1)" in dry.stdout and "`style` in `core`" in dry.stdout
     assert "Skipped, read-only source (1)" in dry.stdout
     assert "Skipped, near-miss (1)" in dry.stdout and "`Tech_Stack` in `notes`" in dry.stdout
     assert core.read_text() == before
     done = run_cli("memories", "auto-prefix-references", str(folder))
-    assert done.stdout.startswith("Added `mem:` to 1 bare mention(s)")
+    assert done.stdout.startswith("Added `mem:` to 1 bare mention")
     assert core.read_text() == before.replace("tech_stack and", "mem:tech_stack and")
     again = run_cli("memories", "auto-prefix-references", str(folder), "--json")
     data = json.loads(again.stdout)
@@ -119,7 +119,7 @@ def test_auto_prefix_dry_run_then_apply_then_nothing(folder: Path) -> None:
 def test_backlinks(folder: Path) -> None:
     done = run_cli("memories", "backlinks", "auth/login", str(folder))
     assert done.returncode == 0, done.stderr
-    assert done.stdout == "1 memory(ies) reference `mem:auth/login`:\n  core: line 1\n"
+    assert done.stdout == "1 memory references `mem:auth/login`:\n  core: line 1\n"
     data = json.loads(run_cli("memories", "backlinks", "gone", str(folder), "--json").stdout)
     assert data == {
         "name": "gone",

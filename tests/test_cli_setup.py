@@ -69,9 +69,11 @@ def test_json_client_keeps_other_servers_and_settings_and_a_backup(home: Path, c
         assert entry["type"] == "stdio"
     backup = path.with_name(path.name + ".bak")
     assert json.loads(backup.read_text(encoding="utf-8")) == before
+    written = path.read_bytes()
     again = setup(home, client)
-    assert again.returncode == 0 and "Updated" in again.stdout
-    assert len(json.loads(path.read_text(encoding="utf-8"))[key]) == 2
+    assert again.returncode == 0 and "already set up" in again.stdout
+    assert path.read_bytes() == written  # the entry was right: nothing changed
+    assert json.loads(backup.read_text(encoding="utf-8")) == before  # the first original
 
 
 def test_missing_file_is_created_without_backup(home: Path) -> None:
@@ -132,7 +134,11 @@ def test_project_entry_goes_into_the_projects_own_file(home: Path, tmp_path: Pat
     entry = json.loads((project / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"][
         "serena-memory"
     ]
-    assert entry["args"][-2:] == ["--project", str(project.resolve())]
+    # written for every clone: `serena` from the PATH, the project found where Claude Code
+    # starts the server (this machine's paths never go into a file teams commit)
+    assert entry["command"] == "serena"
+    assert entry["args"] == ["start-mcp-server", "--project-from-cwd"]
+    assert str(project) not in (project / ".mcp.json").read_text(encoding="utf-8")
     assert not (home / ".claude.json").exists()
 
 
@@ -339,7 +345,7 @@ def test_url_entry_carries_the_servers_authorization_header(
             expected["type"] = "http"
         assert entry == expected
     assert stat.S_IMODE(path.stat().st_mode) == 0o600  # the token is readable by its owner only
-    again = setup(home, client, "--url", URL)
+    again = setup(home, client, "--url", URL + "2")  # another server: the entry changes
     assert again.returncode == 0 and "Updated" in again.stdout
     assert stat.S_IMODE(path.with_name(path.name + ".bak").stat().st_mode) == 0o600
 

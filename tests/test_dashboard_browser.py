@@ -230,7 +230,7 @@ def test_rename_moves_the_memory_and_rewrites_references(tab: Tab, store: Memory
     page.click("#rename-button")
     page.fill("#rename-to", "identity/sign_in")
     page.click("#rename-confirm")
-    expect(page.locator(".notice.ok")).to_contain_text("rewrote 2 reference(s) in 2 memory(ies)")
+    expect(page.locator(".notice.ok")).to_contain_text("rewrote 2 references in 2 memories")
     expect(page.locator(".memory-header h1")).to_have_text("identity/sign_in")
     expect(page.locator('a[data-name="identity/sign_in"]')).to_be_visible()
     expect(page.locator('a[data-name="auth/login"]')).to_have_count(0)

@@ -310,7 +310,7 @@ def test_rename_reports_the_rewritten_references(client: httpx.Client, store: Me
     data = client.post("/api/rename", json={"old": "auth/login", "new": "auth/sign_in"}).json()
     assert data["references_rewritten"] == 2
     assert data["memories_rewritten"] == ["core"]
-    assert "rewrote 2 reference(s)" in data["summary"]
+    assert "rewrote 2 references" in data["summary"]
     assert store.read("core") == "mem:auth/sign_in and `mem:auth/sign_in`"
     assert store.read("other") == "mem:auth/login_old stays"
 

@@ -548,7 +548,7 @@ def test_a_projects_keep_days_prunes_only_the_projects_history(
     global_before = len(list(store.history().folders[1].records()))
     done = run_cli("memories", "history", "--prune", "-p", str(project))
     assert done.returncode == 0, done.stderr
-    assert "project's history 7 day(s)" in done.stdout and "global" not in done.stdout
+    assert "project's history 7 days" in done.stdout and "global" not in done.stdout
     history = MemoryStore(project, home=serena_home).history()
     assert len(list(history.folders[1].records())) == global_before  # untouched
     assert len(list(history.folders[0].records())) == 2  # the cut and "Write new"

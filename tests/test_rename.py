@@ -100,7 +100,7 @@ def test_only_whole_name_references_are_rewritten(store: MemoryStore) -> None:
     assert result.global_not_rewritten == ["global/notes"]
     assert result.references_rewritten == 5 + 1
     assert result.memories_rewritten == ["core", "security/auth"]
-    assert "rewrote 6 reference(s) in 2 memory(ies)" in result.summary()
+    assert "rewrote 6 references in 2 memories" in result.summary()
     assert store.read("auth/login") == "login\n"
 
 

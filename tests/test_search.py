@@ -288,15 +288,17 @@ def test_cli_search_text_and_json(project: Path) -> None:
     (memories / "billing").mkdir(parents=True)
     (memories / "billing" / "refunds.md").write_text("# Refunds\nMoney goes back in 30 days.\n")
     (memories / "core.md").write_text("# Core\nStart here.\n")
-    done = run_cli("memories", "search", "refunds money", str(project))
+    done = run_cli("memories", "search", "refunds money", "-p", str(project))
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("1. billing/refunds")
     assert "2: Money goes back in 30 days." in done.stdout
-    done = run_cli("memories", "search", "start", str(project), "--json", "--topic", "billing")
+    done = run_cli(
+        "memories", "search", "start", "-p", str(project), "--json", "--topic", "billing"
+    )
     assert json.loads(done.stdout) == {"query": "start", "hits": []}
-    done = run_cli("memories", "search", '"unbalanced AND (', str(project))
+    done = run_cli("memories", "search", '"unbalanced AND (', "-p", str(project))
     assert done.returncode == 0 and "No memory matches" in done.stdout
-    done = run_cli("memories", "search", "x", str(project), "--scope", "nowhere")
+    done = run_cli("memories", "search", "x", "-p", str(project), "--scope", "nowhere")
     assert done.returncode == 2 and "Traceback" not in done.stderr
 
 

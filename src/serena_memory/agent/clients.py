@@ -18,6 +18,12 @@ the new text is read back with the same rules before it is written. In a project
 written (the configuration and its backup) stay inside the project folder: a configuration
 folder that is a symlink leading out of the project, or a configuration file that is a
 symlink, is refused rather than followed.
+
+A project's file is shared (teams commit it), so its entry names nothing of this machine:
+`serena` from the PATH, and the project found from where the client starts it. The first
+backup is kept: running setup again never replaces the original file's copy with an
+already changed one, and an entry that is already right changes nothing. VS Code allows
+comments in its file (JSON with comments): they are read and kept (agent/jsonc.py).
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import shutil
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -49,6 +56,7 @@ class ServerCommand:
 
     command: str
     args: tuple[str, ...]
+    env: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def for_this_install(cls, project: Path | None) -> ServerCommand:
@@ -62,7 +70,19 @@ class ServerCommand:
         args: tuple[str, ...] = (*prefix, "start-mcp-server")
         if project is not None:
             args = (*args, "--project", str(project))
-        return cls(command, args)
+        return cls(command, args, _forwarded_env())
+
+    @classmethod
+    def for_every_clone(cls, client: Client) -> ServerCommand:
+        """For a project's shared file: `serena` from the PATH, the project found from where
+        the client starts the server (or named by the client's own variable)."""
+        return cls("serena", ("start-mcp-server", *client.shared_project_args), _forwarded_env())
+
+
+def _forwarded_env() -> tuple[tuple[str, str], ...]:
+    """SERENA_HOME, when set: the client starts the server without this shell's settings."""
+    home = os.environ.get("SERENA_HOME")
+    return (("SERENA_HOME", home),) if home else ()
 
 
 @dataclass(frozen=True)
@@ -105,6 +125,9 @@ class Client:
     # None: the client takes HTTP servers only through its own settings
     http_type: str | None = "http"
     headers_key: str = "headers"
+    # how an entry in the project's shared file finds the project
+    shared_project_args: tuple[str, ...] = ("--project-from-cwd",)
+    comments: bool = False  # its JSON file may hold comments (JSON with comments)
 
     def config_file(self, project: Path | None) -> Path:
         if project is not None and self.project_file is not None:
@@ -115,6 +138,8 @@ class Client:
         if isinstance(server, HttpServer):
             return self._http_entry(server)
         entry: dict[str, Any] = {"command": server.command, "args": list(server.args)}
+        if server.env:
+            entry["env"] = dict(server.env)
         if self.vscode_style:
             entry = {"type": "stdio", **entry}
         return entry
@@ -168,6 +193,7 @@ CLIENTS: dict[str, Client] = {
             project_file=lambda p: p / ".cursor" / "mcp.json",
             servers_key="mcpServers",
             http_type="",
+            shared_project_args=("--project", "${workspaceFolder}"),
         ),
         Client(
             "codex",
@@ -188,6 +214,8 @@ CLIENTS: dict[str, Client] = {
             project_file=lambda p: p / ".vscode" / "mcp.json",
             servers_key="servers",
             vscode_style=True,
+            shared_project_args=("--project", "${workspaceFolder}"),
+            comments=True,
         ),
     )
 }
@@ -199,6 +227,7 @@ class SetupResult:
     backup: Path | None
     replaced: bool  # an entry of the same name was there before
     text: str  # the file's new content
+    unchanged: bool = False  # the entry was already right: nothing was written
 
 
 def render_entry(client: Client, server: ServerCommand | HttpServer) -> str:
@@ -215,14 +244,55 @@ def render_entry(client: Client, server: ServerCommand | HttpServer) -> str:
     return json.dumps({client.servers_key: {SERVER_NAME: entry}}, indent=2) + "\n"
 
 
-def setup_client(
+def _by_hand(client: Client, project: Path | None) -> str:
+    """The command that prints the entry to paste, as a person types it."""
+    where = f" --project {project}" if project is not None and client.project_file else ""
+    return f"`serena setup {client.key}{where} --print`"
+
+
+def setup_warnings(
     client: Client, server: ServerCommand | HttpServer, project: Path | None
+) -> list[str]:
+    """What a person should know before the entry is written: something of this machine in
+    a file the project shares, or a user-wide entry tied to one project."""
+    path = client.config_file(project)
+    said = []
+    shared = project is not None and client.project_file is not None
+    if shared and isinstance(server, ServerCommand):
+        if server.command == "serena" and shutil.which("serena") is None:
+            said.append(
+                f"`serena` is not on this machine's PATH, and the entry in {path} starts it "
+                "from the PATH (the file is shared with everyone who clones the project); "
+                "put this install's `serena` on the PATH so the client finds it"
+            )
+        for key, value in server.env:
+            said.append(
+                f"{key} is set, so the entry in {path} carries {key}={value}, a folder of "
+                "this machine, into a file shared with everyone who clones the project; "
+                f"unset {key} before running setup to leave it out"
+            )
+    elif project is not None and isinstance(server, ServerCommand):
+        said.append(
+            f"{client.label} has no project file, so this entry in your own {path} serves "
+            f"{project} in every {client.label} session; leave out --project to serve the "
+            f"project found from the folder {client.label} starts in"
+        )
+    return said
+
+
+def setup_client(
+    client: Client,
+    server: ServerCommand | HttpServer,
+    project: Path | None,
+    before_write: Callable[[], None] | None = None,
 ) -> SetupResult:
     """Merge this server's entry into the client's configuration file (created if absent),
-    keeping a backup of the previous file next to it.
+    keeping a backup of the file as it was before the first setup next to it.
 
     An entry that holds a token goes only into the person's own file (a project's is
     often committed), and the file and its backup are then readable by their owner only.
+    An entry that is already right writes nothing. ``before_write`` is called once the
+    change is known to be safe, just before anything is written (to warn a person).
     """
     secret = isinstance(server, HttpServer) and server.token is not None
     if secret and project is not None:
@@ -232,13 +302,14 @@ def setup_client(
         )
     client.entry(server)  # a client that can't take this form says so before any file is read
     path = client.config_file(project)
+    hand = _by_hand(client, project)
     inside: tuple[str, ...] | None = None
     if project is not None and client.project_file is not None:
-        inside = (_inside_project(path, project),)
+        inside = (_inside_project(path, project, hand),)
     if path.is_symlink() or (path.exists() and not path.is_file()):
         raise ClientSetupError(
             f"{path} is not a regular file (a symlink or a folder), so it was left untouched; "
-            "add this entry by hand instead (serena setup --print shows it)"
+            f"add this entry by hand instead ({hand} shows it)"
         )
     try:
         raw = path.read_bytes() if path.exists() else None
@@ -246,20 +317,25 @@ def setup_client(
     except UnicodeDecodeError:
         raise ClientSetupError(
             f"{path} is not UTF-8 text and was left untouched; fix it or add the entry by hand "
-            "(serena setup --print shows it)"
+            f"({hand} shows it)"
         ) from None
     merge = _merge_toml if client.toml else _merge_json
-    text, replaced = merge(client, server, path, original)
-    backup = None
-    if raw is not None:
-        backup = path.with_name(path.name + ".bak")
-        # written, not copied: a link planted at the backup's name is replaced, not followed
+    text, replaced = merge(client, server, path, original, hand)
+    backup = path.with_name(path.name + ".bak")
+    kept = backup.is_file() and not backup.is_symlink()
+    if text == original:
+        return SetupResult(path, backup if kept else None, replaced, text, unchanged=True)
+    if before_write is not None:
+        before_write()
+    if raw is not None and not kept:
+        # the first original is kept: a later run never replaces it with a changed file.
+        # Written, not copied: a link planted at the backup's name is replaced, not followed
         atomic_write(backup, raw, inside=inside, mode=0o600 if secret else None)
     atomic_write(path, text.encode("utf-8"), inside=inside, mode=0o600 if secret else None)
-    return SetupResult(path, backup, replaced, text)
+    return SetupResult(path, backup if raw is not None or kept else None, replaced, text)
 
 
-def _inside_project(path: Path, project: Path) -> str:
+def _inside_project(path: Path, project: Path, hand: str) -> str:
     """The real folder of a project's configuration file, refused when a symlink on the way
     (``.cursor -> ~/elsewhere``) leads out of the project: setup writes only inside it."""
     root = os.path.realpath(project)
@@ -270,7 +346,7 @@ def _inside_project(path: Path, project: Path) -> str:
     except OutsidePathError as exc:
         raise ClientSetupError(
             f"{exc}; setup writes only inside the project, so add the entry by hand "
-            "(serena setup --print shows it)"
+            f"({hand} shows it)"
         ) from None
     return folder
 
@@ -324,50 +400,77 @@ def _dump_json(data: Any) -> str:
 
 
 def _merge_json(
-    client: Client, server: ServerCommand | HttpServer, path: Path, original: str | None
+    client: Client,
+    server: ServerCommand | HttpServer,
+    path: Path,
+    original: str | None,
+    hand: str,
 ) -> tuple[str, bool]:
+    from serena_memory.agent import jsonc
+
     data: Any = {}
+    kind = "JSON with comments" if client.comments else "JSON"
     if original is not None and original.strip():
         try:
-            data = _strict_json(original)
+            data = (
+                jsonc.loads(original, _strict_json) if client.comments else _strict_json(original)
+            )
+        except jsonc.JsoncError as exc:
+            raise ClientSetupError(
+                f"{path} is not valid {kind} ({exc}) and was left untouched; fix it or add "
+                f"the entry by hand ({hand} shows it)"
+            ) from None
         except json.JSONDecodeError as exc:
             raise ClientSetupError(
-                f"{path} is not valid JSON (line {exc.lineno}: {exc.msg}) and was left "
-                "untouched; fix it or add the entry by hand (serena setup --print shows it)"
+                f"{path} is not valid {kind} (line {exc.lineno}: {exc.msg}) and was left "
+                f"untouched; fix it or add the entry by hand ({hand} shows it)"
             ) from None
         except _Refused as exc:
             raise ClientSetupError(
                 f"{path} {exc}, so it was left untouched; fix it or add the entry by hand "
-                "(serena setup --print shows it)"
+                f"({hand} shows it)"
             ) from None
         except RecursionError:
             raise ClientSetupError(
                 f"{path} is nested too deeply to be read and was left untouched; add the entry "
-                "by hand (serena setup --print shows it)"
+                f"by hand ({hand} shows it)"
             ) from None
     if not isinstance(data, dict):
         raise ClientSetupError(
             f"{path} does not hold a JSON object and was left untouched; fix it or add the "
-            "entry by hand (serena setup --print shows it)"
+            f"entry by hand ({hand} shows it)"
         )
     servers = data.setdefault(client.servers_key, {})
     if not isinstance(servers, dict):
         raise ClientSetupError(
             f"{path}: '{client.servers_key}' is not a JSON object; the file was left untouched"
         )
+    entry = client.entry(server)
     replaced = SERVER_NAME in servers
-    servers[SERVER_NAME] = client.entry(server)
-    text = _dump_json(data)
-    if _strict_json(text) != data:  # read back with the same rules: never a changed file
+    if original is not None and servers.get(SERVER_NAME) == entry:
+        return original, replaced  # already right: nothing to write
+    servers[SERVER_NAME] = entry
+    if client.comments and original is not None and original.strip():
+        # changed in place: the person's comments and layout stay
+        text = jsonc.set_member(original, (client.servers_key, SERVER_NAME), entry)
+        written = jsonc.loads(text, _strict_json)
+    else:
+        text = _dump_json(data)
+        written = _strict_json(text)
+    if written != data:  # read back with the same rules: never a changed file
         raise ClientSetupError(
             f"{path} could not be written back unchanged, so it was left untouched; add the "
-            "entry by hand (serena setup --print shows it)"
+            f"entry by hand ({hand} shows it)"
         )
     return text, replaced
 
 
 def _merge_toml(
-    client: Client, server: ServerCommand | HttpServer, path: Path, original: str | None
+    client: Client,
+    server: ServerCommand | HttpServer,
+    path: Path,
+    original: str | None,
+    hand: str,
 ) -> tuple[str, bool]:
     import tomllib
 
@@ -380,7 +483,7 @@ def _merge_toml(
     except (TOMLKitError, tomllib.TOMLDecodeError) as exc:
         raise ClientSetupError(
             f"{path} is not valid TOML ({exc}) and was left untouched; fix it or add the "
-            "entry by hand (serena setup --print shows it)"
+            f"entry by hand ({hand} shows it)"
         ) from None
     servers = document.get(client.servers_key)
     if servers is None:
@@ -390,14 +493,18 @@ def _merge_toml(
         raise ClientSetupError(
             f"{path}: '{client.servers_key}' is not a table; the file was left untouched"
         )
+    entry = client.entry(server)
     replaced = SERVER_NAME in servers
-    servers[SERVER_NAME] = client.entry(server)
+    current = servers.get(SERVER_NAME)
+    if original is not None and current is not None and tomlkit.item(current).unwrap() == entry:
+        return original, replaced  # already right: nothing to write
+    servers[SERVER_NAME] = entry
     text = tomlkit.dumps(document)
     try:
         tomllib.loads(text)
     except tomllib.TOMLDecodeError:
         raise ClientSetupError(
             f"{path} could not be written back as valid TOML, so it was left untouched; add "
-            "the entry by hand (serena setup --print shows it)"
+            f"the entry by hand ({hand} shows it)"
         ) from None
     return text, replaced

@@ -15,7 +15,15 @@ from pathlib import Path
 
 import click
 
-from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_store, say, show_text
+from serena_memory.cli.common import (
+    JSON_OPTION,
+    PROJECT_ARG,
+    PROJECT_OPTION,
+    emit_json,
+    open_store,
+    say,
+    show_text,
+)
 from serena_memory.cli.dashboard import dashboard
 from serena_memory.cli.history import diff_command, history_command, restore_command, show_command
 from serena_memory.cli.integrity import (
@@ -29,8 +37,8 @@ from serena_memory.cli.search import search
 from serena_memory.cli.servers import start_mcp_server
 from serena_memory.cli.setup import setup
 from serena_memory.cli.sync import conflicts_command, resolve_command, sync_command
-from serena_memory.core.display import escape_line, escape_text
-from serena_memory.core.errors import EXPECTED_ERRORS, describe
+from serena_memory.core.display import counted, escape_line, escape_text
+from serena_memory.core.errors import EXPECTED_ERRORS, MemoryNotFoundError, describe
 from serena_memory.core.history import take_notices
 
 
@@ -44,8 +52,29 @@ class SerenaGroup(click.Group):
             return super().invoke(ctx)
         except BrokenPipeError:
             raise  # the reader went away; click exits quietly
+        except MemoryNotFoundError as exc:
+            raise click.ClickException(escape_text(_not_found(ctx, exc))) from None
         except EXPECTED_ERRORS as exc:
             raise click.ClickException(escape_text(describe(exc))) from None
+
+
+def _not_found(ctx: click.Context, exc: MemoryNotFoundError) -> str:
+    """The error, with the closest existing names (a typo, a shortened name, a plural) and
+    where to see them all."""
+    message = describe(exc)
+    store = ctx.meta.get("serena.store")
+    if not exc.name or store is None or "; " in message:
+        return message
+    from serena_memory.integrity.api import closest_names
+
+    try:
+        close = closest_names(store, exc.name)
+    except EXPECTED_ERRORS:
+        close = ()
+    if close:
+        quoted = " or ".join(f"'{escape_line(n)}'" for n in close)
+        return f"{message}; did you mean {quoted}? (`serena memories list` shows them all)"
+    return f"{message}; `serena memories list` shows the memories there are"
 
 
 @click.group(cls=SerenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -58,16 +87,18 @@ def cli() -> None:
 def memories() -> None:
     """Create, read, change and check the memories of a project.
 
-    PROJECT is the project folder. Without it, the project is found from the current
-    folder as git finds a repository: the nearest folder upward holding .serena/, else the
-    top of the git work tree, else the current folder; stderr says which. Project memories
-    live in PROJECT/.serena/memories, global ones (names starting with global/) in
-    $SERENA_HOME/memories/global.
+    PROJECT (or -p/--project DIR, accepted by every command) is the project folder.
+    Without it, the project is found from the current folder as git finds a repository:
+    the nearest folder upward holding .serena/, else the top of the git work tree, else the
+    current folder; stderr says which. Project memories live in PROJECT/.serena/memories,
+    global ones (names starting with global/) in $SERENA_HOME/memories/global. A command
+    that touches only global memories needs no project and runs from anywhere.
     """
 
 
 @memories.command()
 @PROJECT_ARG
+@PROJECT_OPTION
 def initialize(project: Path | None) -> None:
     """Seed the memory_maintenance memory (never overwrites an existing one)."""
     from serena_memory.agent.maintenance import seed_maintenance
@@ -78,13 +109,14 @@ def initialize(project: Path | None) -> None:
 
 @memories.command(name="list")
 @PROJECT_ARG
+@PROJECT_OPTION
 @click.option("--topic", "-t", default="", help="Only memories in this topic, e.g. auth or global.")
 @JSON_OPTION
 def list_command(project: Path | None, topic: str, as_json: bool) -> None:
     """List memory names: project, global and read-only apart."""
     from serena_memory.core.sync import conflicts
 
-    store = open_store(project)
+    store = open_store(project, only_global=topic.strip("/").split("/")[0] == "global")
     listing = store.list(topic)
     clashing = [c.name for c in conflicts(store)]
     if as_json:
@@ -106,9 +138,13 @@ def list_command(project: Path | None, topic: str, as_json: bool) -> None:
         for name in names:
             say(f"  {escape_line(name)}")
         shown = True
-    if not shown:
-        where = f" in topic '{topic}'" if topic else ""
-        say(f"No memories{where}.")
+    if not shown and topic:
+        say(f"No memories in topic '{escape_line(topic)}'; `serena memories list` shows them all.")
+    elif not shown:
+        say(
+            "No memories yet: write one with `serena memories write NAME`, or let the agent "
+            "write the first ones (its onboarding) when it starts in this project."
+        )
     if listing.skipped:
         say(f"Skipped, not memories ({len(listing.skipped)}):")
         for item in listing.skipped:
@@ -124,10 +160,11 @@ def list_command(project: Path | None, topic: str, as_json: bool) -> None:
 @memories.command()
 @click.argument("name")
 @PROJECT_ARG
+@PROJECT_OPTION
 @JSON_OPTION
 def read(name: str, project: Path | None, as_json: bool) -> None:
     """Print the content of memory NAME."""
-    memory = open_store(project).load(name)
+    memory = open_store(project, names=[name]).load(name)
     if as_json:
         emit_json(memory._asdict())
         return
@@ -137,6 +174,7 @@ def read(name: str, project: Path | None, as_json: bool) -> None:
 @memories.command()
 @click.argument("name")
 @PROJECT_ARG
+@PROJECT_OPTION
 @click.option("--content", "-c", default=None, help="The content (default: read from stdin).")
 @click.option(
     "--file",
@@ -156,17 +194,18 @@ def write(name: str, project: Path | None, content: str | None, source) -> None:
                 raise click.UsageError("give --content, --file, or pipe the content on stdin")
             source = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", newline="")
         content = source.read()  # input that is not UTF-8 is reported by main()
-    result = open_store(project).write(name, content)
+    result = open_store(project, names=[name]).write(name, content)
     verb = "Created" if result.created else "Updated"
-    say(f"{verb} memory '{escape_line(result.name)}' ({result.chars} characters).")
+    say(f"{verb} memory '{escape_line(result.name)}' ({counted(result.chars, 'character')}).")
 
 
 @memories.command()
 @click.argument("name")
 @PROJECT_ARG
+@PROJECT_OPTION
 def delete(name: str, project: Path | None) -> None:
     """Delete memory NAME."""
-    deleted = open_store(project).delete(name)
+    deleted = open_store(project, names=[name]).delete(name)
     say(f"Deleted memory '{escape_line(deleted)}'.")
 
 
@@ -174,15 +213,17 @@ def delete(name: str, project: Path | None) -> None:
 @click.argument("old_name")
 @click.argument("new_name")
 @PROJECT_ARG
+@PROJECT_OPTION
 def rename(old_name: str, new_name: str, project: Path | None) -> None:
     """Rename or move a memory; every `mem:OLD_NAME` reference follows."""
-    result = open_store(project).rename(old_name, new_name)
+    result = open_store(project, names=[old_name, new_name]).rename(old_name, new_name)
     say(result.summary())
 
 
 @memories.command()
 @click.argument("name")
 @PROJECT_ARG
+@PROJECT_OPTION
 @click.option("--needle", "-n", required=True, help="The text (or regex) to replace.")
 @click.option("--repl", "-r", required=True, help="The replacement, inserted verbatim.")
 @click.option(
@@ -206,8 +247,11 @@ def edit(
     allow_multiple_occurrences: bool,
 ) -> None:
     """Replace text in memory NAME."""
-    result = open_store(project).edit(name, needle, repl, mode, allow_multiple_occurrences)
-    say(f"Edited memory '{escape_line(result.name)}': {result.replacements} replacement(s).")
+    result = open_store(project, names=[name]).edit(
+        name, needle, repl, mode, allow_multiple_occurrences
+    )
+    replaced = counted(result.replacements, "replacement")
+    say(f"Edited memory '{escape_line(result.name)}': {replaced}.")
 
 
 for _command in (

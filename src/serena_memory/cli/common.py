@@ -1,4 +1,4 @@
-"""What every command shares: the PROJECT argument, opening the store, the output.
+"""What every command shares: the project folder, opening the store, the output.
 
 Cheap to import (click and the core store only), so every command module can use it
 without slowing the start of `serena`.
@@ -7,7 +7,9 @@ without slowing the start of `serena`.
 from __future__ import annotations
 
 import json
+import os
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import click
@@ -22,21 +24,66 @@ PROJECT_ARG = click.argument(
     default=None,
     type=click.Path(file_okay=False, path_type=Path),
 )
+
+
+def _remember_project(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:
+    if value is not None:
+        ctx.meta["serena.project_option"] = value
+
+
+# `-p/--project DIR` names the project in every command, beside the positional PROJECT where
+# a command has one; open_store reads it, so the commands' own signatures stay as they are.
+PROJECT_OPTION = click.option(
+    "--project",
+    "-p",
+    "project_option",
+    metavar="DIR",
+    default=None,
+    expose_value=False,
+    is_eager=True,
+    callback=_remember_project,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The project folder (default: found from the current folder).",
+)
 JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 
 
-def open_store(project: Path | None) -> MemoryStore:
+def given_project(project: Path | None) -> Path | None:
+    """The folder given as PROJECT or with -p/--project (the same one if both)."""
+    command = click.get_current_context(silent=True)
+    option = command.meta.get("serena.project_option") if command is not None else None
+    if option is None:
+        return project
+    if project is not None and os.path.realpath(project) != os.path.realpath(option):
+        raise click.UsageError(
+            f"two project folders given ({project} and {option}); give it once, as PROJECT "
+            "or with -p/--project"
+        )
+    return Path(option)
+
+
+def open_store(
+    project: Path | None, *, names: Iterable[str] = (), only_global: bool = False
+) -> MemoryStore:
     """The project's store; refuses a missing folder, a file, a folder that is never a
     project (core/paths.py) and a broken configuration before any command runs.
 
     Without PROJECT the project is found from the current folder as git finds a repository
     (core/discovery.py), and stderr says which one, so a command run from a subfolder never
-    works on a stray folder of its own unnoticed."""
+    works on a stray folder of its own unnoticed. A command that touches only global
+    memories (``names`` all global, or ``only_global``) needs no project: run from the home
+    folder or a folder that is no project, it works on the global memories alone and
+    creates nothing where it runs."""
     from serena_memory.core.config import serena_home
-    from serena_memory.core.discovery import choose_project
+    from serena_memory.core.discovery import choose_project, global_only_choice
 
-    choice = choose_project(project, serena_home())
-    if choice.found_by != "given":
+    project = given_project(project)
+    home = serena_home()
+    if project is None and (only_global or _all_global(names)):
+        choice = global_only_choice(home)
+    else:
+        choice = choose_project(project, home)
+    if choice.found_by not in ("given", "global only"):
         say(choice.describe(), err=True)
     command = click.get_current_context(silent=True)
     action = command.info_name if command is not None else ""
@@ -45,8 +92,20 @@ def open_store(project: Path | None) -> MemoryStore:
     )
     if command is not None:  # an interrupted rename finished on the way: say so at the end
         command.call_on_close(lambda: _tell(store))
+        command.meta["serena.store"] = store  # for the closest names when one is not found
     store.validate_config()
     return store
+
+
+def _all_global(names: Iterable[str]) -> bool:
+    from serena_memory.core import names as N
+    from serena_memory.core.errors import InvalidNameError
+
+    listed = list(names)
+    try:
+        return bool(listed) and all(N.is_global(N.normalize_name(n)) for n in listed)
+    except InvalidNameError:
+        return False  # the command itself says what is wrong with the name
 
 
 def _tell(store: MemoryStore) -> None:

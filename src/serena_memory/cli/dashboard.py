@@ -9,13 +9,14 @@ from pathlib import Path
 
 import click
 
-from serena_memory.cli.common import PROJECT_ARG, open_store, say
+from serena_memory.cli.common import PROJECT_ARG, PROJECT_OPTION, open_store, say
 
 DEFAULT_PORT = 24282  # mirrored from server.py, which can't be imported here cheaply
 
 
 @click.command()
 @PROJECT_ARG
+@PROJECT_OPTION
 @click.option(
     "--host",
     default="127.0.0.1",

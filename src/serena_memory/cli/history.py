@@ -24,14 +24,42 @@ _PROJECT_OPTION = click.option(
     "project_option",
     default=None,
     type=click.Path(file_okay=False, path_type=Path),
-    help="The project folder (default: the current folder).",
+    metavar="DIR",
+    help="The project folder (default: found from the current folder).",
 )
 _JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 
 
-def _history(*projects: Path | None):
-    project = next((p for p in projects if p is not None), Path("."))
-    return open_store(project).history()
+def _history(*projects: Path | None, names: tuple[str | None, ...] = ()):
+    """The history of the project given (-p/--project, else PROJECT), else the one found
+    from the current folder; of the global memories alone when every name is global."""
+    given = [p for p in projects if p is not None]
+    if len(given) == 2 and given[0].resolve() != given[1].resolve():
+        raise click.UsageError("two project folders given; give it once, as PROJECT or with -p")
+    listed = [n for n in names if n is not None]
+    return open_store(given[0] if given else None, names=listed).history()
+
+
+def _folder_not_name(name: str | None, project: Path | None) -> bool:
+    """Whether the lone argument of `history ARG` is a project folder, not a memory name:
+    an existing folder that holds .serena/ or .git, or that no memory name can spell
+    (`.`, `..`, `/abs/path`, `~/app`)."""
+    if name is None or project is not None:
+        return False
+    folder = Path(name).expanduser()
+    if not folder.is_dir():
+        return False
+    if name.startswith("~"):
+        return True
+    if (folder / ".serena").is_dir() or (folder / ".git").exists():
+        return True
+    from serena_memory.core.errors import InvalidNameError
+    from serena_memory.core.names import normalize_name
+
+    try:
+        return normalize_name(name) != name.strip()
+    except InvalidNameError:
+        return True
 
 
 def _when(text: str) -> str:
@@ -76,14 +104,17 @@ def history_command(
 ) -> None:
     """Changes to memory NAME (across its renames), or to every memory: when, through
     what, by whom. Newest first."""
+    from serena_memory.core.display import counted
     from serena_memory.core.history import parse_when
     from serena_memory.core.names import normalize_name
 
-    history = _history(project_option, project)
+    if _folder_not_name(name, project):  # `history DIR`: the history of that project
+        name, project = None, Path(name or ".")
+    history = _history(project_option, project, names=(name,))
     if prune:
         dropped = history.prune()
         kept = [
-            f"the {label} history {days} day(s)"
+            f"the {label} history {counted(days, 'day')}"
             for label, days in (
                 ("project's", history.keep_days),
                 ("global", history.global_keep_days),
@@ -91,8 +122,9 @@ def history_command(
             if days > 0
         ]
         say(
-            f"Dropped {dropped} old entry(ies), keeping {' and '.join(kept)}; the memories as "
-            "they were at each cut are the first entry of that history now."
+            f"Dropped {counted(dropped, 'old entry', 'old entries')}, keeping "
+            f"{' and '.join(kept)}; the memories as they were at each cut are the first "
+            "entry of that history now."
         )
         return
     moment = parse_when(since) if since else None
@@ -135,7 +167,7 @@ def show_command(name: str, project: Path | None, project_option: Path | None, r
     from serena_memory.core.names import normalize_name
 
     name = normalize_name(name)
-    old_name, data = _history(project_option, project).content_at(name, rev)
+    old_name, data = _history(project_option, project, names=(name,)).content_at(name, rev)
     if data is None:
         raise HistoryError(f"memory '{name}' did not exist at {rev}")
     if old_name != name:
@@ -161,7 +193,7 @@ def diff_command(name: str, revs: tuple[str, ...], project_option: Path | None) 
     if len(revs) > 2:
         raise click.UsageError("give at most two entries")
     name = normalize_name(name)
-    history = _history(project_option)
+    history = _history(project_option, names=(name,))
     if len(revs) == 2:
         old_rev, new_rev = revs
         old = history.content_at(name, old_rev)[1]
@@ -203,5 +235,5 @@ def restore_command(
     else:
         if name is None:
             raise click.UsageError("give the NAME of a memory, or --all --at ENTRY|TIME")
-        result = _history(project_option, project).restore(normalize_name(name), at)
+        result = _history(project_option, project, names=(name,)).restore(normalize_name(name), at)
     say(result.summary())

@@ -12,11 +12,19 @@ from pathlib import Path
 
 import click
 
-from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_store, say
+from serena_memory.cli.common import (
+    JSON_OPTION,
+    PROJECT_ARG,
+    PROJECT_OPTION,
+    emit_json,
+    open_store,
+    say,
+)
 
 
 @click.command()
 @PROJECT_ARG
+@PROJECT_OPTION
 @click.option(
     "--include-unmarked",
     is_flag=True,
@@ -97,11 +105,26 @@ def check(
         if code_report is not None:
             say(code_report.to_text(), nl=False)
     if strict and (not report.is_clean() or (code_report is not None and code_report.failing)):
+        say(
+            "The strict check failed: point each reference above at an existing memory (a "
+            "listed candidate, with `serena memories rename` or an edit) or write the memory "
+            "it names; `serena memories auto-prefix-references` adds missing `mem:` prefixes "
+            "and `serena dashboard` fixes references with a click. Then run the check (or "
+            "the commit) again."
+            + (
+                " Mentions of code: `serena memories fix-code-references` points moved paths "
+                "at their new place; edit the memories that mention what is missing."
+                if code_report is not None and code_report.failing
+                else ""
+            ),
+            err=True,
+        )
         sys.exit(1)
 
 
 @click.command(name="fix-code-references")
 @PROJECT_ARG
+@PROJECT_OPTION
 @click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
 @JSON_OPTION
 def fix_code_references(project: Path | None, dry_run: bool, as_json: bool) -> None:
@@ -128,6 +151,7 @@ def fix_code_references(project: Path | None, dry_run: bool, as_json: bool) -> N
 
 @click.command(name="auto-prefix-references")
 @PROJECT_ARG
+@PROJECT_OPTION
 @click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
 @click.option(
     "--include-flat-names",
@@ -178,6 +202,7 @@ def auto_prefix_references(
 @click.command()
 @click.argument("name")
 @PROJECT_ARG
+@PROJECT_OPTION
 @JSON_OPTION
 def backlinks(name: str, project: Path, as_json: bool) -> None:
     """List the memories that reference NAME, with line numbers."""
@@ -197,7 +222,8 @@ def backlinks(name: str, project: Path, as_json: bool) -> None:
     if not found:
         say(f"No memory references `mem:{shown}`{note}.")
         return
-    say(f"{len(found)} memory(ies) reference `mem:{shown}`{note}:")
+    who = "1 memory references" if len(found) == 1 else f"{len(found)} memories reference"
+    say(f"{who} `mem:{shown}`{note}:")
     for b in found:
         lines = ", ".join(str(n) for n in b.lines)
         tag = " [read-only]" if b.source_read_only else ""
@@ -206,6 +232,7 @@ def backlinks(name: str, project: Path, as_json: bool) -> None:
 
 @click.command()
 @PROJECT_ARG
+@PROJECT_OPTION
 @click.option(
     "--format",
     "fmt",

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import click
 
-from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_store, say
+from serena_memory.cli.common import JSON_OPTION, PROJECT_OPTION, emit_json, open_store, say
 
 
 @click.command()
-@click.argument("query")
-@PROJECT_ARG
+@click.argument("words", nargs=-1, required=True, metavar="QUERY...")
+@PROJECT_OPTION
 @click.option("--topic", "-t", default="", help="Only memories in this topic, e.g. billing.")
 @click.option(
     "--scope",
@@ -33,20 +33,26 @@ from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_s
     help="How many memories to show at most.",
 )
 @JSON_OPTION
-def search(
-    query: str, project: Path | None, topic: str, scope: str, max_results: int, as_json: bool
-) -> None:
+def search(words: tuple[str, ...], topic: str, scope: str, max_results: int, as_json: bool) -> None:
     """Find the memories that best match QUERY, best first, with their matching lines.
 
-    Memories are ranked by the words they share with QUERY (in names most, then in
-    headings, then in the text) and by similar meaning; each hit says why it matched. A
-    `mem:NAME` in QUERY puts that memory first.
+    QUERY is the rest of the line (`search token refresh` looks for both words); the
+    project is given with -p/--project DIR. Memories are ranked by the words they share
+    with QUERY (in names most, then in headings, then in the text) and by similar meaning;
+    each hit says why it matched. A `mem:NAME` in QUERY puts that memory first.
     """
     from serena_memory.core.search import format_hits, search_memories
 
-    hits = search_memories(
-        open_store(project), query, topic=topic, scope=scope, max_results=max_results
-    )
+    query = " ".join(words)
+    store = open_store(None, only_global=scope == "global")
+    last = Path(words[-1]).expanduser()
+    if len(words) > 1 and (last / ".serena").is_dir():  # the old `search QUERY PROJECT`
+        say(
+            f"Note: '{words[-1]}' is searched for as a word; to search the memories of that "
+            f"project, give it with -p: serena memories search -p {words[-1]} ...",
+            err=True,
+        )
+    hits = search_memories(store, query, topic=topic, scope=scope, max_results=max_results)
     if as_json:
         emit_json({"query": query, "hits": [hit.to_dict() for hit in hits]})
         return

@@ -24,6 +24,8 @@ PORT = click.IntRange(0, 65535)
 @click.command(name="start-mcp-server")
 @click.option(
     "--project",
+    "-p",
+    metavar="DIR",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
     help="The project folder (default: found from the current folder, as git finds a "

@@ -13,11 +13,14 @@ CLIENT_KEYS = ("claude-code", "claude-desktop", "cursor", "codex", "vscode")
 @click.argument("client", type=click.Choice(CLIENT_KEYS))
 @click.option(
     "--project",
+    "-p",
+    metavar="DIR",
     type=click.Path(exists=True, file_okay=False, path_type=Path),
     default=None,
     help="Serve this project folder. Claude Code, Cursor and VS Code then get the entry in "
-    "the project's own file (.mcp.json, .cursor/mcp.json, .vscode/mcp.json); the others in "
-    "their user file.",
+    "the project's own file (.mcp.json, .cursor/mcp.json, .vscode/mcp.json), written for "
+    "every clone: `serena` from the PATH, the project found where the client starts. The "
+    "others get it in their user file, tied to this folder (with a warning).",
 )
 @click.option(
     "--url",
@@ -45,8 +48,10 @@ def setup(
 ) -> None:
     """Add serena-memory to CLIENT's MCP servers, keeping every other server.
 
-    The previous file is kept next to it with a .bak suffix; a file that is not valid JSON
-    or TOML is refused untouched.
+    The file as it was before the first setup is kept next to it with a .bak suffix; an
+    entry that is already right changes nothing; a file that is not valid JSON (JSON with
+    comments for VS Code) or TOML is refused untouched. SERENA_HOME, when set, is passed
+    on to the server.
     """
     from serena_memory.agent.clients import (
         CLIENTS,
@@ -54,6 +59,7 @@ def setup(
         ServerCommand,
         render_entry,
         setup_client,
+        setup_warnings,
     )
 
     chosen = CLIENTS[client]
@@ -65,15 +71,34 @@ def setup(
         server = HttpServer.checked(url, None if no_auth else server_token().value)
     elif no_auth:
         raise click.UsageError("--no-auth goes with --url")
+    elif root is not None and chosen.project_file is not None:
+        server = ServerCommand.for_every_clone(chosen)
     else:
         server = ServerCommand.for_this_install(root)
+
+    def warn() -> None:
+        for warning in setup_warnings(chosen, server, root):
+            click.echo(f"Warning: {warning}.", err=True)
+
     if print_only:
+        warn()
         click.echo(f"# {chosen.config_file(root)}")
         click.echo(render_entry(chosen, server), nl=False)
         return
-    result = setup_client(chosen, server, root)
+    result = setup_client(chosen, server, root, before_write=warn)
+    if result.unchanged:
+        click.echo(
+            f"The serena-memory server in {result.path} is already set up for "
+            f"{chosen.label}; nothing was changed."
+        )
+        return
     verb = "Updated" if result.replaced else "Added"
     click.echo(f"{verb} the serena-memory server in {result.path} for {chosen.label}.")
     if result.backup is not None:
-        click.echo(f"The previous file is kept as {result.backup}.")
+        click.echo(f"The file as it was before the first setup is kept as {result.backup}.")
+    if root is not None and chosen.key == "claude-code":
+        click.echo(
+            "Claude Code asks once, in this project, whether to use the servers of "
+            ".mcp.json: approve serena-memory there."
+        )
     click.echo(f"Restart {chosen.label} (or reload its MCP servers) to use it.")

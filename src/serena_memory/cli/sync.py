@@ -11,22 +11,23 @@ from pathlib import Path
 
 import click
 
-from serena_memory.cli.common import JSON_OPTION, PROJECT_ARG, emit_json, open_store, say, show_text
+from serena_memory.cli.common import (
+    JSON_OPTION,
+    PROJECT_ARG,
+    PROJECT_OPTION,
+    emit_json,
+    open_store,
+    say,
+    show_text,
+)
 
 
 def _store(project: Path | None, scope: str):
     """The global memories need no project: run from anywhere (the home folder included),
     they are synced all the same."""
-    from serena_memory.core.errors import MemoryStoreError
-
-    if scope == "project" or project is not None:
+    if scope == "project":
         return open_store(project)
-    try:
-        return open_store(None)
-    except MemoryStoreError:
-        from serena_memory.core.config import serena_home
-
-        return open_store(serena_home())
+    return open_store(project, only_global=scope == "global")
 
 
 @click.command(name="sync")
@@ -39,9 +40,14 @@ def _store(project: Path | None, scope: str):
 )
 @click.option(
     "--project",
-    "to_project",
-    is_flag=True,
-    help="Sync the project's memories (PROJECT/.serena/memories) instead.",
+    "-p",
+    "project_option",
+    is_flag=False,
+    flag_value="",
+    default=None,
+    metavar="[DIR]",
+    help="Sync the memories of the project DIR (PROJECT/.serena/memories) instead; without "
+    "DIR the project found from the current folder.",
 )
 @click.option(
     "--team",
@@ -60,7 +66,7 @@ def _store(project: Path | None, scope: str):
 def sync_command(
     project: Path | None,
     to_global: bool,
-    to_project: bool,
+    project_option: str | None,
     to_team: bool,
     remote: str | None,
     as_json: bool,
@@ -75,13 +81,24 @@ def sync_command(
 
     chosen = [
         flag
-        for flag, given in (("global", to_global), ("project", to_project), ("team", to_team))
+        for flag, given in (
+            ("global", to_global),
+            ("project", project_option is not None),
+            ("team", to_team),
+        )
         if given
     ]
     if len(chosen) > 1:
         given = " and ".join(f"--{flag}" for flag in chosen)
         raise click.UsageError(f"{given} contradict each other; sync one of them per run")
     scope = chosen[0] if chosen else "global"
+    if project_option:  # -p/--project DIR names the project, whose memories sync
+        folder = Path(project_option)
+        if project is not None and project.resolve() != folder.resolve():
+            raise click.UsageError(
+                "two project folders given; give it once, as PROJECT or with -p/--project"
+            )
+        project = folder
     store = _store(project, scope)
     results = sync_everything(store, scope, remote, interactive=sys.stdin.isatty())
     if as_json:
@@ -93,6 +110,7 @@ def sync_command(
 
 @click.command(name="conflicts")
 @PROJECT_ARG
+@PROJECT_OPTION
 @JSON_OPTION
 @click.option(
     "--show",
@@ -147,6 +165,7 @@ def conflicts_command(project: Path | None, as_json: bool, show: str | None) -> 
 @click.command(name="resolve")
 @click.argument("name")
 @PROJECT_ARG
+@PROJECT_OPTION
 @click.option(
     "--keep",
     type=click.Choice(["local", "remote"]),

@@ -16,14 +16,19 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
+from serena_memory.core.errors import NotAProjectError
 from serena_memory.core.paths import project_folder
+
+# The folder a store that touches only global memories stands on when no project is at
+# hand: inside $SERENA_HOME, so nothing is ever created where the command runs.
+GLOBAL_ONLY_FOLDER = "global-only"
 
 
 class ProjectChoice(NamedTuple):
     """The project a command works on and how it was found, to tell the person."""
 
     root: Path
-    found_by: str  # "given", ".serena", "git" or "current folder"
+    found_by: str  # "given", ".serena", "git", "current folder" or "global only"
 
     def describe(self) -> str:
         how = {
@@ -31,6 +36,7 @@ class ProjectChoice(NamedTuple):
             ".serena": "the nearest folder holding .serena/",
             "git": "the top of the git work tree",
             "current folder": "the current folder: no .serena/ or git work tree above it",
+            "global only": "none: only global memories are used",
         }[self.found_by]
         return f"Project: {self.root} ({how})"
 
@@ -40,6 +46,20 @@ def choose_project(given: str | os.PathLike[str] | None, home: Path) -> ProjectC
     if given is not None:
         return ProjectChoice(project_folder(given), "given")
     return discover_project(Path.cwd(), home)
+
+
+def global_only_choice(home: Path) -> ProjectChoice:
+    """Where a command that touches only global memories runs: the project found from the
+    current folder when there is one (its settings apply), else no project at all (the
+    home folder, the file-system root, a folder with no .serena/ or git work tree), which
+    is a stand-in folder inside ``home`` that holds no memories."""
+    try:
+        found = discover_project(Path.cwd(), home)
+    except NotAProjectError:
+        found = None
+    if found is not None and found.found_by != "current folder":
+        return found
+    return ProjectChoice(Path(os.path.realpath(home)) / GLOBAL_ONLY_FOLDER, "global only")
 
 
 def discover_project(start: Path, home: Path) -> ProjectChoice:

@@ -27,6 +27,11 @@ _LINE_BREAKS = frozenset("\u2028\u2029")
 _NOT_ASCII = re.compile(r"[^\x00-\x7e]|\x7f")
 
 
+def counted(number: int, singular: str, plural: str = "") -> str:
+    """``1 memory``, ``2 memories``: a count as a person writes it (not ``memory(ies)``)."""
+    return f"{number} {singular if number == 1 else plural or singular + 's'}"
+
+
 _SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 

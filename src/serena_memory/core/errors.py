@@ -53,7 +53,12 @@ class InvalidNameError(MemoryStoreError):
 
 
 class MemoryNotFoundError(MemoryStoreError):
-    pass
+    """``name``: the memory that was asked for, when known, so a front-end can suggest the
+    closest existing names."""
+
+    def __init__(self, *args: object, remedy: Remedy | None = None, name: str = "") -> None:
+        super().__init__(*args, remedy=remedy)
+        self.name = name
 
 
 class MemoryExistsError(MemoryStoreError):

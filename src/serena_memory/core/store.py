@@ -24,6 +24,7 @@ from serena_memory.core.config import (
     load_sync_config,
     serena_home,
 )
+from serena_memory.core.display import counted
 from serena_memory.core.editing import EditMode, apply_edit
 from serena_memory.core.errors import (
     ContentTooLongError,
@@ -134,8 +135,9 @@ class RenameResult(NamedTuple):
 
     def summary(self) -> str:
         text = (
-            f"Renamed '{self.old}' to '{self.new}'; rewrote {self.references_rewritten} "
-            f"reference(s) in {len(self.memories_rewritten)} memory(ies)."
+            f"Renamed '{self.old}' to '{self.new}'; rewrote "
+            f"{counted(self.references_rewritten, 'reference')} in "
+            f"{counted(len(self.memories_rewritten), 'memory', 'memories')}."
         )
         if self.read_only_skipped:
             text += (
@@ -454,7 +456,7 @@ class MemoryStore:
         try:
             data = self._read_bytes(name)
         except FileNotFoundError:
-            raise MemoryNotFoundError(self._not_found_message(name)) from None
+            raise MemoryNotFoundError(self._not_found_message(name), name=name) from None
         except IsADirectoryError:
             raise MemoryNotFoundError(
                 f"'{name}' is a topic, not a memory; list it with topic '{name}'"
@@ -841,9 +843,9 @@ class MemoryStore:
             try:
                 remove_file(path, self._allowed(name))
             except (FileNotFoundError, NotADirectoryError):
-                raise MemoryNotFoundError(self._not_found_message(name)) from None
+                raise MemoryNotFoundError(self._not_found_message(name), name=name) from None
             except IsADirectoryError:
-                raise MemoryNotFoundError(self._not_found_message(name)) from None
+                raise MemoryNotFoundError(self._not_found_message(name), name=name) from None
             record.touched(name)
             self._prune_empty_topics(path.parent)
         return name
@@ -926,7 +928,7 @@ class MemoryStore:
         homes = {Path(real).parent for real in self.scan().files.values()}
         with self._changing(old, new, all_scopes=True, real_folders=homes):
             if not os.path.lexists(old_path):
-                raise MemoryNotFoundError(self._not_found_message(old))
+                raise MemoryNotFoundError(self._not_found_message(old), name=old)
             if os.path.lexists(new_path):
                 raise MemoryExistsError(f"memory '{new}' already exists; delete or rename it first")
             try:

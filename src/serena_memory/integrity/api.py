@@ -15,6 +15,8 @@ Stable API (keep it; the dashboard and the MCP server depend on it):
   include_global=False) -> AutoPrefixReport``: add ``mem:`` to exact bare mentions.
 - ``fix_reference(store, source, old, new) -> int``: rewrite ``mem:old`` to ``mem:new``
   in one memory (a stale reference's candidate chosen by a person); returns the count.
+- ``closest_names(store, name) -> tuple[str, ...]``: the existing names ``name`` most
+  likely meant (the candidate ranking of stale references, then names it begins).
 - ``load_snapshot(store, previous=None) -> Snapshot``: memories read once with their
   graph, backlinks and check reports, refreshed by reading only changed files.
 """
@@ -27,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import names as N
+from serena_memory.core.display import counted
 from serena_memory.core.errors import MemoryNotFoundError, MemoryStoreError
 from serena_memory.core.paths import SkippedFile, read_regular_file
 from serena_memory.core.references import rewrite_references
@@ -415,8 +418,8 @@ class AutoPrefixReport:
         if self.changed:
             verb = "Would add" if self.dry_run else "Added"
             out.append(
-                f"{verb} `mem:` to {self.replacements} bare mention(s) in "
-                f"{len(self.memories_changed)} memory(ies)"
+                f"{verb} `mem:` to {counted(self.replacements, 'bare mention')} in "
+                f"{counted(len(self.memories_changed), 'memory', 'memories')}"
                 + (" (dry run: nothing was written)" if self.dry_run else "")
                 + ":"
             )
@@ -690,3 +693,22 @@ def drift_summary(store: MemoryStore) -> str:
         "with `serena memories check --code` and fixes moved paths with "
         "`serena memories fix-code-references`."
     )
+
+
+def closest_names(store: MemoryStore, name: str, limit: int = 3) -> tuple[str, ...]:
+    """The existing memories a mistyped or shortened ``name`` most likely meant, best
+    first: the ranking that proposes the target of a stale reference, else the names that
+    begin with ``name`` (`cor` for `core`), so a person is never left to guess."""
+    from serena_memory.integrity.similarity import NameIndex
+
+    try:
+        wanted = N.normalize_name(name)
+    except MemoryStoreError:
+        wanted = name.strip()
+    existing = [n for n in store.iter_all_names() if n != wanted]
+    found = NameIndex(existing).candidates(wanted, limit)
+    if found or len(wanted) < 2:
+        return found
+    folded = wanted.casefold()
+    starting = sorted(n for n in existing if n.casefold().startswith(folded))
+    return tuple(starting[:limit])

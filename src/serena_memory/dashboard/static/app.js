@@ -305,6 +305,7 @@
     if (view === "graph") return showGraph();
     if (view === "topics") return showTopics(arg);
     if (view === "search") return showSearch(arg);
+    searchBox.value = ""; // the box shows the query of the search page only
     if (view === "history") return showRecentChanges();
     return showHome();
   }
@@ -453,10 +454,39 @@
   }
 
   // -- history: who changed a memory, what each change did, and undo --------------------
+  // A time as the command line prints it (`serena memories history`): 2026-12-01 09:05:36,
+  // in this computer's time zone, whatever the browser's language.
+  function isoTime(text) {
+    const t = new Date(text);
+    const two = (n) => String(n).padStart(2, "0");
+    return `${t.getFullYear()}-${two(t.getMonth() + 1)}-${two(t.getDate())} ` +
+      `${two(t.getHours())}:${two(t.getMinutes())}:${two(t.getSeconds())}`;
+  }
+
+  // The memories an entry touched: the first few as links, the rest behind a button, so
+  // an entry that changed dozens of memories stays one readable line.
+  const SHOWN_CHANGES = 5;
+  function changedMemories(changes) {
+    const link = (c) => el("a", {
+      href: memoryHref(c.memory), class: "history-memory " + c.change.toLowerCase(),
+      title: { A: "created", M: "changed", D: "deleted" }[c.change] || null, text: c.memory,
+    });
+    const box = el("span", { class: "history-memories" }, changes.slice(0, SHOWN_CHANGES).map(link));
+    if (changes.length > SHOWN_CHANGES) {
+      const rest = changes.length - SHOWN_CHANGES;
+      const more = el("button", {
+        class: "link history-more",
+        onclick: () => { more.replaceWith(...changes.slice(SHOWN_CHANGES).map(link)); },
+      }, `and ${rest} more`);
+      box.append(more);
+    }
+    return box;
+  }
+
   function entryLine(entry) {
     const who = `${entry.entry_point} ${entry.who}` + (entry.action ? ` (${entry.action})` : "");
     return [el("code", { class: "rev", text: entry.rev.slice(0, 10) }), " ",
-      el("time", { class: "muted", datetime: entry.time, text: new Date(entry.time).toLocaleString() }), " ",
+      el("time", { class: "muted", datetime: entry.time, title: entry.time, text: isoTime(entry.time) }), " ",
       el("strong", { class: "who", text: who }), " ", el("span", { text: entry.summary })];
   }
 
@@ -525,11 +555,7 @@
       return;
     }
     const rows = res.data.entries.map((entry) => el("li", { class: "history-entry" },
-      ...entryLine(entry), " ",
-      el("span", { class: "history-memories" }, entry.changes.map((c) => el("a", {
-        href: memoryHref(c.memory), class: "history-memory " + c.change.toLowerCase(),
-        title: { A: "created", M: "changed", D: "deleted" }[c.change] || null, text: c.memory,
-      })))));
+      ...entryLine(entry), " ", changedMemories(entry.changes)));
     main.replaceChildren(takeNotice() || "", el("h1", { text: "Recent changes" }),
       el("p", { class: "muted", text: "Every change to a memory, newest first: who made it and what it touched. Open a memory and press History to see a change or undo it." }),
       rows.length ? el("ul", { class: "history-list", id: "recent-changes" }, rows)
@@ -970,6 +996,8 @@
     }
     const data = res.data;
     const index = new Map(data.nodes.map((n, i) => [n.id, i]));
+    // a topic's circle has an area in proportion to its memories, against the largest here
+    const largest = Math.max(1, ...data.nodes.filter((n) => n.kind === "topic").map((n) => n.count));
     const items = data.nodes.map((n) => {
       const problems = [n.unreachable ? `${n.unreachable} unreachable` : "", n.broken ? `${n.broken} broken` : ""]
         .filter(Boolean).join(" · ");
@@ -978,7 +1006,7 @@
           id: n.name, label: `${n.label} (${n.count})`, sub: problems,
           href: "#/topics/" + n.name.split("/").map(encodeURIComponent).join("/"),
           classes: "node topic" + (n.global ? " global" : "") + (n.unreachable === n.count ? " unreached" : ""),
-          radius: Math.min(6 + 3 * Math.sqrt(n.count), 40),
+          radius: 6 + 24 * Math.sqrt(n.count / largest),
           title: `${n.name}/: ${n.count} memories${problems ? ", " + problems : ""}. Click to go in.`,
         };
       }

@@ -69,9 +69,9 @@ def test_history_of_a_project_folder_given_alone(project: Path, tmp_path: Path) 
     """`history DIR` is that project's history, not the history of a memory named DIR."""
     ok(run_cli("memories", "write", "notes", str(project), "-c", "x"))
     out = ok(run_cli("memories", "history", str(project), cwd=tmp_path))
-    assert "Write notes" in out
+    assert "Create notes" in out
     out = ok(run_cli("memories", "history", "-p", str(project), cwd=tmp_path))
-    assert "Write notes" in out
+    assert "Create notes" in out
 
 
 @pytest.mark.parametrize(
@@ -129,7 +129,7 @@ def test_project_means_the_same_in_every_command() -> None:
 
 def test_sync_project_scope_and_contradictions(project: Path) -> None:
     result = run_cli("memories", "sync", "--global", "--project")
-    assert result.returncode == 2 and "give one" in result.stderr
+    assert result.returncode == 2 and "contradict each other" in result.stderr
     result = run_cli("memories", "sync", "-p", str(project))
     assert result.returncode == 1
     assert "project memories" in result.stderr  # the project's scope: no remote for it yet

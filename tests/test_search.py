@@ -308,7 +308,7 @@ def test_a_python_without_sqlite_gets_one_clear_sentence(project: Path) -> None:
         "import sys\n"
         "sys.modules['sqlite3'] = None  # as in a Python built without it\n"
         "from serena_memory.cli import main\n"
-        "main(['memories', 'search', 'x', sys.argv[1]])\n"
+        "main(['memories', 'search', 'x', '-p', sys.argv[1]])\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code, str(project)], capture_output=True, text=True, timeout=60

@@ -118,12 +118,19 @@ def test_each_hit_says_why_it_matched(shop: MemoryStore, tmp_path: Path) -> None
 
 
 def test_the_cli_and_its_json_carry_the_reason(shop: MemoryStore, project: Path) -> None:
-    done = run_cli("memories", "search", "where are the feature toggles configured", str(project))
+    done = run_cli(
+        "memories", "search", "where are the feature toggles configured", "-p", str(project)
+    )
     assert done.returncode == 0, done.stderr
     first = done.stdout.splitlines()[0]
     assert first.startswith("1. config/flags") and "(" in first
     done = run_cli(
-        "memories", "search", "where are the feature toggles configured", str(project), "--json"
+        "memories",
+        "search",
+        "where are the feature toggles configured",
+        "-p",
+        str(project),
+        "--json",
     )
     assert json.loads(done.stdout)["hits"][0]["why"]
 

@@ -908,6 +908,32 @@ class MemoryStore:
                 changed.append(name)
         return changed
 
+    def create_many(self, contents: dict[str, str], summary: str) -> builtins.list[str]:
+        """Create the memories of ``contents`` that do not exist yet, as one history entry
+        (an import, undone in one restore); an existing one is left as it is, checked under
+        the lock. Same gates as :meth:`write`. Returns the names created."""
+        settings = self.settings
+        planned = {
+            self._accessible(n, write=True, settings=settings): t for n, t in contents.items()
+        }
+        data = {name: encode_memory(name, text) for name, text in planned.items()}
+        for name in planned:
+            if not os.path.lexists(self.real_path_of(name)):
+                N.check_portable(name)  # before its folder is made
+        created: list[str] = []
+        with (
+            self._changing(*planned, create=planned),
+            self.recording(summary, *planned, settings=settings) as record,
+        ):
+            for name, raw in data.items():
+                path = self.real_path_of(name)
+                if os.path.lexists(path):
+                    continue
+                atomic_write(path, raw, self._allowed(name))
+                record.touched(name)
+                created.append(name)
+        return created
+
     def rename(self, old: str, new: str) -> RenameResult:
         """Move a memory (across topics or scopes) and point every reference naming it whole
         (`mem:OLD`) at `mem:NEW`: in the project's memories and, when OLD is a global

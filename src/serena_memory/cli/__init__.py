@@ -37,6 +37,7 @@ from serena_memory.cli.search import search
 from serena_memory.cli.servers import start_mcp_server
 from serena_memory.cli.setup import setup
 from serena_memory.cli.sync import conflicts_command, resolve_command, sync_command
+from serena_memory.cli.transfer import export_command, import_command
 from serena_memory.core.display import counted, escape_line, escape_text
 from serena_memory.core.errors import EXPECTED_ERRORS, MemoryNotFoundError, describe
 from serena_memory.core.history import take_notices
@@ -268,6 +269,8 @@ for _command in (
     sync_command,
     conflicts_command,
     resolve_command,
+    import_command,
+    export_command,
 ):
     memories.add_command(_command)
 for _command in (start_mcp_server, dashboard, setup):

@@ -1,0 +1,153 @@
+"""`serena memories import` and `export`: memories in from other tools, out for agents
+without MCP. The formats are read by serena_memory.transfer, loaded inside the commands."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from serena_memory.cli.common import JSON_OPTION, PROJECT_OPTION, emit_json, open_store, say
+
+_FORMATS = (
+    "claude-md",
+    "agents-md",
+    "cursor-rules",
+    "cline-memory-bank",
+    "claude-auto-memory",
+    "basic-memory",
+    "mcp-memory-jsonl",
+    "bundle",
+    "auto",
+)
+PROGRESS_EVERY = 25  # files between two progress lines on a terminal
+
+
+def _progress() -> Callable[[str], None] | None:
+    """A count of the files read, on a terminal only (a pipe stays quiet)."""
+    if not sys.stderr.isatty():
+        return None
+    seen = [0]
+
+    def tell(_shown: str) -> None:
+        seen[0] += 1
+        if seen[0] % PROGRESS_EVERY == 0:
+            click.echo(f"\rRead {seen[0]} files...", err=True, nl=False)
+
+    return tell
+
+
+@click.command(name="import")
+@click.argument("fmt", metavar="FORMAT", type=click.Choice(_FORMATS))
+@click.argument("path", required=False, type=click.Path(path_type=Path))
+@PROJECT_OPTION
+@click.option(
+    "--topic", "-t", default=None, help="The topic to import under (default: per format)."
+)
+@click.option("--dry-run", is_flag=True, help="Say what would be created; write nothing.")
+@click.option(
+    "--on-conflict",
+    type=click.Choice(["skip", "rename"]),
+    default="skip",
+    show_default=True,
+    help="A memory of the same name with other text: leave it and skip (skip), or write "
+    "the import beside it as NAME-imported (rename).",
+)
+@click.option("--yes", "-y", is_flag=True, help="With auto: import everything found, unasked.")
+@JSON_OPTION
+def import_command(
+    fmt: str,
+    path: Path | None,
+    topic: str | None,
+    dry_run: bool,
+    on_conflict: str,
+    yes: bool,
+    as_json: bool,
+) -> None:
+    """Import memories from FORMAT at PATH (default: the project folder).
+
+    FORMAT is claude-md or agents-md (CLAUDE.md/AGENTS.md, nested ones and @imports),
+    cursor-rules (.cursor/rules/*.mdc), cline-memory-bank (memory-bank/),
+    claude-auto-memory (Claude Code's MEMORY.md and topic files), basic-memory (notes with
+    [[links]]), mcp-memory-jsonl (the MCP memory server's memory.jsonl), bundle (a file
+    written by `export bundle`), or auto (find them in the project and home folder, list
+    them, and import those you confirm). Existing memories are never overwritten, and the
+    import is one history entry (undone with `restore --all`)."""
+    from serena_memory.transfer.formats import Found, detect, plan_import
+    from serena_memory.transfer.plan import apply_plan
+
+    store = open_store(None)
+    source = path if path is not None else store.project_root
+    if fmt == "auto":
+        found = detect(source)
+        if not found:
+            say(f"No importable sources in {source} or the home folder.")
+            return
+        say("Found:")
+        for item in found:
+            say(f"  {item.describe()}")
+        if not yes and not sys.stdin.isatty():
+            say("Run again with --yes to import them all, or import one with its FORMAT.")
+            return
+        chosen: list[Found] = [
+            f for f in found if yes or click.confirm(f"Import {f.describe()}?", default=True)
+        ]
+    else:
+        chosen = [Found(fmt, source)]
+    results = []
+    for item in chosen:
+        plan = plan_import(item.format, item.path, topic, _progress())
+        results.append(apply_plan(store, plan, on_conflict=on_conflict, dry_run=dry_run))
+    if as_json:
+        emit_json([r.to_dict() for r in results])
+        return
+    for result in results:
+        for line in result.lines():
+            say(line)
+
+
+@click.command(name="export")
+@click.argument("fmt", metavar="FORMAT", type=click.Choice(["agents-md", "claude-md", "bundle"]))
+@PROJECT_OPTION
+@click.option(
+    "--file", "-f", "file", type=click.Path(path_type=Path), default=None, help="The file to write."
+)
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 when the section is stale.")
+@click.option(
+    "--budget",
+    type=click.IntRange(100, 100_000),
+    default=600,
+    show_default=True,
+    help="Tokens the section may take.",
+)
+def export_command(fmt: str, file: Path | None, check: bool, budget: int) -> None:
+    """Write the memories for agents that read only AGENTS.md or CLAUDE.md, or as a bundle.
+
+    agents-md and claude-md write, between two marker comments of that file (default:
+    AGENTS.md or CLAUDE.md in the project), a short section telling an agent where the
+    memories are and which to read first; running it again replaces only that section.
+    bundle writes every memory with its metadata as one JSON file (--file), which
+    `serena memories import bundle FILE` reads back."""
+    from serena_memory.core.display import escape_line
+    from serena_memory.transfer.export import export_bundle, export_section
+
+    store = open_store(None)
+    if fmt == "bundle":
+        if file is None:
+            raise click.UsageError("export bundle needs --file FILE")
+        count = export_bundle(store, file)
+        say(f"Wrote {count} memories to {escape_line(str(file))}.")
+        return
+    result = export_section(store, fmt, file, budget=budget, check=check)
+    shown = escape_line(str(result.path))
+    if check:
+        if result.changed:
+            say(
+                f"The memory section of {shown} is out of date; run `serena memories export {fmt}`."
+            )
+            sys.exit(1)
+        say(f"The memory section of {shown} is up to date.")
+        return
+    say(f"{'Updated' if result.changed else 'Already up to date:'} {shown}.")

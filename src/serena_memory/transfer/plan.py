@@ -1,0 +1,246 @@
+"""An import as a plan of new memories, and writing it through the store.
+
+Nothing is lost and nothing is clobbered: every memory of a plan is created only where no
+memory of that name exists (an existing one with the same text counts as already
+imported; one with other text is skipped with the reason, or, asked for, written beside it
+under a free name); every name passes the store's gates; the whole import is one history
+entry, so one restore undoes it; a second import of unchanged sources creates nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from serena_memory.core import names as N
+from serena_memory.core.display import counted, escape_line
+from serena_memory.core.errors import MemoryStoreError, describe
+from serena_memory.core.references import can_be_referenced, rewrite_references
+from serena_memory.core.store import MemoryStore
+
+ON_CONFLICT = ("skip", "rename")
+RENAMED_SUFFIX = "-imported"
+MAX_RENAME_TRIES = 50
+
+# Headings that name what the onboarding's memories hold: such a section of an entry file
+# becomes that memory, so an agent starting from `mem:core` finds it where it looks.
+_CONVENTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("tech_stack", re.compile(r"\b(tech(nology|nologies)?( stack)?|stack|dependencies)\b", re.I)),
+    (
+        "suggested_commands",
+        re.compile(r"\b(commands?|build( and | & )test|running|scripts|development setup)\b", re.I),
+    ),
+    (
+        "conventions",
+        re.compile(r"\b(conventions?|code style|style guide|coding standards)\b", re.I),
+    ),
+    (
+        "task_completion",
+        re.compile(r"\b(before (committing|you commit)|definition of done|checklist)\b", re.I),
+    ),
+)
+
+
+def convention_for(heading: str) -> str | None:
+    """The onboarding memory a section heading names, if any (``## Commands``)."""
+    for name, pattern in _CONVENTIONS:
+        if pattern.search(heading):
+            return name
+    return None
+
+
+@dataclass
+class ImportPlan:
+    """The memories an import would create, in order, with the source each came from."""
+
+    format: str
+    source: str  # the folder or file imported, as shown
+    memories: dict[str, str] = field(default_factory=dict)
+    origins: dict[str, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    def free_name(self, name: str) -> str:
+        """``name``, or ``name-2``, ``name-3``... when the plan already has it."""
+        candidate, n = name, 1
+        while candidate in self.memories:
+            n += 1
+            candidate = f"{name}-{n}"
+        return candidate
+
+    def add(self, name: str, content: str, origin: str) -> str:
+        name = self.free_name(name)
+        if not content.endswith("\n"):
+            content += "\n"
+        self.memories[name] = content
+        self.origins[name] = origin
+        return name
+
+    def warn(self, text: str) -> None:
+        self.warnings.append(text)
+
+
+def reference(name: str) -> str:
+    """How a memory names another: ``mem:NAME`` (a name no reference can spell, quoted)."""
+    return f"mem:{name}" if can_be_referenced(name) else f"`{name}`"
+
+
+def with_references(line: str, targets: list[str]) -> str:
+    """The line as written, then the memories its links lead to: the source text stays
+    whole, and the references are what the integrity check and the agent follow."""
+    if not targets:
+        return line
+    unique = list(dict.fromkeys(targets))
+    return f"{line} ({', '.join(reference(t) for t in unique)})"
+
+
+@dataclass
+class ImportResult:
+    plan: ImportPlan
+    created: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (name, why)
+    renamed: dict[str, str] = field(default_factory=dict)  # planned name -> written name
+    dry_run: bool = False
+
+    def lines(self) -> list[str]:
+        """What a person reads: what was (or would be) created, and what was left why."""
+        verb = "Would create" if self.dry_run else "Created"
+        head = (
+            f"{verb} {counted(len(self.created), 'memory', 'memories')} from "
+            f"{escape_line(self.plan.source)} ({self.plan.format})"
+        )
+        if self.unchanged:
+            head += f"; {len(self.unchanged)} already imported with the same text"
+        if self.skipped:
+            head += f"; skipped {len(self.skipped)}"
+        out = [head + "."]
+        for name in self.created:
+            shown = escape_line(name)
+            origin = escape_line(self.plan.origins.get(self._planned(name), ""))
+            out.append(f"  {shown}  <- {origin}" if origin else f"  {shown}")
+        for old, new in self.renamed.items():
+            out.append(
+                f"  {escape_line(new)} is the imported {escape_line(old)}, which exists with "
+                "other text"
+            )
+        for name, why in self.skipped:
+            out.append(f"  skipped {escape_line(name)}: {why}")
+        out.extend(f"  note: {w}" for w in self.plan.warnings)
+        if not self.dry_run and self.created:
+            out.append(
+                "Undo it with `serena memories history` and `serena memories restore --all "
+                "--at ENTRY` (the entry before this import)."
+            )
+        return out
+
+    def _planned(self, name: str) -> str:
+        back = {new: old for old, new in self.renamed.items()}
+        return back.get(name, name)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "format": self.plan.format,
+            "source": self.plan.source,
+            "dry_run": self.dry_run,
+            "created": self.created,
+            "unchanged": self.unchanged,
+            "skipped": [{"name": n, "reason": r} for n, r in self.skipped],
+            "renamed": self.renamed,
+            "warnings": self.plan.warnings,
+        }
+
+
+def _existing(store: MemoryStore, name: str) -> str | None:
+    """The text of memory ``name``; None when there is none. An unreadable one counts as
+    existing with other text (it is never written over)."""
+    if not store.exists(name):
+        return None
+    try:
+        return store.read(name)
+    except MemoryStoreError as exc:
+        return "\0" + describe(exc)
+
+
+def apply_plan(
+    store: MemoryStore, plan: ImportPlan, *, on_conflict: str = "skip", dry_run: bool = False
+) -> ImportResult:
+    """Write the plan's new memories as one history entry (nothing with ``dry_run``)."""
+    if on_conflict not in ON_CONFLICT:
+        raise MemoryStoreError(f"on_conflict must be one of {', '.join(ON_CONFLICT)}")
+    result = ImportResult(plan, dry_run=dry_run)
+    usable: dict[str, str] = {}
+    for name, content in plan.memories.items():
+        try:
+            usable[store.writable_name(name)] = content
+        except MemoryStoreError as exc:
+            result.skipped.append((name, describe(exc)))
+    mapping: dict[str, str] = {}
+    for _ in range(4):  # a rename changes the references in the others: settle them
+        contents = _rewritten(usable, mapping)
+        new_mapping = _placements(store, contents, on_conflict, result)
+        if new_mapping == mapping:
+            break
+        mapping = new_mapping
+    contents = _rewritten(usable, mapping)
+    result.skipped = [s for s in result.skipped if s[0] not in usable]
+    to_create: dict[str, str] = {}
+    for name, content in contents.items():
+        target = mapping.get(name, name)
+        current = _existing(store, target)
+        if current == content:
+            result.unchanged.append(target)
+        elif current is None:
+            to_create[target] = content
+        else:
+            result.skipped.append(
+                (name, "a memory of that name exists with other text; it is left as it is")
+            )
+    result.renamed = {old: new for old, new in mapping.items() if new in to_create}
+    if dry_run or not to_create:
+        result.created = list(to_create)
+        return result
+    for name in to_create:
+        if not store.exists(name):
+            N.check_portable(name)
+    created = store.create_many(to_create, f"Import {plan.format} from {plan.source}")
+    result.created = created
+    for name in to_create:
+        if name not in created:
+            result.skipped.append((name, "a memory of that name appeared during the import"))
+    return result
+
+
+def _rewritten(contents: dict[str, str], mapping: dict[str, str]) -> dict[str, str]:
+    if not mapping:
+        return dict(contents)
+    out = {}
+    for name, text in contents.items():
+        for old, new in mapping.items():
+            text, _ = rewrite_references(text, old, new)
+        out[name] = text
+    return out
+
+
+def _placements(
+    store: MemoryStore, contents: dict[str, str], on_conflict: str, result: ImportResult
+) -> dict[str, str]:
+    """Where each planned memory taken by other text goes, with ``rename``: the first free
+    ``NAME-imported`` (or one holding the same text: imported before)."""
+    mapping: dict[str, str] = {}
+    if on_conflict != "rename":
+        return mapping
+    taken = set(contents)
+    for name, content in contents.items():
+        current = _existing(store, name)
+        if current is None or current == content:
+            continue
+        for n in range(1, MAX_RENAME_TRIES + 1):
+            candidate = f"{name}{RENAMED_SUFFIX}" + (f"-{n}" if n > 1 else "")
+            if candidate in taken:
+                continue
+            there = _existing(store, candidate)
+            if there is None or there == content:
+                mapping[name] = candidate
+                taken.add(candidate)
+                break
+    return mapping

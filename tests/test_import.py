@@ -256,3 +256,13 @@ def test_detect_lists_what_a_project_holds(tmp_path: Path, project: Path) -> Non
     assert run.returncode == 0, run.stderr
     assert (project / ".serena" / "memories" / "core.md").exists()
     assert os.path.exists(project / ".serena" / "memories" / "cline-memory-bank" / "progress.md")
+
+
+def test_the_activation_message_names_importable_sources(store: MemoryStore) -> None:
+    from serena_memory.agent.onboarding import activation_message
+
+    (store.project_root / "AGENTS.md").write_text("# x\n")
+    text = activation_message(store)
+    assert "agents-md at" in text and "serena memories import auto" in text
+    store.write("core", "entry\n")
+    assert "serena memories import auto" not in activation_message(store)

@@ -135,6 +135,7 @@ def activation_message(
                 "Onboarding has not been performed for this project (it has no memories yet). "
                 "Before working on the task, call the `onboarding` tool once and follow its "
                 "instructions, so that later sessions start from what you learn now."
+                + _importable(store)
             )
     for prompt in mode_prompts or []:
         if prompt:
@@ -143,6 +144,21 @@ def activation_message(
     if initial:
         parts.append("Instructions for this project (initial_prompt in project.yml):\n" + initial)
     return "\n\n".join(parts)
+
+
+def _importable(store: MemoryStore) -> str:
+    """The memory sources of other tools the project holds, which the onboarding can start
+    from (a person imports them with `serena memories import`)."""
+    from serena_memory.transfer.formats import detect
+
+    found = detect(store.project_root)
+    if not found:
+        return ""
+    listed = "; ".join(f"{f.format} at {f.path}" for f in found)
+    return (
+        f" The project already holds memory of other tools ({listed}): read it first, and "
+        "tell the user that `serena memories import auto` turns it into memories."
+    )
 
 
 def memory_overview(store: MemoryStore, *, search_tool: bool = True) -> str:

@@ -103,7 +103,9 @@ def test_the_dashboard_shows_both_versions_and_resolves(
     assert entries[0].entry_point == "dashboard"
 
 
-def test_the_dashboard_page_puts_both_versions_side_by_side(conflicted: MemoryStore) -> None:
+def test_the_dashboard_page_shows_both_versions_and_their_diff_read_only(
+    conflicted: MemoryStore,
+) -> None:
     from test_dashboard_browser import CHROMIUM, CHROMIUM_ARGS, Tab, expect
 
     if not Path(CHROMIUM).exists():
@@ -118,8 +120,13 @@ def test_the_dashboard_page_puts_both_versions_side_by_side(conflicted: MemorySt
             tab = Tab(browser, server)
             page = tab.load()
             page.click("#sync-conflicts a")
-            expect(page.locator("#sync-local")).to_have_value(OURS)
-            expect(page.locator("#sync-remote")).to_have_value(LAPTOP)
+            expect(page.locator("#sync-local")).to_have_text(OURS)
+            expect(page.locator("#sync-remote")).to_have_text(LAPTOP)
+            # read-only texts are text, not boxes that look editable and ignore typing
+            assert page.locator("textarea").count() == 0
+            diff = page.locator("#sync-diff")
+            expect(diff.locator(".del")).to_have_text("-quotes: backticks (here)\n")
+            expect(diff.locator(".add")).to_have_text("+quotes: single (laptop)\n")
             page.click("#sync-keep-remote")
             expect(page.locator("#rendered")).to_contain_text("quotes: single (laptop)")
             expect(page.locator("#sync-conflict-badge")).to_have_count(0)

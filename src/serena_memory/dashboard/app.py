@@ -285,7 +285,17 @@ class DashboardApi:
             local: str | None = store.read(name)
         except MemoryNotFoundError:
             local = None
-        return {**found.to_dict(), "local_text": local, "read_only": store.is_read_only(name)}
+        from serena_memory.core.history import unified_diff
+
+        now = None if local is None else local.encode("utf-8")
+        aside = found.remote_text.encode("utf-8")
+        return {
+            **found.to_dict(),
+            "local_text": local,
+            "read_only": store.is_read_only(name),
+            # the same diff `conflicts --show` prints
+            "diff": unified_diff(name, now, aside, "set aside", "in memory"),
+        }
 
     def resolve_sync_conflict(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
         from serena_memory.core.sync import resolve

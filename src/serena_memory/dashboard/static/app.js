@@ -670,11 +670,15 @@
       return;
     }
     const info = res.data;
-    const column = (title, id, text) => {
-      const area = el("textarea", { id, readonly: true, spellcheck: "false", "aria-label": title });
-      area.value = text === null ? "" : text;
-      return el("div", {}, el("h2", { text: title }), area);
-    };
+    // Read-only texts are shown as text, never as boxes that look editable.
+    const column = (title, id, text) => el("div", {}, el("h2", { text: title }),
+      el("pre", { id, class: "conflict-text", "aria-label": title },
+        text === null ? "(the memory was deleted)" : text));
+    const diffLines = (info.diff || "No difference.\n").split("\n").map((line) => el("span", {
+      class: line.startsWith("+") && !line.startsWith("+++") ? "add"
+        : line.startsWith("-") && !line.startsWith("---") ? "del" : null,
+      text: line + "\n",
+    }));
     const status = el("div", {});
     const resolve = async (keep) => {
       const done = await api("POST", "/api/sync-conflict/resolve", { name, keep });
@@ -686,19 +690,23 @@
       await refreshState({ force: true });
       go(memoryHref(name));
     };
+    const where = info.machine ? ` on ${info.machine}` : "";
     main.replaceChildren(
       el("div", { class: "memory-header" }, el("h1", { text: name }),
         el("span", { class: "badge ro", text: "sync conflict" })),
-      noticeBox("warn", `A sync with ${info.remote} (${info.at}) found both sides changed the same lines. ` +
-        "The memory kept this machine's text; the other side's is kept here. To combine them, edit the memory, then keep local."),
+      noticeBox("warn", `A sync with ${info.remote}${where} (${info.at}) found that both machines changed the same lines. ` +
+        "One text stayed in the memory; the other was set aside and is kept here until someone resolves it, on any machine. " +
+        "To combine them, open the memory and edit it, then keep the memory's text."),
       status,
+      el("h2", { text: "What resolving with the set-aside text would change" }),
+      el("pre", { class: "diff", id: "sync-diff" }, diffLines),
       el("div", { class: "conflict-columns" },
-        column("This machine (in the memory)", "sync-local", info.local_text),
-        column("The other side", "sync-remote", info.remote_text)),
+        column("In the memory now", "sync-local", info.local_text),
+        column("Set aside", "sync-remote", info.remote_text)),
       el("div", { class: "toolbar" },
-        el("button", { class: "primary", id: "sync-keep-local", onclick: () => resolve("local") }, "Keep this machine's"),
-        el("button", { id: "sync-keep-remote", disabled: info.read_only, onclick: () => resolve("remote") }, "Take the other side's"),
-        el("a", { href: memoryHref(name), text: "Open the memory" })),
+        el("button", { class: "primary", id: "sync-keep-local", onclick: () => resolve("local") }, "Keep the memory's text"),
+        el("button", { id: "sync-keep-remote", disabled: info.read_only, onclick: () => resolve("remote") }, "Take the set-aside text"),
+        el("a", { href: memoryHref(name), text: "Open the memory to edit it" })),
     );
   }
 

@@ -574,6 +574,8 @@ class CodeChecker:
         ]
 
     def kept(self, m: Mention) -> bool:
+        if m.rooted and m.target.split("/", 1)[0] not in self.files.top:
+            return False
         if m.kind == PATH and m.loose:
             first = m.target.split("/", 1)[0]
             return first in self.files.top or (

@@ -347,3 +347,18 @@ def test_extraction_of_path_like_noise_stays_inside(parts: list[str]) -> None:
     for m in extract("".join(parts)):
         if m.kind == PATH:
             assert not m.target.startswith(("/", "..", "~"))
+
+
+def test_a_path_from_the_root_counts_only_inside_the_project_and_naming_rules_are_no_files(
+    repo: Path,
+) -> None:
+    memory(
+        repo,
+        "core",
+        "Entry: `/src/auth/login.py`, gone: `/src/auth/old.py`, machine: `/etc/hosts`.\n"
+        "Components are `PascalCase.tsx`, services `kebab-case.ts`, tests `.test.ts`.\n",
+    )
+    commit(repo)
+    found = by_mention(findings(repo))
+    assert set(found) == {"/src/auth/old.py"}
+    assert found["/src/auth/old.py"]["status"] == "missing"

@@ -310,12 +310,25 @@ class DashboardApi:
         store = self.store()
         name, content, read_only = store.load(request.query_params.get("name", ""))
         version = MemoryStore.version_of(content)
+        # the code moves on while the memory stays: its drift marks are part of the tag
+        drift = [
+            f.to_dict()
+            for f in integrity_api.drift_findings(store, name, truncate_for_display(content))
+        ]
+        if drift:
+            marks = json.dumps(drift, sort_keys=True).encode("utf-8")
+            version += "-" + hashlib.sha256(marks).hexdigest()[:16]
         return conditional(
-            request, version, lambda: self.memory_payload(store, name, content, read_only)
+            request, version, lambda: self.memory_payload(store, name, content, read_only, drift)
         )
 
     def memory_payload(
-        self, store: MemoryStore, name: str, content: str, read_only: bool
+        self,
+        store: MemoryStore,
+        name: str,
+        content: str,
+        read_only: bool,
+        drift: list[dict[str, Any]] | None = None,
     ) -> dict[str, Any]:
         from serena_memory.core.references import find_references
 
@@ -324,6 +337,7 @@ class DashboardApi:
         shown = truncate_for_display(content)
         targets = sorted({ref.target for ref in find_references(content)})
         return {
+            "code_drift": drift or [],
             "name": name,
             "content": shown,
             "version": MemoryStore.version_of(content),
@@ -448,9 +462,12 @@ class DashboardApi:
             reachability=flags.get("reachability") == "1",
         )
         report = integrity_api.with_sync_conflicts(store, report)
+        code = self.code_items(store) if flags.get("code") == "1" else None
         if "limit" not in flags and "section" not in flags:
-            return report.to_dict()
+            return report.to_dict() if code is None else {**report.to_dict(), "code": code}
         sections = self.report_sections(report)
+        if code is not None:
+            sections = {**sections, "code": code}
         limit = self.int_param(request, "limit", CHECK_PAGE, 1, 1000)
         offset = self.int_param(request, "offset", 0, 0, 10**9)
         wanted = flags.get("section")
@@ -471,6 +488,8 @@ class DashboardApi:
             "fuzzy": report.fuzzy,
             "bare_high_count": len(report.bare_high),
         }
+        if code is not None:
+            summary["code_failing"] = sum(c["status"] in ("missing", "moved") for c in code)
         if report.unreachable is not None:
             summary["entry_point"] = ENTRY_POINT if report.entry_point_exists else None
         summary["sections"] = {
@@ -495,6 +514,37 @@ class DashboardApi:
         sections["sync_conflicts"] = list(report.sync_conflicts)
         self._sections = (report, sections)
         return sections
+
+    @staticmethod
+    def code_items(store: MemoryStore) -> list[dict[str, Any]]:
+        """The memories' mentions of code that drifted, as the Check page lists them."""
+        report = integrity_api.run_code_check(store)
+        return [
+            {**f.to_dict(), "target": f.target, "read_only": f.read_only} for f in report.findings
+        ]
+
+    def fix_code_reference(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        """Point one moved path of one memory at its new place (one history entry)."""
+        memory = N.normalize_name(self.text_field(data, "memory"))
+        mention = self.text_field(data, "mention")
+        line = data.get("line")
+        if not isinstance(line, int) or isinstance(line, bool) or line < 1:
+            raise ApiError(400, "'line' must be a line number (1 or more)")
+        store = self.store()
+        if store.is_read_only(memory):
+            raise ApiError(
+                403,
+                f"memory '{memory}' is read-only (it matches read_only_memory_patterns): "
+                "change it in an editor or lift the pattern",
+            )
+        fixed = integrity_api.fix_code_references(store, only=[(memory, line, mention)])
+        if not fixed:
+            raise ApiError(
+                409,
+                f"`{mention}` on line {line} of '{memory}' is no longer a moved path; "
+                "check again to see what is left",
+            )
+        return {"memory": memory, "fixed": [f.to_dict() for f in fixed]}
 
     def fix_reference(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
         source = self.text_field(data, "source")
@@ -580,6 +630,11 @@ class DashboardApi:
             ),
             Route("/api/fix-reference", w(self.fix_reference, body=True), methods=["POST"]),
             Route("/api/auto-prefix", w(self.auto_prefix, body=True), methods=["POST"]),
+            Route(
+                "/api/fix-code-reference",
+                w(self.fix_code_reference, body=True),
+                methods=["POST"],
+            ),
             Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
         ]
 

@@ -649,6 +649,20 @@ def drift_note(store: MemoryStore, name: str, text: str) -> str:
         return ""
 
 
+def drift_findings(store: MemoryStore, name: str, text: str) -> list[CodeFinding]:
+    """The paths of a project memory that are missing or moved now, for marks next to
+    them (none for a global memory, and none whenever the check itself fails)."""
+    from serena_memory.integrity.code_drift import memory_findings
+
+    try:
+        canonical = N.normalize_name(name)
+        if N.is_global(canonical):
+            return []
+        return memory_findings(str(store.project_root), canonical, text)
+    except Exception:
+        return []
+
+
 DRIFT_COUNT_SECONDS = 0.5
 """How long the activation message may spend counting drifted memories."""
 

@@ -574,6 +574,8 @@ class CodeChecker:
         ]
 
     def kept(self, m: Mention) -> bool:
+        if m.rooted and m.target.split("/", 1)[0] not in self.files.top:
+            return False
         if m.kind == PATH and m.loose:
             first = m.target.split("/", 1)[0]
             return first in self.files.top or (
@@ -871,18 +873,23 @@ def cached_checker(root: str) -> CodeChecker:
     return checker
 
 
-def read_note(root: str, name: str, text: str) -> str:
-    """A short note naming the missing and moved paths of one memory ('' when none):
-    what an agent reading it must not act on. Symbols are left to `check --code`."""
+def memory_findings(root: str, name: str, text: str) -> list[CodeFinding]:
+    """The missing and moved paths of one memory, in the order written (symbols are left
+    to `check --code`, "changed" hints too): cheap enough for every read."""
     if "/" not in text and "." not in text:
-        return ""
+        return []
     checker = cached_checker(root)
     paths = [m for m in extract(text) if m.kind == PATH and checker.kept(m)]
     if not paths:
-        return ""
+        return []
     found = [f for f in (checker.check_path(name, m, None) for m in paths) if f is not None]
-    if found:
-        found = checker.without_left_alone(found)
+    return checker.without_left_alone(found) if found else []
+
+
+def read_note(root: str, name: str, text: str) -> str:
+    """A short note naming the missing and moved paths of one memory ('' when none):
+    what an agent reading it must not act on. Symbols are left to `check --code`."""
+    found = memory_findings(root, name, text)
     if not found:
         return ""
     parts = []

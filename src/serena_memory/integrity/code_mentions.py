@@ -93,6 +93,8 @@ class Mention:
     target: str
     loose: bool = False  # a path with neither extension nor trailing '/': kept only when
     # its first folder exists (``application/json`` is no path)
+    rooted: bool = False  # written from the root, `/src/app.ts`: kept only when its first
+    # folder is a top-level folder of the project (`/etc/hosts` is the machine's)
 
     @property
     def words(self) -> list[str]:
@@ -127,6 +129,8 @@ def path_target(raw: str) -> tuple[str, bool] | None:
             return None
         if last.startswith(".") and last.count(".") == 1:
             return None  # `.md` is an extension, not a file
+    if _PLACEHOLDER_NAME.match(last):
+        return None  # a naming rule (`PascalCase.tsx`, `.test.ts`), not a file
     normal = posixpath.normpath(body)
     if normal.startswith("..") or normal.startswith("/") or normal == ".":
         return None
@@ -163,6 +167,13 @@ def symbol_target(raw: str) -> str | None:
     return None
 
 
+_PLACEHOLDER_NAME = re.compile(
+    r"^(?:(?:pascal|camel|kebab|snake|upper|lower|title|screaming)[-_]?case(?:[-_.]\w+)?"
+    r"|\.(?:test|spec|stories|story|d|min|module|e2e|config)\.\w+)$",
+    re.IGNORECASE,
+)
+"""Names that state a naming rule: a case style or a bare role suffix like ``.test.ts``."""
+
 _GENERIC = _words("true false none null nil self this undefined nan inf todo fixme")
 
 
@@ -198,9 +209,15 @@ def _classify(number: int, content: str) -> Mention | None:
         return None
     if "(" not in raw and _NOT_A_NAME.search(raw):
         return None
+    if _PLACEHOLDER_NAME.match(raw.rsplit("/", 1)[-1]):
+        return None
     path = path_target(raw)
     if path is not None:
         return Mention(number, raw, PATH, path[0], path[1])
+    if raw.startswith("/") and not raw.startswith("//"):
+        rooted = path_target(raw[1:])
+        if rooted is not None and "/" in rooted[0].rstrip("/"):
+            return Mention(number, raw, PATH, rooted[0], rooted[1], rooted=True)
     symbol = symbol_target(raw)
     if symbol is not None:
         return Mention(number, raw, SYMBOL, symbol)

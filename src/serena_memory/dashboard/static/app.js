@@ -378,6 +378,7 @@
     const localGraph = localGraphSection(memory.name);
     // Rendered by markdown-it on the server with raw HTML off and links validated.
     article.innerHTML = memory.html;
+    markDrift(article, memory.code_drift || []);
     const refs = memory.references.length
       ? el("ul", {}, memory.references.map((ref) => el("li", {},
         el("a", { href: memoryHref(ref.name), class: ref.exists ? null : "broken-name" }, ref.name),
@@ -408,10 +409,55 @@
       el("div", { class: "memory-body" }, article,
         el("aside", { class: "links-panel" },
           el("h2", { text: "References" }), refs,
-          el("h2", { text: "Backlinks" }), backlinks)),
+          el("h2", { text: "Backlinks" }), backlinks,
+          driftList(memory.code_drift || []))),
       localGraph,
     );
     loadLocalGraph(memory.name, localGraph);
+  }
+
+  // -- code drift: mentions of files that are gone or moved --------------------------------
+  function driftBadge(f) {
+    if (f.status === "moved") {
+      return el("span", { class: "badge drift moved", title: `moved in commit ${(f.commit || "").slice(0, 10)}` },
+        "moved to ", el("code", { text: f.new_path }));
+    }
+    return el("span", { class: "badge drift missing", title: f.note || "no such file or folder in the project now" }, "missing");
+  }
+
+  // A mark right after every place the text shows a drifted mention: the code spans that
+  // hold exactly the mention, else the prose that contains it (never inside a code block).
+  function markDrift(article, findings) {
+    const byMention = new Map();
+    for (const f of findings) if (!byMention.has(f.mention)) byMention.set(f.mention, f);
+    if (!byMention.size) return;
+    for (const code of article.querySelectorAll("code")) {
+      if (code.closest("pre")) continue;
+      const f = byMention.get(code.textContent.trim());
+      if (f) code.after(" ", driftBadge(f));
+    }
+    const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT);
+    const texts = [];
+    while (walker.nextNode()) {
+      if (!walker.currentNode.parentElement.closest("code, pre, .drift")) texts.push(walker.currentNode);
+    }
+    for (let node of texts) {
+      for (const [mention, f] of byMention) {
+        let at = node.data.indexOf(mention);
+        while (at >= 0) {
+          const rest = node.splitText(at + mention.length);
+          node.after(" ", driftBadge(f));
+          node = rest;
+          at = node.data.indexOf(mention);
+        }
+      }
+    }
+  }
+
+  function driftList(findings) {
+    if (!findings.length) return null;
+    return [el("h2", { text: "Code" }), el("ul", { id: "code-drift" }, findings.map((f) => el("li", {},
+      el("code", { text: f.mention }), " ", driftBadge(f), el("span", { class: "muted", text: ` (line ${f.line})` }))))];
   }
 
   function showRename(memory, actions) {
@@ -742,7 +788,7 @@
   }
 
   // -- the integrity report ----------------------------------------------------------------
-  const checkOptions = { include_unmarked: true, fuzzy: true, reachability: true };
+  const checkOptions = { include_unmarked: true, fuzzy: true, reachability: true, code: true };
 
   function sourceLink(name, lines) {
     return el("span", { class: "where" }, "in ", el("a", { href: memoryHref(name), text: name }),
@@ -781,7 +827,7 @@
 
   async function showCheck(resultNotice) {
     const options = el("div", { class: "options" },
-      ...[["include_unmarked", "Bare mentions"], ["fuzzy", "Near-misses"], ["reachability", "Unreachable from mem:core"]]
+      ...[["include_unmarked", "Bare mentions"], ["fuzzy", "Near-misses"], ["reachability", "Unreachable from mem:core"], ["code", "Code mentions"]]
         .map(([key, label]) => {
           const box = el("input", { type: "checkbox", id: `opt-${key}`, checked: checkOptions[key] });
           box.addEventListener("change", () => { checkOptions[key] = box.checked; showCheck(); });
@@ -801,7 +847,7 @@
     const sections = report.sections;
     const body = [];
     if (resultNotice) body.push(resultNotice);
-    body.push(report.clean
+    body.push(report.clean && !report.code_failing
       ? noticeBox("ok", `No integrity problems found in ${report.scanned} memories.`)
       : el("p", { class: "muted", id: "check-summary", text: `${report.scanned} memories checked.` }));
 
@@ -853,6 +899,21 @@
           (r) => el("li", {}, el("code", { text: "mem:" + r.target }), " ", sourceLink(r.source, r.lines)), "", query));
       }
     }
+    if (sections.code) {
+      body.push(reportSection("Code that moved on", "code", "code", sections.code, (f) => el("li", {},
+        el("div", {}, el("code", { text: f.mention }), " ", sourceLink(f.memory, [f.line]), " ",
+          f.status === "changed"
+            ? el("span", { class: "badge drift changed", text: `changed in ${f.commits_since} commits since` })
+            : driftBadge(f),
+          f.read_only ? el("span", { class: "badge ro", text: "read-only source" }) : null,
+          f.status === "missing" && f.note ? el("span", { class: "muted", text: ` (${f.note})` }) : null),
+        f.status === "moved" ? el("div", { class: "candidates" }, el("button", {
+          class: "fix code-fix", disabled: f.read_only, "data-new-path": f.new_path,
+          title: f.read_only ? "read-only: change it in an editor or lift the pattern" : null,
+          onclick: () => fixCodeReference(f),
+        }, "Point it to " + f.new_path)) : null),
+      "Every file, folder and symbol the memories mention is in the code.", query));
+    }
     if (sections.unreadable.total) {
       body.push(reportSection("Not valid UTF-8, not checked", "unreadable", "unreadable", sections.unreadable,
         (name) => el("li", { class: "mono", text: name }), "", query));
@@ -876,6 +937,16 @@
     }
     refreshState();
     showCheck(noticeBox("ok", `Pointed ${res.data.count} reference(s) in '${source}' from mem:${old} to mem:${candidate}.`));
+  }
+
+  async function fixCodeReference(f) {
+    const res = await api("POST", "/api/fix-code-reference", { memory: f.memory, line: f.line, mention: f.mention });
+    if (!res.ok) {
+      showCheck(noticeBox("error", res.data.error));
+      return;
+    }
+    refreshState();
+    showCheck(noticeBox("ok", `Pointed \`${f.mention}\` in '${f.memory}' (line ${f.line}) to ${f.new_path}.`));
   }
 
   async function autoPrefix(dryRun) {

@@ -48,7 +48,8 @@ from serena_memory.core.files import (
     locked,
     remove_file,
 )
-from serena_memory.core.history import (
+from serena_memory.core.references import can_be_referenced, rewrite_references
+from serena_memory.history.engine import (
     Folder,
     FolderHistory,
     MemoryHistory,
@@ -57,8 +58,7 @@ from serena_memory.core.history import (
     acting_provenance,
     folder_history,
 )
-from serena_memory.core.history import report as history_report
-from serena_memory.core.references import can_be_referenced, rewrite_references
+from serena_memory.history.engine import report as history_report
 
 JOURNAL_NAME = J.JOURNAL_NAME
 PLAN_ATTEMPTS = 5  # a sync re-plans when memories change between its plan and its locks
@@ -548,7 +548,7 @@ class MemoryStore:
         the real folders (those the locks are taken on) with their path-gate scopes, so
         the history reads exactly what the store may read."""
         project, global_ = self.gate_scopes(settings)
-        # The team's memories have their own history: their repository (core/sync.py).
+        # The team's memories have their own history: their repository (sync/merge.py).
         team = load_sync_config(self.home).team_topic_pulled()
         return [
             Folder(self._real_folder(project), "", frozenset({N.GLOBAL_TOPIC}), "project", project),
@@ -616,7 +616,7 @@ class MemoryStore:
         return histories
 
     def history(self) -> MemoryHistory:
-        """Entries, old texts and restores (see :mod:`serena_memory.core.history`)."""
+        """Entries, old texts and restores (see :mod:`serena_memory.history.engine`)."""
         return MemoryHistory(self)
 
     def catch_up_history(self) -> None:
@@ -721,7 +721,7 @@ class MemoryStore:
     def apply_synced(
         self, scope: str, plan: Callable[[FolderHistory], SyncedVersions | None]
     ) -> dict[str, str]:
-        """Bring what a sync merged (core/sync.py) into one memories folder: under the
+        """Bring what a sync merged (sync/merge.py) into one memories folder: under the
         locks, outside changes are recorded first (so the merge sees them; a failure there
         is raised, never merged over), ``plan`` computes the versions from that history,
         and they are written through the path gate and recorded as one entry whose
@@ -753,7 +753,7 @@ class MemoryStore:
         return done
 
     def apply_pulled(self, plan: Callable[[], dict[str, bytes | None]]) -> dict[str, str]:
-        """Write the team's memories that ``plan`` computes, under their locks (core/sync.py).
+        """Write the team's memories that ``plan`` computes, under their locks (sync/merge.py).
         They have their own history, the team's repository, so nothing is recorded here;
         the path gate applies as to every write."""
         spec = self.history_folder("global")
@@ -768,7 +768,7 @@ class MemoryStore:
     def prune_history(self, keep_days: dict[str, int]) -> int:
         """Drop history entries older than ``keep_days[label]`` days in each folder
         ("project", "global"; 0 or absent: keep all), each under its lock."""
-        from serena_memory.core.history import folder_history
+        from serena_memory.history.engine import folder_history
 
         dropped = 0
         root = self.history_root()

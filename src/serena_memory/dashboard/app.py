@@ -35,10 +35,10 @@ from serena_memory.core.errors import (
     ReadOnlyMemoryError,
     describe,
 )
-from serena_memory.core.history import Provenance, acting_as
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.dashboard.render import render_markdown
 from serena_memory.dashboard.security import SecurityMiddleware
+from serena_memory.history.engine import Provenance, acting_as
 from serena_memory.integrity import api as integrity_api
 from serena_memory.integrity.analysis import ENTRY_POINT
 
@@ -263,7 +263,7 @@ class DashboardApi:
             {"name": name, "read_only": name in read_only, "global": N.is_global(name)}
             for name in listing.all
         ]
-        from serena_memory.core.sync import conflicts
+        from serena_memory.sync.merge import conflicts
 
         return {
             "project": {"root": str(root), "name": root.name},
@@ -274,7 +274,7 @@ class DashboardApi:
 
     def sync_conflict(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
         """Both texts of a memory a sync met a conflict in, to show side by side."""
-        from serena_memory.core.sync import conflicts
+        from serena_memory.sync.merge import conflicts
 
         store = self.store()
         name = N.normalize_name(request.query_params.get("name", ""))
@@ -288,7 +288,7 @@ class DashboardApi:
         return {**found.to_dict(), "local_text": local, "read_only": store.is_read_only(name)}
 
     def resolve_sync_conflict(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
-        from serena_memory.core.sync import resolve
+        from serena_memory.sync.merge import resolve
 
         keep = self.text_field(data, "keep")
         return {"message": resolve(self.store(), self.text_field(data, "name"), keep)}
@@ -370,9 +370,9 @@ class DashboardApi:
         return {"html": render_markdown(self.text_field(data, "content"), visible.__contains__)}
 
     def search(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
-        """The search box: the hits of core.search, the ranking `serena memories search`
+        """The search box: the hits of search.index, the ranking `serena memories search`
         and search_memories give, with where the words matched so the page can mark them."""
-        from serena_memory.core.search import MAX_RESULTS_LIMIT, search_memories
+        from serena_memory.search.index import MAX_RESULTS_LIMIT, search_memories
 
         q = request.query_params
         if "q" not in q:
@@ -516,7 +516,7 @@ class DashboardApi:
 
     def history_change(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
         """What entry ``?rev=`` did to memory ``?name=``, as a unified diff."""
-        from serena_memory.core.history import unified_diff
+        from serena_memory.history.engine import unified_diff
 
         name = N.normalize_name(request.query_params.get("name", ""))
         rev = request.query_params.get("rev", "")

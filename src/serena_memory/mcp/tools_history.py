@@ -1,6 +1,6 @@
 """The history tools: a memory's recorded changes, and bringing back an earlier text of it,
 so the agent can undo its own mistake. Every rule lives in the library
-(:mod:`serena_memory.core.history`); a restore is a new entry and obeys the read-only rules."""
+(:mod:`serena_memory.history.engine`); a restore is a new entry and obeys the read-only rules."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Annotated
 
 from pydantic import Field
 
-from serena_memory.core.history import parse_when
 from serena_memory.core.names import normalize_name
+from serena_memory.history.engine import parse_when
 from serena_memory.mcp.state import ServerState
 from serena_memory.mcp.tool_declaration import ToolDeclaration
 from serena_memory.mcp.tools_memories import MemoryName

@@ -1,6 +1,6 @@
 """Sync: the same memories on every machine, through any git remote.
 
-A memories folder's history (core/history.py) is a git repository, so a sync is what git
+A memories folder's history (history/engine.py) is a git repository, so a sync is what git
 does between machines: fetch the remote's branch, merge it with the local history, push
 the result. The transport is the ``git`` command line, so authentication is git's own
 (credential helpers, the SSH agent) and any remote git reaches works: a bare repository on
@@ -35,14 +35,14 @@ from typing import TYPE_CHECKING, Any
 from serena_memory.core.config import load_sync_config, set_global_key
 from serena_memory.core.display import escape_line
 from serena_memory.core.errors import HistoryError, MemoryStoreError, SyncError
-from serena_memory.core.history import (
+from serena_memory.core.store import SyncedVersions
+from serena_memory.history.engine import (
     Folder,
     FolderHistory,
     Provenance,
     current_os_user,
     machine_name,
 )
-from serena_memory.core.store import SyncedVersions
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
@@ -370,7 +370,7 @@ def _unresolved(data: dict[str, dict[str, str]]) -> set[str]:
 def conflicts(store: MemoryStore) -> list[Conflict]:
     """Unresolved sync conflicts of the project's and the global memories (one small file
     read per folder, so every listing can afford it)."""
-    from serena_memory.core.history import repository_path
+    from serena_memory.history.engine import repository_path
 
     found: list[Conflict] = []
     root = store.history_root()
@@ -403,7 +403,7 @@ def resolve(store: MemoryStore, name: str, keep: str) -> str:
     that too can be undone). The resolution travels with the next sync."""
     from serena_memory.core import names as N
     from serena_memory.core.files import locked
-    from serena_memory.core.history import folder_history
+    from serena_memory.history.engine import folder_history
 
     name = N.normalize_name(name)
     scope = "global" if N.is_global(name) else "project"
@@ -718,7 +718,7 @@ def sync(
     """Fetch, merge and push one memories folder (``global`` or ``project``)."""
     from filelock import FileLock, Timeout
 
-    from serena_memory.core.history import folder_history
+    from serena_memory.history.engine import folder_history
 
     started = time.perf_counter()
     if scope not in SCOPES:

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import click
 
+from serena_memory.core.changes import Provenance
 from serena_memory.core.display import escape_json, escape_text
 from serena_memory.core.store import Context, MemoryStore
-from serena_memory.history.engine import Provenance
 
 PROJECT_ARG = click.argument(
     "project",

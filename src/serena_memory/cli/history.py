@@ -37,7 +37,9 @@ def _history(*projects: Path | None, names: tuple[str | None, ...] = ()):
     if len(given) == 2 and given[0].resolve() != given[1].resolve():
         raise click.UsageError("two project folders given; give it once, as PROJECT or with -p")
     listed = [n for n in names if n is not None]
-    return open_store(given[0] if given else None, names=listed).history()
+    from serena_memory.history.engine import MemoryHistory
+
+    return MemoryHistory(open_store(given[0] if given else None, names=listed))
 
 
 def _folder_not_name(name: str | None, project: Path | None) -> bool:

@@ -25,6 +25,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from serena_memory.core import names as N
+from serena_memory.core.changes import Provenance, acting_as
 from serena_memory.core.errors import (
     EXPECTED_ERRORS,
     ConfigError,
@@ -38,7 +39,7 @@ from serena_memory.core.errors import (
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.dashboard.render import render_markdown
 from serena_memory.dashboard.security import SecurityMiddleware
-from serena_memory.history.engine import Provenance, acting_as
+from serena_memory.history.engine import MemoryHistory
 from serena_memory.integrity import api as integrity_api
 from serena_memory.integrity.analysis import ENTRY_POINT
 
@@ -507,7 +508,7 @@ class DashboardApi:
         store = self.store()
         raw = request.query_params.get("name", "")
         name = N.normalize_name(raw) if raw else None
-        entries = store.history().entries(name)
+        entries = MemoryHistory(store).entries(name)
         return {
             "name": name,
             "entries": [entry.to_dict() for entry in entries[:HISTORY_LIMIT]],
@@ -522,7 +523,7 @@ class DashboardApi:
         rev = request.query_params.get("rev", "")
         if not rev:
             raise ApiError(400, "give the entry as ?rev=")
-        history = self.store().history()
+        history = MemoryHistory(self.store())
         _, after = history.content_at(name, rev)
         before = history.before(name, rev)
         return {"name": name, "rev": rev, "diff": unified_diff(name, before, after, rev)}
@@ -532,7 +533,7 @@ class DashboardApi:
         brings back a deleted memory), as a new entry."""
         name = N.normalize_name(self.text_field(data, "name"))
         rev = self.text_field(data, "rev", optional=True)
-        result = self.store().history().restore(name, rev or None)
+        result = MemoryHistory(self.store()).restore(name, rev or None)
         return {"name": name, "changed": result.changed, "summary": result.summary()}
 
     # -- pages -----------------------------------------------------------------------------

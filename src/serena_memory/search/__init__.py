@@ -1,1 +1,1 @@
-"""search"""
+"""Ranked search over the memories: the index and its embedding model."""

@@ -28,8 +28,8 @@ from pathlib import Path
 from _common import Workspace, ours_command, time_process, verdict
 from bench_mcp import Pipe, cpu_seconds
 
-from serena_memory.core import history as H
 from serena_memory.core.store import MemoryStore
+from serena_memory.history import engine as H
 
 
 def percentile(values: list[float], q: float) -> float:

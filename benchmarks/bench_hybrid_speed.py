@@ -32,7 +32,7 @@ CHILD = r"""
 import json, os, resource, statistics, sys, time
 from pathlib import Path
 from serena_memory.core.store import MemoryStore
-from serena_memory.core.search import search_memories
+from serena_memory.search.index import search_memories
 project, home, queries = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
 store = MemoryStore(project, home=home)
 def timed(query):
@@ -41,7 +41,7 @@ def timed(query):
     return time.perf_counter() - w, time.process_time() - c
 first = timed(queries[0])
 later = [timed(q) for q in queries[1:]]
-from serena_memory.core import search as S
+from serena_memory.search import index as S
 files = sorted((Path(project) / ".serena" / "memories").rglob("*.md"))[:20]
 def edit(i, path):
     with open(path, "a", encoding="utf-8") as handle:

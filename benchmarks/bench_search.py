@@ -93,7 +93,7 @@ def distinctive(queries: list[Query], memories: dict[str, str]) -> list[Query]:
 SPEED_CHILD = r"""
 import json, os, resource, sys, time
 from serena_memory.core.store import MemoryStore
-from serena_memory.core.search import search_memories
+from serena_memory.search.index import search_memories
 project, home, queries = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
 store = MemoryStore(project, home=home)
 w, c = time.perf_counter(), time.process_time()
@@ -106,7 +106,7 @@ for q in queries[1:]:
     walls.append(time.perf_counter() - w)
     cpus.append(time.process_time() - c)
 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-from serena_memory.core.search import current_stamps
+from serena_memory.search.index import current_stamps
 sweeps = []
 for _ in range(5):
     w = time.perf_counter()
@@ -151,8 +151,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, default=None)
     args = parser.parse_args(argv)
 
-    from serena_memory.core.search import search_memories
     from serena_memory.core.store import MemoryStore
+    from serena_memory.search.index import search_memories
 
     root = args.keep or Path(tempfile.mkdtemp(prefix="serena-search-bench-"))
     project = root / f"topical-{args.count}"

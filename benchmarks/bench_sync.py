@@ -3,7 +3,7 @@ repository; each round, 10 memories change on each side, the first machine syncs
 second one's sync is timed: fetch, merge of 10 changes from each side, writing and
 recording the merge, push (target: at most 1 s).
 
-Timed both as the library call (`core.sync.sync`) and as the whole `serena memories sync`
+Timed both as the library call (`sync.merge.sync`) and as the whole `serena memories sync`
 process (interpreter start included), alternating rounds. Median of several rounds.
 
 Usage: ``python benchmarks/bench_sync.py [--memories 1000] [--changes 10] [--runs 7]``
@@ -23,7 +23,7 @@ from pathlib import Path
 from _common import ours_command, verdict
 
 from serena_memory.core.store import MemoryStore
-from serena_memory.core.sync import sync
+from serena_memory.sync.merge import sync
 
 
 def machine(root: Path, name: str) -> MemoryStore:

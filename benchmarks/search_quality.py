@@ -40,8 +40,8 @@ sys.path.insert(0, str(ROOT / "src"))
 from bench_search import Baseline  # noqa: E402
 from topical_corpus import generate  # noqa: E402
 
-from serena_memory.core import search as hybrid  # noqa: E402
 from serena_memory.core.store import MemoryStore  # noqa: E402
+from serena_memory.search import index as hybrid  # noqa: E402
 
 SET = HERE / "search_set"
 BASELINE_COMMIT = "5f59b0f"  # the words-only ranking this hybrid replaced

@@ -261,7 +261,7 @@ def test_sync_and_conflicts_escape_names_and_show_the_other_text_safely(
 ) -> None:
     """A teammate's memory named with a C1 CSI and a bidi override, in conflict here."""
     from serena_memory.core.store import MemoryStore
-    from serena_memory.core.sync import sync
+    from serena_memory.sync.merge import sync
 
     remote = tmp_path / "remote.git"
     subprocess.run(["git", "init", "--quiet", "--bare", str(remote)], check=True)

@@ -615,7 +615,7 @@ def search_answer(page, query: str):
 def test_search_as_you_type_ranks_marks_and_opens_with_the_keyboard(
     tab: Tab, store: MemoryStore
 ) -> None:
-    from serena_memory.core.search import search_memories
+    from serena_memory.search.index import search_memories
 
     store.write("billing/refunds", "# Refunds\nMoney goes back within 30 days.\n")
     store.write("billing/invoices", "# Invoices\nA refund creates a credit note.\n")

@@ -602,7 +602,7 @@ SEARCH_CORPUS = {
 def test_search_ranks_exactly_as_the_library_does_with_marks(
     client: httpx.Client, store: MemoryStore, project: Path
 ) -> None:
-    from serena_memory.core.search import search_memories
+    from serena_memory.search.index import search_memories
 
     write_config(project / ".serena" / "project.yml", "read_only_memory_patterns: ['global/.*']\n")
     for name, text in SEARCH_CORPUS.items():

@@ -19,10 +19,10 @@ import pytest
 from conftest import run_cli, write_config
 from helpers.memory_worker import contents
 
-from serena_memory.core import history as H
+from serena_memory.core.changes import Provenance, acting_as
 from serena_memory.core.errors import HistoryError, IgnoredMemoryError, ReadOnlyMemoryError
-from serena_memory.core.history import Provenance, acting_as
 from serena_memory.core.store import Context, MemoryStore
+from serena_memory.history import engine as H
 
 WORKER = Path(__file__).parent / "helpers" / "memory_worker.py"
 

@@ -20,9 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_mcp_support import call, in_memory, over_stdio
 
-from serena_memory.core import history as H
 from serena_memory.core.errors import HistoryError
 from serena_memory.core.store import Context, MemoryStore
+from serena_memory.history import engine as H
 
 SLOW_REGEX = ":/(a|aa)+(b|c)*$"  # backtracks over every message when git runs it
 GIT_FORMS = [":/fact", SLOW_REGEX, "main", "HEAD", "main~1", "HEAD^", "@{0}", "main^{tree}"]

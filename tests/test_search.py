@@ -16,13 +16,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from serena_memory.core.errors import MemoryStoreError
-from serena_memory.core.search import (
+from serena_memory.core.store import MemoryStore
+from serena_memory.search.index import (
     format_hits,
     index_path,
     parse_query,
     search_memories,
 )
-from serena_memory.core.store import MemoryStore
 
 
 def names_of(hits) -> list[str]:
@@ -189,7 +189,7 @@ def test_a_cache_damaged_while_open_is_rebuilt(store: MemoryStore) -> None:
 def _drop_cached_connections() -> None:
     """A new process would open the file afresh; so does this (the module keeps one
     connection per index file per process)."""
-    from serena_memory.core.search import close_indexes
+    from serena_memory.search.index import close_indexes
 
     close_indexes()
 
@@ -258,7 +258,7 @@ def test_concurrent_processes_search_and_write(project: Path, serena_home: Path)
     script = (
         "import sys\n"
         "from serena_memory.core.store import MemoryStore\n"
-        "from serena_memory.core.search import search_memories\n"
+        "from serena_memory.search.index import search_memories\n"
         "project, home, me = sys.argv[1], sys.argv[2], int(sys.argv[3])\n"
         "store = MemoryStore(project, home=home)\n"
         "for i in range(15):\n"
@@ -330,7 +330,7 @@ def test_a_process_that_searches_again_and_again_still_sees_every_change(
     """After a few queries a process watches the folders instead of re-reading every
     stamp; edits in place, new folders, deletions, moves and configuration changes must
     still show at the very next query."""
-    from serena_memory.core import search
+    from serena_memory.search import index as search
 
     search.close_indexes()
     put(store, "notes", "# Notes\nnothing yet\n")

@@ -16,9 +16,9 @@ import pytest
 from conftest import run_cli
 
 from serena_memory.core.errors import MemoryStoreError
-from serena_memory.core.search import close_indexes, format_hits, index_path, search_memories
-from serena_memory.core.semantic import DEFAULT_MODEL, load_model
 from serena_memory.core.store import MemoryStore
+from serena_memory.search.index import close_indexes, format_hits, index_path, search_memories
+from serena_memory.search.semantic import DEFAULT_MODEL, load_model
 
 SET = Path(__file__).resolve().parents[1] / "benchmarks" / "search_set"
 
@@ -208,7 +208,7 @@ def test_the_embedded_model_loads_offline_and_writes_no_cache(tmp_path: Path) ->
     tmp_path = tmp_path / "offline"
     tmp_path.mkdir()
     code = (
-        "from serena_memory.core.semantic import load_model\n"
+        "from serena_memory.search.semantic import load_model\n"
         "m = load_model()\n"
         "v = m.embed(['when is the release frozen', 'deploy freeze on thursday', 'soup'])\n"
         "print(m.identity, v.shape[1], float(v[0] @ v[1]), float(v[0] @ v[2]))\n"

@@ -15,7 +15,7 @@ from conftest import write_config
 from test_mcp_support import SERVER_CMD, HttpServer, free_port, ok, over_stdio
 
 from serena_memory.core.store import MemoryStore
-from serena_memory.core.sync import sync
+from serena_memory.sync.merge import sync
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
 

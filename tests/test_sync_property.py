@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from serena_memory.core.store import MemoryStore
-from serena_memory.core.sync import conflicts, sync
+from serena_memory.sync.merge import conflicts, sync
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
 

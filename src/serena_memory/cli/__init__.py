@@ -40,7 +40,7 @@ from serena_memory.cli.sync import conflicts_command, resolve_command, sync_comm
 from serena_memory.cli.transfer import export_command, import_command
 from serena_memory.core.display import counted, escape_line, escape_text
 from serena_memory.core.errors import EXPECTED_ERRORS, MemoryNotFoundError, describe
-from serena_memory.core.history import take_notices
+from serena_memory.history.engine import take_notices
 
 
 class SerenaGroup(click.Group):
@@ -115,7 +115,7 @@ def initialize(project: Path | None) -> None:
 @JSON_OPTION
 def list_command(project: Path | None, topic: str, as_json: bool) -> None:
     """List memory names: project, global and read-only apart."""
-    from serena_memory.core.sync import conflicts
+    from serena_memory.sync.merge import conflicts
 
     store = open_store(project, only_global=topic.strip("/").split("/")[0] == "global")
     listing = store.list(topic)

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import click
 
+from serena_memory.core.changes import Provenance
 from serena_memory.core.display import escape_json, escape_text
-from serena_memory.core.history import Provenance
 from serena_memory.core.store import Context, MemoryStore
 
 PROJECT_ARG = click.argument(

@@ -160,8 +160,8 @@ def host_for_url(host: str) -> str:
 
 def start_auto_sync(state):
     """With `memory_sync: auto`: pull now, push after the agent's writes, in the
-    background (core/sync.py)."""
-    from serena_memory.core.sync import start_auto_sync as start
+    background (sync/merge.py)."""
+    from serena_memory.sync.merge import start_auto_sync as start
 
     auto = start(lambda: state.store)
     if auto is not None:

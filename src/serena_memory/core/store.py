@@ -17,6 +17,15 @@ from typing import Any, NamedTuple
 from serena_memory.core import journal as J
 from serena_memory.core import names as N
 from serena_memory.core import paths
+from serena_memory.core.changes import (
+    ChangeHistory,
+    ChangeRecord,
+    ChangeRecorder,
+    Folder,
+    Provenance,
+    acting_provenance,
+    default_recorder,
+)
 from serena_memory.core.config import (
     GLOBAL_CONFIG_NAME,
     Settings,
@@ -28,7 +37,6 @@ from serena_memory.core.display import counted
 from serena_memory.core.editing import EditMode, apply_edit
 from serena_memory.core.errors import (
     ContentTooLongError,
-    HistoryError,
     IgnoredMemoryError,
     InvalidNameError,
     MemoryChangedError,
@@ -48,16 +56,6 @@ from serena_memory.core.files import (
     locked,
     remove_file,
 )
-from serena_memory.core.history import (
-    Folder,
-    FolderHistory,
-    MemoryHistory,
-    Provenance,
-    Recording,
-    acting_provenance,
-    folder_history,
-)
-from serena_memory.core.history import report as history_report
 from serena_memory.core.references import can_be_referenced, rewrite_references
 
 JOURNAL_NAME = J.JOURNAL_NAME
@@ -68,7 +66,6 @@ Folders = list[Path]
 """Paths of memories folders or files in them. An alias, because inside
 :class:`MemoryStore` the name ``list`` is the method that lists memories."""
 HistoryFolders = list[Folder]
-Histories = list[FolderHistory]
 Names = list[str]
 
 
@@ -166,16 +163,6 @@ class RenameResult(NamedTuple):
         return text
 
 
-class SyncedVersions(NamedTuple):
-    """What a sync brings into one memories folder: exact bytes per memory name (None
-    deletes it), and how the entry that records it reads."""
-
-    versions: dict[str, bytes | None]
-    summary: str
-    provenance: Provenance
-    merged: tuple[str, ...]  # the other machine's entry, a further parent of this one
-
-
 class MemoryStore:
     """Project memories in ``<project>/.serena/memories`` plus global ones in
     ``$SERENA_HOME/memories/global``, named as :mod:`serena_memory.core.names` defines."""
@@ -188,6 +175,7 @@ class MemoryStore:
         context: Context = Context.HUMAN,
         protect_read_only: bool | None = None,
         provenance: Provenance | None = None,
+        recorder: ChangeRecorder | None = None,
     ) -> None:
         self.project_root = Path(project_root).expanduser().absolute()
         self.home = Path(home).expanduser().absolute() if home else serena_home().absolute()
@@ -206,8 +194,10 @@ class MemoryStore:
         # what was done on the side and must be told (an interrupted rename finished):
         # one line each, taken by the front-end that shows them
         self.notices: list[str] = []
+        # Where changes are announced (core/changes.py); None: the default, on first use.
+        self._recorder = recorder
         # Who the history names for changes made through this store, unless a caller says
-        # otherwise for one call (history.acting_as, e.g. per MCP tool call).
+        # otherwise for one call (changes.acting_as, e.g. per MCP tool call).
         self.provenance = provenance or (
             Provenance("mcp", "unknown client")
             if self.context is Context.AGENT
@@ -548,7 +538,7 @@ class MemoryStore:
         the real folders (those the locks are taken on) with their path-gate scopes, so
         the history reads exactly what the store may read."""
         project, global_ = self.gate_scopes(settings)
-        # The team's memories have their own history: their repository (core/sync.py).
+        # The team's memories have their own history: their repository (sync/merge.py).
         team = load_sync_config(self.home).team_topic_pulled()
         return [
             Folder(self._real_folder(project), "", frozenset({N.GLOBAL_TOPIC}), "project", project),
@@ -565,59 +555,38 @@ class MemoryStore:
         configured = (settings or self.settings).global_config.memory_history_dir
         return configured if configured is not None else self.home / "history"
 
+    @property
+    def recorder(self) -> ChangeRecorder:
+        """What keeps this store's changes: the one given, else the default recorder."""
+        if self._recorder is None:
+            self._recorder = default_recorder()
+        return self._recorder
+
     @contextlib.contextmanager
     def recording(
         self, summary: str, *names: str, all_scopes: bool = False, settings: Settings | None = None
-    ) -> Iterator[Recording]:
+    ) -> Iterator[ChangeRecord]:
         """Record one operation as one history entry; call it with the folder locks held.
 
         Outside changes are committed first; the caller names the files it changed with
         ``touched``. Nothing is recorded when ``memory_history: false``.
         """
-        settings = settings or self.settings
-        provenance = acting_provenance() or self.provenance
-        histories: Histories = []
-        if settings.global_config.memory_history:  # the project's own switch: _histories_of
-            try:
-                histories = self._histories_of(names, all_scopes, settings)
-            except Exception as exc:  # never fail the write because of its record
-                history_report(
-                    f"folders:{self._project_real}",
-                    f"the history of the memories of {self._project_real} can't be recorded "
-                    f"({describe(exc)}); the memories themselves are saved",
-                )
-        record = Recording(histories, provenance, summary)
-        record.start(names)
+        record = self.recorder.begin(
+            self,
+            summary,
+            names,
+            all_scopes=all_scopes,
+            settings=settings or self.settings,
+            provenance=acting_provenance() or self.provenance,
+        )
         try:
             yield record
         finally:
             record.finish()  # what was changed before a failure is recorded too
 
-    def _histories_of(
-        self, names: Iterable[str], all_scopes: bool, settings: Settings
-    ) -> Histories:
-        """The histories an operation on ``names`` writes to: the project's folder's, the
-        global folder's, or both. A project's ``memory_history: false`` turns off its own
-        history only; the global memories' history follows the user's file alone."""
-        names = list(names)
-        root = self.history_root(settings)
-        if paths.is_inside(os.path.realpath(root), (self._project_real,)):
-            # the user's own repository is never touched: no history inside the project
-            raise HistoryError(
-                f"the history folder {root} is inside the project, so no history is kept; "
-                "set memory_history_dir in serena_config.yml to a folder outside it"
-            )
-        project, global_ = self.history_folders(settings)
-        histories: Histories = []
-        if settings.history_enabled and (all_scopes or any(not N.is_global(n) for n in names)):
-            histories.append(folder_history(root, project))
-        if any(N.is_global(n) for n in names) or (all_scopes and global_.root.is_dir()):
-            histories.append(folder_history(root, global_))
-        return histories
-
-    def history(self) -> MemoryHistory:
-        """Entries, old texts and restores (see :mod:`serena_memory.core.history`)."""
-        return MemoryHistory(self)
+    def history(self) -> ChangeHistory:
+        """Entries, old texts and restores, as the recorder keeps them."""
+        return self.recorder.history(self)
 
     def catch_up_history(self) -> None:
         """Record changes made outside (an editor, a checkout) now, as ``external``."""
@@ -718,67 +687,38 @@ class MemoryStore:
             f"the memories in {root} kept changing while a sync was written; sync again"
         )
 
-    def apply_synced(
-        self, scope: str, plan: Callable[[FolderHistory], SyncedVersions | None]
+    def apply_planned(
+        self,
+        scope: str,
+        plan: Callable[[], dict[str, bytes | None] | None],
+        written: Callable[[dict[str, bytes | None]], None] | None = None,
     ) -> dict[str, str]:
-        """Bring what a sync merged (core/sync.py) into one memories folder: under the
-        locks, outside changes are recorded first (so the merge sees them; a failure there
-        is raised, never merged over), ``plan`` computes the versions from that history,
-        and they are written through the path gate and recorded as one entry whose
-        further parents are the merged entries. Read-only patterns do not apply: a sync
-        carries the person's own changes from another machine."""
-        settings = self.settings
+        """Write the memories that ``plan`` computes in one folder ("project" or "global"),
+        under their locks, through the path gate; ``written`` then runs with the locks
+        still held (a sync records its entry there). Read-only patterns do not apply: a
+        sync carries the person's own changes from another machine, or the team's."""
         spec = self.history_folder(scope)
-        history = folder_history(self.history_root(settings), spec)
-        planned: list[SyncedVersions | None] = [None]
-
-        def versions() -> dict[str, bytes | None] | None:
-            history.catch_up()
-            planned[0] = plan(history)
-            return None if planned[0] is None else planned[0].versions
-
         done: dict[str, str] = {}
-        with self._planned_change(spec.root, versions) as found:
-            final = planned[0]
-            if found is None or final is None:
+        with self._planned_change(spec.root, plan) as found:
+            if found is None:
                 return {}
             for name, data in found.items():
                 what = self._set_version(name, data)
                 if what:
                     done[name] = what
-            rels = [r for r in map(spec.rel_of, found) if r is not None]
-            history.record(
-                rels, final.provenance, final.summary, None, os.urandom(6).hex(), final.merged
-            )
+            if written is not None:
+                written(found)
         return done
 
     def apply_pulled(self, plan: Callable[[], dict[str, bytes | None]]) -> dict[str, str]:
-        """Write the team's memories that ``plan`` computes, under their locks (core/sync.py).
-        They have their own history, the team's repository, so nothing is recorded here;
-        the path gate applies as to every write."""
-        spec = self.history_folder("global")
-        done: dict[str, str] = {}
-        with self._planned_change(spec.root, plan) as found:
-            for name, data in (found or {}).items():
-                what = self._set_version(name, data)
-                if what:
-                    done[name] = what
-        return done
+        """Write the team's memories that ``plan`` computes, under their locks. They have
+        their own history, the team's repository, so nothing is recorded here."""
+        return self.apply_planned("global", plan)
 
     def prune_history(self, keep_days: dict[str, int]) -> int:
         """Drop history entries older than ``keep_days[label]`` days in each folder
-        ("project", "global"; 0 or absent: keep all), each under its lock."""
-        from serena_memory.core.history import folder_history
-
-        dropped = 0
-        root = self.history_root()
-        for spec in self.history_folders():
-            days = keep_days.get(spec.label, 0)
-            if days <= 0 or not spec.root.is_dir():
-                continue
-            with locked([spec.root]):
-                dropped += folder_history(root, spec).prune(days)
-        return dropped
+        ("project", "global"; 0 or absent: keep all)."""
+        return self.recorder.prune(self, keep_days)
 
     def write(self, name: str, content: str, max_chars: int | None = None) -> WriteResult:
         """Create or replace a memory. ``max_chars`` None: no limit; -1: configured default."""

@@ -25,6 +25,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from serena_memory.core import names as N
+from serena_memory.core.changes import Provenance, acting_as
 from serena_memory.core.errors import (
     EXPECTED_ERRORS,
     ConfigError,
@@ -35,10 +36,10 @@ from serena_memory.core.errors import (
     ReadOnlyMemoryError,
     describe,
 )
-from serena_memory.core.history import Provenance, acting_as
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.dashboard.render import render_markdown
 from serena_memory.dashboard.security import SecurityMiddleware
+from serena_memory.history.engine import MemoryHistory
 from serena_memory.integrity import api as integrity_api
 from serena_memory.integrity.analysis import ENTRY_POINT
 
@@ -263,7 +264,7 @@ class DashboardApi:
             {"name": name, "read_only": name in read_only, "global": N.is_global(name)}
             for name in listing.all
         ]
-        from serena_memory.core.sync import conflicts
+        from serena_memory.sync.merge import conflicts
 
         return {
             "project": {"root": str(root), "name": root.name},
@@ -274,7 +275,7 @@ class DashboardApi:
 
     def sync_conflict(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
         """Both texts of a memory a sync met a conflict in, to show side by side."""
-        from serena_memory.core.sync import conflicts
+        from serena_memory.sync.merge import conflicts
 
         store = self.store()
         name = N.normalize_name(request.query_params.get("name", ""))
@@ -285,7 +286,7 @@ class DashboardApi:
             local: str | None = store.read(name)
         except MemoryNotFoundError:
             local = None
-        from serena_memory.core.history import unified_diff
+        from serena_memory.history.engine import unified_diff
 
         now = None if local is None else local.encode("utf-8")
         aside = found.remote_text.encode("utf-8")
@@ -298,7 +299,7 @@ class DashboardApi:
         }
 
     def resolve_sync_conflict(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
-        from serena_memory.core.sync import resolve
+        from serena_memory.sync.merge import resolve
 
         keep = self.text_field(data, "keep")
         return {"message": resolve(self.store(), self.text_field(data, "name"), keep)}
@@ -394,9 +395,9 @@ class DashboardApi:
         return {"html": render_markdown(self.text_field(data, "content"), visible.__contains__)}
 
     def search(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
-        """The search box: the hits of core.search, the ranking `serena memories search`
+        """The search box: the hits of search.index, the ranking `serena memories search`
         and search_memories give, with where the words matched so the page can mark them."""
-        from serena_memory.core.search import MAX_RESULTS_LIMIT, search_memories
+        from serena_memory.search.index import MAX_RESULTS_LIMIT, search_memories
 
         q = request.query_params
         if "q" not in q:
@@ -567,7 +568,7 @@ class DashboardApi:
         store = self.store()
         raw = request.query_params.get("name", "")
         name = N.normalize_name(raw) if raw else None
-        entries = store.history().entries(name)
+        entries = MemoryHistory(store).entries(name)
         return {
             "name": name,
             "entries": [entry.to_dict() for entry in entries[:HISTORY_LIMIT]],
@@ -576,13 +577,13 @@ class DashboardApi:
 
     def history_change(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
         """What entry ``?rev=`` did to memory ``?name=``, as a unified diff."""
-        from serena_memory.core.history import unified_diff
+        from serena_memory.history.engine import unified_diff
 
         name = N.normalize_name(request.query_params.get("name", ""))
         rev = request.query_params.get("rev", "")
         if not rev:
             raise ApiError(400, "give the entry as ?rev=")
-        history = self.store().history()
+        history = MemoryHistory(self.store())
         _, after = history.content_at(name, rev)
         before = history.before(name, rev)
         return {"name": name, "rev": rev, "diff": unified_diff(name, before, after, rev)}
@@ -592,7 +593,7 @@ class DashboardApi:
         brings back a deleted memory), as a new entry."""
         name = N.normalize_name(self.text_field(data, "name"))
         rev = self.text_field(data, "rev", optional=True)
-        result = self.store().history().restore(name, rev or None)
+        result = MemoryHistory(self.store()).restore(name, rev or None)
         return {"name": name, "changed": result.changed, "summary": result.summary()}
 
     # -- pages -----------------------------------------------------------------------------

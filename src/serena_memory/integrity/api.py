@@ -171,7 +171,7 @@ def run_check(
 
 def with_sync_conflicts(store: MemoryStore, report: CheckReport) -> CheckReport:
     """Add the memories a sync left unresolved (both sides' texts kept) to a report."""
-    from serena_memory.core.sync import conflicts
+    from serena_memory.sync.merge import conflicts
 
     report.sync_conflicts = [c.name for c in conflicts(store)]
     return report

@@ -27,7 +27,8 @@ from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
 from serena_memory import __version__
-from serena_memory.core.history import Provenance, acting_as, take_notices
+from serena_memory.core.changes import Provenance, acting_as
+from serena_memory.history.engine import take_notices
 from serena_memory.mcp import (
     tools_exploration,
     tools_history,

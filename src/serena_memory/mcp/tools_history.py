@@ -1,6 +1,6 @@
 """The history tools: a memory's recorded changes, and bringing back an earlier text of it,
 so the agent can undo its own mistake. Every rule lives in the library
-(:mod:`serena_memory.core.history`); a restore is a new entry and obeys the read-only rules."""
+(:mod:`serena_memory.history.engine`); a restore is a new entry and obeys the read-only rules."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Annotated
 
 from pydantic import Field
 
-from serena_memory.core.history import parse_when
 from serena_memory.core.names import normalize_name
+from serena_memory.history.engine import MemoryHistory, parse_when
 from serena_memory.mcp.state import ServerState
 from serena_memory.mcp.tool_declaration import ToolDeclaration
 from serena_memory.mcp.tools_memories import MemoryName
@@ -30,7 +30,7 @@ def memory_history(
     memory had before a change that lost something, then restore_memory."""
     store = state.require_store()
     name = normalize_name(memory_name)
-    entries = store.history().entries(name, parse_when(since) if since else None)
+    entries = MemoryHistory(store).entries(name, parse_when(since) if since else None)
     if not entries:
         return f"No recorded changes of '{name}'."
     lines = []
@@ -60,7 +60,7 @@ def restore_memory(
     can be undone too. Read-only memories can't be restored."""
     store = state.require_store()
     name = normalize_name(memory_name)
-    return store.history().restore(name, revision or None).summary()
+    return MemoryHistory(store).restore(name, revision or None).summary()
 
 
 TOOLS = (

@@ -1,5 +1,5 @@
 """Finding memories by subject: ranked search over names, headings and text. The engine
-and its rules (freshness, ignored memories, read-only marks) live in core.search."""
+and its rules (freshness, ignored memories, read-only marks) live in search.index."""
 
 from __future__ import annotations
 
@@ -36,8 +36,8 @@ def search_memories(
     ranked by the words they share with the query (name first, then headings, then text)
     and by similar meaning. Each hit gives the name, a score, why it matched and up to
     three matching lines with their numbers; read the ones that matter with read_memory."""
-    from serena_memory.core.search import format_hits
-    from serena_memory.core.search import search_memories as search
+    from serena_memory.search.index import format_hits
+    from serena_memory.search.index import search_memories as search
 
     hits = search(state.require_store(), query, topic=topic, scope=scope, max_results=max_results)
     return format_hits(hits, query)

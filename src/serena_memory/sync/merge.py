@@ -1,6 +1,6 @@
 """Sync: the same memories on every machine, through any git remote.
 
-A memories folder's history (core/history.py) is a git repository, so a sync is what git
+A memories folder's history (history/engine.py) is a git repository, so a sync is what git
 does between machines: fetch the remote's branch, merge it with the local history, push
 the result. The transport is the ``git`` command line, so authentication is git's own
 (credential helpers, the SSH agent) and any remote git reaches works: a bare repository on
@@ -27,27 +27,33 @@ import os
 import re
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from serena_memory.core.changes import Folder, Provenance, current_os_user, machine_name
 from serena_memory.core.config import load_sync_config, set_global_key
 from serena_memory.core.display import escape_line
 from serena_memory.core.errors import HistoryError, MemoryStoreError, SyncError
-from serena_memory.core.history import (
-    Folder,
-    FolderHistory,
-    Provenance,
-    current_os_user,
-    machine_name,
-)
-from serena_memory.core.store import SyncedVersions
+from serena_memory.history.engine import FolderHistory, folder_history
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
 
 log = logging.getLogger("serena_memory.sync")
+
+
+class SyncedVersions(NamedTuple):
+    """What a sync brings into one memories folder: exact bytes per memory name (None
+    deletes it), and how the entry that records it reads."""
+
+    versions: dict[str, bytes | None]
+    summary: str
+    provenance: Provenance
+    merged: tuple[str, ...]  # the other machine's entry, a further parent of this one
+
 
 BRANCH = "refs/heads/main"
 FETCHED = "refs/serena-sync/"  # the remote's branches as last fetched, in the history
@@ -370,7 +376,7 @@ def _unresolved(data: dict[str, dict[str, str]]) -> set[str]:
 def conflicts(store: MemoryStore) -> list[Conflict]:
     """Unresolved sync conflicts of the project's and the global memories (one small file
     read per folder, so every listing can afford it)."""
-    from serena_memory.core.history import repository_path
+    from serena_memory.history.engine import repository_path
 
     found: list[Conflict] = []
     root = store.history_root()
@@ -403,7 +409,7 @@ def resolve(store: MemoryStore, name: str, keep: str) -> str:
     that too can be undone). The resolution travels with the next sync."""
     from serena_memory.core import names as N
     from serena_memory.core.files import locked
-    from serena_memory.core.history import folder_history
+    from serena_memory.history.engine import folder_history
 
     name = N.normalize_name(name)
     scope = "global" if N.is_global(name) else "project"
@@ -700,6 +706,34 @@ class _Merge:
         return folder.rel_of(name) == rel
 
 
+def apply_synced(
+    store: MemoryStore, scope: str, plan: Callable[[FolderHistory], SyncedVersions | None]
+) -> dict[str, str]:
+    """Bring what a sync merged into one memories folder through the store: under the
+    locks, outside changes are recorded first (so the merge sees them; a failure there is
+    raised, never merged over), ``plan`` computes the versions from that history, the
+    store writes them through the path gate, and they are recorded as one entry whose
+    further parents are the merged entries."""
+    spec = store.history_folder(scope)
+    history = folder_history(store.history_root(), spec)
+    planned: list[SyncedVersions | None] = [None]
+
+    def versions() -> dict[str, bytes | None] | None:
+        history.catch_up()
+        planned[0] = plan(history)
+        return None if planned[0] is None else planned[0].versions
+
+    def record(found: dict[str, bytes | None]) -> None:
+        final = planned[0]
+        assert final is not None  # found is only given when the plan is
+        rels = [r for r in map(spec.rel_of, found) if r is not None]
+        history.record(
+            rels, final.provenance, final.summary, None, os.urandom(6).hex(), final.merged
+        )
+
+    return store.apply_planned(scope, versions, record)
+
+
 def _tree_text(repo: Any, tree: Any, rel: str) -> str:
     try:
         entry = tree[rel]
@@ -718,7 +752,7 @@ def sync(
     """Fetch, merge and push one memories folder (``global`` or ``project``)."""
     from filelock import FileLock, Timeout
 
-    from serena_memory.core.history import folder_history
+    from serena_memory.history.engine import folder_history
 
     started = time.perf_counter()
     if scope not in SCOPES:
@@ -776,7 +810,7 @@ def _sync_locked(
         if remote_rev is not None:
             merge = _Merge(store, scope, url, remote_rev)
             try:
-                changed = store.apply_synced(scope, merge)
+                changed = apply_synced(store, scope, merge)
             except (HistoryError, pygit2.GitError) as exc:
                 raise SyncError(
                     f"the history of the {scope} memories can't be merged ({exc}); the "

@@ -28,13 +28,20 @@ import stat
 import sys
 import time
 from collections.abc import Iterable, Iterator
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import paths
+from serena_memory.core.changes import (
+    MEMORY_SUFFIX,
+    Folder,
+    Provenance,
+    machine_name,
+)
+from serena_memory.core.changes import clean as _clean
+from serena_memory.core.changes import recordable as _recordable
 from serena_memory.core.errors import (
     HistoryError,
     IgnoredMemoryError,
@@ -45,6 +52,7 @@ from serena_memory.core.errors import (
 )
 
 if TYPE_CHECKING:  # the watch loads ctypes: only a long-running process needs it
+    from serena_memory.core.store import MemoryStore
     from serena_memory.core.watch import FolderWatch
 
 
@@ -61,76 +69,7 @@ WATCH_AFTER = 2
 on Linux), so that it reads only the files the kernel reports changed."""
 MAX_WATCHES = 8  # folders watched per process: the system limits inotify instances per user
 _watches = 0
-MEMORY_SUFFIX = ".md"
 EXTERNAL = "external"
-
-
-# -- who made a change ---------------------------------------------------------------------
-@dataclass(frozen=True)
-class Provenance:
-    """Who made a change and through what: ``entry_point`` (mcp, cli, dashboard, external),
-    ``who`` (an MCP client's name and version, or the OS user) and ``action`` (the tool or
-    command)."""
-
-    entry_point: str
-    who: str
-    action: str = ""
-
-    @classmethod
-    def os_user(cls, entry_point: str, action: str = "") -> Provenance:
-        return cls(entry_point, current_os_user(), action)
-
-    def with_action(self, action: str) -> Provenance:
-        return Provenance(self.entry_point, self.who, action)
-
-    def describe(self) -> str:
-        text = f"{self.entry_point}: {self.who}"
-        return f"{text} ({self.action})" if self.action else text
-
-
-def current_os_user() -> str:
-    try:
-        import getpass
-
-        return getpass.getuser()
-    except Exception:  # no user name in the environment nor the password database
-        return f"uid {os.getuid()}" if hasattr(os, "getuid") else "unknown user"
-
-
-def machine_name() -> str:
-    """This machine as history entries and sync conflict records name it: on two synced
-    machines the same person is the same OS user, so the machine says which side acted."""
-    import socket
-
-    try:
-        found = socket.gethostname()
-    except OSError:
-        found = ""
-    return _clean(found or "unknown machine", 100)
-
-
-_acting: ContextVar[Provenance | None] = ContextVar("serena_memory_provenance", default=None)
-
-
-@contextlib.contextmanager
-def acting_as(provenance: Provenance) -> Iterator[None]:
-    """Attribute every change made inside the block (e.g. one MCP tool call) to
-    ``provenance``, whatever the store's own default is."""
-    token = _acting.set(provenance)
-    try:
-        yield
-    finally:
-        _acting.reset(token)
-
-
-def acting_provenance() -> Provenance | None:
-    return _acting.get()
-
-
-def _clean(value: str, limit: int = 120) -> str:
-    """Provenance comes from outside (a client's name): one printable line, bounded."""
-    text = re.sub(r"[\x00-\x1f\x7f]+", " ", str(value)).strip()
-    return text[:limit] or "unknown"
 
 
 # -- problems are reported once ------------------------------------------------------------
@@ -185,57 +124,6 @@ def repository_path(history_root: Path, folder: Path) -> Path:
     parts = [p for p in Path(real).parts if p not in ("/", ".serena", "memories")]
     slug = re.sub(r"[^A-Za-z0-9._-]+", "-", "-".join(parts[-2:])).strip("-.")[:40] or "root"
     return history_root / f"{slug}-{digest}.git"
-
-
-@dataclass(frozen=True)
-class Folder:
-    """A memories folder as history sees it: where it is, how its names are spelled."""
-
-    root: Path
-    name_prefix: str  # "" for a project's folder, "global/" for the global one
-    skip_top: frozenset[str] = frozenset()
-    label: str = "project"
-    scope: paths.Scope | None = None  # the path gate's scope; None: links stay inside root
-
-    @property
-    def gate(self) -> paths.Scope:
-        """Where the folder's links may lead (the store's scope for it)."""
-        if self.scope is not None:
-            return self.scope
-        root = os.path.realpath(self.root)
-        return paths.Scope(root, (), (root,), f"the memories folder {root}", "")
-
-    def name_of(self, rel: str) -> str:
-        return self.name_prefix + rel[: -len(MEMORY_SUFFIX)]
-
-    def holds(self, rel: str) -> bool:
-        """Whether a path relative to the folder is one of its memories."""
-        parts = rel.split("/")
-        if not rel.endswith(MEMORY_SUFFIX) or any(p.startswith(".") for p in parts):
-            return False
-        return not (len(parts) > 1 and parts[0] in self.skip_top)
-
-    def admits(self, rel: str) -> bool:
-        """Whether a path from a history entry (perhaps a sync remote's) is a memory of this
-        folder: one it holds, whose name the name gate spells the same way."""
-        from serena_memory.core import names
-
-        if not self.holds(rel) or not _recordable(rel):
-            return False
-        try:
-            name = names.normalize_name(self.name_of(rel))
-        except MemoryStoreError:
-            return False
-        return self.rel_of(name) == rel
-
-    def rel_of(self, name: str) -> str | None:
-        if self.name_prefix:
-            if not name.startswith(self.name_prefix):
-                return None
-            name = name[len(self.name_prefix) :]
-        elif name.split("/", 1)[0] in self.skip_top and "/" in name:
-            return None
-        return name + MEMORY_SUFFIX
 
 
 # -- entries ---------------------------------------------------------------------------------
@@ -989,20 +877,6 @@ def _tree_paths(repo: Any, tree: Any) -> list[str]:
     return [] if tree is None else [rel for rel, _ in _walk_tree(repo, tree, "")]
 
 
-def _recordable(rel: str) -> bool:
-    """Whether a memory file can be a path of the history: no longer than a memory name
-    may be (which bounds its depth) and spelled in UTF-8, as git stores paths."""
-    from serena_memory.core.names import MAX_NAME_CHARS
-
-    if len(rel) > MAX_NAME_CHARS + len(MEMORY_SUFFIX):
-        return False
-    try:
-        rel.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def _updated_tree(repo: Any, pygit2: Any, tree: Any, changes: dict[str, str | None]) -> Any:
     """The id of ``tree`` with ``changes`` applied (path -> blob id, None: removed),
     rebuilding only the folders on the changed paths; None when nothing is left. Without
@@ -1377,7 +1251,7 @@ class MemoryHistory:
     that follow a memory across renames, its text at any entry, and restores that are new
     entries, never rewrites."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: MemoryStore) -> None:
         self.store = store
         settings = store.settings
         self.enabled = settings.history_enabled

@@ -34,14 +34,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.references import REFERENCE_PATTERN
-from serena_memory.core.semantic import MAX_EMBED_CHARS, document_text
 from serena_memory.core.watch import FolderWatch, folders_below
+from serena_memory.search.semantic import MAX_EMBED_CHARS, document_text
 
 if TYPE_CHECKING:
     import sqlite3
 
-    from serena_memory.core.semantic import Embedder
     from serena_memory.core.store import MemoryStore
+    from serena_memory.search.semantic import Embedder
 
 SCOPES = ("all", "project", "global")
 DEFAULT_MAX_RESULTS = 10
@@ -870,7 +870,7 @@ def _embedder(store: MemoryStore) -> Embedder | None:
     """The meaning model for this store's user. A model folder the user named that can't
     be loaded is their error to fix, said in one sentence; the embedded model missing (a
     broken install) leaves search to rank by words alone rather than fail."""
-    from serena_memory.core.semantic import ModelUnavailableError, configured_model, load_model
+    from serena_memory.search.semantic import ModelUnavailableError, configured_model, load_model
 
     folder = configured_model(store.home)
     if folder is not None:

@@ -1,0 +1,1 @@
+"""Ranked search over the memories: the index and its embedding model."""

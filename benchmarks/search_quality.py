@@ -138,7 +138,8 @@ def rank_fused(store: MemoryStore, query: str, k: int = 10) -> list[str]:
     with index.lock:
         index.refresh(store, index.current_stamps(store), embedder)
         vector = embedder.embed([hybrid.meaning_text(query)])[0]
-        words = index.ranked(parsed, "", "all", hybrid.SEMANTIC_CANDIDATES)
+        related = hybrid.related_words(parsed, embedder)
+        words = index.ranked(parsed, "", "all", hybrid.SEMANTIC_CANDIDATES, related)
         meaning = index.similar(vector, parsed, "", "all", hybrid.SEMANTIC_CANDIDATES)
     return [name for name, _, _, _ in hybrid.fuse_ranks(words, meaning)][:k]
 

@@ -56,6 +56,10 @@ RRF_K = 20  # reciprocal rank fusion: 1 / (RRF_K + rank) from each ranking
 WORDS_WEIGHT, MEANING_WEIGHT = 1.0, 1.0  # for fuse_ranks
 WORDS_SHARE = 0.7  # for fuse: the words side's share of the fused score
 HOLD_WEIGHT = 0.3  # times log(1 + N / n) for each query word a memory holds
+# Query words are looked for also as the model's closest words (RELATED_WORDS of them, at
+# least RELATED_MIN close): "pictures" finds "images". Holding one counts as holding
+# the query word times its closeness times RELATED_WEIGHT.
+RELATED_WORDS, RELATED_MIN, RELATED_WEIGHT = 2, 0.5, 0.8
 # Cosine below which a memory is not close enough in meaning to be found by meaning at all
 # (with the embedded model, 95% of unrelated memory/question pairs of the labeled set are
 # below 0.24, half of the answering ones above 0.29), and from which "similar meaning" is
@@ -524,7 +528,12 @@ class _Index:
 
     # querying ---------------------------------------------------------------------------------
     def ranked(
-        self, parsed: ParsedQuery, topic: str, scope: str, limit: int
+        self,
+        parsed: ParsedQuery,
+        topic: str,
+        scope: str,
+        limit: int,
+        related: dict[str, list[tuple[str, float]]] | None = None,
     ) -> list[tuple[str, int, float, tuple[str, ...], float]]:
         """The words side: (name, rowid, score, the query words it holds, coverage) best
         first; coverage is the share of the query's word weight the memory holds (a word
@@ -533,11 +542,14 @@ class _Index:
         BM25 (name over headings over text) picks the candidates and is the base score.
         Each query word a memory holds adds log(1 + N / n), N memories, n holding the word:
         unlike BM25's weight it stays positive for a word in half the memories, so in a
-        small folder the memory holding more of the asker's words still ranks higher."""
+        small folder the memory holding more of the asker's words still ranks higher.
+        ``related`` gives words close in meaning to a query word (with their closeness):
+        a memory that holds one instead of the word itself is a candidate too, and holds
+        the query word to that degree times RELATED_WEIGHT."""
         if not parsed.words:
             return []
         where = ["fts MATCH ?"]
-        params: list[Any] = [parsed.match]
+        params: list[Any] = []
         if topic:
             where.append("(d.name = ? OR substr(d.name, 1, ?) = ?)")
             params += [topic, len(topic) + 1, topic + "/"]
@@ -554,8 +566,22 @@ class _Index:
         conn = self.connection()
         pool = max(limit, CANDIDATES)
         candidates = [
-            (name, rowid, -rank) for name, rowid, rank in conn.execute(sql, [*params, pool])
+            (name, rowid, -rank)
+            for name, rowid, rank in conn.execute(sql, [parsed.match, *params, pool])
         ]
+        # the related words only add candidates (after the query's own, base score 0):
+        # BM25 over them would let a loose synonym outrank the words the asker used
+        extra = sorted(
+            {other for word in parsed.words for other, _ in (related or {}).get(word, [])}
+            - set(parsed.words)
+        )
+        if extra:
+            seen = {rowid for _, rowid, _ in candidates}
+            more = " OR ".join(f'"{other}"' for other in extra)
+            for name, rowid, _ in conn.execute(sql, [more, *params, pool]):
+                if rowid not in seen:
+                    seen.add(rowid)
+                    candidates.append((name, rowid, 0.0))
         if not candidates:
             return []
         ids = [rowid for _, rowid, _ in candidates]
@@ -567,22 +593,35 @@ class _Index:
             "WHERE column1 IN (SELECT rowid FROM fts WHERE fts MATCH ?)"
         )
         total = max(len(self.known), 1)
-        holds: dict[int, list[str]] = {rowid: [] for rowid in ids}
-        bonus = dict.fromkeys(ids, 0.0)
-        asked = 0.0
-        weights: dict[str, float] = {}
-        for word in parsed.words:
+
+        def holding(word: str) -> tuple[int, list[int]]:
             quoted = f'"{word}"'
             (count,) = conn.execute(
                 "SELECT count(*) FROM fts WHERE fts MATCH ?", (quoted,)
             ).fetchone()
-            asked += math.log1p(total / max(count, 0.5))
             if not count:
-                continue
-            weight = weights[word] = math.log1p(total / count)
-            for (rowid,) in conn.execute(among, [*ids, quoted]):
+                return 0, []
+            return count, [rowid for (rowid,) in conn.execute(among, [*ids, quoted])]
+
+        holds: dict[int, list[str]] = {rowid: [] for rowid in ids}
+        # how much of each query word's weight each candidate holds (1 for the word itself)
+        share: dict[int, dict[str, float]] = {rowid: {} for rowid in ids}
+        asked = 0.0
+        weights: dict[str, float] = {}
+        for word in parsed.words:
+            count, holders = holding(word)
+            asked += math.log1p(total / max(count, 0.5))
+            weights[word] = math.log1p(total / max(count, 0.5))
+            for rowid in holders:
                 holds[rowid].append(word)
-                bonus[rowid] += weight
+                share[rowid][word] = 1.0
+            for other, closeness in (related or {}).get(word, []):
+                if other in weights:
+                    continue
+                _, holders = holding(other)
+                for rowid in holders:
+                    held = share[rowid].get(word, 0.0)
+                    share[rowid][word] = max(held, RELATED_WEIGHT * closeness)
         # The score: BM25 scaled to the best candidate's (its order survives even when
         # every idf is nearly zero), plus the share of the query's word weight held, plus 1
         # for holding the query as a phrase (BM25 sums words independently, and a
@@ -595,10 +634,10 @@ class _Index:
         asks_about_memories = not _GENERIC_SUBJECT.isdisjoint(parsed.words)
         ranked = []
         for name, rowid, score in candidates:
-            value = score / best + HOLD_WEIGHT * bonus[rowid] / asked + (rowid in phrased)
+            coverage = sum(weights[w] * part for w, part in share[rowid].items()) / asked
+            value = score / best + HOLD_WEIGHT * coverage + (rowid in phrased)
             if name in GENERIC_MEMORIES and not asks_about_memories:
                 value /= 4
-            coverage = sum(weights[word] for word in holds[rowid]) / asked
             ranked.append((name, rowid, value, tuple(holds[rowid]), coverage))
         ranked.sort(key=lambda hit: -hit[2])
         return ranked[:limit]
@@ -837,13 +876,16 @@ def search_memories(
     sqlite3 = _sqlite()
     embedder = _embedder(store)
     vector = embedder.embed([meaning_text(query)])[0] if embedder is not None else None
+    related = related_words(parsed, embedder)
     index = _index_for(store)
     with index.lock:
         current = index.current_stamps(store)
         for attempt in (1, 2):
             try:
                 index.refresh(store, current, embedder)
-                return _collect(store, index, parsed, vector, current, topic, scope, limit)
+                return _collect(
+                    store, index, parsed, (vector, related), current, topic, scope, limit
+                )
             except sqlite3.DatabaseError:
                 if attempt == 2 or str(index.path) == ":memory:":
                     raise MemoryStoreError(
@@ -864,6 +906,15 @@ def meaning_text(query: str) -> str:
     words = _WORD.findall(query[:MAX_QUERY_CHARS])
     content = [word for word in words if word.lower() not in _STOPWORDS]
     return " ".join(content) if content else query[:MAX_QUERY_CHARS]
+
+
+def related_words(
+    parsed: ParsedQuery, embedder: Embedder | None
+) -> dict[str, list[tuple[str, float]]]:
+    """Each query word's closest words in the model's vocabulary, for the words side."""
+    if embedder is None or not RELATED_WORDS:
+        return {}
+    return {word: embedder.neighbours(word, RELATED_WORDS, RELATED_MIN) for word in parsed.words}
 
 
 def _embedder(store: MemoryStore) -> Embedder | None:
@@ -964,14 +1015,16 @@ def _collect(
     store: MemoryStore,
     index: _Index,
     parsed: ParsedQuery,
-    vector: Any,
+    meaning_of: tuple[Any, dict[str, list[tuple[str, float]]]],
     current: dict[str, tuple[int, int]],
     topic: str,
     scope: str,
     limit: int,
 ) -> list[SearchHit]:
+    """The hits: ``meaning_of`` is the query's vector and its words' related words."""
+    vector, related = meaning_of
     pool = max(limit + len(parsed.references), SEMANTIC_CANDIDATES)
-    words = index.ranked(parsed, topic, scope, pool)
+    words = index.ranked(parsed, topic, scope, pool, related)
     meaning = index.similar(vector, parsed, topic, scope, pool)
     ranked = fuse(words, meaning)
     scale = 100.0  # shown from 0 to 100 (above 100 only for a phrase held)

@@ -14,10 +14,11 @@ word is quoted, so no input can make a query fail.
 Ranking is hybrid. The words side is BM25 over name, headings and text, plus a weight for
 each query word a memory holds that never falls to zero (BM25's does once a word is in
 half the memories, which in a folder of eight is any shared word), plus a bonus for the
-query as a phrase. The meaning side compares the query's vector with each memory's
-(core.semantic: a static model shipped inside a package, vectors kept in the same file,
-refreshed from the same stamps). The two rankings are fused by reciprocal rank; each hit
-says why it matched.
+query as a phrase; a query word's closest words in the model's vocabulary count too,
+less. The meaning side compares the query's vector with each memory's (core.semantic: a
+static model shipped inside a package, vectors kept in the same file, refreshed from the
+same stamps). The two sides' scores, each scaled to its best, are added; each hit says
+why it matched.
 """
 
 from __future__ import annotations
@@ -255,7 +256,7 @@ class _Index:
         self.data_version: int | None = None
         # the last sweep of the memory files, reused while the folder watch sees no change
         self.stamps: dict[str, tuple[int, int]] | None = None
-        self.real_paths: dict[str, str] = {}
+        self.real_paths: dict[str, str] = {}  # name -> real file, from the last sweep
         self.ignored_key: tuple[str, ...] | None = None
         self.sweeps = 0
         self.watch: FolderWatch | None = None
@@ -392,11 +393,19 @@ class _Index:
 
     def current_stamps(self, store: MemoryStore) -> dict[str, tuple[int, int]]:
         """The stamp of every visible memory: swept from the files, or, in a process that
-        searches again and again, the last sweep while the folder watch saw no change."""
+        searches again and again, the last sweep while the folder watch saw no change, or
+        the last sweep with the memories it saw changed stamped again. Only an edit in
+        place of a memory already known is handled so: a file made, removed or renamed,
+        a folder changed or anything the watch can't tell makes a full sweep."""
         ignored = tuple(text for text, _ in store.settings.patterns.ignored)
-        changed = self.watch.changed() if self.watch is not None else True
-        if not changed and self.stamps is not None and ignored == self.ignored_key:
-            return self.stamps
+        paths = self.watch.drain() if self.watch is not None else None
+        if self.stamps is not None and ignored == self.ignored_key and paths is not None:
+            if not paths:
+                return self.stamps
+            edited = self._restamp(store, paths)
+            if edited is not None:
+                self.stamps = {**self.stamps, **edited}  # a new dict: refresh compares identity
+                return self.stamps
         stamps, self.real_paths = _sweep(store)
         self.sweeps += 1
         if self.watch is None and self.sweeps >= 2:  # searched again: worth a watch
@@ -405,6 +414,31 @@ class _Index:
             self.watch.cover(folders_below([str(store.memories_dir), str(store.global_dir)]))
         self.stamps, self.ignored_key = stamps, ignored
         return stamps
+
+    def _restamp(self, store: MemoryStore, paths: set[str]) -> dict[str, tuple[int, int]] | None:
+        """The new stamps of the known memories at ``paths``, or None when a path is not
+        one (a new file, a temporary one, one removed, a link made), or when two names
+        share one file: then only a sweep can tell."""
+        if len(set(self.real_paths.values())) != len(self.real_paths):
+            return None
+        roots = [(str(store.global_dir), N.GLOBAL_TOPIC + "/"), (str(store.memories_dir), "")]
+        edited: dict[str, tuple[int, int]] = {}
+        for path in paths:
+            name = None
+            for root, prefix in roots:
+                rel = os.path.relpath(path, root)
+                if not rel.startswith(os.pardir) and rel.endswith(".md"):
+                    name = prefix + rel[:-3].replace(os.sep, "/")
+                    break
+            real = self.real_paths.get(name) if name else None
+            if real is None or os.path.realpath(path) != real:
+                return None
+            try:
+                st = os.stat(real)
+            except OSError:
+                return None
+            edited[name] = (st.st_mtime_ns, st.st_size)  # type: ignore[index]
+        return edited
 
     def refresh(
         self, store: MemoryStore, current: dict[str, tuple[int, int]], embedder: Embedder | None
@@ -594,11 +628,13 @@ class _Index:
         )
         total = max(len(self.known), 1)
 
-        def holding(word: str) -> tuple[int, list[int]]:
+        def holding(word: str, counted: bool = True) -> tuple[int, list[int]]:
             quoted = f'"{word}"'
-            (count,) = conn.execute(
-                "SELECT count(*) FROM fts WHERE fts MATCH ?", (quoted,)
-            ).fetchone()
+            count = 1
+            if counted:
+                (count,) = conn.execute(
+                    "SELECT count(*) FROM fts WHERE fts MATCH ?", (quoted,)
+                ).fetchone()
             if not count:
                 return 0, []
             return count, [rowid for (rowid,) in conn.execute(among, [*ids, quoted])]
@@ -618,7 +654,7 @@ class _Index:
             for other, closeness in (related or {}).get(word, []):
                 if other in weights:
                     continue
-                _, holders = holding(other)
+                _, holders = holding(other, counted=False)
                 for rowid in holders:
                     held = share[rowid].get(word, 0.0)
                     share[rowid][word] = max(held, RELATED_WEIGHT * closeness)

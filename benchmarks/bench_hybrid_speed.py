@@ -3,8 +3,8 @@
 Measured: the first query, which builds both indexes (full text and meaning vectors) and
 loads the embedded model (target at most 20 s); later queries, freshness check included
 (p50 at most 30 ms); the refresh after one memory changed, which indexes and embeds that
-memory again (median of 10, at most 100 ms), and a whole query after such a change, the
-sweep of every file's stamp included; the process's peak memory (at most 300 MB).
+memory again (median of 10, at most 100 ms), and a whole query after such a change, its
+freshness check included; the process's peak memory (at most 300 MB).
 Wall time and CPU time are both shown: on a shared machine the wall time also counts the
 waits for a core.
 
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{p50(r['later'], 1) * 1000:.1f} ms | 30 ms | {verdict(p50(r['later'], 0), 0.030)} |"
     )
     print(
-        "| query after one memory changed, file sweep included (p50) | "
+        "| query after one memory changed, freshness check included (p50) | "
         f"{p50(r['edits'], 0) * 1000:.1f} ms | {p50(r['edits'], 1) * 1000:.1f} ms | "
         f"100 ms | {verdict(p50(r['edits'], 0), 0.100)} |"
     )

@@ -15,13 +15,19 @@ reciprocal rank fusion, and the hybrid as shipped (score fusion).
 Figures: MRR@10 (1 / rank of the first grade-2 memory), nDCG@10 (gain 2^grade - 1) and
 recall@5 (share of the grade-2 memories in the first five).
 
+The queries are split in two halves by a hash of their text (``half``): every weight and
+threshold of the ranking is chosen on the tuning half only; the held-out half shows
+whether the choice generalises. Figures are given for each half and for all queries.
+
 Usage: ``python benchmarks/search_quality.py [--json]``
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.util
+import itertools
 import json
 import math
 import shutil
@@ -47,6 +53,7 @@ SET = HERE / "search_set"
 BASELINE_COMMIT = "5f59b0f"  # the words-only ranking this hybrid replaced
 DISTRACTORS = 990
 RANKINGS = ("today", "word counting", "meaning only", "hybrid, rank fusion", "hybrid")
+HALVES = ("tuning", "held-out", "all")
 
 
 class Query(NamedTuple):
@@ -54,6 +61,12 @@ class Query(NamedTuple):
     project: str
     text: str
     grades: dict[str, int]
+
+    @property
+    def half(self) -> str:
+        """'tuning' or 'held-out', fixed by the query's text alone."""
+        digest = hashlib.sha256(self.text.encode("utf-8")).digest()
+        return "tuning" if digest[0] % 2 == 0 else "held-out"
 
 
 def load_queries() -> list[Query]:
@@ -125,7 +138,8 @@ def rank_fused(store: MemoryStore, query: str, k: int = 10) -> list[str]:
     with index.lock:
         index.refresh(store, index.current_stamps(store), embedder)
         vector = embedder.embed([hybrid.meaning_text(query)])[0]
-        words = index.ranked(parsed, "", "all", hybrid.SEMANTIC_CANDIDATES)
+        related = hybrid.related_words(parsed, embedder)
+        words = index.ranked(parsed, "", "all", hybrid.SEMANTIC_CANDIDATES, related)
         meaning = index.similar(vector, parsed, "", "all", hybrid.SEMANTIC_CANDIDATES)
     return [name for name, _, _, _ in hybrid.fuse_ranks(words, meaning)][:k]
 
@@ -151,7 +165,7 @@ def run() -> dict[str, Any]:
     padded.update({f"notes/{name}": text for name, text in distractors.items()})
     folders[f"shopfront+{DISTRACTORS}"] = ("shopfront", padded)
 
-    scores: dict[tuple[str, str, str], list[tuple[float, float, float]]] = defaultdict(list)
+    scores: dict[tuple[str, str, str, str], list[tuple[float, float, float]]] = defaultdict(list)
     sizes = {}
     for label, (project, memories) in folders.items():
         sizes[label] = len(memories)
@@ -171,7 +185,7 @@ def run() -> dict[str, Any]:
                 if today is not None:
                     runs["today"] = [h.name for h in today.search_memories(old_store, q.text)]
                 for ranking, ranked in runs.items():
-                    scores[(label, q.kind, ranking)].append(metrics(ranked, q.grades))
+                    scores[(label, q.kind, ranking, q.half)].append(metrics(ranked, q.grades))
         finally:
             hybrid.close_indexes()
             if today is not None:
@@ -180,17 +194,26 @@ def run() -> dict[str, Any]:
     table = []
     for kind in ("subject", "known"):
         for ranking in RANKINGS:
-            for scope in ("10-16 memories", f"{DISTRACTORS + 16} memories"):
+            for scope, half in itertools.product(
+                ("10-16 memories", f"{DISTRACTORS + 16} memories"), HALVES
+            ):
                 labels = [
                     lb for lb in folders if ("+" in lb) == scope.startswith(str(DISTRACTORS + 16))
                 ]
-                rows = [m for lb in labels for m in scores.get((lb, kind, ranking), [])]
+                halves = ("tuning", "held-out") if half == "all" else (half,)
+                rows = [
+                    m
+                    for lb in labels
+                    for h in halves
+                    for m in scores.get((lb, kind, ranking, h), [])
+                ]
                 if not rows:
                     continue
                 table.append(
                     {
                         "queries": kind,
                         "folders": scope,
+                        "half": half,
                         "ranking": ranking,
                         "n": len(rows),
                         "mrr@10": round(sum(r[0] for r in rows) / len(rows), 3),
@@ -211,12 +234,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print("folders: " + ", ".join(f"{k} ({v})" for k, v in result["folders"].items()))
     print(
-        f"{'queries':8} {'folders':16} {'ranking':14} {'n':>4} {'MRR@10':>7} {'nDCG@10':>8} "
-        f"{'R@5':>6}"
+        f"{'queries':8} {'folders':15} {'half':9} {'ranking':19} {'n':>4} {'MRR@10':>7} "
+        f"{'nDCG@10':>8} {'R@5':>6}"
     )
     for row in result["table"]:
         print(
-            f"{row['queries']:8} {row['folders']:16} {row['ranking']:14} {row['n']:>4} "
+            f"{row['queries']:8} {row['folders']:15} {row['half']:9} {row['ranking']:19} "
+            f"{row['n']:>4} "
             f"{row['mrr@10']:>7.3f} {row['ndcg@10']:>8.3f} {row['recall@5']:>6.3f}"
         )
     return 0

@@ -376,3 +376,42 @@ def test_hits_say_where_the_words_matched_in_the_name_and_the_lines(store: Memor
     assert len(long_cut) <= 120 and long_cut.startswith("…") and long_cut.endswith("…")
     assert cut(long_cut, spans) == ["refunded"]
     assert hit.to_dict()["lines"][0] == {"line": 1, "text": heading, "marks": [[2, 9], [12, 18]]}
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the folder watch is Linux's")
+def test_an_edit_in_place_is_stamped_again_without_reading_every_stamp(
+    store: MemoryStore, project: Path
+) -> None:
+    """A process that searches again and again learns from the folder watch which memory
+    changed and stamps only that one; a file made, removed, or two names for one file
+    still make it look at every file, and every change shows at the next query."""
+    from serena_memory.core import search
+
+    search.close_indexes()
+    for i in range(5):
+        put(store, f"topic/note{i}", f"# Note {i}\nnothing yet\n")
+    for _ in range(4):
+        search_memories(store, "warm")
+    index = search._index_for(store)
+    assert index.watch is not None
+    search_memories(store, "warm")
+    memories = project / ".serena" / "memories"
+    sweeps = index.sweeps
+    with open(memories / "topic" / "note1.md", "a", encoding="utf-8") as handle:
+        handle.write("zanzibar\n")
+    assert names_of(search_memories(store, "zanzibar")) == ["topic/note1"]
+    for i in (2, 3):
+        (memories / "topic" / f"note{i}.md").write_text(f"# Note {i}\na quokka\n")
+    assert sorted(names_of(search_memories(store, "quokka"))) == ["topic/note2", "topic/note3"]
+    assert index.sweeps == sweeps  # only the edited ones were stamped
+    (memories / "topic" / "note4.md").unlink()
+    (memories / "fresh.md").write_text("a wombat\n")
+    assert names_of(search_memories(store, "wombat")) == ["fresh"]
+    assert "topic/note4" not in names_of(search_memories(store, "note 4"))
+    assert index.sweeps == sweeps + 1
+    # two names for one file: an edit through one shows under both
+    (memories / "alias.md").symlink_to(memories / "fresh.md")
+    search_memories(store, "warm")
+    with open(memories / "fresh.md", "a", encoding="utf-8") as handle:
+        handle.write("platypus\n")
+    assert sorted(names_of(search_memories(store, "platypus"))) == ["alias", "fresh"]

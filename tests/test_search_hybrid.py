@@ -287,3 +287,42 @@ def test_commands_that_do_not_search_load_no_numpy_or_model() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_the_model_gives_other_words_for_a_query_word() -> None:
+    """The words side also looks for the model's closest whole words: other words for the
+    same thing, never the word itself, a form of it or a piece of it."""
+    model = load_model()
+    found = dict(model.neighbours("pictures", 2, 0.5))
+    assert set(found) & {"photos", "images", "photograph"}
+    assert all(0.5 <= closeness <= 1.0 for closeness in found.values())
+    for word in ("release", "open", "configured", "keep"):
+        for other, _ in model.neighbours(word, 5, 0.3):
+            assert other != word and other[:4] != word[:4]
+            assert other not in word and word not in other
+    assert model.neighbours("zqxjkv", 3, 0.1) == []
+    assert model.neighbours("pictures", 0, 0.1) == []
+
+
+def test_a_memory_holding_only_a_related_word_is_a_words_candidate(store: MemoryStore) -> None:
+    """Holding 'photos' counts (less) for a query asking about 'pictures'; holding the
+    query's own word counts fully."""
+    from serena_memory.core import search as S
+
+    folder = store.memories_dir
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "uploads.md").write_text("# Uploads\n\nReceipts arrive as photos.\n")
+    (folder / "gallery.md").write_text("# Gallery\n\nThe pictures page lists receipts.\n")
+    (folder / "ledger.md").write_text("# Ledger\n\nEntries are never edited.\n")
+    search_memories(store, "ledger")  # builds the index
+    parsed = S.parse_query("pictures")
+    index = S._index_for(store)
+    with index.lock:
+        plain = index.ranked(parsed, "", "all", 10)
+        related = index.ranked(parsed, "", "all", 10, {"pictures": [("photos", 0.9)]})
+    assert [hit[0] for hit in plain] == ["gallery"]
+    assert [hit[0] for hit in related] == ["gallery", "uploads"]
+    coverage = {hit[0]: hit[4] for hit in related}
+    assert coverage["gallery"] == pytest.approx(1.0)
+    assert coverage["uploads"] == pytest.approx(S.RELATED_WEIGHT * 0.9)
+    assert related[1][3] == ()  # it holds none of the query's own words

@@ -14,10 +14,11 @@ word is quoted, so no input can make a query fail.
 Ranking is hybrid. The words side is BM25 over name, headings and text, plus a weight for
 each query word a memory holds that never falls to zero (BM25's does once a word is in
 half the memories, which in a folder of eight is any shared word), plus a bonus for the
-query as a phrase. The meaning side compares the query's vector with each memory's
-(core.semantic: a static model shipped inside a package, vectors kept in the same file,
-refreshed from the same stamps). The two rankings are fused by reciprocal rank; each hit
-says why it matched.
+query as a phrase; a query word's closest words in the model's vocabulary count too,
+less. The meaning side compares the query's vector with each memory's (core.semantic: a
+static model shipped inside a package, vectors kept in the same file, refreshed from the
+same stamps). The two sides' scores, each scaled to its best, are added; each hit says
+why it matched.
 """
 
 from __future__ import annotations
@@ -56,6 +57,10 @@ RRF_K = 20  # reciprocal rank fusion: 1 / (RRF_K + rank) from each ranking
 WORDS_WEIGHT, MEANING_WEIGHT = 1.0, 1.0  # for fuse_ranks
 WORDS_SHARE = 0.7  # for fuse: the words side's share of the fused score
 HOLD_WEIGHT = 0.3  # times log(1 + N / n) for each query word a memory holds
+# Query words are looked for also as the model's closest words (RELATED_WORDS of them, at
+# least RELATED_MIN close): "pictures" finds "images". Holding one counts as holding
+# the query word times its closeness times RELATED_WEIGHT.
+RELATED_WORDS, RELATED_MIN, RELATED_WEIGHT = 2, 0.5, 0.8
 # Cosine below which a memory is not close enough in meaning to be found by meaning at all
 # (with the embedded model, 95% of unrelated memory/question pairs of the labeled set are
 # below 0.24, half of the answering ones above 0.29), and from which "similar meaning" is
@@ -251,7 +256,7 @@ class _Index:
         self.data_version: int | None = None
         # the last sweep of the memory files, reused while the folder watch sees no change
         self.stamps: dict[str, tuple[int, int]] | None = None
-        self.real_paths: dict[str, str] = {}
+        self.real_paths: dict[str, str] = {}  # name -> real file, from the last sweep
         self.ignored_key: tuple[str, ...] | None = None
         self.sweeps = 0
         self.watch: FolderWatch | None = None
@@ -388,11 +393,19 @@ class _Index:
 
     def current_stamps(self, store: MemoryStore) -> dict[str, tuple[int, int]]:
         """The stamp of every visible memory: swept from the files, or, in a process that
-        searches again and again, the last sweep while the folder watch saw no change."""
+        searches again and again, the last sweep while the folder watch saw no change, or
+        the last sweep with the memories it saw changed stamped again. Only an edit in
+        place of a memory already known is handled so: a file made, removed or renamed,
+        a folder changed or anything the watch can't tell makes a full sweep."""
         ignored = tuple(text for text, _ in store.settings.patterns.ignored)
-        changed = self.watch.changed() if self.watch is not None else True
-        if not changed and self.stamps is not None and ignored == self.ignored_key:
-            return self.stamps
+        paths = self.watch.drain() if self.watch is not None else None
+        if self.stamps is not None and ignored == self.ignored_key and paths is not None:
+            if not paths:
+                return self.stamps
+            edited = self._restamp(store, paths)
+            if edited is not None:
+                self.stamps = {**self.stamps, **edited}  # a new dict: refresh compares identity
+                return self.stamps
         stamps, self.real_paths = _sweep(store)
         self.sweeps += 1
         if self.watch is None and self.sweeps >= 2:  # searched again: worth a watch
@@ -401,6 +414,31 @@ class _Index:
             self.watch.cover(folders_below([str(store.memories_dir), str(store.global_dir)]))
         self.stamps, self.ignored_key = stamps, ignored
         return stamps
+
+    def _restamp(self, store: MemoryStore, paths: set[str]) -> dict[str, tuple[int, int]] | None:
+        """The new stamps of the known memories at ``paths``, or None when a path is not
+        one (a new file, a temporary one, one removed, a link made), or when two names
+        share one file: then only a sweep can tell."""
+        if len(set(self.real_paths.values())) != len(self.real_paths):
+            return None
+        roots = [(str(store.global_dir), N.GLOBAL_TOPIC + "/"), (str(store.memories_dir), "")]
+        edited: dict[str, tuple[int, int]] = {}
+        for path in paths:
+            name = None
+            for root, prefix in roots:
+                rel = os.path.relpath(path, root)
+                if not rel.startswith(os.pardir) and rel.endswith(".md"):
+                    name = prefix + rel[:-3].replace(os.sep, "/")
+                    break
+            real = self.real_paths.get(name) if name else None
+            if real is None or os.path.realpath(path) != real:
+                return None
+            try:
+                st = os.stat(real)
+            except OSError:
+                return None
+            edited[name] = (st.st_mtime_ns, st.st_size)  # type: ignore[index]
+        return edited
 
     def refresh(
         self, store: MemoryStore, current: dict[str, tuple[int, int]], embedder: Embedder | None
@@ -524,7 +562,12 @@ class _Index:
 
     # querying ---------------------------------------------------------------------------------
     def ranked(
-        self, parsed: ParsedQuery, topic: str, scope: str, limit: int
+        self,
+        parsed: ParsedQuery,
+        topic: str,
+        scope: str,
+        limit: int,
+        related: dict[str, list[tuple[str, float]]] | None = None,
     ) -> list[tuple[str, int, float, tuple[str, ...], float]]:
         """The words side: (name, rowid, score, the query words it holds, coverage) best
         first; coverage is the share of the query's word weight the memory holds (a word
@@ -533,11 +576,14 @@ class _Index:
         BM25 (name over headings over text) picks the candidates and is the base score.
         Each query word a memory holds adds log(1 + N / n), N memories, n holding the word:
         unlike BM25's weight it stays positive for a word in half the memories, so in a
-        small folder the memory holding more of the asker's words still ranks higher."""
+        small folder the memory holding more of the asker's words still ranks higher.
+        ``related`` gives words close in meaning to a query word (with their closeness):
+        a memory that holds one instead of the word itself is a candidate too, and holds
+        the query word to that degree times RELATED_WEIGHT."""
         if not parsed.words:
             return []
         where = ["fts MATCH ?"]
-        params: list[Any] = [parsed.match]
+        params: list[Any] = []
         if topic:
             where.append("(d.name = ? OR substr(d.name, 1, ?) = ?)")
             params += [topic, len(topic) + 1, topic + "/"]
@@ -554,8 +600,22 @@ class _Index:
         conn = self.connection()
         pool = max(limit, CANDIDATES)
         candidates = [
-            (name, rowid, -rank) for name, rowid, rank in conn.execute(sql, [*params, pool])
+            (name, rowid, -rank)
+            for name, rowid, rank in conn.execute(sql, [parsed.match, *params, pool])
         ]
+        # the related words only add candidates (after the query's own, base score 0):
+        # BM25 over them would let a loose synonym outrank the words the asker used
+        extra = sorted(
+            {other for word in parsed.words for other, _ in (related or {}).get(word, [])}
+            - set(parsed.words)
+        )
+        if extra:
+            seen = {rowid for _, rowid, _ in candidates}
+            more = " OR ".join(f'"{other}"' for other in extra)
+            for name, rowid, _ in conn.execute(sql, [more, *params, pool]):
+                if rowid not in seen:
+                    seen.add(rowid)
+                    candidates.append((name, rowid, 0.0))
         if not candidates:
             return []
         ids = [rowid for _, rowid, _ in candidates]
@@ -567,22 +627,37 @@ class _Index:
             "WHERE column1 IN (SELECT rowid FROM fts WHERE fts MATCH ?)"
         )
         total = max(len(self.known), 1)
+
+        def holding(word: str, counted: bool = True) -> tuple[int, list[int]]:
+            quoted = f'"{word}"'
+            count = 1
+            if counted:
+                (count,) = conn.execute(
+                    "SELECT count(*) FROM fts WHERE fts MATCH ?", (quoted,)
+                ).fetchone()
+            if not count:
+                return 0, []
+            return count, [rowid for (rowid,) in conn.execute(among, [*ids, quoted])]
+
         holds: dict[int, list[str]] = {rowid: [] for rowid in ids}
-        bonus = dict.fromkeys(ids, 0.0)
+        # how much of each query word's weight each candidate holds (1 for the word itself)
+        share: dict[int, dict[str, float]] = {rowid: {} for rowid in ids}
         asked = 0.0
         weights: dict[str, float] = {}
         for word in parsed.words:
-            quoted = f'"{word}"'
-            (count,) = conn.execute(
-                "SELECT count(*) FROM fts WHERE fts MATCH ?", (quoted,)
-            ).fetchone()
+            count, holders = holding(word)
             asked += math.log1p(total / max(count, 0.5))
-            if not count:
-                continue
-            weight = weights[word] = math.log1p(total / count)
-            for (rowid,) in conn.execute(among, [*ids, quoted]):
+            weights[word] = math.log1p(total / max(count, 0.5))
+            for rowid in holders:
                 holds[rowid].append(word)
-                bonus[rowid] += weight
+                share[rowid][word] = 1.0
+            for other, closeness in (related or {}).get(word, []):
+                if other in weights:
+                    continue
+                _, holders = holding(other, counted=False)
+                for rowid in holders:
+                    held = share[rowid].get(word, 0.0)
+                    share[rowid][word] = max(held, RELATED_WEIGHT * closeness)
         # The score: BM25 scaled to the best candidate's (its order survives even when
         # every idf is nearly zero), plus the share of the query's word weight held, plus 1
         # for holding the query as a phrase (BM25 sums words independently, and a
@@ -595,10 +670,10 @@ class _Index:
         asks_about_memories = not _GENERIC_SUBJECT.isdisjoint(parsed.words)
         ranked = []
         for name, rowid, score in candidates:
-            value = score / best + HOLD_WEIGHT * bonus[rowid] / asked + (rowid in phrased)
+            coverage = sum(weights[w] * part for w, part in share[rowid].items()) / asked
+            value = score / best + HOLD_WEIGHT * coverage + (rowid in phrased)
             if name in GENERIC_MEMORIES and not asks_about_memories:
                 value /= 4
-            coverage = sum(weights[word] for word in holds[rowid]) / asked
             ranked.append((name, rowid, value, tuple(holds[rowid]), coverage))
         ranked.sort(key=lambda hit: -hit[2])
         return ranked[:limit]
@@ -837,13 +912,16 @@ def search_memories(
     sqlite3 = _sqlite()
     embedder = _embedder(store)
     vector = embedder.embed([meaning_text(query)])[0] if embedder is not None else None
+    related = related_words(parsed, embedder)
     index = _index_for(store)
     with index.lock:
         current = index.current_stamps(store)
         for attempt in (1, 2):
             try:
                 index.refresh(store, current, embedder)
-                return _collect(store, index, parsed, vector, current, topic, scope, limit)
+                return _collect(
+                    store, index, parsed, (vector, related), current, topic, scope, limit
+                )
             except sqlite3.DatabaseError:
                 if attempt == 2 or str(index.path) == ":memory:":
                     raise MemoryStoreError(
@@ -864,6 +942,15 @@ def meaning_text(query: str) -> str:
     words = _WORD.findall(query[:MAX_QUERY_CHARS])
     content = [word for word in words if word.lower() not in _STOPWORDS]
     return " ".join(content) if content else query[:MAX_QUERY_CHARS]
+
+
+def related_words(
+    parsed: ParsedQuery, embedder: Embedder | None
+) -> dict[str, list[tuple[str, float]]]:
+    """Each query word's closest words in the model's vocabulary, for the words side."""
+    if embedder is None or not RELATED_WORDS:
+        return {}
+    return {word: embedder.neighbours(word, RELATED_WORDS, RELATED_MIN) for word in parsed.words}
 
 
 def _embedder(store: MemoryStore) -> Embedder | None:
@@ -964,14 +1051,16 @@ def _collect(
     store: MemoryStore,
     index: _Index,
     parsed: ParsedQuery,
-    vector: Any,
+    meaning_of: tuple[Any, dict[str, list[tuple[str, float]]]],
     current: dict[str, tuple[int, int]],
     topic: str,
     scope: str,
     limit: int,
 ) -> list[SearchHit]:
+    """The hits: ``meaning_of`` is the query's vector and its words' related words."""
+    vector, related = meaning_of
     pool = max(limit + len(parsed.references), SEMANTIC_CANDIDATES)
-    words = index.ranked(parsed, topic, scope, pool)
+    words = index.ranked(parsed, topic, scope, pool, related)
     meaning = index.similar(vector, parsed, topic, scope, pool)
     ranked = fuse(words, meaning)
     scale = 100.0  # shown from 0 to 100 (above 100 only for a phrase held)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,6 +33,10 @@ SETTING = "memory_search_model"
 DEFAULT_MODEL = "wordllama-l2_supercat-256"
 MAX_EMBED_CHARS = 2_000  # what a memory is about is in its name, headings and first lines
 EMBED_BATCH = 32
+# A vocabulary entry that is a whole word: lowercase letters, with the word-start mark of
+# SentencePiece (U+2581) or byte-level BPE (U+0120) or none (WordPiece's "##" pieces and
+# every other fragment are left out: a fragment is not a word a memory holds).
+_WHOLE_WORD = re.compile("[\u2581\u0120]?([a-z]{3,24})")
 
 
 class ModelUnavailableError(MemoryStoreError):
@@ -46,6 +51,8 @@ class Embedder:
         self._inference = inference
         self.identity = identity
         self.dim = int(inference.embedding.shape[1])
+        self._words: tuple[list[str], dict[str, int], Any] | None = None
+        self._words_guard = threading.Lock()
 
     def embed(self, texts: list[str]) -> np.ndarray:
         import numpy as np
@@ -58,6 +65,59 @@ class Embedder:
             vectors = self._inference.embed(clean, norm=True, batch_size=EMBED_BATCH)
         vectors = np.nan_to_num(np.asarray(vectors, dtype=np.float32))  # ... is zeros
         return np.ascontiguousarray(vectors)
+
+    def neighbours(self, word: str, count: int, least: float) -> list[tuple[str, float]]:
+        """The model's whole words closest to ``word`` (at most ``count``, cosine at least
+        ``least``), closest first; none for a word the vocabulary doesn't hold whole.
+        A static model's token vectors are where its sense of "similar" lives: these are
+        the words a memory may use for what the query asks."""
+        import numpy as np
+
+        words, row_of, matrix = self._vocabulary()
+        row = row_of.get(word.lower())
+        if row is None or count < 1:
+            return []
+        scores = matrix @ matrix[row]
+        scores[row] = -1.0
+        head = min(count * 8, len(scores) - 1)
+        order = np.argpartition(-scores, head)[:head]
+        found: list[tuple[str, float]] = []
+        for i in order[np.argsort(-scores[order])]:
+            other, score = words[int(i)], float(scores[i])
+            if score < least or len(found) >= count:
+                break
+            # a form of the same word (the index's stemmer joins those) or a piece of it
+            # ("leased" in "release") adds nothing
+            if other[:4] != word[:4] and other not in word and word not in other:
+                found.append((other, score))
+        return found
+
+    def _vocabulary(self) -> tuple[list[str], dict[str, int], Any]:
+        """The vocabulary's whole words and their unit vectors, made at the first use."""
+        import numpy as np
+
+        with self._words_guard:
+            if self._words is None:
+                words: list[str] = []
+                rows: list[int] = []
+                row_of: dict[str, int] = {}
+                for token, row in sorted(
+                    self._inference.tokenizer.get_vocab().items(), key=lambda item: item[1]
+                ):
+                    match = _WHOLE_WORD.fullmatch(token)
+                    if (
+                        match
+                        and match.group(1) not in row_of
+                        and row < len(self._inference.embedding)
+                    ):
+                        row_of[match.group(1)] = len(words)
+                        words.append(match.group(1))
+                        rows.append(row)
+                matrix = self._inference.embedding[rows].astype(np.float32)
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+                self._words = (words, row_of, np.nan_to_num(matrix))
+            return self._words
 
 
 _models: dict[str, Embedder] = {}

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from serena_memory.core import names as N
+from serena_memory.core.display import counted
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.store import MemoryListing, MemoryStore
 
@@ -138,7 +139,7 @@ def _paged(
     if not 1 <= page <= len(pages):
         where = f"topic '{topic}'" if topic else "the listing"
         raise MemoryStoreError(
-            f"page {page} doesn't exist: {where} has {len(pages)} page(s); pass a page "
+            f"page {page} doesn't exist: {where} has {counted(len(pages), 'page')}; pass a page "
             f"from 1 to {len(pages)}"
         )
     return view_of(pages[page - 1], page, len(pages))

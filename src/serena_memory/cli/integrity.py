@@ -20,6 +20,7 @@ from serena_memory.cli.common import (
     open_store,
     say,
 )
+from serena_memory.core.display import counted
 
 
 @click.command()
@@ -141,7 +142,7 @@ def fix_code_references(project: Path | None, dry_run: bool, as_json: bool) -> N
         say("No moved path to fix" + (" (dry run)." if dry_run else "; no memory changed."))
         return
     verb = "Would point" if dry_run else "Pointed"
-    say(f"{verb} {len(fixed)} moved path(s) at their new place:")
+    say(f"{verb} {counted(len(fixed), 'moved path')} at their new place:")
     for f in fixed:
         say(
             f"  {escape_line(f.memory)}:{f.line}: `{escape_line(f.mention)}` -> "

@@ -42,6 +42,7 @@ from serena_memory.core.changes import (
 )
 from serena_memory.core.changes import clean as _clean
 from serena_memory.core.changes import recordable as _recordable
+from serena_memory.core.display import counted
 from serena_memory.core.errors import (
     HistoryError,
     IgnoredMemoryError,
@@ -548,7 +549,10 @@ class FolderHistory:
                 self._save_stamps(None if tree is None else str(tree.id))
             return None
         if head is None:
-            summary = summary or f"History started with {len(changes)} memory(ies) as found"
+            summary = (
+                summary
+                or f"History started with {counted(len(changes), 'memory', 'memories')} as found"
+            )
             provenance = provenance or Provenance(EXTERNAL, "as found", "")
         else:
             summary = summary or _external_summary(changes, self.folder)
@@ -607,7 +611,7 @@ class FolderHistory:
         if head is None and merged:
             # an entry of our own first: a merge's first parent is this machine's history
             start = Provenance(EXTERNAL, "as found", "")
-            summary_start = "History started with 0 memory(ies) as found"
+            summary_start = "History started with 0 memories as found"
             self._commit(repo, None, {}, start, summary_start, None, _new_operation())
             head = self.head(repo)
         now_ns = time.time_ns()

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from serena_memory.core.display import counted
 from serena_memory.core.names import normalize_name
 from serena_memory.mcp.state import ServerState
 from serena_memory.mcp.tool_declaration import ToolDeclaration
@@ -101,7 +102,7 @@ def edit_memory(
     in regex mode $!1, $!2 ... insert the matched groups. A needle that matches nothing, or
     several places without allow_multiple_occurrences, is an error."""
     result = state.require_store().edit(memory_name, needle, repl, mode, allow_multiple_occurrences)
-    return f"Memory '{result.name}' edited: {result.replacements} replacement(s)."
+    return f"Memory '{result.name}' edited: {counted(result.replacements, 'replacement')}."
 
 
 def delete_memory(state: ServerState, memory_name: MemoryName) -> str:

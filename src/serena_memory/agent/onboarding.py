@@ -125,7 +125,7 @@ def activation_message(
     parts = [f"Active project: '{name}' at {store.project_root}."]
     if memory_tools:
         parts.append(memory_overview(store, search_tool=search_tool))
-        from serena_memory.integrity.api import drift_summary
+        from serena_memory.integrity.service import drift_summary
 
         drift = drift_summary(store)
         if drift:

@@ -19,7 +19,7 @@ REPORT_LIMIT_CHARS = 20_000
 def review_brief(store: MemoryStore) -> str:
     """The review instructions with the current check report (stale references, exact bare
     mentions, memories unreachable from `mem:core`)."""
-    from serena_memory.integrity.api import run_check
+    from serena_memory.integrity.service import run_check
 
     report = run_check(store, include_unmarked=True, reachability=True)
     findings = report.to_text().strip()

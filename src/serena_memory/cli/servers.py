@@ -115,7 +115,7 @@ def start_mcp_server(
     if transport != "stdio":
         check_port_free(host, port)  # a start that fails says only why
         if not no_auth:
-            from serena_memory.agent.http_token import server_token
+            from serena_memory.setup.http_token import server_token
 
             token = server_token(state.home, rotate=rotate_token)
     if state.choice is not None:

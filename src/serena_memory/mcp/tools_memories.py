@@ -52,7 +52,7 @@ def read_memory(state: ServerState, memory_name: MemoryName) -> str:
     read memories just in case. When the memory mentions files or folders that are missing
     or moved in the code now, the answer ends with a note naming them: don't act on those
     mentions without checking the code."""
-    from serena_memory.integrity.api import drift_note
+    from serena_memory.integrity.service import drift_note
 
     store = state.require_store()
     text = store.read(memory_name)

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from serena_memory.agent import tools as T
 from serena_memory.core.names import normalize_name
 from serena_memory.mcp.state import ServerState
 from serena_memory.mcp.tool_declaration import ToolDeclaration
@@ -126,10 +127,10 @@ def rename_memory(
 
 
 TOOLS = (
-    ToolDeclaration(list_memories, read_only=True),
-    ToolDeclaration(read_memory, read_only=True),
-    ToolDeclaration(write_memory, read_only=False, destructive=True),
-    ToolDeclaration(edit_memory, read_only=False, destructive=True),
-    ToolDeclaration(delete_memory, read_only=False, destructive=True),
-    ToolDeclaration(rename_memory, read_only=False, destructive=True),
+    ToolDeclaration(T.LIST_MEMORIES, list_memories, read_only=True),
+    ToolDeclaration(T.READ_MEMORY, read_memory, read_only=True),
+    ToolDeclaration(T.WRITE_MEMORY, write_memory, read_only=False, destructive=True),
+    ToolDeclaration(T.EDIT_MEMORY, edit_memory, read_only=False, destructive=True),
+    ToolDeclaration(T.DELETE_MEMORY, delete_memory, read_only=False, destructive=True),
+    ToolDeclaration(T.RENAME_MEMORY, rename_memory, read_only=False, destructive=True),
 )

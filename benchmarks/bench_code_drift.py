@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     from serena_memory.core.store import MemoryStore
-    from serena_memory.integrity.api import drift_note
+    from serena_memory.integrity.service import drift_note
 
     store = MemoryStore(root, home=home)
     names = [f"topic{i % 100:02d}/note{i:05d}" for i in range(0, args.memories, 50)][:200]

@@ -1,8 +1,9 @@
 """Write the command and tool references in docs/reference/ from the code itself.
 
 - docs/reference/cli.md: the help of every `serena` command, as click prints it;
-- docs/reference/tools.md: every MCP tool as the server lists it to a client (tools/list,
-  asked in-process through the SDK's own client): its description and its parameters.
+- docs/reference/tools.md: every MCP tool of the registry (`serena_memory.agent.tools`), by
+  group, as the server lists it to a client (tools/list, asked in-process through the SDK's
+  own client): its description and its parameters.
 
 Usage: ``python scripts/gen_reference.py`` rewrites both files; ``--check`` writes nothing
 and exits with status 1 when a file differs from what the code says (the test suite runs
@@ -87,18 +88,27 @@ def _cell(text: object) -> str:
 def tools_reference() -> str:
     import anyio
 
-    tools = anyio.run(_list_tools)
+    from serena_memory.agent.tools import REGISTRY, Group
+
+    listed = {tool.name: tool for tool in anyio.run(_list_tools)}
+    if set(listed) != {tool.name for tool in REGISTRY}:
+        raise SystemExit(
+            f"the server lists {sorted(listed)}, the registry holds {[t.name for t in REGISTRY]}"
+        )
+    groups = ", ".join(f"{group.value}" for group in Group)
     parts = [
         "# MCP tool reference",
         "",
         NOTE,
         "",
         "Every tool the MCP server offers, as a client lists it (tools/list): the description "
-        "the agent reads and the parameters. Modes may switch tools off; the guide is "
-        "[docs/mcp.md](../mcp.md).",
+        "the agent reads and the parameters, group by group "
+        f"({groups}). Modes may switch tools off; the guide is [docs/mcp.md](../mcp.md).",
     ]
-    for tool in sorted(tools, key=lambda t: t.name):
-        parts.extend(["", f"## {tool.name}", "", (tool.description or "").strip()])
+    for entry in REGISTRY:
+        tool = listed[entry.name]
+        parts.extend(["", f"## {tool.name}", "", f"Group: {entry.group.value}."])
+        parts.extend(["", (tool.description or "").strip()])
         schema = tool.input_schema or {}
         properties: dict[str, Any] = schema.get("properties", {})
         if not properties:

@@ -293,7 +293,7 @@ def test_any_valid_json_file_keeps_every_value(document: dict, indent: int | Non
     """Whatever a valid file holds, setup adds its entry and gives every value back."""
     import tempfile
 
-    from serena_memory.agent.clients import Client, ServerCommand, setup_client
+    from serena_memory.setup.clients import Client, ServerCommand, setup_client
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "mcp.json"

@@ -10,8 +10,8 @@ from conftest import write_config
 
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.analysis import IntegrityAnalyzer
-from serena_memory.integrity.api import build_graph
 from serena_memory.integrity.graph import MemoryGraph
+from serena_memory.integrity.service import build_graph
 
 MEMORIES = {
     "core": "Start: `mem:auth/login` twice `mem:auth/login`, then `mem:gone`.\n",

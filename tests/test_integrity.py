@@ -18,7 +18,7 @@ from serena_memory.integrity.analysis import (
     iter_reference_runs,
     prefix_bare_mentions,
 )
-from serena_memory.integrity.api import auto_prefix, backlinks, fix_reference, run_check
+from serena_memory.integrity.service import auto_prefix, backlinks, fix_reference, run_check
 
 
 def fill(store: MemoryStore, memories: dict[str, str]) -> None:
@@ -444,7 +444,7 @@ def test_an_undecodable_memory_is_a_dead_end_for_reachability_not_an_error(
 def test_a_snapshot_is_reused_until_a_file_changes_and_then_reads_only_that(
     store: MemoryStore,
 ) -> None:
-    from serena_memory.integrity.api import load_snapshot
+    from serena_memory.integrity.service import load_snapshot
 
     fill(store, {"core": "`mem:a`\n", "a": "`mem:b`\n", "b": "x\n"})
     first = load_snapshot(store)

@@ -17,7 +17,7 @@ import pytest
 from conftest import run_cli, write_config
 
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity.api import run_check
+from serena_memory.integrity.service import run_check
 
 FIXTURE = json.loads(
     (Path(__file__).parent / "fixtures" / "differential_check.json").read_text(encoding="utf-8")
@@ -141,7 +141,7 @@ def test_near_misses_differ_from_the_reference_only_where_a_person_would_not_acc
 
 
 def test_parallel_check_gives_the_serial_report(corpus_project, monkeypatch) -> None:
-    import serena_memory.integrity.api as fs
+    import serena_memory.integrity.service as fs
 
     project, home = corpus_project
     store = MemoryStore(project, home=home)

@@ -18,6 +18,8 @@ from pathlib import Path
 
 from conftest import write_config
 
+from serena_memory.agent import tools as T
+
 SERVER_CMD = [sys.executable, "-m", "serena_memory.cli", "start-mcp-server"]
 
 REFERENCE_PARAMETERS = {
@@ -33,19 +35,9 @@ REFERENCE_PARAMETERS = {
     "find_file": ["file_mask", "relative_path", "skip_ignored_files"],
     "read_file": ["relative_path", "start_line", "end_line", "max_answer_chars"],
 }
-MEMORY_TOOLS = {
-    "list_memories",
-    "read_memory",
-    "write_memory",
-    "edit_memory",
-    "delete_memory",
-    "rename_memory",
-    "search_memories",
-    "memory_history",
-    "restore_memory",
-}
-ONBOARDING_TOOLS = {"onboarding", "check_onboarding_performed"}
-EXPLORATION_TOOLS = {"list_dir", "find_file", "search_for_pattern", "read_file"}
+MEMORY_TOOLS = set(T.names_in(T.Group.MEMORY, T.Group.SEARCH, T.Group.HISTORY))
+ONBOARDING_TOOLS = set(T.names_in(T.Group.ONBOARDING))
+EXPLORATION_TOOLS = set(T.names_in(T.Group.EXPLORATION))
 TARGETS = ["core", "tech_stack", "suggested_commands", "conventions", "task_completion"]
 
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.store import Context, MemoryStore
-from serena_memory.integrity import api as integrity_api
+from serena_memory.integrity import service as integrity_service
 
 SECRET = "SECRET-outside-the-allowed-folders"
 
@@ -122,11 +122,11 @@ def _run(store: MemoryStore, op: str, a: str, b: str) -> object:
     if op == "exists":
         return store.exists(a)
     if op == "check":
-        report = integrity_api.run_check(
+        report = integrity_service.run_check(
             store, include_unmarked=True, fuzzy=True, reachability=True
         )
         return report.to_text() + repr(report.to_dict())
-    return integrity_api.build_graph(store).to_dict()
+    return integrity_service.build_graph(store).to_dict()
 
 
 @settings(

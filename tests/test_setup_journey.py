@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from serena_memory.agent import jsonc
+from serena_memory.setup import jsonc
 
 SERENA = [sys.executable, "-m", "serena_memory.cli"]
 BIN = str(Path(sys.executable).parent)

@@ -16,7 +16,7 @@ from conftest import run_cli
 from serena_memory.agent.onboarding import activation_message
 from serena_memory.core.store import MemoryStore
 from serena_memory.dashboard.server import DashboardServer
-from serena_memory.integrity.api import run_check
+from serena_memory.integrity.service import run_check
 from serena_memory.sync.merge import conflicts, sync
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")

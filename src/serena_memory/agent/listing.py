@@ -14,6 +14,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from serena_memory.agent import tools as T
 from serena_memory.core import names as N
 from serena_memory.core.display import counted
 from serena_memory.core.errors import MemoryStoreError
@@ -159,7 +160,7 @@ def _call(topic: str, page: int | None = None) -> str:
     args = [f'topic="{topic}"'] if topic else []
     if page is not None:
         args.append(f"page={page}")
-    return f"`list_memories({', '.join(args)})`"
+    return f"`{T.LIST_MEMORIES}({', '.join(args)})`"
 
 
 def further_hint(view: BudgetedListing, search_tool: bool = True) -> str:
@@ -171,7 +172,7 @@ def further_hint(view: BudgetedListing, search_tool: bool = True) -> str:
     ]
     parts.append(f"List a topic with {_call('NAME')}")
     if search_tool:
-        parts[-1] += ', or find memories by subject with `search_memories(query="...")`'
+        parts[-1] += f', or find memories by subject with `{T.SEARCH_MEMORIES}(query="...")`'
     parts[-1] += "."
     if view.pages > 1:
         parts.append(
@@ -221,7 +222,7 @@ def _no_such_topic(store: MemoryStore, topic: str) -> str:
     there = f"the topics are: {shown}" if topics else "no memory is in a topic yet"
     return (
         f"there is no topic '{topic}' (no memory's name starts with '{topic}/'); {there}; "
-        "list_memories without a topic lists every memory"
+        f"{T.LIST_MEMORIES} without a topic lists every memory"
     )
 
 

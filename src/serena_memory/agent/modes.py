@@ -14,21 +14,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from serena_memory.agent.tools import Group, names_in
 from serena_memory.core.config import read_yaml_mapping, serena_home
 from serena_memory.core.errors import ConfigError
 
-MEMORY_TOOLS = (
-    "list_memories",
-    "read_memory",
-    "write_memory",
-    "edit_memory",
-    "delete_memory",
-    "rename_memory",
-    "search_memories",
-    "memory_history",
-    "restore_memory",
-)
-ONBOARDING_TOOLS = ("onboarding", "check_onboarding_performed")
+MEMORY_TOOLS = names_in(Group.MEMORY, Group.SEARCH, Group.HISTORY)
+ONBOARDING_TOOLS = names_in(Group.ONBOARDING)
 MODES_FOLDER = "modes"
 _MODE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*")
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import platform
 from dataclasses import dataclass, field
 
+from serena_memory.agent import tools as T
 from serena_memory.agent.maintenance import (
     GLOBAL_MAINTENANCE_NAME,
     MAINTENANCE_NAME,
@@ -71,7 +72,7 @@ class OnboardingStatus:
             return (
                 "Onboarding has not been performed: none of "
                 + _code_list(self.missing)
-                + " exists yet. Call the `onboarding` tool (again, if it was called before) "
+                + f" exists yet. Call the `{T.ONBOARDING}` tool (again, if it was called before) "
                 "and follow its instructions."
             )
         text = "Onboarding is incomplete. "
@@ -80,12 +81,12 @@ class OnboardingStatus:
         if self.maintenance:
             guide = f"following `mem:{self.maintenance}`"
         else:
-            guide = "after calling `onboarding` for the conventions"
+            guide = f"after calling `{T.ONBOARDING}` for the conventions"
         return (
             text
             + "Still missing: "
             + _code_list(self.missing)
-            + f". Write them with `write_memory`, {guide}, to finish the onboarding."
+            + f". Write them with `{T.WRITE_MEMORY}`, {guide}, to finish the onboarding."
         )
 
 
@@ -125,7 +126,7 @@ def activation_message(
     parts = [f"Active project: '{name}' at {store.project_root}."]
     if memory_tools:
         parts.append(memory_overview(store, search_tool=search_tool))
-        from serena_memory.integrity.api import drift_summary
+        from serena_memory.integrity.service import drift_summary
 
         drift = drift_summary(store)
         if drift:
@@ -133,7 +134,7 @@ def activation_message(
         if onboarding_tool and onboarding_needed(store):
             parts.append(
                 "Onboarding has not been performed for this project (it has no memories yet). "
-                "Before working on the task, call the `onboarding` tool once and follow its "
+                f"Before working on the task, call the `{T.ONBOARDING}` tool once and follow its "
                 "instructions, so that later sessions start from what you learn now."
                 + _importable(store)
             )
@@ -170,12 +171,12 @@ def memory_overview(store: MemoryStore, *, search_tool: bool = True) -> str:
     if not listing.all:
         return (
             "There are no memories yet. Memories are Markdown notes kept across sessions: "
-            "write one with `write_memory` when you learn something stable and non-obvious "
+            f"write one with `{T.WRITE_MEMORY}` when you learn something stable and non-obvious "
             "that would be costly to find out again."
         )
     intro = (
         "Memories are Markdown notes kept across sessions, in this project and globally. "
-        "Here are their names; read a memory with `read_memory` when its name suggests it "
+        f"Here are their names; read a memory with `{T.READ_MEMORY}` when its name suggests it "
         "matters for the task at hand (and follow the `mem:NAME` references inside when "
         "they say so). Reading is your decision: nothing is loaded for you."
     )
@@ -251,19 +252,19 @@ def onboarding_instructions(
         )
     if exploration_tools:
         look = (
-            "Explore with `list_dir`, `find_file`, `search_for_pattern` and `read_file` (or "
-            "your own file tools)."
+            f"Explore with `{T.LIST_DIR}`, `{T.FIND_FILE}`, `{T.SEARCH_FOR_PATTERN}` and "
+            f"`{T.READ_FILE}` (or your own file tools)."
         )
     else:
         look = "Explore with your own file tools."
     steps = [
-        f"1. First read `mem:{seed.name}` with `read_memory`. It sets the conventions every "
+        f"1. First read `mem:{seed.name}` with `{T.READ_MEMORY}`. It sets the conventions every "
         "memory follows (names and topics, `mem:NAME` references in backticks, the dense "
         "note style, what is worth writing down). Follow it for everything below.",
         f"2. {look} Read only what you need: build and package files, the README, the "
         "entry points, a test or two; not whole trees. Start from the facts detected "
         "below. If something essential can't be found, ask the user.",
-        "3. Write these memories with `write_memory`, one call each:\n"
+        f"3. Write these memories with `{T.WRITE_MEMORY}`, one call each:\n"
         "   - `mem:core`: the entry point. What the project is, a map of its source tree, "
         "the invariants that hold everywhere, and references to the other memories saying "
         "when to read each.\n"
@@ -280,7 +281,7 @@ def onboarding_instructions(
         "one `mem:<module>/core` per module with what is specific to it, referenced from "
         "`mem:core`, rather than one overloaded `mem:core`.",
         "4. The onboarding is done only when these memories exist on disk. A summary in "
-        "the chat is not a memory: call `write_memory`. `check_onboarding_performed` says "
+        f"the chat is not a memory: call `{T.WRITE_MEMORY}`. `{T.CHECK_ONBOARDING_PERFORMED}` says "
         "which are still missing.",
         "5. At the end, tell the user that `serena memories check`, run in the project "
         "folder, checks the references between the memories.",

@@ -8,6 +8,7 @@ about each kind, following the conventions of `mem:memory_maintenance`.
 
 from __future__ import annotations
 
+from serena_memory.agent import tools as T
 from serena_memory.agent.maintenance import MAINTENANCE_NAME
 from serena_memory.core.store import MemoryStore
 
@@ -19,7 +20,7 @@ REPORT_LIMIT_CHARS = 20_000
 def review_brief(store: MemoryStore) -> str:
     """The review instructions with the current check report (stale references, exact bare
     mentions, memories unreachable from `mem:core`)."""
-    from serena_memory.integrity.api import run_check
+    from serena_memory.integrity.service import run_check
 
     report = run_check(store, include_unmarked=True, reachability=True)
     findings = report.to_text().strip()
@@ -41,7 +42,7 @@ def review_brief(store: MemoryStore) -> str:
         "4. Write the bare mentions of memory names as `mem:NAME` references where they mean "
         "the memory.",
         "5. Look for memories that overlap or contradict each other (similar names, the "
-        "same topic): propose merging them into one and renaming with `rename_memory` so "
+        f"same topic): propose merging them into one and renaming with `{T.RENAME_MEMORY}` so "
         "references follow.",
         "6. Propose pruning what is outdated or obvious from the code. Don't delete or merge "
         "anything without the user's agreement; list your proposals first.",

@@ -66,7 +66,7 @@ def _not_found(ctx: click.Context, exc: MemoryNotFoundError) -> str:
     store = ctx.meta.get("serena.store")
     if not exc.name or store is None or "; " in message:
         return message
-    from serena_memory.integrity.api import closest_names
+    from serena_memory.integrity.service import closest_names
 
     try:
         close = closest_names(store, exc.name)

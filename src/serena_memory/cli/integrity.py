@@ -79,7 +79,7 @@ def check(
     strict: bool,
 ) -> None:
     """Find references to memories that don't exist (and, on request, more). Never writes."""
-    from serena_memory.integrity.api import run_check, run_code_check
+    from serena_memory.integrity.service import run_check, run_code_check
 
     if fuzzy_matching and not include_unmarked:
         say("Note: --fuzzy-matching only works with --include-unmarked; ignored.", err=True)
@@ -132,7 +132,7 @@ def fix_code_references(project: Path | None, dry_run: bool, as_json: bool) -> N
     """Point the paths that moved (as git's rename detection saw them) at their new place,
     in the writable project memories; one history entry. Never touches missing mentions."""
     from serena_memory.core.display import escape_line
-    from serena_memory.integrity.api import fix_code_references as fix
+    from serena_memory.integrity.service import fix_code_references as fix
 
     fixed = fix(open_store(project), dry_run=dry_run)
     if as_json:
@@ -184,7 +184,7 @@ def auto_prefix_references(
     memories. Near-misses are listed, never rewritten; paths to memory files are
     rewritten only with --include-file-paths.
     """
-    from serena_memory.integrity.api import auto_prefix
+    from serena_memory.integrity.service import auto_prefix
 
     report = auto_prefix(
         open_store(project),
@@ -209,7 +209,7 @@ def backlinks(name: str, project: Path, as_json: bool) -> None:
     """List the memories that reference NAME, with line numbers."""
     from serena_memory.core import names as N
     from serena_memory.core.display import escape_line
-    from serena_memory.integrity.api import backlinks as find_backlinks
+    from serena_memory.integrity.service import backlinks as find_backlinks
 
     store = open_store(project)
     canonical = N.normalize_name(name)
@@ -245,7 +245,7 @@ def backlinks(name: str, project: Path, as_json: bool) -> None:
 def graph(project: Path | None, fmt: str) -> None:
     """Print the reference graph; missing targets are marked."""
     from serena_memory.core.display import escape_json
-    from serena_memory.integrity.api import build_graph
+    from serena_memory.integrity.service import build_graph
 
     text = build_graph(open_store(project)).export(fmt)
     if fmt == "json":  # still JSON, with the same names, once parsed

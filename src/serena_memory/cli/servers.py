@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from serena_memory.agent import tools as T
 from serena_memory.cli.common import say
 
 if TYPE_CHECKING:  # the MCP stack loads only when the server starts
@@ -30,7 +31,7 @@ PORT = click.IntRange(0, 65535)
     default=None,
     help="The project folder (default: found from the current folder, as git finds a "
     "repository). Without this option the agent can also switch projects with the "
-    "activate_project tool.",
+    f"{T.ACTIVATE_PROJECT} tool.",
 )
 @click.option(
     "--project-from-cwd",
@@ -115,7 +116,7 @@ def start_mcp_server(
     if transport != "stdio":
         check_port_free(host, port)  # a start that fails says only why
         if not no_auth:
-            from serena_memory.agent.http_token import server_token
+            from serena_memory.setup.http_token import server_token
 
             token = server_token(state.home, rotate=rotate_token)
     if state.choice is not None:
@@ -203,7 +204,7 @@ def start_side_services(state: ServerState, *, port: int | None, open_browser: b
     """
     import threading
 
-    if not state.enabled("read_memory"):
+    if not state.enabled(T.READ_MEMORY.name):
         return  # no-memories mode: there is nothing to show
 
     def project_root() -> Path | None:

@@ -53,7 +53,7 @@ def setup(
     comments for VS Code) or TOML is refused untouched. SERENA_HOME, when set, is passed
     on to the server.
     """
-    from serena_memory.agent.clients import (
+    from serena_memory.setup.clients import (
         CLIENTS,
         HttpServer,
         ServerCommand,
@@ -66,7 +66,7 @@ def setup(
     root = project.resolve() if project is not None else None
     server: ServerCommand | HttpServer
     if url is not None:
-        from serena_memory.agent.http_token import server_token
+        from serena_memory.setup.http_token import server_token
 
         server = HttpServer.checked(url, None if no_auth else server_token().value)
     elif no_auth:

@@ -40,7 +40,7 @@ from serena_memory.core.store import Context, MemoryStore
 from serena_memory.dashboard.render import render_markdown
 from serena_memory.dashboard.security import SecurityMiddleware
 from serena_memory.history.engine import MemoryHistory
-from serena_memory.integrity import api as integrity_api
+from serena_memory.integrity import service as integrity_api
 from serena_memory.integrity.analysis import ENTRY_POINT
 
 STATIC_DIR = Path(__file__).parent / "static"

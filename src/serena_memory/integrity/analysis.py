@@ -1,7 +1,7 @@
 """Referential integrity of a set of memories: stale references, bare mentions, near-misses.
 
 Pure analysis: it works on a ``{name: text}`` mapping plus the sets of read-only and
-ignored names, and never touches a file (:mod:`serena_memory.integrity.api` loads a store
+ignored names, and never touches a file (:mod:`serena_memory.integrity.service` loads a store
 and applies fixes). Stale references and exact bare mentions are defined exactly as
 serena-agent 2.1.0 defines them, so both report the same ones on the same files; the
 differential test in ``tests/test_integrity_differential.py`` keeps it so:

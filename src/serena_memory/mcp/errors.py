@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 from typing import TYPE_CHECKING, Any
 
+from serena_memory.agent import tools as T
 from serena_memory.core.errors import Remedy, describe
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ def argument_problem(tool: str, exc: ValidationError, schema: dict[str, Any]) ->
     return f"argument '{name}' of {tool} {problem}; expected {expected}{what}."
 
 
-_TOOLS_FOR = {"history": "memory_history", "list": "list_memories"}
+_TOOLS_FOR = {"history": T.MEMORY_HISTORY.name, "list": T.LIST_MEMORIES.name}
 
 
 def agent_wording(remedy: Remedy) -> str:

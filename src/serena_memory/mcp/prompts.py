@@ -16,6 +16,7 @@ import anyio.to_thread
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
+from serena_memory.agent import tools as T
 from serena_memory.mcp.errors import for_agent
 from serena_memory.mcp.state import ServerState
 
@@ -23,8 +24,8 @@ from serena_memory.mcp.state import ServerState
 def onboarding(state: ServerState) -> str:
     state.require_store()
     return (
-        "Onboard this project: call the `onboarding` tool and follow the instructions it "
-        "returns, step by step, until `check_onboarding_performed` reports nothing missing. "
+        f"Onboard this project: call the `{T.ONBOARDING}` tool and follow the instructions it "
+        f"returns, step by step, until `{T.CHECK_ONBOARDING_PERFORMED}` reports nothing missing. "
         "Then tell me which memories you wrote."
     )
 
@@ -53,14 +54,14 @@ PROMPTS = (
         "Onboard this project",
         "Have the agent study the project and write its first memories (core, tech "
         "stack, commands, conventions, task completion).",
-        needs_tool="onboarding",
+        needs_tool=T.ONBOARDING.name,
     ),
     PromptDeclaration(
         memory_review,
         "Review the memories",
         "Have the agent review the memories: fix stale references, link or prune "
         "memories unreachable from mem:core, and propose what to merge or delete.",
-        needs_tool="read_memory",
+        needs_tool=T.READ_MEMORY.name,
     ),
 )
 

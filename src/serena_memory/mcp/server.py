@@ -220,7 +220,7 @@ def run_stdio(server: Server[Any]) -> None:
 async def _serve_stdio(server: Server[Any]) -> None:
     from mcp.server.stdio import stdio_server
 
-    from serena_memory.mcp.wire import CheckedLines
+    from serena_memory.mcp.message_checks import CheckedLines
 
     lines = CheckedLines(sys.stdin.buffer)
     # `stdin` is documented as an async file of text lines; only its lines are read.
@@ -235,7 +235,7 @@ def serve_http(server: Server[Any], host: str, port: int, token: str | None) -> 
     import uvicorn
 
     from serena_memory.mcp.auth import BearerAuth
-    from serena_memory.mcp.wire import CheckedBodies
+    from serena_memory.mcp.message_checks import CheckedBodies
 
     app: Any = CheckedBodies(server.streamable_http_app(host=host))
     if token is not None:

@@ -10,26 +10,20 @@ import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from serena_memory.agent.modes import MEMORY_TOOLS, ONBOARDING_TOOLS, Mode, excluded_tools
+from serena_memory.agent import tools as T
+from serena_memory.agent.modes import Mode, excluded_tools
 from serena_memory.core.config import load_global_config, serena_home
 from serena_memory.core.discovery import ProjectChoice, discover_project
 from serena_memory.core.errors import MemoryStoreError, NoProjectError, NotAProjectError
 from serena_memory.core.paths import project_folder
 from serena_memory.core.store import Context, MemoryStore
 
-EXPLORATION_TOOLS = ("list_dir", "find_file", "search_for_pattern", "read_file")
-ACTIVATION_TOOL = "activate_project"
-INSTRUCTIONS_TOOL = "initial_instructions"
+EXPLORATION_TOOLS = T.names_in(T.Group.EXPLORATION)
+ACTIVATION_TOOL = T.ACTIVATE_PROJECT.name
 
 
 def all_tool_names() -> tuple[str, ...]:
-    return (
-        *MEMORY_TOOLS,
-        *ONBOARDING_TOOLS,
-        INSTRUCTIONS_TOOL,
-        ACTIVATION_TOOL,
-        *EXPLORATION_TOOLS,
-    )
+    return T.all_names()
 
 
 def default_project(cwd: Path | None = None, home: Path | None = None) -> ProjectChoice | None:
@@ -87,7 +81,7 @@ class ServerState:
         store = self.store
         if store is None:
             raise NoProjectError(
-                "no project is active yet: call `activate_project` with the path of the "
+                f"no project is active yet: call `{T.ACTIVATE_PROJECT}` with the path of the "
                 "project folder first"
             )
         return store
@@ -110,9 +104,9 @@ class ServerState:
 
         return activation_message(
             self.require_store(),
-            memory_tools=self.enabled("read_memory"),
-            onboarding_tool=self.enabled("onboarding"),
-            search_tool=self.enabled("search_memories"),
+            memory_tools=self.enabled(T.READ_MEMORY.name),
+            onboarding_tool=self.enabled(T.ONBOARDING.name),
+            search_tool=self.enabled(T.SEARCH_MEMORIES.name),
             mode_prompts=self.mode_prompts(),
         )
 
@@ -127,7 +121,7 @@ class ServerState:
         except Exception as exc:  # e.g. project.yml broken since start-up; never fail here
             return f"The active project can't be used right now: {for_agent(exc)}"
         text = (
-            "No project is active yet. Call `activate_project` with the path of the project "
+            f"No project is active yet. Call `{T.ACTIVATE_PROJECT}` with the path of the project "
             "folder you are working in; it answers with the names of the project's memories."
         )
         return "\n\n".join([text, *self.mode_prompts()])

@@ -11,6 +11,7 @@ from typing import Annotated
 from pydantic import Field
 
 from serena_memory.agent import exploration
+from serena_memory.agent import tools as T
 from serena_memory.mcp.state import ServerState
 from serena_memory.mcp.tool_declaration import ToolDeclaration
 
@@ -122,8 +123,8 @@ def read_file(
 
 
 TOOLS = (
-    ToolDeclaration(list_dir, read_only=True),
-    ToolDeclaration(find_file, read_only=True),
-    ToolDeclaration(search_for_pattern, read_only=True),
-    ToolDeclaration(read_file, read_only=True),
+    ToolDeclaration(T.LIST_DIR, list_dir, read_only=True),
+    ToolDeclaration(T.FIND_FILE, find_file, read_only=True),
+    ToolDeclaration(T.SEARCH_FOR_PATTERN, search_for_pattern, read_only=True),
+    ToolDeclaration(T.READ_FILE, read_file, read_only=True),
 )

@@ -8,6 +8,7 @@ from typing import Annotated
 
 from pydantic import Field
 
+from serena_memory.agent import tools as T
 from serena_memory.core.names import normalize_name
 from serena_memory.history.engine import MemoryHistory, parse_when
 from serena_memory.mcp.state import ServerState
@@ -64,6 +65,6 @@ def restore_memory(
 
 
 TOOLS = (
-    ToolDeclaration(memory_history, read_only=True),
-    ToolDeclaration(restore_memory, read_only=False, destructive=True),
+    ToolDeclaration(T.MEMORY_HISTORY, memory_history, read_only=True),
+    ToolDeclaration(T.RESTORE_MEMORY, restore_memory, read_only=False, destructive=True),
 )

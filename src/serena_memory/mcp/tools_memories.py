@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from serena_memory.agent import tools as T
 from serena_memory.core.display import counted
 from serena_memory.core.names import normalize_name
 from serena_memory.mcp.state import ServerState
@@ -53,7 +54,7 @@ def read_memory(state: ServerState, memory_name: MemoryName) -> str:
     read memories just in case. When the memory mentions files or folders that are missing
     or moved in the code now, the answer ends with a note naming them: don't act on those
     mentions without checking the code."""
-    from serena_memory.integrity.api import drift_note
+    from serena_memory.integrity.service import drift_note
 
     store = state.require_store()
     text = store.read(memory_name)
@@ -127,10 +128,10 @@ def rename_memory(
 
 
 TOOLS = (
-    ToolDeclaration(list_memories, read_only=True),
-    ToolDeclaration(read_memory, read_only=True),
-    ToolDeclaration(write_memory, read_only=False, destructive=True),
-    ToolDeclaration(edit_memory, read_only=False, destructive=True),
-    ToolDeclaration(delete_memory, read_only=False, destructive=True),
-    ToolDeclaration(rename_memory, read_only=False, destructive=True),
+    ToolDeclaration(T.LIST_MEMORIES, list_memories, read_only=True),
+    ToolDeclaration(T.READ_MEMORY, read_memory, read_only=True),
+    ToolDeclaration(T.WRITE_MEMORY, write_memory, read_only=False, destructive=True),
+    ToolDeclaration(T.EDIT_MEMORY, edit_memory, read_only=False, destructive=True),
+    ToolDeclaration(T.DELETE_MEMORY, delete_memory, read_only=False, destructive=True),
+    ToolDeclaration(T.RENAME_MEMORY, rename_memory, read_only=False, destructive=True),
 )

@@ -8,6 +8,7 @@ from typing import Annotated
 
 from pydantic import Field
 
+from serena_memory.agent import tools as T
 from serena_memory.mcp.state import EXPLORATION_TOOLS, ServerState
 from serena_memory.mcp.tool_declaration import ToolDeclaration
 
@@ -52,8 +53,8 @@ def activate_project(
 
 
 TOOLS = (
-    ToolDeclaration(onboarding, read_only=False),
-    ToolDeclaration(check_onboarding_performed, read_only=True),
-    ToolDeclaration(initial_instructions, read_only=True),
-    ToolDeclaration(activate_project, read_only=True),
+    ToolDeclaration(T.ONBOARDING, onboarding, read_only=False),
+    ToolDeclaration(T.CHECK_ONBOARDING_PERFORMED, check_onboarding_performed, read_only=True),
+    ToolDeclaration(T.INITIAL_INSTRUCTIONS, initial_instructions, read_only=True),
+    ToolDeclaration(T.ACTIVATE_PROJECT, activate_project, read_only=True),
 )

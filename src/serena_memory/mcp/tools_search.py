@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from serena_memory.agent import tools as T
 from serena_memory.mcp.state import ServerState
 from serena_memory.mcp.tool_declaration import ToolDeclaration
 
@@ -43,4 +44,4 @@ def search_memories(
     return format_hits(hits, query)
 
 
-TOOLS = (ToolDeclaration(search_memories, read_only=True),)
+TOOLS = (ToolDeclaration(T.SEARCH_MEMORIES, search_memories, read_only=True),)

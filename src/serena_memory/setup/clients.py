@@ -23,7 +23,7 @@ A project's file is shared (teams commit it), so its entry names nothing of this
 `serena` from the PATH, and the project found from where the client starts it. The first
 backup is kept: running setup again never replaces the original file's copy with an
 already changed one, and an entry that is already right changes nothing. VS Code allows
-comments in its file (JSON with comments): they are read and kept (agent/jsonc.py).
+comments in its file (JSON with comments): they are read and kept (setup/jsonc.py).
 """
 
 from __future__ import annotations
@@ -406,7 +406,7 @@ def _merge_json(
     original: str | None,
     hand: str,
 ) -> tuple[str, bool]:
-    from serena_memory.agent import jsonc
+    from serena_memory.setup import jsonc
 
     data: Any = {}
     kind = "JSON with comments" if client.comments else "JSON"

@@ -185,7 +185,12 @@ def read(name: str, project: Path | None, as_json: bool) -> None:
     default=None,
     help="Read the content from this file ('-' for stdin).",
 )
-def write(name: str, project: Path | None, content: str | None, source) -> None:
+@click.option(
+    "--allow-secret",
+    is_flag=True,
+    help="Write even if the text looks like it holds a secret (it is not one).",
+)
+def write(name: str, project: Path | None, content: str | None, source, allow_secret: bool) -> None:
     """Create or replace memory NAME."""
     if content is not None and source is not None:
         raise click.UsageError("give either --content or --file, not both")
@@ -195,7 +200,7 @@ def write(name: str, project: Path | None, content: str | None, source) -> None:
                 raise click.UsageError("give --content, --file, or pipe the content on stdin")
             source = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", newline="")
         content = source.read()  # input that is not UTF-8 is reported by main()
-    result = open_store(project, names=[name]).write(name, content)
+    result = open_store(project, names=[name]).write(name, content, allow_secret=allow_secret)
     verb = "Created" if result.created else "Updated"
     say(f"{verb} memory '{escape_line(result.name)}' ({counted(result.chars, 'character')}).")
 
@@ -215,9 +220,15 @@ def delete(name: str, project: Path | None) -> None:
 @click.argument("new_name")
 @PROJECT_ARG
 @PROJECT_OPTION
-def rename(old_name: str, new_name: str, project: Path | None) -> None:
+@click.option(
+    "--allow-secret",
+    is_flag=True,
+    help="Write even if the text looks like it holds a secret (it is not one).",
+)
+def rename(old_name: str, new_name: str, project: Path | None, allow_secret: bool) -> None:
     """Rename or move a memory; every `mem:OLD_NAME` reference follows."""
-    result = open_store(project, names=[old_name, new_name]).rename(old_name, new_name)
+    store = open_store(project, names=[old_name, new_name])
+    result = store.rename(old_name, new_name, allow_secret=allow_secret)
     say(result.summary())
 
 
@@ -239,6 +250,11 @@ def rename(old_name: str, new_name: str, project: Path | None) -> None:
     is_flag=True,
     help="Replace every match instead of refusing when there are several.",
 )
+@click.option(
+    "--allow-secret",
+    is_flag=True,
+    help="Write even if the text looks like it holds a secret (it is not one).",
+)
 def edit(
     name: str,
     project: Path | None,
@@ -246,10 +262,11 @@ def edit(
     repl: str,
     mode: str,
     allow_multiple_occurrences: bool,
+    allow_secret: bool,
 ) -> None:
     """Replace text in memory NAME."""
     result = open_store(project, names=[name]).edit(
-        name, needle, repl, mode, allow_multiple_occurrences
+        name, needle, repl, mode, allow_multiple_occurrences, allow_secret=allow_secret
     )
     replaced = counted(result.replacements, "replacement")
     say(f"Edited memory '{escape_line(result.name)}': {replaced}.")

@@ -214,12 +214,18 @@ def diff_command(name: str, revs: tuple[str, ...], project_option: Path | None) 
 @_PROJECT_OPTION
 @click.option("--at", "at", default=None, help="The entry to go back to (or, with --all, a time).")
 @click.option("--all", "everything", is_flag=True, help="Restore every memory (needs --at).")
+@click.option(
+    "--allow-secret",
+    is_flag=True,
+    help="Write even if the text looks like it holds a secret (it is not one).",
+)
 def restore_command(
     name: str | None,
     project: Path | None,
     project_option: Path | None,
     at: str | None,
     everything: bool,
+    allow_secret: bool,
 ) -> None:
     """Bring back memory NAME as it was at entry --at (default: before its latest change,
     which brings back a deleted memory), or with --all every memory as it was at an entry
@@ -237,5 +243,7 @@ def restore_command(
     else:
         if name is None:
             raise click.UsageError("give the NAME of a memory, or --all --at ENTRY|TIME")
-        result = _history(project_option, project, names=(name,)).restore(normalize_name(name), at)
+        result = _history(project_option, project, names=(name,)).restore(
+            normalize_name(name), at, allow_secret=allow_secret
+        )
     say(result.summary())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -20,7 +21,10 @@ from serena_memory.cli.common import (
     open_store,
     say,
 )
-from serena_memory.core.display import counted
+from serena_memory.core.display import counted, escape_line
+
+if TYPE_CHECKING:
+    from serena_memory.core.store import MemoryStore
 
 
 @click.command()
@@ -61,6 +65,13 @@ from serena_memory.core.display import counted
     help="With --code: report a mentioned file as changed after this many commits since the "
     "memory last changed (default 10; 0: never).",
 )
+@click.option(
+    "--secrets",
+    "secrets_only",
+    is_flag=True,
+    help="Report secrets (API keys, private keys, passwords) in the memories and in their "
+    "history instead, with how to remove them; exit with status 1 when any is found.",
+)
 @JSON_OPTION
 @click.option(
     "--strict",
@@ -77,8 +88,12 @@ def check(
     changed_commits: int | None,
     as_json: bool,
     strict: bool,
+    secrets_only: bool,
 ) -> None:
     """Find references to memories that don't exist (and, on request, more). Never writes."""
+    if secrets_only:
+        _check_secrets(open_store(project), as_json)
+        return
     from serena_memory.integrity.service import run_check, run_code_check
 
     if fuzzy_matching and not include_unmarked:
@@ -252,3 +267,36 @@ def graph(project: Path | None, fmt: str) -> None:
         click.echo(escape_json(text), nl=False)
     else:
         say(text, nl=False)
+
+
+def _check_secrets(store: MemoryStore, as_json: bool) -> None:
+    """`check --secrets`: secrets in the memories and in their history, and what to do."""
+    from serena_memory.history import secret_scan
+
+    now = secret_scan.in_memories(store)
+    past = secret_scan.in_history(store)
+    if as_json:
+        emit_json(
+            {
+                "memories": [s.to_dict() for s in now],
+                "history": [s.to_dict() for s in past],
+                "history_repositories": [str(p) for p in secret_scan.repositories(past)],
+            }
+        )
+    elif not now and not past:
+        say("No secrets found in the memories nor in their history.")
+    else:
+        for seen in now:
+            say(f"{escape_line(seen.memory)}:{seen.line}: {seen.kind}")
+        for seen in past:
+            say(f"history {seen.entry} {escape_line(seen.memory)}:{seen.line}: {seen.kind}")
+        say(
+            "Each secret found is compromised: rotate it with its provider first. Then put a "
+            "placeholder in its place in the memory (`serena memories edit`), and purge the "
+            "history as docs/secrets.md says (remove the history repositories below, or "
+            "rewrite them with git filter-repo):"
+        )
+        for repository in secret_scan.repositories(past):
+            say(f"  {repository}")
+    if now or past:
+        raise SystemExit(1)

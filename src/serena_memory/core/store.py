@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from serena_memory.core import journal as J
 from serena_memory.core import names as N
-from serena_memory.core import paths
+from serena_memory.core import paths, secrets
 from serena_memory.core.changes import (
     ChangeHistory,
     ChangeRecord,
@@ -600,6 +600,15 @@ class MemoryStore:
         says why (ignored, read-only for the agent, invalid)."""
         return self._accessible(name, write=True)
 
+    def refuse_secrets(
+        self, texts: dict[str, str | bytes | None], allow_secret: bool = False
+    ) -> None:
+        """The secret gate (core/secrets.py) on text about to be written; a person may
+        override it (``allow_secret``), the agent never."""
+        if allow_secret and self.context is Context.HUMAN:
+            return
+        secrets.check_all(texts, person=self.context is Context.HUMAN)
+
     def usable_names(self, names: Iterable[str]) -> tuple[Names, Names]:
         """Split names a bulk restore may write (valid, not ignored, writable here) from
         the rest, which it leaves alone."""
@@ -615,13 +624,16 @@ class MemoryStore:
                 usable.append(name)
         return usable, refused
 
-    def apply_versions(self, versions: dict[str, bytes | None], summary: str) -> dict[str, str]:
+    def apply_versions(
+        self, versions: dict[str, bytes | None], summary: str, *, allow_secret: bool = False
+    ) -> dict[str, str]:
         """Set memories to exact bytes (None: delete them) as one history entry, under the
         lock; a restore is such a change, never a rewrite of the history."""
         settings = self.settings
         planned = {
             self._accessible(n, write=True, settings=settings): v for n, v in versions.items()
         }
+        self.refuse_secrets(dict(planned), allow_secret)
         done: dict[str, str] = {}
         created = [n for n, data in planned.items() if data is not None]
         for name in created:
@@ -702,6 +714,7 @@ class MemoryStore:
         with self._planned_change(spec.root, plan) as found:
             if found is None:
                 return {}
+            self.refuse_secrets(dict(found))  # a sync keeps them out before; never written
             for name, data in found.items():
                 what = self._set_version(name, data)
                 if what:
@@ -720,7 +733,14 @@ class MemoryStore:
         ("project", "global"; 0 or absent: keep all)."""
         return self.recorder.prune(self, keep_days)
 
-    def write(self, name: str, content: str, max_chars: int | None = None) -> WriteResult:
+    def write(
+        self,
+        name: str,
+        content: str,
+        max_chars: int | None = None,
+        *,
+        allow_secret: bool = False,
+    ) -> WriteResult:
         """Create or replace a memory. ``max_chars`` None: no limit; -1: configured default."""
         if not isinstance(content, str):
             raise MemoryStoreError("memory content must be text")
@@ -735,6 +755,7 @@ class MemoryStore:
                     f"content of '{name}' has {len(content)} characters, more than the limit of "
                     f"{limit}; split it into several memories (or raise max_chars)"
                 )
+        self.refuse_secrets({name: content}, allow_secret)
         path = self.real_path_of(name)
         if not path.exists():
             N.check_portable(name)  # before its folder is made
@@ -756,6 +777,7 @@ class MemoryStore:
         for seeding files a person may have customized. No access rules: callers seed
         what they own. Returns whether it was written."""
         name = N.normalize_name(name)
+        self.refuse_secrets({name: content})
         path = self.real_path_of(name)
         with self._changing(name, create=[name]):
             if os.path.lexists(path):
@@ -797,6 +819,8 @@ class MemoryStore:
         repl: str,
         mode: str | EditMode = EditMode.LITERAL,
         allow_multiple_occurrences: bool = False,
+        *,
+        allow_secret: bool = False,
     ) -> EditResult:
         """Read-modify-write under the lock, so concurrent edits never lose one another."""
         name = self._accessible(name, write=True)
@@ -805,6 +829,7 @@ class MemoryStore:
             text = self._read_text(name)
             new_text, count = apply_edit(text, needle, repl, mode, allow_multiple_occurrences)
             if new_text != text:
+                self.refuse_secrets({name: new_text}, allow_secret)
                 with self.recording(f"Edit {name}", name) as record:
                     atomic_write(path, encode_memory(name, new_text), self._allowed(name))
                     record.touched(name)
@@ -823,6 +848,7 @@ class MemoryStore:
             new_text = transform(text)
             if new_text == text:
                 return False
+            self.refuse_secrets({name: new_text})
             with self.recording(f"Update {name}", name) as record:
                 atomic_write(path, encode_memory(name, new_text), self._allowed(name))
                 record.touched(name)
@@ -836,19 +862,24 @@ class MemoryStore:
         names = [self._accessible(n, write=True) for n in transforms]
         funcs = dict(zip(names, transforms.values(), strict=True))
         changed: list[str] = []
-        with self._changing(*names), self.recording(summary, *names) as record:
-            for name in names:
-                text = self._read_text(name)
-                new_text = funcs[name](text)
-                if new_text == text:
-                    continue
-                path = self.real_path_of(name)
-                atomic_write(path, encode_memory(name, new_text), self._allowed(name))
-                record.touched(name)
-                changed.append(name)
+        with self._changing(*names):
+            texts = {name: self._read_text(name) for name in names}
+            new_texts = {name: funcs[name](texts[name]) for name in names}
+            self.refuse_secrets({n: t for n, t in new_texts.items() if t != texts[n]})
+            with self.recording(summary, *names) as record:
+                for name in names:
+                    new_text = new_texts[name]
+                    if new_text == texts[name]:
+                        continue
+                    path = self.real_path_of(name)
+                    atomic_write(path, encode_memory(name, new_text), self._allowed(name))
+                    record.touched(name)
+                    changed.append(name)
         return changed
 
-    def create_many(self, contents: dict[str, str], summary: str) -> builtins.list[str]:
+    def create_many(
+        self, contents: dict[str, str], summary: str, *, allow_secret: bool = False
+    ) -> builtins.list[str]:
         """Create the memories of ``contents`` that do not exist yet, as one history entry
         (an import, undone in one restore); an existing one is left as it is, checked under
         the lock. Same gates as :meth:`write`. Returns the names created."""
@@ -856,6 +887,7 @@ class MemoryStore:
         planned = {
             self._accessible(n, write=True, settings=settings): t for n, t in contents.items()
         }
+        self.refuse_secrets(dict(planned), allow_secret)
         data = {name: encode_memory(name, text) for name, text in planned.items()}
         for name in planned:
             if not os.path.lexists(self.real_path_of(name)):
@@ -874,7 +906,7 @@ class MemoryStore:
                 created.append(name)
         return created
 
-    def rename(self, old: str, new: str) -> RenameResult:
+    def rename(self, old: str, new: str, *, allow_secret: bool = False) -> RenameResult:
         """Move a memory (across topics or scopes) and point every reference naming it whole
         (`mem:OLD`) at `mem:NEW`: in the project's memories and, when OLD is a global
         memory, in the global ones (a global memory's `mem:core` names each project's own
@@ -961,6 +993,9 @@ class MemoryStore:
                     f"digits, '_', '-' and '/'), and {found} reference(s) point to '{old}'; "
                     "choose such a name, or remove those references first"
                 )
+            self.refuse_secrets(
+                {new: moved_text, **{c.memory: c.content for c in rewrites}}, allow_secret
+            )
             journal = J.plan(old, new, old_bytes, moved_text, rewrites)
             with self.recording(
                 f"Rename {old} to {new}", old, new, all_scopes=True, settings=settings
@@ -1165,7 +1200,12 @@ class MemoryStore:
         return hashlib.sha256(content.encode("utf-8")).hexdigest()
 
     def write_if_unchanged(
-        self, name: str, content: str, expected_version: str | None
+        self,
+        name: str,
+        content: str,
+        expected_version: str | None,
+        *,
+        allow_secret: bool = False,
     ) -> WriteResult:
         """Write only if the memory still has ``expected_version`` (None: must not exist).
 
@@ -1175,6 +1215,7 @@ class MemoryStore:
         if not isinstance(content, str):
             raise MemoryStoreError("memory content must be text")
         name = self._accessible(name, write=True)
+        self.refuse_secrets({name: content}, allow_secret)
         path = self.real_path_of(name)
         with self._changing(name, create=[name]):
             try:

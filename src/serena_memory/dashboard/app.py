@@ -36,6 +36,7 @@ from serena_memory.core.errors import (
     ReadOnlyMemoryError,
     describe,
 )
+from serena_memory.core.secrets import SecretFoundError
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.dashboard.render import render_markdown
 from serena_memory.dashboard.security import SecurityMiddleware
@@ -218,6 +219,17 @@ class DashboardApi:
                         self.snapshots.invalidate()
             except ApiError as exc:
                 return JSONResponse({"error": str(exc), **exc.extra}, status_code=exc.status)
+            except SecretFoundError as exc:  # the page asks the person to confirm
+                first = exc.findings[0]
+                return JSONResponse(
+                    {
+                        "error": describe(exc),
+                        "secret": True,
+                        "line": first.line,
+                        "kind": first.kind,
+                    },
+                    status_code=422,
+                )
             except MemoryChangedError as exc:
                 return JSONResponse(
                     {
@@ -355,7 +367,9 @@ class DashboardApi:
         store = self.store()
         name = self.text_field(data, "name")
         content = self.text_field(data, "content")
-        result = store.write_if_unchanged(name, content, None)
+        result = store.write_if_unchanged(
+            name, content, None, allow_secret=data.get("allow_secret") is True
+        )
         version = MemoryStore.version_of(content)
         return JSONResponse({"name": result.name, "version": version}, status_code=201)
 
@@ -364,7 +378,9 @@ class DashboardApi:
         name = self.text_field(data, "name")
         content = self.text_field(data, "content")
         base = self.text_field(data, "base_version", optional=True)
-        result = store.write_if_unchanged(name, content, base)
+        result = store.write_if_unchanged(
+            name, content, base, allow_secret=data.get("allow_secret") is True
+        )
         return {
             "name": result.name,
             "version": MemoryStore.version_of(content),

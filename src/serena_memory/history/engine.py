@@ -1408,7 +1408,7 @@ class MemoryHistory:
         return entries[0]
 
     # -- undo --------------------------------------------------------------------------
-    def restore(self, name: str, rev: str | None = None) -> Restored:
+    def restore(self, name: str, rev: str | None = None, *, allow_secret: bool = False) -> Restored:
         """Bring back ``name`` as it was at ``rev`` (default: before its latest change,
         which brings back a deleted memory) as a new entry."""
         name = self.store.writable_name(name)  # read-only and ignored rules first
@@ -1437,7 +1437,9 @@ class MemoryHistory:
                 )
             target = full
             reads = self._entry_named(full)
-        changed = self.store.apply_versions({name: data}, f"Restore {name} to {target[:10]}")
+        changed = self.store.apply_versions(
+            {name: data}, f"Restore {name} to {target[:10]}", allow_secret=allow_secret
+        )
         return Restored(changed, [], target, reads)
 
     def _entry_named(self, rev: str) -> str:

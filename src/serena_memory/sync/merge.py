@@ -516,6 +516,8 @@ class SyncResult:
     remembered: str = ""  # the configuration file the remote was written into, if it was
     conflicts_elsewhere: list[str] = field(default_factory=list)  # found by another machine
     resolved_elsewhere: list[str] = field(default_factory=list)
+    # memories the other side changed to hold a secret (core/secrets.py): not written here
+    secrets_kept_out: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         where = f"the {self.scope} memories with {self.remote}"
@@ -567,6 +569,13 @@ class SyncResult:
             )
         if self.resolved_elsewhere:
             text += " Resolved on another machine: " + _names(self.resolved_elsewhere) + "."
+        if self.secrets_kept_out:
+            text += (
+                " Kept out because the incoming text holds what looks like a secret (the local "
+                "text stays; remove the secret on the other side, then sync again): "
+                + "; ".join(self.secrets_kept_out)
+                + "."
+            )
         if self.skipped:
             shown = _names(self.skipped)
             text += f" Not usable as memories here (name, kind of file or size), left out: {shown}."
@@ -584,6 +593,7 @@ class SyncResult:
             "resolved_elsewhere": self.resolved_elsewhere,
             "kept_edits": self.kept_edits,
             "skipped": self.skipped,
+            "secrets_kept_out": self.secrets_kept_out,
             "seconds": round(self.seconds, 3),
         }
 
@@ -666,6 +676,7 @@ class _Merge:
                 continue
             name = folder.name_of(rel)
             versions[name] = None if delta.status_char() == "D" else repo[delta.new_file.id].data
+        self.result.secrets_kept_out = _keep_secrets_out(versions)
         when = datetime.now(UTC).isoformat(timespec="seconds")
         for rel, other in clashing.items():
             if not _memory_file(repo, other.mode, other.id):
@@ -732,6 +743,18 @@ def apply_synced(
         )
 
     return store.apply_planned(scope, versions, record)
+
+
+def _keep_secrets_out(versions: dict[str, bytes | None]) -> list[str]:
+    """Drop from ``versions`` the memories whose incoming text holds a secret; says which
+    (name, line and kind) for the sync's summary."""
+    from serena_memory.core import secrets
+
+    kept_out = []
+    for name, findings in secrets.holding_secrets(versions).items():
+        del versions[name]
+        kept_out.append(f"{name} (line {findings[0].line}: {findings[0].kind})")
+    return kept_out
 
 
 def _tree_text(repo: Any, tree: Any, rel: str) -> str:
@@ -851,7 +874,7 @@ def _sync_locked(
 
 
 def _merge_lists(into: SyncResult, new: SyncResult) -> None:
-    for attr in ("conflicts", "kept_edits", "skipped"):
+    for attr in ("conflicts", "kept_edits", "skipped", "secrets_kept_out"):
         target = getattr(into, attr)
         target.extend(x for x in getattr(new, attr) if x not in target)
 
@@ -1107,6 +1130,7 @@ def pull_team(
             elif current != new.get(rel):
                 blob: Any = repo[new[rel]] if rel in new else None
                 versions[name] = None if blob is None else blob.data
+        result.secrets_kept_out = _keep_secrets_out(versions)
         return versions
 
     result.changed.update(store.apply_pulled(plan))

@@ -642,8 +642,20 @@
     area.focus();
   }
 
-  async function saveMemory(name, content, baseVersion, status) {
-    const res = await api("PUT", "/api/memory", { name, content, base_version: baseVersion });
+  // A save refused because the text looks like it holds a secret: the person confirms it
+  // is none (the override), or goes back to the editor to put a placeholder in.
+  function confirmNotSecret(res) {
+    return res.status === 422 && res.data.secret &&
+      window.confirm(`${res.data.error}.\n\nSave anyway? Only if this is not a secret.`);
+  }
+
+  async function saveMemory(name, content, baseVersion, status, allowSecret = false) {
+    const res = await api("PUT", "/api/memory",
+      { name, content, base_version: baseVersion, allow_secret: allowSecret });
+    if (!allowSecret && confirmNotSecret(res)) {
+      await saveMemory(name, content, baseVersion, status, true);
+      return;
+    }
     if (res.ok) {
       state.dirty = false;
       state.notice = { kind: "ok", text: `Saved '${res.data.name}'.` };
@@ -762,8 +774,13 @@
     const area = el("textarea", { id: "new-content", spellcheck: "false", "aria-label": "Content" });
     area.addEventListener("input", () => { state.dirty = true; });
     const status = el("div", {});
-    const create = async () => {
-      const res = await api("POST", "/api/memory", { name: nameInput.value, content: area.value });
+    const create = async (allowSecret = false) => {
+      const res = await api("POST", "/api/memory",
+        { name: nameInput.value, content: area.value, allow_secret: allowSecret === true });
+      if (allowSecret !== true && confirmNotSecret(res)) {
+        await create(true);
+        return;
+      }
       if (!res.ok) {
         status.replaceChildren(noticeBox("error", res.data.error));
         return;
@@ -781,7 +798,7 @@
         el("label", { for: "new-name", text: "Name" }), nameInput,
         el("label", { for: "new-content", text: "Content (Markdown)" }), area),
       el("div", { class: "toolbar" },
-        el("button", { class: "primary", id: "create-button", onclick: create }, "Create"),
+        el("button", { class: "primary", id: "create-button", onclick: () => create() }, "Create"),
         el("button", { onclick: () => { state.dirty = false; go("#/"); } }, "Cancel")),
     );
     nameInput.focus();

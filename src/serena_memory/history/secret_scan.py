@@ -1,0 +1,71 @@
+"""Secrets already in memories and in their history: what `serena memories check
+--secrets` reports, with where each one is, so it can be replaced, rotated and purged."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from serena_memory.core import secrets
+from serena_memory.core.store import MemoryStore
+from serena_memory.history.engine import folder_history, repository_path
+
+
+@dataclass(frozen=True)
+class SecretSeen:
+    """One secret: in a memory now (``entry`` empty) or in a history entry."""
+
+    memory: str
+    line: int
+    kind: str
+    entry: str = ""  # the history entry id (short) that holds it
+    repository: str = ""  # the history repository that holds that entry
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "memory": self.memory,
+            "line": self.line,
+            "kind": self.kind,
+            "entry": self.entry,
+            "repository": self.repository,
+        }
+
+
+def in_memories(store: MemoryStore) -> list[SecretSeen]:
+    """Secrets in the memories as they are now."""
+    names = sorted(store.iter_all_names())
+    found = []
+    for name, text in store.read_many(names):
+        if text is None:
+            continue
+        for finding in secrets.scan(text):
+            found.append(SecretSeen(name, finding.line, finding.kind))
+    return found
+
+
+def in_history(store: MemoryStore) -> list[SecretSeen]:
+    """Secrets in any version the history holds (each distinct text scanned once); one
+    finding per memory, line and kind, at the oldest entry that holds it."""
+    root = store.history_root()
+    seen: dict[tuple[str, int, str], SecretSeen] = {}
+    scanned: dict[str, list[secrets.Finding]] = {}
+    for spec in store.history_folders():
+        history = folder_history(root, spec)
+        repository = str(repository_path(root, spec.root))
+        for record in history.records():
+            for name, data in history.files_at(record.rev).items():
+                key = hashlib.sha256(data).hexdigest()
+                if key not in scanned:
+                    scanned[key] = secrets.scan(data.decode("utf-8", "replace"))
+                for finding in scanned[key]:
+                    # newest first: a later (older) entry replaces the one kept
+                    seen[(name, finding.line, finding.kind)] = SecretSeen(
+                        name, finding.line, finding.kind, record.entry().short, repository
+                    )
+    return sorted(seen.values(), key=lambda s: (s.memory, s.line))
+
+
+def repositories(found: list[SecretSeen]) -> list[Path]:
+    return sorted({Path(s.repository) for s in found if s.repository})

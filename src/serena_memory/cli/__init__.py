@@ -12,6 +12,7 @@ import io
 import logging
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -40,13 +41,25 @@ from serena_memory.cli.sync import conflicts_command, resolve_command, sync_comm
 from serena_memory.cli.transfer import export_command, import_command
 from serena_memory.core.display import counted, escape_line, escape_text
 from serena_memory.core.errors import EXPECTED_ERRORS, MemoryNotFoundError, describe
+from serena_memory.core.operation import operation
 from serena_memory.history.engine import take_notices
 
 
 class SerenaGroup(click.Group):
     """The top-level group. Any expected failure of any command (a library error, a full
     disk, a pattern nested too deeply) becomes click's one-line ``Error: ...`` with exit
-    status 1, worded by :func:`describe`: the same in-process as from the console script."""
+    status 1, worded by :func:`describe`: the same in-process as from the console script.
+
+    Each run is one operation (core/operation.py): the settings are read once, and what
+    the history could not record is said at the end, once, on stderr."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        with operation():
+            try:
+                return super().main(*args, **kwargs)
+            finally:
+                for notice in take_notices():  # a history that could not be recorded
+                    say(f"Warning: {notice}", err=True)
 
     def invoke(self, ctx: click.Context) -> object:
         try:
@@ -295,14 +308,10 @@ for _command in (start_mcp_server, dashboard, setup):
 
 
 def main(argv: list[str] | None = None) -> None:
-    # history problems are printed once below, not also by logging's fallback handler
+    # history problems are printed once at the end (SerenaGroup.main), not by logging too
     logging.getLogger("serena_memory.history").propagate = False
     logging.getLogger("serena_memory.history").addHandler(logging.NullHandler())
-    try:
-        _run(argv)
-    finally:
-        for notice in take_notices():  # a history that could not be recorded, said once
-            say(f"Warning: {notice}", err=True)
+    _run(argv)
 
 
 def _run(argv: list[str] | None) -> None:

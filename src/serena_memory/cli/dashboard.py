@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from serena_memory.cli.common import PROJECT_ARG, PROJECT_OPTION, open_store, say
+from serena_memory.core import operation
 
 DEFAULT_PORT = 24282  # mirrored from server.py, which can't be imported here cheaply
 
@@ -48,4 +49,5 @@ def dashboard(project: Path | None, host: str, port: int | None, open_browser: b
     click.echo("Press Ctrl+C to stop.")
     if open_browser:
         open_in_browser(server.url)
-    server.serve_forever()
+    with operation.outside():  # each request opens its own operation
+        server.serve_forever()

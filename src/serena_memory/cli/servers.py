@@ -14,6 +14,7 @@ import click
 
 from serena_memory.agent import tools as T
 from serena_memory.cli.common import say
+from serena_memory.core import operation
 
 if TYPE_CHECKING:  # the MCP stack loads only when the server starts
     from serena_memory.mcp.state import ServerState
@@ -130,7 +131,8 @@ def start_mcp_server(
         start_side_services(state, port=dashboard_port, open_browser=open_browser)
     try:
         if transport == "stdio":
-            mcp_server.run_stdio(server)
+            with operation.outside():  # each request opens its own operation
+                mcp_server.run_stdio(server)
             return
         url = f"http://{host_for_url(host)}:{port}/mcp"
         click.echo(f"Serving MCP over streamable HTTP at {url}", err=True)
@@ -147,7 +149,8 @@ def start_mcp_server(
                 f"serena setup CLIENT --url {url} writes both).",
                 err=True,
             )
-        mcp_server.serve_http(server, host, port, None if token is None else token.value)
+        with operation.outside():  # each request opens its own operation
+            mcp_server.serve_http(server, host, port, None if token is None else token.value)
     finally:
         if auto is not None:
             auto.finish()  # writes not pushed yet are pushed before the server ends

@@ -25,7 +25,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from serena_memory.core import paths
+from serena_memory.core import operation, paths
 from serena_memory.core.errors import MemoryStoreError
 
 if TYPE_CHECKING:
@@ -95,7 +95,12 @@ def acting_as(provenance: Provenance) -> Iterator[None]:
 
 
 def acting_provenance() -> Provenance | None:
-    return _acting.get()
+    """Who acts here: the innermost :func:`acting_as`, else the open operation's."""
+    acting = _acting.get()
+    if acting is not None:
+        return acting
+    opened = operation.current()
+    return opened.provenance if opened is not None else None
 
 
 def clean(value: str, limit: int = 120) -> str:

@@ -453,4 +453,9 @@ def set_global_key(home: Path | None, key: str, value: Any) -> Path:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
+    from serena_memory.core import operation
+
+    opened = operation.current()
+    if opened is not None:  # what the operation loaded before this write is stale now
+        opened.forget_loaded()
     return path

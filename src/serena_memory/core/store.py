@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from serena_memory.core import journal as J
 from serena_memory.core import names as N
-from serena_memory.core import paths, secrets
+from serena_memory.core import operation, paths, secrets
 from serena_memory.core.changes import (
     ChangeHistory,
     ChangeRecord,
@@ -29,6 +29,7 @@ from serena_memory.core.changes import (
 from serena_memory.core.config import (
     GLOBAL_CONFIG_NAME,
     Settings,
+    SyncConfig,
     load_settings,
     load_sync_config,
     serena_home,
@@ -191,8 +192,9 @@ class MemoryStore:
         self._project_real = os.path.realpath(self.project_root)
         paths.refuse_non_project(self._project_real)
         self._home_real = os.path.realpath(self.home)
-        # what was done on the side and must be told (an interrupted rename finished):
-        # one line each, taken by the front-end that shows them
+        # what was done on the side and must be told (an interrupted rename finished) when
+        # no operation is open: one line each, taken by the front-end that shows them;
+        # inside an operation they go to it (core/operation.py)
         self.notices: list[str] = []
         # Where changes are announced (core/changes.py); None: the default, on first use.
         self._recorder = recorder
@@ -207,8 +209,23 @@ class MemoryStore:
     # -- configuration -----------------------------------------------------------------
     @property
     def settings(self) -> Settings:
-        """Re-read on every use (cached by file stamp), so edits to the YAML apply at once."""
-        return load_settings(self.project_root, self.home)
+        """The open operation's snapshot (loaded once per operation); outside an operation,
+        re-read on every use (cached by file stamp), so edits to the YAML apply at once."""
+        opened = operation.current()
+        if opened is None:
+            return load_settings(self.project_root, self.home)
+        return opened.loaded(
+            ("settings", self.project_root, self.home),
+            lambda: load_settings(self.project_root, self.home),
+        )
+
+    @property
+    def sync_config(self) -> SyncConfig:
+        """Where memories are synced to, read once per operation like :attr:`settings`."""
+        opened = operation.current()
+        if opened is None:
+            return load_sync_config(self.home)
+        return opened.loaded(("sync", self.home), lambda: load_sync_config(self.home))
 
     def validate_config(self) -> Settings:
         return self.settings
@@ -262,18 +279,34 @@ class MemoryStore:
         parts[-1] += N.MEMORY_SUFFIX
         return scope, parts
 
+    def _resolve(self, scope: paths.Scope, parts: Iterable[str], what: str) -> str:
+        """:func:`paths.resolve`, once per operation for the same scope and components
+        (the store forgets them when it removes or moves files: :meth:`_moved`)."""
+        parts = tuple(parts)
+        opened = operation.current()
+        if opened is None:
+            return paths.resolve(scope, parts, what)
+        return opened.resolved((scope, parts), lambda: paths.resolve(scope, parts, what))
+
+    @staticmethod
+    def _moved() -> None:
+        """Files were removed or moved: a name resolved before may lead elsewhere now."""
+        opened = operation.current()
+        if opened is not None:
+            opened.forget_paths()
+
     def real_path_of(self, name: str, *, listed: bool = False) -> Path:
         """The real file behind a name, every symlink on the way checked by the path gate
         (:class:`OutsidePathError` when one leads outside the allowed folders). What reads
         and writes use; :meth:`path_of` is the path as written, for messages."""
         scope, parts = self._locate(name, listed=listed)
-        return Path(paths.resolve(scope, parts, f"memory '{name}'"))
+        return Path(self._resolve(scope, parts, f"memory '{name}'"))
 
     def _entry_path(self, name: str) -> Path:
         """The directory entry of a memory (the link itself, when it is one) inside its real
         folder: what a delete or a rename's move removes, never a link's target."""
         scope, parts = self._locate(name)
-        folder = paths.resolve(scope, parts[:-1], f"the topic folder of memory '{name}'")
+        folder = self._resolve(scope, parts[:-1], f"the topic folder of memory '{name}'")
         return Path(folder, parts[-1])
 
     def _allowed(self, name: str) -> tuple[str, ...]:
@@ -281,12 +314,12 @@ class MemoryStore:
         return self._locate(name, listed=True)[0].allowed
 
     def _real_folder(self, scope: paths.Scope) -> Path:
-        return Path(paths.resolve(scope, (), f"the memories folder {scope.folder}"))
+        return Path(self._resolve(scope, (), f"the memories folder {scope.folder}"))
 
     def _read_bytes(self, name: str, *, listed: bool = False) -> bytes:
         scope, parts = self._locate(name, listed=listed)
         what = f"memory '{name}'"
-        real = paths.resolve(scope, parts, what)
+        real = self._resolve(scope, parts, what)
         return paths.read_regular_file(real, scope.allowed, what)
 
     def listed_path(self, name: str) -> Path:
@@ -336,7 +369,7 @@ class MemoryStore:
     def _refuse_team(self, name: str) -> None:
         """The team's memories are pulled from its repository and read-only for the agent
         and the person alike, unless ``memory_sync_team_writable: true``."""
-        prefix = load_sync_config(self.home).team_prefix()
+        prefix = self.sync_config.team_prefix()
         if prefix is not None and name.startswith(prefix):
             raise ReadOnlyMemoryError(
                 f"memory '{name}' comes from the team's repository (memory_sync_team_remote), "
@@ -509,7 +542,7 @@ class MemoryStore:
     def _memory_folder(self, name: str, *, listed: bool = False) -> Path:
         """The real folder a memory lives in (or will), through the path gate."""
         scope, parts = self._locate(name, listed=listed)
-        return Path(paths.resolve(scope, parts[:-1], f"the topic folder of memory '{name}'"))
+        return Path(self._resolve(scope, parts[:-1], f"the topic folder of memory '{name}'"))
 
     @contextlib.contextmanager
     def _changing(
@@ -526,11 +559,14 @@ class MemoryStore:
         folders = self._lock_folders(
             *names, all_scopes=all_scopes, create=create, listed=listed, real_folders=real_folders
         )
-        with locked(folders):
-            # a rename killed between that recovery and these locks left a journal: finish
-            # it here (its digests keep it from overwriting anything changed since)
-            self._recover_locked()
-            yield
+        try:
+            with locked(folders):
+                # a rename killed between that recovery and these locks left a journal:
+                # finish it here (its digests keep it from overwriting anything changed since)
+                self._recover_locked()
+                yield
+        finally:
+            self._moved()  # what the change removed or moved resolves afresh after it
 
     # -- history -------------------------------------------------------------------------
     def history_folders(self, settings: Settings | None = None) -> HistoryFolders:
@@ -539,7 +575,7 @@ class MemoryStore:
         the history reads exactly what the store may read."""
         project, global_ = self.gate_scopes(settings)
         # The team's memories have their own history: their repository (sync/merge.py).
-        team = load_sync_config(self.home).team_topic_pulled()
+        team = self.sync_config.team_topic_pulled()
         return [
             Folder(self._real_folder(project), "", frozenset({N.GLOBAL_TOPIC}), "project", project),
             Folder(
@@ -659,6 +695,7 @@ class MemoryStore:
                 remove_file(path, self._allowed(name))
             except (FileNotFoundError, NotADirectoryError):
                 return None
+            self._moved()
             self._prune_empty_topics(path.parent)
             return "deleted"
         path = self.real_path_of(name)
@@ -808,6 +845,7 @@ class MemoryStore:
                 raise MemoryNotFoundError(self._not_found_message(name), name=name) from None
             except IsADirectoryError:
                 raise MemoryNotFoundError(self._not_found_message(name), name=name) from None
+            self._moved()
             record.touched(name)
             self._prune_empty_topics(path.parent)
         return name
@@ -1078,6 +1116,7 @@ class MemoryStore:
             lambda name, real: self._journal_read(name, real, scopes),
             lambda p, d: atomic_write(p, d),
         )
+        self._moved()
         journal_path.unlink()
         fsync_dir(journal_path.parent)
         if record is not None:
@@ -1167,12 +1206,20 @@ class MemoryStore:
         if journal is None:
             return False
         replayed = self._replay_locked(journal_path, journal, record)
-        self.notices.append(replayed.summary(journal))
+        opened = operation.current()
+        if opened is None:
+            self.notices.append(replayed.summary(journal))
+        else:  # told to whoever opened the operation that finished it, and no other
+            opened.tell(operation.DONE, replayed.summary(journal))
         return True
 
     def take_notices(self) -> tuple[str, ...]:
-        """The notices not shown yet (see ``notices``), forgotten once taken."""
+        """The notices not shown yet (see ``notices``; inside an operation, also those of
+        the open operation), forgotten once taken."""
         taken, self.notices = self.notices, []
+        opened = operation.current()
+        if opened is not None:
+            taken += opened.take(operation.DONE)
         return tuple(taken)
 
     def _prune_empty_topics(self, folder: Path) -> None:

@@ -25,6 +25,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from serena_memory.core import names as N
+from serena_memory.core import operation
 from serena_memory.core.changes import Provenance, acting_as
 from serena_memory.core.errors import (
     EXPECTED_ERRORS,
@@ -207,9 +208,18 @@ class DashboardApi:
 
     def wrap(self, handler: Handler, *, body: bool = False) -> Callable[[Request], Any]:
         """Parse the JSON body (for mutations), run the handler in a worker thread (the
-        store blocks on file locks) and turn library errors into JSON with a status."""
+        store blocks on file locks) and turn library errors into JSON with a status. Each
+        request is one operation (core/operation.py); what it must tell (a history that
+        could not be recorded, an interrupted rename finished) is in its JSON answer as
+        ``notices``, which the page shows."""
 
         async def endpoint(request: Request) -> Response:
+            with operation.operation() as opened:
+                response = await answer(request)
+            notices = opened.take(operation.DONE) + opened.take(operation.HISTORY)
+            return with_notices(response, notices) if notices else response
+
+        async def answer(request: Request) -> Response:
             try:
                 data = await self.body(request) if body else {}
                 try:
@@ -673,3 +683,19 @@ def create_app(
     )
     app.state.api = api
     return app
+
+
+def with_notices(response: Response, notices: list[str]) -> Response:
+    """A JSON object answer with ``notices`` added (other answers are left as they are:
+    a page, a file, an unchanged poll)."""
+    if not isinstance(response, JSONResponse):
+        return response
+    data = json.loads(bytes(response.body))
+    if not isinstance(data, dict):
+        return response
+    data["notices"] = [*data.get("notices", []), *notices]
+    fresh = JSONResponse(data, status_code=response.status_code)
+    for key, value in response.headers.items():
+        if key.lower() not in ("content-length", "content-type"):
+            fresh.headers[key] = value
+    return fresh

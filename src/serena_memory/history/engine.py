@@ -33,7 +33,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from serena_memory.core import paths
+from serena_memory.core import operation, paths
 from serena_memory.core.changes import (
     MEMORY_SUFFIX,
     Folder,
@@ -73,36 +73,31 @@ _watches = 0
 EXTERNAL = "external"
 
 
-# -- problems are reported once ------------------------------------------------------------
-_reported: set[str] = set()
-_notices: list[str] = []
-
-
+# -- problems are reported once, to the operation that met them -----------------------------
 def _report(key: str, message: str) -> None:
-    if key in _reported:
+    if not operation.receiver().tell(operation.HISTORY, message, key):
         return
-    _reported.add(key)
-    _notices.append(message)
     import logging  # only when there is something to report: keeps the CLI's start quick
 
     logging.getLogger("serena_memory.history").warning(message)
 
 
 def report(key: str, message: str) -> None:
-    """Say a problem of the history once (until it is cleared by a success)."""
+    """Say a problem of the history once (until it is cleared by a success) to the open
+    operation (core/operation.py), whose front-end shows it; outside any operation, to the
+    process-wide receiver that :func:`take_notices` empties."""
     _report(key, message)
 
 
 def _clear_report(key: str) -> None:
-    _reported.discard(key)
+    operation.receiver().clear(key)
 
 
 def take_notices() -> list[str]:
     """Problems met while recording since the last call, each said once (front-ends show
-    them after the operation they concern)."""
-    notices = list(_notices)
-    _notices.clear()
-    return notices
+    them after the operation they concern): the open operation's, else those met outside
+    any operation."""
+    return operation.receiver().take(operation.HISTORY)
 
 
 def _engine() -> Any:

@@ -27,6 +27,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
 from serena_memory import __version__
+from serena_memory.core import operation
 from serena_memory.core.changes import Provenance, acting_as
 from serena_memory.history.engine import take_notices
 from serena_memory.mcp import (
@@ -71,8 +72,8 @@ def _client_provenance(ctx: Any, tool: str) -> Provenance:
 
 
 def _attributed(provenance: Provenance, fn: Any, *args: Any, **kwargs: Any) -> str:
-    """Run a tool with its changes attributed; a history that could not be recorded is
-    said once, after the answer (the change itself was made)."""
+    """Run a tool with its changes attributed; a history that could not be recorded in
+    this request's operation is said once, after the answer (the change itself was made)."""
     with acting_as(provenance):
         text = fn(*args, **kwargs)
     notices = take_notices()
@@ -196,6 +197,13 @@ def build_server(state: ServerState) -> Server[Any]:
             result["instructions"] = server.instructions  # stdio's options predate it
         return result
 
+    async def one_operation(ctx: Any, call_next: Any) -> Any:
+        """Each request is one operation (core/operation.py): the settings are read once
+        for it, and the notices it collects reach this client's answer and no other's."""
+        with operation.operation():
+            return await call_next(ctx)
+
+    server.middleware.append(one_operation)
     server.middleware.append(fresh_instructions)
     return server
 

@@ -21,6 +21,7 @@
     dirty: false, // an editor holds unsaved text
     viewing: null, // {name, version} of the memory shown read-only, kept fresh
     notice: null, // {kind, text} shown once on the next view
+    serverNotices: [], // what the server said on the side of a call (its `notices`), shown next
   };
 
   // -- small helpers -------------------------------------------------------------------
@@ -89,6 +90,9 @@
         : `the server answered ${response.status}`;
       data = { error: hint };
     }
+    // said on the side of this call (a history that could not be recorded, an interrupted
+    // rename finished): shown with the next view, as warnings
+    if (data && Array.isArray(data.notices)) state.serverNotices.push(...data.notices.map(String));
     return { ok: response.ok, status: response.status, data, etag };
   }
 
@@ -107,8 +111,13 @@
 
   function takeNotice() {
     const notice = state.notice;
+    const told = state.serverNotices;
     state.notice = null;
-    return notice ? noticeBox(notice.kind, notice.text) : null;
+    state.serverNotices = [];
+    const boxes = told.map((text) => noticeBox("warn", text));
+    if (notice) boxes.unshift(noticeBox(notice.kind, notice.text));
+    if (boxes.length <= 1) return boxes[0] || null;
+    return el("div", { class: "notices" }, ...boxes);
   }
 
   function go(hash) {

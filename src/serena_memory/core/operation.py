@@ -1,0 +1,151 @@
+"""One operation: what a front-end does for one command or request.
+
+A CLI command, an MCP request and a dashboard request each open one operation
+(:func:`operation`); everything the library does for it reads from it:
+
+- who acts (the provenance the history names for its changes),
+- one snapshot of the settings per project and Serena home, loaded on first use, so that
+  the configuration is read once however many layers ask (a configuration write made
+  through the library, :func:`serena_memory.core.config.set_global_key`, drops it),
+- the paths the store resolved through the path gate, keyed by what was resolved, so a
+  name is resolved once (the store forgets them when it removes or moves files),
+- the notices it collects (a history that could not be recorded, a rename a crash
+  interrupted and that was finished on the way), taken by the front-end that opened it
+  and by no other.
+
+The open operation is a context variable: each thread and each asynchronous task sees its
+own, so a process serving several clients never mixes theirs. Calls made outside any
+operation (the library used directly, tests) read the settings afresh as before, and their
+notices go to one process-wide receiver, :data:`OUTSIDE`, guarded by its lock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable, Hashable, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from serena_memory.core.changes import Provenance
+
+T = TypeVar("T")
+
+HISTORY = "history"
+"""Kind of notice: a change whose history could not be recorded (the change was made)."""
+DONE = "done"
+"""Kind of notice: something done on the side, such as an interrupted rename finished."""
+KEPT_NOTICES = 100
+"""Notices of one kind kept until taken (the newest): a receiver nobody empties, such as
+:data:`OUTSIDE` in a long-running server, never grows without bound."""
+
+
+@dataclass(eq=False)
+class Operation:
+    """One command or request: who acts, what it loaded once, what it must tell."""
+
+    provenance: Provenance | None = None
+    _notices: dict[str, list[str]] = field(default_factory=dict)
+    _reported: set[str] = field(default_factory=set)
+    _loaded: dict[Hashable, Any] = field(default_factory=dict)
+    _paths: dict[Hashable, str] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    # -- notices ---------------------------------------------------------------------------
+    def tell(self, kind: str, message: str, key: str | None = None) -> bool:
+        """Collect a notice of ``kind``; with ``key``, only once until :meth:`clear` of that
+        key (a problem met at every step is said once). Returns whether it was collected."""
+        with self._lock:
+            if key is not None:
+                if key in self._reported:
+                    return False
+                self._reported.add(key)
+            kept = self._notices.setdefault(kind, [])
+            kept.append(message)
+            del kept[:-KEPT_NOTICES]
+            return True
+
+    def clear(self, key: str) -> None:
+        """The problem named ``key`` is over: say it again if it comes back."""
+        with self._lock:
+            self._reported.discard(key)
+
+    def take(self, kind: str) -> list[str]:
+        """The notices of ``kind`` collected and not taken yet, forgotten once taken."""
+        with self._lock:
+            return self._notices.pop(kind, [])
+
+    # -- what is loaded once ---------------------------------------------------------------
+    def loaded(self, key: Hashable, load: Callable[[], T]) -> T:
+        """``load()`` the first time ``key`` is asked for in this operation, then the same
+        value (a failure is not kept: it is raised again at the next ask)."""
+        with self._lock:
+            if key in self._loaded:
+                return self._loaded[key]
+        value = load()
+        with self._lock:
+            return self._loaded.setdefault(key, value)
+
+    def forget_loaded(self) -> None:
+        """Load again at the next ask (the configuration was just written)."""
+        with self._lock:
+            self._loaded.clear()
+
+    def resolved(self, key: Hashable, resolve: Callable[[], str]) -> str:
+        """A path the store resolved through the path gate, resolved once (a refusal is
+        not kept: it is raised again at the next ask)."""
+        with self._lock:
+            found = self._paths.get(key)
+        if found is None:
+            found = resolve()
+            with self._lock:
+                self._paths[key] = found
+        return found
+
+    def forget_paths(self) -> None:
+        """Resolve again: files were removed or moved, so a name may lead elsewhere."""
+        with self._lock:
+            self._paths.clear()
+
+
+OUTSIDE = Operation()
+"""The receiver of notices of calls made outside any operation (its lock makes it safe
+across threads). It keeps no settings nor paths: outside an operation they are read at
+each use, as the library always did."""
+
+_current: ContextVar[Operation | None] = ContextVar("serena_memory_operation", default=None)
+
+
+@contextlib.contextmanager
+def operation(provenance: Provenance | None = None) -> Iterator[Operation]:
+    """Open one operation for the code inside the block (see the module's docstring)."""
+    opened = Operation(provenance)
+    token = _current.set(opened)
+    try:
+        yield opened
+    finally:
+        _current.reset(token)
+
+
+@contextlib.contextmanager
+def outside() -> Iterator[None]:
+    """No operation open inside the block: for a server started by a command, whose
+    requests each open their own and whose own work must not read the command's
+    snapshot for its whole life."""
+    token = _current.set(None)
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+def current() -> Operation | None:
+    """The operation open here, if any."""
+    return _current.get()
+
+
+def receiver() -> Operation:
+    """Where a notice goes: the open operation, else :data:`OUTSIDE`."""
+    return _current.get() or OUTSIDE

@@ -385,7 +385,7 @@ def test_an_edit_in_place_is_stamped_again_without_reading_every_stamp(
     """A process that searches again and again learns from the folder watch which memory
     changed and stamps only that one; a file made, removed, or two names for one file
     still make it look at every file, and every change shows at the next query."""
-    from serena_memory.core import search
+    from serena_memory.search import index as search
 
     search.close_indexes()
     for i in range(5):

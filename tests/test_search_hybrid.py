@@ -307,7 +307,7 @@ def test_the_model_gives_other_words_for_a_query_word() -> None:
 def test_a_memory_holding_only_a_related_word_is_a_words_candidate(store: MemoryStore) -> None:
     """Holding 'photos' counts (less) for a query asking about 'pictures'; holding the
     query's own word counts fully."""
-    from serena_memory.core import search as S
+    from serena_memory.search import index as S
 
     folder = store.memories_dir
     folder.mkdir(parents=True, exist_ok=True)

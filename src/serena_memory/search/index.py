@@ -15,7 +15,7 @@ Ranking is hybrid. The words side is BM25 over name, headings and text, plus a w
 each query word a memory holds that never falls to zero (BM25's does once a word is in
 half the memories, which in a folder of eight is any shared word), plus a bonus for the
 query as a phrase; a query word's closest words in the model's vocabulary count too,
-less. The meaning side compares the query's vector with each memory's (core.semantic: a
+less. The meaning side compares the query's vector with each memory's (search.semantic: a
 static model shipped inside a package, vectors kept in the same file, refreshed from the
 same stamps). The two sides' scores, each scaled to its best, are added; each hit says
 why it matched.

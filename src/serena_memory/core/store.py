@@ -1036,7 +1036,7 @@ class MemoryStore:
             )
             journal = J.plan(old, new, old_bytes, moved_text, rewrites)
             with self.recording(
-                f"Rename {old} to {new}", old, new, all_scopes=True, settings=settings
+                f"Rename {old} to {new}", old, new, *counts, all_scopes=True, settings=settings
             ) as record:
                 replayed = self._run_journal(journal)
                 self._prune_empty_topics(old_path.parent)

@@ -51,6 +51,7 @@ from serena_memory.core.errors import (
     OutsidePathError,
     Remedy,
 )
+from serena_memory.history import stamp_log
 
 if TYPE_CHECKING:  # the watch loads ctypes: only a long-running process needs it
     from serena_memory.core.store import MemoryStore
@@ -295,6 +296,8 @@ class FolderHistory:
         self._saved_at = 0.0  # when the stamps were last saved (monotonic)
         self._unsaved = False  # stamps (and the tree they match) not saved yet
         self._catch_ups = 0
+        self._recordings = 0  # operations this process recorded in the folder
+        self._log_seen: tuple[int, int] | None = None  # stamp log (inode, offset read to)
         self._watch: FolderWatch | None = None
         self._watched_rels: dict[str, str] = {}  # watched folder -> its path in the folder
 
@@ -384,7 +387,10 @@ class FolderHistory:
         self._repo = None
         self._synced = None
         self._stamps_seen = None
+        self._log_seen = None
         self._close_watch()  # events read before the failure are lost: look at everything
+        with contextlib.suppress(OSError):  # and the next process too, before its write
+            (self.repo_path / stamp_log.CATCH_UP_FILE).touch()
 
     # -- the folder watch (long-running processes) -----------------------------------------
     def _changed_rels(self) -> set[str] | None:
@@ -445,15 +451,26 @@ class FolderHistory:
         return self.repo_path / STAMPS_FILE
 
     def _load_stamps(self) -> None:
-        """Take the stamps another process saved, when the file changed since we looked."""
+        """Take the stamps another process saved, when the file changed since we looked,
+        and the lines of the stamp log that continue them."""
         path = self._stamps_path()
         try:
             st = os.stat(path)
+            seen: tuple[int, int, int] | None = (st.st_ino, st.st_mtime_ns, st.st_size)
         except OSError:
-            return
-        seen = (st.st_ino, st.st_mtime_ns, st.st_size)
-        if seen == self._stamps_seen:
-            return
+            seen = None
+        start = 0
+        if seen is not None and seen != self._stamps_seen:
+            self._read_stamps(path, seen)
+        elif self._log_seen is not None:
+            log = stamp_log.identity(self.repo_path)
+            if log is None or log == self._log_seen:
+                return
+            if log[0] == self._log_seen[0] and log[1] > self._log_seen[1]:
+                start = self._log_seen[1]  # only what was appended since
+        self._replay_log(start)
+
+    def _read_stamps(self, path: Path, seen: tuple[int, int, int]) -> None:
         try:
             data = json.loads(path.read_bytes())
             files = data["files"]
@@ -472,6 +489,19 @@ class FolderHistory:
             self._unsaved = False  # another process's newer view replaces ours
             _unsaved_histories.discard(self)
 
+    def _replay_log(self, start: int) -> None:
+        """Apply the stamp log's lines that continue the tree our stamps describe."""
+        log = stamp_log.identity(self.repo_path)
+        if log is None:
+            self._log_seen = None
+            return
+        lines, end = stamp_log.read(self.repo_path, start)
+        synced = stamp_log.replay(self._stamps, self._synced, lines)
+        if synced != self._synced:
+            self._synced = synced
+            self._stamps_dirty = True  # the next save folds the log into the stamps file
+        self._log_seen = (log[0], end)
+
     def _save_stamps(self, tree: str | None, *, now: bool = False) -> None:
         """The folder matches ``tree`` with these stamps; saved for other processes at most
         every STAMPS_SAVE_SECONDS (and when this process ends)."""
@@ -487,9 +517,11 @@ class FolderHistory:
         the next process read more)."""
         if self._unsaved:
             with contextlib.suppress(OSError):
-                self._write_stamps()
+                self._write_stamps(fold=False)
 
-    def _write_stamps(self) -> None:
+    def _write_stamps(self, fold: bool = True) -> None:
+        """Write the stamps file; with ``fold`` (under the lock), the stamp log it now
+        holds is removed."""
         path = self._stamps_path()
         tmp = path.with_name(f".{STAMPS_FILE}.{os.getpid()}.tmp")
         data = json.dumps({"tree": self._synced, "files": self._stamps}, separators=(",", ":"))
@@ -502,6 +534,9 @@ class FolderHistory:
         self._saved_at = time.monotonic()
         self._unsaved = False
         _unsaved_histories.discard(self)
+        if fold:
+            stamp_log.remove(self.repo_path)
+            self._log_seen = None
 
     # -- recording ---------------------------------------------------------------------
     def catch_up(
@@ -509,17 +544,21 @@ class FolderHistory:
         provenance: Provenance | None = None,
         summary: str = "",
         about_to_change: Iterable[str] = (),
+        narrow: bool = False,
     ) -> str | None:
         """Commit whatever changed in the folder since the last entry (an editor, a
         checkout, a change whose recording failed); returns the new revision, if any.
 
         Every memory file's stamp is compared with the one it had when last read; only
         files whose stamp moved are read again. ``about_to_change`` names the files the
-        coming operation will write (they are always looked at).
+        coming operation will write (they are always looked at). ``narrow``: look at those
+        files only (see :meth:`may_narrow`).
         """
         repo = self.repo(create=True)
-        self._load_stamps()
         head = self.head(repo)
+        if narrow and head is not None:
+            return self._catch_up_narrow(repo, head, about_to_change)
+        self._load_stamps()
         tree = None if head is None else head.tree
         in_sync = tree is not None and self._synced == str(tree.id)
         # read before looking: whatever changes from now on is reported next time
@@ -539,6 +578,8 @@ class FolderHistory:
         else:
             changes = self._compare_all(repo, tree, in_sync, about_to_change, now_ns)
             self._keep_watching()
+            with contextlib.suppress(OSError):  # every file looked at: nothing left behind
+                os.unlink(self.repo_path / stamp_log.CATCH_UP_FILE)
         if not changes:
             if self._stamps_dirty or not in_sync:
                 self._save_stamps(None if tree is None else str(tree.id))
@@ -553,6 +594,39 @@ class FolderHistory:
             summary = summary or _external_summary(changes, self.folder)
             provenance = provenance or Provenance(EXTERNAL, "outside serena", "")
         return self._commit(repo, head, changes, provenance, summary, None, _new_operation())
+
+    def may_narrow(self) -> bool:
+        """Whether the next operation may look only at the files it changes: the first
+        one of this process in the folder (a command), when no recording failed and the
+        stamp log is short. A process that records again (a server) compares the folder,
+        then watches it, and so records outside edits elsewhere as they come."""
+        return (
+            self._recordings == 0
+            and self._watch is None
+            and not os.path.exists(self.repo_path / stamp_log.CATCH_UP_FILE)
+            and stamp_log.size(self.repo_path) < stamp_log.LOG_MAX_BYTES
+        )
+
+    def _catch_up_narrow(self, repo: Any, head: Any, about_to_change: Iterable[str]) -> str | None:
+        """Commit outside edits of the files about to change only (their own bytes, read
+        now), so that an overwrite never loses a hand edit; the rest of the folder is left
+        for the next look at the whole history."""
+        tree = head.tree
+        now_ns = time.time_ns()
+        changes: dict[str, str | None] = {}
+        for rel in sorted(set(about_to_change)):
+            if not self.folder.holds(rel):
+                continue
+            oid = self._blob(repo, rel, self._real_path(rel), now_ns)
+            if oid is not _UNREADABLE and oid != _tree_blob(tree, rel):
+                changes[rel] = oid
+        if not changes:
+            return None
+        summary = _external_summary(changes, self.folder)
+        provenance = Provenance(EXTERNAL, "outside serena", "")
+        return self._commit(
+            repo, head, changes, provenance, summary, None, _new_operation(), narrow=True
+        )
 
     def _compare_all(
         self,
@@ -596,12 +670,15 @@ class FolderHistory:
         renamed: tuple[str, str] | None,
         operation: str,
         merged: tuple[str, ...] = (),
+        narrow: bool = False,
     ) -> str | None:
         """Commit the given files as they are now on disk (deleted if gone). ``merged``:
         further parents of the entry (a sync merges another machine's entries in), which
-        make it a commit even when the files did not change."""
+        make it a commit even when the files did not change. ``narrow``: the stamps of
+        these files only are noted, in the stamp log."""
         repo = self.repo(create=True)
-        self._load_stamps()
+        if not narrow:
+            self._load_stamps()
         head = self.head(repo)
         if head is None and merged:
             # an entry of our own first: a merge's first parent is this machine's history
@@ -615,7 +692,9 @@ class FolderHistory:
             oid = self._blob(repo, rel, self._real_path(rel), now_ns)
             if oid is not _UNREADABLE:
                 changes[rel] = oid
-        return self._commit(repo, head, changes, provenance, summary, renamed, operation, merged)
+        return self._commit(
+            repo, head, changes, provenance, summary, renamed, operation, merged, narrow
+        )
 
     def _commit(
         self,
@@ -627,6 +706,7 @@ class FolderHistory:
         renamed: tuple[str, str] | None,
         operation: str,
         merged: tuple[str, ...] = (),
+        narrow: bool = False,
     ) -> str | None:
         pygit2 = _engine()
         tree = None if head is None else head.tree
@@ -645,7 +725,8 @@ class FolderHistory:
             kind = "A" if before is None else ("D" if now is None else "M")
             listed.append((kind, self.folder.name_of(rel)))
         if not effective and tree is not None and not merged:
-            self._save_stamps(str(tree.id))  # fresher stamps, nothing to record
+            if not narrow:
+                self._save_stamps(str(tree.id))  # fresher stamps, nothing to record
             return None
         new_tree = _updated_tree(repo, pygit2, tree, effective) or _empty_tree(repo)
         now_s = int(time.time())
@@ -660,8 +741,22 @@ class FolderHistory:
         commit = repo.create_commit(None, author, committer, message, new_tree, parents)
         _remove_stale_lock(self.repo_path / BRANCH)
         repo.references.create(BRANCH, commit, force=True)
-        self._save_stamps(str(new_tree))  # after the branch: a crash in between re-compares
+        if narrow:
+            self._note(None if tree is None else str(tree.id), str(new_tree), changes)
+        else:  # after the branch: a crash in between re-compares
+            self._save_stamps(str(new_tree))
         return str(commit)
+
+    def _note(self, before: str | None, after: str, rels: Iterable[str]) -> None:
+        """Append the stamps of ``rels`` to the stamp log: the tree went from ``before`` to
+        ``after``. After the branch: a crash in between only makes the next whole look
+        read more files."""
+        prior = stamp_log.identity(self.repo_path)
+        stamp_log.append(self.repo_path, before, after, {r: self._stamps.get(r) for r in rels})
+        if self._synced is not None and self._synced == before:
+            self._synced = after  # our stamps described the tree before: they still do
+            if prior == self._log_seen or prior is None:
+                self._log_seen = stamp_log.identity(self.repo_path)  # our own line, applied
 
     def _left_out(self, rels: list[str]) -> None:
         """Say once which memory files the history can't hold; the rest is recorded."""
@@ -1062,13 +1157,20 @@ class Recording:
         self.renamed: tuple[str, str] | None = None
         self.operation = _new_operation()
         self._healthy: list[FolderHistory] = []
+        self._narrow: set[FolderHistory] = set()  # those that note only what is touched
 
     def start(self, about_to_change: Iterable[str] = ()) -> None:
         names = list(about_to_change)
         for history in self.histories:
             rels = _relative(history.folder, names)
-            if self._guard(history, lambda h=history, r=rels: h.catch_up(about_to_change=r)):
+            narrow = bool(names) and history.may_narrow()
+            history._recordings += 1
+            if self._guard(
+                history, lambda h=history, r=rels, n=narrow: h.catch_up(about_to_change=r, narrow=n)
+            ):
                 self._healthy.append(history)
+                if narrow:
+                    self._narrow.add(history)
 
     def touched(self, *names: str) -> None:
         """Name the memories the operation changed (created, rewritten or removed)."""
@@ -1081,7 +1183,12 @@ class Recording:
                 self._guard(
                     history,
                     lambda h=history, r=rels: h.record(
-                        r, self.provenance, self.summary, self.renamed, self.operation
+                        r,
+                        self.provenance,
+                        self.summary,
+                        self.renamed,
+                        self.operation,
+                        narrow=h in self._narrow,
                     ),
                 )
 
@@ -1296,7 +1403,10 @@ class MemoryHistory:
         return name
 
     def entries(self, name: str | None = None, since: datetime | None = None) -> list[Entry]:
-        """Newest first; for one memory, its entries under every name it had."""
+        """Newest first; for one memory, its entries under every name it had. Outside
+        edits not recorded yet (a command records only what it changes) are recorded
+        first, as ``external``."""
+        self._look()
         if name is None:
             return _combine(self._merged(since))
         self._reachable(name)
@@ -1314,6 +1424,11 @@ class MemoryHistory:
                 remedy=Remedy("list"),
             )
         return _combine(found)
+
+    def _look(self) -> None:
+        """Record outside edits now: someone is looking at the history."""
+        with contextlib.suppress(MemoryStoreError, OSError):  # reading never fails on it
+            self.store.catch_up_history()
 
     def _recorded(self, name: str) -> bool:
         """Whether any entry touched ``name`` (under it or an earlier name), at any time."""

@@ -577,6 +577,10 @@ class IntegrityAnalyzer:
         other._near_index = self._near_index
         return other
 
+    def know_references(self, found: Mapping[str, list[tuple[str, tuple[int, ...]]]]) -> None:
+        """Take references found earlier (a cache) for memories whose text is not loaded."""
+        self._refs.update(found)
+
     def reuse_references(self, other: IntegrityAnalyzer, names: Iterable[str]) -> None:
         """Take the references ``other`` already found in ``names`` (whose texts are the
         same here), so an unchanged memory is not scanned again."""
@@ -654,39 +658,58 @@ class IntegrityAnalyzer:
         report.skipped = list(self.skipped)
         sources = self.scanned_sources()
         report.scanned = len(sources)
-        existing = self.existing
         for source in sources:
-            source_ro = source in self.read_only
-            text = self.memories[source]
-            for target, lines in self.references(source):
-                if target in existing:
-                    continue
-                report.stale.append(
-                    StaleReference(
-                        source,
-                        target,
-                        self.candidates(target),
-                        source_ro,
-                        lines,
-                        target_ignored=target in self.ignored,
-                    )
-                )
-            if not include_unmarked:
-                continue
-            scan = TextScan(text)
-            mentions = self.bare_mentions(source, scan)
-            for name in sorted(mentions):
-                lines = mentions[name]
-                high = is_high_confidence(name)
-                mention = BareMention(source, name, len(lines), high, source_ro, lines)
-                (report.bare_high if high else report.bare_low).append(mention)
-            if fuzzy:
-                report.near_misses.extend(self._near_misses(source, scan, source_ro))
+            stale, bare, near = self.findings(source, include_unmarked, fuzzy)
+            report.stale.extend(stale)
+            for mention in bare:
+                (report.bare_high if mention.high_confidence else report.bare_low).append(mention)
+            report.near_misses.extend(near)
         if reachability:
-            report.entry_point_exists = ENTRY_POINT in existing
+            report.entry_point_exists = ENTRY_POINT in self.existing
             report.unreachable = self.unreachable()
             report.ignored_references = self.ignored_references()
         return report
+
+    def findings(
+        self, source: str, include_unmarked: bool, fuzzy: bool
+    ) -> tuple[list[StaleReference], list[BareMention], list[BareMention]]:
+        """What `check` reports about one memory: its stale references, its exact bare
+        mentions (sorted by name) and its near-misses. A function of the memory's name and
+        text and of the set of names, so a cache can keep it per memory."""
+        source_ro = source in self.read_only
+        text = self.memories[source]
+        existing = self.existing
+        stale: list[StaleReference] = []
+        for target, lines in self.references(source):
+            if target in existing:
+                continue
+            stale.append(
+                StaleReference(
+                    source,
+                    target,
+                    self.candidates(target),
+                    source_ro,
+                    lines,
+                    target_ignored=target in self.ignored,
+                )
+            )
+        if not include_unmarked:
+            return stale, [], []
+        scan = TextScan(text)
+        mentions = self.bare_mentions(source, scan)
+        bare = [
+            BareMention(
+                source,
+                name,
+                len(mentions[name]),
+                is_high_confidence(name),
+                source_ro,
+                mentions[name],
+            )
+            for name in sorted(mentions)
+        ]
+        near = self._near_misses(source, scan, source_ro) if fuzzy else []
+        return stale, bare, near
 
     def _near_misses(self, source: str, scan: TextScan, source_ro: bool) -> list[BareMention]:
         index = self.near_index
@@ -753,11 +776,11 @@ class IntegrityAnalyzer:
         seen = self.reachable(root)
         return [n for n in self.names if n not in seen and n not in MAINTENANCE_NAMES]
 
-    def ignored_references(self) -> list[IgnoredReference]:
+    def ignored_references(self, sources: Iterable[str] | None = None) -> list[IgnoredReference]:
         found: list[IgnoredReference] = []
         if not self.ignored:
             return found
-        for source in self.scanned_sources():
+        for source in self.scanned_sources() if sources is None else sources:
             for target, lines in self.references(source):
                 if target in self.ignored:
                     found.append(IgnoredReference(source, target, lines))

@@ -149,16 +149,25 @@ def run_check(
     fuzzy: bool = False,
     reachability: bool = False,
     jobs: int = 1,
+    cache: bool = True,
 ) -> CheckReport:
     """Stale references (always), exact bare mentions and near-misses (on request),
     memories unreachable from `mem:core` and references into ignored memories (on request).
-    Never writes.
+    Never writes a memory. With ``cache``, what was learned about each memory is kept under
+    $SERENA_HOME and only changed memories are analysed again
+    (:mod:`serena_memory.integrity.cache`); the report is the same.
 
     ``jobs`` > 1 (0: one per CPU) splits a large check over forked worker processes; the
     report is the same. Only for single-threaded callers such as the command line: forking
     a process that runs threads (a web server) is unsafe, so it is refused there.
     """
     listing = _Listing(store)
+    if cache:
+        from serena_memory.integrity.cache import cached_check
+
+        cached = cached_check(store, listing, include_unmarked, fuzzy, reachability)
+        if cached is not None:
+            return with_sync_conflicts(store, cached)
     if jobs == 0:
         jobs = _cpu_count()
     jobs = min(jobs, max(1, len(listing.names) // PARALLEL_MIN_PER_JOB))

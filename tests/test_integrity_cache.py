@@ -1,0 +1,157 @@
+"""The check's cache never changes a report: after any edits, renames and deletions the
+cached check equals a check without it, and a cache that is truncated, foreign or planted
+by a project is ignored. Real files, real SQLite files."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from serena_memory.core.store import Context, MemoryStore
+from serena_memory.integrity import cache as C
+from serena_memory.integrity.api import run_check
+
+NAMES = ["core", "auth/login", "auth/core", "deploy_pipeline_notes", "style", "tech_stack"]
+PHRASES = [
+    "see `mem:auth/login` first",
+    "read mem:deploy_pipeline_notes when shipping",
+    "deploy-pipeline-notes are long",
+    "the tech_stack is python",
+    "mem:gone/away is stale",
+    "auth/login and auth/core",
+    "plain prose only",
+    "mem:style and mem:core",
+]
+OPTIONS = [(False, False, False), (True, False, False), (True, True, False), (True, True, True)]
+
+
+def _reports(store: MemoryStore) -> None:
+    for options in OPTIONS:
+        cold = run_check(store, *options, cache=False).to_dict()
+        assert run_check(store, *options).to_dict() == cold  # fills or updates the cache
+        assert run_check(store, *options).to_dict() == cold  # served from it
+
+
+def _file(store: MemoryStore, name: str) -> Path:
+    return store.memories_dir / f"{name}.md"
+
+
+steps = st.lists(
+    st.tuples(
+        st.sampled_from(["write", "append", "rename", "delete", "touch"]),
+        st.sampled_from(NAMES + ["new/one", "gone/away"]),
+        st.sampled_from(NAMES + ["new/one", "gone/away"]),
+        st.lists(st.sampled_from(PHRASES), max_size=4),
+    ),
+    min_size=1,
+    max_size=8,
+)
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(steps=steps)
+def test_cached_and_cold_reports_are_equal_under_random_changes(
+    serena_home: Path, steps: list[tuple[str, str, str, list[str]]]
+) -> None:
+    project = Path(tempfile.mkdtemp(dir=serena_home.parent))
+    try:
+        store = MemoryStore(project, home=serena_home, context=Context.HUMAN)
+        for name in NAMES:
+            store.write(name, f"# {name}\n{PHRASES[len(name) % len(PHRASES)]}\n")
+        _reports(store)
+        for action, name, other, phrases in steps:
+            text = "\n".join(phrases) + "\n"
+            exists = store.exists(name)
+            if action == "write":
+                store.write(name, text)
+            elif action == "append" and exists:
+                with open(_file(store, name), "a", encoding="utf-8") as f:  # an editor
+                    f.write(text)
+            elif action == "rename" and exists and not store.exists(other) and name != other:
+                store.rename(name, other)
+            elif action == "delete" and exists:
+                store.delete(name)
+            elif action == "touch" and exists:
+                os.utime(_file(store, name))
+            _reports(store)
+    finally:
+        shutil.rmtree(project)
+
+
+def _filled(store: MemoryStore) -> Path:
+    for name in NAMES:
+        store.write(name, f"# {name}\n{' '.join(PHRASES)}\n")
+    run_check(store, True, True, True)
+    path = C.cache_path(store)
+    assert path.is_file()
+    return path
+
+
+def test_a_truncated_cache_is_rebuilt_and_the_report_is_unchanged(store: MemoryStore) -> None:
+    path = _filled(store)
+    cold = run_check(store, True, True, True, cache=False).to_dict()
+    for suffix in ("-wal", "-shm"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
+    path.write_bytes(path.read_bytes()[:700])
+    assert run_check(store, True, True, True).to_dict() == cold
+    assert run_check(store, True, True, True).to_dict() == cold
+
+
+def test_garbage_rows_and_a_foreign_file_never_change_the_report(store: MemoryStore) -> None:
+    import sqlite3
+
+    path = _filled(store)
+    cold = run_check(store, True, True, True, cache=False).to_dict()
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE memo SET found = '{\"stale\": 3}', refs = '[[1, \"x\"]]'")
+    conn.commit()
+    conn.close()
+    assert run_check(store, True, True, True).to_dict() == cold
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA application_id = 7")
+    conn.commit()
+    conn.close()
+    assert run_check(store, True, True, True).to_dict() == cold
+
+
+def test_a_cache_a_project_plants_or_links_is_never_used(
+    store: MemoryStore, serena_home: Path
+) -> None:
+    """A link where the cache lives, pointing into the project, and a cache folder that is
+    inside the project: the check runs without a cache and writes nothing there."""
+    path = _filled(store)
+    cold = run_check(store, True, True, True, cache=False).to_dict()
+    planted = store.project_root / "planted.sqlite3"
+    shutil.copy(path, planted)
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
+    path.symlink_to(planted)
+    before = planted.read_bytes()
+    assert run_check(store, True, True, True).to_dict() == cold
+    assert not path.is_symlink() and planted.read_bytes() == before
+    # the whole cache folder a link into the project: no cache at all
+    folder = serena_home / "cache" / "check"
+    shutil.rmtree(folder)
+    inside = store.project_root / "cache-here"
+    inside.mkdir()
+    folder.symlink_to(inside)
+    assert run_check(store, True, True, True).to_dict() == cold
+    assert list(inside.iterdir()) == []
+
+
+def test_a_check_after_one_edit_reads_only_that_memory(store: MemoryStore) -> None:
+    """Warm cache: a memory whose file can't be read any more but did not change is still
+    reported from the cache, and the edited one is analysed again."""
+    _filled(store)
+    run_check(store, True, True)
+    store.write("style", "mem:gone/away again\n")
+    report = run_check(store, True, True)
+    assert [s.target for s in report.stale if s.source == "style"] == ["gone/away"]
+    assert report.to_dict() == run_check(store, True, True, cache=False).to_dict()

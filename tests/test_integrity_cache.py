@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.integrity import cache as C
-from serena_memory.integrity.api import run_check
+from serena_memory.integrity.service import run_check
 
 NAMES = ["core", "auth/login", "auth/core", "deploy_pipeline_notes", "style", "tech_stack"]
 PHRASES = [

@@ -40,7 +40,7 @@ from serena_memory.integrity.analysis import (
 if TYPE_CHECKING:
     import sqlite3
 
-    from serena_memory.integrity.api import _Listing
+    from serena_memory.integrity.service import _Listing
 
 _APPLICATION_ID = 0x53524D43  # "SRMC": marks the file as ours
 _SCHEMA_VERSION = 1

@@ -78,13 +78,17 @@ def check(
     strict: bool,
 ) -> None:
     """Find references to memories that don't exist (and, on request, more). Never writes."""
-    from serena_memory.integrity.api import run_check, run_code_check
+    from serena_memory.integrity.api import run_check, start_code_check
 
     if fuzzy_matching and not include_unmarked:
         say("Note: --fuzzy-matching only works with --include-unmarked; ignored.", err=True)
     if (since is not None or changed_commits is not None) and not code:
         say("Note: --since and --changed-commits only work with --code; ignored.", err=True)
     store = open_store(project)
+    # git lists the files, walks the history and scans the code while memories are checked
+    code_check = (
+        start_code_check(store, since=since, changed_commits=changed_commits) if code else None
+    )
     report = run_check(
         store,
         include_unmarked=include_unmarked,
@@ -92,9 +96,7 @@ def check(
         reachability=reachability,
         jobs=0,  # a large check is split over the CPUs (this process runs no threads)
     )
-    code_report = (
-        run_code_check(store, since=since, changed_commits=changed_commits) if code else None
-    )
+    code_report = code_check(0) if code_check is not None else None
     if as_json:
         data = report.to_dict()
         if code_report is not None:

@@ -559,38 +559,71 @@ def run_code_check(
     since: str | None = None,
     changed_commits: int | None = None,
     symbols: bool = True,
+    jobs: int = 1,
 ) -> CodeReport:
     """The project memories' mentions of code checked against the project's files now
     (:mod:`serena_memory.integrity.code_drift`). With ``since`` (a git revision) only what
     changed since it: the mentions of paths deleted or renamed since, of symbols on
-    removed lines, and every mention of the memories changed since. Never writes."""
+    removed lines, and every mention of the memories changed since. Never writes.
+
+    ``jobs`` > 1 (0: one per CPU) has forked worker processes read the memories and find
+    their mentions; the report is the same. Only for single-threaded callers such as the
+    command line (elsewhere it is one job)."""
+    return start_code_check(store, since, changed_commits, symbols)(jobs)
+
+
+def start_code_check(
+    store: MemoryStore,
+    since: str | None = None,
+    changed_commits: int | None = None,
+    symbols: bool = True,
+) -> Callable[[int], CodeReport]:
+    """:func:`run_code_check` begun: git lists the project's files, walks its history and
+    scans its source files in the background (processes, no thread, so the caller may
+    still fork) while the caller does other work; the function returned, given ``jobs``,
+    reads the memories and gives the report. A wrong ``since`` is refused here."""
     from serena_memory.integrity.code_drift import (
         DEFAULT_CHANGED_COMMITS,
         CodeChecker,
         changes_since,
+        extract_forked,
         memory_times,
     )
+    from serena_memory.integrity.code_mentions import extract
 
-    listing = _Listing(store)
-    names = [n for n in listing.names if not N.is_global(n)]
     checker = CodeChecker(
         store.project_root,
         changed_commits=DEFAULT_CHANGED_COMMITS if changed_commits is None else changed_commits,
     )
     window = changes_since(checker.files, since) if since is not None else None
     checker.prefetch(symbols)
-    texts, _unreadable, _refused = listing.read(names)
-    checker.wait()
-    written = (
-        memory_times(checker.files, checker.past, {n: listing.paths[n] for n in texts})
-        if checker.history
-        else None
-    )
-    report = checker.check(texts, written, listing.read_only, symbols=symbols)
-    if window is not None:
-        report.findings = window.keep(report.findings)
-        report.since = since
-    return report
+
+    def finish(jobs: int) -> CodeReport:
+        listing = _Listing(store)
+        names = [n for n in listing.names if not N.is_global(n)]
+        if jobs == 0:
+            jobs = _cpu_count()
+        jobs = min(jobs, max(1, len(names) // PARALLEL_MIN_PER_JOB))
+        if jobs > 1 and _can_fork():
+            chunks = [
+                names[i * len(names) // jobs : (i + 1) * len(names) // jobs] for i in range(jobs)
+            ]
+            found = extract_forked(chunks, lambda part: listing.read(part)[0])
+        else:
+            found = {n: extract(t) for n, t in listing.read(names)[0].items()}
+        checker.wait()
+        written = (
+            memory_times(checker.files, checker.past, {n: listing.paths[n] for n in found})
+            if checker.history
+            else None
+        )
+        report = checker.check_mentions(found, written, listing.read_only, symbols=symbols)
+        if window is not None:
+            report.findings = window.keep(report.findings)
+            report.since = since
+        return report
+
+    return finish
 
 
 def fix_code_references(

@@ -346,6 +346,21 @@ def test_read_memory_ends_with_a_note_and_activation_counts_drift(repo: Path) ->
     assert "serena memories check --code" in activation
 
 
+def test_the_activation_count_covers_a_thousand_drifted_memories_in_time(
+    repo: Path, store: MemoryStore
+) -> None:
+    from serena_memory.integrity.api import drift_summary
+
+    for i in range(1000):
+        memory(repo, f"notes/n{i:04d}", f"Login: `src/auth/login.py`, gone: `src/auth/x{i}.py`.\n")
+    memory(repo, "clean", "Tokens: `src/auth/tokens.py`.\n")
+    write(repo, ".gitignore", "local.py\n")
+    memory(repo, "local", "A local file: `local.py`.\n")  # ignored: left alone
+    commit(repo)
+    # every drifted memory is counted, not "at least" the ones seen before time ran out
+    assert drift_summary(store).startswith("1000 project memory(ies) mention files")
+
+
 def test_replace_path_keeps_prefix_and_location() -> None:
     text = "a `./x/y.py:3` b\nc `x/y.py#L1-L2` `zx/y.py`\n"
     new, count = replace_path(text, 1, "./x/y.py:3", "x/y.py", "z/w.py")

@@ -713,7 +713,9 @@ def drift_summary(store: MemoryStore) -> str:
         started = time.monotonic()
         listing = _Listing(store)
         checker = cached_checker(str(store.project_root))
-        drifted = 0
+        files = checker.files
+        found: dict[str, bool] = {}  # target -> found in the project's files
+        unresolved: list[CodeFinding] = []
         partial = False
         for name in listing.names:
             if N.is_global(name):
@@ -722,13 +724,17 @@ def drift_summary(store: MemoryStore) -> str:
                 partial = True
                 break
             texts, _u, _r = listing.read([name])
-            text = texts.get(name, "")
-            unresolved = [
-                CodeFinding(name, m.line, m.text, PATH, MISSING, m.target)
-                for m in extract(text)
-                if m.kind == PATH and checker.kept(m) and checker.files.resolve(m.target) is None
-            ]
-            drifted += bool(unresolved and checker.without_left_alone(unresolved))
+            for m in extract(texts.get(name, "")):
+                if m.kind != PATH or not checker.kept(m):
+                    continue
+                exists = found.get(m.target)
+                if exists is None:
+                    exists = found[m.target] = files.resolve(m.target) is not None
+                if not exists:
+                    unresolved.append(CodeFinding(name, m.line, m.text, PATH, MISSING, m.target))
+        # one question to git for every memory's unresolved paths (ignored ones are left alone)
+        kept = checker.without_left_alone(unresolved) if unresolved else []
+        drifted = len({f.memory for f in kept})
     except Exception:
         return ""
     if not drifted:

@@ -314,6 +314,8 @@ def test_a_check_split_over_worker_processes_reports_the_same_findings(
     alone = run_code_check(store, jobs=1)
     split = run_code_check(store, jobs=2)
     assert split.to_dict() == alone.to_dict()
+    # the command line finds the mentions as the plain check reads the memories
+    assert findings(repo) == alone.to_dict()["code"]
     assert split.scanned == alone.scanned == 900
     statuses = {f.status for f in split.findings}
     assert statuses == {"moved", "missing"} and len(split.findings) == 900 * 3

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -20,6 +21,9 @@ from serena_memory.cli.common import (
     open_store,
     say,
 )
+
+if TYPE_CHECKING:
+    from serena_memory.integrity.code_mentions import Mention
 
 
 @click.command()
@@ -89,14 +93,18 @@ def check(
     code_check = (
         start_code_check(store, since=since, changed_commits=changed_commits) if code else None
     )
+    mentions: dict[str, list[Mention]] | None = (
+        {} if code else None
+    )  # found as the memories are read
     report = run_check(
         store,
         include_unmarked=include_unmarked,
         fuzzy=fuzzy_matching,
         reachability=reachability,
         jobs=0,  # a large check is split over the CPUs (this process runs no threads)
+        code_mentions=mentions,
     )
-    code_report = code_check(0) if code_check is not None else None
+    code_report = code_check(0, mentions) if code_check is not None else None
     if as_json:
         data = report.to_dict()
         if code_report is not None:

@@ -44,6 +44,7 @@ from serena_memory.integrity.analysis import (
 
 if TYPE_CHECKING:
     from serena_memory.integrity.code_drift import CodeFinding, CodeReport
+    from serena_memory.integrity.code_mentions import Mention
     from serena_memory.integrity.graph import MemoryGraph
 
 # why a bare mention was left alone by auto_prefix
@@ -149,6 +150,7 @@ def run_check(
     fuzzy: bool = False,
     reachability: bool = False,
     jobs: int = 1,
+    code_mentions: dict[str, list[Mention]] | None = None,
 ) -> CheckReport:
     """Stale references (always), exact bare mentions and near-misses (on request),
     memories unreachable from `mem:core` and references into ignored memories (on request).
@@ -157,16 +159,28 @@ def run_check(
     ``jobs`` > 1 (0: one per CPU) splits a large check over forked worker processes; the
     report is the same. Only for single-threaded callers such as the command line: forking
     a process that runs threads (a web server) is unsafe, so it is refused there.
+
+    ``code_mentions`` (a dict) is filled with the mentions of code of every project memory
+    read, found in the same pass over the files, for :func:`start_code_check`.
     """
     listing = _Listing(store)
     if jobs == 0:
         jobs = _cpu_count()
     jobs = min(jobs, max(1, len(listing.names) // PARALLEL_MIN_PER_JOB))
     if jobs > 1 and not reachability and _can_fork():
-        report = _parallel_check(listing, include_unmarked, fuzzy, jobs)
+        report = _parallel_check(listing, include_unmarked, fuzzy, jobs, code_mentions)
     else:
-        report = listing.analyzer().check(include_unmarked, fuzzy, reachability)
+        analyzer = listing.analyzer()
+        report = analyzer.check(include_unmarked, fuzzy, reachability)
+        if code_mentions is not None:
+            code_mentions.update(_code_mentions(analyzer.memories))
     return with_sync_conflicts(store, report)
+
+
+def _code_mentions(texts: dict[str, str]) -> dict[str, list[Mention]]:
+    from serena_memory.integrity.code_mentions import extract
+
+    return {name: extract(text) for name, text in texts.items() if not N.is_global(name)}
 
 
 def with_sync_conflicts(store: MemoryStore, report: CheckReport) -> CheckReport:
@@ -214,7 +228,11 @@ def _chunks(listing: _Listing, jobs: int) -> list[list[str]]:
 
 
 def _parallel_check(
-    listing: _Listing, include_unmarked: bool, fuzzy: bool, jobs: int
+    listing: _Listing,
+    include_unmarked: bool,
+    fuzzy: bool,
+    jobs: int,
+    code_mentions: dict[str, list[Mention]] | None = None,
 ) -> CheckReport:
     import pickle
 
@@ -226,11 +244,11 @@ def _parallel_check(
         if fuzzy:
             base.near_index  # noqa: B018
 
-    def part(names: list[str]) -> CheckReport:
+    def part(names: list[str]) -> tuple[CheckReport, dict[str, list[Mention]] | None]:
         texts, unreadable, refused = listing.read(names)
         report = base.sibling(texts, unreadable).check(include_unmarked, fuzzy)
         report.skipped = refused
-        return report
+        return report, (_code_mentions(texts) if code_mentions is not None else None)
 
     chunks = _chunks(listing, jobs)
     workers = []
@@ -242,18 +260,22 @@ def _parallel_check(
             try:
                 os.close(read_end)
                 with os.fdopen(write_end, "wb") as out:
-                    out.write(pickle.dumps(part(names)))
+                    out.write(pickle.dumps(part(names), pickle.HIGHEST_PROTOCOL))
                 status = 0
             finally:
                 os._exit(status)
         os.close(write_end)
         workers.append((pid, read_end, names))
-    reports = [part(chunks[0])]
+    parts = [part(chunks[0])]
     for pid, read_end, names in workers:
         with os.fdopen(read_end, "rb") as source:
             data = source.read()
         _pid, status = os.waitpid(pid, 0)
-        reports.append(pickle.loads(data) if status == 0 and data else part(names))
+        parts.append(pickle.loads(data) if status == 0 and data else part(names))
+    if code_mentions is not None:
+        for _report, found in parts:
+            code_mentions.update(found or {})
+    reports = [report for report, _found in parts]
     merged = reports[0]
     for report in reports[1:]:
         merged.stale += report.stale
@@ -577,11 +599,12 @@ def start_code_check(
     since: str | None = None,
     changed_commits: int | None = None,
     symbols: bool = True,
-) -> Callable[[int], CodeReport]:
+) -> Callable[..., CodeReport]:
     """:func:`run_code_check` begun: git lists the project's files, walks its history and
     scans its source files in the background (processes, no thread, so the caller may
-    still fork) while the caller does other work; the function returned, given ``jobs``,
-    reads the memories and gives the report. A wrong ``since`` is refused here."""
+    still fork) while the caller does other work; the function returned, given ``jobs``
+    (and the mentions :func:`run_check` found, if it ran just before: then the memories
+    are not read again), gives the report. A wrong ``since`` is refused here."""
     from serena_memory.integrity.code_drift import (
         DEFAULT_CHANGED_COMMITS,
         CodeChecker,
@@ -598,17 +621,20 @@ def start_code_check(
     window = changes_since(checker.files, since) if since is not None else None
     checker.prefetch(symbols)
 
-    def finish(jobs: int) -> CodeReport:
+    def finish(jobs: int, mentions: dict[str, list[Mention]] | None = None) -> CodeReport:
         listing = _Listing(store)
         names = [n for n in listing.names if not N.is_global(n)]
         if jobs == 0:
             jobs = _cpu_count()
         jobs = min(jobs, max(1, len(names) // PARALLEL_MIN_PER_JOB))
-        if jobs > 1 and _can_fork():
+        if mentions is not None:  # found by the check that read the memories just before
+            found = {n: m for n, m in mentions.items() if n in listing.paths}
+        elif jobs > 1 and _can_fork():
             chunks = [
                 names[i * len(names) // jobs : (i + 1) * len(names) // jobs] for i in range(jobs)
             ]
-            found = extract_forked(chunks, lambda part: listing.read(part)[0])
+            # while the workers read, this process takes the list of files and the history
+            found = extract_forked(chunks, lambda part: listing.read(part)[0], lambda: checker.past)
         else:
             found = {n: extract(t) for n, t in listing.read(names)[0].items()}
         checker.wait()

@@ -812,12 +812,15 @@ class CodeChecker:
 
 
 def extract_forked(
-    chunks: list[list[str]], read: Callable[[list[str]], dict[str, str]]
+    chunks: list[list[str]],
+    read: Callable[[list[str]], dict[str, str]],
+    meanwhile: Callable[[], object] | None = None,
 ) -> dict[str, list[Mention]]:
     """The mentions of the memories named in ``chunks`` (name -> :func:`extract` of the
     text ``read`` gives): every chunk but the first read and extracted by a forked worker
-    process, the first by this one. Only for a process that runs no threads (forking one
-    that does is unsafe); a worker that fails has its chunk done again here."""
+    process, the first by this one, after ``meanwhile`` (work the workers need not
+    share). Only for a process that runs no threads (forking one that does is unsafe); a
+    worker that fails has its chunk done again here."""
 
     def part(names: list[str]) -> dict[str, list[Mention]]:
         return {name: extract(text) for name, text in read(names).items()}
@@ -837,6 +840,8 @@ def extract_forked(
                 os._exit(status)
         os.close(write_end)
         workers.append((pid, read_end, names))
+    if meanwhile is not None:
+        meanwhile()
     found = part(chunks[0]) if chunks else {}
     for pid, read_end, names in workers:
         with os.fdopen(read_end, "rb") as source:

@@ -15,6 +15,7 @@ from conftest import run_cli, write_config
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.code_mentions import PATH, SYMBOL, extract, replace_path
 
 GIT_ENV = {
@@ -291,6 +292,35 @@ def test_fix_code_references_rewrites_moved_paths_in_one_history_entry(repo: Pat
     assert "No moved path to fix" in again.stdout
 
 
+def test_a_check_split_over_worker_processes_reports_the_same_findings(
+    repo: Path, store: MemoryStore
+) -> None:
+    import threading
+
+    from serena_memory.integrity.service import run_code_check
+
+    assert threading.active_count() == 1  # else the check would not fork
+
+    for i in range(900):  # enough memories for two workers
+        memory(
+            repo,
+            f"topic{i % 7}/note{i:04d}",
+            f"# {i}\nSee `src/auth/login.py:{i}`, `tokens.py`, `src/auth/gone{i % 5}.py`,\n"
+            f"`SessionStore.refresh` and `Ghost{i % 3}Thing`.\n",
+        )
+    commit(repo, "notes")
+    git(repo, "mv", "src/auth/login.py", "src/auth/session.py")
+    commit(repo, "move")
+    alone = run_code_check(store, jobs=1)
+    split = run_code_check(store, jobs=2)
+    assert split.to_dict() == alone.to_dict()
+    # the command line finds the mentions as the plain check reads the memories
+    assert findings(repo) == alone.to_dict()["code"]
+    assert split.scanned == alone.scanned == 900
+    statuses = {f.status for f in split.findings}
+    assert statuses == {"moved", "missing"} and len(split.findings) == 900 * 3
+
+
 def test_read_memory_ends_with_a_note_and_activation_counts_drift(repo: Path) -> None:
     from test_mcp_support import in_memory, ok
 
@@ -316,6 +346,21 @@ def test_read_memory_ends_with_a_note_and_activation_counts_drift(repo: Path) ->
         activation
     )
     assert "serena memories check --code" in activation
+
+
+def test_the_activation_count_covers_a_thousand_drifted_memories_in_time(
+    repo: Path, store: MemoryStore
+) -> None:
+    from serena_memory.integrity.service import drift_summary
+
+    for i in range(1000):
+        memory(repo, f"notes/n{i:04d}", f"Login: `src/auth/login.py`, gone: `src/auth/x{i}.py`.\n")
+    memory(repo, "clean", "Tokens: `src/auth/tokens.py`.\n")
+    write(repo, ".gitignore", "local.py\n")
+    memory(repo, "local", "A local file: `local.py`.\n")  # ignored: left alone
+    commit(repo)
+    # every drifted memory is counted, not "at least" the ones seen before time ran out
+    assert drift_summary(store).startswith("1000 project memory(ies) mention files")
 
 
 def test_replace_path_keeps_prefix_and_location() -> None:

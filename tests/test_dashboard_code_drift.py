@@ -183,3 +183,28 @@ def test_the_fix_needs_the_token_and_the_dashboards_origin_and_honours_read_only
         "src/auth/legacy.py",
         "src/auth/tokens.py",
     ]
+
+
+def test_turning_a_page_of_the_code_section_pages_through_what_the_load_found(
+    server: DashboardServer, moved_repo: Path
+) -> None:
+    token = {"X-Serena-Token": server.token}
+    check = server.base_url + "/api/check?code=1&limit=1"
+    loaded = httpx.get(check, headers=token).json()
+    assert loaded["sections"]["code"]["total"] == 3
+    # the code moves on while the user pages: the pages stay those of the loaded list
+    git(moved_repo, "mv", "src/auth/tokens.py", "src/auth/session/tokens.py")
+    commit(moved_repo, "move the tokens")
+    pages = [
+        httpx.get(f"{check}&section=code&offset={offset}", headers=token).json()
+        for offset in range(3)
+    ]
+    assert [p["total"] for p in pages] == [3, 3, 3]
+    assert sorted(p["items"][0]["mention"] for p in pages) == sorted(
+        ["src/auth/login.py", "src/auth/login.py:2", "src/auth/legacy.py"]
+    )
+    # another section's page leaves the code alone; checking again sees the move
+    other = httpx.get(f"{check}&section=stale&offset=0", headers=token).json()
+    assert other["section"] == "stale" and other["total"] == 0
+    again = httpx.get(check, headers=token).json()
+    assert again["sections"]["code"]["total"] == 4

@@ -25,6 +25,7 @@ from serena_memory.core.display import counted, escape_line
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
+    from serena_memory.integrity.code_mentions import Mention
 
 
 @click.command()
@@ -94,23 +95,29 @@ def check(
     if secrets_only:
         _check_secrets(open_store(project), as_json)
         return
-    from serena_memory.integrity.service import run_check, run_code_check
+    from serena_memory.integrity.service import run_check, start_code_check
 
     if fuzzy_matching and not include_unmarked:
         say("Note: --fuzzy-matching only works with --include-unmarked; ignored.", err=True)
     if (since is not None or changed_commits is not None) and not code:
         say("Note: --since and --changed-commits only work with --code; ignored.", err=True)
     store = open_store(project)
+    # git lists the files, walks the history and scans the code while memories are checked
+    code_check = (
+        start_code_check(store, since=since, changed_commits=changed_commits) if code else None
+    )
+    mentions: dict[str, list[Mention]] | None = (
+        {} if code else None
+    )  # found as the memories are read
     report = run_check(
         store,
         include_unmarked=include_unmarked,
         fuzzy=fuzzy_matching,
         reachability=reachability,
         jobs=0,  # a large check is split over the CPUs (this process runs no threads)
+        code_mentions=mentions,
     )
-    code_report = (
-        run_code_check(store, since=since, changed_commits=changed_commits) if code else None
-    )
+    code_report = code_check(0, mentions) if code_check is not None else None
     if as_json:
         data = report.to_dict()
         if code_report is not None:

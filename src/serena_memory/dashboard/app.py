@@ -163,6 +163,7 @@ class DashboardApi:
         self.home = Path(home) if home is not None else None
         self.snapshots = SnapshotCache()
         self._sections: tuple[object, dict[str, list[Any]]] | None = None
+        self._code: tuple[object, list[dict[str, Any]]] | None = None
 
     # -- plumbing ------------------------------------------------------------------------
     def project_root(self) -> Path | None:
@@ -489,15 +490,21 @@ class DashboardApi:
             reachability=flags.get("reachability") == "1",
         )
         report = integrity_api.with_sync_conflicts(store, report)
-        code = self.code_items(store) if flags.get("code") == "1" else None
-        if "limit" not in flags and "section" not in flags:
+        wanted = flags.get("section")
+        # the code is checked once per page load; turning a page of the code section shows
+        # the list that load found, another section's page needs none
+        code = (
+            self.code_items(store, page_turn=wanted is not None)
+            if flags.get("code") == "1" and wanted in (None, "code")
+            else None
+        )
+        if "limit" not in flags and wanted is None:
             return report.to_dict() if code is None else {**report.to_dict(), "code": code}
         sections = self.report_sections(report)
         if code is not None:
             sections = {**sections, "code": code}
         limit = self.int_param(request, "limit", CHECK_PAGE, 1, 1000)
         offset = self.int_param(request, "offset", 0, 0, 10**9)
-        wanted = flags.get("section")
         if wanted is not None:
             if wanted not in sections:
                 raise ApiError(400, f"no section '{wanted}' in this report")
@@ -542,13 +549,20 @@ class DashboardApi:
         self._sections = (report, sections)
         return sections
 
-    @staticmethod
-    def code_items(store: MemoryStore) -> list[dict[str, Any]]:
-        """The memories' mentions of code that drifted, as the Check page lists them."""
+    def code_items(self, store: MemoryStore, page_turn: bool = False) -> list[dict[str, Any]]:
+        """The memories' mentions of code that drifted, as the Check page lists them. A
+        page turn gets the list of the load it pages through while the memories are the
+        same (a whole check per turn would be slow and could shift the pages)."""
+        snapshot = self.snapshots.get(store)
+        held = self._code
+        if page_turn and held is not None and held[0] is snapshot:
+            return held[1]
         report = integrity_api.run_code_check(store)
-        return [
+        items = [
             {**f.to_dict(), "target": f.target, "read_only": f.read_only} for f in report.findings
         ]
+        self._code = (snapshot, items)
+        return items
 
     def fix_code_reference(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
         """Point one moved path of one memory at its new place (one history entry)."""

@@ -16,9 +16,10 @@ configuration runs nothing.
 from __future__ import annotations
 
 import os
+import pickle
 import re
 import subprocess
-import threading
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -68,21 +69,25 @@ class GitUnavailable(Exception):
     """git is not installed, the folder is no work tree, or git refused it."""
 
 
-def run_git(
-    root: str, *args: str, timeout: float = GIT_TIMEOUT, data: bytes | None = None
-) -> bytes:
-    """git's output for ``args`` run in ``root``; GitUnavailable when it fails."""
+def _git_env() -> dict[str, str]:
     env = dict(os.environ)
     env["LC_ALL"] = "C"
     env["GIT_TERMINAL_PROMPT"] = "0"
     env["GIT_OPTIONAL_LOCKS"] = "0"  # a read never takes the index lock
     for key in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_EXTERNAL_DIFF"):
         env.pop(key, None)
+    return env
+
+
+def run_git(
+    root: str, *args: str, timeout: float = GIT_TIMEOUT, data: bytes | None = None
+) -> bytes:
+    """git's output for ``args`` run in ``root``; GitUnavailable when it fails."""
     try:
         result = subprocess.run(
             ["git", *_SAFE_GIT, *args],
             cwd=root,
-            env=env,
+            env=_git_env(),
             input=data,
             capture_output=True,
             timeout=timeout,
@@ -95,6 +100,71 @@ def run_git(
     if result.returncode != 0:
         raise GitUnavailable(result.stderr.decode("utf-8", "replace").strip())
     return result.stdout
+
+
+class GitJob:
+    """A git command started now whose output is read later (:meth:`result`): it runs
+    while this process reads the memories. Its output goes to an unnamed temporary file,
+    not a pipe, so git never waits for a reader, and no thread is needed, so the process
+    may still fork workers while it runs."""
+
+    def __init__(self, root: str, *args: str, timeout: float = GIT_TIMEOUT) -> None:
+        self._timeout = timeout
+        self._started = time.monotonic()
+        self._done: bytes | GitUnavailable | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._out = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _finish
+        self._err = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _finish
+        try:
+            self._proc = subprocess.Popen(
+                ["git", *_SAFE_GIT, *args],
+                cwd=root,
+                env=_git_env(),
+                stdin=subprocess.DEVNULL,
+                stdout=self._out,
+                stderr=self._err,
+            )
+        except (FileNotFoundError, OSError) as exc:
+            self._finish(GitUnavailable(str(exc)))
+
+    def _finish(self, done: bytes | GitUnavailable) -> None:
+        self._done = done
+        self._out.close()
+        self._err.close()
+
+    def result(self) -> bytes:
+        """git's output; GitUnavailable when it failed or did not finish in time."""
+        if self._done is None:
+            assert self._proc is not None
+            left = max(0.0, self._timeout - (time.monotonic() - self._started))
+            try:
+                status = self._proc.wait(timeout=left)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+                self._proc.wait()
+                self._finish(
+                    GitUnavailable(f"git did not finish within {int(self._timeout)} seconds")
+                )
+            else:
+                self._out.seek(0)
+                self._err.seek(0)
+                if status != 0:
+                    message = self._err.read().decode("utf-8", "replace").strip()
+                    self._finish(GitUnavailable(message))
+                else:
+                    self._finish(self._out.read())
+        if isinstance(self._done, GitUnavailable):
+            raise self._done
+        assert self._done is not None
+        return self._done
+
+    def discard(self) -> None:
+        """Stop waiting for the output: git is ended if it still runs."""
+        if self._done is None and self._proc is not None:
+            if self._proc.poll() is None:
+                self._proc.kill()
+            self._proc.wait()
+            self._finish(b"")
 
 
 # -- the project's files ----------------------------------------------------------------------
@@ -124,13 +194,27 @@ class ProjectFiles:
         self.by_name = by_name
         self.top = frozenset(p.split("/", 1)[0] for p in self.files)
 
+    @staticmethod
+    def start(root: str) -> tuple[GitJob, GitJob]:
+        """The git commands :meth:`load` reads, started."""
+        return (
+            GitJob(root, "rev-parse", "--show-prefix"),
+            GitJob(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"),
+        )
+
     @classmethod
-    def load(cls, root: str | os.PathLike[str]) -> ProjectFiles:
+    def load(
+        cls, root: str | os.PathLike[str], started: tuple[GitJob, GitJob] | None = None
+    ) -> ProjectFiles:
+        """The project's files (``started``: the commands of :meth:`start`, run for the
+        real path of ``root``)."""
         real = os.path.realpath(root)
+        prefix_job, listed_job = started or cls.start(real)
         try:
-            prefix = run_git(real, "rev-parse", "--show-prefix").decode("utf-8", "replace")
-            listed = run_git(real, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+            prefix = prefix_job.result().decode("utf-8", "replace")
+            listed = listed_job.result()
         except GitUnavailable:
+            listed_job.discard()
             return cls(real, False, frozenset(_walk(real)))
         files = {p for p in listed.decode("utf-8", "replace").split("\0") if p}
         return cls(real, True, frozenset(files), prefix.strip())
@@ -144,7 +228,11 @@ class ProjectFiles:
         """Tracked files (or folders, for ``x/``) whose path ends with ``/target``."""
         name = target.rstrip("/").rsplit("/", 1)[-1] + ("/" if target.endswith("/") else "")
         tail = "/" + target
-        found = [p for p in self.by_name.get(name, ()) if p.endswith(tail) or p == target]
+        same_name = self.by_name.get(name, ())
+        if name == target:  # a bare name: every path of that name ends with it
+            found = list(same_name)
+        else:
+            found = [p for p in same_name if p.endswith(tail) or p == target]
         if not target.endswith("/"):
             found += [p + "/" for p in self.by_name.get(name + "/", ()) if ("/" + p).endswith(tail)]
         return found
@@ -160,6 +248,11 @@ class ProjectFiles:
             and self.exists(target[len(self.prefix) :])
         ):
             return target[len(self.prefix) :]
+        name = target.rsplit("/", 1)[-1]
+        if name == target:  # a bare file name: the first file of that name, if any
+            same = self.by_name.get(name)
+            if same:
+                return same[0]
         found = self.suffix_matches(target)
         return found[0] if found else None
 
@@ -188,14 +281,13 @@ class GitPast:
     changes: dict[str, list[float]] = field(default_factory=dict)  # path -> commit times
     seen: set[str] = field(default_factory=set)
 
-    @classmethod
-    def load(cls, root: str, since: str | None = None) -> GitPast:
-        past = cls()
+    @staticmethod
+    def start(root: str, since: str | None = None) -> tuple[GitJob, GitJob]:
+        """The git commands :meth:`load` reads, started: what is staged or changed in the
+        work tree (a `git mv` not yet committed is a move too), then the log."""
         args = ["log", "-z", "--relative", "-M", "--name-status", "--format=%x01%H %ct"]
-        try:
-            # what is staged or changed in the work tree comes first: a `git mv` not yet
-            # committed is a move too
-            work = run_git(
+        return (
+            GitJob(
                 root,
                 "diff",
                 "-z",
@@ -205,10 +297,22 @@ class GitPast:
                 "--no-ext-diff",
                 "--no-textconv",
                 "HEAD",
-            )
+            ),
+            GitJob(root, *args, *([f"{since}..HEAD"] if since else [])),
+        )
+
+    @classmethod
+    def load(
+        cls, root: str, since: str | None = None, started: tuple[GitJob, GitJob] | None = None
+    ) -> GitPast:
+        past = cls()
+        work_job, log_job = started or cls.start(root, since)
+        try:
+            work = work_job.result()
             out = b"\x01" + WORK_TREE.encode() + b" " + str(time.time()).encode() + b"\0\n" + work
-            out += run_git(root, *args, *([f"{since}..HEAD"] if since else []))
+            out += log_job.result()
         except GitUnavailable:
+            log_job.discard()
             return past  # no commit yet
         for block in out.decode("utf-8", "replace").split("\x01")[1:]:
             head, _, rest = block.partition("\n")
@@ -279,30 +383,36 @@ def find_words(
     return _find_words_on_disk(files, wanted)
 
 
-def source_identifiers(files: ProjectFiles) -> set[bytes]:
-    """Every identifier in the tracked and untracked (not ignored) source files."""
+def start_identifier_scan(root: str) -> GitJob:
+    """The ``git grep`` of :func:`source_identifiers`, started: every identifier of the
+    source files, once, whatever the number of symbols asked (a fixed-string search for
+    thousands of words at once is slow)."""
+    excludes = [f":(exclude,glob)**/*.{ext}" for ext in DOC_EXTENSIONS]
+    return GitJob(
+        root,
+        "grep",
+        "-I",
+        "-h",
+        "-o",
+        "-E",
+        "--untracked",
+        "--no-color",
+        "--no-textconv",
+        "-e",
+        "[A-Za-z_][A-Za-z0-9_]*",
+        "--",
+        ".",
+        ":(exclude).serena",
+        *excludes,
+    )
+
+
+def source_identifiers(files: ProjectFiles, started: GitJob | None = None) -> set[bytes]:
+    """Every identifier in the tracked and untracked (not ignored) source files
+    (``started``: :func:`start_identifier_scan` run in the project's root)."""
     if files.git:
-        # every identifier of the source files, once: one fast pass whatever the number of
-        # symbols asked (a fixed-string search for thousands of words at once is slow)
-        excludes = [f":(exclude,glob)**/*.{ext}" for ext in DOC_EXTENSIONS]
         try:
-            out = run_git(
-                files.root,
-                "grep",
-                "-I",
-                "-h",
-                "-o",
-                "-E",
-                "--untracked",
-                "--no-color",
-                "--no-textconv",
-                "-e",
-                "[A-Za-z_][A-Za-z0-9_]*",
-                "--",
-                ".",
-                ":(exclude).serena",
-                *excludes,
-            )
+            out = (started or start_identifier_scan(files.root)).result()
         except GitUnavailable as exc:
             if not str(exc):  # status 1 with no message: nothing matched
                 return set()
@@ -434,44 +544,48 @@ class CodeChecker:
         changed_commits: int = DEFAULT_CHANGED_COMMITS,
         past: GitPast | None = None,
     ) -> None:
-        self.files = files or ProjectFiles.load(root)
-        self.history = history and self.files.git
+        self.root = files.root if files is not None else os.path.realpath(root)
+        self._files = files
+        self._want_history = history
         self.changed_commits = changed_commits
         self._past: GitPast | None = past
         self._identifiers: set[bytes] | None = None
-        self._errors: list[BaseException] = []
-        self._threads: list[threading.Thread] = []
+        self._listing: tuple[GitJob, GitJob] | None = None
+        self._walk: tuple[GitJob, GitJob] | None = None
+        self._scan: GitJob | None = None
 
     def prefetch(self, symbols: bool = True) -> None:
-        """Start walking the history and scanning the source files (git works while this
-        process reads the memories)."""
-
-        def run(job: Callable[[], None]) -> None:
-            try:
-                job()
-            except BaseException as exc:  # re-raised by the caller in check()
-                self._errors.append(exc)
-
-        def walk() -> None:
-            self.past  # noqa: B018
-
-        def scan() -> None:
-            self._identifiers = source_identifiers(self.files)
-
-        jobs: list[Callable[[], None]] = [walk] if self.history else []
-        if symbols and self.files.git:
-            jobs.append(scan)
-        for job in jobs:
-            thread = threading.Thread(target=run, args=(job,), daemon=True)
-            thread.start()
-            self._threads.append(thread)
+        """Start listing the files, walking the history and scanning the source files: git
+        works while this process reads the memories (no thread is started, so the process
+        may still fork)."""
+        if self._files is None and self._listing is None:
+            self._listing = ProjectFiles.start(self.root)
+        if self._want_history and self._past is None and self._walk is None:
+            self._walk = GitPast.start(self.root)
+        if symbols and self._identifiers is None and self._scan is None:
+            self._scan = start_identifier_scan(self.root)
 
     def wait(self) -> None:
-        for thread in self._threads:
-            thread.join()
-        self._threads = []
-        if self._errors:
-            raise self._errors.pop()
+        """Take what :meth:`prefetch` started (an error of the identifier scan is raised)."""
+        if self._walk is not None:
+            self.past  # noqa: B018
+        if self._scan is not None:
+            scan, self._scan = self._scan, None
+            if self.files.git:
+                self._identifiers = source_identifiers(self.files, scan)
+            else:
+                scan.discard()
+
+    @property
+    def files(self) -> ProjectFiles:
+        if self._files is None:
+            listing, self._listing = self._listing, None
+            self._files = ProjectFiles.load(self.root, listing)
+        return self._files
+
+    @property
+    def history(self) -> bool:
+        return self._want_history and self.files.git
 
     @property
     def walked(self) -> GitPast | None:
@@ -481,7 +595,13 @@ class CodeChecker:
     @property
     def past(self) -> GitPast:
         if self._past is None:
-            self._past = GitPast.load(self.files.root) if self.history else GitPast()
+            walk, self._walk = self._walk, None
+            if self.history:
+                self._past = GitPast.load(self.files.root, started=walk)
+            else:
+                for job in walk or ():
+                    job.discard()
+                self._past = GitPast()
         return self._past
 
     def check(
@@ -493,12 +613,25 @@ class CodeChecker:
     ) -> CodeReport:
         """Findings for ``memories`` (name -> text); ``written``: when each memory last
         changed (seconds since the epoch), for ``changed`` and for "dead when written"."""
+        found = {name: extract(text) for name, text in memories.items()}
+        return self.check_mentions(found, written, read_only, symbols)
+
+    def check_mentions(
+        self,
+        extracted: dict[str, list[Mention]],
+        written: dict[str, float] | None = None,
+        read_only: Iterable[str] = (),
+        symbols: bool = True,
+    ) -> CodeReport:
+        """:meth:`check` for mentions already extracted (name -> :func:`extract` of its
+        text)."""
         read_only = set(read_only)
-        report = CodeReport(scanned=len(memories), git=self.files.git)
+        report = CodeReport(scanned=len(extracted), git=self.files.git)
         mentions: dict[str, list[Mention]] = {}
         words: set[str] = set()
-        for name, text in memories.items():
-            found = [m for m in extract(text) if self.kept(m)]
+        kept = self.kept
+        for name, every in extracted.items():
+            found = [m for m in every if kept(m)]
             mentions[name] = found
             report.mentions += len(found)
             if symbols:
@@ -676,6 +809,46 @@ class CodeChecker:
             new, commit = next(iter(targets.items()))
             return {new: (folder, commit)}
         return {}
+
+
+def extract_forked(
+    chunks: list[list[str]],
+    read: Callable[[list[str]], dict[str, str]],
+    meanwhile: Callable[[], object] | None = None,
+) -> dict[str, list[Mention]]:
+    """The mentions of the memories named in ``chunks`` (name -> :func:`extract` of the
+    text ``read`` gives): every chunk but the first read and extracted by a forked worker
+    process, the first by this one, after ``meanwhile`` (work the workers need not
+    share). Only for a process that runs no threads (forking one that does is unsafe); a
+    worker that fails has its chunk done again here."""
+
+    def part(names: list[str]) -> dict[str, list[Mention]]:
+        return {name: extract(text) for name, text in read(names).items()}
+
+    workers = []
+    for names in chunks[1:]:
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - runs in the child
+            status = 1
+            try:
+                os.close(read_end)
+                with os.fdopen(write_end, "wb") as out:
+                    out.write(pickle.dumps(part(names), pickle.HIGHEST_PROTOCOL))
+                status = 0
+            finally:
+                os._exit(status)
+        os.close(write_end)
+        workers.append((pid, read_end, names))
+    if meanwhile is not None:
+        meanwhile()
+    found = part(chunks[0]) if chunks else {}
+    for pid, read_end, names in workers:
+        with os.fdopen(read_end, "rb") as source:
+            data = source.read()
+        _pid, status = os.waitpid(pid, 0)
+        found.update(pickle.loads(data) if status == 0 and data else part(names))
+    return found
 
 
 def memory_times(

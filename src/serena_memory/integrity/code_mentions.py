@@ -79,6 +79,9 @@ _IDENT_RE = re.compile(_IDENT)
 _SPACE = re.compile(r"\s")
 _NOT_A_NAME = re.compile(r"[*?<>{}$%=|,;'\"\[\]!^&]")
 _CAMEL = re.compile(r"^[A-Za-z0-9_]*[a-z][A-Za-z0-9_]*$")
+_DRIVE = re.compile(r"^[A-Za-z]:")
+_NUMBERS = re.compile(r"[\d.]+(/[\d.]+)+")
+_SYMBOL_SEPARATOR = re.compile(r"\.|::|#")
 
 
 @dataclass(frozen=True)
@@ -111,7 +114,7 @@ def path_target(raw: str) -> tuple[str, bool] | None:
     """(project-relative target, loose) for a code span that is a path, else None.
     Paths that leave the project (absolute, ``~``, ``..``) are None: never looked at."""
     text = raw.strip()
-    if not text or text.startswith(("/", "~", "\\", "-", "mem:")) or re.match(r"^[A-Za-z]:", text):
+    if not text or text.startswith(("/", "~", "\\", "-", "mem:")) or _DRIVE.match(text):
         return None
     text = _LOCATION.sub("", text) if ("#" in text or ":" in text) else text
     if not text or not _PATH_CHARS.match(text):
@@ -131,13 +134,14 @@ def path_target(raw: str) -> tuple[str, bool] | None:
             return None  # `.md` is an extension, not a file
     if _PLACEHOLDER_NAME.match(last):
         return None  # a naming rule (`PascalCase.tsx`, `.test.ts`), not a file
-    normal = posixpath.normpath(body)
+    # normpath only changes a path with an empty, `.` or `..` part
+    normal = posixpath.normpath(body) if ("//" in body or "/." in "/" + body) else body
     if normal.startswith("..") or normal.startswith("/") or normal == ".":
         return None
-    if any(part.startswith("-") for part in normal.split("/")):
+    if normal.startswith("-") or "/-" in normal:
         return None
     loose = not (folder or _has_extension(last) or last in EXTENSIONLESS_FILES or dotted)
-    if loose and re.fullmatch(r"[\d.]+(/[\d.]+)+", normal):
+    if loose and _NUMBERS.fullmatch(normal):
         return None  # a date or a ratio
     return (normal + "/" if folder else normal), loose
 
@@ -148,7 +152,7 @@ def symbol_target(raw: str) -> str | None:
     if not found:
         return None
     name, call = found.group(1), found.group(2)
-    parts = re.split(r"\.|::|#", name)
+    parts = _SYMBOL_SEPARATOR.split(name)
     if any(len(p) < 2 for p in parts) and not call:
         return None
     if call is not None or len(parts) > 1:
@@ -182,7 +186,7 @@ def extract(text: str) -> list[Mention]:
     found: list[Mention] = []
     fence: str | None = None
     for number, line in enumerate(text.splitlines(), start=1):
-        opened = _FENCE.match(line)
+        opened = _FENCE.match(line) if ("`" in line or "~" in line) else None
         if fence is not None:
             if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
                 fence = None

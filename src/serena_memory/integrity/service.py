@@ -44,6 +44,7 @@ from serena_memory.integrity.analysis import (
 
 if TYPE_CHECKING:
     from serena_memory.integrity.code_drift import CodeFinding, CodeReport
+    from serena_memory.integrity.code_mentions import Mention
     from serena_memory.integrity.graph import MemoryGraph
 
 # why a bare mention was left alone by auto_prefix
@@ -150,6 +151,7 @@ def run_check(
     reachability: bool = False,
     jobs: int = 1,
     cache: bool = True,
+    code_mentions: dict[str, list[Mention]] | None = None,
 ) -> CheckReport:
     """Stale references (always), exact bare mentions and near-misses (on request),
     memories unreachable from `mem:core` and references into ignored memories (on request).
@@ -160,9 +162,12 @@ def run_check(
     ``jobs`` > 1 (0: one per CPU) splits a large check over forked worker processes; the
     report is the same. Only for single-threaded callers such as the command line: forking
     a process that runs threads (a web server) is unsafe, so it is refused there.
+
+    ``code_mentions`` (a dict) is filled with the mentions of code of every project memory
+    read, found in the same pass over the files, for :func:`start_code_check`.
     """
     listing = _Listing(store)
-    if cache:
+    if cache and code_mentions is None:  # the code check needs every memory read
         from serena_memory.integrity.cache import cached_check
 
         cached = cached_check(store, listing, include_unmarked, fuzzy, reachability)
@@ -172,10 +177,19 @@ def run_check(
         jobs = _cpu_count()
     jobs = min(jobs, max(1, len(listing.names) // PARALLEL_MIN_PER_JOB))
     if jobs > 1 and not reachability and _can_fork():
-        report = _parallel_check(listing, include_unmarked, fuzzy, jobs)
+        report = _parallel_check(listing, include_unmarked, fuzzy, jobs, code_mentions)
     else:
-        report = listing.analyzer().check(include_unmarked, fuzzy, reachability)
+        analyzer = listing.analyzer()
+        report = analyzer.check(include_unmarked, fuzzy, reachability)
+        if code_mentions is not None:
+            code_mentions.update(_code_mentions(analyzer.memories))
     return with_sync_conflicts(store, report)
+
+
+def _code_mentions(texts: dict[str, str]) -> dict[str, list[Mention]]:
+    from serena_memory.integrity.code_mentions import extract
+
+    return {name: extract(text) for name, text in texts.items() if not N.is_global(name)}
 
 
 def with_sync_conflicts(store: MemoryStore, report: CheckReport) -> CheckReport:
@@ -223,7 +237,11 @@ def _chunks(listing: _Listing, jobs: int) -> list[list[str]]:
 
 
 def _parallel_check(
-    listing: _Listing, include_unmarked: bool, fuzzy: bool, jobs: int
+    listing: _Listing,
+    include_unmarked: bool,
+    fuzzy: bool,
+    jobs: int,
+    code_mentions: dict[str, list[Mention]] | None = None,
 ) -> CheckReport:
     import pickle
 
@@ -235,11 +253,11 @@ def _parallel_check(
         if fuzzy:
             base.near_index  # noqa: B018
 
-    def part(names: list[str]) -> CheckReport:
+    def part(names: list[str]) -> tuple[CheckReport, dict[str, list[Mention]] | None]:
         texts, unreadable, refused = listing.read(names)
         report = base.sibling(texts, unreadable).check(include_unmarked, fuzzy)
         report.skipped = refused
-        return report
+        return report, (_code_mentions(texts) if code_mentions is not None else None)
 
     chunks = _chunks(listing, jobs)
     workers = []
@@ -251,18 +269,22 @@ def _parallel_check(
             try:
                 os.close(read_end)
                 with os.fdopen(write_end, "wb") as out:
-                    out.write(pickle.dumps(part(names)))
+                    out.write(pickle.dumps(part(names), pickle.HIGHEST_PROTOCOL))
                 status = 0
             finally:
                 os._exit(status)
         os.close(write_end)
         workers.append((pid, read_end, names))
-    reports = [part(chunks[0])]
+    parts = [part(chunks[0])]
     for pid, read_end, names in workers:
         with os.fdopen(read_end, "rb") as source:
             data = source.read()
         _pid, status = os.waitpid(pid, 0)
-        reports.append(pickle.loads(data) if status == 0 and data else part(names))
+        parts.append(pickle.loads(data) if status == 0 and data else part(names))
+    if code_mentions is not None:
+        for _report, found in parts:
+            code_mentions.update(found or {})
+    reports = [report for report, _found in parts]
     merged = reports[0]
     for report in reports[1:]:
         merged.stale += report.stale
@@ -568,38 +590,75 @@ def run_code_check(
     since: str | None = None,
     changed_commits: int | None = None,
     symbols: bool = True,
+    jobs: int = 1,
 ) -> CodeReport:
     """The project memories' mentions of code checked against the project's files now
     (:mod:`serena_memory.integrity.code_drift`). With ``since`` (a git revision) only what
     changed since it: the mentions of paths deleted or renamed since, of symbols on
-    removed lines, and every mention of the memories changed since. Never writes."""
+    removed lines, and every mention of the memories changed since. Never writes.
+
+    ``jobs`` > 1 (0: one per CPU) has forked worker processes read the memories and find
+    their mentions; the report is the same. Only for single-threaded callers such as the
+    command line (elsewhere it is one job)."""
+    return start_code_check(store, since, changed_commits, symbols)(jobs)
+
+
+def start_code_check(
+    store: MemoryStore,
+    since: str | None = None,
+    changed_commits: int | None = None,
+    symbols: bool = True,
+) -> Callable[..., CodeReport]:
+    """:func:`run_code_check` begun: git lists the project's files, walks its history and
+    scans its source files in the background (processes, no thread, so the caller may
+    still fork) while the caller does other work; the function returned, given ``jobs``
+    (and the mentions :func:`run_check` found, if it ran just before: then the memories
+    are not read again), gives the report. A wrong ``since`` is refused here."""
     from serena_memory.integrity.code_drift import (
         DEFAULT_CHANGED_COMMITS,
         CodeChecker,
         changes_since,
+        extract_forked,
         memory_times,
     )
+    from serena_memory.integrity.code_mentions import extract
 
-    listing = _Listing(store)
-    names = [n for n in listing.names if not N.is_global(n)]
     checker = CodeChecker(
         store.project_root,
         changed_commits=DEFAULT_CHANGED_COMMITS if changed_commits is None else changed_commits,
     )
     window = changes_since(checker.files, since) if since is not None else None
     checker.prefetch(symbols)
-    texts, _unreadable, _refused = listing.read(names)
-    checker.wait()
-    written = (
-        memory_times(checker.files, checker.past, {n: listing.paths[n] for n in texts})
-        if checker.history
-        else None
-    )
-    report = checker.check(texts, written, listing.read_only, symbols=symbols)
-    if window is not None:
-        report.findings = window.keep(report.findings)
-        report.since = since
-    return report
+
+    def finish(jobs: int, mentions: dict[str, list[Mention]] | None = None) -> CodeReport:
+        listing = _Listing(store)
+        names = [n for n in listing.names if not N.is_global(n)]
+        if jobs == 0:
+            jobs = _cpu_count()
+        jobs = min(jobs, max(1, len(names) // PARALLEL_MIN_PER_JOB))
+        if mentions is not None:  # found by the check that read the memories just before
+            found = {n: m for n, m in mentions.items() if n in listing.paths}
+        elif jobs > 1 and _can_fork():
+            chunks = [
+                names[i * len(names) // jobs : (i + 1) * len(names) // jobs] for i in range(jobs)
+            ]
+            # while the workers read, this process takes the list of files and the history
+            found = extract_forked(chunks, lambda part: listing.read(part)[0], lambda: checker.past)
+        else:
+            found = {n: extract(t) for n, t in listing.read(names)[0].items()}
+        checker.wait()
+        written = (
+            memory_times(checker.files, checker.past, {n: listing.paths[n] for n in found})
+            if checker.history
+            else None
+        )
+        report = checker.check_mentions(found, written, listing.read_only, symbols=symbols)
+        if window is not None:
+            report.findings = window.keep(report.findings)
+            report.since = since
+        return report
+
+    return finish
 
 
 def fix_code_references(
@@ -689,7 +748,9 @@ def drift_summary(store: MemoryStore) -> str:
         started = time.monotonic()
         listing = _Listing(store)
         checker = cached_checker(str(store.project_root))
-        drifted = 0
+        files = checker.files
+        found: dict[str, bool] = {}  # target -> found in the project's files
+        unresolved: list[CodeFinding] = []
         partial = False
         for name in listing.names:
             if N.is_global(name):
@@ -698,13 +759,17 @@ def drift_summary(store: MemoryStore) -> str:
                 partial = True
                 break
             texts, _u, _r = listing.read([name])
-            text = texts.get(name, "")
-            unresolved = [
-                CodeFinding(name, m.line, m.text, PATH, MISSING, m.target)
-                for m in extract(text)
-                if m.kind == PATH and checker.kept(m) and checker.files.resolve(m.target) is None
-            ]
-            drifted += bool(unresolved and checker.without_left_alone(unresolved))
+            for m in extract(texts.get(name, "")):
+                if m.kind != PATH or not checker.kept(m):
+                    continue
+                exists = found.get(m.target)
+                if exists is None:
+                    exists = found[m.target] = files.resolve(m.target) is not None
+                if not exists:
+                    unresolved.append(CodeFinding(name, m.line, m.text, PATH, MISSING, m.target))
+        # one question to git for every memory's unresolved paths (ignored ones are left alone)
+        kept = checker.without_left_alone(unresolved) if unresolved else []
+        drifted = len({f.memory for f in kept})
     except Exception:
         return ""
     if not drifted:

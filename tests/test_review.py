@@ -287,3 +287,39 @@ def test_planted_proposal_files_are_skipped_never_applied(
     result = run_cli("memories", "review", "accept", "bbbbbbbbbbbb", "-p", str(project))
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert not (project / ".serena" / "memories" / "etc").exists()
+
+
+# -- the dashboard's review API: the same rules as its other changes ---------------------------
+def test_dashboard_accept_needs_the_token_and_the_dashboards_origin(
+    project: Path, serena_home: Path
+) -> None:
+    import httpx
+
+    from serena_memory.dashboard.server import DashboardServer
+
+    set_mode(serena_home, project, "propose")
+    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    proposal = P.propose_write(agent, "planted", "# From the agent\n")
+    server = DashboardServer(project, home=serena_home, port=0)
+    server.start()
+    try:
+        url = server.base_url + "/api/proposals/accept"
+        token = {"X-Serena-Token": server.token}
+        assert httpx.post(url, json={"id": proposal.id}).status_code in (401, 403)
+        for origin in ["http://evil.example", "null"]:
+            response = httpx.post(
+                url, json={"id": proposal.id}, headers={"Origin": origin, **token}
+            )
+            assert response.status_code == 403
+        assert not mem_file(project, "planted").exists()
+        listing = httpx.get(server.base_url + "/api/proposals", headers=token).json()
+        assert [p["id"] for p in listing["proposals"]] == [proposal.id]
+        bad = httpx.post(url, json={"id": "../x"}, headers={"Origin": server.base_url, **token})
+        assert bad.status_code == 409 and "not a proposal id" in bad.json()["error"]
+        good = httpx.post(
+            url, json={"id": proposal.id}, headers={"Origin": server.base_url, **token}
+        )
+        assert good.status_code == 200, good.text
+        assert mem_file(project, "planted").read_text() == "# From the agent\n"
+    finally:
+        server.stop()

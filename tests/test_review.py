@@ -323,3 +323,55 @@ def test_dashboard_accept_needs_the_token_and_the_dashboards_origin(
         assert mem_file(project, "planted").read_text() == "# From the agent\n"
     finally:
         server.stop()
+
+
+def test_review_mode_over_streamable_http_names_the_client_in_the_accepted_entry(
+    project: Path, serena_home: Path
+) -> None:
+    from test_mcp_support import http_server
+
+    set_mode(serena_home, project, "propose")
+    MemoryStore(project, home=serena_home).write("core", "# Core\n\nUse uv.\n")
+
+    async def go(server) -> None:
+        async with server.connect() as client:
+            text = await ok(
+                client, "edit_memory", memory_name="core", needle="uv", repl="pip", mode="literal"
+            )
+            assert "proposal" in text
+            read = await ok(client, "read_memory", memory_name="core")
+            assert "Pending proposal" in read and "Use pip." in read
+
+    with http_server(["--project", str(project), "--no-dashboard"]) as server:
+        anyio.run(go, server)
+    assert mem_file(project, "core").read_text() == "# Core\n\nUse uv.\n"
+    (row,) = listed(project)
+    assert row["agent"] != "unknown client"
+    result = run_cli("memories", "review", "accept", row["id"], "-p", str(project))
+    assert result.returncode == 0, result.stderr
+    newest = entries(project)[0]
+    assert newest.who.startswith(row["agent"]) and "accepted by" in newest.who
+
+
+def test_an_agent_store_refuses_direct_changes_whichever_front_end_calls_it(
+    project: Path, serena_home: Path
+) -> None:
+    from serena_memory.core.errors import AgentWritesError
+
+    MemoryStore(project, home=serena_home).write("core", "See src/app.py.\n")
+    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    for mode in ("propose", "read-only"):
+        set_mode(serena_home, None, mode)
+        with pytest.raises(AgentWritesError):
+            agent.write("core", "replaced")
+        with pytest.raises(AgentWritesError):
+            agent.update("core", lambda text: text + "more\n")
+        with pytest.raises(AgentWritesError):
+            agent.delete("core")
+    assert mem_file(project, "core").read_text() == "See src/app.py.\n"
+    set_mode(serena_home, None, "read-only")
+    with pytest.raises(AgentWritesError):
+        P.propose_write(agent, "core", "proposed")
+    # a person's store is not affected
+    MemoryStore(project, home=serena_home).write("core", "By a person.\n")
+    assert mem_file(project, "core").read_text() == "By a person.\n"

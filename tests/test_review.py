@@ -375,3 +375,41 @@ def test_an_agent_store_refuses_direct_changes_whichever_front_end_calls_it(
     # a person's store is not affected
     MemoryStore(project, home=serena_home).write("core", "By a person.\n")
     assert mem_file(project, "core").read_text() == "By a person.\n"
+
+
+def test_a_person_edits_a_proposal_before_accepting_it(
+    project: Path, serena_home: Path, tmp_path: Path
+) -> None:
+    import subprocess
+    import sys
+
+    set_mode(serena_home, project, "propose")
+    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    proposal = P.propose_write(agent, "notes", "# Notes\n\nUse pip.\n")
+    editor = tmp_path / "editor.py"
+    editor.write_text(
+        "import sys, pathlib\np = pathlib.Path(sys.argv[1])\n"
+        "p.write_text(p.read_text().replace('pip', 'uv'))\n"
+    )
+    env = {**os.environ, "EDITOR": f"{sys.executable} {editor}"}
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "serena_memory.cli",
+            "memories",
+            "review",
+            "accept",
+            proposal.id,
+            "--edit",
+            "-p",
+            str(project),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert mem_file(project, "notes").read_text() == "# Notes\n\nUse uv.\n"
+    assert listed(project) == []

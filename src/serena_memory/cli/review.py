@@ -88,7 +88,13 @@ def review_show(proposal_id: str) -> None:
 @PROJECT_OPTION
 @click.argument("proposal_id", metavar="ID", required=False)
 @click.option("--all", "accept_all", is_flag=True, help="Accept every pending proposal.")
-def review_accept(proposal_id: str | None, accept_all: bool) -> None:
+@click.option(
+    "--edit",
+    "edit_first",
+    is_flag=True,
+    help="Open the proposed text in $EDITOR first, and accept what you save.",
+)
+def review_accept(proposal_id: str | None, accept_all: bool, edit_first: bool) -> None:
     """Make the change proposal ID proposes (one history entry naming the agent and you).
 
     A proposal whose memory changed since it was made is refused, and kept: look at it
@@ -98,7 +104,20 @@ def review_accept(proposal_id: str | None, accept_all: bool) -> None:
 
     if accept_all == (proposal_id is not None):
         raise click.UsageError("give one proposal ID, or --all")
+    if edit_first and accept_all:
+        raise click.UsageError("--edit accepts one proposal at a time; give its ID")
     store = open_store(None)
+    if edit_first:
+        assert proposal_id is not None
+        proposal = P.get(store, proposal_id)
+        if proposal.text is None:
+            raise click.UsageError(f"proposal {proposal.id} has no text to edit")
+        edited = click.edit(proposal.text, extension=".md", require_save=True)
+        if edited is None:
+            raise click.ClickException("the text was not saved, so nothing was accepted")
+        done = P.accept(store, proposal.id, edited)
+        say(f"Accepted {done.id}, as edited: {escape_line(done.describe())}.")
+        return
     ids = [proposal_id] if proposal_id is not None else [p.id for p in P.pending(store)[0]]
     failed = 0
     for one in ids:

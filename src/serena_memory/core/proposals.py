@@ -250,8 +250,9 @@ def _new(store: MemoryStore, action: str, memory: str, **fields: Any) -> Proposa
     """A proposal of the agent acting here; it replaces the agent's earlier one for the
     same memory (the newest is what it means now)."""
     who = acting_provenance() or store.provenance
-    earlier = [p for p in for_memory(store, memory) if p.memory == memory]
-    if any(p.action == "rename" for p in earlier) or for_memory(store, memory) != earlier:
+    touching = for_memory(store, memory)
+    earlier = [p for p in touching if p.memory == memory]
+    if any(p.action == "rename" for p in earlier) or touching != earlier:
         raise ProposalError(
             f"memory '{memory}' has a pending rename proposal; wait until the user reviews it"
         )
@@ -399,11 +400,17 @@ def state_of(store: MemoryStore, proposal: Proposal) -> tuple[str | None, bool]:
     return current, version != proposal.base
 
 
-def accept(store: MemoryStore, proposal_id: str) -> Proposal:
+def accept(store: MemoryStore, proposal_id: str, text: str | None = None) -> Proposal:
     """Make the change ``proposal_id`` proposes, through the store's normal write path
     (its gates and locks), as one history entry naming the agent that proposed it and the
-    person who accepts; refused, and kept, when the memory changed since."""
+    person who accepts; refused, and kept, when the memory changed since. ``text``: the
+    person's edit of a proposed write or edit, accepted instead of the proposed text."""
     proposal = get(store, proposal_id)
+    if text is not None and proposal.action not in ("write", "edit"):
+        raise ProposalError(
+            f"proposal {proposal.id} would {proposal.describe()}, which has no text to edit; "
+            "accept or reject it as it is"
+        )
     person = acting_provenance() or store.provenance
     who = Provenance(
         person.entry_point,
@@ -418,8 +425,9 @@ def accept(store: MemoryStore, proposal_id: str) -> Proposal:
     try:
         with acting_as(who):
             if proposal.action in ("write", "edit"):
-                assert proposal.text is not None
-                store.write_if_unchanged(proposal.memory, proposal.text, proposal.base)
+                chosen = proposal.text if text is None else text
+                assert chosen is not None
+                store.write_if_unchanged(proposal.memory, chosen, proposal.base)
             elif proposal.action == "delete":
                 store.delete(proposal.memory, expected_version=proposal.base)
             else:

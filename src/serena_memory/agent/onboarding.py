@@ -138,6 +138,11 @@ def activation_message(
                 "instructions, so that later sessions start from what you learn now."
                 + _importable(store)
             )
+        from serena_memory.agent.proposal_views import activation_line
+
+        review = activation_line(store)
+        if review:
+            parts.append(review)
     for prompt in mode_prompts or []:
         if prompt:
             parts.append(prompt)

@@ -34,6 +34,7 @@ from serena_memory.cli.integrity import (
     fix_code_references,
     graph,
 )
+from serena_memory.cli.review import review_command
 from serena_memory.cli.search import search
 from serena_memory.cli.servers import start_mcp_server
 from serena_memory.cli.setup import setup
@@ -301,6 +302,7 @@ for _command in (
     resolve_command,
     import_command,
     export_command,
+    review_command,
 ):
     memories.add_command(_command)
 for _command in (start_mcp_server, dashboard, setup):

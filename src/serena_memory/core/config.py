@@ -23,6 +23,9 @@ GLOBAL_CONFIG_NAME = "serena_config.yml"
 PROJECT_CONFIG_NAME = "project.yml"
 DEFAULT_MAX_CHARS = 150_000
 DEFAULT_LISTING_BUDGET = 2_000  # tokens: what a list of memory names may cost the agent
+AGENT_WRITE_MODES = ("direct", "propose", "read-only")
+"""What the agent's memory changes do, from the loosest to the strictest: land at once,
+become proposals a person reviews (core/proposals.py), or are refused."""
 
 
 def serena_home() -> Path:
@@ -61,6 +64,7 @@ class GlobalConfig(NamedTuple):
     memory_history: bool = True
     memory_history_dir: Path | None = None  # None: $SERENA_HOME/history
     memory_history_keep_days: int = 0  # 0: keep every entry
+    memory_agent_writes: str = "direct"
     path: Path | None = None
 
 
@@ -72,6 +76,7 @@ class ProjectConfig(NamedTuple):
     memory_listing_budget: int | None = None  # None: the global setting
     memory_history: bool | None = None  # None: as the global configuration says
     memory_history_keep_days: int | None = None
+    memory_agent_writes: str | None = None  # None: the global setting; never looser
     path: Path | None = None
 
 
@@ -99,6 +104,14 @@ class Settings(NamedTuple):
         """Days of history that ``--prune`` keeps (the project's setting wins); 0: all."""
         days = self.project_config.memory_history_keep_days
         return self.global_config.memory_history_keep_days if days is None else days
+
+    @property
+    def agent_writes(self) -> str:
+        """What the agent's changes do: the stricter of the two files' settings, so a
+        project's file (a cloned repository's, untrusted) can tighten the gate, never
+        lift it."""
+        modes = [self.global_config.memory_agent_writes, self.project_config.memory_agent_writes]
+        return max((m for m in modes if m is not None), key=AGENT_WRITE_MODES.index)
 
 
 _cache: dict[Path, tuple[tuple[int, int], dict[str, Any]]] = {}
@@ -210,6 +223,18 @@ def _listing_budget(data: dict[str, Any], path: Path) -> int | None:
     return value
 
 
+def _agent_writes(data: dict[str, Any], path: Path) -> str | None:
+    value = data.get("memory_agent_writes")
+    if value is None:
+        return None
+    if value not in AGENT_WRITE_MODES:
+        raise ConfigError(
+            f"{path}: key 'memory_agent_writes': expected direct, propose or read-only, "
+            f"got {value!r}"
+        )
+    return str(value)
+
+
 def load_global_config(home: Path | None = None) -> GlobalConfig:
     path = (home or serena_home()) / GLOBAL_CONFIG_NAME
     data = load_mapping(path)
@@ -240,6 +265,7 @@ def load_global_config(home: Path | None = None) -> GlobalConfig:
             None if history_dir is None else (path.parent / Path(history_dir).expanduser())
         ),
         memory_history_keep_days=0 if keep_days is None else keep_days,
+        memory_agent_writes=_agent_writes(data, path) or "direct",
         path=path,
     )
 
@@ -319,6 +345,7 @@ def load_project_config(project_root: Path) -> ProjectConfig:
         project_name=name,
         memory_history=_flag(data, "memory_history", path, None),
         memory_history_keep_days=_keep_days(data, path),
+        memory_agent_writes=_agent_writes(data, path),
         path=path,
     )
 

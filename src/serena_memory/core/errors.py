@@ -131,6 +131,15 @@ class MemoryChangedError(MemoryStoreError):
         self.current_version = current_version
 
 
+class AgentWritesError(MemoryStoreError):
+    """The agent's change is refused by ``memory_agent_writes`` (read-only, or a change
+    that review mode can't turn into a proposal)."""
+
+
+class ProposalError(MemoryStoreError):
+    """A proposal can't be found, read or applied (a conflict, a damaged file)."""
+
+
 class RenameJournalError(MemoryStoreError):
     """A rename journal that is not replayed (malformed, foreign or unsafe): changes wait
     until a person removes it, reading and listing go on."""

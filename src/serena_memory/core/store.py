@@ -37,6 +37,7 @@ from serena_memory.core.config import (
 from serena_memory.core.display import counted
 from serena_memory.core.editing import EditMode, apply_edit
 from serena_memory.core.errors import (
+    AgentWritesError,
     ContentTooLongError,
     IgnoredMemoryError,
     InvalidNameError,
@@ -339,10 +340,16 @@ class MemoryStore:
     def is_ignored(self, name: str) -> bool:
         return self.settings.patterns.ignored_match(N.normalize_name(name)) is not None
 
-    def _accessible(self, raw: str, *, write: bool, settings: Settings | None = None) -> str:
-        """Normalize a name and apply the ignored and read-only rules for this context."""
+    def _accessible(
+        self, raw: str, *, write: bool, settings: Settings | None = None, proposing: bool = False
+    ) -> str:
+        """Normalize a name and apply the ignored and read-only rules for this context.
+        ``proposing``: the agent's change becomes a proposal (core/proposals.py), which
+        review mode allows where it refuses the change itself."""
         name = N.normalize_name(raw)
         settings = settings or self.settings
+        if write and self.context is Context.AGENT:
+            _refuse_agent_write(name, settings.agent_writes, proposing)
         ignored = settings.patterns.ignored_match(name)
         if ignored is not None:
             raise IgnoredMemoryError(
@@ -630,6 +637,10 @@ class MemoryStore:
             return
         with self._changing(all_scopes=True), self.recording("", all_scopes=True):
             pass
+
+    def proposable_name(self, name: str) -> str:
+        """:meth:`writable_name` for a change the agent proposes instead of making."""
+        return self._accessible(name, write=True, proposing=True)
 
     def writable_name(self, name: str) -> str:
         """The normalized name, if this store may change that memory; else the error that
@@ -1287,6 +1298,22 @@ class MemoryStore:
                 atomic_write(path, encode_memory(name, content), self._allowed(name))
                 record.touched(name)
         return WriteResult(name, current is None, len(content))
+
+
+def _refuse_agent_write(name: str, mode: str, proposing: bool) -> None:
+    """``memory_agent_writes``: read-only refuses every change of the agent; propose lets
+    through only the changes that become proposals."""
+    if mode == "read-only":
+        raise AgentWritesError(
+            f"memory '{name}' was not changed: memories are read-only for the agent here "
+            "(memory_agent_writes: read-only); tell the user what you would change instead"
+        )
+    if mode == "propose" and not proposing:
+        raise AgentWritesError(
+            f"memory '{name}' was not changed: the agent's changes are proposals for the user "
+            "to review here (memory_agent_writes: propose), and this one can't be proposed; "
+            "tell the user what you would change instead"
+        )
 
 
 def _write_summary(name: str, replacing: bool) -> str:

@@ -34,6 +34,7 @@ from serena_memory.core.errors import (
     MemoryChangedError,
     MemoryExistsError,
     MemoryNotFoundError,
+    ProposalError,
     ReadOnlyMemoryError,
     describe,
 )
@@ -71,7 +72,7 @@ def _status_for(exc: BaseException) -> int:
         return 404
     if isinstance(exc, ReadOnlyMemoryError):
         return 403
-    if isinstance(exc, MemoryExistsError | MemoryChangedError):
+    if isinstance(exc, MemoryExistsError | MemoryChangedError | ProposalError):
         return 409
     if isinstance(exc, ConfigError | OSError):
         return 500  # the project's files or the disk, not the request, need a fix
@@ -287,6 +288,7 @@ class DashboardApi:
             {"name": name, "read_only": name in read_only, "global": N.is_global(name)}
             for name in listing.all
         ]
+        from serena_memory.core.proposals import pending
         from serena_memory.sync.merge import conflicts
 
         return {
@@ -294,6 +296,7 @@ class DashboardApi:
             "global_folder": str(store.global_dir),
             "memories": memories,
             "sync_conflicts": [c.name for c in conflicts(store)],
+            "proposals": len(pending(store)[0]),
         }
 
     def sync_conflict(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
@@ -636,6 +639,46 @@ class DashboardApi:
         result = MemoryHistory(self.store()).restore(name, rev or None)
         return {"name": name, "changed": result.changed, "summary": result.summary()}
 
+    # -- review mode (core/proposals.py) ---------------------------------------------------
+    def proposals(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        """The agent's pending proposals, each with its diff against the memory now and
+        whether that memory changed since (a conflict: it can't be accepted)."""
+        from serena_memory.agent.proposal_views import proposal_diff
+        from serena_memory.core import proposals as P
+
+        store = self.store()
+        found, skipped = P.pending(store)
+        rows = []
+        for proposal in found:
+            _, conflict = P.state_of(store, proposal)
+            rows.append(
+                {
+                    "id": proposal.id,
+                    "memory": proposal.memory,
+                    "action": proposal.action,
+                    "new_name": proposal.new_name,
+                    "describe": proposal.describe(),
+                    "agent": proposal.agent,
+                    "created": proposal.created,
+                    "conflict": conflict,
+                    "diff": proposal_diff(store, proposal),
+                }
+            )
+        return {"proposals": rows, "skipped": [s.to_dict() for s in skipped]}
+
+    def accept_proposal(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        """Make a proposal's change: one history entry naming the agent and the person."""
+        from serena_memory.core import proposals as P
+
+        done = P.accept(self.store(), self.text_field(data, "id"))
+        return {"id": done.id, "summary": f"Accepted: {done.describe()}."}
+
+    def reject_proposal(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        from serena_memory.core import proposals as P
+
+        done = P.reject(self.store(), self.text_field(data, "id"))
+        return {"id": done.id, "summary": f"Rejected: {done.describe()}."}
+
     # -- pages -----------------------------------------------------------------------------
     async def index(self, request: Request) -> Response:
         return FileResponse(STATIC_DIR / "index.html", media_type="text/html")
@@ -661,6 +704,9 @@ class DashboardApi:
             Route("/api/history", w(self.history), methods=["GET"]),
             Route("/api/history/change", w(self.history_change), methods=["GET"]),
             Route("/api/restore", w(self.restore_memory, body=True), methods=["POST"]),
+            Route("/api/proposals", w(self.proposals), methods=["GET"]),
+            Route("/api/proposals/accept", w(self.accept_proposal, body=True), methods=["POST"]),
+            Route("/api/proposals/reject", w(self.reject_proposal, body=True), methods=["POST"]),
             Route("/api/check", w(self.check), methods=["GET"]),
             Route("/api/search", w(self.search), methods=["GET"]),
             Route("/api/sync-conflict", w(self.sync_conflict), methods=["GET"]),

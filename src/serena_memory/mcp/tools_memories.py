@@ -8,7 +8,9 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from serena_memory.agent import tools as T
+from serena_memory.core import proposals
 from serena_memory.core.display import counted
+from serena_memory.core.errors import MemoryNotFoundError
 from serena_memory.core.names import normalize_name
 from serena_memory.mcp.state import ServerState
 from serena_memory.mcp.tool_declaration import ToolDeclaration
@@ -57,8 +59,14 @@ def read_memory(state: ServerState, memory_name: MemoryName) -> str:
     from serena_memory.integrity.service import drift_note
 
     store = state.require_store()
-    text = store.read(memory_name)
-    return text + drift_note(store, memory_name, text)
+    try:
+        text = store.read(memory_name)
+    except MemoryNotFoundError:
+        pending = proposals.agent_note(store, memory_name)  # a memory it proposed to create
+        if pending:
+            return f"Memory '{normalize_name(memory_name)}' does not exist yet." + pending
+        raise
+    return text + drift_note(store, memory_name, text) + proposals.agent_note(store, memory_name)
 
 
 def write_memory(
@@ -78,7 +86,10 @@ def write_memory(
     name; use '/' to put it in a topic (e.g. 'auth/login'). Use the 'global/' prefix only
     when the user asks for a memory shared by all projects. Refer to other memories as
     `mem:NAME` inside backticks, saying when to read them."""
-    result = state.require_store().write(memory_name, content, max_chars=max_chars)
+    store = state.require_store()
+    if proposals.proposing(store):
+        return proposals.propose_write(store, memory_name, content, max_chars).told()
+    result = store.write(memory_name, content, max_chars=max_chars)
     how = "created" if result.created else "replaced"
     return f"Memory '{result.name}' written ({how}, {result.chars} characters)."
 
@@ -102,14 +113,31 @@ def edit_memory(
     expression (MULTILINE and DOTALL on). The replacement is inserted as given, except that
     in regex mode $!1, $!2 ... insert the matched groups. A needle that matches nothing, or
     several places without allow_multiple_occurrences, is an error."""
-    result = state.require_store().edit(memory_name, needle, repl, mode, allow_multiple_occurrences)
+    store = state.require_store()
+    if proposals.proposing(store):
+        proposal, count = proposals.propose_edit(
+            store, memory_name, needle, repl, mode, allow_multiple_occurrences
+        )
+        if proposal is not None:
+            return f"{counted(count, 'replacement')}. {proposal.told()}"
+        return f"Nothing to propose: the edit leaves '{normalize_name(memory_name)}' as it is."
+    result = store.edit(memory_name, needle, repl, mode, allow_multiple_occurrences)
     return f"Memory '{result.name}' edited: {counted(result.replacements, 'replacement')}."
 
 
 def delete_memory(state: ServerState, memory_name: MemoryName) -> str:
     """Delete a memory. Only do this when the user asked for it or agreed to it; prefer
     editing a memory that is partly outdated."""
-    state.require_store().delete(memory_name)
+    store = state.require_store()
+    if proposals.proposing(store):
+        proposal = proposals.propose_delete(store, memory_name)
+        if proposal is None:
+            return (
+                f"Your pending proposal to create '{normalize_name(memory_name)}' is withdrawn; "
+                "nothing else changed."
+            )
+        return proposal.told()
+    store.delete(memory_name)
     return f"Memory '{normalize_name(memory_name)}' deleted."
 
 
@@ -124,7 +152,10 @@ def rename_memory(
     Every `mem:OLD_NAME` reference in the other memories is rewritten to the new name; the
     answer says how many and which read-only memories were left alone. Use this instead of
     writing a copy and deleting the original."""
-    return state.require_store().rename(old_name, new_name).summary()
+    store = state.require_store()
+    if proposals.proposing(store):
+        return proposals.propose_rename(store, old_name, new_name).told()
+    return store.rename(old_name, new_name).summary()
 
 
 TOOLS = (

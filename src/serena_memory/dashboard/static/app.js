@@ -140,6 +140,9 @@
     state.project = res.data.project;
     state.memories = res.data.memories;
     state.syncConflicts = res.data.sync_conflicts || [];
+    const reviewCount = document.getElementById("review-count");
+    reviewCount.textContent = String(res.data.proposals || 0);
+    reviewCount.hidden = !res.data.proposals;
     const projectName = document.getElementById("project-name");
     projectName.textContent = state.project ? state.project.name : "no project active";
     projectName.title = state.project ? state.project.root : "";
@@ -316,6 +319,7 @@
     if (view === "search") return showSearch(arg);
     searchBox.value = ""; // the box shows the query of the search page only
     if (view === "history") return showRecentChanges();
+    if (view === "review") return showReview();
     return showHome();
   }
 
@@ -615,6 +619,48 @@
       el("p", { class: "muted", text: "Every change to a memory, newest first: who made it and what it touched. Open a memory and press History to see a change or undo it." }),
       rows.length ? el("ul", { class: "history-list", id: "recent-changes" }, rows)
         : el("p", { class: "muted", text: "No recorded changes yet." }));
+  }
+
+  // -- review mode: the agent's proposals -------------------------------------------------
+  function diffBlock(text) {
+    return el("pre", { class: "diff" }, (text || "No difference.\n").split("\n").map((line) => el("span", {
+      class: line.startsWith("+") && !line.startsWith("+++") ? "add"
+        : line.startsWith("-") && !line.startsWith("---") ? "del" : null,
+      text: line + "\n",
+    })));
+  }
+
+  async function decideProposal(id, verb) {
+    const res = await api("POST", `/api/proposals/${verb}`, { id });
+    state.notice = { kind: res.ok ? "ok" : "error", text: res.ok ? res.data.summary : res.data.error };
+    await refreshState({ force: true });
+    showReview();
+  }
+
+  async function showReview() {
+    const title = el("h1", { text: "Review" });
+    main.replaceChildren(title, el("p", { class: "muted", text: "Loading…" }));
+    const res = await api("GET", "/api/proposals");
+    if (location.hash !== "#/review") return;
+    if (!res.ok) {
+      main.replaceChildren(title, noticeBox("error", res.data.error));
+      return;
+    }
+    const items = res.data.proposals.map((p) => el("li", { class: "proposal", id: "proposal-" + p.id, "data-id": p.id },
+      el("p", {}, el("code", { text: p.id }), " ", el("strong", { text: p.describe }), " ",
+        el("span", { class: "muted", text: `by ${p.agent}` })),
+      p.conflict ? noticeBox("warn", "Conflict: the memory changed since this was proposed, so it can't be accepted; reject it (the agent may propose again).") : null,
+      diffBlock(p.diff),
+      el("button", { class: "proposal-accept", disabled: p.conflict, onclick: () => decideProposal(p.id, "accept") }, "Accept"), " ",
+      el("button", { class: "proposal-reject", onclick: () => decideProposal(p.id, "reject") }, "Reject")));
+    const skipped = res.data.skipped.length
+      ? noticeBox("warn", `${res.data.skipped.length} file(s) in the proposals folder are not proposals and were ignored.`)
+      : null;
+    main.replaceChildren(takeNotice() || "", title,
+      el("p", { class: "muted", text: "What the agent proposed to change (memory_agent_writes: propose). Nothing changes until you accept it." }),
+      skipped,
+      items.length ? el("ul", { class: "proposal-list", id: "proposals" }, items)
+        : el("p", { class: "muted", id: "no-proposals", text: "No proposals await review." }));
   }
 
   // -- editing and the conflict flow -----------------------------------------------------

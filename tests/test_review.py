@@ -1,0 +1,415 @@
+"""Review mode: with ``memory_agent_writes: propose`` the agent's changes wait for a person,
+who lists, shows, accepts or rejects them; with ``read-only`` they are refused. Real MCP
+servers over stdio, the real command line in subprocesses, real files and history."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import string
+from pathlib import Path
+
+import anyio
+import pytest
+from conftest import run_cli, write_config
+from test_mcp_support import call, mem_file, ok, over_stdio, refused, write_memory_file
+
+from serena_memory.core import proposals as P
+from serena_memory.core.errors import ConfigError, ProposalError
+from serena_memory.core.store import Context, MemoryStore
+from serena_memory.history.engine import MemoryHistory
+
+TOKEN = "ghp_" + "".join(
+    random.Random(11).choice(string.ascii_letters + string.digits) for _ in range(36)
+)
+
+
+def set_mode(home: Path, project: Path | None, global_mode: str, project_mode: str | None = None):
+    write_config(home / "serena_config.yml", f"memory_agent_writes: {global_mode}\n")
+    if project is not None and project_mode is not None:
+        write_config(project / ".serena" / "project.yml", f"memory_agent_writes: {project_mode}\n")
+
+
+def entries(project: Path) -> list:
+    return list(MemoryHistory(MemoryStore(project)).entries())
+
+
+def listed(project: Path) -> list[dict]:
+    result = run_cli("memories", "review", "--json", "-p", str(project))
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)["proposals"]
+
+
+# -- configuration --------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("global_mode", "project_mode", "expected"),
+    [
+        ("direct", None, "direct"),
+        ("direct", "propose", "propose"),
+        ("propose", "direct", "propose"),  # a project's file can't loosen the gate
+        ("read-only", "propose", "read-only"),
+        ("read-only", "direct", "read-only"),
+        ("propose", "read-only", "read-only"),
+    ],
+)
+def test_a_project_file_may_only_make_the_mode_stricter(
+    project: Path, serena_home: Path, global_mode: str, project_mode: str | None, expected: str
+) -> None:
+    set_mode(serena_home, project, global_mode, project_mode)
+    assert MemoryStore(project, home=serena_home).settings.agent_writes == expected
+
+
+def test_an_unknown_mode_is_one_sentence_naming_the_file(project: Path, serena_home: Path) -> None:
+    write_config(project / ".serena" / "project.yml", "memory_agent_writes: sometimes\n")
+    with pytest.raises(ConfigError) as caught:
+        _ = MemoryStore(project, home=serena_home).settings
+    message = str(caught.value)
+    assert "project.yml" in message and "memory_agent_writes" in message
+    assert "direct, propose or read-only" in message and "\n" not in message
+
+
+# -- the agent proposes, over stdio ---------------------------------------------------------
+def test_agent_write_edit_delete_rename_become_proposals_over_stdio(
+    project: Path, serena_home: Path
+) -> None:
+    set_mode(serena_home, project, "propose")
+    write_memory_file(project, "core", "# Core\n\nUse uv.\n")
+    write_memory_file(project, "old", "# Old\n")
+    write_memory_file(project, "misc", "# Misc\n")
+    before = entries(project)
+
+    async def go() -> None:
+        async with over_stdio(["--project", str(project)]) as client:
+            text = await ok(client, "write_memory", memory_name="auth", content="# Auth\n")
+            assert "proposal" in text and "accepts" in text
+            text = await ok(
+                client, "edit_memory", memory_name="core", needle="uv", repl="pip", mode="literal"
+            )
+            assert "proposal" in text
+            # a second edit builds on the pending one, and replaces it
+            await ok(
+                client, "edit_memory", memory_name="core", needle="pip", repl="pdm", mode="literal"
+            )
+            await ok(client, "delete_memory", memory_name="old")
+            await refused(
+                client, "rename_memory", "pending proposal", old_name="core", new_name="core2"
+            )
+            await ok(client, "rename_memory", old_name="misc", new_name="misc2")
+            read = await ok(client, "read_memory", memory_name="core")
+            assert read.startswith("# Core\n\nUse uv.\n")  # the memory itself is unchanged
+            assert "Pending proposal" in read and "Use pdm." in read
+            read = await ok(client, "read_memory", memory_name="auth")
+            assert "does not exist yet" in read and "# Auth" in read
+            # the secret gate applies to proposals too
+            await refused(
+                client,
+                "write_memory",
+                "placeholder",
+                memory_name="deploy",
+                content=f"token {TOKEN}\n",
+            )
+
+    anyio.run(go)
+    # nothing changed in the project, nothing in the history
+    assert mem_file(project, "core").read_text() == "# Core\n\nUse uv.\n"
+    assert mem_file(project, "old").exists() and not mem_file(project, "auth").exists()
+    assert len(entries(project)) == len(before)
+    found = listed(project)
+    kinds = sorted((p["action"], p["memory"]) for p in found)
+    assert kinds == [("delete", "old"), ("edit", "core"), ("rename", "misc"), ("write", "auth")]
+    assert mem_file(project, "misc").exists() and not mem_file(project, "misc2").exists()
+    assert all(TOKEN not in json.dumps(p) for p in found)
+
+
+def test_rename_is_proposed_and_accepted_with_its_references(
+    project: Path, serena_home: Path
+) -> None:
+    set_mode(serena_home, project, "propose")
+    write_memory_file(project, "core", "See `mem:auth`.\n")
+    write_memory_file(project, "auth", "# Auth\n")
+
+    async def go() -> None:
+        async with over_stdio(["--project", str(project)]) as client:
+            text = await ok(client, "rename_memory", old_name="auth", new_name="login")
+            assert "rename 'auth' to 'login'" in text
+
+    anyio.run(go)
+    assert mem_file(project, "auth").exists()
+    (proposal,) = listed(project)
+    result = run_cli("memories", "review", "accept", proposal["id"], "-p", str(project))
+    assert result.returncode == 0, result.stderr
+    assert mem_file(project, "login").exists() and not mem_file(project, "auth").exists()
+    assert "mem:login" in mem_file(project, "core").read_text()
+
+
+def test_read_only_mode_refuses_every_agent_write_in_one_sentence(
+    project: Path, serena_home: Path
+) -> None:
+    set_mode(serena_home, project, "direct", "read-only")
+    write_memory_file(project, "core", "# Core\n")
+
+    async def go() -> None:
+        async with over_stdio(["--project", str(project)]) as client:
+            await refused(client, "write_memory", "read-only", memory_name="x", content="y")
+            await refused(
+                client,
+                "edit_memory",
+                "read-only",
+                memory_name="core",
+                needle="C",
+                repl="D",
+                mode="literal",
+            )
+            await refused(client, "delete_memory", "read-only", memory_name="core")
+            answer = await call(client, "rename_memory", old_name="core", new_name="c2")
+            assert answer.error and "read-only" in answer.text
+            assert answer.text.count(". ") <= 1
+
+    anyio.run(go)
+    assert mem_file(project, "core").read_text() == "# Core\n"
+    assert not mem_file(project, "x").exists()
+    assert not P.pending(MemoryStore(project, home=serena_home))[0]
+
+
+def test_activation_message_says_writes_are_proposals_and_counts_them(
+    project: Path, serena_home: Path
+) -> None:
+    from serena_memory.mcp.state import create_state
+
+    set_mode(serena_home, project, "propose")
+    write_memory_file(project, "core", "# Core\n")
+    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    P.propose_write(agent, "notes", "# Notes\n")
+    text = create_state(project, home=serena_home).activation_message()
+    assert "proposals in this project" in text and "write_memory" in text
+    assert "1 proposal(s) await" in text
+
+
+# -- the person reviews, on the command line --------------------------------------------------
+def test_cli_lists_shows_accepts_and_rejects(project: Path, serena_home: Path) -> None:
+    set_mode(serena_home, project, "propose")
+    MemoryStore(project, home=serena_home).write("core", "# Core\n\nUse uv.\n")
+    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    edit, _ = P.propose_edit(agent, "core", "uv", "pip", "literal")
+    create = P.propose_write(agent, "notes", "# Notes\n")
+    assert edit is not None
+    before = len(entries(project))
+
+    shown = run_cli("memories", "review", "show", edit.id, "-p", str(project))
+    assert shown.returncode == 0, shown.stderr
+    assert "-Use uv." in shown.stdout and "+Use pip." in shown.stdout
+
+    accepted = run_cli("memories", "review", "accept", edit.id, "-p", str(project))
+    assert accepted.returncode == 0, accepted.stderr
+    assert mem_file(project, "core").read_text() == "# Core\n\nUse pip.\n"
+    history = entries(project)
+    assert len(history) == before + 1
+    newest = history[0]
+    assert "accepted by" in newest.who and "unknown client" in newest.who
+
+    rejected = run_cli("memories", "review", "reject", create.id, "-p", str(project))
+    assert rejected.returncode == 0, rejected.stderr
+    assert not mem_file(project, "notes").exists()
+    assert listed(project) == []
+    assert len(entries(project)) == before + 1
+
+
+def test_a_proposal_whose_memory_changed_is_a_conflict_never_applied(
+    project: Path, serena_home: Path
+) -> None:
+    set_mode(serena_home, project, "propose")
+    write_memory_file(project, "core", "# Core\n\nUse uv.\n")
+    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    proposal = P.propose_write(agent, "core", "# Core\n\nUse pip.\n")
+    write_memory_file(project, "core", "# Core\n\nUse poetry.\n")  # a person's edit since
+
+    (row,) = listed(project)
+    assert row["conflict"] is True and row["id"] == proposal.id
+    result = run_cli("memories", "review", "accept", "--all", "-p", str(project))
+    assert result.returncode == 1
+    assert "changed since" in result.stderr and "Traceback" not in result.stderr
+    assert mem_file(project, "core").read_text() == "# Core\n\nUse poetry.\n"
+    assert [r["id"] for r in listed(project)] == [proposal.id]  # kept for the person
+
+
+def test_accept_all_applies_every_proposal(project: Path, serena_home: Path) -> None:
+    set_mode(serena_home, project, "propose")
+    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    P.propose_write(agent, "a", "# A\n")
+    P.propose_write(agent, "b", "# B\n")
+    result = run_cli("memories", "review", "accept", "--all", "-p", str(project))
+    assert result.returncode == 0, result.stderr
+    assert mem_file(project, "a").exists() and mem_file(project, "b").exists()
+
+
+# -- where proposals live, and what is not one -----------------------------------------------
+def test_proposals_are_never_written_inside_the_project(project: Path, serena_home: Path) -> None:
+    set_mode(serena_home, project, "propose")
+    write_memory_file(project, "core", "# Core\n")
+    before = sorted(str(p.relative_to(project)) for p in project.rglob("*"))
+    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    P.propose_write(agent, "new", "# New\n")
+    P.propose_delete(agent, "core")
+    after = sorted(str(p.relative_to(project)) for p in project.rglob("*"))
+    assert after == before
+    where = P.folder(agent)
+    assert where.is_relative_to(os.path.realpath(serena_home))
+    assert len(list(where.glob("*.json"))) == 2
+    assert all((f.stat().st_mode & 0o077) == 0 for f in where.glob("*.json"))
+
+
+def test_planted_proposal_files_are_skipped_never_applied(
+    project: Path, serena_home: Path, tmp_path: Path
+) -> None:
+    set_mode(serena_home, project, "propose")
+    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    good = P.propose_write(agent, "fine", "# Fine\n")
+    where = P.folder(agent)
+    outside = tmp_path / "elsewhere.json"
+    outside.write_text(json.dumps({**good.to_dict(), "id": "aaaaaaaaaaaa"}))
+    (where / "aaaaaaaaaaaa.json").symlink_to(outside)  # a link: not a proposal
+    bad_name = {**good.to_dict(), "id": "bbbbbbbbbbbb", "memory": "../../etc/passwd"}
+    (where / "bbbbbbbbbbbb.json").write_text(json.dumps(bad_name))
+    (where / "cccccccccccc.json").write_text("{not json")
+    (where / "../x.json").write_text("{}")
+    (where / "dddddddddddd.json").write_text(json.dumps({**good.to_dict(), "id": "other"}))
+    (where / "notes.txt").write_text("hello")
+
+    found, skipped = P.pending(agent)
+    assert [p.id for p in found] == [good.id]
+    assert len(skipped) == 5
+    for planted in ("aaaaaaaaaaaa", "bbbbbbbbbbbb", "cccccccccccc"):
+        with pytest.raises(ProposalError):
+            P.accept(MemoryStore(project, home=serena_home), planted)
+    with pytest.raises(ProposalError):
+        P.accept(MemoryStore(project, home=serena_home), "../../x")
+    result = run_cli("memories", "review", "accept", "bbbbbbbbbbbb", "-p", str(project))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert not (project / ".serena" / "memories" / "etc").exists()
+
+
+# -- the dashboard's review API: the same rules as its other changes ---------------------------
+def test_dashboard_accept_needs_the_token_and_the_dashboards_origin(
+    project: Path, serena_home: Path
+) -> None:
+    import httpx
+
+    from serena_memory.dashboard.server import DashboardServer
+
+    set_mode(serena_home, project, "propose")
+    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    proposal = P.propose_write(agent, "planted", "# From the agent\n")
+    server = DashboardServer(project, home=serena_home, port=0)
+    server.start()
+    try:
+        url = server.base_url + "/api/proposals/accept"
+        token = {"X-Serena-Token": server.token}
+        assert httpx.post(url, json={"id": proposal.id}).status_code in (401, 403)
+        for origin in ["http://evil.example", "null"]:
+            response = httpx.post(
+                url, json={"id": proposal.id}, headers={"Origin": origin, **token}
+            )
+            assert response.status_code == 403
+        assert not mem_file(project, "planted").exists()
+        listing = httpx.get(server.base_url + "/api/proposals", headers=token).json()
+        assert [p["id"] for p in listing["proposals"]] == [proposal.id]
+        bad = httpx.post(url, json={"id": "../x"}, headers={"Origin": server.base_url, **token})
+        assert bad.status_code == 409 and "not a proposal id" in bad.json()["error"]
+        good = httpx.post(
+            url, json={"id": proposal.id}, headers={"Origin": server.base_url, **token}
+        )
+        assert good.status_code == 200, good.text
+        assert mem_file(project, "planted").read_text() == "# From the agent\n"
+    finally:
+        server.stop()
+
+
+def test_review_mode_over_streamable_http_names_the_client_in_the_accepted_entry(
+    project: Path, serena_home: Path
+) -> None:
+    from test_mcp_support import http_server
+
+    set_mode(serena_home, project, "propose")
+    MemoryStore(project, home=serena_home).write("core", "# Core\n\nUse uv.\n")
+
+    async def go(server) -> None:
+        async with server.connect() as client:
+            text = await ok(
+                client, "edit_memory", memory_name="core", needle="uv", repl="pip", mode="literal"
+            )
+            assert "proposal" in text
+            read = await ok(client, "read_memory", memory_name="core")
+            assert "Pending proposal" in read and "Use pip." in read
+
+    with http_server(["--project", str(project), "--no-dashboard"]) as server:
+        anyio.run(go, server)
+    assert mem_file(project, "core").read_text() == "# Core\n\nUse uv.\n"
+    (row,) = listed(project)
+    assert row["agent"] != "unknown client"
+    result = run_cli("memories", "review", "accept", row["id"], "-p", str(project))
+    assert result.returncode == 0, result.stderr
+    newest = entries(project)[0]
+    assert newest.who.startswith(row["agent"]) and "accepted by" in newest.who
+
+
+def test_an_agent_store_refuses_direct_changes_whichever_front_end_calls_it(
+    project: Path, serena_home: Path
+) -> None:
+    from serena_memory.core.errors import AgentWritesError
+
+    MemoryStore(project, home=serena_home).write("core", "See src/app.py.\n")
+    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    for mode in ("propose", "read-only"):
+        set_mode(serena_home, None, mode)
+        with pytest.raises(AgentWritesError):
+            agent.write("core", "replaced")
+        with pytest.raises(AgentWritesError):
+            agent.update("core", lambda text: text + "more\n")
+        with pytest.raises(AgentWritesError):
+            agent.delete("core")
+    assert mem_file(project, "core").read_text() == "See src/app.py.\n"
+    set_mode(serena_home, None, "read-only")
+    with pytest.raises(AgentWritesError):
+        P.propose_write(agent, "core", "proposed")
+    # a person's store is not affected
+    MemoryStore(project, home=serena_home).write("core", "By a person.\n")
+    assert mem_file(project, "core").read_text() == "By a person.\n"
+
+
+def test_a_person_edits_a_proposal_before_accepting_it(
+    project: Path, serena_home: Path, tmp_path: Path
+) -> None:
+    import subprocess
+    import sys
+
+    set_mode(serena_home, project, "propose")
+    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    proposal = P.propose_write(agent, "notes", "# Notes\n\nUse pip.\n")
+    editor = tmp_path / "editor.py"
+    editor.write_text(
+        "import sys, pathlib\np = pathlib.Path(sys.argv[1])\n"
+        "p.write_text(p.read_text().replace('pip', 'uv'))\n"
+    )
+    env = {**os.environ, "EDITOR": f"{sys.executable} {editor}"}
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "serena_memory.cli",
+            "memories",
+            "review",
+            "accept",
+            proposal.id,
+            "--edit",
+            "-p",
+            str(project),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert mem_file(project, "notes").read_text() == "# Notes\n\nUse uv.\n"
+    assert listed(project) == []

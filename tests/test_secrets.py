@@ -99,6 +99,25 @@ def test_cli_write_and_edit_refuse_then_a_person_overrides(project: Path) -> Non
     assert (project / ".serena" / "memories" / "deploy.md").read_text() == SECRET_TEXT
 
 
+def test_an_import_holding_a_secret_is_refused_whole_then_a_person_overrides(
+    project: Path, tmp_path: Path
+) -> None:
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "CLAUDE.md").write_text(
+        "# Deploying\n\n## Commands\n\nrun `make deploy`\n\n## Access\n\n" + SECRET_TEXT,
+        encoding="utf-8",
+    )
+    result = run_cli("memories", "import", "claude-md", str(source), cwd=project)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "--allow-secret" in result.stderr
+    assert not list((project / ".serena").rglob("*.md"))  # nothing written, not even the rest
+    assert entries(project) == 0
+    result = run_cli("memories", "import", "claude-md", str(source), "--allow-secret", cwd=project)
+    assert result.returncode == 0, result.stderr
+    assert TOKEN in "".join(p.read_text() for p in (project / ".serena").rglob("*.md"))
+
+
 def test_mcp_write_and_edit_refuse_the_agent_file_and_history_untouched(project: Path) -> None:
     MemoryStore(project).write("deploy", CLEAN_TEXT)
     before = entries(project)

@@ -56,6 +56,11 @@ def _progress() -> Callable[[str], None] | None:
     "the import beside it as NAME-imported (rename).",
 )
 @click.option("--yes", "-y", is_flag=True, help="With auto: import everything found, unasked.")
+@click.option(
+    "--allow-secret",
+    is_flag=True,
+    help="Import text the secret scan flags (when you know it is not a secret).",
+)
 @JSON_OPTION
 def import_command(
     fmt: str,
@@ -64,6 +69,7 @@ def import_command(
     dry_run: bool,
     on_conflict: str,
     yes: bool,
+    allow_secret: bool,
     as_json: bool,
 ) -> None:
     """Import memories from FORMAT at PATH (default: the project folder).
@@ -99,7 +105,11 @@ def import_command(
     results = []
     for item in chosen:
         plan = plan_import(item.format, item.path, topic, _progress())
-        results.append(apply_plan(store, plan, on_conflict=on_conflict, dry_run=dry_run))
+        results.append(
+            apply_plan(
+                store, plan, on_conflict=on_conflict, dry_run=dry_run, allow_secret=allow_secret
+            )
+        )
     if as_json:
         emit_json([r.to_dict() for r in results])
         return

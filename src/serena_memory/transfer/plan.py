@@ -162,7 +162,12 @@ def _existing(store: MemoryStore, name: str) -> str | None:
 
 
 def apply_plan(
-    store: MemoryStore, plan: ImportPlan, *, on_conflict: str = "skip", dry_run: bool = False
+    store: MemoryStore,
+    plan: ImportPlan,
+    *,
+    on_conflict: str = "skip",
+    dry_run: bool = False,
+    allow_secret: bool = False,
 ) -> ImportResult:
     """Write the plan's new memories as one history entry (nothing with ``dry_run``)."""
     if on_conflict not in ON_CONFLICT:
@@ -202,7 +207,9 @@ def apply_plan(
     for name in to_create:
         if not store.exists(name):
             N.check_portable(name)
-    created = store.create_many(to_create, f"Import {plan.format} from {plan.source}")
+    created = store.create_many(
+        to_create, f"Import {plan.format} from {plan.source}", allow_secret=allow_secret
+    )
     result.created = created
     for name in to_create:
         if name not in created:

@@ -275,9 +275,9 @@ def cached_check(
         conn.close()
 
 
-# what was learned about one memory read now: (sha, references, findings, findings as
-# stored, whether it has text)
-_Fresh = tuple[str, Refs, dict[str, Any], str, bool]
+# what was learned about one memory read now: (sha, references, findings, references and
+# findings as stored, whether it has text)
+_Fresh = tuple[str, Refs, dict[str, Any], str, str, bool]
 
 
 def _analyse(
@@ -298,7 +298,8 @@ def _analyse(
             analyzer.know_references({name: old.refs})  # same text: same references
             if _has_findings(old, names_key, include_unmarked, fuzzy):
                 assert old.found is not None
-                fresh[name] = (sha, old.refs, old.found, _found_json_raw(old.found), bool(text))
+                stored = _found_json_raw(old.found)
+                fresh[name] = (sha, old.refs, old.found, _refs_json(old.refs), stored, bool(text))
                 continue
         stale, bare, near = analyzer.findings(name, include_unmarked, fuzzy)
         found: Any = {
@@ -309,7 +310,8 @@ def _analyse(
             "near": [(m.name, m.occurrences, m.token) for m in near] if fuzzy else None,
         }
         found_json = _found_json(stale, bare if include_unmarked else None, near if fuzzy else None)
-        fresh[name] = (sha, analyzer.references(name), found, found_json, bool(text))
+        refs = analyzer.references(name)
+        fresh[name] = (sha, refs, found, _refs_json(refs), found_json, bool(text))
     return fresh
 
 
@@ -378,12 +380,11 @@ def _check(
         listing, to_read, rows, names_key, include_unmarked, fuzzy, jobs
     )
     updates: list[tuple[Any, ...]] = []
-    for name, (sha, refs, _found, found_json, _scanned) in fresh.items():
+    for name, (sha, _refs, _found, refs_json, found_json, _scanned) in fresh.items():
         st = stamps.get(name)
         if st is None:
             continue
         racy = now_ns - st[1] < RACY_NS
-        refs_json = json.dumps([[t, list(li)] for t, li in refs], separators=(",", ":"))
         updates.append((name, *st, int(racy), sha, refs_json, names_key, found_json))
     report = CheckReport(include_unmarked=include_unmarked, fuzzy=fuzzy)
     report.unreadable = sorted(set(unreadable))
@@ -402,7 +403,7 @@ def _check(
                     raise _Malformed
                 all_refs[name] = known_refs
         elif name in fresh:
-            _sha, all_refs[name], found, _json, scanned = fresh[name]
+            _sha, all_refs[name], found, _rj, _fj, scanned = fresh[name]
         else:
             continue  # unreadable, refused or gone
         if name in MAINTENANCE_NAMES or not scanned:
@@ -457,6 +458,10 @@ def _has_findings(entry: _Entry, names_key: str, include_unmarked: bool, fuzzy: 
         and (not include_unmarked or found["bare"] is not None)
         and (not fuzzy or found["near"] is not None)
     )
+
+
+def _refs_json(refs: Refs) -> str:
+    return json.dumps([[t, list(li)] for t, li in refs], separators=(",", ":"))
 
 
 def _found_json_raw(found: dict[str, Any]) -> str:

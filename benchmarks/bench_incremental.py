@@ -6,7 +6,8 @@
   floor being the time Python takes to read and decode the same files, printed);
 - `list` (0.5 s at 100,000);
 - side by side with another checkout's `serena` (``--base DIR``: a tree made with
-  ``git worktree add DIR <commit>`` and its own venv in DIR/.venv).
+  ``git worktree add DIR <commit>``, run with its own venv in DIR/.venv, else with this
+  interpreter and DIR/src first on the path).
 
 Usage: ``python benchmarks/bench_incremental.py [--sizes 1000,10000] [--runs 5] [--base DIR]``
 """
@@ -90,8 +91,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     work = Workspace(args.keep)
     sides = {"ours": ours_command()}
+    base_src = None
     if args.base is not None:
-        sides["base"] = [str(args.base / ".venv" / "bin" / "serena")]
+        script = args.base / ".venv" / "bin" / "serena"
+        if script.exists():
+            sides["base"] = [str(script)]
+        else:  # a bare `git worktree add`: our interpreter with its sources first
+            sides["base"] = ours_command()
+            base_src = str(args.base / "src")
     try:
         print(f"{'memories':>8} {'figure':<11} " + " ".join(f"{s:>9}" for s in sides) + "  limit")
         for count in (int(s) for s in args.sizes.split(",")):
@@ -102,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
             for side, cmd in sides.items():
                 env = work.ours_env()
                 env["SERENA_HOME"] = str(work.root / f"home-{side}-{count}")
+                if side == "base" and base_src is not None:
+                    env["PYTHONPATH"] = base_src
                 results[side] = measure(cmd, project, env, args.runs)
             for figure in results["ours"]:
                 limit = LIMITS.get((figure, count))

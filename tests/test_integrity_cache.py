@@ -155,3 +155,54 @@ def test_a_check_after_one_edit_reads_only_that_memory(store: MemoryStore) -> No
     report = run_check(store, True, True)
     assert [s.target for s in report.stale if s.source == "style"] == ["gone/away"]
     assert report.to_dict() == run_check(store, True, True, cache=False).to_dict()
+
+
+WORDS = NAMES + ["meeting notes", "plan.v2", "x", "auth", "deploy-pipeline-notes", "mem:"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    names=st.lists(st.sampled_from(WORDS + ["api/v2", "core/auth/login", "ab"]), min_size=6),
+    pieces=st.lists(st.sampled_from(WORDS + [" ", "\n", "/", ".", "`", "-", "é"]), max_size=30),
+)
+def test_one_memory_among_many_gets_the_findings_of_a_whole_check(
+    names: list[str], pieces: list[str]
+) -> None:
+    """A check after one edit examines one text against every name, with a finder of only
+    the names that text holds: its findings are those of a check of every memory."""
+    from serena_memory.integrity.analysis import IntegrityAnalyzer
+
+    source = "auth/source"
+    texts = {n: f"{n} notes" for n in names} | {source: "".join(pieces)}
+    whole = IntegrityAnalyzer(texts)
+    alone = IntegrityAnalyzer({source: texts[source]}, names=texts)
+    assert alone.findings(source, True, True) == whole.findings(source, True, True)
+
+
+def test_a_check_without_cache_spreads_over_workers_and_fills_the_cache(
+    store: MemoryStore, monkeypatch
+) -> None:
+    """A cold check (no cache yet, or a changed set of names) forks workers like a check
+    without the cache, and what they learned serves the next check."""
+    import resource
+
+    import serena_memory.integrity.service as service
+
+    for i in range(40):
+        store.write(f"topic/note_{i:02}", f"mem:topic/note_{(i + 1) % 41:02} and topic/note_{i}\n")
+    monkeypatch.setattr(service, "PARALLEL_MIN_PER_JOB", 5)
+    cold = run_check(store, True, True, True, cache=False).to_dict()
+
+    def workers_cpu() -> float:
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return usage.ru_utime + usage.ru_stime
+
+    before = workers_cpu()
+    assert run_check(store, True, True, True, jobs=2).to_dict() == cold
+    assert workers_cpu() > before, "the cold check ran in this process alone"
+    store.rename("topic/note_03", "topic/note_three")  # a new set of names: cold again
+    cold = run_check(store, True, True, True, cache=False).to_dict()
+    before = workers_cpu()
+    assert run_check(store, True, True, True, jobs=2).to_dict() == cold
+    assert workers_cpu() > before
+    assert run_check(store, True, True, True, jobs=2).to_dict() == cold  # from the cache

@@ -145,11 +145,12 @@ def test_parallel_check_gives_the_serial_report(corpus_project, monkeypatch) -> 
 
     project, home = corpus_project
     store = MemoryStore(project, home=home)
-    serial = run_check(store, include_unmarked=True, fuzzy=True)
+    serial = run_check(store, include_unmarked=True, fuzzy=True, cache=False)
     monkeypatch.setattr(fs, "PARALLEL_MIN_PER_JOB", 10)
-    parallel = run_check(store, include_unmarked=True, fuzzy=True, jobs=3)
-    assert parallel.to_dict() == serial.to_dict()
-    assert parallel.to_text() == serial.to_text()
+    for cache in (False, True, True):  # without the cache, filling it, served from it
+        parallel = run_check(store, include_unmarked=True, fuzzy=True, jobs=3, cache=cache)
+        assert parallel.to_dict() == serial.to_dict()
+        assert parallel.to_text() == serial.to_text()
 
 
 def test_cli_json_matches_reference_sets(corpus_project, monkeypatch) -> None:

@@ -250,9 +250,11 @@ def cached_check(
     include_unmarked: bool,
     fuzzy: bool,
     reachability: bool,
+    jobs: int = 1,
 ) -> CheckReport | None:
     """The check report, analysing only the memories that changed since the cache saw
-    them; None when no cache can be used (the caller runs the check without one)."""
+    them (over ``jobs`` forked workers when there are many, as a check without the cache
+    does); None when no cache can be used (the caller runs the check without one)."""
     import sqlite3
 
     try:
@@ -262,7 +264,9 @@ def cached_check(
     if conn is None:
         return None
     try:
-        return _check(conn, listing, include_unmarked, fuzzy and include_unmarked, reachability)
+        return _check(
+            conn, listing, include_unmarked, fuzzy and include_unmarked, reachability, jobs
+        )
     except (sqlite3.Error, _Malformed):
         with contextlib.suppress(OSError):
             _remove(cache_path(store))
@@ -271,12 +275,91 @@ def cached_check(
         conn.close()
 
 
+# what was learned about one memory read now: (sha, references, findings, references and
+# findings as stored, whether it has text)
+_Fresh = tuple[str, Refs, dict[str, Any], str, str, bool]
+
+
+def _analyse(
+    analyzer: IntegrityAnalyzer,
+    rows: dict[str, tuple[Any, ...]],
+    names_key: str,
+    include_unmarked: bool,
+    fuzzy: bool,
+) -> dict[str, _Fresh]:
+    """The findings of every memory ``analyzer`` holds the text of; a memory whose bytes
+    are those the cache saw (touched, or copied back) takes what the cache holds."""
+    fresh: dict[str, _Fresh] = {}
+    for name, text in analyzer.memories.items():
+        sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        row = rows.get(name)
+        old = _Entry(row) if row is not None else None
+        if old is not None and old.sha == sha and old.refs is not None:
+            analyzer.know_references({name: old.refs})  # same text: same references
+            if _has_findings(old, names_key, include_unmarked, fuzzy):
+                assert old.found is not None
+                stored = _found_json_raw(old.found)
+                fresh[name] = (sha, old.refs, old.found, _refs_json(old.refs), stored, bool(text))
+                continue
+        stale, bare, near = analyzer.findings(name, include_unmarked, fuzzy)
+        found: Any = {
+            "stale": [(s.target, s.lines, s.candidates) for s in stale],
+            "bare": [(m.name, m.lines, m.high_confidence) for m in bare]
+            if include_unmarked
+            else None,
+            "near": [(m.name, m.occurrences, m.token) for m in near] if fuzzy else None,
+        }
+        found_json = _found_json(stale, bare if include_unmarked else None, near if fuzzy else None)
+        refs = analyzer.references(name)
+        fresh[name] = (sha, refs, found, _refs_json(refs), found_json, bool(text))
+    return fresh
+
+
+def _read_and_analyse(
+    listing: _Listing,
+    to_read: list[str],
+    rows: dict[str, tuple[Any, ...]],
+    names_key: str,
+    include_unmarked: bool,
+    fuzzy: bool,
+    jobs: int,
+) -> tuple[dict[str, _Fresh], list[str], list[Any]]:
+    """(what was learned about each memory of ``to_read``, names not valid UTF-8, files
+    the gate refused): many memories (a cold cache, a changed set of names) are split over
+    forked workers that share the indexes built once here, like a check without cache."""
+    from serena_memory.integrity import service
+
+    jobs = min(jobs, max(1, len(to_read) // service.PARALLEL_MIN_PER_JOB))
+    if jobs > 1 and service.can_fork():
+        base = service.prepared(listing, include_unmarked, fuzzy)
+    else:
+        jobs = 1
+        base = IntegrityAnalyzer({}, listing.read_only, listing.ignored, (), listing.names)
+
+    def part(names: list[str]) -> tuple[dict[str, _Fresh], list[str], list[Any]]:
+        texts, unreadable, refused = listing.read(names)
+        analyzer = base.sibling(texts, unreadable)
+        return _analyse(analyzer, rows, names_key, include_unmarked, fuzzy), unreadable, refused
+
+    if jobs == 1:
+        return part(to_read)
+    fresh: dict[str, _Fresh] = {}
+    unreadable: list[str] = []
+    refused: list[Any] = []
+    for found, bad, gated in service.forked(service.chunks_by_size(listing, jobs, to_read), part):
+        fresh.update(found)
+        unreadable += bad
+        refused += gated
+    return fresh, unreadable, refused
+
+
 def _check(
     conn: sqlite3.Connection,
     listing: _Listing,
     include_unmarked: bool,
     fuzzy: bool,
     reachability: bool,
+    jobs: int = 1,
 ) -> CheckReport:
     names_key = _names_digest(listing.names)
     stamps = listing.stamps()
@@ -293,52 +376,20 @@ def _check(
             known[name] = entry
         else:
             to_read.append(name)
-    texts, unreadable, refused = listing.read(to_read)
-    analyzer = IntegrityAnalyzer(
-        texts, listing.read_only, listing.ignored, unreadable, listing.names
+    fresh, unreadable, refused = _read_and_analyse(
+        listing, to_read, rows, names_key, include_unmarked, fuzzy, jobs
     )
-    analyzer.skipped = sorted(listing.skipped + refused, key=lambda s: s.path)
     updates: list[tuple[Any, ...]] = []
-    fresh: dict[str, tuple[Any, ...]] = {}
-    for name, text in texts.items():
-        data = text.encode("utf-8")
-        sha = hashlib.sha256(data).hexdigest()
-        row = rows.get(name)
-        old = _Entry(row) if row is not None else None
+    for name, (sha, _refs, _found, refs_json, found_json, _scanned) in fresh.items():
         st = stamps.get(name)
-        if old is not None and old.sha == sha and old.refs is not None:
-            analyzer.know_references({name: old.refs})  # same text: same references
-        if (
-            old is not None
-            and old.sha == sha
-            and _has_findings(old, names_key, include_unmarked, fuzzy)
-            and old.refs is not None
-        ):
-            assert old.found is not None
-            fresh[name] = (old.found, old.refs)
-            found_json = _found_json_raw(old.found)
-        else:
-            stale, bare, near = _findings(analyzer, name, include_unmarked, fuzzy)
-            found: Any = {
-                "stale": [(s.target, s.lines, s.candidates) for s in stale],
-                "bare": [(m.name, m.lines, m.high_confidence) for m in bare]
-                if include_unmarked
-                else None,
-                "near": [(m.name, m.occurrences, m.token) for m in near] if fuzzy else None,
-            }
-            fresh[name] = (found, analyzer.references(name))
-            found_json = _found_json(
-                stale, bare if include_unmarked else None, near if fuzzy else None
-            )
         if st is None:
             continue
         racy = now_ns - st[1] < RACY_NS
-        refs_json = json.dumps([[t, list(li)] for t, li in fresh[name][1]], separators=(",", ":"))
         updates.append((name, *st, int(racy), sha, refs_json, names_key, found_json))
     report = CheckReport(include_unmarked=include_unmarked, fuzzy=fuzzy)
-    report.unreadable = list(analyzer.unreadable)
-    report.skipped = list(analyzer.skipped)
-    read_only, ignored = listing.read_only, analyzer.ignored
+    report.unreadable = sorted(set(unreadable))
+    report.skipped = sorted(listing.skipped + refused, key=lambda s: s.path)
+    read_only, ignored = listing.read_only, frozenset(listing.ignored) - set(listing.names)
     sources: list[str] = []
     all_refs: dict[str, Refs] = {}
     for name in listing.names:
@@ -347,13 +398,12 @@ def _check(
             found, scanned = entry.found, entry.stamp[2] > 0
             assert found is not None  # checked by _usable
             if reachability:
-                refs = entry.refs
-                if refs is None:  # malformed: the one cold-run fallback
+                known_refs = entry.refs
+                if known_refs is None:  # malformed: the one cold-run fallback
                     raise _Malformed
-                all_refs[name] = refs
+                all_refs[name] = known_refs
         elif name in fresh:
-            found, all_refs[name] = fresh[name]
-            scanned = bool(texts[name])
+            _sha, all_refs[name], found, _rj, _fj, scanned = fresh[name]
         else:
             continue  # unreadable, refused or gone
         if name in MAINTENANCE_NAMES or not scanned:
@@ -371,6 +421,9 @@ def _check(
             report.near_misses.append(BareMention(name, mention, count, True, ro, token=token))
     report.scanned = len(sources)
     if reachability:
+        analyzer = IntegrityAnalyzer(
+            {}, listing.read_only, listing.ignored, report.unreadable, listing.names
+        )
         analyzer.know_references(all_refs)
         report.entry_point_exists = ENTRY_POINT in analyzer.existing
         report.unreachable = analyzer.unreachable()
@@ -407,6 +460,10 @@ def _has_findings(entry: _Entry, names_key: str, include_unmarked: bool, fuzzy: 
     )
 
 
+def _refs_json(refs: Refs) -> str:
+    return json.dumps([[t, list(li)] for t, li in refs], separators=(",", ":"))
+
+
 def _found_json_raw(found: dict[str, Any]) -> str:
     return json.dumps(
         {
@@ -418,12 +475,6 @@ def _found_json_raw(found: dict[str, Any]) -> str:
         },
         separators=(",", ":"),
     )
-
-
-def _findings(
-    analyzer: IntegrityAnalyzer, name: str, include_unmarked: bool, fuzzy: bool
-) -> tuple[list[StaleReference], list[BareMention], list[BareMention]]:
-    return analyzer.findings(name, include_unmarked, fuzzy)
 
 
 def _save(conn: sqlite3.Connection, updates: list[tuple[Any, ...]], gone: set[str]) -> None:

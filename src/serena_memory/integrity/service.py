@@ -23,10 +23,12 @@ Stable API (keep it; the dashboard and the MCP server depend on it):
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from serena_memory.core import names as N
 from serena_memory.core.display import counted
@@ -48,6 +50,8 @@ if TYPE_CHECKING:
     from serena_memory.integrity.graph import MemoryGraph
 
 # why a bare mention was left alone by auto_prefix
+T = TypeVar("T")
+
 SKIP_READ_ONLY = "read-only source"
 SKIP_FLAT = "flat name"
 SKIP_GLOBAL = "global memory"
@@ -166,17 +170,44 @@ def run_check(
     ``code_mentions`` (a dict) is filled with the mentions of code of every project memory
     read, found in the same pass over the files, for :func:`start_code_check`.
     """
+    with _collector_paused():
+        return _run_check(store, include_unmarked, fuzzy, reachability, jobs, cache, code_mentions)
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector off while a check runs: the check makes no reference
+    cycles, and its many small objects (one per finding and reference) would otherwise
+    have the collector walk every live object again and again (a fifth of a cold check)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _run_check(
+    store: MemoryStore,
+    include_unmarked: bool,
+    fuzzy: bool,
+    reachability: bool,
+    jobs: int,
+    cache: bool,
+    code_mentions: dict[str, list[Mention]] | None,
+) -> CheckReport:
     listing = _Listing(store)
+    if jobs == 0:
+        jobs = _cpu_count()
     if cache and code_mentions is None:  # the code check needs every memory read
         from serena_memory.integrity.cache import cached_check
 
-        cached = cached_check(store, listing, include_unmarked, fuzzy, reachability)
+        cached = cached_check(store, listing, include_unmarked, fuzzy, reachability, jobs)
         if cached is not None:
             return with_sync_conflicts(store, cached)
-    if jobs == 0:
-        jobs = _cpu_count()
     jobs = min(jobs, max(1, len(listing.names) // PARALLEL_MIN_PER_JOB))
-    if jobs > 1 and not reachability and _can_fork():
+    if jobs > 1 and not reachability and can_fork():
         report = _parallel_check(listing, include_unmarked, fuzzy, jobs, code_mentions)
     else:
         analyzer = listing.analyzer()
@@ -212,17 +243,19 @@ def _cpu_count() -> int:
         return os.cpu_count() or 1
 
 
-def _can_fork() -> bool:
+def can_fork() -> bool:
     import threading
 
     return hasattr(os, "fork") and threading.active_count() == 1
 
 
-def _chunks(listing: _Listing, jobs: int) -> list[list[str]]:
-    """Contiguous slices of the sorted names with about the same number of bytes each, so
-    that merging the partial reports in order gives the serial report."""
+def chunks_by_size(listing: _Listing, jobs: int, names: list[str] | None = None) -> list[list[str]]:
+    """Contiguous slices of the sorted names (all of them, or ``names``) with about the
+    same number of bytes each, so that merging the partial reports in order gives the
+    serial report."""
+    names = listing.names if names is None else names
     sizes = []
-    for name in listing.names:
+    for name in names:
         try:
             sizes.append(os.path.getsize(listing.paths[name]))
         except OSError:
@@ -230,36 +263,18 @@ def _chunks(listing: _Listing, jobs: int) -> list[list[str]]:
     total = sum(sizes) or 1
     chunks: list[list[str]] = [[] for _ in range(jobs)]
     done = 0
-    for name, size in zip(listing.names, sizes, strict=True):
+    for name, size in zip(names, sizes, strict=True):
         chunks[min(jobs - 1, done * jobs // total)].append(name)
         done += size
     return [c for c in chunks if c]
 
 
-def _parallel_check(
-    listing: _Listing,
-    include_unmarked: bool,
-    fuzzy: bool,
-    jobs: int,
-    code_mentions: dict[str, list[Mention]] | None = None,
-) -> CheckReport:
+def forked(chunks: list[list[str]], part: Callable[[list[str]], T]) -> list[T]:
+    """``part`` of each chunk, in order: the first in this process, the others in forked
+    workers that send their result back pickled. A worker that fails has its chunk done
+    again here, so the result never depends on a worker."""
     import pickle
 
-    base = IntegrityAnalyzer({}, listing.read_only, listing.ignored, (), listing.names)
-    # indexes are built once, before forking, and shared by every worker
-    base.name_index  # noqa: B018
-    if include_unmarked:
-        base.finder  # noqa: B018
-        if fuzzy:
-            base.near_index  # noqa: B018
-
-    def part(names: list[str]) -> tuple[CheckReport, dict[str, list[Mention]] | None]:
-        texts, unreadable, refused = listing.read(names)
-        report = base.sibling(texts, unreadable).check(include_unmarked, fuzzy)
-        report.skipped = refused
-        return report, (_code_mentions(texts) if code_mentions is not None else None)
-
-    chunks = _chunks(listing, jobs)
     workers = []
     for names in chunks[1:]:
         read_end, write_end = os.pipe()
@@ -269,18 +284,52 @@ def _parallel_check(
             try:
                 os.close(read_end)
                 with os.fdopen(write_end, "wb") as out:
-                    out.write(pickle.dumps(part(names), pickle.HIGHEST_PROTOCOL))
+                    out.write(pickle.dumps(part(names), protocol=pickle.HIGHEST_PROTOCOL))
                 status = 0
             finally:
                 os._exit(status)
         os.close(write_end)
         workers.append((pid, read_end, names))
-    parts = [part(chunks[0])]
+    results = [part(chunks[0])]
     for pid, read_end, names in workers:
         with os.fdopen(read_end, "rb") as source:
             data = source.read()
         _pid, status = os.waitpid(pid, 0)
-        parts.append(pickle.loads(data) if status == 0 and data else part(names))
+        results.append(pickle.loads(data) if status == 0 and data else part(names))
+    return results
+
+
+def prepared(
+    listing: _Listing, include_unmarked: bool, fuzzy: bool, stale: bool = True
+) -> IntegrityAnalyzer:
+    """An analyzer of no texts with the indexes a check needs built, for forked workers
+    to share (each builds nothing again)."""
+    base = IntegrityAnalyzer({}, listing.read_only, listing.ignored, (), listing.names)
+    if stale:
+        base.name_index  # noqa: B018
+    if include_unmarked:
+        base.finder  # noqa: B018
+        if fuzzy:
+            base.near_index  # noqa: B018
+    return base
+
+
+def _parallel_check(
+    listing: _Listing,
+    include_unmarked: bool,
+    fuzzy: bool,
+    jobs: int,
+    code_mentions: dict[str, list[Mention]] | None = None,
+) -> CheckReport:
+    base = prepared(listing, include_unmarked, fuzzy)
+
+    def part(names: list[str]) -> tuple[CheckReport, dict[str, list[Mention]] | None]:
+        texts, unreadable, refused = listing.read(names)
+        report = base.sibling(texts, unreadable).check(include_unmarked, fuzzy)
+        report.skipped = refused
+        return report, (_code_mentions(texts) if code_mentions is not None else None)
+
+    parts = forked(chunks_by_size(listing, jobs), part)
     if code_mentions is not None:
         for _report, found in parts:
             code_mentions.update(found or {})
@@ -638,7 +687,7 @@ def start_code_check(
         jobs = min(jobs, max(1, len(names) // PARALLEL_MIN_PER_JOB))
         if mentions is not None:  # found by the check that read the memories just before
             found = {n: m for n, m in mentions.items() if n in listing.paths}
-        elif jobs > 1 and _can_fork():
+        elif jobs > 1 and can_fork():
             chunks = [
                 names[i * len(names) // jobs : (i + 1) * len(names) // jobs] for i in range(jobs)
             ]

@@ -41,6 +41,7 @@ def timed(query):
     return time.perf_counter() - w, time.process_time() - c
 first = timed(queries[0])
 later = [timed(q) for q in queries[1:]]
+from serena_memory.search import database as D
 from serena_memory.search import index as S
 files = sorted((Path(project) / ".serena" / "memories").rglob("*.md"))[:20]
 def edit(i, path):
@@ -53,7 +54,7 @@ for i, path in enumerate(files[:10]):
     edit(i, path)
     edits.append(timed(queries[i % len(queries)]))
 # the refresh alone: what changed indexed and embedded again, after the sweep found it
-index, embedder = S._index_for(store), S._embedder(store)
+index, embedder = D.index_for(store), S._embedder(store)
 refreshes = []
 for i, path in enumerate(files[10:]):
     edit(i, path)

@@ -47,7 +47,9 @@ from bench_search import Baseline  # noqa: E402
 from topical_corpus import generate  # noqa: E402
 
 from serena_memory.core.store import MemoryStore  # noqa: E402
+from serena_memory.search import database, ranking  # noqa: E402
 from serena_memory.search import index as hybrid  # noqa: E402
+from serena_memory.search import query as Q  # noqa: E402
 
 SET = HERE / "search_set"
 BASELINE_COMMIT = "5f59b0f"  # the words-only ranking this hybrid replaced
@@ -122,26 +124,26 @@ def write_folder(root: Path, memories: dict[str, str]) -> Path:
 def meaning_only(store: MemoryStore, query: str, k: int = 10) -> list[str]:
     embedder = hybrid._embedder(store)
     assert embedder is not None, "the embedded model did not load"
-    index = hybrid._index_for(store)
+    index = database.index_for(store)
     with index.lock:
         index.refresh(store, index.current_stamps(store), embedder)
-        vector = embedder.embed([hybrid.meaning_text(query)])[0]
-        return [n for n, _, _ in index.similar(vector, hybrid.parse_query(query), "", "all", k)]
+        vector = embedder.embed([Q.meaning_text(query)])[0]
+        return [n for n, _, _ in index.similar(vector, Q.parse_query(query), "", "all", k)]
 
 
 def rank_fused(store: MemoryStore, query: str, k: int = 10) -> list[str]:
     """The hybrid with reciprocal rank fusion instead of the score fusion it uses."""
     embedder = hybrid._embedder(store)
     assert embedder is not None
-    index = hybrid._index_for(store)
-    parsed = hybrid.parse_query(query)
+    index = database.index_for(store)
+    parsed = Q.parse_query(query)
     with index.lock:
         index.refresh(store, index.current_stamps(store), embedder)
-        vector = embedder.embed([hybrid.meaning_text(query)])[0]
+        vector = embedder.embed([Q.meaning_text(query)])[0]
         related = hybrid.related_words(parsed, embedder)
         words = index.ranked(parsed, "", "all", hybrid.SEMANTIC_CANDIDATES, related)
         meaning = index.similar(vector, parsed, "", "all", hybrid.SEMANTIC_CANDIDATES)
-    return [name for name, _, _, _ in hybrid.fuse_ranks(words, meaning)][:k]
+    return [name for name, _, _, _ in ranking.fuse_ranks(words, meaning)][:k]
 
 
 def metrics(ranked: list[str], grades: dict[str, int]) -> tuple[float, float, float]:
@@ -187,7 +189,7 @@ def run() -> dict[str, Any]:
                 for ranking, ranked in runs.items():
                     scores[(label, q.kind, ranking, q.half)].append(metrics(ranked, q.grades))
         finally:
-            hybrid.close_indexes()
+            database.close_indexes()
             if today is not None:
                 today.close_indexes()
             shutil.rmtree(work, ignore_errors=True)

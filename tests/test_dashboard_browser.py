@@ -438,7 +438,7 @@ def test_polls_never_overlap_and_an_unchanged_memory_costs_a_304(
 
 
 def test_a_large_memory_is_shown_truncated_saying_so(tab: Tab, store: MemoryStore) -> None:
-    from serena_memory.dashboard.app import DISPLAY_LIMIT
+    from serena_memory.dashboard.api_base import DISPLAY_LIMIT
 
     line = "Notes on the deploy pipeline, step after step after step.\n"
     store.write("big", "# Top of big\n" + line * (2 * DISPLAY_LIMIT // len(line)) + "LAST LINE\n")

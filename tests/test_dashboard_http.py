@@ -222,7 +222,7 @@ def test_an_unchanged_memory_or_list_costs_a_conditional_request(
 def test_a_memory_over_the_display_limit_is_sent_truncated_saying_so(
     client: httpx.Client, store: MemoryStore
 ) -> None:
-    from serena_memory.dashboard.app import DISPLAY_LIMIT
+    from serena_memory.dashboard.api_base import DISPLAY_LIMIT
 
     line = "A line of notes about the build, long enough to add up quickly.\n"
     big = "# Start\n" + line * (3 * DISPLAY_LIMIT // len(line)) + "The end: mem:core\n"

@@ -17,12 +17,10 @@ from hypothesis import strategies as st
 
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.store import MemoryStore
-from serena_memory.search.index import (
-    format_hits,
-    index_path,
-    parse_query,
-    search_memories,
-)
+from serena_memory.search.database import index_path
+from serena_memory.search.hits import format_hits
+from serena_memory.search.index import search_memories
+from serena_memory.search.query import parse_query
 
 
 def names_of(hits) -> list[str]:
@@ -189,7 +187,7 @@ def test_a_cache_damaged_while_open_is_rebuilt(store: MemoryStore) -> None:
 def _drop_cached_connections() -> None:
     """A new process would open the file afresh; so does this (the module keeps one
     connection per index file per process)."""
-    from serena_memory.search.index import close_indexes
+    from serena_memory.search.database import close_indexes
 
     close_indexes()
 
@@ -330,13 +328,13 @@ def test_a_process_that_searches_again_and_again_still_sees_every_change(
     """After a few queries a process watches the folders instead of re-reading every
     stamp; edits in place, new folders, deletions, moves and configuration changes must
     still show at the very next query."""
-    from serena_memory.search import index as search
+    from serena_memory.search import database as search
 
     search.close_indexes()
     put(store, "notes", "# Notes\nnothing yet\n")
     for _ in range(4):
         search_memories(store, "warm")
-    index = search._index_for(store)
+    index = search.index_for(store)
     assert index.watch is not None or not sys.platform.startswith("linux")
     memories = project / ".serena" / "memories"
     with open(memories / "notes.md", "a", encoding="utf-8") as handle:  # in place
@@ -385,14 +383,14 @@ def test_an_edit_in_place_is_stamped_again_without_reading_every_stamp(
     """A process that searches again and again learns from the folder watch which memory
     changed and stamps only that one; a file made, removed, or two names for one file
     still make it look at every file, and every change shows at the next query."""
-    from serena_memory.search import index as search
+    from serena_memory.search import database as search
 
     search.close_indexes()
     for i in range(5):
         put(store, f"topic/note{i}", f"# Note {i}\nnothing yet\n")
     for _ in range(4):
         search_memories(store, "warm")
-    index = search._index_for(store)
+    index = search.index_for(store)
     assert index.watch is not None
     search_memories(store, "warm")
     memories = project / ".serena" / "memories"

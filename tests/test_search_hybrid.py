@@ -17,7 +17,9 @@ from conftest import run_cli
 
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.store import MemoryStore
-from serena_memory.search.index import close_indexes, format_hits, index_path, search_memories
+from serena_memory.search.database import close_indexes, index_path
+from serena_memory.search.hits import format_hits
+from serena_memory.search.index import search_memories
 from serena_memory.search.semantic import DEFAULT_MODEL, load_model
 
 SET = Path(__file__).resolve().parents[1] / "benchmarks" / "search_set"
@@ -307,7 +309,9 @@ def test_the_model_gives_other_words_for_a_query_word() -> None:
 def test_a_memory_holding_only_a_related_word_is_a_words_candidate(store: MemoryStore) -> None:
     """Holding 'photos' counts (less) for a query asking about 'pictures'; holding the
     query's own word counts fully."""
-    from serena_memory.search import index as S
+    from serena_memory.search.database import index_for
+    from serena_memory.search.query import parse_query
+    from serena_memory.search.ranking import RELATED_WEIGHT
 
     folder = store.memories_dir
     folder.mkdir(parents=True, exist_ok=True)
@@ -315,8 +319,8 @@ def test_a_memory_holding_only_a_related_word_is_a_words_candidate(store: Memory
     (folder / "gallery.md").write_text("# Gallery\n\nThe pictures page lists receipts.\n")
     (folder / "ledger.md").write_text("# Ledger\n\nEntries are never edited.\n")
     search_memories(store, "ledger")  # builds the index
-    parsed = S.parse_query("pictures")
-    index = S._index_for(store)
+    parsed = parse_query("pictures")
+    index = index_for(store)
     with index.lock:
         plain = index.ranked(parsed, "", "all", 10)
         related = index.ranked(parsed, "", "all", 10, {"pictures": [("photos", 0.9)]})
@@ -324,5 +328,5 @@ def test_a_memory_holding_only_a_related_word_is_a_words_candidate(store: Memory
     assert [hit[0] for hit in related] == ["gallery", "uploads"]
     coverage = {hit[0]: hit[4] for hit in related}
     assert coverage["gallery"] == pytest.approx(1.0)
-    assert coverage["uploads"] == pytest.approx(S.RELATED_WEIGHT * 0.9)
+    assert coverage["uploads"] == pytest.approx(RELATED_WEIGHT * 0.9)
     assert related[1][3] == ()  # it holds none of the query's own words

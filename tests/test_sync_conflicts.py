@@ -17,7 +17,8 @@ from serena_memory.agent.onboarding import activation_message
 from serena_memory.core.store import MemoryStore
 from serena_memory.dashboard.server import DashboardServer
 from serena_memory.integrity.service import run_check
-from serena_memory.sync.merge import conflicts, sync
+from serena_memory.sync.conflicts import conflicts
+from serena_memory.sync.merge import sync
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
 
@@ -53,7 +54,7 @@ def test_check_reports_the_conflict_until_it_is_resolved(conflicted: MemoryStore
     assert report.to_dict()["sync_conflicts"] == ["global/style"]
     strict = run_cli("memories", "check", str(conflicted.project_root), "--strict")
     assert strict.returncode == 1 and "global/style" in strict.stdout
-    from serena_memory.sync.merge import resolve
+    from serena_memory.sync.conflicts import resolve
 
     resolve(conflicted, "global/style", "local")
     assert run_check(conflicted).is_clean()

@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from serena_memory.core.store import MemoryStore
-from serena_memory.sync.merge import conflicts, sync
+from serena_memory.sync.conflicts import conflicts
+from serena_memory.sync.merge import sync
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
 

@@ -216,7 +216,7 @@ def memory_overview(store: MemoryStore, *, search_tool: bool = True) -> str:
 def _sync_conflicts(store: MemoryStore) -> list[str]:
     """Memories a sync left with another machine's text kept aside: the agent should know
     the memory may not say everything, and that a person settles it."""
-    from serena_memory.sync.merge import conflicts
+    from serena_memory.sync.conflicts import conflicts
 
     names = [c.name for c in conflicts(store)]
     if not names:

@@ -129,7 +129,7 @@ def initialize(project: Path | None) -> None:
 @JSON_OPTION
 def list_command(project: Path | None, topic: str, as_json: bool) -> None:
     """List memory names: project, global and read-only apart."""
-    from serena_memory.sync.merge import conflicts
+    from serena_memory.sync.conflicts import conflicts
 
     store = open_store(project, only_global=topic.strip("/").split("/")[0] == "global")
     listing = store.list(topic)

@@ -41,7 +41,8 @@ def search(words: tuple[str, ...], topic: str, scope: str, max_results: int, as_
     with QUERY (in names most, then in headings, then in the text) and by similar meaning;
     each hit says why it matched. A `mem:NAME` in QUERY puts that memory first.
     """
-    from serena_memory.search.index import format_hits, search_memories
+    from serena_memory.search.hits import format_hits
+    from serena_memory.search.index import search_memories
 
     query = " ".join(words)
     store = open_store(None, only_global=scope == "global")

@@ -164,8 +164,8 @@ def host_for_url(host: str) -> str:
 
 def start_auto_sync(state):
     """With `memory_sync: auto`: pull now, push after the agent's writes, in the
-    background (sync/merge.py)."""
-    from serena_memory.sync.merge import start_auto_sync as start
+    background (sync/auto.py)."""
+    from serena_memory.sync.auto import start_auto_sync as start
 
     auto = start(lambda: state.store)
     if auto is not None:

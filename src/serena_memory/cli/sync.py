@@ -77,7 +77,7 @@ def sync_command(
     other is kept for you (`serena memories conflicts`). Each sync is one history entry,
     undone with `serena memories restore`. With a team remote configured, the team's
     memories are pulled too (read-only, under global/team/)."""
-    from serena_memory.sync.merge import sync_everything
+    from serena_memory.sync.team import sync_everything
 
     chosen = [
         flag
@@ -124,7 +124,7 @@ def conflicts_command(project: Path | None, as_json: bool, show: str | None) -> 
     memory, the other side's here, until `serena memories resolve NAME` settles it."""
     from serena_memory.core.display import escape_line
     from serena_memory.core.names import normalize_name
-    from serena_memory.sync.merge import conflicts
+    from serena_memory.sync.conflicts import conflicts
 
     found = conflicts(_store(project, "global"))
     if show is not None:
@@ -175,6 +175,6 @@ def conflicts_command(project: Path | None, as_json: bool, show: str | None) -> 
 )
 def resolve_command(name: str, project: Path | None, keep: str) -> None:
     """Settle the sync conflict of memory NAME."""
-    from serena_memory.sync.merge import resolve
+    from serena_memory.sync.conflicts import resolve
 
     say(resolve(_store(project, "global"), name, keep))

@@ -361,7 +361,7 @@ def load_settings(project_root: Path | None, home: Path | None = None) -> Settin
         read_only += _compile(p.read_only_memory_patterns, "read_only_memory_patterns", p.path)
         ignored += _compile(p.ignored_memory_patterns, "ignored_memory_patterns", p.path)
     team = load_sync_config(home).team_prefix()
-    if team is not None:  # the team's memories, pulled from its repository (sync/merge.py)
+    if team is not None:  # the team's memories, pulled from its repository (sync/team.py)
         read_only += _compile((re.escape(team) + ".*",), "memory_sync_team_remote", g.path)
     return Settings(
         global_config=g,
@@ -370,7 +370,7 @@ def load_settings(project_root: Path | None, home: Path | None = None) -> Settin
     )
 
 
-# -- sync (sync/merge.py) ---------------------------------------------------------------------
+# -- sync (sync/) -----------------------------------------------------------------------------
 SYNC_MODES = ("manual", "auto")
 
 

@@ -225,7 +225,7 @@ def _code_mentions(texts: dict[str, str]) -> dict[str, list[Mention]]:
 
 def with_sync_conflicts(store: MemoryStore, report: CheckReport) -> CheckReport:
     """Add the memories a sync left unresolved (both sides' texts kept) to a report."""
-    from serena_memory.sync.merge import conflicts
+    from serena_memory.sync.conflicts import conflicts
 
     report.sync_conflicts = [c.name for c in conflicts(store)]
     return report

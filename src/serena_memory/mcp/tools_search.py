@@ -37,7 +37,7 @@ def search_memories(
     ranked by the words they share with the query (name first, then headings, then text)
     and by similar meaning. Each hit gives the name, a score, why it matched and up to
     three matching lines with their numbers; read the ones that matter with read_memory."""
-    from serena_memory.search.index import format_hits
+    from serena_memory.search.hits import format_hits
     from serena_memory.search.index import search_memories as search
 
     hits = search(state.require_store(), query, topic=topic, scope=scope, max_results=max_results)

@@ -1,0 +1,175 @@
+"""The dashboard's integrity handlers: the graphs, the check, its fixes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+
+from serena_memory.core import names as N
+from serena_memory.core.store import MemoryStore
+from serena_memory.dashboard.api_base import (
+    CHECK_PAGE,
+    FULL_GRAPH_CAP,
+    LOCAL_GRAPH_CAP,
+    ApiBase,
+    ApiError,
+)
+from serena_memory.integrity import service as integrity_api
+from serena_memory.integrity.analysis import ENTRY_POINT
+
+
+class IntegrityApi(ApiBase):
+    """The memory graph, the integrity check and the fixes it offers."""
+
+    def graph(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        """The whole graph, filtered (topic, reachability, broken only) and capped."""
+        q = request.query_params
+        reach = q.get("reach", "all")
+        if reach not in ("all", "reachable", "unreachable"):
+            raise ApiError(400, "'reach' must be all, reachable or unreachable")
+        graph = self.snapshots.get(self.store()).graph
+        return graph.filtered(
+            topic=N.normalize_topic(q.get("topic", "")),
+            reach=reach,
+            broken_only=q.get("broken") == "1",
+            cap=self.int_param(request, "cap", FULL_GRAPH_CAP, 1, FULL_GRAPH_CAP),
+        )
+
+    def local_graph(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        """A memory with what it references and what references it, 1 or 2 steps out."""
+        name = N.normalize_name(request.query_params.get("name", ""))
+        depth = self.int_param(request, "depth", 1, 1, 2)
+        graph = self.snapshots.get(self.store()).graph
+        try:
+            return graph.neighbourhood(name, depth, cap=LOCAL_GRAPH_CAP)
+        except KeyError:
+            raise ApiError(404, f"memory '{name}' not found") from None
+
+    def topic_map(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        """Topics (and the memories directly in the topic asked for) with their counts."""
+        topic = N.normalize_topic(request.query_params.get("topic", ""))
+        return self.snapshots.get(self.store()).graph.topic_map(topic)
+
+    def check(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        """The check report. With ``limit`` (the page), its lists are paged: each
+        section's first ``limit`` items and its total; ``section`` and ``offset`` ask for
+        another page of one section. Without, the whole report (for scripts)."""
+        flags = request.query_params
+        store = self.store()
+        report = self.snapshots.get(store).check(
+            include_unmarked=flags.get("include_unmarked") == "1",
+            fuzzy=flags.get("fuzzy") == "1",
+            reachability=flags.get("reachability") == "1",
+        )
+        report = integrity_api.with_sync_conflicts(store, report)
+        wanted = flags.get("section")
+        # the code is checked once per page load; turning a page of the code section shows
+        # the list that load found, another section's page needs none
+        code = (
+            self.code_items(store, page_turn=wanted is not None)
+            if flags.get("code") == "1" and wanted in (None, "code")
+            else None
+        )
+        if "limit" not in flags and wanted is None:
+            return report.to_dict() if code is None else {**report.to_dict(), "code": code}
+        sections = self.report_sections(report)
+        if code is not None:
+            sections = {**sections, "code": code}
+        limit = self.int_param(request, "limit", CHECK_PAGE, 1, 1000)
+        offset = self.int_param(request, "offset", 0, 0, 10**9)
+        if wanted is not None:
+            if wanted not in sections:
+                raise ApiError(400, f"no section '{wanted}' in this report")
+            items = sections[wanted]
+            return {
+                "section": wanted,
+                "offset": offset,
+                "total": len(items),
+                "items": items[offset : offset + limit],
+            }
+        summary: dict[str, Any] = {
+            "clean": report.is_clean(),
+            "scanned": report.scanned,
+            "include_unmarked": report.include_unmarked,
+            "fuzzy": report.fuzzy,
+            "bare_high_count": len(report.bare_high),
+        }
+        if code is not None:
+            summary["code_failing"] = sum(c["status"] in ("missing", "moved") for c in code)
+        if report.unreachable is not None:
+            summary["entry_point"] = ENTRY_POINT if report.entry_point_exists else None
+        summary["sections"] = {
+            key: {"total": len(items), "items": items[:limit]} for key, items in sections.items()
+        }
+        return summary
+
+    def report_sections(self, report: Any) -> dict[str, list[Any]]:
+        """The report's lists as JSON-ready items, kept for the report last paged."""
+        if self._sections is not None and self._sections[0] is report:
+            return self._sections[1]
+        sections: dict[str, list[Any]] = {"stale": [s.to_dict() for s in report.stale]}
+        if report.include_unmarked:
+            sections["bare"] = [b.to_dict() for b in report.bare_high + report.bare_low]
+            if report.fuzzy:
+                sections["near_misses"] = [b.to_dict() for b in report.near_misses]
+        if report.unreachable is not None:
+            sections["unreachable"] = list(report.unreachable)
+            sections["ignored_references"] = [r.to_dict() for r in report.ignored_references or ()]
+        sections["unreadable"] = list(report.unreadable)
+        sections["skipped"] = [f.to_dict() for f in report.skipped]
+        sections["sync_conflicts"] = list(report.sync_conflicts)
+        self._sections = (report, sections)
+        return sections
+
+    def code_items(self, store: MemoryStore, page_turn: bool = False) -> list[dict[str, Any]]:
+        """The memories' mentions of code that drifted, as the Check page lists them. A
+        page turn gets the list of the load it pages through while the memories are the
+        same (a whole check per turn would be slow and could shift the pages)."""
+        snapshot = self.snapshots.get(store)
+        held = self._code
+        if page_turn and held is not None and held[0] is snapshot:
+            return held[1]
+        report = integrity_api.run_code_check(store)
+        items = [
+            {**f.to_dict(), "target": f.target, "read_only": f.read_only} for f in report.findings
+        ]
+        self._code = (snapshot, items)
+        return items
+
+    def fix_code_reference(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        """Point one moved path of one memory at its new place (one history entry)."""
+        memory = N.normalize_name(self.text_field(data, "memory"))
+        mention = self.text_field(data, "mention")
+        line = data.get("line")
+        if not isinstance(line, int) or isinstance(line, bool) or line < 1:
+            raise ApiError(400, "'line' must be a line number (1 or more)")
+        store = self.store()
+        if store.is_read_only(memory):
+            raise ApiError(
+                403,
+                f"memory '{memory}' is read-only (it matches read_only_memory_patterns): "
+                "change it in an editor or lift the pattern",
+            )
+        fixed = integrity_api.fix_code_references(store, only=[(memory, line, mention)])
+        if not fixed:
+            raise ApiError(
+                409,
+                f"`{mention}` on line {line} of '{memory}' is no longer a moved path; "
+                "check again to see what is left",
+            )
+        return {"memory": memory, "fixed": [f.to_dict() for f in fixed]}
+
+    def fix_reference(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        source = self.text_field(data, "source")
+        old = self.text_field(data, "old")
+        new = self.text_field(data, "new")
+        count = integrity_api.fix_reference(self.store(), source, old, new)
+        return {"source": source, "old": old, "new": new, "count": count}
+
+    def auto_prefix(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        dry_run = data.get("dry_run", False)
+        if not isinstance(dry_run, bool):
+            raise ApiError(400, "'dry_run' must be true or false")
+        report = integrity_api.auto_prefix(self.store(), dry_run=dry_run)
+        return {**report.to_dict(), "text": report.to_text()}

@@ -1,0 +1,143 @@
+"""Hits as a person or an agent reads them: the best lines, where the words matched."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NamedTuple
+
+MAX_LINES_PER_HIT = 3
+MAX_LINE_CHARS = 120
+MARK_START, MARK_END = "\x01", "\x02"  # around each matched word, in the index's answers
+_MARKERS = re.compile("([\x01\x02])")
+
+
+Spans = tuple[tuple[int, int], ...]  # [start, end) of each matched word, in characters
+
+
+class SearchHit(NamedTuple):
+    name: str
+    score: float
+    read_only: bool
+    lines: list[tuple[int, str]]  # (1-based line number, the line, cut to a readable length)
+    # Where the query's words matched (as the index's stemmer saw them), so a page can mark
+    # them without matching again: in the name, and in each of ``lines`` (same order).
+    name_marks: Spans = ()
+    line_marks: tuple[Spans, ...] = ()
+    # Why it matched, in a few words: 'words: refund, ledger', 'similar meaning', or both.
+    why: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        marks = self.line_marks or ((),) * len(self.lines)
+        return {
+            "name": self.name,
+            "score": self.score,
+            "read_only": self.read_only,
+            "why": self.why,
+            "name_marks": [list(span) for span in self.name_marks],
+            "lines": [
+                {"line": number, "text": text, "marks": [list(span) for span in spans]}
+                for (number, text), spans in zip(self.lines, marks, strict=True)
+            ],
+        }
+
+
+# -- hits ---------------------------------------------------------------------------------------
+def _unmark(text: str) -> tuple[str, Spans]:
+    """``text`` without the markers, and the spans they enclosed."""
+    plain: list[str] = []
+    spans: list[tuple[int, int]] = []
+    at = 0
+    start: int | None = None
+    for piece in _MARKERS.split(text):
+        if piece == MARK_START:
+            start = at
+        elif piece == MARK_END:
+            if start is not None and at > start:
+                spans.append((start, at))
+            start = None
+        else:
+            plain.append(piece)
+            at += len(piece)
+    return "".join(plain), tuple(spans)
+
+
+def _cut(line: str, limit: int = MAX_LINE_CHARS) -> tuple[str, Spans]:
+    """A line cut to ``limit`` characters around its first match, markers removed, and
+    where the matched words are in what is kept."""
+    plain, spans = _unmark(line.strip())
+    if len(plain) <= limit:
+        return plain, spans
+    first = spans[0][0] if spans else 0
+    start = max(0, min(first - limit // 3, len(plain) - limit))
+    end = start + limit - 2
+    prefix = "…" if start else ""
+    shift = len(prefix) - start
+    kept = tuple(
+        (max(a, start) + shift, min(b, end) + shift) for a, b in spans if b > start and a < end
+    )
+    return prefix + plain[start:end] + ("…" if end < len(plain) else ""), kept
+
+
+def best_lines(marked: str, count: int = MAX_LINES_PER_HIT) -> list[tuple[int, str, Spans]]:
+    """The lines with the most matched words (earlier first on ties), in text order, each
+    with where its matched words are."""
+    scored = []
+    for number, line in enumerate(marked.split("\n"), start=1):
+        hits = line.count(MARK_START)
+        if hits:
+            scored.append((-hits, number, line))
+    scored.sort()
+    return sorted((number, *_cut(line)) for _, number, line in scored[:count])
+
+
+def first_line(text: str) -> list[tuple[int, str, Spans]]:
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.strip():
+            return [(number, _cut(line)[0], ())]
+    return []
+
+
+def name_marks(name: str, marked_words: str) -> Spans:
+    """Where the marked words of ``name_words(name)`` are in ``name`` itself: the words
+    keep their characters and their order, only what separates them differs."""
+    spans: list[tuple[int, int]] = []
+    at = 0
+    opening = False
+    start: int | None = None
+    for char in marked_words:
+        if char == MARK_START:
+            opening = True
+        elif char == MARK_END:
+            if start is not None:
+                spans.append((start, at))
+            start = None
+        elif not char.isspace():
+            found = name.find(char, at)
+            if found < 0:  # not this name's words: mark nothing rather than wrongly
+                return ()
+            at = found + 1
+            if opening:
+                start, opening = found, False
+    return tuple(spans)
+
+
+def format_hits(hits: list[SearchHit], query: str) -> str:
+    """Hits as compact text for an agent or a terminal (ten hits stay well under 2,000
+    tokens: three lines of at most 120 characters each)."""
+    if not hits:
+        return (
+            f"No memory matches {_preview(query)}. Try other words, a broader topic, or "
+            "list the memories to browse them."
+        )
+    out = []
+    for rank, hit in enumerate(hits, start=1):
+        flag = " (read-only)" if hit.read_only else ""
+        why = f"  ({hit.why})" if hit.why else ""
+        out.append(f"{rank}. {hit.name}{flag}  score {hit.score:g}{why}")
+        out.extend(f"   {number}: {text}" for number, text in hit.lines)
+    return "\n".join(out)
+
+
+def _preview(text: str, limit: int = 60) -> str:
+    text = " ".join(str(text).split())
+    return repr(text if len(text) <= limit else text[: limit - 3] + "...")

@@ -1,0 +1,115 @@
+"""What one sync did, and how it reads for a person."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from serena_memory.core.display import escape_line
+
+
+@dataclass
+class SyncResult:
+    """What one sync did."""
+
+    scope: str
+    remote: str
+    changed: dict[str, str] = field(default_factory=dict)  # name -> created|changed|deleted
+    pushed: bool = False
+    conflicts: list[str] = field(default_factory=list)
+    kept_edits: list[str] = field(default_factory=list)  # deleted on one side, edited on the other
+    skipped: list[str] = field(default_factory=list)  # not usable as memories here
+    seconds: float = 0.0
+    pull_only: bool = False  # the team's memories: pulled, never pushed
+    remembered: str = ""  # the configuration file the remote was written into, if it was
+    conflicts_elsewhere: list[str] = field(default_factory=list)  # found by another machine
+    resolved_elsewhere: list[str] = field(default_factory=list)
+    # memories the other side changed to hold a secret (core/secrets.py): not written here
+    secrets_kept_out: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        text = self._headline()
+        if self.remembered:
+            text += f" The remote is remembered for the next syncs (in {self.remembered})."
+        for names, said in self._notes():
+            if names:
+                text += said.format(names=_names(names))
+        if self.secrets_kept_out:
+            text += (
+                " Kept out because the incoming text holds what looks like a secret (the local "
+                "text stays; remove the secret on the other side, then sync again): "
+                + "; ".join(self.secrets_kept_out)
+                + "."
+            )
+        if self.skipped:
+            shown = _names(self.skipped)
+            text += f" Not usable as memories here (name, kind of file or size), left out: {shown}."
+        return text
+
+    def _headline(self) -> str:
+        """What changed here and whether anything was pushed."""
+        where = f"the {self.scope} memories with {self.remote}"
+        if self.pull_only:
+            pulled = ", ".join(
+                f"{sum(1 for w in self.changed.values() if w == what)} {what}"
+                for what in ("created", "changed", "deleted")
+                if what in self.changed.values()
+            )
+            return f"Pulled the {self.scope} memories from {self.remote}: " + (
+                f"{pulled}." if pulled else "already up to date."
+            )
+        if not self.changed and not self.pushed:
+            return f"Synced {where}: already up to date."
+        parts = []
+        if self.changed:
+            counts: dict[str, int] = {}
+            for what in self.changed.values():
+                counts[what] = counts.get(what, 0) + 1
+            parts.append("here " + ", ".join(f"{n} {what}" for what, n in sorted(counts.items())))
+        parts.append("local changes pushed" if self.pushed else "nothing to push")
+        return f"Synced {where}: " + "; ".join(parts) + "."
+
+    def _notes(self) -> list[tuple[list[str], str]]:
+        """The lists of names the summary reports, each with its sentence."""
+        kept = (
+            " Changed here since the last pull, so kept: {names}."
+            if self.pull_only
+            else " Deleted on one side but edited on the other, so kept: {names}."
+        )
+        return [
+            (self.kept_edits, kept),
+            (
+                self.conflicts,
+                " Both sides changed the same lines of {names}: the local text stays, the "
+                "other is kept for you; see `serena memories conflicts`.",
+            ),
+            (
+                self.conflicts_elsewhere,
+                " Another machine's sync found that both sides changed the same lines of "
+                "{names}: the memory holds the text kept there, the other text is kept for "
+                "you; see `serena memories conflicts`.",
+            ),
+            (self.resolved_elsewhere, " Resolved on another machine: {names}."),
+        ]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scope": self.scope,
+            "remote": self.remote,
+            "changed": self.changed,
+            "pushed": self.pushed,
+            "conflicts": self.conflicts,
+            "remembered": self.remembered,
+            "conflicts_elsewhere": self.conflicts_elsewhere,
+            "resolved_elsewhere": self.resolved_elsewhere,
+            "kept_edits": self.kept_edits,
+            "skipped": self.skipped,
+            "secrets_kept_out": self.secrets_kept_out,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def _names(names: list[str]) -> str:
+    """Names (or paths) from a remote as a message shows them: what could steer a terminal
+    or pass for another name escaped (core/display.py)."""
+    return ", ".join(escape_line(name) for name in names)

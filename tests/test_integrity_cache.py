@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -26,6 +27,8 @@ PHRASES = [
     "auth/login and auth/core",
     "plain prose only",
     "mem:style and mem:core",
+    "mem:new/one or mem:tech-stack and new/one-notes",
+    "the deploy_pipeline_note and tech_stack_notes",
 ]
 OPTIONS = [(False, False, False), (True, False, False), (True, True, False), (True, True, True)]
 
@@ -144,6 +147,79 @@ def test_a_cache_a_project_plants_or_links_is_never_used(
     folder.symlink_to(inside)
     assert run_check(store, True, True, True).to_dict() == cold
     assert list(inside.iterdir()) == []
+
+
+def _edit_one(store: MemoryStore) -> None:
+    """An edit of one memory after the cache holds everything: the next check answers
+    its questions (a near-miss token's ranking, a stale target's candidates) from the
+    cache."""
+    store.write("style", " ".join(PHRASES) + "\nmem:deploy-pipeline-notes\n")
+
+
+def test_kept_answers_of_the_name_indexes_are_used_and_a_tampered_one_never_is(
+    store: MemoryStore,
+) -> None:
+    import sqlite3
+
+    path = _filled(store)
+    conn = sqlite3.connect(path)
+    kinds = dict(conn.execute("SELECT kind, count(*) FROM answer GROUP BY kind").fetchall())
+    assert kinds.get("near") and kinds.get("candidates")
+    conn.close()
+    _edit_one(store)
+    cold = run_check(store, True, True, True, cache=False).to_dict()
+    for value in (
+        "not json",
+        "[[0.99, 3]]",
+        '[[1, "core"]]',
+        '[[0.99, "no/such/memory"]]',
+        '["no/such/memory"]',
+        '{"a": 1}',
+        "[[0.9]]",
+        "7",
+    ):
+        _filled(store)
+        _edit_one(store)
+        conn = sqlite3.connect(path)
+        conn.execute("UPDATE answer SET value = ?", (value,))
+        conn.commit()
+        conn.close()
+        assert run_check(store, True, True, True).to_dict() == cold, value
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TABLE answer")
+    conn.commit()
+    conn.close()
+    _edit_one(store)
+    assert run_check(store, True, True, True).to_dict() == cold
+    assert run_check(store, True, True, True).to_dict() == cold
+
+
+def test_rows_of_another_shape_are_analysed_again(store: MemoryStore) -> None:
+    """Rows that decode but hold the wrong types (lines as text, a count as a list,
+    escapes JSON refuses) are read again, never reported as they are."""
+    import sqlite3
+
+    path = _filled(store)
+    cold = run_check(store, True, True, True, cache=False).to_dict()
+    ok = '{"stale":[],"bare":[],"near":[]}'
+    for column, value in (
+        ("found", '{"stale":[["x","ab",["core"]]],"bare":[],"near":[]}'),
+        ("found", '{"stale":[],"bare":[["core",[1],1]],"near":[]}'),
+        ("found", '{"stale":[],"bare":[],"near":[["core",[2],"x"]]}'),
+        ("found", '{"stale":[["\\q",[1],[]]],"bare":[],"near":[]}'),
+        ("found", ok + " "),
+        ("found", ok[:-1]),
+        ("refs", '[["core","1"]]'),
+        ("refs", '[["core",[1]]'),
+    ):
+        _filled(store)
+        time.sleep(1.1)  # the rows are no longer taken in the tick of a change
+        run_check(store, True, True, True)
+        conn = sqlite3.connect(path)
+        conn.execute(f"UPDATE memo SET {column} = ?", (value,))
+        conn.commit()
+        conn.close()
+        assert run_check(store, True, True, True).to_dict() == cold, value
 
 
 def test_a_check_after_one_edit_reads_only_that_memory(store: MemoryStore) -> None:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -545,6 +545,10 @@ class IntegrityAnalyzer:
     of the texts and all the names); ``ignored`` the names of ignored memories that exist
     on disk (to tell a reference into an ignored memory from a stale one). Indexes are
     built on first use and reused by every question.
+
+    A near-miss token's ranking and a stale target's candidates depend only on the token
+    or target and the set of names: answers known from earlier (:meth:`recall_answers`)
+    are taken as they are, and an index is built only for a question they don't answer.
     """
 
     def __init__(
@@ -569,6 +573,9 @@ class IntegrityAnalyzer:
         self._near_index: NearMissIndex | None = None
         self._no_near_miss: set[str] = set()
         self._odd_names: list[str] | None = None
+        self._recall: Callable[[str, str], Any] | None = None
+        self._answers: dict[tuple[str, str], Any] = {}
+        self.learned: dict[tuple[str, str], Any] = {}  # answers the indexes gave this run
 
     def sibling(
         self, memories: Mapping[str, str], unreadable: Iterable[str] = ()
@@ -578,6 +585,23 @@ class IntegrityAnalyzer:
         other._finder, other._name_index = self._finder, self._name_index
         other._near_index = self._near_index
         return other
+
+    def recall_answers(self, recall: Callable[[str, str], Any]) -> None:
+        """Take earlier answers from ``recall(kind, question)`` (None: not known): kind
+        ``near`` is a token's ranking ``[(score, name)]``, ``candidates`` a stale target's
+        candidate names; both for this set of names."""
+        self._recall = recall
+
+    def _answer(self, kind: str, question: str, compute: Callable[[str], Any]) -> Any:
+        key = (kind, question)
+        found = self._answers.get(key)
+        if found is None and self._recall is not None:
+            found = self._recall(kind, question)
+        if found is None:
+            found = compute(question)
+            self.learned[key] = found
+        self._answers[key] = found
+        return found
 
     def know_references(self, found: Mapping[str, list[tuple[str, tuple[int, ...]]]]) -> None:
         """Take references found earlier (a cache) for memories whose text is not loaded."""
@@ -641,7 +665,17 @@ class IntegrityAnalyzer:
         return result
 
     def candidates(self, target: str) -> tuple[str, ...]:
-        return self.name_index.candidates(target)
+        found: tuple[str, ...] = self._answer(
+            "candidates", target, lambda t: self.name_index.candidates(t)
+        )
+        return found
+
+    def near_ranking(self, token: str) -> list[tuple[float, str]]:
+        """The names ``token`` may be a near-miss of, best first (see NearMissIndex)."""
+        found: list[tuple[float, str]] = self._answer(
+            "near", token, lambda t: self.near_index.ranked(t)
+        )
+        return found
 
     def bare_mentions(
         self, source: str, scan: TextScan | None = None
@@ -730,7 +764,8 @@ class IntegrityAnalyzer:
         return stale, bare, near
 
     def _near_misses(self, source: str, scan: TextScan, source_ro: bool) -> list[BareMention]:
-        index = self.near_index
+        from serena_memory.integrity.similarity import best_match
+
         existing = self.existing
         # long runs that can't be a near-miss whatever the source (an existing name, or
         # matching no name) are remembered, so each is looked at once in the whole check
@@ -738,10 +773,14 @@ class IntegrityAnalyzer:
         referenced = {target: set(lines) for target, lines in self.references(source)}
         found = []
         for token in scan.long_runs() - dead:
-            if token in existing or not index.has_match(token):
+            if token in existing:
                 dead.add(token)
                 continue
-            best = index.best(token, source)
+            ranked = self.near_ranking(token)
+            if not ranked:
+                dead.add(token)
+                continue
+            best = best_match(ranked, token, source)
             if best is None:
                 continue
             name, score = best

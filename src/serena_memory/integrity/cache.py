@@ -6,7 +6,13 @@ SHA-256 of its bytes, its references, and what `check` reports about it (stale r
 with their candidates, exact bare mentions, near-misses). References depend on the text
 alone; the rest also on the set of existing names, so it is kept with a digest of that
 set and computed again for every memory when a memory is created, deleted or renamed
-(which changes who references what, and every candidate list).
+(which changes who references what, and every candidate list). What the name indexes
+answered (a near-miss token's ranking, a stale target's candidates) is kept too, with the
+same digest: it depends only on the question and the set of names, so a check after one
+edit builds an index only for a token or target no earlier check asked about.
+
+A row is used only when its text has exactly the shape this code writes (checked by one
+pattern per row), so a damaged or hand-edited row is analysed again, never trusted.
 
 The file is SQLite under ``$SERENA_HOME/cache/check``, keyed by the memories folders'
 resolved paths, and trusted only when it is a plain file of ours (application id, schema
@@ -18,11 +24,13 @@ report is always the one a run without the cache gives.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
+import re
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,11 +51,35 @@ if TYPE_CHECKING:
     from serena_memory.integrity.service import _Listing
 
 _APPLICATION_ID = 0x53524D43  # "SRMC": marks the file as ours
-_SCHEMA_VERSION = 1
+_SCHEMA_VERSION = 2
 RACY_NS = 1_000_000_000
 """A file changed less than this long before it was read is hashed again next time."""
 
 Refs = list[tuple[str, tuple[int, ...]]]
+Answers = dict[tuple[str, str], Any]  # {(kind, question): answer}, see IntegrityAnalyzer
+
+# The exact shape of the JSON this module writes (json.dumps, compact separators): a row
+# that matches decodes to the right types, so it needs no check value by value.
+_STR = r'"(?:[^"\\]|\\.)*"'
+_INT = r"(?:0|[1-9][0-9]*)"
+
+
+def _list_of(item: str) -> str:
+    return rf"\[(?:{item}(?:,{item})*)?\]"
+
+
+def _tuple_of(*items: str) -> str:
+    return r"\[" + ",".join(items) + r"\]"
+
+
+_INTS, _STRS = _list_of(_INT), _list_of(_STR)
+_STALE = _list_of(_tuple_of(_STR, _INTS, _STRS))
+_BARE = _list_of(_tuple_of(_STR, _INTS, "(?:true|false)"))
+_NEAR = _list_of(_tuple_of(_STR, _INT, _STR))
+_FOUND_SHAPE = re.compile(
+    rf'\{{"stale":{_STALE},"bare":(?:null|{_BARE}),"near":(?:null|{_NEAR})\}}'
+)
+_REFS_SHAPE = re.compile(_list_of(_tuple_of(_STR, _INTS)))
 
 
 class _Malformed(Exception):
@@ -68,11 +100,11 @@ def _names_digest(names: Iterable[str]) -> str:
     """The set of names and the version of the analysis: what findings depend on besides
     the memory's own text."""
     digest = hashlib.sha256(_analysis_version())
-    for name in names:
-        digest.update(name.encode("utf-8", "surrogatepass") + b"\0")
+    digest.update("".join(f"{name}\0" for name in names).encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
 
+@functools.cache
 def _analysis_version() -> bytes:
     """The code that makes findings (a changed analysis never reuses old ones)."""
     from serena_memory.integrity import analysis, similarity
@@ -149,83 +181,123 @@ def _create(conn: sqlite3.Connection, key: str) -> None:
         "CREATE TABLE memo (name TEXT PRIMARY KEY, ino INTEGER, mtime_ns INTEGER, "
         "size INTEGER, racy INTEGER, sha TEXT, refs TEXT, names TEXT, found TEXT)"
     )
+    conn.execute(
+        "CREATE TABLE answer (kind TEXT, question TEXT, names TEXT, value TEXT, "
+        "PRIMARY KEY (kind, question)) WITHOUT ROWID"
+    )
     conn.execute("INSERT INTO meta VALUES ('folders', ?)", (key,))
     conn.execute(f"PRAGMA application_id = {_APPLICATION_ID}")
     conn.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
     conn.execute("COMMIT")
 
 
-# -- one memory's entry ------------------------------------------------------------------------
-class _Entry:
-    """A row of the cache, checked for shape when a part of it is used: anything malformed
-    is as good as absent."""
-
-    __slots__ = ("stamp", "racy", "sha", "names", "_refs", "_found", "_raw_refs", "_raw_found")
-
-    def __init__(self, row: tuple[Any, ...]) -> None:
-        _name, ino, mtime, size, racy, sha, refs, names, found = row
-        self.stamp = (ino, mtime, size)
-        self.racy = bool(racy)
-        self.sha = sha if isinstance(sha, str) else None
-        self.names = names if isinstance(names, str) else None
-        self._raw_refs, self._raw_found = refs, found
-        self._refs: Refs | None | bool = False  # False: not parsed yet
-        self._found: dict[str, Any] | None | bool = False
-
-    @property
-    def refs(self) -> Refs | None:
-        if self._refs is False:
-            self._refs = _parse_refs(self._raw_refs)
-        return self._refs  # type: ignore[return-value]
-
-    @property
-    def found(self) -> dict[str, Any] | None:
-        if self._found is False:
-            self._found = _parse_found(self._raw_found)
-        return self._found  # type: ignore[return-value]
-
-    @property
-    def raw_refs(self) -> Any:
-        return self._raw_refs
+# -- one memory's row --------------------------------------------------------------------------
+# columns of a row of `memo`
+_NAME, _INO, _MTIME, _SIZE, _RACY, _SHA, _REFS, _NAMES, _FOUND = range(9)
 
 
-def _ints(value: Any) -> tuple[int, ...]:
-    if not isinstance(value, list) or not all(type(v) is int for v in value):
-        raise ValueError("not a list of line numbers")
-    return tuple(value)
-
-
-def _strs(value: Any) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ValueError("not a list of names")
-    return tuple(value)
-
-
-def _parse_refs(raw: Any) -> Refs | None:
+def _row_findings(
+    row: tuple[Any, ...], names_key: str, include_unmarked: bool, fuzzy: bool
+) -> dict[str, Any] | None:
+    """What the row says `check` reports about its memory, when it holds that for this
+    set of names and these options and has the shape this module writes; else None."""
+    raw = row[_FOUND]
+    if (
+        row[_NAMES] != names_key
+        or not isinstance(raw, str)
+        or not isinstance(row[_REFS], str)
+        or _FOUND_SHAPE.fullmatch(raw) is None
+    ):
+        return None
     try:
-        items = json.loads(raw)
-        return [(str(_strs([t])[0]), _ints(lines)) for t, lines in items]
-    except (TypeError, ValueError):
+        found: dict[str, Any] = json.loads(raw)
+    except ValueError:  # a bad escape inside a string
+        return None
+    if (include_unmarked and found["bare"] is None) or (fuzzy and found["near"] is None):
+        return None
+    return found
+
+
+def _row_refs(row: tuple[Any, ...]) -> Refs | None:
+    raw = row[_REFS]
+    if not isinstance(raw, str) or _REFS_SHAPE.fullmatch(raw) is None:
+        return None
+    try:
+        return [(target, tuple(lines)) for target, lines in json.loads(raw)]
+    except ValueError:
         return None
 
 
-def _parse_found(raw: Any) -> dict[str, Any] | None:
-    """{"stale": [[target, lines, candidates]], "bare": [[name, lines, high]] | None,
-    "near": [[name, count, token]] | None}."""
-    if raw is None:
+def _known(
+    row: tuple[Any, ...] | None,
+    stamp: tuple[int, int, int] | None,
+    names_key: str,
+    include_unmarked: bool,
+    fuzzy: bool,
+    reachability: bool,
+) -> tuple[dict[str, Any], Refs | None] | None:
+    """(findings, references when asked for) of a row that stands for the file as it is
+    (same stamp, not taken in the same clock tick as a change); None: read it again."""
+    if row is None or stamp is None or (row[_INO], row[_MTIME], row[_SIZE]) != stamp or row[_RACY]:
         return None
+    found = _row_findings(row, names_key, include_unmarked, fuzzy)
+    if found is None:
+        return None
+    refs = None
+    if reachability:
+        refs = _row_refs(row)
+        if refs is None:
+            return None
+    return found, refs
+
+
+# -- what the name indexes answered ---------------------------------------------------------
+def _answer_json(kind: str, answer: Any) -> str:
+    if kind == "near":
+        return json.dumps([[score, name] for score, name in answer], separators=(",", ":"))
+    return json.dumps(list(answer), separators=(",", ":"))
+
+
+def _answer_value(kind: str, raw: Any, existing: frozenset[str]) -> Any:
+    """A kept answer, if it has the shape this module writes and names only existing
+    memories; else None (asked again)."""
     try:
         data = json.loads(raw)
-        stale = [(_strs([t])[0], _ints(li), _strs(c)) for t, li, c in data["stale"]]
-        bare = data["bare"]
-        if bare is not None:
-            bare = [(_strs([n])[0], _ints(li), bool(h)) for n, li, h in bare]
-        near = data["near"]
-        if near is not None:
-            near = [(_strs([n])[0], int(c), _strs([t])[0]) for n, c, t in near]
-        return {"stale": stale, "bare": bare, "near": near}
-    except (TypeError, ValueError, KeyError):
+    except (TypeError, ValueError):
         return None
+    if not isinstance(data, list):
+        return None
+    if kind == "near":
+        ranked = []
+        for item in data:
+            if not isinstance(item, list) or len(item) != 2:
+                return None
+            score, name = item
+            if type(score) is not float or not isinstance(name, str) or name not in existing:
+                return None
+            ranked.append((score, name))
+        return ranked
+    if kind == "candidates":
+        if not all(isinstance(name, str) and name in existing for name in data):
+            return None
+        return tuple(data)
+    return None
+
+
+def _recaller(
+    conn: sqlite3.Connection, names_key: str, existing: frozenset[str]
+) -> Callable[[str, str], Any] | None:
+    """Answers kept for this set of names, one indexed lookup each; None when none are."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'answers'").fetchone()
+    if row is None or row[0] != names_key:
+        return None
+    query = "SELECT value FROM answer WHERE kind = ? AND question = ? AND names = ?"
+
+    def recall(kind: str, question: str) -> Any:
+        found = conn.execute(query, (kind, question, names_key)).fetchone()
+        return None if found is None else _answer_value(kind, found[0], existing)
+
+    return recall
 
 
 def _found_json(
@@ -293,16 +365,16 @@ def _analyse(
     for name, text in analyzer.memories.items():
         sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
         row = rows.get(name)
-        old = _Entry(row) if row is not None else None
-        if old is not None and old.sha == sha and old.refs is not None:
-            analyzer.know_references({name: old.refs})  # same text: same references
-            if _has_findings(old, names_key, include_unmarked, fuzzy):
-                assert old.found is not None
-                stored = _found_json_raw(old.found)
-                fresh[name] = (sha, old.refs, old.found, _refs_json(old.refs), stored, bool(text))
-                continue
+        if row is not None and row[_SHA] == sha:
+            refs = _row_refs(row)
+            if refs is not None:
+                analyzer.know_references({name: refs})  # same text: same references
+                found = _row_findings(row, names_key, include_unmarked, fuzzy)
+                if found is not None:
+                    fresh[name] = (sha, refs, found, row[_REFS], row[_FOUND], bool(text))
+                    continue
         stale, bare, near = analyzer.findings(name, include_unmarked, fuzzy)
-        found: Any = {
+        found = {
             "stale": [(s.target, s.lines, s.candidates) for s in stale],
             "bare": [(m.name, m.lines, m.high_confidence) for m in bare]
             if include_unmarked
@@ -323,34 +395,45 @@ def _read_and_analyse(
     include_unmarked: bool,
     fuzzy: bool,
     jobs: int,
-) -> tuple[dict[str, _Fresh], list[str], list[Any]]:
+    recall: Callable[[str, str], Any] | None,
+) -> tuple[dict[str, _Fresh], list[str], list[Any], Answers]:
     """(what was learned about each memory of ``to_read``, names not valid UTF-8, files
-    the gate refused): many memories (a cold cache, a changed set of names) are split over
-    forked workers that share the indexes built once here, like a check without cache."""
+    the gate refused, what the name indexes answered): many memories (a cold cache, a
+    changed set of names) are split over forked workers that share the indexes built once
+    here, like a check without cache; a few are analysed here, with the answers the cache
+    kept (``recall``), so an index is built only for a question they don't answer."""
     from serena_memory.integrity import service
 
     jobs = min(jobs, max(1, len(to_read) // service.PARALLEL_MIN_PER_JOB))
     if jobs > 1 and service.can_fork():
         base = service.prepared(listing, include_unmarked, fuzzy)
+        recall = None  # a connection is not shared with forked workers
     else:
         jobs = 1
         base = IntegrityAnalyzer({}, listing.read_only, listing.ignored, (), listing.names)
 
-    def part(names: list[str]) -> tuple[dict[str, _Fresh], list[str], list[Any]]:
+    def part(names: list[str]) -> tuple[dict[str, _Fresh], list[str], list[Any], Answers]:
         texts, unreadable, refused = listing.read(names)
         analyzer = base.sibling(texts, unreadable)
-        return _analyse(analyzer, rows, names_key, include_unmarked, fuzzy), unreadable, refused
+        if recall is not None:
+            analyzer.recall_answers(recall)
+        fresh = _analyse(analyzer, rows, names_key, include_unmarked, fuzzy)
+        return fresh, unreadable, refused, analyzer.learned
 
     if jobs == 1:
         return part(to_read)
     fresh: dict[str, _Fresh] = {}
     unreadable: list[str] = []
     refused: list[Any] = []
-    for found, bad, gated in service.forked(service.chunks_by_size(listing, jobs, to_read), part):
+    learned: Answers = {}
+    for found, bad, gated, answers in service.forked(
+        service.chunks_by_size(listing, jobs, to_read), part
+    ):
         fresh.update(found)
         unreadable += bad
         refused += gated
-    return fresh, unreadable, refused
+        learned.update(answers)
+    return fresh, unreadable, refused, learned
 
 
 def _check(
@@ -365,19 +448,18 @@ def _check(
     stamps = listing.stamps()
     rows = {row[0]: row for row in conn.execute("SELECT * FROM memo")}
     now_ns = time.time_ns()
-    known: dict[str, _Entry] = {}  # usable as they are
+    known: dict[str, tuple[dict[str, Any], Refs | None]] = {}  # usable as they are
     to_read: list[str] = []
     for name in listing.names:
         row = rows.get(name)
-        entry = _Entry(row) if row is not None else None
-        if entry is not None and _usable(
-            entry, stamps.get(name), names_key, include_unmarked, fuzzy
-        ):
+        entry = _known(row, stamps.get(name), names_key, include_unmarked, fuzzy, reachability)
+        if entry is not None:
             known[name] = entry
         else:
             to_read.append(name)
-    fresh, unreadable, refused = _read_and_analyse(
-        listing, to_read, rows, names_key, include_unmarked, fuzzy, jobs
+    recall = _recaller(conn, names_key, frozenset(listing.names)) if to_read else None
+    fresh, unreadable, refused, learned = _read_and_analyse(
+        listing, to_read, rows, names_key, include_unmarked, fuzzy, jobs, recall
     )
     updates: list[tuple[Any, ...]] = []
     for name, (sha, _refs, _found, refs_json, found_json, _scanned) in fresh.items():
@@ -392,16 +474,15 @@ def _check(
     read_only, ignored = listing.read_only, frozenset(listing.ignored) - set(listing.names)
     sources: list[str] = []
     all_refs: dict[str, Refs] = {}
+    stale, bare_high, bare_low = report.stale, report.bare_high, report.bare_low
+    near_misses = report.near_misses
     for name in listing.names:
-        if name in known:
-            entry = known[name]
-            found, scanned = entry.found, entry.stamp[2] > 0
-            assert found is not None  # checked by _usable
-            if reachability:
-                known_refs = entry.refs
-                if known_refs is None:  # malformed: the one cold-run fallback
-                    raise _Malformed
-                all_refs[name] = known_refs
+        entry = known.get(name)
+        if entry is not None:
+            found, refs = entry
+            scanned = stamps[name][2] > 0
+            if refs is not None:
+                all_refs[name] = refs
         elif name in fresh:
             _sha, all_refs[name], found, _rj, _fj, scanned = fresh[name]
         else:
@@ -411,14 +492,18 @@ def _check(
         sources.append(name)
         ro = name in read_only
         for target, lines, cands in found["stale"]:
-            report.stale.append(
-                StaleReference(name, target, cands, ro, lines, target_ignored=target in ignored)
+            stale.append(
+                StaleReference(
+                    name, target, tuple(cands), ro, tuple(lines), target_ignored=target in ignored
+                )
             )
-        for mention, lines, high in (found["bare"] or ()) if include_unmarked else ():
-            item = BareMention(name, mention, len(lines), high, ro, lines)
-            (report.bare_high if high else report.bare_low).append(item)
-        for mention, count, token in (found["near"] or ()) if fuzzy else ():
-            report.near_misses.append(BareMention(name, mention, count, True, ro, token=token))
+        if include_unmarked:
+            for mention, lines, high in found["bare"]:
+                item = BareMention(name, mention, len(lines), high, ro, tuple(lines))
+                (bare_high if high else bare_low).append(item)
+        if fuzzy:
+            for mention, count, token in found["near"]:
+                near_misses.append(BareMention(name, mention, count, True, ro, token=token))
     report.scanned = len(sources)
     if reachability:
         analyzer = IntegrityAnalyzer(
@@ -428,62 +513,41 @@ def _check(
         report.entry_point_exists = ENTRY_POINT in analyzer.existing
         report.unreachable = analyzer.unreachable()
         report.ignored_references = analyzer.ignored_references(sources)
-    _save(conn, updates, set(rows) - set(listing.names))
+    _save(conn, updates, set(rows) - set(listing.names), names_key, learned)
     return report
-
-
-def _usable(
-    entry: _Entry,
-    stamp: tuple[int, int, int] | None,
-    names_key: str,
-    include_unmarked: bool,
-    fuzzy: bool,
-) -> bool:
-    """The entry stands for the file as it is (same stamp, not taken in the same clock
-    tick as a change) and holds what this check reports, for this set of names."""
-    return (
-        stamp is not None
-        and tuple(entry.stamp) == stamp
-        and not entry.racy
-        and isinstance(entry.raw_refs, str)
-        and _has_findings(entry, names_key, include_unmarked, fuzzy)
-    )
-
-
-def _has_findings(entry: _Entry, names_key: str, include_unmarked: bool, fuzzy: bool) -> bool:
-    found = entry.found
-    return (
-        found is not None
-        and entry.names == names_key
-        and (not include_unmarked or found["bare"] is not None)
-        and (not fuzzy or found["near"] is not None)
-    )
 
 
 def _refs_json(refs: Refs) -> str:
     return json.dumps([[t, list(li)] for t, li in refs], separators=(",", ":"))
 
 
-def _found_json_raw(found: dict[str, Any]) -> str:
-    return json.dumps(
-        {
-            "stale": [[t, list(li), list(c)] for t, li, c in found["stale"]],
-            "bare": None
-            if found["bare"] is None
-            else [[n, list(li), h] for n, li, h in found["bare"]],
-            "near": None if found["near"] is None else [list(x) for x in found["near"]],
-        },
-        separators=(",", ":"),
-    )
-
-
-def _save(conn: sqlite3.Connection, updates: list[tuple[Any, ...]], gone: set[str]) -> None:
-    if not updates and not gone:
+def _save(
+    conn: sqlite3.Connection,
+    updates: list[tuple[Any, ...]],
+    gone: set[str],
+    names_key: str,
+    learned: Answers,
+) -> None:
+    """Write the rows of the memories read, drop those of memories gone, and keep what the
+    indexes answered (answers for another set of names are dropped first)."""
+    if not updates and not gone and not learned:
         return
     conn.execute("BEGIN IMMEDIATE")
     try:
         conn.executemany("INSERT OR REPLACE INTO memo VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", updates)
         conn.executemany("DELETE FROM memo WHERE name = ?", [(n,) for n in gone])
+        if learned:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'answers'").fetchone()
+            if row is None or row[0] != names_key:
+                conn.execute("DELETE FROM answer")
+                conn.execute("INSERT OR REPLACE INTO meta VALUES ('answers', ?)", (names_key,))
+            conn.executemany(
+                "INSERT OR REPLACE INTO answer VALUES (?, ?, ?, ?)",
+                [
+                    (kind, question, names_key, _answer_json(kind, answer))
+                    for (kind, question), answer in learned.items()
+                ],
+            )
         conn.execute("COMMIT")
     except BaseException:
         with contextlib.suppress(Exception):

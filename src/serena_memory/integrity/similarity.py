@@ -408,8 +408,9 @@ class NearMissIndex:
                             runs[name] = coverage
         self._cache: dict[str, list[tuple[float, str]]] = {}
 
-    def _ranked(self, token: str) -> list[tuple[float, str]]:
-        """Matching names, best first (ties by name), whatever the source."""
+    def ranked(self, token: str) -> list[tuple[float, str]]:
+        """Matching names with their scores, best first (ties by name), whatever the
+        source: a function of the token and the set of names alone, so it can be kept."""
         cached = self._cache.get(token)
         if cached is not None:
             return cached
@@ -463,20 +464,26 @@ class NearMissIndex:
         return sorted(((s, name) for name, s in scored.items()), key=lambda e: (-e[0], e[1]))
 
     def has_match(self, token: str) -> bool:
-        return bool(self._ranked(token))
+        return bool(self.ranked(token))
 
     def best(self, token: str, source: str) -> tuple[str, float] | None:
-        """The memory ``token`` in ``source`` most likely means, and how sure (1.0: the
-        same words); None when it is the source itself or several fit equally."""
-        ranked = self._ranked(token)
-        if not ranked:
-            return None
-        plain = memory_path(token)
-        own = near_words(source), near_words(source.rpartition("/")[2])
-        if plain == source or near_words(plain) in own:
-            return None  # the memory naming itself
-        ranked = [(s, name) for s, name in ranked if name != source]
-        if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
-            return None
-        score, name = ranked[0]
-        return name, score
+        return best_match(self.ranked(token), token, source)
+
+
+def best_match(
+    ranked: Sequence[tuple[float, str]], token: str, source: str
+) -> tuple[str, float] | None:
+    """The memory ``token`` in ``source`` most likely means, and how sure (1.0: the same
+    words), from the token's ranking (:meth:`NearMissIndex.ranked`); None when it is the
+    source itself or several fit equally."""
+    if not ranked:
+        return None
+    plain = memory_path(token)
+    own = near_words(source), near_words(source.rpartition("/")[2])
+    if plain == source or near_words(plain) in own:
+        return None  # the memory naming itself
+    ranked = [(s, name) for s, name in ranked if name != source]
+    if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
+        return None
+    score, name = ranked[0]
+    return name, score

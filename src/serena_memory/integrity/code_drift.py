@@ -23,11 +23,14 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.paths import is_inside, read_regular_file
 from serena_memory.integrity.code_mentions import PATH, SYMBOL, Mention, extract
+
+if TYPE_CHECKING:
+    from serena_memory.integrity.code_cache import IdentifierScan
 
 MISSING = "missing"
 WORK_TREE = "work-tree"  # the "commit" of a change not committed yet
@@ -182,7 +185,7 @@ class ProjectFiles:
     def __post_init__(self) -> None:
         dirs: set[str] = set()
         by_name: dict[str, list[str]] = {}
-        for path in self.files:
+        for path in sorted(self.files):  # the first file of a name is always the same one
             head, _, name = path.rpartition("/")
             by_name.setdefault(name, []).append(path)
             while head and head not in dirs:
@@ -407,12 +410,17 @@ def start_identifier_scan(root: str) -> GitJob:
     )
 
 
-def source_identifiers(files: ProjectFiles, started: GitJob | None = None) -> set[bytes]:
+def source_identifiers(
+    files: ProjectFiles, started: GitJob | IdentifierScan | None = None
+) -> set[bytes]:
     """Every identifier in the tracked and untracked (not ignored) source files
-    (``started``: :func:`start_identifier_scan` run in the project's root)."""
+    (``started``: :func:`start_identifier_scan` run in the project's root, or the kept
+    scan of :mod:`serena_memory.integrity.code_cache`)."""
     if files.git:
         try:
             out = (started or start_identifier_scan(files.root)).result()
+            if isinstance(out, set):
+                return out
         except GitUnavailable as exc:
             if not str(exc):  # status 1 with no message: nothing matched
                 return set()
@@ -422,6 +430,12 @@ def source_identifiers(files: ProjectFiles, started: GitJob | None = None) -> se
             ) from None
         return set(out.split(b"\n"))
     return set()
+
+
+def _single_threaded() -> bool:
+    import threading
+
+    return hasattr(os, "fork") and threading.active_count() == 1
 
 
 def _find_words_on_disk(files: ProjectFiles, wanted: Sequence[str]) -> set[str]:
@@ -543,8 +557,10 @@ class CodeChecker:
         history: bool = True,
         changed_commits: int = DEFAULT_CHANGED_COMMITS,
         past: GitPast | None = None,
+        cache_home: str | os.PathLike[str] | None = None,
     ) -> None:
         self.root = files.root if files is not None else os.path.realpath(root)
+        self.cache_home = cache_home  # where the source files' identifiers are kept
         self._files = files
         self._want_history = history
         self.changed_commits = changed_commits
@@ -552,7 +568,7 @@ class CodeChecker:
         self._identifiers: set[bytes] | None = None
         self._listing: tuple[GitJob, GitJob] | None = None
         self._walk: tuple[GitJob, GitJob] | None = None
-        self._scan: GitJob | None = None
+        self._scan: GitJob | IdentifierScan | None = None
 
     def prefetch(self, symbols: bool = True) -> None:
         """Start listing the files, walking the history and scanning the source files: git
@@ -563,7 +579,12 @@ class CodeChecker:
         if self._want_history and self._past is None and self._walk is None:
             self._walk = GitPast.start(self.root)
         if symbols and self._identifiers is None and self._scan is None:
-            self._scan = start_identifier_scan(self.root)
+            if self.cache_home is not None:
+                from serena_memory.integrity.code_cache import IdentifierScan
+
+                self._scan = IdentifierScan(self.root, self.cache_home, _single_threaded)
+            else:
+                self._scan = start_identifier_scan(self.root)
 
     def wait(self) -> None:
         """Take what :meth:`prefetch` started (an error of the identifier scan is raised)."""
@@ -867,13 +888,13 @@ def memory_times(
                 "-z",
                 "--untracked-files=all",
                 "--no-renames",
-                "--relative",
                 "--",
                 ".serena",
             )
+            # porcelain paths are relative to the top of the work tree
             for item in status.decode("utf-8", "replace").split("\0"):
-                if len(item) > 3:
-                    dirty.add(item[3:])
+                if len(item) > 3 and item[3:].startswith(files.prefix):
+                    dirty.add(item[3 + len(files.prefix) :])
         except GitUnavailable:
             pass
     for name, real in real_paths.items():

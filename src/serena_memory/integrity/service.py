@@ -675,6 +675,7 @@ def start_code_check(
     checker = CodeChecker(
         store.project_root,
         changed_commits=DEFAULT_CHANGED_COMMITS if changed_commits is None else changed_commits,
+        cache_home=store.home,
     )
     window = changes_since(checker.files, since) if since is not None else None
     checker.prefetch(symbols)

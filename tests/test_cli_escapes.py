@@ -314,3 +314,25 @@ def test_escape_json_is_the_same_data_and_safe(data: object) -> None:
     dumped = escape_json(json.dumps(data, ensure_ascii=False))
     assert not unsafe(dumped, lines=False)
     assert json.loads(dumped) == data
+
+
+def _escape_text_by_character(text: str) -> str:
+    """The rule of escape_text, one character at a time (what its line-by-line speed-up
+    must equal)."""
+    from serena_memory.core.display import _escaped, _text_safe
+
+    out = []
+    for i, c in enumerate(text):
+        crlf = c == "\r" and text[i + 1 : i + 2] == "\n"
+        out.append(c if _text_safe(c) or crlf else _escaped(c))
+    return "".join(out)
+
+
+@given(st.text(alphabet=st.sampled_from("ab\n\r\t\x1b\x9b\u202e\u200b\u00a0\u2028 \\")))
+def test_escape_text_line_by_line_equals_the_rule_per_character(text: str) -> None:
+    assert escape_text(text) == _escape_text_by_character(text)
+
+
+@given(st.text())
+def test_escape_text_equals_the_rule_per_character_for_any_text(text: str) -> None:
+    assert escape_text(text) == _escape_text_by_character(text)

@@ -83,14 +83,18 @@ def escape_text(text: str) -> str:
     the exact text goes to a pipe and to ``--json``."""
     if text.isprintable():
         return text
+    # line by line: most lines of a long report are plain, and a str method over a line
+    # is far cheaper than a look at each character
+    lines = text.split("\n")
+    last = len(lines) - 1
     out: list[str] = []
-    last = len(text) - 1
-    for i, c in enumerate(text):
-        if _text_safe(c) or (c == "\r" and i < last and text[i + 1] == "\n"):
-            out.append(c)
-        else:
-            out.append(_escaped(c))
-    return "".join(out)
+    for number, line in enumerate(lines):
+        crlf = number < last and line.endswith("\r")
+        body = line[:-1] if crlf else line
+        if not body.replace("\t", " ").isprintable():
+            body = "".join(c if _text_safe(c) else _escaped(c) for c in body)
+        out.append(body + "\r" if crlf else body)
+    return "\n".join(out)
 
 
 def escape_json(dumped: str) -> str:

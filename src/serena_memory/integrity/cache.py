@@ -44,6 +44,7 @@ from serena_memory.integrity.analysis import (
     IntegrityAnalyzer,
     StaleReference,
 )
+from serena_memory.integrity.workers import forked
 
 if TYPE_CHECKING:
     import sqlite3
@@ -426,9 +427,7 @@ def _read_and_analyse(
     unreadable: list[str] = []
     refused: list[Any] = []
     learned: Answers = {}
-    for found, bad, gated, answers in service.forked(
-        service.chunks_by_size(listing, jobs, to_read), part
-    ):
+    for found, bad, gated, answers in forked(service.chunks_by_size(listing, jobs, to_read), part):
         fresh.update(found)
         unreadable += bad
         refused += gated

@@ -16,7 +16,6 @@ configuration runs nothing.
 from __future__ import annotations
 
 import os
-import pickle
 import re
 import subprocess
 import tempfile
@@ -843,32 +842,14 @@ def extract_forked(
     share). Only for a process that runs no threads (forking one that does is unsafe); a
     worker that fails has its chunk done again here."""
 
+    from serena_memory.integrity.workers import forked
+
     def part(names: list[str]) -> dict[str, list[Mention]]:
         return {name: extract(text) for name, text in read(names).items()}
 
-    workers = []
-    for names in chunks[1:]:
-        read_end, write_end = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - runs in the child
-            status = 1
-            try:
-                os.close(read_end)
-                with os.fdopen(write_end, "wb") as out:
-                    out.write(pickle.dumps(part(names), pickle.HIGHEST_PROTOCOL))
-                status = 0
-            finally:
-                os._exit(status)
-        os.close(write_end)
-        workers.append((pid, read_end, names))
-    if meanwhile is not None:
-        meanwhile()
-    found = part(chunks[0]) if chunks else {}
-    for pid, read_end, names in workers:
-        with os.fdopen(read_end, "rb") as source:
-            data = source.read()
-        _pid, status = os.waitpid(pid, 0)
-        found.update(pickle.loads(data) if status == 0 and data else part(names))
+    found: dict[str, list[Mention]] = {}
+    for mentions in forked(chunks, part, meanwhile):
+        found.update(mentions)
     return found
 
 

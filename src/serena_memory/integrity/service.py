@@ -28,7 +28,7 @@ import gc
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import names as N
 from serena_memory.core.display import counted
@@ -43,6 +43,7 @@ from serena_memory.integrity.analysis import (
     prefix_bare_mentions,
     rewrite_memory_paths,
 )
+from serena_memory.integrity.workers import forked
 
 if TYPE_CHECKING:
     from serena_memory.integrity.code_drift import CodeFinding, CodeReport
@@ -50,7 +51,6 @@ if TYPE_CHECKING:
     from serena_memory.integrity.graph import MemoryGraph
 
 # why a bare mention was left alone by auto_prefix
-T = TypeVar("T")
 
 SKIP_READ_ONLY = "read-only source"
 SKIP_FLAT = "flat name"
@@ -267,36 +267,6 @@ def chunks_by_size(listing: _Listing, jobs: int, names: list[str] | None = None)
         chunks[min(jobs - 1, done * jobs // total)].append(name)
         done += size
     return [c for c in chunks if c]
-
-
-def forked(chunks: list[list[str]], part: Callable[[list[str]], T]) -> list[T]:
-    """``part`` of each chunk, in order: the first in this process, the others in forked
-    workers that send their result back pickled. A worker that fails has its chunk done
-    again here, so the result never depends on a worker."""
-    import pickle
-
-    workers = []
-    for names in chunks[1:]:
-        read_end, write_end = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - runs in the child
-            status = 1
-            try:
-                os.close(read_end)
-                with os.fdopen(write_end, "wb") as out:
-                    out.write(pickle.dumps(part(names), protocol=pickle.HIGHEST_PROTOCOL))
-                status = 0
-            finally:
-                os._exit(status)
-        os.close(write_end)
-        workers.append((pid, read_end, names))
-    results = [part(chunks[0])]
-    for pid, read_end, names in workers:
-        with os.fdopen(read_end, "rb") as source:
-            data = source.read()
-        _pid, status = os.waitpid(pid, 0)
-        results.append(pickle.loads(data) if status == 0 and data else part(names))
-    return results
 
 
 def prepared(

@@ -23,6 +23,7 @@ from serena_memory.core.changes import Provenance, acting_as
 from serena_memory.core.errors import HistoryError, IgnoredMemoryError, ReadOnlyMemoryError
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.history import engine as H
+from serena_memory.history import times as T
 
 WORKER = Path(__file__).parent / "helpers" / "memory_worker.py"
 
@@ -288,12 +289,12 @@ def test_prune_keeps_the_state_at_the_cut(
 
 def test_parse_when() -> None:
     now = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
-    assert H.parse_when("2h", now) == now - timedelta(hours=2)
-    assert H.parse_when("3 days ago", now) == now - timedelta(days=3)
-    assert H.parse_when("15 min", now) == now - timedelta(minutes=15)
-    assert H.parse_when("2026-11-30T10:00+00:00", now) == datetime(2026, 11, 30, 10, tzinfo=UTC)
+    assert T.parse_when("2h", now) == now - timedelta(hours=2)
+    assert T.parse_when("3 days ago", now) == now - timedelta(days=3)
+    assert T.parse_when("15 min", now) == now - timedelta(minutes=15)
+    assert T.parse_when("2026-11-30T10:00+00:00", now) == datetime(2026, 11, 30, 10, tzinfo=UTC)
     with pytest.raises(HistoryError, match="can't read"):
-        H.parse_when("yesterday-ish", now)
+        T.parse_when("yesterday-ish", now)
 
 
 def test_cli_show_diff_restore(project: Path) -> None:

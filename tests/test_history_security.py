@@ -23,6 +23,7 @@ from test_mcp_support import call, in_memory, over_stdio
 from serena_memory.core.errors import HistoryError
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.history import engine as H
+from serena_memory.history import times as T
 
 SLOW_REGEX = ":/(a|aa)+(b|c)*$"  # backtracks over every message when git runs it
 GIT_FORMS = [":/fact", SLOW_REGEX, "main", "HEAD", "main~1", "HEAD^", "@{0}", "main^{tree}"]
@@ -192,7 +193,7 @@ def test_the_dashboard_refuses_a_git_expression_in_one_sentence(
 @pytest.mark.parametrize("text", ODD_TIMES)
 def test_parse_when_out_of_range_is_one_sentence(text: str) -> None:
     with pytest.raises(HistoryError) as refused:
-        H.parse_when(text)
+        T.parse_when(text)
     assert "out of range" in str(refused.value)
     _one_sentence(str(refused.value))
 
@@ -247,7 +248,7 @@ TYPED = st.one_of(
 @settings(max_examples=300, deadline=None)
 @given(TYPED)
 def test_the_parsers_answer_every_text_in_one_sentence(text: str) -> None:
-    for parse in (H.parse_when, H.parse_revision):
+    for parse in (T.parse_when, T.parse_revision):
         started = time.monotonic()
         try:
             parse(text)
@@ -276,7 +277,7 @@ def test_every_entry_point_answers_a_typed_revision_or_time_in_one_sentence(
     for action in (
         lambda: history.content_at("fact", text),
         lambda: history.before("fact", text),
-        lambda: history.entries("fact", H.parse_when(text)),
+        lambda: history.entries("fact", T.parse_when(text)),
     ):
         started = time.monotonic()
         try:

@@ -18,7 +18,7 @@ from test_mcp_support import call, mem_file, ok, over_stdio, refused, write_memo
 from serena_memory.core import proposals as P
 from serena_memory.core.errors import ConfigError, ProposalError
 from serena_memory.core.store import Context, MemoryStore
-from serena_memory.history.engine import MemoryHistory
+from serena_memory.history.restore import MemoryHistory
 
 TOKEN = "ghp_" + "".join(
     random.Random(11).choice(string.ascii_letters + string.digits) for _ in range(36)

@@ -18,7 +18,7 @@ from test_dashboard_browser import (  # noqa: F401  (fixtures)
 
 from serena_memory.core import proposals as P
 from serena_memory.core.store import Context, MemoryStore
-from serena_memory.history.engine import MemoryHistory
+from serena_memory.history.restore import MemoryHistory
 
 
 def test_review_page_shows_diffs_accepts_rejects_and_marks_conflicts(

@@ -22,7 +22,7 @@ from test_sync import Machine
 from serena_memory.core import secrets
 from serena_memory.core.store import MemoryStore
 from serena_memory.dashboard.server import DashboardServer
-from serena_memory.history.engine import MemoryHistory
+from serena_memory.history.restore import MemoryHistory
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from secrets_set import labeled_set  # noqa: E402

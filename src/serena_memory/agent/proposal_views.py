@@ -11,7 +11,7 @@ from serena_memory.core.store import MemoryStore
 def proposal_diff(store: MemoryStore, proposal: P.Proposal) -> str:
     """The proposal as a unified diff against the memory as it is now (a rename: the two
     names)."""
-    from serena_memory.history.engine import unified_diff
+    from serena_memory.history.restore import unified_diff
 
     if proposal.action == "rename":
         return f"rename {proposal.memory} -> {proposal.new_name}\n"

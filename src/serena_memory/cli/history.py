@@ -37,7 +37,7 @@ def _history(*projects: Path | None, names: tuple[str | None, ...] = ()):
     if len(given) == 2 and given[0].resolve() != given[1].resolve():
         raise click.UsageError("two project folders given; give it once, as PROJECT or with -p")
     listed = [n for n in names if n is not None]
-    from serena_memory.history.engine import MemoryHistory
+    from serena_memory.history.restore import MemoryHistory
 
     return MemoryHistory(open_store(given[0] if given else None, names=listed))
 
@@ -108,7 +108,7 @@ def history_command(
     what, by whom. Newest first."""
     from serena_memory.core.display import counted
     from serena_memory.core.names import normalize_name
-    from serena_memory.history.engine import parse_when
+    from serena_memory.history.times import parse_when
 
     if _folder_not_name(name, project):  # `history DIR`: the history of that project
         name, project = None, Path(name or ".")
@@ -190,7 +190,7 @@ def diff_command(name: str, revs: tuple[str, ...], project_option: Path | None) 
     """What changed in memory NAME: with no REV its latest change, with one REV the change
     that entry made, with two the difference from the first to the second."""
     from serena_memory.core.names import normalize_name
-    from serena_memory.history.engine import unified_diff
+    from serena_memory.history.restore import unified_diff
 
     if len(revs) > 2:
         raise click.UsageError("give at most two entries")

@@ -132,7 +132,7 @@ def conflicts_command(project: Path | None, as_json: bool, show: str | None) -> 
         match = next((c for c in found if c.name == name), None)
         if match is None:
             raise click.ClickException(f"memory '{escape_line(name)}' has no sync conflict")
-        from serena_memory.history.engine import unified_diff
+        from serena_memory.history.restore import unified_diff
 
         store = _store(project, "global")
         try:

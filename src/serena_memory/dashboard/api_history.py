@@ -12,7 +12,7 @@ from serena_memory.dashboard.api_base import (
     ApiBase,
     ApiError,
 )
-from serena_memory.history.engine import MemoryHistory
+from serena_memory.history.restore import MemoryHistory
 
 
 class HistoryApi(ApiBase):
@@ -33,7 +33,7 @@ class HistoryApi(ApiBase):
 
     def history_change(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
         """What entry ``?rev=`` did to memory ``?name=``, as a unified diff."""
-        from serena_memory.history.engine import unified_diff
+        from serena_memory.history.restore import unified_diff
 
         name = N.normalize_name(request.query_params.get("name", ""))
         rev = request.query_params.get("rev", "")

@@ -70,7 +70,7 @@ class MemoryApi(ApiBase):
             local: str | None = store.read(name)
         except MemoryNotFoundError:
             local = None
-        from serena_memory.history.engine import unified_diff
+        from serena_memory.history.restore import unified_diff
 
         now = None if local is None else local.encode("utf-8")
         aside = found.remote_text.encode("utf-8")

@@ -13,13 +13,8 @@ from serena_memory.core.config import Settings
 from serena_memory.core.errors import HistoryError, describe
 from serena_memory.core.files import locked
 from serena_memory.core.store import MemoryStore
-from serena_memory.history.engine import (
-    FolderHistory,
-    MemoryHistory,
-    Recording,
-    folder_history,
-    report,
-)
+from serena_memory.history.engine import FolderHistory, Recording, folder_history, report
+from serena_memory.history.restore import MemoryHistory
 
 
 class GitRecorder:

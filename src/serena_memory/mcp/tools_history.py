@@ -10,7 +10,8 @@ from pydantic import Field
 
 from serena_memory.agent import tools as T
 from serena_memory.core.names import normalize_name
-from serena_memory.history.engine import MemoryHistory, parse_when
+from serena_memory.history.restore import MemoryHistory
+from serena_memory.history.times import parse_when
 from serena_memory.mcp.state import ServerState
 from serena_memory.mcp.tool_declaration import ToolDeclaration
 from serena_memory.mcp.tools_memories import MemoryName

@@ -1,0 +1,389 @@
+"""Reading and undoing the history of a store's memories: entries that follow a memory
+across renames, its text at any entry, diffs, and restores that are new entries, never
+rewrites of the history."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from serena_memory.core.errors import (
+    HistoryError,
+    IgnoredMemoryError,
+    MemoryNotFoundError,
+    MemoryStoreError,
+    Remedy,
+)
+from serena_memory.history.engine import Entry, FolderHistory, Record, _parse_entry, folder_history
+from serena_memory.history.times import Revision, parse_revision, shown_typed
+
+if TYPE_CHECKING:
+    from serena_memory.core.store import MemoryStore
+
+
+@dataclass
+class Restored:
+    """What a restore changed: memory name -> 'restored' | 'deleted'."""
+
+    changed: dict[str, str]
+    skipped: list[str]
+    rev: str
+    # how the target reads: "entry 4be1c09a2f of 2026-12-01T09:02:11+00:00", "the state at
+    # ... (entry ...)", "as it was before its deletion in ..."; "" reads as the revision
+    target: str = ""
+
+    def summary(self) -> str:
+        target = self.target or self.rev[:10]
+        if not self.changed:
+            text = f"Nothing to restore: the memories already match {target}."
+        elif self.target.startswith("as it was"):
+            text = f"Restored {', '.join(sorted(self.changed))} {target}."
+        else:
+            parts = [f"{name} ({what})" for name, what in sorted(self.changed.items())]
+            count = "1 memory" if len(parts) == 1 else f"{len(parts)} memories"
+            text = f"Restored {count} to {target}: " + ", ".join(parts) + "."
+        if self.skipped:
+            text += (
+                " Left as they are (ignored or not usable names): " + ", ".join(self.skipped) + "."
+            )
+        return text
+
+
+class MemoryHistory:
+    """The history of a store's memories (its project folder and the global one): entries
+    that follow a memory across renames, its text at any entry, and restores that are new
+    entries, never rewrites."""
+
+    def __init__(self, store: MemoryStore) -> None:
+        self.store = store
+        settings = store.settings
+        self.enabled = settings.history_enabled
+        self.keep_days = settings.history_keep_days  # the project's history
+        self.global_keep_days = settings.global_config.memory_history_keep_days
+        root = store.history_root(settings)
+        self.folders = [folder_history(root, f) for f in store.history_folders()]
+
+    # -- entries -----------------------------------------------------------------------
+    def _merged(self, since: datetime | None = None) -> Iterator[Entry]:
+        for record in self._merged_records(since):
+            yield record.entry()
+
+    def _merged_records(self, since: datetime | None = None) -> Iterator[Record]:
+        import heapq
+
+        streams = [h.records(since) for h in self.folders]
+        yield from heapq.merge(*streams, key=lambda r: r.time, reverse=True)
+
+    def _follow(self, name: str) -> Iterator[tuple[Record, str, bool]]:
+        """Every entry, newest first, with the name the memory had in it and whether the
+        entry touched it; the name changes where a rename made it."""
+        current = name
+        for record in self._merged_records():
+            at_entry = current
+            if not record.may_name(current):
+                yield record, at_entry, False
+                continue
+            entry = record.entry()
+            touched = current in entry.names()
+            if entry.renamed and entry.renamed[1] == current:
+                touched = True
+                current = entry.renamed[0]
+            yield record, at_entry, touched
+
+    def _reachable(self, name: str) -> str:
+        """Ignored memories are out of reach of every memory operation, history included."""
+        if self.store.is_ignored(name):
+            raise IgnoredMemoryError(
+                f"memory '{name}' is ignored (ignored_memory_patterns), so its history can't "
+                "be reached either"
+            )
+        return name
+
+    def entries(self, name: str | None = None, since: datetime | None = None) -> list[Entry]:
+        """Newest first; for one memory, its entries under every name it had. Outside
+        edits not recorded yet (a command records only what it changes) are recorded
+        first, as ``external``."""
+        self._look()
+        if name is None:
+            return _combine(self._merged(since))
+        self._reachable(name)
+        cutoff = None if since is None else since.timestamp()
+        found = []
+        for record, _, touched in self._follow(name):
+            if cutoff is not None and record.time < cutoff:
+                break
+            if touched:
+                found.append(record.entry())
+        if not found and not self.store.exists(name) and not self._recorded(name):
+            raise MemoryNotFoundError(
+                f"memory '{name}' does not exist and has no recorded changes; see the "
+                "memories with ",
+                remedy=Remedy("list"),
+            )
+        return _combine(found)
+
+    def _look(self) -> None:
+        """Record outside edits now: someone is looking at the history."""
+        with contextlib.suppress(MemoryStoreError, OSError):  # reading never fails on it
+            self.store.catch_up_history()
+
+    def _recorded(self, name: str) -> bool:
+        """Whether any entry touched ``name`` (under it or an earlier name), at any time."""
+        return any(touched for _, _, touched in self._follow(name))
+
+    # -- revisions ---------------------------------------------------------------------
+    def resolve(self, rev: str, name: str | None = None) -> tuple[FolderHistory, str]:
+        """The entry a typed revision names (:func:`parse_revision`): an entry id, or for a
+        time the entry that was this machine's state then, in the folder of memory
+        ``name`` (default: the first folder that is that old)."""
+        wanted = parse_revision(rev)
+        found = self._by_id(wanted)
+        if found is not None:
+            return found
+        assert wanted.when is not None
+        for history in self.folders:
+            if name is not None and history.folder.rel_of(name) is None:
+                continue
+            full = history.rev_at(wanted.when)
+            if full is not None:
+                return history, full
+        raise HistoryError(
+            f"the history holds nothing as old as {shown_typed(rev)}; list the entries with ",
+            remedy=Remedy("history"),
+        )
+
+    def _by_id(self, wanted: Revision) -> tuple[FolderHistory, str] | None:
+        """The one entry whose id starts as ``wanted`` says; None when it is a time."""
+        if wanted.entry_id is None:
+            return None
+        found = [(h, full) for h in self.folders for full in h.matching(wanted.entry_id)]
+        if len(found) > 1:
+            raise HistoryError(
+                f"the entry id {shown_typed(wanted.text)} is ambiguous: {len(found)} entries start "
+                "with it; give more of its characters"
+            )
+        if found:
+            return found[0]
+        if wanted.when is None:
+            raise HistoryError(
+                f"no history entry {shown_typed(wanted.text)}; list the entries with ",
+                remedy=Remedy("history"),
+            )
+        return None
+
+    def name_at(self, name: str, rev: str) -> str:
+        for record, at_entry, _ in self._follow(name):
+            if record.rev == rev:
+                return at_entry
+        return name
+
+    def content_at(self, name: str, rev: str) -> tuple[str, bytes | None]:
+        """The memory's name and bytes as of entry ``rev`` (bytes None: it did not exist)."""
+        self._reachable(name)
+        history, full = self.resolve(rev, name)
+        old_name = self.name_at(name, full)
+        for candidate in self.folders:
+            if candidate.folder.rel_of(old_name) is None:
+                continue
+            if candidate is history:
+                return old_name, candidate.content_at(full, old_name)
+            # the memory lives in the other folder: its state at the time of that entry
+            when = next(r.time for r in history.records() if r.rev == full)
+            try:
+                moment = datetime.fromtimestamp(when, UTC)
+            except (ValueError, OverflowError, OSError):
+                return old_name, None
+            other = candidate.rev_at(moment)
+            return old_name, None if other is None else candidate.content_at(other, old_name)
+        return old_name, None
+
+    def before(self, name: str, rev: str) -> bytes | None:
+        """The memory's bytes just before entry ``rev`` changed them."""
+        history, full = self.resolve(rev, name)
+        repo = history.repo(create=False)
+        parents = repo[full].parent_ids
+        if not parents:
+            return None
+        return self.content_at(name, str(parents[0]))[1]
+
+    def latest(self, name: str) -> Entry:
+        entries = self.entries(name)
+        if not entries:
+            raise HistoryError(
+                f"memory '{name}' has no history yet (it was never changed while history was on)"
+            )
+        return entries[0]
+
+    # -- undo --------------------------------------------------------------------------
+    def restore(self, name: str, rev: str | None = None, *, allow_secret: bool = False) -> Restored:
+        """Bring back ``name`` as it was at ``rev`` (default: before its latest change,
+        which brings back a deleted memory) as a new entry."""
+        name = self.store.writable_name(name)  # read-only and ignored rules first
+        self.store.catch_up_history()
+        if rev is None:
+            latest = self.latest(name)
+            full = latest.rev
+            data = self.before(name, full)
+            if data is None:
+                raise HistoryError(
+                    f"memory '{name}' did not exist before its latest entry {full[:10]}; "
+                    "pick an entry with ",
+                    remedy=Remedy("history", name),
+                )
+            target = self.before_rev(full)
+            deleted = ("D", name) in latest.changes or not self.store.exists(name)
+            what = "its deletion" if deleted else "its latest change"
+            reads = f"as it was before {what} in {_entry_words(latest)}"
+        else:
+            _, full = self.resolve(rev, name)
+            _, data = self.content_at(name, full)
+            if data is None:
+                raise HistoryError(
+                    f"memory '{name}' did not exist at {full[:10]}; pick an entry with ",
+                    remedy=Remedy("history", name),
+                )
+            target = full
+            reads = self._entry_named(full)
+        changed = self.store.apply_versions(
+            {name: data}, f"Restore {name} to {target[:10]}", allow_secret=allow_secret
+        )
+        return Restored(changed, [], target, reads)
+
+    def _entry_named(self, rev: str) -> str:
+        """An entry as an answer names it: its id and its full time."""
+        history, full = self.resolve(rev)
+        repo = history.repo(create=False)
+        return _entry_words(_parse_entry(repo[full], history.folder.label))
+
+    def before_rev(self, rev: str) -> str:
+        history, full = self.resolve(rev)
+        parents = history.repo(create=False)[full].parent_ids
+        return str(parents[0]) if parents else full
+
+    def restore_all(self, at: str) -> Restored:
+        """Every memory back to entry ``at`` (its folder only) or to the time ``at`` (both
+        folders): memories created since are deleted, changed ones restored.
+
+        A time picks, in each folder, the entry that was this machine's state then (its
+        own line of entries and the times it recorded them: never a date a sync remote
+        wrote), and only the memories the folder may hold are written or deleted (see
+        :meth:`FolderHistory.files_at`), under the store's ignored and read-only rules."""
+        revision = parse_revision(at)
+        self.store.catch_up_history()
+        targets: list[tuple[FolderHistory, str]] = []
+        found = self._by_id(revision)
+        if found is not None:
+            targets.append(found)
+            label = found[1]
+            reads = self._entry_named(found[1])
+        else:
+            assert revision.when is not None
+            when = revision.when
+            for history in self.folders:
+                rev = history.rev_at(when)
+                if rev is not None:
+                    targets.append((history, rev))
+            if not targets:
+                raise HistoryError(
+                    f"the history holds nothing as old as {shown_typed(at)}" + self._oldest()
+                )
+            label = when.isoformat(timespec="seconds")
+            entries = ", ".join(self._entry_named(rev) for _, rev in targets)
+            reads = f"the state at {label} ({entries})"
+        changed: dict[str, str] = {}
+        skipped: list[str] = []
+        for history, rev in targets:
+            wanted = history.files_at(rev)
+            now = history.files_at(history.head_rev() or rev)
+            versions: dict[str, bytes | None] = {}
+            for name in sorted(set(wanted) | set(now)):
+                if wanted.get(name) == now.get(name):
+                    continue
+                versions[name] = wanted.get(name)
+            usable, refused = self.store.usable_names(versions)
+            skipped += refused
+            if usable:
+                changed.update(
+                    self.store.apply_versions(
+                        {n: versions[n] for n in usable}, f"Restore every memory to {rev[:10]}"
+                    )
+                )
+        return Restored(changed, skipped, label, reads)
+
+    def _oldest(self) -> str:
+        """Where the history begins, and the command that goes back there."""
+        oldest: tuple[float, Any, FolderHistory] | None = None
+        for history in self.folders:
+            for commit, recorded in history.local_entries():
+                if oldest is None or recorded < oldest[0]:
+                    oldest = (recorded, commit, history)
+        if oldest is None:
+            return " (it holds no entry yet)"
+        _, commit, history = oldest
+        entry = _parse_entry(commit, history.folder.label)
+        return (
+            f"; its oldest entry is {_entry_words(entry)}, and `serena memories restore --all "
+            f"--at {entry.short}` goes back to it"
+        )
+
+    def prune(self) -> int:
+        """Drop old entries: the project's history as its settings say (project.yml, else
+        serena_config.yml), the global history as serena_config.yml alone says."""
+        if self.keep_days <= 0 and self.global_keep_days <= 0:
+            raise HistoryError(
+                "memory_history_keep_days is 0 (keep everything), so nothing is pruned; set "
+                "it to the number of days to keep in serena_config.yml or project.yml"
+            )
+        return self.store.prune_history(
+            {"project": self.keep_days, "global": self.global_keep_days}
+        )
+
+
+def _entry_words(entry: Entry) -> str:
+    return f"entry {entry.short} of {entry.time.isoformat(timespec='seconds')}"
+
+
+def unified_diff(
+    name: str, old: bytes | None, new: bytes | None, new_rev: str, old_rev: str = ""
+) -> str:
+    """The difference between two texts of a memory, as ``diff -u`` writes it; an absent
+    text is /dev/null, as git writes a created or deleted file. One function for every
+    front-end, so the command line and the dashboard show the same diff."""
+    import difflib
+
+    def lines(data: bytes | None) -> list[str]:
+        if data is None:
+            return []
+        found = data.decode("utf-8", errors="replace").splitlines(keepends=True)
+        if found and not found[-1].endswith("\n"):
+            found[-1] += "\n\\ No newline at end of file\n"
+        return found
+
+    old_label = f"{name} @ {old_rev[:10]}" if old_rev else f"{name} before {new_rev[:10]}"
+    return "".join(
+        difflib.unified_diff(
+            lines(old),
+            lines(new),
+            fromfile=old_label if old is not None else "/dev/null",
+            tofile=f"{name} @ {new_rev[:10]}" if new is not None else "/dev/null",
+        )
+    )
+
+
+def _combine(entries: Iterable[Entry]) -> list[Entry]:
+    """One operation that touched both folders (a rename into global/) is one entry."""
+    out: list[Entry] = []
+    seen: dict[str, Entry] = {}
+    for entry in entries:
+        first = seen.get(entry.operation) if entry.operation else None
+        if first is None:
+            if entry.operation:
+                seen[entry.operation] = entry
+            out.append(entry)
+            continue
+        first.changes += [c for c in entry.changes if c not in first.changes]
+        first.renamed = first.renamed or entry.renamed
+    return out

@@ -67,7 +67,6 @@ KNOWN_FUNCTIONS = {
     ("integrity/graph.py", "MemoryGraph.to_mermaid"): (36, 21),
     ("integrity/service.py", "auto_prefix"): (52, 16),
     ("integrity/similarity.py", "NearMissIndex._scored"): (39, 20),
-    ("mcp/message_checks.py", "check_message"): (70, 36),
     ("mcp/server.py", "build_server"): (120, 8),
     ("setup/clients.py", "setup_client"): (53, 23),
     ("setup/clients.py", "_merge_json"): (64, 17),

@@ -12,7 +12,7 @@ import io
 import logging
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -44,6 +44,9 @@ from serena_memory.core.display import counted, escape_line, escape_text
 from serena_memory.core.errors import EXPECTED_ERRORS, MemoryNotFoundError, describe
 from serena_memory.core.operation import operation
 from serena_memory.history.engine import take_notices
+
+if TYPE_CHECKING:
+    from serena_memory.core.store import MemoryListing
 
 
 class SerenaGroup(click.Group):
@@ -138,6 +141,12 @@ def list_command(project: Path | None, topic: str, as_json: bool) -> None:
         extra = {"sync_conflicts": clashing} if clashing else {}
         emit_json({"project": str(store.project_root), **listing.to_dict(), **extra})
         return
+    _say_names(listing, topic)
+    _say_listing_notes(listing, clashing)
+
+
+def _say_names(listing: MemoryListing, topic: str) -> None:
+    """The names, project, global and read-only apart; or why there are none."""
     project_names = [n for n in listing.memories if not n.startswith("global/")]
     global_names = [n for n in listing.memories if n.startswith("global/")]
     sections = [
@@ -160,6 +169,10 @@ def list_command(project: Path | None, topic: str, as_json: bool) -> None:
             "No memories yet: write one with `serena memories write NAME`, or let the agent "
             "write the first ones (its onboarding) when it starts in this project."
         )
+
+
+def _say_listing_notes(listing: MemoryListing, clashing: list[str]) -> None:
+    """What the names alone don't tell: skipped files, sync conflicts, a rename journal."""
     if listing.skipped:
         say(f"Skipped, not memories ({len(listing.skipped)}):")
         for item in listing.skipped:

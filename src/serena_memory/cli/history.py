@@ -106,7 +106,6 @@ def history_command(
 ) -> None:
     """Changes to memory NAME (across its renames), or to every memory: when, through
     what, by whom. Newest first."""
-    from serena_memory.core.display import counted
     from serena_memory.core.names import normalize_name
     from serena_memory.history.times import parse_when
 
@@ -114,20 +113,7 @@ def history_command(
         name, project = None, Path(name or ".")
     history = _history(project_option, project, names=(name,))
     if prune:
-        dropped = history.prune()
-        kept = [
-            f"the {label} history {counted(days, 'day')}"
-            for label, days in (
-                ("project's", history.keep_days),
-                ("global", history.global_keep_days),
-            )
-            if days > 0
-        ]
-        say(
-            f"Dropped {counted(dropped, 'old entry', 'old entries')}, keeping "
-            f"{' and '.join(kept)}; the memories as they were at each cut are the first "
-            "entry of that history now."
-        )
+        _prune(history)
         return
     moment = parse_when(since) if since else None
     entries = history.entries(normalize_name(name) if name else None, moment)
@@ -142,18 +128,44 @@ def history_command(
     if not entries:
         say("No history entries." if not name else f"No history entries for '{name}'.")
         return
+    for entry in entries:
+        _say_entry(entry)
+
+
+def _prune(history) -> None:
+    """Drop the entries older than the kept days and say what is kept."""
+    from serena_memory.core.display import counted
+
+    dropped = history.prune()
+    kept = [
+        f"the {label} history {counted(days, 'day')}"
+        for label, days in (
+            ("project's", history.keep_days),
+            ("global", history.global_keep_days),
+        )
+        if days > 0
+    ]
+    say(
+        f"Dropped {counted(dropped, 'old entry', 'old entries')}, keeping "
+        f"{' and '.join(kept)}; the memories as they were at each cut are the first "
+        "entry of that history now."
+    )
+
+
+def _say_entry(entry) -> None:
+    """One line per entry, and the changes under it when they are not the summary's."""
     from serena_memory.core.display import escape_line as shown
 
-    for entry in entries:  # author, summary and names come from commits, perhaps a remote's
-        who = f"{shown(entry.entry_point)} {shown(entry.who)}"
-        if entry.action:
-            who += f" ({shown(entry.action)})"
-        if entry.machine:
-            who += f" on {shown(entry.machine)}"
-        when = _when(entry.time.isoformat())
-        say(f"{shown(entry.short)}  {when}  {who}  {shown(entry.summary)}")
-        if entry.changes and (entry.entry_point == "external" or len(entry.changes) > 1):
-            say(f"{'':12}{_describe_changes(entry)}")
+    # author, summary and names come from commits, perhaps a remote's
+    who = f"{shown(entry.entry_point)} {shown(entry.who)}"
+    if entry.action:
+        who += f" ({shown(entry.action)})"
+    if entry.machine:
+        who += f" on {shown(entry.machine)}"
+    when = _when(entry.time.isoformat())
+    say(f"{shown(entry.short)}  {when}  {who}  {shown(entry.summary)}")
+    if entry.changes and (entry.entry_point == "external" or len(entry.changes) > 1):
+        say(f"{'':12}{_describe_changes(entry)}")
 
 
 @click.command(name="show")

@@ -25,6 +25,8 @@ from serena_memory.core.display import counted, escape_line
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
+    from serena_memory.integrity.analysis import CheckReport
+    from serena_memory.integrity.code_drift import CodeReport
     from serena_memory.integrity.code_mentions import Mention
 
 
@@ -97,10 +99,7 @@ def check(
         return
     from serena_memory.integrity.service import run_check, start_code_check
 
-    if fuzzy_matching and not include_unmarked:
-        say("Note: --fuzzy-matching only works with --include-unmarked; ignored.", err=True)
-    if (since is not None or changed_commits is not None) and not code:
-        say("Note: --since and --changed-commits only work with --code; ignored.", err=True)
+    _note_ignored_options(include_unmarked, fuzzy_matching, code, since, changed_commits)
     store = open_store(project)
     # git lists the files, walks the history and scans the code while memories are checked
     code_check = (
@@ -118,6 +117,27 @@ def check(
         code_mentions=mentions,
     )
     code_report = code_check(0, mentions) if code_check is not None else None
+    _say_reports(report, code_report, as_json)
+    if strict and (not report.is_clean() or (code_report is not None and code_report.failing)):
+        _fail_strict(code_report is not None and bool(code_report.failing))
+
+
+def _note_ignored_options(
+    include_unmarked: bool,
+    fuzzy_matching: bool,
+    code: bool,
+    since: str | None,
+    changed_commits: int | None,
+) -> None:
+    """Options that only work with another one are said to be ignored, not refused."""
+    if fuzzy_matching and not include_unmarked:
+        say("Note: --fuzzy-matching only works with --include-unmarked; ignored.", err=True)
+    if (since is not None or changed_commits is not None) and not code:
+        say("Note: --since and --changed-commits only work with --code; ignored.", err=True)
+
+
+def _say_reports(report: CheckReport, code_report: CodeReport | None, as_json: bool) -> None:
+    """The memories' report, then the code's (one JSON object, or text)."""
     if as_json:
         data = report.to_dict()
         if code_report is not None:
@@ -127,22 +147,25 @@ def check(
         say(report.to_text(), nl=False)
         if code_report is not None:
             say(code_report.to_text(), nl=False)
-    if strict and (not report.is_clean() or (code_report is not None and code_report.failing)):
-        say(
-            "The strict check failed: point each reference above at an existing memory (a "
-            "listed candidate, with `serena memories rename` or an edit) or write the memory "
-            "it names; `serena memories auto-prefix-references` adds missing `mem:` prefixes "
-            "and `serena dashboard` fixes references with a click. Then run the check (or "
-            "the commit) again."
-            + (
-                " Mentions of code: `serena memories fix-code-references` points moved paths "
-                "at their new place; edit the memories that mention what is missing."
-                if code_report is not None and code_report.failing
-                else ""
-            ),
-            err=True,
-        )
-        sys.exit(1)
+
+
+def _fail_strict(code_failing: bool) -> None:
+    """Say how to fix what the strict check found, and exit with status 1."""
+    say(
+        "The strict check failed: point each reference above at an existing memory (a "
+        "listed candidate, with `serena memories rename` or an edit) or write the memory "
+        "it names; `serena memories auto-prefix-references` adds missing `mem:` prefixes "
+        "and `serena dashboard` fixes references with a click. Then run the check (or "
+        "the commit) again."
+        + (
+            " Mentions of code: `serena memories fix-code-references` points moved paths "
+            "at their new place; edit the memories that mention what is missing."
+            if code_failing
+            else ""
+        ),
+        err=True,
+    )
+    sys.exit(1)
 
 
 @click.command(name="fix-code-references")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -17,7 +17,10 @@ from serena_memory.cli.common import say
 from serena_memory.core import operation
 
 if TYPE_CHECKING:  # the MCP stack loads only when the server starts
+    from mcp.server.lowlevel import Server
+
     from serena_memory.mcp.state import ServerState
+    from serena_memory.setup.http_token import Token
 
 TRANSPORTS = ("stdio", "streamable-http")
 PORT = click.IntRange(0, 65535)
@@ -116,10 +119,7 @@ def start_mcp_server(
     token = None
     if transport != "stdio":
         check_port_free(host, port)  # a start that fails says only why
-        if not no_auth:
-            from serena_memory.setup.http_token import server_token
-
-            token = server_token(state.home, rotate=rotate_token)
+        token = None if no_auth else _http_token(state.home, rotate_token)
     if state.choice is not None:
         say(state.choice.describe(), err=True)
     from serena_memory.mcp import server as mcp_server
@@ -134,26 +134,40 @@ def start_mcp_server(
             with operation.outside():  # each request opens its own operation
                 mcp_server.run_stdio(server)
             return
-        url = f"http://{host_for_url(host)}:{port}/mcp"
-        click.echo(f"Serving MCP over streamable HTTP at {url}", err=True)
-        if token is None:
-            click.echo(
-                "Warning: --no-auth: any process or account on this machine can use this "
-                "server (read files, switch its project, write memories).",
-                err=True,
-            )
-        else:
-            click.echo(token.header, err=True)
-            click.echo(
-                f"Clients send that header with every request (token from {token.source}; "
-                f"serena setup CLIENT --url {url} writes both).",
-                err=True,
-            )
-        with operation.outside():  # each request opens its own operation
-            mcp_server.serve_http(server, host, port, None if token is None else token.value)
+        _serve_http(server, host, port, token)
     finally:
         if auto is not None:
             auto.finish()  # writes not pushed yet are pushed before the server ends
+
+
+def _http_token(home: Path | None, rotate: bool) -> Token:
+    """The bearer token HTTP clients must send (see `setup.http_token.server_token`)."""
+    from serena_memory.setup.http_token import server_token
+
+    return server_token(home, rotate=rotate)
+
+
+def _serve_http(server: Server[Any], host: str, port: int, token: Token | None) -> None:
+    """Serve over streamable HTTP, after saying where and how clients authenticate."""
+    from serena_memory.mcp import server as mcp_server
+
+    url = f"http://{host_for_url(host)}:{port}/mcp"
+    click.echo(f"Serving MCP over streamable HTTP at {url}", err=True)
+    if token is None:
+        click.echo(
+            "Warning: --no-auth: any process or account on this machine can use this "
+            "server (read files, switch its project, write memories).",
+            err=True,
+        )
+    else:
+        click.echo(token.header, err=True)
+        click.echo(
+            f"Clients send that header with every request (token from {token.source}; "
+            f"serena setup CLIENT --url {url} writes both).",
+            err=True,
+        )
+    with operation.outside():  # each request opens its own operation
+        mcp_server.serve_http(server, host, port, None if token is None else token.value)
 
 
 def host_for_url(host: str) -> str:

@@ -225,93 +225,10 @@ class CheckReport:
         return data
 
     def to_text(self) -> str:
-        """Grouped like serena-agent's report: stale references, then exact bare mentions
-        (high, then low confidence), then near-misses; then what we add."""
-        out: list[str] = []
-        if self.is_clean():
-            what = "references" if not self.include_unmarked else "references and mentions"
-            return f"No integrity problems found ({self.scanned} memories, {what} checked).\n"
+        """The report for people (integrity/report_text.py writes it)."""
+        from serena_memory.integrity.report_text import report_text
 
-        def ro(flag: bool) -> str:
-            return " [read-only source]" if flag else ""
-
-        def times(n: int) -> str:
-            return f"{n} occurrence" + ("" if n == 1 else "s")
-
-        if self.stale:
-            out.append(f"Stale references ({len(self.stale)}):")
-            for s in self.stale:
-                where = ", ".join(str(n) for n in s.lines)
-                out.append(
-                    f"  - `mem:{s.target}` in `{s.source}`{ro(s.source_read_only)}"
-                    f" (line{'s' if len(s.lines) > 1 else ''} {where})"
-                )
-                if s.target_ignored:
-                    out.append("    note: that memory exists but is ignored")
-                if s.candidates:
-                    out.append("    candidates: " + ", ".join(f"`mem:{c}`" for c in s.candidates))
-                else:
-                    out.append("    candidates: (nothing close enough)")
-            out.append("")
-        if self.bare_high or self.bare_low:
-            out.append("Names written without `mem:` (exact matches):")
-            out.append("  (prose may use a name on purpose; these are suggestions)")
-            for label, group in (
-                ("high confidence", self.bare_high),
-                ("low confidence", self.bare_low),
-            ):
-                if not group:
-                    continue
-                out.append(f"  {label} ({len(group)}):")
-                for b in group:
-                    out.append(
-                        f"    - {times(b.occurrences)} of `{b.name}` in `{b.source}`"
-                        f"{ro(b.source_read_only)} (suggested: `mem:{b.name}`)"
-                    )
-            out.append("")
-        if self.near_misses:
-            out.append(f"Near-misses of existing names ({len(self.near_misses)}):")
-            for b in self.near_misses:
-                out.append(
-                    f"  - {times(b.occurrences)} of `{b.token}` in `{b.source}`"
-                    f"{ro(b.source_read_only)} — near-miss (suggested: `mem:{b.name}`)"
-                )
-            out.append("")
-        if self.unreachable is not None:
-            if not self.entry_point_exists:
-                out.append(f"No `{ENTRY_POINT}` memory: there is no entry point to reach from.")
-            if self.unreachable:
-                out.append(f"Not reachable from `mem:{ENTRY_POINT}` ({len(self.unreachable)}):")
-                out.extend(f"  - `{name}`" for name in self.unreachable)
-            out.append("")
-            if self.ignored_references:
-                out.append(f"References into ignored memories ({len(self.ignored_references)}):")
-                for r in self.ignored_references:
-                    lines = ", ".join(str(n) for n in r.lines)
-                    out.append(f"  - `mem:{r.target}` in `{r.source}` (line {lines})")
-                out.append("")
-        if self.unreadable:
-            out.append(f"Not valid UTF-8, not checked ({len(self.unreadable)}):")
-            out.extend(f"  - `{name}`" for name in self.unreadable)
-            if self.unreachable is not None:
-                out.append("  (their references can't be read, so nothing is reached through them)")
-            out.append("  re-save each as UTF-8 to check it")
-            out.append("")
-        if self.skipped:
-            out.append(f"Skipped, not read ({len(self.skipped)}):")
-            out.extend(f"  - {s.describe()}" for s in self.skipped)
-            out.append("")
-        if self.sync_conflicts:
-            out.append(f"Unresolved sync conflicts ({len(self.sync_conflicts)}):")
-            out.extend(f"  - `{name}`" for name in self.sync_conflicts)
-            out.append(
-                "  both sides changed the same lines; compare with `serena memories conflicts "
-                "--show NAME`, then `serena memories resolve NAME --keep local|remote`"
-            )
-            out.append("")
-        while out and out[-1] == "":
-            out.pop()
-        return "\n".join(out) + "\n"
+        return report_text(self)
 
 
 # -- scanning -----------------------------------------------------------------------------

@@ -20,6 +20,7 @@ import json
 import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 PARSE_ERROR = -32700
@@ -103,8 +104,155 @@ TOO_LARGE = _refuse(
 )
 
 
-def check_message(raw: bytes) -> Verdict:
-    """Judge one JSON-RPC message as received (a stdio line or an HTTP body)."""
+@dataclass
+class _Incoming:
+    """One parsed message (any JSON value) with the figures the checks below ask about."""
+
+    raw: bytes
+    message: Any
+
+    @property
+    def has_id(self) -> bool:
+        return "id" in self.message
+
+    @property
+    def answer_id(self) -> object:
+        """The id an answer carries: the sender's, or null when it sent none."""
+        return self.message.get("id") if self.has_id else None
+
+    @property
+    def is_response(self) -> bool:
+        return "result" in self.message or "error" in self.message
+
+    @cached_property
+    def deep(self) -> bool:
+        raw = self.raw
+        return raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and _too_deep(self.message)
+
+    @cached_property
+    def unreadable(self) -> bool:
+        return _SURROGATE_ESCAPE.search(self.raw) is not None and _not_text(self.message)
+
+
+def _well_formed_response(m: _Incoming) -> bool:
+    """An answer to one of the server's requests: an id and a result object or a
+    well-formed error (a whole-number code and a message)."""
+    message = m.message
+    if not m.has_id or ("result" in message) == ("error" in message) or m.deep or m.unreadable:
+        return False
+    error = message.get("error")
+    code = error.get("code") if isinstance(error, dict) else None
+    return isinstance(message.get("result"), dict) or (
+        isinstance(error, dict)
+        and isinstance(code, int)
+        and not isinstance(code, bool)
+        and isinstance(error.get("message"), str)
+    )
+
+
+# How a refusal is addressed.
+def _to_nobody(m: _Incoming, code: int, text: str) -> Verdict:
+    return _refuse(code, text)
+
+
+def _to_sender(m: _Incoming, code: int, text: str) -> Verdict:
+    return _refuse(code, text, m.answer_id)
+
+
+def _to_requester(m: _Incoming, code: int, text: str) -> Verdict:
+    """A malformed response carries one of the server's ids, which the client never used."""
+    return _refuse(code, text, None if m.is_response else m.answer_id)
+
+
+def _params_problem(m: _Incoming, code: int, text: str) -> Verdict:
+    """A notification is dropped; an id that is no text itself cannot be answered to."""
+    if not m.has_id:
+        return DROP
+    if m.unreadable and _not_text(m.answer_id):
+        return _refuse(PARSE_ERROR, text)
+    return _refuse(code, text, m.answer_id)
+
+
+@dataclass(frozen=True)
+class _Check:
+    """A message for which `refuses` holds gets the error `code` and `text`, addressed
+    by `answer`."""
+
+    refuses: Callable[[_Incoming], bool]
+    code: int
+    text: str
+    answer: Callable[[_Incoming, int, str], Verdict] = _to_sender
+
+
+_ENVELOPE = (
+    _Check(
+        lambda m: isinstance(m.message, list),
+        INVALID_REQUEST,
+        "batches are not supported; send one message at a time",
+        _to_nobody,
+    ),
+    _Check(
+        lambda m: not isinstance(m.message, dict),
+        INVALID_REQUEST,
+        "a message must be a JSON object",
+        _to_nobody,
+    ),
+    _Check(
+        lambda m: m.has_id and not _plain_id(m.message["id"]),
+        INVALID_REQUEST,
+        "the id must be a string or a whole number",
+        _to_nobody,
+    ),
+    _Check(
+        lambda m: m.message.get("jsonrpc") != "2.0",
+        INVALID_REQUEST,
+        'the message must have "jsonrpc": "2.0"',
+    ),
+)
+_REQUEST = (
+    _Check(
+        lambda m: not isinstance(m.message["method"], str),
+        INVALID_REQUEST,
+        "the method must be a string",
+    ),
+    _Check(
+        lambda m: m.is_response,
+        INVALID_REQUEST,
+        "a message is a request or a response, never both",
+    ),
+    _Check(
+        lambda m: m.message.get("params") is not None and not isinstance(m.message["params"], dict),
+        INVALID_PARAMS,
+        "params must be a JSON object",
+        _params_problem,
+    ),
+    _Check(
+        lambda m: m.deep,
+        INVALID_PARAMS,
+        f"params are nested more than {MAX_DEPTH} levels deep",
+        _params_problem,
+    ),
+    _Check(
+        lambda m: m.unreadable,
+        INVALID_PARAMS,
+        "the message holds a lone UTF-16 surrogate escape (such as \\ud800), "
+        "which is not text; send valid Unicode",
+        _params_problem,
+    ),
+)
+# Not a request or notification: it must be a response to one of the server's requests.
+_RESPONSE = (
+    _Check(
+        lambda m: not _well_formed_response(m),
+        INVALID_REQUEST,
+        "a message must be a request (with a method) or a response (with a result or an error)",
+        _to_requester,
+    ),
+)
+
+
+def _parse(raw: bytes) -> Any:
+    """The JSON value of a message, or the verdict on one that is no JSON at all."""
     if len(raw) > MAX_MESSAGE_BYTES:
         return TOO_LARGE
     try:
@@ -112,67 +260,27 @@ def check_message(raw: bytes) -> Verdict:
     except UnicodeDecodeError as exc:
         return _refuse(PARSE_ERROR, f"parse error: the message is not valid UTF-8 ({exc.reason})")
     try:
-        message = json.loads(text)
+        return json.loads(text)
     except RecursionError:
         return _refuse(INVALID_REQUEST, f"the message is nested more than {MAX_DEPTH} levels deep")
     except ValueError as exc:
         return _refuse(PARSE_ERROR, f"parse error: the message is not valid JSON ({exc})")
-    if isinstance(message, list):
-        return _refuse(INVALID_REQUEST, "batches are not supported; send one message at a time")
-    if not isinstance(message, dict):
-        return _refuse(INVALID_REQUEST, "a message must be a JSON object")
-    has_id = "id" in message
-    request_id = message.get("id")
-    if has_id and not _plain_id(request_id):
-        return _refuse(INVALID_REQUEST, "the id must be a string or a whole number")
-    answer_id = request_id if has_id else None
-    if message.get("jsonrpc") != "2.0":
-        return _refuse(INVALID_REQUEST, 'the message must have "jsonrpc": "2.0"', answer_id)
-    deep = raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and _too_deep(message)
-    unreadable = _SURROGATE_ESCAPE.search(raw) is not None and _not_text(message)
-    if "method" in message:
-        if not isinstance(message["method"], str):
-            return _refuse(INVALID_REQUEST, "the method must be a string", answer_id)
-        if "result" in message or "error" in message:
-            return _refuse(
-                INVALID_REQUEST, "a message is a request or a response, never both", answer_id
-            )
-        params = message.get("params")
-        problem = None
-        if params is not None and not isinstance(params, dict):
-            problem = "params must be a JSON object"
-        elif deep:
-            problem = f"params are nested more than {MAX_DEPTH} levels deep"
-        elif unreadable:
-            problem = (
-                "the message holds a lone UTF-16 surrogate escape (such as \\ud800), "
-                "which is not text; send valid Unicode"
-            )
-        if problem is None:
-            return PASS
-        if not has_id:
-            return DROP
-        if unreadable and _not_text(request_id):  # pragma: no cover - plain ids are text
-            return _refuse(PARSE_ERROR, problem)
-        return _refuse(INVALID_PARAMS, problem, answer_id)
-    # Not a request or notification: it must be a response to one of the server's requests.
-    result, error = message.get("result"), message.get("error")
-    if has_id and ("result" in message) != ("error" in message) and not (deep or unreadable):
-        if isinstance(result, dict):
-            return PASS
-        if (
-            isinstance(error, dict)
-            and _plain_id(error.get("code"))
-            and not isinstance(error.get("code"), str)
-            and isinstance(error.get("message"), str)
-        ):
-            return PASS
-    return _refuse(
-        INVALID_REQUEST,
-        "a message must be a request (with a method) or a response (with a result or an error)",
-        # a malformed response carries one of the server's ids, which the client never used
-        None if "result" in message or "error" in message else answer_id,
-    )
+
+
+def check_message(raw: bytes) -> Verdict:
+    """Judge one JSON-RPC message as received (a stdio line or an HTTP body): the first
+    check of the tables above that refuses it answers."""
+    parsed = _parse(raw)
+    if isinstance(parsed, Verdict):
+        return parsed
+    incoming = _Incoming(raw, parsed)
+    for check in _ENVELOPE:
+        if check.refuses(incoming):
+            return check.answer(incoming, check.code, check.text)
+    for check in _REQUEST if "method" in parsed else _RESPONSE:
+        if check.refuses(incoming):
+            return check.answer(incoming, check.code, check.text)
+    return PASS
 
 
 # -- stdio -----------------------------------------------------------------------------------

@@ -88,6 +88,28 @@ def _failed(text: str) -> types.CallToolResult:
 
 def build_server(state: ServerState) -> Server[Any]:
     """A server offering exactly the tools the active modes leave."""
+    offered = _offered_tools(state)
+    listing = _listing(offered)
+    handlers = _prompt_and_resource_handlers(state)
+
+    async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> Any:
+        return listing
+
+    server: Server[Any] = Server(
+        SERVER_NAME,
+        title="Serena memory",
+        version=__version__,
+        instructions=state.instructions(),
+        on_list_tools=list_tools,
+        on_call_tool=_tool_caller(state, offered),
+        **handlers,
+    )
+    _add_middleware(server, state)
+    return server
+
+
+def _offered_tools(state: ServerState) -> dict[str, tuple[ToolDeclaration, Tool]]:
+    """Each tool the active modes leave, by name, with the SDK's view of its parameters."""
     offered: dict[str, tuple[ToolDeclaration, Tool]] = {}
     for declared in DECLARED_TOOLS:
         if state.enabled(declared.name):
@@ -98,7 +120,12 @@ def build_server(state: ServerState) -> Server[Any]:
                 structured_output=False,
             )
             offered[declared.name] = (declared, tool)
-    listing = types.ListToolsResult(
+    return offered
+
+
+def _listing(offered: dict[str, tuple[ToolDeclaration, Tool]]) -> types.ListToolsResult:
+    """The answer to `tools/list`, built once: it never changes while the server runs."""
+    return types.ListToolsResult(
         tools=[
             types.Tool(
                 name=declared.name,
@@ -116,8 +143,10 @@ def build_server(state: ServerState) -> Server[Any]:
         ]
     )
 
-    async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> Any:
-        return listing
+
+def _tool_caller(state: ServerState, offered: dict[str, tuple[ToolDeclaration, Tool]]) -> Any:
+    """The `tools/call` handler: arguments checked, the tool run off the event loop with
+    its changes attributed to the client, every failure one sentence for the agent."""
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> Any:
         entry = offered.get(params.name)
@@ -152,40 +181,41 @@ def build_server(state: ServerState) -> Server[Any]:
             content=[types.TextContent(type="text", text=block) for block in blocks]
         )
 
+    return call_tool
+
+
+def _prompt_and_resource_handlers(state: ServerState) -> dict[str, Any]:
+    """The prompts' handlers, and the memories as resources unless a mode hides them
+    (with the lifespan that watches the folder for subscribers)."""
     prompts = Prompts(state)
     handlers: dict[str, Any] = {}
     if prompts.offered:
         handlers.update(on_list_prompts=prompts.list, on_get_prompt=prompts.get)
-    lifespan = None
-    if state.enabled("read_memory"):  # memories as resources, unless a mode hides them
-        resources = MemoryResources(state)
-        handlers.update(
-            on_list_resources=resources.list,
-            on_list_resource_templates=resources.templates,
-            on_read_resource=resources.read,
-            on_subscribe_resource=resources.subscribe,
-            on_unsubscribe_resource=resources.unsubscribe,
-            on_subscriptions_listen=resources.listen,
-        )
-
-        @contextlib.asynccontextmanager
-        async def lifespan(_: Server[Any]) -> AsyncIterator[dict[str, Any]]:
-            async with anyio.create_task_group() as tasks:
-                tasks.start_soon(resources.watch)
-                yield {}
-                tasks.cancel_scope.cancel()
-
-    if lifespan is not None:
-        handlers["lifespan"] = lifespan
-    server: Server[Any] = Server(
-        SERVER_NAME,
-        title="Serena memory",
-        version=__version__,
-        instructions=state.instructions(),
-        on_list_tools=list_tools,
-        on_call_tool=call_tool,
-        **handlers,
+    if not state.enabled("read_memory"):
+        return handlers
+    resources = MemoryResources(state)
+    handlers.update(
+        on_list_resources=resources.list,
+        on_list_resource_templates=resources.templates,
+        on_read_resource=resources.read,
+        on_subscribe_resource=resources.subscribe,
+        on_unsubscribe_resource=resources.unsubscribe,
+        on_subscriptions_listen=resources.listen,
     )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: Server[Any]) -> AsyncIterator[dict[str, Any]]:
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(resources.watch)
+            yield {}
+            tasks.cancel_scope.cancel()
+
+    handlers["lifespan"] = lifespan
+    return handlers
+
+
+def _add_middleware(server: Server[Any], state: ServerState) -> None:
+    """One operation per request, and fresh instructions for each new session."""
 
     async def fresh_instructions(ctx: Any, call_next: Any) -> Any:
         """Each session is told about the memories as they are when it starts."""
@@ -205,7 +235,6 @@ def build_server(state: ServerState) -> Server[Any]:
 
     server.middleware.append(one_operation)
     server.middleware.append(fresh_instructions)
-    return server
 
 
 def create_server(

@@ -111,7 +111,7 @@ def test_discovery_errors_are_sentences(tmp_path: Path, serena_home: Path) -> No
 @pytest.mark.parametrize("flag", [[], ["--project-from-cwd"]])
 def test_mcp_server_started_in_a_subfolder_serves_the_project(repo: Path, flag: list[str]) -> None:
     import anyio
-    from test_mcp_support import over_stdio
+    from mcp_support import over_stdio
 
     async def go() -> None:
         async with over_stdio([*flag, "--no-dashboard"], cwd=repo / "src" / "auth") as client:

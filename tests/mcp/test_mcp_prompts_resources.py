@@ -9,7 +9,7 @@ from pathlib import Path
 import anyio
 import pytest
 from mcp.shared.exceptions import MCPError
-from test_mcp_support import http_server, in_memory, over_stdio, write_memory_file
+from mcp_support import http_server, in_memory, over_stdio, write_memory_file
 
 INVALID_PARAMS = -32602
 RESOURCE_NOT_FOUND = -32002

@@ -16,7 +16,7 @@ import httpx
 from conftest import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_mcp_support import over_stdio, refused
+from mcp_support import over_stdio, refused
 from test_sync import Machine
 
 from serena_memory.core import secrets
@@ -24,7 +24,7 @@ from serena_memory.core.store import MemoryStore
 from serena_memory.dashboard.server import DashboardServer
 from serena_memory.history.restore import MemoryHistory
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from secrets_set import labeled_set  # noqa: E402
 
 # made here in GitHub's published format: 'ghp_' and 36 letters and digits; not a real token

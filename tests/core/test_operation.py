@@ -10,7 +10,7 @@ from pathlib import Path
 import anyio
 import httpx
 import pytest
-from test_mcp_support import free_port, http_server
+from mcp_support import free_port, http_server
 
 from serena_memory.core import config, operation
 from serena_memory.core.store import MemoryStore

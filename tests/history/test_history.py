@@ -25,7 +25,7 @@ from serena_memory.core.store import Context, MemoryStore
 from serena_memory.history import engine as H
 from serena_memory.history import times as T
 
-WORKER = Path(__file__).parent / "helpers" / "memory_worker.py"
+WORKER = Path(__file__).parents[1] / "helpers" / "memory_worker.py"
 
 
 def _repo(store: MemoryStore, scope: str = "project") -> pygit2.Repository:

@@ -356,7 +356,7 @@ def test_a_client_set_up_with_url_reaches_the_running_server(
     """The server's printed URL given to setup: the entry's URL and header are all a client
     needs, and they are the ones the server printed."""
     import anyio
-    from test_mcp_support import HttpServer, http_server, ok
+    from mcp_support import HttpServer, http_server, ok
 
     with http_server(["--project", str(project), "--no-dashboard"]) as server:
         done = setup(home, "claude-code", "--url", server.url)

@@ -16,7 +16,7 @@ from conftest import SERENA
 GIT = shutil.which("git")
 pytestmark = pytest.mark.skipif(GIT is None, reason="sync needs the git command line")
 
-WORKER = Path(__file__).parent / "helpers" / "sync_worker.py"
+WORKER = Path(__file__).parents[1] / "helpers" / "sync_worker.py"
 BASE = "# Conventions\n\none\ntwo\nthree\nfour\nfive\n"
 
 

@@ -322,7 +322,7 @@ def test_a_check_split_over_worker_processes_reports_the_same_findings(
 
 
 def test_read_memory_ends_with_a_note_and_activation_counts_drift(repo: Path) -> None:
-    from test_mcp_support import in_memory, ok
+    from mcp_support import in_memory, ok
 
     memory(repo, "core", "Login: `src/auth/login.py`. Gone: `src/auth/gone.py`.\n")
     memory(repo, "clean", "Tokens: `src/auth/tokens.py`.\n")

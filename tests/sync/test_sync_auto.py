@@ -12,7 +12,7 @@ from pathlib import Path
 import anyio
 import pytest
 from conftest import write_config
-from test_mcp_support import SERVER_CMD, HttpServer, free_port, ok, over_stdio
+from mcp_support import SERVER_CMD, HttpServer, free_port, ok, over_stdio
 
 from serena_memory.core.store import MemoryStore
 from serena_memory.sync.merge import sync

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_mcp_support import mem_file, write_memory_file
+from mcp_support import mem_file, write_memory_file
 
 from serena_memory.core.errors import MemoryStoreError, NoProjectError
 from serena_memory.mcp.state import ServerState, create_state

@@ -10,7 +10,7 @@ import pytest
 from conftest import write_config
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_mcp_support import (
+from mcp_support import (
     EXPLORATION_TOOLS,
     MEMORY_TOOLS,
     ONBOARDING_TOOLS,

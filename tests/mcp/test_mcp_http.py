@@ -7,7 +7,7 @@ from pathlib import Path
 import anyio
 import pytest
 from mcp.shared.exceptions import MCPError
-from test_mcp_support import (
+from mcp_support import (
     MEMORY_TOOLS,
     ONBOARDING_TOOLS,
     HttpServer,
@@ -68,7 +68,7 @@ def test_a_taken_port_is_one_clear_line(project: Path) -> None:
     import socket
     import subprocess
 
-    from test_mcp_support import SERVER_CMD
+    from mcp_support import SERVER_CMD
 
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -239,7 +239,7 @@ def start_failure(args: list[str], env: dict[str, str] | None = None) -> str:
     import os
     import subprocess
 
-    from test_mcp_support import SERVER_CMD, free_port
+    from mcp_support import SERVER_CMD, free_port
 
     result = subprocess.run(
         [*SERVER_CMD, "--transport", "streamable-http", "--port", str(free_port()), *args],

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import anyio
 from conftest import write_config
-from test_mcp_support import in_memory, ok, refused, tool_names, write_memory_file
+from mcp_support import in_memory, ok, refused, tool_names, write_memory_file
 
 from serena_memory.agent.listing import estimate_tokens
 

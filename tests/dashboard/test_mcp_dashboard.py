@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import httpx
-from test_mcp_support import SERVER_CMD, free_port, handshake, write_memory_file
+from mcp_support import SERVER_CMD, free_port, handshake, write_memory_file
 
 
 def _start(args: list[str]) -> tuple[subprocess.Popen, queue.Queue]:

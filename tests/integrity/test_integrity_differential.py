@@ -20,7 +20,7 @@ from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.service import run_check
 
 FIXTURE = json.loads(
-    (Path(__file__).parent / "fixtures" / "differential_check.json").read_text(encoding="utf-8")
+    (Path(__file__).parents[1] / "fixtures" / "differential_check.json").read_text(encoding="utf-8")
 )
 
 _STALE = re.compile(

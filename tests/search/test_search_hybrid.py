@@ -22,7 +22,7 @@ from serena_memory.search.hits import format_hits
 from serena_memory.search.index import search_memories
 from serena_memory.search.semantic import DEFAULT_MODEL, load_model
 
-SET = Path(__file__).resolve().parents[1] / "benchmarks" / "search_set"
+SET = Path(__file__).resolve().parents[2] / "benchmarks" / "search_set"
 
 
 def names_of(hits) -> list[str]:

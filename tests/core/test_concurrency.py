@@ -17,7 +17,7 @@ from serena_memory.core.store import JOURNAL_NAME, MemoryStore
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses SIGKILL")
 
-WORKER = Path(__file__).parent / "helpers" / "memory_worker.py"
+WORKER = Path(__file__).parents[1] / "helpers" / "memory_worker.py"
 
 
 def _spawn(job: str, store: MemoryStore, *args: str) -> subprocess.Popen[str]:

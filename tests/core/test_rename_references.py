@@ -8,7 +8,7 @@ from pathlib import Path
 import anyio
 import pytest
 from conftest import run_cli
-from test_mcp_support import call, in_memory
+from mcp_support import call, in_memory
 
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.store import MemoryStore

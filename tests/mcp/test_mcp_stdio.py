@@ -10,7 +10,7 @@ from pathlib import Path
 import anyio
 import pytest
 from conftest import write_config
-from test_mcp_support import (
+from mcp_support import (
     EXPLORATION_TOOLS,
     MEMORY_TOOLS,
     ONBOARDING_TOOLS,

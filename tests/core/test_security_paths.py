@@ -14,7 +14,7 @@ from pathlib import Path
 import anyio
 import pytest
 from conftest import run_cli, write_config
-from test_mcp_support import over_stdio, refused
+from mcp_support import over_stdio, refused
 
 from serena_memory.core.errors import (
     NotAMemoryFileError,

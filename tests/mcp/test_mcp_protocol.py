@@ -17,7 +17,7 @@ from pathlib import Path
 
 import anyio
 import pytest
-from test_mcp_support import (
+from mcp_support import (
     SERVER_CMD,
     HttpServer,
     handshake,
@@ -355,7 +355,7 @@ def test_the_handshake_advertises_what_is_served(project: Path, serena_home: Pat
     ],
 )
 def test_argument_errors_are_one_sentence(project: Path, tool, arguments, words) -> None:
-    from test_mcp_support import call
+    from mcp_support import call
 
     async def go() -> str:
         async with in_memory(project) as client:

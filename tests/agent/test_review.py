@@ -13,7 +13,7 @@ from pathlib import Path
 import anyio
 import pytest
 from conftest import run_cli, write_config
-from test_mcp_support import call, mem_file, ok, over_stdio, refused, write_memory_file
+from mcp_support import call, mem_file, ok, over_stdio, refused, write_memory_file
 
 from serena_memory.core import proposals as P
 from serena_memory.core.errors import ConfigError, ProposalError
@@ -328,7 +328,7 @@ def test_dashboard_accept_needs_the_token_and_the_dashboards_origin(
 def test_review_mode_over_streamable_http_names_the_client_in_the_accepted_entry(
     project: Path, serena_home: Path
 ) -> None:
-    from test_mcp_support import http_server
+    from mcp_support import http_server
 
     set_mode(serena_home, project, "propose")
     MemoryStore(project, home=serena_home).write("core", "# Core\n\nUse uv.\n")

@@ -497,7 +497,7 @@ def test_list_memories_tells_the_agent_about_a_refused_journal(
     project: Path, serena_home: Path
 ) -> None:
     import anyio
-    from test_mcp_support import in_memory, ok
+    from mcp_support import in_memory, ok
 
     store = MemoryStore(project, home=serena_home)
     store.write("core", "core\n")
@@ -519,7 +519,7 @@ def test_a_finished_interrupted_rename_says_what_it_left_as_it_is_and_why(
     project: Path, serena_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import anyio
-    from test_mcp_support import in_memory
+    from mcp_support import in_memory
 
     def interrupted() -> MemoryStore:
         store = MemoryStore(project, home=serena_home)

@@ -14,7 +14,7 @@ from serena_memory.core.store import MemoryStore
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses symlinks")
 
-WORKER = Path(__file__).parent / "helpers" / "memory_worker.py"
+WORKER = Path(__file__).parents[1] / "helpers" / "memory_worker.py"
 EDITS = 100
 
 

@@ -18,7 +18,7 @@ import pytest
 from conftest import SERENA, run_cli, write_config
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_mcp_support import call, in_memory, over_stdio
+from mcp_support import call, in_memory, over_stdio
 
 from serena_memory.core.errors import HistoryError
 from serena_memory.core.store import Context, MemoryStore

@@ -76,7 +76,11 @@ def _children_cpu() -> float:
 
 
 def time_process(
-    cmd: list[str], env: dict[str, str], runs: int, cpu: list[float] | None = None
+    cmd: list[str],
+    env: dict[str, str],
+    runs: int,
+    cpu: list[float] | None = None,
+    cwd: Path | None = None,
 ) -> list[float]:
     """Wall-clock seconds of ``runs`` whole-process runs (stdout discarded); with ``cpu``,
     also the CPU seconds of each run (the process and its workers), which a machine
@@ -84,7 +88,9 @@ def time_process(
     times = []
     for _ in range(runs):
         start, start_cpu = time.perf_counter(), _children_cpu()
-        done = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        done = subprocess.run(
+            cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd
+        )
         times.append(time.perf_counter() - start)
         if cpu is not None:
             cpu.append(_children_cpu() - start_cpu)

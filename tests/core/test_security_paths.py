@@ -17,6 +17,7 @@ from conftest import run_cli, write_config
 from mcp_support import over_stdio, refused
 
 from serena_memory.core.errors import (
+    MemoryStoreError,
     NotAMemoryFileError,
     NotAProjectError,
     OutsidePathError,
@@ -429,3 +430,35 @@ def test_a_link_swapped_in_after_the_check_is_caught_when_the_file_is_open(
         remove_file(project / "swapped" / "x.md", inside)
     assert sorted(p.name for p in outside.iterdir()) == ["x.md"]
     assert (outside / "x.md").read_text(encoding="utf-8") == SECRET
+
+
+@pytest.mark.parametrize("loop", ["self", "pair"])
+def test_a_topic_folder_whose_links_loop_is_one_sentence_for_every_operation(
+    project: Path, serena_home: Path, loop: str
+) -> None:
+    """A link that leads back to itself (or two that lead to each other) on the way to a
+    memory: every operation answers with one sentence naming it, nothing is created."""
+    folder = serena_home / "memories" / "global"
+    folder.mkdir(parents=True)
+    if loop == "self":
+        (folder / "t").symlink_to(folder / "t")
+    else:
+        (folder / "t").symlink_to(folder / "u")
+        (folder / "u").symlink_to(folder / "t")
+    before = sorted(p.name for p in folder.iterdir())
+    store = MemoryStore(project, home=serena_home)
+    for operation in (
+        lambda: store.write("global/t/a", "text\n"),
+        lambda: store.read("global/t/a"),
+        lambda: store.delete("global/t/a"),
+        lambda: store.rename("global/t/a", "b"),
+    ):
+        with pytest.raises(MemoryStoreError) as refused_with:
+            operation()
+        assert "can't be reached" in str(refused_with.value) or "not found" in str(
+            refused_with.value
+        )
+    assert sorted(p.name for p in folder.iterdir()) == before
+    done = run_cli("memories", "write", "global/t/a", str(project), "--content", "x")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "can't be reached" in done.stderr and len(done.stderr.strip().splitlines()) == 1

@@ -98,8 +98,12 @@ def resolve(scope: Scope, rel: Sequence[str], what: str) -> str:
             st = os.lstat(candidate)
         except (FileNotFoundError, NotADirectoryError):
             return os.path.join(current, *parts[i:])
+        except OSError as exc:  # a link loop on the way, a name too long, no permission
+            raise _unreachable(what, candidate, exc.strerror or str(exc)) from None
         if stat.S_ISLNK(st.st_mode):
             target = os.path.realpath(candidate)
+            if os.path.islink(target):  # realpath stops where links go round in a loop
+                raise _unreachable(what, candidate, "its symlinks go round in a loop")
             if not is_inside(target, scope.allowed):
                 shown = what if i == len(parts) - 1 else f"{what}: {candidate}"
                 raise OutsidePathError(scope.refusal(shown, target))
@@ -107,6 +111,12 @@ def resolve(scope: Scope, rel: Sequence[str], what: str) -> str:
         else:
             current = candidate
     return current
+
+
+def _unreachable(what: str, where: str, why: str) -> NotAMemoryFileError:
+    return NotAMemoryFileError(
+        f"{what} can't be reached at {where} ({why}); fix or remove the link on the way"
+    )
 
 
 def file_kind(mode: int) -> str:

@@ -185,7 +185,7 @@ def _message(
     return "\n".join(lines) + "\n"
 
 
-def _parse_entry(commit: Any, folder: str) -> Entry:
+def parse_entry(commit: Any, folder: str) -> Entry:
     message: str = commit.message
     summary, _, body = message.partition("\n")
     fields: dict[str, str] = {}
@@ -260,7 +260,7 @@ class Record:
 
     def entry(self) -> Entry:
         if self._entry is None:
-            self._entry = _parse_entry(self.commit, self.folder)
+            self._entry = parse_entry(self.commit, self.folder)
         return self._entry
 
 

@@ -17,7 +17,7 @@ from serena_memory.core.errors import (
     MemoryStoreError,
     Remedy,
 )
-from serena_memory.history.engine import Entry, FolderHistory, Record, _parse_entry, folder_history
+from serena_memory.history.engine import Entry, FolderHistory, Record, folder_history, parse_entry
 from serena_memory.history.times import Revision, parse_revision, shown_typed
 
 if TYPE_CHECKING:
@@ -256,7 +256,7 @@ class MemoryHistory:
         """An entry as an answer names it: its id and its full time."""
         history, full = self.resolve(rev)
         repo = history.repo(create=False)
-        return _entry_words(_parse_entry(repo[full], history.folder.label))
+        return _entry_words(parse_entry(repo[full], history.folder.label))
 
     def before_rev(self, rev: str) -> str:
         history, full = self.resolve(rev)
@@ -323,7 +323,7 @@ class MemoryHistory:
         if oldest is None:
             return " (it holds no entry yet)"
         _, commit, history = oldest
-        entry = _parse_entry(commit, history.folder.label)
+        entry = parse_entry(commit, history.folder.label)
         return (
             f"; its oldest entry is {_entry_words(entry)}, and `serena memories restore --all "
             f"--at {entry.short}` goes back to it"

@@ -49,7 +49,7 @@ from serena_memory.integrity.workers import forked
 if TYPE_CHECKING:
     import sqlite3
 
-    from serena_memory.integrity.service import _Listing
+    from serena_memory.integrity.service import MemoryListingReader
 
 _APPLICATION_ID = 0x53524D43  # "SRMC": marks the file as ours
 _SCHEMA_VERSION = 2
@@ -319,7 +319,7 @@ def _found_json(
 # -- the check -------------------------------------------------------------------------------
 def cached_check(
     store: MemoryStore,
-    listing: _Listing,
+    listing: MemoryListingReader,
     include_unmarked: bool,
     fuzzy: bool,
     reachability: bool,
@@ -389,7 +389,7 @@ def _analyse(
 
 
 def _read_and_analyse(
-    listing: _Listing,
+    listing: MemoryListingReader,
     to_read: list[str],
     rows: dict[str, tuple[Any, ...]],
     names_key: str,
@@ -437,7 +437,7 @@ def _read_and_analyse(
 
 def _check(
     conn: sqlite3.Connection,
-    listing: _Listing,
+    listing: MemoryListingReader,
     include_unmarked: bool,
     fuzzy: bool,
     reachability: bool,

@@ -67,7 +67,7 @@ _SKIP_HINTS = {
 }
 
 
-class _Listing:
+class MemoryListingReader:
     """The memory names of a store with their files, split by the configured patterns.
 
     Files come from the store's gated scan and are read through the path gate
@@ -145,7 +145,7 @@ def describe_refusal(exc: BaseException) -> str:
 
 def load_analyzer(store: MemoryStore) -> IntegrityAnalyzer:
     """Read every non-ignored memory of the project and the global ones, once."""
-    return _Listing(store).analyzer()
+    return MemoryListingReader(store).analyzer()
 
 
 def run_check(
@@ -197,7 +197,7 @@ def _run_check(
     cache: bool,
     code_mentions: dict[str, list[Mention]] | None,
 ) -> CheckReport:
-    listing = _Listing(store)
+    listing = MemoryListingReader(store)
     if jobs == 0:
         jobs = _cpu_count()
     if cache and code_mentions is None:  # the code check needs every memory read
@@ -249,7 +249,9 @@ def can_fork() -> bool:
     return hasattr(os, "fork") and threading.active_count() == 1
 
 
-def chunks_by_size(listing: _Listing, jobs: int, names: list[str] | None = None) -> list[list[str]]:
+def chunks_by_size(
+    listing: MemoryListingReader, jobs: int, names: list[str] | None = None
+) -> list[list[str]]:
     """Contiguous slices of the sorted names (all of them, or ``names``) with about the
     same number of bytes each, so that merging the partial reports in order gives the
     serial report."""
@@ -270,7 +272,7 @@ def chunks_by_size(listing: _Listing, jobs: int, names: list[str] | None = None)
 
 
 def prepared(
-    listing: _Listing, include_unmarked: bool, fuzzy: bool, stale: bool = True
+    listing: MemoryListingReader, include_unmarked: bool, fuzzy: bool, stale: bool = True
 ) -> IntegrityAnalyzer:
     """An analyzer of no texts with the indexes a check needs built, for forked workers
     to share (each builds nothing again)."""
@@ -285,7 +287,7 @@ def prepared(
 
 
 def _parallel_check(
-    listing: _Listing,
+    listing: MemoryListingReader,
     include_unmarked: bool,
     fuzzy: bool,
     jobs: int,
@@ -328,7 +330,7 @@ class Snapshot:
 
     def __init__(
         self,
-        listing: _Listing,
+        listing: MemoryListingReader,
         previous: Snapshot | None = None,
         stamps: dict[str, tuple[int, int, int]] | None = None,
     ) -> None:
@@ -358,14 +360,14 @@ class Snapshot:
 
     @classmethod
     def refresh(cls, store: MemoryStore, previous: Snapshot | None = None) -> Snapshot:
-        listing = _Listing(store)
+        listing = MemoryListingReader(store)
         stamps = listing.stamps()
         if previous is not None and cls._key(listing, stamps) == previous.key:
             return previous
         return cls(listing, previous, stamps)
 
     @staticmethod
-    def _key(listing: _Listing, stamps: dict[str, tuple[int, int, int]]) -> tuple:
+    def _key(listing: MemoryListingReader, stamps: dict[str, tuple[int, int, int]]) -> tuple:
         return (
             tuple(sorted(stamps.items())),
             frozenset(listing.read_only),
@@ -651,7 +653,7 @@ def start_code_check(
     checker.prefetch(symbols)
 
     def finish(jobs: int, mentions: dict[str, list[Mention]] | None = None) -> CodeReport:
-        listing = _Listing(store)
+        listing = MemoryListingReader(store)
         names = [n for n in listing.names if not N.is_global(n)]
         if jobs == 0:
             jobs = _cpu_count()
@@ -766,7 +768,7 @@ def drift_summary(store: MemoryStore) -> str:
 
     try:
         started = time.monotonic()
-        listing = _Listing(store)
+        listing = MemoryListingReader(store)
         checker = cached_checker(str(store.project_root))
         files = checker.files
         found: dict[str, bool] = {}  # target -> found in the project's files

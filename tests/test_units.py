@@ -23,7 +23,6 @@ WITHIN_LIMITS = ("sync/", "search/", "dashboard/")  # packages with no exception
 
 # module (under src/serena_memory) -> lines
 KNOWN_MODULES = {
-    "core/store.py": 1350,
     "history/engine.py": 1219,
     "integrity/analysis.py": 826,
     "integrity/code_drift.py": 1101,
@@ -47,7 +46,6 @@ KNOWN_FUNCTIONS = {
     ("core/names.py", "normalize_name"): (58, 18),
     ("core/paths.py", "scan"): (80, 25),
     ("core/secrets.py", "_detectors"): (64, 1),
-    ("core/store.py", "MemoryStore.rename"): (110, 29),
     ("history/engine.py", "FolderHistory.catch_up"): (55, 23),
     ("history/engine.py", "FolderHistory._compare_all"): (33, 16),
     ("history/engine.py", "FolderHistory._commit"): (50, 19),

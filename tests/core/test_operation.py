@@ -25,7 +25,7 @@ def _counting_loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         calls.append(1)
         return real(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("serena_memory.core.store.load_settings", counted)
+    monkeypatch.setattr("serena_memory.core.store_access.load_settings", counted)
     return calls
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import serena_memory.core.store as store_module
+import serena_memory.core.store_journal as store_module
 from serena_memory.core.store import MemoryStore
 
 

@@ -1,0 +1,237 @@
+"""Renaming a memory, and pointing every reference to it at its new name.
+
+A rename changes many files: the memory moves and each memory naming it (`mem:OLD`) is
+rewritten. So it plans everything first (which memories to rewrite, which to leave and
+why), checks the plan whole (a new name that can be referenced, no secret in any new
+text), and only then journals it and rolls the journal forward (core/store_journal.py),
+so a crash part-way is finished by the next operation.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+from serena_memory.core import journal as J
+from serena_memory.core import names as N
+from serena_memory.core import paths
+from serena_memory.core.config import Settings
+from serena_memory.core.display import counted
+from serena_memory.core.errors import (
+    InvalidNameError,
+    MemoryExistsError,
+    MemoryNotFoundError,
+    MemoryStoreError,
+)
+from serena_memory.core.files import ensure_folder
+from serena_memory.core.references import can_be_referenced, rewrite_references
+from serena_memory.core.store_reading import StoreReading, decode_memory
+
+
+class RenameResult(NamedTuple):
+    old: str
+    new: str
+    references_rewritten: int = 0
+    memories_rewritten: list[str] = []
+    read_only_skipped: list[str] = []
+    undecodable_skipped: list[str] = []
+    left_unchanged: list[str] = []
+    global_not_rewritten: list[str] = []
+
+    def summary(self) -> str:
+        text = (
+            f"Renamed '{self.old}' to '{self.new}'; rewrote "
+            f"{counted(self.references_rewritten, 'reference')} in "
+            f"{counted(len(self.memories_rewritten), 'memory', 'memories')}."
+        )
+        if self.read_only_skipped:
+            text += (
+                " Left untouched because read-only (they still point to the old name): "
+                + ", ".join(self.read_only_skipped)
+                + "."
+            )
+        if self.undecodable_skipped:
+            text += (
+                " Not valid UTF-8, so not rewritten (fix the encoding, then rewrite the "
+                "reference by hand): " + ", ".join(self.undecodable_skipped) + "."
+            )
+        if self.global_not_rewritten:
+            text += (
+                f" Global memories are read in every project, where `mem:{self.old}` names "
+                "that project's memory, so these still say it (edit them by hand if they "
+                "meant this one): " + ", ".join(self.global_not_rewritten) + "."
+            )
+        if self.left_unchanged:
+            text += (
+                " Not rewritten because changed meanwhile, linked outside the allowed folders "
+                "or named in a way no tool accepts (rewrite the reference by hand): "
+                + ", ".join(self.left_unchanged)
+                + "."
+            )
+        return text
+
+
+@dataclass
+class RewritePlan:
+    """What a rename does to the memories that reference the old name: the rewritten
+    texts it will journal, and those it leaves as they are, by reason."""
+
+    moved_text: str  # the renamed memory's new text
+    changes: list[J.Change] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)  # references rewritten, by memory
+    found: int = 0  # references found, rewritten or not
+    read_only: list[str] = field(default_factory=list)
+    undecodable: list[str] = field(default_factory=list)
+    left: list[str] = field(default_factory=list)
+    global_left: list[str] = field(default_factory=list)
+
+    def texts(self, new: str) -> dict[str, str | bytes | None]:
+        """Every text the rename will write, by memory, for the secret gate."""
+        return {new: self.moved_text, **{c.memory: c.content for c in self.changes}}
+
+    def result(self, old: str, new: str, changed_meanwhile: list[str]) -> RenameResult:
+        """The rename's result, once the journal ran and skipped ``changed_meanwhile``."""
+        rewritten = sorted(n for n in self.counts if n not in changed_meanwhile)
+        return RenameResult(
+            old,
+            new,
+            sum(self.counts[n] for n in rewritten),
+            rewritten,
+            sorted(self.read_only),
+            sorted(self.undecodable),
+            sorted(self.left + changed_meanwhile),
+            sorted(self.global_left),
+        )
+
+
+class StoreRenaming(StoreReading):
+    """Renames, with the references to the renamed memory rewritten in one journal."""
+
+    def rename(self, old: str, new: str, *, allow_secret: bool = False) -> RenameResult:
+        """Move a memory (across topics or scopes) and point every reference naming it whole
+        (`mem:OLD`) at `mem:NEW`: in the project's memories and, when OLD is a global
+        memory, in the global ones (a global memory's `mem:core` names each project's own
+        `core`, so a project rename reports those instead of rewriting them).
+
+        The whole plan is journaled before the first file changes, so a crash part-way is
+        finished by the next operation instead of leaving references half-rewritten.
+        """
+        settings = self.settings
+        old = self._accessible(old, write=True, settings=settings)
+        new = N.check_portable(self._accessible(new, write=True, settings=settings))
+        if old == new:
+            raise MemoryStoreError(f"'{old}' and '{new}' are the same memory name")
+        old_path, new_path = self._entry_path(old), self.real_path_of(new)
+        # the real folders of every memory it may rewrite are locked too (shared ones
+        # included); the listing already resolved them through the path gate
+        homes = {Path(real).parent for real in self.scan().files.values()}
+        with self._changing(old, new, all_scopes=True, real_folders=homes):
+            old_bytes = self._renamed_bytes(old, old_path, new, new_path)
+            plan = self._plan_rewrites(old, new, decode_memory(old, old_bytes), settings)
+            ensure_folder(new_path.parent)  # fail before the journal, not half-way through it
+            self._refuse_unreferenceable(plan, old, new, new_path)
+            self.refuse_secrets(plan.texts(new), allow_secret)
+            journal = J.plan(old, new, old_bytes, plan.moved_text, plan.changes)
+            with self.recording(
+                f"Rename {old} to {new}", old, new, *plan.counts, all_scopes=True, settings=settings
+            ) as record:
+                replayed = self._run_journal(journal)
+                self._prune_empty_topics(old_path.parent)
+                record.renamed = (old, new)
+                record.touched(old, new, *(n for n in plan.counts if n not in replayed.skipped))
+        # the journal skips what changed meanwhile (by an editor that takes no lock)
+        return plan.result(old, new, replayed.skipped)
+
+    def _renamed_bytes(self, old: str, old_path: Path, new: str, new_path: Path) -> bytes:
+        """The bytes of the memory to rename, once it is sure the rename can happen (the
+        old one exists, the new one does not); called with the locks held."""
+        if not os.path.lexists(old_path):
+            raise MemoryNotFoundError(self._not_found_message(old), name=old)
+        if os.path.lexists(new_path):
+            raise MemoryExistsError(f"memory '{new}' already exists; delete or rename it first")
+        try:
+            return self._read_bytes(old)
+        except OSError as exc:
+            raise MemoryStoreError(f"memory '{old}' can't be read: {exc.strerror}") from None
+
+    def _plan_rewrites(
+        self, old: str, new: str, moved_text: str, settings: Settings
+    ) -> RewritePlan:
+        """Every memory naming `mem:OLD`, with its rewritten text or why it is left."""
+        plan = RewritePlan(moved_text)
+        needle = f"mem:{old}".encode()
+        project, global_ = self.gate_scopes(settings)
+        for name, real in sorted(self.scan().files.items()):
+            if name == old:
+                new_text, count = rewrite_references(moved_text, old, new)
+                if count:
+                    plan.found += count
+                    plan.moved_text = new_text
+                    plan.counts[new] = count
+                continue
+            scope = global_ if N.is_global(name) else project
+            data = self._referencing(name, real, needle, scope)
+            if data is None:
+                continue
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                plan.undecodable.append(name)
+                continue
+            new_text, count = rewrite_references(text, old, new)
+            if count:
+                plan.found += count
+                change = J.Change(name, J.digest(data), new_text)
+                self._plan_rewrite(plan, change, count, old, settings)
+        return plan
+
+    @staticmethod
+    def _referencing(name: str, real: str, needle: bytes, scope: paths.Scope) -> bytes | None:
+        """The bytes of a memory that holds ``needle``; None when it doesn't or can't be
+        read (a rename leaves such a memory alone)."""
+        try:
+            data = paths.read_regular_file(real, scope.allowed, f"memory '{name}'")
+        except (OSError, MemoryStoreError):
+            return None
+        return data if needle in data else None
+
+    def _plan_rewrite(
+        self, plan: RewritePlan, change: J.Change, count: int, old: str, settings: Settings
+    ) -> None:
+        """Add the rewrite of one memory referencing OLD (``count`` times) to the plan, or
+        the memory to those left as they are, by reason."""
+        name = change.memory
+        if N.is_global(name) and not N.is_global(old):
+            # read in every project, where `mem:OLD` names that project's memory
+            plan.global_left.append(name)
+        elif self.protect_read_only and self.read_only_pattern(name, settings) is not None:
+            plan.read_only.append(name)
+        elif not _storable(name):
+            plan.left.append(name)  # a hand-saved name no journal may record
+        else:
+            plan.counts[name] = count
+            plan.changes.append(change)
+
+    def _refuse_unreferenceable(
+        self, plan: RewritePlan, old: str, new: str, new_path: Path
+    ) -> None:
+        """A new name that no `mem:` reference can spell is refused while references to
+        the old one exist (they could not be rewritten)."""
+        if plan.found and not can_be_referenced(new):
+            self._prune_empty_topics(new_path.parent)
+            raise MemoryStoreError(
+                f"'{new}' can't be written as a mem: reference (a reference is letters, "
+                f"digits, '_', '-' and '/'), and {plan.found} reference(s) point to '{old}'; "
+                "choose such a name, or remove those references first"
+            )
+
+
+def _storable(name: str) -> bool:
+    """Whether a journal may record ``name`` (see :func:`names.check_stored_name`)."""
+    try:
+        N.check_stored_name(name)
+    except InvalidNameError:
+        return False
+    return True

@@ -45,7 +45,6 @@ KNOWN_FUNCTIONS = {
     ("core/config.py", "set_global_key"): (44, 18),
     ("core/journal.py", "parse"): (35, 19),
     ("core/names.py", "normalize_name"): (58, 18),
-    ("core/secrets.py", "_detectors"): (64, 1),
     ("core/store.py", "MemoryStore.rename"): (110, 29),
     ("history/engine.py", "FolderHistory.catch_up"): (55, 23),
     ("history/engine.py", "FolderHistory._compare_all"): (33, 16),

@@ -2,8 +2,8 @@
 MAX_FUNCTION_LINES lines or a cyclomatic complexity (radon's) over MAX_COMPLEXITY.
 
 The units that are still larger are listed below with their figures when they were
-listed: they may shrink, never grow, and no new one may join them. The sync, search and
-dashboard packages have none."""
+listed: they may shrink, never grow, and no new one may join them. The sync, search,
+dashboard and agent packages have none."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "serena_memory"
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 60
 MAX_COMPLEXITY = 15
-WITHIN_LIMITS = ("sync/", "search/", "dashboard/")  # packages with no exception at all
+WITHIN_LIMITS = ("sync/", "search/", "dashboard/", "agent/")  # packages with no exception at all
 
 # module (under src/serena_memory) -> lines
 KNOWN_MODULES = {
@@ -35,10 +35,6 @@ KNOWN_FUNCTIONS = {
     ("integrity/code_cache.py", "read_entry"): (29, 16),
     ("integrity/code_drift.py", "CodeChecker.check_mentions"): (50, 20),
     ("integrity/cache.py", "_check"): (79, 20),
-    ("agent/onboarding.py", "onboarding_instructions"): (67, 6),
-    ("agent/project_facts.py", "FactSheet.to_markdown"): (31, 17),
-    ("agent/project_facts.py", "_python_commands"): (48, 29),
-    ("agent/project_facts.py", "_ci_commands"): (28, 17),
     ("core/store.py", "MemoryStore.rename"): (110, 29),
     ("history/engine.py", "FolderHistory.catch_up"): (55, 23),
     ("history/engine.py", "FolderHistory._compare_all"): (33, 16),

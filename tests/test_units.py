@@ -3,7 +3,7 @@ MAX_FUNCTION_LINES lines or a cyclomatic complexity (radon's) over MAX_COMPLEXIT
 
 The units that are still larger are listed below with their figures when they were
 listed: they may shrink, never grow, and no new one may join them. The sync, search,
-dashboard, agent and setup packages have none."""
+dashboard, agent, setup and transfer packages have none."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 60
 MAX_COMPLEXITY = 15
 # packages with no exception at all
-WITHIN_LIMITS = ("sync/", "search/", "dashboard/", "agent/", "setup/")
+WITHIN_LIMITS = ("sync/", "search/", "dashboard/", "agent/", "setup/", "transfer/")
 
 # module (under src/serena_memory) -> lines
 KNOWN_MODULES = {
@@ -51,10 +51,6 @@ KNOWN_FUNCTIONS = {
     ("integrity/graph.py", "MemoryGraph.to_mermaid"): (36, 21),
     ("integrity/service.py", "auto_prefix"): (52, 16),
     ("integrity/similarity.py", "NearMissIndex._scored"): (39, 20),
-    ("transfer/claude_md.py", "plan_instructions"): (83, 17),
-    ("transfer/export.py", "section_text"): (49, 22),
-    ("transfer/mcp_jsonl.py", "plan_mcp_memory"): (77, 37),
-    ("transfer/plan.py", "apply_plan"): (47, 19),
 }
 
 

@@ -2,8 +2,8 @@
 MAX_FUNCTION_LINES lines or a cyclomatic complexity (radon's) over MAX_COMPLEXITY.
 
 The units that are still larger are listed below with their figures when they were
-listed: they may shrink, never grow, and no new one may join them. The sync, search and
-dashboard packages have none."""
+listed: they may shrink, never grow, and no new one may join them. The sync, search,
+dashboard, agent, setup and transfer packages have none."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "serena_memory"
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 60
 MAX_COMPLEXITY = 15
-WITHIN_LIMITS = ("sync/", "search/", "dashboard/")  # packages with no exception at all
+# packages with no exception at all
+WITHIN_LIMITS = ("sync/", "search/", "dashboard/", "agent/", "setup/", "transfer/")
 
 # module (under src/serena_memory) -> lines
 KNOWN_MODULES = {
@@ -34,18 +35,6 @@ KNOWN_FUNCTIONS = {
     ("integrity/code_cache.py", "read_entry"): (29, 16),
     ("integrity/code_drift.py", "CodeChecker.check_mentions"): (50, 20),
     ("integrity/cache.py", "_check"): (79, 20),
-    ("agent/exploration.py", "ProjectFiles.entries"): (43, 17),
-    ("agent/exploration.py", "search_for_pattern"): (60, 17),
-    ("agent/exploration.py", "read_file"): (37, 16),
-    ("agent/onboarding.py", "onboarding_instructions"): (67, 6),
-    ("agent/project_facts.py", "FactSheet.to_markdown"): (31, 17),
-    ("agent/project_facts.py", "_python_commands"): (48, 29),
-    ("agent/project_facts.py", "_ci_commands"): (28, 17),
-    ("core/config.py", "set_global_key"): (44, 18),
-    ("core/journal.py", "parse"): (35, 19),
-    ("core/names.py", "normalize_name"): (58, 18),
-    ("core/paths.py", "scan"): (80, 25),
-    ("core/secrets.py", "_detectors"): (64, 1),
     ("history/engine.py", "FolderHistory.catch_up"): (55, 23),
     ("history/engine.py", "FolderHistory._compare_all"): (33, 16),
     ("history/engine.py", "FolderHistory._commit"): (50, 19),
@@ -60,12 +49,6 @@ KNOWN_FUNCTIONS = {
     ("integrity/graph.py", "MemoryGraph.to_mermaid"): (36, 21),
     ("integrity/service.py", "auto_prefix"): (52, 16),
     ("integrity/similarity.py", "NearMissIndex._scored"): (39, 20),
-    ("setup/clients.py", "setup_client"): (53, 23),
-    ("setup/clients.py", "_merge_json"): (64, 17),
-    ("transfer/claude_md.py", "plan_instructions"): (83, 17),
-    ("transfer/export.py", "section_text"): (49, 22),
-    ("transfer/mcp_jsonl.py", "plan_mcp_memory"): (77, 37),
-    ("transfer/plan.py", "apply_plan"): (47, 19),
 }
 
 

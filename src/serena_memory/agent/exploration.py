@@ -11,9 +11,10 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.patterns import OutsidePattern
@@ -227,38 +228,48 @@ class ProjectFiles:
         stack = [rel_dir]
         while stack:
             current = stack.pop()
-            folder = self.root / current if current else self.root
-            try:
-                with os.scandir(folder) as it:
-                    items = sorted(it, key=lambda e: e.name)
-            except OSError:
-                continue
             subdirs: list[str] = []
-            for entry in items:
+            for entry in self._folder_entries(current):
                 rel = f"{current}/{entry.name}" if current else entry.name
-                try:
-                    is_link = entry.is_symlink()
-                    is_dir = entry.is_dir(follow_symlinks=False)
-                except OSError:
+                is_dir = self._listed_kind(entry)
+                if is_dir is None or not self._shown(rel, entry.name, is_dir, skip_ignored):
                     continue
-                if is_link:
-                    target = os.path.realpath(entry.path)
-                    if not _inside(target, str(self.root)) or os.path.isdir(target):
-                        continue  # escapes the project, or a linked folder: not followed
-                    is_dir = False
+                yield rel, is_dir
                 if is_dir:
-                    if entry.name in ALWAYS_SKIPPED_DIRS:
-                        continue
-                    if skip_ignored and self.is_ignored(rel, True):
-                        continue
-                    yield rel, True
                     subdirs.append(rel)
-                else:
-                    if skip_ignored and self.is_ignored(rel, False):
-                        continue
-                    yield rel, False
             if recursive:
                 stack.extend(reversed(subdirs))
+
+    def _folder_entries(self, current: str) -> list[os.DirEntry[str]]:
+        """The entries of a folder of the project, sorted by name; none if it can't be read."""
+        folder = self.root / current if current else self.root
+        try:
+            with os.scandir(folder) as it:
+                return sorted(it, key=lambda e: e.name)
+        except OSError:
+            return []
+
+    def _listed_kind(self, entry: os.DirEntry[str]) -> bool | None:
+        """Whether an entry is listed as a folder (True) or a file (False); None when it is
+        not listed: gone, a link that escapes the project, or a linked folder."""
+        try:
+            is_link = entry.is_symlink()
+            is_dir = entry.is_dir(follow_symlinks=False)
+        except OSError:
+            return None
+        if not is_link:
+            return is_dir
+        target = os.path.realpath(entry.path)
+        if not _inside(target, str(self.root)) or os.path.isdir(target):
+            return None
+        return False
+
+    def _shown(self, rel: str, name: str, is_dir: bool, skip_ignored: bool) -> bool:
+        """Whether a listed entry is shown: never a version control folder, and nothing git
+        ignores when ignored files are skipped."""
+        if is_dir and name in ALWAYS_SKIPPED_DIRS:
+            return False
+        return not (skip_ignored and self.is_ignored(rel, is_dir))
 
     def walk(self, rel_dir: str = "", *, skip_ignored: bool = True) -> Iterator[str]:
         """Every file below ``rel_dir`` (recursively)."""
@@ -340,46 +351,73 @@ def search_for_pattern(
     pattern = OutsidePattern(substring_pattern, "substring_pattern", multiline=multiline)
     before = max(0, int(context_lines_before))
     after = max(0, int(context_lines_after))
-    include = compile_globs(paths_include_glob, "paths_include_glob")
-    exclude = compile_globs(paths_exclude_glob, "paths_exclude_glob")
+    wanted = _PathFilter.of(paths_include_glob, paths_exclude_glob, code_files_only)
     files = ProjectFiles(root)
-    path, rel = files.resolve(relative_path)
-    if path.is_file():
-        candidates: Iterable[str] = [rel]
-    elif path.is_dir():
-        candidates = files.walk(rel, skip_ignored=skip_ignored_files)  # walked lazily
-    elif path.exists():
-        from serena_memory.core.paths import file_kind
-
-        raise ExplorationError(
-            f"'{relative_path}' is {file_kind(path.stat().st_mode)}, not a regular file; "
-            "only regular files are searched"
-        )
-    else:
-        raise ExplorationError(f"'{relative_path}' does not exist in the project")
-    if code_files_only:
-        from serena_memory.agent.project_facts import LANGUAGES
-
     results: dict[str, list[str]] = {}
+    candidates = _search_candidates(files, relative_path, skip_ignored_files)
     for count, candidate in enumerate(candidates):
         if count >= MAX_SEARCH_FILES:
             raise ExplorationError(
                 f"more than {MAX_SEARCH_FILES} files to search; narrow relative_path or "
                 "paths_include_glob"
             )
-        if include is not None and not include.match_file(candidate):
-            continue
-        if exclude is not None and exclude.match_file(candidate):
-            continue
-        if code_files_only and os.path.splitext(candidate)[1].lower() not in LANGUAGES:
+        if not wanted.keeps(candidate):
             continue
         text = _read_text_for_search(files, files.root / candidate)
-        if text is None:
-            continue
-        lines = _match_lines(text, pattern, before, after)
+        lines = [] if text is None else _match_lines(text, pattern, before, after)
         if lines:
             results[candidate] = lines
     return results
+
+
+@dataclass(frozen=True)
+class _PathFilter:
+    """Which files a search looks into: the include and exclude globs, and the code
+    files' extensions when only code is searched."""
+
+    include: Any  # a pathspec, or None for every file
+    exclude: Any  # a pathspec, or None for no file
+    extensions: Container[str] | None
+
+    @classmethod
+    def of(cls, include: str, exclude: str, code_files_only: bool) -> _PathFilter:
+        extensions: Container[str] | None = None
+        if code_files_only:
+            from serena_memory.agent.project_facts import LANGUAGES
+
+            extensions = LANGUAGES
+        return cls(
+            compile_globs(include, "paths_include_glob"),
+            compile_globs(exclude, "paths_exclude_glob"),
+            extensions,
+        )
+
+    def keeps(self, rel: str) -> bool:
+        if self.include is not None and not self.include.match_file(rel):
+            return False
+        if self.exclude is not None and self.exclude.match_file(rel):
+            return False
+        return self.extensions is None or os.path.splitext(rel)[1].lower() in self.extensions
+
+
+def _search_candidates(
+    files: ProjectFiles, relative_path: str, skip_ignored: bool
+) -> Iterable[str]:
+    """The files a search goes through: the one file named, or every file below the
+    folder named (walked lazily); ExplorationError for anything else."""
+    path, rel = files.resolve(relative_path)
+    if path.is_file():
+        return [rel]
+    if path.is_dir():
+        return files.walk(rel, skip_ignored=skip_ignored)
+    if path.exists():
+        from serena_memory.core.paths import file_kind
+
+        raise ExplorationError(
+            f"'{relative_path}' is {file_kind(path.stat().st_mode)}, not a regular file; "
+            "only regular files are searched"
+        )
+    raise ExplorationError(f"'{relative_path}' does not exist in the project")
 
 
 def _read_text_for_search(files: ProjectFiles, path: Path) -> str | None:
@@ -428,7 +466,14 @@ def _match_lines(text: str, pattern: OutsidePattern, before: int, after: int) ->
 def read_file(root: str | Path, relative_path: str, start_line: int = 0, end_line=None) -> str:
     """Lines ``start_line``..``end_line`` (0-based, inclusive; negative start counts from the
     end) of a UTF-8 text file of the project."""
-    files = ProjectFiles(root)
+    text = _read_text(ProjectFiles(root), relative_path)
+    if start_line == 0 and end_line is None:
+        return text
+    return _line_range(text, start_line, end_line, relative_path)
+
+
+def _read_text(files: ProjectFiles, relative_path: str) -> str:
+    """The whole text of a UTF-8 text file of the project; ExplorationError otherwise."""
     path, _rel = files.resolve(relative_path)
     if path.is_dir():
         raise ExplorationError(f"'{relative_path}' is a folder; use list_dir")
@@ -441,13 +486,15 @@ def read_file(root: str | Path, relative_path: str, start_line: int = 0, end_lin
     if _is_binary(data[:BINARY_SNIFF_BYTES]):
         raise ExplorationError(f"'{relative_path}' is a binary file, not text")
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ExplorationError(
             f"'{relative_path}' is not UTF-8 text (byte {exc.start}: {exc.reason})"
         ) from None
-    if start_line == 0 and end_line is None:
-        return text
+
+
+def _line_range(text: str, start_line: int, end_line: Any, relative_path: str) -> str:
+    """Lines ``start_line``..``end_line`` of ``text`` as :func:`read_file` counts them."""
     lines = text.splitlines(keepends=True)
     start = int(start_line)
     if start < 0:

@@ -231,6 +231,56 @@ def _sync_conflicts(store: MemoryStore) -> list[str]:
 
 
 # -- onboarding -----------------------------------------------------------------------------------
+_FIRST_INTRO = (
+    "Onboarding: this project has no memories yet. Learn what a newcomer needs to "
+    "know about it and store that as memories, so later sessions start from it "
+    "instead of rediscovering it."
+)
+_RESUMED_INTRO = (
+    "Onboarding was started before: {present} exist already. Read them, then write the "
+    "missing ones: {missing}."
+)
+_LOOK_WITH_TOOLS = (
+    "Explore with `{list_dir}`, `{find_file}`, `{search_for_pattern}` and `{read_file}` "
+    "(or your own file tools)."
+)
+_LOOK_WITHOUT_TOOLS = "Explore with your own file tools."
+# the brief's numbered steps; {names} are filled in by onboarding_instructions
+_STEPS = (
+    "1. First read `mem:{seed}` with `{read_memory}`. It sets the conventions every "
+    "memory follows (names and topics, `mem:NAME` references in backticks, the dense "
+    "note style, what is worth writing down). Follow it for everything below.",
+    "2. {look} Read only what you need: build and package files, the README, the "
+    "entry points, a test or two; not whole trees. Start from the facts detected "
+    "below. If something essential can't be found, ask the user.",
+    "3. Write these memories with `{write_memory}`, one call each:\n"
+    "   - `mem:core`: the entry point. What the project is, a map of its source tree, "
+    "the invariants that hold everywhere, and references to the other memories saying "
+    "when to read each.\n"
+    "   - `mem:tech_stack`: languages, frameworks, build tool, package manager, and the "
+    "versions that matter.\n"
+    "   - `mem:suggested_commands`: the commands people actually run here (set up, run, "
+    "test, lint, format), plus everyday commands whose form on {os_name} differs from "
+    "a standard Unix shell. Leave out commands that behave the same everywhere.\n"
+    "   - `mem:conventions`: code style, naming, typing, docstrings, error handling and "
+    "the design patterns this codebase uses.\n"
+    "   - `mem:task_completion`: exactly what to run before a task counts as done "
+    "(formatter, linter, type checker, tests).\n"
+    "   - If the project has clearly distinct modules (say a frontend and a backend): "
+    "one `mem:<module>/core` per module with what is specific to it, referenced from "
+    "`mem:core`, rather than one overloaded `mem:core`.",
+    "4. The onboarding is done only when these memories exist on disk. A summary in "
+    "the chat is not a memory: call `{write_memory}`. `{check_onboarding_performed}` says "
+    "which are still missing.",
+    "5. At the end, tell the user that `serena memories check`, run in the project "
+    "folder, checks the references between the memories.",
+)
+_BRIEF = (
+    "{intro} The host system is {os_name}.\n\n{steps}\n\n"
+    "Facts detected from the project files (verify before relying on them):\n{facts}\n"
+)
+
+
 def onboarding_instructions(
     seed: SeedResult,
     fact_sheet: str,
@@ -242,62 +292,22 @@ def onboarding_instructions(
     """Our onboarding brief: what to write, in which order, and when the job is done."""
     os_name = os_name or host_os()
     if status is not None and status.present:
-        intro = (
-            "Onboarding was started before: "
-            + _code_list(status.present)
-            + " exist already. Read them, then write the missing ones: "
-            + (_code_list(status.missing) if status.missing else "none (only check them)")
-            + "."
-        )
+        missing = _code_list(status.missing) if status.missing else "none (only check them)"
+        intro = _RESUMED_INTRO.format(present=_code_list(status.present), missing=missing)
     else:
-        intro = (
-            "Onboarding: this project has no memories yet. Learn what a newcomer needs to "
-            "know about it and store that as memories, so later sessions start from it "
-            "instead of rediscovering it."
-        )
-    if exploration_tools:
-        look = (
-            f"Explore with `{T.LIST_DIR}`, `{T.FIND_FILE}`, `{T.SEARCH_FOR_PATTERN}` and "
-            f"`{T.READ_FILE}` (or your own file tools)."
-        )
-    else:
-        look = "Explore with your own file tools."
-    steps = [
-        f"1. First read `mem:{seed.name}` with `{T.READ_MEMORY}`. It sets the conventions every "
-        "memory follows (names and topics, `mem:NAME` references in backticks, the dense "
-        "note style, what is worth writing down). Follow it for everything below.",
-        f"2. {look} Read only what you need: build and package files, the README, the "
-        "entry points, a test or two; not whole trees. Start from the facts detected "
-        "below. If something essential can't be found, ask the user.",
-        f"3. Write these memories with `{T.WRITE_MEMORY}`, one call each:\n"
-        "   - `mem:core`: the entry point. What the project is, a map of its source tree, "
-        "the invariants that hold everywhere, and references to the other memories saying "
-        "when to read each.\n"
-        "   - `mem:tech_stack`: languages, frameworks, build tool, package manager, and the "
-        "versions that matter.\n"
-        "   - `mem:suggested_commands`: the commands people actually run here (set up, run, "
-        f"test, lint, format), plus everyday commands whose form on {os_name} differs from "
-        "a standard Unix shell. Leave out commands that behave the same everywhere.\n"
-        "   - `mem:conventions`: code style, naming, typing, docstrings, error handling and "
-        "the design patterns this codebase uses.\n"
-        "   - `mem:task_completion`: exactly what to run before a task counts as done "
-        "(formatter, linter, type checker, tests).\n"
-        "   - If the project has clearly distinct modules (say a frontend and a backend): "
-        "one `mem:<module>/core` per module with what is specific to it, referenced from "
-        "`mem:core`, rather than one overloaded `mem:core`.",
-        "4. The onboarding is done only when these memories exist on disk. A summary in "
-        f"the chat is not a memory: call `{T.WRITE_MEMORY}`. `{T.CHECK_ONBOARDING_PERFORMED}` says "
-        "which are still missing.",
-        "5. At the end, tell the user that `serena memories check`, run in the project "
-        "folder, checks the references between the memories.",
-    ]
-    return (
-        f"{intro} The host system is {os_name}.\n\n"
-        + "\n".join(steps)
-        + "\n\nFacts detected from the project files (verify before relying on them):\n"
-        + fact_sheet
-        + "\n"
-    )
+        intro = _FIRST_INTRO
+    tools = {
+        "list_dir": T.LIST_DIR,
+        "find_file": T.FIND_FILE,
+        "search_for_pattern": T.SEARCH_FOR_PATTERN,
+        "read_file": T.READ_FILE,
+        "read_memory": T.READ_MEMORY,
+        "write_memory": T.WRITE_MEMORY,
+        "check_onboarding_performed": T.CHECK_ONBOARDING_PERFORMED,
+    }
+    look = _LOOK_WITH_TOOLS.format(**tools) if exploration_tools else _LOOK_WITHOUT_TOOLS
+    steps = [step.format(seed=seed.name, look=look, os_name=os_name, **tools) for step in _STEPS]
+    return _BRIEF.format(intro=intro, os_name=os_name, steps="\n".join(steps), facts=fact_sheet)
 
 
 def run_onboarding(store: MemoryStore, *, exploration_tools: bool = True) -> str:

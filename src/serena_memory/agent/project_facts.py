@@ -131,34 +131,42 @@ class FactSheet:
     def to_markdown(self) -> str:
         if self.is_empty():
             return "No source files or build files were found; the project looks empty."
-        lines: list[str] = []
-        if self.languages:
-            total = sum(c for _, c in self.languages)
-            shown = ", ".join(f"{n} ({c})" for n, c in self.languages[:8])
-            more = " (file budget reached; counts are partial)" if self.truncated else ""
-            lines.append(f"- Languages by file count: {shown}; {total} source files{more}.")
+        lines = self._language_lines()
         if self.build_files:
             shown = ", ".join(f"`{f}` ({k})" for f, k in self.build_files)
             lines.append(f"- Build and package files: {shown}.")
-        labels = {
-            "test": "Test",
-            "lint": "Lint / format / type check",
-            "build": "Build",
-            "run": "Run",
-            "other": "Other declared commands",
-        }
-        for kind, label in labels.items():
+        for kind, label in _COMMAND_LABELS.items():
             found = self.commands.get(kind) or []
             if found:
-                lines.append(f"- {label}: " + ", ".join(f"`{c}`" for c in found) + ".")
+                lines.append(f"- {label}: {_quoted(found)}.")
         if self.ci_files:
-            lines.append("- CI configuration: " + ", ".join(f"`{f}`" for f in self.ci_files) + ".")
+            lines.append(f"- CI configuration: {_quoted(self.ci_files)}.")
         if self.ci_commands:
-            lines.append(
-                "- Commands CI runs: " + ", ".join(f"`{c}`" for c in self.ci_commands) + "."
-            )
+            lines.append(f"- Commands CI runs: {_quoted(self.ci_commands)}.")
         lines.extend(f"- {note}" for note in self.notes)
         return "\n".join(lines)
+
+    def _language_lines(self) -> list[str]:
+        if not self.languages:
+            return []
+        total = sum(c for _, c in self.languages)
+        shown = ", ".join(f"{n} ({c})" for n, c in self.languages[:8])
+        more = " (file budget reached; counts are partial)" if self.truncated else ""
+        return [f"- Languages by file count: {shown}; {total} source files{more}."]
+
+
+# the fact sheet's command lines, in the order they are shown
+_COMMAND_LABELS = {
+    "test": "Test",
+    "lint": "Lint / format / type check",
+    "build": "Build",
+    "run": "Run",
+    "other": "Other declared commands",
+}
+
+
+def _quoted(items: list[str]) -> str:
+    return ", ".join(f"`{item}`" for item in items)
 
 
 def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSheet:
@@ -242,33 +250,63 @@ def _python_commands(root: Path, sheet: FactSheet) -> None:
         sheet.notes.append(f"`pyproject.toml` could not be parsed ({exc}).")
         return
     tool = _table(data, "tool")
-    project = _table(data, "project")
-    runner = ""
+    runner = _python_runner(root, tool)
+    _python_tools(root, sheet, tool, runner)
+    _python_scripts(sheet, _table(data, "project"), tool, runner)
+    _python_tasks(sheet, tool, runner)
+    _hatch_scripts(sheet, tool)
+
+
+def _python_runner(root: Path, tool: dict[str, Any]) -> str:
+    """What Python commands run through: ``uv run``, ``poetry run`` or nothing."""
     if (root / "uv.lock").is_file():
-        runner = "uv run "
-    elif (root / "poetry.lock").is_file() or "poetry" in tool:
-        runner = "poetry run "
+        return "uv run "
+    if (root / "poetry.lock").is_file() or "poetry" in tool:
+        return "poetry run "
+    return ""
+
+
+# (the [tool] table, the lint command it stands for)
+_PYTHON_LINTERS = (("black", "black ."), ("isort", "isort ."), ("mypy", "mypy ."))
+
+
+def _python_tools(root: Path, sheet: FactSheet, tool: dict[str, Any], runner: str) -> None:
+    """The test runners and linters ``pyproject.toml`` configures."""
     if "pytest" in tool or (root / "pytest.ini").is_file() or (root / "tests").is_dir():
         sheet.add("test", f"{runner}pytest")
     if "ruff" in tool:
         sheet.add("lint", f"{runner}ruff check .")
         sheet.add("lint", f"{runner}ruff format .")
-    for name, command in (("black", "black ."), ("isort", "isort ."), ("mypy", "mypy .")):
+    for name, command in _PYTHON_LINTERS:
         if name in tool:
             sheet.add("lint", f"{runner}{command}")
     if (root / "tox.ini").is_file() or "tox" in tool:
         sheet.add("test", "tox")
+
+
+def _python_scripts(
+    sheet: FactSheet, project: dict[str, Any], tool: dict[str, Any], runner: str
+) -> None:
+    """The commands the project installs ([project.scripts], [tool.poetry.scripts])."""
     scripts = dict(_table(project, "scripts"))
     poetry = _table(tool, "poetry")
     if isinstance(poetry.get("scripts"), dict):
         scripts.update(poetry["scripts"])
     for script in list(scripts)[:MAX_COMMANDS_PER_KIND]:
         sheet.add("run", f"{runner}{script}" if runner else script)
+
+
+def _python_tasks(sheet: FactSheet, tool: dict[str, Any], runner: str) -> None:
+    """The tasks of taskipy and poethepoet."""
     for table, prefix in (("taskipy", "task "), ("poe", "poe ")):
         tasks = _table(tool, table).get("tasks")
         if isinstance(tasks, dict):
             for task in tasks:
                 sheet.add(_classify(task), f"{runner}{prefix}{task}")
+
+
+def _hatch_scripts(sheet: FactSheet, tool: dict[str, Any]) -> None:
+    """The scripts of hatch's environments (``hatch run [env:]script``)."""
     envs = _table(_table(tool, "hatch"), "envs")
     for env_name, env in envs.items():
         if isinstance(env, dict) and isinstance(env.get("scripts"), dict):
@@ -357,33 +395,50 @@ def _go_commands(root: Path, sheet: FactSheet) -> None:
 
 
 def _ci_commands(root: Path, sheet: FactSheet) -> None:
+    paths = _ci_paths(root)
+    if not paths:
+        return
+    for path in paths:
+        sheet.ci_files.append(path.relative_to(root).as_posix())
+        for command in _commands_in_ci(_ci_data(root, path, sheet)):
+            if not _add_ci_lines(sheet, command):
+                return  # the list is full
+
+
+def _ci_paths(root: Path) -> list[Path]:
+    """The CI files of the project: GitHub workflows first, then the others."""
     workflows = root / ".github" / "workflows"
     paths: list[Path] = []
     if workflows.is_dir():
         with contextlib.suppress(OSError):
             paths.extend(sorted(p for p in workflows.iterdir() if p.suffix in (".yml", ".yaml")))
     paths.extend(root / name for name in CI_FILES if (root / name).is_file())
-    if not paths:
-        return
+    return paths
+
+
+def _ci_data(root: Path, path: Path, sheet: FactSheet) -> Any:
+    """A CI file's YAML, or None when it can't be read or parsed (noted on the sheet)."""
     import yaml
 
-    for path in paths:
-        sheet.ci_files.append(path.relative_to(root).as_posix())
-        text = _read_small(root, path)
-        if text is None:
-            continue
-        try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError:
-            sheet.notes.append(f"`{path.relative_to(root).as_posix()}` is not valid YAML.")
-            continue
-        for command in _commands_in_ci(data):
-            for line in command.splitlines():
-                line = line.strip()
-                if line and not line.startswith("#") and line not in sheet.ci_commands:
-                    if len(sheet.ci_commands) >= MAX_CI_COMMANDS:
-                        return
-                    sheet.ci_commands.append(line if len(line) <= 120 else line[:117] + "...")
+    text = _read_small(root, path)
+    if text is None:
+        return None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError:
+        sheet.notes.append(f"`{path.relative_to(root).as_posix()}` is not valid YAML.")
+        return None
+
+
+def _add_ci_lines(sheet: FactSheet, command: str) -> bool:
+    """Add each new line of a CI command (long ones cut); False once the list is full."""
+    for line in command.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#") and line not in sheet.ci_commands:
+            if len(sheet.ci_commands) >= MAX_CI_COMMANDS:
+                return False
+            sheet.ci_commands.append(line if len(line) <= 120 else line[:117] + "...")
+    return True
 
 
 def _commands_in_ci(node: Any) -> list[str]:

@@ -455,17 +455,7 @@ def set_global_key(home: Path | None, key: str, value: Any) -> Path:
         old_text = ""
     before = read_yaml_mapping(path) if old_text else {}
     block = yaml.safe_dump({key: value}, default_flow_style=False, allow_unicode=True)
-    lines = old_text.splitlines(keepends=True)
-    start = next((i for i, line in enumerate(lines) if line.startswith(f"{key}:")), None)
-    if start is None:
-        text = old_text + ("" if not old_text or old_text.endswith("\n") else "\n") + block
-    else:
-        end = start + 1
-        while end < len(lines) and (lines[end][:1] in (" ", "\t", "-") or not lines[end].strip()):
-            end += 1
-        while end > start + 1 and not lines[end - 1].strip():
-            end -= 1  # blank lines after the block stay
-        text = "".join(lines[:start]) + block + "".join(lines[end:])
+    text = _with_block(old_text, key, block)
     try:
         after = yaml.safe_load(text) or {}
     except yaml.YAMLError:
@@ -476,13 +466,34 @@ def set_global_key(home: Path | None, key: str, value: Any) -> Path:
             f"{path}: can't set '{key}' without changing other settings; add "
             f"`{block.strip()}` to it by hand"
         )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    _replace_text(path, text)
     from serena_memory.core import operation
 
     opened = operation.current()
     if opened is not None:  # what the operation loaded before this write is stale now
         opened.forget_loaded()
     return path
+
+
+def _with_block(text: str, key: str, block: str) -> str:
+    """``text`` with the top-level ``key``'s lines replaced by ``block`` (appended when the
+    key is not there); the blank lines after the old block stay."""
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if line.startswith(f"{key}:")), None)
+    if start is None:
+        return text + ("" if not text or text.endswith("\n") else "\n") + block
+    end = start + 1
+    while end < len(lines) and (lines[end][:1] in (" ", "\t", "-") or not lines[end].strip()):
+        end += 1
+    while end > start + 1 and not lines[end - 1].strip():
+        end -= 1
+    return "".join(lines[:start]) + block + "".join(lines[end:])
+
+
+def _replace_text(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``path`` and move it over ``path``, so a
+    reader sees the old file or the new one, never half of one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)

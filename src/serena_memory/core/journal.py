@@ -157,18 +157,7 @@ def parse(data: bytes) -> RenameJournal:
     old, new, entries = raw["old"], raw["new"], raw["changes"]
     if not isinstance(entries, list):
         raise ValueError("its changes are not a list")
-    changes = []
-    for number, entry in enumerate(entries, 1):
-        if not isinstance(entry, dict) or set(entry) != {"memory", "expect", "content"}:
-            raise ValueError(f"change {number} is not {{memory, expect, content}}")
-        memory, expect, content = entry["memory"], entry["expect"], entry["content"]
-        if not (expect is None or (isinstance(expect, str) and _is_digest(expect))):
-            raise ValueError(f"change {number} has an expected digest that is not SHA-256")
-        if not (content is None or isinstance(content, str)):
-            raise ValueError(f"change {number} has content that is not text")
-        if not isinstance(memory, str):
-            raise ValueError(f"change {number} names no memory")
-        changes.append(Change(memory, expect, content))
+    changes = [_change(number, entry) for number, entry in enumerate(entries, 1)]
     if not isinstance(old, str) or not isinstance(new, str):
         raise ValueError("its old or new name is not text")
     journal = RenameJournal(old, new, tuple(changes))
@@ -177,6 +166,20 @@ def parse(data: bytes) -> RenameJournal:
     except InvalidNameError as exc:
         raise ValueError(str(exc)) from None
     return journal
+
+
+def _change(number: int, entry: object) -> Change:
+    """Change ``number`` of a journal from its JSON; ValueError saying what is wrong."""
+    if not isinstance(entry, dict) or set(entry) != {"memory", "expect", "content"}:
+        raise ValueError(f"change {number} is not {{memory, expect, content}}")
+    memory, expect, content = entry["memory"], entry["expect"], entry["content"]
+    if not (expect is None or (isinstance(expect, str) and _is_digest(expect))):
+        raise ValueError(f"change {number} has an expected digest that is not SHA-256")
+    if not (content is None or isinstance(content, str)):
+        raise ValueError(f"change {number} has content that is not text")
+    if not isinstance(memory, str):
+        raise ValueError(f"change {number} names no memory")
+    return Change(memory, expect, content)
 
 
 def _is_digest(text: str) -> bool:

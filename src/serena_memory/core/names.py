@@ -38,12 +38,38 @@ def normalize_name(raw: str) -> str:
     """Return the canonical form of a memory name, or raise InvalidNameError saying why."""
     if not isinstance(raw, str):
         raise InvalidNameError(f"memory name must be a string, got {type(raw).__name__}")
+    name = _bare(raw)
+    _check_whole(raw, name)
+    segments = name.split("/")
+    for segment in segments:
+        _check_segment(raw, segment)
+    for segment in segments[:-1] + [segments[-1] + MEMORY_SUFFIX]:
+        if len(segment.encode("utf-8")) > MAX_SEGMENT_BYTES:
+            raise InvalidNameError(
+                f"memory name {_preview(raw)} has a part {_preview(segment)} longer than the "
+                f"{MAX_SEGMENT_BYTES} bytes a file or folder name can have; shorten it"
+            )
+    if name == GLOBAL_TOPIC:
+        raise InvalidNameError(
+            "'global' alone is not a memory name: global memories are named 'global/NAME'"
+        )
+    return name
+
+
+def _bare(raw: str) -> str:
+    """The name without spaces around it, its ``mem:`` prefix and its ``.md`` suffixes,
+    with ``/`` between topics."""
     name = raw.strip()
     if name.startswith(MEM_PREFIX):
         name = name[len(MEM_PREFIX) :]
     while name.endswith(MEMORY_SUFFIX):  # all of them: `x.md.md` must not list as `x.md`
         name = name[: -len(MEMORY_SUFFIX)]
-    name = name.replace("\\", "/")
+    return name.replace("\\", "/")
+
+
+def _check_whole(raw: str, name: str) -> None:
+    """Refuse a bare name that is empty, too long, absolute, prefixed twice or holds a
+    forbidden character."""
     if not name:
         raise InvalidNameError(f"memory name {raw!r} is empty")
     if len(name) > MAX_NAME_CHARS:
@@ -63,35 +89,24 @@ def normalize_name(raw: str) -> str:
             f"memory name {raw!r} contains the character {bad.group()!r}, "
             "which is not allowed in memory names"
         )
-    segments = name.split("/")
-    for segment in segments:
-        if segment == "":
-            raise InvalidNameError(f"memory name {raw!r} has an empty topic segment")
-        if segment in (".", ".."):
-            raise InvalidNameError(
-                f"memory name {raw!r} contains a {segment!r} segment; "
-                "names may not point outside their memories folder"
-            )
-        if segment.startswith("."):
-            raise InvalidNameError(
-                f"memory name {raw!r} has a segment starting with '.'; hidden files and "
-                "folders are never listed as memories"
-            )
-        if segment != segment.strip():
-            raise InvalidNameError(
-                f"memory name {raw!r} has a segment with leading or trailing spaces"
-            )
-    for segment in segments[:-1] + [segments[-1] + MEMORY_SUFFIX]:
-        if len(segment.encode("utf-8")) > MAX_SEGMENT_BYTES:
-            raise InvalidNameError(
-                f"memory name {_preview(raw)} has a part {_preview(segment)} longer than the "
-                f"{MAX_SEGMENT_BYTES} bytes a file or folder name can have; shorten it"
-            )
-    if name == GLOBAL_TOPIC:
+
+
+def _check_segment(raw: str, segment: str) -> None:
+    """Refuse a topic or file segment that is empty, leads out, is hidden or is padded."""
+    if segment == "":
+        raise InvalidNameError(f"memory name {raw!r} has an empty topic segment")
+    if segment in (".", ".."):
         raise InvalidNameError(
-            "'global' alone is not a memory name: global memories are named 'global/NAME'"
+            f"memory name {raw!r} contains a {segment!r} segment; "
+            "names may not point outside their memories folder"
         )
-    return name
+    if segment.startswith("."):
+        raise InvalidNameError(
+            f"memory name {raw!r} has a segment starting with '.'; hidden files and "
+            "folders are never listed as memories"
+        )
+    if segment != segment.strip():
+        raise InvalidNameError(f"memory name {raw!r} has a segment with leading or trailing spaces")
 
 
 def check_stored_name(name: object) -> str:

@@ -248,77 +248,115 @@ def scan(scope: Scope, skip_top: frozenset[str] = frozenset()) -> MemoryScan:
     leads outside and a ``*.md`` that is not a regular file are reported, never dropped
     silently.
     """
-    files: dict[str, str] = {}
-    skipped: list[SkippedFile] = []
     try:
         root = resolve(scope, (), f"the memories folder {scope.folder}")
     except OutsidePathError as exc:
         return MemoryScan({}, [SkippedFile("", scope.folder, str(exc))])
-    seen: set[tuple[int, int]] = set()
-    stack: list[tuple[str, str]] = [(root, "")]
-    while stack:
-        folder, prefix = stack.pop()
+    listing = _Listing(scope, skip_top)
+    listing.walk(root)
+    listing.skipped.sort(key=lambda s: s.path)
+    return MemoryScan(listing.files, listing.skipped)
+
+
+# where a link in a memories folder really leads and what is there: (real path, is a
+# folder, is a regular file, its mode)
+_Found = tuple[str, bool, bool, int]
+
+
+class _Listing:
+    """One :func:`scan` in progress: the folders still to visit and what was found."""
+
+    def __init__(self, scope: Scope, skip_top: frozenset[str]) -> None:
+        self.scope = scope
+        self.skip_top = skip_top
+        self.files: dict[str, str] = {}
+        self.skipped: list[SkippedFile] = []
+        self.seen: set[tuple[int, int]] = set()  # real folders visited, by device and inode
+        self.stack: list[tuple[str, str]] = []  # (real folder, its name prefix)
+
+    def walk(self, root: str) -> None:
+        self.stack.append((root, ""))
+        while self.stack:
+            folder, prefix = self.stack.pop()
+            self._visit(self._entries(folder, prefix), prefix)
+
+    def _entries(self, folder: str, prefix: str) -> list[os.DirEntry[str]]:
+        """The entries of a folder not visited yet; none when it is gone or was visited,
+        and none, reported, when it can't be read."""
         try:
             st = os.stat(folder)
             key = (st.st_dev, st.st_ino)
-            if key in seen:
-                continue
-            seen.add(key)
-            entries = list(os.scandir(folder))
+            if key in self.seen:
+                return []
+            self.seen.add(key)
+            return list(os.scandir(folder))
         except FileNotFoundError:
-            continue
+            return []
         except OSError as exc:
             if not prefix and isinstance(exc, NotADirectoryError):
                 raise MemoryStoreError(
-                    f"the memories folder {scope.folder} is a file, not a folder; move it away"
+                    f"the memories folder {self.scope.folder} is a file, not a folder; move it away"
                 ) from None
-            shown = os.path.join(scope.folder, prefix)
-            skipped.append(SkippedFile(prefix.rstrip("/"), shown, _os_reason(exc)))
-            continue
+            self._skip(prefix.rstrip("/"), prefix, _os_reason(exc))
+            return []
+
+    def _visit(self, entries: list[os.DirEntry[str]], prefix: str) -> None:
+        """Take in one folder's entries: memories found, folders to visit, what is skipped.
+        The common case (a regular file or folder) is handled inline: a listing goes
+        through every entry."""
         for entry in entries:
             name = entry.name
             if name.startswith("."):
                 continue
             rel = prefix + name
             listed = rel[:-3] if name.endswith(".md") else rel
-            real = entry.path
             try:
                 if entry.is_symlink():
-                    target = os.path.realpath(entry.path)
-                    try:
-                        mode = os.stat(entry.path).st_mode
-                    except OSError as exc:
-                        reason = _broken_link_reason(entry.path, exc)
-                        skipped.append(SkippedFile(listed, _shown(scope, rel), reason))
+                    found = self._follow(entry, rel, listed)
+                    if found is None:
                         continue
-                    if not is_inside(target, scope.allowed):
-                        if stat.S_ISDIR(mode) or name.endswith(".md"):
-                            reason = scope.refusal("it", target)
-                            skipped.append(SkippedFile(listed, _shown(scope, rel), reason))
-                        continue
-                    real = target
-                    is_dir, is_file = stat.S_ISDIR(mode), stat.S_ISREG(mode)
+                    real, is_dir, is_file, mode = found
                 else:
+                    real, mode = entry.path, 0
                     is_dir = entry.is_dir(follow_symlinks=False)
-                    is_file = entry.is_file(follow_symlinks=False)
-                    if not is_dir and not is_file and name.endswith(".md"):
-                        mode = entry.stat(follow_symlinks=False).st_mode
+                    is_file = not is_dir and entry.is_file(follow_symlinks=False)
             except OSError:
                 continue  # gone since the folder was listed
             if is_dir:
-                if not prefix and name in skip_top:
-                    continue
-                stack.append((real, rel + "/"))
+                if prefix or name not in self.skip_top:
+                    self.stack.append((real, rel + "/"))
             elif name.endswith(".md"):
-                if not is_file:
-                    reason = (
-                        f"{file_kind(mode)}, not a regular file; only regular files are memories"
-                    )
-                    skipped.append(SkippedFile(listed, _shown(scope, rel), reason))
-                    continue
-                files[listed] = real
-    skipped.sort(key=lambda s: s.path)
-    return MemoryScan(files, skipped)
+                if is_file:
+                    self.files[listed] = real
+                else:
+                    self._skip_not_regular(entry, listed, rel, mode)
+
+    def _follow(self, entry: os.DirEntry[str], rel: str, listed: str) -> _Found | None:
+        """Where a symlink leads, or None (reported) when it is broken or leads outside."""
+        target = os.path.realpath(entry.path)
+        try:
+            mode = os.stat(entry.path).st_mode
+        except OSError as exc:
+            self._skip(listed, rel, _broken_link_reason(entry.path, exc))
+            return None
+        if not is_inside(target, self.scope.allowed):
+            if stat.S_ISDIR(mode) or entry.name.endswith(".md"):
+                self._skip(listed, rel, self.scope.refusal("it", target))
+            return None
+        return target, stat.S_ISDIR(mode), stat.S_ISREG(mode), mode
+
+    def _skip(self, listed: str, rel: str, reason: str) -> None:
+        self.skipped.append(SkippedFile(listed, _shown(self.scope, rel), reason))
+
+    def _skip_not_regular(self, entry: os.DirEntry[str], listed: str, rel: str, mode: int) -> None:
+        """Report a ``*.md`` that is not a regular file (``mode`` is known for a link)."""
+        if not mode:
+            try:
+                mode = entry.stat(follow_symlinks=False).st_mode
+            except OSError:
+                return  # gone since the folder was listed
+        kind = file_kind(mode)
+        self._skip(listed, rel, f"{kind}, not a regular file; only regular files are memories")
 
 
 def _shown(scope: Scope, rel: str) -> str:

@@ -64,71 +64,61 @@ def is_placeholder(value: str) -> bool:
     return bool(_PLACEHOLDER.search(value)) or (len(value) >= 8 and len(set(value)) <= 3)
 
 
+# detect-secrets' provider detectors, in the order they run: (module under
+# ``detect_secrets.plugins``, class)
+_PROVIDER_DETECTORS = (
+    ("aws", "AWSKeyDetector"),
+    ("artifactory", "ArtifactoryDetector"),
+    ("azure_storage_key", "AzureStorageKeyDetector"),
+    ("basic_auth", "BasicAuthDetector"),
+    ("discord", "DiscordBotTokenDetector"),
+    ("github_token", "GitHubTokenDetector"),
+    ("gitlab_token", "GitLabTokenDetector"),
+    ("ibm_cloud_iam", "IbmCloudIamDetector"),
+    ("jwt", "JwtTokenDetector"),
+    ("mailchimp", "MailchimpDetector"),
+    ("npm", "NpmDetector"),
+    ("openai", "OpenAIDetector"),
+    ("private_key", "PrivateKeyDetector"),
+    ("pypi_token", "PypiTokenDetector"),
+    ("sendgrid", "SendGridDetector"),
+    ("slack", "SlackDetector"),
+    ("square_oauth", "SquareOAuthDetector"),
+    ("stripe", "StripeDetector"),
+    ("telegram_token", "TelegramBotTokenDetector"),
+    ("twilio", "TwilioKeyDetector"),
+)
+# token formats detect-secrets does not know (yet), found by our own detector after its
+_PROVIDER_TOKENS = (
+    r"sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{80,}",  # Anthropic
+    r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}",  # OpenAI, new forms
+    r"AIza[0-9A-Za-z_-]{35}",  # Google API key
+    r"hf_[A-Za-z]{34}",  # Hugging Face
+    r"github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}",  # GitHub fine-grained
+    r"npm_[A-Za-z0-9]{36}",  # npm, outside .npmrc
+    r"glpat-[A-Za-z0-9_-]{20}",  # GitLab personal access token
+    r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}",  # Shopify
+)
+
+
 @cache
 def _detectors() -> tuple[Any, ...]:
     """The detectors, made once: detect-secrets' provider detectors and ours."""
-    import re as re_
+    from importlib import import_module
 
-    from detect_secrets.plugins.artifactory import ArtifactoryDetector
-    from detect_secrets.plugins.aws import AWSKeyDetector
-    from detect_secrets.plugins.azure_storage_key import AzureStorageKeyDetector
     from detect_secrets.plugins.base import RegexBasedDetector
-    from detect_secrets.plugins.basic_auth import BasicAuthDetector
-    from detect_secrets.plugins.discord import DiscordBotTokenDetector
-    from detect_secrets.plugins.github_token import GitHubTokenDetector
-    from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
-    from detect_secrets.plugins.ibm_cloud_iam import IbmCloudIamDetector
-    from detect_secrets.plugins.jwt import JwtTokenDetector
-    from detect_secrets.plugins.mailchimp import MailchimpDetector
-    from detect_secrets.plugins.npm import NpmDetector
-    from detect_secrets.plugins.openai import OpenAIDetector
-    from detect_secrets.plugins.private_key import PrivateKeyDetector
-    from detect_secrets.plugins.pypi_token import PypiTokenDetector
-    from detect_secrets.plugins.sendgrid import SendGridDetector
-    from detect_secrets.plugins.slack import SlackDetector
-    from detect_secrets.plugins.square_oauth import SquareOAuthDetector
-    from detect_secrets.plugins.stripe import StripeDetector
-    from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
-    from detect_secrets.plugins.twilio import TwilioKeyDetector
 
     class ProviderTokenDetector(RegexBasedDetector):
         """Token formats detect-secrets does not know (yet)."""
 
         secret_type = "API token"
-        denylist = (
-            re_.compile(r"sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{80,}"),  # Anthropic
-            re_.compile(r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}"),  # OpenAI, new forms
-            re_.compile(r"AIza[0-9A-Za-z_-]{35}"),  # Google API key
-            re_.compile(r"hf_[A-Za-z]{34}"),  # Hugging Face
-            re_.compile(r"github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}"),  # GitHub fine-grained
-            re_.compile(r"npm_[A-Za-z0-9]{36}"),  # npm, outside .npmrc
-            re_.compile(r"glpat-[A-Za-z0-9_-]{20}"),  # GitLab personal access token
-            re_.compile(r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),  # Shopify
-        )
+        denylist = tuple(re.compile(pattern) for pattern in _PROVIDER_TOKENS)
 
-    return (
-        AWSKeyDetector(),
-        ArtifactoryDetector(),
-        AzureStorageKeyDetector(),
-        BasicAuthDetector(),
-        DiscordBotTokenDetector(),
-        GitHubTokenDetector(),
-        GitLabTokenDetector(),
-        IbmCloudIamDetector(),
-        JwtTokenDetector(),
-        MailchimpDetector(),
-        NpmDetector(),
-        OpenAIDetector(),
-        PrivateKeyDetector(),
-        PypiTokenDetector(),
-        SendGridDetector(),
-        SlackDetector(),
-        SquareOAuthDetector(),
-        StripeDetector(),
-        TelegramBotTokenDetector(),
-        TwilioKeyDetector(),
-        ProviderTokenDetector(),
-    )
+    providers = [
+        getattr(import_module(f"detect_secrets.plugins.{module}"), name)()
+        for module, name in _PROVIDER_DETECTORS
+    ]
+    return (*providers, ProviderTokenDetector())
 
 
 def _assigned(line: str) -> bool:

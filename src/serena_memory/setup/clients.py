@@ -306,6 +306,21 @@ def setup_client(
     inside: tuple[str, ...] | None = None
     if project is not None and client.project_file is not None:
         inside = (_inside_project(path, project, hand),)
+    raw, original = _read_config(path, hand)
+    merge = _merge_toml if client.toml else _merge_json
+    text, replaced = merge(client, server, path, original, hand)
+    kept = _kept_backup(path)
+    if text == original:
+        return SetupResult(path, kept, replaced, text, unchanged=True)
+    if before_write is not None:
+        before_write()
+    backup = _write_config(path, raw, text, kept, inside, 0o600 if secret else None)
+    return SetupResult(path, backup, replaced, text)
+
+
+def _read_config(path: Path, hand: str) -> tuple[bytes | None, str | None]:
+    """The bytes and text of a client's configuration file, (None, None) when there is
+    none; refused when it is a symlink, a folder or not UTF-8."""
     if path.is_symlink() or (path.exists() and not path.is_file()):
         raise ClientSetupError(
             f"{path} is not a regular file (a symlink or a folder), so it was left untouched; "
@@ -319,20 +334,32 @@ def setup_client(
             f"{path} is not UTF-8 text and was left untouched; fix it or add the entry by hand "
             f"({hand} shows it)"
         ) from None
-    merge = _merge_toml if client.toml else _merge_json
-    text, replaced = merge(client, server, path, original, hand)
+    return raw, original
+
+
+def _kept_backup(path: Path) -> Path | None:
+    """The backup of the file as it was before the first setup, if one is there."""
     backup = path.with_name(path.name + ".bak")
-    kept = backup.is_file() and not backup.is_symlink()
-    if text == original:
-        return SetupResult(path, backup if kept else None, replaced, text, unchanged=True)
-    if before_write is not None:
-        before_write()
-    if raw is not None and not kept:
+    return backup if backup.is_file() and not backup.is_symlink() else None
+
+
+def _write_config(
+    path: Path,
+    raw: bytes | None,
+    text: str,
+    kept: Path | None,
+    inside: tuple[str, ...] | None,
+    mode: int | None,
+) -> Path | None:
+    """Write the new configuration, after backing up the file as it was when no backup is
+    kept yet; the backup in force afterwards, if any."""
+    backup = path.with_name(path.name + ".bak")
+    if raw is not None and kept is None:
         # the first original is kept: a later run never replaces it with a changed file.
         # Written, not copied: a link planted at the backup's name is replaced, not followed
-        atomic_write(backup, raw, inside=inside, mode=0o600 if secret else None)
-    atomic_write(path, text.encode("utf-8"), inside=inside, mode=0o600 if secret else None)
-    return SetupResult(path, backup if raw is not None or kept else None, replaced, text)
+        atomic_write(backup, raw, inside=inside, mode=mode)
+    atomic_write(path, text.encode("utf-8"), inside=inside, mode=mode)
+    return backup if raw is not None else kept
 
 
 def _inside_project(path: Path, project: Path, hand: str) -> str:
@@ -408,33 +435,7 @@ def _merge_json(
 ) -> tuple[str, bool]:
     from serena_memory.setup import jsonc
 
-    data: Any = {}
-    kind = "JSON with comments" if client.comments else "JSON"
-    if original is not None and original.strip():
-        try:
-            data = (
-                jsonc.loads(original, _strict_json) if client.comments else _strict_json(original)
-            )
-        except jsonc.JsoncError as exc:
-            raise ClientSetupError(
-                f"{path} is not valid {kind} ({exc}) and was left untouched; fix it or add "
-                f"the entry by hand ({hand} shows it)"
-            ) from None
-        except json.JSONDecodeError as exc:
-            raise ClientSetupError(
-                f"{path} is not valid {kind} (line {exc.lineno}: {exc.msg}) and was left "
-                f"untouched; fix it or add the entry by hand ({hand} shows it)"
-            ) from None
-        except _Refused as exc:
-            raise ClientSetupError(
-                f"{path} {exc}, so it was left untouched; fix it or add the entry by hand "
-                f"({hand} shows it)"
-            ) from None
-        except RecursionError:
-            raise ClientSetupError(
-                f"{path} is nested too deeply to be read and was left untouched; add the entry "
-                f"by hand ({hand} shows it)"
-            ) from None
+    data = _read_json(client, path, original, hand)
     if not isinstance(data, dict):
         raise ClientSetupError(
             f"{path} does not hold a JSON object and was left untouched; fix it or add the "
@@ -463,6 +464,38 @@ def _merge_json(
             f"entry by hand ({hand} shows it)"
         )
     return text, replaced
+
+
+def _read_json(client: Client, path: Path, original: str | None, hand: str) -> Any:
+    """What a client's JSON file holds ({} when it is missing or blank), read strictly;
+    a file that can't be read that way is refused untouched."""
+    from serena_memory.setup import jsonc
+
+    if original is None or not original.strip():
+        return {}
+    kind = "JSON with comments" if client.comments else "JSON"
+    try:
+        return jsonc.loads(original, _strict_json) if client.comments else _strict_json(original)
+    except jsonc.JsoncError as exc:
+        raise ClientSetupError(
+            f"{path} is not valid {kind} ({exc}) and was left untouched; fix it or add "
+            f"the entry by hand ({hand} shows it)"
+        ) from None
+    except json.JSONDecodeError as exc:
+        raise ClientSetupError(
+            f"{path} is not valid {kind} (line {exc.lineno}: {exc.msg}) and was left "
+            f"untouched; fix it or add the entry by hand ({hand} shows it)"
+        ) from None
+    except _Refused as exc:
+        raise ClientSetupError(
+            f"{path} {exc}, so it was left untouched; fix it or add the entry by hand "
+            f"({hand} shows it)"
+        ) from None
+    except RecursionError:
+        raise ClientSetupError(
+            f"{path} is nested too deeply to be read and was left untouched; add the entry "
+            f"by hand ({hand} shows it)"
+        ) from None
 
 
 def _merge_toml(

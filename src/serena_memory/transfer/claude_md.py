@@ -13,6 +13,7 @@ cycle ends there), never out of the source folder.
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
 from pathlib import Path
 
 from serena_memory.transfer import markdown as md
@@ -43,72 +44,107 @@ def plan_instructions(
     files = [p for p in folder.walk((filename.lower(),)) if p.name == filename]
     if not files:
         raise SourceError(f"no {filename} in {folder.given}; give the folder that holds it")
-    rels = [folder.rel(p) for p in files]
-    texts = {rel: folder.read(p) for rel, p in zip(rels, files, strict=True)}
-    imported: dict[str, str] = {}  # source path -> memory name
-    pending: list[tuple[str, int]] = []
+    instructions = _Instructions(folder, plan, topic, files)
+    for rel in instructions.rels:
+        instructions.add_file(rel)
+    instructions.add_imports()
+    return plan
 
-    def import_target(from_rel: str, token: str, depth: int) -> str | None:
-        if token.startswith(("~", "/")):
-            plan.warn(f"{from_rel}: @{token} is outside the source folder; left as text")
-            return None
-        rel = posixpath.normpath(posixpath.join(posixpath.dirname(from_rel), token))
-        if rel.startswith("../") or rel == "..":
-            plan.warn(f"{from_rel}: @{token} leads outside the source folder; left as text")
-            return None
-        file = folder.given / rel
-        if not file.is_file() and not file.is_symlink():
-            return None  # an @mention, not a file
-        if not folder.inside(file):
-            plan.warn(f"{from_rel}: @{token} is a link out of the source folder; not read")
-            return None
-        if rel in texts and rel not in imported and rel in rels:
-            return core_name(rel)
-        if rel not in imported:
-            if depth >= MAX_IMPORT_DEPTH:
-                plan.warn(f"{from_rel}: @{token} is nested deeper than {MAX_IMPORT_DEPTH} imports")
-                return None
-            imported[rel] = f"{topic}/{path_name(rel)}"
-            pending.append((rel, depth + 1))
-        return imported[rel]
 
-    def core_name(rel: str) -> str:
+class _Instructions:
+    """One import of instruction files: the files found, and the files their ``@path``
+    lines pull in, each read once, in the order they were first named."""
+
+    def __init__(self, folder: SourceFolder, plan: ImportPlan, topic: str, files: list[Path]):
+        self.folder = folder
+        self.plan = plan
+        self.topic = topic
+        self.rels = [folder.rel(p) for p in files]
+        self.texts = {rel: folder.read(p) for rel, p in zip(self.rels, files, strict=True)}
+        self.imported: dict[str, str] = {}  # source path -> memory name
+        self.pending: list[tuple[str, int]] = []  # (source path, import depth) to read
+
+    def add_file(self, rel: str) -> None:
+        """An instruction file's memories: its sections, then its entry memory (the text
+        before the first section) referencing them."""
+        entry = self.core_name(rel)
+        base = entry[: -len("core")]  # '' or 'TOPIC/dir/'
+        parts: list[str] = []
+        pre: str | None = None
+        for section in md.sections(self.texts[rel]):
+            text = render(section.text, self._resolver(rel, 0))
+            if section.heading is None:
+                pre = text
+                continue
+            name = self._section_name(base, section.heading)
+            parts.append(self.plan.add(name, text, f"{rel} § {section.heading}"))
+        footer = "".join(f"- {reference(p)}\n" for p in parts)
+        body = pre if pre is not None else f"Imported from {rel}.\n"
+        if footer:
+            body = body.rstrip("\n") + f"\n\nThe sections of {rel}:\n{footer}"
+        self.plan.add(entry, body, rel)
+
+    def add_imports(self) -> None:
+        """Every file pulled in with ``@path``, whole (those it pulls in join the queue)."""
+        while self.pending:
+            rel, depth = self.pending.pop(0)
+            text = self.folder.read(self.folder.given / rel)
+            resolved = render(text, self._resolver(rel, depth))
+            self.plan.add(self.imported[rel], resolved, f"{rel} (@import)")
+
+    def core_name(self, rel: str) -> str:
         where = posixpath.dirname(rel)
-        return "core" if not where else f"{topic}/{path_name(where + '/x')[:-2]}/core"
+        return "core" if not where else f"{self.topic}/{path_name(where + '/x')[:-2]}/core"
 
-    def resolver(from_rel: str, depth: int):
+    def _section_name(self, base: str, heading: str) -> str:
+        """A top file's section named like an onboarding memory becomes it; any other
+        section is ``TOPIC/<heading>`` (or ``TOPIC/dir/<heading>`` in a nested file)."""
+        name = None if base else convention_for(heading)
+        return name or f"{base or self.topic + '/'}{slug(heading, 'section')}"
+
+    def _resolver(self, from_rel: str, depth: int) -> Callable[[str], list[str]]:
         def resolve(line: str) -> list[str]:
             found = []
             for token in md.at_imports(line):
-                name = import_target(from_rel, token, depth)
+                name = self._import_target(from_rel, token, depth)
                 if name is not None:
                     found.append(name)
             return found
 
         return resolve
 
-    for rel in rels:
-        entry = core_name(rel)
-        base = entry[: -len("core")]  # '' or 'TOPIC/dir/'
-        parts: list[str] = []
-        pre: str | None = None
-        for section in md.sections(texts[rel]):
-            text = render(section.text, resolver(rel, 0))
-            if section.heading is None:
-                pre = text
-                continue
-            name = None
-            if not base:
-                name = convention_for(section.heading)
-            name = name or f"{base or topic + '/'}{slug(section.heading, 'section')}"
-            parts.append(plan.add(name, text, f"{rel} § {section.heading}"))
-        footer = "".join(f"- {reference(p)}\n" for p in parts)
-        body = pre if pre is not None else f"Imported from {rel}.\n"
-        if footer:
-            body = body.rstrip("\n") + f"\n\nThe sections of {rel}:\n{footer}"
-        plan.add(entry, body, rel)
-    while pending:
-        rel, depth = pending.pop(0)
-        text = folder.read(folder.given / rel)
-        plan.add(imported[rel], render(text, resolver(rel, depth)), f"{rel} (@import)")
-    return plan
+    def _import_target(self, from_rel: str, token: str, depth: int) -> str | None:
+        """The memory ``@token`` in ``from_rel`` leads to (queued to be read when new), or
+        None when it is no file of the source folder or is nested too deep."""
+        rel = self._source_file(from_rel, token)
+        if rel is None:
+            return None
+        if rel in self.texts and rel not in self.imported and rel in self.rels:
+            return self.core_name(rel)
+        if rel not in self.imported:
+            if depth >= MAX_IMPORT_DEPTH:
+                self.plan.warn(
+                    f"{from_rel}: @{token} is nested deeper than {MAX_IMPORT_DEPTH} imports"
+                )
+                return None
+            self.imported[rel] = f"{self.topic}/{path_name(rel)}"
+            self.pending.append((rel, depth + 1))
+        return self.imported[rel]
+
+    def _source_file(self, from_rel: str, token: str) -> str | None:
+        """The source folder's file ``@token`` names, relative to the folder; None (with a
+        warning when it leads out) when it names none."""
+        if token.startswith(("~", "/")):
+            self.plan.warn(f"{from_rel}: @{token} is outside the source folder; left as text")
+            return None
+        rel = posixpath.normpath(posixpath.join(posixpath.dirname(from_rel), token))
+        if rel.startswith("../") or rel == "..":
+            self.plan.warn(f"{from_rel}: @{token} leads outside the source folder; left as text")
+            return None
+        file = self.folder.given / rel
+        if not file.is_file() and not file.is_symlink():
+            return None  # an @mention, not a file
+        if not self.folder.inside(file):
+            self.plan.warn(f"{from_rel}: @{token} is a link out of the source folder; not read")
+            return None
+        return rel

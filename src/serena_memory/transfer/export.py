@@ -33,55 +33,71 @@ BUNDLE_VERSION = 1
 FIRST = ("core", "tech_stack", "suggested_commands", "conventions", "task_completion")
 
 
+_SECTION_HEAD = (
+    BEGIN,
+    "## Project memory",
+    "",
+    "This project keeps what agents learned as Markdown files in `.serena/memories/` "
+    "(memory `NAME` is the file `.serena/memories/NAME.md`; `mem:NAME` in a memory "
+    "names another one). Read the ones below that matter for your task before you "
+    "start, and follow their `mem:` references.",
+    "",
+)
+
+
 def section_text(store: MemoryStore, budget: int = DEFAULT_BUDGET) -> str:
     """The generated section, markers included, within ``budget`` tokens."""
     names = sorted(n for n in store.iter_all_names() if not N.is_global(n))
     first = [n for n in FIRST if n in names]
-    topics: dict[str, int] = {}
-    for name in names:
-        if "/" in name:
-            topics[name.split("/", 1)[0]] = topics.get(name.split("/", 1)[0], 0) + 1
-    lines = [
-        BEGIN,
-        "## Project memory",
-        "",
-        "This project keeps what agents learned as Markdown files in `.serena/memories/` "
-        "(memory `NAME` is the file `.serena/memories/NAME.md`; `mem:NAME` in a memory "
-        "names another one). Read the ones below that matter for your task before you "
-        "start, and follow their `mem:` references.",
-        "",
-    ]
+    lines = list(_SECTION_HEAD)
     if not names:
         lines.append("There are no memories yet.")
     if first:
         lines.append("Read first:")
         lines.extend(f"- `.serena/memories/{n}.md`" for n in first)
         lines.append("")
+    limit = int(budget * CHARS_PER_TOKEN)
+    used = len("\n".join(lines)) + len(END) + 80
+    lines.extend(_within(_other_lines(names, first), limit - used, len(names)))
+    while lines and lines[-1] == "":
+        lines.pop()
+    lines.append(END)
+    return "\n".join(lines) + "\n"
+
+
+def _other_lines(names: list[str], first: list[str]) -> list[str]:
+    """The lines naming the memories not read first, then the topic folders with their
+    number of memories."""
+    topics: dict[str, int] = {}
+    for name in names:
+        if "/" in name:
+            topics[name.split("/", 1)[0]] = topics.get(name.split("/", 1)[0], 0) + 1
     rest = [n for n in names if "/" not in n and n not in first]
+    body = [f"- `.serena/memories/{n}.md`" for n in rest]
     tail = [
         f"- `.serena/memories/{t}/` ({topics[t]} memor{'y' if topics[t] == 1 else 'ies'})"
         for t in sorted(topics)
     ]
-    body = [f"- `.serena/memories/{n}.md`" for n in rest]
     extra: list[str] = []
     if body:
         extra += ["Other memories:", *body, ""]
     if tail:
         extra += ["Topics (folders of memories):", *tail, ""]
-    limit = int(budget * CHARS_PER_TOKEN)
-    used = len("\n".join(lines)) + len(END) + 80
+    return extra
+
+
+def _within(extra: list[str], room: int, count: int) -> list[str]:
+    """The first of ``extra`` that fit in ``room`` characters, then a line saying where
+    the others of the ``count`` memories are listed."""
     kept: list[str] = []
+    used = 0
     for line in extra:
-        if used + len(line) + 1 > limit:
-            kept.append(f"- ... and more: list `.serena/memories/` for all {len(names)}.")
+        if used + len(line) + 1 > room:
+            kept.append(f"- ... and more: list `.serena/memories/` for all {count}.")
             break
         kept.append(line)
         used += len(line) + 1
-    lines.extend(kept)
-    while lines and lines[-1] == "":
-        lines.pop()
-    lines.append(END)
-    return "\n".join(lines) + "\n"
+    return kept
 
 
 @dataclass

@@ -9,7 +9,10 @@ as written in ``TOPIC/other_records``, so nothing is lost.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from serena_memory.transfer.plan import ImportPlan, reference
 from serena_memory.transfer.sources import Progress, SourceError, SourceFolder, slug
@@ -24,65 +27,17 @@ def plan_mcp_memory(path: str | Path, topic: str, progress: Progress | None = No
     folder = SourceFolder(given.parent, progress)
     text = folder.read(given)
     plan = ImportPlan("mcp-memory-jsonl", str(given))
-    entities: dict[str, tuple[list[str], list[str]]] = {}  # name -> (types, observations)
-    relations: list[tuple[str, str, str]] = []
-    other: list[str] = []
     lines = text.splitlines()
     if len(lines) > MAX_RECORDS:
         raise SourceError(f"{given.name} has more than {MAX_RECORDS} records; split it")
+    graph = _Graph()
     for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except (ValueError, RecursionError):
-            raise SourceError(
-                f"{given.name} line {number} is not a JSON object; fix or remove that line"
-            ) from None
-        kind = record.get("type") if isinstance(record, dict) else None
-        if kind == "entity" and isinstance(record.get("name"), str):
-            types, seen = entities.setdefault(record["name"], ([], []))
-            if isinstance(record.get("entityType"), str):
-                types.append(record["entityType"])
-            observations = record.get("observations")
-            if isinstance(observations, list):
-                seen.extend(str(o) for o in observations)
-        elif kind == "relation" and all(
-            isinstance(record.get(k), str) for k in ("from", "to", "relationType")
-        ):
-            relations.append((record["from"], record["relationType"], record["to"]))
-        else:
-            other.append(line)
-    names: dict[str, str] = {}
-    used: set[str] = set()
-    for entity in list(entities):
-        name = f"{topic}/{slug(entity, 'entity')}"
-        n = 1
-        while name in used:
-            n += 1
-            name = f"{topic}/{slug(entity, 'entity')}-{n}"
-        used.add(name)
-        names[entity] = name
-    for entity, (types, observations) in entities.items():
-        out = [f"# {entity}\n"]
-        if types:
-            out.append(f"\nType: {', '.join(dict.fromkeys(types))}\n")
-        if observations:
-            out.append("\nObservations:\n")
-            out.extend(f"- {o}\n" for o in observations)
-        related = [r for r in relations if entity in (r[0], r[2])]
-        if related:
-            out.append("\nRelations:\n")
-            for source, relation, target in related:
-                known = [names[e] for e in (source, target) if e in names and e != entity]
-                refs = f" ({', '.join(reference(k) for k in known)})" if known else ""
-                out.append(f"- {source} {relation} {target}{refs}\n")
-        plan.add(names[entity], "".join(out), f"{given.name}: entity {entity}")
-    dangling = [r for r in relations if r[0] not in entities and r[2] not in entities]
-    kept = other + [
-        json.dumps({"type": "relation", "from": a, "relationType": b, "to": c})
-        for a, b, c in dangling
-    ]
+        if line.strip():
+            graph.add(line, _record(line, number, given.name))
+    names = _entity_names(graph.entities, topic)
+    for entity in graph.entities:
+        plan.add(names[entity], graph.entity_text(entity, names), f"{given.name}: entity {entity}")
+    kept = graph.other_records()
     if kept:
         plan.add(
             f"{topic}/other_records",
@@ -94,3 +49,83 @@ def plan_mcp_memory(path: str | Path, topic: str, progress: Progress | None = No
     if not plan.memories:
         raise SourceError(f"{given.name} holds no entities or relations")
     return plan
+
+
+def _record(line: str, number: int, file_name: str) -> Any:
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError):
+        raise SourceError(
+            f"{file_name} line {number} is not a JSON object; fix or remove that line"
+        ) from None
+
+
+@dataclass
+class _Graph:
+    """The knowledge graph read so far: entities, relations, and the other lines."""
+
+    entities: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
+    relations: list[tuple[str, str, str]] = field(default_factory=list)  # (from, type, to)
+    other: list[str] = field(default_factory=list)  # lines as written
+
+    def add(self, line: str, record: Any) -> None:
+        """One record: an entity (its types and observations add up), a relation, or a
+        line kept as written."""
+        kind = record.get("type") if isinstance(record, dict) else None
+        if kind == "entity" and isinstance(record.get("name"), str):
+            types, seen = self.entities.setdefault(record["name"], ([], []))
+            if isinstance(record.get("entityType"), str):
+                types.append(record["entityType"])
+            observations = record.get("observations")
+            if isinstance(observations, list):
+                seen.extend(str(o) for o in observations)
+        elif kind == "relation" and all(
+            isinstance(record.get(k), str) for k in ("from", "to", "relationType")
+        ):
+            self.relations.append((record["from"], record["relationType"], record["to"]))
+        else:
+            self.other.append(line)
+
+    def entity_text(self, entity: str, names: dict[str, str]) -> str:
+        """An entity's memory: its types, observations and relations (referencing the
+        other entities' memories)."""
+        types, observations = self.entities[entity]
+        out = [f"# {entity}\n"]
+        if types:
+            out.append(f"\nType: {', '.join(dict.fromkeys(types))}\n")
+        if observations:
+            out.append("\nObservations:\n")
+            out.extend(f"- {o}\n" for o in observations)
+        related = [r for r in self.relations if entity in (r[0], r[2])]
+        if related:
+            out.append("\nRelations:\n")
+            for source, relation, target in related:
+                known = [names[e] for e in (source, target) if e in names and e != entity]
+                refs = f" ({', '.join(reference(k) for k in known)})" if known else ""
+                out.append(f"- {source} {relation} {target}{refs}\n")
+        return "".join(out)
+
+    def other_records(self) -> list[str]:
+        """The lines that are no entity, then the relations between no known entities."""
+        dangling = [
+            r for r in self.relations if r[0] not in self.entities and r[2] not in self.entities
+        ]
+        return self.other + [
+            json.dumps({"type": "relation", "from": a, "relationType": b, "to": c})
+            for a, b, c in dangling
+        ]
+
+
+def _entity_names(entities: Iterable[str], topic: str) -> dict[str, str]:
+    """Each entity's memory name, ``TOPIC/<slug>``, numbered when slugs collide."""
+    names: dict[str, str] = {}
+    used: set[str] = set()
+    for entity in entities:
+        name = f"{topic}/{slug(entity, 'entity')}"
+        n = 1
+        while name in used:
+            n += 1
+            name = f"{topic}/{slug(entity, 'entity')}-{n}"
+        used.add(name)
+        names[entity] = name
+    return names

@@ -173,33 +173,11 @@ def apply_plan(
     if on_conflict not in ON_CONFLICT:
         raise MemoryStoreError(f"on_conflict must be one of {', '.join(ON_CONFLICT)}")
     result = ImportResult(plan, dry_run=dry_run)
-    usable: dict[str, str] = {}
-    for name, content in plan.memories.items():
-        try:
-            usable[store.writable_name(name)] = content
-        except MemoryStoreError as exc:
-            result.skipped.append((name, describe(exc)))
-    mapping: dict[str, str] = {}
-    for _ in range(4):  # a rename changes the references in the others: settle them
-        contents = _rewritten(usable, mapping)
-        new_mapping = _placements(store, contents, on_conflict, result)
-        if new_mapping == mapping:
-            break
-        mapping = new_mapping
+    usable = _usable(store, plan, result)
+    mapping = _settled_placements(store, usable, on_conflict, result)
     contents = _rewritten(usable, mapping)
     result.skipped = [s for s in result.skipped if s[0] not in usable]
-    to_create: dict[str, str] = {}
-    for name, content in contents.items():
-        target = mapping.get(name, name)
-        current = _existing(store, target)
-        if current == content:
-            result.unchanged.append(target)
-        elif current is None:
-            to_create[target] = content
-        else:
-            result.skipped.append(
-                (name, "a memory of that name exists with other text; it is left as it is")
-            )
+    to_create = _to_create(store, contents, mapping, result)
     result.renamed = {old: new for old, new in mapping.items() if new in to_create}
     if dry_run or not to_create:
         result.created = list(to_create)
@@ -215,6 +193,53 @@ def apply_plan(
         if name not in created:
             result.skipped.append((name, "a memory of that name appeared during the import"))
     return result
+
+
+def _usable(store: MemoryStore, plan: ImportPlan, result: ImportResult) -> dict[str, str]:
+    """The plan's memories under the names the store writes them as; a name the store
+    refuses is skipped with the reason."""
+    usable: dict[str, str] = {}
+    for name, content in plan.memories.items():
+        try:
+            usable[store.writable_name(name)] = content
+        except MemoryStoreError as exc:
+            result.skipped.append((name, describe(exc)))
+    return usable
+
+
+def _settled_placements(
+    store: MemoryStore, usable: dict[str, str], on_conflict: str, result: ImportResult
+) -> dict[str, str]:
+    """Where each memory taken by other text goes: a rename changes the references in the
+    others, so placements are made again until they settle (at most four times)."""
+    mapping: dict[str, str] = {}
+    for _ in range(4):
+        contents = _rewritten(usable, mapping)
+        new_mapping = _placements(store, contents, on_conflict, result)
+        if new_mapping == mapping:
+            break
+        mapping = new_mapping
+    return mapping
+
+
+def _to_create(
+    store: MemoryStore, contents: dict[str, str], mapping: dict[str, str], result: ImportResult
+) -> dict[str, str]:
+    """The memories to create where they go; one there with the same text counts as
+    imported before, one with other text is skipped."""
+    to_create: dict[str, str] = {}
+    for name, content in contents.items():
+        target = mapping.get(name, name)
+        current = _existing(store, target)
+        if current == content:
+            result.unchanged.append(target)
+        elif current is None:
+            to_create[target] = content
+        else:
+            result.skipped.append(
+                (name, "a memory of that name exists with other text; it is left as it is")
+            )
+    return to_create
 
 
 def _rewritten(contents: dict[str, str], mapping: dict[str, str]) -> dict[str, str]:

@@ -2,8 +2,8 @@
 MAX_FUNCTION_LINES lines or a cyclomatic complexity (radon's) over MAX_COMPLEXITY.
 
 The units that are still larger are listed below with their figures when they were
-listed: they may shrink, never grow, and no new one may join them. The sync, search and
-dashboard packages have none."""
+listed: they may shrink, never grow, and no new one may join them. The sync, search,
+dashboard and history packages have none."""
 
 from __future__ import annotations
 
@@ -19,12 +19,11 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "serena_memory"
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 60
 MAX_COMPLEXITY = 15
-WITHIN_LIMITS = ("sync/", "search/", "dashboard/")  # packages with no exception at all
+WITHIN_LIMITS = ("sync/", "search/", "dashboard/", "history/")  # packages with no exception at all
 
 # module (under src/serena_memory) -> lines
 KNOWN_MODULES = {
     "core/store.py": 1350,
-    "history/engine.py": 1219,
     "integrity/analysis.py": 826,
     "integrity/code_drift.py": 1101,
     "integrity/service.py": 852,
@@ -48,9 +47,6 @@ KNOWN_FUNCTIONS = {
     ("core/paths.py", "scan"): (80, 25),
     ("core/secrets.py", "_detectors"): (64, 1),
     ("core/store.py", "MemoryStore.rename"): (110, 29),
-    ("history/engine.py", "FolderHistory.catch_up"): (55, 23),
-    ("history/engine.py", "FolderHistory._compare_all"): (33, 16),
-    ("history/engine.py", "FolderHistory._commit"): (50, 19),
     ("integrity/analysis.py", "IntegrityAnalyzer._near_misses"): (36, 18),
     ("integrity/code_drift.py", "CodeChecker.check"): (49, 20),
     ("integrity/code_drift.py", "CodeChecker.without_left_alone"): (38, 22),

@@ -3,7 +3,7 @@ MAX_FUNCTION_LINES lines or a cyclomatic complexity (radon's) over MAX_COMPLEXIT
 
 The units that are still larger are listed below with their figures when they were
 listed: they may shrink, never grow, and no new one may join them. The sync, search,
-dashboard, agent, setup and transfer packages have none."""
+dashboard, agent, setup, transfer and history packages have none."""
 
 from __future__ import annotations
 
@@ -20,11 +20,10 @@ MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 60
 MAX_COMPLEXITY = 15
 # packages with no exception at all
-WITHIN_LIMITS = ("sync/", "search/", "dashboard/", "agent/", "setup/", "transfer/")
+WITHIN_LIMITS = ("sync/", "search/", "dashboard/", "agent/", "setup/", "transfer/", "history/")
 
 # module (under src/serena_memory) -> lines
 KNOWN_MODULES = {
-    "history/engine.py": 1219,
     "integrity/analysis.py": 826,
     "integrity/code_drift.py": 1101,
     "integrity/service.py": 852,
@@ -35,9 +34,6 @@ KNOWN_FUNCTIONS = {
     ("integrity/code_cache.py", "read_entry"): (29, 16),
     ("integrity/code_drift.py", "CodeChecker.check_mentions"): (50, 20),
     ("integrity/cache.py", "_check"): (79, 20),
-    ("history/engine.py", "FolderHistory.catch_up"): (55, 23),
-    ("history/engine.py", "FolderHistory._compare_all"): (33, 16),
-    ("history/engine.py", "FolderHistory._commit"): (50, 19),
     ("integrity/analysis.py", "IntegrityAnalyzer._near_misses"): (36, 18),
     ("integrity/code_drift.py", "CodeChecker.check"): (49, 20),
     ("integrity/code_drift.py", "CodeChecker.without_left_alone"): (38, 22),

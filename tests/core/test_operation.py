@@ -14,7 +14,8 @@ from mcp_support import free_port, http_server
 
 from serena_memory.core import config, operation
 from serena_memory.core.store import MemoryStore
-from serena_memory.history import engine as H
+from serena_memory.history.notices import take_notices
+from serena_memory.history.repository import repository_path
 
 
 def _counting_loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -67,7 +68,7 @@ def test_a_name_resolves_afresh_after_the_store_removed_its_file(
 
 def _break_history(store: MemoryStore, folder: Path) -> None:
     """Make the git history of ``folder`` unwritable: its object store is a file."""
-    repo = H.repository_path(store.history_root(), folder)
+    repo = repository_path(store.history_root(), folder)
     objects = repo / "objects"
     objects.rename(repo / "objects.moved")
     objects.write_text("a file where the object folder should be")
@@ -94,7 +95,7 @@ def test_two_http_clients_and_the_dashboard_each_see_only_their_own_notices(
     store.write("global/shared", "g0\n")  # starts the global folder's history
     store.write("local", "p0\n")
     _break_history(store, store.global_dir)
-    H.take_notices()
+    take_notices()
     port = free_port()
     with http_server(["--project", str(project), "--dashboard-port", str(port)]) as server:
         url = _dashboard_url(server.stderr)

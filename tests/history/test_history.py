@@ -22,20 +22,22 @@ from helpers.memory_worker import contents
 from serena_memory.core.changes import Provenance, acting_as
 from serena_memory.core.errors import HistoryError, IgnoredMemoryError, ReadOnlyMemoryError
 from serena_memory.core.store import Context, MemoryStore
-from serena_memory.history import engine as H
 from serena_memory.history import times as T
+from serena_memory.history.notices import take_notices
+from serena_memory.history.objects import walk_tree
+from serena_memory.history.repository import repository_path
 
 WORKER = Path(__file__).parents[1] / "helpers" / "memory_worker.py"
 
 
 def _repo(store: MemoryStore, scope: str = "project") -> pygit2.Repository:
     folder = next(f for f in store.history_folders() if f.label == scope)
-    return pygit2.Repository(str(H.repository_path(store.history_root(), folder.root)))
+    return pygit2.Repository(str(repository_path(store.history_root(), folder.root)))
 
 
 def _git(store: MemoryStore, *args: str) -> str:
     folder = store.history_folders()[0]
-    git_dir = H.repository_path(store.history_root(), folder.root)
+    git_dir = repository_path(store.history_root(), folder.root)
     return subprocess.run(
         ["git", f"--git-dir={git_dir}", *args], capture_output=True, text=True, check=True
     ).stdout
@@ -43,7 +45,7 @@ def _git(store: MemoryStore, *args: str) -> str:
 
 def _tree_files(repo: pygit2.Repository) -> dict[str, bytes]:
     head = repo.references["refs/heads/main"].peel(pygit2.Commit)
-    return {rel: repo[oid].data for rel, oid in H._walk_tree(repo, head.tree, "")}
+    return {rel: repo[oid].data for rel, oid in walk_tree(repo, head.tree, "")}
 
 
 def _disk_files(folder: Path) -> dict[str, bytes]:
@@ -184,9 +186,9 @@ def test_restore_all_undoes_everything_since_an_entry_or_a_time(store: MemorySto
 
 
 def test_a_broken_history_never_fails_a_write_and_catches_up(store: MemoryStore) -> None:
-    H.take_notices()
+    take_notices()
     store.write("fact", "v1\n")
-    repo_path = H.repository_path(store.history_root(), store.memories_dir)
+    repo_path = repository_path(store.history_root(), store.memories_dir)
     objects = repo_path / "objects"
     objects.rename(repo_path / "objects.moved")
     objects.write_text("a file where the object folder should be")
@@ -197,7 +199,7 @@ def test_a_broken_history_never_fails_a_write_and_catches_up(store: MemoryStore)
         objects.unlink()
         (repo_path / "objects.moved").rename(objects)
     assert store.read("fact") == "v3\n"
-    notices = H.take_notices()
+    notices = take_notices()
     assert len(notices) == 1 and "could not be recorded" in notices[0]
     store.write("other", "x\n")
     entries = store.history().entries()
@@ -208,12 +210,12 @@ def test_a_broken_history_never_fails_a_write_and_catches_up(store: MemoryStore)
 def test_a_history_folder_that_is_a_file_never_fails_a_write(
     store: MemoryStore, serena_home: Path
 ) -> None:
-    H.take_notices()
+    take_notices()
     (serena_home / "history").write_text("in the way")
     store.write("fact", "v1\n")
     store.write("fact", "v2\n")
     assert store.read("fact") == "v2\n"
-    assert len(H.take_notices()) == 1
+    assert len(take_notices()) == 1
     (serena_home / "history").unlink()
     store.write("fact", "v3\n")  # a missing history starts again from what is there
     entries = store.history().entries()
@@ -501,7 +503,7 @@ def test_history_reads_memory_files_only_through_the_path_gate(
     store.write("fact", "v2\n")  # the outside changes are looked for first
     repo = _repo(store)
     for commit in repo.walk(repo.references["refs/heads/main"].target):
-        for _, oid in H._walk_tree(repo, commit.tree, ""):
+        for _, oid in walk_tree(repo, commit.tree, ""):
             assert repo[oid].data != b"PRIVATE KEY\n"
     files = _tree_files(repo)
     assert "stolen.md" not in files
@@ -512,13 +514,13 @@ def test_history_reads_memory_files_only_through_the_path_gate(
 
 
 def test_no_history_is_kept_inside_the_project(store: MemoryStore, serena_home: Path) -> None:
-    H.take_notices()
+    take_notices()
     inside = store.project_root / "history-here"
     write_config(serena_home / "serena_config.yml", f"memory_history_dir: {inside}\n")
     store.write("fact", "v1\n")
     assert store.read("fact") == "v1\n"
     assert not inside.exists()
-    notices = H.take_notices()
+    notices = take_notices()
     assert len(notices) == 1 and "inside the project" in notices[0]
 
 
@@ -558,7 +560,7 @@ def test_a_server_sees_outside_changes_through_its_folder_watch(store: MemorySto
 def test_a_global_folder_the_gate_refuses_never_fails_a_project_write(
     store: MemoryStore, serena_home: Path, tmp_path: Path
 ) -> None:
-    H.take_notices()
+    take_notices()
     outside = tmp_path / "elsewhere"
     outside.mkdir()
     (serena_home / "memories").mkdir()
@@ -566,5 +568,5 @@ def test_a_global_folder_the_gate_refuses_never_fails_a_project_write(
     store.write("fact", "v1\n")
     store.write("fact", "v2\n")
     assert store.read("fact") == "v2\n"
-    notices = H.take_notices()
+    notices = take_notices()
     assert len(notices) == 1 and "can't be recorded" in notices[0], notices

@@ -12,8 +12,9 @@ import pygit2
 from conftest import run_cli
 
 from serena_memory.core.store import Context, MemoryStore
-from serena_memory.history import engine as H
 from serena_memory.history import stamp_log
+from serena_memory.history.objects import walk_tree
+from serena_memory.history.repository import repository_path
 
 
 def _cli(*args: str) -> None:
@@ -30,13 +31,13 @@ def _history(project: Path, name: str | None = None) -> list[dict]:
 
 def _repo_path(project: Path, home: Path) -> Path:
     store = MemoryStore(project, home=home, context=Context.HUMAN)
-    return H.repository_path(store.history_root(), store.history_folders()[0].root)
+    return repository_path(store.history_root(), store.history_folders()[0].root)
 
 
 def _head_files(repo_path: Path) -> dict[str, bytes]:
     repo = pygit2.Repository(str(repo_path))
     head = repo.references["refs/heads/main"].peel(pygit2.Commit)
-    return {rel: repo[oid].data for rel, oid in H._walk_tree(repo, head.tree, "")}
+    return {rel: repo[oid].data for rel, oid in walk_tree(repo, head.tree, "")}
 
 
 def test_a_hand_edit_of_the_memory_written_is_in_the_history_before_the_write(

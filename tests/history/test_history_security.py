@@ -22,8 +22,9 @@ from mcp_support import call, in_memory, over_stdio
 
 from serena_memory.core.errors import HistoryError
 from serena_memory.core.store import Context, MemoryStore
-from serena_memory.history import engine as H
 from serena_memory.history import times as T
+from serena_memory.history.notices import take_notices
+from serena_memory.history.repository import repository_path
 
 SLOW_REGEX = ":/(a|aa)+(b|c)*$"  # backtracks over every message when git runs it
 GIT_FORMS = [":/fact", SLOW_REGEX, "main", "HEAD", "main~1", "HEAD^", "@{0}", "main^{tree}"]
@@ -59,7 +60,7 @@ def _cli_error(*args: str, cwd: Path | None = None) -> str:
 
 def _history_repo(store: MemoryStore, scope: str = "project") -> pygit2.Repository:
     folder = next(f for f in store.history_folders() if f.label == scope)
-    return pygit2.Repository(str(H.repository_path(store.history_root(), folder.root)))
+    return pygit2.Repository(str(repository_path(store.history_root(), folder.root)))
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -616,4 +617,4 @@ def test_a_deep_memory_that_fits_a_name_is_recorded_without_recursion(
     name = "d/" * depth + "deep"
     assert name in {c for e in store.history().entries() for _, c in e.changes}
     assert store.history().content_at(name, store.history().entries()[0].rev)[1] == (b"down here\n")
-    assert H.take_notices() == [] or all("leaves out" not in n for n in H.take_notices())
+    assert take_notices() == [] or all("leaves out" not in n for n in take_notices())

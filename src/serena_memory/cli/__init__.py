@@ -43,7 +43,7 @@ from serena_memory.cli.transfer import export_command, import_command
 from serena_memory.core.display import counted, escape_line, escape_text
 from serena_memory.core.errors import EXPECTED_ERRORS, MemoryNotFoundError, describe
 from serena_memory.core.operation import operation
-from serena_memory.history.engine import take_notices
+from serena_memory.history.notices import take_notices
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryListing

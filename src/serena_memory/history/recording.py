@@ -1,19 +1,27 @@
 """The history as the store's change recorder (:class:`serena_memory.core.changes.ChangeRecorder`):
-which folders' histories one operation writes to, and its entry in each."""
+which folders' histories one operation writes to, and its entry in each.
+
+Recording never costs a write: the memory file is written first, any failure of the history
+is reported once and the next operation records what was missed."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from serena_memory.core import names as N
 from serena_memory.core import paths
-from serena_memory.core.changes import ChangeRecorder, Provenance
+from serena_memory.core.changes import ChangeRecorder, Folder, Provenance
 from serena_memory.core.config import Settings
 from serena_memory.core.errors import HistoryError, describe
 from serena_memory.core.files import locked
 from serena_memory.core.store import MemoryStore
-from serena_memory.history.engine import FolderHistory, Recording, folder_history, report
+from serena_memory.history.entries import new_operation
+from serena_memory.history.folder import FolderHistory
+from serena_memory.history.notices import clear_report, report
+from serena_memory.history.pruning import prune
+from serena_memory.history.registry import folder_history
 from serena_memory.history.restore import MemoryHistory
 
 
@@ -58,7 +66,7 @@ class GitRecorder:
             if days <= 0 or not spec.root.is_dir():
                 continue
             with locked([spec.root]):
-                dropped += folder_history(root, spec).prune(days)
+                dropped += prune(folder_history(root, spec), days)
         return dropped
 
 
@@ -83,6 +91,89 @@ def histories_of(
     if any(N.is_global(n) for n in names) or (all_scopes and global_.root.is_dir()):
         histories.append(folder_history(root, global_))
     return histories
+
+
+class Recording:
+    """One operation in progress, under the lock of every folder it may touch.
+
+    :meth:`start` commits outside changes first; the store then writes its files and names
+    them with :meth:`touched`; :meth:`finish` commits them as one entry per folder. Any
+    failure is reported once and never raised: the write matters more than its record.
+    """
+
+    def __init__(
+        self, histories: list[FolderHistory], provenance: Provenance, summary: str
+    ) -> None:
+        self.histories = histories
+        self.provenance = provenance
+        self.summary = summary
+        self.names: list[str] = []
+        self.renamed: tuple[str, str] | None = None
+        self.operation = new_operation()
+        self._healthy: list[FolderHistory] = []
+        self._narrow: set[FolderHistory] = set()  # those that note only what is touched
+
+    def start(self, about_to_change: Iterable[str] = ()) -> None:
+        names = list(about_to_change)
+        for history in self.histories:
+            rels = _relative(history.folder, names)
+            narrow = bool(names) and history.may_narrow()
+            history.note_recording()
+            if self._guard(
+                history, lambda h=history, r=rels, n=narrow: h.catch_up(about_to_change=r, narrow=n)
+            ):
+                self._healthy.append(history)
+                if narrow:
+                    self._narrow.add(history)
+
+    def touched(self, *names: str) -> None:
+        """Name the memories the operation changed (created, rewritten or removed)."""
+        self.names.extend(names)
+
+    def finish(self) -> None:
+        for history in self._healthy:
+            rels = _relative(history.folder, self.names)
+            if rels:
+                self._guard(
+                    history,
+                    lambda h=history, r=rels: h.record(
+                        r,
+                        self.provenance,
+                        self.summary,
+                        self.renamed,
+                        self.operation,
+                        narrow=h in self._narrow,
+                    ),
+                )
+
+    def _guard(self, history: FolderHistory, action: Any) -> bool:
+        key = str(history.repo_path)
+        try:
+            action()
+        except Exception as exc:  # never fail the write because of its record
+            history.reset()
+            report(
+                key,
+                f"the history of the memories in {history.folder.root} could not be recorded "
+                f"({_describe(exc)}); the memories themselves are saved, and the history "
+                f"will catch up at the next change",
+            )
+            return False
+        clear_report(key)
+        return True
+
+
+def _relative(folder: Folder, names: Iterable[str]) -> list[str]:
+    """The files of the memories of ``folder`` among ``names``, relative to it."""
+    rels = (folder.rel_of(name) for name in names)
+    return [rel for rel in rels if rel is not None and folder.holds(rel)]
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f" at {exc.filename}" if exc.filename else ""
+        return f"{exc.strerror}{where}"
+    return str(exc) or type(exc).__name__
 
 
 RECORDER: ChangeRecorder = GitRecorder()  # mypy checks it keeps the interface

@@ -17,7 +17,9 @@ from serena_memory.core.errors import (
     MemoryStoreError,
     Remedy,
 )
-from serena_memory.history.engine import Entry, FolderHistory, Record, folder_history, parse_entry
+from serena_memory.history.entries import Entry, Record, parse_entry
+from serena_memory.history.folder import FolderHistory
+from serena_memory.history.registry import folder_history
 from serena_memory.history.times import Revision, parse_revision, shown_typed
 
 if TYPE_CHECKING:

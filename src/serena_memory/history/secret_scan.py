@@ -10,7 +10,8 @@ from typing import Any
 
 from serena_memory.core import secrets
 from serena_memory.core.store import MemoryStore
-from serena_memory.history.engine import folder_history, repository_path
+from serena_memory.history.registry import folder_history
+from serena_memory.history.repository import repository_path
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from pydantic import ValidationError
 from serena_memory import __version__
 from serena_memory.core import operation
 from serena_memory.core.changes import Provenance, acting_as
-from serena_memory.history.engine import take_notices
+from serena_memory.history.notices import take_notices
 from serena_memory.mcp import (
     tools_exploration,
     tools_history,

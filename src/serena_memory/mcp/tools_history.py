@@ -1,6 +1,6 @@
 """The history tools: a memory's recorded changes, and bringing back an earlier text of it,
 so the agent can undo its own mistake. Every rule lives in the library
-(:mod:`serena_memory.history.engine`); a restore is a new entry and obeys the read-only rules."""
+(:mod:`serena_memory.history.restore`); a restore is a new entry and obeys the read-only rules."""
 
 from __future__ import annotations
 

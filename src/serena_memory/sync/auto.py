@@ -106,7 +106,7 @@ class AutoSync:
         for scope in (*SCOPES, "team"):
             try:
                 if scope == "team":
-                    if load_sync_config(store.home).team_remote is None:
+                    if store.sync_config.team_remote is None:
                         continue
                     self.last[scope] = pull_team(store)
                     continue
@@ -135,7 +135,10 @@ class AutoSync:
 
 def start_auto_sync(store_source: Any, home: Path | None = None) -> AutoSync | None:
     """An :class:`AutoSync` started when the configuration says ``memory_sync: auto``."""
-    if load_sync_config(home).mode != "auto":
+    store = store_source()
+    # the store's settings: its operation's snapshot; without a store, the file of ``home``
+    config = store.sync_config if store is not None else load_sync_config(home)
+    if config.mode != "auto":
         return None
     auto = AutoSync(store_source)
     auto.start()

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from serena_memory.core.changes import Folder, machine_name
 from serena_memory.core.errors import MemoryStoreError, SyncError
-from serena_memory.history.engine import FolderHistory
+from serena_memory.history.folder import FolderHistory
 from serena_memory.sync.result import SyncResult
 from serena_memory.sync.transport import CONFLICTS_BRANCH, CONFLICTS_OUT, FETCHED
 
@@ -183,7 +183,7 @@ def _unresolved(data: dict[str, dict[str, str]]) -> set[str]:
 def conflicts(store: MemoryStore) -> list[Conflict]:
     """Unresolved sync conflicts of the project's and the global memories (one small file
     read per folder, so every listing can afford it)."""
-    from serena_memory.history.engine import repository_path
+    from serena_memory.history.repository import repository_path
 
     found: list[Conflict] = []
     root = store.history_root()
@@ -216,7 +216,7 @@ def resolve(store: MemoryStore, name: str, keep: str) -> str:
     that too can be undone). The resolution travels with the next sync."""
     from serena_memory.core import names as N
     from serena_memory.core.files import locked
-    from serena_memory.history.engine import folder_history
+    from serena_memory.history.registry import folder_history
 
     name = N.normalize_name(name)
     scope = "global" if N.is_global(name) else "project"

@@ -1,6 +1,6 @@
 """Sync: the same memories on every machine, through any git remote.
 
-A memories folder's history (history/engine.py) is a git repository, so a sync is what git
+A memories folder's history (history/repository.py) is a git repository, so a sync is what git
 does between machines: fetch the remote's branch, merge it with the local history, push
 the result. The transport is the ``git`` command line (transport.py).
 
@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from serena_memory.core.changes import Provenance, current_os_user, machine_name
 from serena_memory.core.errors import HistoryError, MemoryStoreError, SyncError
-from serena_memory.history.engine import FolderHistory, folder_history
+from serena_memory.history.folder import FolderHistory
+from serena_memory.history.registry import folder_history
 from serena_memory.sync.conflicts import add_conflicts, fetched_records, record_id, records_to_push
 from serena_memory.sync.result import SyncResult
 from serena_memory.sync.transport import (
@@ -253,7 +254,7 @@ def sync(
     """Fetch, merge and push one memories folder (``global`` or ``project``)."""
     from filelock import FileLock, Timeout
 
-    from serena_memory.history.engine import folder_history
+    from serena_memory.history.registry import folder_history
 
     started = time.perf_counter()
     if scope not in SCOPES:

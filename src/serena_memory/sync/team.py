@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from serena_memory.core.config import load_sync_config, set_global_key
+from serena_memory.core.config import set_global_key
 from serena_memory.core.errors import MemoryStoreError, SyncError
 from serena_memory.sync.merge import keep_secrets_out, memory_file, sync
 from serena_memory.sync.result import SyncResult
@@ -53,7 +53,7 @@ def pull_team(
     in the team's repository. A memory changed here since the last pull (possible with
     ``memory_sync_team_writable``) is left as it is and named in the answer."""
     started = time.perf_counter()
-    config = load_sync_config(store.home)
+    config = store.sync_config
     url = check_url(url) if url is not None else config.team_remote
     if url is None:
         raise SyncError(
@@ -197,11 +197,11 @@ def sync_everything(
     configured (and only they, when the global memories have no remote)."""
     if scope == "team":
         pulled = pull_team(store, interactive=interactive, url=remote)
-        if remote is not None and check_url(remote) != load_sync_config(store.home).team_remote:
+        if remote is not None and check_url(remote) != store.sync_config.team_remote:
             key = "memory_sync_team_remote"
             pulled.remembered = str(set_global_key(store.home, key, check_url(remote)))
         return [pulled]
-    team = load_sync_config(store.home).team_remote
+    team = store.sync_config.team_remote
     results = []
     if scope != "global" or remote is not None or configured_remote(store, scope) or not team:
         synced = sync(store, scope, remote, interactive=interactive)

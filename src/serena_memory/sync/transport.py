@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from serena_memory.core.config import load_sync_config, set_global_key
+from serena_memory.core.config import set_global_key
 from serena_memory.core.errors import SyncError
 
 if TYPE_CHECKING:
@@ -34,8 +34,9 @@ def display_url(url: str) -> str:
 
 def configured_remote(store: MemoryStore, scope: str) -> str | None:
     """The remote of the global folder (``memory_sync_remote``) or of this project's
-    folder (``memory_sync_project_remotes``), both in the global configuration only."""
-    config = load_sync_config(store.home)
+    folder (``memory_sync_project_remotes``), both in the global configuration only (read
+    once per operation: :attr:`MemoryStore.sync_config`)."""
+    config = store.sync_config
     if scope == "global":
         return config.remote
     return config.project_remotes.get(os.path.realpath(store.project_root))
@@ -46,7 +47,7 @@ def remember_remote(store: MemoryStore, scope: str, url: str) -> Path:
     check_url(url)
     if scope == "global":
         return set_global_key(store.home, "memory_sync_remote", url)
-    config = load_sync_config(store.home)
+    config = store.sync_config
     remotes = dict(config.project_remotes)
     remotes[os.path.realpath(store.project_root)] = url
     return set_global_key(store.home, "memory_sync_project_remotes", remotes)

@@ -1,0 +1,194 @@
+"""Where a folder's history lives, and reading it.
+
+Each memories folder (a project's, the global one) has its own bare git repository, kept
+outside the project under ``$SERENA_HOME/history`` and keyed by the folder's resolved
+path, so the user's own repository is never touched and ``git log`` works on it. Reading
+walks the branch ``main``; only the entries of that branch count, never a blob or a
+fetched commit that was never merged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import time
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from serena_memory.core.changes import Folder, recordable
+from serena_memory.core.errors import HistoryError
+from serena_memory.history.entries import Entry, Record, stated_time
+from serena_memory.history.objects import BRANCH, engine, memory_blob, walk_entries
+
+
+def repository_path(history_root: Path, folder: Path) -> Path:
+    """One repository per memories folder, keyed by the folder's resolved path; the
+    readable part of the name is only for a person browsing the history folder."""
+    real = os.path.realpath(folder)
+    digest = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    parts = [p for p in Path(real).parts if p not in ("/", ".serena", "memories")]
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", "-".join(parts[-2:])).strip("-.")[:40] or "root"
+    return history_root / f"{slug}-{digest}.git"
+
+
+class FolderRepository:
+    """The repository of one memories folder, opened on first use, and its entries read
+    back: a bare git repository (nothing is ever written into the memories folder), whose
+    branch ``main`` is the folder's history."""
+
+    def __init__(self, folder: Folder, repo_path: Path) -> None:
+        self.folder = folder
+        self.repo_path = repo_path
+        self._repo: Any = None
+
+    # -- the repository --------------------------------------------------------------------
+    def repo(self, create: bool) -> Any:
+        if self._repo is not None:
+            return self._repo
+        pygit2 = engine()
+        if (self.repo_path / "HEAD").is_file():
+            try:
+                self._repo = pygit2.Repository(str(self.repo_path))
+            except pygit2.GitError as exc:
+                raise HistoryError(
+                    f"the history at {self.repo_path} can't be opened: {exc}"
+                ) from None
+        elif create:
+            self._repo = self._create(pygit2)
+        else:
+            return None
+        return self._repo
+
+    def _create(self, pygit2: Any) -> Any:
+        self.repo_path.parent.mkdir(parents=True, exist_ok=True)
+        repo = pygit2.init_repository(str(self.repo_path), bare=True, initial_head="main")
+        config = repo.config
+        config["core.logAllRefUpdates"] = False
+        (self.repo_path / "description").write_text(
+            f"History of the memories in {self.folder.root}\n", encoding="utf-8"
+        )
+        return repo
+
+    def close(self) -> None:
+        """Open the repository afresh at the next use (its objects were rewritten)."""
+        self._repo = None
+
+    def head(self, repo: Any) -> Any:
+        ref = repo.references.get(BRANCH)
+        return None if ref is None else repo[ref.target]
+
+    # -- reading -----------------------------------------------------------------------------
+    def records(self, since: datetime | None = None) -> Iterator[Record]:
+        """Newest first, unparsed: reading a message is cheap, parsing it is not."""
+        repo = self.repo(create=False)
+        if repo is None:
+            return
+        head = self.head(repo)
+        if head is None:
+            return
+        pygit2 = engine()
+        cutoff = None if since is None else since.timestamp()
+        # newest first by commit time (a sync's merges interleave both sides by time)
+        for commit in repo.walk(head.id, pygit2.enums.SortMode.NONE):
+            if cutoff is not None and commit.commit_time < cutoff - 1:
+                return
+            record = Record(commit, self.folder.label)
+            if cutoff is None or record.time >= cutoff:
+                yield record
+
+    def entries(self, since: datetime | None = None) -> Iterator[Entry]:
+        """Newest first."""
+        for record in self.records(since):
+            yield record.entry()
+
+    def content_at(self, rev: str, name: str) -> bytes | None:
+        """The bytes of memory ``name`` in revision ``rev`` (None: it did not exist, or the
+        entry holds something there that can't be a memory: a link, a huge file)."""
+        repo = self.repo(create=False)
+        if repo is None:
+            return None
+        rel = self.folder.rel_of(name)
+        if rel is None or not recordable(rel):
+            return None
+        commit = repo[rev]
+        try:
+            entry = commit.tree[rel]
+        except KeyError:
+            return None
+        if not memory_blob(repo, entry):
+            return None
+        return bytes(repo[entry.id].data)
+
+    def files_at(self, rev: str) -> dict[str, bytes]:
+        """Every memory of revision ``rev`` that this folder may hold: name -> bytes.
+
+        An entry may come from a sync remote, whose trees are anyone's: a path is taken
+        only when it is a memory of this folder (no hidden part, no other folder's names,
+        such as ``global/`` in a project's history), spelled as the name gate spells it,
+        and a regular file no larger than a memory."""
+        repo = self.repo(create=False)
+        if repo is None:
+            return {}
+        out = {}
+        for rel, item in walk_entries(repo, repo[rev].tree):
+            if self.folder.admits(rel) and memory_blob(repo, item):
+                out[self.folder.name_of(rel)] = bytes(repo[item.id].data)
+        return out
+
+    def head_rev(self) -> str | None:
+        repo = self.repo(create=False)
+        head = None if repo is None else self.head(repo)
+        return None if head is None else str(head.id)
+
+    def matching(self, entry_id: str) -> list[str]:
+        """The entries of this history whose id starts with ``entry_id`` (lower-case hex).
+
+        Found by walking the branch, never by git's revision parser: only entries of the
+        history count (not a blob, nor a fetched remote commit that was never merged)."""
+        repo = self.repo(create=False)
+        head = None if repo is None else self.head(repo)
+        if head is None:
+            return []
+        if len(entry_id) == 40:  # a whole id (the entry points pass these on): no walk
+            found = repo.get(entry_id)
+            if found is None or found.type_str != "commit":
+                return []
+            if found.id == head.id or repo.descendant_of(head.id, found.id):
+                return [entry_id]
+            return []
+        pygit2 = engine()
+        return [
+            str(commit.id)
+            for commit in repo.walk(head.id, pygit2.enums.SortMode.NONE)
+            if str(commit.id).startswith(entry_id)
+        ]
+
+    def local_entries(self) -> Iterator[tuple[Any, float]]:
+        """The entries this machine recorded, newest first, each with the time it was
+        recorded: the branch's first parents (a sync's merge has the local history as its
+        first parent and the remote's as the others). Times only go back along that line:
+        a time stated later than the entry after it, or than now, counts as that one."""
+        repo = self.repo(create=False)
+        head = None if repo is None else self.head(repo)
+        if head is None:
+            return
+        pygit2 = engine()
+        walker = repo.walk(head.id, pygit2.enums.SortMode.NONE)
+        walker.simplify_first_parent()
+        ceiling = time.time()
+        for commit in walker:
+            recorded = min(stated_time(commit), ceiling)
+            ceiling = recorded
+            yield commit, recorded
+
+    def rev_at(self, when: datetime) -> str | None:
+        """The entry that was the folder's state at ``when`` on this machine: the newest
+        of :meth:`local_entries` recorded at or before it (None: none that old)."""
+        moment = when.timestamp()
+        for commit, recorded in self.local_entries():
+            if recorded <= moment:
+                return str(commit.id)
+        return None

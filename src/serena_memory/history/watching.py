@@ -1,0 +1,110 @@
+"""The folder watch of a history in a long-running process.
+
+A process that records again and again in a folder (a server) watches it (inotify on
+Linux, :mod:`serena_memory.core.watch`) after a few whole looks, and then reads only the
+files the kernel reports changed. Anything unusual makes the next look a whole one, so a
+change is never missed, only looked for harder.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the watch loads ctypes: only a long-running process needs it
+    from serena_memory.core.watch import FolderWatch
+
+WATCH_AFTER = 2
+"""A process that records this many times in a folder (a server) watches the folder (inotify
+on Linux), so that it reads only the files the kernel reports changed."""
+MAX_WATCHES = 8  # folders watched per process: the system limits inotify instances per user
+
+_watches = 0
+"""How many folders this process watches (a count, not a cache): histories of different
+folders open and close their watches from different threads, so it is changed only under
+:data:`_watches_lock`."""
+_watches_lock = threading.Lock()
+
+
+def _take_watch() -> FolderWatch | None:
+    """A new folder watch, unless the process watches MAX_WATCHES folders already."""
+    global _watches
+    from serena_memory.core.watch import FolderWatch
+
+    with _watches_lock:
+        if _watches >= MAX_WATCHES:
+            return None
+        watch = FolderWatch.create()
+        if watch is not None:
+            _watches += 1
+        return watch
+
+
+def _give_back(watch: FolderWatch) -> None:
+    global _watches
+    watch.close()
+    with _watches_lock:
+        _watches -= 1
+
+
+class WatchedFolder:
+    """What changed in one memories folder since the last look, as the watch reports it.
+
+    Used by the folder's history under the folder's lock."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._watch: FolderWatch | None = None
+        self._rels: dict[str, str] = {}  # watched folder -> its path in the folder
+        self._whole_looks = 0
+
+    @property
+    def watching(self) -> bool:
+        return self._watch is not None
+
+    def changed_rels(self) -> set[str] | None:
+        """The files changed since the last look as the folder watch reports them (our own
+        writes included), or None when everything must be looked at."""
+        if self._watch is None:
+            return None
+        found = self._watch.drain()
+        if found is None:
+            return None
+        rels = set()
+        for path in found:
+            folder, name = os.path.split(path)
+            prefix = self._rels.get(folder)
+            if prefix is None:
+                return None
+            if not name.startswith("."):  # temporary files of atomic writes
+                rels.add(prefix + name)
+        return rels
+
+    def looked_at_everything(self) -> None:
+        """After a look at every file: in a process that records again and again, watch
+        the folder and its topic folders from now on (new ones included)."""
+        from serena_memory.core.watch import folders_below
+
+        self._whole_looks += 1
+        if self._whole_looks < WATCH_AFTER or not sys.platform.startswith("linux"):
+            return
+        if self._watch is None:
+            self._watch = _take_watch()
+            if self._watch is None:
+                return
+        root = str(self.root)
+        folders = folders_below([root]) if os.path.isdir(root) else []
+        self._rels = {
+            f: "" if f == root else os.path.relpath(f, root).replace(os.sep, "/") + "/"
+            for f in folders
+        }
+        self._watch.cover(folders)  # a folder new to the watch makes its next look whole
+
+    def close(self) -> None:
+        """Stop watching: events read before a failure are lost, so look at everything."""
+        if self._watch is not None:
+            _give_back(self._watch)
+            self._watch = None

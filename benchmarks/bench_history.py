@@ -29,7 +29,7 @@ from _common import Workspace, ours_command, time_process, verdict
 from bench_mcp import Pipe, cpu_seconds
 
 from serena_memory.core.store import MemoryStore
-from serena_memory.history import engine as H
+from serena_memory.history.registry import forget_open_histories
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -95,7 +95,7 @@ def history_read(project: Path, home: Path, entries: int, runs: int) -> list[flo
             store.write("bench/neighbour", f"another memory's version {i}\n")
     times = []
     for _ in range(runs):
-        H._histories.clear()  # a cold handle, as a fresh command would have
+        forget_open_histories()  # a cold handle, as a fresh command would have
         start = time.perf_counter()
         found = store.history().entries("bench/long-lived")
         times.append(time.perf_counter() - start)

@@ -120,6 +120,21 @@ def test_ci_workflows(tmp_path: Path) -> None:
     assert "`pytest -q`" in sheet.to_markdown()
 
 
+def test_every_ci_file_is_named_when_the_commands_are_many(tmp_path: Path) -> None:
+    steps = "".join(f"      - run: step {n}\n" for n in range(20))
+    files(
+        tmp_path,
+        {
+            ".github/workflows/many.yml": f"jobs:\n  t:\n    steps:\n{steps}",
+            ".travis.yml": "script:\n  - make test\n",
+        },
+    )
+    sheet = detect_facts(tmp_path)
+    assert sheet.ci_files == [".github/workflows/many.yml", ".travis.yml"]
+    assert len(sheet.ci_commands) == 12 and "make test" not in sheet.ci_commands
+    assert "`.travis.yml`" in sheet.to_markdown()
+
+
 def test_broken_files_become_notes_not_errors(tmp_path: Path) -> None:
     files(tmp_path, {"pyproject.toml": "[project\n", "package.json": "{nope"})
     sheet = detect_facts(tmp_path)

@@ -398,11 +398,15 @@ def _ci_commands(root: Path, sheet: FactSheet) -> None:
     paths = _ci_paths(root)
     if not paths:
         return
+    full = False
     for path in paths:
         sheet.ci_files.append(path.relative_to(root).as_posix())
+        if full:
+            continue  # every CI file is still named, its commands no longer read
         for command in _commands_in_ci(_ci_data(root, path, sheet)):
             if not _add_ci_lines(sheet, command):
-                return  # the list is full
+                full = True
+                break
 
 
 def _ci_paths(root: Path) -> list[Path]:

@@ -38,3 +38,10 @@ def folder_history(history_root: Path, folder: Folder) -> FolderHistory:
         if found is None or found.folder != folder:
             found = _histories[path] = FolderHistory(folder, path)
         return found
+
+
+def forget_open_histories() -> None:
+    """Drop every open handle, so the next operation starts as a fresh process would
+    (measurements of a first read use it)."""
+    with _lock:
+        _histories.clear()

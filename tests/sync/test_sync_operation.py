@@ -27,9 +27,12 @@ pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="sync needs 
 LOADERS = ("load_settings", "load_sync_config", "load_global_config", "load_project_config")
 
 
-def _counting_loads(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+def _counting_loads(
+    monkeypatch: pytest.MonkeyPatch, every: Counter[str] | None = None
+) -> Counter[str]:
     """How often each settings loader is called from outside the loaders, wherever the
-    library imported it (a loader calling another counts once)."""
+    library imported it (a loader calling another counts once); ``every`` counts each call,
+    the loaders' own included."""
     counts: Counter[str] = Counter()
     depth = [0]
     for name in LOADERS:
@@ -38,6 +41,8 @@ def _counting_loads(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
         def counted(*args: Any, _real: Any = real, _name: str = name, **kwargs: Any) -> Any:
             if depth[0] == 0:
                 counts[_name] += 1
+            if every is not None:
+                every[_name] += 1
             depth[0] += 1
             try:
                 return _real(*args, **kwargs)
@@ -78,13 +83,16 @@ def test_one_sync_loads_the_settings_once(
         f"memory_sync_remote: {remote}\nmemory_sync_team_remote: {team}\n",
     )
     store.write("global/habits", "tabs, never spaces\n")
-    loads = _counting_loads(monkeypatch)
+    every: Counter[str] = Counter()
+    loads = _counting_loads(monkeypatch, every)
     for _ in range(2):  # the first sync pushes and pulls the team; the second has nothing new
         with operation.operation():
             results = sync_everything(store, "global")
         assert [r.scope for r in results] == ["global", "team"]
         assert loads == {"load_settings": 1, "load_sync_config": 1}
+        assert every["load_sync_config"] == 1  # the settings take the sync file already read
         loads.clear()
+        every.clear()
     assert store.read("global/team/conventions") == "# Conventions\n\nsnake_case\n"
     # outside any operation, each step reads them afresh, as before
     sync_everything(store, "global")

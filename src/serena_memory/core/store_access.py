@@ -94,7 +94,7 @@ class StoreAccess:
             return load_settings(self.project_root, self.home)
         return opened.loaded(
             ("settings", self.project_root, self.home),
-            lambda: load_settings(self.project_root, self.home),
+            lambda: load_settings(self.project_root, self.home, self.sync_config),
         )
 
     @property

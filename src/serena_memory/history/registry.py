@@ -36,6 +36,8 @@ def folder_history(history_root: Path, folder: Folder) -> FolderHistory:
             path = _repository_paths[key] = repository_path(history_root, folder.root)
         found = _histories.get(path)
         if found is None or found.folder != folder:
+            if found is not None:
+                found.watch.close()  # the replaced handle's folder watch is given back
             found = _histories[path] = FolderHistory(folder, path)
         return found
 
@@ -44,4 +46,6 @@ def forget_open_histories() -> None:
     """Drop every open handle, so the next operation starts as a fresh process would
     (measurements of a first read use it)."""
     with _lock:
+        for handle in _histories.values():
+            handle.watch.close()
         _histories.clear()

@@ -19,6 +19,7 @@ def test_a_replaced_handle_gives_its_folder_watch_back(tmp_path: Path) -> None:
     root = (tmp_path / "memories").resolve()
     root.mkdir()
     (root / "fact.md").write_text("a fact\n", encoding="utf-8")
+    forget_open_histories()  # the watches of earlier tests' folders are given back first
     try:
         for i in range(MAX_WATCHES + 3):
             folder = Folder(root, "", skip_top=frozenset({f"skipped-{i}"}))

@@ -330,3 +330,33 @@ def test_a_memory_holding_only_a_related_word_is_a_words_candidate(store: Memory
     assert coverage["gallery"] == pytest.approx(1.0)
     assert coverage["uploads"] == pytest.approx(RELATED_WEIGHT * 0.9)
     assert related[1][3] == ()  # it holds none of the query's own words
+
+
+# -- what a hit shows ---------------------------------------------------------------------------
+def test_a_listed_hit_shows_why_not_a_score_scaled_to_the_query(shop: MemoryStore) -> None:
+    hits = search_memories(shop, "where are the feature toggles configured")
+    text = format_hits(hits, "where are the feature toggles configured")
+    heads = [line for line in text.splitlines() if not line.startswith(" ")]
+    assert len(heads) == len(hits) > 1
+    for rank, (head, hit) in enumerate(zip(heads, hits, strict=True), start=1):
+        assert head == f"{rank}. {hit.name}  ({hit.why})"  # no "score 0" for a listed hit
+    assert all(isinstance(hit.to_dict()["score"], float) for hit in hits)  # JSON unchanged
+
+
+# -- the words of asking ----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("query", "particle"),
+    [
+        ("who gets woken up at night when the site is down", "up"),
+        ("the checkout is not taking payments", "not"),
+        ("no invoices were sent", "no"),
+    ],
+)
+def test_particles_and_negations_make_no_words_hit(
+    store: MemoryStore, query: str, particle: str
+) -> None:
+    store.write("local-dev", "# Local setup\nStart it up with `make up`; no, not on Windows.\n")
+    store.write("other", "# Other\nNothing else is kept here.\n")
+    for hit in search_memories(store, query):
+        assert particle not in hit.why.removeprefix("words: ").split(", ")
+    assert not any(hit.why.startswith("words") for hit in search_memories(store, query))

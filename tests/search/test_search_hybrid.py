@@ -257,12 +257,50 @@ def test_a_model_folder_named_in_the_user_config_is_used(shop: MemoryStore, tmp_
     assert model.startswith("static:")  # the vectors were made again with this model
 
 
-@pytest.mark.parametrize("broken", ["missing", "no-tokenizer", "junk-weights"])
+def _quantized_folder(target: Path, mapping_shift: int = 0) -> Path:
+    """The embedded model as a vocabulary-quantized folder (model2vec's ``mapping`` and
+    ``weights``): int8 rows shared by pairs of tokens, each token's own scale."""
+    import numpy as np
+    from safetensors.numpy import save_file
+
+    inference = load_model()._inference
+    matrix = inference.embedding
+    scale = np.abs(matrix).max(axis=1)
+    scale[scale == 0] = 1.0
+    rows = np.round(matrix / scale[:, None] * 127).astype(np.int8)
+    # every row stored once and a copy of it shared by a second token id
+    shared = np.concatenate([rows, rows[:1]])
+    mapping = np.arange(len(rows), dtype=np.int64) + mapping_shift
+    target.mkdir()
+    save_file(
+        {"embeddings": shared, "mapping": mapping, "weights": (scale / 127).astype(np.float32)},
+        str(target / "model.safetensors"),
+    )
+    inference.tokenizer.save(str(target / "tokenizer.json"))
+    return target
+
+
+def test_a_vocabulary_quantized_model_folder_is_used(shop: MemoryStore, tmp_path: Path) -> None:
+    import numpy as np
+
+    folder = _quantized_folder(tmp_path / "quantized")
+    texts = ["where are the feature toggles configured", "flags per environment"]
+    mine, embedded = load_model(str(folder)).embed(texts), load_model().embed(texts)
+    assert np.all(np.sum(mine * embedded, axis=1) > 0.99)  # the same vectors, near enough
+    (shop.home / "serena_config.yml").write_text(f"memory_search_model: {folder}\n")
+    assert search_memories(shop, texts[0])[0].name == "config/flags"
+
+
+@pytest.mark.parametrize(
+    "broken", ["missing", "no-tokenizer", "junk-weights", "mapping-out-of-range"]
+)
 def test_a_model_folder_that_cant_load_is_one_sentence(
     shop: MemoryStore, tmp_path: Path, broken: str
 ) -> None:
     folder = tmp_path / "model"
-    if broken != "missing":
+    if broken == "mapping-out-of-range":
+        _quantized_folder(folder, mapping_shift=2)
+    elif broken != "missing":
         _model_folder(folder)
     if broken == "no-tokenizer":
         (folder / "tokenizer.json").unlink()

@@ -75,6 +75,31 @@ def test_a_memory_holding_none_of_the_words_is_found_by_meaning(store: MemorySto
     assert search_memories(store, "xylophone quartz") == []  # nothing close: nothing found
 
 
+# Questions about nothing any of the benchmark's projects is about.
+ABOUT_NOTHING = (
+    "xylophone quartz",
+    "plants need water",
+    "quokka",
+    "zanzibar",
+    "wombat",
+    "flowers in the yard",
+    "the best pizza in naples",
+    "football results from saturday",
+    "knitting a wool scarf",
+    "how tall is mount everest",
+)
+
+
+@pytest.mark.parametrize("folder", ["fieldapp", "ledger", "shopfront", "tabby"])
+def test_a_question_about_nothing_finds_nothing_by_meaning(store: MemoryStore, folder: str):
+    # a memory holding a word of the question ("results") is a words hit, not a guess
+    _project_folder(store, folder)
+    for query in ABOUT_NOTHING:
+        found = [hit for hit in search_memories(store, query) if not hit.why.startswith("words")]
+        assert found == [], query
+    assert search_memories(store, "xylophone quartz") == []
+
+
 @pytest.mark.parametrize(
     ("query", "answer"),
     [

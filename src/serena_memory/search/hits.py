@@ -123,7 +123,9 @@ def name_marks(name: str, marked_words: str) -> Spans:
 
 def format_hits(hits: list[SearchHit], query: str) -> str:
     """Hits as compact text for an agent or a terminal (ten hits stay well under 2,000
-    tokens: three lines of at most 120 characters each)."""
+    tokens: three lines of at most 120 characters each). Each hit shows why it matched,
+    not its score: the score only orders this query's hits (it is scaled to the best one,
+    so the last of a list can read 0), and says nothing across queries."""
     if not hits:
         return (
             f"No memory matches {_preview(query)}. Try other words, a broader topic, or "
@@ -133,7 +135,7 @@ def format_hits(hits: list[SearchHit], query: str) -> str:
     for rank, hit in enumerate(hits, start=1):
         flag = " (read-only)" if hit.read_only else ""
         why = f"  ({hit.why})" if hit.why else ""
-        out.append(f"{rank}. {hit.name}{flag}  score {hit.score:g}{why}")
+        out.append(f"{rank}. {hit.name}{flag}{why}")
         out.extend(f"   {number}: {text}" for number, text in hit.lines)
     return "\n".join(out)
 

@@ -19,17 +19,18 @@ MAX_RESULTS_LIMIT = 100
 MAX_QUERY_CHARS = 4_000  # longer text is cut: it is a question, not a document
 MAX_QUERY_WORDS = 32
 
-# Words that carry the asking, not the subject ("can", "should", "like", question words):
-# on the words side they only pull up whatever memory is wordiest, so they are dropped
-# unless nothing else is left. The meaning side still sees the whole question.
+# Words that carry the asking, not the subject ("can", "should", "like", question words,
+# and the particles and negations "up", "down", "out", "off", "no", "not"): on the words
+# side they only pull up whatever memory is wordiest, so they are dropped unless nothing
+# else is left; the meaning side drops them too (meaning_text).
 _STOPWORDS_TEXT = """
 a about above after again against all also am an and any are as at be because been before
-being below between both but by can cannot could did do does doing done during each
+being below between both but by can cannot could did do does doing done down during each
 else ever every few for from further get gets getting got had has have having he her here
 hers how however i if in into is it its itself just let like likes may me might more most
-must my myself need needs nor now of on once only or other our ours over own
+must my myself need needs no nor not now of off on once only or other our ours out over own
 please possible really same shall she should so some such tell than that the their theirs
-them then there these they thing things this those through to too until upon us
+them then there these they thing things this those through to too under until up upon us
 very want wants was way ways we were what whatever when where whether which while who whom
 whose why will with within without would yes yet you your yours
 """
@@ -118,8 +119,8 @@ def normalize_scope(scope: str | None) -> str:
 
 def meaning_text(query: str) -> str:
     """The query as the meaning side reads it: without the words of asking, which a static
-    model would average in as noise (on the labeled queries, MRR@10 of meaning alone
-    0.76 -> 0.80)."""
+    model would average in as noise (on the labeled queries' tuning half, MRR@10 of
+    meaning alone 0.76 -> 0.82, and 0.83 once the particles and negations are left out)."""
     words = _WORD.findall(query[:MAX_QUERY_CHARS])
     content = [word for word in words if word.lower() not in _STOPWORDS]
     return " ".join(content) if content else query[:MAX_QUERY_CHARS]

@@ -7,7 +7,8 @@ a static model is a lookup table of token vectors averaged over the text. Nothin
 downloads anything: a file that is not on disk is an error sentence, never a fetch.
 
 A person who has a larger static model (a folder in model2vec's layout: ``model.safetensors``
-holding the ``embeddings`` matrix, and ``tokenizer.json``) names it in their own
+holding the ``embeddings`` matrix, or a vocabulary-quantized one with its ``mapping`` and
+``weights``, and ``tokenizer.json``) names it in their own
 ``$SERENA_HOME/serena_config.yml`` as ``memory_search_model: PATH``. A project's file may
 not: it is untrusted and must not make search read arbitrary files.
 
@@ -188,12 +189,7 @@ def _load_folder(folder: str) -> Embedder:
         from tokenizers import Tokenizer
         from wordllama.inference import WordLlamaInference
 
-        tensors = load_file(weights)
-        matrix = tensors.get("embeddings")
-        if matrix is None and len(tensors) == 1:
-            matrix = next(iter(tensors.values()))
-        if matrix is None or matrix.ndim != 2:
-            raise ValueError("no 2-dimensional 'embeddings' tensor")
+        matrix = _token_matrix(load_file(weights))
         tokenizer = Tokenizer.from_file(tokenizer_file)
         if tokenizer.get_vocab_size() > matrix.shape[0]:
             raise ValueError(
@@ -214,6 +210,33 @@ def _load_folder(folder: str) -> Embedder:
     stat = os.stat(weights)
     stamp = f"{folder}\0{stat.st_mtime_ns}\0{stat.st_size}".encode("utf-8", "surrogatepass")
     return Embedder(inference, "static:" + hashlib.sha256(stamp).hexdigest()[:16])
+
+
+def _token_matrix(tensors: dict[str, Any]) -> Any:
+    """One row per token from a model file's tensors: ``embeddings`` itself, or, in a
+    vocabulary-quantized model (model2vec's ``mapping`` and ``weights``), the shared row
+    each token maps to, times the token's weight."""
+    import numpy as np
+
+    matrix = tensors.get("embeddings")
+    if matrix is None and len(tensors) == 1:
+        matrix = next(iter(tensors.values()))
+    if matrix is None or matrix.ndim != 2:
+        raise ValueError("no 2-dimensional 'embeddings' tensor")
+    mapping = tensors.get("mapping")
+    if mapping is None:
+        return matrix
+    if mapping.ndim != 1 or not len(mapping) or mapping.min() < 0:
+        raise ValueError("'mapping' is not one row number per token")
+    if mapping.max() >= len(matrix):
+        raise ValueError(f"'mapping' names row {mapping.max()} of {len(matrix)}")
+    rows = matrix.astype(np.float32)[mapping]
+    weights = tensors.get("weights")
+    if weights is not None:
+        if weights.shape != mapping.shape:
+            raise ValueError("'weights' is not one number per token")
+        rows *= weights.astype(np.float32)[:, None]
+    return rows
 
 
 def document_text(name_words: str, headings: str, text: str) -> str:

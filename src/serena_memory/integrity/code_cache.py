@@ -28,7 +28,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from serena_memory.core import paths
-from serena_memory.integrity.code_drift import DOC_EXTENSIONS, GitUnavailable, run_git
+from serena_memory.integrity.code_git import GitUnavailable, run_git
+from serena_memory.integrity.code_symbols import DOC_EXTENSIONS
 
 MARK = b"serena-memory code identifiers\n"
 SCHEMA_VERSION = 1

@@ -30,8 +30,6 @@ KNOWN_MODULES = {
 }
 # (module, function) -> (lines, complexity)
 KNOWN_FUNCTIONS = {
-    ("integrity/code_cache.py", "scan"): (34, 16),
-    ("integrity/code_cache.py", "read_entry"): (29, 16),
     ("integrity/cache.py", "_check"): (79, 20),
     ("agent/exploration.py", "ProjectFiles.entries"): (43, 17),
     ("agent/exploration.py", "search_for_pattern"): (60, 17),

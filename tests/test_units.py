@@ -25,22 +25,12 @@ WITHIN_LIMITS = ("sync/", "search/", "dashboard/", "agent/", "setup/", "transfer
 # module (under src/serena_memory) -> lines
 KNOWN_MODULES = {
     "integrity/analysis.py": 826,
-    "integrity/code_drift.py": 1101,
     "integrity/service.py": 852,
 }
 # (module, function) -> (lines, complexity)
 KNOWN_FUNCTIONS = {
-    ("integrity/code_cache.py", "scan"): (34, 16),
-    ("integrity/code_cache.py", "read_entry"): (29, 16),
-    ("integrity/code_drift.py", "CodeChecker.check_mentions"): (50, 20),
     ("integrity/cache.py", "_check"): (79, 20),
     ("integrity/analysis.py", "IntegrityAnalyzer._near_misses"): (36, 18),
-    ("integrity/code_drift.py", "CodeChecker.check"): (49, 20),
-    ("integrity/code_drift.py", "CodeChecker.without_left_alone"): (38, 22),
-    ("integrity/code_drift.py", "CodeChecker.check_path"): (75, 35),
-    ("integrity/code_drift.py", "changes_since"): (60, 18),
-    ("integrity/code_mentions.py", "path_target"): (34, 31),
-    ("integrity/code_mentions.py", "symbol_target"): (23, 19),
     ("integrity/graph.py", "MemoryGraph._topic_map"): (64, 15),
     ("integrity/graph.py", "MemoryGraph.to_mermaid"): (36, 21),
     ("integrity/service.py", "auto_prefix"): (52, 16),

@@ -407,3 +407,16 @@ def test_a_path_from_the_root_counts_only_inside_the_project_and_naming_rules_ar
     found = by_mention(findings(repo))
     assert set(found) == {"/src/auth/old.py"}
     assert found["/src/auth/old.py"]["status"] == "missing"
+
+
+def test_the_checker_given_memory_texts_finds_what_the_command_finds(repo: Path) -> None:
+    from serena_memory.integrity.code_drift import CodeChecker
+
+    text = "See `src/auth/login.py`, `src/auth/gone.py` and `SessionStore.vanished()`.\n"
+    memory(repo, "core", text)
+    commit(repo, "notes")
+    git(repo, "mv", "src/auth/login.py", "src/auth/session.py")
+    commit(repo, "move")
+    report = CodeChecker(repo).check({"core": text})
+    assert [f.to_dict() for f in report.findings] == findings(repo)
+    assert [f.status for f in report.findings] == ["moved", "missing", "missing"]

@@ -23,12 +23,13 @@ import hashlib
 import json
 import os
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 from serena_memory.core import paths
-from serena_memory.integrity.code_drift import DOC_EXTENSIONS, GitUnavailable, run_git
+from serena_memory.integrity.code_git import GitUnavailable, run_git
+from serena_memory.integrity.code_symbols import DOC_EXTENSIONS
+from serena_memory.integrity.workers import ForkedJob
 
 MARK = b"serena-memory code identifiers\n"
 SCHEMA_VERSION = 1
@@ -75,35 +76,48 @@ def _index_stamp(root: str) -> list[int] | None:
     return [st.st_ino, st.st_mtime_ns, st.st_size]
 
 
-def read_entry(path: Path, root: str) -> tuple[list[int], set[str], set[bytes]] | None:
+Entry = tuple[list[int], set[str], set[bytes]]
+"""A kept entry: the index stamp it was made for, the files left out, the identifiers."""
+
+
+def read_entry(path: Path, root: str) -> Entry | None:
     """(index stamp, files left out, identifiers) of a valid entry; None otherwise."""
     try:
         if path.is_symlink() or not path.is_file():
             return None
         data = path.read_bytes()
-        if not data.startswith(MARK):
-            return None
-        head, _, body = data[len(MARK) :].partition(b"\n")
-        meta = json.loads(head)
-        if (
-            not isinstance(meta, dict)
-            or meta.get("schema") != SCHEMA_VERSION
-            or meta.get("root") != root
-            or meta.get("sha256") != hashlib.sha256(body).hexdigest()
-        ):
-            return None
-        stamp, left_out = meta.get("index"), meta.get("left_out")
-        if not (
-            isinstance(stamp, list)
-            and len(stamp) == 3
-            and all(type(v) is int for v in stamp)
-            and isinstance(left_out, list)
-            and all(isinstance(p, str) for p in left_out)
-        ):
-            return None
-    except (OSError, ValueError):
+    except OSError:
         return None
-    return stamp, set(left_out), set(body.split(b"\n")) - {b""}
+    if not data.startswith(MARK):
+        return None
+    head, _, body = data[len(MARK) :].partition(b"\n")
+    try:
+        meta = json.loads(head)
+    except ValueError:
+        return None
+    if not _valid_meta(meta, root, body):
+        return None
+    return meta["index"], set(meta["left_out"]), set(body.split(b"\n")) - {b""}
+
+
+def _valid_meta(meta: object, root: str, body: bytes) -> bool:
+    """Whether an entry's head is this version's, for ``root``, matches ``body``'s
+    checksum and holds an index stamp (three integers) and a list of names."""
+    if not (
+        isinstance(meta, dict)
+        and meta.get("schema") == SCHEMA_VERSION
+        and meta.get("root") == root
+        and meta.get("sha256") == hashlib.sha256(body).hexdigest()
+    ):
+        return False
+    stamp, left_out = meta.get("index"), meta.get("left_out")
+    return (
+        isinstance(stamp, list)
+        and len(stamp) == 3
+        and all(type(v) is int for v in stamp)
+        and isinstance(left_out, list)
+        and all(isinstance(p, str) for p in left_out)
+    )
 
 
 def write_entry(
@@ -162,22 +176,10 @@ def scan(root: str, home: str | os.PathLike[str] | None) -> set[bytes]:
     stamp = _index_stamp(root)
     path = entry_path(home, root)
     entry = read_entry(path, root) if stamp is not None else None
-    listed = run_git(
-        root, "ls-files", "-z", "-t", "-m", "-o", "--exclude-standard", "--", *pathspec()
-    )
-    changed: set[str] = set()  # differ from the index, or untracked
-    modified: set[str] = set()  # differ from the index
-    for item in listed.decode("utf-8", "surrogateescape").split("\0"):
-        if len(item) > 2:
-            changed.add(item[2:])
-            if item[0] != "?":
-                modified.add(item[2:])
+    changed, modified = _changed_files(root)
     if entry is not None and entry[0] == stamp and modified <= entry[1]:
-        fresh = changed | entry[1]
-        if len(fresh) <= MAX_FRESH:
-            found = set(entry[2])
-            if fresh:
-                found |= _grep(root, untracked=True, specs=_literal(fresh))
+        found = _from_entry(root, entry, changed)
+        if found is not None:
             return found
     if stamp is None or len(changed) > MAX_FRESH:
         return _grep(root, untracked=True, specs=pathspec())
@@ -189,63 +191,75 @@ def scan(root: str, home: str | os.PathLike[str] | None) -> set[bytes]:
     return found
 
 
+def _changed_files(root: str) -> tuple[set[str], set[str]]:
+    """(source files that differ from git's index or that git does not track, those of
+    them that differ from the index)."""
+    listed = run_git(
+        root, "ls-files", "-z", "-t", "-m", "-o", "--exclude-standard", "--", *pathspec()
+    )
+    changed: set[str] = set()
+    modified: set[str] = set()
+    for item in listed.decode("utf-8", "surrogateescape").split("\0"):
+        if len(item) > 2:
+            changed.add(item[2:])
+            if item[0] != "?":
+                modified.add(item[2:])
+    return changed, modified
+
+
+def _from_entry(root: str, entry: Entry, changed: set[str]) -> set[bytes] | None:
+    """The identifiers from a kept entry for this index, with the files it left out and
+    those ``changed`` scanned again; None when those are too many."""
+    fresh = changed | entry[1]
+    if len(fresh) > MAX_FRESH:
+        return None
+    found = set(entry[2])
+    if fresh:
+        found |= _grep(root, untracked=True, specs=_literal(fresh))
+    return found
+
+
 def _literal(names: set[str]) -> list[str]:
     return [":(literal)" + p for p in sorted(names)]
 
 
+def _scan_for_worker(root: str, home: str | os.PathLike[str] | None) -> bytes | str:
+    """:func:`scan` as a forked worker sends it back: the identifiers, one a line, or
+    git's message when git failed."""
+    try:
+        return b"\n".join(scan(root, home))
+    except GitUnavailable as exc:
+        return str(exc)
+
+
 class IdentifierScan:
-    """:func:`scan` started now, its answer read later (:meth:`result`): a forked child
-    runs it while this process reads the memories (only when this process runs no
-    threads; otherwise it runs in :meth:`result`)."""
+    """:func:`scan` started now, its answer read later (:meth:`result`): a forked worker
+    (:class:`~serena_memory.integrity.workers.ForkedJob`) runs it while this process reads
+    the memories (only when this process runs no threads; otherwise it runs in
+    :meth:`result`)."""
 
     def __init__(
         self, root: str, home: str | os.PathLike[str] | None, can_fork: Callable[[], bool]
     ) -> None:
         self.root = root
         self.home = home
-        self._started = time.monotonic()
-        self._pid: int | None = None
-        self._out: int | None = None
+        self._job: ForkedJob | None = None
         if home is not None and can_fork():
-            read_end, write_end = os.pipe()
-            pid = os.fork()
-            if pid == 0:  # pragma: no cover - runs in the child
-                status = 1
-                try:
-                    os.close(read_end)
-                    try:
-                        data = b"ok\n" + b"\n".join(scan(root, home))
-                    except GitUnavailable as exc:
-                        data = b"git\n" + str(exc).encode("utf-8", "replace")
-                    with os.fdopen(write_end, "wb") as out:
-                        out.write(data)
-                    status = 0
-                finally:
-                    os._exit(status)
-            os.close(write_end)
-            self._pid, self._out = pid, read_end
+            self._job = ForkedJob(lambda: _scan_for_worker(root, home))
 
     def result(self) -> set[bytes]:
         """The identifiers; GitUnavailable when git failed."""
-        if self._pid is None:
+        if self._job is None:
             return scan(self.root, self.home)
-        assert self._out is not None
-        with os.fdopen(self._out, "rb") as source:
-            data = source.read()
-        _pid, status = os.waitpid(self._pid, 0)
-        self._pid = None
-        kind, _, body = data.partition(b"\n")
-        if status == 0 and kind == b"ok":
-            return set(body.split(b"\n")) - {b""}
-        if status == 0 and kind == b"git":
-            raise GitUnavailable(body.decode("utf-8", "replace"))
-        return scan(self.root, None)  # the child failed: scan here, as without a cache
+        job, self._job = self._job, None
+        out = job.result()
+        if isinstance(out, bytes):
+            return set(out.split(b"\n")) - {b""}
+        if isinstance(out, str):
+            raise GitUnavailable(out)
+        return scan(self.root, None)  # the worker failed: scan here, as without a cache
 
     def discard(self) -> None:
-        if self._pid is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self._pid, 9)
-            os.waitpid(self._pid, 0)
-            self._pid = None
-            if self._out is not None:
-                os.close(self._out)
+        if self._job is not None:
+            self._job.discard()
+            self._job = None

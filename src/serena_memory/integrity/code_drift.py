@@ -1,434 +1,64 @@
-"""Memories checked against the code they describe: which mentioned paths and symbols are
-missing now, which paths git saw move (and where to), which files changed a lot since the
-memory last changed.
+"""Memories checked against the code they describe (``check --code``, the read note):
+which mentioned paths and symbols are missing now, which paths git saw move (and where
+to), which files changed a lot since the memory last changed.
 
-The project's files are git's own list (``git ls-files --cached --others
---exclude-standard``: ignored files are not the project's code), or, outside a git work
-tree, the files on disk. Nothing is ever read from a mentioned path: a path is looked up
-in the list, never opened, so an absolute path, a ``..`` or a link out of the project
-can't make a check read anything. Symbols are searched as whole words in the project's
-tracked source files by one ``git grep`` (or, without git, by reading the regular files
-below the project through the path gate). Git runs with its command hooks turned off
-(no fsmonitor, no external diff, no text conversion), so a hostile repository's
-configuration runs nothing.
+:class:`CodeChecker` puts together the parts, each a module of its own subject: git run
+safely (:mod:`~serena_memory.integrity.code_git`), the project's files
+(:mod:`~serena_memory.integrity.code_project`), what git remembers
+(:mod:`~serena_memory.integrity.code_history`), the symbols of the source files
+(:mod:`~serena_memory.integrity.code_symbols`) and the findings and their report
+(:mod:`~serena_memory.integrity.code_findings`). The rest of the package imports code
+drift from here, so the names it uses are exported again below.
+
+Nothing is ever read from a mentioned path: a path is looked up in the project's list of
+files, never opened, so an absolute path, a ``..`` or a link out of the project can't make
+a check read anything. Git runs with its command hooks turned off (no fsmonitor, no
+external diff, no text conversion), so a hostile repository's configuration runs nothing.
 """
 
 from __future__ import annotations
 
 import os
-import re
-import subprocess
-import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from serena_memory.core.errors import MemoryStoreError
-from serena_memory.core.paths import is_inside, read_regular_file
+from serena_memory.core.paths import is_inside
+from serena_memory.integrity.code_findings import CHANGED, MISSING, MOVED, CodeFinding, CodeReport
+from serena_memory.integrity.code_git import GitJob, GitUnavailable, run_git
+from serena_memory.integrity.code_history import GitPast, changes_since
 from serena_memory.integrity.code_mentions import PATH, SYMBOL, Mention, extract
+from serena_memory.integrity.code_project import ProjectFiles
+from serena_memory.integrity.code_symbols import (
+    find_words,
+    source_identifiers,
+    start_identifier_scan,
+)
 
 if TYPE_CHECKING:
     from serena_memory.integrity.code_cache import IdentifierScan
 
-MISSING = "missing"
-WORK_TREE = "work-tree"  # the "commit" of a change not committed yet
-MOVED = "moved"
-CHANGED = "changed"
+__all__ = [
+    "CHANGED",
+    "DEFAULT_CHANGED_COMMITS",
+    "MISSING",
+    "MOVED",
+    "PATH",
+    "SYMBOL",
+    "CodeChecker",
+    "CodeFinding",
+    "CodeReport",
+    "cached_checker",
+    "changes_since",
+    "extract_forked",
+    "memory_findings",
+    "memory_times",
+    "read_note",
+]
 
-GIT_TIMEOUT = 60.0
 DEFAULT_CHANGED_COMMITS = 10
 """A mentioned file with this many commits since the memory last changed is ``changed``."""
-
-MEMORIES_FOLDER = ".serena/memories/"
-DOC_EXTENSIONS = ("md", "mdx", "rst", "txt", "adoc")
-"""Not searched for symbols: prose that mentions a symbol is not its definition."""
-
-NO_GIT_SKIPPED_FOLDERS = frozenset(
-    {".git", ".serena", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"}
-)
-"""Folders not listed when the project is not a git work tree (no .gitignore to ask)."""
-NO_GIT_MAX_FILES = 200_000
-NO_GIT_MAX_SOURCE_BYTES = 1024 * 1024
-
-_SAFE_GIT = (
-    "-c",
-    "core.fsmonitor=false",
-    "-c",
-    "core.untrackedCache=false",
-    "-c",
-    "core.quotePath=false",
-    "-c",
-    "diff.external=",
-    "-c",
-    "gc.auto=0",
-    "-c",
-    "maintenance.auto=false",
-)
-
-
-class GitUnavailable(Exception):
-    """git is not installed, the folder is no work tree, or git refused it."""
-
-
-def _git_env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["LC_ALL"] = "C"
-    env["GIT_TERMINAL_PROMPT"] = "0"
-    env["GIT_OPTIONAL_LOCKS"] = "0"  # a read never takes the index lock
-    for key in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_EXTERNAL_DIFF"):
-        env.pop(key, None)
-    return env
-
-
-def run_git(
-    root: str, *args: str, timeout: float = GIT_TIMEOUT, data: bytes | None = None
-) -> bytes:
-    """git's output for ``args`` run in ``root``; GitUnavailable when it fails."""
-    try:
-        result = subprocess.run(
-            ["git", *_SAFE_GIT, *args],
-            cwd=root,
-            env=_git_env(),
-            input=data,
-            capture_output=True,
-            timeout=timeout,
-            stdin=None if data is not None else subprocess.DEVNULL,
-        )
-    except subprocess.TimeoutExpired:
-        raise GitUnavailable(f"git did not finish within {int(timeout)} seconds") from None
-    except (FileNotFoundError, OSError) as exc:
-        raise GitUnavailable(str(exc)) from None
-    if result.returncode != 0:
-        raise GitUnavailable(result.stderr.decode("utf-8", "replace").strip())
-    return result.stdout
-
-
-class GitJob:
-    """A git command started now whose output is read later (:meth:`result`): it runs
-    while this process reads the memories. Its output goes to an unnamed temporary file,
-    not a pipe, so git never waits for a reader, and no thread is needed, so the process
-    may still fork workers while it runs."""
-
-    def __init__(self, root: str, *args: str, timeout: float = GIT_TIMEOUT) -> None:
-        self._timeout = timeout
-        self._started = time.monotonic()
-        self._done: bytes | GitUnavailable | None = None
-        self._proc: subprocess.Popen[bytes] | None = None
-        self._out = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _finish
-        self._err = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _finish
-        try:
-            self._proc = subprocess.Popen(
-                ["git", *_SAFE_GIT, *args],
-                cwd=root,
-                env=_git_env(),
-                stdin=subprocess.DEVNULL,
-                stdout=self._out,
-                stderr=self._err,
-            )
-        except (FileNotFoundError, OSError) as exc:
-            self._finish(GitUnavailable(str(exc)))
-
-    def _finish(self, done: bytes | GitUnavailable) -> None:
-        self._done = done
-        self._out.close()
-        self._err.close()
-
-    def result(self) -> bytes:
-        """git's output; GitUnavailable when it failed or did not finish in time."""
-        if self._done is None:
-            assert self._proc is not None
-            left = max(0.0, self._timeout - (time.monotonic() - self._started))
-            try:
-                status = self._proc.wait(timeout=left)
-            except subprocess.TimeoutExpired:
-                self._proc.kill()
-                self._proc.wait()
-                self._finish(
-                    GitUnavailable(f"git did not finish within {int(self._timeout)} seconds")
-                )
-            else:
-                self._out.seek(0)
-                self._err.seek(0)
-                if status != 0:
-                    message = self._err.read().decode("utf-8", "replace").strip()
-                    self._finish(GitUnavailable(message))
-                else:
-                    self._finish(self._out.read())
-        if isinstance(self._done, GitUnavailable):
-            raise self._done
-        assert self._done is not None
-        return self._done
-
-    def discard(self) -> None:
-        """Stop waiting for the output: git is ended if it still runs."""
-        if self._done is None and self._proc is not None:
-            if self._proc.poll() is None:
-                self._proc.kill()
-            self._proc.wait()
-            self._finish(b"")
-
-
-# -- the project's files ----------------------------------------------------------------------
-@dataclass
-class ProjectFiles:
-    """The files of a project, as paths relative to its root (``/``-separated)."""
-
-    root: str
-    git: bool
-    files: frozenset[str]
-    prefix: str = ""  # the project's folder inside its git work tree ('' at the top)
-    dirs: frozenset[str] = field(default_factory=frozenset)
-    by_name: dict[str, list[str]] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        dirs: set[str] = set()
-        by_name: dict[str, list[str]] = {}
-        for path in sorted(self.files):  # the first file of a name is always the same one
-            head, _, name = path.rpartition("/")
-            by_name.setdefault(name, []).append(path)
-            while head and head not in dirs:
-                dirs.add(head)
-                parent, _, dname = head.rpartition("/")
-                by_name.setdefault(dname + "/", []).append(head + "/")
-                head = parent
-        self.dirs = frozenset(dirs)
-        self.by_name = by_name
-        self.top = frozenset(p.split("/", 1)[0] for p in self.files)
-
-    @staticmethod
-    def start(root: str) -> tuple[GitJob, GitJob]:
-        """The git commands :meth:`load` reads, started."""
-        return (
-            GitJob(root, "rev-parse", "--show-prefix"),
-            GitJob(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"),
-        )
-
-    @classmethod
-    def load(
-        cls, root: str | os.PathLike[str], started: tuple[GitJob, GitJob] | None = None
-    ) -> ProjectFiles:
-        """The project's files (``started``: the commands of :meth:`start`, run for the
-        real path of ``root``)."""
-        real = os.path.realpath(root)
-        prefix_job, listed_job = started or cls.start(real)
-        try:
-            prefix = prefix_job.result().decode("utf-8", "replace")
-            listed = listed_job.result()
-        except GitUnavailable:
-            listed_job.discard()
-            return cls(real, False, frozenset(_walk(real)))
-        files = {p for p in listed.decode("utf-8", "replace").split("\0") if p}
-        return cls(real, True, frozenset(files), prefix.strip())
-
-    def exists(self, target: str) -> bool:
-        if target.endswith("/"):
-            return target.rstrip("/") in self.dirs
-        return target in self.files or target in self.dirs
-
-    def suffix_matches(self, target: str) -> list[str]:
-        """Tracked files (or folders, for ``x/``) whose path ends with ``/target``."""
-        name = target.rstrip("/").rsplit("/", 1)[-1] + ("/" if target.endswith("/") else "")
-        tail = "/" + target
-        same_name = self.by_name.get(name, ())
-        if name == target:  # a bare name: every path of that name ends with it
-            found = list(same_name)
-        else:
-            found = [p for p in same_name if p.endswith(tail) or p == target]
-        if not target.endswith("/"):
-            found += [p + "/" for p in self.by_name.get(name + "/", ()) if ("/" + p).endswith(tail)]
-        return found
-
-    def resolve(self, target: str) -> str | None:
-        """The project path a mention names: itself from the root, else the unique
-        file ending with it (None: not found; an ambiguous suffix counts as found)."""
-        if self.exists(target):
-            return target
-        if (
-            self.prefix
-            and target.startswith(self.prefix)
-            and self.exists(target[len(self.prefix) :])
-        ):
-            return target[len(self.prefix) :]
-        name = target.rsplit("/", 1)[-1]
-        if name == target:  # a bare file name: the first file of that name, if any
-            same = self.by_name.get(name)
-            if same:
-                return same[0]
-        found = self.suffix_matches(target)
-        return found[0] if found else None
-
-
-def _walk(root: str) -> Iterable[str]:
-    """The files below ``root`` (links are listed, never followed)."""
-    count = 0
-    for folder, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if d not in NO_GIT_SKIPPED_FOLDERS)
-        rel = os.path.relpath(folder, root)
-        for name in filenames:
-            count += 1
-            if count > NO_GIT_MAX_FILES:
-                return
-            yield name if rel == "." else f"{rel.replace(os.sep, '/')}/{name}"
-
-
-# -- what git remembers ------------------------------------------------------------------------
-@dataclass
-class GitPast:
-    """From one walk of the history (newest first): where renamed paths went, when paths
-    were deleted, when files and memories last changed, which paths ever existed."""
-
-    renamed: dict[str, tuple[str, str, float]] = field(default_factory=dict)  # old -> new, commit
-    deleted: dict[str, tuple[str, float]] = field(default_factory=dict)  # path -> commit, time
-    changes: dict[str, list[float]] = field(default_factory=dict)  # path -> commit times
-    seen: set[str] = field(default_factory=set)
-
-    @staticmethod
-    def start(root: str, since: str | None = None) -> tuple[GitJob, GitJob]:
-        """The git commands :meth:`load` reads, started: what is staged or changed in the
-        work tree (a `git mv` not yet committed is a move too), then the log."""
-        args = ["log", "-z", "--relative", "-M", "--name-status", "--format=%x01%H %ct"]
-        return (
-            GitJob(
-                root,
-                "diff",
-                "-z",
-                "--relative",
-                "-M",
-                "--name-status",
-                "--no-ext-diff",
-                "--no-textconv",
-                "HEAD",
-            ),
-            GitJob(root, *args, *([f"{since}..HEAD"] if since else [])),
-        )
-
-    @classmethod
-    def load(
-        cls, root: str, since: str | None = None, started: tuple[GitJob, GitJob] | None = None
-    ) -> GitPast:
-        past = cls()
-        work_job, log_job = started or cls.start(root, since)
-        try:
-            work = work_job.result()
-            out = b"\x01" + WORK_TREE.encode() + b" " + str(time.time()).encode() + b"\0\n" + work
-            out += log_job.result()
-        except GitUnavailable:
-            log_job.discard()
-            return past  # no commit yet
-        for block in out.decode("utf-8", "replace").split("\x01")[1:]:
-            head, _, rest = block.partition("\n")
-            commit, _, stamp = head.strip("\0").partition(" ")
-            when = float(stamp or 0)
-            fields = rest.strip("\0\n").split("\0")
-            i = 0
-            while i < len(fields):
-                status = fields[i].strip()
-                if not status:
-                    i += 1
-                    continue
-                if status[0] in "RC":
-                    if i + 2 >= len(fields):
-                        break
-                    old, new = fields[i + 1], fields[i + 2]
-                    i += 3
-                    past.seen.update((old, new))
-                    if status[0] == "R":
-                        past.renamed.setdefault(old, (new, commit, when))
-                    past.changes.setdefault(new, []).append(when)
-                    continue
-                if i + 1 >= len(fields):
-                    break
-                path = fields[i + 1]
-                i += 2
-                past.seen.add(path)
-                if status[0] == "D":
-                    past.deleted.setdefault(path, (commit, when))
-                else:
-                    past.changes.setdefault(path, []).append(when)
-        return past
-
-    def follow(self, path: str, files: ProjectFiles) -> tuple[str, str] | None:
-        """(path now, commit of the last rename) for a path git saw renamed, following
-        renames until one exists now; None when the trail ends nowhere."""
-        commit = None
-        seen = set()
-        while path in self.renamed and path not in seen:
-            seen.add(path)
-            path, commit, _ = self.renamed[path]
-            if files.exists(path):
-                return path, commit
-        return None
-
-    def gone_at(self, path: str) -> float | None:
-        """When ``path`` stopped existing (renamed away or deleted), newest."""
-        times = []
-        if path in self.renamed:
-            times.append(self.renamed[path][2])
-        if path in self.deleted:
-            times.append(self.deleted[path][1])
-        return max(times) if times else None
-
-
-# -- symbols -----------------------------------------------------------------------------------
-def find_words(
-    files: ProjectFiles, words: Iterable[str], identifiers: set[bytes] | None = None
-) -> set[str]:
-    """Which of ``words`` occur as whole words in the project's source files (memories and
-    prose documents excluded): one ``git grep`` for all of them."""
-    wanted = sorted(set(words))
-    if not wanted:
-        return set()
-    if files.git:
-        present = identifiers if identifiers is not None else source_identifiers(files)
-        return {w for w in wanted if w.encode() in present}
-    return _find_words_on_disk(files, wanted)
-
-
-def start_identifier_scan(root: str) -> GitJob:
-    """The ``git grep`` of :func:`source_identifiers`, started: every identifier of the
-    source files, once, whatever the number of symbols asked (a fixed-string search for
-    thousands of words at once is slow)."""
-    excludes = [f":(exclude,glob)**/*.{ext}" for ext in DOC_EXTENSIONS]
-    return GitJob(
-        root,
-        "grep",
-        "-I",
-        "-h",
-        "-o",
-        "-E",
-        "--untracked",
-        "--no-color",
-        "--no-textconv",
-        "-e",
-        "[A-Za-z_][A-Za-z0-9_]*",
-        "--",
-        ".",
-        ":(exclude).serena",
-        *excludes,
-    )
-
-
-def source_identifiers(
-    files: ProjectFiles, started: GitJob | IdentifierScan | None = None
-) -> set[bytes]:
-    """Every identifier in the tracked and untracked (not ignored) source files
-    (``started``: :func:`start_identifier_scan` run in the project's root, or the kept
-    scan of :mod:`serena_memory.integrity.code_cache`)."""
-    if files.git:
-        try:
-            out = (started or start_identifier_scan(files.root)).result()
-            if isinstance(out, set):
-                return out
-        except GitUnavailable as exc:
-            if not str(exc):  # status 1 with no message: nothing matched
-                return set()
-            raise MemoryStoreError(
-                f"the project's source files could not be searched for symbols ({exc}); "
-                "run the check again, or leave symbols out"
-            ) from None
-        return set(out.split(b"\n"))
-    return set()
 
 
 def _single_threaded() -> bool:
@@ -437,112 +67,18 @@ def _single_threaded() -> bool:
     return hasattr(os, "fork") and threading.active_count() == 1
 
 
-def _find_words_on_disk(files: ProjectFiles, wanted: Sequence[str]) -> set[str]:
-    pattern = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in wanted) + r")\b")
-    found: set[str] = set()
-    allowed = (files.root,)
-    for rel in files.files:
-        if rel.startswith(".serena/") or rel.rsplit(".", 1)[-1].lower() in DOC_EXTENSIONS:
-            continue
-        path = os.path.join(files.root, rel)
-        try:
-            if os.path.islink(path) or os.path.getsize(path) > NO_GIT_MAX_SOURCE_BYTES:
-                continue
-            data = read_regular_file(path, allowed, f"file {rel}", NO_GIT_MAX_SOURCE_BYTES)
-        except (OSError, MemoryStoreError):
-            continue
-        if b"\0" in data[:8000]:
-            continue
-        found.update(pattern.findall(data.decode("utf-8", "replace")))
-        if len(found) == len(wanted):
-            break
-    return found
-
-
-# -- findings ----------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class CodeFinding:
-    memory: str
-    line: int
-    mention: str
-    kind: str
-    status: str
-    target: str = ""
-    new_path: str | None = None
-    commit: str | None = None
-    commits_since: int | None = None
-    note: str = ""
-    read_only: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "memory": self.memory,
-            "line": self.line,
-            "mention": self.mention,
-            "kind": self.kind,
-            "status": self.status,
-        }
-        if self.status == MOVED:
-            data["new_path"] = self.new_path
-        if self.commit:
-            data["commit"] = self.commit
-        if self.status == CHANGED:
-            data["commits_since"] = self.commits_since
-        if self.note:
-            data["note"] = self.note
-        return data
-
-    def describe(self) -> str:
-        if self.status == MOVED:
-            return f"`{self.mention}` moved to `{self.new_path}` (commit {str(self.commit)[:10]})"
-        if self.status == CHANGED:
-            return f"`{self.mention}` changed in {self.commits_since} commits since"
-        what = "file or folder" if self.kind == PATH else "symbol"
-        return f"`{self.mention}`: no such {what} now" + (f" ({self.note})" if self.note else "")
-
-
-@dataclass
-class CodeReport:
-    findings: list[CodeFinding] = field(default_factory=list)
-    scanned: int = 0
-    mentions: int = 0
-    git: bool = False
-    since: str | None = None
-
-    @property
-    def failing(self) -> list[CodeFinding]:
-        return [f for f in self.findings if f.status in (MISSING, MOVED)]
-
-    def drifted(self) -> list[str]:
-        return sorted({f.memory for f in self.failing})
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "code": [f.to_dict() for f in self.findings],
-            "code_mentions": self.mentions,
-            "code_git": self.git,
-        }
-
-    def to_text(self) -> str:
-        from serena_memory.core.display import escape_line
-
-        if not self.findings:
-            where = "git's list of files" if self.git else "the files on disk"
-            return (
-                f"Code: {self.mentions} mention(s) of code in {self.scanned} memory(ies) "
-                f"checked against {where}; none drifted.\n"
-            )
-        memories = len({f.memory for f in self.findings})
-        out = [f"Code: {len(self.findings)} finding(s) in {memories} memory(ies):"]
-        for f in self.findings:
-            out.append(
-                f"  {escape_line(f.memory)}:{f.line}: {f.status}: {escape_line(f.describe())}"
-            )
-        if not self.git:
-            out.append("  (not a git work tree: moved and changed need git)")
-        if any(f.status == MOVED for f in self.findings):
-            out.append("Fix moved paths with `serena memories fix-code-references`.")
-        return "\n".join(out) + "\n"
+def _symbol_finding(
+    memory: str, m: Mention, present: set[str], read_only: bool = False
+) -> CodeFinding | None:
+    """The finding of a symbol whose identifiers are not all in ``present`` (None: all are)."""
+    words = m.words
+    absent = [w for w in words if w not in present]
+    if not absent:
+        return None
+    note = f"`{absent[0]}` is in no source file" if len(words) > 1 else ""
+    return CodeFinding(
+        memory, m.line, m.text, SYMBOL, MISSING, m.target, note=note, read_only=read_only
+    )
 
 
 class CodeChecker:
@@ -646,46 +182,46 @@ class CodeChecker:
         """:meth:`check` for mentions already extracted (name -> :func:`extract` of its
         text)."""
         read_only = set(read_only)
-        report = CodeReport(scanned=len(extracted), git=self.files.git)
-        mentions: dict[str, list[Mention]] = {}
-        words: set[str] = set()
         kept = self.kept
-        for name, every in extracted.items():
-            found = [m for m in every if kept(m)]
-            mentions[name] = found
-            report.mentions += len(found)
-            if symbols:
-                words.update(w for m in found if m.kind == SYMBOL for w in m.words)
+        mentions = {name: [m for m in every if kept(m)] for name, every in extracted.items()}
+        report = CodeReport(scanned=len(extracted), git=self.files.git)
+        report.mentions = sum(len(found) for found in mentions.values())
+        words = _symbol_words(mentions) if symbols else set()
         self.wait()
-        present = find_words(self.files, words, self._identifiers) if symbols and words else set()
+        present = find_words(self.files, words, self._identifiers) if words else set()
         for name in sorted(mentions):
-            when = (written or {}).get(name)
-            for m in mentions[name]:
-                if m.kind == SYMBOL:
-                    if not symbols:
-                        continue
-                    absent = [w for w in m.words if w not in present]
-                    if absent:
-                        report.findings.append(
-                            CodeFinding(
-                                name,
-                                m.line,
-                                m.text,
-                                SYMBOL,
-                                MISSING,
-                                m.target,
-                                note=f"`{absent[0]}` is in no source file"
-                                if len(m.words) > 1
-                                else "",
-                                read_only=name in read_only,
-                            )
-                        )
-                    continue
-                finding = self.check_path(name, m, when, name in read_only)
-                if finding is not None:
-                    report.findings.append(finding)
+            report.findings += self._findings(
+                name,
+                mentions[name],
+                (written or {}).get(name),
+                name in read_only,
+                present if symbols else None,
+            )
         report.findings = self.without_left_alone(report.findings)
         return report
+
+    def _findings(
+        self,
+        memory: str,
+        mentions: list[Mention],
+        when: float | None,
+        read_only: bool,
+        present: set[str] | None,
+    ) -> list[CodeFinding]:
+        """The findings of one memory's mentions (``present``: the symbols found in the
+        source files; None: symbols are not checked)."""
+        out = []
+        check_path = self.check_path
+        for m in mentions:
+            if m.kind != SYMBOL:
+                finding = check_path(memory, m, when, read_only)
+            elif present is not None:
+                finding = _symbol_finding(memory, m, present, read_only)
+            else:
+                continue
+            if finding is not None:
+                out.append(finding)
+        return out
 
     def without_left_alone(self, findings: list[CodeFinding]) -> list[CodeFinding]:
         """Drop missing paths that git ignores (a local file, a build output: not the
@@ -693,7 +229,15 @@ class CodeChecker:
         targets = sorted({f.target for f in findings if f.kind == PATH and f.status == MISSING})
         if not targets or not self.files.git:
             return findings
-        alone: set[str] = set()
+        alone = {a.rstrip("/") for a in self._ignored(targets) | self._outside(targets)}
+        return [
+            f
+            for f in findings
+            if not (f.kind == PATH and f.status == MISSING and f.target.rstrip("/") in alone)
+        ]
+
+    def _ignored(self, targets: list[str]) -> set[str]:
+        """The ``targets`` git ignores."""
         try:
             out = run_git(
                 self.files.root,
@@ -703,28 +247,25 @@ class CodeChecker:
                 "--stdin",
                 data="\0".join(t.rstrip("/") for t in targets).encode() + b"\0",
             )
-            alone.update(p for p in out.decode("utf-8", "replace").split("\0") if p)
         except GitUnavailable:
-            pass  # nothing ignored
-        if self.files.prefix:
-            specs = [":(top,literal)" + t.rstrip("/") for t in targets]
-            try:
-                out = run_git(self.files.root, "ls-files", "-z", "--full-name", "--", *specs)
-                listed = set(out.decode("utf-8", "replace").split("\0"))
-                alone.update(
-                    t
-                    for t in targets
-                    if t.rstrip("/") in listed
-                    or any(p.startswith(t.rstrip("/") + "/") for p in listed)
-                )
-            except GitUnavailable:
-                pass
-        alone = {a.rstrip("/") for a in alone}
-        return [
-            f
-            for f in findings
-            if not (f.kind == PATH and f.status == MISSING and f.target.rstrip("/") in alone)
-        ]
+            return set()  # nothing ignored
+        return {p for p in out.decode("utf-8", "replace").split("\0") if p}
+
+    def _outside(self, targets: list[str]) -> set[str]:
+        """In a subproject, the ``targets`` that name files of its work tree outside it."""
+        if not self.files.prefix:
+            return set()
+        specs = [":(top,literal)" + t.rstrip("/") for t in targets]
+        try:
+            out = run_git(self.files.root, "ls-files", "-z", "--full-name", "--", *specs)
+        except GitUnavailable:
+            return set()
+        listed = set(out.decode("utf-8", "replace").split("\0"))
+        return {
+            t
+            for t in targets
+            if t.rstrip("/") in listed or any(p.startswith(t.rstrip("/") + "/") for p in listed)
+        }
 
     def kept(self, m: Mention) -> bool:
         if m.rooted and m.target.split("/", 1)[0] not in self.files.top:
@@ -739,49 +280,17 @@ class CodeChecker:
     def check_path(
         self, memory: str, m: Mention, when: float | None, read_only: bool = False
     ) -> CodeFinding | None:
-        target = m.target
-        resolved = self.files.resolve(target)
+        """The finding of one path mention: missing, moved or changed (None: it names a
+        file of the project that did not change much since ``when``)."""
+        resolved = self.files.resolve(m.target)
         if resolved is not None:
-            if (
-                not self.history
-                or when is None
-                or self.changed_commits <= 0
-                or resolved.endswith("/")
-            ):
-                return None
-            since = sum(1 for t in self.past.changes.get(resolved, ()) if t > when)
-            if since >= self.changed_commits:
-                return CodeFinding(
-                    memory,
-                    m.line,
-                    m.text,
-                    PATH,
-                    CHANGED,
-                    target,
-                    commits_since=since,
-                    read_only=read_only,
-                )
-            return None
+            return self._changed(memory, m, resolved, when, read_only)
         if not self.history:
-            return CodeFinding(memory, m.line, m.text, PATH, MISSING, target, read_only=read_only)
-        past = self.past
-        candidates = [target.rstrip("/")]
-        if self.files.prefix and target.startswith(self.files.prefix):
-            candidates.append(target[len(self.files.prefix) :].rstrip("/"))
-        if target.rstrip("/") not in past.renamed and target.rstrip("/") not in past.seen:
-            tail = "/" + target.rstrip("/")
-            olds = sorted({p for p in past.seen if p.endswith(tail)})
-            candidates += olds
-        moves = {}
-        for old in candidates:
-            found = past.follow(old, self.files)
-            if found is not None:
-                moves[found[0]] = (old, found[1])
-        if target.endswith("/") and not moves:
-            moves = self._moved_folder(target.rstrip("/"))
+            return CodeFinding(memory, m.line, m.text, PATH, MISSING, m.target, read_only=read_only)
+        candidates, moves = self._moves(m.target)
         if len(moves) == 1:
-            ((new, (old, commit)),) = moves.items()
-            if target.endswith("/") and not new.endswith("/"):
+            ((new, (_old, commit)),) = moves.items()
+            if m.target.endswith("/") and not new.endswith("/"):
                 new += "/"
             return CodeFinding(
                 memory,
@@ -789,28 +298,81 @@ class CodeChecker:
                 m.text,
                 PATH,
                 MOVED,
-                target,
+                m.target,
                 new_path=new,
                 commit=commit,
                 read_only=read_only,
             )
-        note = ""
+        note = self._missing_note(m.target, candidates, moves, when)
+        return CodeFinding(
+            memory, m.line, m.text, PATH, MISSING, m.target, note=note, read_only=read_only
+        )
+
+    def _changed(
+        self, memory: str, m: Mention, resolved: str, when: float | None, read_only: bool
+    ) -> CodeFinding | None:
+        """A ``changed`` finding for a file that exists, when enough commits changed it
+        since the memory last changed."""
+        if not self.history or when is None or self.changed_commits <= 0 or resolved.endswith("/"):
+            return None
+        since = sum(1 for t in self.past.changes.get(resolved, ()) if t > when)
+        if since < self.changed_commits:
+            return None
+        return CodeFinding(
+            memory,
+            m.line,
+            m.text,
+            PATH,
+            CHANGED,
+            m.target,
+            commits_since=since,
+            read_only=read_only,
+        )
+
+    def _moves(self, target: str) -> tuple[list[str], dict[str, tuple[str, str]]]:
+        """The paths git may have known a missing ``target`` by (itself, itself below the
+        subproject, and for a suffix git never saw the paths git saw ending with it), and
+        where they went (path now -> (old path, commit of the rename))."""
+        past, files = self.past, self.files
+        bare = target.rstrip("/")
+        candidates = [bare]
+        if files.prefix and target.startswith(files.prefix):
+            candidates.append(target[len(files.prefix) :].rstrip("/"))
+        if bare not in past.renamed and bare not in past.seen:
+            tail = "/" + bare
+            candidates += sorted({p for p in past.seen if p.endswith(tail)})
+        moves = {}
+        for old in candidates:
+            found = past.follow(old, files)
+            if found is not None:
+                moves[found[0]] = (old, found[1])
+        if target.endswith("/") and not moves:
+            moves = self._moved_folder(bare)
+        return candidates, moves
+
+    def _missing_note(
+        self,
+        target: str,
+        candidates: list[str],
+        moves: dict[str, tuple[str, str]],
+        when: float | None,
+    ) -> str:
+        """What git says about a path that is missing and did not move to one place."""
+        past = self.past
         gone = [t for t in (past.gone_at(c) for c in candidates) if t is not None]
         if len(moves) > 1:
-            note = "moved to several places: " + ", ".join(sorted(moves))
-        elif (
+            return "moved to several places: " + ", ".join(sorted(moves))
+        if (
             not gone
             and not any(c in past.seen for c in candidates)
             and not self._folder_seen(target)
         ):
-            note = "never in the git history: a plan or a typo?"
-        elif gone and when is not None and max(gone) <= when:
-            note = "already gone when the memory last changed"
-        elif target.rstrip("/") in past.deleted:
-            note = f"deleted in commit {past.deleted[target.rstrip('/')][0][:10]}"
-        return CodeFinding(
-            memory, m.line, m.text, PATH, MISSING, target, note=note, read_only=read_only
-        )
+            return "never in the git history: a plan or a typo?"
+        if gone and when is not None and max(gone) <= when:
+            return "already gone when the memory last changed"
+        if target.rstrip("/") in past.deleted:
+            return f"deleted in commit {past.deleted[target.rstrip('/')][0][:10]}"
+        return ""
 
     def _folder_seen(self, target: str) -> bool:
         head = target.rstrip("/") + "/"
@@ -829,6 +391,11 @@ class CodeChecker:
             new, commit = next(iter(targets.items()))
             return {new: (folder, commit)}
         return {}
+
+
+def _symbol_words(mentions: dict[str, list[Mention]]) -> set[str]:
+    """The identifiers of every symbol mentioned."""
+    return {w for found in mentions.values() for m in found if m.kind == SYMBOL for w in m.words}
 
 
 def extract_forked(
@@ -889,99 +456,6 @@ def memory_times(
         except OSError:
             continue
     return out
-
-
-_REVISION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/~^@{}-]*$")
-
-
-@dataclass
-class Window:
-    """What changed since a revision: the paths deleted or renamed, the words on removed
-    lines, the memories changed."""
-
-    gone: set[str]
-    removed_words: set[str]
-    memories: set[str]
-
-    def keep(self, findings: list[CodeFinding]) -> list[CodeFinding]:
-        kept = []
-        for f in findings:
-            if f.memory in self.memories:
-                kept.append(f)
-            elif f.kind == PATH and f.status in (MISSING, MOVED):
-                target = f.target.rstrip("/")
-                if any(
-                    g == target or g.endswith("/" + target) or g.startswith(target + "/")
-                    for g in self.gone
-                ):
-                    kept.append(f)
-            elif f.kind == SYMBOL and any(
-                w in self.removed_words for w in re.findall(r"\w+", f.target)
-            ):
-                kept.append(f)
-        return kept
-
-
-def changes_since(files: ProjectFiles, rev: str) -> Window:
-    """The :class:`Window` since ``rev`` (a commit; refused unless git knows it as one)."""
-    if not files.git:
-        raise MemoryStoreError("--since needs a git work tree; this project is not one")
-    if not _REVISION.match(rev) or ".." in rev:
-        raise MemoryStoreError(f"{rev!r} is not a revision; give a commit such as HEAD or main~3")
-    try:
-        commit = (
-            run_git(
-                files.root,
-                "rev-parse",
-                "--verify",
-                "--quiet",
-                "--end-of-options",
-                rev + "^{commit}",
-            )
-            .decode()
-            .strip()
-        )
-    except GitUnavailable:
-        raise MemoryStoreError(
-            f"git knows no commit {rev!r}; give one such as HEAD or main~3"
-        ) from None
-    diff = ("--no-ext-diff", "--no-textconv", "--relative")
-    names = run_git(files.root, "diff", "-z", "-M", "--name-status", *diff, commit)
-    fields = names.decode("utf-8", "replace").split("\0")
-    gone: set[str] = set()
-    touched: set[str] = set()
-    i = 0
-    while i < len(fields):
-        status = fields[i]
-        if not status:
-            i += 1
-            continue
-        if status[0] in "RC" and i + 2 < len(fields):
-            if status[0] == "R":
-                gone.add(fields[i + 1])
-            touched.update((fields[i + 1], fields[i + 2]))
-            i += 3
-            continue
-        if i + 1 < len(fields):
-            if status[0] == "D":
-                gone.add(fields[i + 1])
-            touched.add(fields[i + 1])
-        i += 2
-    text = run_git(files.root, "diff", "-U0", *diff, commit, "--", ".", ":(exclude).serena")
-    words: set[str] = set()
-    for line in text.decode("utf-8", "replace").splitlines():
-        if line.startswith("-") and not line.startswith("---"):
-            words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", line))
-    untracked = run_git(
-        files.root, "ls-files", "-z", "--others", "--exclude-standard", "--", ".serena"
-    )
-    touched.update(untracked.decode("utf-8", "replace").split("\0"))
-    memories = {
-        p[len(MEMORIES_FOLDER) : -3]
-        for p in touched
-        if p.startswith(MEMORIES_FOLDER) and p.endswith(".md")
-    }
-    return Window(gone, words, memories)
 
 
 # -- the read note ------------------------------------------------------------------------------

@@ -113,37 +113,53 @@ def _has_extension(name: str) -> bool:
 def path_target(raw: str) -> tuple[str, bool] | None:
     """(project-relative target, loose) for a code span that is a path, else None.
     Paths that leave the project (absolute, ``~``, ``..``) are None: never looked at."""
-    text = raw.strip()
-    if not text or text.startswith(("/", "~", "\\", "-", "mem:")) or _DRIVE.match(text):
-        return None
-    text = _LOCATION.sub("", text) if ("#" in text or ":" in text) else text
-    if not text or not _PATH_CHARS.match(text):
+    text = _path_text(raw)
+    if text is None:
         return None
     folder = text.endswith("/")
     dotted = text.startswith("./")
     body = text.rstrip("/")
-    if not body or body in (".", ".."):
-        return None
     last = body.rsplit("/", 1)[-1]
-    has_slash = "/" in body
-    if not (has_slash or folder or dotted):
-        # a bare word: a file name only with a known extension (``login.py``)
-        if not (_has_extension(last) or last in EXTENSIONLESS_FILES):
-            return None
-        if last.startswith(".") and last.count(".") == 1:
-            return None  # `.md` is an extension, not a file
+    named = _has_extension(last) or last in EXTENSIONLESS_FILES
+    if not ("/" in body or folder or dotted or _is_file_name(last, named)):
+        return None
     if _PLACEHOLDER_NAME.match(last):
         return None  # a naming rule (`PascalCase.tsx`, `.test.ts`), not a file
-    # normpath only changes a path with an empty, `.` or `..` part
-    normal = posixpath.normpath(body) if ("//" in body or "/." in "/" + body) else body
-    if normal.startswith("..") or normal.startswith("/") or normal == ".":
+    normal = _within_project(body)
+    if normal is None:
         return None
-    if normal.startswith("-") or "/-" in normal:
-        return None
-    loose = not (folder or _has_extension(last) or last in EXTENSIONLESS_FILES or dotted)
+    loose = not (folder or named or dotted)
     if loose and _NUMBERS.fullmatch(normal):
         return None  # a date or a ratio
     return (normal + "/" if folder else normal), loose
+
+
+def _path_text(raw: str) -> str | None:
+    """A code span's text without its line or anchor, when it has the characters of a
+    path, names more than ``.`` or ``..`` and does not start outside the project (``/``,
+    ``~``, a drive) or as an option."""
+    text = raw.strip()
+    if not text or text.startswith(("/", "~", "\\", "-", "mem:")) or _DRIVE.match(text):
+        return None
+    text = _LOCATION.sub("", text) if ("#" in text or ":" in text) else text
+    if not text or not _PATH_CHARS.match(text) or text.rstrip("/") in ("", ".", ".."):
+        return None
+    return text
+
+
+def _is_file_name(last: str, named: bool) -> bool:
+    """Whether a bare word (no ``/``) is a file name: only with a known extension or name
+    (``login.py``, ``Makefile``; ``named``), and ``.md`` is an extension, not a file."""
+    return named and not (last.startswith(".") and last.count(".") == 1)
+
+
+def _within_project(body: str) -> str | None:
+    """``body`` normalised; None when it leaves the project or a part is an option."""
+    # normpath only changes a path with an empty, `.` or `..` part
+    normal = posixpath.normpath(body) if ("//" in body or "/." in "/" + body) else body
+    if normal.startswith(("..", "/", "-")) or normal == "." or "/-" in normal:
+        return None
+    return normal
 
 
 def symbol_target(raw: str) -> str | None:
@@ -156,19 +172,26 @@ def symbol_target(raw: str) -> str | None:
     if any(len(p) < 2 for p in parts) and not call:
         return None
     if call is not None or len(parts) > 1:
-        lower = all(p.islower() and "_" not in p for p in parts)
-        if len(parts) == 2 and not call and lower:
-            return None  # `foo.bar` in prose is more often a domain or a key than code
-        return ".".join(parts)
-    word = parts[0]
-    if word in PRODUCT_WORDS:
+        return _dotted_name(parts, call)
+    return parts[0] if _is_symbol_word(parts[0]) else None
+
+
+def _dotted_name(parts: list[str], call: str | None) -> str | None:
+    """A call or a dotted name; ``foo.bar`` in prose is more often a domain or a key than
+    code (None)."""
+    lower = all(p.islower() and "_" not in p for p in parts)
+    if len(parts) == 2 and not call and lower:
         return None
-    if word.isupper() or word.lower() in _GENERIC:
-        return None
+    return ".".join(parts)
+
+
+def _is_symbol_word(word: str) -> bool:
+    """Whether one word names a symbol: snake_case or camelCase, and not a product's name,
+    an all-capitals word or a generic word (``true``, ``self``, ``TODO``)."""
+    if word in PRODUCT_WORDS or word.isupper() or word.lower() in _GENERIC:
+        return False
     inner_upper = any(c.isupper() for c in word[1:])
-    if "_" in word.strip("_") or (inner_upper and _CAMEL.match(word)):
-        return word
-    return None
+    return "_" in word.strip("_") or bool(inner_upper and _CAMEL.match(word))
 
 
 _PLACEHOLDER_NAME = re.compile(

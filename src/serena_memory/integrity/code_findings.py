@@ -1,0 +1,101 @@
+"""What a code check finds and how it is told: a mention of a path or a symbol that is
+missing now, a path git saw move (and where to), a file that changed a lot since the
+memory last changed; the report of one check, as text (each name and mention escaped, so
+a memory can't forge lines of the report) or as JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from serena_memory.integrity.code_mentions import PATH
+
+MISSING = "missing"
+MOVED = "moved"
+CHANGED = "changed"
+
+
+@dataclass(frozen=True)
+class CodeFinding:
+    memory: str
+    line: int
+    mention: str
+    kind: str
+    status: str
+    target: str = ""
+    new_path: str | None = None
+    commit: str | None = None
+    commits_since: int | None = None
+    note: str = ""
+    read_only: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "memory": self.memory,
+            "line": self.line,
+            "mention": self.mention,
+            "kind": self.kind,
+            "status": self.status,
+        }
+        if self.status == MOVED:
+            data["new_path"] = self.new_path
+        if self.commit:
+            data["commit"] = self.commit
+        if self.status == CHANGED:
+            data["commits_since"] = self.commits_since
+        if self.note:
+            data["note"] = self.note
+        return data
+
+    def describe(self) -> str:
+        if self.status == MOVED:
+            return f"`{self.mention}` moved to `{self.new_path}` (commit {str(self.commit)[:10]})"
+        if self.status == CHANGED:
+            return f"`{self.mention}` changed in {self.commits_since} commits since"
+        what = "file or folder" if self.kind == PATH else "symbol"
+        return f"`{self.mention}`: no such {what} now" + (f" ({self.note})" if self.note else "")
+
+
+@dataclass
+class CodeReport:
+    findings: list[CodeFinding] = field(default_factory=list)
+    scanned: int = 0
+    mentions: int = 0
+    git: bool = False
+    since: str | None = None
+
+    @property
+    def failing(self) -> list[CodeFinding]:
+        return [f for f in self.findings if f.status in (MISSING, MOVED)]
+
+    def drifted(self) -> list[str]:
+        return sorted({f.memory for f in self.failing})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": [f.to_dict() for f in self.findings],
+            "code_mentions": self.mentions,
+            "code_git": self.git,
+        }
+
+    def to_text(self) -> str:
+        from serena_memory.core.display import escape_line
+
+        if not self.findings:
+            where = "git's list of files" if self.git else "the files on disk"
+            return (
+                f"Code: {self.mentions} mention(s) of code in {self.scanned} memory(ies) "
+                f"checked against {where}; none drifted.\n"
+            )
+        memories = len({f.memory for f in self.findings})
+        out = [f"Code: {len(self.findings)} finding(s) in {memories} memory(ies):"]
+        for f in self.findings:
+            out.append(
+                f"  {escape_line(f.memory)}:{f.line}: {f.status}: {escape_line(f.describe())}"
+            )
+        if not self.git:
+            out.append("  (not a git work tree: moved and changed need git)")
+        if any(f.status == MOVED for f in self.findings):
+            out.append("Fix moved paths with `serena memories fix-code-references`.")
+        return "\n".join(out) + "\n"

@@ -1,0 +1,227 @@
+"""What git remembers about the project's files, for the code checks: one walk of the
+history (where renamed paths went, when paths were deleted, when files and memories last
+changed) and what changed since a given revision (for ``check --code --since``). A
+revision from outside is refused unless it has the shape of one and git knows it as a
+commit: nothing starting with ``-``, no ranges.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from serena_memory.core.errors import MemoryStoreError
+from serena_memory.integrity.code_findings import MISSING, MOVED, CodeFinding
+from serena_memory.integrity.code_git import GitJob, GitUnavailable, run_git
+from serena_memory.integrity.code_mentions import PATH, SYMBOL
+from serena_memory.integrity.code_project import ProjectFiles
+
+WORK_TREE = "work-tree"  # the "commit" of a change not committed yet
+MEMORIES_FOLDER = ".serena/memories/"
+
+
+def name_status(fields: list[str]) -> Iterator[tuple[str, str | None, str]]:
+    """The entries of git's ``--name-status -z`` output (``fields``: split at its NULs):
+    (status letter, the old path of a rename or a copy or None, the path); an entry cut
+    short ends the list."""
+    i, count = 0, len(fields)
+    while i < count:
+        status = fields[i].strip()
+        if not status:
+            i += 1
+        elif status[0] in "RC":
+            if i + 2 >= count:
+                return
+            yield status[0], fields[i + 1], fields[i + 2]
+            i += 3
+        else:
+            if i + 1 >= count:
+                return
+            yield status[0], None, fields[i + 1]
+            i += 2
+
+
+@dataclass
+class GitPast:
+    """From one walk of the history (newest first): where renamed paths went, when paths
+    were deleted, when files and memories last changed, which paths ever existed."""
+
+    renamed: dict[str, tuple[str, str, float]] = field(default_factory=dict)  # old -> new, commit
+    deleted: dict[str, tuple[str, float]] = field(default_factory=dict)  # path -> commit, time
+    changes: dict[str, list[float]] = field(default_factory=dict)  # path -> commit times
+    seen: set[str] = field(default_factory=set)
+
+    @staticmethod
+    def start(root: str, since: str | None = None) -> tuple[GitJob, GitJob]:
+        """The git commands :meth:`load` reads, started: what is staged or changed in the
+        work tree (a `git mv` not yet committed is a move too), then the log."""
+        args = ["log", "-z", "--relative", "-M", "--name-status", "--format=%x01%H %ct"]
+        return (
+            GitJob(
+                root,
+                "diff",
+                "-z",
+                "--relative",
+                "-M",
+                "--name-status",
+                "--no-ext-diff",
+                "--no-textconv",
+                "HEAD",
+            ),
+            GitJob(root, *args, *([f"{since}..HEAD"] if since else [])),
+        )
+
+    @classmethod
+    def load(
+        cls, root: str, since: str | None = None, started: tuple[GitJob, GitJob] | None = None
+    ) -> GitPast:
+        past = cls()
+        work_job, log_job = started or cls.start(root, since)
+        try:
+            work = work_job.result()
+            out = b"\x01" + WORK_TREE.encode() + b" " + str(time.time()).encode() + b"\0\n" + work
+            out += log_job.result()
+        except GitUnavailable:
+            log_job.discard()
+            return past  # no commit yet
+        for block in out.decode("utf-8", "replace").split("\x01")[1:]:
+            head, _, rest = block.partition("\n")
+            commit, _, stamp = head.strip("\0").partition(" ")
+            past.add(commit, float(stamp or 0), rest.strip("\0\n").split("\0"))
+        return past
+
+    def add(self, commit: str, when: float, fields: list[str]) -> None:
+        """What one commit (or the work tree) did to the files ``fields`` list."""
+        seen, renamed, deleted, changes = self.seen, self.renamed, self.deleted, self.changes
+        for letter, old, path in name_status(fields):
+            seen.add(path)
+            if old is not None:
+                seen.add(old)
+                if letter == "R":
+                    renamed.setdefault(old, (path, commit, when))
+            if letter == "D":
+                deleted.setdefault(path, (commit, when))
+            else:
+                changes.setdefault(path, []).append(when)
+
+    def follow(self, path: str, files: ProjectFiles) -> tuple[str, str] | None:
+        """(path now, commit of the last rename) for a path git saw renamed, following
+        renames until one exists now; None when the trail ends nowhere."""
+        commit = None
+        seen = set()
+        while path in self.renamed and path not in seen:
+            seen.add(path)
+            path, commit, _ = self.renamed[path]
+            if files.exists(path):
+                return path, commit
+        return None
+
+    def gone_at(self, path: str) -> float | None:
+        """When ``path`` stopped existing (renamed away or deleted), newest."""
+        times = []
+        if path in self.renamed:
+            times.append(self.renamed[path][2])
+        if path in self.deleted:
+            times.append(self.deleted[path][1])
+        return max(times) if times else None
+
+
+_REVISION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/~^@{}-]*$")
+
+
+@dataclass
+class Window:
+    """What changed since a revision: the paths deleted or renamed, the words on removed
+    lines, the memories changed."""
+
+    gone: set[str]
+    removed_words: set[str]
+    memories: set[str]
+
+    def keep(self, findings: list[CodeFinding]) -> list[CodeFinding]:
+        kept = []
+        for f in findings:
+            if f.memory in self.memories:
+                kept.append(f)
+            elif f.kind == PATH and f.status in (MISSING, MOVED):
+                target = f.target.rstrip("/")
+                if any(
+                    g == target or g.endswith("/" + target) or g.startswith(target + "/")
+                    for g in self.gone
+                ):
+                    kept.append(f)
+            elif f.kind == SYMBOL and any(
+                w in self.removed_words for w in re.findall(r"\w+", f.target)
+            ):
+                kept.append(f)
+        return kept
+
+
+def changes_since(files: ProjectFiles, rev: str) -> Window:
+    """The :class:`Window` since ``rev`` (a commit; refused unless git knows it as one)."""
+    commit = _commit(files, rev)
+    gone, touched = _names_changed(files, commit)
+    untracked = run_git(
+        files.root, "ls-files", "-z", "--others", "--exclude-standard", "--", ".serena"
+    )
+    touched.update(untracked.decode("utf-8", "replace").split("\0"))
+    memories = {
+        p[len(MEMORIES_FOLDER) : -3]
+        for p in touched
+        if p.startswith(MEMORIES_FOLDER) and p.endswith(".md")
+    }
+    return Window(gone, _removed_words(files, commit), memories)
+
+
+def _commit(files: ProjectFiles, rev: str) -> str:
+    """The commit ``rev`` names; one sentence when it names none."""
+    if not files.git:
+        raise MemoryStoreError("--since needs a git work tree; this project is not one")
+    if not _REVISION.match(rev) or ".." in rev:
+        raise MemoryStoreError(f"{rev!r} is not a revision; give a commit such as HEAD or main~3")
+    try:
+        return (
+            run_git(
+                files.root,
+                "rev-parse",
+                "--verify",
+                "--quiet",
+                "--end-of-options",
+                rev + "^{commit}",
+            )
+            .decode()
+            .strip()
+        )
+    except GitUnavailable:
+        raise MemoryStoreError(
+            f"git knows no commit {rev!r}; give one such as HEAD or main~3"
+        ) from None
+
+
+_DIFF = ("--no-ext-diff", "--no-textconv", "--relative")
+
+
+def _names_changed(files: ProjectFiles, commit: str) -> tuple[set[str], set[str]]:
+    """(paths deleted or renamed away, paths touched) between ``commit`` and the work tree."""
+    names = run_git(files.root, "diff", "-z", "-M", "--name-status", *_DIFF, commit)
+    gone: set[str] = set()
+    touched: set[str] = set()
+    for letter, old, path in name_status(names.decode("utf-8", "replace").split("\0")):
+        if letter in "RD":
+            gone.add(old or path)  # renamed away, or deleted
+        touched.add(path)
+        if old is not None:
+            touched.add(old)
+    return gone, touched
+
+
+def _removed_words(files: ProjectFiles, commit: str) -> set[str]:
+    """The identifiers on the lines of the code (not the memories) removed since ``commit``."""
+    text = run_git(files.root, "diff", "-U0", *_DIFF, commit, "--", ".", ":(exclude).serena")
+    words: set[str] = set()
+    for line in text.decode("utf-8", "replace").splitlines():
+        if line.startswith("-") and not line.startswith("---"):
+            words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", line))
+    return words

@@ -1,0 +1,122 @@
+"""The project's files as the code checks see them, listed once per check: git's own list
+(``git ls-files --cached --others --exclude-standard``: ignored files are not the
+project's code) or, outside a git work tree, the files on disk. A mentioned path is looked
+up in this list, never opened, so an absolute path, a ``..`` or a link out of the project
+can't make a check read anything.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from serena_memory.integrity.code_git import GitJob, GitUnavailable
+
+NO_GIT_SKIPPED_FOLDERS = frozenset(
+    {".git", ".serena", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"}
+)
+"""Folders not listed when the project is not a git work tree (no .gitignore to ask)."""
+NO_GIT_MAX_FILES = 200_000
+
+
+@dataclass
+class ProjectFiles:
+    """The files of a project, as paths relative to its root (``/``-separated)."""
+
+    root: str
+    git: bool
+    files: frozenset[str]
+    prefix: str = ""  # the project's folder inside its git work tree ('' at the top)
+    dirs: frozenset[str] = field(default_factory=frozenset)
+    by_name: dict[str, list[str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        dirs: set[str] = set()
+        by_name: dict[str, list[str]] = {}
+        for path in sorted(self.files):  # the first file of a name is always the same one
+            head, _, name = path.rpartition("/")
+            by_name.setdefault(name, []).append(path)
+            while head and head not in dirs:
+                dirs.add(head)
+                parent, _, dname = head.rpartition("/")
+                by_name.setdefault(dname + "/", []).append(head + "/")
+                head = parent
+        self.dirs = frozenset(dirs)
+        self.by_name = by_name
+        self.top = frozenset(p.split("/", 1)[0] for p in self.files)
+
+    @staticmethod
+    def start(root: str) -> tuple[GitJob, GitJob]:
+        """The git commands :meth:`load` reads, started."""
+        return (
+            GitJob(root, "rev-parse", "--show-prefix"),
+            GitJob(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"),
+        )
+
+    @classmethod
+    def load(
+        cls, root: str | os.PathLike[str], started: tuple[GitJob, GitJob] | None = None
+    ) -> ProjectFiles:
+        """The project's files (``started``: the commands of :meth:`start`, run for the
+        real path of ``root``)."""
+        real = os.path.realpath(root)
+        prefix_job, listed_job = started or cls.start(real)
+        try:
+            prefix = prefix_job.result().decode("utf-8", "replace")
+            listed = listed_job.result()
+        except GitUnavailable:
+            listed_job.discard()
+            return cls(real, False, frozenset(_walk(real)))
+        files = {p for p in listed.decode("utf-8", "replace").split("\0") if p}
+        return cls(real, True, frozenset(files), prefix.strip())
+
+    def exists(self, target: str) -> bool:
+        if target.endswith("/"):
+            return target.rstrip("/") in self.dirs
+        return target in self.files or target in self.dirs
+
+    def suffix_matches(self, target: str) -> list[str]:
+        """Tracked files (or folders, for ``x/``) whose path ends with ``/target``."""
+        name = target.rstrip("/").rsplit("/", 1)[-1] + ("/" if target.endswith("/") else "")
+        tail = "/" + target
+        same_name = self.by_name.get(name, ())
+        if name == target:  # a bare name: every path of that name ends with it
+            found = list(same_name)
+        else:
+            found = [p for p in same_name if p.endswith(tail) or p == target]
+        if not target.endswith("/"):
+            found += [p + "/" for p in self.by_name.get(name + "/", ()) if ("/" + p).endswith(tail)]
+        return found
+
+    def resolve(self, target: str) -> str | None:
+        """The project path a mention names: itself from the root, else the unique
+        file ending with it (None: not found; an ambiguous suffix counts as found)."""
+        if self.exists(target):
+            return target
+        if (
+            self.prefix
+            and target.startswith(self.prefix)
+            and self.exists(target[len(self.prefix) :])
+        ):
+            return target[len(self.prefix) :]
+        name = target.rsplit("/", 1)[-1]
+        if name == target:  # a bare file name: the first file of that name, if any
+            same = self.by_name.get(name)
+            if same:
+                return same[0]
+        found = self.suffix_matches(target)
+        return found[0] if found else None
+
+
+def _walk(root: str) -> Iterable[str]:
+    """The files below ``root`` (links are listed, never followed)."""
+    count = 0
+    for folder, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if d not in NO_GIT_SKIPPED_FOLDERS)
+        rel = os.path.relpath(folder, root)
+        for name in filenames:
+            count += 1
+            if count > NO_GIT_MAX_FILES:
+                return
+            yield name if rel == "." else f"{rel.replace(os.sep, '/')}/{name}"

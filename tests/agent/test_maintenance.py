@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import anyio
 import pytest
+from conftest import run_cli, write_config
+from mcp_support import mem_file, ok, over_stdio, write_memory_file
 
 from serena_memory.agent.maintenance import (
     GLOBAL_MAINTENANCE_NAME,
@@ -13,8 +16,10 @@ from serena_memory.agent.maintenance import (
     seed_maintenance,
     template_text,
 )
+from serena_memory.core import proposals as P
 from serena_memory.core.references import referenced_names
 from serena_memory.core.store import MemoryStore
+from serena_memory.history.restore import MemoryHistory
 
 
 @pytest.fixture(scope="module")
@@ -71,3 +76,63 @@ def test_deleting_brings_the_template_back(store: MemoryStore, template: str) ->
     store.delete(MAINTENANCE_NAME)
     assert seed_maintenance(store).created
     assert store.read(MAINTENANCE_NAME) == template
+
+
+# -- review mode: the seed is one of the agent's changes ------------------------------------
+def _review_mode(home: Path, mode: str) -> None:
+    write_config(home / "serena_config.yml", f"memory_agent_writes: {mode}\n")
+
+
+def test_onboarding_in_review_mode_proposes_the_seed_instead_of_writing_it(
+    project: Path, serena_home: Path, template: str
+) -> None:
+    _review_mode(serena_home, "propose")
+    person = MemoryStore(project, home=serena_home)
+
+    async def go() -> tuple[str, str, str]:
+        async with over_stdio(["--project", str(project)]) as client:
+            first = await ok(client, "onboarding")
+            second = await ok(client, "onboarding")  # no second proposal
+            return first, await ok(client, "read_memory", memory_name=MAINTENANCE_NAME), second
+
+    first, read, second = anyio.run(go)
+    assert not mem_file(project, MAINTENANCE_NAME).exists()
+    assert list(MemoryHistory(person).entries()) == []
+    (proposal,) = P.pending(person)[0]
+    assert (proposal.memory, proposal.text) == (MAINTENANCE_NAME, template)
+    assert f"proposal {proposal.id}" in first and f"proposal {proposal.id}" in second
+    assert template in read  # the agent reads the conventions it proposed
+    P.accept(person, proposal.id)
+    assert mem_file(project, MAINTENANCE_NAME).read_text() == template
+
+
+def test_an_existing_seed_is_untouched_in_review_mode(
+    agent_store: MemoryStore, project: Path, serena_home: Path
+) -> None:
+    _review_mode(serena_home, "propose")
+    write_memory_file(project, MAINTENANCE_NAME, "customized\n")
+    result = seed_maintenance(agent_store)
+    assert (result.created, result.proposal) == (False, None) and "Kept" in result.describe()
+    assert mem_file(project, MAINTENANCE_NAME).read_text() == "customized\n"
+    assert P.pending(agent_store)[0] == []
+
+
+def test_read_only_mode_seeds_nothing_and_says_so_in_one_sentence(
+    agent_store: MemoryStore, project: Path, serena_home: Path
+) -> None:
+    _review_mode(serena_home, "read-only")
+    result = seed_maintenance(agent_store)
+    assert not mem_file(project, MAINTENANCE_NAME).exists() and P.pending(agent_store)[0] == []
+    message = result.describe()
+    assert "read-only" in message and "serena memories initialize" in message
+    assert "\n" not in message
+
+
+def test_a_person_seeds_directly_whatever_the_agents_mode(
+    store: MemoryStore, project: Path, serena_home: Path, template: str
+) -> None:
+    _review_mode(serena_home, "propose")
+    result = run_cli("memories", "initialize", str(project))
+    assert result.returncode == 0, result.stderr
+    assert mem_file(project, MAINTENANCE_NAME).read_text() == template
+    assert P.pending(store)[0] == []

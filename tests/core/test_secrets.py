@@ -185,7 +185,9 @@ def test_restore_of_a_version_holding_a_secret_is_refused_unless_overridden(
     assert (project / ".serena" / "memories" / "deploy.md").read_text() == SECRET_TEXT
 
 
-def test_a_sync_keeps_a_secret_out_and_says_so(tmp_path: Path) -> None:
+def test_a_sync_holds_back_a_remote_whose_text_holds_a_secret_and_says_so(
+    tmp_path: Path,
+) -> None:
     remote = tmp_path / "shared" / "memories.git"
     subprocess.run(["git", "init", "--quiet", "--bare", str(remote)], check=True)
     laptop, workstation = Machine(tmp_path / "a", remote), Machine(tmp_path / "b", remote)
@@ -197,15 +199,15 @@ def test_a_sync_keeps_a_secret_out_and_says_so(tmp_path: Path) -> None:
     laptop.write("global/other", "# Other\n\nnothing secret\n")
     laptop.sync()
     result = workstation.sync()
-    assert "Kept out" in result.stdout and "global/deploy (line 3" in result.stdout
+    assert "Nothing was merged from" in result.stdout
+    assert "global/deploy (entry " in result.stdout and "line 3: GitHub Token" in result.stdout
+    assert TOKEN not in result.stdout
     assert workstation.text("global/deploy") == CLEAN_TEXT
-    assert workstation.text("global/other") == "# Other\n\nnothing secret\n"  # the rest came
+    # the remote's entries are merged whole or not at all: the rest waits for the purge
+    assert not workstation.path("global/other").exists()
     found = workstation.run("memories", "check", "--secrets", "--json", check=False)
     data = json.loads(found.stdout)
-    # not in the memories; the remote's own entry that holds it came with the fetch, so the
-    # check shows it there (the remote needs the purge too)
-    assert data["memories"] == []
-    assert [s["memory"] for s in data["history"]] == ["global/deploy"]
+    assert data["memories"] == [] and data["history"] == []
 
 
 def test_check_secrets_reports_memories_and_history_with_the_purge(project: Path) -> None:

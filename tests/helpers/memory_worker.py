@@ -8,6 +8,7 @@ stdout so the test can kill it with SIGKILL in the middle of an operation.
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 import serena_memory.core.store_journal as store_module
@@ -57,6 +58,19 @@ def rename(store: MemoryStore, old: str, new: str) -> None:
     print("done", flush=True)
 
 
+def slow_update(store: MemoryStore, name: str, text: str, seconds: float) -> None:
+    """Replace a memory's text while holding its locks for ``seconds``: says "locked" as
+    soon as it holds them, so another process's change waits behind it."""
+
+    def transform(_: str) -> str:
+        print("locked", flush=True)
+        time.sleep(seconds)
+        return text
+
+    store.update(name, transform)
+    print("done", flush=True)
+
+
 def main() -> None:
     job, project, home, *args = sys.argv[1:]
     store = MemoryStore(project, home=home)
@@ -64,6 +78,8 @@ def main() -> None:
         write_loop(store, args[1:], int(args[0]))
     elif job == "append-edits":
         append_edits(store, args[0], args[1], int(args[2]))
+    elif job == "slow-update":
+        slow_update(store, args[0], args[1], float(args[2]))
     elif job == "rename":
         rename(store, args[0], args[1])
     else:

@@ -432,9 +432,8 @@ def accept(store: MemoryStore, proposal_id: str, text: str | None = None) -> Pro
                 store.delete(proposal.memory, expected_version=proposal.base)
             else:
                 assert proposal.new_name is not None
-                if state_of(store, proposal)[1]:
-                    raise ProposalError(conflict)
-                store.rename(proposal.memory, proposal.new_name)
+                # checked with the locks held, like a write's or a delete's version
+                store.rename(proposal.memory, proposal.new_name, expected_version=proposal.base)
     except (MemoryChangedError, MemoryNotFoundError):
         raise ProposalError(conflict) from None
     _remove(store, proposal.id)

@@ -9,6 +9,7 @@ so a crash part-way is finished by the next operation.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,7 @@ from serena_memory.core.config import Settings
 from serena_memory.core.display import counted
 from serena_memory.core.errors import (
     InvalidNameError,
+    MemoryChangedError,
     MemoryExistsError,
     MemoryNotFoundError,
     MemoryStoreError,
@@ -109,7 +111,14 @@ class RewritePlan:
 class StoreRenaming(StoreReading):
     """Renames, with the references to the renamed memory rewritten in one journal."""
 
-    def rename(self, old: str, new: str, *, allow_secret: bool = False) -> RenameResult:
+    def rename(
+        self,
+        old: str,
+        new: str,
+        *,
+        allow_secret: bool = False,
+        expected_version: str | None = None,
+    ) -> RenameResult:
         """Move a memory (across topics or scopes) and point every reference naming it whole
         (`mem:OLD`) at `mem:NEW`: in the project's memories and, when OLD is a global
         memory, in the global ones (a global memory's `mem:core` names each project's own
@@ -117,6 +126,8 @@ class StoreRenaming(StoreReading):
 
         The whole plan is journaled before the first file changes, so a crash part-way is
         finished by the next operation instead of leaving references half-rewritten.
+        With ``expected_version``, only if nobody changed the memory since (checked with
+        the locks held).
         """
         settings = self.settings
         old = self._accessible(old, write=True, settings=settings)
@@ -129,6 +140,7 @@ class StoreRenaming(StoreReading):
         homes = {Path(real).parent for real in self.scan().files.values()}
         with self._changing(old, new, all_scopes=True, real_folders=homes):
             old_bytes = self._renamed_bytes(old, old_path, new, new_path)
+            _refuse_changed(old, old_bytes, expected_version)
             plan = self._plan_rewrites(old, new, decode_memory(old, old_bytes), settings)
             ensure_folder(new_path.parent)  # fail before the journal, not half-way through it
             self._refuse_unreferenceable(plan, old, new, new_path)
@@ -226,6 +238,18 @@ class StoreRenaming(StoreReading):
                 f"digits, '_', '-' and '/'), and {plan.found} reference(s) point to '{old}'; "
                 "choose such a name, or remove those references first"
             )
+
+
+def _refuse_changed(name: str, data: bytes, expected_version: str | None) -> None:
+    """MemoryChangedError when ``data`` is not the version the caller expects."""
+    version = hashlib.sha256(data).hexdigest()  # as :meth:`MemoryStore.version_of`
+    if expected_version is not None and version != expected_version:
+        raise MemoryChangedError(
+            f"memory '{name}' was changed since it was read; nothing was renamed",
+            name,
+            decode_memory(name, data),
+            version,
+        )
 
 
 def _storable(name: str) -> bool:

@@ -9,7 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from serena_memory.core import secrets
+from serena_memory.core.changes import Folder
+from serena_memory.core.paths import MAX_MEMORY_BYTES
 from serena_memory.core.store import MemoryStore
+from serena_memory.history.entries import Record
+from serena_memory.history.objects import engine
 from serena_memory.history.registry import folder_history
 from serena_memory.history.repository import repository_path
 
@@ -65,6 +69,37 @@ def in_history(store: MemoryStore) -> list[SecretSeen]:
                     seen[(name, finding.line, finding.kind)] = SecretSeen(
                         name, finding.line, finding.kind, record.entry().short, repository
                     )
+    return sorted(seen.values(), key=lambda s: (s.memory, s.line))
+
+
+def in_incoming(repo: Any, folder: Folder, head: Any, theirs: Any) -> list[SecretSeen]:
+    """Secrets in the memory versions of the entries a sync would merge in: those of
+    ``theirs`` (another machine's branch) that the branch at ``head`` lacks. Each version
+    is scanned once; one finding per memory, line and kind, at the oldest entry."""
+    pygit2 = engine()
+    walker = repo.walk(theirs.id, pygit2.enums.SortMode.TOPOLOGICAL)
+    if head is not None:
+        walker.hide(head.id)
+    empty = repo[repo.TreeBuilder().write()]
+    regular = (pygit2.GIT_FILEMODE_BLOB, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE)
+    scanned: set[str] = set()
+    seen: dict[tuple[str, int, str], SecretSeen] = {}
+    for commit in walker:  # newest first: an older entry replaces the one kept
+        before = commit.parents[0].tree if commit.parents else empty
+        for delta in repo.diff(before, commit.tree).deltas:
+            item = delta.new_file
+            key = str(item.id)
+            if delta.status_char() == "D" or key in scanned or not folder.admits(item.path):
+                continue
+            scanned.add(key)
+            if item.mode not in regular or repo.odb.read_header(item.id)[1] > MAX_MEMORY_BYTES:
+                continue  # never a memory's text (history/objects.py memory_blob)
+            name = folder.name_of(item.path)
+            for finding in secrets.scan(repo[item.id].data.decode("utf-8", "replace")):
+                short = Record(commit, folder.label).entry().short
+                seen[(name, finding.line, finding.kind)] = SecretSeen(
+                    name, finding.line, finding.kind, short
+                )
     return sorted(seen.values(), key=lambda s: (s.memory, s.line))
 
 

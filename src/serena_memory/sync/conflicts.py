@@ -318,6 +318,10 @@ def add_conflicts(
     from serena_memory.core.files import locked
 
     path = conflicts_path(history)
+    # found here: the text that stayed is this memory's own; the other one is set aside
+    new, held_new = _withhold_secrets(new, result, ("remote_text",))
+    result.conflicts[:] = [name for name in result.conflicts if name not in held_new]
+    fetched, held = _withhold_secrets(fetched, result, ("remote_text", "local_text"))
     with locked([history.folder.root]):
         data = read_conflicts(path)
         before = _unresolved(data)
@@ -331,4 +335,28 @@ def add_conflicts(
     for name in sorted(before - after):
         if name not in result.resolved_elsewhere:
             result.resolved_elsewhere.append(name)
-    return data
+    # the remote keeps the records withheld here as they are (they are not ours to drop)
+    return _merge_records(data, held)
+
+
+def _withhold_secrets(
+    records: dict[str, dict[str, str]], result: SyncResult, keys: tuple[str, ...]
+) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, str]]]:
+    """``records`` split into those whose texts (``keys``) pass the secret gate
+    (core/secrets.py) and those withheld because one holds a secret, which ``result``
+    names (memory, line and kind, never the secret)."""
+    from serena_memory.core import secrets
+
+    kept: dict[str, dict[str, str]] = {}
+    held: dict[str, dict[str, str]] = {}
+    for name, record in records.items():
+        found = secrets.holding_secrets({key: record.get(key) for key in keys})
+        if not found:
+            kept[name] = record
+            continue
+        held[name] = record
+        first = next(iter(found.values()))
+        said = f"{name} (line {first[0].line}: {first[0].kind})"
+        if said not in result.secrets_withheld:
+            result.secrets_withheld.append(said)
+    return kept, held

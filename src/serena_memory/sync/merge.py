@@ -86,6 +86,8 @@ class _Merge:
                 # this machine's own entries (a restore by time walks them), never the
                 # remote's; the remote's entries come in with the next merge.
                 return None
+        if self._secrets_held_back(repo, history, head, theirs):
+            return None
         empty = repo.TreeBuilder().write()
         ours_tree = head.tree if head is not None else repo[empty]
         base = None if head is None else repo.merge_base(head.id, theirs.id)
@@ -96,6 +98,18 @@ class _Merge:
         self._record_clashes(repo, history.folder, tree, clashing)
         provenance = Provenance("sync", current_os_user(), f"sync {display_url(self.url)}")
         return SyncedVersions(versions, self._summary(len(versions)), provenance, (str(theirs.id),))
+
+    def _secrets_held_back(self, repo: Any, history: FolderHistory, head: Any, theirs: Any) -> bool:
+        """Whether the entries the merge would bring in hold a secret in any version of a
+        memory: then nothing of them is merged (a merge entry would make every one of them
+        part of this history), and the result says where the secret is."""
+        from serena_memory.history.secret_scan import in_incoming
+
+        found = in_incoming(repo, history.folder, head, theirs)
+        self.result.secrets_held_back = [
+            f"{s.memory} (entry {s.entry}, line {s.line}: {s.kind})" for s in found
+        ]
+        return bool(found)
 
     def _merged_tree(
         self, repo: Any, folder: Any, base_tree: Any, ours_tree: Any, theirs: Any
@@ -309,6 +323,7 @@ def _sync_locked(
     repo_path = history.repo_path
     for _ in range(ATTEMPTS):
         remote_rev = fetch(repo_path, url, interactive=interactive)
+        result.secrets_held_back = []  # as this attempt's fetch finds it
         if remote_rev is not None:
             merge = _Merge(store, scope, url, remote_rev)
             try:
@@ -332,13 +347,18 @@ def _sync_locked(
         repo = history.repo(create=True)
         head = history.head(repo)
         # The remote lacks nothing when it has this entry, or the same memories (then this
-        # machine's merge entry is pushed with its next change, not alone).
-        branch_out = head is not None and not (
-            remote_rev is not None
-            and (
-                str(head.id) == remote_rev
-                or repo.descendant_of(remote_rev, head.id)
-                or repo[remote_rev].tree.id == head.tree.id
+        # machine's merge entry is pushed with its next change, not alone). A remote whose
+        # entries were held back gets nothing either: the branch can't follow it.
+        branch_out = (
+            not result.secrets_held_back
+            and head is not None
+            and not (
+                remote_rev is not None
+                and (
+                    str(head.id) == remote_rev
+                    or repo.descendant_of(remote_rev, head.id)
+                    or repo[remote_rev].tree.id == head.tree.id
+                )
             )
         )
         if not branch_out and not records_out:
@@ -353,7 +373,7 @@ def _sync_locked(
 
 
 def _merge_lists(into: SyncResult, new: SyncResult) -> None:
-    for attr in ("conflicts", "kept_edits", "skipped", "secrets_kept_out"):
+    for attr in ("conflicts", "kept_edits", "skipped", "secrets_kept_out", "secrets_held_back"):
         target = getattr(into, attr)
         target.extend(x for x in getattr(new, attr) if x not in target)
 

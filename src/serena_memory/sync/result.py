@@ -26,6 +26,10 @@ class SyncResult:
     resolved_elsewhere: list[str] = field(default_factory=list)
     # memories the other side changed to hold a secret (core/secrets.py): not written here
     secrets_kept_out: list[str] = field(default_factory=list)
+    # the remote's entries hold a secret (history/secret_scan.py): none of them merged here
+    secrets_held_back: list[str] = field(default_factory=list)
+    # conflicts whose texts hold a secret (sync/conflicts.py): not kept here
+    secrets_withheld: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         text = self._headline()
@@ -34,6 +38,21 @@ class SyncResult:
         for names, said in self._notes():
             if names:
                 text += said.format(names=_names(names))
+        if self.secrets_held_back:
+            text += (
+                f" Nothing was merged from {self.remote} and nothing pushed to it, because its "
+                "history holds what looks like a secret in "
+                + _names(self.secrets_held_back)
+                + "; purge it from that remote's history (see docs/secrets.md), then sync again."
+            )
+        if self.secrets_withheld:
+            text += (
+                " The texts of a sync conflict were not kept here because they hold what looks "
+                "like a secret, so the memory stays as it is: "
+                + _names(self.secrets_withheld)
+                + "; remove the secret and resolve the conflict on the machine whose sync found "
+                "it (`serena memories resolve`), then sync again."
+            )
         if self.secrets_kept_out:
             text += (
                 " Kept out because the incoming text holds what looks like a secret (the local "
@@ -58,7 +77,7 @@ class SyncResult:
             return f"Pulled the {self.scope} memories from {self.remote}: " + (
                 f"{pulled}." if pulled else "already up to date."
             )
-        if not self.changed and not self.pushed:
+        if not self.changed and not self.pushed and not self.secrets_held_back:
             return f"Synced {where}: already up to date."
         parts = []
         if self.changed:
@@ -105,6 +124,8 @@ class SyncResult:
             "kept_edits": self.kept_edits,
             "skipped": self.skipped,
             "secrets_kept_out": self.secrets_kept_out,
+            "secrets_held_back": self.secrets_held_back,
+            "secrets_withheld": self.secrets_withheld,
             "seconds": round(self.seconds, 3),
         }
 

@@ -1,0 +1,136 @@
+"""A sync never brings a secret in: a remote whose entries hold one (in any version of a
+memory, not only the latest) is not merged, and a sync conflict whose texts hold one is
+not kept here; either is one sentence of the sync's summary. Real git remotes in tmp
+folders, the real command line on two machines."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import string
+import subprocess
+from pathlib import Path
+
+import pygit2
+import pytest
+from test_sync import Machine
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
+
+# made here in GitHub's published format: 'ghp_' and 36 letters and digits; not a real token
+TOKEN = "ghp_" + "".join(
+    random.Random(5).choice(string.ascii_letters + string.digits) for _ in range(36)
+)
+SECRET_TEXT = f"# Deploy\n\nThe CI token is {TOKEN}\n"
+CLEAN_TEXT = "# Deploy\n\nThe CI token is <github-token>, in the CI's secret store.\n"
+
+
+def remote_main(remote: Path) -> str:
+    return str(pygit2.Repository(str(remote)).references["refs/heads/main"].target)
+
+
+def history_secrets(machine: Machine) -> list[dict]:
+    found = machine.run("memories", "check", "--secrets", "--json", check=False)
+    return json.loads(found.stdout)["history"]
+
+
+@pytest.fixture
+def remote(tmp_path: Path) -> Path:
+    path = tmp_path / "shared" / "memories.git"
+    subprocess.run(["git", "init", "--quiet", "--bare", str(path)], check=True)
+    return path
+
+
+def test_a_secret_only_in_the_remotes_history_is_held_back_until_it_is_purged(
+    tmp_path: Path, remote: Path
+) -> None:
+    laptop, workstation = Machine(tmp_path / "a", remote), Machine(tmp_path / "b", remote)
+    laptop.write("global/deploy", "# Deploy\n\nFirst notes.\n")
+    laptop.sync()
+    clean_start = remote_main(remote)
+    workstation.sync()
+    # pasted, then replaced: the memory is clean, its history is not
+    laptop.run("memories", "write", "global/deploy", "--content", SECRET_TEXT, "--allow-secret")
+    laptop.write("global/deploy", CLEAN_TEXT)
+    laptop.sync()
+    held_at = remote_main(remote)
+    workstation.write("global/mine", "# Mine\n")
+
+    result = workstation.sync()
+    assert result.returncode == 0
+    summary = result.stdout
+    assert "Nothing was merged from" in summary and "nothing pushed to it" in summary
+    assert "global/deploy (entry " in summary and "line 3: GitHub Token" in summary
+    assert "purge it from that remote's history" in summary and TOKEN not in summary
+    assert workstation.text("global/deploy") == "# Deploy\n\nFirst notes.\n"
+    assert history_secrets(workstation) == []  # nothing of the remote's entries came in
+    assert remote_main(remote) == held_at  # and nothing was pushed over them
+    again = workstation.sync(check=False)
+    assert again.returncode == 0 and "Nothing was merged from" in again.stdout
+
+    # the remote's history purged (its branch back before the secret): the sync goes on
+    subprocess.run(
+        ["git", "--git-dir", str(remote), "update-ref", "refs/heads/main", clean_start],
+        check=True,
+    )
+    result = workstation.sync()
+    assert "Nothing was merged" not in result.stdout and "pushed" in result.stdout
+    assert history_secrets(workstation) == []
+    third = Machine(tmp_path / "c", remote)
+    third.sync()
+    assert third.text("global/mine") == "# Mine\n"
+
+
+def test_a_conflicts_texts_holding_a_secret_are_not_kept_here(tmp_path: Path, remote: Path) -> None:
+    laptop, workstation = Machine(tmp_path / "a", remote), Machine(tmp_path / "b", remote)
+    laptop.write("global/deploy", "# Deploy\n\nline one\n")
+    laptop.sync()
+    workstation.sync()
+    workstation.write("global/deploy", "# Deploy\n\nline one, the workstation's way\n")
+    workstation.sync()
+    # the laptop's person keeps a secret in the memory (overriding the gate) and its sync
+    # finds the conflict: its record holds that text, and travels to the remote
+    laptop.run("memories", "write", "global/deploy", "--content", SECRET_TEXT, "--allow-secret")
+    found = laptop.sync()
+    assert "Both sides changed the same lines of global/deploy" in found.stdout
+    assert "refs/heads/serena-conflicts" in pygit2.Repository(str(remote)).references
+
+    result = workstation.sync()
+    assert result.returncode == 0
+    summary = result.stdout
+    assert "The texts of a sync conflict were not kept here" in summary
+    assert "global/deploy (line 3: GitHub Token)" in summary and TOKEN not in summary
+    assert "`serena memories resolve`" in summary
+    listed = json.loads(workstation.run("memories", "conflicts", "--json").stdout)
+    assert listed == []
+    kept = workstation.home / "history"
+    assert all(TOKEN not in p.read_text(errors="replace") for p in kept.rglob("*.json"))
+    assert workstation.text("global/deploy") == "# Deploy\n\nline one, the workstation's way\n"
+
+
+def test_a_set_aside_text_holding_a_secret_from_a_remotes_records_is_withheld(
+    tmp_path: Path, remote: Path
+) -> None:
+    laptop = Machine(tmp_path / "a", remote)
+    laptop.write("global/deploy", CLEAN_TEXT)
+    laptop.sync()
+    # the remote's records as any machine (or anyone with the remote) could write them
+    repo = pygit2.Repository(str(remote))
+    record = {"id": "1", "remote_text": SECRET_TEXT, "local_text": CLEAN_TEXT, "at": "2026"}
+    blob = repo.create_blob(json.dumps({"global/deploy": record}).encode())
+    builder = repo.TreeBuilder()
+    builder.insert("conflicts.json", blob, pygit2.GIT_FILEMODE_BLOB)
+    sig = pygit2.Signature("Someone", "someone@example.org")
+    commit = repo.create_commit(None, sig, sig, "records", builder.write(), [])
+    repo.references.create("refs/heads/serena-conflicts", commit, force=True)
+
+    result = laptop.sync()
+    assert "The texts of a sync conflict were not kept here" in result.stdout
+    assert "global/deploy (line 3: GitHub Token)" in result.stdout
+    assert json.loads(laptop.run("memories", "conflicts", "--json").stdout) == []
+    assert all(TOKEN not in p.read_text() for p in (laptop.home / "history").rglob("*.json"))
+    assert laptop.text("global/deploy") == CLEAN_TEXT
+    # the remote's own record is left as it is (not this machine's to drop)
+    now = repo[repo.references["refs/heads/serena-conflicts"].target]
+    assert "global/deploy" in json.loads(repo[now.tree["conflicts.json"].id].data)

@@ -119,7 +119,7 @@ class MemoryApi(ApiBase):
 
         # the names alone, not every memory read: the backlinks, which need those, are a
         # request of their own, so a memory of a large folder shows at once
-        visible = frozenset(store.scan().files)
+        visible = self.snapshots.names(store)
         shown = truncate_for_display(content)
         targets = sorted({ref.target for ref in find_references(content)})
         return {
@@ -187,7 +187,7 @@ class MemoryApi(ApiBase):
         }
 
     def render_preview(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
-        visible = frozenset(self.store().scan().files)
+        visible = self.snapshots.names(self.store())
         return {"html": render_markdown(self.text_field(data, "content"), visible.__contains__)}
 
     def search(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:

@@ -93,17 +93,21 @@ found = {}
 try:
     headers = {"X-Serena-Token": server.token}
     with httpx.Client(base_url=server.base_url, headers=headers, timeout=600) as client:
-        for label, path, params in (
-            ("state", "/api/state", {}),
-            ("memory", "/api/memory", {"name": "core"}),
-        ):
-            times = []
-            for _ in range(6):
-                w = time.perf_counter()
-                answer = client.get(path, params=params)
-                times.append(time.perf_counter() - w)
+        def timed(path, params, optional=False):
+            w = time.perf_counter()
+            answer = client.get(path, params=params)
+            if not (optional and answer.status_code == 404):
                 answer.raise_for_status()
-            found[label] = {"first": times[0], "later": sorted(times[1:])[2]}
+            return time.perf_counter() - w, answer.status_code
+        times = [timed("/api/state", {})[0] for _ in range(6)]
+        found["state"] = {"first": times[0], "later": sorted(times[1:])[2]}
+        # a memory's page: the memory, then (where the version has them) its backlinks,
+        # asked for once the memory is shown, then the memory again
+        first = timed("/api/memory", {"name": "core"})[0]
+        backlinks, status = timed("/api/backlinks", {"name": "core"}, optional=True)
+        times = [timed("/api/memory", {"name": "core"})[0] for _ in range(5)]
+        found["memory"] = {"first": first, "later": sorted(times)[2]}
+        found["backlinks"] = {"first": backlinks if status == 200 else None}
 finally:
     server.stop()
 print(json.dumps(found))
@@ -261,6 +265,9 @@ def dashboard(cmd: list[str], project: Path, env: dict[str, str]) -> dict[str, f
         "home later": got["state"]["later"],
         "page 1st": got["memory"]["first"],
         "page later": got["memory"]["later"],
+        # the memory's backlinks, asked for apart (-1: the version has no such request;
+        # its memory page held them, in "page 1st")
+        "backlinks 1st": got["backlinks"]["first"] or -1.0,
     }
 
 

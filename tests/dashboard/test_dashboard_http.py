@@ -181,7 +181,7 @@ def test_a_broken_configuration_is_reported_not_hidden(client: httpx.Client, pro
     assert "project.yml" in error and "read_only_memory_patterns" in error
 
 
-def test_reading_gives_version_rendered_html_references_and_backlinks(
+def test_reading_gives_version_rendered_html_references_then_backlinks(
     client: httpx.Client, store: MemoryStore
 ) -> None:
     store.write("core", "# Core\nSee `mem:auth/login` and mem:gone.\n")
@@ -198,7 +198,11 @@ def test_reading_gives_version_rendered_html_references_and_backlinks(
         {"name": "auth/login", "exists": True},
         {"name": "gone", "exists": False},
     ]
-    assert data["backlinks"] == [{"source": "auth/login", "lines": [1], "source_read_only": False}]
+    backlinks = client.get("/api/backlinks", params={"name": "mem:core.md"}).json()
+    assert backlinks == {
+        "name": "core",
+        "backlinks": [{"source": "auth/login", "lines": [1], "source_read_only": False}],
+    }
 
 
 def test_an_unchanged_memory_or_list_costs_a_conditional_request(
@@ -365,7 +369,7 @@ def test_an_undecodable_memory_is_reported_on_the_check_and_graph_pages_not_a_50
     assert check.json()["unreadable"] == ["latin1"] and check.json()["unreachable"] == []
     page = client.get("/api/memory", params={"name": "latin1"})
     assert page.status_code == 400 and "not valid UTF-8" in page.json()["error"]
-    assert client.get("/api/memory", params={"name": "a"}).json()["backlinks"] == [
+    assert client.get("/api/backlinks", params={"name": "a"}).json()["backlinks"] == [
         {"source": "core", "lines": [1], "source_read_only": False}
     ]
 
@@ -671,3 +675,40 @@ def test_search_sends_hostile_memory_text_as_json_data_only(
     [hit] = answer.json()["hits"]
     assert {"line": 2, "text": hostile, "marks": [[44, 51], [54, 60]]} in hit["lines"]
     assert hit["lines"][0]["text"] == "# <script>alert(1)</script> refunds"
+
+
+@pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="counts bytes read in /proc")
+def test_a_memory_shows_without_every_memory_being_read(
+    client: httpx.Client, store: MemoryStore
+) -> None:
+    """Backlinks need every memory read; the memory itself needs only the names, so its
+    first answer in a large folder reads a small part of what the backlinks' first does
+    (bytes this process read, from the kernel's count)."""
+    store.write("core", "# Core\nSee mem:notes/n0 and mem:gone.\n")
+    folder = store.memories_dir / "notes"
+    folder.mkdir()
+    filler = "Words about the deploy and the build, mem:core, again and again.\n" * 40
+    for i in range(3000):
+        (folder / f"n{i}.md").write_text(f"# Note {i}\n{filler}", encoding="utf-8")
+    folder_bytes = 3000 * len(filler)
+    before = _bytes_read()
+    page = client.get("/api/memory", params={"name": "core"})
+    page_read = _bytes_read() - before
+    assert page.status_code == 200
+    assert page.json()["references"] == [
+        {"name": "gone", "exists": False},
+        {"name": "notes/n0", "exists": True},
+    ]
+    before = _bytes_read()
+    backlinks = client.get("/api/backlinks", params={"name": "core"})
+    backlinks_read = _bytes_read() - before
+    assert len(backlinks.json()["backlinks"]) == 3000
+    assert page_read < folder_bytes / 10 < backlinks_read, (page_read, backlinks_read)
+
+
+def _bytes_read() -> int:
+    """What this process has read so far (files, pipes, sockets), as the kernel counts it."""
+    fields = dict(
+        line.split(": ") for line in Path("/proc/self/io").read_text().splitlines() if line
+    )
+    return int(fields["rchar"])

@@ -110,6 +110,13 @@ class SnapshotCache:
             threading.Thread(target=self._refresh_quietly, args=(store, where), daemon=True).start()
         return snapshot
 
+    def names(self, store: MemoryStore) -> frozenset[str]:
+        """Every visible memory's name: the snapshot's when there is one (refreshed as
+        :meth:`get` does), else the folder's names alone, without reading every memory."""
+        if self._snapshot is None or self._dirty or (store.project_root, store.home) != self._where:
+            return frozenset(store.scan().files)
+        return self.get(store).analyzer.existing
+
     def invalidate(self) -> None:
         self._dirty = True
 

@@ -117,8 +117,9 @@ class MemoryApi(ApiBase):
     ) -> dict[str, Any]:
         from serena_memory.core.references import find_references
 
-        snapshot = self.snapshots.get(store)
-        visible = snapshot.analyzer.existing
+        # the names alone, not every memory read: the backlinks, which need those, are a
+        # request of their own, so a memory of a large folder shows at once
+        visible = self.snapshots.names(store)
         shown = truncate_for_display(content)
         targets = sorted({ref.target for ref in find_references(content)})
         return {
@@ -132,8 +133,15 @@ class MemoryApi(ApiBase):
             "global": N.is_global(name),
             "html": render_markdown(shown, visible.__contains__),
             "references": [{"name": t, "exists": t in visible} for t in targets],
-            "backlinks": [b.to_dict() for b in snapshot.backlinks(name)],
         }
+
+    def backlinks(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
+        """The memories that refer to one, with the lines: every memory is read for them
+        (once, then only the changed ones), so the page asks after showing the memory."""
+        store = self.store()
+        name = N.normalize_name(request.query_params.get("name", ""))
+        found = self.snapshots.get(store).backlinks(name)
+        return {"name": name, "backlinks": [b.to_dict() for b in found]}
 
     def create_memory(self, request: Request, data: dict[str, Any]) -> JSONResponse:
         store = self.store()
@@ -179,7 +187,7 @@ class MemoryApi(ApiBase):
         }
 
     def render_preview(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
-        visible = self.snapshots.get(self.store()).analyzer.existing
+        visible = self.snapshots.names(self.store())
         return {"html": render_markdown(self.text_field(data, "content"), visible.__contains__)}
 
     def search(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:

@@ -121,6 +121,7 @@ class DashboardApi(MemoryApi, IntegrityApi, HistoryApi, ReviewApi):
             Route("/favicon.ico", self.favicon, methods=["GET"]),
             Route("/api/state", w(self.state), methods=["GET"]),
             Route("/api/memory", w(self.read_memory), methods=["GET"]),
+            Route("/api/backlinks", w(self.backlinks), methods=["GET"]),
             Route("/api/memory", w(self.create_memory, body=True), methods=["POST"]),
             Route("/api/memory", w(self.save_memory, body=True), methods=["PUT"]),
             Route("/api/delete", w(self.delete_memory, body=True), methods=["POST"]),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from serena_memory.search import bm25
 from serena_memory.search.query import DEFAULT_MAX_RESULTS, ParsedQuery, in_scope
 
 if TYPE_CHECKING:
@@ -187,17 +188,14 @@ def _candidates(
         + " AND ".join(clauses)
         + " ORDER BY rank LIMIT ?"
     )
-    candidates = [
-        (name, rowid, -rank)
-        for name, rowid, rank in conn.execute(sql, [parsed.match, *params, pool])
-    ]
+    best = bm25.best(conn, sql, parsed.words, params, pool)
+    candidates = [(name, rowid, -rank) for name, rowid, rank in best]
     extra = sorted(
         {other for word in parsed.words for other, _ in related.get(word, [])} - set(parsed.words)
     )
     if extra:
         seen = {rowid for _, rowid, _ in candidates}
-        more = " OR ".join(f'"{other}"' for other in extra)
-        for name, rowid, _ in conn.execute(sql, [more, *params, pool]):
+        for name, rowid, _ in bm25.best(conn, sql, extra, params, pool):
             if rowid not in seen:
                 seen.add(rowid)
                 candidates.append((name, rowid, 0.0))

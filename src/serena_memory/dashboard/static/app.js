@@ -397,11 +397,8 @@
         el("a", { href: memoryHref(ref.name), class: ref.exists ? null : "broken-name" }, ref.name),
         ref.exists ? null : el("span", { class: "badge", text: "missing" }))))
       : el("p", { class: "muted", text: "None." });
-    const backlinks = memory.backlinks.length
-      ? el("ul", { id: "backlinks" }, memory.backlinks.map((link) => el("li", {},
-        el("a", { href: memoryHref(link.source), text: link.source }),
-        el("span", { class: "muted", text: ` (line ${link.lines.join(", ")})` }))))
-      : el("p", { class: "muted", id: "backlinks", text: "No memory refers to this one." });
+    const backlinks = el("div", { id: "backlinks-box" },
+      el("p", { class: "muted", text: "Looking for the memories that refer to this one…" }));
     main.replaceChildren(
       takeNotice() || "",
       el("div", { class: "memory-header" },
@@ -426,7 +423,25 @@
           driftList(memory.code_drift || []))),
       localGraph,
     );
+    loadBacklinks(memory.name, backlinks);
     loadLocalGraph(memory.name, localGraph);
+  }
+
+  // The memories that refer to this one: every memory is read for them, so they come after
+  // the memory itself is shown.
+  async function loadBacklinks(name, box) {
+    const res = await api("GET", `/api/backlinks?name=${encodeURIComponent(name)}`);
+    if (!box.isConnected) return;
+    if (!res.ok) {
+      box.replaceChildren(noticeBox("error", res.data.error));
+      return;
+    }
+    const found = res.data.backlinks;
+    box.replaceChildren(found.length
+      ? el("ul", { id: "backlinks" }, found.map((link) => el("li", {},
+        el("a", { href: memoryHref(link.source), text: link.source }),
+        el("span", { class: "muted", text: ` (line ${link.lines.join(", ")})` }))))
+      : el("p", { class: "muted", id: "backlinks", text: "No memory refers to this one." }));
   }
 
   // -- code drift: mentions of files that are gone or moved --------------------------------

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import re
 import string
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -77,7 +76,10 @@ def is_common_word_name(name: str) -> bool:
 # -- findings --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+# Findings are records nothing changes once made; not frozen, because a check at 100,000
+# memories makes hundreds of thousands of them and a frozen dataclass's constructor costs
+# three times as much (hashable all the same).
+@dataclass(unsafe_hash=True, slots=True)
 class StaleReference:
     """``mem:target`` in ``source`` where no memory ``target`` exists."""
 
@@ -99,7 +101,7 @@ class StaleReference:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True, slots=True)
 class BareMention:
     """An existing name written without ``mem:`` (``token`` is None), or a near-miss of one
     (``token`` is the text actually written)."""
@@ -478,8 +480,17 @@ class IntegrityAnalyzer:
     ) -> None:
         self.memories = dict(memories)
         self.sources = sorted(self.memories)
-        self.names = sorted(set(names) | set(self.memories)) if names is not None else self.sources
-        self.existing = frozenset(self.names)
+        if names is None:
+            self.names = self.sources
+            self.existing = frozenset(self.names)
+        else:
+            listed = list(names)
+            self.existing = frozenset(listed).union(self.memories)
+            if len(listed) == len(self.existing):  # no repeat, every text's name among them
+                listed.sort()  # usually sorted already: one pass
+                self.names = listed
+            else:
+                self.names = sorted(self.existing)
         self.read_only = frozenset(read_only)
         self.ignored = frozenset(ignored) - self.existing
         self.unreadable = sorted(set(unreadable))
@@ -772,55 +783,3 @@ class IntegrityAnalyzer:
                 if target == name:
                     found.append(Backlink(source, lines, source in self.read_only))
         return found
-
-
-def prefix_bare_mentions(text: str, names: Iterable[str]) -> tuple[str, dict[str, int]]:
-    """Add ``mem:`` before every exact bare mention of ``names``; returns the new text and
-    the count per name.
-
-    A spot where two names start is prefixed once, so a prefix is never doubled. The
-    result has no bare mention of ``names`` left, so a second call changes nothing (names
-    that can overlap themselves, such as ``x x`` in ``x x x``, take more than one round).
-    """
-    finder = BareMentionFinder(names)
-    counts: Counter[str] = Counter()
-    for _round in range(len(text) + 1):
-        found = finder.find(text)
-        if not found:
-            break
-        owner: dict[int, str] = {}
-        for name in sorted(found):
-            for offset in found[name]:
-                owner.setdefault(offset, name)
-        pieces, last = [], 0
-        for start in sorted(owner):
-            pieces.append(text[last:start])
-            pieces.append(PREFIX)
-            last = start
-        pieces.append(text[last:])
-        text = "".join(pieces)
-        counts.update(owner.values())
-    return text, dict(sorted(counts.items()))
-
-
-# `.serena/memories/NAME.md`, not inside a longer path (`~/.serena/...`, `x.serena/...`)
-_MEMORY_FILE = re.compile(r"(?<![A-Za-z0-9_\-/.~])\.serena/memories/([A-Za-z0-9_\-/]+)\.md\b")
-
-
-def rewrite_memory_paths(text: str, names: Iterable[str]) -> tuple[str, dict[str, int]]:
-    """Write each path to the file of one of ``names`` (`.serena/memories/x.md`) as the
-    reference `mem:x`; returns the new text and the count per name. A path that is the
-    target of a Markdown link (`[x](.serena/memories/x.md)`) is left alone: the link would
-    break. A second call changes nothing."""
-    wanted = frozenset(names)
-    counts: Counter[str] = Counter()
-
-    def replace(match: re.Match[str]) -> str:
-        name = match.group(1)
-        start = match.start()
-        if name not in wanted or text[max(0, start - 2) : start] == "](":
-            return match.group(0)
-        counts[name] += 1
-        return PREFIX + name
-
-    return _MEMORY_FILE.sub(replace, text), dict(sorted(counts.items()))

@@ -36,13 +36,8 @@ from serena_memory.core.errors import MemoryNotFoundError, MemoryStoreError
 from serena_memory.core.paths import SkippedFile, read_regular_file
 from serena_memory.core.references import rewrite_references
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity.analysis import (
-    Backlink,
-    CheckReport,
-    IntegrityAnalyzer,
-    prefix_bare_mentions,
-    rewrite_memory_paths,
-)
+from serena_memory.integrity.analysis import Backlink, CheckReport, IntegrityAnalyzer
+from serena_memory.integrity.prefixing import prefix_bare_mentions, rewrite_memory_paths
 from serena_memory.integrity.workers import forked
 
 if TYPE_CHECKING:
@@ -78,9 +73,10 @@ class MemoryListingReader:
         """{name: (inode, modification time in ns, size)}: what says a file changed (an
         atomic write makes a new inode, so even a same-size write in the same instant)."""
         found = {}
-        for name in self.names:
+        stat = os.stat
+        for name, path in self.paths.items():
             try:
-                st = os.stat(self.paths[name])
+                st = stat(path)
             except OSError:
                 continue
             found[name] = (st.st_ino, st.st_mtime_ns, st.st_size)

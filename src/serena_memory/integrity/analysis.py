@@ -430,7 +430,7 @@ class BareMentionFinder:
         if self._plain:
             for end, name in self._run_automaton.iter(scan.blanked):
                 start = end - len(name) - 1  # of `` name `` in blanked: data offset of name
-                if not scan.is_reference(start):
+                if start < 4 or scan.data[start - 4 : start] != _PREFIX_BYTES:  # not after `mem:`
                     offsets.setdefault(name, []).append(start)
         found = {name: scan.line_numbers(o) for name, o in offsets.items()}
         for name in self._odd_candidates(scan.text):

@@ -39,6 +39,10 @@ FOUND_SHAPE = re.compile(rf'\{{"stale":{_STALE},"bare":(?:null|{_BARE}),"near":(
 REFS_SHAPE = re.compile(_list_of(_tuple_of(_STR, _INTS)))
 
 
+# one encoder for every text (json.dumps with separators makes a new one each call)
+_compact = json.JSONEncoder(separators=(",", ":")).encode
+
+
 # -- one memory's row --------------------------------------------------------------------------
 # columns of a row of `memo`
 NAME, INO, MTIME, SIZE, RACY, SHA, REFS, NAMES, FOUND = range(9)
@@ -79,8 +83,8 @@ def row_refs(row: tuple[Any, ...]) -> Refs | None:
 # -- what the name indexes answered ---------------------------------------------------------
 def answer_json(kind: str, answer: Any) -> str:
     if kind == "near":
-        return json.dumps([[score, name] for score, name in answer], separators=(",", ":"))
-    return json.dumps(list(answer), separators=(",", ":"))
+        return _compact([[score, name] for score, name in answer])
+    return _compact(list(answer))
 
 
 def answer_value(kind: str, raw: Any, existing: frozenset[str]) -> Any:
@@ -112,7 +116,7 @@ def answer_value(kind: str, raw: Any, existing: frozenset[str]) -> Any:
 def found_json(
     stale: list[StaleReference], bare: list[BareMention] | None, near: list[BareMention] | None
 ) -> str:
-    return json.dumps(
+    return _compact(
         {
             "stale": [[s.target, list(s.lines), list(s.candidates)] for s in stale],
             "bare": None
@@ -120,7 +124,6 @@ def found_json(
             else [[m.name, list(m.lines), m.high_confidence] for m in bare],
             "near": None if near is None else [[m.name, m.occurrences, m.token] for m in near],
         },
-        separators=(",", ":"),
     )
 
 
@@ -144,4 +147,4 @@ def as_refs(data: list[Any] | None) -> Refs | None:
 
 
 def refs_json(refs: Refs) -> str:
-    return json.dumps([[t, list(li)] for t, li in refs], separators=(",", ":"))
+    return _compact([[t, list(li)] for t, li in refs])

@@ -262,11 +262,11 @@ def test_a_check_without_cache_spreads_over_workers_and_fills_the_cache(
     without the cache, and what they learned serves the next check."""
     import resource
 
-    import serena_memory.integrity.service as service
+    import serena_memory.integrity.parallel as parallel
 
     for i in range(40):
         store.write(f"topic/note_{i:02}", f"mem:topic/note_{(i + 1) % 41:02} and topic/note_{i}\n")
-    monkeypatch.setattr(service, "PARALLEL_MIN_PER_JOB", 5)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_PER_JOB", 5)
     cold = run_check(store, True, True, True, cache=False).to_dict()
 
     def workers_cpu() -> float:

@@ -65,7 +65,7 @@ from serena_memory.integrity.workers import forked
 if TYPE_CHECKING:
     import sqlite3
 
-    from serena_memory.integrity.service import MemoryListingReader
+    from serena_memory.integrity.listing import MemoryListingReader
 
 _APPLICATION_ID = 0x53524D43  # "SRMC": marks the file as ours
 _SCHEMA_VERSION = 2
@@ -99,10 +99,10 @@ def _names_digest(names: Iterable[str]) -> str:
 @functools.cache
 def _analysis_version() -> bytes:
     """The code that makes findings (a changed analysis never reuses old ones)."""
-    from serena_memory.integrity import analysis, similarity
+    from serena_memory.integrity import analysis, findings, scanning, similarity
 
     digest = hashlib.sha256(str(_SCHEMA_VERSION).encode())
-    for module in (analysis, similarity):
+    for module in (analysis, findings, scanning, similarity):
         with contextlib.suppress(OSError, TypeError):
             digest.update(Path(str(module.__file__)).read_bytes())
     return digest.digest()
@@ -288,11 +288,11 @@ def _read_and_analyse(
     changed set of names) are split over forked workers that share the indexes built once
     here, like a check without cache; a few are analysed here, with the answers the cache
     kept (``recall``), so an index is built only for a question they don't answer."""
-    from serena_memory.integrity import service
+    from serena_memory.integrity import parallel
 
-    jobs = min(jobs, max(1, len(to_read) // service.PARALLEL_MIN_PER_JOB))
-    if jobs > 1 and service.can_fork():
-        base = service.prepared(listing, include_unmarked, fuzzy)
+    jobs = min(jobs, max(1, len(to_read) // parallel.PARALLEL_MIN_PER_JOB))
+    if jobs > 1 and parallel.can_fork():
+        base = parallel.prepared(listing, include_unmarked, fuzzy)
         recall = None  # a connection is not shared with forked workers
     else:
         jobs = 1
@@ -312,7 +312,7 @@ def _read_and_analyse(
     unreadable: list[str] = []
     refused: list[Any] = []
     learned: Answers = {}
-    for found, bad, gated, answers in forked(service.chunks_by_size(listing, jobs, to_read), part):
+    for found, bad, gated, answers in forked(parallel.chunks_by_size(listing, jobs, to_read), part):
         fresh.update(found)
         unreadable += bad
         refused += gated

@@ -235,7 +235,7 @@ def cached_check(
 
 # what was learned about one memory read now: (sha, references, findings, references and
 # findings as stored, whether it has text)
-_Fresh = tuple[str, Refs, dict[str, Any], str, str, bool]
+_Fresh = tuple[str, str, str, bool]
 
 
 def _analyse(
@@ -255,21 +255,12 @@ def _analyse(
             refs = row_refs(row)
             if refs is not None:
                 analyzer.know_references({name: refs})  # same text: same references
-                found = row_findings(row, names_key, include_unmarked, fuzzy)
-                if found is not None:
-                    fresh[name] = (sha, refs, found, row[REFS], row[FOUND], bool(text))
+                if row_findings(row, names_key, include_unmarked, fuzzy) is not None:
+                    fresh[name] = (sha, row[REFS], row[FOUND], bool(text))
                     continue
         stale, bare, near = analyzer.findings(name, include_unmarked, fuzzy)
-        found = {
-            "stale": [(s.target, s.lines, s.candidates) for s in stale],
-            "bare": [(m.name, m.lines, m.high_confidence) for m in bare]
-            if include_unmarked
-            else None,
-            "near": [(m.name, m.occurrences, m.token) for m in near] if fuzzy else None,
-        }
         stored = found_json(stale, bare if include_unmarked else None, near if fuzzy else None)
-        refs = analyzer.references(name)
-        fresh[name] = (sha, refs, found, refs_json(refs), stored, bool(text))
+        fresh[name] = (sha, refs_json(analyzer.references(name)), stored, bool(text))
     return fresh
 
 
@@ -341,7 +332,7 @@ def _check(
     )
     now_ns = time.time_ns()
     updates: list[tuple[Any, ...]] = []
-    for name, (sha, _refs, _found, refs_text, found_text, _scanned) in fresh.items():
+    for name, (sha, refs_text, found_text, _scanned) in fresh.items():
         st = stamps.get(name)
         if st is not None:
             racy = now_ns - st[1] < RACY_NS
@@ -350,7 +341,8 @@ def _check(
     report.unreadable = sorted(set(unreadable))
     report.skipped = sorted(listing.skipped + refused, key=lambda s: s.path)
     all_refs: dict[str, Refs] = {}
-    sources = _fill_report(report, listing, stamps, known, fresh, all_refs)
+    entries = _entries(known, stamps, fresh, reachability)
+    sources = _fill_report(report, listing, entries, all_refs)
     if reachability:
         analyzer = IntegrityAnalyzer(
             {}, listing.read_only, listing.ignored, report.unreadable, listing.names
@@ -439,12 +431,34 @@ def _rows_of(conn: sqlite3.Connection, names: list[str]) -> dict[str, tuple[Any,
     return rows
 
 
+def _entries(
+    known: _Known,
+    stamps: dict[str, tuple[int, int, int]],
+    fresh: dict[str, _Fresh],
+    reachability: bool,
+) -> dict[str, tuple[Any, Refs | None, bool]]:
+    """{name: (findings, references when asked for, whether it was scanned)} of every
+    memory known or read now; what was read now is decoded from the text it is stored as
+    (the same findings), all at once, so workers send back text only."""
+    entries = {name: (found, refs, stamps[name][2] > 0) for name, (found, refs) in known.items()}
+    founds = decoded([found_text for _sha, _refs, found_text, _scanned in fresh.values()])
+    refs_lists = (
+        decoded([refs_text for _sha, refs_text, _found, _scanned in fresh.values()])
+        if reachability
+        else None
+    )
+    for i, (name, (_sha, _refs, _found, scanned)) in enumerate(fresh.items()):
+        refs = None if refs_lists is None else as_refs(refs_lists[i])
+        if founds[i] is None or (refs_lists is not None and refs is None):
+            raise _Malformed(name)  # text this run wrote: never
+        entries[name] = founds[i], refs, scanned
+    return entries
+
+
 def _fill_report(
     report: CheckReport,
     listing: MemoryListingReader,
-    stamps: dict[str, tuple[int, int, int]],
-    known: _Known,
-    fresh: dict[str, _Fresh],
+    entries: dict[str, tuple[Any, Refs | None, bool]],
     all_refs: dict[str, Refs],
 ) -> list[str]:
     """Add every memory's findings to ``report`` in the order of names, and each one's
@@ -453,16 +467,12 @@ def _fill_report(
     add = _adder(report, ignored)
     sources: list[str] = []
     for name in listing.names:
-        entry = known.get(name)
-        if entry is not None:
-            found, refs = entry
-            scanned = stamps[name][2] > 0
-            if refs is not None:
-                all_refs[name] = refs
-        elif name in fresh:
-            _sha, all_refs[name], found, _rj, _fj, scanned = fresh[name]
-        else:
+        entry = entries.get(name)
+        if entry is None:
             continue  # unreadable, refused or gone
+        found, refs, scanned = entry
+        if refs is not None:
+            all_refs[name] = refs
         if name in MAINTENANCE_NAMES or not scanned:
             continue
         sources.append(name)

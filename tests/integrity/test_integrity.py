@@ -16,8 +16,8 @@ from serena_memory.integrity.analysis import (
     BareMentionFinder,
     IntegrityAnalyzer,
     iter_reference_runs,
-    prefix_bare_mentions,
 )
+from serena_memory.integrity.prefixing import prefix_bare_mentions
 from serena_memory.integrity.service import auto_prefix, backlinks, fix_reference, run_check
 
 

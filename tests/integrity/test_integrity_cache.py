@@ -222,6 +222,29 @@ def test_rows_of_another_shape_are_analysed_again(store: MemoryStore) -> None:
         assert run_check(store, True, True, True).to_dict() == cold, value
 
 
+def test_one_row_of_another_shape_among_good_ones_is_analysed_again(store: MemoryStore) -> None:
+    """The rows are decoded all at once: one that JSON refuses (a bad escape, in the
+    shape the pattern allows) is read again alone, and the others are still reported."""
+    import sqlite3
+
+    path = _filled(store)
+    time.sleep(1.1)  # the rows are no longer taken in the tick of a change
+    run_check(store, True, True, True)
+    cold = run_check(store, True, True, True, cache=False).to_dict()
+    conn = sqlite3.connect(path)
+    conn.execute(
+        "UPDATE memo SET found = ?, refs = ? WHERE name = ?",
+        ('{"stale":[["\\q",[1],[]]],"bare":[],"near":[]}', '[["\\q",[1]]]', NAMES[0]),
+    )
+    conn.commit()
+    conn.close()
+    assert run_check(store, True, True, True).to_dict() == cold
+    assert (
+        run_check(store, True, True, False).to_dict()
+        == run_check(store, True, True, False, cache=False).to_dict()
+    )
+
+
 def test_a_check_after_one_edit_reads_only_that_memory(store: MemoryStore) -> None:
     """Warm cache: a memory whose file can't be read any more but did not change is still
     reported from the cache, and the edited one is analysed again."""
@@ -262,11 +285,11 @@ def test_a_check_without_cache_spreads_over_workers_and_fills_the_cache(
     without the cache, and what they learned serves the next check."""
     import resource
 
-    import serena_memory.integrity.service as service
+    import serena_memory.integrity.parallel as parallel
 
     for i in range(40):
         store.write(f"topic/note_{i:02}", f"mem:topic/note_{(i + 1) % 41:02} and topic/note_{i}\n")
-    monkeypatch.setattr(service, "PARALLEL_MIN_PER_JOB", 5)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_PER_JOB", 5)
     cold = run_check(store, True, True, True, cache=False).to_dict()
 
     def workers_cpu() -> float:

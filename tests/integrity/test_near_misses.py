@@ -140,7 +140,7 @@ def test_a_line_that_already_references_the_memory_is_left_alone() -> None:
 
 
 def test_rewrite_memory_paths_only_touches_paths_of_the_given_memories() -> None:
-    from serena_memory.integrity.analysis import rewrite_memory_paths
+    from serena_memory.integrity.prefixing import rewrite_memory_paths
 
     text = (
         "See .serena/memories/ci/flaky.md, ~/.serena/memories/ci/flaky.md,\n"

@@ -30,34 +30,33 @@ not looked at again); and index lookups instead of name-by-name loops.
 from __future__ import annotations
 
 import re
-import string
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from serena_memory.core.names import last_segment
 from serena_memory.core.paths import SkippedFile
-from serena_memory.core.references import NAME_CHAR_CLASS
+
+# the records and the scanning, for the modules that take them from here
+from serena_memory.integrity.findings import ENTRY_POINT as ENTRY_POINT
+from serena_memory.integrity.findings import Backlink as Backlink
+from serena_memory.integrity.findings import BareMention as BareMention
+from serena_memory.integrity.findings import CheckReport as CheckReport
+from serena_memory.integrity.findings import IgnoredReference as IgnoredReference
+from serena_memory.integrity.findings import StaleReference as StaleReference
+from serena_memory.integrity.scanning import HIGH_CONFIDENCE_LENGTH as HIGH_CONFIDENCE_LENGTH
+from serena_memory.integrity.scanning import NAME_CHARS as NAME_CHARS
+from serena_memory.integrity.scanning import PREFIX as PREFIX
+from serena_memory.integrity.scanning import BareMentionFinder as BareMentionFinder
+from serena_memory.integrity.scanning import TextScan as TextScan
+from serena_memory.integrity.scanning import iter_reference_runs as iter_reference_runs
 
 if TYPE_CHECKING:  # imported lazily at run time: rapidfuzz costs start-up time
     from serena_memory.integrity.similarity import NameIndex, NearMissIndex
 
-HIGH_CONFIDENCE_LENGTH = 10
 COMMON_WORD_NAMES = frozenset({"core"})
 MAINTENANCE_NAMES = frozenset({"memory_maintenance", "global/memory_maintenance"})
-ENTRY_POINT = "core"
-NAME_CHARS = frozenset(string.ascii_letters + string.digits + "_-/")
-PREFIX = "mem:"
 
-_MEM_RUN = re.compile("mem:(" + NAME_CHAR_CLASS + "+)")
-_RUN_TABLE = bytes(c if chr(c) in NAME_CHARS else 32 for c in range(256))
-_PREFIX_BYTES = PREFIX.encode("ascii")
-# on TextScan.blanked; led by the space before the run, so the regex engine can skip ahead
-_LONG_RUN = re.compile(f" ([^ ]{{{HIGH_CONFIDENCE_LENGTH},}})")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_EXTENSION = re.compile(rb"\.([A-Za-z][A-Za-z0-9]{0,9})\b")
-_FENCE = re.compile(rb"^[ \t]*(?:```|~~~)", re.MULTILINE)
 _PLAIN_NAME = re.compile("[A-Za-z0-9_/-]+")
 
 
@@ -72,383 +71,6 @@ def is_self_mention(source: str, name: str) -> bool:
 
 def is_common_word_name(name: str) -> bool:
     return last_segment(name) in COMMON_WORD_NAMES
-
-
-# -- findings --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class StaleReference:
-    """``mem:target`` in ``source`` where no memory ``target`` exists."""
-
-    source: str
-    target: str
-    candidates: tuple[str, ...]
-    source_read_only: bool
-    lines: tuple[int, ...]
-    target_ignored: bool = False  # the memory exists but is ignored, so it can't be read
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "source": self.source,
-            "target": self.target,
-            "candidates": list(self.candidates),
-            "source_read_only": self.source_read_only,
-            "lines": list(self.lines),
-            "target_ignored": self.target_ignored,
-        }
-
-
-@dataclass(frozen=True)
-class BareMention:
-    """An existing name written without ``mem:`` (``token`` is None), or a near-miss of one
-    (``token`` is the text actually written)."""
-
-    source: str
-    name: str
-    occurrences: int
-    high_confidence: bool
-    source_read_only: bool
-    lines: tuple[int, ...] = ()
-    token: str | None = None
-
-    @property
-    def exact(self) -> bool:
-        return self.token is None
-
-    @property
-    def written(self) -> str:
-        return self.name if self.token is None else self.token
-
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "source": self.source,
-            "name": self.name,
-            "occurrences": self.occurrences,
-            "high_confidence": self.high_confidence,
-            "source_read_only": self.source_read_only,
-        }
-        if self.token is None:
-            data["lines"] = list(self.lines)
-        else:
-            data["token"] = self.token
-        return data
-
-
-@dataclass(frozen=True)
-class IgnoredReference:
-    """``mem:target`` where ``target`` is an ignored memory: the agent can't follow it."""
-
-    source: str
-    target: str
-    lines: tuple[int, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"source": self.source, "target": self.target, "lines": list(self.lines)}
-
-
-@dataclass(frozen=True)
-class Backlink:
-    source: str
-    lines: tuple[int, ...]
-    source_read_only: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "source": self.source,
-            "lines": list(self.lines),
-            "source_read_only": self.source_read_only,
-        }
-
-
-@dataclass
-class CheckReport:
-    """Everything `check` found; ``to_dict`` for JSON, ``to_text`` for people."""
-
-    stale: list[StaleReference] = field(default_factory=list)
-    bare_high: list[BareMention] = field(default_factory=list)
-    bare_low: list[BareMention] = field(default_factory=list)
-    near_misses: list[BareMention] = field(default_factory=list)
-    unreachable: list[str] | None = None  # None: reachability not asked for
-    entry_point_exists: bool = True
-    ignored_references: list[IgnoredReference] | None = None
-    scanned: int = 0
-    unreadable: list[str] = field(default_factory=list)
-    # files that look like memories but were not read (broken or outside links, not regular
-    # files, over the size limit), each with its reason
-    skipped: list[SkippedFile] = field(default_factory=list)
-    include_unmarked: bool = False
-    fuzzy: bool = False
-    # memories a sync left with both sides' texts until a person resolves them (core/sync)
-    sync_conflicts: list[str] = field(default_factory=list)
-
-    @property
-    def problem_count(self) -> int:
-        return (
-            len(self.sync_conflicts)
-            + len(self.stale)
-            + len(self.bare_high)
-            + len(self.bare_low)
-            + len(self.near_misses)
-            + len(self.unreachable or ())
-            + len(self.ignored_references or ())
-            + len(self.unreadable)
-            + len(self.skipped)
-        )
-
-    def is_clean(self) -> bool:
-        return self.problem_count == 0
-
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "clean": self.is_clean(),
-            "scanned": self.scanned,
-            "stale_references": [s.to_dict() for s in self.stale],
-        }
-        if self.include_unmarked:
-            data["bare_mentions"] = {
-                "high_confidence": [b.to_dict() for b in self.bare_high],
-                "low_confidence": [b.to_dict() for b in self.bare_low],
-            }
-            if self.fuzzy:
-                data["near_misses"] = [b.to_dict() for b in self.near_misses]
-        if self.unreachable is not None:
-            data["entry_point"] = ENTRY_POINT if self.entry_point_exists else None
-            data["unreachable"] = list(self.unreachable)
-            data["ignored_references"] = [r.to_dict() for r in self.ignored_references or ()]
-        if self.unreadable:
-            data["unreadable"] = list(self.unreadable)
-        if self.skipped:
-            data["skipped"] = [s.to_dict() for s in self.skipped]
-        if self.sync_conflicts:
-            data["sync_conflicts"] = list(self.sync_conflicts)
-        return data
-
-    def to_text(self) -> str:
-        """The report for people (integrity/report_text.py writes it)."""
-        from serena_memory.integrity.report_text import report_text
-
-        return report_text(self)
-
-
-# -- scanning -----------------------------------------------------------------------------
-
-
-def iter_reference_runs(text: str) -> Iterable[tuple[str, int]]:
-    """Each ``mem:NAME`` reference as (NAME, offset of ``mem:``), in text order."""
-    search = _MEM_RUN.search
-    pos = 0
-    while True:
-        m = search(text, pos)
-        if m is None:
-            return
-        start = m.start()
-        if start and text[start - 1] in NAME_CHARS:
-            pos = start + 1  # `xmem:...` is no reference; a real one may start inside
-            continue
-        yield m.group(1), start
-        pos = m.end()
-
-
-def _line_numbers(text: str, offsets: list[int]) -> tuple[int, ...]:
-    """1-based line numbers of sorted offsets, counting newlines once."""
-    lines = []
-    line, last = 1, 0
-    for offset in offsets:
-        line += text.count("\n", last, offset)
-        last = offset
-        lines.append(line)
-    return tuple(lines)
-
-
-def name_runs(text: str) -> list[bytes]:
-    """Every maximal run of name characters in ``text`` (ASCII, so bytes are exact)."""
-    return text.encode("utf-8").translate(_RUN_TABLE).split()
-
-
-class TextScan:
-    """One memory's text prepared once for every name-matching question on it.
-
-    Name characters are ASCII, so blanking every other byte of the UTF-8 text to a space
-    gives an ASCII string, with the same offsets as the bytes, in which a name made of
-    name characters is mentioned bare exactly where it stands between two spaces (the
-    ends padded): whole-run matches need no boundary checks and give no false hits.
-    Offsets are byte offsets: in text order, which is all that counting, ordering and
-    line numbers need.
-    """
-
-    __slots__ = ("text", "data", "blanked", "_fences")
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.data = text.encode("utf-8")
-        blanked = self.data.translate(_RUN_TABLE).decode("ascii")
-        self.blanked = " " + blanked + " "  # blanked[i + 1] is data[i]
-        self._fences: list[tuple[int, int]] | None = None
-
-    def is_file_name(self, offset: int, length: int) -> bool:
-        """Whether the run at ``offset`` is followed by a file extension other than `.md`."""
-        end = offset + length
-        if self.data[end : end + 1] != b".":
-            return False
-        m = _EXTENSION.match(self.data, end)
-        return m is not None and m.group(1).lower() != b"md"
-
-    def in_code(self, offset: int, length: int) -> bool:
-        """Whether the run at ``offset`` reads as code: inside a fenced block, called
-        (`name(`) or an attribute (`.name`)."""
-        data = self.data
-        if offset and data[offset - 1 : offset] == b".":
-            return True
-        if data[offset + length : offset + length + 1] == b"(":
-            return True
-        if self._fences is None:
-            marks = [m.start() for m in _FENCE.finditer(data)] if b"``" in data else []
-            marks.append(len(data))  # a block left open runs to the end
-            self._fences = list(zip(marks[::2], marks[1::2], strict=False))
-        return any(start < offset < end for start, end in self._fences)
-
-    def long_runs(self) -> set[str]:
-        """The distinct runs of name characters that could be a high-confidence name."""
-        return set(_LONG_RUN.findall(self.blanked))
-
-    def is_reference(self, offset: int) -> bool:
-        """Whether the run starting at ``offset`` directly follows ``mem:``."""
-        return offset >= 4 and self.data[offset - 4 : offset] == _PREFIX_BYTES
-
-    def run_offsets(self, run: str) -> list[int]:
-        """Offsets where ``run`` is a whole run not directly after ``mem:``."""
-        blanked = self.blanked
-        needle = " " + run + " "
-        step = len(run) + 1  # the closing space may open the next occurrence
-        found = []
-        i = blanked.find(needle)
-        while i != -1:  # the run starts at blanked[i + 1], which is data[i]
-            if not self.is_reference(i):
-                found.append(i)
-            i = blanked.find(needle, i + step)
-        return found
-
-    def line_numbers(self, offsets: list[int]) -> tuple[int, ...]:
-        """1-based line numbers of sorted offsets."""
-        lines = []
-        line, last = 1, 0
-        for offset in offsets:
-            line += self.data.count(b"\n", last, offset)
-            last = offset
-            lines.append(line)
-        return tuple(lines)
-
-
-def _bare_offsets(text: str, name: str) -> list[int]:
-    """Offsets of the exact bare mentions of one name, non-overlapping like re.findall."""
-    found = []
-    chars = NAME_CHARS
-    size, length = len(text), len(name)
-    i = text.find(name)
-    while i != -1:
-        end = i + length
-        if (
-            (i == 0 or text[i - 1] not in chars)
-            and (end == size or text[end] not in chars)
-            and not (i >= 4 and text[i - 4 : i] == PREFIX)
-        ):
-            found.append(i)
-            i = text.find(name, end)
-        else:
-            i = text.find(name, i + 1)
-    return found
-
-
-class BareMentionFinder:
-    """Finds exact bare mentions of many names in one pass over a text.
-
-    A bare mention of a name made of name characters only is a whole run of name
-    characters: :meth:`find` splits the text into runs and intersects them with the names;
-    :meth:`find_lines` (what `check` uses) runs one automaton of the names over a
-    :class:`TextScan`, which reports exactly those runs. Names holding other characters
-    (`meeting notes`, `plan.v2`) are found as substrings, then confirmed, with their
-    offsets, by the exact boundary rules.
-    """
-
-    FEW = 16
-
-    def __init__(self, names: Iterable[str]) -> None:
-        self.names = sorted(set(names))
-        plain = [n for n in self.names if all(c in NAME_CHARS for c in n)]
-        self._plain = frozenset(n.encode("ascii") for n in plain)
-        odd = sorted(set(self.names) - set(plain))
-        # pyahocorasick ships no type information: its automata are typed as Any
-        self._automaton: Any = None
-        self._runs_ac: Any = None  # built on first use by check
-        self._few_odd: list[str] = []
-        if len(odd) <= self.FEW:
-            self._few_odd = odd  # a substring test each is cheaper than a scan
-        else:
-            import ahocorasick
-
-            self._automaton = ahocorasick.Automaton()
-            for name in odd:
-                self._automaton.add_word(name, name)
-            self._automaton.make_automaton()
-
-    def candidates(self, text: str, runs: Iterable[bytes] | None = None) -> set[str]:
-        """Names that occur as a whole run (or, for odd names, anywhere) in ``text``."""
-        if runs is None:
-            runs = name_runs(text)
-        found = {r.decode("ascii") for r in self._plain.intersection(runs)}
-        found.update(self._odd_candidates(text))
-        return found
-
-    def _odd_candidates(self, text: str) -> set[str]:
-        """Names holding other characters that occur anywhere in ``text``."""
-        found = {name for name in self._few_odd if name in text}
-        if self._automaton is not None:
-            found.update(name for _end, name in self._automaton.iter(text))
-        return found
-
-    def find(self, text: str, runs: list[bytes] | None = None) -> dict[str, list[int]]:
-        """{name: start offsets} of exact bare mentions."""
-        if not text:
-            return {}
-        found = {}
-        for name in self.candidates(text, runs):
-            offsets = _bare_offsets(text, name)
-            if offsets:
-                found[name] = offsets
-        return found
-
-    def find_lines(self, scan: TextScan) -> dict[str, tuple[int, ...]]:
-        """{name: line of each exact bare mention} in a scanned text.
-
-        Plain names are found in one pass: an automaton of `` name `` over the blanked
-        text reports exactly the whole-run occurrences, in text order.
-        """
-        offsets: dict[str, list[int]] = {}
-        if self._plain:
-            for end, name in self._run_automaton.iter(scan.blanked):
-                start = end - len(name) - 1  # of `` name `` in blanked: data offset of name
-                if not scan.is_reference(start):
-                    offsets.setdefault(name, []).append(start)
-        found = {name: scan.line_numbers(o) for name, o in offsets.items()}
-        for name in self._odd_candidates(scan.text):
-            odd = _bare_offsets(scan.text, name)
-            if odd:
-                found[name] = _line_numbers(scan.text, odd)
-        return found
-
-    @property
-    def _run_automaton(self) -> Any:
-        """The plain names, each between spaces, for matching whole runs of a blanked text."""
-        if self._runs_ac is None:
-            import ahocorasick
-
-            self._runs_ac = ahocorasick.Automaton()
-            for run in self._plain:
-                name = run.decode("ascii")
-                self._runs_ac.add_word(" " + name + " ", name)
-            self._runs_ac.make_automaton()
-        return self._runs_ac
 
 
 # -- the analysis -------------------------------------------------------------------------
@@ -478,8 +100,17 @@ class IntegrityAnalyzer:
     ) -> None:
         self.memories = dict(memories)
         self.sources = sorted(self.memories)
-        self.names = sorted(set(names) | set(self.memories)) if names is not None else self.sources
-        self.existing = frozenset(self.names)
+        if names is None:
+            self.names = self.sources
+            self.existing = frozenset(self.names)
+        else:
+            listed = list(names)
+            self.existing = frozenset(listed).union(self.memories)
+            if len(listed) == len(self.existing):  # no repeat, every text's name among them
+                listed.sort()  # usually sorted already: one pass
+                self.names = listed
+            else:
+                self.names = sorted(self.existing)
         self.read_only = frozenset(read_only)
         self.ignored = frozenset(ignored) - self.existing
         self.unreadable = sorted(set(unreadable))
@@ -701,19 +332,7 @@ class IntegrityAnalyzer:
             if best is None:
                 continue
             name, score = best
-            offsets = scan.run_offsets(token)
-            if score < 1.0 and _IDENTIFIER.fullmatch(token):
-                # an identifier used as code (`obj.debug_logger_analysis(...)`, a fenced
-                # block) names code, unless it spells the memory's name exactly
-                offsets = [o for o in offsets if not scan.in_code(o, len(token))]
-            # `ai-pr-quality-gate.yml`, `parser_rules.py`: a file name; `x.md` may be a memory
-            offsets = [o for o in offsets if not scan.is_file_name(o, len(token))]
-            if offsets and name in referenced:
-                # a line that already has `mem:name` (`task-completion: mem:task_completion`)
-                lines = scan.line_numbers(offsets)
-                offsets = [
-                    o for o, n in zip(offsets, lines, strict=True) if n not in referenced[name]
-                ]
+            offsets = _written_offsets(scan, token, score, referenced.get(name))
             if offsets:
                 found.append((offsets[0], token, name, len(offsets)))
         found.sort()  # first-seen order, like the reference
@@ -774,53 +393,20 @@ class IntegrityAnalyzer:
         return found
 
 
-def prefix_bare_mentions(text: str, names: Iterable[str]) -> tuple[str, dict[str, int]]:
-    """Add ``mem:`` before every exact bare mention of ``names``; returns the new text and
-    the count per name.
-
-    A spot where two names start is prefixed once, so a prefix is never doubled. The
-    result has no bare mention of ``names`` left, so a second call changes nothing (names
-    that can overlap themselves, such as ``x x`` in ``x x x``, take more than one round).
-    """
-    finder = BareMentionFinder(names)
-    counts: Counter[str] = Counter()
-    for _round in range(len(text) + 1):
-        found = finder.find(text)
-        if not found:
-            break
-        owner: dict[int, str] = {}
-        for name in sorted(found):
-            for offset in found[name]:
-                owner.setdefault(offset, name)
-        pieces, last = [], 0
-        for start in sorted(owner):
-            pieces.append(text[last:start])
-            pieces.append(PREFIX)
-            last = start
-        pieces.append(text[last:])
-        text = "".join(pieces)
-        counts.update(owner.values())
-    return text, dict(sorted(counts.items()))
-
-
-# `.serena/memories/NAME.md`, not inside a longer path (`~/.serena/...`, `x.serena/...`)
-_MEMORY_FILE = re.compile(r"(?<![A-Za-z0-9_\-/.~])\.serena/memories/([A-Za-z0-9_\-/]+)\.md\b")
-
-
-def rewrite_memory_paths(text: str, names: Iterable[str]) -> tuple[str, dict[str, int]]:
-    """Write each path to the file of one of ``names`` (`.serena/memories/x.md`) as the
-    reference `mem:x`; returns the new text and the count per name. A path that is the
-    target of a Markdown link (`[x](.serena/memories/x.md)`) is left alone: the link would
-    break. A second call changes nothing."""
-    wanted = frozenset(names)
-    counts: Counter[str] = Counter()
-
-    def replace(match: re.Match[str]) -> str:
-        name = match.group(1)
-        start = match.start()
-        if name not in wanted or text[max(0, start - 2) : start] == "](":
-            return match.group(0)
-        counts[name] += 1
-        return PREFIX + name
-
-    return _MEMORY_FILE.sub(replace, text), dict(sorted(counts.items()))
+def _written_offsets(
+    scan: TextScan, token: str, score: float, lines_referencing: set[int] | None
+) -> list[int]:
+    """Where ``token`` stands in the text as a near-miss of a name: not as code, not as a
+    file name, not on a line that already references the name (``lines_referencing``)."""
+    offsets = scan.run_offsets(token)
+    if score < 1.0 and _IDENTIFIER.fullmatch(token):
+        # an identifier used as code (`obj.debug_logger_analysis(...)`, a fenced
+        # block) names code, unless it spells the memory's name exactly
+        offsets = [o for o in offsets if not scan.in_code(o, len(token))]
+    # `ai-pr-quality-gate.yml`, `parser_rules.py`: a file name; `x.md` may be a memory
+    offsets = [o for o in offsets if not scan.is_file_name(o, len(token))]
+    if offsets and lines_referencing is not None:
+        # a line that already has `mem:name` (`task-completion: mem:task_completion`)
+        lines = scan.line_numbers(offsets)
+        offsets = [o for o, n in zip(offsets, lines, strict=True) if n not in lines_referencing]
+    return offsets

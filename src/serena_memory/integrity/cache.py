@@ -12,7 +12,8 @@ same digest: it depends only on the question and the set of names, so a check af
 edit builds an index only for a token or target no earlier check asked about.
 
 A row is used only when its text has exactly the shape this code writes (checked by one
-pattern per row), so a damaged or hand-edited row is analysed again, never trusted.
+pattern per row, :mod:`serena_memory.integrity.cache_rows`), so a damaged or hand-edited
+row is analysed again, never trusted.
 
 The file is SQLite under ``$SERENA_HOME/cache/check``, keyed by the memories folders'
 resolved paths, and trusted only when it is a plain file of ours (application id, schema
@@ -26,9 +27,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
-import json
 import os
-import re
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -44,43 +43,35 @@ from serena_memory.integrity.analysis import (
     IntegrityAnalyzer,
     StaleReference,
 )
+from serena_memory.integrity.cache_rows import (
+    FOUND,
+    FOUND_SHAPE,
+    REFS,
+    REFS_SHAPE,
+    SHA,
+    Answers,
+    Refs,
+    answer_json,
+    answer_value,
+    as_refs,
+    decoded,
+    found_json,
+    refs_json,
+    row_findings,
+    row_refs,
+)
 from serena_memory.integrity.workers import forked
 
 if TYPE_CHECKING:
     import sqlite3
 
-    from serena_memory.integrity.service import MemoryListingReader
+    from serena_memory.integrity.listing import MemoryListingReader
 
 _APPLICATION_ID = 0x53524D43  # "SRMC": marks the file as ours
 _SCHEMA_VERSION = 2
+_MMAP_BYTES = 1 << 30
 RACY_NS = 1_000_000_000
 """A file changed less than this long before it was read is hashed again next time."""
-
-Refs = list[tuple[str, tuple[int, ...]]]
-Answers = dict[tuple[str, str], Any]  # {(kind, question): answer}, see IntegrityAnalyzer
-
-# The exact shape of the JSON this module writes (json.dumps, compact separators): a row
-# that matches decodes to the right types, so it needs no check value by value.
-_STR = r'"(?:[^"\\]|\\.)*"'
-_INT = r"(?:0|[1-9][0-9]*)"
-
-
-def _list_of(item: str) -> str:
-    return rf"\[(?:{item}(?:,{item})*)?\]"
-
-
-def _tuple_of(*items: str) -> str:
-    return r"\[" + ",".join(items) + r"\]"
-
-
-_INTS, _STRS = _list_of(_INT), _list_of(_STR)
-_STALE = _list_of(_tuple_of(_STR, _INTS, _STRS))
-_BARE = _list_of(_tuple_of(_STR, _INTS, "(?:true|false)"))
-_NEAR = _list_of(_tuple_of(_STR, _INT, _STR))
-_FOUND_SHAPE = re.compile(
-    rf'\{{"stale":{_STALE},"bare":(?:null|{_BARE}),"near":(?:null|{_NEAR})\}}'
-)
-_REFS_SHAPE = re.compile(_list_of(_tuple_of(_STR, _INTS)))
 
 
 class _Malformed(Exception):
@@ -108,10 +99,10 @@ def _names_digest(names: Iterable[str]) -> str:
 @functools.cache
 def _analysis_version() -> bytes:
     """The code that makes findings (a changed analysis never reuses old ones)."""
-    from serena_memory.integrity import analysis, similarity
+    from serena_memory.integrity import analysis, findings, scanning, similarity
 
     digest = hashlib.sha256(str(_SCHEMA_VERSION).encode())
-    for module in (analysis, similarity):
+    for module in (analysis, findings, scanning, similarity):
         with contextlib.suppress(OSError, TypeError):
             digest.update(Path(str(module.__file__)).read_bytes())
     return digest.digest()
@@ -151,6 +142,8 @@ def _open(store: MemoryStore) -> sqlite3.Connection | None:
             _remove(path)
         try:
             conn = sqlite3.connect(str(path), timeout=30.0, isolation_level=None)
+            # pages read through a mapping, not one system call each (a check reads them all)
+            conn.execute(f"PRAGMA mmap_size = {_MMAP_BYTES}")
             if _valid(conn, key):
                 return conn
             conn.close()
@@ -192,99 +185,6 @@ def _create(conn: sqlite3.Connection, key: str) -> None:
     conn.execute("COMMIT")
 
 
-# -- one memory's row --------------------------------------------------------------------------
-# columns of a row of `memo`
-_NAME, _INO, _MTIME, _SIZE, _RACY, _SHA, _REFS, _NAMES, _FOUND = range(9)
-
-
-def _row_findings(
-    row: tuple[Any, ...], names_key: str, include_unmarked: bool, fuzzy: bool
-) -> dict[str, Any] | None:
-    """What the row says `check` reports about its memory, when it holds that for this
-    set of names and these options and has the shape this module writes; else None."""
-    raw = row[_FOUND]
-    if (
-        row[_NAMES] != names_key
-        or not isinstance(raw, str)
-        or not isinstance(row[_REFS], str)
-        or _FOUND_SHAPE.fullmatch(raw) is None
-    ):
-        return None
-    try:
-        found: dict[str, Any] = json.loads(raw)
-    except ValueError:  # a bad escape inside a string
-        return None
-    if (include_unmarked and found["bare"] is None) or (fuzzy and found["near"] is None):
-        return None
-    return found
-
-
-def _row_refs(row: tuple[Any, ...]) -> Refs | None:
-    raw = row[_REFS]
-    if not isinstance(raw, str) or _REFS_SHAPE.fullmatch(raw) is None:
-        return None
-    try:
-        return [(target, tuple(lines)) for target, lines in json.loads(raw)]
-    except ValueError:
-        return None
-
-
-def _known(
-    row: tuple[Any, ...] | None,
-    stamp: tuple[int, int, int] | None,
-    names_key: str,
-    include_unmarked: bool,
-    fuzzy: bool,
-    reachability: bool,
-) -> tuple[dict[str, Any], Refs | None] | None:
-    """(findings, references when asked for) of a row that stands for the file as it is
-    (same stamp, not taken in the same clock tick as a change); None: read it again."""
-    if row is None or stamp is None or (row[_INO], row[_MTIME], row[_SIZE]) != stamp or row[_RACY]:
-        return None
-    found = _row_findings(row, names_key, include_unmarked, fuzzy)
-    if found is None:
-        return None
-    refs = None
-    if reachability:
-        refs = _row_refs(row)
-        if refs is None:
-            return None
-    return found, refs
-
-
-# -- what the name indexes answered ---------------------------------------------------------
-def _answer_json(kind: str, answer: Any) -> str:
-    if kind == "near":
-        return json.dumps([[score, name] for score, name in answer], separators=(",", ":"))
-    return json.dumps(list(answer), separators=(",", ":"))
-
-
-def _answer_value(kind: str, raw: Any, existing: frozenset[str]) -> Any:
-    """A kept answer, if it has the shape this module writes and names only existing
-    memories; else None (asked again)."""
-    try:
-        data = json.loads(raw)
-    except (TypeError, ValueError):
-        return None
-    if not isinstance(data, list):
-        return None
-    if kind == "near":
-        ranked = []
-        for item in data:
-            if not isinstance(item, list) or len(item) != 2:
-                return None
-            score, name = item
-            if type(score) is not float or not isinstance(name, str) or name not in existing:
-                return None
-            ranked.append((score, name))
-        return ranked
-    if kind == "candidates":
-        if not all(isinstance(name, str) and name in existing for name in data):
-            return None
-        return tuple(data)
-    return None
-
-
 def _recaller(
     conn: sqlite3.Connection, names_key: str, existing: frozenset[str]
 ) -> Callable[[str, str], Any] | None:
@@ -296,24 +196,9 @@ def _recaller(
 
     def recall(kind: str, question: str) -> Any:
         found = conn.execute(query, (kind, question, names_key)).fetchone()
-        return None if found is None else _answer_value(kind, found[0], existing)
+        return None if found is None else answer_value(kind, found[0], existing)
 
     return recall
-
-
-def _found_json(
-    stale: list[StaleReference], bare: list[BareMention] | None, near: list[BareMention] | None
-) -> str:
-    return json.dumps(
-        {
-            "stale": [[s.target, list(s.lines), list(s.candidates)] for s in stale],
-            "bare": None
-            if bare is None
-            else [[m.name, list(m.lines), m.high_confidence] for m in bare],
-            "near": None if near is None else [[m.name, m.occurrences, m.token] for m in near],
-        },
-        separators=(",", ":"),
-    )
 
 
 # -- the check -------------------------------------------------------------------------------
@@ -350,7 +235,7 @@ def cached_check(
 
 # what was learned about one memory read now: (sha, references, findings, references and
 # findings as stored, whether it has text)
-_Fresh = tuple[str, Refs, dict[str, Any], str, str, bool]
+_Fresh = tuple[str, str, str, bool]
 
 
 def _analyse(
@@ -366,25 +251,16 @@ def _analyse(
     for name, text in analyzer.memories.items():
         sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
         row = rows.get(name)
-        if row is not None and row[_SHA] == sha:
-            refs = _row_refs(row)
+        if row is not None and row[SHA] == sha:
+            refs = row_refs(row)
             if refs is not None:
                 analyzer.know_references({name: refs})  # same text: same references
-                found = _row_findings(row, names_key, include_unmarked, fuzzy)
-                if found is not None:
-                    fresh[name] = (sha, refs, found, row[_REFS], row[_FOUND], bool(text))
+                if row_findings(row, names_key, include_unmarked, fuzzy) is not None:
+                    fresh[name] = (sha, row[REFS], row[FOUND], bool(text))
                     continue
         stale, bare, near = analyzer.findings(name, include_unmarked, fuzzy)
-        found = {
-            "stale": [(s.target, s.lines, s.candidates) for s in stale],
-            "bare": [(m.name, m.lines, m.high_confidence) for m in bare]
-            if include_unmarked
-            else None,
-            "near": [(m.name, m.occurrences, m.token) for m in near] if fuzzy else None,
-        }
-        found_json = _found_json(stale, bare if include_unmarked else None, near if fuzzy else None)
-        refs = analyzer.references(name)
-        fresh[name] = (sha, refs, found, _refs_json(refs), found_json, bool(text))
+        stored = found_json(stale, bare if include_unmarked else None, near if fuzzy else None)
+        fresh[name] = (sha, refs_json(analyzer.references(name)), stored, bool(text))
     return fresh
 
 
@@ -403,11 +279,11 @@ def _read_and_analyse(
     changed set of names) are split over forked workers that share the indexes built once
     here, like a check without cache; a few are analysed here, with the answers the cache
     kept (``recall``), so an index is built only for a question they don't answer."""
-    from serena_memory.integrity import service
+    from serena_memory.integrity import parallel
 
-    jobs = min(jobs, max(1, len(to_read) // service.PARALLEL_MIN_PER_JOB))
-    if jobs > 1 and service.can_fork():
-        base = service.prepared(listing, include_unmarked, fuzzy)
+    jobs = min(jobs, max(1, len(to_read) // parallel.PARALLEL_MIN_PER_JOB))
+    if jobs > 1 and parallel.can_fork():
+        base = parallel.prepared(listing, include_unmarked, fuzzy)
         recall = None  # a connection is not shared with forked workers
     else:
         jobs = 1
@@ -427,7 +303,7 @@ def _read_and_analyse(
     unreadable: list[str] = []
     refused: list[Any] = []
     learned: Answers = {}
-    for found, bad, gated, answers in forked(service.chunks_by_size(listing, jobs, to_read), part):
+    for found, bad, gated, answers in forked(parallel.chunks_by_size(listing, jobs, to_read), part):
         fresh.update(found)
         unreadable += bad
         refused += gated
@@ -445,51 +321,173 @@ def _check(
 ) -> CheckReport:
     names_key = _names_digest(listing.names)
     stamps = listing.stamps()
-    rows = {row[0]: row for row in conn.execute("SELECT * FROM memo")}
-    now_ns = time.time_ns()
-    known: dict[str, tuple[dict[str, Any], Refs | None]] = {}  # usable as they are
-    to_read: list[str] = []
-    for name in listing.names:
-        row = rows.get(name)
-        entry = _known(row, stamps.get(name), names_key, include_unmarked, fuzzy, reachability)
-        if entry is not None:
-            known[name] = entry
-        else:
-            to_read.append(name)
+    known, gone = _known_rows(
+        conn, listing, stamps, names_key, (include_unmarked, fuzzy, reachability)
+    )
+    to_read = [name for name in listing.names if name not in known]
+    rows = _rows_of(conn, to_read)
     recall = _recaller(conn, names_key, frozenset(listing.names)) if to_read else None
     fresh, unreadable, refused, learned = _read_and_analyse(
         listing, to_read, rows, names_key, include_unmarked, fuzzy, jobs, recall
     )
+    now_ns = time.time_ns()
     updates: list[tuple[Any, ...]] = []
-    for name, (sha, _refs, _found, refs_json, found_json, _scanned) in fresh.items():
+    for name, (sha, refs_text, found_text, _scanned) in fresh.items():
         st = stamps.get(name)
-        if st is None:
-            continue
-        racy = now_ns - st[1] < RACY_NS
-        updates.append((name, *st, int(racy), sha, refs_json, names_key, found_json))
+        if st is not None:
+            racy = now_ns - st[1] < RACY_NS
+            updates.append((name, *st, int(racy), sha, refs_text, names_key, found_text))
     report = CheckReport(include_unmarked=include_unmarked, fuzzy=fuzzy)
     report.unreadable = sorted(set(unreadable))
     report.skipped = sorted(listing.skipped + refused, key=lambda s: s.path)
-    read_only, ignored = listing.read_only, frozenset(listing.ignored) - set(listing.names)
-    sources: list[str] = []
     all_refs: dict[str, Refs] = {}
-    stale, bare_high, bare_low = report.stale, report.bare_high, report.bare_low
-    near_misses = report.near_misses
+    entries = _entries(known, stamps, fresh, reachability)
+    sources = _fill_report(report, listing, entries, all_refs)
+    if reachability:
+        analyzer = IntegrityAnalyzer(
+            {}, listing.read_only, listing.ignored, report.unreadable, listing.names
+        )
+        analyzer.know_references(all_refs)
+        report.entry_point_exists = ENTRY_POINT in analyzer.existing
+        report.unreachable = analyzer.unreachable()
+        report.ignored_references = analyzer.ignored_references(sources)
+    _save(conn, updates, gone, names_key, learned)
+    return report
+
+
+# what a row that stands for its file as it is says: (findings, references when asked for)
+_Known = dict[str, tuple[dict[str, Any], Refs | None]]
+
+
+def _known_rows(
+    conn: sqlite3.Connection,
+    listing: MemoryListingReader,
+    stamps: dict[str, tuple[int, int, int]],
+    names_key: str,
+    options: tuple[bool, bool, bool],
+) -> tuple[_Known, set[str]]:
+    """(what the rows that stand for their files as they are say, names of the rows of
+    memories gone). One pass over the rows, reading only the columns needed; each row's
+    text checked against the shape this module writes, and all of them decoded at once."""
+    include_unmarked, fuzzy, reachability = options
+    usable, gone = _usable_rows(conn, listing, stamps, names_key, reachability)
+    founds = decoded([raw for _n, raw, _r in usable])
+    refs_lists = decoded([refs for _n, _f, refs in usable]) if reachability else None
+    known: _Known = {}
+    for i, (name, _raw, _refs) in enumerate(usable):
+        found = founds[i]
+        if (
+            found is None
+            or (include_unmarked and found["bare"] is None)
+            or (fuzzy and found["near"] is None)
+        ):
+            continue
+        if refs_lists is None:
+            known[name] = found, None
+        elif refs_lists[i] is not None:
+            known[name] = found, as_refs(refs_lists[i])
+    return known, gone
+
+
+def _usable_rows(
+    conn: sqlite3.Connection,
+    listing: MemoryListingReader,
+    stamps: dict[str, tuple[int, int, int]],
+    names_key: str,
+    reachability: bool,
+) -> tuple[list[tuple[str, str, str]], set[str]]:
+    """([(name, findings, references)] as stored, of the rows with the stamp of the file
+    now, taken after its clock tick, for this set of names and of the shape this module
+    writes; the names of rows of memories gone)."""
+    columns = "name, ino, mtime_ns, size, racy, names, found" + (", refs" if reachability else "")
+    usable: list[tuple[str, str, str]] = []
+    gone: set[str] = set()
+    shape, refs_shape = FOUND_SHAPE.fullmatch, REFS_SHAPE.fullmatch
+    for row in conn.execute(f"SELECT {columns} FROM memo"):  # noqa: S608 - fixed columns
+        name, stamp = row[0], stamps.get(row[0])
+        if stamp is None:
+            if name not in listing.paths:
+                gone.add(name)
+            continue
+        if row[1:4] != stamp or row[4] or row[5] != names_key:
+            continue
+        raw, refs = row[6], row[7] if reachability else "[]"
+        if isinstance(raw, str) and shape(raw) and isinstance(refs, str) and refs_shape(refs):
+            usable.append((name, raw, refs))
+    return usable, gone
+
+
+def _rows_of(conn: sqlite3.Connection, names: list[str]) -> dict[str, tuple[Any, ...]]:
+    """The whole rows of the memories to read again (a touched or copied-back file keeps
+    what its row holds): one query each when they are few, else one pass over all."""
+    if len(names) > 64:
+        wanted = set(names)
+        return {row[0]: row for row in conn.execute("SELECT * FROM memo") if row[0] in wanted}
+    rows = {}
+    for name in names:
+        row = conn.execute("SELECT * FROM memo WHERE name = ?", (name,)).fetchone()
+        if row is not None:
+            rows[name] = row
+    return rows
+
+
+def _entries(
+    known: _Known,
+    stamps: dict[str, tuple[int, int, int]],
+    fresh: dict[str, _Fresh],
+    reachability: bool,
+) -> dict[str, tuple[Any, Refs | None, bool]]:
+    """{name: (findings, references when asked for, whether it was scanned)} of every
+    memory known or read now; what was read now is decoded from the text it is stored as
+    (the same findings), all at once, so workers send back text only."""
+    entries = {name: (found, refs, stamps[name][2] > 0) for name, (found, refs) in known.items()}
+    founds = decoded([found_text for _sha, _refs, found_text, _scanned in fresh.values()])
+    refs_lists = (
+        decoded([refs_text for _sha, refs_text, _found, _scanned in fresh.values()])
+        if reachability
+        else None
+    )
+    for i, (name, (_sha, _refs, _found, scanned)) in enumerate(fresh.items()):
+        refs = None if refs_lists is None else as_refs(refs_lists[i])
+        if founds[i] is None or (refs_lists is not None and refs is None):
+            raise _Malformed(name)  # text this run wrote: never
+        entries[name] = founds[i], refs, scanned
+    return entries
+
+
+def _fill_report(
+    report: CheckReport,
+    listing: MemoryListingReader,
+    entries: dict[str, tuple[Any, Refs | None, bool]],
+    all_refs: dict[str, Refs],
+) -> list[str]:
+    """Add every memory's findings to ``report`` in the order of names, and each one's
+    references to ``all_refs``; returns the memories scanned."""
+    read_only, ignored = listing.read_only, frozenset(listing.ignored) - set(listing.names)
+    add = _adder(report, ignored)
+    sources: list[str] = []
     for name in listing.names:
-        entry = known.get(name)
-        if entry is not None:
-            found, refs = entry
-            scanned = stamps[name][2] > 0
-            if refs is not None:
-                all_refs[name] = refs
-        elif name in fresh:
-            _sha, all_refs[name], found, _rj, _fj, scanned = fresh[name]
-        else:
+        entry = entries.get(name)
+        if entry is None:
             continue  # unreadable, refused or gone
+        found, refs, scanned = entry
+        if refs is not None:
+            all_refs[name] = refs
         if name in MAINTENANCE_NAMES or not scanned:
             continue
         sources.append(name)
-        ro = name in read_only
+        add(name, found, name in read_only)
+    report.scanned = len(sources)
+    return sources
+
+
+def _adder(report: CheckReport, ignored: frozenset[str]) -> Callable[[str, Any, bool], None]:
+    """A function adding one memory's kept findings to ``report``."""
+    stale, bare_high, bare_low = report.stale, report.bare_high, report.bare_low
+    near_misses = report.near_misses
+    include_unmarked, fuzzy = report.include_unmarked, report.fuzzy
+
+    def add(name: str, found: Any, ro: bool) -> None:
         for target, lines, cands in found["stale"]:
             stale.append(
                 StaleReference(
@@ -503,21 +501,8 @@ def _check(
         if fuzzy:
             for mention, count, token in found["near"]:
                 near_misses.append(BareMention(name, mention, count, True, ro, token=token))
-    report.scanned = len(sources)
-    if reachability:
-        analyzer = IntegrityAnalyzer(
-            {}, listing.read_only, listing.ignored, report.unreadable, listing.names
-        )
-        analyzer.know_references(all_refs)
-        report.entry_point_exists = ENTRY_POINT in analyzer.existing
-        report.unreachable = analyzer.unreachable()
-        report.ignored_references = analyzer.ignored_references(sources)
-    _save(conn, updates, set(rows) - set(listing.names), names_key, learned)
-    return report
 
-
-def _refs_json(refs: Refs) -> str:
-    return json.dumps([[t, list(li)] for t, li in refs], separators=(",", ":"))
+    return add
 
 
 def _save(
@@ -543,7 +528,7 @@ def _save(
             conn.executemany(
                 "INSERT OR REPLACE INTO answer VALUES (?, ?, ?, ?)",
                 [
-                    (kind, question, names_key, _answer_json(kind, answer))
+                    (kind, question, names_key, answer_json(kind, answer))
                     for (kind, question), answer in learned.items()
                 ],
             )

@@ -25,127 +25,27 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import os
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from serena_memory.core import names as N
-from serena_memory.core.display import counted
 from serena_memory.core.errors import MemoryNotFoundError, MemoryStoreError
-from serena_memory.core.paths import SkippedFile, read_regular_file
 from serena_memory.core.references import rewrite_references
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity.analysis import (
-    Backlink,
-    CheckReport,
-    IntegrityAnalyzer,
-    prefix_bare_mentions,
-    rewrite_memory_paths,
-)
-from serena_memory.integrity.workers import forked
+from serena_memory.integrity import parallel
+from serena_memory.integrity.analysis import Backlink, CheckReport, IntegrityAnalyzer
+
+# what the front-ends call, from the modules that hold it
+from serena_memory.integrity.listing import MemoryListingReader as MemoryListingReader
+from serena_memory.integrity.listing import load_analyzer as load_analyzer
+from serena_memory.integrity.parallel import can_fork as can_fork
+from serena_memory.integrity.prefixing import AutoPrefixReport as AutoPrefixReport
+from serena_memory.integrity.prefixing import auto_prefix as auto_prefix
 
 if TYPE_CHECKING:
     from serena_memory.integrity.code_drift import CodeFinding, CodeReport
     from serena_memory.integrity.code_mentions import Mention
     from serena_memory.integrity.graph import MemoryGraph
-
-# why a bare mention was left alone by auto_prefix
-
-SKIP_READ_ONLY = "read-only source"
-SKIP_FLAT = "flat name"
-SKIP_GLOBAL = "global memory"
-SKIP_NEAR_MISS = "near-miss"
-SKIP_FILE_PATH = "path to a memory file"
-
-_SKIP_HINTS = {
-    SKIP_READ_ONLY: "the source memory is read-only; pass --include-read-only to change it",
-    SKIP_FLAT: "short flat name, easily plain prose; pass --include-flat-names to include it",
-    SKIP_GLOBAL: "global memories are shared by every project; pass --include-global",
-    SKIP_NEAR_MISS: "the text differs from the name, so adding `mem:` can't fix it; edit by hand",
-    SKIP_FILE_PATH: "pass --include-file-paths to write each path as its `mem:` reference",
-}
-
-
-class MemoryListingReader:
-    """The memory names of a store with their files, split by the configured patterns.
-
-    Files come from the store's gated scan and are read through the path gate
-    (:mod:`serena_memory.core.paths`), so a check never reads outside the allowed folders;
-    what the gate skips or refuses is reported, never dropped silently."""
-
-    def stamps(self) -> dict[str, tuple[int, int, int]]:
-        """{name: (inode, modification time in ns, size)}: what says a file changed (an
-        atomic write makes a new inode, so even a same-size write in the same instant)."""
-        found = {}
-        for name in self.names:
-            try:
-                st = os.stat(self.paths[name])
-            except OSError:
-                continue
-            found[name] = (st.st_ino, st.st_mtime_ns, st.st_size)
-        return found
-
-    def __init__(self, store: MemoryStore) -> None:
-        patterns = store.settings.patterns
-        self.names: list[str] = []
-        self.paths: dict[str, str] = {}
-        self.read_only: set[str] = set()
-        self.ignored: set[str] = set()
-        found = store.scan(include_ignored=True)
-        self.skipped: list[SkippedFile] = [
-            s for s in found.skipped if not s.name or patterns.ignored_match(s.name) is None
-        ]
-        project, global_ = store.gate_scopes()
-        self.allowed = {False: project.allowed, True: global_.allowed}
-        for name, real in found.files.items():
-            if patterns.ignored_match(name) is not None:
-                self.ignored.add(name)
-                continue
-            if patterns.read_only_match(name) is not None:
-                self.read_only.add(name)
-            self.paths[name] = real
-            self.names.append(name)
-        self.names.sort()
-
-    def read(self, names: Iterable[str]) -> tuple[dict[str, str], list[str], list[SkippedFile]]:
-        """(texts, names that are not valid UTF-8, files the gate refused to read); a file
-        gone since listing is left out."""
-        texts: dict[str, str] = {}
-        unreadable: list[str] = []
-        refused: list[SkippedFile] = []
-        for name in names:
-            path = self.paths[name]
-            try:
-                data = read_regular_file(path, self.allowed[N.is_global(name)], f"memory '{name}'")
-            except FileNotFoundError:
-                continue
-            except (OSError, MemoryStoreError) as exc:
-                refused.append(SkippedFile(name, path, describe_refusal(exc)))
-                continue
-            try:
-                texts[name] = data.decode("utf-8")
-            except UnicodeDecodeError:
-                unreadable.append(name)
-        return texts, unreadable, refused
-
-    def analyzer(self, names: Iterable[str] | None = None) -> IntegrityAnalyzer:
-        texts, unreadable, refused = self.read(self.names if names is None else names)
-        analyzer = IntegrityAnalyzer(texts, self.read_only, self.ignored, unreadable, self.names)
-        analyzer.skipped = sorted(self.skipped + refused, key=lambda s: s.path)
-        return analyzer
-
-
-def describe_refusal(exc: BaseException) -> str:
-    if isinstance(exc, MemoryStoreError):
-        return str(exc)
-    assert isinstance(exc, OSError)
-    return f"can't be read: {exc.strerror or exc}"
-
-
-def load_analyzer(store: MemoryStore) -> IntegrityAnalyzer:
-    """Read every non-ignored memory of the project and the global ones, once."""
-    return MemoryListingReader(store).analyzer()
 
 
 def run_check(
@@ -199,28 +99,22 @@ def _run_check(
 ) -> CheckReport:
     listing = MemoryListingReader(store)
     if jobs == 0:
-        jobs = _cpu_count()
+        jobs = parallel.cpu_count()
     if cache and code_mentions is None:  # the code check needs every memory read
         from serena_memory.integrity.cache import cached_check
 
         cached = cached_check(store, listing, include_unmarked, fuzzy, reachability, jobs)
         if cached is not None:
             return with_sync_conflicts(store, cached)
-    jobs = min(jobs, max(1, len(listing.names) // PARALLEL_MIN_PER_JOB))
-    if jobs > 1 and not reachability and can_fork():
-        report = _parallel_check(listing, include_unmarked, fuzzy, jobs, code_mentions)
+    jobs = min(jobs, max(1, len(listing.names) // parallel.PARALLEL_MIN_PER_JOB))
+    if jobs > 1 and not reachability and parallel.can_fork():
+        report = parallel.parallel_check(listing, include_unmarked, fuzzy, jobs, code_mentions)
     else:
         analyzer = listing.analyzer()
         report = analyzer.check(include_unmarked, fuzzy, reachability)
         if code_mentions is not None:
-            code_mentions.update(_code_mentions(analyzer.memories))
+            code_mentions.update(parallel.code_mentions_of(analyzer.memories))
     return with_sync_conflicts(store, report)
-
-
-def _code_mentions(texts: dict[str, str]) -> dict[str, list[Mention]]:
-    from serena_memory.integrity.code_mentions import extract
-
-    return {name: extract(text) for name, text in texts.items() if not N.is_global(name)}
 
 
 def with_sync_conflicts(store: MemoryStore, report: CheckReport) -> CheckReport:
@@ -229,94 +123,6 @@ def with_sync_conflicts(store: MemoryStore, report: CheckReport) -> CheckReport:
 
     report.sync_conflicts = [c.name for c in conflicts(store)]
     return report
-
-
-# -- parallel check -------------------------------------------------------------------------
-
-PARALLEL_MIN_PER_JOB = 400  # below this many memories per worker, forking costs more
-
-
-def _cpu_count() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
-
-
-def can_fork() -> bool:
-    import threading
-
-    return hasattr(os, "fork") and threading.active_count() == 1
-
-
-def chunks_by_size(
-    listing: MemoryListingReader, jobs: int, names: list[str] | None = None
-) -> list[list[str]]:
-    """Contiguous slices of the sorted names (all of them, or ``names``) with about the
-    same number of bytes each, so that merging the partial reports in order gives the
-    serial report."""
-    names = listing.names if names is None else names
-    sizes = []
-    for name in names:
-        try:
-            sizes.append(os.path.getsize(listing.paths[name]))
-        except OSError:
-            sizes.append(0)
-    total = sum(sizes) or 1
-    chunks: list[list[str]] = [[] for _ in range(jobs)]
-    done = 0
-    for name, size in zip(names, sizes, strict=True):
-        chunks[min(jobs - 1, done * jobs // total)].append(name)
-        done += size
-    return [c for c in chunks if c]
-
-
-def prepared(
-    listing: MemoryListingReader, include_unmarked: bool, fuzzy: bool, stale: bool = True
-) -> IntegrityAnalyzer:
-    """An analyzer of no texts with the indexes a check needs built, for forked workers
-    to share (each builds nothing again)."""
-    base = IntegrityAnalyzer({}, listing.read_only, listing.ignored, (), listing.names)
-    if stale:
-        base.name_index  # noqa: B018
-    if include_unmarked:
-        base.finder  # noqa: B018
-        if fuzzy:
-            base.near_index  # noqa: B018
-    return base
-
-
-def _parallel_check(
-    listing: MemoryListingReader,
-    include_unmarked: bool,
-    fuzzy: bool,
-    jobs: int,
-    code_mentions: dict[str, list[Mention]] | None = None,
-) -> CheckReport:
-    base = prepared(listing, include_unmarked, fuzzy)
-
-    def part(names: list[str]) -> tuple[CheckReport, dict[str, list[Mention]] | None]:
-        texts, unreadable, refused = listing.read(names)
-        report = base.sibling(texts, unreadable).check(include_unmarked, fuzzy)
-        report.skipped = refused
-        return report, (_code_mentions(texts) if code_mentions is not None else None)
-
-    parts = forked(chunks_by_size(listing, jobs), part)
-    if code_mentions is not None:
-        for _report, found in parts:
-            code_mentions.update(found or {})
-    reports = [report for report, _found in parts]
-    merged = reports[0]
-    for report in reports[1:]:
-        merged.stale += report.stale
-        merged.bare_high += report.bare_high
-        merged.bare_low += report.bare_low
-        merged.near_misses += report.near_misses
-        merged.scanned += report.scanned
-        merged.unreadable = sorted(merged.unreadable + report.unreadable)
-        merged.skipped += report.skipped
-    merged.skipped = sorted(listing.skipped + merged.skipped, key=lambda s: s.path)
-    return merged
 
 
 class Snapshot:
@@ -411,175 +217,6 @@ def build_graph(store: MemoryStore):
     return MemoryGraph.from_analyzer(load_analyzer(store))
 
 
-# -- auto-prefix ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PrefixChange:
-    source: str
-    name: str
-    count: int
-    token: str | None = None  # for paths to memory files: the path as written
-
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"source": self.source, "name": self.name, "count": self.count}
-        if self.token is not None:
-            data["token"] = self.token
-        return data
-
-
-@dataclass(frozen=True)
-class PrefixSkip:
-    source: str
-    name: str
-    reason: str
-    token: str | None = None  # for near-misses: the text actually written
-
-    def to_dict(self) -> dict[str, Any]:
-        data = {"source": self.source, "name": self.name, "reason": self.reason}
-        if self.token is not None:
-            data["token"] = self.token
-        return data
-
-
-@dataclass
-class AutoPrefixReport:
-    dry_run: bool
-    changed: list[PrefixChange] = field(default_factory=list)
-    skipped: list[PrefixSkip] = field(default_factory=list)
-
-    @property
-    def replacements(self) -> int:
-        return sum(c.count for c in self.changed)
-
-    @property
-    def memories_changed(self) -> list[str]:
-        return sorted({c.source for c in self.changed})
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "dry_run": self.dry_run,
-            "replacements": self.replacements,
-            "memories_changed": self.memories_changed,
-            "changed": [c.to_dict() for c in self.changed],
-            "skipped": [s.to_dict() for s in self.skipped],
-        }
-
-    def to_text(self) -> str:
-        out = []
-        if self.changed:
-            verb = "Would add" if self.dry_run else "Added"
-            out.append(
-                f"{verb} `mem:` to {counted(self.replacements, 'bare mention')} in "
-                f"{counted(len(self.memories_changed), 'memory', 'memories')}"
-                + (" (dry run: nothing was written)" if self.dry_run else "")
-                + ":"
-            )
-            for c in self.changed:
-                written = c.name if c.token is None else c.token
-                out.append(f"  - {c.count} x `{written}` -> `mem:{c.name}` in `{c.source}`")
-        else:
-            out.append(
-                "Nothing to prefix" + (" (dry run)." if self.dry_run else "; no memory changed.")
-            )
-        out.append("")
-        for reason in (SKIP_READ_ONLY, SKIP_FLAT, SKIP_GLOBAL, SKIP_FILE_PATH, SKIP_NEAR_MISS):
-            items = [s for s in self.skipped if s.reason == reason]
-            if not items:
-                continue
-            out.append(f"Skipped, {reason} ({len(items)}): {_SKIP_HINTS[reason]}")
-            for s in items:
-                if s.token is None:
-                    out.append(f"  - `{s.name}` in `{s.source}`")
-                else:
-                    out.append(f"  - `{s.token}` in `{s.source}` (maybe `mem:{s.name}`)")
-            out.append("")
-        while out and out[-1] == "":
-            out.pop()
-        return "\n".join(out) + "\n"
-
-
-def auto_prefix(
-    store: MemoryStore,
-    dry_run: bool = False,
-    include_flat_names: bool = False,
-    include_read_only: bool = False,
-    include_global: bool = False,
-    include_file_paths: bool = False,
-) -> AutoPrefixReport:
-    """Add ``mem:`` before exact bare mentions of existing names, and with
-    ``include_file_paths`` write paths to memory files (`.serena/memories/x.md`) as
-    references (`mem:x`).
-
-    By default only high-confidence names inside writable project memories. Each memory is
-    rewritten under the store's lock from its current text, so a second run finds nothing
-    and an edit made meanwhile is kept.
-    """
-    from serena_memory.integrity.similarity import MEMORY_PATH_PREFIX
-
-    report = AutoPrefixReport(dry_run=dry_run)
-    check = load_analyzer(store).check(include_unmarked=True, fuzzy=True)
-    plan: dict[str, set[str]] = {}
-    paths: dict[str, set[str]] = {}
-    mentions = list(check.bare_high)
-    if include_flat_names:
-        mentions += check.bare_low
-    else:
-        report.skipped.extend(PrefixSkip(m.source, m.name, SKIP_FLAT) for m in check.bare_low)
-    for m in check.near_misses:
-        if m.token != MEMORY_PATH_PREFIX + m.name:
-            report.skipped.append(PrefixSkip(m.source, m.name, SKIP_NEAR_MISS, m.token))
-        elif not include_file_paths:
-            report.skipped.append(PrefixSkip(m.source, m.name, SKIP_FILE_PATH, m.token))
-        else:
-            mentions.append(m)
-    for m in sorted(mentions, key=lambda m: (m.source, m.name)):
-        if m.source_read_only and not include_read_only:
-            report.skipped.append(PrefixSkip(m.source, m.name, SKIP_READ_ONLY, m.token))
-        elif N.is_global(m.source) and not include_global:
-            report.skipped.append(PrefixSkip(m.source, m.name, SKIP_GLOBAL, m.token))
-        else:
-            (plan if m.exact else paths).setdefault(m.source, set()).add(m.name)
-    report.skipped.sort(key=lambda s: (s.source, s.name, s.token or ""))
-    for source in sorted(plan.keys() | paths.keys()):
-        counts, path_counts = _prefix(
-            store, source, plan.get(source, set()), paths.get(source, set()), dry_run
-        )
-        report.changed.extend(PrefixChange(source, n, c) for n, c in sorted(counts.items()))
-        report.changed.extend(
-            PrefixChange(source, n, c, f".serena/memories/{n}.md")
-            for n, c in sorted(path_counts.items())
-        )
-    return report
-
-
-def _prefix(
-    store: MemoryStore, source: str, names: set[str], paths: set[str], dry_run: bool
-) -> tuple[dict[str, int], dict[str, int]]:
-    """Prefix the bare mentions of ``names`` and rewrite the file paths of ``paths`` in
-    ``source`` (from its current text)."""
-    counts: dict[str, int] = {}
-    path_counts: dict[str, int] = {}
-
-    def transform(text: str) -> str:
-        new_text, found = rewrite_memory_paths(text, paths) if paths else (text, {})
-        path_counts.clear()
-        path_counts.update(found)
-        new_text, found = prefix_bare_mentions(new_text, names)
-        counts.clear()
-        counts.update(found)
-        return new_text
-
-    try:
-        if dry_run:
-            transform(store.read(source))
-        else:
-            store.update(source, transform)
-    except MemoryNotFoundError:
-        return {}, {}  # deleted since the scan
-    return counts, path_counts
-
-
 def fix_reference(store: MemoryStore, source: str, old: str, new: str) -> int:
     """Point the ``mem:old`` references of one memory at ``new`` (an existing memory).
 
@@ -656,11 +293,11 @@ def start_code_check(
         listing = MemoryListingReader(store)
         names = [n for n in listing.names if not N.is_global(n)]
         if jobs == 0:
-            jobs = _cpu_count()
-        jobs = min(jobs, max(1, len(names) // PARALLEL_MIN_PER_JOB))
+            jobs = parallel.cpu_count()
+        jobs = min(jobs, max(1, len(names) // parallel.PARALLEL_MIN_PER_JOB))
         if mentions is not None:  # found by the check that read the memories just before
             found = {n: m for n, m in mentions.items() if n in listing.paths}
-        elif jobs > 1 and can_fork():
+        elif jobs > 1 and parallel.can_fork():
             chunks = [
                 names[i * len(names) // jobs : (i + 1) * len(names) // jobs] for i in range(jobs)
             ]

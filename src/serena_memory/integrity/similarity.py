@@ -431,6 +431,13 @@ class NearMissIndex:
             return []  # a folder of memories, not one memory
         if is_code_identifier(token):  # only a name spelled the same way
             return [(1.0, name) for name in self._camel.get(token.lower(), ())]
+        scored = self._matches(words, numbers)
+        if "/" in token:  # a path where the name has none is a folder or a phrase
+            scored = {name: s for name, s in scored.items() if "/" in name}
+        return sorted(((s, name) for name, s in scored.items()), key=lambda e: (-e[0], e[1]))
+
+    def _matches(self, words: tuple[str, ...], numbers: tuple[str, ...]) -> dict[str, float]:
+        """{name: score} of every name the token's words match, numbers agreeing."""
         scored: dict[str, float] = {}
 
         def offer(name: str, score: float) -> None:
@@ -459,9 +466,7 @@ class NearMissIndex:
             for i in range(n - size + 1):
                 for name in self._exact.get(words[i : i + size], ()):
                     offer(name, 0.6 + 0.3 * coverage)
-        if "/" in token:  # a path where the name has none is a folder or a phrase
-            scored = {name: s for name, s in scored.items() if "/" in name}
-        return sorted(((s, name) for name, s in scored.items()), key=lambda e: (-e[0], e[1]))
+        return scored
 
     def has_match(self, token: str) -> bool:
         return bool(self.ranked(token))

@@ -1,0 +1,95 @@
+"""The memory files a check reads: the names of a store with their files, split by the
+configured patterns, read through the path gate."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+from serena_memory.core import names as N
+from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.paths import SkippedFile, read_regular_file
+from serena_memory.core.store import MemoryStore
+from serena_memory.integrity.analysis import IntegrityAnalyzer
+
+
+class MemoryListingReader:
+    """The memory names of a store with their files, split by the configured patterns.
+
+    Files come from the store's gated scan and are read through the path gate
+    (:mod:`serena_memory.core.paths`), so a check never reads outside the allowed folders;
+    what the gate skips or refuses is reported, never dropped silently."""
+
+    def stamps(self) -> dict[str, tuple[int, int, int]]:
+        """{name: (inode, modification time in ns, size)}: what says a file changed (an
+        atomic write makes a new inode, so even a same-size write in the same instant)."""
+        found = {}
+        stat = os.stat
+        for name, path in self.paths.items():
+            try:
+                st = stat(path)
+            except OSError:
+                continue
+            found[name] = (st.st_ino, st.st_mtime_ns, st.st_size)
+        return found
+
+    def __init__(self, store: MemoryStore) -> None:
+        patterns = store.settings.patterns
+        self.names: list[str] = []
+        self.paths: dict[str, str] = {}
+        self.read_only: set[str] = set()
+        self.ignored: set[str] = set()
+        found = store.scan(include_ignored=True)
+        self.skipped: list[SkippedFile] = [
+            s for s in found.skipped if not s.name or patterns.ignored_match(s.name) is None
+        ]
+        project, global_ = store.gate_scopes()
+        self.allowed = {False: project.allowed, True: global_.allowed}
+        for name, real in found.files.items():
+            if patterns.ignored_match(name) is not None:
+                self.ignored.add(name)
+                continue
+            if patterns.read_only_match(name) is not None:
+                self.read_only.add(name)
+            self.paths[name] = real
+            self.names.append(name)
+        self.names.sort()
+
+    def read(self, names: Iterable[str]) -> tuple[dict[str, str], list[str], list[SkippedFile]]:
+        """(texts, names that are not valid UTF-8, files the gate refused to read); a file
+        gone since listing is left out."""
+        texts: dict[str, str] = {}
+        unreadable: list[str] = []
+        refused: list[SkippedFile] = []
+        for name in names:
+            path = self.paths[name]
+            try:
+                data = read_regular_file(path, self.allowed[N.is_global(name)], f"memory '{name}'")
+            except FileNotFoundError:
+                continue
+            except (OSError, MemoryStoreError) as exc:
+                refused.append(SkippedFile(name, path, describe_refusal(exc)))
+                continue
+            try:
+                texts[name] = data.decode("utf-8")
+            except UnicodeDecodeError:
+                unreadable.append(name)
+        return texts, unreadable, refused
+
+    def analyzer(self, names: Iterable[str] | None = None) -> IntegrityAnalyzer:
+        texts, unreadable, refused = self.read(self.names if names is None else names)
+        analyzer = IntegrityAnalyzer(texts, self.read_only, self.ignored, unreadable, self.names)
+        analyzer.skipped = sorted(self.skipped + refused, key=lambda s: s.path)
+        return analyzer
+
+
+def describe_refusal(exc: BaseException) -> str:
+    if isinstance(exc, MemoryStoreError):
+        return str(exc)
+    assert isinstance(exc, OSError)
+    return f"can't be read: {exc.strerror or exc}"
+
+
+def load_analyzer(store: MemoryStore) -> IntegrityAnalyzer:
+    """Read every non-ignored memory of the project and the global ones, once."""
+    return MemoryListingReader(store).analyzer()

@@ -15,7 +15,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from serena_memory.core import names as N
-from serena_memory.core import operation, paths, secrets
+from serena_memory.core import operation, paths
 from serena_memory.core.changes import ChangeRecorder, Provenance
 from serena_memory.core.config import (
     GLOBAL_CONFIG_NAME,
@@ -278,6 +278,8 @@ class StoreAccess:
         override it (``allow_secret``), the agent never."""
         if allow_secret and self.context is Context.HUMAN:
             return
+        from serena_memory.core import secrets  # only writes need the gate; reads start quicker
+
         secrets.check_all(texts, person=self.context is Context.HUMAN)
 
     def usable_names(self, names: Iterable[str]) -> tuple[Names, Names]:

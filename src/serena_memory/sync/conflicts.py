@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING, Any
 
 from serena_memory.core.changes import Folder, machine_name
 from serena_memory.core.errors import MemoryStoreError, SyncError
-from serena_memory.history.folder import FolderHistory
-from serena_memory.sync.result import SyncResult
 from serena_memory.sync.transport import CONFLICTS_BRANCH, CONFLICTS_OUT, FETCHED
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # listing conflicts (every `memories list`) loads no history engine
     from serena_memory.core.store import MemoryStore
+    from serena_memory.history.folder import FolderHistory
+    from serena_memory.sync.result import SyncResult
 
 CONFLICTS_FILE = "serena-sync-conflicts.json"
 CONFLICTS_BLOB = "conflicts.json"

@@ -2,8 +2,9 @@
 MAX_FUNCTION_LINES lines or a cyclomatic complexity (radon's) over MAX_COMPLEXITY.
 
 The units that are still larger are listed below with their figures when they were
-listed: they may shrink, never grow, and no new one may join them. The sync, search,
-dashboard, agent, setup, transfer and history packages have none."""
+listed: they may shrink, never grow, and no new one may join them. The core, history,
+sync, search, integrity, agent, setup, transfer, mcp, dashboard and cli packages have
+none."""
 
 from __future__ import annotations
 
@@ -20,15 +21,24 @@ MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 60
 MAX_COMPLEXITY = 15
 # packages with no exception at all
-WITHIN_LIMITS = ("sync/", "search/", "dashboard/", "agent/", "setup/", "transfer/", "history/")
+WITHIN_LIMITS = (
+    "core/",
+    "history/",
+    "sync/",
+    "search/",
+    "integrity/",
+    "agent/",
+    "setup/",
+    "transfer/",
+    "mcp/",
+    "dashboard/",
+    "cli/",
+)
 
 # module (under src/serena_memory) -> lines
 KNOWN_MODULES: dict[str, int] = {}
 # (module, function) -> (lines, complexity)
-KNOWN_FUNCTIONS = {
-    ("integrity/graph.py", "MemoryGraph._topic_map"): (64, 15),
-    ("integrity/graph.py", "MemoryGraph.to_mermaid"): (36, 21),
-}
+KNOWN_FUNCTIONS: dict[tuple[str, str], tuple[int, int]] = {}
 
 
 def _function_lengths(tree: ast.AST) -> dict[str, int]:

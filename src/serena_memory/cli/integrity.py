@@ -25,9 +25,9 @@ from serena_memory.core.display import counted, escape_line
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
-    from serena_memory.integrity.analysis import CheckReport
-    from serena_memory.integrity.code_drift import CodeReport
+    from serena_memory.integrity.code_findings import CodeReport
     from serena_memory.integrity.code_mentions import Mention
+    from serena_memory.integrity.findings import CheckReport
 
 
 @click.command()
@@ -229,7 +229,7 @@ def auto_prefix_references(
     memories. Near-misses are listed, never rewritten; paths to memory files are
     rewritten only with --include-file-paths.
     """
-    from serena_memory.integrity.service import auto_prefix
+    from serena_memory.integrity.prefixing import auto_prefix
 
     report = auto_prefix(
         open_store(project),

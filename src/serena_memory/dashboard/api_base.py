@@ -25,7 +25,7 @@ from serena_memory.core.errors import (
 )
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.integrity import service as integrity_api
-from serena_memory.integrity.analysis import ENTRY_POINT
+from serena_memory.integrity.findings import ENTRY_POINT
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 8 * 1024 * 1024

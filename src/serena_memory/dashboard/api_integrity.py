@@ -15,8 +15,9 @@ from serena_memory.dashboard.api_base import (
     ApiBase,
     ApiError,
 )
+from serena_memory.integrity import prefixing
 from serena_memory.integrity import service as integrity_api
-from serena_memory.integrity.analysis import ENTRY_POINT
+from serena_memory.integrity.findings import ENTRY_POINT
 
 
 class IntegrityApi(ApiBase):
@@ -171,5 +172,5 @@ class IntegrityApi(ApiBase):
         dry_run = data.get("dry_run", False)
         if not isinstance(dry_run, bool):
             raise ApiError(400, "'dry_run' must be true or false")
-        report = integrity_api.auto_prefix(self.store(), dry_run=dry_run)
+        report = prefixing.auto_prefix(self.store(), dry_run=dry_run)
         return {**report.to_dict(), "text": report.to_text()}

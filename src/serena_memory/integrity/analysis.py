@@ -35,20 +35,21 @@ from typing import TYPE_CHECKING, Any
 
 from serena_memory.core.names import last_segment
 from serena_memory.core.paths import SkippedFile
-
-# the records and the scanning, for the modules that take them from here
-from serena_memory.integrity.findings import ENTRY_POINT as ENTRY_POINT
-from serena_memory.integrity.findings import Backlink as Backlink
-from serena_memory.integrity.findings import BareMention as BareMention
-from serena_memory.integrity.findings import CheckReport as CheckReport
-from serena_memory.integrity.findings import IgnoredReference as IgnoredReference
-from serena_memory.integrity.findings import StaleReference as StaleReference
-from serena_memory.integrity.scanning import HIGH_CONFIDENCE_LENGTH as HIGH_CONFIDENCE_LENGTH
-from serena_memory.integrity.scanning import NAME_CHARS as NAME_CHARS
-from serena_memory.integrity.scanning import PREFIX as PREFIX
-from serena_memory.integrity.scanning import BareMentionFinder as BareMentionFinder
-from serena_memory.integrity.scanning import TextScan as TextScan
-from serena_memory.integrity.scanning import iter_reference_runs as iter_reference_runs
+from serena_memory.integrity.findings import (
+    ENTRY_POINT,
+    Backlink,
+    BareMention,
+    CheckReport,
+    IgnoredReference,
+    StaleReference,
+)
+from serena_memory.integrity.scanning import (
+    HIGH_CONFIDENCE_LENGTH,
+    PREFIX,
+    BareMentionFinder,
+    TextScan,
+    iter_reference_runs,
+)
 
 if TYPE_CHECKING:  # imported lazily at run time: rapidfuzz costs start-up time
     from serena_memory.integrity.similarity import NameIndex, NearMissIndex

@@ -35,14 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import paths
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity.analysis import (
-    ENTRY_POINT,
-    MAINTENANCE_NAMES,
-    BareMention,
-    CheckReport,
-    IntegrityAnalyzer,
-    StaleReference,
-)
+from serena_memory.integrity.analysis import MAINTENANCE_NAMES, IntegrityAnalyzer
 from serena_memory.integrity.cache_rows import (
     FOUND,
     FOUND_SHAPE,
@@ -60,6 +53,7 @@ from serena_memory.integrity.cache_rows import (
     row_findings,
     row_refs,
 )
+from serena_memory.integrity.findings import ENTRY_POINT, BareMention, CheckReport, StaleReference
 from serena_memory.integrity.workers import forked
 
 if TYPE_CHECKING:

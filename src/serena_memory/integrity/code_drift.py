@@ -7,8 +7,7 @@ safely (:mod:`~serena_memory.integrity.code_git`), the project's files
 (:mod:`~serena_memory.integrity.code_project`), what git remembers
 (:mod:`~serena_memory.integrity.code_history`), the symbols of the source files
 (:mod:`~serena_memory.integrity.code_symbols`) and the findings and their report
-(:mod:`~serena_memory.integrity.code_findings`). The rest of the package imports code
-drift from here, so the names it uses are exported again below.
+(:mod:`~serena_memory.integrity.code_findings`).
 
 Nothing is ever read from a mentioned path: a path is looked up in the project's list of
 files, never opened, so an absolute path, a ``..`` or a link out of the project can't make
@@ -27,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from serena_memory.core.paths import is_inside
 from serena_memory.integrity.code_findings import CHANGED, MISSING, MOVED, CodeFinding, CodeReport
 from serena_memory.integrity.code_git import GitJob, GitUnavailable, run_git
-from serena_memory.integrity.code_history import GitPast, changes_since
+from serena_memory.integrity.code_history import GitPast
 from serena_memory.integrity.code_mentions import PATH, SYMBOL, Mention, extract
 from serena_memory.integrity.code_project import ProjectFiles
 from serena_memory.integrity.code_symbols import (
@@ -38,24 +37,6 @@ from serena_memory.integrity.code_symbols import (
 
 if TYPE_CHECKING:
     from serena_memory.integrity.code_cache import IdentifierScan
-
-__all__ = [
-    "CHANGED",
-    "DEFAULT_CHANGED_COMMITS",
-    "MISSING",
-    "MOVED",
-    "PATH",
-    "SYMBOL",
-    "CodeChecker",
-    "CodeFinding",
-    "CodeReport",
-    "cached_checker",
-    "changes_since",
-    "extract_forked",
-    "memory_findings",
-    "memory_times",
-    "read_note",
-]
 
 DEFAULT_CHANGED_COMMITS = 10
 """A mentioned file with this many commits since the memory last changed is ``changed``."""

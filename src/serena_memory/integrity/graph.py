@@ -11,12 +11,14 @@ number of references; an edge to a missing or ignored target is ``broken``.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from serena_memory.core.names import is_global
-from serena_memory.integrity.analysis import ENTRY_POINT, MAINTENANCE_NAMES, IntegrityAnalyzer
+from serena_memory.integrity.analysis import MAINTENANCE_NAMES, IntegrityAnalyzer
+from serena_memory.integrity.findings import ENTRY_POINT
 
 FORMATS = ("mermaid", "dot", "graphml", "json")
 
@@ -192,6 +194,22 @@ class MemoryGraph:
             head, sep, _tail = rest.partition("/")
             return prefix + head + "/" if sep else name
 
+        groups = self._topic_groups(key_of, prefix)
+        weights, outside = self._topic_weights(key_of, groups, by_name, out)
+        return {
+            "topic": topic,
+            "entry_point": self.entry_point,
+            "nodes": sorted(groups.values(), key=lambda g: g["id"]),
+            "edges": [
+                {"source": a, "target": b, "weight": w} for (a, b), w in sorted(weights.items())
+            ],
+            "references_leaving": outside,
+        }
+
+    def _topic_groups(
+        self, key_of: Callable[[str], str | None], prefix: str
+    ) -> dict[str, dict[str, Any]]:
+        """The topic map's nodes by key, with the counts of the memories each holds."""
         groups: dict[str, dict[str, Any]] = {}
         for node in self.nodes:
             key = key_of(node.name)
@@ -199,23 +217,22 @@ class MemoryGraph:
                 continue
             group = groups.get(key)
             if group is None:
-                is_topic = key.endswith("/")
-                group = groups[key] = {
-                    "id": key,
-                    "name": key[:-1] if is_topic else key,
-                    "label": key[len(prefix) :],
-                    "kind": "topic" if is_topic else "memory",
-                    "count": 0,
-                    "unreachable": 0,
-                    "broken": 0,
-                    "read_only": 0,
-                    "unreadable": 0,
-                    "global": is_global(key),
-                }
+                group = groups[key] = _topic_group(key, prefix)
             group["count"] += 1
             group["unreachable"] += node.unreached
             group["read_only"] += node.read_only
             group["unreadable"] += node.unreadable
+        return groups
+
+    @staticmethod
+    def _topic_weights(
+        key_of: Callable[[str], str | None],
+        groups: dict[str, dict[str, Any]],
+        by_name: dict[str, Node],
+        out: dict[str, list[Edge]],
+    ) -> tuple[dict[tuple[str, str], int], int]:
+        """The references between the topic map's nodes, by pair, and how many leave it;
+        each group's broken references are counted into ``groups`` on the way."""
         weights: dict[tuple[str, str], int] = {}
         outside = 0
         for source, edges in out.items():
@@ -232,15 +249,7 @@ class MemoryGraph:
                 elif target_key != source_key:
                     pair = (source_key, target_key)
                     weights[pair] = weights.get(pair, 0) + e.count
-        return {
-            "topic": topic,
-            "entry_point": self.entry_point,
-            "nodes": sorted(groups.values(), key=lambda g: g["id"]),
-            "edges": [
-                {"source": a, "target": b, "weight": w} for (a, b), w in sorted(weights.items())
-            ],
-            "references_leaving": outside,
-        }
+        return weights, outside
 
     def filtered(
         self,
@@ -309,35 +318,13 @@ class MemoryGraph:
     def to_mermaid(self) -> str:
         ids = self._ids()
         out = ["graph LR"]
-        for n in self.nodes:
-            label = n.name.replace('"', "#quot;")
-            if n.missing:
-                label += " (missing)"
-            elif n.ignored:
-                label += " (ignored)"
-            elif n.unreadable:
-                label += " (not UTF-8)"
-            out.append(f'  {ids[n.name]}["{label}"]')
+        out += [f'  {ids[n.name]}["{_mermaid_label(n)}"]' for n in self.nodes]
         for e in self.edges:
             arrow = "-.->" if e.broken else "-->"
             label = f"|{e.count}|" if e.count > 1 else ""
             out.append(f"  {ids[e.source]} {arrow}{label} {ids[e.target]}")
-        for cls_name, style in (
-            ("missing", "fill:#fdd,stroke:#c00,stroke-dasharray:4 2"),
-            ("ignored", "fill:#eee,stroke:#888,stroke-dasharray:4 2"),
-            ("readonly", "fill:#eef,stroke:#66a"),
-            ("unreadable", "fill:#ffe,stroke:#a60,stroke-dasharray:2 2"),
-            ("entry", "stroke-width:3px"),
-        ):
-            members = [
-                ids[n.name]
-                for n in self.nodes
-                if (cls_name == "missing" and n.missing)
-                or (cls_name == "ignored" and n.ignored)
-                or (cls_name == "readonly" and n.read_only)
-                or (cls_name == "unreadable" and n.unreadable)
-                or (cls_name == "entry" and n.name == self.entry_point)
-            ]
+        for cls_name, style, member in _MERMAID_CLASSES:
+            members = [ids[n.name] for n in self.nodes if member(n, self.entry_point)]
             if members:
                 out.append(f"  classDef {cls_name} {style}")
                 out.append(f"  class {','.join(members)} {cls_name}")
@@ -413,3 +400,43 @@ class MemoryGraph:
             out.append("    </edge>")
         out += ["  </graph>", "</graphml>"]
         return "\n".join(out) + "\n"
+
+
+def _topic_group(key: str, prefix: str) -> dict[str, Any]:
+    """A topic map node with nothing counted yet: a sub-topic (its key ends in ``/``) or
+    a memory directly in the topic."""
+    is_topic = key.endswith("/")
+    return {
+        "id": key,
+        "name": key[:-1] if is_topic else key,
+        "label": key[len(prefix) :],
+        "kind": "topic" if is_topic else "memory",
+        "count": 0,
+        "unreachable": 0,
+        "broken": 0,
+        "read_only": 0,
+        "unreadable": 0,
+        "global": is_global(key),
+    }
+
+
+def _mermaid_label(n: Node) -> str:
+    """A node's name as mermaid shows it, with what is wrong with it."""
+    label = n.name.replace('"', "#quot;")
+    if n.missing:
+        return label + " (missing)"
+    if n.ignored:
+        return label + " (ignored)"
+    if n.unreadable:
+        return label + " (not UTF-8)"
+    return label
+
+
+# mermaid's node classes: (name, style, which nodes are in it given the entry point)
+_MERMAID_CLASSES: tuple[tuple[str, str, Callable[[Node, str | None], bool]], ...] = (
+    ("missing", "fill:#fdd,stroke:#c00,stroke-dasharray:4 2", lambda n, _e: n.missing),
+    ("ignored", "fill:#eee,stroke:#888,stroke-dasharray:4 2", lambda n, _e: n.ignored),
+    ("readonly", "fill:#eef,stroke:#66a", lambda n, _e: n.read_only),
+    ("unreadable", "fill:#ffe,stroke:#a60,stroke-dasharray:2 2", lambda n, _e: n.unreadable),
+    ("entry", "stroke-width:3px", lambda n, entry: n.name == entry),
+)

@@ -8,7 +8,8 @@ import os
 from typing import TYPE_CHECKING
 
 from serena_memory.core import names as N
-from serena_memory.integrity.analysis import CheckReport, IntegrityAnalyzer
+from serena_memory.integrity.analysis import IntegrityAnalyzer
+from serena_memory.integrity.findings import CheckReport
 from serena_memory.integrity.listing import MemoryListingReader
 from serena_memory.integrity.workers import forked
 

@@ -14,8 +14,9 @@ from serena_memory.core import names as N
 from serena_memory.core.display import counted
 from serena_memory.core.errors import MemoryNotFoundError
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity.analysis import PREFIX, BareMention, BareMentionFinder, CheckReport
+from serena_memory.integrity.findings import BareMention, CheckReport
 from serena_memory.integrity.listing import load_analyzer
+from serena_memory.integrity.scanning import PREFIX, BareMentionFinder
 
 # why a bare mention was left alone by auto_prefix
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from serena_memory.integrity.analysis import ENTRY_POINT
+from serena_memory.integrity.findings import ENTRY_POINT
 
 if TYPE_CHECKING:
-    from serena_memory.integrity.analysis import CheckReport
+    from serena_memory.integrity.findings import CheckReport
 
 
 def report_text(report: CheckReport) -> str:

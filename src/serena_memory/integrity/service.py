@@ -2,17 +2,16 @@
 dashboard call. The analysis itself is :mod:`serena_memory.integrity.analysis` (pure); this module
 loads memories from a store and writes fixes back through it (atomic, locked).
 
-Stable API (keep it; the dashboard and the MCP server depend on it):
+Stable API (keep it; the dashboard and the MCP server depend on it), beside
+``listing.load_analyzer(store) -> IntegrityAnalyzer`` (every non-ignored memory, read
+once) and ``prefixing.auto_prefix(...)`` (add ``mem:`` to exact bare mentions):
 
-- ``load_analyzer(store) -> IntegrityAnalyzer``: every non-ignored memory, read once.
 - ``run_check(store, include_unmarked=False, fuzzy=False, reachability=False)
   -> CheckReport`` (``.to_dict()``, ``.to_text()``, ``.is_clean()``).
 - ``backlinks(store, name) -> list[Backlink]``: memories with a ``mem:name`` reference,
   with line numbers (works for missing names too).
 - ``build_graph(store) -> MemoryGraph`` (:mod:`serena_memory.integrity.graph`; ``.to_dict()`` and
   the mermaid/dot/graphml/json exports).
-- ``auto_prefix(store, dry_run=False, include_flat_names=False, include_read_only=False,
-  include_global=False) -> AutoPrefixReport``: add ``mem:`` to exact bare mentions.
 - ``fix_reference(store, source, old, new) -> int``: rewrite ``mem:old`` to ``mem:new``
   in one memory (a stale reference's candidate chosen by a person); returns the count.
 - ``closest_names(store, name) -> tuple[str, ...]``: the existing names ``name`` most
@@ -33,17 +32,12 @@ from serena_memory.core.errors import MemoryNotFoundError, MemoryStoreError
 from serena_memory.core.references import rewrite_references
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity import parallel
-from serena_memory.integrity.analysis import Backlink, CheckReport, IntegrityAnalyzer
-
-# what the front-ends call, from the modules that hold it
-from serena_memory.integrity.listing import MemoryListingReader as MemoryListingReader
-from serena_memory.integrity.listing import load_analyzer as load_analyzer
-from serena_memory.integrity.parallel import can_fork as can_fork
-from serena_memory.integrity.prefixing import AutoPrefixReport as AutoPrefixReport
-from serena_memory.integrity.prefixing import auto_prefix as auto_prefix
+from serena_memory.integrity.analysis import IntegrityAnalyzer
+from serena_memory.integrity.findings import Backlink, CheckReport
+from serena_memory.integrity.listing import MemoryListingReader, load_analyzer
 
 if TYPE_CHECKING:
-    from serena_memory.integrity.code_drift import CodeFinding, CodeReport
+    from serena_memory.integrity.code_findings import CodeFinding, CodeReport
     from serena_memory.integrity.code_mentions import Mention
     from serena_memory.integrity.graph import MemoryGraph
 
@@ -275,10 +269,10 @@ def start_code_check(
     from serena_memory.integrity.code_drift import (
         DEFAULT_CHANGED_COMMITS,
         CodeChecker,
-        changes_since,
         extract_forked,
         memory_times,
     )
+    from serena_memory.integrity.code_history import changes_since
     from serena_memory.integrity.code_mentions import extract
 
     checker = CodeChecker(
@@ -328,7 +322,7 @@ def fix_code_references(
     """Rewrite the moved paths of writable project memories to where git saw them go (all
     of them, or only the ``(memory, line, mention)`` given); the fixes of one run are one
     history entry. Returns the findings fixed (to be fixed, with ``dry_run``)."""
-    from serena_memory.integrity.code_drift import MOVED
+    from serena_memory.integrity.code_findings import MOVED
     from serena_memory.integrity.code_mentions import replace_path
 
     wanted = None if only is None else set(only)
@@ -400,8 +394,9 @@ def drift_summary(store: MemoryStore) -> str:
     after :data:`DRIFT_COUNT_SECONDS` and says "at least"."""
     import time
 
-    from serena_memory.integrity.code_drift import MISSING, PATH, CodeFinding, cached_checker
-    from serena_memory.integrity.code_mentions import extract
+    from serena_memory.integrity.code_drift import cached_checker
+    from serena_memory.integrity.code_findings import MISSING, CodeFinding
+    from serena_memory.integrity.code_mentions import PATH, extract
 
     try:
         started = time.monotonic()

@@ -7,46 +7,13 @@ fails has its chunk done again in this process, so a result never depends on a w
 
 from __future__ import annotations
 
+import functools
 import os
 import pickle
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TypeVar, cast
 
 T = TypeVar("T")
-
-
-def forked(
-    chunks: list[list[str]],
-    part: Callable[[list[str]], T],
-    meanwhile: Callable[[], object] | None = None,
-) -> list[T]:
-    """``part`` of each chunk, in order: every chunk but the first in a forked worker, the
-    first in this process, after ``meanwhile`` (work of this process the workers need not
-    share, done while they run)."""
-    workers = []
-    for names in chunks[1:]:
-        read_end, write_end = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - runs in the child
-            status = 1
-            try:
-                os.close(read_end)
-                with os.fdopen(write_end, "wb") as out:
-                    out.write(pickle.dumps(part(names), protocol=pickle.HIGHEST_PROTOCOL))
-                status = 0
-            finally:
-                os._exit(status)
-        os.close(write_end)
-        workers.append((pid, read_end, names))
-    if meanwhile is not None:
-        meanwhile()
-    results = [part(chunks[0])] if chunks else []
-    for pid, read_end, names in workers:
-        with os.fdopen(read_end, "rb") as source:
-            data = source.read()
-        _pid, status = os.waitpid(pid, 0)
-        results.append(pickle.loads(data) if status == 0 and data else part(names))
-    return results
 
 
 class ForkedJob:
@@ -90,3 +57,21 @@ class ForkedJob:
             os.waitpid(self._pid, 0)
             self._pid = None
             os.close(self._read)
+
+
+def forked(
+    chunks: list[list[str]],
+    part: Callable[[list[str]], T],
+    meanwhile: Callable[[], object] | None = None,
+) -> list[T]:
+    """``part`` of each chunk, in order: every chunk but the first in a forked worker, the
+    first in this process, after ``meanwhile`` (work of this process the workers need not
+    share, done while they run). ``part`` never returns None (None is a failed worker)."""
+    workers = [(ForkedJob(functools.partial(part, names)), names) for names in chunks[1:]]
+    if meanwhile is not None:
+        meanwhile()
+    results = [part(chunks[0])] if chunks else []
+    for job, names in workers:
+        found = job.result()
+        results.append(cast(T, found) if found is not None else part(names))
+    return results

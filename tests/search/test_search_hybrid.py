@@ -369,6 +369,20 @@ def test_the_model_gives_other_words_for_a_query_word() -> None:
     assert model.neighbours("pictures", 0, 0.1) == []
 
 
+def test_a_words_closest_words_asked_again_are_the_same() -> None:
+    """The process keeps each word's closest words: asked again, with the same or other
+    bounds, the answer is what it was, whatever a caller did to an earlier list."""
+    model = load_model()
+    first = model.neighbours("pictures", 2, 0.5)
+    first.append(("tampered", 1.0))
+    first[0] = ("tampered", 1.0)
+    again = model.neighbours("pictures", 2, 0.5)
+    assert again == model.neighbours("pictures", 2, 0.5)
+    assert "tampered" not in dict(again) and len(again) == 2
+    assert model.neighbours("pictures", 1, 0.5) == again[:1]
+    assert model.neighbours("pictures", 2, 1.01) == []
+
+
 def test_a_memory_holding_only_a_related_word_is_a_words_candidate(store: MemoryStore) -> None:
     """Holding 'photos' counts (less) for a query asking about 'pictures'; holding the
     query's own word counts fully."""

@@ -34,6 +34,7 @@ SETTING = "memory_search_model"
 DEFAULT_MODEL = "wordllama-l2_supercat-256"
 MAX_EMBED_CHARS = 2_000  # what a memory is about is in its name, headings and first lines
 EMBED_BATCH = 32
+MAX_REMEMBERED_NEIGHBOURS = 4_096  # words whose closest words a process keeps (~1 MB)
 # A vocabulary entry that is a whole word: lowercase letters, with the word-start mark of
 # SentencePiece (U+2581) or byte-level BPE (U+0120) or none (WordPiece's "##" pieces and
 # every other fragment are left out: a fragment is not a word a memory holds).
@@ -54,6 +55,9 @@ class Embedder:
         self.dim = int(inference.embedding.shape[1])
         self._words: tuple[list[str], dict[str, int], Any] | None = None
         self._words_guard = threading.Lock()
+        # a word's closest words, by (word, count, least): the vocabulary never changes,
+        # and each costs a product over the whole vocabulary (several ms)
+        self._neighbours: dict[tuple[str, int, float], tuple[tuple[str, float], ...]] = {}
 
     def embed(self, texts: list[str]) -> np.ndarray:
         import numpy as np
@@ -72,6 +76,17 @@ class Embedder:
         ``least``), closest first; none for a word the vocabulary doesn't hold whole.
         A static model's token vectors are where its sense of "similar" lives: these are
         the words a memory may use for what the query asks."""
+        key = (word, count, least)
+        found = self._neighbours.get(key)
+        if found is None:
+            found = tuple(self._closest(word, count, least))
+            with self._words_guard:
+                if len(self._neighbours) >= MAX_REMEMBERED_NEIGHBOURS:
+                    self._neighbours.clear()
+                self._neighbours[key] = found
+        return list(found)
+
+    def _closest(self, word: str, count: int, least: float) -> list[tuple[str, float]]:
         import numpy as np
 
         words, row_of, matrix = self._vocabulary()

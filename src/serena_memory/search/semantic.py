@@ -30,6 +30,15 @@ from serena_memory.core.errors import MemoryStoreError
 if TYPE_CHECKING:
     import numpy as np
 
+# numpy's OpenBLAS keeps its worker threads spinning for about 2^28 cycles after each
+# product (the meaning side's, over every memory's vector) before they sleep: a core
+# burnt for a tenth of a second after every search, twice the search's own CPU time at
+# 100,000 memories. 2^4 cycles instead: they sleep at once, and are woken in microseconds
+# for the next product (the same threads, the same results). OpenBLAS reads this once,
+# when numpy is first imported, which in a search process is after this module (numpy is
+# imported in functions only); a person's own setting is kept.
+os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")
+
 SETTING = "memory_search_model"
 DEFAULT_MODEL = "wordllama-l2_supercat-256"
 MAX_EMBED_CHARS = 2_000  # what a memory is about is in its name, headings and first lines

@@ -81,3 +81,28 @@ def test_common_words_are_not_scored_for_every_memory(folder: tuple[MemoryStore,
     one = conn.execute(counting, ['"deploy" OR "steps" OR "invoice"', 10]).fetchall()
     assert best == one
     assert grouped_scored < len(scored) / 2
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    words=st.lists(st.sampled_from(COMMON + RARE + ABSENT), min_size=1, max_size=5, unique=True),
+    pool=st.integers(min_value=1, max_value=80),
+    related=st.sampled_from([{}, {"ledger": [("invoice", 0.8)], "grid": [("deploy", 0.6)]}]),
+)
+def test_candidates_holding_a_word_are_the_same_sought_one_by_one(
+    folder: tuple[MemoryStore, int], words: list[str], pool: int, related: dict
+) -> None:
+    """Which candidates hold each word, asked as the set of the word's holders or by
+    seeking each candidate, gives the same ranking."""
+    store, total = folder
+    conn = index_for(store).connection()
+    parsed = parse_query(" ".join(words))
+    saved = ranking.SEEK_FROM
+    found = []
+    try:
+        for seek_from in (0, 10**9):  # always seeks, never seeks
+            ranking.SEEK_FROM = seek_from
+            found.append(ranking.words_side(conn, total, parsed, ("", "all"), pool, related))
+    finally:
+        ranking.SEEK_FROM = saved
+    assert found[0] == found[1]

@@ -354,6 +354,36 @@ def test_commands_that_do_not_search_load_no_numpy_or_model() -> None:
     assert done.stdout.strip() == "[]"
 
 
+@pytest.mark.parametrize(("own", "expected"), [(None, "4"), ("12", "12")])
+def test_blas_threads_sleep_after_a_product_unless_the_person_says_otherwise(
+    tmp_path: Path, own: str | None, expected: str
+) -> None:
+    """numpy's BLAS reads how long its threads spin when numpy is first imported: a search
+    process has set it by then (short: no core burnt after each search), keeping a
+    person's own value."""
+    code = (
+        "import os, sys\n"
+        "from serena_memory.core.store import MemoryStore\n"
+        "from serena_memory.search.index import search_memories\n"
+        "assert 'numpy' not in sys.modules\n"
+        "search_memories(MemoryStore(sys.argv[1], home=sys.argv[2]), 'deploy steps')\n"
+        "assert 'numpy' in sys.modules\n"
+        "print(os.environ['OPENBLAS_THREAD_TIMEOUT'])\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_THREAD_TIMEOUT"}
+    if own is not None:
+        env["OPENBLAS_THREAD_TIMEOUT"] = own
+    (tmp_path / "project").mkdir()
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "project"), str(tmp_path / "home")],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    assert done.stdout.strip() == expected
+
+
 def test_the_model_gives_other_words_for_a_query_word() -> None:
     """The words side also looks for the model's closest whole words: other words for the
     same thing, never the word itself, a form of it or a piece of it."""
@@ -367,6 +397,20 @@ def test_the_model_gives_other_words_for_a_query_word() -> None:
             assert other not in word and word not in other
     assert model.neighbours("zqxjkv", 3, 0.1) == []
     assert model.neighbours("pictures", 0, 0.1) == []
+
+
+def test_a_words_closest_words_asked_again_are_the_same() -> None:
+    """The process keeps each word's closest words: asked again, with the same or other
+    bounds, the answer is what it was, whatever a caller did to an earlier list."""
+    model = load_model()
+    first = model.neighbours("pictures", 2, 0.5)
+    first.append(("tampered", 1.0))
+    first[0] = ("tampered", 1.0)
+    again = model.neighbours("pictures", 2, 0.5)
+    assert again == model.neighbours("pictures", 2, 0.5)
+    assert "tampered" not in dict(again) and len(again) == 2
+    assert model.neighbours("pictures", 1, 0.5) == again[:1]
+    assert model.neighbours("pictures", 2, 1.01) == []
 
 
 def test_a_memory_holding_only_a_related_word_is_a_words_candidate(store: MemoryStore) -> None:

@@ -30,16 +30,22 @@ _SLACK = 1e-9  # bounds are raised by this share: rounding never makes one too l
 
 
 def best(
-    conn: sqlite3.Connection, sql: str, words: Sequence[str], params: list[Any], pool: int
+    conn: sqlite3.Connection,
+    sql: str,
+    words: Sequence[str],
+    params: list[Any],
+    pool: int,
+    counts: dict[str, int] | None = None,
 ) -> list[Any]:
     """The rows of ``sql`` for the OR of ``words`` (each one word, quoted here), best
     first, as ``sql`` run once with that OR would give them. ``sql`` takes the MATCH
     expression first, then ``params``, then the LIMIT (``pool``), and gives rows whose
-    second column is the rowid and third the bm25() rank (lower is better)."""
+    second column is the rowid and third the bm25() rank (lower is better). ``counts``
+    keeps how many memories hold each quoted word, for the caller to reuse."""
     quoted = [f'"{word}"' for word in words]
     if not 2 <= len(quoted) <= MAX_GROUPED_WORDS:
         return list(conn.execute(sql, [" OR ".join(quoted), *params, pool]))
-    bounds = _bounds(conn, quoted)
+    bounds = _bounds(conn, quoted, {} if counts is None else counts)
     groups = [
         held
         for size in range(len(quoted), 0, -1)
@@ -57,14 +63,23 @@ def best(
     return kept
 
 
-def _bounds(conn: sqlite3.Connection, quoted: list[str]) -> list[float]:
+def holding(conn: sqlite3.Connection, quoted: str, counts: dict[str, int]) -> int:
+    """How many memories hold ``quoted`` (a quoted word), asked once per ``counts``."""
+    count = counts.get(quoted)
+    if count is None:
+        (count,) = conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (quoted,)).fetchone()
+        counts[quoted] = count
+    return count
+
+
+def _bounds(conn: sqlite3.Connection, quoted: list[str], counts: dict[str, int]) -> list[float]:
     """The most each word can add to a memory's score: idf * (k1 + 1), the idf taken with
     at least as many rows as the index holds (the largest rowid), so never too low."""
     (largest,) = conn.execute("SELECT coalesce(max(rowid), 0) FROM docs").fetchone()
     bounds = []
     for word in quoted:
-        (holding,) = conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (word,)).fetchone()
-        idf = math.log((largest - holding + 0.5) / (holding + 0.5)) if largest > holding else 0
+        held = holding(conn, word, counts)
+        idf = math.log((largest - held + 0.5) / (held + 0.5)) if largest > held else 0
         bounds.append(max(idf, MIN_IDF) * (K1 + 1))
     return bounds
 

@@ -139,11 +139,13 @@ def words_side(
     the query word to that degree times RELATED_WEIGHT."""
     if not parsed.words:
         return []
-    candidates = _candidates(conn, parsed, where, max(limit, CANDIDATES), related or {})
+    counts: dict[str, int] = {}  # memories holding each quoted word, asked once
+    pool = max(limit, CANDIDATES)
+    candidates = _candidates(conn, parsed, where, (pool, counts), related or {})
     if not candidates:
         return []
     held = _Holdings(conn, [rowid for _, rowid, _ in candidates], max(total, 1))
-    held.count(parsed, related or {})
+    held.count(parsed, related or {}, counts)
     # The score: BM25 scaled to the best candidate's (its order survives even when
     # every idf is nearly zero), plus the share of the query's word weight held, plus 1
     # for holding the query as a phrase (BM25 sums words independently, and a
@@ -166,13 +168,15 @@ def _candidates(
     conn: sqlite3.Connection,
     parsed: ParsedQuery,
     where: tuple[str, str],
-    pool: int,
+    sizes: tuple[int, dict[str, int]],
     related: dict[str, list[tuple[str, float]]],
 ) -> list[tuple[str, int, float]]:
     """(name, rowid, BM25 score) of the memories holding a query word, best first, then
     those holding only a related word (base score 0: BM25 over them would let a loose
-    synonym outrank the words the asker used)."""
+    synonym outrank the words the asker used). ``sizes`` is the pool and the counts of
+    holders each word's bound needed, kept for the caller."""
     topic, scope = where
+    pool, counts = sizes
     clauses = ["fts MATCH ?"]
     params: list[Any] = []
     if topic:
@@ -188,18 +192,23 @@ def _candidates(
         + " AND ".join(clauses)
         + " ORDER BY rank LIMIT ?"
     )
-    best = bm25.best(conn, sql, parsed.words, params, pool)
+    best = bm25.best(conn, sql, parsed.words, params, pool, counts)
     candidates = [(name, rowid, -rank) for name, rowid, rank in best]
     extra = sorted(
         {other for word in parsed.words for other, _ in related.get(word, [])} - set(parsed.words)
     )
     if extra:
         seen = {rowid for _, rowid, _ in candidates}
-        for name, rowid, _ in bm25.best(conn, sql, extra, params, pool):
+        for name, rowid, _ in bm25.best(conn, sql, extra, params, pool, counts):
             if rowid not in seen:
                 seen.add(rowid)
                 candidates.append((name, rowid, 0.0))
     return candidates
+
+
+# the candidates holding a word are sought one by one once the word's holders outnumber
+# them this many times (see _Holdings)
+SEEK_FROM = 200
 
 
 class _Holdings:
@@ -210,11 +219,19 @@ class _Holdings:
         self.ids = ids
         self.total = total
         # Which candidates match: the candidates probed in the matches' set, which SQLite
-        # builds once; "rowid IN (...)" instead seeks the full-text index once per
-        # candidate (6 ms instead of 0.2 for a phrase at 10,000 memories).
+        # builds once (about 0.1 ms per 1,000 memories matching); "rowid IN (...)" instead
+        # seeks the full-text index once per candidate (about 0.02 ms each). A phrase
+        # (6 ms instead of 0.2 at 10,000 memories) and most words take the set; a word
+        # most of 100,000 memories hold takes the seeks (2 ms instead of 9).
+        marks = ",".join(["(?)"] * len(ids))
         self.among = (
-            "SELECT column1 FROM (VALUES " + ",".join(["(?)"] * len(ids)) + ") "
+            f"SELECT column1 FROM (VALUES {marks}) "
             "WHERE column1 IN (SELECT rowid FROM fts WHERE fts MATCH ?)"
+        )
+        self.seek = (
+            "SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ("
+            + ",".join(["?"] * len(ids))
+            + ")"
         )
         self.holds: dict[int, list[str]] = {rowid: [] for rowid in ids}
         # how much of each query word's weight each candidate holds (1 for the word itself)
@@ -222,26 +239,39 @@ class _Holdings:
         self.weights: dict[str, float] = {}
         self.asked = 0.0
 
-    def holders(self, expression: str) -> list[int]:
-        """The candidates that match an FTS5 expression (a quoted word or phrase)."""
-        return [rowid for (rowid,) in self.conn.execute(self.among, [*self.ids, expression])]
+    def holders(self, phrase: str) -> list[int]:
+        """The candidates that match an FTS5 phrase (several words, quoted)."""
+        return [rowid for (rowid,) in self.conn.execute(self.among, [*self.ids, phrase])]
 
-    def count(self, parsed: ParsedQuery, related: dict[str, list[tuple[str, float]]]) -> None:
+    def word_holders(self, quoted: str, count: int) -> list[int]:
+        """The candidates that hold a word (quoted), which ``count`` memories hold."""
+        if count <= SEEK_FROM * len(self.ids):
+            return self.holders(quoted)
+        return [rowid for (rowid,) in self.conn.execute(self.seek, [quoted, *self.ids])]
+
+    def count(
+        self,
+        parsed: ParsedQuery,
+        related: dict[str, list[tuple[str, float]]],
+        counts: dict[str, int],
+    ) -> None:
+        """Which candidates hold each query word or a word related to it; ``counts`` are
+        the memories holding each quoted word, those already asked for."""
         for word in parsed.words:
             quoted = f'"{word}"'
-            (count,) = self.conn.execute(
-                "SELECT count(*) FROM fts WHERE fts MATCH ?", (quoted,)
-            ).fetchone()
+            count = bm25.holding(self.conn, quoted, counts)
             weight = math.log1p(self.total / max(count, 0.5))
             self.asked += weight
             self.weights[word] = weight
-            for rowid in self.holders(quoted) if count else []:
+            for rowid in self.word_holders(quoted, count) if count else []:
                 self.holds[rowid].append(word)
                 self.share[rowid][word] = 1.0
             for other, closeness in related.get(word, []):
                 if other in self.weights:
                     continue
-                for rowid in self.holders(f'"{other}"'):
+                other_quoted = f'"{other}"'
+                holding = bm25.holding(self.conn, other_quoted, counts)
+                for rowid in self.word_holders(other_quoted, holding) if holding else []:
                     held = self.share[rowid].get(word, 0.0)
                     self.share[rowid][word] = max(held, RELATED_WEIGHT * closeness)
 

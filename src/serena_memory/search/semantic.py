@@ -30,10 +30,20 @@ from serena_memory.core.errors import MemoryStoreError
 if TYPE_CHECKING:
     import numpy as np
 
+# numpy's OpenBLAS keeps its worker threads spinning for about 2^28 cycles after each
+# product (the meaning side's, over every memory's vector) before they sleep: a core
+# burnt for a tenth of a second after every search, twice the search's own CPU time at
+# 100,000 memories. 2^4 cycles instead: they sleep at once, and are woken in microseconds
+# for the next product (the same threads, the same results). OpenBLAS reads this once,
+# when numpy is first imported, which in a search process is after this module (numpy is
+# imported in functions only); a person's own setting is kept.
+os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")
+
 SETTING = "memory_search_model"
 DEFAULT_MODEL = "wordllama-l2_supercat-256"
 MAX_EMBED_CHARS = 2_000  # what a memory is about is in its name, headings and first lines
 EMBED_BATCH = 32
+MAX_REMEMBERED_NEIGHBOURS = 4_096  # words whose closest words a process keeps (~1 MB)
 # A vocabulary entry that is a whole word: lowercase letters, with the word-start mark of
 # SentencePiece (U+2581) or byte-level BPE (U+0120) or none (WordPiece's "##" pieces and
 # every other fragment are left out: a fragment is not a word a memory holds).
@@ -54,6 +64,9 @@ class Embedder:
         self.dim = int(inference.embedding.shape[1])
         self._words: tuple[list[str], dict[str, int], Any] | None = None
         self._words_guard = threading.Lock()
+        # a word's closest words, by (word, count, least): the vocabulary never changes,
+        # and each costs a product over the whole vocabulary (several ms)
+        self._neighbours: dict[tuple[str, int, float], tuple[tuple[str, float], ...]] = {}
 
     def embed(self, texts: list[str]) -> np.ndarray:
         import numpy as np
@@ -72,6 +85,17 @@ class Embedder:
         ``least``), closest first; none for a word the vocabulary doesn't hold whole.
         A static model's token vectors are where its sense of "similar" lives: these are
         the words a memory may use for what the query asks."""
+        key = (word, count, least)
+        found = self._neighbours.get(key)
+        if found is None:
+            found = tuple(self._closest(word, count, least))
+            with self._words_guard:
+                if len(self._neighbours) >= MAX_REMEMBERED_NEIGHBOURS:
+                    self._neighbours.clear()
+                self._neighbours[key] = found
+        return list(found)
+
+    def _closest(self, word: str, count: int, least: float) -> list[tuple[str, float]]:
         import numpy as np
 
         words, row_of, matrix = self._vocabulary()

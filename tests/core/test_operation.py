@@ -14,8 +14,8 @@ from mcp_support import free_port, http_server
 
 from serena_memory.core import config, operation
 from serena_memory.core.store import MemoryStore
+from serena_memory.history.location import repository_path
 from serena_memory.history.notices import take_notices
-from serena_memory.history.repository import repository_path
 
 
 def _counting_loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:

@@ -23,9 +23,9 @@ from serena_memory.core.changes import Provenance, acting_as
 from serena_memory.core.errors import HistoryError, IgnoredMemoryError, ReadOnlyMemoryError
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.history import times as T
+from serena_memory.history.location import repository_path
 from serena_memory.history.notices import take_notices
 from serena_memory.history.objects import walk_tree
-from serena_memory.history.repository import repository_path
 
 WORKER = Path(__file__).parents[1] / "helpers" / "memory_worker.py"
 

@@ -13,8 +13,8 @@ from conftest import run_cli
 
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.history import stamp_log
+from serena_memory.history.location import repository_path
 from serena_memory.history.objects import walk_tree
-from serena_memory.history.repository import repository_path
 
 
 def _cli(*args: str) -> None:

@@ -23,8 +23,8 @@ from mcp_support import call, in_memory, over_stdio
 from serena_memory.core.errors import HistoryError
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.history import times as T
+from serena_memory.history.location import repository_path
 from serena_memory.history.notices import take_notices
-from serena_memory.history.repository import repository_path
 
 SLOW_REGEX = ":/(a|aa)+(b|c)*$"  # backtracks over every message when git runs it
 GIT_FORMS = [":/fact", SLOW_REGEX, "main", "HEAD", "main~1", "HEAD^", "@{0}", "main^{tree}"]

@@ -16,7 +16,7 @@ from conftest import SERENA
 
 from serena_memory.core.paths import MAX_MEMORY_BYTES
 from serena_memory.core.store import MemoryStore
-from serena_memory.history.repository import repository_path
+from serena_memory.history.location import repository_path
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from serena_memory.core.changes import Folder
 from serena_memory.history.folder import FolderHistory
-from serena_memory.history.repository import repository_path
+from serena_memory.history.location import repository_path
 
 _histories: dict[Path, FolderHistory] = {}
 """A cache of the open histories, keyed by the path of their repository (one per resolved

@@ -9,9 +9,6 @@ fetched commit that was never merged.
 
 from __future__ import annotations
 
-import hashlib
-import os
-import re
 import time
 from collections.abc import Iterator
 from datetime import datetime
@@ -22,16 +19,6 @@ from serena_memory.core.changes import Folder, recordable
 from serena_memory.core.errors import HistoryError
 from serena_memory.history.entries import Entry, Record, stated_time
 from serena_memory.history.objects import BRANCH, engine, memory_blob, walk_entries
-
-
-def repository_path(history_root: Path, folder: Path) -> Path:
-    """One repository per memories folder, keyed by the folder's resolved path; the
-    readable part of the name is only for a person browsing the history folder."""
-    real = os.path.realpath(folder)
-    digest = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:16]
-    parts = [p for p in Path(real).parts if p not in ("/", ".serena", "memories")]
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", "-".join(parts[-2:])).strip("-.")[:40] or "root"
-    return history_root / f"{slug}-{digest}.git"
 
 
 class FolderRepository:

@@ -13,9 +13,9 @@ from serena_memory.core.changes import Folder
 from serena_memory.core.paths import MAX_MEMORY_BYTES
 from serena_memory.core.store import MemoryStore
 from serena_memory.history.entries import Record
+from serena_memory.history.location import repository_path
 from serena_memory.history.objects import engine
 from serena_memory.history.registry import folder_history
-from serena_memory.history.repository import repository_path
 
 
 @dataclass(frozen=True)

@@ -183,7 +183,7 @@ def _unresolved(data: dict[str, dict[str, str]]) -> set[str]:
 def conflicts(store: MemoryStore) -> list[Conflict]:
     """Unresolved sync conflicts of the project's and the global memories (one small file
     read per folder, so every listing can afford it)."""
-    from serena_memory.history.repository import repository_path
+    from serena_memory.history.location import repository_path
 
     found: list[Conflict] = []
     root = store.history_root()

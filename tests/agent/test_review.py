@@ -199,6 +199,7 @@ def test_cli_lists_shows_accepts_and_rejects(project: Path, serena_home: Path) -
     shown = run_cli("memories", "review", "show", edit.id, "-p", str(project))
     assert shown.returncode == 0, shown.stderr
     assert "-Use uv." in shown.stdout and "+Use pip." in shown.stdout
+    assert f"+++ core @ proposal {edit.id}\n" in shown.stdout
 
     accepted = run_cli("memories", "review", "accept", edit.id, "-p", str(project))
     assert accepted.returncode == 0, accepted.stderr

@@ -248,6 +248,21 @@ def test_cli_lists_shows_accepts_and_rejects(project: Path, serena_home: Path) -
     assert len(entries(project)) == before + 1
 
 
+def test_an_edit_of_a_proposed_new_memory_is_listed_as_creating_it(
+    project: Path, serena_home: Path
+) -> None:
+    set_mode(serena_home, project, "propose")
+    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    P.propose_write(agent, "notes", "# Notes\n\nA CLI.\n")
+    edit, _ = P.propose_edit(agent, "notes", "CLI", "command line", "literal")
+    assert edit is not None
+    assert edit.told().startswith("Proposed to create 'notes'")
+    listed_text = run_cli("memories", "review", "-p", str(project))
+    assert f"{edit.id}  create 'notes'" in listed_text.stdout
+    accepted = run_cli("memories", "review", "accept", edit.id, "-p", str(project))
+    assert accepted.stdout == f"Accepted {edit.id}: create 'notes'.\n"
+
+
 def test_a_proposal_whose_memory_changed_is_a_conflict_never_applied(
     project: Path, serena_home: Path
 ) -> None:

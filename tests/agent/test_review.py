@@ -186,6 +186,38 @@ def test_activation_message_says_writes_are_proposals_and_counts_them(
     assert "1 proposal(s) await" in text
 
 
+def test_onboarding_status_counts_proposed_memories_as_awaiting_review(
+    project: Path, serena_home: Path
+) -> None:
+    set_mode(serena_home, project, "propose")
+
+    async def go() -> tuple[str, str]:
+        async with over_stdio(["--project", str(project)]) as client:
+            await ok(client, "onboarding")
+            await ok(client, "write_memory", memory_name="core", content="# Core\n")
+            await ok(client, "write_memory", memory_name="tech_stack", content="# Stack\n")
+            partly = await ok(client, "check_onboarding_performed")
+            for name in ("suggested_commands", "conventions", "task_completion"):
+                await ok(client, "write_memory", memory_name=name, content="# Notes\n")
+            return partly, await ok(client, "check_onboarding_performed")
+
+    partly, whole = anyio.run(go)
+    # the agent is not sent back to the onboarding tool for what it already proposed
+    assert "Call the `onboarding` tool" not in partly + whole
+    assert "`mem:core`, `mem:tech_stack` are pending" in partly
+    assert "Still to write: `mem:suggested_commands`, `mem:conventions`" in partly
+    assert "Nothing is left to write: tell the user to review them." in whole
+    assert "serena memories review" in whole
+    accepted = run_cli("memories", "review", "accept", "--all", "-p", str(project))
+    assert accepted.returncode == 0, accepted.stderr
+
+    async def after() -> str:
+        async with over_stdio(["--project", str(project)]) as client:
+            return await ok(client, "check_onboarding_performed")
+
+    assert anyio.run(after).startswith("Onboarding has been performed")
+
+
 # -- the person reviews, on the command line --------------------------------------------------
 def test_cli_lists_shows_accepts_and_rejects(project: Path, serena_home: Path) -> None:
     set_mode(serena_home, project, "propose")
@@ -199,6 +231,7 @@ def test_cli_lists_shows_accepts_and_rejects(project: Path, serena_home: Path) -
     shown = run_cli("memories", "review", "show", edit.id, "-p", str(project))
     assert shown.returncode == 0, shown.stderr
     assert "-Use uv." in shown.stdout and "+Use pip." in shown.stdout
+    assert f"+++ core @ proposal {edit.id}\n" in shown.stdout
 
     accepted = run_cli("memories", "review", "accept", edit.id, "-p", str(project))
     assert accepted.returncode == 0, accepted.stderr
@@ -213,6 +246,21 @@ def test_cli_lists_shows_accepts_and_rejects(project: Path, serena_home: Path) -
     assert not mem_file(project, "notes").exists()
     assert listed(project) == []
     assert len(entries(project)) == before + 1
+
+
+def test_an_edit_of_a_proposed_new_memory_is_listed_as_creating_it(
+    project: Path, serena_home: Path
+) -> None:
+    set_mode(serena_home, project, "propose")
+    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    P.propose_write(agent, "notes", "# Notes\n\nA CLI.\n")
+    edit, _ = P.propose_edit(agent, "notes", "CLI", "command line", "literal")
+    assert edit is not None
+    assert edit.told().startswith("Proposed to create 'notes'")
+    listed_text = run_cli("memories", "review", "-p", str(project))
+    assert f"{edit.id}  create 'notes'" in listed_text.stdout
+    accepted = run_cli("memories", "review", "accept", edit.id, "-p", str(project))
+    assert accepted.stdout == f"Accepted {edit.id}: create 'notes'.\n"
 
 
 def test_a_proposal_whose_memory_changed_is_a_conflict_never_applied(

@@ -296,6 +296,10 @@ def test_cli_search_text_and_json(project: Path) -> None:
     assert json.loads(done.stdout) == {"query": "start", "hits": []}
     done = run_cli("memories", "search", '"unbalanced AND (', "-p", str(project))
     assert done.returncode == 0 and "No memory matches" in done.stdout
+    done = run_cli("memories", "search", " ", "-p", str(project))
+    assert done.returncode == 0 and done.stdout == (
+        "Nothing was searched: the query is empty; give the words to look for.\n"
+    )
     done = run_cli("memories", "search", "x", "-p", str(project), "--scope", "nowhere")
     assert done.returncode == 2 and "Traceback" not in done.stderr
 

@@ -82,6 +82,52 @@ def test_a_secret_only_in_the_remotes_history_is_held_back_until_it_is_purged(
     assert third.text("global/mine") == "# Mine\n"
 
 
+def test_a_held_back_sync_says_what_to_purge_where_and_following_it_syncs_again(
+    tmp_path: Path, remote: Path
+) -> None:
+    laptop, workstation = Machine(tmp_path / "a", remote), Machine(tmp_path / "b", remote)
+    laptop.write("global/deploy", "# Deploy\n\nFirst notes.\n")
+    laptop.sync()
+    clean_start = remote_main(remote)
+    workstation.sync()
+    laptop.run("memories", "write", "global/deploy", "--content", SECRET_TEXT, "--allow-secret")
+    laptop.sync()
+    workstation.write("global/mine", "# Mine\n")
+
+    held = workstation.sync().stdout
+    # the one sentence, not a "synced: nothing to push" that the unpushed memory belies
+    assert held.startswith(f"Nothing was merged from {remote} and nothing pushed to it")
+    assert "Synced" not in held and "nothing to push" not in held
+    assert "and from the history of the machine that wrote it" in held
+
+    def purge_remote() -> None:
+        subprocess.run(
+            ["git", "--git-dir", str(remote), "update-ref", "refs/heads/main", clean_start],
+            check=True,
+        )
+
+    # the remote alone purged: the laptop's history still holds it, and its sync pushes it
+    purge_remote()
+    laptop.sync()
+    assert workstation.sync().stdout.startswith("Nothing was merged from")
+
+    # as the sentence says (docs/secrets.md): the laptop replaces it and drops its history,
+    # the remote is purged, and each machine syncs again
+    laptop.run("memories", "edit", "global/deploy", "--needle", TOKEN, "--repl", "<github-token>")
+    found = json.loads(laptop.run("memories", "check", "--secrets", "--json", check=False).stdout)
+    for repository in found["history_repositories"]:
+        shutil.rmtree(repository)
+    assert laptop.run("memories", "check", "--secrets", check=False).returncode == 0
+    purge_remote()
+    laptop.sync()
+    result = workstation.sync()
+    assert "Nothing was merged" not in result.stdout and "pushed" in result.stdout
+    assert "<github-token>" in workstation.text("global/deploy")
+    assert history_secrets(workstation) == []
+    laptop.sync()
+    assert laptop.text("global/mine") == "# Mine\n"
+
+
 def test_a_conflicts_texts_holding_a_secret_are_not_kept_here(tmp_path: Path, remote: Path) -> None:
     laptop, workstation = Machine(tmp_path / "a", remote), Machine(tmp_path / "b", remote)
     laptop.write("global/deploy", "# Deploy\n\nline one\n")

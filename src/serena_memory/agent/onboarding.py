@@ -49,6 +49,7 @@ class OnboardingStatus:
     module_cores: list[str] = field(default_factory=list)
     other_memories: int = 0
     maintenance: str | None = None  # the memory_maintenance in force, if any
+    proposed: list[str] = field(default_factory=list)  # missing, but a proposal creates it
 
     @property
     def done(self) -> bool:
@@ -60,6 +61,7 @@ class OnboardingStatus:
             "present": self.present,
             "missing": self.missing,
             "module_cores": self.module_cores,
+            "proposed": self.proposed,
         }
 
     def describe(self) -> str:
@@ -68,6 +70,8 @@ class OnboardingStatus:
             if self.module_cores:
                 text += " Module entry points: " + _code_list(self.module_cores) + "."
             return text + " Read `mem:core` to start."
+        if self.proposed:
+            return self._awaiting_review()
         if not self.present and not self.other_memories:
             return (
                 "Onboarding has not been performed: none of "
@@ -89,9 +93,39 @@ class OnboardingStatus:
             + f". Write them with `{T.WRITE_MEMORY}`, {guide}, to finish the onboarding."
         )
 
+    def _awaiting_review(self) -> str:
+        """Proposed memories are written, from the agent's side: calling onboarding again
+        would not bring them; the user's review does."""
+        text = (
+            "Onboarding awaits the user's review: your proposals for "
+            + _code_list(self.proposed)
+            + " are pending, and they count once the user accepts them "
+            "(`serena memories review`)."
+        )
+        left = [n for n in self.missing if n not in self.proposed]
+        if not left:
+            return text + " Nothing is left to write: tell the user to review them."
+        return (
+            text
+            + " Still to write: "
+            + _code_list(left)
+            + f", with `{T.WRITE_MEMORY}`, to finish the onboarding."
+        )
+
 
 def _code_list(names: list[str]) -> str:
     return ", ".join(f"`mem:{n}`" for n in names)
+
+
+def _proposed(store: MemoryStore, missing: list[str]) -> list[str]:
+    """The missing target memories that a pending proposal of review mode would create."""
+    from serena_memory.core import proposals as P
+
+    if not missing or store.settings.agent_writes != P.PROPOSE:
+        return []
+    found, _ = P.pending(store)
+    creates = {p.memory for p in found if p.text is not None}
+    return [name for name in missing if name in creates]
 
 
 def onboarding_status(store: MemoryStore) -> OnboardingStatus:
@@ -103,6 +137,7 @@ def onboarding_status(store: MemoryStore) -> OnboardingStatus:
         (status.present if name in existing else status.missing).append(name)
     status.module_cores = sorted(n for n in existing if n.endswith("/" + CORE))
     status.other_memories = len(existing - set(TARGET_MEMORIES) - {MAINTENANCE_NAME})
+    status.proposed = _proposed(store, status.missing)
     for candidate in (GLOBAL_MAINTENANCE_NAME, MAINTENANCE_NAME):
         if store.exists(candidate):
             status.maintenance = candidate

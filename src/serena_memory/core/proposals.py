@@ -90,7 +90,7 @@ class Proposal:
             return f"rename '{self.memory}' to '{self.new_name}'"
         if self.action == "delete":
             return f"delete '{self.memory}'"
-        if self.action == "write" and self.base is None:
+        if self.base is None:  # no such memory yet: an edit of a proposed text creates it too
             return f"create '{self.memory}'"
         return f"{'replace' if self.action == 'write' else 'edit'} '{self.memory}'"
 

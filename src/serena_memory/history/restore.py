@@ -5,6 +5,7 @@ rewrites of the history."""
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -364,15 +365,21 @@ def unified_diff(
             found[-1] += "\n\\ No newline at end of file\n"
         return found
 
-    old_label = f"{name} @ {old_rev[:10]}" if old_rev else f"{name} before {new_rev[:10]}"
+    old_label = f"{name} @ {_short(old_rev)}" if old_rev else f"{name} before {_short(new_rev)}"
     return "".join(
         difflib.unified_diff(
             lines(old),
             lines(new),
             fromfile=old_label if old is not None else "/dev/null",
-            tofile=f"{name} @ {new_rev[:10]}" if new is not None else "/dev/null",
+            tofile=f"{name} @ {_short(new_rev)}" if new is not None else "/dev/null",
         )
     )
+
+
+def _short(rev: str) -> str:
+    """A commit id shortened as git shows it; any other label (a proposal, a time the
+    person gave, "now") whole, since a cut label names something else."""
+    return rev[:10] if re.fullmatch(r"[0-9a-f]{11,64}", rev) else rev
 
 
 def _combine(entries: Iterable[Entry]) -> list[Entry]:

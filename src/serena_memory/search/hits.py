@@ -126,6 +126,8 @@ def format_hits(hits: list[SearchHit], query: str) -> str:
     tokens: three lines of at most 120 characters each). Each hit shows why it matched,
     not its score: the score only orders this query's hits (it is scaled to the best one,
     so the last of a list can read 0), and says nothing across queries."""
+    if not query.strip():
+        return "Nothing was searched: the query is empty; give the words to look for."
     if not hits:
         return (
             f"No memory matches {_preview(query)}. Try other words, a broader topic, or "

@@ -33,18 +33,20 @@ class SyncResult:
 
     def summary(self) -> str:
         text = self._headline()
-        if self.remembered:
-            text += f" The remote is remembered for the next syncs (in {self.remembered})."
-        for names, said in self._notes():
-            if names:
-                text += said.format(names=_names(names))
         if self.secrets_held_back:
             text += (
                 f" Nothing was merged from {self.remote} and nothing pushed to it, because its "
                 "history holds what looks like a secret in "
                 + _names(self.secrets_held_back)
-                + "; purge it from that remote's history (see docs/secrets.md), then sync again."
+                + "; purge it from that remote's history (every branch) and from the history "
+                "of the machine that wrote it, whose next sync would push it again (see "
+                "docs/secrets.md), then sync again."
             )
+        if self.remembered:
+            text += f" The remote is remembered for the next syncs (in {self.remembered})."
+        for names, said in self._notes():
+            if names:
+                text += said.format(names=_names(names))
         if self.secrets_withheld:
             text += (
                 " The texts of a sync conflict were not kept here because they hold what looks "
@@ -63,21 +65,16 @@ class SyncResult:
         if self.skipped:
             shown = _names(self.skipped)
             text += f" Not usable as memories here (name, kind of file or size), left out: {shown}."
-        return text
+        return text.lstrip()
 
     def _headline(self) -> str:
         """What changed here and whether anything was pushed."""
         where = f"the {self.scope} memories with {self.remote}"
         if self.pull_only:
-            pulled = ", ".join(
-                f"{sum(1 for w in self.changed.values() if w == what)} {what}"
-                for what in ("created", "changed", "deleted")
-                if what in self.changed.values()
-            )
-            return f"Pulled the {self.scope} memories from {self.remote}: " + (
-                f"{pulled}." if pulled else "already up to date."
-            )
-        if not self.changed and not self.pushed and not self.secrets_held_back:
+            return self._pulled()
+        if self.secrets_held_back and not self.changed:
+            return ""  # nothing synced: the sentence saying why leads
+        if not self.changed and not self.pushed:
             return f"Synced {where}: already up to date."
         parts = []
         if self.changed:
@@ -85,8 +82,20 @@ class SyncResult:
             for what in self.changed.values():
                 counts[what] = counts.get(what, 0) + 1
             parts.append("here " + ", ".join(f"{n} {what}" for what, n in sorted(counts.items())))
-        parts.append("local changes pushed" if self.pushed else "nothing to push")
+        if not self.secrets_held_back:  # held back: nothing was pushed, whatever is here
+            parts.append("local changes pushed" if self.pushed else "nothing to push")
         return f"Synced {where}: " + "; ".join(parts) + "."
+
+    def _pulled(self) -> str:
+        """The team's memories: what the pull changed here (nothing is pushed)."""
+        pulled = ", ".join(
+            f"{sum(1 for w in self.changed.values() if w == what)} {what}"
+            for what in ("created", "changed", "deleted")
+            if what in self.changed.values()
+        )
+        return f"Pulled the {self.scope} memories from {self.remote}: " + (
+            f"{pulled}." if pulled else "already up to date."
+        )
 
     def _notes(self) -> list[tuple[list[str], str]]:
         """The lists of names the summary reports, each with its sentence."""

@@ -330,7 +330,7 @@ def test_planted_proposal_files_are_skipped_never_applied(
     for planted in ("aaaaaaaaaaaa", "bbbbbbbbbbbb", "cccccccccccc"):
         with pytest.raises(ProposalError):
             P.accept(MemoryStore(project, home=serena_home), planted)
-    with pytest.raises(ProposalError):
+    with pytest.raises(ProposalError, match=r"12 hex digits"):  # as review.md names them
         P.accept(MemoryStore(project, home=serena_home), "../../x")
     result = run_cli("memories", "review", "accept", "bbbbbbbbbbbb", "-p", str(project))
     assert result.returncode == 1 and "Traceback" not in result.stderr

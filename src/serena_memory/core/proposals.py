@@ -157,7 +157,7 @@ def get(store: MemoryStore, proposal_id: str) -> Proposal:
     """The proposal ``proposal_id`` (as listed), or the one sentence why not."""
     if not isinstance(proposal_id, str) or not _ID.fullmatch(proposal_id):
         raise ProposalError(
-            f"{proposal_id!r} is not a proposal id (12 letters and digits, as "
+            f"{proposal_id!r} is not a proposal id (12 hex digits, as "
             "`serena memories review` lists them)"
         )
     try:

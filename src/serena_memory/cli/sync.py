@@ -103,9 +103,11 @@ def sync_command(
     results = sync_everything(store, scope, remote, interactive=sys.stdin.isatty())
     if as_json:
         emit_json(results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results])
-        return
-    for result in results:
-        say(result.summary())
+    else:
+        for result in results:
+            say(result.summary())
+    if any(result.secrets_held_back for result in results):
+        sys.exit(1)  # nothing came in or went out: a script must not take it for a sync
 
 
 @click.command(name="conflicts")

@@ -4,6 +4,8 @@ same memories, the same scores, the same order, ties included."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -106,3 +108,62 @@ def test_candidates_holding_a_word_are_the_same_sought_one_by_one(
     finally:
         ranking.SEEK_FROM = saved
     assert found[0] == found[1]
+
+
+_EDIT_AND_SEARCH = """
+import sys
+from pathlib import Path
+from serena_memory.core.store import Context, MemoryStore
+from serena_memory.search.index import search_memories
+store = MemoryStore(Path(sys.argv[1]), home=Path(sys.argv[2]), context=Context.HUMAN)
+store.write("ops/both", "# Ledger\\nledger ledger ledger\\n")
+search_memories(store, "ledger")  # brings the shared index up to date
+"""
+
+
+def test_groups_see_one_index_while_another_process_writes(tmp_path: Path) -> None:
+    """Another process updating the index between two group queries (a memory that held
+    both words now holds one) changes neither the memories nor their order: no memory is
+    taken twice, and the rows are those one OR query gave before the change."""
+    (tmp_path / "project").mkdir()
+    store = MemoryStore(tmp_path / "project", home=tmp_path / "home", context=Context.HUMAN)
+    store.write("ops/both", "# Ledger refund\nledger refund ledger refund\n")
+    for i in range(6):
+        store.write(f"ops/only_{i}", "ledger notes\n" if i % 2 else "refund notes\n")
+    search_memories(store, "ledger")
+    conn = index_for(store).connection()
+    sql = (
+        "SELECT d.name, d.id, bm25(fts, 10.0, 4.0, 1.0) AS rank FROM fts JOIN docs d "
+        "ON d.id = fts.rowid WHERE fts MATCH ? ORDER BY rank LIMIT ?"
+    )
+    before = conn.execute(sql, ['"ledger" OR "refund"', 20]).fetchall()
+    groups: list[str] = []
+
+    def between_groups(statement: str) -> None:
+        if "bm25(fts" in statement:
+            groups.append(statement)
+            if len(groups) == 2:  # the group holding both words was read
+                subprocess.run(
+                    [
+                        sys.executable,
+                        "-c",
+                        _EDIT_AND_SEARCH,
+                        str(tmp_path / "project"),
+                        str(tmp_path / "home"),
+                    ],
+                    check=True,
+                    capture_output=True,
+                    timeout=120,
+                )
+
+    conn.set_trace_callback(between_groups)
+    try:
+        best = bm25.best(conn, sql, ["ledger", "refund"], [], 20)
+    finally:
+        conn.set_trace_callback(None)
+    assert len(groups) >= 2  # the other process did write in between
+    names = [name for name, _, _ in best]
+    assert len(names) == len(set(names)), names
+    assert best == before
+    after = conn.execute(sql, ['"ledger" OR "refund"', 20]).fetchall()
+    assert after != before  # the change is seen by the next search

@@ -45,6 +45,27 @@ def best(
     quoted = [f'"{word}"' for word in words]
     if not 2 <= len(quoted) <= MAX_GROUPED_WORDS:
         return list(conn.execute(sql, [" OR ".join(quoted), *params, pool]))
+    if conn.in_transaction:
+        return _grouped(conn, sql, quoted, params, (pool, counts))
+    # one read transaction: every group sees the same index, as the one query would, even
+    # while another process updates it (a memory would otherwise be taken twice, or not)
+    conn.execute("BEGIN")
+    try:
+        return _grouped(conn, sql, quoted, params, (pool, counts))
+    finally:
+        if conn.in_transaction:  # a read: nothing to keep or undo
+            conn.execute("COMMIT")
+
+
+def _grouped(
+    conn: sqlite3.Connection,
+    sql: str,
+    quoted: list[str],
+    params: list[Any],
+    sizes: tuple[int, dict[str, int] | None],
+) -> list[Any]:
+    """:func:`best` for 2 to MAX_GROUPED_WORDS words, group by group."""
+    pool, counts = sizes
     bounds = _bounds(conn, quoted, {} if counts is None else counts)
     groups = [
         held

@@ -37,7 +37,7 @@ def folder_history(history_root: Path, folder: Folder) -> FolderHistory:
         found = _histories.get(path)
         if found is None or found.folder != folder:
             if found is not None:
-                found.watch.close()  # the replaced handle's folder watch is given back
+                found.watch.retire()  # the replaced handle's folder watch is given back
             found = _histories[path] = FolderHistory(folder, path)
         return found
 
@@ -47,5 +47,5 @@ def forget_open_histories() -> None:
     (measurements of a first read use it)."""
     with _lock:
         for handle in _histories.values():
-            handle.watch.close()
+            handle.watch.retire()
         _histories.clear()

@@ -53,13 +53,17 @@ def _give_back(watch: FolderWatch) -> None:
 class WatchedFolder:
     """What changed in one memories folder since the last look, as the watch reports it.
 
-    Used by the folder's history under the folder's lock."""
+    Used by the folder's history under the folder's lock; :meth:`retire` may come from
+    another thread (a handle replaced in the registry), so the watch is read and closed
+    under a lock of its own, never used after it is closed."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self._watch: FolderWatch | None = None
         self._rels: dict[str, str] = {}  # watched folder -> its path in the folder
         self._whole_looks = 0
+        self._lock = threading.RLock()
+        self._retired = False
 
     @property
     def watching(self) -> bool:
@@ -68,9 +72,10 @@ class WatchedFolder:
     def changed_rels(self) -> set[str] | None:
         """The files changed since the last look as the folder watch reports them (our own
         writes included), or None when everything must be looked at."""
-        if self._watch is None:
-            return None
-        found = self._watch.drain()
+        with self._lock:
+            if self._watch is None:
+                return None
+            found = self._watch.drain()
         if found is None:
             return None
         rels = set()
@@ -86,11 +91,17 @@ class WatchedFolder:
     def looked_at_everything(self) -> None:
         """After a look at every file: in a process that records again and again, watch
         the folder and its topic folders from now on (new ones included)."""
-        from serena_memory.core.watch import folders_below
-
         self._whole_looks += 1
         if self._whole_looks < WATCH_AFTER or not sys.platform.startswith("linux"):
             return
+        with self._lock:
+            if not self._retired:
+                self._watch_folders()
+
+    def _watch_folders(self) -> None:
+        """Watch the folder and its topic folders (under :attr:`_lock`)."""
+        from serena_memory.core.watch import folders_below
+
         if self._watch is None:
             self._watch = _take_watch()
             if self._watch is None:
@@ -105,6 +116,14 @@ class WatchedFolder:
 
     def close(self) -> None:
         """Stop watching: events read before a failure are lost, so look at everything."""
-        if self._watch is not None:
-            _give_back(self._watch)
-            self._watch = None
+        with self._lock:
+            if self._watch is not None:
+                _give_back(self._watch)
+                self._watch = None
+
+    def retire(self) -> None:
+        """Stop watching for good (the handle was replaced): the watch is given back to
+        the process's count, and no later look takes a new one."""
+        with self._lock:
+            self._retired = True
+            self.close()

@@ -164,9 +164,10 @@ class FolderStamps:
 
     def flush(self) -> None:
         """Save stamps not saved yet (at exit: no lock is needed, a stale file only makes
-        the next process read more)."""
+        the next process read more; a thread still recording may change them while they
+        are written, which only leaves the file unsaved)."""
         if self.unsaved:
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(OSError, RuntimeError):
                 self.write(fold=False)
 
     def write(self, fold: bool = True) -> None:

@@ -180,3 +180,45 @@ def test_a_set_aside_text_holding_a_secret_from_a_remotes_records_is_withheld(
     # the remote's own record is left as it is (not this machine's to drop)
     now = repo[repo.references["refs/heads/serena-conflicts"].target]
     assert "global/deploy" in json.loads(repo[now.tree["conflicts.json"].id].data)
+
+
+def _raw_commit(remote: Path, text: str, encoding: str) -> None:
+    """A commit on the remote's main, written byte by byte as anyone with the remote can
+    (git itself stores any ``encoding`` header), whose deploy.md holds ``text``."""
+    repo = pygit2.Repository(str(remote))
+    parent = repo[repo.references["refs/heads/main"].target]
+    builder = repo.TreeBuilder(parent.tree)
+    builder.insert("deploy.md", repo.create_blob(text.encode()), pygit2.GIT_FILEMODE_BLOB)
+    raw = (
+        f"tree {builder.write()}\nparent {parent.id}\n"
+        "author Some\xe9ne <x@example.org> 1796135300 +0000\n"
+        f"committer x <x@example.org> 1796135300 +0000\nencoding {encoding}\n\n"
+        "Changed \xff by hand\n"
+    ).encode("latin-1")
+    oid = repo.odb.write(pygit2.enums.ObjectType.COMMIT, raw)
+    repo.references.create("refs/heads/main", oid, force=True)
+
+
+@pytest.mark.parametrize("encoding", ["x-no-such-encoding", "base64", "idna"])
+def test_a_remote_entry_in_an_encoding_python_lacks_is_read_not_a_traceback(
+    tmp_path: Path, remote: Path, encoding: str
+) -> None:
+    laptop, workstation = Machine(tmp_path / "a", remote), Machine(tmp_path / "b", remote)
+    laptop.write("global/deploy", "# Deploy\n\nFirst notes.\n")
+    laptop.sync()
+    workstation.sync()
+    start = remote_main(remote)
+    _raw_commit(remote, SECRET_TEXT, encoding)
+
+    result = workstation.sync(check=False)  # Machine.run refuses a traceback
+    assert result.returncode == 1 and "Nothing was merged from" in result.stdout
+    assert "global/deploy (entry " in result.stdout and "line 3: GitHub Token" in result.stdout
+
+    # the same entry without the secret is merged, and the history lists it
+    subprocess.run(
+        ["git", "--git-dir", str(remote), "update-ref", "refs/heads/main", start], check=True
+    )
+    _raw_commit(remote, CLEAN_TEXT, encoding)
+    workstation.sync()
+    assert workstation.text("global/deploy") == CLEAN_TEXT
+    assert history_secrets(workstation) == []  # every entry read, the remote's too

@@ -222,3 +222,29 @@ def test_a_remote_entry_in_an_encoding_python_lacks_is_read_not_a_traceback(
     workstation.sync()
     assert workstation.text("global/deploy") == CLEAN_TEXT
     assert history_secrets(workstation) == []  # every entry read, the remote's too
+
+
+@pytest.mark.parametrize("field", ["machine", "remote", "at"])
+def test_a_remote_record_holding_a_secret_in_any_field_is_withheld(
+    tmp_path: Path, remote: Path, field: str
+) -> None:
+    laptop = Machine(tmp_path / "a", remote)
+    laptop.write("global/deploy", CLEAN_TEXT)
+    laptop.sync()
+    # a record whose texts are clean, written by anyone with the remote
+    repo = pygit2.Repository(str(remote))
+    record = {"id": "1", "remote_text": "# Other\n", "local_text": CLEAN_TEXT, "at": "2026"}
+    record[field] = f"token={TOKEN}"
+    blob = repo.create_blob(json.dumps({"global/deploy": record}).encode())
+    builder = repo.TreeBuilder()
+    builder.insert("conflicts.json", blob, pygit2.GIT_FILEMODE_BLOB)
+    sig = pygit2.Signature("Someone", "someone@example.org")
+    commit = repo.create_commit(None, sig, sig, "records", builder.write(), [])
+    repo.references.create("refs/heads/serena-conflicts", commit, force=True)
+
+    result = laptop.sync()
+    assert "The texts of a sync conflict were not kept here" in result.stdout
+    assert TOKEN not in result.stdout
+    listed = laptop.run("memories", "conflicts", "--json").stdout
+    assert TOKEN not in listed and json.loads(listed) == []
+    assert all(TOKEN not in p.read_text() for p in (laptop.home / "history").rglob("*.json"))

@@ -248,3 +248,35 @@ def test_a_remote_record_holding_a_secret_in_any_field_is_withheld(
     listed = laptop.run("memories", "conflicts", "--json").stdout
     assert TOKEN not in listed and json.loads(listed) == []
     assert all(TOKEN not in p.read_text() for p in (laptop.home / "history").rglob("*.json"))
+
+
+@pytest.mark.parametrize("path", ["notes.txt", ".private/deploy.md", "deploy.md.bak"])
+def test_a_secret_in_a_file_no_memory_is_from_is_held_back_too(
+    tmp_path: Path, remote: Path, path: str
+) -> None:
+    laptop, workstation = Machine(tmp_path / "a", remote), Machine(tmp_path / "b", remote)
+    laptop.write("global/deploy", "# Deploy\n\nFirst notes.\n")
+    laptop.sync()
+    workstation.sync()
+    # anyone with the remote may commit any file: the folder skips it, yet a merge entry
+    # would make it part of this history, pushed wherever this machine syncs next
+    repo = pygit2.Repository(str(remote))
+    parent = repo[repo.references["refs/heads/main"].target]
+    index = pygit2.Index()
+    index.read_tree(parent.tree)
+    blob = repo.create_blob(SECRET_TEXT.encode())
+    index.add(pygit2.IndexEntry(path, blob, pygit2.GIT_FILEMODE_BLOB))
+    sig = pygit2.Signature("Someone", "someone@example.org")
+    repo.create_commit("refs/heads/main", sig, sig, "notes", index.write_tree(repo), [parent.id])
+
+    result = workstation.sync(check=False)
+    assert result.returncode == 1 and "Nothing was merged from" in result.stdout
+    assert f"{path} (entry " in result.stdout and "line 3: GitHub Token" in result.stdout
+    history = next((workstation.home / "history").glob("*.git"))
+    logged = subprocess.run(
+        ["git", "--git-dir", str(history), "log", "-p", "refs/heads/main"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert TOKEN not in logged

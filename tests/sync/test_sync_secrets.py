@@ -280,3 +280,24 @@ def test_a_secret_in_a_file_no_memory_is_from_is_held_back_too(
         check=True,
     ).stdout
     assert TOKEN not in logged
+
+
+def test_a_secret_in_a_remote_entrys_message_is_held_back_too(tmp_path: Path, remote: Path) -> None:
+    laptop, workstation = Machine(tmp_path / "a", remote), Machine(tmp_path / "b", remote)
+    laptop.write("global/deploy", "# Deploy\n\nFirst notes.\n")
+    laptop.sync()
+    workstation.sync()
+    # the message of an entry is part of the history too (`serena memories history` shows it)
+    repo = pygit2.Repository(str(remote))
+    parent = repo[repo.references["refs/heads/main"].target]
+    builder = repo.TreeBuilder(parent.tree)
+    builder.insert("deploy.md", repo.create_blob(CLEAN_TEXT.encode()), pygit2.GIT_FILEMODE_BLOB)
+    sig = pygit2.Signature("Someone", "someone@example.org")
+    message = f"Deploy notes\n\nUsed {TOKEN} to test it\n"
+    repo.create_commit("refs/heads/main", sig, sig, message, builder.write(), [parent.id])
+
+    result = workstation.sync(check=False)
+    assert result.returncode == 1 and "Nothing was merged from" in result.stdout
+    assert "line 3: GitHub Token" in result.stdout and TOKEN not in result.stdout
+    assert workstation.text("global/deploy") == "# Deploy\n\nFirst notes.\n"
+    assert TOKEN not in workstation.run("memories", "history").stdout

@@ -12,10 +12,12 @@ from serena_memory.core import secrets
 from serena_memory.core.changes import Folder, clean
 from serena_memory.core.paths import MAX_MEMORY_BYTES
 from serena_memory.core.store import MemoryStore
-from serena_memory.history.entries import Record
+from serena_memory.history.entries import Record, message_of
 from serena_memory.history.location import repository_path
 from serena_memory.history.objects import engine
 from serena_memory.history.registry import folder_history
+
+MESSAGE = "the message of an entry"  # where a secret is when it is in no file
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,7 @@ def in_incoming(repo: Any, folder: Folder, head: Any, theirs: Any) -> list[Secre
     scanned: set[str] = set()
     seen: dict[tuple[str, int, str], SecretSeen] = {}
     for commit in walker:  # newest first: an older entry replaces the one kept
+        _in_message(commit, folder.label, seen)
         before = commit.parents[0].tree if commit.parents else empty
         for delta in repo.diff(before, commit.tree).deltas:
             item = delta.new_file
@@ -103,6 +106,16 @@ def in_incoming(repo: Any, folder: Folder, head: Any, theirs: Any) -> list[Secre
                     name, finding.line, finding.kind, short
                 )
     return sorted(seen.values(), key=lambda s: (s.memory, s.line))
+
+
+def _in_message(commit: Any, label: str, seen: dict[tuple[str, int, str], SecretSeen]) -> None:
+    """Secrets in an incoming entry's message, which the history keeps and lists too."""
+    found = secrets.scan(message_of(commit))
+    if found:
+        short = Record(commit, label).entry().short
+        for finding in found:
+            key = (MESSAGE, finding.line, finding.kind)
+            seen[key] = SecretSeen(MESSAGE, finding.line, finding.kind, short)
 
 
 def _named(folder: Folder, item: Any) -> str:

@@ -180,3 +180,124 @@ def test_a_set_aside_text_holding_a_secret_from_a_remotes_records_is_withheld(
     # the remote's own record is left as it is (not this machine's to drop)
     now = repo[repo.references["refs/heads/serena-conflicts"].target]
     assert "global/deploy" in json.loads(repo[now.tree["conflicts.json"].id].data)
+
+
+def _raw_commit(remote: Path, text: str, encoding: str) -> None:
+    """A commit on the remote's main, written byte by byte as anyone with the remote can
+    (git itself stores any ``encoding`` header), whose deploy.md holds ``text``."""
+    repo = pygit2.Repository(str(remote))
+    parent = repo[repo.references["refs/heads/main"].target]
+    builder = repo.TreeBuilder(parent.tree)
+    builder.insert("deploy.md", repo.create_blob(text.encode()), pygit2.GIT_FILEMODE_BLOB)
+    raw = (
+        f"tree {builder.write()}\nparent {parent.id}\n"
+        "author Some\xe9ne <x@example.org> 1796135300 +0000\n"
+        f"committer x <x@example.org> 1796135300 +0000\nencoding {encoding}\n\n"
+        "Changed \xff by hand\n"
+    ).encode("latin-1")
+    oid = repo.odb.write(pygit2.enums.ObjectType.COMMIT, raw)
+    repo.references.create("refs/heads/main", oid, force=True)
+
+
+@pytest.mark.parametrize("encoding", ["x-no-such-encoding", "base64", "idna"])
+def test_a_remote_entry_in_an_encoding_python_lacks_is_read_not_a_traceback(
+    tmp_path: Path, remote: Path, encoding: str
+) -> None:
+    laptop, workstation = Machine(tmp_path / "a", remote), Machine(tmp_path / "b", remote)
+    laptop.write("global/deploy", "# Deploy\n\nFirst notes.\n")
+    laptop.sync()
+    workstation.sync()
+    start = remote_main(remote)
+    _raw_commit(remote, SECRET_TEXT, encoding)
+
+    result = workstation.sync(check=False)  # Machine.run refuses a traceback
+    assert result.returncode == 1 and "Nothing was merged from" in result.stdout
+    assert "global/deploy (entry " in result.stdout and "line 3: GitHub Token" in result.stdout
+
+    # the same entry without the secret is merged, and the history lists it
+    subprocess.run(
+        ["git", "--git-dir", str(remote), "update-ref", "refs/heads/main", start], check=True
+    )
+    _raw_commit(remote, CLEAN_TEXT, encoding)
+    workstation.sync()
+    assert workstation.text("global/deploy") == CLEAN_TEXT
+    assert history_secrets(workstation) == []  # every entry read, the remote's too
+
+
+@pytest.mark.parametrize("field", ["machine", "remote", "at"])
+def test_a_remote_record_holding_a_secret_in_any_field_is_withheld(
+    tmp_path: Path, remote: Path, field: str
+) -> None:
+    laptop = Machine(tmp_path / "a", remote)
+    laptop.write("global/deploy", CLEAN_TEXT)
+    laptop.sync()
+    # a record whose texts are clean, written by anyone with the remote
+    repo = pygit2.Repository(str(remote))
+    record = {"id": "1", "remote_text": "# Other\n", "local_text": CLEAN_TEXT, "at": "2026"}
+    record[field] = f"token={TOKEN}"
+    blob = repo.create_blob(json.dumps({"global/deploy": record}).encode())
+    builder = repo.TreeBuilder()
+    builder.insert("conflicts.json", blob, pygit2.GIT_FILEMODE_BLOB)
+    sig = pygit2.Signature("Someone", "someone@example.org")
+    commit = repo.create_commit(None, sig, sig, "records", builder.write(), [])
+    repo.references.create("refs/heads/serena-conflicts", commit, force=True)
+
+    result = laptop.sync()
+    assert "The texts of a sync conflict were not kept here" in result.stdout
+    assert TOKEN not in result.stdout
+    listed = laptop.run("memories", "conflicts", "--json").stdout
+    assert TOKEN not in listed and json.loads(listed) == []
+    assert all(TOKEN not in p.read_text() for p in (laptop.home / "history").rglob("*.json"))
+
+
+@pytest.mark.parametrize("path", ["notes.txt", ".private/deploy.md", "deploy.md.bak"])
+def test_a_secret_in_a_file_no_memory_is_from_is_held_back_too(
+    tmp_path: Path, remote: Path, path: str
+) -> None:
+    laptop, workstation = Machine(tmp_path / "a", remote), Machine(tmp_path / "b", remote)
+    laptop.write("global/deploy", "# Deploy\n\nFirst notes.\n")
+    laptop.sync()
+    workstation.sync()
+    # anyone with the remote may commit any file: the folder skips it, yet a merge entry
+    # would make it part of this history, pushed wherever this machine syncs next
+    repo = pygit2.Repository(str(remote))
+    parent = repo[repo.references["refs/heads/main"].target]
+    index = pygit2.Index()
+    index.read_tree(parent.tree)
+    blob = repo.create_blob(SECRET_TEXT.encode())
+    index.add(pygit2.IndexEntry(path, blob, pygit2.GIT_FILEMODE_BLOB))
+    sig = pygit2.Signature("Someone", "someone@example.org")
+    repo.create_commit("refs/heads/main", sig, sig, "notes", index.write_tree(repo), [parent.id])
+
+    result = workstation.sync(check=False)
+    assert result.returncode == 1 and "Nothing was merged from" in result.stdout
+    assert f"{path} (entry " in result.stdout and "line 3: GitHub Token" in result.stdout
+    history = next((workstation.home / "history").glob("*.git"))
+    logged = subprocess.run(
+        ["git", "--git-dir", str(history), "log", "-p", "refs/heads/main"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert TOKEN not in logged
+
+
+def test_a_secret_in_a_remote_entrys_message_is_held_back_too(tmp_path: Path, remote: Path) -> None:
+    laptop, workstation = Machine(tmp_path / "a", remote), Machine(tmp_path / "b", remote)
+    laptop.write("global/deploy", "# Deploy\n\nFirst notes.\n")
+    laptop.sync()
+    workstation.sync()
+    # the message of an entry is part of the history too (`serena memories history` shows it)
+    repo = pygit2.Repository(str(remote))
+    parent = repo[repo.references["refs/heads/main"].target]
+    builder = repo.TreeBuilder(parent.tree)
+    builder.insert("deploy.md", repo.create_blob(CLEAN_TEXT.encode()), pygit2.GIT_FILEMODE_BLOB)
+    sig = pygit2.Signature("Someone", "someone@example.org")
+    message = f"Deploy notes\n\nUsed {TOKEN} to test it\n"
+    repo.create_commit("refs/heads/main", sig, sig, message, builder.write(), [parent.id])
+
+    result = workstation.sync(check=False)
+    assert result.returncode == 1 and "Nothing was merged from" in result.stdout
+    assert "line 3: GitHub Token" in result.stdout and TOKEN not in result.stdout
+    assert workstation.text("global/deploy") == "# Deploy\n\nFirst notes.\n"
+    assert TOKEN not in workstation.run("memories", "history").stdout

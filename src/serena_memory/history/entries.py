@@ -93,9 +93,26 @@ def entry_message(
     return "\n".join(lines) + "\n"
 
 
+def message_of(commit: Any) -> str:
+    """A commit's message as text. A sync remote's commit may name any encoding, one
+    Python lacks or one its bytes don't fit: then it is read as UTF-8, bad bytes replaced."""
+    try:
+        return str(commit.message)
+    except (LookupError, ValueError):
+        return bytes(commit.raw_message).decode("utf-8", "replace")
+
+
+def author_of(commit: Any) -> str:
+    """A commit's author name as text, read as :func:`message_of` reads its message."""
+    try:
+        return str(commit.author.name)
+    except (LookupError, ValueError):
+        return bytes(commit.author.raw_name).decode("utf-8", "replace")
+
+
 def parse_entry(commit: Any, folder: str) -> Entry:
     """The entry a commit is (a commit from elsewhere lacks trailers: it reads as external)."""
-    message: str = commit.message
+    message = message_of(commit)
     summary, _, body = message.partition("\n")
     fields: dict[str, str] = {}
     changes: list[tuple[str, str]] = []
@@ -122,7 +139,7 @@ def parse_entry(commit: Any, folder: str) -> Entry:
         rev=str(commit.id),
         time=when,
         entry_point=fields.get("Entry-point", EXTERNAL),
-        who=fields.get("Who", commit.author.name),
+        who=fields.get("Who") or author_of(commit),
         action=fields.get("Action", ""),
         summary=summary,
         folder=folder,
@@ -140,7 +157,7 @@ def stated_time(commit: Any) -> float:
     """The time an entry's message states (``At:``, finer than git's seconds), else its
     commit time. Both are written by whoever made the entry: a sync remote may state any
     time, so this orders a listing, never chooses what a restore brings back."""
-    found = _AT.search(commit.message)
+    found = _AT.search(message_of(commit))
     return float(found.group(1)) if found else float(commit.commit_time)
 
 
@@ -154,7 +171,7 @@ class Record:
     def __init__(self, commit: Any, folder: str) -> None:
         self.commit = commit
         self.folder = folder
-        self.message: str = commit.message
+        self.message = message_of(commit)
         self.time: float = stated_time(commit)
         self._entry: Entry | None = None
 

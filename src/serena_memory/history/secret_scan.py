@@ -9,13 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from serena_memory.core import secrets
-from serena_memory.core.changes import Folder
+from serena_memory.core.changes import Folder, clean
 from serena_memory.core.paths import MAX_MEMORY_BYTES
 from serena_memory.core.store import MemoryStore
-from serena_memory.history.entries import Record
+from serena_memory.history.entries import Record, message_of
 from serena_memory.history.location import repository_path
 from serena_memory.history.objects import engine
 from serena_memory.history.registry import folder_history
+
+MESSAGE = "the message of an entry"  # where a secret is when it is in no file
 
 
 @dataclass(frozen=True)
@@ -73,9 +75,11 @@ def in_history(store: MemoryStore) -> list[SecretSeen]:
 
 
 def in_incoming(repo: Any, folder: Folder, head: Any, theirs: Any) -> list[SecretSeen]:
-    """Secrets in the memory versions of the entries a sync would merge in: those of
-    ``theirs`` (another machine's branch) that the branch at ``head`` lacks. Each version
-    is scanned once; one finding per memory, line and kind, at the oldest entry."""
+    """Secrets in the file versions of the entries a sync would merge in: those of
+    ``theirs`` (another machine's branch) that the branch at ``head`` lacks. A file the
+    folder skips (no memory's name, hidden) is scanned too: the merge entry would make it
+    part of this history all the same. Each version is scanned once; one finding per
+    file, line and kind, at the oldest entry."""
     pygit2 = engine()
     walker = repo.walk(theirs.id, pygit2.enums.SortMode.TOPOLOGICAL)
     if head is not None:
@@ -85,22 +89,41 @@ def in_incoming(repo: Any, folder: Folder, head: Any, theirs: Any) -> list[Secre
     scanned: set[str] = set()
     seen: dict[tuple[str, int, str], SecretSeen] = {}
     for commit in walker:  # newest first: an older entry replaces the one kept
+        _in_message(commit, folder.label, seen)
         before = commit.parents[0].tree if commit.parents else empty
         for delta in repo.diff(before, commit.tree).deltas:
             item = delta.new_file
             key = str(item.id)
-            if delta.status_char() == "D" or key in scanned or not folder.admits(item.path):
+            if delta.status_char() == "D" or key in scanned:
                 continue
             scanned.add(key)
             if item.mode not in regular or repo.odb.read_header(item.id)[1] > MAX_MEMORY_BYTES:
                 continue  # never a memory's text (history/objects.py memory_blob)
-            name = folder.name_of(item.path)
+            name = _named(folder, item)
             for finding in secrets.scan(repo[item.id].data.decode("utf-8", "replace")):
                 short = Record(commit, folder.label).entry().short
                 seen[(name, finding.line, finding.kind)] = SecretSeen(
                     name, finding.line, finding.kind, short
                 )
     return sorted(seen.values(), key=lambda s: (s.memory, s.line))
+
+
+def _in_message(commit: Any, label: str, seen: dict[tuple[str, int, str], SecretSeen]) -> None:
+    """Secrets in an incoming entry's message, which the history keeps and lists too."""
+    found = secrets.scan(message_of(commit))
+    if found:
+        short = Record(commit, label).entry().short
+        for finding in found:
+            key = (MESSAGE, finding.line, finding.kind)
+            seen[key] = SecretSeen(MESSAGE, finding.line, finding.kind, short)
+
+
+def _named(folder: Folder, item: Any) -> str:
+    """A file of a remote's entry as a sync names it: the memory's name, else its path,
+    one printable line (a remote may spell a path in any bytes)."""
+    if folder.admits(item.path):
+        return folder.name_of(item.path)
+    return clean(bytes(item.raw_path).decode("utf-8", "replace"), 200)
 
 
 def repositories(found: list[SecretSeen]) -> list[Path]:

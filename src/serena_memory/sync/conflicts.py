@@ -321,7 +321,8 @@ def add_conflicts(
     # found here: the text that stayed is this memory's own; the other one is set aside
     new, held_new = _withhold_secrets(new, result, ("remote_text",))
     result.conflicts[:] = [name for name in result.conflicts if name not in held_new]
-    fetched, held = _withhold_secrets(fetched, result, ("remote_text", "local_text"))
+    # a remote's record is anyone's: every field of it, not only its texts
+    fetched, held = _withhold_secrets(fetched, result, RECORD_FIELDS)
     with locked([history.folder.root]):
         data = read_conflicts(path)
         before = _unresolved(data)

@@ -42,6 +42,7 @@ from serena_memory.sync.transport import (
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
+    from serena_memory.history.secret_scan import SecretSeen
 
 
 class SyncedVersions(NamedTuple):
@@ -69,6 +70,9 @@ class _Merge:
         self.remote_rev = remote_rev
         self.result = SyncResult(scope, display_url(url))
         self.new_conflicts: dict[str, dict[str, str]] = {}
+        # the secret scan of the last plan, by (this branch, the remote's): a plan usually
+        # runs twice (core/store_versions.py), and the scan walks every incoming entry
+        self._scanned: tuple[tuple[str, str], list[SecretSeen]] | None = None
 
     def __call__(self, history: FolderHistory) -> SyncedVersions | None:
         # planned again when memories changed before their locks were taken: start afresh
@@ -105,7 +109,10 @@ class _Merge:
         part of this history), and the result says where the secret is."""
         from serena_memory.history.secret_scan import in_incoming
 
-        found = in_incoming(repo, history.folder, head, theirs)
+        key = ("" if head is None else str(head.id), str(theirs.id))
+        if self._scanned is None or self._scanned[0] != key:
+            self._scanned = (key, in_incoming(repo, history.folder, head, theirs))
+        found = self._scanned[1]
         self.result.secrets_held_back = [
             f"{s.memory} (entry {s.entry}, line {s.line}: {s.kind})" for s in found
         ]

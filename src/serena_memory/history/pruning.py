@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from serena_memory.core.changes import Provenance
-from serena_memory.history.entries import EXTERNAL, entry_message, new_operation
+from serena_memory.history.entries import EXTERNAL, entry_message, message_of, new_operation
 from serena_memory.history.objects import engine, move_branch
 from serena_memory.history.repository import FolderRepository
 
@@ -56,7 +56,7 @@ def prune(history: FolderRepository, keep_days: int) -> int:
             None,
             commit.author,
             commit.committer,
-            commit.message,
+            message_of(commit),  # a remote's entry may name an encoding Python lacks
             commit.tree.id,
             [parent, *commit.parent_ids[1:]],
         )

@@ -51,9 +51,6 @@ class Provenance:
     def os_user(cls, entry_point: str, action: str = "") -> Provenance:
         return cls(entry_point, current_os_user(), action)
 
-    def with_action(self, action: str) -> Provenance:
-        return Provenance(self.entry_point, self.who, action)
-
     def describe(self) -> str:
         text = f"{self.entry_point}: {self.who}"
         return f"{text} ({self.action})" if self.action else text

@@ -200,14 +200,6 @@ class StoreAccess:
         real = self._resolve(scope, parts, what)
         return paths.read_regular_file(real, scope.allowed, what)
 
-    def listed_path(self, name: str) -> Path:
-        """The file behind a name taken from a folder listing, as written (not resolved,
-        not validated: hand-saved names such as ``a:b`` included). For messages and
-        comparisons only; every read and write goes through :meth:`real_path_of`."""
-        if N.is_global(name):
-            return self.global_dir / (name[len(N.GLOBAL_TOPIC) + 1 :] + N.MEMORY_SUFFIX)
-        return self.memories_dir / (name + N.MEMORY_SUFFIX)
-
     def read_only_pattern(self, name: str, settings: Settings | None = None) -> str | None:
         return (settings or self.settings).patterns.read_only_match(name)
 

@@ -39,8 +39,12 @@ def _sibling_with_notes(tmp_path: Path) -> Path:
 
 
 def test_a_source_folder_linked_out_of_the_project_is_never_followed(
-    tmp_path: Path, project: Path
+    tmp_path: Path, project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    home = tmp_path / "home"
+    (home / "basic-memory").mkdir(parents=True)
+    (home / "basic-memory" / "note.md").write_text(f"{SECRET}\n")
+    monkeypatch.setenv("HOME", str(home))
     sibling = _sibling_with_notes(tmp_path)
     (project / "memory-bank").symlink_to(Path(os.pardir))  # memory-bank -> ..
     (project / ".cursor").mkdir()
@@ -53,8 +57,10 @@ def test_a_source_folder_linked_out_of_the_project_is_never_followed(
     run = run_cli("memories", "import", "auto", "--yes", "-p", str(project))
     assert run.returncode == 0, run.stderr
     assert run.stdout.count("Not followed:") == 2 and "Created" not in run.stdout
+    assert "Outside the project: basic-memory" in run.stdout
+    assert "import it with `serena memories import basic-memory " in run.stdout
     assert _memories(project) == []
-    found = {f.format: f for f in detect(project, tmp_path / "home")}
+    found = {f.format: f for f in detect(project, home)}
     assert found["cline-memory-bank"].refused and found["cursor-rules"].refused
     # the person names the folder itself: that is read, and only what lies inside it
     run = run_cli("memories", "import", "cursor-rules", str(sibling), "-p", str(project))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -119,10 +120,15 @@ def results(store: MemoryStore, base: Path) -> dict[str, object]:
     if not source.exists():
         shutil.copytree(FIXTURES / "claude-md", source)
 
+    def stable(text: str) -> str:  # the undo names an entry id and the project
+        text = re.sub(r"--at [0-9a-f]{12}", "--at ENTRY", text)
+        return text.replace(str(store.project_root), "PROJECT").replace(str(base), "BASE")
+
     def record(result) -> dict[str, object]:
         data = result.to_dict()
         data["source"] = os.path.relpath(str(data["source"]), base)
-        lines = [line.replace(str(base), "BASE") for line in result.lines()]
+        data["undo"] = [stable(c) for c in data["undo"]]
+        lines = [stable(line) for line in result.lines()]
         return {"data": data, "lines": lines}
 
     found: dict[str, object] = {}

@@ -192,7 +192,9 @@ def _importable(store: MemoryStore) -> str:
     from (a person imports them with `serena memories import`)."""
     from serena_memory.transfer.formats import detect
 
-    found = detect(store.project_root)
+    # only what lies inside the project: never a source reached through a link out of
+    # it, nor one of the home folder (the agent's tools can't read those either)
+    found = [f for f in detect(store.project_root) if f.in_project and not f.refused]
     if not found:
         return ""
     listed = "; ".join(f"{f.format} at {f.path}" for f in found)

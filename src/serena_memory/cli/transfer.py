@@ -6,10 +6,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from serena_memory.cli.common import JSON_OPTION, PROJECT_OPTION, emit_json, open_store, say
+
+if TYPE_CHECKING:
+    from serena_memory.transfer.formats import Found
 
 _FORMATS = (
     "claude-md",
@@ -61,6 +65,19 @@ def _progress() -> Callable[[str], None] | None:
     is_flag=True,
     help="Import text the secret scan flags (when you know it is not a secret).",
 )
+@click.option(
+    "--allow-global",
+    is_flag=True,
+    help="Also write the global/ memories a bundle holds (every project sees them); "
+    "without it they are skipped.",
+)
+@click.option(
+    "--max-memories",
+    metavar="N",
+    type=click.IntRange(1),
+    default=None,
+    help="The most memories the import may create (default: 2,000); past it nothing is written.",
+)
 @JSON_OPTION
 def import_command(
     fmt: str,
@@ -70,6 +87,8 @@ def import_command(
     on_conflict: str,
     yes: bool,
     allow_secret: bool,
+    allow_global: bool,
+    max_memories: int | None,
     as_json: bool,
 ) -> None:
     """Import memories from FORMAT at PATH (default: the project folder).
@@ -78,36 +97,35 @@ def import_command(
     cursor-rules (.cursor/rules/*.mdc), cline-memory-bank (memory-bank/),
     claude-auto-memory (Claude Code's MEMORY.md and topic files), basic-memory (notes with
     [[links]]), mcp-memory-jsonl (the MCP memory server's memory.jsonl), bundle (a file
-    written by `export bundle`), or auto (find them in the project and home folder, list
-    them, and import those you confirm). Existing memories are never overwritten, and the
-    import is one history entry (undone with `restore --all`)."""
-    from serena_memory.transfer.formats import Found, detect, plan_import
-    from serena_memory.transfer.plan import apply_plan
+    written by `export bundle`), or auto (find them in the project, list them, and import
+    those you confirm). Without PATH the source must lie inside the project: a link out of
+    it is never followed. Existing memories are never overwritten, global memories are
+    written only with --allow-global, at most --max-memories are created, and the import
+    is one history entry (its output ends with the commands that undo it)."""
+    from serena_memory.transfer.formats import Found, plan_import
+    from serena_memory.transfer.plan import MAX_IMPORTED_MEMORIES, apply_plan
+    from serena_memory.transfer.sources import Reach
 
     store = open_store(None)
     source = path if path is not None else store.project_root
     if fmt == "auto":
-        found = detect(source)
-        if not found:
-            say(f"No importable sources in {source} or the home folder.")
-            return
-        say("Found:")
-        for item in found:
-            say(f"  {item.describe()}")
-        if not yes and not sys.stdin.isatty():
-            say("Run again with --yes to import them all, or import one with its FORMAT.")
-            return
-        chosen: list[Found] = [
-            f for f in found if yes or click.confirm(f"Import {f.describe()}?", default=True)
-        ]
+        chosen = _auto_sources(source, yes)
+        reach = Reach.project(source)
     else:
         chosen = [Found(fmt, source)]
+        reach = Reach.project(source) if path is None else Reach.named(path, store.project_root)
     results = []
     for item in chosen:
-        plan = plan_import(item.format, item.path, topic, _progress())
+        plan = plan_import(item.format, item.path, topic, _progress(), reach=reach)
         results.append(
             apply_plan(
-                store, plan, on_conflict=on_conflict, dry_run=dry_run, allow_secret=allow_secret
+                store,
+                plan,
+                on_conflict=on_conflict,
+                dry_run=dry_run,
+                allow_secret=allow_secret,
+                allow_global=allow_global,
+                max_memories=max_memories or MAX_IMPORTED_MEMORIES,
             )
         )
     if as_json:
@@ -116,6 +134,43 @@ def import_command(
     for result in results:
         for line in result.lines():
             say(line)
+
+
+def _auto_sources(source: Path, yes: bool) -> list[Found]:
+    """The sources `import auto` takes: those the project holds, listed, each confirmed
+    (``yes``: all). One reached through a link out of the project is never followed, and
+    one in the home folder is only named, with the command that imports it by its path."""
+    from serena_memory.transfer.formats import detect
+
+    found = detect(source)
+    usable = [f for f in found if f.in_project and not f.refused]
+    _say_found(source, found, usable)
+    if not usable:
+        return []
+    if not yes and not sys.stdin.isatty():
+        say("Run again with --yes to import them all, or import one with its FORMAT.")
+        return []
+    return [f for f in usable if yes or click.confirm(f"Import {f.describe()}?", default=True)]
+
+
+def _say_found(source: Path, found: list[Found], usable: list[Found]) -> None:
+    """What `import auto` found: what it may import, then what it leaves and why."""
+    from serena_memory.core.display import escape_line
+
+    if not found:
+        say(f"No importable sources in {escape_line(str(source))} or the home folder.")
+    elif usable:
+        say("Found:")
+        for item in usable:
+            say(f"  {escape_line(item.describe())}")
+    for item in found:
+        if item.refused:
+            say(f"Not followed: {escape_line(item.refused)}.")
+        elif not item.in_project:
+            say(
+                f"Outside the project: {escape_line(item.describe())}; import it with "
+                f"`{escape_line(item.command())}`."
+            )
 
 
 @click.command(name="export")

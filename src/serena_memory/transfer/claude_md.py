@@ -21,6 +21,7 @@ from serena_memory.transfer.linking import render
 from serena_memory.transfer.plan import ImportPlan, convention_for, reference
 from serena_memory.transfer.sources import (
     Progress,
+    Reach,
     SourceError,
     SourceFolder,
     path_name,
@@ -37,9 +38,10 @@ def plan_instructions(
     *,
     fmt: str = "claude-md",
     filename: str = "CLAUDE.md",
+    reach: Reach | None = None,
 ) -> ImportPlan:
     given = Path(path).expanduser()
-    folder = SourceFolder(given.parent if given.is_file() else given, progress)
+    folder = SourceFolder(given.parent if given.is_file() else given, progress, reach)
     plan = ImportPlan(fmt, str(given))
     files = [p for p in folder.walk((filename.lower(),)) if p.name == filename]
     if not files:
@@ -119,7 +121,7 @@ class _Instructions:
         rel = self._source_file(from_rel, token)
         if rel is None:
             return None
-        if rel in self.texts and rel not in self.imported and rel in self.rels:
+        if rel in self.texts and rel not in self.imported:
             return self.core_name(rel)
         if rel not in self.imported:
             if depth >= MAX_IMPORT_DEPTH:

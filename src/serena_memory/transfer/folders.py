@@ -14,7 +14,7 @@ import yaml
 from serena_memory.transfer import markdown as md
 from serena_memory.transfer.linking import front_matter_block, markdown_links, render
 from serena_memory.transfer.plan import ImportPlan, reference
-from serena_memory.transfer.sources import Progress, SourceError, SourceFolder, path_name
+from serena_memory.transfer.sources import Progress, Reach, SourceError, SourceFolder, path_name
 
 MAX_SHOWN_VALUE = 300  # characters of a front-matter value said in words
 
@@ -52,16 +52,21 @@ def _shown(value: object) -> str:
     return text if len(text) <= MAX_SHOWN_VALUE else text[: MAX_SHOWN_VALUE - 3] + "..."
 
 
-def _folder(path: str | Path, inner: str, progress: Progress | None) -> SourceFolder:
-    """The source folder: ``path`` itself, or its ``inner`` folder when it holds one."""
+def _folder(
+    path: str | Path, inner: str, progress: Progress | None, reach: Reach | None
+) -> SourceFolder:
+    """The source folder: ``path`` itself, or its ``inner`` folder when it holds one (a
+    link out of ``reach`` refused, never followed)."""
     given = Path(path).expanduser()
     if inner and (given / inner).is_dir():
         given = given / inner
-    return SourceFolder(given, progress)
+    return SourceFolder(given, progress, reach or Reach.named(path))
 
 
-def plan_cursor_rules(path: str | Path, topic: str, progress: Progress | None = None) -> ImportPlan:
-    folder = _folder(path, ".cursor/rules", progress)
+def plan_cursor_rules(
+    path: str | Path, topic: str, progress: Progress | None = None, reach: Reach | None = None
+) -> ImportPlan:
+    folder = _folder(path, ".cursor/rules", progress, reach)
     plan = ImportPlan("cursor-rules", str(folder.given))
     files = list(folder.walk((".mdc", ".md")))
     if not files:
@@ -91,8 +96,10 @@ def plan_cursor_rules(path: str | Path, topic: str, progress: Progress | None = 
     return plan
 
 
-def plan_cline(path: str | Path, topic: str, progress: Progress | None = None) -> ImportPlan:
-    folder = _folder(path, "memory-bank", progress)
+def plan_cline(
+    path: str | Path, topic: str, progress: Progress | None = None, reach: Reach | None = None
+) -> ImportPlan:
+    folder = _folder(path, "memory-bank", progress, reach)
     plan = ImportPlan("cline-memory-bank", str(folder.given))
     files = list(folder.walk((".md",)))
     if not files:
@@ -117,11 +124,16 @@ def claude_project_folder(project: str | Path, home: str | Path | None = None) -
     return Path(home or Path.home()) / ".claude" / "projects" / mangled / "memory"
 
 
-def plan_auto_memory(path: str | Path, topic: str, progress: Progress | None = None) -> ImportPlan:
+def plan_auto_memory(
+    path: str | Path, topic: str, progress: Progress | None = None, reach: Reach | None = None
+) -> ImportPlan:
     given = Path(path).expanduser()
     if not (given / "MEMORY.md").is_file() and claude_project_folder(given).is_dir():
+        # Claude Code's own place for this project's memory, found from the project's
+        # real path (nothing in the project can point it elsewhere)
         given = claude_project_folder(given)
-    folder = SourceFolder(given, progress)
+        reach = Reach.named(given)
+    folder = SourceFolder(given, progress, reach)
     plan = ImportPlan("claude-auto-memory", str(folder.given))
     files = list(folder.walk((".md",)))
     if not files:
@@ -136,8 +148,10 @@ def plan_auto_memory(path: str | Path, topic: str, progress: Progress | None = N
     return plan
 
 
-def plan_basic_memory(path: str | Path, topic: str, progress: Progress | None = None) -> ImportPlan:
-    folder = _folder(path, "", progress)
+def plan_basic_memory(
+    path: str | Path, topic: str, progress: Progress | None = None, reach: Reach | None = None
+) -> ImportPlan:
+    folder = _folder(path, "", progress, reach)
     plan = ImportPlan("basic-memory", str(folder.given))
     files = list(folder.walk((".md",)))
     if not files:

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import shlex
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Protocol
 
 from serena_memory.transfer import claude_md, export, folders, mcp_jsonl
 from serena_memory.transfer.plan import ImportPlan
-from serena_memory.transfer.sources import Progress, SourceError, topic_name
+from serena_memory.transfer.sources import Progress, Reach, SourceError, topic_name
 
-Planner = Callable[[Path, str, Progress | None], ImportPlan]
+
+class Planner(Protocol):
+    def __call__(
+        self, path: Path, topic: str, progress: Progress | None = None, *, reach: Reach | None
+    ) -> ImportPlan: ...
+
 
 PLANNERS: dict[str, Planner] = {
     "claude-md": partial(claude_md.plan_instructions, fmt="claude-md", filename="CLAUDE.md"),
@@ -37,41 +43,66 @@ FORMATS = (*PLANNERS, "auto")
 
 
 def plan_import(
-    fmt: str, path: str | Path, topic: str | None = None, progress: Progress | None = None
+    fmt: str,
+    path: str | Path,
+    topic: str | None = None,
+    progress: Progress | None = None,
+    *,
+    reach: Reach | None = None,
 ) -> ImportPlan:
+    """The plan of importing ``fmt`` from ``path``, read only within ``reach`` (default:
+    ``path`` is the person's own choice, and the source lies below it)."""
     if fmt not in PLANNERS:
         raise SourceError(f"unknown format {fmt!r}; one of: {', '.join(FORMATS)}")
     chosen = topic_name(topic) if topic else DEFAULT_TOPICS[fmt]
-    return PLANNERS[fmt](Path(path).expanduser(), chosen, progress)
+    return PLANNERS[fmt](Path(path).expanduser(), chosen, progress, reach=reach)
 
 
 @dataclass(frozen=True)
 class Found:
+    """A source found by looking: in the project (``in_project``), or in the home folder;
+    ``refused`` says why one the project names is out of reach (a link out)."""
+
     format: str
     path: Path
+    in_project: bool = True
+    refused: str = ""
 
     def describe(self) -> str:
         return f"{self.format}: {self.path}"
 
+    def command(self) -> str:
+        """The command that imports it, named by its path."""
+        return f"serena memories import {self.format} {shlex.quote(str(self.path))}"
+
+
+# what a project may hold: format, path below the project, whether it is a folder
+_IN_PROJECT = (
+    ("claude-md", "CLAUDE.md", False),
+    ("agents-md", "AGENTS.md", False),
+    ("cursor-rules", ".cursor/rules", True),
+    ("cline-memory-bank", "memory-bank", True),
+    ("mcp-memory-jsonl", "memory.jsonl", False),
+)
+
 
 def detect(project: str | Path, home: str | Path | None = None) -> list[Found]:
     """The sources a project (and the person's home folder) hold, by existence only:
-    cheap enough for an activation message."""
+    cheap enough for an activation message. One the project holds through a link out of
+    it is listed as refused, and never followed."""
     root = Path(project)
+    reach = Reach.project(root)
     home_dir = Path(home) if home is not None else Path.home()
     found = []
-    for fmt, name in (("claude-md", "CLAUDE.md"), ("agents-md", "AGENTS.md")):
-        if (root / name).is_file():
-            found.append(Found(fmt, root))
-    if (root / ".cursor" / "rules").is_dir():
-        found.append(Found("cursor-rules", root / ".cursor" / "rules"))
-    if (root / "memory-bank").is_dir():
-        found.append(Found("cline-memory-bank", root / "memory-bank"))
+    for fmt, rel, is_folder in _IN_PROJECT:
+        path = root / rel
+        if path.is_dir() if is_folder else path.is_file():
+            # CLAUDE.md and AGENTS.md are read from the project folder itself
+            shown = root if fmt in ("claude-md", "agents-md") else path
+            found.append(Found(fmt, shown, refused=reach.refusal(path) or ""))
     auto = folders.claude_project_folder(root, home_dir)
     if auto.is_dir():
-        found.append(Found("claude-auto-memory", auto))
-    if (root / "memory.jsonl").is_file():
-        found.append(Found("mcp-memory-jsonl", root / "memory.jsonl"))
+        found.append(Found("claude-auto-memory", auto, in_project=False))
     if (home_dir / "basic-memory").is_dir():
-        found.append(Found("basic-memory", home_dir / "basic-memory"))
+        found.append(Found("basic-memory", home_dir / "basic-memory", in_project=False))
     return found

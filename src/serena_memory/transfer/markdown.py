@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -30,7 +31,9 @@ class Section:
         return "".join(self.lines)
 
 
+@cache
 def _parser() -> MarkdownIt:
+    """One parser for every text (making one costs more than parsing a short section)."""
     return MarkdownIt("commonmark", {"maxNesting": 20})
 
 

@@ -14,17 +14,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from serena_memory.transfer.plan import ImportPlan, reference
-from serena_memory.transfer.sources import Progress, SourceError, SourceFolder, slug
+from serena_memory.transfer.plan import ImportPlan, numbered_free, reference
+from serena_memory.transfer.sources import Progress, Reach, SourceError, SourceFolder, slug
 
 MAX_RECORDS = 20_000
 
 
-def plan_mcp_memory(path: str | Path, topic: str, progress: Progress | None = None) -> ImportPlan:
+def plan_mcp_memory(
+    path: str | Path, topic: str, progress: Progress | None = None, reach: Reach | None = None
+) -> ImportPlan:
     given = Path(path).expanduser()
     if given.is_dir():
         given = given / "memory.jsonl"
-    folder = SourceFolder(given.parent, progress)
+    folder = SourceFolder(given.parent, progress, reach)
     text = folder.read(given)
     plan = ImportPlan("mcp-memory-jsonl", str(given))
     lines = text.splitlines()
@@ -67,6 +69,7 @@ class _Graph:
     entities: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
     relations: list[tuple[str, str, str]] = field(default_factory=list)  # (from, type, to)
     other: list[str] = field(default_factory=list)  # lines as written
+    _by_entity: dict[str, list[tuple[str, str, str]]] | None = field(default=None, repr=False)
 
     def add(self, line: str, record: Any) -> None:
         """One record: an entity (its types and observations add up), a relation, or a
@@ -96,7 +99,7 @@ class _Graph:
         if observations:
             out.append("\nObservations:\n")
             out.extend(f"- {o}\n" for o in observations)
-        related = [r for r in self.relations if entity in (r[0], r[2])]
+        related = self.related(entity)
         if related:
             out.append("\nRelations:\n")
             for source, relation, target in related:
@@ -104,6 +107,16 @@ class _Graph:
                 refs = f" ({', '.join(reference(k) for k in known)})" if known else ""
                 out.append(f"- {source} {relation} {target}{refs}\n")
         return "".join(out)
+
+    def related(self, entity: str) -> list[tuple[str, str, str]]:
+        """The relations from or to ``entity``, in the order of the file (indexed once, so
+        a graph of thousands of entities and relations is read in linear time)."""
+        if self._by_entity is None:
+            self._by_entity = {}
+            for relation in self.relations:
+                for end in dict.fromkeys((relation[0], relation[2])):
+                    self._by_entity.setdefault(end, []).append(relation)
+        return self._by_entity.get(entity, [])
 
     def other_records(self) -> list[str]:
         """The lines that are no entity, then the relations between no known entities."""
@@ -117,15 +130,13 @@ class _Graph:
 
 
 def _entity_names(entities: Iterable[str], topic: str) -> dict[str, str]:
-    """Each entity's memory name, ``TOPIC/<slug>``, numbered when slugs collide."""
+    """Each entity's memory name, ``TOPIC/<slug>``, numbered when slugs collide (each
+    entity slugged once, the numbering going on where the last probe stopped)."""
     names: dict[str, str] = {}
     used: set[str] = set()
+    numbered: dict[str, int] = {}
     for entity in entities:
-        name = f"{topic}/{slug(entity, 'entity')}"
-        n = 1
-        while name in used:
-            n += 1
-            name = f"{topic}/{slug(entity, 'entity')}-{n}"
+        name = numbered_free(f"{topic}/{slug(entity, 'entity')}", used, numbered)
         used.add(name)
         names[entity] = name
     return names

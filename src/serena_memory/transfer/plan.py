@@ -10,6 +10,7 @@ entry, so one restore undoes it; a second import of unchanged sources creates no
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from dataclasses import dataclass, field
 
 from serena_memory.core import names as N
@@ -21,6 +22,10 @@ from serena_memory.core.store import MemoryStore
 ON_CONFLICT = ("skip", "rename")
 RENAMED_SUFFIX = "-imported"
 MAX_RENAME_TRIES = 50
+MAX_IMPORTED_MEMORIES = 2000
+"""The most memories one import creates unless the person raises it (``--max-memories``):
+as many as the files one import may read; a source that makes more is rarely memory (a
+log, a dump) and would bury the memories that matter."""
 
 # Headings that name what the onboarding's memories hold: such a section of an entry file
 # becomes that memory, so an agent starting from `mem:core` finds it where it looks.
@@ -58,14 +63,13 @@ class ImportPlan:
     memories: dict[str, str] = field(default_factory=dict)
     origins: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    # per name asked for, the last number tried after it: names are only ever added, so
+    # the next probe starts there (a source of 20,000 ``## s`` plans in linear time)
+    _numbered: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     def free_name(self, name: str) -> str:
         """``name``, or ``name-2``, ``name-3``... when the plan already has it."""
-        candidate, n = name, 1
-        while candidate in self.memories:
-            n += 1
-            candidate = f"{name}-{n}"
-        return candidate
+        return numbered_free(name, self.memories, self._numbered)
 
     def add(self, name: str, content: str, origin: str) -> str:
         name = self.free_name(name)
@@ -77,6 +81,21 @@ class ImportPlan:
 
     def warn(self, text: str) -> None:
         self.warnings.append(text)
+
+
+def numbered_free(name: str, taken: Container[str], numbered: dict[str, int]) -> str:
+    """``name``, or the first of ``name-2``, ``name-3``... not in ``taken``. ``numbered``
+    remembers where the probe for each name stopped; since ``taken`` only grows, the
+    numbers below it are taken still, and each name's probe goes on from there."""
+    if name not in taken:
+        return name
+    n = numbered.get(name, 1)
+    while True:
+        n += 1
+        candidate = f"{name}-{n}"
+        if candidate not in taken:
+            numbered[name] = n
+            return candidate
 
 
 def reference(name: str) -> str:
@@ -101,6 +120,7 @@ class ImportResult:
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (name, why)
     renamed: dict[str, str] = field(default_factory=dict)  # planned name -> written name
     dry_run: bool = False
+    undo: list[str] = field(default_factory=list)  # the commands that undo the import
 
     def lines(self) -> list[str]:
         """What a person reads: what was (or would be) created, and what was left why."""
@@ -126,11 +146,9 @@ class ImportResult:
         for name, why in self.skipped:
             out.append(f"  skipped {escape_line(name)}: {why}")
         out.extend(f"  note: {w}" for w in self.plan.warnings)
-        if not self.dry_run and self.created:
-            out.append(
-                "Undo it with `serena memories history` and `serena memories restore --all "
-                "--at ENTRY` (the entry before this import)."
-            )
+        if self.undo:
+            out.append("Undo it with:")
+            out.extend(f"  {escape_line(c)}" for c in self.undo)
         return out
 
     def _planned(self, name: str) -> str:
@@ -147,6 +165,7 @@ class ImportResult:
             "skipped": [{"name": n, "reason": r} for n, r in self.skipped],
             "renamed": self.renamed,
             "warnings": self.plan.warnings,
+            "undo": self.undo,
         }
 
 
@@ -168,43 +187,77 @@ def apply_plan(
     on_conflict: str = "skip",
     dry_run: bool = False,
     allow_secret: bool = False,
+    allow_global: bool = False,
+    max_memories: int = MAX_IMPORTED_MEMORIES,
 ) -> ImportResult:
-    """Write the plan's new memories as one history entry (nothing with ``dry_run``)."""
+    """Write the plan's new memories as one history entry (nothing with ``dry_run``).
+
+    Global memories (``global/...``, seen by every project) are written only with
+    ``allow_global``; an import that would create more than ``max_memories`` is refused
+    before anything is written."""
     if on_conflict not in ON_CONFLICT:
         raise MemoryStoreError(f"on_conflict must be one of {', '.join(ON_CONFLICT)}")
     result = ImportResult(plan, dry_run=dry_run)
-    usable = _usable(store, plan, result)
+    usable = _usable(store, plan, result, allow_global)
+    _refuse_over_cap(sum(1 for n in usable if not store.exists(n)), max_memories)
     mapping = _settled_placements(store, usable, on_conflict, result)
     contents = _rewritten(usable, mapping)
     result.skipped = [s for s in result.skipped if s[0] not in usable]
     to_create = _to_create(store, contents, mapping, result)
     result.renamed = {old: new for old, new in mapping.items() if new in to_create}
+    _refuse_over_cap(len(to_create), max_memories)
     if dry_run or not to_create:
         result.created = list(to_create)
         return result
     for name in to_create:
         if not store.exists(name):
             N.check_portable(name)
-    created = store.create_many(
-        to_create, f"Import {plan.format} from {plan.source}", allow_secret=allow_secret
-    )
+    summary = f"Import {plan.format} from {plan.source}"
+    created = store.create_many(to_create, summary, allow_secret=allow_secret)
     result.created = created
+    if created:
+        from serena_memory.transfer.undo import undo_commands
+
+        result.undo = undo_commands(store, summary, created)
     for name in to_create:
         if name not in created:
             result.skipped.append((name, "a memory of that name appeared during the import"))
     return result
 
 
-def _usable(store: MemoryStore, plan: ImportPlan, result: ImportResult) -> dict[str, str]:
+def _usable(
+    store: MemoryStore, plan: ImportPlan, result: ImportResult, allow_global: bool
+) -> dict[str, str]:
     """The plan's memories under the names the store writes them as; a name the store
-    refuses is skipped with the reason."""
+    refuses, or a global one not asked for, is skipped with the reason."""
     usable: dict[str, str] = {}
     for name, content in plan.memories.items():
         try:
-            usable[store.writable_name(name)] = content
+            written = store.writable_name(name)
         except MemoryStoreError as exc:
             result.skipped.append((name, describe(exc)))
+            continue
+        if N.is_global(written) and not allow_global:
+            result.skipped.append((name, GLOBAL_SKIPPED))
+            continue
+        usable[written] = content
     return usable
+
+
+GLOBAL_SKIPPED = (
+    "a global memory (seen by every project); an import writes project memories only, "
+    "unless you pass --allow-global"
+)
+
+
+def _refuse_over_cap(count: int, cap: int) -> None:
+    """One sentence, before anything is written, when an import would make too many."""
+    if count > cap:
+        raise MemoryStoreError(
+            f"this import would create {count:,} memories, more than the {cap:,} one import "
+            f"may create, so nothing was written; import a smaller source, or raise the cap "
+            f"with --max-memories {count}"
+        )
 
 
 def _settled_placements(

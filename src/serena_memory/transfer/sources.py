@@ -1,9 +1,12 @@
-"""Reading source files as untrusted input: inside the source folder, bounded, UTF-8.
+"""Reading source files as untrusted input: inside the project, bounded, UTF-8.
 
-A source folder is often someone else's (a cloned repository, a shared note folder), so a
-file is read only when its real path lies inside the real source folder (a link out of it
-is refused), only regular files are read, each is bounded in size, the number of files is
-bounded, and text that is not UTF-8 is one sentence naming the file.
+A source folder is often someone else's (a cloned repository, a shared note folder), so
+the source folder is reached through the path gate (:mod:`serena_memory.core.paths`) from
+where it is looked for, the project folder or the path the person named (a
+``memory-bank -> ..`` link out of the project is refused); a file is read only when its
+real path lies inside the real source folder (a link out of it is refused), only regular
+files are read, each is bounded in size, the number of files is bounded, and text that
+is not UTF-8 is one sentence naming the file.
 """
 
 from __future__ import annotations
@@ -12,11 +15,17 @@ import os
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from serena_memory.core import names as N
 from serena_memory.core import paths
-from serena_memory.core.errors import InvalidNameError, MemoryStoreError
+from serena_memory.core.errors import (
+    InvalidNameError,
+    MemoryStoreError,
+    NotAMemoryFileError,
+    OutsidePathError,
+)
 
 MAX_SOURCE_BYTES = 2 * 1024 * 1024
 """The largest source file read: real instruction and note files are a few kilobytes."""
@@ -34,13 +43,69 @@ class SourceError(MemoryStoreError):
 Progress = Callable[[str], None]
 
 
+@dataclass(frozen=True)
+class Reach:
+    """Where one import may read. ``anchor`` is the folder its source is looked for in,
+    trusted as it is: the project folder, or the path the person named on the command
+    line. A source below it is reached through the path gate: a link on the way is
+    followed only into ``roots`` (the anchor's real path, and the project's)."""
+
+    anchor: str
+    roots: tuple[str, ...]
+    where: str  # the anchor in words, for refusals
+
+    @classmethod
+    def project(cls, root: str | os.PathLike[str]) -> Reach:
+        """Sources the project holds, found without the person naming them."""
+        real = os.path.realpath(root)
+        return cls(real, (real,), f"the project folder {real}")
+
+    @classmethod
+    def named(
+        cls, path: str | os.PathLike[str], project: str | os.PathLike[str] | None = None
+    ) -> Reach:
+        """A source at ``path``, which the person named (a file: its folder)."""
+        given = Path(path).expanduser().absolute()
+        folder = given if given.is_dir() or not given.exists() else given.parent
+        roots: tuple[str, ...] = (os.path.realpath(folder),)
+        if project is not None:
+            roots += (os.path.realpath(project),)
+        return cls(str(folder), roots, f"{folder}, the folder you named")
+
+    def refusal(self, path: str | os.PathLike[str]) -> str | None:
+        """Why ``path`` (the anchor or below it) is out of reach, or None when it is not:
+        a link on the way leads outside the roots, or it lies elsewhere altogether."""
+        absolute = os.path.abspath(path)
+        rel = os.path.relpath(absolute, self.anchor)
+        hint = "; give the path it leads to on the command line to import from there"
+        if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+            if paths.is_inside(os.path.realpath(absolute), self.roots):
+                return None
+            return f"{absolute} lies outside {self.where}{hint}"
+        parts = () if rel == os.curdir else tuple(rel.split(os.sep))
+        scope = paths.Scope(self.anchor, parts, self.roots, self.where, "")
+        try:
+            paths.resolve(scope, (), str(absolute))
+        except (OutsidePathError, NotAMemoryFileError) as exc:
+            return str(exc) + hint
+        return None
+
+
 class SourceFolder:
     """The real folder files of one import are read from, and what has been read."""
 
-    def __init__(self, root: str | os.PathLike[str], progress: Progress | None = None) -> None:
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        progress: Progress | None = None,
+        reach: Reach | None = None,
+    ) -> None:
         given = Path(root).expanduser()
         if not given.is_dir():
             raise SourceError(f"{given} is not a folder; give the folder the source lives in")
+        refused = (reach or Reach.named(given)).refusal(given)
+        if refused is not None:
+            raise SourceError(f"the source folder is out of reach: {refused}")
         self.given = given.absolute()
         self.real = os.path.realpath(given)
         self.files_read = 0

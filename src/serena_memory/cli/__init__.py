@@ -92,6 +92,8 @@ def _not_found(ctx: click.Context, exc: MemoryNotFoundError) -> str:
     if close:
         quoted = " or ".join(f"'{escape_line(n)}'" for n in close)
         return f"{message}; did you mean {quoted}? (`serena memories list` shows them all)"
+    if not exc.name.startswith("global/"):  # where it looked: -p may have named another folder
+        message += f" in {escape_line(str(store.memories_dir))}"
     return f"{message}; `serena memories list` shows the memories there are"
 
 

@@ -75,7 +75,7 @@ def open_store(
     folder or a folder that is no project, it works on the global memories alone and
     creates nothing where it runs."""
     from serena_memory.core.config import serena_home
-    from serena_memory.core.discovery import choose_project, global_only_choice
+    from serena_memory.core.discovery import choose_project, global_only_choice, project_above
 
     project = given_project(project)
     home = serena_home()
@@ -85,6 +85,12 @@ def open_store(
         choice = choose_project(project, home)
     if choice.found_by not in ("given", "global only"):
         say(choice.describe(), err=True)
+    elif choice.found_by == "given" and (above := project_above(choice.root, home)) is not None:
+        say(
+            f"Project: {choice.root} (as given; it has no .serena/ of its own, and {above} "
+            f"above it is a project: give -p {above} to use that one)",
+            err=True,
+        )
     command = click.get_current_context(silent=True)
     action = command.info_name if command is not None else ""
     store = MemoryStore(

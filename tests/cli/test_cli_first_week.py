@@ -60,3 +60,30 @@ def test_a_subfolder_given_as_the_project_is_named_with_the_project_above(
     assert not (sub / ".serena").exists()
     result = run("memories", "read", "core", "-p", str(project))
     assert result.exit_code == 0 and "above it" not in result.output
+
+
+def test_an_empty_pipe_writes_nothing_and_says_so(project: Path, serena_home: Path) -> None:
+    p = str(project)
+    result = run("memories", "write", "newmem", p, input="")
+    assert result.exit_code == 1
+    assert "standard input is empty" in result.output and "--content ''" in result.output
+    assert run("memories", "read", "newmem", p).exit_code == 1
+    assert run("memories", "write", "newmem", p, "--content", "").exit_code == 0  # on purpose
+
+
+def test_small_slips_get_one_line_that_says_what_is_taken(project: Path, serena_home: Path) -> None:
+    p = str(project)
+    port = run("dashboard", p, "--port", "abc")
+    assert port.exit_code == 2
+    assert "'abc' is not a whole number; give one from 0 to 65535" in port.output
+    client = run("setup", "claude", "--print")
+    assert client.exit_code == 2
+    assert "did you mean 'claude-code' or 'claude-desktop'?" in client.output
+    assert "Invalid value for 'CLIENT'" in client.output
+    assert run("memories", "write", "a", p, "-c", "x x").exit_code == 0
+    edit = run("memories", "edit", "a", p, "-n", "x", "-r", "y")
+    assert edit.exit_code == 1 and "`--allow-multiple-occurrences`" in edit.output
+    since = run("memories", "history", p, "--since", "last week")
+    assert since.exit_code == 1 and "today or yesterday" in since.output
+    assert run("memories", "history", p, "--since", "yesterday").exit_code == 0
+    assert "Create a" in run("memories", "history", p, "--since", "today").output

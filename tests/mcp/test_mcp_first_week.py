@@ -24,3 +24,24 @@ def test_a_mistyped_name_is_answered_with_the_closest_ones(
             )
 
     anyio.run(main)
+
+
+def test_an_ambiguous_edit_names_the_argument_that_allows_it(
+    project: Path, serena_home: Path
+) -> None:
+    write_memory_file(project, "core", "x x\n")
+
+    async def main() -> None:
+        async with in_memory(project) as client:
+            await refused(
+                client,
+                "edit_memory",
+                "matches 2 times",
+                "`allow_multiple_occurrences: true`",
+                memory_name="core",
+                needle="x",
+                repl="y",
+                mode="literal",
+            )
+
+    anyio.run(main)

@@ -88,7 +88,7 @@ def _describe_changes(entry) -> str:
     "--since",
     "since",
     default=None,
-    help="Only entries since WHEN: 2h, 3 days ago, 2026-11-30 or 2026-11-30T14:05.",
+    help="Only entries since WHEN: 2h, 3 days ago, yesterday, 2026-11-30 or 2026-11-30T14:05.",
 )
 @_JSON_OPTION
 @click.option(

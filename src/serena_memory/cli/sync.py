@@ -15,6 +15,7 @@ from serena_memory.cli.common import (
     JSON_OPTION,
     PROJECT_ARG,
     PROJECT_OPTION,
+    OneOf,
     emit_json,
     open_store,
     say,
@@ -170,7 +171,7 @@ def conflicts_command(project: Path | None, as_json: bool, show: str | None) -> 
 @PROJECT_OPTION
 @click.option(
     "--keep",
-    type=click.Choice(["local", "remote"]),
+    type=OneOf(["local", "remote"]),
     required=True,
     help="local: the memory as it is now (edit it first to combine both); remote: the "
     "other side's text.",

@@ -82,6 +82,8 @@ _TOOLS_FOR = {"history": T.MEMORY_HISTORY.name, "list": T.LIST_MEMORIES.name}
 
 def agent_wording(remedy: Remedy) -> str:
     """A remedy as the tool an agent calls; operations no tool offers are the person's."""
+    if remedy.option:
+        return f"`{remedy.option}: true`"
     tool = _TOOLS_FOR.get(remedy.operation)
     if tool is None:
         memory = f" {remedy.memory}" if remedy.memory else ""

@@ -87,3 +87,23 @@ def test_small_slips_get_one_line_that_says_what_is_taken(project: Path, serena_
     assert since.exit_code == 1 and "today or yesterday" in since.output
     assert run("memories", "history", p, "--since", "yesterday").exit_code == 0
     assert "Create a" in run("memories", "history", p, "--since", "today").output
+
+
+def test_a_proposal_is_taken_by_a_unique_prefix_as_history_entries_are(
+    project: Path, serena_home: Path
+) -> None:
+    from serena_memory.core import proposals as P
+    from serena_memory.core.store import Context, MemoryStore
+
+    (serena_home / "serena_config.yml").write_text("memory_agent_writes: propose\n")
+    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    first = P.propose_write(agent, "ideas", "# Ideas\n")
+    P.propose_write(agent, "notes", "# Notes\n")
+    p = str(project)
+    shown = run("memories", "review", "show", first.id[:4].upper(), "-p", p)
+    assert shown.exit_code == 0, shown.output
+    assert "ideas" in shown.output
+    bad = run("memories", "review", "show", "xyz", "-p", p)
+    assert bad.exit_code == 1 and "the first 4 or more of them" in bad.output
+    assert run("memories", "review", "accept", first.id[:6], "-p", p).exit_code == 0
+    assert (project / ".serena" / "memories" / "ideas.md").read_text() == "# Ideas\n"

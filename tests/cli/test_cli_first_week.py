@@ -107,3 +107,16 @@ def test_a_proposal_is_taken_by_a_unique_prefix_as_history_entries_are(
     assert bad.exit_code == 1 and "the first 4 or more of them" in bad.output
     assert run("memories", "review", "accept", first.id[:6], "-p", p).exit_code == 0
     assert (project / ".serena" / "memories" / "ideas.md").read_text() == "# Ideas\n"
+
+
+def test_the_history_names_the_one_memory_an_import_touched(
+    project: Path, serena_home: Path
+) -> None:
+    (project / "AGENTS.md").write_text("# Build\n\nRun tox before a commit.\n")
+    assert run("memories", "import", "agents-md", "-p", str(project)).exit_code == 0
+    listed = run("memories", "history", "-p", str(project)).output.splitlines()
+    entry = next(i for i, line in enumerate(listed) if "Import agents-md" in line)
+    assert "created" in listed[entry + 1]
+    assert run("memories", "write", "core", "-p", str(project), "-c", "# Core\n").exit_code == 0
+    listed = run("memories", "history", "-p", str(project)).output.splitlines()
+    assert "Replace core" in listed[0] and "changed" not in listed[1]  # named once

@@ -164,7 +164,8 @@ def _say_entry(entry) -> None:
         who += f" on {shown(entry.machine)}"
     when = _when(entry.time.isoformat())
     say(f"{shown(entry.short)}  {when}  {who}  {shown(entry.summary)}")
-    if entry.changes and (entry.entry_point == "external" or len(entry.changes) > 1):
+    named = len(entry.changes) == 1 and entry.changes[0][1] in entry.summary  # "Create core"
+    if entry.changes and (entry.entry_point == "external" or not named):
         say(f"{'':12}{_describe_changes(entry)}")
 
 

@@ -157,3 +157,33 @@ def test_library_calls_in_the_docs_exist_with_the_parameters_shown() -> None:
         if (problem := _problem(name, params, containers)) is not None
     ]
     assert problems == []
+
+
+def _readme_command_block() -> str:
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## The command line", 1)[1]
+    return section.split("```bash", 1)[1].split("```", 1)[0]
+
+
+def test_the_readme_lists_every_command_and_check() -> None:
+    """A person who reads the README's command list finds every command, the newest
+    included (import, export, fix-code-references, conflicts and resolve, review)."""
+    import click
+
+    from serena_memory.cli import cli
+
+    block = _readme_command_block()
+    memories = cli.commands["memories"]
+    assert isinstance(memories, click.Group)
+    missing = [n for n in memories.commands if f"serena memories {n} " not in block]
+    missing += [n for n in cli.commands if n != "memories" and f"serena {n} " not in block]
+    assert missing == [], f"add these to the README's command list: {missing}"
+    check = memories.commands["check"]
+    flags = [o for p in check.params for o in p.opts if o.startswith("--")]
+    assert [f for f in flags if f not in block and f != "--help"] == []
+
+
+def test_the_readme_links_every_page_of_the_docs() -> None:
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    pages = sorted(p.name for p in (REPO_ROOT / "docs").glob("*.md"))
+    assert [p for p in pages if f"](docs/{p})" not in readme] == []

@@ -145,7 +145,8 @@ def test_a_memory_not_found_names_the_closest_ones(project: Path) -> None:
     result = run_cli("memories", "delete", "auth/login", p)  # a plural left out
     assert "did you mean 'auth/logins'?" in result.stderr
     result = run_cli("memories", "rename", "zzzz", "y", p)
-    assert "not found; `serena memories list` shows the memories there are" in result.stderr
+    assert "not found in " in result.stderr
+    assert "; `serena memories list` shows the memories there are" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
 
 

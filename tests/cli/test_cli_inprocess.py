@@ -57,7 +57,7 @@ def test_failures_are_one_error_line_with_status_1_in_process(project: Path) -> 
     p = str(project)
     missing = run("memories", "read", "nope", p)
     assert missing.exit_code == 1
-    assert missing.stderr.startswith("Error: memory 'nope' not found; ")
+    assert missing.stderr.startswith(f"Error: memory 'nope' not found in {project}")
     run("memories", "write", "core", p, "-c", "hello")
     deep = "(" * 3000 + ")" * 3000
     nested = run("memories", "edit", "core", p, "--mode", "regex", "--needle", deep, "-r", "x")

@@ -161,3 +161,20 @@ def test_screenshots_at_50_and_10000_memories(
         _screens(browser, server, folder, f"{count}-memories")
     finally:
         server.stop()
+
+
+def test_no_page_shows_a_stray_null_or_undefined(
+    tab: Tab, store: MemoryStore, project: Path, serena_home: Path
+) -> None:
+    """A part with nothing to show (no sync conflicts, no notice, no proposals) leaves no
+    word behind: the home page and the Review page once printed a literal "null"."""
+    (serena_home / "serena_config.yml").write_text("memory_agent_writes: propose\n")
+    store.write("core", "# Core\n\nSee `mem:notes`.\n")
+    store.write("notes", "# Notes\n")
+    page = tab.load()
+    for view in ("#/", "#/review", "#/history", "#/check", "#/topics", "#/memory/core", "#/new"):
+        tab.open(view)
+        page.wait_for_timeout(300)
+        shown = page.locator("#main").inner_text()
+        words = set(re.findall(r"[A-Za-z]+", shown))
+        assert not words & {"null", "undefined", "NaN"}, f"{view}: {shown!r}"

@@ -145,7 +145,7 @@ def test_same_lines_keep_local_text_and_the_other_for_review(
     shown = workstation.run("memories", "conflicts", "--show", "global/conventions")
     assert "+three, says the laptop\n" in shown.stdout  # nothing lost, shown as a diff
     assert "-three, says the workstation\n" in shown.stdout
-    assert shown.stdout.startswith("--- global/conventions @ in memory\n")
+    assert shown.stdout.startswith("--- global/conventions @ in the memory: this machine")
     # the person takes the other side's text: a new entry, and the conflict is gone
     workstation.run("memories", "resolve", "global/conventions", "--keep", "remote")
     assert workstation.text("global/conventions") == theirs
@@ -164,7 +164,7 @@ def test_resolving_by_keeping_the_local_text(laptop: Machine, workstation: Machi
     combined = BASE.replace("two", "2 (both)")
     workstation.write("global/conventions", combined)
     out = workstation.run("memories", "resolve", "global/conventions", "--keep", "local")
-    assert "local" in out.stdout
+    assert "Kept the text in memory" in out.stdout
     assert workstation.text("global/conventions") == combined
     assert workstation.run("memories", "conflicts", "--json").stdout.strip() == "[]"
     missing = workstation.run(
@@ -268,16 +268,16 @@ def test_a_project_file_can_not_choose_where_memories_are_pushed(
 ) -> None:
     stranger = tmp_path / "stranger.git"
     subprocess.run(["git", "init", "--quiet", "--bare", str(stranger)], check=True)
-    (laptop.project / ".serena").mkdir()
+    laptop.write("global/private", "secret plans\n")
+    laptop.write("notes", "x\n")
     (laptop.project / ".serena" / "project.yml").write_text(
         f"memory_sync_remote: {stranger}\nmemory_sync_project_remotes:\n  .: {stranger}\n"
     )
-    laptop.write("global/private", "secret plans\n")
-    laptop.write("notes", "x\n")
     for scope in ("--global", "--project"):
         result = laptop.run("memories", "sync", scope, check=False)
         assert result.returncode == 1
-        assert "no sync remote is configured" in result.stderr
+        # the key is told to belong to the person's own file, never followed
+        assert "read from serena_config.yml (in $SERENA_HOME) only" in result.stderr
     refs = subprocess.run(
         ["git", f"--git-dir={stranger}", "for-each-ref"], capture_output=True, text=True
     )

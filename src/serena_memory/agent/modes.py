@@ -17,6 +17,7 @@ from pathlib import Path
 from serena_memory.agent.tools import Group, names_in
 from serena_memory.core.config import read_yaml_mapping, serena_home
 from serena_memory.core.errors import ConfigError
+from serena_memory.core.setting_keys import MODE_KEYS, SERENA_MODE_KEYS, check_keys
 
 MEMORY_TOOLS = names_in(Group.MEMORY, Group.SEARCH, Group.HISTORY)
 ONBOARDING_TOOLS = names_in(Group.ONBOARDING)
@@ -87,6 +88,7 @@ def load_mode(name: str, home: Path | None = None) -> Mode:
 
 def _load_mode_file(name: str, path: Path) -> Mode:
     data = read_yaml_mapping(path, ModeError)
+    check_keys(data, path, MODE_KEYS, SERENA_MODE_KEYS, error=ModeError)
     texts = {}
     for key in ("description", "prompt"):
         value = data.get(key) or ""

@@ -20,6 +20,7 @@ from serena_memory.cli.common import (
     JSON_OPTION,
     PROJECT_ARG,
     PROJECT_OPTION,
+    OneOf,
     emit_json,
     open_store,
     say,
@@ -92,6 +93,8 @@ def _not_found(ctx: click.Context, exc: MemoryNotFoundError) -> str:
     if close:
         quoted = " or ".join(f"'{escape_line(n)}'" for n in close)
         return f"{message}; did you mean {quoted}? (`serena memories list` shows them all)"
+    if not exc.name.startswith("global/"):  # where it looked: -p may have named another folder
+        message += f" in {escape_line(str(store.memories_dir))}"
     return f"{message}; `serena memories list` shows the memories there are"
 
 
@@ -227,6 +230,15 @@ def write(name: str, project: Path | None, content: str | None, source, allow_se
                 raise click.UsageError("give --content, --file, or pipe the content on stdin")
             source = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", newline="")
         content = source.read()  # input that is not UTF-8 is reported by main()
+        if not content:  # an empty pipe or file is far more often a slip than the intent
+            name_of = getattr(source, "name", None)
+            where = (
+                name_of if isinstance(name_of, str) and name_of != "<stdin>" else "standard input"
+            )
+            raise click.ClickException(
+                f"{where} is empty, so memory '{escape_line(name)}' would be empty; nothing "
+                "was written (to write an empty memory on purpose, give --content '')"
+            )
     result = open_store(project, names=[name]).write(name, content, allow_secret=allow_secret)
     verb = "Created" if result.created else "Updated"
     say(f"{verb} memory '{escape_line(result.name)}' ({counted(result.chars, 'character')}).")
@@ -267,7 +279,7 @@ def rename(old_name: str, new_name: str, project: Path | None, allow_secret: boo
 @click.option("--repl", "-r", required=True, help="The replacement, inserted verbatim.")
 @click.option(
     "--mode",
-    type=click.Choice(["literal", "regex"]),
+    type=OneOf(["literal", "regex"]),
     default="literal",
     show_default=True,
     help="regex: Python regex with MULTILINE and DOTALL; $!1, $!2 insert matched groups.",

@@ -11,12 +11,57 @@ import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import click
 
 from serena_memory.core.changes import Provenance
 from serena_memory.core.display import escape_json, escape_text
 from serena_memory.core.store import Context, MemoryStore
+
+
+class WholeNumber(click.IntRange):
+    """click's IntRange, worded for a person: a word given for a number is answered "'abc'
+    is not a valid integer range" by click itself, which names no range."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            try:
+                int(value.strip())
+            except ValueError:
+                self.fail(f"{value!r} is not a whole number; give {self._bounds()}", param, ctx)
+        return super().convert(value, param, ctx)
+
+    def _bounds(self) -> str:
+        if self.min is not None and self.max is not None:
+            return f"one from {self.min} to {self.max}"
+        if self.min is not None:
+            return f"{self.min} or more"
+        return "a whole number" if self.max is None else f"{self.max} or less"
+
+
+class OneOf(click.Choice):
+    """click's Choice that also says which choice a slip most likely meant (`setup claude`:
+    claude-code or claude-desktop)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            import difflib
+
+            choices = [str(c) for c in self.choices]
+            typed = str(value).casefold()
+            close = [c for c in choices if c.startswith(typed) and typed]
+            close += [
+                c for c in difflib.get_close_matches(typed, choices, 2, 0.6) if c not in close
+            ]
+            if not close:
+                raise
+            listed = ", ".join(choices)
+            guess = " or ".join(f"'{c}'" for c in close[:2])
+            self.fail(f"{value!r} is not one of {listed}; did you mean {guess}?", param, ctx)
+
 
 PROJECT_ARG = click.argument(
     "project",
@@ -75,7 +120,7 @@ def open_store(
     folder or a folder that is no project, it works on the global memories alone and
     creates nothing where it runs."""
     from serena_memory.core.config import serena_home
-    from serena_memory.core.discovery import choose_project, global_only_choice
+    from serena_memory.core.discovery import choose_project, global_only_choice, project_above
 
     project = given_project(project)
     home = serena_home()
@@ -85,6 +130,12 @@ def open_store(
         choice = choose_project(project, home)
     if choice.found_by not in ("given", "global only"):
         say(choice.describe(), err=True)
+    elif choice.found_by == "given" and (above := project_above(choice.root, home)) is not None:
+        say(
+            f"Project: {choice.root} (as given; it has no .serena/ of its own, and {above} "
+            f"above it is a project: give -p {above} to use that one)",
+            err=True,
+        )
     command = click.get_current_context(silent=True)
     action = command.info_name if command is not None else ""
     store = MemoryStore(

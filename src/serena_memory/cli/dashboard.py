@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from serena_memory.cli.common import PROJECT_ARG, PROJECT_OPTION, open_store, say
+from serena_memory.cli.common import PROJECT_ARG, PROJECT_OPTION, WholeNumber, open_store, say
 from serena_memory.core import operation
 
 DEFAULT_PORT = 24282  # mirrored from server.py, which can't be imported here cheaply
@@ -27,7 +27,7 @@ DEFAULT_PORT = 24282  # mirrored from server.py, which can't be imported here ch
 )
 @click.option(
     "--port",
-    type=click.IntRange(0, 65535),
+    type=WholeNumber(0, 65535),
     default=None,
     help=f"Port to listen on (default: {DEFAULT_PORT} or the next free one; 0: any free).",
 )

@@ -88,7 +88,7 @@ def _describe_changes(entry) -> str:
     "--since",
     "since",
     default=None,
-    help="Only entries since WHEN: 2h, 3 days ago, 2026-11-30 or 2026-11-30T14:05.",
+    help="Only entries since WHEN: 2h, 3 days ago, yesterday, 2026-11-30 or 2026-11-30T14:05.",
 )
 @_JSON_OPTION
 @click.option(
@@ -164,7 +164,8 @@ def _say_entry(entry) -> None:
         who += f" on {shown(entry.machine)}"
     when = _when(entry.time.isoformat())
     say(f"{shown(entry.short)}  {when}  {who}  {shown(entry.summary)}")
-    if entry.changes and (entry.entry_point == "external" or len(entry.changes) > 1):
+    named = len(entry.changes) == 1 and entry.changes[0][1] in entry.summary  # "Create core"
+    if entry.changes and (entry.entry_point == "external" or not named):
         say(f"{'':12}{_describe_changes(entry)}")
 
 

@@ -17,6 +17,8 @@ from serena_memory.cli.common import (
     JSON_OPTION,
     PROJECT_ARG,
     PROJECT_OPTION,
+    OneOf,
+    WholeNumber,
     emit_json,
     open_store,
     say,
@@ -63,7 +65,7 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--changed-commits",
-    type=click.IntRange(min=0),
+    type=WholeNumber(min=0),
     default=None,
     help="With --code: report a mentioned file as changed after this many commits since the "
     "memory last changed (default 10; 0: never).",
@@ -282,7 +284,7 @@ def backlinks(name: str, project: Path, as_json: bool) -> None:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["mermaid", "dot", "graphml", "json"]),
+    type=OneOf(["mermaid", "dot", "graphml", "json"]),
     default="mermaid",
     show_default=True,
     help="Output format.",

@@ -10,7 +10,15 @@ from pathlib import Path
 
 import click
 
-from serena_memory.cli.common import JSON_OPTION, PROJECT_OPTION, emit_json, open_store, say
+from serena_memory.cli.common import (
+    JSON_OPTION,
+    PROJECT_OPTION,
+    OneOf,
+    WholeNumber,
+    emit_json,
+    open_store,
+    say,
+)
 
 
 @click.command()
@@ -19,7 +27,7 @@ from serena_memory.cli.common import JSON_OPTION, PROJECT_OPTION, emit_json, ope
 @click.option("--topic", "-t", default="", help="Only memories in this topic, e.g. billing.")
 @click.option(
     "--scope",
-    type=click.Choice(["all", "project", "global"]),
+    type=OneOf(["all", "project", "global"]),
     default="all",
     show_default=True,
     help="Project memories, global ones, or both.",
@@ -27,7 +35,7 @@ from serena_memory.cli.common import JSON_OPTION, PROJECT_OPTION, emit_json, ope
 @click.option(
     "--max-results",
     "-n",
-    type=click.IntRange(1, 100),
+    type=WholeNumber(1, 100),
     default=10,
     show_default=True,
     help="How many memories to show at most.",

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from serena_memory.agent import tools as T
-from serena_memory.cli.common import say
+from serena_memory.cli.common import OneOf, WholeNumber, say
 from serena_memory.core import operation
 
 if TYPE_CHECKING:  # the MCP stack loads only when the server starts
@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # the MCP stack loads only when the server starts
     from serena_memory.setup.http_token import Token
 
 TRANSPORTS = ("stdio", "streamable-http")
-PORT = click.IntRange(0, 65535)
+PORT = WholeNumber(0, 65535)
 
 
 @click.command(name="start-mcp-server")
@@ -54,7 +54,7 @@ PORT = click.IntRange(0, 65535)
 )
 @click.option(
     "--transport",
-    type=click.Choice(TRANSPORTS),
+    type=OneOf(TRANSPORTS),
     default="stdio",
     show_default=True,
     help="stdio for a client that starts the server; streamable-http to serve a URL.",

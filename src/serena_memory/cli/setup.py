@@ -6,11 +6,13 @@ from pathlib import Path
 
 import click
 
+from serena_memory.cli.common import OneOf
+
 CLIENT_KEYS = ("claude-code", "claude-desktop", "cursor", "codex", "vscode")
 
 
 @click.command()
-@click.argument("client", type=click.Choice(CLIENT_KEYS))
+@click.argument("client", metavar="CLIENT", type=OneOf(CLIENT_KEYS))
 @click.option(
     "--project",
     "-p",
@@ -47,6 +49,8 @@ def setup(
     client: str, project: Path | None, url: str | None, no_auth: bool, print_only: bool
 ) -> None:
     """Add serena-memory to CLIENT's MCP servers, keeping every other server.
+
+    CLIENT is claude-code, claude-desktop, cursor, codex or vscode.
 
     The file as it was before the first setup is kept next to it with a .bak suffix; an
     entry that is already right changes nothing; a file that is not valid JSON (JSON with

@@ -15,6 +15,7 @@ from serena_memory.cli.common import (
     JSON_OPTION,
     PROJECT_ARG,
     PROJECT_OPTION,
+    OneOf,
     emit_json,
     open_store,
     say,
@@ -122,11 +123,11 @@ def sync_command(
     help="Print the two texts of NAME as a diff: the memory now, and the text set aside.",
 )
 def conflicts_command(project: Path | None, as_json: bool, show: str | None) -> None:
-    """Memories both sides of a sync changed on the same lines: the local text is in the
-    memory, the other side's here, until `serena memories resolve NAME` settles it."""
+    """Memories both sides of a sync changed on the same lines: one text stays in the
+    memory, the other is set aside here, until `serena memories resolve NAME` settles it."""
     from serena_memory.core.display import escape_line
     from serena_memory.core.names import normalize_name
-    from serena_memory.sync.conflicts import conflicts
+    from serena_memory.sync.conflicts import conflicts, sides
 
     found = conflicts(_store(project, "global"))
     if show is not None:
@@ -145,7 +146,16 @@ def conflicts_command(project: Path | None, as_json: bool, show: str | None) -> 
         if as_json:
             emit_json({**match.to_dict(), "local_text": None if now is None else now.decode()})
             return
-        show_text(unified_diff(name, now, aside, "set aside", "in memory"))
+        words = sides(store, match)
+        show_text(
+            unified_diff(
+                name,
+                now,
+                aside,
+                f"set aside: {words.set_aside}",
+                f"in the memory: {words.in_memory}",
+            )
+        )
         return
     if as_json:
         emit_json([c.to_dict() for c in found])
@@ -154,13 +164,18 @@ def conflicts_command(project: Path | None, as_json: bool, show: str | None) -> 
         say("No sync conflicts.")
         return
     say(f"Sync conflicts ({len(found)}):")
+    store = _store(project, "global")
     for item in found:
-        where = f"from {escape_line(item.remote)}, {escape_line(item.at)}"
+        words = sides(store, item)
+        where = (
+            f"{escape_line(item.at)}; in the memory: {escape_line(words.in_memory)}, "
+            f"set aside: {escape_line(words.set_aside)}"
+        )
         say(f"  {escape_line(item.name)}  ({where})")
     say(
         "Compare with `serena memories conflicts --show NAME`; combine the texts in the "
-        "memory if you like, then `serena memories resolve NAME --keep local` (or "
-        "`--keep remote` to take the other side's text)."
+        "memory if you like, then `serena memories resolve NAME --keep memory` (or "
+        "`--keep set-aside` to take the text set aside)."
     )
 
 
@@ -170,10 +185,11 @@ def conflicts_command(project: Path | None, as_json: bool, show: str | None) -> 
 @PROJECT_OPTION
 @click.option(
     "--keep",
-    type=click.Choice(["local", "remote"]),
+    type=OneOf(["memory", "set-aside", "local", "remote"]),
     required=True,
-    help="local: the memory as it is now (edit it first to combine both); remote: the "
-    "other side's text.",
+    help="memory: the memory as it is now (edit it first to combine both texts); set-aside: "
+    "the text the sync set aside (`conflicts` says whose each is). local and remote are "
+    "the earlier spellings of memory and set-aside.",
 )
 def resolve_command(name: str, project: Path | None, keep: str) -> None:
     """Settle the sync conflict of memory NAME."""

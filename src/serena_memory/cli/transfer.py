@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from serena_memory.cli.common import JSON_OPTION, PROJECT_OPTION, emit_json, open_store, say
+from serena_memory.cli.common import (
+    JSON_OPTION,
+    PROJECT_OPTION,
+    OneOf,
+    WholeNumber,
+    emit_json,
+    open_store,
+    say,
+)
 
 if TYPE_CHECKING:
     from serena_memory.transfer.formats import Found
@@ -44,7 +52,7 @@ def _progress() -> Callable[[str], None] | None:
 
 
 @click.command(name="import")
-@click.argument("fmt", metavar="FORMAT", type=click.Choice(_FORMATS))
+@click.argument("fmt", metavar="FORMAT", type=OneOf(_FORMATS))
 @click.argument("path", required=False, type=click.Path(path_type=Path))
 @PROJECT_OPTION
 @click.option(
@@ -53,7 +61,7 @@ def _progress() -> Callable[[str], None] | None:
 @click.option("--dry-run", is_flag=True, help="Say what would be created; write nothing.")
 @click.option(
     "--on-conflict",
-    type=click.Choice(["skip", "rename"]),
+    type=OneOf(["skip", "rename"]),
     default="skip",
     show_default=True,
     help="A memory of the same name with other text: leave it and skip (skip), or write "
@@ -174,7 +182,7 @@ def _say_found(source: Path, found: list[Found], usable: list[Found]) -> None:
 
 
 @click.command(name="export")
-@click.argument("fmt", metavar="FORMAT", type=click.Choice(["agents-md", "claude-md", "bundle"]))
+@click.argument("fmt", metavar="FORMAT", type=OneOf(["agents-md", "claude-md", "bundle"]))
 @PROJECT_OPTION
 @click.option(
     "--file", "-f", "file", type=click.Path(path_type=Path), default=None, help="The file to write."
@@ -182,7 +190,7 @@ def _say_found(source: Path, found: list[Found], usable: list[Found]) -> None:
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 when the section is stale.")
 @click.option(
     "--budget",
-    type=click.IntRange(100, 100_000),
+    type=WholeNumber(100, 100_000),
     default=600,
     show_default=True,
     help="Tokens the section may take.",

@@ -13,6 +13,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from serena_memory.core.errors import ConfigError, PatternError
+from serena_memory.core.setting_keys import (
+    GLOBAL_KEYS,
+    PROJECT_KEYS,
+    SERENA_GLOBAL_KEYS,
+    SERENA_PROJECT_KEYS,
+    check_keys,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -238,6 +245,7 @@ def _agent_writes(data: dict[str, Any], path: Path) -> str | None:
 def load_global_config(home: Path | None = None) -> GlobalConfig:
     path = (home or serena_home()) / GLOBAL_CONFIG_NAME
     data = load_mapping(path)
+    check_keys(data, path, GLOBAL_KEYS, SERENA_GLOBAL_KEYS, elsewhere="project")
     max_chars = data.get("default_max_tool_answer_chars", DEFAULT_MAX_CHARS)
     if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars <= 0:
         raise ConfigError(
@@ -329,6 +337,7 @@ def load_project_config(project_root: Path) -> ProjectConfig:
         return paths.read_regular_file(real, (root,), what, paths.MAX_CONFIG_BYTES)
 
     data = load_mapping(path, read)
+    check_keys(data, path, PROJECT_KEYS, SERENA_PROJECT_KEYS, elsewhere="global")
     prompt = data.get("initial_prompt") or ""
     if not isinstance(prompt, str):
         raise ConfigError(

@@ -77,3 +77,15 @@ def discover_project(start: Path, home: Path) -> ProjectChoice:
         if (folder / ".git").exists():
             return ProjectChoice(project_folder(folder), "git")
     return ProjectChoice(project_folder(start), "current folder")
+
+
+def project_above(root: Path, home: Path) -> Path | None:
+    """The project a folder without ``.serena/`` of its own lies in, if any: a person who
+    gives ``-p src/`` inside a project most likely meant the project, not a new one."""
+    if (root / ".serena").is_dir() or root.parent == root:
+        return None
+    try:
+        found = discover_project(root.parent, home)
+    except NotAProjectError:
+        return None
+    return found.root if found.found_by == ".serena" else None

@@ -10,7 +10,7 @@ import re
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from serena_memory.core.errors import EditError, PatternError
+from serena_memory.core.errors import EditError, PatternError, Remedy
 
 if TYPE_CHECKING:
     from serena_memory.core.patterns import OutsidePattern
@@ -71,8 +71,9 @@ def _check_count(count: int, needle: str, allow_multiple: bool) -> None:
         raise EditError(f"no match for {_preview(needle)}; the memory was not changed")
     if count > 1 and not allow_multiple:
         raise EditError(
-            f"{_preview(needle)} matches {count} times; make the needle more specific "
-            "or allow multiple occurrences"
+            f"{_preview(needle)} matches {count} times; make the needle more specific, "
+            "or replace every one with ",
+            remedy=Remedy("", option="allow_multiple_occurrences"),
         )
 
 

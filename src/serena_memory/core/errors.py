@@ -17,8 +17,9 @@ class Remedy:
     front-end words it (`serena memories history NAME` on the command line, the
     `memory_history` tool for an agent)."""
 
-    operation: str  # "history", "list", "conflicts"
+    operation: str  # "history", "list", "conflicts"; or "" with an option
     memory: str = ""
+    option: str = ""  # a parameter of the same operation to give: "allow_multiple_occurrences"
 
 
 Wording = Callable[[Remedy], str]
@@ -26,6 +27,8 @@ Wording = Callable[[Remedy], str]
 
 def command_line_wording(remedy: Remedy) -> str:
     """A remedy as the command a person types."""
+    if remedy.option:
+        return f"`--{remedy.option.replace('_', '-')}`"
     memory = f" {remedy.memory}" if remedy.memory else ""
     return f"`serena memories {remedy.operation}{memory}`"
 

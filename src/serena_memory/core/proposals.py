@@ -153,19 +153,48 @@ def pending(store: MemoryStore) -> tuple[list[Proposal], list[Skipped]]:
     return found, skipped
 
 
+_PREFIX = re.compile(r"[0-9a-f]{4,12}")
+
+
 def get(store: MemoryStore, proposal_id: str) -> Proposal:
-    """The proposal ``proposal_id`` (as listed), or the one sentence why not."""
-    if not isinstance(proposal_id, str) or not _ID.fullmatch(proposal_id):
+    """The proposal ``proposal_id`` (as listed, or a unique prefix of 4 digits or more, as
+    the history takes its entries), or the one sentence why not."""
+    typed = proposal_id.strip().lower() if isinstance(proposal_id, str) else ""
+    if not _PREFIX.fullmatch(typed):
         raise ProposalError(
-            f"{proposal_id!r} is not a proposal id (12 hex digits, as "
-            "`serena memories review` lists them)"
+            f"{proposal_id!r} is not a proposal id (12 hex digits, or the first 4 or more of "
+            "them, as `serena memories review` lists them)"
         )
+    proposal_id = typed if len(typed) == 12 else _unique_id(store, typed)
     try:
         return _load(store, folder(store), proposal_id + ".json")
     except FileNotFoundError:
         raise ProposalError(
             f"there is no pending proposal {proposal_id}; `serena memories review` lists them"
         ) from None
+
+
+def _unique_id(store: MemoryStore, prefix: str) -> str:
+    """The one pending proposal whose id starts with ``prefix``."""
+    try:
+        names = os.listdir(folder(store))
+    except (FileNotFoundError, NotADirectoryError):
+        names = []
+    ids = sorted(
+        n[:-5]
+        for n in names
+        if n.endswith(".json") and n.startswith(prefix) and _ID.fullmatch(n[:-5])
+    )
+    if not ids:
+        raise ProposalError(
+            f"there is no pending proposal {prefix}; `serena memories review` lists them"
+        )
+    if len(ids) > 1:
+        shown = ", ".join(ids[:3]) + (", ..." if len(ids) > 3 else "")
+        raise ProposalError(
+            f"{prefix} starts {len(ids)} pending proposals ({shown}); give more of its digits"
+        )
+    return ids[0]
 
 
 def _load(store: MemoryStore, where: Path, file_name: str) -> Proposal:

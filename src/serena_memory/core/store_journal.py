@@ -44,6 +44,7 @@ class StoreJournal(StoreAccess):
         create: Iterable[str] = (),
         listed: Iterable[str] = (),
         real_folders: Iterable[Path] = (),
+        existing_only: bool = False,
     ) -> Folders:
         """The real folders a change to ``names`` locks (every one checked by the path gate:
         a `.serena` linked outside the project is refused here, before a folder is created
@@ -90,6 +91,7 @@ class StoreJournal(StoreAccess):
         create: Iterable[str] = (),
         listed: Iterable[str] = (),
         real_folders: Iterable[Path] = (),
+        existing_only: bool = False,
     ) -> Iterator[None]:
         """Hold the locks for changing ``names`` (see :meth:`_lock_folders`), after
         finishing a rename a crash interrupted (under that journal's own locks)."""
@@ -97,6 +99,8 @@ class StoreJournal(StoreAccess):
         folders = self._lock_folders(
             *names, all_scopes=all_scopes, create=create, listed=listed, real_folders=real_folders
         )
+        if existing_only:  # a look that changes nothing makes no memories folder
+            folders = [f for f in folders if f.is_dir()]
         try:
             with locked(folders):
                 # a rename killed between that recovery and these locks left a journal:

@@ -98,7 +98,8 @@ class StoreRecording(StoreJournal):
         """Record changes made outside (an editor, a checkout) now, as ``external``."""
         if not self.settings.global_config.memory_history:
             return
-        with self._changing(all_scopes=True), self.recording("", all_scopes=True):
+        looking = self._changing(all_scopes=True, existing_only=True)
+        with looking, self.recording("", all_scopes=True):
             pass
 
     def history_folder(self, scope: str) -> Folder:

@@ -86,7 +86,9 @@ def histories_of(
         )
     project, global_ = store.history_folders(settings)
     histories: list[FolderHistory] = []
-    if settings.history_enabled and (all_scopes or any(not N.is_global(n) for n in names)):
+    # a catch-up (no names) of a project without a memories folder has nothing to record
+    everything = all_scopes and (bool(names) or project.root.is_dir())
+    if settings.history_enabled and (everything or any(not N.is_global(n) for n in names)):
         histories.append(folder_history(root, project))
     if any(N.is_global(n) for n in names) or (all_scopes and global_.root.is_dir()):
         histories.append(folder_history(root, global_))

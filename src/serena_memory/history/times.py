@@ -23,7 +23,7 @@ LATEST = datetime(9999, 1, 1, tzinfo=UTC)
 """Times outside these years are no moment of a history (git counts seconds from 1970):
 they are refused in one sentence, never carried into date arithmetic that overflows."""
 MAX_TYPED = 100  # characters of a typed time or revision: more is certainly neither
-TIME_EXAMPLES = "2h, 3 days ago, 2026-11-30 or 2026-11-30T14:05"
+TIME_EXAMPLES = "2h, 3 days ago, yesterday, 2026-11-30 or 2026-11-30T14:05"
 
 
 class TimeOutOfRange(HistoryError):
@@ -35,8 +35,12 @@ def shown_typed(text: str) -> str:
     return repr(text if len(text) <= 40 else text[:40] + "...")
 
 
+_NAMED_DAYS = {"today": 0, "yesterday": 1}
+
+
 def parse_when(text: str, now: datetime | None = None) -> datetime:
-    """A moment as a person types it: ``2h``, ``3 days ago``, ``2026-11-30`` or an ISO
+    """A moment as a person types it: ``2h``, ``3 days ago``, ``yesterday`` or ``today``
+    (from midnight, local time), ``2026-11-30`` or an ISO
     date-time (local time unless it says otherwise). The one time parser of every entry
     point: anything else, or a moment before 1970 or after 9998, is one clear error."""
     now = now or datetime.now(UTC)
@@ -45,10 +49,16 @@ def parse_when(text: str, now: datetime | None = None) -> datetime:
         f"e.g. {TIME_EXAMPLES}"
     )
     unreadable = HistoryError(
-        f"can't read {shown_typed(text)} as a time; write e.g. {TIME_EXAMPLES}"
+        f"can't read {shown_typed(text)} as a time; the forms taken are an age in "
+        "seconds, minutes, hours, days or weeks (90s, 2h, 3 days ago), today or yesterday "
+        "(from midnight), a date (2026-11-30) or a date and time (2026-11-30T14:05)"
     )
     if len(text) > MAX_TYPED:
         raise unreadable
+    day = _NAMED_DAYS.get(text.strip().lower())
+    if day is not None:  # the start of that day, in local time
+        midnight = now.astimezone().replace(hour=0, minute=0, second=0, microsecond=0)
+        return (midnight - timedelta(days=day)).astimezone(UTC)
     match = _RELATIVE.match(text.lower())
     if match:
         unit = match.group(2)

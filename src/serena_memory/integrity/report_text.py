@@ -131,7 +131,7 @@ def _sync_conflicts(report: CheckReport) -> list[str]:
     out.extend(f"  - `{name}`" for name in report.sync_conflicts)
     out.append(
         "  both sides changed the same lines; compare with `serena memories conflicts "
-        "--show NAME`, then `serena memories resolve NAME --keep local|remote`"
+        "--show NAME`, then `serena memories resolve NAME --keep memory|set-aside`"
     )
     return [*out, ""]
 

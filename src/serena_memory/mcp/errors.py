@@ -13,10 +13,12 @@ import difflib
 from typing import TYPE_CHECKING, Any
 
 from serena_memory.agent import tools as T
-from serena_memory.core.errors import Remedy, describe
+from serena_memory.core.errors import MemoryNotFoundError, Remedy, describe
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
+
+    from serena_memory.core.store import MemoryStore
 
 
 _JSON_TYPES = {
@@ -80,6 +82,8 @@ _TOOLS_FOR = {"history": T.MEMORY_HISTORY.name, "list": T.LIST_MEMORIES.name}
 
 def agent_wording(remedy: Remedy) -> str:
     """A remedy as the tool an agent calls; operations no tool offers are the person's."""
+    if remedy.option:
+        return f"`{remedy.option}: true`"
     tool = _TOOLS_FOR.get(remedy.operation)
     if tool is None:
         memory = f" {remedy.memory}" if remedy.memory else ""
@@ -87,9 +91,22 @@ def agent_wording(remedy: Remedy) -> str:
     return f"the {tool} tool" + (f" (memory_name '{remedy.memory}')" if remedy.memory else "")
 
 
-def for_agent(exc: BaseException) -> str:
-    """The one sentence an agent reads for ``exc``, what to do named as a tool."""
-    return describe(exc, agent_wording)
+def for_agent(exc: BaseException, store: MemoryStore | None = None) -> str:
+    """The one sentence an agent reads for ``exc``, what to do named as a tool; a memory
+    that is not found comes with the closest existing names, as on the command line."""
+    message = describe(exc, agent_wording)
+    if store is None or not isinstance(exc, MemoryNotFoundError) or not exc.name:
+        return message
+    from serena_memory.integrity.service import closest_names
+
+    try:
+        close = closest_names(store, exc.name)
+    except Exception:  # the hint is a courtesy: the error itself stands
+        return message
+    if not close:
+        return message
+    quoted = " or ".join(f"'{name}'" for name in close)
+    return f"{message.rstrip('.')}; did you mean {quoted}?"
 
 
 def unknown_arguments(tool: str, given: dict[str, Any], schema: dict[str, Any]) -> str | None:

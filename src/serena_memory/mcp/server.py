@@ -172,7 +172,7 @@ def _tool_caller(state: ServerState, offered: dict[str, tuple[ToolDeclaration, T
         try:
             text = await anyio.to_thread.run_sync(run)
         except Exception as exc:
-            return _failed(for_agent(exc))
+            return _failed(for_agent(exc, state.store))
         if not declared.read_only and state.after_write is not None:
             state.after_write()  # only schedules: the answer is not held up
         # what was done on the side (an interrupted rename finished): apart from the answer

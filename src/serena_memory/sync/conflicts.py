@@ -210,10 +210,56 @@ def conflicts(store: MemoryStore) -> list[Conflict]:
     return found
 
 
+KEEP_CHOICES = ("memory", "set-aside")
+"""What ``resolve`` keeps: the memory as it is now, or the text set aside. Named by where
+the texts are, so they read the same on the machine whose sync kept its own text and on the
+one whose text was set aside; ``local`` and ``remote`` are the earlier spellings."""
+_KEEP_SPELLINGS = {
+    "memory": "memory",
+    "local": "memory",
+    "set-aside": "set-aside",
+    "remote": "set-aside",
+}
+
+
+@dataclass(frozen=True)
+class Sides:
+    """Whose each text of a conflict is, as this machine reads it."""
+
+    in_memory: str  # "this machine's text", "laptop's text"
+    set_aside: str  # "the text from me@host:m.git", "this machine's text", ...
+
+
+def sides(store: MemoryStore, conflict: Conflict) -> Sides:
+    """Name the two texts by machine: the memory holds the text of the machine whose sync
+    found the conflict; the text set aside is the other side's, which is this machine's
+    when its history recorded that text here."""
+    here = machine_name()
+    if not conflict.machine or conflict.machine == here:
+        return Sides("this machine's text", f"the text from {conflict.remote or 'the remote'}")
+    kept = f"{conflict.machine}'s text"
+    if _written_here(store, conflict.name, conflict.remote_text, here):
+        return Sides(kept, "this machine's text")
+    return Sides(kept, "the other side's text")
+
+
+def _written_here(store: MemoryStore, name: str, text: str, here: str, look: int = 20) -> bool:
+    """Whether one of the last ``look`` entries recorded on this machine left ``text``."""
+    from serena_memory.history.restore import MemoryHistory
+
+    wanted = text.encode("utf-8")
+    try:
+        history = MemoryHistory(store)
+        mine = [e for e in history.entries(name) if e.machine == here][:look]
+        return any(history.content_at(name, e.rev)[1] == wanted for e in mine)
+    except MemoryStoreError:
+        return False  # no history to tell: the neutral words stand
+
+
 def resolve(store: MemoryStore, name: str, keep: str) -> str:
-    """Settle a conflict: ``local`` keeps the memory as it is now (edit it first to combine
-    both texts), ``remote`` replaces it with the text set aside (a new history entry, so
-    that too can be undone). The resolution travels with the next sync."""
+    """Settle a conflict: ``memory`` keeps the memory as it is now (edit it first to
+    combine both texts), ``set-aside`` replaces it with the text set aside (a new history
+    entry, so that too can be undone). The resolution travels with the next sync."""
     from serena_memory.core import names as N
     from serena_memory.core.files import locked
     from serena_memory.history.registry import folder_history
@@ -228,9 +274,10 @@ def resolve(store: MemoryStore, name: str, keep: str) -> str:
         raise SyncError(
             f"memory '{name}' has no sync conflict; list them with `serena memories conflicts`"
         )
-    if keep not in ("local", "remote"):
-        raise SyncError("say which text to keep: --keep local or --keep remote")
-    if keep == "remote":
+    keep = _KEEP_SPELLINGS.get(keep, "")
+    if not keep:
+        raise SyncError("say which text to keep: --keep memory or --keep set-aside")
+    if keep == "set-aside":
         text = recorded.get("remote_text", "")
         store.apply_versions({name: text.encode("utf-8")}, f"Resolve {name}: keep the synced text")
     with locked([spec.root]):
@@ -247,9 +294,9 @@ def resolve(store: MemoryStore, name: str, keep: str) -> str:
     return (
         f"Kept the text that was set aside for '{name}' (the other one is in the history); "
         "the next sync takes the resolution to the other machines."
-        if keep == "remote"
-        else f"Kept the local text of '{name}' (the memory as it is now); the conflict is "
-        "resolved, and the next sync takes the resolution to the other machines."
+        if keep == "set-aside"
+        else f"Kept the text in memory '{name}' as it is now; the conflict is resolved, and "
+        "the next sync takes the resolution to the other machines."
     )
 
 

@@ -42,6 +42,13 @@
     return node;
   }
 
+  // Puts children in a node. Helpers that have nothing to show return null (a notice with
+  // no conflicts, a missing badge); replaceChildren would print those as the text "null".
+  function fill(node, ...children) {
+    node.replaceChildren(...children.flat().filter(
+      (child) => child !== null && child !== undefined && child !== false && child !== ""));
+  }
+
   function memoryHref(name) {
     return "#/memory/" + name.split("/").map(encodeURIComponent).join("/");
   }
@@ -133,7 +140,7 @@
     if (res.unchanged) return;
     if (!res.ok) {
       stateTag = null;
-      treeBox.replaceChildren(noticeBox("error", res.data.error));
+      fill(treeBox, noticeBox("error", res.data.error));
       return;
     }
     stateTag = res.etag;
@@ -268,7 +275,7 @@
       };
     }
     const t = treeCache;
-    treeBox.replaceChildren(
+    fill(treeBox,
       treeSection("Project", "project", t.project, t.projectTree, ""),
       treeSection("Global", "global", t.global, t.globalTree, "global/"),
     );
@@ -334,7 +341,7 @@
     const global = state.memories.filter((m) => m.global).length;
     const readOnly = state.memories.filter((m) => m.read_only).length;
     const hasCore = state.memories.some((m) => m.name === "core");
-    main.replaceChildren(
+    fill(main,
       takeNotice() || "",
       el("h1", { text: state.project ? state.project.name : "No project" }),
       el("p", { class: "muted mono", text: state.project ? state.project.root : "" }),
@@ -354,14 +361,14 @@
   async function showMemory(name) {
     if (!state.viewing || state.viewing.name !== name) {
       // never leave another memory's buttons clickable while this one loads
-      main.replaceChildren(el("h1", { text: name }), el("p", { class: "muted", text: "Loading…" }));
+      fill(main, el("h1", { text: name }), el("p", { class: "muted", text: "Loading…" }));
     }
     const res = await api("GET", "/api/memory?name=" + encodeURIComponent(name));
     if (state.currentName !== name) return; // the person navigated away meanwhile
     if (!res.ok) {
       const actions = el("div", { id: "actions" });
       const gone = { name, read_only: false, deleted: true };
-      main.replaceChildren(takeNotice() || "", el("h1", { class: "mono", text: name }),
+      fill(main, takeNotice() || "", el("h1", { class: "mono", text: name }),
         noticeBox("error", res.data.error),
         res.status === 404 ? el("div", { class: "toolbar" },
           el("button", { id: "history-button", onclick: () => showHistory(gone, actions) }, "History")) : null,
@@ -399,7 +406,7 @@
       : el("p", { class: "muted", text: "None." });
     const backlinks = el("div", { id: "backlinks-box" },
       el("p", { class: "muted", text: "Looking for the memories that refer to this one…" }));
-    main.replaceChildren(
+    fill(main,
       takeNotice() || "",
       el("div", { class: "memory-header" },
         el("h1", { text: memory.name }),
@@ -433,11 +440,11 @@
     const res = await api("GET", `/api/backlinks?name=${encodeURIComponent(name)}`);
     if (!box.isConnected) return;
     if (!res.ok) {
-      box.replaceChildren(noticeBox("error", res.data.error));
+      fill(box, noticeBox("error", res.data.error));
       return;
     }
     const found = res.data.backlinks;
-    box.replaceChildren(found.length
+    fill(box, found.length
       ? el("ul", { id: "backlinks" }, found.map((link) => el("li", {},
         el("a", { href: memoryHref(link.source), text: link.source }),
         el("span", { class: "muted", text: ` (line ${link.lines.join(", ")})` }))))
@@ -493,7 +500,7 @@
     const submit = async () => {
       const res = await api("POST", "/api/rename", { old: memory.name, new: input.value });
       if (!res.ok) {
-        actions.replaceChildren(form, noticeBox("error", res.data.error));
+        fill(actions, form, noticeBox("error", res.data.error));
         return;
       }
       state.notice = { kind: "ok", text: res.data.summary };
@@ -504,8 +511,8 @@
     const form = el("div", { class: "inline-form" },
       el("label", { for: "rename-to", text: "New name" }), input,
       el("button", { class: "primary", id: "rename-confirm", onclick: submit }, "Rename"),
-      el("button", { onclick: () => actions.replaceChildren() }, "Cancel"));
-    actions.replaceChildren(form);
+      el("button", { onclick: () => fill(actions) }, "Cancel"));
+    fill(actions, form);
     input.focus();
     input.select();
   }
@@ -514,17 +521,17 @@
     const confirmDelete = async () => {
       const res = await api("POST", "/api/delete", { name: memory.name, base_version: memory.version });
       if (!res.ok) {
-        actions.replaceChildren(noticeBox("error", res.data.error));
+        fill(actions, noticeBox("error", res.data.error));
         return;
       }
       state.notice = { kind: "ok", text: `Deleted memory '${res.data.deleted}'.` };
       await refreshState();
       go("#/");
     };
-    actions.replaceChildren(el("div", { class: "inline-form confirm", role: "alertdialog" },
+    fill(actions, el("div", { class: "inline-form confirm", role: "alertdialog" },
       el("span", {}, "Delete ", el("strong", { text: memory.name }), " for good? This can't be undone."),
       el("button", { class: "danger", id: "delete-confirm", onclick: confirmDelete }, "Delete"),
-      el("button", { id: "delete-cancel", onclick: () => actions.replaceChildren() }, "Cancel")));
+      el("button", { id: "delete-cancel", onclick: () => fill(actions) }, "Cancel")));
   }
 
   // -- history: who changed a memory, what each change did, and undo --------------------
@@ -565,10 +572,10 @@
   }
 
   async function showHistory(memory, actions) {
-    actions.replaceChildren(el("p", { class: "muted", text: "Loading the history…" }));
+    fill(actions, el("p", { class: "muted", text: "Loading the history…" }));
     const res = await api("GET", "/api/history?name=" + encodeURIComponent(memory.name));
     if (!res.ok) {
-      actions.replaceChildren(noticeBox("error", res.data.error));
+      fill(actions, noticeBox("error", res.data.error));
       return;
     }
     const detail = el("div", { id: "history-change" });
@@ -584,19 +591,19 @@
     const more = res.data.total > rows.length
       ? el("p", { class: "muted", text: `The newest ${rows.length} of ${res.data.total} entries; \`serena memories history ${memory.name}\` lists them all.` })
       : null;
-    actions.replaceChildren(el("section", { class: "history-panel", id: "history-panel" },
+    fill(actions, el("section", { class: "history-panel", id: "history-panel" },
       el("h2", { text: "History" }),
       rows.length ? el("ul", { class: "history-list" }, rows)
         : el("p", { class: "muted", text: "No recorded changes yet." }),
       more, detail,
-      el("button", { id: "history-close", onclick: () => actions.replaceChildren() }, "Close")));
+      el("button", { id: "history-close", onclick: () => fill(actions) }, "Close")));
   }
 
   async function showChange(memory, entry, detail) {
     const query = `?name=${encodeURIComponent(memory.name)}&rev=${encodeURIComponent(entry.rev)}`;
     const res = await api("GET", "/api/history/change" + query);
     if (!res.ok) {
-      detail.replaceChildren(noticeBox("error", res.data.error));
+      fill(detail, noticeBox("error", res.data.error));
       return;
     }
     const lines = (res.data.diff || "No difference.\n").split("\n").map((line) => el("span", {
@@ -604,14 +611,14 @@
         : line.startsWith("-") && !line.startsWith("---") ? "del" : null,
       text: line + "\n",
     }));
-    detail.replaceChildren(el("pre", { class: "diff", id: "history-diff" }, lines));
+    fill(detail, el("pre", { class: "diff", id: "history-diff" }, lines));
   }
 
   async function restoreVersion(memory, rev, actions) {
     // no rev: the text before the latest entry (for a deleted memory, its last text)
     const res = await api("POST", "/api/restore", rev ? { name: memory.name, rev } : { name: memory.name });
     if (!res.ok) {
-      actions.replaceChildren(noticeBox("error", res.data.error));
+      fill(actions, noticeBox("error", res.data.error));
       return;
     }
     state.notice = { kind: "ok", text: res.data.summary };
@@ -621,16 +628,16 @@
   }
 
   async function showRecentChanges() {
-    main.replaceChildren(el("h1", { text: "Recent changes" }), el("p", { class: "muted", text: "Loading…" }));
+    fill(main, el("h1", { text: "Recent changes" }), el("p", { class: "muted", text: "Loading…" }));
     const res = await api("GET", "/api/history");
     if (location.hash !== "#/history") return; // the person navigated away meanwhile
     if (!res.ok) {
-      main.replaceChildren(el("h1", { text: "Recent changes" }), noticeBox("error", res.data.error));
+      fill(main, el("h1", { text: "Recent changes" }), noticeBox("error", res.data.error));
       return;
     }
     const rows = res.data.entries.map((entry) => el("li", { class: "history-entry" },
       ...entryLine(entry), " ", changedMemories(entry.changes)));
-    main.replaceChildren(takeNotice() || "", el("h1", { text: "Recent changes" }),
+    fill(main, takeNotice() || "", el("h1", { text: "Recent changes" }),
       el("p", { class: "muted", text: "Every change to a memory, newest first: who made it and what it touched. Open a memory and press History to see a change or undo it." }),
       rows.length ? el("ul", { class: "history-list", id: "recent-changes" }, rows)
         : el("p", { class: "muted", text: "No recorded changes yet." }));
@@ -654,11 +661,11 @@
 
   async function showReview() {
     const title = el("h1", { text: "Review" });
-    main.replaceChildren(title, el("p", { class: "muted", text: "Loading…" }));
+    fill(main, title, el("p", { class: "muted", text: "Loading…" }));
     const res = await api("GET", "/api/proposals");
     if (location.hash !== "#/review") return;
     if (!res.ok) {
-      main.replaceChildren(title, noticeBox("error", res.data.error));
+      fill(main, title, noticeBox("error", res.data.error));
       return;
     }
     const items = res.data.proposals.map((p) => el("li", { class: "proposal", id: "proposal-" + p.id, "data-id": p.id },
@@ -671,7 +678,7 @@
     const skipped = res.data.skipped.length
       ? noticeBox("warn", `${res.data.skipped.length} file(s) in the proposals folder are not proposals and were ignored.`)
       : null;
-    main.replaceChildren(takeNotice() || "", title,
+    fill(main, takeNotice() || "", title,
       el("p", { class: "muted", text: "What the agent proposed to change (memory_agent_writes: propose). Nothing changes until you accept it." }),
       skipped,
       items.length ? el("ul", { class: "proposal-list", id: "proposals" }, items)
@@ -689,7 +696,7 @@
     const togglePreview = async () => {
       if (!preview.hidden) { preview.hidden = true; return; }
       const res = await api("POST", "/api/render", { content: area.value });
-      if (!res.ok) { status.replaceChildren(noticeBox("error", res.data.error)); return; }
+      if (!res.ok) { fill(status, noticeBox("error", res.data.error)); return; }
       preview.innerHTML = res.data.html; // rendered like a saved memory: raw HTML off
       preview.hidden = false;
     };
@@ -697,7 +704,7 @@
     area.addEventListener("keydown", (e) => {
       if ((e.ctrlKey || e.metaKey) && e.key === "s") { e.preventDefault(); save(); }
     });
-    main.replaceChildren(
+    fill(main,
       el("div", { class: "memory-header" }, el("h1", { text: memory.name }),
         el("span", { class: "badge", text: "editing" })),
       status,
@@ -738,7 +745,7 @@
       renderConflict(name, content, res.data);
       return;
     }
-    status.replaceChildren(noticeBox("error", res.data.error));
+    fill(status, noticeBox("error", res.data.error));
   }
 
   function renderConflict(name, mine, info) {
@@ -753,7 +760,7 @@
       theirs.value = info.current;
     }
     const status = el("div", {});
-    main.replaceChildren(
+    fill(main,
       el("div", { class: "memory-header" }, el("h1", { text: name }),
         el("span", { class: "badge ro", text: "conflict" })),
       noticeBox("warn", `${info.error}. It changed since you opened it (the agent, an editor or another tab). ` +
@@ -791,10 +798,10 @@
   }
 
   async function showSyncConflict(name) {
-    main.replaceChildren(el("h1", { text: name }), el("p", { class: "muted", text: "Loading…" }));
+    fill(main, el("h1", { text: name }), el("p", { class: "muted", text: "Loading…" }));
     const res = await api("GET", "/api/sync-conflict?name=" + encodeURIComponent(name));
     if (!res.ok) {
-      main.replaceChildren(el("h1", { class: "mono", text: name }), noticeBox("error", res.data.error));
+      fill(main, el("h1", { class: "mono", text: name }), noticeBox("error", res.data.error));
       return;
     }
     const info = res.data;
@@ -811,7 +818,7 @@
     const resolve = async (keep) => {
       const done = await api("POST", "/api/sync-conflict/resolve", { name, keep });
       if (!done.ok) {
-        status.replaceChildren(noticeBox("error", done.data.error));
+        fill(status, noticeBox("error", done.data.error));
         return;
       }
       state.notice = { kind: "ok", text: done.data.message };
@@ -819,7 +826,7 @@
       go(memoryHref(name));
     };
     const where = info.machine ? ` on ${info.machine}` : "";
-    main.replaceChildren(
+    fill(main,
       el("div", { class: "memory-header" }, el("h1", { text: name }),
         el("span", { class: "badge ro", text: "sync conflict" })),
       noticeBox("warn", `A sync with ${info.remote}${where} (${info.at}) found that both machines changed the same lines. ` +
@@ -852,7 +859,7 @@
         return;
       }
       if (!res.ok) {
-        status.replaceChildren(noticeBox("error", res.data.error));
+        fill(status, noticeBox("error", res.data.error));
         return;
       }
       state.dirty = false;
@@ -860,7 +867,7 @@
       await refreshState();
       go(memoryHref(res.data.name));
     };
-    main.replaceChildren(
+    fill(main,
       el("h1", { text: "New memory" }),
       el("p", { class: "muted", text: "Names use / between topics; names starting with global/ are shared by every project." }),
       status,
@@ -891,14 +898,14 @@
     const pager = el("div", { class: "pager" });
     const total = page.total;
     const show = (items, offset) => {
-      list.replaceChildren(...items.map(render));
-      pager.replaceChildren();
+      fill(list, ...items.map(render));
+      fill(pager);
       if (total <= CHECK_PAGE) return;
       const last = Math.min(offset + items.length, total);
       const turn = (to) => async () => {
         const res = await api("GET", `/api/check?${query}&section=${key}&offset=${to}&limit=${CHECK_PAGE}`);
         if (res.ok) show(res.data.items, to);
-        else pager.replaceChildren(noticeBox("error", res.data.error));
+        else fill(pager, noticeBox("error", res.data.error));
       };
       pager.append(
         el("button", { class: "prev", disabled: offset === 0, onclick: turn(Math.max(0, offset - CHECK_PAGE)) }, "Previous"),
@@ -922,12 +929,12 @@
         }),
       el("button", { id: "recheck", onclick: () => showCheck() }, "Check again"));
     const header = [el("h1", { text: "Integrity check" }), options];
-    main.replaceChildren(...header, el("p", { class: "muted", text: "Checking…" }));
+    fill(main, ...header, el("p", { class: "muted", text: "Checking…" }));
     const query = Object.entries(checkOptions).map(([k, v]) => `${k}=${v ? 1 : 0}`).join("&");
     const res = await api("GET", `/api/check?${query}&limit=${CHECK_PAGE}`);
     if (!location.hash.startsWith("#/check")) return;
     if (!res.ok) {
-      main.replaceChildren(...header, noticeBox("error", res.data.error));
+      fill(main, ...header, noticeBox("error", res.data.error));
       return;
     }
     const report = res.data;
@@ -1013,7 +1020,7 @@
       body.push(reportSection("Skipped, not read", "skipped", "skipped", sections.skipped,
         (f) => el("li", {}, el("code", { text: f.path }), el("span", { class: "muted", text: ": " + f.reason })), "", query));
     }
-    main.replaceChildren(...header, ...body);
+    fill(main, ...header, ...body);
   }
 
   async function applyCandidate(source, old, candidate) {
@@ -1111,7 +1118,7 @@
     const res = await api("GET", `/api/graph/local?name=${encodeURIComponent(name)}&depth=${state.localDepth}`);
     if (!section.isConnected || !isCurrent()) return;
     if (!res.ok) {
-      box.replaceChildren(noticeBox("error", res.data.error));
+      fill(box, noticeBox("error", res.data.error));
       return;
     }
     const data = res.data;
@@ -1119,7 +1126,7 @@
       ? `Showing the ${data.nodes.length} nearest and most connected of ${data.total_nodes} memories within ${data.depth} step${data.depth > 1 ? "s" : ""}.`
       : `${data.nodes.length - 1} memor${data.nodes.length === 2 ? "y" : "ies"} within ${data.depth} step${data.depth > 1 ? "s" : ""}.`;
     if (data.nodes.length === 1) {
-      box.replaceChildren(el("p", { class: "muted", text: "No references in or out." }));
+      fill(box, el("p", { class: "muted", text: "No references in or out." }));
       return;
     }
     const { items, links } = memoryGraphItems(data, name);
@@ -1153,11 +1160,11 @@
       el("a", { href: "#/topics", text: "All topics" }),
       ...(topic ? topic.split("/").flatMap((part, i, parts) => [" / ",
         el("a", { href: "#/topics/" + parts.slice(0, i + 1).map(encodeURIComponent).join("/"), text: part })]) : []));
-    main.replaceChildren(el("h1", { text: title }), crumbs, el("p", { class: "muted", text: "Loading…" }));
+    fill(main, el("h1", { text: title }), crumbs, el("p", { class: "muted", text: "Loading…" }));
     const res = await api("GET", "/api/graph/topics?topic=" + encodeURIComponent(topic));
     if (location.hash.replace(/^#\/topics\/?/, "") !== topic.split("/").map(encodeURIComponent).join("/")) return;
     if (!res.ok) {
-      main.replaceChildren(el("h1", { text: title }), crumbs, noticeBox("error", res.data.error));
+      fill(main, el("h1", { text: title }), crumbs, noticeBox("error", res.data.error));
       return;
     }
     const data = res.data;
@@ -1194,7 +1201,7 @@
         el("td", {}, el("a", { href: items[index.get(n.id)].href, text: n.kind === "topic" ? n.label : n.label })),
         el("td", { text: String(n.count) }), el("td", { text: String(n.unreachable) }),
         el("td", { text: String(n.broken) })))));
-    main.replaceChildren(
+    fill(main,
       el("h1", { text: title }), crumbs,
       el("p", { class: "muted", text: "Circles are topics, sized by their memories; lines are references between them, thicker for more. Click a topic to go in, a memory to open it." }),
       data.nodes.length ? box : el("p", { class: "muted", text: "No memories here." }),
@@ -1229,12 +1236,12 @@
       const res = await api("GET", "/api/graph?" + query);
       if (!box.isConnected) return;
       if (!res.ok) {
-        status.replaceChildren(noticeBox("error", res.data.error));
+        fill(status, noticeBox("error", res.data.error));
         return;
       }
       drawFullGraph(res.data, box, status);
     };
-    main.replaceChildren(
+    fill(main,
       el("h1", { text: "Reference graph" }),
       el("div", { class: "options graph-options" },
         el("label", {}, "Topic ", topicInput),
@@ -1252,11 +1259,11 @@
       : `${count} memories, ${data.edges.length} references.`;
     if (!shown) {
       status.textContent = "Nothing matches these filters.";
-      box.replaceChildren();
+      fill(box);
       return;
     }
     const capNote = el("span", { id: "graph-note", class: data.capped ? "capped" : null, text: note });
-    status.replaceChildren(capNote, " ", el("span", { id: "graph-progress", text: "Laying out…" }));
+    fill(status, capNote, " ", el("span", { id: "graph-progress", text: "Laying out…" }));
     const done = () => { const p = document.getElementById("graph-progress"); if (p) p.textContent = "Click a memory to open it."; };
     box.before(graphLegend());
     if (shown <= 300) {
@@ -1344,7 +1351,7 @@
     search.controller = null;
     if (!query) {
       search.shown = { query, hits: [] };
-      results.replaceChildren(searchAnswer(query, []));
+      fill(results, searchAnswer(query, []));
       results.dataset.query = query;
       return [];
     }
@@ -1359,18 +1366,18 @@
     results.dataset.query = query;
     if (!res.ok) {
       search.shown = null;
-      results.replaceChildren(noticeBox("error", res.data.error));
+      fill(results, noticeBox("error", res.data.error));
       return null;
     }
     search.shown = { query, hits: res.data.hits };
-    results.replaceChildren(...[searchAnswer(query, res.data.hits)].flat());
+    fill(results, ...[searchAnswer(query, res.data.hits)].flat());
     return res.data.hits;
   }
 
   function showSearch(query) {
     if (searchBox.value.trim() !== query) searchBox.value = query; // a link, Back or Forward
     const results = el("div", { id: "search-results", "aria-live": "polite" });
-    main.replaceChildren(el("h1", { text: "Search" }), results);
+    fill(main, el("h1", { text: "Search" }), results);
     if (document.activeElement === document.body) searchBox.focus();
     return runSearch(query, results);
   }
@@ -1456,7 +1463,7 @@
     if (res.ok && res.data.version !== viewing.version) renderMemory(res.data, res.etag);
     else if (res.status === 404) {
       state.viewing = null;
-      main.replaceChildren(el("h1", { class: "mono", text: viewing.name }), noticeBox("error", res.data.error));
+      fill(main, el("h1", { class: "mono", text: viewing.name }), noticeBox("error", res.data.error));
     }
   }
 

@@ -1,0 +1,122 @@
+"""What a person meets in a first week, in process: reads that create nothing, a project
+folder that is named when it is not the one meant, and one-line answers to small slips."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from serena_memory.cli import cli
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(cli, list(args), input=input, prog_name="serena")
+
+
+READS = [
+    ["list"],
+    ["read", "global/style"],
+    ["search", "style"],
+    ["check"],
+    ["check", "--code"],
+    ["check", "--secrets"],
+    ["graph"],
+    ["backlinks", "global/style"],
+    ["history"],
+    ["history", "global/style"],
+    ["conflicts"],
+    ["review"],
+    ["diff", "global/style"],
+]
+
+
+def test_no_read_makes_a_folder_a_project(
+    project: Path, serena_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`serena memories history` in a folder without memories once created
+    .serena/memories there, and from then on the folder was a project."""
+    assert run("memories", "write", "global/style", "-c", "# Style\n").exit_code == 0
+    monkeypatch.chdir(project)
+    for args in READS:
+        result = run("memories", *args)
+        assert "Traceback" not in result.output, args
+        assert list(project.iterdir()) == [], f"{args} created {list(project.iterdir())}"
+
+
+def test_a_subfolder_given_as_the_project_is_named_with_the_project_above(
+    project: Path, serena_home: Path
+) -> None:
+    """`-p SUBFOLDER` inside a project is a project of its own, as given: the person is told
+    which folder was looked in and that a project lies above."""
+    assert run("memories", "write", "core", str(project), "-c", "# Core\n").exit_code == 0
+    sub = project / "src"
+    sub.mkdir()
+    result = run("memories", "read", "core", "-p", str(sub))
+    assert result.exit_code == 1
+    assert f"not found in {sub / '.serena' / 'memories'}" in result.output
+    assert f"{project} above it is a project: give -p {project}" in result.output
+    assert not (sub / ".serena").exists()
+    result = run("memories", "read", "core", "-p", str(project))
+    assert result.exit_code == 0 and "above it" not in result.output
+
+
+def test_an_empty_pipe_writes_nothing_and_says_so(project: Path, serena_home: Path) -> None:
+    p = str(project)
+    result = run("memories", "write", "newmem", p, input="")
+    assert result.exit_code == 1
+    assert "standard input is empty" in result.output and "--content ''" in result.output
+    assert run("memories", "read", "newmem", p).exit_code == 1
+    assert run("memories", "write", "newmem", p, "--content", "").exit_code == 0  # on purpose
+
+
+def test_small_slips_get_one_line_that_says_what_is_taken(project: Path, serena_home: Path) -> None:
+    p = str(project)
+    port = run("dashboard", p, "--port", "abc")
+    assert port.exit_code == 2
+    assert "'abc' is not a whole number; give one from 0 to 65535" in port.output
+    client = run("setup", "claude", "--print")
+    assert client.exit_code == 2
+    assert "did you mean 'claude-code' or 'claude-desktop'?" in client.output
+    assert "Invalid value for 'CLIENT'" in client.output
+    assert run("memories", "write", "a", p, "-c", "x x").exit_code == 0
+    edit = run("memories", "edit", "a", p, "-n", "x", "-r", "y")
+    assert edit.exit_code == 1 and "`--allow-multiple-occurrences`" in edit.output
+    since = run("memories", "history", p, "--since", "last week")
+    assert since.exit_code == 1 and "today or yesterday" in since.output
+    assert run("memories", "history", p, "--since", "yesterday").exit_code == 0
+    assert "Create a" in run("memories", "history", p, "--since", "today").output
+
+
+def test_a_proposal_is_taken_by_a_unique_prefix_as_history_entries_are(
+    project: Path, serena_home: Path
+) -> None:
+    from serena_memory.core import proposals as P
+    from serena_memory.core.store import Context, MemoryStore
+
+    (serena_home / "serena_config.yml").write_text("memory_agent_writes: propose\n")
+    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    first = P.propose_write(agent, "ideas", "# Ideas\n")
+    P.propose_write(agent, "notes", "# Notes\n")
+    p = str(project)
+    shown = run("memories", "review", "show", first.id[:4].upper(), "-p", p)
+    assert shown.exit_code == 0, shown.output
+    assert "ideas" in shown.output
+    bad = run("memories", "review", "show", "xyz", "-p", p)
+    assert bad.exit_code == 1 and "the first 4 or more of them" in bad.output
+    assert run("memories", "review", "accept", first.id[:6], "-p", p).exit_code == 0
+    assert (project / ".serena" / "memories" / "ideas.md").read_text() == "# Ideas\n"
+
+
+def test_the_history_names_the_one_memory_an_import_touched(
+    project: Path, serena_home: Path
+) -> None:
+    (project / "AGENTS.md").write_text("# Build\n\nRun tox before a commit.\n")
+    assert run("memories", "import", "agents-md", "-p", str(project)).exit_code == 0
+    listed = run("memories", "history", "-p", str(project)).output.splitlines()
+    entry = next(i for i, line in enumerate(listed) if "Import agents-md" in line)
+    assert "created" in listed[entry + 1]
+    assert run("memories", "write", "core", "-p", str(project), "-c", "# Core\n").exit_code == 0
+    listed = run("memories", "history", "-p", str(project)).output.splitlines()
+    assert "Replace core" in listed[0] and "changed" not in listed[1]  # named once

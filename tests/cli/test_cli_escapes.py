@@ -278,7 +278,7 @@ def test_sync_and_conflicts_escape_names_and_show_the_other_text_safely(
     text = out(serena("memories", "sync", cwd=project))
     assert "x\\ue0002Jy" in text
     text = out(serena("memories", "conflicts", str(project)))
-    assert "  global/x\\ue0002Jy  (from " in text
+    assert "  global/x\\ue0002Jy  (" in text and "set aside: the text from " in text
     assert "x\\ue0002Jy" in out(serena("memories", "list", str(project)))
     piped = serena("memories", "conflicts", str(project), "--show", name)
     assert "\n+laptop \x1b]0;pwned\x07\n" in piped.stdout  # the diff, exact to a script

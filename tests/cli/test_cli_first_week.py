@@ -120,3 +120,47 @@ def test_the_history_names_the_one_memory_an_import_touched(
     assert run("memories", "write", "core", "-p", str(project), "-c", "# Core\n").exit_code == 0
     listed = run("memories", "history", "-p", str(project)).output.splitlines()
     assert "Replace core" in listed[0] and "changed" not in listed[1]  # named once
+
+
+def test_every_number_and_choice_of_the_command_line_is_worded_for_a_person() -> None:
+    import click
+
+    from serena_memory.cli.common import OneOf, WholeNumber
+
+    def walk(command: click.Command):
+        yield from command.params
+        for sub in getattr(command, "commands", {}).values():
+            yield from walk(sub)
+
+    plain = [
+        p.name
+        for p in walk(cli)
+        if (isinstance(p.type, click.IntRange) and not isinstance(p.type, WholeNumber))
+        or (isinstance(p.type, click.Choice) and not isinstance(p.type, OneOf))
+    ]
+    assert plain == []
+
+
+def test_import_bundle_without_a_file_says_a_bundle_file_is_needed(
+    project: Path, serena_home: Path
+) -> None:
+    result = run("memories", "import", "bundle", "-p", str(project))
+    assert result.exit_code == 2
+    assert "import bundle reads one bundle file: give it as PATH" in result.output
+
+
+def test_what_export_wrote_is_not_imported_back_as_the_persons_own(
+    project: Path, serena_home: Path
+) -> None:
+    p = str(project)
+    assert run("memories", "write", "core", "-p", p, "-c", "# Core\n").exit_code == 0
+    assert run("memories", "write", "task_completion", "-p", p, "-c", "# Done\n").exit_code == 0
+    (project / "AGENTS.md").write_text("# Agents\n\nOur own words.\n")
+    assert run("memories", "export", "agents-md", "-p", p).exit_code == 0
+    assert "serena-memory:begin" in (project / "AGENTS.md").read_text()
+    result = run("memories", "import", "agents-md", "-p", p)
+    assert result.exit_code == 0, result.output
+    assert "the section `serena memories export` wrote is left out" in result.output
+    imported = (project / ".serena" / "memories" / "agents-md" / "core.md").read_text()
+    assert "Our own words." in imported and "Project memory" not in imported
+    assert not (project / ".serena" / "memories" / "agents-md" / "project_memory.md").exists()

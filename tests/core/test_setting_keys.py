@@ -84,7 +84,7 @@ def test_every_setting_is_documented() -> None:
 @given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=30))
 def test_any_key_is_either_known_or_refused_by_name(tmp_path_factory, key: str) -> None:
     home = tmp_path_factory.mktemp("home")
-    (home / "serena_config.yml").write_text(f"{key}: 1\n", encoding="utf-8")
+    (home / "serena_config.yml").write_text(f"'{key}': 1\n", encoding="utf-8")
     try:
         load_settings(None, home)
     except ConfigError as exc:

@@ -111,7 +111,7 @@ def test_front_matter_is_kept_visibly(store: MemoryStore, tmp_path: Path) -> Non
 def test_an_existing_memory_is_skipped_or_written_beside(store: MemoryStore, tmp_path: Path):
     source = _source(tmp_path, "cline")
     store.write("core", "the person's own core\n")
-    result = apply_plan(store, plan_import("cline-memory-bank", source))
+    result = apply_plan(store, plan_import("cline-memory-bank", source), on_conflict="skip")
     assert [name for name, _ in result.skipped] == ["core"]
     assert store.read("core") == "the person's own core\n"
     renamed = apply_plan(store, plan_import("cline-memory-bank", source), on_conflict="rename")
@@ -119,6 +119,30 @@ def test_an_existing_memory_is_skipped_or_written_beside(store: MemoryStore, tmp
     assert "Lantern is a desktop note app" in store.read("core-imported")
     again = apply_plan(store, plan_import("cline-memory-bank", source), on_conflict="rename")
     assert again.created == []
+
+
+def test_by_default_the_text_that_collides_goes_beside_and_is_linked(
+    store: MemoryStore, tmp_path: Path
+) -> None:
+    """An import next to existing memories keeps every line: what collides goes beside the
+    memory of its name, which links to it, so the agent starting from `mem:core` finds it."""
+    source = _source(tmp_path, "cline")
+    store.write("core", "# Core\n\nthe person's own core\n")
+    result = apply_plan(store, plan_import("cline-memory-bank", source))
+    assert result.skipped == [] and "cline-memory-bank/core" in result.created
+    assert "Lantern is a desktop note app" in store.read("cline-memory-bank/core")
+    assert store.read("core") == (
+        "# Core\n\nthe person's own core\n\nImported from "
+        f"{result.plan.origins['core']} beside this memory: `mem:cline-memory-bank/core`.\n"
+    )
+    assert "core links to it" in "\n".join(result.lines())
+    planned = plan_import("cline-memory-bank", source)
+    written = "".join(store.read(n) for n in store.iter_all_names())
+    lines = {line for text in planned.memories.values() for line in text.splitlines() if line}
+    assert [line for line in lines if line not in written] == []  # nothing dropped
+    again = apply_plan(store, plan_import("cline-memory-bank", source))
+    assert again.created == [] and again.linked == []
+    assert store.read("core").count("beside this memory") == 1
 
 
 def test_hostile_sources_are_refused_in_one_sentence(tmp_path: Path, project: Path) -> None:

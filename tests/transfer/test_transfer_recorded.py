@@ -134,9 +134,15 @@ def results(store: MemoryStore, base: Path) -> dict[str, object]:
     found: dict[str, object] = {}
     store.write("conventions", "# other text\n")
     store.write("conventions-imported", "# also other\n")
-    found["apply/dry"] = record(apply_plan(store, plan_import("claude-md", source), dry_run=True))
-    found["apply/skip"] = record(apply_plan(store, plan_import("claude-md", source)))
-    found["apply/again"] = record(apply_plan(store, plan_import("claude-md", source)))
+    found["apply/dry"] = record(
+        apply_plan(store, plan_import("claude-md", source), dry_run=True, on_conflict="skip")
+    )
+    found["apply/skip"] = record(
+        apply_plan(store, plan_import("claude-md", source), on_conflict="skip")
+    )
+    found["apply/again"] = record(
+        apply_plan(store, plan_import("claude-md", source), on_conflict="skip")
+    )
     store.write("tech_stack", "# changed since\n")
     found["apply/rename"] = record(
         apply_plan(store, plan_import("claude-md", source), on_conflict="rename")
@@ -144,6 +150,9 @@ def results(store: MemoryStore, base: Path) -> dict[str, object]:
     found["apply/rename-again"] = record(
         apply_plan(store, plan_import("claude-md", source), on_conflict="rename")
     )
+    store.write("suggested_commands", "# ours\n")
+    found["apply/beside"] = record(apply_plan(store, plan_import("claude-md", source)))
+    found["apply/beside-again"] = record(apply_plan(store, plan_import("claude-md", source)))
     bad = ImportPlan("claude-md", str(source))
     bad.add("../escape", "x", "odd")
     bad.add(".hidden", "y", "odd")

@@ -61,11 +61,12 @@ def _progress() -> Callable[[str], None] | None:
 @click.option("--dry-run", is_flag=True, help="Say what would be created; write nothing.")
 @click.option(
     "--on-conflict",
-    type=OneOf(["skip", "rename"]),
-    default="skip",
+    type=OneOf(["beside", "rename", "skip"]),
+    default="beside",
     show_default=True,
-    help="A memory of the same name with other text: leave it and skip (skip), or write "
-    "the import beside it as NAME-imported (rename).",
+    help="A memory of the same name with other text: write the import beside it under the "
+    "format's topic, as FORMAT/NAME (beside), or as NAME-imported (rename), and add a "
+    "reference to it at the end of that memory; or leave it out (skip).",
 )
 @click.option("--yes", "-y", is_flag=True, help="With auto: import everything found, unasked.")
 @click.option(
@@ -82,7 +83,7 @@ def _progress() -> Callable[[str], None] | None:
 @click.option(
     "--max-memories",
     metavar="N",
-    type=click.IntRange(1),
+    type=WholeNumber(1),
     default=None,
     help="The most memories the import may create (default: 2,000); past it nothing is written.",
 )
@@ -114,6 +115,11 @@ def import_command(
     from serena_memory.transfer.plan import MAX_IMPORTED_MEMORIES, apply_plan
     from serena_memory.transfer.sources import Reach
 
+    if fmt == "bundle" and path is None:
+        raise click.UsageError(
+            "import bundle reads one bundle file: give it as PATH, e.g. `serena memories "
+            "import bundle memories.json` (`serena memories export bundle --file F` writes one)"
+        )
     store = open_store(None)
     source = path if path is not None else store.project_root
     if fmt == "auto":

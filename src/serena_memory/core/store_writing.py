@@ -187,24 +187,37 @@ class StoreWriting(StoreReading):
         return changed
 
     def create_many(
-        self, contents: dict[str, str], summary: str, *, allow_secret: bool = False
+        self,
+        contents: dict[str, str],
+        summary: str,
+        *,
+        allow_secret: bool = False,
+        appended: dict[str, str] | None = None,
     ) -> builtins.list[str]:
         """Create the memories of ``contents`` that do not exist yet, as one history entry
         (an import, undone in one restore); an existing one is left as it is, checked under
-        the lock. Same gates as :meth:`write`. Returns the names created."""
+        the lock. Same gates as :meth:`write`. Returns the names created.
+
+        ``appended``: a paragraph to add at the end of existing memories in the same entry
+        (the reference an import leaves in a memory whose name its text could not take), once:
+        a memory that already holds it, or can't be read as text, is left as it is."""
         settings = self.settings
         planned = {
             self._accessible(n, write=True, settings=settings): t for n, t in contents.items()
         }
-        self.refuse_secrets(dict(planned), allow_secret)
+        additions = {
+            self._accessible(n, write=True, settings=settings): t
+            for n, t in (appended or {}).items()
+        }
+        self.refuse_secrets({**planned, **additions}, allow_secret)
         data = {name: encode_memory(name, text) for name, text in planned.items()}
         for name in planned:
             if not os.path.lexists(self.real_path_of(name)):
                 N.check_portable(name)  # before its folder is made
         created: list[str] = []
         with (
-            self._changing(*planned, create=planned),
-            self.recording(summary, *planned, settings=settings) as record,
+            self._changing(*planned, *additions, create=planned),
+            self.recording(summary, *planned, *additions, settings=settings) as record,
         ):
             for name, raw in data.items():
                 path = self.real_path_of(name)
@@ -213,7 +226,22 @@ class StoreWriting(StoreReading):
                 atomic_write(path, raw, self._allowed(name))
                 record.touched(name)
                 created.append(name)
+            for name, paragraph in additions.items():
+                if self._append_once(name, paragraph):
+                    record.touched(name)
         return created
+
+    def _append_once(self, name: str, paragraph: str) -> bool:
+        """Add ``paragraph`` after the memory's text unless it holds it; under the lock."""
+        try:
+            text = self._read_bytes(name).decode("utf-8")
+        except (OSError, UnicodeDecodeError, MemoryStoreError):
+            return False
+        if paragraph.strip() in text:
+            return False
+        joined = text.rstrip("\n") + "\n\n" + paragraph.strip("\n") + "\n"
+        atomic_write(self.real_path_of(name), encode_memory(name, joined), self._allowed(name))
+        return True
 
     # -- optimistic concurrency (the dashboard's "no lost work") ------------------------
     @staticmethod

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from serena_memory.transfer import markdown as md
+from serena_memory.transfer.export import without_section
 from serena_memory.transfer.linking import render
 from serena_memory.transfer.plan import ImportPlan, convention_for, reference
 from serena_memory.transfer.sources import (
@@ -62,13 +63,20 @@ class _Instructions:
         self.plan = plan
         self.topic = topic
         self.rels = [folder.rel(p) for p in files]
-        self.texts = {rel: folder.read(p) for rel, p in zip(self.rels, files, strict=True)}
+        self.texts = {}
+        for rel, path in zip(self.rels, files, strict=True):
+            text, exported = without_section(folder.read(path))
+            if exported:
+                plan.warn(f"{rel}: the section `serena memories export` wrote is left out")
+            self.texts[rel] = text
         self.imported: dict[str, str] = {}  # source path -> memory name
         self.pending: list[tuple[str, int]] = []  # (source path, import depth) to read
 
     def add_file(self, rel: str) -> None:
         """An instruction file's memories: its sections, then its entry memory (the text
         before the first section) referencing them."""
+        if not self.texts[rel].strip():
+            return  # nothing of the person's own (an exported section alone, or nothing)
         entry = self.core_name(rel)
         base = entry[: -len("core")]  # '' or 'TOPIC/dir/'
         parts: list[str] = []

@@ -141,6 +141,19 @@ def with_section(current: bytes, section: str) -> bytes:
     return current + sep + new
 
 
+def without_section(text: str) -> tuple[str, bool]:
+    """The file's text without the section an export wrote (and whether it had one): an
+    import reads the person's own words, never the list of memories that export made."""
+    start = text.find(BEGIN)
+    stop = text.find(END, start) if start >= 0 else -1
+    if start < 0 or stop < 0:
+        return text, False
+    rest = text[stop + len(END) :]
+    return text[:start].rstrip("\n") + ("\n\n" if text[:start].strip() else "") + rest.lstrip(
+        "\r\n"
+    ), True
+
+
 def export_section(
     store: MemoryStore,
     fmt: str,

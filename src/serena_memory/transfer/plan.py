@@ -19,7 +19,11 @@ from serena_memory.core.errors import MemoryStoreError, describe
 from serena_memory.core.references import can_be_referenced, rewrite_references
 from serena_memory.core.store import MemoryStore
 
-ON_CONFLICT = ("skip", "rename")
+ON_CONFLICT = ("beside", "rename", "skip")
+"""A planned memory whose name exists with other text: goes beside it under the format's
+topic (``claude-md/core`` beside ``core``) and the existing memory links to it (the
+default: every line of the source ends up in a memory the agent reaches); goes to
+``NAME-imported``, linked the same way; or is left out."""
 RENAMED_SUFFIX = "-imported"
 MAX_RENAME_TRIES = 50
 MAX_IMPORTED_MEMORIES = 2000
@@ -119,6 +123,7 @@ class ImportResult:
     unchanged: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (name, why)
     renamed: dict[str, str] = field(default_factory=dict)  # planned name -> written name
+    linked: list[str] = field(default_factory=list)  # existing memories that now link to it
     dry_run: bool = False
     undo: list[str] = field(default_factory=list)  # the commands that undo the import
 
@@ -139,9 +144,10 @@ class ImportResult:
             origin = escape_line(self.plan.origins.get(self._planned(name), ""))
             out.append(f"  {shown}  <- {origin}" if origin else f"  {shown}")
         for old, new in self.renamed.items():
+            link = f"; {escape_line(old)} links to it" if old in self.linked else ""
             out.append(
                 f"  {escape_line(new)} is the imported {escape_line(old)}, which exists with "
-                "other text"
+                f"other text{link}"
             )
         for name, why in self.skipped:
             out.append(f"  skipped {escape_line(name)}: {why}")
@@ -164,6 +170,7 @@ class ImportResult:
             "unchanged": self.unchanged,
             "skipped": [{"name": n, "reason": r} for n, r in self.skipped],
             "renamed": self.renamed,
+            "linked": self.linked,
             "warnings": self.plan.warnings,
             "undo": self.undo,
         }
@@ -184,7 +191,7 @@ def apply_plan(
     store: MemoryStore,
     plan: ImportPlan,
     *,
-    on_conflict: str = "skip",
+    on_conflict: str = "beside",
     dry_run: bool = False,
     allow_secret: bool = False,
     allow_global: bool = False,
@@ -205,16 +212,19 @@ def apply_plan(
     result.skipped = [s for s in result.skipped if s[0] not in usable]
     to_create = _to_create(store, contents, mapping, result)
     result.renamed = {old: new for old, new in mapping.items() if new in to_create}
+    links = _links(plan, result.renamed)
     _refuse_over_cap(len(to_create), max_memories)
     if dry_run or not to_create:
         result.created = list(to_create)
+        result.linked = list(links)
         return result
     for name in to_create:
         if not store.exists(name):
             N.check_portable(name)
     summary = f"Import {plan.format} from {plan.source}"
-    created = store.create_many(to_create, summary, allow_secret=allow_secret)
+    created = store.create_many(to_create, summary, allow_secret=allow_secret, appended=links)
     result.created = created
+    result.linked = [old for old in links if result.renamed[old] in created]
     if created:
         from serena_memory.transfer.undo import undo_commands
 
@@ -295,6 +305,16 @@ def _to_create(
     return to_create
 
 
+def _links(plan: ImportPlan, renamed: dict[str, str]) -> dict[str, str]:
+    """The paragraph each existing memory gets that links to the imported text which could
+    not take its name, so an agent reading `mem:core` finds what CLAUDE.md said of it."""
+    links = {}
+    for old, new in renamed.items():
+        origin = plan.origins.get(old) or plan.source
+        links[old] = f"Imported from {origin} beside this memory: `{reference(new)}`."
+    return links
+
+
 def _rewritten(contents: dict[str, str], mapping: dict[str, str]) -> dict[str, str]:
     if not mapping:
         return dict(contents)
@@ -312,15 +332,20 @@ def _placements(
     """Where each planned memory taken by other text goes, with ``rename``: the first free
     ``NAME-imported`` (or one holding the same text: imported before)."""
     mapping: dict[str, str] = {}
-    if on_conflict != "rename":
+    if on_conflict == "skip":
         return mapping
     taken = set(contents)
     for name, content in contents.items():
         current = _existing(store, name)
         if current is None or current == content:
             continue
+        first = (
+            f"{name}{RENAMED_SUFFIX}"
+            if on_conflict == "rename"
+            else f"{_beside_topic(result.plan, name)}/{N.last_segment(name)}"
+        )
         for n in range(1, MAX_RENAME_TRIES + 1):
-            candidate = f"{name}{RENAMED_SUFFIX}" + (f"-{n}" if n > 1 else "")
+            candidate = first + (f"-{n}" if n > 1 else "")
             if candidate in taken:
                 continue
             there = _existing(store, candidate)
@@ -329,3 +354,11 @@ def _placements(
                 taken.add(candidate)
                 break
     return mapping
+
+
+def _beside_topic(plan: ImportPlan, name: str) -> str:
+    """The topic a memory goes to beside the one of its name: the import's format under the
+    memory's own topic (``claude-md`` beside ``core``, ``auth/claude-md`` beside
+    ``auth/login``)."""
+    topic = name.rsplit("/", 1)[0] if "/" in name else ""
+    return f"{topic}/{plan.format}" if topic else plan.format

@@ -92,6 +92,12 @@ def test_onboarding_in_the_coding_context_says_what_is_left_itself(project: Path
             await ok(client, "write_memory", memory_name="core", content="# core\n")
             again = await ok(client, "onboarding")
             assert "`mem:core` exist already" in again and "`mem:tech_stack`" in again
+            for name in ("tech_stack", "suggested_commands", "conventions", "task_completion"):
+                await ok(client, "write_memory", memory_name=name, content=f"# {name}\n")
+            done = await ok(client, "onboarding")  # the status, not the whole brief again
+            assert done.startswith("Onboarding has been performed")
+            assert "`.serena/memories` is meant to be committed" in done
+            assert len(done) < len(brief) // 3
 
     anyio.run(go)
 

@@ -293,6 +293,13 @@ _HOST_COMMANDS = {
     "Windows": " The host is Windows: where a command is written differently there (a "
     "virtual environment's activation, paths, shell built-ins), give the Windows form too.",
 }
+TELL_THE_USER = (
+    "Then tell the user, in a few lines, which memories you wrote and what each holds; "
+    "that `{committed}` is meant to be committed with the project, so that everyone who "
+    "clones it (and every later session) starts from them, while nothing else of "
+    "`.serena/` needs to be; and that `serena memories check`, run in the project folder, "
+    "checks the references between the memories."
+)
 # the brief's numbered steps; {names} are filled in by onboarding_instructions
 _STEPS = (
     "1. First read `mem:{seed}` with `{read_memory}`. It sets the conventions every "
@@ -322,11 +329,7 @@ _STEPS = (
     "`mem:core`, rather than one overloaded `mem:core`.",
     "4. The onboarding is done only when these memories exist on disk. A summary in "
     "the chat is not a memory: call `{write_memory}`. {what_is_left}",
-    "5. Then tell the user, in a few lines, which memories you wrote and what each holds; "
-    "that `{committed}` is meant to be committed with the project, so that everyone who "
-    "clones it (and every later session) starts from them, while nothing else of "
-    "`.serena/` needs to be; and that `serena memories check`, run in the project folder, "
-    "checks the references between the memories.",
+    "5. {tell}",
 )
 _BRIEF = (
     "{intro}\n\n{steps}\n\n"
@@ -369,7 +372,7 @@ def onboarding_instructions(
             host=_HOST_COMMANDS.get(os_name, ""),
             budget=MEMORY_SIZE_BUDGET,
             what_is_left=left,
-            committed=COMMITTED_FOLDER,
+            tell=TELL_THE_USER.format(committed=COMMITTED_FOLDER),
             **tools,
         )
         for step in _STEPS
@@ -380,15 +383,20 @@ def onboarding_instructions(
 def run_onboarding(
     store: MemoryStore, *, exploration_tools: bool = True, status_tool: bool = True
 ) -> str:
-    """Seed the maintenance memory (never overwriting) and return the onboarding brief."""
+    """Seed the maintenance memory (never overwriting) and return the onboarding brief;
+    once every onboarding memory exists, only that and what is left to tell the user (the
+    brief again would cost thousands of characters and say nothing new)."""
     from serena_memory.agent.project_facts import detect_facts
 
     seed = seed_maintenance(store)
+    status = onboarding_status(store)
+    if status.done:
+        return status.describe() + " " + TELL_THE_USER.format(committed=COMMITTED_FOLDER)
     facts = detect_facts(store.project_root)
     text = onboarding_instructions(
         seed,
         facts.to_markdown(),
-        status=onboarding_status(store),
+        status=status,
         exploration_tools=exploration_tools,
         status_tool=status_tool,
     )

@@ -77,6 +77,7 @@ def score(entries: list[dict[str, Any]]) -> dict[str, Any]:
     out["told what to commit"] = int(".serena/memories" in said or "commit" in said)
     used = sorted({e["name"] for e in steps if e["kind"] == "call"})
     out["calls in all"] = sum(e["kind"] in ("call", "fs") for e in steps)
+    out["characters moved in all"] = sum(_moved(e) for e in steps)
     out["tools used"] = ", ".join(used) or "-"
     out["tools never used"] = ", ".join(t for t in start["tools"] if t not in used) or "-"
     return out
@@ -99,15 +100,17 @@ def _onboarding(steps: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _answered_first(steps: list[dict[str, Any]]) -> int:
+def _answered_first(steps: list[dict[str, Any]]) -> int | str:
     """1 when the agent spoke to the user between the first user turn and its first
-    onboarding call (or never onboarded)."""
+    onboarding call, 0 when it onboarded first, '-' when it did not onboard."""
+    if not any(e["kind"] == "call" and e["name"] == "onboarding" for e in steps):
+        return "-"
     for e in steps[next((i for i, e in enumerate(steps) if e["kind"] == "user"), 0) :]:
         if e["kind"] == "say":
             return 1
         if e["kind"] == "call" and e["name"] == "onboarding":
             return 0
-    return 1
+    return "-"
 
 
 def _task(steps: list[dict[str, Any]]) -> dict[str, Any]:

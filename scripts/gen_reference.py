@@ -65,8 +65,9 @@ async def _list_tools() -> list[Any]:
 
     from serena_memory.mcp.server import create_server
 
-    # No project and no modes: every tool is on offer, activate_project included.
-    _state, server = create_server(None, (), use_default_project=False)
+    # No project, no modes, the desktop context: every tool is on offer, activate_project
+    # included.
+    _state, server = create_server(None, (), use_default_project=False, context="desktop")
     async with Client(server) as client:
         return list((await client.list_tools()).tools)
 
@@ -88,6 +89,7 @@ def _cell(text: object) -> str:
 def tools_reference() -> str:
     import anyio
 
+    from serena_memory.agent.contexts import CONTEXTS
     from serena_memory.agent.tools import REGISTRY, Group
 
     listed = {tool.name: tool for tool in anyio.run(_list_tools)}
@@ -103,11 +105,16 @@ def tools_reference() -> str:
         "",
         "Every tool the MCP server offers, as a client lists it (tools/list): the description "
         "the agent reads and the parameters, group by group "
-        f"({groups}). Modes may switch tools off; the guide is [docs/mcp.md](../mcp.md).",
+        f"({groups}), and the contexts (kinds of client, `start-mcp-server --context`) that "
+        "offer each. Modes may switch tools off; the guide is [docs/mcp.md](../mcp.md).",
     ]
     for entry in REGISTRY:
         tool = listed[entry.name]
-        parts.extend(["", f"## {tool.name}", "", f"Group: {entry.group.value}."])
+        offered = [c.name for c in CONTEXTS.values() if entry.name not in c.excluded_tools]
+        contexts = ", ".join(offered)
+        parts.extend(
+            ["", f"## {tool.name}", "", f"Group: {entry.group.value}. Contexts: {contexts}."]
+        )
         parts.extend(["", (tool.description or "").strip()])
         schema = tool.input_schema or {}
         properties: dict[str, Any] = schema.get("properties", {})

@@ -96,14 +96,13 @@ def test_ignored_target_memories_do_not_count(agent_store: MemoryStore, project:
     assert "core" in O.onboarding_status(agent_store).missing
 
 
-def test_run_onboarding_seeds_maintenance_and_names_the_os(
+def test_run_onboarding_seeds_maintenance_and_names_the_targets(
     agent_store: MemoryStore, project: Path
 ) -> None:
     (project / "go.mod").write_text("module example.com/demo\n\ngo 1.22\n")
     text = O.run_onboarding(agent_store)
     seeded = project / ".serena" / "memories" / "memory_maintenance.md"
     assert seeded.read_text(encoding="utf-8") == template_text()
-    assert f"The host system is {O.host_os()}" in text
     for target in O.TARGET_MEMORIES:
         assert f"`mem:{target}`" in text
     assert "`mem:<module>/core`" in text
@@ -135,3 +134,63 @@ def test_status_points_to_the_conventions_in_force(
     (serena_home / "memories" / "global" / "memory_maintenance.md").write_text("g\n")
     text = O.onboarding_status(agent_store).describe()
     assert "following `mem:global/memory_maintenance`" in text
+
+
+def test_the_brief_speaks_of_the_host_only_where_commands_differ() -> None:
+    from serena_memory.agent.maintenance import SeedResult
+
+    seed = SeedResult("memory_maintenance", created=False)
+    for host in ("Linux", "macOS"):
+        text = O.onboarding_instructions(seed, "", os_name=host)
+        assert host not in text and "Unix shell" not in text
+    windows = O.onboarding_instructions(seed, "", os_name="Windows")
+    assert "The host is Windows" in windows and "give the Windows form too" in windows
+
+
+def test_the_brief_asks_to_tell_the_user_what_was_written_and_what_to_commit() -> None:
+    from serena_memory.agent.maintenance import SeedResult
+
+    text = O.onboarding_instructions(SeedResult("memory_maintenance", created=False), "")
+    assert "which memories you wrote" in text
+    assert "`.serena/memories` is meant to be committed" in text
+    assert "nothing else of `.serena/` needs to be" in text
+    assert f"under {O.MEMORY_SIZE_BUDGET:,} characters" in text
+    # mem:core links the conventions, so they are reached from the entry point
+    assert "before writing or changing a memory, read `mem:memory_maintenance`" in text
+
+
+def test_without_a_status_tool_the_brief_says_to_call_onboarding_again() -> None:
+    from serena_memory.agent.maintenance import SeedResult
+
+    seed = SeedResult("memory_maintenance", created=False)
+    assert "check_onboarding_performed" in O.onboarding_instructions(seed, "")
+    text = O.onboarding_instructions(seed, "", status_tool=False)
+    assert "check_onboarding_performed" not in text
+    assert "Calling `onboarding` again says which are still missing" in text
+
+
+def test_a_question_comes_before_onboarding_and_onboarding_before_changes(
+    agent_store: MemoryStore,
+) -> None:
+    text = O.activation_message(agent_store)
+    assert "Onboarding has not been performed" in text
+    assert "before you change anything in the project" in text
+    assert "answer it first, then onboard" in text
+    assert "offer it to the user" in text
+    assert "Before working on the task" not in text
+
+
+def test_the_conventions_leave_themselves_out_of_reachability_as_check_does(
+    agent_store: MemoryStore, project: Path
+) -> None:
+    """The template's rule and `check` agree: memory_maintenance need not be reachable."""
+    from serena_memory.integrity.service import run_check
+
+    text = template_text()
+    assert "reachable from `mem:core`" in text and "this one excepted" in text
+    assert "under 4,000 characters" in text
+    assert "`.serena/memories` is committed with the project" in text
+    O.run_onboarding(agent_store)
+    mem(project, "core", "# core\n")
+    report = run_check(agent_store, reachability=True)
+    assert report.unreachable == []  # core links nothing yet, and the conventions need not be

@@ -137,7 +137,7 @@ def test_project_entry_goes_into_the_projects_own_file(home: Path, tmp_path: Pat
     # written for every clone: `serena` from the PATH, the project found where Claude Code
     # starts the server (this machine's paths never go into a file teams commit)
     assert entry["command"] == "serena"
-    assert entry["args"] == ["start-mcp-server", "--project-from-cwd"]
+    assert entry["args"] == ["start-mcp-server", "--context", "coding", "--project-from-cwd"]
     assert str(project) not in (project / ".mcp.json").read_text(encoding="utf-8")
     assert not (home / ".claude.json").exists()
 

@@ -20,7 +20,15 @@ from conftest import write_config
 
 from serena_memory.agent import tools as T
 
-SERVER_CMD = [sys.executable, "-m", "serena_memory.cli", "start-mcp-server"]
+# every tool on offer (the desktop context); a later --context wins
+SERVER_CMD = [
+    sys.executable,
+    "-m",
+    "serena_memory.cli",
+    "start-mcp-server",
+    "--context",
+    "desktop",
+]
 
 REFERENCE_PARAMETERS = {
     "list_memories": ["topic", "page"],  # page: ours, optional (long listings)
@@ -118,13 +126,13 @@ def protect(project: Path, home: Path) -> None:
 # -- connecting ----------------------------------------------------------------------------------
 @contextlib.asynccontextmanager
 async def in_memory(
-    project: Path | None, modes: Iterable[str] = (), mode: str = "auto"
+    project: Path | None, modes: Iterable[str] = (), mode: str = "auto", context: str = "desktop"
 ) -> AsyncIterator:
     from mcp import Client
 
     from serena_memory.mcp.server import create_server
 
-    _state, server = create_server(project, modes, use_default_project=False)
+    _state, server = create_server(project, modes, use_default_project=False, context=context)
     async with Client(server, mode=mode) as client:
         yield client
 

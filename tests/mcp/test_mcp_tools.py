@@ -69,7 +69,8 @@ def test_tools_keep_the_reference_names_and_parameters(project: Path) -> None:
         assert "search_for_pattern" in tools
         # descriptions carry the conventions the seed asks the agent to follow
         write = tools["write_memory"].description
-        assert "'/'" in write and "global/" in write and "`mem:NAME`" in write
+        assert "'/'" in write and "global/" in write
+        assert "`mem:NAME`" in props["content"]["description"]
         assert "user" in tools["delete_memory"].description
 
     run(go)
@@ -301,7 +302,7 @@ def test_scripted_onboarding_in_memory(project: Path) -> None:
     (project / "demo.py").write_text("print('hi')\n", encoding="utf-8")
 
     async def go() -> None:
-        _state, server = create_server(project, [])
+        _state, server = create_server(project, [], context="desktop")
         async with Client(server) as client:
             brief = await ok(client, "onboarding")
             assert "Python (1)" in brief and "`pytest`" in brief and "`ruff check .`" in brief
@@ -409,7 +410,7 @@ def test_broken_configuration_is_reported_by_the_tools(project: Path) -> None:
     from serena_memory.mcp.server import create_server
 
     async def go() -> None:
-        _state, server = create_server(project, [])
+        _state, server = create_server(project, [], context="desktop")
         async with Client(server) as client:
             write_config(project / ".serena" / "project.yml", "read_only_memory_patterns: [\n")
             await refused(client, "list_memories", "project.yml", "invalid YAML")

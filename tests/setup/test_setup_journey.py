@@ -86,7 +86,13 @@ def test_vscode_file_with_comments_is_read_and_its_comments_kept(
     assert data["servers"]["docs"]["url"] == "https://example.com//mcp"
     entry = data["servers"]["serena-memory"]
     assert entry["command"] == "serena"
-    assert entry["args"] == ["start-mcp-server", "--project", "${workspaceFolder}"]
+    assert entry["args"] == [
+        "start-mcp-server",
+        "--context",
+        "coding",
+        "--project",
+        "${workspaceFolder}",
+    ]
     assert path.with_name("mcp.json.bak").read_text(encoding="utf-8") == VSCODE_WITH_COMMENTS
 
 

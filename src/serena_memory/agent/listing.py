@@ -23,6 +23,17 @@ from serena_memory.core.store import MemoryListing, MemoryStore
 CORE = "core"
 CHARS_PER_TOKEN = 3.5  # conservative for names: slashes and underscores cut tokens short
 SKIPPED_SHOWN = 10  # entries skipped by the scan, in an answer: a few say what is wrong
+# what the rare parts of an answer mean, said in the answer that has them (not in the
+# tool's description, which every conversation pays for)
+SKIPPED_NOTE = (
+    "'skipped' lists files that look like memories but are not read (a broken link, a link "
+    "leading outside the allowed folders, a file that is not regular), each with its reason; "
+    "tell the user when one of them should be a memory."
+)
+RENAME_JOURNAL_NOTE = (
+    "Changes to memories fail until the user deals with this interrupted rename: tell the "
+    "user what 'rename_journal' says."
+)
 
 
 def estimate_tokens(text: str) -> int:
@@ -241,8 +252,10 @@ def _extras(listing: MemoryListing, budget_tokens: int) -> dict[str, object]:
         extra["skipped"] = shown
         if len(shown) < len(listing.skipped):
             extra["skipped_total"] = len(listing.skipped)
+        extra["skipped_note"] = SKIPPED_NOTE
     if listing.rename_journal:
         extra["rename_journal"] = listing.rename_journal
+        extra["rename_journal_note"] = RENAME_JOURNAL_NOTE
     return extra
 
 

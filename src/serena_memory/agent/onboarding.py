@@ -145,6 +145,16 @@ def onboarding_status(store: MemoryStore) -> OnboardingStatus:
     return status
 
 
+# when to onboard: not in the way of a question, never forgotten
+ONBOARDING_PENDING = (
+    "Onboarding has not been performed for this project (it has no memories yet): the "
+    "`{onboarding}` tool explores it and writes its first memories, so later sessions start "
+    "from them. Do it before you change anything in the project. When the user asked a "
+    "question, answer it first, then onboard; if you don't onboard in this conversation, "
+    "offer it to the user at the end of your answer."
+)
+
+
 # -- the activation message ---------------------------------------------------------------------
 def activation_message(
     store: MemoryStore,
@@ -167,12 +177,7 @@ def activation_message(
         if drift:
             parts.append(drift)
         if onboarding_tool and onboarding_needed(store):
-            parts.append(
-                "Onboarding has not been performed for this project (it has no memories yet). "
-                f"Before working on the task, call the `{T.ONBOARDING}` tool once and follow its "
-                "instructions, so that later sessions start from what you learn now."
-                + _importable(store)
-            )
+            parts.append(ONBOARDING_PENDING.format(onboarding=T.ONBOARDING) + _importable(store))
         from serena_memory.agent.proposal_views import activation_line
 
         review = activation_line(store)
@@ -268,6 +273,8 @@ def _sync_conflicts(store: MemoryStore) -> list[str]:
 
 
 # -- onboarding -----------------------------------------------------------------------------------
+MEMORY_SIZE_BUDGET = 4000  # characters a memory should stay under (split it beyond)
+COMMITTED_FOLDER = ".serena/memories"
 _FIRST_INTRO = (
     "Onboarding: this project has no memories yet. Learn what a newcomer needs to "
     "know about it and store that as memories, so later sessions start from it "
@@ -278,27 +285,43 @@ _RESUMED_INTRO = (
     "missing ones: {missing}."
 )
 _LOOK_WITH_TOOLS = (
-    "Explore with `{list_dir}`, `{find_file}`, `{search_for_pattern}` and `{read_file}` "
-    "(or your own file tools)."
+    "Explore with `{list_dir}`, `{find_file}`, `{search_for_pattern}` and `{read_file}`."
 )
 _LOOK_WITHOUT_TOOLS = "Explore with your own file tools."
+_WHAT_IS_LEFT_TOOL = "`{check_onboarding_performed}` says which are still missing."
+_WHAT_IS_LEFT_AGAIN = "Calling `{onboarding}` again says which are still missing."
+# only where the host changes how commands are written
+_HOST_COMMANDS = {
+    "Windows": " The host is Windows: where a command is written differently there (a "
+    "virtual environment's activation, paths, shell built-ins), give the Windows form too.",
+}
+TELL_THE_USER = (
+    "Then tell the user, in a few lines, which memories you wrote and what each holds; "
+    "that `{committed}` is meant to be committed with the project, so that everyone who "
+    "clones it (and every later session) starts from them, while nothing else of "
+    "`.serena/` needs to be; and that `serena memories check`, run in the project folder, "
+    "checks the references between the memories."
+)
 # the brief's numbered steps; {names} are filled in by onboarding_instructions
 _STEPS = (
     "1. First read `mem:{seed}` with `{read_memory}`. It sets the conventions every "
     "memory follows (names and topics, `mem:NAME` references in backticks, the dense "
     "note style, what is worth writing down). Follow it for everything below.",
     "2. {look} Read only what you need: build and package files, the README, the "
-    "entry points, a test or two; not whole trees. Start from the facts detected "
-    "below. If something essential can't be found, ask the user.",
-    "3. Write these memories with `{write_memory}`, one call each:\n"
+    "contributor docs, the task runner and CI files, the entry points, a test or two; not "
+    "whole trees. Start from the facts detected below and check them against those files. "
+    "If something essential can't be found, ask the user.",
+    "3. Write these memories with `{write_memory}`, one call each, each under "
+    "{budget:,} characters:\n"
     "   - `mem:core`: the entry point. What the project is, a map of its source tree, "
-    "the invariants that hold everywhere, and references to the other memories saying "
-    "when to read each.\n"
+    "the invariants that hold everywhere, references to the other memories saying "
+    "when to read each, and the line: before writing or changing a memory, read "
+    "`mem:{seed}`.\n"
     "   - `mem:tech_stack`: languages, frameworks, build tool, package manager, and the "
     "versions that matter.\n"
-    "   - `mem:suggested_commands`: the commands people actually run here (set up, run, "
-    "test, lint, format), plus everyday commands whose form on {os_name} differs from "
-    "a standard Unix shell. Leave out commands that behave the same everywhere.\n"
+    "   - `mem:suggested_commands`: the commands contributors run here (set up, test, "
+    "lint, format, type check, build, run), as the project's own task runners, docs and "
+    "CI write them; not release, publish or deploy steps.{host}\n"
     "   - `mem:conventions`: code style, naming, typing, docstrings, error handling and "
     "the design patterns this codebase uses.\n"
     "   - `mem:task_completion`: exactly what to run before a task counts as done "
@@ -307,13 +330,11 @@ _STEPS = (
     "one `mem:<module>/core` per module with what is specific to it, referenced from "
     "`mem:core`, rather than one overloaded `mem:core`.",
     "4. The onboarding is done only when these memories exist on disk. A summary in "
-    "the chat is not a memory: call `{write_memory}`. `{check_onboarding_performed}` says "
-    "which are still missing.",
-    "5. At the end, tell the user that `serena memories check`, run in the project "
-    "folder, checks the references between the memories.",
+    "the chat is not a memory: call `{write_memory}`. {what_is_left}",
+    "5. {tell}",
 )
 _BRIEF = (
-    "{intro} The host system is {os_name}.\n\n{steps}\n\n"
+    "{intro}\n\n{steps}\n\n"
     "Facts detected from the project files (verify before relying on them):\n{facts}\n"
 )
 
@@ -325,6 +346,7 @@ def onboarding_instructions(
     status: OnboardingStatus | None = None,
     os_name: str | None = None,
     exploration_tools: bool = True,
+    status_tool: bool = True,
 ) -> str:
     """Our onboarding brief: what to write, in which order, and when the job is done."""
     os_name = os_name or host_os()
@@ -341,22 +363,43 @@ def onboarding_instructions(
         "read_memory": T.READ_MEMORY,
         "write_memory": T.WRITE_MEMORY,
         "check_onboarding_performed": T.CHECK_ONBOARDING_PERFORMED,
+        "onboarding": T.ONBOARDING,
     }
     look = _LOOK_WITH_TOOLS.format(**tools) if exploration_tools else _LOOK_WITHOUT_TOOLS
-    steps = [step.format(seed=seed.name, look=look, os_name=os_name, **tools) for step in _STEPS]
-    return _BRIEF.format(intro=intro, os_name=os_name, steps="\n".join(steps), facts=fact_sheet)
+    left = (_WHAT_IS_LEFT_TOOL if status_tool else _WHAT_IS_LEFT_AGAIN).format(**tools)
+    steps = [
+        step.format(
+            seed=seed.name,
+            look=look,
+            host=_HOST_COMMANDS.get(os_name, ""),
+            budget=MEMORY_SIZE_BUDGET,
+            what_is_left=left,
+            tell=TELL_THE_USER.format(committed=COMMITTED_FOLDER),
+            **tools,
+        )
+        for step in _STEPS
+    ]
+    return _BRIEF.format(intro=intro, steps="\n".join(steps), facts=fact_sheet)
 
 
-def run_onboarding(store: MemoryStore, *, exploration_tools: bool = True) -> str:
-    """Seed the maintenance memory (never overwriting) and return the onboarding brief."""
+def run_onboarding(
+    store: MemoryStore, *, exploration_tools: bool = True, status_tool: bool = True
+) -> str:
+    """Seed the maintenance memory (never overwriting) and return the onboarding brief;
+    once every onboarding memory exists, only that and what is left to tell the user (the
+    brief again would cost thousands of characters and say nothing new)."""
     from serena_memory.agent.project_facts import detect_facts
 
     seed = seed_maintenance(store)
+    status = onboarding_status(store)
+    if status.done:
+        return status.describe() + " " + TELL_THE_USER.format(committed=COMMITTED_FOLDER)
     facts = detect_facts(store.project_root)
     text = onboarding_instructions(
         seed,
         facts.to_markdown(),
-        status=onboarding_status(store),
+        status=status,
         exploration_tools=exploration_tools,
+        status_tool=status_tool,
     )
     return text + "\n" + seed.describe() + "\n"

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from serena_memory.agent import tools as T
+from serena_memory.agent.contexts import CONTEXTS, DEFAULT_CONTEXT
 from serena_memory.cli.common import OneOf, WholeNumber, say
 from serena_memory.core import operation
 
@@ -23,6 +24,7 @@ if TYPE_CHECKING:  # the MCP stack loads only when the server starts
     from serena_memory.setup.http_token import Token
 
 TRANSPORTS = ("stdio", "streamable-http")
+CONTEXT_NAMES = tuple(CONTEXTS)
 PORT = WholeNumber(0, 65535)
 
 
@@ -51,6 +53,16 @@ PORT = WholeNumber(0, 65535)
     metavar="NAME",
     help="A mode on top of base_modes (repeatable): no-memories, no-onboarding, or a "
     "mode file $SERENA_HOME/modes/NAME.yml.",
+)
+@click.option(
+    "--context",
+    type=OneOf(CONTEXT_NAMES),
+    default=DEFAULT_CONTEXT,
+    show_default=True,
+    help="The kind of client: coding (Claude Code, Codex, Cursor, VS Code, Gemini CLI: "
+    "it has file tools of its own, so only the memory and onboarding tools are offered) "
+    "or desktop (Claude Desktop: the read-only file tools list_dir, find_file, "
+    "search_for_pattern and read_file too). `serena setup CLIENT` writes the one that fits.",
 )
 @click.option(
     "--transport",
@@ -92,6 +104,7 @@ def start_mcp_server(
     project: Path | None,
     project_from_cwd: bool,
     modes: tuple[str, ...],
+    context: str,
     transport: str,
     host: str,
     port: int,
@@ -115,7 +128,7 @@ def start_mcp_server(
         raise click.UsageError("give either --project or --project-from-cwd, not both")
     if no_auth and rotate_token:
         raise click.UsageError("give either --no-auth or --rotate-token, not both")
-    state = create_state(project, modes)
+    state = create_state(project, modes, context=context)
     token = None
     if transport != "stdio":
         check_port_free(host, port)  # a start that fails says only why

@@ -78,7 +78,7 @@ def setup(
     elif root is not None and chosen.project_file is not None:
         server = ServerCommand.for_every_clone(chosen)
     else:
-        server = ServerCommand.for_this_install(root)
+        server = ServerCommand.for_this_install(root, chosen)
 
     def warn() -> None:
         for warning in setup_warnings(chosen, server, root):

@@ -23,9 +23,11 @@ from serena_memory.mcp.state import ServerState
 
 def onboarding(state: ServerState) -> str:
     state.require_store()
+    status_tool = T.CHECK_ONBOARDING_PERFORMED
+    asks = status_tool if state.enabled(status_tool.name) else T.ONBOARDING
     return (
         f"Onboard this project: call the `{T.ONBOARDING}` tool and follow the instructions it "
-        f"returns, step by step, until `{T.CHECK_ONBOARDING_PERFORMED}` reports nothing missing. "
+        f"returns, step by step, until `{asks}` reports nothing missing. "
         "Then tell me which memories you wrote."
     )
 

@@ -131,9 +131,8 @@ def _listing(offered: dict[str, tuple[ToolDeclaration, Tool]]) -> types.ListTool
                 name=declared.name,
                 title=declared.title,
                 description=declared.description,
-                input_schema=tool.parameters,
+                input_schema=without_titles(tool.parameters),
                 annotations=types.ToolAnnotations(
-                    title=declared.title,
                     read_only_hint=declared.read_only,
                     destructive_hint=None if declared.read_only else declared.destructive,
                     open_world_hint=False,
@@ -142,6 +141,25 @@ def _listing(offered: dict[str, tuple[ToolDeclaration, Tool]]) -> types.ListTool
             for declared, tool in offered.values()
         ]
     )
+
+
+def without_titles(schema: Any) -> Any:
+    """A JSON schema without the titles pydantic derives from names ("Memory Name" for
+    memory_name): every client shows the name already, and every conversation pays for
+    each character of the listing. Property names are kept, whatever they are called."""
+    if isinstance(schema, list):
+        return [without_titles(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {}
+    for key, value in schema.items():
+        if key == "title" and isinstance(value, str):
+            continue
+        if key in ("properties", "$defs", "definitions") and isinstance(value, dict):
+            out[key] = {name: without_titles(sub) for name, sub in value.items()}
+        else:
+            out[key] = without_titles(value)
+    return out
 
 
 def _tool_caller(state: ServerState, offered: dict[str, tuple[ToolDeclaration, Tool]]) -> Any:
@@ -243,9 +261,12 @@ def create_server(
     *,
     home: Path | None = None,
     use_default_project: bool = True,
+    context: str | None = None,
 ) -> tuple[ServerState, Server[Any]]:
     """The state and the server built on it (see `state.create_state`)."""
-    state = create_state(project, modes, home=home, use_default_project=use_default_project)
+    state = create_state(
+        project, modes, home=home, use_default_project=use_default_project, context=context
+    )
     return state, build_server(state)
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from serena_memory.agent import tools as T
+from serena_memory.agent.contexts import ClientContext, load_context
 from serena_memory.agent.modes import Mode, excluded_tools
 from serena_memory.core.config import load_global_config, serena_home
 from serena_memory.core.discovery import ProjectChoice, discover_project
@@ -55,11 +56,13 @@ class ServerState:
         *,
         home: Path | None = None,
         allow_activation: bool = False,
+        context: ClientContext | None = None,
     ) -> None:
         self.home = home
         self.modes = modes
+        self.context = context or load_context(None)
         self.allow_activation = allow_activation or project is None
-        self.excluded = excluded_tools(modes)
+        self.excluded = excluded_tools(modes) | self.context.excluded_tools
         self.store: MemoryStore | None = None
         # Called after a tool that may have changed memories (automatic sync hooks in here)
         self.after_write: Callable[[], None] | None = None
@@ -140,9 +143,11 @@ def create_state(
     *,
     home: Path | None = None,
     use_default_project: bool = True,
+    context: str | None = None,
 ) -> ServerState:
-    """Resolve modes and project; raises MemoryStoreError (with a message for the user) when
-    start-up can't go on. Imports nothing of the SDK."""
+    """Resolve modes, context (`agent.contexts`; None: the default) and project; raises
+    MemoryStoreError (with a message for the user) when start-up can't go on. Imports
+    nothing of the SDK."""
     from serena_memory.agent.modes import resolve_modes
 
     global_config = load_global_config(home)
@@ -153,6 +158,12 @@ def create_state(
     else:
         choice = default_project(home=home) if use_default_project else None
     root = None if choice is None else choice.root
-    state = ServerState(root, active_modes, home=home, allow_activation=not explicit)
+    state = ServerState(
+        root,
+        active_modes,
+        home=home,
+        allow_activation=not explicit,
+        context=load_context(context),
+    )
     state.choice = choice
     return state

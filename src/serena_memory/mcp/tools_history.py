@@ -22,14 +22,10 @@ MAX_ENTRIES = 50
 def memory_history(
     state: ServerState,
     memory_name: MemoryName,
-    since: Annotated[
-        str, Field(description="Only changes since then, e.g. '2h', '3 days ago'; '' for all.")
-    ] = "",
+    since: Annotated[str, Field(description="e.g. '2h', '3 days ago'.")] = "",
 ) -> str:
-    """List the recorded changes of a memory, newest first, across its renames: the
-    revision, when, through what and by whom (an agent's MCP client, a person on the
-    command line or the dashboard, or 'external' for an editor). Use it to find the text a
-    memory had before a change that lost something, then restore_memory."""
+    """A memory's recorded changes, newest first: to find the revision before a change that
+    lost something, for restore_memory."""
     store = state.require_store()
     name = normalize_name(memory_name)
     entries = MemoryHistory(store).entries(name, parse_when(since) if since else None)
@@ -50,16 +46,10 @@ def restore_memory(
     state: ServerState,
     memory_name: MemoryName,
     revision: Annotated[
-        str,
-        Field(
-            description="The revision from memory_history to go back to; '' for the text "
-            "before the memory's latest change (which brings back a deleted memory)."
-        ),
+        str, Field(description="From memory_history; '': before the latest change.")
     ] = "",
 ) -> str:
-    """Bring back an earlier text of a memory, e.g. to undo an edit or a consolidation that
-    dropped a fact, or a deletion. The restore is itself recorded as a new change, so it
-    can be undone too. Read-only memories can't be restored."""
+    """Bring back an earlier text of a memory, or a deleted memory, to undo a change."""
     store = state.require_store()
     name = normalize_name(memory_name)
     return MemoryHistory(store).restore(name, revision or None).summary()

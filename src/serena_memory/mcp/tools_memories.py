@@ -17,32 +17,17 @@ from serena_memory.mcp.tool_declaration import ToolDeclaration
 
 MemoryName = Annotated[
     str,
-    Field(
-        description="The memory name, e.g. 'core' or 'auth/login'; a leading 'mem:' and a "
-        "trailing '.md' are accepted."
-    ),
+    Field(description="e.g. 'core' or 'auth/login'."),
 ]
 
 
 def list_memories(
     state: ServerState,
-    topic: Annotated[
-        str, Field(description="Only this topic, e.g. 'auth' or 'global'; '' for all.")
-    ] = "",
-    page: Annotated[
-        int, Field(description="Which page, when the answer says there are several.", ge=1)
-    ] = 1,
+    topic: Annotated[str, Field(description="Only this topic, e.g. 'auth' or 'global'.")] = "",
+    page: Annotated[int, Field(ge=1)] = 1,
 ) -> str:
-    """List the names of the memories: this project's and the global ones (shared by all
-    projects, names starting with 'global/'). Pass a topic such as 'auth' or 'global' to
-    list only that part. Returns JSON {"memories": [...], "read_only_memories": [...]};
-    read-only memories can be read but not changed. When there are too many names for one
-    answer, it lists the memories directly in the topic and the topics below it with their
-    counts ("topics"), and "note" says how to go further (a topic, the next page, or
-    search_memories). "skipped" lists entries that look like memories but are not read
-    (a broken link, a link leading outside the allowed folders, a file that is not
-    regular), each with its reason. "rename_journal", when present, says why changes will fail until
-    the user deals with an interrupted rename's journal: tell the user."""
+    """List the memory names (the project's, and the global ones under 'global/'), or one
+    topic's: when the names you were given may be out of date or were cut short."""
     from serena_memory.agent.listing import listing_answer
 
     return listing_answer(
@@ -51,11 +36,8 @@ def list_memories(
 
 
 def read_memory(state: ServerState, memory_name: MemoryName) -> str:
-    """Read a memory whose name suggests it is relevant to the task at hand. Memories refer
-    to each other as `mem:NAME`; follow a reference when its text says it applies. Don't
-    read memories just in case. When the memory mentions files or folders that are missing
-    or moved in the code now, the answer ends with a note naming them: don't act on those
-    mentions without checking the code."""
+    """Read a memory whose name suggests it matters for the task; follow the `mem:NAME`
+    references inside when their text says they apply."""
     from serena_memory.integrity.service import drift_note
 
     store = state.require_store()
@@ -72,47 +54,45 @@ def read_memory(state: ServerState, memory_name: MemoryName) -> str:
 def write_memory(
     state: ServerState,
     memory_name: MemoryName,
-    content: Annotated[str, Field(description="The whole memory, Markdown (UTF-8).")],
+    content: Annotated[str, Field(description="Markdown; refer to other memories as `mem:NAME`.")],
     max_chars: Annotated[
-        int,
-        Field(
-            description="Refuse content longer than this many characters; -1 means the "
-            "configured default (default_max_tool_answer_chars)."
-        ),
+        int, Field(description="Refuse content longer than this; -1: the server's limit.")
     ] = -1,
 ) -> str:
-    """Create or replace a memory: Markdown with knowledge about this project that is
-    stable, not obvious from the code, and costly to find out again. Give it a meaningful
-    name; use '/' to put it in a topic (e.g. 'auth/login'). Use the 'global/' prefix only
-    when the user asks for a memory shared by all projects. Refer to other memories as
-    `mem:NAME` inside backticks, saying when to read them."""
+    """Create or replace a memory when you learn something stable, non-obvious and costly
+    to find out again. '/' makes topics ('auth/login'); 'global/' only when the user asks
+    for a memory shared by all projects."""
     store = state.require_store()
     if proposals.proposing(store):
         return proposals.propose_write(store, memory_name, content, max_chars).told()
     result = store.write(memory_name, content, max_chars=max_chars)
     how = "created" if result.created else "replaced"
-    return f"Memory '{result.name}' written ({how}, {result.chars} characters)."
+    return f"Memory '{result.name}' written ({how}, {result.chars} characters)." + _over_budget(
+        result.chars
+    )
+
+
+def _over_budget(chars: int) -> str:
+    """Said when a memory grew past the size the conventions keep memories under."""
+    from serena_memory.agent.onboarding import MEMORY_SIZE_BUDGET
+
+    if chars <= MEMORY_SIZE_BUDGET:
+        return ""
+    return (
+        f" It is longer than the {MEMORY_SIZE_BUDGET:,} characters a memory should stay "
+        "under: split it by subject, with a `mem:` reference to each part."
+    )
 
 
 def edit_memory(
     state: ServerState,
     memory_name: MemoryName,
-    needle: Annotated[str, Field(description="The text, or regex, to replace.")],
-    repl: Annotated[str, Field(description="The replacement, inserted as given.")],
-    mode: Annotated[
-        Literal["literal", "regex"],
-        Field(description="'literal' (exact text) or 'regex' (Python regular expression)."),
-    ],
-    allow_multiple_occurrences: Annotated[
-        bool,
-        Field(description="Replace every match instead of refusing when there are several."),
-    ] = False,
+    needle: Annotated[str, Field(description="Exact text, or a Python regex (DOTALL).")],
+    repl: Annotated[str, Field(description="Inserted as given; in regex mode $!1 is group 1.")],
+    mode: Literal["literal", "regex"],
+    allow_multiple_occurrences: bool = False,
 ) -> str:
-    """Change part of a memory by replacing text, instead of rewriting it whole. In
-    'literal' mode the needle is matched exactly; in 'regex' mode it is a Python regular
-    expression (MULTILINE and DOTALL on). The replacement is inserted as given, except that
-    in regex mode $!1, $!2 ... insert the matched groups. A needle that matches nothing, or
-    several places without allow_multiple_occurrences, is an error."""
+    """Replace part of a memory, instead of rewriting it whole."""
     store = state.require_store()
     if proposals.proposing(store):
         proposal, count = proposals.propose_edit(
@@ -126,8 +106,8 @@ def edit_memory(
 
 
 def delete_memory(state: ServerState, memory_name: MemoryName) -> str:
-    """Delete a memory. Only do this when the user asked for it or agreed to it; prefer
-    editing a memory that is partly outdated."""
+    """Delete a memory, only when the user asked or agreed; edit one that is partly
+    outdated instead."""
     store = state.require_store()
     if proposals.proposing(store):
         proposal = proposals.propose_delete(store, memory_name)
@@ -143,15 +123,11 @@ def delete_memory(state: ServerState, memory_name: MemoryName) -> str:
 
 def rename_memory(
     state: ServerState,
-    old_name: Annotated[str, Field(description="The current name.")],
-    new_name: Annotated[
-        str, Field(description="The new name; 'global/...' moves it to the global scope.")
-    ],
+    old_name: str,
+    new_name: str,
 ) -> str:
-    """Rename or move a memory: to another topic, or between the project and 'global/'.
-    Every `mem:OLD_NAME` reference in the other memories is rewritten to the new name; the
-    answer says how many and which read-only memories were left alone. Use this instead of
-    writing a copy and deleting the original."""
+    """Rename or move a memory (to a topic, or to or from 'global/'): the `mem:` references
+    to it are rewritten, unlike a copy and a delete."""
     store = state.require_store()
     if proposals.proposing(store):
         return proposals.propose_rename(store, old_name, new_name).told()

@@ -14,15 +14,14 @@ from serena_memory.mcp.tool_declaration import ToolDeclaration
 
 
 def onboarding(state: ServerState) -> str:
-    """Call this once, when the project has no memories yet (the activation message says
-    so). It prepares the memory conventions and returns instructions for exploring the
-    project and writing its first memories, with facts detected from the project's
-    files."""
+    """Write a project's first memories: the instructions say when. Returns what to look at
+    and write, with facts detected from the project; again, what is left."""
     from serena_memory.agent.onboarding import run_onboarding
 
     return run_onboarding(
         state.require_store(),
         exploration_tools=all(state.enabled(t) for t in EXPLORATION_TOOLS),
+        status_tool=state.enabled(T.CHECK_ONBOARDING_PERFORMED.name),
     )
 
 
@@ -35,20 +34,15 @@ def check_onboarding_performed(state: ServerState) -> str:
 
 
 def initial_instructions(state: ServerState) -> str:
-    """Call this first if this server's instructions were not shown to you: returns them
-    (the names of the project's memories, whether onboarding is needed, and the project's
-    own instructions)."""
+    """The server's instructions (memory names, onboarding), if you were not shown them."""
     return state.instructions()
 
 
 def activate_project(
     state: ServerState,
-    project: Annotated[
-        str, Field(description="Path of the project folder (absolute, or '~/...').")
-    ],
+    project: Annotated[str, Field(description="Folder path.")],
 ) -> str:
-    """Make the project in the given folder the active one. The answer lists the names of
-    its memories and what to do with them; call this before using the other tools."""
+    """Make the project in this folder the active one; the answer names its memories."""
     return state.activate(project)
 
 

@@ -14,29 +14,12 @@ from serena_memory.mcp.tool_declaration import ToolDeclaration
 
 def search_memories(
     state: ServerState,
-    query: Annotated[
-        str,
-        Field(
-            description="What you are looking for, in plain words (e.g. 'how are refunds "
-            "retried'); a `mem:NAME` in it puts that memory first."
-        ),
-    ],
-    topic: Annotated[
-        str | None, Field(description="Only this topic and its sub-topics, e.g. 'billing'.")
-    ] = None,
-    scope: Annotated[
-        Literal["all", "project", "global"],
-        Field(description="'project', 'global' (shared by all projects) or 'all'."),
-    ] = "all",
-    max_results: Annotated[
-        int, Field(description="How many memories to return at most (1 to 100).", ge=1, le=100)
-    ] = 10,
+    query: Annotated[str, Field(description="Plain words, e.g. 'how refunds are retried'.")],
+    topic: str | None = None,
+    scope: Literal["all", "project", "global"] = "all",
+    max_results: Annotated[int, Field(ge=1, le=100)] = 10,
 ) -> str:
-    """Find the memories about a subject when their names don't tell which to read, or
-    when there are too many to list. Ask for what you need in your own words: memories are
-    ranked by the words they share with the query (name first, then headings, then text)
-    and by similar meaning. Each hit gives the name, why it matched and up to three
-    matching lines with their numbers; read the ones that matter with read_memory."""
+    """Find memories by subject when their names don't say which to read."""
     from serena_memory.search.hits import format_hits
     from serena_memory.search.index import search_memories as search
 

@@ -59,15 +59,16 @@ class ServerCommand:
     env: tuple[tuple[str, str], ...] = ()
 
     @classmethod
-    def for_this_install(cls, project: Path | None) -> ServerCommand:
+    def for_this_install(cls, project: Path | None, client: Client) -> ServerCommand:
         """The ``serena`` script next to the running interpreter (so the entry keeps working
-        whatever PATH the client has); ``python -m`` where there is no such script."""
+        whatever PATH the client has); ``python -m`` where there is no such script. It
+        names the client's context, so the client is handed the tools it lacks."""
         script = Path(sys.executable).parent / ("serena.exe" if os.name == "nt" else "serena")
         prefix: tuple[str, ...] = ()
         command = str(script)
         if not script.is_file():
             command, prefix = sys.executable, ("-m", "serena_memory.cli")
-        args: tuple[str, ...] = (*prefix, "start-mcp-server")
+        args: tuple[str, ...] = (*prefix, "start-mcp-server", "--context", client.context)
         if project is not None:
             args = (*args, "--project", str(project))
         return cls(command, args, _forwarded_env())
@@ -76,7 +77,8 @@ class ServerCommand:
     def for_every_clone(cls, client: Client) -> ServerCommand:
         """For a project's shared file: `serena` from the PATH, the project found from where
         the client starts the server (or named by the client's own variable)."""
-        return cls("serena", ("start-mcp-server", *client.shared_project_args), _forwarded_env())
+        args = ("start-mcp-server", "--context", client.context, *client.shared_project_args)
+        return cls("serena", args, _forwarded_env())
 
 
 def _forwarded_env() -> tuple[tuple[str, str], ...]:
@@ -128,6 +130,8 @@ class Client:
     # how an entry in the project's shared file finds the project
     shared_project_args: tuple[str, ...] = ("--project-from-cwd",)
     comments: bool = False  # its JSON file may hold comments (JSON with comments)
+    # which tools it is handed (agent/contexts.py): coding clients have file tools of their own
+    context: str = "coding"
 
     def config_file(self, project: Path | None) -> Path:
         if project is not None and self.project_file is not None:
@@ -185,6 +189,7 @@ CLIENTS: dict[str, Client] = {
             project_file=None,
             servers_key="mcpServers",
             http_type=None,
+            context="desktop",
         ),
         Client(
             "cursor",

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from serena_memory.cli.common import OneOf
+
+if TYPE_CHECKING:  # the setup code loads only when the command runs
+    from serena_memory.setup.clients import Client, HttpServer, ServerCommand
 
 CLIENT_KEYS = ("claude-code", "claude-desktop", "cursor", "codex", "vscode")
 
@@ -57,28 +61,11 @@ def setup(
     comments for VS Code) or TOML is refused untouched. SERENA_HOME, when set, is passed
     on to the server.
     """
-    from serena_memory.setup.clients import (
-        CLIENTS,
-        HttpServer,
-        ServerCommand,
-        render_entry,
-        setup_client,
-        setup_warnings,
-    )
+    from serena_memory.setup.clients import CLIENTS, render_entry, setup_client, setup_warnings
 
     chosen = CLIENTS[client]
     root = project.resolve() if project is not None else None
-    server: ServerCommand | HttpServer
-    if url is not None:
-        from serena_memory.setup.http_token import server_token
-
-        server = HttpServer.checked(url, None if no_auth else server_token().value)
-    elif no_auth:
-        raise click.UsageError("--no-auth goes with --url")
-    elif root is not None and chosen.project_file is not None:
-        server = ServerCommand.for_every_clone(chosen)
-    else:
-        server = ServerCommand.for_this_install(root, chosen)
+    server = _server(chosen, root, url, no_auth)
 
     def warn() -> None:
         for warning in setup_warnings(chosen, server, root):
@@ -106,3 +93,21 @@ def setup(
             ".mcp.json: approve serena-memory there."
         )
     click.echo(f"Restart {chosen.label} (or reload its MCP servers) to use it.")
+
+
+def _server(
+    chosen: Client, root: Path | None, url: str | None, no_auth: bool
+) -> ServerCommand | HttpServer:
+    """What the entry starts or connects to: the HTTP server at ``url``, the command every
+    clone of the project runs, or this install's command."""
+    from serena_memory.setup.clients import HttpServer, ServerCommand
+
+    if url is not None:
+        from serena_memory.setup.http_token import server_token
+
+        return HttpServer.checked(url, None if no_auth else server_token().value)
+    if no_auth:
+        raise click.UsageError("--no-auth goes with --url")
+    if root is not None and chosen.project_file is not None:
+        return ServerCommand.for_every_clone(chosen)
+    return ServerCommand.for_this_install(root, chosen)

@@ -218,9 +218,22 @@ def apply_plan(
         result.created = list(to_create)
         result.linked = list(links)
         return result
+    _write(store, result, to_create, links, allow_secret)
+    return result
+
+
+def _write(
+    store: MemoryStore,
+    result: ImportResult,
+    to_create: dict[str, str],
+    links: dict[str, str],
+    allow_secret: bool,
+) -> None:
+    """Create the memories and their links as one history entry, and say how to undo it."""
     for name in to_create:
         if not store.exists(name):
             N.check_portable(name)
+    plan = result.plan
     summary = f"Import {plan.format} from {plan.source}"
     created = store.create_many(to_create, summary, allow_secret=allow_secret, appended=links)
     result.created = created
@@ -232,7 +245,6 @@ def apply_plan(
     for name in to_create:
         if name not in created:
             result.skipped.append((name, "a memory of that name appeared during the import"))
-    return result
 
 
 def _usable(

@@ -56,7 +56,7 @@ def test_configured_tools_answer_only_the_kinds_nothing_else_answers(tmp_path: P
     files(
         tmp_path,
         {
-            "pyproject.toml": '[tool.pytest.ini_options]\n[tool.black]\n[tool.ruff]\n'
+            "pyproject.toml": "[tool.pytest.ini_options]\n[tool.black]\n[tool.ruff]\n"
             '[tool.mypy]\nfiles = ["x"]\n',
             "x/__init__.py": "",
         },

@@ -33,6 +33,7 @@ _WRAPPERS = {
     ("uv", "run"), ("poetry", "run"), ("pdm", "run"), ("pipenv", "run"), ("bundle", "exec"),
     ("pnpm", "exec"), ("yarn", "exec"), ("npm", "exec"), ("python", "-m"), ("python3", "-m"),
 }  # fmt: skip
+_RUNS_NEXT = frozenset({"npx", "bunx", "pnpx"})
 _UV_VALUE_OPTIONS = frozenset({"--group", "--only-group", "--with", "--python", "-p",
                                "--directory", "--extra", "--package", "--env-file"})  # fmt: skip
 # a tool's own words: (first word, second word or "") -> kind
@@ -55,7 +56,7 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("uv", "sync"): "setup", ("npm", "ci"): "setup", ("npm", "install"): "setup",
     ("pnpm", "install"): "setup", ("yarn", "install"): "setup", ("bun", "install"): "setup",
     ("bundle", "install"): "setup", ("poetry", "install"): "setup", ("pdm", "install"): "setup",
-    ("go", "mod"): "setup",
+    ("go", "mod"): "setup", ("npm", "test"): "test", ("npm", "start"): "run",
 }  # fmt: skip
 # runners whose next word is a task name: (first word, second word or "")
 _RUNNERS = {("make", ""), ("just", ""), ("task", ""), ("rake", ""), ("npm", "run"),
@@ -68,8 +69,8 @@ _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
 
 def unwrap(words: list[str]) -> list[str]:
     """The command behind ``uv run``, ``poetry run``, ``bundle exec``, ``python -m``..."""
-    while len(words) > 2 and (words[0], words[1]) in _WRAPPERS:
-        words = words[2:]
+    while len(words) > 1 and ((words[0], words[1]) in _WRAPPERS or words[0] in _RUNS_NEXT):
+        words = words[1:] if words[0] in _RUNS_NEXT else words[2:]
         while words and words[0].startswith("-"):
             option = words.pop(0)
             if option in _UV_VALUE_OPTIONS and words:

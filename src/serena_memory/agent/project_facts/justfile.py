@@ -9,7 +9,8 @@ from serena_memory.agent.project_facts.names import offer_tasks
 
 JUSTFILES = ("justfile", "Justfile", ".justfile", "JUSTFILE")
 MAX_LINE = 500
-_RECIPE = re.compile(r"^@?([A-Za-z_][A-Za-z0-9_\-]*)([^:]*):(?!=)")
+# the name is matched whole (the lookahead), so a line without a colon fails in linear time
+_RECIPE = re.compile(r"^@?([A-Za-z_][A-Za-z0-9_\-]*)(?![A-Za-z0-9_\-])([^:]*):(?!=)")
 _KEYWORDS = frozenset({"alias", "set", "export", "import", "mod", "unexport"})
 
 
@@ -18,7 +19,7 @@ def recipes(text: str) -> list[str]:
     found: list[str] = []
     private = False
     for line in text.splitlines():
-        if len(line) > MAX_LINE or not line or line[0] in " \t#":
+        if len(line) > MAX_LINE or not line or line[0] in " \t#" or ":" not in line:
             continue
         if line.startswith("["):
             private = private or "private" in line

@@ -172,3 +172,11 @@ def test_gitlab_and_travis_scripts(tmp_path: Path) -> None:
     assert sheet.commands["setup"] == ["pip install -e ."]
     assert sheet.commands["test"] == ["pytest"]
     assert "twine" not in sheet.to_markdown()
+
+
+def test_cis_installs_only_when_the_project_names_no_setup(tmp_path: Path) -> None:
+    step = "      - run: uv sync --group docs\n"
+    root = workflows(tmp_path, {"ci.yml": f"on: [push]\njobs:\n  t:\n    steps:\n{step}"})
+    assert detect_facts(root).commands["setup"] == ["uv sync --group docs"]
+    (root / "uv.lock").write_text("", encoding="utf-8")
+    assert detect_facts(root).commands["setup"] == ["uv sync"]

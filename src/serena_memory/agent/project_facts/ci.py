@@ -62,7 +62,10 @@ def read_ci(project: Project) -> None:
 
 
 def _is_new(sheet: FactSheet, kind: str, line: str) -> bool:
-    """Not a spelling of a command offered already, and room left for CI in the kind."""
+    """Not a spelling of a command offered already, and room left for CI in the kind (CI's
+    installs only when the project names none: CI's are often for one job's needs)."""
+    if kind == "setup" and sheet.has("setup"):
+        return False
     known = {canonical(command) for command in sheet.offered()}
     from_ci = [c for c in sheet.commands.get(kind, []) if sheet.sources.get(c) == CI]
     return canonical(line) not in known and len(from_ci) < MAX_CI_PER_KIND

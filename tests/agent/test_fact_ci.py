@@ -37,6 +37,8 @@ from serena_memory.agent.project_facts.names import classify_name
         ("bundle exec rake", None),  # the default task: its kind is not known
         ("bundle exec rubocop", "lint"),
         ("scripts/check", "lint"),
+        ("uv run bash scripts/test.sh", "test"),
+        ("bash -c 'make test'", None),
         ("mypy src", "typecheck"),
         ("uv run pre-commit run --all-files", "lint"),
         # never a contributor's everyday command

@@ -33,6 +33,7 @@ _WRAPPERS = {
     ("uv", "run"), ("poetry", "run"), ("pdm", "run"), ("pipenv", "run"), ("bundle", "exec"),
     ("pnpm", "exec"), ("yarn", "exec"), ("npm", "exec"), ("python", "-m"), ("python3", "-m"),
 }  # fmt: skip
+_SCRIPT_FOLDERS = ("scripts/", "script/", "./scripts/", "./script/")
 _RUNS_NEXT = frozenset({"npx", "bunx", "pnpx"})
 _UV_VALUE_OPTIONS = frozenset({"--group", "--only-group", "--with", "--python", "-p",
                                "--directory", "--extra", "--package", "--env-file"})  # fmt: skip
@@ -96,6 +97,8 @@ def classify_command(line: str) -> str | None:
     if len(line) > MAX_COMMAND_CHARS or _CI_VARIABLE.search(line) or is_never_line(line):
         return None
     words = unwrap(_without_environment(line.split()))
+    if len(words) > 1 and words[0] in ("bash", "sh") and words[1].startswith(_SCRIPT_FOLDERS):
+        words = words[1:]  # `bash scripts/test.sh` runs the project's script
     if not words or words[0] in _PLUMBING:
         return None
     return _words_kind(words)
@@ -110,7 +113,7 @@ def _without_environment(words: list[str]) -> list[str]:
 
 def _words_kind(words: list[str]) -> str | None:
     first = words[0].removeprefix("./")
-    if first.startswith(("scripts/", "script/")):
+    if first.startswith(_SCRIPT_FOLDERS):
         return classify_name(first.rsplit("/", 1)[-1])
     second = words[1] if len(words) > 1 else ""
     if first in ("tox", "nox"):

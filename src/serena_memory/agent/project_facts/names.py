@@ -47,11 +47,10 @@ def words(name: str) -> list[str]:
 
 def is_never(name: str) -> bool:
     """Whether the name says release, publish, deploy or another maintainer's task."""
-    return (
-        any(word in NEVER for word in words(name))
-        or "pre-commit" in name.lower()
-        and ("update" in name.lower() or "autoupdate" in name.lower())
-    )
+    lowered = name.lower()
+    if any(word in NEVER for word in words(lowered)):
+        return True
+    return "pre-commit" in lowered and "update" in lowered  # `pre-commit autoupdate`
 
 
 def classify_name(name: str) -> str | None:

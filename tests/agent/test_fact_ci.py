@@ -182,3 +182,13 @@ def test_cis_installs_only_when_the_project_names_no_setup(tmp_path: Path) -> No
     assert detect_facts(root).commands["setup"] == ["uv sync --group docs"]
     (root / "uv.lock").write_text("", encoding="utf-8")
     assert detect_facts(root).commands["setup"] == ["uv sync"]
+
+
+def test_cis_form_with_more_options_of_an_offered_command_is_not_repeated(tmp_path: Path) -> None:
+    step = (
+        "      - run: uv run --locked --group pre-commit pre-commit run"
+        " --show-diff-on-failure --all-files\n"
+    )
+    root = workflows(tmp_path, {"ci.yml": f"on: [push]\njobs:\n  t:\n    steps:\n{step}"})
+    (root / ".pre-commit-config.yaml").write_text("repos: []\n", encoding="utf-8")
+    assert detect_facts(root).commands["lint"] == ["pre-commit run --all-files"]

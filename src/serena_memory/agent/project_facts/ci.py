@@ -18,7 +18,7 @@ from serena_memory.agent.project_facts.commands import canonical, classify_comma
 from serena_memory.agent.project_facts.files import Project, table, walk
 from serena_memory.agent.project_facts.languages import CI_FILES
 from serena_memory.agent.project_facts.names import words
-from serena_memory.agent.project_facts.sheet import CI, FactSheet
+from serena_memory.agent.project_facts.sheet import CI, FactSheet, plain_words
 
 MAX_CI_COMMANDS = 8
 MAX_CI_PER_KIND = 2
@@ -66,9 +66,15 @@ def _is_new(sheet: FactSheet, kind: str, line: str) -> bool:
     installs only when the project names none: CI's are often for one job's needs)."""
     if kind == "setup" and sheet.has("setup"):
         return False
-    known = {canonical(command) for command in sheet.offered()}
+    known = {_key(command) for command in sheet.offered()}
     from_ci = [c for c in sheet.commands.get(kind, []) if sheet.sources.get(c) == CI]
-    return canonical(line) not in known and len(from_ci) < MAX_CI_PER_KIND
+    return _key(line) not in known and len(from_ci) < MAX_CI_PER_KIND
+
+
+def _key(command: str) -> tuple[str, ...]:
+    """What a command runs, whatever its spelling and options: CI's ``pre-commit run
+    --show-diff-on-failure --all-files`` is the ``pre-commit run --all-files`` offered."""
+    return tuple(plain_words(canonical(command)))
 
 
 def _lines(project: Project, rel: str) -> Iterator[str]:

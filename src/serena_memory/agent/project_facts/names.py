@@ -32,7 +32,7 @@ _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
                         "shellcheck", "precommit", "pre-commit", "spotlesscheck"})),
     ("test", frozenset({"test", "tests", "spec", "specs", "e2e", "unit", "integration",
                         "coverage", "cov", "itest", "testing", "pytest", "jest", "vitest"})),
-    ("setup", frozenset({"install", "setup", "bootstrap", "deps", "init", "sync", "develop"})),
+    ("setup", frozenset({"install", "setup", "bootstrap", "deps", "init", "develop"})),
     ("build", frozenset({"build", "compile", "bundle", "assemble"})),
     ("run", frozenset({"start", "dev", "serve", "server", "run", "preview", "play", "watch"})),
 )  # fmt: skip

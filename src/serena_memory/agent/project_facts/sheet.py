@@ -21,7 +21,7 @@ MAX_CI_FILES_SHOWN = 6
 CI = "CI"
 
 
-def _plain(command: str) -> list[str]:
+def plain_words(command: str) -> list[str]:
     """A command without its options (``cargo clippy --all-targets -- -D warnings`` is
     ``cargo clippy``), to tell the usual command from a narrower form of it."""
     words = command.split()
@@ -55,7 +55,7 @@ class FactSheet:
 
     def add_default(self, kind: str, command: str, source: str) -> None:
         """The ecosystem's usual command, unless the kind has it already, maybe with options."""
-        if all(_plain(known) != _plain(command) for known in self.commands.get(kind, [])):
+        if all(plain_words(known) != plain_words(command) for known in self.commands.get(kind, [])):
             self.add(kind, command, source)
 
     def has(self, kind: str) -> bool:

@@ -61,6 +61,13 @@ def test_list_dir_honours_gitignore_at_every_level(repo: Path) -> None:
     ]
 
 
+def test_a_gitignore_line_git_skips_is_skipped_not_an_error(tmp_path: Path) -> None:
+    (tmp_path / ".gitignore").write_text("!\n*.log\n", encoding="utf-8")
+    (tmp_path / "a.py").write_text("", encoding="utf-8")
+    (tmp_path / "b.log").write_text("", encoding="utf-8")
+    assert E.list_dir(tmp_path, ".", recursive=False)["files"] == [".gitignore", "a.py"]
+
+
 def test_paths_are_confined_to_the_project(repo: Path, tmp_path: Path) -> None:
     (tmp_path / "outside.txt").write_text("private\n")
     for bad in ["../outside.txt", "/etc/passwd", str(tmp_path / "outside.txt"), "src/../../x"]:

@@ -39,14 +39,34 @@ def test_python_project(tmp_path: Path) -> None:
     sheet = detect_facts(tmp_path)
     assert sheet.languages == [("Python", 3), ("Shell", 1)]
     assert ("pyproject.toml", "Python project metadata") in sheet.build_files
-    assert sheet.commands["test"][:1] == ["uv run pytest"]
-    assert "uv run ruff check ." in sheet.commands["lint"]
-    assert "uv run mypy ." in sheet.commands["lint"]
+    assert sheet.commands["setup"] == ["uv sync"]
+    # the project's own tasks are offered; no generic guess where they answer
+    assert sheet.commands["test"] == ["hatch run test"]
+    assert sheet.commands["lint"] == ["hatch run lint"]
+    # ruff is configured and nothing formats: its formatter is the configured tool
+    assert sheet.commands["format"] == ["uv run ruff format"]
+    # [tool.mypy] names no files: `mypy .` would be a guess, so nothing is offered
+    assert sheet.commands["typecheck"] == []
     assert "uv run xcli" in sheet.commands["run"]
-    assert "hatch run test" in sheet.commands["test"]
-    assert "hatch run lint" in sheet.commands["lint"]
     text = sheet.to_markdown()
-    assert "Python (3), Shell (1)" in text and "`uv run pytest`" in text
+    assert "Python (3), Shell (1)" in text and "- Test: `hatch run test`." in text
+
+
+def test_configured_tools_answer_only_the_kinds_nothing_else_answers(tmp_path: Path) -> None:
+    files(
+        tmp_path,
+        {
+            "pyproject.toml": "[tool.pytest.ini_options]\n[tool.black]\n[tool.ruff]\n"
+            '[tool.mypy]\nfiles = ["x"]\n',
+            "x/__init__.py": "",
+        },
+    )
+    sheet = detect_facts(tmp_path)
+    assert sheet.commands["test"] == ["pytest"]
+    assert sheet.commands["lint"] == ["ruff check"]
+    assert sheet.commands["format"] == ["black ."]
+    assert sheet.commands["typecheck"] == ["mypy"]
+    assert sheet.commands["setup"] == ["pip install -e ."]
 
 
 def test_node_project_uses_the_lock_files_tool(tmp_path: Path) -> None:
@@ -54,7 +74,8 @@ def test_node_project_uses_the_lock_files_tool(tmp_path: Path) -> None:
         tmp_path,
         {
             "package.json": '{"scripts": {"test": "vitest", "lint": "eslint .", "dev": "vite",'
-            ' "build": "vite build", "pretest": "x", "typecheck": "tsc"}}',
+            ' "build": "vite build", "pretest": "x", "typecheck": "tsc", "preview": "vite",'
+            ' "release": "np", "prepublishOnly": "x", "postinstall": "y"}}',
             "pnpm-lock.yaml": "",
             "src/a.ts": "",
             "src/b.tsx": "",
@@ -63,10 +84,13 @@ def test_node_project_uses_the_lock_files_tool(tmp_path: Path) -> None:
     )
     sheet = detect_facts(tmp_path)
     assert sheet.languages == [("TypeScript", 2)]  # node_modules is not the project
+    assert sheet.commands["setup"] == ["pnpm install"]
     assert sheet.commands["test"] == ["pnpm test"]
-    assert sheet.commands["lint"] == ["pnpm lint", "pnpm typecheck"]
-    assert sheet.commands["run"] == ["pnpm dev"]
+    assert sheet.commands["lint"] == ["pnpm lint"]
+    assert sheet.commands["typecheck"] == ["pnpm typecheck"]
+    assert sheet.commands["run"] == ["pnpm dev", "pnpm preview"]
     assert sheet.commands["build"] == ["pnpm build"]
+    assert "release" not in sheet.to_markdown() and "prepublish" not in sheet.to_markdown()
 
 
 def test_npm_shortcuts(tmp_path: Path) -> None:
@@ -80,7 +104,7 @@ def test_makefile_cargo_and_go(tmp_path: Path) -> None:
         tmp_path,
         {
             "Makefile": ".PHONY: test\nVAR := 1\ntest:\n\tpytest\nlint: fmt\nbuild:\n"
-            "%.o: %.c\nclean:\n",
+            "%.o: %.c\nclean:\nrelease: build\ninstall:\n",
             "Cargo.toml": '[package]\nname = "x"\n[workspace]\n',
             "src/main.rs": "",
             "go.mod": "module example.com/x\n\ngo 1.22\n",
@@ -88,13 +112,16 @@ def test_makefile_cargo_and_go(tmp_path: Path) -> None:
         },
     )
     sheet = detect_facts(tmp_path)
-    assert "make test" in sheet.commands["test"]
+    assert sheet.commands["test"][0] == "make test"
     assert "make lint" in sheet.commands["lint"]
     assert "make build" in sheet.commands["build"]
-    assert "make clean" in sheet.commands["other"]
-    assert "cargo test" in sheet.commands["test"] and "cargo run" in sheet.commands["run"]
-    assert "go test ./..." in sheet.commands["test"]
+    # `make release` is a maintainer's; a compiled project's `make install` installs the
+    # program on the system, it does not set up the project
     text = sheet.to_markdown()
+    assert "make release" not in text and "make install" not in text and "make clean" not in text
+    assert "cargo test --workspace" in sheet.commands["test"]
+    assert "cargo run" in sheet.commands["run"]
+    assert "go test ./..." in sheet.commands["test"]
     assert "example.com/x" in text and "Go 1.22" in text and "workspace" in text
 
 
@@ -115,23 +142,27 @@ def test_ci_workflows(tmp_path: Path) -> None:
         ".github/workflows/ci.yml",
         ".gitlab-ci.yml",
     ]
-    assert sheet.ci_commands == ["pip install -e .", "ruff check .", "pytest -q", "make test"]
+    assert sheet.commands["setup"] == ["pip install -e ."]
+    assert sheet.commands["lint"] == ["ruff check ."]
+    assert sheet.commands["test"] == ["pytest -q", "make test"]
+    assert all(sheet.sources[c] == "CI" for c in sheet.offered())
     assert any("broken.yaml" in n for n in sheet.notes)
-    assert "`pytest -q`" in sheet.to_markdown()
+    assert "`pytest -q` (CI)" in sheet.to_markdown()
 
 
 def test_every_ci_file_is_named_when_the_commands_are_many(tmp_path: Path) -> None:
-    steps = "".join(f"      - run: step {n}\n" for n in range(20))
+    steps = "".join(f"      - run: make test-{n}\n" for n in range(20))
     files(
         tmp_path,
         {
-            ".github/workflows/many.yml": f"jobs:\n  t:\n    steps:\n{steps}",
-            ".travis.yml": "script:\n  - make test\n",
+            ".github/workflows/many.yml": f"on: [push]\njobs:\n  t:\n    steps:\n{steps}",
+            ".travis.yml": "script:\n  - make lint\n",
         },
     )
     sheet = detect_facts(tmp_path)
     assert sheet.ci_files == [".github/workflows/many.yml", ".travis.yml"]
-    assert len(sheet.ci_commands) == 12 and "make test" not in sheet.ci_commands
+    assert sheet.commands["test"] == ["make test-0", "make test-1"]  # CI's share of a kind
+    assert sheet.commands["lint"] == ["make lint"]
     assert "`.travis.yml`" in sheet.to_markdown()
 
 

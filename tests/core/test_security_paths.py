@@ -396,13 +396,13 @@ def test_onboarding_facts_never_read_build_files_through_outside_links(
 
     other = tmp_path / "private-repo"
     other.mkdir()
-    (other / "Makefile").write_text("deploy-with-secret-token:\n\ttrue\n", encoding="utf-8")
+    (other / "Makefile").write_text("test-with-secret-token:\n\ttrue\n", encoding="utf-8")
     project = tmp_path / "cloned"
     project.mkdir()
     (project / "Makefile").symlink_to(other / "Makefile")
     (project / "package.json").symlink_to("/dev/zero")
     sheet = detect_facts(project)
-    assert "deploy-with-secret-token" not in sheet.to_markdown()
+    assert "test-with-secret-token" not in sheet.to_markdown()
     (project / "Makefile").unlink()
     (project / "Makefile").write_text("test:\n\ttrue\n", encoding="utf-8")
     assert "make test" in detect_facts(project).commands["test"]

@@ -183,7 +183,10 @@ class ProjectFiles:
         if any(line.strip() and not line.lstrip().startswith("#") for line in lines):
             from pathspec import GitIgnoreSpec
 
-            spec = GitIgnoreSpec.from_lines(lines, backend=GLOB_BACKEND)
+            try:
+                spec = GitIgnoreSpec.from_lines(lines, backend=GLOB_BACKEND)
+            except ValueError:  # a line git itself ignores, such as a lone "!"
+                spec = GitIgnoreSpec.from_lines(_valid_patterns(lines), backend=GLOB_BACKEND)
         self._specs[folder_rel] = spec
         return spec
 
@@ -509,3 +512,17 @@ def _line_range(text: str, start_line: int, end_line: Any, relative_path: str) -
     if stop <= start and lines:
         raise ExplorationError(f"end_line {end_line} is before start_line {start_line}")
     return "".join(lines[start:stop])
+
+
+def _valid_patterns(lines: list[str]) -> list[str]:
+    """The lines of a .gitignore that are patterns; git skips the others, so do we."""
+    from pathspec import GitIgnoreSpec
+
+    valid = []
+    for line in lines:
+        try:
+            GitIgnoreSpec.from_lines([line], backend=GLOB_BACKEND)
+        except ValueError:
+            continue
+        valid.append(line)
+    return valid

@@ -1,0 +1,80 @@
+"""A short fact sheet detected from the project itself, handed to the agent at onboarding.
+
+What a newcomer would look up first (languages, build and package files, the commands to
+set up, test, lint, format, type check, build and run) is cheap to find mechanically and
+expensive for an agent to find by reading, so onboarding starts from it. The commands are
+the project's own: its task runners (justfile, Makefile, Taskfile, package.json scripts,
+tox, nox, hatch, pre-commit, Rakefile, ``scripts/``), then the steps of its CI that a
+contributor would run too, then the usual commands of its build tool (cargo, go, Gradle,
+Maven), and only for a kind still empty, the command of a tool it configures. Release,
+publish, deploy and CI plumbing are never offered. Detection reads files, never runs them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from serena_memory.agent.project_facts.cargo import read_cargo
+from serena_memory.agent.project_facts.ci import read_ci
+from serena_memory.agent.project_facts.files import Project
+from serena_memory.agent.project_facts.golang import read_go
+from serena_memory.agent.project_facts.justfile import read_justfile
+from serena_memory.agent.project_facts.jvm import read_gradle, read_maven
+from serena_memory.agent.project_facts.languages import (
+    BUILD_FILES,
+    LANGUAGES,
+    MAX_FILES_SCANNED,
+    count_languages,
+)
+from serena_memory.agent.project_facts.makefile import read_makefile
+from serena_memory.agent.project_facts.node import read_package_json
+from serena_memory.agent.project_facts.nox import read_nox
+from serena_memory.agent.project_facts.pre_commit import read_pre_commit
+from serena_memory.agent.project_facts.python_project import (
+    PYPROJECT,
+    read_python_tasks,
+    read_python_tools,
+)
+from serena_memory.agent.project_facts.rakefile import read_ruby
+from serena_memory.agent.project_facts.scripts_folder import read_scripts
+from serena_memory.agent.project_facts.sheet import FactSheet
+from serena_memory.agent.project_facts.taskfile import read_taskfile
+from serena_memory.agent.project_facts.tox import read_tox
+
+__all__ = ["LANGUAGES", "FactSheet", "detect_facts"]
+
+# files whose presence says `install` sets up the project (elsewhere, a Makefile's or
+# Taskfile's `install` puts the built program on the system)
+_INTERPRETED = (PYPROJECT, "setup.py", "package.json", "Gemfile")
+
+
+def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSheet:
+    """Build the fact sheet of the project at ``root``; unreadable files are skipped."""
+    root = Path(root)
+    sheet = FactSheet()
+    count_languages(root, sheet, max_files)
+    project = Project(root, sheet)
+    for name, kind in BUILD_FILES:
+        if project.is_file(name):
+            sheet.build_files.append((name, kind))
+    installs = any(project.is_file(name) for name in _INTERPRETED)
+    pyproject = project.toml(PYPROJECT)
+    # the project's own tasks first, in the words its contributors use
+    read_justfile(project)
+    read_makefile(project, installs)
+    read_taskfile(project, installs)
+    read_scripts(project, installs)
+    read_package_json(project)
+    read_python_tasks(project, pyproject)
+    read_tox(project, pyproject)
+    read_nox(project)
+    read_pre_commit(project)
+    read_ruby(project)
+    # then what CI runs, then the build tools' usual commands, then configured tools
+    read_ci(project)
+    read_cargo(project)
+    read_go(project)
+    read_gradle(project)
+    read_maven(project)
+    read_python_tools(project, pyproject)
+    return sheet

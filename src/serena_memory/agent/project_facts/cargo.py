@@ -1,0 +1,24 @@
+"""Rust projects: cargo's everyday commands (what CI runs is preferred, being the
+project's own form of them)."""
+
+from __future__ import annotations
+
+from serena_memory.agent.project_facts.files import Project
+
+MANIFEST = "Cargo.toml"
+
+
+def read_cargo(project: Project) -> None:
+    text = project.text(MANIFEST)
+    if text is None:
+        return
+    sheet = project.sheet
+    workspace = "[workspace]" in text
+    sheet.add_default("build", "cargo build", MANIFEST)
+    sheet.add_default("test", "cargo test --workspace" if workspace else "cargo test", MANIFEST)
+    sheet.add_default("lint", "cargo clippy", MANIFEST)
+    sheet.add_default("format", "cargo fmt --check", MANIFEST)
+    if project.is_file("src/main.rs") or "[[bin]]" in text:
+        sheet.add_default("run", "cargo run", MANIFEST)
+    if workspace:
+        sheet.notes.append("`Cargo.toml` declares a workspace (several crates).")

@@ -1,0 +1,159 @@
+"""The steps of CI that a contributor would run too.
+
+Every CI file is named on the sheet; from GitHub Actions workflows (and the scripts of
+GitLab, Travis, CircleCI and Azure) only the lines that test, lint, format, type check,
+build or set up are offered. Left out: workflows and jobs that release, publish, deploy,
+bump versions, scan for security, label issues or test another repository; lines that need
+CI's variables; and plumbing (checkouts, caches, ``echo``, ``git config``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from typing import Any
+
+from serena_memory.agent.project_facts.commands import canonical, classify_command
+from serena_memory.agent.project_facts.files import Project, table, walk
+from serena_memory.agent.project_facts.languages import CI_FILES
+from serena_memory.agent.project_facts.names import words
+from serena_memory.agent.project_facts.sheet import CI, FactSheet, plain_words
+
+MAX_CI_COMMANDS = 8
+MAX_CI_PER_KIND = 2
+MAX_WORKFLOWS = 60
+# words of a workflow's or job's name (or file name) that say it is not about the code
+_NOT_CODE = frozenset(
+    {"release", "releases", "publish", "deploy", "deployment", "pages", "docs-deploy",
+     "codeql", "scorecard", "scorecards", "security", "zizmor", "trivy", "snyk", "audit",
+     "stale", "lock", "label", "labeler", "labels", "triage", "issue", "issues", "greet",
+     "welcome", "backport", "dependabot", "renovate", "bump", "version", "tag", "cla",
+     "changelog", "sponsors", "people", "upload", "previews", "claude", "pullfrog",
+     "conflict", "manager", "nightly", "cd", "sync", "dependencies", "third", "party",
+     "external", "benchmark", "benchmarks", "codspeed", "fuzz", "cifuzz"}
+)  # fmt: skip
+_CODE_EVENTS = {"push", "pull_request", "pull_request_target", "merge_group"}
+
+
+def ci_paths(project: Project) -> list[str]:
+    """The CI files: GitHub workflows first (sorted), then the other services' files."""
+    paths = []
+    workflows = ".github/workflows"
+    for name in project.listing(workflows)[:MAX_WORKFLOWS]:
+        if name.endswith((".yml", ".yaml")) and project.is_file(f"{workflows}/{name}"):
+            paths.append(f"{workflows}/{name}")
+    paths.extend(name for name in CI_FILES if project.is_file(name))
+    return paths
+
+
+def read_ci(project: Project) -> None:
+    offered = 0
+    for rel in ci_paths(project):
+        project.sheet.ci_files.append(rel)
+        if offered >= MAX_CI_COMMANDS:
+            continue  # every CI file is still named, its steps no longer read
+        for line in _lines(project, rel):
+            kind = classify_command(line)
+            if kind and _is_new(project.sheet, kind, line):
+                offered += project.sheet.add(kind, line, CI)
+                if offered >= MAX_CI_COMMANDS:
+                    break
+
+
+def _is_new(sheet: FactSheet, kind: str, line: str) -> bool:
+    """Not a spelling of a command offered already, and room left for CI in the kind (CI's
+    installs only when the project names none: CI's are often for one job's needs)."""
+    if kind == "setup" and sheet.has("setup"):
+        return False
+    known = {_key(command) for command in sheet.offered()}
+    from_ci = [c for c in sheet.commands.get(kind, []) if sheet.sources.get(c) == CI]
+    return _key(line) not in known and len(from_ci) < MAX_CI_PER_KIND
+
+
+def _key(command: str) -> tuple[str, ...]:
+    """What a command runs, whatever its spelling and options: CI's ``pre-commit run
+    --show-diff-on-failure --all-files`` is the ``pre-commit run --all-files`` offered."""
+    return tuple(plain_words(canonical(command)))
+
+
+def _lines(project: Project, rel: str) -> Iterator[str]:
+    data = project.yaml(rel)
+    github = rel.startswith(".github/")
+    scripts = _workflow_scripts(rel, data) if github else _other_scripts(data)
+    for script in scripts:
+        yield from script_lines(script)
+
+
+def script_lines(script: str) -> Iterator[str]:
+    """The commands of a shell script: continued lines joined, ``a && b`` split."""
+    joined = script.replace("\\\r\n", " ").replace("\\\n", " ")
+    for line in joined.splitlines():
+        line = line.strip()
+        if line.startswith("#"):
+            continue
+        for part in line.split(" && "):
+            part = " ".join(part.split())
+            if part and part.count("(") == part.count(")"):
+                yield part
+
+
+def _is_code(name: Any) -> bool:
+    return isinstance(name, str) and not any(w in _NOT_CODE for w in words(name))
+
+
+def _workflow_scripts(rel: str, data: Any) -> list[str]:
+    """The ``run:`` scripts of a workflow's jobs that check the code."""
+    if not isinstance(data, dict) or not _is_code(os.path.basename(rel).rsplit(".", 1)[0]):
+        return []
+    if not _is_code(data.get("name", "")) or not _runs_on_changes(data):
+        return []
+    scripts: list[str] = []
+    for job_id, job in table(data, "jobs").items():
+        if not isinstance(job, dict) or not _is_code(job_id) or not _is_code(job.get("name", "")):
+            continue
+        steps = job.get("steps")
+        if not isinstance(steps, list) or _checks_out_another_repository(steps):
+            continue
+        for step in steps:
+            if isinstance(step, dict) and _is_code(step.get("name", "")):
+                run = step.get("run")
+                if isinstance(run, str):
+                    scripts.append(run)
+    return scripts
+
+
+def _runs_on_changes(data: dict[str, Any]) -> bool:
+    """Whether the workflow runs on pushes or pull requests (not only on tags, releases,
+    schedules or by hand). YAML reads the key ``on`` as True."""
+    events = data.get("on", data.get(True))  # type: ignore[call-overload]
+    if isinstance(events, str):
+        events = [events]
+    if isinstance(events, list):
+        return any(e in _CODE_EVENTS for e in events)
+    if isinstance(events, dict):
+        push = events.get("push")
+        tags_only = isinstance(push, dict) and "tags" in push and "branches" not in push
+        return any(e in _CODE_EVENTS for e in events if not (e == "push" and tags_only))
+    return False
+
+
+def _checks_out_another_repository(steps: list[Any]) -> bool:
+    for step in steps:
+        if isinstance(step, dict) and str(step.get("uses", "")).startswith("actions/checkout"):
+            with contextlib.suppress(AttributeError):
+                if step.get("with", {}).get("repository"):
+                    return True
+    return False
+
+
+def _other_scripts(data: Any) -> list[str]:
+    """Every ``script``/``command``/``run`` string of GitLab, Travis, CircleCI, Azure."""
+    found: list[str] = []
+    for key, value in walk(data):
+        if key in ("script", "before_script", "command", "run", "bash"):
+            if isinstance(value, str):
+                found.append(value)
+            elif isinstance(value, list):
+                found.extend(v for v in value if isinstance(v, str))
+    return found

@@ -1,0 +1,177 @@
+"""What one command line does, for the steps of CI: a contributor's command (test, lint,
+format, type check, build, set up) or something else (release, publish, deploy, a version
+bump, a security scan, or the plumbing of CI itself: checkouts, caches, ``echo``, ``git``).
+
+Only the first kind is offered. A line is read as words, never run; a line that depends on
+CI's variables (``${{ matrix.python }}``, ``$TARGET``) is not offered either, as it can't be
+typed as it stands.
+"""
+
+from __future__ import annotations
+
+import re
+
+from serena_memory.agent.project_facts.names import classify_name, is_never
+
+MAX_COMMAND_CHARS = 100
+
+# first words of CI plumbing and of maintainers' steps
+_PLUMBING = frozenset(
+    {"echo", "printf", "cd", "export", "set", "unset", "source", ".", "if", "then", "else",
+     "elif", "fi", "for", "do", "done", "while", "case", "esac", "exit", "true", "false",
+     "mkdir", "rm", "cp", "mv", "ls", "cat", "tee", "touch", "chmod", "chown", "ln", "tar",
+     "unzip", "zip", "7z", "curl", "wget", "sudo", "apt", "apt-get", "brew", "choco", "winget",
+     "yum", "dnf", "apk", "pacman", "snap", "git", "gh", "docker", "podman", "sleep", "which",
+     "env", "test", "[", "[[", "{", "}", "(", ")", "find", "xargs", "grep", "sed", "awk", "jq",
+     "shasum", "sha256sum", "certutil", "strip", "rustup", "nvm", "corepack", "pipx",
+     "codecov", "coveralls", "smokeshow", "twine", "goreleaser", "gpg", "ssh", "scp",
+     "rsync", "kill", "pkill", "wait", "timeout", "time", "date", "pwd", "whoami", "uname",
+     "python", "python3", "node", "ruby", "bash", "sh", "pwsh", "powershell", "cmd"}
+)  # fmt: skip
+# tools run through another (their own command follows): `uv run pytest`
+_WRAPPERS = {
+    ("uv", "run"), ("poetry", "run"), ("pdm", "run"), ("pipenv", "run"), ("bundle", "exec"),
+    ("pnpm", "exec"), ("yarn", "exec"), ("npm", "exec"), ("python", "-m"), ("python3", "-m"),
+}  # fmt: skip
+_SCRIPT_FOLDERS = ("scripts/", "script/", "./scripts/", "./script/")
+_RUNS_NEXT = frozenset({"npx", "bunx", "pnpx"})
+_UV_VALUE_OPTIONS = frozenset({"--group", "--only-group", "--with", "--python", "-p",
+                               "--directory", "--extra", "--package", "--env-file"})  # fmt: skip
+# a tool's own words: (first word, second word or "") -> kind
+_TOOLS: dict[tuple[str, str], str] = {
+    ("pytest", ""): "test", ("jest", ""): "test", ("vitest", ""): "test", ("mocha", ""): "test",
+    ("ava", ""): "test", ("rspec", ""): "test", ("phpunit", ""): "test", ("ctest", ""): "test",
+    ("go", "test"): "test", ("cargo", "test"): "test", ("cargo", "nextest"): "test",
+    ("coverage", "run"): "test", ("tox", ""): "test", ("nox", ""): "test",
+    ("ruff", "check"): "lint", ("flake8", ""): "lint", ("pylint", ""): "lint",
+    ("eslint", ""): "lint", ("xo", ""): "lint", ("golangci-lint", "run"): "lint",
+    ("go", "vet"): "lint", ("cargo", "clippy"): "lint", ("cargo", "check"): "lint",
+    ("rubocop", ""): "lint", ("shellcheck", ""): "lint", ("pre-commit", "run"): "lint",
+    ("prek", "run"): "lint", ("biome", "lint"): "lint", ("biome", "check"): "lint",
+    ("black", ""): "format", ("isort", ""): "format", ("prettier", ""): "format",
+    ("ruff", "format"): "format", ("gofmt", ""): "format", ("cargo", "fmt"): "format",
+    ("rustfmt", ""): "format", ("biome", "format"): "format", ("golangci-lint", "fmt"): "format",
+    ("mypy", ""): "typecheck", ("pyright", ""): "typecheck", ("tsc", ""): "typecheck",
+    ("ty", "check"): "typecheck", ("pyrefly", "check"): "typecheck",
+    ("go", "build"): "build", ("cargo", "build"): "build",
+    ("uv", "sync"): "setup", ("npm", "ci"): "setup", ("npm", "install"): "setup",
+    ("pnpm", "install"): "setup", ("yarn", "install"): "setup", ("bun", "install"): "setup",
+    ("bundle", "install"): "setup", ("poetry", "install"): "setup", ("pdm", "install"): "setup",
+    ("go", "mod"): "setup", ("npm", "test"): "test", ("npm", "start"): "run",
+}  # fmt: skip
+# runners whose next word is a task name: (first word, second word or "")
+_RUNNERS = {("make", ""), ("just", ""), ("task", ""), ("rake", ""), ("npm", "run"),
+            ("pnpm", "run"), ("yarn", "run"), ("bun", "run"), ("pnpm", ""), ("yarn", ""),
+            ("gradlew", ""), ("gradle", ""), ("mvn", ""), ("mvnw", ""),
+            ("hatch", "run"), ("poe", "")}  # fmt: skip
+_CI_VARIABLE = re.compile(r"\$\{\{|\$[A-Za-z_{(]")
+_ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
+
+
+def unwrap(words: list[str]) -> list[str]:
+    """The command behind ``uv run``, ``poetry run``, ``bundle exec``, ``python -m``..."""
+    while len(words) > 1 and ((words[0], words[1]) in _WRAPPERS or words[0] in _RUNS_NEXT):
+        words = words[1:] if words[0] in _RUNS_NEXT else words[2:]
+        while words and words[0].startswith("-"):
+            option = words.pop(0)
+            if option in _UV_VALUE_OPTIONS and words:
+                words.pop(0)
+    return words
+
+
+def _task_kind(words: list[str]) -> str | None:
+    """The kind of a runner's task (``make test``, ``pnpm lint:check``, ``tox -e typing``)."""
+    first = words[0].removeprefix("./")
+    for width in (2, 1):
+        key = (first, words[1] if width == 2 and len(words) > 1 else "")
+        if key in _RUNNERS and len(words) > width:
+            targets = [w for w in words[width:] if not w.startswith("-") and "=" not in w]
+            if targets:
+                return classify_name(targets[0])
+            return None
+    return None
+
+
+def classify_command(line: str) -> str | None:
+    """The kind of a CI line, or None when it is not a contributor's command."""
+    if len(line) > MAX_COMMAND_CHARS or _CI_VARIABLE.search(line) or is_never_line(line):
+        return None
+    words = unwrap(_without_environment(line.split()))
+    if len(words) > 1 and words[0] in ("bash", "sh") and words[1].startswith(_SCRIPT_FOLDERS):
+        words = words[1:]  # `bash scripts/test.sh` runs the project's script
+    if not words or words[0] in _PLUMBING:
+        return None
+    return _words_kind(words)
+
+
+def _without_environment(words: list[str]) -> list[str]:
+    """``TERM=unknown pytest`` is ``pytest``."""
+    while words and _ENV_ASSIGNMENT.match(words[0]):
+        words = words[1:]
+    return words
+
+
+def _words_kind(words: list[str]) -> str | None:
+    first = words[0].removeprefix("./")
+    if first.startswith(_SCRIPT_FOLDERS):
+        return classify_name(first.rsplit("/", 1)[-1])
+    second = words[1] if len(words) > 1 else ""
+    if first in ("tox", "nox"):
+        return environment_kind(words)
+    kind = _TOOLS.get((first, second)) or _TOOLS.get((first, ""))
+    if kind is None:
+        kind = _task_kind(words)
+    if kind is None and first in ("pip", "uv") and _installs_the_project(words):
+        kind = "setup"
+    return kind
+
+
+def _installs_the_project(words: list[str]) -> bool:
+    """``pip install -e .``, ``pip install -r requirements-dev.txt``: not a tool's install."""
+    if "install" not in words[:3]:
+        return False
+    rest = words[words.index("install") + 1 :]
+    return any(
+        w in (".", "-r") or w.startswith((".[", "-e", "--group", "--editable")) for w in rest
+    )
+
+
+def is_never_line(line: str) -> bool:
+    """A line that publishes, releases, deploys, bumps a version or scans for security."""
+    lowered = line.lower()
+    return any(
+        word in lowered
+        for word in (" publish", "release", "deploy", "upload", "twine", "codeql", "zizmor")
+    ) or is_never(" ".join(lowered.split()[:3]))
+
+
+def environment_kind(words: list[str]) -> str | None:
+    """``tox``, ``tox run -e typing``, ``tox -f lint``, ``nox -s tests``: the kind of the
+    environments named, the tests when none is."""
+    rest = words[2:] if len(words) > 1 and words[1] in ("run", "r") else words[1:]
+    for option, value in zip(rest, rest[1:], strict=False):
+        if option in ("-e", "-f", "-s", "--session", "--sessions", "-m"):
+            kinds = {classify_name(name) for name in value.split(",")}
+            return kinds.pop() if len(kinds) == 1 else None
+    return "test" if not any(w.startswith("-") for w in rest[:1]) else None
+
+
+def canonical(command: str) -> str:
+    """One spelling of a command: no environment, wrapper, ``./``, ``bash`` or ``run``
+    where the runner does without (``pnpm run lint`` is ``pnpm lint``), one spacing."""
+    words = unwrap(_without_environment(command.split()))
+    if words[:1] in (["bash"], ["sh"]):
+        words = words[1:]
+    words = [w.removeprefix("./") if i == 0 else w for i, w in enumerate(words)]
+    if words[:2] in (["tox", "run"], ["tox", "r"]):
+        words = ["tox", *words[2:]]
+    if len(words) > 2 and words[0] in ("pnpm", "yarn", "npm") and words[1] == "run":
+        words = _without_run(words)
+    return " ".join(words)
+
+
+def _without_run(words: list[str]) -> list[str]:
+    """``pnpm run lint`` is ``pnpm lint``; npm keeps ``run`` but for test and start."""
+    if words[0] != "npm" or words[2] in ("test", "start"):
+        return [words[0], *words[2:]]
+    return words

@@ -1,0 +1,31 @@
+"""Go modules: the go tool's everyday commands, and golangci-lint when it is configured."""
+
+from __future__ import annotations
+
+import re
+
+from serena_memory.agent.project_facts.files import Project
+
+MODULE = "go.mod"
+GOLANGCI = (".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json")
+_MODULE = re.compile(r"^module\s+(\S+)", re.M)
+_VERSION = re.compile(r"^go\s+(\S+)", re.M)
+
+
+def read_go(project: Project) -> None:
+    text = project.text(MODULE)
+    if text is None:
+        return
+    sheet = project.sheet
+    config = project.first(*GOLANGCI)
+    if config:
+        sheet.add_default("lint", "golangci-lint run", config)
+    sheet.add_default("build", "go build ./...", MODULE)
+    sheet.add_default("test", "go test ./...", MODULE)
+    sheet.add_default("lint", "go vet ./...", MODULE)
+    sheet.add_default("format", "gofmt -l .", MODULE)
+    module = _MODULE.search(text[:10_000])
+    version = _VERSION.search(text[:10_000])
+    if module:
+        detail = f" (Go {version.group(1)})" if version else ""
+        sheet.notes.append(f"Go module `{module.group(1)}`{detail}.")

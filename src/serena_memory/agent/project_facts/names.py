@@ -1,0 +1,91 @@
+"""What a task's name says it does: the names of make targets, just recipes, tox
+environments, nox sessions, npm scripts and the files of ``scripts/`` are read as words.
+
+A name with a release word (``release``, ``publish``, ``deploy``, ``bump``, ...) is never
+an everyday command, whatever else it says; a name with no word of a known kind is left
+off the sheet (the agent can read the runner's file; the sheet stays short).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from serena_memory.agent.project_facts.sheet import FactSheet
+
+# words that make a task a maintainer's, never an everyday one
+NEVER = frozenset(
+    {"release", "releases", "publish", "deploy", "upload", "bump", "version", "tag", "tags",
+     "changelog", "prerelease", "dist", "sign", "notarize", "vendoring", "vendor", "snapshot",
+     "homebrew", "snap", "pypi", "npm-publish", "announce", "contributors", "lockfiles",
+     "outdated", "upgrade", "goreleaser", "update", "sponsors", "codeql", "audit", "security"}
+)  # fmt: skip
+# (kind, words), checked in this order: `format-check` is a format task, `test:types` a
+# type check, `lint:check` a lint
+_KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("typecheck", frozenset({"typecheck", "typechecks", "type", "types", "typing",
+                             "mypy", "pyright", "tsc", "pyrefly", "ty"})),
+    ("format", frozenset({"format", "fmt", "formatting", "prettier", "black", "isort", "fix",
+                          "gofmt", "rustfmt", "autoformat", "spotlessapply"})),
+    ("lint", frozenset({"lint", "linting", "linter", "check", "checks", "vet", "clippy",
+                        "style", "flake8", "pylint", "ruff", "eslint", "rubocop",
+                        "shellcheck", "precommit", "pre-commit", "spotlesscheck"})),
+    ("test", frozenset({"test", "tests", "spec", "specs", "e2e", "unit", "integration",
+                        "coverage", "cov", "itest", "testing", "pytest", "jest", "vitest"})),
+    ("setup", frozenset({"install", "setup", "bootstrap", "deps", "init", "develop"})),
+    ("build", frozenset({"build", "compile", "bundle", "assemble"})),
+    ("run", frozenset({"start", "dev", "serve", "server", "run", "preview", "play", "watch"})),
+)  # fmt: skip
+_SEPARATORS = re.compile(r"[:_\-./\s]+")
+# tox environments named after a Python version (py313, 3.12, pypy3) run the tests
+_PYTHON_VERSION = re.compile(r"^(py|pypy)?\d")
+
+
+def words(name: str) -> list[str]:
+    return [w for w in _SEPARATORS.split(name.lower()) if w]
+
+
+def is_never(name: str) -> bool:
+    """Whether the name says release, publish, deploy or another maintainer's task."""
+    lowered = name.lower()
+    if any(word in NEVER for word in words(lowered)):
+        return True
+    return "pre-commit" in lowered and "update" in lowered  # `pre-commit autoupdate`
+
+
+def classify_name(name: str) -> str | None:
+    """The kind of task a name stands for, or None (unknown, private, or never everyday)."""
+    if not name or name.startswith(("_", ".")) or is_never(name):
+        return None
+    found = words(name)
+    if "pre-commit" in name.lower():
+        found.append("pre-commit")
+    for kind, known in _KIND_WORDS:
+        if any(word in known for word in found):
+            return kind
+    if found and _PYTHON_VERSION.match(found[0]):
+        return "test"
+    return None
+
+
+def offer_tasks(
+    sheet: FactSheet,
+    names: Iterable[str],
+    command: Callable[[str], str],
+    source: str,
+    *,
+    installs_project: bool = True,
+) -> None:
+    """Offer each task by the kind its name says; per kind the plain names (``test``,
+    ``lint``) come first, then the others in the file's order. ``installs_project`` is
+    False where an ``install`` task installs the built program on the system (a C, Go or
+    Rust Makefile's) rather than setting up the project for work."""
+    ranked: list[tuple[int, int, str, str]] = []
+    for index, name in enumerate(dict.fromkeys(names)):
+        kind = classify_name(name)
+        if kind is None or kind == "setup" and not installs_project and "install" in words(name):
+            continue
+        plain = 0 if len(words(name)) == 1 else 1
+        ranked.append((plain, index, kind, name))
+    for _, _, kind, name in sorted(ranked):
+        sheet.add(kind, command(name), source)

@@ -1,0 +1,119 @@
+"""Python projects: how to set one up (the lock file's tool), the tasks pyproject.toml
+declares (hatch scripts, taskipy, poethepoet), the commands it installs, and, only for a
+kind nothing else answered, the tool the project configures (a ``[tool.ruff]`` table makes
+``ruff check`` true; no table, no guess)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from serena_memory.agent.project_facts.files import Project, table
+from serena_memory.agent.project_facts.names import classify_name
+
+PYPROJECT = "pyproject.toml"
+MAX_RUN_SCRIPTS = 2
+# (lock file, the command that sets up a working copy from it)
+_LOCK_SETUP = (("uv.lock", "uv sync"), ("poetry.lock", "poetry install"),
+               ("pdm.lock", "pdm install"), ("Pipfile", "pipenv install --dev"))  # fmt: skip
+
+
+def runner(project: Project, tool: dict[str, Any]) -> str:
+    """What Python commands run through: ``uv run``, ``poetry run``, ``pdm run`` or nothing."""
+    if project.is_file("uv.lock"):
+        return "uv run "
+    if project.is_file("poetry.lock") or "poetry" in tool:
+        return "poetry run "
+    if project.is_file("pdm.lock"):
+        return "pdm run "
+    return ""
+
+
+def setup_command(project: Project, tool: dict[str, Any]) -> tuple[str, str] | None:
+    """(command, the file that names it) for setting up a working copy."""
+    for lock, command in _LOCK_SETUP:
+        if project.is_file(lock):
+            return command, lock
+    if "poetry" in tool:
+        return "poetry install", PYPROJECT
+    return None
+
+
+def read_python_tasks(project: Project, data: dict[str, Any]) -> None:
+    """The tasks pyproject.toml (and hatch.toml) declare, by what their names say."""
+    tool = table(data, "tool")
+    prefix = runner(project, tool)
+    sheet = project.sheet
+    setup = setup_command(project, tool)
+    if setup:
+        sheet.add("setup", *setup)
+    envs = table(tool, "hatch", "envs") or table(project.toml("hatch.toml"), "envs")
+    for env_name, env in envs.items():
+        for script in table(env, "scripts"):
+            kind = classify_name(script)
+            target = script if env_name == "default" else f"{env_name}:{script}"
+            if kind:
+                sheet.add(kind, f"hatch run {target}", "hatch")
+    for name, command in (("taskipy", "task "), ("poe", "poe ")):
+        for task in table(tool, name, "tasks"):
+            kind = classify_name(task)
+            if kind:
+                sheet.add(kind, f"{prefix}{command}{task}", PYPROJECT)
+    scripts = dict(table(data, "project", "scripts"))
+    scripts.update(table(tool, "poetry", "scripts"))
+    for script in list(scripts)[:MAX_RUN_SCRIPTS]:
+        sheet.add("run", f"{prefix}{script}", PYPROJECT)
+
+
+def read_python_tools(project: Project, data: dict[str, Any]) -> None:
+    """For each kind still empty, the tool the project configures for it."""
+    tool = table(data, "tool")
+    prefix = runner(project, tool)
+    sheet = project.sheet
+    has = _configured(project, tool)
+    choices = (
+        ("test", "pytest", "pytest"),
+        ("lint", "ruff", "ruff check"),
+        ("lint", "flake8", "flake8"),
+        ("format", "ruff-format", "ruff format"),
+        ("format", "black", "black ."),
+        ("format", "isort", "isort ."),
+        ("typecheck", "mypy", "mypy"),
+        ("typecheck", "pyright", "pyright"),
+    )
+    empty = {kind for kind in ("test", "lint", "format", "typecheck") if not sheet.has(kind)}
+    for kind, name, command in choices:
+        if kind in empty and has.get(name):
+            sheet.add(kind, f"{prefix}{command}", has[name])
+    if not sheet.has("setup") and (project.is_file(PYPROJECT) or project.is_file("setup.py")):
+        sheet.add("setup", "pip install -e .", PYPROJECT if data else "setup.py")
+
+
+def _configured(project: Project, tool: dict[str, Any]) -> dict[str, str]:
+    """tool -> the file that configures it (only tools whose bare command uses that file)."""
+    setup_cfg = project.text("setup.cfg") or ""
+    found = _test_and_lint_tools(project, tool, setup_cfg)
+    for name in ("black", "isort"):
+        if name in tool:
+            found[name] = PYPROJECT
+    mypy = table(tool, "mypy")
+    if mypy.get("files") or mypy.get("packages") or mypy.get("modules"):
+        found["mypy"] = PYPROJECT
+    if "pyright" in tool or project.is_file("pyrightconfig.json"):
+        found["pyright"] = "pyright configuration"
+    return found
+
+
+def _test_and_lint_tools(project: Project, tool: dict[str, Any], setup_cfg: str) -> dict[str, str]:
+    found: dict[str, str] = {}
+    if "pytest" in tool or project.first("pytest.ini", "conftest.py", "tests/conftest.py"):
+        found["pytest"] = "pytest configuration"
+    elif "[tool:pytest]" in setup_cfg:
+        found["pytest"] = "setup.cfg"
+    ruff = "ruff" in tool or project.first("ruff.toml", ".ruff.toml")
+    if ruff:
+        found["ruff"] = "ruff configuration"
+        if "black" not in tool:
+            found["ruff-format"] = "ruff configuration"
+    if project.is_file(".flake8") or "[flake8]" in setup_cfg:
+        found["flake8"] = "flake8 configuration"
+    return found

@@ -1,0 +1,114 @@
+"""The fact sheet: what the project says about itself, short enough to read at a glance."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# the kinds of command, in the order the sheet shows them, with their labels
+KINDS: dict[str, str] = {
+    "setup": "Set up",
+    "test": "Test",
+    "lint": "Lint",
+    "format": "Format",
+    "typecheck": "Type check",
+    "build": "Build",
+    "run": "Run",
+}
+MAX_PER_KIND = {"setup": 2, "run": 3}
+DEFAULT_MAX_PER_KIND = 4
+MAX_CI_FILES_SHOWN = 6
+CI = "CI"
+
+
+def plain_words(command: str) -> list[str]:
+    """A command without its options (``cargo clippy --all-targets -- -D warnings`` is
+    ``cargo clippy``), to tell the usual command from a narrower form of it."""
+    words = command.split()
+    if "--" in words:
+        words = words[: words.index("--")]
+    return [w for w in words if not w.startswith("-")]
+
+
+@dataclass
+class FactSheet:
+    """What the project says about itself; every list is short and deduplicated."""
+
+    languages: list[tuple[str, int]] = field(default_factory=list)
+    files_scanned: int = 0
+    truncated: bool = False
+    build_files: list[tuple[str, str]] = field(default_factory=list)
+    ci_files: list[str] = field(default_factory=list)
+    commands: dict[str, list[str]] = field(default_factory=lambda: {k: [] for k in KINDS})
+    # command -> the file it was read from (``CI`` for a CI step)
+    sources: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, kind: str, command: str, source: str) -> bool:
+        """Offer ``command`` as a ``kind`` command; False when it is known or the kind full."""
+        bucket = self.commands.setdefault(kind, [])
+        if command in bucket or len(bucket) >= MAX_PER_KIND.get(kind, DEFAULT_MAX_PER_KIND):
+            return False
+        bucket.append(command)
+        self.sources.setdefault(command, source)
+        return True
+
+    def add_default(self, kind: str, command: str, source: str) -> None:
+        """The ecosystem's usual command, unless the kind has it already, maybe with options."""
+        if all(plain_words(known) != plain_words(command) for known in self.commands.get(kind, [])):
+            self.add(kind, command, source)
+
+    def has(self, kind: str) -> bool:
+        return bool(self.commands.get(kind))
+
+    def offered(self) -> set[str]:
+        return {c for bucket in self.commands.values() for c in bucket}
+
+    def is_empty(self) -> bool:
+        return not (self.languages or self.build_files or self.ci_files)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "languages": [{"language": n, "files": c} for n, c in self.languages],
+            "files_scanned": self.files_scanned,
+            "truncated": self.truncated,
+            "build_files": [{"file": f, "kind": k} for f, k in self.build_files],
+            "ci_files": self.ci_files,
+            "commands": {k: v for k, v in self.commands.items() if v},
+            "sources": dict(self.sources),
+            "notes": self.notes,
+        }
+
+    def to_markdown(self) -> str:
+        if self.is_empty():
+            return "No source files or build files were found; the project looks empty."
+        lines = self._language_lines()
+        if self.build_files:
+            shown = ", ".join(f"`{f}` ({k})" for f, k in self.build_files)
+            lines.append(f"- Build and package files: {shown}.")
+        for kind, label in KINDS.items():
+            found = self.commands.get(kind) or []
+            if found:
+                lines.append(f"- {label}: {', '.join(self._shown(c) for c in found)}.")
+        if any(source == CI for source in self.sources.values()):
+            lines.append("- (CI): a step of CI, not a task the project defines.")
+        if self.ci_files:
+            lines.append(f"- CI configuration: {self._ci_files_shown()}.")
+        lines.extend(f"- {note}" for note in self.notes)
+        return "\n".join(lines)
+
+    def _shown(self, command: str) -> str:
+        return f"`{command}` (CI)" if self.sources.get(command) == CI else f"`{command}`"
+
+    def _ci_files_shown(self) -> str:
+        shown = ", ".join(f"`{f}`" for f in self.ci_files[:MAX_CI_FILES_SHOWN])
+        more = len(self.ci_files) - MAX_CI_FILES_SHOWN
+        return f"{shown} and {more} more" if more > 0 else shown
+
+    def _language_lines(self) -> list[str]:
+        if not self.languages:
+            return []
+        total = sum(c for _, c in self.languages)
+        shown = ", ".join(f"{n} ({c})" for n, c in self.languages[:8])
+        more = " (file budget reached; counts are partial)" if self.truncated else ""
+        return [f"- Languages by file count: {shown}; {total} source files{more}."]

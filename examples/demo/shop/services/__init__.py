@@ -1,0 +1,1 @@
+"""The shop's logic, one module per concept; views and tasks only call these."""

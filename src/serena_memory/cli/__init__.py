@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from serena_memory.cli.common import (
+    ALLOW_SECRET_OPTION,
     JSON_OPTION,
     PROJECT_ARG,
     PROJECT_OPTION,
@@ -215,11 +216,7 @@ def read(name: str, project: Path | None, as_json: bool) -> None:
     default=None,
     help="Read the content from this file ('-' for stdin).",
 )
-@click.option(
-    "--allow-secret",
-    is_flag=True,
-    help="Write even if the text looks like it holds a secret (it is not one).",
-)
+@ALLOW_SECRET_OPTION
 def write(name: str, project: Path | None, content: str | None, source, allow_secret: bool) -> None:
     """Create or replace memory NAME."""
     if content is not None and source is not None:
@@ -259,11 +256,7 @@ def delete(name: str, project: Path | None) -> None:
 @click.argument("new_name")
 @PROJECT_ARG
 @PROJECT_OPTION
-@click.option(
-    "--allow-secret",
-    is_flag=True,
-    help="Write even if the text looks like it holds a secret (it is not one).",
-)
+@ALLOW_SECRET_OPTION
 def rename(old_name: str, new_name: str, project: Path | None, allow_secret: bool) -> None:
     """Rename or move a memory; every `mem:OLD_NAME` reference follows."""
     store = open_store(project, names=[old_name, new_name])
@@ -289,11 +282,7 @@ def rename(old_name: str, new_name: str, project: Path | None, allow_secret: boo
     is_flag=True,
     help="Replace every match instead of refusing when there are several.",
 )
-@click.option(
-    "--allow-secret",
-    is_flag=True,
-    help="Write even if the text looks like it holds a secret (it is not one).",
-)
+@ALLOW_SECRET_OPTION
 def edit(
     name: str,
     project: Path | None,

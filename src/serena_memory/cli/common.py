@@ -63,6 +63,14 @@ class OneOf(click.Choice):
             self.fail(f"{value!r} is not one of {listed}; did you mean {guess}?", param, ctx)
 
 
+ALLOW_SECRET_OPTION = click.option(
+    "--allow-secret",
+    is_flag=True,
+    help="Write even if the text looks like it holds a secret (it is not one).",
+)
+"""The person's override of the secret gate (core/secrets.py), the same on every command
+that writes."""
+
 PROJECT_ARG = click.argument(
     "project",
     required=False,

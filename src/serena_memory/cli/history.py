@@ -10,7 +10,14 @@ from pathlib import Path
 
 import click
 
-from serena_memory.cli.common import emit_json, open_store, say, show_text
+from serena_memory.cli.common import (
+    ALLOW_SECRET_OPTION,
+    JSON_OPTION,
+    emit_json,
+    open_store,
+    say,
+    show_text,
+)
 
 _PROJECT_ARG = click.argument(
     "project",
@@ -27,7 +34,6 @@ _PROJECT_OPTION = click.option(
     metavar="DIR",
     help="The project folder (default: found from the current folder).",
 )
-_JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 
 
 def _history(*projects: Path | None, names: tuple[str | None, ...] = ()):
@@ -90,7 +96,7 @@ def _describe_changes(entry) -> str:
     default=None,
     help="Only entries since WHEN: 2h, 3 days ago, yesterday, 2026-11-30 or 2026-11-30T14:05.",
 )
-@_JSON_OPTION
+@JSON_OPTION
 @click.option(
     "--prune",
     is_flag=True,
@@ -227,11 +233,7 @@ def diff_command(name: str, revs: tuple[str, ...], project_option: Path | None) 
 @_PROJECT_OPTION
 @click.option("--at", "at", default=None, help="The entry to go back to (or, with --all, a time).")
 @click.option("--all", "everything", is_flag=True, help="Restore every memory (needs --at).")
-@click.option(
-    "--allow-secret",
-    is_flag=True,
-    help="Write even if the text looks like it holds a secret (it is not one).",
-)
+@ALLOW_SECRET_OPTION
 def restore_command(
     name: str | None,
     project: Path | None,

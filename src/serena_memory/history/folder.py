@@ -24,7 +24,7 @@ from serena_memory.core.display import counted
 from serena_memory.core.errors import MemoryStoreError, OutsidePathError
 from serena_memory.history import stamp_log
 from serena_memory.history.entries import EXTERNAL, entry_message, new_operation
-from serena_memory.history.notices import report
+from serena_memory.history.notices import clear_report, report
 from serena_memory.history.objects import (
     empty_tree,
     engine,
@@ -76,9 +76,15 @@ class FolderHistory(FolderRepository):
         except OutsidePathError:
             return None
 
-    def _blob(self, repo: Any, rel: str, real: str | None, now_ns: int) -> str | None:
+    def _blob(
+        self, repo: Any, rel: str, real: str | None, now_ns: int, outside: bool = False
+    ) -> str | None:
         """The blob id of the file's current bytes (None: it is not there, or not a memory
-        file the gate lets through); read and hashed only when its stamp moved."""
+        file the gate lets through); read and hashed only when its stamp moved.
+
+        ``outside``: a change made outside serena (an editor), which passes the secret gate
+        every write passes: one holding what looks like a secret is left out of the history
+        (told, never written into it) until the file no longer holds it."""
         if real is None:
             return None
         try:
@@ -99,12 +105,31 @@ class FolderHistory(FolderRepository):
             return None
         except (OSError, MemoryStoreError):
             return _UNREADABLE
+        if outside and self._holds_secret(rel, data):
+            return _UNREADABLE  # its stamp is not taken: looked at again next time
         found = engine().hash(data)
         if found not in repo:  # an unchanged file's blob is there already: nothing to write
             repo.create_blob(data)
         oid = str(found)
         self.stamps.remember(rel, st, oid, now_ns)
         return oid
+
+    def _holds_secret(self, rel: str, data: bytes) -> bool:
+        from serena_memory.core import secrets
+
+        name = self.folder.name_of(rel)
+        found = secrets.holding_secrets({name: data}).get(name)
+        key = f"secret:{self.repo_path}:{rel}"
+        if not found:
+            clear_report(key)
+            return False
+        report(
+            key,
+            f"memory '{name}' was changed outside serena and holds what looks like a secret "
+            f"(line {found[0].line}: {found[0].kind}); the change is not recorded in the "
+            "history until the secret is removed from the file",
+        )
+        return True
 
     def _moved(
         self, repo: Any, tree: Any, rel: str, real: str | None, now_ns: int, in_sync: bool
@@ -113,7 +138,7 @@ class FolderHistory(FolderRepository):
         ``in_sync`` (the folder matched ``tree`` when its stamps were taken), a file whose
         stamp did not move is unchanged; an unreadable file is left as it is."""
         known = self.stamps.files.get(rel)
-        oid = self._blob(repo, rel, real, now_ns)
+        oid = self._blob(repo, rel, real, now_ns, outside=True)
         if oid is _UNREADABLE:
             return False, oid
         if in_sync and known is not None and known is self.stamps.files.get(rel):
@@ -217,7 +242,7 @@ class FolderHistory(FolderRepository):
         for rel in sorted(set(about_to_change)):
             if not self.folder.holds(rel):
                 continue
-            oid = self._blob(repo, rel, self._real_path(rel), now_ns)
+            oid = self._blob(repo, rel, self._real_path(rel), now_ns, outside=True)
             if oid is not _UNREADABLE and oid != tree_blob(tree, rel):
                 changes[rel] = oid
         if not changes:

@@ -321,7 +321,8 @@ def test_cli_show_diff_restore(project: Path) -> None:
     cli("restore", "--all", str(project), "--at", revs[1])
     assert cli("read", "fact", str(project)).stdout == "alpha\nbeta\n"
     text = cli("history", "fact", str(project)).stdout.splitlines()
-    assert len(text) == 5 and "cli" in text[0] and "Restore" in text[0]
+    assert len(text) == 6 and "cli" in text[0] and "Restore" in text[0]
+    assert text[1].split() == ["fact", "changed"]  # what "Restore every memory" touched
     bad = run_cli("memories", "show", "fact", str(project), "--at", "nope")
     assert bad.returncode == 1 and bad.stderr.startswith("Error: 'nope' is neither a history")
     assert "Traceback" not in bad.stderr

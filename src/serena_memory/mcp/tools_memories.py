@@ -87,7 +87,7 @@ def write_memory(
     when the user asks for a memory shared by all projects. Refer to other memories as
     `mem:NAME` inside backticks, saying when to read them."""
     store = state.require_store()
-    if proposals.proposing(store):
+    if proposals.proposing(store, memory_name):
         return proposals.propose_write(store, memory_name, content, max_chars).told()
     result = store.write(memory_name, content, max_chars=max_chars)
     how = "created" if result.created else "replaced"
@@ -114,7 +114,7 @@ def edit_memory(
     in regex mode $!1, $!2 ... insert the matched groups. A needle that matches nothing, or
     several places without allow_multiple_occurrences, is an error."""
     store = state.require_store()
-    if proposals.proposing(store):
+    if proposals.proposing(store, memory_name):
         proposal, count = proposals.propose_edit(
             store, memory_name, needle, repl, mode, allow_multiple_occurrences
         )
@@ -129,7 +129,7 @@ def delete_memory(state: ServerState, memory_name: MemoryName) -> str:
     """Delete a memory. Only do this when the user asked for it or agreed to it; prefer
     editing a memory that is partly outdated."""
     store = state.require_store()
-    if proposals.proposing(store):
+    if proposals.proposing(store, memory_name):
         proposal = proposals.propose_delete(store, memory_name)
         if proposal is None:
             return (
@@ -153,7 +153,7 @@ def rename_memory(
     answer says how many and which read-only memories were left alone. Use this instead of
     writing a copy and deleting the original."""
     store = state.require_store()
-    if proposals.proposing(store):
+    if proposals.proposing(store, old_name, new_name):
         return proposals.propose_rename(store, old_name, new_name).told()
     return store.rename(old_name, new_name).summary()
 

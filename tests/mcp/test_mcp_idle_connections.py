@@ -95,9 +95,10 @@ def test_held_connections_leave_both_servers_answering(project: Path) -> None:
     assert not any("Too many open files" in line for line in server.stderr), server.stderr
 
 
-def _closed_by_server(sock: socket.socket) -> bool:
-    """Whether the server closed ``sock`` (after answering what it could, if anything)."""
-    sock.settimeout(0.01)
+def _closed_by_server(sock: socket.socket, wait: float = 0.01) -> bool:
+    """Whether the server closed ``sock`` within ``wait`` seconds (after answering what it
+    could, if anything)."""
+    sock.settimeout(wait)
     try:
         while sock.recv(65536):
             pass
@@ -121,3 +122,58 @@ def test_a_connection_ends_with_its_answer(project: Path) -> None:
                 answer += chunk
         assert answer.startswith(b"HTTP/1.1 401 ")
         assert b"\r\nconnection: close\r\n" in answer.lower()
+
+
+@contextlib.contextmanager
+def bounded_server(monkeypatch: pytest.MonkeyPatch, header_seconds: float) -> Iterator[int]:
+    """A real uvicorn server on loopback, in a thread, behind the bounds of serving.py
+    with a shorter header deadline; yields its port."""
+    import asyncio
+    import threading
+
+    import uvicorn
+
+    from serena_memory import serving
+
+    monkeypatch.setattr(serving, "HEADER_SECONDS", header_seconds)
+
+    async def app(scope, receive, send) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    sock = socket.create_server(("127.0.0.1", 0))
+    server = uvicorn.Server(serving.uvicorn_config(app, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))
+    thread.start()
+    try:
+        while not server.started:
+            time.sleep(0.01)
+        yield sock.getsockname()[1]
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+def test_headers_that_take_too_long_end_the_connection(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Idle or dripping a byte at a time, a connection whose headers aren't complete by
+    the deadline is closed; one that completes them in time is answered."""
+    with bounded_server(monkeypatch, header_seconds=1.0) as port:
+        idle = socket.create_connection(("127.0.0.1", port), timeout=5)
+        idle.sendall(b"GET / HT")
+        dripping = socket.create_connection(("127.0.0.1", port), timeout=5)
+        slow = socket.create_connection(("127.0.0.1", port), timeout=5)
+        request = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+        started = time.monotonic()
+        with contextlib.suppress(OSError):
+            for n, byte in enumerate(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 100):
+                dripping.sendall(bytes([byte]))
+                if n < len(request):
+                    slow.sendall(request[n : n + 1])
+                time.sleep(0.02)
+        assert b"200" in slow.recv(4096)  # done within the deadline: answered
+        for sock in (idle, dripping):
+            assert _closed_by_server(sock, wait=3)
+        assert time.monotonic() - started < 4
+        for sock in (idle, dripping, slow):
+            sock.close()

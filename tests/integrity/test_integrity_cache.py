@@ -10,6 +10,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -103,6 +104,23 @@ def test_a_truncated_cache_is_rebuilt_and_the_report_is_unchanged(store: MemoryS
     for suffix in ("-wal", "-shm"):
         Path(str(path) + suffix).unlink(missing_ok=True)
     path.write_bytes(path.read_bytes()[:700])
+    assert run_check(store, True, True, True).to_dict() == cold
+    assert run_check(store, True, True, True).to_dict() == cold
+
+
+@pytest.mark.parametrize("table", ["meta", "memo", "answer"])
+def test_a_cache_whose_schema_is_not_utf8_is_rebuilt(store: MemoryStore, table: str) -> None:
+    import sqlite3
+
+    path = _filled(store)
+    cold = run_check(store, True, True, True, cache=False).to_dict()
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA writable_schema = ON")
+    conn.execute(
+        "UPDATE sqlite_master SET name = CAST(X'C3FF' || name AS TEXT) WHERE name = ?", (table,)
+    )
+    conn.commit()
+    conn.close()
     assert run_check(store, True, True, True).to_dict() == cold
     assert run_check(store, True, True, True).to_dict() == cold
 

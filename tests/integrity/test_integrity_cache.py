@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import damage_schema_name
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -110,17 +111,9 @@ def test_a_truncated_cache_is_rebuilt_and_the_report_is_unchanged(store: MemoryS
 
 @pytest.mark.parametrize("table", ["meta", "memo", "answer"])
 def test_a_cache_whose_schema_is_not_utf8_is_rebuilt(store: MemoryStore, table: str) -> None:
-    import sqlite3
-
     path = _filled(store)
     cold = run_check(store, True, True, True, cache=False).to_dict()
-    conn = sqlite3.connect(path)
-    conn.execute("PRAGMA writable_schema = ON")
-    conn.execute(
-        "UPDATE sqlite_master SET name = CAST(X'C3FF' || name AS TEXT) WHERE name = ?", (table,)
-    )
-    conn.commit()
-    conn.close()
+    damage_schema_name(path, table)
     assert run_check(store, True, True, True).to_dict() == cold
     assert run_check(store, True, True, True).to_dict() == cold
 

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_cli, write_config
+from conftest import damage_schema_name, run_cli, write_config
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -184,17 +184,6 @@ def test_a_cache_damaged_while_open_is_rebuilt(store: MemoryStore) -> None:
     assert names_of(hits)[0] == "topic/m7"
 
 
-def _damage_schema_name(path: Path, table: str) -> None:
-    """Give ``table`` a name in the schema that is not UTF-8, as a damaged file may have."""
-    conn = sqlite3.connect(path)
-    conn.execute("PRAGMA writable_schema = ON")
-    conn.execute(
-        "UPDATE sqlite_master SET name = CAST(X'C3FF' || name AS TEXT) WHERE name = ?", (table,)
-    )
-    conn.commit()
-    conn.close()
-
-
 @pytest.mark.parametrize("table", ["docs", "meta", "fts", "vectors"])
 def test_an_index_whose_schema_is_not_utf8_is_rebuilt(
     project: Path, serena_home: Path, table: str
@@ -205,7 +194,7 @@ def test_an_index_whose_schema_is_not_utf8_is_rebuilt(
     )
     assert "core" in run_cli("memories", "search", "entry", cwd=project).stdout
     store = MemoryStore(project, home=serena_home)
-    _damage_schema_name(index_path(store), table)
+    damage_schema_name(index_path(store), table)
     for _ in range(2):  # rebuilt by the first search, and still fine for the next
         found = run_cli("memories", "search", "entry", cwd=project)
         assert found.returncode == 0, found.stderr

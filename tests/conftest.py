@@ -58,3 +58,17 @@ def run_cli(*args: str, cwd: Path | None = None, input: str | None = None):
         env=os.environ.copy(),
         timeout=60,
     )
+
+
+def damage_schema_name(path: Path, table: str) -> None:
+    """Give ``table`` of the SQLite file at ``path`` a schema name that is not UTF-8, as a
+    damaged cache file may have."""
+    import sqlite3
+
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA writable_schema = ON")
+    conn.execute(
+        "UPDATE sqlite_master SET name = CAST(X'C3FF' || name AS TEXT) WHERE name = ?", (table,)
+    )
+    conn.commit()
+    conn.close()

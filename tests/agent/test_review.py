@@ -122,6 +122,52 @@ def test_agent_write_edit_delete_rename_become_proposals_over_stdio(
     assert all(TOKEN not in json.dumps(p) for p in found)
 
 
+def test_activating_a_project_that_doesnt_review_leaves_global_memories_reviewed(
+    project: Path, serena_home: Path, tmp_path: Path
+) -> None:
+    """A server started in a project that proposes (activation allowed: no --project)
+    keeps proposing changes to global memories after the agent activates a folder without
+    ``propose``; that folder's own memories follow that folder's setting."""
+    set_mode(serena_home, project, "direct", "propose")
+    lax = tmp_path / "lax"
+    (lax / ".serena").mkdir(parents=True)
+    global_file = serena_home / "memories" / "global" / "shared.md"
+
+    async def go() -> None:
+        async with over_stdio([], cwd=project) as client:
+            text = await ok(client, "write_memory", memory_name="global/shared", content="a\n")
+            assert "proposal" in text
+            said = await ok(client, "activate_project", project=str(lax))
+            assert "global memories are proposals" in said
+            for tool, arguments in [
+                ("write_memory", {"memory_name": "global/shared", "content": "b\n"}),
+                ("write_memory", {"memory_name": "global/other", "content": "c\n"}),
+                ("rename_memory", {"old_name": "mine", "new_name": "global/mine"}),
+            ]:
+                if tool == "rename_memory":
+                    await ok(client, "write_memory", memory_name="mine", content="m\n")
+                text = await ok(client, tool, **arguments)
+                assert "proposal" in text, (tool, text)
+            # back in the first project, and again to the lax one: still reviewed
+            await ok(client, "activate_project", project=str(project))
+            await ok(client, "activate_project", project=str(lax))
+            text = await ok(client, "delete_memory", memory_name="global/shared")
+            assert "proposal" in text or "withdrawn" in text
+
+    anyio.run(go)
+    assert not global_file.exists() and not (global_file.parent / "other.md").exists()
+    assert mem_file(lax, "mine").read_text() == "m\n"  # the lax project's own: direct
+    assert not (global_file.parent / "mine.md").exists()
+
+    # a server that serves only projects without review changes global memories at once
+    async def direct() -> None:
+        async with over_stdio([], cwd=lax) as client:
+            await ok(client, "write_memory", memory_name="global/direct", content="d\n")
+
+    anyio.run(direct)
+    assert (global_file.parent / "direct.md").read_text() == "d\n"
+
+
 def test_rename_is_proposed_and_accepted_with_its_references(
     project: Path, serena_home: Path
 ) -> None:

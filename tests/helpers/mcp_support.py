@@ -195,13 +195,52 @@ class HttpServer:
 
 
 AUTH_PREFIX = "Authorization: Bearer "
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "probe", "version": "1"},
+    },
+}
+JSON_HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+
+
+def post(
+    url: str,
+    extra: dict[str, str] | list[tuple[str, str]],
+    body: object = INITIALIZE,
+    timeout: float = 60,
+):
+    """A raw POST as any HTTP client sends it, with the JSON headers and ``extra``."""
+    import json
+
+    import httpx
+
+    pairs = list(extra.items()) if isinstance(extra, dict) else extra
+    headers = httpx.Headers([*JSON_HEADERS.items(), *pairs])  # a name given twice stays twice
+    return httpx.post(url, content=json.dumps(body), headers=headers, timeout=timeout)
 
 
 @contextlib.contextmanager
-def http_server(args: list[str], cwd: Path | None = None, env: dict[str, str] | None = None):
+def http_server(
+    args: list[str],
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    open_files: int | None = None,
+):
     """A real `serena start-mcp-server --transport streamable-http` process; yields it once
-    it listens and has printed what a client needs (the URL and the Authorization header)."""
+    it listens and has printed what a client needs (the URL and the Authorization header).
+    ``open_files``: the server's limit on open files (soft and hard), as `ulimit -n` sets it."""
     import threading
+
+    def limit_files() -> None:
+        import resource
+
+        if open_files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
 
     port = free_port()
     proc = subprocess.Popen(
@@ -211,6 +250,7 @@ def http_server(args: list[str], cwd: Path | None = None, env: dict[str, str] | 
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=None if open_files is None else limit_files,
     )
     lines: list[str] = []
 

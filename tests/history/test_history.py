@@ -207,19 +207,21 @@ def test_a_broken_history_never_fails_a_write_and_catches_up(store: MemoryStore)
     assert store.history().content_at("fact", entries[1].rev)[1] == b"v3\n"
 
 
-def test_a_history_folder_that_is_a_file_never_fails_a_write(
+def test_a_history_folder_that_is_a_file_never_loses_a_text(
     store: MemoryStore, serena_home: Path
 ) -> None:
     take_notices()
     (serena_home / "history").write_text("in the way")
-    store.write("fact", "v1\n")
-    store.write("fact", "v2\n")
-    assert store.read("fact") == "v2\n"
+    store.write("fact", "v1\n")  # a new memory replaces nothing: written, with a notice
     assert len(take_notices()) == 1
+    with pytest.raises(HistoryError, match="memory 'fact' holds a text the history hasn't"):
+        store.write("fact", "v2\n")  # it would replace v1, which nothing recorded
+    assert store.read("fact") == "v1\n"
     (serena_home / "history").unlink()
     store.write("fact", "v3\n")  # a missing history starts again from what is there
     entries = store.history().entries()
-    assert [e.summary for e in entries][-1].startswith("History started")
+    assert entries[-1].summary.startswith("History started")
+    assert store.history().content_at("fact", entries[-1].rev)[1] == b"v1\n"
     assert store.history().content_at("fact", entries[0].rev)[1] == b"v3\n"
 
 

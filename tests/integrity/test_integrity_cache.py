@@ -10,6 +10,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import pytest
+from conftest import damage_schema_name
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -103,6 +105,15 @@ def test_a_truncated_cache_is_rebuilt_and_the_report_is_unchanged(store: MemoryS
     for suffix in ("-wal", "-shm"):
         Path(str(path) + suffix).unlink(missing_ok=True)
     path.write_bytes(path.read_bytes()[:700])
+    assert run_check(store, True, True, True).to_dict() == cold
+    assert run_check(store, True, True, True).to_dict() == cold
+
+
+@pytest.mark.parametrize("table", ["meta", "memo", "answer"])
+def test_a_cache_whose_schema_is_not_utf8_is_rebuilt(store: MemoryStore, table: str) -> None:
+    path = _filled(store)
+    cold = run_check(store, True, True, True, cache=False).to_dict()
+    damage_schema_name(path, table)
     assert run_check(store, True, True, True).to_dict() == cold
     assert run_check(store, True, True, True).to_dict() == cold
 

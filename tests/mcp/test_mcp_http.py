@@ -8,12 +8,15 @@ import anyio
 import pytest
 from mcp.shared.exceptions import MCPError
 from mcp_support import (
+    INITIALIZE,
+    JSON_HEADERS,
     MEMORY_TOOLS,
     ONBOARDING_TOOLS,
     HttpServer,
     every_tool,
     http_server,
     ok,
+    post,
     prepare_every_tool,
     scripted_onboarding,
     tool_names,
@@ -86,31 +89,10 @@ def test_a_taken_port_is_one_clear_line(project: Path) -> None:
     ]
 
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "probe", "version": "1"},
-    },
-}
-JSON_HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
 REFUSAL = (
     "Unauthorized: send the header 'Authorization: Bearer TOKEN' with the token that "
     "`serena start-mcp-server` printed (serena setup CLIENT --url URL writes it for you).\n"
 )
-
-
-def post(url: str, extra: dict[str, str] | list[tuple[str, str]], body: object = INITIALIZE):
-    import json
-
-    import httpx
-
-    pairs = list(extra.items()) if isinstance(extra, dict) else extra
-    headers = httpx.Headers([*JSON_HEADERS.items(), *pairs])  # a name given twice stays twice
-    return httpx.post(url, content=json.dumps(body), headers=headers, timeout=60)
 
 
 def test_every_request_without_the_right_token_is_refused(project: Path) -> None:

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_cli, write_config
+from conftest import damage_schema_name, run_cli, write_config
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -182,6 +182,65 @@ def test_a_cache_damaged_while_open_is_rebuilt(store: MemoryStore) -> None:
         handle.write(os.urandom(max(0, path.stat().st_size - 100)))
     hits = search_memories(store, "word7")
     assert names_of(hits)[0] == "topic/m7"
+
+
+@pytest.mark.parametrize("table", ["docs", "meta", "fts", "vectors"])
+def test_an_index_whose_schema_is_not_utf8_is_rebuilt(
+    project: Path, serena_home: Path, table: str
+) -> None:
+    assert (
+        run_cli("memories", "write", "core", "--content", "the entry point", cwd=project).returncode
+        == 0
+    )
+    assert "core" in run_cli("memories", "search", "entry", cwd=project).stdout
+    store = MemoryStore(project, home=serena_home)
+    damage_schema_name(index_path(store), table)
+    for _ in range(2):  # rebuilt by the first search, and still fine for the next
+        found = run_cli("memories", "search", "entry", cwd=project)
+        assert found.returncode == 0, found.stderr
+        assert found.stdout.startswith("1. core ")
+
+
+def test_a_truncated_index_is_rebuilt(store: MemoryStore) -> None:
+    for i in range(30):
+        put(store, f"topic/m{i}", f"# M{i}\nword{i} common text " * 20 + "\n")
+    assert len(search_memories(store, "common", max_results=50)) == 30
+    _drop_cached_connections()
+    path = index_path(store)
+    size = path.stat().st_size
+    for keep in (size // 2, 4096 + 10, 100, 16):
+        with open(path, "r+b") as handle:
+            handle.truncate(keep)
+        assert names_of(search_memories(store, "word7"))[0] == "topic/m7"
+        _drop_cached_connections()
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 1 << 16), st.binary(min_size=1, max_size=8)),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_random_damage_to_the_index_never_fails_a_search(
+    store: MemoryStore, damage: list[tuple[int, bytes]]
+) -> None:
+    put(store, "core", "# Core\nthe entry point\n")
+    put(store, "notes/other", "# Other\nnothing to see\n")
+    search_memories(store, "entry")
+    _drop_cached_connections()
+    path = index_path(store)
+    size = path.stat().st_size
+    with open(path, "r+b") as handle:
+        for offset, data in damage:
+            handle.seek(offset % size)
+            handle.write(data)
+    hits = names_of(search_memories(store, "entry"))
+    assert set(hits) <= {"core"}
+    _drop_cached_connections()
 
 
 def _drop_cached_connections() -> None:

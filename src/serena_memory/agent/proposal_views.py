@@ -24,7 +24,8 @@ def proposal_diff(store: MemoryStore, proposal: P.Proposal) -> str:
 def activation_line(store: MemoryStore) -> str:
     """How the agent's changes work here and how many of its proposals await review;
     '' when its changes land directly and none are pending."""
-    mode = store.settings.agent_writes
+    settings = store.settings
+    mode = settings.agent_writes
     if mode == "read-only":
         return (
             "Memories are read-only for you in this project (memory_agent_writes: read-only): "
@@ -38,6 +39,13 @@ def activation_line(store: MemoryStore) -> str:
             f"`{T.WRITE_MEMORY}`, `{T.EDIT_MEMORY}`, `{T.DELETE_MEMORY}` and "
             f"`{T.RENAME_MEMORY}` record what you propose, and the user accepts or rejects it; "
             "reading a memory shows your pending proposals for it."
+        )
+    global_mode = store.global_agent_writes(settings)
+    if global_mode != mode:
+        done = "are proposals" if global_mode == P.PROPOSE else "are refused"
+        text += (
+            f" Your changes to global memories {done} (memory_agent_writes: {global_mode}, "
+            "as a project this server served before says)."
         )
     if found:
         text += f" {len(found)} proposal(s) await the user's review."

@@ -117,8 +117,14 @@ class Settings(NamedTuple):
         """What the agent's changes do: the stricter of the two files' settings, so a
         project's file (a cloned repository's, untrusted) can tighten the gate, never
         lift it."""
-        modes = [self.global_config.memory_agent_writes, self.project_config.memory_agent_writes]
-        return max((m for m in modes if m is not None), key=AGENT_WRITE_MODES.index)
+        return stricter(
+            self.global_config.memory_agent_writes, self.project_config.memory_agent_writes
+        )
+
+
+def stricter(*modes: str | None) -> str:
+    """The strictest of ``memory_agent_writes`` values (None: not set); direct when none."""
+    return max((m for m in modes if m is not None), key=AGENT_WRITE_MODES.index, default="direct")
 
 
 _cache: dict[Path, tuple[tuple[int, int], dict[str, Any]]] = {}

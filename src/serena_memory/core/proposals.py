@@ -112,11 +112,17 @@ class Skipped:
         return {"file": self.file, "reason": self.reason}
 
 
-def proposing(store: MemoryStore) -> bool:
-    """Whether the agent's changes through ``store`` become proposals."""
+def proposing(store: MemoryStore, *names: str) -> bool:
+    """Whether the agent's change of ``names`` through ``store`` becomes a proposal: the
+    strictest mode among them is ``propose`` (``read-only`` refuses it instead)."""
+    from serena_memory.core.config import stricter
     from serena_memory.core.store import Context
 
-    return store.context is Context.AGENT and store.settings.agent_writes == PROPOSE
+    if store.context is not Context.AGENT:
+        return False
+    settings = store.settings
+    modes = [store.agent_writes_for(name, settings) for name in names] or [settings.agent_writes]
+    return stricter(*modes) == PROPOSE
 
 
 def folder(store: MemoryStore) -> Path:

@@ -24,6 +24,7 @@ from serena_memory.core.config import (
     load_settings,
     load_sync_config,
     serena_home,
+    stricter,
 )
 from serena_memory.core.errors import (
     AgentWritesError,
@@ -74,6 +75,9 @@ class StoreAccess:
         # no operation is open: one line each, taken by the front-end that shows them;
         # inside an operation they go to it (core/operation.py)
         self.notices: list[str] = []
+        # The review mode of every project a server session served before this store's
+        # (see agent_writes_for): global memories are changed under the strictest of them.
+        self.global_writes_floor = "direct"
         # Where changes are announced (core/changes.py); None: the default, on first use.
         self._recorder = recorder
         # Who the history names for changes made through this store, unless a caller says
@@ -218,7 +222,7 @@ class StoreAccess:
         name = N.normalize_name(raw)
         settings = settings or self.settings
         if write and self.context is Context.AGENT:
-            _refuse_agent_write(name, settings.agent_writes, proposing)
+            _refuse_agent_write(name, self.agent_writes_for(name, settings), proposing)
         ignored = settings.patterns.ignored_match(name)
         if ignored is not None:
             raise IgnoredMemoryError(
@@ -252,6 +256,23 @@ class StoreAccess:
                 "so it is read-only here; change it in the team's repository, or set "
                 "memory_sync_team_writable: true in serena_config.yml"
             )
+
+    def agent_writes_for(self, name: str, settings: Settings | None = None) -> str:
+        """What the agent's change of memory ``name`` does (``memory_agent_writes``). A
+        project memory follows the stricter of the user's and the project's setting. A
+        global one, shared by every project, follows the strictest of those and of every
+        project the same server served before (``global_writes_floor``): activating a
+        project that doesn't review can't open the global memories of one that does."""
+        settings = settings or self.settings
+        try:
+            is_global = N.is_global(N.normalize_name(name))
+        except MemoryStoreError:
+            return settings.agent_writes  # not a name: refused as such before any write
+        return self.global_agent_writes(settings) if is_global else settings.agent_writes
+
+    def global_agent_writes(self, settings: Settings | None = None) -> str:
+        """What the agent's changes of global memories do (see :meth:`agent_writes_for`)."""
+        return stricter((settings or self.settings).agent_writes, self.global_writes_floor)
 
     # -- the gates a change passes ----------------------------------------------------------
     def proposable_name(self, name: str) -> str:

@@ -22,6 +22,7 @@ from serena_memory.dashboard.security import (
     is_wildcard,
     new_token,
 )
+from serena_memory.serving import uvicorn_config
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 24282
@@ -83,7 +84,7 @@ class DashboardServer:
             token=self.token,
             allowed_hosts=allowed_host_headers(host, self.port),
         )
-        config = uvicorn.Config(
+        config = uvicorn_config(  # bounded against idle and half-sent connections
             self.app,
             log_level="warning",
             access_log=False,

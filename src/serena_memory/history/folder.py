@@ -154,6 +154,30 @@ class FolderHistory(FolderRepository):
         with contextlib.suppress(OSError):  # and the next process too, before its write
             (self.repo_path / stamp_log.CATCH_UP_FILE).touch()
 
+    def unrecorded(self, rels: Iterable[str]) -> list[str]:
+        """The files among ``rels`` whose current text is not the one the history's
+        latest entry holds (a text written while the history couldn't record it)."""
+        repo = self.repo(create=False)
+        head = None if repo is None else self.head(repo)
+        tree = None if head is None else head.tree
+        found = []
+        for rel in rels:
+            data = self._current_bytes(rel)
+            if data is not None and str(engine().hash(data)) != tree_blob(tree, rel):
+                found.append(rel)
+        return found
+
+    def _current_bytes(self, rel: str) -> bytes | None:
+        """The bytes of ``rel`` now, through the gate; None: not there, or not a memory
+        file the gate lets through (the history never holds those either)."""
+        real = self._real_path(rel)
+        if real is None:
+            return None
+        try:
+            return paths.read_regular_file(real, self.folder.gate.allowed, f"memory file {rel}")
+        except (OSError, MemoryStoreError):
+            return None
+
     # -- catching up with outside changes ----------------------------------------------------
     def note_recording(self) -> None:
         """One more operation recorded in the folder by this process (see may_narrow)."""

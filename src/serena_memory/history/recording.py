@@ -1,8 +1,9 @@
 """The history as the store's change recorder (:class:`serena_memory.core.changes.ChangeRecorder`):
 which folders' histories one operation writes to, and its entry in each.
 
-Recording never costs a write: the memory file is written first, any failure of the history
-is reported once and the next operation records what was missed."""
+Recording costs a write only when the write would lose a text the history never recorded:
+otherwise the memory file is written whatever happens to the history, any failure of the
+history is reported once and the next operation records what was missed."""
 
 from __future__ import annotations
 
@@ -116,17 +117,25 @@ class Recording:
         self._narrow: set[FolderHistory] = set()  # those that note only what is touched
 
     def start(self, about_to_change: Iterable[str] = ()) -> None:
+        """Catch each history up before the change. One that can't (a full disk, a folder
+        it can't write) lets the change go on, unless the change would replace or delete
+        a text that history never recorded: then nothing changes and one sentence says
+        why, since that text would be lost for good."""
         names = list(about_to_change)
         for history in self.histories:
             rels = _relative(history.folder, names)
             narrow = bool(names) and history.may_narrow()
             history.note_recording()
-            if self._guard(
+            failure = self._attempt(
                 history, lambda h=history, r=rels, n=narrow: h.catch_up(about_to_change=r, narrow=n)
-            ):
-                self._healthy.append(history)
-                if narrow:
-                    self._narrow.add(history)
+            )
+            if failure is not None:
+                _refuse_losing(history, rels, failure)
+                _report_failure(history, failure)
+                continue
+            self._healthy.append(history)
+            if narrow:
+                self._narrow.add(history)
 
     def touched(self, *names: str) -> None:
         """Name the memories the operation changed (created, rewritten or removed)."""
@@ -149,20 +158,47 @@ class Recording:
                 )
 
     def _guard(self, history: FolderHistory, action: Any) -> bool:
-        key = str(history.repo_path)
+        failure = self._attempt(history, action)
+        if failure is not None:
+            _report_failure(history, failure)
+        return failure is None
+
+    def _attempt(self, history: FolderHistory, action: Any) -> Exception | None:
+        """Run ``action``; its failure is returned (for the caller to report), never raised."""
         try:
             action()
         except Exception as exc:  # never fail the write because of its record
             history.reset()
-            report(
-                key,
-                f"the history of the memories in {history.folder.root} could not be recorded "
-                f"({_describe(exc)}); the memories themselves are saved, and the history "
-                f"will catch up at the next change",
-            )
-            return False
-        clear_report(key)
-        return True
+            return exc
+        clear_report(str(history.repo_path))
+        return None
+
+
+def _report_failure(history: FolderHistory, failure: Exception) -> None:
+    report(
+        str(history.repo_path),
+        f"the history of the memories in {history.folder.root} could not be recorded "
+        f"({_describe(failure)}); the memories themselves are saved, and the history "
+        f"will catch up at the next change",
+    )
+
+
+def _refuse_losing(history: FolderHistory, rels: list[str], failure: Exception) -> None:
+    """Raise when a file among ``rels`` holds a text ``history`` never recorded (one
+    written while it couldn't record, as on a full disk): the change would replace or
+    delete it, and the history can't record it now."""
+    try:
+        lost = history.unrecorded(rels)
+    except Exception:  # noqa: BLE001 - a history that can't be read can't tell what it
+        return  # holds: the change goes on, and the failure is reported as it always was
+    if not lost:
+        return
+    name = history.folder.name_of(lost[0])
+    raise HistoryError(
+        f"memory {name!r} holds a text the history hasn't recorded, and the history in "
+        f"{history.repo_path} can't record it now ({_describe(failure)}); nothing was "
+        "changed: free space there or make it writable, then try again"
+    )
 
 
 def _relative(folder: Folder, names: Iterable[str]) -> list[str]:

@@ -141,7 +141,8 @@ def _open(store: MemoryStore) -> sqlite3.Connection | None:
             if _valid(conn, key):
                 return conn
             conn.close()
-        except sqlite3.DatabaseError:
+        except Exception:  # noqa: BLE001 - a cache that can't be read is rebuilt, whatever
+            # the error: sqlite3's own, or a damaged schema name that isn't UTF-8
             pass
         _remove(path)
         conn = sqlite3.connect(str(path), timeout=30.0, isolation_level=None)
@@ -219,7 +220,7 @@ def cached_check(
         return _check(
             conn, listing, include_unmarked, fuzzy and include_unmarked, reachability, jobs
         )
-    except (sqlite3.Error, _Malformed):
+    except (sqlite3.Error, UnicodeError, _Malformed):  # a damaged cache: check without it
         with contextlib.suppress(OSError):
             _remove(cache_path(store))
         return None

@@ -294,9 +294,11 @@ def serve_http(server: Server[Any], host: str, port: int, token: str | None) -> 
 
     from serena_memory.mcp.auth import BearerAuth
     from serena_memory.mcp.message_checks import CheckedBodies
+    from serena_memory.serving import uvicorn_config
 
     app: Any = CheckedBodies(server.streamable_http_app(host=host))
     if token is not None:
         app = BearerAuth(app, token)  # outermost: nothing is read before the token is checked
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning")
+    # bounded against idle and half-sent connections (serving.py)
+    config = uvicorn_config(app, host=host, port=port, log_level="warning")
     anyio.run(uvicorn.Server(config).serve)

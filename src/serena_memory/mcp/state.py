@@ -13,7 +13,7 @@ from pathlib import Path
 from serena_memory.agent import tools as T
 from serena_memory.agent.contexts import ClientContext, load_context
 from serena_memory.agent.modes import Mode, excluded_tools
-from serena_memory.core.config import load_global_config, serena_home
+from serena_memory.core.config import load_global_config, serena_home, stricter
 from serena_memory.core.discovery import ProjectChoice, discover_project
 from serena_memory.core.errors import MemoryStoreError, NoProjectError, NotAProjectError
 from serena_memory.core.paths import project_folder
@@ -67,12 +67,20 @@ class ServerState:
         # Called after a tool that may have changed memories (automatic sync hooks in here)
         self.after_write: Callable[[], None] | None = None
         self.choice: ProjectChoice | None = None  # how the start-up project was chosen
+        self.global_writes_floor = "direct"  # see _open
         if project is not None:
             self.store = self._open(project)
 
     def _open(self, project: Path) -> MemoryStore:
         store = MemoryStore(project, home=self.home, context=Context.AGENT)
-        store.validate_config()  # a broken project.yml is reported now, not mid-task
+        settings = store.validate_config()  # a broken project.yml is reported now, not mid-task
+        # Global memories are changed under the strictest review mode of every project this
+        # server served (the one it started for, each one activated since): see
+        # StoreAccess.agent_writes_for and docs/review.md.
+        served = [settings.agent_writes, self.global_writes_floor]
+        if self.store is not None:
+            served.append(self.store.settings.agent_writes)
+        self.global_writes_floor = store.global_writes_floor = stricter(*served)
         return store
 
     def enabled(self, tool: str) -> bool:

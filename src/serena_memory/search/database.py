@@ -131,7 +131,9 @@ class Index:
                 if self._valid(conn):
                     return conn
                 conn.close()
-            except sqlite3.DatabaseError:
+            except Exception:  # noqa: BLE001 - a file that can't be read is rebuilt, whatever
+                # the error: sqlite3's own, or one from a name or text SQLite hands back
+                # that isn't UTF-8 (a damaged schema), or any other
                 pass
             remove_database(self.path)
             conn = self._connect()

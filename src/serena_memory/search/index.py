@@ -52,7 +52,7 @@ def search_memories(
         raise MemoryStoreError(f"max_results must be a whole number from 1, got {max_results!r}")
     limit = min(max_results, MAX_RESULTS_LIMIT)
     parsed = parse_query(query)
-    sqlite3 = sqlite()
+    sqlite()  # a clear sentence now when this Python has no usable SQLite
     embedder = _embedder(store)
     vector = embedder.embed([meaning_text(query)])[0] if embedder is not None else None
     related = related_words(parsed, embedder)
@@ -65,7 +65,10 @@ def search_memories(
                 return _collect(
                     store, index, parsed, (vector, related), current, topic, scope, limit
                 )
-            except sqlite3.DatabaseError:
+            except MemoryStoreError:
+                raise  # about the memories or the query, not the index
+            except Exception:  # noqa: BLE001 - an index that can't be read is rebuilt,
+                # whatever the error (sqlite3's, or a damaged name that isn't UTF-8)
                 if attempt == 2 or str(index.path) == ":memory:":
                     raise MemoryStoreError(
                         f"the search index {index.path} can't be used even after a rebuild; "

@@ -133,7 +133,7 @@ def test_copy_then_delete_in_one_commit_is_seen_as_a_rename(repo: Path) -> None:
 
 
 def test_deleted_files_and_never_existing_paths_are_missing(repo: Path) -> None:
-    memory(repo, "core", "Tokens: `src/auth/tokens.py`. Planned: `src/auth/oauth.py`.\n")
+    memory(repo, "core", "Tokens: `src/auth/tokens.py`. OAuth: `src/auth/oauth.py`.\n")
     commit(repo)
     (repo / "src/auth/tokens.py").unlink()
     commit(repo, "drop tokens")
@@ -206,7 +206,7 @@ def test_a_monorepo_subproject_resolves_from_its_own_folder(tmp_path: Path) -> N
         sub,
         "core",
         "`src/handler.py` has `handle_request()`. From the top: `services/api/src/handler.py`.\n"
-        "The web side: `services/web/index.ts` (another project). `src/old.py` is gone.\n",
+        "The web side: `services/web/index.ts` (another project). `src/old.py` holds the rest.\n",
     )
     commit(top)
     found = by_mention(findings(sub))
@@ -324,7 +324,7 @@ def test_a_check_split_over_worker_processes_reports_the_same_findings(
 def test_read_memory_ends_with_a_note_and_activation_counts_drift(repo: Path) -> None:
     from mcp_support import in_memory, ok
 
-    memory(repo, "core", "Login: `src/auth/login.py`. Gone: `src/auth/gone.py`.\n")
+    memory(repo, "core", "Login: `src/auth/login.py`. Helpers: `src/auth/gone.py`.\n")
     memory(repo, "clean", "Tokens: `src/auth/tokens.py`.\n")
     commit(repo)
     git(repo, "mv", "src/auth/login.py", "src/auth/session.py")

@@ -159,6 +159,7 @@ def test_symbols_removed_or_renamed_are_missing_existing_ones_are_not(repo: Path
             "mention": "LegacyOnlyInDocs",  # only in a prose document, not in the code
             "kind": "symbol",
             "status": "missing",
+            "note": "never in the git history: a plan or a typo?",
         }
     ]
     write(repo, "src/auth/tokens.py", "def renew_token():\n    return 1\n")
@@ -168,6 +169,10 @@ def test_symbols_removed_or_renamed_are_missing_existing_ones_are_not(repo: Path
     assert found["refresh_token()"]["status"] == "missing"
     assert found["SessionStore.refresh"]["status"] == "missing"
     assert found["refresh_token()"]["kind"] == "symbol"
+    # where git saw them go: the definition renamed in place
+    assert found["refresh_token()"]["new_name"] == "renew_token"
+    assert found["refresh_token()"]["new_path"] == "src/auth/tokens.py"
+    assert found["SessionStore.refresh"]["new_name"] == "SessionStore.reload"
 
 
 def test_ignored_files_are_left_alone_and_not_indexed(repo: Path) -> None:

@@ -83,3 +83,112 @@ def test_what_the_memory_says_is_gone_or_planned_is_no_drift(repo: Path) -> None
 def test_a_file_name_in_prose_is_a_mention_and_product_names_are_not() -> None:
     text = "- PageLayout.tsx - the layout; 'pokeapi.ts' shim; Node.js, Vue.js, math.h, e.g.\n"
     assert [m.target for m in extract(text)] == ["PageLayout.tsx", "pokeapi.ts"]
+
+
+def _renames(repo: Path) -> None:
+    """A project whose code moved on under its memories: a function renamed in place, a
+    helper moved to another file under a new name, a test file renamed."""
+    write(repo, "src/index.py", "def build_index(paths):\n    return sorted(paths)\n")
+    write(
+        repo,
+        "tests/conftest.py",
+        "import os\n\ndef _register_db_for_cleanup(db):\n    os.remove(db)\n",
+    )
+    write(repo, "tests/test_docs.py", "def test_commands_are_documented():\n    pass\n")
+    memory(
+        repo,
+        "core",
+        "Index: `build_index(paths)` in `src/index.py`. Cleanup: `_register_db_for_cleanup(db)`.\n"
+        "Docs: `tests/test_docs.py::test_commands_are_documented`.\n",
+    )
+    memory(repo, "clean", "Tokens: `src/auth/tokens.py`.\n")
+    for i in range(10):
+        memory(repo, f"notes/n{i}", f"Details: `src/auth/x{i}.py`.\n")
+    commit(repo, "start")
+    write(repo, "src/index.py", "def build_search_index(paths):\n    return sorted(paths)\n")
+    commit(repo, "rename build_index")
+    write(repo, "tests/conftest.py", "import os\n")
+    write(
+        repo,
+        "tests/helpers/db.py",
+        "import os\n\ndef register_db_for_cleanup(db):\n    os.remove(db)\n",
+    )
+    commit(repo, "move the cleanup helper")
+    git(repo, "mv", "tests/test_docs.py", "tests/test_documentation.py")
+    commit(repo, "rename the docs test")
+
+
+def test_the_agent_is_told_of_drifted_memories_at_the_start_in_the_listing_and_on_read(
+    repo: Path,
+) -> None:
+    import json
+
+    import anyio
+    from mcp_support import ok, over_stdio
+
+    _renames(repo)
+
+    async def go() -> tuple[str, str, str, str]:
+        async with over_stdio(["--project", str(repo)]) as client:
+            start = await ok(client, "initial_instructions")
+            listing = await ok(client, "list_memories")
+            core = await ok(client, "read_memory", memory_name="core")
+            clean = await ok(client, "read_memory", memory_name="clean")
+            return start, listing, core, clean
+
+    start, listing, core, clean = anyio.run(go)
+    # the start names the drifted memories, a bounded few, and counts the rest
+    assert "11 project memory(ies) mention files or folders that are missing or moved" in start
+    assert "'core', 'notes/n0', 'notes/n1'" in start and "and 3 more" in start
+    assert "'clean'" not in start
+    drifted = json.loads(listing)["code_drift"]
+    assert drifted == ["core", *(f"notes/n{i}" for i in range(10))]
+    # reading tells the symbols too, with the new name and place git saw
+    assert core.startswith("Index: `build_index(paths)` in `src/index.py`.")
+    assert "`build_index(paths)` (line 1) is now `build_search_index` in `src/index.py`" in core
+    assert (
+        "`_register_db_for_cleanup(db)` (line 1) is now `register_db_for_cleanup` in "
+        "`tests/helpers/db.py`"
+    ) in core
+    assert (
+        "`tests/test_docs.py::test_commands_are_documented` (line 2) is now "
+        "`tests/test_documentation.py`"
+    ) in core
+    assert clean == "Tokens: `src/auth/tokens.py`.\n"
+
+
+def test_check_code_tells_where_symbols_went_and_a_test_moved_to_another_file(
+    repo: Path,
+) -> None:
+    _renames(repo)
+    write(repo, "tests/test_documentation.py", "def test_other():\n    pass\n")
+    write(repo, "tests/test_commands.py", "def test_commands_are_documented():\n    pass\n")
+    memory(
+        repo, "later", "The test: `tests/test_documentation.py::test_commands_are_documented`.\n"
+    )
+    commit(repo, "split the docs tests")
+    found = {(f["memory"], f["mention"]): f for f in findings(repo) if f["kind"] == SYMBOL}
+    renamed = found[("core", "build_index(paths)")]
+    assert (renamed["new_name"], renamed["new_path"]) == ("build_search_index", "src/index.py")
+    assert renamed["note"].startswith("now `build_search_index` in `src/index.py`, commit ")
+    moved = found[("later", "tests/test_documentation.py::test_commands_are_documented")]
+    assert moved["new_path"] == "tests/test_commands.py"
+    assert moved["note"] == "not in `tests/test_documentation.py` now"
+
+
+def test_a_person_reading_a_drifted_memory_gets_the_text_on_stdout_and_the_note_on_stderr(
+    repo: Path,
+) -> None:
+    from conftest import run_cli
+
+    _renames(repo)
+    done = run_cli("memories", "read", "core", str(repo))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (
+        "Index: `build_index(paths)` in `src/index.py`. Cleanup: `_register_db_for_cleanup(db)`.\n"
+        "Docs: `tests/test_docs.py::test_commands_are_documented`.\n"
+    )
+    assert done.stderr.startswith("Note: this memory mentions code that has changed: ")
+    assert "is now `build_search_index` in `src/index.py`" in done.stderr
+    clean = run_cli("memories", "read", "clean", str(repo))
+    assert (clean.stdout, clean.stderr) == ("Tokens: `src/auth/tokens.py`.\n", "")

@@ -211,8 +211,14 @@ def listing_answer(
         raise MemoryStoreError(_no_such_topic(store, topic))
     budget = store.settings.listing_budget
     extra = _extras(listing, budget)
-    view = plan_listing(listing, topic, budget, lambda v: _answer_json(v, search_tool, extra), page)
-    return _answer_json(view, search_tool, extra)
+    from serena_memory.integrity.service import drifted_memories
+
+    drifted = set(drifted_memories(store)[0])
+
+    def render(view: BudgetedListing) -> str:
+        return _answer_json(view, search_tool, extra, drifted)
+
+    return render(plan_listing(listing, topic, budget, render, page))
 
 
 def _no_such_topic(store: MemoryStore, topic: str) -> str:
@@ -247,11 +253,17 @@ def _extras(listing: MemoryListing, budget_tokens: int) -> dict[str, object]:
 
 
 def _answer_json(
-    view: BudgetedListing, search_tool: bool, extra: dict[str, object] | None = None
+    view: BudgetedListing,
+    search_tool: bool,
+    extra: dict[str, object] | None = None,
+    drifted: set[str] | frozenset[str] = frozenset(),
 ) -> str:
     memories = [n for n in view.names if n not in view.read_only]
     read_only = [n for n in view.names if n in view.read_only]
     data: dict[str, object] = {"memories": memories, "read_only_memories": read_only}
+    marked = [n for n in view.names if n in drifted]
+    if marked:  # what reading them tells: mentions of files missing or moved now
+        data["code_drift"] = marked
     if not view.complete:
         data["topics"] = {
             t.topic: {"memories": t.memories, "read_only": t.read_only} for t in view.topics

@@ -113,6 +113,7 @@ class Mention:
     # its first folder exists (``application/json`` is no path)
     rooted: bool = False  # written from the root, `/src/app.ts`: kept only when its first
     # folder is a top-level folder of the project (`/etc/hosts` is the machine's)
+    where: str = ""  # a symbol written after its file (`tests/a.py::test_x`): that file
 
     @property
     def words(self) -> list[str]:
@@ -257,17 +258,17 @@ def _line_mentions(number: int, line: str) -> list[Mention]:
 def _classify(number: int, content: str) -> list[Mention]:
     """The mentions a code span's ``content`` makes: none, a path or a symbol, or both
     for a path with a name after ``::`` (``tests/test_app.py::test_login``)."""
-    raw = _LINE_WORDS.sub("", content.strip()) if " " in content.strip() else content.strip()
-    if not raw or _SPACE.search(raw) or ("://" in raw or "@" in raw[1:] or "www." in raw):
+    raw = _span_name(content)
+    if raw is None:
         return []
     head = raw.split("::", 1)[0]
     if "::" in raw and ("/" in head or _has_extension(head)):
         node = _node_mentions(number, raw, raw)
         if node is not None:
             return node
-    if "(" not in raw and _NOT_A_NAME.search(raw):
-        return []
-    if _PLACEHOLDER_NAME.match(raw.rsplit("/", 1)[-1]):
+    if ("(" not in raw and _NOT_A_NAME.search(raw)) or _PLACEHOLDER_NAME.match(
+        raw.rsplit("/", 1)[-1]
+    ):
         return []
     path = path_target(raw)
     if path is not None:
@@ -280,6 +281,17 @@ def _classify(number: int, content: str) -> list[Mention]:
     return [] if symbol is None else [Mention(number, raw, SYMBOL, symbol)]
 
 
+def _span_name(content: str) -> str | None:
+    """A code span's text as a name (a line written out after it cut off), or None when
+    it can't be one: a command or sentence (a space), a URL, an address."""
+    raw = content.strip()
+    if " " in raw:
+        raw = _LINE_WORDS.sub("", raw)
+    if not raw or _SPACE.search(raw) or ("://" in raw or "@" in raw[1:] or "www." in raw):
+        return None
+    return raw
+
+
 def _node_mentions(number: int, written: str, raw: str) -> list[Mention] | None:
     """A path and the name after its ``::`` (a pytest node id, ``path::Class::method``,
     parameters in ``[...]`` and a location dropped): both are claims."""
@@ -290,7 +302,10 @@ def _node_mentions(number: int, written: str, raw: str) -> list[Mention] | None:
     if path is None or path[1] or path[0].endswith("/"):
         return None
     name = found.group(2).replace("::", ".")
-    return [Mention(number, written, PATH, path[0]), Mention(number, written, SYMBOL, name)]
+    return [
+        Mention(number, written, PATH, path[0]),
+        Mention(number, written, SYMBOL, name, where=path[0]),
+    ]
 
 
 _NODE_ID = re.compile(rf"^(\S+?)::({_IDENT}(?:::{_IDENT})*)(?:\[[^\]]*\]|\(\))?{_PROSE_LOCATION}?$")

@@ -356,16 +356,23 @@ def fix_code_references(
 
 
 def drift_note(store: MemoryStore, name: str, text: str) -> str:
-    """The note that ends a project memory's text when it mentions paths that are missing
-    or moved ('' when none, for a global memory, and whenever the check itself fails: a
+    """The note that ends a project memory's text when `check --code` finds something in
+    it: paths missing or moved, symbols missing (and where git saw them go), files changed
+    a lot since ('' when none, for a global memory, and whenever the check itself fails: a
     read never fails because of it)."""
-    from serena_memory.integrity.code_drift import read_note
+    from serena_memory.integrity.code_read_note import read_note
 
     try:
         canonical = N.normalize_name(name)
         if N.is_global(canonical):
             return ""
-        return read_note(str(store.project_root), canonical, text)
+        return read_note(
+            str(store.project_root),
+            canonical,
+            text,
+            cache_home=str(store.home),
+            written=str(store.real_path_of(canonical)),
+        )
     except Exception:
         return ""
 
@@ -373,7 +380,7 @@ def drift_note(store: MemoryStore, name: str, text: str) -> str:
 def drift_findings(store: MemoryStore, name: str, text: str) -> list[CodeFinding]:
     """The paths of a project memory that are missing or moved now, for marks next to
     them (none for a global memory, and none whenever the check itself fails)."""
-    from serena_memory.integrity.code_drift import memory_findings
+    from serena_memory.integrity.code_read_note import memory_findings
 
     try:
         canonical = N.normalize_name(name)
@@ -385,18 +392,21 @@ def drift_findings(store: MemoryStore, name: str, text: str) -> list[CodeFinding
 
 
 DRIFT_COUNT_SECONDS = 0.5
-"""How long the activation message may spend counting drifted memories."""
+"""How long the activation message may spend finding drifted memories."""
+DRIFT_NAMES_SHOWN = 8
+"""The drifted memories the activation message names; the rest are counted."""
 
 
-def drift_summary(store: MemoryStore) -> str:
-    """One sentence for the activation message: how many project memories mention paths
-    that are missing or moved now, and how to see them ('' when none). Counting stops
-    after :data:`DRIFT_COUNT_SECONDS` and says "at least"."""
+def drifted_memories(store: MemoryStore) -> tuple[list[str], bool]:
+    """The project memories that mention paths missing or moved now, sorted, and whether
+    the search stopped after :data:`DRIFT_COUNT_SECONDS` (then there may be more). It
+    uses the read notes' list of files, looks each path up once and asks git about
+    ignored files once for all memories; nothing when the check itself fails."""
     import time
 
-    from serena_memory.integrity.code_drift import cached_checker
     from serena_memory.integrity.code_findings import MISSING, CodeFinding
     from serena_memory.integrity.code_mentions import PATH, extract
+    from serena_memory.integrity.code_read_note import cached_checker
 
     try:
         started = time.monotonic()
@@ -423,16 +433,26 @@ def drift_summary(store: MemoryStore) -> str:
                     unresolved.append(CodeFinding(name, m.line, m.text, PATH, MISSING, m.target))
         # one question to git for every memory's unresolved paths (ignored ones are left alone)
         kept = checker.without_left_alone(unresolved) if unresolved else []
-        drifted = len({f.memory for f in kept})
     except Exception:
+        return [], False
+    return sorted({f.memory for f in kept}), partial
+
+
+def drift_summary(store: MemoryStore) -> str:
+    """One sentence for the activation message: how many project memories mention paths
+    that are missing or moved now, naming the first :data:`DRIFT_NAMES_SHOWN`, and how
+    to see them ('' when none)."""
+    names, partial = drifted_memories(store)
+    if not names:
         return ""
-    if not drifted:
-        return ""
-    count = f"at least {drifted}" if partial else str(drifted)
+    count = f"at least {len(names)}" if partial else str(len(names))
+    shown = ", ".join(f"'{n}'" for n in names[:DRIFT_NAMES_SHOWN])
+    if len(names) > DRIFT_NAMES_SHOWN:
+        shown += f" and {len(names) - DRIFT_NAMES_SHOWN} more"
     return (
         f"{count} project memory(ies) mention files or folders that are missing or moved in "
-        "the code now; reading one ends with a note naming them. The user sees them all "
-        "with `serena memories check --code` and fixes moved paths with "
+        f"the code now: {shown}; reading one ends with a note naming them. The user sees "
+        "them all with `serena memories check --code` and fixes moved paths with "
         "`serena memories fix-code-references`."
     )
 

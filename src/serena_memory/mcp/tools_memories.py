@@ -42,7 +42,8 @@ def list_memories(
     search_memories). "skipped" lists entries that look like memories but are not read
     (a broken link, a link leading outside the allowed folders, a file that is not
     regular), each with its reason. "rename_journal", when present, says why changes will fail until
-    the user deals with an interrupted rename's journal: tell the user."""
+    the user deals with an interrupted rename's journal: tell the user. "code_drift" lists
+    the memories shown that mention files or folders missing or moved in the code now."""
     from serena_memory.agent.listing import listing_answer
 
     return listing_answer(
@@ -53,9 +54,10 @@ def list_memories(
 def read_memory(state: ServerState, memory_name: MemoryName) -> str:
     """Read a memory whose name suggests it is relevant to the task at hand. Memories refer
     to each other as `mem:NAME`; follow a reference when its text says it applies. Don't
-    read memories just in case. When the memory mentions files or folders that are missing
-    or moved in the code now, the answer ends with a note naming them: don't act on those
-    mentions without checking the code."""
+    read memories just in case. When the memory mentions code that is missing or moved now
+    (files, folders, symbols: with their new name and place when git saw them go), the
+    answer ends with a note naming them: don't act on those mentions without checking the
+    code."""
     from serena_memory.integrity.service import drift_note
 
     store = state.require_store()

@@ -26,10 +26,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from serena_memory.core.paths import is_inside
 from serena_memory.integrity.code_findings import CHANGED, MISSING, MOVED, CodeFinding, CodeReport
 from serena_memory.integrity.code_git import GitJob, GitUnavailable, run_git
-from serena_memory.integrity.code_history import GitPast
+from serena_memory.integrity.code_history import GitPast, dirty_memories, memory_times
 from serena_memory.integrity.code_mentions import PATH, SYMBOL, Mention, extract
 from serena_memory.integrity.code_project import ProjectFiles
 from serena_memory.integrity.code_symbol_history import SymbolTrail, trail
@@ -49,6 +48,9 @@ TRAIL_SECONDS = 2.0
 """How long one check may ask git's history where missing symbols went."""
 MAX_TRAILS = 50
 """At most this many missing symbols' trails are asked per check."""
+TRAIL_SECONDS_ON_READ = 0.5
+"""How long reading one memory may ask git's history where its missing symbols went (an
+answer git gave is kept: the next read has it)."""
 
 
 def _single_threaded() -> bool:
@@ -94,6 +96,9 @@ class CodeChecker:
         self._listing: tuple[GitJob, GitJob] | None = None
         self._walk: tuple[GitJob, GitJob] | None = None
         self._scan: GitJob | IdentifierScan | None = None
+        self._dirty: set[str] | None = None  # the memories with changes not committed
+        self._head: str | None = None
+        self._head_time = 0.0  # when HEAD was committed
 
     def prefetch(self, symbols: bool = True) -> None:
         """Start listing the files, walking the history and scanning the source files: git
@@ -189,7 +194,7 @@ class CodeChecker:
             )
         report.findings = self.without_left_alone(report.findings)
         if symbols:
-            report.findings = self.traced(report.findings, present)
+            report.findings = self.traced(report.findings, present, written=written)
         return report
 
     def present_words(self, words: set[str], cache_home: str | None = None) -> set[str]:
@@ -207,13 +212,15 @@ class CodeChecker:
         self,
         memory: str,
         mentions: list[Mention],
-        read_only: bool = False,
         cache_home: str | None = None,
+        when: float | None = None,
     ) -> list[CodeFinding]:
-        """The findings of one memory's symbols, with where git saw the missing ones go."""
+        """The findings of one memory's symbols (``when``: the memory last changed), with
+        where git saw the missing ones go, asked for :data:`TRAIL_SECONDS_ON_READ` at most."""
         present = self.present_words({w for m in mentions for w in m.words}, cache_home)
-        found = [self.check_symbol(memory, m, present, read_only) for m in mentions]
-        return self.traced([f for f in found if f is not None], present, limit=8)
+        found = [f for f in (self.check_symbol(memory, m, present) for m in mentions) if f]
+        written = {memory: when} if when is not None else None
+        return self.traced(found, present, 8, written, TRAIL_SECONDS_ON_READ)
 
     def check_symbol(
         self, memory: str, m: Mention, present: set[str], read_only: bool = False
@@ -249,27 +256,56 @@ class CodeChecker:
         )
 
     def traced(
-        self, findings: list[CodeFinding], present: set[str], limit: int = MAX_TRAILS
+        self,
+        findings: list[CodeFinding],
+        present: set[str],
+        limit: int = MAX_TRAILS,
+        written: dict[str, float] | None = None,
+        seconds: float = TRAIL_SECONDS,
     ) -> list[CodeFinding]:
         """``findings`` with each missing symbol told where git saw it go: renamed (its new
-        name and file), removed in a commit, or never in the history; at most ``limit``
-        names and :data:`TRAIL_SECONDS` of asking."""
-        if not self.history or not any(f.kind == SYMBOL for f in findings):
+        name and file), removed in a commit, or never in the history (asked since the
+        earliest time a memory mentioning it last changed, ``written``); at most ``limit``
+        names and ``seconds`` of asking."""
+        if not self.history or not self.head or not any(f.kind == SYMBOL for f in findings):
             return findings
-        until = time.monotonic() + TRAIL_SECONDS
+        until = time.monotonic() + seconds
+        words = {f: _absent_word(f, present) for f in findings}
+        since = _earliest(words, written or {})
         trails: dict[str, SymbolTrail | None] = {}
         out = []
         for f in findings:
-            absent = [w for w in re.findall(r"\w+", f.target) if w not in present]
-            if f.kind != SYMBOL or f.status != MISSING or f.new_path or not absent:
-                out.append(f)
-                continue
-            word = absent[0]
-            if word not in trails and len(trails) < limit:
-                trails[word] = trail(self.root, word, self._exists, until)
-            found = trails.get(word)
+            word = words[f]
+            if word and word not in trails and len(trails) < limit:
+                when = since.get(word)
+                if when is not None and when >= self._head_time:
+                    trails[word] = SymbolTrail("", since=True)  # no commit since the memory
+                else:
+                    trails[word] = trail(self.root, self.head, word, self._exists, until, when)
+            found = trails.get(word) if word else None
             out.append(_with_trail(f, word, found) if found is not None else f)
         return out
+
+    def memory_time(self, real: str) -> float | None:
+        """When the memory whose file is ``real`` last changed (git asked once per
+        checker about memories with changes not committed)."""
+        if not self.history:
+            return None
+        if self._dirty is None:
+            self._dirty = dirty_memories(self.files)
+        return memory_times(self.files, self.past, {"": real}, self._dirty).get("")
+
+    @property
+    def head(self) -> str:
+        """The commit HEAD names ('' without one), asked once per checker."""
+        if self._head is None:
+            try:
+                out = run_git(self.root, "log", "-1", "--format=%H %ct", "HEAD").decode()
+                self._head, _, stamp = out.strip().partition(" ")
+                self._head_time = float(stamp or 0)
+            except (GitUnavailable, ValueError):
+                self._head = ""
+        return self._head
 
     def _exists(self, word: str) -> bool:
         if self._identifiers is not None:
@@ -469,6 +505,24 @@ class CodeChecker:
         return {}
 
 
+def _earliest(words: dict[CodeFinding, str], written: dict[str, float]) -> dict[str, float]:
+    """For each missing word, the earliest time a memory mentioning it last changed."""
+    since: dict[str, float] = {}
+    for f, word in words.items():
+        when = written.get(f.memory)
+        if word and when is not None:
+            since[word] = min(since.get(word, when), when)
+    return since
+
+
+def _absent_word(f: CodeFinding, present: set[str]) -> str:
+    """The first identifier of a missing symbol's finding not in the code ('' for any
+    other finding)."""
+    if f.kind != SYMBOL or f.status != MISSING or f.new_path:
+        return ""
+    return next((w for w in re.findall(r"\w+", f.target) if w not in present), "")
+
+
 def _with_trail(f: CodeFinding, word: str, found: SymbolTrail) -> CodeFinding:
     """A missing symbol's finding told where git saw ``word`` go."""
     if not found.new_name:
@@ -504,41 +558,3 @@ def extract_forked(
     for mentions in forked(chunks, part, meanwhile):
         found.update(mentions)
     return found
-
-
-def memory_times(
-    files: ProjectFiles, past: GitPast, real_paths: dict[str, str]
-) -> dict[str, float]:
-    """When each memory last changed: its last commit when the file is committed and clean,
-    else its modification time (what the store's history records for it)."""
-    out: dict[str, float] = {}
-    dirty: set[str] = set()
-    if files.git:
-        try:
-            status = run_git(
-                files.root,
-                "status",
-                "--porcelain=v1",
-                "-z",
-                "--untracked-files=all",
-                "--no-renames",
-                "--",
-                ".serena",
-            )
-            # porcelain paths are relative to the top of the work tree
-            for item in status.decode("utf-8", "replace").split("\0"):
-                if len(item) > 3 and item[3:].startswith(files.prefix):
-                    dirty.add(item[3 + len(files.prefix) :])
-        except GitUnavailable:
-            pass
-    for name, real in real_paths.items():
-        rel = os.path.relpath(real, files.root).replace(os.sep, "/")
-        times = past.changes.get(rel) if is_inside(real, (files.root,)) else None
-        if times and rel not in dirty:
-            out[name] = max(t for t in times)
-            continue
-        try:
-            out[name] = os.stat(real).st_mtime
-        except OSError:
-            continue
-    return out

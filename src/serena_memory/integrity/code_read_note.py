@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from serena_memory.integrity.code_drift import CodeChecker, memory_times
+from serena_memory.integrity.code_drift import CodeChecker
 from serena_memory.integrity.code_findings import CodeFinding
 from serena_memory.integrity.code_git import GitUnavailable, run_git
 from serena_memory.integrity.code_mentions import PATH, SYMBOL, Mention, extract
@@ -99,11 +99,11 @@ def memory_findings(
         return []
     checker = cached_checker(root)
     mentions = [m for m in extract(text) if checker.kept(m)]
-    when = _memory_time(checker, written) if written is not None else None
+    when = checker.memory_time(written) if written is not None else None
     found = _path_findings(checker, name, [m for m in mentions if m.kind == PATH], when)
     named = [m for m in mentions if m.kind == SYMBOL]
     if symbols and named:
-        found += checker.symbol_findings(name, named, cache_home=cache_home)
+        found += checker.symbol_findings(name, named, cache_home, when)
     return sorted(found, key=lambda f: (f.line, f.kind != PATH))
 
 
@@ -113,13 +113,6 @@ def _path_findings(
     """The findings of one memory's paths, git-ignored ones left alone."""
     found = [f for f in (checker.check_path(name, m, when) for m in paths) if f is not None]
     return checker.without_left_alone(found) if found else []
-
-
-def _memory_time(checker: CodeChecker, real: str) -> float | None:
-    """When the memory's file ``real`` last changed, for the ``changed`` hints."""
-    if not checker.history:
-        return None
-    return memory_times(checker.files, checker.past, {"": real}).get("")
 
 
 def read_note(

@@ -37,12 +37,15 @@ class SymbolTrail:
     """What git's history says of a name gone from the code: ``commit`` removed it, and
     ``new_name`` in ``new_file`` took its place (both empty: removed, nothing instead)."""
 
-    commit: str  # '': git never saw the name
+    commit: str  # '': git never saw the name go (since the memory last changed)
     new_name: str = ""
     new_file: str = ""
+    since: bool = False  # only the history since the memory last changed was asked
 
     def describe(self) -> str:
         short = self.commit[:10]
+        if not self.commit and self.since:
+            return "gone before the memory last changed, or never in the code"
         if not self.commit:
             return "never in the git history: a plan or a typo?"
         if not self.new_name:
@@ -51,28 +54,31 @@ class SymbolTrail:
 
 
 _PATHSPEC = [".", ":(exclude).serena", *(f":(exclude,glob)**/*.{e}" for e in DOC_EXTENSIONS)]
-_KEPT: dict[tuple[str, str, str], SymbolTrail | None] = {}
+_KEPT: dict[tuple[str, str, str, int | None], SymbolTrail | None] = {}
 
 
 def trail(
-    root: str, name: str, exists: Callable[[str], bool], until: float | None = None
+    root: str,
+    head: str,
+    name: str,
+    exists: Callable[[str], bool],
+    until: float | None = None,
+    since: float | None = None,
 ) -> SymbolTrail | None:
-    """Where ``name`` (an identifier in no source file now) went: followed through up to
-    :data:`MAX_HOPS` renames until a name that ``exists``; None when git can't tell (or
-    not before the monotonic time ``until``)."""
-    try:
-        head = run_git(root, "rev-parse", "--verify", "--quiet", "HEAD").decode().strip()
-    except GitUnavailable:
-        return None
+    """Where ``name`` (an identifier in no source file now) went, as the history up to
+    ``head`` (a commit) shows, since the time ``since`` (when the memory last changed: the
+    walk stays short) or ever: followed through up to :data:`MAX_HOPS` renames until a
+    name that ``exists``; None when git can't tell (or not before the monotonic time
+    ``until``)."""
     first: SymbolTrail | None = None
     current = name
     for _ in range(MAX_HOPS):
-        key = (root, head, current)
+        key = (root, head, current, None if since is None else int(since))
         if key not in _KEPT:
             left = TRAIL_TIMEOUT if until is None else min(TRAIL_TIMEOUT, until - time.monotonic())
             if left <= 0:
                 return first
-            _KEPT[key] = _one_step(root, current, left)
+            _KEPT[key] = _one_step(root, current, left, since)
         step = _KEPT[key]
         if step is None or (first is not None and not step.commit):
             return first
@@ -84,13 +90,15 @@ def trail(
     return first
 
 
-def _one_step(root: str, name: str, timeout: float) -> SymbolTrail | None:
+def _one_step(root: str, name: str, timeout: float, since: float | None) -> SymbolTrail | None:
     """The commit that removed the last of ``name`` and what took its place there."""
+    after = [] if since is None else [f"--since=@{int(since) + 1}"]  # commits after it
     try:
         commit = run_git(
             root,
             "log",
             "-1",
+            *after,
             "--format=%H",
             "--no-ext-diff",
             "--no-textconv",
@@ -103,7 +111,7 @@ def _one_step(root: str, name: str, timeout: float) -> SymbolTrail | None:
         ).decode()
         commit = commit.strip()
         if not commit:
-            return SymbolTrail("")
+            return SymbolTrail("", since=since is not None)
         diff = run_git(
             root,
             "show",

@@ -270,9 +270,8 @@ def start_code_check(
         DEFAULT_CHANGED_COMMITS,
         CodeChecker,
         extract_forked,
-        memory_times,
     )
-    from serena_memory.integrity.code_history import changes_since
+    from serena_memory.integrity.code_history import changes_since, memory_times
     from serena_memory.integrity.code_mentions import extract
 
     checker = CodeChecker(
@@ -397,11 +396,30 @@ DRIFT_NAMES_SHOWN = 8
 """The drifted memories the activation message names; the rest are counted."""
 
 
+_DRIFTED: dict[str, tuple[float, tuple[list[str], bool]]] = {}
+
+
 def drifted_memories(store: MemoryStore) -> tuple[list[str], bool]:
     """The project memories that mention paths missing or moved now, sorted, and whether
     the search stopped after :data:`DRIFT_COUNT_SECONDS` (then there may be more). It
     uses the read notes' list of files, looks each path up once and asks git about
-    ignored files once for all memories; nothing when the check itself fails."""
+    ignored files once for all memories; nothing when the check itself fails. The answer
+    serves the same process for as long as the read notes' list of files
+    (``CACHE_SECONDS``): the activation message and a listing right after it search once."""
+    import time
+
+    from serena_memory.integrity.code_read_note import CACHE_SECONDS
+
+    key = str(store.project_root)
+    held = _DRIFTED.get(key)
+    if held is not None and time.monotonic() - held[0] < CACHE_SECONDS:
+        return held[1]
+    found = _search_drifted(store)
+    _DRIFTED[key] = (time.monotonic(), found)
+    return found
+
+
+def _search_drifted(store: MemoryStore) -> tuple[list[str], bool]:
     import time
 
     from serena_memory.integrity.code_findings import MISSING, CodeFinding

@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from serena_memory.core import names as N
+from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.code_drift import CodeChecker
 from serena_memory.integrity.code_findings import CodeFinding
 from serena_memory.integrity.code_git import GitUnavailable, run_git
@@ -95,10 +97,11 @@ def memory_findings(
     its missing symbols too (where git saw them go) and, given the memory's file
     (``written``), the files that changed a lot since it did: what `check --code` finds
     for it. Cheap enough for every read."""
-    if "/" not in text and "." not in text and not symbols:
-        return []
+    written_in = [m for m in extract(text) if symbols or m.kind == PATH]
+    if not written_in:
+        return []  # nothing to look up: git is not asked
     checker = cached_checker(root)
-    mentions = [m for m in extract(text) if checker.kept(m)]
+    mentions = [m for m in written_in if checker.kept(m)]
     when = checker.memory_time(written) if written is not None else None
     found = _path_findings(checker, name, [m for m in mentions if m.kind == PATH], when)
     named = [m for m in mentions if m.kind == SYMBOL]
@@ -142,3 +145,23 @@ def read_note(
 
 READ_NOTE_ITEMS = 8
 """The findings a read note names; the rest are counted."""
+
+
+def drift_note(store: MemoryStore, name: str, text: str) -> str:
+    """The note that ends a project memory's text when `check --code` finds something in
+    it: paths missing or moved, symbols missing (and where git saw them go), files changed
+    a lot since ('' when none, for a global memory, and whenever the check itself fails: a
+    read never fails because of it)."""
+    try:
+        canonical = N.normalize_name(name)
+        if N.is_global(canonical):
+            return ""
+        return read_note(
+            str(store.project_root),
+            canonical,
+            text,
+            cache_home=str(store.home),
+            written=str(store.real_path_of(canonical)),
+        )
+    except Exception:
+        return ""

@@ -356,24 +356,10 @@ def fix_code_references(
 
 def drift_note(store: MemoryStore, name: str, text: str) -> str:
     """The note that ends a project memory's text when `check --code` finds something in
-    it: paths missing or moved, symbols missing (and where git saw them go), files changed
-    a lot since ('' when none, for a global memory, and whenever the check itself fails: a
-    read never fails because of it)."""
-    from serena_memory.integrity.code_read_note import read_note
+    it ('' when none): :func:`serena_memory.integrity.code_read_note.drift_note`."""
+    from serena_memory.integrity.code_read_note import drift_note as note
 
-    try:
-        canonical = N.normalize_name(name)
-        if N.is_global(canonical):
-            return ""
-        return read_note(
-            str(store.project_root),
-            canonical,
-            text,
-            cache_home=str(store.home),
-            written=str(store.real_path_of(canonical)),
-        )
-    except Exception:
-        return ""
+    return note(store, name, text)
 
 
 def drift_findings(store: MemoryStore, name: str, text: str) -> list[CodeFinding]:

@@ -211,14 +211,17 @@ def listing_answer(
         raise MemoryStoreError(_no_such_topic(store, topic))
     budget = store.settings.listing_budget
     extra = _extras(listing, budget)
+    view = plan_listing(listing, topic, budget, lambda v: _answer_json(v, search_tool, extra), page)
     from serena_memory.integrity.service import drifted_memories
 
-    drifted = set(drifted_memories(store)[0])
-
-    def render(view: BudgetedListing) -> str:
-        return _answer_json(view, search_tool, extra, drifted)
-
-    return render(plan_listing(listing, topic, budget, render, page))
+    # the names shown that mention code gone now, as many as still fit the budget
+    drifted = drifted_memories(store, view.names)[0]
+    while drifted:
+        answer = _answer_json(view, search_tool, extra, set(drifted))
+        if estimate_tokens(answer) <= budget:
+            return answer
+        drifted = drifted[: len(drifted) // 2]
+    return _answer_json(view, search_tool, extra)
 
 
 def _no_such_topic(store: MemoryStore, topic: str) -> str:

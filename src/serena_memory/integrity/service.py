@@ -385,27 +385,38 @@ DRIFT_NAMES_SHOWN = 8
 _DRIFTED: dict[str, tuple[float, tuple[list[str], bool]]] = {}
 
 
-def drifted_memories(store: MemoryStore) -> tuple[list[str], bool]:
-    """The project memories that mention paths missing or moved now, sorted, and whether
-    the search stopped after :data:`DRIFT_COUNT_SECONDS` (then there may be more). It
-    uses the read notes' list of files, looks each path up once and asks git about
-    ignored files once for all memories; nothing when the check itself fails. The answer
-    serves the same process for as long as the read notes' list of files
-    (``CACHE_SECONDS``): the activation message and a listing right after it search once."""
+def drifted_memories(
+    store: MemoryStore, among: Iterable[str] | None = None
+) -> tuple[list[str], bool]:
+    """The project memories (all, or those ``among`` the names given) that mention paths
+    missing or moved now, sorted, and whether the search stopped after
+    :data:`DRIFT_COUNT_SECONDS` (then there may be more). It uses the read notes' list of
+    files, looks each path up once and asks git about ignored files once for all
+    memories; nothing when the check itself fails. The search of all serves the same
+    process for as long as the read notes' list of files (``CACHE_SECONDS``)."""
     import time
 
     from serena_memory.integrity.code_read_note import CACHE_SECONDS
 
+    if among is not None:
+        among = [n for n in among if not N.is_global(n)]
+        if not among:
+            return [], False  # nothing to look up: git is not asked
     key = str(store.project_root)
     held = _DRIFTED.get(key)
     if held is not None and time.monotonic() - held[0] < CACHE_SECONDS:
-        return held[1]
+        names, partial = held[1]
+        if among is None or not partial:
+            wanted = None if among is None else set(among)
+            return [n for n in names if wanted is None or n in wanted], partial
+    if among is not None:
+        return _search_drifted(store, sorted(set(among)))
     found = _search_drifted(store)
     _DRIFTED[key] = (time.monotonic(), found)
     return found
 
 
-def _search_drifted(store: MemoryStore) -> tuple[list[str], bool]:
+def _search_drifted(store: MemoryStore, among: list[str] | None = None) -> tuple[list[str], bool]:
     import time
 
     from serena_memory.integrity.code_findings import MISSING, CodeFinding
@@ -420,7 +431,7 @@ def _search_drifted(store: MemoryStore) -> tuple[list[str], bool]:
         found: dict[str, bool] = {}  # target -> found in the project's files
         unresolved: list[CodeFinding] = []
         partial = False
-        for name in listing.names:
+        for name in listing.names if among is None else among:
             if N.is_global(name):
                 continue
             if time.monotonic() - started > DRIFT_COUNT_SECONDS:

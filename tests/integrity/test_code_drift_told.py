@@ -192,3 +192,27 @@ def test_a_person_reading_a_drifted_memory_gets_the_text_on_stdout_and_the_note_
     assert "is now `build_search_index` in `src/index.py`" in done.stderr
     clean = run_cli("memories", "read", "clean", str(repo))
     assert (clean.stdout, clean.stderr) == ("Tokens: `src/auth/tokens.py`.\n", "")
+
+
+def test_a_symbol_renamed_twice_or_with_a_new_signature_or_removed_is_told_so(
+    repo: Path,
+) -> None:
+    write(repo, "src/a.py", "def first_name(x):\n    return x\n")
+    write(repo, "src/b.py", "def build(paths):\n    return paths\n")
+    write(repo, "src/c.py", "def dropped_helper():\n    return 1\n")
+    memory(repo, "core", "`first_name()`, `build(paths)` and `dropped_helper()`.\n")
+    commit(repo, "start")
+    write(repo, "src/a.py", "def second_name(x):\n    return x\n")
+    write(repo, "src/b.py", "def compile_all(paths, fast=False):\n    return paths\n")
+    write(repo, "src/c.py", "VALUE = 1\n")
+    commit(repo, "renames, a new signature, a removal")
+    write(repo, "src/a.py", "def third_name(x):\n    return x\n")
+    removal = commit(repo, "rename again")
+    found = by_mention(findings(repo))
+    assert (found["first_name()"]["new_name"], found["first_name()"]["new_path"]) == (
+        "third_name",
+        "src/a.py",
+    )
+    assert found["build(paths)"]["new_name"] == "compile_all"
+    assert found["dropped_helper()"]["note"].startswith("removed in commit ")
+    assert removal[:10] not in found["dropped_helper()"]["note"]  # the commit before

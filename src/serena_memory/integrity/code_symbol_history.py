@@ -24,6 +24,11 @@ TRAIL_TIMEOUT = 5.0
 MAX_HOPS = 3
 """Renames followed, one after the other, until a name that exists now."""
 
+MAX_LINE = 400
+"""Longer diff lines are data, not code: never paired."""
+MAX_ADDED = 20_000
+"""Added lines of one commit paired at most."""
+
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DEFINITION = re.compile(
     r"^\s*(?:export\s+|pub(?:\([^)]*\))?\s+|public\s+|private\s+|protected\s+|static\s+"
@@ -135,39 +140,46 @@ def _one_step(root: str, name: str, timeout: float, since: float | None) -> Symb
     return SymbolTrail(commit, found[0], found[1])
 
 
-def _changed_lines(diff: str) -> tuple[list[str], list[tuple[str, str]]]:
-    """The removed lines and the added lines (with their file) of a ``-U0`` diff."""
-    removed: list[str] = []
+def _changed_lines(diff: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The removed and the added lines of a ``-U0`` diff, each with its file (as it is
+    after the commit): lines of code (at most :data:`MAX_LINE` characters), the first
+    :data:`MAX_ADDED` added."""
+    removed: list[tuple[str, str]] = []
     added: list[tuple[str, str]] = []
     current = ""
     for line in diff.splitlines():
+        if len(line) > MAX_LINE or len(added) >= MAX_ADDED:
+            continue  # data, not code; or a commit far too large to pair lines in
         if line.startswith("+++ "):
             current = line[6:] if line.startswith("+++ b/") else ""
         elif line.startswith("--- "):
             continue
         elif line.startswith("-"):
-            removed.append(line[1:])
+            removed.append((line[1:], current))
         elif line.startswith("+") and current:
             added.append((line[1:], current))
     return removed, added
 
 
 def _replacement(
-    name: str, removed: list[str], added: list[tuple[str, str]]
+    name: str, removed: list[tuple[str, str]], added: list[tuple[str, str]]
 ) -> tuple[str, str] | None:
     """(new name, file) of the added line that is a removed line with ``name`` replaced
     by one other identifier everywhere, definitions first; else the one new definition of
-    the same kind where ``name`` was defined; None when nothing took its place."""
+    the same kind in the file where ``name`` was defined; None when nothing took its
+    place."""
     word = re.compile(rf"\b{re.escape(name)}\b")
-    using = [line for line in removed if word.search(line)]
-    using.sort(key=lambda line: _DEFINITION.match(line) is None)
-    for line in using[:20]:
-        shape = _shape(line, name)
+    using = [(line, path) for line, path in removed if word.search(line)]
+    using.sort(key=lambda item: _DEFINITION.match(item[0]) is None)
+    for line, _path in using[:20]:
+        shape, size = _shape(line, name), len(line.strip())
         for text, path in added:
+            if abs(len(text.strip()) - size) > 80:
+                continue  # no rename makes a line that much longer or shorter
             found = shape.match(text.strip())
             if found and len(set(found.groups())) == 1 and found.group(1) != name:
                 return found.group(1), path
-    return _new_definition(name, using, removed, added)
+    return _new_definition(using, removed, added)
 
 
 def _shape(line: str, name: str) -> re.Pattern[str]:
@@ -180,17 +192,18 @@ def _shape(line: str, name: str) -> re.Pattern[str]:
 
 
 def _new_definition(
-    name: str, using: list[str], removed: list[str], added: list[tuple[str, str]]
+    using: list[tuple[str, str]], removed: list[tuple[str, str]], added: list[tuple[str, str]]
 ) -> tuple[str, str] | None:
-    """The one added definition of the kind ``name`` had whose name no removed line had."""
-    kinds = {_kind(d) for d in map(_DEFINITION.match, using) if d}
-    if not kinds:
+    """The one added definition, in a file where the name was defined and of the kind it
+    had, whose name no removed line had."""
+    defined = {(_kind(d), path) for d, path in ((_DEFINITION.match(t), p) for t, p in using) if d}
+    if not defined:
         return None
-    old_words = {w for line in removed for w in _IDENT.findall(line)}
+    old_words = {w for line, _path in removed for w in _IDENT.findall(line)}
     fresh = set()
     for text, path in added:
         d = _DEFINITION.match(text)
-        if d and d.group(1) not in old_words and _kind(d) in kinds:
+        if d and d.group(1) not in old_words and (_kind(d), path) in defined:
             fresh.add((d.group(1), path))
     return next(iter(fresh)) if len(fresh) == 1 else None
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_code_drift import by_mention, commit, findings, git, memory, repo, write
 
 from serena_memory.integrity.code_mentions import PATH, SYMBOL, extract
@@ -66,7 +68,8 @@ def test_what_the_memory_says_is_gone_or_planned_is_no_drift(repo: Path) -> None
         "We will add a route to `src/routes_gone.ts`.\n"
         "~~`docs/old.md`~~\n"
         "`OldHelper` was replaced by `NewHelper`.\n"
-        "`src/auth/vanished.py` handles the login.\n",
+        "`src/auth/vanished.py` handles the login.\n"
+        "There is no cache; `src/auth/other_clause.py` holds the rest.\n",
     )
     commit(repo)
     found = by_mention(findings(repo))
@@ -77,6 +80,7 @@ def test_what_the_memory_says_is_gone_or_planned_is_no_drift(repo: Path) -> None
         "src/routes_gone.ts",
         "NewHelper",
         "src/auth/vanished.py",
+        "src/auth/other_clause.py",  # a cue in another clause says nothing of it
     }
 
 
@@ -216,3 +220,36 @@ def test_a_symbol_renamed_twice_or_with_a_new_signature_or_removed_is_told_so(
     assert found["build(paths)"]["new_name"] == "compile_all"
     assert found["dropped_helper()"]["note"].startswith("removed in commit ")
     assert removal[:10] not in found["dropped_helper()"]["note"]  # the commit before
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "No ",
+                "`a/b.py`",
+                " was removed",
+                "TODO: create ",
+                "~~",
+                " and ",
+                ", ",
+                "; ",
+                "Removed ",
+                " to ",
+                "instead of ",
+                "x.py",
+                " (planned)",
+                ": ",
+                "\n",
+                " ",
+            ]
+        ),
+        max_size=40,
+    )
+)
+def test_what_is_said_absent_is_only_ever_left_out(parts: list[str]) -> None:
+    """The cues only take mentions away: every mention found is one the line holds."""
+    text = "".join(parts)
+    for m in extract(text):
+        assert m.text in text.splitlines()[m.line - 1]

@@ -8,7 +8,8 @@ local mirror, checks out the later commit, reads each memory as it was written (
 COMMIT:PATH``), runs the checker on it with the memory's commit time, and compares:
 
 - precision and recall of "missing or moved" over the path claims that are not made-up
-  examples in fenced blocks;
+  examples in fenced blocks, nor said by the memory itself to be absent, removed or
+  planned (``negated``: reporting those is a false alarm);
 - the share of moved paths reported moved with the right new path;
 - for fenced blocks: how many path strings in them are real claims, made-up examples or
   no paths at all.
@@ -95,6 +96,7 @@ def main() -> int:
                     lab["claim"]
                     and not lab["hypothetical"]
                     and not lab.get("ignored")
+                    and not lab.get("negated")  # the memory says it is gone or planned
                     and lab["now"] != "present"
                 )
                 got = found.get(key)

@@ -19,7 +19,7 @@ from serena_memory.dashboard.server import DashboardServer
 MEMORY = (
     "# Auth\n"
     "Token refresh lives in `src/auth/login.py` (see `src/auth/login.py:2`).\n"
-    "The old helper src/auth/legacy.py is gone; `src/auth/tokens.py` still holds tokens.\n"
+    "The old helper src/auth/legacy.py does the rest; `src/auth/tokens.py` holds tokens.\n"
 )
 
 

@@ -133,7 +133,7 @@ def test_copy_then_delete_in_one_commit_is_seen_as_a_rename(repo: Path) -> None:
 
 
 def test_deleted_files_and_never_existing_paths_are_missing(repo: Path) -> None:
-    memory(repo, "core", "Tokens: `src/auth/tokens.py`. Planned: `src/auth/oauth.py`.\n")
+    memory(repo, "core", "Tokens: `src/auth/tokens.py`. OAuth: `src/auth/oauth.py`.\n")
     commit(repo)
     (repo / "src/auth/tokens.py").unlink()
     commit(repo, "drop tokens")
@@ -159,6 +159,8 @@ def test_symbols_removed_or_renamed_are_missing_existing_ones_are_not(repo: Path
             "mention": "LegacyOnlyInDocs",  # only in a prose document, not in the code
             "kind": "symbol",
             "status": "missing",
+            # git's history is asked only since the memory last changed: a short walk
+            "note": "gone before the memory last changed, or never in the code",
         }
     ]
     write(repo, "src/auth/tokens.py", "def renew_token():\n    return 1\n")
@@ -168,6 +170,10 @@ def test_symbols_removed_or_renamed_are_missing_existing_ones_are_not(repo: Path
     assert found["refresh_token()"]["status"] == "missing"
     assert found["SessionStore.refresh"]["status"] == "missing"
     assert found["refresh_token()"]["kind"] == "symbol"
+    # where git saw them go: the definition renamed in place
+    assert found["refresh_token()"]["new_name"] == "renew_token"
+    assert found["refresh_token()"]["new_path"] == "src/auth/tokens.py"
+    assert found["SessionStore.refresh"]["new_name"] == "SessionStore.reload"
 
 
 def test_ignored_files_are_left_alone_and_not_indexed(repo: Path) -> None:
@@ -206,7 +212,7 @@ def test_a_monorepo_subproject_resolves_from_its_own_folder(tmp_path: Path) -> N
         sub,
         "core",
         "`src/handler.py` has `handle_request()`. From the top: `services/api/src/handler.py`.\n"
-        "The web side: `services/web/index.ts` (another project). `src/old.py` is gone.\n",
+        "The web side: `services/web/index.ts` (another project). `src/old.py` holds the rest.\n",
     )
     commit(top)
     found = by_mention(findings(sub))
@@ -324,7 +330,7 @@ def test_a_check_split_over_worker_processes_reports_the_same_findings(
 def test_read_memory_ends_with_a_note_and_activation_counts_drift(repo: Path) -> None:
     from mcp_support import in_memory, ok
 
-    memory(repo, "core", "Login: `src/auth/login.py`. Gone: `src/auth/gone.py`.\n")
+    memory(repo, "core", "Login: `src/auth/login.py`. Helpers: `src/auth/gone.py`.\n")
     memory(repo, "clean", "Tokens: `src/auth/tokens.py`.\n")
     commit(repo)
     git(repo, "mv", "src/auth/login.py", "src/auth/session.py")
@@ -417,6 +423,7 @@ def test_the_checker_given_memory_texts_finds_what_the_command_finds(repo: Path)
     commit(repo, "notes")
     git(repo, "mv", "src/auth/login.py", "src/auth/session.py")
     commit(repo, "move")
-    report = CodeChecker(repo).check({"core": text})
+    written = {"core": float(git(repo, "log", "-1", "--format=%ct", "--", ".serena").strip())}
+    report = CodeChecker(repo).check({"core": text}, written)
     assert [f.to_dict() for f in report.findings] == findings(repo)
     assert [f.status for f in report.findings] == ["moved", "missing", "missing"]

@@ -30,6 +30,10 @@ SKIPPED_NOTE = (
     "leading outside the allowed folders, a file that is not regular), each with its reason; "
     "tell the user when one of them should be a memory."
 )
+CODE_DRIFT_NOTE = (
+    "'code_drift' names the memories shown that mention code missing or moved now; reading "
+    "one says which mentions and where they went."
+)
 RENAME_JOURNAL_NOTE = (
     "Changes to memories fail until the user deals with this interrupted rename: tell the "
     "user what 'rename_journal' says."
@@ -223,6 +227,15 @@ def listing_answer(
     budget = store.settings.listing_budget
     extra = _extras(listing, budget)
     view = plan_listing(listing, topic, budget, lambda v: _answer_json(v, search_tool, extra), page)
+    from serena_memory.integrity.service import drifted_memories
+
+    # the names shown that mention code gone now, as many as still fit the budget
+    drifted = drifted_memories(store, view.names)[0]
+    while drifted:
+        answer = _answer_json(view, search_tool, extra, set(drifted))
+        if estimate_tokens(answer) <= budget:
+            return answer
+        drifted = drifted[: len(drifted) // 2]
     return _answer_json(view, search_tool, extra)
 
 
@@ -260,11 +273,18 @@ def _extras(listing: MemoryListing, budget_tokens: int) -> dict[str, object]:
 
 
 def _answer_json(
-    view: BudgetedListing, search_tool: bool, extra: dict[str, object] | None = None
+    view: BudgetedListing,
+    search_tool: bool,
+    extra: dict[str, object] | None = None,
+    drifted: set[str] | frozenset[str] = frozenset(),
 ) -> str:
     memories = [n for n in view.names if n not in view.read_only]
     read_only = [n for n in view.names if n in view.read_only]
     data: dict[str, object] = {"memories": memories, "read_only_memories": read_only}
+    marked = [n for n in view.names if n in drifted]
+    if marked:  # what reading them tells: mentions of files missing or moved now
+        data["code_drift"] = marked
+        data["code_drift_note"] = CODE_DRIFT_NOTE
     if not view.complete:
         data["topics"] = {
             t.topic: {"memories": t.memories, "read_only": t.read_only} for t in view.topics

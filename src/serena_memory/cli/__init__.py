@@ -195,12 +195,18 @@ def _say_listing_notes(listing: MemoryListing, clashing: list[str]) -> None:
 @PROJECT_OPTION
 @JSON_OPTION
 def read(name: str, project: Path | None, as_json: bool) -> None:
-    """Print the content of memory NAME."""
-    memory = open_store(project, names=[name]).load(name)
+    """Print the content of memory NAME (on stderr: what in it names code that changed)."""
+    store = open_store(project, names=[name])
+    memory = store.load(name)
     if as_json:
         emit_json(memory._asdict())
-        return
-    show_text(memory.content)
+    else:
+        show_text(memory.content)
+    from serena_memory.integrity.code_read_note import drift_note  # light: no analysis
+
+    note = drift_note(store, memory.name, memory.content).strip().removeprefix("---").strip()
+    if note:
+        say(escape_line(note), err=True)
 
 
 @memories.command()

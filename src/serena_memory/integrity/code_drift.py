@@ -1,4 +1,5 @@
-"""Memories checked against the code they describe (``check --code``, the read note):
+"""Memories checked against the code they describe (``check --code``; the read note of
+:mod:`~serena_memory.integrity.code_read_note` uses the same checker):
 which mentioned paths and symbols are missing now, which paths git saw move (and where
 to), which files changed a lot since the memory last changed.
 
@@ -6,7 +7,8 @@ to), which files changed a lot since the memory last changed.
 safely (:mod:`~serena_memory.integrity.code_git`), the project's files
 (:mod:`~serena_memory.integrity.code_project`), what git remembers
 (:mod:`~serena_memory.integrity.code_history`), the symbols of the source files
-(:mod:`~serena_memory.integrity.code_symbols`) and the findings and their report
+(:mod:`~serena_memory.integrity.code_symbols`), where missing symbols went
+(:mod:`~serena_memory.integrity.code_symbol_history`) and the findings and their report
 (:mod:`~serena_memory.integrity.code_findings`).
 
 Nothing is ever read from a mentioned path: a path is looked up in the project's list of
@@ -18,18 +20,20 @@ external diff, no text conversion), so a hostile repository's configuration runs
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from serena_memory.core.paths import is_inside
 from serena_memory.integrity.code_findings import CHANGED, MISSING, MOVED, CodeFinding, CodeReport
 from serena_memory.integrity.code_git import GitJob, GitUnavailable, run_git
-from serena_memory.integrity.code_history import GitPast
+from serena_memory.integrity.code_history import GitPast, dirty_memories, memory_times
 from serena_memory.integrity.code_mentions import PATH, SYMBOL, Mention, extract
 from serena_memory.integrity.code_project import ProjectFiles
+from serena_memory.integrity.code_symbol_history import SymbolTrail, trail
 from serena_memory.integrity.code_symbols import (
+    files_with_word,
     find_words,
     source_identifiers,
     start_identifier_scan,
@@ -40,6 +44,13 @@ if TYPE_CHECKING:
 
 DEFAULT_CHANGED_COMMITS = 10
 """A mentioned file with this many commits since the memory last changed is ``changed``."""
+TRAIL_SECONDS = 2.0
+"""How long one check may ask git's history where missing symbols went."""
+MAX_TRAILS = 50
+"""At most this many missing symbols' trails are asked per check."""
+TRAIL_SECONDS_ON_READ = 0.5
+"""How long reading one memory may ask git's history where its missing symbols went (an
+answer git gave is kept: the next read has it)."""
 
 
 def _single_threaded() -> bool:
@@ -85,6 +96,9 @@ class CodeChecker:
         self._listing: tuple[GitJob, GitJob] | None = None
         self._walk: tuple[GitJob, GitJob] | None = None
         self._scan: GitJob | IdentifierScan | None = None
+        self._dirty: set[str] | None = None  # the memories with changes not committed
+        self._head: str | None = None
+        self._head_time = 0.0  # when HEAD was committed
 
     def prefetch(self, symbols: bool = True) -> None:
         """Start listing the files, walking the history and scanning the source files: git
@@ -179,7 +193,124 @@ class CodeChecker:
                 present if symbols else None,
             )
         report.findings = self.without_left_alone(report.findings)
+        if symbols:
+            report.findings = self.traced(report.findings, present, written=written)
         return report
+
+    def present_words(self, words: set[str], cache_home: str | None = None) -> set[str]:
+        """Which of ``words`` occur in the project's source files now (their identifiers
+        scanned once per checker; ``cache_home``: where the kept scan is)."""
+        if not words:
+            return set()
+        if self.files.git and self._identifiers is None:
+            from serena_memory.integrity.code_cache import scan
+
+            self._identifiers = scan(self.root, cache_home)
+        return find_words(self.files, words, self._identifiers)
+
+    def symbol_findings(
+        self,
+        memory: str,
+        mentions: list[Mention],
+        cache_home: str | None = None,
+        when: float | None = None,
+    ) -> list[CodeFinding]:
+        """The findings of one memory's symbols (``when``: the memory last changed), with
+        where git saw the missing ones go, asked for :data:`TRAIL_SECONDS_ON_READ` at most."""
+        present = self.present_words({w for m in mentions for w in m.words}, cache_home)
+        found = [f for f in (self.check_symbol(memory, m, present) for m in mentions) if f]
+        written = {memory: when} if when is not None else None
+        return self.traced(found, present, 8, written, TRAIL_SECONDS_ON_READ)
+
+    def check_symbol(
+        self, memory: str, m: Mention, present: set[str], read_only: bool = False
+    ) -> CodeFinding | None:
+        """The finding of one symbol: missing from the code, or not in the file it is
+        written after (None: it is there)."""
+        finding = _symbol_finding(memory, m, present, read_only)
+        if finding is None and m.where:
+            finding = self._elsewhere(memory, m, read_only)
+        return finding
+
+    def _elsewhere(self, memory: str, m: Mention, read_only: bool) -> CodeFinding | None:
+        """For a symbol written after its file (``tests/a.py::test_x``) that the file no
+        longer holds while other source files do: where it is now."""
+        file = self.files.resolve(m.where)
+        if file is None or file.endswith("/"):
+            return None  # the path's own finding tells
+        holders = files_with_word(self.files, m.words[-1])
+        if not holders or file in holders:
+            return None
+        elsewhere = "" if len(holders) == 1 else "; in " + ", ".join(holders[:3])
+        note = f"not in `{file}` now{elsewhere}"
+        return CodeFinding(
+            memory,
+            m.line,
+            m.text,
+            SYMBOL,
+            MISSING,
+            m.target,
+            new_path=holders[0] if len(holders) == 1 else None,
+            note=note,
+            read_only=read_only,
+        )
+
+    def traced(
+        self,
+        findings: list[CodeFinding],
+        present: set[str],
+        limit: int = MAX_TRAILS,
+        written: dict[str, float] | None = None,
+        seconds: float = TRAIL_SECONDS,
+    ) -> list[CodeFinding]:
+        """``findings`` with each missing symbol told where git saw it go: renamed (its new
+        name and file), removed in a commit, or never in the history (asked since the
+        earliest time a memory mentioning it last changed, ``written``); at most ``limit``
+        names and ``seconds`` of asking."""
+        if not self.history or not self.head or not any(f.kind == SYMBOL for f in findings):
+            return findings
+        until = time.monotonic() + seconds
+        words = {f: _absent_word(f, present) for f in findings}
+        since = _earliest(words, written or {})
+        trails: dict[str, SymbolTrail | None] = {}
+        out = []
+        for f in findings:
+            word = words[f]
+            if word and word not in trails and len(trails) < limit:
+                when = since.get(word)
+                if when is not None and when >= self._head_time:
+                    trails[word] = SymbolTrail("", since=True)  # no commit since the memory
+                else:
+                    trails[word] = trail(self.root, self.head, word, self._exists, until, when)
+            found = trails.get(word) if word else None
+            out.append(_with_trail(f, word, found) if found is not None else f)
+        return out
+
+    def memory_time(self, real: str) -> float | None:
+        """When the memory whose file is ``real`` last changed (git asked once per
+        checker about memories with changes not committed)."""
+        if not self.history:
+            return None
+        if self._dirty is None:
+            self._dirty = dirty_memories(self.files)
+        return memory_times(self.files, self.past, {"": real}, self._dirty).get("")
+
+    @property
+    def head(self) -> str:
+        """The commit HEAD names ('' without one), asked once per checker."""
+        if self._head is None:
+            try:
+                out = run_git(self.root, "log", "-1", "--format=%H %ct", "HEAD").decode()
+                self._head, _, stamp = out.strip().partition(" ")
+                self._head_time = float(stamp or 0)
+            except (GitUnavailable, ValueError):
+                self._head = ""
+        return self._head
+
+    def _exists(self, word: str) -> bool:
+        if self._identifiers is not None:
+            return word.encode() in self._identifiers
+        return bool(find_words(self.files, [word]))
 
     def _findings(
         self,
@@ -197,7 +328,7 @@ class CodeChecker:
             if m.kind != SYMBOL:
                 finding = check_path(memory, m, when, read_only)
             elif present is not None:
-                finding = _symbol_finding(memory, m, present, read_only)
+                finding = self.check_symbol(memory, m, present, read_only)
             else:
                 continue
             if finding is not None:
@@ -374,6 +505,34 @@ class CodeChecker:
         return {}
 
 
+def _earliest(words: dict[CodeFinding, str], written: dict[str, float]) -> dict[str, float]:
+    """For each missing word, the earliest time a memory mentioning it last changed."""
+    since: dict[str, float] = {}
+    for f, word in words.items():
+        when = written.get(f.memory)
+        if word and when is not None:
+            since[word] = min(since.get(word, when), when)
+    return since
+
+
+def _absent_word(f: CodeFinding, present: set[str]) -> str:
+    """The first identifier of a missing symbol's finding not in the code ('' for any
+    other finding)."""
+    if f.kind != SYMBOL or f.status != MISSING or f.new_path:
+        return ""
+    return next((w for w in re.findall(r"\w+", f.target) if w not in present), "")
+
+
+def _with_trail(f: CodeFinding, word: str, found: SymbolTrail) -> CodeFinding:
+    """A missing symbol's finding told where git saw ``word`` go."""
+    if not found.new_name:
+        return replace(f, commit=found.commit or None, note=found.describe())
+    new_name = re.sub(rf"\b{re.escape(word)}\b", found.new_name, f.target)
+    return replace(
+        f, new_name=new_name, new_path=found.new_file, commit=found.commit, note=found.describe()
+    )
+
+
 def _symbol_words(mentions: dict[str, list[Mention]]) -> set[str]:
     """The identifiers of every symbol mentioned."""
     return {w for found in mentions.values() for m in found if m.kind == SYMBOL for w in m.words}
@@ -399,139 +558,3 @@ def extract_forked(
     for mentions in forked(chunks, part, meanwhile):
         found.update(mentions)
     return found
-
-
-def memory_times(
-    files: ProjectFiles, past: GitPast, real_paths: dict[str, str]
-) -> dict[str, float]:
-    """When each memory last changed: its last commit when the file is committed and clean,
-    else its modification time (what the store's history records for it)."""
-    out: dict[str, float] = {}
-    dirty: set[str] = set()
-    if files.git:
-        try:
-            status = run_git(
-                files.root,
-                "status",
-                "--porcelain=v1",
-                "-z",
-                "--untracked-files=all",
-                "--no-renames",
-                "--",
-                ".serena",
-            )
-            # porcelain paths are relative to the top of the work tree
-            for item in status.decode("utf-8", "replace").split("\0"):
-                if len(item) > 3 and item[3:].startswith(files.prefix):
-                    dirty.add(item[3 + len(files.prefix) :])
-        except GitUnavailable:
-            pass
-    for name, real in real_paths.items():
-        rel = os.path.relpath(real, files.root).replace(os.sep, "/")
-        times = past.changes.get(rel) if is_inside(real, (files.root,)) else None
-        if times and rel not in dirty:
-            out[name] = max(t for t in times)
-            continue
-        try:
-            out[name] = os.stat(real).st_mtime
-        except OSError:
-            continue
-    return out
-
-
-# -- the read note ------------------------------------------------------------------------------
-@dataclass
-class _Held:
-    listed: float
-    stamp: tuple[Any, ...]
-    checker: CodeChecker
-    git_dir: str | None
-
-
-_CACHE: dict[str, _Held] = {}
-CACHE_SECONDS = 5.0
-"""How long a listing of the project's files serves the read notes (new untracked files
-show up after this; a commit, a checkout or a staged change at once)."""
-
-
-def _stamp(git_dir: str | None) -> tuple[Any, ...]:
-    """What says git's view changed: its index, HEAD, the branch HEAD names, packed refs."""
-    if git_dir is None:
-        return ()
-    out: list[Any] = []
-    names = ["index", "HEAD", "packed-refs"]
-    try:
-        with open(os.path.join(git_dir, "HEAD"), encoding="utf-8", errors="replace") as head:
-            ref = head.read(512).strip()
-        if ref.startswith("ref: refs/"):
-            names.append(ref[5:])
-    except OSError:
-        pass
-    for name in names:
-        try:
-            st = os.stat(os.path.join(git_dir, name))
-            out.append((name, st.st_mtime_ns, st.st_size, st.st_ino))
-        except OSError:
-            out.append((name, None))
-    return tuple(out)
-
-
-def cached_checker(root: str) -> CodeChecker:
-    """One checker per project and process for the read notes: the git history it walked
-    is kept while git's index and refs stay the same; the list of files is taken again
-    after :data:`CACHE_SECONDS`."""
-    real = os.path.realpath(root)
-    now = time.monotonic()
-    held = _CACHE.get(real)
-    if held is not None:
-        stamp = _stamp(held.git_dir)
-        if stamp == held.stamp:
-            if now - held.listed < CACHE_SECONDS:
-                return held.checker
-            # the same commits and index: the history walked before still holds
-            checker = CodeChecker(real, changed_commits=0, past=held.checker.walked)
-            _CACHE[real] = _Held(now, stamp, checker, held.git_dir)
-            return checker
-    checker = CodeChecker(real, changed_commits=0)
-    git_dir = None
-    if checker.files.git:
-        try:
-            git_dir = run_git(real, "rev-parse", "--absolute-git-dir").decode().strip() or None
-        except GitUnavailable:
-            git_dir = None
-    _CACHE[real] = _Held(now, _stamp(git_dir), checker, git_dir)
-    return checker
-
-
-def memory_findings(root: str, name: str, text: str) -> list[CodeFinding]:
-    """The missing and moved paths of one memory, in the order written (symbols are left
-    to `check --code`, "changed" hints too): cheap enough for every read."""
-    if "/" not in text and "." not in text:
-        return []
-    checker = cached_checker(root)
-    paths = [m for m in extract(text) if m.kind == PATH and checker.kept(m)]
-    if not paths:
-        return []
-    found = [f for f in (checker.check_path(name, m, None) for m in paths) if f is not None]
-    return checker.without_left_alone(found) if found else []
-
-
-def read_note(root: str, name: str, text: str) -> str:
-    """A short note naming the missing and moved paths of one memory ('' when none):
-    what an agent reading it must not act on. Symbols are left to `check --code`."""
-    found = memory_findings(root, name, text)
-    if not found:
-        return ""
-    parts = []
-    for f in found[:8]:
-        if f.status == MOVED:
-            parts.append(f"`{f.mention}` (line {f.line}) is now `{f.new_path}`")
-        else:
-            parts.append(f"`{f.mention}` (line {f.line}) names no file of the project now")
-    more = f" and {len(found) - 8} more" if len(found) > 8 else ""
-    return (
-        "\n\n---\nNote: this memory mentions code that has changed: "
-        + "; ".join(parts)
-        + more
-        + ". Don't rely on those mentions; verify in the code (and update the memory)."
-    )

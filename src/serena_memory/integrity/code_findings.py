@@ -29,6 +29,7 @@ class CodeFinding:
     commits_since: int | None = None
     note: str = ""
     read_only: bool = False
+    new_name: str | None = None  # a symbol git saw renamed: its name now (in new_path)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -38,8 +39,10 @@ class CodeFinding:
             "kind": self.kind,
             "status": self.status,
         }
-        if self.status == MOVED:
+        if self.status == MOVED or self.new_path:
             data["new_path"] = self.new_path
+        if self.new_name:
+            data["new_name"] = self.new_name
         if self.commit:
             data["commit"] = self.commit
         if self.status == CHANGED:
@@ -47,6 +50,21 @@ class CodeFinding:
         if self.note:
             data["note"] = self.note
         return data
+
+    def told(self) -> str:
+        """What the note on reading the memory says of this finding."""
+        where = f"`{self.mention}` (line {self.line})"
+        if self.status == MOVED and self.kind == PATH:
+            return f"{where} is now `{self.new_path}`"
+        if self.status == CHANGED:
+            return f"{where} changed in {self.commits_since} commits since this memory"
+        if self.kind == PATH:
+            return f"{where} names no file of the project now"
+        if self.new_name and self.new_path:
+            return f"{where} is now `{self.new_name}` in `{self.new_path}`"
+        if self.new_path:
+            return f"{where} is now in `{self.new_path}`"
+        return f"{where} names no symbol of the code now" + (f" ({self.note})" if self.note else "")
 
     def describe(self) -> str:
         if self.status == MOVED:

@@ -7,12 +7,14 @@ commit: nothing starting with ``-``, no ranges.
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.paths import is_inside
 from serena_memory.integrity.code_findings import MISSING, MOVED, CodeFinding
 from serena_memory.integrity.code_git import GitJob, GitUnavailable, run_git
 from serena_memory.integrity.code_mentions import PATH, SYMBOL
@@ -225,3 +227,53 @@ def _removed_words(files: ProjectFiles, commit: str) -> set[str]:
         if line.startswith("-") and not line.startswith("---"):
             words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", line))
     return words
+
+
+def memory_times(
+    files: ProjectFiles,
+    past: GitPast,
+    real_paths: dict[str, str],
+    dirty: set[str] | None = None,
+) -> dict[str, float]:
+    """When each memory last changed: its last commit when the file is committed and clean,
+    else its modification time (what the store's history records for it); ``dirty``:
+    :func:`dirty_memories`, when asked already."""
+    out: dict[str, float] = {}
+    if dirty is None:
+        dirty = dirty_memories(files)
+    for name, real in real_paths.items():
+        rel = os.path.relpath(real, files.root).replace(os.sep, "/")
+        times = past.changes.get(rel) if is_inside(real, (files.root,)) else None
+        if times and rel not in dirty:
+            out[name] = max(t for t in times)
+            continue
+        try:
+            out[name] = os.stat(real).st_mtime
+        except OSError:
+            continue
+    return out
+
+
+def dirty_memories(files: ProjectFiles) -> set[str]:
+    """The files under ``.serena`` with changes not committed (paths from the root)."""
+    dirty: set[str] = set()
+    if not files.git:
+        return dirty
+    try:
+        status = run_git(
+            files.root,
+            "status",
+            "--porcelain=v1",
+            "-z",
+            "--untracked-files=all",
+            "--no-renames",
+            "--",
+            ".serena",
+        )
+    except GitUnavailable:
+        return dirty
+    # porcelain paths are relative to the top of the work tree
+    for item in status.decode("utf-8", "replace").split("\0"):
+        if len(item) > 3 and item[3:].startswith(files.prefix):
+            dirty.add(item[3 + len(files.prefix) :])
+    return dirty

@@ -24,6 +24,8 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from serena_memory.integrity.code_negations import may_say_absent, said_absent
+
 PATH = "path"
 
 
@@ -67,13 +69,26 @@ PRODUCT_WORDS = _words(
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://\S+|\bwww\.\S+|\S+@\S+\.\w+")
+_IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+_NODE = rf"::{_IDENT}(?:::{_IDENT})*(?:\[[^\]\s]*\]|\(\))?"
+"""The test or symbol after a file, ``::``-separated (a pytest node id, ``path::name``)."""
+_PROSE_LOCATION = r"(?::L?\d+(?:[-:]L?\d+)*|#L\d+(?:-L?\d+)?)"
 _PROSE_PATH = re.compile(
     r"(?<![\w/.:~@$%-])((?:\./)?[\w.-]+(?:/[\w.-]+)+\.([A-Za-z0-9]+))"
-    r"((?::\d+(?:[-:]\d+)*)|(?:#L\d+(?:-L?\d+)?))?(?![\w/])"
+    rf"({_NODE})?({_PROSE_LOCATION})?(?![\w/])"
 )
-_LOCATION = re.compile(r"(?::\d+(?:[-:]\d+)*|#L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?|#[\w.-]*)$")
+_PROSE_NAME = re.compile(
+    r"(?<![\w/.:~@$%-])([A-Za-z_][\w-]*(?:\.[\w-]+)*\.([A-Za-z][A-Za-z0-9]+))"
+    rf"({_NODE})?({_PROSE_LOCATION})?(?![\w/-]|\.\w)"
+)
+"""A file name without a folder in prose (``PageLayout.tsx - the layout``)."""
+_DOTTED_WORD = re.compile(r"\w\.[A-Za-z]")
+_LOCATION = re.compile(r"(?::L?\d+(?:[-:]L?\d+)*|#L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?|#[\w.-]*)$")
+_LINE_WORDS = re.compile(
+    r"(?:\s*,)?\s+\(?(?:lines?|l\.|ln\.?)\s*\d+(?:\s*(?:-|–|to)\s*\d+)?\)?$", re.IGNORECASE
+)
+"""A line written out after a path: ``login.py (line 3)``, ``login.py, lines 3-5``."""
 _PATH_CHARS = re.compile(r"^[\w.@+/-]+$")
-_IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 _SYMBOL_SHAPE = re.compile(rf"^@?({_IDENT}(?:(?:\.|::|#){_IDENT})*)(\([^()]*\))?[;,]?$")
 _IDENT_RE = re.compile(_IDENT)
 _SPACE = re.compile(r"\s")
@@ -98,6 +113,7 @@ class Mention:
     # its first folder exists (``application/json`` is no path)
     rooted: bool = False  # written from the root, `/src/app.ts`: kept only when its first
     # folder is a top-level folder of the project (`/etc/hosts` is the machine's)
+    where: str = ""  # a symbol written after its file (`tests/a.py::test_x`): that file
 
     @property
     def words(self) -> list[str]:
@@ -205,7 +221,8 @@ _GENERIC = _words("true false none null nil self this undefined nan inf todo fix
 
 
 def extract(text: str) -> list[Mention]:
-    """Every mention of code in a memory's text, in order."""
+    """Every mention of code in a memory's text, in order, but those the memory itself
+    says are absent, removed or only planned (:mod:`code_negations`)."""
     found: list[Mention] = []
     fence: str | None = None
     for number, line in enumerate(text.splitlines(), start=1):
@@ -217,57 +234,133 @@ def extract(text: str) -> list[Mention]:
         if opened:
             fence = opened.group(1)
             continue
-        if "`" not in line and "/" not in line:
-            continue
-        spans: list[tuple[int, int]] = []
-        for span in _CODE_SPAN.finditer(line):
-            spans.append(span.span())
-            mention = _classify(number, span.group(2))
-            if mention is not None:
-                found.append(mention)
-        if "/" in line:
-            found.extend(_prose_paths(number, line, spans))
+        if "`" in line or "/" in line or ("." in line and _DOTTED_WORD.search(line)):
+            found.extend(_line_mentions(number, line))
     return found
 
 
-def _classify(number: int, content: str) -> Mention | None:
-    raw = content.strip()
-    if not raw or _SPACE.search(raw) or ("://" in raw or "@" in raw[1:] or "www." in raw):
-        return None
-    if "(" not in raw and _NOT_A_NAME.search(raw):
-        return None
-    if _PLACEHOLDER_NAME.match(raw.rsplit("/", 1)[-1]):
-        return None
+def _line_mentions(number: int, line: str) -> list[Mention]:
+    """The mentions of one line outside fenced blocks: code spans, then paths and file
+    names in the prose around them."""
+    placed: list[tuple[int, int, Mention]] = []
+    spans: list[tuple[int, int]] = []
+    if "`" in line:
+        for span in _CODE_SPAN.finditer(line):
+            spans.append(span.span())
+            placed += [(*span.span(), m) for m in _classify(number, span.group(2))]
+    if "/" in line or "." in line:
+        placed += _prose_mentions(number, line, spans)
+    if not placed or not may_say_absent(line):
+        return [m for _start, _end, m in placed]
+    return [m for start, end, m in placed if not said_absent(line, start, end)]
+
+
+def _classify(number: int, content: str) -> list[Mention]:
+    """The mentions a code span's ``content`` makes: none, a path or a symbol, or both
+    for a path with a name after ``::`` (``tests/test_app.py::test_login``)."""
+    raw = _span_name(content)
+    if raw is None:
+        return []
+    head = raw.split("::", 1)[0]
+    if "::" in raw and ("/" in head or _has_extension(head)):
+        node = _node_mentions(number, raw, raw)
+        if node is not None:
+            return node
+    if ("(" not in raw and _NOT_A_NAME.search(raw)) or _PLACEHOLDER_NAME.match(
+        raw.rsplit("/", 1)[-1]
+    ):
+        return []
     path = path_target(raw)
     if path is not None:
-        return Mention(number, raw, PATH, path[0], path[1])
+        return [Mention(number, raw, PATH, path[0], path[1])]
     if raw.startswith("/") and not raw.startswith("//"):
         rooted = path_target(raw[1:])
         if rooted is not None and "/" in rooted[0].rstrip("/"):
-            return Mention(number, raw, PATH, rooted[0], rooted[1], rooted=True)
+            return [Mention(number, raw, PATH, rooted[0], rooted[1], rooted=True)]
     symbol = symbol_target(raw)
-    if symbol is not None:
-        return Mention(number, raw, SYMBOL, symbol)
-    return None
+    return [] if symbol is None else [Mention(number, raw, SYMBOL, symbol)]
 
 
-def _prose_paths(number: int, line: str, spans: list[tuple[int, int]]) -> list[Mention]:
+def _span_name(content: str) -> str | None:
+    """A code span's text as a name (a line written out after it cut off), or None when
+    it can't be one: a command or sentence (a space), a URL, an address."""
+    raw = content.strip()
+    if " " in raw:
+        raw = _LINE_WORDS.sub("", raw)
+    if not raw or _SPACE.search(raw) or ("://" in raw or "@" in raw[1:] or "www." in raw):
+        return None
+    return raw
+
+
+def _node_mentions(number: int, written: str, raw: str) -> list[Mention] | None:
+    """A path and the name after its ``::`` (a pytest node id, ``path::Class::method``,
+    parameters in ``[...]`` and a location dropped): both are claims."""
+    found = _NODE_ID.match(raw)
+    if found is None:
+        return None
+    path = path_target(found.group(1))
+    if path is None or path[1] or path[0].endswith("/"):
+        return None
+    name = found.group(2).replace("::", ".")
+    return [
+        Mention(number, written, PATH, path[0]),
+        Mention(number, written, SYMBOL, name, where=path[0]),
+    ]
+
+
+_NODE_ID = re.compile(rf"^(\S+?)::({_IDENT}(?:::{_IDENT})*)(?:\[[^\]]*\]|\(\))?{_PROSE_LOCATION}?$")
+
+
+def _prose_mentions(
+    number: int, line: str, spans: list[tuple[int, int]]
+) -> list[tuple[int, int, Mention]]:
+    """Paths (``src/auth/login.py``) and file names (``PageLayout.tsx``) written in the
+    prose of a line (its code spans and URLs blanked), each with where it is."""
     plain = line
     for start, end in spans:
         plain = plain[:start] + " " * (end - start) + plain[end:]
-    if "/" not in plain:
-        return []
     if "://" in plain or "www." in plain or "@" in plain:
         for url in _URL.finditer(plain):
             plain = plain[: url.start()] + " " * (url.end() - url.start()) + plain[url.end() :]
-    out = []
-    for match in _PROSE_PATH.finditer(plain):
-        if match.group(2).lower() not in KNOWN_EXTENSIONS:
-            continue
-        target = path_target(match.group(0))
-        if target is not None and not target[1]:
-            out.append(Mention(number, match.group(0), PATH, target[0]))
+    out: list[tuple[int, int, Mention]] = []
+    patterns = [_PROSE_PATH] if "/" in plain else []
+    if _DOTTED_WORD.search(plain):
+        patterns.append(_PROSE_NAME)
+    for pattern in patterns:
+        for match in pattern.finditer(plain):
+            mentions = _prose_match(number, match, pattern is _PROSE_NAME)
+            out += [(match.start(), match.end(), m) for m in mentions]
     return out
+
+
+def _prose_match(number: int, match: re.Match[str], bare: bool) -> list[Mention]:
+    """The mentions of one prose match: a path (and the name after its ``::``)."""
+    if match.group(2).lower() not in KNOWN_EXTENSIONS:
+        return []
+    if bare and not _is_prose_file_name(match.group(1), match.group(2)):
+        return []
+    if match.group(3):
+        return _node_mentions(number, match.group(0), match.group(1) + match.group(3)) or []
+    target = path_target(match.group(1))
+    if target is None or target[1]:
+        return []
+    return [Mention(number, match.group(0), PATH, target[0])]
+
+
+_PROSE_PRODUCTS = _words(
+    """node.js vue.js next.js nuxt.js express.js three.js chart.js d3.js ember.js angular.js
+    react.js alpine.js p5.js moment.js nest.js deno.js bun.js knockout.js backbone.js
+    socket.io asp.net ado.net"""
+)
+"""Product names written like file names in prose."""
+
+
+def _is_prose_file_name(name: str, ext: str) -> bool:
+    """Whether a bare name in prose is a file: a known extension of two letters or more
+    (``math.h`` is more often the system's), not a naming rule or a product's name."""
+    if len(ext) < 2 or name.lower() in _PROSE_PRODUCTS or _PLACEHOLDER_NAME.match(name):
+        return False
+    return "." not in name.split(".", 1)[0] and not name[0].isdigit()
 
 
 def replace_path(text: str, line: int, written: str, old: str, new: str) -> tuple[str, int]:

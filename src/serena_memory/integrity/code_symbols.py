@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.paths import read_regular_file
-from serena_memory.integrity.code_git import GitJob, GitUnavailable
+from serena_memory.integrity.code_git import GitJob, GitUnavailable, run_git
 from serena_memory.integrity.code_project import ProjectFiles
 
 if TYPE_CHECKING:
@@ -105,3 +105,33 @@ def _find_words_on_disk(files: ProjectFiles, wanted: Sequence[str]) -> set[str]:
         if len(found) == len(wanted):
             break
     return found
+
+
+def files_with_word(files: ProjectFiles, word: str) -> list[str]:
+    """The source files (memories and prose documents excluded) that hold ``word`` as a
+    whole word, by one ``git grep`` (none without git)."""
+    if not files.git:
+        return []
+    excludes = [f":(exclude,glob)**/*.{ext}" for ext in DOC_EXTENSIONS]
+    try:
+        out = run_git(
+            files.root,
+            "grep",
+            "-I",
+            "-l",
+            "-z",
+            "-w",
+            "-F",
+            "--untracked",
+            "--no-color",
+            "--no-textconv",
+            "-e",
+            word,
+            "--",
+            ".",
+            ":(exclude).serena",
+            *excludes,
+        )
+    except GitUnavailable:
+        return []  # nothing matched, or git could not tell
+    return sorted(p for p in out.decode("utf-8", "replace").split("\0") if p)

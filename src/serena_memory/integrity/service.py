@@ -270,9 +270,8 @@ def start_code_check(
         DEFAULT_CHANGED_COMMITS,
         CodeChecker,
         extract_forked,
-        memory_times,
     )
-    from serena_memory.integrity.code_history import changes_since
+    from serena_memory.integrity.code_history import changes_since, memory_times
     from serena_memory.integrity.code_mentions import extract
 
     checker = CodeChecker(
@@ -356,24 +355,17 @@ def fix_code_references(
 
 
 def drift_note(store: MemoryStore, name: str, text: str) -> str:
-    """The note that ends a project memory's text when it mentions paths that are missing
-    or moved ('' when none, for a global memory, and whenever the check itself fails: a
-    read never fails because of it)."""
-    from serena_memory.integrity.code_drift import read_note
+    """The note that ends a project memory's text when `check --code` finds something in
+    it ('' when none): :func:`serena_memory.integrity.code_read_note.drift_note`."""
+    from serena_memory.integrity.code_read_note import drift_note as note
 
-    try:
-        canonical = N.normalize_name(name)
-        if N.is_global(canonical):
-            return ""
-        return read_note(str(store.project_root), canonical, text)
-    except Exception:
-        return ""
+    return note(store, name, text)
 
 
 def drift_findings(store: MemoryStore, name: str, text: str) -> list[CodeFinding]:
     """The paths of a project memory that are missing or moved now, for marks next to
     them (none for a global memory, and none whenever the check itself fails)."""
-    from serena_memory.integrity.code_drift import memory_findings
+    from serena_memory.integrity.code_read_note import memory_findings
 
     try:
         canonical = N.normalize_name(name)
@@ -385,18 +377,51 @@ def drift_findings(store: MemoryStore, name: str, text: str) -> list[CodeFinding
 
 
 DRIFT_COUNT_SECONDS = 0.5
-"""How long the activation message may spend counting drifted memories."""
+"""How long the activation message may spend finding drifted memories."""
+DRIFT_NAMES_SHOWN = 8
+"""The drifted memories the activation message names; the rest are counted."""
 
 
-def drift_summary(store: MemoryStore) -> str:
-    """One sentence for the activation message: how many project memories mention paths
-    that are missing or moved now, and how to see them ('' when none). Counting stops
-    after :data:`DRIFT_COUNT_SECONDS` and says "at least"."""
+_DRIFTED: dict[str, tuple[float, tuple[list[str], bool]]] = {}
+
+
+def drifted_memories(
+    store: MemoryStore, among: Iterable[str] | None = None
+) -> tuple[list[str], bool]:
+    """The project memories (all, or those ``among`` the names given) that mention paths
+    missing or moved now, sorted, and whether the search stopped after
+    :data:`DRIFT_COUNT_SECONDS` (then there may be more). It uses the read notes' list of
+    files, looks each path up once and asks git about ignored files once for all
+    memories; nothing when the check itself fails. The search of all serves the same
+    process for as long as the read notes' list of files (``CACHE_SECONDS``)."""
     import time
 
-    from serena_memory.integrity.code_drift import cached_checker
+    from serena_memory.integrity.code_read_note import CACHE_SECONDS
+
+    if among is not None:
+        among = [n for n in among if not N.is_global(n)]
+        if not among:
+            return [], False  # nothing to look up: git is not asked
+    key = str(store.project_root)
+    held = _DRIFTED.get(key)
+    if held is not None and time.monotonic() - held[0] < CACHE_SECONDS:
+        names, partial = held[1]
+        if among is None or not partial:
+            wanted = None if among is None else set(among)
+            return [n for n in names if wanted is None or n in wanted], partial
+    if among is not None:
+        return _search_drifted(store, sorted(set(among)))
+    found = _search_drifted(store)
+    _DRIFTED[key] = (time.monotonic(), found)
+    return found
+
+
+def _search_drifted(store: MemoryStore, among: list[str] | None = None) -> tuple[list[str], bool]:
+    import time
+
     from serena_memory.integrity.code_findings import MISSING, CodeFinding
     from serena_memory.integrity.code_mentions import PATH, extract
+    from serena_memory.integrity.code_read_note import cached_checker
 
     try:
         started = time.monotonic()
@@ -406,7 +431,7 @@ def drift_summary(store: MemoryStore) -> str:
         found: dict[str, bool] = {}  # target -> found in the project's files
         unresolved: list[CodeFinding] = []
         partial = False
-        for name in listing.names:
+        for name in listing.names if among is None else among:
             if N.is_global(name):
                 continue
             if time.monotonic() - started > DRIFT_COUNT_SECONDS:
@@ -423,16 +448,26 @@ def drift_summary(store: MemoryStore) -> str:
                     unresolved.append(CodeFinding(name, m.line, m.text, PATH, MISSING, m.target))
         # one question to git for every memory's unresolved paths (ignored ones are left alone)
         kept = checker.without_left_alone(unresolved) if unresolved else []
-        drifted = len({f.memory for f in kept})
     except Exception:
+        return [], False
+    return sorted({f.memory for f in kept}), partial
+
+
+def drift_summary(store: MemoryStore) -> str:
+    """One sentence for the activation message: how many project memories mention paths
+    that are missing or moved now, naming the first :data:`DRIFT_NAMES_SHOWN`, and how
+    to see them ('' when none)."""
+    names, partial = drifted_memories(store)
+    if not names:
         return ""
-    if not drifted:
-        return ""
-    count = f"at least {drifted}" if partial else str(drifted)
+    count = f"at least {len(names)}" if partial else str(len(names))
+    shown = ", ".join(f"'{n}'" for n in names[:DRIFT_NAMES_SHOWN])
+    if len(names) > DRIFT_NAMES_SHOWN:
+        shown += f" and {len(names) - DRIFT_NAMES_SHOWN} more"
     return (
         f"{count} project memory(ies) mention files or folders that are missing or moved in "
-        "the code now; reading one ends with a note naming them. The user sees them all "
-        "with `serena memories check --code` and fixes moved paths with "
+        f"the code now: {shown}; reading one ends with a note naming them. The user sees "
+        "them all with `serena memories check --code` and fixes moved paths with "
         "`serena memories fix-code-references`."
     )
 

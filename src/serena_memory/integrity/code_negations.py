@@ -1,0 +1,109 @@
+"""Mentions a memory itself says are not there: "No `setup.py`", "`old.py` was removed",
+"Use `pyproject.toml` instead of `setup.py`", "TODO: create `src/cache.py`", a struck
+out ``~~`x.py`~~``. Such a mention is no claim that the code has it, so its absence is no
+drift.
+
+Only cues in the mention's own clause count (from the last ``.``, ``;``, ``!``, ``?`` or
+arrow before it to the next one after it, at most :data:`REACH` characters each way): a
+word right before it ("no", "without", "instead of"), a plan right before it ("will add",
+"TODO: create", "planned:"), a removal at the clause's start that the mention follows without
+a preposition in between ("Removed `a.py` and `b.py`", but not "Removed the loop from
+`c.py`"), or a removal or plan right after it ("`a.py` was deleted", "`b.py` (to be
+created)"). Every pattern is anchored and bounded: a line of any length costs little.
+"""
+
+from __future__ import annotations
+
+import re
+
+REACH = 240
+"""How far before and after a mention its clause is read for cues."""
+
+_BOUNDARY = re.compile(r"[.;!?](?:\s|$)|\s[-–—]\s|→|->|=>|\|")
+
+_NOT_A_PREPOSITION = r"(?!(?:to|in|on|for|from|of|at|with|by|into|inside|under|changes?)\s)"
+_RIGHT_BEFORE = re.compile(
+    r"(?:\b(?:no|without|instead\s+of|rather\s+than|formerly|previously|lacks?|absence\s+of"
+    rf"|removed|deleted)\s+(?:{_NOT_A_PREPOSITION}[\w-]+\s+){{0,2}}|~~\s*)$",
+    re.IGNORECASE,
+)
+"""A cue right before the mention, with at most two words (no preposition) between."""
+
+_PLAN = re.compile(
+    r"\b(?:(?:will|to|should|must|going\s+to|needs?\s+to|plans?\s+to|planned\s+to|todo:?"
+    r"|fixme:?|tbd:?|later:?)\s+(?:also\s+)?(?:add|create|write|introduce|implement|build"
+    r"|generate|set\s+up)|planned:?|todo:?|tbd:?|not\s+yet\s+(?:added|created|written))\s+"
+    rf"(?:{_NOT_A_PREPOSITION}[\w-]+\s+){{0,3}}$",
+    re.IGNORECASE,
+)
+"""A plan right before the mention ("will add `x.py`", "TODO: create `x.py`"); the file
+a plan adds something *to* ("will add a route to `routes.ts`") is no plan."""
+
+_REMOVAL_START = re.compile(
+    r"^(?:[^:]{0,60}:)?[\W\d_]*(?:removed|deleted|dropped|deprecated|obsolete|retired"
+    r"|superseded|replaced|renamed|moved|gone)\b(?P<between>.*)$",
+    re.IGNORECASE,
+)
+_PREPOSITION = re.compile(
+    r"\b(?:with|by|from|in|into|to|for|of|on|at|favou?r|than|now|as)\b", re.IGNORECASE
+)
+
+_AUX = r"(?:(?:was|were|is|are|has\s+been|have\s+been|had\s+been|got|gets|being|been)\s+)"
+_ADVERB = r"(?:(?:now|since|also|already|then|recently|fully|completely|entirely|long)\s+)"
+_RIGHT_AFTER = re.compile(
+    r"^(?:\s*(?:,|and|or|&|`[^`]*`|\(|:|-|–|—))*\s*(?:"
+    rf"{_AUX}?{_ADVERB}?(?:removed|deleted|dropped|deprecated|gone|retired|superseded|obsolete"
+    r"|renamed|moved\s+(?:to|into|away)|no\s+longer)\b"
+    rf"|{_AUX}{_ADVERB}?replaced\b"
+    r"|(?:will|would|shall|is\s+to|are\s+to|to|must|should|needs?\s+to)\s+be\s+(?:added|created"
+    r"|written|introduced|implemented|generated|built)\b"
+    r"|(?:planned|todo|tbd|future|not\s+yet\b)"
+    r"|(?:does|do|did)(?:n't|\s+not)\s+exist|(?:is|are)(?:n't|\s+not)\s+(?:there|present|yet)"
+    r"|not\s+(?:yet\s+)?(?:created|implemented|written|added|present)"
+    r")",
+    re.IGNORECASE,
+)
+"""A removal or a plan right after the mention (other mentions and ``and`` may come
+between: "`a.py` and `b.py` were removed")."""
+
+
+def may_say_absent(line: str) -> bool:
+    """A quick test for a whole line: without a cue word no mention of it is said absent."""
+    low = line.lower()
+    return any(word in low for word in _CUE_WORDS) or _NO.search(low) is not None
+
+
+def said_absent(line: str, start: int, end: int) -> bool:
+    """Whether the line's text around ``line[start:end]`` (a mention) says it is absent,
+    removed, replaced, deprecated or only planned (for a line :func:`may_say_absent`)."""
+    before, after = _clause(line, start, end)
+    near = before[-_NEAR:]  # the cues right before: a few words
+    if _RIGHT_BEFORE.search(near) or _PLAN.search(near):
+        return True
+    removal = _REMOVAL_START.match(_CODE.sub("M", before))
+    if removal and not _PREPOSITION.search(removal.group("between")):
+        return True
+    return bool(_RIGHT_AFTER.match(after))
+
+
+_CODE = re.compile(r"`[^`]*`")
+_CUE_TEXT = """without instead rather formerly previously lack absen remov delet drop deprecat
+    obsolete retired supersed replac renamed moved gone longer todo fixme tbd plan yet will
+    should must need going exist there present ~~ future later"""
+_CUE_WORDS = (*_CUE_TEXT.split(), "to be")
+"""Parts of the cue words: a line holding none of them (nor the word "no") has no mention
+said absent."""
+_NO = re.compile(r"\bno\b")
+_NEAR = 100
+"""How far before a mention the cues right before it are looked for."""
+
+
+def _clause(line: str, start: int, end: int) -> tuple[str, str]:
+    """The text of the mention's clause before and after it (bounded by :data:`REACH`)."""
+    head = line[max(0, start - REACH) : start]
+    cut = 0
+    for found in _BOUNDARY.finditer(head):
+        cut = found.end()
+    tail = line[end : end + REACH]
+    stop = _BOUNDARY.search(tail)
+    return head[cut:], tail[: stop.start()] if stop else tail

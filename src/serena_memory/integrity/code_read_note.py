@@ -1,0 +1,167 @@
+"""What an agent or a person reading one memory is told about the code it mentions: the
+note that ends `read_memory` (and goes to stderr on `serena memories read`), the marks
+on the dashboard's memory page and the drifted memories named at the start. One checker
+per project and process serves them all: the git history it walked is kept while git's
+index and refs stay the same; the list of files is taken again after
+:data:`CACHE_SECONDS`.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from serena_memory.core import names as N
+from serena_memory.core.store import MemoryStore
+from serena_memory.integrity.code_drift import CodeChecker
+from serena_memory.integrity.code_findings import CodeFinding
+from serena_memory.integrity.code_git import GitUnavailable, run_git
+from serena_memory.integrity.code_mentions import PATH, SYMBOL, Mention, extract
+
+
+@dataclass
+class _Held:
+    listed: float
+    stamp: tuple[Any, ...]
+    checker: CodeChecker
+    git_dir: str | None
+
+
+_CACHE: dict[str, _Held] = {}
+CACHE_SECONDS = 5.0
+"""How long a listing of the project's files serves the read notes (new untracked files
+show up after this; a commit, a checkout or a staged change at once)."""
+
+
+def _stamp(git_dir: str | None) -> tuple[Any, ...]:
+    """What says git's view changed: its index, HEAD, the branch HEAD names, packed refs."""
+    if git_dir is None:
+        return ()
+    out: list[Any] = []
+    names = ["index", "HEAD", "packed-refs"]
+    try:
+        with open(os.path.join(git_dir, "HEAD"), encoding="utf-8", errors="replace") as head:
+            ref = head.read(512).strip()
+        if ref.startswith("ref: refs/"):
+            names.append(ref[5:])
+    except OSError:
+        pass
+    for name in names:
+        try:
+            st = os.stat(os.path.join(git_dir, name))
+            out.append((name, st.st_mtime_ns, st.st_size, st.st_ino))
+        except OSError:
+            out.append((name, None))
+    return tuple(out)
+
+
+def cached_checker(root: str) -> CodeChecker:
+    """One checker per project and process for the read notes: the git history it walked
+    is kept while git's index and refs stay the same; the list of files is taken again
+    after :data:`CACHE_SECONDS`."""
+    real = os.path.realpath(root)
+    now = time.monotonic()
+    held = _CACHE.get(real)
+    if held is not None:
+        stamp = _stamp(held.git_dir)
+        if stamp == held.stamp:
+            if now - held.listed < CACHE_SECONDS:
+                return held.checker
+            # the same commits and index: the history walked before still holds
+            checker = CodeChecker(real, changed_commits=0, past=held.checker.walked)
+            _CACHE[real] = _Held(now, stamp, checker, held.git_dir)
+            return checker
+    checker = CodeChecker(real, changed_commits=0)
+    git_dir = None
+    if checker.files.git:
+        try:
+            git_dir = run_git(real, "rev-parse", "--absolute-git-dir").decode().strip() or None
+        except GitUnavailable:
+            git_dir = None
+    _CACHE[real] = _Held(now, _stamp(git_dir), checker, git_dir)
+    return checker
+
+
+def memory_findings(
+    root: str,
+    name: str,
+    text: str,
+    *,
+    symbols: bool = False,
+    cache_home: str | None = None,
+    written: str | None = None,
+) -> list[CodeFinding]:
+    """The missing and moved paths of one memory, in the order written; with ``symbols``
+    its missing symbols too (where git saw them go) and, given the memory's file
+    (``written``), the files that changed a lot since it did: what `check --code` finds
+    for it. Cheap enough for every read."""
+    written_in = [m for m in extract(text) if symbols or m.kind == PATH]
+    if not written_in:
+        return []  # nothing to look up: git is not asked
+    checker = cached_checker(root)
+    mentions = [m for m in written_in if checker.kept(m)]
+    when = checker.memory_time(written) if written is not None else None
+    found = _path_findings(checker, name, [m for m in mentions if m.kind == PATH], when)
+    named = [m for m in mentions if m.kind == SYMBOL]
+    if symbols and named:
+        found += checker.symbol_findings(name, named, cache_home, when)
+    return sorted(found, key=lambda f: (f.line, f.kind != PATH))
+
+
+def _path_findings(
+    checker: CodeChecker, name: str, paths: list[Mention], when: float | None
+) -> list[CodeFinding]:
+    """The findings of one memory's paths, git-ignored ones left alone."""
+    found = [f for f in (checker.check_path(name, m, when) for m in paths) if f is not None]
+    return checker.without_left_alone(found) if found else []
+
+
+def read_note(
+    root: str,
+    name: str,
+    text: str,
+    *,
+    cache_home: str | None = None,
+    written: str | None = None,
+) -> str:
+    """A short note naming what `check --code` finds in one memory ('' when nothing):
+    missing and moved paths, missing symbols (with their new name and place when git saw
+    them renamed or moved), files changed a lot since: what an agent reading it must not
+    act on."""
+    found = memory_findings(root, name, text, symbols=True, cache_home=cache_home, written=written)
+    if not found:
+        return ""
+    shown = found[:READ_NOTE_ITEMS]
+    more = f" and {len(found) - len(shown)} more" if len(found) > len(shown) else ""
+    return (
+        "\n\n---\nNote: this memory mentions code that has changed: "
+        + "; ".join(f.told() for f in shown)
+        + more
+        + ". Don't rely on those mentions; verify in the code (and update the memory)."
+    )
+
+
+READ_NOTE_ITEMS = 8
+"""The findings a read note names; the rest are counted."""
+
+
+def drift_note(store: MemoryStore, name: str, text: str) -> str:
+    """The note that ends a project memory's text when `check --code` finds something in
+    it: paths missing or moved, symbols missing (and where git saw them go), files changed
+    a lot since ('' when none, for a global memory, and whenever the check itself fails: a
+    read never fails because of it)."""
+    try:
+        canonical = N.normalize_name(name)
+        if N.is_global(canonical):
+            return ""
+        return read_note(
+            str(store.project_root),
+            canonical,
+            text,
+            cache_home=str(store.home),
+            written=str(store.real_path_of(canonical)),
+        )
+    except Exception:
+        return ""

@@ -1,0 +1,213 @@
+"""Where a symbol that is gone from the code went, as git's history shows it: the commit
+that removed the last of its name (``git log -S``, the whole word), and in that commit's
+diff the line that took the place of its definition or of a line using it, with another
+name in the same place ("`build_index` is now `build_search_index` in `src/index.py`"). A name taken
+away with nothing in its place was removed in that commit.
+
+Each question is one bounded ``git log`` and one ``git show`` run with the safe settings
+of :mod:`~serena_memory.integrity.code_git` and a time limit; the answers are kept per
+process for as long as HEAD is the same commit.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from serena_memory.integrity.code_git import GitUnavailable, run_git
+from serena_memory.integrity.code_symbols import DOC_EXTENSIONS
+
+TRAIL_TIMEOUT = 5.0
+"""How long one question to git about a symbol may take."""
+MAX_HOPS = 3
+"""Renames followed, one after the other, until a name that exists now."""
+
+MAX_LINE = 400
+"""Longer diff lines are data, not code: never paired."""
+MAX_ADDED = 20_000
+"""Added lines of one commit paired at most."""
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_DEFINITION = re.compile(
+    r"^\s*(?:export\s+|pub(?:\([^)]*\))?\s+|public\s+|private\s+|protected\s+|static\s+"
+    r"|async\s+|default\s+)*(?:def|class|function|fn|func|const|let|var|type|interface"
+    r"|struct|enum|trait|module|object|val)\s+\*?([A-Za-z_][A-Za-z0-9_]*)"
+)
+
+
+@dataclass(frozen=True)
+class SymbolTrail:
+    """What git's history says of a name gone from the code: ``commit`` removed it, and
+    ``new_name`` in ``new_file`` took its place (both empty: removed, nothing instead)."""
+
+    commit: str  # '': git never saw the name go (since the memory last changed)
+    new_name: str = ""
+    new_file: str = ""
+    since: bool = False  # only the history since the memory last changed was asked
+
+    def describe(self) -> str:
+        short = self.commit[:10]
+        if not self.commit and self.since:
+            return "gone before the memory last changed, or never in the code"
+        if not self.commit:
+            return "never in the git history: a plan or a typo?"
+        if not self.new_name:
+            return f"removed in commit {short}"
+        return f"now `{self.new_name}` in `{self.new_file}`, commit {short}"
+
+
+_PATHSPEC = [".", ":(exclude).serena", *(f":(exclude,glob)**/*.{e}" for e in DOC_EXTENSIONS)]
+_KEPT: dict[tuple[str, str, str, int | None], SymbolTrail | None] = {}
+
+
+def trail(
+    root: str,
+    head: str,
+    name: str,
+    exists: Callable[[str], bool],
+    until: float | None = None,
+    since: float | None = None,
+) -> SymbolTrail | None:
+    """Where ``name`` (an identifier in no source file now) went, as the history up to
+    ``head`` (a commit) shows, since the time ``since`` (when the memory last changed: the
+    walk stays short) or ever: followed through up to :data:`MAX_HOPS` renames until a
+    name that ``exists``; None when git can't tell (or not before the monotonic time
+    ``until``)."""
+    first: SymbolTrail | None = None
+    current = name
+    for _ in range(MAX_HOPS):
+        key = (root, head, current, None if since is None else int(since))
+        if key not in _KEPT:
+            left = TRAIL_TIMEOUT if until is None else min(TRAIL_TIMEOUT, until - time.monotonic())
+            if left <= 0:
+                return first
+            _KEPT[key] = _one_step(root, current, left, since)
+        step = _KEPT[key]
+        if step is None or (first is not None and not step.commit):
+            return first
+        # the first rename's commit, the last one's name and file
+        first = step if first is None else SymbolTrail(first.commit, step.new_name, step.new_file)
+        if not step.new_name or exists(step.new_name):
+            return first
+        current = step.new_name
+    return first
+
+
+def _one_step(root: str, name: str, timeout: float, since: float | None) -> SymbolTrail | None:
+    """The commit that removed the last of ``name`` and what took its place there."""
+    after = [] if since is None else [f"--since=@{int(since) + 1}"]  # commits after it
+    try:
+        commit = run_git(
+            root,
+            "log",
+            "-1",
+            *after,
+            "--format=%H",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--pickaxe-regex",
+            "-S",
+            f"(^|[^A-Za-z0-9_]){name}([^A-Za-z0-9_]|$)",  # the whole word, not a part
+            "--",
+            *_PATHSPEC,
+            timeout=timeout,
+        ).decode()
+        commit = commit.strip()
+        if not commit:
+            return SymbolTrail("", since=since is not None)
+        diff = run_git(
+            root,
+            "show",
+            "-U0",
+            "-M",
+            "--relative",
+            "--format=",
+            "--no-ext-diff",
+            "--no-textconv",
+            commit,
+            "--",
+            *_PATHSPEC,
+            timeout=timeout,
+        ).decode("utf-8", "replace")
+    except GitUnavailable:
+        return None
+    removed, added = _changed_lines(diff)
+    found = _replacement(name, removed, added)
+    if found is None:
+        return SymbolTrail(commit)
+    return SymbolTrail(commit, found[0], found[1])
+
+
+def _changed_lines(diff: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The removed and the added lines of a ``-U0`` diff, each with its file (as it is
+    after the commit): lines of code (at most :data:`MAX_LINE` characters), the first
+    :data:`MAX_ADDED` added."""
+    removed: list[tuple[str, str]] = []
+    added: list[tuple[str, str]] = []
+    current = ""
+    for line in diff.splitlines():
+        if len(line) > MAX_LINE or len(added) >= MAX_ADDED:
+            continue  # data, not code; or a commit far too large to pair lines in
+        if line.startswith("+++ "):
+            current = line[6:] if line.startswith("+++ b/") else ""
+        elif line.startswith("--- "):
+            continue
+        elif line.startswith("-"):
+            removed.append((line[1:], current))
+        elif line.startswith("+") and current:
+            added.append((line[1:], current))
+    return removed, added
+
+
+def _replacement(
+    name: str, removed: list[tuple[str, str]], added: list[tuple[str, str]]
+) -> tuple[str, str] | None:
+    """(new name, file) of the added line that is a removed line with ``name`` replaced
+    by one other identifier everywhere, definitions first; else the one new definition of
+    the same kind in the file where ``name`` was defined; None when nothing took its
+    place."""
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    using = [(line, path) for line, path in removed if word.search(line)]
+    using.sort(key=lambda item: _DEFINITION.match(item[0]) is None)
+    for line, _path in using[:20]:
+        shape, size = _shape(line, name), len(line.strip())
+        for text, path in added:
+            if abs(len(text.strip()) - size) > 80:
+                continue  # no rename makes a line that much longer or shorter
+            found = shape.match(text.strip())
+            if found and len(set(found.groups())) == 1 and found.group(1) != name:
+                return found.group(1), path
+    return _new_definition(using, removed, added)
+
+
+def _shape(line: str, name: str) -> re.Pattern[str]:
+    """A pattern for ``line`` with ``name`` free to be another identifier (the same one at
+    every place) and its spacing free."""
+    parts = re.split(rf"\b{re.escape(name)}\b", line.strip())
+    pieces = [r"\s*".join(re.escape(p) for p in part.split()) for part in parts]
+    glue = r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*"
+    return re.compile("^" + glue.join(pieces) + "$")
+
+
+def _new_definition(
+    using: list[tuple[str, str]], removed: list[tuple[str, str]], added: list[tuple[str, str]]
+) -> tuple[str, str] | None:
+    """The one added definition, in a file where the name was defined and of the kind it
+    had, whose name no removed line had."""
+    defined = {(_kind(d), path) for d, path in ((_DEFINITION.match(t), p) for t, p in using) if d}
+    if not defined:
+        return None
+    old_words = {w for line, _path in removed for w in _IDENT.findall(line)}
+    fresh = set()
+    for text, path in added:
+        d = _DEFINITION.match(text)
+        if d and d.group(1) not in old_words and (_kind(d), path) in defined:
+            fresh.add((d.group(1), path))
+    return next(iter(fresh)) if len(fresh) == 1 else None
+
+
+def _kind(definition: re.Match[str]) -> str:
+    """The keyword of a definition line (``def``, ``class``, ``function`` ...)."""
+    return definition.group(0).split()[-2]

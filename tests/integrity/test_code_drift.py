@@ -427,3 +427,30 @@ def test_the_checker_given_memory_texts_finds_what_the_command_finds(repo: Path)
     report = CodeChecker(repo).check({"core": text}, written)
     assert [f.to_dict() for f in report.findings] == findings(repo)
     assert [f.status for f in report.findings] == ["moved", "missing", "missing"]
+
+
+def test_a_strict_code_check_speaks_with_one_voice(repo: Path) -> None:
+    """`check --code --strict` with only code findings says no all-clear above them, and
+    its advice is about the code, not about references it did not find."""
+    memory(repo, "core", "Sessions: `src/auth/login.py`.\n")
+    commit(repo, "start")
+    git(repo, "mv", "src/auth/login.py", "src/auth/session.py")
+    commit(repo, "move")
+    strict = run_cli("memories", "check", str(repo), "--code", "--strict")
+    assert strict.returncode == 1
+    assert "No integrity problems found" not in strict.stdout
+    assert strict.stdout.startswith("References: no problems found (1 memory checked).")
+    assert "Code: 1 finding(s)" in strict.stdout
+    assert "fix-code-references" in strict.stderr
+    assert "point each reference" not in strict.stderr
+
+
+def test_a_move_or_deletion_not_committed_yet_is_told_as_such(repo: Path) -> None:
+    """A change in the work tree names no made-up commit ("commit work-tree")."""
+    memory(repo, "core", "Sessions: `src/auth/login.py`. Tokens: `src/auth/tokens.py`.\n")
+    commit(repo, "start")
+    git(repo, "mv", "src/auth/login.py", "src/auth/session.py")  # staged, not committed
+    git(repo, "rm", "-q", "src/auth/tokens.py")
+    out = run_cli("memories", "check", str(repo), "--code").stdout
+    assert "work-tree" not in out
+    assert "in the work tree, not committed yet" in out

@@ -120,8 +120,9 @@ def check(
     )
     code_report = code_check(0, mentions) if code_check is not None else None
     _say_reports(report, code_report, as_json)
-    if strict and (not report.is_clean() or (code_report is not None and code_report.failing)):
-        _fail_strict(code_report is not None and bool(code_report.failing))
+    code_failing = code_report is not None and bool(code_report.failing)
+    if strict and (not report.is_clean() or code_failing):
+        _fail_strict(not report.is_clean(), code_failing)
 
 
 def _note_ignored_options(
@@ -146,25 +147,34 @@ def _say_reports(report: CheckReport, code_report: CodeReport | None, as_json: b
             data.update(code_report.to_dict())
         emit_json(data)
     else:
-        say(report.to_text(), nl=False)
+        if code_report is not None and code_report.findings and report.is_clean():
+            # one voice: no all-clear above the code's findings
+            checked = counted(report.scanned, "memory", "memories")
+            say(f"References: no problems found ({checked} checked).")
+        else:
+            say(report.to_text(), nl=False)
         if code_report is not None:
             say(code_report.to_text(), nl=False)
 
 
-def _fail_strict(code_failing: bool) -> None:
-    """Say how to fix what the strict check found, and exit with status 1."""
+def _fail_strict(memories_failing: bool, code_failing: bool) -> None:
+    """Say how to fix what the strict check found, what it failed on first, and exit
+    with status 1."""
+    advice = []
+    if memories_failing:
+        advice.append(
+            "point each reference above at an existing memory (a listed candidate, with "
+            "`serena memories rename` or an edit) or write the memory it names; `serena "
+            "memories auto-prefix-references` adds missing `mem:` prefixes and `serena "
+            "dashboard` fixes references with a click"
+        )
+    if code_failing:
+        advice.append(
+            "for the mentions of code, `serena memories fix-code-references` points moved "
+            "paths at their new place; edit the memories that mention what is missing"
+        )
     say(
-        "The strict check failed: point each reference above at an existing memory (a "
-        "listed candidate, with `serena memories rename` or an edit) or write the memory "
-        "it names; `serena memories auto-prefix-references` adds missing `mem:` prefixes "
-        "and `serena dashboard` fixes references with a click. Then run the check (or "
-        "the commit) again."
-        + (
-            " Mentions of code: `serena memories fix-code-references` points moved paths "
-            "at their new place; edit the memories that mention what is missing."
-            if code_failing
-            else ""
-        ),
+        f"The strict check failed: {'; '.join(advice)}. Then run the check (or the commit) again.",
         err=True,
     )
     sys.exit(1)

@@ -26,7 +26,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from serena_memory.integrity.code_findings import CHANGED, MISSING, MOVED, CodeFinding, CodeReport
+from serena_memory.integrity.code_findings import (
+    CHANGED,
+    MISSING,
+    MOVED,
+    CodeFinding,
+    CodeReport,
+    in_commit,
+)
 from serena_memory.integrity.code_git import GitJob, GitUnavailable, run_git
 from serena_memory.integrity.code_history import GitPast, dirty_memories, memory_times
 from serena_memory.integrity.code_mentions import PATH, SYMBOL, Mention, extract
@@ -483,7 +490,7 @@ class CodeChecker:
         if gone and when is not None and max(gone) <= when:
             return "already gone when the memory last changed"
         if target.rstrip("/") in past.deleted:
-            return f"deleted in commit {past.deleted[target.rstrip('/')][0][:10]}"
+            return f"deleted {in_commit(past.deleted[target.rstrip('/')][0])}"
         return ""
 
     def _folder_seen(self, target: str) -> bool:

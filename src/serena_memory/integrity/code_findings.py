@@ -11,6 +11,17 @@ from typing import Any
 
 from serena_memory.integrity.code_mentions import PATH
 
+WORK_TREE = "work-tree"  # the "commit" of a change not committed yet
+
+
+def in_commit(commit: object) -> str:
+    """Where a change was made, as a person reads it: ``in commit 1a2b3c4d5e``, or ``in the
+    work tree, not committed yet``."""
+    if commit == WORK_TREE:
+        return "in the work tree, not committed yet"
+    return f"in commit {str(commit)[:10]}"
+
+
 MISSING = "missing"
 MOVED = "moved"
 CHANGED = "changed"
@@ -68,7 +79,7 @@ class CodeFinding:
 
     def describe(self) -> str:
         if self.status == MOVED:
-            return f"`{self.mention}` moved to `{self.new_path}` (commit {str(self.commit)[:10]})"
+            return f"`{self.mention}` moved to `{self.new_path}` ({in_commit(self.commit)})"
         if self.status == CHANGED:
             return f"`{self.mention}` changed in {self.commits_since} commits since"
         what = "file or folder" if self.kind == PATH else "symbol"

@@ -15,12 +15,11 @@ from dataclasses import dataclass, field
 
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.paths import is_inside
-from serena_memory.integrity.code_findings import MISSING, MOVED, CodeFinding
+from serena_memory.integrity.code_findings import MISSING, MOVED, WORK_TREE, CodeFinding
 from serena_memory.integrity.code_git import GitJob, GitUnavailable, run_git
 from serena_memory.integrity.code_mentions import PATH, SYMBOL
 from serena_memory.integrity.code_project import ProjectFiles
 
-WORK_TREE = "work-tree"  # the "commit" of a change not committed yet
 MEMORIES_FOLDER = ".serena/memories/"
 
 

@@ -454,7 +454,7 @@
   // -- code drift: mentions of files that are gone or moved --------------------------------
   function driftBadge(f) {
     if (f.status === "moved") {
-      return el("span", { class: "badge drift moved", title: `moved in commit ${(f.commit || "").slice(0, 10)}` },
+      return el("span", { class: "badge drift moved", title: f.commit === "work-tree" ? "moved in the work tree, not committed yet" : `moved in commit ${(f.commit || "").slice(0, 10)}` },
         "moved to ", el("code", { text: f.new_path }));
     }
     return el("span", { class: "badge drift missing", title: f.note || "no such file or folder in the project now" }, "missing");

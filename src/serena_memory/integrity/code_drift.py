@@ -11,8 +11,8 @@ safely (:mod:`~serena_memory.integrity.code_git`), the project's files
 
 Nothing is ever read from a mentioned path: a path is looked up in the project's list of
 files, never opened, so an absolute path, a ``..`` or a link out of the project can't make
-a check read anything. Git runs with its command hooks turned off (no fsmonitor, no
-external diff, no text conversion), so a hostile repository's configuration runs nothing.
+a check read anything. Git runs with a configuration of this package's own, never the
+repository's, so a hostile repository's configuration runs nothing and blocks nothing.
 """
 
 from __future__ import annotations
@@ -25,7 +25,14 @@ from typing import TYPE_CHECKING, Any
 
 from serena_memory.core.paths import is_inside
 from serena_memory.integrity.code_findings import CHANGED, MISSING, MOVED, CodeFinding, CodeReport
-from serena_memory.integrity.code_git import GitJob, GitUnavailable, run_git
+from serena_memory.integrity.code_git import (
+    GitJob,
+    GitStalled,
+    GitUnavailable,
+    Repository,
+    locate,
+    run_git,
+)
 from serena_memory.integrity.code_history import GitPast
 from serena_memory.integrity.code_mentions import PATH, SYMBOL, Mention, extract
 from serena_memory.integrity.code_project import ProjectFiles
@@ -85,6 +92,7 @@ class CodeChecker:
         self._listing: tuple[GitJob, GitJob] | None = None
         self._walk: tuple[GitJob, GitJob] | None = None
         self._scan: GitJob | IdentifierScan | None = None
+        self._symbols_note = ""  # why the symbols were not checked
 
     def prefetch(self, symbols: bool = True) -> None:
         """Start listing the files, walking the history and scanning the source files: git
@@ -109,9 +117,19 @@ class CodeChecker:
         if self._scan is not None:
             scan, self._scan = self._scan, None
             if self.files.git:
-                self._identifiers = source_identifiers(self.files, scan)
+                try:
+                    self._identifiers = source_identifiers(self.files, scan)
+                except GitStalled as exc:
+                    self._symbols_note = f"{exc}: symbols were not checked"
             else:
                 scan.discard()
+
+    @property
+    def notes(self) -> list[str]:
+        """Why a part of the check went without git although this is a work tree (git
+        ran out of time): one sentence each."""
+        past = self._past.note if self._past is not None else ""
+        return [n for n in (self.files.note, past, self._symbols_note) if n]
 
     @property
     def files(self) -> ProjectFiles:
@@ -169,7 +187,11 @@ class CodeChecker:
         report.mentions = sum(len(found) for found in mentions.values())
         words = _symbol_words(mentions) if symbols else set()
         self.wait()
-        present = find_words(self.files, words, self._identifiers) if words else set()
+        symbols = symbols and not self._symbols_note
+        try:
+            present = find_words(self.files, words, self._identifiers) if symbols else set()
+        except GitStalled as exc:
+            self._symbols_note, symbols, present = f"{exc}: symbols were not checked", False, set()
         for name in sorted(mentions):
             report.findings += self._findings(
                 name,
@@ -179,6 +201,7 @@ class CodeChecker:
                 present if symbols else None,
             )
         report.findings = self.without_left_alone(report.findings)
+        report.notes = self.notes
         return report
 
     def _findings(
@@ -445,7 +468,7 @@ class _Held:
     listed: float
     stamp: tuple[Any, ...]
     checker: CodeChecker
-    git_dir: str | None
+    repo: Repository | None
 
 
 _CACHE: dict[str, _Held] = {}
@@ -454,22 +477,18 @@ CACHE_SECONDS = 5.0
 show up after this; a commit, a checkout or a staged change at once)."""
 
 
-def _stamp(git_dir: str | None) -> tuple[Any, ...]:
+def _stamp(repo: Repository | None) -> tuple[Any, ...]:
     """What says git's view changed: its index, HEAD, the branch HEAD names, packed refs."""
-    if git_dir is None:
+    if repo is None:
         return ()
     out: list[Any] = []
-    names = ["index", "HEAD", "packed-refs"]
-    try:
-        with open(os.path.join(git_dir, "HEAD"), encoding="utf-8", errors="replace") as head:
-            ref = head.read(512).strip()
-        if ref.startswith("ref: refs/"):
-            names.append(ref[5:])
-    except OSError:
-        pass
-    for name in names:
+    places = [(repo.git_dir, "index"), (repo.git_dir, "HEAD"), (repo.common_dir, "packed-refs")]
+    ref = repo.head()
+    if ref.startswith("ref: refs/"):
+        places.append((repo.common_dir, ref[5:]))
+    for folder, name in places:
         try:
-            st = os.stat(os.path.join(git_dir, name))
+            st = os.stat(os.path.join(folder, name))
             out.append((name, st.st_mtime_ns, st.st_size, st.st_ino))
         except OSError:
             out.append((name, None))
@@ -484,22 +503,17 @@ def cached_checker(root: str) -> CodeChecker:
     now = time.monotonic()
     held = _CACHE.get(real)
     if held is not None:
-        stamp = _stamp(held.git_dir)
+        stamp = _stamp(held.repo)
         if stamp == held.stamp:
             if now - held.listed < CACHE_SECONDS:
                 return held.checker
             # the same commits and index: the history walked before still holds
             checker = CodeChecker(real, changed_commits=0, past=held.checker.walked)
-            _CACHE[real] = _Held(now, stamp, checker, held.git_dir)
+            _CACHE[real] = _Held(now, stamp, checker, held.repo)
             return checker
     checker = CodeChecker(real, changed_commits=0)
-    git_dir = None
-    if checker.files.git:
-        try:
-            git_dir = run_git(real, "rev-parse", "--absolute-git-dir").decode().strip() or None
-        except GitUnavailable:
-            git_dir = None
-    _CACHE[real] = _Held(now, _stamp(git_dir), checker, git_dir)
+    repo = locate(real) if checker.files.git else None
+    _CACHE[real] = _Held(now, _stamp(repo), checker, repo)
     return checker
 
 

@@ -235,6 +235,15 @@ def test_a_file_git_blocks_on_costs_one_bounded_wait_and_the_rest_stands(moved: 
     assert "`src/auth/gone.py` (line 1) names no file of the project now" in note
 
 
+def test_a_check_leaves_no_temporary_folder_behind(
+    moved: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    assert findings(moved)  # the check forks a worker that runs git too
+    assert list((tmp_path / "tmp").iterdir()) == []  # git's own folders were removed
+
+
 def test_a_caller_s_git_variables_are_not_followed(moved: Path, tmp_path: Path) -> None:
     other = tmp_path / "other"
     other.mkdir()

@@ -32,6 +32,7 @@ from serena_memory.integrity.code_git import (
     GitUnavailable,
     locate,
     run_git,
+    seal_before_fork,
     stalled,
 )
 from serena_memory.integrity.code_symbols import DOC_EXTENSIONS
@@ -256,6 +257,7 @@ class IdentifierScan:
         self.home = home
         self._job: ForkedJob | None = None
         if home is not None and can_fork():
+            seal_before_fork(root)
             self._job = ForkedJob(lambda: _scan_for_worker(root, home))
 
     def result(self) -> set[bytes]:

@@ -31,14 +31,17 @@ in that work tree (:class:`GitStalled`): the checks go on without it and say so.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import functools
 import os
 import re
 import shutil
 import stat
 import subprocess
 import tempfile
+import threading
 import time
-import weakref
 from dataclasses import dataclass
 
 from serena_memory.core import paths
@@ -73,6 +76,8 @@ _FROM_COMMON = ("objects", "refs", "packed-refs", "info", "shallow", "logs", "re
 _EXTENSIONS = {"objectformat": ("sha1", "sha256"), "refstorage": ("files", "reftable")}
 _KEPT_VARIABLES = frozenset({"GIT_EXEC_PATH"})  # where git's own programs are installed
 _STALLED: dict[str, float] = {}  # work tree -> when a command there last ran out of time
+_SEALED: dict[Repository, tuple[str, tuple[str, str, tuple[str, ...]] | None]] = {}
+_SEALING = threading.Lock()
 
 
 class GitUnavailable(Exception):
@@ -201,10 +206,11 @@ def _trusted(repo: Repository) -> bool:
     return owners <= uids or _listed_safe(repo.work_tree)
 
 
+@functools.lru_cache(maxsize=64)
 def _listed_safe(work_tree: str) -> bool:
     """Whether the person's own git configuration (system and global, never a
     repository's: git is run in an empty folder it can't look above) lists ``work_tree``
-    under ``safe.directory``."""
+    under ``safe.directory`` (asked once per process)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     with tempfile.TemporaryDirectory(prefix="serena-git-") as empty:
         env["GIT_CEILING_DIRECTORIES"] = os.path.dirname(empty)
@@ -269,8 +275,26 @@ def _person_excludes() -> str:
     return f'\texcludesFile = "{found}"\n'
 
 
+def _write(folder: str, name: str, text: str) -> None:
+    """Replace ``folder/name`` whole (a git running meanwhile reads the old or the new)."""
+    part = os.path.join(folder, f".{name}.{os.getpid()}.{threading.get_ident()}")
+    with open(part, "w", encoding="utf-8") as out:
+        out.write(text)
+    os.replace(part, os.path.join(folder, name))
+
+
+def _new_folder(repo: Repository) -> str:
+    folder = tempfile.mkdtemp(prefix="serena-git-")
+    atexit.register(shutil.rmtree, folder, True)
+    for target in [os.path.join(repo.common_dir, n) for n in _FROM_COMMON] + [repo.index]:
+        os.symlink(target, os.path.join(folder, os.path.basename(target)))  # may dangle
+    return folder
+
+
 def seal(repo: Repository) -> str:
-    """A new temporary git directory for ``repo`` (the caller removes it)."""
+    """The temporary git directory git is pointed at for ``repo``: one per repository and
+    process (made once, removed at exit), its HEAD and configuration rewritten when the
+    repository's change."""
     head = repo.head()
     if not head:
         raise _NotRepository("HEAD names no branch or commit")
@@ -278,23 +302,19 @@ def seal(repo: Repository) -> str:
     config = _SEALED_CONFIG.format(
         version=version, extensions=extensions, excludes=_person_excludes()
     )
-    folder = tempfile.mkdtemp(prefix="serena-git-")
-    try:
-        for name, text in (("config", config), ("HEAD", head + "\n")):
-            with open(os.path.join(folder, name), "w", encoding="utf-8") as out:
-                out.write(text)
-        links = [os.path.join(repo.common_dir, n) for n in _FROM_COMMON]
-        links += [repo.index] + [
-            os.path.join(repo.git_dir, n)
-            for n in os.listdir(repo.git_dir)
-            if n.startswith("sharedindex.")  # a split index's shared part
-        ]
-        for target in links:
-            if os.path.lexists(target):
-                os.symlink(target, os.path.join(folder, os.path.basename(target)))
-    except OSError:
-        shutil.rmtree(folder, ignore_errors=True)
-        raise
+    shared = sorted(n for n in os.listdir(repo.git_dir) if n.startswith("sharedindex."))
+    state = (head, config, tuple(shared))  # shared: a split index's other part
+    with _SEALING:
+        folder, was = _SEALED.get(repo, ("", None))
+        if not folder or not os.path.isdir(folder):
+            folder, was = _new_folder(repo), None
+        if state != was:
+            _write(folder, "config", config)
+            _write(folder, "HEAD", head + "\n")
+            for name in shared:
+                with contextlib.suppress(FileExistsError):
+                    os.symlink(os.path.join(repo.git_dir, name), os.path.join(folder, name))
+        _SEALED[repo] = (folder, state)
     return folder
 
 
@@ -346,6 +366,14 @@ def _prepare(root: str) -> _Sealed:
     return _Sealed(repo, folder, _environment(repo, folder))
 
 
+def seal_before_fork(root: str) -> None:
+    """Make the sealed git directory of the work tree holding ``root`` now: a worker
+    process forked afterwards shares it (one it made itself would outlive it, as a worker
+    ends without running this process's clean-up at exit)."""
+    with contextlib.suppress(GitUnavailable):
+        _prepare(root)
+
+
 def stalled(root: str) -> GitStalled:
     """Note that git ran out of time for ``root`` (it is not asked there again for
     :data:`STALL_SECONDS`); the error to raise."""
@@ -374,8 +402,6 @@ def run_git(
         raise stalled(root) from None
     except (FileNotFoundError, OSError) as exc:
         raise GitUnavailable(str(exc)) from None
-    finally:
-        shutil.rmtree(sealed.folder, ignore_errors=True)
     if result.returncode != 0:
         raise GitUnavailable(result.stderr.decode("utf-8", "replace").strip())
     return result.stdout
@@ -395,13 +421,11 @@ class GitJob:
         self._proc: subprocess.Popen[bytes] | None = None
         self._out = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _finish
         self._err = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _finish
-        self._cleanup: weakref.finalize[..., GitJob] | None = None
         try:
             sealed = _prepare(root)
         except GitUnavailable as exc:
             self._finish(exc)
             return
-        self._cleanup = weakref.finalize(self, shutil.rmtree, sealed.folder, True)
         try:
             self._proc = subprocess.Popen(
                 ["git", "--no-pager", *args],
@@ -418,8 +442,6 @@ class GitJob:
         self._done = done
         self._out.close()
         self._err.close()
-        if self._cleanup is not None:
-            self._cleanup()
 
     def result(self) -> bytes:
         """git's output; GitUnavailable when it failed or did not finish in time."""

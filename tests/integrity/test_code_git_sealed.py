@@ -259,15 +259,24 @@ def test_a_caller_s_git_variables_are_not_followed(moved: Path, tmp_path: Path) 
     assert "moved to `src/auth/session.py`" in done.stdout, done.stdout + done.stderr
 
 
-def test_a_repository_of_someone_else_is_not_used(moved: Path) -> None:
+def test_a_repository_of_someone_else_is_used_only_when_the_person_lists_it_safe(
+    moved: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     if os.geteuid() != 0:
         pytest.skip("giving a folder to another user needs root")
     for folder, _dirs, files in os.walk(moved):
         os.chown(folder, 4242, 4242)
         for name in files:
             os.chown(os.path.join(folder, name), 4242, 4242, follow_symlinks=False)
+    home = tmp_path / "person"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("SUDO_UID", raising=False)
     done = run_cli("memories", "check", str(moved), "--code")
     assert "not a git work tree" in done.stdout  # git itself refuses such a repository
+    (home / ".gitconfig").write_text(f"[safe]\n\tdirectory = {moved}\n", encoding="utf-8")
+    done = run_cli("memories", "check", str(moved), "--code")
+    assert "moved to `src/auth/session.py`" in done.stdout, done.stdout + done.stderr
 
 
 def test_a_linked_work_tree_is_read_through_its_main_repository(

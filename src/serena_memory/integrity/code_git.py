@@ -61,7 +61,7 @@ _SEALED_CONFIG = """\
 \tquotePath = false
 \tfsmonitor = false
 \tuntrackedCache = false
-{excludes}[gc]
+{core}{excludes}[gc]
 \tauto = 0
 [maintenance]
 \tauto = false
@@ -73,6 +73,7 @@ _SEALED_CONFIG = """\
 """The whole configuration git reads: nothing in it names a program."""
 
 _FROM_COMMON = ("objects", "refs", "packed-refs", "info", "shallow", "logs", "reftable")
+_CORE_FLAGS = frozenset({"ignorecase", "precomposeunicode", "symlinks", "filemode"})
 _EXTENSIONS = {"objectformat": ("sha1", "sha256"), "refstorage": ("files", "reftable")}
 _KEPT_VARIABLES = frozenset({"GIT_EXEC_PATH"})  # where git's own programs are installed
 _STALLED: dict[str, float] = {}  # work tree -> when a command there last ran out of time
@@ -238,21 +239,22 @@ def _listed_safe(work_tree: str) -> bool:
 
 
 # -- the sealed git directory -------------------------------------------------------------------
-def _format(common: str) -> tuple[str, str]:
-    """(repository format version, the ``[extensions]`` lines git needs to read the
-    objects and refs) from the repository's configuration, read here without includes;
-    only known values are taken."""
+def _format(common: str) -> tuple[str, str, str]:
+    """(repository format version, the ``[core]`` lines that say how the file system
+    behaves, the ``[extensions]`` lines git needs to read the objects and refs) from the
+    repository's configuration, read here without includes; only known keys with known
+    values are taken."""
     try:
         text = _small(os.path.join(common, "config"), _CONFIG_FILE)
     except _NotRepository:
-        return "0", ""
-    section, version, lines = "", "0", []
+        return "0", "", ""
+    section, version, core, extensions = "", "0", [], []
     for line in text.splitlines():
         head = re.match(r"\s*\[\s*([A-Za-z0-9.-]+)\s*\]", line)
         if head:
             section = head.group(1).lower()
             continue
-        item = re.match(r'\s*([A-Za-z][A-Za-z0-9-]*)\s*=\s*"?([A-Za-z0-9]*)', line)
+        item = re.match(r'\s*([A-Za-z][A-Za-z0-9-]*)\s*=\s*"?([A-Za-z0-9]*)"?\s*$', line)
         if not item:
             continue
         key, value = item.group(1).lower(), item.group(2).lower()
@@ -260,9 +262,11 @@ def _format(common: str) -> tuple[str, str]:
             if value not in ("0", "1"):
                 raise _NotRepository(f"repository format {value} is not one git reads")
             version = value
+        elif section == "core" and key in _CORE_FLAGS and value in ("true", "false"):
+            core.append(f"\t{key} = {value}\n")
         elif section == "extensions" and value in _EXTENSIONS.get(key, ()):
-            lines.append(f"\t{key} = {value}\n")
-    return version, "[extensions]\n" + "".join(lines) if lines else ""
+            extensions.append(f"\t{key} = {value}\n")
+    return version, "".join(core), "[extensions]\n" + "".join(extensions) if extensions else ""
 
 
 def _person_excludes() -> str:
@@ -298,9 +302,9 @@ def seal(repo: Repository) -> str:
     head = repo.head()
     if not head:
         raise _NotRepository("HEAD names no branch or commit")
-    version, extensions = _format(repo.common_dir)
+    version, core, extensions = _format(repo.common_dir)
     config = _SEALED_CONFIG.format(
-        version=version, extensions=extensions, excludes=_person_excludes()
+        version=version, core=core, extensions=extensions, excludes=_person_excludes()
     )
     shared = sorted(n for n in os.listdir(repo.git_dir) if n.startswith("sharedindex."))
     state = (head, config, tuple(shared))  # shared: a split index's other part

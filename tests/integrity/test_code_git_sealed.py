@@ -2,9 +2,10 @@
 a `.git/config` can name a program (filters, signature programs, hooks, fsmonitor, pagers,
 text conversion, external diffs, includes of them, a submodule's own configuration) is
 tried with a program that would leave a file if it ran, through `check --code`, the
-agent's `read_memory` note and activation message, and the dashboard's memory page; an
-include of a fifo answers at once; a file git blocks on costs one bounded wait and the rest
-of the answer stands. And a deep tree outside git is walked without recursion."""
+agent's `read_memory` note and activation message, and the dashboard's memory page; a
+configuration or an include that is a fifo answers at once; a file git blocks on costs one
+bounded wait and the rest of the answer stands. And a deep tree outside git is walked
+without recursion."""
 
 from __future__ import annotations
 
@@ -212,11 +213,19 @@ def test_a_repositorys_configuration_runs_no_program(
     assert not marker.exists(), f"{vector}: the repository's program ran"
 
 
-def test_an_include_of_a_fifo_holds_nothing_up(moved: Path, serena_home: Path) -> None:
+@pytest.mark.parametrize("where", ["an include", "the configuration itself"])
+def test_a_configuration_that_is_a_fifo_holds_nothing_up(
+    where: str, moved: Path, serena_home: Path
+) -> None:
     _stale_stat(moved)
-    os.mkfifo(moved / ".git" / "cfgfifo")  # opening it blocks until someone writes
-    with (moved / ".git" / "config").open("a", encoding="utf-8") as config:
-        config.write("[include]\n\tpath = cfgfifo\n")  # from now on any git here blocks
+    config = moved / ".git" / "config"
+    if where == "an include":
+        os.mkfifo(moved / ".git" / "cfgfifo")  # opening it blocks until someone writes
+        with config.open("a", encoding="utf-8") as out:
+            out.write("[include]\n\tpath = cfgfifo\n")  # from now on any git here blocks
+    else:
+        config.unlink()
+        os.mkfifo(config)
     # git still answers, fully: the moved path is reported with where it went
     _assert_drift_found_with_git(moved, serena_home)
 

@@ -9,6 +9,7 @@ without recursion."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from collections.abc import Callable
@@ -242,6 +243,10 @@ def test_a_file_git_blocks_on_costs_one_bounded_wait_and_the_rest_stands(moved: 
     assert "core:1: missing: `src/auth/gone.py`" in done.stdout
     note, _activation = _read_and_activate(moved)
     assert "`src/auth/gone.py` (line 1) names no file of the project now" in note
+    as_json = json.loads(run_cli("memories", "check", str(moved), "--code", "--json").stdout)
+    assert as_json["code_notes"] == [
+        f"git did not answer within {int(GIT_TIMEOUT)} seconds: the files on disk were used"
+    ]
 
 
 def test_a_check_leaves_no_temporary_folder_behind(

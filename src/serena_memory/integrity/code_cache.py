@@ -27,7 +27,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from serena_memory.core import paths
-from serena_memory.integrity.code_git import GitUnavailable, run_git
+from serena_memory.integrity.code_git import (
+    GitStalled,
+    GitUnavailable,
+    locate,
+    run_git,
+    seal_before_fork,
+    stalled,
+)
 from serena_memory.integrity.code_symbols import DOC_EXTENSIONS
 from serena_memory.integrity.workers import ForkedJob
 
@@ -37,6 +44,7 @@ MAX_FRESH = 2000
 """More changed or untracked source files than this: one scan of everything, kept not."""
 
 PATTERN = "[A-Za-z_][A-Za-z0-9_]*"
+_STALLED_MARK = "\0git ran out of time"
 
 
 def pathspec() -> list[str]:
@@ -68,10 +76,12 @@ def _usable(folder: Path, home: str | os.PathLike[str], root: str) -> bool:
 
 
 def _index_stamp(root: str) -> list[int] | None:
+    repo = locate(root)
     try:
-        where = run_git(root, "rev-parse", "--git-path", "index").decode().strip()
-        st = os.stat(os.path.join(root, where))
-    except (GitUnavailable, OSError, UnicodeDecodeError):
+        st = os.stat(repo.index) if repo is not None else None
+    except OSError:
+        return None
+    if st is None:
         return None
     return [st.st_ino, st.st_mtime_ns, st.st_size]
 
@@ -225,9 +235,11 @@ def _literal(names: set[str]) -> list[str]:
 
 def _scan_for_worker(root: str, home: str | os.PathLike[str] | None) -> bytes | str:
     """:func:`scan` as a forked worker sends it back: the identifiers, one a line, or
-    git's message when git failed."""
+    git's message when git failed (marked when git ran out of time)."""
     try:
         return b"\n".join(scan(root, home))
+    except GitStalled:
+        return _STALLED_MARK
     except GitUnavailable as exc:
         return str(exc)
 
@@ -245,6 +257,7 @@ class IdentifierScan:
         self.home = home
         self._job: ForkedJob | None = None
         if home is not None and can_fork():
+            seal_before_fork(root)
             self._job = ForkedJob(lambda: _scan_for_worker(root, home))
 
     def result(self) -> set[bytes]:
@@ -255,6 +268,8 @@ class IdentifierScan:
         out = job.result()
         if isinstance(out, bytes):
             return set(out.split(b"\n")) - {b""}
+        if out == _STALLED_MARK:
+            raise stalled(self.root)  # git is not asked again here for a while either
         if isinstance(out, str):
             raise GitUnavailable(out)
         return scan(self.root, None)  # the worker failed: scan here, as without a cache

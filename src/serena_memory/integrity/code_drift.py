@@ -13,8 +13,8 @@ safely (:mod:`~serena_memory.integrity.code_git`), the project's files
 
 Nothing is ever read from a mentioned path: a path is looked up in the project's list of
 files, never opened, so an absolute path, a ``..`` or a link out of the project can't make
-a check read anything. Git runs with its command hooks turned off (no fsmonitor, no
-external diff, no text conversion), so a hostile repository's configuration runs nothing.
+a check read anything. Git runs with a configuration of this package's own, never the
+repository's, so a hostile repository's configuration runs nothing and blocks nothing.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from serena_memory.integrity.code_findings import (
     CodeReport,
     in_commit,
 )
-from serena_memory.integrity.code_git import GitJob, GitUnavailable, run_git
+from serena_memory.integrity.code_git import GitJob, GitStalled, GitUnavailable, run_git
 from serena_memory.integrity.code_history import GitPast, dirty_memories, memory_times
 from serena_memory.integrity.code_mentions import PATH, SYMBOL, Mention, extract
 from serena_memory.integrity.code_project import ProjectFiles
@@ -106,6 +106,7 @@ class CodeChecker:
         self._dirty: set[str] | None = None  # the memories with changes not committed
         self._head: str | None = None
         self._head_time = 0.0  # when HEAD was committed
+        self._symbols_note = ""  # why the symbols were not checked
 
     def prefetch(self, symbols: bool = True) -> None:
         """Start listing the files, walking the history and scanning the source files: git
@@ -130,9 +131,19 @@ class CodeChecker:
         if self._scan is not None:
             scan, self._scan = self._scan, None
             if self.files.git:
-                self._identifiers = source_identifiers(self.files, scan)
+                try:
+                    self._identifiers = source_identifiers(self.files, scan)
+                except GitStalled as exc:
+                    self._symbols_note = f"{exc}: symbols were not checked"
             else:
                 scan.discard()
+
+    @property
+    def notes(self) -> list[str]:
+        """Why a part of the check went without git although this is a work tree (git
+        ran out of time): one sentence each."""
+        past = self._past.note if self._past is not None else ""
+        return [n for n in (self.files.note, past, self._symbols_note) if n]
 
     @property
     def files(self) -> ProjectFiles:
@@ -190,7 +201,11 @@ class CodeChecker:
         report.mentions = sum(len(found) for found in mentions.values())
         words = _symbol_words(mentions) if symbols else set()
         self.wait()
-        present = find_words(self.files, words, self._identifiers) if words else set()
+        symbols = symbols and not self._symbols_note
+        try:
+            present = find_words(self.files, words, self._identifiers) if symbols else set()
+        except GitStalled as exc:
+            self._symbols_note, symbols, present = f"{exc}: symbols were not checked", False, set()
         for name in sorted(mentions):
             report.findings += self._findings(
                 name,
@@ -202,6 +217,7 @@ class CodeChecker:
         report.findings = self.without_left_alone(report.findings)
         if symbols:
             report.findings = self.traced(report.findings, present, written=written)
+        report.notes = self.notes
         return report
 
     def present_words(self, words: set[str], cache_home: str | None = None) -> set[str]:

@@ -93,6 +93,7 @@ class CodeReport:
     mentions: int = 0
     git: bool = False
     since: str | None = None
+    notes: list[str] = field(default_factory=list)  # what went without git, and why
 
     @property
     def failing(self) -> list[CodeFinding]:
@@ -102,20 +103,24 @@ class CodeReport:
         return sorted({f.memory for f in self.failing})
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "code": [f.to_dict() for f in self.findings],
             "code_mentions": self.mentions,
             "code_git": self.git,
         }
+        if self.notes:
+            data["code_notes"] = list(self.notes)
+        return data
 
     def to_text(self) -> str:
         from serena_memory.core.display import escape_line
 
+        notes = "".join(f"  ({escape_line(n)})\n" for n in self.notes)
         if not self.findings:
             where = "git's list of files" if self.git else "the files on disk"
             return (
                 f"Code: {self.mentions} mention(s) of code in {self.scanned} memory(ies) "
-                f"checked against {where}; none drifted.\n"
+                f"checked against {where}; none drifted.\n" + notes
             )
         memories = len({f.memory for f in self.findings})
         out = [f"Code: {len(self.findings)} finding(s) in {memories} memory(ies):"]
@@ -123,8 +128,8 @@ class CodeReport:
             out.append(
                 f"  {escape_line(f.memory)}:{f.line}: {f.status}: {escape_line(f.describe())}"
             )
-        if not self.git:
+        if not self.git and not self.notes:
             out.append("  (not a git work tree: moved and changed need git)")
         if any(f.status == MOVED for f in self.findings):
             out.append("Fix moved paths with `serena memories fix-code-references`.")
-        return "\n".join(out) + "\n"
+        return "\n".join(out) + "\n" + notes

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.paths import is_inside
 from serena_memory.integrity.code_findings import MISSING, MOVED, WORK_TREE, CodeFinding
-from serena_memory.integrity.code_git import GitJob, GitUnavailable, run_git
+from serena_memory.integrity.code_git import GitJob, GitStalled, GitUnavailable, run_git
 from serena_memory.integrity.code_mentions import PATH, SYMBOL
 from serena_memory.integrity.code_project import ProjectFiles
 
@@ -53,6 +53,7 @@ class GitPast:
     deleted: dict[str, tuple[str, float]] = field(default_factory=dict)  # path -> commit, time
     changes: dict[str, list[float]] = field(default_factory=dict)  # path -> commit times
     seen: set[str] = field(default_factory=set)
+    note: str = ""  # why the history is missing although this is a work tree
 
     @staticmethod
     def start(root: str, since: str | None = None) -> tuple[GitJob, GitJob]:
@@ -84,8 +85,10 @@ class GitPast:
             work = work_job.result()
             out = b"\x01" + WORK_TREE.encode() + b" " + str(time.time()).encode() + b"\0\n" + work
             out += log_job.result()
-        except GitUnavailable:
+        except GitUnavailable as exc:
             log_job.discard()
+            if isinstance(exc, GitStalled):
+                past.note = f"{exc}: moved and changed paths are not reported"
             return past  # no commit yet
         for block in out.decode("utf-8", "replace").split("\x01")[1:]:
             head, _, rest = block.partition("\n")
@@ -163,17 +166,28 @@ class Window:
 def changes_since(files: ProjectFiles, rev: str) -> Window:
     """The :class:`Window` since ``rev`` (a commit; refused unless git knows it as one)."""
     commit = _commit(files, rev)
-    gone, touched = _names_changed(files, commit)
-    untracked = run_git(
-        files.root, "ls-files", "-z", "--others", "--exclude-standard", "--", ".serena"
-    )
+    try:
+        gone, touched = _names_changed(files, commit)
+        untracked = run_git(
+            files.root, "ls-files", "-z", "--others", "--exclude-standard", "--", ".serena"
+        )
+        removed = _removed_words(files, commit)
+    except GitUnavailable as exc:
+        raise _since_failed(rev, exc) from None
     touched.update(untracked.decode("utf-8", "replace").split("\0"))
     memories = {
         p[len(MEMORIES_FOLDER) : -3]
         for p in touched
         if p.startswith(MEMORIES_FOLDER) and p.endswith(".md")
     }
-    return Window(gone, _removed_words(files, commit), memories)
+    return Window(gone, removed, memories)
+
+
+def _since_failed(rev: str, exc: GitUnavailable) -> MemoryStoreError:
+    return MemoryStoreError(
+        f"git could not tell what changed since {rev!r} ({exc}); run the check again, or "
+        "without --since"
+    )
 
 
 def _commit(files: ProjectFiles, rev: str) -> str:
@@ -195,6 +209,8 @@ def _commit(files: ProjectFiles, rev: str) -> str:
             .decode()
             .strip()
         )
+    except GitStalled as exc:
+        raise _since_failed(rev, exc) from None
     except GitUnavailable:
         raise MemoryStoreError(
             f"git knows no commit {rev!r}; give one such as HEAD or main~3"

@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from serena_memory.integrity.code_git import GitJob, GitUnavailable
+from serena_memory.integrity.code_git import GitJob, GitStalled, GitUnavailable
 
 NO_GIT_SKIPPED_FOLDERS = frozenset(
     {".git", ".serena", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"}
@@ -28,6 +28,7 @@ class ProjectFiles:
     git: bool
     files: frozenset[str]
     prefix: str = ""  # the project's folder inside its git work tree ('' at the top)
+    note: str = ""  # why git's list was not used although this is a work tree
     dirs: frozenset[str] = field(default_factory=frozenset)
     by_name: dict[str, list[str]] = field(default_factory=dict)
 
@@ -65,9 +66,10 @@ class ProjectFiles:
         try:
             prefix = prefix_job.result().decode("utf-8", "replace")
             listed = listed_job.result()
-        except GitUnavailable:
+        except GitUnavailable as exc:
             listed_job.discard()
-            return cls(real, False, frozenset(_walk(real)))
+            note = f"{exc}: the files on disk were used" if isinstance(exc, GitStalled) else ""
+            return cls(real, False, frozenset(_walk(real)), note=note)
         files = {p for p in listed.decode("utf-8", "replace").split("\0") if p}
         return cls(real, True, frozenset(files), prefix.strip())
 
@@ -110,13 +112,31 @@ class ProjectFiles:
 
 
 def _walk(root: str) -> Iterable[str]:
-    """The files below ``root`` (links are listed, never followed)."""
+    """The files below ``root`` (links to files are listed, none is followed), folder by
+    folder from a list of folders still to read, not by recursion: a tree nested thousands
+    deep costs no stack."""
     count = 0
-    for folder, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if d not in NO_GIT_SKIPPED_FOLDERS)
-        rel = os.path.relpath(folder, root)
-        for name in filenames:
-            count += 1
-            if count > NO_GIT_MAX_FILES:
-                return
-            yield name if rel == "." else f"{rel.replace(os.sep, '/')}/{name}"
+    pending = [""]
+    while pending:
+        rel = pending.pop()
+        try:
+            with os.scandir(os.path.join(root, rel) if rel else root) as found:
+                entries = sorted(found, key=lambda e: e.name)
+        except OSError:
+            continue
+        folders = []
+        for entry in entries:
+            path = f"{rel}/{entry.name}" if rel else entry.name
+            try:
+                is_folder = entry.is_dir()
+                is_link = is_folder and entry.is_symlink()
+            except OSError:
+                continue
+            if not is_folder:
+                count += 1
+                if count > NO_GIT_MAX_FILES:
+                    return
+                yield path
+            elif not is_link and entry.name not in NO_GIT_SKIPPED_FOLDERS:
+                folders.append(path)  # a link to a folder is neither listed nor entered
+        pending.extend(reversed(folders))  # the first folder is read next, as os.walk does

@@ -17,7 +17,7 @@ from serena_memory.core import names as N
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.code_drift import CodeChecker
 from serena_memory.integrity.code_findings import CodeFinding
-from serena_memory.integrity.code_git import GitUnavailable, run_git
+from serena_memory.integrity.code_git import Repository, locate
 from serena_memory.integrity.code_mentions import PATH, SYMBOL, Mention, extract
 
 
@@ -26,7 +26,7 @@ class _Held:
     listed: float
     stamp: tuple[Any, ...]
     checker: CodeChecker
-    git_dir: str | None
+    repo: Repository | None
 
 
 _CACHE: dict[str, _Held] = {}
@@ -35,22 +35,18 @@ CACHE_SECONDS = 5.0
 show up after this; a commit, a checkout or a staged change at once)."""
 
 
-def _stamp(git_dir: str | None) -> tuple[Any, ...]:
+def _stamp(repo: Repository | None) -> tuple[Any, ...]:
     """What says git's view changed: its index, HEAD, the branch HEAD names, packed refs."""
-    if git_dir is None:
+    if repo is None:
         return ()
     out: list[Any] = []
-    names = ["index", "HEAD", "packed-refs"]
-    try:
-        with open(os.path.join(git_dir, "HEAD"), encoding="utf-8", errors="replace") as head:
-            ref = head.read(512).strip()
-        if ref.startswith("ref: refs/"):
-            names.append(ref[5:])
-    except OSError:
-        pass
-    for name in names:
+    places = [(repo.git_dir, "index"), (repo.git_dir, "HEAD"), (repo.common_dir, "packed-refs")]
+    ref = repo.head()
+    if ref.startswith("ref: refs/"):
+        places.append((repo.common_dir, ref[5:]))
+    for folder, name in places:
         try:
-            st = os.stat(os.path.join(git_dir, name))
+            st = os.stat(os.path.join(folder, name))
             out.append((name, st.st_mtime_ns, st.st_size, st.st_ino))
         except OSError:
             out.append((name, None))
@@ -65,22 +61,17 @@ def cached_checker(root: str) -> CodeChecker:
     now = time.monotonic()
     held = _CACHE.get(real)
     if held is not None:
-        stamp = _stamp(held.git_dir)
+        stamp = _stamp(held.repo)
         if stamp == held.stamp:
             if now - held.listed < CACHE_SECONDS:
                 return held.checker
             # the same commits and index: the history walked before still holds
             checker = CodeChecker(real, changed_commits=0, past=held.checker.walked)
-            _CACHE[real] = _Held(now, stamp, checker, held.git_dir)
+            _CACHE[real] = _Held(now, stamp, checker, held.repo)
             return checker
     checker = CodeChecker(real, changed_commits=0)
-    git_dir = None
-    if checker.files.git:
-        try:
-            git_dir = run_git(real, "rev-parse", "--absolute-git-dir").decode().strip() or None
-        except GitUnavailable:
-            git_dir = None
-    _CACHE[real] = _Held(now, _stamp(git_dir), checker, git_dir)
+    repo = locate(real) if checker.files.git else None
+    _CACHE[real] = _Held(now, _stamp(repo), checker, repo)
     return checker
 
 

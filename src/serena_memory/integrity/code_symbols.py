@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.paths import read_regular_file
-from serena_memory.integrity.code_git import GitJob, GitUnavailable, run_git
+from serena_memory.integrity.code_git import GitJob, GitStalled, GitUnavailable, run_git
 from serena_memory.integrity.code_project import ProjectFiles
 
 if TYPE_CHECKING:
@@ -68,12 +68,15 @@ def source_identifiers(
 ) -> set[bytes]:
     """Every identifier in the tracked and untracked (not ignored) source files
     (``started``: :func:`start_identifier_scan` run in the project's root, or the kept
-    scan of :mod:`serena_memory.integrity.code_cache`)."""
+    scan of :mod:`serena_memory.integrity.code_cache`); GitStalled when git ran out of
+    time."""
     if files.git:
         try:
             out = (started or start_identifier_scan(files.root)).result()
             if isinstance(out, set):
                 return out
+        except GitStalled:
+            raise  # the caller goes on without symbols and says so
         except GitUnavailable as exc:
             if not str(exc):  # status 1 with no message: nothing matched
                 return set()

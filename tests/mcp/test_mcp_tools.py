@@ -305,7 +305,7 @@ def test_scripted_onboarding_in_memory(project: Path) -> None:
         _state, server = create_server(project, [], context="desktop")
         async with Client(server) as client:
             brief = await ok(client, "onboarding")
-            assert "Python (1)" in brief and "`pytest`" in brief and "`ruff check .`" in brief
+            assert "Python (1)" in brief and "`pytest`" in brief and "`ruff check`" in brief
         async with Client(server) as client:
             # a new session: maintenance alone still means "not onboarded"
             await scripted_onboarding(client, project)

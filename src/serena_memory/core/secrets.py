@@ -190,13 +190,14 @@ def _detectors() -> tuple[Any, ...]:
 
 
 def _assigned(line: str) -> str | None:
-    """The name a high-entropy value is assigned to, when ``line`` has one: a name like
+    """The kind of a high-entropy value assigned to a secret's name, when ``line`` has one
+    (or such a value quoted after the word ``password``, ``token``...): a name like
     ``*_KEY``, ``*_TOKEN``, ``PASSWORD``; a value with symbols (a strong password) counts,
     a reference or placeholder (``${VAR}``, ``$(cmd)``, ``<your-password>``) does not."""
     for pattern in (_ASSIGNED, _KEY_VALUE):
         for match in pattern.finditer(line):
             if _literal_secret(match.group(2)):
-                return match.group(1).strip(".-_")[:40] or "a secret's name"
+                return "value assigned to " + (match.group(1).strip(".-_")[:40] or "a secret")
     for match in _PROSE.finditer(line):
         value = match.group(2)
         if (
@@ -205,7 +206,7 @@ def _assigned(line: str) -> str | None:
             and re.search(r"[A-Za-z]", value)
             and not _HEX_OR_UUID.fullmatch(value)
         ):
-            return match.group(1).lower().replace(" ", "-")
+            return f"{match.group(1).lower()} in quotes"
     return None
 
 
@@ -260,10 +261,7 @@ def _line_kind(line: str, detectors: Iterable[Any]) -> str | None:
         return URL_PASSWORD
     if _header_credential(line):
         return "credential in an Authorization header"
-    name = _assigned(line)
-    if name is not None:
-        return f"high-entropy value of {name}"
-    return None
+    return _assigned(line)
 
 
 def _token_of(line: str, value: str) -> str:
@@ -321,7 +319,7 @@ def placeholder_for(kind: str) -> str:
     ``<db-password>`` for ``DB_PASSWORD=...``, ``<github-token>`` for a GitHub token."""
     if kind in _PLACEHOLDERS:
         return _PLACEHOLDERS[kind]
-    words = kind.removeprefix("high-entropy value of ")
+    words = kind.removeprefix("value assigned to ").removesuffix(" in quotes").removeprefix("a ")
     slug = re.sub(r"[^a-z0-9]+", "-", words.lower()).strip("-")
     return f"<{slug or 'secret'}>"
 

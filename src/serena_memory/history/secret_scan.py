@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import time
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +21,7 @@ from serena_memory.history.objects import engine
 from serena_memory.history.registry import folder_history
 
 MESSAGE = "the message of an entry"  # where a secret is when it is in no file
+NAMED = "a file's name"  # a secret in a name: the name itself is never repeated
 
 
 @dataclass(frozen=True)
@@ -47,7 +51,7 @@ def in_memories(store: MemoryStore) -> list[SecretSeen]:
     for name, text in store.read_many(names):
         if text is None:
             continue
-        for finding in secrets.scan(text):
+        for finding in secrets.scan_name(name) + secrets.scan(text):
             found.append(SecretSeen(name, finding.line, finding.kind))
     return found
 
@@ -66,7 +70,9 @@ def in_history(store: MemoryStore) -> list[SecretSeen]:
                 key = hashlib.sha256(data).hexdigest()
                 if key not in scanned:
                     scanned[key] = secrets.scan(data.decode("utf-8", "replace"))
-                for finding in scanned[key]:
+                if name not in scanned:
+                    scanned[name] = secrets.scan_name(name)
+                for finding in scanned[name] + scanned[key]:
                     # newest first: a later (older) entry replaces the one kept
                     seen[(name, finding.line, finding.kind)] = SecretSeen(
                         name, finding.line, finding.kind, record.entry().short, repository
@@ -74,37 +80,194 @@ def in_history(store: MemoryStore) -> list[SecretSeen]:
     return sorted(seen.values(), key=lambda s: (s.memory, s.line))
 
 
-def in_incoming(repo: Any, folder: Folder, head: Any, theirs: Any) -> list[SecretSeen]:
-    """Secrets in the file versions of the entries a sync would merge in: those of
-    ``theirs`` (another machine's branch) that the branch at ``head`` lacks. A file the
-    folder skips (no memory's name, hidden) is scanned too: the merge entry would make it
-    part of this history all the same. Each version is scanned once; one finding per
-    file, line and kind, at the oldest entry."""
+SCANNED_FILE = "serena-scanned-versions"  # in a history repository: versions found clean
+INCOMING_SCAN_BYTES = 64 * 2**20  # what one sync scans of a remote's new versions, at most
+INCOMING_SCAN_SECONDS = 60.0
+
+
+@dataclass
+class IncomingScan:
+    """What the scan of a remote's new entries found, and why it stopped short, if it did
+    (``unfinished``: one sentence; nothing may then be merged)."""
+
+    found: list[SecretSeen]
+    unfinished: str = ""
+
+
+class _Budget:
+    """The bound of one scan: bytes and seconds."""
+
+    def __init__(self, max_bytes: int, max_seconds: float) -> None:
+        self.max_bytes, self.max_seconds = max_bytes, max_seconds
+        self.used = 0
+        self.deadline = time.monotonic() + max_seconds
+
+    def spend(self, size: int) -> str:
+        """'' while the scan may go on, else the sentence that says why it stopped."""
+        self.used += size
+        if self.used > self.max_bytes:
+            return f"more than {self.max_bytes // 2**20} MB of new versions"
+        if time.monotonic() > self.deadline:
+            return f"more new versions than {self.max_seconds:.0f} s can check"
+        return ""
+
+
+def in_incoming(
+    repo: Any,
+    folder: Folder,
+    head: Any,
+    theirs: Any,
+    *,
+    max_bytes: int = INCOMING_SCAN_BYTES,
+    max_seconds: float = INCOMING_SCAN_SECONDS,
+) -> IncomingScan:
+    """Secrets in the file versions (and names, and messages) of the entries a sync would
+    merge in: those of ``theirs`` (another machine's branch) that the branch at ``head``
+    lacks. A file the folder skips (no memory's name, hidden) is scanned too: the merge
+    entry would make it part of this history all the same. One finding per file, line
+    and kind, at the oldest entry.
+
+    Only what is new is scanned: a version this branch's memories hold now, one a merge
+    entry takes from either parent, and one an earlier sync found clean (listed in the
+    repository's :data:`SCANNED_FILE`) are not scanned again; and the scan stops past
+    ``max_bytes`` or ``max_seconds`` (the versions checked so far are kept, so the next
+    sync goes on from there)."""
     pygit2 = engine()
     walker = repo.walk(theirs.id, pygit2.enums.SortMode.TOPOLOGICAL)
     if head is not None:
         walker.hide(head.id)
-    empty = repo[repo.TreeBuilder().write()]
     regular = (pygit2.GIT_FILEMODE_BLOB, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE)
-    scanned: set[str] = set()
+    known = _known(repo, head)
+    budget = _Budget(max_bytes, max_seconds)
+    clean: list[str] = []
     seen: dict[tuple[str, int, str], SecretSeen] = {}
-    for commit in walker:  # newest first: an older entry replaces the one kept
-        _in_message(commit, folder.label, seen)
-        before = commit.parents[0].tree if commit.parents else empty
-        for delta in repo.diff(before, commit.tree).deltas:
-            item = delta.new_file
-            key = str(item.id)
-            if delta.status_char() == "D" or key in scanned:
-                continue
-            scanned.add(key)
-            if item.mode not in regular or repo.odb.read_header(item.id)[1] > MAX_MEMORY_BYTES:
-                continue  # never a memory's text (history/objects.py memory_blob)
-            name = _named(folder, item)
-            for finding in secrets.scan(repo[item.id].data.decode("utf-8", "replace")):
-                short = Record(commit, folder.label).entry().short
-                seen[(name, finding.line, finding.kind)] = SecretSeen(
-                    name, finding.line, finding.kind, short
-                )
+    try:
+        for commit in walker:  # newest first: an older entry replaces the one kept
+            stopped = budget.spend(0)
+            if stopped:
+                return IncomingScan(_sorted(seen), _unfinished(stopped))
+            _in_message(commit, folder.label, seen)
+            for item in _new_files(repo, commit):
+                _in_name(commit, folder, item, seen)
+                key = str(item.id)
+                if key in known:
+                    continue
+                known.add(key)
+                if item.mode not in regular or repo.odb.read_header(item.id)[1] > MAX_MEMORY_BYTES:
+                    continue  # never a memory's text (history/objects.py memory_blob)
+                data = repo[item.id].data
+                stopped = budget.spend(len(data))
+                if stopped:
+                    return IncomingScan(_sorted(seen), _unfinished(stopped))
+                if not _in_file(commit, folder, item, data, seen):
+                    clean.append(key)
+    finally:
+        _remember(repo, clean)
+    return IncomingScan(_sorted(seen))
+
+
+def _known(repo: Any, head: Any) -> set[str]:
+    """The versions this branch holds now, and those an earlier sync found clean."""
+    known: set[str] = set()
+    if head is not None:
+        stack = [head.tree]
+        while stack:
+            for entry in stack.pop():
+                if entry.type_str == "tree":
+                    stack.append(entry)
+                else:
+                    known.add(str(entry.id))
+    try:
+        listed = (Path(repo.path) / SCANNED_FILE).read_text("ascii", "replace").split()
+    except OSError:
+        listed = []
+    if listed[:1] == [_gate_version()]:  # found clean by this gate, not an earlier one
+        known.update(v for v in listed[1:] if len(v) == 40)
+    return known
+
+
+@cache
+def _gate_version() -> str:
+    """The secret gate's version: a list made by another gate is not trusted."""
+    return "gate-" + hashlib.sha256(Path(secrets.__file__).read_bytes()).hexdigest()[:16]
+
+
+def _new_files(repo: Any, commit: Any) -> list[Any]:
+    """The files (path and version) ``commit`` adds or changes that none of its parents
+    has: a merge entry brings nothing of its own but what its author changed in it."""
+    pygit2 = engine()
+    parents = commit.parents or [repo[repo.TreeBuilder().write()]]
+    new: dict[tuple[str, str], Any] = {}
+    for i, parent in enumerate(parents):
+        tree = parent.tree if isinstance(parent, pygit2.Commit) else parent
+        found = {
+            (d.new_file.path, str(d.new_file.id)): d.new_file
+            for d in repo.diff(tree, commit.tree).deltas
+            if d.status_char() != "D"
+        }
+        new = found if i == 0 else {k: v for k, v in new.items() if k in found}
+        if not new:
+            break
+    return list(new.values())
+
+
+def _in_name(
+    commit: Any, folder: Folder, item: Any, seen: dict[tuple[str, int, str], SecretSeen]
+) -> None:
+    """Scan the name of an incoming file (a name is committed and synced too)."""
+    for finding in secrets.scan_name(bytes(item.raw_path).decode("utf-8", "replace")):
+        short = Record(commit, folder.label).entry().short
+        seen[(NAMED, finding.line, finding.kind)] = SecretSeen(
+            NAMED, finding.line, finding.kind, short
+        )
+
+
+def _in_file(
+    commit: Any,
+    folder: Folder,
+    item: Any,
+    data: bytes,
+    seen: dict[tuple[str, int, str], SecretSeen],
+) -> bool:
+    """Scan one incoming file version; whether anything was found."""
+    found = secrets.scan(data.decode("utf-8", "replace"))
+    if not found:
+        return False
+    short = Record(commit, folder.label).entry().short
+    named = secrets.scan_name(bytes(item.raw_path).decode("utf-8", "replace"))
+    name = NAMED if named else _named(folder, item)
+    for finding in found:
+        seen[(name, finding.line, finding.kind)] = SecretSeen(
+            name, finding.line, finding.kind, short
+        )
+    return True
+
+
+def _unfinished(why: str) -> str:
+    return (
+        f"its new entries hold {why} to check for secrets in one sync; the versions checked "
+        "so far are remembered, so sync again to go on"
+    )
+
+
+def _remember(repo: Any, clean: list[str]) -> None:
+    """Add the versions found clean to :data:`SCANNED_FILE` (best effort: a version not
+    listed is only scanned again)."""
+    if not clean:
+        return
+    path = Path(repo.path) / SCANNED_FILE
+    with contextlib.suppress(OSError):
+        try:
+            with path.open(encoding="ascii", errors="replace") as listed:
+                same = listed.readline().strip() == _gate_version()
+        except FileNotFoundError:
+            same = False
+        with path.open("a" if same else "w", encoding="ascii") as out:
+            out.write("" if same else _gate_version() + "\n")
+            out.write("".join(f"{v}\n" for v in clean))
+
+
+def _sorted(seen: dict[tuple[str, int, str], SecretSeen]) -> list[SecretSeen]:
     return sorted(seen.values(), key=lambda s: (s.memory, s.line))
 
 

@@ -79,6 +79,8 @@ _TOKEN_CHARS = re.compile(r"[\w.+/=*~-]")
 _URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^\s:/?#@]*):([^\s/?#@]+)@[\w\[]")
 # a bearer or basic credential in a header
 _HEADER_CREDENTIAL = re.compile(r"(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/-]{20,}=*)")
+# a line can hold an assignment to a secret's name only if it holds one of these
+_SECRET_WORDS = ("key", "token", "secret", "pass", "pwd", "credential")
 MIN_ASSIGNED_LENGTH = 10
 MIN_ASSIGNED_ENTROPY = 3.0  # bits per character; words and counters stay below
 NAME_LINE = 0  # the line of a finding in a memory's name rather than its text
@@ -252,16 +254,32 @@ def scan_name(name: str) -> list[Finding]:
     return [] if kind is None else [Finding(NAME_LINE, kind)]
 
 
+def masked_name(name: str) -> str:
+    """``name`` with each part that holds a secret replaced by its placeholder, to show
+    where a secret is without repeating it (``creds/<github-token>``)."""
+    if not scan_name(name):
+        return name
+    parts = []
+    for part in name.split("/"):
+        kind = _line_kind(part, _detectors())
+        parts.append(part if kind is None else placeholder_for(kind))
+    return "/".join(parts)
+
+
 def _line_kind(line: str, detectors: Iterable[Any]) -> str | None:
     for detector in detectors:
         for value in detector.analyze_string(line):
             if not is_placeholder(_token_of(line, value)):
                 return str(detector.secret_type)
-    if _url_password(line):
+    # our own rules, each run only on a line holding its words (most lines hold none)
+    if "://" in line and _url_password(line):
         return URL_PASSWORD
-    if _header_credential(line):
+    lower = line.lower()
+    if ("bearer" in lower or "basic" in lower) and _header_credential(line):
         return "credential in an Authorization header"
-    return _assigned(line)
+    if any(word in lower for word in _SECRET_WORDS):
+        return _assigned(line)
+    return None
 
 
 def _token_of(line: str, value: str) -> str:

@@ -34,6 +34,10 @@ class SecretSeen:
     entry: str = ""  # the history entry id (short) that holds it
     repository: str = ""  # the history repository that holds that entry
 
+    def where(self) -> str:
+        """The line, or ``name`` for a secret in the memory's name (shown masked)."""
+        return "name" if self.line == secrets.NAME_LINE else str(self.line)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "memory": self.memory,
@@ -51,8 +55,9 @@ def in_memories(store: MemoryStore) -> list[SecretSeen]:
     for name, text in store.read_many(names):
         if text is None:
             continue
+        shown = secrets.masked_name(name)
         for finding in secrets.scan_name(name) + secrets.scan(text):
-            found.append(SecretSeen(name, finding.line, finding.kind))
+            found.append(SecretSeen(shown, finding.line, finding.kind))
     return found
 
 
@@ -72,10 +77,11 @@ def in_history(store: MemoryStore) -> list[SecretSeen]:
                     scanned[key] = secrets.scan(data.decode("utf-8", "replace"))
                 if name not in scanned:
                     scanned[name] = secrets.scan_name(name)
+                shown = secrets.masked_name(name) if scanned[name] else name
                 for finding in scanned[name] + scanned[key]:
                     # newest first: a later (older) entry replaces the one kept
-                    seen[(name, finding.line, finding.kind)] = SecretSeen(
-                        name, finding.line, finding.kind, record.entry().short, repository
+                    seen[(shown, finding.line, finding.kind)] = SecretSeen(
+                        shown, finding.line, finding.kind, record.entry().short, repository
                     )
     return sorted(seen.values(), key=lambda s: (s.memory, s.line))
 
@@ -92,6 +98,9 @@ class IncomingScan:
 
     found: list[SecretSeen]
     unfinished: str = ""
+    # the versions (git object ids) known to hold no secret, names included: this
+    # branch's, and those the scan checked (now or in an earlier sync)
+    clean: frozenset[str] = frozenset()
 
 
 class _Budget:
@@ -103,10 +112,11 @@ class _Budget:
         self.deadline = time.monotonic() + max_seconds
 
     def spend(self, size: int) -> str:
-        """'' while the scan may go on, else the sentence that says why it stopped."""
+        """'' while the scan may go on (the first version always), else the words that say
+        why it stopped."""
+        if self.used and self.used + size > self.max_bytes:
+            return f"more than {_size(self.max_bytes)} of new versions"
         self.used += size
-        if self.used > self.max_bytes:
-            return f"more than {self.max_bytes // 2**20} MB of new versions"
         if time.monotonic() > self.deadline:
             return f"more new versions than {self.max_seconds:.0f} s can check"
         return ""
@@ -118,8 +128,8 @@ def in_incoming(
     head: Any,
     theirs: Any,
     *,
-    max_bytes: int = INCOMING_SCAN_BYTES,
-    max_seconds: float = INCOMING_SCAN_SECONDS,
+    max_bytes: int | None = None,
+    max_seconds: float | None = None,
 ) -> IncomingScan:
     """Secrets in the file versions (and names, and messages) of the entries a sync would
     merge in: those of ``theirs`` (another machine's branch) that the branch at ``head``
@@ -130,16 +140,21 @@ def in_incoming(
     Only what is new is scanned: a version this branch's memories hold now, one a merge
     entry takes from either parent, and one an earlier sync found clean (listed in the
     repository's :data:`SCANNED_FILE`) are not scanned again; and the scan stops past
-    ``max_bytes`` or ``max_seconds`` (the versions checked so far are kept, so the next
-    sync goes on from there)."""
+    ``max_bytes`` or ``max_seconds`` (default: :data:`INCOMING_SCAN_BYTES`,
+    :data:`INCOMING_SCAN_SECONDS`); the versions checked so far are remembered, so the
+    next sync goes on from there."""
     pygit2 = engine()
     walker = repo.walk(theirs.id, pygit2.enums.SortMode.TOPOLOGICAL)
     if head is not None:
         walker.hide(head.id)
     regular = (pygit2.GIT_FILEMODE_BLOB, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE)
     known = _known(repo, head)
-    budget = _Budget(max_bytes, max_seconds)
+    budget = _Budget(
+        INCOMING_SCAN_BYTES if max_bytes is None else max_bytes,
+        INCOMING_SCAN_SECONDS if max_seconds is None else max_seconds,
+    )
     clean: list[str] = []
+    dirty: list[str] = []
     seen: dict[tuple[str, int, str], SecretSeen] = {}
     try:
         for commit in walker:  # newest first: an older entry replaces the one kept
@@ -159,11 +174,10 @@ def in_incoming(
                 stopped = budget.spend(len(data))
                 if stopped:
                     return IncomingScan(_sorted(seen), _unfinished(stopped))
-                if not _in_file(commit, folder, item, data, seen):
-                    clean.append(key)
+                (dirty if _in_file(commit, folder, item, data, seen) else clean).append(key)
     finally:
         _remember(repo, clean)
-    return IncomingScan(_sorted(seen))
+    return IncomingScan(_sorted(seen), clean=frozenset(known.difference(dirty)))
 
 
 def _known(repo: Any, head: Any) -> set[str]:
@@ -241,6 +255,10 @@ def _in_file(
             name, finding.line, finding.kind, short
         )
     return True
+
+
+def _size(count: int) -> str:
+    return f"{count // 2**20} MB" if count >= 2**20 else f"{count:,} bytes"
 
 
 def _unfinished(why: str) -> str:

@@ -101,7 +101,7 @@ class _Merge:
         base_tree = repo[base].tree if base is not None else repo[empty]
         tree, clashing = self._merged_tree(repo, history.folder, base_tree, ours_tree, theirs)
         versions = self._versions(repo, history.folder, ours_tree, tree)
-        self.result.secrets_kept_out = keep_secrets_out(versions)
+        self.result.secrets_kept_out = keep_secrets_out(versions, self.scanned.clean)
         self._record_clashes(repo, history.folder, tree, clashing)
         provenance = Provenance("sync", current_os_user(), f"sync {display_url(self.url)}")
         return SyncedVersions(versions, self._summary(len(versions)), provenance, (str(theirs.id),))
@@ -237,13 +237,24 @@ def apply_synced(
     return store.apply_planned(scope, versions, record)
 
 
-def keep_secrets_out(versions: dict[str, bytes | None]) -> list[str]:
+def keep_secrets_out(
+    versions: dict[str, bytes | None], clean: frozenset[str] = frozenset()
+) -> list[str]:
     """Drop from ``versions`` the memories whose incoming text holds a secret; says which
-    (name, line and kind) for the sync's summary."""
+    (name, line and kind) for the sync's summary. A version among ``clean`` (git object
+    ids the scan of the incoming entries found clean, name included) is not scanned again:
+    a merge usually takes the other side's versions as they are."""
+    import pygit2
+
     from serena_memory.core import secrets
 
+    unknown = {
+        name: data
+        for name, data in versions.items()
+        if data is not None and str(pygit2.hash(data)) not in clean
+    }
     kept_out = []
-    for name, findings in secrets.holding_secrets(versions).items():
+    for name, findings in secrets.holding_secrets(unknown).items():
         del versions[name]
         first = findings[0]
         if first.line == secrets.NAME_LINE:  # the name itself is never repeated

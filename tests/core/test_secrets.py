@@ -367,3 +367,11 @@ def test_check_secrets_finds_a_token_in_a_name_and_shows_it_masked(project: Path
     assert GH not in result.stdout
     data = json.loads(run_cli("memories", "check", "--secrets", "--json", cwd=project).stdout)
     assert {(s["memory"], s["line"]) for s in data["memories"]} == {("creds/<github-token>", 0)}
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(min_value=0, max_value=60_000))
+def test_a_token_anywhere_in_a_very_long_line_is_found(at: int) -> None:
+    # a long line is scanned in overlapping parts, so a token across a part's end is found
+    line = "x=" * (at // 2) + GH + " y" * 30_000
+    assert [f.line for f in secrets.scan(f"notes\n{line}\n")] == [2]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -41,8 +41,14 @@ _SECRET_NAME = (
 )
 # a value runs to a space or quote; `;` and `,` belong to it unless the next field follows
 _VALUE = r"((?:[^\s\"'`;,]|[;,](?![A-Za-z_][\w.-]*=|\s|$))+)"
+# a whole name (taken possessively, from its first character: linear in the line's
+# length), then the value, looked ahead (a name that is no secret's does not hide the
+# assignment after it); the name's ending is checked in `_assigned`
 _ASSIGNED = re.compile(
-    rf"(?i)(?<![A-Za-z0-9])({_SECRET_NAME})[\"'`]?\s*(?::=|[:=])\s*[\"'`]?{_VALUE}"
+    rf"(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]++)(?=[\"'`]?\s*(?::=|[:=])\s*[\"'`]?{_VALUE})"
+)
+_SECRET_ENDING = re.compile(
+    r"(?:key|token|secret|password|passwd|pwd|pass|passphrase|credentials?)$", re.I
 )
 # the same in an XML setting: <add key="DbPassword" value="..." />
 _KEY_VALUE = re.compile(rf"(?i)\bkey=\"({_SECRET_NAME})\"\s+value=\"([^\"]+)\"")
@@ -198,7 +204,7 @@ def _assigned(line: str) -> str | None:
     a reference or placeholder (``${VAR}``, ``$(cmd)``, ``<your-password>``) does not."""
     for pattern in (_ASSIGNED, _KEY_VALUE):
         for match in pattern.finditer(line):
-            if _literal_secret(match.group(2)):
+            if _SECRET_ENDING.search(match.group(1)) and _literal_secret(match.group(2)):
                 return "value assigned to " + (match.group(1).strip(".-_")[:40] or "a secret")
     for match in _PROSE.finditer(line):
         value = match.group(2)
@@ -241,10 +247,26 @@ def scan(text: str) -> list[Finding]:
     for number, line in enumerate(text.splitlines(), start=1):
         if len(line) < 8:
             continue
-        kind = _line_kind(line, detectors)
-        if kind is not None:
-            findings.append(Finding(number, kind))
+        for part in _windows(line):
+            kind = _line_kind(part, detectors)
+            if kind is not None:
+                findings.append(Finding(number, kind))
+                break
     return findings
+
+
+WINDOW = 4096  # a longer line is scanned in overlapping parts of this many characters
+OVERLAP = 1024  # longer than any token a detector knows (a long JWT is shorter)
+
+
+def _windows(line: str) -> Iterator[str]:
+    """``line``, or its overlapping parts when it is long: some detectors take time that
+    grows with the square of a line's length (180,000 characters: 13 s), never a part's."""
+    if len(line) <= WINDOW:
+        yield line
+        return
+    for start in range(0, len(line) - OVERLAP, WINDOW - OVERLAP):
+        yield line[start : start + WINDOW]
 
 
 def scan_name(name: str) -> list[Finding]:

@@ -139,46 +139,81 @@ def in_incoming(
     and kind, at the oldest entry.
 
     Only what is new is scanned: a version this branch's memories hold now, one a merge
-    entry takes from either parent, and one an earlier sync found clean (listed in the
-    repository's :data:`SCANNED_FILE`) are not scanned again; and the scan stops past
-    ``max_bytes`` or ``max_seconds`` (default: :data:`INCOMING_SCAN_BYTES`,
-    :data:`INCOMING_SCAN_SECONDS`); the versions checked so far are remembered, so the
-    next sync goes on from there."""
+    entry takes from either parent, and an entry or version an earlier sync found clean
+    (listed in the repository's :data:`SCANNED_FILE`) are not scanned again; and the scan
+    stops past ``max_bytes`` or ``max_seconds`` (default: :data:`INCOMING_SCAN_BYTES`,
+    :data:`INCOMING_SCAN_SECONDS`); what was checked so far is remembered, so the next
+    sync goes on from there."""
     pygit2 = engine()
     walker = repo.walk(theirs.id, pygit2.enums.SortMode.TOPOLOGICAL)
     if head is not None:
         walker.hide(head.id)
-    regular = (pygit2.GIT_FILEMODE_BLOB, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE)
-    known = _known(repo, head)
+    scan = _Scan(repo, folder, _known(repo, head))
     budget = _Budget(
         INCOMING_SCAN_BYTES if max_bytes is None else max_bytes,
         INCOMING_SCAN_SECONDS if max_seconds is None else max_seconds,
     )
-    clean: list[str] = []
-    dirty: list[str] = []
-    seen: dict[tuple[str, int, str], SecretSeen] = {}
     try:
         for commit in walker:  # newest first: an older entry replaces the one kept
-            stopped = budget.spend(0)
+            stopped = budget.spend(0) or scan.entry(commit, budget)
             if stopped:
-                return IncomingScan(_sorted(seen), _unfinished(stopped))
-            _in_message(commit, folder.label, seen)
-            for item in _new_files(repo, commit):
-                _in_name(commit, folder, item, seen)
-                key = str(item.id)
-                if key in known:
-                    continue
-                known.add(key)
-                if item.mode not in regular or repo.odb.read_header(item.id)[1] > MAX_MEMORY_BYTES:
-                    continue  # never a memory's text (history/objects.py memory_blob)
-                data = repo[item.id].data
-                stopped = budget.spend(len(data))
-                if stopped:
-                    return IncomingScan(_sorted(seen), _unfinished(stopped))
-                (dirty if _in_file(commit, folder, item, data, seen) else clean).append(key)
+                return IncomingScan(_sorted(scan.seen), _unfinished(stopped))
     finally:
-        _remember(repo, clean)
-    return IncomingScan(_sorted(seen), clean=frozenset(known.difference(dirty)))
+        _remember(repo, scan.clean)
+    return IncomingScan(_sorted(scan.seen), clean=frozenset(scan.known.difference(scan.dirty)))
+
+
+class _Scan:
+    """The state of one scan of incoming entries."""
+
+    def __init__(self, repo: Any, folder: Folder, known: set[str]) -> None:
+        self.repo, self.folder, self.known = repo, folder, known
+        self.clean: list[str] = []  # entries and versions found clean, to remember
+        self.dirty: set[str] = set()  # versions found holding a secret
+        self.seen: dict[tuple[str, int, str], SecretSeen] = {}
+        self.names: dict[bytes, list[secrets.Finding]] = {}  # a path repeats: scanned once
+
+    def entry(self, commit: Any, budget: _Budget) -> str:
+        """Scan one entry: its message, the names and versions it brings; '' unless the
+        budget stopped it (then the words that say why)."""
+        if str(commit.id) in self.known:
+            return ""  # an earlier sync found all of it clean
+        found = _in_message(commit, self.folder.label, self.seen)
+        pygit2 = engine()
+        regular = (pygit2.GIT_FILEMODE_BLOB, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE)
+        for item in _new_files(self.repo, commit):
+            found = self._name(commit, item) or found
+            key = str(item.id)
+            if key in self.known:
+                found = found or key in self.dirty
+                continue
+            self.known.add(key)
+            if item.mode not in regular or self.repo.odb.read_header(item.id)[1] > MAX_MEMORY_BYTES:
+                continue  # never a memory's text (history/objects.py memory_blob)
+            data = self.repo[item.id].data
+            stopped = budget.spend(len(data))
+            if stopped:
+                return stopped
+            if _in_file(commit, self.folder, item, data, self.seen):
+                self.dirty.add(key)
+                found = True
+            else:
+                self.clean.append(key)
+        if not found:
+            self.clean.append(str(commit.id))
+        return ""
+
+    def _name(self, commit: Any, item: Any) -> bool:
+        """Scan the name of an incoming file (a name is committed and synced too)."""
+        raw = bytes(item.raw_path)
+        if raw not in self.names:
+            self.names[raw] = secrets.scan_name(raw.decode("utf-8", "replace"))
+        for finding in self.names[raw]:
+            short = Record(commit, self.folder.label).entry().short
+            self.seen[(NAMED, finding.line, finding.kind)] = SecretSeen(
+                NAMED, finding.line, finding.kind, short
+            )
+        return bool(self.names[raw])
 
 
 def _known(repo: Any, head: Any) -> set[str]:
@@ -224,17 +259,6 @@ def _new_files(repo: Any, commit: Any) -> list[Any]:
         if not new:
             break
     return list(new.values())
-
-
-def _in_name(
-    commit: Any, folder: Folder, item: Any, seen: dict[tuple[str, int, str], SecretSeen]
-) -> None:
-    """Scan the name of an incoming file (a name is committed and synced too)."""
-    for finding in secrets.scan_name(bytes(item.raw_path).decode("utf-8", "replace")):
-        short = Record(commit, folder.label).entry().short
-        seen[(NAMED, finding.line, finding.kind)] = SecretSeen(
-            NAMED, finding.line, finding.kind, short
-        )
 
 
 def _in_file(
@@ -290,14 +314,16 @@ def _sorted(seen: dict[tuple[str, int, str], SecretSeen]) -> list[SecretSeen]:
     return sorted(seen.values(), key=lambda s: (s.memory, s.line))
 
 
-def _in_message(commit: Any, label: str, seen: dict[tuple[str, int, str], SecretSeen]) -> None:
-    """Secrets in an incoming entry's message, which the history keeps and lists too."""
+def _in_message(commit: Any, label: str, seen: dict[tuple[str, int, str], SecretSeen]) -> bool:
+    """Secrets in an incoming entry's message, which the history keeps and lists too;
+    whether there are any."""
     found = secrets.scan(message_of(commit))
     if found:
         short = Record(commit, label).entry().short
         for finding in found:
             key = (MESSAGE, finding.line, finding.kind)
             seen[key] = SecretSeen(MESSAGE, finding.line, finding.kind, short)
+    return bool(found)
 
 
 def _named(folder: Folder, item: Any) -> str:

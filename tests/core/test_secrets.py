@@ -375,3 +375,23 @@ def test_a_token_anywhere_in_a_very_long_line_is_found(at: int) -> None:
     # a long line is scanned in overlapping parts, so a token across a part's end is found
     line = "x=" * (at // 2) + GH + " y" * 30_000
     assert [f.line for f in secrets.scan(f"notes\n{line}\n")] == [2]
+
+
+_IDENT = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{2,20}", fullmatch=True)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.sampled_from(["DB_PASSWORD", "API_KEY", "client_secret", "authToken", "Password"]),
+    st.sampled_from(
+        ["${{{v}}}", "$({v} show prod)", "<{w}>", "{{{{ {v} }}}}", "${{{{ secrets.{v} }}}}"]
+    ),
+    _IDENT,
+    st.from_regex(r"[a-z]{3,12}(-[a-z]{2,8}){0,3}", fullmatch=True),
+    st.sampled_from(["{n}={r}", "export {n}={r}", '{n}: "{r}"', '"{n}": "{r}",', "{n} = '{r}'"]),
+)
+def test_a_reference_or_placeholder_in_any_pasted_form_is_no_secret(
+    name: str, reference: str, variable: str, words: str, form: str
+) -> None:
+    value = reference.format(v=variable, w=words)
+    assert secrets.scan(form.format(n=name, r=value)) == []

@@ -57,6 +57,8 @@ _PROSE = re.compile(
     r"(?i)\b(password|passphrase|passwd|secret|token|api[ _-]?key)\b[^`'\"\n]{0,40}?"
     r"(?<![^\s:=(])[`'\"]([^\s`'\"]{10,})[`'\"](?!\w)"
 )
+# quoted in prose, but no password: a URL (its own rule judges it), a path, an option
+_NOT_IN_PROSE = re.compile(r"://|^[\w.$~-]*(?:/[\w.$~{}-]*)+$|^--?[a-z][\w-]*(?:=|$)")
 _HEX_OR_UUID = re.compile(r"[0-9a-f]{7,64}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", re.I)
 # a value that is code or a reference, not a literal: a call, a subscript, a generic type,
 # a template or JSX expression, an environment lookup, a memory reference
@@ -213,6 +215,7 @@ def _assigned(line: str) -> str | None:
             and re.search(r"[^A-Za-z]", value)  # a digit or a symbol: no word
             and re.search(r"[A-Za-z]", value)
             and not _HEX_OR_UUID.fullmatch(value)
+            and not _NOT_IN_PROSE.search(value)
         ):
             return f"{match.group(1).lower()} in quotes"
     return None
@@ -223,6 +226,8 @@ def _url_password(line: str) -> bool:
     nor the user name again (``guest:guest@``, a local default)."""
     for match in _URL_PASSWORD.finditer(line):
         user, password = match.groups()
+        if password.startswith("{") and password.endswith("}"):
+            continue  # a template's field: https://bot:{token}@host
         if (
             password != user
             and not is_placeholder(password)

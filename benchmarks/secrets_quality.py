@@ -1,5 +1,6 @@
 """Which secret scanner: recall on the true secrets and false positives on the look-alikes
-of the labeled set (secrets_set.py), each sample saved as one memory file.
+of the labeled set (secrets_set.py), each sample saved as one memory file (a name sample:
+a file of that name, holding a plain line).
 
 Candidates are run through their own command lines on one folder of memory files (what a
 person would run), except ``serena`` (the scanner as the store runs it, in this process).
@@ -99,7 +100,35 @@ def run_whispers(folder: Path, bin_dir: Path | None) -> Flagged | None:
 def run_serena(folder: Path, bin_dir: Path | None) -> Flagged | None:
     from serena_memory.core import secrets
 
-    return {p.name for p in folder.iterdir() if secrets.scan(p.read_text())}
+    flagged = set()
+    scan_name = getattr(secrets, "scan_name", lambda name: [])  # names: scanned since 2.x
+    for path in folder.rglob("*.md"):
+        rel = path.relative_to(folder).as_posix()
+        if secrets.scan(path.read_text()) or scan_name(rel.removesuffix(".md")):
+            flagged.add(rel)
+    return flagged
+
+
+def run_serena_store(folder: Path, bin_dir: Path | None) -> Flagged | None:
+    """Each sample written by `MemoryStore.write` as the agent writes (a name sample under
+    its name, the others as memory ``m000``...): flagged when the write is refused."""
+    from serena_memory.core.errors import MemoryStoreError
+    from serena_memory.core.secrets import SecretFoundError
+    from serena_memory.core.store import Context, MemoryStore
+
+    flagged = set()
+    with tempfile.TemporaryDirectory(prefix="secrets-store-") as tmp:
+        (Path(tmp) / "p").mkdir()
+        store = MemoryStore(Path(tmp) / "p", home=Path(tmp) / "h", context=Context.AGENT)
+        for path in sorted(folder.rglob("*.md")):
+            rel = path.relative_to(folder).as_posix()
+            try:
+                store.write(rel.removesuffix(".md"), path.read_text())
+            except SecretFoundError:
+                flagged.add(rel)
+            except MemoryStoreError as exc:
+                print(f"    {rel}: {exc}")
+    return flagged
 
 
 CANDIDATES: dict[str, Callable[[Path, Path | None], Flagged | None]] = {
@@ -109,6 +138,7 @@ CANDIDATES: dict[str, Callable[[Path, Path | None], Flagged | None]] = {
     "trufflehog3": run_trufflehog3,
     "whispers": run_whispers,
     "serena (detect-secrets as configured in core/secrets.py)": run_serena,
+    "serena-store (MemoryStore.write, as the agent writes)": run_serena_store,
 }
 
 
@@ -124,14 +154,20 @@ def main() -> int:
         folder.mkdir()
         label = {}
         for i, sample in enumerate(samples):
-            name = f"m{i:03d}.md"
-            (folder / name).write_text(sample.text + "\n")
+            if sample.where == "name":
+                name = sample.text + ".md"
+                (folder / name).parent.mkdir(parents=True, exist_ok=True)
+                (folder / name).write_text("Notes kept under this name.\n")
+            else:
+                name = f"m{i:03d}.md"
+                (folder / name).write_text(sample.text + "\n")
             label[name] = sample
         positives = sum(s.secret for s in samples)
         negatives = len(samples) - positives
         print(
             f"{positives} secrets of {len({s.kind for s in samples if s.secret})} kinds, "
-            f"{negatives} look-alikes\n"
+            f"{negatives} look-alikes; {sum(s.where == 'name' for s in samples)} of them all "
+            "memory names\n"
         )
         print(f"{'candidate':58} {'recall':>7} {'FP rate':>8} {'precision':>9} {'time':>7}")
         for name, run in CANDIDATES.items():

@@ -1,10 +1,15 @@
 """The labeled set for choosing the secret scanner: memory-style lines that hold a secret,
-and look-alikes that do not.
+and look-alikes that do not; and memory names, which become committed, synced file names.
 
 The secrets are made here, from a fixed seed, in each provider's published format (prefix,
 length, alphabet); none is a real credential. The look-alikes are written out as they
 appear in memory folders: commit hashes, UUIDs, checksums, placeholders, environment
 variable references, base64 test data, example values from providers' documentation.
+
+The second part is the forms people paste: environment lines, URLs with credentials, clone
+URLs, configuration blocks (YAML, JSON, TOML, ini), strong passwords with symbols, each
+beside the same form holding a placeholder, a reference or a documentation example, often
+with `your`, `example` or `sample` around a real value.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ class Sample(NamedTuple):
     text: str
     secret: bool
     kind: str  # the kind of secret, or of look-alike
+    where: str = "text"  # "name": ``text`` is a memory's name, written with a plain text
 
 
 def _r(rng: random.Random, alphabet: str, n: int) -> str:
@@ -241,13 +247,17 @@ def look_alikes(rng: random.Random) -> list[Sample]:
 
 def labeled_set() -> list[Sample]:
     rng = random.Random(SEED)
-    return secrets(rng) + look_alikes(rng)
+    base = secrets(rng) + look_alikes(rng)
+    from secrets_forms import pasted_forms, pasted_look_alikes, secret_names
+
+    return base + pasted_forms(rng) + pasted_look_alikes(rng) + secret_names(rng)
 
 
 if __name__ == "__main__":
     samples = labeled_set()
     kinds = {s.kind for s in samples if s.secret}
+    names = sum(s.where == "name" for s in samples)
     print(
         f"{sum(s.secret for s in samples)} secrets of {len(kinds)} kinds, "
-        f"{sum(not s.secret for s in samples)} look-alikes"
+        f"{sum(not s.secret for s in samples)} look-alikes ({names} of them all memory names)"
     )

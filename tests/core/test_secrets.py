@@ -43,9 +43,15 @@ def test_the_chosen_scanner_meets_its_figures_on_the_labeled_set() -> None:
     samples = labeled_set()
     true = [s for s in samples if s.secret]
     look_alikes = [s for s in samples if not s.secret]
-    assert len({s.kind for s in true}) >= 15 and len(look_alikes) >= 60
-    recall = sum(bool(secrets.scan(s.text)) for s in true) / len(true)
-    false_positives = sum(bool(secrets.scan(s.text)) for s in look_alikes) / len(look_alikes)
+    assert len({s.kind for s in true}) >= 30 and len(true) >= 300 and len(look_alikes) >= 250
+    assert {s.where for s in true} == {s.where for s in look_alikes} == {"text", "name"}
+
+    def flagged(sample) -> bool:
+        scan = secrets.scan_name if sample.where == "name" else secrets.scan
+        return bool(scan(sample.text))
+
+    recall = sum(map(flagged, true)) / len(true)
+    false_positives = sum(map(flagged, look_alikes)) / len(look_alikes)
     assert recall >= 0.95 and false_positives <= 0.02
 
 
@@ -224,3 +230,168 @@ def test_check_secrets_reports_memories_and_history_with_the_purge(project: Path
     assert all(Path(p).is_dir() for p in data["history_repositories"])
     text = run_cli("memories", "check", "--secrets", cwd=project).stdout
     assert "rotate it" in text and "docs/secrets.md" in text and TOKEN not in text
+
+
+# made here (seeded), never real: a password as generators make them, a Stripe live key
+STRONG = ["hX7#kq2$Lm9pWz4Qr", "Wq8$zK2!pL9#mN4", "r;0i68xW}ghcG&9jUJ", "a(Zk29)[fjQm]{3L}<pX>"]
+STRIPE = "sk_live_" + "".join(random.Random(11).choices(string.ascii_letters, k=24))
+GH = "ghp_" + "".join(random.Random(12).choices(string.ascii_letters + string.digits, k=36))
+
+
+def agent_store(project: Path, serena_home: Path) -> MemoryStore:
+    from serena_memory.core.store import Context
+
+    return MemoryStore(project, home=serena_home, context=Context.AGENT)
+
+
+def refused_write(store: MemoryStore, name: str, text: str) -> str:
+    try:
+        store.write(name, text)
+    except secrets.SecretFoundError as exc:
+        return str(exc)
+    raise AssertionError(f"written: {name!r} {text!r}")
+
+
+def test_a_strong_password_holding_symbols_is_refused_and_references_still_pass(
+    project: Path, serena_home: Path
+) -> None:
+    store = agent_store(project, serena_home)
+    for i, password in enumerate(STRONG):
+        for form in ("DB_PASSWORD={p}", "Password={p};", "password: {p}", '"db_password": "{p}"'):
+            said = refused_write(store, f"env{i}", "# Env\n\n" + form.format(p=password) + "\n")
+            assert "line 3" in said and password not in said
+    for line in (
+        "DB_PASSWORD=${DB_PASSWORD}",
+        "export GITHUB_GH=$(gh auth token)",
+        "DB_PASSWORD=<your-password>",
+        "token: {{ secret }}",
+        "password: ${{ secrets.DB_PASSWORD }}",
+        "api_key = os.environ['PAYMENTS_API_KEY']",
+        "password: Optional[str] = None",
+        "token = get_token(user)",
+        "PASSWORD=$DB_PASSWORD",
+        "password_hash: $2b$12$R9h/cIPz0gi.URNNX3kh2OPST9/PgBkqquzi.Ss7KIUgO2t0jWMUW",
+    ):
+        store.write("refs", f"# Refs\n\n{line}\n")
+    assert not list(project.rglob("env*.md"))
+
+
+def test_a_real_token_beside_your_sample_or_example_is_still_refused(
+    project: Path, serena_home: Path
+) -> None:
+    store = agent_store(project, serena_home)
+    for text in (
+        f"git clone https://x-access-token:{GH}@github.com/yourcompany/app.git",
+        "DATABASE_URL=postgres://app:Zk29fjQm3LpX@db.samples-prod.internal:5432/app",
+        f"pip install git+https://{GH}@github.com/example-org/private-lib.git",
+        "redis://:Zk29fjQm3LpXa7@cache.your-team.dev:6379/0",
+    ):
+        said = refused_write(store, "clone", f"# Clone\n\n{text}\n")
+        assert "line 3" in said and GH not in said and "Zk29fjQm3LpX" not in said
+    for text in (  # the value itself is the placeholder
+        "git clone https://x-access-token:${GITHUB_GH}@github.com/yourcompany/app.git",
+        "postgres://user:password@localhost:5432/dev",
+        "mongodb+srv://<username>:<password>@cluster0.example.mongodb.net/test",
+        "GITHUB_GH=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    ):
+        store.write("clone", f"# Clone\n\n{text}\n")
+
+
+def test_the_suggested_placeholder_says_what_goes_there(project: Path, serena_home: Path) -> None:
+    store = agent_store(project, serena_home)
+    said = refused_write(store, "db", "DATABASE_URL=postgres://app:Zk29fjQm3LpX@db/app\n")
+    assert "password in a URL" in said and "such as <password> and" in said
+    said = refused_write(store, "db", f"DB_PASSWORD={STRONG[0]}\n")
+    assert "value assigned to DB_PASSWORD" in said and "such as <db-password> and" in said
+    said = refused_write(store, "db", f"The CI token is {GH}\n")
+    assert "such as <github-token> and" in said
+
+
+def test_a_token_in_a_name_is_refused_on_every_write_path_and_never_repeated(
+    project: Path, serena_home: Path, tmp_path: Path
+) -> None:
+    from serena_memory.core import proposals
+    from serena_memory.core.store import Context
+
+    person = MemoryStore(project, home=serena_home, context=Context.HUMAN)
+    agent = agent_store(project, serena_home)
+    person.write("cfg", "# Config\n")
+    attempts = {
+        "write": lambda: agent.write(f"creds/{GH}", "# CI\n"),
+        "rename": lambda: agent.rename("cfg", STRIPE),
+        "import": lambda: person.create_many({f"imported/{GH}": "# CI\n"}, "Import"),
+        "restore": lambda: person.apply_versions({f"back/{STRIPE}": b"# CI\n"}, "Restore"),
+        "dashboard": lambda: person.write_if_unchanged(f"new/{GH}", "# CI\n", None),
+        "propose write": lambda: proposals.propose_write(agent, f"p/{GH}", "# CI\n"),
+        "propose rename": lambda: proposals.propose_rename(agent, "cfg", f"p/{STRIPE}"),
+    }
+    for path, attempt in attempts.items():
+        try:
+            attempt()
+        except secrets.SecretFoundError as exc:
+            said = str(exc)
+        else:
+            raise AssertionError(f"{path}: a token became a memory's name")
+        assert "its name holds what looks like a secret" in said, (path, said)
+        assert GH not in said and STRIPE not in said
+    memories = project / ".serena" / "memories"
+    assert sorted(p.name for p in memories.rglob("*.md")) == ["cfg.md"]
+    assert entries(project) == 1
+
+
+def test_the_agent_can_not_name_a_memory_after_a_token_over_mcp(project: Path) -> None:
+    MemoryStore(project).write("cfg", CLEAN_TEXT)
+
+    async def go() -> None:
+        async with over_stdio(["--project", str(project)]) as client:
+            said = await refused(
+                client, "write_memory", "its name", memory_name=f"creds/{GH}", content="# CI"
+            )
+            assert GH not in said
+            said = await refused(
+                client, "rename_memory", "its name", old_name="cfg", new_name=STRIPE
+            )
+            assert STRIPE not in said
+
+    anyio.run(go)
+    assert sorted(p.name for p in (project / ".serena" / "memories").rglob("*.md")) == ["cfg.md"]
+
+
+def test_check_secrets_finds_a_token_in_a_name_and_shows_it_masked(project: Path) -> None:
+    result = run_cli(
+        "memories", "write", f"creds/{GH}", "--content", "# CI\n", "--allow-secret", cwd=project
+    )
+    assert result.returncode == 0, result.stderr
+    result = run_cli("memories", "check", "--secrets", cwd=project)
+    assert result.returncode == 1 and "creds/<github-token>:name: GitHub Token" in result.stdout
+    assert GH not in result.stdout
+    data = json.loads(run_cli("memories", "check", "--secrets", "--json", cwd=project).stdout)
+    assert {(s["memory"], s["line"]) for s in data["memories"]} == {("creds/<github-token>", 0)}
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(min_value=0, max_value=60_000))
+def test_a_token_anywhere_in_a_very_long_line_is_found(at: int) -> None:
+    # a long line is scanned in overlapping parts, so a token across a part's end is found
+    line = "x=" * (at // 2) + GH + " y" * 30_000
+    assert [f.line for f in secrets.scan(f"notes\n{line}\n")] == [2]
+
+
+_IDENT = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{2,20}", fullmatch=True)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.sampled_from(["DB_PASSWORD", "API_KEY", "client_secret", "authToken", "Password"]),
+    st.sampled_from(
+        ["${{{v}}}", "$({v} show prod)", "<{w}>", "{{{{ {v} }}}}", "${{{{ secrets.{v} }}}}"]
+    ),
+    _IDENT,
+    st.from_regex(r"[a-z]{3,12}(-[a-z]{2,8}){0,3}", fullmatch=True),
+    st.sampled_from(["{n}={r}", "export {n}={r}", '{n}: "{r}"', '"{n}": "{r}",', "{n} = '{r}'"]),
+)
+def test_a_reference_or_placeholder_in_any_pasted_form_is_no_secret(
+    name: str, reference: str, variable: str, words: str, form: str
+) -> None:
+    value = reference.format(v=variable, w=words)
+    assert secrets.scan(form.format(n=name, r=value)) == []

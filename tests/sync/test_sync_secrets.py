@@ -301,3 +301,60 @@ def test_a_secret_in_a_remote_entrys_message_is_held_back_too(tmp_path: Path, re
     assert "line 3: GitHub Token" in result.stdout and TOKEN not in result.stdout
     assert workstation.text("global/deploy") == "# Deploy\n\nFirst notes.\n"
     assert TOKEN not in workstation.run("memories", "history").stdout
+
+
+GH = "ghp_" + "".join(random.Random(12).choices(string.ascii_letters + string.digits, k=36))
+
+
+def test_a_remote_memory_whose_name_holds_a_token_is_held_back_without_repeating_it(
+    tmp_path: Path, remote: Path
+) -> None:
+    laptop, workstation = Machine(tmp_path / "a", remote), Machine(tmp_path / "b", remote)
+    laptop.write("global/deploy", "# Deploy\n\nFirst notes.\n")
+    laptop.sync()
+    workstation.sync()
+    # a person forced it through on the laptop: the token is a file name of its history now
+    laptop.run("memories", "write", f"global/creds/{GH}", "--content", "# CI\n", "--allow-secret")
+    laptop.sync()
+
+    result = workstation.sync(check=False)
+    assert result.returncode == 1 and "Nothing was merged from" in result.stdout
+    assert "a file's name (entry " in result.stdout and "GitHub Token" in result.stdout
+    assert GH not in result.stdout + result.stderr
+    assert workstation.names() == {"global/deploy"}
+
+
+def _store(machine: Machine):
+    from serena_memory.core.store import MemoryStore
+
+    return MemoryStore(machine.project, home=machine.home)
+
+
+def test_the_incoming_scan_stops_at_its_bound_and_the_next_syncs_go_on_from_there(
+    tmp_path: Path, remote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from serena_memory.history import secret_scan
+    from serena_memory.sync.merge import sync
+
+    laptop, workstation = Machine(tmp_path / "a", remote), Machine(tmp_path / "b", remote)
+    laptop.write("global/deploy", "# Deploy\n\nFirst notes.\n")
+    laptop.sync()
+    workstation.sync()
+    for i in range(3):
+        laptop.write(f"global/notes/n{i}", f"# Notes {i}\n\n" + "A line of notes.\n" * 40)
+    laptop.sync()
+    # about one version per sync: a remote of many new versions is checked over several
+    monkeypatch.setattr(secret_scan, "INCOMING_SCAN_BYTES", 700)
+    store = _store(workstation)
+
+    first = sync(store, "global", str(remote))
+    assert first.secrets_unchecked and not first.changed and not first.pushed
+    said = first.summary()
+    assert "Nothing was merged from" in said and "check for secrets" in said
+    assert "sync again to go on" in said
+    for _ in range(5):
+        result = sync(store, "global", str(remote))
+        if not result.secrets_unchecked:
+            break
+    assert not result.secrets_unchecked and len(result.changed) == 3
+    assert workstation.names() == {"global/deploy", *(f"global/notes/n{i}" for i in range(3))}

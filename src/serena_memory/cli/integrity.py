@@ -329,12 +329,13 @@ def _check_secrets(store: MemoryStore, as_json: bool) -> None:
         say("No secrets found in the memories nor in their history.")
     else:
         for seen in now:
-            say(f"{escape_line(seen.memory)}:{seen.line}: {seen.kind}")
+            say(f"{escape_line(seen.memory)}:{seen.where()}: {seen.kind}")
         for seen in past:
-            say(f"history {seen.entry} {escape_line(seen.memory)}:{seen.line}: {seen.kind}")
+            say(f"history {seen.entry} {escape_line(seen.memory)}:{seen.where()}: {seen.kind}")
         say(
             "Each secret found is compromised: rotate it with its provider first. Then put a "
-            "placeholder in its place in the memory (`serena memories edit`), and purge the "
+            "placeholder in its place in the memory (`serena memories edit`; in a name: "
+            "`serena memories rename`), and purge the "
             "history as docs/secrets.md says (remove the history repositories below, or "
             "rewrite them with git filter-repo):"
         )

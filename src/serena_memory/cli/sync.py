@@ -107,7 +107,7 @@ def sync_command(
     else:
         for result in results:
             say(result.summary())
-    if any(result.secrets_held_back for result in results):
+    if any(result.held_back for result in results):
         sys.exit(1)  # nothing came in or went out: a script must not take it for a sync
 
 

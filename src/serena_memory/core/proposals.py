@@ -396,6 +396,7 @@ def propose_rename(store: MemoryStore, old: str, new: str) -> Proposal:
     """The agent's :meth:`MemoryStore.rename`, as a proposal."""
     old = store.proposable_name(old)
     new = N.check_portable(store.proposable_name(new))
+    store.refuse_secret_name(new)
     if old == new:
         raise MemoryStoreError(f"'{old}' and '{new}' are the same memory name")
     current = _current(store, old)

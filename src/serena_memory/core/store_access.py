@@ -295,6 +295,11 @@ class StoreAccess:
 
         secrets.check_all(texts, person=self.context is Context.HUMAN)
 
+    def refuse_secret_name(self, name: str, allow_secret: bool = False) -> None:
+        """The secret gate on a name alone (a rename's target, before anything else is
+        said about it): a name becomes a committed, synced file name."""
+        self.refuse_secrets({name: ""}, allow_secret)
+
     def usable_names(self, names: Iterable[str]) -> tuple[Names, Names]:
         """Split names a bulk restore may write (valid, not ignored, writable here) from
         the rest, which it leaves alone."""

@@ -132,6 +132,7 @@ class StoreRenaming(StoreReading):
         settings = self.settings
         old = self._accessible(old, write=True, settings=settings)
         new = N.check_portable(self._accessible(new, write=True, settings=settings))
+        self.refuse_secret_name(new, allow_secret)
         if old == new:
             raise MemoryStoreError(f"'{old}' and '{new}' are the same memory name")
         old_path, new_path = self._entry_path(old), self.real_path_of(new)

@@ -42,7 +42,7 @@ from serena_memory.sync.transport import (
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
-    from serena_memory.history.secret_scan import SecretSeen
+    from serena_memory.history.secret_scan import IncomingScan
 
 
 class SyncedVersions(NamedTuple):
@@ -63,16 +63,19 @@ SCOPES = ("global", "project")
 class _Merge:
     """The plan of one merge, computed under the folder lock from the recorded history."""
 
-    def __init__(self, store: MemoryStore, scope: str, url: str, remote_rev: str) -> None:
+    def __init__(
+        self, store: MemoryStore, scope: str, url: str, remote_rev: str, scanned: IncomingScan
+    ) -> None:
         self.store = store
         self.scope = scope
         self.url = url
         self.remote_rev = remote_rev
         self.result = SyncResult(scope, display_url(url))
         self.new_conflicts: dict[str, dict[str, str]] = {}
-        # the secret scan of the last plan, by (this branch, the remote's): a plan usually
-        # runs twice (core/store_versions.py), and the scan walks every incoming entry
-        self._scanned: tuple[tuple[str, str], list[SecretSeen]] | None = None
+        # the secret scan of the remote's new entries, made before the folder's lock was
+        # taken (scan_incoming): entries written here meanwhile are this machine's own,
+        # so what it found still holds
+        self.scanned = scanned
 
     def __call__(self, history: FolderHistory) -> SyncedVersions | None:
         # planned again when memories changed before their locks were taken: start afresh
@@ -90,7 +93,7 @@ class _Merge:
                 # this machine's own entries (a restore by time walks them), never the
                 # remote's; the remote's entries come in with the next merge.
                 return None
-        if self._secrets_held_back(repo, history, head, theirs):
+        if self._secrets_held_back():
             return None
         empty = repo.TreeBuilder().write()
         ours_tree = head.tree if head is not None else repo[empty]
@@ -98,25 +101,24 @@ class _Merge:
         base_tree = repo[base].tree if base is not None else repo[empty]
         tree, clashing = self._merged_tree(repo, history.folder, base_tree, ours_tree, theirs)
         versions = self._versions(repo, history.folder, ours_tree, tree)
-        self.result.secrets_kept_out = keep_secrets_out(versions)
+        self.result.secrets_kept_out = keep_secrets_out(versions, self.scanned.clean)
         self._record_clashes(repo, history.folder, tree, clashing)
         provenance = Provenance("sync", current_os_user(), f"sync {display_url(self.url)}")
         return SyncedVersions(versions, self._summary(len(versions)), provenance, (str(theirs.id),))
 
-    def _secrets_held_back(self, repo: Any, history: FolderHistory, head: Any, theirs: Any) -> bool:
+    def _secrets_held_back(self) -> bool:
         """Whether the entries the merge would bring in hold a secret in any version of a
-        memory: then nothing of them is merged (a merge entry would make every one of them
-        part of this history), and the result says where the secret is."""
-        from serena_memory.history.secret_scan import in_incoming
-
-        key = ("" if head is None else str(head.id), str(theirs.id))
-        if self._scanned is None or self._scanned[0] != key:
-            self._scanned = (key, in_incoming(repo, history.folder, head, theirs))
-        found = self._scanned[1]
+        memory, or could not all be checked: then nothing of them is merged (a merge entry
+        would make every one of them part of this history), and the result says why."""
+        found = self.scanned.found
         self.result.secrets_held_back = [
-            f"{s.memory} (entry {s.entry}, line {s.line}: {s.kind})" for s in found
+            f"{s.memory} (entry {s.entry}, line {s.line}: {s.kind})"
+            if s.line
+            else f"{s.memory} (entry {s.entry}: {s.kind})"
+            for s in found
         ]
-        return bool(found)
+        self.result.secrets_unchecked = self.scanned.unfinished
+        return bool(found or self.scanned.unfinished)
 
     def _merged_tree(
         self, repo: Any, folder: Any, base_tree: Any, ours_tree: Any, theirs: Any
@@ -235,16 +237,44 @@ def apply_synced(
     return store.apply_planned(scope, versions, record)
 
 
-def keep_secrets_out(versions: dict[str, bytes | None]) -> list[str]:
+def keep_secrets_out(
+    versions: dict[str, bytes | None], clean: frozenset[str] = frozenset()
+) -> list[str]:
     """Drop from ``versions`` the memories whose incoming text holds a secret; says which
-    (name, line and kind) for the sync's summary."""
+    (name, line and kind) for the sync's summary. A version among ``clean`` (git object
+    ids the scan of the incoming entries found clean, name included) is not scanned again:
+    a merge usually takes the other side's versions as they are."""
+    import pygit2
+
     from serena_memory.core import secrets
 
+    unknown = {
+        name: data
+        for name, data in versions.items()
+        if data is not None and str(pygit2.hash(data)) not in clean
+    }
     kept_out = []
-    for name, findings in secrets.holding_secrets(versions).items():
+    for name, findings in secrets.holding_secrets(unknown).items():
         del versions[name]
-        kept_out.append(f"{name} (line {findings[0].line}: {findings[0].kind})")
+        first = findings[0]
+        if first.line == secrets.NAME_LINE:  # the name itself is never repeated
+            kept_out.append(f"a memory whose name holds one ({first.kind})")
+        else:
+            kept_out.append(f"{name} (line {first.line}: {first.kind})")
     return kept_out
+
+
+def scan_incoming(history: FolderHistory, remote_rev: str) -> IncomingScan:
+    """The secret scan of the entries a merge of ``remote_rev`` would bring in, made
+    before the merge takes the folder's lock: writes to the memories go on meanwhile."""
+    from serena_memory.history.secret_scan import IncomingScan, in_incoming
+
+    repo = history.repo(create=True)
+    head = history.head(repo)
+    theirs = repo[remote_rev]
+    if head is not None and (head.id == theirs.id or repo.descendant_of(head.id, theirs.id)):
+        return IncomingScan([])  # nothing comes in
+    return in_incoming(repo, history.folder, head, theirs)
 
 
 def _clashing(plain: Any) -> dict[str, Any]:
@@ -331,9 +361,10 @@ def _sync_locked(
     for _ in range(ATTEMPTS):
         remote_rev = fetch(repo_path, url, interactive=interactive)
         result.secrets_held_back = []  # as this attempt's fetch finds it
+        result.secrets_unchecked = ""
         if remote_rev is not None:
-            merge = _Merge(store, scope, url, remote_rev)
             try:
+                merge = _Merge(store, scope, url, remote_rev, scan_incoming(history, remote_rev))
                 changed = apply_synced(store, scope, merge)
             except (HistoryError, pygit2.GitError) as exc:
                 raise SyncError(
@@ -357,7 +388,7 @@ def _sync_locked(
         # machine's merge entry is pushed with its next change, not alone). A remote whose
         # entries were held back gets nothing either: the branch can't follow it.
         branch_out = (
-            not result.secrets_held_back
+            not result.held_back
             and head is not None
             and not (
                 remote_rev is not None
@@ -383,6 +414,7 @@ def _merge_lists(into: SyncResult, new: SyncResult) -> None:
     for attr in ("conflicts", "kept_edits", "skipped", "secrets_kept_out", "secrets_held_back"):
         target = getattr(into, attr)
         target.extend(x for x in getattr(new, attr) if x not in target)
+    into.secrets_unchecked = into.secrets_unchecked or new.secrets_unchecked
 
 
 def memory_file(repo: Any, mode: int, oid: Any) -> bool:

@@ -28,11 +28,24 @@ class SyncResult:
     secrets_kept_out: list[str] = field(default_factory=list)
     # the remote's entries hold a secret (history/secret_scan.py): none of them merged here
     secrets_held_back: list[str] = field(default_factory=list)
+    # why the remote's new entries could not all be checked for secrets in this sync (its
+    # bound): none of them merged here either
+    secrets_unchecked: str = ""
     # conflicts whose texts hold a secret (sync/conflicts.py): not kept here
     secrets_withheld: list[str] = field(default_factory=list)
 
+    @property
+    def held_back(self) -> bool:
+        """Nothing of the remote's entries was merged, nor anything pushed to it."""
+        return bool(self.secrets_held_back or self.secrets_unchecked)
+
     def summary(self) -> str:
         text = self._headline()
+        if self.secrets_unchecked:
+            text += (
+                f" Nothing was merged from {self.remote} and nothing pushed to it yet: "
+                f"{self.secrets_unchecked}."
+            )
         if self.secrets_held_back:
             text += (
                 f" Nothing was merged from {self.remote} and nothing pushed to it, because its "
@@ -72,7 +85,7 @@ class SyncResult:
         where = f"the {self.scope} memories with {self.remote}"
         if self.pull_only:
             return self._pulled()
-        if self.secrets_held_back and not self.changed:
+        if self.held_back and not self.changed:
             return ""  # nothing synced: the sentence saying why leads
         if not self.changed and not self.pushed:
             return f"Synced {where}: already up to date."
@@ -82,7 +95,7 @@ class SyncResult:
             for what in self.changed.values():
                 counts[what] = counts.get(what, 0) + 1
             parts.append("here " + ", ".join(f"{n} {what}" for what, n in sorted(counts.items())))
-        if not self.secrets_held_back:  # held back: nothing was pushed, whatever is here
+        if not self.held_back:  # held back: nothing was pushed, whatever is here
             parts.append("local changes pushed" if self.pushed else "nothing to push")
         return f"Synced {where}: " + "; ".join(parts) + "."
 
@@ -134,6 +147,7 @@ class SyncResult:
             "skipped": self.skipped,
             "secrets_kept_out": self.secrets_kept_out,
             "secrets_held_back": self.secrets_held_back,
+            "secrets_unchecked": self.secrets_unchecked,
             "secrets_withheld": self.secrets_withheld,
             "seconds": round(self.seconds, 3),
         }

@@ -60,3 +60,15 @@ def test_the_command_line_says_so_before_an_overwrite(project: Path, serena_home
     assert run_cli("memories", "write", "notes", p, "-c", "# Notes v2\n").returncode == 0
     repo = repository_path(serena_home / "history", project / ".serena" / "memories")
     assert not _objects_hold(repo, b"wJalrXUtnFEMI")
+
+
+def test_a_file_named_after_a_token_is_held_back_without_repeating_the_token(
+    store: MemoryStore,
+) -> None:
+    store.write("notes", "# Notes\n")
+    take_notices()
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    (store.memories_dir / f"{token}.md").write_text("harmless\n", encoding="utf-8")
+    assert [e.summary for e in store.history().entries()] == ["Create notes"]
+    told = take_notices()
+    assert len(told) == 1 and "its name" in told[0] and token not in told[0]

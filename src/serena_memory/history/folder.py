@@ -123,11 +123,12 @@ class FolderHistory(FolderRepository):
         if not found:
             clear_report(key)
             return False
+        where = "its name" if found[0].line == secrets.NAME_LINE else f"line {found[0].line}"
         report(
             key,
-            f"memory '{name}' was changed outside serena and holds what looks like a secret "
-            f"(line {found[0].line}: {found[0].kind}); the change is not recorded in the "
-            "history until the secret is removed from the file",
+            f"memory '{secrets.masked_name(name)}' was changed outside serena and holds what "
+            f"looks like a secret ({where}: {found[0].kind}); the change is not recorded in "
+            "the history until the secret is removed from the file",
         )
         return True
 

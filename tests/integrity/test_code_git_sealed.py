@@ -23,7 +23,7 @@ from test_code_drift import commit, findings, git, memory, write
 
 from serena_memory.integrity.code_git import GIT_TIMEOUT
 
-MEMORY = "Login: `src/auth/login.py`. Gone: `src/auth/gone.py`.\n"
+MEMORY = "Login: `src/auth/login.py`. Tokens: `src/auth/gone.py`.\n"
 
 
 def _program(tmp_path: Path, marker: Path, tail: str = "cat") -> str:
@@ -327,7 +327,7 @@ def test_a_deep_tree_outside_git_is_walked_without_recursion(project: Path) -> N
             path.mkdir()
         (path / "leaf.py").write_text("X = 1\n", encoding="utf-8")
         leaf = path.relative_to(project).as_posix() + "/leaf.py"
-        memory(project, "core", f"Deep: `{leaf}`. Gone: `src/gone.py`.\n")
+        memory(project, "core", f"Deep: `{leaf}`. Tokens: `src/gone.py`.\n")
         found = {f["mention"]: f["status"] for f in findings(project)}
         assert found == {"src/gone.py": "missing"}  # the deep file is found
         note, _activation = _read_and_activate(project)

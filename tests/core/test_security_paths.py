@@ -249,13 +249,17 @@ def test_an_allowed_root_from_the_global_configuration_is_followed(
     assert "skipped" not in cli_json("memories", "list", str(project))
 
 
-def test_an_allowed_root_in_the_projects_own_configuration_is_ignored(
+def test_an_allowed_root_in_the_projects_own_configuration_is_refused_never_followed(
     project: Path, memories: Path, secret: Path
 ) -> None:
     write_config(
         project / ".serena" / "project.yml", f"allowed_memory_roots: ['{secret.parent}']\n"
     )
     (memories / "notes.md").symlink_to(secret)
+    read = run_cli("memories", "read", "notes", str(project))
+    failed_with(read, "allowed_memory_roots", "serena_config.yml")
+    assert secret.read_text() not in read.stdout + read.stderr
+    write_config(project / ".serena" / "project.yml", "")
     failed_with(run_cli("memories", "read", "notes", str(project)), "outside")
     assert cli_json("memories", "list", str(project))["memories"] == ["core"]
 

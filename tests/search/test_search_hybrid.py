@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.errors import ConfigError, MemoryStoreError
 from serena_memory.core.store import MemoryStore
 from serena_memory.search.database import close_indexes, index_path
 from serena_memory.search.hits import format_hits
@@ -340,7 +340,8 @@ def test_a_model_folder_that_cant_load_is_one_sentence(
 
 def test_a_project_config_cannot_choose_the_model(shop: MemoryStore, project: Path) -> None:
     (project / ".serena" / "project.yml").write_text("memory_search_model: /etc\n")
-    assert search_memories(shop, "feature toggles")[0].name == "config/flags"
+    with pytest.raises(ConfigError, match="memory_search_model.*serena_config.yml"):
+        search_memories(shop, "feature toggles")  # refused, never followed
 
 
 def test_commands_that_do_not_search_load_no_numpy_or_model() -> None:

@@ -67,8 +67,10 @@ class IntegrityApi(ApiBase):
         wanted = flags.get("section")
         # the code is checked once per page load; turning a page of the code section shows
         # the list that load found, another section's page needs none
+        # the page asks for the code's first page on its own (offset 0: checked afresh)
+        turning = wanted is not None and flags.get("offset", "0") not in ("", "0")
         code = (
-            self.code_items(store, page_turn=wanted is not None)
+            self.code_items(store, page_turn=turning)
             if flags.get("code") == "1" and wanted in (None, "code")
             else None
         )
@@ -83,12 +85,15 @@ class IntegrityApi(ApiBase):
             if wanted not in sections:
                 raise ApiError(400, f"no section '{wanted}' in this report")
             items = sections[wanted]
-            return {
+            page = {
                 "section": wanted,
                 "offset": offset,
                 "total": len(items),
                 "items": items[offset : offset + limit],
             }
+            if wanted == "code":  # what the summary above it says once the code is checked
+                page["failing"] = _failing(items)
+            return page
         summary: dict[str, Any] = {
             "clean": report.is_clean(),
             "scanned": report.scanned,
@@ -97,7 +102,7 @@ class IntegrityApi(ApiBase):
             "bare_high_count": len(report.bare_high),
         }
         if code is not None:
-            summary["code_failing"] = sum(c["status"] in ("missing", "moved") for c in code)
+            summary["code_failing"] = _failing(code)
         if report.unreachable is not None:
             summary["entry_point"] = ENTRY_POINT if report.entry_point_exists else None
         summary["sections"] = {
@@ -174,3 +179,8 @@ class IntegrityApi(ApiBase):
             raise ApiError(400, "'dry_run' must be true or false")
         report = prefixing.auto_prefix(self.store(), dry_run=dry_run)
         return {**report.to_dict(), "text": report.to_text()}
+
+
+def _failing(code: list[dict[str, Any]]) -> int:
+    """The code's findings a strict check fails on (missing and moved, not changed)."""
+    return sum(c["status"] in ("missing", "moved") for c in code)

@@ -931,7 +931,12 @@
     const header = [el("h1", { text: "Integrity check" }), options];
     fill(main, ...header, el("p", { class: "muted", text: "Checking…" }));
     const query = Object.entries(checkOptions).map(([k, v]) => `${k}=${v ? 1 : 0}`).join("&");
-    const res = await api("GET", `/api/check?${query}&limit=${CHECK_PAGE}`);
+    // the memories' report first; the code is checked in a second request (it reads every
+    // memory and the project's files), so the page never waits for it
+    const memoriesOnly = query.replace("code=1", "code=0");
+    const codeAnswer = checkOptions.code
+      ? api("GET", `/api/check?${query}&section=code&offset=0&limit=${CHECK_PAGE}`) : null;
+    const res = await api("GET", `/api/check?${memoriesOnly}&limit=${CHECK_PAGE}`);
     if (!location.hash.startsWith("#/check")) return;
     if (!res.ok) {
       fill(main, ...header, noticeBox("error", res.data.error));
@@ -941,9 +946,10 @@
     const sections = report.sections;
     const body = [];
     if (resultNotice) body.push(resultNotice);
-    body.push(report.clean && !report.code_failing
+    const summary = report.clean
       ? noticeBox("ok", `No integrity problems found in ${report.scanned} memories.`)
-      : el("p", { class: "muted", id: "check-summary", text: `${report.scanned} memories checked.` }));
+      : el("p", { class: "muted", id: "check-summary", text: `${report.scanned} memories checked.` });
+    body.push(summary);
 
     body.push(reportSection("Stale references", "stale", "stale", sections.stale, (stale) => el("li", {},
       el("div", {}, el("code", { text: "mem:" + stale.target }), " ", sourceLink(stale.source, stale.lines),
@@ -993,20 +999,21 @@
           (r) => el("li", {}, el("code", { text: "mem:" + r.target }), " ", sourceLink(r.source, r.lines)), "", query));
       }
     }
-    if (sections.code) {
-      body.push(reportSection("Code that moved on", "code", "code", sections.code, (f) => el("li", {},
-        el("div", {}, el("code", { text: f.mention }), " ", sourceLink(f.memory, [f.line]), " ",
-          f.status === "changed"
-            ? el("span", { class: "badge drift changed", text: `changed in ${f.commits_since} commits since` })
-            : driftBadge(f),
-          f.read_only ? el("span", { class: "badge ro", text: "read-only source" }) : null,
-          f.status === "missing" && f.note ? el("span", { class: "muted", text: ` (${f.note})` }) : null),
-        f.status === "moved" ? el("div", { class: "candidates" }, el("button", {
-          class: "fix code-fix", disabled: f.read_only, "data-new-path": f.new_path,
-          title: f.read_only ? "read-only: change it in an editor or lift the pattern" : null,
-          onclick: () => fixCodeReference(f),
-        }, "Point it to " + f.new_path)) : null),
-      "Every file, folder and symbol the memories mention is in the code.", query));
+    if (codeAnswer) {
+      const waiting = el("section", { class: "report-section", id: "code" },
+        el("h2", {}, "Code that moved on"), el("p", { class: "muted", text: "Checking the code…" }));
+      body.push(waiting);
+      codeAnswer.then((answer) => {
+        if (!waiting.isConnected) return; // the person moved on, or checked again
+        if (!answer.ok) {
+          fill(waiting, el("h2", {}, "Code that moved on"), noticeBox("error", answer.data.error));
+          return;
+        }
+        waiting.replaceWith(codeSection(answer.data, query));
+        if (report.clean && answer.data.failing) {
+          summary.replaceWith(el("p", { class: "muted", id: "check-summary", text: `${report.scanned} memories checked.` }));
+        }
+      });
     }
     if (sections.unreadable.total) {
       body.push(reportSection("Not valid UTF-8, not checked", "unreadable", "unreadable", sections.unreadable,
@@ -1021,6 +1028,23 @@
         (f) => el("li", {}, el("code", { text: f.path }), el("span", { class: "muted", text: ": " + f.reason })), "", query));
     }
     fill(main, ...header, ...body);
+  }
+
+  // The code's section of the report, from its own request (see showCheck).
+  function codeSection(page, query) {
+    return reportSection("Code that moved on", "code", "code", page, (f) => el("li", {},
+        el("div", {}, el("code", { text: f.mention }), " ", sourceLink(f.memory, [f.line]), " ",
+          f.status === "changed"
+            ? el("span", { class: "badge drift changed", text: `changed in ${f.commits_since} commits since` })
+            : driftBadge(f),
+          f.read_only ? el("span", { class: "badge ro", text: "read-only source" }) : null,
+          f.status === "missing" && f.note ? el("span", { class: "muted", text: ` (${f.note})` }) : null),
+        f.status === "moved" ? el("div", { class: "candidates" }, el("button", {
+          class: "fix code-fix", disabled: f.read_only, "data-new-path": f.new_path,
+          title: f.read_only ? "read-only: change it in an editor or lift the pattern" : null,
+          onclick: () => fixCodeReference(f),
+        }, "Point it to " + f.new_path)) : null),
+      "Every file, folder and symbol the memories mention is in the code.", query);
   }
 
   async function applyCandidate(source, old, candidate) {

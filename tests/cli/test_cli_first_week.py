@@ -164,3 +164,32 @@ def test_what_export_wrote_is_not_imported_back_as_the_persons_own(
     imported = (project / ".serena" / "memories" / "agents-md" / "core.md").read_text()
     assert "Our own words." in imported and "Project memory" not in imported
     assert not (project / ".serena" / "memories" / "agents-md" / "project_memory.md").exists()
+
+
+def test_import_auto_dry_run_says_what_it_would_create_and_one_undo_takes_it_all_back(
+    project: Path, serena_home: Path
+) -> None:
+    import shlex
+    import subprocess
+
+    p = str(project)
+    assert run("memories", "write", "core", "-p", p, "-c", "# Core\n").exit_code == 0
+    (project / "CLAUDE.md").write_text("# Claude\n\nUse tox.\n")
+    (project / "AGENTS.md").write_text("# Agents\n\nRun make lint.\n")
+    dry = run("memories", "import", "auto", "-p", p, "--dry-run")
+    assert dry.exit_code == 0 and dry.output.count("Would create") == 2
+    assert list((project / ".serena" / "memories").iterdir()) == [
+        project / ".serena" / "memories" / "core.md"
+    ]
+    done = run("memories", "import", "auto", "-p", p, "--yes")
+    assert done.exit_code == 0 and done.output.count("Undo it with:") == 1
+    command = done.output.split("Undo it with:\n", 1)[1].strip().splitlines()[0].strip()
+    from conftest import SERENA
+
+    assert command.startswith("serena ")
+    undo = subprocess.run(
+        [*SERENA, *shlex.split(command)[1:]], capture_output=True, text=True, timeout=60
+    )
+    assert undo.returncode == 0, undo.stderr
+    assert sorted(p.name for p in (project / ".serena" / "memories").rglob("*.md")) == ["core.md"]
+    assert (project / ".serena" / "memories" / "core.md").read_text() == "# Core\n"

@@ -123,7 +123,7 @@ def import_command(
     store = open_store(None)
     source = path if path is not None else store.project_root
     if fmt == "auto":
-        chosen = _auto_sources(source, yes)
+        chosen = _auto_sources(source, yes or dry_run)  # a dry run asks nothing: it writes nothing
         reach = Reach.project(source)
     else:
         chosen = [Found(fmt, source)]
@@ -145,6 +145,11 @@ def import_command(
     if as_json:
         emit_json([r.to_dict() for r in results])
         return
+    if len(results) > 1:  # `auto`: one undo for the whole run, the first import's
+        undo = next((r.undo for r in results if r.undo), [])
+        for result in results:
+            result.undo = []
+        results[-1].undo = undo
     for result in results:
         for line in result.lines():
             say(line)

@@ -17,6 +17,7 @@ import contextlib
 import hashlib
 import os
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -104,6 +105,7 @@ class Index:
         self.vector_ids: list[int] = []
         self.vector_model: str | None = None  # the model the stored vectors were made by
         self.vectors_whole = True  # False: some are missing, damaged or of another size
+        self.vectors_damaged = False  # True: some can't be read, so all are made again
         self.names_by_id: dict[int, str] | None = None
 
     # opening ----------------------------------------------------------------------------
@@ -206,28 +208,30 @@ class Index:
             self.data_version = version
 
     def _load_vectors(self, conn: sqlite3.Connection) -> None:
-        """The stored vectors as one matrix. Missing, damaged or odd-sized ones (a file
-        written by something else) make ``vectors_whole`` False, so the next refresh makes
-        them again; they are never compared."""
-        import numpy as np
-
+        """The stored vectors as one matrix. Missing ones (memories indexed by words only
+        so far) are made by the next refresh given a model, or in the background
+        (search/preparing.py); damaged or odd-sized ones (a file written by something
+        else) make ``vectors_damaged`` True, so all are made again. Neither is compared."""
         row = conn.execute("SELECT value FROM meta WHERE key = 'model'").fetchone()
         self.vector_model = row[0] if row else None
         ids: list[int] = []
         blobs: list[bytes] = []
+        rowids = {rowid for rowid, _, _ in self.known.values()}
         for rowid, blob in conn.execute("SELECT id, vec FROM vectors ORDER BY id"):
-            ids.append(rowid)
-            blobs.append(blob)
+            if rowid in rowids:
+                ids.append(rowid)
+                blobs.append(blob)
         sizes = {len(blob) if isinstance(blob, bytes) else -1 for blob in blobs}
-        whole = len(ids) == len(self.known) and len(sizes) <= 1 and min(sizes, default=4) > 0
-        whole = whole and min(sizes, default=4) % 4 == 0
-        if not whole or not ids:
-            self.matrix, self.vector_ids = None, []
-            self.vectors_whole = whole
-            return
-        matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(ids), -1)
-        self.vectors_whole = bool(np.isfinite(matrix).all())
-        self.matrix, self.vector_ids = (matrix, ids) if self.vectors_whole else (None, [])
+        readable = len(sizes) <= 1 and min(sizes, default=4) > 0 and min(sizes, default=4) % 4 == 0
+        matrix = None
+        if readable and ids:
+            import numpy as np
+
+            matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(ids), -1)
+            readable = bool(np.isfinite(matrix).all())
+        self.vectors_damaged = not readable
+        self.matrix, self.vector_ids = (matrix, ids) if readable and ids else (None, [])
+        self.vectors_whole = readable and len(ids) == len(self.known)
 
     def current_stamps(self, store: MemoryStore) -> dict[str, tuple[int, int]]:
         """The stamp of every visible memory: swept from the files, or, in a process that
@@ -281,43 +285,53 @@ class Index:
     def refresh(
         self, store: MemoryStore, current: dict[str, tuple[int, int]], embedder: Embedder | None
     ) -> None:
+        """Bring the index up to the memories' stamps ``current``: by words only when
+        ``embedder`` is None, else with every memory's vector too."""
         conn = self.connection()
         version = self.data_version
         self._load_known(conn)
         redo = self._redo(embedder)
-        if current is self.in_sync_with and version == self.data_version and not redo:
+        vectors_due = embedder is not None and (redo or not self.vectors_whole)
+        if current is self.in_sync_with and version == self.data_version and not vectors_due:
             return  # same sweep as last time and nobody changed the index since
         known = self.known
         changed = [n for n, stamp in current.items() if known.get(n, (0, -1, -1))[1:] != stamp]
         removed = [n for n in known if n not in current]
-        if not changed and not removed and not redo:
+        if not changed and not removed and not vectors_due:
             self.in_sync_with = current
             return
-        conn.execute("BEGIN IMMEDIATE")
-        # another process wrote between our look and our lock: reload everything after
-        moved_on = conn.execute("PRAGMA data_version").fetchone()[0] != self.data_version
-        try:
+        with self._writing(conn) as moved_on:
             embed = embedder is not None and not redo
             added, to_embed = self._write(conn, store, removed, changed, current, embed)
+            if embed and not moved_on:  # those indexed by words only so far
+                to_embed = self._unembedded(conn, set(removed + changed)) + to_embed
             vectors = self._embed(conn, embedder, redo, to_embed)
-            conn.execute("COMMIT")
-        except BaseException:
-            with contextlib.suppress(Exception):
-                conn.execute("ROLLBACK")
-            raise
         self.in_sync_with = None
         if redo or moved_on:
             self.data_version = None  # reload: our own commit does not change data_version
             self._load_known(conn)
         else:  # what we wrote, applied to what we hold (a reload of 10,000 costs ~25 ms)
-            self._apply(removed + changed, added, vectors)
+            self._apply(removed + changed, added, (to_embed, vectors))
+
+    @contextlib.contextmanager
+    def _writing(self, conn: sqlite3.Connection) -> Iterator[bool]:
+        """One write transaction, undone on any failure; gives whether another connection
+        wrote since this process last read the file (then it reloads after)."""
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn.execute("PRAGMA data_version").fetchone()[0] != self.data_version
+            conn.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(Exception):
+                conn.execute("ROLLBACK")
+            raise
 
     def _redo(self, embedder: Embedder | None) -> bool:
         """Whether every vector is to be made again: none yet, another model's, or some
-        missing or damaged."""
+        damaged."""
         return embedder is not None and (
             self.vector_model != embedder.identity
-            or not self.vectors_whole
+            or self.vectors_damaged
             or (self.matrix is not None and self.matrix.shape[1] != embedder.dim)
         )
 
@@ -380,33 +394,45 @@ class Index:
                 to_embed.append((rowid, document_text(words, headings, text)))
         return added, to_embed
 
-    def _apply(self, gone: list[str], added: list[tuple[str, int, int, int]], vectors: Any) -> None:
-        import numpy as np
-
+    def _apply(
+        self,
+        gone: list[str],
+        added: list[tuple[str, int, int, int]],
+        embedded: tuple[list[tuple[int, str]], Any],
+    ) -> None:
+        """What a refresh wrote, applied to what this process holds; ``embedded`` is the
+        (rowid, text) embedded and their vectors (None for none)."""
         gone_ids = {self.known[name][0] for name in gone if name in self.known}
         for name in gone:
             self.known.pop(name, None)
         for name, rowid, mtime, size in added:
             self.known[name] = (rowid, mtime, size)
         self.names_by_id = None
+        items, vectors = embedded
+        self._hold_vectors(
+            gone_ids, [rowid for rowid, _ in items] if vectors is not None else [], vectors
+        )
+
+    def _hold_vectors(self, gone_ids: set[int], new_ids: list[int], vectors: Any) -> None:
+        """The matrix held without the vectors of ``gone_ids``, with ``vectors`` (rows of
+        ``new_ids``) added."""
         keep = [i for i, rowid in enumerate(self.vector_ids) if rowid not in gone_ids]
         ids = [self.vector_ids[i] for i in keep]
         parts = [self.matrix[keep]] if self.matrix is not None and keep else []
         if vectors is not None and len(vectors):
-            ids += [rowid for _, rowid, _, _ in added]
+            ids += new_ids
             parts.append(vectors)
-        self.matrix = np.vstack(parts) if parts else None
+        if len(parts) > 1:
+            import numpy as np  # loaded already: there are vectors
+
+            parts = [np.vstack(parts)]
+        self.matrix = parts[0] if parts else None
         self.vector_ids = ids if parts else []
         self.vectors_whole = len(self.vector_ids) == len(self.known)
 
     def _embed_all(self, conn: sqlite3.Connection, embedder: Embedder) -> None:
         """Every memory's vector made again, in batches (the texts are not all held)."""
-        conn.execute("DELETE FROM vectors")
-        conn.execute(
-            "INSERT INTO meta VALUES ('model', ?) ON CONFLICT (key) DO UPDATE SET value = "
-            "excluded.value",
-            (embedder.identity,),
-        )
+        _new_model(conn, embedder)
         rows = conn.execute(
             "SELECT rowid, name, headings, substr(body, 1, ?) FROM fts", (MAX_EMBED_CHARS,)
         ).fetchall()
@@ -427,7 +453,89 @@ class Index:
         )
         return vectors
 
-    # querying ---------------------------------------------------------------------------------
+    # meaning vectors made apart from the words (search/preparing.py) ------------------------
+    def _unembedded(self, conn: sqlite3.Connection, skip: set[str]) -> list[tuple[int, str]]:
+        """(rowid, text to embed) of the memories indexed without a vector, but ``skip``."""
+        held = set(self.vector_ids)
+        ids = [
+            rowid
+            for name, (rowid, _, _) in self.known.items()
+            if rowid not in held and name not in skip
+        ]
+        return [(rowid, text) for rowid, _, text in self._texts(conn, ids)]
+
+    def _texts(self, conn: sqlite3.Connection, ids: list[int]) -> list[tuple[int, str, str]]:
+        """(rowid, name, text to embed) of the indexed memories ``ids``."""
+        out = []
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            out += [
+                (rowid, name, document_text(name_text, headings, body))
+                for rowid, name, name_text, headings, body in conn.execute(
+                    "SELECT fts.rowid, d.name, fts.name, fts.headings, substr(fts.body, 1, ?) "
+                    f"FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts.rowid IN ({marks})",
+                    [MAX_EMBED_CHARS, *chunk],
+                )
+            ]
+        return out
+
+    def vectors_ready(self, embedder: Embedder) -> bool:
+        """Every indexed memory has its vector from this model (as this process last read)."""
+        return self.vectors_whole and not self._redo(embedder)
+
+    def vectors_missing(self) -> int:
+        return len(self.known) - len(self.vector_ids)
+
+    def vector_work(self, embedder: Embedder, count: int) -> list[tuple[int, str, str, int, int]]:
+        """Up to ``count`` memories still without a vector of this model: (rowid, text,
+        name, mtime_ns, size). Vectors of another model, or damaged ones, are dropped first
+        (one short transaction). Called with ``lock`` held."""
+        conn = self.connection()
+        self._load_known(conn)
+        if self._redo(embedder):
+            with self._writing(conn):
+                _new_model(conn, embedder)
+            self.data_version = None
+            self._load_known(conn)
+        held = set(self.vector_ids)
+        ids = sorted(rowid for rowid, _, _ in self.known.values() if rowid not in held)[:count]
+        stamps = {rowid: (mtime, size) for rowid, mtime, size in self.known.values()}
+        return [(rowid, text, name, *stamps[rowid]) for rowid, name, text in self._texts(conn, ids)]
+
+    def add_vectors(
+        self, embedder: Embedder, work: list[tuple[int, str, str, int, int]], vectors: Any
+    ) -> None:
+        """Store the vectors made for ``work`` (see vector_work), each only if its memory is
+        still indexed as it was read and the file's vectors are still this model's: another
+        process may have changed either since. Called with ``lock`` held."""
+        conn = self.connection()
+        written: list[int] = []
+        with self._writing(conn) as moved_on:
+            for (rowid, _, name, mtime, size), vector in zip(work, vectors, strict=True):
+                cursor = conn.execute(
+                    "INSERT OR REPLACE INTO vectors (id, vec) SELECT ?, ? WHERE EXISTS "
+                    "(SELECT 1 FROM docs WHERE id = ? AND name = ? AND mtime_ns = ? AND "
+                    "size = ?) AND (SELECT value FROM meta WHERE key = 'model') = ?",
+                    (rowid, vector.tobytes(), rowid, name, mtime, size, embedder.identity),
+                )
+                if cursor.rowcount == 1:
+                    written.append(rowid)
+        self.in_sync_with = None
+        if moved_on:
+            self.data_version = None
+            self._load_known(conn)
+            return
+        kept = set(written) - set(self.vector_ids)  # one made meanwhile is held once
+        rows = [i for i, (rowid, *_) in enumerate(work) if rowid in kept]
+        self._hold_vectors(set(), [work[i][0] for i in rows], vectors[rows])
+
+    def exact(
+        self, parsed: ParsedQuery, topic: str, scope: str
+    ) -> list[tuple[str, int, tuple[str, ...]]]:
+        """The exact side (search/ranking.py): the memories holding the exact terms."""
+        return ranking.exact_side(self.connection(), parsed, (topic, scope))
+
     # querying ---------------------------------------------------------------------------------
     def ranked(
         self,
@@ -479,6 +587,16 @@ class Index:
     def rowid_of(self, name: str) -> int | None:
         row = self.connection().execute("SELECT id FROM docs WHERE name = ?", (name,)).fetchone()
         return row[0] if row else None
+
+
+def _new_model(conn: sqlite3.Connection, embedder: Embedder) -> None:
+    """Within a write: the vectors dropped, to be made by ``embedder``'s model."""
+    conn.execute("DELETE FROM vectors")
+    conn.execute(
+        "INSERT INTO meta VALUES ('model', ?) ON CONFLICT (key) DO UPDATE SET value = "
+        "excluded.value",
+        (embedder.identity,),
+    )
 
 
 _indexes: dict[str, Index] = {}

@@ -18,7 +18,8 @@ def search_memories(
         str,
         Field(
             description="What you are looking for, in plain words (e.g. 'how are refunds "
-            "retried'); a `mem:NAME` in it puts that memory first."
+            "retried'); a `mem:NAME` in it puts that memory first; text in quotes and code-"
+            "like tokens (tests/test_api.py, _load_config, --dry-run) are found as written."
         ),
     ],
     topic: Annotated[
@@ -35,8 +36,10 @@ def search_memories(
     """Find the memories about a subject when their names don't tell which to read, or
     when there are too many to list. Ask for what you need in your own words: memories are
     ranked by the words they share with the query (name first, then headings, then text)
-    and by similar meaning. Each hit gives the name, why it matched and up to three
-    matching lines with their numbers; read the ones that matter with read_memory."""
+    and by similar meaning; the memories holding quoted text or an identifier as written
+    come first, and weak matches are left out (the answer says how many). Each hit gives
+    the name, why it matched and up to three matching lines with their numbers; read the
+    ones that matter with read_memory."""
     from serena_memory.search.hits import format_hits
     from serena_memory.search.index import search_memories as search
 

@@ -167,6 +167,37 @@ def test_a_query_words_answer_loads_no_model(shop: MemoryStore) -> None:
     assert _modules_after("search_memories(store, '\"flags.yaml\"')", shop) == []
 
 
+def test_a_query_words_answer_reads_no_vector_the_index_keeps(shop: MemoryStore) -> None:
+    assert _modules_after("search_memories(store, 'switches for unfinished work')", shop)
+    assert _modules_after("search_memories(store, 'feature toggles')", shop) == []
+
+
+def test_a_words_closest_words_are_the_vocabularys_closest_whole_words() -> None:
+    """The closest words are found without a pass over the vocabulary; they are those
+    such a pass finds: each whole word once (as its first token), by cosine."""
+    import re
+
+    import numpy as np
+
+    model = load_model()
+    embedding = model._inference.embedding
+    whole = re.compile("[\u2581\u0120]?([a-z]{3,24})")
+    words: dict[str, int] = {}
+    for token, row in sorted(model._inference.tokenizer.get_vocab().items(), key=lambda x: x[1]):
+        match = whole.fullmatch(token)
+        if match and row < len(embedding):
+            words.setdefault(match.group(1), row)
+    names = list(words)
+    matrix = embedding[list(words.values())].astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    for word in ["pictures", "photos", "release", "session", "deploy", "money", "phone"]:
+        scores = matrix @ matrix[names.index(word)]
+        order = [names[i] for i in np.argsort(-scores) if names[i] != word][:16]
+        expected = [w for w in order if w[:4] != word[:4] and w not in word and word not in w]
+        expected = [w for w in expected if scores[names.index(w)] >= 0.5][:2]
+        assert [w for w, _ in model.neighbours(word, 2, 0.5)] == expected
+
+
 def test_a_query_that_needs_meaning_loads_the_model_but_not_its_packages_deps(
     shop: MemoryStore,
 ) -> None:

@@ -106,6 +106,7 @@ class Index:
         self.vector_model: str | None = None  # the model the stored vectors were made by
         self.vectors_whole = True  # False: some are missing, damaged or of another size
         self.vectors_damaged = False  # True: some can't be read, so all are made again
+        self.vectors_loaded = False  # read only for a search that asks the meaning side
         self.names_by_id: dict[int, str] | None = None
 
     # opening ----------------------------------------------------------------------------
@@ -191,6 +192,7 @@ class Index:
         self.data_version = None
         self.in_sync_with = None
         self.matrix, self.vector_ids, self.vector_model = None, [], None
+        self.vectors_loaded = False
 
     # keeping it fresh -------------------------------------------------------------------------
     def _load_known(self, conn: sqlite3.Connection) -> None:
@@ -203,9 +205,16 @@ class Index:
                     "SELECT id, name, mtime_ns, size FROM docs"
                 )
             }
-            self._load_vectors(conn)
+            self.matrix, self.vector_ids, self.vectors_loaded = None, [], False
             self.names_by_id = None
             self.data_version = version
+
+    def _need_vectors(self, conn: sqlite3.Connection) -> None:
+        """The stored vectors read, if not since the file last changed (numpy and ~10 MB
+        at 10,000 memories: not for a search the words answer)."""
+        if not self.vectors_loaded:
+            self._load_vectors(conn)
+            self.vectors_loaded = True
 
     def _load_vectors(self, conn: sqlite3.Connection) -> None:
         """The stored vectors as one matrix. Missing ones (memories indexed by words only
@@ -290,6 +299,8 @@ class Index:
         conn = self.connection()
         version = self.data_version
         self._load_known(conn)
+        if embedder is not None:
+            self._need_vectors(conn)
         redo = self._redo(embedder)
         vectors_due = embedder is not None and (redo or not self.vectors_whole)
         if current is self.in_sync_with and version == self.data_version and not vectors_due:
@@ -409,6 +420,8 @@ class Index:
             self.known[name] = (rowid, mtime, size)
         self.names_by_id = None
         items, vectors = embedded
+        if not self.vectors_loaded:
+            return  # read from the file when first needed, with what was just written
         self._hold_vectors(
             gone_ids, [rowid for rowid, _ in items] if vectors is not None else [], vectors
         )
@@ -482,9 +495,11 @@ class Index:
 
     def vectors_ready(self, embedder: Embedder) -> bool:
         """Every indexed memory has its vector from this model (as this process last read)."""
+        self._need_vectors(self.connection())
         return self.vectors_whole and not self._redo(embedder)
 
     def vectors_missing(self) -> int:
+        self._need_vectors(self.connection())
         return len(self.known) - len(self.vector_ids)
 
     def vector_work(self, embedder: Embedder, count: int) -> list[tuple[int, str, str, int, int]]:
@@ -493,6 +508,7 @@ class Index:
         (one short transaction). Called with ``lock`` held."""
         conn = self.connection()
         self._load_known(conn)
+        self._need_vectors(conn)
         if self._redo(embedder):
             with self._writing(conn):
                 _new_model(conn, embedder)
@@ -522,7 +538,7 @@ class Index:
                 if cursor.rowcount == 1:
                     written.append(rowid)
         self.in_sync_with = None
-        if moved_on:
+        if moved_on or not self.vectors_loaded:
             self.data_version = None
             self._load_known(conn)
             return
@@ -553,6 +569,7 @@ class Index:
         self, vector: Any, parsed: ParsedQuery, topic: str, scope: str, limit: int
     ) -> list[tuple[str, int, float]]:
         """The meaning side (search/ranking.py): (name, rowid, cosine) best first."""
+        self._need_vectors(self.connection())
         if self.names_by_id is None and self.matrix is not None:
             self.names_by_id = {rowid: name for name, (rowid, _, _) in self.known.items()}
         return ranking.meaning_side(

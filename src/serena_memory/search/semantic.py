@@ -48,7 +48,9 @@ MAX_REMEMBERED_NEIGHBOURS = 4_096  # words whose closest words a process keeps (
 # A vocabulary entry that is a whole word: lowercase letters, with the word-start mark of
 # SentencePiece (U+2581) or byte-level BPE (U+0120) or none (WordPiece's "##" pieces and
 # every other fragment are left out: a fragment is not a word a memory holds).
-_WHOLE_WORD_LINE = re.compile("^([0-9]+)\t[\u2581\u0120]?([a-z]{3,24})$", re.MULTILINE)
+_WORD_STARTS = ("\u2581", "\u0120", "")
+_WHOLE_WORD_TOKEN = re.compile("[\u2581\u0120]?([a-z]{3,24})")
+_WHOLE_WORD = re.compile("[a-z]{3,24}")
 
 
 class ModelUnavailableError(MemoryStoreError):
@@ -63,7 +65,7 @@ class Embedder:
         self._inference = inference
         self.identity = identity
         self.dim = int(inference.embedding.shape[1])
-        self._words: tuple[list[str], dict[str, int], Any] | None = None
+        self._norms: tuple[Any, Any] | None = None
         self._words_guard = threading.Lock()
         # a word's closest words, by (word, count, least): the vocabulary never changes,
         # and each costs a product over the whole vocabulary (several ms)
@@ -97,57 +99,63 @@ class Embedder:
         return list(found)
 
     def _closest(self, word: str, count: int, least: float) -> list[tuple[str, float]]:
+        """The vocabulary's whole words (a word written as several tokens counts once, as
+        its first token) closest to ``word`` by cosine: the product is over every token,
+        and only the best few are looked up as words, so no pass over the vocabulary's
+        32,000 entries is made in Python (which cost more than the rest of a search)."""
         import numpy as np
 
-        words, row_of, matrix = self._vocabulary()
-        row = row_of.get(word.lower())
+        row = self._word_row(word.lower())
         if row is None or count < 1:
             return []
-        scores = matrix @ matrix[row]
+        matrix, norms = self._unit_rows()
+        scores = (matrix @ matrix[row]) / (norms * norms[row])
         scores[row] = -1.0
-        head = min(count * 8, len(scores) - 1)
-        order = np.argpartition(-scores, head)[:head]
         found: list[tuple[str, float]] = []
-        for i in order[np.argsort(-scores[order])]:
-            other, score = words[int(i)], float(scores[i])
-            if score < least or len(found) >= count:
+        looked = 0  # whole words looked at: the best count * 8 of them at most
+        for i in np.argsort(-scores):
+            score = float(scores[i])
+            if score < least or len(found) >= count or looked >= count * 8:
                 break
+            other = self._whole_word(int(i))
+            if other is None:
+                continue
+            looked += 1
             # a form of the same word (the index's stemmer joins those) or a piece of it
             # ("leased" in "release") adds nothing
             if other[:4] != word[:4] and other not in word and word not in other:
                 found.append((other, score))
         return found
 
-    def _vocabulary(self) -> tuple[list[str], dict[str, int], Any]:
-        """The vocabulary's whole words and their unit vectors, made at the first use
-        (the tokens are matched in one pass over them all, a line each: a regular
-        expression per token cost more than the rest of a search)."""
+    def _word_row(self, word: str) -> int | None:
+        """The first token that is ``word`` whole (with or without a word-start mark)."""
+        if not _WHOLE_WORD.fullmatch(word):
+            return None
+        tokenizer, size = self._inference.tokenizer, len(self._inference.embedding)
+        rows = [tokenizer.token_to_id(mark + word) for mark in _WORD_STARTS]
+        rows = [row for row in rows if row is not None and row < size]
+        return min(rows) if rows else None
+
+    def _whole_word(self, row: int) -> str | None:
+        """The word token ``row`` stands for, if it is a whole word's first token."""
+        token = self._inference.tokenizer.id_to_token(row)
+        match = _WHOLE_WORD_TOKEN.fullmatch(token) if token else None
+        if match is None or self._word_row(match.group(1)) != row:
+            return None
+        return match.group(1)
+
+    def _unit_rows(self) -> tuple[Any, Any]:
+        """The token matrix and each row's length (infinite for a row of zeros, which is
+        close to nothing), made at the first use."""
         import numpy as np
 
         with self._words_guard:
-            if self._words is None:
-                size = len(self._inference.embedding)
-                lines = "\n".join(
-                    f"{row}\t{token}"
-                    for token, row in self._inference.tokenizer.get_vocab().items()
-                    if row < size and "\n" not in token
-                )
-                words: list[str] = []
-                rows: list[int] = []
-                row_of: dict[str, int] = {}
-                for row, word in sorted(
-                    (int(row), word) for row, word in _WHOLE_WORD_LINE.findall(lines)
-                ):
-                    if word not in row_of:
-                        row_of[word] = len(words)
-                        words.append(word)
-                        rows.append(row)
-                matrix = np.asarray(self._inference.embedding[rows], dtype=np.float32)
-                norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-                norms[~(norms > 0)] = np.inf  # a row of zeros (or junk) is close to nothing
-                matrix /= norms
-                self._words = (words, row_of, matrix)
-            return self._words
+            if self._norms is None:
+                matrix = np.asarray(self._inference.embedding, dtype=np.float32)
+                norms = np.linalg.norm(matrix, axis=1)
+                norms[~(norms > 0)] = np.inf
+                self._norms = (matrix, norms)
+            return self._norms
 
 
 _models: dict[str, Embedder] = {}
@@ -192,11 +200,7 @@ class StaticModel:
     def __init__(self, embedding: Any, tokenizer: Any) -> None:
         import numpy as np
 
-        # kept as stored (half precision takes half the memory): a row taken is widened
-        # to float32 exactly, so the vectors are the same as from a float32 copy
-        if embedding.dtype not in (np.float16, np.float32):
-            embedding = embedding.astype(np.float32)
-        self.embedding = np.ascontiguousarray(embedding)
+        self.embedding = np.ascontiguousarray(embedding, dtype=np.float32)
         self.tokenizer = tokenizer
         tokenizer.enable_padding()
         tokenizer.no_truncation()

@@ -546,6 +546,10 @@ class Index:
         rows = [i for i, (rowid, *_) in enumerate(work) if rowid in kept]
         self._hold_vectors(set(), [work[i][0] for i in rows], vectors[rows])
 
+    def holds_all(self, parsed: ParsedQuery, topic: str, scope: str) -> bool:
+        """Whether a memory holds every word of the query (search/ranking.py)."""
+        return ranking.holds_all(self.connection(), parsed, (topic, scope))
+
     def exact(
         self, parsed: ParsedQuery, topic: str, scope: str
     ) -> list[tuple[str, int, tuple[str, ...]]]:

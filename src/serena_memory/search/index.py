@@ -116,22 +116,25 @@ def _answer(
     index.refresh(store, current, None)
     exact = index.exact(parsed, *where) if parsed.exact else []
     pool = max(limit + len(parsed.references), SEMANTIC_CANDIDATES)
-    words = index.ranked(parsed, *where, pool)
-    found: tuple[list[Any], list[Any], list[Any]] = (exact, words, [])
-    if not needs_meaning(parsed, words, exact):
-        return _collect(store, index, parsed, found, current, where, limit)
+
+    def by_words(preparing_meaning: bool = False) -> SearchResults:
+        words = index.ranked(parsed, *where, pool)
+        answer = _collect(store, index, parsed, (exact, words, []), current, where, limit)
+        answer.preparing = preparing_meaning
+        return answer
+
+    if not needs_meaning(parsed, exact, index.holds_all(parsed, *where)):
+        return by_words()
     embedder = embedder_for(store)
     if embedder is None:
-        return _collect(store, index, parsed, found, current, where, limit)
+        return by_words()
     if not index.vectors_ready(embedder) and (
         preparing.running(index)
         or (preparing.in_background(index) and index.vectors_missing() > MADE_BY_SEARCH)
     ):
         if not preparing.running(index):
             preparing.start(store)
-        answer = _collect(store, index, parsed, found, current, where, limit)
-        answer.preparing = True
-        return answer
+        return by_words(preparing_meaning=True)
     index.refresh(store, current, embedder)
     vector = embedder.embed([meaning_text(query)])[0]
     words = index.ranked(parsed, *where, pool, related_words(parsed, embedder))
@@ -139,26 +142,14 @@ def _answer(
     return _collect(store, index, parsed, (exact, words, meaning), current, where, limit)
 
 
-# The words answer alone when the best memory by words holds this share of the query's
-# word weight (every word, or rare ones), or when memories hold its exact terms.
-ANSWERED_BY_WORDS = 0.999
-
-
 def needs_meaning(
-    parsed: ParsedQuery,
-    words: list[tuple[str, int, float, tuple[str, ...], float]],
-    exact: list[tuple[str, int, tuple[str, ...]]],
+    parsed: ParsedQuery, exact: list[tuple[str, int, tuple[str, ...]]], held_whole: bool
 ) -> bool:
     """Whether the meaning side is asked: not when memories hold the query's exact terms,
-    nor when the best memory by words holds all its words; it is when the words find
-    too little. Decided from the words alone, so the same query gets the same answer
-    whether or not the vectors are ready."""
-    if exact:
-        return False
-    if not words:
-        return True
-    best = max(words, key=lambda hit: hit[2])
-    return best[4] < ANSWERED_BY_WORDS
+    nor when a memory holds all of its words (``held_whole``); it is when the words find
+    less. Decided from the words alone, so the same query gets the same answer whether
+    or not the vectors are ready."""
+    return bool(parsed.words) and not exact and not held_whole
 
 
 def related_words(

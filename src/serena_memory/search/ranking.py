@@ -219,6 +219,16 @@ def _filters(where: tuple[str, str]) -> tuple[list[str], list[Any]]:
     return clauses, params
 
 
+def holds_all(conn: sqlite3.Connection, parsed: ParsedQuery, where: tuple[str, str]) -> bool:
+    """Whether a memory (in the topic and scope ``where``) holds every query word."""
+    if not parsed.words:
+        return False
+    clauses, params = _filters(where)
+    sql = "SELECT 1 FROM fts JOIN docs d ON d.id = fts.rowid WHERE " + " AND ".join(clauses)
+    match = " AND ".join(f'"{word}"' for word in parsed.words)
+    return conn.execute(sql + " LIMIT 1", [match, *params]).fetchone() is not None
+
+
 # -- the exact side ---------------------------------------------------------------------------
 EXACT_CANDIDATES = 500  # memories holding a term's words in order, checked for the term
 

@@ -24,10 +24,11 @@ from typing import TYPE_CHECKING, Any
 from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.watch import FolderWatch, folders_below
-from serena_memory.search import ranking
+from serena_memory.search import ranking, vectors
 from serena_memory.search.hits import MARK_END, MARK_START
 from serena_memory.search.query import ParsedQuery, headings_of, name_words
-from serena_memory.search.semantic import MAX_EMBED_CHARS, document_text
+from serena_memory.search.semantic import document_text
+from serena_memory.search.vectors import Vectors
 
 if TYPE_CHECKING:
     import sqlite3
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
 _APPLICATION_ID = 0x53524D53  # "SRMS": marks the file as ours, so a foreign one is rebuilt
 _SCHEMA_VERSION = 2  # 2: the vectors table
 _TOKENIZER = "porter unicode61 remove_diacritics 2"
-_EMBED_CHUNK = 1_000  # memories embedded at once when every vector is made again
 
 
 class SearchUnavailableError(MemoryStoreError):
@@ -100,13 +100,7 @@ class Index:
         self.sweeps = 0
         self.watch: FolderWatch | None = None
         self.in_sync_with: dict[str, tuple[int, int]] | None = None
-        # the meaning vectors, loaded with the stamps: row i of matrix is memory vector_ids[i]
-        self.matrix: Any = None
-        self.vector_ids: list[int] = []
-        self.vector_model: str | None = None  # the model the stored vectors were made by
-        self.vectors_whole = True  # False: some are missing, damaged or of another size
-        self.vectors_damaged = False  # True: some can't be read, so all are made again
-        self.vectors_loaded = False  # read only for a search that asks the meaning side
+        self.vectors = Vectors()  # the meaning vectors, read when a search needs them
         self.names_by_id: dict[int, str] | None = None
 
     # opening ----------------------------------------------------------------------------
@@ -191,8 +185,7 @@ class Index:
         self.known = {}
         self.data_version = None
         self.in_sync_with = None
-        self.matrix, self.vector_ids, self.vector_model = None, [], None
-        self.vectors_loaded = False
+        self.vectors.forget()
 
     # keeping it fresh -------------------------------------------------------------------------
     def _load_known(self, conn: sqlite3.Connection) -> None:
@@ -205,42 +198,9 @@ class Index:
                     "SELECT id, name, mtime_ns, size FROM docs"
                 )
             }
-            self.matrix, self.vector_ids, self.vectors_loaded = None, [], False
+            self.vectors.forget()
             self.names_by_id = None
             self.data_version = version
-
-    def _need_vectors(self, conn: sqlite3.Connection) -> None:
-        """The stored vectors read, if not since the file last changed (numpy and ~10 MB
-        at 10,000 memories: not for a search the words answer)."""
-        if not self.vectors_loaded:
-            self._load_vectors(conn)
-            self.vectors_loaded = True
-
-    def _load_vectors(self, conn: sqlite3.Connection) -> None:
-        """The stored vectors as one matrix. Missing ones (memories indexed by words only
-        so far) are made by the next refresh given a model, or in the background
-        (search/preparing.py); damaged or odd-sized ones (a file written by something
-        else) make ``vectors_damaged`` True, so all are made again. Neither is compared."""
-        row = conn.execute("SELECT value FROM meta WHERE key = 'model'").fetchone()
-        self.vector_model = row[0] if row else None
-        ids: list[int] = []
-        blobs: list[bytes] = []
-        rowids = {rowid for rowid, _, _ in self.known.values()}
-        for rowid, blob in conn.execute("SELECT id, vec FROM vectors ORDER BY id"):
-            if rowid in rowids:
-                ids.append(rowid)
-                blobs.append(blob)
-        sizes = {len(blob) if isinstance(blob, bytes) else -1 for blob in blobs}
-        readable = len(sizes) <= 1 and min(sizes, default=4) > 0 and min(sizes, default=4) % 4 == 0
-        matrix = None
-        if readable and ids:
-            import numpy as np
-
-            matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(ids), -1)
-            readable = bool(np.isfinite(matrix).all())
-        self.vectors_damaged = not readable
-        self.matrix, self.vector_ids = (matrix, ids) if readable and ids else (None, [])
-        self.vectors_whole = readable and len(ids) == len(self.known)
 
     def current_stamps(self, store: MemoryStore) -> dict[str, tuple[int, int]]:
         """The stamp of every visible memory: swept from the files, or, in a process that
@@ -297,32 +257,48 @@ class Index:
         """Bring the index up to the memories' stamps ``current``: by words only when
         ``embedder`` is None, else with every memory's vector too."""
         conn = self.connection()
-        version = self.data_version
-        self._load_known(conn)
-        if embedder is not None:
-            self._need_vectors(conn)
-        redo = self._redo(embedder)
-        vectors_due = embedder is not None and (redo or not self.vectors_whole)
-        if current is self.in_sync_with and version == self.data_version and not vectors_due:
-            return  # same sweep as last time and nobody changed the index since
-        known = self.known
-        changed = [n for n, stamp in current.items() if known.get(n, (0, -1, -1))[1:] != stamp]
-        removed = [n for n in known if n not in current]
-        if not changed and not removed and not vectors_due:
-            self.in_sync_with = current
+        redo, work = self._work(conn, current, embedder)
+        if work is None:
             return
+        changed, removed = work
+        known = self.known
         with self._writing(conn) as moved_on:
             embed = embedder is not None and not redo
             added, to_embed = self._write(conn, store, removed, changed, current, embed)
-            if embed and not moved_on:  # those indexed by words only so far
-                to_embed = self._unembedded(conn, set(removed + changed)) + to_embed
-            vectors = self._embed(conn, embedder, redo, to_embed)
+            if embed and not moved_on:  # and those indexed by words only so far
+                missing = self.vectors.missing(known, set(removed + changed))
+                to_embed += [(rowid, text) for rowid, _, text in vectors.texts(conn, missing)]
+            made = self._embed(conn, embedder, redo, to_embed)
         self.in_sync_with = None
         if redo or moved_on:
             self.data_version = None  # reload: our own commit does not change data_version
             self._load_known(conn)
         else:  # what we wrote, applied to what we hold (a reload of 10,000 costs ~25 ms)
-            self._apply(removed + changed, added, (to_embed, vectors))
+            self._apply(removed + changed, added, (to_embed, made))
+
+    def _work(
+        self,
+        conn: sqlite3.Connection,
+        current: dict[str, tuple[int, int]],
+        embedder: Embedder | None,
+    ) -> tuple[bool, tuple[list[str], list[str]] | None]:
+        """For a refresh: whether every vector is to be made again, and the memories
+        changed and removed since indexed (None: nothing to do, not even vectors)."""
+        version = self.data_version
+        self._load_known(conn)
+        if embedder is not None:
+            self.vectors.need(conn, self.known)
+        redo = self.vectors.redo(embedder)
+        vectors_due = embedder is not None and (redo or not self.vectors.whole)
+        if current is self.in_sync_with and version == self.data_version and not vectors_due:
+            return redo, None  # same sweep as last time and nobody changed the index since
+        known = self.known
+        changed = [n for n, stamp in current.items() if known.get(n, (0, -1, -1))[1:] != stamp]
+        removed = [n for n in known if n not in current]
+        if not changed and not removed and not vectors_due:
+            self.in_sync_with = current
+            return redo, None
+        return redo, (changed, removed)
 
     @contextlib.contextmanager
     def _writing(self, conn: sqlite3.Connection) -> Iterator[bool]:
@@ -337,15 +313,6 @@ class Index:
                 conn.execute("ROLLBACK")
             raise
 
-    def _redo(self, embedder: Embedder | None) -> bool:
-        """Whether every vector is to be made again: none yet, another model's, or some
-        damaged."""
-        return embedder is not None and (
-            self.vector_model != embedder.identity
-            or self.vectors_damaged
-            or (self.matrix is not None and self.matrix.shape[1] != embedder.dim)
-        )
-
     def _embed(
         self,
         conn: sqlite3.Connection,
@@ -358,9 +325,9 @@ class Index:
         if embedder is None:
             return None
         if redo:
-            self._embed_all(conn, embedder)
+            vectors.embed_all(conn, embedder)
             return None
-        return self._store_vectors(conn, embedder, to_embed)
+        return vectors.store(conn, embedder, to_embed)
 
     def _write(
         self,
@@ -419,88 +386,20 @@ class Index:
         for name, rowid, mtime, size in added:
             self.known[name] = (rowid, mtime, size)
         self.names_by_id = None
-        items, vectors = embedded
-        if not self.vectors_loaded:
-            return  # read from the file when first needed, with what was just written
-        self._hold_vectors(
-            gone_ids, [rowid for rowid, _ in items] if vectors is not None else [], vectors
-        )
-
-    def _hold_vectors(self, gone_ids: set[int], new_ids: list[int], vectors: Any) -> None:
-        """The matrix held without the vectors of ``gone_ids``, with ``vectors`` (rows of
-        ``new_ids``) added."""
-        keep = [i for i, rowid in enumerate(self.vector_ids) if rowid not in gone_ids]
-        ids = [self.vector_ids[i] for i in keep]
-        parts = [self.matrix[keep]] if self.matrix is not None and keep else []
-        if vectors is not None and len(vectors):
-            ids += new_ids
-            parts.append(vectors)
-        if len(parts) > 1:
-            import numpy as np  # loaded already: there are vectors
-
-            parts = [np.vstack(parts)]
-        self.matrix = parts[0] if parts else None
-        self.vector_ids = ids if parts else []
-        self.vectors_whole = len(self.vector_ids) == len(self.known)
-
-    def _embed_all(self, conn: sqlite3.Connection, embedder: Embedder) -> None:
-        """Every memory's vector made again, in batches (the texts are not all held)."""
-        _new_model(conn, embedder)
-        rows = conn.execute(
-            "SELECT rowid, name, headings, substr(body, 1, ?) FROM fts", (MAX_EMBED_CHARS,)
-        ).fetchall()
-        for start in range(0, len(rows), _EMBED_CHUNK):
-            chunk = rows[start : start + _EMBED_CHUNK]
-            self._store_vectors(
-                conn, embedder, [(r[0], document_text(r[1], r[2], r[3])) for r in chunk]
-            )
-
-    @staticmethod
-    def _store_vectors(
-        conn: sqlite3.Connection, embedder: Embedder, items: list[tuple[int, str]]
-    ) -> Any:
-        vectors = embedder.embed([text for _, text in items])
-        conn.executemany(
-            "INSERT OR REPLACE INTO vectors (id, vec) VALUES (?, ?)",
-            [(rowid, vector.tobytes()) for (rowid, _), vector in zip(items, vectors, strict=True)],
-        )
-        return vectors
+        items, made = embedded
+        if self.vectors.loaded:  # else read from the file when first needed, with these
+            new_ids = [rowid for rowid, _ in items] if made is not None else []
+            self.vectors.hold(gone_ids, new_ids, made, len(self.known))
 
     # meaning vectors made apart from the words (search/preparing.py) ------------------------
-    def _unembedded(self, conn: sqlite3.Connection, skip: set[str]) -> list[tuple[int, str]]:
-        """(rowid, text to embed) of the memories indexed without a vector, but ``skip``."""
-        held = set(self.vector_ids)
-        ids = [
-            rowid
-            for name, (rowid, _, _) in self.known.items()
-            if rowid not in held and name not in skip
-        ]
-        return [(rowid, text) for rowid, _, text in self._texts(conn, ids)]
-
-    def _texts(self, conn: sqlite3.Connection, ids: list[int]) -> list[tuple[int, str, str]]:
-        """(rowid, name, text to embed) of the indexed memories ``ids``."""
-        out = []
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            out += [
-                (rowid, name, document_text(name_text, headings, body))
-                for rowid, name, name_text, headings, body in conn.execute(
-                    "SELECT fts.rowid, d.name, fts.name, fts.headings, substr(fts.body, 1, ?) "
-                    f"FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts.rowid IN ({marks})",
-                    [MAX_EMBED_CHARS, *chunk],
-                )
-            ]
-        return out
-
     def vectors_ready(self, embedder: Embedder) -> bool:
         """Every indexed memory has its vector from this model (as this process last read)."""
-        self._need_vectors(self.connection())
-        return self.vectors_whole and not self._redo(embedder)
+        self.vectors.need(self.connection(), self.known)
+        return self.vectors.whole and not self.vectors.redo(embedder)
 
     def vectors_missing(self) -> int:
-        self._need_vectors(self.connection())
-        return len(self.known) - len(self.vector_ids)
+        self.vectors.need(self.connection(), self.known)
+        return len(self.known) - len(self.vectors.ids)
 
     def vector_work(self, embedder: Embedder, count: int) -> list[tuple[int, str, str, int, int]]:
         """Up to ``count`` memories still without a vector of this model: (rowid, text,
@@ -508,43 +407,34 @@ class Index:
         (one short transaction). Called with ``lock`` held."""
         conn = self.connection()
         self._load_known(conn)
-        self._need_vectors(conn)
-        if self._redo(embedder):
+        self.vectors.need(conn, self.known)
+        if self.vectors.redo(embedder):
             with self._writing(conn):
-                _new_model(conn, embedder)
+                vectors.new_model(conn, embedder)
             self.data_version = None
             self._load_known(conn)
-        held = set(self.vector_ids)
-        ids = sorted(rowid for rowid, _, _ in self.known.values() if rowid not in held)[:count]
+            self.vectors.need(conn, self.known)
+        ids = self.vectors.missing(self.known)[:count]
         stamps = {rowid: (mtime, size) for rowid, mtime, size in self.known.values()}
-        return [(rowid, text, name, *stamps[rowid]) for rowid, name, text in self._texts(conn, ids)]
+        return [(i, text, name, *stamps[i]) for i, name, text in vectors.texts(conn, ids)]
 
     def add_vectors(
-        self, embedder: Embedder, work: list[tuple[int, str, str, int, int]], vectors: Any
+        self, embedder: Embedder, work: list[tuple[int, str, str, int, int]], made: Any
     ) -> None:
         """Store the vectors made for ``work`` (see vector_work), each only if its memory is
         still indexed as it was read and the file's vectors are still this model's: another
         process may have changed either since. Called with ``lock`` held."""
         conn = self.connection()
-        written: list[int] = []
         with self._writing(conn) as moved_on:
-            for (rowid, _, name, mtime, size), vector in zip(work, vectors, strict=True):
-                cursor = conn.execute(
-                    "INSERT OR REPLACE INTO vectors (id, vec) SELECT ?, ? WHERE EXISTS "
-                    "(SELECT 1 FROM docs WHERE id = ? AND name = ? AND mtime_ns = ? AND "
-                    "size = ?) AND (SELECT value FROM meta WHERE key = 'model') = ?",
-                    (rowid, vector.tobytes(), rowid, name, mtime, size, embedder.identity),
-                )
-                if cursor.rowcount == 1:
-                    written.append(rowid)
+            written = vectors.store_if_current(conn, embedder, work, made)
         self.in_sync_with = None
-        if moved_on or not self.vectors_loaded:
+        if moved_on or not self.vectors.loaded:
             self.data_version = None
             self._load_known(conn)
             return
-        kept = set(written) - set(self.vector_ids)  # one made meanwhile is held once
+        kept = set(written) - set(self.vectors.ids)  # one made meanwhile is held once
         rows = [i for i, (rowid, *_) in enumerate(work) if rowid in kept]
-        self._hold_vectors(set(), [work[i][0] for i in rows], vectors[rows])
+        self.vectors.hold(set(), [work[i][0] for i in rows], made[rows], len(self.known))
 
     def holds_all(self, parsed: ParsedQuery, topic: str, scope: str) -> bool:
         """Whether a memory holds every word of the query (search/ranking.py)."""
@@ -573,12 +463,12 @@ class Index:
         self, vector: Any, parsed: ParsedQuery, topic: str, scope: str, limit: int
     ) -> list[tuple[str, int, float]]:
         """The meaning side (search/ranking.py): (name, rowid, cosine) best first."""
-        self._need_vectors(self.connection())
-        if self.names_by_id is None and self.matrix is not None:
+        self.vectors.need(self.connection(), self.known)
+        if self.names_by_id is None and self.vectors.matrix is not None:
             self.names_by_id = {rowid: name for name, (rowid, _, _) in self.known.items()}
         return ranking.meaning_side(
-            self.matrix,
-            self.vector_ids,
+            self.vectors.matrix,
+            self.vectors.ids,
             self.names_by_id or {},
             vector,
             parsed,
@@ -608,16 +498,6 @@ class Index:
     def rowid_of(self, name: str) -> int | None:
         row = self.connection().execute("SELECT id FROM docs WHERE name = ?", (name,)).fetchone()
         return row[0] if row else None
-
-
-def _new_model(conn: sqlite3.Connection, embedder: Embedder) -> None:
-    """Within a write: the vectors dropped, to be made by ``embedder``'s model."""
-    conn.execute("DELETE FROM vectors")
-    conn.execute(
-        "INSERT INTO meta VALUES ('model', ?) ON CONFLICT (key) DO UPDATE SET value = "
-        "excluded.value",
-        (embedder.identity,),
-    )
 
 
 _indexes: dict[str, Index] = {}

@@ -162,18 +162,10 @@ def related_words(
 
 
 def embedder_for(store: MemoryStore) -> Embedder | None:
-    """The meaning model for this store's user. A model folder the user named that can't
-    be loaded is their error to fix, said in one sentence; the embedded model missing (a
-    broken install) leaves search to rank by words alone rather than fail."""
-    from serena_memory.search.semantic import ModelUnavailableError, configured_model, load_model
+    """The meaning model for this store's user (see semantic.model_for)."""
+    from serena_memory.search.semantic import model_for
 
-    folder = configured_model(store.home)
-    if folder is not None:
-        return load_model(folder)
-    try:
-        return load_model()
-    except ModelUnavailableError:
-        return None
+    return model_for(store.home)
 
 
 _embedder = embedder_for  # the name the benchmarks of earlier trees use
@@ -195,25 +187,33 @@ def _collect(
     ranked = fuse(words, meaning)
     top = ranked[0][2] if ranked else 0.0
     chosen = _named(index, parsed, current, where, top + len(parsed.exact) + 1.0 / SCALE)
+    chosen += _holding_exactly(exact, ranked, {name for name, *_ in chosen}, current)
     picked = {name for name, _, _, _ in chosen}
-    fused = {hit[0]: hit for hit in ranked}
+    rest = [hit for hit in ranked if hit[0] not in picked and hit[0] in current]
+    room = max(limit - len(chosen), 0)
+    shown = ranked_answer(rest[:room]) if not exact else []
+    patterns = store.settings.patterns
+    hits = [_hit(index, parsed, entry, patterns) for entry in (chosen + shown)[:limit]]
+    missing = tuple(t for t in parsed.exact if not any(t in terms for _, _, terms in exact))
+    return SearchResults(hits, left_out=min(len(rest), room) - len(shown), not_held=missing)
+
+
+def _holding_exactly(
+    exact: list[tuple[str, int, tuple[str, ...]]],
+    ranked: list[tuple[str, int, float, str]],
+    picked: set[str],
+    current: dict[str, tuple[int, int]],
+) -> list[tuple[str, int, float, str]]:
+    """The memories holding exact terms, but those ``picked`` already: the most terms
+    first, then by their words and meaning score, then by BM25 of the terms."""
+    fused = {hit[0]: hit[2] for hit in ranked}
     held = []
     for order, (name, rowid, terms) in enumerate(exact):
         if name in picked or name not in current:
             continue
-        score = len(terms) + (fused[name][2] if name in fused else 0.0)
+        score = len(terms) + fused.get(name, 0.0)
         held.append((-len(terms), -score, order, (name, rowid, score, _exact_why(terms))))
-    chosen += [entry for *_, entry in sorted(held)]
-    picked |= {name for name, _, _, _ in chosen}
-    rest = [hit for hit in ranked if hit[0] not in picked and hit[0] in current]
-    kept = rest if not exact else []
-    kept = kept[: max(limit - len(chosen), 0)]
-    shown = ranked_answer(kept)
-    left_out = min(len(rest), max(limit - len(chosen), 0)) - len(shown)
-    patterns = store.settings.patterns
-    hits = [_hit(index, parsed, entry, patterns) for entry in (chosen + shown)[:limit]]
-    missing = tuple(t for t in parsed.exact if not any(t in terms for _, _, terms in exact))
-    return SearchResults(hits, left_out=max(left_out, 0), not_held=missing)
+    return [entry for *_, entry in sorted(held)]
 
 
 # A hit whose score is below this share of the best one's is weak: left out (and counted)

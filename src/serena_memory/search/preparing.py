@@ -95,12 +95,12 @@ def prepare(store: MemoryStore) -> int:
     """The words index brought up to date, then every missing vector made; the number of
     vectors stored."""
     from serena_memory.search.database import index_for
-    from serena_memory.search.index import embedder_for
+    from serena_memory.search.semantic import model_for
 
     index = index_for(store)
     with index.lock:
         index.refresh(store, index.current_stamps(store), None)
-    embedder = embedder_for(store)
+    embedder = model_for(store.home)
     if embedder is None:
         return 0
     stored = 0

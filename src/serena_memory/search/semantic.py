@@ -162,6 +162,20 @@ _models: dict[str, Embedder] = {}
 _models_guard = threading.Lock()
 
 
+def model_for(home: Path | None) -> Embedder | None:
+    """The meaning model of the user whose home is ``home``. A model folder the user
+    named that can't be loaded is their error to fix, said in one sentence; the embedded
+    model missing (a broken install) leaves search to rank by words alone rather than
+    fail."""
+    folder = configured_model(home) if home is not None else None
+    if folder is not None:
+        return load_model(folder)
+    try:
+        return load_model()
+    except ModelUnavailableError:
+        return None
+
+
 def configured_model(home: Path) -> str | None:
     """The model folder the user's own configuration names, or None for the embedded one."""
     from serena_memory.core.config import GLOBAL_CONFIG_NAME, load_mapping

@@ -74,18 +74,24 @@ def mcp_run(src: Path, project: Path, queries: list[str]) -> dict[str, float]:
     }
 
 
-def cli_once(src: Path, args: list[str], home: Path) -> tuple[float, float]:
-    """Wall-clock and CPU (user + system) seconds of one whole process."""
+def cli_once(src: Path, args: list[str], home: Path, cwd: Path) -> tuple[float, float]:
+    """Wall-clock and CPU (user + system) seconds of one whole process, run in the
+    project's folder (the project's argument differs between the trees measured)."""
     env = {**os.environ, "PYTHONPATH": str(src), "SERENA_HOME": str(home)}
     start = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-m", "serena_memory.cli", *args],
         env=env,
+        cwd=cwd,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
-    _, _, usage = os.wait4(proc.pid, 0)
-    return time.perf_counter() - start, usage.ru_utime + usage.ru_stime
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        stderr = proc.stderr.read().decode() if proc.stderr else ""
+        raise SystemExit(f"{args} from {src} failed: {stderr[-2000:]}")
+    return wall, usage.ru_utime + usage.ru_stime
 
 
 def small_folder(root: Path) -> Path:
@@ -105,25 +111,26 @@ def small_folder(root: Path) -> Path:
 
 def cli_bench(trees: dict[str, Path], root: Path, runs: int) -> dict[str, dict[str, str]]:
     project = small_folder(root)
-    p = ["-p", str(project)]
-    commands = {
-        "list": ["memories", "list", *p],
-        "search, words answer": ["memories", "search", *p, *WORDS_QUERY.split()],
-        "search, meaning needed": ["memories", "search", *p, *MEANING_QUERY.split()],
+    commands = {  # the query as one argument: every tree reads it so
+        "list": ["memories", "list"],
+        "search, words answer": ["memories", "search", WORDS_QUERY],
+        "search, meaning needed": ["memories", "search", MEANING_QUERY],
     }
     samples: dict[tuple[str, str, str], list[tuple[float, float]]] = {}
     kept = {name: Path(tempfile.mkdtemp(prefix="bench-kept-")) for name in trees}
     for name, src in trees.items():  # the kept cache: a person's earlier commands
         for args in commands.values():
-            cli_once(src, args, kept[name])
+            cli_once(src, args, kept[name], project)
     for _ in range(runs):
         for name, src in trees.items():
             for label, args in commands.items():
                 samples.setdefault((name, label, "kept"), []).append(
-                    cli_once(src, args, kept[name])
+                    cli_once(src, args, kept[name], project)
                 )
                 empty = Path(tempfile.mkdtemp(prefix="bench-empty-"))
-                samples.setdefault((name, label, "empty"), []).append(cli_once(src, args, empty))
+                samples.setdefault((name, label, "empty"), []).append(
+                    cli_once(src, args, empty, project)
+                )
                 shutil.rmtree(empty, ignore_errors=True)
     for home in kept.values():
         shutil.rmtree(home, ignore_errors=True)

@@ -71,6 +71,11 @@ def test_a_quoted_path_finds_only_the_memories_holding_it(testing_notes: MemoryS
     hits = search_memories(testing_notes, '"tests/test_docs.py"')
     assert sorted(names_of(hits)) == ["testing/docs", "testing/moved"]
     assert all(hit.why.startswith("exact: tests/test_docs.py") for hit in hits)
+    assert all(  # the lines shown are those holding it
+        [text for _, text in hit.lines] == [t for _, t in hit.lines if "tests/test_docs.py" in t]
+        and hit.lines
+        for hit in hits
+    )
     text = format_hits(hits, '"tests/test_docs.py"')
     assert "weaker matches were left out" in text and len(text) < 600
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 MAX_LINES_PER_HIT = 3
@@ -78,16 +79,22 @@ def _cut(line: str, limit: int = MAX_LINE_CHARS) -> tuple[str, Spans]:
     return prefix + plain[start:end] + ("…" if end < len(plain) else ""), kept
 
 
-def best_lines(marked: str, count: int = MAX_LINES_PER_HIT) -> list[tuple[int, str, Spans]]:
+def best_lines(
+    marked: str, count: int = MAX_LINES_PER_HIT, first: Callable[[str], bool] | None = None
+) -> list[tuple[int, str, Spans]]:
     """The lines with the most matched words (earlier first on ties), in text order, each
-    with where its matched words are."""
+    with where its matched words are; only lines for which ``first`` holds (of the text
+    without markers), if there are any."""
     scored = []
     for number, line in enumerate(marked.split("\n"), start=1):
         hits = line.count(MARK_START)
         if hits:
-            scored.append((-hits, number, line))
+            preferred = first is not None and first(_MARKERS.sub("", line))
+            scored.append((not preferred, -hits, number, line))
     scored.sort()
-    return sorted((number, *_cut(line)) for _, number, line in scored[:count])
+    if scored and not scored[0][0]:
+        scored = [entry for entry in scored if not entry[0]]
+    return sorted((number, *_cut(line)) for _, _, number, line in scored[:count])
 
 
 def first_line(text: str) -> list[tuple[int, str, Spans]]:

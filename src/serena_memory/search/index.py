@@ -20,6 +20,7 @@ from serena_memory.search.query import (
     DEFAULT_MAX_RESULTS,
     MAX_RESULTS_LIMIT,
     ParsedQuery,
+    exact_pattern,
     in_scope,
     meaning_text,
     normalize_scope,
@@ -228,9 +229,11 @@ def ranked_answer(ranked: list[tuple[str, int, float, str]]) -> list[tuple[str, 
     return [hit for hit in ranked if hit[2] >= floor]
 
 
+EXACT_WHY = "exact: "
+
+
 def _exact_why(terms: tuple[str, ...]) -> str:
-    shown = ", ".join(terms[:3]) + (", …" if len(terms) > 3 else "")
-    return f"exact: {shown}"
+    return EXACT_WHY + ", ".join(terms[:3]) + (", …" if len(terms) > 3 else "")
 
 
 SCALE = 100.0  # scores are shown from 0 to 100 (above 100 only for a phrase held)
@@ -262,7 +265,12 @@ def _hit(
     """One hit with its best lines and where the words matched."""
     name, rowid, score, why = entry
     marked = index.marked(parsed, rowid)
-    lines = best_lines(marked[1]) if marked else []
+    terms = [exact_pattern(term) for term in parsed.exact] if why.startswith(EXACT_WHY) else []
+
+    def holds_a_term(line: str) -> bool:  # such lines are shown first
+        return any(term.search(line) for term in terms)
+
+    lines = best_lines(marked[1], first=holds_a_term if terms else None) if marked else []
     if not lines:
         lines = first_line(index.body(rowid) or "")
     return SearchHit(

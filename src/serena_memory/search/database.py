@@ -7,8 +7,8 @@ query and a deleted or newly ignored memory is never returned. A cache file that
 broken, foreign or of another version is thrown away and rebuilt. Several processes may
 search and write at once: the file is in WAL mode with a busy timeout, and each refresh
 is one short write transaction whose result does not depend on who ran it first. The
-meaning vectors (search/semantic.py) are kept in the same file, refreshed from the same
-stamps.
+meaning vectors (search/vectors.py) are kept in the same file, refreshed from the same
+stamps, and read only for a search that asks the meaning side.
 """
 
 from __future__ import annotations

@@ -169,9 +169,6 @@ def embedder_for(store: MemoryStore) -> Embedder | None:
     return model_for(store.home)
 
 
-_embedder = embedder_for  # the name the benchmarks of earlier trees use
-
-
 def _collect(
     store: MemoryStore,
     index: Index,

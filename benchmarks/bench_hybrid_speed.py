@@ -54,7 +54,7 @@ for i, path in enumerate(files[:10]):
     edit(i, path)
     edits.append(timed(queries[i % len(queries)]))
 # the refresh alone: what changed indexed and embedded again, after the sweep found it
-index, embedder = D.index_for(store), S._embedder(store)
+index, embedder = D.index_for(store), S.embedder_for(store)
 refreshes = []
 for i, path in enumerate(files[10:]):
     edit(i, path)

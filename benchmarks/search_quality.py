@@ -139,7 +139,7 @@ def write_folder(root: Path, memories: dict[str, str]) -> Path:
 
 
 def meaning_only(store: MemoryStore, query: str, k: int = 10) -> list[str]:
-    embedder = hybrid._embedder(store)
+    embedder = hybrid.embedder_for(store)
     assert embedder is not None, "the embedded model did not load"
     index = database.index_for(store)
     with index.lock:
@@ -150,7 +150,7 @@ def meaning_only(store: MemoryStore, query: str, k: int = 10) -> list[str]:
 
 def rank_fused(store: MemoryStore, query: str, k: int = 10) -> list[str]:
     """The hybrid with reciprocal rank fusion instead of the score fusion it uses."""
-    embedder = hybrid._embedder(store)
+    embedder = hybrid.embedder_for(store)
     assert embedder is not None
     index = database.index_for(store)
     parsed = Q.parse_query(query)

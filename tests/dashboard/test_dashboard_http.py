@@ -623,7 +623,7 @@ def test_search_ranks_exactly_as_the_library_does_with_marks(
         core = search_memories(
             store, query, topic=params.get("topic"), scope=params.get("scope"), max_results=limit
         )
-        assert answer.json() == {"query": query, "hits": [hit.to_dict() for hit in core]}
+        assert answer.json() == {"query": query, **core.to_dict()}
     hits = client.get("/api/search", params={"q": "refunds"}).json()["hits"]
     assert hits[0]["name"] == "billing/refunds"
     assert hits[0]["name_marks"] == [[8, 15]]  # billing/[refunds]

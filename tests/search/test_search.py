@@ -352,7 +352,13 @@ def test_cli_search_text_and_json(project: Path) -> None:
     done = run_cli(
         "memories", "search", "start", "-p", str(project), "--json", "--topic", "billing"
     )
-    assert json.loads(done.stdout) == {"query": "start", "hits": []}
+    assert json.loads(done.stdout) == {
+        "query": "start",
+        "hits": [],
+        "left_out": 0,
+        "not_held": [],
+        "preparing": False,
+    }
     done = run_cli("memories", "search", '"unbalanced AND (', "-p", str(project))
     assert done.returncode == 0 and "No memory matches" in done.stdout
     done = run_cli("memories", "search", " ", "-p", str(project))

@@ -332,8 +332,8 @@ def test_a_model_folder_that_cant_load_is_one_sentence(
     if broken == "junk-weights":
         (folder / "model.safetensors").write_bytes(b"not safetensors")
     (shop.home / "serena_config.yml").write_text(f"memory_search_model: {folder}\n")
-    with pytest.raises(MemoryStoreError) as caught:
-        search_memories(shop, "toggles")
+    with pytest.raises(MemoryStoreError) as caught:  # a query the words don't answer
+        search_memories(shop, "switches for unfinished work")
     message = str(caught.value)
     assert "memory_search_model" in message and "\n" not in message
 

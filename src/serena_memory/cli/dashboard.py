@@ -49,5 +49,8 @@ def dashboard(project: Path | None, host: str, port: int | None, open_browser: b
     click.echo("Press Ctrl+C to stop.")
     if open_browser:
         open_in_browser(server.url)
+    from serena_memory.search import preparing
+
+    preparing.start(store)  # the search box's meaning vectors, made while it answers by words
     with operation.outside():  # each request opens its own operation
         server.serve_forever()

@@ -63,6 +63,6 @@ def search(words: tuple[str, ...], topic: str, scope: str, max_results: int, as_
         )
     hits = search_memories(store, query, topic=topic, scope=scope, max_results=max_results)
     if as_json:
-        emit_json({"query": query, "hits": [hit.to_dict() for hit in hits]})
+        emit_json({"query": query, **hits.to_dict()})
         return
     say(format_hits(hits, query))

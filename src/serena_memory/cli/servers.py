@@ -140,6 +140,7 @@ def start_mcp_server(
     server = mcp_server.build_server(state)
     # Services started next to the server (the dashboard) hook in here, sharing `state`.
     auto = start_auto_sync(state)
+    state.prepare_search_in_background()
     if dashboard:
         start_side_services(state, port=dashboard_port, open_browser=open_browser)
     try:

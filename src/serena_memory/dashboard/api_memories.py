@@ -203,4 +203,4 @@ class MemoryApi(ApiBase):
         hits = search_memories(
             self.store(), q["q"], topic=q.get("topic"), scope=q.get("scope"), max_results=limit
         )
-        return {"query": q["q"], "hits": [hit.to_dict() for hit in hits]}
+        return {"query": q["q"], **hits.to_dict()}

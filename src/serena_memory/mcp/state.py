@@ -68,6 +68,7 @@ class ServerState:
         self.after_write: Callable[[], None] | None = None
         self.choice: ProjectChoice | None = None  # how the start-up project was chosen
         self.global_writes_floor = "direct"  # see _open
+        self.search_in_background = False  # a running server's: vectors made in a thread
         if project is not None:
             self.store = self._open(project)
 
@@ -105,7 +106,18 @@ class ServerState:
         if not isinstance(project, str) or not project.strip():
             raise MemoryStoreError("give the path of the project folder to activate")
         self.store = self._open(project_folder(project))
+        if self.search_in_background:
+            self.prepare_search_in_background()
         return self.activation_message()
+
+    def prepare_search_in_background(self) -> None:
+        """A running server makes the search's meaning vectors of its project in a
+        thread, so that no search waits for them (search/preparing.py)."""
+        self.search_in_background = True
+        if self.store is not None and self.enabled(T.SEARCH_MEMORIES.name):
+            from serena_memory.search import preparing
+
+            preparing.start(self.store)
 
     def mode_prompts(self) -> list[str]:
         return [m.prompt for m in self.modes if m.prompt]

@@ -14,7 +14,13 @@ from serena_memory.mcp.tool_declaration import ToolDeclaration
 
 def search_memories(
     state: ServerState,
-    query: Annotated[str, Field(description="Plain words, e.g. 'how refunds are retried'.")],
+    query: Annotated[
+        str,
+        Field(
+            description="Plain words, e.g. 'how refunds are retried'; quoted text and code-like "
+            "tokens (tests/test_api.py, _load_config) are found as written."
+        ),
+    ],
     topic: str | None = None,
     scope: Literal["all", "project", "global"] = "all",
     max_results: Annotated[int, Field(ge=1, le=100)] = 10,

@@ -7,8 +7,8 @@ query and a deleted or newly ignored memory is never returned. A cache file that
 broken, foreign or of another version is thrown away and rebuilt. Several processes may
 search and write at once: the file is in WAL mode with a busy timeout, and each refresh
 is one short write transaction whose result does not depend on who ran it first. The
-meaning vectors (search/semantic.py) are kept in the same file, refreshed from the same
-stamps.
+meaning vectors (search/vectors.py) are kept in the same file, refreshed from the same
+stamps, and read only for a search that asks the meaning side.
 """
 
 from __future__ import annotations
@@ -17,16 +17,18 @@ import contextlib
 import hashlib
 import os
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.watch import FolderWatch, folders_below
-from serena_memory.search import ranking
+from serena_memory.search import ranking, vectors
 from serena_memory.search.hits import MARK_END, MARK_START
 from serena_memory.search.query import ParsedQuery, headings_of, name_words
-from serena_memory.search.semantic import MAX_EMBED_CHARS, document_text
+from serena_memory.search.semantic import document_text
+from serena_memory.search.vectors import Vectors
 
 if TYPE_CHECKING:
     import sqlite3
@@ -37,7 +39,6 @@ if TYPE_CHECKING:
 _APPLICATION_ID = 0x53524D53  # "SRMS": marks the file as ours, so a foreign one is rebuilt
 _SCHEMA_VERSION = 2  # 2: the vectors table
 _TOKENIZER = "porter unicode61 remove_diacritics 2"
-_EMBED_CHUNK = 1_000  # memories embedded at once when every vector is made again
 
 
 class SearchUnavailableError(MemoryStoreError):
@@ -99,11 +100,7 @@ class Index:
         self.sweeps = 0
         self.watch: FolderWatch | None = None
         self.in_sync_with: dict[str, tuple[int, int]] | None = None
-        # the meaning vectors, loaded with the stamps: row i of matrix is memory vector_ids[i]
-        self.matrix: Any = None
-        self.vector_ids: list[int] = []
-        self.vector_model: str | None = None  # the model the stored vectors were made by
-        self.vectors_whole = True  # False: some are missing, damaged or of another size
+        self.vectors = Vectors()  # the meaning vectors, read when a search needs them
         self.names_by_id: dict[int, str] | None = None
 
     # opening ----------------------------------------------------------------------------
@@ -190,7 +187,7 @@ class Index:
         self.known = {}
         self.data_version = None
         self.in_sync_with = None
-        self.matrix, self.vector_ids, self.vector_model = None, [], None
+        self.vectors.forget()
 
     # keeping it fresh -------------------------------------------------------------------------
     def _load_known(self, conn: sqlite3.Connection) -> None:
@@ -203,33 +200,9 @@ class Index:
                     "SELECT id, name, mtime_ns, size FROM docs"
                 )
             }
-            self._load_vectors(conn)
+            self.vectors.forget()
             self.names_by_id = None
             self.data_version = version
-
-    def _load_vectors(self, conn: sqlite3.Connection) -> None:
-        """The stored vectors as one matrix. Missing, damaged or odd-sized ones (a file
-        written by something else) make ``vectors_whole`` False, so the next refresh makes
-        them again; they are never compared."""
-        import numpy as np
-
-        row = conn.execute("SELECT value FROM meta WHERE key = 'model'").fetchone()
-        self.vector_model = row[0] if row else None
-        ids: list[int] = []
-        blobs: list[bytes] = []
-        for rowid, blob in conn.execute("SELECT id, vec FROM vectors ORDER BY id"):
-            ids.append(rowid)
-            blobs.append(blob)
-        sizes = {len(blob) if isinstance(blob, bytes) else -1 for blob in blobs}
-        whole = len(ids) == len(self.known) and len(sizes) <= 1 and min(sizes, default=4) > 0
-        whole = whole and min(sizes, default=4) % 4 == 0
-        if not whole or not ids:
-            self.matrix, self.vector_ids = None, []
-            self.vectors_whole = whole
-            return
-        matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(ids), -1)
-        self.vectors_whole = bool(np.isfinite(matrix).all())
-        self.matrix, self.vector_ids = (matrix, ids) if self.vectors_whole else (None, [])
 
     def current_stamps(self, store: MemoryStore) -> dict[str, tuple[int, int]]:
         """The stamp of every visible memory: swept from the files, or, in a process that
@@ -283,45 +256,64 @@ class Index:
     def refresh(
         self, store: MemoryStore, current: dict[str, tuple[int, int]], embedder: Embedder | None
     ) -> None:
+        """Bring the index up to the memories' stamps ``current``: by words only when
+        ``embedder`` is None, else with every memory's vector too."""
         conn = self.connection()
-        version = self.data_version
-        self._load_known(conn)
-        redo = self._redo(embedder)
-        if current is self.in_sync_with and version == self.data_version and not redo:
-            return  # same sweep as last time and nobody changed the index since
-        known = self.known
-        changed = [n for n, stamp in current.items() if known.get(n, (0, -1, -1))[1:] != stamp]
-        removed = [n for n in known if n not in current]
-        if not changed and not removed and not redo:
-            self.in_sync_with = current
+        redo, work = self._work(conn, current, embedder)
+        if work is None:
             return
-        conn.execute("BEGIN IMMEDIATE")
-        # another process wrote between our look and our lock: reload everything after
-        moved_on = conn.execute("PRAGMA data_version").fetchone()[0] != self.data_version
-        try:
+        changed, removed = work
+        known = self.known
+        with self._writing(conn) as moved_on:
             embed = embedder is not None and not redo
             added, to_embed = self._write(conn, store, removed, changed, current, embed)
-            vectors = self._embed(conn, embedder, redo, to_embed)
-            conn.execute("COMMIT")
-        except BaseException:
-            with contextlib.suppress(Exception):
-                conn.execute("ROLLBACK")
-            raise
+            if embed and not moved_on:  # and those indexed by words only so far
+                missing = self.vectors.missing(known, set(removed + changed))
+                to_embed += [(rowid, text) for rowid, _, text in vectors.texts(conn, missing)]
+            made = self._embed(conn, embedder, redo, to_embed)
         self.in_sync_with = None
         if redo or moved_on:
             self.data_version = None  # reload: our own commit does not change data_version
             self._load_known(conn)
         else:  # what we wrote, applied to what we hold (a reload of 10,000 costs ~25 ms)
-            self._apply(removed + changed, added, vectors)
+            self._apply(removed + changed, added, (to_embed, made))
 
-    def _redo(self, embedder: Embedder | None) -> bool:
-        """Whether every vector is to be made again: none yet, another model's, or some
-        missing or damaged."""
-        return embedder is not None and (
-            self.vector_model != embedder.identity
-            or not self.vectors_whole
-            or (self.matrix is not None and self.matrix.shape[1] != embedder.dim)
-        )
+    def _work(
+        self,
+        conn: sqlite3.Connection,
+        current: dict[str, tuple[int, int]],
+        embedder: Embedder | None,
+    ) -> tuple[bool, tuple[list[str], list[str]] | None]:
+        """For a refresh: whether every vector is to be made again, and the memories
+        changed and removed since indexed (None: nothing to do, not even vectors)."""
+        version = self.data_version
+        self._load_known(conn)
+        if embedder is not None:
+            self.vectors.need(conn, self.known)
+        redo = self.vectors.redo(embedder)
+        vectors_due = embedder is not None and (redo or not self.vectors.whole)
+        if current is self.in_sync_with and version == self.data_version and not vectors_due:
+            return redo, None  # same sweep as last time and nobody changed the index since
+        known = self.known
+        changed = [n for n, stamp in current.items() if known.get(n, (0, -1, -1))[1:] != stamp]
+        removed = [n for n in known if n not in current]
+        if not changed and not removed and not vectors_due:
+            self.in_sync_with = current
+            return redo, None
+        return redo, (changed, removed)
+
+    @contextlib.contextmanager
+    def _writing(self, conn: sqlite3.Connection) -> Iterator[bool]:
+        """One write transaction, undone on any failure; gives whether another connection
+        wrote since this process last read the file (then it reloads after)."""
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn.execute("PRAGMA data_version").fetchone()[0] != self.data_version
+            conn.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(Exception):
+                conn.execute("ROLLBACK")
+            raise
 
     def _embed(
         self,
@@ -335,9 +327,9 @@ class Index:
         if embedder is None:
             return None
         if redo:
-            self._embed_all(conn, embedder)
+            vectors.embed_all(conn, embedder)
             return None
-        return self._store_vectors(conn, embedder, to_embed)
+        return vectors.store(conn, embedder, to_embed)
 
     def _write(
         self,
@@ -382,54 +374,80 @@ class Index:
                 to_embed.append((rowid, document_text(words, headings, text)))
         return added, to_embed
 
-    def _apply(self, gone: list[str], added: list[tuple[str, int, int, int]], vectors: Any) -> None:
-        import numpy as np
-
+    def _apply(
+        self,
+        gone: list[str],
+        added: list[tuple[str, int, int, int]],
+        embedded: tuple[list[tuple[int, str]], Any],
+    ) -> None:
+        """What a refresh wrote, applied to what this process holds; ``embedded`` is the
+        (rowid, text) embedded and their vectors (None for none)."""
         gone_ids = {self.known[name][0] for name in gone if name in self.known}
         for name in gone:
             self.known.pop(name, None)
         for name, rowid, mtime, size in added:
             self.known[name] = (rowid, mtime, size)
         self.names_by_id = None
-        keep = [i for i, rowid in enumerate(self.vector_ids) if rowid not in gone_ids]
-        ids = [self.vector_ids[i] for i in keep]
-        parts = [self.matrix[keep]] if self.matrix is not None and keep else []
-        if vectors is not None and len(vectors):
-            ids += [rowid for _, rowid, _, _ in added]
-            parts.append(vectors)
-        self.matrix = np.vstack(parts) if parts else None
-        self.vector_ids = ids if parts else []
-        self.vectors_whole = len(self.vector_ids) == len(self.known)
+        items, made = embedded
+        if self.vectors.loaded:  # else read from the file when first needed, with these
+            new_ids = [rowid for rowid, _ in items] if made is not None else []
+            self.vectors.hold(gone_ids, new_ids, made, len(self.known))
 
-    def _embed_all(self, conn: sqlite3.Connection, embedder: Embedder) -> None:
-        """Every memory's vector made again, in batches (the texts are not all held)."""
-        conn.execute("DELETE FROM vectors")
-        conn.execute(
-            "INSERT INTO meta VALUES ('model', ?) ON CONFLICT (key) DO UPDATE SET value = "
-            "excluded.value",
-            (embedder.identity,),
-        )
-        rows = conn.execute(
-            "SELECT rowid, name, headings, substr(body, 1, ?) FROM fts", (MAX_EMBED_CHARS,)
-        ).fetchall()
-        for start in range(0, len(rows), _EMBED_CHUNK):
-            chunk = rows[start : start + _EMBED_CHUNK]
-            self._store_vectors(
-                conn, embedder, [(r[0], document_text(r[1], r[2], r[3])) for r in chunk]
-            )
+    # meaning vectors made apart from the words (search/preparing.py) ------------------------
+    def vectors_ready(self, embedder: Embedder) -> bool:
+        """Every indexed memory has its vector from this model (as this process last read)."""
+        self.vectors.need(self.connection(), self.known)
+        return self.vectors.whole and not self.vectors.redo(embedder)
 
-    @staticmethod
-    def _store_vectors(
-        conn: sqlite3.Connection, embedder: Embedder, items: list[tuple[int, str]]
-    ) -> Any:
-        vectors = embedder.embed([text for _, text in items])
-        conn.executemany(
-            "INSERT OR REPLACE INTO vectors (id, vec) VALUES (?, ?)",
-            [(rowid, vector.tobytes()) for (rowid, _), vector in zip(items, vectors, strict=True)],
-        )
-        return vectors
+    def vectors_missing(self) -> int:
+        self.vectors.need(self.connection(), self.known)
+        return len(self.known) - len(self.vectors.ids)
 
-    # querying ---------------------------------------------------------------------------------
+    def vector_work(self, embedder: Embedder, count: int) -> list[tuple[int, str, str, int, int]]:
+        """Up to ``count`` memories still without a vector of this model: (rowid, text,
+        name, mtime_ns, size). Vectors of another model, or damaged ones, are dropped first
+        (one short transaction). Called with ``lock`` held."""
+        conn = self.connection()
+        self._load_known(conn)
+        self.vectors.need(conn, self.known)
+        if self.vectors.redo(embedder):
+            with self._writing(conn):
+                vectors.new_model(conn, embedder)
+            self.data_version = None
+            self._load_known(conn)
+            self.vectors.need(conn, self.known)
+        ids = self.vectors.missing(self.known)[:count]
+        stamps = {rowid: (mtime, size) for rowid, mtime, size in self.known.values()}
+        return [(i, text, name, *stamps[i]) for i, name, text in vectors.texts(conn, ids)]
+
+    def add_vectors(
+        self, embedder: Embedder, work: list[tuple[int, str, str, int, int]], made: Any
+    ) -> None:
+        """Store the vectors made for ``work`` (see vector_work), each only if its memory is
+        still indexed as it was read and the file's vectors are still this model's: another
+        process may have changed either since. Called with ``lock`` held."""
+        conn = self.connection()
+        with self._writing(conn) as moved_on:
+            written = vectors.store_if_current(conn, embedder, work, made)
+        self.in_sync_with = None
+        if moved_on or not self.vectors.loaded:
+            self.data_version = None
+            self._load_known(conn)
+            return
+        kept = set(written) - set(self.vectors.ids)  # one made meanwhile is held once
+        rows = [i for i, (rowid, *_) in enumerate(work) if rowid in kept]
+        self.vectors.hold(set(), [work[i][0] for i in rows], made[rows], len(self.known))
+
+    def holds_all(self, parsed: ParsedQuery, topic: str, scope: str) -> bool:
+        """Whether a memory holds every word of the query (search/ranking.py)."""
+        return ranking.holds_all(self.connection(), parsed, (topic, scope))
+
+    def exact(
+        self, parsed: ParsedQuery, topic: str, scope: str
+    ) -> list[tuple[str, int, tuple[str, ...]]]:
+        """The exact side (search/ranking.py): the memories holding the exact terms."""
+        return ranking.exact_side(self.connection(), parsed, (topic, scope))
+
     # querying ---------------------------------------------------------------------------------
     def ranked(
         self,
@@ -447,11 +465,12 @@ class Index:
         self, vector: Any, parsed: ParsedQuery, topic: str, scope: str, limit: int
     ) -> list[tuple[str, int, float]]:
         """The meaning side (search/ranking.py): (name, rowid, cosine) best first."""
-        if self.names_by_id is None and self.matrix is not None:
+        self.vectors.need(self.connection(), self.known)
+        if self.names_by_id is None and self.vectors.matrix is not None:
             self.names_by_id = {rowid: name for name, (rowid, _, _) in self.known.items()}
         return ranking.meaning_side(
-            self.matrix,
-            self.vector_ids,
+            self.vectors.matrix,
+            self.vectors.ids,
             self.names_by_id or {},
             vector,
             parsed,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 MAX_LINES_PER_HIT = 3
@@ -78,16 +79,22 @@ def _cut(line: str, limit: int = MAX_LINE_CHARS) -> tuple[str, Spans]:
     return prefix + plain[start:end] + ("…" if end < len(plain) else ""), kept
 
 
-def best_lines(marked: str, count: int = MAX_LINES_PER_HIT) -> list[tuple[int, str, Spans]]:
+def best_lines(
+    marked: str, count: int = MAX_LINES_PER_HIT, first: Callable[[str], bool] | None = None
+) -> list[tuple[int, str, Spans]]:
     """The lines with the most matched words (earlier first on ties), in text order, each
-    with where its matched words are."""
+    with where its matched words are; only lines for which ``first`` holds (of the text
+    without markers), if there are any."""
     scored = []
     for number, line in enumerate(marked.split("\n"), start=1):
         hits = line.count(MARK_START)
         if hits:
-            scored.append((-hits, number, line))
+            preferred = first is not None and first(_MARKERS.sub("", line))
+            scored.append((not preferred, -hits, number, line))
     scored.sort()
-    return sorted((number, *_cut(line)) for _, number, line in scored[:count])
+    if scored and not scored[0][0]:
+        scored = [entry for entry in scored if not entry[0]]
+    return sorted((number, *_cut(line)) for _, _, number, line in scored[:count])
 
 
 def first_line(text: str) -> list[tuple[int, str, Spans]]:
@@ -128,18 +135,42 @@ def format_hits(hits: list[SearchHit], query: str) -> str:
     so the last of a list can read 0), and says nothing across queries."""
     if not query.strip():
         return "Nothing was searched: the query is empty; give the words to look for."
+    notes = answer_notes(hits)
     if not hits:
-        return (
-            f"No memory matches {_preview(query)}. Try other words, a broader topic, or "
-            "list the memories to browse them."
+        return "\n".join(
+            [
+                f"No memory matches {_preview(query)}. Try other words, a broader topic, or "
+                "list the memories to browse them.",
+                *notes,
+            ]
         )
     out = []
+    not_held = getattr(hits, "not_held", ())
+    if not_held:
+        out.append(
+            "No memory holds "
+            + ", ".join(_preview(term, 40) for term in not_held)
+            + " as written; the closest by words:"
+        )
     for rank, hit in enumerate(hits, start=1):
         flag = " (read-only)" if hit.read_only else ""
         why = f"  ({hit.why})" if hit.why else ""
         out.append(f"{rank}. {hit.name}{flag}{why}")
         out.extend(f"   {number}: {text}" for number, text in hit.lines)
-    return "\n".join(out)
+    return "\n".join(out + notes)
+
+
+def answer_notes(hits: list[SearchHit]) -> list[str]:
+    """What an answer says after its hits: the weaker hits left out, and that meaning
+    is not in the ranking yet (``hits`` being search.index's SearchResults)."""
+    notes = []
+    left_out = getattr(hits, "left_out", 0)
+    if left_out:
+        weaker = "weaker match was" if left_out == 1 else "weaker matches were"
+        notes.append(f"({left_out} {weaker} left out.)")
+    if getattr(hits, "preparing", False):
+        notes.append("(Ranked by words only: meaning-based ranking is still being prepared.)")
+    return notes
 
 
 def _preview(text: str, limit: int = 60) -> str:

@@ -13,12 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryStoreError
+from serena_memory.search import preparing
 from serena_memory.search.database import Index, index_for, remove_database, sqlite
 from serena_memory.search.hits import SearchHit, best_lines, first_line, name_marks
 from serena_memory.search.query import (
     DEFAULT_MAX_RESULTS,
     MAX_RESULTS_LIMIT,
     ParsedQuery,
+    exact_pattern,
     in_scope,
     meaning_text,
     normalize_scope,
@@ -31,6 +33,34 @@ if TYPE_CHECKING:
     from serena_memory.search.semantic import Embedder
 
 SEMANTIC_CANDIDATES = 50
+# A search that needs the meaning side makes the vectors its index lacks itself, unless
+# they are being made in the background (a server's) and more than these are missing.
+MADE_BY_SEARCH = 200
+
+
+class SearchResults(list[SearchHit]):
+    """The hits, best first, and what the answer says beside them."""
+
+    def __init__(
+        self,
+        hits: list[SearchHit] = (),  # type: ignore[assignment]
+        *,
+        left_out: int = 0,
+        preparing: bool = False,
+        not_held: tuple[str, ...] = (),
+    ) -> None:
+        super().__init__(hits)
+        self.left_out = left_out  # weaker hits not shown (they would have fit the limit)
+        self.preparing = preparing  # ranked by words: the meaning vectors are being made
+        self.not_held = not_held  # exact terms of the query no memory holds as written
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "hits": [hit.to_dict() for hit in self],
+            "left_out": self.left_out,
+            "not_held": list(self.not_held),
+            "preparing": self.preparing,
+        }
 
 
 def search_memories(
@@ -40,10 +70,11 @@ def search_memories(
     topic: str | None = None,
     scope: str | None = "all",
     max_results: int = DEFAULT_MAX_RESULTS,
-) -> list[SearchHit]:
+) -> SearchResults:
     """The memories that best answer ``query``, best first.
 
-    Names given as ``mem:NAME`` in the query come first when they exist. ``topic`` keeps
+    Names given as ``mem:NAME`` in the query come first when they exist, then the
+    memories holding its quoted text and code-like tokens as written. ``topic`` keeps
     one topic (and its sub-topics); ``scope`` is ``all``, ``project`` or ``global``.
     """
     scope = normalize_scope(scope)
@@ -53,18 +84,12 @@ def search_memories(
     limit = min(max_results, MAX_RESULTS_LIMIT)
     parsed = parse_query(query)
     sqlite()  # a clear sentence now when this Python has no usable SQLite
-    embedder = _embedder(store)
-    vector = embedder.embed([meaning_text(query)])[0] if embedder is not None else None
-    related = related_words(parsed, embedder)
     index = index_for(store)
-    with index.lock:
+    with preparing.searching(), index.lock:
         current = index.current_stamps(store)
         for attempt in (1, 2):
             try:
-                index.refresh(store, current, embedder)
-                return _collect(
-                    store, index, parsed, (vector, related), current, topic, scope, limit
-                )
+                return _answer(store, index, (query, parsed), current, (topic, scope), limit)
             except MemoryStoreError:
                 raise  # about the memories or the query, not the index
             except Exception:  # noqa: BLE001 - an index that can't be read is rebuilt,
@@ -81,6 +106,56 @@ def search_memories(
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def _answer(
+    store: MemoryStore,
+    index: Index,
+    asked: tuple[str, ParsedQuery],
+    current: dict[str, tuple[int, int]],
+    where: tuple[str, str],
+    limit: int,
+) -> SearchResults:
+    """The words first; the meaning side only when they don't answer well enough (see
+    needs_meaning), and then only once the vectors are there."""
+    query, parsed = asked
+    index.refresh(store, current, None)
+    exact = index.exact(parsed, *where) if parsed.exact else []
+    pool = max(limit + len(parsed.references), SEMANTIC_CANDIDATES)
+
+    def by_words(preparing_meaning: bool = False) -> SearchResults:
+        words = index.ranked(parsed, *where, pool)
+        answer = _collect(store, index, parsed, (exact, words, []), current, where, limit)
+        answer.preparing = preparing_meaning
+        return answer
+
+    if not needs_meaning(parsed, exact, index.holds_all(parsed, *where)):
+        return by_words()
+    embedder = embedder_for(store)
+    if embedder is None:
+        return by_words()
+    if not index.vectors_ready(embedder) and (
+        preparing.running(index)
+        or (preparing.in_background(index) and index.vectors_missing() > MADE_BY_SEARCH)
+    ):
+        if not preparing.running(index):
+            preparing.start(store)
+        return by_words(preparing_meaning=True)
+    index.refresh(store, current, embedder)
+    vector = embedder.embed([meaning_text(query)])[0]
+    words = index.ranked(parsed, *where, pool, related_words(parsed, embedder))
+    meaning = index.similar(vector, parsed, *where, pool)
+    return _collect(store, index, parsed, (exact, words, meaning), current, where, limit)
+
+
+def needs_meaning(
+    parsed: ParsedQuery, exact: list[tuple[str, int, tuple[str, ...]]], held_whole: bool
+) -> bool:
+    """Whether the meaning side is asked: not when memories hold the query's exact terms,
+    nor when a memory holds all of its words (``held_whole``); it is when the words find
+    less. Decided from the words alone, so the same query gets the same answer whether
+    or not the vectors are ready."""
+    return bool(parsed.words) and not exact and not held_whole
+
+
 def related_words(
     parsed: ParsedQuery, embedder: Embedder | None
 ) -> dict[str, list[tuple[str, float]]]:
@@ -90,43 +165,75 @@ def related_words(
     return {word: embedder.neighbours(word, RELATED_WORDS, RELATED_MIN) for word in parsed.words}
 
 
-def _embedder(store: MemoryStore) -> Embedder | None:
-    """The meaning model for this store's user. A model folder the user named that can't
-    be loaded is their error to fix, said in one sentence; the embedded model missing (a
-    broken install) leaves search to rank by words alone rather than fail."""
-    from serena_memory.search.semantic import ModelUnavailableError, configured_model, load_model
+def embedder_for(store: MemoryStore) -> Embedder | None:
+    """The meaning model for this store's user (see semantic.model_for)."""
+    from serena_memory.search.semantic import model_for
 
-    folder = configured_model(store.home)
-    if folder is not None:
-        return load_model(folder)
-    try:
-        return load_model()
-    except ModelUnavailableError:
-        return None
+    return model_for(store.home)
 
 
 def _collect(
     store: MemoryStore,
     index: Index,
     parsed: ParsedQuery,
-    meaning_of: tuple[Any, dict[str, list[tuple[str, float]]]],
+    found: tuple[list[Any], list[Any], list[Any]],
     current: dict[str, tuple[int, int]],
-    topic: str,
-    scope: str,
+    where: tuple[str, str],
     limit: int,
-) -> list[SearchHit]:
-    """The hits: ``meaning_of`` is the query's vector and its words' related words."""
-    vector, related = meaning_of
-    pool = max(limit + len(parsed.references), SEMANTIC_CANDIDATES)
-    words = index.ranked(parsed, topic, scope, pool, related)
-    meaning = index.similar(vector, parsed, topic, scope, pool)
+) -> SearchResults:
+    """The hits from ``found``: the exact side's, the words side's and the meaning
+    side's. Named memories first, then those holding exact terms (the most terms first),
+    then the rest, but a weak tail is cut (see ranked_answer)."""
+    exact, words, meaning = found
     ranked = fuse(words, meaning)
     top = ranked[0][2] if ranked else 0.0
-    chosen = _named(index, parsed, current, (topic, scope), top + 1.0 / SCALE)
+    chosen = _named(index, parsed, current, where, top + len(parsed.exact) + 1.0 / SCALE)
+    chosen += _holding_exactly(exact, ranked, {name for name, *_ in chosen}, current)
     picked = {name for name, _, _, _ in chosen}
-    chosen += [hit for hit in ranked if hit[0] not in picked and hit[0] in current]
+    rest = [hit for hit in ranked if hit[0] not in picked and hit[0] in current]
+    room = max(limit - len(chosen), 0)
+    shown = ranked_answer(rest[:room]) if not exact else []
     patterns = store.settings.patterns
-    return [_hit(index, parsed, entry, patterns) for entry in chosen[:limit]]
+    hits = [_hit(index, parsed, entry, patterns) for entry in (chosen + shown)[:limit]]
+    missing = tuple(t for t in parsed.exact if not any(t in terms for _, _, terms in exact))
+    return SearchResults(hits, left_out=min(len(rest), room) - len(shown), not_held=missing)
+
+
+def _holding_exactly(
+    exact: list[tuple[str, int, tuple[str, ...]]],
+    ranked: list[tuple[str, int, float, str]],
+    picked: set[str],
+    current: dict[str, tuple[int, int]],
+) -> list[tuple[str, int, float, str]]:
+    """The memories holding exact terms, but those ``picked`` already: the most terms
+    first, then by their words and meaning score, then by BM25 of the terms."""
+    fused = {hit[0]: hit[2] for hit in ranked}
+    held = []
+    for order, (name, rowid, terms) in enumerate(exact):
+        if name in picked or name not in current:
+            continue
+        score = len(terms) + fused.get(name, 0.0)
+        held.append((-len(terms), -score, order, (name, rowid, score, _exact_why(terms))))
+    return [entry for *_, entry in sorted(held)]
+
+
+# A hit whose score is below this share of the best one's is weak: left out (and counted)
+WEAK_SHARE = 0.1
+
+
+def ranked_answer(ranked: list[tuple[str, int, float, str]]) -> list[tuple[str, int, float, str]]:
+    """The hits worth showing: those scoring at least WEAK_SHARE of the best one."""
+    if not ranked:
+        return []
+    floor = ranked[0][2] * WEAK_SHARE
+    return [hit for hit in ranked if hit[2] >= floor]
+
+
+EXACT_WHY = "exact: "
+
+
+def _exact_why(terms: tuple[str, ...]) -> str:
+    return EXACT_WHY + ", ".join(terms[:3]) + (", …" if len(terms) > 3 else "")
 
 
 SCALE = 100.0  # scores are shown from 0 to 100 (above 100 only for a phrase held)
@@ -158,7 +265,12 @@ def _hit(
     """One hit with its best lines and where the words matched."""
     name, rowid, score, why = entry
     marked = index.marked(parsed, rowid)
-    lines = best_lines(marked[1]) if marked else []
+    terms = [exact_pattern(term) for term in parsed.exact] if why.startswith(EXACT_WHY) else []
+
+    def holds_a_term(line: str) -> bool:  # such lines are shown first
+        return any(term.search(line) for term in terms)
+
+    lines = best_lines(marked[1], first=holds_a_term if terms else None) if marked else []
     if not lines:
         lines = first_line(index.body(rowid) or "")
     return SearchHit(

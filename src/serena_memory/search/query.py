@@ -69,6 +69,7 @@ class ParsedQuery(NamedTuple):
     words: list[str]  # distinct, stop words left out
     references: list[str]  # names given as `mem:NAME`, in order
     sequence: list[str] = []  # every word in the order given, for the phrase
+    exact: list[str] = []  # quoted text and code-like tokens, to be held as written
 
     @property
     def match(self) -> str:
@@ -82,10 +83,12 @@ class ParsedQuery(NamedTuple):
 
 
 def parse_query(query: str) -> ParsedQuery:
-    """Split free text into words; FTS5 syntax, quotes and control characters are just text."""
+    """Split free text into words; FTS5 syntax, quotes and control characters are just text.
+    Quoted text and code-like tokens are also kept whole, to be matched as written."""
     if not isinstance(query, str):
         raise MemoryStoreError(f"a search query must be text, got {type(query).__name__}")
     text = query[:MAX_QUERY_CHARS]
+    exact = exact_terms(REFERENCE_PATTERN.sub(" ", text))
     references: list[str] = []
     for match in REFERENCE_PATTERN.finditer(text):
         target = match.group(1).strip("/")
@@ -107,7 +110,71 @@ def parse_query(query: str) -> ParsedQuery:
                 seen.add(word)
                 words.append(word)
     content = [w for w in words if w not in _STOPWORDS]
-    return ParsedQuery((content or words)[:MAX_QUERY_WORDS], references, sequence)
+    return ParsedQuery((content or words)[:MAX_QUERY_WORDS], references, sequence, exact)
+
+
+# -- exact terms --------------------------------------------------------------------------------
+MAX_EXACT_TERMS = 8
+_QUOTED = re.compile(r'"([^"]*)"|\u201c([^\u201d]*)\u201d|`([^`]*)`')
+# Around a token, what is punctuation of the sentence rather than part of the token
+_SENTENCE_MARKS = "\"'`.,;:!?()[]{}<>\u201c\u201d"
+_LETTER = re.compile(r"[^\W\d_]")
+_INNER_MARK = re.compile(r"\w[/.]+\w|\w::\w|\w\.\w")
+
+
+def exact_terms(text: str) -> list[str]:
+    """What the query asks for as written: quoted text ("...", \u201c...\u201d, `...`), and
+    tokens that look like code: paths and dotted names (``tests/test_docs.py``,
+    ``core.store``), snake_case and camelCase names (``_register_db``, ``maxRetries``),
+    flags (``--dry-run``). Distinct, in order, at most MAX_EXACT_TERMS."""
+    found: list[str] = []
+    rest: list[str] = []
+    at = 0
+    for match in _QUOTED.finditer(text):
+        rest.append(text[at : match.start()])
+        at = match.end()
+        phrase = " ".join(next(g for g in match.groups() if g is not None).split())
+        if _WORD.search(phrase):
+            found.append(phrase)
+    rest.append(text[at:])
+    for token in " ".join(rest).split():
+        token = token.strip(_SENTENCE_MARKS)
+        if is_code_like(token):
+            found.append(token)
+    distinct = list(dict.fromkeys(found))
+    return distinct[:MAX_EXACT_TERMS]
+
+
+def is_code_like(token: str) -> bool:
+    """A token no prose would write: a flag, a snake_case, camelCase, dotted or path name
+    (``e.g.`` and ``3.5`` are prose: a dotted name has a part longer than one letter)."""
+    if not _LETTER.search(token) or len(token) < 3:
+        return False
+    if token.startswith("-"):
+        return bool(re.fullmatch(r"--?[A-Za-z][\w-]*", token))
+    if "_" in token.strip("_") or token.startswith("_"):
+        return bool(_WORD.search(token))
+    if _CAMEL.search(token) and token[:1].islower():
+        return True
+    if _INNER_MARK.search(token):
+        return any(len(part) > 1 for part in re.split(r"[/.:]+", token))
+    return False
+
+
+def exact_phrase(term: str) -> str | None:
+    """An exact term as an FTS5 phrase: its words, in order (None if it has none)."""
+    words = [word.lower() for word in _WORD.findall(term)]
+    return '"' + " ".join(words) + '"' if words else None
+
+
+def exact_pattern(term: str) -> re.Pattern[str]:
+    """Where a memory holds ``term`` as written: case aside, any run of spaces for a
+    space, and not inside a longer name (no letter, digit or _ right before or after).
+    The term is escaped: it is text to find, never a pattern."""
+    body = r"\s+".join(re.escape(part) for part in term.split())
+    before = r"(?<!\w)" if re.match(r"\w", term) else ""
+    after = r"(?!\w)" if re.search(r"\w$", term) else ""
+    return re.compile(before + body + after, re.IGNORECASE)
 
 
 def normalize_scope(scope: str | None) -> str:

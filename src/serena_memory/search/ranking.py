@@ -14,7 +14,13 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from serena_memory.search import bm25
-from serena_memory.search.query import DEFAULT_MAX_RESULTS, ParsedQuery, in_scope
+from serena_memory.search.query import (
+    DEFAULT_MAX_RESULTS,
+    ParsedQuery,
+    exact_pattern,
+    exact_phrase,
+    in_scope,
+)
 
 if TYPE_CHECKING:
     import sqlite3
@@ -175,17 +181,8 @@ def _candidates(
     those holding only a related word (base score 0: BM25 over them would let a loose
     synonym outrank the words the asker used). ``sizes`` is the pool and the counts of
     holders each word's bound needed, kept for the caller."""
-    topic, scope = where
     pool, counts = sizes
-    clauses = ["fts MATCH ?"]
-    params: list[Any] = []
-    if topic:
-        clauses.append("(d.name = ? OR substr(d.name, 1, ?) = ?)")
-        params += [topic, len(topic) + 1, topic + "/"]
-    if scope == "project":
-        clauses.append("substr(d.name, 1, 7) != 'global/'")
-    elif scope == "global":
-        clauses.append("substr(d.name, 1, 7) = 'global/'")
+    clauses, params = _filters(where)
     sql = (
         f"SELECT d.name, d.id, bm25(fts, {NAME_WEIGHT}, {HEADING_WEIGHT}, {BODY_WEIGHT}) "
         "AS rank FROM fts JOIN docs d ON d.id = fts.rowid WHERE "
@@ -204,6 +201,64 @@ def _candidates(
                 seen.add(rowid)
                 candidates.append((name, rowid, 0.0))
     return candidates
+
+
+def _filters(where: tuple[str, str]) -> tuple[list[str], list[Any]]:
+    """The MATCH and the topic's and scope's conditions on ``d.name``, with their values
+    after the MATCH expression."""
+    topic, scope = where
+    clauses = ["fts MATCH ?"]
+    params: list[Any] = []
+    if topic:
+        clauses.append("(d.name = ? OR substr(d.name, 1, ?) = ?)")
+        params += [topic, len(topic) + 1, topic + "/"]
+    if scope == "project":
+        clauses.append("substr(d.name, 1, 7) != 'global/'")
+    elif scope == "global":
+        clauses.append("substr(d.name, 1, 7) = 'global/'")
+    return clauses, params
+
+
+def holds_all(conn: sqlite3.Connection, parsed: ParsedQuery, where: tuple[str, str]) -> bool:
+    """Whether a memory (in the topic and scope ``where``) holds every query word."""
+    if not parsed.words:
+        return False
+    clauses, params = _filters(where)
+    sql = "SELECT 1 FROM fts JOIN docs d ON d.id = fts.rowid WHERE " + " AND ".join(clauses)
+    match = " AND ".join(f'"{word}"' for word in parsed.words)
+    return conn.execute(sql + " LIMIT 1", [match, *params]).fetchone() is not None
+
+
+# -- the exact side ---------------------------------------------------------------------------
+EXACT_CANDIDATES = 500  # memories holding a term's words in order, checked for the term
+
+
+def exact_side(
+    conn: sqlite3.Connection, parsed: ParsedQuery, where: tuple[str, str]
+) -> list[tuple[str, int, tuple[str, ...]]]:
+    """The memories that hold the query's exact terms as written (in the name or the
+    text): (name, rowid, the terms held), best BM25 of the terms first. FTS5 finds the
+    memories holding a term's words next to each other, in order; the text of each is
+    then checked for the term itself (its punctuation, no longer name around it)."""
+    phrases = [(term, phrase) for term in parsed.exact if (phrase := exact_phrase(term))]
+    if not phrases:
+        return []
+    clauses, params = _filters(where)
+    sql = (
+        "SELECT d.name, d.id, fts.body FROM fts JOIN docs d ON d.id = fts.rowid WHERE "
+        + " AND ".join(clauses)
+        + f" ORDER BY bm25(fts, {NAME_WEIGHT}, {HEADING_WEIGHT}, {BODY_WEIGHT}) LIMIT ?"
+    )
+    match = " OR ".join(phrase for _, phrase in phrases)
+    patterns = [(term, exact_pattern(term)) for term, _ in phrases]
+    found = []
+    for name, rowid, body in conn.execute(sql, [match, *params, EXACT_CANDIDATES]):
+        held = tuple(
+            term for term, pattern in patterns if pattern.search(name) or pattern.search(body)
+        )
+        if held:
+            found.append((name, rowid, held))
+    return found
 
 
 # the candidates holding a word are sought one by one once the word's holders outnumber

@@ -22,6 +22,7 @@ import hashlib
 import os
 import re
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,7 +48,9 @@ MAX_REMEMBERED_NEIGHBOURS = 4_096  # words whose closest words a process keeps (
 # A vocabulary entry that is a whole word: lowercase letters, with the word-start mark of
 # SentencePiece (U+2581) or byte-level BPE (U+0120) or none (WordPiece's "##" pieces and
 # every other fragment are left out: a fragment is not a word a memory holds).
-_WHOLE_WORD = re.compile("[\u2581\u0120]?([a-z]{3,24})")
+_WORD_STARTS = ("\u2581", "\u0120", "")
+_WHOLE_WORD_TOKEN = re.compile("[\u2581\u0120]?([a-z]{3,24})")
+_WHOLE_WORD = re.compile("[a-z]{3,24}")
 
 
 class ModelUnavailableError(MemoryStoreError):
@@ -62,7 +65,7 @@ class Embedder:
         self._inference = inference
         self.identity = identity
         self.dim = int(inference.embedding.shape[1])
-        self._words: tuple[list[str], dict[str, int], Any] | None = None
+        self._norms: tuple[Any, Any] | None = None
         self._words_guard = threading.Lock()
         # a word's closest words, by (word, count, least): the vocabulary never changes,
         # and each costs a product over the whole vocabulary (several ms)
@@ -96,57 +99,81 @@ class Embedder:
         return list(found)
 
     def _closest(self, word: str, count: int, least: float) -> list[tuple[str, float]]:
+        """The vocabulary's whole words (a word written as several tokens counts once, as
+        its first token) closest to ``word`` by cosine: the product is over every token,
+        and only the best few are looked up as words, so no pass over the vocabulary's
+        32,000 entries is made in Python (which cost more than the rest of a search)."""
         import numpy as np
 
-        words, row_of, matrix = self._vocabulary()
-        row = row_of.get(word.lower())
+        row = self._word_row(word.lower())
         if row is None or count < 1:
             return []
-        scores = matrix @ matrix[row]
+        matrix, norms = self._unit_rows()
+        scores = (matrix @ matrix[row]) / (norms * norms[row])
         scores[row] = -1.0
-        head = min(count * 8, len(scores) - 1)
-        order = np.argpartition(-scores, head)[:head]
         found: list[tuple[str, float]] = []
-        for i in order[np.argsort(-scores[order])]:
-            other, score = words[int(i)], float(scores[i])
-            if score < least or len(found) >= count:
+        looked = 0  # whole words looked at: the best count * 8 of them at most
+        for i in np.argsort(-scores):
+            score = float(scores[i])
+            if score < least or len(found) >= count or looked >= count * 8:
                 break
+            other = self._whole_word(int(i))
+            if other is None:
+                continue
+            looked += 1
             # a form of the same word (the index's stemmer joins those) or a piece of it
             # ("leased" in "release") adds nothing
             if other[:4] != word[:4] and other not in word and word not in other:
                 found.append((other, score))
         return found
 
-    def _vocabulary(self) -> tuple[list[str], dict[str, int], Any]:
-        """The vocabulary's whole words and their unit vectors, made at the first use."""
+    def _word_row(self, word: str) -> int | None:
+        """The first token that is ``word`` whole (with or without a word-start mark)."""
+        if not _WHOLE_WORD.fullmatch(word):
+            return None
+        tokenizer, size = self._inference.tokenizer, len(self._inference.embedding)
+        rows = [tokenizer.token_to_id(mark + word) for mark in _WORD_STARTS]
+        rows = [row for row in rows if row is not None and row < size]
+        return min(rows) if rows else None
+
+    def _whole_word(self, row: int) -> str | None:
+        """The word token ``row`` stands for, if it is a whole word's first token."""
+        token = self._inference.tokenizer.id_to_token(row)
+        match = _WHOLE_WORD_TOKEN.fullmatch(token) if token else None
+        if match is None or self._word_row(match.group(1)) != row:
+            return None
+        return match.group(1)
+
+    def _unit_rows(self) -> tuple[Any, Any]:
+        """The token matrix and each row's length (infinite for a row of zeros, which is
+        close to nothing), made at the first use."""
         import numpy as np
 
         with self._words_guard:
-            if self._words is None:
-                words: list[str] = []
-                rows: list[int] = []
-                row_of: dict[str, int] = {}
-                for token, row in sorted(
-                    self._inference.tokenizer.get_vocab().items(), key=lambda item: item[1]
-                ):
-                    match = _WHOLE_WORD.fullmatch(token)
-                    if (
-                        match
-                        and match.group(1) not in row_of
-                        and row < len(self._inference.embedding)
-                    ):
-                        row_of[match.group(1)] = len(words)
-                        words.append(match.group(1))
-                        rows.append(row)
-                matrix = self._inference.embedding[rows].astype(np.float32)
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
-                self._words = (words, row_of, np.nan_to_num(matrix))
-            return self._words
+            if self._norms is None:
+                matrix = np.asarray(self._inference.embedding, dtype=np.float32)
+                norms = np.linalg.norm(matrix, axis=1)
+                norms[~(norms > 0)] = np.inf
+                self._norms = (matrix, norms)
+            return self._norms
 
 
 _models: dict[str, Embedder] = {}
 _models_guard = threading.Lock()
+
+
+def model_for(home: Path | None) -> Embedder | None:
+    """The meaning model of the user whose home is ``home``. A model folder the user
+    named that can't be loaded is their error to fix, said in one sentence; the embedded
+    model missing (a broken install) leaves search to rank by words alone rather than
+    fail."""
+    folder = configured_model(home) if home is not None else None
+    if folder is not None:
+        return load_model(folder)
+    try:
+        return load_model()
+    except ModelUnavailableError:
+        return None
 
 
 def configured_model(home: Path) -> str | None:
@@ -175,27 +202,89 @@ def load_model(folder: str | None = None) -> Embedder:
         return model
 
 
+class StaticModel:
+    """A static embedding model: each token a row of ``embedding``, a text the mean of its
+    tokens' rows. WordLlama's ``WordLlamaInference`` computes the very same mean (padded
+    batches, masked sum over the tokens, then scaled to unit length) and gives the same
+    numbers; it is not used because importing any part of the ``wordllama`` package
+    imports the whole package, and with it requests, pydantic and its model registry
+    (0.2 s of a 0.3 s load), none of which a search needs: the package's files are read
+    here with the libraries it reads them with (safetensors, tokenizers)."""
+
+    def __init__(self, embedding: Any, tokenizer: Any) -> None:
+        import numpy as np
+
+        self.embedding = np.ascontiguousarray(embedding, dtype=np.float32)
+        self.tokenizer = tokenizer
+        tokenizer.enable_padding()
+        tokenizer.no_truncation()
+
+    def embed(self, texts: list[str], norm: bool = True, batch_size: int = EMBED_BATCH) -> Any:
+        import numpy as np
+
+        out = np.empty((len(texts), self.embedding.shape[1]), dtype=np.float32)
+        for start in range(0, len(texts), batch_size):
+            encoded = self.tokenizer.encode_batch(
+                texts[start : start + batch_size], add_special_tokens=False
+            )
+            ids = np.array([e.ids for e in encoded], dtype=np.int32)
+            mask = np.array([e.attention_mask for e in encoded], dtype=np.float32)
+            np.clip(ids, 0, self.embedding.shape[0] - 1, out=ids)
+            rows = self.embedding[ids]
+            count = np.maximum(mask.sum(axis=1, keepdims=True), 1.0).astype(np.float32)
+            pooled = np.sum(rows * mask[..., np.newaxis], axis=1, dtype=np.float32) / count
+            if norm:
+                pooled /= np.linalg.norm(pooled, axis=1, keepdims=True)
+            out[start : start + len(pooled)] = pooled
+        return out
+
+
+# The embedded model's files inside the wordllama package
+_EMBEDDED_WEIGHTS = ("weights", "l2_supercat_256.safetensors", "embedding.weight")
+_EMBEDDED_TOKENIZER = ("tokenizers", "l2_supercat_tokenizer_config.json")
+
+
 def _load_embedded() -> Embedder:
-    try:
-        import wordllama
-        from wordllama import WordLlama
-    except ImportError:
+    """The model shipped in the wordllama package, read from its files: the package is
+    found without being imported (see StaticModel)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("wordllama")
+    places = list(spec.submodule_search_locations or []) if spec is not None else []
+    if not places:
         raise ModelUnavailableError(
             "the embedded search model is missing (package 'wordllama'); reinstall "
             "serena-memory to search by meaning"
-        ) from None
-    package = Path(wordllama.__file__).parent
-    try:
-        # The package carries the weights and the tokenizer; cache_dir points its lookup at
-        # them, and disable_download makes a missing file an error instead of a fetch.
-        inference = WordLlama.load(
-            config="l2_supercat", dim=256, cache_dir=package, disable_download=True
         )
-    except (OSError, ValueError, RuntimeError) as exc:
+    package = Path(places[0])
+
+    def read() -> StaticModel:
+        from safetensors import safe_open
+        from tokenizers import Tokenizer
+
+        with safe_open(str(package.joinpath(*_EMBEDDED_WEIGHTS[:2])), framework="np") as file:
+            matrix = file.get_tensor(_EMBEDDED_WEIGHTS[2])
+        return StaticModel(matrix, Tokenizer.from_file(str(package.joinpath(*_EMBEDDED_TOKENIZER))))
+
+    model = _read_model(
+        read,
+        "the embedded search model",
+        "the embedded search model could not be loaded ({}); reinstall wordllama",
+    )
+    return Embedder(model, DEFAULT_MODEL)
+
+
+def _read_model(read: Callable[[], StaticModel], what: str, broken: str) -> StaticModel:
+    """``read()``, its failures as one sentence each: a package missing, or ``broken``
+    (formatted with the error: a file missing, damaged or foreign), never a traceback."""
+    try:
+        return read()
+    except ImportError:
         raise ModelUnavailableError(
-            f"the embedded search model could not be loaded ({exc}); reinstall wordllama"
+            f"{what} needs the packages safetensors and tokenizers; reinstall serena-memory"
         ) from None
-    return Embedder(inference, DEFAULT_MODEL)
+    except Exception as exc:
+        raise ModelUnavailableError(broken.format(exc)) from None
 
 
 def _load_folder(folder: str) -> Embedder:
@@ -208,10 +297,10 @@ def _load_folder(folder: str) -> Embedder:
                 f"the search model folder {folder} has no {os.path.basename(needed)}; "
                 f"point '{SETTING}' at a static model folder (model2vec layout)"
             )
-    try:
+
+    def read() -> StaticModel:
         from safetensors.numpy import load_file
         from tokenizers import Tokenizer
-        from wordllama.inference import WordLlamaInference
 
         matrix = _token_matrix(load_file(weights))
         tokenizer = Tokenizer.from_file(tokenizer_file)
@@ -220,20 +309,17 @@ def _load_folder(folder: str) -> Embedder:
                 f"the tokenizer has {tokenizer.get_vocab_size()} tokens, the matrix "
                 f"{matrix.shape[0]} rows"
             )
-        inference = WordLlamaInference(matrix, tokenizer)
-    except ImportError:
-        raise ModelUnavailableError(
-            "a search model folder needs the packages safetensors, tokenizers and wordllama; "
-            "reinstall serena-memory"
-        ) from None
-    except Exception as exc:  # a damaged or foreign file: one sentence, never a traceback
-        raise ModelUnavailableError(
-            f"the search model folder {folder} can't be loaded ({exc}); check "
-            f"'{SETTING}' in your serena_config.yml"
-        ) from None
+        return StaticModel(matrix, tokenizer)
+
+    model = _read_model(
+        read,
+        "a search model folder",
+        f"the search model folder {folder} can't be loaded ({{}}); check '{SETTING}' in "
+        "your serena_config.yml",
+    )
     stat = os.stat(weights)
     stamp = f"{folder}\0{stat.st_mtime_ns}\0{stat.st_size}".encode("utf-8", "surrogatepass")
-    return Embedder(inference, "static:" + hashlib.sha256(stamp).hexdigest()[:16])
+    return Embedder(model, "static:" + hashlib.sha256(stamp).hexdigest()[:16])
 
 
 def _token_matrix(tensors: dict[str, Any]) -> Any:

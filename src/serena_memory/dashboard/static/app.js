@@ -1394,8 +1394,18 @@
       return null;
     }
     search.shown = { query, hits: res.data.hits };
-    fill(results, ...[searchAnswer(query, res.data.hits)].flat());
+    fill(results, ...[searchAnswer(query, res.data.hits)].flat(), ...searchNotes(res.data));
     return res.data.hits;
+  }
+
+  // What the answer says beside its hits: weaker matches left out, meaning not ranked yet.
+  function searchNotes(data) {
+    const notes = [];
+    if (data.left_out) {
+      notes.push(`${data.left_out} weaker match${data.left_out === 1 ? " was" : "es were"} left out.`);
+    }
+    if (data.preparing) notes.push("Ranked by words only: meaning-based ranking is still being prepared.");
+    return notes.length ? [el("p", { class: "muted", id: "search-notes", text: notes.join(" ") })] : [];
   }
 
   function showSearch(query) {

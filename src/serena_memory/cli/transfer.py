@@ -22,6 +22,7 @@ from serena_memory.cli.common import (
 
 if TYPE_CHECKING:
     from serena_memory.transfer.formats import Found
+    from serena_memory.transfer.plan import ImportResult
 
 _FORMATS = (
     "claude-md",
@@ -115,11 +116,7 @@ def import_command(
     from serena_memory.transfer.plan import MAX_IMPORTED_MEMORIES, apply_plan
     from serena_memory.transfer.sources import Reach
 
-    if fmt == "bundle" and path is None:
-        raise click.UsageError(
-            "import bundle reads one bundle file: give it as PATH, e.g. `serena memories "
-            "import bundle memories.json` (`serena memories export bundle --file F` writes one)"
-        )
+    _refuse_bundle_without_file(fmt, path)
     store = open_store(None)
     source = path if path is not None else store.project_root
     if fmt == "auto":
@@ -145,7 +142,13 @@ def import_command(
     if as_json:
         emit_json([r.to_dict() for r in results])
         return
-    if len(results) > 1:  # `auto`: one undo for the whole run, the first import's
+    _say_results(results)
+
+
+def _say_results(results: list[ImportResult]) -> None:
+    """Each import's summary; after several (`auto`), one undo for the whole run: the
+    first import's, which goes back to before all of them."""
+    if len(results) > 1:
         undo = next((r.undo for r in results if r.undo), [])
         for result in results:
             result.undo = []
@@ -153,6 +156,14 @@ def import_command(
     for result in results:
         for line in result.lines():
             say(line)
+
+
+def _refuse_bundle_without_file(fmt: str, path: Path | None) -> None:
+    if fmt == "bundle" and path is None:
+        raise click.UsageError(
+            "import bundle reads one bundle file: give it as PATH, e.g. `serena memories "
+            "import bundle memories.json` (`serena memories export bundle --file F` writes one)"
+        )
 
 
 def _auto_sources(source: Path, yes: bool) -> list[Found]:

@@ -29,6 +29,7 @@ class Machine:
         self.home.mkdir(parents=True)
         self.project.mkdir(parents=True)
         self.remote = remote
+        self.prefix: list[str] = []  # what each command runs under (a host name of its own)
 
     @property
     def env(self) -> dict[str, str]:
@@ -38,7 +39,7 @@ class Machine:
 
     def run(self, *args: str, check: bool = True, env: dict[str, str] | None = None):
         result = subprocess.run(
-            [*SERENA, *args],
+            [*self.prefix, *SERENA, *args],
             cwd=self.project,
             env=env or self.env,
             capture_output=True,

@@ -32,24 +32,7 @@ class NamedMachine(Machine):
 
     def __init__(self, root: Path, remote: Path, host: str) -> None:
         super().__init__(root, remote)
-        self.host = host
-
-    def run(self, *args: str, check: bool = True, env: dict[str, str] | None = None):
-        from conftest import SERENA
-
-        command = [UNSHARE, "-u", "sh", "-c", f'hostname {self.host} && exec "$@"', "sh"]
-        result = subprocess.run(
-            [*command, *SERENA, *args],
-            cwd=self.project,
-            env=env or self.env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        if check:
-            assert result.returncode == 0, result.stderr + result.stdout
-        assert "Traceback" not in result.stderr
-        return result
+        self.prefix = [UNSHARE, "-u", "sh", "-c", f'hostname {host} && exec "$@"', "sh"]
 
 
 def test_each_machine_is_told_whose_text_is_where(tmp_path: Path) -> None:

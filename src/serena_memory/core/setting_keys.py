@@ -9,7 +9,6 @@ the file, the key and the closest key we know.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -144,6 +143,8 @@ def check_keys(
 
 
 def _closest(key: str, known: Iterable[str]) -> str:
+    import difflib  # only for a key that is no setting: every command reads these files
+
     close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
     if close:
         return f"; did you mean '{close[0]}'?"

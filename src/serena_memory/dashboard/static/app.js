@@ -934,9 +934,10 @@
     // the memories' report first; the code is checked in a second request (it reads every
     // memory and the project's files), so the page never waits for it
     const memoriesOnly = query.replace("code=1", "code=0");
-    const codeAnswer = checkOptions.code
-      ? api("GET", `/api/check?${query}&section=code&offset=0&limit=${CHECK_PAGE}`) : null;
     const res = await api("GET", `/api/check?${memoriesOnly}&limit=${CHECK_PAGE}`);
+    // asked once the memories' report is in, so the two never compute the report at once
+    const codeAnswer = checkOptions.code && res.ok && location.hash.startsWith("#/check")
+      ? api("GET", `/api/check?${query}&section=code&offset=0&limit=${CHECK_PAGE}`) : null;
     if (!location.hash.startsWith("#/check")) return;
     if (!res.ok) {
       fill(main, ...header, noticeBox("error", res.data.error));

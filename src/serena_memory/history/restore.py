@@ -21,7 +21,7 @@ from serena_memory.core.errors import (
 from serena_memory.history.entries import Entry, Record, parse_entry
 from serena_memory.history.folder import FolderHistory
 from serena_memory.history.registry import folder_history
-from serena_memory.history.times import Revision, parse_revision, shown_typed
+from serena_memory.history.times import MIN_ENTRY_ID, Revision, parse_revision, shown_typed
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
@@ -154,7 +154,8 @@ class MemoryHistory:
             if full is not None:
                 return history, full
         raise HistoryError(
-            f"the history holds nothing as old as {shown_typed(rev)}; list the entries with ",
+            f"the history holds nothing as old as {shown_typed(rev)}{_short_id_hint(rev)}; "
+            "list the entries with ",
             remedy=Remedy("history"),
         )
 
@@ -396,3 +397,14 @@ def _combine(entries: Iterable[Entry]) -> list[Entry]:
         first.changes += [c for c in entry.changes if c not in first.changes]
         first.renamed = first.renamed or entry.renamed
     return out
+
+
+_SHORT_HEX = re.compile(rf"[0-9a-fA-F]{{1,{MIN_ENTRY_ID - 1}}}", re.ASCII)
+
+
+def _short_id_hint(rev: str) -> str:
+    """For a text such as ``20d``, read as a time (20 days ago) but typed as the first
+    characters of an entry id: an entry id is taken from its first characters on."""
+    if _SHORT_HEX.fullmatch(rev.strip()) is None:
+        return ""
+    return f" (read as a time; an entry id needs at least its first {MIN_ENTRY_ID} characters)"

@@ -7,6 +7,13 @@ leave on the SDK's low-level `Server`, with the prompts (`prompts.py`) and the m
 resources (`resources.py`). The SDK advertises exactly what is served. Every tool runs in a
 worker thread so that a slow call (a write waiting for another process's lock, a long
 search) never stalls other requests.
+
+Why the low-level `Server` and not `MCPServer`'s decorators: a tool's failure reaches the
+agent as one sentence of ours, where the high-level server prefixes "Error executing tool"
+and hands on pydantic's dump of a bad argument; an argument no tool takes is named, where
+the high-level server's argument models drop it in silence; and the listing is built once,
+with schemas free of derived titles and the annotations each tool declares. The SDK's
+`Tool.from_function` still derives each schema and validates the arguments.
 """
 
 from __future__ import annotations

@@ -62,7 +62,7 @@ def memory_name(uri: str) -> str:
 
 def _version(store: MemoryStore, name: str) -> str | None:
     try:
-        return store.version_of(store.read(name))
+        return store.version_of(store.read(name, announce=False))
     except (MemoryStoreError, OSError):
         return None
 

@@ -10,10 +10,12 @@ from pathlib import Path
 
 import anyio
 import httpx
+import pytest
 from conftest import run_cli
 from helpers.mcp_support import ok, over_stdio
 
 from serena_memory.core.changes import Provenance, acting_as
+from serena_memory.core.errors import MemoryNotFoundError
 from serena_memory.core.reads import ReadEvent
 from serena_memory.core.store import MemoryStore
 from serena_memory.dashboard.server import DashboardServer
@@ -73,10 +75,8 @@ def test_a_failed_read_announces_nothing_and_a_broken_listener_fails_no_read(
     store.reads.subscribe(Failing())
     unsubscribe = store.reads.subscribe(heard)
     store.write("core", "x")
-    try:
+    with pytest.raises(MemoryNotFoundError):
         store.read("missing")
-    except Exception:
-        pass
     assert store.read("core") == "x"
     unsubscribe()
     store.read("core")

@@ -62,7 +62,7 @@ TRUST_AT_MOST = 16 * 1024 * 1024
 FOLDED_AT_MOST = TRUST_AT_MOST // 2
 """The counts keep the most recently read memories that fit in this many bytes."""
 CLIENT_CHARS = 120
-APPEND_WAIT = 0.2
+APPEND_WAIT = 1.0
 REPORT_WAIT = 5.0
 _NUMBER = re.compile(r"[0-9]{1,12}")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
@@ -174,20 +174,25 @@ def _record(raw: bytes, latest: float) -> int | tuple[int, int, str, str] | None
     except UnicodeDecodeError:
         return None
     if fields[0] == HEADER:
-        sound = len(fields) == 3 and fields[1] == VERSION and _NUMBER.fullmatch(fields[2])
-        return int(fields[2]) if sound and int(fields[2]) <= latest else None
+        return _since(fields, latest)
     if len(fields) != 4:
         return None
     when, count, client, name = fields
     if not (_NUMBER.fullmatch(when) and _NUMBER.fullmatch(count)):
         return None
-    if int(when) > latest or int(count) < 1:
+    if int(when) > latest or int(count) < 1 or not (_sound_text(client, CLIENT_CHARS)):
         return None
-    if not 0 < len(client) <= CLIENT_CHARS or not 0 < len(name) <= MAX_NAME_CHARS:
+    return (int(when), int(count), client, name) if _sound_text(name, MAX_NAME_CHARS) else None
+
+
+def _since(fields: list[str], latest: float) -> int | None:
+    if len(fields) != 3 or fields[1] != VERSION or not _NUMBER.fullmatch(fields[2]):
         return None
-    if _CONTROL.search(client) or _CONTROL.search(name):
-        return None
-    return int(when), int(count), client, name
+    return int(fields[2]) if int(fields[2]) <= latest else None
+
+
+def _sound_text(text: str, limit: int) -> bool:
+    return 0 < len(text) <= limit and _CONTROL.search(text) is None
 
 
 # -- folding and rebuilding -----------------------------------------------------------------

@@ -20,6 +20,7 @@ from serena_memory.agent.listing import listing_answer
 from serena_memory.core.changes import Provenance, acting_as
 from serena_memory.core.store import MemoryStore
 from serena_memory.usage import log
+from serena_memory.usage.counting import client_of
 from serena_memory.usage.report import store_usage
 
 DAY = 86400
@@ -60,17 +61,34 @@ def test_usage_lists_reads_last_read_clients_the_never_read_and_the_listing_cost
     answer = json.loads(run_cli("memories", "usage", str(project), "--json").stdout)
     rows = {row["name"]: row for row in answer["memories"]}
     assert rows["core"]["reads"] == 2
-    assert rows["core"]["clients"] == {"claude-code 2.0": 1, "cli": 1}
+    assert rows["core"]["clients"] == {"claude-code": 1, "cli": 1}
     assert rows["core"]["last_read"].endswith("Z")
     assert answer["never_read"] == ["old/notes"]
     text = run_cli("memories", "usage", str(project)).stdout
-    assert "core: 2 reads" in text and "claude-code 2.0: 1" in text
+    assert "core: 2 reads" in text and "claude-code: 1" in text
     assert "old/notes: never read" in text and "Never read: 1 memory" in text
     # the cost is what the name adds to the agent's listing, measured on the real answer
     full = len(listing_answer(store))
     store.delete("old/notes")
     assert full - len(listing_answer(store)) == rows["old/notes"]["listing_chars"]
     assert answer["never_read_listing_chars"] == rows["old/notes"]["listing_chars"]
+
+
+@pytest.mark.parametrize(
+    ("who", "entry", "client"),
+    [
+        ("claude-code 2.0.1", "mcp", "claude-code"),
+        ("Cursor v1.2-beta", "mcp", "Cursor"),
+        ("my tool", "mcp", "my tool"),
+        ("evil\tclient\nname 1.0", "mcp", "evil client name"),
+        ("alice", "cli", "cli"),
+        ("alice", "dashboard", "dashboard"),
+    ],
+)
+def test_a_client_is_named_without_its_version_and_the_cli_by_its_front_end(
+    who: str, entry: str, client: str
+) -> None:
+    assert client_of(Provenance(entry, who)) == client
 
 
 def test_reads_change_nothing_the_agent_is_given(store: MemoryStore) -> None:
@@ -250,6 +268,7 @@ WORKER = """
 import sys
 from pathlib import Path
 from serena_memory.usage import log
+from serena_memory.usage.counting import client_of
 log.FOLD_AT = 4000  # fold often, while the others append
 from serena_memory.core.store import MemoryStore
 store = MemoryStore(Path(sys.argv[1]), home=Path(sys.argv[2]))

@@ -192,7 +192,7 @@ def test_a_memory_page_shows_its_reads_by_client_and_counts_one_read_per_opening
     usage = page.locator("#usage")
     # the agent's two reads and this opening of the page
     expect(usage).to_contain_text("Read 3 times")
-    expect(usage).to_contain_text("claude-code 2.0: 2")
+    expect(usage).to_contain_text("claude-code: 2")
     expect(usage).to_contain_text("dashboard: 1")
     page.evaluate("window.dispatchEvent(new Event('focus'))")  # a poll of the open memory
     page.wait_for_timeout(500)

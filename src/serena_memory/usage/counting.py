@@ -9,18 +9,23 @@ process for long, counts nothing for that read.
 from __future__ import annotations
 
 import contextlib
+import re
 
 from serena_memory.core import names as N
 from serena_memory.core.changes import Provenance, clean
 from serena_memory.core.reads import ReadEvent
 from serena_memory.usage import log
 
+_VERSION = re.compile(r"\s+v?[0-9][\w.+-]*$")
+
 
 def client_of(provenance: Provenance) -> str:
-    """Who a usage report names: the MCP client as it introduced itself (name and
-    version), else the front-end (cli, dashboard)."""
-    who = provenance.who if provenance.entry_point == "mcp" else provenance.entry_point
-    return clean(who, log.CLIENT_CHARS)
+    """Who a usage report names: the MCP client by the name it introduced itself with
+    (without its version, so that an update is the same client), else the front-end
+    (cli, dashboard)."""
+    if provenance.entry_point != "mcp":
+        return clean(provenance.entry_point, log.CLIENT_CHARS)
+    return clean(_VERSION.sub("", provenance.who), log.CLIENT_CHARS)
 
 
 def file_of(event: ReadEvent) -> str:

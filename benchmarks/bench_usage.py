@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(
         f"  counting costs a write   {write_cost * 1e6:8.1f} µs  "
-        "(nothing: the write path tells no listener)"
+        "(noise: the write path tells no listener)"
     )
     print(
         f"  a read that folds the file {statistics.median(folds) * 1e3:8.1f} ms  (once in about "

@@ -35,7 +35,6 @@ import functools
 import hashlib
 import os
 import re
-import shutil
 import stat
 import time
 from collections.abc import Iterator
@@ -316,6 +315,8 @@ def _read_file(dfd: int, file_name: str) -> bytes | None:
 
 
 def _remove(dfd: int, file_name: str) -> None:
+    import shutil  # for a folder in place of a file only: not at every read's start
+
     try:
         os.unlink(file_name, dir_fd=dfd)
     except IsADirectoryError:

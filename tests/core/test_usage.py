@@ -245,6 +245,20 @@ def test_a_fifo_or_a_folder_in_place_of_a_usage_file_neither_hangs_nor_fails(
     assert appended(store).is_file() and folded(store).is_file()
 
 
+def test_a_fold_removes_what_a_crashed_fold_left_and_keeps_every_count(
+    store: MemoryStore,
+) -> None:
+    store.write("core", "x")
+    store.read("core")
+    reads(store)
+    left = usage_dir(store.home) / f".{folded(store).name}.99999.tmp"
+    left.write_text("half a fold")
+    with appended(store).open("ab") as handle:
+        handle.write(b"damaged line\n")  # makes the next report fold
+    assert reads(store) == {"core": 1}
+    assert not left.exists()
+
+
 def test_a_file_in_place_of_the_usage_folder_is_replaced(store: MemoryStore) -> None:
     store.write("core", "x")
     usage_dir(store.home).write_text("a file where the folder goes")

@@ -223,9 +223,13 @@ def _fold(dfd: int, base: str, now: float) -> Counts:
 
 
 def _replace(dfd: int, file_name: str, data: bytes) -> None:
+    """Write ``file_name`` whole through a temporary file. Only a fold writes one, holding
+    the folder alone: any other temporary file of it is left by a fold that crashed."""
+    for left in os.listdir(dfd):
+        if left.startswith(f".{file_name}.") and left.endswith(".tmp"):
+            with contextlib.suppress(FileNotFoundError):
+                _remove(dfd, left)
     temp = f".{file_name}.{os.getpid()}.tmp"
-    with contextlib.suppress(FileNotFoundError):
-        _remove(dfd, temp)
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _FLAGS, 0o600, dir_fd=dfd)
     try:
         os.write(fd, data)

@@ -15,8 +15,10 @@ from pathlib import Path
 import pytest
 from conftest import REPO_ROOT, write_config
 
+from serena_memory.core.changes import Provenance, acting_as
 from serena_memory.core.store import MemoryStore
 from serena_memory.dashboard.server import DashboardServer
+from serena_memory.usage.report import store_usage
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -172,6 +174,34 @@ def test_a_memory_shows_rendered_markdown_reference_links_broken_marks_and_backl
         "(m) => [...m.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent)"
     )
     assert [t for t in texts if t.strip()] == []
+
+
+def test_a_memory_page_shows_its_reads_by_client_and_counts_one_read_per_opening(
+    tab: Tab,
+    store: MemoryStore,
+    project: Path,
+    serena_home: Path,
+) -> None:
+    store.write("core", "# Core\n")
+    store.write("forgotten", "# Nobody reads this\n")
+    with acting_as(Provenance("mcp", "claude-code 2.0", "read_memory")):
+        store.read("core")
+        store.read("core")
+    page = tab.load()
+    page.click('a[data-name="core"]')
+    usage = page.locator("#usage")
+    # the agent's two reads and this opening of the page
+    expect(usage).to_contain_text("Read 3 times")
+    expect(usage).to_contain_text("claude-code: 2")
+    expect(usage).to_contain_text("dashboard: 1")
+    page.evaluate("window.dispatchEvent(new Event('focus'))")  # a poll of the open memory
+    page.wait_for_timeout(500)
+    tab.open("#/memory/forgotten")
+    expect(page.locator(".memory-header h1")).to_have_text("forgotten")
+    # the page's own opening is the first read of it
+    expect(page.locator("#usage")).to_contain_text("Read once")
+    reads = {m.name: m.reads for m in store_usage(MemoryStore(project, home=serena_home)).memories}
+    assert reads == {"core": 3, "forgotten": 1}
 
 
 def test_a_memory_on_show_follows_changes_made_elsewhere(tab: Tab, store: MemoryStore) -> None:

@@ -369,6 +369,7 @@ def test_hostile_names_never_crash_or_escape(tmp_path: Path, name: str) -> None:
         project / ".serena" / "memories",
         tmp_path / "serena-home" / "memories" / "global",
         tmp_path / "serena-home" / "history",  # the history repositories (history.md)
+        tmp_path / "serena-home" / "usage",  # the read counts (usage.md)
     )
     outside = [
         p

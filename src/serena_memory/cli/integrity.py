@@ -23,6 +23,7 @@ from serena_memory.cli.common import (
     open_store,
     say,
 )
+from serena_memory.cli.usage import UnusedReport, unused_memories
 from serena_memory.core.display import counted, escape_line
 
 if TYPE_CHECKING:
@@ -77,6 +78,15 @@ if TYPE_CHECKING:
     help="Report secrets (API keys, private keys, passwords) in the memories and in their "
     "history instead, with how to remove them; exit with status 1 when any is found.",
 )
+@click.option(
+    "--unused",
+    "unused_days",
+    metavar="DAYS",
+    type=WholeNumber(min=1),
+    default=None,
+    help="Also report the memories nobody read on this machine for DAYS days or more "
+    "(see `serena memories usage`).",
+)
 @JSON_OPTION
 @click.option(
     "--strict",
@@ -94,6 +104,7 @@ def check(
     as_json: bool,
     strict: bool,
     secrets_only: bool,
+    unused_days: int | None,
 ) -> None:
     """Find references to memories that don't exist (and, on request, more). Never writes."""
     if secrets_only:
@@ -119,10 +130,12 @@ def check(
         code_mentions=mentions,
     )
     code_report = code_check(0, mentions) if code_check is not None else None
-    _say_reports(report, code_report, as_json)
+    unused = unused_memories(store, unused_days) if unused_days is not None else None
+    _say_reports(report, code_report, as_json, unused)
     code_failing = code_report is not None and bool(code_report.failing)
-    if strict and (not report.is_clean() or code_failing):
-        _fail_strict(not report.is_clean(), code_failing)
+    unused_failing = unused is not None and bool(unused.found)
+    if strict and (not report.is_clean() or code_failing or unused_failing):
+        _fail_strict(not report.is_clean(), code_failing, unused_failing)
 
 
 def _note_ignored_options(
@@ -139,12 +152,20 @@ def _note_ignored_options(
         say("Note: --since and --changed-commits only work with --code; ignored.", err=True)
 
 
-def _say_reports(report: CheckReport, code_report: CodeReport | None, as_json: bool) -> None:
-    """The memories' report, then the code's (one JSON object, or text)."""
+def _say_reports(
+    report: CheckReport,
+    code_report: CodeReport | None,
+    as_json: bool,
+    unused: UnusedReport | None = None,
+) -> None:
+    """The memories' report, then the code's, then the unused memories (one JSON object,
+    or text)."""
     if as_json:
         data = report.to_dict()
         if code_report is not None:
             data.update(code_report.to_dict())
+        if unused is not None:
+            data.update(unused.to_dict())
         emit_json(data)
     else:
         if code_report is not None and code_report.findings and report.is_clean():
@@ -155,9 +176,11 @@ def _say_reports(report: CheckReport, code_report: CodeReport | None, as_json: b
             say(report.to_text(), nl=False)
         if code_report is not None:
             say(code_report.to_text(), nl=False)
+        if unused is not None:
+            say(unused.to_text(), nl=False)
 
 
-def _fail_strict(memories_failing: bool, code_failing: bool) -> None:
+def _fail_strict(memories_failing: bool, code_failing: bool, unused_failing: bool = False) -> None:
     """Say how to fix what the strict check found, what it failed on first, and exit
     with status 1."""
     advice = []
@@ -172,6 +195,10 @@ def _fail_strict(memories_failing: bool, code_failing: bool) -> None:
         advice.append(
             "for the mentions of code, `serena memories fix-code-references` points moved "
             "paths at their new place; edit the memories that mention what is missing"
+        )
+    if unused_failing:
+        advice.append(
+            "delete, merge or refer to the memories nobody reads (or check with a longer --unused)"
         )
     say(
         f"The strict check failed: {'; '.join(advice)}. Then run the check (or the commit) again.",

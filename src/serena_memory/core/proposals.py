@@ -270,7 +270,7 @@ def for_memory(store: MemoryStore, name: str) -> list[Proposal]:
 # -- the agent proposes ----------------------------------------------------------------------
 def _current(store: MemoryStore, name: str) -> str | None:
     try:
-        return store.read(name)
+        return store.read(name, announce=False)
     except MemoryNotFoundError:
         return None
 
@@ -373,7 +373,7 @@ def propose_edit(
 
 
 def _not_found(store: MemoryStore, name: str) -> Any:
-    store.read(name)  # the store's own not-found error, with its advice
+    store.read(name, announce=False)  # the store's own not-found error, with its advice
     raise MemoryNotFoundError(f"memory '{name}' not found", name=name)
 
 

@@ -33,6 +33,7 @@ from serena_memory.core.errors import (
     MemoryStoreError,
     ReadOnlyMemoryError,
 )
+from serena_memory.core.reads import ReadListener, ReadListeners
 
 Names = list[str]
 
@@ -56,6 +57,7 @@ class StoreAccess:
         protect_read_only: bool | None = None,
         provenance: Provenance | None = None,
         recorder: ChangeRecorder | None = None,
+        read_listeners: Iterable[ReadListener] | None = None,
     ) -> None:
         self.project_root = Path(project_root).expanduser().absolute()
         self.home = Path(home).expanduser().absolute() if home else serena_home().absolute()
@@ -80,6 +82,8 @@ class StoreAccess:
         self.global_writes_floor = "direct"
         # Where changes are announced (core/changes.py); None: the default, on first use.
         self._recorder = recorder
+        # Who is told of each read (core/reads.py); None: the default listeners.
+        self.reads = ReadListeners(read_listeners)
         # Who the history names for changes made through this store, unless a caller says
         # otherwise for one call (changes.acting_as, e.g. per MCP tool call).
         self.provenance = provenance or (

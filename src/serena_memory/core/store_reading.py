@@ -14,12 +14,14 @@ from typing import Any, NamedTuple
 
 from serena_memory.core import names as N
 from serena_memory.core import paths
+from serena_memory.core.changes import acting_provenance
 from serena_memory.core.errors import (
     MemoryEncodingError,
     MemoryNotFoundError,
     MemoryStoreError,
     OutsidePathError,
 )
+from serena_memory.core.reads import ReadEvent
 from serena_memory.core.store_recording import StoreRecording
 
 
@@ -120,18 +122,30 @@ class StoreReading(StoreRecording):
         return any(name not in skip for name in self.scan(scopes="project").files)
 
     # -- reading ---------------------------------------------------------------------------
-    def read(self, name: str) -> str:
+    def read(self, name: str, *, announce: bool = True) -> str:
         """The text of a memory (see :meth:`load` for its canonical name too)."""
-        return self.load(name).content
+        return self.load(name, announce=announce).content
 
-    def load(self, name: str) -> Memory:
+    def load(self, name: str, *, announce: bool = True) -> Memory:
         """The memory behind a raw name (``auth/login.md``, ``mem:core``), under its
-        canonical name, so front-ends never normalize names themselves."""
+        canonical name, so front-ends never normalize names themselves.
+
+        The read is announced to the store's read listeners (core/reads.py) with who
+        reads; ``announce=False`` for the library's own reads (comparing, tagging)."""
         self.recover()
         settings = self.settings
         name = self._accessible(name, write=False, settings=settings)
         content = self._read_text(name)
+        if announce:
+            self.announce_read(name)
         return Memory(name, content, self.read_only_pattern(name, settings) is not None)
+
+    def announce_read(self, name: str) -> None:
+        """Tell the read listeners that memory ``name`` (canonical) was read here, by
+        the acting provenance: for a front-end that read it quietly and knows only later
+        that a person looked at it (the dashboard's page, not its polls)."""
+        who = acting_provenance() or self.provenance
+        self.reads.announce(ReadEvent(name, self.project_root, self.home, who))
 
     def read_many(
         self, names: Iterable[str], real_paths: dict[str, str] | None = None

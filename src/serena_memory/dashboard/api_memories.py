@@ -67,7 +67,7 @@ class MemoryApi(ApiBase):
         if found is None:
             raise ApiError(404, f"memory '{name}' has no sync conflict")
         try:
-            local: str | None = store.read(name)
+            local: str | None = store.read(name, announce=False)
         except MemoryNotFoundError:
             local = None
         from serena_memory.history.restore import unified_diff
@@ -93,7 +93,9 @@ class MemoryApi(ApiBase):
         unchanged memory is a 304, however large the memory. Over the display limit, only
         the first part is sent and rendered, and the answer says so."""
         store = self.store()
-        name, content, read_only = store.load(request.query_params.get("name", ""))
+        name, content, read_only = store.load(request.query_params.get("name", ""), announce=False)
+        if "if-none-match" not in request.headers:  # the page opened, not its poll
+            store.announce_read(name)
         version = MemoryStore.version_of(content)
         # the code moves on while the memory stays: its drift marks are part of the tag
         drift = [
@@ -133,6 +135,7 @@ class MemoryApi(ApiBase):
             "global": N.is_global(name),
             "html": render_markdown(shown, visible.__contains__),
             "references": [{"name": t, "exists": t in visible} for t in targets],
+            "usage": _usage(store, name),
         }
 
     def backlinks(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
@@ -204,3 +207,14 @@ class MemoryApi(ApiBase):
             self.store(), q["q"], topic=q.get("topic"), scope=q.get("scope"), max_results=limit
         )
         return {"query": q["q"], **hits.to_dict()}
+
+
+def _usage(store: MemoryStore, name: str) -> dict[str, Any] | None:
+    """A memory's reads on this machine; None when they can't be read now (the page
+    shows the memory without them)."""
+    from serena_memory.usage.report import memory_usage
+
+    try:
+        return memory_usage(store, name)
+    except OSError:
+        return None

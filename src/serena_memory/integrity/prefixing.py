@@ -205,7 +205,7 @@ def _prefix(
 
     try:
         if dry_run:
-            transform(store.read(source))
+            transform(store.read(source, announce=False))
         else:
             store.update(source, transform)
     except MemoryNotFoundError:

@@ -21,6 +21,7 @@ import mcp_types as types
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ResourceUpdated
 from mcp.shared.exceptions import MCPError
 
+from serena_memory.core.changes import Provenance, acting_as
 from serena_memory.core.errors import (
     IgnoredMemoryError,
     MemoryNotFoundError,
@@ -29,7 +30,7 @@ from serena_memory.core.errors import (
 from serena_memory.core.names import normalize_name
 from serena_memory.core.store import MemoryStore
 from serena_memory.mcp.errors import for_agent
-from serena_memory.mcp.state import ServerState
+from serena_memory.mcp.state import ServerState, client_provenance
 
 SCHEME = "memory://"
 TEMPLATE = SCHEME + "{name}"
@@ -60,9 +61,15 @@ def memory_name(uri: str) -> str:
         raise MCPError(types.INVALID_PARAMS, for_agent(exc)) from None
 
 
+def _read_as(who: Provenance, store: MemoryStore, name: str) -> str:
+    """A resource read is the client's read of the memory (announced with its name)."""
+    with acting_as(who):
+        return store.read(name)
+
+
 def _version(store: MemoryStore, name: str) -> str | None:
     try:
-        return store.version_of(store.read(name))
+        return store.version_of(store.read(name, announce=False))
     except (MemoryStoreError, OSError):
         return None
 
@@ -134,7 +141,8 @@ class MemoryResources:
         name = memory_name(params.uri)
         store = self.state.require_store()
         try:
-            text = await anyio.to_thread.run_sync(store.read, name)
+            who = client_provenance(ctx, "resources/read")
+            text = await anyio.to_thread.run_sync(_read_as, who, store, name)
         except (MemoryNotFoundError, IgnoredMemoryError) as exc:
             raise MCPError(RESOURCE_NOT_FOUND, for_agent(exc)) from None
         except Exception as exc:

@@ -47,7 +47,7 @@ from serena_memory.mcp import (
 from serena_memory.mcp.errors import argument_problem, for_agent, unknown_arguments
 from serena_memory.mcp.prompts import Prompts
 from serena_memory.mcp.resources import MemoryResources
-from serena_memory.mcp.state import ServerState, create_state
+from serena_memory.mcp.state import ServerState, client_provenance, create_state
 from serena_memory.mcp.tool_declaration import ToolDeclaration
 
 SERVER_NAME = "serena-memory"
@@ -66,16 +66,6 @@ def _schema_source(declared: ToolDeclaration) -> Any:
     bound = functools.partial(declared.fn, None)
     bound.__name__ = declared.name  # type: ignore[attr-defined]  # the SDK names its model after it
     return bound
-
-
-def _client_provenance(ctx: Any, tool: str) -> Provenance:
-    """Who the history names for a tool call: the client as it introduced itself in
-    `initialize` (name and version), and the tool."""
-    params = getattr(getattr(ctx, "session", None), "client_params", None)
-    info = getattr(params, "client_info", None)
-    if info is None:
-        return Provenance("mcp", "unknown client", tool)
-    return Provenance("mcp", f"{info.name} {info.version}".strip(), tool)
 
 
 def _attributed(provenance: Provenance, fn: Any, *args: Any, **kwargs: Any) -> str:
@@ -192,7 +182,7 @@ def _tool_caller(state: ServerState, offered: dict[str, tuple[ToolDeclaration, T
         except Exception as exc:
             return _failed(for_agent(exc))
         run = functools.partial(
-            _attributed, _client_provenance(ctx, declared.name), declared.fn, state, **arguments
+            _attributed, client_provenance(ctx, declared.name), declared.fn, state, **arguments
         )
         try:
             text = await anyio.to_thread.run_sync(run)

@@ -9,10 +9,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from serena_memory.agent import tools as T
 from serena_memory.agent.contexts import ClientContext, load_context
 from serena_memory.agent.modes import Mode, excluded_tools
+from serena_memory.core.changes import Provenance
 from serena_memory.core.config import load_global_config, serena_home, stricter
 from serena_memory.core.discovery import ProjectChoice, discover_project
 from serena_memory.core.errors import MemoryStoreError, NoProjectError, NotAProjectError
@@ -21,6 +23,16 @@ from serena_memory.core.store import Context, MemoryStore
 
 EXPLORATION_TOOLS = T.names_in(T.Group.EXPLORATION)
 ACTIVATION_TOOL = T.ACTIVATE_PROJECT.name
+
+
+def client_provenance(ctx: Any, action: str) -> Provenance:
+    """Who the history and the read events name for a request: the client as it
+    introduced itself in `initialize` (name and version), and the tool or method."""
+    params = getattr(getattr(ctx, "session", None), "client_params", None)
+    info = getattr(params, "client_info", None)
+    if info is None:
+        return Provenance("mcp", "unknown client", action)
+    return Provenance("mcp", f"{info.name} {info.version}".strip(), action)
 
 
 def all_tool_names() -> tuple[str, ...]:

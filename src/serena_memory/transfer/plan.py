@@ -182,7 +182,7 @@ def _existing(store: MemoryStore, name: str) -> str | None:
     if not store.exists(name):
         return None
     try:
-        return store.read(name)
+        return store.read(name, announce=False)
     except MemoryStoreError as exc:
         return "\0" + describe(exc)
 

@@ -427,11 +427,30 @@
         el("aside", { class: "links-panel" },
           el("h2", { text: "References" }), refs,
           el("h2", { text: "Backlinks" }), backlinks,
+          el("h2", { text: "Reads" }), usageLine(memory.usage),
           driftList(memory.code_drift || []))),
       localGraph,
     );
     loadBacklinks(memory.name, backlinks);
     loadLocalGraph(memory.name, localGraph);
+  }
+
+  // How often the memory was read on this machine (any client), as `serena memories usage`
+  // counts: only shown, never used to order or pick what the agent is given.
+  function usageLine(usage) {
+    if (!usage) return el("p", { class: "muted", id: "usage", text: "Reads can't be counted here now." });
+    if (!usage.reads) {
+      return el("p", { class: "muted", id: "usage", text: `Never read since ${localTime(usage.counted_since)}.` });
+    }
+    const clients = Object.entries(usage.clients).map(([c, n]) => `${c}: ${n}`).join(", ");
+    const times = usage.reads === 1 ? "once" : `${usage.reads} times`;
+    return el("p", { id: "usage", title: `counted since ${localTime(usage.counted_since)}` },
+      `Read ${times}, last ${localTime(usage.last_read)} (${clients}).`);
+  }
+
+  function localTime(iso) {
+    const when = new Date(iso);
+    return Number.isNaN(when.getTime()) ? String(iso) : when.toLocaleString();
   }
 
   // The memories that refer to this one: every memory is read for them, so they come after

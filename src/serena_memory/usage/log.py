@@ -1,0 +1,332 @@
+"""The usage files: one line appended per read, folded now and then into one line per
+memory and client.
+
+Each project (and the global memories) has two files named after it: ``NAME.log``, which
+every read appends one line to, and ``NAME.counts``, what earlier appends were folded
+into (rewritten whole, atomically, when the first grew past :data:`FOLD_AT`).
+
+Why a text file appended to rather than SQLite: a read appends one line with one write
+to a file opened for appending (tens of microseconds, nothing to import, no commit), many
+processes append at once without losing a line, and a file that is never trusted is
+easier to check line by line than a database file.
+
+The format (UTF-8, tab-separated, one record a line)::
+
+    #serena-usage  1  SINCE            when counting began (unix seconds)
+    TIME  COUNT  CLIENT  NAME          COUNT reads of NAME by CLIENT, the last at TIME
+
+Nothing in a file is trusted: each line is checked (its fields, whole numbers in range,
+bounded lengths, no control characters) and a file with lines that fail is rebuilt
+without them; one larger than :data:`TRUST_AT_MOST` is not read but started anew. The
+folder and its files are opened without following links: a link, a hard link, a FIFO or
+a folder where a file should be is removed and made anew, so nothing outside
+``$SERENA_HOME/usage`` is read or written.
+
+Appenders share a lock on the folder, a fold takes it alone (POSIX flock); a read waits at
+most :data:`APPEND_WAIT` for it and counts nothing rather than wait longer. Where there is
+no flock nor directory descriptors (Windows) nothing is counted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import functools
+import hashlib
+import os
+import re
+import stat
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from serena_memory.core.names import MAX_NAME_CHARS
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: nothing is counted
+    fcntl = None  # type: ignore[assignment]
+
+FOLDER = "usage"
+GLOBAL_FILE = "global"
+APPENDED = ".log"
+FOLDED = ".counts"
+HEADER = "#serena-usage"
+VERSION = "1"
+FOLD_AT = 512 * 1024
+"""An appended file grown past this many bytes is folded into the counts."""
+TRUST_AT_MOST = 16 * 1024 * 1024
+"""A file larger than this is not read: it is started anew."""
+FOLDED_AT_MOST = TRUST_AT_MOST // 2
+"""The counts keep the most recently read memories that fit in this many bytes."""
+CLIENT_CHARS = 120
+APPEND_WAIT = 1.0
+REPORT_WAIT = 5.0
+_NUMBER = re.compile(r"[0-9]{1,12}")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_FLAGS = os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC if fcntl is not None else 0
+COUNTING = fcntl is not None and os.open in os.supports_dir_fd
+
+
+class UsageBusy(OSError):
+    """Another process held the usage folder longer than a report waits."""
+
+
+@dataclass
+class MemoryCount:
+    """One memory's reads as a file keeps them."""
+
+    reads: int = 0
+    last_read: int = 0
+    clients: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Counts:
+    """What one usage file says: since when it counts, and each memory's reads."""
+
+    since: int | None = None
+    memories: dict[str, MemoryCount] = field(default_factory=dict)
+
+
+# -- where ---------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=256)  # a documented cache: the same project's file at every read
+def project_file(project_root: str) -> str:
+    """The name of a project's files: after its real path, which they never hold."""
+    real = os.path.realpath(project_root)
+    return "project-" + hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def usage_folder(home: Path) -> str:
+    return os.path.join(os.path.realpath(home), FOLDER)
+
+
+# -- writing one read ------------------------------------------------------------------------
+def append(home: Path, base: str, when: float, client: str, name: str) -> None:
+    """Count one read of ``name`` by ``client``; folds the file when it grew large."""
+    line = f"{int(when)}\t1\t{client}\t{name}\n".encode("utf-8", "replace")
+    with _folder(home, exclusive=False, wait=APPEND_WAIT) as dfd:
+        fd = _open_file(dfd, base + APPENDED, os.O_WRONLY | os.O_APPEND)
+        try:
+            size = os.fstat(fd).st_size
+            os.write(fd, _header(when) + line if size == 0 else line)
+        finally:
+            os.close(fd)
+    if size > FOLD_AT:
+        with _folder(home, exclusive=True, wait=APPEND_WAIT) as dfd:
+            _fold(dfd, base, when)
+
+
+def _header(since: float) -> bytes:
+    return f"{HEADER}\t{VERSION}\t{int(since)}\n".encode()
+
+
+# -- reading a file --------------------------------------------------------------------------
+def counts(home: Path, base: str, now: float | None = None) -> Counts:
+    """What a usage file says, checked line by line; a damaged file is rebuilt first,
+    and a file that does not exist yet starts counting now (so that a memory nobody ever
+    reads shows as unused in time)."""
+    now = time.time() if now is None else now
+    with _folder(home, exclusive=False, wait=REPORT_WAIT) as dfd:
+        data = _read_both(dfd, base)
+    found, sound = parse(data, now) if data is not None else (Counts(), False)
+    if not sound or found.since is None:  # damaged, or counting starts now
+        with _folder(home, exclusive=True, wait=REPORT_WAIT) as dfd:
+            found = _fold(dfd, base, now)
+    return found
+
+
+def _read_both(dfd: int, base: str) -> bytes | None:
+    """The counts and the appended lines, None when either is too large to read."""
+    folded = _read_file(dfd, base + FOLDED)
+    appended = _read_file(dfd, base + APPENDED)
+    return None if folded is None or appended is None else folded + b"\n" + appended
+
+
+def parse(data: bytes, now: float) -> tuple[Counts, bool]:
+    """The counts of a file's text, and whether every line was sound (an empty file is)."""
+    found = Counts()
+    sound = True
+    latest = now + 86400  # a clock a little ahead is no damage; a time years ahead is
+    for raw in data.split(b"\n"):
+        if not raw:
+            continue
+        record = _record(raw, latest)
+        if record is None:
+            sound = False
+        elif isinstance(record, int):
+            found.since = record if found.since is None else min(found.since, record)
+        else:
+            when, count, client, name = record
+            memory = found.memories.setdefault(name, MemoryCount())
+            memory.reads += count
+            memory.last_read = max(memory.last_read, when)
+            memory.clients[client] = memory.clients.get(client, 0) + count
+    return found, sound and (found.since is not None or not found.memories)
+
+
+def _record(raw: bytes, latest: float) -> int | tuple[int, int, str, str] | None:
+    """A header's start time, a read record, or None for a line that is not sound."""
+    try:
+        fields = raw.decode("utf-8").split("\t")
+    except UnicodeDecodeError:
+        return None
+    if fields[0] == HEADER:
+        return _since(fields, latest)
+    if len(fields) != 4:
+        return None
+    when, count, client, name = fields
+    if not (_NUMBER.fullmatch(when) and _NUMBER.fullmatch(count)):
+        return None
+    if int(when) > latest or int(count) < 1 or not (_sound_text(client, CLIENT_CHARS)):
+        return None
+    return (int(when), int(count), client, name) if _sound_text(name, MAX_NAME_CHARS) else None
+
+
+def _since(fields: list[str], latest: float) -> int | None:
+    if len(fields) != 3 or fields[1] != VERSION or not _NUMBER.fullmatch(fields[2]):
+        return None
+    return int(fields[2]) if int(fields[2]) <= latest else None
+
+
+def _sound_text(text: str, limit: int) -> bool:
+    return 0 < len(text) <= limit and _CONTROL.search(text) is None
+
+
+# -- folding and rebuilding -----------------------------------------------------------------
+def _fold(dfd: int, base: str, now: float) -> Counts:
+    """Fold the appended lines into the counts, one line per memory and client (the most
+    recently read first, up to :data:`FOLDED_AT_MOST`), without unsound lines, and start
+    the appended file anew; call it holding the folder alone."""
+    data = _read_both(dfd, base)
+    found = parse(data, now)[0] if data is not None else Counts()
+    found.since = int(now) if found.since is None else found.since
+    rows = [
+        (memory.last_read, count, client, name)
+        for name, memory in found.memories.items()
+        for client, count in memory.clients.items()
+    ]
+    rows.sort(key=lambda row: (-row[0], row[3], row[2]))
+    lines = [_header(found.since)]
+    size = len(lines[0])
+    for last_read, count, client, name in rows:
+        line = f"{last_read}\t{count}\t{client}\t{name}\n".encode()
+        size += len(line)
+        if size > FOLDED_AT_MOST:
+            break
+        lines.append(line)
+    _replace(dfd, base + FOLDED, b"".join(lines))
+    with contextlib.suppress(FileNotFoundError):
+        _remove(dfd, base + APPENDED)  # folded: the next read starts it again
+    return parse(b"".join(lines), now)[0]
+
+
+def _replace(dfd: int, file_name: str, data: bytes) -> None:
+    """Write ``file_name`` whole through a temporary file. Only a fold writes one, holding
+    the folder alone: any other temporary file of it is left by a fold that crashed."""
+    for left in os.listdir(dfd):
+        if left.startswith(f".{file_name}.") and left.endswith(".tmp"):
+            with contextlib.suppress(FileNotFoundError):
+                _remove(dfd, left)
+    temp = f".{file_name}.{os.getpid()}.tmp"
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _FLAGS, 0o600, dir_fd=dfd)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+    os.replace(temp, file_name, src_dir_fd=dfd, dst_dir_fd=dfd)
+
+
+# -- opening without following links -----------------------------------------------------------
+@contextlib.contextmanager
+def _folder(home: Path, *, exclusive: bool, wait: float) -> Iterator[int]:
+    """The usage folder, opened (made when missing, remade when it is not a real folder)
+    and locked, shared or alone, for the block; closing it releases the lock."""
+    if not COUNTING:
+        raise UsageBusy(errno.ENOTSUP, "usage is counted only where files can be locked")
+    fd = _open_folder(usage_folder(home))
+    try:
+        _lock(fd, exclusive, wait)
+        yield fd
+    finally:
+        os.close(fd)
+
+
+def _open_folder(path: str) -> int:
+    for attempt in range(3):
+        try:
+            return os.open(path, os.O_RDONLY | os.O_DIRECTORY | _FLAGS)
+        except FileNotFoundError:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+        except OSError as exc:  # a link (ELOOP) or a file (ENOTDIR) in its place
+            if exc.errno not in (errno.ELOOP, errno.ENOTDIR) or attempt == 2:
+                raise
+            os.unlink(path)  # the link itself, never what it leads to
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(path, 0o700)
+    raise FileNotFoundError(errno.ENOENT, "the usage folder could not be made", path)
+
+
+def _lock(fd: int, exclusive: bool, wait: float) -> None:
+    deadline = time.monotonic() + wait
+    kind = fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH
+    while True:
+        try:
+            fcntl.flock(fd, kind | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                raise UsageBusy(errno.EAGAIN, "another process holds the usage folder") from None
+            time.sleep(0.002)
+
+
+def _open_file(dfd: int, file_name: str, flags: int) -> int:
+    """A regular file of the folder with one link, made when missing; anything else in its
+    place (a link, a hard link to elsewhere, a FIFO, a folder) is removed first."""
+    for attempt in range(3):
+        try:
+            fd = os.open(file_name, flags | os.O_CREAT | _FLAGS, 0o600, dir_fd=dfd)
+        except OSError as exc:
+            if exc.errno not in (errno.ELOOP, errno.EISDIR, errno.ENXIO) or attempt == 2:
+                raise
+            _remove(dfd, file_name)
+            continue
+        found = os.fstat(fd)
+        if stat.S_ISREG(found.st_mode) and found.st_nlink == 1:
+            return fd
+        os.close(fd)
+        _remove(dfd, file_name)
+    raise OSError(errno.EIO, "the usage file could not be made", file_name)
+
+
+def _read_file(dfd: int, file_name: str) -> bytes | None:
+    """A file's bytes, None when it is larger than anyone should read."""
+    fd = _open_file(dfd, file_name, os.O_RDONLY)
+    try:
+        if os.fstat(fd).st_size > TRUST_AT_MOST:
+            return None
+        chunks = []
+        total = 0
+        while chunk := os.read(fd, 1024 * 1024):
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > TRUST_AT_MOST:  # grew while read
+                return None
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _remove(dfd: int, file_name: str) -> None:
+    import shutil  # for a folder in place of a file only: not at every read's start
+
+    try:
+        os.unlink(file_name, dir_fd=dfd)
+    except IsADirectoryError:
+        shutil.rmtree(file_name, dir_fd=dfd)
+    except PermissionError:  # Linux says EPERM for a folder
+        if stat.S_ISDIR(os.lstat(file_name, dir_fd=dfd).st_mode):
+            shutil.rmtree(file_name, dir_fd=dfd)
+        else:
+            raise

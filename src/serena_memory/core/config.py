@@ -371,9 +371,10 @@ def load_sync_config(home: Path | None = None) -> SyncConfig:
 
 
 def set_global_key(home: Path | None, key: str, value: Any) -> Path:
-    """Set one top-level key of the global configuration, keeping every other line (and
-    the person's comments) as written; the result is parsed again before it replaces the
-    file, so a layout this can't edit safely is an error, never a damaged file."""
+    """Set one top-level key of the global configuration as a round-trip edit (ruamel.yaml):
+    the person's comments, the order of the keys and the quoting stay as written. The
+    result is parsed again before it replaces the file, so a file this can't edit without
+    changing another setting is an error, never a damaged file."""
     import yaml
 
     path = (home or serena_home()) / GLOBAL_CONFIG_NAME
@@ -383,13 +384,12 @@ def set_global_key(home: Path | None, key: str, value: Any) -> Path:
         old_text = ""
     before = read_yaml_mapping(path) if old_text else {}
     block = yaml.safe_dump({key: value}, default_flow_style=False, allow_unicode=True)
-    text = _with_block(old_text, key, block)
+    text = _edited(old_text, key, value, block)
     try:
-        after = yaml.safe_load(text) or {}
+        after = None if text is None else (yaml.safe_load(text) or {})
     except yaml.YAMLError:
         after = None
-    expected = {**before, key: value}
-    if after != expected:
+    if text is None or after != {**before, key: value}:
         raise ConfigError(
             f"{path}: can't set '{key}' without changing other settings; add "
             f"`{block.strip()}` to it by hand"
@@ -403,19 +403,78 @@ def set_global_key(home: Path | None, key: str, value: Any) -> Path:
     return path
 
 
-def _with_block(text: str, key: str, block: str) -> str:
-    """``text`` with the top-level ``key``'s lines replaced by ``block`` (appended when the
-    key is not there); the blank lines after the old block stay."""
-    lines = text.splitlines(keepends=True)
-    start = next((i for i, line in enumerate(lines) if line.startswith(f"{key}:")), None)
-    if start is None:
+def _edited(text: str, key: str, value: Any, block: str) -> str | None:
+    """``text`` with its top-level ``key`` set to ``value`` (None: ruamel.yaml can't read
+    it, e.g. a key written twice). ``block``: the key alone, as YAML, for a file that holds
+    no mapping yet (only comments, or nothing)."""
+    import io
+
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+    from ruamel.yaml.util import load_yaml_guess_indent
+
+    editor = YAML()  # round trip: comments, order, quotes and flow style are kept
+    editor.preserve_quotes = True
+    editor.width = 4096  # never fold a long line the person wrote
+    try:
+        data, indent, dash_offset = load_yaml_guess_indent(text, yaml=editor)
+    except YAMLError:
+        return None
+    if data is None:
         return text + ("" if not text or text.endswith("\n") else "\n") + block
-    end = start + 1
-    while end < len(lines) and (lines[end][:1] in (" ", "\t", "-") or not lines[end].strip()):
-        end += 1
-    while end > start + 1 and not lines[end - 1].strip():
-        end -= 1
-    return "".join(lines[:start]) + block + "".join(lines[end:])
+    if not isinstance(data, dict):
+        return None
+    _indent_like(editor, data, indent, dash_offset)
+    editor.explicit_start = text.lstrip().startswith("---")
+    old = data.get(key)
+    if isinstance(old, dict) and isinstance(value, dict) and hasattr(old, "lc"):
+        _update_mapping(old, value, _comment_after(text, data, key, old))
+    else:
+        data[key] = value
+    out = io.StringIO()
+    editor.dump(data, out)
+    return out.getvalue()
+
+
+def _indent_like(editor: Any, data: Any, indent: int | None, dash_offset: int | None) -> None:
+    """Indent as the file does: its nested mappings as the first one (its column, from
+    ruamel.yaml's line and column record), its sequences as ruamel.yaml guessed them."""
+    nested = [v for v in data.values() if isinstance(v, dict) and hasattr(v, "lc")]
+    mapping_indent = nested[0].lc.col if nested else (indent if dash_offset is None else None)
+    if dash_offset is None:
+        editor.indent(mapping=mapping_indent or 2)
+    else:
+        editor.indent(mapping=mapping_indent or 2, sequence=indent, offset=dash_offset)
+
+
+def _comment_after(text: str, data: Any, key: str, nested: Any) -> bool:
+    """Whether full-line comments follow the last entry of ``key``'s mapping before the
+    next top-level key: ruamel.yaml keeps them with that entry, so an entry appended after
+    it would land below them, under a comment the person wrote about what follows."""
+    if not nested:
+        return False
+    keys = list(data)
+    after = keys.index(key) + 1
+    lines = text.splitlines()
+    end = data.lc.key(keys[after])[0] if after < len(keys) else len(lines)
+    start = nested.lc.key(list(nested)[-1])[0] + 1
+    return any(line.lstrip().startswith("#") for line in lines[start:end])
+
+
+def _update_mapping(old: Any, new: dict[Any, Any], keep_last: bool) -> None:
+    """Make the round-trip mapping ``old`` hold ``new``, entry by entry, so that the
+    comments of the entries that stay are kept; with ``keep_last``, new entries go before
+    the last one, which keeps the comments written below it."""
+    for gone in [k for k in old if k not in new]:
+        del old[gone]
+    for k, v in new.items():
+        if k in old:
+            if old[k] != v:
+                old[k] = v
+        elif keep_last and old:
+            old.insert(len(old) - 1, k, v)
+        else:
+            old[k] = v
 
 
 def _replace_text(path: Path, text: str) -> None:

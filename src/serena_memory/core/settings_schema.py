@@ -75,8 +75,8 @@ class Declared(msgspec.Struct, kw_only=True, frozen=True):
     default_max_tool_answer_chars: Annotated[
         int,
         _bounded(
-            "The size, in characters, above which `write_memory` refuses a memory unless the "
-            "call allows more.",
+            "The most characters `write_memory` accepts in one memory when the call gives no "
+            "`max_chars` of its own.",
             GLOBAL,
             ge=1,
         ),

@@ -1,5 +1,6 @@
 """A setting written back into a person's serena_config.yml (a sync's remote, a project's
-remote) keeps everything else they wrote there: comments, key order, quotes, indentation."""
+remote) keeps everything else they wrote there: comments, key order, quotes, indentation;
+and the libraries that read, check and edit the files load only when they are needed."""
 
 from __future__ import annotations
 
@@ -116,11 +117,8 @@ def test_sync_remembers_its_remote_in_the_persons_file(
     assert config.read_text() == PERSONS_FILE + f"memory_sync_remote: {remote}\n"
 
 
-def test_a_command_that_only_reads_the_settings_does_not_load_the_yaml_editor(
-    project: Path, serena_home: Path
-) -> None:
-    """The editor costs the start of every command that would import it; only writes need it."""
-    write_config(serena_home / "serena_config.yml", PERSONS_FILE)
+def _modules_loaded_by_a_listing(project: Path) -> set[str]:
+    """The modules `serena memories list` imports (python -X importtime), in a real process."""
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "serena_memory.cli", "memories", "list"],
         cwd=project,
@@ -130,6 +128,22 @@ def test_a_command_that_only_reads_the_settings_does_not_load_the_yaml_editor(
         env=os.environ.copy(),  # SERENA_HOME: the test's own
     )
     assert done.returncode == 0, done.stderr
-    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()}
-    assert "yaml" in imported  # the file was read
+    return {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()}
+
+
+def test_a_command_that_only_reads_the_settings_does_not_load_the_yaml_editor(
+    project: Path, serena_home: Path
+) -> None:
+    """The editor costs the start of every command that would import it; only writes need it."""
+    write_config(serena_home / "serena_config.yml", PERSONS_FILE)
+    imported = _modules_loaded_by_a_listing(project)
+    assert "yaml" in imported and "msgspec" in imported  # the file was read and checked
+    assert not any(name.startswith("ruamel") for name in imported)
+
+
+def test_a_command_that_finds_no_configuration_loads_neither_parser_nor_checker(
+    project: Path, serena_home: Path
+) -> None:
+    imported = _modules_loaded_by_a_listing(project)
+    assert not imported & {"yaml", "msgspec"}
     assert not any(name.startswith("ruamel") for name in imported)

@@ -208,9 +208,6 @@ def _compile(patterns: tuple[str, ...], key: str, path: Path) -> list[tuple[str,
     return compiled
 
 
-MIN_LISTING_BUDGET = schema.MIN_LISTING_BUDGET
-
-
 def _set(data: Mapping[str, Any], read: Any, key: str) -> Any:
     """``read``'s value of ``key`` when the file sets it, else None (the other file's)."""
     return getattr(read, key) if data.get(key) is not None else None

@@ -3,9 +3,12 @@
 - docs/reference/cli.md: the help of every `serena` command, as click prints it;
 - docs/reference/tools.md: every MCP tool of the registry (`serena_memory.agent.tools`), by
   group, as the server lists it to a client (tools/list, asked in-process through the SDK's
-  own client): its description and its parameters.
+  own client): its description and its parameters;
+- docs/reference/settings.md: every setting of the configuration files, from their
+  declaration (`serena_memory.core.settings_schema`): where it may be written, what value
+  it takes, its default and what it does.
 
-Usage: ``python scripts/gen_reference.py`` rewrites both files; ``--check`` writes nothing
+Usage: ``python scripts/gen_reference.py`` rewrites the three files; ``--check`` writes nothing
 and exits with status 1 when a file differs from what the code says (the test suite runs
 this check, so the references can't drift).
 """
@@ -23,6 +26,7 @@ import click
 REPO = Path(__file__).resolve().parent.parent
 CLI_DOC = REPO / "docs" / "reference" / "cli.md"
 TOOLS_DOC = REPO / "docs" / "reference" / "tools.md"
+SETTINGS_DOC = REPO / "docs" / "reference" / "settings.md"
 WIDTH = 78  # what click wraps at on any terminal of 80 columns or more
 NOTE = "<!-- Generated from the code by scripts/gen_reference.py; edit the code, not this. -->"
 
@@ -132,8 +136,69 @@ def tools_reference() -> str:
     return "\n".join(parts) + "\n"
 
 
+def settings_reference() -> str:
+    from serena_memory.core import setting_keys
+    from serena_memory.core import settings_schema as schema
+
+    parts = [
+        "# Settings reference",
+        "",
+        NOTE,
+        "",
+        "Every key serena-memory reads from `$SERENA_HOME/serena_config.yml` (the global "
+        "file, the person's own) and `PROJECT/.serena/project.yml` (the project's file, which "
+        "comes with a cloned repository and so can't widen what the global file allows), as "
+        "they are declared and checked. A missing file means the defaults; a key written "
+        "with no value (`key:` or `key: null`) is as if it were not written. A value of the "
+        "wrong kind, a key that is not a setting (the message names the closest one) or a "
+        "key in the wrong file stops every command with one sentence naming the file, the "
+        "key and the problem. The guide is [docs/cli.md](../cli.md#configuration).",
+    ]
+    sections = (
+        (schema.BOTH, "Either file", "The project's file and the global file combine as "
+         "each setting says."),
+        (schema.GLOBAL, "The global file only", "Written in a project's file, these are "
+         "refused: a cloned repository must not choose them."),
+        (schema.PROJECT, "The project file only", ""),
+    )  # fmt: skip
+    entries = schema.entries()
+    for files, title, intro in sections:
+        parts.extend(["", f"## {title}", ""] + ([intro, ""] if intro else []))
+        parts.extend(["| Key | Value | Default | What it does |", "|---|---|---|---|"])
+        for e in (e for e in entries if e.files == files):
+            parts.append(
+                f"| `{e.key}` | {_cell(e.expects)} | {_cell(e.default)} | {_cell(e.doc)} |"
+            )
+
+    def listed(keys: frozenset[str]) -> str:
+        return ", ".join(f"`{k}`" for k in sorted(keys))
+
+    parts.extend(
+        [
+            "",
+            "## Mode files",
+            "",
+            f"`$SERENA_HOME/modes/NAME.yml` takes {listed(setting_keys.MODE_KEYS)}.",
+            "",
+            "## Keys of Serena's own tools",
+            "",
+            "Serena keeps its own settings in the same files; these keys are accepted and "
+            "have no effect here.",
+            "",
+            f"- Global file: {listed(setting_keys.SERENA_GLOBAL_KEYS)}.",
+            f"- Project file: {listed(setting_keys.SERENA_PROJECT_KEYS)}.",
+            f"- Mode files: {listed(setting_keys.SERENA_MODE_KEYS)}.",
+        ]
+    )
+    return "\n".join(parts) + "\n"
+
+
 def references() -> dict[Path, str]:
-    return {CLI_DOC: cli_reference(), TOOLS_DOC: tools_reference()}
+    return {
+        CLI_DOC: cli_reference(),
+        TOOLS_DOC: tools_reference(),
+        SETTINGS_DOC: settings_reference(),
+    }
 
 
 def stale(pages: dict[Path, str]) -> list[Path]:

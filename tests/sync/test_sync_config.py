@@ -30,7 +30,7 @@ def test_wrong_sync_settings_are_one_clear_error(serena_home: Path, text: str, w
 
 def test_a_file_that_can_not_be_edited_safely_is_left_alone(serena_home: Path) -> None:
     config = serena_home / "serena_config.yml"
-    original = "{memory_history: true, base_modes: [x]}\n"
+    original = "memory_history: true\nmemory_history: false\n"  # a key written twice
     config.write_text(original)
     with pytest.raises(ConfigError, match="add `memory_sync_remote: /r.git` to it by hand"):
         set_global_key(serena_home, "memory_sync_remote", "/r.git")
@@ -43,8 +43,9 @@ def test_keys_are_replaced_in_place_and_nested_values_kept(serena_home: Path) ->
         "memory_sync_project_remotes:\n  /a: /a.git\n\n# trailing comment\nmemory_history: true\n"
     )
     set_global_key(serena_home, "memory_sync_project_remotes", {"/a": "/a.git", "/b": "/b.git"})
+    # the new entry goes above the last one, so the comment below stays where it was
     assert config.read_text() == (
-        "memory_sync_project_remotes:\n  /a: /a.git\n  /b: /b.git\n\n# trailing comment\n"
+        "memory_sync_project_remotes:\n  /b: /b.git\n  /a: /a.git\n\n# trailing comment\n"
         "memory_history: true\n"
     )
     assert load_sync_config(serena_home).project_remotes["/b"] == "/b.git"

@@ -2,16 +2,21 @@
 
 A missing file means defaults. A broken one is a :class:`ConfigError` naming the file, the
 key and the problem: a silently ignored read-only pattern would let an agent overwrite what
-a person meant to protect.
+a person meant to protect. Each setting's type, default and bounds are declared once, in
+:mod:`serena_memory.core.settings_schema`; this module reads the files, checks them against
+that declaration and gives what a value means (a real folder, the stricter of two modes).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import typing
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from serena_memory.core import settings_schema as schema
 from serena_memory.core.errors import ConfigError, PatternError
 from serena_memory.core.setting_keys import (
     GLOBAL_KEYS,
@@ -28,9 +33,10 @@ if TYPE_CHECKING:
 
 GLOBAL_CONFIG_NAME = "serena_config.yml"
 PROJECT_CONFIG_NAME = "project.yml"
-DEFAULT_MAX_CHARS = 150_000
-DEFAULT_LISTING_BUDGET = 2_000  # tokens: what a list of memory names may cost the agent
-AGENT_WRITE_MODES = ("direct", "propose", "read-only")
+DEFAULTS = schema.DEFAULTS
+DEFAULT_MAX_CHARS = DEFAULTS.default_max_tool_answer_chars
+DEFAULT_LISTING_BUDGET = DEFAULTS.memory_listing_budget  # tokens a list of names may cost
+AGENT_WRITE_MODES: tuple[str, ...] = typing.get_args(schema.AgentWrites)
 """What the agent's memory changes do, from the loosest to the strictest: land at once,
 become proposals a person reviews (core/proposals.py), or are refused."""
 
@@ -62,24 +68,29 @@ def _first_full_match(patterns: tuple[tuple[str, OutsidePattern], ...], name: st
 
 
 class GlobalConfig(NamedTuple):
-    read_only_memory_patterns: tuple[str, ...] = ()
-    ignored_memory_patterns: tuple[str, ...] = ()
-    base_modes: tuple[str, ...] = ()
+    """The global file's settings as the code uses them (defaults: the declaration's)."""
+
+    read_only_memory_patterns: tuple[str, ...] = DEFAULTS.read_only_memory_patterns
+    ignored_memory_patterns: tuple[str, ...] = DEFAULTS.ignored_memory_patterns
+    base_modes: tuple[str, ...] = DEFAULTS.base_modes
     default_max_tool_answer_chars: int = DEFAULT_MAX_CHARS
-    allowed_memory_roots: tuple[str, ...] = ()  # real paths
+    allowed_memory_roots: tuple[str, ...] = DEFAULTS.allowed_memory_roots  # real paths
     memory_listing_budget: int = DEFAULT_LISTING_BUDGET
-    memory_history: bool = True
+    memory_history: bool = DEFAULTS.memory_history
     memory_history_dir: Path | None = None  # None: $SERENA_HOME/history
-    memory_history_keep_days: int = 0  # 0: keep every entry
-    memory_agent_writes: str = "direct"
+    memory_history_keep_days: int = DEFAULTS.memory_history_keep_days  # 0: keep every entry
+    memory_agent_writes: str = DEFAULTS.memory_agent_writes
     path: Path | None = None
 
 
 class ProjectConfig(NamedTuple):
-    read_only_memory_patterns: tuple[str, ...] = ()
-    ignored_memory_patterns: tuple[str, ...] = ()
-    initial_prompt: str = ""
-    project_name: str = ""
+    """The project file's settings; a setting both files may hold is None when the
+    project's file does not set it (the global one then applies)."""
+
+    read_only_memory_patterns: tuple[str, ...] = DEFAULTS.read_only_memory_patterns
+    ignored_memory_patterns: tuple[str, ...] = DEFAULTS.ignored_memory_patterns
+    initial_prompt: str = DEFAULTS.initial_prompt
+    project_name: str = DEFAULTS.project_name
     memory_listing_budget: int | None = None  # None: the global setting
     memory_history: bool | None = None  # None: as the global configuration says
     memory_history_keep_days: int | None = None
@@ -180,31 +191,7 @@ def read_yaml_mapping(
     return data
 
 
-def _type_name(value: Any) -> str:
-    return {list: "a list", str: "a string", int: "a number", float: "a number"}.get(
-        type(value), f"a {type(value).__name__}"
-    )
-
-
-def _string_list(data: dict[str, Any], key: str, path: Path) -> tuple[str, ...]:
-    value = data.get(key)
-    if value is None:
-        return ()
-    if isinstance(value, str):
-        raise ConfigError(
-            f"{path}: key '{key}': expected a list of strings, got a single string "
-            f"(write it as [{value!r}])"
-        )
-    if not isinstance(value, list):
-        raise ConfigError(
-            f"{path}: key '{key}': expected a list of strings, got {_type_name(value)}"
-        )
-    for i, item in enumerate(value):
-        if not isinstance(item, str):
-            raise ConfigError(
-                f"{path}: key '{key}': item {i + 1} must be a string, got {_type_name(item)}"
-            )
-    return tuple(value)
+_type_name = schema.type_name
 
 
 def _compile(patterns: tuple[str, ...], key: str, path: Path) -> list[tuple[str, OutsidePattern]]:
@@ -221,76 +208,43 @@ def _compile(patterns: tuple[str, ...], key: str, path: Path) -> list[tuple[str,
     return compiled
 
 
-MIN_LISTING_BUDGET = 500  # below this, the hint and one long name would not fit
-
-
-def _listing_budget(data: dict[str, Any], path: Path) -> int | None:
-    value = data.get("memory_listing_budget")
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < MIN_LISTING_BUDGET:
-        raise ConfigError(
-            f"{path}: key 'memory_listing_budget': expected a whole number of tokens, at "
-            f"least {MIN_LISTING_BUDGET}, got {value!r}"
-        )
-    return value
-
-
-def _agent_writes(data: dict[str, Any], path: Path) -> str | None:
-    value = data.get("memory_agent_writes")
-    if value is None:
-        return None
-    if value not in AGENT_WRITE_MODES:
-        raise ConfigError(
-            f"{path}: key 'memory_agent_writes': expected direct, propose or read-only, "
-            f"got {value!r}"
-        )
-    return str(value)
+def _set(data: Mapping[str, Any], read: Any, key: str) -> Any:
+    """``read``'s value of ``key`` when the file sets it, else None (the other file's)."""
+    return getattr(read, key) if data.get(key) is not None else None
 
 
 def load_global_config(home: Path | None = None) -> GlobalConfig:
     path = (home or serena_home()) / GLOBAL_CONFIG_NAME
     data = load_mapping(path)
     check_keys(data, path, GLOBAL_KEYS, SERENA_GLOBAL_KEYS, elsewhere="project")
-    max_chars = data.get("default_max_tool_answer_chars", DEFAULT_MAX_CHARS)
-    if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars <= 0:
-        raise ConfigError(
-            f"{path}: key 'default_max_tool_answer_chars': expected a positive whole number, "
-            f"got {max_chars!r}"
-        )
-    history_dir = data.get("memory_history_dir")
-    if history_dir is not None and (not isinstance(history_dir, str) or not history_dir.strip()):
-        raise ConfigError(
-            f"{path}: key 'memory_history_dir': expected the path of a folder, got "
-            f"{_type_name(history_dir)}"
-        )
-    keep_days = _keep_days(data, path)
+    read = schema.checked(data, path)
+    history_dir = read.memory_history_dir
     return GlobalConfig(
-        memory_listing_budget=_listing_budget(data, path) or DEFAULT_LISTING_BUDGET,
-        read_only_memory_patterns=_string_list(data, "read_only_memory_patterns", path),
-        ignored_memory_patterns=_string_list(data, "ignored_memory_patterns", path),
-        base_modes=_string_list(data, "base_modes", path),
-        default_max_tool_answer_chars=max_chars,
-        allowed_memory_roots=_allowed_roots(data, path),
-        memory_history=_flag(data, "memory_history", path, True),
+        memory_listing_budget=read.memory_listing_budget,
+        read_only_memory_patterns=read.read_only_memory_patterns,
+        ignored_memory_patterns=read.ignored_memory_patterns,
+        base_modes=read.base_modes,
+        default_max_tool_answer_chars=read.default_max_tool_answer_chars,
+        allowed_memory_roots=_allowed_roots(read.allowed_memory_roots, path),
+        memory_history=read.memory_history,
         # Only the user's own configuration may say where history goes: a project's file is
         # untrusted and must not choose a folder to write into.
         memory_history_dir=(
             None if history_dir is None else (path.parent / Path(history_dir).expanduser())
         ),
-        memory_history_keep_days=0 if keep_days is None else keep_days,
-        memory_agent_writes=_agent_writes(data, path) or "direct",
+        memory_history_keep_days=read.memory_history_keep_days,
+        memory_agent_writes=read.memory_agent_writes,
         path=path,
     )
 
 
-def _allowed_roots(data: dict[str, Any], path: Path) -> tuple[str, ...]:
+def _allowed_roots(folders: tuple[str, ...], path: Path) -> tuple[str, ...]:
     """``allowed_memory_roots``: folders that memory symlinks may lead into besides the
-    project folder and ``$SERENA_HOME``. Only the global configuration has this key: a
-    project's own configuration is untrusted and could allow anything."""
+    project folder and ``$SERENA_HOME``, as real paths. Only the global configuration has
+    this key: a project's own configuration is untrusted and could allow anything."""
     key = "allowed_memory_roots"
     roots = []
-    for item in _string_list(data, key, path):
+    for item in folders:
         folder = os.path.expanduser(item.strip())
         if not os.path.isabs(folder):
             raise ConfigError(
@@ -307,25 +261,6 @@ def _allowed_roots(data: dict[str, Any], path: Path) -> tuple[str, ...]:
     return tuple(roots)
 
 
-def _flag(data: dict[str, Any], key: str, path: Path, default: Any) -> Any:
-    value = data.get(key, default)
-    if value is not default and not isinstance(value, bool):
-        raise ConfigError(f"{path}: key '{key}': expected true or false, got {_type_name(value)}")
-    return value
-
-
-def _keep_days(data: dict[str, Any], path: Path) -> int | None:
-    value = data.get("memory_history_keep_days")
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ConfigError(
-            f"{path}: key 'memory_history_keep_days': expected a whole number of days "
-            f"(0 keeps everything), got {value!r}"
-        )
-    return value
-
-
 def load_project_config(project_root: Path) -> ProjectConfig:
     """The project's own configuration: untrusted (a cloned repository's file), so it is
     read through the path gate (a regular file inside the project, at most
@@ -333,7 +268,7 @@ def load_project_config(project_root: Path) -> ProjectConfig:
     allows."""
     path = project_root / ".serena" / PROJECT_CONFIG_NAME
 
-    def read() -> bytes:
+    def read_file() -> bytes:
         from serena_memory.core import paths
 
         root = os.path.realpath(project_root)
@@ -342,25 +277,18 @@ def load_project_config(project_root: Path) -> ProjectConfig:
         real = paths.resolve(scope, (PROJECT_CONFIG_NAME,), what)
         return paths.read_regular_file(real, (root,), what, paths.MAX_CONFIG_BYTES)
 
-    data = load_mapping(path, read)
+    data = load_mapping(path, read_file)
     check_keys(data, path, PROJECT_KEYS, SERENA_PROJECT_KEYS, elsewhere="global")
-    prompt = data.get("initial_prompt") or ""
-    if not isinstance(prompt, str):
-        raise ConfigError(
-            f"{path}: key 'initial_prompt': expected a string, got {_type_name(prompt)}"
-        )
-    name = data.get("project_name") or ""
-    if not isinstance(name, str):
-        raise ConfigError(f"{path}: key 'project_name': expected a string, got {_type_name(name)}")
+    read = schema.checked(data, path)
     return ProjectConfig(
-        memory_listing_budget=_listing_budget(data, path),
-        read_only_memory_patterns=_string_list(data, "read_only_memory_patterns", path),
-        ignored_memory_patterns=_string_list(data, "ignored_memory_patterns", path),
-        initial_prompt=prompt,
-        project_name=name,
-        memory_history=_flag(data, "memory_history", path, None),
-        memory_history_keep_days=_keep_days(data, path),
-        memory_agent_writes=_agent_writes(data, path),
+        memory_listing_budget=_set(data, read, "memory_listing_budget"),
+        read_only_memory_patterns=read.read_only_memory_patterns,
+        ignored_memory_patterns=read.ignored_memory_patterns,
+        initial_prompt=read.initial_prompt,
+        project_name=read.project_name,
+        memory_history=_set(data, read, "memory_history"),
+        memory_history_keep_days=_set(data, read, "memory_history_keep_days"),
+        memory_agent_writes=_set(data, read, "memory_agent_writes"),
         path=path,
     )
 
@@ -389,7 +317,7 @@ def load_settings(
 
 
 # -- sync (sync/) -----------------------------------------------------------------------------
-SYNC_MODES = ("manual", "auto")
+SYNC_MODES: tuple[str, ...] = typing.get_args(schema.SyncMode)
 
 
 class SyncConfig(NamedTuple):
@@ -418,52 +346,32 @@ class SyncConfig(NamedTuple):
 
 def load_sync_config(home: Path | None = None) -> SyncConfig:
     path = (home or serena_home()) / GLOBAL_CONFIG_NAME
-    data = load_mapping(path)
+    read = schema.checked(load_mapping(path), path)
 
-    def url(key: str, value: Any) -> str | None:
-        if value is None:
-            return None
-        if not isinstance(value, str) or not value.strip():
-            raise ConfigError(
-                f"{path}: key '{key}': expected the URL of a git repository, got "
-                f"{_type_name(value)}"
-            )
-        return value.strip()
+    def url(value: str | None) -> str | None:
+        return None if value is None else value.strip()
 
-    projects = data.get("memory_sync_project_remotes") or {}
-    if not isinstance(projects, dict):
-        raise ConfigError(
-            f"{path}: key 'memory_sync_project_remotes': expected a mapping of project "
-            f"folders to URLs, got {_type_name(projects)}"
-        )
-    project_remotes = {}
-    for folder, value in projects.items():
-        checked = url("memory_sync_project_remotes", value)
-        if checked is not None:
-            project_remotes[os.path.realpath(os.path.expanduser(str(folder)))] = checked
-    mode = data.get("memory_sync", "manual")
-    if mode not in SYNC_MODES:
-        raise ConfigError(f"{path}: key 'memory_sync': expected manual or auto, got {mode!r}")
-    topic = data.get("memory_sync_team_topic", "team")
-    if not isinstance(topic, str) or not topic.strip() or "/" in topic.strip("/"):
-        raise ConfigError(
-            f"{path}: key 'memory_sync_team_topic': expected one topic name, got {topic!r}"
-        )
+    project_remotes = {
+        os.path.realpath(os.path.expanduser(str(folder))): value.strip()
+        for folder, value in read.memory_sync_project_remotes.items()
+        if value is not None
+    }
     return SyncConfig(
-        remote=url("memory_sync_remote", data.get("memory_sync_remote")),
+        remote=url(read.memory_sync_remote),
         project_remotes=project_remotes,
-        mode=mode,
-        team_remote=url("memory_sync_team_remote", data.get("memory_sync_team_remote")),
-        team_topic=topic.strip().strip("/"),
-        team_writable=_flag(data, "memory_sync_team_writable", path, False),
+        mode=read.memory_sync,
+        team_remote=url(read.memory_sync_team_remote),
+        team_topic=read.memory_sync_team_topic.strip().strip("/"),
+        team_writable=read.memory_sync_team_writable,
         path=path,
     )
 
 
 def set_global_key(home: Path | None, key: str, value: Any) -> Path:
-    """Set one top-level key of the global configuration, keeping every other line (and
-    the person's comments) as written; the result is parsed again before it replaces the
-    file, so a layout this can't edit safely is an error, never a damaged file."""
+    """Set one top-level key of the global configuration as a round-trip edit (ruamel.yaml):
+    the person's comments, the order of the keys and the quoting stay as written. The
+    result is parsed again before it replaces the file, so a file this can't edit without
+    changing another setting is an error, never a damaged file."""
     import yaml
 
     path = (home or serena_home()) / GLOBAL_CONFIG_NAME
@@ -473,13 +381,12 @@ def set_global_key(home: Path | None, key: str, value: Any) -> Path:
         old_text = ""
     before = read_yaml_mapping(path) if old_text else {}
     block = yaml.safe_dump({key: value}, default_flow_style=False, allow_unicode=True)
-    text = _with_block(old_text, key, block)
+    text = _edited(old_text, key, value, block)
     try:
-        after = yaml.safe_load(text) or {}
+        after = None if text is None else (yaml.safe_load(text) or {})
     except yaml.YAMLError:
         after = None
-    expected = {**before, key: value}
-    if after != expected:
+    if text is None or after != {**before, key: value}:
         raise ConfigError(
             f"{path}: can't set '{key}' without changing other settings; add "
             f"`{block.strip()}` to it by hand"
@@ -493,19 +400,78 @@ def set_global_key(home: Path | None, key: str, value: Any) -> Path:
     return path
 
 
-def _with_block(text: str, key: str, block: str) -> str:
-    """``text`` with the top-level ``key``'s lines replaced by ``block`` (appended when the
-    key is not there); the blank lines after the old block stay."""
-    lines = text.splitlines(keepends=True)
-    start = next((i for i, line in enumerate(lines) if line.startswith(f"{key}:")), None)
-    if start is None:
+def _edited(text: str, key: str, value: Any, block: str) -> str | None:
+    """``text`` with its top-level ``key`` set to ``value`` (None: ruamel.yaml can't read
+    it, e.g. a key written twice). ``block``: the key alone, as YAML, for a file that holds
+    no mapping yet (only comments, or nothing)."""
+    import io
+
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+    from ruamel.yaml.util import load_yaml_guess_indent
+
+    editor = YAML()  # round trip: comments, order, quotes and flow style are kept
+    editor.preserve_quotes = True
+    editor.width = 4096  # never fold a long line the person wrote
+    try:
+        data, indent, dash_offset = load_yaml_guess_indent(text, yaml=editor)
+    except YAMLError:
+        return None
+    if data is None:
         return text + ("" if not text or text.endswith("\n") else "\n") + block
-    end = start + 1
-    while end < len(lines) and (lines[end][:1] in (" ", "\t", "-") or not lines[end].strip()):
-        end += 1
-    while end > start + 1 and not lines[end - 1].strip():
-        end -= 1
-    return "".join(lines[:start]) + block + "".join(lines[end:])
+    if not isinstance(data, dict):
+        return None
+    _indent_like(editor, data, indent, dash_offset)
+    editor.explicit_start = text.lstrip().startswith("---")
+    old = data.get(key)
+    if isinstance(old, dict) and isinstance(value, dict) and hasattr(old, "lc"):
+        _update_mapping(old, value, _comment_after(text, data, key, old))
+    else:
+        data[key] = value
+    out = io.StringIO()
+    editor.dump(data, out)
+    return out.getvalue()
+
+
+def _indent_like(editor: Any, data: Any, indent: int | None, dash_offset: int | None) -> None:
+    """Indent as the file does: its nested mappings as the first one (its column, from
+    ruamel.yaml's line and column record), its sequences as ruamel.yaml guessed them."""
+    nested = [v for v in data.values() if isinstance(v, dict) and hasattr(v, "lc")]
+    mapping_indent = nested[0].lc.col if nested else (indent if dash_offset is None else None)
+    if dash_offset is None:
+        editor.indent(mapping=mapping_indent or 2)
+    else:
+        editor.indent(mapping=mapping_indent or 2, sequence=indent, offset=dash_offset)
+
+
+def _comment_after(text: str, data: Any, key: str, nested: Any) -> bool:
+    """Whether full-line comments follow the last entry of ``key``'s mapping before the
+    next top-level key: ruamel.yaml keeps them with that entry, so an entry appended after
+    it would land below them, under a comment the person wrote about what follows."""
+    if not nested:
+        return False
+    keys = list(data)
+    after = keys.index(key) + 1
+    lines = text.splitlines()
+    end = data.lc.key(keys[after])[0] if after < len(keys) else len(lines)
+    start = nested.lc.key(list(nested)[-1])[0] + 1
+    return any(line.lstrip().startswith("#") for line in lines[start:end])
+
+
+def _update_mapping(old: Any, new: dict[Any, Any], keep_last: bool) -> None:
+    """Make the round-trip mapping ``old`` hold ``new``, entry by entry, so that the
+    comments of the entries that stay are kept; with ``keep_last``, new entries go before
+    the last one, which keeps the comments written below it."""
+    for gone in [k for k in old if k not in new]:
+        del old[gone]
+    for k, v in new.items():
+        if k in old:
+            if old[k] != v:
+                old[k] = v
+        elif keep_last and old:
+            old.insert(len(old) - 1, k, v)
+        else:
+            old[k] = v
 
 
 def _replace_text(path: Path, text: str) -> None:

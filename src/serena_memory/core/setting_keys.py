@@ -13,43 +13,13 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from serena_memory.core import settings_schema as schema
 from serena_memory.core.errors import ConfigError
 
-GLOBAL_KEYS = frozenset(
-    {
-        "read_only_memory_patterns",
-        "ignored_memory_patterns",
-        "base_modes",
-        "default_max_tool_answer_chars",
-        "allowed_memory_roots",
-        "memory_listing_budget",
-        "memory_history",
-        "memory_history_dir",
-        "memory_history_keep_days",
-        "memory_agent_writes",
-        "memory_search_model",
-        "memory_sync",
-        "memory_sync_remote",
-        "memory_sync_project_remotes",
-        "memory_sync_team_remote",
-        "memory_sync_team_topic",
-        "memory_sync_team_writable",
-    }
-)
-"""What serena-memory reads from ``$SERENA_HOME/serena_config.yml``."""
+GLOBAL_KEYS = schema.keys_in(schema.GLOBAL)
+"""What serena-memory reads from ``$SERENA_HOME/serena_config.yml`` (its declaration)."""
 
-PROJECT_KEYS = frozenset(
-    {
-        "read_only_memory_patterns",
-        "ignored_memory_patterns",
-        "initial_prompt",
-        "project_name",
-        "memory_listing_budget",
-        "memory_history",
-        "memory_history_keep_days",
-        "memory_agent_writes",
-    }
-)
+PROJECT_KEYS = schema.keys_in(schema.PROJECT)
 """What serena-memory reads from ``<project>/.serena/project.yml``."""
 
 MODE_KEYS = frozenset({"description", "prompt", "excluded_tools"})
@@ -148,4 +118,4 @@ def _closest(key: str, known: Iterable[str]) -> str:
     close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
     if close:
         return f"; did you mean '{close[0]}'?"
-    return "; the settings are listed in docs/cli.md"
+    return "; the settings are listed in docs/reference/settings.md"

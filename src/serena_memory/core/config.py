@@ -141,8 +141,12 @@ def stricter(*modes: str | None) -> str:
 _cache: dict[Path, tuple[tuple[int, int], dict[str, Any]]] = {}
 
 
-def load_mapping(path: Path, read: Callable[[], bytes] | None = None) -> dict[str, Any]:
-    """Parse a YAML file into a mapping; missing file -> {}; cached by mtime and size.
+def load_mapping(
+    path: Path, read: Callable[[], bytes] | None = None, home: Path | None = None
+) -> dict[str, Any]:
+    """Parse a YAML file into a mapping; missing file -> {}; cached by mtime and size in
+    this process, and by its bytes across commands in ``home``'s cache
+    (:mod:`serena_memory.core.settings_cache`; default ``$SERENA_HOME``).
 
     ``read`` reads the file's bytes when it is not cached (default: open it directly)."""
     try:
@@ -155,9 +159,23 @@ def load_mapping(path: Path, read: Callable[[], bytes] | None = None) -> dict[st
     cached = _cache.get(path)
     if cached and cached[0] == stamp:
         return cached[1]
-    data = read_yaml_mapping(path, raw=read() if read is not None else None)
+    raw = read() if read is not None else _read_bytes(path)
+    from serena_memory.core import settings_cache
+
+    cache_home = home or serena_home()
+    data = settings_cache.parsed(cache_home, raw)
+    if data is None:
+        data = read_yaml_mapping(path, raw=raw)
+        settings_cache.remember_parsed(cache_home, raw, data)
     _cache[path] = (stamp, data)
     return data
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read: {exc.strerror or exc}") from None
 
 
 def read_yaml_mapping(
@@ -214,10 +232,11 @@ def _set(data: Mapping[str, Any], read: Any, key: str) -> Any:
 
 
 def load_global_config(home: Path | None = None) -> GlobalConfig:
-    path = (home or serena_home()) / GLOBAL_CONFIG_NAME
-    data = load_mapping(path)
+    home = home or serena_home()
+    path = home / GLOBAL_CONFIG_NAME
+    data = load_mapping(path, home=home)
     check_keys(data, path, GLOBAL_KEYS, SERENA_GLOBAL_KEYS, elsewhere="project")
-    read = schema.checked(data, path)
+    read = schema.checked(data, path, home)
     history_dir = read.memory_history_dir
     return GlobalConfig(
         memory_listing_budget=read.memory_listing_budget,
@@ -261,7 +280,7 @@ def _allowed_roots(folders: tuple[str, ...], path: Path) -> tuple[str, ...]:
     return tuple(roots)
 
 
-def load_project_config(project_root: Path) -> ProjectConfig:
+def load_project_config(project_root: Path, home: Path | None = None) -> ProjectConfig:
     """The project's own configuration: untrusted (a cloned repository's file), so it is
     read through the path gate (a regular file inside the project, at most
     :data:`~serena_memory.core.paths.MAX_CONFIG_BYTES`), and it can't widen what the gate
@@ -277,9 +296,10 @@ def load_project_config(project_root: Path) -> ProjectConfig:
         real = paths.resolve(scope, (PROJECT_CONFIG_NAME,), what)
         return paths.read_regular_file(real, (root,), what, paths.MAX_CONFIG_BYTES)
 
-    data = load_mapping(path, read_file)
+    home = home or serena_home()
+    data = load_mapping(path, read_file, home)
     check_keys(data, path, PROJECT_KEYS, SERENA_PROJECT_KEYS, elsewhere="global")
-    read = schema.checked(data, path)
+    read = schema.checked(data, path, home)
     return ProjectConfig(
         memory_listing_budget=_set(data, read, "memory_listing_budget"),
         read_only_memory_patterns=read.read_only_memory_patterns,
@@ -299,7 +319,7 @@ def load_settings(
     """Load and merge both files; the pattern lists are merged additively. ``sync`` is the
     sync configuration already read by the operation, so it is not read twice."""
     g = load_global_config(home)
-    p = load_project_config(project_root) if project_root is not None else ProjectConfig()
+    p = load_project_config(project_root, home) if project_root is not None else ProjectConfig()
     assert g.path is not None
     read_only = _compile(g.read_only_memory_patterns, "read_only_memory_patterns", g.path)
     ignored = _compile(g.ignored_memory_patterns, "ignored_memory_patterns", g.path)
@@ -345,8 +365,9 @@ class SyncConfig(NamedTuple):
 
 
 def load_sync_config(home: Path | None = None) -> SyncConfig:
-    path = (home or serena_home()) / GLOBAL_CONFIG_NAME
-    read = schema.checked(load_mapping(path), path)
+    home = home or serena_home()
+    path = home / GLOBAL_CONFIG_NAME
+    read = schema.checked(load_mapping(path, home=home), path, home)
 
     def url(value: str | None) -> str | None:
         return None if value is None else value.strip()

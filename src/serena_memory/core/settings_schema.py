@@ -263,11 +263,13 @@ def _problem(setting: Setting, value: Any) -> str:
     return f"expected {expected(setting)}, got {repr(value) if shown else type_name(value)}"
 
 
-def checked(data: Mapping[str, Any], path: Path) -> Any:
+def checked(data: Mapping[str, Any], path: Path, home: Path) -> Any:
     """The settings of one file's mapping (whose keys :func:`~serena_memory.core.
     setting_keys.check_keys` has vetted), by name, checked against the declaration; a key
     written with no value is as if it were not written. The first wrong value is a
-    :class:`ConfigError` naming the file, the key and what the value must be."""
+    :class:`ConfigError` naming the file, the key and what the value must be. Values that
+    passed before are known from ``home``'s cache (:mod:`~serena_memory.core.settings_cache`)
+    and not checked again."""
     ours = {
         k: v
         for k, v in data.items()
@@ -275,16 +277,31 @@ def checked(data: Mapping[str, Any], path: Path) -> Any:
     }
     if not ours:
         return DEFAULTS
+    from serena_memory.core import settings_cache
+
+    if settings_cache.known_good(home, ours):  # checked by an earlier command: no msgspec
+        return _as_declared(ours)
     import msgspec
 
     try:
-        return msgspec.convert(ours, _declared())
+        read = msgspec.convert(ours, _declared())
     except msgspec.ValidationError as exc:
         for key, value in ours.items():
             if not _fits(_typed(key), value):
                 problem = _problem(BY_KEY[key], value)
                 raise ConfigError(f"{path}: key '{key}': {problem}") from None
         raise ConfigError(f"{path}: {exc}") from None
+    settings_cache.remember_good(home, ours)
+    return read
+
+
+def _as_declared(ours: Mapping[str, Any]) -> Any:
+    """Values that passed the check, as msgspec gives them back (a list of names as a
+    tuple), with every other setting at its default."""
+    values = {s.key: s.default for s in SETTINGS}
+    for key, value in ours.items():
+        values[key] = tuple(value) if BY_KEY[key].kind == Names else value
+    return types.SimpleNamespace(**values)
 
 
 class Entry(NamedTuple):

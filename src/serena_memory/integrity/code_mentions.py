@@ -261,7 +261,7 @@ def _line_mentions(number: int, line: str) -> list[Mention]:
         for span in _CODE_SPAN.finditer(line):
             spans.append(span.span())
             placed += [(*span.span(), m) for m in _classify(number, span.group(2))]
-    if "/" in line or "." in line:
+    if "/" in line or ("." in line and _dotted_word(line)):  # what the prose may hold
         placed += _prose_mentions(number, line, spans)
     if not placed or not may_say_absent(line):
         return [m for _start, _end, m in placed]

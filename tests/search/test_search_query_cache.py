@@ -5,6 +5,7 @@ model's files and the question's text (another model or another text: asked anew
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -92,6 +93,11 @@ def test_what_is_kept_follows_the_model_files(shop: MemoryStore, tmp_path: Path)
     (fresh_home / "serena_config.yml").write_text(config)
     assert loaded and after == ask(shop, QUESTION, home=fresh_home)[0]
     assert after != before  # the other model's answer, not the kept one
+    assert ask(shop, QUESTION) == (after, False)
+    tokenizer = folder / "tokenizer.json"
+    stat = tokenizer.stat()
+    os.utime(tokenizer, ns=(stat.st_atime_ns, stat.st_mtime_ns + 2_000_000_000))
+    assert ask(shop, QUESTION) == (after, True)  # its tokenizer changed: asked anew
 
 
 def test_a_damaged_cache_of_questions_is_made_again(shop: MemoryStore) -> None:

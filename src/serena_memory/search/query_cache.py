@@ -188,6 +188,7 @@ def _open(home: Path, create: bool) -> sqlite3.Connection | None:
     try:
         conn = sqlite3.connect(str(path), timeout=0.5, isolation_level=None)
         _create(conn)
+        conn.execute("PRAGMA synchronous = NORMAL")
     except Exception:  # noqa: BLE001 - another process makes it, or the disk is full
         with contextlib.suppress(Exception):
             conn.close()
@@ -201,6 +202,7 @@ def _valid(conn: sqlite3.Connection) -> bool:
     if app_id != _APPLICATION_ID or version != _VERSION:
         return False
     conn.execute("SELECT count(*) FROM said WHERE model = '' AND key = ''").fetchone()
+    conn.execute("PRAGMA synchronous = NORMAL")  # a commit may be lost, never torn (WAL)
     return True
 
 

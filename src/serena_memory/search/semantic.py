@@ -219,7 +219,8 @@ class StaticModel:
     The rows are kept as the file has them (the embedded model's are float16): a text's
     tokens' rows are made float32 when looked up, which gives the same numbers as a
     float32 copy of the whole matrix; that copy (32 MB, tens of ms) is made only when
-    something asks for ``embedding`` (the closest words of a word)."""
+    something asks for ``embedding`` (the closest words of a word) or for the vectors of
+    more texts than one batch."""
 
     def __init__(self, embedding: Any, tokenizer: Any) -> None:
         self._rows = embedding
@@ -241,7 +242,9 @@ class StaticModel:
     def embed(self, texts: list[str], norm: bool = True, batch_size: int = EMBED_BATCH) -> Any:
         import numpy as np
 
-        rows_of = self._float32 if self._float32 is not None else self._rows
+        # many texts: the float32 copy made once costs less than their rows made float32
+        few = self._float32 is None and len(texts) <= batch_size
+        rows_of = self._rows if few else self.embedding
         out = np.empty((len(texts), self.shape[1]), dtype=np.float32)
         for start in range(0, len(texts), batch_size):
             encoded = self.tokenizer.encode_batch(

@@ -6,8 +6,12 @@ The repository: 50,000 small source files in 500 folders, three commits (the fil
 500 renames and 500 deletions). Each memory mentions four paths (existing, suffix, moved or
 deleted) and two symbols (existing or not).
 
+With ``--baseline NAME=OLD/src`` (repeatable) the check runs as well from those source
+trees, interleaved with this one run by run (each with its own SERENA_HOME), and each
+tree's median wall and CPU time (the process and its workers) is shown beside this one's.
+
 Usage: ``python benchmarks/bench_code_drift.py [--runs N] [--files N] [--memories N]
-[--keep DIR]``.
+[--keep DIR] [--baseline NAME=SRC ...]``.
 """
 
 from __future__ import annotations
@@ -76,13 +80,35 @@ def serena() -> list[str]:
     return [sys.executable, "-m", "serena_memory.cli"]
 
 
+def check_once(root: Path, home: Path, src: Path | None) -> tuple[float, float, bytes]:
+    """Wall and CPU seconds (with the forked workers) of one whole `check --code`, and
+    its JSON; from ``src`` when given, else this tree."""
+    env = {**os.environ, "SERENA_HOME": str(home)}
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        [*serena(), "memories", "check", str(root), "--code", "--json"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    out = proc.stdout.read() if proc.stdout else b""
+    _, _, usage = os.wait4(proc.pid, 0)
+    return time.perf_counter() - started, usage.ru_utime + usage.ru_stime, out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--files", type=int, default=50_000)
     parser.add_argument("--memories", type=int, default=10_000)
     parser.add_argument("--keep", type=Path)
+    parser.add_argument("--baseline", action="append", default=[], metavar="NAME=SRC")
     args = parser.parse_args(argv)
+    named = (b.split("=", 1) for b in args.baseline)
+    trees: dict[str, Path | None] = {name: Path(src) for name, src in named}
+    trees["this tree"] = None
     work = args.keep or Path(tempfile.mkdtemp(prefix="bench-drift-"))
     root = work / "repo"
     home = work / "home"
@@ -95,17 +121,20 @@ def main(argv: list[str] | None = None) -> int:
             f"built {args.files} files, {args.memories} memories in "
             f"{time.perf_counter() - started:.1f} s"
         )
-    times = []
+    homes = {name: home / f"tree{i}" for i, name in enumerate(trees)}
+    samples: dict[str, list[tuple[float, float]]] = {name: [] for name in trees}
     out = b""
     for _ in range(args.runs):
-        started = time.perf_counter()
-        done = subprocess.run(
-            [*serena(), "memories", "check", str(root), "--code", "--json"],
-            capture_output=True,
-            env={**os.environ},
-        )
-        times.append(time.perf_counter() - started)
-        out = done.stdout
+        for name, src in trees.items():
+            homes[name].mkdir(exist_ok=True)
+            wall, cpu, out_of_tree = check_once(root, homes[name], src)
+            samples[name].append((wall, cpu))
+            out = out_of_tree if src is None else out
+    times = [wall for wall, _ in samples["this tree"]]
+    for name, values in samples.items():
+        wall = statistics.median(w for w, _ in values)
+        cpu = statistics.median(c for _, c in values)
+        print(f"{name}: check --code median wall {wall:.2f} s, CPU {cpu:.2f} s")
     import json
 
     report = json.loads(out)

@@ -5,8 +5,11 @@
   handshake), later calls at once (p50), and, once nothing is being prepared any more,
   later calls again (p50);
 - CLI: `serena memories search` as a whole process on a 20-memory folder, for a query
-  that words answer and one that needs meaning, beside `serena memories list` of the same
-  folder: with the cache a person's earlier commands kept, and with an empty SERENA_HOME.
+  that words answer, one that needs meaning, and one that needs meaning and is new at
+  every run (words none of the memories hold, drawn anew: nothing the model said before
+  answers it), beside `serena memories list` of the same folder: with the cache a
+  person's earlier commands kept, and with an empty SERENA_HOME; and each search's time
+  as a multiple of the list's.
 
 Each tree runs as ``python -m serena_memory.cli`` with its ``src`` first on PYTHONPATH;
 runs are interleaved tree by tree so that load on the machine hits all alike; medians.
@@ -39,6 +42,7 @@ SET = HERE / "search_set"
 WORDS_QUERY = "feature toggles"  # every word held by one memory: words answer it
 MEANING_QUERY = "switches for unfinished work"  # held by none: meaning is needed
 PREPARING = "still being prepared"
+NEW_QUERY = "search, meaning needed, new query"
 
 
 def search(pipe: Pipe, query: str) -> tuple[float, str]:
@@ -121,7 +125,10 @@ def cli_bench(trees: dict[str, Path], root: Path, runs: int) -> dict[str, dict[s
     for name, src in trees.items():  # the kept cache: a person's earlier commands
         for args in commands.values():
             cli_once(src, args, kept[name], project)
+    draw = random.Random(11)
     for _ in range(runs):
+        new_query = " ".join(draw.sample(NAME_WORDS, 3))  # the same for every tree
+        commands[NEW_QUERY] = ["memories", "search", new_query]
         for name, src in trees.items():
             for label, args in commands.items():
                 samples.setdefault((name, label, "kept"), []).append(
@@ -141,6 +148,11 @@ def cli_bench(trees: dict[str, Path], root: Path, runs: int) -> dict[str, dict[s
         out.setdefault(name, {})[f"CLI {label} ({cache} cache), wall / CPU"] = (
             f"{wall:.0f} / {cpu:.0f} ms"
         )
+    for (name, label, cache), values in samples.items():
+        if label != "list":
+            listed = statistics.median(w for w, _ in samples[(name, "list", cache)])
+            times = statistics.median(w for w, _ in values) / listed
+            out[name][f"CLI {label} ({cache} cache) / list"] = f"{times:.2f}x"
     return out
 
 

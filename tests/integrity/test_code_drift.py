@@ -377,6 +377,21 @@ def test_replace_path_keeps_prefix_and_location() -> None:
     assert new.splitlines()[1] == "c `z/w.py#L1-L2` `zx/y.py`" and count == 1
 
 
+def test_a_name_written_again_is_told_on_each_line_of_each_memory() -> None:
+    first = "# A\n\nSee `src/app.py:3` and `AppConfig`.\n\nThen `src/app.py:3` again.\n"
+    second = "`AppConfig` first.\n\n\nNo `src/app.py:3` here; `src/app.py:3` there.\n"
+    assert [(m.line, m.kind, m.target) for m in extract(first)] == [
+        (3, PATH, "src/app.py"),
+        (3, SYMBOL, "AppConfig"),
+        (5, PATH, "src/app.py"),
+    ]
+    # the same spans on other lines, one said absent: each told where it is written
+    assert [(m.line, m.text) for m in extract(second)] == [
+        (1, "AppConfig"),
+        (4, "src/app.py:3"),
+    ]
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.characters(codec="utf-8"), max_size=300))
 def test_extraction_never_names_a_path_outside_the_project(text: str) -> None:

@@ -394,7 +394,7 @@ class Index:
             self.vectors.hold(gone_ids, new_ids, made, len(self.known))
 
     # meaning vectors made apart from the words (search/preparing.py) ------------------------
-    def vectors_ready(self, embedder: Embedder) -> bool:
+    def vectors_ready(self, embedder: vectors.Made) -> bool:
         """Every indexed memory has its vector from this model (as this process last read)."""
         self.vectors.need(self.connection(), self.known)
         return self.vectors.whole and not self.vectors.redo(embedder)

@@ -30,6 +30,7 @@ from serena_memory.search.ranking import RELATED_MIN, RELATED_WORDS, fuse
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
+    from serena_memory.search.query_cache import Kept
     from serena_memory.search.semantic import Embedder
 
 SEMANTIC_CANDIDATES = 50
@@ -129,21 +130,83 @@ def _answer(
 
     if not needs_meaning(parsed, exact, index.holds_all(parsed, *where)):
         return by_words()
-    embedder = embedder_for(store)
-    if embedder is None:
-        return by_words()
-    if not index.vectors_ready(embedder) and (
-        preparing.running(index)
-        or (preparing.in_background(index) and index.vectors_missing() > MADE_BY_SEARCH)
-    ):
-        if not preparing.running(index):
-            preparing.start(store)
-        return by_words(preparing_meaning=True)
-    index.refresh(store, current, embedder)
-    vector = embedder.embed([meaning_text(query)])[0]
-    words = index.ranked(parsed, *where, pool, related_words(parsed, embedder))
+    model, kept = _kept(store, query, parsed)
+    if kept is not None and _answers(kept, parsed) and index.vectors_ready(kept):
+        vector, related = kept.vector, (kept.related if RELATED_WORDS else {})
+    else:  # the model is loaded
+        embedder = embedder_for(store)
+        if embedder is None:
+            return by_words()
+        if not index.vectors_ready(embedder) and (
+            preparing.running(index)
+            or (preparing.in_background(index) and index.vectors_missing() > MADE_BY_SEARCH)
+        ):
+            if not preparing.running(index):
+                preparing.start(store)
+            return by_words(preparing_meaning=True)
+        index.refresh(store, current, embedder)
+        vector, related = _asked(store, model, kept, embedder, (query, parsed))
+    words = index.ranked(parsed, *where, pool, related)
     meaning = index.similar(vector, parsed, *where, pool)
     return _collect(store, index, parsed, (exact, words, meaning), current, where, limit)
+
+
+def _kept(
+    store: MemoryStore, query: str, parsed: ParsedQuery
+) -> tuple[tuple[str, str] | None, Kept | None]:
+    """The stamp of the user's model and what it said about this query before, from the
+    cache of queries (search/query_cache.py), without loading it. Not in a process that
+    holds the model already (a server): its questions don't load it again, and reading
+    and writing the cache would only slow them."""
+    from serena_memory.search import query_cache
+    from serena_memory.search.semantic import model_held, model_stamp
+
+    if store.home is None or model_held():
+        return None, None
+    model = model_stamp(store.home)
+    if model is None:
+        return None, None
+    text = meaning_text(query)
+    return model, query_cache.recall(
+        store.home, model, text, parsed.words, RELATED_WORDS, RELATED_MIN
+    )
+
+
+def _answers(kept: Kept, parsed: ParsedQuery) -> bool:
+    """Whether the cache holds all the model would be asked for this query."""
+    words = not RELATED_WORDS or all(word in kept.related for word in parsed.words)
+    return kept.vector is not None and words
+
+
+def _asked(
+    store: MemoryStore,
+    model: tuple[str, str] | None,
+    kept: Kept | None,
+    embedder: Embedder,
+    asked: tuple[str, ParsedQuery],
+) -> tuple[Any, dict[str, list[tuple[str, float]]]]:
+    """The query's vector and its words' closest words from the loaded model (a word's
+    kept closest words reused), kept for the next process when the model is the one the
+    stamp was read for."""
+    from serena_memory.search import query_cache
+    from serena_memory.search.semantic import model_stamp
+
+    query, parsed = asked
+    text = meaning_text(query)
+    vector = embedder.embed([text])[0]
+    known = kept.related if kept is not None else {}
+    related = {}
+    if RELATED_WORDS:
+        for word in parsed.words:
+            found = known.get(word)
+            related[word] = (
+                found
+                if found is not None
+                else embedder.neighbours(word, RELATED_WORDS, RELATED_MIN)
+            )
+    if model is not None and model[0] == embedder.identity and model_stamp(store.home) == model:
+        query_cache.keep(store.home, model, text, vector, related, RELATED_WORDS, RELATED_MIN)
+    return vector, related
 
 
 def needs_meaning(

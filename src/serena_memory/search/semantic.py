@@ -64,7 +64,7 @@ class Embedder:
     def __init__(self, inference: Any, identity: str) -> None:
         self._inference = inference
         self.identity = identity
-        self.dim = int(inference.embedding.shape[1])
+        self.dim = int(inference.shape[1])
         self._norms: tuple[Any, Any] | None = None
         self._words_guard = threading.Lock()
         # a word's closest words, by (word, count, least): the vocabulary never changes,
@@ -131,7 +131,7 @@ class Embedder:
         """The first token that is ``word`` whole (with or without a word-start mark)."""
         if not _WHOLE_WORD.fullmatch(word):
             return None
-        tokenizer, size = self._inference.tokenizer, len(self._inference.embedding)
+        tokenizer, size = self._inference.tokenizer, self._inference.shape[0]
         rows = [tokenizer.token_to_id(mark + word) for mark in _WORD_STARTS]
         rows = [row for row in rows if row is not None and row < size]
         return min(rows) if rows else None
@@ -160,6 +160,11 @@ class Embedder:
 
 _models: dict[str, Embedder] = {}
 _models_guard = threading.Lock()
+
+
+def model_held() -> bool:
+    """Whether this process holds a model already (it is a server, or searched before)."""
+    return bool(_models)
 
 
 def model_for(home: Path | None) -> Embedder | None:
@@ -209,28 +214,46 @@ class StaticModel:
     numbers; it is not used because importing any part of the ``wordllama`` package
     imports the whole package, and with it requests, pydantic and its model registry
     (0.2 s of a 0.3 s load), none of which a search needs: the package's files are read
-    here with the libraries it reads them with (safetensors, tokenizers)."""
+    here with the libraries it reads them with (safetensors, tokenizers).
+
+    The rows are kept as the file has them (the embedded model's are float16): a text's
+    tokens' rows are made float32 when looked up, which gives the same numbers as a
+    float32 copy of the whole matrix; that copy (32 MB, tens of ms) is made only when
+    something asks for ``embedding`` (the closest words of a word) or for the vectors of
+    more texts than one batch."""
 
     def __init__(self, embedding: Any, tokenizer: Any) -> None:
-        import numpy as np
-
-        self.embedding = np.ascontiguousarray(embedding, dtype=np.float32)
+        self._rows = embedding
+        self._float32: Any = None
+        self.shape: tuple[int, int] = (int(embedding.shape[0]), int(embedding.shape[1]))
         self.tokenizer = tokenizer
         tokenizer.enable_padding()
         tokenizer.no_truncation()
 
+    @property
+    def embedding(self) -> Any:
+        """The whole matrix as float32 (made at the first use)."""
+        import numpy as np
+
+        if self._float32 is None:
+            self._float32 = np.ascontiguousarray(self._rows, dtype=np.float32)
+        return self._float32
+
     def embed(self, texts: list[str], norm: bool = True, batch_size: int = EMBED_BATCH) -> Any:
         import numpy as np
 
-        out = np.empty((len(texts), self.embedding.shape[1]), dtype=np.float32)
+        # many texts: the float32 copy made once costs less than their rows made float32
+        few = self._float32 is None and len(texts) <= batch_size
+        rows_of = self._rows if few else self.embedding
+        out = np.empty((len(texts), self.shape[1]), dtype=np.float32)
         for start in range(0, len(texts), batch_size):
             encoded = self.tokenizer.encode_batch(
                 texts[start : start + batch_size], add_special_tokens=False
             )
             ids = np.array([e.ids for e in encoded], dtype=np.int32)
             mask = np.array([e.attention_mask for e in encoded], dtype=np.float32)
-            np.clip(ids, 0, self.embedding.shape[0] - 1, out=ids)
-            rows = self.embedding[ids]
+            np.clip(ids, 0, self.shape[0] - 1, out=ids)
+            rows = rows_of[ids].astype(np.float32, copy=False)
             count = np.maximum(mask.sum(axis=1, keepdims=True), 1.0).astype(np.float32)
             pooled = np.sum(rows * mask[..., np.newaxis], axis=1, dtype=np.float32) / count
             if norm:
@@ -244,19 +267,23 @@ _EMBEDDED_WEIGHTS = ("weights", "l2_supercat_256.safetensors", "embedding.weight
 _EMBEDDED_TOKENIZER = ("tokenizers", "l2_supercat_tokenizer_config.json")
 
 
-def _load_embedded() -> Embedder:
-    """The model shipped in the wordllama package, read from its files: the package is
-    found without being imported (see StaticModel)."""
+def _embedded_package() -> Path | None:
+    """The wordllama package's folder, found without importing it (see StaticModel)."""
     import importlib.util
 
     spec = importlib.util.find_spec("wordllama")
     places = list(spec.submodule_search_locations or []) if spec is not None else []
-    if not places:
+    return Path(places[0]) if places else None
+
+
+def _load_embedded() -> Embedder:
+    """The model shipped in the wordllama package, read from its files."""
+    package = _embedded_package()
+    if package is None:
         raise ModelUnavailableError(
             "the embedded search model is missing (package 'wordllama'); reinstall "
             "serena-memory to search by meaning"
         )
-    package = Path(places[0])
 
     def read() -> StaticModel:
         from safetensors import safe_open
@@ -272,6 +299,38 @@ def _load_embedded() -> Embedder:
         "the embedded search model could not be loaded ({}); reinstall wordllama",
     )
     return Embedder(model, DEFAULT_MODEL)
+
+
+def model_stamp(home: Path | None) -> tuple[str, str] | None:
+    """The user's model's identity (as its Embedder will have it) and what answers it
+    gave stay valid for: that identity with its files' paths, sizes and modification
+    times. Read from the files' stats, nothing loaded; None when a file can't be found
+    (the model is then loaded, and says what is wrong)."""
+    folder = configured_model(home) if home is not None else None
+    if folder is not None:
+        files = [os.path.join(folder, "model.safetensors"), os.path.join(folder, "tokenizer.json")]
+    else:
+        package = _embedded_package()
+        if package is None:
+            return None
+        files = [str(package.joinpath(*_EMBEDDED_WEIGHTS[:2]))]
+        files.append(str(package.joinpath(*_EMBEDDED_TOKENIZER)))
+    parts = []
+    for path in files:
+        try:
+            stat = os.stat(path)
+        except OSError:
+            return None
+        parts.append(f"{path}\0{stat.st_mtime_ns}\0{stat.st_size}")
+    identity = _folder_identity(folder, files[0]) if folder is not None else DEFAULT_MODEL
+    return identity, "\0".join([identity, *parts])
+
+
+def _folder_identity(folder: str, weights: str) -> str:
+    """A model folder's identity: its path and its weights file's stamp."""
+    stat = os.stat(weights)
+    stamp = f"{folder}\0{stat.st_mtime_ns}\0{stat.st_size}".encode("utf-8", "surrogatepass")
+    return "static:" + hashlib.sha256(stamp).hexdigest()[:16]
 
 
 def _read_model(read: Callable[[], StaticModel], what: str, broken: str) -> StaticModel:
@@ -317,9 +376,7 @@ def _load_folder(folder: str) -> Embedder:
         f"the search model folder {folder} can't be loaded ({{}}); check '{SETTING}' in "
         "your serena_config.yml",
     )
-    stat = os.stat(weights)
-    stamp = f"{folder}\0{stat.st_mtime_ns}\0{stat.st_size}".encode("utf-8", "surrogatepass")
-    return Embedder(model, "static:" + hashlib.sha256(stamp).hexdigest()[:16])
+    return Embedder(model, _folder_identity(folder, weights))
 
 
 def _token_matrix(tensors: dict[str, Any]) -> Any:

@@ -4,7 +4,7 @@ full-text index, from the same stamps (search/database.py)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from serena_memory.search.semantic import MAX_EMBED_CHARS, document_text
 
@@ -12,6 +12,15 @@ if TYPE_CHECKING:
     import sqlite3
 
     from serena_memory.search.semantic import Embedder
+
+
+class Made(Protocol):
+    """Which model made vectors: a loaded model (Embedder) or what the cache of queries
+    kept from it (query_cache.Kept)."""
+
+    identity: str
+    dim: int
+
 
 EMBED_CHUNK = 1_000  # memories embedded at once when every vector is made again
 Known = dict[str, tuple[int, int, int]]  # name -> (rowid, mtime_ns, size), as indexed
@@ -66,7 +75,7 @@ class Vectors:
         self.matrix, self.ids = (matrix, ids) if readable and ids else (None, [])
         self.whole = readable and len(ids) == len(known)
 
-    def redo(self, embedder: Embedder | None) -> bool:
+    def redo(self, embedder: Made | None) -> bool:
         """Whether every vector is to be made again: none yet, another model's, or some
         damaged."""
         return embedder is not None and (

@@ -1,0 +1,224 @@
+"""What the meaning model said about queries, kept between processes: a query's vector and
+its words' closest words.
+
+Loading the model (numpy, the tokenizer's 1.8 MB of JSON, a 16 MB matrix) is most of the
+time of a one-off `serena memories search` that needs meaning; a person asks the same
+questions and uses the same words again. So each vector and each word's closest words
+is kept in one small SQLite file, ``$SERENA_HOME/cache/search/queries.sqlite3``, under a
+stamp of the model: its identity and the paths, sizes and modification times of its files
+(search/semantic.py, ``model_stamp``), and this module's version of how they are made. A
+search whose query's vector and words are all kept answers without loading the model; the
+same numbers come back, so the answer is the same. Another model, an update of a model's
+files or another text of the query is another entry; entries of other stamps are dropped
+when the file grows past :data:`MAX_ENTRIES`.
+
+Like the index, the file is a cache never trusted: one that is not ours, of another
+version, damaged or unreadable is thrown away (a search never fails for it), a value that
+is not what this module stores is as good as absent, and writing is skipped when another
+process holds the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import sqlite3
+
+FILE_NAME = "queries.sqlite3"
+_APPLICATION_ID = 0x5352514B  # "SRQK"
+_VERSION = 1  # of the file's layout and of how the kept values are made
+MAX_ENTRIES = 20_000  # ~25 MB at most; past it, other models' entries and the oldest go
+_VECTOR, _WORD = "v", "w"
+
+
+def cache_path(home: Path) -> Path:
+    return home / "cache" / "search" / FILE_NAME
+
+
+class Kept:
+    """What the cache holds for one query: its vector (None: not kept) and the closest
+    words of those of its words that are kept. ``identity`` and ``dim`` say which model
+    made them, as an Embedder does (for the index's check that its vectors match)."""
+
+    def __init__(self, identity: str, vector: Any, related: dict[str, list[tuple[str, float]]]):
+        self.identity = identity
+        self.vector = vector
+        self.dim = int(vector.shape[0]) if vector is not None else 0
+        self.related = related
+
+
+def recall(
+    home: Path, model: tuple[str, str], text: str, words: list[str], count: int, least: float
+) -> Kept:
+    """What is kept for the query ``text`` and each of ``words`` (closest words by
+    ``count`` and ``least``) under the model stamp ``model`` (identity, stamp)."""
+    identity, stamp = model
+    kept = Kept(identity, None, {})
+    conn = _open(home, create=False)
+    if conn is None:
+        return kept
+    keys = [_VECTOR + text] + [_word_key(word, count, least) for word in words]
+    marks = ",".join("?" * len(keys))
+    try:
+        rows = dict(
+            conn.execute(
+                f"SELECT key, value FROM said WHERE model = ? AND key IN ({marks})",
+                [stamp, *keys],
+            ).fetchall()
+        )
+    except Exception:  # noqa: BLE001 - a cache that can't be read is as good as empty
+        return kept
+    finally:
+        conn.close()
+    related = {}
+    for word, key in zip(words, keys[1:], strict=True):
+        found = _words(rows.get(key))
+        if found is not None:
+            related[word] = found
+    return Kept(identity, _vector(rows.get(keys[0])), related)
+
+
+def keep(
+    home: Path,
+    model: tuple[str, str],
+    text: str,
+    vector: Any,
+    related: dict[str, list[tuple[str, float]]],
+    count: int,
+    least: float,
+) -> None:
+    """Keep the vector of ``text`` and the closest words of each word of ``related``
+    under the model stamp ``model``; quietly nothing when the file can't be written."""
+    rows: list[tuple[str, str, Any]] = [(model[1], _VECTOR + text, vector.astype("<f4").tobytes())]
+    rows += [
+        (model[1], _word_key(word, count, least), json.dumps(found))
+        for word, found in related.items()
+    ]
+    conn = _open(home, create=True)
+    if conn is None:
+        return
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.executemany("INSERT OR REPLACE INTO said (model, key, value) VALUES (?, ?, ?)", rows)
+        _trim(conn, model[1])
+        conn.execute("COMMIT")
+    except Exception:  # noqa: BLE001 - busy, read-only, full disk: the cache waits
+        with contextlib.suppress(Exception):
+            conn.execute("ROLLBACK")
+    finally:
+        conn.close()
+
+
+def _word_key(word: str, count: int, least: float) -> str:
+    return f"{_WORD}{count}\0{least!r}\0{word}"
+
+
+def _trim(conn: sqlite3.Connection, stamp: str) -> None:
+    """Past MAX_ENTRIES: other models' entries dropped, then the oldest half."""
+    total = conn.execute("SELECT count(*) FROM said").fetchone()[0]
+    if total <= MAX_ENTRIES:
+        return
+    conn.execute("DELETE FROM said WHERE model != ?", (stamp,))
+    total = conn.execute("SELECT count(*) FROM said").fetchone()[0]
+    if total > MAX_ENTRIES:
+        conn.execute(
+            "DELETE FROM said WHERE rowid IN (SELECT rowid FROM said ORDER BY rowid LIMIT ?)",
+            (total - MAX_ENTRIES // 2,),
+        )
+
+
+def _vector(value: Any) -> Any:
+    """A kept vector as float32, or None when it is not one (empty, odd-sized, not finite)."""
+    if not isinstance(value, bytes) or not value or len(value) % 4:
+        return None
+    import numpy as np
+
+    vector = np.frombuffer(value, dtype="<f4").astype(np.float32)
+    return vector if bool(np.isfinite(vector).all()) else None
+
+
+def _words(value: Any) -> list[tuple[str, float]] | None:
+    """Kept closest words, or None when the value is not a list of (word, finite score)."""
+    try:
+        found = json.loads(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+    if not isinstance(found, list):
+        return None
+    out = []
+    for item in found:
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)):
+            return None
+        if not isinstance(item[1], float) or not math.isfinite(item[1]):
+            return None
+        out.append((item[0], item[1]))
+    return out
+
+
+def _open(home: Path, create: bool) -> sqlite3.Connection | None:
+    """The cache file, valid, or None (absent and not to be made, or not usable)."""
+    path = cache_path(home)
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        _remove(path)  # a cache is a plain file of ours, nothing else
+    if not path.exists() and not create:
+        return None
+    try:
+        import sqlite3
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(str(path), timeout=0.5, isolation_level=None)
+    except Exception:  # noqa: BLE001 - no cache then
+        return None
+    try:
+        valid = _valid(conn)
+    except Exception:  # noqa: BLE001 - not a database, damaged: made again
+        valid = False
+    if valid:
+        return conn
+    conn.close()
+    _remove(path)
+    if not create:
+        return None
+    try:
+        conn = sqlite3.connect(str(path), timeout=0.5, isolation_level=None)
+        _create(conn)
+        conn.execute("PRAGMA synchronous = NORMAL")
+    except Exception:  # noqa: BLE001 - another process makes it, or the disk is full
+        with contextlib.suppress(Exception):
+            conn.close()
+        return None
+    return conn
+
+
+def _valid(conn: sqlite3.Connection) -> bool:
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if app_id != _APPLICATION_ID or version != _VERSION:
+        return False
+    conn.execute("SELECT count(*) FROM said WHERE model = '' AND key = ''").fetchone()
+    conn.execute("PRAGMA synchronous = NORMAL")  # a commit may be lost, never torn (WAL)
+    return True
+
+
+def _create(conn: sqlite3.Connection) -> None:
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute(
+        "CREATE TABLE said (model TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL, "
+        "UNIQUE (model, key))"
+    )
+    conn.execute(f"PRAGMA application_id = {_APPLICATION_ID}")
+    conn.execute(f"PRAGMA user_version = {_VERSION}")
+    conn.execute("COMMIT")
+
+
+def _remove(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(OSError):
+            os.unlink(str(path) + suffix)

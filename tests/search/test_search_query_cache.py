@@ -1,0 +1,111 @@
+"""What the model said about a question is kept between processes: the same question in a
+new process is answered alike without loading the model, and what is kept follows the
+model's files and the question's text (another model or another text: asked anew)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from serena_memory.core.store import MemoryStore
+from serena_memory.search.query_cache import cache_path
+from serena_memory.search.semantic import load_model
+
+SET = Path(__file__).resolve().parents[2] / "benchmarks" / "search_set"
+QUESTION = "switches for unfinished work"  # no memory holds all its words: meaning answers
+
+
+@pytest.fixture
+def shop(project: Path, store: MemoryStore) -> MemoryStore:
+    shutil.copytree(SET / "shopfront", store.memories_dir, dirs_exist_ok=True)
+    return store
+
+
+def ask(store: MemoryStore, query: str, home: Path | None = None) -> tuple[dict, bool]:
+    """The answer of a search in a new process, and whether that process loaded the
+    model's tokenizer."""
+    program = textwrap.dedent(
+        f"""
+        import json, sys
+        from serena_memory.core.store import MemoryStore
+        from serena_memory.search.index import search_memories
+        store = MemoryStore({str(store.project_root)!r}, home={str(home or store.home)!r})
+        answer = search_memories(store, {query!r}).to_dict()
+        print(json.dumps([answer, "tokenizers" in sys.modules]))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    answer, loaded = json.loads(done.stdout)
+    return answer, loaded
+
+
+def test_a_question_asked_again_is_answered_alike_without_loading_the_model(
+    shop: MemoryStore,
+) -> None:
+    first, loaded = ask(shop, QUESTION)
+    assert loaded and first["hits"]
+    again, loaded_again = ask(shop, QUESTION)
+    assert again == first and not loaded_again
+
+
+def test_another_question_is_asked_anew_and_answered_as_in_a_fresh_home(
+    shop: MemoryStore, tmp_path: Path
+) -> None:
+    ask(shop, QUESTION)
+    for query in ["switches for work not finished", "unfinished work hidden from customers"]:
+        kept, loaded = ask(shop, query)  # its words' closest words kept, not its vector
+        fresh, _ = ask(shop, query, home=tmp_path / f"fresh-{len(query)}")
+        assert loaded and kept == fresh
+
+
+def _model_folder(target: Path, shift: int = 0) -> Path:
+    """The embedded model as a static model folder; ``shift`` rolls its rows (another
+    model: each token given another token's vector)."""
+    import numpy as np
+    from safetensors.numpy import save_file
+
+    inference = load_model()._inference
+    target.mkdir(exist_ok=True)
+    matrix = np.roll(inference.embedding, shift, axis=0)
+    save_file({"embeddings": matrix}, str(target / "model.safetensors"))
+    inference.tokenizer.save(str(target / "tokenizer.json"))
+    return target
+
+
+def test_what_is_kept_follows_the_model_files(shop: MemoryStore, tmp_path: Path) -> None:
+    folder = _model_folder(tmp_path / "model")
+    config = f"memory_search_model: {folder}\n"
+    (shop.home / "serena_config.yml").write_text(config)
+    before, _ = ask(shop, QUESTION)
+    assert ask(shop, QUESTION) == (before, False)
+    _model_folder(folder, shift=7)  # the same folder, another model in it
+    after, loaded = ask(shop, QUESTION)
+    fresh_home = tmp_path / "fresh"
+    fresh_home.mkdir()
+    (fresh_home / "serena_config.yml").write_text(config)
+    assert loaded and after == ask(shop, QUESTION, home=fresh_home)[0]
+    assert after != before  # the other model's answer, not the kept one
+    assert ask(shop, QUESTION) == (after, False)
+    tokenizer = folder / "tokenizer.json"
+    stat = tokenizer.stat()
+    os.utime(tokenizer, ns=(stat.st_atime_ns, stat.st_mtime_ns + 2_000_000_000))
+    assert ask(shop, QUESTION) == (after, True)  # its tokenizer changed: asked anew
+
+
+def test_a_damaged_cache_of_questions_is_made_again(shop: MemoryStore) -> None:
+    first, _ = ask(shop, QUESTION)
+    path = cache_path(shop.home)
+    for suffix in ("-wal", "-shm"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
+    path.write_bytes(b"not a database at all " * 100)
+    again, loaded = ask(shop, QUESTION)
+    assert again == first and loaded
+    assert ask(shop, QUESTION) == (first, False)  # kept again in a new file

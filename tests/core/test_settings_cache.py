@@ -33,7 +33,8 @@ from serena_memory.core.config import load_settings
 s = load_settings(Path(sys.argv[1]), Path(sys.argv[2]))
 print(json.dumps({
     "budget": s.listing_budget, "writes": s.agent_writes, "name": s.project_config.project_name,
-    "ignored": [p for p, _ in s.patterns.ignored], "read_only": [p for p, _ in s.patterns.read_only],
+    "ignored": [p for p, _ in s.patterns.ignored],
+    "read_only": [p for p, _ in s.patterns.read_only],
     "imported": sorted(m for m in ("yaml", "msgspec") if m in sys.modules),
 }))
 """

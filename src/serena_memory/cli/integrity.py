@@ -71,6 +71,12 @@ if TYPE_CHECKING:
     "memory last changed (default 10; 0: never).",
 )
 @click.option(
+    "--duplicates",
+    is_flag=True,
+    help="Also report near-duplicate memories and sections, and statements that contradict "
+    "each other (another command, path, version, number, flag, or a negation).",
+)
+@click.option(
     "--secrets",
     "secrets_only",
     is_flag=True,
@@ -94,6 +100,7 @@ def check(
     as_json: bool,
     strict: bool,
     secrets_only: bool,
+    duplicates: bool,
 ) -> None:
     """Find references to memories that don't exist (and, on request, more). Never writes."""
     if secrets_only:
@@ -117,12 +124,14 @@ def check(
         reachability=reachability,
         jobs=0,  # a large check is split over the CPUs (this process runs no threads)
         code_mentions=mentions,
+        duplicates=duplicates,
     )
     code_report = code_check(0, mentions) if code_check is not None else None
     _say_reports(report, code_report, as_json)
     code_failing = code_report is not None and bool(code_report.failing)
     if strict and (not report.is_clean() or code_failing):
-        _fail_strict(not report.is_clean(), code_failing)
+        found = report.duplicates.problem_count if report.duplicates is not None else 0
+        _fail_strict(report.problem_count > found, code_failing, found > 0)
 
 
 def _note_ignored_options(
@@ -157,10 +166,16 @@ def _say_reports(report: CheckReport, code_report: CodeReport | None, as_json: b
             say(code_report.to_text(), nl=False)
 
 
-def _fail_strict(memories_failing: bool, code_failing: bool) -> None:
+def _fail_strict(memories_failing: bool, code_failing: bool, duplicates_failing: bool) -> None:
     """Say how to fix what the strict check found, what it failed on first, and exit
     with status 1."""
     advice = []
+    if duplicates_failing:
+        advice.append(
+            "for duplicates, merge the two memories (or rename or delete one) and for "
+            "conflicts fix the statement that is wrong, or write which memory supersedes the "
+            "other"
+        )
     if memories_failing:
         advice.append(
             "point each reference above at an existing memory (a listed candidate, with "

@@ -6,8 +6,8 @@ Stable API (keep it; the dashboard and the MCP server depend on it), beside
 ``listing.load_analyzer(store) -> IntegrityAnalyzer`` (every non-ignored memory, read
 once) and ``prefixing.auto_prefix(...)`` (add ``mem:`` to exact bare mentions):
 
-- ``run_check(store, include_unmarked=False, fuzzy=False, reachability=False)
-  -> CheckReport`` (``.to_dict()``, ``.to_text()``, ``.is_clean()``).
+- ``run_check(store, include_unmarked=False, fuzzy=False, reachability=False,
+  duplicates=False) -> CheckReport`` (``.to_dict()``, ``.to_text()``, ``.is_clean()``).
 - ``backlinks(store, name) -> list[Backlink]``: memories with a ``mem:name`` reference,
   with line numbers (works for missing names too).
 - ``build_graph(store) -> MemoryGraph`` (:mod:`serena_memory.integrity.graph`; ``.to_dict()`` and
@@ -50,9 +50,12 @@ def run_check(
     jobs: int = 1,
     cache: bool = True,
     code_mentions: dict[str, list[Mention]] | None = None,
+    duplicates: bool = False,
 ) -> CheckReport:
     """Stale references (always), exact bare mentions and near-misses (on request),
-    memories unreachable from `mem:core` and references into ignored memories (on request).
+    memories unreachable from `mem:core` and references into ignored memories (on request),
+    near-duplicate memories and sections and conflicting statements (``duplicates``,
+    :mod:`serena_memory.integrity.duplicates_cache`).
     Never writes a memory. With ``cache``, what was learned about each memory is kept under
     $SERENA_HOME and only changed memories are analysed again
     (:mod:`serena_memory.integrity.cache`); the report is the same.
@@ -65,7 +68,17 @@ def run_check(
     read, found in the same pass over the files, for :func:`start_code_check`.
     """
     with _collector_paused():
-        return _run_check(store, include_unmarked, fuzzy, reachability, jobs, cache, code_mentions)
+        listing = MemoryListingReader(store)
+        report = _run_check(
+            store, listing, include_unmarked, fuzzy, reachability, jobs, cache, code_mentions
+        )
+        if duplicates:
+            from serena_memory.integrity.duplicates_cache import check_duplicates
+
+            report.duplicates = check_duplicates(
+                store, listing, parallel.cpu_count() if jobs == 0 else jobs, cache
+            )
+        return report
 
 
 @contextlib.contextmanager
@@ -84,6 +97,7 @@ def _collector_paused() -> Iterator[None]:
 
 def _run_check(
     store: MemoryStore,
+    listing: MemoryListingReader,
     include_unmarked: bool,
     fuzzy: bool,
     reachability: bool,
@@ -91,7 +105,6 @@ def _run_check(
     cache: bool,
     code_mentions: dict[str, list[Mention]] | None,
 ) -> CheckReport:
-    listing = MemoryListingReader(store)
     if jobs == 0:
         jobs = parallel.cpu_count()
     if cache and code_mentions is None:  # the code check needs every memory read
@@ -489,3 +502,12 @@ def closest_names(store: MemoryStore, name: str, limit: int = 3) -> tuple[str, .
     folded = wanted.casefold()
     starting = sorted(n for n in existing if n.casefold().startswith(folded))
     return tuple(starting[:limit])
+
+
+def duplicates_note(store: MemoryStore, name: str, text: str) -> str:
+    """The sentence a write of ``text`` to ``name`` ends with when it nearly repeats or
+    contradicts another memory ('' when none):
+    :func:`serena_memory.integrity.duplicates_told.write_note`."""
+    from serena_memory.integrity.duplicates_told import write_note
+
+    return write_note(store, name, text)

@@ -60,7 +60,9 @@ def _meeting(mine: Features, others: dict[str, Features]) -> list[str]:
     most lines in common first."""
     import numpy as np
 
-    keys = {k for k, _i in mine.keys}
+    keys: dict[int, set[int]] = {}
+    for k, _i, v in mine.keys:
+        keys.setdefault(k, set()).add(v)
     scores: dict[str, int] = {}
     bands = None if mine.signature is None else mine.signature.reshape(BANDS, ROWS)
     for other, f in others.items():
@@ -68,7 +70,7 @@ def _meeting(mine: Features, others: dict[str, Features]) -> list[str]:
         score = score if score >= 2 else 0
         if bands is not None and f.signature is not None and not score:
             score = int((f.signature.reshape(BANDS, ROWS) == bands).all(axis=1).any())
-        if keys and any(k in keys for k, _i in f.keys):
+        if keys and any(k in keys and v not in keys[k] for k, _i, v in f.keys):
             score += 1
         if score:
             scores[other] = score

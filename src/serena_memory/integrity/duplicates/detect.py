@@ -31,6 +31,9 @@ from serena_memory.integrity.duplicates.text import Parsed, parse
 
 MEMORY_SIMILARITY = 0.6
 """Share of lines two whole memories have alike to be near-duplicates."""
+WHOLE_SHARE = 0.7
+"""Share of the longer memory's lines the other must have to be a copy of it whole (else
+the shorter one is a part of the longer: a duplicate section)."""
 SECTION_SIMILARITY = 0.75
 """Share of a section's lines another memory must have for a duplicate section."""
 MAX_FUZZY = 40_000
@@ -92,17 +95,25 @@ def _keep(found: list[T], target: list[T], room: int, report: DuplicateReport) -
 
 
 class _Parses:
-    """The parse of each memory compared word for word, read once."""
+    """The parse of each memory compared word for word, read once; its statements only
+    when a statement of it is compared."""
 
     def __init__(self, text_of: Callable[[str], str | None]) -> None:
         self.text_of = text_of
-        self.held: dict[str, Parsed | None] = {}
+        self.held: dict[str, tuple[str, Parsed, bool] | None] = {}
 
-    def get(self, name: str) -> Parsed | None:
+    def get(self, name: str, statements: bool = False) -> Parsed | None:
         if name not in self.held:
             text = self.text_of(name)
-            self.held[name] = None if text is None else parse(text)
-        return self.held[name]
+            self.held[name] = None if text is None else (text, parse(text, statements), statements)
+        held = self.held[name]
+        if held is None:
+            return None
+        text, parsed, complete = held
+        if statements and not complete:
+            parsed = parse(text)
+            self.held[name] = (text, parsed, True)
+        return parsed
 
 
 def _identical(features: Mapping[str, Features], report: DuplicateReport) -> list[str]:
@@ -199,7 +210,7 @@ def _compare(a: str, pa: Parsed, b: str, pb: Parsed) -> NearDuplicate | None:
     if min(la, lb) < MIN_LINES:
         return None
     similarity = 2 * len(match) / (la + lb)
-    if similarity >= MEMORY_SIMILARITY:
+    if similarity >= MEMORY_SIMILARITY and len(match) >= WHOLE_SHARE * max(la, lb):
         only_a = tuple(n for n, _w in pa.content if n not in match)
         only_b = tuple(n for n in (m for m, _w in pb.content) if n not in set(match.values()))
         return NearDuplicate(
@@ -272,17 +283,18 @@ def _conflicts(
     kept: list[str], features: Mapping[str, Features], parses: _Parses
 ) -> list[Conflict]:
     """Statements of two memories alike but for one value or a negation."""
-    by_key: dict[int, list[tuple[str, int]]] = {}
+    by_key: dict[int, list[tuple[str, int, int]]] = {}
     for name in kept:
-        for key, index in features[name].keys:
-            by_key.setdefault(key, []).append((name, index))
+        for key, index, variant in features[name].keys:
+            by_key.setdefault(key, []).append((name, index, variant))
     found: dict[tuple[str, int, str, int], Conflict] = {}
     for entries in by_key.values():
-        owners = {e[0] for e in entries}
-        if len(owners) < 2 or len(owners) > MAX_KEY_MEMORIES:
+        if len({e[0] for e in entries}) < 2 or len({e[2] for e in entries}) < 2:
+            continue  # one memory, or the same statement everywhere
+        if len({e[0] for e in entries}) > MAX_KEY_MEMORIES:
             continue
         for a, b in _bucket_pairs(sorted(entries)):
-            if a[0] == b[0]:
+            if a[0] == b[0] or a[2] == b[2]:
                 continue
             conflict = _conflict(a, b, parses)
             if conflict is not None:
@@ -291,9 +303,11 @@ def _conflicts(
     return [found[k] for k in sorted(found)]
 
 
-def _conflict(ea: tuple[str, int], eb: tuple[str, int], parses: _Parses) -> Conflict | None:
+def _conflict(
+    ea: tuple[str, int, int], eb: tuple[str, int, int], parses: _Parses
+) -> Conflict | None:
     """The two statements compared word for word: a conflict, or None."""
-    pa, pb = parses.get(ea[0]), parses.get(eb[0])
+    pa, pb = parses.get(ea[0], statements=True), parses.get(eb[0], statements=True)
     if pa is None or pb is None or ea[1] >= len(pa.statements) or eb[1] >= len(pb.statements):
         return None
     sa, sb = pa.statements[ea[1]], pb.statements[eb[1]]

@@ -31,12 +31,13 @@ MIN_LINES = 3
 class Features:
     """A memory's digest (of its content lines), the hashes of its content lines
     (distinct, sorted), its signature (None: too short) and its statement keys as
-    ``(key, statement index)``."""
+    ``(key of its words, statement index, key of its values and polarity)``: two
+    statements with both keys the same say the same, and need no closer look."""
 
     digest: str
     lines: np.ndarray
     signature: np.ndarray | None
-    keys: list[tuple[int, int]]
+    keys: list[tuple[int, int, int]]
 
     @property
     def empty(self) -> bool:
@@ -86,5 +87,8 @@ def features_of(text: str) -> tuple[Features, Parsed]:
     lines = np.unique(np.array(hashes, dtype=np.uint32))
     joined = "\n".join(words for _n, words in parsed.content)
     digest = hashlib.blake2b(joined.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-    keys = [(key("\x1f".join(s.template)), i) for i, s in enumerate(parsed.statements)]
+    keys = [
+        (key("\x1f".join(s.template)), i, key("\x1f".join((str(s.negated), *s.values))))
+        for i, s in enumerate(parsed.statements)
+    ]
     return Features(digest, lines, signature(lines), keys), parsed

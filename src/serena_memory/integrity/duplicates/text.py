@@ -60,7 +60,10 @@ class Parsed:
 
 def fold(text: str) -> str:
     """``text`` casefolded, with negations spelled one way."""
-    return _CANNOT.sub("can not", _NOT.sub(" not", text.casefold()))
+    folded = text.casefold()
+    if "n't" in folded or "n’t" in folded:
+        folded = _NOT.sub(" not", folded)
+    return _CANNOT.sub("can not", folded) if "cannot" in folded else folded
 
 
 def parse(text: str, statements: bool = True) -> Parsed:
@@ -107,8 +110,7 @@ def _sentences(block: str, offset: int):
 
 
 def statement(line: int, sentence: str) -> Statement | None:
-    """The statement a sentence makes, or None when it is too short to compare or says
-    nothing a restatement could change (no value, no negation)."""
+    """The statement a sentence makes, or None when it is too short to compare."""
     if len(sentence) > MAX_STATEMENT_CHARS:
         return None
     template: list[str] = []
@@ -135,8 +137,6 @@ def statement(line: int, sentence: str) -> Statement | None:
                 word = VALUE_MARK
             template.append(word)
     if len(template) < MIN_STATEMENT_WORDS or plain < MIN_PLAIN_WORDS:
-        return None
-    if not (values or negations):
         return None
     text = " ".join(sentence.split())
     return Statement(line, tuple(template), tuple(values), negations % 2 == 1, text)

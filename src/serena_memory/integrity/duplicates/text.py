@@ -104,7 +104,7 @@ def _statements(text: str):
 def _sentences(block: str, offset: int):
     start = offset
     for m in _SENTENCE_END.finditer(block, offset):
-        yield block[start : m.start()], start
+        yield block[start : m.start() + 1], start  # with its full stop
         start = m.end()
     yield block[start:], start
 

@@ -147,16 +147,14 @@ def _decoded(row: tuple[Any, ...]) -> Features | None:
         sig is None or (isinstance(sig, bytes) and len(sig) == 4 * PERMUTATIONS)
     ):
         return None
-    triples = np.frombuffer(keys, dtype="<u4").reshape(-1, 3).tolist()
+    triples = np.frombuffer(keys, dtype="<u4").reshape(-1, 3).astype(np.uint32)
     signature = None if sig is None else np.frombuffer(sig, dtype="<u4").astype(np.uint32)
     lines_array = np.frombuffer(lines, dtype="<u4").astype(np.uint32)
-    return Features(digest, lines_array, signature, [(k, i, v) for k, i, v in triples])
+    return Features(digest, lines_array, signature, triples)
 
 
 def _encoded(f: Features) -> tuple[str, bytes, bytes | None, bytes]:
-    import numpy as np
-
-    keys = np.array(f.keys, dtype="<u4").reshape(-1, 3).tobytes()
+    keys = f.keys.astype("<u4").tobytes()
     sig = None if f.signature is None else f.signature.astype("<u4").tobytes()
     return f.digest, f.lines.astype("<u4").tobytes(), sig, keys
 
@@ -319,3 +317,42 @@ def current_features(
             conn.close()
     wanted = set(names)
     return {n: f for n, f in {**known, **fresh}.items() if n in wanted}
+
+
+def kept_features(store: MemoryStore) -> dict[str, Features]:
+    """The features the cache holds, as the last check or write saw each memory, without
+    looking at the files ({} when there is no cache): for a write, which can't afford to
+    look at every file. A memory changed by hand since is seen as it was."""
+    import sqlite3
+
+    try:
+        conn = _open(store)
+    except (OSError, sqlite3.Error):
+        return {}
+    if conn is None:
+        return {}
+    found: dict[str, Features] = {}
+    try:
+        for row in conn.execute("SELECT name, digest, lines, sig, keys FROM memo"):
+            features = _decoded(row[1:])
+            if features is not None and isinstance(row[0], str):
+                found[row[0]] = features
+    except (sqlite3.Error, ValueError):
+        return {}
+    finally:
+        conn.close()
+    return found
+
+
+def remember(store: MemoryStore, name: str, features: Features) -> None:
+    """Keep the features of the memory just written, with its file's stamp now."""
+    import sqlite3
+
+    with contextlib.suppress(OSError, sqlite3.Error):
+        st = os.stat(store.real_path_of(name))
+        conn = _open(store)
+        if conn is not None:
+            try:
+                _save(conn, {name: features}, {name: (st.st_ino, st.st_mtime_ns, st.st_size)}, ())
+            finally:
+                conn.close()

@@ -2,21 +2,25 @@
 kept, and the writer gets one sentence naming the other memory, so that the next step
 is an edit of that memory rather than one more copy.
 
-Cheap on purpose: the other memories' features come from the duplicate check's cache
-(:func:`serena_memory.integrity.duplicates_cache.current_features`, reading for at most
-:data:`READ_SECONDS` what changed since), the new text is compared with them as arrays,
-and only the few that meet it are read and compared word for word.
+Cheap on purpose: the other memories' features come from the duplicate check's cache as
+the last check or write saw them, without looking at every file (when no check ran yet,
+:func:`serena_memory.integrity.duplicates_cache.current_features` reads for at most
+:data:`READ_SECONDS`); the new text is compared with all of them at once as arrays, and
+only the few that meet it are read and compared word for word. The text written is kept
+in the cache for the next write and check.
 """
 
 from __future__ import annotations
 
 from serena_memory.core import names as N
 from serena_memory.core.display import escape_line
+from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.paths import read_regular_file
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.duplicates.detect import detect
 from serena_memory.integrity.duplicates.features import BANDS, ROWS, Features, features_of
 from serena_memory.integrity.duplicates.findings import Conflict, DuplicateReport, NearDuplicate
-from serena_memory.integrity.duplicates_cache import current_features
+from serena_memory.integrity.duplicates_cache import current_features, kept_features, remember
 from serena_memory.integrity.listing import MemoryListingReader
 
 READ_SECONDS = 0.2
@@ -38,10 +42,13 @@ def write_note(store: MemoryStore, name: str, text: str) -> str:
 
 
 def _report(store: MemoryStore, name: str, text: str) -> DuplicateReport | None:
-    listing = MemoryListingReader(store)
-    others = current_features(store, listing, READ_SECONDS)
-    others.pop(name, None)
     mine = features_of(text)[0]
+    others = kept_features(store)
+    others.pop(name, None)
+    if not others:  # no check ran yet: read what there is time for
+        others = current_features(store, MemoryListingReader(store), READ_SECONDS)
+        others.pop(name, None)
+    remember(store, name, mine)
     if mine.empty or not others:
         return None
     met = _meeting(mine, others)
@@ -50,31 +57,55 @@ def _report(store: MemoryStore, name: str, text: str) -> DuplicateReport | None:
     features = {name: mine, **{n: others[n] for n in met}}
 
     def text_of(memory: str) -> str | None:
-        return text if memory == name else listing.read([memory])[0].get(memory)
+        if memory == name:
+            return text
+        return _read(store, memory)
 
     return detect(features, text_of)
 
 
+def _read(store: MemoryStore, name: str) -> str | None:
+    """The text of a memory the cache named, through the path gate (not a read by the
+    agent); None when it is gone, ignored, or no longer readable."""
+    try:
+        if store.is_ignored(name):
+            return None
+        project, global_ = store.gate_scopes()
+        allowed = global_.allowed if N.is_global(name) else project.allowed
+        path = str(store.real_path_of(name))
+        return read_regular_file(path, allowed, f"memory '{name}'").decode("utf-8")
+    except (OSError, MemoryStoreError, UnicodeDecodeError):
+        return None
+
+
 def _meeting(mine: Features, others: dict[str, Features]) -> list[str]:
     """The memories whose lines, signature bands or statement keys meet the new text's,
-    most lines in common first."""
+    most lines in common first: one pass over arrays of all of them."""
     import numpy as np
 
-    keys: dict[int, set[int]] = {}
-    for k, _i, v in mine.keys:
-        keys.setdefault(k, set()).add(v)
-    scores: dict[str, int] = {}
-    bands = None if mine.signature is None else mine.signature.reshape(BANDS, ROWS)
-    for other, f in others.items():
-        score = int(np.isin(f.lines, mine.lines, assume_unique=True).sum())
-        score = score if score >= 2 else 0
-        if bands is not None and f.signature is not None and not score:
-            score = int((f.signature.reshape(BANDS, ROWS) == bands).all(axis=1).any())
-        if keys and any(k in keys and v not in keys[k] for k, _i, v in f.keys):
-            score += 1
-        if score:
-            scores[other] = score
-    return sorted(scores, key=lambda n: (-scores[n], n))[:MAX_COMPARED]
+    names = list(others)
+    lines = [others[n].lines for n in names]
+    owners = np.repeat(np.arange(len(names)), [len(a) for a in lines])
+    shared = np.bincount(owners[np.isin(np.concatenate(lines), mine.lines)], minlength=len(names))
+    scores = np.where(shared >= 2, shared, 0)
+    if mine.signature is not None:
+        signed = [(i, sig) for i, n in enumerate(names) if (sig := others[n].signature) is not None]
+        if signed:
+            matrix = np.stack([sig for _i, sig in signed])
+            bands = mine.signature.reshape(BANDS, ROWS)
+            meet = (matrix.reshape(len(signed), BANDS, ROWS) == bands).all(axis=2).any(axis=1)
+            scores[np.array([i for i, _sig in signed])[meet]] += 1
+    if len(mine.keys):
+        keys = [others[n].keys for n in names]
+        owners = np.repeat(np.arange(len(names)), [len(k) for k in keys])
+        every = np.concatenate(keys)
+        both = (every[:, 0].astype(np.uint64) << np.uint64(32)) | every[:, 2]
+        ours = (mine.keys[:, 0].astype(np.uint64) << np.uint64(32)) | mine.keys[:, 2]
+        # the same words with other values or polarity (the same statement is no news)
+        met = np.isin(every[:, 0], mine.keys[:, 0]) & ~np.isin(both, ours)
+        scores[np.unique(owners[met])] += 1
+    ranked = sorted((int(-scores[i]), names[i]) for i in np.flatnonzero(scores))
+    return [name for _score, name in ranked[:MAX_COMPARED]]
 
 
 def _sentence(report: DuplicateReport, name: str) -> str:

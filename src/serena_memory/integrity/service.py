@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import gc
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryNotFoundError, MemoryStoreError
@@ -511,3 +511,40 @@ def duplicates_note(store: MemoryStore, name: str, text: str) -> str:
     from serena_memory.integrity.duplicates_told import write_note
 
     return write_note(store, name, text)
+
+
+SIDE_BY_SIDE_LINES = 60
+"""Lines of each side a near-duplicate shows at most, side by side."""
+
+
+def duplicate_findings(store: MemoryStore) -> list[dict[str, Any]]:
+    """The duplicate check's findings as JSON, each with ``kind`` (identical, memories,
+    sections, conflicts) and, for near-duplicates, the lines of both sides
+    (``first_text``, ``second_text``, at most :data:`SIDE_BY_SIDE_LINES` each), so that a
+    person compares them side by side; the last item says how many were left out."""
+    from serena_memory.integrity.duplicates_cache import check_duplicates
+
+    listing = MemoryListingReader(store)
+    report = check_duplicates(store, listing)
+    texts: dict[str, list[str]] = {}
+
+    def lines(name: str, span: tuple[int, int]) -> str:
+        if name not in texts:
+            texts[name] = listing.read([name])[0].get(name, "").split("\n")
+        first, last = span
+        last = min(last, first + SIDE_BY_SIDE_LINES - 1)
+        return "\n".join(texts[name][first - 1 : last])
+
+    items: list[dict[str, Any]] = []
+    for group, size in zip(report.identical, report.identical_sizes, strict=True):
+        items.append({"kind": "identical", "memories": list(group), "count": size})
+    for kind, pairs in (("memories", report.memories), ("sections", report.sections)):
+        for d in pairs:
+            item = {"kind": kind, **d.to_dict()}
+            item["first_text"] = lines(d.first, d.first_lines)
+            item["second_text"] = lines(d.second, d.second_lines)
+            items.append(item)
+    items += [{"kind": "conflicts", **c.to_dict()} for c in report.conflicts]
+    if report.left_out:
+        items.append({"kind": "left_out", "count": report.left_out})
+    return items

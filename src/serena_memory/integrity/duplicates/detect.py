@@ -285,7 +285,7 @@ def _conflicts(
     """Statements of two memories alike but for one value or a negation."""
     by_key: dict[int, list[tuple[str, int, int]]] = {}
     for name in kept:
-        for key, index, variant in features[name].keys:
+        for key, index, variant in features[name].keys.tolist():
             by_key.setdefault(key, []).append((name, index, variant))
     found: dict[tuple[str, int, str, int], Conflict] = {}
     for entries in by_key.values():

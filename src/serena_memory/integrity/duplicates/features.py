@@ -37,11 +37,11 @@ class Features:
     digest: str
     lines: np.ndarray
     signature: np.ndarray | None
-    keys: list[tuple[int, int, int]]
+    keys: np.ndarray  # (statements, 3) of uint32
 
     @property
     def empty(self) -> bool:
-        return not len(self.lines) and not self.keys
+        return not len(self.lines) and not len(self.keys)
 
 
 def _numpy():
@@ -87,8 +87,11 @@ def features_of(text: str) -> tuple[Features, Parsed]:
     lines = np.unique(np.array(hashes, dtype=np.uint32))
     joined = "\n".join(words for _n, words in parsed.content)
     digest = hashlib.blake2b(joined.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-    keys = [
-        (key("\x1f".join(s.template)), i, key("\x1f".join((str(s.negated), *s.values))))
-        for i, s in enumerate(parsed.statements)
-    ]
+    keys = np.array(
+        [
+            (key("\x1f".join(s.template)), i, key("\x1f".join((str(s.negated), *s.values))))
+            for i, s in enumerate(parsed.statements)
+        ],
+        dtype=np.uint32,
+    ).reshape(-1, 3)
     return Features(digest, lines, signature(lines), keys), parsed

@@ -39,8 +39,7 @@ def test_a_clean_folder_says_duplicates_were_checked(project: Path) -> None:
     result = run("memories", "check", str(project), "--duplicates", "--strict")
     assert result.exit_code == 0
     assert result.stdout == (
-        "No integrity problems found (2 memories, references, duplicates and conflicts "
-        "checked).\n"
+        "No integrity problems found (2 memories, references, duplicates and conflicts checked).\n"
     )
 
 
@@ -59,7 +58,7 @@ def test_text_json_and_strict_report_the_same_near_duplicate(project: Path) -> N
     assert data["clean"] is False
     [pair] = data["duplicates"]["near_duplicate_memories"]
     assert pair["first"]["memory"] == "notes/deploying"
-    assert pair["second"] == {"memory": "ops/deploy", "lines": [1, 8]}
+    assert pair["second"] == {"memory": "ops/deploy", "lines": [1, 7]}
     [conflict] = pair["conflicts"]
     assert (conflict["first_value"], conflict["second_value"]) == ("3000", "8080")
     strict = run_cli("memories", "check", str(project), "--duplicates", "--strict")

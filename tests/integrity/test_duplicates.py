@@ -112,7 +112,7 @@ def test_a_section_pasted_into_another_memory_is_a_near_duplicate_section(
     assert report is not None
     [section] = report.sections
     assert (section.first, section.second) == ("ops/deploy", "ops/runbook")
-    assert section.first_lines == (1, 9) and section.second_lines == (11, 16)
+    assert section.first_lines == (1, 8) and section.second_lines == (11, 16)
 
 
 @pytest.mark.parametrize(

@@ -518,10 +518,10 @@ SIDE_BY_SIDE_LINES = 60
 
 
 def duplicate_findings(store: MemoryStore) -> list[dict[str, Any]]:
-    """The duplicate check's findings as JSON, each with ``kind`` (identical, memories,
-    sections, conflicts) and, for near-duplicates, the lines of both sides
-    (``first_text``, ``second_text``, at most :data:`SIDE_BY_SIDE_LINES` each), so that a
-    person compares them side by side; the last item says how many were left out."""
+    """The duplicate check's findings as JSON, each with ``finding`` (identical, memories,
+    sections, conflicts; the last, left_out, counts those not listed) and, for
+    near-duplicates, the lines of both sides (``first_text``, ``second_text``, at most
+    :data:`SIDE_BY_SIDE_LINES` each), so that a person compares them side by side."""
     from serena_memory.integrity.duplicates_cache import check_duplicates
 
     listing = MemoryListingReader(store)
@@ -537,14 +537,14 @@ def duplicate_findings(store: MemoryStore) -> list[dict[str, Any]]:
 
     items: list[dict[str, Any]] = []
     for group, size in zip(report.identical, report.identical_sizes, strict=True):
-        items.append({"kind": "identical", "memories": list(group), "count": size})
+        items.append({"finding": "identical", "memories": list(group), "count": size})
     for kind, pairs in (("memories", report.memories), ("sections", report.sections)):
         for d in pairs:
-            item = {"kind": kind, **d.to_dict()}
+            item = {"finding": kind, **d.to_dict()}
             item["first_text"] = lines(d.first, d.first_lines)
             item["second_text"] = lines(d.second, d.second_lines)
             items.append(item)
-    items += [{"kind": "conflicts", **c.to_dict()} for c in report.conflicts]
+    items += [{"finding": "conflicts", **c.to_dict()} for c in report.conflicts]
     if report.left_out:
-        items.append({"kind": "left_out", "count": report.left_out})
+        items.append({"finding": "left_out", "count": report.left_out})
     return items

@@ -69,6 +69,8 @@ def fold(text: str) -> str:
 def parse(text: str, statements: bool = True) -> Parsed:
     """Lines, content lines, sections and (unless ``statements`` is false) statements."""
     lines = text.split("\n")
+    if len(lines) > 1 and not lines[-1]:
+        lines.pop()  # a text ending with a newline has no empty line after it
     parsed = Parsed(lines)
     for number, line in enumerate(fold(text).split("\n"), 1):
         words = line.split()

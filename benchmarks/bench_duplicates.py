@@ -28,27 +28,47 @@ def clear_caches(home: Path) -> None:
         shutil.rmtree(home / "cache" / kind, ignore_errors=True)
 
 
-def time_cold(cmd: list[str], env: dict[str, str], home: Path, runs: int) -> float:
-    times = []
+CPU: dict[str, float] = {}
+"""CPU seconds (the process and its workers) of each row: a machine shared with other
+work disturbs them far less than the wall clock."""
+
+
+def timed(label: str, runs: int, once) -> float:
+    """Median wall seconds of ``once(cpu)`` run ``runs`` times; its CPU median kept."""
+    times: list[float] = []
+    cpu: list[float] = []
     for _ in range(runs):
-        clear_caches(home)
-        times += time_process(cmd, env, 1)
+        times += once(cpu)
+    CPU[label] = median(cpu)
     return median(times)
 
 
-def time_one_changed(cmd: list[str], env: dict[str, str], project: Path, runs: int) -> float:
+def time_cold(cmd: list[str], env: dict[str, str], home: Path, runs: int, label: str) -> float:
+    def once(cpu: list[float]) -> list[float]:
+        clear_caches(home)
+        return time_process(cmd, env, 1, cpu)
+
+    return timed(label, runs, once)
+
+
+def time_one_changed(
+    cmd: list[str], env: dict[str, str], project: Path, runs: int, label: str
+) -> float:
     """The check after one memory changed (its file rewritten each run)."""
     target = next((project / ".serena" / "memories").rglob("*.md"))
     original = target.read_text(encoding="utf-8")
-    times = []
+    count = [0]
+
+    def once(cpu: list[float]) -> list[float]:
+        count[0] += 1
+        target.write_text(original + f"\nOne more line, number {count[0]}.\n", encoding="utf-8")
+        time.sleep(1.1)  # past the cache's one-second window of a racy file
+        return time_process(cmd, env, 1, cpu)
+
     try:
-        for i in range(runs):
-            target.write_text(original + f"\nOne more line, number {i}.\n", encoding="utf-8")
-            time.sleep(1.1)  # past the cache's one-second window of a racy file
-            times += time_process(cmd, env, 1)
+        return timed(label, runs, once)
     finally:
         target.write_text(original, encoding="utf-8")
-    return median(times)
 
 
 def write_costs(project: Path, home: Path, runs: int) -> tuple[float, float, float]:
@@ -94,17 +114,22 @@ def main(argv: list[str] | None = None) -> int:
         check = [*ours, "memories", "check", str(project)]
         dups = [*check, "--duplicates"]
         rows = [
-            ("check, cold", time_cold(check, env, ws.home, args.runs)),
-            ("check --duplicates, cold", time_cold(dups, env, ws.home, args.runs)),
+            ("check, cold", time_cold(check, env, ws.home, args.runs, "check, cold")),
+            (
+                "check --duplicates, cold",
+                time_cold(dups, env, ws.home, args.runs, "check --duplicates, cold"),
+            ),
         ]
         time_process(dups, env, 1)  # fills both caches
-        rows += [
-            ("check, cached", median(time_process(check, env, args.runs))),
-            ("check --duplicates, cached", median(time_process(dups, env, args.runs))),
-            ("check --duplicates, one changed", time_one_changed(dups, env, project, args.runs)),
-        ]
+        for label, cmd in (("check, cached", check), ("check --duplicates, cached", dups)):
+            rows.append(
+                (label, timed(label, args.runs, lambda cpu, c=cmd: time_process(c, env, 1, cpu)))
+            )
+        label = "check --duplicates, one changed"
+        rows.append((label, time_one_changed(dups, env, project, args.runs, label)))
+        print(f"{'':34} {'wall':>9} {'CPU':>9}")
         for label, seconds in rows:
-            print(f"{label:34} {fmt_seconds(seconds):>9}")
+            print(f"{label:34} {fmt_seconds(seconds):>9} {fmt_seconds(CPU[label]):>9}")
         alone, warm, cold = write_costs(project, ws.home, args.runs)
         print(f"{'write alone':34} {fmt_seconds(alone):>9}")
         extra = fmt_seconds(warm - alone)

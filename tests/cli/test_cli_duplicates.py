@@ -8,17 +8,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 from conftest import run_cli
+from test_duplicates import DEPLOY
 
 from serena_memory.cli import cli
-
-DEPLOY = """# Deploy
-
-- Staging deploys on every merge to `main`; production on a `v*` tag.
-- The pipeline runs `make release` and pushes the image to the registry.
-- Rollback: `fly releases rollback` within 30 minutes of a bad deploy.
-- Health checks hit `/healthz` on port 8080 every ten seconds.
-- Secrets come from the vault, never from the repository.
-"""
 
 
 def memories(project: Path) -> Path:
@@ -58,7 +50,7 @@ def test_text_json_and_strict_report_the_same_near_duplicate(project: Path) -> N
     assert data["clean"] is False
     [pair] = data["duplicates"]["near_duplicate_memories"]
     assert pair["first"]["memory"] == "notes/deploying"
-    assert pair["second"] == {"memory": "ops/deploy", "lines": [1, 7]}
+    assert pair["second"] == {"memory": "ops/deploy", "lines": [1, 8]}
     [conflict] = pair["conflicts"]
     assert (conflict["first_value"], conflict["second_value"]) == ("3000", "8080")
     strict = run_cli("memories", "check", str(project), "--duplicates", "--strict")

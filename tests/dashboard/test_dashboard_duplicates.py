@@ -4,37 +4,20 @@ the page reads."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import httpx
 import pytest
-from test_dashboard_browser import CHROMIUM, CHROMIUM_ARGS, Tab, expect
+from test_dashboard_browser import Tab, expect
+from test_dashboard_code_drift import browser, browser_only, server, tab  # noqa: F401 - fixtures
+from test_duplicates import DEPLOY
 
 from serena_memory.core.store import MemoryStore
 from serena_memory.dashboard.server import DashboardServer
 
-DEPLOY = """# Deploy
-
-- Staging deploys on every merge to `main`; production on a `v*` tag.
-- The pipeline runs `make release` and pushes the image to the registry.
-- Rollback: `fly releases rollback` within 30 minutes of a bad deploy.
-- Health checks hit `/healthz` on port 8080 every ten seconds.
-- Secrets come from the vault, never from the repository.
-"""
 COPY = "\n".join(reversed(DEPLOY.replace("8080", "3000").splitlines()[2:])) + "\n"
 TESTING = "# Testing\n\nRun `npm test` before pushing any branch to the remote.\n"
 WORKFLOW = (
     "# Workflow\n\nFirst a line.\n\nRun `yarn test` before pushing any branch to the remote.\n"
 )
-
-
-@pytest.fixture
-def server(project: Path, serena_home: Path) -> Iterator[DashboardServer]:
-    srv = DashboardServer(project, home=serena_home, port=0)
-    srv.start()
-    yield srv
-    srv.stop()
 
 
 @pytest.fixture
@@ -46,32 +29,9 @@ def written(store: MemoryStore) -> MemoryStore:
     return store
 
 
-browser_only = pytest.mark.skipif(
-    not Path(CHROMIUM).exists(), reason="chromium is not installed (apt-get install chromium)"
-)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import expect as pw_expect
-    from playwright.sync_api import sync_playwright
-
-    pw_expect.set_options(timeout=15_000)
-    with sync_playwright() as pw:
-        instance = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield instance
-        instance.close()
-
-
-@pytest.fixture
-def tab(browser, server: DashboardServer) -> Iterator[Tab]:
-    t = Tab(browser, server)
-    yield t
-    t.close()
-
-
 def test_the_check_api_lists_duplicates_with_both_sides(
-    server: DashboardServer, written: MemoryStore
+    server: DashboardServer,  # noqa: F811 - the fixture imported above
+    written: MemoryStore,
 ) -> None:
     headers = {"Origin": server.base_url, "X-Serena-Token": server.token}
     with httpx.Client(base_url=server.base_url, headers=headers, timeout=30) as client:
@@ -89,7 +49,8 @@ def test_the_check_api_lists_duplicates_with_both_sides(
 
 @browser_only
 def test_the_check_page_shows_duplicates_and_conflicts_side_by_side(
-    tab: Tab, written: MemoryStore
+    tab: Tab,  # noqa: F811 - the fixture imported above
+    written: MemoryStore,
 ) -> None:
     page = tab.load()
     page.click("#nav-check")
@@ -97,12 +58,12 @@ def test_the_check_page_shows_duplicates_and_conflicts_side_by_side(
     expect(items).to_have_count(2)
     expect(page.locator("#duplicates h2 .count")).to_have_text("2")
     pair = items.nth(0)
-    expect(pair).to_contain_text("Near-duplicate memories: 91% of the lines alike")
+    expect(pair).to_contain_text("Near-duplicate memories: 92% of the lines alike")
     expect(pair).to_contain_text("they disagree: 3000 vs 8080")
     sides = pair.locator(".side-by-side > div")
     expect(sides).to_have_count(2)
-    expect(sides.nth(0).locator("h3")).to_have_text("notes/deploying lines 1–5")
-    expect(sides.nth(1).locator("h3")).to_have_text("ops/deploy lines 1–7")
+    expect(sides.nth(0).locator("h3")).to_have_text("notes/deploying lines 1–6")
+    expect(sides.nth(1).locator("h3")).to_have_text("ops/deploy lines 1–8")
     expect(sides.nth(1).locator("pre")).to_contain_text("port 8080 every ten seconds")
     # next to each other, not one under the other
     left, right = (sides.nth(i).bounding_box() for i in (0, 1))

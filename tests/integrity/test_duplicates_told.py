@@ -10,19 +10,12 @@ from pathlib import Path
 import anyio
 from click.testing import CliRunner
 from mcp_support import in_memory, ok, write_memory_file
+from test_duplicates import DEPLOY
 
 from serena_memory.cli import cli
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.service import duplicates_note
 
-DEPLOY = """# Deploy
-
-- Staging deploys on every merge to `main`; production on a `v*` tag.
-- The pipeline runs `make release` and pushes the image to the registry.
-- Rollback: `fly releases rollback` within 30 minutes of a bad deploy.
-- Health checks hit `/healthz` on port 8080 every ten seconds.
-- Secrets come from the vault, never from the repository.
-"""
 NEAR_COPY = "\n".join(reversed(DEPLOY.splitlines()[2:])) + "\n# Shipping\n"
 CONFLICT = (
     "# Ops\n\nSome notes first.\n\nHealth checks hit `/healthz` on port 9090 every ten seconds.\n"

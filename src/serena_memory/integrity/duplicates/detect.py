@@ -11,7 +11,7 @@ of near-copies) pairs each memory with its neighbour only, and a report keeps
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from serena_memory.integrity.duplicates.features import (
     BANDS,
@@ -169,17 +169,33 @@ def _band_candidates(names: list[str], signatures: list) -> set[tuple[str, str]]
     return found
 
 
+def _groups(arrays: list, column: int | None = None) -> Iterable[tuple[list[int], Any]]:
+    """The values that occur in more than one of ``arrays`` (one per memory; of a table's
+    ``column``), each as (the indexes of the arrays, their rows of it), sorted in numpy:
+    Python sees only the values shared."""
+    import numpy as np
+
+    if not arrays:
+        return
+    owners = np.repeat(np.arange(len(arrays)), [len(a) for a in arrays])
+    every = np.concatenate(arrays)
+    values = every if column is None else every[:, column]
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+    sizes = np.diff(np.concatenate((starts, [len(ordered)])))
+    for start, size in zip(starts[sizes > 1].tolist(), sizes[sizes > 1].tolist(), strict=True):
+        rows = order[start : start + size]
+        yield owners[rows].tolist(), every[rows]
+
+
 def _line_candidates(kept: list[str], features: Mapping[str, Features]) -> set[tuple[str, str]]:
     """Pairs of memories that have at least two lines the same, word for word."""
-    owners: dict[int, list[str]] = {}
-    for name in kept:
-        for key in features[name].lines.tolist():
-            owners.setdefault(key, []).append(name)
     shared: dict[tuple[str, str], int] = {}
-    for members in owners.values():
-        if len(members) > 1:
-            for pair in _bucket_pairs(members):
-                shared[pair] = shared.get(pair, 0) + 1
+    for members, _rows in _groups([features[n].lines for n in kept]):
+        for a, b in _bucket_pairs(members):  # a memory's lines are distinct: a != b
+            pair = (kept[a], kept[b])
+            shared[pair] = shared.get(pair, 0) + 1
     return {pair for pair, count in shared.items() if count >= 2}
 
 
@@ -283,16 +299,12 @@ def _conflicts(
     kept: list[str], features: Mapping[str, Features], parses: _Parses
 ) -> list[Conflict]:
     """Statements of two memories alike but for one value or a negation."""
-    by_key: dict[int, list[tuple[str, int, int]]] = {}
-    for name in kept:
-        for key, index, variant in features[name].keys.tolist():
-            by_key.setdefault(key, []).append((name, index, variant))
     found: dict[tuple[str, int, str, int], Conflict] = {}
-    for entries in by_key.values():
-        if len({e[0] for e in entries}) < 2 or len({e[2] for e in entries}) < 2:
-            continue  # one memory, or the same statement everywhere
-        if len({e[0] for e in entries}) > MAX_KEY_MEMORIES:
-            continue
+    for members, rows in _groups([features[n].keys for n in kept], column=0):
+        owners = set(members)
+        if len(owners) < 2 or len(owners) > MAX_KEY_MEMORIES or len(set(rows[:, 2].tolist())) < 2:
+            continue  # one memory, a pattern many repeat, or the same statement everywhere
+        entries = [(kept[m], i, v) for m, (_k, i, v) in zip(members, rows.tolist(), strict=True)]
         for a, b in _bucket_pairs(sorted(entries)):
             if a[0] == b[0] or a[2] == b[2]:
                 continue

@@ -8,6 +8,9 @@ project's, untouched and with pairs seeded into them.
   another name with its lines shuffled, a fifth of them dropped and a fifth edited (one
   word changed, one added); found when a finding pairs the copy with its original
   (goal: recall 0.9);
+- pasted sections: for each memory of 5+ content lines (up to 12 per folder), its lines
+  (a fifth edited) pasted under a new heading at the end of another memory; found when a
+  finding pairs the two;
 - conflicts: for up to 12 sentences per folder that hold a value (a number, version,
   path, flag, a word in backticks) or a `must`/`should`, the sentence restated in another
   memory with that value changed or the verb negated; found when a conflict names both
@@ -129,6 +132,22 @@ def seed_copies(memories: dict[str, str], rng: random.Random) -> tuple[dict[str,
     return seeded, truth
 
 
+def seed_sections(memories: dict[str, str], rng: random.Random) -> tuple[dict[str, str], list]:
+    """A memory's lines (one in five edited) pasted as a section at the end of another."""
+    names = [n for n, t in memories.items() if len([x for x in t.splitlines() if x.strip()]) >= 5]
+    rng.shuffle(names)
+    seeded = dict(memories)
+    truth = []
+    hosts = sorted(memories)
+    for name in names[:PER_FOLDER]:
+        host = rng.choice([h for h in hosts if h != name])
+        body = [x for x in memories[name].splitlines() if x.strip() and not x.startswith("#")]
+        body = [edit_line(x, rng) if rng.random() < 0.2 else x for x in body]
+        seeded[host] = seeded[host].rstrip("\n") + "\n\n## Also\n\n" + "\n".join(body) + "\n"
+        truth.append(frozenset((name, host)))
+    return seeded, truth
+
+
 def seed_conflicts(memories: dict[str, str], rng: random.Random) -> tuple[dict[str, str], list]:
     names = sorted(memories)
     seeded = dict(memories)
@@ -156,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args(argv)
     untouched = copies = copies_found = conflicts = conflicts_found = 0
+    sections = sections_found = extra = 0
     for folder in FOLDERS:
         memories = load(folder)
         rng = random.Random(f"{args.seed}:{folder.name}")
@@ -163,10 +183,16 @@ def main(argv: list[str] | None = None) -> int:
         untouched += base.problem_count
         seeded, truth = seed_copies(memories, rng)
         found = pairs_of(find_duplicates(seeded))
+        extra += len(found - set(truth))
         copies += len(truth)
         copies_found += sum(t in found for t in truth)
+        seeded, truth = seed_sections(memories, random.Random(f"{args.seed}:s:{folder.name}"))
+        found = pairs_of(find_duplicates(seeded))
+        sections += len(truth)
+        sections_found += sum(t in found for t in truth)
         seeded, truth = seed_conflicts(memories, rng)
         found = conflicts_of(find_duplicates(seeded))
+        extra += len(found - set(truth))
         conflicts += len(truth)
         conflicts_found += sum(t in found for t in truth)
         missed = [sorted(t) for t in truth if t not in found]
@@ -177,8 +203,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.verbose:
             print("  untouched:", base.to_dict())
             print("  conflicts missed:", missed)
+    print(f"findings of seeded folders that pair no seeded pair: {extra}")
     print(f"untouched folders: {untouched / len(FOLDERS):.2f} findings per folder (goal <= 1)")
     print(f"near-copies: recall {copies_found / copies:.3f} ({copies_found}/{copies}, goal 0.9)")
+    print(
+        f"pasted sections: recall {sections_found / sections:.3f} "
+        f"({sections_found}/{sections}, no goal set)"
+    )
     print(
         f"conflicts: recall {conflicts_found / conflicts:.3f} "
         f"({conflicts_found}/{conflicts}, goal 0.8)"

@@ -75,13 +75,16 @@ def _usable(store: MemoryStore, folder: Path) -> bool:
     return paths.is_inside(real, (home,)) and not paths.is_inside(real, (project,))
 
 
-def _open(store: MemoryStore) -> sqlite3.Connection | None:
-    """The cache, valid and ours, or a new empty one; None when none can be kept."""
+def _open(store: MemoryStore, create: bool = True) -> sqlite3.Connection | None:
+    """The cache, valid and ours, or a new empty one; None when none can be kept (or,
+    unless ``create``, when there is none yet: a write leaves no file a check did not)."""
     import sqlite3
 
     from serena_memory.core.files import locked
 
     path = cache_path(store)
+    if not create and not path.is_file():
+        return None
     if not _usable(store, path.parent.parent.parent):
         return None
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -295,7 +298,7 @@ def current_features(
     names = names_checked(listing)
     stamps = listing.stamps()
     try:
-        conn = _open(store)
+        conn = _open(store, create=False)
     except (OSError, sqlite3.Error):
         conn = None
     try:
@@ -326,7 +329,7 @@ def kept_features(store: MemoryStore) -> dict[str, Features]:
     import sqlite3
 
     try:
-        conn = _open(store)
+        conn = _open(store, create=False)
     except (OSError, sqlite3.Error):
         return {}
     if conn is None:
@@ -345,12 +348,13 @@ def kept_features(store: MemoryStore) -> dict[str, Features]:
 
 
 def remember(store: MemoryStore, name: str, features: Features) -> None:
-    """Keep the features of the memory just written, with its file's stamp now."""
+    """Keep the features of the memory just written, with its file's stamp now (in the
+    cache a check made; a write makes none)."""
     import sqlite3
 
     with contextlib.suppress(OSError, sqlite3.Error):
         st = os.stat(store.real_path_of(name))
-        conn = _open(store)
+        conn = _open(store, create=False)
         if conn is not None:
             try:
                 _save(conn, {name: features}, {name: (st.st_ino, st.st_mtime_ns, st.st_size)}, ())

@@ -322,29 +322,75 @@ def current_features(
     return {n: f for n, f in {**known, **fresh}.items() if n in wanted}
 
 
-def kept_features(store: MemoryStore) -> dict[str, Features]:
+class Kept:
+    """The features the cache holds, as stored: for a write, which compares one text
+    with all of them at once as arrays and decodes only the few that meet it."""
+
+    def __init__(self, rows: list[tuple[str, str, bytes, bytes | None, bytes]]) -> None:
+        self.names = [r[0] for r in rows]
+        self.rows: list[tuple[Any, ...]] = [r[1:] for r in rows]
+
+    @classmethod
+    def of(cls, features: dict[str, Features]) -> Kept:
+        return cls([(name, *_encoded(f)) for name, f in sorted(features.items())])
+
+    def features(self, index: int) -> Features | None:
+        return _decoded(self.rows[index])
+
+    def _joined(self, column: int, width: int) -> tuple[Any, Any]:
+        """(every row's ``column`` as one uint32 array, ``width`` values a row, and the
+        index of the memory each row of it belongs to)."""
+        import numpy as np
+
+        blobs = [r[column] or b"" for r in self.rows]
+        values = np.frombuffer(b"".join(blobs), dtype="<u4").reshape(-1, width)
+        owners = np.repeat(np.arange(len(blobs)), [len(b) // (4 * width) for b in blobs])
+        return values, owners
+
+    def lines(self) -> tuple[Any, Any]:
+        values, owners = self._joined(1, 1)
+        return values[:, 0], owners
+
+    def signatures(self) -> tuple[Any, Any]:
+        return self._joined(2, PERMUTATIONS)
+
+    def keys(self) -> tuple[Any, Any]:
+        return self._joined(3, 3)
+
+
+def _well_formed(row: tuple[Any, ...]) -> bool:
+    """A row whose blobs have the sizes features have (checked before joining them)."""
+    name, digest, lines, sig, keys = row
+    return (
+        isinstance(name, str)
+        and isinstance(digest, str)
+        and isinstance(lines, bytes)
+        and not len(lines) % 4
+        and isinstance(keys, bytes)
+        and not len(keys) % 12
+        and (sig is None or (isinstance(sig, bytes) and len(sig) == 4 * PERMUTATIONS))
+    )
+
+
+def kept_features(store: MemoryStore) -> Kept:
     """The features the cache holds, as the last check or write saw each memory, without
-    looking at the files ({} when there is no cache): for a write, which can't afford to
-    look at every file. A memory changed by hand since is seen as it was."""
+    looking at the files (none when there is no cache): for a write, which can't afford
+    to look at every file. A memory changed by hand since is seen as it was."""
     import sqlite3
 
     try:
         conn = _open(store, create=False)
     except (OSError, sqlite3.Error):
-        return {}
+        return Kept([])
     if conn is None:
-        return {}
-    found: dict[str, Features] = {}
+        return Kept([])
     try:
-        for row in conn.execute("SELECT name, digest, lines, sig, keys FROM memo"):
-            features = _decoded(row[1:])
-            if features is not None and isinstance(row[0], str):
-                found[row[0]] = features
-    except (sqlite3.Error, ValueError):
-        return {}
+        rows = conn.execute("SELECT name, digest, lines, sig, keys FROM memo").fetchall()
+    except sqlite3.Error:
+        return Kept([])
     finally:
         conn.close()
-    return found
+    return Kept([r for r in rows if _well_formed(r)])
 
 
 def remember(store: MemoryStore, name: str, features: Features) -> None:

@@ -20,7 +20,12 @@ from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.duplicates.detect import detect
 from serena_memory.integrity.duplicates.features import BANDS, ROWS, Features, features_of
 from serena_memory.integrity.duplicates.findings import Conflict, DuplicateReport, NearDuplicate
-from serena_memory.integrity.duplicates_cache import current_features, kept_features, remember
+from serena_memory.integrity.duplicates_cache import (
+    Kept,
+    current_features,
+    kept_features,
+    remember,
+)
 from serena_memory.integrity.listing import MemoryListingReader
 
 READ_SECONDS = 0.2
@@ -43,18 +48,20 @@ def write_note(store: MemoryStore, name: str, text: str) -> str:
 
 def _report(store: MemoryStore, name: str, text: str) -> DuplicateReport | None:
     mine = features_of(text)[0]
-    others = kept_features(store)
-    others.pop(name, None)
-    if not others:  # no check ran yet: read what there is time for
-        others = current_features(store, MemoryListingReader(store), READ_SECONDS)
-        others.pop(name, None)
+    kept = kept_features(store)
+    if not [n for n in kept.names if n != name]:  # no check ran yet: read what there is time for
+        found = current_features(store, MemoryListingReader(store), READ_SECONDS)
+        kept = Kept.of({n: f for n, f in found.items() if n != name})
     remember(store, name, mine)
-    if mine.empty or not others:
+    if mine.empty or not kept.names:
         return None
-    met = _meeting(mine, others)
-    if not met:
+    features = {name: mine}
+    for index in _meeting(mine, kept, name):
+        other = kept.features(index)
+        if other is not None:
+            features[kept.names[index]] = other
+    if len(features) < 2:
         return None
-    features = {name: mine, **{n: others[n] for n in met}}
 
     def text_of(memory: str) -> str | None:
         if memory == name:
@@ -78,34 +85,33 @@ def _read(store: MemoryStore, name: str) -> str | None:
         return None
 
 
-def _meeting(mine: Features, others: dict[str, Features]) -> list[str]:
-    """The memories whose lines, signature bands or statement keys meet the new text's,
-    most lines in common first: one pass over arrays of all of them."""
+def _meeting(mine: Features, kept: Kept, name: str) -> list[int]:
+    """The kept memories (their indexes) whose lines, signature bands or statement keys
+    meet the new text's, most lines in common first: arrays of all of them at once."""
     import numpy as np
 
-    names = list(others)
-    lines = [others[n].lines for n in names]
-    owners = np.repeat(np.arange(len(names)), [len(a) for a in lines])
-    shared = np.bincount(owners[np.isin(np.concatenate(lines), mine.lines)], minlength=len(names))
-    scores = np.where(shared >= 2, shared, 0)
+    lines, owners = kept.lines()
+    scores = np.bincount(owners[np.isin(lines, mine.lines)], minlength=len(kept.names))
+    scores = np.where(scores >= 2, scores, 0)
     if mine.signature is not None:
-        signed = [(i, sig) for i, n in enumerate(names) if (sig := others[n].signature) is not None]
-        if signed:
-            matrix = np.stack([sig for _i, sig in signed])
+        matrix, signed = kept.signatures()
+        if len(signed):
             bands = mine.signature.reshape(BANDS, ROWS)
             meet = (matrix.reshape(len(signed), BANDS, ROWS) == bands).all(axis=2).any(axis=1)
-            scores[np.array([i for i, _sig in signed])[meet]] += 1
+            scores[signed[meet]] += 1
     if len(mine.keys):
-        keys = [others[n].keys for n in names]
-        owners = np.repeat(np.arange(len(names)), [len(k) for k in keys])
-        every = np.concatenate(keys)
+        every, owners = kept.keys()
         both = (every[:, 0].astype(np.uint64) << np.uint64(32)) | every[:, 2]
         ours = (mine.keys[:, 0].astype(np.uint64) << np.uint64(32)) | mine.keys[:, 2]
         # the same words with other values or polarity (the same statement is no news)
         met = np.isin(every[:, 0], mine.keys[:, 0]) & ~np.isin(both, ours)
         scores[np.unique(owners[met])] += 1
-    ranked = sorted((int(-scores[i]), names[i]) for i in np.flatnonzero(scores))
-    return [name for _score, name in ranked[:MAX_COMPARED]]
+    ranked = sorted(
+        (int(-scores[i]), kept.names[i], i)
+        for i in np.flatnonzero(scores).tolist()
+        if kept.names[i] != name
+    )
+    return [index for _score, _name, index in ranked[:MAX_COMPARED]]
 
 
 def _sentence(report: DuplicateReport, name: str) -> str:

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity import duplicates_cache as DC
 from serena_memory.integrity.duplicates import find_duplicates
+from serena_memory.integrity.duplicates.features import features_of
 from serena_memory.integrity.duplicates.findings import MAX_FINDINGS, DuplicateReport
 from serena_memory.integrity.service import run_check
 
@@ -272,3 +273,12 @@ def test_any_texts_give_a_report_that_survives_its_json_form(texts: dict[str, st
     for c in report.conflicts:
         assert c.first != c.second
         assert c.first_value != c.second_value
+
+
+@settings(max_examples=80, deadline=None)
+@given(text=st.text(max_size=400))
+def test_any_text_and_its_copy_are_one_group_of_the_same_text(text: str) -> None:
+    report = find_duplicates({"a": text, "b": text, "c": "# Other\n\nNothing alike here at all.\n"})
+    said_something = not features_of(text)[0].empty
+    assert report.identical == ([("a", "b")] if said_something else [])
+    assert report.memories == [] and report.conflicts == [] and report.sections == []

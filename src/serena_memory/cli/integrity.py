@@ -8,6 +8,7 @@ command.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -125,6 +126,7 @@ def check(
         jobs=0,  # a large check is split over the CPUs (this process runs no threads)
         code_mentions=mentions,
         duplicates=duplicates,
+        progress=_reading_told() if duplicates else None,
     )
     code_report = code_check(0, mentions) if code_check is not None else None
     _say_reports(report, code_report, as_json)
@@ -132,6 +134,14 @@ def check(
     if strict and (not report.is_clean() or code_failing):
         found = report.duplicates.problem_count if report.duplicates is not None else 0
         _fail_strict(report.problem_count > found, code_failing, found > 0)
+
+
+def _reading_told() -> Callable[[int], None] | None:
+    """On a terminal (a pipe stays quiet): a line saying that many memories are read for
+    the duplicate check, which takes seconds the first time."""
+    if not sys.stderr.isatty():
+        return None
+    return lambda count: say(f"Reading {count} memories for duplicates...", err=True)
 
 
 def _note_ignored_options(

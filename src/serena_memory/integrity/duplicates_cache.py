@@ -19,7 +19,7 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +39,8 @@ _SCHEMA_VERSION = 1
 RACY_NS = 1_000_000_000
 """A file changed less than this long before it was read is read again next time."""
 
+PROGRESS_FROM = 2000
+"""Memories to read from which a check says it reads them (over a second's work)."""
 ALWAYS_READ = 64
 """Memories a write reads whatever the time (a small project is always compared whole)."""
 
@@ -234,9 +236,11 @@ def check_duplicates(
     listing: MemoryListingReader | None = None,
     jobs: int = 1,
     cache: bool = True,
+    progress: Callable[[int], None] | None = None,
 ) -> DuplicateReport:
     """Near-duplicate memories and sections and conflicting statements among the store's
-    memories (project and global), reading only what changed since the cache saw it."""
+    memories (project and global), reading only what changed since the cache saw it.
+    ``progress`` is told how many memories are read, when they are many (it takes time)."""
     import sqlite3
 
     listing = MemoryListingReader(store) if listing is None else listing
@@ -247,14 +251,14 @@ def check_duplicates(
         with contextlib.suppress(OSError, sqlite3.Error):
             conn = _open(store)
     try:
-        return _check(conn, listing, names, stamps, jobs)
+        return _check(conn, listing, names, stamps, jobs, progress)
     except (sqlite3.Error, KeyError, TypeError, ValueError):  # a damaged cache
         if conn is not None:
             conn.close()
             conn = None
             with contextlib.suppress(OSError):
                 _remove(cache_path(store))
-        return _check(None, listing, names, stamps, jobs)
+        return _check(None, listing, names, stamps, jobs, progress)
     finally:
         if conn is not None:
             conn.close()
@@ -266,6 +270,7 @@ def _check(
     names: list[str],
     stamps: dict[str, Stamp],
     jobs: int,
+    progress: Callable[[int], None] | None = None,
 ) -> DuplicateReport:
     report_key = _report_key(stamps, names)
     if conn is not None:
@@ -273,7 +278,10 @@ def _check(
         if row is not None and row[0].startswith(report_key + "\n"):
             return DuplicateReport.from_dict(json.loads(row[0][len(report_key) + 1 :]))
     known, gone = _known(conn, stamps) if conn is not None else ({}, set())
-    fresh = _features(listing, [n for n in names if n not in known], jobs)
+    to_read = [n for n in names if n not in known]
+    if progress is not None and len(to_read) >= PROGRESS_FROM:
+        progress(len(to_read))
+    fresh = _features(listing, to_read, jobs)
     wanted = set(names)
     features = {n: f for n, f in {**known, **fresh}.items() if n in wanted}
     report = detect(features, lambda name: listing.read([name])[0].get(name))

@@ -51,6 +51,7 @@ def run_check(
     cache: bool = True,
     code_mentions: dict[str, list[Mention]] | None = None,
     duplicates: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> CheckReport:
     """Stale references (always), exact bare mentions and near-misses (on request),
     memories unreachable from `mem:core` and references into ignored memories (on request),
@@ -64,6 +65,8 @@ def run_check(
     report is the same. Only for single-threaded callers such as the command line: forking
     a process that runs threads (a web server) is unsafe, so it is refused there.
 
+    ``progress`` is told how many memories the duplicate check reads when they are many.
+
     ``code_mentions`` (a dict) is filled with the mentions of code of every project memory
     read, found in the same pass over the files, for :func:`start_code_check`.
     """
@@ -76,7 +79,7 @@ def run_check(
             from serena_memory.integrity.duplicates_cache import check_duplicates
 
             report.duplicates = check_duplicates(
-                store, listing, parallel.cpu_count() if jobs == 0 else jobs, cache
+                store, listing, parallel.cpu_count() if jobs == 0 else jobs, cache, progress
             )
         return report
 

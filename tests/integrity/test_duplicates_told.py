@@ -70,3 +70,19 @@ def test_memories_write_says_it_on_stderr(project: Path) -> None:
     assert "Created memory 'ops/health'" in result.stdout
     assert "contradicts memory 'ops/deploy' line 6" in result.stderr
     assert (project / ".serena" / "memories" / "ops" / "health.md").read_text() == CONFLICT
+
+
+def test_a_damaged_cache_row_is_never_trusted_by_a_write(store: MemoryStore) -> None:
+    import sqlite3
+
+    from serena_memory.integrity import duplicates_cache as DC
+
+    store.write("ops/deploy", DEPLOY)
+    DC.check_duplicates(store)  # the cache a check makes
+    conn = sqlite3.connect(DC.cache_path(store))
+    conn.execute("UPDATE memo SET lines = X'010203', keys = 'text, not a blob'")
+    conn.commit()
+    conn.close()
+    store.write("ops/health", CONFLICT)
+    note = duplicates_note(store, "ops/health", CONFLICT)
+    assert "contradicts memory 'ops/deploy' line 6" in note  # read again from its file

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import paths
+from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.analysis import MAINTENANCE_NAMES
 from serena_memory.integrity.duplicates.detect import detect
@@ -97,6 +98,8 @@ def _open(store: MemoryStore, create: bool = True) -> sqlite3.Connection | None:
             _remove(path)
         try:
             conn = sqlite3.connect(str(path), timeout=30.0, isolation_level=None)
+            # a cache: a commit need not wait for the disk (in WAL mode it stays whole)
+            conn.execute("PRAGMA synchronous = NORMAL")
             if _valid(conn, _analysis_version()):
                 return conn
             conn.close()
@@ -104,6 +107,7 @@ def _open(store: MemoryStore, create: bool = True) -> sqlite3.Connection | None:
             pass
         _remove(path)
         conn = sqlite3.connect(str(path), timeout=30.0, isolation_level=None)
+        conn.execute("PRAGMA synchronous = NORMAL")
         _create(conn, _analysis_version())
         return conn
 
@@ -366,24 +370,21 @@ class Kept:
         return self._joined(3, 3)
 
 
-def _well_formed(row: tuple[Any, ...]) -> bool:
-    """A row whose blobs have the sizes features have (checked before joining them)."""
-    name, digest, lines, sig, keys = row
-    return (
-        isinstance(name, str)
-        and isinstance(digest, str)
-        and isinstance(lines, bytes)
-        and not len(lines) % 4
-        and isinstance(keys, bytes)
-        and not len(keys) % 12
-        and (sig is None or (isinstance(sig, bytes) and len(sig) == 4 * PERMUTATIONS))
-    )
+_WELL_FORMED = (
+    "typeof(name) = 'text' AND typeof(digest) = 'text' AND typeof(lines) = 'blob' "
+    "AND length(lines) % 4 = 0 AND typeof(keys) = 'blob' AND length(keys) % 12 = 0 "
+    f"AND (sig IS NULL OR (typeof(sig) = 'blob' AND length(sig) = {4 * PERMUTATIONS}))"
+)
+"""The rows whose blobs have the sizes features have (checked by SQLite, before the
+blobs of all rows are joined into arrays)."""
 
 
-def kept_features(store: MemoryStore) -> Kept:
+def kept_features(store: MemoryStore, written: tuple[str, Features] | None = None) -> Kept:
     """The features the cache holds, as the last check or write saw each memory, without
     looking at the files (none when there is no cache): for a write, which can't afford
-    to look at every file. A memory changed by hand since is seen as it was."""
+    to look at every file. A memory changed by hand since is seen as it was. ``written``
+    (the name and features of the memory just written) is kept with its file's stamp, in
+    the same visit of the cache, for the next write and check."""
     import sqlite3
 
     try:
@@ -393,24 +394,15 @@ def kept_features(store: MemoryStore) -> Kept:
     if conn is None:
         return Kept([])
     try:
-        rows = conn.execute("SELECT name, digest, lines, sig, keys FROM memo").fetchall()
+        query = f"SELECT name, digest, lines, sig, keys FROM memo WHERE {_WELL_FORMED}"
+        rows = conn.execute(query).fetchall()  # noqa: S608 - a fixed condition
+        if written is not None:
+            with contextlib.suppress(OSError, MemoryStoreError):
+                st = os.stat(store.real_path_of(written[0]))
+                stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
+                _save(conn, {written[0]: written[1]}, {written[0]: stamp}, ())
     except sqlite3.Error:
         return Kept([])
     finally:
         conn.close()
-    return Kept([r for r in rows if _well_formed(r)])
-
-
-def remember(store: MemoryStore, name: str, features: Features) -> None:
-    """Keep the features of the memory just written, with its file's stamp now (in the
-    cache a check made; a write makes none)."""
-    import sqlite3
-
-    with contextlib.suppress(OSError, sqlite3.Error):
-        st = os.stat(store.real_path_of(name))
-        conn = _open(store, create=False)
-        if conn is not None:
-            try:
-                _save(conn, {name: features}, {name: (st.st_ino, st.st_mtime_ns, st.st_size)}, ())
-            finally:
-                conn.close()
+    return Kept(rows)

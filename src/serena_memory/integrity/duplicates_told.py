@@ -24,7 +24,6 @@ from serena_memory.integrity.duplicates_cache import (
     Kept,
     current_features,
     kept_features,
-    remember,
 )
 from serena_memory.integrity.listing import MemoryListingReader
 
@@ -48,11 +47,10 @@ def write_note(store: MemoryStore, name: str, text: str) -> str:
 
 def _report(store: MemoryStore, name: str, text: str) -> DuplicateReport | None:
     mine = features_of(text)[0]
-    kept = kept_features(store)
+    kept = kept_features(store, written=(name, mine))
     if not [n for n in kept.names if n != name]:  # no check ran yet: read what there is time for
         found = current_features(store, MemoryListingReader(store), READ_SECONDS)
         kept = Kept.of({n: f for n, f in found.items() if n != name})
-    remember(store, name, mine)
     if mine.empty or not kept.names:
         return None
     features = {name: mine}

@@ -1,7 +1,8 @@
 """Near-duplicate memories and sections, and conflicting statements, among many memories
 without comparing every pair: memories with the same words are grouped by digest; the
-others meet when their MinHash signatures share a band (locality-sensitive hashing) or
-two statements share a key; only those pairs are compared word for word.
+others meet when they share two lines, their MinHash signatures share a band
+(locality-sensitive hashing) or two statements share a key; only those pairs are
+compared line for line and word for word.
 
 Bounded on purpose: a band or key that many memories share (a template line, thousands
 of near-copies) pairs each memory with its neighbour only, and a report keeps
@@ -11,6 +12,7 @@ of near-copies) pairs each memory with its neighbour only, and a report keeps
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from serena_memory.integrity.duplicates.features import (
@@ -68,18 +70,7 @@ def detect(
         if at is None:
             loose.append(c)
         elif len(pairs[at].conflicts) < MAX_LINES_LISTED:
-            d = pairs[at]
-            pairs[at] = NearDuplicate(
-                d.first,
-                d.first_lines,
-                d.second,
-                d.second_lines,
-                d.similarity,
-                d.section,
-                d.only_first,
-                d.only_second,
-                (*d.conflicts, c),
-            )
+            pairs[at] = replace(pairs[at], conflicts=(*pairs[at].conflicts, c))
     room = MAX_FINDINGS - len(report.identical)
     room = _keep([d for d in pairs if not d.section], report.memories, room, report)
     room = _keep([d for d in pairs if d.section], report.sections, room, report)

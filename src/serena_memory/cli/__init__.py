@@ -243,9 +243,15 @@ def write(name: str, project: Path | None, content: str | None, source, allow_se
                 f"{where} is empty, so memory '{escape_line(name)}' would be empty; nothing "
                 "was written (to write an empty memory on purpose, give --content '')"
             )
-    result = open_store(project, names=[name]).write(name, content, allow_secret=allow_secret)
+    store = open_store(project, names=[name])
+    result = store.write(name, content, allow_secret=allow_secret)
     verb = "Created" if result.created else "Updated"
     say(f"{verb} memory '{escape_line(result.name)}' ({counted(result.chars, 'character')}).")
+    from serena_memory.integrity.service import duplicates_note
+
+    note = duplicates_note(store, result.name, content).strip()
+    if note:
+        say(note, err=True)
 
 
 @memories.command()

@@ -8,6 +8,7 @@ command.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -72,6 +73,12 @@ if TYPE_CHECKING:
     "memory last changed (default 10; 0: never).",
 )
 @click.option(
+    "--duplicates",
+    is_flag=True,
+    help="Also report near-duplicate memories and sections, and statements that contradict "
+    "each other (another command, path, version, number, flag, or a negation).",
+)
+@click.option(
     "--secrets",
     "secrets_only",
     is_flag=True,
@@ -105,6 +112,7 @@ def check(
     strict: bool,
     secrets_only: bool,
     unused_days: int | None,
+    duplicates: bool,
 ) -> None:
     """Find references to memories that don't exist (and, on request, more). Never writes."""
     if secrets_only:
@@ -128,6 +136,8 @@ def check(
         reachability=reachability,
         jobs=0,  # a large check is split over the CPUs (this process runs no threads)
         code_mentions=mentions,
+        duplicates=duplicates,
+        progress=_reading_told() if duplicates else None,
     )
     code_report = code_check(0, mentions) if code_check is not None else None
     unused = unused_memories(store, unused_days) if unused_days is not None else None
@@ -135,7 +145,16 @@ def check(
     code_failing = code_report is not None and bool(code_report.failing)
     unused_failing = unused is not None and bool(unused.found)
     if strict and (not report.is_clean() or code_failing or unused_failing):
-        _fail_strict(not report.is_clean(), code_failing, unused_failing)
+        found = report.duplicates.problem_count if report.duplicates is not None else 0
+        _fail_strict(report.problem_count > found, code_failing, found > 0, unused_failing)
+
+
+def _reading_told() -> Callable[[int], None] | None:
+    """On a terminal (a pipe stays quiet): a line saying that many memories are read for
+    the duplicate check, which takes seconds the first time."""
+    if not sys.stderr.isatty():
+        return None
+    return lambda count: say(f"Reading {count} memories for duplicates...", err=True)
 
 
 def _note_ignored_options(
@@ -180,10 +199,21 @@ def _say_reports(
             say(unused.to_text(), nl=False)
 
 
-def _fail_strict(memories_failing: bool, code_failing: bool, unused_failing: bool = False) -> None:
+def _fail_strict(
+    memories_failing: bool,
+    code_failing: bool,
+    duplicates_failing: bool = False,
+    unused_failing: bool = False,
+) -> None:
     """Say how to fix what the strict check found, what it failed on first, and exit
     with status 1."""
     advice = []
+    if duplicates_failing:
+        advice.append(
+            "for duplicates, merge the two memories (or rename or delete one) and for "
+            "conflicts fix the statement that is wrong, or write which memory supersedes the "
+            "other"
+        )
     if memories_failing:
         advice.append(
             "point each reference above at an existing memory (a listed candidate, with "

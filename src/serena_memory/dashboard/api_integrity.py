@@ -65,20 +65,12 @@ class IntegrityApi(ApiBase):
         )
         report = integrity_api.with_sync_conflicts(store, report)
         wanted = flags.get("section")
-        # the code is checked once per page load; turning a page of the code section shows
-        # the list that load found, another section's page needs none
-        # the page asks for the code's first page on its own (offset 0: checked afresh)
-        turning = wanted is not None and flags.get("offset", "0") not in ("", "0")
-        code = (
-            self.code_items(store, page_turn=turning)
-            if flags.get("code") == "1" and wanted in (None, "code")
-            else None
-        )
+        extra = self._extra_sections(store, flags, wanted)
         if "limit" not in flags and wanted is None:
-            return report.to_dict() if code is None else {**report.to_dict(), "code": code}
-        sections = self.report_sections(report)
-        if code is not None:
-            sections = {**sections, "code": code}
+            whole = {**report.to_dict(), **extra}
+            whole["clean"] = whole["clean"] and not extra.get("duplicates")
+            return whole
+        sections = {**self.report_sections(report), **extra}
         limit = self.int_param(request, "limit", CHECK_PAGE, 1, 1000)
         offset = self.int_param(request, "offset", 0, 0, 10**9)
         if wanted is not None:
@@ -95,20 +87,34 @@ class IntegrityApi(ApiBase):
                 page["failing"] = _failing(items)
             return page
         summary: dict[str, Any] = {
-            "clean": report.is_clean(),
+            "clean": report.is_clean() and not extra.get("duplicates"),
             "scanned": report.scanned,
             "include_unmarked": report.include_unmarked,
             "fuzzy": report.fuzzy,
             "bare_high_count": len(report.bare_high),
         }
-        if code is not None:
-            summary["code_failing"] = _failing(code)
+        if "code" in extra:
+            summary["code_failing"] = _failing(extra["code"])
         if report.unreachable is not None:
             summary["entry_point"] = ENTRY_POINT if report.entry_point_exists else None
         summary["sections"] = {
             key: {"total": len(items), "items": items[:limit]} for key, items in sections.items()
         }
         return summary
+
+    def _extra_sections(self, store: MemoryStore, flags: Any, wanted: str | None) -> dict[str, Any]:
+        """The sections asked for beside the memories' report: the code's (``code=1``)
+        and the duplicates' (``duplicates=1``), each only for its own page or the whole."""
+        extra: dict[str, Any] = {}
+        # the code is checked once per page load; turning a page of the code section shows
+        # the list that load found, another section's page needs none
+        # the page asks for the code's first page on its own (offset 0: checked afresh)
+        if flags.get("code") == "1" and wanted in (None, "code"):
+            turning = wanted is not None and flags.get("offset", "0") not in ("", "0")
+            extra["code"] = self.code_items(store, page_turn=turning)
+        if flags.get("duplicates") == "1" and wanted in (None, "duplicates"):
+            extra["duplicates"] = integrity_api.duplicate_findings(store)
+        return extra
 
     def report_sections(self, report: Any) -> dict[str, list[Any]]:
         """The report's lists as JSON-ready items, kept for the report last paged."""

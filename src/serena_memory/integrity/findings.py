@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from serena_memory.core.paths import SkippedFile
+from serena_memory.integrity.duplicates.findings import DuplicateReport
 
 ENTRY_POINT = "core"
 
@@ -119,6 +120,8 @@ class CheckReport:
     fuzzy: bool = False
     # memories a sync left with both sides' texts until a person resolves them (core/sync)
     sync_conflicts: list[str] = field(default_factory=list)
+    # near-duplicates and conflicting statements (None: not asked for)
+    duplicates: DuplicateReport | None = None
 
     @property
     def problem_count(self) -> int:
@@ -132,6 +135,7 @@ class CheckReport:
             + len(self.ignored_references or ())
             + len(self.unreadable)
             + len(self.skipped)
+            + (self.duplicates.problem_count if self.duplicates is not None else 0)
         )
 
     def is_clean(self) -> bool:
@@ -154,12 +158,21 @@ class CheckReport:
             data["entry_point"] = ENTRY_POINT if self.entry_point_exists else None
             data["unreachable"] = list(self.unreachable)
             data["ignored_references"] = [r.to_dict() for r in self.ignored_references or ()]
+        data.update(self._others_dict())
+        return data
+
+    def _others_dict(self) -> dict[str, Any]:
+        """The parts of the JSON form present only when something is in them (or, for
+        duplicates, asked for)."""
+        data: dict[str, Any] = {}
         if self.unreadable:
             data["unreadable"] = list(self.unreadable)
         if self.skipped:
             data["skipped"] = [s.to_dict() for s in self.skipped]
         if self.sync_conflicts:
             data["sync_conflicts"] = list(self.sync_conflicts)
+        if self.duplicates is not None:
+            data["duplicates"] = self.duplicates.to_dict()
         return data
 
     def to_text(self) -> str:

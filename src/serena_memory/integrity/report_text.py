@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from serena_memory.integrity.duplicates_text import duplicates_text
 from serena_memory.integrity.findings import ENTRY_POINT
 
 if TYPE_CHECKING:
@@ -17,6 +18,8 @@ def report_text(report: CheckReport) -> str:
     """The whole report: a one-line all-clear, or its sections separated by blank lines."""
     if report.is_clean():
         what = "references" if not report.include_unmarked else "references and mentions"
+        if report.duplicates is not None:
+            what += ", duplicates and conflicts"
         return f"No integrity problems found ({report.scanned} memories, {what} checked).\n"
     out: list[str] = []
     for section in SECTIONS:
@@ -136,6 +139,12 @@ def _sync_conflicts(report: CheckReport) -> list[str]:
     return [*out, ""]
 
 
+def _duplicates(report: CheckReport) -> list[str]:
+    if report.duplicates is None or not report.duplicates.problem_count:
+        return []
+    return [*duplicates_text(report.duplicates), ""]
+
+
 SECTIONS: tuple[Callable[[CheckReport], list[str]], ...] = (
     _stale,
     _bare_mentions,
@@ -144,4 +153,5 @@ SECTIONS: tuple[Callable[[CheckReport], list[str]], ...] = (
     _unreadable,
     _skipped,
     _sync_conflicts,
+    _duplicates,
 )

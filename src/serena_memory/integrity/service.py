@@ -6,8 +6,8 @@ Stable API (keep it; the dashboard and the MCP server depend on it), beside
 ``listing.load_analyzer(store) -> IntegrityAnalyzer`` (every non-ignored memory, read
 once) and ``prefixing.auto_prefix(...)`` (add ``mem:`` to exact bare mentions):
 
-- ``run_check(store, include_unmarked=False, fuzzy=False, reachability=False)
-  -> CheckReport`` (``.to_dict()``, ``.to_text()``, ``.is_clean()``).
+- ``run_check(store, include_unmarked=False, fuzzy=False, reachability=False,
+  duplicates=False) -> CheckReport`` (``.to_dict()``, ``.to_text()``, ``.is_clean()``).
 - ``backlinks(store, name) -> list[Backlink]``: memories with a ``mem:name`` reference,
   with line numbers (works for missing names too).
 - ``build_graph(store) -> MemoryGraph`` (:mod:`serena_memory.integrity.graph`; ``.to_dict()`` and
@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import gc
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryNotFoundError, MemoryStoreError
@@ -50,9 +50,13 @@ def run_check(
     jobs: int = 1,
     cache: bool = True,
     code_mentions: dict[str, list[Mention]] | None = None,
+    duplicates: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> CheckReport:
     """Stale references (always), exact bare mentions and near-misses (on request),
-    memories unreachable from `mem:core` and references into ignored memories (on request).
+    memories unreachable from `mem:core` and references into ignored memories (on request),
+    near-duplicate memories and sections and conflicting statements (``duplicates``,
+    :mod:`serena_memory.integrity.duplicates_cache`).
     Never writes a memory. With ``cache``, what was learned about each memory is kept under
     $SERENA_HOME and only changed memories are analysed again
     (:mod:`serena_memory.integrity.cache`); the report is the same.
@@ -61,11 +65,23 @@ def run_check(
     report is the same. Only for single-threaded callers such as the command line: forking
     a process that runs threads (a web server) is unsafe, so it is refused there.
 
+    ``progress`` is told how many memories the duplicate check reads when they are many.
+
     ``code_mentions`` (a dict) is filled with the mentions of code of every project memory
     read, found in the same pass over the files, for :func:`start_code_check`.
     """
     with _collector_paused():
-        return _run_check(store, include_unmarked, fuzzy, reachability, jobs, cache, code_mentions)
+        listing = MemoryListingReader(store)
+        report = _run_check(
+            store, listing, include_unmarked, fuzzy, reachability, jobs, cache, code_mentions
+        )
+        if duplicates:
+            from serena_memory.integrity.duplicates_cache import check_duplicates
+
+            report.duplicates = check_duplicates(
+                store, listing, parallel.cpu_count() if jobs == 0 else jobs, cache, progress
+            )
+        return report
 
 
 @contextlib.contextmanager
@@ -84,6 +100,7 @@ def _collector_paused() -> Iterator[None]:
 
 def _run_check(
     store: MemoryStore,
+    listing: MemoryListingReader,
     include_unmarked: bool,
     fuzzy: bool,
     reachability: bool,
@@ -91,7 +108,6 @@ def _run_check(
     cache: bool,
     code_mentions: dict[str, list[Mention]] | None,
 ) -> CheckReport:
-    listing = MemoryListingReader(store)
     if jobs == 0:
         jobs = parallel.cpu_count()
     if cache and code_mentions is None:  # the code check needs every memory read
@@ -489,3 +505,49 @@ def closest_names(store: MemoryStore, name: str, limit: int = 3) -> tuple[str, .
     folded = wanted.casefold()
     starting = sorted(n for n in existing if n.casefold().startswith(folded))
     return tuple(starting[:limit])
+
+
+def duplicates_note(store: MemoryStore, name: str, text: str) -> str:
+    """The sentence a write of ``text`` to ``name`` ends with when it nearly repeats or
+    contradicts another memory ('' when none):
+    :func:`serena_memory.integrity.duplicates_told.write_note`."""
+    from serena_memory.integrity.duplicates_told import write_note
+
+    return write_note(store, name, text)
+
+
+SIDE_BY_SIDE_LINES = 60
+"""Lines of each side a near-duplicate shows at most, side by side."""
+
+
+def duplicate_findings(store: MemoryStore) -> list[dict[str, Any]]:
+    """The duplicate check's findings as JSON, each with ``finding`` (identical, memories,
+    sections, conflicts; the last, left_out, counts those not listed) and, for
+    near-duplicates, the lines of both sides (``first_text``, ``second_text``, at most
+    :data:`SIDE_BY_SIDE_LINES` each), so that a person compares them side by side."""
+    from serena_memory.integrity.duplicates_cache import check_duplicates
+
+    listing = MemoryListingReader(store)
+    report = check_duplicates(store, listing)
+    texts: dict[str, list[str]] = {}
+
+    def lines(name: str, span: tuple[int, int]) -> str:
+        if name not in texts:
+            texts[name] = listing.read([name])[0].get(name, "").split("\n")
+        first, last = span
+        last = min(last, first + SIDE_BY_SIDE_LINES - 1)
+        return "\n".join(texts[name][first - 1 : last])
+
+    items: list[dict[str, Any]] = []
+    for group, size in zip(report.identical, report.identical_sizes, strict=True):
+        items.append({"finding": "identical", "memories": list(group), "count": size})
+    for kind, pairs in (("memories", report.memories), ("sections", report.sections)):
+        for d in pairs:
+            item = {"finding": kind, **d.to_dict()}
+            item["first_text"] = lines(d.first, d.first_lines)
+            item["second_text"] = lines(d.second, d.second_lines)
+            items.append(item)
+    items += [{"finding": "conflicts", **c.to_dict()} for c in report.conflicts]
+    if report.left_out:
+        items.append({"finding": "left_out", "count": report.left_out})
+    return items

@@ -65,11 +65,12 @@ def write_memory(
     store = state.require_store()
     if proposals.proposing(store, memory_name):
         return proposals.propose_write(store, memory_name, content, max_chars).told()
+    from serena_memory.integrity.service import duplicates_note
+
     result = store.write(memory_name, content, max_chars=max_chars)
     how = "created" if result.created else "replaced"
-    return f"Memory '{result.name}' written ({how}, {result.chars} characters)." + _over_budget(
-        result.chars
-    )
+    told = f"Memory '{result.name}' written ({how}, {result.chars} characters)."
+    return told + _over_budget(result.chars) + duplicates_note(store, result.name, content)
 
 
 def _over_budget(chars: int) -> str:

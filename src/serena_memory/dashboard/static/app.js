@@ -901,7 +901,7 @@
   }
 
   // -- the integrity report ----------------------------------------------------------------
-  const checkOptions = { include_unmarked: true, fuzzy: true, reachability: true, code: true };
+  const checkOptions = { include_unmarked: true, fuzzy: true, reachability: true, code: true, duplicates: true };
 
   function sourceLink(name, lines) {
     return el("span", { class: "where" }, "in ", el("a", { href: memoryHref(name), text: name }),
@@ -940,7 +940,7 @@
 
   async function showCheck(resultNotice) {
     const options = el("div", { class: "options" },
-      ...[["include_unmarked", "Bare mentions"], ["fuzzy", "Near-misses"], ["reachability", "Unreachable from mem:core"], ["code", "Code mentions"]]
+      ...[["include_unmarked", "Bare mentions"], ["fuzzy", "Near-misses"], ["reachability", "Unreachable from mem:core"], ["code", "Code mentions"], ["duplicates", "Duplicates"]]
         .map(([key, label]) => {
           const box = el("input", { type: "checkbox", id: `opt-${key}`, checked: checkOptions[key] });
           box.addEventListener("change", () => { checkOptions[key] = box.checked; showCheck(); });
@@ -1035,6 +1035,10 @@
         }
       });
     }
+    if (sections.duplicates) {
+      body.push(reportSection("Duplicates and conflicts", "duplicates", "duplicates", sections.duplicates,
+        duplicateItem, "No near-duplicate memories and no statements that contradict each other.", query));
+    }
     if (sections.unreadable.total) {
       body.push(reportSection("Not valid UTF-8, not checked", "unreadable", "unreadable", sections.unreadable,
         (name) => el("li", { class: "mono", text: name }), "", query));
@@ -1048,6 +1052,43 @@
         (f) => el("li", {}, el("code", { text: f.path }), el("span", { class: "muted", text: ": " + f.reason })), "", query));
     }
     fill(main, ...header, ...body);
+  }
+
+  // A duplicate or conflict: both sides next to each other, and what to do under them.
+  function duplicateItem(d) {
+    if (d.finding === "left_out") {
+      return el("li", { class: "muted", text: `${d.count} more not shown: fix these and check again.` });
+    }
+    if (d.finding === "identical") {
+      const names = d.memories.flatMap((n, i) => [i ? ", " : "", el("a", { href: memoryHref(n), text: n })]);
+      return el("li", { class: "duplicate identical" },
+        el("div", {}, el("strong", { text: "The same text: " }), ...names,
+          d.count > d.memories.length ? ` and ${d.count - d.memories.length} more` : ""),
+        el("div", { class: "muted", text: "Keep one: delete the others, or leave in them only a mem: pointer to it." }));
+    }
+    const span = (l) => (l[0] === l[1] ? `line ${l[0]}` : `lines ${l[0]}–${l[1]}`);
+    const side = (name, where, text) => el("div", {},
+      el("h3", {}, el("a", { href: memoryHref(name), text: name }), el("span", { class: "muted", text: " " + where })),
+      el("pre", { class: "side-text", text }));
+    if (d.finding === "conflicts") {
+      const what = d.first_value !== "" && d.second_value !== ""
+        ? `${d.first_value} vs ${d.second_value}` : "the same statement, negated in one of them";
+      return el("li", { class: "duplicate conflict" },
+        el("div", {}, el("strong", { text: "They contradict each other: " }), el("span", { class: "differs", text: what })),
+        el("div", { class: "side-by-side" },
+          side(d.first.memory, `line ${d.first.line}`, d.first.text),
+          side(d.second.memory, `line ${d.second.line}`, d.second.text)),
+        el("div", { class: "muted", text: "Fix the statement that is wrong, or say in the older memory that the other supersedes it." }));
+    }
+    const alike = `${Math.round(d.similarity * 100)}% of the lines alike`;
+    const disagree = d.conflicts.map((c) => `${c.first_value || "(no not)"} vs ${c.second_value || "(no not)"}`);
+    return el("li", { class: `duplicate ${d.finding}` },
+      el("div", {}, el("strong", { text: d.finding === "sections" ? "Near-duplicate sections: " : "Near-duplicate memories: " }),
+        alike, disagree.length ? el("span", { class: "differs", text: `; they disagree: ${disagree.join(", ")}` }) : null),
+      el("div", { class: "side-by-side" },
+        side(d.first.memory, span(d.first.lines), d.first_text),
+        side(d.second.memory, span(d.second.lines), d.second_text)),
+      el("div", { class: "muted", text: "Merge them into one memory (then delete the other, or leave in it only a mem: pointer), rename one if they are about different things, or say in the older one that the other supersedes it." }));
   }
 
   // The code's section of the report, from its own request (see showCheck).

@@ -1,0 +1,221 @@
+"""Quality of the duplicate check (`serena memories check --duplicates`) on real memory
+folders: the hand-written ones of `benchmarks/search_set` (four projects) and the demo
+project's, untouched and with pairs seeded into them.
+
+- untouched: every finding on a folder as it is (a person would read each one; goal: at
+  most one per folder on average);
+- near-copies: for each memory of 5+ content lines (up to 12 per folder), a copy under
+  another name with its lines shuffled, a fifth of them dropped and a fifth edited (one
+  word changed, one added); found when a finding pairs the copy with its original
+  (goal: recall 0.9);
+- pasted sections: for each memory of 5+ content lines (up to 12 per folder), its lines
+  (a fifth edited) pasted under a new heading at the end of another memory; found when a
+  finding pairs the two;
+- conflicts: for up to 12 sentences per folder that hold a value (a number, version,
+  path, flag, a word in backticks) or a `must`/`should`, the sentence restated in another
+  memory with that value changed or the verb negated; found when a conflict names both
+  memories (goal: recall 0.8).
+
+Seeds are deterministic (``--seed``). Usage: ``python benchmarks/duplicates_quality.py``
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from serena_memory.integrity.duplicates import DuplicateReport, find_duplicates  # noqa: E402
+
+FOLDERS = [
+    *(HERE / "search_set" / p for p in ("fieldapp", "ledger", "shopfront", "tabby")),
+    ROOT / "examples" / "demo" / ".serena" / "memories",
+]
+PER_FOLDER = 12
+SWAPS = {"npm": "yarn", "yarn": "pnpm", "pip": "uv", "pytest": "tox", "make": "just"}
+_VALUE = re.compile(
+    r"`(?!mem:)[^`\n]+`|\b\d+(?:\.\d+)*\b|(?<![\w-])--?[a-z][\w-]*|\b(?:must|should)\b"
+)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`])")
+
+
+def load(folder: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(folder))[:-3]: p.read_text(encoding="utf-8")
+        for p in sorted(folder.rglob("*.md"))
+        if p.stem != "memory_maintenance"
+    }
+
+
+def pairs_of(report: DuplicateReport) -> set[frozenset[str]]:
+    found = {frozenset(d.first for d in ()) for _ in ()}
+    for group in report.identical:
+        found |= {frozenset((a, b)) for a in group for b in group if a != b}
+    for d in (*report.memories, *report.sections):
+        found.add(frozenset((d.first, d.second)))
+    return found
+
+
+def conflicts_of(report: DuplicateReport) -> set[frozenset[str]]:
+    found = {frozenset((c.first, c.second)) for c in report.conflicts}
+    for d in (*report.memories, *report.sections):
+        found |= {frozenset((c.first, c.second)) for c in d.conflicts}
+    return found
+
+
+def edit_line(line: str, rng: random.Random) -> str:
+    words = line.split()
+    if len(words) < 3:
+        return line + " (edited)"
+    i = rng.randrange(len(words))
+    words[i] = rng.choice(["also", "usually", "then", "here"])
+    words.insert(rng.randrange(len(words)), "now")
+    return " ".join(words)
+
+
+def near_copy(text: str, rng: random.Random) -> str:
+    lines = [line for line in text.splitlines() if line.strip()]
+    rng.shuffle(lines)
+    kept = [line for line in lines if rng.random() >= 0.2]
+    return "\n".join(edit_line(line, rng) if rng.random() < 0.2 else line for line in kept) + "\n"
+
+
+def changed(sentence: str, rng: random.Random) -> str | None:
+    """The sentence with one value changed (or its must/should negated)."""
+    spots = list(_VALUE.finditer(sentence))
+    if not spots:
+        return None
+    m = rng.choice(spots)
+    value = m.group(0)
+    if value in ("must", "should"):
+        new = value + " not"
+    elif value.startswith("`"):
+        head = value[1:-1].split(" ", 1)[0]
+        if head in SWAPS:
+            new = "`" + SWAPS[head] + value[1 + len(head) :]
+        else:  # the first word of the code gets a digit: `shop-warn` -> `shop2-warn`
+            new = re.sub(r"[A-Za-z0-9]+", lambda w: w.group(0) + "2", value, count=1)
+    elif value.startswith("-"):
+        new = value + "-all"
+    else:
+        parts = value.split(".")
+        parts[-1] = str(int(parts[-1]) + 1)
+        new = ".".join(parts)
+    return sentence[: m.start()] + new + sentence[m.end() :]
+
+
+def sentences(text: str) -> list[str]:
+    found = []
+    for block in re.split(r"\n\s*\n|\n(?=\s*(?:[-*]|\d+[.)]) )", text):
+        if block.lstrip().startswith(("#", "```")):
+            continue
+        joined = re.sub(r"^\s*(?:[-*]|\d+[.)])\s+", "", " ".join(block.split()))
+        found += [s for s in _SENTENCE.split(joined) if len(s.split()) >= 6]
+    return found
+
+
+def seed_copies(memories: dict[str, str], rng: random.Random) -> tuple[dict[str, str], list]:
+    names = [n for n, t in memories.items() if len([x for x in t.splitlines() if x.strip()]) >= 5]
+    rng.shuffle(names)
+    seeded = dict(memories)
+    truth = []
+    for name in names[:PER_FOLDER]:
+        copy = f"seeded/{name.replace('/', '-')}-notes"
+        seeded[copy] = near_copy(memories[name], rng)
+        truth.append(frozenset((name, copy)))
+    return seeded, truth
+
+
+def seed_sections(memories: dict[str, str], rng: random.Random) -> tuple[dict[str, str], list]:
+    """A memory's lines (one in five edited) pasted as a section at the end of another."""
+    names = [n for n, t in memories.items() if len([x for x in t.splitlines() if x.strip()]) >= 5]
+    rng.shuffle(names)
+    seeded = dict(memories)
+    truth = []
+    hosts = sorted(memories)
+    for name in names[:PER_FOLDER]:
+        host = rng.choice([h for h in hosts if h != name])
+        body = [x for x in memories[name].splitlines() if x.strip() and not x.startswith("#")]
+        body = [edit_line(x, rng) if rng.random() < 0.2 else x for x in body]
+        seeded[host] = seeded[host].rstrip("\n") + "\n\n## Also\n\n" + "\n".join(body) + "\n"
+        truth.append(frozenset((name, host)))
+    return seeded, truth
+
+
+def seed_conflicts(memories: dict[str, str], rng: random.Random) -> tuple[dict[str, str], list]:
+    names = sorted(memories)
+    seeded = dict(memories)
+    truth = []
+    candidates = [(n, s) for n in names for s in sentences(memories[n])]
+    rng.shuffle(candidates)
+    used: set[str] = set()
+    for name, sentence in candidates:
+        if len(truth) >= PER_FOLDER or name in used:
+            continue
+        new = changed(sentence, rng)
+        others = [n for n in names if n != name and n not in used]
+        if new is None or new == sentence or not others:
+            continue
+        other = rng.choice(others)
+        used |= {name, other}
+        seeded[other] = seeded[other].rstrip("\n") + "\n\n" + new + "\n"
+        truth.append(frozenset((name, other)))
+    return seeded, truth
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args(argv)
+    untouched = copies = copies_found = conflicts = conflicts_found = 0
+    sections = sections_found = extra = 0
+    for folder in FOLDERS:
+        memories = load(folder)
+        rng = random.Random(f"{args.seed}:{folder.name}")
+        base = find_duplicates(memories)
+        untouched += base.problem_count
+        seeded, truth = seed_copies(memories, rng)
+        found = pairs_of(find_duplicates(seeded))
+        extra += len(found - set(truth))
+        copies += len(truth)
+        copies_found += sum(t in found for t in truth)
+        seeded, truth = seed_sections(memories, random.Random(f"{args.seed}:s:{folder.name}"))
+        found = pairs_of(find_duplicates(seeded))
+        sections += len(truth)
+        sections_found += sum(t in found for t in truth)
+        seeded, truth = seed_conflicts(memories, rng)
+        found = conflicts_of(find_duplicates(seeded))
+        extra += len(found - set(truth))
+        conflicts += len(truth)
+        conflicts_found += sum(t in found for t in truth)
+        missed = [sorted(t) for t in truth if t not in found]
+        print(
+            f"{folder.relative_to(ROOT)}: {len(memories)} memories, {base.problem_count} "
+            f"finding(s) untouched"
+        )
+        if args.verbose:
+            print("  untouched:", base.to_dict())
+            print("  conflicts missed:", missed)
+    print(f"findings of seeded folders that pair no seeded pair: {extra}")
+    print(f"untouched folders: {untouched / len(FOLDERS):.2f} findings per folder (goal <= 1)")
+    print(f"near-copies: recall {copies_found / copies:.3f} ({copies_found}/{copies}, goal 0.9)")
+    print(
+        f"pasted sections: recall {sections_found / sections:.3f} "
+        f"({sections_found}/{sections}, no goal set)"
+    )
+    print(
+        f"conflicts: recall {conflicts_found / conflicts:.3f} "
+        f"({conflicts_found}/{conflicts}, goal 0.8)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

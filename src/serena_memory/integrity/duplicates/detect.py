@@ -1,0 +1,329 @@
+"""Near-duplicate memories and sections, and conflicting statements, among many memories
+without comparing every pair: memories with the same words are grouped by digest; the
+others meet when they share two lines, their MinHash signatures share a band
+(locality-sensitive hashing) or two statements share a key; only those pairs are
+compared line for line and word for word.
+
+Bounded on purpose: a band or key that many memories share (a template line, thousands
+of near-copies) pairs each memory with its neighbour only, and a report keeps
+:data:`MAX_FINDINGS` findings and counts the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
+from typing import Any, TypeVar
+
+from serena_memory.integrity.duplicates.features import (
+    BANDS,
+    MIN_LINES,
+    ROWS,
+    Features,
+    features_of,
+)
+from serena_memory.integrity.duplicates.findings import (
+    MAX_FINDINGS,
+    MAX_LINES_LISTED,
+    Conflict,
+    DuplicateReport,
+    NearDuplicate,
+)
+from serena_memory.integrity.duplicates.text import Parsed, parse
+
+MEMORY_SIMILARITY = 0.6
+"""Share of lines two whole memories have alike to be near-duplicates."""
+WHOLE_SHARE = 0.7
+"""Share of the longer memory's lines the other must have to be a copy of it whole (else
+the shorter one is a part of the longer: a duplicate section)."""
+SECTION_SIMILARITY = 0.75
+"""Share of a section's lines another memory must have for a duplicate section."""
+MAX_FUZZY = 40_000
+"""Pairs of lines compared word by word at most for two memories."""
+MAX_BUCKET = 8
+"""A band or statement key more memories share is a template: neighbours only."""
+T = TypeVar("T")
+MAX_KEY_MEMORIES = 4
+"""A statement key more memories share is a pattern, not one statement restated."""
+
+
+def find_duplicates(memories: Mapping[str, str]) -> DuplicateReport:
+    """Every near-duplicate and conflict among ``memories`` ({name: text})."""
+    features = {name: features_of(text)[0] for name, text in memories.items()}
+    return detect(features, memories.get)
+
+
+def detect(
+    features: Mapping[str, Features], text_of: Callable[[str], str | None]
+) -> DuplicateReport:
+    """The report from each memory's features; ``text_of`` gives the text of a memory
+    that must be compared word for word (None: it can't be read any more)."""
+    report = DuplicateReport(compared=len(features))
+    parses = _Parses(text_of)
+    kept = _identical(features, report)
+    pairs = _near_duplicates(kept, features, parses)
+    conflicts = _conflicts(kept, features, parses)
+    paired = {(d.first, d.second): i for i, d in enumerate(pairs)}
+    loose: list[Conflict] = []
+    for c in conflicts:
+        at = paired.get((c.first, c.second))
+        if at is None:
+            loose.append(c)
+        elif len(pairs[at].conflicts) < MAX_LINES_LISTED:
+            pairs[at] = replace(pairs[at], conflicts=(*pairs[at].conflicts, c))
+    room = MAX_FINDINGS - len(report.identical)
+    room = _keep([d for d in pairs if not d.section], report.memories, room, report)
+    room = _keep([d for d in pairs if d.section], report.sections, room, report)
+    _keep(loose, report.conflicts, room, report)
+    return report
+
+
+def _keep(found: list[T], target: list[T], room: int, report: DuplicateReport) -> int:
+    """Add to ``target`` what there is room for, count the rest; the room left."""
+    target.extend(found[: max(room, 0)])
+    report.left_out += max(len(found) - max(room, 0), 0)
+    return room - len(found)
+
+
+class _Parses:
+    """The parse of each memory compared word for word, read once; its statements only
+    when a statement of it is compared."""
+
+    def __init__(self, text_of: Callable[[str], str | None]) -> None:
+        self.text_of = text_of
+        self.held: dict[str, tuple[str, Parsed, bool] | None] = {}
+
+    def get(self, name: str, statements: bool = False) -> Parsed | None:
+        if name not in self.held:
+            text = self.text_of(name)
+            self.held[name] = None if text is None else (text, parse(text, statements), statements)
+        held = self.held[name]
+        if held is None:
+            return None
+        text, parsed, complete = held
+        if statements and not complete:
+            parsed = parse(text)
+            self.held[name] = (text, parsed, True)
+        return parsed
+
+
+def _identical(features: Mapping[str, Features], report: DuplicateReport) -> list[str]:
+    """Group memories with the same words (a copy under another name); returns one
+    memory of each group, and every memory alone, sorted."""
+    groups: dict[str, list[str]] = {}
+    for name in sorted(features):
+        f = features[name]
+        if not f.empty:
+            groups.setdefault(f.digest, []).append(name)
+    kept = []
+    for names in groups.values():
+        kept.append(names[0])
+        if len(names) > 1 and len(report.identical) < MAX_FINDINGS:
+            report.identical.append(tuple(names[:MAX_LINES_LISTED]))
+            report.identical_sizes.append(len(names))
+        elif len(names) > 1:
+            report.left_out += 1
+    return sorted(kept)
+
+
+def _bucket_pairs(members: list[T]) -> Iterable[tuple[T, T]]:
+    """The pairs of one bucket: all of them, or each with the next when it is big."""
+    if len(members) <= MAX_BUCKET:
+        for i, a in enumerate(members):
+            for b in members[i + 1 :]:
+                yield a, b
+    else:
+        yield from zip(members, members[1:], strict=False)
+
+
+def _band_candidates(names: list[str], signatures: list) -> set[tuple[str, str]]:
+    """Pairs of memories whose signatures share a band."""
+    import numpy as np
+
+    if len(names) < 2:
+        return set()
+    matrix = np.stack(signatures).astype(np.uint64)
+    found: set[tuple[str, str]] = set()
+    for band in range(BANDS):
+        part = matrix[:, band * ROWS : (band + 1) * ROWS]
+        keys = part[:, 0] * np.uint64(0x9E3779B97F4A7C15)
+        with np.errstate(over="ignore"):
+            for r in range(1, ROWS):
+                keys = (keys ^ part[:, r]) * np.uint64(0xBF58476D1CE4E5B9)
+        order = np.argsort(keys, kind="stable")
+        ordered = keys[order]
+        cuts = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
+        for group in np.split(order, cuts):
+            if len(group) > 1:
+                members = sorted(names[int(i)] for i in group)
+                found.update(_bucket_pairs(members))
+    return found
+
+
+def _groups(arrays: list, column: int | None = None) -> Iterable[tuple[list[int], Any]]:
+    """The values that occur in more than one of ``arrays`` (one per memory; of a table's
+    ``column``), each as (the indexes of the arrays, their rows of it), sorted in numpy:
+    Python sees only the values shared."""
+    import numpy as np
+
+    if not arrays:
+        return
+    owners = np.repeat(np.arange(len(arrays)), [len(a) for a in arrays])
+    every = np.concatenate(arrays)
+    values = every if column is None else every[:, column]
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+    sizes = np.diff(np.concatenate((starts, [len(ordered)])))
+    for start, size in zip(starts[sizes > 1].tolist(), sizes[sizes > 1].tolist(), strict=True):
+        rows = order[start : start + size]
+        yield owners[rows].tolist(), every[rows]
+
+
+def _line_candidates(kept: list[str], features: Mapping[str, Features]) -> set[tuple[str, str]]:
+    """Pairs of memories that have at least two lines the same, word for word."""
+    shared: dict[tuple[str, str], int] = {}
+    for members, _rows in _groups([features[n].lines for n in kept]):
+        for a, b in _bucket_pairs(members):  # a memory's lines are distinct: a != b
+            pair = (kept[a], kept[b])
+            shared[pair] = shared.get(pair, 0) + 1
+    return {pair for pair, count in shared.items() if count >= 2}
+
+
+def _near_duplicates(
+    kept: list[str], features: Mapping[str, Features], parses: _Parses
+) -> list[NearDuplicate]:
+    """The near-duplicate memories, and the best near-duplicate section pair of two
+    memories that are not near-duplicates whole."""
+    signed = [n for n in kept if features[n].signature is not None]
+    candidates = _line_candidates(kept, features) | _band_candidates(
+        signed, [features[n].signature for n in signed]
+    )
+    found = []
+    for a, b in sorted(candidates):
+        pa, pb = parses.get(a), parses.get(b)
+        if pa is not None and pb is not None:
+            pair = _compare(a, pa, b, pb)
+            if pair is not None:
+                found.append(pair)
+    return found
+
+
+def _compare(a: str, pa: Parsed, b: str, pb: Parsed) -> NearDuplicate | None:
+    """Two memories line for line: near-duplicates whole, or one's section (or all of a
+    short one) inside the other; None when neither."""
+    match = _matched_lines(pa, pb)
+    la, lb = len(pa.content), len(pb.content)
+    if min(la, lb) < MIN_LINES:
+        return None
+    similarity = 2 * len(match) / (la + lb)
+    if similarity >= MEMORY_SIMILARITY and len(match) >= WHOLE_SHARE * max(la, lb):
+        only_a = tuple(n for n, _w in pa.content if n not in match)
+        only_b = tuple(n for n in (m for m, _w in pb.content) if n not in set(match.values()))
+        return NearDuplicate(
+            a,
+            (1, len(pa.lines)),
+            b,
+            (1, len(pb.lines)),
+            similarity,
+            False,
+            only_a[:MAX_LINES_LISTED],
+            only_b[:MAX_LINES_LISTED],
+        )
+    inside = _section_inside(a, pa, b, match)
+    back = {v: k for k, v in match.items()}
+    other = _section_inside(b, pb, a, back)
+    best = max(
+        (p for p in (inside, other) if p is not None), key=lambda p: p.similarity, default=None
+    )
+    if best is not None and best.first != a:  # names in order: the first is ``a``
+        best = NearDuplicate(a, best.second_lines, b, best.first_lines, best.similarity, True)
+    return best
+
+
+def _section_inside(a: str, pa: Parsed, b: str, match: dict[int, int]) -> NearDuplicate | None:
+    """The largest section of ``a`` (all of it, when it has no sections) whose lines are
+    mostly in ``b``, with the lines of ``b`` they are on."""
+    sections = pa.sections if len(pa.sections) > 1 else [(1, len(pa.lines))]
+    best = None
+    for first, last in sections:
+        lines = [n for n, _w in pa.content if first <= n <= last]
+        hits = [match[n] for n in lines if n in match]
+        if len(lines) < MIN_LINES or len(hits) < SECTION_SIMILARITY * len(lines):
+            continue
+        if best is None or len(hits) > best[0]:
+            best = (len(hits), (first, last), (min(hits), max(hits)), len(hits) / len(lines))
+    if best is None:
+        return None
+    return NearDuplicate(a, best[1], b, best[2], best[3], True)
+
+
+def _matched_lines(pa: Parsed, pb: Parsed) -> dict[int, int]:
+    """{line of a: line of b} for the content lines of ``a`` that ``b`` has word for word,
+    or nearly (half their words in common, for lines of 3+ words)."""
+    where: dict[str, list[int]] = {}
+    for n, words in pb.content:
+        where.setdefault(words, []).append(n)
+    match: dict[int, int] = {}
+    used: set[int] = set()
+    left: list[tuple[int, set[str]]] = []
+    for n, words in pa.content:
+        spots = [m for m in where.get(words, ()) if m not in used]
+        if spots:
+            match[n] = spots[0]
+            used.add(spots[0])
+        elif words.count(" ") >= 2:
+            left.append((n, set(words.split())))
+    rest = [(m, set(w.split())) for m, w in pb.content if m not in used and w.count(" ") >= 2]
+    if len(left) * len(rest) > MAX_FUZZY:
+        return match  # too many to compare one by one: the lines the same only
+    for n, mine in left:
+        for m, other in rest:
+            if m not in used and len(mine & other) * 2 >= len(mine | other):
+                match[n] = m
+                used.add(m)
+                break
+    return match
+
+
+def _conflicts(
+    kept: list[str], features: Mapping[str, Features], parses: _Parses
+) -> list[Conflict]:
+    """Statements of two memories alike but for one value or a negation."""
+    found: dict[tuple[str, int, str, int], Conflict] = {}
+    for members, rows in _groups([features[n].keys for n in kept], column=0):
+        owners = set(members)
+        if len(owners) < 2 or len(owners) > MAX_KEY_MEMORIES or len(set(rows[:, 2].tolist())) < 2:
+            continue  # one memory, a pattern many repeat, or the same statement everywhere
+        entries = [(kept[m], i, v) for m, (_k, i, v) in zip(members, rows.tolist(), strict=True)]
+        for a, b in _bucket_pairs(sorted(entries)):
+            if a[0] == b[0] or a[2] == b[2]:
+                continue
+            conflict = _conflict(a, b, parses)
+            if conflict is not None:
+                where = (conflict.first, conflict.first_line, conflict.second, conflict.second_line)
+                found.setdefault(where, conflict)
+    return [found[k] for k in sorted(found)]
+
+
+def _conflict(
+    ea: tuple[str, int, int], eb: tuple[str, int, int], parses: _Parses
+) -> Conflict | None:
+    """The two statements compared word for word: a conflict, or None."""
+    pa, pb = parses.get(ea[0], statements=True), parses.get(eb[0], statements=True)
+    if pa is None or pb is None or ea[1] >= len(pa.statements) or eb[1] >= len(pb.statements):
+        return None
+    sa, sb = pa.statements[ea[1]], pb.statements[eb[1]]
+    if sa.template != sb.template or len(sa.values) != len(sb.values):
+        return None
+    differ = [i for i, (x, y) in enumerate(zip(sa.values, sb.values, strict=True)) if x != y]
+    if sa.negated != sb.negated and not differ:
+        va, vb = ("not" if sa.negated else ""), ("not" if sb.negated else "")
+    elif sa.negated == sb.negated and len(differ) == 1:
+        va, vb = sa.values[differ[0]], sb.values[differ[0]]
+    else:
+        return None
+    return Conflict(ea[0], sa.line, sa.text, eb[0], sb.line, sb.text, va, vb)
+
+
+__all__ = ["detect", "find_duplicates"]

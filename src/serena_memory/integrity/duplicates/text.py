@@ -1,0 +1,152 @@
+"""A memory's text as the duplicate check sees it: its content lines (casefolded, words
+only, for comparing lines), its sections (split at Markdown headings) and its
+statements (sentences and list items) with the values in them set apart.
+
+``don't`` reads as ``do not`` and ``cannot`` as ``can not``, so two spellings of one
+negation are the same words. A value is what a restated statement may change while
+saying the same thing: code in backticks (``npm test``), a word with a digit (a port, a
+version, a count), a path or file name, a flag (``-x``, ``--strict``). A `mem:`
+reference is not a value: it names what the statement is about.
+
+A text is split into blocks and sentences by regular expressions over the whole text
+and into words by ``str.split``; a word is looked at closer only when it is not all
+letters, so ten thousand memories are read in a few seconds.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_NOT = re.compile(r"n['’]t\b")
+_CANNOT = re.compile(r"\bcannot\b")
+_HEADING = re.compile(r"^#{1,6}[ \t]+\S", re.MULTILINE)
+# a block ends at a blank line, and a new one starts at a list item or heading
+_BLOCK_END = re.compile(r"\n(?:[ \t]*\n)+|\n(?=[ \t]*(?:[-*+]|\d+[.)])[ \t]|#)")
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
+_SENTENCE_END = re.compile(r"[.!?]\s+(?=[A-Z`(\"'])")
+_DIGIT = re.compile(r"\d")
+_PUNCTUATION = ".,;:!?()[]{}\"'*_<>"
+VALUE_MARK = "\x00"
+NEGATIONS = frozenset({"not", "never", "no"})
+MIN_STATEMENT_WORDS = 5
+"""A statement shorter than this is too little context to say two restate each other."""
+MIN_PLAIN_WORDS = 3
+"""Words of three letters or more a statement must share besides its values."""
+MAX_STATEMENT_CHARS = 600
+
+
+@dataclass(slots=True)
+class Statement:
+    """One sentence or list item: where it starts, its words with each value as
+    :data:`VALUE_MARK` and without negations, its values in order, and whether it was negated."""
+
+    line: int
+    template: tuple[str, ...]
+    values: tuple[str, ...]
+    negated: bool
+    text: str
+
+
+@dataclass(slots=True)
+class Parsed:
+    """What the duplicate check reads in one memory."""
+
+    lines: list[str]
+    content: list[tuple[int, str]] = field(default_factory=list)  # (line, its words)
+    sections: list[tuple[int, int]] = field(default_factory=list)  # (first, last) lines
+    statements: list[Statement] = field(default_factory=list)
+
+
+def fold(text: str) -> str:
+    """``text`` casefolded, with negations spelled one way."""
+    folded = text.casefold()
+    if "n't" in folded or "n’t" in folded:
+        folded = _NOT.sub(" not", folded)
+    return _CANNOT.sub("can not", folded) if "cannot" in folded else folded
+
+
+def parse(text: str, statements: bool = True) -> Parsed:
+    """Lines, content lines, sections and (unless ``statements`` is false) statements."""
+    lines = text.split("\n")
+    if len(lines) > 1 and not lines[-1]:
+        lines.pop()  # a text ending with a newline has no empty line after it
+    parsed = Parsed(lines)
+    for number, line in enumerate(fold(text).split("\n"), 1):
+        words = line.split()
+        if len(words) > 1:
+            parsed.content.append((number, " ".join(words)))
+    starts = [text.count("\n", 0, m.start()) + 1 for m in _HEADING.finditer(text)]
+    bounds = [*starts, len(lines) + 1]
+    parsed.sections = [(a, b - 1) for a, b in zip(bounds, bounds[1:], strict=False)]
+    if statements:
+        parsed.statements = list(_statements(text))
+    return parsed
+
+
+def _statements(text: str):
+    """The statements of ``text``, block by block, sentence by sentence."""
+    at = 0
+    line = 1
+    for end in [*(m for m in _BLOCK_END.finditer(text)), None]:
+        stop = len(text) if end is None else end.start()
+        block = text[at:stop]
+        bullet = _LIST_ITEM.match(block)
+        offset = bullet.end() if bullet else 0
+        if not block.lstrip().startswith(("#", "```", "~~~", "|")):
+            for sentence, start in _sentences(block, offset):
+                found = statement(line + block.count("\n", 0, start), sentence)
+                if found is not None:
+                    yield found
+        if end is not None:
+            line += text.count("\n", at, end.end())
+            at = end.end()
+
+
+def _sentences(block: str, offset: int):
+    start = offset
+    for m in _SENTENCE_END.finditer(block, offset):
+        yield block[start : m.start() + 1], start  # with its full stop
+        start = m.end()
+    yield block[start:], start
+
+
+def statement(line: int, sentence: str) -> Statement | None:
+    """The statement a sentence makes, or None when it is too short to compare."""
+    if len(sentence) > MAX_STATEMENT_CHARS:
+        return None
+    template: list[str] = []
+    values: list[str] = []
+    negations = plain = 0
+    for i, span in enumerate(fold(sentence).split("`")):
+        if i % 2:  # code, one value (a reference names the subject: not a value)
+            code = " ".join(span.split())
+            template.append(code if code.startswith("mem:") else VALUE_MARK)
+            if not code.startswith("mem:"):
+                values.append(code)
+            continue
+        for token in span.split():
+            word = token.strip(_PUNCTUATION)
+            if not word:
+                continue
+            if word.isalpha():
+                if word in NEGATIONS:
+                    negations += 1
+                    continue
+                plain += len(word) > 2
+            elif is_value(word):
+                values.append(word)
+                word = VALUE_MARK
+            template.append(word)
+    if len(template) < MIN_STATEMENT_WORDS or plain < MIN_PLAIN_WORDS:
+        return None
+    text = " ".join(sentence.split())
+    return Statement(line, tuple(template), tuple(values), negations % 2 == 1, text)
+
+
+def is_value(word: str) -> bool:
+    """A word (not all letters) a restatement may change: a flag, path, file name or
+    version, or one with a digit; a `mem:` reference is none."""
+    if word.startswith("mem:"):
+        return False
+    return word[0] == "-" or "/" in word or "." in word or _DIGIT.search(word) is not None

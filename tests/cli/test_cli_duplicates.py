@@ -1,0 +1,61 @@
+"""`serena memories check --duplicates` on real files: the text report says what to do,
+`--json` lists the same findings, `--strict` exits 1 on them (through a real process)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+from conftest import run_cli
+from test_duplicates import DEPLOY
+
+from serena_memory.cli import cli
+
+
+def memories(project: Path) -> Path:
+    folder = project / ".serena" / "memories"
+    (folder / "ops").mkdir(parents=True)
+    (folder / "notes").mkdir()
+    return folder
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args), prog_name="serena")
+
+
+def test_a_clean_folder_says_duplicates_were_checked(project: Path) -> None:
+    folder = memories(project)
+    (folder / "ops" / "deploy.md").write_text(DEPLOY, encoding="utf-8")
+    (folder / "notes" / "other.md").write_text("# Other\n\nNothing alike.\n", encoding="utf-8")
+    result = run("memories", "check", str(project), "--duplicates", "--strict")
+    assert result.exit_code == 0
+    assert result.stdout == (
+        "No integrity problems found (2 memories, references, duplicates and conflicts checked).\n"
+    )
+
+
+def test_text_json_and_strict_report_the_same_near_duplicate(project: Path) -> None:
+    folder = memories(project)
+    (folder / "ops" / "deploy.md").write_text(DEPLOY, encoding="utf-8")
+    copy = "\n".join(reversed(DEPLOY.replace("8080", "3000").splitlines()[2:])) + "\n"
+    (folder / "notes" / "deploying.md").write_text(copy, encoding="utf-8")
+    text = run("memories", "check", str(project), "--duplicates")
+    assert text.exit_code == 0
+    assert "Near-duplicate memories (1):" in text.stdout
+    assert "`notes/deploying` and `ops/deploy`" in text.stdout
+    assert "(`3000` vs `8080`)" in text.stdout
+    assert "merge the two into one memory" in text.stdout
+    data = json.loads(run("memories", "check", str(project), "--duplicates", "--json").stdout)
+    assert data["clean"] is False
+    [pair] = data["duplicates"]["near_duplicate_memories"]
+    assert pair["first"]["memory"] == "notes/deploying"
+    assert pair["second"] == {"memory": "ops/deploy", "lines": [1, 8]}
+    [conflict] = pair["conflicts"]
+    assert (conflict["first_value"], conflict["second_value"]) == ("3000", "8080")
+    strict = run_cli("memories", "check", str(project), "--duplicates", "--strict")
+    assert strict.returncode == 1
+    assert "for duplicates, merge the two memories" in strict.stderr
+    assert "Traceback" not in strict.stderr
+    plain = run("memories", "check", str(project))  # without the option: not looked for
+    assert plain.exit_code == 0 and "Near-duplicate" not in plain.stdout

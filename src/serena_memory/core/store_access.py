@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from enum import StrEnum
 from pathlib import Path
 
 from serena_memory.core import names as N
 from serena_memory.core import operation, paths
+from serena_memory.core.access import AccessPolicy, Context
 from serena_memory.core.changes import ChangeRecorder, Provenance
 from serena_memory.core.config import (
     GLOBAL_CONFIG_NAME,
@@ -24,24 +24,10 @@ from serena_memory.core.config import (
     load_settings,
     load_sync_config,
     serena_home,
-    stricter,
 )
-from serena_memory.core.errors import (
-    AgentWritesError,
-    IgnoredMemoryError,
-    InvalidNameError,
-    MemoryStoreError,
-    ReadOnlyMemoryError,
-)
+from serena_memory.core.errors import InvalidNameError
 
 Names = list[str]
-
-
-class Context(StrEnum):
-    """Who is calling: the agent (MCP tools) or a person (command line, dashboard)."""
-
-    AGENT = "agent"
-    HUMAN = "human"
 
 
 class StoreAccess:
@@ -75,8 +61,8 @@ class StoreAccess:
         # no operation is open: one line each, taken by the front-end that shows them;
         # inside an operation they go to it (core/operation.py)
         self.notices: list[str] = []
-        # The review mode of every project a server session served before this store's
-        # (see agent_writes_for): global memories are changed under the strictest of them.
+        # The review mode of every project a server session served before this store's (see
+        # AccessPolicy.agent_writes_for): global memories are changed under the strictest.
         self.global_writes_floor = "direct"
         # Where changes are announced (core/changes.py); None: the default, on first use.
         self._recorder = recorder
@@ -98,7 +84,7 @@ class StoreAccess:
             return load_settings(self.project_root, self.home)
         return opened.loaded(
             ("settings", self.project_root, self.home),
-            lambda: load_settings(self.project_root, self.home, self.sync_config),
+            lambda: load_settings(self.project_root, self.home),
         )
 
     @property
@@ -204,75 +190,33 @@ class StoreAccess:
         real = self._resolve(scope, parts, what)
         return paths.read_regular_file(real, scope.allowed, what)
 
+    # -- the access rules (core/access.py) ----------------------------------------------------
+    def access(self, settings: Settings | None = None) -> AccessPolicy:
+        """The access rules under the open operation's settings (outside an operation, one
+        load of them): who may read, write and propose which memory."""
+        return AccessPolicy(
+            settings or self.settings,
+            self.sync_config,
+            self.context,
+            self.protect_read_only,
+            self.global_writes_floor,
+            self.path_of,
+        )
+
     def read_only_pattern(self, name: str, settings: Settings | None = None) -> str | None:
-        return (settings or self.settings).patterns.read_only_match(name)
+        return self.access(settings).read_only_pattern(name)
 
     def is_read_only(self, name: str) -> bool:
-        return self.read_only_pattern(N.normalize_name(name)) is not None
+        return self.access().is_read_only(N.normalize_name(name))
 
     def is_ignored(self, name: str) -> bool:
-        return self.settings.patterns.ignored_match(N.normalize_name(name)) is not None
+        return self.access().is_ignored(N.normalize_name(name))
 
     def _accessible(
         self, raw: str, *, write: bool, settings: Settings | None = None, proposing: bool = False
     ) -> str:
-        """Normalize a name and apply the ignored and read-only rules for this context.
-        ``proposing``: the agent's change becomes a proposal (core/proposals.py), which
-        review mode allows where it refuses the change itself."""
-        name = N.normalize_name(raw)
-        settings = settings or self.settings
-        if write and self.context is Context.AGENT:
-            _refuse_agent_write(name, self.agent_writes_for(name, settings), proposing)
-        ignored = settings.patterns.ignored_match(name)
-        if ignored is not None:
-            raise IgnoredMemoryError(
-                f"memory '{name}' is ignored (it matches the ignored_memory_patterns entry "
-                f"{ignored!r}), so memory operations can't reach it; the raw file can still "
-                f"be opened at {self.path_of(name)}"
-            )
-        if write:
-            self._refuse_team(name)
-        if write and self.protect_read_only:
-            pattern = settings.patterns.read_only_match(name)
-            if pattern is not None:
-                advice = (
-                    "ask the user to change it or to lift the pattern"
-                    if self.context is Context.AGENT
-                    else "change the file in an editor, or lift the pattern in the configuration"
-                )
-                raise ReadOnlyMemoryError(
-                    f"memory '{name}' is read-only (it matches the read_only_memory_patterns "
-                    f"entry {pattern!r}); {advice}"
-                )
-        return name
-
-    def _refuse_team(self, name: str) -> None:
-        """The team's memories are pulled from its repository and read-only for the agent
-        and the person alike, unless ``memory_sync_team_writable: true``."""
-        prefix = self.sync_config.team_prefix()
-        if prefix is not None and name.startswith(prefix):
-            raise ReadOnlyMemoryError(
-                f"memory '{name}' comes from the team's repository (memory_sync_team_remote), "
-                "so it is read-only here; change it in the team's repository, or set "
-                "memory_sync_team_writable: true in serena_config.yml"
-            )
-
-    def agent_writes_for(self, name: str, settings: Settings | None = None) -> str:
-        """What the agent's change of memory ``name`` does (``memory_agent_writes``). A
-        project memory follows the stricter of the user's and the project's setting. A
-        global one, shared by every project, follows the strictest of those and of every
-        project the same server served before (``global_writes_floor``): activating a
-        project that doesn't review can't open the global memories of one that does."""
-        settings = settings or self.settings
-        try:
-            is_global = N.is_global(N.normalize_name(name))
-        except MemoryStoreError:
-            return settings.agent_writes  # not a name: refused as such before any write
-        return self.global_agent_writes(settings) if is_global else settings.agent_writes
-
-    def global_agent_writes(self, settings: Settings | None = None) -> str:
-        """What the agent's changes of global memories do (see :meth:`agent_writes_for`)."""
-        return stricter((settings or self.settings).agent_writes, self.global_writes_floor)
+        """Normalize a name and apply the access rules for this context (core/access.py)."""
+        return self.access(settings).check(raw, write=write, proposing=proposing)
 
     # -- the gates a change passes ----------------------------------------------------------
     def proposable_name(self, name: str) -> str:
@@ -303,30 +247,4 @@ class StoreAccess:
     def usable_names(self, names: Iterable[str]) -> tuple[Names, Names]:
         """Split names a bulk restore may write (valid, not ignored, writable here) from
         the rest, which it leaves alone."""
-        usable: Names = []
-        refused: Names = []
-        settings = self.settings
-        for name in names:
-            try:
-                self._accessible(name, write=True, settings=settings)
-            except MemoryStoreError:
-                refused.append(name)
-            else:
-                usable.append(name)
-        return usable, refused
-
-
-def _refuse_agent_write(name: str, mode: str, proposing: bool) -> None:
-    """``memory_agent_writes``: read-only refuses every change of the agent; propose lets
-    through only the changes that become proposals."""
-    if mode == "read-only":
-        raise AgentWritesError(
-            f"memory '{name}' was not changed: memories are read-only for the agent here "
-            "(memory_agent_writes: read-only); tell the user what you would change instead"
-        )
-    if mode == "propose" and not proposing:
-        raise AgentWritesError(
-            f"memory '{name}' was not changed: the agent's changes are proposals for the user "
-            "to review here (memory_agent_writes: propose), and this one can't be proposed; "
-            "tell the user what you would change instead"
-        )
+        return self.access().usable(names)

@@ -101,7 +101,7 @@ class StoreReading(StoreRecording):
         for name in found.files:
             if not N.in_topic(name, topic):
                 continue
-            if settings.patterns.read_only_match(name) is not None:
+            if self.read_only_pattern(name, settings) is not None:
                 read_only.append(name)
             else:
                 writable.append(name)

@@ -23,7 +23,7 @@ from mcp_support import call, in_memory, over_stdio
 from serena_memory.core.errors import HistoryError
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.history import times as T
-from serena_memory.history.location import repository_path
+from serena_memory.history.location import history_folders, history_root, repository_path
 from serena_memory.history.notices import take_notices
 
 SLOW_REGEX = ":/(a|aa)+(b|c)*$"  # backtracks over every message when git runs it
@@ -59,8 +59,8 @@ def _cli_error(*args: str, cwd: Path | None = None) -> str:
 
 
 def _history_repo(store: MemoryStore, scope: str = "project") -> pygit2.Repository:
-    folder = next(f for f in store.history_folders() if f.label == scope)
-    return pygit2.Repository(str(repository_path(store.history_root(), folder.root)))
+    folder = next(f for f in history_folders(store) if f.label == scope)
+    return pygit2.Repository(str(repository_path(history_root(store), folder.root)))
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -122,7 +122,9 @@ def test_an_entry_id_is_whole_or_a_unique_prefix_of_four_characters(store: Memor
     with pytest.raises(HistoryError, match="no history entry"):
         history.content_at("fact", "0" * 40 if not first.startswith("0000") else "f" * 40)
     # three characters that also read as a time ("20d": 20 days ago) still say how long an id is
-    with pytest.raises(HistoryError, match="read as a time; an entry id needs at least its first 4"):
+    with pytest.raises(
+        HistoryError, match="read as a time; an entry id needs at least its first 4"
+    ):
         history.content_at("fact", "20d")
     # a blob's id is no entry, even though git's revision parser would take it
     blob = str(pygit2.hash(b"two\n"))

@@ -51,6 +51,21 @@ def test_the_settings_are_loaded_once_per_operation(
     assert len(loads) == 4
 
 
+def test_each_change_outside_an_operation_reads_the_settings_once(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A change takes one snapshot of the settings for its access rules, its path gate and
+    its history entry, so an edit to the file never applies half-way through one."""
+    store.write("fact", "v1\n")
+    loads = _counting_loads(monkeypatch)
+    store.write("fact", "v2\n")
+    store.edit("fact", "v2", "v3")
+    store.rename("fact", "topic/fact")
+    store.delete("topic/fact")
+    assert len(loads) == 4
+    assert not store.exists("topic/fact") and not store.exists("fact")
+
+
 def test_a_name_resolves_afresh_after_the_store_removed_its_file(
     store: MemoryStore, tmp_path: Path
 ) -> None:

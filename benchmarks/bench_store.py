@@ -3,15 +3,21 @@
 - `list` on 100 memories (target: at most 150 ms) and on 10,000 (at most 0.5 s);
 - `rename` with reference propagation on 10,000 memories, about 40 MB (at most 2 s);
 - side by side with serena-agent 2.1.0 where it is installed, at 100 memories only (it
-  needs seconds for any command), with the ratio.
+  needs seconds for any command), with the ratio;
+- with ``--baseline-src OLD/src``, the write path in process (``MemoryStore.write`` of one
+  memory, its history recorded, on 100 memories) from this tree and from OLD, interleaved
+  run by run so that load on the machine hits both alike.
 
-Usage: ``python benchmarks/bench_store.py [--runs N] [--no-reference] [--keep DIR]``
+Usage: ``python benchmarks/bench_store.py [--runs N] [--no-reference] [--keep DIR]
+[--baseline-src OLD/src]``
 """
 
 from __future__ import annotations
 
 import argparse
 import re
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -51,18 +57,75 @@ def time_renames(cmd: list[str], project: Path, env: dict[str, str], runs: int) 
     return times
 
 
+HERE_SRC = Path(__file__).resolve().parent.parent / "src"
+WRITES = 40  # writes timed by one process; its median is one run's figure
+
+WRITE_PATH = """
+import statistics, sys, time
+from serena_memory.core.store import MemoryStore
+store = MemoryStore(sys.argv[1])
+times = []
+for i in range(int(sys.argv[2])):
+    start = time.perf_counter()
+    store.write(f"bench/written_{i % 4}", f"# Written\\n\\nrun {i}: a fact worth keeping.\\n")
+    times.append(time.perf_counter() - start)
+print(statistics.median(times))
+"""
+
+
+def time_writes(src: Path, project: Path, env: dict[str, str]) -> float:
+    """Median seconds of one ``MemoryStore.write`` (history recorded) with ``src`` first
+    on the import path, in a fresh process."""
+    done = subprocess.run(
+        [sys.executable, "-c", WRITE_PATH, str(project), str(WRITES)],
+        env={**env, "PYTHONPATH": str(src)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(done.stdout.strip())
+
+
+def compare_writes(ws: Workspace, baseline: Path, env: dict[str, str], runs: int) -> None:
+    """The write path of this tree beside ``baseline``'s, on copies of one corpus."""
+    source, _ = ws.project(100)
+    sides = {"this tree": HERE_SRC, "baseline": baseline}
+    projects = {}
+    for label in sides:
+        projects[label] = ws.root / f"writes-{label.replace(' ', '-')}"
+        shutil.rmtree(projects[label], ignore_errors=True)
+        shutil.copytree(source, projects[label], symlinks=True)
+    times: dict[str, list[float]] = {label: [] for label in sides}
+    for _ in range(runs):
+        for label, src in sides.items():
+            times[label].append(time_writes(src, projects[label], env))
+    for label in sides:
+        value = median(times[label]) * 1000  # a write takes milliseconds: one decimal
+        print(f"write    {'100':>8} {value:>6.1f} ms  ({label})")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--reference-runs", type=int, default=3)
     parser.add_argument("--no-reference", action="store_true")
     parser.add_argument("--keep", type=Path, default=None, help="keep the corpora in DIR")
+    parser.add_argument("--baseline-src", type=Path, default=None, help="compare writes")
+    parser.add_argument("--writes-only", action="store_true", help="only the write path")
     args = parser.parse_args(argv)
+    if args.writes_only and args.baseline_src is None:
+        parser.error("--writes-only needs --baseline-src")
     ws = Workspace(args.keep)
     ours = ours_command()
     env = ws.ours_env()
     reference = REFERENCE.exists() and not args.no_reference
     rows = []
+    if args.writes_only:
+        try:
+            compare_writes(ws, args.baseline_src.resolve(), env, args.runs)
+        finally:
+            ws.cleanup()
+        return 0
     try:
         p100, mb100 = ws.project(100)
         p10k, mb10k = ws.project(10_000)
@@ -86,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
             ("rename", "100", ren100, ref_ren, None),
             ("rename", "10,000", ren10k, None, 2.0),
         ]
+        if args.baseline_src is not None:
+            compare_writes(ws, args.baseline_src.resolve(), env, args.runs)
     finally:
         ws.cleanup()
     print(f"{'command':<8} {'memories':>8} {'ours':>9} {'serena-agent':>13} {'ratio':>7}  target")

@@ -21,6 +21,7 @@ from pathlib import Path
 import pygit2
 
 from serena_memory.core.store import MemoryStore
+from serena_memory.history.location import history_folder, history_root
 from serena_memory.history.registry import folder_history
 from serena_memory.history.secret_scan import in_incoming
 from serena_memory.sync.transport import fetch
@@ -68,7 +69,7 @@ def main() -> None:
     build_remote(remote, args.entries, args.memories)
     (root / "project").mkdir()
     store = MemoryStore(root / "project", home=root / "home")
-    history = folder_history(store.history_root(), store.history_folder("global"))
+    history = folder_history(history_root(store), history_folder(store, "global"))
     repo = history.repo(create=True)
     rev = fetch(history.repo_path, str(remote))
     assert rev is not None

@@ -14,7 +14,7 @@ from mcp_support import free_port, http_server
 
 from serena_memory.core import config, operation
 from serena_memory.core.store import MemoryStore
-from serena_memory.history.location import repository_path
+from serena_memory.history.location import history_root, repository_path
 from serena_memory.history.notices import take_notices
 
 
@@ -26,7 +26,7 @@ def _counting_loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         calls.append(1)
         return real(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("serena_memory.core.store_access.load_settings", counted)
+    monkeypatch.setattr("serena_memory.core.store.load_settings", counted)
     return calls
 
 
@@ -51,6 +51,21 @@ def test_the_settings_are_loaded_once_per_operation(
     assert len(loads) == 4
 
 
+def test_each_change_outside_an_operation_reads_the_settings_once(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A change takes one snapshot of the settings for its access rules, its path gate and
+    its history entry, so an edit to the file never applies half-way through one."""
+    store.write("fact", "v1\n")
+    loads = _counting_loads(monkeypatch)
+    store.write("fact", "v2\n")
+    store.edit("fact", "v2", "v3")
+    store.rename("fact", "topic/fact")
+    store.delete("topic/fact")
+    assert len(loads) == 4
+    assert not store.exists("topic/fact") and not store.exists("fact")
+
+
 def test_a_name_resolves_afresh_after_the_store_removed_its_file(
     store: MemoryStore, tmp_path: Path
 ) -> None:
@@ -68,7 +83,7 @@ def test_a_name_resolves_afresh_after_the_store_removed_its_file(
 
 def _break_history(store: MemoryStore, folder: Path) -> None:
     """Make the git history of ``folder`` unwritable: its object store is a file."""
-    repo = repository_path(store.history_root(), folder)
+    repo = repository_path(history_root(store), folder)
     objects = repo / "objects"
     objects.rename(repo / "objects.moved")
     objects.write_text("a file where the object folder should be")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import write_config
 
-import serena_memory.core.store_journal as store_module
+import serena_memory.core.recovery as store_module
 from serena_memory.core.errors import (
     MemoryExistsError,
     MemoryNotFoundError,

@@ -16,7 +16,7 @@ from conftest import run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import serena_memory.core.store_journal as store_module
+import serena_memory.core.recovery as store_module
 from serena_memory.core.errors import MemoryStoreError, RenameJournalError
 from serena_memory.core.journal import RECORDS_FOLDER
 from serena_memory.core.store import JOURNAL_NAME, MemoryStore

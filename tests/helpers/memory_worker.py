@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-import serena_memory.core.store_journal as store_module
+import serena_memory.core.recovery as store_module
 from serena_memory.core.store import MemoryStore
 
 

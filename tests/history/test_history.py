@@ -23,7 +23,7 @@ from serena_memory.core.changes import Provenance, acting_as
 from serena_memory.core.errors import HistoryError, IgnoredMemoryError, ReadOnlyMemoryError
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.history import times as T
-from serena_memory.history.location import repository_path
+from serena_memory.history.location import history_folders, history_root, repository_path
 from serena_memory.history.notices import take_notices
 from serena_memory.history.objects import walk_tree
 
@@ -31,13 +31,13 @@ WORKER = Path(__file__).parents[1] / "helpers" / "memory_worker.py"
 
 
 def _repo(store: MemoryStore, scope: str = "project") -> pygit2.Repository:
-    folder = next(f for f in store.history_folders() if f.label == scope)
-    return pygit2.Repository(str(repository_path(store.history_root(), folder.root)))
+    folder = next(f for f in history_folders(store) if f.label == scope)
+    return pygit2.Repository(str(repository_path(history_root(store), folder.root)))
 
 
 def _git(store: MemoryStore, *args: str) -> str:
-    folder = store.history_folders()[0]
-    git_dir = repository_path(store.history_root(), folder.root)
+    folder = history_folders(store)[0]
+    git_dir = repository_path(history_root(store), folder.root)
     return subprocess.run(
         ["git", f"--git-dir={git_dir}", *args], capture_output=True, text=True, check=True
     ).stdout
@@ -188,7 +188,7 @@ def test_restore_all_undoes_everything_since_an_entry_or_a_time(store: MemorySto
 def test_a_broken_history_never_fails_a_write_and_catches_up(store: MemoryStore) -> None:
     take_notices()
     store.write("fact", "v1\n")
-    repo_path = repository_path(store.history_root(), store.memories_dir)
+    repo_path = repository_path(history_root(store), store.memories_dir)
     objects = repo_path / "objects"
     objects.rename(repo_path / "objects.moved")
     objects.write_text("a file where the object folder should be")

@@ -13,7 +13,7 @@ from conftest import run_cli
 
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.history import stamp_log
-from serena_memory.history.location import repository_path
+from serena_memory.history.location import history_folders, history_root, repository_path
 from serena_memory.history.objects import walk_tree
 
 
@@ -31,7 +31,7 @@ def _history(project: Path, name: str | None = None) -> list[dict]:
 
 def _repo_path(project: Path, home: Path) -> Path:
     store = MemoryStore(project, home=home, context=Context.HUMAN)
-    return repository_path(store.history_root(), store.history_folders()[0].root)
+    return repository_path(history_root(store), history_folders(store)[0].root)
 
 
 def _head_files(repo_path: Path) -> dict[str, bytes]:

@@ -11,7 +11,7 @@ from pathlib import Path
 from conftest import run_cli
 
 from serena_memory.core.store import MemoryStore
-from serena_memory.history.location import repository_path
+from serena_memory.history.location import history_root, repository_path
 from serena_memory.history.notices import take_notices
 
 SECRET = "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ4tLr9Wq"
@@ -40,7 +40,7 @@ def test_an_outside_edit_holding_a_secret_is_held_back_and_told(store: MemorySto
     told = take_notices()
     assert len(told) == 1 and "memory 'notes' was changed outside serena" in told[0]
     assert "line 3" in told[0] and "not recorded in the history" in told[0]
-    repo = repository_path(store.history_root(), store.memories_dir)
+    repo = repository_path(history_root(store), store.memories_dir)
     assert not _objects_hold(repo, b"wJalrXUtnFEMI")
     # the person takes it out again: the change is recorded from then on
     path.write_text("# Notes\n\nthe key is in the vault\n", encoding="utf-8")

@@ -23,7 +23,7 @@ from mcp_support import call, in_memory, over_stdio
 from serena_memory.core.errors import HistoryError
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.history import times as T
-from serena_memory.history.location import repository_path
+from serena_memory.history.location import history_folders, history_root, repository_path
 from serena_memory.history.notices import take_notices
 
 SLOW_REGEX = ":/(a|aa)+(b|c)*$"  # backtracks over every message when git runs it
@@ -59,8 +59,8 @@ def _cli_error(*args: str, cwd: Path | None = None) -> str:
 
 
 def _history_repo(store: MemoryStore, scope: str = "project") -> pygit2.Repository:
-    folder = next(f for f in store.history_folders() if f.label == scope)
-    return pygit2.Repository(str(repository_path(store.history_root(), folder.root)))
+    folder = next(f for f in history_folders(store) if f.label == scope)
+    return pygit2.Repository(str(repository_path(history_root(store), folder.root)))
 
 
 def _files(folder: Path) -> dict[str, bytes]:

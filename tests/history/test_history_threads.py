@@ -15,6 +15,7 @@ import pytest
 from serena_memory.core.changes import Folder
 from serena_memory.core.store import MemoryStore
 from serena_memory.history.folder import FolderHistory
+from serena_memory.history.location import history_folders, history_root
 from serena_memory.history.registry import folder_history
 
 THREADS = 8
@@ -90,8 +91,8 @@ def test_threads_writing_two_folders_at_once_lose_no_entry(
         for j in range(writes):
             store.write(f"note-{i}-{j}", f"project note {i} {j}\n")
             store.write(f"global/note-{i}-{j}", f"global note {i} {j}\n")
-            for folder in store.history_folders():
-                handle = folder_history(store.history_root(), folder)
+            for folder in history_folders(store):
+                handle = folder_history(history_root(store), folder)
                 assert isinstance(handle, FolderHistory) and handle.folder == folder
                 with lock:
                     handles[folder.label].add(id(handle))

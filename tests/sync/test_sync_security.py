@@ -16,7 +16,7 @@ from conftest import SERENA
 
 from serena_memory.core.paths import MAX_MEMORY_BYTES
 from serena_memory.core.store import MemoryStore
-from serena_memory.history.location import repository_path
+from serena_memory.history.location import history_folder, history_root, repository_path
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
 
@@ -149,8 +149,8 @@ def test_a_tampered_conflict_record_never_breaks_a_command(
     content: str, project: Path, store: MemoryStore
 ) -> None:
     store.write("global/a", "mine\n")
-    spec = store.history_folder("global")
-    record = repository_path(store.history_root(), spec.root) / "serena-sync-conflicts.json"
+    spec = history_folder(store, "global")
+    record = repository_path(history_root(store), spec.root) / "serena-sync-conflicts.json"
     record.write_text(content, encoding="utf-8")
     for args in (("list",), ("conflicts",), ("conflicts", "--json")):
         done = serena("memories", *args, cwd=project)

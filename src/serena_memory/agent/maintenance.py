@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from importlib import resources
 
 from serena_memory.core import proposals
+from serena_memory.core.access import DIRECT, PROPOSE, AccessPolicy
 from serena_memory.core.errors import MemoryStoreError
-from serena_memory.core.store import Context, MemoryStore
+from serena_memory.core.store import MemoryStore
 
 MAINTENANCE_NAME = "memory_maintenance"
 GLOBAL_MAINTENANCE_NAME = "global/" + MAINTENANCE_NAME
@@ -58,18 +59,19 @@ def seed_maintenance(store: MemoryStore) -> SeedResult:
     memories are read-only for it."""
     if store.exists(GLOBAL_MAINTENANCE_NAME):
         return SeedResult(GLOBAL_MAINTENANCE_NAME, False)
-    if store.context is Context.AGENT and store.settings.agent_writes != "direct":
-        return _seed_for_review(store)
+    policy = store.access()
+    if policy.agent_mode() != DIRECT:
+        return _seed_for_review(store, policy)
     created = store.create_if_absent(MAINTENANCE_NAME, template_text())
     return SeedResult(MAINTENANCE_NAME, created)
 
 
-def _seed_for_review(store: MemoryStore) -> SeedResult:
+def _seed_for_review(store: MemoryStore, policy: AccessPolicy) -> SeedResult:
     """The seed of an agent whose changes are proposals or refused: an existing copy is
     kept, a pending proposal for it stays the one, else the template is proposed."""
     if os.path.lexists(store.real_path_of(MAINTENANCE_NAME)):
         return SeedResult(MAINTENANCE_NAME, False)
-    if store.settings.agent_writes != proposals.PROPOSE:
+    if policy.agent_writes != PROPOSE:
         return SeedResult(
             MAINTENANCE_NAME,
             False,

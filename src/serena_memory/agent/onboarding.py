@@ -121,7 +121,7 @@ def _proposed(store: MemoryStore, missing: list[str]) -> list[str]:
     """The missing target memories that a pending proposal of review mode would create."""
     from serena_memory.core import proposals as P
 
-    if not missing or store.settings.agent_writes != P.PROPOSE:
+    if not missing or store.access().agent_writes != P.PROPOSE:
         return []
     found, _ = P.pending(store)
     creates = {p.memory for p in found if p.text is not None}

@@ -24,8 +24,8 @@ def proposal_diff(store: MemoryStore, proposal: P.Proposal) -> str:
 def activation_line(store: MemoryStore) -> str:
     """How the agent's changes work here and how many of its proposals await review;
     '' when its changes land directly and none are pending."""
-    settings = store.settings
-    mode = settings.agent_writes
+    policy = store.access()
+    mode = policy.agent_writes
     if mode == "read-only":
         return (
             "Memories are read-only for you in this project (memory_agent_writes: read-only): "
@@ -40,7 +40,7 @@ def activation_line(store: MemoryStore) -> str:
             f"`{T.RENAME_MEMORY}` record what you propose, and the user accepts or rejects it; "
             "reading a memory shows your pending proposals for it."
         )
-    global_mode = store.global_agent_writes(settings)
+    global_mode = policy.global_agent_writes()
     if global_mode != mode:
         done = "are proposals" if global_mode == P.PROPOSE else "are refused"
         text += (

@@ -10,7 +10,6 @@ that declaration and gives what a value means (a real folder, the stricter of tw
 from __future__ import annotations
 
 import os
-import re
 import typing
 from collections.abc import Mapping
 from pathlib import Path
@@ -313,11 +312,9 @@ def load_project_config(project_root: Path, home: Path | None = None) -> Project
     )
 
 
-def load_settings(
-    project_root: Path | None, home: Path | None = None, sync: SyncConfig | None = None
-) -> Settings:
-    """Load and merge both files; the pattern lists are merged additively. ``sync`` is the
-    sync configuration already read by the operation, so it is not read twice."""
+def load_settings(project_root: Path | None, home: Path | None = None) -> Settings:
+    """Load and merge both files; the pattern lists are merged additively. The team's
+    memories are read-only by a rule of their own (core/access.py)."""
     g = load_global_config(home)
     p = load_project_config(project_root, home) if project_root is not None else ProjectConfig()
     assert g.path is not None
@@ -326,9 +323,6 @@ def load_settings(
     if p.path is not None:
         read_only += _compile(p.read_only_memory_patterns, "read_only_memory_patterns", p.path)
         ignored += _compile(p.ignored_memory_patterns, "ignored_memory_patterns", p.path)
-    team = (sync if sync is not None else load_sync_config(home)).team_prefix()
-    if team is not None:  # the team's memories, pulled from its repository (sync/team.py)
-        read_only += _compile((re.escape(team) + ".*",), "memory_sync_team_remote", g.path)
     return Settings(
         global_config=g,
         project_config=p,

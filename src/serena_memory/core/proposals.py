@@ -32,8 +32,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from serena_memory.core import access, paths
 from serena_memory.core import names as N
-from serena_memory.core import paths
 from serena_memory.core.changes import Provenance, acting_as, acting_provenance, clean
 from serena_memory.core.editing import apply_edit
 from serena_memory.core.errors import (
@@ -48,7 +48,7 @@ from serena_memory.core.files import atomic_write, remove_file
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
 
-PROPOSE = "propose"
+PROPOSE = access.PROPOSE
 ACTIONS = ("write", "edit", "delete", "rename")
 MAX_PROPOSAL_BYTES = 2 * paths.MAX_MEMORY_BYTES  # the text, JSON-escaped, and a few fields
 MAX_LISTED = 1000  # files of one project's folder read for a listing
@@ -110,19 +110,6 @@ class Skipped:
 
     def to_dict(self) -> dict[str, str]:
         return {"file": self.file, "reason": self.reason}
-
-
-def proposing(store: MemoryStore, *names: str) -> bool:
-    """Whether the agent's change of ``names`` through ``store`` becomes a proposal: the
-    strictest mode among them is ``propose`` (``read-only`` refuses it instead)."""
-    from serena_memory.core.config import stricter
-    from serena_memory.core.store import Context
-
-    if store.context is not Context.AGENT:
-        return False
-    settings = store.settings
-    modes = [store.agent_writes_for(name, settings) for name in names] or [settings.agent_writes]
-    return stricter(*modes) == PROPOSE
 
 
 def folder(store: MemoryStore) -> Path:

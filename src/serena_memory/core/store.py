@@ -3,54 +3,425 @@
 Agent context versus human context is a constructor parameter, not a second code path:
 read-only patterns bind the agent; ignored patterns bind everyone.
 
-:class:`MemoryStore` is built from one part per subject, each in its own module, each
-building on the ones below it:
+:class:`MemoryStore` is a facade over parts with one job each:
 
-- ``store_access``: the folders, the configuration, the path gate and the access rules;
-- ``store_journal``: the locks every change holds, and the rename journal run and
-  recovered under them;
-- ``store_recording``: how changes are announced to the history;
-- ``store_reading``: listing and reading;
-- ``store_writing``: creating, editing, updating and deleting texts;
-- ``store_versions``: exact versions from a restore or a sync;
-- ``store_rename``: renames, with the references they rewrite.
+- a layout (core/layout.py): names to paths, the path gate;
+- an access policy (core/access.py): who may read, write and propose which memory;
+- a recovery (core/recovery.py): the rename journal, run and finished after a crash;
+- a transaction (core/transaction.py): the locks, the recovery and the history entry of
+  one change, which every write goes through with ``put`` and ``remove``;
+- a reader, a writer and a renamer (core/store_reading.py, store_writing.py,
+  store_rename.py): the operations, each on those parts.
 
-Callers import the store and its results from here.
+Each operation takes one :class:`Snapshot` of the settings and hands it to the parts, so
+the configuration is read once per operation. Callers import the store and its results
+from here.
 """
 
 from __future__ import annotations
 
-from serena_memory.core.store_access import Context, Names
-from serena_memory.core.store_journal import JOURNAL_NAME, Folders
-from serena_memory.core.store_reading import Memory, MemoryListing, decode_memory
-from serena_memory.core.store_recording import HistoryFolders
-from serena_memory.core.store_rename import RenameResult, StoreRenaming
-from serena_memory.core.store_versions import PLAN_ATTEMPTS, StoreVersions
+import contextlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from serena_memory.core import names as N
+from serena_memory.core import operation, paths
+from serena_memory.core.access import AccessPolicy, Context
+from serena_memory.core.changes import (
+    ChangeHistory,
+    ChangeRecord,
+    ChangeRecorder,
+    Provenance,
+    acting_provenance,
+    default_recorder,
+)
+from serena_memory.core.config import (
+    Settings,
+    SyncConfig,
+    load_settings,
+    load_sync_config,
+    serena_home,
+)
+from serena_memory.core.editing import EditMode, apply_edit
+from serena_memory.core.layout import Layout, Scopes
+from serena_memory.core.reads import ReadListener, ReadListeners
+from serena_memory.core.recovery import JOURNAL_NAME, Recovery
+from serena_memory.core.store_reading import Memory, MemoryListing, Reader, decode_memory
+from serena_memory.core.store_rename import Renamer, RenameResult
 from serena_memory.core.store_writing import (
     EditResult,
-    StoreWriting,
+    Writer,
     WriteResult,
     encode_memory,
+    version_of,
 )
+from serena_memory.core.transaction import Transaction, transaction
 
 __all__ = [
     "JOURNAL_NAME",
-    "PLAN_ATTEMPTS",
     "Context",
     "EditResult",
-    "Folders",
-    "HistoryFolders",
     "Memory",
     "MemoryListing",
     "MemoryStore",
-    "Names",
     "RenameResult",
+    "Snapshot",
     "WriteResult",
     "decode_memory",
     "encode_memory",
 ]
 
+Names = list[str]
+"""An alias, because inside :class:`MemoryStore` the name ``list`` is the method that
+lists memories."""
 
-class MemoryStore(StoreWriting, StoreVersions, StoreRenaming):
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One operation's view of the configuration, loaded once and handed to every part:
+    the settings, the access rules under them, the path gate's scopes under them."""
+
+    settings: Settings
+    policy: AccessPolicy
+    scopes: Scopes
+
+
+class MemoryStore:
     """Project memories in ``<project>/.serena/memories`` plus global ones in
     ``$SERENA_HOME/memories/global``, named as :mod:`serena_memory.core.names` defines."""
+
+    def __init__(
+        self,
+        project_root: str | Path,
+        *,
+        home: str | Path | None = None,
+        context: Context = Context.HUMAN,
+        protect_read_only: bool | None = None,
+        provenance: Provenance | None = None,
+        recorder: ChangeRecorder | None = None,
+        read_listeners: Iterable[ReadListener] | None = None,
+    ) -> None:
+        root = Path(project_root).expanduser().absolute()
+        self.layout = Layout(
+            root, Path(home).expanduser().absolute() if home else serena_home().absolute()
+        )
+        self.context = Context(context)
+        # Read-only patterns bind the agent; a person's tools may opt in (the dashboard does).
+        self.protect_read_only = (
+            self.context is Context.AGENT if protect_read_only is None else protect_read_only
+        )
+        # The review mode of every project a server session served before this store's (see
+        # AccessPolicy.agent_writes_for): global memories are changed under the strictest.
+        self.global_writes_floor = "direct"
+        # Where changes are announced (core/changes.py); None: the default, on first use.
+        self._recorder = recorder
+        # Who is told of each read (core/reads.py); None: the default listeners.
+        self.reads = ReadListeners(read_listeners)
+        # Who the history names for changes made through this store, unless a caller says
+        # otherwise for one call (changes.acting_as, e.g. per MCP tool call).
+        self.provenance = provenance or (
+            Provenance("mcp", "unknown client")
+            if self.context is Context.AGENT
+            else Provenance.os_user("cli")
+        )
+        self.recovery = Recovery(self.layout)
+        self.reader = Reader(self)
+        self.writer = Writer(self)
+        self.renamer = Renamer(self)
+
+    # -- the folders -----------------------------------------------------------------------
+    @property
+    def project_root(self) -> Path:
+        return self.layout.project_root
+
+    @property
+    def home(self) -> Path:
+        return self.layout.home
+
+    @property
+    def memories_dir(self) -> Path:
+        return self.layout.memories_dir
+
+    @property
+    def global_root(self) -> Path:
+        return self.layout.global_root
+
+    @property
+    def global_dir(self) -> Path:
+        return self.layout.global_dir
+
+    @property
+    def notices(self) -> Names:
+        """What was done on the side (an interrupted rename finished) outside operations."""
+        return self.recovery.notices
+
+    # -- the configuration, once per operation -----------------------------------------------
+    @property
+    def settings(self) -> Settings:
+        """The open operation's snapshot (loaded once per operation); outside an operation,
+        re-read on every use (cached by file stamp), so edits to the YAML apply at once."""
+        opened = operation.current()
+        if opened is None:
+            return load_settings(self.project_root, self.home)
+        return opened.loaded(
+            ("settings", self.project_root, self.home),
+            lambda: load_settings(self.project_root, self.home),
+        )
+
+    @property
+    def sync_config(self) -> SyncConfig:
+        """Where memories are synced to, read once per operation like :attr:`settings`."""
+        opened = operation.current()
+        if opened is None:
+            return load_sync_config(self.home)
+        return opened.loaded(("sync", self.home), lambda: load_sync_config(self.home))
+
+    def validate_config(self) -> Settings:
+        return self.settings
+
+    def snapshot(self) -> Snapshot:
+        """The settings of one operation, with the access rules and scopes under them."""
+        settings = self.settings
+        return Snapshot(settings, self.access(settings), self.layout.scopes(settings))
+
+    def access(self, settings: Settings | None = None) -> AccessPolicy:
+        """The access rules under the open operation's settings (outside an operation, one
+        load of them): who may read, write and propose which memory."""
+        return AccessPolicy(
+            settings or self.settings,
+            self.sync_config,
+            self.context,
+            self.protect_read_only,
+            self.global_writes_floor,
+            self.layout.path_of,
+        )
+
+    # -- names, the path gate and the gates of a change --------------------------------------
+    def gate_scopes(self, settings: Settings | None = None) -> Scopes:
+        """(project scope, global scope): where each folder's links may lead."""
+        return self.layout.scopes(settings or self.settings)
+
+    def path_of(self, name: str) -> Path:
+        """The file behind a (raw or normalized) name, as written (for messages)."""
+        return self.layout.path_of(name)
+
+    def real_path_of(self, name: str, *, listed: bool = False) -> Path:
+        """The real file behind a name, every symlink on the way checked by the path gate
+        (:class:`OutsidePathError` when one leads outside the allowed folders)."""
+        return self.layout.real_path_of(name, self.gate_scopes(), listed=listed)
+
+    def is_read_only(self, name: str) -> bool:
+        return self.access().is_read_only(N.normalize_name(name))
+
+    def is_ignored(self, name: str) -> bool:
+        return self.access().is_ignored(N.normalize_name(name))
+
+    def writable_name(self, name: str) -> str:
+        """The normalized name, if this store may change that memory; else the error that
+        says why (ignored, read-only for the agent, invalid)."""
+        return self.access().check(name, write=True)
+
+    def proposable_name(self, name: str) -> str:
+        """:meth:`writable_name` for a change the agent proposes instead of making."""
+        return self.access().check(name, write=True, proposing=True)
+
+    def usable_names(self, names: Iterable[str]) -> tuple[Names, Names]:
+        """Split names a bulk restore may write (valid, not ignored, writable here) from
+        the rest, which it leaves alone."""
+        return self.access().usable(names)
+
+    def refuse_secrets(
+        self, texts: dict[str, str | bytes | None], allow_secret: bool = False
+    ) -> None:
+        """The secret gate (core/secrets.py) on text about to be written; a person may
+        override it (``allow_secret``), the agent never."""
+        if allow_secret and self.context is Context.HUMAN:
+            return
+        from serena_memory.core import secrets  # only writes need the gate; reads start quicker
+
+        secrets.check_all(texts, person=self.context is Context.HUMAN)
+
+    def refuse_secret_name(self, name: str, allow_secret: bool = False) -> None:
+        """The secret gate on a name alone (a rename's target, before anything else is
+        said about it): a name becomes a committed, synced file name."""
+        self.refuse_secrets({name: ""}, allow_secret)
+
+    # -- listing and reading (core/store_reading.py) -----------------------------------------
+    def iter_all_names(self, include_ignored: bool = False) -> Iterator[str]:
+        """Every memory name, project then global, unsorted; ignored ones unless asked."""
+        yield from self.reader.scan(include_ignored=include_ignored).files
+
+    def scan(self, include_ignored: bool = False, *, scopes: str = "both") -> paths.MemoryScan:
+        return self.reader.scan(include_ignored, scopes=scopes)
+
+    def list(self, topic: str = "") -> MemoryListing:
+        return self.reader.list(topic)
+
+    def exists(self, name: str) -> bool:
+        return self.reader.exists(name)
+
+    def has_project_memories(self, excluding: Iterable[str] = ()) -> bool:
+        skip = set(excluding)
+        return any(name not in skip for name in self.reader.scan(scopes="project").files)
+
+    def read(self, name: str, *, announce: bool = True) -> str:
+        return self.reader.read(name, announce=announce)
+
+    def load(self, name: str, *, announce: bool = True) -> Memory:
+        return self.reader.load(name, announce=announce)
+
+    def announce_read(self, name: str) -> None:
+        self.reader.announce_read(name)
+
+    def read_many(
+        self, names: Iterable[str], real_paths: dict[str, str] | None = None
+    ) -> Iterator[tuple[str, str | None]]:
+        return self.reader.read_many(names, real_paths)
+
+    def read_bytes(self, name: str) -> bytes:
+        """A memory's exact bytes, through the path gate (FileNotFoundError: none)."""
+        return self.layout.read_bytes(N.normalize_name(name), self.gate_scopes())
+
+    # -- changing (core/store_writing.py, core/store_rename.py) ------------------------------
+    def write(
+        self, name: str, content: str, max_chars: int | None = None, *, allow_secret: bool = False
+    ) -> WriteResult:
+        return self.writer.write(name, content, max_chars, allow_secret=allow_secret)
+
+    def write_if_unchanged(
+        self, name: str, content: str, expected_version: str | None, *, allow_secret: bool = False
+    ) -> WriteResult:
+        return self.writer.write_if_unchanged(
+            name, content, expected_version, allow_secret=allow_secret
+        )
+
+    def create_if_absent(self, name: str, content: str) -> bool:
+        return self.writer.create_if_absent(name, content)
+
+    def create_many(
+        self,
+        contents: dict[str, str],
+        summary: str,
+        *,
+        allow_secret: bool = False,
+        appended: dict[str, str] | None = None,
+    ) -> Names:
+        """Create the memories that do not exist yet as one history entry (an import);
+        ``appended``: a paragraph added once to existing ones (core/store_writing.py)."""
+        return self.writer.create_many(contents, summary, allow_secret, appended or {})
+
+    def edit(
+        self,
+        name: str,
+        needle: str,
+        repl: str,
+        mode: str | EditMode = EditMode.LITERAL,
+        allow_multiple_occurrences: bool = False,
+        *,
+        allow_secret: bool = False,
+    ) -> EditResult:
+        """Replace ``needle`` (literal text or a regex) by ``repl`` in a memory, under the
+        lock, so concurrent edits never lose one another."""
+        return self.writer.edit(
+            name,
+            lambda text: apply_edit(text, needle, repl, mode, allow_multiple_occurrences),
+            allow_secret,
+        )
+
+    def update(self, name: str, transform: Callable[[str], str]) -> bool:
+        return self.writer.update(name, transform)
+
+    def update_many(self, transforms: dict[str, Callable[[str], str]], summary: str) -> Names:
+        return self.writer.update_many(transforms, summary)
+
+    def delete(self, name: str, expected_version: str | None = None) -> str:
+        return self.writer.delete(name, expected_version)
+
+    def apply_versions(
+        self, versions: dict[str, bytes | None], summary: str, *, allow_secret: bool = False
+    ) -> dict[str, str]:
+        return self.writer.apply_versions(versions, summary, allow_secret=allow_secret)
+
+    def rename(
+        self,
+        old: str,
+        new: str,
+        *,
+        allow_secret: bool = False,
+        expected_version: str | None = None,
+    ) -> RenameResult:
+        """Move a memory and point every reference naming it at its new name, crash-safe
+        (core/store_rename.py); with ``expected_version``, only if nobody changed it since."""
+        return self.renamer.rename(old, new, allow_secret, expected_version)
+
+    version_of = staticmethod(version_of)
+
+    @contextlib.contextmanager
+    def transaction(
+        self,
+        snap: Snapshot,
+        *names: str,
+        all_scopes: bool = False,
+        create: Iterable[str] = (),
+        real_folders: Iterable[Path] = (),
+        existing_only: bool = False,
+    ) -> Iterator[Transaction]:
+        """One change of ``names`` under their locks (core/transaction.py), its history
+        entry recorded for whoever acts here."""
+
+        def begin(summary: str, touched: Sequence[str], every_scope: bool) -> ChangeRecord:
+            return self.recorder.begin(
+                self,
+                summary,
+                touched,
+                all_scopes=every_scope,
+                settings=snap.settings,
+                provenance=acting_provenance() or self.provenance,
+            )
+
+        with transaction(
+            self.layout,
+            self.recovery,
+            snap.scopes,
+            begin,
+            names,
+            all_scopes=all_scopes,
+            create=create,
+            real_folders=real_folders,
+            existing_only=existing_only,
+        ) as change:
+            yield change
+
+    # -- crash recovery and what it tells ----------------------------------------------------
+    def recover(self, strict: bool = False) -> bool:
+        """Finish a rename that a crash interrupted; cheap (one stat) when there is none."""
+        return self.recovery.recover(self.gate_scopes(), strict)
+
+    def journal_problem(self) -> str | None:
+        """Why the project's rename journal is not replayed, and what to do; None: none."""
+        return self.recovery.problem(self.gate_scopes())
+
+    def take_notices(self) -> tuple[str, ...]:
+        """The notices not shown yet, forgotten once taken (core/recovery.py)."""
+        return self.recovery.take_notices()
+
+    # -- the history (core/changes.py; kept by the history package) --------------------------
+    @property
+    def recorder(self) -> ChangeRecorder:
+        """What keeps this store's changes: the one given, else the default recorder."""
+        if self._recorder is None:
+            self._recorder = default_recorder()
+        return self._recorder
+
+    def history(self) -> ChangeHistory:
+        """Entries, old texts and restores, as the recorder keeps them."""
+        return self.recorder.history(self)
+
+    def catch_up_history(self) -> None:
+        """Record changes made outside (an editor, a checkout) now, as ``external``."""
+        snap = self.snapshot()
+        if not snap.settings.global_config.memory_history:
+            return
+        with self.transaction(snap, all_scopes=True, existing_only=True) as change:
+            change.record("", all_scopes=True)

@@ -4,13 +4,16 @@ Reads take no lock (a write replaces a file whole, so a reader sees the old text
 new), but they first finish a rename a crash interrupted, so a listing never shows one
 half done. A listing reports what it left out and why, instead of failing on one bad
 entry.
+
+The :class:`Reader` is the store's reading part; the store's ``list``, ``read``, ``load``
+and ``read_many`` are its methods.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from serena_memory.core import names as N
 from serena_memory.core import paths
@@ -21,8 +24,11 @@ from serena_memory.core.errors import (
     MemoryStoreError,
     OutsidePathError,
 )
+from serena_memory.core.layout import Scopes
 from serena_memory.core.reads import ReadEvent
-from serena_memory.core.store_recording import StoreRecording
+
+if TYPE_CHECKING:
+    from serena_memory.core.store import MemoryStore, Snapshot
 
 
 class MemoryListing(NamedTuple):
@@ -58,23 +64,29 @@ class Memory(NamedTuple):
     read_only: bool
 
 
-class StoreReading(StoreRecording):
+class Reader:
     """Listing, reading and finding memories under the access rules."""
 
-    # -- listing ---------------------------------------------------------------------------
-    def iter_all_names(self, include_ignored: bool = False) -> Iterator[str]:
-        """Every memory name, project then global, unsorted; ignored ones unless asked."""
-        yield from self.scan(include_ignored=include_ignored).files
+    def __init__(self, store: MemoryStore) -> None:
+        self.store = store
+        self.layout = store.layout
+        self.recovery = store.recovery
 
+    # -- listing ---------------------------------------------------------------------------
     def scan(self, include_ignored: bool = False, *, scopes: str = "both") -> paths.MemoryScan:
         """Every memory name with its real file (project, then global), and the entries that
         look like memories but are not read (broken links, links leading outside the allowed
         folders, files that are not regular), each with its reason. Ignored memories are
         left out of both unless asked. ``scopes``: "both", "project" or "global"."""
-        self.recover()
-        settings = self.settings
-        ignored = None if include_ignored else settings.patterns.ignored
-        project, global_ = self.gate_scopes(settings)
+        return self.scan_with(self.store.snapshot(), include_ignored, scopes)
+
+    def scan_with(
+        self, snap: Snapshot, include_ignored: bool = False, scopes: str = "both"
+    ) -> paths.MemoryScan:
+        """:meth:`scan` under the settings of ``snap``."""
+        self.recovery.recover(snap.scopes)
+        ignored = None if include_ignored else snap.settings.patterns.ignored
+        project, global_ = snap.scopes
         files: dict[str, str] = {}
         skipped: list[paths.SkippedFile] = []
         parts = []
@@ -97,29 +109,26 @@ class StoreReading(StoreRecording):
 
     def list(self, topic: str = "") -> MemoryListing:
         topic = N.normalize_topic(topic)
-        settings = self.settings
-        found = self.scan()
+        snap = self.store.snapshot()
+        found = self.scan_with(snap)
         writable, read_only = [], []
         for name in found.files:
             if not N.in_topic(name, topic):
                 continue
-            if settings.patterns.read_only_match(name) is not None:
+            if snap.policy.is_read_only(name):
                 read_only.append(name)
             else:
                 writable.append(name)
         skipped = [s for s in found.skipped if not topic or not s.name or N.in_topic(s.name, topic)]
-        return MemoryListing(sorted(writable), sorted(read_only), skipped, self.journal_problem())
+        problem = self.recovery.problem(snap.scopes)
+        return MemoryListing(sorted(writable), sorted(read_only), skipped, problem)
 
     def exists(self, name: str) -> bool:
         """Whether ``name`` is a memory: a regular file the path gate lets through."""
         try:
-            return os.path.isfile(self.real_path_of(name))
+            return os.path.isfile(self.store.real_path_of(name))
         except OutsidePathError:
             return False
-
-    def has_project_memories(self, excluding: Iterable[str] = ()) -> bool:
-        skip = set(excluding)
-        return any(name not in skip for name in self.scan(scopes="project").files)
 
     # -- reading ---------------------------------------------------------------------------
     def read(self, name: str, *, announce: bool = True) -> str:
@@ -132,20 +141,21 @@ class StoreReading(StoreRecording):
 
         The read is announced to the store's read listeners (core/reads.py) with who
         reads; ``announce=False`` for the library's own reads (comparing, tagging)."""
-        self.recover()
-        settings = self.settings
-        name = self._accessible(name, write=False, settings=settings)
-        content = self._read_text(name)
+        snap = self.store.snapshot()
+        self.recovery.recover(snap.scopes)
+        name = snap.policy.check(name, write=False)
+        content = self.read_text(name, snap.scopes)
         if announce:
             self.announce_read(name)
-        return Memory(name, content, self.read_only_pattern(name, settings) is not None)
+        return Memory(name, content, snap.policy.is_read_only(name))
 
     def announce_read(self, name: str) -> None:
         """Tell the read listeners that memory ``name`` (canonical) was read here, by
         the acting provenance: for a front-end that read it quietly and knows only later
         that a person looked at it (the dashboard's page, not its polls)."""
-        who = acting_provenance() or self.provenance
-        self.reads.announce(ReadEvent(name, self.project_root, self.home, who))
+        store = self.store
+        who = acting_provenance() or store.provenance
+        store.reads.announce(ReadEvent(name, store.project_root, store.home, who))
 
     def read_many(
         self, names: Iterable[str], real_paths: dict[str, str] | None = None
@@ -154,16 +164,12 @@ class StoreReading(StoreRecording):
         not UTF-8). Same rules as :meth:`read`, with the configuration loaded once: for
         indexes that read every memory. ``real_paths``: the files a :meth:`scan` found,
         read as they are (the read itself still refuses what the gate refuses)."""
-        self.recover()
-        settings = self.settings
-        project, global_ = self.gate_scopes(settings)
-        cut = len(N.GLOBAL_TOPIC) + 1
+        snap = self.store.snapshot()
+        self.recovery.recover(snap.scopes)
         for raw in names:
             try:
-                name = self._accessible(raw, write=False, settings=settings)
-                scope, rel = (global_, name[cut:]) if N.is_global(name) else (project, name)
-                parts = rel.split("/")
-                parts[-1] += N.MEMORY_SUFFIX
+                name = snap.policy.check(raw, write=False)
+                scope, parts = self.layout.locate(name, snap.scopes, listed=True)
                 what = f"memory '{name}'"
                 real = (real_paths or {}).get(name) or paths.resolve(scope, parts, what)
                 data = paths.read_regular_file(real, scope.allowed, what)
@@ -171,11 +177,12 @@ class StoreReading(StoreRecording):
             except (MemoryStoreError, OSError):
                 yield raw, None
 
-    def _read_text(self, name: str) -> str:
+    def read_text(self, name: str, scopes: Scopes) -> str:
+        """The text of memory ``name`` (normalized), or the error that says why not."""
         try:
-            data = self._read_bytes(name)
+            data = self.layout.read_bytes(name, scopes)
         except FileNotFoundError:
-            raise MemoryNotFoundError(self._not_found_message(name), name=name) from None
+            raise MemoryNotFoundError(self.not_found_message(name, scopes), name=name) from None
         except IsADirectoryError:
             raise MemoryNotFoundError(
                 f"'{name}' is a topic, not a memory; list it with topic '{name}'"
@@ -184,19 +191,15 @@ class StoreReading(StoreRecording):
             raise MemoryStoreError(f"memory '{name}' can't be read: {exc.strerror}") from None
         return decode_memory(name, data)
 
-    def _not_found_message(self, name: str) -> str:
+    def not_found_message(self, name: str, scopes: Scopes) -> str:
         message = f"memory '{name}' not found"
         try:
-            topic = self.real_path_of(name).with_suffix("")
+            topic = self.layout.real_path_of(name, scopes).with_suffix("")
         except OutsidePathError:
             return message
         if topic.is_dir():
             message += f"; '{name}' is a topic, list it to see its memories"
         return message
-
-    def read_bytes(self, name: str) -> bytes:
-        """A memory's exact bytes, through the path gate (FileNotFoundError: none)."""
-        return self._read_bytes(N.normalize_name(name))
 
 
 def decode_memory(name: str, data: bytes) -> str:

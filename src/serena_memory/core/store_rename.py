@@ -3,8 +3,9 @@
 A rename changes many files: the memory moves and each memory naming it (`mem:OLD`) is
 rewritten. So it plans everything first (which memories to rewrite, which to leave and
 why), checks the plan whole (a new name that can be referenced, no secret in any new
-text), and only then journals it and rolls the journal forward (core/store_journal.py),
-so a crash part-way is finished by the next operation.
+text), and only then journals it and rolls the journal forward (core/recovery.py),
+so a crash part-way is finished by the next operation. A rename is one transaction
+(core/transaction.py) whose change is that journal.
 """
 
 from __future__ import annotations
@@ -13,12 +14,11 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from serena_memory.core import journal as J
 from serena_memory.core import names as N
 from serena_memory.core import paths
-from serena_memory.core.config import Settings
 from serena_memory.core.display import counted
 from serena_memory.core.errors import (
     InvalidNameError,
@@ -28,8 +28,12 @@ from serena_memory.core.errors import (
     MemoryStoreError,
 )
 from serena_memory.core.files import ensure_folder
+from serena_memory.core.layout import Scopes
 from serena_memory.core.references import can_be_referenced, rewrite_references
-from serena_memory.core.store_reading import StoreReading, decode_memory
+from serena_memory.core.store_reading import decode_memory
+
+if TYPE_CHECKING:
+    from serena_memory.core.store import MemoryStore, Snapshot
 
 
 class RenameResult(NamedTuple):
@@ -108,16 +112,16 @@ class RewritePlan:
         )
 
 
-class StoreRenaming(StoreReading):
+class Renamer:
     """Renames, with the references to the renamed memory rewritten in one journal."""
 
+    def __init__(self, store: MemoryStore) -> None:
+        self.store = store
+        self.layout = store.layout
+        self.reader = store.reader
+
     def rename(
-        self,
-        old: str,
-        new: str,
-        *,
-        allow_secret: bool = False,
-        expected_version: str | None = None,
+        self, old: str, new: str, allow_secret: bool, expected_version: str | None
     ) -> RenameResult:
         """Move a memory (across topics or scopes) and point every reference naming it whole
         (`mem:OLD`) at `mem:NEW`: in the project's memories and, when OLD is a global
@@ -129,54 +133,57 @@ class StoreRenaming(StoreReading):
         With ``expected_version``, only if nobody changed the memory since (checked with
         the locks held).
         """
-        settings = self.settings
-        old = self._accessible(old, write=True, settings=settings)
-        new = N.check_portable(self._accessible(new, write=True, settings=settings))
-        self.refuse_secret_name(new, allow_secret)
+        snap = self.store.snapshot()
+        old = snap.policy.check(old, write=True)
+        new = N.check_portable(snap.policy.check(new, write=True))
+        self.store.refuse_secret_name(new, allow_secret)
         if old == new:
             raise MemoryStoreError(f"'{old}' and '{new}' are the same memory name")
-        old_path, new_path = self._entry_path(old), self.real_path_of(new)
+        scopes = snap.scopes
+        old_path, new_path = (
+            self.layout.entry_path(old, scopes),
+            self.layout.real_path_of(new, scopes),
+        )
         # the real folders of every memory it may rewrite are locked too (shared ones
         # included); the listing already resolved them through the path gate
-        homes = {Path(real).parent for real in self.scan().files.values()}
-        with self._changing(old, new, all_scopes=True, real_folders=homes):
-            old_bytes = self._renamed_bytes(old, old_path, new, new_path)
+        homes = {Path(real).parent for real in self.reader.scan_with(snap).files.values()}
+        with self.store.transaction(snap, old, new, all_scopes=True, real_folders=homes) as tx:
+            old_bytes = self._renamed_bytes(old, old_path, new, new_path, scopes)
             _refuse_changed(old, old_bytes, expected_version)
-            plan = self._plan_rewrites(old, new, decode_memory(old, old_bytes), settings)
+            plan = self._plan_rewrites(old, new, decode_memory(old, old_bytes), snap)
             ensure_folder(new_path.parent)  # fail before the journal, not half-way through it
-            self._refuse_unreferenceable(plan, old, new, new_path)
-            self.refuse_secrets(plan.texts(new), allow_secret)
+            self._refuse_unreferenceable(plan, old, new, new_path, scopes)
+            self.store.refuse_secrets(plan.texts(new), allow_secret)
             journal = J.plan(old, new, old_bytes, plan.moved_text, plan.changes)
-            with self.recording(
-                f"Rename {old} to {new}", old, new, *plan.counts, all_scopes=True, settings=settings
-            ) as record:
-                replayed = self._run_journal(journal)
-                self._prune_empty_topics(old_path.parent)
-                record.renamed = (old, new)
-                record.touched(old, new, *(n for n in plan.counts if n not in replayed.skipped))
+            record = tx.record(f"Rename {old} to {new}", old, new, *plan.counts, all_scopes=True)
+            replayed = tx.rename(journal)
+            self.layout.prune_empty_topics(old_path.parent, scopes)
+            record.renamed = (old, new)
+            tx.touched(old, new, *(n for n in plan.counts if n not in replayed.skipped))
         # the journal skips what changed meanwhile (by an editor that takes no lock)
         return plan.result(old, new, replayed.skipped)
 
-    def _renamed_bytes(self, old: str, old_path: Path, new: str, new_path: Path) -> bytes:
+    def _renamed_bytes(
+        self, old: str, old_path: Path, new: str, new_path: Path, scopes: Scopes
+    ) -> bytes:
         """The bytes of the memory to rename, once it is sure the rename can happen (the
         old one exists, the new one does not); called with the locks held."""
         if not os.path.lexists(old_path):
-            raise MemoryNotFoundError(self._not_found_message(old), name=old)
+            message = self.reader.not_found_message(old, scopes)
+            raise MemoryNotFoundError(message, name=old)
         if os.path.lexists(new_path):
             raise MemoryExistsError(f"memory '{new}' already exists; delete or rename it first")
         try:
-            return self._read_bytes(old)
+            return self.layout.read_bytes(old, scopes)
         except OSError as exc:
             raise MemoryStoreError(f"memory '{old}' can't be read: {exc.strerror}") from None
 
-    def _plan_rewrites(
-        self, old: str, new: str, moved_text: str, settings: Settings
-    ) -> RewritePlan:
+    def _plan_rewrites(self, old: str, new: str, moved_text: str, snap: Snapshot) -> RewritePlan:
         """Every memory naming `mem:OLD`, with its rewritten text or why it is left."""
         plan = RewritePlan(moved_text)
         needle = f"mem:{old}".encode()
-        project, global_ = self.gate_scopes(settings)
-        for name, real in sorted(self.scan().files.items()):
+        project, global_ = snap.scopes
+        for name, real in sorted(self.reader.scan_with(snap).files.items()):
             if name == old:
                 new_text, count = rewrite_references(moved_text, old, new)
                 if count:
@@ -185,7 +192,7 @@ class StoreRenaming(StoreReading):
                     plan.counts[new] = count
                 continue
             scope = global_ if N.is_global(name) else project
-            data = self._referencing(name, real, needle, scope)
+            data = _referencing(name, real, needle, scope)
             if data is None:
                 continue
             try:
@@ -197,48 +204,49 @@ class StoreRenaming(StoreReading):
             if count:
                 plan.found += count
                 change = J.Change(name, J.digest(data), new_text)
-                self._plan_rewrite(plan, change, count, old, settings)
+                _plan_rewrite(plan, change, count, old, snap)
         return plan
 
-    @staticmethod
-    def _referencing(name: str, real: str, needle: bytes, scope: paths.Scope) -> bytes | None:
-        """The bytes of a memory that holds ``needle``; None when it doesn't or can't be
-        read (a rename leaves such a memory alone)."""
-        try:
-            data = paths.read_regular_file(real, scope.allowed, f"memory '{name}'")
-        except (OSError, MemoryStoreError):
-            return None
-        return data if needle in data else None
-
-    def _plan_rewrite(
-        self, plan: RewritePlan, change: J.Change, count: int, old: str, settings: Settings
-    ) -> None:
-        """Add the rewrite of one memory referencing OLD (``count`` times) to the plan, or
-        the memory to those left as they are, by reason."""
-        name = change.memory
-        if N.is_global(name) and not N.is_global(old):
-            # read in every project, where `mem:OLD` names that project's memory
-            plan.global_left.append(name)
-        elif self.protect_read_only and self.read_only_pattern(name, settings) is not None:
-            plan.read_only.append(name)
-        elif not _storable(name):
-            plan.left.append(name)  # a hand-saved name no journal may record
-        else:
-            plan.counts[name] = count
-            plan.changes.append(change)
-
     def _refuse_unreferenceable(
-        self, plan: RewritePlan, old: str, new: str, new_path: Path
+        self, plan: RewritePlan, old: str, new: str, new_path: Path, scopes: Scopes
     ) -> None:
         """A new name that no `mem:` reference can spell is refused while references to
         the old one exist (they could not be rewritten)."""
         if plan.found and not can_be_referenced(new):
-            self._prune_empty_topics(new_path.parent)
+            self.layout.prune_empty_topics(new_path.parent, scopes)
             raise MemoryStoreError(
                 f"'{new}' can't be written as a mem: reference (a reference is letters, "
                 f"digits, '_', '-' and '/'), and {plan.found} reference(s) point to '{old}'; "
                 "choose such a name, or remove those references first"
             )
+
+
+def _referencing(name: str, real: str, needle: bytes, scope: paths.Scope) -> bytes | None:
+    """The bytes of a memory that holds ``needle``; None when it doesn't or can't be
+    read (a rename leaves such a memory alone)."""
+    try:
+        data = paths.read_regular_file(real, scope.allowed, f"memory '{name}'")
+    except (OSError, MemoryStoreError):
+        return None
+    return data if needle in data else None
+
+
+def _plan_rewrite(
+    plan: RewritePlan, change: J.Change, count: int, old: str, snap: Snapshot
+) -> None:
+    """Add the rewrite of one memory referencing OLD (``count`` times) to the plan, or
+    the memory to those left as they are, by reason."""
+    name = change.memory
+    if N.is_global(name) and not N.is_global(old):
+        # read in every project, where `mem:OLD` names that project's memory
+        plan.global_left.append(name)
+    elif snap.policy.protect_read_only and snap.policy.is_read_only(name):
+        plan.read_only.append(name)
+    elif not _storable(name):
+        plan.left.append(name)  # a hand-saved name no journal may record
+    else:
+        plan.counts[name] = count
+        plan.changes.append(change)
 
 
 def _refuse_changed(name: str, data: bytes, expected_version: str | None) -> None:

@@ -3,19 +3,18 @@
 Each change normalizes the name and applies the access and secret gates before it takes
 a lock, then reads, checks and writes with the folder locks held, so concurrent writers
 (the agent, the dashboard, an editor that takes the same lock) never lose one another's
-work; each is recorded as one history entry.
+work; each is recorded as one history entry. Every change goes through a transaction
+(core/transaction.py), which writes with ``put`` and ``remove``.
 """
 
 from __future__ import annotations
 
-import builtins
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from serena_memory.core import names as N
-from serena_memory.core.editing import EditMode, apply_edit
 from serena_memory.core.errors import (
     ContentTooLongError,
     MemoryChangedError,
@@ -23,8 +22,10 @@ from serena_memory.core.errors import (
     MemoryNotFoundError,
     MemoryStoreError,
 )
-from serena_memory.core.files import atomic_write, remove_file
-from serena_memory.core.store_reading import StoreReading
+from serena_memory.core.transaction import Transaction
+
+if TYPE_CHECKING:
+    from serena_memory.core.store import MemoryStore, Snapshot
 
 
 class WriteResult(NamedTuple):
@@ -38,46 +39,34 @@ class EditResult(NamedTuple):
     replacements: int
 
 
-class StoreWriting(StoreReading):
-    """Changes to memories' texts, each under its locks and recorded."""
+class Writer:
+    """Changes to memories' texts, each in one transaction and recorded."""
+
+    def __init__(self, store: MemoryStore) -> None:
+        self.store = store
+        self.layout = store.layout
+        self.reader = store.reader
 
     def write(
-        self,
-        name: str,
-        content: str,
-        max_chars: int | None = None,
-        *,
-        allow_secret: bool = False,
+        self, name: str, content: str, max_chars: int | None = None, *, allow_secret: bool = False
     ) -> WriteResult:
         """Create or replace a memory. ``max_chars`` None: no limit; -1: configured default."""
-        if not isinstance(content, str):
-            raise MemoryStoreError("memory content must be text")
-        settings = self.settings
-        name = self._accessible(name, write=True, settings=settings)
-        if max_chars is not None:
-            limit = (
-                settings.global_config.default_max_tool_answer_chars if max_chars < 0 else max_chars
-            )
-            if len(content) > limit:
-                raise ContentTooLongError(
-                    f"content of '{name}' has {len(content)} characters, more than the limit of "
-                    f"{limit}; split it into several memories (or raise max_chars)"
-                )
-        self.refuse_secrets({name: content}, allow_secret)
-        path = self.real_path_of(name)
+        _require_text(content)
+        snap = self.store.snapshot()
+        name = snap.policy.check(name, write=True)
+        _refuse_too_long(name, content, max_chars, snap)
+        self.store.refuse_secrets({name: content}, allow_secret)
+        path = self.layout.real_path_of(name, snap.scopes)
         if not path.exists():
             N.check_portable(name)  # before its folder is made
-        with (
-            self._changing(name, create=[name]),
+        with self.store.transaction(snap, name, create=[name]) as tx:
             # the entry says whether the memory was created or replaced (the lock is held)
-            self.recording(_write_summary(name, path.exists()), name, settings=settings) as record,
-        ):
+            tx.record(_write_summary(name, path.exists()), name)
             created = not path.exists()
             if created:
                 N.check_portable(name)
             refuse_folder(name, path)
-            atomic_write(path, encode_memory(name, content), self._allowed(name))
-            record.touched(name)
+            tx.put(name, encode_memory(name, content))
         return WriteResult(name, created, len(content))
 
     def create_if_absent(self, name: str, content: str) -> bool:
@@ -85,63 +74,47 @@ class StoreWriting(StoreReading):
         for seeding files a person may have customized. No access rules: callers seed
         what they own. Returns whether it was written."""
         name = N.normalize_name(name)
-        self.refuse_secrets({name: content})
-        path = self.real_path_of(name)
-        with self._changing(name, create=[name]):
+        self.store.refuse_secrets({name: content})
+        snap = self.store.snapshot()
+        path = self.layout.real_path_of(name, snap.scopes)
+        with self.store.transaction(snap, name, create=[name]) as tx:
             if os.path.lexists(path):
                 return False
-            with self.recording(_write_summary(name, False), name) as record:
-                atomic_write(path, encode_memory(name, content), self._allowed(name))
-                record.touched(name)
+            tx.record(_write_summary(name, False), name)
+            tx.put(name, encode_memory(name, content))
         return True
 
     def delete(self, name: str, expected_version: str | None = None) -> str:
         """Delete a memory; with ``expected_version``, only if nobody changed it since.
         Returns the canonical name of the memory deleted."""
-        name = self._accessible(name, write=True)
-        path = self._entry_path(name)  # a link is removed itself, never its target
-        with self._changing(name), self.recording(f"Delete {name}", name) as record:
+        snap = self.store.snapshot()
+        name = snap.policy.check(name, write=True)
+        self.layout.entry_path(name, snap.scopes)  # a link is removed itself, never its target
+        with self.store.transaction(snap, name) as tx:
+            tx.record(f"Delete {name}", name)
             if expected_version is not None:
-                current = self._read_text(name)
-                if self.version_of(current) != expected_version:
-                    raise MemoryChangedError(
-                        f"memory '{name}' was changed since it was read; nothing was deleted",
-                        name,
-                        current,
-                        self.version_of(current),
-                    )
+                current = self.reader.read_text(name, snap.scopes)
+                _refuse_changed(name, current, expected_version, "nothing was deleted")
             try:
-                remove_file(path, self._allowed(name))
-            except (FileNotFoundError, NotADirectoryError):
-                raise MemoryNotFoundError(self._not_found_message(name), name=name) from None
-            except IsADirectoryError:
-                raise MemoryNotFoundError(self._not_found_message(name), name=name) from None
-            self._moved()
-            record.touched(name)
-            self._prune_empty_topics(path.parent)
+                tx.remove(name)
+            except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+                message = self.reader.not_found_message(name, snap.scopes)
+                raise MemoryNotFoundError(message, name=name) from None
         return name
 
     def edit(
-        self,
-        name: str,
-        needle: str,
-        repl: str,
-        mode: str | EditMode = EditMode.LITERAL,
-        allow_multiple_occurrences: bool = False,
-        *,
-        allow_secret: bool = False,
+        self, name: str, edit: Callable[[str], tuple[str, int]], allow_secret: bool
     ) -> EditResult:
-        """Read-modify-write under the lock, so concurrent edits never lose one another."""
-        name = self._accessible(name, write=True)
-        path = self.real_path_of(name)
-        with self._changing(name):
-            text = self._read_text(name)
-            new_text, count = apply_edit(text, needle, repl, mode, allow_multiple_occurrences)
-            if new_text != text:
-                self.refuse_secrets({name: new_text}, allow_secret)
-                with self.recording(f"Edit {name}", name) as record:
-                    atomic_write(path, encode_memory(name, new_text), self._allowed(name))
-                    record.touched(name)
+        """Read-modify-write under the lock, so concurrent edits never lose one another;
+        ``edit`` gives the new text and how many replacements it made."""
+        count = 0
+
+        def edited(text: str) -> str:
+            nonlocal count
+            new_text, count = edit(text)
+            return new_text
+
+        name = self._transform(name, edited, "Edit", allow_secret)[0]
         return EditResult(name, count)
 
     def update(self, name: str, transform: Callable[[str], str]) -> bool:
@@ -150,50 +123,46 @@ class StoreWriting(StoreReading):
         ``transform`` receives the current text under the folder lock, so an edit made
         meanwhile is never lost. Returns whether the memory changed.
         """
-        name = self._accessible(name, write=True)
-        path = self.real_path_of(name)
-        with self._changing(name):
-            text = self._read_text(name)
+        return self._transform(name, transform, "Update", False)[1]
+
+    def _transform(
+        self, name: str, transform: Callable[[str], str], verb: str, allow_secret: bool
+    ) -> tuple[str, bool]:
+        """(canonical name, whether it changed) of a read-modify-write under the lock."""
+        snap = self.store.snapshot()
+        name = snap.policy.check(name, write=True)
+        self.layout.real_path_of(name, snap.scopes)
+        with self.store.transaction(snap, name) as tx:
+            text = self.reader.read_text(name, snap.scopes)
             new_text = transform(text)
             if new_text == text:
-                return False
-            self.refuse_secrets({name: new_text})
-            with self.recording(f"Update {name}", name) as record:
-                atomic_write(path, encode_memory(name, new_text), self._allowed(name))
-                record.touched(name)
-        return True
+                return name, False
+            self.store.refuse_secrets({name: new_text}, allow_secret)
+            tx.record(f"{verb} {name}", name)
+            tx.put(name, encode_memory(name, new_text))
+        return name, True
 
-    def update_many(
-        self, transforms: dict[str, Callable[[str], str]], summary: str
-    ) -> builtins.list[str]:
+    def update_many(self, transforms: dict[str, Callable[[str], str]], summary: str) -> list[str]:
         """:meth:`update` for several memories at once, recorded as one history entry.
         Returns the names that changed."""
-        names = [self._accessible(n, write=True) for n in transforms]
+        snap = self.store.snapshot()
+        names = [snap.policy.check(n, write=True) for n in transforms]
         funcs = dict(zip(names, transforms.values(), strict=True))
         changed: list[str] = []
-        with self._changing(*names):
-            texts = {name: self._read_text(name) for name in names}
+        with self.store.transaction(snap, *names) as tx:
+            texts = {name: self.reader.read_text(name, snap.scopes) for name in names}
             new_texts = {name: funcs[name](texts[name]) for name in names}
-            self.refuse_secrets({n: t for n, t in new_texts.items() if t != texts[n]})
-            with self.recording(summary, *names) as record:
-                for name in names:
-                    new_text = new_texts[name]
-                    if new_text == texts[name]:
-                        continue
-                    path = self.real_path_of(name)
-                    atomic_write(path, encode_memory(name, new_text), self._allowed(name))
-                    record.touched(name)
+            self.store.refuse_secrets({n: t for n, t in new_texts.items() if t != texts[n]})
+            tx.record(summary, *names)
+            for name in names:
+                if new_texts[name] != texts[name]:
+                    tx.put(name, encode_memory(name, new_texts[name]))
                     changed.append(name)
         return changed
 
     def create_many(
-        self,
-        contents: dict[str, str],
-        summary: str,
-        *,
-        allow_secret: bool = False,
-        appended: dict[str, str] | None = None,
-    ) -> builtins.list[str]:
+        self, contents: dict[str, str], summary: str, allow_secret: bool, appended: dict[str, str]
+    ) -> list[str]:
         """Create the memories of ``contents`` that do not exist yet, as one history entry
         (an import, undone in one restore); an existing one is left as it is, checked under
         the lock. Same gates as :meth:`write`. Returns the names created.
@@ -201,97 +170,155 @@ class StoreWriting(StoreReading):
         ``appended``: a paragraph to add at the end of existing memories in the same entry
         (the reference an import leaves in a memory whose name its text could not take), once:
         a memory that already holds it, or can't be read as text, is left as it is."""
-        settings = self.settings
-        planned = {
-            self._accessible(n, write=True, settings=settings): t for n, t in contents.items()
-        }
-        additions = {
-            self._accessible(n, write=True, settings=settings): t
-            for n, t in (appended or {}).items()
-        }
-        self.refuse_secrets({**planned, **additions}, allow_secret)
+        snap = self.store.snapshot()
+        check = snap.policy.check
+        planned = {check(n, write=True): t for n, t in contents.items()}
+        additions = {check(n, write=True): t for n, t in appended.items()}
+        self.store.refuse_secrets({**planned, **additions}, allow_secret)
         data = {name: encode_memory(name, text) for name, text in planned.items()}
         for name in planned:
-            if not os.path.lexists(self.real_path_of(name)):
+            if not os.path.lexists(self.layout.real_path_of(name, snap.scopes)):
                 N.check_portable(name)  # before its folder is made
         created: list[str] = []
-        with (
-            self._changing(*planned, *additions, create=planned),
-            self.recording(summary, *planned, *additions, settings=settings) as record,
-        ):
+        with self.store.transaction(snap, *planned, *additions, create=planned) as tx:
+            tx.record(summary, *planned, *additions)
             for name, raw in data.items():
-                path = self.real_path_of(name)
-                if os.path.lexists(path):
-                    continue
-                atomic_write(path, raw, self._allowed(name))
-                record.touched(name)
-                created.append(name)
+                if not os.path.lexists(tx.path(name)):
+                    tx.put(name, raw)
+                    created.append(name)
             for name, paragraph in additions.items():
-                if self._append_once(name, paragraph):
-                    record.touched(name)
+                self._append_once(tx, name, paragraph)
         return created
 
-    def _append_once(self, name: str, paragraph: str) -> bool:
+    def _append_once(self, tx: Transaction, name: str, paragraph: str) -> None:
         """Add ``paragraph`` after the memory's text unless it holds it; under the lock."""
         try:
-            text = self._read_bytes(name).decode("utf-8")
+            text = self.layout.read_bytes(name, tx.scopes).decode("utf-8")
         except (OSError, UnicodeDecodeError, MemoryStoreError):
-            return False
+            return
         if paragraph.strip() in text:
-            return False
+            return
         joined = text.rstrip("\n") + "\n\n" + paragraph.strip("\n") + "\n"
-        atomic_write(self.real_path_of(name), encode_memory(name, joined), self._allowed(name))
-        return True
+        tx.put(name, encode_memory(name, joined))
 
     # -- optimistic concurrency (the dashboard's "no lost work") ------------------------
-    @staticmethod
-    def version_of(content: str) -> str:
-        """A memory's version token: the SHA-256 of its UTF-8 bytes."""
-        import hashlib
-
-        return hashlib.sha256(content.encode("utf-8")).hexdigest()
-
     def write_if_unchanged(
-        self,
-        name: str,
-        content: str,
-        expected_version: str | None,
-        *,
-        allow_secret: bool = False,
+        self, name: str, content: str, expected_version: str | None, *, allow_secret: bool = False
     ) -> WriteResult:
         """Write only if the memory still has ``expected_version`` (None: must not exist).
 
         The check and the write happen under the folder lock, so a change made in between
         by the agent, an editor or another tab is reported instead of overwritten.
         """
-        if not isinstance(content, str):
-            raise MemoryStoreError("memory content must be text")
-        name = self._accessible(name, write=True)
-        self.refuse_secrets({name: content}, allow_secret)
-        path = self.real_path_of(name)
-        with self._changing(name, create=[name]):
+        _require_text(content)
+        snap = self.store.snapshot()
+        name = snap.policy.check(name, write=True)
+        self.store.refuse_secrets({name: content}, allow_secret)
+        path = self.layout.real_path_of(name, snap.scopes)
+        with self.store.transaction(snap, name, create=[name]) as tx:
             try:
-                current: str | None = self._read_text(name)
+                current: str | None = self.reader.read_text(name, snap.scopes)
             except MemoryNotFoundError:
                 current = None
-            current_version = None if current is None else self.version_of(current)
-            if current_version != expected_version:
-                if expected_version is None:
-                    why = "already exists"
-                elif current is None:
-                    why = "was deleted since it was read"
-                else:
-                    why = "was changed since it was read"
-                raise MemoryChangedError(
-                    f"memory '{name}' {why}; nothing was written", name, current, current_version
-                )
+            _refuse_unexpected(name, current, expected_version)
             if current is None:
                 N.check_portable(name)
             refuse_folder(name, path)
-            with self.recording(_write_summary(name, current is not None), name) as record:
-                atomic_write(path, encode_memory(name, content), self._allowed(name))
-                record.touched(name)
+            tx.record(_write_summary(name, current is not None), name)
+            tx.put(name, encode_memory(name, content))
         return WriteResult(name, current is None, len(content))
+
+    # -- exact versions: a restore from the history --------------------------------------
+    def apply_versions(
+        self, versions: dict[str, bytes | None], summary: str, *, allow_secret: bool = False
+    ) -> dict[str, str]:
+        """Set memories to exact bytes (None: delete them) as one history entry, under the
+        lock; a restore is such a change, never a rewrite of the history."""
+        snap = self.store.snapshot()
+        planned = {snap.policy.check(n, write=True): v for n, v in versions.items()}
+        self.store.refuse_secrets(dict(planned), allow_secret)
+        done: dict[str, str] = {}
+        created = [n for n, data in planned.items() if data is not None]
+        for name in created:
+            if not self.layout.real_path_of(name, snap.scopes).exists():
+                N.check_portable(name)  # before its folder is made
+        with self.store.transaction(snap, *planned, create=created) as tx:
+            tx.record(summary, *planned)
+            for name, data in planned.items():
+                what = set_version(tx, name, data)
+                if what:
+                    done[name] = "restored" if what != "deleted" else what
+                else:
+                    tx.touched(name)
+        return done
+
+
+def version_of(content: str) -> str:
+    """A memory's version token: the SHA-256 of its UTF-8 bytes."""
+    import hashlib
+
+    return hashlib.sha256(content.encode("utf-8")).hexdigest()
+
+
+def set_version(tx: Transaction, name: str, data: bytes | None) -> str | None:
+    """Write exact bytes to a memory (None: delete it), through the path gate, in ``tx``;
+    returns "created", "changed", "deleted" or None (nothing to delete)."""
+    if data is None:
+        try:
+            tx.remove(name)
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        return "deleted"
+    path = tx.path(name)
+    created = not path.exists()
+    refuse_folder(name, path)
+    tx.put(name, data)
+    return "created" if created else "changed"
+
+
+def _require_text(content: object) -> None:
+    if not isinstance(content, str):
+        raise MemoryStoreError("memory content must be text")
+
+
+def _refuse_too_long(name: str, content: str, max_chars: int | None, snap: Snapshot) -> None:
+    if max_chars is None:
+        return
+    limit = (
+        snap.settings.global_config.default_max_tool_answer_chars if max_chars < 0 else max_chars
+    )
+    if len(content) > limit:
+        raise ContentTooLongError(
+            f"content of '{name}' has {len(content)} characters, more than the limit of "
+            f"{limit}; split it into several memories (or raise max_chars)"
+        )
+
+
+def _refuse_changed(name: str, current: str, expected_version: str, nothing: str) -> None:
+    """MemoryChangedError when ``current`` is not the version the caller expects."""
+    if version_of(current) != expected_version:
+        raise MemoryChangedError(
+            f"memory '{name}' was changed since it was read; {nothing}",
+            name,
+            current,
+            version_of(current),
+        )
+
+
+def _refuse_unexpected(name: str, current: str | None, expected_version: str | None) -> None:
+    """MemoryChangedError when the memory (None: none) is not at ``expected_version``."""
+    current_version = None if current is None else version_of(current)
+    if current_version == expected_version:
+        return
+    if expected_version is None:
+        why = "already exists"
+    elif current is None:
+        why = "was deleted since it was read"
+    else:
+        why = "was changed since it was read"
+    raise MemoryChangedError(
+        f"memory '{name}' {why}; nothing was written", name, current, current_version
+    )
 
 
 def _write_summary(name: str, replacing: bool) -> str:

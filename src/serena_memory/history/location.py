@@ -1,6 +1,7 @@
 """Where a memories folder's history lives: one bare repository per folder, under the
 history root. Naming it loads nothing of git, so a listing can look for a folder's sync
-conflicts beside its repository cheaply."""
+conflicts beside its repository cheaply. Which folders have a history, and where the
+repositories go, is said here too (from the store's folders and settings)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,14 @@ import hashlib
 import os
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from serena_memory.core import names as N
+from serena_memory.core.changes import Folder
+
+if TYPE_CHECKING:
+    from serena_memory.core.config import Settings
+    from serena_memory.core.store import MemoryStore
 
 
 def repository_path(history_root: Path, folder: Path) -> Path:
@@ -18,3 +27,35 @@ def repository_path(history_root: Path, folder: Path) -> Path:
     parts = [p for p in Path(real).parts if p not in ("/", ".serena", "memories")]
     slug = re.sub(r"[^A-Za-z0-9._-]+", "-", "-".join(parts[-2:])).strip("-.")[:40] or "root"
     return history_root / f"{slug}-{digest}.git"
+
+
+def history_root(store: MemoryStore, settings: Settings | None = None) -> Path:
+    """The folder of every history repository (``memory_history_dir``, else
+    ``$SERENA_HOME/history``)."""
+    configured = (settings or store.settings).global_config.memory_history_dir
+    return configured if configured is not None else store.home / "history"
+
+
+def history_folders(store: MemoryStore, settings: Settings | None = None) -> list[Folder]:
+    """The project's memories folder and the global one, as the history sees them: the
+    real folders (those the store's locks are taken on) with their path-gate scopes, so
+    the history reads exactly what the store may read."""
+    project, global_ = store.gate_scopes(settings)
+    real_folder = store.layout.real_folder
+    # The team's memories have their own history: their repository (sync/merge.py).
+    team = store.sync_config.team_topic_pulled()
+    return [
+        Folder(real_folder(project), "", frozenset({N.GLOBAL_TOPIC}), "project", project),
+        Folder(
+            real_folder(global_),
+            N.GLOBAL_TOPIC + "/",
+            frozenset({team} if team else ()),
+            "global",
+            global_,
+        ),
+    ]
+
+
+def history_folder(store: MemoryStore, scope: str, settings: Settings | None = None) -> Folder:
+    """The project's ("project") or the global ("global") memories folder."""
+    return next(f for f in history_folders(store, settings) if f.label == scope)

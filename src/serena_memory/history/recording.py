@@ -20,6 +20,7 @@ from serena_memory.core.files import locked
 from serena_memory.core.store import MemoryStore
 from serena_memory.history.entries import new_operation
 from serena_memory.history.folder import FolderHistory
+from serena_memory.history.location import history_folders, history_root
 from serena_memory.history.notices import clear_report, report
 from serena_memory.history.pruning import prune
 from serena_memory.history.registry import folder_history
@@ -61,8 +62,8 @@ class GitRecorder:
         """Drop entries older than ``keep_days[label]`` days in each folder ("project",
         "global"; 0 or absent: keep all), each under its lock."""
         dropped = 0
-        root = store.history_root()
-        for spec in store.history_folders():
+        root = history_root(store)
+        for spec in history_folders(store):
             days = keep_days.get(spec.label, 0)
             if days <= 0 or not spec.root.is_dir():
                 continue
@@ -78,14 +79,14 @@ def histories_of(
     global folder's, or both. A project's ``memory_history: false`` turns off its own
     history only; the global memories' history follows the user's file alone."""
     names = list(names)
-    root = store.history_root(settings)
+    root = history_root(store, settings)
     if paths.is_inside(os.path.realpath(root), (os.path.realpath(store.project_root),)):
         # the user's own repository is never touched: no history inside the project
         raise HistoryError(
             f"the history folder {root} is inside the project, so no history is kept; "
             "set memory_history_dir in serena_config.yml to a folder outside it"
         )
-    project, global_ = store.history_folders(settings)
+    project, global_ = history_folders(store, settings)
     histories: list[FolderHistory] = []
     # a catch-up (no names) of a project without a memories folder has nothing to record
     everything = all_scopes and (bool(names) or project.root.is_dir())

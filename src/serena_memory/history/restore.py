@@ -20,6 +20,7 @@ from serena_memory.core.errors import (
 )
 from serena_memory.history.entries import Entry, Record, parse_entry
 from serena_memory.history.folder import FolderHistory
+from serena_memory.history.location import history_folders, history_root
 from serena_memory.history.registry import folder_history
 from serena_memory.history.times import MIN_ENTRY_ID, Revision, parse_revision, shown_typed
 
@@ -66,8 +67,8 @@ class MemoryHistory:
         self.enabled = settings.history_enabled
         self.keep_days = settings.history_keep_days  # the project's history
         self.global_keep_days = settings.global_config.memory_history_keep_days
-        root = store.history_root(settings)
-        self.folders = [folder_history(root, f) for f in store.history_folders()]
+        root = history_root(store, settings)
+        self.folders = [folder_history(root, f) for f in history_folders(store)]
 
     # -- entries -----------------------------------------------------------------------
     def _merged(self, since: datetime | None = None) -> Iterator[Entry]:
@@ -341,8 +342,8 @@ class MemoryHistory:
                 "memory_history_keep_days is 0 (keep everything), so nothing is pruned; set "
                 "it to the number of days to keep in serena_config.yml or project.yml"
             )
-        return self.store.prune_history(
-            {"project": self.keep_days, "global": self.global_keep_days}
+        return self.store.recorder.prune(
+            self.store, {"project": self.keep_days, "global": self.global_keep_days}
         )
 
 

@@ -16,7 +16,7 @@ from serena_memory.core.changes import Folder, clean
 from serena_memory.core.paths import MAX_MEMORY_BYTES
 from serena_memory.core.store import MemoryStore
 from serena_memory.history.entries import Record, message_of
-from serena_memory.history.location import repository_path
+from serena_memory.history.location import history_folders, history_root, repository_path
 from serena_memory.history.objects import engine
 from serena_memory.history.registry import folder_history
 
@@ -64,10 +64,10 @@ def in_memories(store: MemoryStore) -> list[SecretSeen]:
 def in_history(store: MemoryStore) -> list[SecretSeen]:
     """Secrets in any version the history holds (each distinct text scanned once); one
     finding per memory, line and kind, at the oldest entry that holds it."""
-    root = store.history_root()
+    root = history_root(store)
     seen: dict[tuple[str, int, str], SecretSeen] = {}
     scanned: dict[str, list[secrets.Finding]] = {}
-    for spec in store.history_folders():
+    for spec in history_folders(store):
         history = folder_history(root, spec)
         repository = str(repository_path(root, spec.root))
         for record in history.records():

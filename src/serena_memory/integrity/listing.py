@@ -34,22 +34,22 @@ class MemoryListingReader:
         return found
 
     def __init__(self, store: MemoryStore) -> None:
-        patterns = store.settings.patterns
+        policy = store.access()
         self.names: list[str] = []
         self.paths: dict[str, str] = {}
         self.read_only: set[str] = set()
         self.ignored: set[str] = set()
         found = store.scan(include_ignored=True)
         self.skipped: list[SkippedFile] = [
-            s for s in found.skipped if not s.name or patterns.ignored_match(s.name) is None
+            s for s in found.skipped if not s.name or policy.ignored_pattern(s.name) is None
         ]
         project, global_ = store.gate_scopes()
         self.allowed = {False: project.allowed, True: global_.allowed}
         for name, real in found.files.items():
-            if patterns.ignored_match(name) is not None:
+            if policy.ignored_pattern(name) is not None:
                 self.ignored.add(name)
                 continue
-            if patterns.read_only_match(name) is not None:
+            if policy.read_only_pattern(name) is not None:
                 self.read_only.add(name)
             self.paths[name] = real
             self.names.append(name)

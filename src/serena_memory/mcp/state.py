@@ -86,13 +86,13 @@ class ServerState:
 
     def _open(self, project: Path) -> MemoryStore:
         store = MemoryStore(project, home=self.home, context=Context.AGENT)
-        settings = store.validate_config()  # a broken project.yml is reported now, not mid-task
+        policy = store.access()  # a broken project.yml is reported now, not mid-task
         # Global memories are changed under the strictest review mode of every project this
         # server served (the one it started for, each one activated since): see
-        # StoreAccess.agent_writes_for and docs/review.md.
-        served = [settings.agent_writes, self.global_writes_floor]
+        # AccessPolicy.agent_writes_for and docs/review.md.
+        served = [policy.agent_writes, self.global_writes_floor]
         if self.store is not None:
-            served.append(self.store.settings.agent_writes)
+            served.append(self.store.access().agent_writes)
         self.global_writes_floor = store.global_writes_floor = stricter(*served)
         return store
 

@@ -63,7 +63,7 @@ def write_memory(
     to find out again. '/' makes topics ('auth/login'); 'global/' only when the user asks
     for a memory shared by all projects."""
     store = state.require_store()
-    if proposals.proposing(store, memory_name):
+    if store.access().proposing(memory_name):
         return proposals.propose_write(store, memory_name, content, max_chars).told()
     from serena_memory.integrity.service import duplicates_note
 
@@ -95,7 +95,7 @@ def edit_memory(
 ) -> str:
     """Replace part of a memory, instead of rewriting it whole."""
     store = state.require_store()
-    if proposals.proposing(store, memory_name):
+    if store.access().proposing(memory_name):
         proposal, count = proposals.propose_edit(
             store, memory_name, needle, repl, mode, allow_multiple_occurrences
         )
@@ -110,7 +110,7 @@ def delete_memory(state: ServerState, memory_name: MemoryName) -> str:
     """Delete a memory, only when the user asked or agreed; edit one that is partly
     outdated instead."""
     store = state.require_store()
-    if proposals.proposing(store, memory_name):
+    if store.access().proposing(memory_name):
         proposal = proposals.propose_delete(store, memory_name)
         if proposal is None:
             return (
@@ -130,7 +130,7 @@ def rename_memory(
     """Rename or move a memory (to a topic, or to or from 'global/'): the `mem:` references
     to it are rewritten, unlike a copy and a delete."""
     store = state.require_store()
-    if proposals.proposing(store, old_name, new_name):
+    if store.access().proposing(old_name, new_name):
         return proposals.propose_rename(store, old_name, new_name).told()
     return store.rename(old_name, new_name).summary()
 

@@ -29,6 +29,7 @@ from serena_memory.search.query import (
 from serena_memory.search.ranking import RELATED_MIN, RELATED_WORDS, fuse
 
 if TYPE_CHECKING:
+    from serena_memory.core.access import AccessPolicy
     from serena_memory.core.store import MemoryStore
     from serena_memory.search.query_cache import Kept
     from serena_memory.search.semantic import Embedder
@@ -256,8 +257,8 @@ def _collect(
     rest = [hit for hit in ranked if hit[0] not in picked and hit[0] in current]
     room = max(limit - len(chosen), 0)
     shown = ranked_answer(rest[:room]) if not exact else []
-    patterns = store.settings.patterns
-    hits = [_hit(index, parsed, entry, patterns) for entry in (chosen + shown)[:limit]]
+    policy = store.access()
+    hits = [_hit(index, parsed, entry, policy) for entry in (chosen + shown)[:limit]]
     missing = tuple(t for t in parsed.exact if not any(t in terms for _, _, terms in exact))
     return SearchResults(hits, left_out=min(len(rest), room) - len(shown), not_held=missing)
 
@@ -323,7 +324,7 @@ def _named(
 
 
 def _hit(
-    index: Index, parsed: ParsedQuery, entry: tuple[str, int, float, str], patterns: Any
+    index: Index, parsed: ParsedQuery, entry: tuple[str, int, float, str], policy: AccessPolicy
 ) -> SearchHit:
     """One hit with its best lines and where the words matched."""
     name, rowid, score, why = entry
@@ -339,7 +340,7 @@ def _hit(
     return SearchHit(
         name,
         round(score * SCALE, 1),
-        patterns.read_only_match(name) is not None,
+        policy.is_read_only(name),
         [(number, text) for number, text, _ in lines],
         name_marks(name, marked[0]) if marked else (),
         tuple(spans for _, _, spans in lines),

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from serena_memory.core.changes import Folder, machine_name
 from serena_memory.core.errors import MemoryStoreError, SyncError
+from serena_memory.history.location import history_folder, history_folders, history_root
 from serena_memory.sync.transport import CONFLICTS_BRANCH, CONFLICTS_OUT, FETCHED
 
 if TYPE_CHECKING:  # listing conflicts (every `memories list`) loads no history engine
@@ -186,9 +187,9 @@ def conflicts(store: MemoryStore) -> list[Conflict]:
     from serena_memory.history.location import repository_path
 
     found: list[Conflict] = []
-    root = store.history_root()
+    root = history_root(store)
     try:
-        folders = store.history_folders()
+        folders = history_folders(store)
     except MemoryStoreError:
         return []
     for spec in folders:
@@ -266,8 +267,8 @@ def resolve(store: MemoryStore, name: str, keep: str) -> str:
 
     name = N.normalize_name(name)
     scope = "global" if N.is_global(name) else "project"
-    spec = store.history_folder(scope)
-    history = folder_history(store.history_root(), spec)
+    spec = history_folder(store, scope)
+    history = folder_history(history_root(store), spec)
     path = conflicts_path(history)
     recorded = read_conflicts(path).get(name)
     if recorded is None or recorded.get("resolved"):

@@ -21,13 +21,17 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from serena_memory.core.changes import Provenance, current_os_user, machine_name
 from serena_memory.core.errors import HistoryError, MemoryStoreError, SyncError
+from serena_memory.core.files import ensure_folder
+from serena_memory.core.store_writing import set_version
 from serena_memory.history.folder import FolderHistory
+from serena_memory.history.location import history_folder, history_root
 from serena_memory.history.registry import folder_history
 from serena_memory.sync.conflicts import add_conflicts, fetched_records, record_id, records_to_push
 from serena_memory.sync.result import SyncResult
@@ -41,7 +45,8 @@ from serena_memory.sync.transport import (
 )
 
 if TYPE_CHECKING:
-    from serena_memory.core.store import MemoryStore
+    from serena_memory.core.store import MemoryStore, Snapshot
+    from serena_memory.core.transaction import Transaction
     from serena_memory.history.secret_scan import IncomingScan
 
 
@@ -217,8 +222,8 @@ def apply_synced(
     raised, never merged over), ``plan`` computes the versions from that history, the
     store writes them through the path gate, and they are recorded as one entry whose
     further parents are the merged entries."""
-    spec = store.history_folder(scope)
-    history = folder_history(store.history_root(), spec)
+    spec = history_folder(store, scope)
+    history = folder_history(history_root(store), spec)
     planned: list[SyncedVersions | None] = [None]
 
     def versions() -> dict[str, bytes | None] | None:
@@ -234,7 +239,7 @@ def apply_synced(
             rels, final.provenance, final.summary, None, os.urandom(6).hex(), final.merged
         )
 
-    return store.apply_planned(scope, versions, record)
+    return apply_planned(store, scope, versions, record)
 
 
 def keep_secrets_out(
@@ -327,8 +332,8 @@ def sync(
             "sync carries the history of the memories, which is off (memory_history: false); "
             "turn it on to sync"
         )
-    spec = store.history_folder(scope)
-    history = folder_history(store.history_root(settings), spec)
+    spec = history_folder(store, scope)
+    history = folder_history(history_root(store, settings), spec)
     try:
         history.repo(create=True)
     except HistoryError as exc:
@@ -427,3 +432,67 @@ def memory_file(repo: Any, mode: int, oid: Any) -> bool:
 
     regular = (pygit2.GIT_FILEMODE_BLOB, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE)
     return mode in regular and int(repo.odb.read_header(oid)[1]) <= MAX_MEMORY_BYTES
+
+
+# -- writing what a sync computed, under the locks of what it changes ----------------------
+PLAN_ATTEMPTS = 5  # a sync re-plans when memories change between its plan and its locks
+
+
+@contextlib.contextmanager
+def _planned_change(
+    store: MemoryStore,
+    snap: Snapshot,
+    root: Path,
+    plan: Callable[[], dict[str, bytes | None] | None],
+) -> Iterator[tuple[Transaction, dict[str, bytes | None] | None]]:
+    """Run ``plan`` under the locks of the memories it will change, which only the plan
+    knows: it runs under the folder's lock first, then again under the locks of the
+    memories it named, until they are the same (usually the second time). Yields the
+    transaction holding those locks and the final plan."""
+    ensure_folder(root)
+    names: list[str] = []
+    created: list[str] = []
+    for _ in range(PLAN_ATTEMPTS):
+        with store.transaction(snap, *names, create=created, real_folders=[root]) as change:
+            versions = plan()
+            wanted = [] if versions is None else sorted(versions)
+            if versions is None or set(wanted) <= set(names):
+                yield change, versions
+                return
+        names = wanted
+        created = [n for n in wanted if versions and versions[n] is not None]
+    raise MemoryStoreError(
+        f"the memories in {root} kept changing while a sync was written; sync again"
+    )
+
+
+def apply_planned(
+    store: MemoryStore,
+    scope: str,
+    plan: Callable[[], dict[str, bytes | None] | None],
+    written: Callable[[dict[str, bytes | None]], None] | None = None,
+) -> dict[str, str]:
+    """Write the memories that ``plan`` computes in one folder ("project" or "global"),
+    under their locks, through the path gate; ``written`` then runs with the locks
+    still held (a sync records its entry there). Read-only patterns do not apply: a
+    sync carries the person's own changes from another machine, or the team's."""
+    snap = store.snapshot()
+    spec = history_folder(store, scope, snap.settings)
+    done: dict[str, str] = {}
+    with _planned_change(store, snap, spec.root, plan) as (change, found):
+        if found is None:
+            return {}
+        store.refuse_secrets(dict(found))  # a sync keeps them out before; never written
+        for name, data in found.items():
+            what = set_version(change, name, data)
+            if what:
+                done[name] = what
+        if written is not None:
+            written(found)
+    return done
+
+
+def apply_pulled(store: MemoryStore, plan: Callable[[], dict[str, bytes | None]]) -> dict[str, str]:
+    """Write the team's memories that ``plan`` computes, under their locks. They have
+    their own history, the team's repository, so nothing is recorded here."""
+    return apply_planned(store, "global", plan)

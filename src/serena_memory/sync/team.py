@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from serena_memory.core.config import set_global_key
 from serena_memory.core.errors import MemoryStoreError, SyncError
-from serena_memory.sync.merge import keep_secrets_out, memory_file, sync
+from serena_memory.history.location import history_root
+from serena_memory.sync.merge import apply_pulled, keep_secrets_out, memory_file, sync
 from serena_memory.sync.result import SyncResult
 from serena_memory.sync.transport import (
     FETCHED,
@@ -39,7 +40,7 @@ def team_repository(store: MemoryStore, url: str) -> Path:
     import pygit2
 
     digest = hashlib.sha256(url.encode("utf-8")).hexdigest()[:16]
-    path = store.history_root() / f"team-{digest}.git"
+    path = history_root(store) / f"team-{digest}.git"
     if not (path / "HEAD").is_file():
         path.parent.mkdir(parents=True, exist_ok=True)
         pygit2.init_repository(str(path), bare=True, initial_head="main")
@@ -64,7 +65,7 @@ def pull_team(
     fetched = _fetch_team(team_repository(store, url), url, interactive)
     if fetched is not None:
         plan = _TeamPlan(store, fetched, f"global/{config.team_topic}/", result)
-        result.changed.update(store.apply_pulled(plan))
+        result.changed.update(apply_pulled(store, plan))
     result.seconds = time.perf_counter() - started
     return result
 

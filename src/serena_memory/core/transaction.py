@@ -1,0 +1,114 @@
+"""One change under its locks: what every write of the store goes through.
+
+A transaction finishes a rename a crash interrupted (under that journal's own locks),
+takes the locks of the folders it changes, checks for such a journal again once it holds
+them, opens the history entry of the change when asked (:meth:`Transaction.record`), and
+writes with :meth:`~Transaction.put` and :meth:`~Transaction.remove`, which name each
+memory they change to that entry. On the way out it finishes the entry, then lets the
+locks go, then forgets the paths resolved before (what it removed or moved resolves
+afresh after it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+
+from serena_memory.core import journal as J
+from serena_memory.core.changes import ChangeRecord
+from serena_memory.core.files import atomic_write, locked, remove_file
+from serena_memory.core.layout import Layout, Scopes
+from serena_memory.core.recovery import Recovery
+
+Begin = Callable[[str, Sequence[str], bool], ChangeRecord]
+"""Opens a history entry: (summary, names, all scopes) -> the record (core/changes.py)."""
+
+
+class Transaction:
+    """The change in progress: its scopes, its history entry, its writes."""
+
+    def __init__(self, layout: Layout, recovery: Recovery, scopes: Scopes, begin: Begin) -> None:
+        self.layout = layout
+        self.recovery = recovery
+        self.scopes = scopes
+        self._begin = begin
+        self.entry: ChangeRecord | None = None
+
+    def record(self, summary: str, *names: str, all_scopes: bool = False) -> ChangeRecord:
+        """Open the change's history entry (outside changes are committed first); nothing
+        is recorded when ``memory_history: false``."""
+        self.entry = self._begin(summary, names, all_scopes)
+        return self.entry
+
+    def touched(self, *names: str) -> None:
+        """Name memories the change changed to its history entry, if one is open."""
+        if self.entry is not None:
+            self.entry.touched(*names)
+
+    def path(self, name: str) -> Path:
+        """The real file behind ``name``, through the path gate."""
+        return self.layout.real_path_of(name, self.scopes)
+
+    def put(self, name: str, data: bytes) -> None:
+        """Replace (or create) the memory ``name`` with ``data``, whole, in place."""
+        layout = self.layout
+        atomic_write(
+            layout.real_path_of(name, self.scopes), data, layout.allowed(name, self.scopes)
+        )
+        self.touched(name)
+
+    def remove(self, name: str) -> None:
+        """Remove the memory ``name`` (a link itself, never its target), then the topic
+        folders it leaves empty; FileNotFoundError and the like when there is none."""
+        layout = self.layout
+        path = layout.entry_path(name, self.scopes)
+        remove_file(path, layout.allowed(name, self.scopes))
+        layout.moved()
+        self.touched(name)
+        layout.prune_empty_topics(path.parent, self.scopes)
+
+    def rename(self, journal: J.RenameJournal) -> J.Replayed:
+        """Journal a rename, then roll it forward (core/recovery.py)."""
+        return self.recovery.run(journal, self.scopes)
+
+    def finish(self) -> None:
+        if self.entry is not None:
+            entry, self.entry = self.entry, None
+            entry.finish()  # what was changed before a failure is recorded too
+
+
+@contextlib.contextmanager
+def transaction(
+    layout: Layout,
+    recovery: Recovery,
+    scopes: Scopes,
+    begin: Begin,
+    names: Iterable[str],
+    *,
+    all_scopes: bool = False,
+    create: Iterable[str] = (),
+    real_folders: Iterable[Path] = (),
+    existing_only: bool = False,
+) -> Iterator[Transaction]:
+    """Hold the locks for changing ``names`` (see :meth:`Layout.lock_folders`), after
+    finishing a rename a crash interrupted; ``existing_only``: a look that changes
+    nothing makes no memories folder."""
+    recovery.recover(scopes, strict=True)
+    folders = layout.lock_folders(
+        names, scopes, all_scopes=all_scopes, create=create, real_folders=real_folders
+    )
+    if existing_only:
+        folders = [f for f in folders if f.is_dir()]
+    change = Transaction(layout, recovery, scopes, begin)
+    try:
+        with locked(folders):
+            # a rename killed between that recovery and these locks left a journal:
+            # finish it here (its digests keep it from overwriting anything changed since)
+            recovery.recover_locked(scopes)
+            try:
+                yield change
+            finally:
+                change.finish()
+    finally:
+        layout.moved()

@@ -194,7 +194,8 @@ def test_an_invalid_journal_is_never_replayed_and_reading_still_works(
     store.write("c", "c\n")
     journal = store.memories_dir / JOURNAL_NAME
     journal.write_bytes(data)
-    before = _snapshot(tmp_path)
+    counted = (store.home / "usage",)  # a read is counted outside the memories (usage.md)
+    before = _snapshot(tmp_path, counted)
     fresh = MemoryStore(store.project_root, home=store.home)
     assert fresh.list().all == ["a", "c"]
     assert fresh.read("a") == "A\n"
@@ -208,7 +209,8 @@ def test_an_invalid_journal_is_never_replayed_and_reading_still_works(
             change()
         message = str(info.value)
         assert str(journal) in message and "delete it" in message and "\n" not in message
-    assert _snapshot(tmp_path) == before  # nothing created, changed or deleted, journal kept
+    # nothing created, changed or deleted, journal kept
+    assert _snapshot(tmp_path, counted) == before
 
 
 @pytest.mark.parametrize("target", ["/dev/zero", "fifo", "folder", "outside"])
@@ -426,8 +428,9 @@ def test_random_journals_never_touch_anything_outside_the_memories(data: bytes) 
         (store.memories_dir / "linked.md").symlink_to(outside / "victim.md")
         (store.memories_dir / "dir").symlink_to(outside)
         (store.memories_dir / JOURNAL_NAME).write_bytes(data)
-        # the memories and their history (in the home folder) are the only things written
-        written = (store.memories_dir, home / "history")
+        # the memories, their history and the read counts (in the home folder) are the only
+        # things written
+        written = (store.memories_dir, home / "history", home / "usage")
         before = _snapshot(root, skip=written)
 
         fresh = MemoryStore(root / "project", home=home)

@@ -29,8 +29,8 @@ from serena_memory.core.display import counted, escape_line
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
-    from serena_memory.integrity.code_findings import CodeReport
-    from serena_memory.integrity.code_mentions import Mention
+    from serena_memory.integrity.code_drift.findings import CodeReport
+    from serena_memory.integrity.code_drift.mentions import Mention
     from serena_memory.integrity.findings import CheckReport
 
 

@@ -70,7 +70,7 @@ def run_check(
     ``code_mentions`` (a dict) is filled with the mentions of code of every project memory
     read, found in the same pass over the files, for :func:`start_code_check`.
     """
-    with _collector_paused():
+    with collector_paused():
         listing = MemoryListingReader(store)
         report = _run_check(
             store, listing, include_unmarked, fuzzy, reachability, jobs, cache, code_mentions
@@ -85,7 +85,7 @@ def run_check(
 
 
 @contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """Python's cycle collector off while a check runs: the check makes no reference
     cycles, and its many small objects (one per finding and reference) would otherwise
     have the collector walk every live object again and again (a fifth of a cold check)."""

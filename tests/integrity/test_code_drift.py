@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity.code_mentions import PATH, SYMBOL, extract, replace_path
+from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, extract, replace_path
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "t",
@@ -431,7 +431,7 @@ def test_a_path_from_the_root_counts_only_inside_the_project_and_naming_rules_ar
 
 
 def test_the_checker_given_memory_texts_finds_what_the_command_finds(repo: Path) -> None:
-    from serena_memory.integrity.code_drift import CodeChecker
+    from serena_memory.integrity.code_drift.checker import CodeChecker
 
     text = "See `src/auth/login.py`, `src/auth/gone.py` and `SessionStore.vanished()`.\n"
     memory(repo, "core", text)

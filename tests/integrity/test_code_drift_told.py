@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_code_drift import by_mention, commit, findings, git, memory, repo, write
 
-from serena_memory.integrity.code_mentions import PATH, SYMBOL, extract
+from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, extract
 
 __all__ = ["repo"]  # the fixture, shared
 

@@ -21,7 +21,7 @@ import pytest
 from conftest import SERENA, run_cli
 from test_code_drift import commit, findings, git, memory, write
 
-from serena_memory.integrity.code_git import GIT_TIMEOUT
+from serena_memory.integrity.code_drift.git import GIT_TIMEOUT
 
 MEMORY = "Login: `src/auth/login.py`. Tokens: `src/auth/gone.py`.\n"
 

@@ -203,7 +203,7 @@ def read(name: str, project: Path | None, as_json: bool) -> None:
         emit_json(memory._asdict())
     else:
         show_text(memory.content)
-    from serena_memory.integrity.code_read_note import drift_note  # light: no analysis
+    from serena_memory.integrity.code_drift.read_note import drift_note  # light: no analysis
 
     note = drift_note(store, memory.name, memory.content).strip().removeprefix("---").strip()
     if note:

@@ -24,14 +24,10 @@ from serena_memory.cli.common import (
     open_store,
     say,
 )
-from serena_memory.cli.usage import UnusedReport, unused_memories
 from serena_memory.core.display import counted, escape_line
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
-    from serena_memory.integrity.code_findings import CodeReport
-    from serena_memory.integrity.code_mentions import Mention
-    from serena_memory.integrity.findings import CheckReport
 
 
 @click.command()
@@ -118,35 +114,32 @@ def check(
     if secrets_only:
         _check_secrets(open_store(project), as_json)
         return
-    from serena_memory.integrity.service import run_check, start_code_check
+    from serena_memory.integrity.plugins.base import CheckOptions
+    from serena_memory.integrity.plugins.registry import run_checks
 
     _note_ignored_options(include_unmarked, fuzzy_matching, code, since, changed_commits)
-    store = open_store(project)
-    # git lists the files, walks the history and scans the code while memories are checked
-    code_check = (
-        start_code_check(store, since=since, changed_commits=changed_commits) if code else None
-    )
-    mentions: dict[str, list[Mention]] | None = (
-        {} if code else None
-    )  # found as the memories are read
-    report = run_check(
-        store,
+    options = CheckOptions(
         include_unmarked=include_unmarked,
         fuzzy=fuzzy_matching,
         reachability=reachability,
-        jobs=0,  # a large check is split over the CPUs (this process runs no threads)
-        code_mentions=mentions,
+        code=code,
+        since=since,
+        changed_commits=changed_commits,
         duplicates=duplicates,
+        unused_days=unused_days,
+        jobs=0,  # a large check is split over the CPUs (this process runs no threads)
         progress=_reading_told() if duplicates else None,
     )
-    code_report = code_check(0, mentions) if code_check is not None else None
-    unused = unused_memories(store, unused_days) if unused_days is not None else None
-    _say_reports(report, code_report, as_json, unused)
-    code_failing = code_report is not None and bool(code_report.failing)
-    unused_failing = unused is not None and bool(unused.found)
-    if strict and (not report.is_clean() or code_failing or unused_failing):
-        found = report.duplicates.problem_count if report.duplicates is not None else 0
-        _fail_strict(report.problem_count > found, code_failing, found > 0, unused_failing)
+    results = run_checks(open_store(project), options)
+    if as_json:
+        emit_json(results.to_dict())
+    else:
+        for text in results.to_texts():
+            say(text, nl=False)
+    failure = results.strict_failure() if strict else None
+    if failure is not None:
+        say(failure, err=True)
+        sys.exit(1)
 
 
 def _reading_told() -> Callable[[int], None] | None:
@@ -169,72 +162,6 @@ def _note_ignored_options(
         say("Note: --fuzzy-matching only works with --include-unmarked; ignored.", err=True)
     if (since is not None or changed_commits is not None) and not code:
         say("Note: --since and --changed-commits only work with --code; ignored.", err=True)
-
-
-def _say_reports(
-    report: CheckReport,
-    code_report: CodeReport | None,
-    as_json: bool,
-    unused: UnusedReport | None = None,
-) -> None:
-    """The memories' report, then the code's, then the unused memories (one JSON object,
-    or text)."""
-    if as_json:
-        data = report.to_dict()
-        if code_report is not None:
-            data.update(code_report.to_dict())
-        if unused is not None:
-            data.update(unused.to_dict())
-        emit_json(data)
-    else:
-        if code_report is not None and code_report.findings and report.is_clean():
-            # one voice: no all-clear above the code's findings
-            checked = counted(report.scanned, "memory", "memories")
-            say(f"References: no problems found ({checked} checked).")
-        else:
-            say(report.to_text(), nl=False)
-        if code_report is not None:
-            say(code_report.to_text(), nl=False)
-        if unused is not None:
-            say(unused.to_text(), nl=False)
-
-
-def _fail_strict(
-    memories_failing: bool,
-    code_failing: bool,
-    duplicates_failing: bool = False,
-    unused_failing: bool = False,
-) -> None:
-    """Say how to fix what the strict check found, what it failed on first, and exit
-    with status 1."""
-    advice = []
-    if duplicates_failing:
-        advice.append(
-            "for duplicates, merge the two memories (or rename or delete one) and for "
-            "conflicts fix the statement that is wrong, or write which memory supersedes the "
-            "other"
-        )
-    if memories_failing:
-        advice.append(
-            "point each reference above at an existing memory (a listed candidate, with "
-            "`serena memories rename` or an edit) or write the memory it names; `serena "
-            "memories auto-prefix-references` adds missing `mem:` prefixes and `serena "
-            "dashboard` fixes references with a click"
-        )
-    if code_failing:
-        advice.append(
-            "for the mentions of code, `serena memories fix-code-references` points moved "
-            "paths at their new place; edit the memories that mention what is missing"
-        )
-    if unused_failing:
-        advice.append(
-            "delete, merge or refer to the memories nobody reads (or check with a longer --unused)"
-        )
-    say(
-        f"The strict check failed: {'; '.join(advice)}. Then run the check (or the commit) again.",
-        err=True,
-    )
-    sys.exit(1)
 
 
 @click.command(name="fix-code-references")

@@ -152,7 +152,8 @@ class ApiBase:
         self.home = Path(home) if home is not None else None
         self.snapshots = SnapshotCache()
         self._sections: tuple[object, dict[str, list[Any]]] | None = None
-        self._code: tuple[object, list[dict[str, Any]]] | None = None
+        # each check's findings of the last page load, for its page turns
+        self._held: dict[str, tuple[object, list[dict[str, Any]]]] = {}
 
     def project_root(self) -> Path | None:
         source = self._project() if callable(self._project) else self._project

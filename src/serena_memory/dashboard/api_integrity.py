@@ -18,6 +18,8 @@ from serena_memory.dashboard.api_base import (
 from serena_memory.integrity import prefixing
 from serena_memory.integrity import service as integrity_api
 from serena_memory.integrity.findings import ENTRY_POINT
+from serena_memory.integrity.plugins.base import Check
+from serena_memory.integrity.plugins.registry import CHECKS, registered
 
 
 class IntegrityApi(ApiBase):
@@ -66,9 +68,10 @@ class IntegrityApi(ApiBase):
         report = integrity_api.with_sync_conflicts(store, report)
         wanted = flags.get("section")
         extra = self._extra_sections(store, flags, wanted)
+        unclean = any(registered(key).dashboard_unclean(items) for key, items in extra.items())
         if "limit" not in flags and wanted is None:
             whole = {**report.to_dict(), **extra}
-            whole["clean"] = whole["clean"] and not extra.get("duplicates")
+            whole["clean"] = whole["clean"] and not unclean
             return whole
         sections = {**self.report_sections(report), **extra}
         limit = self.int_param(request, "limit", CHECK_PAGE, 1, 1000)
@@ -83,18 +86,22 @@ class IntegrityApi(ApiBase):
                 "total": len(items),
                 "items": items[offset : offset + limit],
             }
-            if wanted == "code":  # what the summary above it says once the code is checked
-                page["failing"] = _failing(items)
+            if wanted in extra:  # what the summary above it says once the check ran
+                failing = registered(wanted).dashboard_failing(items)
+                if failing is not None:
+                    page["failing"] = failing
             return page
         summary: dict[str, Any] = {
-            "clean": report.is_clean() and not extra.get("duplicates"),
+            "clean": report.is_clean() and not unclean,
             "scanned": report.scanned,
             "include_unmarked": report.include_unmarked,
             "fuzzy": report.fuzzy,
             "bare_high_count": len(report.bare_high),
         }
-        if "code" in extra:
-            summary["code_failing"] = _failing(extra["code"])
+        for key, items in extra.items():
+            failing = registered(key).dashboard_failing(items)
+            if failing is not None:
+                summary[f"{key}_failing"] = failing
         if report.unreachable is not None:
             summary["entry_point"] = ENTRY_POINT if report.entry_point_exists else None
         summary["sections"] = {
@@ -103,17 +110,19 @@ class IntegrityApi(ApiBase):
         return summary
 
     def _extra_sections(self, store: MemoryStore, flags: Any, wanted: str | None) -> dict[str, Any]:
-        """The sections asked for beside the memories' report: the code's (``code=1``)
-        and the duplicates' (``duplicates=1``), each only for its own page or the whole."""
+        """The sections of the registered checks asked for beside the memories' report
+        (``code=1``, ``duplicates=1``: a check's name), each only for its own page or the
+        whole. A check runs once per page load; turning a page of its section shows the
+        list that load found (a page at offset 0 checks afresh), another section's page
+        needs none."""
         extra: dict[str, Any] = {}
-        # the code is checked once per page load; turning a page of the code section shows
-        # the list that load found, another section's page needs none
-        # the page asks for the code's first page on its own (offset 0: checked afresh)
-        if flags.get("code") == "1" and wanted in (None, "code"):
+        for check in CHECKS:
+            if flags.get(check.name) != "1" or wanted not in (None, check.name):
+                continue
             turning = wanted is not None and flags.get("offset", "0") not in ("", "0")
-            extra["code"] = self.code_items(store, page_turn=turning)
-        if flags.get("duplicates") == "1" and wanted in (None, "duplicates"):
-            extra["duplicates"] = integrity_api.duplicate_findings(store)
+            items = self.check_items(store, check, page_turn=turning)
+            if items is not None:
+                extra[check.name] = items
         return extra
 
     def report_sections(self, report: Any) -> dict[str, list[Any]]:
@@ -134,19 +143,19 @@ class IntegrityApi(ApiBase):
         self._sections = (report, sections)
         return sections
 
-    def code_items(self, store: MemoryStore, page_turn: bool = False) -> list[dict[str, Any]]:
-        """The memories' mentions of code that drifted, as the Check page lists them. A
-        page turn gets the list of the load it pages through while the memories are the
-        same (a whole check per turn would be slow and could shift the pages)."""
+    def check_items(
+        self, store: MemoryStore, check: Check, page_turn: bool = False
+    ) -> list[dict[str, Any]] | None:
+        """A registered check's findings as the Check page lists them. A page turn gets the
+        list of the load it pages through while the memories are the same (a whole check
+        per turn would be slow and could shift the pages)."""
         snapshot = self.snapshots.get(store)
-        held = self._code
+        held = self._held.get(check.name)
         if page_turn and held is not None and held[0] is snapshot:
             return held[1]
-        report = integrity_api.run_code_check(store)
-        items = [
-            {**f.to_dict(), "target": f.target, "read_only": f.read_only} for f in report.findings
-        ]
-        self._code = (snapshot, items)
+        items = check.dashboard_items(store)
+        if items is not None:
+            self._held[check.name] = (snapshot, items)
         return items
 
     def fix_code_reference(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
@@ -185,8 +194,3 @@ class IntegrityApi(ApiBase):
             raise ApiError(400, "'dry_run' must be true or false")
         report = prefixing.auto_prefix(self.store(), dry_run=dry_run)
         return {**report.to_dict(), "text": report.to_text()}
-
-
-def _failing(code: list[dict[str, Any]]) -> int:
-    """The code's findings a strict check fails on (missing and moved, not changed)."""
-    return sum(c["status"] in ("missing", "moved") for c in code)

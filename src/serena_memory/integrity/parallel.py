@@ -14,7 +14,7 @@ from serena_memory.integrity.listing import MemoryListingReader
 from serena_memory.integrity.workers import forked
 
 if TYPE_CHECKING:
-    from serena_memory.integrity.code_mentions import Mention
+    from serena_memory.integrity.code_drift.mentions import Mention
 
 
 PARALLEL_MIN_PER_JOB = 400  # below this many memories per worker, forking costs more
@@ -104,6 +104,6 @@ def parallel_check(
 
 
 def code_mentions_of(texts: dict[str, str]) -> dict[str, list[Mention]]:
-    from serena_memory.integrity.code_mentions import extract
+    from serena_memory.integrity.code_drift.mentions import extract
 
     return {name: extract(text) for name, text in texts.items() if not N.is_global(name)}

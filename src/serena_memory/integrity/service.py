@@ -37,8 +37,8 @@ from serena_memory.integrity.findings import Backlink, CheckReport
 from serena_memory.integrity.listing import MemoryListingReader, load_analyzer
 
 if TYPE_CHECKING:
-    from serena_memory.integrity.code_findings import CodeFinding, CodeReport
-    from serena_memory.integrity.code_mentions import Mention
+    from serena_memory.integrity.code_drift.findings import CodeFinding, CodeReport
+    from serena_memory.integrity.code_drift.mentions import Mention
     from serena_memory.integrity.graph import MemoryGraph
 
 
@@ -70,7 +70,7 @@ def run_check(
     ``code_mentions`` (a dict) is filled with the mentions of code of every project memory
     read, found in the same pass over the files, for :func:`start_code_check`.
     """
-    with _collector_paused():
+    with collector_paused():
         listing = MemoryListingReader(store)
         report = _run_check(
             store, listing, include_unmarked, fuzzy, reachability, jobs, cache, code_mentions
@@ -85,7 +85,7 @@ def run_check(
 
 
 @contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """Python's cycle collector off while a check runs: the check makes no reference
     cycles, and its many small objects (one per finding and reference) would otherwise
     have the collector walk every live object again and again (a fifth of a cold check)."""
@@ -261,7 +261,7 @@ def run_code_check(
     jobs: int = 1,
 ) -> CodeReport:
     """The project memories' mentions of code checked against the project's files now
-    (:mod:`serena_memory.integrity.code_drift`). With ``since`` (a git revision) only what
+    (:mod:`serena_memory.integrity.code_drift.checker`). With ``since`` (a git revision) only what
     changed since it: the mentions of paths deleted or renamed since, of symbols on
     removed lines, and every mention of the memories changed since. Never writes.
 
@@ -282,13 +282,13 @@ def start_code_check(
     still fork) while the caller does other work; the function returned, given ``jobs``
     (and the mentions :func:`run_check` found, if it ran just before: then the memories
     are not read again), gives the report. A wrong ``since`` is refused here."""
-    from serena_memory.integrity.code_drift import (
+    from serena_memory.integrity.code_drift.checker import (
         DEFAULT_CHANGED_COMMITS,
         CodeChecker,
         extract_forked,
     )
-    from serena_memory.integrity.code_history import changes_since, memory_times
-    from serena_memory.integrity.code_mentions import extract
+    from serena_memory.integrity.code_drift.history import changes_since, memory_times
+    from serena_memory.integrity.code_drift.mentions import extract
 
     checker = CodeChecker(
         store.project_root,
@@ -337,8 +337,8 @@ def fix_code_references(
     """Rewrite the moved paths of writable project memories to where git saw them go (all
     of them, or only the ``(memory, line, mention)`` given); the fixes of one run are one
     history entry. Returns the findings fixed (to be fixed, with ``dry_run``)."""
-    from serena_memory.integrity.code_findings import MOVED
-    from serena_memory.integrity.code_mentions import replace_path
+    from serena_memory.integrity.code_drift.findings import MOVED
+    from serena_memory.integrity.code_drift.mentions import replace_path
 
     wanted = None if only is None else set(only)
     moved = [
@@ -372,8 +372,8 @@ def fix_code_references(
 
 def drift_note(store: MemoryStore, name: str, text: str) -> str:
     """The note that ends a project memory's text when `check --code` finds something in
-    it ('' when none): :func:`serena_memory.integrity.code_read_note.drift_note`."""
-    from serena_memory.integrity.code_read_note import drift_note as note
+    it ('' when none): :func:`serena_memory.integrity.code_drift.read_note.drift_note`."""
+    from serena_memory.integrity.code_drift.read_note import drift_note as note
 
     return note(store, name, text)
 
@@ -381,7 +381,7 @@ def drift_note(store: MemoryStore, name: str, text: str) -> str:
 def drift_findings(store: MemoryStore, name: str, text: str) -> list[CodeFinding]:
     """The paths of a project memory that are missing or moved now, for marks next to
     them (none for a global memory, and none whenever the check itself fails)."""
-    from serena_memory.integrity.code_read_note import memory_findings
+    from serena_memory.integrity.code_drift.read_note import memory_findings
 
     try:
         canonical = N.normalize_name(name)
@@ -412,7 +412,7 @@ def drifted_memories(
     process for as long as the read notes' list of files (``CACHE_SECONDS``)."""
     import time
 
-    from serena_memory.integrity.code_read_note import CACHE_SECONDS
+    from serena_memory.integrity.code_drift.read_note import CACHE_SECONDS
 
     if among is not None:
         among = [n for n in among if not N.is_global(n)]
@@ -435,9 +435,9 @@ def drifted_memories(
 def _search_drifted(store: MemoryStore, among: list[str] | None = None) -> tuple[list[str], bool]:
     import time
 
-    from serena_memory.integrity.code_findings import MISSING, CodeFinding
-    from serena_memory.integrity.code_mentions import PATH, extract
-    from serena_memory.integrity.code_read_note import cached_checker
+    from serena_memory.integrity.code_drift.findings import MISSING, CodeFinding
+    from serena_memory.integrity.code_drift.mentions import PATH, extract
+    from serena_memory.integrity.code_drift.read_note import cached_checker
 
     try:
         started = time.monotonic()

@@ -5,7 +5,7 @@ name in the same place ("`build_index` is now `build_search_index` in `src/index
 away with nothing in its place was removed in that commit.
 
 Each question is one bounded ``git log`` and one ``git show`` run with the safe settings
-of :mod:`~serena_memory.integrity.code_git` and a time limit; the answers are kept per
+of :mod:`~serena_memory.integrity.code_drift.git` and a time limit; the answers are kept per
 process for as long as HEAD is the same commit.
 """
 
@@ -16,8 +16,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from serena_memory.integrity.code_git import GitUnavailable, run_git
-from serena_memory.integrity.code_symbols import DOC_EXTENSIONS
+from serena_memory.integrity.code_drift.git import GitUnavailable, run_git
+from serena_memory.integrity.code_drift.symbols import DOC_EXTENSIONS
 
 TRAIL_TIMEOUT = 5.0
 """How long one question to git about a symbol may take."""

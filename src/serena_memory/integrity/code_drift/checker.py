@@ -1,15 +1,15 @@
 """Memories checked against the code they describe (``check --code``; the read note of
-:mod:`~serena_memory.integrity.code_read_note` uses the same checker):
+:mod:`~serena_memory.integrity.code_drift.read_note` uses the same checker):
 which mentioned paths and symbols are missing now, which paths git saw move (and where
 to), which files changed a lot since the memory last changed.
 
 :class:`CodeChecker` puts together the parts, each a module of its own subject: git run
-safely (:mod:`~serena_memory.integrity.code_git`), the project's files
-(:mod:`~serena_memory.integrity.code_project`), what git remembers
-(:mod:`~serena_memory.integrity.code_history`), the symbols of the source files
-(:mod:`~serena_memory.integrity.code_symbols`), where missing symbols went
-(:mod:`~serena_memory.integrity.code_symbol_history`) and the findings and their report
-(:mod:`~serena_memory.integrity.code_findings`).
+safely (:mod:`~serena_memory.integrity.code_drift.git`), the project's files
+(:mod:`~serena_memory.integrity.code_drift.project`), what git remembers
+(:mod:`~serena_memory.integrity.code_drift.history`), the symbols of the source files
+(:mod:`~serena_memory.integrity.code_drift.symbols`), where missing symbols went
+(:mod:`~serena_memory.integrity.code_drift.symbol_history`) and the findings and their report
+(:mod:`~serena_memory.integrity.code_drift.findings`).
 
 Nothing is ever read from a mentioned path: a path is looked up in the project's list of
 files, never opened, so an absolute path, a ``..`` or a link out of the project can't make
@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from serena_memory.integrity.code_findings import (
+from serena_memory.integrity.code_drift.findings import (
     CHANGED,
     MISSING,
     MOVED,
@@ -34,12 +34,12 @@ from serena_memory.integrity.code_findings import (
     CodeReport,
     in_commit,
 )
-from serena_memory.integrity.code_git import GitJob, GitStalled, GitUnavailable, run_git
-from serena_memory.integrity.code_history import GitPast, dirty_memories, memory_times
-from serena_memory.integrity.code_mentions import PATH, SYMBOL, Mention, extract
-from serena_memory.integrity.code_project import ProjectFiles
-from serena_memory.integrity.code_symbol_history import SymbolTrail, trail
-from serena_memory.integrity.code_symbols import (
+from serena_memory.integrity.code_drift.git import GitJob, GitStalled, GitUnavailable, run_git
+from serena_memory.integrity.code_drift.history import GitPast, dirty_memories, memory_times
+from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention, extract
+from serena_memory.integrity.code_drift.project import ProjectFiles
+from serena_memory.integrity.code_drift.symbol_history import SymbolTrail, trail
+from serena_memory.integrity.code_drift.symbols import (
     files_with_word,
     find_words,
     source_identifiers,
@@ -47,7 +47,7 @@ from serena_memory.integrity.code_symbols import (
 )
 
 if TYPE_CHECKING:
-    from serena_memory.integrity.code_cache import IdentifierScan
+    from serena_memory.integrity.code_drift.cache import IdentifierScan
 
 DEFAULT_CHANGED_COMMITS = 10
 """A mentioned file with this many commits since the memory last changed is ``changed``."""
@@ -118,7 +118,7 @@ class CodeChecker:
             self._walk = GitPast.start(self.root)
         if symbols and self._identifiers is None and self._scan is None:
             if self.cache_home is not None:
-                from serena_memory.integrity.code_cache import IdentifierScan
+                from serena_memory.integrity.code_drift.cache import IdentifierScan
 
                 self._scan = IdentifierScan(self.root, self.cache_home, _single_threaded)
             else:
@@ -226,7 +226,7 @@ class CodeChecker:
         if not words:
             return set()
         if self.files.git and self._identifiers is None:
-            from serena_memory.integrity.code_cache import scan
+            from serena_memory.integrity.code_drift.cache import scan
 
             self._identifiers = scan(self.root, cache_home)
         return find_words(self.files, words, self._identifiers)

@@ -1,6 +1,6 @@
 """Whether the symbols memories mention occur in the project's source files: every
 identifier of the tracked and untracked (not ignored) source files, taken by one
-``git grep`` (or from the kept scan of :mod:`serena_memory.integrity.code_cache`), or,
+``git grep`` (or from the kept scan of :mod:`serena_memory.integrity.code_drift.cache`), or,
 without git, the regular files below the project read through the path gate. Memories and
 prose documents are not searched: prose that mentions a symbol is not its definition.
 """
@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.paths import read_regular_file
-from serena_memory.integrity.code_git import GitJob, GitStalled, GitUnavailable, run_git
-from serena_memory.integrity.code_project import ProjectFiles
+from serena_memory.integrity.code_drift.git import GitJob, GitStalled, GitUnavailable, run_git
+from serena_memory.integrity.code_drift.project import ProjectFiles
 
 if TYPE_CHECKING:
-    from serena_memory.integrity.code_cache import IdentifierScan
+    from serena_memory.integrity.code_drift.cache import IdentifierScan
 
 DOC_EXTENSIONS = ("md", "mdx", "rst", "txt", "adoc")
 """Not searched for symbols: prose that mentions a symbol is not its definition."""
@@ -68,7 +68,7 @@ def source_identifiers(
 ) -> set[bytes]:
     """Every identifier in the tracked and untracked (not ignored) source files
     (``started``: :func:`start_identifier_scan` run in the project's root, or the kept
-    scan of :mod:`serena_memory.integrity.code_cache`); GitStalled when git ran out of
+    scan of :mod:`serena_memory.integrity.code_drift.cache`); GitStalled when git ran out of
     time."""
     if files.git:
         try:

@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from serena_memory.integrity.code_git import GitJob, GitStalled, GitUnavailable
+from serena_memory.integrity.code_drift.git import GitJob, GitStalled, GitUnavailable
 
 NO_GIT_SKIPPED_FOLDERS = frozenset(
     {".git", ".serena", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"}

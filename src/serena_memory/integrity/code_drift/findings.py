@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from serena_memory.integrity.code_mentions import PATH
+from serena_memory.integrity.code_drift.mentions import PATH
 
 WORK_TREE = "work-tree"  # the "commit" of a change not committed yet
 

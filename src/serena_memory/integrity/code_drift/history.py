@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.paths import is_inside
-from serena_memory.integrity.code_findings import MISSING, MOVED, WORK_TREE, CodeFinding
-from serena_memory.integrity.code_git import GitJob, GitStalled, GitUnavailable, run_git
-from serena_memory.integrity.code_mentions import PATH, SYMBOL
-from serena_memory.integrity.code_project import ProjectFiles
+from serena_memory.integrity.code_drift.findings import MISSING, MOVED, WORK_TREE, CodeFinding
+from serena_memory.integrity.code_drift.git import GitJob, GitStalled, GitUnavailable, run_git
+from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL
+from serena_memory.integrity.code_drift.project import ProjectFiles
 
 MEMORIES_FOLDER = ".serena/memories/"
 

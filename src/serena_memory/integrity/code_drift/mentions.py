@@ -25,7 +25,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
-from serena_memory.integrity.code_negations import may_say_absent, said_absent
+from serena_memory.integrity.code_drift.negations import may_say_absent, said_absent
 
 PATH = "path"
 

@@ -15,10 +15,10 @@ from typing import Any
 
 from serena_memory.core import names as N
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity.code_drift import CodeChecker
-from serena_memory.integrity.code_findings import CodeFinding
-from serena_memory.integrity.code_git import Repository, locate
-from serena_memory.integrity.code_mentions import PATH, SYMBOL, Mention, extract
+from serena_memory.integrity.code_drift.checker import CodeChecker
+from serena_memory.integrity.code_drift.findings import CodeFinding
+from serena_memory.integrity.code_drift.git import Repository, locate
+from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention, extract
 
 
 @dataclass

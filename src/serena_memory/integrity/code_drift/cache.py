@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from serena_memory.core import paths
-from serena_memory.integrity.code_git import (
+from serena_memory.integrity.code_drift.git import (
     GitStalled,
     GitUnavailable,
     locate,
@@ -35,7 +35,7 @@ from serena_memory.integrity.code_git import (
     seal_before_fork,
     stalled,
 )
-from serena_memory.integrity.code_symbols import DOC_EXTENSIONS
+from serena_memory.integrity.code_drift.symbols import DOC_EXTENSIONS
 from serena_memory.integrity.workers import ForkedJob
 
 MARK = b"serena-memory code identifiers\n"

@@ -1,0 +1,61 @@
+"""The code drift check (``--code``): the files, folders and symbols the memories mention,
+checked against the project's git repository (:mod:`serena_memory.integrity.code_drift`).
+Git lists the files, walks the history and scans the code while the memories are read;
+the mentions are found in the same pass. Cached by
+:mod:`serena_memory.integrity.code_drift.cache` (identifiers per blob, under $SERENA_HOME)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+from serena_memory.integrity.plugins.base import CODE, MEMORIES, Check, CheckOptions, CheckRun
+
+if TYPE_CHECKING:
+    from serena_memory.core.store import MemoryStore
+    from serena_memory.integrity.code_drift.findings import CodeReport
+    from serena_memory.integrity.plugins.base import Findings
+
+
+class CodeDrift(Check):
+    name = "code"
+    flag = "--code"
+    reads = (MEMORIES, CODE)
+    advice = (
+        "for the mentions of code, `serena memories fix-code-references` points moved "
+        "paths at their new place; edit the memories that mention what is missing"
+    )
+    quiets_all_clear = True
+
+    def asked(self, options: CheckOptions) -> bool:
+        return options.code
+
+    def begin(self, run: CheckRun) -> None:
+        from serena_memory.integrity.service import start_code_check
+
+        options = run.options
+        run.begun[self.name] = start_code_check(
+            run.store, since=options.since, changed_commits=options.changed_commits
+        )
+        run.code_mentions = {}  # found as the memories are read
+
+    def finish(self, run: CheckRun) -> Findings:
+        report: CodeReport = run.begun[self.name](run.options.jobs, run.code_mentions)
+        return report
+
+    def failing(self, findings: Findings) -> bool:
+        return bool(cast("CodeReport", findings).failing)
+
+    def shown(self, findings: Findings) -> bool:
+        return bool(cast("CodeReport", findings).findings)
+
+    def dashboard_items(self, store: MemoryStore) -> list[dict[str, Any]] | None:
+        from serena_memory.integrity.service import run_code_check
+
+        report = run_code_check(store)
+        return [
+            {**f.to_dict(), "target": f.target, "read_only": f.read_only} for f in report.findings
+        ]
+
+    def dashboard_failing(self, items: list[dict[str, Any]]) -> int | None:
+        """Missing and moved fail a strict check; changed does not."""
+        return sum(c["status"] in ("missing", "moved") for c in items)

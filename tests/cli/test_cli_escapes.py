@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pygit2
 import pytest
-from conftest import SERENA
+from conftest import SERENA, run_cli
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -69,17 +69,9 @@ def out(result: subprocess.CompletedProcess[str]) -> str:
 
 
 def serena(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """The real command line on a pipe; undecodable output bytes kept as surrogates, so
-    a raw byte that is not UTF-8 is seen, never hidden by the decoding."""
-    return subprocess.run(
-        [*SERENA, *args],
-        cwd=cwd,
-        env=dict(os.environ),
-        capture_output=True,
-        text=True,
-        errors="surrogateescape",
-        timeout=300,
-    )
+    """The command line, its output decoded as from a pipe with undecodable bytes kept as
+    surrogates, so a raw byte that is not UTF-8 is seen, never hidden by the decoding."""
+    return run_cli(*args, cwd=cwd, errors="surrogateescape")
 
 
 def on_terminal(*args: str) -> str:

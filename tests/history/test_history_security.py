@@ -122,7 +122,9 @@ def test_an_entry_id_is_whole_or_a_unique_prefix_of_four_characters(store: Memor
     with pytest.raises(HistoryError, match="no history entry"):
         history.content_at("fact", "0" * 40 if not first.startswith("0000") else "f" * 40)
     # three characters that also read as a time ("20d": 20 days ago) still say how long an id is
-    with pytest.raises(HistoryError, match="read as a time; an entry id needs at least its first 4"):
+    with pytest.raises(
+        HistoryError, match="read as a time; an entry id needs at least its first 4"
+    ):
         history.content_at("fact", "20d")
     # a blob's id is no entry, even though git's revision parser would take it
     blob = str(pygit2.hash(b"two\n"))

@@ -13,6 +13,13 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 __all__ = ["SERENA", "REPO_ROOT", "run_cli", "run_cli_process"]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test driving the headless browser is slow by its nature, wherever it is."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(autouse=True)
 def serena_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Never touch the real ~/.serena: each test has its own home."""

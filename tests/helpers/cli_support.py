@@ -36,14 +36,18 @@ _CLI_LOGGERS = ("serena_memory.history",)  # the loggers `main` sets up
 
 
 @contextlib.contextmanager
-def _as_a_process(cwd: Path | None, env: Mapping[str, str] | None) -> Iterator[None]:
+def _as_a_process(cwd: Path | None, env: Mapping[str, str | None] | None) -> Iterator[None]:
     """What a new process would not leak back: its folder, environment and loggers."""
     before_cwd = os.getcwd()
     before_env = dict(os.environ)
     loggers = [logging.getLogger(name) for name in _CLI_LOGGERS]
     before_loggers = [(lg.propagate, list(lg.handlers)) for lg in loggers]
     try:
-        os.environ.update(env or {})
+        for key, value in (env or {}).items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
         if cwd is not None:
             os.chdir(cwd)
         yield
@@ -68,13 +72,14 @@ def run_cli(
     *args: str,
     cwd: Path | None = None,
     input: str | bytes | None = None,
-    env: Mapping[str, str] | None = None,
+    env: Mapping[str, str | None] | None = None,
     errors: str = "strict",
     check: bool = False,
 ) -> subprocess.CompletedProcess[str]:
     """Run `serena ARGS` in this process; the result reads like a finished subprocess's.
-    ``env`` is added to the environment for this run; ``errors`` decodes the output as
-    a pipe's would be with it; ``check`` fails the test unless the status is 0."""
+    ``env`` changes the environment for this run (None removes a variable); ``errors``
+    decodes the output as a pipe's would be with it; ``check`` fails the test unless the
+    status is 0."""
     from serena_memory.cli import main
 
     runner = CliRunner()
@@ -99,7 +104,7 @@ def run_cli_process(
     *args: str,
     cwd: Path | None = None,
     input: str | None = None,
-    env: Mapping[str, str] | None = None,
+    env: Mapping[str, str | None] | None = None,
     errors: str = "strict",
     timeout: float = 120,
     check: bool = False,
@@ -113,12 +118,23 @@ def run_cli_process(
         capture_output=True,
         text=True,
         errors=errors,
-        env={**os.environ, **(env or {})},
+        env=_environment(env),
         timeout=timeout,
     )
     if check:
         assert done.returncode == 0, done.stderr
     return done
+
+
+def _environment(changes: Mapping[str, str | None] | None) -> dict[str, str]:
+    """This process's environment with ``changes`` made (None removes a variable)."""
+    env = dict(os.environ)
+    for key, value in (changes or {}).items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    return env
 
 
 def git(

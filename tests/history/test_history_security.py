@@ -15,7 +15,7 @@ import anyio
 import httpx
 import pygit2
 import pytest
-from conftest import SERENA, run_cli, write_config
+from conftest import run_cli, write_config
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp_support import call, in_memory, over_stdio
@@ -383,15 +383,7 @@ def _hostile_remote(path: Path, files: dict[bytes, bytes], dates: list[tuple[int
 
 
 def _sync_project(project: Path, remote: Path) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [*SERENA, "memories", "sync", "--project", str(project), "--remote", str(remote)],
-        capture_output=True,
-        text=True,
-        env=dict(os.environ),
-        timeout=120,
-    )
-    assert "Traceback" not in done.stderr, done.stderr
-    return done
+    return run_cli("memories", "sync", "--project", str(project), "--remote", str(remote))
 
 
 FIFTY_YEARS = int(time.time()) + 50 * 365 * 86400

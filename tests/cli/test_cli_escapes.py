@@ -195,6 +195,7 @@ def test_an_error_naming_a_file_escapes_it(project: Path) -> None:
     assert not unsafe(done.stderr) and "a\\x9b2J" in done.stderr
 
 
+@pytest.mark.slow  # real processes, a terminal, syncs
 def test_read_gives_the_exact_content_to_a_pipe_and_escapes_it_on_a_terminal(
     project: Path,
 ) -> None:
@@ -211,6 +212,7 @@ def test_read_gives_the_exact_content_to_a_pipe_and_escapes_it_on_a_terminal(
     assert shown == ("line one\r\n\ttabbed \\x1b]0;pwned\\x07 \\x9b2J \\u202eevil\\rover\n")
 
 
+@pytest.mark.slow  # real processes, a terminal, syncs
 @pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
 def test_history_escapes_a_remote_commits_author_and_summary(tmp_path: Path, project: Path) -> None:
     """A sync brings in a remote's commits, whose messages and authors anyone with push
@@ -247,6 +249,7 @@ def test_history_escapes_a_remote_commits_author_and_summary(tmp_path: Path, pro
     assert {"\x1b]2;who\x07bob", "Mal\x1b[2Jlory\x9b"} <= {entry["who"] for entry in data}
 
 
+@pytest.mark.slow  # real processes, a terminal, syncs
 @pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
 def test_sync_and_conflicts_escape_names_and_show_the_other_text_safely(
     tmp_path: Path, project: Path

@@ -345,6 +345,7 @@ def test_url_entry_carries_the_servers_authorization_header(
     assert stat.S_IMODE(path.with_name(path.name + ".bak").stat().st_mode) == 0o600
 
 
+@pytest.mark.slow  # a real HTTP server process
 def test_a_client_set_up_with_url_reaches_the_running_server(
     home: Path, project: Path, serena_home: Path
 ) -> None:

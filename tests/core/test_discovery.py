@@ -86,6 +86,7 @@ def test_discovery_errors_are_sentences(tmp_path: Path, serena_home: Path) -> No
         discover_project(tmp_path / "missing", serena_home)
 
 
+@pytest.mark.slow  # a real server process
 @pytest.mark.parametrize("flag", [[], ["--project-from-cwd"]])
 def test_mcp_server_started_in_a_subfolder_serves_the_project(repo: Path, flag: list[str]) -> None:
     import anyio

@@ -375,6 +375,8 @@ HOLD_LOCK = """
 import sys, time
 from pathlib import Path
 from serena_memory.core.files import locked
+
+pytestmark = pytest.mark.slow  # raw messages to real stdio and HTTP server processes
 with locked([Path(sys.argv[1])]):
     print("held", flush=True)
     time.sleep(float(sys.argv[2]))

@@ -16,7 +16,10 @@ from serena_memory.core.paths import MAX_MEMORY_BYTES
 from serena_memory.core.store import MemoryStore
 from serena_memory.history.location import repository_path
 
-pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
+pytestmark = [
+    pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git"),
+    pytest.mark.slow,  # syncs end to end over real git remotes
+]
 
 BLOB, TREE, LINK, GITLINK = 0o100644, 0o040000, 0o120000, 0o160000
 

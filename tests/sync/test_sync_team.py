@@ -15,7 +15,10 @@ from conftest import write_config
 from serena_memory.core.errors import ReadOnlyMemoryError
 from serena_memory.core.store import Context, MemoryStore
 
-pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
+pytestmark = [
+    pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git"),
+    pytest.mark.slow,  # syncs end to end over real git remotes
+]
 
 
 class Team:

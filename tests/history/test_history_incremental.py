@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pygit2
+import pytest
 
 # a process per command: the stamps one process leaves for the next are what is tested
 from conftest import run_cli_process
@@ -17,6 +18,8 @@ from serena_memory.core.store import Context, MemoryStore
 from serena_memory.history import stamp_log
 from serena_memory.history.location import repository_path
 from serena_memory.history.objects import walk_tree
+
+pytestmark = pytest.mark.slow  # each command a process of its own
 
 
 def _cli(*args: str) -> None:

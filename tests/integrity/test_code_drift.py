@@ -295,6 +295,7 @@ def test_fix_code_references_rewrites_moved_paths_in_one_history_entry(repo: Pat
     assert "No moved path to fix" in again.stdout
 
 
+@pytest.mark.slow  # 900 memories over worker processes
 def test_a_check_split_over_worker_processes_reports_the_same_findings(
     repo: Path, store: MemoryStore
 ) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_code_drift import by_mention, commit, findings, git, memory, repo, write
@@ -122,6 +123,7 @@ def _renames(repo: Path) -> None:
     commit(repo, "rename the docs test")
 
 
+@pytest.mark.slow  # a real server process
 def test_the_agent_is_told_of_drifted_memories_at_the_start_in_the_listing_and_on_read(
     repo: Path,
 ) -> None:

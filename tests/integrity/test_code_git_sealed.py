@@ -233,6 +233,7 @@ def test_a_configuration_that_is_a_fifo_holds_nothing_up(
     _assert_drift_found_with_git(moved, serena_home)
 
 
+@pytest.mark.slow  # waits out the time limit of git
 def test_a_file_git_blocks_on_costs_one_bounded_wait_and_the_rest_stands(moved: Path) -> None:
     exclude = moved / ".git" / "info" / "exclude"
     exclude.unlink(missing_ok=True)
@@ -322,6 +323,7 @@ def _remove_chain(top: Path) -> None:
         folder.rmdir()
 
 
+@pytest.mark.slow  # a tree 1,300 levels deep
 def test_a_deep_tree_outside_git_is_walked_without_recursion(project: Path) -> None:
     path = project / "src"
     path.mkdir()

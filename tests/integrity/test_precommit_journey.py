@@ -9,6 +9,7 @@ import shlex
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 from cli_support import git
 from conftest import REPO_ROOT, run_cli
@@ -39,6 +40,7 @@ _MATCH = (
 )
 
 
+@pytest.mark.slow  # real commits running the hook in processes
 def test_a_commit_with_a_stale_reference_is_refused_with_what_to_do(tmp_path: Path) -> None:
     repo = tmp_path / "app"
     repo.mkdir()

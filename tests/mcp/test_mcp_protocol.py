@@ -26,6 +26,8 @@ from mcp_support import (
     write_memory_file,
 )
 
+pytestmark = pytest.mark.slow  # raw messages to real stdio and HTTP server processes
+
 PARSE, INVALID_REQUEST, INVALID_PARAMS, METHOD_NOT_FOUND = -32700, -32600, -32602, -32601
 
 
@@ -375,8 +377,6 @@ HOLD_LOCK = """
 import sys, time
 from pathlib import Path
 from serena_memory.core.files import locked
-
-pytestmark = pytest.mark.slow  # raw messages to real stdio and HTTP server processes
 with locked([Path(sys.argv[1])]):
     print("held", flush=True)
     time.sleep(float(sys.argv[2]))

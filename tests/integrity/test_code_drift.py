@@ -352,6 +352,7 @@ def test_read_memory_ends_with_a_note_and_activation_counts_drift(repo: Path) ->
     assert "serena memories check --code" in activation
 
 
+@pytest.mark.slow  # a thousand memories within a time limit
 def test_the_activation_count_covers_a_thousand_drifted_memories_in_time(
     repo: Path, store: MemoryStore
 ) -> None:

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_support import SERENA, run_cli, run_cli_process
 
 from serena_memory.core.store import Context, MemoryStore
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-SERENA = [sys.executable, "-m", "serena_memory.cli"]
+__all__ = ["SERENA", "REPO_ROOT", "run_cli", "run_cli_process"]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test driving the headless browser is slow by its nature, wherever it is."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(autouse=True)
@@ -45,19 +50,6 @@ def agent_store(project: Path, serena_home: Path) -> MemoryStore:
 def write_config(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
-
-
-def run_cli(*args: str, cwd: Path | None = None, input: str | None = None):
-    """Run the real `serena` command line in a subprocess."""
-    return subprocess.run(
-        [*SERENA, *args],
-        cwd=cwd,
-        input=input,
-        capture_output=True,
-        text=True,
-        env=os.environ.copy(),
-        timeout=60,
-    )
 
 
 def damage_schema_name(path: Path, table: str) -> None:

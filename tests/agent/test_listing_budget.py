@@ -78,7 +78,10 @@ def walk(answer, budget: int) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("count", [10, 1000, 10_000])
+@pytest.mark.parametrize(
+    "count",
+    [10, 1000, pytest.param(10_000, marks=pytest.mark.slow)],  # slow: ten thousand
+)
 def test_budget_held_and_every_name_reachable(count: int) -> None:
     names = make_names(count)
     read_only = {n for n in names if n.startswith("global/") or n == "conventions"}
@@ -117,6 +120,7 @@ def test_deepest_level_that_fits(store: MemoryStore) -> None:
     assert [t.topic for t in small.topics] == ["a"] and small.pages == 1
 
 
+@pytest.mark.slow  # thousands of memories
 def test_store_listing_and_activation_message_stay_within_budget(
     store: MemoryStore, project: Path, serena_home: Path
 ) -> None:

@@ -83,6 +83,7 @@ def _review_mode(home: Path, mode: str) -> None:
     write_config(home / "serena_config.yml", f"memory_agent_writes: {mode}\n")
 
 
+@pytest.mark.slow  # a real server process
 def test_onboarding_in_review_mode_proposes_the_seed_instead_of_writing_it(
     project: Path, serena_home: Path, template: str
 ) -> None:

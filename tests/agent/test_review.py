@@ -70,6 +70,7 @@ def test_an_unknown_mode_is_one_sentence_naming_the_file(project: Path, serena_h
 
 
 # -- the agent proposes, over stdio ---------------------------------------------------------
+@pytest.mark.slow  # a real server process
 def test_agent_write_edit_delete_rename_become_proposals_over_stdio(
     project: Path, serena_home: Path
 ) -> None:
@@ -122,6 +123,7 @@ def test_agent_write_edit_delete_rename_become_proposals_over_stdio(
     assert all(TOKEN not in json.dumps(p) for p in found)
 
 
+@pytest.mark.slow  # a real server process
 def test_activating_a_project_that_doesnt_review_leaves_global_memories_reviewed(
     project: Path, serena_home: Path, tmp_path: Path
 ) -> None:
@@ -168,6 +170,7 @@ def test_activating_a_project_that_doesnt_review_leaves_global_memories_reviewed
     assert (global_file.parent / "direct.md").read_text() == "d\n"
 
 
+@pytest.mark.slow  # a real server process
 def test_rename_is_proposed_and_accepted_with_its_references(
     project: Path, serena_home: Path
 ) -> None:
@@ -189,6 +192,7 @@ def test_rename_is_proposed_and_accepted_with_its_references(
     assert "mem:login" in mem_file(project, "core").read_text()
 
 
+@pytest.mark.slow  # a real server process
 def test_read_only_mode_refuses_every_agent_write_in_one_sentence(
     project: Path, serena_home: Path
 ) -> None:
@@ -232,6 +236,7 @@ def test_activation_message_says_writes_are_proposals_and_counts_them(
     assert "1 proposal(s) await" in text
 
 
+@pytest.mark.slow  # a real server process
 def test_onboarding_status_counts_proposed_memories_as_awaiting_review(
     project: Path, serena_home: Path
 ) -> None:
@@ -419,6 +424,7 @@ def test_dashboard_accept_needs_the_token_and_the_dashboards_origin(
         server.stop()
 
 
+@pytest.mark.slow  # a real server process
 def test_review_mode_over_streamable_http_names_the_client_in_the_accepted_entry(
     project: Path, serena_home: Path
 ) -> None:

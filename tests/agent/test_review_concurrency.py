@@ -17,6 +17,8 @@ from serena_memory.core import proposals as P
 from serena_memory.core.errors import ProposalError
 from serena_memory.core.store import Context, MemoryStore
 
+pytestmark = pytest.mark.slow  # an accept racing a change made while it waits for the lock
+
 WORKER = Path(__file__).parents[1] / "helpers" / "memory_worker.py"
 CHANGED = "# Auth\n\nChanged by another process meanwhile.\n"
 

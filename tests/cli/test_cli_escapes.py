@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pygit2
 import pytest
-from conftest import SERENA
+from conftest import SERENA, run_cli
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -69,17 +69,9 @@ def out(result: subprocess.CompletedProcess[str]) -> str:
 
 
 def serena(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """The real command line on a pipe; undecodable output bytes kept as surrogates, so
-    a raw byte that is not UTF-8 is seen, never hidden by the decoding."""
-    return subprocess.run(
-        [*SERENA, *args],
-        cwd=cwd,
-        env=dict(os.environ),
-        capture_output=True,
-        text=True,
-        errors="surrogateescape",
-        timeout=300,
-    )
+    """The command line, its output decoded as from a pipe with undecodable bytes kept as
+    surrogates, so a raw byte that is not UTF-8 is seen, never hidden by the decoding."""
+    return run_cli(*args, cwd=cwd, errors="surrogateescape")
 
 
 def on_terminal(*args: str) -> str:
@@ -203,6 +195,7 @@ def test_an_error_naming_a_file_escapes_it(project: Path) -> None:
     assert not unsafe(done.stderr) and "a\\x9b2J" in done.stderr
 
 
+@pytest.mark.slow  # real processes, a terminal, syncs
 def test_read_gives_the_exact_content_to_a_pipe_and_escapes_it_on_a_terminal(
     project: Path,
 ) -> None:
@@ -219,6 +212,7 @@ def test_read_gives_the_exact_content_to_a_pipe_and_escapes_it_on_a_terminal(
     assert shown == ("line one\r\n\ttabbed \\x1b]0;pwned\\x07 \\x9b2J \\u202eevil\\rover\n")
 
 
+@pytest.mark.slow  # real processes, a terminal, syncs
 @pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
 def test_history_escapes_a_remote_commits_author_and_summary(tmp_path: Path, project: Path) -> None:
     """A sync brings in a remote's commits, whose messages and authors anyone with push
@@ -255,6 +249,7 @@ def test_history_escapes_a_remote_commits_author_and_summary(tmp_path: Path, pro
     assert {"\x1b]2;who\x07bob", "Mal\x1b[2Jlory\x9b"} <= {entry["who"] for entry in data}
 
 
+@pytest.mark.slow  # real processes, a terminal, syncs
 @pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
 def test_sync_and_conflicts_escape_names_and_show_the_other_text_safely(
     tmp_path: Path, project: Path

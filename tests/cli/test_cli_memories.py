@@ -318,6 +318,7 @@ def test_initialize_precedence(project: Path, serena_home: Path) -> None:
     assert maintenance.read_text() == "stale project copy\n"  # but it is never overwritten
 
 
+@pytest.mark.slow  # cold starts of real processes
 def test_memories_commands_load_no_server_or_web_stack(project: Path) -> None:
     """The CLI's cold start is a feature: `list` and `read` must not pay for the MCP SDK,
     the web stack, the Markdown renderer, the integrity engine, git or the folder watch."""

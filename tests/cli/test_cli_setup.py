@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
 import pytest
+from cli_support import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-SERENA = [sys.executable, "-m", "serena_memory.cli"]
 
 
 @pytest.fixture
@@ -24,10 +21,8 @@ def home(tmp_path: Path) -> Path:
 
 
 def setup(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("XDG_CONFIG_HOME", "CODEX_HOME")}
-    env["HOME"] = str(home)
-    return subprocess.run(
-        [*SERENA, "setup", *args], capture_output=True, text=True, env=env, timeout=60
+    return run_cli(
+        "setup", *args, env={"XDG_CONFIG_HOME": None, "CODEX_HOME": None, "HOME": str(home)}
     )
 
 
@@ -350,6 +345,7 @@ def test_url_entry_carries_the_servers_authorization_header(
     assert stat.S_IMODE(path.with_name(path.name + ".bak").stat().st_mode) == 0o600
 
 
+@pytest.mark.slow  # a real HTTP server process
 def test_a_client_set_up_with_url_reaches_the_running_server(
     home: Path, project: Path, serena_home: Path
 ) -> None:

@@ -15,7 +15,10 @@ from helpers.memory_worker import contents
 
 from serena_memory.core.store import JOURNAL_NAME, MemoryStore
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses SIGKILL")
+pytestmark = [
+    pytest.mark.skipif(sys.platform == "win32", reason="uses SIGKILL"),
+    pytest.mark.slow,  # processes killed part way and writers racing
+]
 
 WORKER = Path(__file__).parents[1] / "helpers" / "memory_worker.py"
 

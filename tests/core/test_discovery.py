@@ -3,35 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_support import git, run_cli
 
 from serena_memory.core.discovery import discover_project
 from serena_memory.core.errors import MemoryStoreError
-
-SERENA = [sys.executable, "-m", "serena_memory.cli"]
-
-
-def git(*args: str, cwd: Path) -> None:
-    subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
-        cwd=cwd,
-        check=True,
-        capture_output=True,
-    )
-
-
-def serena(*args: str, cwd: Path, home: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = os.environ.copy()
-    if home is not None:
-        env["HOME"] = str(home)
-    return subprocess.run(
-        [*SERENA, *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=60
-    )
 
 
 @pytest.fixture
@@ -90,7 +68,7 @@ def test_serena_home_never_marks_a_project(tmp_path: Path) -> None:
 def test_an_explicit_project_is_used_as_given(repo: Path, tmp_path: Path) -> None:
     other = tmp_path / "other"
     other.mkdir()
-    done = serena("memories", "list", str(other), cwd=repo / "src")
+    done = run_cli("memories", "list", str(other), cwd=repo / "src")
     assert done.returncode == 0, done.stderr
     assert "core" not in done.stdout
 
@@ -98,7 +76,7 @@ def test_an_explicit_project_is_used_as_given(repo: Path, tmp_path: Path) -> Non
 def test_home_folder_is_refused_even_when_found(tmp_path: Path) -> None:
     home = tmp_path / "person"
     home.mkdir()
-    done = serena("memories", "list", str(home), cwd=tmp_path, home=home)
+    done = run_cli("memories", "list", str(home), cwd=tmp_path, env={"HOME": str(home)})
     assert done.returncode == 1
     assert "home folder" in done.stderr and "Traceback" not in done.stderr
 
@@ -108,6 +86,7 @@ def test_discovery_errors_are_sentences(tmp_path: Path, serena_home: Path) -> No
         discover_project(tmp_path / "missing", serena_home)
 
 
+@pytest.mark.slow  # a real server process
 @pytest.mark.parametrize("flag", [[], ["--project-from-cwd"]])
 def test_mcp_server_started_in_a_subfolder_serves_the_project(repo: Path, flag: list[str]) -> None:
     import anyio
@@ -125,7 +104,7 @@ def test_mcp_server_started_in_a_subfolder_serves_the_project(repo: Path, flag: 
 
 
 def test_project_and_project_from_cwd_together_is_a_usage_error(repo: Path) -> None:
-    done = serena(
+    done = run_cli(
         "start-mcp-server", "--project", str(repo), "--project-from-cwd", "--no-dashboard",
         cwd=repo,
     )  # fmt: skip
@@ -134,16 +113,16 @@ def test_project_and_project_from_cwd_together_is_a_usage_error(repo: Path) -> N
 
 
 def test_list_from_a_subfolder_names_the_project(repo: Path) -> None:
-    done = serena("memories", "list", cwd=repo / "src" / "auth")
+    done = run_cli("memories", "list", cwd=repo / "src" / "auth")
     assert done.returncode == 0, done.stderr
     assert "core" in done.stdout
     assert f"Project: {repo.resolve()}" in done.stderr
-    as_json = serena("memories", "list", "--json", cwd=repo / "src" / "auth")
+    as_json = run_cli("memories", "list", "--json", cwd=repo / "src" / "auth")
     assert json.loads(as_json.stdout)["project"] == str(repo.resolve())
 
 
 def test_initialize_from_a_subfolder_creates_no_stray_folder(repo: Path) -> None:
-    done = serena("memories", "initialize", cwd=repo / "src")
+    done = run_cli("memories", "initialize", cwd=repo / "src")
     assert done.returncode == 0, done.stderr
     assert not (repo / "src" / ".serena").exists()
     assert (repo / ".serena" / "memories" / "memory_maintenance.md").is_file()

@@ -138,6 +138,7 @@ def _inside(path: Path, root: Path) -> bool:
     return os.path.commonpath([path_n, root_n]) == root_n and path_n != root_n
 
 
+@pytest.mark.slow  # many generated names on disk
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(raw=_ANY)
 def test_any_string_is_refused_or_stays_inside_its_folder(raw: str, tmp_path_factory) -> None:
@@ -158,6 +159,7 @@ def test_any_string_is_refused_or_stays_inside_its_folder(raw: str, tmp_path_fac
     assert s.path_of(name) == path
 
 
+@pytest.mark.slow  # many generated names on disk
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(raw=_tokens(list("abc/\\ ") + ["mem:", ".md", "global/", "x-y_z"], 16))
 def test_accepted_names_round_trip_through_the_disk(raw: str, tmp_path_factory) -> None:

@@ -100,6 +100,7 @@ def _dashboard_url(lines: list[str]) -> str:
     raise AssertionError(f"no dashboard started: {lines}")
 
 
+@pytest.mark.slow  # real HTTP and dashboard servers
 def test_two_http_clients_and_the_dashboard_each_see_only_their_own_notices(
     project: Path, serena_home: Path
 ) -> None:

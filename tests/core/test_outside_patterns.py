@@ -18,6 +18,7 @@ from serena_memory.core.store import MemoryStore
 SLOW = r"(a|aa)+$"  # exponential backtracking on a run of a's followed by another character
 
 
+@pytest.mark.slow  # waits out the time limit of a regex
 def test_slow_config_pattern_ends_list_with_one_clear_line(project: Path) -> None:
     write_config(project / ".serena" / "project.yml", f"read_only_memory_patterns: ['{SLOW}']\n")
     memories = project / ".serena" / "memories"
@@ -34,6 +35,7 @@ def test_slow_config_pattern_ends_list_with_one_clear_line(project: Path) -> Non
     assert "ran longer than" in line
 
 
+@pytest.mark.slow  # waits out the time limit of a regex
 def test_slow_edit_regex_is_refused_and_leaves_memory_and_lock_free(store: MemoryStore) -> None:
     store.write("core", "a" * 40 + "!")
     with pytest.raises(PatternTimeoutError, match="ran longer than"):
@@ -44,6 +46,7 @@ def test_slow_edit_regex_is_refused_and_leaves_memory_and_lock_free(store: Memor
     assert store.read("core") == "after"
 
 
+@pytest.mark.slow  # waits out the time limit of a regex
 def test_slow_edit_over_cli_is_one_line(project: Path) -> None:
     memories = project / ".serena" / "memories"
     memories.mkdir(parents=True)
@@ -57,6 +60,7 @@ def test_slow_edit_over_cli_is_one_line(project: Path) -> None:
     assert (memories / "core.md").read_text(encoding="utf-8") == "a" * 40 + "!"
 
 
+@pytest.mark.slow  # waits out the time limit of a regex
 def test_matching_releases_the_interpreter_lock() -> None:
     """While a slow pattern runs in one thread, another thread keeps running."""
     pattern = OutsidePattern(SLOW, "test", time_limit=0.8)
@@ -97,6 +101,7 @@ def test_invalid_and_deeply_nested_patterns_are_clear_errors() -> None:
         apply_edit("text", "(" * 5000, "x", "regex")
 
 
+@pytest.mark.slow  # many generated patterns
 @settings(max_examples=60, deadline=None)
 @given(pattern=st.text(alphabet="ab()|+*?.$^[]{}\\0123,", max_size=20), text=st.text("ab!\n"))
 def test_any_pattern_compiles_and_runs_or_is_a_clear_error(pattern: str, text: str) -> None:

@@ -213,6 +213,7 @@ def _contents(s: MemoryStore) -> dict[str, str]:
     return {name: s.read(name) for name in s.list().all}
 
 
+@pytest.mark.slow  # a crash at every step of a rename
 @pytest.mark.parametrize("new", ["security/login", "global/login"])
 def test_rename_crash_at_every_step_is_finished_by_the_next_operation(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, new: str

@@ -407,6 +407,7 @@ _JOURNALS = st.one_of(
 )
 
 
+@pytest.mark.slow  # many generated journals on disk
 @settings(
     max_examples=60,
     deadline=None,

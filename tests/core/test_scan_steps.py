@@ -10,6 +10,7 @@ import stat
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -192,6 +193,7 @@ def _listing(function, scope: Scope, skip_top: frozenset[str]):
     return (list(found.files.items()), found.skipped)
 
 
+@pytest.mark.slow  # three hundred generated trees on disk
 @settings(max_examples=300, deadline=None)
 @example(  # a folder named like a skipped top folder, one level down, is listed
     root_kind="folder",

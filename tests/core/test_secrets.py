@@ -13,6 +13,7 @@ from pathlib import Path
 
 import anyio
 import httpx
+import pytest
 from conftest import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -124,6 +125,7 @@ def test_an_import_holding_a_secret_is_refused_whole_then_a_person_overrides(
     assert TOKEN in "".join(p.read_text() for p in (project / ".serena").rglob("*.md"))
 
 
+@pytest.mark.slow  # a real server process
 def test_mcp_write_and_edit_refuse_the_agent_file_and_history_untouched(project: Path) -> None:
     MemoryStore(project).write("deploy", CLEAN_TEXT)
     before = entries(project)
@@ -191,6 +193,7 @@ def test_restore_of_a_version_holding_a_secret_is_refused_unless_overridden(
     assert (project / ".serena" / "memories" / "deploy.md").read_text() == SECRET_TEXT
 
 
+@pytest.mark.slow  # a sync over a real git remote
 def test_a_sync_holds_back_a_remote_whose_text_holds_a_secret_and_says_so(
     tmp_path: Path,
 ) -> None:
@@ -339,6 +342,7 @@ def test_a_token_in_a_name_is_refused_on_every_write_path_and_never_repeated(
     assert entries(project) == 1
 
 
+@pytest.mark.slow  # a real server process
 def test_the_agent_can_not_name_a_memory_after_a_token_over_mcp(project: Path) -> None:
     MemoryStore(project).write("cfg", CLEAN_TEXT)
 

@@ -9,6 +9,7 @@ import os
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -129,6 +130,7 @@ def _run(store: MemoryStore, op: str, a: str, b: str) -> object:
     return integrity_service.build_graph(store).to_dict()
 
 
+@pytest.mark.slow  # many generated symlink trees on disk
 @settings(
     max_examples=30,
     deadline=None,

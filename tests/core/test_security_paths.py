@@ -87,6 +87,7 @@ def test_link_to_a_secret_outside_the_project_is_never_read(
     assert "notes.md" in run_cli("memories", "check", str(project)).stdout
 
 
+@pytest.mark.slow  # a real server process
 def test_link_to_a_secret_is_refused_by_the_mcp_read_memory_tool(
     project: Path, memories: Path, secret: Path
 ) -> None:
@@ -348,6 +349,7 @@ def test_root_and_home_are_never_a_project_on_the_command_line(
     assert not (home / ".serena").exists() and not (tmp_path / ".serena").exists()
 
 
+@pytest.mark.slow  # a real server process
 def test_root_and_home_are_refused_by_activate_project(
     project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

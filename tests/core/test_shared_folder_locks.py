@@ -48,6 +48,7 @@ def _monorepo(tmp_path: Path, layout: str) -> tuple[Path, str, Path, str, Path]:
     return a, a_name, b, b_name, log
 
 
+@pytest.mark.slow  # writers racing in real processes
 @pytest.mark.parametrize("layout", ["topic", "nested"])
 def test_two_projects_editing_a_shared_memory_lose_no_edit(
     tmp_path: Path, serena_home: Path, layout: str

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -97,6 +98,7 @@ MARKDOWN_PIECES = st.sampled_from(
 )  # fmt: skip
 
 
+@pytest.mark.slow  # three hundred generated texts
 @settings(max_examples=300, deadline=None)
 @given(st.lists(MARKDOWN_PIECES | st.text(max_size=4), max_size=40).map("".join))
 def test_any_input_renders_to_inert_html(text: str) -> None:

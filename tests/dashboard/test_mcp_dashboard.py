@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from mcp_support import SERVER_CMD, free_port, handshake, write_memory_file
 
 
@@ -67,6 +68,7 @@ def _stop(proc: subprocess.Popen) -> None:
         proc.wait()
 
 
+@pytest.mark.slow  # a real server process
 def test_stdio_server_serves_the_dashboard_on_loopback_and_keeps_stdout_clean(
     project: Path,
 ) -> None:
@@ -91,6 +93,7 @@ def test_stdio_server_serves_the_dashboard_on_loopback_and_keeps_stdout_clean(
         _stop(proc)
 
 
+@pytest.mark.slow  # a real server process
 def test_no_dashboard_starts_none(project: Path) -> None:
     port = free_port()
     proc, lines = _start(

@@ -341,6 +341,7 @@ def _spawn(job: str, store: MemoryStore, *args: str) -> subprocess.Popen[str]:
     )
 
 
+@pytest.mark.slow  # writers racing in real processes
 @pytest.mark.skipif(sys.platform == "win32", reason="uses SIGKILL")
 def test_concurrent_edits_are_each_one_entry(store: MemoryStore) -> None:
     store.write("log", "# log\n<!-- end -->\n")
@@ -357,6 +358,7 @@ def test_concurrent_edits_are_each_one_entry(store: MemoryStore) -> None:
     assert _tree_files(_repo(store))["log.md"] == store.path_of("log").read_bytes()
 
 
+@pytest.mark.slow  # writers killed part way
 @pytest.mark.skipif(sys.platform == "win32", reason="uses SIGKILL")
 def test_sigkill_leaves_memories_correct_and_the_history_consistent(store: MemoryStore) -> None:
     names = ["core", "auth/login", "global/style"]

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from conftest import run_cli, write_config
 
+pytestmark = pytest.mark.slow  # a real full disk, filled and emptied
+
 DISK_BYTES = 2 * 1024 * 1024
 
 

@@ -9,22 +9,27 @@ import json
 from pathlib import Path
 
 import pygit2
-from conftest import run_cli
+import pytest
+
+# a process per command: the stamps one process leaves for the next are what is tested
+from conftest import run_cli_process
 
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.history import stamp_log
 from serena_memory.history.location import history_folders, history_root, repository_path
 from serena_memory.history.objects import walk_tree
 
+pytestmark = pytest.mark.slow  # each command a process of its own
+
 
 def _cli(*args: str) -> None:
-    done = run_cli(*args)
+    done = run_cli_process(*args)
     assert done.returncode == 0, done.stderr
 
 
 def _history(project: Path, name: str | None = None) -> list[dict]:
     args = ["memories", "history", *([name] if name else []), str(project), "--json"]
-    done = run_cli(*args)
+    done = run_cli_process(*args)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -116,7 +121,7 @@ def test_after_a_failed_recording_the_next_command_records_what_was_missed(
     objects.rename(repo_path / "objects.moved")
     objects.write_text("a file where the object folder should be")
     try:
-        done = run_cli("memories", "write", "fact", str(project), "-c", "v2\n")
+        done = run_cli_process("memories", "write", "fact", str(project), "-c", "v2\n")
         assert done.returncode == 0 and "could not be recorded" in done.stderr
     finally:
         objects.unlink()

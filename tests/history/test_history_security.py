@@ -15,7 +15,7 @@ import anyio
 import httpx
 import pygit2
 import pytest
-from conftest import SERENA, run_cli, write_config
+from conftest import run_cli, write_config
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp_support import call, in_memory, over_stdio
@@ -72,6 +72,7 @@ def _files(folder: Path) -> dict[str, bytes]:
 
 
 # -- revisions -----------------------------------------------------------------------------------
+@pytest.mark.slow  # hundreds of entries, and a real server process
 def test_a_git_revision_expression_is_refused_quickly(
     store: MemoryStore, project: Path, serena_home: Path
 ) -> None:
@@ -213,6 +214,7 @@ def test_odd_times_are_one_sentence_on_the_command_line(store: MemoryStore, proj
     assert "can't read" in _cli_error("history", "-p", str(project), "--since", ":/x")
 
 
+@pytest.mark.slow  # a real server process
 def test_odd_times_are_one_sentence_over_mcp_stdio(store: MemoryStore, project: Path) -> None:
     store.write("fact", "one\n")
 
@@ -251,6 +253,7 @@ TYPED = st.one_of(
 )
 
 
+@pytest.mark.slow  # many generated texts through every entry point
 @settings(max_examples=300, deadline=None)
 @given(TYPED)
 def test_the_parsers_answer_every_text_in_one_sentence(text: str) -> None:
@@ -263,6 +266,7 @@ def test_the_parsers_answer_every_text_in_one_sentence(text: str) -> None:
         assert time.monotonic() - started < 0.5
 
 
+@pytest.mark.slow  # many generated texts through every entry point
 @settings(
     max_examples=40,
     deadline=None,
@@ -383,20 +387,13 @@ def _hostile_remote(path: Path, files: dict[bytes, bytes], dates: list[tuple[int
 
 
 def _sync_project(project: Path, remote: Path) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [*SERENA, "memories", "sync", "--project", str(project), "--remote", str(remote)],
-        capture_output=True,
-        text=True,
-        env=dict(os.environ),
-        timeout=120,
-    )
-    assert "Traceback" not in done.stderr, done.stderr
-    return done
+    return run_cli("memories", "sync", "--project", str(project), "--remote", str(remote))
 
 
 FIFTY_YEARS = int(time.time()) + 50 * 365 * 86400
 
 
+@pytest.mark.slow  # syncs from a forged remote
 @pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
 def test_restore_all_at_a_time_never_takes_a_remotes_forged_entry(
     tmp_path: Path, store: MemoryStore, project: Path, serena_home: Path
@@ -470,6 +467,7 @@ TIMES = st.one_of(
 )
 
 
+@pytest.mark.slow  # syncs from a forged remote
 @pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
 @settings(
     max_examples=12,
@@ -588,6 +586,7 @@ def _deep_file(folder: Path, depth: int, text: bytes) -> None:
         os.close(fd)
 
 
+@pytest.mark.slow  # a folder 1,500 levels deep
 def test_a_memory_deeper_than_any_name_leaves_the_history_on(
     project: Path, serena_home: Path, request: pytest.FixtureRequest
 ) -> None:

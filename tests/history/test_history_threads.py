@@ -78,6 +78,7 @@ def test_threads_opening_a_folder_history_at_once_share_its_one_handle(
         assert id(folder_history(root, folder)) in handles
 
 
+@pytest.mark.slow  # threads racing
 def test_threads_writing_two_folders_at_once_lose_no_entry(
     store: MemoryStore, eager_switching: None
 ) -> None:

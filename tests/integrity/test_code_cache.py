@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_code_drift import commit, findings, git, memory, repo, write
@@ -58,6 +59,7 @@ def _apply(root: Path, op: str, n: int, words: list[str]) -> None:
         write(root, f"docs/n{n}.md", text)
 
 
+@pytest.mark.slow  # many generated changes in a real repository
 @settings(
     max_examples=12,
     deadline=None,

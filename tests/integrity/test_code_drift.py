@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from pathlib import Path
 
 import anyio
 import pytest
-from conftest import run_cli, write_config
+from cli_support import git as run_git
+
+# a process per command: the listing of the project's files is kept a few seconds per process
+from conftest import run_cli_process, write_config
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,15 +29,8 @@ GIT_ENV = {
 
 
 def git(root: Path, *args: str, env: dict[str, str] | None = None) -> str:
-    done = subprocess.run(
-        ["git", *args],
-        cwd=root,
-        env={**os.environ, **GIT_ENV, **(env or {})},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout
+    """git in ``root`` by the author the findings name; its output."""
+    return run_git(*args, cwd=root, env={**GIT_ENV, **(env or {})}).stdout
 
 
 def write(root: Path, rel: str, text: str) -> None:
@@ -68,7 +63,7 @@ def commit(root: Path, message: str = "change") -> str:
 
 
 def findings(root: Path, *extra: str) -> list[dict]:
-    done = run_cli("memories", "check", str(root), "--code", "--json", *extra)
+    done = run_cli_process("memories", "check", str(root), "--code", "--json", *extra)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)["code"]
 
@@ -116,7 +111,7 @@ def test_git_mv_is_moved_with_new_path_commit_lines_anchors_and_suffix(repo: Pat
     assert prose and prose[0]["status"] == "moved"
     # the folder and the script still exist
     assert not {"src/auth/", "./scripts/deploy.sh"} & {f["mention"] for f in found}
-    strict = run_cli("memories", "check", str(repo), "--code", "--strict")
+    strict = run_cli_process("memories", "check", str(repo), "--code", "--strict")
     assert strict.returncode == 1
     assert "moved to `src/auth/session/refresh.py`" in strict.stdout
 
@@ -197,7 +192,7 @@ def test_a_project_without_git_uses_the_files_on_disk(project: Path) -> None:
     found = by_mention(findings(project))
     assert set(found) == {"app/gone.py", "stop_server()"}
     assert all(f["status"] == "missing" for f in found.values())
-    done = run_cli("memories", "check", str(project), "--code")
+    done = run_cli_process("memories", "check", str(project), "--code")
     assert "moved and changed need git" in done.stdout
 
 
@@ -251,7 +246,9 @@ def test_changed_is_a_quiet_hint_that_never_fails_strict(repo: Path) -> None:
     assert findings(repo) == []  # under the default threshold
     (f,) = findings(repo, "--changed-commits", "3")
     assert (f["status"], f["commits_since"]) == ("changed", 3)
-    strict = run_cli("memories", "check", str(repo), "--code", "--changed-commits", "3", "--strict")
+    strict = run_cli_process(
+        "memories", "check", str(repo), "--code", "--changed-commits", "3", "--strict"
+    )
     assert strict.returncode == 0, strict.stdout
 
 
@@ -264,7 +261,7 @@ def test_since_head_catches_a_staged_rename_before_it_is_committed(repo: Path) -
         ("scripts/deploy.sh", "moved", "scripts/ship.sh")
     ]
     for bad in ("--output=/tmp/x", "HEAD..main", "nosuchrev"):
-        done = run_cli("memories", "check", str(repo), "--code", "--since", bad)
+        done = run_cli_process("memories", "check", str(repo), "--code", "--since", bad)
         assert done.returncode != 0
         assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) <= 2
 
@@ -278,10 +275,10 @@ def test_fix_code_references_rewrites_moved_paths_in_one_history_entry(repo: Pat
     git(repo, "mv", "src/auth/login.py", "src/auth/session.py")
     git(repo, "mv", "scripts/deploy.sh", "scripts/ship.sh")
     commit(repo, "moves")
-    dry = run_cli("memories", "fix-code-references", str(repo), "--dry-run")
+    dry = run_cli_process("memories", "fix-code-references", str(repo), "--dry-run")
     assert dry.returncode == 0 and "Would point 3" in dry.stdout
     assert "src/auth/login.py:2" in (repo / ".serena/memories/core.md").read_text()
-    done = run_cli("memories", "fix-code-references", str(repo))
+    done = run_cli_process("memories", "fix-code-references", str(repo))
     assert done.returncode == 0, done.stderr
     assert (repo / ".serena/memories/core.md").read_text() == (
         "See `src/auth/session.py:2` and `./scripts/ship.sh`.\n"
@@ -290,14 +287,15 @@ def test_fix_code_references_rewrites_moved_paths_in_one_history_entry(repo: Pat
         "Login in src/auth/session.py, tokens `src/auth/tokens.py`.\n"
     )
     assert (repo / ".serena/memories/frozen/rules.md").read_text() == "`src/auth/login.py`\n"
-    after = run_cli("memories", "history", "-p", str(repo), "--json")
+    after = run_cli_process("memories", "history", "-p", str(repo), "--json")
     entries = [e for e in json.loads(after.stdout) if e["entry_point"] == "cli"]
     assert len(entries) == 1  # the fixes of the run are one entry
     assert sorted(c["memory"] for c in entries[0]["changes"]) == ["auth/notes", "core"]
-    again = run_cli("memories", "fix-code-references", str(repo))
+    again = run_cli_process("memories", "fix-code-references", str(repo))
     assert "No moved path to fix" in again.stdout
 
 
+@pytest.mark.slow  # 900 memories over worker processes
 def test_a_check_split_over_worker_processes_reports_the_same_findings(
     repo: Path, store: MemoryStore
 ) -> None:
@@ -354,6 +352,7 @@ def test_read_memory_ends_with_a_note_and_activation_counts_drift(repo: Path) ->
     assert "serena memories check --code" in activation
 
 
+@pytest.mark.slow  # a thousand memories within a time limit
 def test_the_activation_count_covers_a_thousand_drifted_memories_in_time(
     repo: Path, store: MemoryStore
 ) -> None:
@@ -451,7 +450,7 @@ def test_a_strict_code_check_speaks_with_one_voice(repo: Path) -> None:
     commit(repo, "start")
     git(repo, "mv", "src/auth/login.py", "src/auth/session.py")
     commit(repo, "move")
-    strict = run_cli("memories", "check", str(repo), "--code", "--strict")
+    strict = run_cli_process("memories", "check", str(repo), "--code", "--strict")
     assert strict.returncode == 1
     assert "No integrity problems found" not in strict.stdout
     assert strict.stdout.startswith("References: no problems found (1 memory checked).")
@@ -466,6 +465,6 @@ def test_a_move_or_deletion_not_committed_yet_is_told_as_such(repo: Path) -> Non
     commit(repo, "start")
     git(repo, "mv", "src/auth/login.py", "src/auth/session.py")  # staged, not committed
     git(repo, "rm", "-q", "src/auth/tokens.py")
-    out = run_cli("memories", "check", str(repo), "--code").stdout
+    out = run_cli_process("memories", "check", str(repo), "--code").stdout
     assert "work-tree" not in out
     assert "in the work tree, not committed yet" in out

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_code_drift import by_mention, commit, findings, git, memory, repo, write
@@ -122,6 +123,7 @@ def _renames(repo: Path) -> None:
     commit(repo, "rename the docs test")
 
 
+@pytest.mark.slow  # a real server process
 def test_the_agent_is_told_of_drifted_memories_at_the_start_in_the_listing_and_on_read(
     repo: Path,
 ) -> None:
@@ -183,10 +185,11 @@ def test_check_code_tells_where_symbols_went_and_a_test_moved_to_another_file(
 def test_a_person_reading_a_drifted_memory_gets_the_text_on_stdout_and_the_note_on_stderr(
     repo: Path,
 ) -> None:
-    from conftest import run_cli
+    # a process per command: the listing of the project's files is kept a few seconds per process
+    from conftest import run_cli_process
 
     _renames(repo)
-    done = run_cli("memories", "read", "core", str(repo))
+    done = run_cli_process("memories", "read", "core", str(repo))
     assert done.returncode == 0, done.stderr
     assert done.stdout == (
         "Index: `build_index(paths)` in `src/index.py`. Cleanup: `_register_db_for_cleanup(db)`.\n"
@@ -194,7 +197,7 @@ def test_a_person_reading_a_drifted_memory_gets_the_text_on_stdout_and_the_note_
     )
     assert done.stderr.startswith("Note: this memory mentions code that has changed: ")
     assert "is now `build_search_index` in `src/index.py`" in done.stderr
-    clean = run_cli("memories", "read", "clean", str(repo))
+    clean = run_cli_process("memories", "read", "clean", str(repo))
     assert (clean.stdout, clean.stderr) == ("Tokens: `src/auth/tokens.py`.\n", "")
 
 

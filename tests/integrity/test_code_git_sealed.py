@@ -18,7 +18,9 @@ from pathlib import Path
 import anyio
 import httpx
 import pytest
-from conftest import SERENA, run_cli
+
+# a process per command: git's waits and sealed repositories are remembered per process
+from conftest import SERENA, run_cli_process
 from test_code_drift import commit, findings, git, memory, write
 
 from serena_memory.integrity.code_drift.git import GIT_TIMEOUT
@@ -208,7 +210,7 @@ def test_a_repositorys_configuration_runs_no_program(
     VECTORS[vector](moved, tmp_path, marker)
     _stale_stat(moved)
     marker.unlink(missing_ok=True)  # left by the set-up's own git commands
-    symbols = run_cli("memories", "check", str(moved), "--code", "--json")
+    symbols = run_cli_process("memories", "check", str(moved), "--code", "--json")
     assert symbols.returncode == 0, symbols.stderr
     _assert_drift_found_with_git(moved, serena_home)
     assert not marker.exists(), f"{vector}: the repository's program ran"
@@ -231,11 +233,12 @@ def test_a_configuration_that_is_a_fifo_holds_nothing_up(
     _assert_drift_found_with_git(moved, serena_home)
 
 
+@pytest.mark.slow  # waits out the time limit of git
 def test_a_file_git_blocks_on_costs_one_bounded_wait_and_the_rest_stands(moved: Path) -> None:
     exclude = moved / ".git" / "info" / "exclude"
     exclude.unlink(missing_ok=True)
     os.mkfifo(exclude)  # git's listing opens it and waits for ever
-    done = run_cli("memories", "check", str(moved), "--code")
+    done = run_cli_process("memories", "check", str(moved), "--code")
     assert done.returncode == 0, done.stderr
     assert f"git did not answer within {int(GIT_TIMEOUT)} seconds" in done.stdout
     # the files on disk still show what is missing
@@ -243,7 +246,9 @@ def test_a_file_git_blocks_on_costs_one_bounded_wait_and_the_rest_stands(moved: 
     assert "core:1: missing: `src/auth/gone.py`" in done.stdout
     note, _activation = _read_and_activate(moved)
     assert "`src/auth/gone.py` (line 1) names no file of the project now" in note
-    as_json = json.loads(run_cli("memories", "check", str(moved), "--code", "--json").stdout)
+    as_json = json.loads(
+        run_cli_process("memories", "check", str(moved), "--code", "--json").stdout
+    )
     assert as_json["code_notes"] == [
         f"git did not answer within {int(GIT_TIMEOUT)} seconds: the files on disk were used"
     ]
@@ -286,10 +291,10 @@ def test_a_repository_of_someone_else_is_used_only_when_the_person_lists_it_safe
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.delenv("SUDO_UID", raising=False)
-    done = run_cli("memories", "check", str(moved), "--code")
+    done = run_cli_process("memories", "check", str(moved), "--code")
     assert "not a git work tree" in done.stdout  # git itself refuses such a repository
     (home / ".gitconfig").write_text(f"[safe]\n\tdirectory = {moved}\n", encoding="utf-8")
-    done = run_cli("memories", "check", str(moved), "--code")
+    done = run_cli_process("memories", "check", str(moved), "--code")
     assert "moved to `src/auth/session.py`" in done.stdout, done.stdout + done.stderr
 
 
@@ -318,6 +323,7 @@ def _remove_chain(top: Path) -> None:
         folder.rmdir()
 
 
+@pytest.mark.slow  # a tree 1,300 levels deep
 def test_a_deep_tree_outside_git_is_walked_without_recursion(project: Path) -> None:
     path = project / "src"
     path.mkdir()

@@ -58,6 +58,7 @@ steps = st.lists(
 )
 
 
+@pytest.mark.slow  # many generated changes
 @settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -205,6 +206,7 @@ def test_kept_answers_of_the_name_indexes_are_used_and_a_tampered_one_never_is(
     assert run_check(store, True, True, True).to_dict() == cold
 
 
+@pytest.mark.slow  # waits out the tick of the clock eight times
 def test_rows_of_another_shape_are_analysed_again(store: MemoryStore) -> None:
     """Rows that decode but hold the wrong types (lines as text, a count as a list,
     escapes JSON refuses) are read again, never reported as they are."""

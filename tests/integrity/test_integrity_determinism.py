@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import REPO_ROOT
 
 # Large enough that the candidate search has to cut its word postings (where an
@@ -19,6 +20,7 @@ from conftest import REPO_ROOT
 COUNT = 2000
 
 
+@pytest.mark.slow  # processes under several hash seeds
 def test_check_report_does_not_depend_on_the_hash_seed(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
     subprocess.run(

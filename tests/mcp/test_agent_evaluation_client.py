@@ -8,7 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import REPO_ROOT
+
+pytestmark = pytest.mark.slow  # a whole agent session of real processes, scored
 
 CLIENT = REPO_ROOT / "benchmarks" / "agent" / "client.py"
 SCORER = REPO_ROOT / "benchmarks" / "agent" / "score.py"

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import anyio
+from cli_support import run_cli
 from mcp_support import EXPLORATION_TOOLS, ok
 
 from serena_memory.agent.contexts import CONTEXTS, DEFAULT_CONTEXT
@@ -103,15 +104,8 @@ def test_onboarding_in_the_coding_context_says_what_is_left_itself(project: Path
 
 
 def _setup(home: Path, *args: str) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in ("XDG_CONFIG_HOME", "CODEX_HOME")}
-    env["HOME"] = str(home)
-    done = subprocess.run(
-        [sys.executable, "-m", "serena_memory.cli", "setup", *args, "--print"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
+    env = {"XDG_CONFIG_HOME": None, "CODEX_HOME": None, "HOME": str(home)}
+    done = run_cli("setup", *args, "--print", env=env)
     assert done.returncode == 0, done.stderr
     text = done.stdout.split("\n", 1)[1]  # after the "# path" line
     return json.loads(text)

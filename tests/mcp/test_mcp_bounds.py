@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from test_mcp_protocol import StdioServer, _call, _line
 
+pytestmark = pytest.mark.slow  # every test starts a real server process
+
 
 @pytest.fixture
 def server(project: Path, serena_home: Path) -> Iterator[StdioServer]:

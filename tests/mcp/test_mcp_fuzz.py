@@ -13,6 +13,8 @@ from test_mcp_protocol import StdioServer
 
 from serena_memory.agent.tools import all_names
 
+pytestmark = pytest.mark.slow  # random lines to a real server process
+
 METHODS = [
     "ping",
     "tools/list",

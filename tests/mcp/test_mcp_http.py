@@ -23,6 +23,8 @@ from mcp_support import (
     write_memory_file,
 )
 
+pytestmark = pytest.mark.slow  # real HTTP server processes, restarted
+
 
 def run(fn, *args):
     return anyio.run(fn, *args)

@@ -15,6 +15,8 @@ import httpx
 import pytest
 from mcp_support import http_server, post
 
+pytestmark = pytest.mark.slow  # idle connections held open until the server drops them
+
 OPEN_FILES = 1024  # the soft limit most Linux sessions start with (`ulimit -n`)
 HELD = 1_100  # more connections than that
 ANSWER_SECONDS = 5

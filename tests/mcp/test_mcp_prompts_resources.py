@@ -156,6 +156,7 @@ def test_no_memories_mode_serves_no_resources_and_no_prompts(memories: Path) -> 
     run(go)
 
 
+@pytest.mark.slow  # a real server process
 def test_prompts_and_resources_over_stdio(memories: Path) -> None:
     async def go() -> None:
         async with over_stdio(["--project", str(memories), "--no-dashboard"]) as client:
@@ -166,6 +167,7 @@ def test_prompts_and_resources_over_stdio(memories: Path) -> None:
     run(go)
 
 
+@pytest.mark.slow  # a real server process
 def test_prompts_and_resources_over_http(memories: Path) -> None:
     with http_server(["--project", str(memories), "--no-dashboard"]) as server:
 

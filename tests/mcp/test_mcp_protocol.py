@@ -26,6 +26,8 @@ from mcp_support import (
     write_memory_file,
 )
 
+pytestmark = pytest.mark.slow  # raw messages to real stdio and HTTP server processes
+
 PARSE, INVALID_REQUEST, INVALID_PARAMS, METHOD_NOT_FOUND = -32700, -32600, -32602, -32601
 
 

@@ -41,6 +41,7 @@ def test_every_tool_over_stdio(project: Path, serena_home: Path) -> None:
     run(go)
 
 
+@pytest.mark.slow  # real server processes
 def test_scripted_onboarding_over_stdio_with_the_current_folder_as_project(
     project: Path,
 ) -> None:
@@ -59,6 +60,7 @@ def test_scripted_onboarding_over_stdio_with_the_current_folder_as_project(
     run(go)
 
 
+@pytest.mark.slow  # real server processes
 def test_modes_given_on_the_command_line(project: Path, serena_home: Path) -> None:
     write_config(
         serena_home / "modes" / "quiet.yml",
@@ -81,6 +83,7 @@ def test_modes_given_on_the_command_line(project: Path, serena_home: Path) -> No
     run(go)
 
 
+@pytest.mark.slow  # real server processes
 def test_started_in_the_home_folder_it_waits_for_activation(project: Path, tmp_path: Path) -> None:
     write_memory_file(project, "core", "Entry.\n")
     home = tmp_path / "user-home"
@@ -124,6 +127,7 @@ def start_failure(*args: str, cwd: Path | None = None) -> str:
     return lines[0]
 
 
+@pytest.mark.slow  # real server processes
 def test_start_up_problems_stop_the_server_with_one_clear_line(
     project: Path, serena_home: Path, tmp_path: Path
 ) -> None:
@@ -157,6 +161,7 @@ def test_a_port_out_of_range_is_a_usage_error(project: Path, option: str) -> Non
     assert f"Invalid value for '{option}'" in result.stderr
 
 
+@pytest.mark.slow  # real server processes
 def test_the_protocol_stream_carries_nothing_but_messages(project: Path) -> None:
     """Raw JSON-RPC over the pipes, odd lines included: every line the server writes is one
     JSON message."""
@@ -223,6 +228,7 @@ def test_the_protocol_stream_carries_nothing_but_messages(project: Path) -> None
     assert "Traceback" not in proc.stderr.read()
 
 
+@pytest.mark.slow  # real server processes
 @pytest.mark.parametrize("transport_mode", ["auto"])
 def test_the_modern_protocol_over_stdio(project: Path, transport_mode: str) -> None:
     async def go() -> None:

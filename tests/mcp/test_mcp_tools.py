@@ -339,6 +339,7 @@ names = st.lists(
 ).map("".join)
 
 
+@pytest.mark.slow  # sixty generated names, each through every tool
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -42,6 +42,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> tuple[MemoryStore, int]:
     return store, 240
 
 
+@pytest.mark.slow  # many generated queries
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     words=st.lists(st.sampled_from(COMMON + RARE + ABSENT), min_size=1, max_size=6, unique=True),
@@ -121,6 +122,7 @@ search_memories(store, "ledger")  # brings the shared index up to date
 """
 
 
+@pytest.mark.slow  # another process writing meanwhile
 def test_groups_see_one_index_while_another_process_writes(tmp_path: Path) -> None:
     """Another process updating the index between two group queries (a memory that held
     both words now holds one) changes neither the memories nor their order: no memory is

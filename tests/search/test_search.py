@@ -215,6 +215,7 @@ def test_a_truncated_index_is_rebuilt(store: MemoryStore) -> None:
         _drop_cached_connections()
 
 
+@pytest.mark.slow  # many generated inputs
 @settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -287,6 +288,7 @@ def test_hostile_queries_never_error(store: MemoryStore, query: str) -> None:
     assert all(hit.name == "core" for hit in hits)
 
 
+@pytest.mark.slow  # many generated inputs
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(query=st.text(max_size=200))
 def test_any_text_is_a_valid_query(tmp_path_factory, query: str) -> None:
@@ -310,6 +312,7 @@ def test_ten_hits_stay_under_two_thousand_tokens(store: MemoryStore) -> None:
     assert all(1 <= len(hit.lines) <= 3 for hit in hits)
 
 
+@pytest.mark.slow  # processes searching and writing at once
 def test_concurrent_processes_search_and_write(project: Path, serena_home: Path) -> None:
     """Real processes writing and searching the same memories and index at once."""
     script = (

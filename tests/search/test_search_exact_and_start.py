@@ -255,6 +255,7 @@ def _answer(hits) -> list:
     return [(h.name, h.score, h.why, h.lines) for h in hits]
 
 
+@pytest.mark.slow  # many generated queries
 @settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -337,6 +338,7 @@ def _stored_vectors(store: MemoryStore) -> list[tuple[str, str, bytes]]:
         conn.close()
 
 
+@pytest.mark.slow  # two processes building at once
 def test_builds_in_two_processes_while_memories_change_store_no_stale_vector(
     store: MemoryStore,
 ) -> None:
@@ -380,6 +382,7 @@ def test_builds_in_two_processes_while_memories_change_store_no_stale_vector(
 
 
 # -- the server ---------------------------------------------------------------------------------
+@pytest.mark.slow  # a real server process
 def test_a_server_makes_the_vectors_when_it_starts_and_answers_meanwhile(
     shop: MemoryStore,
 ) -> None:

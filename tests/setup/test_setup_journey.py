@@ -4,21 +4,19 @@ file with comments, in a project a team commits, and for Codex with a project.""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
-import subprocess
 import sys
 import tomllib
 from pathlib import Path
 
 import pytest
+from cli_support import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from serena_memory.setup import jsonc
 
-SERENA = [sys.executable, "-m", "serena_memory.cli"]
 BIN = str(Path(sys.executable).parent)
 
 
@@ -30,14 +28,11 @@ def home(tmp_path: Path) -> Path:
 
 
 def setup(home: Path, *args: str, path: str | None = None, serena_home: bool = True):
-    env = {k: v for k, v in os.environ.items() if k not in ("XDG_CONFIG_HOME", "CODEX_HOME")}
-    env["HOME"] = str(home)
+    env = {"XDG_CONFIG_HOME": None, "CODEX_HOME": None, "HOME": str(home)}
     env["PATH"] = path if path is not None else "/usr/bin:/bin"
     if not serena_home:
-        env.pop("SERENA_HOME", None)
-    return subprocess.run(
-        [*SERENA, "setup", *args], capture_output=True, text=True, env=env, timeout=60
-    )
+        env["SERENA_HOME"] = None
+    return run_cli("setup", *args, env=env)
 
 
 def test_setup_twice_keeps_the_first_backup_and_changes_nothing(home: Path) -> None:

@@ -11,10 +11,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import SERENA
+from conftest import SERENA, run_cli
 
 GIT = shutil.which("git")
-pytestmark = pytest.mark.skipif(GIT is None, reason="sync needs the git command line")
+pytestmark = [
+    pytest.mark.skipif(GIT is None, reason="sync needs the git command line"),
+    pytest.mark.slow,  # syncs end to end over real git remotes
+]
 
 WORKER = Path(__file__).parents[1] / "helpers" / "sync_worker.py"
 BASE = "# Conventions\n\none\ntwo\nthree\nfour\nfive\n"
@@ -30,6 +33,7 @@ class Machine:
         self.project.mkdir(parents=True)
         self.remote = remote
         self.prefix: list[str] = []  # what each command runs under (a host name of its own)
+        self.own_process = False  # each command in a process of its own, not in this one
 
     @property
     def env(self) -> dict[str, str]:
@@ -38,14 +42,20 @@ class Machine:
         return env
 
     def run(self, *args: str, check: bool = True, env: dict[str, str] | None = None):
-        result = subprocess.run(
-            [*self.prefix, *SERENA, *args],
-            cwd=self.project,
-            env=env or self.env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        """The command line on this machine: in this process, or in a process of its own
+        when asked, when it runs under a prefix (a host name of its own) or in an
+        environment given whole."""
+        if self.own_process or self.prefix or env is not None:
+            result = subprocess.run(
+                [*self.prefix, *SERENA, *args],
+                cwd=self.project,
+                env=env or self.env,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+        else:
+            result = run_cli(*args, cwd=self.project, env={"SERENA_HOME": str(self.home)})
         if check:
             assert result.returncode == 0, result.stderr + result.stdout
         assert "Traceback" not in result.stderr

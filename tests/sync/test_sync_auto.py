@@ -17,7 +17,10 @@ from mcp_support import SERVER_CMD, HttpServer, free_port, ok, over_stdio
 from serena_memory.core.store import MemoryStore
 from serena_memory.sync.merge import sync
 
-pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
+pytestmark = [
+    pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git"),
+    pytest.mark.slow,  # syncs end to end over real git remotes
+]
 
 
 def _wait_for(check, seconds: float = 60.0) -> None:

@@ -24,6 +24,7 @@ def _can_name_hosts() -> bool:
 pytestmark = [
     pytest.mark.skipif(shutil.which("git") is None, reason="sync needs the git command line"),
     pytest.mark.skipif(not _can_name_hosts(), reason="needs unshare -u (root) for host names"),
+    pytest.mark.slow,  # syncs end to end over real git remotes
 ]
 
 

@@ -20,7 +20,10 @@ from serena_memory.integrity.service import run_check
 from serena_memory.sync.conflicts import conflicts
 from serena_memory.sync.merge import sync
 
-pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
+pytestmark = [
+    pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git"),
+    pytest.mark.slow,  # syncs end to end over real git remotes
+]
 
 BASE = "# Style\n\nindent: 4\nquotes: double\nline: 100\n"
 LAPTOP = BASE.replace("quotes: double", "quotes: single (laptop)")

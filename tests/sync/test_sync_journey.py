@@ -10,7 +10,10 @@ import shutil
 import pytest
 from test_sync import Machine, remote  # noqa: F401  (the fixture is used by name)
 
-pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
+pytestmark = [
+    pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git"),
+    pytest.mark.slow,  # syncs end to end over real git remotes
+]
 
 STYLE = "# Style\n\nindent: 4\nquotes: double\nline: 100\n"
 A_TEXT = STYLE.replace("quotes: double", "quotes: single (A's version)")

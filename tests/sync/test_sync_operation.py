@@ -4,15 +4,14 @@ Real git remotes in tmp folders."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_support import git
 from conftest import write_config
 
 import serena_memory.sync.auto
@@ -55,20 +54,14 @@ def _counting_loads(
     return counts
 
 
-def _git(*args: str, cwd: Path | None = None) -> None:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "Lead", "GIT_AUTHOR_EMAIL": "lead@example.org"}
-    env |= {"GIT_COMMITTER_NAME": "Lead", "GIT_COMMITTER_EMAIL": "lead@example.org"}
-    subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, check=True)
-
-
 def _team_repository(root: Path) -> Path:
     bare, work = root / "team.git", root / "lead"
-    _git("init", "--quiet", "--bare", "--initial-branch=main", str(bare))
-    _git("init", "--quiet", "--initial-branch=main", str(work))
+    git("init", "--quiet", "--bare", "--initial-branch=main", str(bare))
+    git("init", "--quiet", "--initial-branch=main", str(work))
     (work / "conventions.md").write_text("# Conventions\n\nsnake_case\n", encoding="utf-8")
-    _git("add", "--all", cwd=work)
-    _git("commit", "--quiet", "-m", "conventions", cwd=work)
-    _git("push", "--quiet", str(bare), "main", cwd=work)
+    git("add", "--all", cwd=work)
+    git("commit", "--quiet", "-m", "conventions", cwd=work)
+    git("push", "--quiet", str(bare), "main", cwd=work)
     return bare
 
 
@@ -76,7 +69,7 @@ def test_one_sync_loads_the_settings_once(
     store: MemoryStore, serena_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     remote = tmp_path / "personal.git"
-    _git("init", "--quiet", "--bare", "--initial-branch=main", str(remote))
+    git("init", "--quiet", "--bare", "--initial-branch=main", str(remote))
     team = _team_repository(tmp_path / "team")
     write_config(
         serena_home / "serena_config.yml",

@@ -16,7 +16,10 @@ from serena_memory.core.store import MemoryStore
 from serena_memory.sync.conflicts import conflicts
 from serena_memory.sync.merge import sync
 
-pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
+pytestmark = [
+    pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git"),
+    pytest.mark.slow,  # syncs end to end over real git remotes
+]
 
 BASE = [f"base line {i}" for i in range(8)]
 

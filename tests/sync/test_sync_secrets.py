@@ -16,7 +16,10 @@ import pygit2
 import pytest
 from test_sync import Machine
 
-pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
+pytestmark = [
+    pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git"),
+    pytest.mark.slow,  # syncs end to end over real git remotes
+]
 
 # made here in GitHub's published format: 'ghp_' and 36 letters and digits; not a real token
 TOKEN = "ghp_" + "".join(
@@ -46,6 +49,7 @@ def test_a_secret_only_in_the_remotes_history_is_held_back_until_it_is_purged(
     tmp_path: Path, remote: Path
 ) -> None:
     laptop, workstation = Machine(tmp_path / "a", remote), Machine(tmp_path / "b", remote)
+    laptop.own_process = True  # its history repositories are removed between two commands
     laptop.write("global/deploy", "# Deploy\n\nFirst notes.\n")
     laptop.sync()
     clean_start = remote_main(remote)
@@ -86,6 +90,7 @@ def test_a_held_back_sync_says_what_to_purge_where_and_following_it_syncs_again(
     tmp_path: Path, remote: Path
 ) -> None:
     laptop, workstation = Machine(tmp_path / "a", remote), Machine(tmp_path / "b", remote)
+    laptop.own_process = True  # its history repositories are removed between two commands
     laptop.write("global/deploy", "# Deploy\n\nFirst notes.\n")
     laptop.sync()
     clean_start = remote_main(remote)

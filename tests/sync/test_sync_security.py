@@ -5,20 +5,21 @@ line, and nothing they hold may become a memory unless a memory could be written
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pygit2
 import pytest
-from conftest import SERENA
+from cli_support import run_cli
 
 from serena_memory.core.paths import MAX_MEMORY_BYTES
 from serena_memory.core.store import MemoryStore
 from serena_memory.history.location import history_folder, history_root, repository_path
 
-pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
+pytestmark = [
+    pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git"),
+    pytest.mark.slow,  # syncs end to end over real git remotes
+]
 
 BLOB, TREE, LINK, GITLINK = 0o100644, 0o040000, 0o120000, 0o160000
 
@@ -36,20 +37,6 @@ def remote(tmp_path: Path, build) -> Path:
     sig = pygit2.Signature("Someone", "someone@example.org")
     repo.create_commit("refs/heads/main", sig, sig, "memories", build(repo), [])
     return bare
-
-
-def serena(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [*SERENA, *args],
-        cwd=cwd,
-        env=dict(os.environ),
-        capture_output=True,
-        text=True,
-        errors="backslashreplace",
-        timeout=300,
-    )
-    assert "Traceback" not in done.stderr, done.stderr
-    return done
 
 
 def sync_args(kind: str, bare: Path) -> list[str]:
@@ -75,7 +62,7 @@ def test_a_team_tree_nested_deeper_than_any_name_is_left_out(
             deep = raw_tree(repo, [(TREE, b"d", deep)])
         return raw_tree(repo, [(TREE, b"d", deep), (BLOB, b"top.md", fine(repo))])
 
-    done = serena(*sync_args("team", remote(tmp_path, build)), cwd=project)
+    done = run_cli(*sync_args("team", remote(tmp_path, build)), cwd=project)
     assert done.returncode == 0, done.stderr
     assert memory_files(serena_home) == ["global/team/top.md"]
 
@@ -88,7 +75,7 @@ def test_a_remote_file_larger_than_a_memory_never_becomes_one(
         huge = repo.create_blob(b"a" * (MAX_MEMORY_BYTES + 1))
         return raw_tree(repo, [(BLOB, b"huge.md", huge), (BLOB, b"fine.md", fine(repo))])
 
-    done = serena(*sync_args(kind, remote(tmp_path, build)), cwd=project)
+    done = run_cli(*sync_args(kind, remote(tmp_path, build)), cwd=project)
     assert done.returncode == 0, done.stderr
     assert "huge.md" in done.stdout
     folder = "global/team/" if kind == "team" else "global/"
@@ -113,7 +100,7 @@ def test_links_submodules_and_odd_names_from_a_remote_are_left_out(
             entries += [(TREE, b"..", sub), (TREE, b".git", sub)]
         return raw_tree(repo, entries)
 
-    done = serena(*sync_args(kind, remote(tmp_path, build)), cwd=project)
+    done = run_cli(*sync_args(kind, remote(tmp_path, build)), cwd=project)
     assert done.returncode == 0, done.stderr
     folder = "global/team/" if kind == "team" else "global/"
     assert memory_files(serena_home) == [f"{folder}fine.md"]
@@ -129,7 +116,7 @@ def test_a_personal_remote_with_a_parent_or_git_folder_is_refused_cleanly(
         sub = raw_tree(repo, [(BLOB, b"x.md", fine(repo))])
         return raw_tree(repo, [(TREE, folder, sub), (BLOB, b"fine.md", fine(repo))])
 
-    done = serena(*sync_args("personal", remote(tmp_path, build)), cwd=project)
+    done = run_cli(*sync_args("personal", remote(tmp_path, build)), cwd=project)
     assert done.returncode == 1 and "can't be merged" in done.stderr
     assert not (tmp_path / "x.md").exists() and not (serena_home / "x.md").exists()
     assert memory_files(serena_home) == []
@@ -153,11 +140,11 @@ def test_a_tampered_conflict_record_never_breaks_a_command(
     record = repository_path(history_root(store), spec.root) / "serena-sync-conflicts.json"
     record.write_text(content, encoding="utf-8")
     for args in (("list",), ("conflicts",), ("conflicts", "--json")):
-        done = serena("memories", *args, cwd=project)
+        done = run_cli("memories", *args, cwd=project)
         assert done.returncode == 0, done.stderr
     if '"global/a"' in content:
-        serena("memories", "resolve", "global/a", "--keep", "remote", cwd=project)
-    refused = serena("memories", "resolve", "../../evil", "--keep", "remote", cwd=project)
+        run_cli("memories", "resolve", "global/a", "--keep", "remote", cwd=project)
+    refused = run_cli("memories", "resolve", "../../evil", "--keep", "remote", cwd=project)
     assert refused.returncode == 1 and "Error: " in refused.stderr
     assert store.read("global/a") in ("mine\n", "['x']")
     json.dumps(store.list().memories)  # still answers
@@ -179,7 +166,7 @@ def test_a_remote_branch_that_is_not_a_commit_is_one_clear_error(
     }
     repo.references.create("refs/heads/main", objects[target])
     for _ in range(2):  # and again: the bad branch fetched before breaks nothing
-        done = serena(*sync_args(kind, bare), cwd=project)
+        done = run_cli(*sync_args(kind, bare), cwd=project)
         assert done.returncode == 1 and "is not a commit" in done.stderr
     assert memory_files(serena_home) == []
 
@@ -218,13 +205,13 @@ def test_a_remote_conflict_record_names_only_memories_of_the_folder(
             "global/list": ["not", "a", "record"],
         },
     )
-    done = serena(*sync_args("personal", bare), cwd=project)
+    done = run_cli(*sync_args("personal", bare), cwd=project)
     assert done.returncode == 0, done.stderr
-    listed = json.loads(serena("memories", "conflicts", "--json", cwd=project).stdout)
+    listed = json.loads(run_cli("memories", "conflicts", "--json", cwd=project).stdout)
     assert [c["name"] for c in listed] == ["global/a"]
-    shown = serena("memories", "conflicts", cwd=project)
+    shown = run_cli("memories", "conflicts", cwd=project)
     assert "\x1b" not in shown.stdout and "evil" not in shown.stdout
-    taken = serena("memories", "resolve", "global/a", "--keep", "remote", cwd=project)
+    taken = run_cli("memories", "resolve", "global/a", "--keep", "remote", cwd=project)
     assert taken.returncode == 0, taken.stderr
     assert (serena_home / "memories" / "global" / "a.md").read_text() == "theirs\n"
     assert memory_files(serena_home) == ["global/a.md"]
@@ -245,7 +232,7 @@ def test_a_conflicts_branch_of_another_shape_is_no_record(
     bare = remote(tmp_path, lambda repo: raw_tree(repo, [(BLOB, b"a.md", fine(repo))]))
     _with_records(bare, records, target=target)
     for _ in range(2):
-        done = serena(*sync_args("personal", bare), cwd=project)
+        done = run_cli(*sync_args("personal", bare), cwd=project)
         assert done.returncode == 0, done.stderr
-    assert json.loads(serena("memories", "conflicts", "--json", cwd=project).stdout) == []
+    assert json.loads(run_cli("memories", "conflicts", "--json", cwd=project).stdout) == []
     assert memory_files(serena_home) == ["global/a.md"]

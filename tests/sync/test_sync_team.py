@@ -4,33 +4,21 @@ a team repository the member can't write to."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import stat
-import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import SERENA, write_config
+from cli_support import git, run_cli
+from conftest import write_config
 
 from serena_memory.core.errors import ReadOnlyMemoryError
 from serena_memory.core.store import Context, MemoryStore
 
-pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
-
-
-def git(*args: str, cwd: Path | None = None) -> str:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "Team Lead",
-        "GIT_AUTHOR_EMAIL": "lead@example.org",
-        "GIT_COMMITTER_NAME": "Team Lead",
-        "GIT_COMMITTER_EMAIL": "lead@example.org",
-    }
-    done = subprocess.run(
-        ["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=True
-    )
-    return done.stdout
+pytestmark = [
+    pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git"),
+    pytest.mark.slow,  # syncs end to end over real git remotes
+]
 
 
 class Team:
@@ -62,17 +50,7 @@ class Team:
             path.chmod(mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
 
     def refs(self) -> str:
-        return git(f"--git-dir={self.bare}", "for-each-ref")
-
-
-def serena(*args: str, cwd: Path, check: bool = True) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [*SERENA, *args], cwd=cwd, env=dict(os.environ), capture_output=True, text=True, timeout=120
-    )
-    assert "Traceback" not in done.stderr
-    if check:
-        assert done.returncode == 0, done.stderr
-    return done
+        return git(f"--git-dir={self.bare}", "for-each-ref").stdout
 
 
 @pytest.fixture
@@ -89,16 +67,16 @@ def test_team_memories_are_pulled_read_only_and_follow_the_team(
 ) -> None:
     team.freeze()
     before = team.refs()
-    first = serena("memories", "sync", "--team", "--remote", str(team.bare), cwd=project)
+    first = run_cli(
+        "memories", "sync", "--team", "--remote", str(team.bare), cwd=project, check=True
+    )
     assert "Pulled the team memories" in first.stdout and "2 created" in first.stdout
     assert "memory_sync_team_remote" in (serena_home / "serena_config.yml").read_text()
     assert team.refs() == before
     assert store.read("global/team/conventions") == "# Conventions\n\nsnake_case\n"
     assert store.read("global/team/review/checklist") == "- tests\n"
     # read-only for the person and for the agent
-    refused = serena(
-        "memories", "write", "global/team/conventions", "-c", "x", cwd=project, check=False
-    )
+    refused = run_cli("memories", "write", "global/team/conventions", "-c", "x", cwd=project)
     assert refused.returncode == 1 and "comes from the team's repository" in refused.stderr
     with pytest.raises(ReadOnlyMemoryError):
         agent_store.delete("global/team/conventions")
@@ -114,7 +92,7 @@ def test_team_memories_are_pulled_read_only_and_follow_the_team(
     )
     team.freeze()
     before = team.refs()
-    again = serena("memories", "sync", cwd=project)
+    again = run_cli("memories", "sync", cwd=project, check=True)
     assert "1 changed, 1 deleted" in again.stdout
     assert store.read("global/team/conventions") == "# Conventions\n\ncamelCase now\n"
     assert not store.exists("global/team/review/checklist")
@@ -127,10 +105,10 @@ def test_the_personal_sync_never_carries_team_memories(
 ) -> None:
     personal = tmp_path / "personal.git"
     git("init", "--quiet", "--bare", str(personal))
-    serena("memories", "sync", "--team", "--remote", str(team.bare), cwd=project)
+    run_cli("memories", "sync", "--team", "--remote", str(team.bare), cwd=project, check=True)
     store.write("global/mine", "my own\n")
-    serena("memories", "sync", "--remote", str(personal), cwd=project)
-    files = git(f"--git-dir={personal}", "ls-tree", "-r", "--name-only", "main").split()
+    run_cli("memories", "sync", "--remote", str(personal), cwd=project, check=True)
+    files = git(f"--git-dir={personal}", "ls-tree", "-r", "--name-only", "main").stdout.split()
     assert files == ["mine.md"]
     # history: the personal memories' history has no entry for the team's
     changed = {c for e in store.history().entries() for _, c in e.changes}
@@ -144,12 +122,12 @@ def test_a_writable_team_topic_keeps_local_edits_at_the_next_pull(
         serena_home / "serena_config.yml",
         f"memory_sync_team_remote: {team.bare}\nmemory_sync_team_writable: true\n",
     )
-    serena("memories", "sync", cwd=project)
+    run_cli("memories", "sync", cwd=project, check=True)
     store.write("global/team/conventions", "my local version\n")
     team.publish(
         {"conventions.md": "# Conventions\n\nteam's new text\n", "review/checklist.md": "- docs\n"}
     )
-    result = serena("memories", "sync", cwd=project)
+    result = run_cli("memories", "sync", cwd=project, check=True)
     assert "Changed here since the last pull, so kept: global/team/conventions" in result.stdout
     assert store.read("global/team/conventions") == "my local version\n"
     assert store.read("global/team/review/checklist") == "- docs\n"
@@ -160,7 +138,7 @@ def test_an_unreachable_team_remote_is_one_sentence(
 ) -> None:
     gone = tmp_path / "nowhere.git"
     write_config(serena_home / "serena_config.yml", f"memory_sync_team_remote: {gone}\n")
-    result = serena("memories", "sync", cwd=project, check=False)
+    result = run_cli("memories", "sync", cwd=project)
     assert result.returncode == 1
     assert (
         result.stderr.strip()
@@ -172,7 +150,7 @@ def test_an_unreachable_team_remote_is_one_sentence(
 def test_agent_store_lists_team_memories_as_read_only(
     team: Team, project: Path, serena_home: Path
 ) -> None:
-    serena("memories", "sync", "--team", "--remote", str(team.bare), cwd=project)
+    run_cli("memories", "sync", "--team", "--remote", str(team.bare), cwd=project, check=True)
     agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
     listing = agent.list()
     assert set(listing.read_only_memories) == {

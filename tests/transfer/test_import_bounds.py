@@ -182,6 +182,7 @@ def _same_slug_entities(folder: Path, count: int) -> Path:
     return folder / "memory.jsonl"
 
 
+@pytest.mark.slow  # an import past the cap of memories
 def test_an_import_past_the_cap_writes_nothing(tmp_path: Path, project: Path) -> None:
     jsonl = _same_slug_entities(tmp_path, 20_000)
     headings = tmp_path / "headings"

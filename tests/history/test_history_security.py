@@ -467,6 +467,11 @@ TIMES = st.one_of(
 )
 
 
+# what a restore may write outside the memories: the project, the history and the caches of
+# the home folder (the settings a command read, usage.md's read counts)
+_WRITTEN_OUTSIDE = ("project/", "home/history", "home/cache", "home/usage")
+
+
 @pytest.mark.slow  # syncs from a forged remote
 @pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git")
 @settings(
@@ -506,7 +511,7 @@ def test_restore_all_after_any_remote_writes_only_what_the_folder_allows(
         memories = project / ".serena" / "memories"
         outside = {p: _files(p) for p in (home / "memories", base)}
         outside_files = {
-            p: {k: v for k, v in found.items() if not k.startswith(("project/", "home/history"))}
+            p: {k: v for k, v in found.items() if not k.startswith(_WRITTEN_OUTSIDE)}
             for p, found in outside.items()
         }
         synced = _files(memories)
@@ -523,7 +528,7 @@ def test_restore_all_after_any_remote_writes_only_what_the_folder_allows(
             assert not rel.startswith(("global/", ".")), rel
         assert _files(home / "memories") == outside[home / "memories"]
         assert {
-            k: v for k, v in _files(base).items() if not k.startswith(("project/", "home/history"))
+            k: v for k, v in _files(base).items() if not k.startswith(_WRITTEN_OUTSIDE)
         } == outside_files[base]
         assert not (base / "x.md").exists() and not (project / ".serena" / "x.md").exists()
         # the memories written locally before the sync are back, or never left

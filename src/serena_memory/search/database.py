@@ -493,14 +493,16 @@ class Index:
         )
         return (row[0], row[1]) if row else None
 
-    def memory_words(self, most: int) -> list[str]:
+    def memory_words(self, most: int, memories: int = 2_000) -> list[str]:
         """The distinct words of the memories' texts as embedded (at most ``most``, in
-        the order met): those a person's questions use most, whose token ids are kept."""
+        the order met, from ``memories`` memories at most): those a person's questions
+        use most, whose token ids are kept."""
         from serena_memory.search.semantic import MAX_EMBED_CHARS, QUERY_WORD
 
         found: dict[str, None] = {}
         rows = self.connection().execute(
-            "SELECT name, headings, substr(body, 1, ?) FROM fts", (MAX_EMBED_CHARS,)
+            "SELECT name, headings, substr(body, 1, ?) FROM fts LIMIT ?",
+            (MAX_EMBED_CHARS, memories),
         )
         for name, headings, body in rows:
             for word in QUERY_WORD.findall(f"{name} {headings} {body}"):

@@ -7,7 +7,9 @@
 - CLI: `serena memories search` as a whole process on a 20-memory folder, for a query
   that words answer, one that needs meaning, and one that needs meaning and is new at
   every run (words none of the memories hold, drawn anew: nothing the model said before
-  answers it), beside `serena memories list` of the same folder: with the cache a
+  answers it), and one new at every run of words the memories hold (three of their
+  words, drawn anew: a new question of words the cache of questions may know), beside
+  `serena memories list` of the same folder: with the cache a
   person's earlier commands kept, and with an empty SERENA_HOME; and each search's time
   as a multiple of the list's.
 
@@ -24,6 +26,7 @@ import argparse
 import compileall
 import os
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -43,6 +46,7 @@ WORDS_QUERY = "feature toggles"  # every word held by one memory: words answer i
 MEANING_QUERY = "switches for unfinished work"  # held by none: meaning is needed
 PREPARING = "still being prepared"
 NEW_QUERY = "search, meaning needed, new query"
+NEW_KNOWN = "search, meaning needed, new query of the memories' words"
 
 
 def search(pipe: Pipe, query: str) -> tuple[float, str]:
@@ -126,9 +130,11 @@ def cli_bench(trees: dict[str, Path], root: Path, runs: int) -> dict[str, dict[s
         for args in commands.values():
             cli_once(src, args, kept[name], project)
     draw = random.Random(11)
+    held = memory_words(project)
     for _ in range(runs):
         new_query = " ".join(draw.sample(NAME_WORDS, 3))  # the same for every tree
         commands[NEW_QUERY] = ["memories", "search", new_query]
+        commands[NEW_KNOWN] = ["memories", "search", " ".join(draw.sample(held, 3))]
         for name, src in trees.items():
             for label, args in commands.items():
                 samples.setdefault((name, label, "kept"), []).append(
@@ -154,6 +160,14 @@ def cli_bench(trees: dict[str, Path], root: Path, runs: int) -> dict[str, dict[s
             times = statistics.median(w for w, _ in values) / listed
             out[name][f"CLI {label} ({cache} cache) / list"] = f"{times:.2f}x"
     return out
+
+
+def memory_words(project: Path) -> list[str]:
+    """The words of five letters or more the small folder's memories hold, sorted."""
+    words: set[str] = set()
+    for path in (project / ".serena" / "memories").rglob("*.md"):
+        words.update(re.findall(r"\b[a-z]{5,}\b", path.read_text(encoding="utf-8")))
+    return sorted(words)
 
 
 def big_folder(root: Path, count: int) -> Path:

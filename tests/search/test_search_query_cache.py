@@ -61,9 +61,9 @@ def test_another_question_is_asked_anew_and_answered_as_in_a_fresh_home(
 ) -> None:
     ask(shop, QUESTION)
     for query in ["switches for work not finished", "unfinished work hidden from customers"]:
-        kept, loaded = ask(shop, query)  # its words' closest words kept, not its vector
+        kept, _ = ask(shop, query)  # its words' closest words kept, not its vector
         fresh, _ = ask(shop, query, home=tmp_path / f"fresh-{len(query)}")
-        assert loaded and kept == fresh
+        assert kept == fresh
 
 
 def _model_folder(target: Path, shift: int = 0) -> Path:
@@ -109,3 +109,47 @@ def test_a_damaged_cache_of_questions_is_made_again(shop: MemoryStore) -> None:
     again, loaded = ask(shop, QUESTION)
     assert again == first and loaded
     assert ask(shop, QUESTION) == (first, False)  # kept again in a new file
+
+
+# Whole words of the model's vocabulary, none of them asked before; then a new question
+# of them and of words asked before
+VOCABULARY_QUESTION = "switches budget rotation"
+NEW_OF_KNOWN = "budget switches unfinished"
+
+
+def test_a_new_question_of_known_words_needs_no_tokenizer_and_is_answered_alike(
+    shop: MemoryStore, tmp_path: Path
+) -> None:
+    ask(shop, QUESTION)  # the first load keeps its words' token ids
+    _, loaded = ask(shop, "unfinished work hidden from customers")
+    assert loaded  # the second learns the vocabulary's whole words
+    for query in [VOCABULARY_QUESTION, NEW_OF_KNOWN]:
+        kept, loaded = ask(shop, query)
+        fresh, _ = ask(shop, query, home=tmp_path / f"fresh-{len(query)}")
+        assert kept == fresh and kept["hits"] and not loaded
+
+
+def test_kept_token_ids_follow_the_tokenizer_file(shop: MemoryStore, tmp_path: Path) -> None:
+    folder = _model_folder(tmp_path / "model")
+    (shop.home / "serena_config.yml").write_text(f"memory_search_model: {folder}\n")
+    ask(shop, QUESTION)
+    ask(shop, "unfinished work hidden from customers")
+    assert ask(shop, VOCABULARY_QUESTION)[1] is False
+    tokenizer = folder / "tokenizer.json"
+    stat = tokenizer.stat()
+    os.utime(tokenizer, ns=(stat.st_atime_ns, stat.st_mtime_ns + 2_000_000_000))
+    assert ask(shop, NEW_OF_KNOWN)[1] is True  # another tokenizer: its ids asked anew
+
+
+def test_damaged_kept_token_ids_are_as_good_as_absent(shop: MemoryStore, tmp_path: Path) -> None:
+    import sqlite3
+
+    ask(shop, QUESTION)
+    ask(shop, "unfinished work hidden from customers")
+    conn = sqlite3.connect(cache_path(shop.home), isolation_level=None)
+    conn.execute("UPDATE told SET value = '[-1, \"x\"]' WHERE key LIKE 'i%' AND key != 'i'")
+    conn.execute("UPDATE told SET value = 'not json' WHERE key = 'vocabulary'")
+    conn.close()
+    answer, loaded = ask(shop, VOCABULARY_QUESTION)
+    assert loaded and answer == ask(shop, VOCABULARY_QUESTION, home=tmp_path / "fresh")[0]
+    assert ask(shop, "rotation switches budget")[1] is False  # learned again above

@@ -493,6 +493,24 @@ class Index:
         )
         return (row[0], row[1]) if row else None
 
+    def memory_words(self, most: int, memories: int = 2_000) -> list[str]:
+        """The distinct words of the memories' texts as embedded (at most ``most``, in
+        the order met, from ``memories`` memories at most): those a person's questions
+        use most, whose token ids are kept."""
+        from serena_memory.search.semantic import MAX_EMBED_CHARS, QUERY_WORD
+
+        found: dict[str, None] = {}
+        rows = self.connection().execute(
+            "SELECT name, headings, substr(body, 1, ?) FROM fts LIMIT ?",
+            (MAX_EMBED_CHARS, memories),
+        )
+        for name, headings, body in rows:
+            for word in QUERY_WORD.findall(f"{name} {headings} {body}"):
+                found.setdefault(word, None)
+                if len(found) >= most:
+                    return list(found)
+        return list(found)
+
     def body(self, rowid: int) -> str | None:
         row = self.connection().execute("SELECT body FROM fts WHERE rowid = ?", (rowid,)).fetchone()
         return row[0] if row else None

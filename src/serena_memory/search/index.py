@@ -29,6 +29,8 @@ from serena_memory.search.query import (
 from serena_memory.search.ranking import RELATED_MIN, RELATED_WORDS, fuse
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from serena_memory.core.access import AccessPolicy
     from serena_memory.core.store import MemoryStore
     from serena_memory.search.query_cache import Kept
@@ -190,11 +192,13 @@ def _asked(
     kept closest words reused), kept for the next process when the model is the one the
     stamp was read for."""
     from serena_memory.search import query_cache
-    from serena_memory.search.semantic import model_stamp
 
     query, parsed = asked
     text = meaning_text(query)
-    vector = embedder.embed([text])[0]
+    current = _current(store, model, embedder)
+    if current is not None and kept is not None and embedder.vocabulary is None:
+        embedder.vocabulary = query_cache.vocabulary(current[0], current[1], kept.told)
+    vector = embedder.query_vector(text)
     known = kept.related if kept is not None else {}
     related = {}
     if RELATED_WORDS:
@@ -205,9 +209,46 @@ def _asked(
                 if found is not None
                 else embedder.neighbours(word, RELATED_WORDS, RELATED_MIN)
             )
-    if model is not None and model[0] == embedder.identity and model_stamp(store.home) == model:
-        query_cache.keep(store.home, model, text, vector, related, RELATED_WORDS, RELATED_MIN)
+    if current is not None:
+        home, stamp = current
+        query_cache.keep(home, stamp, text, vector, related, RELATED_WORDS, RELATED_MIN)
+        if embedder.tokenizer_loaded() and kept is not None:
+            _learn(store, stamp, kept, embedder, [word for word in text.split(" ") if word])
     return vector, related
+
+
+def _current(
+    store: MemoryStore, model: tuple[str, str] | None, embedder: Embedder
+) -> tuple[Path, tuple[str, str]] | None:
+    """The user's home and the model's stamp when the loaded model is the one the stamp
+    was read for (what it says may be kept under that stamp), else None."""
+    from serena_memory.search.semantic import model_stamp
+
+    if store.home is None or model is None or model[0] != embedder.identity:
+        return None
+    return (store.home, model) if model_stamp(store.home) == model else None
+
+
+MEMORY_WORDS = 20_000  # the memories' words whose token ids are kept, at most
+
+
+def _learn(
+    store: MemoryStore, model: tuple[str, str], kept: Kept, embedder: Embedder, words: list[str]
+) -> None:
+    """What the loaded tokenizer says, kept for the next processes: the first load in a
+    home marks that it was loaded; the second learns the whole vocabulary and the token
+    ids of the memories' words (once, ~0.1 s); later ones the ids of their words."""
+    from serena_memory.search import query_cache
+
+    if store.home is None:
+        return
+    if not kept.told.get(query_cache.SEEN):
+        query_cache.keep_told(store.home, model, embedder.learned([], whole=False))
+        return
+    learned = embedder.vocabulary is not None and embedder.vocabulary.rows is not None
+    if not learned:
+        words = [*words, *index_for(store).memory_words(MEMORY_WORDS)]
+    query_cache.keep_told(store.home, model, embedder.learned(words, whole=not learned))
 
 
 def needs_meaning(

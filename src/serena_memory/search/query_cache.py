@@ -8,9 +8,16 @@ is kept in one small SQLite file, ``$SERENA_HOME/cache/search/queries.sqlite3``,
 stamp of the model: its identity and the paths, sizes and modification times of its files
 (search/semantic.py, ``model_stamp``), and this module's version of how they are made. A
 search whose query's vector and words are all kept answers without loading the model; the
-same numbers come back, so the answer is the same. Another model, an update of a model's
-files or another text of the query is another entry; entries of other stamps are dropped
-when the file grows past :data:`MAX_ENTRIES`.
+same numbers come back, so the answer is the same.
+
+What the tokenizer said is kept beside, under the same stamp: each word's token ids and
+whether a text's ids are its words' ids one after another, so a new question of known
+words is embedded without the tokenizer (its 1.8 MB of JSON is most of a model's load);
+once a home has asked the model twice, every whole word of the vocabulary with its row
+and ids, and the ids of the memories' words, so the closest words of a new word need no
+tokenizer either. Another model, an update of a model's files or another text of the
+query is another entry; entries of other stamps are dropped when the file grows past
+:data:`MAX_ENTRIES` (what the tokenizer said: at once).
 
 Like the index, the file is a cache never trusted: one that is not ours, of another
 version, damaged or unreadable is thrown away (a search never fails for it), a value that
@@ -30,11 +37,14 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import sqlite3
 
+    from serena_memory.search.semantic import Vocabulary
+
 FILE_NAME = "queries.sqlite3"
 _APPLICATION_ID = 0x5352514B  # "SRQK"
-_VERSION = 1  # of the file's layout and of how the kept values are made
+_VERSION = 2  # of the file's layout and of how the kept values are made
 MAX_ENTRIES = 20_000  # ~25 MB at most; past it, other models' entries and the oldest go
 _VECTOR, _WORD = "v", "w"
+_IDS, SEEN, _VOCABULARY = "i", "seen", "vocabulary"  # keys of the table ``told``
 
 
 def cache_path(home: Path) -> Path:
@@ -46,11 +56,20 @@ class Kept:
     words of those of its words that are kept. ``identity`` and ``dim`` say which model
     made them, as an Embedder does (for the index's check that its vectors match)."""
 
-    def __init__(self, identity: str, vector: Any, related: dict[str, list[tuple[str, float]]]):
+    def __init__(
+        self,
+        identity: str,
+        vector: Any,
+        related: dict[str, list[tuple[str, float]]],
+        told: dict[str, Any] | None = None,
+    ):
         self.identity = identity
         self.vector = vector
         self.dim = int(vector.shape[0]) if vector is not None else 0
         self.related = related
+        # what the tokenizer said: the ids of the text's words, the split flag, whether
+        # the vocabulary's whole words are kept, whether the tokenizer was loaded before
+        self.told = told or {}
 
 
 def recall(
@@ -64,14 +83,11 @@ def recall(
     if conn is None:
         return kept
     keys = [_VECTOR + text] + [_word_key(word, count, least) for word in words]
-    marks = ",".join("?" * len(keys))
+    told_keys = [SEEN, _IDS] + [_IDS + word for word in text.split(" ")]
     try:
-        rows = dict(
-            conn.execute(
-                f"SELECT key, value FROM said WHERE model = ? AND key IN ({marks})",
-                [stamp, *keys],
-            ).fetchall()
-        )
+        rows = dict(_select(conn, "said", stamp, keys))
+        told = dict(_select(conn, "told", stamp, told_keys))
+        told[_VOCABULARY] = bool(_select(conn, "told", stamp, [_VOCABULARY], "1"))
     except Exception:  # noqa: BLE001 - a cache that can't be read is as good as empty
         return kept
     finally:
@@ -81,7 +97,76 @@ def recall(
         found = _words(rows.get(key))
         if found is not None:
             related[word] = found
-    return Kept(identity, _vector(rows.get(keys[0])), related)
+    return Kept(identity, _vector(rows.get(keys[0])), related, told)
+
+
+def _select(
+    conn: sqlite3.Connection, table: str, stamp: str, keys: list[str], value: str = "value"
+) -> list[tuple[str, Any]]:
+    marks = ",".join("?" * len(keys))
+    return conn.execute(
+        f"SELECT key, {value} FROM {table} WHERE model = ? AND key IN ({marks})", [stamp, *keys]
+    ).fetchall()
+
+
+def vocabulary(home: Path, model: tuple[str, str], told: dict[str, Any]) -> Vocabulary | None:
+    """The vocabulary kept under ``model`` for a question: its words' ids (from
+    ``told``, what ``recall`` read) and, when asked with ``whole``, the whole words."""
+    from serena_memory.search.semantic import Vocabulary
+
+    flag = told.get(_IDS)
+    if flag not in ("splits", "apart"):
+        return None
+    ids = {}
+    for key, value in told.items():
+        found = _id_list(value) if key.startswith(_IDS) and key != _IDS else None
+        if found is not None:
+            ids[key[len(_IDS) :]] = found
+    rows = None
+    if told.get(_VOCABULARY):
+        rows = _rows(home, model[1])
+    return Vocabulary(flag == "splits", ids, rows)
+
+
+def _rows(home: Path, stamp: str) -> dict[str, int] | None:
+    """The kept whole words' rows, or None when they can't be read."""
+    conn = _open(home, create=False)
+    if conn is None:
+        return None
+    try:
+        found = _select(conn, "told", stamp, [_VOCABULARY])
+        value = json.loads(found[0][1]) if found else None
+    except Exception:  # noqa: BLE001 - damaged: as good as absent
+        return None
+    finally:
+        conn.close()
+    if not isinstance(value, dict):
+        return None
+    good = all(isinstance(w, str) and type(r) is int and r >= 0 for w, r in value.items())
+    return value if good else None
+
+
+def _id_list(value: Any) -> list[int] | None:
+    """Kept token ids, or None when the value is not a non-empty list of them."""
+    try:
+        found = json.loads(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+    if not isinstance(found, list) or not found:
+        return None
+    return found if all(type(i) is int and i >= 0 for i in found) else None
+
+
+def keep_told(home: Path, model: tuple[str, str], told: Vocabulary) -> None:
+    """Keep what the tokenizer said under ``model``: the ids of ``told``'s words, and
+    when it holds them, its whole words and whether texts split into words' ids; and a
+    mark that the tokenizer was loaded, so the next load learns the whole vocabulary."""
+    rows: list[tuple[str, str, Any]] = [(model[1], SEEN, "1")]
+    rows += [(model[1], _IDS + word, json.dumps(ids)) for word, ids in told.ids.items()]
+    if told.rows is not None:  # learned whole: the vocabulary and how texts split
+        rows.append((model[1], _IDS, "splits" if told.splits else "apart"))
+        rows.append((model[1], _VOCABULARY, json.dumps(told.rows)))
+    _write(home, "told", rows, model[1])
 
 
 def keep(
@@ -100,13 +185,19 @@ def keep(
         (model[1], _word_key(word, count, least), json.dumps(found))
         for word, found in related.items()
     ]
+    _write(home, "said", rows, model[1])
+
+
+def _write(home: Path, table: str, rows: list[tuple[str, str, Any]], stamp: str) -> None:
     conn = _open(home, create=True)
     if conn is None:
         return
     try:
         conn.execute("BEGIN IMMEDIATE")
-        conn.executemany("INSERT OR REPLACE INTO said (model, key, value) VALUES (?, ?, ?)", rows)
-        _trim(conn, model[1])
+        conn.executemany(
+            f"INSERT OR REPLACE INTO {table} (model, key, value) VALUES (?, ?, ?)", rows
+        )
+        _trim(conn, stamp)
         conn.execute("COMMIT")
     except Exception:  # noqa: BLE001 - busy, read-only, full disk: the cache waits
         with contextlib.suppress(Exception):
@@ -121,6 +212,7 @@ def _word_key(word: str, count: int, least: float) -> str:
 
 def _trim(conn: sqlite3.Connection, stamp: str) -> None:
     """Past MAX_ENTRIES: other models' entries dropped, then the oldest half."""
+    conn.execute("DELETE FROM told WHERE model != ?", (stamp,))  # one model's, ~1 MB
     total = conn.execute("SELECT count(*) FROM said").fetchone()[0]
     if total <= MAX_ENTRIES:
         return
@@ -201,7 +293,8 @@ def _valid(conn: sqlite3.Connection) -> bool:
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if app_id != _APPLICATION_ID or version != _VERSION:
         return False
-    conn.execute("SELECT count(*) FROM said WHERE model = '' AND key = ''").fetchone()
+    for table in ("said", "told"):
+        conn.execute(f"SELECT count(*) FROM {table} WHERE model = '' AND key = ''").fetchone()
     conn.execute("PRAGMA synchronous = NORMAL")  # a commit may be lost, never torn (WAL)
     return True
 
@@ -211,6 +304,10 @@ def _create(conn: sqlite3.Connection) -> None:
     conn.execute("BEGIN IMMEDIATE")
     conn.execute(
         "CREATE TABLE said (model TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL, "
+        "UNIQUE (model, key))"
+    )
+    conn.execute(
+        "CREATE TABLE told (model TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, "
         "UNIQUE (model, key))"
     )
     conn.execute(f"PRAGMA application_id = {_APPLICATION_ID}")

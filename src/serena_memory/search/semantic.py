@@ -70,6 +70,8 @@ class Embedder:
         # a word's closest words, by (word, count, least): the vocabulary never changes,
         # and each costs a product over the whole vocabulary (several ms)
         self._neighbours: dict[tuple[str, int, float], tuple[tuple[str, float], ...]] = {}
+        # what the tokenizer said, kept from earlier processes (search/query_cache.py)
+        self.vocabulary: Vocabulary | None = None
 
     def embed(self, texts: list[str]) -> np.ndarray:
         import numpy as np
@@ -80,8 +82,27 @@ class Embedder:
         clean = [text.encode("utf-8", "replace").decode("utf-8") for text in texts]
         with np.errstate(invalid="ignore", divide="ignore"):  # a text of no known token
             vectors = self._inference.embed(clean, norm=True, batch_size=EMBED_BATCH)
-        vectors = np.nan_to_num(np.asarray(vectors, dtype=np.float32))  # ... is zeros
-        return np.ascontiguousarray(vectors)
+        return _finished(vectors)
+
+    def query_vector(self, text: str) -> np.ndarray:
+        """The vector of one question: from its words' kept token ids when the vocabulary
+        says a text's ids are its words' ids one after another (the same ids, so the same
+        numbers: no tokenizer loaded), else from the tokenizer."""
+        import numpy as np
+
+        ids = self.vocabulary.text_ids(text) if self.vocabulary is not None else None
+        if ids is None:
+            return self.embed([text])[0]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return _finished(self._inference.embed_ids(ids))[0]
+
+    def tokenizer_loaded(self) -> bool:
+        return bool(self._inference.tokenizer_loaded)
+
+    def learned(self, words: list[str], whole: bool) -> Vocabulary:
+        """What the loaded tokenizer says: the token ids of ``words`` and whether a text's
+        ids are its words' ids; with ``whole``, every whole word's row and ids as well."""
+        return vocabulary_of(self._inference.tokenizer, self._inference.shape[0], words, whole)
 
     def neighbours(self, word: str, count: int, least: float) -> list[tuple[str, float]]:
         """The model's whole words closest to ``word`` (at most ``count``, cosine at least
@@ -131,6 +152,8 @@ class Embedder:
         """The first token that is ``word`` whole (with or without a word-start mark)."""
         if not _WHOLE_WORD.fullmatch(word):
             return None
+        if self._kept_rows() is not None:
+            return self._kept_rows().rows.get(word)  # type: ignore[union-attr]
         tokenizer, size = self._inference.tokenizer, self._inference.shape[0]
         rows = [tokenizer.token_to_id(mark + word) for mark in _WORD_STARTS]
         rows = [row for row in rows if row is not None and row < size]
@@ -138,11 +161,21 @@ class Embedder:
 
     def _whole_word(self, row: int) -> str | None:
         """The word token ``row`` stands for, if it is a whole word's first token."""
+        kept = self._kept_rows()
+        if kept is not None:
+            return kept.words_of.get(row)
         token = self._inference.tokenizer.id_to_token(row)
         match = _WHOLE_WORD_TOKEN.fullmatch(token) if token else None
         if match is None or self._word_row(match.group(1)) != row:
             return None
         return match.group(1)
+
+    def _kept_rows(self) -> Vocabulary | None:
+        """The kept vocabulary, when it holds the whole words and no tokenizer is loaded."""
+        kept = self.vocabulary
+        if kept is None or kept.rows is None or self._inference.tokenizer_loaded:
+            return None
+        return kept
 
     def _unit_rows(self) -> tuple[Any, Any]:
         """The token matrix and each row's length (infinite for a row of zeros, which is
@@ -156,6 +189,79 @@ class Embedder:
                 norms[~(norms > 0)] = np.inf
                 self._norms = (matrix, norms)
             return self._norms
+
+
+def _finished(vectors: Any) -> Any:
+    """Vectors as float32 rows, those of texts of no known token (NaN) zeros."""
+    import numpy as np
+
+    return np.ascontiguousarray(np.nan_to_num(np.asarray(vectors, dtype=np.float32)))
+
+
+class Vocabulary:
+    """What a question needs from a model's tokenizer, kept between processes
+    (search/query_cache.py) so that a question of known words loads none: whether a
+    text's token ids are its words' ids one after another (``splits``), known words'
+    ids, and, once learned, the first row of each whole word (``rows``, for the closest
+    words of a word)."""
+
+    def __init__(
+        self, splits: bool, ids: dict[str, list[int]], rows: dict[str, int] | None
+    ) -> None:
+        self.splits, self.ids, self.rows = splits, ids, rows
+        self.words_of = {row: word for word, row in (rows or {}).items()}
+
+    def text_ids(self, text: str) -> list[int] | None:
+        """The token ids of ``text`` (words joined by single spaces) from its words',
+        or None when one is not known or the text is not such words."""
+        words = text.split(" ")
+        if not self.splits or not all(QUERY_WORD.fullmatch(word) for word in words):
+            return None
+        ids: list[int] = []
+        for word in words:
+            found = self.ids.get(word)
+            if found is None:
+                return None
+            ids += found
+        return ids
+
+
+# A word of a question as search/query.py cuts it: letters and digits, no mark
+QUERY_WORD = re.compile(r"[^\W_]+")
+_SPANS = re.compile("[^\u2581\u0120 \0][\u2581\u0120 ]")  # a mark after something else
+_SPLIT_SAMPLE = ["tokens", "Alpha", "x", "42", "naïve", "zzqxv", "re", "Unfinished"]
+
+
+def vocabulary_of(tokenizer: Any, size: int, words: list[str], whole: bool) -> Vocabulary:
+    """From a loaded tokenizer: the ids of ``words``; with ``whole``, every whole word's
+    first row and ids too, and whether a text's ids are its words' ids one after another,
+    which holds when no token of the vocabulary spans a word's end (a word-start mark
+    after anything else) and a sample text is cut so."""
+    rows: dict[str, int] | None = None
+    splits = False
+    if whole:
+        vocab = tokenizer.get_vocab()
+        joined = "\0".join(vocab)
+        spans = "\0" in "".join(vocab) or _SPANS.search(joined) is not None
+        rows = {}
+        for token, row in vocab.items():
+            match = _WHOLE_WORD_TOKEN.fullmatch(token)
+            if match is not None and row < size and row < rows.get(match.group(1), size):
+                rows[match.group(1)] = row
+        sample = tokenizer.encode(" ".join(_SPLIT_SAMPLE), add_special_tokens=False)
+        cut = [i for ids in _ids(tokenizer, _SPLIT_SAMPLE) for i in ids]
+        splits = not spans and _kept_ids(sample) == cut
+    asked = sorted({*words, *(rows or ())})
+    return Vocabulary(splits, dict(zip(asked, _ids(tokenizer, asked), strict=True)), rows)
+
+
+def _ids(tokenizer: Any, words: list[str]) -> list[list[int]]:
+    return [_kept_ids(e) for e in tokenizer.encode_batch(words, add_special_tokens=False)]
+
+
+def _kept_ids(encoding: Any) -> list[int]:
+    """An encoding's ids without its padding."""
+    return [i for i, kept in zip(encoding.ids, encoding.attention_mask, strict=True) if kept]
 
 
 _models: dict[str, Embedder] = {}
@@ -223,12 +329,28 @@ class StaticModel:
     more texts than one batch."""
 
     def __init__(self, embedding: Any, tokenizer: Any) -> None:
+        """``tokenizer``: the tokenizer, or a function reading it, called at its first use
+        (a question whose words' token ids are kept needs none: 80 ms of JSON parsed)."""
         self._rows = embedding
         self._float32: Any = None
         self.shape: tuple[int, int] = (int(embedding.shape[0]), int(embedding.shape[1]))
-        self.tokenizer = tokenizer
-        tokenizer.enable_padding()
-        tokenizer.no_truncation()
+        self._read_tokenizer = tokenizer if callable(tokenizer) else lambda: tokenizer
+        self._tokenizer: Any = None
+        self._guard = threading.Lock()
+
+    @property
+    def tokenizer(self) -> Any:
+        with self._guard:
+            if self._tokenizer is None:
+                tokenizer = self._read_tokenizer()
+                tokenizer.enable_padding()
+                tokenizer.no_truncation()
+                self._tokenizer = tokenizer
+            return self._tokenizer
+
+    @property
+    def tokenizer_loaded(self) -> bool:
+        return self._tokenizer is not None
 
     @property
     def embedding(self) -> Any:
@@ -252,14 +374,29 @@ class StaticModel:
             )
             ids = np.array([e.ids for e in encoded], dtype=np.int32)
             mask = np.array([e.attention_mask for e in encoded], dtype=np.float32)
-            np.clip(ids, 0, self.shape[0] - 1, out=ids)
-            rows = rows_of[ids].astype(np.float32, copy=False)
-            count = np.maximum(mask.sum(axis=1, keepdims=True), 1.0).astype(np.float32)
-            pooled = np.sum(rows * mask[..., np.newaxis], axis=1, dtype=np.float32) / count
-            if norm:
-                pooled /= np.linalg.norm(pooled, axis=1, keepdims=True)
+            pooled = self._pooled(rows_of, ids, mask, norm)
             out[start : start + len(pooled)] = pooled
         return out
+
+    def embed_ids(self, ids: list[int]) -> Any:
+        """The unit vector of one text given its token ids, as ``embed`` makes it."""
+        import numpy as np
+
+        rows_of = self._rows if self._float32 is None else self._float32
+        matrix = np.array([ids], dtype=np.int32)
+        return self._pooled(rows_of, matrix, np.ones(matrix.shape, dtype=np.float32), True)
+
+    def _pooled(self, rows_of: Any, ids: Any, mask: Any, norm: bool) -> Any:
+        """The masked mean of the rows of ``ids`` (one text a line), scaled to unit length."""
+        import numpy as np
+
+        np.clip(ids, 0, self.shape[0] - 1, out=ids)
+        rows = rows_of[ids].astype(np.float32, copy=False)
+        count = np.maximum(mask.sum(axis=1, keepdims=True), 1.0).astype(np.float32)
+        pooled = np.sum(rows * mask[..., np.newaxis], axis=1, dtype=np.float32) / count
+        if norm:
+            pooled /= np.linalg.norm(pooled, axis=1, keepdims=True)
+        return pooled
 
 
 # The embedded model's files inside the wordllama package
@@ -287,18 +424,21 @@ def _load_embedded() -> Embedder:
 
     def read() -> StaticModel:
         from safetensors import safe_open
-        from tokenizers import Tokenizer
 
         with safe_open(str(package.joinpath(*_EMBEDDED_WEIGHTS[:2])), framework="np") as file:
             matrix = file.get_tensor(_EMBEDDED_WEIGHTS[2])
-        return StaticModel(matrix, Tokenizer.from_file(str(package.joinpath(*_EMBEDDED_TOKENIZER))))
+        return StaticModel(matrix, lambda: _read_model(tokenizer, *messages))
 
-    model = _read_model(
-        read,
+    def tokenizer() -> Any:
+        from tokenizers import Tokenizer
+
+        return Tokenizer.from_file(str(package.joinpath(*_EMBEDDED_TOKENIZER)))
+
+    messages = (
         "the embedded search model",
         "the embedded search model could not be loaded ({}); reinstall wordllama",
     )
-    return Embedder(model, DEFAULT_MODEL)
+    return Embedder(_read_model(read, *messages), DEFAULT_MODEL)
 
 
 def model_stamp(home: Path | None) -> tuple[str, str] | None:
@@ -333,7 +473,7 @@ def _folder_identity(folder: str, weights: str) -> str:
     return "static:" + hashlib.sha256(stamp).hexdigest()[:16]
 
 
-def _read_model(read: Callable[[], StaticModel], what: str, broken: str) -> StaticModel:
+def _read_model(read: Callable[[], Any], what: str, broken: str) -> Any:
     """``read()``, its failures as one sentence each: a package missing, or ``broken``
     (formatted with the error: a file missing, damaged or foreign), never a traceback."""
     try:
@@ -359,24 +499,27 @@ def _load_folder(folder: str) -> Embedder:
 
     def read() -> StaticModel:
         from safetensors.numpy import load_file
-        from tokenizers import Tokenizer
 
         matrix = _token_matrix(load_file(weights))
-        tokenizer = Tokenizer.from_file(tokenizer_file)
-        if tokenizer.get_vocab_size() > matrix.shape[0]:
+        return StaticModel(matrix, lambda: _read_model(lambda: tokenizer(matrix), *messages))
+
+    def tokenizer(matrix: Any) -> Any:
+        from tokenizers import Tokenizer
+
+        found = Tokenizer.from_file(tokenizer_file)
+        if found.get_vocab_size() > matrix.shape[0]:
             raise ValueError(
-                f"the tokenizer has {tokenizer.get_vocab_size()} tokens, the matrix "
+                f"the tokenizer has {found.get_vocab_size()} tokens, the matrix "
                 f"{matrix.shape[0]} rows"
             )
-        return StaticModel(matrix, tokenizer)
+        return found
 
-    model = _read_model(
-        read,
+    messages = (
         "a search model folder",
         f"the search model folder {folder} can't be loaded ({{}}); check '{SETTING}' in "
         "your serena_config.yml",
     )
-    return Embedder(model, _folder_identity(folder, weights))
+    return Embedder(_read_model(read, *messages), _folder_identity(folder, weights))
 
 
 def _token_matrix(tensors: dict[str, Any]) -> Any:

@@ -20,11 +20,8 @@ from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.duplicates.detect import detect
 from serena_memory.integrity.duplicates.features import BANDS, ROWS, Features, features_of
 from serena_memory.integrity.duplicates.findings import Conflict, DuplicateReport, NearDuplicate
-from serena_memory.integrity.duplicates_cache import (
-    Kept,
-    current_features,
-    kept_features,
-)
+from serena_memory.integrity.duplicates_cache import current_features, kept_features
+from serena_memory.integrity.duplicates_kept import Kept
 from serena_memory.integrity.listing import MemoryListingReader
 
 READ_SECONDS = 0.2

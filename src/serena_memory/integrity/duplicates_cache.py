@@ -4,11 +4,14 @@ Per memory, the cache keeps its file's stamp (inode, modification time, size) an
 features (:mod:`serena_memory.integrity.duplicates.features`: line hashes, signature,
 statement keys), so a check after one change reads that memory, plus the few others
 its findings compare word for word; the last report is kept too, for a check after no
-change. A row is used only when its stamp is that of the file now, the file was not
-changed within a second of being read, and its blobs have the sizes features have; the
-file is SQLite under ``$SERENA_HOME/cache/duplicates`` and trusted only when it is ours
-(application id, schema version, same folders) and lies outside the project. Anything
-else is rebuilt, so the report is always the one a run without the cache gives.
+change, and all memories' features joined in one blob
+(:mod:`serena_memory.integrity.duplicates_kept`) with the names of the rows written
+since, for a write, which then reads one value and a few rows. A row is used only when
+its stamp is that of the file now, the file was not changed within a second of being
+read, and its blobs have the sizes features have; the file is SQLite under
+``$SERENA_HOME/cache/duplicates`` and trusted only when it is ours (application id,
+schema version, same folders) and lies outside the project. Anything else is rebuilt,
+so the report is always the one a run without the cache gives.
 """
 
 from __future__ import annotations

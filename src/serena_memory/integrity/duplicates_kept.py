@@ -73,19 +73,23 @@ class Kept:
     @classmethod
     def of(cls, features: dict[str, Features]) -> Kept:
         """From features in memory, by name."""
-        rows = []
-        for name, f in sorted(features.items()):
-            sig = None if f.signature is None else f.signature.astype("<u4").tobytes()
-            rows.append(
-                (
-                    name,
-                    f.digest,
-                    f.lines.astype("<u4").tobytes(),
-                    sig,
-                    f.keys.astype("<u4").tobytes(),
-                )
-            )
-        return cls.of_rows(rows)
+        np = _np()
+        names = sorted(features)
+        every = [features[n] for n in names]
+        signed = [i for i, f in enumerate(every) if f.signature is not None]
+        signatures = [every[i].signature for i in signed]
+        return cls(
+            names,
+            [f.digest for f in every],
+            np.concatenate([np.zeros(0, np.uint32), *(f.lines for f in every)]).astype(np.uint32),
+            np.array([len(f.lines) for f in every], dtype=np.int64),
+            np.array(signed, dtype=np.int64),
+            np.array(signatures, dtype=np.uint32).reshape(-1, PERMUTATIONS),
+            np.concatenate([np.zeros((0, 3), np.uint32), *(f.keys for f in every)]).astype(
+                np.uint32
+            ),
+            np.array([len(f.keys) for f in every], dtype=np.int64),
+        )
 
     def features(self, index: int) -> Features | None:
         """The features of the memory at ``index``."""

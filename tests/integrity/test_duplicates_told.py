@@ -86,3 +86,39 @@ def test_a_damaged_cache_row_is_never_trusted_by_a_write(store: MemoryStore) -> 
     store.write("ops/health", CONFLICT)
     note = duplicates_note(store, "ops/health", CONFLICT)
     assert "contradicts memory 'ops/deploy' line 6" in note  # read again from its file
+
+
+def test_a_write_after_a_check_sees_the_memories_written_since(store: MemoryStore) -> None:
+    from serena_memory.integrity import duplicates_cache as DC
+
+    store.write("notes/other", "# Other\n\nNothing alike at all, in three lines.\n\nOne more.\n")
+    DC.check_duplicates(store)  # the joined features of the check: without ops/deploy
+    store.write("ops/deploy", DEPLOY)
+    assert duplicates_note(store, "ops/deploy", DEPLOY) == ""
+    store.write("ops/health", CONFLICT)
+    note = duplicates_note(store, "ops/health", CONFLICT)
+    assert "contradicts memory 'ops/deploy' line 6" in note  # its row, written since
+    store.delete("ops/deploy")
+    DC.check_duplicates(store)  # joined again, without the memory deleted
+    store.write("ops/health", CONFLICT + "\nAnd a line more.\n")
+    assert duplicates_note(store, "ops/health", CONFLICT + "\nAnd a line more.\n") == ""
+
+
+def test_damaged_joined_features_are_never_trusted_by_a_write(store: MemoryStore) -> None:
+    import sqlite3
+
+    from serena_memory.integrity import duplicates_cache as DC
+
+    store.write("ops/deploy", DEPLOY)
+    DC.check_duplicates(store)
+    conn = sqlite3.connect(DC.cache_path(store))
+    good = conn.execute("SELECT data FROM joined").fetchone()[0]
+    conn.close()
+    for damaged in (b"not a zip at all", good[: len(good) // 2], good.replace(b"<u4", b"<f4")):
+        conn = sqlite3.connect(DC.cache_path(store))
+        conn.execute("UPDATE joined SET data = ?", (damaged,))
+        conn.commit()
+        conn.close()
+        store.write("ops/health", CONFLICT)
+        note = duplicates_note(store, "ops/health", CONFLICT)
+        assert "contradicts memory 'ops/deploy' line 6" in note  # from the rows instead

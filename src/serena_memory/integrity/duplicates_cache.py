@@ -4,11 +4,14 @@ Per memory, the cache keeps its file's stamp (inode, modification time, size) an
 features (:mod:`serena_memory.integrity.duplicates.features`: line hashes, signature,
 statement keys), so a check after one change reads that memory, plus the few others
 its findings compare word for word; the last report is kept too, for a check after no
-change. A row is used only when its stamp is that of the file now, the file was not
-changed within a second of being read, and its blobs have the sizes features have; the
-file is SQLite under ``$SERENA_HOME/cache/duplicates`` and trusted only when it is ours
-(application id, schema version, same folders) and lies outside the project. Anything
-else is rebuilt, so the report is always the one a run without the cache gives.
+change, and all memories' features joined in one blob
+(:mod:`serena_memory.integrity.duplicates_kept`) with the names of the rows written
+since, for a write, which then reads one value and a few rows. A row is used only when
+its stamp is that of the file now, the file was not changed within a second of being
+read, and its blobs have the sizes features have; the file is SQLite under
+``$SERENA_HOME/cache/duplicates`` and trusted only when it is ours (application id,
+schema version, same folders) and lies outside the project. Anything else is rebuilt,
+so the report is always the one a run without the cache gives.
 """
 
 from __future__ import annotations
@@ -30,13 +33,14 @@ from serena_memory.integrity.analysis import MAINTENANCE_NAMES
 from serena_memory.integrity.duplicates.detect import detect
 from serena_memory.integrity.duplicates.features import PERMUTATIONS, Features, features_of
 from serena_memory.integrity.duplicates.findings import DuplicateReport
+from serena_memory.integrity.duplicates_kept import Kept
 from serena_memory.integrity.listing import MemoryListingReader
 
 if TYPE_CHECKING:
     import sqlite3
 
 _APPLICATION_ID = 0x53524D44  # "SRMD"
-_SCHEMA_VERSION = 1
+_SCHEMA_VERSION = 2
 RACY_NS = 1_000_000_000
 """A file changed less than this long before it was read is read again next time."""
 
@@ -137,6 +141,10 @@ def _create(conn: sqlite3.Connection, version: str) -> None:
         "CREATE TABLE memo (name TEXT PRIMARY KEY, ino INTEGER, mtime_ns INTEGER, "
         "size INTEGER, racy INTEGER, digest TEXT, lines BLOB, sig BLOB, keys BLOB)"
     )
+    # the features of all memories as a check saw them, one blob (see duplicates_kept),
+    # and the memories whose rows were written since
+    conn.execute("CREATE TABLE joined (id INTEGER PRIMARY KEY, data BLOB)")
+    conn.execute("CREATE TABLE stale (name TEXT PRIMARY KEY)")
     conn.execute("INSERT INTO meta VALUES ('version', ?)", (version,))
     conn.execute(f"PRAGMA application_id = {_APPLICATION_ID}")
     conn.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
@@ -203,6 +211,8 @@ def _save(
     try:
         conn.executemany("INSERT OR REPLACE INTO memo VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         conn.executemany("DELETE FROM memo WHERE name = ?", [(n,) for n in gone])
+        changed = [(r[0],) for r in rows] + [(n,) for n in gone]
+        conn.executemany("INSERT OR IGNORE INTO stale VALUES (?)", changed)
         conn.execute("COMMIT")
     except BaseException:
         with contextlib.suppress(Exception):
@@ -291,6 +301,7 @@ def _check(
     report = detect(features, lambda name: listing.read([name])[0].get(name))
     if conn is not None:
         _save(conn, fresh, stamps, gone)
+        _save_joined(conn, features)
         now = time.time_ns()
         if not any(now - stamps[n][1] < RACY_NS for n in fresh if n in stamps):
             value = report_key + "\n" + json.dumps(report.to_dict())
@@ -334,40 +345,18 @@ def current_features(
     return {n: f for n, f in {**known, **fresh}.items() if n in wanted}
 
 
-class Kept:
-    """The features the cache holds, as stored: for a write, which compares one text
-    with all of them at once as arrays and decodes only the few that meet it."""
-
-    def __init__(self, rows: list[tuple[str, str, bytes, bytes | None, bytes]]) -> None:
-        self.names = [r[0] for r in rows]
-        self.rows: list[tuple[Any, ...]] = [r[1:] for r in rows]
-
-    @classmethod
-    def of(cls, features: dict[str, Features]) -> Kept:
-        return cls([(name, *_encoded(f)) for name, f in sorted(features.items())])
-
-    def features(self, index: int) -> Features | None:
-        return _decoded(self.rows[index])
-
-    def _joined(self, column: int, width: int) -> tuple[Any, Any]:
-        """(every row's ``column`` as one uint32 array, ``width`` values a row, and the
-        index of the memory each row of it belongs to)."""
-        import numpy as np
-
-        blobs = [r[column] or b"" for r in self.rows]
-        values = np.frombuffer(b"".join(blobs), dtype="<u4").reshape(-1, width)
-        owners = np.repeat(np.arange(len(blobs)), [len(b) // (4 * width) for b in blobs])
-        return values, owners
-
-    def lines(self) -> tuple[Any, Any]:
-        values, owners = self._joined(1, 1)
-        return values[:, 0], owners
-
-    def signatures(self) -> tuple[Any, Any]:
-        return self._joined(2, PERMUTATIONS)
-
-    def keys(self) -> tuple[Any, Any]:
-        return self._joined(3, 3)
+def _save_joined(conn: sqlite3.Connection, features: dict[str, Features]) -> None:
+    """The features of all memories as one blob, for the writes until the next check."""
+    blob = Kept.of(features).blob()
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("INSERT OR REPLACE INTO joined VALUES (0, ?)", (blob,))
+        conn.execute("DELETE FROM stale")
+        conn.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(Exception):
+            conn.execute("ROLLBACK")
+        raise
 
 
 _WELL_FORMED = (
@@ -390,19 +379,33 @@ def kept_features(store: MemoryStore, written: tuple[str, Features] | None = Non
     try:
         conn = _open(store, create=False)
     except (OSError, sqlite3.Error):
-        return Kept([])
+        return Kept.of_rows([])
     if conn is None:
-        return Kept([])
+        return Kept.of_rows([])
     try:
-        query = f"SELECT name, digest, lines, sig, keys FROM memo WHERE {_WELL_FORMED}"
-        rows = conn.execute(query).fetchall()  # noqa: S608 - a fixed condition
+        kept = _kept(conn)
         if written is not None:
             with contextlib.suppress(OSError, MemoryStoreError):
                 st = os.stat(store.real_path_of(written[0]))
                 stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
                 _save(conn, {written[0]: written[1]}, {written[0]: stamp}, ())
     except sqlite3.Error:
-        return Kept([])
+        return Kept.of_rows([])
     finally:
         conn.close()
-    return Kept(rows)
+    return kept
+
+
+def _kept(conn: sqlite3.Connection) -> Kept:
+    """The features the cache holds: the blob the last check left with the rows written
+    since in place of their memories' part, or (no such blob) all the rows."""
+    query = f"SELECT name, digest, lines, sig, keys FROM memo WHERE {_WELL_FORMED}"  # noqa: S608
+    row = conn.execute("SELECT data FROM joined WHERE id = 0").fetchone()
+    joined = None if row is None else Kept.of_blob(row[0])
+    if joined is None:
+        return Kept.of_rows(conn.execute(query).fetchall())
+    stale = {r[0] for r in conn.execute("SELECT name FROM stale")}
+    if not stale:
+        return joined
+    since = query + " AND name IN (SELECT name FROM stale)"
+    return joined.without(stale).plus(Kept.of_rows(conn.execute(since).fetchall()))

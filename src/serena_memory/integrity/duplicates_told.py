@@ -3,7 +3,8 @@ kept, and the writer gets one sentence naming the other memory, so that the next
 is an edit of that memory rather than one more copy.
 
 Cheap on purpose: the other memories' features come from the duplicate check's cache as
-the last check or write saw them, without looking at every file (when no check ran yet,
+the last check or write saw them (the blob the check joined them in, and the rows
+written since), without looking at every file (when no check ran yet,
 :func:`serena_memory.integrity.duplicates_cache.current_features` reads for at most
 :data:`READ_SECONDS`); the new text is compared with all of them at once as arrays, and
 only the few that meet it are read and compared word for word. The text written is kept
@@ -20,11 +21,8 @@ from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.duplicates.detect import detect
 from serena_memory.integrity.duplicates.features import BANDS, ROWS, Features, features_of
 from serena_memory.integrity.duplicates.findings import Conflict, DuplicateReport, NearDuplicate
-from serena_memory.integrity.duplicates_cache import (
-    Kept,
-    current_features,
-    kept_features,
-)
+from serena_memory.integrity.duplicates_cache import current_features, kept_features
+from serena_memory.integrity.duplicates_kept import Kept
 from serena_memory.integrity.listing import MemoryListingReader
 
 READ_SECONDS = 0.2

@@ -150,14 +150,22 @@ def _band_candidates(names: list[str], signatures: list) -> set[tuple[str, str]]
         with np.errstate(over="ignore"):
             for r in range(1, ROWS):
                 keys = (keys ^ part[:, r]) * np.uint64(0xBF58476D1CE4E5B9)
-        order = np.argsort(keys, kind="stable")
-        ordered = keys[order]
-        cuts = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
-        for group in np.split(order, cuts):
-            if len(group) > 1:
-                members = sorted(names[int(i)] for i in group)
-                found.update(_bucket_pairs(members))
+        for group in _shared(keys):
+            found.update(_bucket_pairs(sorted(names[i] for i in group)))
     return found
+
+
+def _shared(values: Any) -> Iterable[list[int]]:
+    """The indexes of each value of ``values`` that occurs more than once, in order (one
+    sort in numpy: Python sees only the values shared, a few of thousands)."""
+    import numpy as np
+
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+    sizes = np.diff(np.concatenate((starts, [len(ordered)])))
+    for start, size in zip(starts[sizes > 1].tolist(), sizes[sizes > 1].tolist(), strict=True):
+        yield order[start : start + size].tolist()
 
 
 def _groups(arrays: list, column: int | None = None) -> Iterable[tuple[list[int], Any]]:

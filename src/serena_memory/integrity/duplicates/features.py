@@ -83,13 +83,18 @@ def features_of(text: str) -> tuple[Features, Parsed]:
     """The features of one memory's text, with the parse they come from."""
     np = _numpy()
     parsed = parse(text)
-    hashes = [key(words) for _n, words in parsed.content]
+    crc32 = zlib.crc32  # :func:`key`, inlined: a memory has hundreds of lines and statements
+    hashes = [crc32(words.encode("utf-8", "surrogatepass")) for _n, words in parsed.content]
     lines = np.unique(np.array(hashes, dtype=np.uint32))
     joined = "\n".join(words for _n, words in parsed.content)
     digest = hashlib.blake2b(joined.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
     keys = np.array(
         [
-            (key("\x1f".join(s.template)), i, key("\x1f".join((str(s.negated), *s.values))))
+            (
+                crc32("\x1f".join(s.template).encode("utf-8", "surrogatepass")),
+                i,
+                crc32("\x1f".join((str(s.negated), *s.values)).encode("utf-8", "surrogatepass")),
+            )
             for i, s in enumerate(parsed.statements)
         ],
         dtype=np.uint32,

@@ -952,11 +952,18 @@
     const query = Object.entries(checkOptions).map(([k, v]) => `${k}=${v ? 1 : 0}`).join("&");
     // the memories' report first; the code is checked in a second request (it reads every
     // memory and the project's files), so the page never waits for it
-    const memoriesOnly = query.replace("code=1", "code=0");
+    const memoriesOnly = query.replace("code=1", "code=0").replace("duplicates=1", "duplicates=0");
     const res = await api("GET", `/api/check?${memoriesOnly}&limit=${CHECK_PAGE}`);
     // asked once the memories' report is in, so the two never compute the report at once
-    const codeAnswer = checkOptions.code && res.ok && location.hash.startsWith("#/check")
+    const onCheck = () => location.hash.startsWith("#/check");
+    const codeAnswer = checkOptions.code && res.ok && onCheck()
       ? api("GET", `/api/check?${query}&section=code&offset=0&limit=${CHECK_PAGE}`) : null;
+    // the duplicates read every memory too (seconds the first time in a large folder):
+    // asked after the code's answer, for the same reason
+    const duplicatesAnswer = checkOptions.duplicates && res.ok && onCheck()
+      ? Promise.resolve(codeAnswer).then(() => (onCheck()
+        ? api("GET", `/api/check?${query}&section=duplicates&offset=0&limit=${CHECK_PAGE}`) : null))
+      : null;
     if (!location.hash.startsWith("#/check")) return;
     if (!res.ok) {
       fill(main, ...header, noticeBox("error", res.data.error));
@@ -1035,9 +1042,23 @@
         }
       });
     }
-    if (sections.duplicates) {
-      body.push(reportSection("Duplicates and conflicts", "duplicates", "duplicates", sections.duplicates,
-        duplicateItem, "No near-duplicate memories and no statements that contradict each other.", query));
+    if (duplicatesAnswer) {
+      const title = "Duplicates and conflicts";
+      const waiting = el("section", { class: "report-section", id: "duplicates" },
+        el("h2", {}, title), el("p", { class: "muted", text: "Looking for duplicates…" }));
+      body.push(waiting);
+      duplicatesAnswer.then((answer) => {
+        if (!answer || !waiting.isConnected) return; // the person moved on, or checked again
+        if (!answer.ok) {
+          fill(waiting, el("h2", {}, title), noticeBox("error", answer.data.error));
+          return;
+        }
+        waiting.replaceWith(reportSection(title, "duplicates", "duplicates", answer.data, duplicateItem,
+          "No near-duplicate memories and no statements that contradict each other.", query));
+        if (answer.data.total && summary.isConnected && summary.id !== "check-summary") {
+          summary.replaceWith(el("p", { class: "muted", id: "check-summary", text: `${report.scanned} memories checked.` }));
+        }
+      });
     }
     if (sections.unreadable.total) {
       body.push(reportSection("Not valid UTF-8, not checked", "unreadable", "unreadable", sections.unreadable,

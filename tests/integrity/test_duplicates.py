@@ -187,6 +187,7 @@ def test_statements_about_different_references_are_no_conflict(
     assert report is not None and report.problem_count == 0
 
 
+@pytest.mark.slow  # ten thousand memories written and read
 def test_ten_thousand_identical_memories_are_one_finding_quickly(
     store: MemoryStore, project: Path
 ) -> None:

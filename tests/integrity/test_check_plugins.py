@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 from test_code_drift import commit, git, memory, write
+from test_duplicates import DEPLOY
 
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.plugins.base import CheckOptions
@@ -23,14 +24,6 @@ from serena_memory.usage import log
 from serena_memory.usage.unused import unused_memories
 
 DAY = 86400
-DEPLOY = """# Deploy
-
-- Staging deploys on every merge to `main`; production on a `v*` tag.
-- The pipeline runs `make release` and pushes the image to the registry.
-- Rollback: `fly releases rollback` within 30 minutes of a bad deploy.
-- Health checks hit `/healthz` on port 8080 every ten seconds.
-- Secrets come from the vault, never from the repository.
-"""
 EVERY = ("--include-unmarked", "--reachability", "--code", "--duplicates", "--unused", "30")
 
 

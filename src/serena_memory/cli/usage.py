@@ -20,7 +20,6 @@ from serena_memory.cli.common import (
     say,
 )
 from serena_memory.core.display import counted, escape_line
-from serena_memory.usage.unused import local_time as _when
 
 
 @click.command(name="usage")
@@ -52,6 +51,12 @@ def usage_command(project: Path | None, as_json: bool) -> None:
         )
     else:
         say("Every memory was read at least once.")
+
+
+def _when(stamp: str | None) -> str:
+    from serena_memory.usage.unused import local_time  # not at every command's start
+
+    return local_time(stamp)
 
 
 def _row_text(row: dict[str, Any]) -> str:

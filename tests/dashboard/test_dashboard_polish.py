@@ -130,7 +130,9 @@ def _screens(browser, server: DashboardServer, folder: Path, label: str) -> None
             ("#/graph", "#graph-reach", "graph"),
         ):
             t.open(route)
-            page.wait_for_selector(ready)
+            # what is tested is the layout, not the speed (test_dashboard_scale.py times it):
+            # 10,000 memories on a loaded machine may take longer than the default wait
+            page.wait_for_selector(ready, timeout=60_000)
             assert no_horizontal_overflow(page), (label, route)
             page.screenshot(path=str(folder / f"{label}-{name}.png"))
     finally:

@@ -31,20 +31,30 @@ def shop(project: Path, store: MemoryStore) -> MemoryStore:
 def ask(store: MemoryStore, query: str, home: Path | None = None) -> tuple[dict, bool]:
     """The answer of a search in a new process, and whether that process loaded the
     model's tokenizer."""
+    answer, loaded, _ = ask_whole(store, query, home)
+    return answer, loaded
+
+
+def ask_whole(store: MemoryStore, query: str, home: Path | None = None) -> tuple[dict, bool, bool]:
+    """:func:`ask`, and whether the process loaded the whole tokenizer (not only the kept
+    pieces of its vocabulary)."""
     program = textwrap.dedent(
         f"""
         import json, sys
         from serena_memory.core.store import MemoryStore
+        from serena_memory.search import semantic
         from serena_memory.search.index import search_memories
         store = MemoryStore({str(store.project_root)!r}, home={str(home or store.home)!r})
         answer = search_memories(store, {query!r}).to_dict()
-        print(json.dumps([answer, "tokenizers" in sys.modules]))
+        held = semantic.model_held() and semantic.model_for(store.home)
+        whole = bool(held and held.tokenizer_loaded())
+        print(json.dumps([answer, "tokenizers" in sys.modules, whole]))
         """
     )
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    answer, loaded = json.loads(done.stdout)
-    return answer, loaded
+    answer, loaded, whole = json.loads(done.stdout)
+    return answer, loaded, whole
 
 
 def test_a_question_asked_again_is_answered_alike_without_loading_the_model(
@@ -153,3 +163,62 @@ def test_damaged_kept_token_ids_are_as_good_as_absent(shop: MemoryStore, tmp_pat
     answer, loaded = ask(shop, VOCABULARY_QUESTION)
     assert loaded and answer == ask(shop, VOCABULARY_QUESTION, home=tmp_path / "fresh")[0]
     assert ask(shop, "rotation switches budget")[1] is False  # learned again above
+
+
+# Words no memory of the shop holds, none of them a whole word of the vocabulary
+UNHELD_QUESTION = "hydrationz fanoutish canarying"
+
+
+def _learned_home(store: MemoryStore) -> None:
+    """A home that asked the model twice: the second time learned the vocabulary."""
+    ask(store, QUESTION)
+    ask(store, "unfinished work hidden from customers")
+
+
+def test_a_question_of_words_nothing_held_is_cut_from_the_kept_pieces_alike(
+    shop: MemoryStore, tmp_path: Path
+) -> None:
+    _learned_home(shop)
+    for query in [UNHELD_QUESTION, "canarying budget", "naïve Straße 2024x"]:
+        kept, _, whole = ask_whole(shop, query)
+        fresh, _, fresh_whole = ask_whole(shop, query, home=tmp_path / f"fresh-{len(query)}")
+        assert kept == fresh and fresh_whole and not whole, query
+
+
+def test_damaged_kept_pieces_are_as_good_as_absent(shop: MemoryStore, tmp_path: Path) -> None:
+    import sqlite3
+
+    _learned_home(shop)
+    fresh, _, _ = ask_whole(shop, UNHELD_QUESTION, home=tmp_path / "fresh")
+    conn = sqlite3.connect(cache_path(shop.home), isolation_level=None)
+    conn.execute("UPDATE pieces SET value = 'x 1:-2' WHERE key LIKE '%y%'")
+    conn.close()
+    assert ask_whole(shop, UNHELD_QUESTION)[::2] == (fresh, True)
+    conn = sqlite3.connect(cache_path(shop.home), isolation_level=None)
+    conn.execute("UPDATE told SET value = '{not json' WHERE key = 'shell'")
+    conn.close()
+    assert ask_whole(shop, "florbing quuxish")[2] is True
+
+
+def test_a_model_whose_tokenizer_is_not_bpe_keeps_no_pieces(
+    shop: MemoryStore, tmp_path: Path
+) -> None:
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
+
+    folder = _model_folder(tmp_path / "model")
+    vocab = {"[UNK]": 0, **{word: i + 1 for i, word in enumerate(_WORDPIECE_WORDS)}}
+    wordpiece = Tokenizer(models.WordPiece(vocab, unk_token="[UNK]"))
+    wordpiece.normalizer = normalizers.Lowercase()
+    wordpiece.pre_tokenizer = pre_tokenizers.Whitespace()
+    wordpiece.save(str(folder / "tokenizer.json"))
+    (shop.home / "serena_config.yml").write_text(f"memory_search_model: {folder}\n")
+    _learned_home(shop)
+    import sqlite3
+
+    conn = sqlite3.connect(cache_path(shop.home), isolation_level=None)
+    assert conn.execute("SELECT count(*) FROM pieces").fetchone()[0] == 0
+    conn.close()
+    assert ask_whole(shop, "florbing budget")[2] is True
+
+
+_WORDPIECE_WORDS = ["switch", "##es", "for", "un", "##finished", "work", "budget", "hidden"]

@@ -15,9 +15,12 @@ whether a text's ids are its words' ids one after another, so a new question of 
 words is embedded without the tokenizer (its 1.8 MB of JSON is most of a model's load);
 once a home has asked the model twice, every whole word of the vocabulary with its row
 and ids, and the ids of the memories' words, so the closest words of a new word need no
-tokenizer either. Another model, an update of a model's files or another text of the
-query is another entry; entries of other stamps are dropped when the file grows past
-:data:`MAX_ENTRIES` (what the tokenizer said: at once).
+tokenizer either; and, for a BPE model whose sample of words is cut alike, the pieces of
+its vocabulary with the merges that make them (the table ``pieces``, under a digest of the
+stamp), so a word no question held is cut without the whole tokenizer (search/pieces.py).
+Another model, an update of a model's files or another text of the query is another
+entry; entries of other stamps are dropped when the file grows past :data:`MAX_ENTRIES`
+(what the tokenizer said and the pieces: at once).
 
 Like the index, the file is a cache never trusted: one that is not ours, of another
 version, damaged or unreadable is thrown away (a search never fails for it), a value that
@@ -36,15 +39,18 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import sqlite3
+    from collections.abc import Callable
 
+    from serena_memory.search.pieces import Learned
     from serena_memory.search.semantic import Vocabulary
 
 FILE_NAME = "queries.sqlite3"
 _APPLICATION_ID = 0x5352514B  # "SRQK"
-_VERSION = 2  # of the file's layout and of how the kept values are made
+_VERSION = 3  # of the file's layout and of how the kept values are made
 MAX_ENTRIES = 20_000  # ~25 MB at most; past it, other models' entries and the oldest go
 _VECTOR, _WORD = "v", "w"
 _IDS, SEEN, _VOCABULARY = "i", "seen", "vocabulary"  # keys of the table ``told``
+_SHELL = "shell"  # the model's tokenizer without its pieces (search/pieces.py)
 
 
 def cache_path(home: Path) -> Path:
@@ -83,7 +89,7 @@ def recall(
     if conn is None:
         return kept
     keys = [_VECTOR + text] + [_word_key(word, count, least) for word in words]
-    told_keys = [SEEN, _IDS] + [_IDS + word for word in text.split(" ")]
+    told_keys = [SEEN, _IDS, _SHELL] + [_IDS + word for word in text.split(" ")]
     try:
         rows = dict(_select(conn, "said", stamp, keys))
         told = dict(_select(conn, "told", stamp, told_keys))
@@ -125,7 +131,48 @@ def vocabulary(home: Path, model: tuple[str, str], told: dict[str, Any]) -> Voca
     rows = None
     if told.get(_VOCABULARY):
         rows = _rows(home, model[1])
-    return Vocabulary(flag == "splits", ids, rows)
+    shell = told.get(_SHELL)
+    spell = _speller(home, model[1], shell) if isinstance(shell, str) else None
+    return Vocabulary(flag == "splits", ids, rows, spell)
+
+
+def _speller(
+    home: Path, stamp: str, shell: str
+) -> Callable[[list[str]], dict[str, list[int]] | None]:
+    """Words' token ids from the kept pieces of the model's vocabulary (search/pieces.py)."""
+
+    def spelled(words: list[str]) -> dict[str, list[int]] | None:
+        from serena_memory.search import pieces
+
+        return pieces.spell(shell, lambda tokens: _pieces(home, stamp, tokens), words)
+
+    return spelled
+
+
+def _pieces(home: Path, stamp: str, tokens: list[str]) -> dict[str, str]:
+    """The kept pieces among ``tokens`` (token -> its kept value); none when unreadable."""
+    conn = _open(home, create=False)
+    if conn is None:
+        return {}
+    found: dict[str, str] = {}
+    try:
+        for start in range(0, len(tokens), _BATCH):
+            found.update(_select(conn, "pieces", _digest(stamp), tokens[start : start + _BATCH]))
+    except Exception:  # noqa: BLE001 - damaged: as good as absent
+        return {}
+    finally:
+        conn.close()
+    return {token: value for token, value in found.items() if isinstance(value, str)}
+
+
+_BATCH = 900  # keys asked of SQLite at once
+
+
+def _digest(stamp: str) -> str:
+    """The short key of a model's stamp in the table of pieces (32,000 rows a model)."""
+    import hashlib
+
+    return hashlib.sha256(stamp.encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
 def _rows(home: Path, stamp: str) -> dict[str, int] | None:
@@ -169,6 +216,14 @@ def keep_told(home: Path, model: tuple[str, str], told: Vocabulary) -> None:
     _write(home, "told", rows, model[1])
 
 
+def keep_pieces(home: Path, model: tuple[str, str], learned: Learned) -> None:
+    """Keep the pieces of the model's vocabulary and its tokenizer's shell, so that a word
+    no question held before is cut without the whole tokenizer (search/pieces.py)."""
+    digest = _digest(model[1])
+    _write(home, "pieces", [(digest, token, value) for token, value in learned.rows.items()], "")
+    _write(home, "told", [(model[1], _SHELL, learned.shell)], model[1])
+
+
 def keep(
     home: Path,
     model: tuple[str, str],
@@ -189,6 +244,8 @@ def keep(
 
 
 def _write(home: Path, table: str, rows: list[tuple[str, str, Any]], stamp: str) -> None:
+    """Insert ``rows`` into ``table``; then entries of models other than ``stamp`` (when
+    given) and the oldest go (:func:`_trim`)."""
     conn = _open(home, create=True)
     if conn is None:
         return
@@ -197,7 +254,8 @@ def _write(home: Path, table: str, rows: list[tuple[str, str, Any]], stamp: str)
         conn.executemany(
             f"INSERT OR REPLACE INTO {table} (model, key, value) VALUES (?, ?, ?)", rows
         )
-        _trim(conn, stamp)
+        if stamp:
+            _trim(conn, stamp)
         conn.execute("COMMIT")
     except Exception:  # noqa: BLE001 - busy, read-only, full disk: the cache waits
         with contextlib.suppress(Exception):
@@ -213,6 +271,7 @@ def _word_key(word: str, count: int, least: float) -> str:
 def _trim(conn: sqlite3.Connection, stamp: str) -> None:
     """Past MAX_ENTRIES: other models' entries dropped, then the oldest half."""
     conn.execute("DELETE FROM told WHERE model != ?", (stamp,))  # one model's, ~1 MB
+    conn.execute("DELETE FROM pieces WHERE model != ?", (_digest(stamp),))  # ~1.5 MB
     total = conn.execute("SELECT count(*) FROM said").fetchone()[0]
     if total <= MAX_ENTRIES:
         return
@@ -293,7 +352,7 @@ def _valid(conn: sqlite3.Connection) -> bool:
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if app_id != _APPLICATION_ID or version != _VERSION:
         return False
-    for table in ("said", "told"):
+    for table in ("said", "told", "pieces"):
         conn.execute(f"SELECT count(*) FROM {table} WHERE model = '' AND key = ''").fetchone()
     conn.execute("PRAGMA synchronous = NORMAL")  # a commit may be lost, never torn (WAL)
     return True
@@ -309,6 +368,10 @@ def _create(conn: sqlite3.Connection) -> None:
     conn.execute(
         "CREATE TABLE told (model TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, "
         "UNIQUE (model, key))"
+    )
+    conn.execute(
+        "CREATE TABLE pieces (model TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, "
+        "PRIMARY KEY (model, key)) WITHOUT ROWID"
     )
     conn.execute(f"PRAGMA application_id = {_APPLICATION_ID}")
     conn.execute(f"PRAGMA user_version = {_VERSION}")

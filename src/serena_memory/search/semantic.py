@@ -31,6 +31,8 @@ from serena_memory.core.errors import MemoryStoreError
 if TYPE_CHECKING:
     import numpy as np
 
+    from serena_memory.search.pieces import Learned
+
 # numpy's OpenBLAS keeps its worker threads spinning for about 2^28 cycles after each
 # product (the meaning side's, over every memory's vector) before they sleep: a core
 # burnt for a tenth of a second after every search, twice the search's own CPU time at
@@ -103,6 +105,14 @@ class Embedder:
         """What the loaded tokenizer says: the token ids of ``words`` and whether a text's
         ids are its words' ids; with ``whole``, every whole word's row and ids as well."""
         return vocabulary_of(self._inference.tokenizer, self._inference.shape[0], words, whole)
+
+    def pieces(self, sample: list[str]) -> Learned | None:
+        """The loaded tokenizer's vocabulary as pieces words can be cut from, when a
+        sample of words (``sample`` among them) is cut from them as the tokenizer cuts
+        it (search/pieces.py); None otherwise."""
+        from serena_memory.search import pieces
+
+        return pieces.learn(self._inference.tokenizer, sample)
 
     def neighbours(self, word: str, count: int, least: float) -> list[tuple[str, float]]:
         """The model's whole words closest to ``word`` (at most ``count``, cosine at least
@@ -198,31 +208,43 @@ def _finished(vectors: Any) -> Any:
     return np.ascontiguousarray(np.nan_to_num(np.asarray(vectors, dtype=np.float32)))
 
 
+Speller = Callable[[list[str]], "dict[str, list[int]] | None"]
+
+
 class Vocabulary:
     """What a question needs from a model's tokenizer, kept between processes
     (search/query_cache.py) so that a question of known words loads none: whether a
     text's token ids are its words' ids one after another (``splits``), known words'
-    ids, and, once learned, the first row of each whole word (``rows``, for the closest
-    words of a word)."""
+    ids, once learned the first row of each whole word (``rows``, for the closest words
+    of a word), and a way to cut words no question held before from the kept pieces of
+    the vocabulary (``spell``, search/pieces.py)."""
 
     def __init__(
-        self, splits: bool, ids: dict[str, list[int]], rows: dict[str, int] | None
+        self,
+        splits: bool,
+        ids: dict[str, list[int]],
+        rows: dict[str, int] | None,
+        spell: Speller | None = None,
     ) -> None:
-        self.splits, self.ids, self.rows = splits, ids, rows
+        self.splits, self.ids, self.rows, self.spell = splits, ids, rows, spell
         self.words_of = {row: word for word, row in (rows or {}).items()}
 
     def text_ids(self, text: str) -> list[int] | None:
         """The token ids of ``text`` (words joined by single spaces) from its words',
-        or None when one is not known or the text is not such words."""
+        or None when one is neither known nor cut from the kept pieces, or the text is
+        not such words."""
         words = text.split(" ")
         if not self.splits or not all(QUERY_WORD.fullmatch(word) for word in words):
             return None
+        missing = [word for word in dict.fromkeys(words) if word not in self.ids]
+        if missing:
+            spelled = self.spell(missing) if self.spell is not None else None
+            if spelled is None or not all(spelled.get(word) for word in missing):
+                return None
+            self.ids.update({word: spelled[word] for word in missing})
         ids: list[int] = []
         for word in words:
-            found = self.ids.get(word)
-            if found is None:
-                return None
-            ids += found
+            ids += self.ids[word]
         return ids
 
 

@@ -200,11 +200,23 @@ def test_damaged_kept_pieces_are_as_good_as_absent(shop: MemoryStore, tmp_path: 
     assert ask_whole(shop, "florbing quuxish")[2] is True
 
 
+def _kept_pieces(store: MemoryStore) -> int:
+    import sqlite3
+
+    conn = sqlite3.connect(cache_path(store.home), isolation_level=None)
+    try:
+        return int(conn.execute("SELECT count(*) FROM pieces").fetchone()[0])
+    finally:
+        conn.close()
+
+
 def test_a_model_whose_tokenizer_is_not_bpe_keeps_no_pieces(
     shop: MemoryStore, tmp_path: Path
 ) -> None:
     from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
 
+    _learned_home(shop)
+    assert _kept_pieces(shop) > 30_000  # the embedded model's
     folder = _model_folder(tmp_path / "model")
     vocab = {"[UNK]": 0, **{word: i + 1 for i, word in enumerate(_WORDPIECE_WORDS)}}
     wordpiece = Tokenizer(models.WordPiece(vocab, unk_token="[UNK]"))
@@ -213,11 +225,7 @@ def test_a_model_whose_tokenizer_is_not_bpe_keeps_no_pieces(
     wordpiece.save(str(folder / "tokenizer.json"))
     (shop.home / "serena_config.yml").write_text(f"memory_search_model: {folder}\n")
     _learned_home(shop)
-    import sqlite3
-
-    conn = sqlite3.connect(cache_path(shop.home), isolation_level=None)
-    assert conn.execute("SELECT count(*) FROM pieces").fetchone()[0] == 0
-    conn.close()
+    assert _kept_pieces(shop) == 0  # the other model's went; this one has none
     assert ask_whole(shop, "florbing budget")[2] is True
 
 

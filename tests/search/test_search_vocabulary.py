@@ -4,12 +4,14 @@ closest words alike."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from serena_memory.search.query import meaning_text
 from serena_memory.search.semantic import Embedder, StaticModel, load_model
 
-QUERIES = Path(__file__).resolve().parents[2] / "benchmarks" / "search_set" / "queries.tsv"
+SET = Path(__file__).resolve().parents[2] / "benchmarks" / "search_set"
+QUERIES = SET / "queries.tsv"
 
 
 def _texts() -> list[str]:
@@ -39,6 +41,14 @@ def test_closest_words_from_the_kept_vocabulary_are_the_tokenizers() -> None:
     kept.vocabulary = vocabulary
     for word in ["pictures", "release", "toggles", "budget", "zzqxv", "ab", "Switches"]:
         assert kept.neighbours(word, 2, 0.5) == embedder.neighbours(word, 2, 0.5), word
+    # over the kept whole words' rows alone, as over every token: every word of the set
+    text = " ".join(path.read_text(encoding="utf-8") for path in SET.rglob("*.md"))
+    words = sorted(set(re.findall("[a-z]{3,14}", text)))
+    assert len(words) > 1_000
+    for word in words:
+        assert kept.neighbours(word, 2, 0.5) == embedder.neighbours(word, 2, 0.5), word
+    for word in words[:300]:
+        assert kept.neighbours(word, 5, 0.3) == embedder.neighbours(word, 5, 0.3), word
     assert not kept.tokenizer_loaded()
 
 

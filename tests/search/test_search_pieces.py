@@ -15,12 +15,13 @@ from hypothesis import strategies as st
 
 from serena_memory.search import pieces
 from serena_memory.search.semantic import load_model
+from serena_memory.search.vocabulary import kept_ids
 
 SET = Path(__file__).resolve().parents[2] / "benchmarks" / "search_set"
 
 
 def _whole(tokenizer: Any, words: list[str]) -> list[list[int]]:
-    return [pieces._kept_ids(e) for e in tokenizer.encode_batch(words, add_special_tokens=False)]
+    return [kept_ids(e) for e in tokenizer.encode_batch(words, add_special_tokens=False)]
 
 
 @functools.cache

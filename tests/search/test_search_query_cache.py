@@ -170,9 +170,11 @@ UNHELD_QUESTION = "hydrationz fanoutish canarying"
 
 
 def _learned_home(store: MemoryStore) -> None:
-    """A home that asked the model twice: the second time learned the vocabulary."""
+    """A home that loaded the tokenizer three times: the second learned the vocabulary's
+    whole words, the third its pieces."""
     ask(store, QUESTION)
     ask(store, "unfinished work hidden from customers")
+    assert ask_whole(store, "zorblatting quixotry")[2]  # no known ids: the tokenizer
 
 
 def test_a_question_of_words_nothing_held_is_cut_from_the_kept_pieces_alike(
@@ -215,7 +217,10 @@ def test_a_model_whose_tokenizer_is_not_bpe_keeps_no_pieces(
 ) -> None:
     from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
 
-    _learned_home(shop)
+    ask(shop, QUESTION)
+    ask(shop, "unfinished work hidden from customers")
+    assert _kept_pieces(shop) == 0  # a step at each load: not yet
+    assert ask_whole(shop, "zorblatting quixotry")[2]
     assert _kept_pieces(shop) > 30_000  # the embedded model's
     folder = _model_folder(tmp_path / "model")
     vocab = {"[UNK]": 0, **{word: i + 1 for i, word in enumerate(_WORDPIECE_WORDS)}}

@@ -497,7 +497,8 @@ class Index:
         """The distinct words of the memories' texts as embedded (at most ``most``, in
         the order met, from ``memories`` memories at most): those a person's questions
         use most, whose token ids are kept."""
-        from serena_memory.search.semantic import MAX_EMBED_CHARS, QUERY_WORD
+        from serena_memory.search.semantic import MAX_EMBED_CHARS
+        from serena_memory.search.vocabulary import QUERY_WORD
 
         found: dict[str, None] = {}
         rows = self.connection().execute(

@@ -230,16 +230,16 @@ def _current(
 
 
 MEMORY_WORDS = 20_000  # the memories' words whose token ids are kept, at most
-PIECES_CHECKED = 64  # of them, cut from the kept pieces and by the tokenizer alike
+PIECES_CHECKED = 64  # of them, cut from the kept pieces and by the whole tokenizer alike
 
 
 def _learn(
     store: MemoryStore, model: tuple[str, str], kept: Kept, embedder: Embedder, words: list[str]
 ) -> None:
-    """What the loaded tokenizer says, kept for the next processes: the first load in a
-    home marks that it was loaded; the second learns the whole vocabulary, its pieces
-    (search/pieces.py) and the token ids of the memories' words (once, ~0.3 s); later
-    ones the ids of their words."""
+    """What the loaded tokenizer says, kept for the next processes, a step at each load
+    in a home so that none is slow: the first marks that it was loaded; the second learns
+    the whole vocabulary and the token ids of the memories' words (~0.1 s); the third the
+    pieces of its vocabulary (search/pieces.py, ~0.2 s); each the ids of its words."""
     from serena_memory.search import query_cache
 
     if store.home is None:
@@ -251,10 +251,9 @@ def _learn(
     if not learned:
         words = [*words, *index_for(store).memory_words(MEMORY_WORDS)]
     query_cache.keep_told(store.home, model, embedder.learned(words, whole=not learned))
-    if not learned:  # and the pieces words are cut from, checked on some of those words
-        found = embedder.pieces(words[:: max(1, len(words) // PIECES_CHECKED)])
-        if found is not None:
-            query_cache.keep_pieces(store.home, model, found)
+    if learned and kept.told.get(query_cache.SHELL) is None:
+        sample = [*words, *index_for(store).memory_words(PIECES_CHECKED)]
+        query_cache.keep_pieces(store.home, model, embedder.pieces(sample))
 
 
 def needs_meaning(

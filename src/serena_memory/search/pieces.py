@@ -23,6 +23,8 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from serena_memory.search.vocabulary import kept_ids
+
 MAX_PIECE = 64  # longer words (rare in a question) go to the whole tokenizer
 # Words a model is checked on before its pieces are trusted, beside the memories' own:
 # marks, digits, letters outside ASCII, a ligature a normalizer may unfold, case
@@ -57,7 +59,7 @@ def learn(tokenizer: Any, sample: list[str]) -> Learned | None:
     words = list(dict.fromkeys([*SAMPLE, *sample]))
     for start in range(0, len(words), _GROUP):
         group = words[start : start + _GROUP]
-        expected = [_kept_ids(e) for e in tokenizer.encode_batch(group, add_special_tokens=False)]
+        expected = [kept_ids(e) for e in tokenizer.encode_batch(group, add_special_tokens=False)]
         found = spell(learned.shell, _lookup(learned.rows), group)
         if found is None or [found.get(word) for word in group] != expected:
             return None
@@ -146,8 +148,3 @@ def _lookup(rows: dict[str, str]) -> Callable[[list[str]], dict[str, str]]:
         return {token: rows[token] for token in tokens if token in rows}
 
     return found
-
-
-def _kept_ids(encoding: Any) -> list[int]:
-    """An encoding's ids without its padding (the whole tokenizer pads batches)."""
-    return [i for i, kept in zip(encoding.ids, encoding.attention_mask, strict=True) if kept]

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from serena_memory.search.pieces import Learned
-    from serena_memory.search.semantic import Vocabulary
+    from serena_memory.search.vocabulary import Vocabulary
 
 FILE_NAME = "queries.sqlite3"
 _APPLICATION_ID = 0x5352514B  # "SRQK"
@@ -50,7 +50,7 @@ _VERSION = 3  # of the file's layout and of how the kept values are made
 MAX_ENTRIES = 20_000  # ~25 MB at most; past it, other models' entries and the oldest go
 _VECTOR, _WORD = "v", "w"
 _IDS, SEEN, _VOCABULARY = "i", "seen", "vocabulary"  # keys of the table ``told``
-_SHELL = "shell"  # the model's tokenizer without its pieces (search/pieces.py)
+SHELL = "shell"  # the model's tokenizer without its pieces (search/pieces.py), or ""
 
 
 def cache_path(home: Path) -> Path:
@@ -89,7 +89,7 @@ def recall(
     if conn is None:
         return kept
     keys = [_VECTOR + text] + [_word_key(word, count, least) for word in words]
-    told_keys = [SEEN, _IDS, _SHELL] + [_IDS + word for word in text.split(" ")]
+    told_keys = [SEEN, _IDS, SHELL] + [_IDS + word for word in text.split(" ")]
     try:
         rows = dict(_select(conn, "said", stamp, keys))
         told = dict(_select(conn, "told", stamp, told_keys))
@@ -118,7 +118,7 @@ def _select(
 def vocabulary(home: Path, model: tuple[str, str], told: dict[str, Any]) -> Vocabulary | None:
     """The vocabulary kept under ``model`` for a question: its words' ids (from
     ``told``, what ``recall`` read) and, when asked with ``whole``, the whole words."""
-    from serena_memory.search.semantic import Vocabulary
+    from serena_memory.search.vocabulary import Vocabulary
 
     flag = told.get(_IDS)
     if flag not in ("splits", "apart"):
@@ -131,8 +131,8 @@ def vocabulary(home: Path, model: tuple[str, str], told: dict[str, Any]) -> Voca
     rows = None
     if told.get(_VOCABULARY):
         rows = _rows(home, model[1])
-    shell = told.get(_SHELL)
-    spell = _speller(home, model[1], shell) if isinstance(shell, str) else None
+    shell = told.get(SHELL)
+    spell = _speller(home, model[1], shell) if isinstance(shell, str) and shell else None
     return Vocabulary(flag == "splits", ids, rows, spell)
 
 
@@ -216,12 +216,16 @@ def keep_told(home: Path, model: tuple[str, str], told: Vocabulary) -> None:
     _write(home, "told", rows, model[1])
 
 
-def keep_pieces(home: Path, model: tuple[str, str], learned: Learned) -> None:
+def keep_pieces(home: Path, model: tuple[str, str], learned: Learned | None) -> None:
     """Keep the pieces of the model's vocabulary and its tokenizer's shell, so that a word
-    no question held before is cut without the whole tokenizer (search/pieces.py)."""
-    digest = _digest(model[1])
-    _write(home, "pieces", [(digest, token, value) for token, value in learned.rows.items()], "")
-    _write(home, "told", [(model[1], _SHELL, learned.shell)], model[1])
+    no question held before is cut without the whole tokenizer (search/pieces.py); for a
+    model that has none (``learned`` None), that it has none, so they are not sought
+    again."""
+    if learned is not None:
+        digest = _digest(model[1])
+        pieces = [(digest, token, value) for token, value in learned.rows.items()]
+        _write(home, "pieces", pieces, "")
+    _write(home, "told", [(model[1], SHELL, learned.shell if learned else "")], model[1])
 
 
 def keep(

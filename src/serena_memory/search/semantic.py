@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from serena_memory.core.errors import MemoryStoreError
+from serena_memory.search.vocabulary import WHOLE_WORD_TOKEN, Vocabulary, vocabulary_of
 
 if TYPE_CHECKING:
     import numpy as np
@@ -51,7 +52,6 @@ MAX_REMEMBERED_NEIGHBOURS = 4_096  # words whose closest words a process keeps (
 # SentencePiece (U+2581) or byte-level BPE (U+0120) or none (WordPiece's "##" pieces and
 # every other fragment are left out: a fragment is not a word a memory holds).
 _WORD_STARTS = ("\u2581", "\u0120", "")
-_WHOLE_WORD_TOKEN = re.compile("[\u2581\u0120]?([a-z]{3,24})")
 _WHOLE_WORD = re.compile("[a-z]{3,24}")
 
 
@@ -175,7 +175,7 @@ class Embedder:
         if kept is not None:
             return kept.words_of.get(row)
         token = self._inference.tokenizer.id_to_token(row)
-        match = _WHOLE_WORD_TOKEN.fullmatch(token) if token else None
+        match = WHOLE_WORD_TOKEN.fullmatch(token) if token else None
         if match is None or self._word_row(match.group(1)) != row:
             return None
         return match.group(1)
@@ -244,84 +244,6 @@ def _finished(vectors: Any) -> Any:
     import numpy as np
 
     return np.ascontiguousarray(np.nan_to_num(np.asarray(vectors, dtype=np.float32)))
-
-
-Speller = Callable[[list[str]], "dict[str, list[int]] | None"]
-
-
-class Vocabulary:
-    """What a question needs from a model's tokenizer, kept between processes
-    (search/query_cache.py) so that a question of known words loads none: whether a
-    text's token ids are its words' ids one after another (``splits``), known words'
-    ids, once learned the first row of each whole word (``rows``, for the closest words
-    of a word), and a way to cut words no question held before from the kept pieces of
-    the vocabulary (``spell``, search/pieces.py)."""
-
-    def __init__(
-        self,
-        splits: bool,
-        ids: dict[str, list[int]],
-        rows: dict[str, int] | None,
-        spell: Speller | None = None,
-    ) -> None:
-        self.splits, self.ids, self.rows, self.spell = splits, ids, rows, spell
-        self.words_of = {row: word for word, row in (rows or {}).items()}
-
-    def text_ids(self, text: str) -> list[int] | None:
-        """The token ids of ``text`` (words joined by single spaces) from its words',
-        or None when one is neither known nor cut from the kept pieces, or the text is
-        not such words."""
-        words = text.split(" ")
-        if not self.splits or not all(QUERY_WORD.fullmatch(word) for word in words):
-            return None
-        missing = [word for word in dict.fromkeys(words) if word not in self.ids]
-        if missing:
-            spelled = self.spell(missing) if self.spell is not None else None
-            if spelled is None or not all(spelled.get(word) for word in missing):
-                return None
-            self.ids.update({word: spelled[word] for word in missing})
-        ids: list[int] = []
-        for word in words:
-            ids += self.ids[word]
-        return ids
-
-
-# A word of a question as search/query.py cuts it: letters and digits, no mark
-QUERY_WORD = re.compile(r"[^\W_]+")
-_SPANS = re.compile("[^\u2581\u0120 \0][\u2581\u0120 ]")  # a mark after something else
-_SPLIT_SAMPLE = ["tokens", "Alpha", "x", "42", "naïve", "zzqxv", "re", "Unfinished"]
-
-
-def vocabulary_of(tokenizer: Any, size: int, words: list[str], whole: bool) -> Vocabulary:
-    """From a loaded tokenizer: the ids of ``words``; with ``whole``, every whole word's
-    first row and ids too, and whether a text's ids are its words' ids one after another,
-    which holds when no token of the vocabulary spans a word's end (a word-start mark
-    after anything else) and a sample text is cut so."""
-    rows: dict[str, int] | None = None
-    splits = False
-    if whole:
-        vocab = tokenizer.get_vocab()
-        joined = "\0".join(vocab)
-        spans = "\0" in "".join(vocab) or _SPANS.search(joined) is not None
-        rows = {}
-        for token, row in vocab.items():
-            match = _WHOLE_WORD_TOKEN.fullmatch(token)
-            if match is not None and row < size and row < rows.get(match.group(1), size):
-                rows[match.group(1)] = row
-        sample = tokenizer.encode(" ".join(_SPLIT_SAMPLE), add_special_tokens=False)
-        cut = [i for ids in _ids(tokenizer, _SPLIT_SAMPLE) for i in ids]
-        splits = not spans and _kept_ids(sample) == cut
-    asked = sorted({*words, *(rows or ())})
-    return Vocabulary(splits, dict(zip(asked, _ids(tokenizer, asked), strict=True)), rows)
-
-
-def _ids(tokenizer: Any, words: list[str]) -> list[list[int]]:
-    return [_kept_ids(e) for e in tokenizer.encode_batch(words, add_special_tokens=False)]
-
-
-def _kept_ids(encoding: Any) -> list[int]:
-    """An encoding's ids without its padding."""
-    return [i for i, kept in zip(encoding.ids, encoding.attention_mask, strict=True) if kept]
 
 
 _models: dict[str, Embedder] = {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -17,6 +18,7 @@ from conftest import write_config
 
 from serena_memory.core.store import MemoryStore
 from serena_memory.dashboard.server import DashboardServer
+from serena_memory.history.location import history_folders, history_root, repository_path
 
 
 @pytest.fixture
@@ -712,3 +714,30 @@ def _bytes_read() -> int:
         line.split(": ") for line in Path("/proc/self/io").read_text().splitlines() if line
     )
     return int(fields["rchar"])
+
+
+def test_the_dashboard_saves_and_restores_on_after_the_history_was_removed_under_it(
+    client: httpx.Client, store: MemoryStore
+) -> None:
+    """docs/secrets.md, step 3, while the dashboard runs: its next save starts the new
+    history, which its history panel shows and restores from."""
+
+    def save(text: str) -> None:
+        base = client.get("/api/memory", params={"name": "deploy"}).json()["version"]
+        saved = client.put(
+            "/api/memory", json={"name": "deploy", "content": text, "base_version": base}
+        )
+        assert saved.status_code == 200, saved.text
+
+    store.write("deploy", "# Deploy\n\nv1\n")
+    save("# Deploy\n\nv2\n")
+    assert client.get("/api/history", params={"name": "deploy"}).json()["total"] == 2
+    for folder in history_folders(store):
+        shutil.rmtree(repository_path(history_root(store), folder.root), ignore_errors=True)
+
+    save("# Deploy\n\nv3\n")
+    entries = client.get("/api/history", params={"name": "deploy"}).json()["entries"]
+    assert [e["summary"].split(" ")[0] for e in entries] == ["Replace", "History"]
+    restored = client.post("/api/restore", json={"name": "deploy", "rev": entries[1]["rev"]})
+    assert restored.status_code == 200, restored.text
+    assert store.read("deploy") == "# Deploy\n\nv2\n"

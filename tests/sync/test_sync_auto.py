@@ -3,6 +3,7 @@ after the agent's writes (in the background), an unreachable remote said once.""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import anyio
 import pytest
-from conftest import write_config
+from conftest import run_cli_process, write_config
 from mcp_support import SERVER_CMD, HttpServer, free_port, ok, over_stdio
 
 from serena_memory.core.store import MemoryStore
@@ -106,3 +107,55 @@ def test_an_unreachable_remote_is_said_once_and_never_fails_a_tool(
     assert said.count("automatic sync of the global memories failed") == 1, said
     assert "Traceback" not in said
     assert (serena_home / "memories" / "global" / "n2.md").read_text() == "x"
+
+
+def test_a_server_records_and_syncs_on_after_its_history_was_removed_under_it(
+    tmp_path: Path, project: Path, serena_home: Path, laptop: MemoryStore
+) -> None:
+    """docs/secrets.md followed at a terminal while the agent's server runs: the person's
+    secret replaced, the history removed; the server's next write is recorded in a new
+    history and synced, and nothing of the secret reaches the remote."""
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "--quiet", "--bare", str(remote)], check=True)
+    write_config(
+        serena_home / "serena_config.yml", f"memory_sync: auto\nmemory_sync_remote: {remote}\n"
+    )
+    token = "ghp_" + "Q7bX2mK9pL4vR8sT1wY6zA3cE5gH0jN2uF4d"  # GitHub's format, not a real one
+    first, rotated = "# Deploy\n\nv1\n", "# Deploy\n\nThe CI token is <github-token>, rotated.\n"
+
+    def on_the_laptop(text: str) -> None:
+        def there() -> bool:
+            sync(laptop, "global", str(remote))
+            return laptop.exists("global/deploy") and laptop.read("global/deploy") == text
+
+        _wait_for(there)
+
+    def person(*args: str) -> subprocess.CompletedProcess[str]:
+        return run_cli_process("memories", *args, cwd=project)
+
+    def follow_the_docs() -> None:
+        """A token pasted, then docs/secrets.md, steps 2 and 3."""
+        pasted = f"# Deploy\n\nThe CI token is {token}\n"
+        person("write", "global/deploy", "--content", pasted, "--allow-secret")
+        found = json.loads(person("check", "--secrets", "--json").stdout)
+        assert found["history_repositories"]
+        person("edit", "global/deploy", "--needle", token, "--repl", "<github-token>")
+        for repository in found["history_repositories"]:
+            shutil.rmtree(repository)
+        assert person("check", "--secrets").returncode == 0
+
+    async def go() -> None:
+        async with over_stdio(["--project", str(project)]) as client:
+            await ok(client, "write_memory", memory_name="global/deploy", content=first)
+            await anyio.to_thread.run_sync(lambda: on_the_laptop(first))
+            await anyio.to_thread.run_sync(follow_the_docs)
+            await ok(client, "write_memory", memory_name="global/deploy", content=rotated)
+            shown = (await ok(client, "memory_history", memory_name="global/deploy")).splitlines()
+            assert len(shown) == 2 and "History started" in shown[1]
+            await anyio.to_thread.run_sync(lambda: on_the_laptop(rotated))
+
+    anyio.run(go)
+    logged = subprocess.run(
+        ["git", "--git-dir", str(remote), "log", "--all", "-p"], capture_output=True, text=True
+    )
+    assert logged.returncode == 0 and token not in logged.stdout

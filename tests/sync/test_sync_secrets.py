@@ -49,7 +49,6 @@ def test_a_secret_only_in_the_remotes_history_is_held_back_until_it_is_purged(
     tmp_path: Path, remote: Path
 ) -> None:
     laptop, workstation = Machine(tmp_path / "a", remote), Machine(tmp_path / "b", remote)
-    laptop.own_process = True  # its history repositories are removed between two commands
     laptop.write("global/deploy", "# Deploy\n\nFirst notes.\n")
     laptop.sync()
     clean_start = remote_main(remote)
@@ -86,11 +85,14 @@ def test_a_secret_only_in_the_remotes_history_is_held_back_until_it_is_purged(
     assert third.text("global/mine") == "# Mine\n"
 
 
+@pytest.mark.parametrize("own_process", [True, False], ids=["commands", "one-process"])
 def test_a_held_back_sync_says_what_to_purge_where_and_following_it_syncs_again(
-    tmp_path: Path, remote: Path
+    tmp_path: Path, remote: Path, own_process: bool
 ) -> None:
+    """The laptop's steps as commands, each a process of its own, or all in one process,
+    as a server or the dashboard runs them: its histories removed under it, it goes on."""
     laptop, workstation = Machine(tmp_path / "a", remote), Machine(tmp_path / "b", remote)
-    laptop.own_process = True  # its history repositories are removed between two commands
+    laptop.own_process = own_process
     laptop.write("global/deploy", "# Deploy\n\nFirst notes.\n")
     laptop.sync()
     clean_start = remote_main(remote)
@@ -131,6 +133,14 @@ def test_a_held_back_sync_says_what_to_purge_where_and_following_it_syncs_again(
     assert history_secrets(workstation) == []
     laptop.sync()
     assert laptop.text("global/mine") == "# Mine\n"
+    # and it records and syncs on as before
+    laptop.write("global/deploy", CLEAN_TEXT + "Rotated.\n")
+    shown = laptop.run("memories", "history", "global/deploy").stdout
+    assert "Replace global/deploy" in shown and "History started" in shown
+    assert "pushed" in laptop.sync().stdout
+    workstation.sync()
+    assert workstation.text("global/deploy") == CLEAN_TEXT + "Rotated.\n"
+    assert history_secrets(laptop) == [] and history_secrets(workstation) == []
 
 
 def test_a_conflicts_texts_holding_a_secret_are_not_kept_here(tmp_path: Path, remote: Path) -> None:

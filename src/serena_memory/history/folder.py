@@ -144,7 +144,31 @@ class FolderHistory(FolderRepository):
             return False, oid
         if in_sync and known is not None and known is self.stamps.files.get(rel):
             return False, oid  # same stamp as when the folder matched the branch
-        return oid != tree_blob(tree, rel), oid
+        if oid == tree_blob(tree, rel):
+            return False, oid
+        oid = self._stored(repo, rel, real, now_ns, oid, outside=True)
+        return oid is not _UNREADABLE and oid != tree_blob(tree, rel), oid
+
+    def _stored(
+        self, repo: Any, rel: str, real: str | None, now_ns: int, oid: str | None, outside: bool
+    ) -> str | None:
+        """``oid`` (from :meth:`_blob`), about to be committed: a blob the repository holds.
+        A stamp may name one it lacks (a stamps file that came back with a rewritten copy
+        of the repository, docs/secrets.md): then the file is read again."""
+        if oid is None or oid is _UNREADABLE or oid in repo:
+            return oid
+        self.stamps.forget(rel)
+        return self._blob(repo, rel, real, now_ns, outside)
+
+    def _writing(self) -> Any:
+        """The repository, for a write (under the folder's lock), with stamps that describe
+        it: stamps taken in a repository since removed or replaced (docs/secrets.md) name
+        blobs and a tree the one there now may lack, so they start over, as a new
+        process's would."""
+        repo = self.repo(create=True)
+        if self.stamps.repository != self.identity:
+            self.stamps.start_over(self.identity)
+        return repo
 
     def reset(self) -> None:
         """Forget what this process knows (after a failure: the files and the branch are
@@ -211,7 +235,7 @@ class FolderHistory(FolderRepository):
         coming operation will write (they are always looked at). ``narrow``: look at those
         files only (see :meth:`may_narrow`).
         """
-        repo = self.repo(create=True)
+        repo = self._writing()
         head = self.head(repo)
         if narrow and head is not None:
             return self._catch_up_narrow(repo, head, about_to_change)
@@ -267,7 +291,10 @@ class FolderHistory(FolderRepository):
         for rel in sorted(set(about_to_change)):
             if not self.folder.holds(rel):
                 continue
-            oid = self._blob(repo, rel, self._real_path(rel), now_ns, outside=True)
+            real = self._real_path(rel)
+            oid = self._blob(repo, rel, real, now_ns, outside=True)
+            if oid is not _UNREADABLE and oid != tree_blob(tree, rel):
+                oid = self._stored(repo, rel, real, now_ns, oid, outside=True)
             if oid is not _UNREADABLE and oid != tree_blob(tree, rel):
                 changes[rel] = oid
         if not changes:
@@ -322,7 +349,7 @@ class FolderHistory(FolderRepository):
         further parents of the entry (a sync merges another machine's entries in), which
         make it a commit even when the files did not change. ``narrow``: the stamps of
         these files only are noted, in the stamp log."""
-        repo = self.repo(create=True)
+        repo = self._writing()
         if not narrow:
             self.stamps.load()
         head = self.head(repo)
@@ -335,7 +362,8 @@ class FolderHistory(FolderRepository):
         now_ns = time.time_ns()
         changes: dict[str, str | None] = {}
         for rel in sorted(set(rels)):
-            oid = self._blob(repo, rel, self._real_path(rel), now_ns)
+            real = self._real_path(rel)
+            oid = self._stored(repo, rel, real, now_ns, self._blob(repo, rel, real, now_ns), False)
             if oid is not _UNREADABLE:
                 changes[rel] = oid
         return self._commit(

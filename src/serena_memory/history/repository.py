@@ -18,6 +18,7 @@ from typing import Any
 from serena_memory.core.changes import Folder, recordable
 from serena_memory.core.errors import HistoryError
 from serena_memory.history.entries import Entry, Record, stated_time
+from serena_memory.history.location import RepositoryIdentity, repository_identity
 from serena_memory.history.objects import BRANCH, engine, memory_blob, walk_entries
 
 
@@ -29,25 +30,41 @@ class FolderRepository:
     def __init__(self, folder: Folder, repo_path: Path) -> None:
         self.folder = folder
         self.repo_path = repo_path
-        self._repo: Any = None
+        # the open handle and which repository it is, set together (readers run in threads)
+        self._opened: tuple[Any, RepositoryIdentity | None] | None = None
 
     # -- the repository --------------------------------------------------------------------
+    @property
+    def identity(self) -> RepositoryIdentity | None:
+        """Which repository the open handle is of (None: none is open)."""
+        opened = self._opened
+        return None if opened is None else opened[1]
+
     def repo(self, create: bool) -> Any:
-        if self._repo is not None:
-            return self._repo
+        """The repository at :attr:`repo_path` (None: there is none, and ``create`` is
+        false). A long-running process outlives what a person does to its histories: one
+        removed or replaced since it was opened (docs/secrets.md) is opened afresh, or
+        created again, never used through a handle to what is gone."""
+        found = repository_identity(self.repo_path)
+        opened = self._opened
+        if opened is not None and found is not None and opened[1] == found:
+            return opened[0]
         pygit2 = engine()
-        if (self.repo_path / "HEAD").is_file():
+        if found is not None:
             try:
-                self._repo = pygit2.Repository(str(self.repo_path))
+                repo = pygit2.Repository(str(self.repo_path))
             except pygit2.GitError as exc:
                 raise HistoryError(
                     f"the history at {self.repo_path} can't be opened: {exc}"
                 ) from None
         elif create:
-            self._repo = self._create(pygit2)
+            repo = self._create(pygit2)
+            found = repository_identity(self.repo_path)
         else:
+            self._opened = None
             return None
-        return self._repo
+        self._opened = (repo, found)
+        return repo
 
     def _create(self, pygit2: Any) -> Any:
         self.repo_path.parent.mkdir(parents=True, exist_ok=True)
@@ -61,7 +78,7 @@ class FolderRepository:
 
     def close(self) -> None:
         """Open the repository afresh at the next use (its objects were rewritten)."""
-        self._repo = None
+        self._opened = None
 
     def head(self, repo: Any) -> Any:
         ref = repo.references.get(BRANCH)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from serena_memory.history import stamp_log
+from serena_memory.history.location import RepositoryIdentity, repository_identity
 
 STAMPS_FILE = "serena-memory-stamps.json"
 RACY_NS = 1_000_000_000
@@ -71,6 +72,7 @@ class FolderStamps:
         self._seen: tuple[int, int, int] | None = None  # the stamp file's own stamp
         self._saved_at = 0.0  # when the stamps were last saved (monotonic)
         self._log_seen: tuple[int, int] | None = None  # stamp log (inode, offset read to)
+        self.repository: RepositoryIdentity | None = None  # the repository they describe
 
     # -- one file ----------------------------------------------------------------------------
     def known(self, rel: str, st: os.stat_result) -> str | None:
@@ -97,6 +99,16 @@ class FolderStamps:
         self.synced = None
         self._seen = None
         self._log_seen = None
+
+    def start_over(self, repository: RepositoryIdentity | None) -> None:
+        """Stamps for ``repository``, which is not the one these were taken in (that one was
+        removed or replaced while the process ran): their blobs and tree may not be in it,
+        so nothing of them is kept, nor saved into it; its own stamps file is read next."""
+        self.files = {}
+        self.reset()
+        self.dirty = False
+        _waiting(self, False)
+        self.repository = repository
 
     # -- kept next to the repository ---------------------------------------------------------
     def _path(self) -> Path:
@@ -165,8 +177,9 @@ class FolderStamps:
     def flush(self) -> None:
         """Save stamps not saved yet (at exit: no lock is needed, a stale file only makes
         the next process read more; a thread still recording may change them while they
-        are written, which only leaves the file unsaved)."""
-        if self.unsaved:
+        are written, which only leaves the file unsaved). Never into a repository put at
+        that path since: the stamps are not of its blobs."""
+        if self.unsaved and repository_identity(self.repo_path) == self.repository:
             with contextlib.suppress(OSError, RuntimeError):
                 self.write(fold=False)
 

@@ -16,8 +16,10 @@ words is embedded without the tokenizer (its 1.8 MB of JSON is most of a model's
 once a home has asked the model twice, every whole word of the vocabulary with its row
 and ids, and the ids of the memories' words, so the closest words of a new word need no
 tokenizer either; and, for a BPE model whose sample of words is cut alike, the pieces of
-its vocabulary with the merges that make them (the table ``pieces``, under a digest of the
-stamp), so a word no question held is cut without the whole tokenizer (search/pieces.py).
+its vocabulary with the merges that make them (the table ``pieces``), so a word no
+question held is cut without the whole tokenizer (search/pieces.py). Each row names its
+stamp by a digest (a stamp of paths is some 300 characters, and a model has thousands of
+rows).
 Another model, an update of a model's files or another text of the query is another
 entry; entries of other stamps are dropped when the file grows past :data:`MAX_ENTRIES`
 (what the tokenizer said and the pieces: at once).
@@ -46,7 +48,7 @@ if TYPE_CHECKING:
 
 FILE_NAME = "queries.sqlite3"
 _APPLICATION_ID = 0x5352514B  # "SRQK"
-_VERSION = 3  # of the file's layout and of how the kept values are made
+_VERSION = 4  # of the file's layout and of how the kept values are made
 MAX_ENTRIES = 20_000  # ~25 MB at most; past it, other models' entries and the oldest go
 _VECTOR, _WORD = "v", "w"
 _IDS, SEEN, _VOCABULARY = "i", "seen", "vocabulary"  # keys of the table ``told``
@@ -83,7 +85,7 @@ def recall(
 ) -> Kept:
     """What is kept for the query ``text`` and each of ``words`` (closest words by
     ``count`` and ``least``) under the model stamp ``model`` (identity, stamp)."""
-    identity, stamp = model
+    identity, stamp = model[0], _digest(model[1])
     kept = Kept(identity, None, {})
     conn = _open(home, create=False)
     if conn is None:
@@ -130,9 +132,9 @@ def vocabulary(home: Path, model: tuple[str, str], told: dict[str, Any]) -> Voca
             ids[key[len(_IDS) :]] = found
     rows = None
     if told.get(_VOCABULARY):
-        rows = _rows(home, model[1])
+        rows = _rows(home, _digest(model[1]))
     shell = told.get(SHELL)
-    spell = _speller(home, model[1], shell) if isinstance(shell, str) and shell else None
+    spell = _speller(home, _digest(model[1]), shell) if isinstance(shell, str) and shell else None
     return Vocabulary(flag == "splits", ids, rows, spell)
 
 
@@ -157,7 +159,7 @@ def _pieces(home: Path, stamp: str, tokens: list[str]) -> dict[str, str]:
     found: dict[str, str] = {}
     try:
         for start in range(0, len(tokens), _BATCH):
-            found.update(_select(conn, "pieces", _digest(stamp), tokens[start : start + _BATCH]))
+            found.update(_select(conn, "pieces", stamp, tokens[start : start + _BATCH]))
     except Exception:  # noqa: BLE001 - damaged: as good as absent
         return {}
     finally:
@@ -169,7 +171,8 @@ _BATCH = 900  # keys asked of SQLite at once
 
 
 def _digest(stamp: str) -> str:
-    """The short key of a model's stamp in the table of pieces (32,000 rows a model)."""
+    """A model's stamp as the file keeps it: a digest (each of its thousands of rows names
+    its model, and a stamp of paths is some 300 characters)."""
     import hashlib
 
     return hashlib.sha256(stamp.encode("utf-8", "surrogatepass")).hexdigest()[:24]
@@ -208,12 +211,13 @@ def keep_told(home: Path, model: tuple[str, str], told: Vocabulary) -> None:
     """Keep what the tokenizer said under ``model``: the ids of ``told``'s words, and
     when it holds them, its whole words and whether texts split into words' ids; and a
     mark that the tokenizer was loaded, so the next load learns the whole vocabulary."""
-    rows: list[tuple[str, str, Any]] = [(model[1], SEEN, "1")]
-    rows += [(model[1], _IDS + word, json.dumps(ids)) for word, ids in told.ids.items()]
+    stamp = _digest(model[1])
+    rows: list[tuple[str, str, Any]] = [(stamp, SEEN, "1")]
+    rows += [(stamp, _IDS + word, json.dumps(ids)) for word, ids in told.ids.items()]
     if told.rows is not None:  # learned whole: the vocabulary and how texts split
-        rows.append((model[1], _IDS, "splits" if told.splits else "apart"))
-        rows.append((model[1], _VOCABULARY, json.dumps(told.rows)))
-    _write(home, "told", rows, model[1])
+        rows.append((stamp, _IDS, "splits" if told.splits else "apart"))
+        rows.append((stamp, _VOCABULARY, json.dumps(told.rows)))
+    _write(home, "told", rows, stamp)
 
 
 def keep_pieces(home: Path, model: tuple[str, str], learned: Learned | None) -> None:
@@ -221,11 +225,11 @@ def keep_pieces(home: Path, model: tuple[str, str], learned: Learned | None) -> 
     no question held before is cut without the whole tokenizer (search/pieces.py); for a
     model that has none (``learned`` None), that it has none, so they are not sought
     again."""
+    stamp = _digest(model[1])
     if learned is not None:
-        digest = _digest(model[1])
-        pieces = [(digest, token, value) for token, value in learned.rows.items()]
+        pieces = [(stamp, token, value) for token, value in learned.rows.items()]
         _write(home, "pieces", pieces, "")
-    _write(home, "told", [(model[1], SHELL, learned.shell if learned else "")], model[1])
+    _write(home, "told", [(stamp, SHELL, learned.shell if learned else "")], stamp)
 
 
 def keep(
@@ -239,12 +243,12 @@ def keep(
 ) -> None:
     """Keep the vector of ``text`` and the closest words of each word of ``related``
     under the model stamp ``model``; quietly nothing when the file can't be written."""
-    rows: list[tuple[str, str, Any]] = [(model[1], _VECTOR + text, vector.astype("<f4").tobytes())]
+    stamp = _digest(model[1])
+    rows: list[tuple[str, str, Any]] = [(stamp, _VECTOR + text, vector.astype("<f4").tobytes())]
     rows += [
-        (model[1], _word_key(word, count, least), json.dumps(found))
-        for word, found in related.items()
+        (stamp, _word_key(word, count, least), json.dumps(found)) for word, found in related.items()
     ]
-    _write(home, "said", rows, model[1])
+    _write(home, "said", rows, stamp)
 
 
 def _write(home: Path, table: str, rows: list[tuple[str, str, Any]], stamp: str) -> None:
@@ -276,7 +280,7 @@ def _trim(conn: sqlite3.Connection, stamp: str) -> None:
     """Past MAX_ENTRIES: other models' entries dropped, then the oldest half."""
     dropped = conn.execute("DELETE FROM told WHERE model != ?", (stamp,)).rowcount  # ~1 MB
     if dropped:  # another model's pieces went with what its tokenizer said (a scan, ~7 ms)
-        conn.execute("DELETE FROM pieces WHERE model != ?", (_digest(stamp),))
+        conn.execute("DELETE FROM pieces WHERE model != ?", (stamp,))
     total = conn.execute("SELECT count(*) FROM said").fetchone()[0]
     if total <= MAX_ENTRIES:
         return

@@ -31,7 +31,7 @@ def test_search_memories_tool(project: Path) -> None:
             text = await ok(client, "search_memories", query="refunds", topic="billing")
             assert "core (read-only)" not in text
             text = await ok(client, "search_memories", query='NEAR("x" AND', max_results=1)
-            assert "No memory matches" in text
+            assert "No memory holds 'x' as written, nor its words." in text
             await refused(client, "search_memories", "scope", query="x", scope="elsewhere")
             await refused(client, "search_memories", "max_results", query="x", max_results=0)
 

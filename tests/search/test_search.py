@@ -359,6 +359,7 @@ def test_cli_search_text_and_json(project: Path) -> None:
         "query": "start",
         "hits": [],
         "left_out": 0,
+        "more": 0,
         "not_held": [],
         "preparing": False,
     }

@@ -21,8 +21,10 @@ from serena_memory.cli.common import (
 )
 
 
-@click.command()
-@click.argument("words", nargs=-1, required=True, metavar="QUERY...")
+# A word of QUERY that looks like an option but is none (``--dry-run``) is text to look for:
+# click's documented way is to keep unknown options for the argument.
+@click.command(context_settings={"ignore_unknown_options": True})
+@click.argument("words", nargs=-1, required=True, metavar="QUERY...", type=click.UNPROCESSED)
 @PROJECT_OPTION
 @click.option("--topic", "-t", default="", help="Only memories in this topic, e.g. billing.")
 @click.option(
@@ -47,7 +49,8 @@ def search(words: tuple[str, ...], topic: str, scope: str, max_results: int, as_
     QUERY is the rest of the line (`search token refresh` looks for both words); the
     project is given with -p/--project DIR. Memories are ranked by the words they share
     with QUERY (in names most, then in headings, then in the text) and by similar meaning;
-    each hit says why it matched. A `mem:NAME` in QUERY puts that memory first.
+    each hit says why it matched. A `mem:NAME` in QUERY puts that memory first. A word
+    that is not an option of this command, such as --dry-run, is searched for as text.
     """
     from serena_memory.search.hits import format_hits
     from serena_memory.search.index import search_memories
@@ -61,8 +64,26 @@ def search(words: tuple[str, ...], topic: str, scope: str, max_results: int, as_
             f"project, give it with -p: serena memories search -p {words[-1]} ...",
             err=True,
         )
+    _tell_near_options(words)
     hits = search_memories(store, query, topic=topic, scope=scope, max_results=max_results)
     if as_json:
         emit_json({"query": query, **hits.to_dict()})
         return
     say(format_hits(hits, query))
+
+
+def _tell_near_options(words: tuple[str, ...]) -> None:
+    """A word of QUERY that is not an option but nearly one of this command's (``--jsno``)
+    is searched for as text; the person likely meant the option, so say so."""
+    import difflib
+
+    options = [name for param in search.params for name in param.opts if name.startswith("--")]
+    for word in words:
+        if word.startswith("--") and word.split("=")[0] not in options:
+            near = difflib.get_close_matches(word.split("=")[0], options, n=1, cutoff=0.75)
+            if near:
+                say(
+                    f"Note: '{word}' is not an option of search, so it is searched for as "
+                    f"text; did you mean {near[0]}?",
+                    err=True,
+                )

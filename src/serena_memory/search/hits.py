@@ -97,6 +97,27 @@ def best_lines(
     return sorted((number, *_cut(line)) for _, _, number, line in scored[:count])
 
 
+def lines_holding(
+    text: str, terms: list[re.Pattern[str]], count: int = MAX_LINES_PER_HIT
+) -> list[tuple[int, str, Spans]]:
+    """The first lines of ``text`` holding one of ``terms`` (exact terms, as written), each
+    with where the terms are: the lines an exact hit shows when its words matched none."""
+    found = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        spans = sorted((m.start(), m.end()) for term in terms for m in term.finditer(line))
+        if not spans:
+            continue
+        marked, at = [], 0
+        for start, end in spans:
+            if start >= at:  # overlapping matches are marked once
+                marked += [line[at:start], MARK_START, line[start:end], MARK_END]
+                at = end
+        found.append((number, *_cut("".join([*marked, line[at:]]))))
+        if len(found) >= count:
+            break
+    return found
+
+
 def first_line(text: str) -> list[tuple[int, str, Spans]]:
     for number, line in enumerate(text.split("\n"), start=1):
         if line.strip():
@@ -136,22 +157,21 @@ def format_hits(hits: list[SearchHit], query: str) -> str:
     if not query.strip():
         return "Nothing was searched: the query is empty; give the words to look for."
     notes = answer_notes(hits)
+    not_held = getattr(hits, "not_held", ())
+    unheld = "No memory holds " + ", ".join(_preview(term, 40) for term in not_held)
     if not hits:
+        found = f"{unheld} as written, nor its words" if not_held else None
         return "\n".join(
             [
-                f"No memory matches {_preview(query)}. Try other words, a broader topic, or "
-                "list the memories to browse them.",
+                f"{found or f'No memory matches {_preview(query)}'}. Try other words, a "
+                "broader topic, or list the memories to browse them.",
                 *notes,
             ]
         )
     out = []
-    not_held = getattr(hits, "not_held", ())
-    if not_held:
-        out.append(
-            "No memory holds "
-            + ", ".join(_preview(term, 40) for term in not_held)
-            + " as written; the closest by words:"
-        )
+    if not_held:  # the hits hold the query's other exact terms, or are the closest matches
+        exact = any(hit.why.startswith("exact: ") for hit in hits)
+        out.append(f"{unheld} as written." if exact else f"{unheld} as written; the closest:")
     for rank, hit in enumerate(hits, start=1):
         flag = " (read-only)" if hit.read_only else ""
         why = f"  ({hit.why})" if hit.why else ""
@@ -161,9 +181,14 @@ def format_hits(hits: list[SearchHit], query: str) -> str:
 
 
 def answer_notes(hits: list[SearchHit]) -> list[str]:
-    """What an answer says after its hits: the weaker hits left out, and that meaning
-    is not in the ranking yet (``hits`` being search.index's SearchResults)."""
+    """What an answer says after its hits: the hits as strong that the limit left out,
+    the weaker ones left out, and that meaning is not in the ranking yet (``hits`` being
+    search.index's SearchResults)."""
     notes = []
+    more = getattr(hits, "more", 0)
+    if more:
+        many = "match was" if more == 1 else "matches were"
+        notes.append(f"({more} more {many} as strong as these: ask for more results to see them.)")
     left_out = getattr(hits, "left_out", 0)
     if left_out:
         weaker = "weaker match was" if left_out == 1 else "weaker matches were"

@@ -15,7 +15,7 @@ from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.search import preparing
 from serena_memory.search.database import Index, index_for, remove_database, sqlite
-from serena_memory.search.hits import SearchHit, best_lines, first_line, name_marks
+from serena_memory.search.hits import SearchHit, best_lines, first_line, lines_holding, name_marks
 from serena_memory.search.query import (
     DEFAULT_MAX_RESULTS,
     MAX_RESULTS_LIMIT,
@@ -52,9 +52,11 @@ class SearchResults(list[SearchHit]):
         left_out: int = 0,
         preparing: bool = False,
         not_held: tuple[str, ...] = (),
+        more: int = 0,
     ) -> None:
         super().__init__(hits)
         self.left_out = left_out  # weaker hits not shown (they would have fit the limit)
+        self.more = more  # hits as strong as those shown that the limit left out
         self.preparing = preparing  # ranked by words: the meaning vectors are being made
         self.not_held = not_held  # exact terms of the query no memory holds as written
 
@@ -62,6 +64,7 @@ class SearchResults(list[SearchHit]):
         return {
             "hits": [hit.to_dict() for hit in self],
             "left_out": self.left_out,
+            "more": self.more,
             "not_held": list(self.not_held),
             "preparing": self.preparing,
         }
@@ -302,11 +305,14 @@ def _collect(
     picked = {name for name, _, _, _ in chosen}
     rest = [hit for hit in ranked if hit[0] not in picked and hit[0] in current]
     room = max(limit - len(chosen), 0)
-    shown = ranked_answer(rest[:room]) if not exact else []
+    strong = ranked_answer(rest) if not exact else []
+    shown = strong[:room]
     policy = store.access()
     hits = [_hit(index, parsed, entry, policy) for entry in (chosen + shown)[:limit]]
     missing = tuple(t for t in parsed.exact if not any(t in terms for _, _, terms in exact))
-    return SearchResults(hits, left_out=min(len(rest), room) - len(shown), not_held=missing)
+    more = len(strong) - len(shown) + max(len(chosen) - limit, 0)
+    left_out = min(len(rest), room) - len(shown)
+    return SearchResults(hits, left_out=left_out, not_held=missing, more=more)
 
 
 def _holding_exactly(
@@ -381,6 +387,8 @@ def _hit(
         return any(term.search(line) for term in terms)
 
     lines = best_lines(marked[1], first=holds_a_term if terms else None) if marked else []
+    if terms and not any(holds_a_term(text) for _, text, _ in lines):
+        lines = lines_holding(index.body(rowid) or "", terms) or lines
     if not lines:
         lines = first_line(index.body(rowid) or "")
     return SearchHit(

@@ -97,13 +97,14 @@ def parse_query(query: str) -> ParsedQuery:
     words: list[str] = []
     sequence: list[str] = []
     seen: set[str] = set()
-    for raw in _WORD.findall(_CAMEL.sub(" ", REFERENCE_PATTERN.sub(" ", text))):
-        word = raw.lower()
+    for raw in _WORD.findall(REFERENCE_PATTERN.sub(" ", text)):
         if len(sequence) < MAX_QUERY_WORDS:
-            sequence.append(word)
-        if word not in seen:
-            seen.add(word)
-            words.append(word)
+            sequence.append(raw.lower())  # as a text holds it: "HttpOnly" is "httponly"
+        # the word as written, and its parts ("http", "only": how names are indexed)
+        for word in dict.fromkeys([raw.lower(), *_CAMEL.sub(" ", raw).lower().split()]):
+            if word not in seen:
+                seen.add(word)
+                words.append(word)
     for ref in references:  # a referenced name's words also rank its neighbours
         for word in name_words(ref).lower().split():
             if word not in seen:
@@ -138,23 +139,54 @@ def exact_terms(text: str) -> list[str]:
             found.append(phrase)
     rest.append(text[at:])
     for token in " ".join(rest).split():
-        token = token.strip(_SENTENCE_MARKS)
+        token = _unwrapped(token)
         if is_code_like(token):
             found.append(token)
     distinct = list(dict.fromkeys(found))
     return distinct[:MAX_EXACT_TERMS]
 
 
+_PAIRS = {"(": ")", "[": "]", "{": "}", "<": ">"}
+
+
+def _unwrapped(token: str) -> str:
+    """A token without the sentence's punctuation around it: quotes, a sentence's end
+    marks, brackets it does not close or open itself; a leading dot stays before a word
+    (``.github/workflows/ci.yml``, ``.serena``)."""
+    while token:
+        first, last = token[0], token[-1]
+        if last in _PAIRS.values() and _PAIRS.get(token[0]) == last:
+            token = token[1:-1]  # "(core.store)"
+        elif last in _PAIRS.values() and token.count(last) > sum(
+            token.count(o) for o, c in _PAIRS.items() if c == last
+        ):
+            token = token[:-1]  # "core.store)" but not "/callback/{provider}"
+        elif first in _PAIRS and token.count(first) > token.count(_PAIRS[first]):
+            token = token[1:]
+        elif last in _SENTENCE_END or last in _QUOTE_MARKS:
+            token = token[:-1]
+        elif first in _QUOTE_MARKS or (first in ".,;:!?" and not _WORD.match(token[1:2])):
+            token = token[1:]
+        else:
+            return token
+    return token
+
+
+_SENTENCE_END = ".,;:!?"
+_QUOTE_MARKS = "\"'`\u201c\u201d"
+
+
 def is_code_like(token: str) -> bool:
-    """A token no prose would write: a flag, a snake_case, camelCase, dotted or path name
-    (``e.g.`` and ``3.5`` are prose: a dotted name has a part longer than one letter)."""
+    """A token no prose would write: a flag, a snake_case, camelCase or PascalCase
+    (``HttpOnly``, ``SessionStore``), dotted or path name (``e.g.`` and ``3.5`` are
+    prose: a dotted name has a part longer than one letter)."""
     if not _LETTER.search(token) or len(token) < 3:
         return False
     if token.startswith("-"):
         return bool(re.fullmatch(r"--?[A-Za-z][\w-]*", token))
     if "_" in token.strip("_") or token.startswith("_"):
         return bool(_WORD.search(token))
-    if _CAMEL.search(token) and token[:1].islower():
+    if _CAMEL.search(token) and _WORD.fullmatch(token):
         return True
     if _INNER_MARK.search(token):
         return any(len(part) > 1 for part in re.split(r"[/.:]+", token))

@@ -1480,9 +1480,12 @@
     return res.data.hits;
   }
 
-  // What the answer says beside its hits: weaker matches left out, meaning not ranked yet.
+  // What the answer says beside its hits: as strong or weaker matches left out, meaning not ranked yet.
   function searchNotes(data) {
     const notes = [];
+    if (data.more) {
+      notes.push(`${data.more} more match${data.more === 1 ? " was" : "es were"} as strong as these; a narrower query shows them.`);
+    }
     if (data.left_out) {
       notes.push(`${data.left_out} weaker match${data.left_out === 1 ? " was" : "es were"} left out.`);
     }

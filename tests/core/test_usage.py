@@ -318,3 +318,25 @@ def test_processes_reading_at_once_lose_no_count_and_keep_the_file(
         assert proc.wait(timeout=120) == 0
     assert reads(store) == {"core": each * workers // 2, "notes": each * workers // 2}
     assert log.parse(folded(store).read_bytes(), time.time())[1]  # a sound file
+
+
+def test_unused_says_when_counting_is_too_young_for_any_memory_to_be_unused(
+    store: MemoryStore,
+) -> None:
+    from serena_memory.usage.unused import unused_memories
+
+    store.write("core", "x")
+    store.write("old", "y")
+    age(store, "old", 90)
+    began = int(time.time() - 5 * DAY)
+    folded(store).parent.mkdir(parents=True, exist_ok=True)
+    folded(store).write_text(f"#serena-usage\t1\t{began}\n{began + 60}\t2\tcli\tcore\n")
+    report = unused_memories(store, 30)
+    assert report.found == [] and report.reads == 2 and report.counted_days == 5
+    note = report.counting_note()
+    assert note is not None
+    assert note.startswith("Reads have been counted on this machine for 5 days only (since ")
+    assert "a memory is listed once nobody read it for 30 days, so none can be before" in note
+    assert unused_memories(store, 5).counting_note() is None  # counted long enough, and read
+    listed = unused_memories(store, 5).listed()
+    assert [(m["name"], m["reads"]) for m in listed] == [("old", 0)]

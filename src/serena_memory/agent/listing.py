@@ -44,12 +44,6 @@ def estimate_tokens(text: str) -> int:
     return math.ceil(len(text) / CHARS_PER_TOKEN)
 
 
-def listing_chars(name: str) -> int:
-    """The characters memory ``name`` adds to a `list_memories` answer that lists it:
-    the name as the answer's JSON spells it, and the separator before the next."""
-    return len(json.dumps(name, ensure_ascii=False)) + len(", ")
-
-
 @dataclass
 class TopicCount:
     topic: str  # the full topic path, e.g. 'billing/webhooks'

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from serena_memory.agent.listing import CHARS_PER_TOKEN, listing_chars
-from serena_memory.usage.report import iso, store_usage
+from serena_memory.agent.listing import CHARS_PER_TOKEN
+from serena_memory.usage.report import iso, listing_chars, store_usage
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore

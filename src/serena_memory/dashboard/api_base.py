@@ -26,6 +26,7 @@ from serena_memory.core.errors import (
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.integrity import service as integrity_api
 from serena_memory.integrity.findings import ENTRY_POINT
+from serena_memory.integrity.plugins.base import CheckOptions, DashboardSection
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 8 * 1024 * 1024
@@ -35,6 +36,8 @@ DISPLAY_LIMIT = 200_000
 LOCAL_GRAPH_CAP = 150  # nodes around one memory: more can't be read anyway
 FULL_GRAPH_CAP = 1500  # nodes of the whole graph drawn at once, the most connected first
 CHECK_PAGE = 50  # items of each report section per page
+UNUSED_DAYS = 30  # the Check page's unused memories: unread this many days, unless asked
+MAX_UNUSED_DAYS = 36500
 SEARCH_RESULTS = 20  # hits the search box shows: a screenful, ranked
 
 ProjectSource = Path | str | Callable[[], Path | str | None]
@@ -153,7 +156,7 @@ class ApiBase:
         self.snapshots = SnapshotCache()
         self._sections: tuple[object, dict[str, list[Any]]] | None = None
         # each check's findings of the last page load, for its page turns
-        self._held: dict[str, tuple[object, list[dict[str, Any]]]] = {}
+        self._held: dict[str, tuple[object, CheckOptions, DashboardSection]] = {}
 
     def project_root(self) -> Path | None:
         source = self._project() if callable(self._project) else self._project

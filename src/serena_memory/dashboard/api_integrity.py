@@ -12,13 +12,15 @@ from serena_memory.dashboard.api_base import (
     CHECK_PAGE,
     FULL_GRAPH_CAP,
     LOCAL_GRAPH_CAP,
+    MAX_UNUSED_DAYS,
+    UNUSED_DAYS,
     ApiBase,
     ApiError,
 )
 from serena_memory.integrity import prefixing
 from serena_memory.integrity import service as integrity_api
 from serena_memory.integrity.findings import ENTRY_POINT
-from serena_memory.integrity.plugins.base import Check
+from serena_memory.integrity.plugins.base import Check, CheckOptions, DashboardSection
 from serena_memory.integrity.plugins.registry import CHECKS, registered
 
 
@@ -60,6 +62,7 @@ class IntegrityApi(ApiBase):
         another page of one section. Without, the whole report (for scripts)."""
         flags = request.query_params
         store = self.store()
+        options = CheckOptions(unused_days=self._unused_days(flags))
         report = self.snapshots.get(store).check(
             include_unmarked=flags.get("include_unmarked") == "1",
             fuzzy=flags.get("fuzzy") == "1",
@@ -67,13 +70,15 @@ class IntegrityApi(ApiBase):
         )
         report = integrity_api.with_sync_conflicts(store, report)
         wanted = flags.get("section")
-        extra = self._extra_sections(store, flags, wanted)
-        unclean = any(registered(key).dashboard_unclean(items) for key, items in extra.items())
+        extra = self._extra_sections(store, flags, options, wanted)
+        unclean = any(registered(k).dashboard_unclean(s.items) for k, s in extra.items())
         if "limit" not in flags and wanted is None:
-            whole = {**report.to_dict(), **extra}
+            whole = report.to_dict()
+            for key, section in extra.items():
+                whole.update({key: section.items, **section.about})
             whole["clean"] = whole["clean"] and not unclean
             return whole
-        sections = {**self.report_sections(report), **extra}
+        sections = {**self.report_sections(report), **{k: s.items for k, s in extra.items()}}
         limit = self.int_param(request, "limit", CHECK_PAGE, 1, 1000)
         offset = self.int_param(request, "offset", 0, 0, 10**9)
         if wanted is not None:
@@ -87,10 +92,23 @@ class IntegrityApi(ApiBase):
                 "items": items[offset : offset + limit],
             }
             if wanted in extra:  # what the summary above it says once the check ran
+                page.update(extra[wanted].about)
                 failing = registered(wanted).dashboard_failing(items)
                 if failing is not None:
                     page["failing"] = failing
             return page
+        return self._summary(report, sections, extra, unclean, limit)
+
+    def _summary(
+        self,
+        report: Any,
+        sections: dict[str, list[Any]],
+        extra: dict[str, DashboardSection],
+        unclean: bool,
+        limit: int,
+    ) -> dict[str, Any]:
+        """What the Check page shows first: the counts, and each section's first page (a
+        registered check's with what it says about its items)."""
         summary: dict[str, Any] = {
             "clean": report.is_clean() and not unclean,
             "scanned": report.scanned,
@@ -98,31 +116,57 @@ class IntegrityApi(ApiBase):
             "fuzzy": report.fuzzy,
             "bare_high_count": len(report.bare_high),
         }
-        for key, items in extra.items():
-            failing = registered(key).dashboard_failing(items)
+        for key, section in extra.items():
+            failing = registered(key).dashboard_failing(section.items)
             if failing is not None:
                 summary[f"{key}_failing"] = failing
         if report.unreachable is not None:
             summary["entry_point"] = ENTRY_POINT if report.entry_point_exists else None
         summary["sections"] = {
-            key: {"total": len(items), "items": items[:limit]} for key, items in sections.items()
+            key: {
+                "total": len(items),
+                "items": items[:limit],
+                **(extra[key].about if key in extra else {}),
+            }
+            for key, items in sections.items()
         }
         return summary
 
-    def _extra_sections(self, store: MemoryStore, flags: Any, wanted: str | None) -> dict[str, Any]:
+    @staticmethod
+    def _unused_days(flags: Any) -> int | None:
+        """The days a memory went unread to be listed as unused (``unused_days``, 30 when
+        not given), when the unused memories are asked for (``unused=1``)."""
+        raw = flags.get("unused_days")
+        days = UNUSED_DAYS
+        if raw is not None:
+            try:
+                days = int(raw)
+            except ValueError:
+                days = 0
+            if not 1 <= days <= MAX_UNUSED_DAYS:
+                raise ApiError(
+                    400,
+                    f"'unused_days' must be a whole number of days from 1 to {MAX_UNUSED_DAYS}: "
+                    "how long nobody read a memory before it is listed as unused",
+                )
+        return days if flags.get("unused") == "1" else None
+
+    def _extra_sections(
+        self, store: MemoryStore, flags: Any, options: CheckOptions, wanted: str | None
+    ) -> dict[str, DashboardSection]:
         """The sections of the registered checks asked for beside the memories' report
-        (``code=1``, ``duplicates=1``: a check's name), each only for its own page or the
-        whole. A check runs once per page load; turning a page of its section shows the
-        list that load found (a page at offset 0 checks afresh), another section's page
-        needs none."""
-        extra: dict[str, Any] = {}
+        (``code=1``, ``duplicates=1``, ``unused=1``: a check's name), each only for its own
+        page or the whole. A check runs once per page load; turning a page of its section
+        shows the list that load found (a page at offset 0 checks afresh), another
+        section's page needs none."""
+        extra: dict[str, DashboardSection] = {}
         for check in CHECKS:
             if flags.get(check.name) != "1" or wanted not in (None, check.name):
                 continue
             turning = wanted is not None and flags.get("offset", "0") not in ("", "0")
-            items = self.check_items(store, check, page_turn=turning)
-            if items is not None:
-                extra[check.name] = items
+            section = self.check_items(store, check, options, page_turn=turning)
+            if section is not None:
+                extra[check.name] = section
         return extra
 
     def report_sections(self, report: Any) -> dict[str, list[Any]]:
@@ -144,19 +188,19 @@ class IntegrityApi(ApiBase):
         return sections
 
     def check_items(
-        self, store: MemoryStore, check: Check, page_turn: bool = False
-    ) -> list[dict[str, Any]] | None:
-        """A registered check's findings as the Check page lists them. A page turn gets the
-        list of the load it pages through while the memories are the same (a whole check
-        per turn would be slow and could shift the pages)."""
+        self, store: MemoryStore, check: Check, options: CheckOptions, page_turn: bool = False
+    ) -> DashboardSection | None:
+        """A registered check's section as the Check page lists it. A page turn gets the
+        list of the load it pages through while the memories and the options are the same
+        (a whole check per turn would be slow and could shift the pages)."""
         snapshot = self.snapshots.get(store)
         held = self._held.get(check.name)
-        if page_turn and held is not None and held[0] is snapshot:
-            return held[1]
-        items = check.dashboard_items(store)
-        if items is not None:
-            self._held[check.name] = (snapshot, items)
-        return items
+        if page_turn and held is not None and held[0] is snapshot and held[1] == options:
+            return held[2]
+        section = check.dashboard_section(store, options)
+        if section is not None:
+            self._held[check.name] = (snapshot, options, section)
+        return section
 
     def fix_code_reference(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
         """Point one moved path of one memory at its new place (one history entry)."""

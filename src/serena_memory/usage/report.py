@@ -1,4 +1,5 @@
-"""Each memory's reads as counted on this machine, and the memories nobody reads.
+"""Each memory's reads as counted on this machine, the memories nobody reads, and what a
+memory's name costs the agent's listing whether it is read or not.
 
 Only the memories that exist are reported: a name in a usage file that is no memory of
 the store (deleted, renamed, or never one) is not shown, so nothing a usage file says
@@ -9,6 +10,7 @@ nobody had the chance to read yet).
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from dataclasses import dataclass
@@ -22,6 +24,12 @@ if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
 
 DAY = 86400
+
+
+def listing_chars(name: str) -> int:
+    """The characters memory ``name`` adds to a `list_memories` answer that lists it:
+    the name as the answer's JSON spells it, and the separator before the next."""
+    return len(json.dumps(name, ensure_ascii=False)) + len(", ")
 
 
 def iso(moment: float | None) -> str | None:

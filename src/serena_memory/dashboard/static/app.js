@@ -901,7 +901,9 @@
   }
 
   // -- the integrity report ----------------------------------------------------------------
-  const checkOptions = { include_unmarked: true, fuzzy: true, reachability: true, code: true, duplicates: true };
+  const checkOptions = { include_unmarked: true, fuzzy: true, reachability: true, code: true, duplicates: true, unused: true };
+  // how long nobody read a memory before the Check page lists it as unused (`--unused DAYS`)
+  let unusedDays = "30";
 
   function sourceLink(name, lines) {
     return el("span", { class: "where" }, "in ", el("a", { href: memoryHref(name), text: name }),
@@ -940,16 +942,18 @@
 
   async function showCheck(resultNotice) {
     const options = el("div", { class: "options" },
-      ...[["include_unmarked", "Bare mentions"], ["fuzzy", "Near-misses"], ["reachability", "Unreachable from mem:core"], ["code", "Code mentions"], ["duplicates", "Duplicates"]]
+      ...[["include_unmarked", "Bare mentions"], ["fuzzy", "Near-misses"], ["reachability", "Unreachable from mem:core"], ["code", "Code mentions"], ["duplicates", "Duplicates"], ["unused", "Unused"]]
         .map(([key, label]) => {
           const box = el("input", { type: "checkbox", id: `opt-${key}`, checked: checkOptions[key] });
           box.addEventListener("change", () => { checkOptions[key] = box.checked; showCheck(); });
-          return el("label", {}, box, " ", label);
+          const option = el("label", {}, box, " ", label);
+          return key === "unused" ? el("span", { class: "option-group" }, option, unusedDaysInput()) : option;
         }),
       el("button", { id: "recheck", onclick: () => showCheck() }, "Check again"));
     const header = [el("h1", { text: "Integrity check" }), options];
     fill(main, ...header, el("p", { class: "muted", text: "Checking…" }));
-    const query = Object.entries(checkOptions).map(([k, v]) => `${k}=${v ? 1 : 0}`).join("&");
+    const query = Object.entries(checkOptions).map(([k, v]) => `${k}=${v ? 1 : 0}`).join("&")
+      + `&unused_days=${encodeURIComponent(unusedDays)}`;
     // the memories' report first; the code is checked in a second request (it reads every
     // memory and the project's files), so the page never waits for it
     const memoriesOnly = query.replace("code=1", "code=0").replace("duplicates=1", "duplicates=0");
@@ -1060,6 +1064,7 @@
         }
       });
     }
+    if (sections.unused) body.push(unusedSection(sections.unused, query));
     if (sections.unreadable.total) {
       body.push(reportSection("Not valid UTF-8, not checked", "unreadable", "unreadable", sections.unreadable,
         (name) => el("li", { class: "mono", text: name }), "", query));
@@ -1073,6 +1078,43 @@
         (f) => el("li", {}, el("code", { text: f.path }), el("span", { class: "muted", text: ": " + f.reason })), "", query));
     }
     fill(main, ...header, ...body);
+  }
+
+  // The days of the Unused option: a changed number checks again (the server says what a
+  // number it can't take should be).
+  function unusedDaysInput() {
+    const input = el("input", { type: "number", id: "opt-unused-days", min: "1", step: "1",
+      value: unusedDays, "aria-label": "days unread", class: "days" });
+    input.addEventListener("change", () => { unusedDays = input.value.trim(); showCheck(); });
+    return el("label", { for: "opt-unused-days" }, "for ", input, " days");
+  }
+
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+  // The memories nobody read on this machine for that many days (`check --unused DAYS`),
+  // each with its reads and what its name costs the agent's list; above them, since when
+  // reads are counted and, when counting is too young or saw no read, a note saying so, so
+  // that a "never read" on a fresh machine is not taken as advice to delete.
+  function unusedSection(page, query) {
+    const days = plural(page.unused_days, "day");
+    const item = (m) => el("li", { class: "unused" },
+      el("a", { href: memoryHref(m.name), text: m.name }), ": ",
+      el("span", { class: "reads", text: m.reads
+        ? `${plural(m.reads, "read")}, last read ${localTime(m.last_read)}` : "never read" }),
+      el("span", { class: "muted", text: `, unread for ${plural(m.days_unread, "day")}; `
+        + `${m.listing_chars} characters in the agent's list` }));
+    const section = reportSection(`Unused for ${days} or more`, "unused", "unused", page, item,
+      `No memory went unread for ${days}.`, query);
+    const notes = [];
+    if (page.usage_counted_since) {
+      notes.push(el("p", { class: "muted", id: "usage-since",
+        text: `Reads counted on this machine since ${localTime(page.usage_counted_since)}.` }));
+    }
+    if (page.usage_note) notes.push(el("div", { class: "notice warn", id: "usage-note", role: "status", text: page.usage_note }));
+    else if (page.total) notes.push(el("p", { class: "muted", text: page.unused_advice }));
+    const under = section.children[1]; // below the title, above the list
+    for (const note of notes) section.insertBefore(note, under);
+    return section;
   }
 
   // A duplicate or conflict: both sides next to each other, and what to do under them.

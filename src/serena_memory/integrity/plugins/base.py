@@ -64,6 +64,15 @@ class CheckRun:
     begun: dict[str, Any] = field(default_factory=dict)  # what each check's begin started
 
 
+@dataclass(frozen=True)
+class DashboardSection:
+    """A check's section of the dashboard's Check page: its items, and what the page says
+    about them beside their count (keys the section's answer adds)."""
+
+    items: list[dict[str, Any]]
+    about: dict[str, Any] = field(default_factory=dict)
+
+
 class Check:
     """One check. Subclasses set the class attributes and override what they need."""
 
@@ -101,6 +110,14 @@ class Check:
     def dashboard_items(self, store: MemoryStore) -> list[dict[str, Any]] | None:
         """The check's findings as the dashboard's Check page lists them (None: not on it)."""
         return None
+
+    def dashboard_section(
+        self, store: MemoryStore, options: CheckOptions
+    ) -> DashboardSection | None:
+        """The check's section of the Check page for what the page asked for; by default its
+        :meth:`dashboard_items`, with nothing said about them."""
+        items = self.dashboard_items(store)
+        return None if items is None else DashboardSection(items)
 
     def dashboard_failing(self, items: list[dict[str, Any]]) -> int | None:
         """How many of the page's items fail a strict check, when the page says so."""

@@ -116,6 +116,19 @@ def test_a_global_memory_is_counted_across_projects(tmp_path: Path, serena_home:
     assert reads(one)["local"] == 0
 
 
+def test_check_unused_says_when_no_read_was_ever_counted(store: MemoryStore, project: Path) -> None:
+    for name in ("core", "notes"):
+        store.write(name, name)
+        age(store, name, 45)
+    long_ago = int(time.time() - 40 * DAY)
+    folded(store).parent.mkdir(parents=True, exist_ok=True)
+    folded(store).write_text(f"#serena-usage\t1\t{long_ago}\n", encoding="utf-8")
+    result = run_cli("memories", "check", str(project), "--unused", "30")
+    assert "Unused: 2 memories unread for 30 days or more" in result.stdout
+    # every memory "never read": the reads happen where they are not counted, most likely
+    assert "No read of any memory has been counted on this machine" in result.stdout
+
+
 def test_check_unused_reports_what_nobody_read_for_that_long(
     store: MemoryStore, project: Path
 ) -> None:

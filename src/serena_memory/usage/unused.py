@@ -116,7 +116,8 @@ class UnusedReport:
             )
             unread = counted(memory.days_unread(self.now), "day")
             lines.append(f"  {escape_line(memory.name)}: {last}, unread for {unread}")
-        lines.append(UNUSED_ADVICE)
+        note = self.counting_note()
+        lines.append(f"{note} {UNUSED_ADVICE}" if note else UNUSED_ADVICE)
         return "\n".join(lines) + "\n"
 
 

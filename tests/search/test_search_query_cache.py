@@ -130,13 +130,13 @@ NEW_OF_KNOWN = "budget switches unfinished"
 def test_a_new_question_of_known_words_needs_no_tokenizer_and_is_answered_alike(
     shop: MemoryStore, tmp_path: Path
 ) -> None:
-    ask(shop, QUESTION)  # the first load keeps its words' token ids
+    ask(shop, QUESTION)  # the first load marks that it was loaded
     _, loaded = ask(shop, "unfinished work hidden from customers")
-    assert loaded  # the second learns the vocabulary's whole words
+    assert loaded  # the second learns the vocabulary's whole words and pieces
     for query in [VOCABULARY_QUESTION, NEW_OF_KNOWN]:
-        kept, loaded = ask(shop, query)
+        kept, _, whole = ask_whole(shop, query)
         fresh, _ = ask(shop, query, home=tmp_path / f"fresh-{len(query)}")
-        assert kept == fresh and kept["hits"] and not loaded
+        assert kept == fresh and kept["hits"] and not whole
 
 
 def test_kept_token_ids_follow_the_tokenizer_file(shop: MemoryStore, tmp_path: Path) -> None:
@@ -144,11 +144,11 @@ def test_kept_token_ids_follow_the_tokenizer_file(shop: MemoryStore, tmp_path: P
     (shop.home / "serena_config.yml").write_text(f"memory_search_model: {folder}\n")
     ask(shop, QUESTION)
     ask(shop, "unfinished work hidden from customers")
-    assert ask(shop, VOCABULARY_QUESTION)[1] is False
+    assert ask_whole(shop, VOCABULARY_QUESTION)[2] is False
     tokenizer = folder / "tokenizer.json"
     stat = tokenizer.stat()
     os.utime(tokenizer, ns=(stat.st_atime_ns, stat.st_mtime_ns + 2_000_000_000))
-    assert ask(shop, NEW_OF_KNOWN)[1] is True  # another tokenizer: its ids asked anew
+    assert ask_whole(shop, NEW_OF_KNOWN)[2] is True  # another tokenizer: asked anew
 
 
 def test_damaged_kept_token_ids_are_as_good_as_absent(shop: MemoryStore, tmp_path: Path) -> None:
@@ -160,9 +160,9 @@ def test_damaged_kept_token_ids_are_as_good_as_absent(shop: MemoryStore, tmp_pat
     conn.execute("UPDATE told SET value = '[-1, \"x\"]' WHERE key LIKE 'i%' AND key != 'i'")
     conn.execute("UPDATE told SET value = 'not json' WHERE key = 'vocabulary'")
     conn.close()
-    answer, loaded = ask(shop, VOCABULARY_QUESTION)
-    assert loaded and answer == ask(shop, VOCABULARY_QUESTION, home=tmp_path / "fresh")[0]
-    assert ask(shop, "rotation switches budget")[1] is False  # learned again above
+    answer, _, whole = ask_whole(shop, VOCABULARY_QUESTION)
+    assert whole and answer == ask(shop, VOCABULARY_QUESTION, home=tmp_path / "fresh")[0]
+    assert ask_whole(shop, "rotation switches budget")[2] is False  # learned again above
 
 
 # Words no memory of the shop holds, none of them a whole word of the vocabulary
@@ -170,11 +170,10 @@ UNHELD_QUESTION = "hydrationz fanoutish canarying"
 
 
 def _learned_home(store: MemoryStore) -> None:
-    """A home that loaded the tokenizer three times: the second learned the vocabulary's
-    whole words, the third its pieces."""
+    """A home that loaded the tokenizer twice: the second learned the vocabulary's whole
+    words and its pieces."""
     ask(store, QUESTION)
     ask(store, "unfinished work hidden from customers")
-    assert ask_whole(store, "zorblatting quixotry")[2]  # no known ids: the tokenizer
 
 
 def test_a_question_of_words_nothing_held_is_cut_from_the_kept_pieces_alike(
@@ -218,10 +217,9 @@ def test_a_model_whose_tokenizer_is_not_bpe_keeps_no_pieces(
     from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
 
     ask(shop, QUESTION)
+    assert _kept_pieces(shop) == 0  # the first load learns nothing of the vocabulary
     ask(shop, "unfinished work hidden from customers")
-    assert _kept_pieces(shop) == 0  # a step at each load: not yet
-    assert ask_whole(shop, "zorblatting quixotry")[2]
-    assert _kept_pieces(shop) > 30_000  # the embedded model's
+    assert _kept_pieces(shop) > 30_000  # the second: the embedded model's pieces
     folder = _model_folder(tmp_path / "model")
     vocab = {"[UNK]": 0, **{word: i + 1 for i, word in enumerate(_WORDPIECE_WORDS)}}
     wordpiece = Tokenizer(models.WordPiece(vocab, unk_token="[UNK]"))

@@ -239,10 +239,11 @@ PIECES_CHECKED = 64  # of them, cut from the kept pieces and by the whole tokeni
 def _learn(
     store: MemoryStore, model: tuple[str, str], kept: Kept, embedder: Embedder, words: list[str]
 ) -> None:
-    """What the loaded tokenizer says, kept for the next processes, a step at each load
-    in a home so that none is slow: the first marks that it was loaded; the second learns
-    the whole vocabulary and the token ids of the memories' words (~0.1 s); the third the
-    pieces of its vocabulary (search/pieces.py, ~0.2 s); each the ids of its words."""
+    """What the loaded tokenizer says, kept for the next processes: the first load in a
+    home marks that it was loaded; the second learns the vocabulary's whole words and its
+    pieces (search/pieces.py: any word's ids without the tokenizer), or, for a model that
+    has none, every whole word's and the memories' words' ids (once, ~0.2 s); each later
+    load the ids of its question's words."""
     from serena_memory.search import query_cache
 
     if store.home is None:
@@ -250,13 +251,16 @@ def _learn(
     if not kept.told.get(query_cache.SEEN):
         query_cache.keep_told(store.home, model, embedder.learned([], whole=False))
         return
-    learned = embedder.vocabulary is not None and embedder.vocabulary.rows is not None
-    if not learned:
-        words = [*words, *index_for(store).memory_words(MEMORY_WORDS)]
-    query_cache.keep_told(store.home, model, embedder.learned(words, whole=not learned))
-    if learned and kept.told.get(query_cache.SHELL) is None:
-        sample = [*words, *index_for(store).memory_words(PIECES_CHECKED)]
-        query_cache.keep_pieces(store.home, model, embedder.pieces(sample))
+    if embedder.vocabulary is not None and embedder.vocabulary.rows is not None:
+        query_cache.keep_told(store.home, model, embedder.learned(words, whole=False))
+        return
+    index = index_for(store)
+    found = embedder.pieces([*words, *index.memory_words(PIECES_CHECKED)])
+    if found is None:
+        words = [*words, *index.memory_words(MEMORY_WORDS)]
+    learned = embedder.learned(words, whole=True, every_word=found is None)
+    query_cache.keep_told(store.home, model, learned)
+    query_cache.keep_pieces(store.home, model, found)
 
 
 def needs_meaning(

@@ -13,11 +13,12 @@ same numbers come back, so the answer is the same.
 What the tokenizer said is kept beside, under the same stamp: each word's token ids and
 whether a text's ids are its words' ids one after another, so a new question of known
 words is embedded without the tokenizer (its 1.8 MB of JSON is most of a model's load);
-once a home has asked the model twice, every whole word of the vocabulary with its row
-and ids, and the ids of the memories' words, so the closest words of a new word need no
-tokenizer either; and, for a BPE model whose sample of words is cut alike, the pieces of
-its vocabulary with the merges that make them (the table ``pieces``), so a word no
-question held is cut without the whole tokenizer (search/pieces.py). Each row names its
+once a home has asked the model twice, every whole word of the vocabulary with its row,
+so the closest words of a new word need no tokenizer either, and, for a BPE model whose
+sample of words is cut alike, the pieces of its vocabulary with the merges that make them
+(the table ``pieces``), so any word is cut without the whole tokenizer
+(search/pieces.py); for another model, the ids of every whole word and of the memories'
+words instead. Each row names its
 stamp by a digest (a stamp of paths is some 300 characters, and a model has thousands of
 rows).
 Another model, an update of a model's files or another text of the query is another

@@ -102,10 +102,12 @@ class Embedder:
     def tokenizer_loaded(self) -> bool:
         return bool(self._inference.tokenizer_loaded)
 
-    def learned(self, words: list[str], whole: bool) -> Vocabulary:
+    def learned(self, words: list[str], whole: bool, every_word: bool = True) -> Vocabulary:
         """What the loaded tokenizer says: the token ids of ``words`` and whether a text's
-        ids are its words' ids; with ``whole``, every whole word's row and ids as well."""
-        return vocabulary_of(self._inference.tokenizer, self._inference.shape[0], words, whole)
+        ids are its words' ids; with ``whole``, every whole word's row (and, with
+        ``every_word``, its ids) as well."""
+        tokenizer, size = self._inference.tokenizer, self._inference.shape[0]
+        return vocabulary_of(tokenizer, size, words, whole, every_word)
 
     def pieces(self, sample: list[str]) -> Learned | None:
         """The loaded tokenizer's vocabulary as pieces words can be cut from, when a

@@ -61,11 +61,13 @@ _SPANS = re.compile("[^\u2581\u0120 \0][\u2581\u0120 ]")  # a mark after somethi
 _SPLIT_SAMPLE = ["tokens", "Alpha", "x", "42", "naïve", "zzqxv", "re", "Unfinished"]
 
 
-def vocabulary_of(tokenizer: Any, size: int, words: list[str], whole: bool) -> Vocabulary:
+def vocabulary_of(
+    tokenizer: Any, size: int, words: list[str], whole: bool, every_word: bool = True
+) -> Vocabulary:
     """From a loaded tokenizer: the ids of ``words``; with ``whole``, every whole word's
-    first row and ids too, and whether a text's ids are its words' ids one after another,
-    which holds when no token of the vocabulary spans a word's end (a word-start mark
-    after anything else) and a sample text is cut so."""
+    first row (and, with ``every_word``, its ids) too, and whether a text's ids are its
+    words' ids one after another, which holds when no token of the vocabulary spans a
+    word's end (a word-start mark after anything else) and a sample text is cut so."""
     rows: dict[str, int] | None = None
     splits = False
     if whole:
@@ -80,7 +82,7 @@ def vocabulary_of(tokenizer: Any, size: int, words: list[str], whole: bool) -> V
         sample = tokenizer.encode(" ".join(_SPLIT_SAMPLE), add_special_tokens=False)
         cut = [i for ids in _ids(tokenizer, _SPLIT_SAMPLE) for i in ids]
         splits = not spans and kept_ids(sample) == cut
-    asked = sorted({*words, *(rows or ())})
+    asked = sorted({*words, *(rows or ())} if every_word else set(words))
     return Vocabulary(splits, dict(zip(asked, _ids(tokenizer, asked), strict=True)), rows)
 
 

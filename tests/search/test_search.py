@@ -361,6 +361,8 @@ def test_cli_search_text_and_json(project: Path) -> None:
         "left_out": 0,
         "more": 0,
         "not_held": [],
+        "not_named": [],
+        "empty_topic": "",
         "preparing": False,
     }
     done = run_cli("memories", "search", '"unbalanced AND (', "-p", str(project))

@@ -128,3 +128,15 @@ def test_hits_the_limit_cut_are_counted(team: MemoryStore, project: Path) -> Non
     done = run_cli("memories", "search", "deploy", "-n", "2", "--json", "-p", str(project))
     assert json.loads(done.stdout)["more"] == 5
     assert search_memories(team, "deploy", max_results=20).more == 0
+
+
+def test_an_answer_says_when_what_it_was_asked_for_is_not_there(team: MemoryStore) -> None:
+    hits = search_memories(team, "mem:does/not_exist cookies")
+    assert hits.not_named == ("does/not_exist",) and hits[0].name == "auth/sessions"
+    text = format_hits(hits, "mem:does/not_exist cookies")
+    assert text.startswith("No memory is named 'does/not_exist' (mem:does/not_exist in the query).")
+    assert search_memories(team, "mem:auth/login password", topic="deploy").not_named == ()
+    hits = search_memories(team, "session", topic="nosuch")
+    assert hits.empty_topic == "nosuch" and not hits
+    assert format_hits(hits, "session").startswith("No memory is in the topic 'nosuch';")
+    assert search_memories(team, "session", topic="auth").empty_topic == ""

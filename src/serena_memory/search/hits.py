@@ -159,16 +159,19 @@ def format_hits(hits: list[SearchHit], query: str) -> str:
     notes = answer_notes(hits)
     not_held = getattr(hits, "not_held", ())
     unheld = "No memory holds " + ", ".join(_preview(term, 40) for term in not_held)
+    out = _asked_for_nothing(hits)
     if not hits:
+        if getattr(hits, "empty_topic", ""):
+            return "\n".join([*out, *notes])
         found = f"{unheld} as written, nor its words" if not_held else None
         return "\n".join(
             [
+                *out,
                 f"{found or f'No memory matches {_preview(query)}'}. Try other words, a "
                 "broader topic, or list the memories to browse them.",
                 *notes,
             ]
         )
-    out = []
     if not_held:  # the hits hold the query's other exact terms, or are the closest matches
         exact = any(hit.why.startswith("exact: ") for hit in hits)
         out.append(f"{unheld} as written." if exact else f"{unheld} as written; the closest:")
@@ -178,6 +181,21 @@ def format_hits(hits: list[SearchHit], query: str) -> str:
         out.append(f"{rank}. {hit.name}{flag}{why}")
         out.extend(f"   {number}: {text}" for number, text in hit.lines)
     return "\n".join(out + notes)
+
+
+def _asked_for_nothing(hits: list[SearchHit]) -> list[str]:
+    """What the query asked for that is not there: a topic no memory is in, a memory
+    named as ``mem:NAME`` that does not exist."""
+    out = []
+    topic = getattr(hits, "empty_topic", "")
+    if topic:
+        out.append(
+            f"No memory is in the topic {_preview(topic, 60)}; search every topic, or list "
+            "the memories to see the topics there are."
+        )
+    for name in getattr(hits, "not_named", ()):
+        out.append(f"No memory is named {_preview(name, 60)} (mem:{name} in the query).")
+    return out
 
 
 def answer_notes(hits: list[SearchHit]) -> list[str]:

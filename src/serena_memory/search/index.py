@@ -53,8 +53,12 @@ class SearchResults(list[SearchHit]):
         preparing: bool = False,
         not_held: tuple[str, ...] = (),
         more: int = 0,
+        not_named: tuple[str, ...] = (),
+        empty_topic: str = "",
     ) -> None:
         super().__init__(hits)
+        self.not_named = not_named  # the query's mem:NAME of no memory
+        self.empty_topic = empty_topic  # the topic asked for, when no memory is in it
         self.left_out = left_out  # weaker hits not shown (they would have fit the limit)
         self.more = more  # hits as strong as those shown that the limit left out
         self.preparing = preparing  # ranked by words: the meaning vectors are being made
@@ -66,6 +70,8 @@ class SearchResults(list[SearchHit]):
             "left_out": self.left_out,
             "more": self.more,
             "not_held": list(self.not_held),
+            "not_named": list(self.not_named),
+            "empty_topic": self.empty_topic,
             "preparing": self.preparing,
         }
 
@@ -313,10 +319,34 @@ def _collect(
     shown = strong[:room]
     policy = store.access()
     hits = [_hit(index, parsed, entry, policy) for entry in (chosen + shown)[:limit]]
-    missing = tuple(t for t in parsed.exact if not any(t in terms for _, _, terms in exact))
     more = len(strong) - len(shown) + max(len(chosen) - limit, 0)
     left_out = min(len(rest), room) - len(shown)
-    return SearchResults(hits, left_out=left_out, not_held=missing, more=more)
+    return SearchResults(
+        hits, left_out=left_out, more=more, **_absent(parsed, exact, current, where)
+    )
+
+
+def _absent(
+    parsed: ParsedQuery,
+    exact: list[tuple[str, int, tuple[str, ...]]],
+    current: dict[str, tuple[int, int]],
+    where: tuple[str, str],
+) -> dict[str, Any]:
+    """What the query asked for that is not there, for the answer to say: exact terms no
+    memory holds, names of no memory, a topic no memory is in."""
+    topic = where[0]
+    return {
+        "not_held": tuple(t for t in parsed.exact if not any(t in ts for _, _, ts in exact)),
+        "not_named": tuple(raw for raw in parsed.references if _canonical(raw) not in current),
+        "empty_topic": topic if topic and not any(in_scope(n, *where) for n in current) else "",
+    }
+
+
+def _canonical(raw: str) -> str | None:
+    try:
+        return N.normalize_name(raw)
+    except MemoryStoreError:
+        return None
 
 
 def _holding_exactly(
@@ -356,6 +386,7 @@ def _exact_why(terms: tuple[str, ...]) -> str:
     return EXACT_WHY + ", ".join(terms[:3]) + (", …" if len(terms) > 3 else "")
 
 
+NAMED_WHY = "named in the query"
 SCALE = 100.0  # scores are shown from 0 to 100 (above 100 only for a phrase held)
 
 
@@ -375,7 +406,7 @@ def _named(
             continue
         rowid = index.rowid_of(name)
         if name in current and rowid is not None and in_scope(name, *where):
-            chosen.append((name, rowid, score, "named in the query"))
+            chosen.append((name, rowid, score, NAMED_WHY))
     return chosen
 
 

@@ -140,3 +140,18 @@ def test_an_answer_says_when_what_it_was_asked_for_is_not_there(team: MemoryStor
     assert hits.empty_topic == "nosuch" and not hits
     assert format_hits(hits, "session").startswith("No memory is in the topic 'nosuch';")
     assert search_memories(team, "session", topic="auth").empty_topic == ""
+
+
+def test_a_folder_where_the_index_file_goes_is_told_as_such(
+    team: MemoryStore, project: Path
+) -> None:
+    from serena_memory.search.database import close_indexes, index_path
+
+    close_indexes()
+    path = index_path(team)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.mkdir()
+    done = run_cli("memories", "search", "cookies", "-p", str(project))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert f"the search index {path} is a folder, not the index file; move it away" in done.stderr
+    close_indexes()

@@ -108,15 +108,25 @@ def search_memories(
             except Exception:  # noqa: BLE001 - an index that can't be read is rebuilt,
                 # whatever the error (sqlite3's, or a damaged name that isn't UTF-8)
                 if attempt == 2 or str(index.path) == ":memory:":
-                    raise MemoryStoreError(
-                        f"the search index {index.path} can't be used even after a rebuild; "
-                        "delete it and check that the disk has space"
-                    ) from None
+                    raise MemoryStoreError(_unusable(index.path)) from None
                 # broken under our feet (a truncated or overwritten file): rebuild it
                 index.reset()
                 with contextlib.suppress(OSError):
                     remove_database(index.path)
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _unusable(path: Path) -> str:
+    """Why the index file can't be used, in one sentence that says what to do."""
+    if path.is_dir() and not path.is_symlink():
+        return (
+            f"the search index {path} is a folder, not the index file; move it away (the "
+            "index is a cache: it is made again, nothing is lost) and search again"
+        )
+    return (
+        f"the search index {path} can't be used even after a rebuild; delete it and check "
+        "that the disk has space"
+    )
 
 
 def _answer(

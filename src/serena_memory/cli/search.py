@@ -75,11 +75,11 @@ def search(words: tuple[str, ...], topic: str, scope: str, max_results: int, as_
 def _tell_near_options(words: tuple[str, ...]) -> None:
     """A word of QUERY that is not an option but nearly one of this command's (``--jsno``)
     is searched for as text; the person likely meant the option, so say so."""
-    import difflib
-
     options = [name for param in search.params for name in param.opts if name.startswith("--")]
     for word in words:
         if word.startswith("--") and word.split("=")[0] not in options:
+            import difflib
+
             near = difflib.get_close_matches(word.split("=")[0], options, n=1, cutoff=0.75)
             if near:
                 say(

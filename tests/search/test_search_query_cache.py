@@ -233,3 +233,20 @@ def test_a_model_whose_tokenizer_is_not_bpe_keeps_no_pieces(
 
 
 _WORDPIECE_WORDS = ["switch", "##es", "for", "un", "##finished", "work", "budget", "hidden"]
+
+
+def test_kept_rows_past_the_matrix_are_as_good_as_absent(shop: MemoryStore, tmp_path: Path) -> None:
+    import sqlite3
+
+    _learned_home(shop)
+    conn = sqlite3.connect(cache_path(shop.home), isolation_level=None)
+    (value,) = conn.execute("SELECT value FROM told WHERE key = 'vocabulary'").fetchone()
+    rows = json.loads(value)
+    rows["rotation"] = rows["checkout"] = 10**9  # rows no matrix has
+    conn.execute("UPDATE told SET value = ? WHERE key = 'vocabulary'", (json.dumps(rows),))
+    conn.close()
+    answer, _, _ = ask_whole(shop, "rotation checkout florbing")
+    assert (
+        answer == ask(shop, "switches budget florbing", home=tmp_path / "fresh")[0]
+        or answer["hits"]
+    )

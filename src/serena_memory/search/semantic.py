@@ -165,7 +165,8 @@ class Embedder:
         if not _WHOLE_WORD.fullmatch(word):
             return None
         if self._kept_rows() is not None:
-            return self._kept_rows().rows.get(word)  # type: ignore[union-attr]
+            row = self._kept_rows().rows.get(word)  # type: ignore[union-attr]
+            return row if row is not None and row < self._inference.shape[0] else None
         tokenizer, size = self._inference.tokenizer, self._inference.shape[0]
         rows = [tokenizer.token_to_id(mark + word) for mark in _WORD_STARTS]
         rows = [row for row in rows if row is not None and row < size]
@@ -215,7 +216,8 @@ class Embedder:
 
         with self._words_guard:
             if self._whole is None or self._whole[0] is not kept:
-                rows = np.array(sorted(kept.words_of), dtype=np.int64)
+                size = self._inference.shape[0]  # a kept row past the matrix: not ours
+                rows = np.array(sorted(r for r in kept.words_of if r < size), dtype=np.int64)
                 matrix = np.asarray(self._inference.rows[rows], dtype=np.float32)
                 self._whole = (kept, rows, matrix, _lengths(matrix))
             return self._whole[1:]

@@ -346,16 +346,20 @@ def test_read_memory_ends_with_a_note_and_activation_counts_drift(repo: Path) ->
     assert "`src/auth/login.py` (line 1) is now `src/auth/session.py`" in drifted
     assert "`src/auth/gone.py` (line 1) names no file of the project now" in drifted
     assert clean == "Tokens: `src/auth/tokens.py`.\n"
-    assert "1 project memory(ies) mention files or folders that are missing or moved" in (
-        activation
+    assert (
+        "1 project memory(ies) mention code (files, folders or symbols) that is missing, "
+        "moved or renamed now" in (activation)
     )
     assert "serena memories check --code" in activation
 
 
 @pytest.mark.slow  # a thousand memories within a time limit
-def test_the_activation_count_covers_a_thousand_drifted_memories_in_time(
-    repo: Path, store: MemoryStore
+def test_the_activation_count_covers_every_drifted_memory_or_says_at_least(
+    repo: Path, store: MemoryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # how fast the count is, is measured by benchmarks/bench_code_drift.py, not here: a
+    # loaded machine must not turn a count into "at least"
+    from serena_memory.integrity import drifted
     from serena_memory.integrity.service import drift_summary
 
     for i in range(1000):
@@ -364,8 +368,14 @@ def test_the_activation_count_covers_a_thousand_drifted_memories_in_time(
     write(repo, ".gitignore", "local.py\n")
     memory(repo, "local", "A local file: `local.py`.\n")  # ignored: left alone
     commit(repo)
-    # every drifted memory is counted, not "at least" the ones seen before time ran out
-    assert drift_summary(store).startswith("1000 project memory(ies) mention files")
+    monkeypatch.setattr(drifted, "DRIFT_COUNT_SECONDS", 120.0)
+    summary = drift_summary(store)
+    assert summary.startswith("1000 project memory(ies) mention code"), summary
+    assert "'local'" not in summary and "'clean'" not in summary
+    # out of time at once: the answer says the search stopped
+    monkeypatch.setattr(drifted, "DRIFT_COUNT_SECONDS", -1.0)
+    monkeypatch.setattr(drifted, "_DRIFTED", {})
+    assert drifted.drifted_memories(store) == ([], True)
 
 
 def test_replace_path_keeps_prefix_and_location() -> None:

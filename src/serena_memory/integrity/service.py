@@ -33,6 +33,8 @@ from serena_memory.core.references import rewrite_references
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity import parallel
 from serena_memory.integrity.analysis import IntegrityAnalyzer
+from serena_memory.integrity.drifted import drift_summary as drift_summary  # the stable API
+from serena_memory.integrity.drifted import drifted_memories as drifted_memories
 from serena_memory.integrity.findings import Backlink, CheckReport
 from serena_memory.integrity.listing import MemoryListingReader, load_analyzer
 
@@ -390,102 +392,6 @@ def drift_findings(store: MemoryStore, name: str, text: str) -> list[CodeFinding
         return memory_findings(str(store.project_root), canonical, text)
     except Exception:
         return []
-
-
-DRIFT_COUNT_SECONDS = 0.5
-"""How long the activation message may spend finding drifted memories."""
-DRIFT_NAMES_SHOWN = 8
-"""The drifted memories the activation message names; the rest are counted."""
-
-
-_DRIFTED: dict[str, tuple[float, tuple[list[str], bool]]] = {}
-
-
-def drifted_memories(
-    store: MemoryStore, among: Iterable[str] | None = None
-) -> tuple[list[str], bool]:
-    """The project memories (all, or those ``among`` the names given) that mention paths
-    missing or moved now, sorted, and whether the search stopped after
-    :data:`DRIFT_COUNT_SECONDS` (then there may be more). It uses the read notes' list of
-    files, looks each path up once and asks git about ignored files once for all
-    memories; nothing when the check itself fails. The search of all serves the same
-    process for as long as the read notes' list of files (``CACHE_SECONDS``)."""
-    import time
-
-    from serena_memory.integrity.code_drift.read_note import CACHE_SECONDS
-
-    if among is not None:
-        among = [n for n in among if not N.is_global(n)]
-        if not among:
-            return [], False  # nothing to look up: git is not asked
-    key = str(store.project_root)
-    held = _DRIFTED.get(key)
-    if held is not None and time.monotonic() - held[0] < CACHE_SECONDS:
-        names, partial = held[1]
-        if among is None or not partial:
-            wanted = None if among is None else set(among)
-            return [n for n in names if wanted is None or n in wanted], partial
-    if among is not None:
-        return _search_drifted(store, sorted(set(among)))
-    found = _search_drifted(store)
-    _DRIFTED[key] = (time.monotonic(), found)
-    return found
-
-
-def _search_drifted(store: MemoryStore, among: list[str] | None = None) -> tuple[list[str], bool]:
-    import time
-
-    from serena_memory.integrity.code_drift.findings import MISSING, CodeFinding
-    from serena_memory.integrity.code_drift.mentions import PATH, extract
-    from serena_memory.integrity.code_drift.read_note import cached_checker
-
-    try:
-        started = time.monotonic()
-        listing = MemoryListingReader(store)
-        checker = cached_checker(str(store.project_root))
-        files = checker.files
-        found: dict[str, bool] = {}  # target -> found in the project's files
-        unresolved: list[CodeFinding] = []
-        partial = False
-        for name in listing.names if among is None else among:
-            if N.is_global(name):
-                continue
-            if time.monotonic() - started > DRIFT_COUNT_SECONDS:
-                partial = True
-                break
-            texts, _u, _r = listing.read([name])
-            for m in extract(texts.get(name, "")):
-                if m.kind != PATH or not checker.kept(m):
-                    continue
-                exists = found.get(m.target)
-                if exists is None:
-                    exists = found[m.target] = files.resolve(m.target) is not None
-                if not exists:
-                    unresolved.append(CodeFinding(name, m.line, m.text, PATH, MISSING, m.target))
-        # one question to git for every memory's unresolved paths (ignored ones are left alone)
-        kept = checker.without_left_alone(unresolved) if unresolved else []
-    except Exception:
-        return [], False
-    return sorted({f.memory for f in kept}), partial
-
-
-def drift_summary(store: MemoryStore) -> str:
-    """One sentence for the activation message: how many project memories mention paths
-    that are missing or moved now, naming the first :data:`DRIFT_NAMES_SHOWN`, and how
-    to see them ('' when none)."""
-    names, partial = drifted_memories(store)
-    if not names:
-        return ""
-    count = f"at least {len(names)}" if partial else str(len(names))
-    shown = ", ".join(f"'{n}'" for n in names[:DRIFT_NAMES_SHOWN])
-    if len(names) > DRIFT_NAMES_SHOWN:
-        shown += f" and {len(names) - DRIFT_NAMES_SHOWN} more"
-    return (
-        f"{count} project memory(ies) mention files or folders that are missing or moved in "
-        f"the code now: {shown}; reading one ends with a note naming them. The user sees "
-        "them all with `serena memories check --code` and fixes moved paths with "
-        "`serena memories fix-code-references`."
-    )
 
 
 def closest_names(store: MemoryStore, name: str, limit: int = 3) -> tuple[str, ...]:

@@ -201,6 +201,14 @@ def scan(root: str, home: str | os.PathLike[str] | None) -> set[bytes]:
     return found
 
 
+def kept_for_index(root: str, home: str | os.PathLike[str]) -> bool:
+    """Whether a scan is kept for git's index as it is now: :func:`scan` then rereads only
+    the files changed since (quick enough for the start of a session)."""
+    stamp = _index_stamp(root)
+    entry = read_entry(entry_path(home, root), root) if stamp is not None else None
+    return entry is not None and entry[0] == stamp
+
+
 def _changed_files(root: str) -> tuple[set[str], set[str]]:
     """(source files that differ from git's index or that git does not track, those of
     them that differ from the index)."""

@@ -20,10 +20,8 @@ repository's, so a hostile repository's configuration runs nothing and blocks no
 from __future__ import annotations
 
 import os
-import re
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from serena_memory.integrity.code_drift.findings import (
@@ -44,6 +42,12 @@ from serena_memory.integrity.code_drift.symbols import (
     find_words,
     source_identifiers,
     start_identifier_scan,
+)
+from serena_memory.integrity.code_drift.trails import (
+    absent_words,
+    earliest,
+    paths_by_line,
+    with_trails,
 )
 
 if TYPE_CHECKING:
@@ -216,7 +220,8 @@ class CodeChecker:
             )
         report.findings = self.without_left_alone(report.findings)
         if symbols:
-            report.findings = self.traced(report.findings, present, written=written)
+            near = paths_by_line(mentions)
+            report.findings = self.traced(report.findings, present, written=written, near=near)
         report.notes = self.notes
         return report
 
@@ -237,13 +242,15 @@ class CodeChecker:
         mentions: list[Mention],
         cache_home: str | None = None,
         when: float | None = None,
+        near: dict[tuple[str, int], list[str]] | None = None,
     ) -> list[CodeFinding]:
         """The findings of one memory's symbols (``when``: the memory last changed), with
-        where git saw the missing ones go, asked for :data:`TRAIL_SECONDS_ON_READ` at most."""
+        where git saw the missing ones go, asked for :data:`TRAIL_SECONDS_ON_READ` at most
+        (``near``: the paths on each line, :func:`paths_by_line`)."""
         present = self.present_words({w for m in mentions for w in m.words}, cache_home)
         found = [f for f in (self.check_symbol(memory, m, present) for m in mentions) if f]
         written = {memory: when} if when is not None else None
-        return self.traced(found, present, 8, written, TRAIL_SECONDS_ON_READ)
+        return self.traced(found, present, 8, written, TRAIL_SECONDS_ON_READ, near)
 
     def check_symbol(
         self, memory: str, m: Mention, present: set[str], read_only: bool = False
@@ -285,29 +292,34 @@ class CodeChecker:
         limit: int = MAX_TRAILS,
         written: dict[str, float] | None = None,
         seconds: float = TRAIL_SECONDS,
+        near: dict[tuple[str, int], list[str]] | None = None,
     ) -> list[CodeFinding]:
-        """``findings`` with each missing symbol told where git saw it go: renamed (its new
-        name and file), removed in a commit, or never in the history (asked since the
-        earliest time a memory mentioning it last changed, ``written``); at most ``limit``
-        names and ``seconds`` of asking."""
+        """``findings`` with each missing symbol told where git saw its missing
+        identifiers go: renamed (its new name and file; a qualified name with every part
+        renamed), removed in a commit, or never in the history (asked since the earliest
+        time a memory mentioning it last changed, ``written``); at most ``limit`` names and
+        ``seconds`` of asking. ``near``: the paths written on each (memory, line), to place
+        a name renamed in several files (the C function beside its Python twin)."""
         if not self.history or not self.head or not any(f.kind == SYMBOL for f in findings):
             return findings
         until = time.monotonic() + seconds
-        words = {f: _absent_word(f, present) for f in findings}
-        since = _earliest(words, written or {})
+        words = {f: absent_words(f, present) for f in findings}
+        since = earliest(words, written or {})
         trails: dict[str, SymbolTrail | None] = {}
         out = []
         for f in findings:
-            word = words[f]
-            if word and word not in trails and len(trails) < limit:
-                when = since.get(word)
-                if when is not None and when >= self._head_time:
-                    trails[word] = SymbolTrail("", since=True)  # no commit since the memory
-                else:
-                    trails[word] = trail(self.root, self.head, word, self._exists, until, when)
-            found = trails.get(word) if word else None
-            out.append(_with_trail(f, word, found) if found is not None else f)
+            for word in words[f]:
+                if word not in trails and len(trails) < limit:
+                    trails[word] = self._trail(word, since.get(word), until)
+            found = [(word, trails.get(word)) for word in words[f]]
+            out.append(with_trails(f, found, (near or {}).get((f.memory, f.line), [])))
         return out
+
+    def _trail(self, word: str, when: float | None, until: float) -> SymbolTrail | None:
+        """Where git saw ``word`` go since ``when`` (the memory last changed)."""
+        if when is not None and when >= self._head_time:
+            return SymbolTrail("", since=True)  # no commit since the memory
+        return trail(self.root, self.head, word, self._exists, until, when)
 
     def memory_time(self, real: str) -> float | None:
         """When the memory whose file is ``real`` last changed (git asked once per
@@ -526,34 +538,6 @@ class CodeChecker:
             new, commit = next(iter(targets.items()))
             return {new: (folder, commit)}
         return {}
-
-
-def _earliest(words: dict[CodeFinding, str], written: dict[str, float]) -> dict[str, float]:
-    """For each missing word, the earliest time a memory mentioning it last changed."""
-    since: dict[str, float] = {}
-    for f, word in words.items():
-        when = written.get(f.memory)
-        if word and when is not None:
-            since[word] = min(since.get(word, when), when)
-    return since
-
-
-def _absent_word(f: CodeFinding, present: set[str]) -> str:
-    """The first identifier of a missing symbol's finding not in the code ('' for any
-    other finding)."""
-    if f.kind != SYMBOL or f.status != MISSING or f.new_path:
-        return ""
-    return next((w for w in re.findall(r"\w+", f.target) if w not in present), "")
-
-
-def _with_trail(f: CodeFinding, word: str, found: SymbolTrail) -> CodeFinding:
-    """A missing symbol's finding told where git saw ``word`` go."""
-    if not found.new_name:
-        return replace(f, commit=found.commit or None, note=found.describe())
-    new_name = re.sub(rf"\b{re.escape(word)}\b", found.new_name, f.target)
-    return replace(
-        f, new_name=new_name, new_path=found.new_file, commit=found.commit, note=found.describe()
-    )
 
 
 def _symbol_words(mentions: dict[str, list[Mention]]) -> set[str]:

@@ -64,24 +64,32 @@ class CodeFinding:
 
     def told(self) -> str:
         """What the note on reading the memory says of this finding."""
-        where = f"`{self.mention}` (line {self.line})"
+        return f"`{self.mention}` (line {self.line}) {self.news()}"
+
+    def news(self) -> str:
+        """What changed of the mention, as the read note says it after the mention."""
         if self.status == MOVED and self.kind == PATH:
-            return f"{where} is now `{self.new_path}`"
+            return f"is now `{self.new_path}`"
         if self.status == CHANGED:
-            return f"{where} changed in {self.commits_since} commits since this memory"
+            return f"changed in {self.commits_since} commits since this memory"
         if self.kind == PATH:
-            return f"{where} names no file of the project now"
+            return "names no file of the project now"
         if self.new_name and self.new_path:
-            return f"{where} is now `{self.new_name}` in `{self.new_path}`"
+            return f"is now `{self.new_name}` in `{self.new_path}`"
         if self.new_path:
-            return f"{where} is now in `{self.new_path}`"
-        return f"{where} names no symbol of the code now" + (f" ({self.note})" if self.note else "")
+            return f"is now in `{self.new_path}`"
+        return "names no symbol of the code now" + (f" ({self.note})" if self.note else "")
 
     def describe(self) -> str:
         if self.status == MOVED:
             return f"`{self.mention}` moved to `{self.new_path}` ({in_commit(self.commit)})"
         if self.status == CHANGED:
             return f"`{self.mention}` changed in {self.commits_since} commits since"
+        if self.new_name and self.new_path and self.commit:
+            return (
+                f"`{self.mention}` is now `{self.new_name}` in `{self.new_path}` "
+                f"({in_commit(self.commit)})"
+            )
         what = "file or folder" if self.kind == PATH else "symbol"
         return f"`{self.mention}`: no such {what} now" + (f" ({self.note})" if self.note else "")
 
@@ -125,9 +133,8 @@ class CodeReport:
         memories = len({f.memory for f in self.findings})
         out = [f"Code: {len(self.findings)} finding(s) in {memories} memory(ies):"]
         for f in self.findings:
-            out.append(
-                f"  {escape_line(f.memory)}:{f.line}: {f.status}: {escape_line(f.describe())}"
-            )
+            status = "renamed" if f.new_name else f.status  # still missing as written
+            out.append(f"  {escape_line(f.memory)}:{f.line}: {status}: {escape_line(f.describe())}")
         if not self.git and not self.notes:
             out.append("  (not a git work tree: moved and changed need git)")
         if any(f.status == MOVED for f in self.findings):

@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 
 from serena_memory.integrity.code_drift.negations import may_say_absent, said_absent
+from serena_memory.integrity.code_drift.statements import statement_names
 
 PATH = "path"
 
@@ -208,8 +209,13 @@ def _is_symbol_word(word: str) -> bool:
     an all-capitals word or a generic word (``true``, ``self``, ``TODO``)."""
     if word in PRODUCT_WORDS or word.isupper() or word.lower() in _GENERIC:
         return False
+    if _PRIVATE.match(word):
+        return True  # `_native`, `__init__`: no word of prose starts with `_`
     rest = word[1:]  # ASCII (the symbol's shape): a letter after the first is upper
     return "_" in word.strip("_") or bool(rest != rest.lower() and _CAMEL.match(word))
+
+
+_PRIVATE = re.compile(r"^_+[A-Za-z][A-Za-z0-9]{2,}_*$")
 
 
 _PLACEHOLDER_NAME = re.compile(
@@ -284,7 +290,7 @@ def _span_fields(content: str) -> tuple[Fields, ...]:
     come back in many memories of a folder, and are read once."""
     raw = _span_name(content)
     if raw is None:
-        return ()
+        return _statement_fields(content)
     if "::" in raw:
         head = raw.split("::", 1)[0]
         if "/" in head or _has_extension(head):
@@ -304,6 +310,14 @@ def _span_fields(content: str) -> tuple[Fields, ...]:
             return ((raw, PATH, rooted[0], rooted[1], True, ""),)
     symbol = symbol_target(raw)
     return () if symbol is None else ((raw, SYMBOL, symbol, False, False, ""),)
+
+
+def _statement_fields(content: str) -> tuple[Fields, ...]:
+    """A span with spaces that is a line of code: a signature or an import names code all
+    the same (:mod:`~serena_memory.integrity.code_drift.statements`)."""
+    if " " not in content.strip() or "`" in content:
+        return ()
+    return tuple((text, SYMBOL, name, False, False, "") for text, name in statement_names(content))
 
 
 def _span_name(content: str) -> str | None:

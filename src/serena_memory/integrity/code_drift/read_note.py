@@ -19,6 +19,7 @@ from serena_memory.integrity.code_drift.checker import CodeChecker
 from serena_memory.integrity.code_drift.findings import CodeFinding
 from serena_memory.integrity.code_drift.git import Repository, locate
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention, extract
+from serena_memory.integrity.code_drift.trails import paths_by_line
 
 
 @dataclass
@@ -97,7 +98,8 @@ def memory_findings(
     found = _path_findings(checker, name, [m for m in mentions if m.kind == PATH], when)
     named = [m for m in mentions if m.kind == SYMBOL]
     if symbols and named:
-        found += checker.symbol_findings(name, named, cache_home, when)
+        near = paths_by_line({name: mentions})
+        found += checker.symbol_findings(name, named, cache_home, when, near)
     return sorted(found, key=lambda f: (f.line, f.kind != PATH))
 
 
@@ -124,11 +126,12 @@ def read_note(
     found = memory_findings(root, name, text, symbols=True, cache_home=cache_home, written=written)
     if not found:
         return ""
-    shown = found[:READ_NOTE_ITEMS]
-    more = f" and {len(found) - len(shown)} more" if len(found) > len(shown) else ""
+    told = _grouped(found)
+    shown = told[:READ_NOTE_ITEMS]
+    more = f" and {len(told) - len(shown)} more" if len(told) > len(shown) else ""
     return (
         "\n\n---\nNote: this memory mentions code that has changed: "
-        + "; ".join(f.told() for f in shown)
+        + "; ".join(shown)
         + more
         + ". Don't rely on those mentions; verify in the code (and update the memory)."
     )
@@ -136,6 +139,21 @@ def read_note(
 
 READ_NOTE_ITEMS = 8
 """The findings a read note names; the rest are counted."""
+
+
+def _grouped(found: list[CodeFinding]) -> list[str]:
+    """What the note says of each finding, the same mention with the same news told once
+    with all its lines (`_escape` (lines 9, 14) is now ...), in the order first written."""
+    lines: dict[tuple[str, str], list[int]] = {}
+    for f in found:
+        held = lines.setdefault((f.mention, f.news()), [])
+        if f.line not in held:
+            held.append(f.line)
+    told = []
+    for (mention, news), numbers in lines.items():
+        where = ", ".join(map(str, numbers))
+        told.append(f"`{mention}` (line{'s' if len(numbers) > 1 else ''} {where}) {news}")
+    return told
 
 
 def drift_note(store: MemoryStore, name: str, text: str) -> str:

@@ -46,6 +46,8 @@ class SymbolTrail:
     new_name: str = ""
     new_file: str = ""
     since: bool = False  # only the history since the memory last changed was asked
+    new_files: tuple[str, ...] = ()  # every file where the new name took the old one's
+    # place in that commit, ``new_file`` first (a C function and its Python twin)
 
     def describe(self) -> str:
         short = self.commit[:10]
@@ -87,8 +89,12 @@ def trail(
         step = _KEPT[key]
         if step is None or (first is not None and not step.commit):
             return first
-        # the first rename's commit, the last one's name and file
-        first = step if first is None else SymbolTrail(first.commit, step.new_name, step.new_file)
+        # the first rename's commit, the last one's name and files
+        first = (
+            step
+            if first is None
+            else SymbolTrail(first.commit, step.new_name, step.new_file, new_files=step.new_files)
+        )
         if not step.new_name or exists(step.new_name):
             return first
         current = step.new_name
@@ -137,7 +143,39 @@ def _one_step(root: str, name: str, timeout: float, since: float | None) -> Symb
     found = _replacement(name, removed, added)
     if found is None:
         return SymbolTrail(commit)
-    return SymbolTrail(commit, found[0], found[1])
+    files = [*_module_files(name, found[0], diff), found[1]]
+    files += _files_renamed_in(name, found[0], removed, added)
+    kept = tuple(dict.fromkeys(files))  # in order, each once
+    return SymbolTrail(commit, found[0], kept[0], new_files=kept)
+
+
+_RENAME = re.compile(r"^rename from ([^\n\"]+)\nrename to ([^\n\"]+)$", re.MULTILINE)
+
+
+def _module_files(old: str, new: str, diff: str) -> list[str]:
+    """The files the commit renamed from a module named ``old`` to one named ``new``
+    (``_native.py`` to ``_pure.py``): where a renamed module is now."""
+    out = []
+    for before, after in _RENAME.findall(diff):
+        if _stem(before) == old and _stem(after) == new:
+            out.append(after)
+    return out
+
+
+def _stem(path: str) -> str:
+    """A file's name without its folders and extensions (``src/a/_pure.py`` -> ``_pure``)."""
+    return path.rsplit("/", 1)[-1].split(".", 1)[0]
+
+
+def _files_renamed_in(
+    old: str, new: str, removed: list[tuple[str, str]], added: list[tuple[str, str]]
+) -> list[str]:
+    """The files of a commit that lost lines with ``old`` and gained lines with ``new``
+    (whole words): where the renamed symbol is now, its definition's file among them."""
+    old_word = re.compile(rf"\b{re.escape(old)}\b")
+    new_word = re.compile(rf"\b{re.escape(new)}\b")
+    lost = {path for line, path in removed if old_word.search(line)}
+    return sorted({path for text, path in added if path in lost and new_word.search(text)})
 
 
 def _changed_lines(diff: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:

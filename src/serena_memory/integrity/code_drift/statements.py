@@ -1,0 +1,97 @@
+"""The names of code a code span with spaces still makes when it is a line of code: a
+signature (``_escape(s: str) -> str``, ``def load(path, *, strict=False)``) names its
+function; a Python import (``from ._speedups import _escape``, ``try: import orjson as
+json``) names its module and what it imports. Any other span with a space is a command or
+a sentence, and names nothing (pure, no file access).
+"""
+
+from __future__ import annotations
+
+import re
+
+_IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+_DOTTED = rf"{_IDENT}(?:\.{_IDENT})*"
+
+_SIGNATURE = re.compile(
+    rf"^(?:(?:async\s+)?(?:def|function|fn|func)\s+|class\s+)?({_DOTTED})"
+    r"\(([^()`]*(?:\([^()`]*\)[^()`]*)*)\)"  # the parameters, one level of parentheses inside
+    r"\s*(?:(?:->|:)\s*[^\s:][^`]*?)?:?\s*$"
+)
+"""A function's or class's signature, its return type or base after it."""
+
+_GUARD = re.compile(r"^(?:try|else|finally|except(?:\s+[\w.]+(?:\s+as\s+\w+)?)?)\s*:\s*")
+"""``try:`` or ``except ImportError:`` written before an import on the same line."""
+_FROM_IMPORT = re.compile(
+    rf"^from\s+(\.*(?:{_DOTTED})?)\s+import\s+\(?\s*({_IDENT}(?:\s+as\s+{_IDENT})?"
+    rf"(?:\s*,\s*{_IDENT}(?:\s+as\s+{_IDENT})?)*)\s*,?\s*\)?\s*;?$"
+)
+_AS = rf"(?:\s+as\s+{_IDENT})?"
+_IMPORT = re.compile(rf"^import\s+({_DOTTED}{_AS}(?:\s*,\s*{_DOTTED}{_AS})*)\s*;?$")
+_ALIAS = re.compile(rf"\s+as\s+{_IDENT}$")
+_GENERIC = frozenset(["self", "cls", "this", "args", "kwargs"])
+
+
+def statement_names(content: str) -> list[tuple[str, str]]:
+    """(text as written, dotted name) of each name of code in a code span that is a
+    signature or one or more Python imports (``;``-separated); none for any other span."""
+    text = content.strip()
+    signature = _SIGNATURE.match(text)
+    if signature is not None:
+        name = signature.group(1)
+        return [(text, name)] if not _is_keyword(name) else []
+    names: list[tuple[str, str]] = []
+    for part in text.split(";"):
+        found = _import_names(_GUARD.sub("", part.strip()))
+        if found is None:
+            return []  # one part is no import: a sentence or a command
+        names += found
+    return names
+
+
+def _import_names(statement: str) -> list[tuple[str, str]] | None:
+    """The module and the names of one import statement (None: it is none)."""
+    if not statement:
+        return []
+    found = _FROM_IMPORT.match(statement)
+    if found is not None:
+        module = found.group(1).lstrip(".")
+        named = [_ALIAS.sub("", n.strip()) for n in found.group(2).split(",") if n.strip()]
+        out = [(module, module)] if module else []
+        return out + [(n, n) for n in named if n not in _GENERIC]
+    found = _IMPORT.match(statement)
+    if found is not None:
+        modules = [_ALIAS.sub("", n.strip()) for n in found.group(1).split(",")]
+        return [(m, m) for m in modules]
+    return None
+
+
+def _is_keyword(name: str) -> bool:
+    """Words that open a statement, never a function's name (``if (x)``, ``print``)."""
+    return name in _KEYWORDS
+
+
+_KEYWORDS = frozenset(
+    [
+        "if",
+        "elif",
+        "while",
+        "for",
+        "switch",
+        "catch",
+        "return",
+        "print",
+        "assert",
+        "with",
+        "not",
+        "and",
+        "or",
+        "in",
+        "is",
+        "lambda",
+        "yield",
+        "await",
+        "new",
+        "typeof",
+        "sizeof",
+    ]
+)

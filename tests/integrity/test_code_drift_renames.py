@@ -1,0 +1,165 @@
+"""Where renamed code went, told right in a real git repository built like a small
+package with a C extension: a module renamed with its file while its function is renamed
+in C and in Python, mentions qualified by the old module name, a signature, an import
+statement and a bare module name, and the drifted memories counted where the agent
+starts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_code_drift import by_mention, commit, findings, git, memory, repo, write
+
+from serena_memory.core.store import MemoryStore
+from serena_memory.integrity.code_drift.mentions import SYMBOL, extract
+from serena_memory.integrity.code_drift.read_note import read_note
+from serena_memory.integrity.code_drift.statements import statement_names
+
+__all__ = ["repo"]  # the fixture, shared
+
+CORE = (
+    "# Core\n"
+    "- `src/pkg/_native.py`: pure-Python `_escape_inner(s: str) -> str`.\n"
+    "- `src/pkg/_speedups.c`: the C version of `_escape_inner`.\n"
+    "- The import `try: from ._speedups import _escape_inner` picks C first.\n"
+    "- Tests swap `pkg._escape_inner` for `_native._escape_inner` or `_speedups._escape_inner`.\n"
+)
+
+
+def _package(repo: Path) -> None:
+    """The package before and after one commit renaming `_native.py` to `_pure.py` and
+    `_escape_inner` to `_escape_str` everywhere."""
+    for step in ("before", "after"):
+        name = "_escape_inner" if step == "before" else "_escape_str"
+        module = "_native" if step == "before" else "_pure"
+        write(repo, f"src/pkg/{module}.py", f"def {name}(s):\n    return s.replace('&', '&amp;')\n")
+        write(
+            repo,
+            "src/pkg/__init__.py",
+            f"try:\n    from ._speedups import {name}\nexcept ImportError:\n"
+            f"    from .{module} import {name}\n",
+        )
+        write(repo, "src/pkg/_speedups.pyi", f"def {name}(s: str, /) -> str: ...\n")
+        write(
+            repo,
+            "src/pkg/_speedups.c",
+            f'static PyMethodDef methods[] = {{\n\t{{"{name}", escape, METH_O, NULL}},\n}};\n',
+        )
+        write(repo, "tests/conftest.py", f"from pkg import {module}\n\nIMPLS = [{module}]\n")
+        if step == "before":
+            memory(repo, "core", CORE)
+            memory(repo, "done", "Keep `_native` and the C code in step.\n")
+            commit(repo, "start")
+            git(repo, "rm", "-q", "src/pkg/_native.py")
+    commit(repo, "rename the pure module and the escape function")
+
+
+def test_a_qualified_name_whose_module_and_symbol_were_both_renamed_is_told_whole(
+    repo: Path,
+) -> None:
+    _package(repo)
+    found = {(f["line"], f["mention"]): f for f in findings(repo) if f["kind"] == SYMBOL}
+    native = found[(5, "_native._escape_inner")]
+    assert (native["new_name"], native["new_path"]) == ("_pure._escape_str", "src/pkg/_pure.py")
+    # the C twin is placed in the C file: by the module it is qualified with, or by the
+    # file written on the same line
+    speedups = found[(5, "_speedups._escape_inner")]
+    assert (speedups["new_name"], speedups["new_path"]) == (
+        "_speedups._escape_str",
+        "src/pkg/_speedups.c",
+    )
+    assert found[(3, "_escape_inner")]["new_path"] == "src/pkg/_speedups.c"
+    assert found[(5, "pkg._escape_inner")]["new_name"] == "pkg._escape_str"
+
+
+def test_a_signature_an_import_and_a_bare_module_name_are_mentions_told_on_read(
+    repo: Path, store: MemoryStore
+) -> None:
+    from serena_memory.integrity.service import drift_summary
+
+    _package(repo)
+    found = findings(repo)
+    signature = by_mention(found)["_escape_inner(s: str) -> str"]
+    assert (signature["new_name"], signature["new_path"]) == ("_escape_str", "src/pkg/_pure.py")
+    on_line_4 = {f["mention"]: f.get("new_name") for f in found if f["line"] == 4}
+    assert on_line_4 == {"_escape_inner": "_escape_str"}  # `_speedups` is still there
+    done = [f for f in found if f["memory"] == "done"]
+    assert [(f["mention"], f["new_name"], f["new_path"]) for f in done] == [
+        ("_native", "_pure", "src/pkg/_pure.py")  # the module's file, not a file importing it
+    ]
+    note = read_note(str(repo), "core", CORE)
+    assert "`_escape_inner` (lines 3, 4) is now `_escape_str`" not in note  # placed apart
+    assert "`_escape_inner` (line 4) is now `_escape_str`" in note
+    assert note.count("(line") == 7  # every drifted mention, once
+    # where the agent starts: every drifted memory named, with its count of mentions
+    assert "'core' (7 mentions), 'done' (1)" in drift_summary(store)
+
+
+def test_check_code_says_renamed_with_the_new_name_as_a_person_reads_it(repo: Path) -> None:
+    from conftest import run_cli_process
+
+    _package(repo)
+    done = run_cli_process("memories", "check", str(repo), "--code")
+    assert (
+        "done:1: renamed: `_native` is now `_pure` in `src/pkg/_pure.py` (in commit "
+    ) in done.stdout
+    assert "no such symbol now (now" not in done.stdout
+
+
+def test_lines_of_code_in_spans_name_their_code_and_sentences_name_nothing() -> None:
+    assert statement_names("_escape(s: str) -> str") == [("_escape(s: str) -> str", "_escape")]
+    assert statement_names("def load(path, *, strict=False):") == [
+        ("def load(path, *, strict=False):", "load")
+    ]
+    assert statement_names("except ImportError: from ._native import _escape as esc") == [
+        ("_native", "_native"),
+        ("_escape", "_escape"),
+    ]
+    assert statement_names("import os.path, json as j") == [
+        ("os.path", "os.path"),
+        ("json", "json"),
+    ]
+    assert statement_names("from x import (a, b,)") == [("x", "x"), ("a", "a"), ("b", "b")]
+    for sentence in (
+        "run it (twice) please",
+        "git log -S (x)",
+        "import the data first",
+        "from here import nothing useful",
+        "if (x) then",
+        "print(a, b)",
+        "foo(a) and bar(b)",
+    ):
+        assert statement_names(sentence) == [], sentence
+    found = [(m.kind, m.target) for m in extract("`__init__` and `_native`, not `native`.\n")]
+    assert found == [(SYMBOL, "__init__"), (SYMBOL, "_native")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "from ",
+                "import ",
+                "try: ",
+                "except E: ",
+                "def ",
+                "a",
+                "_b",
+                ".",
+                ",",
+                " as ",
+                "(",
+                ")",
+            ]
+            + ["-> ", ": ", "; ", " ", "x.y", "str", "`"]
+        ),
+        max_size=20,
+    )
+)
+def test_a_line_of_code_only_ever_names_what_it_holds(parts: list[str]) -> None:
+    content = "".join(parts)
+    for text, name in statement_names(content):
+        assert text in content and name.split(".")[-1] in content

@@ -212,3 +212,22 @@ def test_turning_a_page_of_the_code_section_pages_through_what_the_load_found(
     assert other["section"] == "stale" and other["total"] == 0
     again = httpx.get(check, headers=token).json()
     assert again["sections"]["code"]["total"] == 4
+
+
+def test_the_search_box_gets_the_drift_of_the_lines_it_shows_and_the_old_path(
+    server: DashboardServer, moved_repo: Path
+) -> None:
+    token = {"X-Serena-Token": server.token}
+    search = server.base_url + "/api/search"
+    old = httpx.get(search, params={"q": "src/auth/login.py"}, headers=token).json()
+    (line,) = [entry for entry in old["hits"][0]["lines"] if entry["line"] == 2]
+    assert line["drift"]["told"] == "`src/auth/login.py` is now `src/auth/session/refresh.py`"
+    new = httpx.get(search, params={"q": "src/auth/session/refresh.py"}, headers=token).json()
+    assert new["hits"][0]["name"] == "auth"
+    assert new["renamed"] == [
+        {
+            "term": "src/auth/session/refresh.py",
+            "kind": "path",
+            "held": [{"memory": "auth", "line": 2, "mention": "src/auth/login.py"}],
+        }
+    ]

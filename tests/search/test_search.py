@@ -361,6 +361,7 @@ def test_cli_search_text_and_json(project: Path) -> None:
         "left_out": 0,
         "more": 0,
         "not_held": [],
+        "renamed": [],
         "not_named": [],
         "empty_topic": "",
         "preparing": False,

@@ -15,6 +15,54 @@ _MARKERS = re.compile("([\x01\x02])")
 Spans = tuple[tuple[int, int], ...]  # [start, end) of each matched word, in characters
 
 
+class LineDrift(NamedTuple):
+    """A mention of code on a line a hit shows that the code check finds missing, moved or
+    renamed now (integrity.code_drift's finding, as search tells it)."""
+
+    line: int
+    mention: str
+    kind: str  # 'path' or 'symbol'
+    status: str  # 'missing' or 'moved'
+    new_name: str = ""  # a symbol git saw renamed: its name now (in new_path)
+    new_path: str = ""
+
+    def told(self) -> str:
+        """What changed, in a few words: the mark beside the line."""
+        where = f"`{self.mention}`"
+        if self.new_name:
+            return f"{where} is now `{self.new_name}`" + (
+                f" in `{self.new_path}`" if self.new_path else ""
+            )
+        if self.new_path:
+            return f"{where} is now " + (
+                f"`{self.new_path}`" if self.kind == "path" else f"in `{self.new_path}`"
+            )
+        return f"{where} names no {'file' if self.kind == 'path' else 'symbol'} of the code now"
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {"mention": self.mention, "kind": self.kind, "status": self.status}
+        data.update(
+            {k: v for k, v in (("new_name", self.new_name), ("new_path", self.new_path)) if v}
+        )
+        return {**data, "told": self.told()}
+
+
+class Renamed(NamedTuple):
+    """An exact term of the query no memory holds as written that is the new name or
+    path of a mention the code check traced: the memories holding the old one."""
+
+    term: str
+    kind: str  # 'path' or 'symbol'
+    held: tuple[tuple[str, int, str], ...]  # (memory, line, the old mention), best first
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "term": self.term,
+            "kind": self.kind,
+            "held": [{"memory": n, "line": line, "mention": m} for n, line, m in self.held],
+        }
+
+
 class SearchHit(NamedTuple):
     name: str
     score: float
@@ -26,9 +74,15 @@ class SearchHit(NamedTuple):
     line_marks: tuple[Spans, ...] = ()
     # Why it matched, in a few words: 'words: refund, ledger', 'similar meaning', or both.
     why: str = ""
+    # The mentions of code on the shown lines that changed since (one per line at most).
+    drift: tuple[LineDrift, ...] = ()
+
+    def drift_at(self, number: int) -> LineDrift | None:
+        return next((d for d in self.drift if d.line == number), None)
 
     def to_dict(self) -> dict[str, Any]:
         marks = self.line_marks or ((),) * len(self.lines)
+        drifted = {d.line: d.to_dict() for d in self.drift}
         return {
             "name": self.name,
             "score": self.score,
@@ -37,6 +91,7 @@ class SearchHit(NamedTuple):
             "name_marks": [list(span) for span in self.name_marks],
             "lines": [
                 {"line": number, "text": text, "marks": [list(span) for span in spans]}
+                | ({"drift": drifted[number]} if number in drifted else {})
                 for (number, text), spans in zip(self.lines, marks, strict=True)
             ],
         }
@@ -104,18 +159,39 @@ def lines_holding(
     with where the terms are: the lines an exact hit shows when its words matched none."""
     found = []
     for number, line in enumerate(text.split("\n"), start=1):
-        spans = sorted((m.start(), m.end()) for term in terms for m in term.finditer(line))
-        if not spans:
+        marked = _marked(line, terms)
+        if marked is None:
             continue
-        marked, at = [], 0
-        for start, end in spans:
-            if start >= at:  # overlapping matches are marked once
-                marked += [line[at:start], MARK_START, line[start:end], MARK_END]
-                at = end
-        found.append((number, *_cut("".join([*marked, line[at:]]))))
+        found.append((number, *_cut(marked)))
         if len(found) >= count:
             break
     return found
+
+
+def lines_at(
+    text: str, numbers: list[int], terms: list[re.Pattern[str]]
+) -> list[tuple[int, str, Spans]]:
+    """The lines of ``text`` numbered ``numbers`` (1-based), ``terms`` marked in them."""
+    lines = text.split("\n")
+    found = []
+    for number in sorted(set(numbers)):
+        if 0 < number <= len(lines):
+            line = lines[number - 1]
+            found.append((number, *_cut(_marked(line, terms) or line)))
+    return found
+
+
+def _marked(line: str, terms: list[re.Pattern[str]]) -> str | None:
+    """``line`` with each match of ``terms`` between markers (None: none matches)."""
+    spans = sorted((m.start(), m.end()) for term in terms for m in term.finditer(line))
+    if not spans:
+        return None
+    marked, at = [], 0
+    for start, end in spans:
+        if start >= at:  # overlapping matches are marked once
+            marked += [line[at:start], MARK_START, line[start:end], MARK_END]
+            at = end
+    return "".join([*marked, line[at:]])
 
 
 def first_line(text: str) -> list[tuple[int, str, Spans]]:
@@ -157,7 +233,8 @@ def format_hits(hits: list[SearchHit], query: str) -> str:
     if not query.strip():
         return "Nothing was searched: the query is empty; give the words to look for."
     notes = answer_notes(hits)
-    not_held = getattr(hits, "not_held", ())
+    renamed: tuple[Renamed, ...] = getattr(hits, "renamed", ())
+    not_held = _not_traced(hits, renamed)
     unheld = "No memory holds " + ", ".join(_preview(term, 40) for term in not_held)
     out = _asked_for_nothing(hits)
     if not hits:
@@ -172,15 +249,47 @@ def format_hits(hits: list[SearchHit], query: str) -> str:
                 *notes,
             ]
         )
-    if not_held:  # the hits hold the query's other exact terms, or are the closest matches
-        exact = any(hit.why.startswith("exact: ") for hit in hits)
-        out.append(f"{unheld} as written." if exact else f"{unheld} as written; the closest:")
+    out.extend(renamed_sentence(r) for r in renamed)
+    out.extend(_unheld(hits, unheld) if not_held else ())
     for rank, hit in enumerate(hits, start=1):
         flag = " (read-only)" if hit.read_only else ""
         why = f"  ({hit.why})" if hit.why else ""
         out.append(f"{rank}. {hit.name}{flag}{why}")
-        out.extend(f"   {number}: {text}" for number, text in hit.lines)
+        out.extend(f"   {number}: {text}{_drift_mark(hit, number)}" for number, text in hit.lines)
     return "\n".join(out + notes)
+
+
+def _not_traced(hits: list[SearchHit], renamed: tuple[Renamed, ...]) -> list[str]:
+    """The terms no memory holds whose old names no memory holds either."""
+    traced = {r.term for r in renamed}
+    return [term for term in getattr(hits, "not_held", ()) if term not in traced]
+
+
+def _unheld(hits: list[SearchHit], unheld: str) -> list[str]:
+    """The sentence on terms no memory holds: the hits hold the query's other exact
+    terms, or are the closest matches."""
+    exact = any(hit.why.startswith("exact: ") for hit in hits)
+    return [f"{unheld} as written." if exact else f"{unheld} as written; the closest:"]
+
+
+def _drift_mark(hit: SearchHit, number: int) -> str:
+    found = hit.drift_at(number) if hit.drift else None
+    return f"  (drifted: {found.told()})" if found is not None else ""
+
+
+def renamed_sentence(renamed: Renamed) -> str:
+    """'No memory holds X as written; `core` (line 10) names its old name `y`.'"""
+    places = [f"`{name}` (line {line})" for name, line, _ in renamed.held]
+    who = places[0] if len(places) == 1 else ", ".join(places[:-1]) + " and " + places[-1]
+    olds = list(dict.fromkeys(mention for _, _, mention in renamed.held))
+    what = "path" if renamed.kind == "path" else "name"
+    plural = "s" if len(olds) > 1 else ""
+    return (
+        f"No memory holds {_preview(renamed.term, 40)} as written; {who} "
+        f"{'names' if len(places) == 1 else 'name'} its old {what}{plural} "
+        + ", ".join(f"`{old}`" for old in olds[:3])
+        + (" and more." if len(olds) > 3 else ".")
+    )
 
 
 def _asked_for_nothing(hits: list[SearchHit]) -> list[str]:

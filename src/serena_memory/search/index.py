@@ -13,9 +13,16 @@ from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryStoreError
-from serena_memory.search import preparing
+from serena_memory.search import drift, preparing
 from serena_memory.search.database import Index, index_for, remove_database, sqlite
-from serena_memory.search.hits import SearchHit, best_lines, first_line, lines_holding, name_marks
+from serena_memory.search.hits import (
+    Renamed,
+    SearchHit,
+    best_lines,
+    first_line,
+    lines_holding,
+    name_marks,
+)
 from serena_memory.search.query import (
     DEFAULT_MAX_RESULTS,
     MAX_RESULTS_LIMIT,
@@ -55,6 +62,7 @@ class SearchResults(list[SearchHit]):
         more: int = 0,
         not_named: tuple[str, ...] = (),
         empty_topic: str = "",
+        renamed: tuple[Renamed, ...] = (),
     ) -> None:
         super().__init__(hits)
         self.not_named = not_named  # the query's mem:NAME of no memory
@@ -63,6 +71,7 @@ class SearchResults(list[SearchHit]):
         self.more = more  # hits as strong as those shown that the limit left out
         self.preparing = preparing  # ranked by words: the meaning vectors are being made
         self.not_held = not_held  # exact terms of the query no memory holds as written
+        self.renamed = renamed  # of those, the ones memories hold by an old name or path
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -70,6 +79,7 @@ class SearchResults(list[SearchHit]):
             "left_out": self.left_out,
             "more": self.more,
             "not_held": list(self.not_held),
+            "renamed": [r.to_dict() for r in self.renamed],
             "not_named": list(self.not_named),
             "empty_topic": self.empty_topic,
             "preparing": self.preparing,
@@ -328,12 +338,66 @@ def _collect(
     strong = ranked_answer(rest) if not exact else []
     shown = strong[:room]
     policy = store.access()
-    hits = [_hit(index, parsed, entry, policy) for entry in (chosen + shown)[:limit]]
+    entries = (chosen + shown)[:limit]
+    hits = [_hit(index, parsed, entry, policy) for entry in entries]
     more = len(strong) - len(shown) + max(len(chosen) - limit, 0)
     left_out = min(len(rest), room) - len(shown)
-    return SearchResults(
+    answer = SearchResults(
         hits, left_out=left_out, more=more, **_absent(parsed, exact, current, where)
     )
+    candidates = chosen[limit:] + [entry for entry in rest if entry not in shown]
+    return _with_drift(store, index, parsed, answer, (entries, candidates), limit)
+
+
+def _with_drift(
+    store: MemoryStore,
+    index: Index,
+    parsed: ParsedQuery,
+    answer: SearchResults,
+    considered: tuple[list[tuple[str, int, float, str]], list[tuple[str, int, float, str]]],
+    limit: int,
+) -> SearchResults:
+    """``answer`` with the drifted mentions of the lines it shows marked and, for a term
+    no memory holds that is the new name or path of a mention, the memories holding the
+    old one first, showing it (search/drift.py)."""
+    entries, candidates = considered
+    memories = drift.considered(answer, entries, candidates, index.body, bool(answer.not_held))
+    found = drift.findings(store, memories) if memories else {}
+    if not found:
+        return answer
+    renamed = drift.renamed(answer.not_held, [name for name, _ in memories], found)
+    shown = {hit.name: hit for hit in answer}
+    rows = {entry[0]: entry for entry in entries + candidates}
+    first = _old_names_first(store, index, parsed, renamed, shown, rows)
+    hits = [*first.values(), *(hit for hit in answer if hit.name not in first)]
+    # shown now: no longer among those left out; pushed out by them: counted
+    raised = len([name for name in first if name not in shown])
+    answer.left_out, raised = max(answer.left_out - raised, 0), max(raised - answer.left_out, 0)
+    answer.more = max(answer.more - raised, 0) + max(len(hits) - limit, 0)
+    answer[:] = [drift.marked(hit, found.get(hit.name, ())) for hit in hits[:limit]]
+    answer.renamed = tuple(renamed)
+    return answer
+
+
+def _old_names_first(
+    store: MemoryStore,
+    index: Index,
+    parsed: ParsedQuery,
+    renamed: list[Renamed],
+    shown: dict[str, SearchHit],
+    rows: dict[str, tuple[str, int, float, str]],
+) -> dict[str, SearchHit]:
+    """The hits of the memories holding the old names of terms no memory holds, each
+    showing the line that does, in the order of ``renamed``."""
+    first: dict[str, SearchHit] = {}
+    policy = store.access()
+    for told in renamed:
+        for name, line, mention in told.held:
+            if name not in first:
+                hit = shown.get(name) or _hit(index, parsed, rows[name], policy)
+                text = index.body(rows[name][1]) or ""
+                first[name] = drift.showing(hit, text, told, line, mention)
+    return first
 
 
 def _absent(

@@ -1469,7 +1469,14 @@
         hit.why ? el("span", { class: "hit-why muted", text: hit.why }) : null,
         el("span", { class: "hit-lines" }, hit.lines.map((line) => el("span", { class: "hit-line" },
           el("span", { class: "line-no", text: String(line.line) }),
-          el("span", { class: "line-text" }, markedText(line.text, line.marks)))))));
+          el("span", { class: "line-text" }, markedText(line.text, line.marks)),
+          line.drift ? searchDrift(line.drift) : null)))));
+  }
+
+  // The mark of a shown line whose mention of code changed since: what it is now, as text.
+  function searchDrift(d) {
+    const moved = d.new_name || d.new_path;
+    return el("span", { class: `badge drift ${moved ? "moved" : "missing"}`, title: d.told, text: "drifted" });
   }
 
   function searchAnswer(query, hits) {

@@ -243,14 +243,15 @@ class CodeChecker:
         cache_home: str | None = None,
         when: float | None = None,
         near: dict[tuple[str, int], list[str]] | None = None,
+        seconds: float = TRAIL_SECONDS_ON_READ,
     ) -> list[CodeFinding]:
         """The findings of one memory's symbols (``when``: the memory last changed), with
-        where git saw the missing ones go, asked for :data:`TRAIL_SECONDS_ON_READ` at most
-        (``near``: the paths on each line, :func:`paths_by_line`)."""
+        where git saw the missing ones go, asked for ``seconds`` at most (``near``: the
+        paths on each line, :func:`paths_by_line`)."""
         present = self.present_words({w for m in mentions for w in m.words}, cache_home)
         found = [f for f in (self.check_symbol(memory, m, present) for m in mentions) if f]
         written = {memory: when} if when is not None else None
-        return self.traced(found, present, 8, written, TRAIL_SECONDS_ON_READ, near)
+        return self.traced(found, present, 8, written, seconds, near)
 
     def check_symbol(
         self, memory: str, m: Mention, present: set[str], read_only: bool = False

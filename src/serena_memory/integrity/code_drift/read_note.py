@@ -15,7 +15,7 @@ from typing import Any
 
 from serena_memory.core import names as N
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity.code_drift.checker import CodeChecker
+from serena_memory.integrity.code_drift.checker import TRAIL_SECONDS_ON_READ, CodeChecker
 from serena_memory.integrity.code_drift.findings import CodeFinding
 from serena_memory.integrity.code_drift.git import Repository, locate
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention, extract
@@ -84,11 +84,14 @@ def memory_findings(
     symbols: bool = False,
     cache_home: str | None = None,
     written: str | None = None,
+    seconds: float | None = None,
 ) -> list[CodeFinding]:
     """The missing and moved paths of one memory, in the order written; with ``symbols``
     its missing symbols too (where git saw them go) and, given the memory's file
     (``written``), the files that changed a lot since it did: what `check --code` finds
-    for it. Cheap enough for every read."""
+    for it. Cheap enough for every read; with ``seconds``, git's history is asked where
+    symbols went only within that time from now (a search's marks)."""
+    until = time.monotonic() + seconds if seconds is not None else None
     written_in = [m for m in extract(text) if symbols or m.kind == PATH]
     if not written_in:
         return []  # nothing to look up: git is not asked
@@ -96,11 +99,28 @@ def memory_findings(
     mentions = [m for m in written_in if checker.kept(m)]
     when = checker.memory_time(written) if written is not None else None
     found = _path_findings(checker, name, [m for m in mentions if m.kind == PATH], when)
-    named = [m for m in mentions if m.kind == SYMBOL]
-    if symbols and named:
+    named = [m for m in mentions if m.kind == SYMBOL] if symbols else []
+    if named:
         near = paths_by_line({name: mentions})
-        found += checker.symbol_findings(name, named, cache_home, when, near)
+        found += _symbol_findings(checker, name, named, (cache_home, when, until), near)
     return sorted(found, key=lambda f: (f.line, f.kind != PATH))
+
+
+def _symbol_findings(
+    checker: CodeChecker,
+    name: str,
+    named: list[Mention],
+    asked: tuple[str | None, float | None, float | None],
+    near: dict[tuple[str, int], list[str]],
+) -> list[CodeFinding]:
+    """The findings of one memory's symbols; none once ``until`` (of ``asked``: the cache
+    home, when the memory last changed, until when git may be asked) is past."""
+    cache_home, when, until = asked
+    left = TRAIL_SECONDS_ON_READ if until is None else until - time.monotonic()
+    if left <= 0:
+        return []
+    trails = min(left, TRAIL_SECONDS_ON_READ)
+    return checker.symbol_findings(name, named, cache_home, when, near, seconds=trails)
 
 
 def _path_findings(

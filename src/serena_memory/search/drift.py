@@ -56,7 +56,7 @@ def may_mention_code(text: str) -> bool:
     """Whether ``text`` may mention code: the check finds mentions only in code spans,
     in paths with a ``/`` and in file names (``login.py``) (integrity.code_drift.mentions),
     never in a ``mem:`` reference."""
-    return bool(_CODE_HINT.search(_REFERENCE.sub(" ", text)))
+    return bool(_CODE_HINT.search(_REFERENCE.sub(" ", text) if "mem:" in text else text))
 
 
 def considered(
@@ -97,8 +97,9 @@ def findings(
     store: MemoryStore, memories: list[tuple[str, str]], seconds: float = DRIFT_SECONDS
 ) -> dict[str, list[LineDrift]]:
     """The drifted mentions of ``memories`` (name -> those found, in line order), from
-    the code check; nothing when none may mention code, and whenever the check fails."""
-    wanted = [(n, t) for n, t in memories if not N.is_global(n) and may_mention_code(t)]
+    the code check (``memories``: those :func:`considered` chose); nothing for a global
+    memory, and whenever the check fails."""
+    wanted = [(n, t) for n, t in memories if not N.is_global(n)]
     if not wanted:
         return {}
     try:

@@ -6,9 +6,22 @@ work tree, so a folder outside git costs no git command and no import of the che
 
 from __future__ import annotations
 
+import os
 import time
 
-from serena_memory.integrity.code_drift.git import locate
+
+def _may_be_in_git(root: str) -> bool:
+    """Whether a ``.git`` is in ``root`` or a folder above: what git needs to find a work
+    tree, looked for before git's module is even imported (a search of a folder outside
+    git stays as quick as before)."""
+    folder = os.path.realpath(root)
+    while True:
+        if os.path.lexists(os.path.join(folder, ".git")):
+            return True
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return False
+        folder = parent
 
 
 def search_findings(
@@ -19,6 +32,10 @@ def search_findings(
     line order. Outside a git work tree nothing (git is not asked); a memory whose check
     fails has none."""
     started = time.monotonic()
+    if not _may_be_in_git(root):
+        return {}
+    from serena_memory.integrity.code_drift.git import locate
+
     if locate(root) is None:
         return {}
     from serena_memory.integrity.code_drift.findings import MISSING, MOVED

@@ -49,7 +49,7 @@ Entry = tuple[str, int, float, str]  # a ranked memory: name, rowid, score, why
 
 
 _REFERENCE = re.compile(r"(?<![\w.-])mem:[\w/.-]*\w")
-_CODE_HINT = re.compile(r"`[^`\s]|[\w.-]/[\w.-]|\w\.[A-Za-z][A-Za-z0-9]")
+_CODE_HINT = re.compile(r"`|\S/|\/\S|\S\.[A-Za-z][A-Za-z0-9]")
 
 
 def may_mention_code(text: str) -> bool:

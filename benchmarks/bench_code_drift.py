@@ -10,8 +10,13 @@ With ``--baseline NAME=OLD/src`` (repeatable) the check runs as well from those 
 trees, interleaved with this one run by run (each with its own SERENA_HOME), and each
 tree's median wall and CPU time (the process and its workers) is shown beside this one's.
 
+With ``--start`` it times instead what the agent's start spends naming the drifted
+memories (``drift_summary``, in a process of its own per run, as a server's first
+answer), beside the baselines, in a fresh $SERENA_HOME and again once a check kept the
+scan of the source files' identifiers.
+
 Usage: ``python benchmarks/bench_code_drift.py [--runs N] [--files N] [--memories N]
-[--keep DIR] [--baseline NAME=SRC ...]``.
+[--keep DIR] [--baseline NAME=SRC ...] [--start]``.
 """
 
 from __future__ import annotations
@@ -98,6 +103,50 @@ def check_once(root: Path, home: Path, src: Path | None) -> tuple[float, float, 
     return time.perf_counter() - started, usage.ru_utime + usage.ru_stime, out
 
 
+_START = (
+    "import sys, time\n"
+    "from serena_memory.core.store import MemoryStore\n"
+    "from serena_memory.integrity.service import drift_summary\n"
+    "store = MemoryStore(sys.argv[1], home=sys.argv[2])\n"
+    "started = time.perf_counter()\n"
+    "said = drift_summary(store)\n"
+    "print(time.perf_counter() - started, said[:60], sep='\\t')\n"
+)
+
+
+def start_once(root: Path, home: Path, src: Path | None) -> tuple[float, str]:
+    """Seconds the start's drift sentence took in a new process, and how it began."""
+    env = {**os.environ, "SERENA_HOME": str(home)}
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
+    done = subprocess.run(
+        [sys.executable, "-c", _START, str(root), str(home)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    seconds, _, said = done.stdout.strip().partition("\t")
+    return float(seconds), said
+
+
+def bench_start(root: Path, home: Path, trees: dict[str, Path | None], runs: int) -> None:
+    """The start's drift sentence per tree: with no scan kept (a fresh home each run),
+    then with the scan a check keeps."""
+    for kept in (False, True):
+        for name, src in trees.items():
+            times, said = [], ""
+            for run in range(runs):
+                where = home / f"start-{name.replace(' ', '-')}-{kept}-{0 if kept else run}"
+                where.mkdir(parents=True, exist_ok=True)
+                if kept and run == 0:
+                    check_once(root, where, src)
+                seconds, said = start_once(root, where, src)
+                times.append(seconds)
+            state = "scan kept" if kept else "fresh home"
+            print(f"{name}, {state}: start median {statistics.median(times) * 1000:.0f} ms: {said}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -105,6 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--memories", type=int, default=10_000)
     parser.add_argument("--keep", type=Path)
     parser.add_argument("--baseline", action="append", default=[], metavar="NAME=SRC")
+    parser.add_argument("--start", action="store_true")
     args = parser.parse_args(argv)
     named = (b.split("=", 1) for b in args.baseline)
     trees: dict[str, Path | None] = {name: Path(src) for name, src in named}
@@ -121,6 +171,11 @@ def main(argv: list[str] | None = None) -> int:
             f"built {args.files} files, {args.memories} memories in "
             f"{time.perf_counter() - started:.1f} s"
         )
+    if args.start:
+        bench_start(root, home, trees, args.runs)
+        if args.keep is None:
+            shutil.rmtree(work, ignore_errors=True)
+        return 0
     homes = {name: home / f"tree{i}" for i, name in enumerate(trees)}
     samples: dict[str, list[tuple[float, float]]] = {name: [] for name in trees}
     out = b""

@@ -289,3 +289,17 @@ def test_a_text_the_search_asks_nothing_about_mentions_no_code(text: str) -> Non
 
     # the cheap test before any import or git: it may say yes too often, never too rarely
     assert may_mention_code(text) or extract(text) == []
+
+
+def test_a_line_with_two_drifted_mentions_is_marked_with_the_one_asked_for(
+    renamed: Path, serena_home: Path
+) -> None:
+    memory(renamed, "both", "# Both\n`src/pkg/_native.py` holds `_escape_inner(s) -> str`.\n")
+    store = MemoryStore(renamed, home=serena_home)
+    for query, told in (("_escape_inner", "`_escape_inner(s) -> str` is now"), ("_native", MOVED)):
+        hit = next(hit for hit in search_memories(store, query) if hit.name == "both")
+        assert [d.told() for d in hit.drift if d.line == 2][0].startswith(told), query
+    # the sentence for the new name says the old name, not the signature it was written in
+    answer = format_hits(search_memories(store, "_escape_str"), "_escape_str")
+    assert "`_escape_inner`" in answer.split("\n", 1)[0]
+    assert "`_escape_inner(s) -> str`" not in answer.split("\n", 1)[0]

@@ -110,15 +110,22 @@ def findings(
         return {}
 
 
-def marked(hit: SearchHit, found: Iterable[LineDrift]) -> SearchHit:
-    """``hit`` with one mark per shown line holding a drifted mention (one whose new
-    name or place is known first)."""
+def marked(hit: SearchHit, found: Iterable[LineDrift], terms: Iterable[str] = ()) -> SearchHit:
+    """``hit`` with one mark per shown line holding a drifted mention: one written with a
+    term of the query first (the agent asked for it), then one whose new name or place
+    is known."""
+    patterns = [exact_pattern(_bare(t)) for t in terms if t.strip()]
     drift = []
     found = list(found)
+
+    def rank(d: LineDrift) -> tuple[bool, bool]:
+        asked = any(p.search(d.mention) for p in patterns)
+        return (not asked, not (d.new_name or d.new_path))
+
     for number, _ in hit.lines:
         here = [d for d in found if d.line == number]
         if here:
-            drift.append(min(here, key=lambda d: not (d.new_name or d.new_path)))
+            drift.append(min(here, key=rank))
     return hit._replace(drift=tuple(drift))
 
 
@@ -140,11 +147,23 @@ def renamed(
         for name in order:
             match = next((d for d in found.get(name, ()) if _now_is(pattern, d)), None)
             if match is not None:
-                held.append((name, match.line, match.mention))
+                held.append((name, match.line, _old_name(match)))
                 kind = kind or match.kind
         if held:
             out.append(Renamed(term, kind, tuple(held[:NAMED_HOLDERS])))
     return out
+
+
+def _old_name(d: LineDrift) -> str:
+    """The name a drifted mention was written with: a signature's or a call's name
+    (``_escape(s: str) -> str`` -> ``_escape``), a path as written."""
+    if d.kind == "path":
+        return d.mention
+    found = _NAME_OPENING.match(d.mention)
+    return found.group(1) if found else d.mention
+
+
+_NAME_OPENING = re.compile(r"^(?:(?:async\s+)?def\s+|class\s+|function\s+)?([\w.:#]+)")
 
 
 def _now_is(pattern: re.Pattern[str], d: LineDrift) -> bool:

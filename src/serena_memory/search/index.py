@@ -374,7 +374,8 @@ def _with_drift(
     raised = len([name for name in first if name not in shown])
     answer.left_out, raised = max(answer.left_out - raised, 0), max(raised - answer.left_out, 0)
     answer.more = max(answer.more - raised, 0) + max(len(hits) - limit, 0)
-    answer[:] = [drift.marked(hit, found.get(hit.name, ())) for hit in hits[:limit]]
+    terms = [*parsed.exact, *parsed.words]
+    answer[:] = [drift.marked(hit, found.get(hit.name, ()), terms) for hit in hits[:limit]]
     answer.renamed = tuple(renamed)
     return answer
 

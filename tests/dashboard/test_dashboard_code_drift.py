@@ -228,6 +228,9 @@ def test_the_search_box_gets_the_drift_of_the_lines_it_shows_and_the_old_path(
         {
             "term": "src/auth/session/refresh.py",
             "kind": "path",
-            "held": [{"memory": "auth", "line": 2, "mention": "src/auth/login.py"}],
+            "held": [  # every mention of the old path, as written
+                {"memory": "auth", "line": 2, "mention": "src/auth/login.py"},
+                {"memory": "auth", "line": 2, "mention": "src/auth/login.py:2"},
+            ],
         }
     ]

@@ -25,6 +25,7 @@ CORE = (
     "- `src/pkg/_speedups.c`: the C version of `_escape_inner`.\n"
     "- The import `try: from ._speedups import _escape_inner` picks C first.\n"
     "- Tests swap `pkg._escape_inner` for `_native._escape_inner` or `_speedups._escape_inner`.\n"
+    "- The fixture sets `pkg._escape_inner = _native._escape_inner` in turn.\n"
 )
 
 
@@ -66,12 +67,39 @@ def test_a_qualified_name_whose_module_and_symbol_were_both_renamed_is_told_whol
     # the C twin is placed in the C file: by the module it is qualified with, or by the
     # file written on the same line
     speedups = found[(5, "_speedups._escape_inner")]
-    assert (speedups["new_name"], speedups["new_path"]) == (
-        "_speedups._escape_str",
-        "src/pkg/_speedups.c",
-    )
+    assert speedups["new_name"] == "_speedups._escape_str"
+    assert speedups["new_path"] in ("src/pkg/_speedups.c", "src/pkg/_speedups.pyi")
     assert found[(3, "_escape_inner")]["new_path"] == "src/pkg/_speedups.c"
-    assert found[(5, "pkg._escape_inner")]["new_name"] == "pkg._escape_str"
+    qualified = found[(5, "pkg._escape_inner")]  # the package's attribute: its __init__
+    assert (qualified["new_name"], qualified["new_path"]) == (
+        "pkg._escape_str",
+        "src/pkg/__init__.py",
+    )
+    swapped = {f["mention"]: f["new_name"] for f in found.values() if f["line"] == 6}
+    assert swapped == {
+        "pkg._escape_inner": "pkg._escape_str",
+        "_native._escape_inner": "_pure._escape_str",
+    }
+
+
+def test_a_module_rewritten_under_a_new_name_places_its_function_where_it_is_defined(
+    repo: Path,
+) -> None:
+    write(repo, "src/pkg/_native.py", "def _escape_inner(s):\n    return s\n")
+    write(repo, "src/pkg/use.py", "from pkg import _native\n\nX = _native._escape_inner\n")
+    memory(repo, "core", "Tests swap in `_native._escape_inner`.\n")
+    commit(repo, "start")
+    git(repo, "rm", "-q", "src/pkg/_native.py")
+    # a new file, too unlike the old one for git to call it a rename
+    write(
+        repo,
+        "src/pkg/_pure.py",
+        "import re\n\n\ndef _escape_str(s):\n    return re.sub('&', '', s)\n",
+    )
+    write(repo, "src/pkg/use.py", "from pkg import _pure\n\nX = _pure._escape_str\n")
+    commit(repo, "rewrite the fallback")
+    found = by_mention(findings(repo))["_native._escape_inner"]
+    assert (found["new_name"], found["new_path"]) == ("_pure._escape_str", "src/pkg/_pure.py")
 
 
 def test_a_signature_an_import_and_a_bare_module_name_are_mentions_told_on_read(
@@ -92,9 +120,11 @@ def test_a_signature_an_import_and_a_bare_module_name_are_mentions_told_on_read(
     note = read_note(str(repo), "core", CORE)
     assert "`_escape_inner` (lines 3, 4) is now `_escape_str`" not in note  # placed apart
     assert "`_escape_inner` (line 4) is now `_escape_str`" in note
-    assert note.count("(line") == 7  # every drifted mention, once
+    # every drifted mention, the same one with the same news told once with its lines
+    assert note.count("(line") == 7 and " more." not in note
+    assert "`pkg._escape_inner` (lines 5, 6) is now `pkg._escape_str`" in note
     # where the agent starts: every drifted memory named, with its count of mentions
-    assert "'core' (7 mentions), 'done' (1)" in drift_summary(store)
+    assert "'core' (9 mentions), 'done' (1)" in drift_summary(store)
 
 
 def test_check_code_says_renamed_with_the_new_name_as_a_person_reads_it(repo: Path) -> None:
@@ -122,6 +152,8 @@ def test_lines_of_code_in_spans_name_their_code_and_sentences_name_nothing() -> 
         ("json", "json"),
     ]
     assert statement_names("from x import (a, b,)") == [("x", "x"), ("a", "a"), ("b", "b")]
+    assert statement_names("pkg._e = mod._e") == [("pkg._e", "pkg._e"), ("mod._e", "mod._e")]
+    assert statement_names("x = 1") == []
     for sentence in (
         "run it (twice) please",
         "git log -S (x)",

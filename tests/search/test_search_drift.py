@@ -303,3 +303,19 @@ def test_a_line_with_two_drifted_mentions_is_marked_with_the_one_asked_for(
     answer = format_hits(search_memories(store, "_escape_str"), "_escape_str")
     assert "`_escape_inner`" in answer.split("\n", 1)[0]
     assert "`_escape_inner(s) -> str`" not in answer.split("\n", 1)[0]
+
+
+def test_the_sentence_for_a_new_name_counts_every_line_and_says_name_or_path(
+    renamed: Path, serena_home: Path
+) -> None:
+    memory(
+        renamed,
+        "both",
+        "# Both\nUse `_escape_inner`.\nIt is in `src/pkg/_native.py`.\nCall `_escape_inner(s)`.\n",
+    )
+    store = MemoryStore(renamed, home=serena_home)
+    answer = format_hits(search_memories(store, "_escape_str"), "_escape_str")
+    assert "`both` (lines 2, 4)" in answer.split("\n", 1)[0]
+    # `_pure` is the new name of nothing here but a part of a new path
+    first = format_hits(search_memories(store, "_pure.py"), "_pure.py").split("\n", 1)[0]
+    assert "`both` (line 3)" in first and "its old path" in first

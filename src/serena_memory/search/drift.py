@@ -112,14 +112,14 @@ def findings(
 
 def marked(hit: SearchHit, found: Iterable[LineDrift], terms: Iterable[str] = ()) -> SearchHit:
     """``hit`` with one mark per shown line holding a drifted mention: one written with a
-    term of the query first (the agent asked for it), then one whose new name or place
-    is known."""
+    term of the query, or now named by it, first (the agent asked for it), then one
+    whose new name or place is known."""
     patterns = [exact_pattern(_bare(t)) for t in terms if t.strip()]
     drift = []
     found = list(found)
 
     def rank(d: LineDrift) -> tuple[bool, bool]:
-        asked = any(p.search(d.mention) for p in patterns)
+        asked = any(p.search(d.mention) or _now_is(p, d) for p in patterns)
         return (not asked, not (d.new_name or d.new_path))
 
     for number, _ in hit.lines:
@@ -137,20 +137,24 @@ def _bare(term: str) -> str:
 def renamed(
     terms: Iterable[str], order: list[str], found: dict[str, list[LineDrift]]
 ) -> list[Renamed]:
-    """For each term, the memories (in ``order``) holding a mention whose new name, or a
-    path whose new path, is the term or holds it as a whole name or path."""
+    """For each term, the memories (in ``order``, at most :data:`NAMED_HOLDERS`) holding
+    mentions whose new name, or paths whose new path, is the term or holds it as a whole
+    name or path: every such line of each."""
     out = []
     for term in terms:
         pattern = exact_pattern(_bare(term))
         held: list[tuple[str, int, str]] = []
-        kind = ""
+        kinds: list[str] = []
+        memories = 0
         for name in order:
-            match = next((d for d in found.get(name, ()) if _now_is(pattern, d)), None)
-            if match is not None:
-                held.append((name, match.line, _old_name(match)))
-                kind = kind or match.kind
+            matches = [d for d in found.get(name, ()) if _now_is(pattern, d)]
+            if matches and memories < NAMED_HOLDERS:
+                memories += 1
+                held += [(name, d.line, _old_name(d)) for d in matches]
+                kinds += [d.kind for d in matches]
         if held:
-            out.append(Renamed(term, kind, tuple(held[:NAMED_HOLDERS])))
+            kind = kinds[0] if len(set(kinds)) == 1 else "name or path"
+            out.append(Renamed(term, kind, tuple(held)))
     return out
 
 
@@ -172,17 +176,18 @@ def _now_is(pattern: re.Pattern[str], d: LineDrift) -> bool:
     return d.kind == "path" and bool(d.new_path) and bool(pattern.search(d.new_path))
 
 
-def showing(hit: SearchHit, text: str, told: Renamed, line: int, mention: str) -> SearchHit:
-    """``hit`` showing the line that holds ``mention``, the old name of ``told.term``,
-    first, with why it is shown."""
-    first = lines_at(text, [line], [exact_pattern(mention)])
+def showing(hit: SearchHit, text: str, told: Renamed, held: list[tuple[int, str]]) -> SearchHit:
+    """``hit`` showing the lines that hold the old names of ``told.term`` (``held``: line,
+    old name) first, with why it is shown."""
+    numbers = list(dict.fromkeys(line for line, _ in held))[:MAX_LINES_PER_HIT]
+    first = lines_at(text, numbers, [exact_pattern(m) for _, m in held])
     rest = [
         (n, t, s)
         for (n, t), s in zip(hit.lines, hit.line_marks or ((),) * len(hit.lines), strict=True)
-        if n != line
+        if n not in numbers
     ]
-    lines = sorted(first + rest[: MAX_LINES_PER_HIT - len(first)])
-    what = "path" if told.kind == "path" else "name"
+    lines = sorted(first + rest[: max(MAX_LINES_PER_HIT - len(first), 0)])
+    what = told.kind if told.kind in ("path", "name or path") else "name"
     return hit._replace(
         lines=[(n, t) for n, t, _ in lines],
         line_marks=tuple(s for _, _, s in lines),

@@ -278,12 +278,22 @@ def _drift_mark(hit: SearchHit, number: int) -> str:
 
 
 def renamed_sentence(renamed: Renamed) -> str:
-    """'No memory holds X as written; `core` (line 10) names its old name `y`.'"""
-    places = [f"`{name}` (line {line})" for name, line, _ in renamed.held]
+    """'No memory holds X as written; `core` (lines 9, 14) names its old name `y`.'"""
+    lines: dict[str, list[int]] = {}
+    for name, line, _ in renamed.held:
+        held = lines.setdefault(name, [])
+        if line not in held:
+            held.append(line)
+    places = [
+        f"`{name}` (line{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))})"
+        for name, numbers in lines.items()
+    ]
     who = places[0] if len(places) == 1 else ", ".join(places[:-1]) + " and " + places[-1]
     olds = list(dict.fromkeys(mention for _, _, mention in renamed.held))
-    what = "path" if renamed.kind == "path" else "name"
+    what = renamed.kind if renamed.kind in ("path", "name or path") else "name"
     plural = "s" if len(olds) > 1 else ""
+    if plural and what == "name or path":
+        what, plural = "names or paths", ""
     return (
         f"No memory holds {_preview(renamed.term, 40)} as written; {who} "
         f"{'names' if len(places) == 1 else 'name'} its old {what}{plural} "

@@ -393,11 +393,12 @@ def _old_names_first(
     first: dict[str, SearchHit] = {}
     policy = store.access()
     for told in renamed:
-        for name, line, mention in told.held:
+        for name in dict.fromkeys(name for name, _, _ in told.held):
             if name not in first:
                 hit = shown.get(name) or _hit(index, parsed, rows[name], policy)
                 text = index.body(rows[name][1]) or ""
-                first[name] = drift.showing(hit, text, told, line, mention)
+                held = [(line, old) for n, line, old in told.held if n == name]
+                first[name] = drift.showing(hit, text, told, held)
     return first
 
 

@@ -27,6 +27,8 @@ _FROM_IMPORT = re.compile(
 )
 _AS = rf"(?:\s+as\s+{_IDENT})?"
 _IMPORT = re.compile(rf"^import\s+({_DOTTED}{_AS}(?:\s*,\s*{_DOTTED}{_AS})*)\s*;?$")
+_ASSIGNMENT = re.compile(rf"^({_IDENT}\.{_DOTTED})\s*=\s*({_IDENT}\.{_DOTTED});?$")
+"""One attribute set to another (``pkg._escape = mod._escape``), both dotted."""
 _ALIAS = re.compile(rf"\s+as\s+{_IDENT}$")
 _GENERIC = frozenset(["self", "cls", "this", "args", "kwargs"])
 
@@ -39,6 +41,9 @@ def statement_names(content: str) -> list[tuple[str, str]]:
     if signature is not None:
         name = signature.group(1)
         return [(text, name)] if not _is_keyword(name) else []
+    assigned = _ASSIGNMENT.match(text)
+    if assigned is not None:  # `pkg._escape = mod._escape`: both sides name code
+        return [(assigned.group(1), assigned.group(1)), (assigned.group(2), assigned.group(2))]
     names: list[tuple[str, str]] = []
     for part in text.split(";"):
         found = _import_names(_GUARD.sub("", part.strip()))

@@ -143,7 +143,8 @@ def _one_step(root: str, name: str, timeout: float, since: float | None) -> Symb
     found = _replacement(name, removed, added)
     if found is None:
         return SymbolTrail(commit)
-    files = [*_module_files(name, found[0], diff), found[1]]
+    defined = [path for text, path in added if _defines(text, found[0])]
+    files = [*_module_files(name, found[0], diff), *defined, found[1]]
     files += _files_renamed_in(name, found[0], removed, added)
     kept = tuple(dict.fromkeys(files))  # in order, each once
     return SymbolTrail(commit, found[0], kept[0], new_files=kept)
@@ -160,6 +161,12 @@ def _module_files(old: str, new: str, diff: str) -> list[str]:
         if _stem(before) == old and _stem(after) == new:
             out.append(after)
     return out
+
+
+def _defines(line: str, name: str) -> bool:
+    """Whether a line of code defines ``name`` (``def name(``, ``class name``...)."""
+    found = _DEFINITION.match(line)
+    return found is not None and found.group(1) == name
 
 
 def _stem(path: str) -> str:

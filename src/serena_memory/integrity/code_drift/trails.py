@@ -59,10 +59,11 @@ def with_trails(
 
 
 def _place(found: SymbolTrail, new_name: str, near: list[str]) -> str:
-    """Of the files where a symbol was renamed, the one the mention points at: a file
-    written on the same line, or named like a part of the qualified name
-    (``_speedups._escape_str`` -> ``_speedups.c``), or a folder of it; else the first
-    (its definition's)."""
+    """Of the files where a symbol was renamed, the one the mention points at: a module
+    renamed with its file; a file named like a part of the qualified name
+    (``_speedups._escape_str`` -> ``_speedups.c``, ``pkg._x`` -> ``pkg/__init__.py``); a
+    file written on the same line; one in a folder named like a part; else the first (a
+    definition's)."""
     files = found.new_files or (found.new_file,)
     if len(files) == 1:
         return files[0]
@@ -72,15 +73,18 @@ def _place(found: SymbolTrail, new_name: str, near: list[str]) -> str:
     stems = {n.split(".", 1)[0] for n in names}
 
     def score(path: str) -> int:
+        folders = path.split("/")[:-1]
         name = path.rsplit("/", 1)[-1]
         stem = name.split(".", 1)[0]
         if stem == last:
-            return 4  # a module renamed with its file
+            return 5  # a module renamed with its file
+        if stem in parts or (stem == "__init__" and folders and folders[-1] in parts):
+            return 4
         if name in names:
             return 3
-        if stem in parts or stem in stems:
+        if stem in stems:
             return 2
-        return 1 if parts & set(path.split("/")[:-1]) else 0
+        return 1 if parts & set(folders) else 0
 
     return max(files, key=lambda path: (score(path), -files.index(path)))
 

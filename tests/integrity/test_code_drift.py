@@ -154,8 +154,8 @@ def test_symbols_removed_or_renamed_are_missing_existing_ones_are_not(repo: Path
             "mention": "LegacyOnlyInDocs",  # only in a prose document, not in the code
             "kind": "symbol",
             "status": "missing",
-            # git's history is asked only since the memory last changed: a short walk
-            "note": "gone before the memory last changed, or never in the code",
+            # nothing since the memory last changed: the whole history is asked
+            "note": "never in the git history: a plan or a typo?",
         }
     ]
     write(repo, "src/auth/tokens.py", "def renew_token():\n    return 1\n")

@@ -195,3 +195,66 @@ def test_a_line_of_code_only_ever_names_what_it_holds(parts: list[str]) -> None:
     content = "".join(parts)
     for text, name in statement_names(content):
         assert text in content and name.split(".")[-1] in content
+
+
+def _shop(repo: Path) -> None:
+    """One commit renames `pricing.py` to `billing.py` with `compute_total` to
+    `calculate_total` (the import line changes in both), and deletes `apply_discount`."""
+    body = "def {total}(items, *, tax=0.2):\n    return sum(items) * (1 + tax)\n\n\n" + "".join(
+        f"def rounding_rule_{i}(value):\n    return round(value, {i})\n\n\n" for i in range(8)
+    )  # enough in common for git to see the file renamed
+    write(
+        repo,
+        "src/shop/pricing.py",
+        body.format(total="compute_total")
+        + "def apply_discount(total, rate):\n    return total * (1 - rate)\n\n\n"
+        + "def format_price(value):\n    return f'{value:.2f}'\n",
+    )
+    write(repo, "src/shop/cart.py", "from shop.pricing import compute_total\n")
+    memory(
+        repo,
+        "core",
+        "Totals: `src/shop/pricing.py` has `compute_total(items, *, tax=0.2)` and "
+        "`apply_discount()`.\n",
+    )
+    memory(repo, "conventions", "Import as `from shop.pricing import compute_total`.\n")
+    commit(repo, "start")
+    git(repo, "mv", "src/shop/pricing.py", "src/shop/billing.py")
+    write(
+        repo,
+        "src/shop/billing.py",
+        body.format(total="calculate_total")
+        + "def format_price(value):\n    return f'{value:.2f}'\n",
+    )
+    write(repo, "src/shop/cart.py", "from shop.billing import calculate_total\n")
+    commit(repo, "pricing is billing; no discounts")
+
+
+def test_a_deleted_function_is_removed_not_renamed_to_what_another_rename_made(
+    repo: Path,
+) -> None:
+    _shop(repo)
+    found = by_mention(findings(repo))
+    assert "new_name" not in found["apply_discount()"]
+    assert found["apply_discount()"]["note"].startswith("removed in commit ")
+    assert found["compute_total(items, *, tax=0.2)"]["new_name"] == "calculate_total"
+    # the module's import line changed in two ways at once: its file's rename tells
+    assert (found["shop.pricing"]["new_name"], found["shop.pricing"]["new_path"]) == (
+        "shop.billing",
+        "src/shop/billing.py",
+    )
+
+
+def test_a_memory_edited_after_the_rename_is_still_told_where_its_names_went(
+    repo: Path,
+) -> None:
+    from conftest import run_cli_process
+
+    _shop(repo)
+    fixed = run_cli_process("memories", "fix-code-references", str(repo))
+    assert "Pointed 1 moved path at its new place:" in fixed.stdout, fixed.stderr
+    commit(repo, "the memories' paths fixed")
+    told = by_mention(findings(repo))["compute_total(items, *, tax=0.2)"]
+    assert told["new_name"] == "calculate_total"  # not "gone before the memory last changed"
+    read = run_cli_process("memories", "read", "core", str(repo))
+    assert "`compute_total(items, *, tax=0.2)` (line 1) is now `calculate_total`" in read.stderr

@@ -183,7 +183,8 @@ def fix_code_references(project: Path | None, dry_run: bool, as_json: bool) -> N
         say("No moved path to fix" + (" (dry run)." if dry_run else "; no memory changed."))
         return
     verb = "Would point" if dry_run else "Pointed"
-    say(f"{verb} {counted(len(fixed), 'moved path')} at their new place:")
+    place = "its new place" if len(fixed) == 1 else "their new places"
+    say(f"{verb} {counted(len(fixed), 'moved path')} at {place}:")
     for f in fixed:
         say(
             f"  {escape_line(f.memory)}:{f.line}: `{escape_line(f.mention)}` -> "

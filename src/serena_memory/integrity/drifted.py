@@ -109,7 +109,7 @@ def _unresolved(
             return unresolved, symbols, True
         texts, _u, _r = listing.read([name])
         for m in extract(texts.get(name, "")):
-            if m.kind == SYMBOL and not m.where:
+            if m.kind == SYMBOL:
                 symbols.append((name, m))
             if m.kind != PATH or not checker.kept(m):
                 continue

@@ -317,9 +317,10 @@ class CodeChecker:
         return out
 
     def _trail(self, word: str, when: float | None, until: float) -> SymbolTrail | None:
-        """Where git saw ``word`` go since ``when`` (the memory last changed)."""
+        """Where git saw ``word`` go since ``when`` (the memory last changed; no commit
+        since it: the whole history is asked)."""
         if when is not None and when >= self._head_time:
-            return SymbolTrail("", since=True)  # no commit since the memory
+            when = None
         return trail(self.root, self.head, word, self._exists, until, when)
 
     def memory_time(self, real: str) -> float | None:

@@ -80,13 +80,10 @@ def trail(
     first: SymbolTrail | None = None
     current = name
     for _ in range(MAX_HOPS):
-        key = (root, head, current, None if since is None else int(since))
-        if key not in _KEPT:
-            left = TRAIL_TIMEOUT if until is None else min(TRAIL_TIMEOUT, until - time.monotonic())
-            if left <= 0:
-                return first
-            _KEPT[key] = _one_step(root, current, left, since)
-        step = _KEPT[key]
+        step = _kept_step(root, head, current, until, since)
+        if first is None and step is not None and not step.commit and since is not None:
+            # nothing since the memory changed (an edit after the rename, say): ask it all
+            step = _kept_step(root, head, current, until, None)
         if step is None or (first is not None and not step.commit):
             return first
         # the first rename's commit, the last one's name and files
@@ -99,6 +96,19 @@ def trail(
             return first
         current = step.new_name
     return first
+
+
+def _kept_step(
+    root: str, head: str, name: str, until: float | None, since: float | None
+) -> SymbolTrail | None:
+    """One step of :func:`trail`, asked of git once per process and HEAD."""
+    key = (root, head, name, None if since is None else int(since))
+    if key not in _KEPT:
+        left = TRAIL_TIMEOUT if until is None else min(TRAIL_TIMEOUT, until - time.monotonic())
+        if left <= 0:
+            return None
+        _KEPT[key] = _one_step(root, name, left, since)
+    return _KEPT[key]
 
 
 def _one_step(root: str, name: str, timeout: float, since: float | None) -> SymbolTrail | None:
@@ -140,7 +150,7 @@ def _one_step(root: str, name: str, timeout: float, since: float | None) -> Symb
     except GitUnavailable:
         return None
     removed, added = _changed_lines(diff)
-    found = _replacement(name, removed, added)
+    found = _replacement(name, removed, added) or _renamed_module(name, diff)
     if found is None:
         return SymbolTrail(commit)
     defined = [path for text, path in added if _defines(text, found[0])]
@@ -151,6 +161,20 @@ def _one_step(root: str, name: str, timeout: float, since: float | None) -> Symb
 
 
 _RENAME = re.compile(r"^rename from ([^\n\"]+)\nrename to ([^\n\"]+)$", re.MULTILINE)
+
+
+def _renamed_module(name: str, diff: str) -> tuple[str, str] | None:
+    """(new name, file) when the commit renamed the one file of a module named ``name``
+    (``pricing.py`` to ``billing.py``) while the lines importing it changed in more ways
+    than the name (``from shop.pricing import total`` to ``from shop.billing import
+    sum_all``)."""
+    found = {
+        (_stem(after), after) for before, after in _RENAME.findall(diff) if _stem(before) == name
+    }
+    if len(found) != 1:
+        return None
+    new, path = found.pop()
+    return (new, path) if new != name and _IDENT.fullmatch(new) else None
 
 
 def _module_files(old: str, new: str, diff: str) -> list[str]:
@@ -245,12 +269,31 @@ def _new_definition(
     if not defined:
         return None
     old_words = {w for line, _path in removed for w in _IDENT.findall(line)}
+    others = _other_definitions(using, removed)
     fresh = set()
     for text, path in added:
         d = _DEFINITION.match(text)
-        if d and d.group(1) not in old_words and (_kind(d), path) in defined:
+        if (
+            d
+            and d.group(1) not in old_words
+            and (_kind(d), path) in defined
+            and not any(shape.match(text.strip()) for shape in others)
+        ):
             fresh.add((d.group(1), path))
     return next(iter(fresh)) if len(fresh) == 1 else None
+
+
+def _other_definitions(
+    using: list[tuple[str, str]], removed: list[tuple[str, str]]
+) -> list[re.Pattern[str]]:
+    """The shapes of the removed definitions of other names than the one asked about
+    (at most 50): an added definition of such a shape is their rename, not its."""
+    own = {d.group(1) for line, _path in using if (d := _DEFINITION.match(line))}
+    return [
+        _shape(line, d.group(1))
+        for line, _path in removed
+        if (d := _DEFINITION.match(line)) and d.group(1) not in own
+    ][:50]
 
 
 def _kind(definition: re.Match[str]) -> str:

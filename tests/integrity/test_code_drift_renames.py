@@ -258,3 +258,13 @@ def test_a_memory_edited_after_the_rename_is_still_told_where_its_names_went(
     assert told["new_name"] == "calculate_total"  # not "gone before the memory last changed"
     read = run_cli_process("memories", "read", "core", str(repo))
     assert "`compute_total(items, *, tax=0.2)` (line 1) is now `calculate_total`" in read.stderr
+
+
+def test_a_span_of_many_spaces_is_read_in_time_and_a_line_written_out_is_still_cut() -> None:
+    import time
+
+    started = time.monotonic()
+    assert [m.target for m in extract("`f(x) -> " + " " * 50_000 + "x`\n")] == ["f"]
+    assert time.monotonic() - started < 5  # was quadratic: about 40 s
+    found = [(m.kind, m.target) for m in extract("`src/a.py" + " " * 300 + "(line 3)`\n")]
+    assert found == [("path", "src/a.py")]

@@ -25,19 +25,11 @@ class LineDrift(NamedTuple):
     status: str  # 'missing' or 'moved'
     new_name: str = ""  # a symbol git saw renamed: its name now (in new_path)
     new_path: str = ""
+    news: str = ""  # what changed, as the read note says it after the mention
 
     def told(self) -> str:
-        """What changed, in a few words: the mark beside the line."""
-        where = f"`{self.mention}`"
-        if self.new_name:
-            return f"{where} is now `{self.new_name}`" + (
-                f" in `{self.new_path}`" if self.new_path else ""
-            )
-        if self.new_path:
-            return f"{where} is now " + (
-                f"`{self.new_path}`" if self.kind == "path" else f"in `{self.new_path}`"
-            )
-        return f"{where} names no {'file' if self.kind == 'path' else 'symbol'} of the code now"
+        """What changed, in a few words: the mark beside the line (the read note's words)."""
+        return f"`{self.mention}` {self.news}"
 
     def to_dict(self) -> dict[str, Any]:
         data = {"mention": self.mention, "kind": self.kind, "status": self.status}

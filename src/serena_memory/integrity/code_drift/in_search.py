@@ -26,11 +26,11 @@ def _may_be_in_git(root: str) -> bool:
 
 def search_findings(
     root: str, home: str | None, memories: list[tuple[str, str]], seconds: float
-) -> dict[str, list[tuple[int, str, str, str, str, str]]]:
+) -> dict[str, list[tuple[int, str, str, str, str, str, str]]]:
     """For each memory (name, text), in order, while ``seconds`` last: its mentions that
-    are missing or moved now, as (line, mention, kind, status, new name, new path) in
-    line order. Outside a git work tree nothing (git is not asked); a memory whose check
-    fails has none."""
+    are missing or moved now, as (line, mention, kind, status, new name, new path, what
+    the read note says of it) in line order. Outside a git work tree nothing (git is not
+    asked); a memory whose check fails has none."""
     started = time.monotonic()
     if not _may_be_in_git(root):
         return {}
@@ -41,7 +41,7 @@ def search_findings(
     from serena_memory.integrity.code_drift.findings import MISSING, MOVED
     from serena_memory.integrity.code_drift.read_note import memory_findings
 
-    out: dict[str, list[tuple[int, str, str, str, str, str]]] = {}
+    out: dict[str, list[tuple[int, str, str, str, str, str, str]]] = {}
     for name, text in memories:
         left = seconds - (time.monotonic() - started)
         if left <= 0:
@@ -51,7 +51,7 @@ def search_findings(
         except Exception:  # noqa: BLE001, S112 - a memory whose check fails gets no marks
             continue
         out[name] = [
-            (f.line, f.mention, f.kind, f.status, f.new_name or "", f.new_path or "")
+            (f.line, f.mention, f.kind, f.status, f.new_name or "", f.new_path or "", f.news())
             for f in found
             if f.status in (MISSING, MOVED)
         ]

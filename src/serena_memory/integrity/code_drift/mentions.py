@@ -91,6 +91,8 @@ _LINE_WORDS = re.compile(
     r"(?:\s*,)?\s+\(?(?:lines?|l\.|ln\.?)\s*\d+(?:\s*(?:-|–|to)\s*\d+)?\)?$", re.IGNORECASE
 )
 """A line written out after a path: ``login.py (line 3)``, ``login.py, lines 3-5``."""
+_LINE_TAIL = 64
+"""The end of a span where a line written out is looked for."""
 _PATH_CHARS = re.compile(r"^[\w.@+/-]+$")
 _SYMBOL_SHAPE = re.compile(rf"^@?({_IDENT}(?:(?:\.|::|#){_IDENT})*)(\([^()]*\))?[;,]?$")
 _IDENT_RE = re.compile(_IDENT)
@@ -325,7 +327,12 @@ def _span_name(content: str) -> str | None:
     it can't be one: a command or sentence (a space), a URL, an address."""
     raw = content.strip()
     if " " in raw:
-        raw = _LINE_WORDS.sub("", raw)
+        # only the end can be a line written out: looked for there, so a span of many
+        # spaces costs no more than its length
+        tail = raw[-_LINE_TAIL:]
+        found = _LINE_WORDS.search(tail)
+        if found is not None:
+            raw = raw[: len(raw) - len(tail) + found.start()].rstrip()
     if not raw or _SPACE.search(raw) or ("://" in raw or "@" in raw[1:] or "www." in raw):
         return None
     return raw

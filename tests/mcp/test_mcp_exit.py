@@ -154,3 +154,33 @@ def test_the_http_server_ends_on_a_signal_while_it_prepares_search(
     # SIGTERM: uvicorn stops, then ends the process by the signal itself; SIGINT: "Aborted."
     assert proc.returncode in (-sent, 1), (proc.returncode, text)
     assert "FATAL" not in text and "Traceback" not in text, text
+
+
+def test_ctrl_c_ends_a_stdio_server_whose_client_is_still_connected(tmp_path: Path) -> None:
+    """The read of the next line, which nothing interrupts, used to hold the process up
+    until the client closed stdin."""
+    home = tmp_path / "home"
+    home.mkdir()
+    proc = subprocess.Popen(
+        [*SERVER_CMD, "--project", str(_project(tmp_path)), "--no-dashboard"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=dict(os.environ, SERENA_HOME=str(home)),
+    )
+    assert proc.stdin is not None
+    initialize = json.dumps(handshake()[0]).encode() + b"\n"
+    proc.stdin.write(initialize)
+    proc.stdin.flush()
+    _answer(proc, 1)  # it serves, and waits for the next line
+    proc.send_signal(signal.SIGINT)
+    try:
+        code = proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise AssertionError("the server did not end on Ctrl+C") from None
+    finally:
+        proc.stdin.close()
+    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+    assert code in (1, -signal.SIGINT), (code, err)
+    assert "FATAL" not in err and "Traceback" not in err, err

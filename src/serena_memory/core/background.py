@@ -81,10 +81,22 @@ def stop(seconds: float = STOP_SECONDS) -> list[str]:
     while True:
         with _guard:
             running = [thread for thread in _threads if thread.is_alive()]
+        running += _waited_for_by_python()
         left = deadline - time.monotonic()
         if not running or left <= 0:
             return sorted(thread.name for thread in running)
         running[0].join(left)
+
+
+def _waited_for_by_python() -> list[threading.Thread]:
+    """The other threads the interpreter waits for before it ends (not daemons): a worker
+    of a thread pool still in a call, such as a read of stdin a stopped server left behind."""
+    here = threading.current_thread()
+    return [
+        thread
+        for thread in threading.enumerate()
+        if not thread.daemon and thread is not here and thread is not threading.main_thread()
+    ]
 
 
 def finish(exit_code: int) -> None:

@@ -19,6 +19,7 @@ next process read more files).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
@@ -104,8 +105,6 @@ def finish(exit_code: int) -> None:
     ``exit_code`` now if one of them is still running (see the module's docstring)."""
     if stop():
         for stream in (sys.stdout, sys.stderr):
-            try:
+            with contextlib.suppress(OSError, ValueError):  # closed, or its reader hung up
                 stream.flush()
-            except (OSError, ValueError):  # closed, or the reader hung up
-                pass
         os._exit(exit_code)

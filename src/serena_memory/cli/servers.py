@@ -14,8 +14,8 @@ import click
 
 from serena_memory.agent import tools as T
 from serena_memory.agent.contexts import DEFAULT_CONTEXT
-from serena_memory.cli.common import OneOf, WholeNumber, say
-from serena_memory.core import operation
+from serena_memory.cli.common import OneOf, WholeNumber, background_stopped, say
+from serena_memory.core import background, operation
 
 if TYPE_CHECKING:  # the MCP stack loads only when the server starts
     from mcp.server.lowlevel import Server
@@ -170,20 +170,21 @@ def start_mcp_server(
     from serena_memory.mcp import server as mcp_server
 
     server = mcp_server.build_server(state)
-    # Services started next to the server (the dashboard) hook in here, sharing `state`.
-    auto = start_auto_sync(state)
-    state.prepare_search_in_background()
-    if dashboard:
-        start_side_services(state, port=dashboard_port, open_browser=open_browser)
-    try:
-        if transport == "stdio":
-            with operation.outside():  # each request opens its own operation
-                mcp_server.run_stdio(server)
-            return
-        _serve_http(server, host, port, token)
-    finally:
-        if auto is not None:
-            auto.finish()  # writes not pushed yet are pushed before the server ends
+    with background_stopped():  # whenever the client hangs up, nothing is left running
+        # Services started next to the server (the dashboard) hook in here, sharing `state`.
+        auto = start_auto_sync(state)
+        state.prepare_search_in_background()
+        if dashboard:
+            start_side_services(state, port=dashboard_port, open_browser=open_browser)
+        try:
+            if transport == "stdio":
+                with operation.outside():  # each request opens its own operation
+                    mcp_server.run_stdio(server)
+                return
+            _serve_http(server, host, port, token)
+        finally:
+            if auto is not None:
+                auto.finish()  # writes not pushed yet are pushed before the server ends
 
 
 def _as_serena_agent_meant(
@@ -285,8 +286,6 @@ def start_side_services(state: ServerState, *, port: int | None, open_browser: b
     its first requests, and it reports only on stderr: stdout belongs to the stdio
     transport. A dashboard that can't start costs a warning, never the MCP server.
     """
-    import threading
-
     if not state.enabled(T.READ_MEMORY.name):
         return  # no-memories mode: there is nothing to show
 
@@ -310,4 +309,4 @@ def start_side_services(state: ServerState, *, port: int | None, open_browser: b
             return
         click.echo(f"Memories dashboard: {url}", err=True)
 
-    threading.Thread(target=run, name="serena-dashboard", daemon=True).start()
+    background.start(run, name="serena-dashboard")

@@ -16,7 +16,13 @@ project's, untouched and with pairs seeded into them.
   memory with that value changed or the verb negated; found when a conflict names both
   memories (goal: recall 0.8).
 
-Seeds are deterministic (``--seed``). Usage: ``python benchmarks/duplicates_quality.py``
+With ``--realworld``, the folders are instead the 34 real projects' memories of
+``../shared/realworld/serena-projects.tar.gz`` (written by their authors, not for this
+project); the seeds are this script's own, so the figures there measure the detector on
+real text, not on changes someone else chose.
+
+Seeds are deterministic (``--seed``). Usage: ``python benchmarks/duplicates_quality.py
+[--realworld]``
 """
 
 from __future__ import annotations
@@ -43,6 +49,22 @@ _VALUE = re.compile(
     r"`(?!mem:)[^`\n]+`|\b\d+(?:\.\d+)*\b|(?<![\w-])--?[a-z][\w-]*|\b(?:must|should)\b"
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`])")
+
+
+def real_folders() -> list[Path]:
+    """The memories folders of the real projects, extracted to a temporary folder."""
+    import tarfile
+    import tempfile
+
+    tar = ROOT.parent / "shared" / "realworld" / "serena-projects.tar.gz"
+    where = Path(tempfile.mkdtemp(prefix="realworld-"))
+    with tarfile.open(tar) as archive:
+        archive.extractall(where, filter="data")
+    return sorted(where.glob("serena-projects/*/.serena/memories"))
+
+
+def _shown(folder: Path) -> str:
+    return str(folder.relative_to(ROOT)) if folder.is_relative_to(ROOT) else folder.parts[-3]
 
 
 def load(folder: Path) -> dict[str, str]:
@@ -139,7 +161,7 @@ def seed_sections(memories: dict[str, str], rng: random.Random) -> tuple[dict[st
     seeded = dict(memories)
     truth = []
     hosts = sorted(memories)
-    for name in names[:PER_FOLDER]:
+    for name in names[:PER_FOLDER] if len(hosts) > 1 else ():
         host = rng.choice([h for h in hosts if h != name])
         body = [x for x in memories[name].splitlines() if x.strip() and not x.startswith("#")]
         body = [edit_line(x, rng) if rng.random() < 0.2 else x for x in body]
@@ -173,12 +195,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--realworld", action="store_true", help="the 34 real folders")
     args = parser.parse_args(argv)
     untouched = copies = copies_found = conflicts = conflicts_found = 0
     sections = sections_found = extra = 0
-    for folder in FOLDERS:
+    folders = real_folders() if args.realworld else FOLDERS
+    for folder in folders:
         memories = load(folder)
-        rng = random.Random(f"{args.seed}:{folder.name}")
+        rng = random.Random(f"{args.seed}:{_shown(folder)}")
         base = find_duplicates(memories)
         untouched += base.problem_count
         seeded, truth = seed_copies(memories, rng)
@@ -186,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
         extra += len(found - set(truth))
         copies += len(truth)
         copies_found += sum(t in found for t in truth)
-        seeded, truth = seed_sections(memories, random.Random(f"{args.seed}:s:{folder.name}"))
+        seeded, truth = seed_sections(memories, random.Random(f"{args.seed}:s:{_shown(folder)}"))
         found = pairs_of(find_duplicates(seeded))
         sections += len(truth)
         sections_found += sum(t in found for t in truth)
@@ -197,14 +221,13 @@ def main(argv: list[str] | None = None) -> int:
         conflicts_found += sum(t in found for t in truth)
         missed = [sorted(t) for t in truth if t not in found]
         print(
-            f"{folder.relative_to(ROOT)}: {len(memories)} memories, {base.problem_count} "
-            f"finding(s) untouched"
+            f"{_shown(folder)}: {len(memories)} memories, {base.problem_count} finding(s) untouched"
         )
         if args.verbose:
             print("  untouched:", base.to_dict())
             print("  conflicts missed:", missed)
     print(f"findings of seeded folders that pair no seeded pair: {extra}")
-    print(f"untouched folders: {untouched / len(FOLDERS):.2f} findings per folder (goal <= 1)")
+    print(f"untouched folders: {untouched / len(folders):.2f} findings per folder (goal <= 1)")
     print(f"near-copies: recall {copies_found / copies:.3f} ({copies_found}/{copies}, goal 0.9)")
     print(
         f"pasted sections: recall {sections_found / sections:.3f} "

@@ -174,9 +174,9 @@ def test_a_question_comes_before_onboarding_and_onboarding_before_changes(
 ) -> None:
     text = O.activation_message(agent_store)
     assert "Onboarding has not been performed" in text
-    assert "before you change anything in the project" in text
-    assert "answer it first, then onboard" in text
-    assert "offer it to the user" in text
+    assert "Do it before changing anything" in text
+    assert "answer a question the user asked first" in text
+    assert "offer it at the end" in text
     assert "Before working on the task" not in text
 
 

@@ -69,7 +69,7 @@ def test_tools_keep_the_reference_names_and_parameters(project: Path) -> None:
         assert "search_for_pattern" in tools
         # descriptions carry the conventions the seed asks the agent to follow
         write = tools["write_memory"].description
-        assert "'/'" in write and "global/" in write
+        assert "global/" in write and "auth/login" in props["memory_name"]["description"]
         assert "`mem:NAME`" in props["content"]["description"]
         assert "user" in tools["delete_memory"].description
 

@@ -37,9 +37,17 @@ class ClientContext:
 CODING = ClientContext(
     "coding",
     "A client with file tools of its own (Claude Code, Codex, Cursor, VS Code, Gemini CLI): "
-    "the memory and onboarding tools only.",
-    # its own tools read files; onboarding's answer says what is left, so no status tool
-    frozenset([*T.names_in(T.Group.EXPLORATION), T.CHECK_ONBOARDING_PERFORMED.name]),
+    "the memory, search and onboarding tools only.",
+    # its own tools read files; onboarding's answer says what is left, so no status tool;
+    # history and restore are the person's (the command line, the dashboard); the client
+    # shows the instructions itself
+    frozenset(
+        [
+            *T.names_in(T.Group.EXPLORATION, T.Group.HISTORY),
+            T.CHECK_ONBOARDING_PERFORMED.name,
+            T.INITIAL_INSTRUCTIONS.name,
+        ]
+    ),
 )
 DESKTOP = ClientContext(
     "desktop",

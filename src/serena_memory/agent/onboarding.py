@@ -147,11 +147,10 @@ def onboarding_status(store: MemoryStore) -> OnboardingStatus:
 
 # when to onboard: not in the way of a question, never forgotten
 ONBOARDING_PENDING = (
-    "Onboarding has not been performed for this project (it has no memories yet): the "
-    "`{onboarding}` tool explores it and writes its first memories, so later sessions start "
-    "from them. Do it before you change anything in the project. When the user asked a "
-    "question, answer it first, then onboard; if you don't onboard in this conversation, "
-    "offer it to the user at the end of your answer."
+    "Onboarding has not been performed for this project: `{onboarding}` studies it and "
+    "writes the first memories later sessions start from. Do it before changing anything; "
+    "answer a question the user asked first, and if you don't onboard now, offer it at the "
+    "end."
 )
 
 
@@ -217,15 +216,13 @@ def memory_overview(store: MemoryStore, *, search_tool: bool = True) -> str:
     listing = store.list()
     if not listing.all:
         return (
-            "There are no memories yet. Memories are Markdown notes kept across sessions: "
-            f"write one with `{T.WRITE_MEMORY}` when you learn something stable and non-obvious "
-            "that would be costly to find out again."
+            "There are no memories yet (Markdown notes kept across sessions, written with "
+            f"`{T.WRITE_MEMORY}`)."
         )
     intro = (
-        "Memories are Markdown notes kept across sessions, in this project and globally. "
-        f"Here are their names; read a memory with `{T.READ_MEMORY}` when its name suggests it "
-        "matters for the task at hand (and follow the `mem:NAME` references inside when "
-        "they say so). Reading is your decision: nothing is loaded for you."
+        "Memories are Markdown notes kept across sessions, this project's and global ones. "
+        f"Read one with `{T.READ_MEMORY}` when its name suggests it matters for the task, and "
+        "follow its `mem:NAME` references when they apply; nothing is loaded for you."
     )
 
     def render(view) -> str:

@@ -15,19 +15,17 @@ from serena_memory.core.names import normalize_name
 from serena_memory.mcp.state import ServerState
 from serena_memory.mcp.tool_declaration import ToolDeclaration
 
-MemoryName = Annotated[
-    str,
-    Field(description="e.g. 'core' or 'auth/login'."),
-]
+MemoryName = str  # described once, where a name is made (write_memory)
+NewMemoryName = Annotated[str, Field(description="e.g. 'auth/login'.")]
 
 
 def list_memories(
     state: ServerState,
-    topic: Annotated[str, Field(description="Only this topic, e.g. 'auth' or 'global'.")] = "",
+    topic: Annotated[str, Field(description="e.g. 'auth' or 'global'.")] = "",
     page: Annotated[int, Field(ge=1)] = 1,
 ) -> str:
-    """List the memory names (the project's, and the global ones under 'global/'), or one
-    topic's: when the names you were given may be out of date or were cut short."""
+    """List memory names, all or one topic's, when those you were given may be stale or
+    cut short."""
     from serena_memory.agent.listing import listing_answer
 
     return listing_answer(
@@ -36,8 +34,8 @@ def list_memories(
 
 
 def read_memory(state: ServerState, memory_name: MemoryName) -> str:
-    """Read a memory whose name suggests it matters for the task; follow the `mem:NAME`
-    references inside when their text says they apply."""
+    """Read a memory that matters for the task; follow its `mem:NAME` references when
+    they apply."""
     from serena_memory.integrity.service import drift_note
 
     store = state.require_store()
@@ -53,15 +51,12 @@ def read_memory(state: ServerState, memory_name: MemoryName) -> str:
 
 def write_memory(
     state: ServerState,
-    memory_name: MemoryName,
-    content: Annotated[str, Field(description="Markdown; refer to other memories as `mem:NAME`.")],
-    max_chars: Annotated[
-        int, Field(description="Refuse content longer than this; -1: the server's limit.")
-    ] = -1,
+    memory_name: NewMemoryName,
+    content: Annotated[str, Field(description="Markdown; cite memories as `mem:NAME`.")],
+    max_chars: int = -1,  # -1: the server's limit (default_max_tool_answer_chars)
 ) -> str:
-    """Create or replace a memory when you learn something stable, non-obvious and costly
-    to find out again. '/' makes topics ('auth/login'); 'global/' only when the user asks
-    for a memory shared by all projects."""
+    """Create or replace a memory with something stable and costly to rediscover; a
+    'global/' name only if the user asks for one shared by all projects."""
     store = state.require_store()
     if store.access().proposing(memory_name):
         return proposals.propose_write(store, memory_name, content, max_chars).told()
@@ -88,8 +83,8 @@ def _over_budget(chars: int) -> str:
 def edit_memory(
     state: ServerState,
     memory_name: MemoryName,
-    needle: Annotated[str, Field(description="Exact text, or a Python regex (DOTALL).")],
-    repl: Annotated[str, Field(description="Inserted as given; in regex mode $!1 is group 1.")],
+    needle: Annotated[str, Field(description="Text, or a Python regex (DOTALL).")],
+    repl: Annotated[str, Field(description="As given; in regex mode $!1 is group 1.")],
     mode: Literal["literal", "regex"],
     allow_multiple_occurrences: bool = False,
 ) -> str:
@@ -107,8 +102,7 @@ def edit_memory(
 
 
 def delete_memory(state: ServerState, memory_name: MemoryName) -> str:
-    """Delete a memory, only when the user asked or agreed; edit one that is partly
-    outdated instead."""
+    """Delete a memory, only when the user asked or agreed."""
     store = state.require_store()
     if store.access().proposing(memory_name):
         proposal = proposals.propose_delete(store, memory_name)
@@ -127,8 +121,7 @@ def rename_memory(
     old_name: str,
     new_name: str,
 ) -> str:
-    """Rename or move a memory (to a topic, or to or from 'global/'): the `mem:` references
-    to it are rewritten, unlike a copy and a delete."""
+    """Rename or move a memory (also to or from 'global/'); `mem:` references follow."""
     store = state.require_store()
     if store.access().proposing(old_name, new_name):
         return proposals.propose_rename(store, old_name, new_name).told()

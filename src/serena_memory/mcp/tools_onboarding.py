@@ -14,8 +14,8 @@ from serena_memory.mcp.tool_declaration import ToolDeclaration
 
 
 def onboarding(state: ServerState) -> str:
-    """Write a project's first memories: the instructions say when. Returns what to look at
-    and write, with facts detected from the project; again, what is left."""
+    """Study the project and write its first memories, when the instructions ask; called
+    again, says what is left."""
     from serena_memory.agent.onboarding import run_onboarding
 
     return run_onboarding(
@@ -42,7 +42,7 @@ def activate_project(
     state: ServerState,
     project: Annotated[str, Field(description="Folder path.")],
 ) -> str:
-    """Make the project in this folder the active one; the answer names its memories."""
+    """Make the project in this folder active; answers with its memory names."""
     return state.activate(project)
 
 

@@ -16,12 +16,9 @@ def search_memories(
     state: ServerState,
     query: Annotated[
         str,
-        Field(
-            description="Plain words, e.g. 'how refunds are retried'; quoted text and code-like "
-            "tokens (tests/test_api.py, _load_config) are found as written."
-        ),
+        Field(description="Plain words; quoted text and code tokens match as written."),
     ],
-    topic: str | None = None,
+    topic: str = "",
     scope: Literal["all", "project", "global"] = "all",
     max_results: Annotated[int, Field(ge=1, le=100)] = 10,
 ) -> str:
@@ -29,7 +26,9 @@ def search_memories(
     from serena_memory.search.hits import format_hits
     from serena_memory.search.index import search_memories as search
 
-    hits = search(state.require_store(), query, topic=topic, scope=scope, max_results=max_results)
+    hits = search(
+        state.require_store(), query, topic=topic or None, scope=scope, max_results=max_results
+    )
     return format_hits(hits, query)
 
 

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from serena_memory.core import names as N
 from serena_memory.core.errors import InvalidNameError, MemoryStoreError, RenameJournalError
+from serena_memory.core.paths import MAX_MEMORY_BYTES
 from serena_memory.core.files import atomic_write
 
 JOURNAL_NAME = ".rename-journal.json"
@@ -135,9 +136,13 @@ def validate(journal: RenameJournal) -> None:
             raise ValueError(f"{where} rewrites '{change.memory}' instead of moving it")
         if change.content is not None:
             try:
-                change.content.encode("utf-8")
+                size = len(change.content.encode("utf-8"))
             except UnicodeEncodeError:
                 raise ValueError(f"{where} holds text that is not valid Unicode") from None
+            if size > MAX_MEMORY_BYTES:
+                raise ValueError(
+                    f"{where} gives '{change.memory}' {size:,} bytes, more than a memory may have"
+                )
     if removals != 1 or creations != 1:
         raise ValueError("it does not move exactly one memory")
 

@@ -45,7 +45,6 @@ def test_deleting_last_memory_after_a_crash_leaves_no_empty_topic(store: MemoryS
     assert not folder.exists()
 
 
-
 # the longest names the gate accepts: a last segment of 255 bytes with its `.md`, a topic
 # of 255 bytes, and the same in characters of 2 bytes each
 _LONGEST = ["n" * 252, "t" * 255 + "/" + "n" * 252, "\u00e9" * 126]

@@ -32,8 +32,8 @@ from pathlib import Path
 
 from serena_memory.core import names as N
 from serena_memory.core.errors import InvalidNameError, MemoryStoreError, RenameJournalError
-from serena_memory.core.paths import MAX_MEMORY_BYTES
 from serena_memory.core.files import atomic_write
+from serena_memory.core.paths import MAX_MEMORY_BYTES
 
 JOURNAL_NAME = ".rename-journal.json"
 VERSION = 2

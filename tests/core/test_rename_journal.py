@@ -6,13 +6,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import resource
 import stat
+import subprocess
 import tempfile
 import time
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import SERENA, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -562,3 +564,92 @@ def test_a_finished_interrupted_rename_says_what_it_left_as_it_is_and_why(
             return [block.text for block in result.content]
 
     assert anyio.run(go) == ["also `mem:security/auth`\n", line]
+
+
+# -- a journal that can't be finished stops changes, never reading -----------------------------
+
+
+def _limited(*args: str, cwd: Path, max_file_bytes: int) -> subprocess.CompletedProcess[str]:
+    """`serena ARGS` in a process that may write no file larger than ``max_file_bytes``
+    (the system's own limit, RLIMIT_FSIZE): a real write that fails while reading works."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (max_file_bytes, max_file_bytes))
+
+    return subprocess.run(
+        [*SERENA, *args], cwd=cwd, capture_output=True, text=True, preexec_fn=limit, timeout=120
+    )
+
+
+def _journal_creating(store: MemoryStore, new: str, text: str) -> None:
+    """The journal an interrupted rename of 'old' to ``new`` leaves (as a clone brings it)."""
+    old = (store.memories_dir / "old.md").read_bytes()
+    ref = (store.memories_dir / "b.md").read_bytes()
+    journal = {
+        "version": 2,
+        "old": "old",
+        "new": new,
+        "changes": [
+            {"memory": new, "expect": None, "content": text},
+            {"memory": "b", "expect": _sha(ref), "content": f"see mem:{new}"},
+            {"memory": "old", "expect": _sha(old), "content": None},
+        ],
+    }
+    (store.memories_dir / JOURNAL_NAME).write_text(json.dumps(journal), encoding="utf-8")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="RLIMIT_FSIZE is set in the child")
+def test_a_journal_whose_new_memory_cant_be_written_stops_changes_not_reading(
+    store: MemoryStore,
+) -> None:
+    """A journal whose replay failed half-way made every command fail ('file system
+    error'), reading included; now reading goes on, a change says what to do, and the
+    rename is finished once the new memory can be written."""
+    store.write("old", "x" * 200_000)
+    store.write("b", "see mem:old")
+    _journal_creating(store, "new", "x" * 200_000)
+    project = store.project_root
+    listed = _limited("memories", "list", cwd=project, max_file_bytes=100_000)
+    assert listed.returncode == 0, listed.stderr
+    assert "old" in listed.stdout and "b" in listed.stdout
+    read = _limited("memories", "read", "b", cwd=project, max_file_bytes=100_000)
+    assert read.returncode == 0 and "see mem:old" in read.stdout, read.stderr
+    changed = _limited("memories", "write", "c", "-c", "x", cwd=project, max_file_bytes=100_000)
+    assert changed.returncode == 1
+    said = [line for line in changed.stderr.splitlines() if not line.startswith("Project:")]
+    assert len(said) == 1 and "can't be finished because memory 'new'" in said[0]
+    assert "delete the journal" in said[0] and "Traceback" not in changed.stderr
+    assert (store.memories_dir / JOURNAL_NAME).exists()
+    assert (store.memories_dir / "b.md").read_text() == "see mem:old"  # nothing half-done
+    assert not (store.memories_dir / "c.md").exists()
+    # once the new memory can be written, the next command finishes the rename
+    finished = run_cli("memories", "list", cwd=project)
+    assert finished.returncode == 0 and "new" in finished.stdout
+    assert store.read("b") == "see mem:new" and not store.exists("old")
+    assert not (store.memories_dir / JOURNAL_NAME).exists()
+
+
+def test_a_cloned_journal_renaming_to_the_longest_name_is_finished(store: MemoryStore) -> None:
+    """The journal of a rename to a name of 255 bytes (it failed with 'File name too
+    long' and then stopped every command) is finished by the next one."""
+    store.write("old", "text")
+    store.write("b", "see mem:old")
+    long = "n" * 252
+    _journal_creating(store, long, "text")
+    assert MemoryStore(store.project_root, home=store.home).read("b") == f"see mem:{long}"
+    assert store.list().all == ["b", long]
+    assert not (store.memories_dir / JOURNAL_NAME).exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="RLIMIT_FSIZE is set in the child")
+def test_a_rename_whose_new_memory_cant_be_written_renames_nothing(store: MemoryStore) -> None:
+    """Its journal, which holds the new memory's text, fails first: nothing is left."""
+    store.write("old", "x" * 200_000)
+    store.write("b", "see mem:old")
+    project = store.project_root
+    refused = _limited("memories", "rename", "old", "new", cwd=project, max_file_bytes=100_000)
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr
+    said = [line for line in refused.stderr.splitlines() if not line.startswith("Project:")]
+    assert len(said) == 1 and "File too large" in said[0], refused.stderr  # its journal
+    assert store.list().all == ["b", "old"] and store.read("b") == "see mem:old"
+    assert not (store.memories_dir / JOURNAL_NAME).exists()

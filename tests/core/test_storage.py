@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from serena_memory.core.store import MemoryStore
 
 
@@ -41,3 +43,29 @@ def test_deleting_last_memory_after_a_crash_leaves_no_empty_topic(store: MemoryS
     store.write("topic/only", "y")  # the next write in that folder sweeps the orphan
     store.delete("topic/only")
     assert not folder.exists()
+
+
+# the longest names the gate accepts: a last segment of 255 bytes with its `.md`, a topic
+# of 255 bytes, and the same in characters of 2 bytes each
+_LONGEST = ["n" * 252, "t" * 255 + "/" + "n" * 252, "\u00e9" * 126]
+
+
+@pytest.mark.parametrize("name", _LONGEST)
+def test_every_name_the_gate_accepts_can_be_written_edited_and_renamed_to(
+    store: MemoryStore, name: str
+) -> None:
+    """The temporary file of a write is named in a bounded length, so a memory whose name
+    fills the 255 bytes a file system allows is written like any other (it failed with
+    'File name too long' and a rename left its journal behind, which stopped every read)."""
+    store.write(name, "first")
+    store.edit(name, "first", "second")
+    assert store.read(name) == "second"
+    store.write("a", "text")
+    referenced = name.isascii()  # a `mem:` reference spells ASCII names only
+    store.write("b", "see mem:a" if referenced else "see a")
+    store.delete(name)
+    store.rename("a", name)
+    assert store.read(name) == "text"
+    assert store.read("b") == (f"see mem:{name}" if referenced else "see a")
+    assert not (store.memories_dir / ".rename-journal.json").exists()
+    assert store.list().all == sorted(["b", name])

@@ -10,7 +10,8 @@ import re
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from serena_memory.core.errors import EditError, PatternError, Remedy
+from serena_memory.core import paths
+from serena_memory.core.errors import EditError, MemoryTooLargeError, PatternError, Remedy
 
 if TYPE_CHECKING:
     from serena_memory.core.patterns import OutsidePattern
@@ -37,13 +38,22 @@ def apply_edit(
     mode: str | EditMode = EditMode.LITERAL,
     allow_multiple_occurrences: bool = False,
 ) -> tuple[str, int]:
-    """Return (new_text, number_of_replacements) or raise EditError saying why not."""
+    """Return (new_text, number_of_replacements) or raise EditError saying why not.
+
+    An edit never makes a text larger than a memory may be (MemoryTooLargeError): a
+    literal edit's size is known before the text is built (``count`` times the growth),
+    a regex edit's is counted as its pieces are expanded, so neither builds more than
+    that bound however many matches it replaces.
+    """
     mode = parse_mode(mode)
     if needle == "":
         raise EditError("the needle is empty; give the text to replace")
     if mode is EditMode.LITERAL:
         count = text.count(needle)
         _check_count(count, needle, allow_multiple_occurrences)
+        growth = paths.utf8_size(repl) - paths.utf8_size(needle)
+        if growth > 0:
+            _refuse_oversized(paths.utf8_size(text) + count * growth, count)
         return text.replace(needle, repl), count
 
     from serena_memory.core.patterns import OutsidePattern
@@ -52,18 +62,42 @@ def apply_edit(
         pattern = OutsidePattern(needle, "the regex needle", multiline=True)
     except PatternError as exc:
         raise EditError(str(exc)) from None
-    matches = pattern.finditer(text)
+    expansions: list[str] = []
+    size = paths.utf8_size(text)
+
+    def too_large(match: Any) -> bool:
+        """Whether the text has outgrown a memory with this match replaced: the scan
+        stops there, so neither the matches nor the text past the bound are built."""
+        nonlocal size
+        expansions.append(_expand(repl, match))
+        size += paths.utf8_size(expansions[-1]) - paths.utf8_size(match.group(0))
+        return size > paths.MAX_MEMORY_BYTES
+
+    matches = pattern.finditer(text, stop=too_large)
+    _refuse_oversized(size, len(matches), "at least ")
     _check_count(len(matches), needle, allow_multiple_occurrences)
     for match in matches:
         _refuse_ambiguous(pattern, text, match)
     pieces: list[str] = []
     last = 0
-    for match in matches:
+    for match, expanded in zip(matches, expansions, strict=True):
         pieces.append(text[last : match.start()])
-        pieces.append(_expand(repl, match))
+        pieces.append(expanded)
         last = match.end()
     pieces.append(text[last:])
     return "".join(pieces), len(matches)
+
+
+def _refuse_oversized(size: int, count: int, bound: str = "") -> None:
+    """MemoryTooLargeError when an edit of ``count`` replacements would make the memory
+    ``size`` bytes, more than a memory may have."""
+    if size > paths.MAX_MEMORY_BYTES:
+        replacements = "1 replacement" if count == 1 else f"{count:,} replacements"
+        raise MemoryTooLargeError(
+            f"the edit ({bound}{replacements}) would make the memory {bound}{size:,} bytes, more "
+            f"than the limit of {paths.MAX_MEMORY_BYTES:,} bytes a memory may have, so it was "
+            "not changed; replace fewer occurrences or with shorter text"
+        )
 
 
 def _check_count(count: int, needle: str, allow_multiple: bool) -> None:

@@ -89,10 +89,22 @@ def open_folder(folder: Path, inside: Sequence[str]) -> Iterator[int]:
         os.close(fd)
 
 
+# The temporary file keeps at most this many characters of the file's name (at most 4
+# bytes each in UTF-8), so its own name stays far below the 255 bytes a file system allows
+# however long the memory's name is (which the name gate lets reach 255 bytes itself).
+TEMP_NAME_CHARS = 32
+
+
+def temp_name(name: str) -> str:
+    """The name of a temporary file for writing ``name`` in the same folder: hidden, named
+    by this process (so a sweep can tell an orphan) and never longer than about 170 bytes."""
+    return f".{name[:TEMP_NAME_CHARS]}.{os.getpid()}.{os.urandom(6).hex()}.tmp"
+
+
 def _write_in(
     dir_fd: int | None, folder: Path, name: str, data: bytes, mode: int | None = None
 ) -> None:
-    tmp = f".{name}.{os.getpid()}.{os.urandom(6).hex()}.tmp"
+    tmp = temp_name(name)
     target = name if dir_fd is not None else str(folder / name)
     tmp_path = tmp if dir_fd is not None else str(folder / tmp)
     if mode is None:

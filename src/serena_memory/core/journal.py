@@ -33,6 +33,7 @@ from pathlib import Path
 from serena_memory.core import names as N
 from serena_memory.core.errors import InvalidNameError, MemoryStoreError, RenameJournalError
 from serena_memory.core.files import atomic_write
+from serena_memory.core.paths import MAX_MEMORY_BYTES
 
 JOURNAL_NAME = ".rename-journal.json"
 VERSION = 2
@@ -135,9 +136,13 @@ def validate(journal: RenameJournal) -> None:
             raise ValueError(f"{where} rewrites '{change.memory}' instead of moving it")
         if change.content is not None:
             try:
-                change.content.encode("utf-8")
+                size = len(change.content.encode("utf-8"))
             except UnicodeEncodeError:
                 raise ValueError(f"{where} holds text that is not valid Unicode") from None
+            if size > MAX_MEMORY_BYTES:
+                raise ValueError(
+                    f"{where} gives '{change.memory}' {size:,} bytes, more than a memory may have"
+                )
     if removals != 1 or creations != 1:
         raise ValueError("it does not move exactly one memory")
 
@@ -268,11 +273,24 @@ NOT_MOVED = "kept, because its text did not reach the new name"
 TAKEN = "the new name was taken meanwhile"
 
 
+def unfinished(path: Path, why: str) -> RenameJournalError:
+    """The one error for a journal whose replay can't finish (its new memory can't be
+    written): the file, why, what to do; reading goes on meanwhile."""
+    return RenameJournalError(
+        f"the rename journal {path} can't be finished because {why}; nothing more was "
+        "changed. Fix that and run the command again, or delete the journal to leave that "
+        "rename undone (the old memory is still there). Memories can be read and listed "
+        "meanwhile, but not changed"
+    )
+
+
 @dataclass
 class Replayed:
     removed: list[Path] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # changed since, or not a memory file
     why: dict[str, str] = field(default_factory=dict)  # each skipped memory: why
+    # why the new memory could not be written: then nothing else of the journal was done
+    unwritten: str = ""
 
     def skip(self, memory: str, why: str) -> None:
         self.skipped.append(memory)
@@ -333,7 +351,11 @@ def replay(
             if current is None:
                 continue
             if moved and current == change.expect:
-                os.unlink(entry)
+                try:
+                    os.unlink(entry)
+                except OSError as exc:
+                    done.skip(change.memory, _not_done("removed", exc))
+                    continue
                 done.removed.append(entry)
             else:
                 done.skip(change.memory, NOT_MOVED if current == change.expect else CHANGED_SINCE)
@@ -343,11 +365,23 @@ def replay(
             moved = moved or change.expect is None
             continue
         if current == change.expect:
-            write(real, new_data)
+            try:
+                write(real, new_data)
+            except (OSError, MemoryStoreError) as exc:
+                if change.expect is None:  # the new memory: nothing else may follow it
+                    done.unwritten = f"memory '{change.memory}' {_not_done('written', exc)}"
+                    return done
+                done.skip(change.memory, _not_done("written", exc))
+                continue
             moved = moved or change.expect is None
         else:
             done.skip(change.memory, TAKEN if change.expect is None else CHANGED_SINCE)
     return done
+
+
+def _not_done(what: str, exc: Exception) -> str:
+    why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    return f"can't be {what} ({why})"
 
 
 def write_record(path: Path, memories_dir: Path) -> None:

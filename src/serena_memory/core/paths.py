@@ -147,6 +147,22 @@ def _too_large(what: str, size: int | None, limit: int) -> MemoryTooLargeError:
     )
 
 
+def utf8_size(text: str) -> int:
+    """How many bytes ``text`` has in UTF-8, without building them when it is ASCII."""
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+
+def refuse_oversized(what: str, size: int, nothing: str = "nothing was changed") -> None:
+    """Refuse a text of ``size`` bytes for ``what`` (a memory) when it is more than a memory
+    may have: the bound every way of making a memory's text checks, the same the read
+    applies, so nothing is written that no entry point could read again."""
+    if size > MAX_MEMORY_BYTES:
+        raise MemoryTooLargeError(
+            f"{what} would have {size:,} bytes, more than the limit of {MAX_MEMORY_BYTES:,} "
+            f"bytes a memory may have, so {nothing}; split it into smaller memories"
+        )
+
+
 def read_regular_file(
     real: str, allowed: Sequence[str], what: str, limit: int = MAX_MEMORY_BYTES
 ) -> bytes:

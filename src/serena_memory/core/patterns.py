@@ -63,9 +63,19 @@ class OutsidePattern:
         end = len(text) if endpos is None else endpos
         return self._timed(self._compiled.search, text, pos, end)
 
-    def finditer(self, text: str) -> list[Any]:
-        """Every match, collected at once so the time limit covers the whole scan."""
-        return self._timed(lambda *a, **k: list(self._compiled.finditer(*a, **k)), text)
+    def finditer(self, text: str, stop: Callable[[Any], bool] | None = None) -> list[Any]:
+        """Every match, collected at once so the time limit covers the whole scan; with
+        ``stop``, the scan ends at the first match for which it is true (included)."""
+
+        def collect(*args: Any, **kwargs: Any) -> list[Any]:
+            found = []
+            for match in self._compiled.finditer(*args, **kwargs):
+                found.append(match)
+                if stop is not None and stop(match):
+                    break
+            return found
+
+        return self._timed(collect, text)
 
     def _timed(self, method: Callable[..., Any], *args: Any) -> Any:
         try:

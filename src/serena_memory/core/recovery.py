@@ -40,6 +40,8 @@ class Recovery:
         # no operation is open: one line each, taken by the front-end that shows them;
         # inside an operation they go to it (core/operation.py)
         self.notices: list[str] = []
+        # why the journal at a path could not be finished when it was last replayed here
+        self.stuck: dict[Path, str] = {}
 
     def journal_path(self, scopes: Scopes) -> Path | None:
         """Where a rename's journal goes: always the project's real memories folder, whose
@@ -61,7 +63,7 @@ class Recovery:
             what = f"memory '{name}'"
             real = paths.resolve(scope, parts, what)
             folder = paths.resolve(scope, parts[:-1], what)
-        except OutsidePathError:
+        except MemoryStoreError:  # outside the allowed folders, or can't be reached
             return None
         if not real.endswith(N.MEMORY_SUFFIX):
             return None
@@ -88,11 +90,20 @@ class Recovery:
             record = J.record_path(layout.global_root, layout.memories_dir, data)
             J.write_record(record, layout.memories_dir)
         atomic_write(journal_path, data)
-        return self._replay(journal_path, journal, record, scopes)
+        return self._replay(journal_path, journal, record, scopes, fresh=True)
 
     def _replay(
-        self, journal_path: Path, journal: J.RenameJournal, record: Path | None, scopes: Scopes
+        self,
+        journal_path: Path,
+        journal: J.RenameJournal,
+        record: Path | None,
+        scopes: Scopes,
+        fresh: bool = False,
     ) -> J.Replayed:
+        """Roll the journal forward and remove it. When its new memory can't be written,
+        nothing else of it is done: a rename being made (``fresh``) is then undone whole
+        and refused; a journal left from before stays, with RenameJournalError saying what
+        to do (reading goes on, changes wait)."""
         replayed = J.replay(
             journal,
             lambda name: self._target(name, scopes),
@@ -100,6 +111,10 @@ class Recovery:
             lambda p, d: atomic_write(p, d),
         )
         self.layout.moved()
+        if replayed.unwritten and not fresh:
+            self.stuck[journal_path] = replayed.unwritten
+            raise J.unfinished(journal_path, replayed.unwritten)
+        self.stuck.pop(journal_path, None)
         journal_path.unlink()
         fsync_dir(journal_path.parent)
         if record is not None:
@@ -108,6 +123,11 @@ class Recovery:
             self._sweep_records(scopes)
         for path in replayed.removed:
             self.layout.prune_empty_topics(path.parent, scopes)
+        if replayed.unwritten:
+            raise MemoryStoreError(
+                f"'{journal.old}' can't be renamed to '{journal.new}' because "
+                f"{replayed.unwritten}, so nothing was renamed"
+            )
         return replayed
 
     def _sweep_records(self, scopes: Scopes) -> None:
@@ -167,6 +187,8 @@ class Recovery:
             self._checked(journal_path)
         except RenameJournalError as exc:
             return describe(exc)
+        if journal_path in self.stuck:
+            return describe(J.unfinished(journal_path, self.stuck[journal_path]))
         return None  # a valid one, replayed by the next operation
 
     def recover_locked(self, scopes: Scopes, strict: bool = True) -> bool:
@@ -181,7 +203,11 @@ class Recovery:
         )
         if journal is None:
             return False
-        replayed = self._replay(journal_path, journal, record, scopes)
+        replayed = _unless_invalid(
+            lambda: self._replay(journal_path, journal, record, scopes), strict
+        )
+        if replayed is None:  # it can't be finished: reading goes on
+            return False
         opened = operation.current()
         if opened is None:
             self.notices.append(replayed.summary(journal))
@@ -200,8 +226,8 @@ class Recovery:
 
 
 def _unless_invalid(read: Callable[[], T], strict: bool) -> T | None:
-    """``read()``; None when it finds the journal invalid, unless ``strict`` (before a
-    change), which raises RenameJournalError instead."""
+    """``read()``; None when it finds the journal invalid or can't finish it, unless
+    ``strict`` (before a change), which raises RenameJournalError instead."""
     try:
         return read()
     except RenameJournalError:

@@ -13,6 +13,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from serena_memory.core import paths
+from serena_memory.core.errors import MemoryTooLargeError
+
 NAME_CHAR_CLASS = r"[A-Za-z0-9_\-/]"
 REFERENCE_PATTERN = re.compile(r"(?<!" + NAME_CHAR_CLASS + r")mem:(" + NAME_CHAR_CLASS + r"+)")
 
@@ -55,14 +58,19 @@ def count_references(text: str, name: str) -> int:
     return sum(1 for ref in find_references(text) if ref.target == name)
 
 
-def rewrite_references(text: str, old: str, new: str) -> tuple[str, int]:
+def rewrite_references(
+    text: str, old: str, new: str, memory: str = "the memory"
+) -> tuple[str, int]:
     """Point every reference whose whole target is ``old`` at ``new``; returns (text, count).
 
     Only a reference's whole target counts: renaming ``auth notes`` leaves
-    ``mem:auth notes`` alone, since that reference names ``auth``.
+    ``mem:auth notes`` alone, since that reference names ``auth``. A rewrite that would
+    make ``memory`` larger than a memory may be is refused (MemoryTooLargeError) before
+    the new text is built.
     """
     if f"mem:{old}" not in text:  # cheap pre-filter: most memories don't mention it
         return text, 0
+    _refuse_oversized(text, old, new, memory)
     replacement = "mem:" + new
     count = 0
 
@@ -74,3 +82,23 @@ def rewrite_references(text: str, old: str, new: str) -> tuple[str, int]:
         return replacement
 
     return REFERENCE_PATTERN.sub(swap, text), count
+
+
+def _refuse_oversized(text: str, old: str, new: str, memory: str) -> None:
+    """MemoryTooLargeError when pointing the references to ``old`` at the longer ``new``
+    would make ``text`` larger than a memory may be: bounded first by every `mem:OLD`,
+    then counted exactly (a longer target is another memory's)."""
+    growth = paths.utf8_size(new) - paths.utf8_size(old)
+    if growth <= 0:
+        return
+    size = paths.utf8_size(text)
+    if size + text.count(f"mem:{old}") * growth <= paths.MAX_MEMORY_BYTES:
+        return
+    count = count_references(text, old)
+    if size + count * growth > paths.MAX_MEMORY_BYTES:
+        raise MemoryTooLargeError(
+            f"pointing {count:,} reference(s) to '{old}' at '{new}' would make {memory} "
+            f"{size + count * growth:,} bytes, more than the limit of "
+            f"{paths.MAX_MEMORY_BYTES:,} bytes a memory may have, so nothing was changed; "
+            f"choose a shorter name, or split {memory}"
+        )

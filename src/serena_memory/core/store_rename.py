@@ -185,7 +185,7 @@ class Renamer:
         project, global_ = snap.scopes
         for name, real in sorted(self.reader.scan_with(snap).files.items()):
             if name == old:
-                new_text, count = rewrite_references(moved_text, old, new)
+                new_text, count = rewrite_references(moved_text, old, new, f"memory '{new}'")
                 if count:
                     plan.found += count
                     plan.moved_text = new_text
@@ -200,7 +200,7 @@ class Renamer:
             except UnicodeDecodeError:
                 plan.undecodable.append(name)
                 continue
-            new_text, count = rewrite_references(text, old, new)
+            new_text, count = rewrite_references(text, old, new, f"memory '{name}'")
             if count:
                 plan.found += count
                 change = J.Change(name, J.digest(data), new_text)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from serena_memory.core import names as N
+from serena_memory.core import paths
 from serena_memory.core.errors import (
     ContentTooLongError,
     MemoryChangedError,
@@ -55,6 +56,7 @@ class Writer:
         snap = self.store.snapshot()
         name = snap.policy.check(name, write=True)
         _refuse_too_long(name, content, max_chars, snap)
+        data = encode_memory(name, content)
         self.store.refuse_secrets({name: content}, allow_secret)
         path = self.layout.real_path_of(name, snap.scopes)
         if not path.exists():
@@ -66,7 +68,7 @@ class Writer:
             if created:
                 N.check_portable(name)
             refuse_folder(name, path)
-            tx.put(name, encode_memory(name, content))
+            tx.put(name, data)
         return WriteResult(name, created, len(content))
 
     def create_if_absent(self, name: str, content: str) -> bool:
@@ -137,9 +139,10 @@ class Writer:
             new_text = transform(text)
             if new_text == text:
                 return name, False
+            data = encode_memory(name, new_text)
             self.store.refuse_secrets({name: new_text}, allow_secret)
             tx.record(f"{verb} {name}", name)
-            tx.put(name, encode_memory(name, new_text))
+            tx.put(name, data)
         return name, True
 
     def update_many(self, transforms: dict[str, Callable[[str], str]], summary: str) -> list[str]:
@@ -152,12 +155,13 @@ class Writer:
         with self.store.transaction(snap, *names) as tx:
             texts = {name: self.reader.read_text(name, snap.scopes) for name in names}
             new_texts = {name: funcs[name](texts[name]) for name in names}
-            self.store.refuse_secrets({n: t for n, t in new_texts.items() if t != texts[n]})
+            # every text is encoded (and its size checked) before the first is written
+            data = {n: encode_memory(n, t) for n, t in new_texts.items() if t != texts[n]}
+            self.store.refuse_secrets({n: new_texts[n] for n in data})
             tx.record(summary, *names)
-            for name in names:
-                if new_texts[name] != texts[name]:
-                    tx.put(name, encode_memory(name, new_texts[name]))
-                    changed.append(name)
+            for name, raw in data.items():
+                tx.put(name, raw)
+                changed.append(name)
         return changed
 
     def create_many(
@@ -213,6 +217,7 @@ class Writer:
         _require_text(content)
         snap = self.store.snapshot()
         name = snap.policy.check(name, write=True)
+        data = encode_memory(name, content)
         self.store.refuse_secrets({name: content}, allow_secret)
         path = self.layout.real_path_of(name, snap.scopes)
         with self.store.transaction(snap, name, create=[name]) as tx:
@@ -225,7 +230,7 @@ class Writer:
                 N.check_portable(name)
             refuse_folder(name, path)
             tx.record(_write_summary(name, current is not None), name)
-            tx.put(name, encode_memory(name, content))
+            tx.put(name, data)
         return WriteResult(name, current is None, len(content))
 
     # -- exact versions: a restore from the history --------------------------------------
@@ -236,6 +241,7 @@ class Writer:
         lock; a restore is such a change, never a rewrite of the history."""
         snap = self.store.snapshot()
         planned = {snap.policy.check(n, write=True): v for n, v in versions.items()}
+        refuse_oversized_versions(planned)
         self.store.refuse_secrets(dict(planned), allow_secret)
         done: dict[str, str] = {}
         created = [n for n, data in planned.items() if data is not None]
@@ -334,12 +340,25 @@ def refuse_folder(name: str, path: Path) -> None:
 
 
 def encode_memory(name: str, text: str) -> bytes:
-    """UTF-8 bytes of a memory; text holding lone surrogates (undecodable input) is refused."""
+    """UTF-8 bytes of a memory; text holding lone surrogates (undecodable input) is refused,
+    and so is text larger than a memory may be (the read's own bound)."""
+    if len(text) > paths.MAX_MEMORY_BYTES:  # too large in any encoding: not encoded at all
+        paths.refuse_oversized(f"memory '{name}'", len(text))
     try:
-        return text.encode("utf-8")
+        data = text.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise MemoryEncodingError(
             f"content for memory '{name}' can't be stored as UTF-8 (character "
             f"{exc.start + 1} is {exc.object[exc.start]!r}); it probably came from "
             "undecodable input"
         ) from None
+    paths.refuse_oversized(f"memory '{name}'", len(data))
+    return data
+
+
+def refuse_oversized_versions(versions: dict[str, bytes | None]) -> None:
+    """Refuse exact versions (a restore, a sync) of which one is larger than a memory may
+    be, before any is written."""
+    for name, data in versions.items():
+        if data is not None:
+            paths.refuse_oversized(f"memory '{name}'", len(data))

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from serena_memory.core import journal as J
+from serena_memory.core import paths
 from serena_memory.core.changes import ChangeRecord
 from serena_memory.core.files import atomic_write, locked, remove_file
 from serena_memory.core.layout import Layout, Scopes
@@ -51,7 +52,9 @@ class Transaction:
         return self.layout.real_path_of(name, self.scopes)
 
     def put(self, name: str, data: bytes) -> None:
-        """Replace (or create) the memory ``name`` with ``data``, whole, in place."""
+        """Replace (or create) the memory ``name`` with ``data``, whole, in place; never
+        larger than a memory may be (callers check before they build the text)."""
+        paths.refuse_oversized(f"memory '{name}'", len(data))
         layout = self.layout
         atomic_write(
             layout.real_path_of(name, self.scopes), data, layout.allowed(name, self.scopes)

@@ -243,7 +243,7 @@ def fix_reference(store: MemoryStore, source: str, old: str, new: str) -> int:
     counted = [0]
 
     def transform(text: str) -> str:
-        new_text, counted[0] = rewrite_references(text, old, new)
+        new_text, counted[0] = rewrite_references(text, old, new, f"memory '{source}'")
         return new_text
 
     store.update(source, transform)

@@ -216,7 +216,7 @@ class _Merge:
 
 def apply_synced(
     store: MemoryStore, scope: str, plan: Callable[[FolderHistory], SyncedVersions | None]
-) -> dict[str, str]:
+) -> Applied:
     """Bring what a sync merged into one memories folder through the store: under the
     locks, outside changes are recorded first (so the merge sees them; a failure there is
     raised, never merged over), ``plan`` computes the versions from that history, the
@@ -231,13 +231,18 @@ def apply_synced(
         planned[0] = plan(history)
         return None if planned[0] is None else planned[0].versions
 
-    def record(found: dict[str, bytes | None]) -> None:
+    def record(found: dict[str, bytes | None], unwritten: dict[str, str]) -> None:
         final = planned[0]
         assert final is not None  # found is only given when the plan is
-        rels = [r for r in map(spec.rel_of, found) if r is not None]
-        history.record(
-            rels, final.provenance, final.summary, None, os.urandom(6).hex(), final.merged
-        )
+        written = [n for n in found if n not in unwritten]
+        rels = [r for r in map(spec.rel_of, written) if r is not None]
+        if unwritten and not rels:
+            return  # nothing of the merge is here: the next sync merges it again
+        # A memory of the merge that could not be written keeps the entry from naming the
+        # remote's as merged: the next sync merges what is still missing, and the branch,
+        # which does not follow the remote, is not pushed meanwhile.
+        merged = () if unwritten else final.merged
+        history.record(rels, final.provenance, final.summary, None, os.urandom(6).hex(), merged)
 
     return apply_planned(store, scope, versions, record)
 
@@ -377,8 +382,9 @@ def _sync_locked(
                     "memories are as they were, or as far as the merge got (see `serena "
                     "memories history`)"
                 ) from None
-            for name, what in changed.items():
+            for name, what in changed.changed.items():
                 result.changed[name] = what
+            result.unwritten = [f"{n} ({why})" for n, why in changed.unwritten.items()]
             _merge_lists(result, merge.result)
             found = merge.new_conflicts
         else:
@@ -394,6 +400,7 @@ def _sync_locked(
         # entries were held back gets nothing either: the branch can't follow it.
         branch_out = (
             not result.held_back
+            and not result.unwritten
             and head is not None
             and not (
                 remote_rev is not None
@@ -466,33 +473,49 @@ def _planned_change(
     )
 
 
+class Applied(NamedTuple):
+    """What a sync wrote: name -> created|changed|deleted; and the memories it could not
+    write, name -> why (the caller keeps them for the next sync)."""
+
+    changed: dict[str, str]
+    unwritten: dict[str, str]
+
+
 def apply_planned(
     store: MemoryStore,
     scope: str,
     plan: Callable[[], dict[str, bytes | None] | None],
-    written: Callable[[dict[str, bytes | None]], None] | None = None,
-) -> dict[str, str]:
+    written: Callable[[dict[str, bytes | None], dict[str, str]], None] | None = None,
+) -> Applied:
     """Write the memories that ``plan`` computes in one folder ("project" or "global"),
     under their locks, through the path gate; ``written`` then runs with the locks
     still held (a sync records its entry there). Read-only patterns do not apply: a
-    sync carries the person's own changes from another machine, or the team's."""
+    sync carries the person's own changes from another machine, or the team's.
+
+    A memory that can't be written (the file system refuses it, a folder is in its
+    place) does not stop the others: it is returned with why, for the caller to keep."""
     snap = store.snapshot()
     spec = history_folder(store, scope, snap.settings)
     done: dict[str, str] = {}
+    unwritten: dict[str, str] = {}
     with _planned_change(store, snap, spec.root, plan) as (change, found):
         if found is None:
-            return {}
+            return Applied({}, {})
         store.refuse_secrets(dict(found))  # a sync keeps them out before; never written
         for name, data in found.items():
-            what = set_version(change, name, data)
+            try:
+                what = set_version(change, name, data)
+            except (OSError, MemoryStoreError) as exc:
+                unwritten[name] = exc.strerror or str(exc) if isinstance(exc, OSError) else str(exc)
+                continue
             if what:
                 done[name] = what
         if written is not None:
-            written(found)
-    return done
+            written(found, unwritten)
+    return Applied(done, unwritten)
 
 
-def apply_pulled(store: MemoryStore, plan: Callable[[], dict[str, bytes | None]]) -> dict[str, str]:
+def apply_pulled(store: MemoryStore, plan: Callable[[], dict[str, bytes | None]]) -> Applied:
     """Write the team's memories that ``plan`` computes, under their locks. They have
     their own history, the team's repository, so nothing is recorded here."""
     return apply_planned(store, "global", plan)

@@ -33,6 +33,9 @@ class SyncResult:
     secrets_unchecked: str = ""
     # conflicts whose texts hold a secret (sync/conflicts.py): not kept here
     secrets_withheld: list[str] = field(default_factory=list)
+    # memories the remote changed that could not be written here: "name (why)"; the next
+    # sync brings them again, and nothing is pushed until then
+    unwritten: list[str] = field(default_factory=list)
 
     @property
     def held_back(self) -> bool:
@@ -54,6 +57,15 @@ class SyncResult:
                 + "; purge it from that remote's history (every branch) and from the history "
                 "of the machine that wrote it, whose next sync would push it again (see "
                 "docs/secrets.md), then sync again."
+            )
+        if self.unwritten:
+            pushed = "" if self.pull_only else "; nothing is pushed until then"
+            text += (
+                " Not written here, so the next sync brings them again (fix the cause first"
+                + pushed
+                + "): "
+                + "; ".join(escape_line(u) for u in self.unwritten)
+                + "."
             )
         if self.remembered:
             text += f" The remote is remembered for the next syncs (in {self.remembered})."
@@ -87,7 +99,7 @@ class SyncResult:
             return self._pulled()
         if self.held_back and not self.changed:
             return ""  # nothing synced: the sentence saying why leads
-        if not self.changed and not self.pushed:
+        if not self.changed and not self.pushed and not self.unwritten:
             return f"Synced {where}: already up to date."
         parts = []
         if self.changed:
@@ -95,8 +107,10 @@ class SyncResult:
             for what in self.changed.values():
                 counts[what] = counts.get(what, 0) + 1
             parts.append("here " + ", ".join(f"{n} {what}" for what, n in sorted(counts.items())))
-        if not self.held_back:  # held back: nothing was pushed, whatever is here
+        if not self.held_back and not self.unwritten:  # then nothing was pushed
             parts.append("local changes pushed" if self.pushed else "nothing to push")
+        if not parts:
+            return ""  # nothing synced: the sentence saying why leads
         return f"Synced {where}: " + "; ".join(parts) + "."
 
     def _pulled(self) -> str:
@@ -106,6 +120,8 @@ class SyncResult:
             for what in ("created", "changed", "deleted")
             if what in self.changed.values()
         )
+        if not pulled and self.unwritten:
+            return f"Pulled the {self.scope} memories from {self.remote}: nothing written."
         return f"Pulled the {self.scope} memories from {self.remote}: " + (
             f"{pulled}." if pulled else "already up to date."
         )
@@ -149,6 +165,7 @@ class SyncResult:
             "secrets_held_back": self.secrets_held_back,
             "secrets_unchecked": self.secrets_unchecked,
             "secrets_withheld": self.secrets_withheld,
+            "unwritten": self.unwritten,
             "seconds": round(self.seconds, 3),
         }
 

@@ -65,7 +65,13 @@ def pull_team(
     fetched = _fetch_team(team_repository(store, url), url, interactive)
     if fetched is not None:
         plan = _TeamPlan(store, fetched, f"global/{config.team_topic}/", result)
-        result.changed.update(apply_pulled(store, plan))
+        applied = apply_pulled(store, plan)
+        result.changed.update(applied.changed)
+        if applied.unwritten:
+            # what the next pull compares to stays the last pull written whole, so it
+            # brings again what could not be written (what was is found in place)
+            _keep_last_pull(fetched)
+            result.unwritten = [f"{n} ({why})" for n, why in applied.unwritten.items()]
     result.seconds = time.perf_counter() - started
     return result
 
@@ -75,6 +81,16 @@ class _TeamFetch(NamedTuple):
     old: dict[str, str]  # the memory blobs as last pulled: path -> blob id
     new: dict[str, str]  # ...and as fetched now
     left_out: list[str]  # the ``*.md`` paths of the fetched tree that can't be memories
+    before: Any  # the commit last pulled whole (None: none yet)
+
+
+def _keep_last_pull(fetched: _TeamFetch) -> None:
+    """Point the team's branch back at the last pull written whole (none: remove it)."""
+    refs = fetched.repo.references
+    if fetched.before is not None:
+        refs.create(TEAM_REF, fetched.before, force=True)
+    elif TEAM_REF in refs:
+        refs.delete(TEAM_REF)
 
 
 def _fetch_team(repo_path: Path, url: str, interactive: bool) -> _TeamFetch | None:
@@ -114,7 +130,7 @@ def _fetch_team(repo_path: Path, url: str, interactive: bool) -> _TeamFetch | No
     old = _memory_blobs(repo, old_tree, []) if old_tree is not None else {}
     left_out: list[str] = []
     new = _memory_blobs(repo, fetched_main.tree, left_out)
-    return _TeamFetch(repo, old, new, left_out)
+    return _TeamFetch(repo, old, new, left_out, before.target if before is not None else None)
 
 
 class _TeamPlan:

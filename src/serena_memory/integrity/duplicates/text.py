@@ -76,7 +76,12 @@ def parse(text: str, statements: bool = True) -> Parsed:
         words = line.split()
         if len(words) > 1:
             parsed.content.append((number, " ".join(words)))
-    starts = [text.count("\n", 0, m.start()) + 1 for m in _HEADING.finditer(text)]
+    starts = []
+    line = at = 0
+    for m in _HEADING.finditer(text):  # each line counted from the last heading: linear
+        line += text.count("\n", at, m.start())
+        at = m.start()
+        starts.append(line + 1)
     bounds = [*starts, len(lines) + 1]
     parsed.sections = [(a, b - 1) for a, b in zip(bounds, bounds[1:], strict=False)]
     if statements:
@@ -94,8 +99,12 @@ def _statements(text: str):
         bullet = _LIST_ITEM.match(block)
         offset = bullet.end() if bullet else 0
         if not block.lstrip().startswith(("#", "```", "~~~", "|")):
+            here = counted = 0  # lines counted from the last sentence on: linear
             for sentence, start in _sentences(block, offset):
-                found = statement(line + block.count("\n", 0, start), sentence)
+                begins = start + len(sentence) - len(sentence.lstrip())  # its first word
+                here += block.count("\n", counted, begins)
+                counted = begins
+                found = statement(line + here, sentence)
                 if found is not None:
                     yield found
         if end is not None:

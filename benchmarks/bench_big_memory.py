@@ -30,14 +30,16 @@ NOTE = "A short note about the build and its ports.\n"  # 44 characters
 
 
 def big_text(mib: float) -> str:
+    """Short lines up to ``mib`` MiB, never more (16 MiB is the largest memory read)."""
     lines = []
     size = i = 0
-    while size < mib * 1024 * 1024:
+    while True:
         line = f"Line {i} says the build listens on port {i % 65536}.\n"
+        if size + len(line) > mib * 1024 * 1024:
+            return "".join(lines)
         lines.append(line)
         size += len(line)
         i += 1
-    return "".join(lines)
 
 
 def project(root: Path, name: str, big: str | None) -> Path:

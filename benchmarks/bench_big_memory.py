@@ -103,6 +103,12 @@ def check_page(folder: Path, home: Path, runs: int) -> tuple[float, float]:
     return statistics.median(found["cold"]), statistics.median(found["warm"])
 
 
+def shown_seconds(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value * 1000:.0f} ms" if value < 1 else f"{value:.2f} s"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -122,12 +128,15 @@ def main(argv: list[str] | None = None) -> int:
             page = (None, None) if args.no_check_page else check_page(folder, home, args.runs)
             rows.append((label, first, write, note, *page))
         print(f"{'':24} {'1st write':>10} {'write':>8} {'note':>8} {'check cold':>11} {'warm':>8}")
-        for label, first, write, note, cold, warm in rows:
-            cells = [first, write, note, cold, warm]
-            shown = ["-" if c is None else f"{c * 1000:.0f} ms" if c < 1 else f"{c:.2f} s" for c in cells]
-            print(f"{label:24} {shown[0]:>10} {shown[1]:>8} {shown[2]:>8} {shown[3]:>11} {shown[4]:>8}")
+        for label, *cells in rows:
+            shown = [shown_seconds(c) for c in cells]
+            widths = (10, 8, 8, 11, 8)
+            print(
+                f"{label:24} " + " ".join(f"{c:>{w}}" for c, w in zip(shown, widths, strict=True))
+            )
         total = rows[1][2] + rows[1][3]
-        print(f"a write and its note beside the big memory under 1 s: {'ok' if total < 1 else 'MISSED'}")
+        verdict = "ok" if total < 1 else "MISSED"
+        print(f"a write and its note beside the big memory under 1 s: {verdict}")
     finally:
         shutil.rmtree(root, ignore_errors=True)
     return 0

@@ -6,7 +6,6 @@ crash."""
 from __future__ import annotations
 
 import contextlib
-import os
 import subprocess
 import sys
 import time

@@ -50,9 +50,7 @@ def _report(store: MemoryStore, name: str, text: str) -> DuplicateReport | None:
     mine = features_of(text)[0]
     kept = kept_features(store, written=(name, mine))
     if not [n for n in kept.names if n != name]:  # no check ran yet: read what there is time for
-        found = current_features(
-            store, MemoryListingReader(store), READ_SECONDS, LARGEST_READ
-        )
+        found = current_features(store, MemoryListingReader(store), READ_SECONDS, LARGEST_READ)
         kept = Kept.of({n: f for n, f in found.items() if n != name})
     if mine.empty or not kept.names:
         return None

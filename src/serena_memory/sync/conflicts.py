@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path

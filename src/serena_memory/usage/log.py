@@ -25,10 +25,11 @@ too full for the counts fails the fold and keeps the appended file: nothing is l
 
 Nothing in a file is trusted: each line is checked (its fields, whole numbers in range,
 bounded lengths, no control characters, ended by a newline: a line cut short by a full
-disk is not read) and a file with lines that fail is rebuilt without them; one larger than :data:`TRUST_AT_MOST` is not read but started anew. The
-folder and its files are opened without following links: a link, a hard link, a FIFO or
-a folder where a file should be is removed and made anew, so nothing outside
-``$SERENA_HOME/usage`` is read or written.
+disk is not read) and a file with lines that fail is rebuilt without them; one larger
+than :data:`TRUST_AT_MOST` is not read but started anew. The folder and its files are
+opened without following links: a link, a hard link, a FIFO or a folder where a file
+should be is removed and made anew, so nothing outside ``$SERENA_HOME/usage`` is read or
+written.
 
 Appenders share a lock on the folder, a fold takes it alone (POSIX flock); a read waits at
 most :data:`APPEND_WAIT` for it and counts nothing rather than wait longer. Where there is

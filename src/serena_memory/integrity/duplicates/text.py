@@ -10,7 +10,9 @@ reference is not a value: it names what the statement is about.
 
 A text is split into blocks and sentences by regular expressions over the whole text
 and into words by ``str.split``; a word is looked at closer only when it is not all
-letters, so ten thousand memories are read in a few seconds.
+letters, so ten thousand memories are read in a few seconds. Each line number is counted
+on from the one before (never from the start), so a text is read in time in proportion
+to its length: one memory of 16 MiB in seconds, not hours.
 """
 
 from __future__ import annotations
@@ -76,12 +78,12 @@ def parse(text: str, statements: bool = True) -> Parsed:
         words = line.split()
         if len(words) > 1:
             parsed.content.append((number, " ".join(words)))
-    starts = []
-    line = at = 0
+    starts: list[int] = []
+    counted = at = 0
     for m in _HEADING.finditer(text):  # each line counted from the last heading: linear
-        line += text.count("\n", at, m.start())
+        counted += text.count("\n", at, m.start())
         at = m.start()
-        starts.append(line + 1)
+        starts.append(counted + 1)
     bounds = [*starts, len(lines) + 1]
     parsed.sections = [(a, b - 1) for a, b in zip(bounds, bounds[1:], strict=False)]
     if statements:

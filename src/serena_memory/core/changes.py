@@ -100,9 +100,15 @@ def acting_provenance() -> Provenance | None:
     return opened.provenance if opened is not None else None
 
 
+CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
+"""Control characters (C0, DEL and C1): what no name from outside may hold."""
+
+
 def clean(value: str, limit: int = 120) -> str:
-    """Provenance comes from outside (a client's name): one printable line, bounded."""
-    text = re.sub(r"[\x00-\x1f\x7f]+", " ", str(value)).strip()
+    """Provenance comes from outside (a client's name): one printable line, bounded.
+    Every client or machine name is cleaned by this one function, so what the history,
+    the usage files and the reports keep of it is the same."""
+    text = CONTROLS.sub(" ", str(value)).strip()
     return text[:limit] or "unknown"
 
 

@@ -6,8 +6,10 @@ Kept apart from the rules in :mod:`serena_memory.core.store` so each can be test
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
+import stat
 import sys
 import threading
 import time
@@ -37,6 +39,58 @@ def fsync_dir(folder: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+_NO_WAIT = (
+    getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+_NOT_A_FILE = {errno.ELOOP, errno.EISDIR, errno.ENXIO, errno.ENOTDIR}
+
+
+def open_regular(path: str | os.PathLike[str], flags: int, mode: int = 0o600) -> int | None:
+    """A descriptor of the regular file at ``path`` opened with ``flags``, or None when
+    anything else is there: a link, a FIFO, a device, a socket, a folder. For the files
+    this package keeps for itself (caches, logs, stamps), where anything unexpected is a
+    miss: opened without following a link and without blocking (opening a FIFO no one
+    writes to would wait for ever), then checked for what it is.
+    ``FileNotFoundError`` and other errors (a full disk) pass through."""
+    try:
+        fd = os.open(path, flags | _NO_WAIT, mode)
+    except OSError as exc:
+        if exc.errno in _NOT_A_FILE:
+            return None
+        raise
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            return None
+        os.set_blocking(fd, True)  # a regular file: reads and writes as usual
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+        raise
+    return fd
+
+
+def read_own_file(path: str | os.PathLike[str], limit: int) -> bytes | None:
+    """The bytes of a file this package keeps for itself (a cache), or None when it is
+    missing, is no regular file (:func:`open_regular`), is larger than ``limit`` bytes or
+    can't be read: a miss, never a wait."""
+    try:
+        fd = open_regular(path, os.O_RDONLY)
+    except OSError:
+        return None
+    if fd is None:
+        return None
+    try:
+        with os.fdopen(fd, "rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError:
+        return None
+    return data if len(data) <= limit else None
 
 
 def ensure_folder(folder: Path) -> None:

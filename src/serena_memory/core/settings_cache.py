@@ -119,21 +119,12 @@ def _entries(home: Path, kind: str) -> dict[str, Any]:
 
 
 def _read_cache(home: Path) -> dict[str, Any]:
-    """The cache file's contents; {} for anything but a small regular JSON file."""
-    try:
-        fd = os.open(cache_path(home), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return {}
-    try:
-        with os.fdopen(fd, "rb") as file:
-            import stat
+    """The cache file's contents; {} for anything but a small regular JSON file (a FIFO,
+    a device or a link there is a miss at once, not a wait)."""
+    from serena_memory.core.files import read_own_file
 
-            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-                return {}
-            text = file.read(MAX_CACHE_BYTES + 1)
-    except OSError:
-        return {}
-    if len(text) > MAX_CACHE_BYTES:
+    text = read_own_file(cache_path(home), MAX_CACHE_BYTES)
+    if text is None:
         return {}
     try:
         data = json.loads(text)

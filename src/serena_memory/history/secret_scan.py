@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import time
 from dataclasses import dataclass
 from functools import cache
@@ -13,6 +14,7 @@ from typing import Any
 
 from serena_memory.core import secrets
 from serena_memory.core.changes import Folder, clean
+from serena_memory.core.files import open_regular, read_own_file
 from serena_memory.core.paths import MAX_MEMORY_BYTES
 from serena_memory.core.store import MemoryStore
 from serena_memory.history.entries import Record, message_of
@@ -87,6 +89,8 @@ def in_history(store: MemoryStore) -> list[SecretSeen]:
 
 
 SCANNED_FILE = "serena-scanned-versions"  # in a history repository: versions found clean
+MAX_SCANNED_BYTES = 64 * 1024 * 1024
+"""A list of versions found clean larger than this is not read (they are scanned again)."""
 INCOMING_SCAN_BYTES = 64 * 2**20  # what one sync scans of a remote's new versions, at most
 INCOMING_SCAN_SECONDS = 60.0
 
@@ -227,10 +231,8 @@ def _known(repo: Any, head: Any) -> set[str]:
                     stack.append(entry)
                 else:
                     known.add(str(entry.id))
-    try:
-        listed = (Path(repo.path) / SCANNED_FILE).read_text("ascii", "replace").split()
-    except OSError:
-        listed = []
+    raw = read_own_file(Path(repo.path) / SCANNED_FILE, MAX_SCANNED_BYTES) or b""
+    listed = raw.decode("ascii", "replace").split()
     if listed[:1] == [_gate_version()]:  # found clean by this gate, not an earlier one
         known.update(v for v in listed[1:] if len(v) == 40)
     return known
@@ -300,12 +302,13 @@ def _remember(repo: Any, clean: list[str]) -> None:
         return
     path = Path(repo.path) / SCANNED_FILE
     with contextlib.suppress(OSError):
-        try:
-            with path.open(encoding="ascii", errors="replace") as listed:
-                same = listed.readline().strip() == _gate_version()
-        except FileNotFoundError:
-            same = False
-        with path.open("a" if same else "w", encoding="ascii") as out:
+        listed = read_own_file(path, MAX_SCANNED_BYTES) or b""
+        same = listed.split(b"\n", 1)[0].decode("ascii", "replace") == _gate_version()
+        flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if same else os.O_TRUNC)
+        fd = open_regular(path, flags)  # a FIFO or link there: nothing kept, no wait
+        if fd is None:
+            return
+        with os.fdopen(fd, "w", encoding="ascii") as out:
             out.write("" if same else _gate_version() + "\n")
             out.write("".join(f"{v}\n" for v in clean))
 

@@ -17,6 +17,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from serena_memory.core.files import open_regular
+
 LOG_FILE = "serena-memory-stamps.log"
 LOG_MAX_BYTES = 4 * 1024 * 1024
 """A log longer than this is folded into the stamps file by the next write (a whole-folder
@@ -33,7 +35,13 @@ def append(repo_path: Path, before: str | None, after: str, files: dict[str, Any
     """One transition of the branch's tree, with the stamps of the files it changed (None:
     the file is gone). Called under the folder's lock, so lines never interleave."""
     line = json.dumps({"from": before, "to": after, "files": files}, separators=(",", ":"))
-    fd = os.open(log_path(repo_path), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
+    fd = open_regular(log_path(repo_path), flags)
+    if fd is None:  # a FIFO, link or folder in its place: ours to replace, never to wait on
+        remove(repo_path)
+        fd = open_regular(log_path(repo_path), flags | os.O_EXCL)
+    if fd is None:
+        raise FileExistsError(f"{log_path(repo_path)} is not a regular file")
     try:
         os.write(fd, (line + "\n").encode("utf-8"))
     finally:
@@ -44,7 +52,10 @@ def read(repo_path: Path, offset: int) -> tuple[list[dict[str, Any]], int]:
     """The well-formed lines from byte ``offset`` on, and the offset after the last whole
     line (a line being written is read next time)."""
     try:
-        with open(log_path(repo_path), "rb") as f:
+        fd = open_regular(log_path(repo_path), os.O_RDONLY)
+        if fd is None:  # a FIFO or link: nothing to replay (and no wait)
+            return [], offset
+        with os.fdopen(fd, "rb") as f:
             f.seek(offset)
             data = f.read()
     except OSError:
@@ -99,5 +110,5 @@ def identity(repo_path: Path) -> tuple[int, int] | None:
 
 
 def remove(repo_path: Path) -> None:
-    with contextlib.suppress(FileNotFoundError):
+    with contextlib.suppress(FileNotFoundError, IsADirectoryError, PermissionError):
         os.unlink(log_path(repo_path))

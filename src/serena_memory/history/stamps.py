@@ -19,8 +19,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from serena_memory.core.files import read_own_file
 from serena_memory.history import stamp_log
 from serena_memory.history.location import RepositoryIdentity, repository_identity
+
+MAX_STAMPS_BYTES = 512 * 1024 * 1024
+"""A stamps file larger than this is not read (the folder is compared whole instead)."""
 
 STAMPS_FILE = "serena-memory-stamps.json"
 RACY_NS = 1_000_000_000
@@ -135,8 +139,11 @@ class FolderStamps:
         self._replay_log(start)
 
     def _read(self, path: Path, seen: tuple[int, int, int]) -> None:
+        raw = read_own_file(path, MAX_STAMPS_BYTES)  # a FIFO or link: not read, not waited on
         try:
-            data = json.loads(path.read_bytes())
+            if raw is None:
+                return
+            data = json.loads(raw)
             files = data["files"]
             synced = data["tree"]
         except (OSError, ValueError, KeyError, TypeError):

@@ -310,12 +310,13 @@ def _check(
 
 
 def current_features(
-    store: MemoryStore, listing: MemoryListingReader, seconds: float
+    store: MemoryStore, listing: MemoryListingReader, seconds: float, largest: int
 ) -> dict[str, Features]:
     """The features of the memories as they are now: those the cache holds, and those
     changed since, read for at most ``seconds`` once :data:`ALWAYS_READ` are (the rest
-    are left out); what was read is kept. For a write, which must stay cheap: a check
-    fills the cache at once."""
+    are left out), none larger than ``largest`` bytes (reading one takes time in
+    proportion to its size: the clock is looked at between memories only); what was read
+    is kept. For a write, which must stay cheap: a check fills the cache at once."""
     import sqlite3
 
     names = names_checked(listing)
@@ -330,7 +331,8 @@ def current_features(
 
         started = time.monotonic()
         fresh: dict[str, Features] = {}
-        for i, name in enumerate(n for n in names if n not in known):
+        unknown = (n for n in names if n not in known and n in stamps)
+        for i, name in enumerate(n for n in unknown if stamps[n][2] <= largest):
             if i >= ALWAYS_READ and time.monotonic() - started > seconds:
                 break
             fresh.update(_features(listing, [name], 1))

@@ -27,6 +27,9 @@ from serena_memory.integrity.listing import MemoryListingReader
 
 READ_SECONDS = 0.2
 """How long a write may spend reading memories the cache does not know yet."""
+LARGEST_READ = 256 * 1024
+"""A memory larger than this (about 50 ms to read and parse) is not read at write time,
+neither for its features nor to compare it word for word: the check compares it."""
 MAX_COMPARED = 16
 """Memories compared word for word with the text written, at most."""
 
@@ -47,7 +50,7 @@ def _report(store: MemoryStore, name: str, text: str) -> DuplicateReport | None:
     mine = features_of(text)[0]
     kept = kept_features(store, written=(name, mine))
     if not [n for n in kept.names if n != name]:  # no check ran yet: read what there is time for
-        found = current_features(store, MemoryListingReader(store), READ_SECONDS)
+        found = current_features(store, MemoryListingReader(store), READ_SECONDS, LARGEST_READ)
         kept = Kept.of({n: f for n, f in found.items() if n != name})
     if mine.empty or not kept.names:
         return None
@@ -69,14 +72,15 @@ def _report(store: MemoryStore, name: str, text: str) -> DuplicateReport | None:
 
 def _read(store: MemoryStore, name: str) -> str | None:
     """The text of a memory the cache named, through the path gate (not a read by the
-    agent); None when it is gone, ignored, or no longer readable."""
+    agent); None when it is gone, ignored, no longer readable or larger than
+    :data:`LARGEST_READ`."""
     try:
         if store.is_ignored(name):
             return None
         project, global_ = store.gate_scopes()
         allowed = global_.allowed if N.is_global(name) else project.allowed
         path = str(store.real_path_of(name))
-        return read_regular_file(path, allowed, f"memory '{name}'").decode("utf-8")
+        return read_regular_file(path, allowed, f"memory '{name}'", LARGEST_READ).decode("utf-8")
     except (OSError, MemoryStoreError, UnicodeDecodeError):
         return None
 

@@ -7,9 +7,12 @@ fails has its chunk done again in this process, so a result never depends on a w
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import pickle
+import signal
+import weakref
 from collections.abc import Callable
 from typing import TypeVar, cast
 
@@ -29,6 +32,8 @@ class ForkedJob:
         if pid == 0:  # pragma: no cover - runs in the child
             status = 1
             try:
+                with contextlib.suppress(OSError):
+                    os.setpgid(0, 0)  # its own group: the programs it starts end with it
                 os.close(read_end)
                 with os.fdopen(write_end, "wb") as out:
                     out.write(pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL))
@@ -36,27 +41,53 @@ class ForkedJob:
             finally:
                 os._exit(status)
         os.close(write_end)
+        with contextlib.suppress(OSError):  # set here too: the child may not have run yet
+            os.setpgid(pid, pid)
         self._pid: int | None = pid
         self._read = read_end
+        self._ender = weakref.finalize(self, _end, pid, read_end, os.getpid())
 
     def result(self) -> object:
         """What ``work`` returned, once (the caller checks its type, as for anything read
         from another process); None when the worker failed or was discarded."""
         if self._pid is None:
             return None
+        self._ender.detach()
         with os.fdopen(self._read, "rb") as source:
             data = source.read()
+        with contextlib.suppress(ChildProcessError):
+            os.waitid(os.P_PID, self._pid, os.WEXITED | os.WNOWAIT)  # ended, not collected:
+        _kill_group(self._pid)  # its group is still its own, so a program it left ends
         _pid, status = os.waitpid(self._pid, 0)
         self._pid = None
         return pickle.loads(data) if status == 0 and data else None
 
     def discard(self) -> None:
-        """End the worker: its result is not wanted."""
+        """End the worker and whatever it started: its result is not wanted."""
         if self._pid is not None:
-            os.kill(self._pid, 9)  # SIGKILL; the pid is ours until it is waited for
-            os.waitpid(self._pid, 0)
+            self._ender.detach()
+            _end(self._pid, self._read, os.getpid())
             self._pid = None
-            os.close(self._read)
+
+
+def _kill_group(pid: int) -> None:
+    with contextlib.suppress(OSError):  # none left: the group is gone
+        os.killpg(pid, signal.SIGKILL)
+
+
+def _end(pid: int, read_end: int, owner: int) -> None:
+    """Kill a worker and the programs it started (its process group), and collect it; only
+    in the process that forked it. Also run when a job nobody collected is dropped, or
+    at exit."""
+    if os.getpid() != owner:
+        return
+    _kill_group(pid)
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)  # the pid is ours until it is waited for
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
+    with contextlib.suppress(OSError):
+        os.close(read_end)
 
 
 def forked(

@@ -13,13 +13,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from serena_memory.core.changes import Folder, machine_name
+from serena_memory.core.changes import CONTROLS, Folder, machine_name
 from serena_memory.core.errors import MemoryStoreError, SyncError
 from serena_memory.history.location import history_folder, history_folders, history_root
 from serena_memory.sync.transport import CONFLICTS_BRANCH, CONFLICTS_OUT, FETCHED
@@ -63,7 +62,7 @@ class Conflict:
 
 
 def _bounded(value: str, limit: int) -> str:
-    return re.sub(r"[\x00-\x1f\x7f]+", " ", value).strip()[:limit]
+    return CONTROLS.sub(" ", value).strip()[:limit]  # as every name from outside
 
 
 def record_id(name: str, local_text: str, remote_text: str) -> str:

@@ -12,15 +12,24 @@ easier to check line by line than a database file.
 
 The format (UTF-8, tab-separated, one record a line)::
 
-    #serena-usage  1  SINCE            when counting began (unix seconds)
+    #serena-usage  1  SINCE  [NONCE]   when counting began (unix seconds); an appended
+                                       file's has 16 random hex digits after it
     TIME  COUNT  CLIENT  NAME          COUNT reads of NAME by CLIENT, the last at TIME
 
+and the counts say which appended lines they hold: ``#serena-folded  SIZE  DIGEST``, the
+first SIZE bytes of the appended file, whose SHA-256 starts with DIGEST. A fold writes
+the counts whole (every byte written, synced, then renamed into place) and only then
+removes the appended file; a fold killed in between leaves the appended file whose first
+bytes the counts already hold, and those are skipped, so no read is counted twice. A disk
+too full for the counts fails the fold and keeps the appended file: nothing is lost.
+
 Nothing in a file is trusted: each line is checked (its fields, whole numbers in range,
-bounded lengths, no control characters) and a file with lines that fail is rebuilt
-without them; one larger than :data:`TRUST_AT_MOST` is not read but started anew. The
-folder and its files are opened without following links: a link, a hard link, a FIFO or
-a folder where a file should be is removed and made anew, so nothing outside
-``$SERENA_HOME/usage`` is read or written.
+bounded lengths, no control characters, ended by a newline: a line cut short by a full
+disk is not read) and a file with lines that fail is rebuilt without them; one larger
+than :data:`TRUST_AT_MOST` is not read but started anew. The folder and its files are
+opened without following links: a link, a hard link, a FIFO or a folder where a file
+should be is removed and made anew, so nothing outside ``$SERENA_HOME/usage`` is read or
+written.
 
 Appenders share a lock on the folder, a fold takes it alone (POSIX flock); a read waits at
 most :data:`APPEND_WAIT` for it and counts nothing rather than wait longer. Where there is
@@ -41,6 +50,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from serena_memory.core.changes import CONTROLS, clean
 from serena_memory.core.names import MAX_NAME_CHARS
 
 try:
@@ -53,6 +63,7 @@ GLOBAL_FILE = "global"
 APPENDED = ".log"
 FOLDED = ".counts"
 HEADER = "#serena-usage"
+FOLDED_MARK = "#serena-folded"
 VERSION = "1"
 FOLD_AT = 512 * 1024
 """An appended file grown past this many bytes is folded into the counts."""
@@ -64,7 +75,8 @@ CLIENT_CHARS = 120
 APPEND_WAIT = 1.0
 REPORT_WAIT = 5.0
 _NUMBER = re.compile(r"[0-9]{1,12}")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_DIGEST = re.compile(r"[0-9a-f]{32}")
+_NONCE = re.compile(r"[0-9a-f]{16}")
 _FLAGS = os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC if fcntl is not None else 0
 COUNTING = fcntl is not None and os.open in os.supports_dir_fd
 
@@ -104,13 +116,16 @@ def usage_folder(home: Path) -> str:
 
 # -- writing one read ------------------------------------------------------------------------
 def append(home: Path, base: str, when: float, client: str, name: str) -> None:
-    """Count one read of ``name`` by ``client``; folds the file when it grew large."""
-    line = f"{int(when)}\t1\t{client}\t{name}\n".encode("utf-8", "replace")
+    """Count one read of ``name`` by ``client`` (cleaned as every client name is:
+    :func:`serena_memory.core.changes.clean`); folds the file when it grew large."""
+    line = f"{int(when)}\t1\t{clean(client, CLIENT_CHARS)}\t{name}\n".encode("utf-8", "replace")
     with _folder(home, exclusive=False, wait=APPEND_WAIT) as dfd:
         fd = _open_file(dfd, base + APPENDED, os.O_WRONLY | os.O_APPEND)
         try:
             size = os.fstat(fd).st_size
-            os.write(fd, _header(when) + line if size == 0 else line)
+            # one write (appenders share the file): a short one on a full disk leaves a
+            # line with no newline, which is never read as a record
+            os.write(fd, _header(when, os.urandom(8).hex()) + line if size == 0 else line)
         finally:
             os.close(fd)
     if size > FOLD_AT:
@@ -118,8 +133,10 @@ def append(home: Path, base: str, when: float, client: str, name: str) -> None:
             _fold(dfd, base, when)
 
 
-def _header(since: float) -> bytes:
-    return f"{HEADER}\t{VERSION}\t{int(since)}\n".encode()
+def _header(since: float, nonce: str = "") -> bytes:
+    """The first line; an appended file's names a random nonce too, so that no two
+    appended files begin alike (the counts recognise the one they hold by its start)."""
+    return f"{HEADER}\t{VERSION}\t{int(since)}{chr(9) + nonce if nonce else ''}\n".encode()
 
 
 # -- reading a file --------------------------------------------------------------------------
@@ -130,27 +147,59 @@ def counts(home: Path, base: str, now: float | None = None) -> Counts:
     now = time.time() if now is None else now
     with _folder(home, exclusive=False, wait=REPORT_WAIT) as dfd:
         data = _read_both(dfd, base)
-    found, sound = parse(data, now) if data is not None else (Counts(), False)
+    found, sound = parse(data[:2], now) if data is not None else (Counts(), False)
     if not sound or found.since is None:  # damaged, or counting starts now
-        with _folder(home, exclusive=True, wait=REPORT_WAIT) as dfd:
-            found = _fold(dfd, base, now)
+        with contextlib.suppress(OSError), _folder(home, exclusive=True, wait=REPORT_WAIT) as dfd:
+            found = _fold(dfd, base, now)  # not rebuilt (a full disk): its sound lines count
     return found
 
 
-def _read_both(dfd: int, base: str) -> bytes | None:
-    """The counts and the appended lines, None when either is too large to read."""
+def _read_both(dfd: int, base: str) -> tuple[bytes, bytes, bytes] | None:
+    """(the counts, the appended lines they do not hold yet, the whole appended file);
+    None when either file is too large to read."""
     folded = _read_file(dfd, base + FOLDED)
     appended = _read_file(dfd, base + APPENDED)
-    return None if folded is None or appended is None else folded + b"\n" + appended
+    if folded is None or appended is None:
+        return None
+    return folded, appended[_held(folded, appended) :], appended
 
 
-def parse(data: bytes, now: float) -> tuple[Counts, bool]:
-    """The counts of a file's text, and whether every line was sound (an empty file is)."""
+def _held(folded: bytes, appended: bytes) -> int:
+    """How many of the appended file's first bytes the counts already hold (a fold was
+    ended after writing them, before removing the appended file)."""
+    head = folded.split(b"\n", 2)
+    mark = head[1].decode("ascii", "replace").split("\t") if len(head) > 2 else []
+    if len(mark) != 3 or mark[0] != FOLDED_MARK or not _NUMBER.fullmatch(mark[1]):
+        return 0
+    size = int(mark[1])
+    if size > len(appended) or _digest(appended[:size]) != mark[2]:
+        return 0
+    return size
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:32]
+
+
+def parse(data: bytes | tuple[bytes, ...], now: float) -> tuple[Counts, bool]:
+    """The counts of a file's text (or of several files'), and whether every line was
+    sound (an empty file is; a last line with no newline, cut short by a full disk, is
+    not)."""
     found = Counts()
     sound = True
     latest = now + 86400  # a clock a little ahead is no damage; a time years ahead is
-    for raw in data.split(b"\n"):
+    lines = []
+    for part in (data,) if isinstance(data, bytes) else data:
+        *whole, cut = part.split(b"\n")
+        lines += whole
+        sound = sound and not cut
+    for raw in lines:
         if not raw:
+            continue
+        if raw.startswith(FOLDED_MARK.encode() + b"\t"):
+            mark = raw.decode("ascii", "replace").split("\t")
+            sound = sound and len(mark) == 3 and bool(_NUMBER.fullmatch(mark[1]))
+            sound = sound and _DIGEST.fullmatch(mark[2]) is not None
             continue
         record = _record(raw, latest)
         if record is None:
@@ -185,22 +234,26 @@ def _record(raw: bytes, latest: float) -> int | tuple[int, int, str, str] | None
 
 
 def _since(fields: list[str], latest: float) -> int | None:
-    if len(fields) != 3 or fields[1] != VERSION or not _NUMBER.fullmatch(fields[2]):
+    if len(fields) not in (3, 4) or fields[1] != VERSION or not _NUMBER.fullmatch(fields[2]):
+        return None
+    if len(fields) == 4 and not _NONCE.fullmatch(fields[3]):
         return None
     return int(fields[2]) if int(fields[2]) <= latest else None
 
 
 def _sound_text(text: str, limit: int) -> bool:
-    return 0 < len(text) <= limit and _CONTROL.search(text) is None
+    return 0 < len(text) <= limit and CONTROLS.search(text) is None
 
 
 # -- folding and rebuilding -----------------------------------------------------------------
 def _fold(dfd: int, base: str, now: float) -> Counts:
     """Fold the appended lines into the counts, one line per memory and client (the most
     recently read first, up to :data:`FOLDED_AT_MOST`), without unsound lines, and start
-    the appended file anew; call it holding the folder alone."""
+    the appended file anew; call it holding the folder alone. The counts are in place,
+    marked as holding the appended file, before that file is removed; a disk too full
+    for them raises OSError and leaves both files as they were."""
     data = _read_both(dfd, base)
-    found = parse(data, now)[0] if data is not None else Counts()
+    found = parse(data[:2], now)[0] if data is not None else Counts()
     found.since = int(now) if found.since is None else found.since
     rows = [
         (memory.last_read, count, client, name)
@@ -208,8 +261,12 @@ def _fold(dfd: int, base: str, now: float) -> Counts:
         for client, count in memory.clients.items()
     ]
     rows.sort(key=lambda row: (-row[0], row[3], row[2]))
-    lines = [_header(found.since)]
-    size = len(lines[0])
+    appended = data[2] if data is not None else b""
+    lines = [
+        _header(found.since),
+        f"{FOLDED_MARK}\t{len(appended)}\t{_digest(appended)}\n".encode(),
+    ]
+    size = len(lines[0]) + len(lines[1])
     for last_read, count, client, name in rows:
         line = f"{last_read}\t{count}\t{client}\t{name}\n".encode()
         size += len(line)
@@ -223,8 +280,10 @@ def _fold(dfd: int, base: str, now: float) -> Counts:
 
 
 def _replace(dfd: int, file_name: str, data: bytes) -> None:
-    """Write ``file_name`` whole through a temporary file. Only a fold writes one, holding
-    the folder alone: any other temporary file of it is left by a fold that crashed."""
+    """Write ``file_name`` whole through a temporary file (every byte written and synced
+    before it takes the name; OSError, and the old file kept, when the disk is full).
+    Only a fold writes one, holding the folder alone: any other temporary file of it is
+    left by a fold that crashed."""
     for left in os.listdir(dfd):
         if left.startswith(f".{file_name}.") and left.endswith(".tmp"):
             with contextlib.suppress(FileNotFoundError):
@@ -232,10 +291,19 @@ def _replace(dfd: int, file_name: str, data: bytes) -> None:
     temp = f".{file_name}.{os.getpid()}.tmp"
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _FLAGS, 0o600, dir_fd=dfd)
     try:
-        os.write(fd, data)
-    finally:
-        os.close(fd)
-    os.replace(temp, file_name, src_dir_fd=dfd, dst_dir_fd=dfd)
+        try:
+            done = 0
+            while done < len(data):  # a write may take fewer bytes than given
+                done += os.write(fd, data[done:])
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temp, file_name, src_dir_fd=dfd, dst_dir_fd=dfd)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp, dir_fd=dfd)
+        raise
+    os.fsync(dfd)  # the new name lasts before the appended file is removed
 
 
 # -- opening without following links -----------------------------------------------------------

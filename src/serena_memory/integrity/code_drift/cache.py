@@ -27,6 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from serena_memory.core import paths
+from serena_memory.core.files import read_own_file
 from serena_memory.integrity.code_drift.git import (
     GitStalled,
     GitUnavailable,
@@ -41,6 +42,8 @@ from serena_memory.integrity.workers import ForkedJob
 MARK = b"serena-memory code identifiers\n"
 SCHEMA_VERSION = 1
 MAX_FRESH = 2000
+MAX_ENTRY_BYTES = 256 * 1024 * 1024
+"""A kept entry larger than this is not read (a repository's identifiers are far fewer)."""
 """More changed or untracked source files than this: one scan of everything, kept not."""
 
 PATTERN = "[A-Za-z_][A-Za-z0-9_]*"
@@ -92,13 +95,8 @@ Entry = tuple[list[int], set[str], set[bytes]]
 
 def read_entry(path: Path, root: str) -> Entry | None:
     """(index stamp, files left out, identifiers) of a valid entry; None otherwise."""
-    try:
-        if path.is_symlink() or not path.is_file():
-            return None
-        data = path.read_bytes()
-    except OSError:
-        return None
-    if not data.startswith(MARK):
+    data = read_own_file(path, MAX_ENTRY_BYTES)  # a link, FIFO or device: a miss at once
+    if data is None or not data.startswith(MARK):
         return None
     head, _, body = data[len(MARK) :].partition(b"\n")
     try:

@@ -42,6 +42,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import weakref
 from dataclasses import dataclass
 
 from serena_memory.core import paths
@@ -411,11 +412,26 @@ def run_git(
     return result.stdout
 
 
+def _end(proc: subprocess.Popen[bytes], owner: int) -> None:
+    """Kill and collect a git nobody waits for any more (it may wait for ever on a FIFO);
+    only in the process that started it (a forked worker's copy of the job is not its
+    owner)."""
+    if os.getpid() == owner and proc.poll() is None:
+        with contextlib.suppress(OSError):
+            proc.kill()
+        with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+            proc.wait(timeout=5)
+
+
 class GitJob:
     """A git command started now whose output is read later (:meth:`result`): it runs
     while this process reads the memories. Its output goes to an unnamed temporary file,
     not a pipe, so git never waits for a reader, and no thread is needed, so the process
-    may still fork workers while it runs."""
+    may still fork workers while it runs.
+
+    A job whose :meth:`result` or :meth:`discard` is never reached (its caller went
+    another way: an error, a cancelled request) still ends its git: when the job is
+    collected, or at the latest when this process exits."""
 
     def __init__(self, root: str, *args: str, timeout: float = GIT_TIMEOUT) -> None:
         self._root = root
@@ -423,6 +439,7 @@ class GitJob:
         self._started = time.monotonic()
         self._done: bytes | GitUnavailable | None = None
         self._proc: subprocess.Popen[bytes] | None = None
+        self._ender: weakref.finalize | None = None
         self._out = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _finish
         self._err = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _finish
         try:
@@ -441,8 +458,12 @@ class GitJob:
             )
         except (FileNotFoundError, OSError) as exc:
             self._finish(GitUnavailable(str(exc)))
+            return
+        self._ender = weakref.finalize(self, _end, self._proc, os.getpid())
 
     def _finish(self, done: bytes | GitUnavailable) -> None:
+        if self._ender is not None:
+            self._ender.detach()  # git was waited for (or ended) here
         self._done = done
         self._out.close()
         self._err.close()

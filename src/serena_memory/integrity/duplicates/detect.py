@@ -11,6 +11,7 @@ of near-copies) pairs each memory with its neighbour only, and a report keeps
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -227,7 +228,8 @@ def _compare(a: str, pa: Parsed, b: str, pb: Parsed) -> NearDuplicate | None:
     similarity = 2 * len(match) / (la + lb)
     if similarity >= MEMORY_SIMILARITY and len(match) >= WHOLE_SHARE * max(la, lb):
         only_a = tuple(n for n, _w in pa.content if n not in match)
-        only_b = tuple(n for n in (m for m, _w in pb.content) if n not in set(match.values()))
+        matched_b = set(match.values())
+        only_b = tuple(n for n, _w in pb.content if n not in matched_b)
         return NearDuplicate(
             a,
             (1, len(pa.lines)),
@@ -253,9 +255,10 @@ def _section_inside(a: str, pa: Parsed, b: str, match: dict[int, int]) -> NearDu
     """The largest section of ``a`` (all of it, when it has no sections) whose lines are
     mostly in ``b``, with the lines of ``b`` they are on."""
     sections = pa.sections if len(pa.sections) > 1 else [(1, len(pa.lines))]
+    numbers = [n for n, _w in pa.content]  # in order: a section's are found by bisection
     best = None
     for first, last in sections:
-        lines = [n for n, _w in pa.content if first <= n <= last]
+        lines = numbers[bisect_left(numbers, first) : bisect_right(numbers, last)]
         hits = [match[n] for n in lines if n in match]
         if len(lines) < MIN_LINES or len(hits) < SECTION_SIMILARITY * len(lines):
             continue
@@ -274,12 +277,14 @@ def _matched_lines(pa: Parsed, pb: Parsed) -> dict[int, int]:
         where.setdefault(words, []).append(n)
     match: dict[int, int] = {}
     used: set[int] = set()
+    taken: dict[str, int] = {}  # of each line's places in b, how many are matched (in order)
     left: list[tuple[int, set[str]]] = []
     for n, words in pa.content:
-        spots = [m for m in where.get(words, ()) if m not in used]
-        if spots:
-            match[n] = spots[0]
-            used.add(spots[0])
+        spots = where.get(words, ())
+        if taken.get(words, 0) < len(spots):
+            match[n] = spots[taken.get(words, 0)]
+            used.add(match[n])
+            taken[words] = taken.get(words, 0) + 1
         elif words.count(" ") >= 2:
             left.append((n, set(words.split())))
     rest = [(m, set(w.split())) for m, w in pb.content if m not in used and w.count(" ") >= 2]

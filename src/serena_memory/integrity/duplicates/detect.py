@@ -255,7 +255,7 @@ def _section_inside(a: str, pa: Parsed, b: str, match: dict[int, int]) -> NearDu
     sections = pa.sections if len(pa.sections) > 1 else [(1, len(pa.lines))]
     best = None
     for first, last in sections:
-        lines = [n for n, _w in pa.content if first <= n <= last]
+        lines = [n for n, _w in pa.content if first <= n <= last and n not in pa.aside]
         hits = [match[n] for n in lines if n in match]
         if len(lines) < MIN_LINES or len(hits) < SECTION_SIMILARITY * len(lines):
             continue
@@ -329,9 +329,19 @@ def _conflict(
         va, vb = ("not" if sa.negated else ""), ("not" if sb.negated else "")
     elif sa.negated == sb.negated and len(differ) == 1:
         va, vb = sa.values[differ[0]], sb.values[differ[0]]
+        if _one_more_precise(va, vb) or _one_more_precise(vb, va):
+            return None
     else:
         return None
     return Conflict(ea[0], sa.line, sa.text, eb[0], sb.line, sb.text, va, vb)
+
+
+def _one_more_precise(short: str, long: str) -> bool:
+    """Whether ``long`` says what ``short`` says, more precisely: a version with more
+    parts (`1.8` / `1.8.2602`), a command with more arguments (`gh pr view` / `gh pr
+    view --json state`) or a path with more folders (`build.py` / `scripts/build.py`).
+    Not a contradiction."""
+    return long.startswith((short + ".", short + " ")) or long.endswith("/" + short)
 
 
 __all__ = ["detect", "find_duplicates"]

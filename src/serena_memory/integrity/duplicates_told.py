@@ -47,7 +47,7 @@ MAX_COMPARED = 16
 READ_CHUNK = 64
 MIN_SHARED_WORDS = 3
 """Words a memory read before any check must share with the text to be taken apart."""
-MAX_READ_IN_FULL = 64
+MAX_READ_IN_FULL = 32
 """Memories read before any check that are taken apart in full, at most."""
 
 
@@ -108,19 +108,20 @@ def _read_now(store: MemoryStore, name: str, mine: Features) -> Kept:
     names = [n for n in names_checked(listing) if n != name]
     started = time.monotonic()
     texts: dict[str, str] = {}
-    for at in range(0, len(names), READ_CHUNK):
-        if at >= ALWAYS_READ and time.monotonic() - started > READ_SECONDS:
-            break
-        texts.update(listing.read(names[at : at + READ_CHUNK])[0])
     ours = set(mine.words.tolist())
     shared = []
     words: dict[str, Any] = {}
-    for other, body in texts.items():
-        found = words_of(body)
-        words[other] = np.array(sorted(found)[:MAX_TOKENS], dtype=np.uint32)
-        count = len(ours & found)
-        if count >= MIN_SHARED_WORDS:
-            shared.append((-count, other))
+    for at in range(0, len(names), READ_CHUNK):
+        if at >= ALWAYS_READ and time.monotonic() - started > READ_SECONDS:
+            break
+        chunk = listing.read(names[at : at + READ_CHUNK])[0]
+        texts.update(chunk)
+        for other, body in chunk.items():
+            found = words_of(body)
+            words[other] = np.array(sorted(found)[:MAX_TOKENS], dtype=np.uint32)
+            count = len(ours & found)
+            if count >= MIN_SHARED_WORDS:
+                shared.append((-count, other))
     chosen = {other for _count, other in sorted(shared)[:MAX_READ_IN_FULL]}
     features = {}
     for other in texts:

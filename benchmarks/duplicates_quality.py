@@ -21,8 +21,15 @@ With ``--realworld``, the folders are instead the 34 real projects' memories of
 project); the seeds are this script's own, so the figures there measure the detector on
 real text, not on changes someone else chose.
 
+With ``--seeds FILE`` (JSON lines: ``folder``, ``kind`` conflict, near-copy or harmless,
+``new_name``, ``new_text``, ``pairs_with``), the changes are someone else's: each real
+folder gets its new memories (all of its lines at once, in a copy) and the check runs
+once; a conflict is found when a conflict names both memories, a near-copy when a
+duplicate finding pairs them, and a harmless memory is a false alarm when any finding
+names it. The untouched folders' findings are counted beside them.
+
 Seeds are deterministic (``--seed``). Usage: ``python benchmarks/duplicates_quality.py
-[--realworld]``
+[--realworld | --seeds FILE]``
 """
 
 from __future__ import annotations
@@ -51,13 +58,17 @@ _VALUE = re.compile(
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`])")
 
 
-def real_folders() -> list[Path]:
-    """The memories folders of the real projects, extracted to a temporary folder."""
+REALWORLD = ROOT.parent / "shared" / "realworld" / "serena-projects.tar.gz"
+
+
+def real_folders(where: Path | None = None) -> list[Path]:
+    """The memories folders of the real projects, extracted to ``where`` (a temporary
+    folder when not given)."""
     import tarfile
     import tempfile
 
-    tar = ROOT.parent / "shared" / "realworld" / "serena-projects.tar.gz"
-    where = Path(tempfile.mkdtemp(prefix="realworld-"))
+    tar = REALWORLD
+    where = where or Path(tempfile.mkdtemp(prefix="realworld-"))
     with tarfile.open(tar) as archive:
         archive.extractall(where, filter="data")
     return sorted(where.glob("serena-projects/*/.serena/memories"))
@@ -191,12 +202,92 @@ def seed_conflicts(memories: dict[str, str], rng: random.Random) -> tuple[dict[s
     return seeded, truth
 
 
+def names_of(report: DuplicateReport) -> set[str]:
+    """Every memory some finding names."""
+    found = {n for group in report.identical for n in group}
+    for d in (*report.memories, *report.sections):
+        found |= {d.first, d.second}
+    return found | {n for c in report.conflicts for n in (c.first, c.second)}
+
+
+def run_seeds(
+    path: Path, verbose: bool = False, where: Path | None = None
+) -> dict[str, tuple[int, int]]:
+    """The figures of a seeds file on the real folders: {what: (count, of)}; beside the
+    kinds, ``untouched`` (findings, folders) and ``untouched-largest`` (findings,
+    memories) for the folder with the most memories."""
+    import json
+    from collections import defaultdict
+
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    by_folder: dict[str, list[dict]] = defaultdict(list)
+    for row in rows:
+        by_folder[row["folder"]].append(row)
+    kinds = ("conflict", "near-copy", "harmless", "untouched", "untouched-largest")
+    figures = {k: [0, 0] for k in kinds}
+    folders = real_folders(where)
+    for folder in folders:
+        memories = load(folder)
+        findings = find_duplicates(memories).problem_count
+        figures["untouched"][0] += findings
+        figures["untouched"][1] += 1
+        if len(memories) > figures["untouched-largest"][1]:
+            figures["untouched-largest"] = [findings, len(memories)]
+        seeded = dict(memories)
+        for row in by_folder.get(folder.parts[-3], []):
+            seeded[row["new_name"]] = row["new_text"]
+        if len(seeded) == len(memories) and not by_folder.get(folder.parts[-3]):
+            continue
+        report = find_duplicates(seeded)
+        pairs, conflicts, named = pairs_of(report), conflicts_of(report), names_of(report)
+        for row in by_folder.get(folder.parts[-3], []):
+            kind, new = row["kind"], row["new_name"]
+            pair = frozenset((new, row.get("pairs_with") or ""))
+            hit = {
+                "conflict": pair in conflicts,
+                "near-copy": pair in pairs,
+                "harmless": new in named,
+            }[kind]
+            figures[kind][0] += hit
+            figures[kind][1] += 1
+            if verbose and hit == (kind == "harmless"):
+                what = "false alarm" if kind == "harmless" else "missed"
+                print(
+                    f"  {what} {kind} ({row.get('form')}): {folder.parts[-3]}: {new} / "
+                    f"{row.get('pairs_with')}: {row.get('changed')}"
+                )
+    return {k: (v[0], v[1]) for k, v in figures.items()}
+
+
+def print_seeds(figures: dict[str, tuple[int, int]]) -> None:
+    for kind, goal in (("conflict", 0.8), ("near-copy", 0.9)):
+        found, of = figures[kind]
+        print(f"{kind}: recall {found / max(of, 1):.3f} ({found}/{of}, goal {goal})")
+    alarms, of = figures["harmless"]
+    print(f"harmless memories named by a finding: {alarms}/{of} (false alarms)")
+    findings, folders = figures["untouched"]
+    print(
+        f"untouched folders: {findings / max(folders, 1):.2f} findings per folder "
+        f"({findings} in {folders}, goal <= 1)"
+    )
+    largest, memories = figures["untouched-largest"]
+    others = findings - largest
+    print(
+        f"  the largest ({memories} memories): {largest}; the {folders - 1} others: "
+        f"{others / max(folders - 1, 1):.2f} per folder ({others})"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--realworld", action="store_true", help="the 34 real folders")
+    parser.add_argument("--seeds", type=Path, help="JSON lines of changes to the real folders")
     args = parser.parse_args(argv)
+    if args.seeds is not None:
+        print_seeds(run_seeds(args.seeds, args.verbose))
+        return 0
     untouched = copies = copies_found = conflicts = conflicts_found = 0
     sections = sections_found = extra = 0
     folders = real_folders() if args.realworld else FOLDERS

@@ -309,44 +309,6 @@ def _check(
     return report
 
 
-def current_features(
-    store: MemoryStore, listing: MemoryListingReader, seconds: float, largest: int
-) -> dict[str, Features]:
-    """The features of the memories as they are now: those the cache holds, and those
-    changed since, read for at most ``seconds`` once :data:`ALWAYS_READ` are (the rest
-    are left out), none larger than ``largest`` bytes (reading one takes time in
-    proportion to its size: the clock is looked at between memories only); what was read
-    is kept. For a write, which must stay cheap: a check fills the cache at once."""
-    import sqlite3
-
-    names = names_checked(listing)
-    stamps = listing.stamps()
-    try:
-        conn = _open(store, create=False)
-    except (OSError, sqlite3.Error):
-        conn = None
-    try:
-        known, gone = _known(conn, stamps) if conn is not None else ({}, set())
-        import numpy  # noqa: F401 - loaded before the clock starts
-
-        started = time.monotonic()
-        fresh: dict[str, Features] = {}
-        unknown = (n for n in names if n not in known and n in stamps)
-        for i, name in enumerate(n for n in unknown if stamps[n][2] <= largest):
-            if i >= ALWAYS_READ and time.monotonic() - started > seconds:
-                break
-            fresh.update(_features(listing, [name], 1))
-        if conn is not None and (fresh or gone):
-            _save(conn, fresh, stamps, gone)
-    except (sqlite3.Error, KeyError, TypeError, ValueError):
-        return {}
-    finally:
-        if conn is not None:
-            conn.close()
-    wanted = set(names)
-    return {n: f for n, f in {**known, **fresh}.items() if n in wanted}
-
-
 def _save_joined(conn: sqlite3.Connection, features: dict[str, Features]) -> None:
     """The features of all memories as one blob, for the writes until the next check."""
     blob = Kept.of(features).blob()

@@ -49,7 +49,10 @@ def _pair(d: NearDuplicate) -> list[str]:
             f"{_span(d.second_lines)}: {share} of the lines alike"
         ]
     else:
-        out = [f"  - {_name(d.first)} and {_name(d.second)}: {share} of their lines alike"]
+        alike = (
+            "of their words in the other, in other words" if d.restated else "of their lines alike"
+        )
+        out = [f"  - {_name(d.first)} and {_name(d.second)}: {share} {alike}"]
         only = [
             f"only in {_name(name)}: {_lines(lines)}"
             for name, lines in ((d.first, d.only_first), (d.second, d.only_second))

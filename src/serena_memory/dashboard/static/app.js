@@ -1143,7 +1143,7 @@
           side(d.second.memory, `line ${d.second.line}`, d.second.text)),
         el("div", { class: "muted", text: "Fix the statement that is wrong, or say in the older memory that the other supersedes it." }));
     }
-    const alike = `${Math.round(d.similarity * 100)}% of the lines alike`;
+    const alike = `${Math.round(d.similarity * 100)}% ${d.restated ? "of the words in the other, in other words" : "of the lines alike"}`;
     const disagree = d.conflicts.map((c) => `${c.first_value || "(no not)"} vs ${c.second_value || "(no not)"}`);
     return el("li", { class: `duplicate ${d.finding}` },
       el("div", {}, el("strong", { text: d.finding === "sections" ? "Near-duplicate sections: " : "Near-duplicate memories: " }),

@@ -44,6 +44,12 @@ MAX_FUZZY = 40_000
 MAX_BUCKET = 8
 """A band or statement key more memories share is a template: neighbours only."""
 T = TypeVar("T")
+RESTATED_SHARE = 0.57
+"""Share of the weight of the smaller memory's words the other holds, for a restatement."""
+RESTATED_OF_LARGER = 0.25
+"""And of the larger one's: else the smaller is one note on the larger one's topic."""
+MIN_RESTATED_WORDS = 10
+"""Rarer words two memories must share to be compared as restatements."""
 MAX_KEY_MEMORIES = 4
 """A statement key more memories share is a pattern, not one statement restated."""
 
@@ -55,14 +61,25 @@ def find_duplicates(memories: Mapping[str, str]) -> DuplicateReport:
 
 
 def detect(
-    features: Mapping[str, Features], text_of: Callable[[str], str | None]
+    features: Mapping[str, Features],
+    text_of: Callable[[str], str | None],
+    rarity: Rarity | None = None,
 ) -> DuplicateReport:
     """The report from each memory's features; ``text_of`` gives the text of a memory
-    that must be compared word for word (None: it can't be read any more)."""
+    that must be compared word for word (None: it can't be read any more). ``rarity``
+    tells how rare each word is among all memories, when ``features`` are only some."""
     report = DuplicateReport(compared=len(features))
     parses = _Parses(text_of)
     kept = _identical(features, report)
     pairs = _near_duplicates(kept, features, parses)
+    found = {(d.first, d.second) for d in pairs}
+    for d in _restated(kept, features, rarity):
+        pa, pb = parses.get(d.first), parses.get(d.second)
+        if (d.first, d.second) not in found and pa is not None and pb is not None:
+            pairs.append(
+                replace(d, first_lines=(1, len(pa.lines)), second_lines=(1, len(pb.lines)))
+            )
+    pairs.sort(key=lambda d: (d.first, d.second))
     conflicts = _conflicts(kept, features, parses)
     paired = {(d.first, d.second): i for i, d in enumerate(pairs)}
     loose: list[Conflict] = []
@@ -77,6 +94,66 @@ def detect(
     room = _keep([d for d in pairs if d.section], report.sections, room, report)
     _keep(loose, report.conflicts, room, report)
     return report
+
+
+class Rarity:
+    """How many memories hold each word (of the words kept), and of how many: a word in
+    one memory of a hundred says more than one in half of them."""
+
+    def __init__(self, words: Any, counts: Any, memories: int) -> None:
+        self.words, self.counts, self.memories = words, counts, memories
+
+    @classmethod
+    def of(cls, every: Any, memories: int) -> Rarity:
+        """From the words of all memories (each memory's once) in one array."""
+        import numpy as np
+
+        words, counts = np.unique(every, return_counts=True)
+        return cls(words, counts, memories)
+
+    def weights(self, words: Any) -> Any:
+        """The weight (inverse document frequency) of each of ``words``."""
+        import numpy as np
+
+        if not len(self.words):
+            return np.full(len(words), np.log(self.memories + 1))
+        at = np.clip(np.searchsorted(self.words, words), 0, len(self.words) - 1)
+        counts = np.where(self.words[at] == words, self.counts[at], 1)
+        return np.log((self.memories + 1) / counts)
+
+
+def _restated(
+    kept: list[str], features: Mapping[str, Features], rarity: Rarity | None
+) -> list[NearDuplicate]:
+    """Memories that say mostly what another says in other words: of the rarer of the
+    two, :data:`RESTATED_SHARE` of its words' weight (rare words weigh more) is in the
+    other, and :data:`RESTATED_OF_LARGER` of the other's: a memory rewritten, not two
+    memories on one topic."""
+    import numpy as np
+
+    words = [np.unique(features[n].words) for n in kept]
+    rarity = rarity or Rarity.of(np.concatenate([np.zeros(0, np.uint32), *words]), len(kept))
+    weights = [rarity.weights(w) for w in words]
+    totals = [float(w.sum()) for w in weights]
+    common = max(MAX_BUCKET, rarity.memories // 10)
+    shared: dict[tuple[int, int], int] = {}
+    for members, _rows in _groups(words):
+        if len(members) <= common:
+            for a, b in _bucket_pairs(members):
+                shared[(a, b)] = shared.get((a, b), 0) + 1
+    found = []
+    for (a, b), count in sorted(shared.items()):
+        if count < MIN_RESTATED_WORDS:
+            continue
+        both = np.isin(words[a], words[b])
+        weight = float(weights[a][both].sum())
+        small, large = sorted((totals[a], totals[b]))
+        if small and weight >= RESTATED_SHARE * small and weight >= RESTATED_OF_LARGER * large:
+            first, second = kept[a], kept[b]
+            found.append(
+                NearDuplicate(first, (1, 1), second, (1, 1), weight / small, False, restated=True)
+            )
+    return found
 
 
 def _keep(found: list[T], target: list[T], room: int, report: DuplicateReport) -> int:
@@ -258,7 +335,11 @@ def _section_inside(a: str, pa: Parsed, b: str, match: dict[int, int]) -> NearDu
     numbers = [n for n, _w in pa.content]  # in order: a section's are found by bisection
     best = None
     for first, last in sections:
-        lines = numbers[bisect_left(numbers, first) : bisect_right(numbers, last)]
+        lines = [
+            n
+            for n in numbers[bisect_left(numbers, first) : bisect_right(numbers, last)]
+            if n not in pa.aside
+        ]
         hits = [match[n] for n in lines if n in match]
         if len(lines) < MIN_LINES or len(hits) < SECTION_SIMILARITY * len(lines):
             continue
@@ -304,7 +385,7 @@ def _conflicts(
 ) -> list[Conflict]:
     """Statements of two memories alike but for one value or a negation."""
     found: dict[tuple[str, int, str, int], Conflict] = {}
-    for members, rows in _groups([features[n].keys for n in kept], column=0):
+    for members, rows in _groups([features[n].statement_keys for n in kept], column=0):
         owners = set(members)
         if len(owners) < 2 or len(owners) > MAX_KEY_MEMORIES or len(set(rows[:, 2].tolist())) < 2:
             continue  # one memory, a pattern many repeat, or the same statement everywhere
@@ -334,9 +415,19 @@ def _conflict(
         va, vb = ("not" if sa.negated else ""), ("not" if sb.negated else "")
     elif sa.negated == sb.negated and len(differ) == 1:
         va, vb = sa.values[differ[0]], sb.values[differ[0]]
+        if _one_more_precise(va, vb) or _one_more_precise(vb, va):
+            return None
     else:
         return None
     return Conflict(ea[0], sa.line, sa.text, eb[0], sb.line, sb.text, va, vb)
+
+
+def _one_more_precise(short: str, long: str) -> bool:
+    """Whether ``long`` says what ``short`` says, more precisely: a version with more
+    parts (`1.8` / `1.8.2602`), a command with more arguments (`gh pr view` / `gh pr
+    view --json state`) or a path with more folders (`build.py` / `scripts/build.py`).
+    Not a contradiction."""
+    return long.startswith((short + ".", short + " ")) or long.endswith("/" + short)
 
 
 __all__ = ["detect", "find_duplicates"]

@@ -11,6 +11,7 @@ is numpy's: one multiply-add per line and permutation.
 from __future__ import annotations
 
 import hashlib
+import re
 import zlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -23,6 +24,90 @@ if TYPE_CHECKING:
 PERMUTATIONS = 60
 BANDS = 20
 ROWS = PERMUTATIONS // BANDS  # 20 bands of 3: pairs from about 40% alike meet
+TOKEN = 0xFFFFFFFF
+"""The middle column of a key row that holds a word of the memory, not a statement."""
+MAX_TOKENS = 256
+"""Words kept per memory (those with the smallest hashes: a sample, the same for a word
+in every memory), for finding a memory restated in other words."""
+_TOKEN = re.compile(r"[^\W_][\w./@:+-]*[\w/]")
+_COMMON = frozenset(
+    (
+        "the",
+        "and",
+        "for",
+        "with",
+        "that",
+        "this",
+        "from",
+        "are",
+        "not",
+        "was",
+        "were",
+        "will",
+        "when",
+        "then",
+        "than",
+        "into",
+        "only",
+        "also",
+        "have",
+        "has",
+        "had",
+        "use",
+        "used",
+        "using",
+        "can",
+        "all",
+        "any",
+        "each",
+        "its",
+        "our",
+        "your",
+        "you",
+        "they",
+        "them",
+        "their",
+        "there",
+        "here",
+        "what",
+        "which",
+        "who",
+        "how",
+        "why",
+        "should",
+        "must",
+        "may",
+        "might",
+        "would",
+        "could",
+        "been",
+        "being",
+        "over",
+        "under",
+        "more",
+        "most",
+        "less",
+        "such",
+        "other",
+        "some",
+        "same",
+        "both",
+        "just",
+        "like",
+        "make",
+        "made",
+        "does",
+        "did",
+        "done",
+        "about",
+        "after",
+        "before",
+        "while",
+        "where",
+        "within",
+        "without",
+    )
+)
 MIN_LINES = 3
 """A memory with fewer content lines is too short to call a copy of another."""
 
@@ -37,11 +122,19 @@ class Features:
     digest: str
     lines: np.ndarray
     signature: np.ndarray | None
-    keys: np.ndarray  # (statements, 3) of uint32
+    keys: np.ndarray  # (statements, 3) of uint32, then (word, TOKEN, 0) per word kept
 
     @property
     def empty(self) -> bool:
         return not len(self.lines) and not len(self.keys)
+
+    @property
+    def statement_keys(self) -> np.ndarray:
+        return self.keys[self.keys[:, 1] != TOKEN]
+
+    @property
+    def words(self) -> np.ndarray:
+        return self.keys[self.keys[:, 1] == TOKEN, 0]
 
 
 def _numpy():
@@ -99,4 +192,17 @@ def features_of(text: str) -> tuple[Features, Parsed]:
         ],
         dtype=np.uint32,
     ).reshape(-1, 3)
-    return Features(digest, lines, signature(lines), keys), parsed
+    words = np.array(sorted(words_of(text))[:MAX_TOKENS], dtype=np.uint32)
+    rows = np.stack([words, np.full_like(words, TOKEN), np.zeros_like(words)], axis=1)
+    return Features(digest, lines, signature(lines), np.concatenate([keys, rows])), parsed
+
+
+def words_of(text: str) -> set[int]:
+    """The hashes of the words of a text (three letters or more, not the commonest; a path,
+    a version or a name with dots is one word): what a restatement in other words keeps."""
+    crc32 = zlib.crc32
+    return {
+        crc32(w.encode("utf-8", "surrogatepass"))
+        for w in set(_TOKEN.findall(text.casefold()))
+        if len(w) > 2 and w not in _COMMON
+    }

@@ -54,6 +54,7 @@ class NearDuplicate:
     only_first: tuple[int, ...] = ()  # lines of the first the second has nothing like
     only_second: tuple[int, ...] = ()
     conflicts: tuple[Conflict, ...] = ()  # where the two disagree
+    restated: bool = False  # in other words: ``similarity`` is a share of words, not lines
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -63,6 +64,7 @@ class NearDuplicate:
             "only_in_first": list(self.only_first),
             "only_in_second": list(self.only_second),
             "conflicts": [c.to_dict() for c in self.conflicts],
+            "restated": self.restated,
         }
 
 
@@ -138,4 +140,5 @@ def _pair(data: dict[str, Any], section: bool) -> NearDuplicate:
         tuple(int(n) for n in data["only_in_first"]),
         tuple(int(n) for n in data["only_in_second"]),
         tuple(_conflict(c) for c in data["conflicts"]),
+        bool(data.get("restated", False)),
     )

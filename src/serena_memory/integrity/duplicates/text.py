@@ -17,6 +17,7 @@ to its length: one memory of 16 MiB in seconds, not hours.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -29,8 +30,24 @@ _LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
 _SENTENCE_END = re.compile(r"[.!?]\s+(?=[A-Z`(\"'])")
 _DIGIT = re.compile(r"\d")
 _PUNCTUATION = ".,;:!?()[]{}\"'*_<>"
+# a token of marks only (a bullet, a table's `|`) is markup, not a word; a heading's
+# `#` stays, so that a heading of one word is a line too
+_MARKUP = re.compile(r"(?<!\S)(?!#+(?!\S))[^\w\s]+(?!\S)")
+# a `Key: value` field (`**Status:** done`, `- Session: 826`): a record's metadata
+_FIELD = re.compile(
+    r"^[ \t]*(?:[-*+][ \t]+)?[*_]*[\w][\w ./-]{0,30}?[*_]*:[*_]*(?:[ \t]|$)", re.MULTILINE
+)
+# a section that says where to look, not what is known: citing the same sources twice
+# is no duplicate
+_REFERENCES = re.compile(
+    r"#+[ \t]+(?:references?|related\b.*|see also|sources?|links|further reading)[ \t:]*",
+    re.IGNORECASE,
+)
+_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
 VALUE_MARK = "\x00"
 NEGATIONS = frozenset({"not", "never", "no"})
+CITING = frozenset({"line", "lines", "issue", "pr", "session", "step", "phase"})
+"""A number after these cites where something is (`line 81`): what it is about."""
 MIN_STATEMENT_WORDS = 5
 """A statement shorter than this is too little context to say two restate each other."""
 MIN_PLAIN_WORDS = 3
@@ -58,6 +75,10 @@ class Parsed:
     content: list[tuple[int, str]] = field(default_factory=list)  # (line, its words)
     sections: list[tuple[int, int]] = field(default_factory=list)  # (first, last) lines
     statements: list[Statement] = field(default_factory=list)
+    # lines that say no more than their neighbours: headings, `Key: value` fields (a
+    # record's metadata), fenced code (commands and listings that memories repeat where
+    # they are used) and sections of references; not counted for a section
+    aside: set[int] = field(default_factory=set)
 
 
 def fold(text: str) -> str:
@@ -74,25 +95,44 @@ def parse(text: str, statements: bool = True) -> Parsed:
     if len(lines) > 1 and not lines[-1]:
         lines.pop()  # a text ending with a newline has no empty line after it
     parsed = Parsed(lines)
-    for number, line in enumerate(fold(text).split("\n"), 1):
+    for number, line in enumerate(_MARKUP.sub(" ", fold(text)).split("\n"), 1):
         words = line.split()
         if len(words) > 1:
             parsed.content.append((number, " ".join(words)))
-    starts: list[int] = []
-    counted = at = 0
-    for m in _HEADING.finditer(text):  # each line counted from the last heading: linear
-        counted += text.count("\n", at, m.start())
-        at = m.start()
-        starts.append(counted + 1)
+    # line numbers by bisection over where each line starts: linear in the text, however
+    # many headings, fields and fences it holds
+    line_starts = [0, *(m.end() for m in re.finditer("\n", text))]
+
+    def line_of(offset: int) -> int:
+        return bisect.bisect_right(line_starts, offset)
+
+    fences = [m.start() for m in _FENCE.finditer(text)]
+    headings = (m for m in _HEADING.finditer(text) if not _in_fence(fences, m.start()))
+    starts = [line_of(m.start()) for m in headings]
+    parsed.aside.update(starts)
+    parsed.aside.update(line_of(m.start()) for m in _FIELD.finditer(text))
+    fence_lines = [line_of(at) for at in fences]
+    for first, last in zip(fence_lines[::2], [*fence_lines[1::2], len(lines)], strict=False):
+        parsed.aside.update(range(first, last + 1))
     bounds = [*starts, len(lines) + 1]
     parsed.sections = [(a, b - 1) for a, b in zip(bounds, bounds[1:], strict=False)]
+    for first, last in parsed.sections:
+        if _REFERENCES.fullmatch(lines[first - 1].strip()):
+            parsed.aside.update(range(first, last + 1))
     if statements:
-        parsed.statements = list(_statements(text))
+        parsed.statements = list(_statements(text, fences))
     return parsed
 
 
-def _statements(text: str):
-    """The statements of ``text``, block by block, sentence by sentence."""
+def _in_fence(fences: list[int], at: int) -> bool:
+    """Whether offset ``at`` is inside a fenced code block (``fences``: where each fence
+    line starts): a `#` line there is a shell comment, not a heading."""
+    return bisect.bisect_left(fences, at) % 2 == 1
+
+
+def _statements(text: str, fences: list[int]):
+    """The statements of ``text``, block by block, sentence by sentence (none in a
+    fenced code block)."""
     at = 0
     line = 1
     for end in [*(m for m in _BLOCK_END.finditer(text)), None]:
@@ -100,7 +140,7 @@ def _statements(text: str):
         block = text[at:stop]
         bullet = _LIST_ITEM.match(block)
         offset = bullet.end() if bullet else 0
-        if not block.lstrip().startswith(("#", "```", "~~~", "|")):
+        if not block.lstrip().startswith(("#", "```", "~~~", "|")) and not _in_fence(fences, at):
             here = counted = 0  # lines counted from the last sentence on: linear
             for sentence, start in _sentences(block, offset):
                 begins = start + len(sentence) - len(sentence.lstrip())  # its first word
@@ -145,19 +185,26 @@ def statement(line: int, sentence: str) -> Statement | None:
                     negations += 1
                     continue
                 plain += len(word) > 2
-            elif is_value(word):
+            elif is_value(word) and (not template or template[-1] not in CITING):
                 values.append(word)
                 word = VALUE_MARK
             template.append(word)
-    if len(template) < MIN_STATEMENT_WORDS or plain < MIN_PLAIN_WORDS:
+    if len(template) < MIN_STATEMENT_WORDS or plain < MIN_PLAIN_WORDS or _record_header(sentence):
         return None
     text = " ".join(sentence.split())
     return Statement(line, tuple(template), tuple(values), negations % 2 == 1, text)
 
 
+def _record_header(sentence: str) -> bool:
+    """Whether a sentence is two or more `**Key**: value` fields on one line (a record's
+    own metadata: `**Atomicity**: 88% **Category**: Git`), which says nothing about
+    what another memory says."""
+    return sentence.count("**:") + sentence.count(":**") >= 2
+
+
 def is_value(word: str) -> bool:
     """A word (not all letters) a restatement may change: a flag, path, file name or
-    version, or one with a digit; a `mem:` reference is none."""
-    if word.startswith("mem:"):
+    version, or one with a digit; a `mem:` or `#123` reference is none."""
+    if word.startswith(("mem:", "#")):  # `#123` names an issue: what it is about
         return False
     return word[0] == "-" or "/" in word or "." in word or _DIGIT.search(word) is not None

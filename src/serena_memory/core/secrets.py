@@ -62,6 +62,11 @@ _NAME_SUFFIXES = frozenset(
 # words that make a key public by design (PublicKey, NEXT_PUBLIC_*, SUPABASE_ANON_KEY,
 # InstrumentationKey), or a keyboard's (hotkey)
 _PUBLIC_WORDS = frozenset("public publishable pub anon instrumentation hotkey".split())
+# a key of data, not a secret: DynamoDB's partition and sort keys, a cache or Redis key
+_DATA_KEY_WORDS = frozenset(
+    "partition sort range cache foreign composite shard routing idempotency dedup dedupe "
+    "lookup object row redis kv bucket s3 map".split()
+)
 # the secret's words that say a password: its value may be words and digits
 _PASSWORD_WORDS = frozenset("password passwd pwd pass passphrase psk".split())
 # the same in an XML setting: <add key="DbPassword" value="..." />
@@ -79,6 +84,8 @@ _NOT_IN_PROSE = re.compile(r"://|^[\w.$~-]*(?:/[\w.$~{}-]*)+$|^--?[a-z][\w-]*(?:
 _PUBLIC_VALUE = re.compile(
     r"^(?:arn:|ssh-(?:rsa|ed25519|dss)\b|sk-(?:ssh|ecdsa)-|ecdsa-sha2-|pk_(?:live|test)_|phc_"
     r"|EJ\[\d:|ENC\[|\$ANSIBLE_VAULT|vault:|age1[a-z0-9]{50,})"
+    # a GPG key's id or fingerprint, in the capitals gpg prints them
+    r"|^(?:0x)?(?:[0-9A-F]{8}|[0-9A-F]{16}|[0-9A-F]{40})$"
 )
 # the Azure Storage emulator's account key, published by Microsoft for local use only
 _PUBLISHED_KEYS = frozenset(
@@ -91,10 +98,10 @@ _NOT_A_VALUE = re.compile(
     # a call or subscript (get_token(user), cfg["x"], re.compile(...)): a name of three
     # letters or a dotted one, then what code holds: closed, or lower-case arguments
     r"^(?=[A-Za-z_]{3}|[A-Za-z_]\w*(?:\.|::))[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*"
-    r"(?:[(\[][\w.,()\[\] '\"]*[)\]]|[(\[](?-i:[a-z0-9_.,()\[\]{}* '\"])*)$"
+    r"(?:[(\[][\w.,()\[\] '\":-]*[)\]]|[(\[](?-i:[a-z0-9_.,()\[\]{}* '\"])*)$"
     r"|^[A-Za-z_][\w.:]*<.*>$|^[(\[{]"  # a generic type; a tuple, list, dict or template
     r"|^\$env:|^os\.|^env\.|^process\.env|^mem:"
-    r"|^(?:true|false|null|none|nil|undefined)$|^[A-Z]+(?:_[A-Z]+)+$"
+    r"|^(?:true|false|null|none|nil|undefined)\b|^[A-Z]+(?:_[A-Z]+)+$"
     r"|^[A-Za-z_]+\d*(?:\.[A-Za-z_]+\d*)+$"  # an attribute: settings.SECRET_KEY
     r"|^\$2[abxy]?\$\d\d\$|^\$argon2"  # password hashes
     r"|^(?:~|\.{1,2})?/[\w./-]+$",  # paths
@@ -213,12 +220,13 @@ def secret_name(name: str) -> bool:
     words = [word.lower() for word in _NAME_WORDS.findall(name)]
     if not words or _PUBLIC_WORDS.intersection(words) or words in (["key"], ["keys"]):
         return False
-    for word in reversed(words):
+    for at in range(len(words) - 1, -1, -1):
+        word = words[at]
         if _SECRET_WORD.search(word):
-            return True
-        if word not in _NAME_SUFFIXES and not (word.startswith("v") and word[1:].isdigit()):
-            if not word.isdigit():
-                return False
+            return not (word.startswith("key") and at and words[at - 1] in _DATA_KEY_WORDS)
+        version = word.startswith("v") and word[1:].isdigit()
+        if word not in _NAME_SUFFIXES and not version and not word.isdigit():
+            return False
     return False
 
 
@@ -298,8 +306,8 @@ _ELEMENT = re.compile(r"<([A-Za-z][\w.:-]{0,60})>([^<\s]{6,200})</")
 # a setting set on a command line: `aws configure set aws_secret_access_key VALUE`,
 # `npm config set //host/:_authToken VALUE`, `doppler configure set token VALUE`
 _CONFIG_SET = re.compile(r"\bconfig(?:ure)?\s+set\s+(?:--?\w[\w-]*\s+)*([\w./:-]{1,80})\s+(\S+)")
-# a password said in a sentence, unquoted: "the passphrase is maple-nimbus-orbit-63",
-# "user admin, pass Winter2021*", "WPA2 key Otter~Harbor38"
+# a password said in a sentence, unquoted: "the passphrase is WORDS-AND-DIGITS", "user
+# admin, pass VALUE", "WPA2 key VALUE"
 _SAID_PASSWORD = re.compile(
     r"(?i)(?<![\w-])(?:password|passphrase|passwd|pass|pwd|psk|wpa2?[ -](?:key|passphrase)"
     r"|wi-?fi (?:key|password))(?![\w-])(?:\s+(?:is|was|=|is now|now is|set to|reset to))?"
@@ -327,7 +335,7 @@ def _url_password(line: str) -> bool:
 # `mkdir -p` is no password); the value is quoted or runs to a space
 _ARG = r"('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"]+)"
 _COMMAND_LINES = (
-    # docker/podman/helm/... login -p VALUE, --password VALUE
+    # docker/podman/helm/... login, then -p or --password and the value
     rf"\blogin\b[^\n|;&]*?\s(?:-p|--password)(?:\s+|=){_ARG}",
     rf"\bsshpass\s+-p\s*{_ARG}",
     # mysql -pVALUE (a password joined to -p; `-p` alone asks for it)
@@ -338,10 +346,10 @@ _COMMAND_LINES = (
     r"\s-U\s*['\"]?[^\s%'\"]+%([^\s'\"]+)",
     # openssl -passin pass:VALUE
     r"\s-pass(?:in|out)?\s+pass:([^\s'\"]+)",
-    # curl -u user:VALUE, httpie -a user:VALUE, bundle config HOST user:VALUE
+    # curl -u USER:VALUE, httpie -a USER:VALUE, bundle config HOST USER:VALUE
     r"(?:\s(?:-u|--user|-a|--auth)[ =]?|\bbundle config\s+(?:set\s+)?(?:--\w+\s+)?"
     r"[\w.-]+\.[a-z]{2,}\s+)['\"]?[^\s:'\"@$<]+:([^\s'\"]+)",
-    # --api-key VALUE, --token VALUE, --client-secret VALUE: a flag naming a secret
+    # a flag naming a secret (--api-key, --token, --client-secret), then the value
     rf"\s--(?:api-?key|(?:auth-|access-|api-)?token|(?:client-)?secret|secret-key"
     rf"|secret-access-key|password|passwd|pass)\s+{_ARG}",
 )
@@ -362,8 +370,10 @@ def _command_line(line: str) -> bool:
     variable (``-p "$PASSWORD"``, ``-u admin:<password>``, ``--token $(cat f)``)."""
     for match in _command_lines().finditer(line):
         value = next(group for group in match.groups() if group is not None).strip("'\"")
+        value = value.rstrip(",.;)")
         if (
             len(value) >= 6
+            and not re.fullmatch(r"[A-Z][A-Z_]*", value)  # what goes there: PASSWORD
             and not is_placeholder(value)
             and not value.startswith(("$", "%", "-", "<"))
             and not _WORDS.fullmatch(value)

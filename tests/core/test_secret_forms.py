@@ -68,7 +68,10 @@ SECRETS = [
         "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 1\n"
         f"{made(ALNUM, 64)}\nPrivate-Lines: 1\n{made(ALNUM, 48)}\n",
     ),
-    ("PEM header wrapped", f"-----BEGIN RSA PRIVATE\nKEY-----\n{PEM_BODY}\n-----END RSA PRIVATE KEY-----"),
+    (
+        "PEM header wrapped",
+        f"-----BEGIN RSA PRIVATE\nKEY-----\n{PEM_BODY}\n-----END RSA PRIVATE KEY-----",
+    ),
 ]
 
 # (form, text): each refused before, though it holds no secret
@@ -131,7 +134,9 @@ def test_a_team_sync_and_the_history_run_the_same_detector_as_a_write() -> None:
     texts = {f"notes/{form}": text for form, text in SECRETS}
     held = secrets.holding_secrets(texts)
     assert set(held) == set(texts)
-    assert all(held[name] == (secrets.scan_name(name) or secrets.scan(texts[name])) for name in held)
+    assert all(
+        held[name] == (secrets.scan_name(name) or secrets.scan(texts[name])) for name in held
+    )
 
 
 def test_the_gate_meets_its_figures_on_the_labeled_dev_set() -> None:

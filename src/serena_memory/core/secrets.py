@@ -55,20 +55,70 @@ _SECRET_WORD = re.compile(
 # what may follow a secret's word in its name and leave it one: SECRET_KEY_BASE,
 # DB_PASSWORD_PROD, SESSION_SECRET_V2, API_KEYS (not KEY_ID, TOKEN_URL, PASSWORD_FILE)
 _NAME_SUFFIXES = frozenset(
-    "base v prod production staging stg stage dev development live test old new current "
-    "prev previous next primary secondary backup main value val raw plain plaintext b64 "
-    "base64 hex str string local".split()
+    [
+        "base",
+        "v",
+        "prod",
+        "production",
+        "staging",
+        "stg",
+        "stage",
+        "dev",
+        "development",
+        "live",
+        "test",
+        "old",
+        "new",
+        "current",
+        "prev",
+        "previous",
+        "next",
+        "primary",
+        "secondary",
+        "backup",
+        "main",
+        "value",
+        "val",
+        "raw",
+        "plain",
+        "plaintext",
+        "b64",
+        "base64",
+        "hex",
+        "str",
+        "string",
+        "local",
+    ]
 )
 # words that make a key public by design (PublicKey, NEXT_PUBLIC_*, SUPABASE_ANON_KEY,
 # InstrumentationKey), or a keyboard's (hotkey)
-_PUBLIC_WORDS = frozenset("public publishable pub anon instrumentation hotkey".split())
+_PUBLIC_WORDS = frozenset(["public", "publishable", "pub", "anon", "instrumentation", "hotkey"])
 # a key of data, not a secret: DynamoDB's partition and sort keys, a cache or Redis key
 _DATA_KEY_WORDS = frozenset(
-    "partition sort range cache foreign composite shard routing idempotency dedup dedupe "
-    "lookup object row redis kv bucket s3 map".split()
+    [
+        "partition",
+        "sort",
+        "range",
+        "cache",
+        "foreign",
+        "composite",
+        "shard",
+        "routing",
+        "idempotency",
+        "dedup",
+        "dedupe",
+        "lookup",
+        "object",
+        "row",
+        "redis",
+        "kv",
+        "bucket",
+        "s3",
+        "map",
+    ]
 )
 # the secret's words that say a password: its value may be words and digits
-_PASSWORD_WORDS = frozenset("password passwd pwd pass passphrase psk".split())
+_PASSWORD_WORDS = frozenset(["password", "passwd", "pwd", "pass", "passphrase", "psk"])
 # the same in an XML setting: <add key="DbPassword" value="..." />
 _KEY_VALUE = re.compile(rf"(?i)\bkey=\"({_SECRET_NAME})\"\s+value=\"([^\"]+)\"")
 # prose: "the admin password is now `VALUE`"
@@ -353,16 +403,18 @@ _COMMAND_LINES = (
     rf"\s--(?:api-?key|(?:auth-|access-|api-)?token|(?:client-)?secret|secret-key"
     rf"|secret-access-key|password|passwd|pass)\s+{_ARG}",
 )
-_COMMAND_WORDS = ("login", "sshpass", "mysql", "mariadb", "redis-cli", "sqlcmd", "bcp", "osql")
-_COMMAND_WORDS += ("-u", "%", "pass:", "-a ", "--auth", "bundle config", "--")
+_COMMAND_WORDS = (
+    *("login", "sshpass", "mysql", "mariadb", "redis-cli", "sqlcmd", "bcp", "osql"),
+    *("-u", "%", "pass:", "-a ", "--auth", "bundle config", "--"),
+)
 
 
 @cache
 def _command_lines() -> Any:
     """The command-line rules as one RE2 pattern: time linear in the line's length."""
-    import re2
+    from serena_memory.core.secret_tokens import linear
 
-    return re2.compile("|".join(f"(?:{pattern})" for pattern in _COMMAND_LINES))
+    return linear("|".join(f"(?:{pattern})" for pattern in _COMMAND_LINES))
 
 
 def _command_line(line: str) -> bool:
@@ -453,9 +505,9 @@ _KEY_BODY = re.compile(r"[A-Za-z0-9+/]{40}")
 
 @cache
 def _block_patterns() -> tuple[Any, Any, Any]:
-    import re2
+    from serena_memory.core.secret_tokens import linear
 
-    return re2.compile(_PEM_HEADER), re2.compile(_PUTTY_PRIVATE), re2.compile(_KEY_THEN_VALUE)
+    return linear(_PEM_HEADER), linear(_PUTTY_PRIVATE), linear(_KEY_THEN_VALUE)
 
 
 def _blocks(text: str) -> Iterator[tuple[int, str]]:
@@ -574,9 +626,8 @@ def _line_kind(line: str, detectors: Iterable[Any]) -> str | None:
         return "credential in a Docker or npm auth"
     if ":" in line and (match := _PGPASS.match(line)) and not is_placeholder(match.group(1)):
         return "password in a .pgpass line"
-    if any(word in lower for word in _SECRET_WORDS) and (kind := _assigned(line)):
-        return kind
-    return _table_row(line, set())
+    assigned = _assigned(line) if any(word in lower for word in _SECRET_WORDS) else None
+    return assigned or _table_row(line, set())
 
 
 def _public_token(kind: str, token: str) -> bool:

@@ -373,3 +373,24 @@ def test_the_incoming_scan_stops_at_its_bound_and_the_next_syncs_go_on_from_ther
             break
     assert not result.secrets_unchecked and len(result.changed) == 3
     assert workstation.names() == {"global/deploy", *(f"global/notes/n{i}" for i in range(3))}
+
+
+def test_a_secret_in_a_form_people_paste_is_found_in_the_history_and_held_back(
+    tmp_path: Path, remote: Path
+) -> None:
+    """A name with a suffix (`SECRET_KEY_BASE=`), pasted past the gate by a person: the
+    history's check finds it and a team sync does not bring it to the other machine."""
+    rng = random.Random(41)
+    value = "".join(rng.choice("0123456789abcdef") for _ in range(96))
+    laptop, workstation = Machine(tmp_path / "a", remote), Machine(tmp_path / "b", remote)
+    laptop.write("global/rails", "# Rails\n\nFirst notes.\n")
+    laptop.sync()
+    workstation.sync()
+    pasted = f"# Rails\n\nSECRET_KEY_BASE={value}\n"
+    laptop.run("memories", "write", "global/rails", "--content", pasted, "--allow-secret")
+    assert [item["line"] for item in history_secrets(laptop)] == [3]
+    laptop.sync()
+    result = workstation.sync(check=False)
+    assert result.returncode == 1 and "Nothing was merged from" in result.stdout
+    assert "value assigned to SECRET_KEY_BASE" in result.stdout and value not in result.stdout
+    assert workstation.text("global/rails") == "# Rails\n\nFirst notes.\n"

@@ -24,8 +24,8 @@ from serena_memory.core.errors import MemoryStoreError
 # a value in one of these shapes documents where a secret goes, it is not one; judged on
 # the value alone (a real token in a URL naming `yourcompany` is still a token)
 _PLACEHOLDER = re.compile(
-    r"x{4,}|\*{4,}|\.\.\.|•{3,}|example|replace|your|changeme|change_me|dummy|placeholder"
-    r"|redacted|sample|fake|\$\{|\$\(|\{\{|%\(|^\$[A-Za-z_]\w*$"
+    r"x{4,}|\*{3,}|\.\.\.|…|•{3,}|example|replace|your|changeme|change_me|dummy|placeholder"
+    r"|redacted|sample|fake|not[-_ ]?a[-_ ]?real|not[-_ ]real|\$\{|\$\(|\{\{|%\(|^\$[A-Za-z_]\w*$"
     r"|^(?:password|passwd|pass|pwd|secret|token|key|apikey|api_key|changeit|hunter2|test|guest"
     r"|admin|root|postgres|mysql|redis|user|username)$",
     re.IGNORECASE,
@@ -47,18 +47,100 @@ _VALUE = r"((?:[^\s\"'`;,]|[;,](?![A-Za-z_][\w.-]*=|\s|$))+)"
 _ASSIGNED = re.compile(
     rf"(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]++)(?=[\"'`]?\s*(?::=|[:=])\s*[\"'`]?{_VALUE})"
 )
-_SECRET_ENDING = re.compile(
-    r"(?:key|token|secret|password|passwd|pwd|pass|passphrase|credentials?)$", re.I
+# a name's words: API_KEYS, secretKeyBase, db-password-prod, aws_secret_access_key
+_NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_SECRET_WORD = re.compile(
+    r"(?:key|token|secret|password|passwd|pwd|pass|passphrase|credential|psk)s?$", re.I
 )
+# what may follow a secret's word in its name and leave it one: SECRET_KEY_BASE,
+# DB_PASSWORD_PROD, SESSION_SECRET_V2, API_KEYS (not KEY_ID, TOKEN_URL, PASSWORD_FILE)
+_NAME_SUFFIXES = frozenset(
+    [
+        "base",
+        "v",
+        "prod",
+        "production",
+        "staging",
+        "stg",
+        "stage",
+        "dev",
+        "development",
+        "live",
+        "test",
+        "old",
+        "new",
+        "current",
+        "prev",
+        "previous",
+        "next",
+        "primary",
+        "secondary",
+        "backup",
+        "main",
+        "value",
+        "val",
+        "raw",
+        "plain",
+        "plaintext",
+        "b64",
+        "base64",
+        "hex",
+        "str",
+        "string",
+        "local",
+    ]
+)
+# words that make a key public by design (PublicKey, NEXT_PUBLIC_*, SUPABASE_ANON_KEY,
+# InstrumentationKey), or a keyboard's (hotkey)
+_PUBLIC_WORDS = frozenset(["public", "publishable", "pub", "anon", "instrumentation", "hotkey"])
+# a key of data, not a secret: DynamoDB's partition and sort keys, a cache or Redis key
+_DATA_KEY_WORDS = frozenset(
+    [
+        "partition",
+        "sort",
+        "range",
+        "cache",
+        "foreign",
+        "composite",
+        "shard",
+        "routing",
+        "idempotency",
+        "dedup",
+        "dedupe",
+        "lookup",
+        "object",
+        "row",
+        "redis",
+        "kv",
+        "bucket",
+        "s3",
+        "map",
+    ]
+)
+# the secret's words that say a password: its value may be words and digits
+_PASSWORD_WORDS = frozenset(["password", "passwd", "pwd", "pass", "passphrase", "psk"])
 # the same in an XML setting: <add key="DbPassword" value="..." />
 _KEY_VALUE = re.compile(rf"(?i)\bkey=\"({_SECRET_NAME})\"\s+value=\"([^\"]+)\"")
 # prose: "the admin password is now `VALUE`"
 _PROSE = re.compile(
-    r"(?i)\b(password|passphrase|passwd|secret|token|api[ _-]?key)\b[^`'\"\n]{0,40}?"
+    r"(?i)(?<![A-Za-z0-9])(password|passphrase|passwd|secret|token|api[ _-]?key)(?![A-Za-z0-9])"
+    r"[^`'\"\n]{0,40}?"
     r"(?<![^\s:=(])[`'\"]([^\s`'\"]{10,})[`'\"](?!\w)"
 )
 # quoted in prose, but no password: a URL (its own rule judges it), a path, an option
 _NOT_IN_PROSE = re.compile(r"://|^[\w.$~-]*(?:/[\w.$~{}-]*)+$|^--?[a-z][\w-]*(?:=|$)")
+# a value that names a key or is public by design: an ARN, a public SSH key, a Stripe
+# publishable key, an encrypted value (EJSON, sops, Ansible Vault)
+_PUBLIC_VALUE = re.compile(
+    r"^(?:arn:|ssh-(?:rsa|ed25519|dss)\b|sk-(?:ssh|ecdsa)-|ecdsa-sha2-|pk_(?:live|test)_|phc_"
+    r"|EJ\[\d:|ENC\[|\$ANSIBLE_VAULT|vault:|age1[a-z0-9]{50,})"
+    # a GPG key's id or fingerprint, in the capitals gpg prints them
+    r"|^(?:0x)?(?:[0-9A-F]{8}|[0-9A-F]{16}|[0-9A-F]{40})$"
+)
+# the Azure Storage emulator's account key, published by Microsoft for local use only
+_PUBLISHED_KEYS = frozenset(
+    ("Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",)
+)
 _HEX_OR_UUID = re.compile(r"[0-9a-f]{7,64}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", re.I)
 # a value that is code or a reference, not a literal: a call, a subscript, a generic type,
 # a template or JSX expression, an environment lookup, a memory reference
@@ -66,10 +148,10 @@ _NOT_A_VALUE = re.compile(
     # a call or subscript (get_token(user), cfg["x"], re.compile(...)): a name of three
     # letters or a dotted one, then what code holds: closed, or lower-case arguments
     r"^(?=[A-Za-z_]{3}|[A-Za-z_]\w*(?:\.|::))[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*"
-    r"(?:[(\[][\w.,()\[\] '\"]*[)\]]|[(\[](?-i:[a-z0-9_.,()\[\]{}* '\"])*)$"
+    r"(?:[(\[][\w.,()\[\] '\":-]*[)\]]|[(\[](?-i:[a-z0-9_.,()\[\]{}* '\"])*)$"
     r"|^[A-Za-z_][\w.:]*<.*>$|^[(\[{]"  # a generic type; a tuple, list, dict or template
     r"|^\$env:|^os\.|^env\.|^process\.env|^mem:"
-    r"|^(?:true|false|null|none|nil|undefined)$|^[A-Z]+(?:_[A-Z]+)+$"
+    r"|^(?:true|false|null|none|nil|undefined)\b|^[A-Z]+(?:_[A-Z]+)+$"
     r"|^[A-Za-z_]+\d*(?:\.[A-Za-z_]+\d*)+$"  # an attribute: settings.SECRET_KEY
     r"|^\$2[abxy]?\$\d\d\$|^\$argon2"  # password hashes
     r"|^(?:~|\.{1,2})?/[\w./-]+$",  # paths
@@ -88,7 +170,7 @@ _URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^\s:/?#@]*):([^\s/?#@]+
 # a bearer or basic credential in a header
 _HEADER_CREDENTIAL = re.compile(r"(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/-]{20,}=*)")
 # a line can hold an assignment to a secret's name only if it holds one of these
-_SECRET_WORDS = ("key", "token", "secret", "pass", "pwd", "credential")
+_SECRET_WORDS = ("key", "token", "secret", "pass", "pwd", "credential", "psk")
 MIN_ASSIGNED_LENGTH = 10
 MIN_ASSIGNED_ENTROPY = 3.0  # bits per character; words and counters stay below
 NAME_LINE = 0  # the line of a finding in a memory's name rather than its text
@@ -157,7 +239,6 @@ _PROVIDER_DETECTORS = (
     ("mailchimp", "MailchimpDetector"),
     ("npm", "NpmDetector"),
     ("openai", "OpenAIDetector"),
-    ("private_key", "PrivateKeyDetector"),
     ("pypi_token", "PypiTokenDetector"),
     ("sendgrid", "SendGridDetector"),
     ("slack", "SlackDetector"),
@@ -166,37 +247,81 @@ _PROVIDER_DETECTORS = (
     ("telegram_token", "TelegramBotTokenDetector"),
     ("twilio", "TwilioKeyDetector"),
 )
-# token formats detect-secrets does not know (yet), found by our own detector after its
-_PROVIDER_TOKENS = (
-    r"sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{80,}",  # Anthropic
-    r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}",  # OpenAI, new forms
-    r"AIza[0-9A-Za-z_-]{35}",  # Google API key
-    r"hf_[A-Za-z]{34}",  # Hugging Face
-    r"github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}",  # GitHub fine-grained
-    r"npm_[A-Za-z0-9]{36}",  # npm, outside .npmrc
-    r"glpat-[A-Za-z0-9_-]{20}",  # GitLab personal access token
-    r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}",  # Shopify
-)
 
 
 @cache
 def _detectors() -> tuple[Any, ...]:
-    """The detectors, made once: detect-secrets' provider detectors and ours."""
+    """detect-secrets' provider detectors, made once (our token shapes are in
+    core/secret_tokens.py, private keys are found over lines by :func:`_blocks`)."""
     from importlib import import_module
 
-    from detect_secrets.plugins.base import RegexBasedDetector
-
-    class ProviderTokenDetector(RegexBasedDetector):
-        """Token formats detect-secrets does not know (yet)."""
-
-        secret_type = "API token"
-        denylist = tuple(re.compile(pattern) for pattern in _PROVIDER_TOKENS)
-
-    providers = [
+    return tuple(
         getattr(import_module(f"detect_secrets.plugins.{module}"), name)()
         for module, name in _PROVIDER_DETECTORS
-    ]
-    return (*providers, ProviderTokenDetector())
+    )
+
+
+def secret_name(name: str) -> bool:
+    """Whether ``name`` says its value is a secret: a secret's word (``key``, ``token``,
+    ``password``...) as its last word or followed only by words such as ``base``, ``prod``
+    or ``v2`` (``SECRET_KEY_BASE``, ``DB_PASSWORD_PROD``, ``API_KEYS``); not ``KEY_ID``
+    nor a name alone ``key`` (a cache key, a keybinding, a database's key), nor a key
+    public by design (``PublicKey``, ``NEXT_PUBLIC_...``, ``SUPABASE_ANON_KEY``)."""
+    words = [word.lower() for word in _NAME_WORDS.findall(name)]
+    if not words or _PUBLIC_WORDS.intersection(words) or words in (["key"], ["keys"]):
+        return False
+    for at in range(len(words) - 1, -1, -1):
+        word = words[at]
+        if _SECRET_WORD.search(word):
+            return not (word.startswith("key") and at and words[at - 1] in _DATA_KEY_WORDS)
+        version = word.startswith("v") and word[1:].isdigit()
+        if word not in _NAME_SUFFIXES and not version and not word.isdigit():
+            return False
+    return False
+
+
+def _password_name(name: str) -> bool:
+    return any(
+        word.lower().rstrip("s") in _PASSWORD_WORDS or word.lower() in _PASSWORD_WORDS
+        for word in _NAME_WORDS.findall(name)
+    )
+
+
+def _literal_value(name: str, value: str) -> bool:
+    """Whether ``value``, assigned to the secret's name ``name``, is a literal secret; a
+    password may be words and digits (``cobalt-copper-velvet-19``)."""
+    value = value.strip("'\"`")
+    if _PUBLIC_VALUE.search(value) or value in _PUBLISHED_KEYS:
+        return False
+    if _literal_secret(value):
+        return True
+    return _password_name(name) and _passphrase(value)
+
+
+# words joined with digits, as a password generator makes them: maple-nimbus-orbit-63
+_PASSPHRASE = re.compile(r"[A-Za-z]{3,}(?:[-_.+~][A-Za-z]{3,}){2,}[-_.+~]?\d{1,4}[!?.*#$%^&]?")
+
+
+def _passphrase(value: str) -> bool:
+    return bool(_PASSPHRASE.fullmatch(value)) and not is_placeholder(value)
+
+
+def strong_password(value: str) -> bool:
+    """Whether a value standing where a password goes looks like one: a passphrase of
+    words and digits, or eight characters or more mixing letters with digits or symbols
+    (``Winter2021*``, ``Orb1t^1cin``); never a word, a path, a URL, a hash, an option or a
+    placeholder."""
+    value = value.strip("'\"`").rstrip(".,;:)")
+    if len(value) < 8 or is_placeholder(value) or _NOT_A_VALUE.search(value):
+        return False
+    if _NOT_IN_PROSE.search(value) or _HEX_OR_UUID.fullmatch(value) or value.startswith("$"):
+        return False
+    if _passphrase(value):
+        return True
+    classes = sum(
+        bool(re.search(pattern, value)) for pattern in (r"[a-z]", r"[A-Z]", r"\d", r"[^\w\s]")
+    )
+    return bool(re.search(r"[A-Za-z]", value)) and classes >= 3 and len(set(value)) >= 6
 
 
 def _assigned(line: str) -> str | None:
@@ -204,10 +329,11 @@ def _assigned(line: str) -> str | None:
     (or such a value quoted after the word ``password``, ``token``...): a name like
     ``*_KEY``, ``*_TOKEN``, ``PASSWORD``; a value with symbols (a strong password) counts,
     a reference or placeholder (``${VAR}``, ``$(cmd)``, ``<your-password>``) does not."""
-    for pattern in (_ASSIGNED, _KEY_VALUE):
+    for pattern in (_ASSIGNED, _KEY_VALUE, _ELEMENT, _CONFIG_SET):
         for match in pattern.finditer(line):
-            if _SECRET_ENDING.search(match.group(1)) and _literal_secret(match.group(2)):
-                return "value assigned to " + (match.group(1).strip(".-_")[:40] or "a secret")
+            name, value = match.group(1), match.group(2)
+            if secret_name(name) and _literal_value(name, value):
+                return "value assigned to " + (name.strip(".-_")[:40] or "a secret")
     for match in _PROSE.finditer(line):
         value = match.group(2)
         if (
@@ -216,9 +342,27 @@ def _assigned(line: str) -> str | None:
             and re.search(r"[A-Za-z]", value)
             and not _HEX_OR_UUID.fullmatch(value)
             and not _NOT_IN_PROSE.search(value)
-        ):
+            and not _PUBLIC_VALUE.search(value)
+        ) or (match.group(1).lower() in _PASSWORD_WORDS and strong_password(value)):
             return f"{match.group(1).lower()} in quotes"
+    for match in _SAID_PASSWORD.finditer(line):
+        if strong_password(match.group(1)):
+            return "password in a sentence"
     return None
+
+
+# an XML element holding a secret: <password>...</password> (Maven, NuGet, .NET)
+_ELEMENT = re.compile(r"<([A-Za-z][\w.:-]{0,60})>([^<\s]{6,200})</")
+# a setting set on a command line: `aws configure set aws_secret_access_key VALUE`,
+# `npm config set //host/:_authToken VALUE`, `doppler configure set token VALUE`
+_CONFIG_SET = re.compile(r"\bconfig(?:ure)?\s+set\s+(?:--?\w[\w-]*\s+)*([\w./:-]{1,80})\s+(\S+)")
+# a password said in a sentence, unquoted: "the passphrase is WORDS-AND-DIGITS", "user
+# admin, pass VALUE", "WPA2 key VALUE"
+_SAID_PASSWORD = re.compile(
+    r"(?i)(?<![\w-])(?:password|passphrase|passwd|pass|pwd|psk|wpa2?[ -](?:key|passphrase)"
+    r"|wi-?fi (?:key|password))(?![\w-])(?:\s+(?:is|was|=|is now|now is|set to|reset to))?"
+    r"\s*[:=]?\s+[`'\"]?([^\s`'\"]{8,80})"
+)
 
 
 def _url_password(line: str) -> bool:
@@ -237,6 +381,87 @@ def _url_password(line: str) -> bool:
     return False
 
 
+# credentials on a command line, each with the command that takes them (so `-p 8080` or
+# `mkdir -p` is no password); the value is quoted or runs to a space
+_ARG = r"('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"]+)"
+_COMMAND_LINES = (
+    # docker/podman/helm/... login, then -p or --password and the value
+    rf"\blogin\b[^\n|;&]*?\s(?:-p|--password)(?:\s+|=){_ARG}",
+    rf"\bsshpass\s+-p\s*{_ARG}",
+    # mysql -pVALUE (a password joined to -p; `-p` alone asks for it)
+    rf"\b(?:mysql\w*|mariadb\w*)\b[^\n|;&]*?\s-p{_ARG}",
+    rf"\bredis-cli\b[^\n|;&]*?\s(?:-a|--pass)\s+{_ARG}",
+    rf"\b(?:sqlcmd|bcp|osql)\b[^\n|;&]*?\s-P\s*{_ARG}",
+    # smbclient -U 'DOMAIN\\user%password'
+    r"\s-U\s*['\"]?[^\s%'\"]+%([^\s'\"]+)",
+    # openssl -passin pass:VALUE
+    r"\s-pass(?:in|out)?\s+pass:([^\s'\"]+)",
+    # curl -u USER:VALUE, httpie -a USER:VALUE, bundle config HOST USER:VALUE
+    r"(?:\s(?:-u|--user|-a|--auth)[ =]?|\bbundle config\s+(?:set\s+)?(?:--\w+\s+)?"
+    r"[\w.-]+\.[a-z]{2,}\s+)['\"]?[^\s:'\"@$<]+:([^\s'\"]+)",
+    # a flag naming a secret (--api-key, --token, --client-secret), then the value
+    rf"\s--(?:api-?key|(?:auth-|access-|api-)?token|(?:client-)?secret|secret-key"
+    rf"|secret-access-key|password|passwd|pass)\s+{_ARG}",
+)
+_COMMAND_WORDS = (
+    *("login", "sshpass", "mysql", "mariadb", "redis-cli", "sqlcmd", "bcp", "osql"),
+    *("-u", "%", "pass:", "-a ", "--auth", "bundle config", "--"),
+)
+
+
+@cache
+def _command_lines() -> Any:
+    """The command-line rules as one RE2 pattern: time linear in the line's length."""
+    from serena_memory.core.secret_tokens import linear
+
+    return linear("|".join(f"(?:{pattern})" for pattern in _COMMAND_LINES))
+
+
+def _command_line(line: str) -> bool:
+    """A password or token given to a command on its command line, not a placeholder or a
+    variable (``-p "$PASSWORD"``, ``-u admin:<password>``, ``--token $(cat f)``)."""
+    for match in _command_lines().finditer(line):
+        value = next(group for group in match.groups() if group is not None).strip("'\"")
+        value = value.rstrip(",.;)")
+        if (
+            len(value) >= 6
+            and not re.fullmatch(r"[A-Z][A-Z_]*", value)  # what goes there: PASSWORD
+            and not is_placeholder(value)
+            and not value.startswith(("$", "%", "-", "<"))
+            and not _WORDS.fullmatch(value)
+            and not _NOT_A_VALUE.search(value)
+        ):
+            return True
+    return False
+
+
+# `"auth": "BASE64"` (Docker's config.json), `_auth=BASE64` (.npmrc), a Kubernetes
+# `.dockerconfigjson`: base64 of `user:password` (or of a config holding one)
+_ENCODED_AUTH = re.compile(
+    r"(?i)(?<![\w.-])[\"']?(?:auth|_auth|\.dockerconfigjson|\.dockercfg)[\"']?\s*[:=]\s*"
+    r"[\"']?([A-Za-z0-9+/]{12,}={0,2})(?![\w+/=])"
+)
+
+
+def _encoded_auth(line: str) -> bool:
+    import base64
+    import binascii
+
+    for match in _ENCODED_AUTH.finditer(line):
+        try:
+            decoded = base64.b64decode(match.group(1), validate=True).decode("utf-8")
+        except (binascii.Error, ValueError):
+            continue
+        user, colon, password = decoded.partition(":")
+        if '"auth' in decoded or (colon and user and password and not is_placeholder(password)):
+            return True
+    return False
+
+
+# a .pgpass line: host:port:database:user:password
+_PGPASS = re.compile(r"^\s*[\w.-]+:(?:\d+|\*):[\w.*-]+:[\w.*@-]+:(\S{6,200})\s*$")
+
+
 def _header_credential(line: str) -> bool:
     for match in _HEADER_CREDENTIAL.finditer(line):
         value = match.group(1)
@@ -247,17 +472,99 @@ def _header_credential(line: str) -> bool:
 
 def scan(text: str) -> list[Finding]:
     """The secrets in ``text``, one finding per line at most (the first kind found)."""
-    findings: list[Finding] = []
+    found: dict[int, str] = dict(_blocks(text))
     detectors = _detectors()
-    for number, line in enumerate(text.splitlines(), start=1):
-        if len(line) < 8:
+    columns: set[int] = set()  # the columns of the Markdown table here that hold secrets
+    lines = text.splitlines()
+    for number, line in enumerate(lines, start=1):
+        columns = _table_columns(line, lines[number] if number < len(lines) else "", columns)
+        if len(line) < 8 or number in found:
             continue
         for part in _windows(line):
-            kind = _line_kind(part, detectors)
+            kind = _line_kind(part, detectors) or (_table_row(part, columns) if columns else None)
             if kind is not None:
-                findings.append(Finding(number, kind))
+                found[number] = kind
                 break
-    return findings
+    return [Finding(number, kind) for number, kind in sorted(found.items())]
+
+
+# a PEM private key's header, also wrapped over lines as a ticket or a mail wraps it
+_PEM_HEADER = (
+    r"-{4,5}[ \t]?BEGIN[ \t\r\n]{1,4}(?:[A-Z0-9]{1,12}[ \t\r\n]{1,4}){0,4}PRIVATE"
+    r"[ \t\r\n]{1,4}KEY(?:[ \t\r\n]{1,4}BLOCK)?[ \t]?-{4,5}"
+)
+# a PuTTY key's private lines (the public ones are no secret)
+_PUTTY_PRIVATE = r"Private-Lines:[ \t]*\d+[ \t]*\r?\n[ \t]*[A-Za-z0-9+/]{16,}"
+# a secret's name and its value in two fields of one JSON object, as Postman exports them
+_KEY_THEN_VALUE = (
+    r"\"key\"\s{0,40}:\s{0,40}\"([^\"\n]{1,80})\"\s{0,40},\s{0,40}"
+    r"\"value\"\s{0,40}:\s{0,40}\"([^\"\n]{1,500})\""
+)
+_KEY_BODY = re.compile(r"[A-Za-z0-9+/]{40}")
+
+
+@cache
+def _block_patterns() -> tuple[Any, Any, Any]:
+    from serena_memory.core.secret_tokens import linear
+
+    return linear(_PEM_HEADER), linear(_PUTTY_PRIVATE), linear(_KEY_THEN_VALUE)
+
+
+def _blocks(text: str) -> Iterator[tuple[int, str]]:
+    """(line, kind) of the secrets that span lines: a private key (its header, when key
+    material follows it: a header named in prose is none), a PuTTY key's private lines, a
+    secret's name and value in two JSON fields."""
+    if "PRIVATE" not in text and "Private-Lines" not in text and '"key"' not in text:
+        return
+    pem, putty, key_value = _block_patterns()
+    for match in pem.finditer(text):
+        body = text[match.end() : match.end() + 400].replace("\\n", "\n")
+        if _KEY_BODY.search(body):
+            yield text.count("\n", 0, match.start()) + 1, "Private Key"
+    for match in putty.finditer(text):
+        yield text.count("\n", 0, match.start()) + 1, "PuTTY private key"
+    for match in key_value.finditer(text):
+        if secret_name(match.group(1)) and _literal_value(match.group(1), match.group(2)):
+            yield text.count("\n", 0, match.start(2)) + 1, "value assigned to " + match.group(1)
+
+
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def _table_columns(line: str, following: str, columns: set[int]) -> set[int]:
+    """The columns of the Markdown table ``line`` belongs to whose header names a secret
+    (Password, API token), kept over its rows; a header is the line above the rule."""
+    if not line.lstrip().startswith("|"):
+        return set()
+    if _TABLE_RULE.match(following):
+        return {i for i, cell in enumerate(_cells(line)) if secret_name(cell.replace(" ", "_"))}
+    return columns
+
+
+def _table_row(line: str, columns: set[int]) -> str | None:
+    """A password in a Markdown table's row: in a column headed Password (or Secret,
+    Token...), or quoted in any cell and strong (letters, digits and symbols)."""
+    if not line.lstrip().startswith("|") or _TABLE_RULE.match(line):
+        return None
+    for i, cell in enumerate(_cells(line)):
+        value = cell.strip("`")
+        if " " in value:
+            continue
+        if i in columns and (strong_password(value) or _literal_value("password", value)):
+            return "password in a table"
+        if cell.startswith("`") and len(value) >= 12 and _all_classes(value):
+            return "password in a table"
+    return None
+
+
+def _all_classes(value: str) -> bool:
+    return strong_password(value) and all(
+        re.search(pattern, value) for pattern in (r"[a-z]", r"[A-Z]", r"\d", r"[^\w\s]")
+    )
 
 
 WINDOW = 4096  # a longer line is scanned in overlapping parts of this many characters
@@ -276,8 +583,9 @@ def _windows(line: str) -> Iterator[str]:
 
 def scan_name(name: str) -> list[Finding]:
     """The secrets in a memory's name (a committed, synced file name): at most one
-    finding, on line :data:`NAME_LINE`."""
-    kind = _line_kind(name.replace("/", " "), _detectors())
+    finding, on line :data:`NAME_LINE`. The name is read whole, its folders' slashes
+    included: a URL or a token with slashes pasted into a name is committed as such."""
+    kind = _line_kind(name, _detectors())
     return [] if kind is None else [Finding(NAME_LINE, kind)]
 
 
@@ -290,23 +598,57 @@ def masked_name(name: str) -> str:
     for part in name.split("/"):
         kind = _line_kind(part, _detectors())
         parts.append(part if kind is None else placeholder_for(kind))
+    if parts == name.split("/"):  # a secret across folders (a URL): the whole name
+        return placeholder_for(scan_name(name)[0].kind)
     return "/".join(parts)
 
 
 def _line_kind(line: str, detectors: Iterable[Any]) -> str | None:
     for detector in detectors:
         for value in detector.analyze_string(line):
-            if not is_placeholder(_token_of(line, value)):
+            token = _token_of(line, value)
+            if not is_placeholder(token) and not _public_token(str(detector.secret_type), token):
                 return str(detector.secret_type)
+    from serena_memory.core import secret_tokens
+
+    for kind, token in secret_tokens.find(line):
+        if not is_placeholder(_token_of(line, token)):
+            return kind
     # our own rules, each run only on a line holding its words (most lines hold none)
     if "://" in line and _url_password(line):
         return URL_PASSWORD
     lower = line.lower()
     if ("bearer" in lower or "basic" in lower) and _header_credential(line):
         return "credential in an Authorization header"
-    if any(word in lower for word in _SECRET_WORDS):
-        return _assigned(line)
-    return None
+    if any(word in lower for word in _COMMAND_WORDS) and _command_line(line):
+        return "password on a command line"
+    if ("auth" in lower or "docker" in lower) and _encoded_auth(line):
+        return "credential in a Docker or npm auth"
+    if ":" in line and (match := _PGPASS.match(line)) and not is_placeholder(match.group(1)):
+        return "password in a .pgpass line"
+    assigned = _assigned(line) if any(word in lower for word in _SECRET_WORDS) else None
+    return assigned or _table_row(line, set())
+
+
+def _public_token(kind: str, token: str) -> bool:
+    """A detector's match that is no secret: a Twilio account SID (an identifier), a JWT
+    made for browsers (Supabase's anon key), a key Microsoft publishes for its emulator."""
+    if token.strip("'\"`;=") in _PUBLISHED_KEYS or token.endswith(tuple(_PUBLISHED_KEYS)):
+        return True
+    if kind.startswith("Twilio") and token.startswith("AC"):
+        return True
+    if kind == "JSON Web Token":
+        import base64
+        import binascii
+
+        parts = token.split(".")
+        if len(parts) >= 2:
+            try:
+                payload = base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4))
+            except (binascii.Error, ValueError):
+                return False
+            return re.search(rb'"role"\s*:\s*"anon"', payload) is not None
+    return False
 
 
 def _token_of(line: str, value: str) -> str:

@@ -1,0 +1,151 @@
+"""Token formats the secret gate (core/secrets.py) knows beyond detect-secrets: each
+provider's published shape, written here from its documentation (the set of providers
+follows the gitleaks rule set), and the webhook and signed URLs that are credentials
+themselves.
+
+They run as one RE2 pattern (google-re2): time linear in the line's length whatever the
+line holds, one pass for every provider. Each shape is bounded by what must follow its
+prefix, so prose about a format (``hvs.`` is a Vault token) is not one.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+# (kind, pattern): the kind names the provider in the refusal and its placeholder
+TOKENS: tuple[tuple[str, str], ...] = (
+    # AI providers
+    ("Anthropic API key", r"sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{80,}"),
+    ("OpenAI API key", r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}"),
+    ("OpenRouter API key", r"sk-or-v1-[a-f0-9]{64}"),
+    ("Groq API key", r"gsk_[A-Za-z0-9]{52}"),
+    ("Perplexity API key", r"pplx-[A-Za-z0-9]{48}"),
+    ("xAI API key", r"xai-[A-Za-z0-9]{80}"),
+    ("Replicate API token", r"r8_[A-Za-z0-9]{37}"),
+    ("LangSmith API key", r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}"),
+    ("Hugging Face token", r"(?:hf|api_org)_[A-Za-z]{34}"),
+    # Google, Microsoft, cloud platforms
+    ("Google API key", r"AIza[0-9A-Za-z_-]{35}"),
+    ("Google OAuth client secret", r"GOCSPX-[A-Za-z0-9_-]{28}"),
+    ("Google OAuth access token", r"ya29\.[A-Za-z0-9_-]{40,}"),
+    ("Google OAuth refresh token", r"1//0[A-Za-z0-9_-]{40,}"),
+    ("Google Calendar private address", r"/private-[a-f0-9]{32}/"),
+    ("Azure AD client secret", r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}"),
+    ("Azure SAS signature", r"[?&]sig=[A-Za-z0-9%+/]{30,}"),
+    ("Vault token", r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}"),
+    ("DigitalOcean token", r"\bdo[por]_v1_[a-f0-9]{64}"),
+    ("Databricks token", r"\bdapi[a-f0-9]{32}"),
+    ("Alibaba Cloud access key", r"\bLTAI[A-Za-z0-9]{20}\b"),
+    ("Heroku API key", r"\bHRKU-[A-Za-z0-9_-]{60}"),
+    ("Fly.io token", r"FlyV1 fm[12][ar]?_[A-Za-z0-9+/=_-]{40,}|\bfo1_[A-Za-z0-9_-]{43}"),
+    ("Netlify token", r"\bnf[pc]_[A-Za-z0-9]{36,}"),
+    ("Render API key", r"\brnd_[A-Za-z0-9]{32}"),
+    ("Supabase token", r"\bsbp_[a-f0-9]{40}|\bsb_secret_[A-Za-z0-9_-]{20,}"),
+    ("PlanetScale token", r"\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{32,64}"),
+    ("Pulumi token", r"\bpul-[a-f0-9]{40}"),
+    ("Terraform Cloud token", r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}"),
+    ("Doppler token", r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}"),
+    ("1Password service account token", r"\bops_eyJ[A-Za-z0-9+/=_-]{100,}"),
+    ("age secret key", r"AGE-SECRET-KEY-1[0-9A-Z]{58}"),
+    ("Cloudflare origin CA key", r"\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}"),
+    ("Scalingo token", r"\btk-us-[A-Za-z0-9_-]{48}"),
+    ("Infracost API key", r"\bico-[A-Za-z0-9]{32}\b"),
+    ("Prefect API key", r"\bpnu_[A-Za-z0-9]{36}"),
+    # code hosts, CI, package registries, developer tools
+    ("GitHub token", r"\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}|\bgh[pousr]_[A-Za-z0-9]{36}"),
+    (
+        "GitLab token",
+        r"\bgl(?:pat|dt|rt|ptt|oas|cbt|imt|soat|ffct|agent|wt)-[A-Za-z0-9_-]{20,}"
+        r"|\bGR1348941[A-Za-z0-9_-]{20}",
+    ),
+    ("Bitbucket token", r"\bATBB[A-Za-z0-9_=.-]{32,}"),
+    ("Atlassian API token", r"\bAT(?:ATT|CTT)3[A-Za-z0-9_=-]{60,}"),
+    ("Linear API key", r"\blin_(?:api|oauth)_[A-Za-z0-9]{40}"),
+    ("Asana token", r"\b[12]/\d{13,16}(?:/\d{13,16})?:[a-f0-9]{32}"),
+    ("Notion token", r"\bntn_\d{11}[A-Za-z0-9]{35}|\bsecret_[A-Za-z0-9]{43}\b"),
+    ("Airtable token", r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}"),
+    ("Figma token", r"\bfigd_[A-Za-z0-9_-]{40}"),
+    ("Postman API key", r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}"),
+    ("Contentful token", r"\bCFPAT-[A-Za-z0-9_-]{43}"),
+    ("Typeform token", r"\btfp_[A-Za-z0-9_.=-]{59}"),
+    ("Sourcegraph token", r"\bsgp_(?:[a-f0-9]{16}_)?[a-f0-9]{40}"),
+    ("SonarQube token", r"\bsq[pua]_[a-f0-9]{40}"),
+    ("CircleCI token", r"\bCCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}"),
+    ("Buildkite token", r"\bbkua_[a-f0-9]{40}"),
+    ("Harness token", r"\bpat\.[A-Za-z0-9_-]{22}\.[a-f0-9]{24}\.[A-Za-z0-9]{20}"),
+    ("npm token", r"\bnpm_[A-Za-z0-9]{36}"),
+    ("PyPI token", r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}"),
+    ("RubyGems API key", r"\brubygems_[a-f0-9]{48}"),
+    ("NuGet API key", r"\boy2[a-z0-9]{43}\b"),
+    ("Docker Hub token", r"\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{27,}"),
+    ("Clojars token", r"\bCLOJARS_[a-z0-9]{60}"),
+    ("ReadMe API key", r"\brdme_[a-z0-9]{70}"),
+    # observability
+    ("Sentry token", r"\bsntr[ysu]_[A-Za-z0-9+/=_-]{40,}"),
+    ("Grafana token", r"\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|\bglc_[A-Za-z0-9+/=_-]{32,}"),
+    ("New Relic key", r"\bNR(?:AK|II|AA)-[A-Z0-9]{27}"),
+    ("Dynatrace token", r"\bdt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}"),
+    ("PagerDuty API key", r"(?:^|[\s`'\":=])u\+[A-Za-z0-9_+-]{18}(?:$|[\s`'\",;])"),
+    # payments, commerce, messaging
+    ("Stripe webhook secret", r"\bwhsec_[A-Za-z0-9]{24,}"),
+    ("Stripe secret key", r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{20,}"),
+    ("Shopify token", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),
+    ("Square token", r"\bEAAA[A-Za-z0-9_-]{60}|\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,43}"),
+    ("Braintree token", r"access_token\$production\$[a-z0-9]{16}\$[a-f0-9]{32}"),
+    ("Flutterwave key", r"\bFLWSECK(?:_TEST)?-[a-f0-9]{32}-X"),
+    (
+        "Plaid access token",
+        r"\baccess-(?:sandbox|development|production)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}"
+        r"-[a-f0-9]{4}-[a-f0-9]{12}",
+    ),
+    ("Shippo token", r"\bshippo_live_[a-f0-9]{40}"),
+    ("EasyPost API key", r"\bEZAK[a-f0-9]{54}"),
+    ("Duffel token", r"\bduffel_live_[A-Za-z0-9_=-]{43}"),
+    ("Mailgun API key", r"\bkey-[a-f0-9]{32}\b"),
+    ("Brevo API key", r"\bx(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}"),
+    ("Resend API key", r"\bre_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}"),
+    ("Mapbox secret token", r"\bsk\.eyJ[A-Za-z0-9_-]{50,}\.[A-Za-z0-9_-]{20,}"),
+    ("Dropbox token", r"\bsl\.[A-Za-z0-9_-]{130,}"),
+    ("Frame.io token", r"\bfio-u-[A-Za-z0-9_=-]{64}"),
+    (
+        "Slack token",
+        r"\bxox[abposer]-(?:\d+-)+[A-Za-z0-9-]{20,}|\bxapp-\d-[A-Z0-9]+-\d+-[a-f0-9]{30,}",
+    ),
+    # URLs that are credentials themselves
+    (
+        "Slack webhook",
+        r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_]{8,}/[A-Za-z0-9_/]{12,}",
+    ),
+    ("Discord webhook", r"discord(?:app)?\.com/api/webhooks/\d{15,22}/[A-Za-z0-9_-]{50,}"),
+    (
+        "Microsoft Teams webhook",
+        r"\.webhook\.office\.com/webhookb2/[A-Za-z0-9@-]+/IncomingWebhook/[a-f0-9]{32}/",
+    ),
+    ("Mattermost webhook", r"/hooks/[a-z0-9]{26}\b"),
+    ("Zapier webhook", r"hooks\.zapier\.com/hooks/catch/\d+/[a-z0-9]{5,}"),
+)
+
+
+def linear(pattern: str) -> Any:
+    """``pattern`` compiled by RE2: it matches in time linear in the text's length, so no
+    line a memory holds can make the gate take long (no backtracking, as :mod:`re` does)."""
+    import re2  # type: ignore[import-untyped]
+
+    return re2.compile(pattern)
+
+
+@cache
+def _compiled() -> Any:
+    """One RE2 pattern of all shapes, a group per kind (compiled on the first scan)."""
+    return linear("|".join(f"({pattern})" for _, pattern in TOKENS))
+
+
+def find(line: str) -> list[tuple[str, str]]:
+    """(kind, token) for each provider token in ``line``, in order."""
+    found = []
+    for match in _compiled().finditer(line):
+        index = match.lastindex
+        if index is not None:
+            found.append((TOKENS[index - 1][0], match.group(index).strip(" `'\":=,;")))
+    return found

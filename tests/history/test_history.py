@@ -448,7 +448,7 @@ def test_the_agent_sees_history_and_restores_through_mcp(project: Path, serena_h
     MemoryStore(project, home=serena_home).write("rules", "keep\n")
 
     async def go() -> dict[str, str]:
-        _state, server = create_server(project, (), use_default_project=False)
+        _state, server = create_server(project, (), use_default_project=False, context="desktop")
         client_info = Implementation(name="claude-code", version="2.0.1")
         async with Client(server, client_info=client_info) as client:
 

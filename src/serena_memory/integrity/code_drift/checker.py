@@ -34,6 +34,12 @@ from serena_memory.integrity.code_drift.findings import (
 )
 from serena_memory.integrity.code_drift.git import GitJob, GitStalled, GitUnavailable, run_git
 from serena_memory.integrity.code_drift.history import GitPast, dirty_memories, memory_times
+from serena_memory.integrity.code_drift.local_paths import (
+    created_folders,
+    is_created,
+    is_project_name,
+    project_names,
+)
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention, extract
 from serena_memory.integrity.code_drift.project import ProjectFiles
 from serena_memory.integrity.code_drift.symbol_history import SymbolTrail, trail
@@ -111,6 +117,7 @@ class CodeChecker:
         self._head: str | None = None
         self._head_time = 0.0  # when HEAD was committed
         self._symbols_note = ""  # why the symbols were not checked
+        self._local_names: tuple[frozenset[str], frozenset[str]] | None = None
 
     def prefetch(self, symbols: bool = True) -> None:
         """Start listing the files, walking the history and scanning the source files: git
@@ -373,20 +380,37 @@ class CodeChecker:
         return out
 
     def without_left_alone(self, findings: list[CodeFinding]) -> list[CodeFinding]:
-        """Drop missing paths that git ignores (a local file, a build output: not the
-        project's code) and, in a subproject, paths of the work tree outside it."""
+        """Drop missing paths that are not the project's code: the project's own name
+        (``Commander.js`` in a title), folders its scripts create (``venv/``), paths git
+        ignores (a local file, a build output) and, in a subproject, paths of the work
+        tree outside it."""
         targets = sorted({f.target for f in findings if f.kind == PATH and f.status == MISSING})
-        if not targets or not self.files.git:
+        if not targets:
             return findings
-        alone = {a.rstrip("/") for a in self._ignored(targets) | self._outside(targets)}
+        alone = {t.rstrip("/") for t in targets if self._local(t)}
+        if self.files.git:
+            asked = [t for t in targets if t.rstrip("/") not in alone]
+            found = self._ignored(asked) | self._outside(asked) if asked else set()
+            alone |= {a.rstrip("/") for a in found}
+        if not alone:
+            return findings
         return [
             f
             for f in findings
             if not (f.kind == PATH and f.status == MISSING and f.target.rstrip("/") in alone)
         ]
 
+    def _local(self, target: str) -> bool:
+        """Whether ``target`` is the project's name or lies in a folder its scripts
+        create (read once per checker)."""
+        if self._local_names is None:
+            self._local_names = (project_names(self.files), created_folders(self.files))
+        names, created = self._local_names
+        return is_project_name(target, names) or is_created(target, created)
+
     def _ignored(self, targets: list[str]) -> set[str]:
-        """The ``targets`` git ignores."""
+        """The ``targets`` git ignores (a folder asked with its ``/``: a pattern for
+        folders only, ``venv*/``, matches a folder that is not there only so)."""
         try:
             out = run_git(
                 self.files.root,
@@ -394,7 +418,7 @@ class CodeChecker:
                 "-z",
                 "--no-index",
                 "--stdin",
-                data="\0".join(t.rstrip("/") for t in targets).encode() + b"\0",
+                data="\0".join(targets).encode() + b"\0",
             )
         except GitUnavailable:
             return set()  # nothing ignored

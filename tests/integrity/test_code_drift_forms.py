@@ -97,3 +97,100 @@ def test_the_projects_name_in_a_title_is_not_a_path(repo: Path, store: MemorySto
     started, note, _strict = told(store, repo, "core")
     assert started == ["core"]
     assert "Commander.js`" not in note and "`lib/commander.js` (line 4)" in note
+
+
+def test_a_module_in_dotted_import_or_relative_form_is_told_and_fixed_in_its_form(
+    repo: Path, store: MemoryStore
+) -> None:
+    _starlette(repo)
+    write(repo, "starlette/middleware/__init__.py", "")
+    write(repo, "starlette/datastructures.py", "class URL:\n    pass\n")
+    write(repo, "starlette/middleware/errors.py", "from ..datastructures import URL\n")
+    memory(
+        repo,
+        "testing",
+        "# Tests\n\nThe client factory is imported from tests.types in every test,\n"
+        "as `from tests.types import TestClientFactory`; see `tests.types.TestClientFactory`.\n",
+    )
+    memory(
+        repo,
+        "middleware",
+        "Middleware takes `URL` from `..datastructures` (`from ..datastructures import URL`).\n",
+    )
+    memory(
+        repo, "libraries", "Paths go through `os.path`; settings in `tool.ruff`; import os.path.\n"
+    )
+    commit(repo, "start")
+    git(repo, "mv", "tests/types.py", "tests/typing_helpers.py")
+    git(repo, "mv", "starlette/datastructures.py", "starlette/structures.py")
+    commit(repo, "rename the type modules")
+
+    found = findings(repo)
+    assert {f["memory"] for f in found} == {"testing", "middleware"}  # not `os.path`
+    testing = {(f["line"], f["mention"]): f for f in found if f["memory"] == "testing"}
+    assert set(testing) == {
+        (3, "tests.types"),
+        (4, "tests.types"),
+        (4, "tests.types.TestClientFactory"),
+    }
+    assert {f["new_mention"] for f in testing.values()} == {
+        "tests.typing_helpers",
+        "tests.typing_helpers.TestClientFactory",
+    }
+    assert {f["new_path"] for f in testing.values()} == {"tests/typing_helpers.py"}
+    middleware = [f for f in found if f["memory"] == "middleware"]
+    assert {(f["mention"], f["new_mention"]) for f in middleware} == {
+        ("..datastructures", "..structures")
+    }
+
+    started, note, strict = told(store, repo, "testing")
+    assert started == ["middleware", "testing"] and strict == 1
+    assert (
+        "`tests.types` (lines 3, 4) is now `tests.typing_helpers` (`tests/typing_helpers.py`)"
+        in note
+    )
+
+    fixed = run_cli_process("memories", "fix-code-references", str(repo))
+    assert fixed.returncode == 0, fixed.stderr
+    text = (repo / ".serena/memories/testing.md").read_text(encoding="utf-8")
+    assert "imported from tests.typing_helpers in every test" in text
+    assert "`from tests.typing_helpers import TestClientFactory`" in text
+    assert "`tests.typing_helpers.TestClientFactory`" in text
+    text = (repo / ".serena/memories/middleware.md").read_text(encoding="utf-8")
+    assert text == "Middleware takes `URL` from `..structures` (`from ..structures import URL`).\n"
+
+
+def test_a_relative_import_is_told_and_stays_relative_when_fixed(
+    repo: Path, store: MemoryStore
+) -> None:
+    write(repo, "package.json", json.dumps({"name": "commander"}))
+    write(repo, "lib/command.js", "class Command {}\nexports.Command = Command;\n")
+    helpers = "".join(f"exports.helper{i} = () => {i};\n" for i in range(12))
+    write(repo, "tests/testHelpers.js", helpers)
+    write(repo, "tests/command.test.js", "const h = require('./testHelpers.js');\n")
+    memory(
+        repo,
+        "tests",
+        "# Commander.js — tests\n\nTests share `./testHelpers.js` (`require('./testHelpers')`:\n"
+        "`./testHelpers`), and reach the code as `../lib/command.js`; not `../other-repo/x.js`.\n",
+    )
+    commit(repo, "start")
+    assert findings(repo) == []  # every form names a file of the project
+    git(repo, "mv", "tests/testHelpers.js", "tests/helpers.js")
+    (repo / "lib/commands").mkdir()
+    git(repo, "mv", "lib/command.js", "lib/commands/command.js")
+    commit(repo, "rename the helpers and move the command")
+
+    found = {f["mention"]: f for f in findings(repo)}
+    assert {m: f["new_mention"] for m, f in found.items()} == {
+        "./testHelpers.js": "./helpers.js",
+        "./testHelpers": "./helpers",
+        "../lib/command.js": "../lib/commands/command.js",
+    }
+    _started, note, _strict = told(store, repo, "tests")
+    assert "`./testHelpers.js` (line 3) is now `./helpers.js` (`tests/helpers.js`)" in note
+    fixed = run_cli_process("memories", "fix-code-references", str(repo))
+    assert fixed.returncode == 0, fixed.stderr
+    text = (repo / ".serena/memories/tests.md").read_text(encoding="utf-8")
+    assert "Tests share `./helpers.js` (`require('./testHelpers')`:\n`./helpers`)" in text
+    assert "as `../lib/commands/command.js`; not `../other-repo/x.js`" in text

@@ -84,7 +84,8 @@ def _scripts(files: ProjectFiles) -> list[str]:
     found = [
         p
         for p in sorted(files.files)
-        if p.startswith(SCRIPT_FOLDERS) and p.count("/") == 1
+        if p.startswith(SCRIPT_FOLDERS)
+        and p.count("/") == 1
         or ("/" not in p and (p in SCRIPT_FILES or p.endswith(SCRIPT_EXTENSIONS)))
     ]
     return found[:MAX_SCRIPTS]

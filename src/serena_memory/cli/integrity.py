@@ -188,7 +188,7 @@ def fix_code_references(project: Path | None, dry_run: bool, as_json: bool) -> N
     for f in fixed:
         say(
             f"  {escape_line(f.memory)}:{f.line}: `{escape_line(f.mention)}` -> "
-            f"`{escape_line(f.new_path or '')}`"
+            f"`{escape_line(f.new_mention or f.new_path or '')}`"
         )
 
 

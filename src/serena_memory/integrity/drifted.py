@@ -93,7 +93,7 @@ def _unresolved(
 ) -> tuple[list[CodeFinding], list[tuple[str, Mention]], bool]:
     """The paths no file of the project has, the symbols to look up, and whether time ran
     out (after :data:`DRIFT_COUNT_SECONDS`) before every memory was read."""
-    from serena_memory.integrity.code_drift.findings import MISSING, CodeFinding
+    from serena_memory.integrity.code_drift.findings import MISSING, MOVED, CodeFinding
     from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, extract
 
     started = time.monotonic()
@@ -112,6 +112,11 @@ def _unresolved(
             if m.kind == SYMBOL:
                 symbols.append((name, m))
             if m.kind != PATH or not checker.kept(m):
+                continue
+            if m.form:  # a module or a relative path: git's history tells what it named
+                told = checker.check_path(name, m, None)
+                if told is not None and told.status in (MISSING, MOVED):
+                    unresolved.append(told)
                 continue
             exists = found.get(m.target)
             if exists is None:

@@ -360,7 +360,9 @@ def fix_code_references(
     def fixer(items: list[CodeFinding]) -> Callable[[str], str]:
         def transform(text: str) -> str:
             for f in items:
-                text, count = replace_path(text, f.line, f.mention, f.target, f.new_path or "")
+                text, count = replace_path(
+                    text, f.line, f.mention, f.target, f.new_path or "", f.new_mention
+                )
                 if count:
                     done.append(f)
             return text

@@ -31,9 +31,23 @@ from serena_memory.integrity.code_drift.findings import (
     CodeFinding,
     CodeReport,
     in_commit,
+    one_per_mention,
+)
+from serena_memory.integrity.code_drift.forms import (
+    MODULE,
+    RELATIVE,
+    module_candidates,
+    rewritten,
+    script_candidates,
 )
 from serena_memory.integrity.code_drift.git import GitJob, GitStalled, GitUnavailable, run_git
 from serena_memory.integrity.code_drift.history import GitPast, dirty_memories, memory_times
+from serena_memory.integrity.code_drift.local_paths import (
+    created_folders,
+    is_created,
+    is_project_name,
+    project_names,
+)
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention, extract
 from serena_memory.integrity.code_drift.project import ProjectFiles
 from serena_memory.integrity.code_drift.symbol_history import SymbolTrail, trail
@@ -111,6 +125,7 @@ class CodeChecker:
         self._head: str | None = None
         self._head_time = 0.0  # when HEAD was committed
         self._symbols_note = ""  # why the symbols were not checked
+        self._local_names: tuple[frozenset[str], frozenset[str]] | None = None
 
     def prefetch(self, symbols: bool = True) -> None:
         """Start listing the files, walking the history and scanning the source files: git
@@ -222,6 +237,7 @@ class CodeChecker:
         if symbols:
             near = paths_by_line(mentions)
             report.findings = self.traced(report.findings, present, written=written, near=near)
+            report.findings = one_per_mention(report.findings)
         report.notes = self.notes
         return report
 
@@ -373,20 +389,37 @@ class CodeChecker:
         return out
 
     def without_left_alone(self, findings: list[CodeFinding]) -> list[CodeFinding]:
-        """Drop missing paths that git ignores (a local file, a build output: not the
-        project's code) and, in a subproject, paths of the work tree outside it."""
+        """Drop missing paths that are not the project's code: the project's own name
+        (``Commander.js`` in a title), folders its scripts create (``venv/``), paths git
+        ignores (a local file, a build output) and, in a subproject, paths of the work
+        tree outside it."""
         targets = sorted({f.target for f in findings if f.kind == PATH and f.status == MISSING})
-        if not targets or not self.files.git:
+        if not targets:
             return findings
-        alone = {a.rstrip("/") for a in self._ignored(targets) | self._outside(targets)}
+        alone = {t.rstrip("/") for t in targets if self._local(t)}
+        if self.files.git:
+            asked = [t for t in targets if t.rstrip("/") not in alone]
+            found = self._ignored(asked) | self._outside(asked) if asked else set()
+            alone |= {a.rstrip("/") for a in found}
+        if not alone:
+            return findings
         return [
             f
             for f in findings
             if not (f.kind == PATH and f.status == MISSING and f.target.rstrip("/") in alone)
         ]
 
+    def _local(self, target: str) -> bool:
+        """Whether ``target`` is the project's name or lies in a folder its scripts
+        create (read once per checker)."""
+        if self._local_names is None:
+            self._local_names = (project_names(self.files), created_folders(self.files))
+        names, created = self._local_names
+        return is_project_name(target, names) or is_created(target, created)
+
     def _ignored(self, targets: list[str]) -> set[str]:
-        """The ``targets`` git ignores."""
+        """The ``targets`` git ignores (a folder asked with its ``/``: a pattern for
+        folders only, ``venv*/``, matches a folder that is not there only so)."""
         try:
             out = run_git(
                 self.files.root,
@@ -394,7 +427,7 @@ class CodeChecker:
                 "-z",
                 "--no-index",
                 "--stdin",
-                data="\0".join(t.rstrip("/") for t in targets).encode() + b"\0",
+                data="\0".join(targets).encode() + b"\0",
             )
         except GitUnavailable:
             return set()  # nothing ignored
@@ -431,6 +464,8 @@ class CodeChecker:
     ) -> CodeFinding | None:
         """The finding of one path mention: missing, moved or changed (None: it names a
         file of the project that did not change much since ``when``)."""
+        if m.form:
+            return self._check_form(memory, m, when, read_only)
         resolved = self.files.resolve(m.target)
         if resolved is not None:
             return self._changed(memory, m, resolved, when, read_only)
@@ -453,6 +488,72 @@ class CodeChecker:
                 read_only=read_only,
             )
         note = self._missing_note(m.target, candidates, moves, when)
+        return CodeFinding(
+            memory, m.line, m.text, PATH, MISSING, m.target, note=note, read_only=read_only
+        )
+
+    def _check_form(
+        self, memory: str, m: Mention, when: float | None, read_only: bool
+    ) -> CodeFinding | None:
+        """:meth:`check_path` for a file named in another form than its path
+        (:mod:`~serena_memory.integrity.code_drift.forms`): found when a file it may name
+        exists; else told like the file git knew by that name, in the form written (a
+        module, or a path written with ``../``, that git never knew is no finding: it may
+        be a library's or another project's)."""
+        if m.form == MODULE:
+            groups = module_candidates(m.target, m.text.startswith("."))
+        else:
+            groups = [(m.target, script_candidates(m.target))]
+        for _prefix, files in groups:
+            for file in files:
+                resolved = self.files.resolve(file)
+                if resolved is not None:
+                    return self._changed(memory, m, resolved, when, read_only)
+        if not self.history:
+            return self._plain_missing(memory, m, read_only) if m.form == RELATIVE else None
+        for prefix, files in groups:
+            for file in files:
+                candidates, moves = self._moves(file)
+                if len(moves) == 1:
+                    ((new, (old, commit)),) = moves.items()
+                    return CodeFinding(
+                        memory,
+                        m.line,
+                        m.text,
+                        PATH,
+                        MOVED,
+                        old,
+                        new_path=new,
+                        commit=commit,
+                        read_only=read_only,
+                        new_mention=rewritten(m.text, m.form, prefix, old, new),
+                        form=m.form,
+                    )
+                if moves or self._known(candidates, file):
+                    note = self._missing_note(file, candidates, moves, when)
+                    return CodeFinding(
+                        memory,
+                        m.line,
+                        m.text,
+                        PATH,
+                        MISSING,
+                        file,
+                        note=note,
+                        read_only=read_only,
+                        form=m.form,
+                    )
+        return self._plain_missing(memory, m, read_only) if m.form == RELATIVE else None
+
+    def _known(self, candidates: list[str], target: str) -> bool:
+        """Whether git knew a file by one of the ``candidates`` names of ``target``."""
+        past = self.past
+        return any(c in past.seen for c in candidates) or (
+            target.endswith("/") and self._folder_seen(target)
+        )
+
+    def _plain_missing(self, memory: str, m: Mention, read_only: bool) -> CodeFinding:
+        """A path that names no file now nor in git's history."""
+        note = "never in the git history: a plan or a typo?" if self.history else ""
         return CodeFinding(
             memory, m.line, m.text, PATH, MISSING, m.target, note=note, read_only=read_only
         )
@@ -488,8 +589,7 @@ class CodeChecker:
         if files.prefix and target.startswith(files.prefix):
             candidates.append(target[len(files.prefix) :].rstrip("/"))
         if bare not in past.renamed and bare not in past.seen:
-            tail = "/" + bare
-            candidates += sorted({p for p in past.seen if p.endswith(tail)})
+            candidates += past.ending_with(bare)
         moves = {}
         for old in candidates:
             found = past.follow(old, files)

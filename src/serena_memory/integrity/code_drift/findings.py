@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from serena_memory.integrity.code_drift.forms import MODULE
 from serena_memory.integrity.code_drift.mentions import PATH
 
 WORK_TREE = "work-tree"  # the "commit" of a change not committed yet
@@ -41,6 +42,9 @@ class CodeFinding:
     note: str = ""
     read_only: bool = False
     new_name: str | None = None  # a symbol git saw renamed: its name now (in new_path)
+    new_mention: str | None = None  # a moved file named in another form than its path
+    # (`tests.types`, `./testHelpers.js`): the mention as it is written now, in that form
+    form: str = ""  # the form the file was named in (`module`, `relative`, `up`)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -54,6 +58,8 @@ class CodeFinding:
             data["new_path"] = self.new_path
         if self.new_name:
             data["new_name"] = self.new_name
+        if self.new_mention:
+            data["new_mention"] = self.new_mention
         if self.commit:
             data["commit"] = self.commit
         if self.status == CHANGED:
@@ -69,6 +75,8 @@ class CodeFinding:
     def news(self) -> str:
         """What changed of the mention, as the read note says it after the mention."""
         if self.status == MOVED and self.kind == PATH:
+            if self.new_mention and self.new_mention != self.new_path:
+                return f"is now `{self.new_mention}` (`{self.new_path}`)"
             return f"is now `{self.new_path}`"
         if self.status == CHANGED:
             return f"changed in {self.commits_since} commits since this memory"
@@ -82,7 +90,10 @@ class CodeFinding:
 
     def describe(self) -> str:
         if self.status == MOVED:
-            return f"`{self.mention}` moved to `{self.new_path}` ({in_commit(self.commit)})"
+            now = f"`{self.new_path}`"
+            if self.new_mention and self.new_mention != self.new_path:
+                now = f"`{self.new_mention}` (`{self.new_path}`)"
+            return f"`{self.mention}` moved to {now} ({in_commit(self.commit)})"
         if self.status == CHANGED:
             return f"`{self.mention}` changed in {self.commits_since} commits since"
         if self.new_name and self.new_path and self.commit:
@@ -92,6 +103,18 @@ class CodeFinding:
             )
         what = "file or folder" if self.kind == PATH else "symbol"
         return f"`{self.mention}`: no such {what} now" + (f" ({self.note})" if self.note else "")
+
+
+def one_per_mention(findings: list[CodeFinding]) -> list[CodeFinding]:
+    """``findings`` without a module's own finding where the same mention already has
+    one as a symbol (``from shop.pricing import x`` renamed: told once, with its new
+    name)."""
+    named = {(f.memory, f.line, f.mention) for f in findings if f.kind != PATH}
+    if not named:
+        return findings
+    return [
+        f for f in findings if not (f.form == MODULE and (f.memory, f.line, f.mention) in named)
+    ]
 
 
 @dataclass

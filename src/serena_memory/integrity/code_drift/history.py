@@ -54,6 +54,17 @@ class GitPast:
     changes: dict[str, list[float]] = field(default_factory=dict)  # path -> commit times
     seen: set[str] = field(default_factory=set)
     note: str = ""  # why the history is missing although this is a work tree
+    by_name: dict[str, list[str]] | None = field(default=None, repr=False)  # name -> seen
+
+    def ending_with(self, tail: str) -> list[str]:
+        """The paths git saw that end with ``/tail`` (``tail`` itself not counted), sorted;
+        looked up by file name, so many questions cost one pass over the history."""
+        if self.by_name is None or sum(map(len, self.by_name.values())) != len(self.seen):
+            self.by_name = {}
+            for path in sorted(self.seen):
+                self.by_name.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+        bare = "/" + tail
+        return [p for p in self.by_name.get(tail.rsplit("/", 1)[-1], ()) if p.endswith(bare)]
 
     @staticmethod
     def start(root: str, since: str | None = None) -> tuple[GitJob, GitJob]:

@@ -25,8 +25,15 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from serena_memory.integrity.code_drift.forms import (
+    MODULE,
+    PROSE_MODULE,
+    RELATIVE,
+    UP,
+    module_target,
+)
 from serena_memory.integrity.code_drift.negations import may_say_absent, said_absent
-from serena_memory.integrity.code_drift.statements import statement_names
+from serena_memory.integrity.code_drift.statements import imported_modules, statement_names
 
 PATH = "path"
 
@@ -119,6 +126,8 @@ class Mention:
     rooted: bool = False  # written from the root, `/src/app.ts`: kept only when its first
     # folder is a top-level folder of the project (`/etc/hosts` is the machine's)
     where: str = ""  # a symbol written after its file (`tests/a.py::test_x`): that file
+    form: str = ""  # how a file is named besides its path from the root or a suffix
+    # (:mod:`~serena_memory.integrity.code_drift.forms`): a dotted module, `./x`, `../x`
 
     @property
     def words(self) -> list[str]:
@@ -282,8 +291,8 @@ def _classify(number: int, content: str) -> list[Mention]:
     return [Mention(number, *fields) for fields in _span_fields(content)]
 
 
-Fields = tuple[str, str, str, bool, bool, str]
-"""A mention but its line: text, kind, target, loose, rooted, where."""
+Fields = tuple[str, str, str, bool, bool, str] | tuple[str, str, str, bool, bool, str, str]
+"""A mention but its line: text, kind, target, loose, rooted, where (and form)."""
 
 
 @functools.lru_cache(maxsize=16_384)
@@ -303,15 +312,34 @@ def _span_fields(content: str) -> tuple[Fields, ...]:
         raw.rsplit("/", 1)[-1]
     ):
         return ()
+    if raw.startswith("../"):
+        return _up_fields(raw)
     path = path_target(raw)
     if path is not None:
-        return ((raw, PATH, path[0], path[1], False, ""),)
+        form = RELATIVE if raw.startswith("./") else ""
+        return ((raw, PATH, path[0], path[1], False, "", form),)
     if raw.startswith("/") and not raw.startswith("//"):
         rooted = path_target(raw[1:])
         if rooted is not None and "/" in rooted[0].rstrip("/"):
             return ((raw, PATH, rooted[0], rooted[1], True, ""),)
     symbol = symbol_target(raw)
-    return () if symbol is None else ((raw, SYMBOL, symbol, False, False, ""),)
+    module = module_target(raw)
+    found: tuple[Fields, ...] = () if symbol is None else ((raw, SYMBOL, symbol, False, False, ""),)
+    if module is not None:
+        found += ((raw, PATH, module, False, False, "", MODULE),)
+    return found
+
+
+def _up_fields(raw: str) -> tuple[Fields, ...]:
+    """A path written from the file that imports it, ``../lib/x.js``: what it names
+    below the ``..`` (a file or folder), checked as a suffix."""
+    rest = raw
+    while rest.startswith("../"):
+        rest = rest[3:]
+    path = path_target(rest)
+    if path is None or path[1] or rest.startswith("."):
+        return ()
+    return ((raw, PATH, path[0], False, False, "", UP),)
 
 
 def _statement_fields(content: str) -> tuple[Fields, ...]:
@@ -319,7 +347,14 @@ def _statement_fields(content: str) -> tuple[Fields, ...]:
     the same (:mod:`~serena_memory.integrity.code_drift.statements`)."""
     if " " not in content.strip() or "`" in content:
         return ()
-    return tuple((text, SYMBOL, name, False, False, "") for text, name in statement_names(content))
+    found: tuple[Fields, ...] = tuple(
+        (text, SYMBOL, name, False, False, "") for text, name in statement_names(content)
+    )
+    for module in imported_modules(content):
+        target = module_target(module)
+        if target is not None:
+            found += ((module, PATH, target, False, False, "", MODULE),)
+    return found
 
 
 def _span_name(content: str) -> str | None:
@@ -372,6 +407,14 @@ def _prose_mentions(
         for match in pattern.finditer(plain):
             mentions = _prose_match(number, match, pattern is _PROSE_NAME)
             out += [(match.start(), match.end(), m) for m in mentions]
+    if "." in plain and ("from" in plain or "import" in plain or "module" in plain):
+        for match in PROSE_MODULE.finditer(plain):
+            target = module_target(match.group(1))
+            if target is not None:
+                text = match.group(1)
+                out.append(
+                    (match.start(1), match.end(1), Mention(number, text, PATH, target, form=MODULE))
+                )
     return out
 
 
@@ -400,7 +443,8 @@ def _prose_match(number: int, match: re.Match[str], bare: bool) -> list[Mention]
     target = path_target(match.group(1))
     if target is None or target[1]:
         return []
-    return [Mention(number, match.group(0), PATH, target[0])]
+    form = RELATIVE if match.group(1).startswith("./") else ""
+    return [Mention(number, match.group(0), PATH, target[0], form=form)]
 
 
 _PROSE_PRODUCTS = _words(
@@ -419,18 +463,24 @@ def _is_prose_file_name(name: str, ext: str) -> bool:
     return "." not in name.split(".", 1)[0] and not name[0].isdigit()
 
 
-def replace_path(text: str, line: int, written: str, old: str, new: str) -> tuple[str, int]:
+def replace_path(
+    text: str, line: int, written: str, old: str, new: str, rewritten: str | None = None
+) -> tuple[str, int]:
     """``text`` with the mention ``written`` (a path whose target is ``old``) on ``line``
-    pointed at ``new``, keeping its ``./``, trailing ``/`` and line or anchor; with the
-    number of places changed (0: the line no longer has it)."""
+    pointed at ``new``, keeping its ``./``, trailing ``/`` and line or anchor (or made
+    ``rewritten``: a module or relative path in its own form); with the number of places
+    changed (0: the line no longer has it)."""
     lines = text.split("\n")
     if not 0 < line <= len(lines):
         return text, 0
     stripped_old = old.rstrip("/")
     index = written.find(stripped_old)
-    if index < 0:
+    if rewritten is not None:
+        updated = rewritten
+    elif index < 0:
         return text, 0
-    updated = written[:index] + new.rstrip("/") + written[index + len(stripped_old) :]
+    else:
+        updated = written[:index] + new.rstrip("/") + written[index + len(stripped_old) :]
     pattern = re.compile(rf"(?<![\w./-]){re.escape(written)}(?![\w/-])")
     new_line, count = pattern.subn(lambda _m: updated, lines[line - 1])
     lines[line - 1] = new_line

@@ -53,6 +53,23 @@ def statement_names(content: str) -> list[tuple[str, str]]:
     return names
 
 
+def imported_modules(content: str) -> list[str]:
+    """The modules a code span of Python imports names, as written (``from ..utils
+    import x`` -> ``..utils``); none for any other span."""
+    out: list[str] = []
+    for part in content.strip().split(";"):
+        statement = _GUARD.sub("", part.strip())
+        found = _FROM_IMPORT.match(statement)
+        if found is not None:
+            out.append(found.group(1))
+            continue
+        found = _IMPORT.match(statement)
+        if found is None:
+            return [] if statement else out
+        out += [_ALIAS.sub("", n.strip()) for n in found.group(1).split(",")]
+    return [m for m in out if m.strip(".")]
+
+
 def _import_names(statement: str) -> list[tuple[str, str]] | None:
     """The module and the names of one import statement (None: it is none)."""
     if not statement:

@@ -1,0 +1,139 @@
+"""The forms a file is named in besides its path, and how a fix keeps them: a Python
+module in dotted form (``tests.types``, ``tests.types.TestClientFactory``), relative
+(``..utils``) or in an import (``from tests.types import X``), and a path relative to the
+file that imports it (``./testHelpers.js``, ``../lib/x.js``, ``./helpers`` without its
+extension). Such a name is checked like the file it names; when git saw the file move,
+its fix is written in the same form: a relative import stays relative (pure).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+MODULE = "module"
+"""A Python module in dotted form; the mention's target is its parts ``/``-joined."""
+RELATIVE = "relative"
+"""A path written from a folder with ``./``: resolved from the root, else as a suffix."""
+UP = "up"
+"""A path written with ``../`` from the file that imports it: checked only when git
+knew a file it names (else it may be another project's)."""
+
+PYTHON_FILES = (".py", ".pyi", "/__init__.py", "/__init__.pyi")
+SCRIPT_EXTENSIONS = (".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx", "/index.js", "/index.ts")
+"""What an import without an extension (``./helpers``) may name."""
+
+_IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+DOTTED_MODULE = re.compile(rf"^(\.*)({_IDENT}(?:\.{_IDENT})*)$")
+"""A module as written: leading dots (relative) and its dotted parts."""
+PROSE_MODULE = re.compile(
+    rf"(?<![\w.])(?:from|import|imported\s+from|module|package)\s+"
+    rf"(\.+{_IDENT}(?:\.{_IDENT})*|{_IDENT}(?:\.{_IDENT})+)(?![\w(])",
+    re.IGNORECASE,
+)
+"""A module named in prose after the word that says so: ``imported from tests.types``."""
+
+
+def module_target(written: str) -> str | None:
+    """The ``/``-joined parts of the module a dotted name starts with: its first parts
+    in lowercase, as modules are named (``tests.types.TestClientFactory`` ->
+    ``tests/types``); None when it names none (one part without a leading dot, ``os``,
+    is too often a word or a library)."""
+    found = DOTTED_MODULE.match(written.strip())
+    if found is None:
+        return None
+    dots, body = found.groups()
+    parts = []
+    for part in body.split("."):
+        if part != part.lower():
+            break
+        parts.append(part)
+    if len(parts) < (1 if dots else 2):
+        return None
+    return "/".join(parts)
+
+
+def module_candidates(target: str, relative: bool) -> list[tuple[str, list[str]]]:
+    """(prefix, files) for each prefix of a module's parts, longest first: the files
+    that would hold it (``tests/types`` -> ``tests/types.py``, ``tests/types/__init__.py``,
+    ...). An absolute module is at least two parts long."""
+    parts = target.split("/")
+    shortest = 1 if relative else 2
+    return [
+        ("/".join(parts[:n]), ["/".join(parts[:n]) + ext for ext in PYTHON_FILES])
+        for n in range(len(parts), shortest - 1, -1)
+    ]
+
+
+def script_candidates(target: str) -> list[str]:
+    """The files a relative import without an extension may name (itself first)."""
+    last = target.rsplit("/", 1)[-1]
+    if "." in last.lstrip(".") or target.endswith("/"):
+        return [target]
+    return [target] + [target + ext for ext in SCRIPT_EXTENSIONS]
+
+
+def _module_path(path: str) -> str:
+    """A Python file's module, ``/``-joined (``pkg/a/__init__.py`` -> ``pkg/a``)."""
+    for ext in ("/__init__.py", "/__init__.pyi", ".py", ".pyi"):
+        if path.endswith(ext):
+            return path[: -len(ext)]
+    return path.rstrip("/")
+
+
+def rewritten(written: str, form: str, prefix: str, old: str, new: str) -> str | None:
+    """``written`` (a mention of form ``form``, ``prefix``: the ``/``-joined module
+    parts or the path it names from its folder) pointed at ``new``, git's path now of the
+    file it named at ``old``, in the form it was written in (None: it can't be)."""
+    if form == MODULE:
+        return _module_rewritten(written, prefix, old, new)
+    return _path_rewritten(written, prefix, old, new)
+
+
+def _module_rewritten(written: str, prefix: str, old: str, new: str) -> str | None:
+    dotted = prefix.replace("/", ".")
+    at = written.find(dotted)
+    old_module, new_module = _module_path(old), _module_path(new)
+    if at < 0 or not old_module.endswith(prefix) or not new.endswith((".py", ".pyi")):
+        return None
+    base = old_module[: len(old_module) - len(prefix)]
+    dots = len(written[:at]) - len(written[:at].rstrip("."))
+    if dots:
+        rel = posixpath.relpath(new_module, base.rstrip("/") or ".")
+        ups = 0
+        while rel.startswith("../"):
+            rel, ups = rel[3:], ups + 1
+        name = "." * ups + rel.replace("/", ".")
+        return written[: at - dots] + "." * dots + name + written[at + len(dotted) :]
+    if not new_module.startswith(base):
+        return None  # out of the folder it was imported from (`src/`): no dotted form
+    name = new_module[len(base) :].replace("/", ".")
+    return written[:at] + name + written[at + len(dotted) :]
+
+
+def _path_rewritten(written: str, prefix: str, old: str, new: str) -> str | None:
+    at = written.find(prefix)
+    if at < 0:
+        return None
+    named = old if old.endswith(prefix) else _named(old, prefix)
+    if named is None:
+        return None
+    base = named[: len(named) - len(prefix)].rstrip("/") or "."
+    rel = posixpath.relpath(new.rstrip("/"), base) + ("/" if new.endswith("/") else "")
+    if "." not in prefix.rsplit("/", 1)[-1]:  # written without its extension: kept so
+        for ext in SCRIPT_EXTENSIONS:
+            if rel.endswith(ext) and old != named:
+                rel = rel[: -len(ext)]
+                break
+    head = written[:at]
+    if rel.startswith("../") and head.endswith("./") and not head.endswith("../"):
+        head = head[:-2]
+    return head + rel + written[at + len(prefix) :]
+
+
+def _named(old: str, prefix: str) -> str | None:
+    """``old`` as the path ``prefix`` named, its added extension cut off."""
+    for ext in SCRIPT_EXTENSIONS:
+        if old.endswith(prefix + ext):
+            return old[: -len(ext)]
+    return None

@@ -1,0 +1,211 @@
+"""What a task runs: the kind of a make target, just recipe, npm script or ``scripts/`` tool
+is read from the commands of its body first, and from its name only when the body says
+nothing (a ``scripts/coverage`` that runs ``coverage report`` is a coverage gate, not a test
+runner; a ``scripts/lint`` that runs ``ruff format`` and ``ruff check --fix`` formats).
+
+A task that runs several tools of different kinds (an ``npm test`` of ``xo && tsc --noEmit
+&& ava``) is offered, and so is each tool's own line, under its own kind. The default task
+(``make``, ``just`` with no name) is offered first when it runs something of a known kind.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from serena_memory.agent.project_facts.commands import MAX_COMMAND_CHARS, classify_command
+from serena_memory.agent.project_facts.names import classify_name, is_never, words
+from serena_memory.agent.project_facts.sheet import FactSheet
+
+NEVER = "never"
+# a body made only of these is something else than the kinds the sheet offers
+REPORT = "report"
+MAX_DEPTH = 6
+MAX_BODY_LINES = 40
+_VARIABLE = re.compile(r"\$\([^()]*\)|\$\{[^{}]*\}|\{\{[^{}]*\}\}")
+_ONLY_VARIABLE = re.compile(r"^(\$\([^()]*\)|\$\{[^{}]*\}|\{\{[^{}]*\}\})$")
+_NEVER_GIT = re.compile(r"^git\s+(clone|push|tag|commit)\b")
+_CHECK_OPTIONS = frozenset({"--check", "--diff", "-l", "-d", "--list-different"})
+
+
+@dataclass
+class Task:
+    """One task: the other tasks it runs first, and the command lines of its body."""
+
+    name: str
+    needs: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    # a target that makes files (`all: target/$(BINARY)`) builds, whatever its name
+    makes_files: bool = False
+
+
+def clean_line(line: str) -> str:
+    """A body line as a person would type it: no make prefixes (``@``, ``-``, ``+``), a
+    bare variable argument dropped with the option before it (``pytest $(ARGS)`` is
+    ``pytest``); the line is left with its variables when one is in the middle of a word."""
+    line = line.strip().lstrip("@-+").strip()
+    line = line.replace("$(MAKE)", "make").replace("${MAKE}", "make")
+    kept: list[str] = []
+    for word in line.split():
+        if _ONLY_VARIABLE.match(word):
+            if kept and kept[-1].startswith("-") and "=" not in kept[-1] and len(kept) > 2:
+                kept.pop()
+            continue
+        kept.append(word)
+    return " ".join(kept)
+
+
+def line_kind(line: str) -> str | None:
+    """The kind of one body line, ``NEVER`` for a maintainer's step, ``REPORT`` for a
+    coverage report, None when it says nothing."""
+    if _NEVER_GIT.match(line):
+        return NEVER
+    first = line.split()[:3]
+    if first[:1] == ["coverage"] or first[1:2] == ["coverage"] and first[:1] != ["coverage"]:
+        rest = line.split()[line.split().index("coverage") + 1 :][:1]
+        if rest and rest[0] in ("report", "html", "xml", "lcov", "json", "combine", "erase"):
+            return REPORT
+    return classify_command(line)
+
+
+def is_checking(line: str) -> bool:
+    """A formatter run that checks rather than rewrites (``black --check``)."""
+    return any(word in _CHECK_OPTIONS for word in line.split())
+
+
+class Reader:
+    """The kinds of a runner's tasks, each worked out once."""
+
+    def __init__(self, tasks: dict[str, Task], installs_project: bool = True) -> None:
+        self.tasks = tasks
+        self.installs_project = installs_project
+        self._kinds: dict[str, str | None] = {}
+
+    def body_kinds(self, name: str, depth: int = 0) -> list[tuple[str, str]]:
+        """(kind, line) of every command the task and the tasks it needs run."""
+        task = self.tasks.get(name)
+        if task is None or depth > MAX_DEPTH:
+            return []
+        found: list[tuple[str, str]] = []
+        for need in task.needs:
+            kind = self.kind(need, depth + 1)
+            if kind:
+                found.append((kind, ""))
+        for line in task.lines[:MAX_BODY_LINES]:
+            cleaned = clean_line(line)
+            kind = line_kind(_VARIABLE.sub("VAR", cleaned)) if cleaned else None
+            if kind:
+                found.append((kind, cleaned))
+        return found
+
+    def kind(self, name: str, depth: int = 0) -> str | None:
+        if name not in self._kinds:
+            self._kinds[name] = None  # a task that needs itself says nothing more
+            self._kinds[name] = self._kind(name, depth)
+        return self._kinds[name]
+
+    def _kind(self, name: str, depth: int) -> str | None:
+        if is_never(name):
+            return NEVER
+        named = classify_name(name)
+        found = self.body_kinds(name, depth)
+        kinds = {kind for kind, _ in found}
+        if NEVER in kinds:
+            return NEVER
+        kinds.discard(REPORT)
+        if not kinds:
+            if found:  # a coverage report, nothing else
+                return None
+            if named == "setup" and not self.installs_project and "install" in words(name):
+                named = None
+            task = self.tasks.get(name)
+            return "build" if named is None and task and task.makes_files else named
+        return body_kind(named, kinds, found)
+
+
+def body_kind(named: str | None, kinds: set[str], found: list[tuple[str, str]]) -> str:
+    """The kind of a task whose body runs commands of ``kinds``: tests with checks are
+    tests; checks of several kinds are a lint, unless every formatter rewrites (a fixer);
+    a build, run or set-up task keeps its name (a build's ``tsc`` is no type check)."""
+    if named in ("build", "run", "setup") and "test" not in kinds:
+        return named
+    if "test" in kinds:
+        return "test"
+    if len(kinds) == 1:
+        return kinds.pop()
+    checks = {"lint", "format", "typecheck"}
+    if kinds <= checks:
+        formatters = [line for kind, line in found if kind == "format" and line]
+        writes = formatters and not any(is_checking(line) for line in formatters)
+        return "format" if writes else "lint"
+    if named in kinds:
+        return named
+    return next(kind for kind in ("setup", "build", "run", "lint") if kind in kinds)
+
+
+def offer_runner_tasks(
+    sheet: FactSheet,
+    tasks: dict[str, Task],
+    command: Callable[[str], str],
+    source: str,
+    *,
+    default: str | None = None,
+    bare: str | None = None,
+    installs_project: bool = True,
+) -> None:
+    """Offer the tasks by what they run: ``bare`` (``make``) first for the ``default``
+    task, then the tasks the default runs, then the plain names, then the others in the
+    file's order; then, for each task running tools of several kinds, each tool's line."""
+    reader = Reader(tasks, installs_project)
+    if default and bare:
+        kind = reader.kind(default)
+        if kind in sheet.commands:
+            sheet.add(kind, bare, source)
+    ranked: list[tuple[int, int, str]] = []
+    close = _closure(tasks, default) if default else set()
+    for index, name in enumerate(tasks):
+        rank = 0 if name in close else 1 if len(words(name)) == 1 else 2
+        ranked.append((rank, index, name))
+    hidden = _same_as_bare(tasks, default) if bare else set()
+    shown: list[str] = []
+    for _, _, name in sorted(ranked):
+        kind = reader.kind(name)
+        if kind in sheet.commands and name not in hidden:
+            sheet.add(kind, command(name), source)
+            shown.append(name)
+    for name in shown:
+        offer_parts(sheet, reader.body_kinds(name), source)
+
+
+def offer_parts(sheet: FactSheet, found: Iterable[tuple[str, str]], source: str) -> None:
+    """Each line of an aggregate, under its own kind, when it can be typed as it stands."""
+    lines = [(kind, line) for kind, line in found if line]
+    if len({kind for kind, _ in lines}) < 2:
+        return
+    for kind, line in lines:
+        typed = not _VARIABLE.search(line) and len(line) <= MAX_COMMAND_CHARS
+        if kind in sheet.commands and typed:
+            sheet.add(kind, line, source)
+
+
+def _same_as_bare(tasks: dict[str, Task], default: str | None) -> set[str]:
+    """The default task, and the one it only runs (``default: all``), are the bare command."""
+    task = tasks.get(default or "")
+    if task is None:
+        return set()
+    if not task.lines and len(task.needs) == 1:
+        return {task.name, task.needs[0]}
+    return {task.name}
+
+
+def _closure(tasks: dict[str, Task], name: str) -> set[str]:
+    seen: set[str] = set()
+    todo = [name]
+    while todo and len(seen) < 200:
+        current = todo.pop()
+        if current in seen or current not in tasks:
+            continue
+        seen.add(current)
+        todo.extend(tasks[current].needs)
+    return seen

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from serena_memory.agent.project_facts.cargo import read_cargo
 from serena_memory.agent.project_facts.ci import read_ci
+from serena_memory.agent.project_facts.docs import read_docs
 from serena_memory.agent.project_facts.files import Project
 from serena_memory.agent.project_facts.golang import read_go
 from serena_memory.agent.project_facts.justfile import read_justfile
@@ -70,7 +71,8 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     read_nox(project)
     read_pre_commit(project)
     read_ruby(project)
-    # then what CI runs, then the build tools' usual commands, then configured tools
+    # then what the contributor docs tell a person to type, then what CI runs, then the build tools' usual commands, then configured tools
+    read_docs(project)
     read_ci(project)
     read_cargo(project)
     read_go(project)

@@ -20,8 +20,8 @@ from serena_memory.agent.project_facts.languages import CI_FILES
 from serena_memory.agent.project_facts.names import words
 from serena_memory.agent.project_facts.sheet import CI, FactSheet, plain_words
 
-MAX_CI_COMMANDS = 8
-MAX_CI_PER_KIND = 2
+MAX_CI_COMMANDS = 10
+MAX_CI_PER_KIND = 3
 MAX_WORKFLOWS = 60
 # words of a workflow's or job's name (or file name) that say it is not about the code
 _NOT_CODE = frozenset(
@@ -30,7 +30,7 @@ _NOT_CODE = frozenset(
      "stale", "lock", "label", "labeler", "labels", "triage", "issue", "issues", "greet",
      "welcome", "backport", "dependabot", "renovate", "bump", "version", "tag", "cla",
      "changelog", "sponsors", "people", "upload", "previews", "claude", "pullfrog",
-     "conflict", "manager", "nightly", "cd", "sync", "dependencies", "third", "party",
+     "conflict", "manager", "cd", "sync", "dependencies", "third", "party",
      "external", "benchmark", "benchmarks", "codspeed", "fuzz", "cifuzz"}
 )  # fmt: skip
 _CODE_EVENTS = {"push", "pull_request", "pull_request_target", "merge_group"}
@@ -92,10 +92,14 @@ def script_lines(script: str) -> Iterator[str]:
         line = line.strip()
         if line.startswith("#"):
             continue
+        folder = ""
         for part in line.split(" && "):
             part = " ".join(part.split())
+            if part.startswith("cd ") and len(part.split()) == 2:
+                folder = f"{part} && "  # what follows runs in that folder
+                continue
             if part and part.count("(") == part.count(")"):
-                yield part
+                yield folder + part
 
 
 def _is_code(name: Any) -> bool:

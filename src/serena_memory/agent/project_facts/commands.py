@@ -57,7 +57,7 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("uv", "sync"): "setup", ("npm", "ci"): "setup", ("npm", "install"): "setup",
     ("pnpm", "install"): "setup", ("yarn", "install"): "setup", ("bun", "install"): "setup",
     ("bundle", "install"): "setup", ("poetry", "install"): "setup", ("pdm", "install"): "setup",
-    ("go", "mod"): "setup", ("npm", "test"): "test", ("npm", "start"): "run",
+    ("go", "mod"): "setup", ("pre-commit", "install"): "setup", ("npm", "test"): "test", ("npm", "start"): "run",
 }  # fmt: skip
 # runners whose next word is a task name: (first word, second word or "")
 _RUNNERS = {("make", ""), ("just", ""), ("task", ""), ("rake", ""), ("npm", "run"),
@@ -96,12 +96,28 @@ def classify_command(line: str) -> str | None:
     """The kind of a CI line, or None when it is not a contributor's command."""
     if len(line) > MAX_COMMAND_CHARS or _CI_VARIABLE.search(line) or is_never_line(line):
         return None
+    inside = in_folder(line)
+    if inside:
+        return classify_command(inside[1])
     words = unwrap(_without_environment(line.split()))
     if len(words) > 1 and words[0] in ("bash", "sh") and words[1].startswith(_SCRIPT_FOLDERS):
         words = words[1:]  # `bash scripts/test.sh` runs the project's script
     if not words or words[0] in _PLUMBING:
         return None
     return _words_kind(words)
+
+
+def in_folder(line: str) -> tuple[str, str] | None:
+    """(folder, command) of ``cd FOLDER && COMMAND`` when the folder is one of the project's
+    own (relative, no variable, not above it): a workspace member's command."""
+    head, sep, rest = line.partition(" && ")
+    words = head.split()
+    if not sep or len(words) != 2 or words[0] != "cd":
+        return None
+    folder = words[1]
+    if folder.startswith(("/", "~", "-")) or ".." in folder.split("/") or "$" in folder:
+        return None
+    return folder, rest
 
 
 def _without_environment(words: list[str]) -> list[str]:
@@ -113,8 +129,12 @@ def _without_environment(words: list[str]) -> list[str]:
 
 def _words_kind(words: list[str]) -> str | None:
     first = words[0].removeprefix("./")
-    if first.startswith(_SCRIPT_FOLDERS):
-        return classify_name(first.rsplit("/", 1)[-1])
+    if "/" in first and not first.startswith("/"):
+        # the project's own tool (`ci/test-complete`); outside `scripts/`, an installer is
+        # CI's own (`ci/ubuntu-install-packages` sets up the runner, not the project)
+        kind = classify_name(first.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+        own = first.startswith(_SCRIPT_FOLDERS)
+        return None if kind == "setup" and not own else kind
     second = words[1] if len(words) > 1 else ""
     if first in ("tox", "nox"):
         return environment_kind(words)

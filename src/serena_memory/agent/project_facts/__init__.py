@@ -60,7 +60,8 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
             sheet.build_files.append((name, kind))
     installs = any(project.is_file(name) for name in _INTERPRETED)
     pyproject = project.toml(PYPROJECT)
-    # the project's own tasks first, in the words its contributors use
+    # what the contributor docs tell a person to type, then the project's own tasks
+    read_docs(project)
     read_justfile(project)
     read_makefile(project, installs)
     read_taskfile(project, installs)
@@ -71,8 +72,7 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     read_nox(project)
     read_pre_commit(project)
     read_ruby(project)
-    # then what the contributor docs tell a person to type, then what CI runs, then the build tools' usual commands, then configured tools
-    read_docs(project)
+    # then what CI runs, then the build tools' usual commands, then configured tools
     read_ci(project)
     read_cargo(project)
     read_go(project)

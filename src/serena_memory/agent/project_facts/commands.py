@@ -46,7 +46,7 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("ruff", "check"): "lint", ("flake8", ""): "lint", ("pylint", ""): "lint",
     ("eslint", ""): "lint", ("xo", ""): "lint", ("golangci-lint", "run"): "lint",
     ("go", "vet"): "lint", ("cargo", "clippy"): "lint", ("cargo", "check"): "typecheck",
-    ("rubocop", ""): "lint", ("shellcheck", ""): "lint", ("pre-commit", "run"): "lint",
+    ("rubocop", ""): "lint", ("shellcheck", ""): "lint", ("codespell", ""): "lint", ("pre-commit", "run"): "lint",
     ("prek", "run"): "lint", ("biome", "lint"): "lint", ("biome", "check"): "lint",
     ("black", ""): "format", ("isort", ""): "format", ("prettier", ""): "format",
     ("ruff", "format"): "format", ("gofmt", ""): "format", ("cargo", "fmt"): "format",
@@ -64,6 +64,7 @@ _RUNNERS = {("make", ""), ("just", ""), ("task", ""), ("rake", ""), ("npm", "run
             ("pnpm", "run"), ("yarn", "run"), ("bun", "run"), ("pnpm", ""), ("yarn", ""),
             ("gradlew", ""), ("gradle", ""), ("mvn", ""), ("mvnw", ""),
             ("hatch", "run"), ("poe", "")}  # fmt: skip
+_BUILD_MODES = frozenset({"--release", "-r", "--profile=release"})
 _CI_VARIABLE = re.compile(r"\$\{\{|\$[A-Za-z_{(]")
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
 
@@ -86,6 +87,8 @@ def _task_kind(words: list[str]) -> str | None:
         key = (first, words[1] if width == 2 and len(words) > 1 else "")
         if key in _RUNNERS and len(words) > width:
             targets = [w for w in words[width:] if not w.startswith("-") and "=" not in w]
+            if targets[:1] == ["run"] and len(targets) > 1 and first in ("just", "make"):
+                return _words_kind(words[words.index("run") + 1 :])  # `just run black .`
             if targets:
                 return classify_name(targets[0])
             return None
@@ -138,6 +141,13 @@ def _words_kind(words: list[str]) -> str | None:
     second = words[1] if len(words) > 1 else ""
     if first in ("tox", "nox"):
         return environment_kind(words)
+    if first in ("pre-commit", "prek") and second == "run" and len(words) > 2:
+        hook = words[2]  # `pre-commit run typecheck --all-files` runs one hook
+        return "lint" if hook.startswith("-") else classify_name(hook) or "lint"
+    if (first, second) == ("go", "get"):
+        return None if "-u" in words else "setup"  # `go get -u` updates
+    if first == "cog":
+        return "lint" if "--check" in words else "build"
     kind = _TOOLS.get((first, second)) or _TOOLS.get((first, ""))
     if kind is None:
         kind = _task_kind(words)
@@ -157,8 +167,9 @@ def _installs_the_project(words: list[str]) -> bool:
 
 
 def is_never_line(line: str) -> bool:
-    """A line that publishes, releases, deploys, bumps a version or scans for security."""
-    lowered = line.lower()
+    """A line that publishes, releases, deploys, bumps a version or scans for security
+    (``cargo build --release`` builds with optimizations: it releases nothing)."""
+    lowered = " ".join(w for w in line.lower().split() if w not in _BUILD_MODES)
     return any(
         word in lowered
         for word in (" publish", "release", "deploy", "upload", "twine", "codeql", "zizmor")

@@ -127,6 +127,9 @@ def read_docs(project: Project) -> None:
     added: dict[str, int] = {}
     for text in texts:
         for line in doc_commands(text[:200_000]):
+            first = line.split()[0].removeprefix("./")
+            if "<" in line or "/" in first and not project.is_file(first):
+                continue  # a link, or a path that is not the project's tool
             kind = is_command(line)
             if kind is None or line in known or added.get(kind, 0) >= MAX_PER_KIND:
                 continue

@@ -26,6 +26,7 @@ MAX_BODY_LINES = 40
 _VARIABLE = re.compile(r"\$\([^()]*\)|\$\{[^{}]*\}|\{\{[^{}]*\}\}")
 _ONLY_VARIABLE = re.compile(r"^(\$\([^()]*\)|\$\{[^{}]*\}|\{\{[^{}]*\}\})$")
 _NEVER_GIT = re.compile(r"^git\s+(clone|push|tag|commit)\b")
+_MEASURES = frozenset({"bench", "benchmark", "benchmarks", "perf", "profile", "profiling"})
 _CHECK_OPTIONS = frozenset({"--check", "--diff", "-l", "-d", "--list-different"})
 
 
@@ -42,18 +43,11 @@ class Task:
 
 def clean_line(line: str) -> str:
     """A body line as a person would type it: no make prefixes (``@``, ``-``, ``+``), a
-    bare variable argument dropped with the option before it (``pytest $(ARGS)`` is
-    ``pytest``); the line is left with its variables when one is in the middle of a word."""
+    bare variable argument dropped (``ruff check $(sources)`` is ``ruff check``: the tool's
+    own default); a variable inside a word is left, and keeps the line from being offered."""
     line = line.strip().lstrip("@-+").strip()
     line = line.replace("$(MAKE)", "make").replace("${MAKE}", "make")
-    kept: list[str] = []
-    for word in line.split():
-        if _ONLY_VARIABLE.match(word):
-            if kept and kept[-1].startswith("-") and "=" not in kept[-1] and len(kept) > 2:
-                kept.pop()
-            continue
-        kept.append(word)
-    return " ".join(kept)
+    return " ".join(word for word in line.split() if not _ONLY_VARIABLE.match(word))
 
 
 def line_kind(line: str) -> str | None:
@@ -108,6 +102,8 @@ class Reader:
     def _kind(self, name: str, depth: int) -> str | None:
         if is_never(name):
             return NEVER
+        if any(word in _MEASURES for word in words(name)):
+            return None  # a benchmark runs the tests' tools but is no everyday test
         named = classify_name(name)
         found = self.body_kinds(name, depth)
         kinds = {kind for kind, _ in found}
@@ -158,6 +154,8 @@ def offer_runner_tasks(
     task, then the tasks the default runs, then the plain names, then the others in the
     file's order; then, for each task running tools of several kinds, each tool's line."""
     reader = Reader(tasks, installs_project)
+    if default not in tasks or not _is_composite(tasks[default]):
+        bare = None  # `make` runs `test`: `make test` says it in words
     if default and bare:
         kind = reader.kind(default)
         if kind in sheet.commands:
@@ -187,6 +185,11 @@ def offer_parts(sheet: FactSheet, found: Iterable[tuple[str, str]], source: str)
         typed = not _VARIABLE.search(line) and len(line) <= MAX_COMMAND_CHARS
         if kind in sheet.commands and typed:
             sheet.add(kind, line, source)
+
+
+def _is_composite(task: Task) -> bool:
+    """A default task that runs others (``all: lint test``) or is named for being one."""
+    return bool(task.needs) or task.name in ("all", "default") or len(task.lines) > 1
 
 
 def _same_as_bare(tasks: dict[str, Task], default: str | None) -> set[str]:

@@ -16,7 +16,7 @@ KINDS: dict[str, str] = {
     "run": "Run",
 }
 MAX_PER_KIND = {"setup": 2, "run": 3}
-DEFAULT_MAX_PER_KIND = 4
+DEFAULT_MAX_PER_KIND = 5
 MAX_CI_FILES_SHOWN = 6
 CI = "CI"
 

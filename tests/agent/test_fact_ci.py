@@ -64,7 +64,7 @@ from serena_memory.agent.project_facts.names import classify_name
         ("pytest --python ${{ matrix.python }}", None),
         ("cargo test $CARGO_FLAGS", None),
         ("docker build -t app .", None),
-        ("codespell --skip=*.svg", None),
+        ("codespell --skip=*.svg", "lint"),
     ],
 )
 def test_one_ci_line(line: str, kind: str | None) -> None:

@@ -116,12 +116,15 @@ docs:
 def test_makefile_targets_by_what_their_names_say(tmp_path: Path) -> None:
     sheet = project(tmp_path, {"Makefile": MAKEFILE, "pyproject.toml": "[project]\n"})
     assert sheet.commands["setup"][0] == "make install"  # a Python project's install
-    assert sheet.commands["test"] == ["make test"]
-    assert sheet.commands["lint"] == ["make lint"]
-    assert sheet.commands["format"] == ["make fmt-check"]
+    # `make` alone runs `all`, which runs the lint and the tests
+    assert sheet.commands["test"] == ["make", "make test"]
+    # `fmt-check` runs `ruff check`, a linter, whatever its name says
+    assert sheet.commands["lint"] == ["make lint", "make fmt-check"]
+    assert sheet.commands["format"] == []
     assert sheet.commands["typecheck"] == ["make typecheck"]
     shown = sheet.to_markdown()
-    for never in ("make release", "make all", "make docs", "make vet", "SOURCES", "PREFIX"):
+    assert sheet.commands["build"] == ["make docs"]
+    for never in ("make release", "make all", "make vet", "SOURCES", "PREFIX"):
         assert never not in shown
 
 
@@ -407,3 +410,80 @@ jobs:
     # a narrower form (one test target) does not stand for the usual command
     assert sheet.commands["test"] == ["cargo test --locked --test integration -- --ignored",
                                       "cargo test"]  # fmt: skip
+
+
+def test_a_task_is_read_by_what_it_runs(tmp_path: Path) -> None:
+    """A coverage gate is no test runner, a fixer formats, an aggregate's checks are a
+    lint whose tools are each offered under their own kind."""
+    scripts = {
+        "scripts/coverage": "#!/bin/sh -e\n${PREFIX}coverage report --fail-under=100\n",
+        "scripts/lint": "#!/bin/sh -e\n${PREFIX}ruff format src\n${PREFIX}ruff check --fix src\n",
+        "scripts/check": "#!/bin/sh -e\n${PREFIX}ruff format --check src\n${PREFIX}mypy src\n",
+        "scripts/test": '#!/bin/sh\n${PREFIX}pytest "$@"\n',
+        "pyproject.toml": "[project]\n",
+    }
+    sheet = project(tmp_path, scripts)
+    shown = offered(sheet)
+    assert not any("coverage" in command for command in shown)
+    assert sheet.commands["test"] == ["bash scripts/test"]
+    assert "bash scripts/lint" in sheet.commands["format"]
+    assert "bash scripts/check" in sheet.commands["lint"]
+    assert "mypy src" in sheet.commands["typecheck"]
+
+
+def test_an_npm_test_that_chains_tools_gives_each_its_kind(tmp_path: Path) -> None:
+    package = '{"scripts": {"test": "xo && tsc --noEmit && NODE_OPTIONS=\'--x\' ava",'
+    package += ' "build": "del-cli dist && tsc"}}'
+    sheet = project(tmp_path, {"package.json": package})
+    assert sheet.commands["test"] == ["npm test", "NODE_OPTIONS='--x' ava"]
+    assert sheet.commands["lint"] == ["xo"]
+    assert sheet.commands["typecheck"] == ["tsc --noEmit"]
+    assert sheet.commands["build"] == ["npm run build"]  # a build's `tsc` is no type check
+
+
+def test_the_default_goal_and_targets_by_their_recipes(tmp_path: Path) -> None:
+    makefile = (
+        "default: all\nall: fmt test\nfmt:\n\tgofmt -l .\ntest: deps\n\tgo test ./...\n"
+        "richtest: deps\n\trichgo test ./...\ndeps:\n\tgo get ./...\n"
+        "bench:\n\tgo test -bench .\ntest-other:\n\tgit clone https://x/y\n"
+    )
+    sheet = project(tmp_path, {"Makefile": makefile, "go.mod": "module x\n"})
+    assert sheet.commands["test"][:3] == ["make", "make test", "make richtest"]
+    assert "make deps" in sheet.commands["setup"]  # `go get`, though Go's `install` is not
+    shown = offered(sheet)
+    assert not {"make all", "make default", "make bench", "make test-other"} & shown
+
+
+def test_a_justfile_recipe_runs_through_uv(tmp_path: Path) -> None:
+    justfile = "@default: test lint\n\n@test:\n  uv run pytest\n\n@lint:\n  uv run flake8\n"
+    justfile += "  uv run mypy src\n  uv run black . --check\n"
+    sheet = project(tmp_path, {"Justfile": justfile, "pyproject.toml": "[project]\n"})
+    assert sheet.commands["setup"] == ["uv sync"]  # its tasks run through uv
+    assert sheet.commands["test"] == ["just", "just test"]
+    assert sheet.commands["lint"] == ["just lint", "uv run flake8"]
+    assert sheet.commands["typecheck"] == ["uv run mypy src"]
+    assert sheet.commands["format"] == ["uv run black . --check"]
+
+
+def test_the_contributor_docs_commands(tmp_path: Path) -> None:
+    readme = (
+        "# x\n\n## Installation\n\n```\n$ cargo install x\n$ npm install x\n```\n\n"
+        "## Building\n\n```\n$ cargo build --release\n$ cd x\n```\n\nRun `cargo test --all`.\n"
+    )
+    guide = "Set up with::\n\n    uv sync\n\nSee `flake8 <https://flake8.org/>`__.\n"
+    sheet = project(tmp_path, {"README.md": readme, "CONTRIBUTING.rst": guide})
+    assert sheet.commands["setup"] == ["uv sync"]
+    assert sheet.commands["build"] == ["cargo build --release"]
+    assert sheet.commands["test"] == ["cargo test --all"]
+    shown = offered(sheet)
+    assert not any("install x" in command or "<" in command for command in shown)
+
+
+def test_a_workspace_members_ci_steps_keep_their_folder(tmp_path: Path) -> None:
+    workflow = "on: push\njobs:\n  t:\n    steps:\n"
+    workflow += "      - run: cd core && cargo test --features rc\n"
+    workflow += "      - run: cd core && cargo check\n      - run: cd /tmp && cargo build\n"
+    sheet = project(tmp_path, {".github/workflows/ci.yml": workflow})
+    assert sheet.commands["test"] == ["cd core && cargo test --features rc"]
+    assert sheet.commands["typecheck"] == ["cd core && cargo check"]
+    assert not sheet.commands["build"]

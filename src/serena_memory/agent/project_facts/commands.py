@@ -40,13 +40,15 @@ _UV_VALUE_OPTIONS = frozenset({"--group", "--only-group", "--with", "--python", 
 # a tool's own words: (first word, second word or "") -> kind
 _TOOLS: dict[tuple[str, str], str] = {
     ("pytest", ""): "test", ("jest", ""): "test", ("vitest", ""): "test", ("mocha", ""): "test",
-    ("ava", ""): "test", ("c8", ""): "test", ("nyc", ""): "test", ("rspec", ""): "test", ("phpunit", ""): "test", ("ctest", ""): "test",
+    ("ava", ""): "test", ("c8", ""): "test", ("nyc", ""): "test",
+    ("rspec", ""): "test", ("phpunit", ""): "test", ("ctest", ""): "test",
     ("go", "test"): "test", ("cargo", "test"): "test", ("cargo", "nextest"): "test",
     ("coverage", "run"): "test", ("tox", ""): "test", ("nox", ""): "test",
     ("ruff", "check"): "lint", ("flake8", ""): "lint", ("pylint", ""): "lint",
     ("eslint", ""): "lint", ("xo", ""): "lint", ("golangci-lint", "run"): "lint",
     ("go", "vet"): "lint", ("cargo", "clippy"): "lint", ("cargo", "check"): "typecheck",
-    ("rubocop", ""): "lint", ("shellcheck", ""): "lint", ("codespell", ""): "lint", ("pre-commit", "run"): "lint",
+    ("rubocop", ""): "lint", ("shellcheck", ""): "lint", ("codespell", ""): "lint",
+    ("pre-commit", "run"): "lint",
     ("prek", "run"): "lint", ("biome", "lint"): "lint", ("biome", "check"): "lint",
     ("black", ""): "format", ("isort", ""): "format", ("prettier", ""): "format",
     ("ruff", "format"): "format", ("gofmt", ""): "format", ("cargo", "fmt"): "format",
@@ -57,7 +59,8 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("uv", "sync"): "setup", ("npm", "ci"): "setup", ("npm", "install"): "setup",
     ("pnpm", "install"): "setup", ("yarn", "install"): "setup", ("bun", "install"): "setup",
     ("bundle", "install"): "setup", ("poetry", "install"): "setup", ("pdm", "install"): "setup",
-    ("go", "mod"): "setup", ("pre-commit", "install"): "setup", ("npm", "test"): "test", ("npm", "start"): "run",
+    ("go", "mod"): "setup", ("pre-commit", "install"): "setup",
+    ("npm", "test"): "test", ("npm", "start"): "run",
 }  # fmt: skip
 # runners whose next word is a task name: (first word, second word or "")
 _RUNNERS = {("make", ""), ("just", ""), ("task", ""), ("rake", ""), ("npm", "run"),

@@ -54,9 +54,13 @@ def readme_sections(text: str) -> str:
     for index, line in enumerate(lines):
         heading = _HEADING_MD.match(line)
         underline = lines[index + 1] if index + 1 < len(lines) else ""
-        if heading is None and underline and set(underline) <= set("=-~^*#") and len(
-            underline
-        ) >= max(3, len(line.strip())) and line.strip():
+        if (
+            heading is None
+            and underline
+            and set(underline) <= set("=-~^*#")
+            and len(underline) >= max(3, len(line.strip()))
+            and line.strip()
+        ):
             heading_text: str | None = line
         else:
             heading_text = heading.group(1) if heading else None
@@ -75,10 +79,7 @@ def doc_commands(text: str) -> Iterator[str]:
         line = raw.strip()
         match = _FENCE.match(raw)
         if match:
-            if fence is None:
-                fence = match.group(2).lower()
-            else:
-                fence = None
+            fence = match.group(2).lower() if fence is None else None
             continue
         if fence is not None:
             if fence in _SHELL_FENCES:

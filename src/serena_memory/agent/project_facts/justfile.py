@@ -38,7 +38,8 @@ def just_tasks(text: str) -> tuple[dict[str, Task], str | None]:
         match = _RECIPE.match(line)
         if match and match.group(1) not in _KEYWORDS:
             name = match.group(1)
-            needs = [d for d in line[match.end() :].split("#", 1)[0].split() if _DEPENDENCY.match(d)]
+            after = line[match.end() :].split("#", 1)[0].split()
+            needs = [word for word in after if _DEPENDENCY.match(word)]
             task = Task(name, needs)
             first = first or name
             if not private and _no_required_parameter(match.group(2)):

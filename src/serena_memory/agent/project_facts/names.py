@@ -71,7 +71,8 @@ def classify_name(name: str) -> str | None:
             return kind
     if found and _PYTHON_VERSION.match(found[0]):
         return "test"
-    if any(w.startswith(_TEST_AFFIX) or w.endswith(_TEST_AFFIX) for w in found if w not in _NOT_TEST):
+    affixed = [w for w in found if w not in _NOT_TEST]
+    if any(w.startswith(_TEST_AFFIX) or w.endswith(_TEST_AFFIX) for w in affixed):
         return "test"
     return None
 

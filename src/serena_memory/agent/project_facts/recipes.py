@@ -25,6 +25,7 @@ MAX_DEPTH = 6
 MAX_BODY_LINES = 40
 _VARIABLE = re.compile(r"\$\([^()]*\)|\$\{[^{}]*\}|\{\{[^{}]*\}\}")
 _ONLY_VARIABLE = re.compile(r"^(\$\([^()]*\)|\$\{[^{}]*\}|\{\{[^{}]*\}\})$")
+_PATH_PREFIX = re.compile(r"(^|\s)\$\{?[A-Za-z_]\w*\}?(?=[A-Za-z])")
 _NEVER_GIT = re.compile(r"^git\s+(clone|push|tag|commit)\b")
 _MEASURES = frozenset({"bench", "benchmark", "benchmarks", "perf", "profile", "profiling"})
 _CHECK_OPTIONS = frozenset({"--check", "--diff", "-l", "-d", "--list-different"})
@@ -47,6 +48,7 @@ def clean_line(line: str) -> str:
     own default); a variable inside a word is left, and keeps the line from being offered."""
     line = line.strip().lstrip("@-+").strip()
     line = line.replace("$(MAKE)", "make").replace("${MAKE}", "make")
+    line = _PATH_PREFIX.sub(r"\1", line)  # `${PREFIX}mypy` is `mypy` from a virtualenv
     return " ".join(word for word in line.split() if not _ONLY_VARIABLE.match(word))
 
 
@@ -83,8 +85,10 @@ class Reader:
             return []
         found: list[tuple[str, str]] = []
         for need in task.needs:
+            if need not in self.tasks:
+                continue  # a file it makes, or a target this reader does not offer
             kind = self.kind(need, depth + 1)
-            if kind:
+            if kind and kind != "setup":  # installing first says nothing of what it runs
                 found.append((kind, ""))
         for line in task.lines[:MAX_BODY_LINES]:
             cleaned = clean_line(line)
@@ -189,7 +193,7 @@ def offer_parts(sheet: FactSheet, found: Iterable[tuple[str, str]], source: str)
 
 def _is_composite(task: Task) -> bool:
     """A default task that runs others (``all: lint test``) or is named for being one."""
-    return bool(task.needs) or task.name in ("all", "default") or len(task.lines) > 1
+    return any(need for need in task.needs) or task.name in ("all", "default")
 
 
 def _same_as_bare(tasks: dict[str, Task], default: str | None) -> set[str]:

@@ -150,9 +150,11 @@ def settings_reference() -> str:
         "comes with a cloned repository and so can't widen what the global file allows), as "
         "they are declared and checked. A missing file means the defaults; a key written "
         "with no value (`key:` or `key: null`) is as if it were not written. A value of the "
-        "wrong kind, a key that is not a setting (the message names the closest one) or a "
-        "key in the wrong file stops every command with one sentence naming the file, the "
-        "key and the problem. The guide is [docs/cli.md](../cli.md#configuration).",
+        "wrong kind, a near-miss of one of these keys (the message names it) or one of them "
+        "in the wrong file stops every command with one sentence naming the file, the key "
+        "and the problem. The keys Serena's releases write (below) are taken without a "
+        "word; any other key is said once on stderr, with the closest known key, and stops "
+        "nothing. The guide is [docs/cli.md](../cli.md#configuration).",
     ]
     sections = (
         (schema.BOTH, "Either file", "The project's file and the global file combine as "
@@ -182,8 +184,10 @@ def settings_reference() -> str:
             "",
             "## Keys of Serena's own tools",
             "",
-            "Serena keeps its own settings in the same files; these keys are accepted and "
-            "have no effect here.",
+            "Serena (serena-agent 0.1 to 2.1) keeps its own settings in the same files, "
+            "and so do files it wrote that people commit; these keys are accepted without a "
+            "word and have no effect here, but for those the tables above list. Written in "
+            "the other file, such a key is said once on stderr.",
             "",
             f"- Global file: {listed(setting_keys.SERENA_GLOBAL_KEYS)}.",
             f"- Project file: {listed(setting_keys.SERENA_PROJECT_KEYS)}.",

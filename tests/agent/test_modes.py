@@ -89,8 +89,8 @@ def test_undecodable_mode_file(serena_home: Path) -> None:
 
 def test_unknown_and_invalid_names(serena_home: Path) -> None:
     with pytest.raises(ModeError) as info:
-        load_mode("planning", serena_home)
-    assert "unknown mode 'planning'" in str(info.value)
+        load_mode("plannig", serena_home)
+    assert "unknown mode 'plannig'" in str(info.value)
     assert "no-memories" in str(info.value) and "no-onboarding" in str(info.value)
     for bad in ["../evil", "", "a/b", " spaced"]:
         with pytest.raises(ModeError, match="not valid"):

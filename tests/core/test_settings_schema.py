@@ -158,8 +158,11 @@ def test_the_settings_reference_is_written_from_the_declaration() -> None:
     assert "| `initial_prompt` |" not in global_only
 
 
-def test_an_unknown_key_points_to_the_reference(project: Path, serena_home: Path) -> None:
+def test_an_unknown_key_points_to_the_reference(
+    project: Path, serena_home: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
     write_config(serena_home / "serena_config.yml", "zzzz_qqqq: 1\n")
-    with pytest.raises(ConfigError, match="listed in docs/reference/settings.md"):
-        _load(project, serena_home)
+    _load(project, serena_home)  # said, and nothing stops
+    err = capfd.readouterr().err
+    assert "'zzzz_qqqq' has no effect here" in err and "see docs/reference/settings.md" in err
     assert (REPO_ROOT / "docs" / "reference" / "settings.md").is_file()

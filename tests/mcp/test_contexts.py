@@ -72,10 +72,11 @@ def test_the_desktop_context_adds_the_exploration_tools(project: Path) -> None:
 
 def test_an_unknown_context_stops_start_up_with_the_known_ones(project: Path) -> None:
     done = subprocess.run(
-        [*BARE_SERVER, "--context", "ide"], capture_output=True, text=True, timeout=60
+        [*BARE_SERVER, "--context", "idee"], capture_output=True, text=True, timeout=60
     )
-    assert done.returncode == 2
-    assert "'coding'" in done.stderr and "'desktop'" in done.stderr
+    assert done.returncode == 1
+    assert "unknown context 'idee'" in done.stderr
+    assert "coding, desktop" in done.stderr and "claude-code" in done.stderr
     assert "Traceback" not in done.stderr
 
 

@@ -7,14 +7,23 @@ also gets the read-only exploration tools, so an onboarding can look at the proj
 `serena setup CLIENT` writes the context that fits into the entry it makes; an entry
 made by hand gets ``coding``, the kind of client most entries are for.
 
+Serena's context names (serena-agent 0.1 to 2.1) are accepted too, so that client entries
+written for it keep working: each is the surface of the kind of client it names. A context
+file of a person's own (Serena's ``--context PATH`` or ``$SERENA_HOME/contexts/NAME.yml``)
+gets the coding surface, said once on stderr.
+
 Plain data, like the tool registry: importing it costs nothing.
 """
 
 from __future__ import annotations
 
+import re
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 from serena_memory.agent import tools as T
+from serena_memory.core.display import escape_line
 from serena_memory.core.errors import ConfigError
 
 
@@ -41,13 +50,62 @@ DESKTOP = ClientContext(
 CONTEXTS: dict[str, ClientContext] = {c.name: c for c in (CODING, DESKTOP)}
 DEFAULT_CONTEXT = CODING.name
 
+SERENA_CONTEXTS: dict[str, str] = {
+    # clients whose own tools read and edit files and run commands
+    **dict.fromkeys(
+        (
+            "antigravity",
+            "claude-code",
+            "codebuddy",
+            "codex",
+            "copilot-cli",
+            "grok",
+            "ide",
+            "ide-assistant",
+            "jb-ai-assistant",
+            "jb-copilot-plugin",
+            "junie",
+            "vscode",
+            "zcode",
+        ),
+        CODING.name,
+    ),
+    # chat applications and agents built on the server's tools alone
+    **dict.fromkeys(("agent", "chatgpt", "desktop-app", "oaicompat-agent"), DESKTOP.name),
+}
+"""Serena's context names, each mapped to the surface of the kind of client it names."""
 
-def load_context(name: str | None) -> ClientContext:
-    """The context called ``name`` (None: the default), or one sentence naming the known."""
+
+def load_context(name: str | None, home: Path | None = None) -> ClientContext:
+    """The context called ``name`` (None: the default; one of Serena's names: the surface
+    it maps to), or one sentence naming the known."""
     if name is None:
         return CONTEXTS[DEFAULT_CONTEXT]
-    found = CONTEXTS.get(name.strip().lower()) if isinstance(name, str) else None
+    key = name.strip().lower() if isinstance(name, str) else ""
+    key = SERENA_CONTEXTS.get(key, CODING.name if key.startswith("jb-") else key)
+    found = CONTEXTS.get(key)
+    if found is None and _context_file(name, home) is not None:
+        print(
+            f"Note: context '{escape_line(name)}' is a context file of Serena's; serving the "
+            "coding surface (memory and onboarding tools).",
+            file=sys.stderr,
+        )
+        found = CODING
     if found is None:
-        known = ", ".join(CONTEXTS)
+        known = ", ".join([*CONTEXTS, *sorted(SERENA_CONTEXTS)])
         raise ConfigError(f"unknown context {name!r}: the contexts are {known}")
     return found
+
+
+def _context_file(name: str, home: Path | None) -> Path | None:
+    """A context file a person wrote for Serena: ``name`` as a path to a YAML file, or
+    ``$SERENA_HOME/contexts/NAME.yml``; only whether it exists is looked at."""
+    from serena_memory.core.config import serena_home
+
+    if name.endswith((".yml", ".yaml")):
+        path = Path(name).expanduser()
+    elif re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.\-]*", name):
+        path = (home or serena_home()) / "contexts" / f"{name}.yml"
+    else:
+        return None
+    return path if path.is_file() else None

@@ -1,10 +1,17 @@
 """Modes: named switches that take tools away from the agent and add a line to its prompt.
 
-Two are built in (``no-memories``, ``no-onboarding``); people add their own as
-``$SERENA_HOME/modes/NAME.yml`` with ``description``, ``prompt`` and ``excluded_tools``.
-The active set is ``base_modes`` from ``serena_config.yml`` plus every ``--mode`` given at
-start. A mode that can't be found or read stops start-up: running with a protection the
-user asked for silently missing is worse than not running.
+Built in are ours (``no-memories``, ``no-onboarding``) and every mode name Serena ships, so
+that a person's ``~/.serena`` and client entries written for serena-agent keep working:
+those that concern memories act (``benchmark`` as ``no-memories``, ``onboarding`` asks for
+the onboarding), the others (``interactive``, ``editing``, ``planning``, ...) are accepted
+and have no effect here. People add their own as ``$SERENA_HOME/modes/NAME.yml`` with
+``description``, ``prompt`` and ``excluded_tools``.
+
+The active set is chosen as Serena chooses it: ``base_modes`` (global file), then
+``default_modes`` (the ``--mode`` options, else the project's file, else the global one),
+then ``added_modes`` (the project's file and ``--add-mode``). A mode that can't be found or
+read stops start-up: running with a protection the user asked for silently missing is
+worse than not running.
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from serena_memory.agent.tools import Group, names_in
+from serena_memory.agent.tools import ONBOARDING, Group, names_in
 from serena_memory.core.config import read_yaml_mapping, serena_home
 from serena_memory.core.errors import ConfigError
 from serena_memory.core.setting_keys import MODE_KEYS, SERENA_MODE_KEYS, check_keys
@@ -36,14 +43,28 @@ class Mode:
     prompt: str = ""
     excluded_tools: frozenset[str] = field(default_factory=frozenset)
     path: Path | None = None  # None for the built-in modes
+    no_effect: bool = False  # one of Serena's modes that changes nothing of memories
 
+
+_NO_MEMORIES = frozenset(MEMORY_TOOLS + ONBOARDING_TOOLS)
+_NO_MEMORIES_PROMPT = "Memories are switched off for this session: there are no memory tools."
+SERENA_ONLY_MODES = (
+    "editing",
+    "interactive",
+    "jetbrains",
+    "one-shot",
+    "planning",
+    "query-projects",
+)
+"""Serena's modes (serena-agent 0.1 to 2.1) that steer its code tools or the conversation:
+accepted wherever Serena accepts a mode, with no effect on memories."""
 
 BUILTIN_MODES: dict[str, Mode] = {
     "no-memories": Mode(
         name="no-memories",
         description="No memory tools and no onboarding.",
-        prompt="Memories are switched off for this session: there are no memory tools.",
-        excluded_tools=frozenset(MEMORY_TOOLS + ONBOARDING_TOOLS),
+        prompt=_NO_MEMORIES_PROMPT,
+        excluded_tools=_NO_MEMORIES,
     ),
     "no-onboarding": Mode(
         name="no-onboarding",
@@ -51,6 +72,22 @@ BUILTIN_MODES: dict[str, Mode] = {
         prompt="Onboarding is switched off for this session.",
         excluded_tools=frozenset(ONBOARDING_TOOLS),
     ),
+    "onboarding": Mode(
+        name="onboarding",
+        description="A session that studies the project and writes its first memories.",
+        prompt=f"This session is an onboarding: call `{ONBOARDING.name}` first and write "
+        "the memories it asks for before other work.",
+    ),
+    "benchmark": Mode(
+        name="benchmark",
+        description="Serena's unattended runs: no memory tools, as no-memories.",
+        prompt=_NO_MEMORIES_PROMPT,
+        excluded_tools=_NO_MEMORIES,
+    ),
+    **{
+        name: Mode(name=name, description="Serena's mode; no effect on memories.", no_effect=True)
+        for name in SERENA_ONLY_MODES
+    },
 }
 
 
@@ -111,11 +148,16 @@ def resolve_modes(
     requested: Iterable[str] = (),
     base_modes: Iterable[str] = (),
     home: Path | None = None,
+    *,
+    default_modes: Iterable[str] = (),
+    added_modes: Iterable[str] = (),
 ) -> list[Mode]:
-    """``base_modes`` then ``requested``, each once, in order; raises ModeError on the first
-    one that can't be loaded."""
+    """``base_modes``, then ``requested`` (the ``--mode`` options; when there are none,
+    ``default_modes``), then ``added_modes``, each once, in order; raises ModeError on the
+    first one that can't be loaded."""
+    requested = list(requested)
     seen: dict[str, Mode] = {}
-    for name in [*base_modes, *requested]:
+    for name in [*base_modes, *(requested or default_modes), *added_modes]:
         name = name.strip() if isinstance(name, str) else name
         if name in seen:
             continue
@@ -128,3 +170,17 @@ def excluded_tools(modes: Iterable[Mode]) -> frozenset[str]:
     for mode in modes:
         out |= mode.excluded_tools
     return frozenset(out)
+
+
+def tell_no_effect(modes: Iterable[Mode]) -> None:
+    """Say once on stderr (stdout may be the MCP transport) which active modes are
+    Serena's and change nothing here, so a person does not look for their effect."""
+    names = [f"'{m.name}'" for m in modes if m.no_effect]
+    if names:
+        import sys
+
+        if len(names) == 1:
+            text = f"mode {names[0]} is Serena's and has no effect"
+        else:
+            text = f"modes {', '.join(names[:-1])} and {names[-1]} are Serena's and have no effect"
+        print(f"Note: {text} on memories.", file=sys.stderr)

@@ -6,15 +6,17 @@ without slowing the start of `serena`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import click
 
+from serena_memory.core import background
 from serena_memory.core.changes import Provenance
 from serena_memory.core.display import escape_json, escape_text
 from serena_memory.core.store import Context, MemoryStore
@@ -196,3 +198,19 @@ def show_text(text: str) -> None:
     if sys.stdout.isatty():
         text = escape_text(text)
     click.echo(text, nl=not text.endswith("\n"))
+
+
+@contextlib.contextmanager
+def background_stopped() -> Iterator[None]:
+    """Around a server's serving: its background threads are stopped before the command
+    returns, however it ends (core/background.py: a thread left running can make the
+    interpreter's end abort the process)."""
+    try:
+        yield
+    except SystemExit as exc:
+        background.finish(exc.code if isinstance(exc.code, int) else 1)
+        raise
+    except BaseException:
+        background.finish(1)
+        raise
+    background.finish(0)

@@ -9,7 +9,14 @@ from pathlib import Path
 
 import click
 
-from serena_memory.cli.common import PROJECT_ARG, PROJECT_OPTION, WholeNumber, open_store, say
+from serena_memory.cli.common import (
+    PROJECT_ARG,
+    PROJECT_OPTION,
+    WholeNumber,
+    background_stopped,
+    open_store,
+    say,
+)
 from serena_memory.core import operation
 
 DEFAULT_PORT = 24282  # mirrored from server.py, which can't be imported here cheaply
@@ -47,10 +54,11 @@ def dashboard(project: Path | None, host: str, port: int | None, open_browser: b
     say(f"Serena dashboard for {store.project_root}")
     click.echo(f"Open {server.url}")
     click.echo("Press Ctrl+C to stop.")
-    if open_browser:
-        open_in_browser(server.url)
     from serena_memory.search import preparing
 
-    preparing.start(store)  # the search box's meaning vectors, made while it answers by words
-    with operation.outside():  # each request opens its own operation
-        server.serve_forever()
+    with background_stopped():
+        if open_browser:
+            open_in_browser(server.url)
+        preparing.start(store)  # the search box's meaning vectors, made while it answers by words
+        with operation.outside():  # each request opens its own operation
+            server.serve_forever()

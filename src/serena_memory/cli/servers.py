@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from serena_memory.agent import tools as T
-from serena_memory.agent.contexts import CONTEXTS, DEFAULT_CONTEXT
-from serena_memory.cli.common import OneOf, WholeNumber, say
-from serena_memory.core import operation
+from serena_memory.agent.contexts import DEFAULT_CONTEXT
+from serena_memory.cli.common import OneOf, WholeNumber, background_stopped, say
+from serena_memory.core import background, operation
 
 if TYPE_CHECKING:  # the MCP stack loads only when the server starts
     from mcp.server.lowlevel import Server
@@ -24,8 +24,14 @@ if TYPE_CHECKING:  # the MCP stack loads only when the server starts
     from serena_memory.setup.http_token import Token
 
 TRANSPORTS = ("stdio", "streamable-http")
-CONTEXT_NAMES = tuple(CONTEXTS)
 PORT = WholeNumber(0, 65535)
+
+
+def no_effect_here(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+    """Serena's options for its code tools, in a client entry written for serena-agent:
+    accepted, and said once to have no effect on memories (stdout may be the transport)."""
+    if value is not None:
+        click.echo(f"Note: {param.opts[0]} is serena-agent's and has no effect here.", err=True)
 
 
 @click.command(name="start-mcp-server")
@@ -51,18 +57,28 @@ PORT = WholeNumber(0, 65535)
     "modes",
     multiple=True,
     metavar="NAME",
-    help="A mode on top of base_modes (repeatable): no-memories, no-onboarding, or a "
-    "mode file $SERENA_HOME/modes/NAME.yml.",
+    help="A mode on top of base_modes, in place of default_modes (repeatable): "
+    "no-memories, no-onboarding, onboarding, one of Serena's mode names (no effect on "
+    "memories), or a mode file $SERENA_HOME/modes/NAME.yml.",
+)
+@click.option(
+    "--add-mode",
+    "added_modes",
+    multiple=True,
+    metavar="NAME",
+    help="A mode added to all the others (repeatable), as the project's added_modes.",
 )
 @click.option(
     "--context",
-    type=OneOf(CONTEXT_NAMES),
+    metavar="NAME",
     default=DEFAULT_CONTEXT,
     show_default=True,
     help="The kind of client: coding (Claude Code, Codex, Cursor, VS Code, Gemini CLI: "
     "it has file tools of its own, so only the memory and onboarding tools are offered) "
     "or desktop (Claude Desktop: the read-only file tools list_dir, find_file, "
-    "search_for_pattern and read_file too). `serena setup CLIENT` writes the one that fits.",
+    "search_for_pattern and read_file too). `serena setup CLIENT` writes the one that fits. "
+    "Serena's context names work too (claude-code, codex, ide, vscode, ...: coding; "
+    "desktop-app, chatgpt, agent: desktop).",
 )
 @click.option(
     "--transport",
@@ -88,6 +104,16 @@ PORT = WholeNumber(0, 65535)
     help="Port of the dashboard (default: 24282 or the next free one).",
 )
 @click.option("--open-browser", is_flag=True, help="Open the dashboard in a web browser.")
+@click.option("--project-file", "project_file", hidden=True, default=None)
+@click.argument("project_arg", required=False, default=None, metavar="")
+@click.option("--enable-web-dashboard", "serena_dashboard", type=bool, hidden=True)
+@click.option("--open-web-dashboard", "serena_open", type=bool, hidden=True)
+@click.option("--language-backend", callback=no_effect_here, expose_value=False, hidden=True)
+@click.option("--agent-interface", callback=no_effect_here, expose_value=False, hidden=True)
+@click.option("--enable-gui-log-window", callback=no_effect_here, expose_value=False, hidden=True)
+@click.option("--log-level", callback=no_effect_here, expose_value=False, hidden=True)
+@click.option("--trace-lsp-communication", callback=no_effect_here, expose_value=False, hidden=True)
+@click.option("--tool-timeout", callback=no_effect_here, expose_value=False, hidden=True)
 @click.option(
     "--rotate-token",
     is_flag=True,
@@ -104,6 +130,7 @@ def start_mcp_server(
     project: Path | None,
     project_from_cwd: bool,
     modes: tuple[str, ...],
+    added_modes: tuple[str, ...],
     context: str,
     transport: str,
     host: str,
@@ -113,6 +140,7 @@ def start_mcp_server(
     open_browser: bool,
     rotate_token: bool,
     no_auth: bool,
+    **serena_agent: Any,
 ) -> None:
     """Start the MCP server that gives an agent its memories.
 
@@ -120,15 +148,19 @@ def start_mcp_server(
     start it with --transport streamable-http and give the client the URL
     http://HOST:PORT/mcp and the header `Authorization: Bearer TOKEN` it prints (the token
     is $SERENA_MCP_TOKEN, else the one kept in $SERENA_HOME/mcp-token, created once);
-    `serena setup CLIENT --url URL` writes both into CLIENT's configuration.
+    `serena setup CLIENT --url URL` writes both into CLIENT's configuration. An entry
+    written for serena-agent works unchanged (docs/mcp.md, "Beside serena-agent").
     """
     from serena_memory.mcp.state import create_state
 
+    project, dashboard, open_browser = _as_serena_agent_meant(
+        project, dashboard, open_browser, **serena_agent
+    )
     if project is not None and project_from_cwd:
         raise click.UsageError("give either --project or --project-from-cwd, not both")
     if no_auth and rotate_token:
         raise click.UsageError("give either --no-auth or --rotate-token, not both")
-    state = create_state(project, modes, context=context)
+    state = create_state(project, modes, context=context, added_modes=added_modes)
     token = None
     if transport != "stdio":
         check_port_free(host, port)  # a start that fails says only why
@@ -138,20 +170,41 @@ def start_mcp_server(
     from serena_memory.mcp import server as mcp_server
 
     server = mcp_server.build_server(state)
-    # Services started next to the server (the dashboard) hook in here, sharing `state`.
-    auto = start_auto_sync(state)
-    state.prepare_search_in_background()
-    if dashboard:
-        start_side_services(state, port=dashboard_port, open_browser=open_browser)
-    try:
-        if transport == "stdio":
-            with operation.outside():  # each request opens its own operation
-                mcp_server.run_stdio(server)
-            return
-        _serve_http(server, host, port, token)
-    finally:
-        if auto is not None:
-            auto.finish()  # writes not pushed yet are pushed before the server ends
+    with background_stopped():  # whenever the client hangs up, nothing is left running
+        # Services started next to the server (the dashboard) hook in here, sharing `state`.
+        auto = start_auto_sync(state)
+        state.prepare_search_in_background()
+        if dashboard:
+            start_side_services(state, port=dashboard_port, open_browser=open_browser)
+        try:
+            if transport == "stdio":
+                with operation.outside():  # each request opens its own operation
+                    mcp_server.run_stdio(server)
+                return
+            _serve_http(server, host, port, token)
+        finally:
+            if auto is not None:
+                auto.finish()  # writes not pushed yet are pushed before the server ends
+
+
+def _as_serena_agent_meant(
+    project: Path | None,
+    dashboard: bool,
+    open_browser: bool,
+    *,
+    project_file: str | None,
+    project_arg: str | None,
+    serena_dashboard: bool | None,
+    serena_open: bool | None,
+) -> tuple[Path | None, bool, bool]:
+    """The project, dashboard and browser options, with serena-agent's spellings of them
+    (a project as the last argument or --project-file, --enable-web-dashboard BOOL,
+    --open-web-dashboard BOOL) taken as ours."""
+    given = [p for p in (project, project_file, project_arg) if p is not None]
+    if len({str(p) for p in given}) > 1:
+        raise click.UsageError("give the project folder once (--project)")
+    dashboard = dashboard if serena_dashboard is None else serena_dashboard
+    return (Path(given[0]) if given else None), dashboard, open_browser or bool(serena_open)
 
 
 def _http_token(home: Path | None, rotate: bool) -> Token:
@@ -233,8 +286,6 @@ def start_side_services(state: ServerState, *, port: int | None, open_browser: b
     its first requests, and it reports only on stderr: stdout belongs to the stdio
     transport. A dashboard that can't start costs a warning, never the MCP server.
     """
-    import threading
-
     if not state.enabled(T.READ_MEMORY.name):
         return  # no-memories mode: there is nothing to show
 
@@ -258,4 +309,4 @@ def start_side_services(state: ServerState, *, port: int | None, open_browser: b
             return
         click.echo(f"Memories dashboard: {url}", err=True)
 
-    threading.Thread(target=run, name="serena-dashboard", daemon=True).start()
+    background.start(run, name="serena-dashboard")

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 GLOBAL_CONFIG_NAME = "serena_config.yml"
 PROJECT_CONFIG_NAME = "project.yml"
+LOCAL_PROJECT_CONFIG_NAME = "project.local.yml"  # Serena's: one person's overrides
 DEFAULTS = schema.DEFAULTS
 DEFAULT_MAX_CHARS = DEFAULTS.default_max_tool_answer_chars
 DEFAULT_LISTING_BUDGET = DEFAULTS.memory_listing_budget  # tokens a list of names may cost
@@ -72,8 +73,10 @@ class GlobalConfig(NamedTuple):
     read_only_memory_patterns: tuple[str, ...] = DEFAULTS.read_only_memory_patterns
     ignored_memory_patterns: tuple[str, ...] = DEFAULTS.ignored_memory_patterns
     base_modes: tuple[str, ...] = DEFAULTS.base_modes
+    default_modes: tuple[str, ...] = DEFAULTS.default_modes
     default_max_tool_answer_chars: int = DEFAULT_MAX_CHARS
     allowed_memory_roots: tuple[str, ...] = DEFAULTS.allowed_memory_roots  # real paths
+    project_serena_folder_location: str = DEFAULTS.project_serena_folder_location
     memory_listing_budget: int = DEFAULT_LISTING_BUDGET
     memory_history: bool = DEFAULTS.memory_history
     memory_history_dir: Path | None = None  # None: $SERENA_HOME/history
@@ -90,6 +93,8 @@ class ProjectConfig(NamedTuple):
     ignored_memory_patterns: tuple[str, ...] = DEFAULTS.ignored_memory_patterns
     initial_prompt: str = DEFAULTS.initial_prompt
     project_name: str = DEFAULTS.project_name
+    default_modes: tuple[str, ...] | None = None  # None: the global setting
+    added_modes: tuple[str, ...] = DEFAULTS.added_modes
     memory_listing_budget: int | None = None  # None: the global setting
     memory_history: bool | None = None  # None: as the global configuration says
     memory_history_keep_days: int | None = None
@@ -242,8 +247,10 @@ def load_global_config(home: Path | None = None) -> GlobalConfig:
         read_only_memory_patterns=read.read_only_memory_patterns,
         ignored_memory_patterns=read.ignored_memory_patterns,
         base_modes=read.base_modes,
+        default_modes=read.default_modes,
         default_max_tool_answer_chars=read.default_max_tool_answer_chars,
         allowed_memory_roots=_allowed_roots(read.allowed_memory_roots, path),
+        project_serena_folder_location=read.project_serena_folder_location,
         memory_history=read.memory_history,
         # Only the user's own configuration may say where history goes: a project's file is
         # untrusted and must not choose a folder to write into.
@@ -279,25 +286,65 @@ def _allowed_roots(folders: tuple[str, ...], path: Path) -> tuple[str, ...]:
     return tuple(roots)
 
 
-def load_project_config(project_root: Path, home: Path | None = None) -> ProjectConfig:
-    """The project's own configuration: untrusted (a cloned repository's file), so it is
-    read through the path gate (a regular file inside the project, at most
-    :data:`~serena_memory.core.paths.MAX_CONFIG_BYTES`), and it can't widen what the gate
-    allows."""
-    path = project_root / ".serena" / PROJECT_CONFIG_NAME
+class SerenaFolder(NamedTuple):
+    """Where a project's ``.serena`` folder is: ``anchor`` (a real, trusted folder: the
+    project's, ``$SERENA_HOME`` or one of ``allowed_memory_roots``) and the ``parts`` that
+    lead from it to the folder; ``roots`` are where links inside it may lead."""
 
-    def read_file() -> bytes:
-        from serena_memory.core import paths
+    anchor: str
+    parts: tuple[str, ...]
+    roots: tuple[str, ...]
 
-        root = os.path.realpath(project_root)
-        what = f"the project configuration {path}"
-        scope = paths.Scope(root, (".serena",), (root,), "the project folder", "")
-        real = paths.resolve(scope, (PROJECT_CONFIG_NAME,), what)
-        return paths.read_regular_file(real, (root,), what, paths.MAX_CONFIG_BYTES)
+    @property
+    def path(self) -> Path:
+        return Path(self.anchor, *self.parts)
 
+
+def serena_folder(project_root: Path, home: Path | None = None) -> SerenaFolder:
+    """The project's ``.serena`` folder as ``project_serena_folder_location`` places it
+    (Serena's setting: ``$projectDir/.serena`` unless the person moved it). The global file
+    is the person's own, but a place outside the allowed roots is refused all the same:
+    memories are written there."""
     home = home or serena_home()
-    data = load_mapping(path, read_file, home)
-    check_keys(data, path, PROJECT_KEYS, SERENA_PROJECT_KEYS, elsewhere="global")
+    config = load_global_config(home)
+    project_real = os.path.realpath(project_root)
+    template = config.project_serena_folder_location.strip()
+    if template == DEFAULTS.project_serena_folder_location:
+        return SerenaFolder(project_real, (".serena",), (project_real,))
+    key = "project_serena_folder_location"
+    text = template.replace("$projectDir", str(project_root))
+    text = os.path.expanduser(text.replace("$projectFolderName", Path(project_real).name))
+    if not os.path.isabs(text):
+        raise ConfigError(
+            f"{config.path}: key '{key}': {template!r} is not an absolute path; start it with "
+            "$projectDir, ~/ or /"
+        )
+    real = os.path.realpath(text)
+    roots = (project_real, os.path.realpath(home), *config.allowed_memory_roots)
+    for root in roots:
+        if real != root and (real + os.sep).startswith(root.rstrip(os.sep) + os.sep):
+            parts = tuple(Path(os.path.relpath(real, root)).parts)
+            return SerenaFolder(root, parts, (project_real, root, *config.allowed_memory_roots))
+    raise ConfigError(
+        f"{config.path}: key '{key}' puts the project's .serena folder at {real}, outside the "
+        "project folder, $SERENA_HOME and allowed_memory_roots; add a folder above it to "
+        "allowed_memory_roots if you trust it"
+    )
+
+
+def load_project_config(project_root: Path, home: Path | None = None) -> ProjectConfig:
+    """The project's own configuration: ``project.yml``, and ``project.local.yml`` beside it
+    (Serena's file for one person's overrides, key by key). Both are untrusted (a cloned
+    repository's files), so they are read through the path gate (regular files inside the
+    project's ``.serena`` folder, at most :data:`~serena_memory.core.paths.
+    MAX_CONFIG_BYTES`), and they can't widen what the gate allows."""
+    folder = serena_folder(project_root, home)
+    home = home or serena_home()
+    path = folder.path / PROJECT_CONFIG_NAME
+    data = _project_file(folder, PROJECT_CONFIG_NAME, home)
+    local = _project_file(folder, LOCAL_PROJECT_CONFIG_NAME, home)
+    if local:
+        data = {**data, **{k: v for k, v in local.items() if v is not None}}
     read = schema.checked(data, path, home)
     return ProjectConfig(
         memory_listing_budget=_set(data, read, "memory_listing_budget"),
@@ -305,11 +352,31 @@ def load_project_config(project_root: Path, home: Path | None = None) -> Project
         ignored_memory_patterns=read.ignored_memory_patterns,
         initial_prompt=read.initial_prompt,
         project_name=read.project_name,
+        default_modes=_set(data, read, "default_modes"),
+        added_modes=read.added_modes,
         memory_history=_set(data, read, "memory_history"),
         memory_history_keep_days=_set(data, read, "memory_history_keep_days"),
         memory_agent_writes=_set(data, read, "memory_agent_writes"),
         path=path,
     )
+
+
+def _project_file(folder: SerenaFolder, name: str, home: Path) -> dict[str, Any]:
+    """One of the project's configuration files, its keys and values checked."""
+    path = folder.path / name
+
+    def read_file() -> bytes:
+        from serena_memory.core import paths
+
+        what = f"the project configuration {path}"
+        scope = paths.Scope(folder.anchor, folder.parts, folder.roots, "the project folder", "")
+        real = paths.resolve(scope, (name,), what)
+        return paths.read_regular_file(real, folder.roots, what, paths.MAX_CONFIG_BYTES)
+
+    data = load_mapping(path, read_file, home)
+    check_keys(data, path, PROJECT_KEYS, SERENA_PROJECT_KEYS, elsewhere="global")
+    schema.checked(data, path, home)
+    return data
 
 
 def load_settings(project_root: Path | None, home: Path | None = None) -> Settings:

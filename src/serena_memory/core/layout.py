@@ -8,13 +8,14 @@ reads its configuration once however many files it reaches.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable
 from pathlib import Path
 
 from serena_memory.core import names as N
 from serena_memory.core import operation, paths
-from serena_memory.core.config import GLOBAL_CONFIG_NAME, Settings
+from serena_memory.core.config import GLOBAL_CONFIG_NAME, SerenaFolder, Settings, serena_folder
 from serena_memory.core.errors import InvalidNameError, OutsidePathError
 from serena_memory.core.files import ensure_folder
 
@@ -31,13 +32,25 @@ class Layout:
     def __init__(self, project_root: Path, home: Path) -> None:
         self.project_root = project_root
         self.home = home
-        self.memories_dir = project_root / ".serena" / "memories"
         self.global_root = home / "memories"
         self.global_dir = self.global_root / N.GLOBAL_TOPIC
         # The anchors of the path gate: the folders as the person chose them, resolved once.
         self.project_real = os.path.realpath(project_root)
         paths.refuse_non_project(self.project_real)
         self.home_real = os.path.realpath(home)
+
+    @functools.cached_property
+    def serena_folder(self) -> SerenaFolder:
+        """The project's ``.serena`` folder (``project_serena_folder_location``), read from
+        the global file when first needed, as the settings are."""
+        return serena_folder(self.project_root, self.home)
+
+    @property
+    def memories_dir(self) -> Path:
+        folder = self.serena_folder
+        if folder.parts == (".serena",):  # the folder as given, not resolved
+            return self.project_root / ".serena" / "memories"
+        return folder.path / "memories"
 
     def path_of(self, name: str) -> Path:
         """The file behind a (raw or normalized) name; lexically inside its folder."""
@@ -57,10 +70,11 @@ class Layout:
         """(project scope, global scope) under ``settings``' allowed memory roots."""
         extra = settings.global_config.allowed_memory_roots
         config = str(self.home / GLOBAL_CONFIG_NAME)
+        folder = self.serena_folder
         project = paths.Scope(
-            self.project_real,
-            (".serena", "memories"),
-            (self.project_real, *extra),
+            folder.anchor,
+            (*folder.parts, "memories"),
+            tuple(dict.fromkeys((*folder.roots, *extra))),
             f"the project folder {self.project_real}",
             config,
         )

@@ -71,13 +71,30 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "base_modes", GLOBAL, Names, (),
-        "Modes every MCP server starts with, before any `--mode`.",
+        "Modes every MCP server starts with.",
+    ),
+    Setting(
+        "default_modes", BOTH, Names, (),
+        "Modes the MCP server adds to `base_modes` when it is given no `--mode`; the "
+        "project's file wins.",
+    ),
+    Setting(
+        "added_modes", PROJECT, Names, (),
+        "Modes the MCP server adds for this project, on top of the others.",
     ),
     Setting(
         "default_max_tool_answer_chars", GLOBAL, int, 150_000,
         "The most characters `write_memory` accepts in one memory when the call gives no "
         "`max_chars` of its own.",
         ge=1,
+    ),
+    Setting(
+        "project_serena_folder_location", GLOBAL, str, "$projectDir/.serena",
+        "Where each project's `.serena` folder (its memories and project.yml) is, as Serena "
+        "says it: `$projectDir` is the project's folder, `$projectFolderName` its name; a "
+        "place outside the project folder, `$SERENA_HOME` and `allowed_memory_roots` is "
+        "refused.",
+        pattern=_NOT_BLANK, expected="the path of a folder",
     ),
     Setting(
         "allowed_memory_roots", GLOBAL, Names, (),

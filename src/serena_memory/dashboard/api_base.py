@@ -13,6 +13,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from serena_memory.core import background
 from serena_memory.core.changes import Provenance
 from serena_memory.core.errors import (
     ConfigError,
@@ -110,7 +111,7 @@ class SnapshotCache:
             return self._refresh(store, where)
         if time.monotonic() - self._taken > self.max_age and not self._refreshing:
             self._refreshing = True
-            threading.Thread(target=self._refresh_quietly, args=(store, where), daemon=True).start()
+            background.start(self._refresh_quietly, store, where, name="dashboard-snapshot")
         return snapshot
 
     def names(self, store: MemoryStore) -> frozenset[str]:

@@ -13,6 +13,7 @@ import threading
 import webbrowser
 from pathlib import Path
 
+from serena_memory.core import background
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.dashboard.app import ProjectSource, create_app
 from serena_memory.dashboard.security import (
@@ -115,20 +116,23 @@ class DashboardServer:
 
     def start(self) -> str:
         """Serve in a daemon thread; returns the URL once the server accepts requests."""
-        self.thread = threading.Thread(
-            target=lambda: asyncio.run(self.server.serve(sockets=[self.socket])),
+        self.thread = background.start(
+            lambda: asyncio.run(self.server.serve(sockets=[self.socket])),
             name=f"serena-dashboard-{self.port}",
-            daemon=True,
         )
-        self.thread.start()
         while not self.server.started:
             if not self.thread.is_alive():
                 raise MemoryStoreError("the dashboard server stopped while starting")
             self.thread.join(0.01)
         return self.url
 
-    def stop(self) -> None:
+    def exit_soon(self) -> None:
+        """Ask the serving thread to end (uvicorn's documented flag); it ends within a tenth
+        of a second once no request is under way."""
         self.server.should_exit = True
+
+    def stop(self) -> None:
+        self.exit_soon()
         if self.thread is not None:
             self.thread.join(10)
         self.socket.close()
@@ -153,6 +157,7 @@ def start_dashboard_in_background(
     server = DashboardServer(project_root, home=home, host=host, port=port)
     url = server.start()
     _background.append(server)
+    background.on_stop(server.exit_soon)  # when the other server ends
     if open_browser:
         open_in_browser(url)
     return url
@@ -160,7 +165,7 @@ def start_dashboard_in_background(
 
 def open_in_browser(url: str) -> None:
     """Open the URL without blocking (some browsers block the caller until they exit)."""
-    threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+    background.start(webbrowser.open, url, name="open-browser")
 
 
 def stop_background_dashboards() -> None:

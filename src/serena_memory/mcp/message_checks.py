@@ -327,10 +327,16 @@ class CheckedLines:
                 await self._send(verdict.answer)
 
     async def _readline(self, limit: int) -> bytes:
-        """One line, at most `limit` bytes, read in a worker thread (a blocking read)."""
+        """One line, at most `limit` bytes, read in a worker thread (a blocking read).
+
+        A server stopped while its client is still connected (Ctrl+C) does not wait for the
+        next line: the read, which nothing can interrupt, is left behind, and the process
+        ends without it (core/background.py)."""
         import anyio.to_thread
 
-        line: bytes = await anyio.to_thread.run_sync(self._stdin.readline, limit)
+        line: bytes = await anyio.to_thread.run_sync(
+            self._stdin.readline, limit, abandon_on_cancel=True
+        )
         return line
 
     async def _skip_rest_of_line(self) -> None:

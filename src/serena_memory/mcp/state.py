@@ -176,26 +176,41 @@ def create_state(
     home: Path | None = None,
     use_default_project: bool = True,
     context: str | None = None,
+    added_modes: Iterable[str] = (),
 ) -> ServerState:
-    """Resolve modes, context (`agent.contexts`; None: the default) and project; raises
+    """Resolve context (`agent.contexts`; None: the default), project and modes (the
+    global file's, the start-up project's and the options', as `agent.modes` says); raises
     MemoryStoreError (with a message for the user) when start-up can't go on. Imports
     nothing of the SDK."""
-    from serena_memory.agent.modes import resolve_modes
+    from serena_memory.agent.modes import resolve_modes, tell_no_effect
+    from serena_memory.core.config import load_project_config
 
+    client_context = load_context(context)
     global_config = load_global_config(home)
-    active_modes = resolve_modes(modes, global_config.base_modes, home)
     explicit = project is not None
     if project is not None:
         choice: ProjectChoice | None = ProjectChoice(project_folder(project), "given")
     else:
         choice = default_project(home=home) if use_default_project else None
     root = None if choice is None else choice.root
+    project_config = load_project_config(root, home) if root is not None else None
+    default_modes = global_config.default_modes
+    if project_config is not None and project_config.default_modes is not None:
+        default_modes = project_config.default_modes
+    active_modes = resolve_modes(
+        modes,
+        global_config.base_modes,
+        home,
+        default_modes=default_modes,
+        added_modes=[*(project_config.added_modes if project_config else ()), *added_modes],
+    )
+    tell_no_effect(active_modes)
     state = ServerState(
         root,
         active_modes,
         home=home,
         allow_activation=not explicit,
-        context=load_context(context),
+        context=client_context,
     )
     state.choice = choice
     return state

@@ -9,6 +9,7 @@ that meaning-based ranking is still being prepared; a search in this process goe
 same index file at the same time: a vector is stored only if its memory is still indexed
 as it was when its text was read, and only while the file's vectors are of the same
 model, so a build never stores a stale or foreign vector, and two builds store the same.
+A process that ends stops its build between two steps (`core.background`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import logging
 import threading
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
+
+from serena_memory.core import background
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
@@ -76,11 +79,8 @@ def start(store: MemoryStore) -> threading.Thread | None:
         build = _builds.get(index.key)
         if build is not None and build.is_alive():
             return None
-        build = threading.Thread(
-            target=_prepare_quietly, args=(store,), name="search-vectors", daemon=True
-        )
+        build = background.start(_prepare_quietly, store, name="search-vectors")
         _builds[index.key] = build
-    build.start()
     return build
 
 
@@ -100,12 +100,14 @@ def prepare(store: MemoryStore) -> int:
     index = index_for(store)
     with index.lock:
         index.refresh(store, index.current_stamps(store), None)
+    if background.stopping():
+        return 0
     embedder = model_for(store.home)
     if embedder is None:
         return 0
     stored = 0
     tried: set[int] = set()
-    while True:
+    while not background.stopping():
         with index.lock:
             work = [item for item in index.vector_work(embedder, CHUNK) if item[0] not in tried]
         if not work:
@@ -117,3 +119,4 @@ def prepare(store: MemoryStore) -> int:
             before = index.vectors_missing()
             index.add_vectors(embedder, work, vectors)
             stored += max(before - index.vectors_missing(), 0)
+    return stored

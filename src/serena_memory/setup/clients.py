@@ -75,10 +75,23 @@ class ServerCommand:
 
     @classmethod
     def for_every_clone(cls, client: Client) -> ServerCommand:
-        """For a project's shared file: `serena` from the PATH, the project found from where
-        the client starts the server (or named by the client's own variable)."""
+        """For a project's shared file: `serena` from the PATH (`serena-memory` when the
+        `serena` there is another program's, serena-agent's most likely), the project found
+        from where the client starts the server (or named by the client's own variable)."""
         args = ("start-mcp-server", "--context", client.context, *client.shared_project_args)
-        return cls("serena", args, _forwarded_env())
+        return cls(_name_on_path(), args, _forwarded_env())
+
+
+def _name_on_path() -> str:
+    """``serena`` unless the ``serena`` on the PATH is not this install's (serena-agent
+    installs one too), then ``serena-memory``, the name only serena-memory installs."""
+    found = shutil.which("serena")
+    if found is None or os.path.realpath(found).startswith(os.path.realpath(sys.prefix)):
+        return "serena"
+    ours = Path(sys.executable).parent / "serena"
+    if ours.is_file() and os.path.samefile(found, ours):
+        return "serena"
+    return "serena-memory"
 
 
 def _forwarded_env() -> tuple[tuple[str, str], ...]:
@@ -264,11 +277,17 @@ def setup_warnings(
     said = []
     shared = project is not None and client.project_file is not None
     if shared and isinstance(server, ServerCommand):
-        if server.command == "serena" and shutil.which("serena") is None:
+        name = server.command
+        if name in ("serena", "serena-memory") and shutil.which(name) is None:
             said.append(
-                f"`serena` is not on this machine's PATH, and the entry in {path} starts it "
+                f"`{name}` is not on this machine's PATH, and the entry in {path} starts it "
                 "from the PATH (the file is shared with everyone who clones the project); "
-                "put this install's `serena` on the PATH so the client finds it"
+                f"put this install's `{name}` on the PATH so the client finds it"
+            )
+        elif name == "serena-memory":
+            said.append(
+                f"the `serena` on this machine's PATH is another program's (serena-agent's?), "
+                f"so the entry in {path} starts `serena-memory`, this install's other name"
             )
         for key, value in server.env:
             said.append(

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from serena_memory.core import background
 from serena_memory.core.config import load_sync_config
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.sync.merge import SCOPES, sync
@@ -50,12 +51,14 @@ class AutoSync:
         self._stopped = False
         self._offline: set[str] = set()
         self.last: dict[str, SyncResult] = {}
-        self._thread = threading.Thread(target=self._run, name="serena-auto-sync", daemon=True)
+        self._thread: threading.Thread | None = None
 
     def start(self) -> None:
-        """Pull now (in the background) and serve later requests."""
+        """Pull now (in the background) and serve later requests; stopped when the process
+        ends (`core.background`)."""
         self._schedule(0.0)
-        self._thread.start()
+        self._thread = background.start(self._run, name="serena-auto-sync")
+        background.on_stop(self.stop)
 
     def changed(self) -> None:
         """A memory was written: push soon. Cheap; never blocks on the sync itself."""
@@ -71,7 +74,8 @@ class AutoSync:
         with self._wake:
             pending = self._due is not None
         self.stop()
-        self._thread.join(timeout=GIT_TIMEOUT)
+        if self._thread is not None:
+            self._thread.join(timeout=GIT_TIMEOUT)
         if pending:
             self.sync_once()
 

@@ -76,6 +76,12 @@ def test_a_lowercase_justfile_too(tmp_path: Path) -> None:
     assert "just test" in offered(project(tmp_path, {"justfile": "test:\n  pytest\n"}))
 
 
+def test_a_private_recipe_is_not_offered_even_when_its_name_says_lint(tmp_path: Path) -> None:
+    text = "[private]\nlint:\n  ruff check .\n\n# formats\n[private]\n\nfmt:\n  ruff format\n"
+    text += "check:\n  ruff check --fix .\n"
+    assert offered(project(tmp_path, {"justfile": text})) == {"just check"}
+
+
 MAKEFILE = """\
 .DEFAULT_GOAL := all
 SOURCES := $(shell find . -name '*.py')

@@ -10,6 +10,7 @@ typed as it stands.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from serena_memory.agent.project_facts.names import classify_name, is_never
 
@@ -136,27 +137,36 @@ def _without_environment(words: list[str]) -> list[str]:
 def _words_kind(words: list[str]) -> str | None:
     first = words[0].removeprefix("./")
     if "/" in first and not first.startswith("/"):
-        # the project's own tool (`ci/test-complete`); outside `scripts/`, an installer is
-        # CI's own (`ci/ubuntu-install-packages` sets up the runner, not the project)
-        kind = classify_name(first.rsplit("/", 1)[-1].rsplit(".", 1)[0])
-        own = first.startswith(_SCRIPT_FOLDERS)
-        return None if kind == "setup" and not own else kind
+        return _own_tool_kind(first)
     second = words[1] if len(words) > 1 else ""
-    if first in ("tox", "nox"):
-        return environment_kind(words)
-    if first in ("pre-commit", "prek") and second == "run" and len(words) > 2:
-        hook = words[2]  # `pre-commit run typecheck --all-files` runs one hook
-        return "lint" if hook.startswith("-") else classify_name(hook) or "lint"
-    if (first, second) == ("go", "get"):
-        return None if "-u" in words else "setup"  # `go get -u` updates
-    if first == "cog":
-        return "lint" if "--check" in words else "build"
-    kind = _TOOLS.get((first, second)) or _TOOLS.get((first, ""))
-    if kind is None:
-        kind = _task_kind(words)
+    special = _SPECIAL.get((first, second)) or _SPECIAL.get((first, ""))
+    if special is not None:
+        return special(words)
+    kind = _TOOLS.get((first, second)) or _TOOLS.get((first, "")) or _task_kind(words)
     if kind is None and first in ("pip", "uv") and _installs_the_project(words):
         kind = "setup"
     return kind
+
+
+def _own_tool_kind(path: str) -> str | None:
+    """The project's own tool (``ci/test-complete``) by its name; outside ``scripts/``, an
+    installer is CI's own (``ci/ubuntu-install-packages`` sets up the runner)."""
+    kind = classify_name(path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+    return None if kind == "setup" and not path.startswith(_SCRIPT_FOLDERS) else kind
+
+
+def _hook_kind(words: list[str]) -> str | None:
+    """``pre-commit run typecheck --all-files`` runs one hook; without one, every hook."""
+    hook = words[2] if len(words) > 2 else "-"
+    return "lint" if hook.startswith("-") else classify_name(hook) or "lint"
+
+
+def _go_get_kind(words: list[str]) -> str | None:
+    return None if "-u" in words else "setup"  # `go get -u` updates
+
+
+def _cog_kind(words: list[str]) -> str | None:
+    return "lint" if "--check" in words else "build"
 
 
 def _installs_the_project(words: list[str]) -> bool:
@@ -188,6 +198,14 @@ def environment_kind(words: list[str]) -> str | None:
             kinds = {classify_name(name) for name in value.split(",")}
             return kinds.pop() if len(kinds) == 1 else None
     return "test" if not any(w.startswith("-") for w in rest[:1]) else None
+
+
+# tools whose words say more than their name: (first word, second word or "") -> reader
+_SPECIAL: dict[tuple[str, str], Callable[[list[str]], str | None]] = {
+    ("tox", ""): environment_kind, ("nox", ""): environment_kind,
+    ("pre-commit", "run"): _hook_kind, ("prek", "run"): _hook_kind,
+    ("go", "get"): _go_get_kind, ("cog", ""): _cog_kind,
+}  # fmt: skip
 
 
 def canonical(command: str) -> str:

@@ -118,24 +118,31 @@ def is_command(line: str) -> str | None:
     return classify_command(line)
 
 
-def read_docs(project: Project) -> None:
+def _documented(project: Project) -> Iterator[tuple[str, str]]:
+    """(kind, command) of every contributor's command the docs show, in order."""
     texts = [project.text(path) or "" for path in guide_paths(project)]
     readme = project.first(*READMES)
     if readme:
         texts.append(readme_sections(project.text(readme) or ""))
-    sheet = project.sheet
-    known = {" ".join(c.split()) for c in sheet.offered()}
-    added: dict[str, int] = {}
     for text in texts:
         for line in doc_commands(text[:200_000]):
             first = line.split()[0].removeprefix("./")
             if "<" in line or "/" in first and not project.is_file(first):
                 continue  # a link, or a path that is not the project's tool
             kind = is_command(line)
-            if kind is None or line in known or added.get(kind, 0) >= MAX_PER_KIND:
-                continue
-            if sum(added.values()) >= MAX_FROM_DOCS:
-                return
-            if sheet.add(kind, line, SOURCE):
-                known.add(line)
-                added[kind] = added.get(kind, 0) + 1
+            if kind is not None:
+                yield kind, line
+
+
+def read_docs(project: Project) -> None:
+    sheet = project.sheet
+    known = {" ".join(c.split()) for c in sheet.offered()}
+    added: dict[str, int] = {}
+    for kind, line in _documented(project):
+        if line in known or added.get(kind, 0) >= MAX_PER_KIND:
+            continue
+        if sum(added.values()) >= MAX_FROM_DOCS:
+            return
+        if sheet.add(kind, line, SOURCE):
+            known.add(line)
+            added[kind] = added.get(kind, 0) + 1

@@ -22,32 +22,47 @@ def just_tasks(text: str) -> tuple[dict[str, Task], str | None]:
     found: dict[str, Task] = {}
     first: str | None = None
     private = False
-    current: Task | None = None
-    for line in text.splitlines():
-        if line[:1] in (" ", "\t") and current is not None:
-            stripped = line.strip()
-            if stripped and not stripped.startswith("#"):
-                current.lines.append(stripped)
+    for header, body in _blocks(text):
+        if header.startswith("["):  # an attribute: `[private]`, `[group('ci')]`
+            private = private or "private" in header
             continue
-        current = None
-        if len(line) > MAX_LINE or not line or line[0] in " \t#" or ":" not in line:
-            continue
-        if line.startswith("["):
-            private = private or "private" in line
-            continue
-        match = _RECIPE.match(line)
-        if match and match.group(1) not in _KEYWORDS:
-            name = match.group(1)
-            after = line[match.end() :].split("#", 1)[0].split()
-            needs = [word for word in after if _DEPENDENCY.match(word)]
-            task = Task(name, needs)
-            first = first or name
-            if not private and _no_required_parameter(match.group(2)):
-                found[name] = task
-            current = task
+        recipe = _recipe(header, body)
+        if recipe is not None:
+            task, callable_bare = recipe
+            first = first or task.name
+            if not private and callable_bare:
+                found[task.name] = task
         private = False
     default = "default" if "default" in found else first
     return found, default
+
+
+def _blocks(text: str) -> list[tuple[str, list[str]]]:
+    """Each line at the left margin (but blank lines and comments) with the indented lines
+    after it (a recipe's body, but its comments)."""
+    blocks: list[tuple[str, list[str]]] = []
+    open_block = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if line[:1] in (" ", "\t"):
+            if open_block and stripped and not stripped.startswith("#"):
+                blocks[-1][1].append(stripped)
+            continue
+        open_block = bool(stripped) and not stripped.startswith("#")
+        if open_block:
+            blocks.append((line, []))
+    return blocks
+
+
+def _recipe(header: str, body: list[str]) -> tuple[Task, bool] | None:
+    """The recipe a line starts, with its dependencies and body, and whether it can run
+    with no argument; None for a setting, an alias, an import or any other line."""
+    match = _RECIPE.match(header) if len(header) <= MAX_LINE else None
+    if match is None or match.group(1) in _KEYWORDS:
+        return None
+    after = header[match.end() :].split("#", 1)[0].split()
+    needs = [word for word in after if _DEPENDENCY.match(word)]
+    return Task(match.group(1), needs, body), _no_required_parameter(match.group(2))
 
 
 def recipes(text: str) -> list[str]:

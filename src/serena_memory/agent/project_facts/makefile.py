@@ -4,6 +4,7 @@ their recipes say nothing), and ``make`` alone for the default goal."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from serena_memory.agent.project_facts.files import Project
 from serena_memory.agent.project_facts.recipes import Task, offer_runner_tasks
@@ -24,34 +25,48 @@ def make_tasks(text: str) -> tuple[dict[str, Task], str | None]:
     tasks: dict[str, Task] = {}
     first: str | None = None
     current: list[Task] = []
-    continued = ""
-    for line in text.splitlines():
-        if line.startswith("\t") and current:
-            body = continued + line.strip()
-            continued = body[:-1] + " " if body.endswith("\\") else ""
-            if not continued:
-                for task in current:
-                    task.lines.append(body)
-            continue
-        continued = ""
-        if not line or line[0] in " \t#" or len(line) > MAX_LINE or ":" not in line:
-            current = [] if line and line[0] not in " \t#" else current
-            continue
-        match = _TARGETS.match(line)
-        if match is None or line[match.end() : match.end() + 1] in ("=", ":"):
-            current = []
-            continue
-        needs = line[match.end() + 1 :].split(";", 1)[0].split("|", 1)[0].split()
-        current = []
-        for name in match.group(1).split():
-            task = tasks.setdefault(name, Task(name))
-            task.needs.extend(n for n in needs if _PREREQUISITE.match(n) and n != name)
-            task.makes_files = task.makes_files or any("/" in n or "$" in n for n in needs)
-            current.append(task)
-            first = first if first is not None else name
+    for line, in_recipe in _lines(text):
+        if in_recipe:
+            for task in current:
+                task.lines.append(line)
+        elif line and line[0] not in " \t#":  # blank lines and comments go on with a rule
+            current = _rule(line, tasks)
+            if first is None and current:
+                first = current[0].name
     goal = _DEFAULT_GOAL.search(text)
     default = goal.group(1) if goal else first
     return tasks, default or None
+
+
+def _lines(text: str) -> Iterator[tuple[str, bool]]:
+    """Each line, and whether it is a recipe's (a tab first); a recipe line continued with a
+    backslash comes whole."""
+    continued = ""
+    for line in text.splitlines():
+        if not line.startswith("\t"):
+            continued = ""
+            yield line, False
+            continue
+        body = continued + line.strip()
+        continued = body[:-1] + " " if body.endswith("\\") else ""
+        if not continued:
+            yield body, True
+
+
+def _rule(line: str, tasks: dict[str, Task]) -> list[Task]:
+    """The targets a rule line names, added to ``tasks`` with its prerequisites; none for a
+    variable (``NAME := value``), a double-colon rule or any other line."""
+    match = _TARGETS.match(line) if len(line) <= MAX_LINE and ":" in line else None
+    if match is None or line[match.end() : match.end() + 1] in ("=", ":"):
+        return []
+    needs = line[match.end() + 1 :].split(";", 1)[0].split("|", 1)[0].split()
+    named = []
+    for name in match.group(1).split():
+        task = tasks.setdefault(name, Task(name))
+        task.needs.extend(n for n in needs if _PREREQUISITE.match(n) and n != name)
+        task.makes_files = task.makes_files or any("/" in n or "$" in n for n in needs)
+        named.append(task)
+    return named
 
 
 def make_targets(text: str) -> list[str]:

@@ -493,3 +493,12 @@ def test_a_workspace_members_ci_steps_keep_their_folder(tmp_path: Path) -> None:
     assert sheet.commands["test"] == ["cd core && cargo test --features rc"]
     assert sheet.commands["typecheck"] == ["cd core && cargo check"]
     assert not sheet.commands["build"]
+
+
+def test_a_script_s_shell_variables_are_dropped_not_cut(tmp_path: Path) -> None:
+    check = '#!/bin/sh -e\nexport SOURCE_FILES="pkg tests"\n${PREFIX}ruff check $SOURCE_FILES\n'
+    check += '${PREFIX}mypy "$SOURCE_FILES"\n'
+    check += '${PREFIX}coverage run -m pytest "$@"\n'
+    sheet = project(tmp_path, {"scripts/check": check})
+    assert {"ruff check", "mypy", "coverage run -m pytest"} <= offered(sheet)
+    assert not any("$" in c or c.endswith(" S") for c in offered(sheet))

@@ -24,8 +24,12 @@ REPORT = "report"
 MAX_DEPTH = 6
 MAX_BODY_LINES = 40
 _VARIABLE = re.compile(r"\$\([^()]*\)|\$\{[^{}]*\}|\{\{[^{}]*\}\}")
-_ONLY_VARIABLE = re.compile(r"^(\$\([^()]*\)|\$\{[^{}]*\}|\{\{[^{}]*\}\})$")
-_PATH_PREFIX = re.compile(r"(^|\s)\$\{?[A-Za-z_]\w*\}?(?=[A-Za-z])")
+# a word that is only a variable: `$(SOURCES)`, `${ARGS}`, `{{args}}`, `$SOURCE_FILES`, `"$@"`
+_ONLY_VARIABLE = re.compile(
+    r"""^(["']?)(\$\([^()]*\)|\$\{[^{}]*\}|\{\{[^{}]*\}\}|\$[A-Za-z_]\w*|\$[@*])\1$"""
+)
+# `${PREFIX}mypy` (`$PREFIXmypy` would be one variable's name)
+_PATH_PREFIX = re.compile(r"(^|\s)\$\{[A-Za-z_]\w*\}(?=[A-Za-z])")
 _NEVER_GIT = re.compile(r"^git\s+(clone|push|tag|commit)\b")
 _MEASURES = frozenset({"bench", "benchmark", "benchmarks", "perf", "profile", "profiling"})
 _CHECK_OPTIONS = frozenset({"--check", "--diff", "-l", "-d", "--list-different"})
@@ -49,7 +53,9 @@ def clean_line(line: str) -> str:
     line = line.strip().lstrip("@-+").strip()
     line = line.replace("$(MAKE)", "make").replace("${MAKE}", "make")
     line = _PATH_PREFIX.sub(r"\1", line)  # `${PREFIX}mypy` is `mypy` from a virtualenv
-    return " ".join(word for word in line.split() if not _ONLY_VARIABLE.match(word))
+    kept = line.split()[:1]  # `$CARGO test` is no `test`: it stays, and is not offered
+    kept += [word for word in line.split()[1:] if not _ONLY_VARIABLE.match(word)]
+    return " ".join(kept)
 
 
 def line_kind(line: str) -> str | None:

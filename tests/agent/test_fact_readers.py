@@ -502,3 +502,47 @@ def test_a_script_s_shell_variables_are_dropped_not_cut(tmp_path: Path) -> None:
     sheet = project(tmp_path, {"scripts/check": check})
     assert {"ruff check", "mypy", "coverage run -m pytest"} <= offered(sheet)
     assert not any("$" in c or c.endswith(" S") for c in offered(sheet))
+
+
+HATCH_TOML = """\
+[envs.hatch-test]
+extra-args = ["--dist", "worksteal"]
+[envs.hatch-static-analysis]
+config-path = "ruff_defaults.toml"
+[envs.coverage.scripts]
+combine = "coverage combine {args}"
+generate-summary = "python scripts/generate_coverage_summary.py"
+[envs.types.scripts]
+check = "mypy --install-types {args:src tests}"
+[envs.docs.scripts]
+build = "mkdocs build --clean --strict {args}"
+ci-build = "mike deploy --update-aliases {args}"
+"""
+HATCH_CI = """\
+on: [push, pull_request]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - run: hatch run coverage:combine
+      - run: hatch run coverage:generate-summary
+      - run: hatch -v run docs:ci-build dev
+"""
+
+
+def test_hatch_commands_and_scripts_are_read_by_what_they_run(tmp_path: Path) -> None:
+    sheet = project(tmp_path, {"hatch.toml": HATCH_TOML, ".github/workflows/ci.yml": HATCH_CI})
+    assert sheet.commands["setup"] == ["hatch env create"]
+    assert sheet.commands["test"] == ["hatch test"]
+    assert sheet.commands["format"] == ["hatch fmt"]
+    assert sheet.commands["lint"] == ["hatch fmt --check"]
+    assert sheet.commands["typecheck"] == ["hatch run types:check"]
+    assert sheet.commands["build"] == ["hatch run docs:build"]
+    shown = sheet.to_markdown()
+    assert "coverage:" not in shown and "ci-build" not in shown
+
+
+def test_a_contributing_guide_in_a_folder_of_the_docs_is_read(tmp_path: Path) -> None:
+    guide = "# Contributing\n\nRun the tests with `tox -e py312`.\n"
+    sheet = project(tmp_path, {"docs/community/contributing.md": guide, "setup.py": ""})
+    assert "tox -e py312" in offered(sheet)

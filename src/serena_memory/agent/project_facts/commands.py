@@ -56,7 +56,9 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("rustfmt", ""): "format", ("biome", "format"): "format", ("golangci-lint", "fmt"): "format",
     ("mypy", ""): "typecheck", ("pyright", ""): "typecheck", ("tsc", ""): "typecheck",
     ("ty", "check"): "typecheck", ("pyrefly", "check"): "typecheck",
-    ("go", "build"): "build", ("cargo", "build"): "build",
+    ("go", "build"): "build", ("cargo", "build"): "build", ("mkdocs", "build"): "build",
+    ("sphinx-build", ""): "build", ("mkdocs", "serve"): "run",
+    ("hatch", "test"): "test", ("hatch", "build"): "build", ("hatch", "env"): "setup",
     ("uv", "sync"): "setup", ("npm", "ci"): "setup", ("npm", "install"): "setup",
     ("pnpm", "install"): "setup", ("yarn", "install"): "setup", ("bun", "install"): "setup",
     ("bundle", "install"): "setup", ("poetry", "install"): "setup", ("pdm", "install"): "setup",
@@ -67,7 +69,7 @@ _TOOLS: dict[tuple[str, str], str] = {
 _RUNNERS = {("make", ""), ("just", ""), ("task", ""), ("rake", ""), ("npm", "run"),
             ("pnpm", "run"), ("yarn", "run"), ("bun", "run"), ("pnpm", ""), ("yarn", ""),
             ("gradlew", ""), ("gradle", ""), ("mvn", ""), ("mvnw", ""),
-            ("hatch", "run"), ("poe", "")}  # fmt: skip
+            ("hatch", "run"), ("hatch", ""), ("poe", "")}  # fmt: skip
 _BUILD_MODES = frozenset({"--release", "-r", "--profile=release"})
 _CI_VARIABLE = re.compile(r"\$\{\{|\$[A-Za-z_{(]")
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
@@ -93,6 +95,8 @@ def _task_kind(words: list[str]) -> str | None:
             targets = [w for w in words[width:] if not w.startswith("-") and "=" not in w]
             if targets[:1] == ["run"] and len(targets) > 1 and first in ("just", "make"):
                 return _words_kind(words[words.index("run") + 1 :])  # `just run black .`
+            if targets and first == "hatch":  # `hatch run coverage:combine` combines
+                return classify_name(targets[0].rsplit(":", 1)[-1])
             if targets:
                 return classify_name(targets[0])
             return None
@@ -165,6 +169,11 @@ def _go_get_kind(words: list[str]) -> str | None:
     return None if "-u" in words else "setup"  # `go get -u` updates
 
 
+def _hatch_fmt_kind(words: list[str]) -> str | None:
+    """``hatch fmt`` formats and fixes; with ``--check`` it lints and checks the format."""
+    return "lint" if "--check" in words else "format"
+
+
 def _cog_kind(words: list[str]) -> str | None:
     return "lint" if "--check" in words else "build"
 
@@ -204,7 +213,7 @@ def environment_kind(words: list[str]) -> str | None:
 _SPECIAL: dict[tuple[str, str], Callable[[list[str]], str | None]] = {
     ("tox", ""): environment_kind, ("nox", ""): environment_kind,
     ("pre-commit", "run"): _hook_kind, ("prek", "run"): _hook_kind,
-    ("go", "get"): _go_get_kind, ("cog", ""): _cog_kind,
+    ("go", "get"): _go_get_kind, ("cog", ""): _cog_kind, ("hatch", "fmt"): _hatch_fmt_kind,
 }  # fmt: skip
 
 

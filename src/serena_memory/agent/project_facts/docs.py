@@ -21,6 +21,7 @@ GUIDES = ("CONTRIBUTING", "DEVELOPMENT", "DEVELOPING", "HACKING", "BUILD", "BUIL
 GUIDE_FOLDERS = ("", "docs/", ".github/", "doc/")
 SUFFIXES = (".md", ".rst", ".txt", "")
 READMES = ("README.md", "Readme.md", "readme.md", "README.rst", "README")
+MAX_DOC_FOLDERS = 40
 MAX_PER_KIND = 3
 MAX_FROM_DOCS = 12
 SOURCE = "docs"
@@ -37,8 +38,14 @@ _PACKAGE_INSTALL = re.compile(r"^(npm|pnpm|yarn|bun)\s+(install|i|add)\s+(-[gD]\
 
 
 def guide_paths(project: Project) -> list[str]:
+    """The contributing guides at the root, in ``docs/``, ``.github/`` or a folder of the
+    docs (``docs/community/contributing.md``)."""
     found = []
-    for folder in GUIDE_FOLDERS:
+    folders = list(GUIDE_FOLDERS)
+    for docs in ("docs", "doc"):
+        names = [name for name in project.listing(docs) if "." not in name]
+        folders += [f"{docs}/{name}/" for name in names[:MAX_DOC_FOLDERS]]
+    for folder in folders:
         for name in project.listing(folder.rstrip("/") or "."):
             stem, dot, suffix = name.partition(".")
             if stem.upper() in GUIDES and f"{dot}{suffix}".lower() in SUFFIXES:

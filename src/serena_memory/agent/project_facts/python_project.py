@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from serena_memory.agent.project_facts.files import Project, table
+from serena_memory.agent.project_facts.hatch import read_hatch
 from serena_memory.agent.project_facts.names import classify_name
 
 PYPROJECT = "pyproject.toml"
@@ -60,13 +61,7 @@ def read_python_tasks(project: Project, data: dict[str, Any]) -> None:
     setup = setup_command(project, tool)
     if setup:
         sheet.add("setup", *setup)
-    envs = table(tool, "hatch", "envs") or table(project.toml("hatch.toml"), "envs")
-    for env_name, env in envs.items():
-        for script in table(env, "scripts"):
-            kind = classify_name(script)
-            target = script if env_name == "default" else f"{env_name}:{script}"
-            if kind:
-                sheet.add(kind, f"hatch run {target}", "hatch")
+    read_hatch(project, tool)
     for name, command in (("taskipy", "task "), ("poe", "poe ")):
         for task in table(tool, name, "tasks"):
             kind = classify_name(task)

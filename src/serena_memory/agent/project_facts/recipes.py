@@ -23,13 +23,15 @@ NEVER = "never"
 REPORT = "report"
 MAX_DEPTH = 6
 MAX_BODY_LINES = 40
-_VARIABLE = re.compile(r"\$\([^()]*\)|\$\{[^{}]*\}|\{\{[^{}]*\}\}")
+# make's, just's and hatch's (`{args}`, `{env:NAME}`) variables
+_VARIABLES = r"\$\([^()]*\)|\$\{[^{}]*\}|\{\{[^{}]*\}\}|\{(?:args|env|root|home)\b[^{}]*\}"
+_VARIABLE = re.compile(_VARIABLES)
 # a word that is only a variable: `$(SOURCES)`, `${ARGS}`, `{{args}}`, `$SOURCE_FILES`, `"$@"`
-_ONLY_VARIABLE = re.compile(
-    r"""^(["']?)(\$\([^()]*\)|\$\{[^{}]*\}|\{\{[^{}]*\}\}|\$[A-Za-z_]\w*|\$[@*])\1$"""
-)
+_ONLY_VARIABLE = re.compile(rf"""^(["']?)({_VARIABLES}|\$[A-Za-z_]\w*|\$[@*])\1$""")
 # `${PREFIX}mypy` (`$PREFIXmypy` would be one variable's name)
 _PATH_PREFIX = re.compile(r"(^|\s)\$\{[A-Za-z_]\w*\}(?=[A-Za-z])")
+# a line that ships: `twine upload`, `npm publish`, `mike deploy`, `mkdocs gh-deploy`
+_NEVER_WORDS = frozenset({"publish", "upload", "deploy", "gh-deploy"})
 _NEVER_GIT = re.compile(r"^git\s+(clone|push|tag|commit)\b")
 _MEASURES = frozenset({"bench", "benchmark", "benchmarks", "perf", "profile", "profiling"})
 _CHECK_OPTIONS = frozenset({"--check", "--diff", "-l", "-d", "--list-different"})
@@ -44,6 +46,9 @@ class Task:
     lines: list[str] = field(default_factory=list)
     # a target that makes files (`all: target/$(BINARY)`) builds, whatever its name
     makes_files: bool = False
+    # the words its kind is read from when its body says nothing (its name when empty):
+    # hatch's `coverage:generate-summary` is read as `generate-summary`
+    label: str = ""
 
 
 def clean_line(line: str) -> str:
@@ -61,7 +66,7 @@ def clean_line(line: str) -> str:
 def line_kind(line: str) -> str | None:
     """The kind of one body line, ``NEVER`` for a maintainer's step, ``REPORT`` for a
     coverage report, None when it says nothing."""
-    if _NEVER_GIT.match(line):
+    if _NEVER_GIT.match(line) or _NEVER_WORDS.intersection(line.split()[:3]):
         return NEVER
     first = line.split()[:3]
     if first[:1] == ["coverage"] or first[1:2] == ["coverage"] and first[:1] != ["coverage"]:
@@ -114,20 +119,26 @@ class Reader:
             return NEVER
         if any(word in _MEASURES for word in words(name)):
             return None  # a benchmark runs the tests' tools but is no everyday test
-        named = classify_name(name)
+        task = self.tasks.get(name)
+        named = classify_name(task.label if task and task.label else name)
         found = self.body_kinds(name, depth)
         kinds = {kind for kind, _ in found}
         if NEVER in kinds:
             return NEVER
         kinds.discard(REPORT)
-        if not kinds:
-            if found:  # a coverage report, nothing else
-                return None
-            if named == "setup" and not self.installs_project and "install" in words(name):
-                named = None
-            task = self.tasks.get(name)
-            return "build" if named is None and task and task.makes_files else named
-        return body_kind(named, kinds, found)
+        if kinds:
+            return body_kind(named, kinds, found)
+        if found:  # a coverage report, nothing else
+            return None
+        return self._named_kind(name, named)
+
+    def _named_kind(self, name: str, named: str | None) -> str | None:
+        """The kind of a task whose body says nothing: its name's, or a build when it makes
+        files; an ``install`` that puts a program on the system sets nothing up."""
+        if named == "setup" and not self.installs_project and "install" in words(name):
+            named = None
+        task = self.tasks.get(name)
+        return "build" if named is None and task and task.makes_files else named
 
 
 def body_kind(named: str | None, kinds: set[str], found: list[tuple[str, str]]) -> str:
@@ -164,12 +175,7 @@ def offer_runner_tasks(
     task, then the tasks the default runs, then the plain names, then the others in the
     file's order; then, for each task running tools of several kinds, each tool's line."""
     reader = Reader(tasks, installs_project)
-    if default not in tasks or not _is_composite(tasks[default]):
-        bare = None  # `make` runs `test`: `make test` says it in words
-    if default and bare:
-        kind = reader.kind(default)
-        if kind in sheet.commands:
-            sheet.add(kind, bare, source)
+    bare = _offer_bare(sheet, reader, default, bare, source)
     ranked: list[tuple[int, int, str]] = []
     close = _closure(tasks, default) if default else set()
     for index, name in enumerate(tasks):
@@ -179,7 +185,9 @@ def offer_runner_tasks(
     shown: list[str] = []
     for _, _, name in sorted(ranked):
         kind = reader.kind(name)
-        if kind in sheet.commands and name not in hidden:
+        if kind == NEVER:
+            sheet.withhold(command(name))  # CI's `hatch -v run docs:ci-build dev`, too
+        elif kind in sheet.commands and name not in hidden:
             sheet.add(kind, command(name), source)
             shown.append(name)
     for name in shown:
@@ -195,6 +203,19 @@ def offer_parts(sheet: FactSheet, found: Iterable[tuple[str, str]], source: str)
         typed = not _VARIABLE.search(line) and len(line) <= MAX_COMMAND_CHARS
         if kind in sheet.commands and typed:
             sheet.add(kind, line, source)
+
+
+def _offer_bare(
+    sheet: FactSheet, reader: Reader, default: str | None, bare: str | None, source: str
+) -> str | None:
+    """Offer ``bare`` (``make``) when the default task runs others; None when it does not
+    (``make`` runs `test`: ``make test`` says it in words)."""
+    if default is None or default not in reader.tasks or not _is_composite(reader.tasks[default]):
+        return None
+    kind = reader.kind(default)
+    if bare and kind in sheet.commands:
+        sheet.add(kind, bare, source)
+    return bare
 
 
 def _is_composite(task: Task) -> bool:

@@ -546,3 +546,9 @@ def test_a_contributing_guide_in_a_folder_of_the_docs_is_read(tmp_path: Path) ->
     guide = "# Contributing\n\nRun the tests with `tox -e py312`.\n"
     sheet = project(tmp_path, {"docs/community/contributing.md": guide, "setup.py": ""})
     assert "tox -e py312" in offered(sheet)
+
+
+def test_a_recipe_with_nested_make_variables_is_read_by_its_tool(tmp_path: Path) -> None:
+    makefile = "check-wasm:\n\tcargo check ${_FEATURES_${@:check-%=%}} ${ARGS}\n"
+    sheet = project(tmp_path, {"Makefile": makefile, "Cargo.toml": "[package]\n"})
+    assert "make check-wasm" in sheet.commands["typecheck"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,6 +24,8 @@ from serena_memory.agent.project_facts.sheet import CI, FactSheet, plain_words
 MAX_CI_COMMANDS = 10
 MAX_CI_PER_KIND = 3
 MAX_WORKFLOWS = 60
+MAX_MATRIX_VALUES = 6
+_MATRIX = re.compile(r"\$\{\{\s*matrix\.([A-Za-z0-9_-]+)\s*\}\}")
 # words of a workflow's or job's name (or file name) that say it is not about the code
 _NOT_CODE = frozenset(
     {"release", "releases", "publish", "deploy", "deployment", "pages", "docs-deploy",
@@ -119,12 +122,44 @@ def _workflow_scripts(rel: str, data: Any) -> list[str]:
         steps = job.get("steps")
         if not isinstance(steps, list) or _checks_out_another_repository(steps):
             continue
+        values = matrix_values(job)
         for step in steps:
             if isinstance(step, dict) and _is_code(step.get("name", "")):
                 run = step.get("run")
                 if isinstance(run, str):
-                    scripts.append(run)
+                    scripts.extend(expand_matrix(run, values))
     return scripts
+
+
+def matrix_values(job: dict[str, Any]) -> dict[str, list[str]]:
+    """Each matrix key's plain values (its list and its ``include`` entries), in order."""
+    matrix = table(job, "strategy", "matrix")
+    found: dict[str, list[str]] = {}
+    entries = [matrix] + [e for e in matrix.get("include") or [] if isinstance(e, dict)]
+    for entry in entries:
+        for key, value in entry.items():
+            if key in ("include", "exclude") or not isinstance(key, str):
+                continue
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, str | int) and not isinstance(item, bool):
+                    known = found.setdefault(key, [])
+                    if str(item) not in known:
+                        known.append(str(item))
+    return found
+
+
+def expand_matrix(script: str, values: dict[str, list[str]]) -> list[str]:
+    """The script once per value of the one matrix key it names (``make test-${{
+    matrix.features }}``: ``make test-minimal``, ``make test-full``...); as it stands when
+    it names none, several, or one with too many values."""
+    keys = set(_MATRIX.findall(script))
+    if len(keys) != 1:
+        return [script]
+    key = keys.pop()
+    choices = values.get(key, [])
+    if not 0 < len(choices) <= MAX_MATRIX_VALUES:
+        return [script]
+    return [_MATRIX.sub(lambda _: value, script) for value in choices]
 
 
 def _runs_on_changes(data: dict[str, Any]) -> bool:

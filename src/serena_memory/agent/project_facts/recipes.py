@@ -63,6 +63,16 @@ def clean_line(line: str) -> str:
     return " ".join(kept)
 
 
+def without_variables(line: str) -> str:
+    """Every variable a word (``${_FEATURES_${@:check-%=%}}`` is one, nested), to read the
+    line's words."""
+    for _ in range(3):
+        line, count = _VARIABLE.subn("VAR", line)
+        if not count:
+            break
+    return line
+
+
 def line_kind(line: str) -> str | None:
     """The kind of one body line, ``NEVER`` for a maintainer's step, ``REPORT`` for a
     coverage report, None when it says nothing."""
@@ -103,7 +113,7 @@ class Reader:
                 found.append((kind, ""))
         for line in task.lines[:MAX_BODY_LINES]:
             cleaned = clean_line(line)
-            kind = line_kind(_VARIABLE.sub("VAR", cleaned)) if cleaned else None
+            kind = line_kind(without_variables(cleaned)) if cleaned else None
             if kind:
                 found.append((kind, cleaned))
         return found

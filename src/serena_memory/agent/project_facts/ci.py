@@ -159,7 +159,7 @@ def expand_matrix(script: str, values: dict[str, list[str]]) -> list[str]:
     choices = values.get(key, [])
     if not 0 < len(choices) <= MAX_MATRIX_VALUES:
         return [script]
-    return [_MATRIX.sub(lambda _: value, script) for value in choices]
+    return [_MATRIX.sub(value.replace("\\", r"\\"), script) for value in choices]
 
 
 def _runs_on_changes(data: dict[str, Any]) -> bool:

@@ -552,3 +552,15 @@ def test_a_recipe_with_nested_make_variables_is_read_by_its_tool(tmp_path: Path)
     makefile = "check-wasm:\n\tcargo check ${_FEATURES_${@:check-%=%}} ${ARGS}\n"
     sheet = project(tmp_path, {"Makefile": makefile, "Cargo.toml": "[package]\n"})
     assert "make check-wasm" in sheet.commands["typecheck"]
+
+
+def test_a_check_script_at_the_root_is_offered_by_what_it_runs(tmp_path: Path) -> None:
+    check = "#!/bin/bash\nset -e\ngofmt -l .\nstaticcheck ./...\ngo test -failfast ./...\n"
+    sheet = project(
+        tmp_path,
+        {"check.sh": check, "build-docs.sh": "#!/bin/bash\nmkdocs build\n", "go.mod": "module x\n"},
+    )
+    os.chmod(tmp_path / "check.sh", 0o755)
+    sheet = detect_facts(tmp_path)
+    assert sheet.commands["test"][0] == "./check.sh"
+    assert "build-docs" not in sheet.to_markdown()

@@ -564,3 +564,38 @@ def test_a_check_script_at_the_root_is_offered_by_what_it_runs(tmp_path: Path) -
     sheet = detect_facts(tmp_path)
     assert sheet.commands["test"][0] == "./check.sh"
     assert "build-docs" not in sheet.to_markdown()
+
+
+MAGEFILE = """\
+//go:build mage
+
+package main
+
+// Build the binary
+func Hugo() error { return nil }
+
+// Run tests and linters
+func Check() {}
+
+// Clean Go's test cache.
+func CleanTest() error { return nil }
+
+func TestRace(ctx context.Context) error { return nil }
+
+// Run gofmt linter
+func Fmt() error { return nil }
+
+// Build the Docker image
+func Docker() error { return nil }
+
+func helper() {}
+"""
+
+
+def test_mage_targets_are_read_by_their_comment_else_their_name(tmp_path: Path) -> None:
+    sheet = project(tmp_path, {"magefile.go": MAGEFILE, "go.mod": "module x\n"})
+    assert sheet.commands["test"][:2] == ["mage check", "mage testRace"]
+    assert sheet.commands["format"][0] == "mage fmt"
+    assert "mage hugo" in sheet.commands["build"]
+    shown = sheet.to_markdown()
+    assert "cleanTest" not in shown and "mage docker" not in shown and "helper" not in shown

@@ -41,8 +41,8 @@ def test_the_floor_on_the_second_labeled_set(tmp_path: Path) -> None:
     totals = evaluate(current_detector(), repos)["totals"]
     found, labeled = totals["all"]
     core_found, core_labeled = totals["core"]
-    assert found / labeled >= 0.49, totals  # goal 0.75: mage, workspaces are not read yet
-    assert core_found / core_labeled >= 0.52, totals
+    assert found / labeled >= 0.52, totals  # goal 0.75: workspaces, single tests not read yet
+    assert core_found / core_labeled >= 0.55, totals
     assert totals["not_dev"] <= 3, totals
     assert totals["chars"] / len(repos) <= 1200, totals
 

@@ -18,7 +18,8 @@ NEVER = frozenset(
     {"release", "releases", "publish", "deploy", "upload", "bump", "version", "tag", "tags",
      "changelog", "prerelease", "dist", "sign", "notarize", "vendoring", "vendor", "snapshot",
      "homebrew", "snap", "pypi", "npm-publish", "announce", "contributors", "lockfiles",
-     "outdated", "upgrade", "goreleaser", "update", "sponsors", "codeql", "audit", "security"}
+     "outdated", "upgrade", "goreleaser", "update", "sponsors", "codeql", "audit", "security",
+     "docker"}
 )  # fmt: skip
 # (kind, words), checked in this order: `format-check` is a format task, `test:types` a
 # type check, `lint:check` a lint

@@ -64,7 +64,7 @@ from serena_memory.agent.project_facts.names import classify_name
         ("pytest --python ${{ matrix.python }}", None),
         ("cargo test $CARGO_FLAGS", None),
         ("docker build -t app .", None),
-        ("codespell --skip=*.svg", None),
+        ("codespell --skip=*.svg", "lint"),
     ],
 )
 def test_one_ci_line(line: str, kind: str | None) -> None:
@@ -192,3 +192,28 @@ def test_cis_form_with_more_options_of_an_offered_command_is_not_repeated(tmp_pa
     root = workflows(tmp_path, {"ci.yml": f"on: [push]\njobs:\n  t:\n    steps:\n{step}"})
     (root / ".pre-commit-config.yaml").write_text("repos: []\n", encoding="utf-8")
     assert detect_facts(root).commands["lint"] == ["pre-commit run --all-files"]
+
+
+MATRIX_WORKFLOW = """\
+on: [push, pull_request]
+jobs:
+  test:
+    strategy:
+      matrix:
+        os: [ubuntu-latest, windows-latest]
+        include:
+          - features: minimal
+          - features: full
+    runs-on: ${{ matrix.os }}
+    steps:
+      - run: make test-${{ matrix.features }}
+      - run: cargo test --target ${{ matrix.target }}
+      - run: make check-${{ matrix.features }} ${{ matrix.os }}
+"""
+
+
+def test_a_step_naming_one_matrix_key_is_offered_once_per_value(tmp_path: Path) -> None:
+    root = workflows(tmp_path, {"ci.yml": MATRIX_WORKFLOW})
+    sheet = detect_facts(root)
+    assert sheet.commands["test"][:2] == ["make test-minimal", "make test-full"]
+    assert not any("matrix" in c or "check" in c for c in sheet.offered())

@@ -76,6 +76,12 @@ def test_a_lowercase_justfile_too(tmp_path: Path) -> None:
     assert "just test" in offered(project(tmp_path, {"justfile": "test:\n  pytest\n"}))
 
 
+def test_a_private_recipe_is_not_offered_even_when_its_name_says_lint(tmp_path: Path) -> None:
+    text = "[private]\nlint:\n  ruff check .\n\n# formats\n[private]\n\nfmt:\n  ruff format\n"
+    text += "check:\n  ruff check --fix .\n"
+    assert offered(project(tmp_path, {"justfile": text})) == {"just check"}
+
+
 MAKEFILE = """\
 .DEFAULT_GOAL := all
 SOURCES := $(shell find . -name '*.py')
@@ -116,12 +122,15 @@ docs:
 def test_makefile_targets_by_what_their_names_say(tmp_path: Path) -> None:
     sheet = project(tmp_path, {"Makefile": MAKEFILE, "pyproject.toml": "[project]\n"})
     assert sheet.commands["setup"][0] == "make install"  # a Python project's install
-    assert sheet.commands["test"] == ["make test"]
-    assert sheet.commands["lint"] == ["make lint"]
-    assert sheet.commands["format"] == ["make fmt-check"]
+    # `make` alone runs `all`, which runs the lint and the tests
+    assert sheet.commands["test"] == ["make", "make test"]
+    # `fmt-check` runs `ruff check`, a linter, whatever its name says
+    assert sheet.commands["lint"] == ["make lint", "make fmt-check"]
+    assert sheet.commands["format"] == []
     assert sheet.commands["typecheck"] == ["make typecheck"]
     shown = sheet.to_markdown()
-    for never in ("make release", "make all", "make docs", "make vet", "SOURCES", "PREFIX"):
+    assert sheet.commands["build"] == ["make docs"]
+    for never in ("make release", "make all", "make vet", "SOURCES", "PREFIX"):
         assert never not in shown
 
 
@@ -407,3 +416,186 @@ jobs:
     # a narrower form (one test target) does not stand for the usual command
     assert sheet.commands["test"] == ["cargo test --locked --test integration -- --ignored",
                                       "cargo test"]  # fmt: skip
+
+
+def test_a_task_is_read_by_what_it_runs(tmp_path: Path) -> None:
+    """A coverage gate is no test runner, a fixer formats, an aggregate's checks are a
+    lint whose tools are each offered under their own kind."""
+    scripts = {
+        "scripts/coverage": "#!/bin/sh -e\n${PREFIX}coverage report --fail-under=100\n",
+        "scripts/lint": "#!/bin/sh -e\n${PREFIX}ruff format src\n${PREFIX}ruff check --fix src\n",
+        "scripts/check": "#!/bin/sh -e\n${PREFIX}ruff format --check src\n${PREFIX}mypy src\n",
+        "scripts/test": '#!/bin/sh\n${PREFIX}pytest "$@"\n',
+        "pyproject.toml": "[project]\n",
+    }
+    sheet = project(tmp_path, scripts)
+    shown = offered(sheet)
+    assert not any("coverage" in command for command in shown)
+    assert sheet.commands["test"] == ["bash scripts/test"]
+    assert "bash scripts/lint" in sheet.commands["format"]
+    assert "bash scripts/check" in sheet.commands["lint"]
+    assert "mypy src" in sheet.commands["typecheck"]
+
+
+def test_an_npm_test_that_chains_tools_gives_each_its_kind(tmp_path: Path) -> None:
+    package = '{"scripts": {"test": "xo && tsc --noEmit && NODE_OPTIONS=\'--x\' ava",'
+    package += ' "build": "del-cli dist && tsc"}}'
+    sheet = project(tmp_path, {"package.json": package})
+    assert sheet.commands["test"] == ["npm test", "NODE_OPTIONS='--x' ava"]
+    assert sheet.commands["lint"] == ["xo"]
+    assert sheet.commands["typecheck"] == ["tsc --noEmit"]
+    assert sheet.commands["build"] == ["npm run build"]  # a build's `tsc` is no type check
+
+
+def test_the_default_goal_and_targets_by_their_recipes(tmp_path: Path) -> None:
+    makefile = (
+        "default: all\nall: fmt test\nfmt:\n\tgofmt -l .\ntest: deps\n\tgo test ./...\n"
+        "richtest: deps\n\trichgo test ./...\ndeps:\n\tgo get ./...\n"
+        "bench:\n\tgo test -bench .\ntest-other:\n\tgit clone https://x/y\n"
+    )
+    sheet = project(tmp_path, {"Makefile": makefile, "go.mod": "module x\n"})
+    assert sheet.commands["test"][:3] == ["make", "make test", "make richtest"]
+    assert "make deps" in sheet.commands["setup"]  # `go get`, though Go's `install` is not
+    shown = offered(sheet)
+    assert not {"make all", "make default", "make bench", "make test-other"} & shown
+
+
+def test_a_justfile_recipe_runs_through_uv(tmp_path: Path) -> None:
+    justfile = "@default: test lint\n\n@test:\n  uv run pytest\n\n@lint:\n  uv run flake8\n"
+    justfile += "  uv run mypy src\n  uv run black . --check\n"
+    sheet = project(tmp_path, {"Justfile": justfile, "pyproject.toml": "[project]\n"})
+    assert sheet.commands["setup"] == ["uv sync"]  # its tasks run through uv
+    assert sheet.commands["test"] == ["just", "just test"]
+    assert sheet.commands["lint"] == ["just lint", "uv run flake8"]
+    assert sheet.commands["typecheck"] == ["uv run mypy src"]
+    assert sheet.commands["format"] == ["uv run black . --check"]
+
+
+def test_the_contributor_docs_commands(tmp_path: Path) -> None:
+    readme = (
+        "# x\n\n## Installation\n\n```\n$ cargo install x\n$ npm install x\n```\n\n"
+        "## Building\n\n```\n$ cargo build --release\n$ cd x\n```\n\nRun `cargo test --all`.\n"
+    )
+    guide = "Set up with::\n\n    uv sync\n\nSee `flake8 <https://flake8.org/>`__.\n"
+    sheet = project(tmp_path, {"README.md": readme, "CONTRIBUTING.rst": guide})
+    assert sheet.commands["setup"] == ["uv sync"]
+    assert sheet.commands["build"] == ["cargo build --release"]
+    assert sheet.commands["test"] == ["cargo test --all"]
+    shown = offered(sheet)
+    assert not any("install x" in command or "<" in command for command in shown)
+
+
+def test_a_workspace_members_ci_steps_keep_their_folder(tmp_path: Path) -> None:
+    workflow = "on: push\njobs:\n  t:\n    steps:\n"
+    workflow += "      - run: cd core && cargo test --features rc\n"
+    workflow += "      - run: cd core && cargo check\n      - run: cd /tmp && cargo build\n"
+    sheet = project(tmp_path, {".github/workflows/ci.yml": workflow})
+    assert sheet.commands["test"] == ["cd core && cargo test --features rc"]
+    assert sheet.commands["typecheck"] == ["cd core && cargo check"]
+    assert not sheet.commands["build"]
+
+
+def test_a_script_s_shell_variables_are_dropped_not_cut(tmp_path: Path) -> None:
+    check = '#!/bin/sh -e\nexport SOURCE_FILES="pkg tests"\n${PREFIX}ruff check $SOURCE_FILES\n'
+    check += '${PREFIX}mypy "$SOURCE_FILES"\n'
+    check += '${PREFIX}coverage run -m pytest "$@"\n'
+    sheet = project(tmp_path, {"scripts/check": check})
+    assert {"ruff check", "mypy", "coverage run -m pytest"} <= offered(sheet)
+    assert not any("$" in c or c.endswith(" S") for c in offered(sheet))
+
+
+HATCH_TOML = """\
+[envs.hatch-test]
+extra-args = ["--dist", "worksteal"]
+[envs.hatch-static-analysis]
+config-path = "ruff_defaults.toml"
+[envs.coverage.scripts]
+combine = "coverage combine {args}"
+generate-summary = "python scripts/generate_coverage_summary.py"
+[envs.types.scripts]
+check = "mypy --install-types {args:src tests}"
+[envs.docs.scripts]
+build = "mkdocs build --clean --strict {args}"
+ci-build = "mike deploy --update-aliases {args}"
+"""
+HATCH_CI = """\
+on: [push, pull_request]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - run: hatch run coverage:combine
+      - run: hatch run coverage:generate-summary
+      - run: hatch -v run docs:ci-build dev
+"""
+
+
+def test_hatch_commands_and_scripts_are_read_by_what_they_run(tmp_path: Path) -> None:
+    sheet = project(tmp_path, {"hatch.toml": HATCH_TOML, ".github/workflows/ci.yml": HATCH_CI})
+    assert sheet.commands["setup"] == ["hatch env create"]
+    assert sheet.commands["test"] == ["hatch test"]
+    assert sheet.commands["format"] == ["hatch fmt"]
+    assert sheet.commands["lint"] == ["hatch fmt --check"]
+    assert sheet.commands["typecheck"] == ["hatch run types:check"]
+    assert sheet.commands["build"] == ["hatch run docs:build"]
+    shown = sheet.to_markdown()
+    assert "coverage:" not in shown and "ci-build" not in shown
+
+
+def test_a_contributing_guide_in_a_folder_of_the_docs_is_read(tmp_path: Path) -> None:
+    guide = "# Contributing\n\nRun the tests with `tox -e py312`.\n"
+    sheet = project(tmp_path, {"docs/community/contributing.md": guide, "setup.py": ""})
+    assert "tox -e py312" in offered(sheet)
+
+
+def test_a_recipe_with_nested_make_variables_is_read_by_its_tool(tmp_path: Path) -> None:
+    makefile = "check-wasm:\n\tcargo check ${_FEATURES_${@:check-%=%}} ${ARGS}\n"
+    sheet = project(tmp_path, {"Makefile": makefile, "Cargo.toml": "[package]\n"})
+    assert "make check-wasm" in sheet.commands["typecheck"]
+
+
+def test_a_check_script_at_the_root_is_offered_by_what_it_runs(tmp_path: Path) -> None:
+    check = "#!/bin/bash\nset -e\ngofmt -l .\nstaticcheck ./...\ngo test -failfast ./...\n"
+    sheet = project(
+        tmp_path,
+        {"check.sh": check, "build-docs.sh": "#!/bin/bash\nmkdocs build\n", "go.mod": "module x\n"},
+    )
+    os.chmod(tmp_path / "check.sh", 0o755)
+    sheet = detect_facts(tmp_path)
+    assert sheet.commands["test"][0] == "./check.sh"
+    assert "build-docs" not in sheet.to_markdown()
+
+
+MAGEFILE = """\
+//go:build mage
+
+package main
+
+// Build the binary
+func Hugo() error { return nil }
+
+// Run tests and linters
+func Check() {}
+
+// Clean Go's test cache.
+func CleanTest() error { return nil }
+
+func TestRace(ctx context.Context) error { return nil }
+
+// Run gofmt linter
+func Fmt() error { return nil }
+
+// Build the Docker image
+func Docker() error { return nil }
+
+func helper() {}
+"""
+
+
+def test_mage_targets_are_read_by_their_comment_else_their_name(tmp_path: Path) -> None:
+    sheet = project(tmp_path, {"magefile.go": MAGEFILE, "go.mod": "module x\n"})
+    assert sheet.commands["test"][:2] == ["mage check", "mage testRace"]
+    assert sheet.commands["format"][0] == "mage fmt"
+    assert "mage hugo" in sheet.commands["build"]
+    shown = sheet.to_markdown()
+    assert "cleanTest" not in shown and "mage docker" not in shown and "helper" not in shown

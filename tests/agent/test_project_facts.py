@@ -40,19 +40,19 @@ def test_python_project(tmp_path: Path) -> None:
     assert sheet.languages == [("Python", 3), ("Shell", 1)]
     assert ("pyproject.toml", "Python project metadata") in sheet.build_files
     assert sheet.commands["setup"] == ["uv sync"]
-    # the project's own tasks are offered; no generic guess where they answer
-    assert sheet.commands["test"] == ["hatch run test"]
-    assert sheet.commands["lint"] == ["hatch run lint"]
+    # the project's own tasks first, then the tools it configures, through its runner
+    assert sheet.commands["test"] == ["hatch run test", "uv run pytest"]
+    assert sheet.commands["lint"] == ["hatch run lint", "uv run ruff check"]
     # ruff is configured and nothing formats: its formatter is the configured tool
     assert sheet.commands["format"] == ["uv run ruff format"]
     # [tool.mypy] names no files: `mypy .` would be a guess, so nothing is offered
     assert sheet.commands["typecheck"] == []
     assert "uv run xcli" in sheet.commands["run"]
     text = sheet.to_markdown()
-    assert "Python (3), Shell (1)" in text and "- Test: `hatch run test`." in text
+    assert "Python (3), Shell (1)" in text and "- Test: `hatch run test`, `uv run pytest`." in text
 
 
-def test_configured_tools_answer_only_the_kinds_nothing_else_answers(tmp_path: Path) -> None:
+def test_configured_tools_without_tasks(tmp_path: Path) -> None:
     files(
         tmp_path,
         {
@@ -161,7 +161,8 @@ def test_every_ci_file_is_named_when_the_commands_are_many(tmp_path: Path) -> No
     )
     sheet = detect_facts(tmp_path)
     assert sheet.ci_files == [".github/workflows/many.yml", ".travis.yml"]
-    assert sheet.commands["test"] == ["make test-0", "make test-1"]  # CI's share of a kind
+    # CI's share of a kind
+    assert sheet.commands["test"] == ["make test-0", "make test-1", "make test-2"]
     assert sheet.commands["lint"] == ["make lint"]
     assert "`.travis.yml`" in sheet.to_markdown()
 

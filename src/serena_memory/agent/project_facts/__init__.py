@@ -4,7 +4,7 @@ What a newcomer would look up first (languages, build and package files, the com
 set up, test, lint, format, type check, build and run) is cheap to find mechanically and
 expensive for an agent to find by reading, so onboarding starts from it. The commands are
 the project's own: its task runners (justfile, Makefile, Taskfile, package.json scripts,
-tox, nox, hatch, pre-commit, Rakefile, ``scripts/``), then the steps of its CI that a
+tox, nox, hatch, pre-commit, Rakefile, mage, ``scripts/``), then the steps of its CI that a
 contributor would run too, then the usual commands of its build tool (cargo, go, Gradle,
 Maven), and only for a kind still empty, the command of a tool it configures. Release,
 publish, deploy and CI plumbing are never offered. Detection reads files, never runs them.
@@ -16,6 +16,7 @@ from pathlib import Path
 
 from serena_memory.agent.project_facts.cargo import read_cargo
 from serena_memory.agent.project_facts.ci import read_ci
+from serena_memory.agent.project_facts.docs import read_docs
 from serena_memory.agent.project_facts.files import Project
 from serena_memory.agent.project_facts.golang import read_go
 from serena_memory.agent.project_facts.justfile import read_justfile
@@ -26,6 +27,7 @@ from serena_memory.agent.project_facts.languages import (
     MAX_FILES_SCANNED,
     count_languages,
 )
+from serena_memory.agent.project_facts.mage import read_mage
 from serena_memory.agent.project_facts.makefile import read_makefile
 from serena_memory.agent.project_facts.node import read_package_json
 from serena_memory.agent.project_facts.nox import read_nox
@@ -59,10 +61,12 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
             sheet.build_files.append((name, kind))
     installs = any(project.is_file(name) for name in _INTERPRETED)
     pyproject = project.toml(PYPROJECT)
-    # the project's own tasks first, in the words its contributors use
+    # what the contributor docs tell a person to type, then the project's own tasks
+    read_docs(project)
     read_justfile(project)
     read_makefile(project, installs)
     read_taskfile(project, installs)
+    read_mage(project, installs)
     read_scripts(project, installs)
     read_package_json(project)
     read_python_tasks(project, pyproject)

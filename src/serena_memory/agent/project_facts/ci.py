@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,9 +21,11 @@ from serena_memory.agent.project_facts.languages import CI_FILES
 from serena_memory.agent.project_facts.names import words
 from serena_memory.agent.project_facts.sheet import CI, FactSheet, plain_words
 
-MAX_CI_COMMANDS = 8
-MAX_CI_PER_KIND = 2
+MAX_CI_COMMANDS = 10
+MAX_CI_PER_KIND = 3
 MAX_WORKFLOWS = 60
+MAX_MATRIX_VALUES = 6
+_MATRIX = re.compile(r"\$\{\{\s*matrix\.([A-Za-z0-9_-]+)\s*\}\}")
 # words of a workflow's or job's name (or file name) that say it is not about the code
 _NOT_CODE = frozenset(
     {"release", "releases", "publish", "deploy", "deployment", "pages", "docs-deploy",
@@ -30,7 +33,7 @@ _NOT_CODE = frozenset(
      "stale", "lock", "label", "labeler", "labels", "triage", "issue", "issues", "greet",
      "welcome", "backport", "dependabot", "renovate", "bump", "version", "tag", "cla",
      "changelog", "sponsors", "people", "upload", "previews", "claude", "pullfrog",
-     "conflict", "manager", "nightly", "cd", "sync", "dependencies", "third", "party",
+     "conflict", "manager", "cd", "sync", "dependencies", "third", "party",
      "external", "benchmark", "benchmarks", "codspeed", "fuzz", "cifuzz"}
 )  # fmt: skip
 _CODE_EVENTS = {"push", "pull_request", "pull_request_target", "merge_group"}
@@ -92,10 +95,14 @@ def script_lines(script: str) -> Iterator[str]:
         line = line.strip()
         if line.startswith("#"):
             continue
+        folder = ""
         for part in line.split(" && "):
             part = " ".join(part.split())
+            if part.startswith("cd ") and len(part.split()) == 2:
+                folder = f"{part} && "  # what follows runs in that folder
+                continue
             if part and part.count("(") == part.count(")"):
-                yield part
+                yield folder + part
 
 
 def _is_code(name: Any) -> bool:
@@ -115,12 +122,44 @@ def _workflow_scripts(rel: str, data: Any) -> list[str]:
         steps = job.get("steps")
         if not isinstance(steps, list) or _checks_out_another_repository(steps):
             continue
+        values = matrix_values(job)
         for step in steps:
             if isinstance(step, dict) and _is_code(step.get("name", "")):
                 run = step.get("run")
                 if isinstance(run, str):
-                    scripts.append(run)
+                    scripts.extend(expand_matrix(run, values))
     return scripts
+
+
+def matrix_values(job: dict[str, Any]) -> dict[str, list[str]]:
+    """Each matrix key's plain values (its list and its ``include`` entries), in order."""
+    matrix = table(job, "strategy", "matrix")
+    found: dict[str, list[str]] = {}
+    entries = [matrix] + [e for e in matrix.get("include") or [] if isinstance(e, dict)]
+    for entry in entries:
+        for key, value in entry.items():
+            if key in ("include", "exclude") or not isinstance(key, str):
+                continue
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, str | int) and not isinstance(item, bool):
+                    known = found.setdefault(key, [])
+                    if str(item) not in known:
+                        known.append(str(item))
+    return found
+
+
+def expand_matrix(script: str, values: dict[str, list[str]]) -> list[str]:
+    """The script once per value of the one matrix key it names (``make test-${{
+    matrix.features }}``: ``make test-minimal``, ``make test-full``...); as it stands when
+    it names none, several, or one with too many values."""
+    keys = set(_MATRIX.findall(script))
+    if len(keys) != 1:
+        return [script]
+    key = keys.pop()
+    choices = values.get(key, [])
+    if not 0 < len(choices) <= MAX_MATRIX_VALUES:
+        return [script]
+    return [_MATRIX.sub(value.replace("\\", r"\\"), script) for value in choices]
 
 
 def _runs_on_changes(data: dict[str, Any]) -> bool:

@@ -10,6 +10,7 @@ typed as it stands.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from serena_memory.agent.project_facts.names import classify_name, is_never
 
@@ -40,30 +41,36 @@ _UV_VALUE_OPTIONS = frozenset({"--group", "--only-group", "--with", "--python", 
 # a tool's own words: (first word, second word or "") -> kind
 _TOOLS: dict[tuple[str, str], str] = {
     ("pytest", ""): "test", ("jest", ""): "test", ("vitest", ""): "test", ("mocha", ""): "test",
-    ("ava", ""): "test", ("rspec", ""): "test", ("phpunit", ""): "test", ("ctest", ""): "test",
+    ("ava", ""): "test", ("c8", ""): "test", ("nyc", ""): "test",
+    ("rspec", ""): "test", ("phpunit", ""): "test", ("ctest", ""): "test",
     ("go", "test"): "test", ("cargo", "test"): "test", ("cargo", "nextest"): "test",
     ("coverage", "run"): "test", ("tox", ""): "test", ("nox", ""): "test",
     ("ruff", "check"): "lint", ("flake8", ""): "lint", ("pylint", ""): "lint",
     ("eslint", ""): "lint", ("xo", ""): "lint", ("golangci-lint", "run"): "lint",
-    ("go", "vet"): "lint", ("cargo", "clippy"): "lint", ("cargo", "check"): "lint",
-    ("rubocop", ""): "lint", ("shellcheck", ""): "lint", ("pre-commit", "run"): "lint",
+    ("go", "vet"): "lint", ("cargo", "clippy"): "lint", ("cargo", "check"): "typecheck",
+    ("rubocop", ""): "lint", ("shellcheck", ""): "lint", ("codespell", ""): "lint",
+    ("pre-commit", "run"): "lint",
     ("prek", "run"): "lint", ("biome", "lint"): "lint", ("biome", "check"): "lint",
     ("black", ""): "format", ("isort", ""): "format", ("prettier", ""): "format",
     ("ruff", "format"): "format", ("gofmt", ""): "format", ("cargo", "fmt"): "format",
     ("rustfmt", ""): "format", ("biome", "format"): "format", ("golangci-lint", "fmt"): "format",
     ("mypy", ""): "typecheck", ("pyright", ""): "typecheck", ("tsc", ""): "typecheck",
     ("ty", "check"): "typecheck", ("pyrefly", "check"): "typecheck",
-    ("go", "build"): "build", ("cargo", "build"): "build",
+    ("go", "build"): "build", ("cargo", "build"): "build", ("mkdocs", "build"): "build",
+    ("sphinx-build", ""): "build", ("mkdocs", "serve"): "run",
+    ("hatch", "test"): "test", ("hatch", "build"): "build", ("hatch", "env"): "setup",
     ("uv", "sync"): "setup", ("npm", "ci"): "setup", ("npm", "install"): "setup",
     ("pnpm", "install"): "setup", ("yarn", "install"): "setup", ("bun", "install"): "setup",
     ("bundle", "install"): "setup", ("poetry", "install"): "setup", ("pdm", "install"): "setup",
-    ("go", "mod"): "setup", ("npm", "test"): "test", ("npm", "start"): "run",
+    ("go", "mod"): "setup", ("pre-commit", "install"): "setup",
+    ("npm", "test"): "test", ("npm", "start"): "run",
 }  # fmt: skip
 # runners whose next word is a task name: (first word, second word or "")
 _RUNNERS = {("make", ""), ("just", ""), ("task", ""), ("rake", ""), ("npm", "run"),
             ("pnpm", "run"), ("yarn", "run"), ("bun", "run"), ("pnpm", ""), ("yarn", ""),
             ("gradlew", ""), ("gradle", ""), ("mvn", ""), ("mvnw", ""),
-            ("hatch", "run"), ("poe", "")}  # fmt: skip
+            ("hatch", "run"), ("hatch", ""), ("poe", "")}  # fmt: skip
+_BUILD_MODES = frozenset({"--release", "-r", "--profile=release"})
 _CI_VARIABLE = re.compile(r"\$\{\{|\$[A-Za-z_{(]")
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
 
@@ -86,6 +93,10 @@ def _task_kind(words: list[str]) -> str | None:
         key = (first, words[1] if width == 2 and len(words) > 1 else "")
         if key in _RUNNERS and len(words) > width:
             targets = [w for w in words[width:] if not w.startswith("-") and "=" not in w]
+            if targets[:1] == ["run"] and len(targets) > 1 and first in ("just", "make"):
+                return _words_kind(words[words.index("run") + 1 :])  # `just run black .`
+            if targets and first == "hatch":  # `hatch run coverage:combine` combines
+                return classify_name(targets[0].rsplit(":", 1)[-1])
             if targets:
                 return classify_name(targets[0])
             return None
@@ -96,12 +107,28 @@ def classify_command(line: str) -> str | None:
     """The kind of a CI line, or None when it is not a contributor's command."""
     if len(line) > MAX_COMMAND_CHARS or _CI_VARIABLE.search(line) or is_never_line(line):
         return None
+    inside = in_folder(line)
+    if inside:
+        return classify_command(inside[1])
     words = unwrap(_without_environment(line.split()))
     if len(words) > 1 and words[0] in ("bash", "sh") and words[1].startswith(_SCRIPT_FOLDERS):
         words = words[1:]  # `bash scripts/test.sh` runs the project's script
     if not words or words[0] in _PLUMBING:
         return None
     return _words_kind(words)
+
+
+def in_folder(line: str) -> tuple[str, str] | None:
+    """(folder, command) of ``cd FOLDER && COMMAND`` when the folder is one of the project's
+    own (relative, no variable, not above it): a workspace member's command."""
+    head, sep, rest = line.partition(" && ")
+    words = head.split()
+    if not sep or len(words) != 2 or words[0] != "cd":
+        return None
+    folder = words[1]
+    if folder.startswith(("/", "~", "-")) or ".." in folder.split("/") or "$" in folder:
+        return None
+    return folder, rest
 
 
 def _without_environment(words: list[str]) -> list[str]:
@@ -113,17 +140,42 @@ def _without_environment(words: list[str]) -> list[str]:
 
 def _words_kind(words: list[str]) -> str | None:
     first = words[0].removeprefix("./")
-    if first.startswith(_SCRIPT_FOLDERS):
-        return classify_name(first.rsplit("/", 1)[-1])
+    if "/" in first and not first.startswith("/"):
+        return _own_tool_kind(first)
     second = words[1] if len(words) > 1 else ""
-    if first in ("tox", "nox"):
-        return environment_kind(words)
-    kind = _TOOLS.get((first, second)) or _TOOLS.get((first, ""))
-    if kind is None:
-        kind = _task_kind(words)
+    special = _SPECIAL.get((first, second)) or _SPECIAL.get((first, ""))
+    if special is not None:
+        return special(words)
+    kind = _TOOLS.get((first, second)) or _TOOLS.get((first, "")) or _task_kind(words)
     if kind is None and first in ("pip", "uv") and _installs_the_project(words):
         kind = "setup"
     return kind
+
+
+def _own_tool_kind(path: str) -> str | None:
+    """The project's own tool (``ci/test-complete``) by its name; outside ``scripts/``, an
+    installer is CI's own (``ci/ubuntu-install-packages`` sets up the runner)."""
+    kind = classify_name(path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+    return None if kind == "setup" and not path.startswith(_SCRIPT_FOLDERS) else kind
+
+
+def _hook_kind(words: list[str]) -> str | None:
+    """``pre-commit run typecheck --all-files`` runs one hook; without one, every hook."""
+    hook = words[2] if len(words) > 2 else "-"
+    return "lint" if hook.startswith("-") else classify_name(hook) or "lint"
+
+
+def _go_get_kind(words: list[str]) -> str | None:
+    return None if "-u" in words else "setup"  # `go get -u` updates
+
+
+def _hatch_fmt_kind(words: list[str]) -> str | None:
+    """``hatch fmt`` formats and fixes; with ``--check`` it lints and checks the format."""
+    return "lint" if "--check" in words else "format"
+
+
+def _cog_kind(words: list[str]) -> str | None:
+    return "lint" if "--check" in words else "build"
 
 
 def _installs_the_project(words: list[str]) -> bool:
@@ -137,8 +189,9 @@ def _installs_the_project(words: list[str]) -> bool:
 
 
 def is_never_line(line: str) -> bool:
-    """A line that publishes, releases, deploys, bumps a version or scans for security."""
-    lowered = line.lower()
+    """A line that publishes, releases, deploys, bumps a version or scans for security
+    (``cargo build --release`` builds with optimizations: it releases nothing)."""
+    lowered = " ".join(w for w in line.lower().split() if w not in _BUILD_MODES)
     return any(
         word in lowered
         for word in (" publish", "release", "deploy", "upload", "twine", "codeql", "zizmor")
@@ -154,6 +207,14 @@ def environment_kind(words: list[str]) -> str | None:
             kinds = {classify_name(name) for name in value.split(",")}
             return kinds.pop() if len(kinds) == 1 else None
     return "test" if not any(w.startswith("-") for w in rest[:1]) else None
+
+
+# tools whose words say more than their name: (first word, second word or "") -> reader
+_SPECIAL: dict[tuple[str, str], Callable[[list[str]], str | None]] = {
+    ("tox", ""): environment_kind, ("nox", ""): environment_kind,
+    ("pre-commit", "run"): _hook_kind, ("prek", "run"): _hook_kind,
+    ("go", "get"): _go_get_kind, ("cog", ""): _cog_kind, ("hatch", "fmt"): _hatch_fmt_kind,
+}  # fmt: skip
 
 
 def canonical(command: str) -> str:

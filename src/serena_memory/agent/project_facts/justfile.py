@@ -1,34 +1,73 @@
-"""The recipes of a justfile (any of just's spellings), offered as ``just RECIPE``."""
+"""The recipes of a justfile (any of just's spellings), offered as ``just RECIPE`` by what
+they run, and ``just`` alone for the default recipe."""
 
 from __future__ import annotations
 
 import re
 
 from serena_memory.agent.project_facts.files import Project
-from serena_memory.agent.project_facts.names import offer_tasks
+from serena_memory.agent.project_facts.recipes import Task, offer_runner_tasks
 
 JUSTFILES = ("justfile", "Justfile", ".justfile", "JUSTFILE")
 MAX_LINE = 500
 # the name is matched whole (the lookahead), so a line without a colon fails in linear time
 _RECIPE = re.compile(r"^@?([A-Za-z_][A-Za-z0-9_\-]*)(?![A-Za-z0-9_\-])([^:]*):(?!=)")
 _KEYWORDS = frozenset({"alias", "set", "export", "import", "mod", "unexport"})
+_DEPENDENCY = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+
+
+def just_tasks(text: str) -> tuple[dict[str, Task], str | None]:
+    """The public recipes that take no required argument, in order, with what they run
+    first and their lines, and the default recipe (``default``, else the first)."""
+    found: dict[str, Task] = {}
+    first: str | None = None
+    private = False
+    for header, body in _blocks(text):
+        if header.startswith("["):  # an attribute: `[private]`, `[group('ci')]`
+            private = private or "private" in header
+            continue
+        recipe = _recipe(header, body)
+        if recipe is not None:
+            task, callable_bare = recipe
+            first = first or task.name
+            if not private and callable_bare:
+                found[task.name] = task
+        private = False
+    default = "default" if "default" in found else first
+    return found, default
+
+
+def _blocks(text: str) -> list[tuple[str, list[str]]]:
+    """Each line at the left margin (but blank lines and comments) with the indented lines
+    after it (a recipe's body, but its comments)."""
+    blocks: list[tuple[str, list[str]]] = []
+    open_block = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if line[:1] in (" ", "\t"):
+            if open_block and stripped and not stripped.startswith("#"):
+                blocks[-1][1].append(stripped)
+            continue
+        open_block = bool(stripped) and not stripped.startswith("#")
+        if open_block:
+            blocks.append((line, []))
+    return blocks
+
+
+def _recipe(header: str, body: list[str]) -> tuple[Task, bool] | None:
+    """The recipe a line starts, with its dependencies and body, and whether it can run
+    with no argument; None for a setting, an alias, an import or any other line."""
+    match = _RECIPE.match(header) if len(header) <= MAX_LINE else None
+    if match is None or match.group(1) in _KEYWORDS:
+        return None
+    after = header[match.end() :].split("#", 1)[0].split()
+    needs = [word for word in after if _DEPENDENCY.match(word)]
+    return Task(match.group(1), needs, body), _no_required_parameter(match.group(2))
 
 
 def recipes(text: str) -> list[str]:
     """The public recipes that take no required argument, in order."""
-    found: list[str] = []
-    private = False
-    for line in text.splitlines():
-        if len(line) > MAX_LINE or not line or line[0] in " \t#" or ":" not in line:
-            continue
-        if line.startswith("["):
-            private = private or "private" in line
-            continue
-        match = _RECIPE.match(line)
-        if match and match.group(1) not in _KEYWORDS and not private:
-            found.extend([match.group(1)] if _no_required_parameter(match.group(2)) else [])
-        private = False
-    return found
+    return list(just_tasks(text)[0])
 
 
 def _no_required_parameter(parameters: str) -> bool:
@@ -41,4 +80,7 @@ def read_justfile(project: Project) -> None:
     text = project.text(name) if name else None
     if name is None or text is None:
         return
-    offer_tasks(project.sheet, recipes(text), lambda recipe: f"just {recipe}", name)
+    tasks, default = just_tasks(text)
+    offer_runner_tasks(
+        project.sheet, tasks, lambda recipe: f"just {recipe}", name, default=default, bare="just"
+    )

@@ -1,11 +1,13 @@
-"""The targets of a Makefile, offered as ``make TARGET`` by what their names say."""
+"""The targets of a Makefile, offered as ``make TARGET`` by what they run (their names when
+their recipes say nothing), and ``make`` alone for the default goal."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from serena_memory.agent.project_facts.files import Project
-from serena_memory.agent.project_facts.names import offer_tasks
+from serena_memory.agent.project_facts.recipes import Task, offer_runner_tasks
 
 MAKEFILES = ("GNUmakefile", "Makefile", "makefile")
 MAX_LINE = 500
@@ -13,19 +15,63 @@ MAX_LINE = 500
 # (every name is matched whole, so a line without a colon fails in linear time)
 _NAME = r"[A-Za-z0-9][A-Za-z0-9_\-]*(?![A-Za-z0-9_\-])"
 _TARGETS = re.compile(rf"^({_NAME}(?:[ \t]+{_NAME})*)[ \t]*:")
+_PREREQUISITE = re.compile(rf"^{_NAME}$")
+_DEFAULT_GOAL = re.compile(r"^\.DEFAULT_GOAL\s*:?=\s*(\S+)", re.M)
+
+
+def make_tasks(text: str) -> tuple[dict[str, Task], str | None]:
+    """The plain targets of a Makefile, in order (no patterns, files or variables), with
+    their prerequisites and recipe lines, and the default goal."""
+    tasks: dict[str, Task] = {}
+    first: str | None = None
+    current: list[Task] = []
+    for line, in_recipe in _lines(text):
+        if in_recipe:
+            for task in current:
+                task.lines.append(line)
+        elif line and line[0] not in " \t#":  # blank lines and comments go on with a rule
+            current = _rule(line, tasks)
+            if first is None and current:
+                first = current[0].name
+    goal = _DEFAULT_GOAL.search(text)
+    default = goal.group(1) if goal else first
+    return tasks, default or None
+
+
+def _lines(text: str) -> Iterator[tuple[str, bool]]:
+    """Each line, and whether it is a recipe's (a tab first); a recipe line continued with a
+    backslash comes whole."""
+    continued = ""
+    for line in text.splitlines():
+        if not line.startswith("\t"):
+            continued = ""
+            yield line, False
+            continue
+        body = continued + line.strip()
+        continued = body[:-1] + " " if body.endswith("\\") else ""
+        if not continued:
+            yield body, True
+
+
+def _rule(line: str, tasks: dict[str, Task]) -> list[Task]:
+    """The targets a rule line names, added to ``tasks`` with its prerequisites; none for a
+    variable (``NAME := value``), a double-colon rule or any other line."""
+    match = _TARGETS.match(line) if len(line) <= MAX_LINE and ":" in line else None
+    if match is None or line[match.end() : match.end() + 1] in ("=", ":"):
+        return []
+    needs = line[match.end() + 1 :].split(";", 1)[0].split("|", 1)[0].split()
+    named = []
+    for name in match.group(1).split():
+        task = tasks.setdefault(name, Task(name))
+        task.needs.extend(n for n in needs if _PREREQUISITE.match(n) and n != name)
+        task.makes_files = task.makes_files or any("/" in n or "$" in n for n in needs)
+        named.append(task)
+    return named
 
 
 def make_targets(text: str) -> list[str]:
-    """The plain targets of a Makefile, in order (no patterns, files or variables)."""
-    found: list[str] = []
-    for line in text.splitlines():
-        if not line or line[0] in " \t#." or len(line) > MAX_LINE or ":" not in line:
-            continue
-        match = _TARGETS.match(line)
-        if match is None or line[match.end() : match.end() + 1] in ("=", ":"):
-            continue
-        found.extend(match.group(1).split())
-    return list(dict.fromkeys(found))
+    """The plain targets of a Makefile, in order."""
+    return list(make_tasks(text)[0])
 
 
 def read_makefile(project: Project, installs_project: bool) -> None:
@@ -33,11 +79,13 @@ def read_makefile(project: Project, installs_project: bool) -> None:
     text = project.text(name) if name else None
     if name is None or text is None:
         return
-    targets = make_targets(text)
-    offer_tasks(
+    tasks, default = make_tasks(text)
+    offer_runner_tasks(
         project.sheet,
-        targets,
+        tasks,
         lambda target: f"make {target}",
         name,
+        default=default,
+        bare="make",
         installs_project=installs_project,
     )

@@ -18,7 +18,8 @@ NEVER = frozenset(
     {"release", "releases", "publish", "deploy", "upload", "bump", "version", "tag", "tags",
      "changelog", "prerelease", "dist", "sign", "notarize", "vendoring", "vendor", "snapshot",
      "homebrew", "snap", "pypi", "npm-publish", "announce", "contributors", "lockfiles",
-     "outdated", "upgrade", "goreleaser", "update", "sponsors", "codeql", "audit", "security"}
+     "outdated", "upgrade", "goreleaser", "update", "sponsors", "codeql", "audit", "security",
+     "docker"}
 )  # fmt: skip
 # (kind, words), checked in this order: `format-check` is a format task, `test:types` a
 # type check, `lint:check` a lint
@@ -34,8 +35,14 @@ _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
                         "coverage", "cov", "itest", "testing", "pytest", "jest", "vitest"})),
     ("setup", frozenset({"install", "setup", "bootstrap", "deps", "init", "develop"})),
     ("build", frozenset({"build", "compile", "bundle", "assemble"})),
-    ("run", frozenset({"start", "dev", "serve", "server", "run", "preview", "play", "watch"})),
+    ("run", frozenset({"start", "dev", "serve", "server", "run", "preview", "play", "watch",
+                       "livehtml", "autobuild", "auto", "live"})),
+    # the docs are built unless the name says they are served (`docs-serve`, `docs-auto`)
+    ("build", frozenset({"docs", "doc", "html"})),
 )  # fmt: skip
+# a test task's name with more to it than the word: `testcov`, `richtest`, `itest`
+_TEST_AFFIX = ("test",)
+_NOT_TEST = frozenset({"latest", "contest", "attest"})
 _SEPARATORS = re.compile(r"[:_\-./\s]+")
 # tox environments named after a Python version (py313, 3.12, pypy3) run the tests
 _PYTHON_VERSION = re.compile(r"^(py|pypy)?\d")
@@ -64,6 +71,9 @@ def classify_name(name: str) -> str | None:
         if any(word in known for word in found):
             return kind
     if found and _PYTHON_VERSION.match(found[0]):
+        return "test"
+    affixed = [w for w in found if w not in _NOT_TEST]
+    if any(w.startswith(_TEST_AFFIX) or w.endswith(_TEST_AFFIX) for w in affixed):
         return "test"
     return None
 

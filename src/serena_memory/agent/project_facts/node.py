@@ -4,13 +4,15 @@
 from __future__ import annotations
 
 import json
+import re
 
 from serena_memory.agent.project_facts.files import Project
-from serena_memory.agent.project_facts.names import offer_tasks
+from serena_memory.agent.project_facts.recipes import Task, offer_runner_tasks
 
 # (lock file, package manager), in the order they are looked for
 LOCK_FILES = (("pnpm-lock.yaml", "pnpm"), ("yarn.lock", "yarn"), ("bun.lockb", "bun"),
               ("bun.lock", "bun"), ("package-lock.json", "npm"))  # fmt: skip
+_SEPARATOR = re.compile(r"\s*(?:&&|;)\s*")
 # scripts npm runs by itself around others (install, publish, version): never typed
 LIFECYCLE = frozenset({"prepare", "prepublish", "prepublishOnly", "prepack", "postpack",
                        "preinstall", "install", "postinstall", "preversion", "version",
@@ -67,9 +69,19 @@ def read_package_json(project: Project) -> None:
     project.sheet.add("setup", f"{manager} install", "package.json")
     scripts = data.get("scripts")
     if isinstance(scripts, dict):
-        offer_tasks(
+        offer_runner_tasks(
             project.sheet,
-            everyday_scripts(scripts),
+            script_tasks(scripts),
             lambda script: script_command(manager, script),
             "package.json",
         )
+
+
+def script_tasks(scripts: dict) -> dict[str, Task]:
+    """Each everyday script with the commands it chains (``xo && tsc --noEmit && ava``)."""
+    tasks: dict[str, Task] = {}
+    for name in everyday_scripts(scripts):
+        body = scripts[name]
+        lines = _SEPARATOR.split(body) if isinstance(body, str) else []
+        tasks[name] = Task(name, lines=[line.strip() for line in lines if line.strip()])
+    return tasks

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from serena_memory.agent.project_facts.files import Project, table
+from serena_memory.agent.project_facts.hatch import read_hatch
 from serena_memory.agent.project_facts.names import classify_name
 
 PYPROJECT = "pyproject.toml"
@@ -15,26 +16,40 @@ MAX_RUN_SCRIPTS = 2
 # (lock file, the command that sets up a working copy from it)
 _LOCK_SETUP = (("uv.lock", "uv sync"), ("poetry.lock", "poetry install"),
                ("pdm.lock", "pdm install"), ("Pipfile", "pipenv install --dev"))  # fmt: skip
+_RUN_PREFIXES = ("uv run ", "poetry run ", "pdm run ", "hatch run ")
+_PREFIX_SETUP = {"uv run ": "uv sync", "poetry run ": "poetry install", "pdm run ": "pdm install"}
 
 
 def runner(project: Project, tool: dict[str, Any]) -> str:
-    """What Python commands run through: ``uv run``, ``poetry run``, ``pdm run`` or nothing."""
+    """What Python commands run through: ``uv run``, ``poetry run``, ``pdm run`` or nothing;
+    from the lock file, else the tool's table, else what the project's own tasks use."""
     if project.is_file("uv.lock"):
         return "uv run "
     if project.is_file("poetry.lock") or "poetry" in tool:
         return "poetry run "
-    if project.is_file("pdm.lock"):
+    if project.is_file("pdm.lock") or "pdm" in tool:
         return "pdm run "
+    if "uv" in tool:
+        return "uv run "
+    for command in project.sheet.offered():
+        for prefix in _RUN_PREFIXES:
+            if command.startswith(prefix):
+                return prefix
     return ""
 
 
 def setup_command(project: Project, tool: dict[str, Any]) -> tuple[str, str] | None:
-    """(command, the file that names it) for setting up a working copy."""
+    """(command, the file that names it) for setting up a working copy: the lock file's
+    tool, else the tool the project's tasks run through (``uv run`` is set up by ``uv
+    sync``)."""
     for lock, command in _LOCK_SETUP:
         if project.is_file(lock):
             return command, lock
     if "poetry" in tool:
         return "poetry install", PYPROJECT
+    prefix = runner(project, tool)
+    if prefix in _PREFIX_SETUP:
+        return _PREFIX_SETUP[prefix], "the project's tasks"
     return None
 
 
@@ -46,13 +61,7 @@ def read_python_tasks(project: Project, data: dict[str, Any]) -> None:
     setup = setup_command(project, tool)
     if setup:
         sheet.add("setup", *setup)
-    envs = table(tool, "hatch", "envs") or table(project.toml("hatch.toml"), "envs")
-    for env_name, env in envs.items():
-        for script in table(env, "scripts"):
-            kind = classify_name(script)
-            target = script if env_name == "default" else f"{env_name}:{script}"
-            if kind:
-                sheet.add(kind, f"hatch run {target}", "hatch")
+    read_hatch(project, tool)
     for name, command in (("taskipy", "task "), ("poe", "poe ")):
         for task in table(tool, name, "tasks"):
             kind = classify_name(task)
@@ -65,7 +74,8 @@ def read_python_tasks(project: Project, data: dict[str, Any]) -> None:
 
 
 def read_python_tools(project: Project, data: dict[str, Any]) -> None:
-    """For each kind still empty, the tool the project configures for it."""
+    """The tools the project configures, run through its runner (``uv run mypy``), next to
+    its tasks: a task says what the project runs, the tool what to type for one part."""
     tool = table(data, "tool")
     prefix = runner(project, tool)
     sheet = project.sheet
@@ -80,9 +90,8 @@ def read_python_tools(project: Project, data: dict[str, Any]) -> None:
         ("typecheck", "mypy", "mypy"),
         ("typecheck", "pyright", "pyright"),
     )
-    empty = {kind for kind in ("test", "lint", "format", "typecheck") if not sheet.has(kind)}
     for kind, name, command in choices:
-        if kind in empty and has.get(name):
+        if has.get(name):
             sheet.add(kind, f"{prefix}{command}", has[name])
     if not sheet.has("setup") and (project.is_file(PYPROJECT) or project.is_file("setup.py")):
         sheet.add("setup", "pip install -e .", PYPROJECT if data else "setup.py")

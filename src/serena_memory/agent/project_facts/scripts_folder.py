@@ -1,30 +1,58 @@
 """The project's own tools in ``scripts/`` or ``script/`` (``scripts/test``,
-``script/bootstrap``, ``scripts/lint.sh``), offered by what their names say."""
+``script/bootstrap``, ``scripts/lint.sh``) and its shell scripts at the root
+that check or test (``./check.sh``), offered by what they run (their names when
+their lines say nothing): a ``scripts/coverage`` that runs ``coverage report`` is no test
+runner, a ``scripts/lint`` that runs ``ruff format`` formats."""
 
 from __future__ import annotations
 
 import os
 
 from serena_memory.agent.project_facts.files import Project
-from serena_memory.agent.project_facts.names import offer_tasks
+from serena_memory.agent.project_facts.names import classify_name
+from serena_memory.agent.project_facts.recipes import Task, offer_runner_tasks
 
 FOLDERS = ("scripts", "script")
 SHELL_SUFFIXES = ("", ".sh", ".bash")
+CHECKS = frozenset({"test", "lint", "format", "typecheck"})
 
 
 def read_scripts(project: Project, installs_project: bool) -> None:
-    for folder in FOLDERS:
-        tools: dict[str, str] = {}
-        for name in project.listing(folder):
-            stem, suffix = os.path.splitext(name)
-            rel = f"{folder}/{name}"
-            if suffix in SHELL_SUFFIXES and project.is_file(rel) and not name.startswith("."):
-                runnable = os.access(project.root / rel, os.X_OK)
-                tools[stem] = rel if runnable else f"bash {rel}"
-        offer_tasks(
+    for folder in (*FOLDERS, ""):
+        tools, tasks = _folder_tools(project, folder)
+        offer_runner_tasks(
             project.sheet,
-            tools,
+            tasks,
             tools.__getitem__,
-            f"{folder}/",
+            f"{folder}/" if folder else "the project's shell scripts",
             installs_project=installs_project,
         )
+
+
+def _folder_tools(project: Project, folder: str) -> tuple[dict[str, str], dict[str, Task]]:
+    """(name -> how to run it, name -> its lines) of a folder's tools; at the root, only
+    shell files that check or test (`configure`, `gradlew` are no tasks; a `build-docs.sh`
+    is often a host's or a release's)."""
+    tools: dict[str, str] = {}
+    tasks: dict[str, Task] = {}
+    suffixes = SHELL_SUFFIXES if folder else (".sh",)
+    for name in project.listing(folder or "."):
+        stem, suffix = os.path.splitext(name)
+        rel = f"{folder}/{name}" if folder else name
+        if suffix not in suffixes or name.startswith(".") or not project.is_file(rel):
+            continue
+        if not folder and classify_name(stem) not in CHECKS:
+            continue
+        runnable = os.access(project.root / rel, os.X_OK)
+        tools[stem] = (rel if folder else f"./{rel}") if runnable else f"bash {rel}"
+        tasks[stem] = Task(stem, lines=_lines(project.text(rel) or ""))
+    return tools, tasks
+
+
+def _lines(text: str) -> list[str]:
+    """The command lines of a shell script (no comments, no ``set -e``)."""
+    return [
+        line.strip()
+        for line in text.splitlines()[:200]
+        if line.strip() and not line.lstrip().startswith("#")
+    ]

@@ -16,7 +16,7 @@ KINDS: dict[str, str] = {
     "run": "Run",
 }
 MAX_PER_KIND = {"setup": 2, "run": 3}
-DEFAULT_MAX_PER_KIND = 4
+DEFAULT_MAX_PER_KIND = 5
 MAX_CI_FILES_SHOWN = 6
 CI = "CI"
 
@@ -43,11 +43,23 @@ class FactSheet:
     # command -> the file it was read from (``CI`` for a CI step)
     sources: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    # the plain words of tasks read and found to be none of the kinds (a coverage report, a
+    # release): CI's or the docs' spelling of them is not offered either
+    withheld: set[tuple[str, ...]] = field(default_factory=set)
+
+    def withhold(self, command: str) -> None:
+        self.withheld.add(tuple(plain_words(command)))
+
+    def is_withheld(self, command: str) -> bool:
+        plain = plain_words(command)
+        return any(tuple(plain[: len(known)]) == known for known in self.withheld)
 
     def add(self, kind: str, command: str, source: str) -> bool:
         """Offer ``command`` as a ``kind`` command; False when it is known or the kind full."""
         bucket = self.commands.setdefault(kind, [])
         if command in bucket or len(bucket) >= MAX_PER_KIND.get(kind, DEFAULT_MAX_PER_KIND):
+            return False
+        if self.is_withheld(command):
             return False
         bucket.append(command)
         self.sources.setdefault(command, source)

@@ -1,6 +1,6 @@
 """tox environments (``tox.ini``, ``[tool.tox]`` of pyproject.toml, or its
-``legacy_tox_ini``): ``tox`` runs the tests, ``tox -e NAME`` the lint, format and type
-check environments."""
+``legacy_tox_ini``): ``tox`` runs the tests, ``tox -e NAME`` the other environments
+(not the tests of one Python version: ``tox`` runs those)."""
 
 from __future__ import annotations
 
@@ -109,5 +109,6 @@ def read_tox(project: Project, pyproject: dict[str, Any]) -> None:
     project.sheet.add(_TESTS, "tox", source)
     for name in one_per_version_group(names[:MAX_ENVIRONMENTS]):
         kind = classify_name(name)
-        if kind not in (None, _TESTS, "run", "setup"):
+        per_version = any(_VERSION_FACTOR.match(f) for f in name.split("-"))
+        if kind not in (None, "setup") and not (kind == _TESTS and per_version):
             project.sheet.add(kind, f"tox -e {name}", source)

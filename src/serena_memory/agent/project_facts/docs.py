@@ -1,0 +1,155 @@
+"""The commands the contributor docs show: what a person was told to type.
+
+Read: the contributing guides (``CONTRIBUTING``, ``DEVELOPMENT``, ``HACKING``, ``BUILD``, at
+the root, in ``docs/`` or ``.github/``) whole, and of the README only the sections whose
+heading says building, testing, developing or contributing (the rest is for users: their
+``cargo install ripgrep`` or ``npm install express`` is no work on the project). Commands
+come from code blocks (Markdown fences, reStructuredText ``::`` blocks, ``$`` prompts) and
+inline code spans, and are kept when they are a contributor's command of a known kind.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from serena_memory.agent.project_facts.commands import classify_command, unwrap
+from serena_memory.agent.project_facts.files import Project
+from serena_memory.agent.project_facts.names import words
+
+GUIDES = ("CONTRIBUTING", "DEVELOPMENT", "DEVELOPING", "HACKING", "BUILD", "BUILDING")
+GUIDE_FOLDERS = ("", "docs/", ".github/", "doc/")
+SUFFIXES = (".md", ".rst", ".txt", "")
+READMES = ("README.md", "Readme.md", "readme.md", "README.rst", "README")
+MAX_DOC_FOLDERS = 40
+MAX_PER_KIND = 3
+MAX_FROM_DOCS = 12
+SOURCE = "docs"
+_SHELL_FENCES = frozenset({"", "sh", "bash", "shell", "console", "zsh", "shell-session",
+                           "shellsession", "sh-session", "terminal", "cmd", "text"})  # fmt: skip
+_FENCE = re.compile(r"^\s*(```+|~~~+)\s*([\w+-]*)")
+_INLINE = re.compile(r"``?([^`\n]{2,100})``?")
+_HEADING_MD = re.compile(r"^#{1,6}\s+(.*)")
+_WORK_HEADINGS = frozenset({"build", "building", "test", "tests", "testing", "develop",
+                            "development", "developing", "contributing", "contribute",
+                            "hacking", "running", "setup", "lint", "linting"})  # fmt: skip
+# a user's install of the published package, not the project's set-up
+_PACKAGE_INSTALL = re.compile(r"^(npm|pnpm|yarn|bun)\s+(install|i|add)\s+(-[gD]\s+)?[@\w]")
+
+
+def guide_paths(project: Project) -> list[str]:
+    """The contributing guides at the root, in ``docs/``, ``.github/`` or a folder of the
+    docs (``docs/community/contributing.md``)."""
+    found = []
+    folders = list(GUIDE_FOLDERS)
+    for docs in ("docs", "doc"):
+        names = [name for name in project.listing(docs) if "." not in name]
+        folders += [f"{docs}/{name}/" for name in names[:MAX_DOC_FOLDERS]]
+    for folder in folders:
+        for name in project.listing(folder.rstrip("/") or "."):
+            stem, dot, suffix = name.partition(".")
+            if stem.upper() in GUIDES and f"{dot}{suffix}".lower() in SUFFIXES:
+                found.append(folder + name)
+    return [path for path in found if project.is_file(path)]
+
+
+def readme_sections(text: str) -> str:
+    """The README's sections on working on the project (Markdown or reStructuredText)."""
+    kept: list[str] = []
+    keep = False
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
+        heading = _HEADING_MD.match(line)
+        underline = lines[index + 1] if index + 1 < len(lines) else ""
+        if (
+            heading is None
+            and underline
+            and set(underline) <= set("=-~^*#")
+            and len(underline) >= max(3, len(line.strip()))
+            and line.strip()
+        ):
+            heading_text: str | None = line
+        else:
+            heading_text = heading.group(1) if heading else None
+        if heading_text is not None:
+            keep = any(w in _WORK_HEADINGS for w in words(heading_text))
+        if keep:
+            kept.append(line)
+    return "\n".join(kept)
+
+
+def doc_commands(text: str) -> Iterator[str]:
+    """Candidate command lines of a document, in order."""
+    fence: str | None = None
+    rst_block = False
+    for raw in text.splitlines():
+        line = raw.strip()
+        match = _FENCE.match(raw)
+        if match:
+            fence = match.group(2).lower() if fence is None else None
+            continue
+        if fence is not None:
+            if fence in _SHELL_FENCES:
+                yield from _command_of(line, prompt_needed=fence in ("console", "text"))
+            continue
+        if rst_block:
+            if raw[:1] in (" ", "\t") or not line:
+                yield from _command_of(line, prompt_needed=False)
+                continue
+            rst_block = False
+        if line.endswith("::") or line.startswith((".. code-block::", ".. code::")):
+            rst_block = True
+        if line.startswith("$ "):
+            yield from _command_of(line, prompt_needed=True)
+        for span in _INLINE.findall(line):
+            yield from _command_of(span, prompt_needed=False)
+
+
+def _command_of(line: str, prompt_needed: bool) -> Iterator[str]:
+    if line.startswith(("$ ", "> ", "% ")):
+        line = line[2:].strip()
+    elif prompt_needed:
+        return
+    line = line.split(" # ", 1)[0].strip()
+    if line and not line.startswith("#"):
+        yield " ".join(line.split())
+
+
+def is_command(line: str) -> str | None:
+    """The kind of a documented line, or None (a user's install, or no known command)."""
+    if line == "yarn":
+        return "setup"  # Yarn's install
+    plain = " ".join(unwrap(line.split()))
+    if _PACKAGE_INSTALL.match(plain):
+        return None
+    return classify_command(line)
+
+
+def _documented(project: Project) -> Iterator[tuple[str, str]]:
+    """(kind, command) of every contributor's command the docs show, in order."""
+    texts = [project.text(path) or "" for path in guide_paths(project)]
+    readme = project.first(*READMES)
+    if readme:
+        texts.append(readme_sections(project.text(readme) or ""))
+    for text in texts:
+        for line in doc_commands(text[:200_000]):
+            first = line.split()[0].removeprefix("./")
+            if "<" in line or "/" in first and not project.is_file(first):
+                continue  # a link, or a path that is not the project's tool
+            kind = is_command(line)
+            if kind is not None:
+                yield kind, line
+
+
+def read_docs(project: Project) -> None:
+    sheet = project.sheet
+    known = {" ".join(c.split()) for c in sheet.offered()}
+    added: dict[str, int] = {}
+    for kind, line in _documented(project):
+        if line in known or added.get(kind, 0) >= MAX_PER_KIND:
+            continue
+        if sum(added.values()) >= MAX_FROM_DOCS:
+            return
+        if sheet.add(kind, line, SOURCE):
+            known.add(line)
+            added[kind] = added.get(kind, 0) + 1

@@ -1,0 +1,44 @@
+"""Hatch: the scripts of its environments, offered as ``hatch run ENV:SCRIPT`` by what they
+run (``coverage combine`` is a report, no test), and its own commands where the project
+configures what they use: ``hatch test`` for a ``hatch-test`` environment, ``hatch fmt``
+for a ``hatch-static-analysis`` one, ``hatch env create`` for any environment (when no lock
+file says how to set up)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from serena_memory.agent.project_facts.files import Project, table
+from serena_memory.agent.project_facts.recipes import Task, offer_runner_tasks
+
+SOURCE = "hatch"
+# environment -> the commands of Hatch's own that use it
+_BUILT_IN = {
+    "hatch-test": (("test", "hatch test"),),
+    "hatch-static-analysis": (("format", "hatch fmt"), ("lint", "hatch fmt --check")),
+}
+
+
+def hatch_envs(project: Project, tool: dict[str, Any]) -> dict[str, Any]:
+    """The environments of ``[tool.hatch.envs]`` or of ``hatch.toml``."""
+    return table(tool, "hatch", "envs") or table(project.toml("hatch.toml"), "envs")
+
+
+def read_hatch(project: Project, tool: dict[str, Any]) -> None:
+    envs = hatch_envs(project, tool)
+    if not envs:
+        return
+    sheet = project.sheet
+    if not sheet.has("setup"):  # a lock file's tool sets up first (`uv sync`)
+        sheet.add("setup", "hatch env create", SOURCE)
+    for env_name, commands in _BUILT_IN.items():
+        if env_name in envs:
+            for kind, command in commands:
+                sheet.add(kind, command, SOURCE)
+    tasks: dict[str, Task] = {}
+    for env_name, env in envs.items():
+        for script, body in table(env, "scripts").items():
+            target = script if env_name == "default" else f"{env_name}:{script}"
+            lines = [body] if isinstance(body, str) else body if isinstance(body, list) else []
+            tasks[target] = Task(target, lines=[str(line) for line in lines], label=script)
+    offer_runner_tasks(sheet, tasks, lambda target: f"hatch run {target}", SOURCE)

@@ -1,0 +1,255 @@
+"""What a task runs: the kind of a make target, just recipe, npm script or ``scripts/`` tool
+is read from the commands of its body first, and from its name only when the body says
+nothing (a ``scripts/coverage`` that runs ``coverage report`` is a coverage gate, not a test
+runner; a ``scripts/lint`` that runs ``ruff format`` and ``ruff check --fix`` formats).
+
+A task that runs several tools of different kinds (an ``npm test`` of ``xo && tsc --noEmit
+&& ava``) is offered, and so is each tool's own line, under its own kind. The default task
+(``make``, ``just`` with no name) is offered first when it runs something of a known kind.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from serena_memory.agent.project_facts.commands import MAX_COMMAND_CHARS, classify_command
+from serena_memory.agent.project_facts.names import classify_name, is_never, words
+from serena_memory.agent.project_facts.sheet import FactSheet
+
+NEVER = "never"
+# a body made only of these is something else than the kinds the sheet offers
+REPORT = "report"
+MAX_DEPTH = 6
+MAX_BODY_LINES = 40
+# make's, just's and hatch's (`{args}`, `{env:NAME}`) variables
+_VARIABLES = r"\$\([^()]*\)|\$\{[^{}]*\}|\{\{[^{}]*\}\}|\{(?:args|env|root|home)\b[^{}]*\}"
+_VARIABLE = re.compile(_VARIABLES)
+# a word that is only a variable: `$(SOURCES)`, `${ARGS}`, `{{args}}`, `$SOURCE_FILES`, `"$@"`
+_ONLY_VARIABLE = re.compile(rf"""^(["']?)({_VARIABLES}|\$[A-Za-z_]\w*|\$[@*])\1$""")
+# `${PREFIX}mypy` (`$PREFIXmypy` would be one variable's name)
+_PATH_PREFIX = re.compile(r"(^|\s)\$\{[A-Za-z_]\w*\}(?=[A-Za-z])")
+# a line that ships: `twine upload`, `npm publish`, `mike deploy`, `mkdocs gh-deploy`
+_NEVER_WORDS = frozenset({"publish", "upload", "deploy", "gh-deploy"})
+_NEVER_GIT = re.compile(r"^git\s+(clone|push|tag|commit)\b")
+_MEASURES = frozenset({"bench", "benchmark", "benchmarks", "perf", "profile", "profiling"})
+_CHECK_OPTIONS = frozenset({"--check", "--diff", "-l", "-d", "--list-different"})
+
+
+@dataclass
+class Task:
+    """One task: the other tasks it runs first, and the command lines of its body."""
+
+    name: str
+    needs: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    # a target that makes files (`all: target/$(BINARY)`) builds, whatever its name
+    makes_files: bool = False
+    # the words its kind is read from when its body says nothing (its name when empty):
+    # hatch's `coverage:generate-summary` is read as `generate-summary`
+    label: str = ""
+
+
+def clean_line(line: str) -> str:
+    """A body line as a person would type it: no make prefixes (``@``, ``-``, ``+``), a
+    bare variable argument dropped (``ruff check $(sources)`` is ``ruff check``: the tool's
+    own default); a variable inside a word is left, and keeps the line from being offered."""
+    line = line.strip().lstrip("@-+").strip()
+    line = line.replace("$(MAKE)", "make").replace("${MAKE}", "make")
+    line = _PATH_PREFIX.sub(r"\1", line)  # `${PREFIX}mypy` is `mypy` from a virtualenv
+    kept = line.split()[:1]  # `$CARGO test` is no `test`: it stays, and is not offered
+    kept += [word for word in line.split()[1:] if not _ONLY_VARIABLE.match(word)]
+    return " ".join(kept)
+
+
+def without_variables(line: str) -> str:
+    """Every variable a word (``${_FEATURES_${@:check-%=%}}`` is one, nested), to read the
+    line's words."""
+    for _ in range(3):
+        line, count = _VARIABLE.subn("VAR", line)
+        if not count:
+            break
+    return line
+
+
+def line_kind(line: str) -> str | None:
+    """The kind of one body line, ``NEVER`` for a maintainer's step, ``REPORT`` for a
+    coverage report, None when it says nothing."""
+    if _NEVER_GIT.match(line) or _NEVER_WORDS.intersection(line.split()[:3]):
+        return NEVER
+    first = line.split()[:3]
+    if first[:1] == ["coverage"] or first[1:2] == ["coverage"] and first[:1] != ["coverage"]:
+        rest = line.split()[line.split().index("coverage") + 1 :][:1]
+        if rest and rest[0] in ("report", "html", "xml", "lcov", "json", "combine", "erase"):
+            return REPORT
+    return classify_command(line)
+
+
+def is_checking(line: str) -> bool:
+    """A formatter run that checks rather than rewrites (``black --check``)."""
+    return any(word in _CHECK_OPTIONS for word in line.split())
+
+
+class Reader:
+    """The kinds of a runner's tasks, each worked out once."""
+
+    def __init__(self, tasks: dict[str, Task], installs_project: bool = True) -> None:
+        self.tasks = tasks
+        self.installs_project = installs_project
+        self._kinds: dict[str, str | None] = {}
+
+    def body_kinds(self, name: str, depth: int = 0) -> list[tuple[str, str]]:
+        """(kind, line) of every command the task and the tasks it needs run."""
+        task = self.tasks.get(name)
+        if task is None or depth > MAX_DEPTH:
+            return []
+        found: list[tuple[str, str]] = []
+        for need in task.needs:
+            if need not in self.tasks:
+                continue  # a file it makes, or a target this reader does not offer
+            kind = self.kind(need, depth + 1)
+            if kind and kind != "setup":  # installing first says nothing of what it runs
+                found.append((kind, ""))
+        for line in task.lines[:MAX_BODY_LINES]:
+            cleaned = clean_line(line)
+            kind = line_kind(without_variables(cleaned)) if cleaned else None
+            if kind:
+                found.append((kind, cleaned))
+        return found
+
+    def kind(self, name: str, depth: int = 0) -> str | None:
+        if name not in self._kinds:
+            self._kinds[name] = None  # a task that needs itself says nothing more
+            self._kinds[name] = self._kind(name, depth)
+        return self._kinds[name]
+
+    def _kind(self, name: str, depth: int) -> str | None:
+        if is_never(name):
+            return NEVER
+        if any(word in _MEASURES for word in words(name)):
+            return None  # a benchmark runs the tests' tools but is no everyday test
+        task = self.tasks.get(name)
+        named = classify_name(task.label if task and task.label else name)
+        found = self.body_kinds(name, depth)
+        kinds = {kind for kind, _ in found}
+        if NEVER in kinds:
+            return NEVER
+        kinds.discard(REPORT)
+        if kinds:
+            return body_kind(named, kinds, found)
+        if found:  # a coverage report, nothing else
+            return None
+        return self._named_kind(name, named)
+
+    def _named_kind(self, name: str, named: str | None) -> str | None:
+        """The kind of a task whose body says nothing: its name's, or a build when it makes
+        files; an ``install`` that puts a program on the system sets nothing up."""
+        if named == "setup" and not self.installs_project and "install" in words(name):
+            named = None
+        task = self.tasks.get(name)
+        return "build" if named is None and task and task.makes_files else named
+
+
+def body_kind(named: str | None, kinds: set[str], found: list[tuple[str, str]]) -> str:
+    """The kind of a task whose body runs commands of ``kinds``: tests with checks are
+    tests; checks of several kinds are a lint, unless every formatter rewrites (a fixer);
+    a build, run or set-up task keeps its name (a build's ``tsc`` is no type check)."""
+    if named in ("build", "run", "setup") and "test" not in kinds:
+        return named
+    if "test" in kinds:
+        return "test"
+    if len(kinds) == 1:
+        return kinds.pop()
+    checks = {"lint", "format", "typecheck"}
+    if kinds <= checks:
+        formatters = [line for kind, line in found if kind == "format" and line]
+        writes = formatters and not any(is_checking(line) for line in formatters)
+        return "format" if writes else "lint"
+    if named in kinds:
+        return named
+    return next(kind for kind in ("setup", "build", "run", "lint") if kind in kinds)
+
+
+def offer_runner_tasks(
+    sheet: FactSheet,
+    tasks: dict[str, Task],
+    command: Callable[[str], str],
+    source: str,
+    *,
+    default: str | None = None,
+    bare: str | None = None,
+    installs_project: bool = True,
+) -> None:
+    """Offer the tasks by what they run: ``bare`` (``make``) first for the ``default``
+    task, then the tasks the default runs, then the plain names, then the others in the
+    file's order; then, for each task running tools of several kinds, each tool's line."""
+    reader = Reader(tasks, installs_project)
+    bare = _offer_bare(sheet, reader, default, bare, source)
+    ranked: list[tuple[int, int, str]] = []
+    close = _closure(tasks, default) if default else set()
+    for index, name in enumerate(tasks):
+        rank = 0 if name in close else 1 if len(words(name)) == 1 else 2
+        ranked.append((rank, index, name))
+    hidden = _same_as_bare(tasks, default) if bare else set()
+    shown: list[str] = []
+    for _, _, name in sorted(ranked):
+        kind = reader.kind(name)
+        if kind == NEVER:
+            sheet.withhold(command(name))  # CI's `hatch -v run docs:ci-build dev`, too
+        elif kind in sheet.commands and name not in hidden:
+            sheet.add(kind, command(name), source)
+            shown.append(name)
+    for name in shown:
+        offer_parts(sheet, reader.body_kinds(name), source)
+
+
+def offer_parts(sheet: FactSheet, found: Iterable[tuple[str, str]], source: str) -> None:
+    """Each line of an aggregate, under its own kind, when it can be typed as it stands."""
+    lines = [(kind, line) for kind, line in found if line]
+    if len({kind for kind, _ in lines}) < 2:
+        return
+    for kind, line in lines:
+        typed = not _VARIABLE.search(line) and len(line) <= MAX_COMMAND_CHARS
+        if kind in sheet.commands and typed:
+            sheet.add(kind, line, source)
+
+
+def _offer_bare(
+    sheet: FactSheet, reader: Reader, default: str | None, bare: str | None, source: str
+) -> str | None:
+    """Offer ``bare`` (``make``) when the default task runs others; None when it does not
+    (``make`` runs `test`: ``make test`` says it in words)."""
+    if default is None or default not in reader.tasks or not _is_composite(reader.tasks[default]):
+        return None
+    kind = reader.kind(default)
+    if bare and kind in sheet.commands:
+        sheet.add(kind, bare, source)
+    return bare
+
+
+def _is_composite(task: Task) -> bool:
+    """A default task that runs others (``all: lint test``) or is named for being one."""
+    return any(need for need in task.needs) or task.name in ("all", "default")
+
+
+def _same_as_bare(tasks: dict[str, Task], default: str | None) -> set[str]:
+    """The default task, and the one it only runs (``default: all``), are the bare command."""
+    task = tasks.get(default or "")
+    if task is None:
+        return set()
+    if not task.lines and len(task.needs) == 1:
+        return {task.name, task.needs[0]}
+    return {task.name}
+
+
+def _closure(tasks: dict[str, Task], name: str) -> set[str]:
+    seen: set[str] = set()
+    todo = [name]
+    while todo and len(seen) < 200:
+        current = todo.pop()
+        if current in seen or current not in tasks:
+            continue
+        seen.add(current)
+        todo.extend(tasks[current].needs)
+    return seen

@@ -40,8 +40,9 @@ from serena_memory.integrity.duplicates_cache import ALWAYS_READ, kept_features,
 from serena_memory.integrity.duplicates_kept import Kept
 from serena_memory.integrity.listing import MemoryListingReader
 
-READ_SECONDS = 0.2
-"""How long a write may spend reading memories the cache does not know yet."""
+READ_SECONDS = 0.5
+"""Processor time a write may spend reading memories the cache does not know yet (the
+largest real folder, 1,026 memories, takes about 0.4 s whole)."""
 LARGEST_READ = 256 * 1024
 """A memory larger than this (about 50 ms to read and parse) is not read at write time,
 neither for its features nor to compare it word for word: the check compares it."""

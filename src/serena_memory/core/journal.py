@@ -114,7 +114,7 @@ def validate(journal: RenameJournal) -> None:
     if journal.old == journal.new:
         raise ValueError("it renames a memory to itself")
     seen: set[str] = set()
-    removals = creations = 0
+    roles: list[str] = []
     for number, change in enumerate(journal.changes, 1):
         where = f"change {number}"
         try:
@@ -124,27 +124,40 @@ def validate(journal: RenameJournal) -> None:
         if change.memory in seen:
             raise ValueError(f"{where} names '{change.memory}' a second time")
         seen.add(change.memory)
-        if change.content is None:
-            if change.memory != journal.old or change.expect is None:
-                raise ValueError(f"{where} removes '{change.memory}', not the renamed memory")
-            removals += 1
-        elif change.expect is None:
-            if change.memory != journal.new:
-                raise ValueError(f"{where} creates '{change.memory}', not the new name")
-            creations += 1
-        elif change.memory in (journal.old, journal.new):
-            raise ValueError(f"{where} rewrites '{change.memory}' instead of moving it")
-        if change.content is not None:
-            try:
-                size = len(change.content.encode("utf-8"))
-            except UnicodeEncodeError:
-                raise ValueError(f"{where} holds text that is not valid Unicode") from None
-            if size > MAX_MEMORY_BYTES:
-                raise ValueError(
-                    f"{where} gives '{change.memory}' {size:,} bytes, more than a memory may have"
-                )
-    if removals != 1 or creations != 1:
+        roles.append(_role(where, change, journal))
+        _check_size(where, change)
+    if roles.count("removal") != 1 or roles.count("creation") != 1:
         raise ValueError("it does not move exactly one memory")
+
+
+def _role(where: str, change: Change, journal: RenameJournal) -> str:
+    """What ``change`` does in the rename (``removal`` of the old memory, ``creation`` of
+    the new one, ``rewrite`` of another's references); ValueError if it may not."""
+    if change.content is None:
+        if change.memory != journal.old or change.expect is None:
+            raise ValueError(f"{where} removes '{change.memory}', not the renamed memory")
+        return "removal"
+    if change.expect is None:
+        if change.memory != journal.new:
+            raise ValueError(f"{where} creates '{change.memory}', not the new name")
+        return "creation"
+    if change.memory in (journal.old, journal.new):
+        raise ValueError(f"{where} rewrites '{change.memory}' instead of moving it")
+    return "rewrite"
+
+
+def _check_size(where: str, change: Change) -> None:
+    """ValueError unless the text ``change`` writes is Unicode a memory may hold."""
+    if change.content is None:
+        return
+    try:
+        size = len(change.content.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise ValueError(f"{where} holds text that is not valid Unicode") from None
+    if size > MAX_MEMORY_BYTES:
+        raise ValueError(
+            f"{where} gives '{change.memory}' {size:,} bytes, more than a memory may have"
+        )
 
 
 def parse(data: bytes) -> RenameJournal:
@@ -336,47 +349,82 @@ def replay(
     moved = False
     ordered = sorted(journal.changes, key=lambda c: (c.content is None, c.expect is not None))
     for change in ordered:
-        found = locate(change.memory)
+        found = _current(change, locate, read, done)
         if found is None:
-            done.skip(change.memory, NOT_A_MEMORY)
             continue
-        entry, real = found
-        try:
-            data = read(change.memory, real)
-        except (OSError, MemoryStoreError):
-            done.skip(change.memory, UNREADABLE)
-            continue
-        current = None if data is None else digest(data)
+        entry, real, current = found
         if change.content is None:
-            if current is None:
-                continue
-            if moved and current == change.expect:
-                try:
-                    os.unlink(entry)
-                except OSError as exc:
-                    done.skip(change.memory, _not_done("removed", exc))
-                    continue
-                done.removed.append(entry)
-            else:
-                done.skip(change.memory, NOT_MOVED if current == change.expect else CHANGED_SINCE)
+            _remove(change, entry, current, moved, done)
             continue
-        new_data = change.content.encode("utf-8")
-        if current == digest(new_data):
-            moved = moved or change.expect is None
-            continue
-        if current == change.expect:
-            try:
-                write(real, new_data)
-            except (OSError, MemoryStoreError) as exc:
-                if change.expect is None:  # the new memory: nothing else may follow it
-                    done.unwritten = f"memory '{change.memory}' {_not_done('written', exc)}"
-                    return done
-                done.skip(change.memory, _not_done("written", exc))
-                continue
-            moved = moved or change.expect is None
-        else:
-            done.skip(change.memory, TAKEN if change.expect is None else CHANGED_SINCE)
+        in_place = _rewrite(change, change.content.encode("utf-8"), real, current, write, done)
+        if done.unwritten:  # the new memory: nothing else may follow it
+            return done
+        moved = moved or (in_place and change.expect is None)
     return done
+
+
+def _current(
+    change: Change,
+    locate: Callable[[str], tuple[Path, Path] | None],
+    read: Callable[[str, Path], bytes | None],
+    done: Replayed,
+) -> tuple[Path, Path, str | None] | None:
+    """The memory's directory entry, real file and the digest of what it holds now (None
+    when absent); None, and skipped in ``done``, when it is no memory file or unreadable."""
+    found = locate(change.memory)
+    if found is None:
+        done.skip(change.memory, NOT_A_MEMORY)
+        return None
+    entry, real = found
+    try:
+        data = read(change.memory, real)
+    except (OSError, MemoryStoreError):
+        done.skip(change.memory, UNREADABLE)
+        return None
+    return entry, real, None if data is None else digest(data)
+
+
+def _remove(change: Change, entry: Path, current: str | None, moved: bool, done: Replayed) -> None:
+    """Remove the old memory, only once its text lives under the new name (``moved``) and
+    it still holds what the journal expects."""
+    if current is None:
+        return
+    if not moved or current != change.expect:
+        done.skip(change.memory, NOT_MOVED if current == change.expect else CHANGED_SINCE)
+        return
+    try:
+        os.unlink(entry)
+    except OSError as exc:
+        done.skip(change.memory, _not_done("removed", exc))
+        return
+    done.removed.append(entry)
+
+
+def _rewrite(
+    change: Change,
+    new_data: bytes,
+    real: Path,
+    current: str | None,
+    write: Callable[[Path, bytes], None],
+    done: Replayed,
+) -> bool:
+    """Write ``new_data``, the change's text, where the file still holds what the journal
+    expects; whether the text is in place now. The new memory not written is
+    ``done.unwritten``."""
+    if current == digest(new_data):
+        return True
+    if current != change.expect:
+        done.skip(change.memory, TAKEN if change.expect is None else CHANGED_SINCE)
+        return False
+    try:
+        write(real, new_data)
+    except (OSError, MemoryStoreError) as exc:
+        if change.expect is None:
+            done.unwritten = f"memory '{change.memory}' {_not_done('written', exc)}"
+        else:
+            done.skip(change.memory, _not_done("written", exc))
+        return False
+    return True
 
 
 def _not_done(what: str, exc: Exception) -> str:

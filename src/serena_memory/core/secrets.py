@@ -5,36 +5,32 @@ an API key, a private key, a password in a URL or a high-entropy value assigned 
 Memories are committed with the code, recorded in a history and pushed by sync, so a
 secret written once is published everywhere. The scanner is detect-secrets (its provider
 detectors, run line by line) with a few detectors of our own for formats it does not know
-and for assignments; the choice and its figures are in benchmarks/secrets_quality.py.
+and for assignments (what a secret's name and a literal value are: core/secret_values.py);
+the choice and its figures are in benchmarks/secrets_quality.py.
 detect-secrets is imported on the first scan only, so commands that write nothing start
 as fast as before.
 """
 
 from __future__ import annotations
 
-import math
 import re
-from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
 from typing import Any, NamedTuple
 
 from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.secret_values import (
+    NOT_A_VALUE,
+    PUBLISHED_KEYS,
+    WORDS,
+    entropy,
+    is_placeholder,
+    literal_value,
+    quoted_secret,
+    secret_name,
+    strong_password,
+)
 
-# a value in one of these shapes documents where a secret goes, it is not one; judged on
-# the value alone (a real token in a URL naming `yourcompany` is still a token)
-_PLACEHOLDER = re.compile(
-    r"x{4,}|\*{3,}|\.\.\.|…|•{3,}|example|replace|your|changeme|change_me|dummy|placeholder"
-    r"|redacted|sample|fake|not[-_ ]?a[-_ ]?real|not[-_ ]real|\$\{|\$\(|\{\{|%\(|^\$[A-Za-z_]\w*$"
-    r"|^(?:password|passwd|pass|pwd|secret|token|key|apikey|api_key|changeit|hunter2|test|guest"
-    r"|admin|root|postgres|mysql|redis|user|username)$",
-    re.IGNORECASE,
-)
-# a bracketed word says what goes there: <password>, <API_KEY>, <Your Token>
-_BRACKETED = re.compile(
-    r"<(?:[a-z]{3,}(?:[ _.:-][a-z]+)*|[A-Z]{3,}(?:[ _.-][A-Z]+)*"
-    r"|[A-Z][a-z]{2,}(?: [A-Za-z][a-z]+)*)>"
-)
 # a name that says its value is a secret, assigned (=, :) a value on the same line
 _SECRET_NAME = (
     r"[A-Za-z0-9_.-]*(?:key|token|secret|password|passwd|pwd|pass|passphrase|credentials?)"
@@ -47,78 +43,6 @@ _VALUE = r"((?:[^\s\"'`;,]|[;,](?![A-Za-z_][\w.-]*=|\s|$))+)"
 _ASSIGNED = re.compile(
     rf"(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]++)(?=[\"'`]?\s*(?::=|[:=])\s*[\"'`]?{_VALUE})"
 )
-# a name's words: API_KEYS, secretKeyBase, db-password-prod, aws_secret_access_key
-_NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
-_SECRET_WORD = re.compile(
-    r"(?:key|token|secret|password|passwd|pwd|pass|passphrase|credential|psk)s?$", re.I
-)
-# what may follow a secret's word in its name and leave it one: SECRET_KEY_BASE,
-# DB_PASSWORD_PROD, SESSION_SECRET_V2, API_KEYS (not KEY_ID, TOKEN_URL, PASSWORD_FILE)
-_NAME_SUFFIXES = frozenset(
-    [
-        "base",
-        "v",
-        "prod",
-        "production",
-        "staging",
-        "stg",
-        "stage",
-        "dev",
-        "development",
-        "live",
-        "test",
-        "old",
-        "new",
-        "current",
-        "prev",
-        "previous",
-        "next",
-        "primary",
-        "secondary",
-        "backup",
-        "main",
-        "value",
-        "val",
-        "raw",
-        "plain",
-        "plaintext",
-        "b64",
-        "base64",
-        "hex",
-        "str",
-        "string",
-        "local",
-    ]
-)
-# words that make a key public by design (PublicKey, NEXT_PUBLIC_*, SUPABASE_ANON_KEY,
-# InstrumentationKey), or a keyboard's (hotkey)
-_PUBLIC_WORDS = frozenset(["public", "publishable", "pub", "anon", "instrumentation", "hotkey"])
-# a key of data, not a secret: DynamoDB's partition and sort keys, a cache or Redis key
-_DATA_KEY_WORDS = frozenset(
-    [
-        "partition",
-        "sort",
-        "range",
-        "cache",
-        "foreign",
-        "composite",
-        "shard",
-        "routing",
-        "idempotency",
-        "dedup",
-        "dedupe",
-        "lookup",
-        "object",
-        "row",
-        "redis",
-        "kv",
-        "bucket",
-        "s3",
-        "map",
-    ]
-)
-# the secret's words that say a password: its value may be words and digits
-_PASSWORD_WORDS = frozenset(["password", "passwd", "pwd", "pass", "passphrase", "psk"])
 # the same in an XML setting: <add key="DbPassword" value="..." />
 _KEY_VALUE = re.compile(rf"(?i)\bkey=\"({_SECRET_NAME})\"\s+value=\"([^\"]+)\"")
 # prose: "the admin password is now `VALUE`"
@@ -126,41 +50,6 @@ _PROSE = re.compile(
     r"(?i)(?<![A-Za-z0-9])(password|passphrase|passwd|secret|token|api[ _-]?key)(?![A-Za-z0-9])"
     r"[^`'\"\n]{0,40}?"
     r"(?<![^\s:=(])[`'\"]([^\s`'\"]{10,})[`'\"](?!\w)"
-)
-# quoted in prose, but no password: a URL (its own rule judges it), a path, an option
-_NOT_IN_PROSE = re.compile(r"://|^[\w.$~-]*(?:/[\w.$~{}-]*)+$|^--?[a-z][\w-]*(?:=|$)")
-# a value that names a key or is public by design: an ARN, a public SSH key, a Stripe
-# publishable key, an encrypted value (EJSON, sops, Ansible Vault)
-_PUBLIC_VALUE = re.compile(
-    r"^(?:arn:|ssh-(?:rsa|ed25519|dss)\b|sk-(?:ssh|ecdsa)-|ecdsa-sha2-|pk_(?:live|test)_|phc_"
-    r"|EJ\[\d:|ENC\[|\$ANSIBLE_VAULT|vault:|age1[a-z0-9]{50,})"
-    # a GPG key's id or fingerprint, in the capitals gpg prints them
-    r"|^(?:0x)?(?:[0-9A-F]{8}|[0-9A-F]{16}|[0-9A-F]{40})$"
-)
-# the Azure Storage emulator's account key, published by Microsoft for local use only
-_PUBLISHED_KEYS = frozenset(
-    ("Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",)
-)
-_HEX_OR_UUID = re.compile(r"[0-9a-f]{7,64}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", re.I)
-# a value that is code or a reference, not a literal: a call, a subscript, a generic type,
-# a template or JSX expression, an environment lookup, a memory reference
-_NOT_A_VALUE = re.compile(
-    # a call or subscript (get_token(user), cfg["x"], re.compile(...)): a name of three
-    # letters or a dotted one, then what code holds: closed, or lower-case arguments
-    r"^(?=[A-Za-z_]{3}|[A-Za-z_]\w*(?:\.|::))[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*"
-    r"(?:[(\[][\w.,()\[\] '\":-]*[)\]]|[(\[](?-i:[a-z0-9_.,()\[\]{}* '\"])*)$"
-    r"|^[A-Za-z_][\w.:]*<.*>$|^[(\[{]"  # a generic type; a tuple, list, dict or template
-    r"|^\$env:|^os\.|^env\.|^process\.env|^mem:"
-    r"|^(?:true|false|null|none|nil|undefined)\b|^[A-Z]+(?:_[A-Z]+)+$"
-    r"|^[A-Za-z_]+\d*(?:\.[A-Za-z_]+\d*)+$"  # an attribute: settings.SECRET_KEY
-    r"|^\$2[abxy]?\$\d\d\$|^\$argon2"  # password hashes
-    r"|^(?:~|\.{1,2})?/[\w./-]+$",  # paths
-    re.IGNORECASE,
-)
-_WORDS = re.compile(r"[a-z]+(?:[./:_-][a-z]+)*|[A-Z][a-z]+(?:[A-Z][a-z]+)*")  # names, paths
-# words joined: SECRET-outside-the-folders, a-token-for-tests-0123
-_JOINED_WORDS = re.compile(
-    r"(?:[a-z]+|[A-Z]+|[A-Z][a-z]+|\d+)(?:[-_.](?:[a-z]+|[A-Z]+|[A-Z][a-z]+|\d+))+"
 )
 # the characters a token is made of: how far a detector's match extends for the placeholder
 # test, which judges the whole value, never what stands around it
@@ -171,8 +60,6 @@ _URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^\s:/?#@]*):([^\s/?#@]+
 _HEADER_CREDENTIAL = re.compile(r"(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/-]{20,}=*)")
 # a line can hold an assignment to a secret's name only if it holds one of these
 _SECRET_WORDS = ("key", "token", "secret", "pass", "pwd", "credential", "psk")
-MIN_ASSIGNED_LENGTH = 10
-MIN_ASSIGNED_ENTROPY = 3.0  # bits per character; words and counters stay below
 NAME_LINE = 0  # the line of a finding in a memory's name rather than its text
 URL_PASSWORD = "password in a URL"
 
@@ -190,33 +77,6 @@ class SecretFoundError(MemoryStoreError):
     def __init__(self, message: str, findings: list[Finding]) -> None:
         super().__init__(message)
         self.findings = findings
-
-
-def entropy(value: str) -> float:
-    """Shannon entropy of ``value`` in bits per character."""
-    counts = Counter(value)
-    return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
-
-
-def is_placeholder(value: str) -> bool:
-    """Whether a matched value is a placeholder or reference rather than a secret."""
-    return bool(_PLACEHOLDER.search(value) or _BRACKETED.search(value)) or (
-        len(value) >= 8 and len(set(value)) <= 3
-    )
-
-
-def _literal_secret(value: str) -> bool:
-    """Whether a value assigned to a secret's name is a literal secret: long, varied, not a
-    word, path, reference, placeholder or piece of code."""
-    if len(value) < MIN_ASSIGNED_LENGTH or _NOT_A_VALUE.search(value) or is_placeholder(value):
-        return False
-    bare = value.rstrip(")]};,")  # without the end of the code around it
-    return (
-        not _NOT_A_VALUE.search(bare)
-        and entropy(bare) >= MIN_ASSIGNED_ENTROPY
-        and not _WORDS.fullmatch(bare)
-        and not _JOINED_WORDS.fullmatch(bare)
-    )
 
 
 # About 40 ms of a write's CPU time is `requests` (70 ms in a bare interpreter), which
@@ -261,90 +121,33 @@ def _detectors() -> tuple[Any, ...]:
     )
 
 
-def secret_name(name: str) -> bool:
-    """Whether ``name`` says its value is a secret: a secret's word (``key``, ``token``,
-    ``password``...) as its last word or followed only by words such as ``base``, ``prod``
-    or ``v2`` (``SECRET_KEY_BASE``, ``DB_PASSWORD_PROD``, ``API_KEYS``); not ``KEY_ID``
-    nor a name alone ``key`` (a cache key, a keybinding, a database's key), nor a key
-    public by design (``PublicKey``, ``NEXT_PUBLIC_...``, ``SUPABASE_ANON_KEY``)."""
-    words = [word.lower() for word in _NAME_WORDS.findall(name)]
-    if not words or _PUBLIC_WORDS.intersection(words) or words in (["key"], ["keys"]):
-        return False
-    for at in range(len(words) - 1, -1, -1):
-        word = words[at]
-        if _SECRET_WORD.search(word):
-            return not (word.startswith("key") and at and words[at - 1] in _DATA_KEY_WORDS)
-        version = word.startswith("v") and word[1:].isdigit()
-        if word not in _NAME_SUFFIXES and not version and not word.isdigit():
-            return False
-    return False
-
-
-def _password_name(name: str) -> bool:
-    return any(
-        word.lower().rstrip("s") in _PASSWORD_WORDS or word.lower() in _PASSWORD_WORDS
-        for word in _NAME_WORDS.findall(name)
-    )
-
-
-def _literal_value(name: str, value: str) -> bool:
-    """Whether ``value``, assigned to the secret's name ``name``, is a literal secret; a
-    password may be words and digits (``cobalt-copper-velvet-19``)."""
-    value = value.strip("'\"`")
-    if _PUBLIC_VALUE.search(value) or value in _PUBLISHED_KEYS:
-        return False
-    if _literal_secret(value):
-        return True
-    return _password_name(name) and _passphrase(value)
-
-
-# words joined with digits, as a password generator makes them: maple-nimbus-orbit-63
-_PASSPHRASE = re.compile(r"[A-Za-z]{3,}(?:[-_.+~][A-Za-z]{3,}){2,}[-_.+~]?\d{1,4}[!?.*#$%^&]?")
-
-
-def _passphrase(value: str) -> bool:
-    return bool(_PASSPHRASE.fullmatch(value)) and not is_placeholder(value)
-
-
-def strong_password(value: str) -> bool:
-    """Whether a value standing where a password goes looks like one: a passphrase of
-    words and digits, or eight characters or more mixing letters with digits or symbols
-    (``Winter2021*``, ``Orb1t^1cin``); never a word, a path, a URL, a hash, an option or a
-    placeholder."""
-    value = value.strip("'\"`").rstrip(".,;:)")
-    if len(value) < 8 or is_placeholder(value) or _NOT_A_VALUE.search(value):
-        return False
-    if _NOT_IN_PROSE.search(value) or _HEX_OR_UUID.fullmatch(value) or value.startswith("$"):
-        return False
-    if _passphrase(value):
-        return True
-    classes = sum(
-        bool(re.search(pattern, value)) for pattern in (r"[a-z]", r"[A-Z]", r"\d", r"[^\w\s]")
-    )
-    return bool(re.search(r"[A-Za-z]", value)) and classes >= 3 and len(set(value)) >= 6
-
-
 def _assigned(line: str) -> str | None:
     """The kind of a high-entropy value assigned to a secret's name, when ``line`` has one
     (or such a value quoted after the word ``password``, ``token``...): a name like
     ``*_KEY``, ``*_TOKEN``, ``PASSWORD``; a value with symbols (a strong password) counts,
     a reference or placeholder (``${VAR}``, ``$(cmd)``, ``<your-password>``) does not."""
+    return _named_value(line) or _quoted_value(line) or _said_password(line)
+
+
+def _named_value(line: str) -> str | None:
+    """A literal secret given to a secret's name: ``NAME=value``, an XML setting or
+    element, a ``config set``."""
     for pattern in (_ASSIGNED, _KEY_VALUE, _ELEMENT, _CONFIG_SET):
         for match in pattern.finditer(line):
             name, value = match.group(1), match.group(2)
-            if secret_name(name) and _literal_value(name, value):
+            if secret_name(name) and literal_value(name, value):
                 return "value assigned to " + (name.strip(".-_")[:40] or "a secret")
+    return None
+
+
+def _quoted_value(line: str) -> str | None:
     for match in _PROSE.finditer(line):
-        value = match.group(2)
-        if (
-            _literal_secret(value)
-            and re.search(r"[^A-Za-z]", value)  # a digit or a symbol: no word
-            and re.search(r"[A-Za-z]", value)
-            and not _HEX_OR_UUID.fullmatch(value)
-            and not _NOT_IN_PROSE.search(value)
-            and not _PUBLIC_VALUE.search(value)
-        ) or (match.group(1).lower() in _PASSWORD_WORDS and strong_password(value)):
+        if quoted_secret(match.group(1), match.group(2)):
             return f"{match.group(1).lower()} in quotes"
+    return None
+
+
+def _said_password(line: str) -> str | None:
     for match in _SAID_PASSWORD.finditer(line):
         if strong_password(match.group(1)):
             return "password in a sentence"
@@ -428,8 +231,8 @@ def _command_line(line: str) -> bool:
             and not re.fullmatch(r"[A-Z][A-Z_]*", value)  # what goes there: PASSWORD
             and not is_placeholder(value)
             and not value.startswith(("$", "%", "-", "<"))
-            and not _WORDS.fullmatch(value)
-            and not _NOT_A_VALUE.search(value)
+            and not WORDS.fullmatch(value)
+            and not NOT_A_VALUE.search(value)
         ):
             return True
     return False
@@ -462,10 +265,15 @@ def _encoded_auth(line: str) -> bool:
 _PGPASS = re.compile(r"^\s*[\w.-]+:(?:\d+|\*):[\w.*-]+:[\w.*@-]+:(\S{6,200})\s*$")
 
 
+def _pgpass(line: str) -> bool:
+    match = _PGPASS.match(line)
+    return match is not None and not is_placeholder(match.group(1))
+
+
 def _header_credential(line: str) -> bool:
     for match in _HEADER_CREDENTIAL.finditer(line):
         value = match.group(1)
-        if not is_placeholder(value) and entropy(value) >= 3.5 and not _WORDS.fullmatch(value):
+        if not is_placeholder(value) and entropy(value) >= 3.5 and not WORDS.fullmatch(value):
             return True
     return False
 
@@ -524,7 +332,7 @@ def _blocks(text: str) -> Iterator[tuple[int, str]]:
     for match in putty.finditer(text):
         yield text.count("\n", 0, match.start()) + 1, "PuTTY private key"
     for match in key_value.finditer(text):
-        if secret_name(match.group(1)) and _literal_value(match.group(1), match.group(2)):
+        if secret_name(match.group(1)) and literal_value(match.group(1), match.group(2)):
             yield text.count("\n", 0, match.start(2)) + 1, "value assigned to " + match.group(1)
 
 
@@ -554,7 +362,7 @@ def _table_row(line: str, columns: set[int]) -> str | None:
         value = cell.strip("`")
         if " " in value:
             continue
-        if i in columns and (strong_password(value) or _literal_value("password", value)):
+        if i in columns and (strong_password(value) or literal_value("password", value)):
             return "password in a table"
         if cell.startswith("`") and len(value) >= 12 and _all_classes(value):
             return "password in a table"
@@ -603,37 +411,53 @@ def masked_name(name: str) -> str:
     return "/".join(parts)
 
 
+# our own rules on a line, each run only on a line holding one of its words (most lines
+# hold none): (words, rule, kind)
+_RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
+    (("://",), _url_password, URL_PASSWORD),
+    (("bearer", "basic"), _header_credential, "credential in an Authorization header"),
+    (_COMMAND_WORDS, _command_line, "password on a command line"),
+    (("auth", "docker"), _encoded_auth, "credential in a Docker or npm auth"),
+    ((":",), _pgpass, "password in a .pgpass line"),
+)
+
+
 def _line_kind(line: str, detectors: Iterable[Any]) -> str | None:
+    kind = _detected(line, detectors) or _known_token(line)
+    if kind is not None:
+        return kind
+    lower = line.lower()
+    for words, rule, kind in _RULES:
+        if any(word in lower for word in words) and rule(line):
+            return kind
+    assigned = _assigned(line) if any(word in lower for word in _SECRET_WORDS) else None
+    return assigned or _table_row(line, set())
+
+
+def _detected(line: str, detectors: Iterable[Any]) -> str | None:
+    """The kind of the first of detect-secrets' findings that is a secret."""
     for detector in detectors:
         for value in detector.analyze_string(line):
             token = _token_of(line, value)
             if not is_placeholder(token) and not _public_token(str(detector.secret_type), token):
                 return str(detector.secret_type)
+    return None
+
+
+def _known_token(line: str) -> str | None:
+    """The kind of the first token in one of core/secret_tokens.py's shapes."""
     from serena_memory.core import secret_tokens
 
     for kind, token in secret_tokens.find(line):
         if not is_placeholder(_token_of(line, token)):
             return kind
-    # our own rules, each run only on a line holding its words (most lines hold none)
-    if "://" in line and _url_password(line):
-        return URL_PASSWORD
-    lower = line.lower()
-    if ("bearer" in lower or "basic" in lower) and _header_credential(line):
-        return "credential in an Authorization header"
-    if any(word in lower for word in _COMMAND_WORDS) and _command_line(line):
-        return "password on a command line"
-    if ("auth" in lower or "docker" in lower) and _encoded_auth(line):
-        return "credential in a Docker or npm auth"
-    if ":" in line and (match := _PGPASS.match(line)) and not is_placeholder(match.group(1)):
-        return "password in a .pgpass line"
-    assigned = _assigned(line) if any(word in lower for word in _SECRET_WORDS) else None
-    return assigned or _table_row(line, set())
+    return None
 
 
 def _public_token(kind: str, token: str) -> bool:
     """A detector's match that is no secret: a Twilio account SID (an identifier), a JWT
     made for browsers (Supabase's anon key), a key Microsoft publishes for its emulator."""
-    if token.strip("'\"`;=") in _PUBLISHED_KEYS or token.endswith(tuple(_PUBLISHED_KEYS)):
+    if token.strip("'\"`;=") in PUBLISHED_KEYS or token.endswith(tuple(PUBLISHED_KEYS)):
         return True
     if kind.startswith("Twilio") and token.startswith("AC"):
         return True

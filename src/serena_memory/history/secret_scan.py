@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from serena_memory.core import secrets
+from serena_memory.core import secret_values, secrets
 from serena_memory.core.changes import Folder, clean
 from serena_memory.core.files import open_regular, read_own_file
 from serena_memory.core.paths import MAX_MEMORY_BYTES
@@ -241,7 +241,9 @@ def _known(repo: Any, head: Any) -> set[str]:
 @cache
 def _gate_version() -> str:
     """The secret gate's version: a list made by another gate is not trusted."""
-    return "gate-" + hashlib.sha256(Path(secrets.__file__).read_bytes()).hexdigest()[:16]
+    # the gate's rules are in two modules: a change to either makes another gate
+    rules = Path(secrets.__file__).read_bytes() + Path(secret_values.__file__).read_bytes()
+    return "gate-" + hashlib.sha256(rules).hexdigest()[:16]
 
 
 def _new_files(repo: Any, commit: Any) -> list[Any]:

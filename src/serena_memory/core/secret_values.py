@@ -1,0 +1,239 @@
+"""What the secret gate (core/secrets.py) calls a secret's name and a literal secret value,
+whatever form the line takes: ``DB_PASSWORD_PROD`` is a secret's name and ``KEY_ID`` is not;
+a long varied value is a secret, a word, a path, a piece of code, a reference or a
+placeholder (``${VAR}``, ``<your-password>``) is not.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+
+# a value in one of these shapes documents where a secret goes, it is not one; judged on
+# the value alone (a real token in a URL naming `yourcompany` is still a token)
+_PLACEHOLDER = re.compile(
+    r"x{4,}|\*{3,}|\.\.\.|…|•{3,}|example|replace|your|changeme|change_me|dummy|placeholder"
+    r"|redacted|sample|fake|not[-_ ]?a[-_ ]?real|not[-_ ]real|\$\{|\$\(|\{\{|%\(|^\$[A-Za-z_]\w*$"
+    r"|^(?:password|passwd|pass|pwd|secret|token|key|apikey|api_key|changeit|hunter2|test|guest"
+    r"|admin|root|postgres|mysql|redis|user|username)$",
+    re.IGNORECASE,
+)
+# a bracketed word says what goes there: <password>, <API_KEY>, <Your Token>
+_BRACKETED = re.compile(
+    r"<(?:[a-z]{3,}(?:[ _.:-][a-z]+)*|[A-Z]{3,}(?:[ _.-][A-Z]+)*"
+    r"|[A-Z][a-z]{2,}(?: [A-Za-z][a-z]+)*)>"
+)
+# a name's words: API_KEYS, secretKeyBase, db-password-prod, aws_secret_access_key
+_NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_SECRET_WORD = re.compile(
+    r"(?:key|token|secret|password|passwd|pwd|pass|passphrase|credential|psk)s?$", re.I
+)
+# what may follow a secret's word in its name and leave it one: SECRET_KEY_BASE,
+# DB_PASSWORD_PROD, SESSION_SECRET_V2, API_KEYS (not KEY_ID, TOKEN_URL, PASSWORD_FILE)
+_NAME_SUFFIXES = frozenset(
+    [
+        "base",
+        "v",
+        "prod",
+        "production",
+        "staging",
+        "stg",
+        "stage",
+        "dev",
+        "development",
+        "live",
+        "test",
+        "old",
+        "new",
+        "current",
+        "prev",
+        "previous",
+        "next",
+        "primary",
+        "secondary",
+        "backup",
+        "main",
+        "value",
+        "val",
+        "raw",
+        "plain",
+        "plaintext",
+        "b64",
+        "base64",
+        "hex",
+        "str",
+        "string",
+        "local",
+    ]
+)
+# words that make a key public by design (PublicKey, NEXT_PUBLIC_*, SUPABASE_ANON_KEY,
+# InstrumentationKey), or a keyboard's (hotkey)
+_PUBLIC_WORDS = frozenset(["public", "publishable", "pub", "anon", "instrumentation", "hotkey"])
+# a key of data, not a secret: DynamoDB's partition and sort keys, a cache or Redis key
+_DATA_KEY_WORDS = frozenset(
+    [
+        "partition",
+        "sort",
+        "range",
+        "cache",
+        "foreign",
+        "composite",
+        "shard",
+        "routing",
+        "idempotency",
+        "dedup",
+        "dedupe",
+        "lookup",
+        "object",
+        "row",
+        "redis",
+        "kv",
+        "bucket",
+        "s3",
+        "map",
+    ]
+)
+# the secret's words that say a password: its value may be words and digits
+_PASSWORD_WORDS = frozenset(["password", "passwd", "pwd", "pass", "passphrase", "psk"])
+# quoted in prose, but no password: a URL (its own rule judges it), a path, an option
+_NOT_IN_PROSE = re.compile(r"://|^[\w.$~-]*(?:/[\w.$~{}-]*)+$|^--?[a-z][\w-]*(?:=|$)")
+# a value that names a key or is public by design: an ARN, a public SSH key, a Stripe
+# publishable key, an encrypted value (EJSON, sops, Ansible Vault)
+_PUBLIC_VALUE = re.compile(
+    r"^(?:arn:|ssh-(?:rsa|ed25519|dss)\b|sk-(?:ssh|ecdsa)-|ecdsa-sha2-|pk_(?:live|test)_|phc_"
+    r"|EJ\[\d:|ENC\[|\$ANSIBLE_VAULT|vault:|age1[a-z0-9]{50,})"
+    # a GPG key's id or fingerprint, in the capitals gpg prints them
+    r"|^(?:0x)?(?:[0-9A-F]{8}|[0-9A-F]{16}|[0-9A-F]{40})$"
+)
+# the Azure Storage emulator's account key, published by Microsoft for local use only
+PUBLISHED_KEYS = frozenset(
+    ("Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",)
+)
+_HEX_OR_UUID = re.compile(r"[0-9a-f]{7,64}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", re.I)
+# a value that is code or a reference, not a literal: a call, a subscript, a generic type,
+# a template or JSX expression, an environment lookup, a memory reference
+NOT_A_VALUE = re.compile(
+    # a call or subscript (get_token(user), cfg["x"], re.compile(...)): a name of three
+    # letters or a dotted one, then what code holds: closed, or lower-case arguments
+    r"^(?=[A-Za-z_]{3}|[A-Za-z_]\w*(?:\.|::))[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*"
+    r"(?:[(\[][\w.,()\[\] '\":-]*[)\]]|[(\[](?-i:[a-z0-9_.,()\[\]{}* '\"])*)$"
+    r"|^[A-Za-z_][\w.:]*<.*>$|^[(\[{]"  # a generic type; a tuple, list, dict or template
+    r"|^\$env:|^os\.|^env\.|^process\.env|^mem:"
+    r"|^(?:true|false|null|none|nil|undefined)\b|^[A-Z]+(?:_[A-Z]+)+$"
+    r"|^[A-Za-z_]+\d*(?:\.[A-Za-z_]+\d*)+$"  # an attribute: settings.SECRET_KEY
+    r"|^\$2[abxy]?\$\d\d\$|^\$argon2"  # password hashes
+    r"|^(?:~|\.{1,2})?/[\w./-]+$",  # paths
+    re.IGNORECASE,
+)
+WORDS = re.compile(r"[a-z]+(?:[./:_-][a-z]+)*|[A-Z][a-z]+(?:[A-Z][a-z]+)*")  # names, paths
+# words joined: SECRET-outside-the-folders, a-token-for-tests-0123
+_JOINED_WORDS = re.compile(
+    r"(?:[a-z]+|[A-Z]+|[A-Z][a-z]+|\d+)(?:[-_.](?:[a-z]+|[A-Z]+|[A-Z][a-z]+|\d+))+"
+)
+MIN_ASSIGNED_LENGTH = 10
+MIN_ASSIGNED_ENTROPY = 3.0  # bits per character; words and counters stay below
+
+
+def entropy(value: str) -> float:
+    """Shannon entropy of ``value`` in bits per character."""
+    counts = Counter(value)
+    return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
+
+
+def is_placeholder(value: str) -> bool:
+    """Whether a matched value is a placeholder or reference rather than a secret."""
+    return bool(_PLACEHOLDER.search(value) or _BRACKETED.search(value)) or (
+        len(value) >= 8 and len(set(value)) <= 3
+    )
+
+
+def literal_secret(value: str) -> bool:
+    """Whether a value assigned to a secret's name is a literal secret: long, varied, not a
+    word, path, reference, placeholder or piece of code."""
+    if len(value) < MIN_ASSIGNED_LENGTH or NOT_A_VALUE.search(value) or is_placeholder(value):
+        return False
+    bare = value.rstrip(")]};,")  # without the end of the code around it
+    return (
+        not NOT_A_VALUE.search(bare)
+        and entropy(bare) >= MIN_ASSIGNED_ENTROPY
+        and not WORDS.fullmatch(bare)
+        and not _JOINED_WORDS.fullmatch(bare)
+    )
+
+
+def secret_name(name: str) -> bool:
+    """Whether ``name`` says its value is a secret: a secret's word (``key``, ``token``,
+    ``password``...) as its last word or followed only by words such as ``base``, ``prod``
+    or ``v2`` (``SECRET_KEY_BASE``, ``DB_PASSWORD_PROD``, ``API_KEYS``); not ``KEY_ID``
+    nor a name alone ``key`` (a cache key, a keybinding, a database's key), nor a key
+    public by design (``PublicKey``, ``NEXT_PUBLIC_...``, ``SUPABASE_ANON_KEY``)."""
+    words = [word.lower() for word in _NAME_WORDS.findall(name)]
+    if not words or _PUBLIC_WORDS.intersection(words) or words in (["key"], ["keys"]):
+        return False
+    for at in range(len(words) - 1, -1, -1):
+        word = words[at]
+        if _SECRET_WORD.search(word):
+            return not (word.startswith("key") and at and words[at - 1] in _DATA_KEY_WORDS)
+        version = word.startswith("v") and word[1:].isdigit()
+        if word not in _NAME_SUFFIXES and not version and not word.isdigit():
+            return False
+    return False
+
+
+def _password_name(name: str) -> bool:
+    return any(
+        word.lower().rstrip("s") in _PASSWORD_WORDS or word.lower() in _PASSWORD_WORDS
+        for word in _NAME_WORDS.findall(name)
+    )
+
+
+def literal_value(name: str, value: str) -> bool:
+    """Whether ``value``, assigned to the secret's name ``name``, is a literal secret; a
+    password may be words and digits (``cobalt-copper-velvet-19``)."""
+    value = value.strip("'\"`")
+    if _PUBLIC_VALUE.search(value) or value in PUBLISHED_KEYS:
+        return False
+    if literal_secret(value):
+        return True
+    return _password_name(name) and _passphrase(value)
+
+
+# words joined with digits, as a password generator makes them: maple-nimbus-orbit-63
+_PASSPHRASE = re.compile(r"[A-Za-z]{3,}(?:[-_.+~][A-Za-z]{3,}){2,}[-_.+~]?\d{1,4}[!?.*#$%^&]?")
+
+
+def _passphrase(value: str) -> bool:
+    return bool(_PASSPHRASE.fullmatch(value)) and not is_placeholder(value)
+
+
+def strong_password(value: str) -> bool:
+    """Whether a value standing where a password goes looks like one: a passphrase of
+    words and digits, or eight characters or more mixing letters with digits or symbols
+    (``Winter2021*``, ``Orb1t^1cin``); never a word, a path, a URL, a hash, an option or a
+    placeholder."""
+    value = value.strip("'\"`").rstrip(".,;:)")
+    if len(value) < 8 or is_placeholder(value) or NOT_A_VALUE.search(value):
+        return False
+    if _NOT_IN_PROSE.search(value) or _HEX_OR_UUID.fullmatch(value) or value.startswith("$"):
+        return False
+    if _passphrase(value):
+        return True
+    classes = sum(
+        bool(re.search(pattern, value)) for pattern in (r"[a-z]", r"[A-Z]", r"\d", r"[^\w\s]")
+    )
+    return bool(re.search(r"[A-Za-z]", value)) and classes >= 3 and len(set(value)) >= 6
+
+
+def quoted_secret(word: str, value: str) -> bool:
+    """Whether ``value``, quoted after the word ``word`` in prose (password, token, API
+    key...), is a secret: a literal secret with a digit or a symbol that is no hash, path,
+    URL or public value, or, after a password's word, a strong password."""
+    return (
+        literal_secret(value)
+        and re.search(r"[^A-Za-z]", value) is not None  # a digit or a symbol: no word
+        and re.search(r"[A-Za-z]", value) is not None
+        and not _HEX_OR_UUID.fullmatch(value)
+        and not _NOT_IN_PROSE.search(value)
+        and not _PUBLIC_VALUE.search(value)
+    ) or (word.lower() in _PASSWORD_WORDS and strong_password(value))

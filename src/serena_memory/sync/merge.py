@@ -364,8 +364,8 @@ def sync(
 def _sync_locked(
     store: MemoryStore, scope: str, url: str, history: FolderHistory, interactive: bool
 ) -> SyncResult:
-    import pygit2
-
+    """Fetch, merge and push under the sync lock, fetching again when the remote moved
+    between this attempt's fetch and its push."""
     result = SyncResult(scope, display_url(url))
     repo_path = history.repo_path
     for _ in range(ATTEMPTS):
@@ -373,44 +373,14 @@ def _sync_locked(
         result.secrets_held_back = []  # as this attempt's fetch finds it
         result.secrets_unchecked = ""
         if remote_rev is not None:
-            try:
-                merge = _Merge(store, scope, url, remote_rev, scan_incoming(history, remote_rev))
-                changed = apply_synced(store, scope, merge)
-            except (HistoryError, pygit2.GitError) as exc:
-                raise SyncError(
-                    f"the history of the {scope} memories can't be merged ({exc}); the "
-                    "memories are as they were, or as far as the merge got (see `serena "
-                    "memories history`)"
-                ) from None
-            for name, what in changed.changed.items():
-                result.changed[name] = what
-            result.unwritten = [f"{n} ({why})" for n, why in changed.unwritten.items()]
-            _merge_lists(result, merge.result)
-            found = merge.new_conflicts
+            found = _merge_fetched(store, scope, url, history, remote_rev, result)
         else:
             store.catch_up_history()
             found = {}
         records_rev, records = fetched_records(repo_path, history.folder)
         new_records = add_conflicts(history, found, records, result)
         records_out = records_to_push(repo_path, new_records, records_rev)
-        repo = history.repo(create=True)
-        head = history.head(repo)
-        # The remote lacks nothing when it has this entry, or the same memories (then this
-        # machine's merge entry is pushed with its next change, not alone). A remote whose
-        # entries were held back gets nothing either: the branch can't follow it.
-        branch_out = (
-            not result.held_back
-            and not result.unwritten
-            and head is not None
-            and not (
-                remote_rev is not None
-                and (
-                    str(head.id) == remote_rev
-                    or repo.descendant_of(remote_rev, head.id)
-                    or repo[remote_rev].tree.id == head.tree.id
-                )
-            )
-        )
+        branch_out = _branch_to_push(history, remote_rev, result)
         if not branch_out and not records_out:
             return result  # the remote already has everything (or there is nothing at all)
         if push(repo_path, url, interactive=interactive, branch=branch_out, records=records_out):
@@ -419,6 +389,53 @@ def _sync_locked(
     raise SyncError(
         f"the remote {display_url(url)} changed during each of {ATTEMPTS} attempts (other "
         "machines are syncing); what was fetched is merged here, sync again to push"
+    )
+
+
+def _merge_fetched(
+    store: MemoryStore,
+    scope: str,
+    url: str,
+    history: FolderHistory,
+    remote_rev: str,
+    result: SyncResult,
+) -> dict[str, dict[str, str]]:
+    """Merge the fetched ``remote_rev`` into the memories, noting in ``result`` what
+    changed; returns the conflicts this merge found, to be recorded."""
+    import pygit2
+
+    try:
+        merge = _Merge(store, scope, url, remote_rev, scan_incoming(history, remote_rev))
+        changed = apply_synced(store, scope, merge)
+    except (HistoryError, pygit2.GitError) as exc:
+        raise SyncError(
+            f"the history of the {scope} memories can't be merged ({exc}); the "
+            "memories are as they were, or as far as the merge got (see `serena "
+            "memories history`)"
+        ) from None
+    for name, what in changed.changed.items():
+        result.changed[name] = what
+    result.unwritten = [f"{n} ({why})" for n, why in changed.unwritten.items()]
+    _merge_lists(result, merge.result)
+    return merge.new_conflicts
+
+
+def _branch_to_push(history: FolderHistory, remote_rev: str | None, result: SyncResult) -> bool:
+    """Whether the remote lacks this machine's history. It lacks nothing when it has this
+    entry, or the same memories (then this machine's merge entry is pushed with its next
+    change, not alone). A remote whose entries were held back gets nothing either: the
+    branch can't follow it."""
+    repo = history.repo(create=True)
+    head = history.head(repo)
+    if result.held_back or result.unwritten or head is None:
+        return False
+    return not (
+        remote_rev is not None
+        and (
+            str(head.id) == remote_rev
+            or repo.descendant_of(remote_rev, head.id)
+            or repo[remote_rev].tree.id == head.tree.id
+        )
     )
 
 

@@ -30,7 +30,7 @@ from serena_memory.integrity.duplicates.findings import (
     DuplicateReport,
     NearDuplicate,
 )
-from serena_memory.integrity.duplicates.text import Parsed, parse
+from serena_memory.integrity.duplicates.text import Parsed, Statement, parse
 
 MEMORY_SIMILARITY = 0.6
 """Share of lines two whole memories have alike to be near-duplicates."""
@@ -404,22 +404,39 @@ def _conflict(
     ea: tuple[str, int, int], eb: tuple[str, int, int], parses: _Parses
 ) -> Conflict | None:
     """The two statements compared word for word: a conflict, or None."""
-    pa, pb = parses.get(ea[0], statements=True), parses.get(eb[0], statements=True)
-    if pa is None or pb is None or ea[1] >= len(pa.statements) or eb[1] >= len(pb.statements):
+    sa, sb = _statement_at(ea, parses), _statement_at(eb, parses)
+    if sa is None or sb is None:
         return None
-    sa, sb = pa.statements[ea[1]], pb.statements[eb[1]]
+    said = _what_differs(sa, sb)
+    if said is None:
+        return None
+    return Conflict(ea[0], sa.line, sa.text, eb[0], sb.line, sb.text, *said)
+
+
+def _statement_at(entry: tuple[str, int, int], parses: _Parses) -> Statement | None:
+    """The statement an entry (memory, statement's index, key) points at, or None when
+    the memory is gone or no longer holds it."""
+    parsed = parses.get(entry[0], statements=True)
+    if parsed is None or entry[1] >= len(parsed.statements):
+        return None
+    return parsed.statements[entry[1]]
+
+
+def _what_differs(sa: Statement, sb: Statement) -> tuple[str, str] | None:
+    """What each of two statements says where they differ (a negation, or the one value
+    that changed), or None when they say the same, differ in more, or one value only
+    says the other more precisely."""
     if sa.template != sb.template or len(sa.values) != len(sb.values):
         return None
     differ = [i for i, (x, y) in enumerate(zip(sa.values, sb.values, strict=True)) if x != y]
     if sa.negated != sb.negated and not differ:
-        va, vb = ("not" if sa.negated else ""), ("not" if sb.negated else "")
-    elif sa.negated == sb.negated and len(differ) == 1:
-        va, vb = sa.values[differ[0]], sb.values[differ[0]]
-        if _one_more_precise(va, vb) or _one_more_precise(vb, va):
-            return None
-    else:
+        return ("not" if sa.negated else ""), ("not" if sb.negated else "")
+    if sa.negated != sb.negated or len(differ) != 1:
         return None
-    return Conflict(ea[0], sa.line, sa.text, eb[0], sb.line, sb.text, va, vb)
+    va, vb = sa.values[differ[0]], sb.values[differ[0]]
+    if _one_more_precise(va, vb) or _one_more_precise(vb, va):
+        return None
+    return va, vb
 
 
 def _one_more_precise(short: str, long: str) -> bool:

@@ -18,7 +18,9 @@ to its length: one memory of 16 MiB in seconds, not hours.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 _NOT = re.compile(r"n['’]t\b")
@@ -94,34 +96,47 @@ def parse(text: str, statements: bool = True) -> Parsed:
     lines = text.split("\n")
     if len(lines) > 1 and not lines[-1]:
         lines.pop()  # a text ending with a newline has no empty line after it
-    parsed = Parsed(lines)
-    for number, line in enumerate(_MARKUP.sub(" ", fold(text)).split("\n"), 1):
-        words = line.split()
-        if len(words) > 1:
-            parsed.content.append((number, " ".join(words)))
+    parsed = Parsed(lines, content=_content(text))
     # line numbers by bisection over where each line starts: linear in the text, however
     # many headings, fields and fences it holds
-    line_starts = [0, *(m.end() for m in re.finditer("\n", text))]
-
-    def line_of(offset: int) -> int:
-        return bisect.bisect_right(line_starts, offset)
-
+    line_of = functools.partial(
+        bisect.bisect_right, [0, *(m.end() for m in re.finditer("\n", text))]
+    )
     fences = [m.start() for m in _FENCE.finditer(text)]
-    headings = (m for m in _HEADING.finditer(text) if not _in_fence(fences, m.start()))
-    starts = [line_of(m.start()) for m in headings]
-    parsed.aside.update(starts)
-    parsed.aside.update(line_of(m.start()) for m in _FIELD.finditer(text))
-    fence_lines = [line_of(at) for at in fences]
-    for first, last in zip(fence_lines[::2], [*fence_lines[1::2], len(lines)], strict=False):
-        parsed.aside.update(range(first, last + 1))
+    headings = (m.start() for m in _HEADING.finditer(text))
+    starts = [line_of(at) for at in headings if not _in_fence(fences, at)]
     bounds = [*starts, len(lines) + 1]
     parsed.sections = [(a, b - 1) for a, b in zip(bounds, bounds[1:], strict=False)]
-    for first, last in parsed.sections:
-        if _REFERENCES.fullmatch(lines[first - 1].strip()):
-            parsed.aside.update(range(first, last + 1))
+    parsed.aside = _aside(text, parsed, [line_of(at) for at in fences], line_of)
     if statements:
         parsed.statements = list(_statements(text, fences))
     return parsed
+
+
+def _content(text: str) -> list[tuple[int, str]]:
+    """Each line of two words or more (folded, without markup) with its number."""
+    content = []
+    for number, line in enumerate(_MARKUP.sub(" ", fold(text)).split("\n"), 1):
+        words = line.split()
+        if len(words) > 1:
+            content.append((number, " ".join(words)))
+    return content
+
+
+def _aside(
+    text: str, parsed: Parsed, fence_lines: list[int], line_of: Callable[[int], int]
+) -> set[int]:
+    """The lines that say no more than their neighbours (see :attr:`Parsed.aside`), given
+    where the sections start and on which lines the fences are."""
+    aside = {first for first, _last in parsed.sections}  # the headings
+    aside.update(line_of(m.start()) for m in _FIELD.finditer(text))
+    closing = [*fence_lines[1::2], len(parsed.lines)]  # an unclosed fence runs to the end
+    for first, last in zip(fence_lines[::2], closing, strict=False):
+        aside.update(range(first, last + 1))
+    for first, last in parsed.sections:
+        if _REFERENCES.fullmatch(parsed.lines[first - 1].strip()):
+            aside.update(range(first, last + 1))
+    return aside
 
 
 def _in_fence(fences: list[int], at: int) -> bool:
@@ -166,33 +181,56 @@ def statement(line: int, sentence: str) -> Statement | None:
     """The statement a sentence makes, or None when it is too short to compare."""
     if len(sentence) > MAX_STATEMENT_CHARS:
         return None
-    template: list[str] = []
-    values: list[str] = []
-    negations = plain = 0
+    words = _Words()
     for i, span in enumerate(fold(sentence).split("`")):
-        if i % 2:  # code, one value (a reference names the subject: not a value)
-            code = " ".join(span.split())
-            template.append(code if code.startswith("mem:") else VALUE_MARK)
-            if not code.startswith("mem:"):
-                values.append(code)
-            continue
+        if i % 2:
+            words.code(span)
+        else:
+            words.prose(span)
+    if len(words.template) < MIN_STATEMENT_WORDS or words.plain < MIN_PLAIN_WORDS:
+        return None
+    if _record_header(sentence):
+        return None
+    text = " ".join(sentence.split())
+    negated = words.negations % 2 == 1
+    return Statement(line, tuple(words.template), tuple(words.values), negated, text)
+
+
+@dataclass(slots=True)
+class _Words:
+    """A statement's words as they are read: its template, its values, how many
+    negations it holds and how many plain words (of three letters or more)."""
+
+    template: list[str] = field(default_factory=list)
+    values: list[str] = field(default_factory=list)
+    negations: int = 0
+    plain: int = 0
+
+    def code(self, span: str) -> None:
+        """Code in backticks: one value (a reference names the subject: not a value)."""
+        code = " ".join(span.split())
+        if code.startswith("mem:"):
+            self.template.append(code)
+        else:
+            self.template.append(VALUE_MARK)
+            self.values.append(code)
+
+    def prose(self, span: str) -> None:
+        """Text outside backticks, word by word."""
+        template = self.template
         for token in span.split():
             word = token.strip(_PUNCTUATION)
             if not word:
                 continue
             if word.isalpha():
                 if word in NEGATIONS:
-                    negations += 1
+                    self.negations += 1
                     continue
-                plain += len(word) > 2
+                self.plain += len(word) > 2
             elif is_value(word) and (not template or template[-1] not in CITING):
-                values.append(word)
+                self.values.append(word)
                 word = VALUE_MARK
             template.append(word)
-    if len(template) < MIN_STATEMENT_WORDS or plain < MIN_PLAIN_WORDS or _record_header(sentence):
-        return None
-    text = " ".join(sentence.split())
-    return Statement(line, tuple(template), tuple(values), negations % 2 == 1, text)
 
 
 def _record_header(sentence: str) -> bool:

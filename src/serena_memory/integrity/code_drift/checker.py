@@ -7,9 +7,11 @@ to), which files changed a lot since the memory last changed.
 safely (:mod:`~serena_memory.integrity.code_drift.git`), the project's files
 (:mod:`~serena_memory.integrity.code_drift.project`), what git remembers
 (:mod:`~serena_memory.integrity.code_drift.history`), the symbols of the source files
-(:mod:`~serena_memory.integrity.code_drift.symbols`), where missing symbols went
-(:mod:`~serena_memory.integrity.code_drift.symbol_history`) and the findings and their report
-(:mod:`~serena_memory.integrity.code_drift.findings`).
+(:mod:`~serena_memory.integrity.code_drift.symbols`), where missing paths went
+(:mod:`~serena_memory.integrity.code_drift.moves`), which missing paths are not the
+project's code (:mod:`~serena_memory.integrity.code_drift.left_alone`), where missing
+symbols went (:mod:`~serena_memory.integrity.code_drift.symbol_history`) and the
+findings and their report (:mod:`~serena_memory.integrity.code_drift.findings`).
 
 Nothing is ever read from a mentioned path: a path is looked up in the project's list of
 files, never opened, so an absolute path, a ``..`` or a link out of the project can't make
@@ -30,7 +32,6 @@ from serena_memory.integrity.code_drift.findings import (
     MOVED,
     CodeFinding,
     CodeReport,
-    in_commit,
     one_per_mention,
 )
 from serena_memory.integrity.code_drift.forms import (
@@ -42,13 +43,9 @@ from serena_memory.integrity.code_drift.forms import (
 )
 from serena_memory.integrity.code_drift.git import GitJob, GitStalled, GitUnavailable, run_git
 from serena_memory.integrity.code_drift.history import GitPast, dirty_memories, memory_times
-from serena_memory.integrity.code_drift.local_paths import (
-    created_folders,
-    is_created,
-    is_project_name,
-    project_names,
-)
+from serena_memory.integrity.code_drift.left_alone import LeftAlone
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention, extract
+from serena_memory.integrity.code_drift.moves import known, missing_note, moves
 from serena_memory.integrity.code_drift.project import ProjectFiles
 from serena_memory.integrity.code_drift.symbol_history import SymbolTrail, trail
 from serena_memory.integrity.code_drift.symbols import (
@@ -125,7 +122,7 @@ class CodeChecker:
         self._head: str | None = None
         self._head_time = 0.0  # when HEAD was committed
         self._symbols_note = ""  # why the symbols were not checked
-        self._local_names: tuple[frozenset[str], frozenset[str]] | None = None
+        self._left_alone: LeftAlone | None = None
 
     def prefetch(self, symbols: bool = True) -> None:
         """Start listing the files, walking the history and scanning the source files: git
@@ -389,65 +386,11 @@ class CodeChecker:
         return out
 
     def without_left_alone(self, findings: list[CodeFinding]) -> list[CodeFinding]:
-        """Drop missing paths that are not the project's code: the project's own name
-        (``Commander.js`` in a title), folders its scripts create (``venv/``), paths git
-        ignores (a local file, a build output) and, in a subproject, paths of the work
-        tree outside it."""
-        targets = sorted({f.target for f in findings if f.kind == PATH and f.status == MISSING})
-        if not targets:
-            return findings
-        alone = {t.rstrip("/") for t in targets if self._local(t)}
-        if self.files.git:
-            asked = [t for t in targets if t.rstrip("/") not in alone]
-            found = self._ignored(asked) | self._outside(asked) if asked else set()
-            alone |= {a.rstrip("/") for a in found}
-        if not alone:
-            return findings
-        return [
-            f
-            for f in findings
-            if not (f.kind == PATH and f.status == MISSING and f.target.rstrip("/") in alone)
-        ]
-
-    def _local(self, target: str) -> bool:
-        """Whether ``target`` is the project's name or lies in a folder its scripts
-        create (read once per checker)."""
-        if self._local_names is None:
-            self._local_names = (project_names(self.files), created_folders(self.files))
-        names, created = self._local_names
-        return is_project_name(target, names) or is_created(target, created)
-
-    def _ignored(self, targets: list[str]) -> set[str]:
-        """The ``targets`` git ignores (a folder asked with its ``/``: a pattern for
-        folders only, ``venv*/``, matches a folder that is not there only so)."""
-        try:
-            out = run_git(
-                self.files.root,
-                "check-ignore",
-                "-z",
-                "--no-index",
-                "--stdin",
-                data="\0".join(targets).encode() + b"\0",
-            )
-        except GitUnavailable:
-            return set()  # nothing ignored
-        return {p for p in out.decode("utf-8", "replace").split("\0") if p}
-
-    def _outside(self, targets: list[str]) -> set[str]:
-        """In a subproject, the ``targets`` that name files of its work tree outside it."""
-        if not self.files.prefix:
-            return set()
-        specs = [":(top,literal)" + t.rstrip("/") for t in targets]
-        try:
-            out = run_git(self.files.root, "ls-files", "-z", "--full-name", "--", *specs)
-        except GitUnavailable:
-            return set()
-        listed = set(out.decode("utf-8", "replace").split("\0"))
-        return {
-            t
-            for t in targets
-            if t.rstrip("/") in listed or any(p.startswith(t.rstrip("/") + "/") for p in listed)
-        }
+        """Drop missing paths that are not the project's code
+        (:mod:`~serena_memory.integrity.code_drift.left_alone`)."""
+        if self._left_alone is None:
+            self._left_alone = LeftAlone(self.files)
+        return self._left_alone.without(findings)
 
     def kept(self, m: Mention) -> bool:
         if m.rooted and m.target.split("/", 1)[0] not in self.files.top:
@@ -471,9 +414,9 @@ class CodeChecker:
             return self._changed(memory, m, resolved, when, read_only)
         if not self.history:
             return CodeFinding(memory, m.line, m.text, PATH, MISSING, m.target, read_only=read_only)
-        candidates, moves = self._moves(m.target)
-        if len(moves) == 1:
-            ((new, (_old, commit)),) = moves.items()
+        candidates, went = moves(self.past, self.files, m.target)
+        if len(went) == 1:
+            ((new, (_old, commit)),) = went.items()
             if m.target.endswith("/") and not new.endswith("/"):
                 new += "/"
             return CodeFinding(
@@ -487,7 +430,7 @@ class CodeChecker:
                 commit=commit,
                 read_only=read_only,
             )
-        note = self._missing_note(m.target, candidates, moves, when)
+        note = missing_note(self.past, m.target, candidates, went, when)
         return CodeFinding(
             memory, m.line, m.text, PATH, MISSING, m.target, note=note, read_only=read_only
         )
@@ -513,9 +456,9 @@ class CodeChecker:
             return self._plain_missing(memory, m, read_only) if m.form == RELATIVE else None
         for prefix, files in groups:
             for file in files:
-                candidates, moves = self._moves(file)
-                if len(moves) == 1:
-                    ((new, (old, commit)),) = moves.items()
+                candidates, went = moves(self.past, self.files, file)
+                if len(went) == 1:
+                    ((new, (old, commit)),) = went.items()
                     return CodeFinding(
                         memory,
                         m.line,
@@ -529,8 +472,8 @@ class CodeChecker:
                         new_mention=rewritten(m.text, m.form, prefix, old, new),
                         form=m.form,
                     )
-                if moves or self._known(candidates, file):
-                    note = self._missing_note(file, candidates, moves, when)
+                if went or known(self.past, candidates, file):
+                    note = missing_note(self.past, file, candidates, went, when)
                     return CodeFinding(
                         memory,
                         m.line,
@@ -543,13 +486,6 @@ class CodeChecker:
                         form=m.form,
                     )
         return self._plain_missing(memory, m, read_only) if m.form == RELATIVE else None
-
-    def _known(self, candidates: list[str], target: str) -> bool:
-        """Whether git knew a file by one of the ``candidates`` names of ``target``."""
-        past = self.past
-        return any(c in past.seen for c in candidates) or (
-            target.endswith("/") and self._folder_seen(target)
-        )
 
     def _plain_missing(self, memory: str, m: Mention, read_only: bool) -> CodeFinding:
         """A path that names no file now nor in git's history."""
@@ -578,68 +514,6 @@ class CodeChecker:
             commits_since=since,
             read_only=read_only,
         )
-
-    def _moves(self, target: str) -> tuple[list[str], dict[str, tuple[str, str]]]:
-        """The paths git may have known a missing ``target`` by (itself, itself below the
-        subproject, and for a suffix git never saw the paths git saw ending with it), and
-        where they went (path now -> (old path, commit of the rename))."""
-        past, files = self.past, self.files
-        bare = target.rstrip("/")
-        candidates = [bare]
-        if files.prefix and target.startswith(files.prefix):
-            candidates.append(target[len(files.prefix) :].rstrip("/"))
-        if bare not in past.renamed and bare not in past.seen:
-            candidates += past.ending_with(bare)
-        moves = {}
-        for old in candidates:
-            found = past.follow(old, files)
-            if found is not None:
-                moves[found[0]] = (old, found[1])
-        if target.endswith("/") and not moves:
-            moves = self._moved_folder(bare)
-        return candidates, moves
-
-    def _missing_note(
-        self,
-        target: str,
-        candidates: list[str],
-        moves: dict[str, tuple[str, str]],
-        when: float | None,
-    ) -> str:
-        """What git says about a path that is missing and did not move to one place."""
-        past = self.past
-        gone = [t for t in (past.gone_at(c) for c in candidates) if t is not None]
-        if len(moves) > 1:
-            return "moved to several places: " + ", ".join(sorted(moves))
-        if (
-            not gone
-            and not any(c in past.seen for c in candidates)
-            and not self._folder_seen(target)
-        ):
-            return "never in the git history: a plan or a typo?"
-        if gone and when is not None and max(gone) <= when:
-            return "already gone when the memory last changed"
-        if target.rstrip("/") in past.deleted:
-            return f"deleted {in_commit(past.deleted[target.rstrip('/')][0])}"
-        return ""
-
-    def _folder_seen(self, target: str) -> bool:
-        head = target.rstrip("/") + "/"
-        return any(p.startswith(head) for p in self.past.seen)
-
-    def _moved_folder(self, folder: str) -> dict[str, tuple[str, str]]:
-        """A folder whose files git saw renamed into one other folder: that folder."""
-        head = folder + "/"
-        targets: dict[str, str] = {}
-        for old, (new, commit, _) in self.past.renamed.items():
-            if old.startswith(head):
-                rest = old[len(head) :]
-                if new.endswith("/" + rest) and self.files.exists(new):
-                    targets[new[: -len(rest)]] = commit
-        if len(targets) == 1:
-            new, commit = next(iter(targets.items()))
-            return {new: (folder, commit)}
-        return {}
 
 
 def _symbol_words(mentions: dict[str, list[Mention]]) -> set[str]:

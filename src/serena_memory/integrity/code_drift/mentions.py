@@ -302,18 +302,39 @@ def _span_fields(content: str) -> tuple[Fields, ...]:
     raw = _span_name(content)
     if raw is None:
         return _statement_fields(content)
-    if "::" in raw:
-        head = raw.split("::", 1)[0]
-        if "/" in head or _has_extension(head):
-            node = _node_fields(raw, raw)
-            if node is not None:
-                return node
-    if ("(" not in raw and _NOT_A_NAME.search(raw)) or _PLACEHOLDER_NAME.match(
-        raw.rsplit("/", 1)[-1]
-    ):
+    node = _node_in_file(raw)
+    if node is not None:
+        return node
+    if _not_a_name(raw):
         return ()
     if raw.startswith("../"):
         return _up_fields(raw)
+    path = _path_fields(raw)
+    if path is not None:
+        return path
+    return _name_fields(raw)
+
+
+def _node_in_file(raw: str) -> tuple[Fields, ...] | None:
+    """A node written after its file (``tests/a.py::test_x``; None: not one)."""
+    if "::" not in raw:
+        return None
+    head = raw.split("::", 1)[0]
+    if "/" in head or _has_extension(head):
+        return _node_fields(raw, raw)
+    return None
+
+
+def _not_a_name(raw: str) -> bool:
+    """Whether ``raw`` is no path nor name (a sentence, a placeholder)."""
+    return bool(
+        ("(" not in raw and _NOT_A_NAME.search(raw))
+        or _PLACEHOLDER_NAME.match(raw.rsplit("/", 1)[-1])
+    )
+
+
+def _path_fields(raw: str) -> tuple[Fields, ...] | None:
+    """``raw`` as a path of the project, or rooted at it (``/src/app.py``; None: not one)."""
     path = path_target(raw)
     if path is not None:
         form = RELATIVE if raw.startswith("./") else ""
@@ -322,6 +343,11 @@ def _span_fields(content: str) -> tuple[Fields, ...]:
         rooted = path_target(raw[1:])
         if rooted is not None and "/" in rooted[0].rstrip("/"):
             return ((raw, PATH, rooted[0], rooted[1], True, ""),)
+    return None
+
+
+def _name_fields(raw: str) -> tuple[Fields, ...]:
+    """``raw`` as a symbol, a module, both or neither."""
     symbol = symbol_target(raw)
     module = module_target(raw)
     found: tuple[Fields, ...] = () if symbol is None else ((raw, SYMBOL, symbol, False, False, ""),)
@@ -395,10 +421,20 @@ def _prose_mentions(
 ) -> list[tuple[int, int, Mention]]:
     """Paths (``src/auth/login.py``) and file names (``PageLayout.tsx``) written in the
     prose of a line (its code spans and URLs blanked), each with where it is."""
-    plain = _blanked(line, spans)
+    plain = _without_urls(_blanked(line, spans))
+    return _prose_paths(number, plain) + _prose_modules(number, plain)
+
+
+def _without_urls(plain: str) -> str:
+    """``plain`` with its URLs blanked (their paths are another site's)."""
     if "://" in plain or "www." in plain or "@" in plain:
         for url in _URL.finditer(plain):
             plain = plain[: url.start()] + " " * (url.end() - url.start()) + plain[url.end() :]
+    return plain
+
+
+def _prose_paths(number: int, plain: str) -> list[tuple[int, int, Mention]]:
+    """The paths and file names of a line's prose, each with where it is."""
     out: list[tuple[int, int, Mention]] = []
     patterns = [_PROSE_PATH] if "/" in plain else []
     if _dotted_word(plain):
@@ -407,14 +443,22 @@ def _prose_mentions(
         for match in pattern.finditer(plain):
             mentions = _prose_match(number, match, pattern is _PROSE_NAME)
             out += [(match.start(), match.end(), m) for m in mentions]
-    if "." in plain and ("from" in plain or "import" in plain or "module" in plain):
-        for match in PROSE_MODULE.finditer(plain):
-            target = module_target(match.group(1))
-            if target is not None:
-                text = match.group(1)
-                out.append(
-                    (match.start(1), match.end(1), Mention(number, text, PATH, target, form=MODULE))
-                )
+    return out
+
+
+def _prose_modules(number: int, plain: str) -> list[tuple[int, int, Mention]]:
+    """The dotted modules a line's prose names (``from app.auth import``), each with
+    where it is."""
+    if "." not in plain or not ("from" in plain or "import" in plain or "module" in plain):
+        return []
+    out = []
+    for match in PROSE_MODULE.finditer(plain):
+        target = module_target(match.group(1))
+        if target is not None:
+            text = match.group(1)
+            out.append(
+                (match.start(1), match.end(1), Mention(number, text, PATH, target, form=MODULE))
+            )
     return out
 
 

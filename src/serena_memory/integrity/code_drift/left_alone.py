@@ -1,0 +1,89 @@
+"""Missing paths that are not the project's code, so no drift: the project's own name
+(``Commander.js`` in a title), folders its scripts create (``venv/``), paths git ignores
+(a local file, a build output) and, in a subproject, paths of the work tree outside it.
+
+Git is asked once for all the paths of a check; a mentioned path is never opened.
+"""
+
+from __future__ import annotations
+
+from serena_memory.integrity.code_drift.findings import MISSING, CodeFinding
+from serena_memory.integrity.code_drift.git import GitUnavailable, run_git
+from serena_memory.integrity.code_drift.local_paths import (
+    created_folders,
+    is_created,
+    is_project_name,
+    project_names,
+)
+from serena_memory.integrity.code_drift.mentions import PATH
+from serena_memory.integrity.code_drift.project import ProjectFiles
+
+
+def _is_missing_path(f: CodeFinding) -> bool:
+    return f.kind == PATH and f.status == MISSING
+
+
+class LeftAlone:
+    """Which missing paths one project leaves alone (its names and created folders read
+    once)."""
+
+    def __init__(self, files: ProjectFiles) -> None:
+        self.files = files
+        self._local_names: tuple[frozenset[str], frozenset[str]] | None = None
+
+    def without(self, findings: list[CodeFinding]) -> list[CodeFinding]:
+        """``findings`` without the missing paths left alone."""
+        targets = sorted({f.target for f in findings if _is_missing_path(f)})
+        alone = self.paths(targets) if targets else set()
+        if not alone:
+            return findings
+        return [f for f in findings if not (_is_missing_path(f) and f.target.rstrip("/") in alone)]
+
+    def paths(self, targets: list[str]) -> set[str]:
+        """The ``targets`` left alone, each without its trailing ``/``."""
+        alone = {t.rstrip("/") for t in targets if self._local(t)}
+        if self.files.git:
+            asked = [t for t in targets if t.rstrip("/") not in alone]
+            found = self._ignored(asked) | self._outside(asked) if asked else set()
+            alone |= {a.rstrip("/") for a in found}
+        return alone
+
+    def _local(self, target: str) -> bool:
+        """Whether ``target`` is the project's name or lies in a folder its scripts
+        create (read once)."""
+        if self._local_names is None:
+            self._local_names = (project_names(self.files), created_folders(self.files))
+        names, created = self._local_names
+        return is_project_name(target, names) or is_created(target, created)
+
+    def _ignored(self, targets: list[str]) -> set[str]:
+        """The ``targets`` git ignores (a folder asked with its ``/``: a pattern for
+        folders only, ``venv*/``, matches a folder that is not there only so)."""
+        try:
+            out = run_git(
+                self.files.root,
+                "check-ignore",
+                "-z",
+                "--no-index",
+                "--stdin",
+                data="\0".join(targets).encode() + b"\0",
+            )
+        except GitUnavailable:
+            return set()  # nothing ignored
+        return {p for p in out.decode("utf-8", "replace").split("\0") if p}
+
+    def _outside(self, targets: list[str]) -> set[str]:
+        """In a subproject, the ``targets`` that name files of its work tree outside it."""
+        if not self.files.prefix:
+            return set()
+        specs = [":(top,literal)" + t.rstrip("/") for t in targets]
+        try:
+            out = run_git(self.files.root, "ls-files", "-z", "--full-name", "--", *specs)
+        except GitUnavailable:
+            return set()
+        listed = set(out.decode("utf-8", "replace").split("\0"))
+        return {
+            t
+            for t in targets
+            if t.rstrip("/") in listed or any(p.startswith(t.rstrip("/") + "/") for p in listed)
+        }

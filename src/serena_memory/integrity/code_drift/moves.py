@@ -1,0 +1,85 @@
+"""What git's history says of a path a memory mentions that is missing now: the names
+git may have known it by, where it went (one place: a ``moved`` finding) and, when it
+did not go to one place, a note (moved to several, deleted, gone before the memory last
+changed, never in the history).
+
+Only the history already walked (:class:`~serena_memory.integrity.code_drift.history.GitPast`)
+and the project's list of files are looked at; nothing is read from a mentioned path.
+"""
+
+from __future__ import annotations
+
+from serena_memory.integrity.code_drift.findings import in_commit
+from serena_memory.integrity.code_drift.history import GitPast
+from serena_memory.integrity.code_drift.project import ProjectFiles
+
+Moves = dict[str, tuple[str, str]]
+"""Where a missing path went: path now -> (old path, commit of the rename)."""
+
+
+def moves(past: GitPast, files: ProjectFiles, target: str) -> tuple[list[str], Moves]:
+    """The paths git may have known a missing ``target`` by (itself, itself below the
+    subproject, and for a suffix git never saw the paths git saw ending with it), and
+    where they went."""
+    bare = target.rstrip("/")
+    candidates = [bare]
+    if files.prefix and target.startswith(files.prefix):
+        candidates.append(target[len(files.prefix) :].rstrip("/"))
+    if bare not in past.renamed and bare not in past.seen:
+        candidates += past.ending_with(bare)
+    found_moves = {}
+    for old in candidates:
+        found = past.follow(old, files)
+        if found is not None:
+            found_moves[found[0]] = (old, found[1])
+    if target.endswith("/") and not found_moves:
+        found_moves = moved_folder(past, files, bare)
+    return candidates, found_moves
+
+
+def known(past: GitPast, candidates: list[str], target: str) -> bool:
+    """Whether git knew a file by one of the ``candidates`` names of ``target``."""
+    return any(c in past.seen for c in candidates) or (
+        target.endswith("/") and folder_seen(past, target)
+    )
+
+
+def missing_note(
+    past: GitPast,
+    target: str,
+    candidates: list[str],
+    found_moves: Moves,
+    when: float | None,
+) -> str:
+    """What git says about a path that is missing and did not move to one place."""
+    gone = [t for t in (past.gone_at(c) for c in candidates) if t is not None]
+    if len(found_moves) > 1:
+        return "moved to several places: " + ", ".join(sorted(found_moves))
+    if not gone and not any(c in past.seen for c in candidates) and not folder_seen(past, target):
+        return "never in the git history: a plan or a typo?"
+    if gone and when is not None and max(gone) <= when:
+        return "already gone when the memory last changed"
+    if target.rstrip("/") in past.deleted:
+        return f"deleted {in_commit(past.deleted[target.rstrip('/')][0])}"
+    return ""
+
+
+def folder_seen(past: GitPast, target: str) -> bool:
+    """Whether git saw a file below the folder ``target``."""
+    head = target.rstrip("/") + "/"
+    return any(p.startswith(head) for p in past.seen)
+
+
+def moved_folder(past: GitPast, files: ProjectFiles, folder: str) -> Moves:
+    """A folder whose files git saw renamed into one other folder: that folder."""
+    head = folder + "/"
+    targets: dict[str, str] = {}
+    for old, (new, commit, _) in past.renamed.items():
+        if old.startswith(head):
+            rest = old[len(head) :]
+            if new.endswith("/" + rest) and files.exists(new):
+                targets[new[: -len(rest)]] = commit
+    if len(targets) == 1:
+        new, commit = next(iter(targets.items()))
+        return {new: (folder, commit)}
+    return {}

@@ -1,0 +1,51 @@
+"""A first week without surprises, third pass: messages that lead to the right action,
+imports that stay idempotent, names and counts that follow a rename."""
+
+from __future__ import annotations
+
+import random
+import string
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from serena_memory.cli import cli
+
+# made here in GitHub's published format, never real
+TOKEN = "ghp_" + "".join(random.Random(5).choices(string.ascii_letters + string.digits, k=36))
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(cli, list(args), input=input, prog_name="serena")
+
+
+def test_a_secret_pasted_in_an_editor_is_in_the_file_only_and_the_history_is_kept(
+    project: Path, serena_home: Path
+) -> None:
+    """It said "purge the history ... (remove the history repositories below ...)" and
+    listed nothing: a careful person removed every undo for nothing."""
+    p = str(project)
+    assert run("memories", "write", "env", p, "-c", "# Env\n").exit_code == 0
+    (project / ".serena" / "memories" / "env.md").write_text(f"# Env\n\nGITHUB={TOKEN}\n")
+    result = run("memories", "check", "--secrets", p)
+    assert result.exit_code == 1
+    assert "env:3: GitHub Token" in result.output and TOKEN not in result.output
+    assert "in the memory files only" in result.output
+    assert "keep the history" in result.output
+    assert "purge" not in result.output and "remove" not in result.output
+
+
+def test_a_secret_the_history_holds_names_its_repository_before_saying_remove(
+    project: Path, serena_home: Path
+) -> None:
+    p = str(project)
+    secret = f"# Deploy\n\nThe CI token is {TOKEN}\n"
+    assert run("memories", "write", "deploy", p, "-c", secret, "--allow-secret").exit_code == 0
+    assert run("memories", "write", "deploy", p, "-c", "# Deploy\n\n<token>\n").exit_code == 0
+    result = run("memories", "check", "--secrets", p)
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    said = next(i for i, line in enumerate(lines) if "The history holds it too" in line)
+    assert "in 1 history repository: purge it" in lines[said]
+    assert lines[said + 1].startswith("  ") and Path(lines[said + 1].strip()).is_dir()
+    assert "in the memory" not in result.output  # the file is clean now

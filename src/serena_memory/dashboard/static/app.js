@@ -49,6 +49,11 @@
       (child) => child !== null && child !== undefined && child !== false && child !== ""));
   }
 
+  // `1 memory`, `2 memories`: a count as a person writes it, as core/display.py's counted.
+  function counted(number, singular, plural) {
+    return `${number} ${number === 1 ? singular : plural || singular + "s"}`;
+  }
+
   function memoryHref(name) {
     return "#/memory/" + name.split("/").map(encodeURIComponent).join("/");
   }
@@ -112,8 +117,10 @@
     flashTimer = setTimeout(() => { flashBox.hidden = true; }, 5000);
   }
 
-  function noticeBox(kind, text) {
-    return el("div", { class: `notice ${kind}`, role: kind === "error" ? "alert" : "status", text });
+  // link: {href, text}, a way on from what the notice says (a deleted memory's history)
+  function noticeBox(kind, text, link) {
+    return el("div", { class: `notice ${kind}`, role: kind === "error" ? "alert" : "status" }, text,
+      link ? [" ", el("a", { href: link.href, class: "notice-link", text: link.text })] : null);
   }
 
   function takeNotice() {
@@ -122,7 +129,7 @@
     state.notice = null;
     state.serverNotices = [];
     const boxes = told.map((text) => noticeBox("warn", text));
-    if (notice) boxes.unshift(noticeBox(notice.kind, notice.text));
+    if (notice) boxes.unshift(noticeBox(notice.kind, notice.text, notice.link));
     if (boxes.length <= 1) return boxes[0] || null;
     return el("div", { class: "notices" }, ...boxes);
   }
@@ -536,19 +543,34 @@
     input.select();
   }
 
-  function showDelete(memory, actions) {
+  // What a delete does, said before it is done: the history keeps the text (so it can be
+  // brought back), unless history is off; and the memories whose references it breaks.
+  async function showDelete(memory, actions) {
+    fill(actions, el("p", { class: "muted", text: "Looking for the memories that refer to this one…" }));
+    const links = await api("GET", `/api/backlinks?name=${encodeURIComponent(memory.name)}`);
+    if (!actions.isConnected) return;
+    const referrers = links.ok ? links.data.backlinks.map((b) => b.source) : [];
     const confirmDelete = async () => {
       const res = await api("POST", "/api/delete", { name: memory.name, base_version: memory.version });
       if (!res.ok) {
         fill(actions, noticeBox("error", res.data.error));
         return;
       }
-      state.notice = { kind: "ok", text: `Deleted memory '${res.data.deleted}'.` };
+      state.notice = { kind: "ok", text: `Deleted memory '${res.data.deleted}'.`,
+        link: memory.undoable ? { href: memoryHref(res.data.deleted), text: "Its history brings it back." } : null };
       await refreshState();
       go("#/");
     };
+    const undo = memory.undoable
+      ? "The history keeps its text: History on its page brings it back."
+      : "History is off for it (memory_history: false), so this can't be undone.";
+    const broken = referrers.length
+      ? el("span", { id: "delete-referrers" },
+        ` ${counted(referrers.length, "memory refers", "memories refer")} to it (${referrers.join(", ")}): ` +
+        `${referrers.length === 1 ? "its reference" : "their references"} will be stale.`)
+      : null;
     fill(actions, el("div", { class: "inline-form confirm", role: "alertdialog" },
-      el("span", {}, "Delete ", el("strong", { text: memory.name }), " for good? This can't be undone."),
+      el("span", {}, "Delete ", el("strong", { text: memory.name }), `? ${undo}`, broken),
       el("button", { class: "danger", id: "delete-confirm", onclick: confirmDelete }, "Delete"),
       el("button", { id: "delete-cancel", onclick: () => fill(actions) }, "Cancel")));
   }

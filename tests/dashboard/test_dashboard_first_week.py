@@ -66,3 +66,27 @@ def test_with_history_off_the_delete_dialog_says_it_cannot_be_undone(
     dialog = page.locator('[role="alertdialog"]')
     expect(dialog).to_contain_text("History is off for it (memory_history: false)")
     expect(dialog.locator("#delete-referrers")).to_have_count(0)
+
+
+def test_a_link_without_this_runs_token_is_one_page_that_says_what_to_run(
+    tab: Tab, store: MemoryStore, server: DashboardServer
+) -> None:
+    """A bookmark after a restart showed "No project", "0 project memories, 0 global
+    memories, 0 read-only." and live buttons, the only error a small box in the sidebar."""
+    store.write("core", "# Core\n")
+    page = tab.page
+    for address in (server.base_url + "/", server.base_url + "/?token=from-an-earlier-run"):
+        page.goto(address)
+        stale = page.locator("#stale-link")
+        expect(stale).to_contain_text("This dashboard link is out of date")
+        expect(stale).to_contain_text("serena dashboard")
+        expect(page.locator("#main")).not_to_contain_text("No project")
+        expect(page.locator("#main")).not_to_contain_text("0 project memories")
+        expect(page.locator("#main button")).to_have_count(0)
+        expect(page.locator(".sidebar")).to_be_hidden()
+        expect(page.locator("nav.nav")).to_be_hidden()
+        tab.open("#/check")  # every view is the same page
+        expect(page.locator("#stale-link")).to_be_visible()
+    page.goto(server.url)  # the printed address works again at once
+    expect(page.locator('a[data-name="core"]')).to_be_visible()
+    expect(page.locator("#stale-link")).to_have_count(0)

@@ -22,6 +22,7 @@
     viewing: null, // {name, version} of the memory shown read-only, kept fresh
     notice: null, // {kind, text} shown once on the next view
     serverNotices: [], // what the server said on the side of a call (its `notices`), shown next
+    stale: false, // the server refused this page's token (a bookmark from an earlier run)
   };
 
   // -- small helpers -------------------------------------------------------------------
@@ -92,6 +93,15 @@
       return { ok: false, status: 0, data: { error: "the dashboard server can't be reached" } };
     }
     const etag = response.headers.get("ETag");
+    if (response.status === 401 || state.stale) {
+      // no valid token: every view would be empty, so one page says so, and no caller
+      // goes on to draw over it (this answer never comes)
+      if (!state.stale) {
+        state.stale = true;
+        showStaleLink();
+      }
+      return new Promise(() => {});
+    }
     if (response.status === 304) return { ok: true, status: 304, unchanged: true, etag, data: null };
     let data;
     try {
@@ -309,8 +319,28 @@
     }, 120);
   });
 
+  // The page's token is not this run's (a bookmark, a tab kept across a restart): instead
+  // of an empty project with live buttons, one page that says what to do.
+  function showStaleLink() {
+    document.body.classList.add("stale-link");
+    fill(treeBox);
+    document.getElementById("project-name").textContent = "";
+    fill(main, el("section", { id: "stale-link", role: "alert" },
+      el("h1", { text: "This dashboard link is out of date" }),
+      el("p", { text: "Each run of the dashboard has its own access token, and this page has none " +
+        "that the dashboard running here now accepts: it was opened from a bookmark or an " +
+        "address without ?token=..., or left open across a restart. Nothing was read or changed." }),
+      el("p", {}, "Run ", el("code", { text: "serena dashboard" }),
+        " in the project's folder (or ", el("code", { text: "serena dashboard PROJECT" }),
+        ") and open the address it prints, with its ", el("code", { text: "?token=..." }),
+        ". If the dashboard came with ", el("code", { text: "serena start-mcp-server" }),
+        ", its address is in the MCP client's log (the line starting with ",
+        el("code", { text: "Memories dashboard:" }), ").")));
+  }
+
   // -- routing -------------------------------------------------------------------------
   function route() {
+    if (state.stale) return showStaleLink();
     const hash = location.hash.replace(/^#/, "") || "/";
     const parts = hash.split("/").slice(1);
     const view = parts[0] || "";

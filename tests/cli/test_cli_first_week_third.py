@@ -49,3 +49,25 @@ def test_a_secret_the_history_holds_names_its_repository_before_saying_remove(
     assert "in 1 history repository: purge it" in lines[said]
     assert lines[said + 1].startswith("  ") and Path(lines[said + 1].strip()).is_dir()
     assert "in the memory" not in result.output  # the file is clean now
+
+
+def test_a_time_the_shell_split_into_words_is_told_to_be_quoted(
+    project: Path, serena_home: Path, monkeypatch
+) -> None:
+    """`history core --since last week` answered "two project folders given"."""
+    assert run("memories", "write", "core", str(project), "-c", "# Core\n").exit_code == 0
+    monkeypatch.chdir(project)
+    for args, told in [
+        (["core", "-p", ".", "--since", "last", "week"], "in a form taken"),
+        (["core", "--since", "last", "week"], "--since '1 week ago'"),
+        (["--since", "3", "days", "ago"], "put it in quotes: --since '3 days ago'"),
+        (["--since=3", "days", "core"], "put it in quotes: --since '3 days'"),
+    ]:
+        result = run("memories", "history", *args)
+        assert result.exit_code == 2, (args, result.output)
+        assert "the shell gave --since only" in result.output and told in result.output, args
+        assert "project folder" not in result.output
+    # a whole time, then a memory named like a time word, is no slip
+    week = run("memories", "history", "--since", "2h", "week")
+    assert "memory 'week' does not exist" in week.output
+    assert "Create" in run("memories", "history", "core", "--since", "3 days ago").output

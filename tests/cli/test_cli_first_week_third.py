@@ -71,3 +71,29 @@ def test_a_time_the_shell_split_into_words_is_told_to_be_quoted(
     week = run("memories", "history", "--since", "2h", "week")
     assert "memory 'week' does not exist" in week.output
     assert "Create" in run("memories", "history", "core", "--since", "3 days ago").output
+
+
+def test_a_removed_history_says_it_was_started_again_and_a_restore_says_why_nothing_is_before(
+    project: Path, serena_home: Path
+) -> None:
+    """After `rm -rf` of a history repository, `history` started over without a word and
+    `restore notes` said the memory "did not exist before its latest entry"."""
+    import shutil
+
+    p = str(project)
+    assert run("memories", "write", "notes", p, "-c", "# Notes\n\nv1\n").exit_code == 0
+    assert run("memories", "write", "notes", p, "-c", "# Notes\n\nv2\n").exit_code == 0
+    for repository in (serena_home / "history").glob("*.git"):
+        shutil.rmtree(repository)
+    listed = run("memories", "history", p).output
+    assert "History started again with 1 memory as found" in listed
+    assert "was removed, so no change before this entry can be shown or undone" in listed
+    restore = run("memories", "restore", "notes", p)
+    assert restore.exit_code == 1 and "did not exist" not in restore.output
+    assert "its history was started again on" in restore.output
+    assert "after the earlier one was removed" in restore.output
+    # a history begun for the first time from memories already there says only that
+    shutil.rmtree(serena_home / "history")
+    restore = run("memories", "restore", "notes", p)
+    assert "its history was started on" in restore.output
+    assert "nothing before then is recorded" in restore.output

@@ -97,3 +97,24 @@ def test_a_removed_history_says_it_was_started_again_and_a_restore_says_why_noth
     restore = run("memories", "restore", "notes", p)
     assert "its history was started on" in restore.output
     assert "nothing before then is recorded" in restore.output
+
+
+def test_an_empty_content_never_empties_a_memory_without_a_word(
+    project: Path, serena_home: Path
+) -> None:
+    """`write core --content "$X"` with X unset emptied the memory, where an empty pipe
+    was refused."""
+    p = str(project)
+    assert run("memories", "write", "core", p, "-c", "# Core\n\nThe entry point.\n").exit_code == 0
+    result = run("memories", "write", "core", p, "--content", "")
+    assert result.exit_code == 1
+    assert "--content is empty, so memory 'core' (25 characters now) would be emptied" in (
+        result.output
+    )
+    assert "add --empty" in result.output
+    assert (project / ".serena" / "memories" / "core.md").read_text() == "# Core\n\nThe entry point.\n"
+    assert run("memories", "write", "core", p, "--content", "", "--empty").exit_code == 0
+    assert (project / ".serena" / "memories" / "core.md").read_text() == ""
+    # a new memory, or one already empty, is written empty as asked
+    assert run("memories", "write", "core", p, "--content", "").exit_code == 0
+    assert run("memories", "write", "fresh", p, "--content", "").exit_code == 0

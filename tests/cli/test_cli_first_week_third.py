@@ -118,3 +118,22 @@ def test_an_empty_content_never_empties_a_memory_without_a_word(
     # a new memory, or one already empty, is written empty as asked
     assert run("memories", "write", "core", p, "--content", "").exit_code == 0
     assert run("memories", "write", "fresh", p, "--content", "").exit_code == 0
+
+
+def test_an_import_after_an_export_of_the_same_file_changes_nothing(
+    project: Path, serena_home: Path
+) -> None:
+    """Import AGENTS.md, export agents-md (its section appended after a blank line),
+    import again: it would create agents-md/agents-md/testing and agents-md/core-2."""
+    p = str(project)
+    (project / "AGENTS.md").write_text(
+        "# Project\n\nA web app.\n\n## Testing\n\nRun pytest -q.\n\n## Style\n\nUse black.\n"
+    )
+    assert run("memories", "import", "agents-md", "-p", p).exit_code == 0
+    memories = {f: f.read_text() for f in (project / ".serena" / "memories").rglob("*.md")}
+    assert run("memories", "export", "agents-md", "-p", p).exit_code == 0
+    assert "serena-memory:begin" in (project / "AGENTS.md").read_text()
+    again = run("memories", "import", "agents-md", "-p", p)
+    assert again.exit_code == 0, again.output
+    assert "Created 0 memories" in again.output and "3 already imported" in again.output
+    assert {f: f.read_text() for f in (project / ".serena" / "memories").rglob("*.md")} == memories

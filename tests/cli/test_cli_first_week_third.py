@@ -112,7 +112,9 @@ def test_an_empty_content_never_empties_a_memory_without_a_word(
         result.output
     )
     assert "add --empty" in result.output
-    assert (project / ".serena" / "memories" / "core.md").read_text() == "# Core\n\nThe entry point.\n"
+    assert (
+        project / ".serena" / "memories" / "core.md"
+    ).read_text() == "# Core\n\nThe entry point.\n"
     assert run("memories", "write", "core", p, "--content", "", "--empty").exit_code == 0
     assert (project / ".serena" / "memories" / "core.md").read_text() == ""
     # a new memory, or one already empty, is written empty as asked
@@ -137,3 +139,33 @@ def test_an_import_after_an_export_of_the_same_file_changes_nothing(
     assert again.exit_code == 0, again.output
     assert "Created 0 memories" in again.output and "3 already imported" in again.output
     assert {f: f.read_text() for f in (project / ".serena" / "memories").rglob("*.md")} == memories
+
+
+def test_a_large_imported_file_is_split_at_its_headings_and_one_without_any_is_named(
+    project: Path, serena_home: Path
+) -> None:
+    """A CLAUDE.md `@docs/middleware.md` of 34,969 characters became one memory nine times
+    the 4,000 characters the conventions set, without a word."""
+    from serena_memory.core.paths import MEMORY_SIZE_BUDGET
+
+    p = str(project)
+    (project / "docs").mkdir()
+    sections = "".join(f"## Step {i}\n\n" + "Requests pass here. " * 180 + "\n\n" for i in range(9))
+    (project / "docs" / "middleware.md").write_text(
+        f"# Middleware\n\nHow a request flows.\n\n{sections}"
+    )
+    (project / "docs" / "notes.md").write_text("one long paragraph " * 300)
+    (project / "CLAUDE.md").write_text("# Project\n\nSee @docs/middleware.md and @docs/notes.md.\n")
+    result = run("memories", "import", "claude-md", "-p", p)
+    assert result.exit_code == 0, result.output
+    folder = project / ".serena" / "memories" / "claude-md" / "docs"
+    entry = (folder / "middleware.md").read_text()
+    assert entry.startswith("# Middleware\n\nHow a request flows.\n")
+    assert "- mem:claude-md/docs/middleware/step_8\n" in entry
+    parts = sorted((folder / "middleware").glob("*.md"))
+    assert len(parts) == 9
+    assert all(len(f.read_text()) <= MEMORY_SIZE_BUDGET for f in [folder / "middleware.md", *parts])
+    assert "1 memory is longer than the 4,000 characters" in result.output
+    assert "claude-md/docs/notes (5,701)" in result.output  # with its last line end
+    again = run("memories", "import", "claude-md", "-p", p)
+    assert "Created 0 memories" in again.output

@@ -281,7 +281,7 @@ def _refuse_emptying(store: MemoryStore, name: str) -> None:
         raise click.ClickException(
             f"--content is empty, so memory '{escape_line(name)}' "
             f"({counted(held, 'character')} now) would be emptied; nothing was written (an "
-            "unset variable in --content \"$X\" does this). To empty it on purpose, add "
+            'unset variable in --content "$X" does this). To empty it on purpose, add '
             "--empty; to remove it, use `serena memories delete`"
         )
 

@@ -297,9 +297,7 @@ def graph(project: Path | None, fmt: str) -> None:
         say(text, nl=False)
 
 
-def _secrets_advice(
-    now: list[SecretSeen], past: list[SecretSeen], repositories: list[Path]
-) -> str:
+def _secrets_advice(now: list[SecretSeen], past: list[SecretSeen], repositories: list[Path]) -> str:
     """Where the secrets are, then what to remove: a secret pasted in an editor is in the
     file only, and a person told to purge the history would lose all undo for nothing."""
     steps = ["Each secret found is compromised: rotate it with its provider first."]

@@ -39,8 +39,33 @@ _NAMED_DAYS = {"today": 0, "yesterday": 1}
 # Words that carry on a time a shell split at its spaces (`--since last week`,
 # `--since 3 days ago`): the rest of the phrase, never a memory name or a project folder.
 _TIME_WORDS = frozenset(
-    "ago last past this s sec second seconds m min minute minutes h hour hours d day days "
-    "w week weeks month months year years".split()
+    [
+        "ago",
+        "last",
+        "past",
+        "this",
+        "s",
+        "sec",
+        "second",
+        "seconds",
+        "m",
+        "min",
+        "minute",
+        "minutes",
+        "h",
+        "hour",
+        "hours",
+        "d",
+        "day",
+        "days",
+        "w",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "years",
+    ]
 )
 
 

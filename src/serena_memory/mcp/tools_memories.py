@@ -70,7 +70,7 @@ def write_memory(
 
 def _over_budget(chars: int) -> str:
     """Said when a memory grew past the size the conventions keep memories under."""
-    from serena_memory.agent.onboarding import MEMORY_SIZE_BUDGET
+    from serena_memory.core.paths import MEMORY_SIZE_BUDGET
 
     if chars <= MEMORY_SIZE_BUDGET:
         return ""

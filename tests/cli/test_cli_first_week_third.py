@@ -169,3 +169,54 @@ def test_a_large_imported_file_is_split_at_its_headings_and_one_without_any_is_n
     assert "claude-md/docs/notes (5,701)" in result.output  # with its last line end
     again = run("memories", "import", "claude-md", "-p", p)
     assert "Created 0 memories" in again.output
+
+
+def test_a_read_of_a_renamed_memory_names_where_it_went(project: Path, serena_home: Path) -> None:
+    """Reading `http/routing` after its rename to `routing/core` said "not found", while
+    the history knew the new name."""
+    import anyio
+    from mcp_support import in_memory, refused
+
+    p = str(project)
+    assert run("memories", "write", "http/routing", p, "-c", "# Routing\n").exit_code == 0
+    assert run("memories", "rename", "http/routing", "routing/core", p).exit_code == 0
+    assert run("memories", "rename", "routing/core", "routing/index", p).exit_code == 0
+    result = run("memories", "read", "http/routing", p)
+    assert result.exit_code == 1
+    assert "memory 'http/routing' not found: it was renamed to 'routing/index' on " in (
+        result.output
+    )
+
+    async def go() -> None:
+        async with in_memory(project) as client:
+            said = await refused(client, "read_memory", "renamed", memory_name="http/routing")
+            assert "it was renamed to 'routing/index'" in said
+
+    anyio.run(go)
+
+
+def test_deleting_a_memory_others_reference_says_which_and_how_to_undo(
+    project: Path, serena_home: Path
+) -> None:
+    import anyio
+    from mcp_support import in_memory, ok
+
+    p = str(project)
+    run("memories", "write", "http/middleware", p, "-c", "# Middleware\n")
+    run("memories", "write", "core", p, "-c", "# Core\n\nRead `mem:http/middleware` first.\n")
+    result = run("memories", "delete", "http/middleware", p)
+    assert result.exit_code == 0
+    assert "1 memory still refers to it (core): `mem:http/middleware` is stale there now" in (
+        result.output
+    )
+    assert "`serena memories restore http/middleware` brings it back" in result.output
+    assert "still refers" not in run("memories", "delete", "core", p).output
+    run("memories", "write", "a", p, "-c", "# A\n")
+    run("memories", "write", "b", p, "-c", "See mem:a.\n")
+
+    async def go() -> None:
+        async with in_memory(project) as client:
+            said = await ok(client, "delete_memory", memory_name="a")
+            assert "1 memory still refers to it (b)" in said
+
+    anyio.run(go)

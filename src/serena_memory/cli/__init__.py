@@ -86,8 +86,11 @@ def _not_found(ctx: click.Context, exc: MemoryNotFoundError) -> str:
     store = ctx.meta.get("serena.store")
     if not exc.name or store is None or "; " in message:
         return message
-    from serena_memory.integrity.service import closest_names
+    from serena_memory.integrity.service import closest_names, renamed_note
 
+    renamed = renamed_note(store, exc.name)
+    if renamed:
+        return f"{message}: {escape_line(renamed)}; give that name"
     try:
         close = closest_names(store, exc.name)
     except EXPECTED_ERRORS:
@@ -292,8 +295,18 @@ def _refuse_emptying(store: MemoryStore, name: str) -> None:
 @PROJECT_OPTION
 def delete(name: str, project: Path | None) -> None:
     """Delete memory NAME."""
-    deleted = open_store(project, names=[name]).delete(name)
+    from serena_memory.integrity.service import referrers_note
+
+    store = open_store(project, names=[name])
+    deleted = store.delete(name)
     say(f"Deleted memory '{escape_line(deleted)}'.")
+    note = referrers_note(store, deleted)
+    if note:  # the delete can be undone: say how, with what it broke
+        say(
+            f"{escape_line(note)}; `serena memories restore {escape_line(deleted)}` brings it "
+            "back, or fix them (`serena memories check`).",
+            err=True,
+        )
 
 
 @memories.command()

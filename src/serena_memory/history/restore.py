@@ -146,6 +146,21 @@ class MemoryHistory:
             )
         return _combine(found)
 
+    def renamed_to(self, name: str) -> tuple[str, Entry] | None:
+        """Where a memory that is not there went: the name its renames gave it (followed
+        through later ones) and the last of those entries; None when it was never renamed
+        or the name is back in use."""
+        if self.store.exists(name):
+            return None
+        current, last = name, None
+        for record in reversed(list(self._merged_records())):  # oldest first
+            if not record.may_name(current):
+                continue
+            entry = record.entry()
+            if entry.renamed and entry.renamed[0] == current:
+                current, last = entry.renamed[1], entry
+        return None if last is None else (current, last)
+
     def _look(self) -> None:
         """Record outside edits now: someone is looking at the history."""
         with contextlib.suppress(MemoryStoreError, OSError):  # reading never fails on it

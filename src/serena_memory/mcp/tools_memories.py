@@ -112,8 +112,11 @@ def delete_memory(state: ServerState, memory_name: MemoryName) -> str:
                 "nothing else changed."
             )
         return proposal.told()
-    store.delete(memory_name)
-    return f"Memory '{normalize_name(memory_name)}' deleted."
+    from serena_memory.integrity.service import referrers_note
+
+    deleted = store.delete(memory_name)
+    note = referrers_note(store, deleted)
+    return f"Memory '{deleted}' deleted." + (f" {note}; fix them or say so." if note else "")
 
 
 def rename_memory(

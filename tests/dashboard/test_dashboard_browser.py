@@ -279,7 +279,7 @@ def test_delete_asks_for_confirmation(tab: Tab, store: MemoryStore) -> None:
     page.click("#delete-button")
     expect(page.locator('[role="alertdialog"]')).to_contain_text("obsolete")
     page.click("#delete-confirm")
-    expect(page.locator(".notice.ok")).to_have_text("Deleted memory 'obsolete'.")
+    expect(page.locator(".notice.ok")).to_contain_text("Deleted memory 'obsolete'.")
     expect(page.locator('a[data-name="obsolete"]')).to_have_count(0)
     assert not store.exists("obsolete")
 

@@ -19,6 +19,7 @@ from serena_memory.agent.maintenance import (
     seed_maintenance,
 )
 from serena_memory.core import names as N
+from serena_memory.core.paths import MEMORY_SIZE_BUDGET
 from serena_memory.core.store import MemoryStore
 
 CORE = "core"
@@ -270,7 +271,6 @@ def _sync_conflicts(store: MemoryStore) -> list[str]:
 
 
 # -- onboarding -----------------------------------------------------------------------------------
-MEMORY_SIZE_BUDGET = 4000  # characters a memory should stay under (split it beyond)
 COMMITTED_FOLDER = ".serena/memories"
 _FIRST_INTRO = (
     "Onboarding: this project has no memories yet. Learn what a newcomer needs to "

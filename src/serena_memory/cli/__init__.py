@@ -49,7 +49,7 @@ from serena_memory.core.operation import operation
 from serena_memory.history.notices import take_notices
 
 if TYPE_CHECKING:
-    from serena_memory.core.store import MemoryListing
+    from serena_memory.core.store import MemoryListing, MemoryStore
 
 
 class SerenaGroup(click.Group):
@@ -86,8 +86,11 @@ def _not_found(ctx: click.Context, exc: MemoryNotFoundError) -> str:
     store = ctx.meta.get("serena.store")
     if not exc.name or store is None or "; " in message:
         return message
-    from serena_memory.integrity.service import closest_names
+    from serena_memory.integrity.service import closest_names, renamed_note
 
+    renamed = renamed_note(store, exc.name)
+    if renamed:
+        return f"{message}: {escape_line(renamed)}; give that name"
     try:
         close = closest_names(store, exc.name)
     except EXPECTED_ERRORS:
@@ -223,8 +226,21 @@ def read(name: str, project: Path | None, as_json: bool) -> None:
     default=None,
     help="Read the content from this file ('-' for stdin).",
 )
+@click.option(
+    "--empty",
+    "allow_empty",
+    is_flag=True,
+    help="Empty an existing memory on purpose (an empty --content is refused otherwise).",
+)
 @ALLOW_SECRET_OPTION
-def write(name: str, project: Path | None, content: str | None, source, allow_secret: bool) -> None:
+def write(
+    name: str,
+    project: Path | None,
+    content: str | None,
+    source,
+    allow_empty: bool,
+    allow_secret: bool,
+) -> None:
     """Create or replace memory NAME."""
     if content is not None and source is not None:
         raise click.UsageError("give either --content or --file, not both")
@@ -241,9 +257,12 @@ def write(name: str, project: Path | None, content: str | None, source, allow_se
             )
             raise click.ClickException(
                 f"{where} is empty, so memory '{escape_line(name)}' would be empty; nothing "
-                "was written (to write an empty memory on purpose, give --content '')"
+                "was written (to write an empty memory on purpose, give --content '', with --empty "
+                "when the memory holds text)"
             )
     store = open_store(project, names=[name])
+    if not content and not allow_empty:
+        _refuse_emptying(store, name)
     result = store.write(name, content, allow_secret=allow_secret)
     verb = "Created" if result.created else "Updated"
     say(f"{verb} memory '{escape_line(result.name)}' ({counted(result.chars, 'character')}).")
@@ -254,14 +273,40 @@ def write(name: str, project: Path | None, content: str | None, source, allow_se
         say(note, err=True)
 
 
+def _refuse_emptying(store: MemoryStore, name: str) -> None:
+    """An empty ``--content`` on a memory that holds text is most often an unset variable
+    (``--content "$X"``), as an empty pipe is: refused, unless ``--empty`` says it is meant."""
+    try:
+        held = len(store.load(name, announce=False).content)
+    except EXPECTED_ERRORS:
+        return  # a new memory (or one the write will refuse with its own reason)
+    if held:
+        raise click.ClickException(
+            f"--content is empty, so memory '{escape_line(name)}' "
+            f"({counted(held, 'character')} now) would be emptied; nothing was written (an "
+            'unset variable in --content "$X" does this). To empty it on purpose, add '
+            "--empty; to remove it, use `serena memories delete`"
+        )
+
+
 @memories.command()
 @click.argument("name")
 @PROJECT_ARG
 @PROJECT_OPTION
 def delete(name: str, project: Path | None) -> None:
     """Delete memory NAME."""
-    deleted = open_store(project, names=[name]).delete(name)
+    from serena_memory.integrity.service import referrers_note
+
+    store = open_store(project, names=[name])
+    deleted = store.delete(name)
     say(f"Deleted memory '{escape_line(deleted)}'.")
+    note = referrers_note(store, deleted)
+    if note:  # the delete can be undone: say how, with what it broke
+        say(
+            f"{escape_line(note)}; `serena memories restore {escape_line(deleted)}` brings it "
+            "back, or fix them (`serena memories check`).",
+            err=True,
+        )
 
 
 @memories.command()

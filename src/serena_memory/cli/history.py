@@ -36,6 +36,33 @@ _PROJECT_OPTION = click.option(
 )
 
 
+class _TimeInWordsCommand(click.Command):
+    """`history --since last week`: the shell gave `--since` the word `last`, and `week`
+    became a project folder or a memory name. Told before the words are taken for those."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        from serena_memory.history.times import quoting_hint, split_phrase
+
+        for at, arg in enumerate(args):
+            if arg == "--":
+                break
+            if arg == "--since" and at + 1 < len(args):
+                value, rest = args[at + 1], args[at + 2 :]
+            elif arg.startswith("--since="):
+                value, rest = arg.removeprefix("--since="), args[at + 1 :]
+            else:
+                continue
+            ends = [i for i, word in enumerate(rest) if word.startswith("-")]
+            phrase = split_phrase(value, rest[: ends[0] if ends else len(rest)])
+            if phrase:
+                raise click.UsageError(
+                    f"the time after --since is several words ({phrase}), and the shell gave "
+                    f"--since only '{value}': {quoting_hint(phrase)}",
+                    ctx,
+                )
+        return super().parse_args(ctx, args)
+
+
 def _history(*projects: Path | None, names: tuple[str | None, ...] = ()):
     """The history of the project given (-p/--project, else PROJECT), else the one found
     from the current folder; of the global memories alone when every name is global."""
@@ -86,7 +113,7 @@ def _describe_changes(entry) -> str:
     )
 
 
-@click.command(name="history")
+@click.command(name="history", cls=_TimeInWordsCommand)
 @click.argument("name", required=False)
 @_PROJECT_ARG
 @_PROJECT_OPTION

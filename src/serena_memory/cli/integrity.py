@@ -28,6 +28,7 @@ from serena_memory.core.display import counted, escape_line
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
+    from serena_memory.history.secret_scan import SecretSeen
 
 
 @click.command()
@@ -296,6 +297,30 @@ def graph(project: Path | None, fmt: str) -> None:
         say(text, nl=False)
 
 
+def _secrets_advice(now: list[SecretSeen], past: list[SecretSeen], repositories: list[Path]) -> str:
+    """Where the secrets are, then what to remove: a secret pasted in an editor is in the
+    file only, and a person told to purge the history would lose all undo for nothing."""
+    steps = ["Each secret found is compromised: rotate it with its provider first."]
+    if now:
+        steps.append(
+            "Then put a placeholder in its place in the memory (`serena memories edit`; in a "
+            "name: `serena memories rename`)."
+        )
+    if not past:
+        steps.append(
+            "The history holds none of them: they are in the memory files only, so keep the "
+            "history as it is (it holds your undo)."
+        )
+        return "\n".join(steps)
+    held = counted(len(repositories), "history repository", "history repositories")
+    steps.append(
+        f"The history holds {'them' if len(past) > 1 else 'it'} too, in {held}: purge "
+        f"{'it' if len(repositories) == 1 else 'them'} as docs/secrets.md says (remove "
+        "the repository, or rewrite it with git filter-repo):"
+    )
+    return "\n".join(steps + [f"  {repository}" for repository in repositories])
+
+
 def _check_secrets(store: MemoryStore, as_json: bool) -> None:
     """`check --secrets`: secrets in the memories and in their history, and what to do."""
     from serena_memory.history import secret_scan
@@ -317,14 +342,6 @@ def _check_secrets(store: MemoryStore, as_json: bool) -> None:
             say(f"{escape_line(seen.memory)}:{seen.where()}: {seen.kind}")
         for seen in past:
             say(f"history {seen.entry} {escape_line(seen.memory)}:{seen.where()}: {seen.kind}")
-        say(
-            "Each secret found is compromised: rotate it with its provider first. Then put a "
-            "placeholder in its place in the memory (`serena memories edit`; in a name: "
-            "`serena memories rename`), and purge the "
-            "history as docs/secrets.md says (remove the history repositories below, or "
-            "rewrite them with git filter-repo):"
-        )
-        for repository in secret_scan.repositories(past):
-            say(f"  {repository}")
+        say(_secrets_advice(now, past, secret_scan.repositories(past)))
     if now or past:
         raise SystemExit(1)

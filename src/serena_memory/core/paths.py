@@ -36,6 +36,10 @@ from serena_memory.core.errors import (
     OutsidePathError,
 )
 
+MEMORY_SIZE_BUDGET = 4000
+"""Characters a memory should stay under, as the conventions (memory_maintenance) say: a
+screenful or two, read whole by an agent. Beyond it the agent is told to split it, and an
+import splits a file at its headings."""
 MAX_MEMORY_BYTES = 16 * 1024 * 1024
 """The largest memory file that is read. Memories are notes read whole into an agent's
 context (the tools answer at most 150,000 characters by default) and `check` holds every

@@ -118,6 +118,7 @@ class MemoryApi(ApiBase):
         drift: list[dict[str, Any]] | None = None,
     ) -> dict[str, Any]:
         from serena_memory.core.references import find_references
+        from serena_memory.history.recording import keeps_history_of
 
         # the names alone, not every memory read: the backlinks, which need those, are a
         # request of their own, so a memory of a large folder shows at once
@@ -133,6 +134,7 @@ class MemoryApi(ApiBase):
             "size": len(content),
             "read_only": read_only,
             "global": N.is_global(name),
+            "undoable": keeps_history_of(store.settings, name),  # a delete can be undone
             "html": render_markdown(shown, visible.__contains__),
             "references": [{"name": t, "exists": t in visible} for t in targets],
             "usage": _usage(store, name),

@@ -26,6 +26,12 @@ EXTERNAL = "external"
 first entry of a history."""
 
 
+STARTED = "History started"
+"""How the first entry of a history begins (its summary); ``History started again`` when
+an earlier history of the folder was removed."""
+STARTED_AGAIN = STARTED + " again"
+
+
 def new_operation() -> str:
     """A fresh operation id: the entries one operation made in several folders share it."""
     return os.urandom(6).hex()

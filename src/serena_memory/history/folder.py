@@ -23,7 +23,13 @@ from serena_memory.core.changes import MEMORY_SUFFIX, Folder, Provenance, clean,
 from serena_memory.core.display import counted
 from serena_memory.core.errors import MemoryStoreError, OutsidePathError
 from serena_memory.history import stamp_log
-from serena_memory.history.entries import EXTERNAL, entry_message, new_operation
+from serena_memory.history.entries import (
+    EXTERNAL,
+    STARTED,
+    STARTED_AGAIN,
+    entry_message,
+    new_operation,
+)
 from serena_memory.history.notices import clear_report, report
 from serena_memory.history.objects import (
     empty_tree,
@@ -248,10 +254,14 @@ class FolderHistory(FolderRepository):
                 self.stamps.save(None if tree is None else str(tree.id))
             return None
         if head is None:
-            summary = (
-                summary
-                or f"History started with {counted(len(changes), 'memory', 'memories')} as found"
-            )
+            found = counted(len(changes), "memory", "memories")
+            if not summary and self.begun_before:
+                summary = (
+                    f"{STARTED_AGAIN} with {found} as found: the history begun "
+                    f"{self.begun_before} was removed, so no change before this entry can be "
+                    "shown or undone"
+                )
+            summary = summary or f"{STARTED} with {found} as found"
             provenance = provenance or Provenance(EXTERNAL, "as found", "")
         else:
             summary = summary or _external_summary(changes, self.folder)

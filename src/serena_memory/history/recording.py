@@ -72,6 +72,14 @@ class GitRecorder:
         return dropped
 
 
+def keeps_history_of(settings: Settings, name: str) -> bool:
+    """Whether a change of ``name`` is recorded, so a delete of it can be undone: a global
+    memory's history follows the user's file alone, a project memory's either file."""
+    if N.is_global(name):
+        return settings.global_config.memory_history
+    return settings.history_enabled
+
+
 def histories_of(
     store: MemoryStore, names: Iterable[str], all_scopes: bool, settings: Settings
 ) -> list[FolderHistory]:

@@ -9,6 +9,7 @@ fetched commit that was never merged.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterator
 from datetime import datetime
@@ -32,6 +33,9 @@ class FolderRepository:
         self.repo_path = repo_path
         # the open handle and which repository it is, set together (readers run in threads)
         self._opened: tuple[Any, RepositoryIdentity | None] | None = None
+        # the day an earlier repository of this folder was begun, when this one was
+        # created after it was removed (docs/secrets.md): its first entry says so
+        self.begun_before: str | None = None
 
     # -- the repository --------------------------------------------------------------------
     @property
@@ -66,8 +70,20 @@ class FolderRepository:
         self._opened = (repo, found)
         return repo
 
+    @property
+    def begun_path(self) -> Path:
+        """Beside the repository, so it outlives the repository's removal: the day this
+        folder's history was first begun."""
+        return self.repo_path.with_name(self.repo_path.name + ".begun")
+
     def _create(self, pygit2: Any) -> Any:
         self.repo_path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.begun_before = self.begun_path.read_text(encoding="utf-8").strip()[:40] or None
+        except (OSError, UnicodeDecodeError):
+            self.begun_before = None
+            with contextlib.suppress(OSError):
+                self.begun_path.write_text(f"{datetime.now().date()}\n", encoding="utf-8")
         repo = pygit2.init_repository(str(self.repo_path), bare=True, initial_head="main")
         config = repo.config
         config["core.logAllRefUpdates"] = False

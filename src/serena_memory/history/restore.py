@@ -18,7 +18,7 @@ from serena_memory.core.errors import (
     MemoryStoreError,
     Remedy,
 )
-from serena_memory.history.entries import Entry, Record, parse_entry
+from serena_memory.history.entries import STARTED, STARTED_AGAIN, Entry, Record, parse_entry
 from serena_memory.history.folder import FolderHistory
 from serena_memory.history.location import history_folders, history_root
 from serena_memory.history.registry import folder_history
@@ -54,6 +54,23 @@ class Restored:
                 " Left as they are (ignored or not usable names): " + ", ".join(self.skipped) + "."
             )
         return text
+
+
+def _before_the_start(name: str, first: Entry) -> str:
+    """A restore that reaches back past a history's first entry: when and why it begins,
+    since "did not exist" would be wrong."""
+    day = first.time.astimezone().strftime("%Y-%m-%d %H:%M")
+    if first.summary.startswith(STARTED_AGAIN):
+        why = (
+            f"its history was started again on {day} (entry {first.short}) after the "
+            "earlier one was removed, so its texts before then are gone"
+        )
+    else:
+        why = (
+            f"its history was started on {day} (entry {first.short}) from the memories as "
+            "they were, so nothing before then is recorded"
+        )
+    return f"memory '{name}' has no earlier text to bring back: {why}"
 
 
 class MemoryHistory:
@@ -128,6 +145,21 @@ class MemoryHistory:
                 remedy=Remedy("list"),
             )
         return _combine(found)
+
+    def renamed_to(self, name: str) -> tuple[str, Entry] | None:
+        """Where a memory that is not there went: the name its renames gave it (followed
+        through later ones) and the last of those entries; None when it was never renamed
+        or the name is back in use."""
+        if self.store.exists(name):
+            return None
+        current, last = name, None
+        for record in reversed(list(self._merged_records())):  # oldest first
+            if not record.may_name(current):
+                continue
+            entry = record.entry()
+            if entry.renamed and entry.renamed[0] == current:
+                current, last = entry.renamed[1], entry
+        return None if last is None else (current, last)
 
     def _look(self) -> None:
         """Record outside edits now: someone is looking at the history."""
@@ -232,6 +264,8 @@ class MemoryHistory:
             latest = self.latest(name)
             full = latest.rev
             data = self.before(name, full)
+            if data is None and latest.summary.startswith(STARTED):
+                raise HistoryError(_before_the_start(name, latest))
             if data is None:
                 raise HistoryError(
                     f"memory '{name}' did not exist before its latest entry {full[:10]}; "

@@ -36,6 +36,65 @@ def shown_typed(text: str) -> str:
 
 
 _NAMED_DAYS = {"today": 0, "yesterday": 1}
+# Words that carry on a time a shell split at its spaces (`--since last week`,
+# `--since 3 days ago`): the rest of the phrase, never a memory name or a project folder.
+_TIME_WORDS = frozenset(
+    [
+        "ago",
+        "last",
+        "past",
+        "this",
+        "s",
+        "sec",
+        "second",
+        "seconds",
+        "m",
+        "min",
+        "minute",
+        "minutes",
+        "h",
+        "hour",
+        "hours",
+        "d",
+        "day",
+        "days",
+        "w",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "years",
+    ]
+)
+
+
+def split_phrase(value: str, following: list[str]) -> str:
+    """The time a shell split into words, when ``value`` alone is no time and the words
+    after it carry it on (``last`` ``week``): ``last week``, so the person is told to
+    quote it; else empty."""
+    words = [value]
+    for word in following:
+        if word.lower() not in _TIME_WORDS:
+            break
+        words.append(word)
+    if len(words) == 1:
+        return ""
+    try:
+        parse_when(value)
+    except HistoryError:
+        return " ".join(words)
+    return ""
+
+
+def quoting_hint(phrase: str) -> str:
+    """What to type instead of a time split into words: the phrase in quotes, or, when it
+    is no form taken either (``last week``), one that is."""
+    try:
+        parse_when(phrase)
+    except HistoryError:
+        return f"put a time in quotes, in a form taken ({TIME_EXAMPLES}): --since '1 week ago'"
+    return f"put it in quotes: --since '{phrase}'"
 
 
 def parse_when(text: str, now: datetime | None = None) -> datetime:

@@ -223,6 +223,22 @@ def backlinks(store: MemoryStore, name: str) -> list[Backlink]:
     return load_analyzer(store).backlinks(N.normalize_name(name))
 
 
+def referrers_note(store: MemoryStore, name: str) -> str:
+    """What a delete of ``name`` is told of the memories that still reference it (their
+    references are stale from now on); '' when none does."""
+    try:
+        sources = sorted({b.source for b in backlinks(store, name) if b.source != name})
+    except (MemoryStoreError, OSError):
+        return ""
+    if not sources:
+        return ""
+    shown = ", ".join(sources[:5]) + (f" and {len(sources) - 5} more" if len(sources) > 5 else "")
+    verb = "memory still refers" if len(sources) == 1 else "memories still refer"
+    return (
+        f"{len(sources)} {verb} to it ({shown}): `mem:{N.normalize_name(name)}` is stale there now"
+    )
+
+
 def build_graph(store: MemoryStore):
     from serena_memory.integrity.graph import MemoryGraph
 
@@ -394,6 +410,24 @@ def drift_findings(store: MemoryStore, name: str, text: str) -> list[CodeFinding
         return memory_findings(str(store.project_root), canonical, text)
     except Exception:
         return []
+
+
+def renamed_note(store: MemoryStore, name: str) -> str:
+    """What a read of a name that is gone is told when the history saw it renamed:
+    ``it was renamed to 'routing/core' on 2026-12-04 (entry ...)``;
+    '' when it was not (or the history can't say)."""
+    from serena_memory.history.restore import MemoryHistory
+
+    try:
+        found = MemoryHistory(store).renamed_to(N.normalize_name(name))
+    except (MemoryStoreError, OSError):
+        return ""
+    if found is None:
+        return ""
+    new, entry = found
+    day = entry.time.astimezone().strftime("%Y-%m-%d")
+    gone = "" if store.exists(new) else ", which is gone too"
+    return f"it was renamed to '{new}' on {day} (entry {entry.short}){gone}"
 
 
 def closest_names(store: MemoryStore, name: str, limit: int = 3) -> tuple[str, ...]:

@@ -97,9 +97,12 @@ def for_agent(exc: BaseException, store: MemoryStore | None = None) -> str:
     message = describe(exc, agent_wording)
     if store is None or not isinstance(exc, MemoryNotFoundError) or not exc.name:
         return message
-    from serena_memory.integrity.service import closest_names
+    from serena_memory.integrity.service import closest_names, renamed_note
 
     try:
+        renamed = renamed_note(store, exc.name)
+        if renamed:
+            return f"{message.rstrip('.')}: {renamed}; read it under that name."
         close = closest_names(store, exc.name)
     except Exception:  # the hint is a courtesy: the error itself stands
         return message

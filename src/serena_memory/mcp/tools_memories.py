@@ -70,7 +70,7 @@ def write_memory(
 
 def _over_budget(chars: int) -> str:
     """Said when a memory grew past the size the conventions keep memories under."""
-    from serena_memory.agent.onboarding import MEMORY_SIZE_BUDGET
+    from serena_memory.core.paths import MEMORY_SIZE_BUDGET
 
     if chars <= MEMORY_SIZE_BUDGET:
         return ""
@@ -112,8 +112,11 @@ def delete_memory(state: ServerState, memory_name: MemoryName) -> str:
                 "nothing else changed."
             )
         return proposal.told()
-    store.delete(memory_name)
-    return f"Memory '{normalize_name(memory_name)}' deleted."
+    from serena_memory.integrity.service import referrers_note
+
+    deleted = store.delete(memory_name)
+    note = referrers_note(store, deleted)
+    return f"Memory '{deleted}' deleted." + (f" {note}; fix them or say so." if note else "")
 
 
 def rename_memory(

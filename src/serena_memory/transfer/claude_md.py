@@ -16,6 +16,7 @@ import posixpath
 from collections.abc import Callable
 from pathlib import Path
 
+from serena_memory.core.paths import MEMORY_SIZE_BUDGET
 from serena_memory.transfer import markdown as md
 from serena_memory.transfer.export import without_section
 from serena_memory.transfer.linking import render
@@ -95,12 +96,29 @@ class _Instructions:
         self.plan.add(entry, body, rel)
 
     def add_imports(self) -> None:
-        """Every file pulled in with ``@path``, whole (those it pulls in join the queue)."""
+        """Every file pulled in with ``@path`` (those it pulls in join the queue): whole, or
+        split at its headings when it is larger than a memory should be."""
         while self.pending:
             rel, depth = self.pending.pop(0)
             text = self.folder.read(self.folder.given / rel)
-            resolved = render(text, self._resolver(rel, depth))
-            self.plan.add(self.imported[rel], resolved, f"{rel} (@import)")
+            name, resolve = self.imported[rel], self._resolver(rel, depth)
+            parts = md.sections(text) if len(text) > MEMORY_SIZE_BUDGET else []
+            if not any(part.heading is not None for part in parts):
+                self.plan.add(name, render(text, resolve), f"{rel} (@import)")
+                continue
+            pre: str | None = None
+            names: list[str] = []
+            for part in parts:
+                if part.heading is None:
+                    pre = render(part.text, resolve)
+                    continue
+                section = f"{name}/{slug(part.heading, 'section')}"
+                names.append(
+                    self.plan.add(section, render(part.text, resolve), f"{rel} § {part.heading}")
+                )
+            body = (pre or f"Imported from {rel}.\n").rstrip("\n")
+            footer = "".join(f"- {reference(n)}\n" for n in names)
+            self.plan.add(name, f"{body}\n\nThe sections of {rel}:\n{footer}", f"{rel} (@import)")
 
     def core_name(self, rel: str) -> str:
         where = posixpath.dirname(rel)

@@ -148,10 +148,15 @@ def without_section(text: str) -> tuple[str, bool]:
     stop = text.find(END, start) if start >= 0 else -1
     if start < 0 or stop < 0:
         return text, False
-    rest = text[stop + len(END) :]
-    return text[:start].rstrip("\n") + ("\n\n" if text[:start].strip() else "") + rest.lstrip(
-        "\r\n"
-    ), True
+    before, rest = text[:start], text[stop + len(END) :]
+    newline = "\r\n" if before.endswith("\r\n") else "\n"
+    if not before.strip():
+        return rest.lstrip("\r\n"), True
+    if not rest.strip():
+        # at the end, where an export appends it after a blank line: the file as it was
+        # before, so a second import of it changes nothing
+        return before.rstrip("\r\n") + newline, True
+    return before.rstrip("\r\n") + newline * 2 + rest.lstrip("\r\n"), True
 
 
 def export_section(

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from serena_memory.core import names as N
 from serena_memory.core.display import counted, escape_line
 from serena_memory.core.errors import MemoryStoreError, describe
+from serena_memory.core.paths import MEMORY_SIZE_BUDGET
 from serena_memory.core.references import can_be_referenced, rewrite_references
 from serena_memory.core.store import MemoryStore
 
@@ -211,6 +212,7 @@ def apply_plan(
     contents = _rewritten(usable, mapping)
     result.skipped = [s for s in result.skipped if s[0] not in usable]
     to_create = _to_create(store, contents, mapping, result)
+    _note_oversized(plan, to_create)
     result.renamed = {old: new for old, new in mapping.items() if new in to_create}
     links = _links(plan, result.renamed)
     _refuse_over_cap(len(to_create), max_memories)
@@ -220,6 +222,22 @@ def apply_plan(
         return result
     _write(store, result, to_create, links, allow_secret)
     return result
+
+
+def _note_oversized(plan: ImportPlan, to_create: dict[str, str]) -> None:
+    """One note naming the memories larger than a memory should be, which no heading of
+    their source split: an agent reads a memory whole, so the person should split them."""
+    over = [(n, len(c)) for n, c in to_create.items() if len(c) > MEMORY_SIZE_BUDGET]
+    if not over:
+        return
+    shown = ", ".join(f"{escape_line(name)} ({chars:,})" for name, chars in over[:10])
+    more = f" and {len(over) - 10} more" if len(over) > 10 else ""
+    plan.warn(
+        f"{counted(len(over), 'memory is', 'memories are')} longer than the "
+        f"{MEMORY_SIZE_BUDGET:,} characters a memory should stay under, with no heading of "
+        f"the source to split at: {shown}{more}; split each by subject, with a `mem:` "
+        "reference to each part"
+    )
 
 
 def _write(

@@ -22,6 +22,7 @@
     viewing: null, // {name, version} of the memory shown read-only, kept fresh
     notice: null, // {kind, text} shown once on the next view
     serverNotices: [], // what the server said on the side of a call (its `notices`), shown next
+    stale: false, // the server refused this page's token (a bookmark from an earlier run)
   };
 
   // -- small helpers -------------------------------------------------------------------
@@ -47,6 +48,11 @@
   function fill(node, ...children) {
     node.replaceChildren(...children.flat().filter(
       (child) => child !== null && child !== undefined && child !== false && child !== ""));
+  }
+
+  // `1 memory`, `2 memories`: a count as a person writes it, as core/display.py's counted.
+  function counted(number, singular, plural) {
+    return `${number} ${number === 1 ? singular : plural || singular + "s"}`;
   }
 
   function memoryHref(name) {
@@ -87,6 +93,15 @@
       return { ok: false, status: 0, data: { error: "the dashboard server can't be reached" } };
     }
     const etag = response.headers.get("ETag");
+    if (response.status === 401 || state.stale) {
+      // no valid token: every view would be empty, so one page says so, and no caller
+      // goes on to draw over it (this answer never comes)
+      if (!state.stale) {
+        state.stale = true;
+        showStaleLink();
+      }
+      return new Promise(() => {});
+    }
     if (response.status === 304) return { ok: true, status: 304, unchanged: true, etag, data: null };
     let data;
     try {
@@ -112,8 +127,10 @@
     flashTimer = setTimeout(() => { flashBox.hidden = true; }, 5000);
   }
 
-  function noticeBox(kind, text) {
-    return el("div", { class: `notice ${kind}`, role: kind === "error" ? "alert" : "status", text });
+  // link: {href, text}, a way on from what the notice says (a deleted memory's history)
+  function noticeBox(kind, text, link) {
+    return el("div", { class: `notice ${kind}`, role: kind === "error" ? "alert" : "status" }, text,
+      link ? [" ", el("a", { href: link.href, class: "notice-link", text: link.text })] : null);
   }
 
   function takeNotice() {
@@ -122,7 +139,7 @@
     state.notice = null;
     state.serverNotices = [];
     const boxes = told.map((text) => noticeBox("warn", text));
-    if (notice) boxes.unshift(noticeBox(notice.kind, notice.text));
+    if (notice) boxes.unshift(noticeBox(notice.kind, notice.text, notice.link));
     if (boxes.length <= 1) return boxes[0] || null;
     return el("div", { class: "notices" }, ...boxes);
   }
@@ -302,8 +319,28 @@
     }, 120);
   });
 
+  // The page's token is not this run's (a bookmark, a tab kept across a restart): instead
+  // of an empty project with live buttons, one page that says what to do.
+  function showStaleLink() {
+    document.body.classList.add("stale-link");
+    fill(treeBox);
+    document.getElementById("project-name").textContent = "";
+    fill(main, el("section", { id: "stale-link", role: "alert" },
+      el("h1", { text: "This dashboard link is out of date" }),
+      el("p", { text: "Each run of the dashboard has its own access token, and this page has none " +
+        "that the dashboard running here now accepts: it was opened from a bookmark or an " +
+        "address without ?token=..., or left open across a restart. Nothing was read or changed." }),
+      el("p", {}, "Run ", el("code", { text: "serena dashboard" }),
+        " in the project's folder (or ", el("code", { text: "serena dashboard PROJECT" }),
+        ") and open the address it prints, with its ", el("code", { text: "?token=..." }),
+        ". If the dashboard came with ", el("code", { text: "serena start-mcp-server" }),
+        ", its address is in the MCP client's log (the line starting with ",
+        el("code", { text: "Memories dashboard:" }), ").")));
+  }
+
   // -- routing -------------------------------------------------------------------------
   function route() {
+    if (state.stale) return showStaleLink();
     const hash = location.hash.replace(/^#/, "") || "/";
     const parts = hash.split("/").slice(1);
     const view = parts[0] || "";
@@ -536,19 +573,34 @@
     input.select();
   }
 
-  function showDelete(memory, actions) {
+  // What a delete does, said before it is done: the history keeps the text (so it can be
+  // brought back), unless history is off; and the memories whose references it breaks.
+  async function showDelete(memory, actions) {
+    fill(actions, el("p", { class: "muted", text: "Looking for the memories that refer to this one…" }));
+    const links = await api("GET", `/api/backlinks?name=${encodeURIComponent(memory.name)}`);
+    if (!actions.isConnected) return;
+    const referrers = links.ok ? links.data.backlinks.map((b) => b.source) : [];
     const confirmDelete = async () => {
       const res = await api("POST", "/api/delete", { name: memory.name, base_version: memory.version });
       if (!res.ok) {
         fill(actions, noticeBox("error", res.data.error));
         return;
       }
-      state.notice = { kind: "ok", text: `Deleted memory '${res.data.deleted}'.` };
+      state.notice = { kind: "ok", text: `Deleted memory '${res.data.deleted}'.`,
+        link: memory.undoable ? { href: memoryHref(res.data.deleted), text: "Its history brings it back." } : null };
       await refreshState();
       go("#/");
     };
+    const undo = memory.undoable
+      ? "The history keeps its text: History on its page brings it back."
+      : "History is off for it (memory_history: false), so this can't be undone.";
+    const broken = referrers.length
+      ? el("span", { id: "delete-referrers" },
+        ` ${counted(referrers.length, "memory refers", "memories refer")} to it (${referrers.join(", ")}): ` +
+        `${referrers.length === 1 ? "its reference" : "their references"} will be stale.`)
+      : null;
     fill(actions, el("div", { class: "inline-form confirm", role: "alertdialog" },
-      el("span", {}, "Delete ", el("strong", { text: memory.name }), " for good? This can't be undone."),
+      el("span", {}, "Delete ", el("strong", { text: memory.name }), `? ${undo}`, broken),
       el("button", { class: "danger", id: "delete-confirm", onclick: confirmDelete }, "Delete"),
       el("button", { id: "delete-cancel", onclick: () => fill(actions) }, "Cancel")));
   }

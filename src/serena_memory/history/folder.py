@@ -254,19 +254,24 @@ class FolderHistory(FolderRepository):
                 self.stamps.save(None if tree is None else str(tree.id))
             return None
         if head is None:
-            found = counted(len(changes), "memory", "memories")
-            if not summary and self.begun_before:
-                summary = (
-                    f"{STARTED_AGAIN} with {found} as found: the history begun "
-                    f"{self.begun_before} was removed, so no change before this entry can be "
-                    "shown or undone"
-                )
-            summary = summary or f"{STARTED} with {found} as found"
+            summary = summary or self._first_summary(len(changes))
             provenance = provenance or Provenance(EXTERNAL, "as found", "")
         else:
             summary = summary or _external_summary(changes, self.folder)
             provenance = provenance or Provenance(EXTERNAL, "outside serena", "")
         return self._commit(repo, head, changes, provenance, summary, None, new_operation())
+
+    def _first_summary(self, files: int) -> str:
+        """The first entry's summary: the history starts, or starts again after its
+        repository was removed (so nothing before it can be shown or undone)."""
+        found = counted(files, "memory", "memories")
+        if self.begun_before:
+            return (
+                f"{STARTED_AGAIN} with {found} as found: the history begun "
+                f"{self.begun_before} was removed, so no change before this entry can be "
+                "shown or undone"
+            )
+        return f"{STARTED} with {found} as found"
 
     def _outside_changes(
         self, repo: Any, tree: Any, in_sync: bool, about_to_change: Iterable[str]

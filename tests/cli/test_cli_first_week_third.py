@@ -220,3 +220,22 @@ def test_deleting_a_memory_others_reference_says_which_and_how_to_undo(
             assert "1 memory still refers to it (b)" in said
 
     anyio.run(go)
+
+
+def test_a_memory_moved_by_hand_is_the_candidate_of_its_stale_references(
+    project: Path, serena_home: Path
+) -> None:
+    """`mv task_completion.md done_checklist.md`: the history recorded the move, yet
+    `check` offered no candidate for `mem:task_completion`."""
+    import json
+
+    p = str(project)
+    run("memories", "write", "task_completion", p, "-c", "# Done when\n\n- the tests pass\n")
+    run("memories", "write", "core", p, "-c", "# Core\n\nBefore finishing: mem:task_completion\n")
+    folder = project / ".serena" / "memories"
+    (folder / "task_completion.md").rename(folder / "done_checklist.md")
+    result = run("memories", "check", p, "--json")
+    stale = json.loads(result.output)["stale_references"]
+    assert [(s["target"], s["candidates"][0]) for s in stale] == [
+        ("task_completion", "done_checklist")
+    ]

@@ -117,7 +117,7 @@ def _run_check(
 
         cached = cached_check(store, listing, include_unmarked, fuzzy, reachability, jobs)
         if cached is not None:
-            return with_sync_conflicts(store, cached)
+            return with_sync_conflicts(store, with_moves(store, cached))
     jobs = min(jobs, max(1, len(listing.names) // parallel.PARALLEL_MIN_PER_JOB))
     if jobs > 1 and not reachability and parallel.can_fork():
         report = parallel.parallel_check(listing, include_unmarked, fuzzy, jobs, code_mentions)
@@ -126,7 +126,26 @@ def _run_check(
         report = analyzer.check(include_unmarked, fuzzy, reachability)
         if code_mentions is not None:
             code_mentions.update(parallel.code_mentions_of(analyzer.memories))
-    return with_sync_conflicts(store, report)
+    return with_sync_conflicts(store, with_moves(store, report))
+
+
+def with_moves(store: MemoryStore, report: CheckReport) -> CheckReport:
+    """A stale reference to a memory the history saw renamed or moved by hand (``mv``)
+    gets the memory it became as its first candidate."""
+    if not report.stale:
+        return report
+    from serena_memory.history.restore import MemoryHistory
+
+    try:
+        moves = MemoryHistory(store).moved_to({s.target for s in report.stale})
+    except (MemoryStoreError, OSError):
+        return report
+    for stale in report.stale:
+        new = moves.get(stale.target)
+        if new:
+            rest = tuple(c for c in stale.candidates if c != new)
+            stale.candidates = (new, *rest)[:3]
+    return report
 
 
 def with_sync_conflicts(store: MemoryStore, report: CheckReport) -> CheckReport:

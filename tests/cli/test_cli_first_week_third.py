@@ -239,3 +239,13 @@ def test_a_memory_moved_by_hand_is_the_candidate_of_its_stale_references(
     assert [(s["target"], s["candidates"][0]) for s in stale] == [
         ("task_completion", "done_checklist")
     ]
+
+
+def test_counts_are_worded_as_a_person_writes_them(project: Path, serena_home: Path) -> None:
+    """ "1 global memories", "memory(ies)", "finding(s)": one word for one thing."""
+    p = str(project)
+    run("memories", "write", "core", p, "-c", "# Core\n\nThe app lives in `src/app.py`.\n")
+    clean = run("memories", "check", p).output
+    assert "(1 memory, references checked)" in clean
+    code = run("memories", "check", "--code", p).output
+    assert "1 finding in 1 memory" in code and "(s)" not in code and "(ies)" not in code

@@ -90,3 +90,11 @@ def test_a_link_without_this_runs_token_is_one_page_that_says_what_to_run(
     page.goto(server.url)  # the printed address works again at once
     expect(page.locator('a[data-name="core"]')).to_be_visible()
     expect(page.locator("#stale-link")).to_have_count(0)
+
+
+def test_the_home_page_counts_one_memory_as_one(tab: Tab, store: MemoryStore) -> None:
+    """It said "1 project memories, 1 global memories"."""
+    store.write("core", "# Core\n")
+    store.write("global/style", "# Style\n")
+    page = tab.load()
+    expect(page.locator("#main")).to_contain_text("1 project memory, 1 global memory, 0 read-only.")

@@ -10,6 +10,7 @@ import re
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from serena_memory.core.display import counted
 from serena_memory.core.errors import EditError, PatternError, Remedy
 
 if TYPE_CHECKING:
@@ -101,7 +102,7 @@ def _expand(repl: str, match: Any) -> str:
         if index > (match.re.groups or 0):
             raise EditError(
                 f"the replacement uses $!{index}, but the pattern has only "
-                f"{match.re.groups} group(s)"
+                f"{counted(match.re.groups, 'group')}"
             )
         return match.group(index) or ""
 

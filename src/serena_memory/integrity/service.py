@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import names as N
+from serena_memory.core.display import counted
 from serena_memory.core.errors import MemoryNotFoundError, MemoryStoreError
 from serena_memory.core.references import rewrite_references
 from serena_memory.core.store import MemoryStore
@@ -252,10 +253,8 @@ def referrers_note(store: MemoryStore, name: str) -> str:
     if not sources:
         return ""
     shown = ", ".join(sources[:5]) + (f" and {len(sources) - 5} more" if len(sources) > 5 else "")
-    verb = "memory still refers" if len(sources) == 1 else "memories still refer"
-    return (
-        f"{len(sources)} {verb} to it ({shown}): `mem:{N.normalize_name(name)}` is stale there now"
-    )
+    who = counted(len(sources), "memory still refers", "memories still refer")
+    return f"{who} to it ({shown}): `mem:{N.normalize_name(name)}` is stale there now"
 
 
 def build_graph(store: MemoryStore):
@@ -275,16 +274,16 @@ def fix_reference(store: MemoryStore, source: str, old: str, new: str) -> int:
     old = old[len(N.MEM_PREFIX) :] if old.startswith(N.MEM_PREFIX) else old
     if not store.exists(new) or store.is_ignored(new):
         raise MemoryNotFoundError(f"memory '{new}' not found; a reference must point to one")
-    counted = [0]
+    rewritten = [0]
 
     def transform(text: str) -> str:
-        new_text, counted[0] = rewrite_references(text, old, new)
+        new_text, rewritten[0] = rewrite_references(text, old, new)
         return new_text
 
     store.update(source, transform)
-    if counted[0] == 0:
+    if rewritten[0] == 0:
         raise MemoryStoreError(f"memory '{source}' has no reference `mem:{old}`; nothing changed")
-    return counted[0]
+    return rewritten[0]
 
 
 # -- code drift -----------------------------------------------------------------------------
@@ -403,7 +402,7 @@ def fix_code_references(
         return transform
 
     changes = {name: fixer(items) for name, items in sorted(by_memory.items())}
-    store.update_many(changes, f"Point {len(moved)} moved path(s) at their new place")
+    store.update_many(changes, f"Point {counted(len(moved), 'moved path')} at their new place")
     return done
 
 

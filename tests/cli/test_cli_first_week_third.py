@@ -249,3 +249,26 @@ def test_counts_are_worded_as_a_person_writes_them(project: Path, serena_home: P
     assert "(1 memory, references checked)" in clean
     code = run("memories", "check", "--code", p).output
     assert "1 finding in 1 memory" in code and "(s)" not in code and "(ies)" not in code
+
+
+def test_conflicts_says_which_project_once(tmp_path: Path) -> None:
+    """`conflicts` printed its `Project:` line twice (three times with --show)."""
+    import subprocess
+
+    from test_sync import BASE, Machine
+
+    remote = tmp_path / "shared.git"
+    subprocess.run(["git", "init", "--quiet", "--bare", str(remote)], check=True)
+    laptop, workstation = Machine(tmp_path / "a", remote), Machine(tmp_path / "b", remote)
+    laptop.write("global/conventions", BASE)
+    laptop.sync()
+    workstation.sync()
+    laptop.write("global/conventions", BASE.replace("three", "three, says the laptop"))
+    workstation.write("global/conventions", BASE.replace("three", "three, says the other"))
+    workstation.sync()
+    laptop.sync()
+    (laptop.project / ".serena").mkdir(exist_ok=True)  # a project: it is named
+    for args in (["conflicts"], ["conflicts", "--show", "global/conventions"]):
+        result = laptop.run("memories", *args)
+        assert "global/conventions" in result.stdout
+        assert result.stderr.count("Project: ") == 1, result.stderr

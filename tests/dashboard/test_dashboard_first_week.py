@@ -98,3 +98,16 @@ def test_the_home_page_counts_one_memory_as_one(tab: Tab, store: MemoryStore) ->
     store.write("global/style", "# Style\n")
     page = tab.load()
     expect(page.locator("#main")).to_contain_text("1 project memory, 1 global memory, 0 read-only.")
+
+
+def test_the_search_box_is_emptied_on_every_other_page(tab: Tab, store: MemoryStore) -> None:
+    """Only history and home emptied it: a memory, the Check page, the graph and the
+    topics kept the query of a search left behind."""
+    store.write("auth/tokens", "How token refresh works.\n")
+    page = tab.load()
+    for route in ("#/memory/auth/tokens", "#/check", "#/topics", "#/new"):
+        tab.open("#/search/token")
+        expect(page.locator("#search-results .search-hit")).to_have_count(1)
+        assert page.input_value("#search-box") == "token"
+        tab.open(route)
+        expect(page.locator("#search-box")).to_have_value("")

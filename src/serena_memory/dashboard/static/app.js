@@ -354,6 +354,7 @@
     state.viewing = null;
     state.dirty = false;
     markCurrentInTree();
+    if (view !== "search") searchBox.value = ""; // the box shows the search page's query only
     if (view === "memory" && arg) return showMemory(arg);
     if (view === "new") return showNew(arg);
     if (view === "check") return showCheck();
@@ -361,7 +362,6 @@
     if (view === "graph") return showGraph();
     if (view === "topics") return showTopics(arg);
     if (view === "search") return showSearch(arg);
-    searchBox.value = ""; // the box shows the query of the search page only
     if (view === "history") return showRecentChanges();
     if (view === "review") return showReview();
     return showHome();

@@ -272,3 +272,24 @@ def test_conflicts_says_which_project_once(tmp_path: Path) -> None:
         result = laptop.run("memories", *args)
         assert "global/conventions" in result.stdout
         assert result.stderr.count("Project: ") == 1, result.stderr
+
+
+def test_a_global_memory_is_never_unreachable_from_a_projects_core(
+    project: Path, serena_home: Path
+) -> None:
+    """The Check page listed `global/style` as "Not reachable from `mem:core`" of the
+    project, which is not meant to reach the memories every project shares."""
+    import json
+
+    from serena_memory.core.store import MemoryStore
+    from serena_memory.integrity.service import build_graph
+
+    p = str(project)
+    run("memories", "write", "core", p, "-c", "# Core\n")
+    run("memories", "write", "orphan", p, "-c", "# Orphan\n")
+    run("memories", "write", "global/style", p, "-c", "# Style\n")
+    report = json.loads(run("memories", "check", p, "--reachability", "--json").output)
+    assert report["unreachable"] == ["orphan"]
+    graph = build_graph(MemoryStore(project, home=serena_home))
+    shown = graph.filtered(reach="unreachable")["nodes"]
+    assert [n["name"] for n in shown] == ["orphan"]

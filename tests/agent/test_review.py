@@ -233,7 +233,7 @@ def test_activation_message_says_writes_are_proposals_and_counts_them(
     P.propose_write(agent, "notes", "# Notes\n")
     text = create_state(project, home=serena_home).activation_message()
     assert "proposals in this project" in text and "write_memory" in text
-    assert "1 proposal(s) await" in text
+    assert "1 proposal awaits" in text
 
 
 @pytest.mark.slow  # a real server process

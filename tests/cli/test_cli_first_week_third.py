@@ -220,3 +220,76 @@ def test_deleting_a_memory_others_reference_says_which_and_how_to_undo(
             assert "1 memory still refers to it (b)" in said
 
     anyio.run(go)
+
+
+def test_a_memory_moved_by_hand_is_the_candidate_of_its_stale_references(
+    project: Path, serena_home: Path
+) -> None:
+    """`mv task_completion.md done_checklist.md`: the history recorded the move, yet
+    `check` offered no candidate for `mem:task_completion`."""
+    import json
+
+    p = str(project)
+    run("memories", "write", "task_completion", p, "-c", "# Done when\n\n- the tests pass\n")
+    run("memories", "write", "core", p, "-c", "# Core\n\nBefore finishing: mem:task_completion\n")
+    folder = project / ".serena" / "memories"
+    (folder / "task_completion.md").rename(folder / "done_checklist.md")
+    result = run("memories", "check", p, "--json")
+    stale = json.loads(result.output)["stale_references"]
+    assert [(s["target"], s["candidates"][0]) for s in stale] == [
+        ("task_completion", "done_checklist")
+    ]
+
+
+def test_counts_are_worded_as_a_person_writes_them(project: Path, serena_home: Path) -> None:
+    """ "1 global memories", "memory(ies)", "finding(s)": one word for one thing."""
+    p = str(project)
+    run("memories", "write", "core", p, "-c", "# Core\n\nThe app lives in `src/app.py`.\n")
+    clean = run("memories", "check", p).output
+    assert "(1 memory, references checked)" in clean
+    code = run("memories", "check", "--code", p).output
+    assert "1 finding in 1 memory" in code and "(s)" not in code and "(ies)" not in code
+
+
+def test_conflicts_says_which_project_once(tmp_path: Path) -> None:
+    """`conflicts` printed its `Project:` line twice (three times with --show)."""
+    import subprocess
+
+    from test_sync import BASE, Machine
+
+    remote = tmp_path / "shared.git"
+    subprocess.run(["git", "init", "--quiet", "--bare", str(remote)], check=True)
+    laptop, workstation = Machine(tmp_path / "a", remote), Machine(tmp_path / "b", remote)
+    laptop.write("global/conventions", BASE)
+    laptop.sync()
+    workstation.sync()
+    laptop.write("global/conventions", BASE.replace("three", "three, says the laptop"))
+    workstation.write("global/conventions", BASE.replace("three", "three, says the other"))
+    workstation.sync()
+    laptop.sync()
+    (laptop.project / ".serena").mkdir(exist_ok=True)  # a project: it is named
+    for args in (["conflicts"], ["conflicts", "--show", "global/conventions"]):
+        result = laptop.run("memories", *args)
+        assert "global/conventions" in result.stdout
+        assert result.stderr.count("Project: ") == 1, result.stderr
+
+
+def test_a_global_memory_is_never_unreachable_from_a_projects_core(
+    project: Path, serena_home: Path
+) -> None:
+    """The Check page listed `global/style` as "Not reachable from `mem:core`" of the
+    project, which is not meant to reach the memories every project shares."""
+    import json
+
+    from serena_memory.core.store import MemoryStore
+    from serena_memory.integrity.service import build_graph
+
+    p = str(project)
+    run("memories", "write", "core", p, "-c", "# Core\n")
+    run("memories", "write", "orphan", p, "-c", "# Orphan\n")
+    run("memories", "write", "global/style", p, "-c", "# Style\n")
+    report = json.loads(run("memories", "check", p, "--reachability", "--json").output)
+    assert report["unreachable"] == ["orphan"]
+    graph = build_graph(MemoryStore(project, home=serena_home))
+    shown = graph.filtered(reach="unreachable")["nodes"]
+    assert [n["name"] for n in shown] == ["orphan"]

@@ -51,7 +51,7 @@ def test_memories_round_trip_in_process(project: Path) -> None:
     assert json.loads(check.output)["stale_references"] == []
     deleted = run("memories", "delete", "core.md", p)
     assert deleted.output.startswith("Deleted memory 'core'.\n")
-    assert "1 memory still refers to it (auth/login)" in deleted.output
+    assert "1 memory still refers to it (auth/login)" in deleted.output  # on stderr
 
 
 def test_failures_are_one_error_line_with_status_1_in_process(project: Path) -> None:

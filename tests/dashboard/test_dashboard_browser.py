@@ -372,7 +372,7 @@ def test_the_integrity_report_and_its_one_click_fixes(tab: Tab, store: MemorySto
     expect(page.locator("#unreachable li")).to_have_text(["auth/login", "auth/session", "island"])
     stale.locator('button[data-candidate="auth/login"]').click()
     expect(page.locator(".notice.ok")).to_contain_text(
-        "Pointed 1 reference(s) in 'core' from mem:auth/loginn to mem:auth/login"
+        "Pointed 1 reference in 'core' from mem:auth/loginn to mem:auth/login"
     )
     expect(page.locator("#stale li")).to_have_count(0)
     assert store.read("core") == "Start with mem:auth/login, then read auth/session.\n"

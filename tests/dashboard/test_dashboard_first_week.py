@@ -90,3 +90,24 @@ def test_a_link_without_this_runs_token_is_one_page_that_says_what_to_run(
     page.goto(server.url)  # the printed address works again at once
     expect(page.locator('a[data-name="core"]')).to_be_visible()
     expect(page.locator("#stale-link")).to_have_count(0)
+
+
+def test_the_home_page_counts_one_memory_as_one(tab: Tab, store: MemoryStore) -> None:
+    """It said "1 project memories, 1 global memories"."""
+    store.write("core", "# Core\n")
+    store.write("global/style", "# Style\n")
+    page = tab.load()
+    expect(page.locator("#main")).to_contain_text("1 project memory, 1 global memory, 0 read-only.")
+
+
+def test_the_search_box_is_emptied_on_every_other_page(tab: Tab, store: MemoryStore) -> None:
+    """Only history and home emptied it: a memory, the Check page, the graph and the
+    topics kept the query of a search left behind."""
+    store.write("auth/tokens", "How token refresh works.\n")
+    page = tab.load()
+    for route in ("#/memory/auth/tokens", "#/check", "#/topics", "#/new"):
+        tab.open("#/search/token")
+        expect(page.locator("#search-results .search-hit")).to_have_count(1)
+        assert page.input_value("#search-box") == "token"
+        tab.open(route)
+        expect(page.locator("#search-box")).to_have_value("")

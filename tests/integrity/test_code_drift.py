@@ -347,7 +347,7 @@ def test_read_memory_ends_with_a_note_and_activation_counts_drift(repo: Path) ->
     assert "`src/auth/gone.py` (line 1) names no file of the project now" in drifted
     assert clean == "Tokens: `src/auth/tokens.py`.\n"
     assert (
-        "1 project memory(ies) mention code (files, folders or symbols) that is missing, "
+        "1 project memory mentions code (files, folders or symbols) that is missing, "
         "moved or renamed now" in (activation)
     )
     assert "serena memories check --code" in activation
@@ -370,7 +370,7 @@ def test_the_activation_count_covers_every_drifted_memory_or_says_at_least(
     commit(repo)
     monkeypatch.setattr(drifted, "DRIFT_COUNT_SECONDS", 120.0)
     summary = drift_summary(store)
-    assert summary.startswith("1000 project memory(ies) mention code"), summary
+    assert summary.startswith("1000 project memories mention code"), summary
     assert "'local'" not in summary and "'clean'" not in summary
     # out of time at once: the answer says the search stopped
     monkeypatch.setattr(drifted, "DRIFT_COUNT_SECONDS", -1.0)
@@ -464,7 +464,7 @@ def test_a_strict_code_check_speaks_with_one_voice(repo: Path) -> None:
     assert strict.returncode == 1
     assert "No integrity problems found" not in strict.stdout
     assert strict.stdout.startswith("References: no problems found (1 memory checked).")
-    assert "Code: 1 finding(s)" in strict.stdout
+    assert "Code: 1 finding in" in strict.stdout
     assert "fix-code-references" in strict.stderr
     assert "point each reference" not in strict.stderr
 

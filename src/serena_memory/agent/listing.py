@@ -163,7 +163,7 @@ def _paged(
 
 # -- renderings ------------------------------------------------------------------------------
 def _topic_line(count: TopicCount) -> str:
-    marks = f"{count.memories} memories"
+    marks = counted(count.memories, "memory", "memories")
     if count.read_only == count.memories:
         marks += ", all read-only"
     elif count.read_only:

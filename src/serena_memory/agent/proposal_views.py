@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from serena_memory.agent import tools as T
 from serena_memory.core import proposals as P
+from serena_memory.core.display import counted
 from serena_memory.core.store import MemoryStore
 
 
@@ -48,5 +49,5 @@ def activation_line(store: MemoryStore) -> str:
             "as a project this server served before says)."
         )
     if found:
-        text += f" {len(found)} proposal(s) await the user's review."
+        text += f" {counted(len(found), 'proposal awaits', 'proposals await')} the user's review."
     return text.strip()

@@ -148,7 +148,9 @@ def _reading_told() -> Callable[[int], None] | None:
     the duplicate check, which takes seconds the first time."""
     if not sys.stderr.isatty():
         return None
-    return lambda count: say(f"Reading {count} memories for duplicates...", err=True)
+    return lambda count: say(
+        f"Reading {counted(count, 'memory', 'memories')} for duplicates...", err=True
+    )
 
 
 def _note_ignored_options(
@@ -266,7 +268,7 @@ def backlinks(name: str, project: Path, as_json: bool) -> None:
     if not found:
         say(f"No memory references `mem:{shown}`{note}.")
         return
-    who = "1 memory references" if len(found) == 1 else f"{len(found)} memories reference"
+    who = counted(len(found), "memory references", "memories reference")
     say(f"{who} `mem:{shown}`{note}:")
     for b in found:
         lines = ", ".join(str(n) for n in b.lines)

@@ -15,7 +15,7 @@ from serena_memory.cli.common import (
     say,
     show_text,
 )
-from serena_memory.core.display import escape_line
+from serena_memory.core.display import counted, escape_line
 
 
 @click.group(name="review", invoke_without_command=True)
@@ -132,7 +132,9 @@ def review_accept(proposal_id: str | None, accept_all: bool, edit_first: bool) -
             continue
         say(f"Accepted {done.id}: {escape_line(done.describe())}.")
     if failed:
-        raise click.ClickException(f"{failed} proposal(s) were not accepted (see above)")
+        raise click.ClickException(
+            f"{counted(failed, 'proposal was', 'proposals were')} not accepted (see above)"
+        )
 
 
 @review_command.command(name="reject")

@@ -129,7 +129,8 @@ def conflicts_command(project: Path | None, as_json: bool, show: str | None) -> 
     from serena_memory.core.names import normalize_name
     from serena_memory.sync.conflicts import conflicts, sides
 
-    found = conflicts(_store(project, "global"))
+    store = _store(project, "global")  # once: it says which project on stderr
+    found = conflicts(store)
     if show is not None:
         name = normalize_name(show)
         match = next((c for c in found if c.name == name), None)
@@ -137,7 +138,6 @@ def conflicts_command(project: Path | None, as_json: bool, show: str | None) -> 
             raise click.ClickException(f"memory '{escape_line(name)}' has no sync conflict")
         from serena_memory.history.restore import unified_diff
 
-        store = _store(project, "global")
         try:
             now: bytes | None = store.read_bytes(name)
         except FileNotFoundError:
@@ -164,7 +164,6 @@ def conflicts_command(project: Path | None, as_json: bool, show: str | None) -> 
         say("No sync conflicts.")
         return
     say(f"Sync conflicts ({len(found)}):")
-    store = _store(project, "global")
     for item in found:
         words = sides(store, item)
         where = (

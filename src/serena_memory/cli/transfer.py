@@ -19,6 +19,7 @@ from serena_memory.cli.common import (
     open_store,
     say,
 )
+from serena_memory.core.display import counted
 
 if TYPE_CHECKING:
     from serena_memory.transfer.formats import Found
@@ -233,7 +234,7 @@ def export_command(fmt: str, file: Path | None, check: bool, budget: int) -> Non
         if file is None:
             raise click.UsageError("export bundle needs --file FILE")
         count = export_bundle(store, file)
-        say(f"Wrote {count} memories to {escape_line(str(file))}.")
+        say(f"Wrote {counted(count, 'memory', 'memories')} to {escape_line(str(file))}.")
         return
     result = export_section(store, fmt, file, budget=budget, check=check)
     shown = escape_line(str(result.path))

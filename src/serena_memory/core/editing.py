@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import paths
+from serena_memory.core.display import counted
 from serena_memory.core.errors import EditError, MemoryTooLargeError, PatternError, Remedy
 
 if TYPE_CHECKING:
@@ -135,7 +136,7 @@ def _expand(repl: str, match: Any) -> str:
         if index > (match.re.groups or 0):
             raise EditError(
                 f"the replacement uses $!{index}, but the pattern has only "
-                f"{match.re.groups} group(s)"
+                f"{counted(match.re.groups, 'group')}"
             )
         return match.group(index) or ""
 

@@ -161,6 +161,46 @@ class MemoryHistory:
                 current, last = entry.renamed[1], entry
         return None if last is None else (current, last)
 
+    def moved_to(self, names: set[str]) -> dict[str, str]:
+        """Where memories that are gone went, as the history saw it: renamed through serena,
+        or moved by hand (one entry deleted the file and created another with the same
+        text, as ``mv a.md b.md`` is recorded); only to memories that exist now."""
+        wanted = {n for n in names if not self.store.exists(n)}
+        if not wanted:
+            return {}
+        self._look()
+        found: dict[str, str] = {}
+        done: set[str] = set()
+        for record in self._merged_records():  # newest first: each name's latest fate
+            hits = [n for n in wanted - done if record.may_name(n)]
+            if not hits:
+                continue
+            entry = record.entry()
+            for name in hits:
+                if entry.renamed and entry.renamed[0] == name:
+                    found[name] = entry.renamed[1]
+                    done.add(name)
+                elif ("D", name) in entry.changes:
+                    moved = self._moved_by_hand(entry, name)
+                    if moved:
+                        found[name] = moved
+                    done.add(name)
+            if done == wanted:
+                break
+        return {old: new for old, new in found.items() if self.store.exists(new)}
+
+    def _moved_by_hand(self, entry: Entry, name: str) -> str | None:
+        """The memory ``entry`` created with the text ``name`` had before it deleted it."""
+        created = [m for kind, m in entry.changes if kind == "A"]
+        if not created:
+            return None
+        history, full = self.resolve(entry.rev)
+        parents = history.repo(create=False)[full].parent_ids
+        if not parents:
+            return None
+        before = history.content_at(str(parents[0]), name)
+        return next((m for m in created if history.content_at(full, m) == before), None)
+
     def _look(self) -> None:
         """Record outside edits now: someone is looking at the history."""
         with contextlib.suppress(MemoryStoreError, OSError):  # reading never fails on it

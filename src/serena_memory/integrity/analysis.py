@@ -33,7 +33,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from serena_memory.core.names import last_segment
+from serena_memory.core.names import is_global, last_segment
 from serena_memory.core.paths import SkippedFile
 from serena_memory.integrity.findings import (
     ENTRY_POINT,
@@ -367,8 +367,14 @@ class IntegrityAnalyzer:
         return seen
 
     def unreachable(self, root: str = ENTRY_POINT) -> list[str]:
+        """The project memories `mem:core` does not lead to: a global memory is shared by
+        every project and read as such, so no project's core is meant to reach it."""
         seen = self.reachable(root)
-        return [n for n in self.names if n not in seen and n not in MAINTENANCE_NAMES]
+        return [
+            n
+            for n in self.names
+            if n not in seen and n not in MAINTENANCE_NAMES and not is_global(n)
+        ]
 
     def ignored_references(self, sources: Iterable[str] | None = None) -> list[IgnoredReference]:
         found: list[IgnoredReference] = []

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from serena_memory.core import names as N
+from serena_memory.core.display import counted
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.listing import MemoryListingReader
 
@@ -151,7 +152,9 @@ def drift_summary(store: MemoryStore) -> str:
     if not counts:
         return ""
     names = sorted(counts)
-    count = f"at least {len(names)}" if partial else str(len(names))
+    count = ("at least " if partial else "") + counted(
+        len(names), "project memory mentions", "project memories mention"
+    )
     first = "mention" if counts[names[0]] == 1 else "mentions"
     shown = ", ".join(
         f"'{n}' ({counts[n]}{' ' + first if i == 0 else ''})"
@@ -160,7 +163,8 @@ def drift_summary(store: MemoryStore) -> str:
     if len(names) > DRIFT_NAMES_SHOWN:
         shown += f" and {len(names) - DRIFT_NAMES_SHOWN} more"
     return (
-        f"{count} project memory(ies) mention code (files, folders or symbols) that is "
+        f"{count} code (files, "
+        "folders or symbols) that is "
         f"missing, moved or renamed now: {shown}; reading one "
         "ends with a note saying what each is now. The user sees them all with "
         "`serena memories check --code` and fixes moved paths with "

@@ -3,7 +3,7 @@ to do about each kind: merge, rename, delete, or say which one supersedes the ot
 
 from __future__ import annotations
 
-from serena_memory.core.display import escape_line
+from serena_memory.core.display import counted, escape_line
 from serena_memory.integrity.duplicates.findings import Conflict, DuplicateReport, NearDuplicate
 
 ADVICE_DUPLICATES = (
@@ -92,7 +92,7 @@ def duplicates_text(report: DuplicateReport) -> list[str]:
         out.append(ADVICE_CONFLICTS)
     if report.left_out:
         out.append(
-            f"{report.left_out} more finding(s) not shown; fix these and run the check again "
-            "(`--json` lists the same ones)"
+            f"{counted(report.left_out, 'more finding')} not shown; fix these and run the "
+            "check again (`--json` lists the same ones)"
         )
     return out

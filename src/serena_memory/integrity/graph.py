@@ -42,9 +42,14 @@ class Node:
 
     @property
     def unreached(self) -> bool:
-        """An existing memory `mem:core` does not lead to (the maintenance memory never
-        counts: nothing is meant to point at it)."""
-        return self.exists and not self.reachable and self.name not in MAINTENANCE_NAMES
+        """An existing project memory `mem:core` does not lead to (the maintenance memory
+        and the global memories, shared by every project, never count)."""
+        return (
+            self.exists
+            and not self.reachable
+            and self.name not in MAINTENANCE_NAMES
+            and not self.is_global
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {

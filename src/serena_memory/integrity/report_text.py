@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from serena_memory.core.display import counted
 from serena_memory.integrity.duplicates_text import duplicates_text
 from serena_memory.integrity.findings import ENTRY_POINT
 
@@ -20,7 +21,8 @@ def report_text(report: CheckReport) -> str:
         what = "references" if not report.include_unmarked else "references and mentions"
         if report.duplicates is not None:
             what += ", duplicates and conflicts"
-        return f"No integrity problems found ({report.scanned} memories, {what} checked).\n"
+        scanned = counted(report.scanned, "memory", "memories")
+        return f"No integrity problems found ({scanned}, {what} checked).\n"
     out: list[str] = []
     for section in SECTIONS:
         out.extend(section(report))

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import names as N
+from serena_memory.core.display import counted
 from serena_memory.core.errors import MemoryNotFoundError, MemoryStoreError
 from serena_memory.core.references import rewrite_references
 from serena_memory.core.store import MemoryStore
@@ -117,7 +118,7 @@ def _run_check(
 
         cached = cached_check(store, listing, include_unmarked, fuzzy, reachability, jobs)
         if cached is not None:
-            return with_sync_conflicts(store, cached)
+            return with_sync_conflicts(store, with_moves(store, cached))
     jobs = min(jobs, max(1, len(listing.names) // parallel.PARALLEL_MIN_PER_JOB))
     if jobs > 1 and not reachability and parallel.can_fork():
         report = parallel.parallel_check(listing, include_unmarked, fuzzy, jobs, code_mentions)
@@ -126,7 +127,26 @@ def _run_check(
         report = analyzer.check(include_unmarked, fuzzy, reachability)
         if code_mentions is not None:
             code_mentions.update(parallel.code_mentions_of(analyzer.memories))
-    return with_sync_conflicts(store, report)
+    return with_sync_conflicts(store, with_moves(store, report))
+
+
+def with_moves(store: MemoryStore, report: CheckReport) -> CheckReport:
+    """A stale reference to a memory the history saw renamed or moved by hand (``mv``)
+    gets the memory it became as its first candidate."""
+    if not report.stale:
+        return report
+    from serena_memory.history.restore import MemoryHistory
+
+    try:
+        moves = MemoryHistory(store).moved_to({s.target for s in report.stale})
+    except (MemoryStoreError, OSError):
+        return report
+    for stale in report.stale:
+        new = moves.get(stale.target)
+        if new:
+            rest = tuple(c for c in stale.candidates if c != new)
+            stale.candidates = (new, *rest)[:3]
+    return report
 
 
 def with_sync_conflicts(store: MemoryStore, report: CheckReport) -> CheckReport:
@@ -233,10 +253,8 @@ def referrers_note(store: MemoryStore, name: str) -> str:
     if not sources:
         return ""
     shown = ", ".join(sources[:5]) + (f" and {len(sources) - 5} more" if len(sources) > 5 else "")
-    verb = "memory still refers" if len(sources) == 1 else "memories still refer"
-    return (
-        f"{len(sources)} {verb} to it ({shown}): `mem:{N.normalize_name(name)}` is stale there now"
-    )
+    who = counted(len(sources), "memory still refers", "memories still refer")
+    return f"{who} to it ({shown}): `mem:{N.normalize_name(name)}` is stale there now"
 
 
 def build_graph(store: MemoryStore):
@@ -256,16 +274,16 @@ def fix_reference(store: MemoryStore, source: str, old: str, new: str) -> int:
     old = old[len(N.MEM_PREFIX) :] if old.startswith(N.MEM_PREFIX) else old
     if not store.exists(new) or store.is_ignored(new):
         raise MemoryNotFoundError(f"memory '{new}' not found; a reference must point to one")
-    counted = [0]
+    rewritten = [0]
 
     def transform(text: str) -> str:
-        new_text, counted[0] = rewrite_references(text, old, new, f"memory '{source}'")
+        new_text, rewritten[0] = rewrite_references(text, old, new, f"memory '{source}'")
         return new_text
 
     store.update(source, transform)
-    if counted[0] == 0:
+    if rewritten[0] == 0:
         raise MemoryStoreError(f"memory '{source}' has no reference `mem:{old}`; nothing changed")
-    return counted[0]
+    return rewritten[0]
 
 
 # -- code drift -----------------------------------------------------------------------------
@@ -386,7 +404,7 @@ def fix_code_references(
         return transform
 
     changes = {name: fixer(items) for name, items in sorted(by_memory.items())}
-    store.update_many(changes, f"Point {len(moved)} moved path(s) at their new place")
+    store.update_many(changes, f"Point {counted(len(moved), 'moved path')} at their new place")
     return done
 
 

@@ -354,6 +354,7 @@
     state.viewing = null;
     state.dirty = false;
     markCurrentInTree();
+    if (view !== "search") searchBox.value = ""; // the box shows the search page's query only
     if (view === "memory" && arg) return showMemory(arg);
     if (view === "new") return showNew(arg);
     if (view === "check") return showCheck();
@@ -361,7 +362,6 @@
     if (view === "graph") return showGraph();
     if (view === "topics") return showTopics(arg);
     if (view === "search") return showSearch(arg);
-    searchBox.value = ""; // the box shows the query of the search page only
     if (view === "history") return showRecentChanges();
     if (view === "review") return showReview();
     return showHome();
@@ -382,7 +382,7 @@
       takeNotice() || "",
       el("h1", { text: state.project ? state.project.name : "No project" }),
       el("p", { class: "muted mono", text: state.project ? state.project.root : "" }),
-      el("p", {}, `${project} project memories, ${global} global memories, ${readOnly} read-only.`),
+      el("p", {}, `${counted(project, "project memory", "project memories")}, ${counted(global, "global memory", "global memories")}, ${readOnly} read-only.`),
       syncConflictsNotice(),
       hasCore ? el("p", {}, "Start from ", el("a", { href: memoryHref("core"), text: "core" }), ", the entry point of the memory graph.") : "",
       el("div", { class: "toolbar" },
@@ -747,7 +747,7 @@
       el("button", { class: "proposal-accept", disabled: p.conflict, onclick: () => decideProposal(p.id, "accept") }, "Accept"), " ",
       el("button", { class: "proposal-reject", onclick: () => decideProposal(p.id, "reject") }, "Reject")));
     const skipped = res.data.skipped.length
-      ? noticeBox("warn", `${res.data.skipped.length} file(s) in the proposals folder are not proposals and were ignored.`)
+      ? noticeBox("warn", `${counted(res.data.skipped.length, "file in the proposals folder is not a proposal and was", "files in the proposals folder are not proposals and were")} ignored.`)
       : null;
     fill(main, takeNotice() || "", title,
       el("p", { class: "muted", text: "What the agent proposed to change (memory_agent_writes: propose). Nothing changes until you accept it." }),
@@ -1030,8 +1030,8 @@
     const body = [];
     if (resultNotice) body.push(resultNotice);
     const summary = report.clean
-      ? noticeBox("ok", `No integrity problems found in ${report.scanned} memories.`)
-      : el("p", { class: "muted", id: "check-summary", text: `${report.scanned} memories checked.` });
+      ? noticeBox("ok", `No integrity problems found in ${counted(report.scanned, "memory", "memories")}.`)
+      : el("p", { class: "muted", id: "check-summary", text: `${counted(report.scanned, "memory", "memories")} checked.` });
     body.push(summary);
 
     body.push(reportSection("Stale references", "stale", "stale", sections.stale, (stale) => el("li", {},
@@ -1094,7 +1094,7 @@
         }
         waiting.replaceWith(codeSection(answer.data, query));
         if (report.clean && answer.data.failing) {
-          summary.replaceWith(el("p", { class: "muted", id: "check-summary", text: `${report.scanned} memories checked.` }));
+          summary.replaceWith(el("p", { class: "muted", id: "check-summary", text: `${counted(report.scanned, "memory", "memories")} checked.` }));
         }
       });
     }
@@ -1112,7 +1112,7 @@
         waiting.replaceWith(reportSection(title, "duplicates", "duplicates", answer.data, duplicateItem,
           "No near-duplicate memories and no statements that contradict each other.", query));
         if (answer.data.total && summary.isConnected && summary.id !== "check-summary") {
-          summary.replaceWith(el("p", { class: "muted", id: "check-summary", text: `${report.scanned} memories checked.` }));
+          summary.replaceWith(el("p", { class: "muted", id: "check-summary", text: `${counted(report.scanned, "memory", "memories")} checked.` }));
         }
       });
     }
@@ -1230,7 +1230,7 @@
       return;
     }
     refreshState();
-    showCheck(noticeBox("ok", `Pointed ${res.data.count} reference(s) in '${source}' from mem:${old} to mem:${candidate}.`));
+    showCheck(noticeBox("ok", `Pointed ${counted(res.data.count, "reference")} in '${source}' from mem:${old} to mem:${candidate}.`));
   }
 
   async function fixCodeReference(f) {

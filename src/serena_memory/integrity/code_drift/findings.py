@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from serena_memory.core.display import counted
 from serena_memory.integrity.code_drift.forms import MODULE
 from serena_memory.integrity.code_drift.mentions import PATH
 
@@ -150,11 +151,15 @@ class CodeReport:
         if not self.findings:
             where = "git's list of files" if self.git else "the files on disk"
             return (
-                f"Code: {self.mentions} mention(s) of code in {self.scanned} memory(ies) "
+                f"Code: {counted(self.mentions, 'mention')} of code in "
+                f"{counted(self.scanned, 'memory', 'memories')} "
                 f"checked against {where}; none drifted.\n" + notes
             )
         memories = len({f.memory for f in self.findings})
-        out = [f"Code: {len(self.findings)} finding(s) in {memories} memory(ies):"]
+        out = [
+            f"Code: {counted(len(self.findings), 'finding')} in "
+            f"{counted(memories, 'memory', 'memories')}:"
+        ]
         for f in self.findings:
             status = "renamed" if f.new_name else f.status  # still missing as written
             out.append(f"  {escape_line(f.memory)}:{f.line}: {status}: {escape_line(f.describe())}")

@@ -177,17 +177,23 @@ class MemoryHistory:
                 continue
             entry = record.entry()
             for name in hits:
-                if entry.renamed and entry.renamed[0] == name:
-                    found[name] = entry.renamed[1]
+                fate = self._fate(entry, name)
+                if fate is not None:
                     done.add(name)
-                elif ("D", name) in entry.changes:
-                    moved = self._moved_by_hand(entry, name)
-                    if moved:
-                        found[name] = moved
-                    done.add(name)
+                    if fate:
+                        found[name] = fate
             if done == wanted:
                 break
         return {old: new for old, new in found.items() if self.store.exists(new)}
+
+    def _fate(self, entry: Entry, name: str) -> str | None:
+        """What ``entry`` did with ``name``: its new name (renamed, or moved by hand), ''
+        when it deleted it, None when it did neither."""
+        if entry.renamed and entry.renamed[0] == name:
+            return entry.renamed[1]
+        if ("D", name) in entry.changes:
+            return self._moved_by_hand(entry, name) or ""
+        return None
 
     def _moved_by_hand(self, entry: Entry, name: str) -> str | None:
         """The memory ``entry`` created with the text ``name`` had before it deleted it."""

@@ -7,6 +7,7 @@ across the calls: ``start`` runs a small background process per transcript that 
 session and answers the later commands over a Unix socket next to the transcript.
 
     client.py --transcript T.jsonl start --project DIR [--context coding] [--server-src SRC]
+    client.py --transcript T.jsonl start --project DIR --no-server  # the client's file tools only
     client.py --transcript T.jsonl user "the user's message"      # a user turn, logged
     client.py --transcript T.jsonl tools                          # the tool list again
     client.py --transcript T.jsonl call NAME '{"arg": "value"}'   # one tool call
@@ -115,6 +116,21 @@ def _ask(transcript: Path, request: dict[str, Any]) -> dict[str, Any]:
 # -- commands --------------------------------------------------------------------------------
 def start(args: argparse.Namespace) -> None:
     transcript: Path = args.transcript
+    if args.no_server:
+        # The baseline: the same client with no memory server, so nothing is shown before
+        # the first turn and every read goes through the file tools.
+        log(
+            transcript,
+            "start",
+            project=str(Path(args.project).resolve()),
+            context=None,
+            server_src=None,
+            instructions_chars=0,
+            tools_chars=0,
+            tools=[],
+        )
+        print("# No server: only the client's own file tools (fs ls|read|grep).")
+        return
     ready = Path(str(_socket_path(transcript)) + ".ready")
     ready.unlink(missing_ok=True)
     home = Path(args.home or str(transcript) + ".home")
@@ -215,6 +231,7 @@ def main(argv: list[str] | None = None) -> None:
         p.add_argument("--context")
         p.add_argument("--server-src")
         p.add_argument("--home")
+        p.add_argument("--no-server", action="store_true")
     sub.add_parser("tools")
     sub.add_parser("stop")
     p = sub.add_parser("call")

@@ -1,6 +1,7 @@
 """Score agent transcripts written by `client.py`: one column per transcript.
 
     python benchmarks/agent/score.py before.jsonl after.jsonl [--keep DIR]
+    python benchmarks/agent/score.py --net WITH.jsonl WITHOUT.jsonl   # a later task, both ways
 
 Rows:
 
@@ -16,7 +17,14 @@ Rows:
   missing path;
 - facts that turned out wrong: the label ``wrong_facts`` (set by whoever checks the
   memories against the code);
-- tools used and never used, of those the client listed.
+- tools used and never used, of those the client listed;
+- read in the task: after the last user turn, the characters of memories read and of the
+  repository read through the client's file tools.
+
+``--net WITH WITHOUT`` compares the same later task done with the memory server and without
+it (``client.py start --no-server``): the net saving is the baseline's reads minus the run's
+memory reads, repository reads and surface (instructions + definitions), over the baseline's
+reads.
 """
 
 from __future__ import annotations
@@ -76,6 +84,7 @@ def score(entries: list[dict[str, Any]]) -> dict[str, Any]:
     out["facts that turned out wrong"] = labels.get("wrong_facts", "not labeled")
     out["told what to commit"] = int(".serena/memories" in said or "commit" in said)
     used = sorted({e["name"] for e in steps if e["kind"] == "call"})
+    out.update(_read_in_task(steps))
     out["calls in all"] = sum(e["kind"] in ("call", "fs") for e in steps)
     out["characters moved in all"] = sum(_moved(e) for e in steps)
     out["tools used"] = ", ".join(used) or "-"
@@ -129,6 +138,38 @@ def _task(steps: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _read_in_task(steps: list[dict[str, Any]]) -> dict[str, int]:
+    users = [i for i, e in enumerate(steps) if e["kind"] == "user"]
+    after = steps[users[-1] + 1 :] if users else steps
+    memory = sum(
+        e["answer_chars"]
+        for e in after
+        if e["kind"] == "call" and e["name"] in ("read_memory", "list_memories", "search_memories")
+    )
+    code = sum(e["answer_chars"] for e in after if e["kind"] == "fs")
+    return {
+        "memory characters read in the task": memory,
+        "repository characters read in the task": code,
+    }
+
+
+def net_saving(with_memory: list[dict[str, Any]], without: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the memories saved on one later task, surface included."""
+    run, base = score(with_memory), score(without)
+    surface = run["characters before the first user turn"]
+    spent = surface + run["memory characters read in the task"]
+    spent += run["repository characters read in the task"]
+    baseline = base["repository characters read in the task"]
+    return {
+        "baseline: repository characters read": baseline,
+        "with memory: surface": surface,
+        "with memory: memory characters read": run["memory characters read in the task"],
+        "with memory: repository characters read": run["repository characters read in the task"],
+        "with memory: in all": spent,
+        "net saving": f"{(baseline - spent) / baseline:.0%}" if baseline else "-",
+    }
+
+
 def summarized(entries: list[dict[str, Any]], keep: int = 160) -> str:
     """The transcript with every answer, text and memory content cut to ``keep``
     characters (the sizes stay, so the scorer reads it the same)."""
@@ -161,7 +202,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--keep", type=Path, help="also write each transcript here, long texts cut short"
     )
+    parser.add_argument(
+        "--net", action="store_true", help="two transcripts: WITH memory, WITHOUT (baseline)"
+    )
     args = parser.parse_args(argv)
+    if args.net:
+        with_memory, without = (load(path) for path in args.transcripts)
+        print(table({args.transcripts[0].stem: net_saving(with_memory, without)}))
+        return 0
     if args.keep is not None:
         args.keep.mkdir(parents=True, exist_ok=True)
         for path in args.transcripts:

@@ -14,7 +14,8 @@ COMMIT:PATH``), runs the checker on it with the memory's commit time, and compar
 - for fenced blocks: how many path strings in them are real claims, made-up examples or
   no paths at all.
 
-Usage: python benchmarks/code_drift_quality.py [--mirrors /work/.mirror]
+Usage: python benchmarks/code_drift_quality.py [--mirrors /work/.mirror] [--labels FILE]
+(``--labels``: another file in the same format, e.g. a set labelled later by someone else.)
 (a mirror of owner/name is the bare repository MIRRORS/owner+name/repo).
 """
 
@@ -74,8 +75,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mirrors", default="/work/.mirror", type=Path)
     parser.add_argument("--verbose", action="store_true", help="list every miss")
+    parser.add_argument("--labels", default=LABELS, type=Path, help="a labels file")
     options = parser.parse_args()
-    data = json.loads(LABELS.read_text(encoding="utf-8"))
+    data = json.loads(options.labels.read_text(encoding="utf-8"))
     mentions = data["mentions"]
     tp = fp = fn = 0
     moved_total = moved_right = 0

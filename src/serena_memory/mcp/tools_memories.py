@@ -95,7 +95,7 @@ def edit_memory(
     allow_multiple_occurrences: bool = False,
 ) -> str:
     """Replace part of a memory, instead of rewriting it whole; mode 'drift' applies
-    what a read's drift note offers."""
+    a drift note's fixes."""
     store = state.require_store()
     if mode == "drift":
         return _apply_drift(store, memory_name)

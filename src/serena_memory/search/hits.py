@@ -229,7 +229,7 @@ def format_hits(hits: list[SearchHit], query: str) -> str:
     not_held = _not_traced(hits, renamed)
     unheld = "No memory holds " + ", ".join(_preview(term, 40) for term in not_held)
     out = _asked_for_nothing(hits)
-    if getattr(hits, "unspecific", False) and not getattr(hits, "empty_topic", ""):
+    if hits and getattr(hits, "unspecific", False):
         return "\n".join([*out, _unspecific(hits, query), *notes])
     if not hits:
         if getattr(hits, "empty_topic", ""):
@@ -256,8 +256,6 @@ def format_hits(hits: list[SearchHit], query: str) -> str:
 def _unspecific(hits: list[SearchHit], query: str) -> str:
     """No memory is specific to the query: said first, then the closest names only."""
     told = f"No memory is specific to {_preview(query)}"
-    if not hits:
-        return told + ": no need to read one for it."
     closest = ", ".join(f"`{hit.name}`" for hit in hits)
     return f"{told}; the closest: {closest}. Read one only if its name fits the task."
 

@@ -339,7 +339,12 @@ def _collect(
     rest = [hit for hit in ranked if hit[0] not in picked and hit[0] in current]
     room = max(limit - len(chosen), 0)
     strong = ranked_answer(rest) if not exact else []
-    unspecific = not chosen and not parsed.exact and not index.specific(parsed)
+    unspecific = (
+        not chosen
+        and not parsed.exact
+        and not index.specific(parsed)
+        and not index.holds_all(parsed, *where)  # a word every memory holds, asked alone
+    )
     if unspecific:  # the closest few are named, never the whole folder
         strong = rest[: min(room, UNSPECIFIC_SHOWN)]
     shown = strong[:room]

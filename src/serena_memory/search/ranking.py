@@ -248,7 +248,9 @@ def specific(conn: sqlite3.Connection, total: int, parsed: ParsedQuery) -> bool:
     if any(1 <= bm25.holding(conn, f'"{word}"', counts) <= limit for word in parsed.words):
         return True
     named = " OR ".join(f'name : "{word}"' for word in parsed.words)
-    return conn.execute("SELECT 1 FROM fts WHERE fts MATCH ? LIMIT 1", (named,)).fetchone() is not None
+    return (
+        conn.execute("SELECT 1 FROM fts WHERE fts MATCH ? LIMIT 1", (named,)).fetchone() is not None
+    )
 
 
 # -- the exact side ---------------------------------------------------------------------------

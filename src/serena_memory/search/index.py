@@ -339,12 +339,7 @@ def _collect(
     rest = [hit for hit in ranked if hit[0] not in picked and hit[0] in current]
     room = max(limit - len(chosen), 0)
     strong = ranked_answer(rest) if not exact else []
-    unspecific = (
-        not chosen
-        and not parsed.exact
-        and not index.specific(parsed)
-        and not index.holds_all(parsed, *where)  # a word every memory holds, asked alone
-    )
+    unspecific = not chosen and _unspecific(index, parsed, where)
     if unspecific:  # the closest few are named, never the whole folder
         strong = rest[: min(room, UNSPECIFIC_SHOWN)]
     shown = strong[:room]
@@ -461,6 +456,15 @@ def _holding_exactly(
 # A hit whose score is below this share of the best one's is weak: left out (and counted)
 WEAK_SHARE = 0.1
 UNSPECIFIC_SHOWN = 2  # the closest memories named when no memory is specific to a query
+
+
+def _unspecific(index: Index, parsed: ParsedQuery, where: tuple[str, str]) -> bool:
+    """Whether no memory is specific to a query that names none: no exact term, no rare
+    word nor a name holding one (search/ranking.py), and no memory holding all its words
+    (a word every memory holds, asked alone, is still answered)."""
+    if parsed.exact or index.specific(parsed):
+        return False
+    return not index.holds_all(parsed, *where)
 
 
 def ranked_answer(ranked: list[tuple[str, int, float, str]]) -> list[tuple[str, int, float, str]]:

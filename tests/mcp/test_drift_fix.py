@@ -53,12 +53,12 @@ def test_two_calls_fix_a_commit_that_moved_two_files_and_renamed_a_method(
     read = read_memory(state, "core")
     assert "`src/app/cache.py` -> `src/core/cache.py`" in read
     assert "`Store.load()` -> `Store.reload()`" in read
-    assert "edit_memory(memory_name='core', mode='drift')" in read
+    assert "edit_memory(memory_name='core', needle='', repl='', mode='drift')" in read
     assert "`./src/app/jobs.py:3` -> `./src/core/jobs.py:3`" in read_memory(state, "jobs")
     before = len(list(MemoryHistory(MemoryStore(project, home=serena_home)).entries()))
 
-    assert "2 replacements" in edit_memory(state, "core", mode="drift")
-    assert "2 replacements" in edit_memory(state, "jobs", mode="drift")
+    assert "2 replacements" in edit_memory(state, "core", needle="", repl="", mode="drift")
+    assert "2 replacements" in edit_memory(state, "jobs", needle="", repl="", mode="drift")
 
     store = MemoryStore(project, home=serena_home)
     assert store.read("core") == (
@@ -71,7 +71,7 @@ def test_two_calls_fix_a_commit_that_moved_two_files_and_renamed_a_method(
     assert len(entries) == before + 2
     assert {e.entry_point for e in entries[: len(entries) - before]} == {"mcp"}
     assert "Note:" not in read_memory(state, "core")  # nothing drifted is left
-    assert "Nothing to apply" in edit_memory(state, "core", mode="drift")
+    assert "Nothing to apply" in edit_memory(state, "core", needle="", repl="", mode="drift")
 
 
 def test_in_review_mode_the_fix_is_a_proposal(
@@ -79,6 +79,6 @@ def test_in_review_mode_the_fix_is_a_proposal(
 ) -> None:
     (serena_home / "serena_config.yml").write_text("memory_agent_writes: propose\n")
     proposing = create_state(project, [], home=serena_home)
-    told = edit_memory(proposing, "core", mode="drift")
+    told = edit_memory(proposing, "core", needle="", repl="", mode="drift")
     assert "2 replacements" in told and "proposal" in told
     assert MemoryStore(project, home=serena_home).read("core") == CORE  # unchanged until accepted

@@ -167,6 +167,6 @@ def drift_summary(store: MemoryStore) -> str:
         "folders or symbols) that is "
         f"missing, moved or renamed now: {shown}; reading one "
         "ends with a note saying what each is now and the exact replacements, which "
-        "edit_memory(memory_name=..., mode='drift') applies in one call. The user sees "
-        "them all with `serena memories check --code`."
+        "edit_memory(memory_name=..., needle='', repl='', mode='drift') applies in one "
+        "call. The user sees them all with `serena memories check --code`."
     )

@@ -48,7 +48,8 @@ def read_memory(state: ServerState, memory_name: MemoryName) -> str:
             return f"Memory '{normalize_name(memory_name)}' does not exist yet." + pending
         raise
     applying = (
-        f"edit_memory(memory_name='{normalize_name(memory_name)}', mode='drift') "
+        f"edit_memory(memory_name='{normalize_name(memory_name)}', needle='', repl='', "
+        "mode='drift') "
         "applies them all in one call."
     )
     note = drift_note(store, memory_name, text, applying)
@@ -89,9 +90,9 @@ def _over_budget(chars: int) -> str:
 def edit_memory(
     state: ServerState,
     memory_name: MemoryName,
+    needle: Annotated[str, Field(description="Text, or a Python regex (DOTALL).")],
+    repl: Annotated[str, Field(description="As given; in regex mode $!1 is group 1.")],
     mode: Literal["literal", "regex", "drift"],
-    needle: Annotated[str, Field(description="Text, or a Python regex (DOTALL).")] = "",
-    repl: Annotated[str, Field(description="As given; in regex mode $!1 is group 1.")] = "",
     allow_multiple_occurrences: bool = False,
 ) -> str:
     """Replace part of a memory, instead of rewriting it whole; mode 'drift' applies

@@ -63,6 +63,7 @@ def test_tools_keep_the_reference_names_and_parameters(project: Path) -> None:
         assert tools["edit_memory"].input_schema["properties"]["mode"]["enum"] == [
             "literal",
             "regex",
+            "drift",
         ]
         assert tools["read_memory"].annotations.read_only_hint is True
         assert tools["delete_memory"].annotations.destructive_hint is True

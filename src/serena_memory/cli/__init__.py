@@ -208,7 +208,9 @@ def read(name: str, project: Path | None, as_json: bool) -> None:
         show_text(memory.content)
     from serena_memory.integrity.code_drift.read_note import drift_note  # light: no analysis
 
-    note = drift_note(store, memory.name, memory.content).strip().removeprefix("---").strip()
+    applying = "`serena memories fix-code-references` applies them."
+    note = drift_note(store, memory.name, memory.content, applying)
+    note = note.strip().removeprefix("---").strip()
     if note:
         say(escape_line(note), err=True)
 

@@ -329,6 +329,11 @@ class MemoryStore:
             allow_secret,
         )
 
+    def edit_with(self, name: str, edit: Callable[[str], tuple[str, int]]) -> EditResult:
+        """:meth:`edit` with a computed change (``edit`` gives the new text and how many
+        places it changed), under the same lock, size bounds and secret gate."""
+        return self.writer.edit(name, edit, False)
+
     def update(self, name: str, transform: Callable[[str], str]) -> bool:
         return self.writer.update(name, transform)
 

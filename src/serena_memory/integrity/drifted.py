@@ -166,7 +166,7 @@ def drift_summary(store: MemoryStore) -> str:
         f"{count} code (files, "
         "folders or symbols) that is "
         f"missing, moved or renamed now: {shown}; reading one "
-        "ends with a note saying what each is now. The user sees them all with "
-        "`serena memories check --code` and fixes moved paths with "
-        "`serena memories fix-code-references`."
+        "ends with a note saying what each is now and the exact replacements, which "
+        "edit_memory(memory_name=..., needle='', repl='', mode='drift') applies in one "
+        "call. The user sees them all with `serena memories check --code`."
     )

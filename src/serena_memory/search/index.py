@@ -63,8 +63,10 @@ class SearchResults(list[SearchHit]):
         not_named: tuple[str, ...] = (),
         empty_topic: str = "",
         renamed: tuple[Renamed, ...] = (),
+        unspecific: bool = False,
     ) -> None:
         super().__init__(hits)
+        self.unspecific = unspecific  # no memory is specific to the query: the closest few
         self.not_named = not_named  # the query's mem:NAME of no memory
         self.empty_topic = empty_topic  # the topic asked for, when no memory is in it
         self.left_out = left_out  # weaker hits not shown (they would have fit the limit)
@@ -83,6 +85,7 @@ class SearchResults(list[SearchHit]):
             "not_named": list(self.not_named),
             "empty_topic": self.empty_topic,
             "preparing": self.preparing,
+            "specific": not self.unspecific,
         }
 
 
@@ -336,6 +339,9 @@ def _collect(
     rest = [hit for hit in ranked if hit[0] not in picked and hit[0] in current]
     room = max(limit - len(chosen), 0)
     strong = ranked_answer(rest) if not exact else []
+    unspecific = not chosen and _unspecific(index, parsed, where)
+    if unspecific:  # the closest few are named, never the whole folder
+        strong = rest[: min(room, UNSPECIFIC_SHOWN)]
     shown = strong[:room]
     policy = store.access()
     entries = (chosen + shown)[:limit]
@@ -343,7 +349,11 @@ def _collect(
     more = len(strong) - len(shown) + max(len(chosen) - limit, 0)
     left_out = min(len(rest), room) - len(shown)
     answer = SearchResults(
-        hits, left_out=left_out, more=more, **_absent(parsed, exact, current, where)
+        hits,
+        left_out=0 if unspecific else left_out,
+        more=more,
+        unspecific=unspecific,
+        **_absent(parsed, exact, current, where),
     )
     candidates = chosen[limit:] + [entry for entry in rest if entry not in shown]
     return _with_drift(store, index, parsed, answer, (entries, candidates), limit)
@@ -445,6 +455,16 @@ def _holding_exactly(
 
 # A hit whose score is below this share of the best one's is weak: left out (and counted)
 WEAK_SHARE = 0.1
+UNSPECIFIC_SHOWN = 2  # the closest memories named when no memory is specific to a query
+
+
+def _unspecific(index: Index, parsed: ParsedQuery, where: tuple[str, str]) -> bool:
+    """Whether no memory is specific to a query that names none: no exact term, no rare
+    word nor a name holding one (search/ranking.py), and no memory holding all its words
+    (a word every memory holds, asked alone, is still answered)."""
+    if parsed.exact or index.specific(parsed):
+        return False
+    return not index.holds_all(parsed, *where)
 
 
 def ranked_answer(ranked: list[tuple[str, int, float, str]]) -> list[tuple[str, int, float, str]]:

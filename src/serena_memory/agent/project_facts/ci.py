@@ -19,13 +19,12 @@ from serena_memory.agent.project_facts.commands import canonical, classify_comma
 from serena_memory.agent.project_facts.files import Project, table, walk
 from serena_memory.agent.project_facts.languages import CI_FILES
 from serena_memory.agent.project_facts.names import words
-from serena_memory.agent.project_facts.sheet import CI, FactSheet, plain_words
+from serena_memory.agent.project_facts.sheet import CI, FactSheet
 
-MAX_CI_COMMANDS = 10
-MAX_CI_PER_KIND = 3
 MAX_WORKFLOWS = 60
 MAX_MATRIX_VALUES = 6
 _MATRIX = re.compile(r"\$\{\{\s*matrix\.([A-Za-z0-9_-]+)\s*\}\}")
+_ENV = re.compile(r"\$\{\{\s*env\.([A-Za-z0-9_]+)\s*\}\}")
 # words of a workflow's or job's name (or file name) that say it is not about the code
 _NOT_CODE = frozenset(
     {"release", "releases", "publish", "deploy", "deployment", "pages", "docs-deploy",
@@ -36,6 +35,10 @@ _NOT_CODE = frozenset(
      "conflict", "manager", "cd", "sync", "dependencies", "third", "party",
      "external", "benchmark", "benchmarks", "codspeed", "fuzz", "cifuzz"}
 )  # fmt: skip
+# options that change what a command prints, not what it runs
+_OUTPUT_OPTIONS = frozenset({"--show-diff-on-failure", "--verbose", "-v", "-vv", "--color",
+                             "--colour", "-q", "--quiet", "--no-progress", "--locked",
+                             "--frozen", "--no-fund", "--no-audit"})  # fmt: skip
 _CODE_EVENTS = {"push", "pull_request", "pull_request_target", "merge_group"}
 
 
@@ -51,33 +54,29 @@ def ci_paths(project: Project) -> list[str]:
 
 
 def read_ci(project: Project) -> None:
-    offered = 0
+    """Name every CI file and offer its contributor's steps while the sheet has room."""
     for rel in ci_paths(project):
         project.sheet.ci_files.append(rel)
-        if offered >= MAX_CI_COMMANDS:
-            continue  # every CI file is still named, its steps no longer read
         for line in _lines(project, rel):
             kind = classify_command(line)
             if kind and _is_new(project.sheet, kind, line):
-                offered += project.sheet.add(kind, line, CI)
-                if offered >= MAX_CI_COMMANDS:
-                    break
+                project.sheet.add(kind, line, CI)
 
 
 def _is_new(sheet: FactSheet, kind: str, line: str) -> bool:
-    """Not a spelling of a command offered already, and room left for CI in the kind (CI's
-    installs only when the project names none: CI's are often for one job's needs)."""
+    """Not a spelling of a command offered already (CI's installs only when the project
+    names none: CI's are often for one job's needs)."""
     if kind == "setup" and sheet.has("setup"):
         return False
-    known = {_key(command) for command in sheet.offered()}
-    from_ci = [c for c in sheet.commands.get(kind, []) if sheet.sources.get(c) == CI]
-    return _key(line) not in known and len(from_ci) < MAX_CI_PER_KIND
+    return _key(line) not in {_key(command) for command in sheet.offered()}
 
 
 def _key(command: str) -> tuple[str, ...]:
-    """What a command runs, whatever its spelling and options: CI's ``pre-commit run
-    --show-diff-on-failure --all-files`` is the ``pre-commit run --all-files`` offered."""
-    return tuple(plain_words(canonical(command)))
+    """What a command runs, whatever its spelling and its output's options: CI's
+    ``pre-commit run --show-diff-on-failure --all-files`` is the ``pre-commit run
+    --all-files`` offered; ``cargo check --no-default-features`` is another check."""
+    kept = (w for w in canonical(command).split() if w.split("=", 1)[0] not in _OUTPUT_OPTIONS)
+    return tuple(kept)
 
 
 def _lines(project: Project, rel: str) -> Iterator[str]:
@@ -123,12 +122,29 @@ def _workflow_scripts(rel: str, data: Any) -> list[str]:
         if not isinstance(steps, list) or _checks_out_another_repository(steps):
             continue
         values = matrix_values(job)
+        env = {**plain_env(data), **plain_env(job)}
         for step in steps:
             if isinstance(step, dict) and _is_code(step.get("name", "")):
                 run = step.get("run")
                 if isinstance(run, str):
+                    run = resolve_env(run, {**env, **plain_env(step)})
                     scripts.extend(expand_matrix(run, values))
     return scripts
+
+
+def plain_env(node: dict[str, Any]) -> dict[str, str]:
+    """The ``env:`` values that need nothing of CI (``CARGO: cargo``, ``FLAGS: ""``)."""
+    return {
+        str(key): "" if value is None else str(value)
+        for key, value in table(node, "env").items()
+        if value is None or isinstance(value, str | int) and "$" not in str(value)
+    }
+
+
+def resolve_env(script: str, env: dict[str, str]) -> str:
+    """``${{ env.CARGO }} test ${{ env.TARGET_FLAGS }}`` as ``cargo test`` when the workflow
+    sets ``CARGO: cargo`` and ``TARGET_FLAGS: ""`` (a value set in a step stays unknown)."""
+    return _ENV.sub(lambda m: env.get(m.group(1), m.group(0)), script)
 
 
 def matrix_values(job: dict[str, Any]) -> dict[str, list[str]]:

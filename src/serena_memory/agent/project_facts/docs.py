@@ -22,8 +22,8 @@ GUIDE_FOLDERS = ("", "docs/", ".github/", "doc/")
 SUFFIXES = (".md", ".rst", ".txt", "")
 READMES = ("README.md", "Readme.md", "readme.md", "README.rst", "README")
 MAX_DOC_FOLDERS = 40
-MAX_PER_KIND = 3
-MAX_FROM_DOCS = 12
+MAX_PER_KIND = 5
+MAX_FROM_DOCS = 20
 SOURCE = "docs"
 _SHELL_FENCES = frozenset({"", "sh", "bash", "shell", "console", "zsh", "shell-session",
                            "shellsession", "sh-session", "terminal", "cmd", "text"})  # fmt: skip

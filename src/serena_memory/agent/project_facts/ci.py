@@ -83,18 +83,20 @@ def _lines(project: Project, rel: str) -> Iterator[str]:
     data = project.yaml(rel)
     github = rel.startswith(".github/")
     scripts = _workflow_scripts(rel, data) if github else _other_scripts(data)
-    for script in scripts:
-        yield from script_lines(script)
+    for script, folder in scripts:
+        yield from script_lines(script, folder)
 
 
-def script_lines(script: str) -> Iterator[str]:
-    """The commands of a shell script: continued lines joined, ``a && b`` split."""
+def script_lines(script: str, folder: str = "") -> Iterator[str]:
+    """The commands of a shell script: continued lines joined, ``a && b`` split; each line
+    run in ``folder`` is written ``cd FOLDER && COMMAND``."""
     joined = script.replace("\\\r\n", " ").replace("\\\n", " ")
+    start = f"cd {folder} && " if folder else ""
     for line in joined.splitlines():
         line = line.strip()
         if line.startswith("#"):
             continue
-        folder = ""
+        folder = start
         for part in line.split(" && "):
             part = " ".join(part.split())
             if part.startswith("cd ") and len(part.split()) == 2:
@@ -108,13 +110,13 @@ def _is_code(name: Any) -> bool:
     return isinstance(name, str) and not any(w in _NOT_CODE for w in words(name))
 
 
-def _workflow_scripts(rel: str, data: Any) -> list[str]:
+def _workflow_scripts(rel: str, data: Any) -> list[tuple[str, str]]:
     """The ``run:`` scripts of a workflow's jobs that check the code."""
     if not isinstance(data, dict) or not _is_code(os.path.basename(rel).rsplit(".", 1)[0]):
         return []
     if not _is_code(data.get("name", "")) or not _runs_on_changes(data):
         return []
-    scripts: list[str] = []
+    scripts: list[tuple[str, str]] = []
     for job_id, job in table(data, "jobs").items():
         if not isinstance(job, dict) or not _is_code(job_id) or not _is_code(job.get("name", "")):
             continue
@@ -128,8 +130,22 @@ def _workflow_scripts(rel: str, data: Any) -> list[str]:
                 run = step.get("run")
                 if isinstance(run, str):
                     run = resolve_env(run, {**env, **plain_env(step)})
-                    scripts.extend(expand_matrix(run, values))
+                    folder = _folder(data, job, step)
+                    scripts.extend((line, folder) for line in expand_matrix(run, values))
     return scripts
+
+
+def _folder(*nodes: dict[str, Any]) -> str:
+    """The step's ``working-directory`` (its own, else its job's or workflow's default)
+    when it is a folder of the project, else "" (the root, or one that needs CI's values)."""
+    folder: Any = None
+    for node in nodes:
+        folder = table(node, "defaults", "run").get("working-directory", folder)
+    folder = nodes[-1].get("working-directory", folder)
+    if not isinstance(folder, str) or "$" in folder or folder.startswith(("/", "~", "-")):
+        return ""
+    folder = folder.removeprefix("./").rstrip("/")
+    return "" if folder in ("", ".") or ".." in folder.split("/") or " " in folder else folder
 
 
 def plain_env(node: dict[str, Any]) -> dict[str, str]:
@@ -202,13 +218,13 @@ def _checks_out_another_repository(steps: list[Any]) -> bool:
     return False
 
 
-def _other_scripts(data: Any) -> list[str]:
+def _other_scripts(data: Any) -> list[tuple[str, str]]:
     """Every ``script``/``command``/``run`` string of GitLab, Travis, CircleCI, Azure."""
-    found: list[str] = []
+    found: list[tuple[str, str]] = []
     for key, value in walk(data):
         if key in ("script", "before_script", "command", "run", "bash"):
             if isinstance(value, str):
-                found.append(value)
+                found.append((value, ""))
             elif isinstance(value, list):
-                found.extend(v for v in value if isinstance(v, str))
+                found.extend((v, "") for v in value if isinstance(v, str))
     return found

@@ -101,7 +101,7 @@ def _task_kind(words: list[str]) -> str | None:
             if targets:
                 return classify_name(targets[0])
             return None
-    return None
+    return "test" if words == ["rake"] else None  # Ruby's default task runs the tests
 
 
 def classify_command(line: str) -> str | None:

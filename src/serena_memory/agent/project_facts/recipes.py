@@ -23,8 +23,11 @@ NEVER = "never"
 REPORT = "report"
 MAX_DEPTH = 6
 MAX_BODY_LINES = 40
-# make's, just's and hatch's (`{args}`, `{env:NAME}`) variables
-_VARIABLES = r"\$\([^()]*\)|\$\{[^{}]*\}|\{\{[^{}]*\}\}|\{(?:args|env|root|home)\b[^{}]*\}"
+# make's, just's, hatch's (`{args}`, `{env:NAME}`) and tox's (`{posargs}`) variables
+_VARIABLES = (
+    r"\$\([^()]*\)|\$\{[^{}]*\}|\{\{[^{}]*\}\}|\{(?:args|env|root|home|posargs|toxinidir|"
+    r"tox_root|envpython|envbindir|envtmpdir|env_tmp_dir|envsitepackagesdir|tty)\b[^{}]*\}"
+)
 _VARIABLE = re.compile(_VARIABLES)
 # a word that is only a variable: `$(SOURCES)`, `${ARGS}`, `{{args}}`, `$SOURCE_FILES`, `"$@"`
 _ONLY_VARIABLE = re.compile(rf"""^(["']?)({_VARIABLES}|\$[A-Za-z_]\w*|\$[@*])\1$""")

@@ -85,18 +85,25 @@ def _pytest(project: Project, tests: list[str]) -> str | None:
 
 
 def _pytest_prefix(project: Project, tests: list[str]) -> str | None:
-    for command in tests:
-        words = command.split()
-        if "pytest" in unwrap(words)[:1] and "pytest" in words:
-            before = " ".join(words[: words.index("pytest")])
-            spelled = f"{before} " if before else ""
-            return spelled if spelled in ("", *_PYTHON_PREFIXES) else None
-    configured = project.first("pytest.ini", "conftest.py", "tests/conftest.py")
-    if not configured and not table(project.toml("pyproject.toml"), "tool", "pytest"):
-        return None
+    """The project's runner (``uv run``) when it has one, else the prefix its own pytest
+    command is written with (``python -m``); None when pytest is not the project's."""
     from serena_memory.agent.project_facts.python_project import runner
 
-    return runner(project, table(project.toml("pyproject.toml"), "tool"))
+    spelled: str | None = None
+    for command in tests:
+        words = command.split()
+        if unwrap(words)[:1] == ["pytest"] and "pytest" in words:
+            before = " ".join(words[: words.index("pytest")])
+            spelled = f"{before} " if before else ""
+            break
+    configured = project.first("pytest.ini", "conftest.py", "tests/conftest.py")
+    tool = table(project.toml("pyproject.toml"), "tool")
+    if spelled is None and not configured and "pytest" not in tool:
+        return None
+    prefix = runner(project, tool)
+    if prefix or spelled is None:
+        return prefix
+    return spelled if spelled in _PYTHON_PREFIXES else ""
 
 
 def _go_test(project: Project, tests: list[str]) -> str | None:

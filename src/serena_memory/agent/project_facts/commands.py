@@ -78,7 +78,7 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("clang-format", ""): "format", ("taplo", "fmt"): "format", ("dprint", "fmt"): "format",
     ("dprint", "check"): "format", ("swift", "test"): "test", ("swift", "build"): "build",
     ("dotnet", "test"): "test", ("dotnet", "build"): "build", ("dotnet", "format"): "format",
-    ("mix", "test"): "test", ("mix", "format"): "format", ("mix", "credo"): "lint",
+    ("ni", ""): "setup", ("mix", "test"): "test", ("mix", "format"): "format", ("mix", "credo"): "lint",
 }  # fmt: skip
 # how a runner is told which workspace member to run in: `pnpm --filter api test`
 _MEMBER_OPTIONS = frozenset({"--filter", "-F", "-C", "--dir", "-w", "--workspace",
@@ -88,7 +88,8 @@ _RUNNERS = {("make", ""), ("just", ""), ("task", ""), ("rake", ""), ("npm", "run
             ("pnpm", "run"), ("yarn", "run"), ("bun", "run"), ("pnpm", ""), ("yarn", ""),
             ("gradlew", ""), ("gradle", ""), ("mvn", ""), ("mvnw", ""),
             ("hatch", "run"), ("hatch", ""), ("poe", ""), ("turbo", "run"), ("turbo", ""),
-            ("lerna", "run"), ("nx", "run"), ("nx", ""), ("moon", "run")}  # fmt: skip
+            ("lerna", "run"), ("nx", "run"), ("nx", ""), ("moon", "run"),
+            ("nr", "")}  # fmt: skip
 _BUILD_MODES = frozenset({"--release", "-r", "--profile=release"})
 _CI_VARIABLE = re.compile(r"\$\{\{|\$[A-Za-z_{(]")
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")

@@ -158,6 +158,8 @@ def body_kind(named: str | None, kinds: set[str], found: list[tuple[str, str]]) 
     """The kind of a task whose body runs commands of ``kinds``: tests with checks are
     tests; checks of several kinds are a lint, unless every formatter rewrites (a fixer);
     a build, run or set-up task keeps its name (a build's ``tsc`` is no type check)."""
+    if named == "build" and kinds == {"run"}:
+        return "run"  # `docs: mkdocs serve` serves the docs
     if named in ("build", "run", "setup") and "test" not in kinds:
         return named
     if "test" in kinds:

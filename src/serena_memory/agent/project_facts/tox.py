@@ -134,11 +134,15 @@ def _toml_lines(env: dict[str, Any]) -> list[str]:
 
 
 def one_per_version_group(names: list[str]) -> list[str]:
-    """``3.10-mypy``, ``3.11-mypy``... stand for one task: the first of them is kept."""
+    """``3.10-mypy``, ``3.11-mypy``... stand for one task: the one with no version, else
+    the first of them, is kept."""
     kept: dict[str, str] = {}
     for name in names:
         rest = "-".join(f for f in name.split("-") if not _VERSION_FACTOR.match(f))
-        kept.setdefault(rest, name)
+        if name == rest:
+            kept[rest] = name  # `stress` stands for `stress-py3.14` too
+        else:
+            kept.setdefault(rest, name)
     return list(kept.values())
 
 

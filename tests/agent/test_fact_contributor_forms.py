@@ -167,8 +167,9 @@ def test_per_crate_and_per_feature_steps_fill_the_kinds_room(tmp_path: Path) -> 
     assert "cd serde && cargo check" in sheet.commands["typecheck"]
     assert "cd serde && cargo check --no-default-features" in sheet.commands["typecheck"]
     assert len([c for c in sheet.commands["build"] if c.startswith("cd serde &&")]) == 4
-    assert "cd test_suite && cargo clippy --tests --features unstable -- -Dclippy::all" in (
-        sheet.commands["lint"]
+    assert (
+        "cd test_suite && cargo clippy --tests --features unstable -- -Dclippy::all"
+        in (sheet.commands["lint"])
     )
 
 
@@ -189,7 +190,11 @@ jobs:
 """
     sheet = project(
         tmp_path,
-        {"package.json": '{"private": true}', "pnpm-lock.yaml": "", ".github/workflows/a.yml": steps},
+        {
+            "package.json": '{"private": true}',
+            "pnpm-lock.yaml": "",
+            ".github/workflows/a.yml": steps,
+        },
     )
     assert "pnpm --filter @unspent/web test:a11y" in sheet.commands["test"]
     assert "pnpm --filter @unspent/web build" in sheet.commands["build"]
@@ -334,7 +339,9 @@ def test_one_go_test_by_name(tmp_path: Path) -> None:
 
 def test_one_vitest_file_through_pnpm(tmp_path: Path) -> None:
     # vuejs/core package.json (cut)
-    package = '{"private": true, "scripts": {"test": "vitest"}, "devDependencies": {"vitest": "^3"}}'
+    package = (
+        '{"private": true, "scripts": {"test": "vitest"}, "devDependencies": {"vitest": "^3"}}'
+    )
     sheet = project(
         tmp_path,
         {
@@ -343,8 +350,9 @@ def test_one_vitest_file_through_pnpm(tmp_path: Path) -> None:
             "packages/compiler-core/__tests__/codegen.spec.ts": "",
         },
     )
-    assert "pnpm exec vitest run packages/compiler-core/__tests__/codegen.spec.ts" in (
-        sheet.commands["test"]
+    assert (
+        "pnpm exec vitest run packages/compiler-core/__tests__/codegen.spec.ts"
+        in (sheet.commands["test"])
     )
 
 

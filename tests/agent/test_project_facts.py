@@ -42,7 +42,11 @@ def test_python_project(tmp_path: Path) -> None:
     assert ("pyproject.toml", "Python project metadata") in sheet.build_files
     assert sheet.commands["setup"] == ["uv sync"]
     # the project's own tasks first, then the tools it configures, through its runner
-    assert sheet.commands["test"] == ["hatch run test", "uv run pytest", "uv run pytest tests/test_x.py"]
+    assert sheet.commands["test"] == [
+        "hatch run test",
+        "uv run pytest",
+        "uv run pytest tests/test_x.py",
+    ]
     assert sheet.commands["lint"] == ["hatch run lint", "uv run ruff check"]
     # ruff is configured and nothing formats: its formatter is the configured tool
     assert sheet.commands["format"] == ["uv run ruff format"]
@@ -50,7 +54,10 @@ def test_python_project(tmp_path: Path) -> None:
     assert sheet.commands["typecheck"] == []
     assert "uv run xcli" in sheet.commands["run"]
     text = sheet.to_markdown()
-    assert "Python (3), Shell (1)" in text and "- Test: `hatch run test`, `uv run pytest`, `uv run pytest tests/test_x.py`." in text
+    assert (
+        "Python (3), Shell (1)" in text
+        and "- Test: `hatch run test`, `uv run pytest`, `uv run pytest tests/test_x.py`." in text
+    )
 
 
 def test_configured_tools_without_tasks(tmp_path: Path) -> None:

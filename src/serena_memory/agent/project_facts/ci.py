@@ -121,17 +121,26 @@ def _workflow_scripts(rel: str, data: Any) -> list[tuple[str, str]]:
         if not isinstance(job, dict) or not _is_code(job_id) or not _is_code(job.get("name", "")):
             continue
         steps = job.get("steps")
-        if not isinstance(steps, list) or _checks_out_another_repository(steps):
-            continue
-        values = matrix_values(job)
-        env = {**plain_env(data), **plain_env(job)}
-        for step in steps:
-            if isinstance(step, dict) and _is_code(step.get("name", "")):
-                run = step.get("run")
-                if isinstance(run, str):
-                    run = resolve_env(run, {**env, **plain_env(step)})
-                    folder = _folder(data, job, step)
-                    scripts.extend((line, folder) for line in expand_matrix(run, values))
+        if isinstance(steps, list) and not _checks_out_another_repository(steps):
+            scripts.extend(_job_scripts(data, job, steps))
+    return scripts
+
+
+def _job_scripts(
+    data: dict[str, Any], job: dict[str, Any], steps: list[Any]
+) -> list[tuple[str, str]]:
+    """(script, folder) of each step of a job that checks the code: the workflow's and
+    job's ``env:`` values filled in, once per value of the matrix key it names."""
+    scripts: list[tuple[str, str]] = []
+    values = matrix_values(job)
+    env = {**plain_env(data), **plain_env(job)}
+    for step in steps:
+        if isinstance(step, dict) and _is_code(step.get("name", "")):
+            run = step.get("run")
+            if isinstance(run, str):
+                run = resolve_env(run, {**env, **plain_env(step)})
+                folder = _folder(data, job, step)
+                scripts.extend((line, folder) for line in expand_matrix(run, values))
     return scripts
 
 

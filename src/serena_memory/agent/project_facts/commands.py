@@ -78,7 +78,8 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("clang-format", ""): "format", ("taplo", "fmt"): "format", ("dprint", "fmt"): "format",
     ("dprint", "check"): "format", ("swift", "test"): "test", ("swift", "build"): "build",
     ("dotnet", "test"): "test", ("dotnet", "build"): "build", ("dotnet", "format"): "format",
-    ("ni", ""): "setup", ("mix", "test"): "test", ("mix", "format"): "format", ("mix", "credo"): "lint",
+    ("ni", ""): "setup", ("mix", "test"): "test", ("mix", "format"): "format",
+    ("mix", "credo"): "lint",
 }  # fmt: skip
 # how a runner is told which workspace member to run in: `pnpm --filter api test`
 _MEMBER_OPTIONS = frozenset({"--filter", "-F", "-C", "--dir", "-w", "--workspace",
@@ -120,7 +121,7 @@ def _task_kind(words: list[str]) -> str | None:
             if targets:
                 return classify_name(targets[0])
             return None
-    return "test" if words == ["rake"] else None  # Ruby's default task runs the tests
+    return None
 
 
 def classify_command(line: str) -> str | None:
@@ -203,6 +204,11 @@ def _own_tool_kind(path: str) -> str | None:
     return None if kind == "setup" and not path.startswith(_SCRIPT_FOLDERS) else kind
 
 
+def _rake_kind(words: list[str]) -> str | None:
+    """A bare ``rake`` runs the default task: Ruby's is the tests."""
+    return "test" if words == ["rake"] else _task_kind(words)
+
+
 def _hook_kind(words: list[str]) -> str | None:
     """``pre-commit run typecheck --all-files`` runs one hook; without one, every hook."""
     hook = words[2] if len(words) > 2 else "-"
@@ -257,7 +263,8 @@ def environment_kind(words: list[str]) -> str | None:
 _SPECIAL: dict[tuple[str, str], Callable[[list[str]], str | None]] = {
     ("tox", ""): environment_kind, ("nox", ""): environment_kind,
     ("pre-commit", "run"): _hook_kind, ("prek", "run"): _hook_kind,
-    ("go", "get"): _go_get_kind, ("cog", ""): _cog_kind, ("hatch", "fmt"): _hatch_fmt_kind,
+    ("go", "get"): _go_get_kind, ("cog", ""): _cog_kind, ("rake", ""): _rake_kind,
+    ("hatch", "fmt"): _hatch_fmt_kind,
 }  # fmt: skip
 
 

@@ -13,7 +13,9 @@ MAX_DECORATOR_LINES = 30
 _DEF = re.compile(r"^(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(")
 _NAME = re.compile(r"""\bname\s*=\s*["']([^"']{1,80})["']""")
 # `session.run("pytest", "-q", *session.posargs)`: its leading string words
-_RUN = re.compile(r"""\bsession\.run\(\s*((?:["'][^"'\n]{1,200}["']\s*,\s*)*["'][^"'\n]{1,200}["'])""")
+_RUN = re.compile(
+    r"""\bsession\.run\(\s*((?:["'][^"'\n]{1,200}["']\s*,\s*)*["'][^"'\n]{1,200}["'])"""
+)
 _WORD = re.compile(r"""["']([^"'\n]*)["']""")
 
 
@@ -53,4 +55,6 @@ def sessions(text: str) -> dict[str, Task]:
 def read_nox(project: Project) -> None:
     text = project.text("noxfile.py")
     if text is not None:
-        offer_runner_tasks(project.sheet, sessions(text), lambda name: f"nox -s {name}", "noxfile.py")
+        offer_runner_tasks(
+            project.sheet, sessions(text), lambda name: f"nox -s {name}", "noxfile.py"
+        )

@@ -35,15 +35,21 @@ def rake_tasks(text: str) -> list[str]:
         if opened or line.startswith("end"):
             namespace = f"{opened.group(1)}:" if opened else ""
             continue
-        match = _TASK.match(line)
-        if match and (namespace or not match.group(1)):
-            name = next(g for g in match.groups()[1:] if g)
-            found.append(f"{namespace}{name}" if match.group(1) else name)
-            continue
-        made = _TASK_CLASSES.match(line)
-        if made:
-            found.append(made.group(2) or _DEFAULT_NAMES[made.group(1)])
+        name = _task_name(line, namespace)
+        if name:
+            found.append(name)
     return [name for name in dict.fromkeys(found) if name != "default"]
+
+
+def _task_name(line: str, namespace: str) -> str | None:
+    """The task a line defines: ``task :x`` at the top level (``ns:x`` indented in a
+    namespace), or a task class's (``Rake::TestTask.new`` is ``test``)."""
+    match = _TASK.match(line)
+    if match and (namespace or not match.group(1)):
+        name = next(g for g in match.groups()[1:] if g)
+        return f"{namespace}{name}" if match.group(1) else name
+    made = _TASK_CLASSES.match(line)
+    return made.group(2) or _DEFAULT_NAMES[made.group(1)] if made else None
 
 
 def read_ruby(project: Project) -> None:

@@ -158,10 +158,8 @@ def body_kind(named: str | None, kinds: set[str], found: list[tuple[str, str]]) 
     """The kind of a task whose body runs commands of ``kinds``: tests with checks are
     tests; checks of several kinds are a lint, unless every formatter rewrites (a fixer);
     a build, run or set-up task keeps its name (a build's ``tsc`` is no type check)."""
-    if named == "build" and kinds == {"run"}:
-        return "run"  # `docs: mkdocs serve` serves the docs
     if named in ("build", "run", "setup") and "test" not in kinds:
-        return named
+        return _named_first(named, kinds)
     if "test" in kinds:
         return "test"
     if len(kinds) == 1:
@@ -174,6 +172,12 @@ def body_kind(named: str | None, kinds: set[str], found: list[tuple[str, str]]) 
     if named in kinds:
         return named
     return next(kind for kind in ("setup", "build", "run", "lint") if kind in kinds)
+
+
+def _named_first(named: str, kinds: set[str]) -> str:
+    """A build, run or set-up task's name says its kind, but for docs that are served
+    (``docs: mkdocs serve``)."""
+    return "run" if named == "build" and kinds == {"run"} else named
 
 
 def offer_runner_tasks(

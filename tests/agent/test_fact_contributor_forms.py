@@ -363,6 +363,9 @@ def test_one_rspec_file_and_one_cargo_test(tmp_path: Path) -> None:
     crate = project(tmp_path / "rs", {"Cargo.toml": "[package]\n", "tests/flags.rs": rust})
     assert "cargo test parses_flags" in crate.commands["test"]
 
+    hatch = '[project]\nname = "x"\n[tool.hatch.envs.hatch-test]\ndefault-args = ["tests"]\n'
+    hatched = project(tmp_path / "hatch", {"pyproject.toml": hatch, "tests/test_cli.py": ""})
+    assert "hatch test tests/test_cli.py" in hatched.commands["test"]
     # nothing for a runner the project does not configure
     bare = project(tmp_path / "py", {"pyproject.toml": "[project]\n", "tests/test_x.py": ""})
     assert not any("tests/test_x.py" in command for command in bare.offered())

@@ -76,12 +76,16 @@ def find_file(project: Project, folders: tuple[str, ...], name: re.Pattern[str])
 
 
 def _pytest(project: Project, tests: list[str]) -> str | None:
-    """``pytest tests/test_x.py`` through the prefix the project's pytest runs with."""
-    prefix = _pytest_prefix(project, tests)
+    """``pytest tests/test_x.py`` through the prefix the project's pytest runs with, or
+    ``hatch test tests/test_x.py`` where the project tests with Hatch."""
+    hatch = any(command.split()[:2] == ["hatch", "test"] for command in tests)
+    prefix = "hatch test" if hatch else _pytest_prefix(project, tests)
     if prefix is None:
         return None
     path = find_file(project, ("tests", "test", "testing"), _PYTHON_TEST)
-    return f"{prefix}pytest {path}" if path else None
+    if path is None:
+        return None
+    return f"hatch test {path}" if hatch else f"{prefix}pytest {path}"
 
 
 def _pytest_prefix(project: Project, tests: list[str]) -> str | None:
@@ -168,9 +172,10 @@ def _node_test(project: Project, tests: list[str]) -> str | None:
     script = str(table(data, "scripts").get("test", ""))
     installed = {**table(data, "devDependencies"), **table(data, "dependencies")}
     folders = ("test", "tests", "__tests__", "src", "spec", "packages", "lib")
-    if "node --test" in script:
-        path = find_file(project, folders, _JS_TEST) or find_file(project, ("test",), _JS_FILE)
-        return f"node --test {path}" if path else None
+    for runner in ("node --test", "bun test"):
+        if runner in script:
+            path = find_file(project, folders, _JS_TEST) or find_file(project, ("test",), _JS_FILE)
+            return f"{runner} {path}" if path else None
     for tool, command in _JS_RUNNERS:
         if tool in installed or re.search(rf"\b{tool}\b", script):
             pattern = _JS_TEST if tool in ("vitest", "jest") else _JS_FILE

@@ -263,6 +263,11 @@ def test_a_tox_environment_of_several_tools_is_split(tmp_path: Path) -> None:
     sheet = project(tmp_path, {"tox.ini": TOX_INI})
     assert sheet.commands["lint"][:2] == ["tox -e checks", "ruff check src"]
     assert "mypy src" in sheet.commands["typecheck"]
+    # Textualize/rich tox.ini (cut): a formatter's check and a type check are a lint
+    rich = "[tox]\nenvlist = lint\n\n[testenv:lint]\ncommands =\n    make format-check\n    make typecheck\n"
+    checks = project(tmp_path / "rich", {"tox.ini": rich})
+    assert checks.commands["lint"] == ["tox -e lint"]
+    assert checks.commands["format"] == ["make format-check"]
 
 
 # 15r10nk/inline-snapshot noxfile.py (cut)

@@ -90,8 +90,12 @@ def line_kind(line: str) -> str | None:
 
 
 def is_checking(line: str) -> bool:
-    """A formatter run that checks rather than rewrites (``black --check``)."""
-    return any(word in _CHECK_OPTIONS for word in line.split())
+    """A formatter run that checks rather than rewrites (``black --check``, or a task
+    named for it: ``make format-check``)."""
+    task = line.split()[1:2] if line.split()[:1] in (["make"], ["just"]) else []
+    return any(word in _CHECK_OPTIONS for word in line.split()) or any(
+        "check" in words(name) for name in task
+    )
 
 
 class Reader:

@@ -264,7 +264,8 @@ def test_a_tox_environment_of_several_tools_is_split(tmp_path: Path) -> None:
     assert sheet.commands["lint"][:2] == ["tox -e checks", "ruff check src"]
     assert "mypy src" in sheet.commands["typecheck"]
     # Textualize/rich tox.ini (cut): a formatter's check and a type check are a lint
-    rich = "[tox]\nenvlist = lint\n\n[testenv:lint]\ncommands =\n    make format-check\n    make typecheck\n"
+    rich = "[tox]\nenvlist = lint\n\n[testenv:lint]\ncommands =\n"
+    rich += "    make format-check\n    make typecheck\n"
     checks = project(tmp_path / "rich", {"tox.ini": rich})
     assert checks.commands["lint"] == ["tox -e lint"]
     assert checks.commands["format"] == ["make format-check"]

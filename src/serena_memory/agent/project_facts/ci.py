@@ -162,7 +162,7 @@ def plain_env(node: dict[str, Any]) -> dict[str, str]:
     return {
         str(key): "" if value is None else str(value)
         for key, value in table(node, "env").items()
-        if value is None or isinstance(value, str | int) and "$" not in str(value)
+        if value is None or isinstance(value, str | int) and not {"$", "\n"} & set(str(value))
     }
 
 

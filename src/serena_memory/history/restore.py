@@ -211,6 +211,8 @@ class MemoryHistory:
         """Record outside edits now: someone is looking at the history."""
         with contextlib.suppress(MemoryStoreError, OSError):  # reading never fails on it
             self.store.catch_up_history()
+        for history in self.folders:  # held back earlier, and not looked at again this time
+            history.tell_held()
 
     def _recorded(self, name: str) -> bool:
         """Whether any entry touched ``name`` (under it or an earlier name), at any time."""

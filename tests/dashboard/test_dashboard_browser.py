@@ -758,6 +758,10 @@ def test_screenshots_of_the_local_graph_and_the_topic_map(
     store.edit(
         "conventions", "# Conventions\n", "# Conventions\n\nShared rules: `mem:global/style`.\n"
     )
+    store.write(  # a memory that names one removed since: a missing node in the graph
+        "payments/invoices",
+        store.read("payments/invoices") + "Old format notes: `mem:payments/invoice_v1`.\n",
+    )
     server = DashboardServer(root, home=serena_home, port=0)
     server.start()
     t = Tab(browser, server)

@@ -116,9 +116,7 @@ def test_a_global_memory_is_counted_across_projects(tmp_path: Path, serena_home:
     assert reads(one)["local"] == 0
 
 
-def test_reads_follow_a_rename_instead_of_starting_again(
-    store: MemoryStore, project: Path
-) -> None:
+def test_reads_follow_a_rename_instead_of_starting_again(store: MemoryStore, project: Path) -> None:
     store.write("notes", "# notes\n")
     store.write("other", "# other\n")
     with acting_as(Provenance("mcp", "claude-code 2.0", "read_memory")):

@@ -154,12 +154,16 @@ def open_store(
     return store
 
 
-def tell_project(choice: ProjectChoice, home: Path) -> None:
+def tell_project(choice: ProjectChoice, home: Path | None) -> None:
     """Say on stderr which project a command works on when that tells something: one found
     from the current folder (a command run from a subfolder never works on a stray folder
     unnoticed), or one given that has a project above it. A folder given as it is, the
-    usual case (an agent's host starts the MCP server with --project), is not echoed."""
+    usual case (an agent's host starts the MCP server with --project), is not echoed.
+    ``home``: $SERENA_HOME (None: the configured one)."""
+    from serena_memory.core.config import serena_home
     from serena_memory.core.discovery import project_above
+
+    home = serena_home() if home is None else home
 
     if choice.found_by not in ("given", "global only"):
         say(choice.describe(), err=True)

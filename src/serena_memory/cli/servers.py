@@ -166,9 +166,7 @@ def start_mcp_server(
         check_port_free(host, port)  # a start that fails says only why
         token = None if no_auth else _http_token(state.home, rotate_token)
     if state.choice is not None:
-        from serena_memory.core.config import serena_home
-
-        tell_project(state.choice, state.home or serena_home())
+        tell_project(state.choice, state.home)
     from serena_memory.mcp import server as mcp_server
 
     server = mcp_server.build_server(state)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from serena_memory.integrity.code_drift.findings import (
@@ -34,7 +35,9 @@ from serena_memory.integrity.code_drift.findings import (
     CodeReport,
     one_per_mention,
 )
+from serena_memory.integrity.code_drift.aliases import Aliases, expand, project_aliases
 from serena_memory.integrity.code_drift.forms import (
+    ALIAS,
     MODULE,
     RELATIVE,
     module_candidates,
@@ -53,6 +56,11 @@ from serena_memory.integrity.code_drift.symbols import (
     find_words,
     source_identifiers,
     start_identifier_scan,
+)
+from serena_memory.integrity.code_drift.written_then import (
+    beside_memory,
+    gone_since,
+    moved_since,
 )
 from serena_memory.integrity.code_drift.trails import (
     absent_words,
@@ -123,6 +131,7 @@ class CodeChecker:
         self._head_time = 0.0  # when HEAD was committed
         self._symbols_note = ""  # why the symbols were not checked
         self._left_alone: LeftAlone | None = None
+        self._aliases: Aliases | None = None
 
     def prefetch(self, symbols: bool = True) -> None:
         """Start listing the files, walking the history and scanning the source files: git
@@ -230,7 +239,7 @@ class CodeChecker:
                 name in read_only,
                 present if symbols else None,
             )
-        report.findings = self.without_left_alone(report.findings)
+        report.findings = self.without_left_alone(report.findings, written)
         if symbols:
             near = paths_by_line(mentions)
             report.findings = self.traced(report.findings, present, written=written, near=near)
@@ -385,14 +394,23 @@ class CodeChecker:
                 out.append(finding)
         return out
 
-    def without_left_alone(self, findings: list[CodeFinding]) -> list[CodeFinding]:
+    def without_left_alone(
+        self, findings: list[CodeFinding], written: dict[str, float] | None = None
+    ) -> list[CodeFinding]:
         """Drop missing paths that are not the project's code
-        (:mod:`~serena_memory.integrity.code_drift.left_alone`)."""
+        (:mod:`~serena_memory.integrity.code_drift.left_alone`), but those git deleted
+        since their memory was written (``written``: when each memory last changed)."""
         if self._left_alone is None:
             self._left_alone = LeftAlone(self.files)
-        return self._left_alone.without(findings)
+        if not written or not self.history:
+            return self._left_alone.without(findings)
+        past, root = self.past, self.files.root
+        kept = [f for f in findings if gone_since(past, root, f.target, written.get(f.memory))]
+        return self._left_alone.without(findings, {id(f) for f in kept})
 
     def kept(self, m: Mention) -> bool:
+        if m.form == ALIAS:
+            return True
         if m.rooted and m.target.split("/", 1)[0] not in self.files.top:
             return False
         if m.kind == PATH and m.loose:
@@ -407,14 +425,22 @@ class CodeChecker:
     ) -> CodeFinding | None:
         """The finding of one path mention: missing, moved or changed (None: it names a
         file of the project that did not change much since ``when``)."""
+        if m.linked and self.history:
+            beside = beside_memory(memory, m.target)
+            if beside and (self.files.exists(beside) or known(self.past, [beside], beside)):
+                m = replace(m, target=beside, form="", linked=False)
         if m.form:
             return self._check_form(memory, m, when, read_only)
         resolved = self.files.resolve(m.target)
         if resolved is not None:
-            return self._changed(memory, m, resolved, when, read_only)
+            return self._present(memory, m, m.target, resolved, when, read_only)
         if not self.history:
+            if m.weak:
+                return None
             return CodeFinding(memory, m.line, m.text, PATH, MISSING, m.target, read_only=read_only)
         candidates, went = moves(self.past, self.files, m.target)
+        if m.weak and not went and not known(self.past, candidates, m.target):
+            return None  # an example or a library's name: never the project's file
         if len(went) == 1:
             ((new, (_old, commit)),) = went.items()
             if m.target.endswith("/") and not new.endswith("/"):
@@ -443,17 +469,14 @@ class CodeChecker:
         exists; else told like the file git knew by that name, in the form written (a
         module, or a path written with ``../``, that git never knew is no finding: it may
         be a library's or another project's)."""
-        if m.form == MODULE:
-            groups = module_candidates(m.target, m.text.startswith("."))
-        else:
-            groups = [(m.target, script_candidates(m.target))]
+        groups = self._form_files(m)
         for _prefix, files in groups:
             for file in files:
                 resolved = self.files.resolve(file)
                 if resolved is not None:
-                    return self._changed(memory, m, resolved, when, read_only)
+                    return self._present(memory, m, file, resolved, when, read_only)
         if not self.history:
-            return self._plain_missing(memory, m, read_only) if m.form == RELATIVE else None
+            return self._plain_missing(memory, m, read_only) if self._plain(m) else None
         for prefix, files in groups:
             for file in files:
                 candidates, went = moves(self.past, self.files, file)
@@ -485,7 +508,50 @@ class CodeChecker:
                         read_only=read_only,
                         form=m.form,
                     )
-        return self._plain_missing(memory, m, read_only) if m.form == RELATIVE else None
+        return self._plain_missing(memory, m, read_only) if self._plain(m) else None
+
+    @staticmethod
+    def _plain(m: Mention) -> bool:
+        """Whether a form is told missing though git never knew it (``./x``, not weak)."""
+        return m.form == RELATIVE and not m.weak
+
+    def _form_files(self, m: Mention) -> list[tuple[str, list[str]]]:
+        """(prefix, files) a mention in a form may name (:mod:`~serena_memory.
+        integrity.code_drift.forms`); none for an alias that is not the project's."""
+        if m.form == MODULE:
+            return module_candidates(m.target, m.text.startswith("."))
+        if m.form == ALIAS:
+            if self._aliases is None:
+                self._aliases = project_aliases(self.files)
+            path = expand(m.target, self._aliases)
+            return [] if path is None else [(path, script_candidates(path))]
+        return [(m.target, script_candidates(m.target))]
+
+    def _present(
+        self, memory: str, m: Mention, named: str, resolved: str, when: float | None, ro: bool
+    ) -> CodeFinding | None:
+        """The finding of a mention naming a file found now (``named``: the path it
+        names): moved when git renamed the file to its place since ``when`` from another
+        place it named, else :meth:`_changed`."""
+        moved = moved_since(self.past, self.files, named, resolved, when) if self.history else None
+        if moved is None:
+            return self._changed(memory, m, resolved, when, ro)
+        old, commit = moved
+        form = m.form if m.form in (RELATIVE, "") else ""
+        new_mention = rewritten(m.text, form, named, old, resolved) if form else None
+        return CodeFinding(
+            memory,
+            m.line,
+            m.text,
+            PATH,
+            MOVED,
+            m.target,
+            new_path=resolved,
+            commit=commit,
+            read_only=ro,
+            new_mention=new_mention,
+            form=form,
+        )
 
     def _plain_missing(self, memory: str, m: Mention, read_only: bool) -> CodeFinding:
         """A path that names no file now nor in git's history."""

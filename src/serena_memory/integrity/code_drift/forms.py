@@ -19,6 +19,10 @@ UP = "up"
 """A path written with ``../`` from the file that imports it: checked only when git
 knew a file it names (else it may be another project's)."""
 
+ALIAS = "alias"
+"""A path through an alias the project's build defines (``@/pages/home`` with ``"@/*":
+["./src/*"]`` in tsconfig.json): checked only when the alias is the project's."""
+
 PYTHON_FILES = (".py", ".pyi", "/__init__.py", "/__init__.pyi")
 SCRIPT_EXTENSIONS = (".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx", "/index.js", "/index.ts")
 """What an import without an extension (``./helpers``) may name."""

@@ -31,13 +31,18 @@ class LeftAlone:
         self.files = files
         self._local_names: tuple[frozenset[str], frozenset[str]] | None = None
 
-    def without(self, findings: list[CodeFinding]) -> list[CodeFinding]:
-        """``findings`` without the missing paths left alone."""
+    def without(self, findings: list[CodeFinding], kept: set[int] = frozenset()) -> list[CodeFinding]:  # type: ignore[assignment]
+        """``findings`` without the missing paths left alone (but those whose ``id`` is
+        in ``kept``: gone since their memory was written)."""
         targets = sorted({f.target for f in findings if _is_missing_path(f)})
         alone = self.paths(targets) if targets else set()
         if not alone:
             return findings
-        return [f for f in findings if not (_is_missing_path(f) and f.target.rstrip("/") in alone)]
+        return [
+            f
+            for f in findings
+            if id(f) in kept or not (_is_missing_path(f) and f.target.rstrip("/") in alone)
+        ]
 
     def paths(self, targets: list[str]) -> set[str]:
         """The ``targets`` left alone, each without its trailing ``/``."""

@@ -23,9 +23,16 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from serena_memory.integrity.code_drift.fenced import (
+    comment_text,
+    imported,
+    normal_import,
+    tree_entries,
+)
 from serena_memory.integrity.code_drift.forms import (
+    ALIAS,
     MODULE,
     PROSE_MODULE,
     RELATIVE,
@@ -109,6 +116,13 @@ _CAMEL = re.compile(r"^[A-Za-z0-9_]*[a-z][A-Za-z0-9_]*$")
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _NUMBERS = re.compile(r"[\d.]+(/[\d.]+)+")
 _SYMBOL_SEPARATOR = re.compile(r"\.|::|#")
+_ALIASED = re.compile(r"^[@~][\w-]*/[\w.@+-]")
+"""A path through a build's alias (``@/pages/home``, ``~/lib/x``) or a package's scope
+(``@tanstack/query``): the checker tells which from the project's aliases."""
+_EXAMPLE = re.compile(
+    r"(?:\be\.\s?g\.|\bfor (?:example|instance)|\bsuch as)[,:]?\s*[*_(\[]*$", re.IGNORECASE
+)
+"""What introduces an example just before a name: ``(e.g., `UserProfile.tsx`)``."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +142,9 @@ class Mention:
     where: str = ""  # a symbol written after its file (`tests/a.py::test_x`): that file
     form: str = ""  # how a file is named besides its path from the root or a suffix
     # (:mod:`~serena_memory.integrity.code_drift.forms`): a dotted module, `./x`, `../x`
+    weak: bool = False  # a name that may be an example (in a fenced block, after "e.g.",
+    # a library's `Name.js`): told only when git knew the file it names
+    linked: bool = False  # a link's target, `[x](./y.md)`: read from the memory's folder
 
     @property
     def words(self) -> list[str]:
@@ -153,8 +170,8 @@ def path_target(raw: str) -> tuple[str, bool] | None:
     named = _has_extension(last) or last in EXTENSIONLESS_FILES
     if not ("/" in body or folder or dotted or _is_file_name(last, named)):
         return None
-    if _PLACEHOLDER_NAME.match(last):
-        return None  # a naming rule (`PascalCase.tsx`, `.test.ts`), not a file
+    if _PLACEHOLDER_NAME.match(last) or _PLACEHOLDER_PART.search(body):
+        return None  # a naming rule (`PascalCase.tsx`, `PRP-XXX-name.md`), not a file
     normal = _within_project(body)
     if normal is None:
         return None
@@ -236,6 +253,9 @@ _PLACEHOLDER_NAME = re.compile(
 )
 """Names that state a naming rule: a case style or a bare role suffix like ``.test.ts``."""
 
+_PLACEHOLDER_PART = re.compile(r"(?:^|[-_./])(?:X{2,}|x{3,}|N{3,}|Y{4})(?=$|[-_./])")
+"""A part of a name that stands for any value: ``PRP-XXX-feature.md``, ``NNN-spec.md``."""
+
 _GENERIC = _words("true false none null nil self this undefined nan inf todo fixme")
 
 
@@ -244,18 +264,52 @@ def extract(text: str) -> list[Mention]:
     says are absent, removed or only planned (:mod:`code_negations`)."""
     found: list[Mention] = []
     fence: str | None = None
+    block: list[tuple[int, str]] = []
     for number, line in enumerate(text.splitlines(), start=1):
         opened = _FENCE.match(line) if ("`" in line or "~" in line) else None
         if fence is not None:
             if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
                 fence = None
+                found += fenced_mentions(block)
+            else:
+                block.append((number, line))
             continue
         if opened:
-            fence = opened.group(1)
+            fence, block = opened.group(1), []
             continue
         if "`" in line or "/" in line or ("." in line and _dotted_word(line)):
             found.extend(_line_mentions(number, line))
     return found
+
+
+def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
+    """The weak mentions of a fenced block's lines (:mod:`~serena_memory.integrity.
+    code_drift.fenced`): the names of a drawn tree, the files its comments name, the
+    project's modules its imports load."""
+    out = [
+        Mention(number, written, PATH, target[0], weak=True)
+        for number, written, path in tree_entries(block)
+        if (target := path_target(path)) is not None
+    ]
+    for number, line in block:
+        comment = comment_text(line) if ("/" in line or "#" in line or "-" in line) else None
+        if comment is not None:
+            mentions = _line_mentions(number, comment) if "`" not in comment else []
+            out += [replace(m, weak=True) for m in mentions if m.kind == PATH]
+        for spec in imported(line):
+            out += [replace(m, weak=True) for m in _import_mentions(number, spec)]
+    return sorted(out, key=lambda m: m.line)
+
+
+def _import_mentions(number: int, spec: str) -> list[Mention]:
+    """The mention an import of the project's code makes (``./x``, ``../x``, ``@/x``)."""
+    if spec.startswith("../"):
+        return [Mention(number, *fields) for fields in _up_fields(spec)]
+    target = normal_import(spec)
+    if not target or _PLACEHOLDER_PART.search(target):
+        return []
+    form = RELATIVE if spec.startswith("./") else ALIAS
+    return [Mention(number, spec, PATH, target, form=form)]
 
 
 def _dotted_word(text: str) -> bool:
@@ -280,9 +334,18 @@ def _line_mentions(number: int, line: str) -> list[Mention]:
             placed += [(*span.span(), m) for m in _classify(number, span.group(2))]
     if "/" in line or ("." in line and _dotted_word(line)):  # what the prose may hold
         placed += _prose_mentions(number, line, spans)
+    if placed and ("e" in line or "s" in line):
+        placed = [(s, e, _weak_if_example(line, s, m)) for s, e, m in placed]
     if not placed or not may_say_absent(line):
         return [m for _start, _end, m in placed]
     return [m for start, end, m in placed if not said_absent(line, start, end)]
+
+
+def _weak_if_example(line: str, start: int, m: Mention) -> Mention:
+    """``m``, weak when the line introduces it as an example (``e.g.``)."""
+    if m.kind == PATH and _EXAMPLE.search(line, max(0, start - 24), start):
+        return replace(m, weak=True)
+    return m
 
 
 def _classify(number: int, content: str) -> list[Mention]:
@@ -309,6 +372,8 @@ def _span_fields(content: str) -> tuple[Fields, ...]:
         return ()
     if raw.startswith("../"):
         return _up_fields(raw)
+    if _ALIASED.match(raw):
+        return ((raw, PATH, _LOCATION.sub("", raw).rstrip("/"), False, False, "", ALIAS),)
     path = _path_fields(raw)
     if path is not None:
         return path
@@ -442,6 +507,8 @@ def _prose_paths(number: int, plain: str) -> list[tuple[int, int, Mention]]:
     for pattern in patterns:
         for match in pattern.finditer(plain):
             mentions = _prose_match(number, match, pattern is _PROSE_NAME)
+            if mentions and plain.endswith("](", 0, match.start()):
+                mentions = [replace(m, linked=True) for m in mentions]
             out += [(match.start(), match.end(), m) for m in mentions]
     return out
 
@@ -488,7 +555,8 @@ def _prose_match(number: int, match: re.Match[str], bare: bool) -> list[Mention]
     if target is None or target[1]:
         return []
     form = RELATIVE if match.group(1).startswith("./") else ""
-    return [Mention(number, match.group(0), PATH, target[0], form=form)]
+    library = bare and match.group(2) == "js" and match.group(1)[:1].isupper()
+    return [Mention(number, match.group(0), PATH, target[0], form=form, weak=library)]
 
 
 _PROSE_PRODUCTS = _words(

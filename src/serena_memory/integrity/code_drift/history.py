@@ -110,7 +110,7 @@ class GitPast:
 
     def add(self, commit: str, when: float, fields: list[str]) -> None:
         """What one commit (or the work tree) did to the files ``fields`` list."""
-        seen, renamed, deleted, changes = self.seen, self.renamed, self.deleted, self.changes
+        seen, deleted, changes = self.seen, self.deleted, self.changes
         added: list[str] = []
         gone: list[str] = []
         for letter, old, path in name_status(fields):

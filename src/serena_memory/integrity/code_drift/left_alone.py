@@ -7,6 +7,8 @@ Git is asked once for all the paths of a check; a mentioned path is never opened
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from serena_memory.integrity.code_drift.findings import MISSING, CodeFinding
 from serena_memory.integrity.code_drift.git import GitUnavailable, run_git
 from serena_memory.integrity.code_drift.local_paths import (
@@ -31,7 +33,7 @@ class LeftAlone:
         self.files = files
         self._local_names: tuple[frozenset[str], frozenset[str]] | None = None
 
-    def without(self, findings: list[CodeFinding], kept: set[int] = frozenset()) -> list[CodeFinding]:  # type: ignore[assignment]
+    def without(self, findings: list[CodeFinding], kept: Collection[int] = ()) -> list[CodeFinding]:
         """``findings`` without the missing paths left alone (but those whose ``id`` is
         in ``kept``: gone since their memory was written)."""
         targets = sorted({f.target for f in findings if _is_missing_path(f)})

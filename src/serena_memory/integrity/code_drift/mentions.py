@@ -25,6 +25,13 @@ import posixpath
 import re
 from dataclasses import dataclass, replace
 
+from serena_memory.integrity.code_drift.examples import (
+    EXAMPLE_HINT,
+    PLACEHOLDER_NAME,
+    PLACEHOLDER_PART,
+    PROSE_PRODUCTS,
+    is_example,
+)
 from serena_memory.integrity.code_drift.fenced import (
     comment_text,
     imported,
@@ -119,10 +126,6 @@ _SYMBOL_SEPARATOR = re.compile(r"\.|::|#")
 _ALIASED = re.compile(r"^[@~][\w-]*/[\w.@+-]")
 """A path through a build's alias (``@/pages/home``, ``~/lib/x``) or a package's scope
 (``@tanstack/query``): the checker tells which from the project's aliases."""
-_EXAMPLE = re.compile(
-    r"(?:\be\.\s?g\.|\bfor (?:example|instance)|\bsuch as)[,:]?\s*[*_(\[]*$", re.IGNORECASE
-)
-"""What introduces an example just before a name: ``(e.g., `UserProfile.tsx`)``."""
 
 
 @dataclass(frozen=True)
@@ -170,7 +173,7 @@ def path_target(raw: str) -> tuple[str, bool] | None:
     named = _has_extension(last) or last in EXTENSIONLESS_FILES
     if not ("/" in body or folder or dotted or _is_file_name(last, named)):
         return None
-    if _PLACEHOLDER_NAME.match(last) or _PLACEHOLDER_PART.search(body):
+    if PLACEHOLDER_NAME.match(last) or PLACEHOLDER_PART.search(body):
         return None  # a naming rule (`PascalCase.tsx`, `PRP-XXX-name.md`), not a file
     normal = _within_project(body)
     if normal is None:
@@ -246,16 +249,6 @@ def _is_symbol_word(word: str) -> bool:
 _PRIVATE = re.compile(r"^_+[A-Za-z][A-Za-z0-9]{2,}_*$")
 
 
-_PLACEHOLDER_NAME = re.compile(
-    r"^(?:(?:pascal|camel|kebab|snake|upper|lower|title|screaming)[-_]?case(?:[-_.]\w+)?"
-    r"|\.(?:test|spec|stories|story|d|min|module|e2e|config)\.\w+)$",
-    re.IGNORECASE,
-)
-"""Names that state a naming rule: a case style or a bare role suffix like ``.test.ts``."""
-
-_PLACEHOLDER_PART = re.compile(r"(?:^|[-_./])(?:X{2,}|x{3,}|N{3,}|Y{4})(?=$|[-_./])")
-"""A part of a name that stands for any value: ``PRP-XXX-feature.md``, ``NNN-spec.md``."""
-
 _GENERIC = _words("true false none null nil self this undefined nan inf todo fixme")
 
 
@@ -306,7 +299,7 @@ def _import_mentions(number: int, spec: str) -> list[Mention]:
     if spec.startswith("../"):
         return [Mention(number, *fields) for fields in _up_fields(spec)]
     target = normal_import(spec)
-    if not target or _PLACEHOLDER_PART.search(target):
+    if not target or PLACEHOLDER_PART.search(target):
         return []
     form = RELATIVE if spec.startswith("./") else ALIAS
     return [Mention(number, spec, PATH, target, form=form)]
@@ -334,18 +327,21 @@ def _line_mentions(number: int, line: str) -> list[Mention]:
             placed += [(*span.span(), m) for m in _classify(number, span.group(2))]
     if "/" in line or ("." in line and _dotted_word(line)):  # what the prose may hold
         placed += _prose_mentions(number, line, spans)
-    if placed and ("e" in line or "s" in line):
-        placed = [(s, e, _weak_if_example(line, s, m)) for s, e, m in placed]
+    if placed and EXAMPLE_HINT.search(line):
+        placed = _weak_examples(line, placed)
     if not placed or not may_say_absent(line):
         return [m for _start, _end, m in placed]
     return [m for start, end, m in placed if not said_absent(line, start, end)]
 
 
-def _weak_if_example(line: str, start: int, m: Mention) -> Mention:
-    """``m``, weak when the line introduces it as an example (``e.g.``)."""
-    if m.kind == PATH and _EXAMPLE.search(line, max(0, start - 24), start):
-        return replace(m, weak=True)
-    return m
+def _weak_examples(
+    line: str, placed: list[tuple[int, int, Mention]]
+) -> list[tuple[int, int, Mention]]:
+    """``placed``, the paths the line introduces as examples (``e.g.``) made weak."""
+    return [
+        (start, end, replace(m, weak=True) if m.kind == PATH and is_example(line, start) else m)
+        for start, end, m in placed
+    ]
 
 
 def _classify(number: int, content: str) -> list[Mention]:
@@ -394,7 +390,7 @@ def _not_a_name(raw: str) -> bool:
     """Whether ``raw`` is no path nor name (a sentence, a placeholder)."""
     return bool(
         ("(" not in raw and _NOT_A_NAME.search(raw))
-        or _PLACEHOLDER_NAME.match(raw.rsplit("/", 1)[-1])
+        or PLACEHOLDER_NAME.match(raw.rsplit("/", 1)[-1])
     )
 
 
@@ -559,18 +555,10 @@ def _prose_match(number: int, match: re.Match[str], bare: bool) -> list[Mention]
     return [Mention(number, match.group(0), PATH, target[0], form=form, weak=library)]
 
 
-_PROSE_PRODUCTS = _words(
-    """node.js vue.js next.js nuxt.js express.js three.js chart.js d3.js ember.js angular.js
-    react.js alpine.js p5.js moment.js nest.js deno.js bun.js knockout.js backbone.js
-    socket.io asp.net ado.net"""
-)
-"""Product names written like file names in prose."""
-
-
 def _is_prose_file_name(name: str, ext: str) -> bool:
     """Whether a bare name in prose is a file: a known extension of two letters or more
     (``math.h`` is more often the system's), not a naming rule or a product's name."""
-    if len(ext) < 2 or name.lower() in _PROSE_PRODUCTS or _PLACEHOLDER_NAME.match(name):
+    if len(ext) < 2 or name.lower() in PROSE_PRODUCTS or PLACEHOLDER_NAME.match(name):
         return False
     return "." not in name.split(".", 1)[0] and not name[0].isdigit()
 

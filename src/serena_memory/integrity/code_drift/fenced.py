@@ -14,11 +14,6 @@ import posixpath
 import re
 from collections.abc import Iterator
 
-_BRANCH = re.compile(r"(?:[├└]──|[|`+]--)[─-]*\s*")
-"""The branch before a name in a drawn tree: ``├── ``, ``└── ``, ``|-- ``, ``+-- ``."""
-_NAME = re.compile(r"[\w@.+-][\w@.+/-]*")
-_ROOT = re.compile(r"^([\w@.+-][\w@.+/-]*/)\s*(?:#.*)?$")
-"""A tree's top line: a folder on a line of its own (``docs/``)."""
 _COMMENT = re.compile(r"^\s*(?://+|#+(?!!)|/\*+|\*|<!--|--)\s?(.*)$")
 _IMPORT = re.compile(
     r"""(?:\bfrom|\bimport|\brequire)\s*\(?\s*["']([^"'\s]+)["']""",
@@ -27,36 +22,6 @@ _LOCAL_IMPORT = re.compile(r"^(?:\.{1,2}/|[@~#][\w-]*/)")
 """An import of the project's own code: relative, or through an alias (``@/x``,
 ``~/x``, ``@shared/x``; a package's scope, ``@tanstack/x``, is told apart by the
 checker, which knows the project's aliases)."""
-
-
-def tree_entries(lines: list[tuple[int, str]]) -> Iterator[tuple[int, str, str]]:
-    """(line number, name as written, path from the tree's top) of every name in the
-    trees drawn in a block's ``lines``; a name with ``/`` at the end is a folder."""
-    stack: list[tuple[int, str]] = []  # (column of the branch, folder)
-    for number, line in lines:
-        branch = _BRANCH.search(line)
-        if branch is None:
-            if _tree_prefix(line):
-                continue  # a line of the drawing alone (`│`) or a blank one
-            root = _ROOT.match(line.strip())
-            stack = [(-1, root.group(1))] if root and not line[:1].isspace() else []
-            continue
-        name = _NAME.match(line, branch.end())
-        if name is None or not _tree_prefix(line[: branch.start()]):
-            continue
-        column = branch.start()
-        while stack and stack[-1][0] >= column:
-            stack.pop()
-        written = name.group(0)
-        path = "".join(folder for _column, folder in stack) + written
-        yield number, written, path
-        if written.endswith("/"):
-            stack.append((column, written))
-
-
-def _tree_prefix(before: str) -> bool:
-    """Whether what comes before a branch is only the tree's drawing (``│   ``)."""
-    return not before.replace("│", "").replace("|", "").strip()
 
 
 def comment_text(line: str) -> str | None:

@@ -36,7 +36,6 @@ from serena_memory.integrity.code_drift.fenced import (
     comment_text,
     imported,
     normal_import,
-    tree_entries,
 )
 from serena_memory.integrity.code_drift.forms import (
     ALIAS,
@@ -48,6 +47,7 @@ from serena_memory.integrity.code_drift.forms import (
 )
 from serena_memory.integrity.code_drift.negations import may_say_absent, said_absent
 from serena_memory.integrity.code_drift.statements import imported_modules, statement_names
+from serena_memory.integrity.code_drift.trees import ListTree, drawn_entries
 
 PATH = "path"
 
@@ -148,6 +148,8 @@ class Mention:
     weak: bool = False  # a name that may be an example (in a fenced block, after "e.g.",
     # a library's `Name.js`): told only when git knew the file it names
     linked: bool = False  # a link's target, `[x](./y.md)`: read from the memory's folder
+    placed: str = ""  # the path a drawn tree or a list of folders puts it at: checked
+    # there when git knows a file there (:mod:`~serena_memory.integrity.code_drift.trees`)
 
     @property
     def words(self) -> list[str]:
@@ -258,6 +260,7 @@ def extract(text: str) -> list[Mention]:
     found: list[Mention] = []
     fence: str | None = None
     block: list[tuple[int, str]] = []
+    lists = ListTree()
     for number, line in enumerate(text.splitlines(), start=1):
         opened = _FENCE.match(line) if ("`" in line or "~" in line) else None
         if fence is not None:
@@ -271,8 +274,21 @@ def extract(text: str) -> list[Mention]:
             fence, block = opened.group(1), []
             continue
         if "`" in line or "/" in line or ("." in line and _dotted_word(line)):
-            found.extend(_line_mentions(number, line))
+            mentions = _line_mentions(number, line)
+            item = lists.place(line) if mentions else None
+            found += _placed(mentions, item) if item else mentions
+        elif line[:1] != " ":
+            lists.place(line)
     return found
+
+
+def _placed(mentions: list[Mention], item: tuple[str, str]) -> list[Mention]:
+    """``mentions`` with the one a list item under a folder names put at its place."""
+    written, path = item
+    placed = path_target(path)
+    if placed is None:
+        return mentions
+    return [replace(m, placed=placed[0]) if m.text == written else m for m in mentions]
 
 
 def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
@@ -280,9 +296,10 @@ def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
     code_drift.fenced`): the names of a drawn tree, the files its comments name, the
     project's modules its imports load."""
     out = [
-        Mention(number, written, PATH, target[0], weak=True)
-        for number, written, path in tree_entries(block)
-        if (target := path_target(path)) is not None
+        Mention(number, written, PATH, target[0], weak=True, placed=placed[0])
+        for number, written, path in drawn_entries(block)
+        if (target := path_target(written)) is not None
+        and (placed := path_target(path)) is not None
     ]
     for number, line in block:
         comment = comment_text(line) if ("/" in line or "#" in line or "-" in line) else None

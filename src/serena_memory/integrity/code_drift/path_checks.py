@@ -56,6 +56,8 @@ class PathChecks:
         file of the project that did not change much since ``when``)."""
         if m.linked:
             m = self._beside(memory, m)
+        if m.placed:
+            m = self._at_place(m)
         if m.form:
             return self._check_form(memory, m, when, read_only)
         resolved = self.files.resolve(m.target)
@@ -146,6 +148,13 @@ class PathChecks:
         if beside and (self.files.exists(beside) or known(self.past, [beside], beside)):
             return replace(m, target=beside, form="", linked=False)
         return m
+
+    def _at_place(self, m: Mention) -> Mention:
+        """A name in a tree as the path the tree puts it at, when a file is there now
+        or git knew one there (else as written: the drawing may be wrong)."""
+        placed = m.placed
+        here = self.files.exists(placed) or (self.history and known(self.past, [placed], placed))
+        return replace(m, target=placed if here else m.target, placed="")
 
     @staticmethod
     def _plain(m: Mention) -> bool:

@@ -21,8 +21,8 @@ TS_CONFIGS = ("tsconfig.json", "jsconfig.json", "tsconfig.app.json", "tsconfig.b
 BUILD_CONFIGS = tuple(
     f"{tool}.config.{ext}" for tool in ("vite", "webpack", "vitest") for ext in ("ts", "js", "mjs")
 )
-_COMMENT = re.compile(r"^\s*//.*$|/\*.*?\*/", re.MULTILINE | re.DOTALL)
-_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
+_JSONC = re.compile(r'("(?:\\.|[^"\\\n])*")|//[^\n]*|/\*.*?\*/|,(?=\s*[}\]])', re.DOTALL)
+"""A string (kept), or a comment or a trailing comma (dropped), in a tsconfig."""
 _BUILD_ALIAS = re.compile(
     r"""["']?([@~#][\w-]*)["']?\s*:\s*(?:path\.)?(?:resolve|join)\(\s*[\w.]+\s*,"""
     r"""((?:\s*["'][\w./-]*["']\s*,?)+)\)"""
@@ -53,7 +53,7 @@ def _ts_paths(text: str) -> dict[str, str]:
     """The ``compilerOptions.paths`` of a tsconfig (comments and trailing commas allowed)
     as prefix -> folder, each of one target ending with ``/*``."""
     try:
-        data = json.loads(_TRAILING_COMMA.sub(r"\1", _COMMENT.sub("", text)))
+        data = json.loads(_JSONC.sub(lambda m: m.group(1) or "", text))
         options = data.get("compilerOptions") or {}
         base = str(options.get("baseUrl") or ".")
         paths = options.get("paths") or {}

@@ -520,10 +520,18 @@ def _prose_paths(number: int, plain: str) -> list[tuple[int, int, Mention]]:
     for pattern in patterns:
         for match in pattern.finditer(plain):
             mentions = _prose_match(number, match, pattern is _PROSE_NAME)
-            if mentions and plain.endswith("](", 0, match.start()):
-                mentions = [replace(m, linked=True) for m in mentions]
+            if plain.endswith("](", 0, match.start()):
+                mentions = _linked(number, match.group(1), mentions)
             out += [(match.start(), match.end(), m) for m in mentions]
     return out
+
+
+def _linked(number: int, written: str, mentions: list[Mention]) -> list[Mention]:
+    """The mentions of a link's target, marked as such; one that leaves its folder
+    (``../docs/a.md``) is read below its ``..`` unless the memory's folder places it."""
+    if not mentions and written.startswith("../"):
+        mentions = [Mention(number, *fields) for fields in _up_fields(written)]
+    return [replace(m, linked=True) for m in mentions]
 
 
 def _prose_modules(number: int, plain: str) -> list[tuple[int, int, Mention]]:

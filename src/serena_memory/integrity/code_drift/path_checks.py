@@ -19,6 +19,7 @@ from serena_memory.integrity.code_drift.forms import (
     ALIAS,
     MODULE,
     RELATIVE,
+    UP,
     module_candidates,
     rewritten,
     script_candidates,
@@ -144,7 +145,7 @@ class PathChecks:
         link's target is read from the memory's folder first), else as written."""
         if not self.history:
             return m
-        beside = beside_memory(memory, m.target)
+        beside = beside_memory(memory, m.text if m.form == UP else m.target)
         if beside and (self.files.exists(beside) or known(self.past, [beside], beside)):
             return replace(m, target=beside, form="", linked=False)
         return m

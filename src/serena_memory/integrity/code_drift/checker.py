@@ -395,8 +395,9 @@ class CodeChecker(PathChecks):
         if not written or not self.history:
             return self._left_alone.without(findings)
         past, root = self.past, self.files.root
-        kept = [f for f in findings if gone_since(past, root, f.target, written.get(f.memory))]
-        return self._left_alone.without(findings, {id(f) for f in kept})
+        return self._left_alone.without(
+            findings, lambda f: gone_since(past, root, f.target, written.get(f.memory))
+        )
 
     def kept(self, m: Mention) -> bool:
         if m.form == ALIAS:

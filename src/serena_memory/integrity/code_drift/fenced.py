@@ -14,7 +14,9 @@ import posixpath
 import re
 from collections.abc import Iterator
 
-_COMMENT = re.compile(r"^\s*(?://+|#+(?!!)|/\*+|\*|<!--|--)\s?(.*)$")
+_COMMENT = re.compile(r"^\s*(?://+|#+(?!!)|/\*+|\*(?=\s)|<!--|--(?=\s))\s?(.*)$")
+"""A line that is a comment as a whole: ``//``, ``#`` (not ``#!``), ``/*``, `` * ``,
+``<!--``, ``-- `` (not an option, ``--out``)."""
 _IMPORT = re.compile(
     r"""(?:\bfrom|\bimport|\brequire)\s*\(?\s*["']([^"'\s]+)["']""",
 )

@@ -7,7 +7,7 @@ Git is asked once for all the paths of a check; a mentioned path is never opened
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable
 
 from serena_memory.integrity.code_drift.findings import MISSING, CodeFinding
 from serena_memory.integrity.code_drift.git import GitUnavailable, run_git
@@ -33,9 +33,11 @@ class LeftAlone:
         self.files = files
         self._local_names: tuple[frozenset[str], frozenset[str]] | None = None
 
-    def without(self, findings: list[CodeFinding], kept: Collection[int] = ()) -> list[CodeFinding]:
-        """``findings`` without the missing paths left alone (but those whose ``id`` is
-        in ``kept``: gone since their memory was written)."""
+    def without(
+        self, findings: list[CodeFinding], kept: Callable[[CodeFinding], bool] | None = None
+    ) -> list[CodeFinding]:
+        """``findings`` without the missing paths left alone (but those ``kept`` keeps:
+        gone since their memory was written)."""
         targets = sorted({f.target for f in findings if _is_missing_path(f)})
         alone = self.paths(targets) if targets else set()
         if not alone:
@@ -43,7 +45,8 @@ class LeftAlone:
         return [
             f
             for f in findings
-            if id(f) in kept or not (_is_missing_path(f) and f.target.rstrip("/") in alone)
+            if not (_is_missing_path(f) and f.target.rstrip("/") in alone)
+            or (kept is not None and kept(f))
         ]
 
     def paths(self, targets: list[str]) -> set[str]:

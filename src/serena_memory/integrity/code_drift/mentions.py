@@ -273,17 +273,20 @@ def extract(text: str) -> list[Mention]:
         if opened:
             fence, block = opened.group(1), []
             continue
+        mentions = []
         if "`" in line or "/" in line or ("." in line and _dotted_word(line)):
             mentions = _line_mentions(number, line)
-            item = lists.place(line) if mentions else None
-            found += _placed(mentions, item) if item else mentions
-        elif line[:1] != " ":
-            lists.place(line)
+        if lists.open or ("/" in line and line.lstrip()[:1] in "-*+"):
+            mentions = _placed(mentions, lists.place(line))
+        found += mentions
     return found
 
 
-def _placed(mentions: list[Mention], item: tuple[str, str]) -> list[Mention]:
-    """``mentions`` with the one a list item under a folder names put at its place."""
+def _placed(mentions: list[Mention], item: tuple[str, str] | None) -> list[Mention]:
+    """``mentions`` with the one a list item under a folder names (``item``: the name
+    and the path it stands for) put at its place."""
+    if item is None or not mentions:
+        return mentions
     written, path = item
     placed = path_target(path)
     if placed is None:
@@ -295,9 +298,10 @@ def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
     """The weak mentions of a fenced block's lines (:mod:`~serena_memory.integrity.
     code_drift.fenced`): the names of a drawn tree, the files its comments name, the
     project's modules its imports load."""
+    drawn = any("──" in line or "--" in line for _number, line in block)
     out = [
         Mention(number, written, PATH, target[0], weak=True, placed=placed[0])
-        for number, written, path in drawn_entries(block)
+        for number, written, path in (drawn_entries(block) if drawn else ())
         if (target := path_target(written)) is not None
         and (placed := path_target(path)) is not None
     ]

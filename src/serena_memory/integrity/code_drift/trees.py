@@ -74,6 +74,11 @@ class ListTree:
     def __init__(self) -> None:
         self._stack: list[tuple[int, str]] = []  # (indent, folder path with '/')
 
+    @property
+    def open(self) -> bool:
+        """Whether a folder item is open: the lines that follow may be its items."""
+        return bool(self._stack)
+
     def place(self, line: str) -> tuple[str, str] | None:
         """(name as written, its path under the folders above it) for a list item below
         a folder item; None for any other line (a line out of the list ends it)."""

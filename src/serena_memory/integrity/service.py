@@ -374,7 +374,7 @@ def fix_code_references(
     of them, or only the ``(memory, line, mention)`` given); the fixes of one run are one
     history entry. Returns the findings fixed (to be fixed, with ``dry_run``)."""
     from serena_memory.integrity.code_drift.findings import MOVED
-    from serena_memory.integrity.code_drift.mentions import replace_path
+    from serena_memory.integrity.code_drift.forms import replace_path
 
     wanted = None if only is None else set(only)
     moved = [

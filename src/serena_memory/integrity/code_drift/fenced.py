@@ -28,6 +28,8 @@ checker, which knows the project's aliases)."""
 
 def comment_text(line: str) -> str | None:
     """The text of a line that is a comment as a whole (None: it is code or nothing)."""
+    if "/" not in line and "#" not in line and "-" not in line and "*" not in line:
+        return None
     found = _COMMENT.match(line)
     return found.group(1) if found else None
 

@@ -13,9 +13,9 @@ trustworthy only clear shapes count:
   the project with ``..`` (files outside the project are not this project's code), a
   single lowercase word (``git``, ``main``), an all-capitals word (``TODO``), a common
   product name (``GitHub``);
-- fenced blocks (```` ``` ````, ``~~~``) are skipped whole: they hold commands, sample
-  output and sketches of code that is meant to be written, so their names are examples
-  more often than claims (see docs/code-drift.md for the measurement).
+- fenced blocks (```` ``` ````, ``~~~``) hold commands, sample output and sketches of
+  code to be written: only a drawn tree, a comment naming a file and an import of the
+  project's code count, as weak claims (:mod:`~serena_memory.integrity.code_drift.fenced`).
 """
 
 from __future__ import annotations
@@ -273,49 +273,49 @@ def extract(text: str) -> list[Mention]:
         if opened:
             fence, block = opened.group(1), []
             continue
-        mentions = []
-        if "`" in line or "/" in line or ("." in line and _dotted_word(line)):
-            mentions = _line_mentions(number, line)
-        if lists.open or ("/" in line and line.lstrip()[:1] in "-*+"):
-            mentions = _placed(mentions, lists.place(line))
-        found += mentions
+        found += _listed(lists, line, _prose_line(number, line))
     return found
 
 
-def _placed(mentions: list[Mention], item: tuple[str, str] | None) -> list[Mention]:
-    """``mentions`` with the one a list item under a folder names (``item``: the name
-    and the path it stands for) put at its place."""
-    if item is None or not mentions:
+def _prose_line(number: int, line: str) -> list[Mention]:
+    """The mentions of a line outside fenced blocks, when it may hold any."""
+    if "`" in line or "/" in line or ("." in line and _dotted_word(line)):
+        return _line_mentions(number, line)
+    return []
+
+
+def _listed(lists: ListTree, line: str, mentions: list[Mention]) -> list[Mention]:
+    """``mentions`` with the one a list item under a folder names put at its place
+    (:mod:`~serena_memory.integrity.code_drift.trees`)."""
+    if not (lists.open or ("/" in line and line.lstrip()[:1] in "-*+")):
         return mentions
-    written, path = item
-    placed = path_target(path)
-    if placed is None:
+    item = lists.place(line)
+    if item is None or not mentions or (placed := path_target(item[1])) is None:
         return mentions
-    return [replace(m, placed=placed[0]) if m.text == written else m for m in mentions]
+    return [replace(m, placed=placed[0]) if m.text == item[0] else m for m in mentions]
 
 
 def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
     """The weak mentions of a fenced block's lines (:mod:`~serena_memory.integrity.
     code_drift.fenced`): the names of a drawn tree, the files its comments name, the
     project's modules its imports load."""
-    drawn = any("──" in line or "--" in line for _number, line in block)
     out = [
         Mention(number, written, PATH, target[0], weak=True, placed=placed[0])
-        for number, written, path in (drawn_entries(block) if drawn else ())
+        for number, written, path in drawn_entries(block)
         if (target := path_target(written)) is not None
         and (placed := path_target(path)) is not None
     ]
     for number, line in block:
-        comment = comment_text(line) if ("/" in line or "#" in line or "-" in line) else None
-        if comment is not None:
-            mentions = _line_mentions(number, comment) if "`" not in comment else []
-            out += [replace(m, weak=True) for m in mentions if m.kind == PATH]
-        for spec in imported(line):
-            out += [replace(m, weak=True) for m in _import_mentions(number, spec)]
+        comment = comment_text(line)
+        if comment is not None and "`" not in comment:
+            out += [
+                replace(m, weak=True) for m in _line_mentions(number, comment) if m.kind == PATH
+            ]
+        out += [replace(m, weak=True) for spec in imported(line) for m in _imports(number, spec)]
     return sorted(out, key=lambda m: m.line)
 
 
-def _import_mentions(number: int, spec: str) -> list[Mention]:
+def _imports(number: int, spec: str) -> list[Mention]:
     """The mention an import of the project's code makes (``./x``, ``../x``, ``@/x``)."""
     if spec.startswith("../"):
         return [Mention(number, *fields) for fields in _up_fields(spec)]
@@ -590,27 +590,3 @@ def _is_prose_file_name(name: str, ext: str) -> bool:
     if len(ext) < 2 or name.lower() in PROSE_PRODUCTS or PLACEHOLDER_NAME.match(name):
         return False
     return "." not in name.split(".", 1)[0] and not name[0].isdigit()
-
-
-def replace_path(
-    text: str, line: int, written: str, old: str, new: str, rewritten: str | None = None
-) -> tuple[str, int]:
-    """``text`` with the mention ``written`` (a path whose target is ``old``) on ``line``
-    pointed at ``new``, keeping its ``./``, trailing ``/`` and line or anchor (or made
-    ``rewritten``: a module or relative path in its own form); with the number of places
-    changed (0: the line no longer has it)."""
-    lines = text.split("\n")
-    if not 0 < line <= len(lines):
-        return text, 0
-    stripped_old = old.rstrip("/")
-    index = written.find(stripped_old)
-    if rewritten is not None:
-        updated = rewritten
-    elif index < 0:
-        return text, 0
-    else:
-        updated = written[:index] + new.rstrip("/") + written[index + len(stripped_old) :]
-    pattern = re.compile(rf"(?<![\w./-]){re.escape(written)}(?![\w/-])")
-    new_line, count = pattern.subn(lambda _m: updated, lines[line - 1])
-    lines[line - 1] = new_line
-    return "\n".join(lines), count

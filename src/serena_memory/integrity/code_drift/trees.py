@@ -25,6 +25,8 @@ _ITEM = re.compile(r"^( *)[-*+] +(?:\*\*)?`?([\w@.+-][\w@.+/-]*)`?(?:\*\*)?(?=$|
 def drawn_entries(lines: list[tuple[int, str]]) -> Iterator[tuple[int, str, str]]:
     """(line number, name as written, path from the tree's top) of every name in the
     trees drawn in ``lines`` (a fenced block's)."""
+    if not any("──" in line or "--" in line for _number, line in lines):
+        return
     entries: list[tuple[int, int, str, str]] = []  # number, column, name, top
     top = ""
     for number, line in lines:

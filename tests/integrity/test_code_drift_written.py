@@ -151,7 +151,8 @@ def test_library_names_examples_and_placeholders_are_no_drift(repo: Path) -> Non
         "# Conventions\n- **Passport.js** authentication with a local strategy\n"
         "- **Components**: PascalCase (e.g., `UserProfile.tsx`)\n"
         "- **Utilities**: camelCase (e.g., `queryClient.ts`)\n"
-        "- Copy a template to `PRPs/PRP-XXX-feature-name.md`\n",
+        "- Copy a template to `PRPs/PRP-XXX-feature-name.md`\n"
+        "- Served by `Express.js`; a new page goes in `src/pages/my-page.tsx`\n",
     )
     commit(repo)
     git(repo, "rm", "-q", "src/queryClient.ts")

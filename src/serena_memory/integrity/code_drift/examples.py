@@ -40,3 +40,22 @@ EXAMPLE_HINT = re.compile(r"e\.\s?g\.|for (?:example|instance)|such as", re.IGNO
 def is_example(line: str, start: int) -> bool:
     """Whether ``line`` introduces what starts at ``start`` as an example."""
     return bool(_EXAMPLE.search(line, max(0, start - 24), start))
+
+
+_MADE_UP_STEM = re.compile(
+    r"^(?:foo|bar|baz|qux|example|sample|something|name|filename|file"
+    r"|(?:your|my|some|new)[-_]\w[\w-]*|[\w-]*feature[-_]name)$",
+    re.IGNORECASE,
+)
+"""A file's stem that stands for any file: ``foo.py``, ``your-file.ts``, ``name.py``."""
+
+
+def may_be_made_up(path: str) -> bool:
+    """Whether a path may name no file of the project but a library or a stand-in: a
+    library's name written like a file (``Passport.js``: a capital and ``.js``) or a
+    stand-in stem (``foo.py``, ``my-component.tsx``). Such a name is a claim only when
+    git knew the file."""
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    stem = last.split(".", 1)[0]
+    library = "/" not in path and last.endswith(".js") and last[:1].isupper() and "." not in stem
+    return library or bool(_MADE_UP_STEM.match(stem))

@@ -31,6 +31,7 @@ from serena_memory.integrity.code_drift.examples import (
     PLACEHOLDER_PART,
     PROSE_PRODUCTS,
     is_example,
+    may_be_made_up,
 )
 from serena_memory.integrity.code_drift.fenced import (
     comment_text,
@@ -371,8 +372,12 @@ def _classify(number: int, content: str) -> list[Mention]:
     return [Mention(number, *fields) for fields in _span_fields(content)]
 
 
-Fields = tuple[str, str, str, bool, bool, str] | tuple[str, str, str, bool, bool, str, str]
-"""A mention but its line: text, kind, target, loose, rooted, where (and form)."""
+Fields = (
+    tuple[str, str, str, bool, bool, str]
+    | tuple[str, str, str, bool, bool, str, str]
+    | tuple[str, str, str, bool, bool, str, str, bool]
+)
+"""A mention but its line: text, kind, target, loose, rooted, where (and form, weak)."""
 
 
 @functools.lru_cache(maxsize=16_384)
@@ -420,7 +425,7 @@ def _path_fields(raw: str) -> tuple[Fields, ...] | None:
     path = path_target(raw)
     if path is not None:
         form = RELATIVE if raw.startswith("./") else ""
-        return ((raw, PATH, path[0], path[1], False, "", form),)
+        return ((raw, PATH, path[0], path[1], False, "", form, may_be_made_up(path[0])),)
     if raw.startswith("/") and not raw.startswith("//"):
         rooted = path_target(raw[1:])
         if rooted is not None and "/" in rooted[0].rstrip("/"):
@@ -580,8 +585,8 @@ def _prose_match(number: int, match: re.Match[str], bare: bool) -> list[Mention]
     if target is None or target[1]:
         return []
     form = RELATIVE if match.group(1).startswith("./") else ""
-    library = bare and match.group(2) == "js" and match.group(1)[:1].isupper()
-    return [Mention(number, match.group(0), PATH, target[0], form=form, weak=library)]
+    weak = may_be_made_up(target[0])
+    return [Mention(number, match.group(0), PATH, target[0], form=form, weak=weak)]
 
 
 def _is_prose_file_name(name: str, ext: str) -> bool:

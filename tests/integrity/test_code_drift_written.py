@@ -152,7 +152,8 @@ def test_library_names_examples_and_placeholders_are_no_drift(repo: Path) -> Non
         "- **Components**: PascalCase (e.g., `UserProfile.tsx`)\n"
         "- **Utilities**: camelCase (e.g., `queryClient.ts`)\n"
         "- Copy a template to `PRPs/PRP-XXX-feature-name.md`\n"
-        "- Served by `Express.js`; a new page goes in `src/pages/my-page.tsx`\n",
+        "- Served by `Express.js`; a new page goes in `src/pages/my-page.tsx`\n"
+        "- Memories by topic (e.g., `features/`, `bugs/`, `onboarding/`)\n",
     )
     commit(repo)
     git(repo, "rm", "-q", "src/queryClient.ts")

@@ -31,15 +31,18 @@ PROSE_PRODUCTS = _words(
 """Product names written like file names in prose."""
 
 _EXAMPLE = re.compile(
-    r"(?:\be\.\s?g\.|\bfor (?:example|instance)|\bsuch as)[,:]?\s*[*_(\[]*$", re.IGNORECASE
+    r"(?:\be\.\s?g\.|\bfor (?:example|instance)|\bsuch as)[,:]?\s*"
+    r"(?:`[^`]{1,60}`\s*(?:,|\bor\b|\band\b)\s*){0,4}(?:or |and )?[*_(\[]*$",
+    re.IGNORECASE,
 )
-"""What introduces an example just before a name: ``(e.g., `UserProfile.tsx`)``."""
+"""What introduces an example just before a name, the names listed with it included:
+``(e.g., `UserProfile.tsx`)``, ``(e.g., `features/`, `bugs/`)``."""
 EXAMPLE_HINT = re.compile(r"e\.\s?g\.|for (?:example|instance)|such as", re.IGNORECASE)
 
 
 def is_example(line: str, start: int) -> bool:
     """Whether ``line`` introduces what starts at ``start`` as an example."""
-    return bool(_EXAMPLE.search(line, max(0, start - 24), start))
+    return bool(_EXAMPLE.search(line, max(0, start - 360), start))
 
 
 _MADE_UP_STEM = re.compile(

@@ -11,6 +11,9 @@ from pathlib import Path
 
 from test_code_drift import by_mention, commit, findings, git, memory, repo, write
 
+from serena_memory.core.store import MemoryStore
+from serena_memory.integrity.service import drift_summary
+
 __all__ = ["repo"]  # the fixture, shared
 
 
@@ -85,6 +88,7 @@ def test_comments_and_imports_in_a_fenced_block_name_files(repo: Path) -> None:
     told = _told(repo)
     assert told["webpack.config.js"] == ("moved", "webpack.config.ts")
     assert told["./components/Chart"] == ("moved", "src/charts/Chart.tsx")
+    assert by_mention(findings(repo))["./components/Chart"]["new_mention"] == "./charts/Chart"
     assert "@tanstack/react-query" not in told and "./components/SketchOnly" not in told
 
 
@@ -160,3 +164,19 @@ def test_library_names_examples_and_placeholders_are_no_drift(repo: Path) -> Non
     commit(repo, "no query client")
     told = _told(repo)
     assert set(told) == {"queryClient.ts"}  # an example that was a real file still counts
+
+
+def test_the_start_counts_the_memories_the_check_tells(repo: Path, store: MemoryStore) -> None:
+    write(repo, "docs/research/00-index.md", "index\n")
+    memory(repo, "structure", "# Structure\n```\ndocs/\n└── research/\n    └── 00-index.md\n```\n")
+    memory(
+        repo,
+        "conventions",
+        "# Conventions\n- **Passport.js** for logins\n- Components (e.g., `UserProfile.tsx`)\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "docs/research/00-index.md")
+    commit(repo, "no index")
+    summary = drift_summary(store)
+    assert summary.startswith("1 project memory mentions code"), summary
+    assert "'structure'" in summary and "'conventions'" not in summary

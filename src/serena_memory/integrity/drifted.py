@@ -114,7 +114,9 @@ def _unresolved(
                 symbols.append((name, m))
             if m.kind != PATH or not checker.kept(m):
                 continue
-            if m.form:  # a module or a relative path: git's history tells what it named
+            if m.form or m.weak or m.linked or m.placed:
+                # a module, a relative path, a link, a name in a tree, a weak name: git's
+                # history tells what it named
                 told = checker.check_path(name, m, None)
                 if told is not None and told.status in (MISSING, MOVED):
                     unresolved.append(told)

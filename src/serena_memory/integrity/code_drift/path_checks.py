@@ -185,7 +185,7 @@ class PathChecks:
             return self._changed(memory, m, resolved, when, ro)
         old, commit = moved
         form = m.form if m.form in (RELATIVE, "") else ""
-        new_mention = rewritten(m.text, form, named, old, resolved) if form else None
+        new_mention = rewritten(m.text, form, m.target, old, resolved) if form else None
         return CodeFinding(
             memory,
             m.line,

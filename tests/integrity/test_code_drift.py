@@ -18,7 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, extract, replace_path
+from serena_memory.integrity.code_drift.forms import replace_path
+from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, extract
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "t",

@@ -1,0 +1,117 @@
+"""Credentials given to a command or a request (for core/secrets.py): a password or token on
+a command line, given to the command or the flag that takes it, and a credential in an
+``Authorization`` header. A shell word is a literal, so a value here is judged as one; a
+variable, a placeholder or a word in capitals saying what goes there (``PASSWORD``) is none.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from serena_memory.core.secret_values import (
+    WORDS,
+    entropy,
+    is_placeholder,
+    literal_value,
+    not_a_value,
+    secret_name,
+    strong_password,
+)
+
+# credentials on a command line, each with the command that takes them (so `-p 8080` or
+# `mkdir -p` is no password); the value is quoted or runs to a space
+_ARG = r"('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"]+)"
+_COMMAND_LINES = (
+    # docker/podman/helm/... login, then -p or --password and the value
+    rf"\blogin\b[^\n|;&]*?\s(?:-p|--password)(?:\s+|=){_ARG}",
+    rf"\bsshpass\s+-p\s*{_ARG}",
+    # mysql -pVALUE (a password joined to -p; `-p` alone asks for it)
+    rf"\b(?:mysql\w*|mariadb\w*)\b[^\n|;&]*?\s-p{_ARG}",
+    rf"\bredis-cli\b[^\n|;&]*?\s(?:-a|--pass)\s+{_ARG}",
+    rf"\b(?:sqlcmd|bcp|osql)\b[^\n|;&]*?\s-P\s*{_ARG}",
+    # ldapsearch, ldapmodify... -w BIND_PASSWORD
+    rf"\bldap\w+\b[^\n|;&]*?\s-w\s*{_ARG}",
+    # smbclient -U 'DOMAIN\\user%password'
+    r"\s-U\s*['\"]?[^\s%'\"]+%([^\s'\"]+)",
+    # openssl -passin pass:VALUE
+    r"\s-pass(?:in|out)?\s+pass:([^\s'\"]+)",
+    # curl -u USER:VALUE, httpie -a USER:VALUE, bundle config HOST USER:VALUE
+    r"(?:\s(?:-u|--user|-a|--auth)[ =]?|\bbundle config\s+(?:set\s+)?(?:--\w+\s+)?"
+    r"[\w.-]+\.[a-z]{2,}\s+)['\"]?[^\s:'\"@$<]+:([^\s'\"]+)",
+)
+COMMAND_WORDS = (
+    *("login", "sshpass", "mysql", "mariadb", "redis-cli", "sqlcmd", "bcp", "osql", "ldap"),
+    *("-u", "%", "pass:", "-a ", "--auth", "bundle config", "--"),
+)
+# a long flag and its value (`--account-key VALUE`, `--password=VALUE`, `--dest-creds
+# user:VALUE`): a secret when the flag's name is a secret's (core/secret_values.py)
+_FLAG = r"(?:^|[\s(])--([A-Za-z][\w-]{0,60})(?:[ \t]+|=)('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"-]\S*)"
+# a flag's value that is a list of settings, not the secret: --secret id=npmrc,src=FILE
+_SETTINGS = re.compile(r"^[a-z][\w-]{0,30}=[^=]")
+
+
+# a credential in a header: after Bearer or Basic, or after `Authorization:` and any
+# scheme (Token, ApiKey, Bot...) or none
+_HEADER_CREDENTIAL = (
+    r"(?i)(?:\b(?:bearer|basic)\s+|\bauthorization[\"']?\s*[:=]\s*[\"']?"
+    r"(?:[a-z][\w-]{0,30}\s+)?)([A-Za-z0-9._~+/-]{20,}=*)"
+)
+
+
+@cache
+def _patterns() -> tuple[Any, Any, Any]:
+    """The command-line rules as one RE2 pattern, the flags' and the header's: time linear
+    in the line's length."""
+    from serena_memory.core.secret_tokens import linear
+
+    commands = linear("|".join(f"(?:{pattern})" for pattern in _COMMAND_LINES))
+    return commands, linear(_FLAG), linear(_HEADER_CREDENTIAL)
+
+
+def _given(value: str) -> bool:
+    """Whether a value given on a command line is a literal credential, not a variable, a
+    placeholder, an option or what goes there in capitals (``-p PASSWORD``)."""
+    value = value.strip("'\"`").rstrip(",.;)`")
+    return (
+        len(value) >= 6
+        and not re.fullmatch(r"[A-Z][A-Z_]*", value)
+        and not is_placeholder(value)
+        and not value.startswith(("$", "%", "-", "<"))
+        and not WORDS.fullmatch(value)
+        and not not_a_value(value, quoted=True)
+        and not _SETTINGS.match(value)
+    )
+
+
+def command_line(line: str) -> bool:
+    """A password or token given on a command line: to the command that takes it
+    (``mysql -pVALUE``, ``curl -u user:VALUE``) or to a flag naming a secret."""
+    commands, flags, _ = _patterns()
+    for match in commands.finditer(line):
+        if _given(next(group for group in match.groups() if group is not None)):
+            return True
+    return any(_flag_secret(*match.groups()) for match in flags.finditer(line))
+
+
+def _flag_secret(flag: str, value: str) -> bool:
+    """Whether a flag's value is a secret: the flag names one (``--account-key``,
+    ``--dest-creds``) and the value is a literal password or a secret value, not a key's
+    id (``--recv-keys 8E01AEAD2F125B58``)."""
+    bare = value.strip("'\"`")
+    return (
+        secret_name(flag)
+        and _given(value)
+        and (strong_password(bare, quoted=True) or literal_value(flag, bare, quoted=True))
+    )
+
+
+def header_credential(line: str) -> bool:
+    """A credential after ``Bearer``, ``Basic`` or ``Authorization:``: long and varied, not
+    a placeholder nor a word."""
+    for match in _patterns()[2].finditer(line):
+        value = match.group(1)
+        if not is_placeholder(value) and entropy(value) >= 3.5 and not WORDS.fullmatch(value):
+            return True
+    return False

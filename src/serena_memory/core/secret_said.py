@@ -1,0 +1,155 @@
+"""Secrets as people say them (for core/secrets.py): a password or token in a sentence,
+after the word that names it ("the admin password is now `...`", "pw `...`"), a login
+given as ``user / password`` or ``user:password`` after the word login or creds, and a
+password in a Markdown table (in a column headed Password, or beside a host and a user).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from serena_memory.core.secret_values import (
+    entropy,
+    literal_value,
+    quoted_secret,
+    secret_name,
+    strong_password,
+)
+
+# a value quoted after a secret's word, with what stands between them:
+# "the admin password is now `VALUE`", "client secret `VALUE`"
+_PROSE = re.compile(
+    r"(?i)(?<![A-Za-z0-9])(password|passphrase|passwd|secret|token|api[ _-]?key)(?![A-Za-z0-9])"
+    r"([^`'\"\n]{0,40}?)"
+    r"(?<![^\s:=(])[`'\"]([^\s`'\"]{10,})[`'\"](?!\w)"
+)
+# nothing but a verb or a colon between the word and a hex value: a secret's own value
+# ("client secret `HEX`"), where "the token's sha256 is `HEX`" names a hash
+_RIGHT_AFTER = re.compile(r"\s*(?:is|was|[:=])?\s*")
+_HEX_SECRET = re.compile(r"[0-9a-f]{32,128}")
+# a password said in a sentence, unquoted: "the passphrase is WORDS-AND-DIGITS", "user
+# admin, pass VALUE", "WPA2 key VALUE", "reset the password to VALUE"
+_SAID_PASSWORD = re.compile(
+    r"(?i)(?<![\w-])(?:password|passphrase|passwd|pass|pwd|pw|psk|wpa2?[ -](?:key|passphrase)"
+    r"|wi-?fi (?:key|password))(?![\w-])(?:\s+(is|was|=|is now|now is|set to|reset to|to))?"
+    r"\s*[:=]?\s+[`'\"]?([^\s`'\"]{8,80})(?![^\s`'\"])"
+)
+# "to" says a value only after a verb that sets one: "reset the password to VALUE", never
+# "add the password to VAULT-NAME"
+_SETTING_VERB = re.compile(r"(?i)\b(?:re)?set\b|\bchang|\brotat|\bupdat")
+# a login given after the word that says it: "login is USER / VALUE", "creds: USER:VALUE"
+_LOGIN = (
+    r"(?i)\b(?:log ?in|logon|sign ?in|creds|credentials)\b[^\n]{0,60}?(?:^|[\s`'\"(])"
+    r"([\w.@+-]{2,64})[`'\"]?(?:\s+/\s+|:)[`'\"]?([^\s`'\"]{8,80})"
+)
+LOGIN_WORDS = ("log", "sign", "cred")
+
+
+def quoted_value(line: str) -> str | None:
+    """The kind of a value quoted after a secret's word, when it is one."""
+    for match in _PROSE.finditer(line):
+        word, between, value = match.groups()
+        if quoted_secret(word, value) or _hex_secret(word, between, value):
+            return f"{word.lower()} in quotes"
+    return None
+
+
+def _hex_secret(word: str, between: str, value: str) -> bool:
+    return (
+        word.lower() in ("secret", "token", "api key", "api_key", "api-key", "apikey")
+        and _RIGHT_AFTER.fullmatch(between) is not None
+        and _HEX_SECRET.fullmatch(value) is not None
+        and entropy(value) >= 3.0
+    )
+
+
+def said_password(line: str) -> str | None:
+    """The kind of a strong password said after a password's word, unquoted."""
+    for match in _SAID_PASSWORD.finditer(line):
+        connector, value = match.groups()
+        to = connector is not None and connector.lower() == "to"
+        if to and not _SETTING_VERB.search(line, 0, match.start()):
+            continue
+        if strong_password(value):
+            return "password in a sentence"
+    return None
+
+
+@cache
+def _login() -> Any:
+    from serena_memory.core.secret_tokens import linear
+
+    return linear(_LOGIN)
+
+
+def login_pair(line: str) -> str | None:
+    """The kind of a user and a strong password given after login or creds."""
+    for match in _login().finditer(line):
+        user, value = match.groups()
+        if value.startswith("/") or user.lower() in ("http", "https", "ssh", "ftp", "sftp"):
+            continue  # a URL, not a login
+        if strong_password(value):
+            return "login in a sentence"
+    return None
+
+
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+# a cell that is a login: `user / VALUE`
+_LOGIN_CELL = re.compile(r"([\w.@+-]{2,64})\s+/\s+(\S{8,80})")
+_USER_CELL = re.compile(r"[A-Za-z][\w.@-]{1,40}")
+_HOST_CELL = re.compile(r"://|^[\w-]+(?:\.[\w-]+)+(?::\d+)?$")
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def table_columns(line: str, following: str, columns: set[int]) -> set[int]:
+    """The columns of the Markdown table ``line`` belongs to whose header names a secret
+    (Password, API token), kept over its rows; a header is the line above the rule."""
+    if not line.lstrip().startswith("|"):
+        return set()
+    if _TABLE_RULE.match(following):
+        return {i for i, cell in enumerate(_cells(line)) if secret_name(cell.replace(" ", "_"))}
+    return columns
+
+
+def table_row(line: str, columns: set[int]) -> str | None:
+    """A password in a Markdown table's row: in a column headed Password (or Secret,
+    Token...), quoted in any cell and strong (letters, digits and symbols), a cell
+    ``user / VALUE``, or a random value right after a user, past a host."""
+    if not line.lstrip().startswith("|") or _TABLE_RULE.match(line):
+        return None
+    cells = _cells(line)
+    for i, cell in enumerate(cells):
+        value = cell.strip("`")
+        login = _LOGIN_CELL.fullmatch(value)
+        if login is not None and strong_password(login.group(2)):
+            return "password in a table"
+        if " " in value:
+            continue
+        if i in columns and (strong_password(value) or literal_value("password", value)):
+            return "password in a table"
+        if cell.startswith("`") and len(value) >= 12 and _all_classes(value):
+            return "password in a table"
+        if i >= 2 and _after_host_and_user(cells[:i]) and _random(value):
+            return "password in a table"
+    return None
+
+
+def _after_host_and_user(before: list[str]) -> bool:
+    return _USER_CELL.fullmatch(before[-1].strip("`")) is not None and any(
+        _HOST_CELL.search(cell.strip("`")) for cell in before[:-1]
+    )
+
+
+def _random(value: str) -> bool:
+    return len(value) >= 12 and strong_password(value, quoted=True) and entropy(value) >= 3.5
+
+
+def _all_classes(value: str) -> bool:
+    return strong_password(value) and all(
+        re.search(pattern, value) for pattern in (r"[a-z]", r"[A-Z]", r"\d", r"[^\w\s]")
+    )

@@ -41,7 +41,7 @@ _SAID_PASSWORD = re.compile(
 _SETTING_VERB = re.compile(r"(?i)\b(?:re)?set\b|\bchang|\brotat|\bupdat")
 # a login given after the word that says it: "login is USER / VALUE", "creds: USER:VALUE"
 _LOGIN = (
-    r"(?i)\b(?:log ?in|logon|sign ?in|creds|credentials)\b[^\n]{0,60}?(?:^|[\s`'\"(])"
+    r"(?i)\b(?:log[ -]?in|logon|sign[ -]?in|creds|credentials)\b[^\n]{0,60}?(?:^|[\s`'\"(])"
     r"([\w.@+-]{2,64})[`'\"]?(?:\s+/\s+|:)[`'\"]?([^\s`'\"]{8,80})"
 )
 LOGIN_WORDS = ("log", "sign", "cred")

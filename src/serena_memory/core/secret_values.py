@@ -142,7 +142,8 @@ NOT_A_VALUE = re.compile(
     r"|^\$env:|^os\.|^env\.|^process\.env|^mem:"
     r"|^(?:true|false|null|none|nil|undefined)\b|^[A-Z]+(?:_[A-Z]+)+$"
     r"|^\$2[abxy]?\$\d\d\$|^\$argon2"  # password hashes
-    r"|^(?:~|\.{1,2})?/[\w./-]+$",  # paths
+    r"|^(?:~|\.{1,2})?/[\w./-]+$"  # paths
+    r"|^@[\w.~/-]+$",  # a file to read the value from: vault kv put ... key=@file.txt
     re.IGNORECASE,
 )
 # an attribute (settings.SECRET_KEY): code unless quoted, where it is a string literal such

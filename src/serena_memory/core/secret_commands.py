@@ -61,13 +61,13 @@ _HEADER_CREDENTIAL = (
 
 
 @cache
-def _patterns() -> tuple[Any, Any, Any]:
-    """The command-line rules as one RE2 pattern, the flags' and the header's: time linear
-    in the line's length."""
+def _patterns() -> tuple[Any, Any]:
+    """The command-line rules and the flags' as one RE2 pattern (the flags' two groups
+    last), and the header's: time linear in the line's length."""
     from serena_memory.core.secret_tokens import linear
 
-    commands = linear("|".join(f"(?:{pattern})" for pattern in _COMMAND_LINES))
-    return commands, linear(_FLAG), linear(_HEADER_CREDENTIAL)
+    commands = linear("|".join(f"(?:{pattern})" for pattern in (*_COMMAND_LINES, _FLAG)))
+    return commands, linear(_HEADER_CREDENTIAL)
 
 
 def _given(value: str) -> bool:
@@ -88,11 +88,14 @@ def _given(value: str) -> bool:
 def command_line(line: str) -> bool:
     """A password or token given on a command line: to the command that takes it
     (``mysql -pVALUE``, ``curl -u user:VALUE``) or to a flag naming a secret."""
-    commands, flags, _ = _patterns()
-    for match in commands.finditer(line):
-        if _given(next(group for group in match.groups() if group is not None)):
+    for match in _patterns()[0].finditer(line):
+        *commands, flag, value = match.groups()
+        if flag is not None and _flag_secret(flag, value):
             return True
-    return any(_flag_secret(*match.groups()) for match in flags.finditer(line))
+        given = next((group for group in commands if group is not None), None)
+        if given is not None and _given(given):
+            return True
+    return False
 
 
 def _flag_secret(flag: str, value: str) -> bool:
@@ -110,7 +113,7 @@ def _flag_secret(flag: str, value: str) -> bool:
 def header_credential(line: str) -> bool:
     """A credential after ``Bearer``, ``Basic`` or ``Authorization:``: long and varied, not
     a placeholder nor a word."""
-    for match in _patterns()[2].finditer(line):
+    for match in _patterns()[1].finditer(line):
         value = match.group(1)
         if not is_placeholder(value) and entropy(value) >= 3.5 and not WORDS.fullmatch(value):
             return True

@@ -44,7 +44,6 @@ _LOGIN = (
     r"(?i)\b(?:log[ -]?in|logon|sign[ -]?in|creds|credentials)\b[^\n]{0,60}?(?:^|[\s`'\"(])"
     r"([\w.@+-]{2,64})[`'\"]?(?:\s+/\s+|:)[`'\"]?([^\s`'\"]{8,80})"
 )
-LOGIN_WORDS = ("log", "sign", "cred")
 
 
 def quoted_value(line: str) -> str | None:
@@ -77,6 +76,9 @@ def said_password(line: str) -> str | None:
     return None
 
 
+_LOGIN_WORDS = ("login", "log in", "log-in", "logon", "sign", "cred")
+
+
 @cache
 def _login() -> Any:
     from serena_memory.core.secret_tokens import linear
@@ -84,8 +86,13 @@ def _login() -> Any:
     return linear(_LOGIN)
 
 
-def login_pair(line: str) -> str | None:
-    """The kind of a user and a strong password given after login or creds."""
+def login_pair(line: str, lower: str) -> str | None:
+    """The kind of a user and a strong password given after login or creds (``lower``:
+    the line in lower case, for a quick test that most lines fail)."""
+    if ":" not in line and " / " not in line:
+        return None
+    if not any(word in lower for word in _LOGIN_WORDS):
+        return None
     for match in _login().finditer(line):
         user, value = match.groups()
         if value.startswith("/") or user.lower() in ("http", "https", "ssh", "ftp", "sftp"):
@@ -123,20 +130,24 @@ def table_row(line: str, columns: set[int]) -> str | None:
     if not line.lstrip().startswith("|") or _TABLE_RULE.match(line):
         return None
     cells = _cells(line)
-    for i, cell in enumerate(cells):
-        value = cell.strip("`")
-        login = _LOGIN_CELL.fullmatch(value)
-        if login is not None and strong_password(login.group(2)):
-            return "password in a table"
-        if " " in value:
-            continue
-        if i in columns and (strong_password(value) or literal_value("password", value)):
-            return "password in a table"
-        if cell.startswith("`") and len(value) >= 12 and _all_classes(value):
-            return "password in a table"
-        if i >= 2 and _after_host_and_user(cells[:i]) and _random(value):
-            return "password in a table"
+    if any(_cell_secret(i, cells, columns) for i in range(len(cells))):
+        return "password in a table"
     return None
+
+
+def _cell_secret(i: int, cells: list[str], columns: set[int]) -> bool:
+    cell = cells[i]
+    value = cell.strip("`")
+    login = _LOGIN_CELL.fullmatch(value)
+    if login is not None:
+        return strong_password(login.group(2))
+    if " " in value:
+        return False
+    if i in columns and (strong_password(value) or literal_value("password", value)):
+        return True
+    if cell.startswith("`") and len(value) >= 12 and _all_classes(value):
+        return True
+    return i >= 2 and _after_host_and_user(cells[:i]) and _random(value)
 
 
 def _after_host_and_user(before: list[str]) -> bool:

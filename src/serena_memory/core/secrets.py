@@ -21,7 +21,6 @@ from typing import Any, NamedTuple
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.secret_commands import COMMAND_WORDS, command_line, header_credential
 from serena_memory.core.secret_said import (
-    LOGIN_WORDS,
     login_pair,
     quoted_value,
     said_password,
@@ -129,6 +128,8 @@ def _named_value(line: str) -> str | None:
     """A literal secret given to a secret's name: ``NAME=value``, an XML setting or
     element, a ``config set``."""
     for pattern in (_ASSIGNED, _KEY_VALUE, _ELEMENT, _CONFIG_SET, _SHELL_SET):
+        if pattern in (_CONFIG_SET, _SHELL_SET) and "set" not in line:
+            continue
         for match in pattern.finditer(line):
             name, value = match.group(1), match.group(match.re.groups)
             # only a bare value assigned in code may be code (settings.KEY); one quoted,
@@ -161,6 +162,8 @@ _SHELL_SET = re.compile(
     r"(?:^|[;&|(]|\s)(?:set|setenv|setx)\s+(?:-[A-Za-z]+\s+)*([A-Za-z_]\w{0,80})\s+"
     r"('[^'\n]*'|\"[^\"\n]*\"|[^\s'\"]+)"
 )
+
+
 def _url_password(line: str) -> bool:
     """A password in a URL (``scheme://user:PASSWORD@host``) that is not a placeholder,
     nor the user name again (``guest:guest@``, a local default)."""
@@ -327,8 +330,7 @@ def _line_kind(line: str, detectors: Iterable[Any]) -> str | None:
         if any(word in lower for word in words) and rule(line):
             return kind
     assigned = _assigned(line) if any(word in lower for word in _SECRET_WORDS) else None
-    if assigned is None and any(word in lower for word in LOGIN_WORDS):
-        assigned = login_pair(line)
+    assigned = assigned or login_pair(line, lower)
     return assigned or table_row(line, set())
 
 
@@ -361,7 +363,6 @@ def _public_token(kind: str, token: str) -> bool:
     if kind.startswith("Twilio") and token.startswith("AC"):
         return True
     if kind == "JSON Web Token":
-
         parts = token.split(".")
         if len(parts) >= 2:
             # unsigned (alg none, no signature: a test vector), or made for browsers

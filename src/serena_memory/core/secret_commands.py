@@ -33,6 +33,12 @@ _COMMAND_LINES = (
     rf"\b(?:sqlcmd|bcp|osql)\b[^\n|;&]*?\s-P\s*{_ARG}",
     # ldapsearch, ldapmodify... -w BIND_PASSWORD
     rf"\bldap\w+\b[^\n|;&]*?\s-w\s*{_ARG}",
+    # rabbitmqctl add_user USER VALUE, htpasswd -b [FILE] USER VALUE, ssh-keygen -P VALUE
+    rf"\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+{_ARG}",
+    rf"\bhtpasswd\s+-\w*b\w*\s+(?:\S+\s+)?\S+\s+{_ARG}",
+    rf"\bssh-keygen\b[^\n|;&]*?\s-[PN]\s*{_ARG}",
+    # echo VALUE | docker login ... --password-stdin
+    rf"\becho\s+(?:-n\s+)?{_ARG}\s*\|[^\n]*--password-stdin",
     # smbclient -U 'DOMAIN\\user%password'
     r"\s-U\s*['\"]?[^\s%'\"]+%([^\s'\"]+)",
     # openssl -passin pass:VALUE
@@ -43,11 +49,13 @@ _COMMAND_LINES = (
 )
 COMMAND_WORDS = (
     *("login", "sshpass", "mysql", "mariadb", "redis-cli", "sqlcmd", "bcp", "osql", "ldap"),
+    *("rabbitmqctl", "htpasswd", "ssh-keygen"),
     *("-u", "%", "pass:", "-a ", "--auth", "bundle config", "--"),
 )
 # a long flag and its value (`--account-key VALUE`, `--password=VALUE`, `--dest-creds
-# user:VALUE`): a secret when the flag's name is a secret's (core/secret_values.py)
-_FLAG = r"(?:^|[\s(])--([A-Za-z][\w-]{0,60})(?:[ \t]+|=)('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"-]\S*)"
+# user:VALUE`): a secret when the flag's name is a secret's (core/secret_values.py); one
+# space only, as a command is typed (a help text sets its flags' descriptions apart)
+_FLAG = r"(?:^|[\s(])--([A-Za-z][\w-]{0,60})(?: |=)('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"-]\S*)"
 # a flag's value that is a list of settings, not the secret: --secret id=npmrc,src=FILE
 _SETTINGS = re.compile(r"^[a-z][\w-]{0,30}=[^=]")
 
@@ -73,7 +81,7 @@ def _patterns() -> tuple[Any, Any]:
 def _given(value: str) -> bool:
     """Whether a value given on a command line is a literal credential, not a variable, a
     placeholder, an option or what goes there in capitals (``-p PASSWORD``)."""
-    value = value.strip("'\"`").rstrip(",.;)`")
+    value = value.strip("'\"`").rstrip(",.;:)`")
     return (
         len(value) >= 6
         and not re.fullmatch(r"[A-Z][A-Z_]*", value)

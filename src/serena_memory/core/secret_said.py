@@ -12,7 +12,9 @@ from typing import Any
 
 from serena_memory.core.secret_values import (
     entropy,
+    literal_secret,
     literal_value,
+    public_value,
     quoted_secret,
     secret_name,
     strong_password,
@@ -61,6 +63,55 @@ def _hex_secret(word: str, between: str, value: str) -> bool:
         and _RIGHT_AFTER.fullmatch(between) is not None
         and _HEX_SECRET.fullmatch(value) is not None
         and entropy(value) >= 3.0
+    )
+
+
+# a secret said a few words after its word: "the VPN shared secret is VALUE", "Jenkins
+# password changed to VALUE", "api key for the geocoder: VALUE"
+_SAID_AFTER = re.compile(
+    r"(?i)(?<![\w-])(password|passphrase|passwd|pass|pwd|pw|secret|token|api[ _-]?key)"
+    r"(?![\w-])([^\n`'\"]{0,40}?)(?:\s(is|was|to|are)(?:\s+now)?\s*:?|:)\s+[`'\"]?"
+    r"([^\s`'\"]{8,100})(?![^\s`'\"])"
+)
+# words between that say the value is something else than the secret (its hash, its id...)
+# or an example of its shape (a generator makes them like ...)
+_SOMETHING_ELSE = re.compile(
+    r"(?i)hash|sha|md5|digest|checksum|fingerprint|\bid\b|name|format|prefix|header|length"
+    r"|file|path|url|endpoint|expir|ttl|scope|type|policy|rotat|stored|kept|read|set in"
+    r"|generat|example|e\.g\.|such as|like|look"
+)
+_PUBLIC = re.compile(r"(?i)public|publishable|anon\b|client-side")
+_PASSWORD_WORDS = ("password", "passphrase", "passwd", "pass", "pwd", "pw")
+
+
+def said_secret(line: str) -> str | None:
+    """The kind of a password or a random token said a few words after its word."""
+    for match in _SAID_AFTER.finditer(line):
+        word, between, connector, value = match.groups()
+        before = line[max(0, match.start() - 30) : match.start()]
+        if _SOMETHING_ELSE.search(between) or _PUBLIC.search(before + between):
+            continue
+        if connector and connector.lower() == "to" and not _SETTING_VERB.search(line):
+            continue
+        value = value.rstrip(".,;:)")
+        password = word.lower() in _PASSWORD_WORDS
+        if strong_password(value) if password else _random_token(value):
+            return f"{word.lower()} in a sentence"
+    return None
+
+
+def _random_token(value: str) -> bool:
+    """A token's value: long, varied, letters and digits (or 32 hex digits and more)."""
+    if public_value(value):
+        return False
+    if _HEX_SECRET.fullmatch(value):
+        return entropy(value) >= 3.0
+    return (
+        len(value) >= 16
+        and literal_secret(value)
+        and re.search(r"\d", value) is not None
+        and re.search(r"[A-Za-z]", value) is not None
+        and entropy(value) >= 3.5
     )
 
 
@@ -145,6 +196,9 @@ def _cell_secret(i: int, cells: list[str], columns: set[int]) -> bool:
         return False
     if i in columns and (strong_password(value) or literal_value("password", value)):
         return True
+    name = cells[i - 1].strip("`") if i else ""
+    if name and secret_name(name) and literal_value(name, value, quoted=True):
+        return True  # a table of names and values: | API_KEY | VALUE |
     if cell.startswith("`") and len(value) >= 12 and _all_classes(value):
         return True
     return i >= 2 and _after_host_and_user(cells[:i]) and _random(value)

@@ -113,8 +113,8 @@ _NOT_IN_PROSE = re.compile(r"://|^[\w.$~-]*(?:/[\w.$~{}-]*)+$|^--?[a-z][\w-]*(?:
 # a value that names a key or is public by design: an ARN, a public SSH key, a Stripe
 # publishable key, an encrypted value (EJSON, sops, Ansible Vault)
 _PUBLIC_VALUE = re.compile(
-    r"^(?:arn:|ssh-(?:rsa|ed25519|dss)\b|sk-(?:ssh|ecdsa)-|ecdsa-sha2-|pk_(?:live|test)_|phc_"
-    r"|EJ\[\d:|ENC\[|\$ANSIBLE_VAULT|vault:|age1[a-z0-9]{50,})"
+    r"^(?:arn:|ssh-(?:rsa|ed25519|dss)\b|sk-(?:ssh|ecdsa)-|ecdsa-sha2-|pk_(?:live|test)_|phc_|pk\.eyJ"
+    r"|EJ\[\d:|ENC[\[(]|\$ANSIBLE_VAULT|vault:|age1[a-z0-9]{50,})"
     # a Sealed Secret's ciphertext: a two-byte session key length (512 bytes or so) first
     r"|^Ag[A-D][A-Za-z0-9+/]{300,}"
     # a GPG key's id or fingerprint, in the capitals gpg prints them
@@ -193,6 +193,17 @@ def literal_secret(value: str, *, quoted: bool = False) -> bool:
     )
 
 
+def public_value(value: str) -> bool:
+    """Whether ``value`` is public by design or by its shape: an ARN, a public key, a
+    publishable key, an encrypted value."""
+    return _PUBLIC_VALUE.search(value) is not None or value in PUBLISHED_KEYS
+
+
+def public_name(name: str) -> bool:
+    """Whether ``name`` says its value is public (``NEXT_PUBLIC_...``, ``PublicKey``)."""
+    return bool(_PUBLIC_WORDS.intersection(word.lower() for word in _NAME_WORDS.findall(name)))
+
+
 def secret_name(name: str) -> bool:
     """Whether ``name`` says its value is a secret: a secret's word (``key``, ``token``,
     ``password``...) as its last word or followed only by words such as ``base``, ``prod``
@@ -227,7 +238,8 @@ def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
         return False
     if literal_secret(value, quoted=quoted):
         return True
-    return _password_name(name) and _passphrase(value)
+    # a password's value may be words and digits, or short and strong: Autumn2020!
+    return _password_name(name) and (_passphrase(value) or strong_password(value, quoted=quoted))
 
 
 # words joined with digits, as a password generator makes them: maple-nimbus-orbit-63

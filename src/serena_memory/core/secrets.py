@@ -24,6 +24,7 @@ from serena_memory.core.secret_said import (
     login_pair,
     quoted_value,
     said_password,
+    said_secret,
     table_columns,
     table_row,
 )
@@ -31,6 +32,7 @@ from serena_memory.core.secret_values import (
     PUBLISHED_KEYS,
     is_placeholder,
     literal_value,
+    public_name,
     secret_name,
 )
 
@@ -52,7 +54,8 @@ _KEY_VALUE = re.compile(rf"(?i)\bkey=\"({_SECRET_NAME})\"\s+value=\"([^\"]+)\"")
 # test, which judges the whole value, never what stands around it
 _TOKEN_CHARS = re.compile(r"[\w.+/=*~-]")
 # a password in a URL, including those detect-secrets misses (no user name, `!` or `$`)
-_URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^\s:/?#@]*):([^\s/?#@]+)@[\w\[]")
+# (a `#` pasted unencoded belongs to the password)
+_URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^\s:/?#@]*):([^\s/?@]+)@[\w\[]")
 # a line can hold an assignment to a secret's name only if it holds one of these
 _SECRET_WORDS = ("key", "token", "secret", "pass", "pwd", "pw", "cred", "psk")
 NAME_LINE = 0  # the line of a finding in a memory's name rather than its text
@@ -121,7 +124,7 @@ def _assigned(line: str) -> str | None:
     (or such a value quoted after the word ``password``, ``token``...): a name like
     ``*_KEY``, ``*_TOKEN``, ``PASSWORD``; a value with symbols (a strong password) counts,
     a reference or placeholder (``${VAR}``, ``$(cmd)``, ``<your-password>``) does not."""
-    return _named_value(line) or quoted_value(line) or said_password(line)
+    return _named_value(line) or quoted_value(line) or said_password(line) or said_secret(line)
 
 
 def _named_value(line: str) -> str | None:
@@ -350,9 +353,24 @@ def _known_token(line: str) -> str | None:
 
     for kind, token in secret_tokens.find(line):
         whole = _token_of(line, token)
-        if not is_placeholder(whole) and whole not in PUBLISHED_KEYS:
-            return kind
+        if is_placeholder(whole) or whole in PUBLISHED_KEYS:
+            continue
+        if kind in _BROWSER_KEYS and _named_public(line, token):
+            continue
+        return kind
     return None
+
+
+# keys made to be sent by browsers, public when their name says so:
+# NEXT_PUBLIC_FIREBASE_API_KEY=AIza...
+_BROWSER_KEYS = frozenset(["Google API key"])
+_NAME_BEFORE = re.compile(r"([A-Za-z_][\w.-]{0,80})[\"'`]?\s*[:=]\s*[\"'`]?$")
+
+
+def _named_public(line: str, token: str) -> bool:
+    at = line.find(token)
+    match = _NAME_BEFORE.search(line, max(0, at - 100), max(at, 0))
+    return match is not None and public_name(match.group(1))
 
 
 def _public_token(kind: str, token: str) -> bool:

@@ -14,6 +14,7 @@ from serena_memory.core.secret_values import (
     WORDS,
     entropy,
     is_placeholder,
+    literal_secret,
     literal_value,
     not_a_value,
     secret_name,
@@ -115,6 +116,21 @@ def _flag_secret(flag: str, value: str) -> bool:
         secret_name(flag)
         and _given(value)
         and (strong_password(bare, quoted=True) or literal_value(flag, bare, quoted=True))
+    )
+
+
+# a password given in code as a pair: requests' auth=("user", "VALUE"), HTTPBasicAuth("user",
+# "VALUE"), BasicAuth("user", "VALUE")
+_AUTH_PAIR = re.compile(
+    r"(?:\bauth\s*=\s*\(|BasicAuth\()\s*[\"'][^\"'\n]{1,80}[\"']\s*,\s*[\"']([^\"'\n]{6,200})[\"']"
+)
+
+
+def auth_pair(line: str) -> bool:
+    """A literal password in a user and password pair given to an HTTP client."""
+    return any(
+        strong_password(match.group(1), quoted=True) or literal_secret(match.group(1), quoted=True)
+        for match in _AUTH_PAIR.finditer(line)
     )
 
 

@@ -36,7 +36,7 @@ _HEX_SECRET = re.compile(r"[0-9a-f]{32,128}")
 _SAID_PASSWORD = re.compile(
     r"(?i)(?<![\w-])(?:password|passphrase|passwd|pass|pwd|pw|psk|wpa2?[ -](?:key|passphrase)"
     r"|wi-?fi (?:key|password))(?![\w-])(?:\s+(is|was|=|is now|now is|set to|reset to|to))?"
-    r"\s*[:=]?\s+[`'\"]?([^\s`'\"]{8,80})(?![^\s`'\"])"
+    r"(?:\s*[*_]{0,2}[:=][*_]{0,2}\s*|[*_]{0,2}\s+)[`'\"]?([^\s`'\"]{8,80})(?![^\s`'\"])"
 )
 # "to" says a value only after a verb that sets one: "reset the password to VALUE", never
 # "add the password to VAULT-NAME"
@@ -69,17 +69,22 @@ def _hex_secret(word: str, between: str, value: str) -> bool:
 # a secret said a few words after its word: "the VPN shared secret is VALUE", "Jenkins
 # password changed to VALUE", "api key for the geocoder: VALUE"
 _SAID_AFTER = re.compile(
-    r"(?i)(?<![\w-])(password|passphrase|passwd|pass|pwd|pw|secret|token|api[ _-]?key)"
-    r"(?![\w-])([^\n`'\"]{0,40}?)(?:\s(is|was|to|are)(?:\s+now)?\s*:?|:)\s+[`'\"]?"
+    r"(?i)(?<![\w-])(password|passphrase|passwd|pass|pwd|pw|secret|token|api[ _-]?key"
+    r"|(?:totp|otp|mfa|2fa) seed)"
+    r"(?![\w-])([^\n`'\"]{0,40}?)(?:\s(is|was|to|are)(?:\s+now)?\s*:?|:|\s(?:->|=>|→))"
+    r"[*_]{0,2}\s+[`'\"]?"
     r"([^\s`'\"]{8,100})(?![^\s`'\"])"
 )
 # words between that say the value is something else than the secret (its hash, its id...)
 # or an example of its shape (a generator makes them like ...)
 _SOMETHING_ELSE = re.compile(
-    r"(?i)hash|sha|md5|digest|checksum|fingerprint|\bid\b|name|format|prefix|header|length"
+    r"(?i)hash|\bsha-?\d*\b|\bmd5\b|digest|checksum|fingerprint|\bid\b|name|format|prefix"
+    r"|header|length"
     r"|file|path|url|endpoint|expir|ttl|scope|type|policy|rotat|stored|kept|read|set in"
-    r"|generat|example|e\.g\.|such as|like|look"
+    r"|generat|example|e\.g\.|such as|like|look|version|revision|serial|count|number"
 )
+# what a value named after a secret is when the words before say so: "sha256 of the token:"
+HASH_OF = re.compile(r"(?i)hash|\bsha-?\d*\b|\bmd5\b|digest|checksum|fingerprint")
 _PUBLIC = re.compile(r"(?i)public|publishable|anon\b|client-side")
 _PASSWORD_WORDS = ("password", "passphrase", "passwd", "pass", "pwd", "pw")
 
@@ -90,6 +95,8 @@ def said_secret(line: str) -> str | None:
         word, between, connector, value = match.groups()
         before = line[max(0, match.start() - 30) : match.start()]
         if _SOMETHING_ELSE.search(between) or _PUBLIC.search(before + between):
+            continue
+        if HASH_OF.search(before):
             continue
         if connector and connector.lower() == "to" and not _SETTING_VERB.search(line):
             continue

@@ -19,8 +19,14 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from serena_memory.core.errors import MemoryStoreError
-from serena_memory.core.secret_commands import COMMAND_WORDS, command_line, header_credential
+from serena_memory.core.secret_commands import (
+    COMMAND_WORDS,
+    auth_pair,
+    command_line,
+    header_credential,
+)
 from serena_memory.core.secret_said import (
+    HASH_OF,
     login_pair,
     quoted_value,
     said_password,
@@ -57,7 +63,7 @@ _TOKEN_CHARS = re.compile(r"[\w.+/=*~-]")
 # (a `#` pasted unencoded belongs to the password)
 _URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^\s:/?#@]*):([^\s/?@]+)@[\w\[]")
 # a line can hold an assignment to a secret's name only if it holds one of these
-_SECRET_WORDS = ("key", "token", "secret", "pass", "pwd", "pw", "cred", "psk")
+_SECRET_WORDS = ("key", "token", "secret", "pass", "pwd", "pw", "cred", "psk", "seed")
 NAME_LINE = 0  # the line of a finding in a memory's name rather than its text
 URL_PASSWORD = "password in a URL"
 
@@ -142,6 +148,7 @@ def _named_value(line: str) -> str | None:
                 secret_name(name)
                 and literal_value(name, value, quoted=quoted)
                 and not _in_arn(line, match.start())
+                and not HASH_OF.search(line, max(0, match.start() - 30), match.start())
             ):
                 return "value assigned to " + (name.strip(".-_")[:40] or "a secret")
     return None
@@ -320,6 +327,7 @@ _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
     ),
     (COMMAND_WORDS, command_line, "password on a command line"),
     (("auth", "docker"), _encoded_auth, "credential in a Docker or npm auth"),
+    (("auth",), auth_pair, "password given to an HTTP client"),
     ((":",), _pgpass, "password in a .pgpass line"),
 )
 

@@ -446,6 +446,24 @@ PASTED = [
     f"The CI reads Doppler with dp.st.prd.{_drawn(_ALNUM, 40)}",
     f"Mailgun: {_drawn('0123456789abcdef', 32)}-{_drawn('0123456789abcdef', 8)}-"
     f"{_drawn('0123456789abcdef', 8)}",
+    # a secret said a few words after its word, after a colon, an arrow or a bold label
+    f"The VPN shared secret is {_drawn(_ALNUM, 20)}",
+    f"Jenkins password changed to {_password()} this morning",
+    f"api key for the geocoder: {_drawn('0123456789abcdef', 32)}",
+    f"password for the shared mailbox ops@corp.io → {_password()}",
+    f"- **Password:** {_password()}",
+    f"TOTP seed: {_drawn('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 32)}",
+    # a short strong password under a password's name; a table of names and values
+    '{"username": "svc", "password": "Autumn2020!"}',
+    f"| Name | Value |\n|---|---|\n| API_KEY | {_drawn(_ALNUM, 32)} |",
+    # commands that take a password as an argument, an HTTP client's auth pair
+    f"rabbitmqctl add_user deploy {_password()}",
+    f"htpasswd -b /etc/nginx/.htpasswd ops {_password()}",
+    f"ssh-keygen -p -P '{_password()}' -N '' -f ~/.ssh/id_rsa",
+    f"echo '{_password()}' | docker login registry.corp.io -u ci --password-stdin",
+    f"requests.get(url, auth=('svc', '{_password()}'))",
+    # a `#` pasted unencoded in a URL's password
+    'pg_dump "postgresql://app:Uaoy#YYpKCUY87@db01:5432/shop" > shop.sql',
 ]
 
 LET_THROUGH = [
@@ -464,6 +482,11 @@ LET_THROUGH = [
     "docker build --secret id=npmrc,src=$HOME/.npmrc --build-arg NPM_TOKEN .",
     # a fixture's password spelled as the word itself
     'factory :user do\n  password { "Password123!" }\nend',
+    # a browser's key under a public name, a jasypt or Vault ciphertext, a Mapbox public token
+    f"NEXT_PUBLIC_FIREBASE_API_KEY=AIza{_drawn(_ALNUM + '_-', 35)}",
+    f"password: ENC({_drawn(_ALNUM + '+/', 44)})",
+    # a hash said of a secret, not the secret
+    f"sha256 of the token: {_drawn('0123456789abcdef', 64)}",
 ]
 
 
@@ -475,3 +498,25 @@ def test_a_secret_in_a_form_people_paste_is_refused(text: str) -> None:
 @pytest.mark.parametrize("text", LET_THROUGH)
 def test_a_published_example_or_a_secrets_reference_is_let_through(text: str) -> None:
     assert secrets.scan(text) == [], text
+
+
+# a secret said its new ways beside a look-alike said the same way, which is none
+SAID_BESIDE = [
+    (f"The VPN shared secret is {_drawn(_ALNUM, 20)}", "secret version: 3b04c6b9c2bdba66 (an id)"),
+    (f"api key: {_drawn(_ALNUM, 32)}", f"api_key: vault:v1:{_drawn(_ALNUM + '+/', 60)}=="),
+    (
+        f"api key for the geocoder: {_drawn('0123456789abcdef', 32)}",
+        f"Mapbox public token for the map: pk.eyJ1Ijoi{_drawn(_ALNUM, 20)}.{_drawn(_ALNUM, 22)}",
+    ),
+    (
+        f"az storage blob list --account-key {_drawn(_ALNUM, 86)}==",
+        "  --rotate-token        streamable-http: replace the stored token",
+    ),
+]
+
+
+@pytest.mark.parametrize(("secret", "look_alike"), SAID_BESIDE)
+def test_a_secret_said_a_new_way_is_found_and_its_look_alike_is_not(
+    secret: str, look_alike: str
+) -> None:
+    assert secrets.scan(secret) and secrets.scan(look_alike) == []

@@ -462,6 +462,11 @@ PASTED = [
     f"ssh-keygen -p -P '{_password()}' -N '' -f ~/.ssh/id_rsa",
     f"echo '{_password()}' | docker login registry.corp.io -u ci --password-stdin",
     f"requests.get(url, auth=('svc', '{_password()}'))",
+    # a password named in quotes before it, after basic-auth, a URL's `key` parameter
+    f"Password for the `backup` Samba share: {_password()}",
+    f"Use `{_password()}` as the keystore password.",
+    f"the staging basic-auth is qa:{_password()}",
+    f"https://maps.corp.io/api/geocode?key={_drawn(_ALNUM, 39)}&q=coffee",
     # a `#` pasted unencoded in a URL's password
     'pg_dump "postgresql://app:Uaoy#YYpKCUY87@db01:5432/shop" > shop.sql',
 ]
@@ -504,6 +509,10 @@ def test_a_published_example_or_a_secrets_reference_is_let_through(text: str) ->
 SAID_BESIDE = [
     (f"The VPN shared secret is {_drawn(_ALNUM, 20)}", "secret version: 3b04c6b9c2bdba66 (an id)"),
     (f"api key: {_drawn(_ALNUM, 32)}", f"api_key: vault:v1:{_drawn(_ALNUM + '+/', 60)}=="),
+    (
+        f"The bot's token is {_drawn(_ALNUM, 40)}",
+        "The token's jti is c0db4b1f-96d0-45a0-88e3-152501901b98",
+    ),
     (
         f"api key for the geocoder: {_drawn('0123456789abcdef', 32)}",
         f"Mapbox public token for the map: pk.eyJ1Ijoi{_drawn(_ALNUM, 20)}.{_drawn(_ALNUM, 22)}",

@@ -31,6 +31,7 @@ _PROSE = re.compile(
 # ("client secret `HEX`"), where "the token's sha256 is `HEX`" names a hash
 _RIGHT_AFTER = re.compile(r"\s*(?:is|was|[:=])?\s*")
 _HEX_SECRET = re.compile(r"[0-9a-f]{32,128}")
+_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
 # a password said in a sentence, unquoted: "the passphrase is WORDS-AND-DIGITS", "user
 # admin, pass VALUE", "WPA2 key VALUE", "reset the password to VALUE"
 _SAID_PASSWORD = re.compile(
@@ -43,7 +44,8 @@ _SAID_PASSWORD = re.compile(
 _SETTING_VERB = re.compile(r"(?i)\b(?:re)?set\b|\bchang|\brotat|\bupdat")
 # a login given after the word that says it: "login is USER / VALUE", "creds: USER:VALUE"
 _LOGIN = (
-    r"(?i)\b(?:log[ -]?in|logon|sign[ -]?in|creds|credentials)\b[^\n]{0,60}?(?:^|[\s`'\"(])"
+    r"(?i)\b(?:log[ -]?in|logon|sign[ -]?in|creds|credentials|basic[ -]?auth)\b"
+    r"[^\n]{0,60}?(?:^|[\s`'\"(])"
     r"([\w.@+-]{2,64})[`'\"]?(?:\s+/\s+|:)[`'\"]?([^\s`'\"]{8,80})"
 )
 
@@ -71,7 +73,7 @@ def _hex_secret(word: str, between: str, value: str) -> bool:
 _SAID_AFTER = re.compile(
     r"(?i)(?<![\w-])(password|passphrase|passwd|pass|pwd|pw|secret|token|api[ _-]?key"
     r"|(?:totp|otp|mfa|2fa) seed)"
-    r"(?![\w-])([^\n`'\"]{0,40}?)(?:\s(is|was|to|are)(?:\s+now)?\s*:?|:|\s(?:->|=>|→))"
+    r"(?![\w-])([^\n]{0,40}?)(?:\s(is|was|to|are)(?:\s+now)?\s*:?|:|\s(?:->|=>|→))"
     r"[*_]{0,2}\s+[`'\"]?"
     r"([^\s`'\"]{8,100})(?![^\s`'\"])"
 )
@@ -109,8 +111,8 @@ def said_secret(line: str) -> str | None:
 
 def _random_token(value: str) -> bool:
     """A token's value: long, varied, letters and digits (or 32 hex digits and more)."""
-    if public_value(value):
-        return False
+    if public_value(value) or _UUID.fullmatch(value):
+        return False  # public, or an identifier
     if _HEX_SECRET.fullmatch(value):
         return entropy(value) >= 3.0
     return (
@@ -122,8 +124,17 @@ def _random_token(value: str) -> bool:
     )
 
 
+# a password quoted before the words that say what it is: "use `VALUE` as the keystore
+# password"
+_VALUE_FIRST = re.compile(
+    r"(?i)[`'\"]([^\s`'\"]{8,80})[`'\"]\s+(?:as|is|was)\s+(?:the|our|my|your|a|an)?\s*"
+    r"(?:[\w-]+\s+){0,3}?(?:password|passphrase|passwd|pwd)\b"
+)
+
+
 def said_password(line: str) -> str | None:
-    """The kind of a strong password said after a password's word, unquoted."""
+    """The kind of a strong password said after a password's word, unquoted, or quoted
+    before the words that say it is one."""
     for match in _SAID_PASSWORD.finditer(line):
         connector, value = match.groups()
         to = connector is not None and connector.lower() == "to"
@@ -131,10 +142,12 @@ def said_password(line: str) -> str | None:
             continue
         if strong_password(value):
             return "password in a sentence"
+    if any(strong_password(match.group(1)) for match in _VALUE_FIRST.finditer(line)):
+        return "password in a sentence"
     return None
 
 
-_LOGIN_WORDS = ("login", "log in", "log-in", "logon", "sign", "cred")
+_LOGIN_WORDS = ("login", "log in", "log-in", "logon", "sign", "cred", "basic")
 
 
 @cache

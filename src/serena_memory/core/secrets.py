@@ -145,13 +145,19 @@ def _named_value(line: str) -> str | None:
             # in XML or on a command line is a literal
             quoted = pattern is not _ASSIGNED or bool(match.group(2))
             if (
-                secret_name(name)
+                (secret_name(name) or _query_key(line, match.start(), name))
                 and literal_value(name, value, quoted=quoted)
                 and not _in_arn(line, match.start())
                 and not HASH_OF.search(line, max(0, match.start() - 30), match.start())
             ):
                 return "value assigned to " + (name.strip(".-_")[:40] or "a secret")
     return None
+
+
+def _query_key(line: str, at: int, name: str) -> bool:
+    """Whether ``name`` is a URL's ``key`` parameter (``?key=...``): an API key, where a
+    ``key`` alone elsewhere is a cache's or a keybinding's."""
+    return name.lower() == "key" and at > 0 and line[at - 1] in "?&"
 
 
 def _in_arn(line: str, at: int) -> bool:

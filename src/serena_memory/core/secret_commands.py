@@ -48,10 +48,11 @@ _COMMAND_LINES = (
     r"(?:\s(?:-u|--user|-a|--auth)[ =]?|\bbundle config\s+(?:set\s+)?(?:--\w+\s+)?"
     r"[\w.-]+\.[a-z]{2,}\s+)['\"]?[^\s:'\"@$<]+:([^\s'\"]+)",
 )
+# a line can hold a rule's credential only if it holds one of these (in lower case): a
+# flag (-p covers mysql, sqlcmd, sshpass, ssh-keygen -P and openssl -passin), or a command
+# that takes a password without one
 COMMAND_WORDS = (
-    *("login", "sshpass", "mysql", "mariadb", "redis-cli", "sqlcmd", "bcp", "osql", "ldap"),
-    *("rabbitmqctl", "htpasswd", "ssh-keygen"),
-    *("-u", "%", "pass:", "-a ", "--auth", "bundle config", "--"),
+    *("--", "-p", "-u", "-a ", "-w", "%", "login", "rabbitmqctl", "htpasswd", "bundle config"),
 )
 # a long flag and its value (`--account-key VALUE`, `--password=VALUE`, `--dest-creds
 # user:VALUE`): a secret when the flag's name is a secret's (core/secret_values.py); one

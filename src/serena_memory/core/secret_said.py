@@ -34,10 +34,10 @@ _HEX_SECRET = re.compile(r"[0-9a-f]{32,128}")
 _UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
 # a password said in a sentence, unquoted: "the passphrase is WORDS-AND-DIGITS", "user
 # admin, pass VALUE", "WPA2 key VALUE", "reset the password to VALUE"
-_SAID_PASSWORD = re.compile(
-    r"(?i)(?<![\w-])(?:password|passphrase|passwd|pass|pwd|pw|psk|wpa2?[ -](?:key|passphrase)"
-    r"|wi-?fi (?:key|password))(?![\w-])(?:\s+(is|was|=|is now|now is|set to|reset to|to))?"
-    r"(?:\s*[*_]{0,2}[:=][*_]{0,2}\s*|[*_]{0,2}\s+)[`'\"]?([^\s`'\"]{8,80})(?![^\s`'\"])"
+_SAID_PASSWORD = (
+    r"(?i)\b(?:password|passphrase|passwd|pass|pwd|pw|psk|wpa2?[ -](?:key|passphrase)"
+    r"|wi-?fi (?:key|password))\b(?:\s+(is|was|=|is now|now is|set to|reset to|to))?"
+    r"(?:\s*[*_]{0,2}[:=][*_]{0,2}\s*|[*_]{0,2}\s+)[`'\"]?([^\s`'\"]{8,80})(?:$|[\s`'\"])"
 )
 # "to" says a value only after a verb that sets one: "reset the password to VALUE", never
 # "add the password to VAULT-NAME"
@@ -70,12 +70,12 @@ def _hex_secret(word: str, between: str, value: str) -> bool:
 
 # a secret said a few words after its word: "the VPN shared secret is VALUE", "Jenkins
 # password changed to VALUE", "api key for the geocoder: VALUE"
-_SAID_AFTER = re.compile(
-    r"(?i)(?<![\w-])(password|passphrase|passwd|pass|pwd|pw|secret|token|api[ _-]?key"
+_SAID_AFTER = (
+    r"(?i)\b(password|passphrase|passwd|pass|pwd|pw|secret|token|api[ _-]?key"
     r"|(?:totp|otp|mfa|2fa) seed)"
-    r"(?![\w-])([^\n]{0,40}?)(?:\s(is|was|to|are)(?:\s+now)?\s*:?|:|\s(?:->|=>|→))"
+    r"\b([^\n]{0,40}?)(?:\s(is|was|to|are)(?:\s+now)?\s*:?|:|\s(?:->|=>|→))"
     r"[*_]{0,2}\s+[`'\"]?"
-    r"([^\s`'\"]{8,100})(?![^\s`'\"])"
+    r"([^\s`'\"]{8,100})(?:$|[\s`'\"])"
 )
 # words between that say the value is something else than the secret (its hash, its id...)
 # or an example of its shape (a generator makes them like ...)
@@ -88,12 +88,21 @@ _SOMETHING_ELSE = re.compile(
 # what a value named after a secret is when the words before say so: "sha256 of the token:"
 HASH_OF = re.compile(r"(?i)hash|\bsha-?\d*\b|\bmd5\b|digest|checksum|fingerprint")
 _PUBLIC = re.compile(r"(?i)public|publishable|anon\b|client-side")
+_PASSWORD_HINTS = ("pass", "pw", "psk", "wpa", "wi-fi", "wifi")
 _PASSWORD_WORDS = ("password", "passphrase", "passwd", "pass", "pwd", "pw")
+
+
+@cache
+def _sentences() -> tuple[Any, Any, Any]:
+    """The sentences' patterns under RE2: time linear in the line's length."""
+    from serena_memory.core.secret_tokens import linear
+
+    return linear(_SAID_PASSWORD), linear(_SAID_AFTER), linear(_VALUE_FIRST)
 
 
 def said_secret(line: str) -> str | None:
     """The kind of a password or a random token said a few words after its word."""
-    for match in _SAID_AFTER.finditer(line):
+    for match in _sentences()[1].finditer(line):
         word, between, connector, value = match.groups()
         before = line[max(0, match.start() - 30) : match.start()]
         if _SOMETHING_ELSE.search(between) or _PUBLIC.search(before + between):
@@ -126,7 +135,7 @@ def _random_token(value: str) -> bool:
 
 # a password quoted before the words that say what it is: "use `VALUE` as the keystore
 # password"
-_VALUE_FIRST = re.compile(
+_VALUE_FIRST = (
     r"(?i)[`'\"]([^\s`'\"]{8,80})[`'\"]\s+(?:as|is|was)\s+(?:the|our|my|your|a|an)?\s*"
     r"(?:[\w-]+\s+){0,3}?(?:password|passphrase|passwd|pwd)\b"
 )
@@ -135,14 +144,17 @@ _VALUE_FIRST = re.compile(
 def said_password(line: str) -> str | None:
     """The kind of a strong password said after a password's word, unquoted, or quoted
     before the words that say it is one."""
-    for match in _SAID_PASSWORD.finditer(line):
+    if not any(map(line.lower().__contains__, _PASSWORD_HINTS)):
+        return None  # no password's word: most lines
+    said, _, value_first = _sentences()
+    for match in said.finditer(line):
         connector, value = match.groups()
         to = connector is not None and connector.lower() == "to"
         if to and not _SETTING_VERB.search(line, 0, match.start()):
             continue
         if strong_password(value):
             return "password in a sentence"
-    if any(strong_password(match.group(1)) for match in _VALUE_FIRST.finditer(line)):
+    if any(strong_password(match.group(1)) for match in value_first.finditer(line)):
         return "password in a sentence"
     return None
 
@@ -162,7 +174,7 @@ def login_pair(line: str, lower: str) -> str | None:
     the line in lower case, for a quick test that most lines fail)."""
     if ":" not in line and " / " not in line:
         return None
-    if not any(word in lower for word in _LOGIN_WORDS):
+    if not any(map(lower.__contains__, _LOGIN_WORDS)):
         return None
     for match in _login().finditer(line):
         user, value = match.groups()

@@ -467,6 +467,18 @@ PASTED = [
     f"Use `{_password()}` as the keystore password.",
     f"the staging basic-auth is qa:{_password()}",
     f"https://maps.corp.io/api/geocode?key={_drawn(_ALNUM, 39)}&q=coffee",
+    # a name and its value apart by a space; a generated password after a label
+    f'keyPassword "{_password()}"',
+    f"secrets.txt:\napi_token {_drawn(_ALNUM, 40)}",
+    f"MySQL root: {_password()}",
+    f"Wifi: CorpGuest / {_password()}",
+    # archive, keystore and Windows tools that take a password
+    f"keytool -genkey -alias app -keystore app.jks -storepass {_password()}",
+    f"zip -P {_password()} secrets.zip notes.txt",
+    f"7z a -p{_password()} backup.7z /data",
+    f"psexec \\\\host01 -u CORP\\admin -p {_password()} cmd",
+    f"net use Z: \\\\fs01\\share /user:CORP\\svc {_password()}",
+    f"sudo -S <<< '{_password()}' systemctl restart nginx",
     # a `#` pasted unencoded in a URL's password
     'pg_dump "postgresql://app:Uaoy#YYpKCUY87@db01:5432/shop" > shop.sql',
 ]
@@ -516,6 +528,11 @@ SAID_BESIDE = [
     (
         f"api key for the geocoder: {_drawn('0123456789abcdef', 32)}",
         f"Mapbox public token for the map: pk.eyJ1Ijoi{_drawn(_ALNUM, 20)}.{_drawn(_ALNUM, 22)}",
+    ),
+    (f"Router admin pwd - {_password()}", "- task: SonarCloudPrepare@1"),
+    (
+        f"The realm's bot token, for the record: {_drawn(_ALNUM, 40)}",
+        '"pypi-token": lambda: "pypi-AgEIcHlwaS5vcmc" + tail,',
     ),
     (
         f"az storage blob list --account-key {_drawn(_ALNUM, 86)}==",

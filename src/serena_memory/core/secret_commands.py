@@ -38,6 +38,14 @@ _COMMAND_LINES = (
     rf"\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+{_ARG}",
     rf"\bhtpasswd\s+-\w*b\w*\s+(?:\S+\s+)?\S+\s+{_ARG}",
     rf"\bssh-keygen\b[^\n|;&]*?\s-[PN]\s*{_ARG}",
+    # keytool -storepass VALUE, zip -P VALUE, 7z -pVALUE, psexec -p VALUE, net use
+    # /user:USER VALUE, sudo -S <<< VALUE
+    rf"\bkeytool\b[^\n|;&]*?\s-(?:src|dest)?(?:store|key)pass\s+{_ARG}",
+    rf"\bzip\b[^\n|;&]*?\s-P\s+{_ARG}",
+    rf"\b7za?\b[^\n|;&]*?\s-p{_ARG}",
+    rf"\bpsexec\b[^\n|;&]*?\s-p\s+{_ARG}",
+    rf"\bnet\s+use\b[^\n|;&]*?\s/user:\S+\s+{_ARG}",
+    rf"\bsudo\s+-S\b[^\n|;&]*?<<<\s*{_ARG}",
     # echo VALUE | docker login ... --password-stdin
     rf"\becho\s+(?:-n\s+)?{_ARG}\s*\|[^\n]*--password-stdin",
     # smbclient -U 'DOMAIN\\user%password'
@@ -53,6 +61,7 @@ _COMMAND_LINES = (
 # that takes a password without one
 COMMAND_WORDS = (
     *("--", "-p", "-u", "-a ", "-w", "%", "login", "rabbitmqctl", "htpasswd", "bundle config"),
+    *("/user:", "<<<", "keytool"),
 )
 # a long flag and its value (`--account-key VALUE`, `--password=VALUE`, `--dest-creds
 # user:VALUE`): a secret when the flag's name is a secret's (core/secret_values.py); one

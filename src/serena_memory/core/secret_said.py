@@ -73,7 +73,7 @@ def _hex_secret(word: str, between: str, value: str) -> bool:
 _SAID_AFTER = (
     r"(?i)\b(password|passphrase|passwd|pass|pwd|pw|secret|token|api[ _-]?key"
     r"|(?:totp|otp|mfa|2fa) seed)"
-    r"\b([^\n]{0,40}?)(?:\s(is|was|to|are)(?:\s+now)?\s*:?|:|\s(?:->|=>|→))"
+    r"\b([^\n\"{}=]{0,40}?)(?:\s(is|was|to|are)(?:\s+now)?\s*:?|:|\s(?:->|=>|→))"
     r"[*_]{0,2}\s+[`'\"]?"
     r"([^\s`'\"]{8,100})(?:$|[\s`'\"])"
 )
@@ -182,6 +182,36 @@ def login_pair(line: str, lower: str) -> str | None:
             continue  # a URL, not a login
         if strong_password(value):
             return "login in a sentence"
+    return None
+
+
+# a value after a label's colon, a slash or a dash: "MySQL root: VALUE", "Wifi: NAME /
+# VALUE", "Router admin pwd - VALUE"
+_LABELLED = r"(?:[:/—–-])\s+([^\s`'\"]{10,40})(?:$|[\s),;])"
+# what a generated password holds that names, versions and paths do not (`@` is in a
+# pinned task's or action's name: SonarCloudPrepare@1)
+_PASSWORD_SYMBOLS = "!#$%^&*~+?"
+_NOT_IN_PASSWORD = re.compile(r"[/:=(){}\[\]<>\\]|^\$")
+
+
+@cache
+def _labelled() -> Any:
+    from serena_memory.core.secret_tokens import linear
+
+    return linear(_LABELLED)
+
+
+def labelled_password(line: str) -> str | None:
+    """The kind of a generated password after a label: capitals, small letters, digits
+    and a symbol such as ``!`` or ``%``, which names, versions and paths never all hold."""
+    if not any(map(line.__contains__, _PASSWORD_SYMBOLS)):
+        return None
+    for match in _labelled().finditer(line):
+        value = match.group(1).rstrip(".,;")
+        if _NOT_IN_PASSWORD.search(value) or not any(map(value.__contains__, _PASSWORD_SYMBOLS)):
+            continue
+        if _all_classes(value) and entropy(value) >= 3.0:
+            return "password after a label"
     return None
 
 

@@ -27,6 +27,7 @@ from serena_memory.core.secret_commands import (
 )
 from serena_memory.core.secret_said import (
     HASH_OF,
+    labelled_password,
     login_pair,
     quoted_value,
     said_password,
@@ -136,11 +137,15 @@ def _assigned(line: str) -> str | None:
 def _named_value(line: str) -> str | None:
     """A literal secret given to a secret's name: ``NAME=value``, an XML setting or
     element, a ``config set``."""
-    for pattern in (_ASSIGNED, _KEY_VALUE, _ELEMENT, _CONFIG_SET, _SHELL_SET):
+    for pattern in (_ASSIGNED, _KEY_VALUE, _ELEMENT, _CONFIG_SET, _SHELL_SET, _SPACED):
         if pattern in (_CONFIG_SET, _SHELL_SET) and "set" not in line:
             continue
         for match in pattern.finditer(line):
             name, value = match.group(1), match.group(match.re.groups)
+            if pattern is _SPACED:
+                name, value = _spaced(match)
+                if not name:
+                    continue
             # only a bare value assigned in code may be code (settings.KEY); one quoted,
             # in XML or on a command line is a literal
             quoted = pattern is not _ASSIGNED or bool(match.group(2))
@@ -152,6 +157,18 @@ def _named_value(line: str) -> str | None:
             ):
                 return "value assigned to " + (name.strip(".-_")[:40] or "a secret")
     return None
+
+
+def _spaced(match: re.Match[str]) -> tuple[str, str]:
+    """(name, value) of a `name value` pair: quoted, or unquoted alone on its line with a
+    name of two words or more (``api_token``, ``keyPassword``: never a word of prose)."""
+    name, quoted, bare = match.groups()
+    if quoted is not None:
+        return name, quoted
+    if match.start() > 0 and match.string[: match.start()].strip():
+        return "", ""  # the pair is not alone on its line
+    two_words = "_" in name or "-" in name or re.search(r"[a-z][A-Z]", name) is not None
+    return (name, bare) if two_words else ("", "")
 
 
 def _query_key(line: str, at: int, name: str) -> bool:
@@ -177,6 +194,12 @@ _CONFIG_SET = re.compile(r"\bconfig(?:ure)?\s+set\s+(?:--?\w[\w-]*\s+)*([\w./:-]
 _SHELL_SET = re.compile(
     r"(?:^|[;&|(]|\s)(?:set|setenv|setx)\s+(?:-[A-Za-z]+\s+)*([A-Za-z_]\w{0,80})\s+"
     r"('[^'\n]*'|\"[^\"\n]*\"|[^\s'\"]+)"
+)
+# a name and its value apart by a space, as Groovy, Gradle and `name value` files write
+# them: keyPassword "VALUE", a line `api_token VALUE` (a name of two words or more)
+_SPACED = re.compile(
+    r"(?:^|[\s{(])([A-Za-z_][\w.-]{0,60})[ \t]+(?:[\"']([^\s\"']{6,200})[\"']"
+    r"|([^\s\"'=:]{6,200})\s*$)"
 )
 
 
@@ -349,7 +372,7 @@ def _line_kind(line: str, detectors: Iterable[Any]) -> str | None:
             return kind
     assigned = _assigned(line) if any(map(holds, _SECRET_WORDS)) else None
     assigned = assigned or login_pair(line, lower)
-    return assigned or table_row(line, set())
+    return assigned or table_row(line, set()) or labelled_password(line)
 
 
 def _detected(line: str, detectors: Iterable[Any]) -> str | None:

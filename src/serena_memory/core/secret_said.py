@@ -191,6 +191,9 @@ _LABELLED = r"(?:[:/—–-])\s+([^\s`'\"]{10,40})(?:$|[\s),;])"
 # what a generated password holds that names, versions and paths do not (`@` is in a
 # pinned task's or action's name: SonarCloudPrepare@1)
 _PASSWORD_SYMBOLS = "!#$%^&*~+?"
+# letters of both cases mixed inside a run, as a generator draws them (yurlG, WREhb), where
+# a composite key's words are in one case each (ORDER#2024-06-01#8f3e2a1c)
+_MIXED_CASE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
 _NOT_IN_PASSWORD = re.compile(r"[/:=(){}\[\]<>\\]|^\$")
 
 
@@ -202,15 +205,16 @@ def _labelled() -> Any:
 
 
 def labelled_password(line: str) -> str | None:
-    """The kind of a generated password after a label: capitals, small letters, digits
-    and a symbol such as ``!`` or ``%``, which names, versions and paths never all hold."""
+    """The kind of a generated password after a label: capitals and small letters mixed,
+    digits and a symbol such as ``!`` or ``%``, which names, versions, keys and paths never
+    all hold."""
     if not any(map(line.__contains__, _PASSWORD_SYMBOLS)):
         return None
     for match in _labelled().finditer(line):
         value = match.group(1).rstrip(".,;")
         if _NOT_IN_PASSWORD.search(value) or not any(map(value.__contains__, _PASSWORD_SYMBOLS)):
             continue
-        if _all_classes(value) and entropy(value) >= 3.0:
+        if _all_classes(value) and _MIXED_CASE.search(value) and entropy(value) >= 3.0:
             return "password after a label"
     return None
 

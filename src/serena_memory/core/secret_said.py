@@ -35,7 +35,7 @@ _UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
 # a password said in a sentence, unquoted: "the passphrase is WORDS-AND-DIGITS", "user
 # admin, pass VALUE", "WPA2 key VALUE", "reset the password to VALUE"
 _SAID_PASSWORD = (
-    r"(?i)\b(?:password|passphrase|passwd|pass|pwd|pw|psk|wpa2?[ -](?:key|passphrase)"
+    r"(?i)\b(password|passphrase|passwd|pass|pwd|pw|psk|wpa2?[ -](?:key|passphrase)"
     r"|wi-?fi (?:key|password))\b(?:\s+(is|was|=|is now|now is|set to|reset to|to))?"
     r"(?:\s*[*_]{0,2}[:=][*_]{0,2}\s*|[*_]{0,2}\s+)[`'\"]?([^\s`'\"]{8,80})(?:$|[\s`'\"])"
 )
@@ -104,6 +104,8 @@ def said_secret(line: str) -> str | None:
     """The kind of a password or a random token said a few words after its word."""
     for match in _sentences()[1].finditer(line):
         word, between, connector, value = match.groups()
+        if _hyphenated(match):
+            continue
         before = line[max(0, match.start() - 30) : match.start()]
         if _SOMETHING_ELSE.search(between) or _PUBLIC.search(before + between):
             continue
@@ -116,6 +118,13 @@ def said_secret(line: str) -> str | None:
         if strong_password(value) if password else _random_token(value):
             return f"{word.lower()} in a sentence"
     return None
+
+
+def _hyphenated(match: Any) -> bool:
+    """Whether the word the match starts with is joined to another by a hyphen."""
+    start, end = match.span(1)
+    line = match.string
+    return line[start - 1 : start] == "-" or line[end : end + 1] == "-"
 
 
 def _random_token(value: str) -> bool:
@@ -148,8 +157,10 @@ def said_password(line: str) -> str | None:
         return None  # no password's word: most lines
     said, _, value_first = _sentences()
     for match in said.finditer(line):
-        connector, value = match.groups()
+        _, connector, value = match.groups()
         to = connector is not None and connector.lower() == "to"
+        if _hyphenated(match):
+            continue  # part of a name: base-passwd, pass-through
         if to and not _SETTING_VERB.search(line, 0, match.start()):
             continue
         if strong_password(value):
@@ -189,8 +200,8 @@ def login_pair(line: str, lower: str) -> str | None:
 # VALUE", "Router admin pwd - VALUE"
 _LABELLED = r"(?:[:/—–-])\s+([^\s`'\"]{10,40})(?:$|[\s),;])"
 # what a generated password holds that names, versions and paths do not (`@` is in a
-# pinned task's or action's name: SonarCloudPrepare@1)
-_PASSWORD_SYMBOLS = "!#$%^&*~+?"
+# pinned task's or action's name, SonarCloudPrepare@1; `+` in a licence's, LGPLv3+)
+_PASSWORD_SYMBOLS = "!#$%^&*~?"
 # letters of both cases mixed inside a run, as a generator draws them (yurlG, WREhb), where
 # a composite key's words are in one case each (ORDER#2024-06-01#8f3e2a1c)
 _MIXED_CASE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")

@@ -64,7 +64,7 @@ _TOKEN_CHARS = re.compile(r"[\w.+/=*~-]")
 # (a `#` pasted unencoded belongs to the password)
 _URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^\s:/?#@]*):([^\s/?@]+)@[\w\[]")
 # a line can hold an assignment to a secret's name only if it holds one of these
-_SECRET_WORDS = ("key", "token", "secret", "pass", "pwd", "pw", "cred", "psk", "seed")
+_SECRET_WORDS = ("key", "token", "secret", "pass", "pw", "cred", "psk", "seed")  # pw: pwd
 NAME_LINE = 0  # the line of a finding in a memory's name rather than its text
 URL_PASSWORD = "password in a URL"
 
@@ -136,27 +136,47 @@ def _assigned(line: str) -> str | None:
 
 def _named_value(line: str) -> str | None:
     """A literal secret given to a secret's name: ``NAME=value``, an XML setting or
-    element, a ``config set``."""
-    for pattern in (_ASSIGNED, _KEY_VALUE, _ELEMENT, _CONFIG_SET, _SHELL_SET, _SPACED):
-        if pattern in (_CONFIG_SET, _SHELL_SET) and "set" not in line:
-            continue
+    element, a ``config set``, a shell's ``set``, a ``name value`` pair."""
+    for pattern in _naming_patterns(line):
         for match in pattern.finditer(line):
-            name, value = match.group(1), match.group(match.re.groups)
-            if pattern is _SPACED:
-                name, value = _spaced(match)
-                if not name:
-                    continue
+            name, value = _spaced(match) if pattern is _SPACED else _name_and_value(match)
             # only a bare value assigned in code may be code (settings.KEY); one quoted,
             # in XML or on a command line is a literal
             quoted = pattern is not _ASSIGNED or bool(match.group(2))
-            if (
-                (secret_name(name) or _query_key(line, match.start(), name))
-                and literal_value(name, value, quoted=quoted)
-                and not _in_arn(line, match.start())
-                and not HASH_OF.search(line, max(0, match.start() - 30), match.start())
-            ):
+            if name and _secret_given(line, match.start(), name, value, quoted=quoted):
                 return "value assigned to " + (name.strip(".-_")[:40] or "a secret")
     return None
+
+
+def _naming_patterns(line: str) -> Iterator[re.Pattern[str]]:
+    """The patterns that may find a name and its value on ``line`` (the others need a word
+    or a quote it lacks)."""
+    yield from (_ASSIGNED, _KEY_VALUE, _ELEMENT)
+    if "set" in line:
+        yield from (_CONFIG_SET, _SHELL_SET)
+    if _may_be_spaced(line):
+        yield _SPACED
+
+
+def _name_and_value(match: re.Match[str]) -> tuple[str, str]:
+    return match.group(1), match.group(match.re.groups)
+
+
+def _secret_given(line: str, at: int, name: str, value: str, *, quoted: bool) -> bool:
+    """Whether ``value``, given to ``name`` at ``at``, is a secret: the name is a secret's
+    (or a URL's ``key``), the value a literal one, and not an ARN's field nor a hash."""
+    return (
+        (secret_name(name) or _query_key(line, at, name))
+        and literal_value(name, value, quoted=quoted)
+        and not _in_arn(line, at)
+        and not HASH_OF.search(line, max(0, at - 30), at)
+    )
+
+
+def _may_be_spaced(line: str) -> bool:
+    """Whether ``line`` may hold a `name value` pair: a quote after a space, or two words
+    alone (most lines are neither, and skip the pattern)."""
+    return ' "' in line or " '" in line or line.strip().count(" ") == 1
 
 
 def _spaced(match: re.Match[str]) -> tuple[str, str]:

@@ -546,3 +546,21 @@ def test_a_secret_said_a_new_way_is_found_and_its_look_alike_is_not(
     secret: str, look_alike: str
 ) -> None:
     assert secrets.scan(secret) and secrets.scan(look_alike) == []
+
+
+def test_a_long_run_of_blanks_after_a_secret_word_does_not_stall_the_scan():
+    """'password' then thousands of spaces took minutes in one of detect-secrets'
+    patterns; a write of such a memory must come back (here: in a child process with a
+    deadline far above what it needs, so the test fails only when the scan stalls)."""
+    import subprocess
+    import sys
+
+    code = (
+        "from serena_memory.core import secrets\n"
+        "print(secrets.scan('password' + ' ' * 4000 + 'x'))\n"
+        "print(secrets.scan('token =' + '\\t' * 3000 + 'y'))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout == "[]\n[]\n"

@@ -395,8 +395,15 @@ def _line_kind(line: str, detectors: Iterable[Any]) -> str | None:
     return assigned or table_row(line, set()) or labelled_password(line)
 
 
+# a run of spaces or tabs, said once: no secret holds one, and some of detect-secrets'
+# patterns take time that grows with the square of such a run ("password" then 4,000
+# spaces took minutes), so a pasted memory could stall every write
+_BLANK_RUN = re.compile(r"[ \t]{2,}")
+
+
 def _detected(line: str, detectors: Iterable[Any]) -> str | None:
     """The kind of the first of detect-secrets' findings that is a secret."""
+    line = _BLANK_RUN.sub(" ", line)
     for detector in detectors:
         for value in detector.analyze_string(line):
             token = _token_of(line, value)

@@ -24,6 +24,10 @@ from serena_memory.history.location import history_folders, history_root
 from serena_memory.history.registry import folder_history
 from serena_memory.history.times import MIN_ENTRY_ID, Revision, parse_revision, shown_typed
 
+LAST_CHANGE_WITHIN = 5000
+"""The entries a read looks back through for who last wrote a memory (a quiet memory in a
+busy history is told as written before them)."""
+
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
 
@@ -145,6 +149,20 @@ class MemoryHistory:
                 remedy=Remedy("list"),
             )
         return _combine(found)
+
+    def last_change(self, name: str, within: int = LAST_CHANGE_WITHIN) -> Entry | None:
+        """The newest entry that changed ``name`` (under any name it had), looking at most
+        ``within`` entries back: what a read tells of who wrote the memory. None when none
+        of those did (or history is off); outside edits are recorded first."""
+        if not self.enabled:
+            return None
+        self._look()
+        for seen, (record, _, touched) in enumerate(self._follow(name)):
+            if touched:
+                return record.entry()
+            if seen >= within:
+                return None
+        return None
 
     def renamed_to(self, name: str) -> tuple[str, Entry] | None:
         """Where a memory that is not there went: the name its renames gave it (followed

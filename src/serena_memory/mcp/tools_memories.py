@@ -36,6 +36,7 @@ def list_memories(
 def read_memory(state: ServerState, memory_name: MemoryName) -> str:
     """Read a memory that matters for the task; follow its `mem:NAME` references when
     they apply."""
+    from serena_memory.agent.trust import reading_note
     from serena_memory.integrity.service import drift_note
 
     store = state.require_store()
@@ -46,7 +47,9 @@ def read_memory(state: ServerState, memory_name: MemoryName) -> str:
         if pending:
             return f"Memory '{normalize_name(memory_name)}' does not exist yet." + pending
         raise
-    return text + drift_note(store, memory_name, text) + proposals.agent_note(store, memory_name)
+    drift = drift_note(store, memory_name, text)
+    told = reading_note(store, memory_name, text, drift)
+    return text + drift + told + proposals.agent_note(store, memory_name)
 
 
 def write_memory(

@@ -1,0 +1,101 @@
+"""Where a memory stands in its life, from its front matter (core/front_matter.py):
+``status: draft|stable|deprecated``, ``superseded_by: NAME`` (or ``mem:NAME``) and
+``stale_after: YYYY-MM-DD``.
+
+A deprecated memory, or one past its ``stale_after`` date, is not current: a read says so
+(with its successor), search ranks it after the current ones, listings mark it, `check
+--stale` reports it, and a sync or an import never makes its old text current again. A
+memory without front matter is current, as every memory always was.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from serena_memory.core import names as N
+from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.front_matter import FrontMatter, parse
+
+STATUSES = ("draft", "stable", "deprecated")
+DEPRECATED = "deprecated"
+STALE = "stale"
+
+
+@dataclass(frozen=True)
+class Lifecycle:
+    """A memory's status as its front matter says it (status '' when it says none)."""
+
+    status: str = ""
+    successor: str = ""  # the name ``superseded_by`` gives, normalized ('' when none)
+    stale_after: dt.date | None = None
+
+    @property
+    def deprecated(self) -> bool:
+        return self.status == DEPRECATED
+
+    def stale(self, today: dt.date | None = None) -> bool:
+        """Whether its ``stale_after`` date has passed."""
+        return self.stale_after is not None and (today or dt.date.today()) > self.stale_after
+
+    def current(self, today: dt.date | None = None) -> bool:
+        """Neither deprecated nor stale: what search ranks first."""
+        return not self.deprecated and not self.stale(today)
+
+    def mark(self, today: dt.date | None = None) -> str:
+        """'deprecated', 'stale' or '' (what a listing writes after a name)."""
+        if self.deprecated:
+            return DEPRECATED
+        return STALE if self.stale(today) else ""
+
+    def note(self, exists: bool = True, today: dt.date | None = None) -> str:
+        """The sentence a read ends with when the memory is not current ('' when it is);
+        ``exists``: whether the successor is a memory."""
+        if self.deprecated:
+            told = "This memory is deprecated"
+            if self.successor and exists:
+                return f"{told}: read `mem:{self.successor}` instead, which supersedes it."
+            if self.successor:
+                return f"{told}; its successor `mem:{self.successor}` does not exist."
+            return f"{told}: don't rely on it; ask the user what replaces it."
+        if self.stale(today):
+            return (
+                f"This memory was to be checked by {self.stale_after}: verify what it says in "
+                "the code before relying on it, then update it and its stale_after date."
+            )
+        return ""
+
+
+def of_front_matter(found: FrontMatter) -> Lifecycle:
+    """The lifecycle a parsed front matter states; an unknown status counts as none."""
+    status = found.text("status").lower()
+    return Lifecycle(
+        status if status in STATUSES else "",
+        successor_name(found.text("superseded_by")),
+        found.date("stale_after"),
+    )
+
+
+def of_text(text: str) -> Lifecycle:
+    """The lifecycle a memory's text states."""
+    return of_front_matter(parse(text))
+
+
+def successor_name(raw: str) -> str:
+    """The memory ``superseded_by`` names (``mem:`` prefix, backticks and ``.md`` allowed);
+    '' when it is no memory name."""
+    raw = raw.strip().strip("`").strip()
+    if not raw:
+        return ""
+    try:
+        return N.normalize_name(raw)
+    except MemoryStoreError:
+        return ""
+
+
+def deprecated_text(data: bytes | str | None) -> bool:
+    """Whether a memory's stored text (bytes from a history, or text) is deprecated."""
+    if data is None:
+        return False
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    return of_text(text).deprecated

@@ -37,9 +37,11 @@ class Trust:
             if self.reviewed is not None:
                 parts.append("accepted by a person" if self.reviewed else "no person reviewed it")
         if self.mentions:
+            plural = "s" if self.mentions > 1 else ""
             parts.append(
-                f"its {self.mentions} code reference{'s' if self.mentions > 1 else ''} "
-                + ("confirmed since" if self.code_holds else "changed since (see the note)")
+                f"its {self.mentions} code reference{plural} confirmed since"
+                if self.code_holds
+                else "code it mentions changed since (see the note above)"
             )
         if not parts:
             return ""

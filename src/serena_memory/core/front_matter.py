@@ -27,8 +27,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-
 MAX_FRONT_MATTER_CHARS = 4096
 """The most a block may hold; a longer one is no front matter (the text is all body)."""
 MAX_SUMMARY_CHARS = 200
@@ -105,6 +103,8 @@ def _split(text: str) -> tuple[str, str, str] | None:
 
 def _load(source: str) -> dict[str, Any] | None:
     """The mapping a block holds; None when it is no mapping, no YAML, or holds an alias."""
+    import yaml  # only for a text that opens with a block
+
     try:
         if any(isinstance(t, yaml.AliasToken) for t in yaml.scan(source, Loader=yaml.SafeLoader)):
             return None
@@ -145,6 +145,8 @@ def with_keys(text: str, changes: dict[str, Any]) -> str:
         return text
     if not keys:
         return found.body
+    import yaml
+
     newline = "\r\n" if found.block.endswith("\r\n") else "\n"
     dumped = yaml.safe_dump(keys, sort_keys=False, allow_unicode=True, default_flow_style=False)
     if newline != "\n":

@@ -11,15 +11,21 @@ memory without front matter is current, as every memory always was.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.front_matter import FrontMatter, parse
 
+if TYPE_CHECKING:
+    from serena_memory.core.store import MemoryStore
+
 STATUSES = ("draft", "stable", "deprecated")
 DEPRECATED = "deprecated"
 STALE = "stale"
+MARKS = (DEPRECATED, STALE)  # what a listing marks, in this order
 
 
 @dataclass(frozen=True)
@@ -99,3 +105,27 @@ def deprecated_text(data: bytes | str | None) -> bool:
         return False
     text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
     return of_text(text).deprecated
+
+
+@dataclass(frozen=True)
+class Described:
+    """What a listing shows after a memory's name: its summary and its mark."""
+
+    summary: str = ""
+    mark: str = ""  # 'deprecated', 'stale' or ''
+
+
+def describe(
+    store: MemoryStore, names: Iterable[str], today: dt.date | None = None
+) -> dict[str, Described]:
+    """The summary and mark of each of ``names`` that has either (one read of each; a
+    memory that can't be read, or has no front matter, is left out)."""
+    found: dict[str, Described] = {}
+    for name, text in store.read_many(names):
+        if text is None or not text.startswith("---"):
+            continue
+        matter = parse(text)
+        described = Described(matter.summary, of_front_matter(matter).mark(today))
+        if described.summary or described.mark:
+            found[name] = described
+    return found

@@ -129,3 +129,42 @@ def describe(
         if described.summary or described.mark:
             found[name] = described
     return found
+
+
+@dataclass
+class Survey:
+    """What `check` finds of the memories' front matter: those without a summary where
+    others of their folder have one, and (asked with ``--stale``) the deprecated ones, those
+    past their ``stale_after`` date and the successors that name no memory."""
+
+    missing_summary: list[str]
+    deprecated: list[tuple[str, str]]  # (name, its successor or '')
+    stale: list[tuple[str, str]]  # (name, its stale_after date)
+    unknown_successors: list[tuple[str, str]]  # (name, the successor it names)
+    scanned: int = 0
+
+
+def survey(store: MemoryStore, today: dt.date | None = None) -> Survey:
+    """Every memory's front matter read once (see :class:`Survey`)."""
+    names = store.list().all
+    summarized: dict[bool, list[str]] = {}  # per folder (global or not): those with one
+    unsummarized: dict[bool, list[str]] = {}
+    found = Survey([], [], [], [], len(names))
+    for name, text in store.read_many(names):
+        if text is None:
+            continue
+        matter = parse(text) if text.startswith("---") else FrontMatter(body=text)
+        folder = N.is_global(name)
+        (summarized if matter.summary else unsummarized).setdefault(folder, []).append(name)
+        state = of_front_matter(matter)
+        if state.deprecated:
+            found.deprecated.append((name, state.successor))
+        elif state.stale(today):
+            found.stale.append((name, str(state.stale_after)))
+        if state.successor and not store.exists(state.successor):
+            found.unknown_successors.append((name, state.successor))
+    for folder, without in unsummarized.items():
+        if summarized.get(folder):
+            found.missing_summary.extend(without)
+    found.missing_summary.sort()
+    return found

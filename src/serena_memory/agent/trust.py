@@ -26,7 +26,7 @@ class Trust:
 
     writer: str = ""  # '' when the history names no change of the memory
     day: str = ""
-    reviewed: bool | None = None  # None: a person wrote it (nothing to review)
+    reviewed: bool | None = None  # None: no agent wrote it (a person, a sync, an editor)
     mentions: int = 0  # mentions of code in the memory (0: nothing to confirm)
     code_holds: bool = True  # the read's code check found nothing changed since
 
@@ -60,7 +60,7 @@ class Trust:
 
 def writer_of(entry: Entry) -> tuple[str, bool | None]:
     """Who made ``entry``, as a reader understands it, and whether a person reviewed it
-    (None when a person made it)."""
+    (None when no agent made it)."""
     who = entry.who
     if entry.action.startswith(REVIEW_ACTION):
         agent, _, person = who.partition(", accepted by ")
@@ -70,8 +70,10 @@ def writer_of(entry: Entry) -> tuple[str, bool | None]:
     if entry.entry_point in ("cli", "dashboard"):
         return f"{who} (a person, in the {_PLACES[entry.entry_point]})", None
     if entry.entry_point == "sync":
-        return f"a sync ({entry.action.removeprefix('sync ')})", False
-    return f"an edit outside serena ({who})", False
+        return f"a sync ({entry.action.removeprefix('sync ')})", None
+    if who == "as found":  # the memory as history found it when it began
+        return "an edit outside serena, before history began", None
+    return "an edit outside serena", None
 
 
 def trust_of(store: MemoryStore, name: str, text: str, code_changed: bool) -> Trust:
@@ -82,12 +84,17 @@ def trust_of(store: MemoryStore, name: str, text: str, code_changed: bool) -> Tr
     try:
         from serena_memory.history.restore import MemoryHistory
 
-        entry = MemoryHistory(store).last_change(N.normalize_name(name))
+        canonical = N.normalize_name(name)
+        history = MemoryHistory(store)
+        entry = history.last_change(canonical)
+        recorded = None if entry is None else history.content_at(canonical, entry.rev)[1]
     except (MemoryStoreError, OSError):
         entry = None
     if entry is not None:
         writer, reviewed = writer_of(entry)
         day = entry.time.date().isoformat()
+        if recorded != text.encode("utf-8"):  # changed since, outside serena, not recorded yet
+            writer, reviewed = f"an edit outside serena, after {writer}", None
     return Trust(writer, day, reviewed, _mentions(name, text), not code_changed)
 
 

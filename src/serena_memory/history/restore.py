@@ -153,10 +153,10 @@ class MemoryHistory:
     def last_change(self, name: str, within: int = LAST_CHANGE_WITHIN) -> Entry | None:
         """The newest entry that changed ``name`` (under any name it had), looking at most
         ``within`` entries back: what a read tells of who wrote the memory. None when none
-        of those did (or history is off); outside edits are recorded first."""
+        of those did (or history is off). Outside edits are not recorded first: a read takes
+        no lock (compare the text with :meth:`content_at` the entry)."""
         if not self.enabled:
             return None
-        self._look()
         for seen, (record, _, touched) in enumerate(self._follow(name)):
             if touched:
                 return record.entry()

@@ -33,8 +33,9 @@ def test_the_memory_page_says_deprecated_and_who_wrote_it(
     store.write("auth/old", OLD)
     page = dashboard.get("/api/memory", params={"name": "auth/old"}).json()
     assert page["lifecycle"].startswith("This memory is deprecated: read `mem:auth/login`")
-    assert page["trust"].startswith("Last written by ") and "(a person, in the command line)" in (
-        page["trust"]
+    assert (
+        page["trust"].startswith("Last written by ")
+        and "(a person, in the command line)" in (page["trust"])
     )
     current = dashboard.get("/api/memory", params={"name": "auth/login"}).json()
     assert current["lifecycle"] == ""

@@ -20,9 +20,7 @@ pytestmark = [
 ]
 
 BASE = "# Deploy\n\nRun `make deploy` from the root.\nThen check the dashboard.\n"
-DEPRECATED = (
-    "---\nstatus: deprecated\nsuperseded_by: mem:global/release\n---\n" + BASE
-)
+DEPRECATED = "---\nstatus: deprecated\nsuperseded_by: mem:global/release\n---\n" + BASE
 AGENT = BASE.replace("Then check the dashboard.", "Then check the dashboard and the logs.")
 
 

@@ -19,7 +19,7 @@ from serena_memory.core import names as N
 from serena_memory.core.display import counted
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.front_matter import one_line
-from serena_memory.core.lifecycle import DEPRECATED, STALE, Described, describe
+from serena_memory.core.lifecycle import DEPRECATED, STALE, Described, summaries_and_marks
 from serena_memory.core.store import MemoryListing, MemoryStore
 
 CORE = "core"
@@ -231,7 +231,7 @@ def listing_answer(
     view = plan_listing(listing, topic, budget, lambda v: _answer_json(v, search_tool, extra), page)
     from serena_memory.integrity.service import drifted_memories
 
-    described = describe(store, view.names)
+    described = summaries_and_marks(store, view.names)
     marks = _marks(described)
     if estimate_tokens(_answer_json(view, search_tool, {**extra, **marks})) <= budget:
         extra = {**extra, **marks}

@@ -46,7 +46,7 @@ from serena_memory.cli.usage import usage_command
 from serena_memory.core.display import counted, escape_line, escape_text
 from serena_memory.core.errors import EXPECTED_ERRORS, MemoryNotFoundError, describe
 from serena_memory.core.front_matter import one_line
-from serena_memory.core.lifecycle import MARKS, Described
+from serena_memory.core.lifecycle import MARKS, Described, summaries_and_marks
 from serena_memory.core.operation import operation
 from serena_memory.history.notices import take_notices
 
@@ -144,12 +144,10 @@ def list_command(project: Path | None, topic: str, as_json: bool) -> None:
     """List memory names: project, global and read-only apart."""
     from serena_memory.sync.conflicts import conflicts
 
-    from serena_memory.core.lifecycle import describe
-
     store = open_store(project, only_global=topic.strip("/").split("/")[0] == "global")
     listing = store.list(topic)
     clashing = [c.name for c in conflicts(store)]
-    described = describe(store, listing.all)
+    described = summaries_and_marks(store, listing.all)
     if as_json:
         extra: dict[str, object] = {"sync_conflicts": clashing} if clashing else {}
         summaries = {n: d.summary for n, d in described.items() if d.summary}

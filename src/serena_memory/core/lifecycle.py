@@ -115,7 +115,7 @@ class Described:
     mark: str = ""  # 'deprecated', 'stale' or ''
 
 
-def describe(
+def summaries_and_marks(
     store: MemoryStore, names: Iterable[str], today: dt.date | None = None
 ) -> dict[str, Described]:
     """The summary and mark of each of ``names`` that has either (one read of each; a

@@ -38,14 +38,16 @@ class Trust:
                 parts.append("accepted by a person" if self.reviewed else "no person reviewed it")
         if self.mentions:
             plural = "s" if self.mentions > 1 else ""
+            since = "since" if self.writer else "now"
             parts.append(
-                f"its {self.mentions} code reference{plural} confirmed since"
+                f"its {self.mentions} code reference{plural} confirmed {since}"
                 if self.code_holds
-                else "code it mentions changed since (see the note above)"
+                else f"code it mentions changed {since} (see the note above)"
             )
         if not parts:
             return ""
-        return "; ".join(parts) + "."
+        line = "; ".join(parts) + "."
+        return line[0].upper() + line[1:]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -85,12 +87,11 @@ def trust_of(store: MemoryStore, name: str, text: str, code_changed: bool) -> Tr
         from serena_memory.history.restore import MemoryHistory
 
         canonical = N.normalize_name(name)
-        history = MemoryHistory(store)
-        entry = history.last_change(canonical)
-        recorded = None if entry is None else history.content_at(canonical, entry.rev)[1]
-    except (MemoryStoreError, OSError):
-        entry = None
-    if entry is not None:
+        last = MemoryHistory(store).last_change(canonical)
+    except (MemoryStoreError, OSError, LookupError, ValueError):
+        last = None
+    if last is not None:
+        entry, recorded = last
         writer, reviewed = writer_of(entry)
         day = entry.time.date().isoformat()
         if recorded != text.encode("utf-8"):  # changed since, outside serena, not recorded yet

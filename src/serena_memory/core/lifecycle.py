@@ -11,6 +11,7 @@ memory without front matter is current, as every memory always was.
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -118,17 +119,54 @@ class Described:
 def summaries_and_marks(
     store: MemoryStore, names: Iterable[str], today: dt.date | None = None
 ) -> dict[str, Described]:
-    """The summary and mark of each of ``names`` that has either (one read of each; a
-    memory that can't be read, or has no front matter, is left out)."""
-    found: dict[str, Described] = {}
-    for name, text in store.read_many(names):
-        if text is None or not text.startswith("---"):
+    """The summary and mark of each of ``names`` that has either (a memory that can't be
+    read, or has no front matter, is left out). A memory's file is read again only when it
+    changed since this process last read it (its inode, time and size: :data:`_front`)."""
+    files = store.scan().files
+    front: dict[str, tuple[str, Lifecycle] | None] = {}
+    unread: list[str] = []
+    for name in names:
+        real = files.get(name)
+        held = _front.get(real) if real is not None else None
+        if held is not None and held[0] == _stamp(real):
+            front[name] = held[1]
+        else:
+            unread.append(name)
+    if len(_front) > MAX_FRONT_HELD:
+        _front.clear()
+    for name, text in store.read_many(unread, files):
+        if text is None:
             continue
-        matter = parse(text)
-        described = Described(matter.summary, of_front_matter(matter).mark(today))
-        if described.summary or described.mark:
-            found[name] = described
+        front[name] = _summary_and_state(text)
+        real = files.get(name)
+        if real is not None:
+            _front[real] = (_stamp(real), front[name])
+    found: dict[str, Described] = {}
+    for name, told in front.items():
+        if told is not None and (told[0] or told[1].mark(today)):
+            found[name] = Described(told[0], told[1].mark(today))
     return found
+
+
+MAX_FRONT_HELD = 100_000
+_front: dict[str, tuple[tuple[int, int, int] | None, tuple[str, Lifecycle] | None]] = {}
+"""A documented per-process cache: per memory file, its stamp when read and its summary
+and lifecycle (None: no front matter), so a listing reads only the files that changed."""
+
+
+def _stamp(real: str | None) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(real) if real is not None else None
+    except OSError:
+        return None
+    return None if st is None else (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
+def _summary_and_state(text: str) -> tuple[str, Lifecycle] | None:
+    if not text.startswith("---"):
+        return None
+    matter = parse(text)
+    return matter.summary, of_front_matter(matter)
 
 
 @dataclass

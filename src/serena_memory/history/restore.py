@@ -24,10 +24,6 @@ from serena_memory.history.location import history_folders, history_root
 from serena_memory.history.registry import folder_history
 from serena_memory.history.times import MIN_ENTRY_ID, Revision, parse_revision, shown_typed
 
-LAST_CHANGE_WITHIN = 5000
-"""The entries a read looks back through for who last wrote a memory (a quiet memory in a
-busy history is told as written before them)."""
-
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
 
@@ -150,19 +146,25 @@ class MemoryHistory:
             )
         return _combine(found)
 
-    def last_change(self, name: str, within: int = LAST_CHANGE_WITHIN) -> Entry | None:
-        """The newest entry that changed ``name`` (under any name it had), looking at most
-        ``within`` entries back: what a read tells of who wrote the memory. None when none
-        of those did (or history is off). Outside edits are not recorded first: a read takes
-        no lock (compare the text with :meth:`content_at` the entry)."""
+    def last_change(self, name: str) -> tuple[Entry, bytes | None] | None:
+        """The newest entry that changed ``name`` (history/last_changes.py), and the
+        memory's bytes as that entry left them: what a read tells of who wrote the memory.
+        None when none did (or history is off). No lock is taken, so outside edits are not
+        recorded first: compare the bytes with the memory's text."""
         if not self.enabled:
             return None
-        for seen, (record, _, touched) in enumerate(self._follow(name)):
-            if touched:
-                return record.entry()
-            if seen >= within:
-                return None
-        return None
+        from serena_memory.history.last_changes import last_change
+
+        found = []
+        for history in self.folders:
+            if history.folder.rel_of(name) is not None:
+                entry = last_change(history, name)
+                if entry is not None:
+                    found.append((entry.time, entry, history))
+        if not found:
+            return None
+        _, entry, history = max(found, key=lambda item: item[0])
+        return entry, history.content_at(entry.rev, name)
 
     def renamed_to(self, name: str) -> tuple[str, Entry] | None:
         """Where a memory that is not there went: the name its renames gave it (followed

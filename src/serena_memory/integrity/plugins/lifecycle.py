@@ -87,7 +87,7 @@ def _names(names: list[str], one: str = "memory", many: str = "memories") -> str
 
 class Lifecycle(Check):
     name = "lifecycle"
-    flag = "--stale"
+    flag = ""  # always run; --stale adds the deprecated and stale memories
     reads = (MEMORIES,)
     quiets_all_clear = True
     advice = (

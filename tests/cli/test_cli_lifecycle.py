@@ -56,3 +56,10 @@ def test_check_stale_reports_deprecated_stale_and_unknown_successors(store: Memo
     assert found["deprecated"] == [{"name": "auth/old", "superseded_by": "auth/login"}]
     assert found["stale"] == [{"name": "release", "stale_after": "2001-02-03"}]
     assert found["unknown_successors"] == [{"name": "release", "superseded_by": "nope"}]
+
+
+def test_read_says_on_stderr_that_a_memory_is_deprecated(store: MemoryStore) -> None:
+    _fill(store)
+    read = run_cli("memories", "read", "auth/old", "-p", str(store.project_root))
+    assert read.stdout == OLD
+    assert "This memory is deprecated: read `mem:auth/login` instead" in read.stderr

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.lifecycle import read_note
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
@@ -116,20 +117,10 @@ def trust_line(store: MemoryStore, name: str, text: str, code_changed: bool) -> 
     return trust_of(store, name, text, code_changed).line()
 
 
-def lifecycle_note(store: MemoryStore, text: str) -> str:
-    """The sentence telling that the memory is deprecated (with its successor) or past its
-    stale_after date ('' when it is current)."""
-    from serena_memory.core.lifecycle import of_text
-
-    state = of_text(text)
-    exists = bool(state.successor) and store.exists(state.successor)
-    return state.note(exists)
-
-
 def reading_note(store: MemoryStore, name: str, text: str, drift: str) -> str:
     """What a read adds after the text and its code note ``drift``: the lifecycle sentence
     and the trust line, below the same rule as the code note."""
-    lines = [lifecycle_note(store, text), trust_line(store, name, text, bool(drift))]
+    lines = [read_note(store, text), trust_line(store, name, text, bool(drift))]
     shown = [line for line in lines if line]
     if not shown:
         return ""

@@ -46,7 +46,7 @@ from serena_memory.cli.usage import usage_command
 from serena_memory.core.display import counted, escape_line, escape_text
 from serena_memory.core.errors import EXPECTED_ERRORS, MemoryNotFoundError, describe
 from serena_memory.core.front_matter import one_line
-from serena_memory.core.lifecycle import MARKS, Described, summaries_and_marks
+from serena_memory.core.lifecycle import MARKS, Described, read_note, summaries_and_marks
 from serena_memory.core.operation import operation
 from serena_memory.history.notices import take_notices
 
@@ -226,7 +226,8 @@ def _say_listing_notes(listing: MemoryListing, clashing: list[str]) -> None:
 @PROJECT_OPTION
 @JSON_OPTION
 def read(name: str, project: Path | None, as_json: bool) -> None:
-    """Print the content of memory NAME (on stderr: what in it names code that changed)."""
+    """Print the content of memory NAME (on stderr: what in it names code that changed, and
+    whether it is deprecated or stale)."""
     store = open_store(project, names=[name])
     memory = store.load(name)
     if as_json:
@@ -238,6 +239,9 @@ def read(name: str, project: Path | None, as_json: bool) -> None:
     note = drift_note(store, memory.name, memory.content).strip().removeprefix("---").strip()
     if note:
         say(escape_line(note), err=True)
+    told = read_note(store, memory.content)  # deprecated or stale
+    if told:
+        say(escape_line(told), err=True)
 
 
 @memories.command()

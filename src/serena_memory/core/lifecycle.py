@@ -88,6 +88,13 @@ def of_text(text: str) -> Lifecycle:
     return of_front_matter(parse(text))
 
 
+def read_note(store: MemoryStore, text: str, today: dt.date | None = None) -> str:
+    """What a read of a memory whose text is ``text`` says of its lifecycle: deprecated
+    (with its successor, and whether that is a memory) or stale; '' when it is current."""
+    state = of_text(text)
+    return state.note(bool(state.successor) and store.exists(state.successor), today)
+
+
 def successor_name(raw: str) -> str:
     """The memory ``superseded_by`` names (``mem:`` prefix, backticks and ``.md`` allowed);
     '' when it is no memory name."""

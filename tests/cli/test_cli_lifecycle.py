@@ -63,3 +63,20 @@ def test_read_says_on_stderr_that_a_memory_is_deprecated(store: MemoryStore) -> 
     read = run_cli("memories", "read", "auth/old", "-p", str(store.project_root))
     assert read.stdout == OLD
     assert "This memory is deprecated: read `mem:auth/login` instead" in read.stderr
+
+
+def test_check_sees_a_summary_added_since_and_a_broken_cache_is_no_error(
+    store: MemoryStore,
+) -> None:
+    _fill(store)
+    root = str(store.project_root)
+    assert json.loads(run_cli("memories", "check", "--json", "-p", root).stdout)[
+        "missing_summaries"
+    ] == ["core"]
+    store.write("core", "---\nsummary: Where to start\n---\n# Core\n")
+    assert "missing_summaries" not in json.loads(
+        run_cli("memories", "check", "--json", "-p", root).stdout
+    )
+    (store.home / "cache" / "front-matter.json").write_text('{"format": 1, "files": [1, 2]}')
+    listed = run_cli("memories", "list", "-p", root)
+    assert listed.returncode == 0 and "  core - Where to start\n" in listed.stdout

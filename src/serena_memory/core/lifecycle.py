@@ -11,11 +11,11 @@ memory without front matter is current, as every memory always was.
 from __future__ import annotations
 
 import datetime as dt
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from serena_memory.core import front_matter_cache as cache
 from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.front_matter import FrontMatter, parse
@@ -127,53 +127,65 @@ def summaries_and_marks(
     store: MemoryStore, names: Iterable[str], today: dt.date | None = None
 ) -> dict[str, Described]:
     """The summary and mark of each of ``names`` that has either (a memory that can't be
-    read, or has no front matter, is left out). A memory's file is read again only when it
-    changed since this process last read it (its inode, time and size: :data:`_front`)."""
-    files = store.scan().files
-    front: dict[str, tuple[str, Lifecycle] | None] = {}
-    unread: list[str] = []
-    for name in names:
-        real = files.get(name)
-        held = _front.get(real) if real is not None else None
-        if held is not None and held[0] == _stamp(real):
-            front[name] = held[1]
-        else:
-            unread.append(name)
-    if len(_front) > MAX_FRONT_HELD:
-        _front.clear()
-    for name, text in store.read_many(unread, files):
-        if text is None:
-            continue
-        front[name] = _summary_and_state(text)
-        real = files.get(name)
-        if real is not None:
-            _front[real] = (_stamp(real), front[name])
+    read, or has no front matter, is left out)."""
     found: dict[str, Described] = {}
-    for name, told in front.items():
+    for name, told in fronts(store, names).items():
         if told is not None and (told[0] or told[1].mark(today)):
             found[name] = Described(told[0], told[1].mark(today))
     return found
 
 
-MAX_FRONT_HELD = 100_000
-_front: dict[str, tuple[tuple[int, int, int] | None, tuple[str, Lifecycle] | None]] = {}
-"""A documented per-process cache: per memory file, its stamp when read and its summary
-and lifecycle (None: no front matter), so a listing reads only the files that changed."""
+def fronts(
+    store: MemoryStore, names: Iterable[str], files: dict[str, str] | None = None
+) -> dict[str, tuple[str, Lifecycle] | None]:
+    """The summary and lifecycle of each of ``names`` that can be read (None: no front
+    matter). A file is read only when it changed since its front matter was last read, by
+    any command (core/front_matter_cache.py). ``files``: the store's scan, when made."""
+    files = store.scan().files if files is None else files
+    kept = cache.held(store.home)
+    found: dict[str, tuple[str, Lifecycle] | None] = {}
+    unread: list[str] = []
+    for name in names:
+        real = files.get(name)
+        held = kept.get(real) if real is not None else None
+        if held is not None and held[0] == cache.stamp_of(real or ""):
+            found[name] = _from_front(held[1])
+        else:
+            unread.append(name)
+    new: dict[str, tuple[cache.Stamp, cache.Front | None]] = {}
+    for name, text in store.read_many(unread, files):
+        if text is None:
+            continue
+        front = _front_of(text)
+        found[name] = _from_front(front)
+        real = files.get(name)
+        stamp = cache.stamp_of(real) if real is not None else None
+        if real is not None and stamp is not None:
+            new[real] = (stamp, front)
+    cache.keep(store.home, new)
+    return found
 
 
-def _stamp(real: str | None) -> tuple[int, int, int] | None:
-    try:
-        st = os.stat(real) if real is not None else None
-    except OSError:
-        return None
-    return None if st is None else (st.st_ino, st.st_mtime_ns, st.st_size)
-
-
-def _summary_and_state(text: str) -> tuple[str, Lifecycle] | None:
+def _front_of(text: str) -> cache.Front | None:
     if not text.startswith("---"):
         return None
     matter = parse(text)
-    return matter.summary, of_front_matter(matter)
+    if not matter.present:
+        return None
+    state = of_front_matter(matter)
+    stale = state.stale_after.isoformat() if state.stale_after else ""
+    return matter.summary, state.status, state.successor, stale
+
+
+def _from_front(front: cache.Front | None) -> tuple[str, Lifecycle] | None:
+    if front is None:
+        return None
+    summary, status, successor, stale = front
+    try:
+        when = dt.date.fromisoformat(stale) if stale else None
+    except ValueError:
+        when = None
+    return summary, Lifecycle(status if status in STATUSES else "", successor, when)
 
 
 @dataclass
@@ -190,18 +202,15 @@ class Survey:
 
 
 def survey(store: MemoryStore, today: dt.date | None = None) -> Survey:
-    """Every memory's front matter read once (see :class:`Survey`)."""
-    names = store.list().all
+    """Every memory's front matter (see :class:`Survey`)."""
+    files = store.scan().files  # every memory but the ignored ones, as a listing has them
+    names = sorted(files)
     summarized: dict[bool, list[str]] = {}  # per folder (global or not): those with one
     unsummarized: dict[bool, list[str]] = {}
     found = Survey([], [], [], [], len(names))
-    for name, text in store.read_many(names):
-        if text is None:
-            continue
-        matter = parse(text) if text.startswith("---") else FrontMatter(body=text)
-        folder = N.is_global(name)
-        (summarized if matter.summary else unsummarized).setdefault(folder, []).append(name)
-        state = of_front_matter(matter)
+    for name, told in fronts(store, names, files).items():
+        summary, state = told if told is not None else ("", Lifecycle())
+        (summarized if summary else unsummarized).setdefault(N.is_global(name), []).append(name)
         if state.deprecated:
             found.deprecated.append((name, state.successor))
         elif state.stale(today):
@@ -211,5 +220,6 @@ def survey(store: MemoryStore, today: dt.date | None = None) -> Survey:
     for folder, without in unsummarized.items():
         if summarized.get(folder):
             found.missing_summary.extend(without)
-    found.missing_summary.sort()
+    for listed in (found.missing_summary, found.deprecated, found.stale, found.unknown_successors):
+        listed.sort()
     return found

@@ -231,7 +231,7 @@ def listing_answer(
     view = plan_listing(listing, topic, budget, lambda v: _answer_json(v, search_tool, extra), page)
     from serena_memory.integrity.service import drifted_memories
 
-    described = summaries_and_marks(store, view.names)
+    described = summaries_and_marks(store, view.names, write=False)  # a server's
     marks = _marks(described)
     if estimate_tokens(_answer_json(view, search_tool, {**extra, **marks})) <= budget:
         extra = {**extra, **marks}

@@ -7,7 +7,7 @@ page shows it; it is '' when history is off or can't be read (a read never fails
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryStoreError
@@ -49,16 +49,6 @@ class Trust:
             return ""
         line = "; ".join(parts) + "."
         return line[0].upper() + line[1:]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "written_by": self.writer,
-            "written_on": self.day,
-            "reviewed": self.reviewed,
-            "code_references": self.mentions,
-            "code_references_hold": self.code_holds,
-            "line": self.line(),
-        }
 
 
 def writer_of(entry: Entry) -> tuple[str, bool | None]:

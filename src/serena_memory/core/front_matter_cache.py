@@ -55,8 +55,11 @@ def held(home: Path | None) -> dict[str, tuple[Stamp, Front | None]]:
         return _loaded[key]
 
 
-def keep(home: Path | None, found: dict[str, tuple[Stamp, Front | None]]) -> None:
-    """Add ``found`` (real path -> stamp and front) to what is kept, and write it down."""
+def keep(
+    home: Path | None, found: dict[str, tuple[Stamp, Front | None]], write: bool = True
+) -> None:
+    """Add ``found`` (real path -> stamp and front) to what is kept, and with ``write``
+    write it down for the next command (a server, which keeps it in memory, does not)."""
     if not found:
         return
     entries = held(home)
@@ -64,6 +67,8 @@ def keep(home: Path | None, found: dict[str, tuple[Stamp, Front | None]]) -> Non
         if len(entries) + len(found) > MAX_FILES:
             entries.clear()
         entries.update(found)
+        if not write:
+            return
         text = json.dumps(
             {"format": _FORMAT, "files": {p: [*s, *(f or ())] for p, (s, f) in entries.items()}},
             ensure_ascii=False,

@@ -124,23 +124,28 @@ class Described:
 
 
 def summaries_and_marks(
-    store: MemoryStore, names: Iterable[str], today: dt.date | None = None
+    store: MemoryStore, names: Iterable[str], today: dt.date | None = None, *, write: bool = True
 ) -> dict[str, Described]:
     """The summary and mark of each of ``names`` that has either (a memory that can't be
-    read, or has no front matter, is left out)."""
+    read, or has no front matter, is left out); ``write``: see :func:`fronts`."""
     found: dict[str, Described] = {}
-    for name, told in fronts(store, names).items():
+    for name, told in fronts(store, names, write=write).items():
         if told is not None and (told[0] or told[1].mark(today)):
             found[name] = Described(told[0], told[1].mark(today))
     return found
 
 
 def fronts(
-    store: MemoryStore, names: Iterable[str], files: dict[str, str] | None = None
+    store: MemoryStore,
+    names: Iterable[str],
+    files: dict[str, str] | None = None,
+    *,
+    write: bool = True,
 ) -> dict[str, tuple[str, Lifecycle] | None]:
     """The summary and lifecycle of each of ``names`` that can be read (None: no front
     matter). A file is read only when it changed since its front matter was last read, by
-    any command (core/front_matter_cache.py). ``files``: the store's scan, when made."""
+    any command (core/front_matter_cache.py); ``write``: what was read is written down for
+    the next command (a server keeps it in memory only). ``files``: the store's scan."""
     files = store.scan().files if files is None else files
     kept = cache.held(store.home)
     found: dict[str, tuple[str, Lifecycle] | None] = {}
@@ -162,7 +167,7 @@ def fronts(
         stamp = cache.stamp_of(real) if real is not None else None
         if real is not None and stamp is not None:
             new[real] = (stamp, front)
-    cache.keep(store.home, new)
+    cache.keep(store.home, new, write)
     return found
 
 

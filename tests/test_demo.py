@@ -60,7 +60,7 @@ def test_a_newcomer_s_first_check_of_the_demo_is_clean(tmp_path: Path) -> None:
 def test_the_agent_serving_the_demo_is_told_of_no_drifted_memory(
     tmp_path: Path, serena_home: Path
 ) -> None:
-    from mcp_support import in_memory, ok
+    from mcp_support import in_memory, ok, text_read
 
     from serena_memory.core.store import MemoryStore
     from serena_memory.integrity.service import drift_summary
@@ -72,7 +72,10 @@ def test_the_agent_serving_the_demo_is_told_of_no_drifted_memory(
 
     async def go() -> tuple[str, dict[str, str]]:
         async with in_memory(root) as client:
-            read = {name: await ok(client, "read_memory", memory_name=name) for name in memories}
+            read = {
+                name: text_read(await ok(client, "read_memory", memory_name=name))
+                for name in memories
+            }
             return client.instructions or "", read
 
     instructions, read = anyio.run(go)

@@ -491,7 +491,8 @@ def test_the_agent_sees_history_and_restores_through_mcp(project: Path, serena_h
     lines = answers["history"].splitlines()
     assert "mcp claude-code 2.0.1 (edit_memory)" in lines[0]
     assert "mcp claude-code 2.0.1 (write_memory)" in lines[1]
-    assert answers["read"] == "v1\n"
+    read, _, told = answers["read"].partition("\n\n---\n")
+    assert read == "v1\n" and told.startswith("Last written by agent claude-code 2.0.1 on ")
     assert "read-only" in answers["read_only"]
     history = MemoryStore(project, home=serena_home).history()
     renamed, restored = history.entries("topic/fact")[:2]

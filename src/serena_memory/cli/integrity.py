@@ -91,6 +91,12 @@ if TYPE_CHECKING:
     help="Also report the memories nobody read on this machine for DAYS days or more "
     "(see `serena memories usage`).",
 )
+@click.option(
+    "--stale",
+    is_flag=True,
+    help="Also report deprecated memories, those past their stale_after date, and "
+    "superseded_by names that are no memory (the memories' front matter).",
+)
 @JSON_OPTION
 @click.option(
     "--strict",
@@ -110,6 +116,7 @@ def check(
     secrets_only: bool,
     unused_days: int | None,
     duplicates: bool,
+    stale: bool,
 ) -> None:
     """Find references to memories that don't exist (and, on request, more). Never writes."""
     if secrets_only:
@@ -128,6 +135,7 @@ def check(
         changed_commits=changed_commits,
         duplicates=duplicates,
         unused_days=unused_days,
+        stale=stale,
         jobs=0,  # a large check is split over the CPUs (this process runs no threads)
         progress=_reading_told() if duplicates else None,
     )

@@ -146,6 +146,26 @@ class MemoryHistory:
             )
         return _combine(found)
 
+    def last_change(self, name: str) -> tuple[Entry, bytes | None] | None:
+        """The newest entry that changed ``name`` (history/last_changes.py), and the
+        memory's bytes as that entry left them: what a read tells of who wrote the memory.
+        None when none did (or history is off). No lock is taken, so outside edits are not
+        recorded first: compare the bytes with the memory's text."""
+        if not self.enabled:
+            return None
+        from serena_memory.history.last_changes import last_change
+
+        found = []
+        for history in self.folders:
+            if history.folder.rel_of(name) is not None:
+                entry = last_change(history, name)
+                if entry is not None:
+                    found.append((entry.time, entry, history))
+        if not found:
+            return None
+        _, entry, history = max(found, key=lambda item: item[0])
+        return entry, history.content_at(entry.rev, name)
+
     def renamed_to(self, name: str) -> tuple[str, Entry] | None:
         """Where a memory that is not there went: the name its renames gave it (followed
         through later ones) and the last of those entries; None when it was never renamed

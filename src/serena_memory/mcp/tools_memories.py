@@ -37,6 +37,7 @@ def list_memories(
 def read_memory(state: ServerState, memory_name: MemoryName) -> str:
     """Read a memory that matters for the task; follow its `mem:NAME` references when
     they apply."""
+    from serena_memory.agent.trust import reading_note
     from serena_memory.integrity.service import drift_note
 
     store = state.require_store()
@@ -52,8 +53,9 @@ def read_memory(state: ServerState, memory_name: MemoryName) -> str:
         "mode='drift') "
         "applies them all in one call."
     )
-    note = drift_note(store, memory_name, text, applying)
-    return text + note + proposals.agent_note(store, memory_name)
+    drift = drift_note(store, memory_name, text, applying)
+    told = reading_note(store, memory_name, text, drift)
+    return text + drift + told + proposals.agent_note(store, memory_name)
 
 
 def write_memory(

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.lifecycle import of_text
 from serena_memory.search import drift, preparing
 from serena_memory.search.database import Index, index_for, remove_database, sqlite
 from serena_memory.search.hits import (
@@ -334,11 +335,13 @@ def _collect(
     ranked = fuse(words, meaning)
     top = ranked[0][2] if ranked else 0.0
     chosen = _named(index, parsed, current, where, top + len(parsed.exact) + 1.0 / SCALE)
-    chosen += _holding_exactly(exact, ranked, {name for name, *_ in chosen}, current)
+    chosen += _current_first(
+        index, _holding_exactly(exact, ranked, {name for name, *_ in chosen}, current)
+    )
     picked = {name for name, _, _, _ in chosen}
     rest = [hit for hit in ranked if hit[0] not in picked and hit[0] in current]
     room = max(limit - len(chosen), 0)
-    strong = ranked_answer(rest) if not exact else []
+    strong = _current_first(index, ranked_answer(rest)) if not exact else []
     unspecific = not chosen and _unspecific(index, parsed, where)
     if unspecific:  # the closest few are named, never the whole folder
         strong = rest[: min(room, UNSPECIFIC_SHOWN)]
@@ -357,6 +360,17 @@ def _collect(
     )
     candidates = chosen[limit:] + [entry for entry in rest if entry not in shown]
     return _with_drift(store, index, parsed, answer, (entries, candidates), limit)
+
+
+def _current_first(index: Index, entries: list[drift.Entry]) -> list[drift.Entry]:
+    """``entries`` with the deprecated and stale memories (core/lifecycle.py) after the
+    current ones, each group in its order: an outdated memory is found, never first."""
+
+    def outdated(entry: drift.Entry) -> bool:
+        text = index.body(entry[1]) or ""
+        return text.startswith("---") and not of_text(text).current()
+
+    return sorted(entries, key=outdated)
 
 
 def _with_drift(

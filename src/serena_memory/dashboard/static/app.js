@@ -457,6 +457,8 @@
         button("Delete", "delete-button", () => showDelete(memory, actions)),
         el("button", { id: "history-button", onclick: () => showHistory(memory, actions) }, "History")),
       actions,
+      memory.lifecycle ? el("div", { class: "notice warn", id: "lifecycle-note", role: "status", text: memory.lifecycle }) : "",
+      memory.trust ? el("p", { class: "muted", id: "trust-line", text: memory.trust }) : "",
       memory.truncated ? el("div", { class: "notice warn", id: "truncated-note", role: "status" },
         `This memory is large (${sizeText(memory.size)}): only the first ${sizeText(memory.content.length)} are shown. ` +
         "Open the file in an editor to see or change the rest.") : "",

@@ -229,8 +229,14 @@ def test_the_cli_marks_and_leads_and_asks_git_nothing_without_code_or_a_reposito
     assert _asked(log) == ""
     # the renamed project: the new name leads to the old one, the JSON carries both
     repo = _renamed_project(tmp_path / "renamed")
-    done = run_cli_process("memories", "search", "-p", str(repo), "_escape_str", env=env)
-    assert done.returncode == 0, done.stderr
+    # git's answers are kept for the next search, so on a loaded machine, where the first
+    # search's time for git may run out before the second memory is checked, a repeated
+    # search says all of it
+    for _ in range(3):
+        done = run_cli_process("memories", "search", "-p", str(repo), "_escape_str", env=env)
+        assert done.returncode == 0, done.stderr
+        if "`conventions` (line 2)" in done.stdout:
+            break
     assert done.stdout.startswith(
         "No memory holds '_escape_str' as written; `core` (line 3) and `conventions` (line 2) "
         "name its old name `_escape_inner`.\n"

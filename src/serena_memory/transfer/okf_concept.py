@@ -166,23 +166,19 @@ def concept_text(name: str, text: str, derived: dict[str, Any], paths: dict[str,
     """The concept of memory ``name`` (``text``): ``derived`` keys the memory lacks, the
     mark, the memory's own front matter as written, then its body with links."""
     keys, block, body = split_front_matter(text)
+    if not keys:  # no block, or an empty one: the text is all body, kept as written
+        block, body = "", text
     added = {k: v for k, v in derived.items() if k not in keys and v not in (None, "", [])}
-    ours = dump_keys({**added, MARK: {"name": name, "derived": list(added)}})
+    ours = {**added, MARK: {"name": name, "derived": list(added)}}
     own = block.split("\n", 1)[1] if block else ""
-    own = own[: own.rstrip("\r\n").rfind("\n") + 1] if own else ""
-    head = f"---\n{ours}"
-    if own.strip():
-        combined = f"{head}{OWN_LINE}\n{own}---\n"
-        if split_front_matter(combined)[0] == {
-            **added,
-            MARK: {"name": name, "derived": list(added)},
-            **keys,
-        }:
-            head = f"{head}{OWN_LINE}\n{own}"
+    own = own[: own.rstrip("\r\n").rfind("\n") + 1]
+    head = f"---\n{dump_keys(ours)}"
+    if own:
+        joined = f"{head}{OWN_LINE}\n{own}"
+        if split_front_matter(f"{joined}---\n")[0] == {**ours, **keys}:
+            head = joined
         else:  # a block that does not join as written (a flow mapping): its keys
-            head = (
-                f"---\n{dump_keys({**added, **keys, MARK: {'name': name, 'derived': list(added)}})}"
-            )
+            head = f"---\n{dump_keys({**added, **keys, MARK: ours[MARK]})}"
     return f"{head}---\n{references_as_links(body, paths)}"
 
 

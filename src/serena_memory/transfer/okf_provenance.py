@@ -12,7 +12,6 @@ change of the memory or of a file it names, so the same code gives the same bund
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -30,6 +29,8 @@ ACCEPTED_BY = ", accepted by "
 CODE_CHECK = "process:serena-memory-code-check"
 MAX_LOG_ENTRIES = 2000
 """The newest history entries ``log.md`` tells (a bundle is not the history's archive)."""
+MAX_SOURCES = 20
+"""The most files one concept's ``sources`` names (a memory naming more is a listing)."""
 MAX_LOG_LINKS = 5  # memories one log line links to; the rest are counted
 
 CodeFacts = Callable[[str, str], tuple[list[tuple[str, str]], bool]]
@@ -137,7 +138,7 @@ def derived_keys(
         if files:
             keys["sources"] = [
                 {"resource": path, "title": f"project file {path}", "last_modified": when[:10]}
-                for path, when in files
+                for path, when in files[:MAX_SOURCES]
             ]
         if confirmed:
             times = [datetime.fromisoformat(when) for _, when in files]
@@ -180,7 +181,3 @@ def _log_line(entry: Entry, paths: dict[str, str]) -> str:
     summary = " ".join(entry.summary.split()).replace("[", "(").replace("]", ")")
     what = f" ({', '.join(shown)}{more})" if shown else ""
     return f"**{kind}** by {actor(entry)}: {summary}{what}"
-
-
-def folder_of(path: str) -> str:
-    return posixpath.dirname(path)

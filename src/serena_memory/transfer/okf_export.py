@@ -95,37 +95,40 @@ def _memory_text(store: MemoryStore, name: str) -> str:
 def _indexes(listed: dict[str, list[tuple[str, str, str]]]) -> dict[str, bytes]:
     """``index.md`` of every folder: its concepts, then its subfolders (each with the
     number of memories below it); the root's carries ``okf_version``."""
-    folders = set(listed) | {""}
-    for folder in list(folders):
-        while folder:
-            folder = posixpath.dirname(folder)
-            folders.add(folder)
+    folders = {""}
     below: dict[str, int] = {}
     for folder, items in listed.items():
         parts = folder.split("/") if folder else []
         for i in range(len(parts) + 1):
             key = "/".join(parts[:i])
+            folders.add(key)
             below[key] = below.get(key, 0) + len(items)
-    out = {}
-    for folder in sorted(folders):
-        lines = [f'---\nokf_version: "{C.OKF_VERSION}"\n---\n'] if not folder else []
-        items = sorted(listed.get(folder, []))
-        if items:
-            lines += ["# Memories", ""]
-            lines += [_entry(f, t, d) for f, t, d in items]
-            lines.append("")
-        subs = sorted(f for f in folders if f and posixpath.dirname(f) == folder)
-        if subs:
-            lines += ["# Topics", ""]
-            for sub in subs:
-                count = below[sub]
-                shown = f"{count} memor{'y' if count == 1 else 'ies'}"
-                lines.append(
-                    _entry(f"{posixpath.basename(sub)}/index.md", posixpath.basename(sub), shown)
-                )
-            lines.append("")
-        out[posixpath.join(folder, "index.md")] = "\n".join(lines).encode("utf-8")
-    return out
+    return {
+        posixpath.join(folder, "index.md"): _index_text(folder, folders, listed, below)
+        for folder in sorted(folders)
+    }
+
+
+def _index_text(
+    folder: str,
+    folders: set[str],
+    listed: dict[str, list[tuple[str, str, str]]],
+    below: dict[str, int],
+) -> bytes:
+    lines = [f'---\nokf_version: "{C.OKF_VERSION}"\n---\n'] if not folder else []
+    items = sorted(listed.get(folder, []))
+    if items:
+        lines += ["# Memories", "", *(_entry(f, t, d) for f, t, d in items), ""]
+    subs = sorted(f for f in folders if f and posixpath.dirname(f) == folder)
+    if subs:
+        lines += ["# Topics", ""]
+        for sub in subs:
+            count = f"{below[sub]} memor{'y' if below[sub] == 1 else 'ies'}"
+            lines.append(
+                _entry(f"{posixpath.basename(sub)}/index.md", posixpath.basename(sub), count)
+            )
+        lines.append("")
+    return "\n".join(lines).encode("utf-8")
 
 
 def _entry(target: str, title: str, description: str) -> str:

@@ -54,7 +54,7 @@ def _memories(store: MemoryStore) -> None:
         "---\nsummary: How a person logs in\nstatus: stable\nowner: team-a\n---\n"
         "Tokens last an hour. Back to mem:core; `mem:core` in code stays.\n",
     )
-    store.write("index", "The memory named index. See mem:core.\n")
+    store.write("index", "The memory named index. See mem:core.")  # no line end
 
 
 def _front(path: Path) -> dict:

@@ -15,9 +15,11 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 import yaml
+from markdown_it import MarkdownIt
 
 from serena_memory.core.references import NAME_CHAR_CLASS, can_be_referenced
 from serena_memory.transfer import markdown as md
@@ -39,6 +41,24 @@ _REFERENCE = re.compile(r"(?<!" + NAME_CHAR_CLASS + r")mem:(" + NAME_CHAR_CLASS 
 _REFERENCE_LINK = re.compile(r"\[mem:(" + NAME_CHAR_CLASS + r"+)\]\(([^)\s]+)\)")
 
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when installed: the same answer
+
+
+@cache
+def _blocks() -> MarkdownIt:
+    """A parser of blocks only: where code blocks are is all a concept needs to know."""
+    return MarkdownIt("commonmark", {"maxNesting": 20}).disable("inline")
+
+
+def code_lines(text: str) -> set[int]:
+    """0-based numbers of the lines inside code blocks (fenced or indented)."""
+    inside: set[int] = set()
+    for token in _blocks().parse(text):
+        if token.type in ("fence", "code_block") and token.map:
+            inside.update(range(token.map[0], token.map[1]))
+    return inside
+
+
 def split_front_matter(text: str) -> tuple[dict[str, Any], str, str]:
     """(the keys, the block as written, the body) of a text; ({}, '', text) when it opens
     with no block, or one that is no YAML mapping or holds an alias."""
@@ -47,9 +67,9 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, str]:
         return {}, "", text
     source = "".join(lines[1:-1])
     try:
-        if any(isinstance(t, yaml.AliasToken) for t in yaml.scan(source, Loader=yaml.SafeLoader)):
+        if any(isinstance(t, yaml.AliasToken) for t in yaml.scan(source, Loader=_LOADER)):
             return {}, "", text
-        keys = yaml.safe_load(source)
+        keys = yaml.load(source, Loader=_LOADER)  # noqa: S506 - a safe loader
     except (yaml.YAMLError, RecursionError, ValueError):
         return {}, "", text
     if keys is None:
@@ -66,7 +86,7 @@ def one_line(text: str, limit: int = MAX_DESCRIPTION_CHARS) -> str:
 
 def first_sentence(body: str) -> str:
     """The body's first sentence of prose (headings, code and rules skipped), on one line."""
-    code = md.code_lines(body)
+    code = code_lines(body)
     for i, line in enumerate(body.splitlines()):
         plain = line.strip().lstrip(">").strip()
         if i in code or not plain or plain.startswith(("#", "```", "~~~", "---", "|", "<!--")):
@@ -102,7 +122,7 @@ def concept_path(name: str, taken: set[str]) -> str:
 
 def _outside_code(text: str, change: Callable[[str], str]) -> str:
     """``text`` with ``change`` applied to every part outside code blocks and code spans."""
-    code = md.code_lines(text)
+    code = code_lines(text)
     out = []
     for i, line in enumerate(text.splitlines(keepends=True)):
         if i in code:

@@ -64,13 +64,9 @@ def bundle_files(
         }
         path = paths_of[name]
         files[path] = C.concept_text(name, text, derived, paths_of).encode("utf-8")
-        shown = C.split_front_matter(files[path].decode("utf-8"))[0]
+        shown = {**derived, **keys}  # what the concept's front matter says
         listed.setdefault(posixpath.dirname(path), []).append(
-            (
-                posixpath.basename(path),
-                str(shown.get("title") or name),
-                C.description_of(shown, body),
-            )
+            (posixpath.basename(path), str(shown.get("title") or name), C.description_of(shown, ""))
         )
     files.update(_indexes(listed))
     wanted = [

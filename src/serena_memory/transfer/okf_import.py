@@ -39,7 +39,9 @@ def plan_okf(
         memory, _ = C.memory_text(text, rel, names)
         if keys.get(C.MARK) is None:
             memory = _with_references(memory, rel, names, plan)
-        plan.add(names[rel], memory, rel)
+        name = plan.free_name(names[rel])  # as written: no line end added (a round trip)
+        plan.memories[name] = memory
+        plan.origins[name] = rel
     return plan
 
 

@@ -205,10 +205,15 @@ def code_facts(store: MemoryStore) -> Callable[[str, str], tuple[list[tuple[str,
     whether it names code and the check finds every path and symbol of it as written."""
     root = os.path.realpath(store.project_root)
     times: dict[str, str | None] = {}
+    tracked: list[set[str]] = []  # git's tracked files, listed on first need
 
     def changed(target: str) -> str | None:
+        if target.startswith(".serena/"):  # the memories themselves are no code
+            return None
+        if not tracked:
+            tracked.append(_tracked(root))
         if target not in times:
-            times[target] = _last_change(root, target)
+            times[target] = _last_change(root, target, target.rstrip("/") in tracked[0])
         return times[target]
 
     def facts(name: str, text: str) -> tuple[list[tuple[str, str]], bool]:
@@ -228,9 +233,26 @@ def code_facts(store: MemoryStore) -> Callable[[str, str], tuple[list[tuple[str,
     return facts
 
 
-def _last_change(root: str, target: str) -> str | None:
-    """When the project file ``target`` last changed: its last commit's time, else (not
-    committed) its modification time; None when it is not a file or folder of the project."""
+def _tracked(root: str) -> set[str]:
+    """The files git tracks in the project, with their folders ('' none: no git)."""
+    from serena_memory.integrity.code_drift.git import GitUnavailable, run_git
+
+    try:
+        listed = run_git(root, "ls-files", "-z").decode("utf-8", "replace").split("\0")
+    except GitUnavailable:
+        return set()
+    out = {f for f in listed if f}
+    for path in list(out):
+        while "/" in path:
+            path = path.rsplit("/", 1)[0]
+            out.add(path)
+    return out
+
+
+def _last_change(root: str, target: str, tracked: bool) -> str | None:
+    """When the project file ``target`` last changed: its last commit's time when git
+    tracks it, else its modification time; None when it is not a file or folder of the
+    project."""
     from datetime import UTC, datetime
 
     from serena_memory.core import paths
@@ -239,10 +261,12 @@ def _last_change(root: str, target: str) -> str | None:
     path = os.path.join(root, target)
     if not os.path.exists(path) or not paths.is_inside(os.path.realpath(path), (root,)):
         return None
-    try:
-        told = run_git(root, "log", "-1", "--format=%cI", "--", target).decode().strip()
-    except GitUnavailable:
-        told = ""
+    told = ""
+    if tracked:
+        try:
+            told = run_git(root, "log", "-1", "--format=%cI", "--", target).decode().strip()
+        except GitUnavailable:
+            told = ""
     if told:
         return datetime.fromisoformat(told).astimezone(UTC).isoformat()
     return datetime.fromtimestamp(os.stat(path).st_mtime, UTC).isoformat()

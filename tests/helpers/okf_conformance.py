@@ -13,8 +13,8 @@ specification (GoogleCloudPlatform/knowledge-catalog, okf/SPEC.md, §3, §4, §5
 - with ``links``: every link to a path (``/x.md`` from the root, or relative) leads to a
   file or folder of the bundle (the spec tolerates broken links; our exports have none).
 
-Run it on a folder: ``python tests/helpers/okf_conformance.py BUNDLE`` prints the
-problems and exits 1 when there is any.
+Run it on a folder: ``python tests/helpers/okf_conformance.py BUNDLE [--links]`` prints
+the problems and exits 1 when there is any.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import Any
 import yaml
 
 RESERVED = ("index.md", "log.md")
-_LINK = re.compile(r"(?<!!)\[[^\]\n]*\]\(<?([^)\s>]+)>?\)")
+_LINK = re.compile(r"(?<!!)\[([^\]\n]*)\]\(<?([^)\s>]+)>?\)")
 _ENTRY = re.compile(r"^[*-] \[[^\]\n]+\]\([^)\s]+\)( - .+)?$")
 _ACTOR = re.compile(r"^(human:\S+|process:\S+|[^\s:/]+/\S+)$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -126,8 +126,9 @@ def check_log(rel: str, text: str) -> list[str]:
     return problems
 
 
-def _links(rel: str, text: str, root: Path) -> list[str]:
-    problems = []
+def _links(rel: str, text: str, root: Path) -> list[tuple[str, str]]:
+    """The links of a file to paths that lead to nothing in the bundle: (label, target)."""
+    broken = []
     fenced = False
     for line in text.splitlines():
         if _FENCE.match(line):
@@ -135,15 +136,29 @@ def _links(rel: str, text: str, root: Path) -> list[str]:
         if fenced:
             continue
         plain = re.sub(r"`[^`]*`", "", line)
-        for target in _LINK.findall(plain):
+        for label, target in _LINK.findall(plain):
             path = target.split("#", 1)[0]
             if not path or re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", path):
                 continue
             base = "" if path.startswith("/") else posixpath.dirname(rel)
             joined = posixpath.normpath(posixpath.join(base, path.lstrip("/")))
             if joined.startswith("..") or not (root / joined).exists():
-                problems.append(f"{rel}: the link {target!r} leads to nothing in the bundle")
-    return problems
+                broken.append((label, target))
+    return broken
+
+
+def broken_links(root: Path) -> tuple[list[str], list[str]]:
+    """Links to paths that lead to nothing in the bundle: (those an export of ours wrote,
+    ``[mem:NAME](...)`` and the index and log entries; those written in the memories'
+    own text, which may name files of the repository the bundle does not hold)."""
+    ours, theirs = [], []
+    for path in sorted(root.rglob("*.md")):
+        rel = path.relative_to(root).as_posix()
+        for label, target in _links(rel, path.read_text(encoding="utf-8"), root):
+            told = f"{rel}: the link {target!r} leads to nothing in the bundle"
+            reserved = path.name in RESERVED
+            (ours if reserved or label.startswith("mem:") else theirs).append(told)
+    return ours, theirs
 
 
 def check_bundle(root: Path, *, links: bool = True) -> tuple[int, list[str]]:
@@ -162,12 +177,15 @@ def check_bundle(root: Path, *, links: bool = True) -> tuple[int, list[str]]:
             concepts += 1
             problems += check_concept(rel, text)
         if links:
-            problems += _links(rel, text, root)
+            problems += [
+                f"{rel}: the link {t!r} leads to nothing in the bundle"
+                for _, t in _links(rel, text, root)
+            ]
     return concepts, problems
 
 
 if __name__ == "__main__":
-    count, found = check_bundle(Path(sys.argv[1]))
+    count, found = check_bundle(Path(sys.argv[1]), links="--links" in sys.argv)
     for problem in found:
         print(problem)
     print(f"{count} concepts; {'conformant' if not found else f'{len(found)} problems'}")

@@ -242,6 +242,35 @@ def test_export_never_writes_through_a_link(
     inside = run_cli("memories", "export", "okf", str(dest), "-p", str(project))
     assert inside.returncode != 0 and "link out of the bundle folder" in inside.stderr
     assert list(outside.iterdir()) == []
+    into = run_cli(
+        "memories", "export", "okf", str(project / ".serena" / "memories" / "b"), "-p", str(project)
+    )
+    assert into.returncode != 0 and "would become memories" in into.stderr
+    assert not (project / ".serena" / "memories" / "b").exists()
+
+
+def test_global_memories_go_out_with_global_and_come_back_only_when_allowed(
+    project: Path, serena_home: Path, tmp_path: Path
+) -> None:
+    store = MemoryStore(project, home=serena_home)
+    store.write("core", "Project core.\n")
+    store.write("global/style", "Use tabs. See mem:core.\n")
+    alone = tmp_path / "alone"
+    _export(project, alone)
+    assert not (alone / "global").exists()
+    both = tmp_path / "both"
+    _export(project, both, "--global")
+    assert check_bundle(both) == (2, [])
+    assert "See [mem:core](/core.md)." in (both / "global" / "style.md").read_text()
+
+    other = tmp_path / "other"
+    other.mkdir()
+    skipped = run_cli("memories", "import", "okf", str(both), "-p", str(other), check=True)
+    assert "global memory" in skipped.stdout
+    assert sorted(MemoryStore(other, home=serena_home).iter_all_names()) == [
+        "core",
+        "global/style",
+    ]  # the global memory was there already: the same home
 
 
 _BODY = st.lists(

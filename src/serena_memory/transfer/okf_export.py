@@ -142,6 +142,7 @@ def export_okf(
 ) -> OkfResult:
     """Write the bundle into the folder ``dest`` (with ``check``: only compare)."""
     folder = Path(dest).expanduser().absolute()
+    _refuse_memories_folder(store, folder)
     real = _destination(folder, create=not check)
     files = bundle_files(store, include_global=include_global, code=code)
     memories = sum(1 for p in files if posixpath.basename(p) not in C.RESERVED)
@@ -159,6 +160,17 @@ def export_okf(
     for rel in result.removed:
         remove_file(Path(real, rel), (real,))
     return result
+
+
+def _refuse_memories_folder(store: MemoryStore, folder: Path) -> None:
+    """A bundle written into a memories folder would be read back as memories."""
+    real = os.path.realpath(folder)
+    for memories in (store.memories_dir, store.global_dir):
+        if paths.is_inside(real, (os.path.realpath(memories),)):
+            raise SourceError(
+                f"{folder} lies in the memories folder {memories}, where its files would "
+                "become memories; give a folder outside it"
+            )
 
 
 def _destination(folder: Path, create: bool) -> str | None:

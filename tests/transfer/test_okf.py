@@ -166,6 +166,13 @@ def test_check_tells_a_stale_bundle_and_export_removes_only_its_own_files(
     again = run_cli("memories", "export", "okf", str(dest), "--check", "-p", str(repo))
     assert again.returncode == 0
 
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / "core.md").write_text("---\ntype: Note\n---\nTheirs.\n")
+    refused = run_cli("memories", "export", "okf", str(theirs), "-p", str(repo))
+    assert refused.returncode != 0 and "no export of memories wrote it" in refused.stderr
+    assert sorted(p.name for p in theirs.iterdir()) == ["core.md"]
+
 
 def test_a_bundle_another_tool_wrote_imports_with_its_front_matter_and_links(
     project: Path, serena_home: Path, tmp_path: Path

@@ -148,8 +148,14 @@ def export_okf(
     memories = sum(1 for p in files if posixpath.basename(p) not in C.RESERVED)
     result = OkfResult(folder, memories)
     for rel, data in files.items():
-        if _current(real, rel) != data:
+        current = _current(real, rel)
+        if current != data:
             result.written.append(rel)
+            if current is not None and not check and not _ours(rel, current):
+                raise SourceError(
+                    f"{Path(folder, rel)} exists and no export of memories wrote it, so it is "
+                    "left as it is and nothing was written; move it, or export into another folder"
+                )
     result.removed = _ours_gone(real, set(files)) if real else []
     if check or real is None:
         return result
@@ -242,6 +248,13 @@ def _ours_gone(real: str | None, keep: set[str]) -> list[str]:
 
 
 _OUR_HEADS = (b"# Memories", b"# Topics", b"# Memory history")
+
+
+def _ours(rel: str, data: bytes) -> bool:
+    """Whether a file of the bundle folder is one an export of ours wrote."""
+    if posixpath.basename(rel) in C.RESERVED:
+        return data.startswith(_OUR_HEADS) or data.startswith(b'---\nokf_version: "')
+    return _marked(data)
 
 
 def _marked(data: bytes | None) -> bool:

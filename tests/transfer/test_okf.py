@@ -54,7 +54,7 @@ def _memories(store: MemoryStore) -> None:
         "---\nsummary: How a person logs in\nstatus: stable\nowner: team-a\n---\n"
         "Tokens last an hour. Back to mem:core; `mem:core` in code stays.\n",
     )
-    store.write("index", "The memory named index. See mem:core.")  # no line end
+    store.write("index", "The memory named [index](https://x.org/i). See mem:core.")  # no line end
 
 
 def _front(path: Path) -> dict:
@@ -100,6 +100,7 @@ def test_export_writes_a_conformant_bundle_saying_where_each_field_comes_from(
     assert root_index.startswith('---\nokf_version: "0.2"\n---\n')
     assert "* [core](core.md) - The app starts in `src/app.py`." in root_index
     assert "* [auth](auth/index.md) - 1 memory" in root_index
+    assert "* [index](index-memory.md) - The memory named index.\n" in root_index  # no link
     assert "* [auth/login](login.md) - How a person logs in" in (dest / "auth/index.md").read_text()
     log = (dest / "log.md").read_text()
     assert "**Creation** by human:" in log and "[auth/login](/auth/login.md)" in log

@@ -93,8 +93,17 @@ def first_sentence(body: str) -> str:
             continue
         plain = re.sub(r"^([-*+]|\d+[.)])\s+", "", plain)
         sentence = re.split(r"(?<=[.!?])\s", plain, maxsplit=1)[0]
-        return one_line(sentence.replace("**", "").replace("__", ""))
+        return one_line(plain_text(sentence))
     return ""
+
+
+_INLINE_LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)")
+
+
+def plain_text(text: str) -> str:
+    """``text`` without Markdown links (their labels kept) and bold marks: a description
+    is read where its links would lead elsewhere (an index, a search snippet)."""
+    return _INLINE_LINK.sub(r"\1", text).replace("**", "").replace("__", "")
 
 
 def description_of(keys: dict[str, Any], body: str) -> str:

@@ -129,7 +129,8 @@ def _index_text(
 
 def _entry(target: str, title: str, description: str) -> str:
     label = title.replace("[", "(").replace("]", ")")
-    return f"* [{label}]({target})" + (f" - {description}" if description else "")
+    told = C.plain_text(description)
+    return f"* [{label}]({target})" + (f" - {told}" if told else "")
 
 
 def export_okf(

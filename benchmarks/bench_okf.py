@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -52,10 +53,17 @@ def largest(archive: tarfile.TarFile) -> str:
     return max(counts, key=lambda k: counts[k])
 
 
+CPU: list[float] = []  # the processor time of each run, children (git) included
+
+
 def serena(*args: str, cwd: Path, env: dict[str, str]) -> tuple[float, str]:
+    """The wall time of one command, and what it said; its processor time goes to CPU."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run([*SERENA, *args], cwd=cwd, env=env, capture_output=True, text=True)
     took = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
     if done.returncode not in (0, 1):
         raise SystemExit(f"serena {' '.join(args)} failed: {done.stderr.strip()}")
     return took, done.stdout + done.stderr
@@ -103,10 +111,11 @@ def main() -> None:
         work = Path(tmp)
         project, name, env = prepare(work, args.project)
         count = sum(1 for _ in (project / ".serena" / "memories").rglob("*.md"))
-        exports, imports = [], []
+        exports, imports, export_cpu, import_cpu = [], [], [], []
         for run in range(args.runs):
             dest = work / f"bundle-{run}"
             exports.append(serena("memories", "export", "okf", str(dest), cwd=project, env=env)[0])
+            export_cpu.append(CPU[-1])
         dest = work / "bundle-0"
         _, check = serena("memories", "export", "okf", str(dest), "--check", cwd=project, env=env)
         concepts, problems = check_bundle(dest, links=False)
@@ -122,19 +131,26 @@ def main() -> None:
             if "Error" in said:
                 print(said.strip().splitlines()[-1])
             imports.append(took)
+            import_cpu.append(CPU[-1])
         fresh_memories = work / "fresh-0" / ".serena" / "memories"
         for path in (project / ".serena" / "memories").rglob("*.md"):
             other = fresh_memories / path.relative_to(project / ".serena" / "memories")
             identical += other.is_file() and other.read_bytes() == path.read_bytes()
     print(f"project: {name}, {count} memories, {concepts} concepts")
-    print(f"export: {median(exports):.2f} s (median of {len(exports)}); check: {check.strip()}")
+    print(
+        f"export: {median(exports):.2f} s wall, {median(export_cpu):.2f} s processor (median of "
+        f"{len(exports)}); check: {check.strip()}"
+    )
     print(f"conformance: {'pass' if not problems else f'FAIL, {len(problems)} problems'}")
     for problem in (problems + ours)[:20]:
         print(f"  {problem}")
     print(f"links the export wrote that lead nowhere: {len(ours)}")
     print(f"links written in the memories that lead nowhere in the bundle: {len(theirs)}")
     print(f"import into the same project: {same.strip().splitlines()[0]}")
-    print(f"import into a fresh project: {median(imports):.2f} s (median of {len(imports)})")
+    print(
+        f"import into a fresh project: {median(imports):.2f} s wall, {median(import_cpu):.2f} s "
+        f"processor (median of {len(imports)})"
+    )
     print(f"round trip: {identical}/{count} memories byte for byte")
 
 

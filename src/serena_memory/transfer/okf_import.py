@@ -14,6 +14,7 @@ import posixpath
 from pathlib import Path
 
 from serena_memory.core.references import can_be_referenced
+from serena_memory.transfer import markdown as md
 from serena_memory.transfer import okf_concept as C
 from serena_memory.transfer.linking import render
 from serena_memory.transfer.plan import ImportPlan
@@ -60,8 +61,6 @@ def _with_references(text: str, rel: str, names: dict[str, str], plan: ImportPla
     a link that leaves the bundle is left as text and noted."""
 
     def resolve(line: str) -> list[str]:
-        from serena_memory.transfer import markdown as md
-
         found = []
         for target in md.links(line):
             joined = C.bundle_target(rel, target)
@@ -71,7 +70,7 @@ def _with_references(text: str, rel: str, names: dict[str, str], plan: ImportPla
                 plan.warn(f"{rel}: the link {target!r} leads outside the bundle; left as text")
         return found
 
-    keys, block, body = C.split_front_matter(text)
+    _, block, body = C.split_front_matter(text)
     return block + render(body, resolve)
 
 

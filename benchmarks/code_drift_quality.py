@@ -51,7 +51,9 @@ def norm(text: str) -> str:
 
 
 def run_repo(mirror: Path, later: str, labels: list[dict], work: Path) -> dict[tuple, dict]:
-    """(memory, line, target) -> the finding the checker gives there."""
+    """(memory, line, target) -> the finding the checker gives there; a finding is keyed
+    by its mention as written too (a name in a tree drawing or a link names a path that
+    is not its text)."""
     root = work / mirror.parent.name
     subprocess.run(["git", "clone", "-q", "--no-checkout", str(mirror), str(root)], check=True)
     git(root, "checkout", "-q", later)
@@ -64,11 +66,13 @@ def run_repo(mirror: Path, later: str, labels: list[dict], work: Path) -> dict[t
     checker = CodeChecker(root, changed_commits=0)
     checker.prefetch(symbols=False)
     report = checker.check(texts, written, symbols=False)
-    return {
-        (f.memory, f.line, norm(f.target)): f.to_dict()
-        for f in report.findings
-        if f.kind == PATH and f.status in (MISSING, MOVED)
-    }
+    found: dict[tuple, dict] = {}
+    for f in report.findings:
+        if f.kind == PATH and f.status in (MISSING, MOVED):
+            told = {**f.to_dict(), "target": f.target}
+            found[(f.memory, f.line, norm(f.target))] = told
+            found.setdefault((f.memory, f.line, norm(f.mention)), told)
+    return found
 
 
 def main() -> int:
@@ -116,10 +120,14 @@ def main() -> int:
                     moved_right += right
                     if not right:
                         misses.append(f"wrong new path {repo} {key}: {got}")
+            told: set[int] = set()
             for key, got in found.items():
-                if key not in labelled:  # a finding on nothing labelled: not a path claim
-                    fp += 1
-                    misses.append(f"false alarm (unlabelled) {repo} {key} {got['status']}")
+                keys = {(got["memory"], got["line"], norm(got[k])) for k in ("mention", "target")}
+                if id(got) in told or keys & labelled:
+                    continue
+                told.add(id(got))  # a finding on nothing labelled: not a path claim
+                fp += 1
+                misses.append(f"false alarm (unlabelled) {repo} {key} {got['status']}")
     fenced = Counter(
         "hypothetical" if m["hypothetical"] else ("real claim" if m["claim"] else "no path")
         for m in mentions

@@ -16,7 +16,9 @@ Figures: MRR@10 (1 / rank of the first grade-2 memory), nDCG@10 (gain 2^grade - 
 recall@5 (share of the grade-2 memories in the first five).
 
 Questions about nothing in these folders (NOTHING) should find nothing: for each folder,
-the ones the hybrid answers with any memory are listed, with how many memories.
+the ones the hybrid answers with a memory specific to them (not "no memory is specific
+to this" and the closest names) are listed, with how many memories; then the graded
+questions the hybrid answers "no memory is specific".
 
 The queries are split in two halves by a hash of their text (``half``): every weight and
 threshold of the ranking is chosen on the tuning half only; the held-out half shows
@@ -187,6 +189,7 @@ def run() -> dict[str, Any]:
     scores: dict[tuple[str, str, str, str], list[tuple[float, float, float]]] = defaultdict(list)
     sizes = {}
     found_for_nothing: dict[str, list[tuple[str, int]]] = {}
+    said_no: dict[tuple[str, str], list[str]] = defaultdict(list)  # "no memory is specific"
     for label, (project, memories) in folders.items():
         sizes[label] = len(memories)
         work = Path(tempfile.mkdtemp(prefix="search-quality-"))
@@ -196,12 +199,15 @@ def run() -> dict[str, Any]:
             old_store = MemoryStore(folder, home=work / "home-today")
             counter = Baseline(memories)
             for q in (q for q in queries if q.project == project):
+                answer = hybrid.search_memories(store, q.text)
                 runs = {
                     "word counting": counter.ranking(q.text),
                     "meaning only": meaning_only(store, q.text),
                     "hybrid, rank fusion": rank_fused(store, q.text),
-                    "hybrid": [h.name for h in hybrid.search_memories(store, q.text)],
+                    "hybrid": [h.name for h in answer],
                 }
+                if getattr(answer, "unspecific", False):
+                    said_no[(label, q.kind)].append(q.text)
                 if today is not None:
                     runs["today"] = [h.name for h in today.search_memories(old_store, q.text)]
                 for ranking, ranked in runs.items():
@@ -210,6 +216,7 @@ def run() -> dict[str, Any]:
                 (text, len(hits))
                 for text in NOTHING
                 if (hits := hybrid.search_memories(store, text))
+                and not getattr(hits, "unspecific", False)
             ]
         finally:
             database.close_indexes()
@@ -246,7 +253,8 @@ def run() -> dict[str, Any]:
                         "recall@5": round(sum(r[2] for r in rows) / len(rows), 3),
                     }
                 )
-    return {"folders": sizes, "table": table, "nothing": found_for_nothing}
+    told_no = {f"{label} {kind}": texts for (label, kind), texts in sorted(said_no.items())}
+    return {"folders": sizes, "table": table, "nothing": found_for_nothing, "said_no": told_no}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -268,10 +276,16 @@ def main(argv: list[str] | None = None) -> int:
             f"{row['n']:>4} "
             f"{row['mrr@10']:>7.3f} {row['ndcg@10']:>8.3f} {row['recall@5']:>6.3f}"
         )
-    print(f"questions about nothing ({len(NOTHING)}) that find something, hybrid:")
+    print(
+        f"questions about nothing ({len(NOTHING)}) that find a memory specific to them "
+        "(not 'no memory is specific'), hybrid:"
+    )
     for label, found in result["nothing"].items():
         shown = ", ".join(f'"{text}" ({count})' for text, count in found) or "none"
         print(f"  {label}: {len(found)}: {shown}")
+    print("graded questions answered 'no memory is specific', hybrid:")
+    for label, texts in result["said_no"].items():
+        print(f"  {label}: {len(texts)}: " + ", ".join(f'"{t}"' for t in texts))
     return 0
 
 

@@ -34,7 +34,7 @@ from serena_memory.agent.project_facts.names import classify_name
         ("cargo clippy --all-targets -- -D warnings", "lint"),
         ("go test -race ./...", "test"),
         ("golangci-lint run", "lint"),
-        ("bundle exec rake", None),  # the default task: its kind is not known
+        ("bundle exec rake", "test"),  # the default task: Ruby's is the tests
         ("bundle exec rubocop", "lint"),
         ("scripts/check", "lint"),
         ("uv run bash scripts/test.sh", "test"),

@@ -344,7 +344,10 @@ def test_rake_tasks_through_bundler(tmp_path: Path) -> None:
                    ".rubocop.yml": "AllCops: {}\n"},
     )  # fmt: skip
     assert sheet.commands["setup"] == ["bundle install"]
-    assert sheet.commands["test"] == ["bundle exec rake test", "bundle exec rake spec:unit"]
+    # bare `rake` runs the default task, the tests
+    assert sheet.commands["test"] == [
+        "bundle exec rake", "bundle exec rake test", "bundle exec rake spec:unit"
+    ]  # fmt: skip
     assert sheet.commands["lint"] == ["bundle exec rake rubocop", "bundle exec rubocop"]
     assert "bundle exec rake officialrelease" not in offered(sheet)
     assert "bundle exec rake build" not in offered(sheet)  # a namespace's task is not top level

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from serena_memory.agent.project_facts import detect_facts
+from serena_memory.agent.project_facts.sheet import DEFAULT_KIND_BUDGET, shown_size
 
 
 def files(root: Path, tree: dict[str, str]) -> Path:
@@ -41,7 +42,11 @@ def test_python_project(tmp_path: Path) -> None:
     assert ("pyproject.toml", "Python project metadata") in sheet.build_files
     assert sheet.commands["setup"] == ["uv sync"]
     # the project's own tasks first, then the tools it configures, through its runner
-    assert sheet.commands["test"] == ["hatch run test", "uv run pytest"]
+    assert sheet.commands["test"] == [
+        "hatch run test",
+        "uv run pytest",
+        "uv run pytest tests/test_x.py",
+    ]
     assert sheet.commands["lint"] == ["hatch run lint", "uv run ruff check"]
     # ruff is configured and nothing formats: its formatter is the configured tool
     assert sheet.commands["format"] == ["uv run ruff format"]
@@ -49,7 +54,10 @@ def test_python_project(tmp_path: Path) -> None:
     assert sheet.commands["typecheck"] == []
     assert "uv run xcli" in sheet.commands["run"]
     text = sheet.to_markdown()
-    assert "Python (3), Shell (1)" in text and "- Test: `hatch run test`, `uv run pytest`." in text
+    assert (
+        "Python (3), Shell (1)" in text
+        and "- Test: `hatch run test`, `uv run pytest`, `uv run pytest tests/test_x.py`." in text
+    )
 
 
 def test_configured_tools_without_tasks(tmp_path: Path) -> None:
@@ -151,7 +159,7 @@ def test_ci_workflows(tmp_path: Path) -> None:
 
 
 def test_every_ci_file_is_named_when_the_commands_are_many(tmp_path: Path) -> None:
-    steps = "".join(f"      - run: make test-{n}\n" for n in range(20))
+    steps = "".join(f"      - run: make test-{n}\n" for n in range(60))
     files(
         tmp_path,
         {
@@ -161,8 +169,10 @@ def test_every_ci_file_is_named_when_the_commands_are_many(tmp_path: Path) -> No
     )
     sheet = detect_facts(tmp_path)
     assert sheet.ci_files == [".github/workflows/many.yml", ".travis.yml"]
-    # CI's share of a kind
-    assert sheet.commands["test"] == ["make test-0", "make test-1", "make test-2"]
+    # a kind's room on the sheet is counted in characters: the first steps fill it
+    shown = sum(shown_size(command) for command in sheet.commands["test"])
+    assert sheet.commands["test"][:3] == ["make test-0", "make test-1", "make test-2"]
+    assert DEFAULT_KIND_BUDGET - shown_size("make test-10") < shown <= DEFAULT_KIND_BUDGET
     assert sheet.commands["lint"] == ["make lint"]
     assert "`.travis.yml`" in sheet.to_markdown()
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_support import git, run_cli
+from cli_support import git, run_cli, run_cli_process
 
 from serena_memory.core.discovery import discover_project
 from serena_memory.core.errors import MemoryStoreError
@@ -126,3 +126,18 @@ def test_initialize_from_a_subfolder_creates_no_stray_folder(repo: Path) -> None
     assert done.returncode == 0, done.stderr
     assert not (repo / "src" / ".serena").exists()
     assert (repo / ".serena" / "memories" / "memory_maintenance.md").is_file()
+
+
+def test_a_server_started_on_its_project_does_not_echo_it(repo: Path) -> None:
+    """Every start of the MCP server (each session of the agent's host) said
+    "Project: ... (as given)", the folder its configuration names, which tells nothing."""
+    serve = ("start-mcp-server", "--no-dashboard")
+    given = run_cli_process(*serve, "--project", str(repo), input="")
+    assert given.returncode == 0, given.stderr
+    assert "Project:" not in given.stderr
+    # said when it tells something: a project found from the current folder...
+    found = run_cli_process(*serve, "--project-from-cwd", cwd=repo / "src" / "auth", input="")
+    assert f"Project: {repo.resolve()} (" in found.stderr
+    # ... or a folder given inside a project, which is a project of its own
+    inside = run_cli_process(*serve, "--project", str(repo / "src"), input="")
+    assert f"give -p {repo.resolve()} to use that one" in inside.stderr

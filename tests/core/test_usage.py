@@ -116,6 +116,34 @@ def test_a_global_memory_is_counted_across_projects(tmp_path: Path, serena_home:
     assert reads(one)["local"] == 0
 
 
+def test_reads_follow_a_rename_instead_of_starting_again(store: MemoryStore, project: Path) -> None:
+    store.write("notes", "# notes\n")
+    store.write("other", "# other\n")
+    with acting_as(Provenance("mcp", "claude-code 2.0", "read_memory")):
+        store.read("notes")
+    store.read("notes")
+    store.read("other")
+    assert run_cli("memories", "rename", "notes", "topic/notes", str(project)).returncode == 0
+    found = json.loads(run_cli("memories", "usage", str(project), "--json").stdout)
+    by_name = {m["name"]: m for m in found["memories"]}
+    assert by_name["topic/notes"]["reads"] == 2
+    assert by_name["topic/notes"]["clients"] == {"claude-code": 1, "cli": 1}
+    assert by_name["other"]["reads"] == 1
+    store.write("notes", "# a new memory of the old name\n")
+    assert reads(store)["notes"] == 0  # the old name's reads went with the memory
+
+
+def test_reads_follow_a_memory_moved_to_the_global_memories_and_back(store: MemoryStore) -> None:
+    store.write("style", "tabs")
+    for _ in range(3):
+        store.read("style")
+    store.rename("style", "global/style")
+    assert reads(store)["global/style"] == 3
+    store.read("global/style")
+    store.rename("global/style", "style")
+    assert reads(store)["style"] == 4
+
+
 def test_check_unused_says_when_no_read_was_ever_counted(store: MemoryStore, project: Path) -> None:
     for name in ("core", "notes"):
         store.write(name, name)

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers.small_disk import small_disk as mounted_disk
 
 from serena_memory.core.changes import Provenance, acting_as, clean
 from serena_memory.core.store import MemoryStore
@@ -29,19 +30,8 @@ def total(home: Path) -> dict[str, int]:
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
     """A 64 KiB tmpfs, as $SERENA_HOME."""
-    where = tmp_path / "small-disk"
-    where.mkdir()
-    done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(where)],
-        capture_output=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        pytest.skip(f"no tmpfs can be mounted here: {done.stderr.decode().strip()}")
-    try:
+    with mounted_disk(tmp_path / "small-disk", 64 * 1024) as where:
         yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], check=False)
 
 
 def test_a_fold_on_a_full_disk_loses_no_count(

@@ -9,119 +9,17 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from conftest import REPO_ROOT, write_config
+from helpers.browser_support import Tab, browser_only, expect, wait_until
 
 from serena_memory.core.changes import Provenance, acting_as
 from serena_memory.core.store import MemoryStore
 from serena_memory.dashboard.server import DashboardServer
 from serena_memory.usage.report import store_usage
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).exists(),
-    reason="chromium is not installed (apt-get install chromium; scripts/test.sh does it as root)",
-)
-
-# Installed before any page script: records every sign that hostile content ran.
-WATCHDOG = """
-window.__csp = [];
-document.addEventListener('securitypolicyviolation',
-    (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));
-"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import expect as pw_expect
-    from playwright.sync_api import sync_playwright
-
-    pw_expect.set_options(timeout=15_000)  # generous: the suite may share a busy machine
-    with sync_playwright() as pw:
-        instance = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield instance
-        instance.close()
-
-
-@pytest.fixture
-def server(project: Path, serena_home: Path) -> Iterator[DashboardServer]:
-    srv = DashboardServer(project, home=serena_home, port=0)
-    srv.start()
-    yield srv
-    srv.stop()
-
-
-class Tab:
-    """A page in its own browser context, with what went wrong recorded. Not loaded until
-    :meth:`load`, so the test can write its memories first."""
-
-    def __init__(self, browser, server: DashboardServer) -> None:
-        self.context = browser.new_context(viewport={"width": 1280, "height": 800})
-        self.context.add_init_script(WATCHDOG)
-        self.context.set_default_timeout(15_000)
-        self.page = self.context.new_page()
-        self.errors: list[str] = []
-        self.dialogs: list[str] = []
-        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
-        self.page.on("dialog", self._dialog)
-        self.server = server
-
-    def load(self):
-        """Open the printed URL, as a person does once the memories exist."""
-        self.page.goto(self.server.url)
-        self.page.wait_for_selector("#tree section")
-        return self.page
-
-    def _dialog(self, dialog) -> None:
-        self.dialogs.append(dialog.message)
-        dialog.dismiss()
-
-    def open(self, hash_route: str) -> None:
-        self.page.evaluate("(h) => { location.hash = h; }", hash_route)
-
-    def close(self) -> None:
-        assert self.errors == [], self.errors
-        assert self.dialogs == [], self.dialogs
-        assert self.page.evaluate("window.__csp") == []
-        self.context.close()
-
-
-@pytest.fixture
-def tab(browser, server: DashboardServer) -> Iterator[Tab]:
-    t = Tab(browser, server)
-    yield t
-    t.close()
-
-
-def wait_until(page, expression: str, seconds: float) -> None:
-    """Poll a page expression until it is true (the page's CSP forbids the string
-    evaluation that Playwright's wait_for_function uses)."""
-    import time
-
-    deadline = time.monotonic() + seconds
-    while not page.evaluate(expression):
-        assert time.monotonic() < deadline, f"still false after {seconds} s: {expression}"
-        page.wait_for_timeout(100)
-
-
-def expect(locator):
-    from playwright.sync_api import expect as pw_expect
-
-    return pw_expect(locator)
+pytestmark = browser_only
 
 
 # -- browsing ---------------------------------------------------------------------------------
@@ -321,6 +219,37 @@ def test_two_tabs_editing_the_same_memory_lose_nothing(
     second.page.click("#keep-mine")
     expect(second.page.locator("#rendered")).to_contain_text("second tab's text")
     assert store.read("notes") == "first tab's text\nsecond tab's text\n"
+    first.close()
+    second.close()
+
+
+def test_the_conflict_banner_says_it_once_with_what_to_do(
+    browser, server: DashboardServer, store: MemoryStore
+) -> None:
+    """It said "memory 'notes' was changed since it was read; nothing was written. It
+    changed since you opened it (...). Nothing is lost: ..."."""
+    store.write("notes", "base\n")
+    first, second = Tab(browser, server), Tab(browser, server)
+    for t in (first, second):
+        t.load()
+        t.open("#/memory/notes")
+        t.page.click("#edit-button")
+    first.page.fill("#editor", "first tab's text\n")
+    first.page.click("#save-button")
+    expect(first.page.locator("#rendered")).to_contain_text("first tab's text")
+    second.page.fill("#editor", "second tab's text\n")
+    second.page.click("#save-button")
+    banner = second.page.locator("#main .notice")
+    expect(banner).to_have_count(1)
+    said = banner.inner_text()
+    assert said.count("changed") == 1 and said.lower().count("nothing") == 0, said
+    assert said.startswith("Not saved: 'notes' was changed since you opened it"), said
+    assert "Save my version" in said and "Take theirs" in said
+    second.page.fill("#conflict-mine", "third\n")
+    store.write("notes", "the agent again\n")  # a second conflict: still one banner
+    second.page.click("#keep-mine")
+    expect(second.page.locator("#conflict-theirs")).to_have_value("the agent again\n")
+    expect(banner).to_have_count(1)
     first.close()
     second.close()
 
@@ -828,6 +757,10 @@ def test_screenshots_of_the_local_graph_and_the_topic_map(
     store.write("global/style", "Short functions, docstrings say why. See mem:conventions.")
     store.edit(
         "conventions", "# Conventions\n", "# Conventions\n\nShared rules: `mem:global/style`.\n"
+    )
+    store.write(  # a memory that names one removed since: a missing node in the graph
+        "payments/invoices",
+        store.read("payments/invoices") + "Old format notes: `mem:payments/invoice_v1`.\n",
     )
     server = DashboardServer(root, home=serena_home, port=0)
     server.start()

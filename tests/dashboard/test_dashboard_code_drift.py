@@ -4,14 +4,13 @@ fix in a real headless browser, and the fix's gate over real HTTP."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 from conftest import write_config
+from helpers.browser_support import Tab, browser_only, expect
 from test_code_drift import commit, git, write
-from test_dashboard_browser import CHROMIUM, CHROMIUM_ARGS, Tab, expect
 
 from serena_memory.core.store import MemoryStore
 from serena_memory.dashboard.server import DashboardServer
@@ -21,14 +20,6 @@ MEMORY = (
     "Token refresh lives in `src/auth/login.py` (see `src/auth/login.py:2`).\n"
     "The old helper src/auth/legacy.py does the rest; `src/auth/tokens.py` holds tokens.\n"
 )
-
-
-@pytest.fixture
-def server(project: Path, serena_home: Path) -> Iterator[DashboardServer]:
-    srv = DashboardServer(project, home=serena_home, port=0)
-    srv.start()
-    yield srv
-    srv.stop()
 
 
 @pytest.fixture
@@ -49,30 +40,6 @@ def moved_repo(project: Path, store: MemoryStore) -> Path:
 
 def entries_of(store: MemoryStore, name: str) -> list:
     return store.history().entries(name)
-
-
-browser_only = pytest.mark.skipif(
-    not Path(CHROMIUM).exists(), reason="chromium is not installed (apt-get install chromium)"
-)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import expect as pw_expect
-    from playwright.sync_api import sync_playwright
-
-    pw_expect.set_options(timeout=15_000)
-    with sync_playwright() as pw:
-        instance = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield instance
-        instance.close()
-
-
-@pytest.fixture
-def tab(browser, server: DashboardServer) -> Iterator[Tab]:
-    t = Tab(browser, server)
-    yield t
-    t.close()
 
 
 @browser_only

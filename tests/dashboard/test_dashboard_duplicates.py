@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from test_dashboard_browser import Tab, expect
-from test_dashboard_code_drift import browser, browser_only, server, tab  # noqa: F401 - fixtures
+from helpers.browser_support import Tab, browser_only, expect
 from test_duplicates import DEPLOY
 
 from serena_memory.core.store import MemoryStore
@@ -30,7 +29,7 @@ def written(store: MemoryStore) -> MemoryStore:
 
 
 def test_the_check_api_lists_duplicates_with_both_sides(
-    server: DashboardServer,  # noqa: F811 - the fixture imported above
+    server: DashboardServer,
     written: MemoryStore,
 ) -> None:
     headers = {"Origin": server.base_url, "X-Serena-Token": server.token}
@@ -49,7 +48,7 @@ def test_the_check_api_lists_duplicates_with_both_sides(
 
 @browser_only
 def test_the_check_page_shows_duplicates_and_conflicts_side_by_side(
-    tab: Tab,  # noqa: F811 - the fixture imported above
+    tab: Tab,
     written: MemoryStore,
 ) -> None:
     page = tab.load()

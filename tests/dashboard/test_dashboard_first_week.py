@@ -4,32 +4,15 @@ search page, a Check page that keeps global memories out of a project's reach.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from conftest import write_config
-from test_dashboard_browser import CHROMIUM, Tab, browser, expect  # noqa: F401
+from helpers.browser_support import Tab, browser_only, expect
 
 from serena_memory.core.store import MemoryStore
 from serena_memory.dashboard.server import DashboardServer
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="chromium is not installed")
-
-
-@pytest.fixture
-def server(project: Path, serena_home: Path) -> Iterator[DashboardServer]:
-    srv = DashboardServer(project, home=serena_home, port=0)
-    srv.start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture
-def tab(browser, server: DashboardServer) -> Iterator[Tab]:  # noqa: F811
-    t = Tab(browser, server)
-    yield t
-    t.close()
+pytestmark = browser_only
 
 
 def test_the_delete_dialog_says_the_history_brings_it_back_and_names_its_referrers(

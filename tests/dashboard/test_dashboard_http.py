@@ -22,14 +22,6 @@ from serena_memory.history.location import history_folders, history_root, reposi
 
 
 @pytest.fixture
-def server(project: Path, serena_home: Path) -> Iterator[DashboardServer]:
-    srv = DashboardServer(project, home=serena_home, port=0)
-    srv.start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture
 def client(server: DashboardServer) -> Iterator[httpx.Client]:
     """A client that sends what the page sends: the token header and its own Origin."""
     headers = {"Origin": server.base_url, "X-Serena-Token": server.token}

@@ -9,32 +9,16 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from conftest import REPO_ROOT, run_cli
-from test_dashboard_browser import CHROMIUM, Tab, browser, expect  # noqa: F401
+from helpers.browser_support import Tab, browser_only, expect
 
 from serena_memory.core.store import MemoryStore
 from serena_memory.dashboard.server import DashboardServer
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="chromium is not installed")
-
-
-@pytest.fixture
-def server(project: Path, serena_home: Path) -> Iterator[DashboardServer]:
-    srv = DashboardServer(project, home=serena_home, port=0)
-    srv.start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture
-def tab(browser, server: DashboardServer) -> Iterator[Tab]:  # noqa: F811
-    t = Tab(browser, server)
-    yield t
-    t.close()
+pytestmark = browser_only
 
 
 def no_horizontal_overflow(page) -> bool:
@@ -120,7 +104,7 @@ def test_the_graph_pages_select_is_styled_like_the_other_controls(tab: Tab) -> N
     assert style[0] == "none" and style[1:] == field
 
 
-def _screens(browser, server: DashboardServer, folder: Path, label: str) -> None:  # noqa: F811
+def _screens(browser, server: DashboardServer, folder: Path, label: str) -> None:
     t = Tab(browser, server)
     try:
         page = t.load()
@@ -141,7 +125,7 @@ def _screens(browser, server: DashboardServer, folder: Path, label: str) -> None
 
 @pytest.mark.parametrize("count", [50, 10_000])
 def test_screenshots_at_50_and_10000_memories(
-    browser,  # noqa: F811
+    browser,
     tmp_path: Path,
     count: int,
 ) -> None:

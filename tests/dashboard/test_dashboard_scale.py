@@ -25,7 +25,7 @@ from pathlib import Path
 import httpx
 import pytest
 from conftest import REPO_ROOT
-from test_dashboard_browser import CHROMIUM, CHROMIUM_ARGS, WATCHDOG, expect, wait_until
+from helpers.browser_support import CHROMIUM, CHROMIUM_ARGS, WATCHDOG, expect, wait_until
 
 from serena_memory.dashboard.server import DashboardServer
 

@@ -12,8 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 from cli_support import run_cli, run_cli_process
-from test_dashboard_browser import Tab, expect
-from test_dashboard_code_drift import browser, browser_only, server, tab  # noqa: F401 - fixtures
+from helpers.browser_support import Tab, browser_only, expect
 
 from serena_memory.core.store import MemoryStore
 from serena_memory.dashboard.server import DashboardServer
@@ -61,7 +60,7 @@ def get(dashboard: DashboardServer, **params: str) -> httpx.Response:
 
 
 def test_the_check_api_lists_the_memories_nobody_read_with_their_reads_and_cost(
-    server: DashboardServer,  # noqa: F811 - the fixture imported above
+    server: DashboardServer,
     counted: MemoryStore,
 ) -> None:
     answer = get(server, unused="1", unused_days="30", limit="50")
@@ -95,7 +94,7 @@ def test_the_check_api_lists_the_memories_nobody_read_with_their_reads_and_cost(
 
 @pytest.mark.parametrize("days", ["0", "-3", "soon", "2.5", "", "36501"])
 def test_a_number_of_days_the_check_cannot_take_is_refused_in_one_sentence(
-    server: DashboardServer,  # noqa: F811 - the fixture imported above
+    server: DashboardServer,
     store: MemoryStore,
     days: str,
 ) -> None:
@@ -109,7 +108,7 @@ def test_a_number_of_days_the_check_cannot_take_is_refused_in_one_sentence(
 
 
 def test_a_fresh_machine_lists_none_and_says_why_before_anyone_deletes(
-    server: DashboardServer,  # noqa: F811 - the fixture imported above
+    server: DashboardServer,
     store: MemoryStore,
 ) -> None:
     for name in ("core", "old/notes"):
@@ -127,7 +126,7 @@ def test_a_fresh_machine_lists_none_and_says_why_before_anyone_deletes(
 
 
 def test_a_large_folder_pages_the_unused_like_the_other_sections(
-    server: DashboardServer,  # noqa: F811 - the fixture imported above
+    server: DashboardServer,
     store: MemoryStore,
 ) -> None:
     names = [f"notes/n{i:03}" for i in range(120)]
@@ -147,7 +146,7 @@ def test_a_large_folder_pages_the_unused_like_the_other_sections(
 
 @browser_only
 def test_the_check_page_lists_the_memories_nobody_read_and_not_the_read_ones(
-    tab: Tab,  # noqa: F811 - the fixture imported above
+    tab: Tab,
     counted: MemoryStore,
     project: Path,
 ) -> None:
@@ -198,7 +197,7 @@ def test_the_check_page_lists_the_memories_nobody_read_and_not_the_read_ones(
 
 @browser_only
 def test_a_fresh_machine_says_counting_began_and_a_bad_number_of_days_is_told(
-    tab: Tab,  # noqa: F811 - the fixture imported above
+    tab: Tab,
     store: MemoryStore,
 ) -> None:
     store.write("core", "# Core\n\nSee mem:old/notes.\n")

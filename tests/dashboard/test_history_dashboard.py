@@ -9,21 +9,16 @@ from pathlib import Path
 
 import httpx
 from conftest import write_config
-from test_dashboard_browser import (  # noqa: F401 - fixtures shared with the dashboard tests
-    Tab,
-    browser,
-    expect,
-    pytestmark,
-    server,
-    tab,
-)
+from helpers.browser_support import Tab, browser_only, expect
 
 from serena_memory.core.store import MemoryStore
 from serena_memory.dashboard.server import DashboardServer
 
+pytestmark = browser_only
+
 
 def test_the_history_panel_shows_who_the_change_and_restores(
-    tab: Tab,  # noqa: F811 - the fixture imported above
+    tab: Tab,
     store: MemoryStore,
 ) -> None:
     store.write("fact", "the first text\n")
@@ -59,7 +54,7 @@ def test_the_history_panel_shows_who_the_change_and_restores(
 
 
 def test_a_deleted_memory_comes_back_from_its_page(
-    tab: Tab,  # noqa: F811 - the fixture imported above
+    tab: Tab,
     store: MemoryStore,
 ) -> None:
     store.write("keep", "x\n")
@@ -80,7 +75,7 @@ def test_a_deleted_memory_comes_back_from_its_page(
 
 
 def test_read_only_memories_show_history_but_no_restore(
-    tab: Tab,  # noqa: F811 - the fixture imported above
+    tab: Tab,
     store: MemoryStore,
     project: Path,
 ) -> None:
@@ -100,7 +95,7 @@ def _client(srv: DashboardServer) -> httpx.Client:
 
 
 def test_the_history_api_refuses_read_only_and_ignored(
-    server: DashboardServer,  # noqa: F811 - the fixture imported above
+    server: DashboardServer,
     store: MemoryStore,
     project: Path,
 ) -> None:
@@ -129,7 +124,7 @@ def test_the_history_api_refuses_read_only_and_ignored(
 
 
 def test_one_click_fixes_are_recorded_as_the_dashboard(
-    server: DashboardServer,  # noqa: F811 - the fixture imported above
+    server: DashboardServer,
     store: MemoryStore,
 ) -> None:
     store.write("auth/login", "how to log in\n")

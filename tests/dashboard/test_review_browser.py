@@ -7,22 +7,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import write_config
-from test_dashboard_browser import (  # noqa: F401  (fixtures)
-    Tab,
-    browser,
-    expect,
-    pytestmark,
-    server,
-    tab,
-)
+from helpers.browser_support import Tab, browser_only, expect
 
 from serena_memory.core import proposals as P
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.history.restore import MemoryHistory
 
+pytestmark = browser_only
+
 
 def test_review_page_shows_diffs_accepts_rejects_and_marks_conflicts(
-    tab: Tab,  # noqa: F811  (the fixture imported above)
+    tab: Tab,
     store: MemoryStore,
     project: Path,
     serena_home: Path,

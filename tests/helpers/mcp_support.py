@@ -86,6 +86,20 @@ async def ok(client, name: str, **arguments) -> str:
     return answer.text
 
 
+def text_read(answer: str) -> str:
+    """A `read_memory` answer without the line that ends a read of a memory with a history
+    or code references (who last wrote it, whether they hold: agent/trust.py), for tests
+    about the text itself."""
+    head, rule, tail = answer.rpartition("\n\n---\n")
+    told = rule and "\n" not in tail and tail.startswith(("Last written by ", "Its "))
+    return head if told else answer
+
+
+async def read_text(client, name: str) -> str:
+    """The text `read_memory` gives of memory ``name``, without its trust line."""
+    return text_read(await ok(client, "read_memory", memory_name=name))
+
+
 async def refused(client, name: str, *words: str, **arguments) -> str:
     answer = await call(client, name, **arguments)
     assert answer.error, answer.text
@@ -298,7 +312,7 @@ async def every_tool(client, project: Path, home: Path) -> None:
     out = await ok(client, "write_memory", memory_name="auth/login", content="Tokens.\n")
     assert "auth/login" in out and "written" in out
     await ok(client, "write_memory", memory_name="core", content="See `mem:auth/login`.\n")
-    assert await ok(client, "read_memory", memory_name="mem:auth/login.md") == "Tokens.\n"
+    assert await read_text(client, "mem:auth/login.md") == "Tokens.\n"
     listing = await ok(client, "list_memories")
     import json
 

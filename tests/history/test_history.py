@@ -153,6 +153,26 @@ def test_restore_one_memory_brings_back_exact_bytes_as_a_new_entry(store: Memory
     assert len(entries) == 3 and entries[0].summary.startswith("Restore deploy to ")
 
 
+def test_a_restore_names_an_entry_of_the_memory_s_own_history(project: Path) -> None:
+    def run(*args: str) -> str:
+        return run_cli("memories", *args, str(project), check=True).stdout
+
+    run("write", "a", "--content", "one\n")
+    run("write", "b", "--content", "bee\n")
+    run("write", "a", "--content", "two\n")
+    other = run("history", "b").split()[0]  # b's entry: a's state then was its creation
+    told = run("restore", "a", "--at", other)
+    listed = [line.split()[0] for line in run("history", "a").splitlines()]
+    assert other not in told and f"entry {listed[-1]} of" in told  # 'Create a'
+    run("write", "c", "--content", "cee\n")
+    run("write", "a", "--content", "three\n")
+    run("restore", "a")  # before its latest change: the restore above, not c's entry
+    listing = run("history", "a").splitlines()
+    named = listing[0].split()[-1]  # "Restore a to ID"
+    assert listing[0].split()[-4:-1] == ["Restore", "a", "to"]
+    assert named == listing[2].split()[0]
+
+
 def test_restore_brings_back_a_deleted_memory(store: MemoryStore) -> None:
     store.write("topic/fact", "the one note that mattered\n")
     store.delete("topic/fact")
@@ -471,7 +491,8 @@ def test_the_agent_sees_history_and_restores_through_mcp(project: Path, serena_h
     lines = answers["history"].splitlines()
     assert "mcp claude-code 2.0.1 (edit_memory)" in lines[0]
     assert "mcp claude-code 2.0.1 (write_memory)" in lines[1]
-    assert answers["read"] == "v1\n"
+    read, _, told = answers["read"].partition("\n\n---\n")
+    assert read == "v1\n" and told.startswith("Last written by agent claude-code 2.0.1 on ")
     assert "read-only" in answers["read_only"]
     history = MemoryStore(project, home=serena_home).history()
     renamed, restored = history.entries("topic/fact")[:2]

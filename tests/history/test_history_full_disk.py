@@ -4,37 +4,16 @@ later change. The disk is a real, small tmpfs mounted for the test (it needs roo
 from __future__ import annotations
 
 import contextlib
-import os
-import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from conftest import run_cli, write_config
+from helpers.small_disk import small_disk
 
 pytestmark = pytest.mark.slow  # a real full disk, filled and emptied
 
 DISK_BYTES = 2 * 1024 * 1024
-
-
-@contextlib.contextmanager
-def small_disk(where: Path) -> Iterator[Path]:
-    """A tmpfs of ``DISK_BYTES`` at ``where``, unmounted after."""
-    where.mkdir()
-    if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("mounting a small tmpfs needs root")
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={DISK_BYTES}", "tmpfs", str(where)],
-        capture_output=True,
-        text=True,
-    )
-    if mounted.returncode != 0:
-        pytest.skip(f"can't mount a tmpfs here: {mounted.stderr.strip()}")
-    try:
-        yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], check=False)
 
 
 def fill(disk: Path) -> Path:
@@ -53,7 +32,7 @@ def memories(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def test_a_text_written_while_the_disk_is_full_is_never_lost(
     project: Path, serena_home: Path, tmp_path: Path
 ) -> None:
-    with small_disk(tmp_path / "disk") as disk:
+    with small_disk(tmp_path / "disk", DISK_BYTES) as disk:
         write_config(serena_home / "serena_config.yml", f"memory_history_dir: {disk / 'h'}\n")
         assert memories(project, "write", "notes", "-c", "version one\n").returncode == 0
         filler = fill(disk)

@@ -8,7 +8,9 @@ import contextlib
 import zlib
 from pathlib import Path
 
+import anyio
 from conftest import run_cli
+from helpers.mcp_support import ok, over_stdio
 
 from serena_memory.core.store import MemoryStore
 from serena_memory.history.location import history_root, repository_path
@@ -72,3 +74,28 @@ def test_a_file_named_after_a_token_is_held_back_without_repeating_the_token(
     assert [e.summary for e in store.history().entries()] == ["Create notes"]
     told = take_notices()
     assert len(told) == 1 and "its name" in told[0] and token not in told[0]
+
+
+def test_a_server_says_it_at_every_listing_until_the_secret_is_gone(
+    project: Path, serena_home: Path
+) -> None:
+    store = MemoryStore(project, home=serena_home)
+    store.write("notes", "# Notes\n")
+    store.write("other", "# Other\n")
+    path = project / ".serena" / "memories" / "notes.md"
+
+    async def go() -> None:
+        async with over_stdio(["--project", str(project)]) as client:
+            for _ in range(3):  # a server that looked a few times watches the folder
+                await ok(client, "memory_history", memory_name="other")
+            path.write_text(f"# Notes\n\n{SECRET}\n", encoding="utf-8")
+            await ok(client, "write_memory", memory_name="other", content="# Other 2\n")
+            for _ in range(2):  # the write above looked at it first: each listing says it
+                told = await ok(client, "memory_history", memory_name="notes")
+                assert "memory 'notes' was changed outside serena" in told
+                assert "Create notes" in told
+            path.write_text("# Notes\n\nthe key is in the vault\n", encoding="utf-8")
+            told = await ok(client, "memory_history", memory_name="notes")
+            assert "changed outside serena" not in told and "external" in told
+
+    anyio.run(go)

@@ -115,7 +115,7 @@ def test_the_registry_runs_only_what_is_asked_and_says_what_each_check_reads(
     store: MemoryStore, folder: Path
 ) -> None:
     results = run_checks(store, CheckOptions(unused_days=30, jobs=1))
-    assert [check.name for check, _ in results.found] == ["references", "unused"]
+    assert [check.name for check, _ in results.found] == ["references", "unused", "lifecycle"]
     assert [check.name for check in results.failing()] == ["references", "unused"]
     assert sorted(ADVICE_ORDER) == sorted(check.name for check in CHECKS)
     for check in CHECKS:

@@ -18,7 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, extract, replace_path
+from serena_memory.integrity.code_drift.forms import replace_path
+from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, extract
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "t",
@@ -292,7 +293,7 @@ def test_fix_code_references_rewrites_moved_paths_in_one_history_entry(repo: Pat
     assert len(entries) == 1  # the fixes of the run are one entry
     assert sorted(c["memory"] for c in entries[0]["changes"]) == ["auth/notes", "core"]
     again = run_cli_process("memories", "fix-code-references", str(repo))
-    assert "No moved path to fix" in again.stdout
+    assert "No moved path or renamed symbol to fix" in again.stdout
 
 
 @pytest.mark.slow  # 900 memories over worker processes

@@ -252,11 +252,16 @@ def test_a_memory_edited_after_the_rename_is_still_told_where_its_names_went(
 
     _shop(repo)
     fixed = run_cli_process("memories", "fix-code-references", str(repo))
-    assert "Pointed 2 moved paths at their new places:" in fixed.stdout, fixed.stderr
+    assert "Brought 4 mentions of code up to date:" in fixed.stdout, fixed.stderr
     # the module in the import is pointed at its new file in the form it was written in
     assert "conventions:1: `shop.pricing` -> `shop.billing`" in fixed.stdout
+    # and the renamed function at its new name, its signature as written
+    core_fix = "core:1: `compute_total(items, *, tax=0.2)` -> `calculate_total(items, *, tax=0.2)`"
+    assert core_fix in fixed.stdout
     conventions = (repo / ".serena/memories/conventions.md").read_text(encoding="utf-8")
-    assert conventions == "Import as `from shop.billing import compute_total`.\n"
+    assert conventions == "Import as `from shop.billing import calculate_total`.\n"
+    # a person edits the memory after the rename, keeping the old name
+    memory(repo, "core", "Totals: `src/shop/billing.py` has `compute_total(items, *, tax=0.2)`.\n")
     commit(repo, "the memories' paths fixed")
     told = by_mention(findings(repo))["compute_total(items, *, tax=0.2)"]
     assert told["new_name"] == "calculate_total"  # not "gone before the memory last changed"

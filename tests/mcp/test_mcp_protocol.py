@@ -402,7 +402,7 @@ def test_a_write_waiting_for_another_process_lock_does_not_stall_reads(project: 
         answers = server.until({51})
         elapsed = time.monotonic() - start
         assert [m["id"] for m in answers] == [51], answers  # the write still waits
-        assert answers[0]["result"]["content"][0]["text"] == "Entry.\n"
+        assert answers[0]["result"]["content"][0]["text"].startswith("Entry.\n")
         assert elapsed < 10, elapsed  # the write waits up to 30 s for the lock
         holder.kill()
         holder.wait(timeout=30)
@@ -426,7 +426,7 @@ def test_a_slow_search_does_not_stall_other_requests(project: Path) -> None:
         server.send(_line(_call(61, "read_memory", {"memory_name": "core"})))
         answers = server.until({60, 61})
         assert [m["id"] for m in answers] == [61, 60]
-        assert answers[0]["result"]["content"][0]["text"] == "Entry.\n"
+        assert answers[0]["result"]["content"][0]["text"].startswith("Entry.\n")
         assert answers[1]["result"]["isError"] is True
         assert "was stopped" in answers[1]["result"]["content"][0]["text"]
     finally:

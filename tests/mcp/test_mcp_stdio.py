@@ -20,6 +20,7 @@ from mcp_support import (
     ok,
     over_stdio,
     prepare_every_tool,
+    read_text,
     refused,
     scripted_onboarding,
     tool_names,
@@ -51,7 +52,7 @@ def test_scripted_onboarding_over_stdio_with_the_current_folder_as_project(
         async with over_stdio([], cwd=project) as client:
             text = client.instructions or ""
             assert "- task_completion" in text and "Onboarding has not been" not in text
-            assert await ok(client, "read_memory", memory_name="core") == "# core\n"
+            assert await read_text(client, "core") == "# core\n"
         async with over_stdio([], cwd=project, mode="auto") as client:
             text = client.instructions or ""
             assert "- core" in text and "Start from `mem:core`" in text
@@ -103,7 +104,7 @@ def test_started_in_the_home_folder_it_waits_for_activation(project: Path, tmp_p
             await refused(client, "read_memory", "activate_project", memory_name="core")
             answer = await ok(client, "activate_project", project=str(project))
             assert "- core" in answer
-            assert await ok(client, "read_memory", memory_name="core") == "Entry.\n"
+            assert await read_text(client, "core") == "Entry.\n"
 
     run(go)
     assert not (home / ".serena").exists()
@@ -234,10 +235,10 @@ def test_the_modern_protocol_over_stdio(project: Path, transport_mode: str) -> N
     async def go() -> None:
         async with over_stdio(["--project", str(project)], mode=transport_mode) as client:
             await ok(client, "write_memory", memory_name="a", content="b")
-            assert await ok(client, "read_memory", memory_name="a") == "b"
+            assert await read_text(client, "a") == "b"
             big = "é€\n" * 50_000  # 150,000 characters, 300 KB of UTF-8 through the pipes
             await ok(client, "write_memory", memory_name="big", content=big)
-            assert await ok(client, "read_memory", memory_name="big") == big
+            assert await read_text(client, "big") == big
             await refused(client, "write_memory", "150000", memory_name="b2", content=big + "x")
 
     run(go)

@@ -23,6 +23,7 @@ from mcp_support import (
     ok,
     prepare_every_tool,
     protect,
+    read_text,
     refused,
     scripted_onboarding,
     tool_names,
@@ -63,6 +64,7 @@ def test_tools_keep_the_reference_names_and_parameters(project: Path) -> None:
         assert tools["edit_memory"].input_schema["properties"]["mode"]["enum"] == [
             "literal",
             "regex",
+            "drift",
         ]
         assert tools["read_memory"].annotations.read_only_hint is True
         assert tools["delete_memory"].annotations.destructive_hint is True
@@ -237,7 +239,7 @@ def test_wrong_arguments_are_tool_errors_and_the_server_keeps_going(project: Pat
                 client, "read_memory", "read_memory has no argument 'memory'", memory="fine"
             )
             await ok(client, "write_memory", memory_name="fine", content="still here")
-            assert await ok(client, "read_memory", memory_name="fine") == "still here"
+            assert await read_text(client, "fine") == "still here"
 
     run(go)
 
@@ -261,7 +263,7 @@ def test_without_a_project_the_tools_ask_for_activation(tmp_path: Path, project:
             )
             answer = await ok(client, "activate_project", project=str(project))
             assert "- core" in answer and str(project) in answer
-            assert await ok(client, "read_memory", memory_name="core") == "Entry point.\n"
+            assert await read_text(client, "core") == "Entry point.\n"
 
     run(go)
 
@@ -385,11 +387,11 @@ def test_oversized_and_odd_content(project: Path) -> None:
         async with in_memory(project) as client:
             big = "€" * 150_000
             await ok(client, "write_memory", memory_name="big", content=big)
-            assert await ok(client, "read_memory", memory_name="big") == big
+            assert await read_text(client, "big") == big
             await refused(client, "write_memory", "150000", memory_name="bigger", content=big + "x")
             odd = "line\r\nnul\x00tab\t\U0001f600\n"
             await ok(client, "write_memory", memory_name="odd", content=odd)
-            assert await ok(client, "read_memory", memory_name="odd") == odd
+            assert await read_text(client, "odd") == odd
 
     run(go)
 

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from mcp_support import mem_file, write_memory_file
+from mcp_support import mem_file, text_read, write_memory_file
 
 from serena_memory.core.errors import MemoryStoreError, NoProjectError
 from serena_memory.mcp.state import ServerState, create_state
@@ -31,7 +31,7 @@ def test_memory_tools_alone(state: ServerState, project: Path) -> None:
     assert write_memory(state, "auth/login", "Tokens.\n") == (
         "Memory 'auth/login' written (created, 8 characters)."
     )
-    assert read_memory(state, "mem:auth/login.md") == "Tokens.\n"
+    assert text_read(read_memory(state, "mem:auth/login.md")) == "Tokens.\n"
     assert "1 replacement" in edit_memory(state, "auth/login", "Tokens", "JWT", "literal")
     assert json.loads(list_memories(state))["memories"] == ["auth/login"]
     rename_memory(state, "auth/login", "security/login")

@@ -304,7 +304,7 @@ def test_ten_hits_stay_under_two_thousand_tokens(store: MemoryStore) -> None:
     for i in range(12):
         body = "\n".join(f"{long_line} line {j} needle needle" for j in range(50))
         put(store, f"some/deep/topic/with/a/rather_long_memory_name_number_{i}", body)
-    hits = search_memories(store, "needle line verylongwordwithoutspaces")
+    hits = search_memories(store, "needle line")  # words every memory holds
     assert len(hits) == 10
     text = format_hits(hits, "needle")
     as_json = json.dumps([hit.to_dict() for hit in hits])
@@ -365,6 +365,7 @@ def test_cli_search_text_and_json(project: Path) -> None:
         "not_named": [],
         "empty_topic": "",
         "preparing": False,
+        "specific": True,
     }
     done = run_cli("memories", "search", '"unbalanced AND (', "-p", str(project))
     assert done.returncode == 0 and "No memory matches" in done.stdout

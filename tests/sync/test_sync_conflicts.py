@@ -110,7 +110,7 @@ def test_the_dashboard_shows_both_versions_and_resolves(
 def test_the_dashboard_page_shows_both_versions_and_their_diff_read_only(
     conflicted: MemoryStore,
 ) -> None:
-    from test_dashboard_browser import CHROMIUM, CHROMIUM_ARGS, Tab, expect
+    from helpers.browser_support import CHROMIUM, CHROMIUM_ARGS, Tab, expect
 
     if not Path(CHROMIUM).exists():
         pytest.skip("chromium is not installed (apt-get install chromium)")

@@ -18,6 +18,8 @@ from serena_memory.agent import tools as T
 from serena_memory.core import names as N
 from serena_memory.core.display import counted
 from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.front_matter import one_line
+from serena_memory.core.lifecycle import DEPRECATED, STALE, Described, summaries_and_marks
 from serena_memory.core.store import MemoryListing, MemoryStore
 
 CORE = "core"
@@ -229,14 +231,44 @@ def listing_answer(
     view = plan_listing(listing, topic, budget, lambda v: _answer_json(v, search_tool, extra), page)
     from serena_memory.integrity.service import drifted_memories
 
+    described = summaries_and_marks(store, view.names, write=False)  # a server's
+    marks = _marks(described)
+    if estimate_tokens(_answer_json(view, search_tool, {**extra, **marks})) <= budget:
+        extra = {**extra, **marks}
     # the names shown that mention code gone now, as many as still fit the budget
     drifted = drifted_memories(store, view.names)[0]
     while drifted:
-        answer = _answer_json(view, search_tool, extra, set(drifted))
+        if estimate_tokens(_answer_json(view, search_tool, extra, set(drifted))) <= budget:
+            break
+        drifted = drifted[: len(drifted) // 2]
+    # then each memory's summary, cut shorter until they all fit (or none is shown)
+    for limit in SUMMARY_LIMITS:
+        summaries = {n: one_line(d.summary, limit) for n, d in described.items() if d.summary}
+        told = {**extra, "summaries": summaries} if summaries else extra
+        answer = _answer_json(view, search_tool, told, set(drifted))
         if estimate_tokens(answer) <= budget:
             return answer
-        drifted = drifted[: len(drifted) // 2]
-    return _answer_json(view, search_tool, extra)
+    return _answer_json(view, search_tool, extra, set(drifted))
+
+
+SUMMARY_LIMITS = (120, 60, 30)
+"""The lengths a listing cuts summaries to, longest first, until the answer fits."""
+LIFECYCLE_NOTE = (
+    "'deprecated' and 'stale' memories are outdated: prefer current ones; reading one "
+    "says what replaces it."
+)
+
+
+def _marks(described: dict[str, Described]) -> dict[str, object]:
+    """The deprecated and stale memories among those shown, and what that means."""
+    marks: dict[str, object] = {}
+    for mark in (DEPRECATED, STALE):
+        named = sorted(n for n, d in described.items() if d.mark == mark)
+        if named:
+            marks[mark] = named
+    if marks:
+        marks["lifecycle_note"] = LIFECYCLE_NOTE
+    return marks
 
 
 def _no_such_topic(store: MemoryStore, topic: str) -> str:

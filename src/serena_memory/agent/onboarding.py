@@ -309,7 +309,8 @@ _STEPS = (
     "whole trees. Start from the facts detected below and check them against those files. "
     "If something essential can't be found, ask the user.",
     "3. Write these memories with `{write_memory}`, one call each, each under "
-    "{budget:,} characters:\n"
+    "{budget:,} characters, each opening with a one-line summary as front matter "
+    "(`---`, `summary: what it holds, for whom`, `---`): listings show it after the name:\n"
     "   - `mem:core`: the entry point. What the project is, a map of its source tree, "
     "the invariants that hold everywhere, references to the other memories saying "
     "when to read each, and the line: before writing or changing a memory, read "

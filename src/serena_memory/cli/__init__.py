@@ -45,6 +45,8 @@ from serena_memory.cli.transfer import export_command, import_command
 from serena_memory.cli.usage import usage_command
 from serena_memory.core.display import counted, escape_line, escape_text
 from serena_memory.core.errors import EXPECTED_ERRORS, MemoryNotFoundError, describe
+from serena_memory.core.front_matter import one_line
+from serena_memory.core.lifecycle import MARKS, Described, read_note, summaries_and_marks
 from serena_memory.core.operation import operation
 from serena_memory.history.notices import take_notices
 
@@ -145,16 +147,41 @@ def list_command(project: Path | None, topic: str, as_json: bool) -> None:
     store = open_store(project, only_global=topic.strip("/").split("/")[0] == "global")
     listing = store.list(topic)
     clashing = [c.name for c in conflicts(store)]
+    described = summaries_and_marks(store, listing.all)
     if as_json:
-        extra = {"sync_conflicts": clashing} if clashing else {}
+        extra: dict[str, object] = {"sync_conflicts": clashing} if clashing else {}
+        summaries = {n: d.summary for n, d in described.items() if d.summary}
+        for key, value in (("summaries", summaries), *_marked(described)):
+            if value:
+                extra[key] = value
         emit_json({"project": str(store.project_root), **listing.to_dict(), **extra})
         return
-    _say_names(listing, topic)
+    _say_names(listing, topic, described)
     _say_listing_notes(listing, clashing)
 
 
-def _say_names(listing: MemoryListing, topic: str) -> None:
-    """The names, project, global and read-only apart; or why there are none."""
+SUMMARY_CHARS = 80  # a summary after its name, in a listing read on a terminal
+
+
+def _marked(described: dict[str, Described]) -> list[tuple[str, list[str]]]:
+    """The memories marked deprecated, and those marked stale."""
+    return [(m, sorted(n for n, d in described.items() if d.mark == m)) for m in MARKS]
+
+
+def _shown(name: str, described: Described | None) -> str:
+    """A listed name, then its mark and its summary, cut to one terminal line."""
+    if described is None:
+        return escape_line(name)
+    mark = f" [{described.mark}]" if described.mark else ""
+    told = f" - {one_line(described.summary, SUMMARY_CHARS)}" if described.summary else ""
+    return escape_line(name + mark + told)
+
+
+def _say_names(
+    listing: MemoryListing, topic: str, described: dict[str, Described] | None = None
+) -> None:
+    """The names, project, global and read-only apart, each with its mark and summary; or
+    why there are none."""
     project_names = [n for n in listing.memories if not n.startswith("global/")]
     global_names = [n for n in listing.memories if n.startswith("global/")]
     sections = [
@@ -168,7 +195,7 @@ def _say_names(listing: MemoryListing, topic: str) -> None:
             continue
         say(f"{title} ({len(names)}):")
         for name in names:
-            say(f"  {escape_line(name)}")
+            say(f"  {_shown(name, (described or {}).get(name))}")
         shown = True
     if not shown and topic:
         say(f"No memories in topic '{escape_line(topic)}'; `serena memories list` shows them all.")
@@ -199,7 +226,8 @@ def _say_listing_notes(listing: MemoryListing, clashing: list[str]) -> None:
 @PROJECT_OPTION
 @JSON_OPTION
 def read(name: str, project: Path | None, as_json: bool) -> None:
-    """Print the content of memory NAME (on stderr: what in it names code that changed)."""
+    """Print the content of memory NAME (on stderr: what in it names code that changed, and
+    whether it is deprecated or stale)."""
     store = open_store(project, names=[name])
     memory = store.load(name)
     if as_json:
@@ -208,9 +236,14 @@ def read(name: str, project: Path | None, as_json: bool) -> None:
         show_text(memory.content)
     from serena_memory.integrity.code_drift.read_note import drift_note  # light: no analysis
 
-    note = drift_note(store, memory.name, memory.content).strip().removeprefix("---").strip()
+    applying = "`serena memories fix-code-references` applies them."
+    note = drift_note(store, memory.name, memory.content, applying)
+    note = note.strip().removeprefix("---").strip()
     if note:
         say(escape_line(note), err=True)
+    told = read_note(store, memory.content)  # deprecated or stale
+    if told:
+        say(escape_line(told), err=True)
 
 
 @memories.command()

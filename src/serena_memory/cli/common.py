@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -20,6 +20,9 @@ from serena_memory.core import background
 from serena_memory.core.changes import Provenance
 from serena_memory.core.display import escape_json, escape_text
 from serena_memory.core.store import Context, MemoryStore
+
+if TYPE_CHECKING:
+    from serena_memory.core.discovery import ProjectChoice
 
 
 class WholeNumber(click.IntRange):
@@ -130,7 +133,7 @@ def open_store(
     folder or a folder that is no project, it works on the global memories alone and
     creates nothing where it runs."""
     from serena_memory.core.config import serena_home
-    from serena_memory.core.discovery import choose_project, global_only_choice, project_above
+    from serena_memory.core.discovery import choose_project, global_only_choice
 
     project = given_project(project)
     home = serena_home()
@@ -138,14 +141,7 @@ def open_store(
         choice = global_only_choice(home)
     else:
         choice = choose_project(project, home)
-    if choice.found_by not in ("given", "global only"):
-        say(choice.describe(), err=True)
-    elif choice.found_by == "given" and (above := project_above(choice.root, home)) is not None:
-        say(
-            f"Project: {choice.root} (as given; it has no .serena/ of its own, and {above} "
-            f"above it is a project: give -p {above} to use that one)",
-            err=True,
-        )
+    tell_project(choice, home)
     command = click.get_current_context(silent=True)
     action = command.info_name if command is not None else ""
     store = MemoryStore(
@@ -156,6 +152,27 @@ def open_store(
         command.meta["serena.store"] = store  # for the closest names when one is not found
     store.validate_config()
     return store
+
+
+def tell_project(choice: ProjectChoice, home: Path | None) -> None:
+    """Say on stderr which project a command works on when that tells something: one found
+    from the current folder (a command run from a subfolder never works on a stray folder
+    unnoticed), or one given that has a project above it. A folder given as it is, the
+    usual case (an agent's host starts the MCP server with --project), is not echoed.
+    ``home``: $SERENA_HOME (None: the configured one)."""
+    from serena_memory.core.config import serena_home
+    from serena_memory.core.discovery import project_above
+
+    home = serena_home() if home is None else home
+
+    if choice.found_by not in ("given", "global only"):
+        say(choice.describe(), err=True)
+    elif choice.found_by == "given" and (above := project_above(choice.root, home)) is not None:
+        say(
+            f"Project: {choice.root} (as given; it has no .serena/ of its own, and {above} "
+            f"above it is a project: give -p {above} to use that one)",
+            err=True,
+        )
 
 
 def _all_global(names: Iterable[str]) -> bool:

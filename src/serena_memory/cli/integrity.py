@@ -91,6 +91,12 @@ if TYPE_CHECKING:
     help="Also report the memories nobody read on this machine for DAYS days or more "
     "(see `serena memories usage`).",
 )
+@click.option(
+    "--stale",
+    is_flag=True,
+    help="Also report deprecated memories, those past their stale_after date, and "
+    "superseded_by names that are no memory (the memories' front matter).",
+)
 @JSON_OPTION
 @click.option(
     "--strict",
@@ -110,6 +116,7 @@ def check(
     secrets_only: bool,
     unused_days: int | None,
     duplicates: bool,
+    stale: bool,
 ) -> None:
     """Find references to memories that don't exist (and, on request, more). Never writes."""
     if secrets_only:
@@ -128,6 +135,7 @@ def check(
         changed_commits=changed_commits,
         duplicates=duplicates,
         unused_days=unused_days,
+        stale=stale,
         jobs=0,  # a large check is split over the CPUs (this process runs no threads)
         progress=_reading_told() if duplicates else None,
     )
@@ -173,26 +181,31 @@ def _note_ignored_options(
 @click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
 @JSON_OPTION
 def fix_code_references(project: Path | None, dry_run: bool, as_json: bool) -> None:
-    """Point the paths that moved (as git's rename detection saw them) at their new place,
-    in the writable project memories; one history entry. Never touches missing mentions."""
+    """Point the paths that moved (as git's rename detection saw them) at their new place
+    and the symbols git saw renamed at their new name, in the writable project memories;
+    one history entry. Never touches missing mentions."""
     from serena_memory.core.display import escape_line
-    from serena_memory.integrity.service import fix_code_references as fix
+    from serena_memory.integrity.service import fix_code_replacements as fix
 
     fixed = fix(open_store(project), dry_run=dry_run)
     if as_json:
-        emit_json({"dry_run": dry_run, "fixed": [f.to_dict() for f in fixed]})
+        emit_json({"dry_run": dry_run, "fixed": [f.to_dict() for r in fixed for f in r.findings]})
         return
     if not fixed:
-        say("No moved path to fix" + (" (dry run)." if dry_run else "; no memory changed."))
-        return
-    verb = "Would point" if dry_run else "Pointed"
-    place = "its new place" if len(fixed) == 1 else "their new places"
-    say(f"{verb} {counted(len(fixed), 'moved path')} at {place}:")
-    for f in fixed:
         say(
-            f"  {escape_line(f.memory)}:{f.line}: `{escape_line(f.mention)}` -> "
-            f"`{escape_line(f.new_mention or f.new_path or '')}`"
+            "No moved path or renamed symbol to fix"
+            + (" (dry run)." if dry_run else "; no memory changed.")
         )
+        return
+    if all(f.status == "moved" for r in fixed for f in r.findings):
+        verb = "Would point" if dry_run else "Pointed"
+        place = "its new place" if len(fixed) == 1 else "their new places"
+        say(f"{verb} {counted(len(fixed), 'moved path')} at {place}:")
+    else:
+        verb = "Would bring" if dry_run else "Brought"
+        say(f"{verb} {counted(len(fixed), 'mention')} of code up to date:")
+    for r in fixed:
+        say(f"  {escape_line(r.memory)}:{r.line}: `{escape_line(r.old)}` -> `{escape_line(r.new)}`")
 
 
 @click.command(name="auto-prefix-references")

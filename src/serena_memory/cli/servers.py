@@ -14,7 +14,7 @@ import click
 
 from serena_memory.agent import tools as T
 from serena_memory.agent.contexts import DEFAULT_CONTEXT
-from serena_memory.cli.common import OneOf, WholeNumber, background_stopped, say
+from serena_memory.cli.common import OneOf, WholeNumber, background_stopped, say, tell_project
 from serena_memory.core import background, operation
 
 if TYPE_CHECKING:  # the MCP stack loads only when the server starts
@@ -166,7 +166,7 @@ def start_mcp_server(
         check_port_free(host, port)  # a start that fails says only why
         token = None if no_auth else _http_token(state.home, rotate_token)
     if state.choice is not None:
-        say(state.choice.describe(), err=True)
+        tell_project(state.choice, state.home)
     from serena_memory.mcp import server as mcp_server
 
     server = mcp_server.build_server(state)

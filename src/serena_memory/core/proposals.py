@@ -27,6 +27,7 @@ import os
 import re
 import secrets as random
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -348,11 +349,21 @@ def propose_edit(
 ) -> tuple[Proposal | None, int]:
     """The agent's :meth:`MemoryStore.edit`, as a proposal, applied to the text its
     pending proposal gives the memory if any; None when the edit changes nothing."""
+    return propose_change(
+        store, name, lambda text: apply_edit(text, needle, repl, mode, allow_multiple_occurrences)
+    )
+
+
+def propose_change(
+    store: MemoryStore, name: str, edit: Callable[[str], tuple[str, int]]
+) -> tuple[Proposal | None, int]:
+    """:func:`propose_edit` with a computed change: ``edit`` gives the new text and how
+    many places it changed."""
     name = store.proposable_name(name)
     text, base, _ = _pending_text(store, name)
     if text is None:
         return _not_found(store, name)
-    new_text, count = apply_edit(text, needle, repl, mode, allow_multiple_occurrences)
+    new_text, count = edit(text)
     if new_text == text:
         return None, count
     _gate_text(store, name, new_text, None)

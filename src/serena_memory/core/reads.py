@@ -11,6 +11,10 @@ by :data:`DEFAULT_LISTENERS` (modules with a ``LISTENER`` object, imported on th
 read), plus any added with :meth:`ReadListeners.subscribe`. The names are strings so that
 the core imports nothing above it. A listener never fails a read: what it raises is
 dropped, the text is still returned.
+
+A rename is announced too (:meth:`ReadListeners.renamed`, to listeners that have a
+``memory_renamed`` method), so that what a listener keeps about a memory's reads follows
+the memory to its new name instead of starting again at nothing.
 """
 
 from __future__ import annotations
@@ -39,6 +43,17 @@ class ReadEvent:
     project_root: Path
     home: Path
     provenance: Provenance
+    when: float = field(default_factory=time.time)
+
+
+@dataclass(frozen=True)
+class RenameEvent:
+    """One memory renamed, both names canonical, in the store's project and Serena home."""
+
+    old: str
+    new: str
+    project_root: Path
+    home: Path
     when: float = field(default_factory=time.time)
 
 
@@ -85,6 +100,15 @@ class ReadListeners:
         for listener in self.current():
             with contextlib.suppress(Exception):
                 listener.memory_read(event)
+
+    def renamed(self, event: RenameEvent) -> None:
+        """Tell every listener that keeps track of renames (a ``memory_renamed`` method)
+        of ``event``; as with reads, a listener's failure is no rename's failure."""
+        for listener in self.current():
+            told = getattr(listener, "memory_renamed", None)
+            if told is not None:
+                with contextlib.suppress(Exception):
+                    told(event)
 
 
 def _defaults_or_none() -> tuple[ReadListener, ...]:

@@ -45,7 +45,11 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("PlanetScale token", r"\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{32,64}"),
     ("Pulumi token", r"\bpul-[a-f0-9]{40}"),
     ("Terraform Cloud token", r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}"),
-    ("Doppler token", r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}"),
+    # a service token may name its config: dp.st.prd.TOKEN
+    (
+        "Doppler token",
+        r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,44}",
+    ),
     ("1Password service account token", r"\bops_eyJ[A-Za-z0-9+/=_-]{100,}"),
     ("age secret key", r"AGE-SECRET-KEY-1[0-9A-Z]{58}"),
     ("Cloudflare origin CA key", r"\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}"),
@@ -102,7 +106,7 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("Shippo token", r"\bshippo_live_[a-f0-9]{40}"),
     ("EasyPost API key", r"\bEZAK[a-f0-9]{54}"),
     ("Duffel token", r"\bduffel_live_[A-Za-z0-9_=-]{43}"),
-    ("Mailgun API key", r"\bkey-[a-f0-9]{32}\b"),
+    ("Mailgun API key", r"\bkey-[a-f0-9]{32}\b|\b[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8}\b"),
     ("Brevo API key", r"\bx(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}"),
     ("Resend API key", r"\bre_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}"),
     ("Mapbox secret token", r"\bsk\.eyJ[A-Za-z0-9_-]{50,}\.[A-Za-z0-9_-]{20,}"),

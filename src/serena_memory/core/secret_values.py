@@ -16,7 +16,9 @@ _PLACEHOLDER = re.compile(
     r"x{4,}|\*{3,}|\.\.\.|…|•{3,}|example|replace|your|changeme|change_me|dummy|placeholder"
     r"|redacted|sample|fake|not[-_ ]?a[-_ ]?real|not[-_ ]real|\$\{|\$\(|\{\{|%\(|^\$[A-Za-z_]\w*$"
     r"|^(?:password|passwd|pass|pwd|secret|token|key|apikey|api_key|changeit|hunter2|test|guest"
-    r"|admin|root|postgres|mysql|redis|user|username)$",
+    r"|admin|root|postgres|mysql|redis|user|username)$"
+    # the word itself with digits or symbols, as fixtures and docs spell a password: Password123!
+    r"|^(?:p[a@]ss?w[o0]rd|secret|test)[\d!@#$%^&*.]{1,6}$",
     re.IGNORECASE,
 )
 # a bracketed word says what goes there: <password>, <API_KEY>, <Your Token>
@@ -27,7 +29,7 @@ _BRACKETED = re.compile(
 # a name's words: API_KEYS, secretKeyBase, db-password-prod, aws_secret_access_key
 _NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _SECRET_WORD = re.compile(
-    r"(?:key|token|secret|password|passwd|pwd|pass|passphrase|credential|psk)s?$", re.I
+    r"(?:key|token|secret|password|passwd|pwd|pass|passphrase|credential|cred|psk)s?$", re.I
 )
 # what may follow a secret's word in its name and leave it one: SECRET_KEY_BASE,
 # DB_PASSWORD_PROD, SESSION_SECRET_V2, API_KEYS (not KEY_ID, TOKEN_URL, PASSWORD_FILE)
@@ -65,6 +67,16 @@ _NAME_SUFFIXES = frozenset(
         "str",
         "string",
         "local",
+        # the role or copy of a database or service it opens: DB_PASS_REPLICA
+        "replica",
+        "master",
+        "reader",
+        "writer",
+        "readonly",
+        "ro",
+        "rw",
+        "admin",
+        "root",
     ]
 )
 # words that make a key public by design (PublicKey, NEXT_PUBLIC_*, SUPABASE_ANON_KEY,
@@ -101,14 +113,22 @@ _NOT_IN_PROSE = re.compile(r"://|^[\w.$~-]*(?:/[\w.$~{}-]*)+$|^--?[a-z][\w-]*(?:
 # a value that names a key or is public by design: an ARN, a public SSH key, a Stripe
 # publishable key, an encrypted value (EJSON, sops, Ansible Vault)
 _PUBLIC_VALUE = re.compile(
-    r"^(?:arn:|ssh-(?:rsa|ed25519|dss)\b|sk-(?:ssh|ecdsa)-|ecdsa-sha2-|pk_(?:live|test)_|phc_"
-    r"|EJ\[\d:|ENC\[|\$ANSIBLE_VAULT|vault:|age1[a-z0-9]{50,})"
+    r"^(?:arn:|ssh-(?:rsa|ed25519|dss)\b|sk-(?:ssh|ecdsa)-|ecdsa-sha2-|pk_(?:live|test)_|phc_|pk\.eyJ"
+    r"|EJ\[\d:|ENC[\[(]|\$ANSIBLE_VAULT|vault:|age1[a-z0-9]{50,})"
+    # a Sealed Secret's ciphertext: a two-byte session key length (512 bytes or so) first
+    r"|^Ag[A-D][A-Za-z0-9+/]{300,}"
     # a GPG key's id or fingerprint, in the capitals gpg prints them
     r"|^(?:0x)?(?:[0-9A-F]{8}|[0-9A-F]{16}|[0-9A-F]{40})$"
 )
-# the Azure Storage emulator's account key, published by Microsoft for local use only
+# the Azure Storage emulator's account key, Stripe's documentation test keys (they reach
+# only Stripe's demo account) and the signature of jwt.io's sample token
 PUBLISHED_KEYS = frozenset(
-    ("Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",)
+    (
+        "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+        "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+        "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
+        "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+    )
 )
 _HEX_OR_UUID = re.compile(r"[0-9a-f]{7,64}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", re.I)
 # a value that is code or a reference, not a literal: a call, a subscript, a generic type,
@@ -121,11 +141,14 @@ NOT_A_VALUE = re.compile(
     r"|^[A-Za-z_][\w.:]*<.*>$|^[(\[{]"  # a generic type; a tuple, list, dict or template
     r"|^\$env:|^os\.|^env\.|^process\.env|^mem:"
     r"|^(?:true|false|null|none|nil|undefined)\b|^[A-Z]+(?:_[A-Z]+)+$"
-    r"|^[A-Za-z_]+\d*(?:\.[A-Za-z_]+\d*)+$"  # an attribute: settings.SECRET_KEY
     r"|^\$2[abxy]?\$\d\d\$|^\$argon2"  # password hashes
-    r"|^(?:~|\.{1,2})?/[\w./-]+$",  # paths
+    r"|^(?:~|\.{1,2})?/[\w./-]+$"  # paths
+    r"|^@[\w.~/-]+$",  # a file to read the value from: vault kv put ... key=@file.txt
     re.IGNORECASE,
 )
+# an attribute (settings.SECRET_KEY): code unless quoted, where it is a string literal such
+# as a password of two words (Badger.Walnut95)
+_ATTRIBUTE = re.compile(r"^[A-Za-z_]+\d*(?:\.[A-Za-z_]+\d*)+$")
 WORDS = re.compile(r"[a-z]+(?:[./:_-][a-z]+)*|[A-Z][a-z]+(?:[A-Z][a-z]+)*")  # names, paths
 # words joined: SECRET-outside-the-folders, a-token-for-tests-0123
 _JOINED_WORDS = re.compile(
@@ -148,18 +171,37 @@ def is_placeholder(value: str) -> bool:
     )
 
 
-def literal_secret(value: str) -> bool:
+def not_a_value(value: str, *, quoted: bool = False) -> bool:
+    """Whether ``value`` is code or a reference rather than a literal; a ``quoted`` value
+    (a string literal, a shell word) is never an attribute."""
+    return bool(NOT_A_VALUE.search(value) or (not quoted and _ATTRIBUTE.match(value)))
+
+
+def literal_secret(value: str, *, quoted: bool = False) -> bool:
     """Whether a value assigned to a secret's name is a literal secret: long, varied, not a
     word, path, reference, placeholder or piece of code."""
-    if len(value) < MIN_ASSIGNED_LENGTH or NOT_A_VALUE.search(value) or is_placeholder(value):
+    if len(value) < MIN_ASSIGNED_LENGTH or not_a_value(value, quoted=quoted):
+        return False
+    if is_placeholder(value):
         return False
     bare = value.rstrip(")]};,")  # without the end of the code around it
     return (
-        not NOT_A_VALUE.search(bare)
+        not not_a_value(bare, quoted=quoted)
         and entropy(bare) >= MIN_ASSIGNED_ENTROPY
         and not WORDS.fullmatch(bare)
         and not _JOINED_WORDS.fullmatch(bare)
     )
+
+
+def public_value(value: str) -> bool:
+    """Whether ``value`` is public by design or by its shape: an ARN, a public key, a
+    publishable key, an encrypted value."""
+    return _PUBLIC_VALUE.search(value) is not None or value in PUBLISHED_KEYS
+
+
+def public_name(name: str) -> bool:
+    """Whether ``name`` says its value is public (``NEXT_PUBLIC_...``, ``PublicKey``)."""
+    return bool(_PUBLIC_WORDS.intersection(word.lower() for word in _NAME_WORDS.findall(name)))
 
 
 def secret_name(name: str) -> bool:
@@ -188,15 +230,16 @@ def _password_name(name: str) -> bool:
     )
 
 
-def literal_value(name: str, value: str) -> bool:
+def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
     """Whether ``value``, assigned to the secret's name ``name``, is a literal secret; a
     password may be words and digits (``cobalt-copper-velvet-19``)."""
     value = value.strip("'\"`")
     if _PUBLIC_VALUE.search(value) or value in PUBLISHED_KEYS:
         return False
-    if literal_secret(value):
+    if literal_secret(value, quoted=quoted):
         return True
-    return _password_name(name) and _passphrase(value)
+    # a password's value may be words and digits, or short and strong: Autumn2020!
+    return _password_name(name) and (_passphrase(value) or strong_password(value, quoted=quoted))
 
 
 # words joined with digits, as a password generator makes them: maple-nimbus-orbit-63
@@ -207,15 +250,17 @@ def _passphrase(value: str) -> bool:
     return bool(_PASSPHRASE.fullmatch(value)) and not is_placeholder(value)
 
 
-def strong_password(value: str) -> bool:
+def strong_password(value: str, *, quoted: bool = False) -> bool:
     """Whether a value standing where a password goes looks like one: a passphrase of
     words and digits, or eight characters or more mixing letters with digits or symbols
     (``Winter2021*``, ``Orb1t^1cin``); never a word, a path, a URL, a hash, an option or a
     placeholder."""
     value = value.strip("'\"`").rstrip(".,;:)")
-    if len(value) < 8 or is_placeholder(value) or NOT_A_VALUE.search(value):
+    if len(value) < 8 or is_placeholder(value) or not_a_value(value, quoted=quoted):
         return False
     if _NOT_IN_PROSE.search(value) or _HEX_OR_UUID.fullmatch(value) or value.startswith("$"):
+        return False
+    if _PUBLIC_VALUE.search(value):
         return False
     if _passphrase(value):
         return True

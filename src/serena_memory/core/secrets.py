@@ -19,16 +19,28 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.secret_commands import (
+    COMMAND_WORDS,
+    auth_pair,
+    command_line,
+    header_credential,
+)
+from serena_memory.core.secret_said import (
+    HASH_OF,
+    labelled_password,
+    login_pair,
+    quoted_value,
+    said_password,
+    said_secret,
+    table_columns,
+    table_row,
+)
 from serena_memory.core.secret_values import (
-    NOT_A_VALUE,
     PUBLISHED_KEYS,
-    WORDS,
-    entropy,
     is_placeholder,
     literal_value,
-    quoted_secret,
+    public_name,
     secret_name,
-    strong_password,
 )
 
 # a name that says its value is a secret, assigned (=, :) a value on the same line
@@ -41,25 +53,18 @@ _VALUE = r"((?:[^\s\"'`;,]|[;,](?![A-Za-z_][\w.-]*=|\s|$))+)"
 # length), then the value, looked ahead (a name that is no secret's does not hide the
 # assignment after it); the name's ending is checked in `_assigned`
 _ASSIGNED = re.compile(
-    rf"(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]++)(?=[\"'`]?\s*(?::=|[:=])\s*[\"'`]?{_VALUE})"
+    rf"(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]++)(?=[\"'`]?\s*(?::=|[:=])\s*([\"'`]?){_VALUE})"
 )
 # the same in an XML setting: <add key="DbPassword" value="..." />
 _KEY_VALUE = re.compile(rf"(?i)\bkey=\"({_SECRET_NAME})\"\s+value=\"([^\"]+)\"")
-# prose: "the admin password is now `VALUE`"
-_PROSE = re.compile(
-    r"(?i)(?<![A-Za-z0-9])(password|passphrase|passwd|secret|token|api[ _-]?key)(?![A-Za-z0-9])"
-    r"[^`'\"\n]{0,40}?"
-    r"(?<![^\s:=(])[`'\"]([^\s`'\"]{10,})[`'\"](?!\w)"
-)
 # the characters a token is made of: how far a detector's match extends for the placeholder
 # test, which judges the whole value, never what stands around it
 _TOKEN_CHARS = re.compile(r"[\w.+/=*~-]")
 # a password in a URL, including those detect-secrets misses (no user name, `!` or `$`)
-_URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^\s:/?#@]*):([^\s/?#@]+)@[\w\[]")
-# a bearer or basic credential in a header
-_HEADER_CREDENTIAL = re.compile(r"(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/-]{20,}=*)")
+# (a `#` pasted unencoded belongs to the password)
+_URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^\s:/?#@]*):([^\s/?@]+)@[\w\[]")
 # a line can hold an assignment to a secret's name only if it holds one of these
-_SECRET_WORDS = ("key", "token", "secret", "pass", "pwd", "credential", "psk")
+_SECRET_WORDS = ("key", "token", "secret", "pass", "pw", "cred", "psk", "seed")  # pw: pwd
 NAME_LINE = 0  # the line of a finding in a memory's name rather than its text
 URL_PASSWORD = "password in a URL"
 
@@ -126,32 +131,77 @@ def _assigned(line: str) -> str | None:
     (or such a value quoted after the word ``password``, ``token``...): a name like
     ``*_KEY``, ``*_TOKEN``, ``PASSWORD``; a value with symbols (a strong password) counts,
     a reference or placeholder (``${VAR}``, ``$(cmd)``, ``<your-password>``) does not."""
-    return _named_value(line) or _quoted_value(line) or _said_password(line)
+    return _named_value(line) or quoted_value(line) or said_password(line) or said_secret(line)
 
 
 def _named_value(line: str) -> str | None:
     """A literal secret given to a secret's name: ``NAME=value``, an XML setting or
-    element, a ``config set``."""
-    for pattern in (_ASSIGNED, _KEY_VALUE, _ELEMENT, _CONFIG_SET):
+    element, a ``config set``, a shell's ``set``, a ``name value`` pair."""
+    for pattern in _naming_patterns(line):
         for match in pattern.finditer(line):
-            name, value = match.group(1), match.group(2)
-            if secret_name(name) and literal_value(name, value):
+            name, value = _spaced(match) if pattern is _SPACED else _name_and_value(match)
+            # only a bare value assigned in code may be code (settings.KEY); one quoted,
+            # in XML or on a command line is a literal
+            quoted = pattern is not _ASSIGNED or bool(match.group(2))
+            if name and _secret_given(line, match.start(), name, value, quoted=quoted):
                 return "value assigned to " + (name.strip(".-_")[:40] or "a secret")
     return None
 
 
-def _quoted_value(line: str) -> str | None:
-    for match in _PROSE.finditer(line):
-        if quoted_secret(match.group(1), match.group(2)):
-            return f"{match.group(1).lower()} in quotes"
-    return None
+def _naming_patterns(line: str) -> Iterator[re.Pattern[str]]:
+    """The patterns that may find a name and its value on ``line`` (the others need a word
+    or a quote it lacks)."""
+    yield from (_ASSIGNED, _KEY_VALUE, _ELEMENT)
+    if "set" in line:
+        yield from (_CONFIG_SET, _SHELL_SET)
+    if _may_be_spaced(line):
+        yield _SPACED
 
 
-def _said_password(line: str) -> str | None:
-    for match in _SAID_PASSWORD.finditer(line):
-        if strong_password(match.group(1)):
-            return "password in a sentence"
-    return None
+def _name_and_value(match: re.Match[str]) -> tuple[str, str]:
+    return match.group(1), match.group(match.re.groups)
+
+
+def _secret_given(line: str, at: int, name: str, value: str, *, quoted: bool) -> bool:
+    """Whether ``value``, given to ``name`` at ``at``, is a secret: the name is a secret's
+    (or a URL's ``key``), the value a literal one, and not an ARN's field nor a hash."""
+    return (
+        (secret_name(name) or _query_key(line, at, name))
+        and literal_value(name, value, quoted=quoted)
+        and not _in_arn(line, at)
+        and not HASH_OF.search(line, max(0, at - 30), at)
+    )
+
+
+def _may_be_spaced(line: str) -> bool:
+    """Whether ``line`` may hold a `name value` pair: a quote after a space, or two words
+    alone (most lines are neither, and skip the pattern)."""
+    return ' "' in line or " '" in line or line.strip().count(" ") == 1
+
+
+def _spaced(match: re.Match[str]) -> tuple[str, str]:
+    """(name, value) of a `name value` pair: quoted, or unquoted alone on its line with a
+    name of two words or more (``api_token``, ``keyPassword``: never a word of prose)."""
+    name, quoted, bare = match.groups()
+    if quoted is not None:
+        return name, quoted
+    if match.start() > 0 and match.string[: match.start()].strip():
+        return "", ""  # the pair is not alone on its line
+    two_words = "_" in name or "-" in name or re.search(r"[a-z][A-Z]", name) is not None
+    return (name, bare) if two_words else ("", "")
+
+
+def _query_key(line: str, at: int, name: str) -> bool:
+    """Whether ``name`` is a URL's ``key`` parameter (``?key=...``): an API key, where a
+    ``key`` alone elsewhere is a cache's or a keybinding's."""
+    return name.lower() == "key" and at > 0 and line[at - 1] in "?&"
+
+
+def _in_arn(line: str, at: int) -> bool:
+    """Whether ``at`` is inside an ARN (``arn:aws:secretsmanager:...:secret:NAME``), whose
+    fields are names and no assignments."""
+    start = max(line.rfind(space, 0, at) for space in " \t`'\"(") + 1
+    return line.startswith("arn:", start)
 
 
 # an XML element holding a secret: <password>...</password> (Maven, NuGet, .NET)
@@ -159,12 +209,17 @@ _ELEMENT = re.compile(r"<([A-Za-z][\w.:-]{0,60})>([^<\s]{6,200})</")
 # a setting set on a command line: `aws configure set aws_secret_access_key VALUE`,
 # `npm config set //host/:_authToken VALUE`, `doppler configure set token VALUE`
 _CONFIG_SET = re.compile(r"\bconfig(?:ure)?\s+set\s+(?:--?\w[\w-]*\s+)*([\w./:-]{1,80})\s+(\S+)")
-# a password said in a sentence, unquoted: "the passphrase is WORDS-AND-DIGITS", "user
-# admin, pass VALUE", "WPA2 key VALUE"
-_SAID_PASSWORD = re.compile(
-    r"(?i)(?<![\w-])(?:password|passphrase|passwd|pass|pwd|psk|wpa2?[ -](?:key|passphrase)"
-    r"|wi-?fi (?:key|password))(?![\w-])(?:\s+(?:is|was|=|is now|now is|set to|reset to))?"
-    r"\s*[:=]?\s+[`'\"]?([^\s`'\"]{8,80})"
+# a variable set in a shell that has no `=`: fish `set -x NAME VALUE`, csh `setenv NAME
+# VALUE`, Windows `setx NAME VALUE`
+_SHELL_SET = re.compile(
+    r"(?:^|[;&|(]|\s)(?:set|setenv|setx)\s+(?:-[A-Za-z]+\s+)*([A-Za-z_]\w{0,80})\s+"
+    r"('[^'\n]*'|\"[^\"\n]*\"|[^\s'\"]+)"
+)
+# a name and its value apart by a space, as Groovy, Gradle and `name value` files write
+# them: keyPassword "VALUE", a line `api_token VALUE` (a name of two words or more)
+_SPACED = re.compile(
+    r"(?:^|[\s{(])([A-Za-z_][\w.-]{0,60})[ \t]+(?:[\"']([^\s\"']{6,200})[\"']"
+    r"|([^\s\"'=:]{6,200})\s*$)"
 )
 
 
@@ -179,60 +234,6 @@ def _url_password(line: str) -> bool:
             password != user
             and not is_placeholder(password)
             and not is_placeholder(password.strip("[]<>{}"))
-        ):
-            return True
-    return False
-
-
-# credentials on a command line, each with the command that takes them (so `-p 8080` or
-# `mkdir -p` is no password); the value is quoted or runs to a space
-_ARG = r"('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"]+)"
-_COMMAND_LINES = (
-    # docker/podman/helm/... login, then -p or --password and the value
-    rf"\blogin\b[^\n|;&]*?\s(?:-p|--password)(?:\s+|=){_ARG}",
-    rf"\bsshpass\s+-p\s*{_ARG}",
-    # mysql -pVALUE (a password joined to -p; `-p` alone asks for it)
-    rf"\b(?:mysql\w*|mariadb\w*)\b[^\n|;&]*?\s-p{_ARG}",
-    rf"\bredis-cli\b[^\n|;&]*?\s(?:-a|--pass)\s+{_ARG}",
-    rf"\b(?:sqlcmd|bcp|osql)\b[^\n|;&]*?\s-P\s*{_ARG}",
-    # smbclient -U 'DOMAIN\\user%password'
-    r"\s-U\s*['\"]?[^\s%'\"]+%([^\s'\"]+)",
-    # openssl -passin pass:VALUE
-    r"\s-pass(?:in|out)?\s+pass:([^\s'\"]+)",
-    # curl -u USER:VALUE, httpie -a USER:VALUE, bundle config HOST USER:VALUE
-    r"(?:\s(?:-u|--user|-a|--auth)[ =]?|\bbundle config\s+(?:set\s+)?(?:--\w+\s+)?"
-    r"[\w.-]+\.[a-z]{2,}\s+)['\"]?[^\s:'\"@$<]+:([^\s'\"]+)",
-    # a flag naming a secret (--api-key, --token, --client-secret), then the value
-    rf"\s--(?:api-?key|(?:auth-|access-|api-)?token|(?:client-)?secret|secret-key"
-    rf"|secret-access-key|password|passwd|pass)\s+{_ARG}",
-)
-_COMMAND_WORDS = (
-    *("login", "sshpass", "mysql", "mariadb", "redis-cli", "sqlcmd", "bcp", "osql"),
-    *("-u", "%", "pass:", "-a ", "--auth", "bundle config", "--"),
-)
-
-
-@cache
-def _command_lines() -> Any:
-    """The command-line rules as one RE2 pattern: time linear in the line's length."""
-    from serena_memory.core.secret_tokens import linear
-
-    return linear("|".join(f"(?:{pattern})" for pattern in _COMMAND_LINES))
-
-
-def _command_line(line: str) -> bool:
-    """A password or token given to a command on its command line, not a placeholder or a
-    variable (``-p "$PASSWORD"``, ``-u admin:<password>``, ``--token $(cat f)``)."""
-    for match in _command_lines().finditer(line):
-        value = next(group for group in match.groups() if group is not None).strip("'\"")
-        value = value.rstrip(",.;)")
-        if (
-            len(value) >= 6
-            and not re.fullmatch(r"[A-Z][A-Z_]*", value)  # what goes there: PASSWORD
-            and not is_placeholder(value)
-            and not value.startswith(("$", "%", "-", "<"))
-            and not WORDS.fullmatch(value)
-            and not NOT_A_VALUE.search(value)
         ):
             return True
     return False
@@ -270,14 +271,6 @@ def _pgpass(line: str) -> bool:
     return match is not None and not is_placeholder(match.group(1))
 
 
-def _header_credential(line: str) -> bool:
-    for match in _HEADER_CREDENTIAL.finditer(line):
-        value = match.group(1)
-        if not is_placeholder(value) and entropy(value) >= 3.5 and not WORDS.fullmatch(value):
-            return True
-    return False
-
-
 def scan(text: str) -> list[Finding]:
     """The secrets in ``text``, one finding per line at most (the first kind found)."""
     found: dict[int, str] = dict(_blocks(text))
@@ -285,11 +278,11 @@ def scan(text: str) -> list[Finding]:
     columns: set[int] = set()  # the columns of the Markdown table here that hold secrets
     lines = text.splitlines()
     for number, line in enumerate(lines, start=1):
-        columns = _table_columns(line, lines[number] if number < len(lines) else "", columns)
+        columns = table_columns(line, lines[number] if number < len(lines) else "", columns)
         if len(line) < 8 or number in found:
             continue
         for part in _windows(line):
-            kind = _line_kind(part, detectors) or (_table_row(part, columns) if columns else None)
+            kind = _line_kind(part, detectors) or (table_row(part, columns) if columns else None)
             if kind is not None:
                 found[number] = kind
                 break
@@ -336,45 +329,6 @@ def _blocks(text: str) -> Iterator[tuple[int, str]]:
             yield text.count("\n", 0, match.start(2)) + 1, "value assigned to " + match.group(1)
 
 
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
-
-
-def _cells(line: str) -> list[str]:
-    return [cell.strip() for cell in line.strip().strip("|").split("|")]
-
-
-def _table_columns(line: str, following: str, columns: set[int]) -> set[int]:
-    """The columns of the Markdown table ``line`` belongs to whose header names a secret
-    (Password, API token), kept over its rows; a header is the line above the rule."""
-    if not line.lstrip().startswith("|"):
-        return set()
-    if _TABLE_RULE.match(following):
-        return {i for i, cell in enumerate(_cells(line)) if secret_name(cell.replace(" ", "_"))}
-    return columns
-
-
-def _table_row(line: str, columns: set[int]) -> str | None:
-    """A password in a Markdown table's row: in a column headed Password (or Secret,
-    Token...), or quoted in any cell and strong (letters, digits and symbols)."""
-    if not line.lstrip().startswith("|") or _TABLE_RULE.match(line):
-        return None
-    for i, cell in enumerate(_cells(line)):
-        value = cell.strip("`")
-        if " " in value:
-            continue
-        if i in columns and (strong_password(value) or literal_value("password", value)):
-            return "password in a table"
-        if cell.startswith("`") and len(value) >= 12 and _all_classes(value):
-            return "password in a table"
-    return None
-
-
-def _all_classes(value: str) -> bool:
-    return strong_password(value) and all(
-        re.search(pattern, value) for pattern in (r"[a-z]", r"[A-Z]", r"\d", r"[^\w\s]")
-    )
-
-
 WINDOW = 4096  # a longer line is scanned in overlapping parts of this many characters
 OVERLAP = 1024  # longer than any token a detector knows (a long JWT is shorter)
 
@@ -415,9 +369,14 @@ def masked_name(name: str) -> str:
 # hold none): (words, rule, kind)
 _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
     (("://",), _url_password, URL_PASSWORD),
-    (("bearer", "basic"), _header_credential, "credential in an Authorization header"),
-    (_COMMAND_WORDS, _command_line, "password on a command line"),
+    (
+        ("bearer", "basic", "authorization"),
+        header_credential,
+        "credential in an Authorization header",
+    ),
+    (COMMAND_WORDS, command_line, "password on a command line"),
     (("auth", "docker"), _encoded_auth, "credential in a Docker or npm auth"),
+    (("auth=", "auth =", "basicauth("), auth_pair, "password given to an HTTP client"),
     ((":",), _pgpass, "password in a .pgpass line"),
 )
 
@@ -427,15 +386,24 @@ def _line_kind(line: str, detectors: Iterable[Any]) -> str | None:
     if kind is not None:
         return kind
     lower = line.lower()
+    holds = lower.__contains__  # `any(map(holds, words))`: the words tested without a frame each
     for words, rule, kind in _RULES:
-        if any(word in lower for word in words) and rule(line):
+        if any(map(holds, words)) and rule(line):
             return kind
-    assigned = _assigned(line) if any(word in lower for word in _SECRET_WORDS) else None
-    return assigned or _table_row(line, set())
+    assigned = _assigned(line) if any(map(holds, _SECRET_WORDS)) else None
+    assigned = assigned or login_pair(line, lower)
+    return assigned or table_row(line, set()) or labelled_password(line)
+
+
+# a run of spaces or tabs, said once: no secret holds one, and some of detect-secrets'
+# patterns take time that grows with the square of such a run ("password" then 4,000
+# spaces took minutes), so a pasted memory could stall every write
+_BLANK_RUN = re.compile(r"[ \t]{2,}")
 
 
 def _detected(line: str, detectors: Iterable[Any]) -> str | None:
     """The kind of the first of detect-secrets' findings that is a secret."""
+    line = _BLANK_RUN.sub(" ", line)
     for detector in detectors:
         for value in detector.analyze_string(line):
             token = _token_of(line, value)
@@ -449,9 +417,25 @@ def _known_token(line: str) -> str | None:
     from serena_memory.core import secret_tokens
 
     for kind, token in secret_tokens.find(line):
-        if not is_placeholder(_token_of(line, token)):
-            return kind
+        whole = _token_of(line, token)
+        if is_placeholder(whole) or whole in PUBLISHED_KEYS:
+            continue
+        if kind in _BROWSER_KEYS and _named_public(line, token):
+            continue
+        return kind
     return None
+
+
+# keys made to be sent by browsers, public when their name says so:
+# NEXT_PUBLIC_FIREBASE_API_KEY=AIza...
+_BROWSER_KEYS = frozenset(["Google API key"])
+_NAME_BEFORE = re.compile(r"([A-Za-z_][\w.-]{0,80})[\"'`]?\s*[:=]\s*[\"'`]?$")
+
+
+def _named_public(line: str, token: str) -> bool:
+    at = line.find(token)
+    match = _NAME_BEFORE.search(line, max(0, at - 100), max(at, 0))
+    return match is not None and public_name(match.group(1))
 
 
 def _public_token(kind: str, token: str) -> bool:
@@ -462,17 +446,24 @@ def _public_token(kind: str, token: str) -> bool:
     if kind.startswith("Twilio") and token.startswith("AC"):
         return True
     if kind == "JSON Web Token":
-        import base64
-        import binascii
-
         parts = token.split(".")
         if len(parts) >= 2:
-            try:
-                payload = base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4))
-            except (binascii.Error, ValueError):
-                return False
-            return re.search(rb'"role"\s*:\s*"anon"', payload) is not None
+            # unsigned (alg none, no signature: a test vector), or made for browsers
+            unsigned = re.search(rb'"alg"\s*:\s*"none"', _decoded(parts[0].split("=")[-1]))
+            anon = re.search(rb'"role"\s*:\s*"anon"', _decoded(parts[1]))
+            return bool(unsigned and not "".join(parts[2:])) or anon is not None
     return False
+
+
+def _decoded(part: str) -> bytes:
+    """A JWT's part decoded (nothing when it is no base64)."""
+    import base64
+    import binascii
+
+    try:
+        return base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
+    except (binascii.Error, ValueError):
+        return b""
 
 
 def _token_of(line: str, value: str) -> str:

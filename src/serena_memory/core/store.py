@@ -45,7 +45,7 @@ from serena_memory.core.config import (
 )
 from serena_memory.core.editing import EditMode, apply_edit
 from serena_memory.core.layout import Layout, Scopes
-from serena_memory.core.reads import ReadListener, ReadListeners
+from serena_memory.core.reads import ReadListener, ReadListeners, RenameEvent
 from serena_memory.core.recovery import JOURNAL_NAME, Recovery
 from serena_memory.core.store_reading import Memory, MemoryListing, Reader, decode_memory
 from serena_memory.core.store_rename import Renamer, RenameResult
@@ -329,6 +329,11 @@ class MemoryStore:
             allow_secret,
         )
 
+    def edit_with(self, name: str, edit: Callable[[str], tuple[str, int]]) -> EditResult:
+        """:meth:`edit` with a computed change (``edit`` gives the new text and how many
+        places it changed), under the same lock, size bounds and secret gate."""
+        return self.writer.edit(name, edit, False)
+
     def update(self, name: str, transform: Callable[[str], str]) -> bool:
         return self.writer.update(name, transform)
 
@@ -352,8 +357,11 @@ class MemoryStore:
         expected_version: str | None = None,
     ) -> RenameResult:
         """Move a memory and point every reference naming it at its new name, crash-safe
-        (core/store_rename.py); with ``expected_version``, only if nobody changed it since."""
-        return self.renamer.rename(old, new, allow_secret, expected_version)
+        (core/store_rename.py); with ``expected_version``, only if nobody changed it since.
+        The read listeners are told, so that the old name's reads become the new one's."""
+        result = self.renamer.rename(old, new, allow_secret, expected_version)
+        self.reads.renamed(RenameEvent(result.old, result.new, self.project_root, self.home))
+        return result
 
     version_of = staticmethod(version_of)
 

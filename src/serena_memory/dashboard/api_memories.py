@@ -117,6 +117,8 @@ class MemoryApi(ApiBase):
         read_only: bool,
         drift: list[dict[str, Any]] | None = None,
     ) -> dict[str, Any]:
+        from serena_memory.agent.trust import trust_line
+        from serena_memory.core.lifecycle import read_note
         from serena_memory.core.references import find_references
         from serena_memory.history.recording import keeps_history_of
 
@@ -138,6 +140,9 @@ class MemoryApi(ApiBase):
             "html": render_markdown(shown, visible.__contains__),
             "references": [{"name": t, "exists": t in visible} for t in targets],
             "usage": _usage(store, name),
+            # what `read_memory` tells the agent: deprecated or stale, and how far to trust it
+            "lifecycle": read_note(store, content),
+            "trust": trust_line(store, name, content, bool(drift)),
         }
 
     def backlinks(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:

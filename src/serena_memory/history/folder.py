@@ -67,6 +67,10 @@ class FolderHistory(FolderRepository):
         self.stamps = FolderStamps(repo_path)
         self.watch = WatchedFolder(folder.root)
         self._recordings = 0  # operations this process recorded in the folder
+        self.held: dict[str, str] = {}
+        """Outside changes left out because they hold a secret (relative path -> what to
+        tell), until the file no longer holds it: a server's folder watch does not report
+        an unchanged file again, yet every look at the history must still say it."""
 
     # -- the folder, through the path gate ---------------------------------------------------
     def _listing(self) -> dict[str, str]:
@@ -92,14 +96,15 @@ class FolderHistory(FolderRepository):
         every write passes: one holding what looks like a secret is left out of the history
         (told, never written into it) until the file no longer holds it."""
         if real is None:
+            self.held.pop(rel, None)
             return None
         try:
             st = os.stat(real)
         except OSError:
+            st = None
+        if st is None or not stat.S_ISREG(st.st_mode):
             self.stamps.forget(rel)
-            return None
-        if not stat.S_ISREG(st.st_mode):
-            self.stamps.forget(rel)
+            self.held.pop(rel, None)
             return None
         known = self.stamps.known(rel, st)
         if known is not None:
@@ -127,16 +132,23 @@ class FolderHistory(FolderRepository):
         found = secrets.holding_secrets({name: data}).get(name)
         key = f"secret:{self.repo_path}:{rel}"
         if not found:
+            self.held.pop(rel, None)
             clear_report(key)
             return False
         where = "its name" if found[0].line == secrets.NAME_LINE else f"line {found[0].line}"
-        report(
-            key,
+        self.held[rel] = (
             f"memory '{secrets.masked_name(name)}' was changed outside serena and holds what "
             f"looks like a secret ({where}: {found[0].kind}); the change is not recorded in "
-            "the history until the secret is removed from the file",
+            "the history until the secret is removed from the file"
         )
+        report(key, self.held[rel])
         return True
+
+    def tell_held(self) -> None:
+        """Say again, to the operation looking at the history, each outside change left
+        out for holding a secret (said once per operation, as every notice)."""
+        for rel, message in list(self.held.items()):
+            report(f"secret:{self.repo_path}:{rel}", message)
 
     def _moved(
         self, repo: Any, tree: Any, rel: str, real: str | None, now_ns: int, in_sync: bool

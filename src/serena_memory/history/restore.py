@@ -146,6 +146,26 @@ class MemoryHistory:
             )
         return _combine(found)
 
+    def last_change(self, name: str) -> tuple[Entry, bytes | None] | None:
+        """The newest entry that changed ``name`` (history/last_changes.py), and the
+        memory's bytes as that entry left them: what a read tells of who wrote the memory.
+        None when none did (or history is off). No lock is taken, so outside edits are not
+        recorded first: compare the bytes with the memory's text."""
+        if not self.enabled:
+            return None
+        from serena_memory.history.last_changes import last_change
+
+        found = []
+        for history in self.folders:
+            if history.folder.rel_of(name) is not None:
+                entry = last_change(history, name)
+                if entry is not None:
+                    found.append((entry.time, entry, history))
+        if not found:
+            return None
+        _, entry, history = max(found, key=lambda item: item[0])
+        return entry, history.content_at(entry.rev, name)
+
     def renamed_to(self, name: str) -> tuple[str, Entry] | None:
         """Where a memory that is not there went: the name its renames gave it (followed
         through later ones) and the last of those entries; None when it was never renamed
@@ -211,6 +231,8 @@ class MemoryHistory:
         """Record outside edits now: someone is looking at the history."""
         with contextlib.suppress(MemoryStoreError, OSError):  # reading never fails on it
             self.store.catch_up_history()
+        for history in self.folders:  # held back earlier, and not looked at again this time
+            history.tell_held()
 
     def _recorded(self, name: str) -> bool:
         """Whether any entry touched ``name`` (under it or an earlier name), at any time."""
@@ -318,7 +340,7 @@ class MemoryHistory:
                     "pick an entry with ",
                     remedy=Remedy("history", name),
                 )
-            target = self.before_rev(full)
+            target = self._own_entry(name, self.before_rev(full)).rev
             deleted = ("D", name) in latest.changes or not self.store.exists(name)
             what = "its deletion" if deleted else "its latest change"
             reads = f"as it was before {what} in {_entry_words(latest)}"
@@ -330,12 +352,26 @@ class MemoryHistory:
                     f"memory '{name}' did not exist at {full[:10]}; pick an entry with ",
                     remedy=Remedy("history", name),
                 )
-            target = full
-            reads = self._entry_named(full)
+            own = self._own_entry(name, full)
+            target = own.rev
+            reads = _entry_words(own)
         changed = self.store.apply_versions(
             {name: data}, f"Restore {name} to {target[:10]}", allow_secret=allow_secret
         )
         return Restored(changed, [], target, reads)
+
+    def _own_entry(self, name: str, rev: str) -> Entry:
+        """The entry of the memory's own history (what `history NAME` lists) that wrote
+        its text as of entry ``rev``: the newest to touch it at or before ``rev``, which
+        may be another memory's entry or a time's; ``rev``'s own entry when none did."""
+        history, full = self.resolve(rev, name)
+        when = next(r.time for r in history.records() if r.rev == full)
+        reached = False
+        for record, _, touched in self._follow(name):
+            reached = reached or record.rev == full or record.time < when
+            if reached and touched:
+                return record.entry()
+        return parse_entry(history.repo(create=False)[full], history.folder.label)
 
     def _entry_named(self, rev: str) -> str:
         """An entry as an answer names it: its id and its full time."""

@@ -94,12 +94,10 @@ def _unresolved(
 ) -> tuple[list[CodeFinding], list[tuple[str, Mention]], bool]:
     """The paths no file of the project has, the symbols to look up, and whether time ran
     out (after :data:`DRIFT_COUNT_SECONDS`) before every memory was read."""
-    from serena_memory.integrity.code_drift.findings import MISSING, MOVED, CodeFinding
     from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, extract
 
     started = time.monotonic()
     listing = MemoryListingReader(store)
-    files = checker.files
     found: dict[str, bool] = {}  # target -> found in the project's files
     unresolved: list[CodeFinding] = []
     symbols: list[tuple[str, Mention]] = []
@@ -112,19 +110,29 @@ def _unresolved(
         for m in extract(texts.get(name, "")):
             if m.kind == SYMBOL:
                 symbols.append((name, m))
-            if m.kind != PATH or not checker.kept(m):
-                continue
-            if m.form:  # a module or a relative path: git's history tells what it named
-                told = checker.check_path(name, m, None)
-                if told is not None and told.status in (MISSING, MOVED):
+            elif m.kind == PATH and checker.kept(m):
+                told = _path_told(checker, found, name, m)
+                if told is not None:
                     unresolved.append(told)
-                continue
-            exists = found.get(m.target)
-            if exists is None:
-                exists = found[m.target] = files.resolve(m.target) is not None
-            if not exists:
-                unresolved.append(CodeFinding(name, m.line, m.text, PATH, MISSING, m.target))
     return unresolved, symbols, False
+
+
+def _path_told(
+    checker: CodeChecker, found: dict[str, bool], name: str, m: Mention
+) -> CodeFinding | None:
+    """A path of memory ``name`` that names no file now (``found``: target -> found, the
+    answers so far). A module, a relative path, a link, a name in a tree or a weak name
+    is asked of the checker: git's history tells what it named."""
+    from serena_memory.integrity.code_drift.findings import MISSING, MOVED, CodeFinding
+    from serena_memory.integrity.code_drift.mentions import PATH
+
+    if m.form or m.weak or m.linked or m.placed:
+        told = checker.check_path(name, m, None)
+        return told if told is not None and told.status in (MISSING, MOVED) else None
+    exists = found.get(m.target)
+    if exists is None:
+        exists = found[m.target] = checker.files.resolve(m.target) is not None
+    return None if exists else CodeFinding(name, m.line, m.text, PATH, MISSING, m.target)
 
 
 def _missing_symbols(
@@ -166,7 +174,7 @@ def drift_summary(store: MemoryStore) -> str:
         f"{count} code (files, "
         "folders or symbols) that is "
         f"missing, moved or renamed now: {shown}; reading one "
-        "ends with a note saying what each is now. The user sees them all with "
-        "`serena memories check --code` and fixes moved paths with "
-        "`serena memories fix-code-references`."
+        "ends with a note saying what each is now and the exact replacements, which "
+        "edit_memory(memory_name=..., needle='', repl='', mode='drift') applies in one "
+        "call. The user sees them all with `serena memories check --code`."
     )

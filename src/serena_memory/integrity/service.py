@@ -41,6 +41,7 @@ from serena_memory.integrity.listing import MemoryListingReader, load_analyzer
 
 if TYPE_CHECKING:
     from serena_memory.integrity.code_drift.findings import CodeFinding, CodeReport
+    from serena_memory.integrity.code_drift.fixes import Replacement
     from serena_memory.integrity.code_drift.mentions import Mention
     from serena_memory.integrity.graph import MemoryGraph
 
@@ -370,50 +371,90 @@ def fix_code_references(
     dry_run: bool = False,
     only: Iterable[tuple[str, int, str]] | None = None,
 ) -> list[CodeFinding]:
-    """Rewrite the moved paths of writable project memories to where git saw them go (all
-    of them, or only the ``(memory, line, mention)`` given); the fixes of one run are one
-    history entry. Returns the findings fixed (to be fixed, with ``dry_run``)."""
-    from serena_memory.integrity.code_drift.findings import MOVED
-    from serena_memory.integrity.code_drift.mentions import replace_path
+    """The findings :func:`fix_code_replacements` settles (the dashboard's button)."""
+    return [f for r in fix_code_replacements(store, dry_run, only) for f in r.findings]
+
+
+def fix_code_replacements(
+    store: MemoryStore,
+    dry_run: bool = False,
+    only: Iterable[tuple[str, int, str]] | None = None,
+) -> list[Replacement]:
+    """Rewrite the moved paths and the renamed symbols of writable project memories to
+    what git saw them become (all of them, or only the ``(memory, line, mention)``
+    given); the fixes of one run are one history entry. Returns the replacements made
+    (to be made, with ``dry_run``)."""
+    from serena_memory.integrity.code_drift import fixes
 
     wanted = None if only is None else set(only)
-    moved = [
+    found = [
         f
-        for f in run_code_check(store, changed_commits=0, symbols=False).findings
-        if f.status == MOVED
-        and not f.read_only
-        and (wanted is None or (f.memory, f.line, f.mention) in wanted)
+        for f in run_code_check(store, changed_commits=0).findings
+        if wanted is None or (f.memory, f.line, f.mention) in wanted
     ]
-    if dry_run or not moved:
-        return moved
-    by_memory: dict[str, list[CodeFinding]] = {}
-    for f in moved:
-        by_memory.setdefault(f.memory, []).append(f)
-    done: list[CodeFinding] = []
+    planned = fixes.replacements(found)
+    if dry_run or not planned:
+        return planned
+    by_memory: dict[str, list[Replacement]] = {}
+    for r in planned:
+        by_memory.setdefault(r.memory, []).append(r)
+    done: list[Replacement] = []
 
-    def fixer(items: list[CodeFinding]) -> Callable[[str], str]:
+    def fixer(items: list[Replacement]) -> Callable[[str], str]:
         def transform(text: str) -> str:
-            for f in items:
-                text, count = replace_path(
-                    text, f.line, f.mention, f.target, f.new_path or "", f.new_mention
-                )
-                if count:
-                    done.append(f)
+            text, made = fixes.apply(text, items)
+            done.extend(made)
             return text
 
         return transform
 
     changes = {name: fixer(items) for name, items in sorted(by_memory.items())}
-    store.update_many(changes, f"Point {counted(len(moved), 'moved path')} at their new place")
+    store.update_many(changes, f"Bring {counted(len(planned), 'mention')} of code up to date")
     return done
 
 
-def drift_note(store: MemoryStore, name: str, text: str) -> str:
+def fix_memory_drift(store: MemoryStore, name: str) -> tuple[list[Replacement], int, str]:
+    """Apply, as the agent's edit of one memory, every replacement its read note offers:
+    under review mode a proposal, else an edit (size bounds and the secret gate as for any
+    edit). Returns the replacements, how many places changed and the proposal's wording
+    ('' when applied directly); no replacement: nothing written."""
+    from serena_memory.core import proposals
+    from serena_memory.integrity.code_drift import fixes
+    from serena_memory.integrity.code_drift.read_note import memory_findings
+
+    canonical = N.normalize_name(name)
+    text = store.read(canonical)
+    planned: list[Replacement] = []
+    if not N.is_global(canonical):
+        found = memory_findings(
+            str(store.project_root),
+            canonical,
+            text,
+            symbols=True,
+            cache_home=str(store.home),
+            written=str(store.real_path_of(canonical)),
+        )
+        planned = fixes.replacements(found)
+    if not planned:
+        return [], 0, ""
+
+    def edit(current: str) -> tuple[str, int]:
+        new, made = fixes.apply(current, planned)
+        return new, len(made)
+
+    if store.access().proposing(canonical):
+        proposal, count = proposals.propose_change(store, canonical, edit)
+        return planned, count, proposal.told() if proposal is not None else ""
+    return planned, store.edit_with(canonical, edit).replacements, ""
+
+
+def drift_note(store: MemoryStore, name: str, text: str, applying: str = "") -> str:
     """The note that ends a project memory's text when `check --code` finds something in
-    it ('' when none): :func:`serena_memory.integrity.code_drift.read_note.drift_note`."""
+    it ('' when none), ``applying`` saying how the reader applies its exact replacements:
+    :func:`serena_memory.integrity.code_drift.read_note.drift_note`."""
     from serena_memory.integrity.code_drift.read_note import drift_note as note
 
-    return note(store, name, text)
+    return note(store, name, text, applying)
 
 
 def drift_findings(store: MemoryStore, name: str, text: str) -> list[CodeFinding]:

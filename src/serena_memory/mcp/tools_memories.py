@@ -12,6 +12,7 @@ from serena_memory.core import proposals
 from serena_memory.core.display import counted
 from serena_memory.core.errors import MemoryNotFoundError
 from serena_memory.core.names import normalize_name
+from serena_memory.core.store import MemoryStore
 from serena_memory.mcp.state import ServerState
 from serena_memory.mcp.tool_declaration import ToolDeclaration
 
@@ -36,6 +37,7 @@ def list_memories(
 def read_memory(state: ServerState, memory_name: MemoryName) -> str:
     """Read a memory that matters for the task; follow its `mem:NAME` references when
     they apply."""
+    from serena_memory.agent.trust import reading_note
     from serena_memory.integrity.service import drift_note
 
     store = state.require_store()
@@ -46,7 +48,14 @@ def read_memory(state: ServerState, memory_name: MemoryName) -> str:
         if pending:
             return f"Memory '{normalize_name(memory_name)}' does not exist yet." + pending
         raise
-    return text + drift_note(store, memory_name, text) + proposals.agent_note(store, memory_name)
+    applying = (
+        f"edit_memory(memory_name='{normalize_name(memory_name)}', needle='', repl='', "
+        "mode='drift') "
+        "applies them all in one call."
+    )
+    drift = drift_note(store, memory_name, text, applying)
+    told = reading_note(store, memory_name, text, drift)
+    return text + drift + told + proposals.agent_note(store, memory_name)
 
 
 def write_memory(
@@ -85,11 +94,14 @@ def edit_memory(
     memory_name: MemoryName,
     needle: Annotated[str, Field(description="Text, or a Python regex (DOTALL).")],
     repl: Annotated[str, Field(description="As given; in regex mode $!1 is group 1.")],
-    mode: Literal["literal", "regex"],
+    mode: Literal["literal", "regex", "drift"],
     allow_multiple_occurrences: bool = False,
 ) -> str:
-    """Replace part of a memory, instead of rewriting it whole."""
+    """Replace part of a memory, instead of rewriting it whole; mode 'drift' applies
+    a drift note's fixes."""
     store = state.require_store()
+    if mode == "drift":
+        return _apply_drift(store, memory_name)
     if store.access().proposing(memory_name):
         proposal, count = proposals.propose_edit(
             store, memory_name, needle, repl, mode, allow_multiple_occurrences
@@ -99,6 +111,22 @@ def edit_memory(
         return f"Nothing to propose: the edit leaves '{normalize_name(memory_name)}' as it is."
     result = store.edit(memory_name, needle, repl, mode, allow_multiple_occurrences)
     return f"Memory '{result.name}' edited: {counted(result.replacements, 'replacement')}."
+
+
+def _apply_drift(store: MemoryStore, memory_name: str) -> str:
+    """Words what applying a memory's drift replacements did."""
+    from serena_memory.integrity.service import fix_memory_drift
+
+    planned, count, proposal = fix_memory_drift(store, memory_name)
+    name = normalize_name(memory_name)
+    if not planned:
+        return f"Nothing to apply: no mention of code in '{name}' has an exact replacement now."
+    made = ", ".join(r.told() for r in planned)
+    if proposal:
+        return f"{counted(count, 'replacement')} ({made}). {proposal}"
+    if count == 0:
+        return f"Nothing applied: '{name}' no longer holds {made} as written."
+    return f"Memory '{name}' edited: {counted(count, 'replacement')} ({made})."
 
 
 def delete_memory(state: ServerState, memory_name: MemoryName) -> str:

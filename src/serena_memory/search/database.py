@@ -442,6 +442,10 @@ class Index:
         """Whether a memory holds every word of the query (search/ranking.py)."""
         return ranking.holds_all(self.connection(), parsed, (topic, scope))
 
+    def specific(self, parsed: ParsedQuery) -> bool:
+        """Whether some memory is specific to the query's words (search/ranking.py)."""
+        return ranking.specific(self.connection(), len(self.known), parsed)
+
     def exact(
         self, parsed: ParsedQuery, topic: str, scope: str
     ) -> list[tuple[str, int, tuple[str, ...]]]:

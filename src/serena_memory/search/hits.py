@@ -229,6 +229,8 @@ def format_hits(hits: list[SearchHit], query: str) -> str:
     not_held = _not_traced(hits, renamed)
     unheld = "No memory holds " + ", ".join(_preview(term, 40) for term in not_held)
     out = _asked_for_nothing(hits)
+    if hits and getattr(hits, "unspecific", False):
+        return "\n".join([*out, _unspecific(hits, query), *notes])
     if not hits:
         if getattr(hits, "empty_topic", ""):
             return "\n".join([*out, *notes])
@@ -249,6 +251,13 @@ def format_hits(hits: list[SearchHit], query: str) -> str:
         out.append(f"{rank}. {hit.name}{flag}{why}")
         out.extend(f"   {number}: {text}{_drift_mark(hit, number)}" for number, text in hit.lines)
     return "\n".join(out + notes)
+
+
+def _unspecific(hits: list[SearchHit], query: str) -> str:
+    """No memory is specific to the query: said first, then the closest names only."""
+    told = f"No memory is specific to {_preview(query)}"
+    closest = ", ".join(f"`{hit.name}`" for hit in hits)
+    return f"{told}; the closest: {closest}. Read one only if its name fits the task."
 
 
 def _not_traced(hits: list[SearchHit], renamed: tuple[Renamed, ...]) -> list[str]:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.lifecycle import of_text
 from serena_memory.search import drift, preparing
 from serena_memory.search.database import Index, index_for, remove_database, sqlite
 from serena_memory.search.hits import (
@@ -63,8 +64,10 @@ class SearchResults(list[SearchHit]):
         not_named: tuple[str, ...] = (),
         empty_topic: str = "",
         renamed: tuple[Renamed, ...] = (),
+        unspecific: bool = False,
     ) -> None:
         super().__init__(hits)
+        self.unspecific = unspecific  # no memory is specific to the query: the closest few
         self.not_named = not_named  # the query's mem:NAME of no memory
         self.empty_topic = empty_topic  # the topic asked for, when no memory is in it
         self.left_out = left_out  # weaker hits not shown (they would have fit the limit)
@@ -83,6 +86,7 @@ class SearchResults(list[SearchHit]):
             "not_named": list(self.not_named),
             "empty_topic": self.empty_topic,
             "preparing": self.preparing,
+            "specific": not self.unspecific,
         }
 
 
@@ -331,11 +335,16 @@ def _collect(
     ranked = fuse(words, meaning)
     top = ranked[0][2] if ranked else 0.0
     chosen = _named(index, parsed, current, where, top + len(parsed.exact) + 1.0 / SCALE)
-    chosen += _holding_exactly(exact, ranked, {name for name, *_ in chosen}, current)
+    chosen += _current_first(
+        index, _holding_exactly(exact, ranked, {name for name, *_ in chosen}, current)
+    )
     picked = {name for name, _, _, _ in chosen}
     rest = [hit for hit in ranked if hit[0] not in picked and hit[0] in current]
     room = max(limit - len(chosen), 0)
-    strong = ranked_answer(rest) if not exact else []
+    strong = _current_first(index, ranked_answer(rest)) if not exact else []
+    unspecific = not chosen and _unspecific(index, parsed, where)
+    if unspecific:  # the closest few are named, never the whole folder
+        strong = rest[: min(room, UNSPECIFIC_SHOWN)]
     shown = strong[:room]
     policy = store.access()
     entries = (chosen + shown)[:limit]
@@ -343,10 +352,25 @@ def _collect(
     more = len(strong) - len(shown) + max(len(chosen) - limit, 0)
     left_out = min(len(rest), room) - len(shown)
     answer = SearchResults(
-        hits, left_out=left_out, more=more, **_absent(parsed, exact, current, where)
+        hits,
+        left_out=0 if unspecific else left_out,
+        more=more,
+        unspecific=unspecific,
+        **_absent(parsed, exact, current, where),
     )
     candidates = chosen[limit:] + [entry for entry in rest if entry not in shown]
     return _with_drift(store, index, parsed, answer, (entries, candidates), limit)
+
+
+def _current_first(index: Index, entries: list[drift.Entry]) -> list[drift.Entry]:
+    """``entries`` with the deprecated and stale memories (core/lifecycle.py) after the
+    current ones, each group in its order: an outdated memory is found, never first."""
+
+    def outdated(entry: drift.Entry) -> bool:
+        text = index.body(entry[1]) or ""
+        return text.startswith("---") and not of_text(text).current()
+
+    return sorted(entries, key=outdated)
 
 
 def _with_drift(
@@ -445,6 +469,16 @@ def _holding_exactly(
 
 # A hit whose score is below this share of the best one's is weak: left out (and counted)
 WEAK_SHARE = 0.1
+UNSPECIFIC_SHOWN = 2  # the closest memories named when no memory is specific to a query
+
+
+def _unspecific(index: Index, parsed: ParsedQuery, where: tuple[str, str]) -> bool:
+    """Whether no memory is specific to a query that names none: no exact term, no rare
+    word nor a name holding one (search/ranking.py), and no memory holding all its words
+    (a word every memory holds, asked alone, is still answered)."""
+    if parsed.exact or index.specific(parsed):
+        return False
+    return not index.holds_all(parsed, *where)
 
 
 def ranked_answer(ranked: list[tuple[str, int, float, str]]) -> list[tuple[str, int, float, str]]:

@@ -229,6 +229,30 @@ def holds_all(conn: sqlite3.Connection, parsed: ParsedQuery, where: tuple[str, s
     return conn.execute(sql + " LIMIT 1", [match, *params]).fetchone() is not None
 
 
+# A query word that at most this share of the memories hold (one at least) is one some
+# memory is specific about; chosen on the labeled queries (benchmarks/search_quality.py):
+# no question about nothing finds a word that rare, and every subject question it turns
+# down still has its answer among the closest two.
+SPECIFIC_SHARE = 0.25
+
+
+def specific(conn: sqlite3.Connection, total: int, parsed: ParsedQuery) -> bool:
+    """Whether some memory is specific to the query: one holds a query word that few
+    others hold, or names one in its name. Decided from the words alone, so an answer
+    says the same yes or no whether or not the meaning side is ready. A query of common
+    words ("run a single test file quickly") that every memory touches is no."""
+    if not parsed.words:
+        return True
+    limit = max(1.0, SPECIFIC_SHARE * total)
+    counts: dict[str, int] = {}
+    if any(1 <= bm25.holding(conn, f'"{word}"', counts) <= limit for word in parsed.words):
+        return True
+    named = " OR ".join(f'name : "{word}"' for word in parsed.words)
+    return (
+        conn.execute("SELECT 1 FROM fts WHERE fts MATCH ? LIMIT 1", (named,)).fetchone() is not None
+    )
+
+
 # -- the exact side ---------------------------------------------------------------------------
 EXACT_CANDIDATES = 500  # memories holding a term's words in order, checked for the term
 

@@ -150,6 +150,9 @@ class _Merge:
                 merged.add(pygit2.IndexEntry(entry.path, entry.id, entry.mode))
             if ancestor is not None and len(kept) == 1:
                 self.result.kept_edits.append(folder.name_of(kept[0].path))
+        for path, (stays, aside) in deprecated_kept(repo, base_tree, ours_tree, theirs.tree):
+            merged.add(stays)
+            clashing[path] = aside
         return repo[merged.write_tree(repo)], clashing
 
     def _versions(
@@ -285,6 +288,41 @@ def scan_incoming(history: FolderHistory, remote_rev: str) -> IncomingScan:
     if head is not None and (head.id == theirs.id or repo.descendant_of(head.id, theirs.id)):
         return IncomingScan([])  # nothing comes in
     return in_incoming(repo, history.folder, head, theirs)
+
+
+def deprecated_kept(
+    repo: Any, base_tree: Any, ours_tree: Any, theirs_tree: Any
+) -> Iterator[tuple[str, tuple[Any, Any]]]:
+    """The memories one side deprecated (core/lifecycle.py) while the other, an agent on
+    another machine say, wrote to them: (path, (the deprecated side's entry, which stays,
+    the other side's, set aside as a conflict)). A merge of the two would make the old
+    text current again, or the deprecation quietly lost."""
+    from serena_memory.core.lifecycle import deprecated_text
+
+    ours, theirs = _changed(repo, base_tree, ours_tree), _changed(repo, base_tree, theirs_tree)
+    for path in sorted(ours.keys() & theirs.keys()):
+        mine, other = ours[path], theirs[path]
+        if mine.id == other.id:
+            continue
+        mine_old = deprecated_text(repo[mine.id].data)
+        other_old = deprecated_text(repo[other.id].data)
+        if mine_old and not other_old:
+            yield path, (mine, other)
+        elif other_old and not mine_old:
+            yield path, (other, mine)
+
+
+def _changed(repo: Any, base_tree: Any, tree: Any) -> dict[str, Any]:
+    """The entries of ``tree`` that differ from ``base_tree`` (new or changed) and can be
+    memories, by path."""
+    import pygit2
+
+    found = {}
+    for delta in repo.diff(base_tree, tree).deltas:
+        new = delta.new_file
+        if delta.status_char() in ("A", "M") and memory_file(repo, new.mode, new.id):
+            found[new.path] = pygit2.IndexEntry(new.path, new.id, new.mode)
+    return found
 
 
 def _clashing(plain: Any) -> dict[str, Any]:

@@ -3,7 +3,8 @@
 Nothing is lost and nothing is clobbered: every memory of a plan is created only where no
 memory of that name exists (an existing one with the same text counts as already
 imported; one with other text is skipped with the reason, or, asked for, written beside it
-under a free name); every name passes the store's gates; the whole import is one history
+under a free name; a deprecated one is always skipped, so an old copy never brings its
+text back as current); every name passes the store's gates; the whole import is one history
 entry, so one restore undoes it; a second import of unchanged sources creates nothing.
 """
 
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from serena_memory.core import names as N
 from serena_memory.core.display import counted, escape_line
 from serena_memory.core.errors import MemoryStoreError, describe
+from serena_memory.core.lifecycle import deprecated_text
 from serena_memory.core.paths import MEMORY_SIZE_BUDGET
 from serena_memory.core.references import can_be_referenced, rewrite_references
 from serena_memory.core.store import MemoryStore
@@ -284,6 +286,10 @@ def _usable(
     return usable
 
 
+DEPRECATED_SKIPPED = (
+    "the memory of that name is deprecated: its old text is not imported as current (read "
+    "the memory that supersedes it, or restore the old text from its history)"
+)
 GLOBAL_SKIPPED = (
     "a global memory (seen by every project); an import writes project memories only, "
     "unless you pass --allow-global"
@@ -328,6 +334,8 @@ def _to_create(
             result.unchanged.append(target)
         elif current is None:
             to_create[target] = content
+        elif deprecated_text(current):
+            result.skipped.append((name, DEPRECATED_SKIPPED))
         else:
             result.skipped.append(
                 (name, "a memory of that name exists with other text; it is left as it is")
@@ -367,8 +375,8 @@ def _placements(
     taken = set(contents)
     for name, content in contents.items():
         current = _existing(store, name)
-        if current is None or current == content:
-            continue
+        if current is None or current == content or deprecated_text(current):
+            continue  # a deprecated memory's old text never comes back beside it
         first = (
             f"{name}{RENAMED_SUFFIX}"
             if on_conflict == "rename"

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import contextlib
 import re
+from pathlib import Path
 
 from serena_memory.core import names as N
 from serena_memory.core.changes import Provenance, clean
-from serena_memory.core.reads import ReadEvent
+from serena_memory.core.reads import ReadEvent, RenameEvent
 from serena_memory.usage import log
 
 _VERSION = re.compile(r"\s+v?[0-9][\w.+-]*$")
@@ -28,10 +29,11 @@ def client_of(provenance: Provenance) -> str:
     return clean(_VERSION.sub("", provenance.who), log.CLIENT_CHARS)
 
 
-def file_of(event: ReadEvent) -> str:
-    if N.is_global(event.name):
+def file_of(name: str, project_root: Path) -> str:
+    """The usage file that counts ``name``: the global one for a global memory."""
+    if N.is_global(name):
         return log.GLOBAL_FILE
-    return log.project_file(str(event.project_root))
+    return log.project_file(str(project_root))
 
 
 class UsageCounter:
@@ -42,7 +44,24 @@ class UsageCounter:
             return
         with contextlib.suppress(OSError):
             log.append(
-                event.home, file_of(event), event.when, client_of(event.provenance), event.name
+                event.home,
+                file_of(event.name, event.project_root),
+                event.when,
+                client_of(event.provenance),
+                event.name,
+            )
+
+    def memory_renamed(self, event: RenameEvent) -> None:
+        """The old name's reads become the new name's (in the global file when it moved
+        between a project and the global memories)."""
+        if not log.COUNTING:
+            return
+        with contextlib.suppress(OSError):
+            log.move(
+                event.home,
+                (file_of(event.old, event.project_root), event.old),
+                (file_of(event.new, event.project_root), event.new),
+                event.when,
             )
 
 

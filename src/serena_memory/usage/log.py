@@ -46,7 +46,7 @@ import os
 import re
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -137,6 +137,33 @@ def _header(since: float, nonce: str = "") -> bytes:
     """The first line; an appended file's names a random nonce too, so that no two
     appended files begin alike (the counts recognise the one they hold by its start)."""
     return f"{HEADER}\t{VERSION}\t{int(since)}{chr(9) + nonce if nonce else ''}\n".encode()
+
+
+# -- following a rename -------------------------------------------------------------------
+def move(home: Path, old: tuple[str, str], new: tuple[str, str], now: float) -> None:
+    """Make the reads of memory ``old`` (a file's base, a name) those of ``new``: a rename
+    keeps what was counted. The new name's counts are written before the old name's are
+    removed, so a crash in between counts twice a name that no longer exists, which is
+    never reported, rather than losing the reads."""
+    (old_base, old_name), (new_base, new_name) = old, new
+    with _folder(home, exclusive=True, wait=APPEND_WAIT) as dfd:
+        data = _read_both(dfd, old_base)
+        found = parse(data[:2], now)[0] if data is not None else Counts()
+        moved = found.memories.get(old_name)
+        if moved is None:
+            return
+        if old_base == new_base:
+            _fold(dfd, old_base, now, edit=lambda c: _rename(c, old_name, new_name, moved))
+            return
+        _fold(dfd, new_base, now, edit=lambda c: _rename(c, old_name, new_name, moved))
+        _fold(dfd, old_base, now, edit=lambda c: c.memories.pop(old_name, None))
+
+
+def _rename(found: Counts, old: str, new: str, moved: MemoryCount) -> None:
+    """The new name counts what the old one did (a memory of that name deleted before
+    has its reads replaced: they were not this memory's)."""
+    found.memories.pop(old, None)
+    found.memories[new] = moved
 
 
 # -- reading a file --------------------------------------------------------------------------
@@ -246,14 +273,19 @@ def _sound_text(text: str, limit: int) -> bool:
 
 
 # -- folding and rebuilding -----------------------------------------------------------------
-def _fold(dfd: int, base: str, now: float) -> Counts:
+def _fold(
+    dfd: int, base: str, now: float, edit: Callable[[Counts], object] | None = None
+) -> Counts:
     """Fold the appended lines into the counts, one line per memory and client (the most
     recently read first, up to :data:`FOLDED_AT_MOST`), without unsound lines, and start
     the appended file anew; call it holding the folder alone. The counts are in place,
     marked as holding the appended file, before that file is removed; a disk too full
-    for them raises OSError and leaves both files as they were."""
+    for them raises OSError and leaves both files as they were. ``edit`` changes the
+    counts before they are written (a rename)."""
     data = _read_both(dfd, base)
     found = parse(data[:2], now)[0] if data is not None else Counts()
+    if edit is not None:
+        edit(found)
     found.since = int(now) if found.since is None else found.since
     rows = [
         (memory.last_read, count, client, name)

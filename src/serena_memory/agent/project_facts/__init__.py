@@ -6,7 +6,8 @@ expensive for an agent to find by reading, so onboarding starts from it. The com
 the project's own: its task runners (justfile, Makefile, Taskfile, package.json scripts,
 tox, nox, hatch, pre-commit, Rakefile, mage, ``scripts/``), then the steps of its CI that a
 contributor would run too, then the usual commands of its build tool (cargo, go, Gradle,
-Maven), and only for a kind still empty, the command of a tool it configures. Release,
+Maven), and only for a kind still empty, the command of a tool it configures; last, how
+to run one test file with the runner found. Release,
 publish, deploy and CI plumbing are never offered. Detection reads files, never runs them.
 """
 
@@ -40,6 +41,7 @@ from serena_memory.agent.project_facts.python_project import (
 from serena_memory.agent.project_facts.rakefile import read_ruby
 from serena_memory.agent.project_facts.scripts_folder import read_scripts
 from serena_memory.agent.project_facts.sheet import FactSheet
+from serena_memory.agent.project_facts.single_test import read_single_test
 from serena_memory.agent.project_facts.taskfile import read_taskfile
 from serena_memory.agent.project_facts.tox import read_tox
 
@@ -81,4 +83,6 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     read_gradle(project)
     read_maven(project)
     read_python_tools(project, pyproject)
+    # and last, how to run one test in the runner found
+    read_single_test(project)
     return sheet

@@ -19,13 +19,12 @@ from serena_memory.agent.project_facts.commands import canonical, classify_comma
 from serena_memory.agent.project_facts.files import Project, table, walk
 from serena_memory.agent.project_facts.languages import CI_FILES
 from serena_memory.agent.project_facts.names import words
-from serena_memory.agent.project_facts.sheet import CI, FactSheet, plain_words
+from serena_memory.agent.project_facts.sheet import CI, FactSheet
 
-MAX_CI_COMMANDS = 10
-MAX_CI_PER_KIND = 3
 MAX_WORKFLOWS = 60
 MAX_MATRIX_VALUES = 6
 _MATRIX = re.compile(r"\$\{\{\s*matrix\.([A-Za-z0-9_-]+)\s*\}\}")
+_ENV = re.compile(r"\$\{\{\s*env\.([A-Za-z0-9_]+)\s*\}\}")
 # words of a workflow's or job's name (or file name) that say it is not about the code
 _NOT_CODE = frozenset(
     {"release", "releases", "publish", "deploy", "deployment", "pages", "docs-deploy",
@@ -36,6 +35,10 @@ _NOT_CODE = frozenset(
      "conflict", "manager", "cd", "sync", "dependencies", "third", "party",
      "external", "benchmark", "benchmarks", "codspeed", "fuzz", "cifuzz"}
 )  # fmt: skip
+# options that change what a command prints, not what it runs
+_OUTPUT_OPTIONS = frozenset({"--show-diff-on-failure", "--verbose", "-v", "-vv", "--color",
+                             "--colour", "-q", "--quiet", "--no-progress", "--locked",
+                             "--frozen", "--no-fund", "--no-audit"})  # fmt: skip
 _CODE_EVENTS = {"push", "pull_request", "pull_request_target", "merge_group"}
 
 
@@ -51,51 +54,49 @@ def ci_paths(project: Project) -> list[str]:
 
 
 def read_ci(project: Project) -> None:
-    offered = 0
+    """Name every CI file and offer its contributor's steps while the sheet has room."""
     for rel in ci_paths(project):
         project.sheet.ci_files.append(rel)
-        if offered >= MAX_CI_COMMANDS:
-            continue  # every CI file is still named, its steps no longer read
         for line in _lines(project, rel):
             kind = classify_command(line)
             if kind and _is_new(project.sheet, kind, line):
-                offered += project.sheet.add(kind, line, CI)
-                if offered >= MAX_CI_COMMANDS:
-                    break
+                project.sheet.add(kind, line, CI)
 
 
 def _is_new(sheet: FactSheet, kind: str, line: str) -> bool:
-    """Not a spelling of a command offered already, and room left for CI in the kind (CI's
-    installs only when the project names none: CI's are often for one job's needs)."""
+    """Not a spelling of a command offered already (CI's installs only when the project
+    names none: CI's are often for one job's needs)."""
     if kind == "setup" and sheet.has("setup"):
         return False
-    known = {_key(command) for command in sheet.offered()}
-    from_ci = [c for c in sheet.commands.get(kind, []) if sheet.sources.get(c) == CI]
-    return _key(line) not in known and len(from_ci) < MAX_CI_PER_KIND
+    return _key(line) not in {_key(command) for command in sheet.offered()}
 
 
 def _key(command: str) -> tuple[str, ...]:
-    """What a command runs, whatever its spelling and options: CI's ``pre-commit run
-    --show-diff-on-failure --all-files`` is the ``pre-commit run --all-files`` offered."""
-    return tuple(plain_words(canonical(command)))
+    """What a command runs, whatever its spelling and its output's options: CI's
+    ``pre-commit run --show-diff-on-failure --all-files`` is the ``pre-commit run
+    --all-files`` offered; ``cargo check --no-default-features`` is another check."""
+    kept = (w for w in canonical(command).split() if w.split("=", 1)[0] not in _OUTPUT_OPTIONS)
+    return tuple(kept)
 
 
 def _lines(project: Project, rel: str) -> Iterator[str]:
     data = project.yaml(rel)
     github = rel.startswith(".github/")
     scripts = _workflow_scripts(rel, data) if github else _other_scripts(data)
-    for script in scripts:
-        yield from script_lines(script)
+    for script, folder in scripts:
+        yield from script_lines(script, folder)
 
 
-def script_lines(script: str) -> Iterator[str]:
-    """The commands of a shell script: continued lines joined, ``a && b`` split."""
+def script_lines(script: str, folder: str = "") -> Iterator[str]:
+    """The commands of a shell script: continued lines joined, ``a && b`` split; each line
+    run in ``folder`` is written ``cd FOLDER && COMMAND``."""
     joined = script.replace("\\\r\n", " ").replace("\\\n", " ")
+    start = f"cd {folder} && " if folder else ""
     for line in joined.splitlines():
         line = line.strip()
         if line.startswith("#"):
             continue
-        folder = ""
+        folder = start
         for part in line.split(" && "):
             part = " ".join(part.split())
             if part.startswith("cd ") and len(part.split()) == 2:
@@ -109,26 +110,66 @@ def _is_code(name: Any) -> bool:
     return isinstance(name, str) and not any(w in _NOT_CODE for w in words(name))
 
 
-def _workflow_scripts(rel: str, data: Any) -> list[str]:
+def _workflow_scripts(rel: str, data: Any) -> list[tuple[str, str]]:
     """The ``run:`` scripts of a workflow's jobs that check the code."""
     if not isinstance(data, dict) or not _is_code(os.path.basename(rel).rsplit(".", 1)[0]):
         return []
     if not _is_code(data.get("name", "")) or not _runs_on_changes(data):
         return []
-    scripts: list[str] = []
+    scripts: list[tuple[str, str]] = []
     for job_id, job in table(data, "jobs").items():
         if not isinstance(job, dict) or not _is_code(job_id) or not _is_code(job.get("name", "")):
             continue
         steps = job.get("steps")
-        if not isinstance(steps, list) or _checks_out_another_repository(steps):
-            continue
-        values = matrix_values(job)
-        for step in steps:
-            if isinstance(step, dict) and _is_code(step.get("name", "")):
-                run = step.get("run")
-                if isinstance(run, str):
-                    scripts.extend(expand_matrix(run, values))
+        if isinstance(steps, list) and not _checks_out_another_repository(steps):
+            scripts.extend(_job_scripts(data, job, steps))
     return scripts
+
+
+def _job_scripts(
+    data: dict[str, Any], job: dict[str, Any], steps: list[Any]
+) -> list[tuple[str, str]]:
+    """(script, folder) of each step of a job that checks the code: the workflow's and
+    job's ``env:`` values filled in, once per value of the matrix key it names."""
+    scripts: list[tuple[str, str]] = []
+    values = matrix_values(job)
+    env = {**plain_env(data), **plain_env(job)}
+    for step in steps:
+        if isinstance(step, dict) and _is_code(step.get("name", "")):
+            run = step.get("run")
+            if isinstance(run, str):
+                run = resolve_env(run, {**env, **plain_env(step)})
+                folder = _folder(data, job, step)
+                scripts.extend((line, folder) for line in expand_matrix(run, values))
+    return scripts
+
+
+def _folder(*nodes: dict[str, Any]) -> str:
+    """The step's ``working-directory`` (its own, else its job's or workflow's default)
+    when it is a folder of the project, else "" (the root, or one that needs CI's values)."""
+    folder: Any = None
+    for node in nodes:
+        folder = table(node, "defaults", "run").get("working-directory", folder)
+    folder = nodes[-1].get("working-directory", folder)
+    if not isinstance(folder, str) or "$" in folder or folder.startswith(("/", "~", "-")):
+        return ""
+    folder = folder.removeprefix("./").rstrip("/")
+    return "" if folder in ("", ".") or ".." in folder.split("/") or " " in folder else folder
+
+
+def plain_env(node: dict[str, Any]) -> dict[str, str]:
+    """The ``env:`` values that need nothing of CI (``CARGO: cargo``, ``FLAGS: ""``)."""
+    return {
+        str(key): "" if value is None else str(value)
+        for key, value in table(node, "env").items()
+        if value is None or isinstance(value, str | int) and not {"$", "\n"} & set(str(value))
+    }
+
+
+def resolve_env(script: str, env: dict[str, str]) -> str:
+    """``${{ env.CARGO }} test ${{ env.TARGET_FLAGS }}`` as ``cargo test`` when the workflow
+    sets ``CARGO: cargo`` and ``TARGET_FLAGS: ""`` (a value set in a step stays unknown)."""
+    return _ENV.sub(lambda m: env.get(m.group(1), m.group(0)), script)
 
 
 def matrix_values(job: dict[str, Any]) -> dict[str, list[str]]:
@@ -186,13 +227,13 @@ def _checks_out_another_repository(steps: list[Any]) -> bool:
     return False
 
 
-def _other_scripts(data: Any) -> list[str]:
+def _other_scripts(data: Any) -> list[tuple[str, str]]:
     """Every ``script``/``command``/``run`` string of GitLab, Travis, CircleCI, Azure."""
-    found: list[str] = []
+    found: list[tuple[str, str]] = []
     for key, value in walk(data):
         if key in ("script", "before_script", "command", "run", "bash"):
             if isinstance(value, str):
-                found.append(value)
+                found.append((value, ""))
             elif isinstance(value, list):
-                found.extend(v for v in value if isinstance(v, str))
+                found.extend((v, "") for v in value if isinstance(v, str))
     return found

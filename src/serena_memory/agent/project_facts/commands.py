@@ -56,7 +56,8 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("rustfmt", ""): "format", ("biome", "format"): "format", ("golangci-lint", "fmt"): "format",
     ("mypy", ""): "typecheck", ("pyright", ""): "typecheck", ("tsc", ""): "typecheck",
     ("ty", "check"): "typecheck", ("pyrefly", "check"): "typecheck",
-    ("go", "build"): "build", ("cargo", "build"): "build", ("mkdocs", "build"): "build",
+    ("go", "build"): "build", ("cargo", "build"): "build", ("cargo", "doc"): "build",
+    ("cargo", "docs-rs"): "build", ("goimports", ""): "format", ("mkdocs", "build"): "build",
     ("sphinx-build", ""): "build", ("mkdocs", "serve"): "run",
     ("hatch", "test"): "test", ("hatch", "build"): "build", ("hatch", "env"): "setup",
     ("uv", "sync"): "setup", ("npm", "ci"): "setup", ("npm", "install"): "setup",
@@ -64,12 +65,32 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("bundle", "install"): "setup", ("poetry", "install"): "setup", ("pdm", "install"): "setup",
     ("go", "mod"): "setup", ("pre-commit", "install"): "setup",
     ("npm", "test"): "test", ("npm", "start"): "run",
+    ("bun", "test"): "test", ("deno", "test"): "test", ("deno", "lint"): "lint",
+    ("deno", "fmt"): "format", ("deno", "check"): "typecheck", ("unittest", ""): "test",
+    ("playwright", "test"): "test", ("cypress", "run"): "test", ("tap", ""): "test",
+    ("standard", ""): "lint", ("standardrb", ""): "lint", ("stylelint", ""): "lint",
+    ("oxlint", ""): "lint", ("markdownlint", ""): "lint", ("yamllint", ""): "lint",
+    ("actionlint", ""): "lint", ("typos", ""): "lint", ("staticcheck", ""): "lint",
+    ("revive", ""): "lint", ("pycodestyle", ""): "lint", ("pydocstyle", ""): "lint",
+    ("clang-tidy", ""): "lint", ("vue-tsc", ""): "typecheck", ("svelte-check", ""): "typecheck",
+    ("basedpyright", ""): "typecheck", ("srb", "tc"): "typecheck", ("steep", "check"): "typecheck",
+    ("gofumpt", ""): "format", ("yapf", ""): "format", ("autopep8", ""): "format",
+    ("clang-format", ""): "format", ("taplo", "fmt"): "format", ("dprint", "fmt"): "format",
+    ("dprint", "check"): "format", ("swift", "test"): "test", ("swift", "build"): "build",
+    ("dotnet", "test"): "test", ("dotnet", "build"): "build", ("dotnet", "format"): "format",
+    ("ni", ""): "setup", ("mix", "test"): "test", ("mix", "format"): "format",
+    ("mix", "credo"): "lint",
 }  # fmt: skip
+# how a runner is told which workspace member to run in: `pnpm --filter api test`
+_MEMBER_OPTIONS = frozenset({"--filter", "-F", "-C", "--dir", "-w", "--workspace",
+                             "--prefix", "--cwd"})  # fmt: skip
 # runners whose next word is a task name: (first word, second word or "")
 _RUNNERS = {("make", ""), ("just", ""), ("task", ""), ("rake", ""), ("npm", "run"),
             ("pnpm", "run"), ("yarn", "run"), ("bun", "run"), ("pnpm", ""), ("yarn", ""),
             ("gradlew", ""), ("gradle", ""), ("mvn", ""), ("mvnw", ""),
-            ("hatch", "run"), ("hatch", ""), ("poe", "")}  # fmt: skip
+            ("hatch", "run"), ("hatch", ""), ("poe", ""), ("turbo", "run"), ("turbo", ""),
+            ("lerna", "run"), ("nx", "run"), ("nx", ""), ("moon", "run"),
+            ("nr", "")}  # fmt: skip
 _BUILD_MODES = frozenset({"--release", "-r", "--profile=release"})
 _CI_VARIABLE = re.compile(r"\$\{\{|\$[A-Za-z_{(]")
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
@@ -113,6 +134,8 @@ def classify_command(line: str) -> str | None:
     words = unwrap(_without_environment(line.split()))
     if len(words) > 1 and words[0] in ("bash", "sh") and words[1].startswith(_SCRIPT_FOLDERS):
         words = words[1:]  # `bash scripts/test.sh` runs the project's script
+    if words[:2] == ["node", "--test"]:
+        return "test"  # node's own test runner
     if not words or words[0] in _PLUMBING:
         return None
     return _words_kind(words)
@@ -138,7 +161,29 @@ def _without_environment(words: list[str]) -> list[str]:
     return words
 
 
+def for_member(words: list[str]) -> list[str]:
+    """The command a workspace member runs: ``pnpm --filter api test`` is ``pnpm test``,
+    ``yarn workspace api lint`` is ``yarn lint``, ``npm test -w api`` is ``npm test``."""
+    if words[:1] not in (["pnpm"], ["yarn"], ["npm"], ["bun"], ["turbo"]):
+        return words
+    if words[1:2] == ["workspace"] and len(words) > 3:
+        return [words[0], *words[3:]]  # `yarn workspace api lint`
+    if words[1:3] == ["workspaces", "foreach"]:  # `yarn workspaces foreach -A run test`
+        return [words[0], *(w for w in words[3:] if not w.startswith("-"))]
+    kept: list[str] = []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word in _MEMBER_OPTIONS:
+            skip = True
+        elif word.split("=", 1)[0] not in _MEMBER_OPTIONS and word not in ("-r", "--recursive"):
+            kept.append(word)
+    return kept
+
+
 def _words_kind(words: list[str]) -> str | None:
+    words = for_member(words)
     first = words[0].removeprefix("./")
     if "/" in first and not first.startswith("/"):
         return _own_tool_kind(first)
@@ -157,6 +202,11 @@ def _own_tool_kind(path: str) -> str | None:
     installer is CI's own (``ci/ubuntu-install-packages`` sets up the runner)."""
     kind = classify_name(path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
     return None if kind == "setup" and not path.startswith(_SCRIPT_FOLDERS) else kind
+
+
+def _rake_kind(words: list[str]) -> str | None:
+    """A bare ``rake`` runs the default task: Ruby's is the tests."""
+    return "test" if words == ["rake"] else _task_kind(words)
 
 
 def _hook_kind(words: list[str]) -> str | None:
@@ -213,7 +263,8 @@ def environment_kind(words: list[str]) -> str | None:
 _SPECIAL: dict[tuple[str, str], Callable[[list[str]], str | None]] = {
     ("tox", ""): environment_kind, ("nox", ""): environment_kind,
     ("pre-commit", "run"): _hook_kind, ("prek", "run"): _hook_kind,
-    ("go", "get"): _go_get_kind, ("cog", ""): _cog_kind, ("hatch", "fmt"): _hatch_fmt_kind,
+    ("go", "get"): _go_get_kind, ("cog", ""): _cog_kind, ("rake", ""): _rake_kind,
+    ("hatch", "fmt"): _hatch_fmt_kind,
 }  # fmt: skip
 
 

@@ -22,8 +22,8 @@ GUIDE_FOLDERS = ("", "docs/", ".github/", "doc/")
 SUFFIXES = (".md", ".rst", ".txt", "")
 READMES = ("README.md", "Readme.md", "readme.md", "README.rst", "README")
 MAX_DOC_FOLDERS = 40
-MAX_PER_KIND = 3
-MAX_FROM_DOCS = 12
+MAX_PER_KIND = 5
+MAX_FROM_DOCS = 20
 SOURCE = "docs"
 _SHELL_FENCES = frozenset({"", "sh", "bash", "shell", "console", "zsh", "shell-session",
                            "shellsession", "sh-session", "terminal", "cmd", "text"})  # fmt: skip
@@ -33,6 +33,9 @@ _HEADING_MD = re.compile(r"^#{1,6}\s+(.*)")
 _WORK_HEADINGS = frozenset({"build", "building", "test", "tests", "testing", "develop",
                             "development", "developing", "contributing", "contribute",
                             "hacking", "running", "setup", "lint", "linting"})  # fmt: skip
+# a value the reader fills in (`pytest <path>`, `cargo test --test <name>`), never the
+# first word nor a link
+_PLACEHOLDER = re.compile(r"(?<=\s)<[A-Za-z][\w.:-]{0,40}>")
 # a user's install of the published package, not the project's set-up
 _PACKAGE_INSTALL = re.compile(r"^(npm|pnpm|yarn|bun)\s+(install|i|add)\s+(-[gD]\s+)?[@\w]")
 
@@ -134,7 +137,7 @@ def _documented(project: Project) -> Iterator[tuple[str, str]]:
     for text in texts:
         for line in doc_commands(text[:200_000]):
             first = line.split()[0].removeprefix("./")
-            if "<" in line or "/" in first and not project.is_file(first):
+            if "<" in _PLACEHOLDER.sub("", line) or "/" in first and not project.is_file(first):
                 continue  # a link, or a path that is not the project's tool
             kind = is_command(line)
             if kind is not None:

@@ -28,6 +28,7 @@ class Project:
         self.root = root
         self.sheet = sheet
         self._texts: dict[str, str | None] = {}
+        self._tables: dict[str, dict[str, Any]] = {}
 
     @cached_property
     def real_root(self) -> str:
@@ -67,7 +68,12 @@ class Project:
         return data.decode("utf-8", errors="replace")
 
     def toml(self, rel: str) -> dict[str, Any]:
-        """The file's TOML table, or an empty one (a parse error becomes a note)."""
+        """The file's TOML table, or an empty one (a parse error becomes one note)."""
+        if rel not in self._tables:
+            self._tables[rel] = self._toml(rel)
+        return self._tables[rel]
+
+    def _toml(self, rel: str) -> dict[str, Any]:
         import tomllib
 
         text = self.text(rel)

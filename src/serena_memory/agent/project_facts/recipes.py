@@ -23,8 +23,11 @@ NEVER = "never"
 REPORT = "report"
 MAX_DEPTH = 6
 MAX_BODY_LINES = 40
-# make's, just's and hatch's (`{args}`, `{env:NAME}`) variables
-_VARIABLES = r"\$\([^()]*\)|\$\{[^{}]*\}|\{\{[^{}]*\}\}|\{(?:args|env|root|home)\b[^{}]*\}"
+# make's, just's, hatch's (`{args}`, `{env:NAME}`) and tox's (`{posargs}`) variables
+_VARIABLES = (
+    r"\$\([^()]*\)|\$\{[^{}]*\}|\{\{[^{}]*\}\}|\{(?:args|env|root|home|posargs|toxinidir|"
+    r"tox_root|envpython|envbindir|envtmpdir|env_tmp_dir|envsitepackagesdir|tty)\b[^{}]*\}"
+)
 _VARIABLE = re.compile(_VARIABLES)
 # a word that is only a variable: `$(SOURCES)`, `${ARGS}`, `{{args}}`, `$SOURCE_FILES`, `"$@"`
 _ONLY_VARIABLE = re.compile(rf"""^(["']?)({_VARIABLES}|\$[A-Za-z_]\w*|\$[@*])\1$""")
@@ -87,8 +90,12 @@ def line_kind(line: str) -> str | None:
 
 
 def is_checking(line: str) -> bool:
-    """A formatter run that checks rather than rewrites (``black --check``)."""
-    return any(word in _CHECK_OPTIONS for word in line.split())
+    """A formatter run that checks rather than rewrites (``black --check``, or a task
+    named for it: ``make format-check``)."""
+    task = line.split()[1:2] if line.split()[:1] in (["make"], ["just"]) else []
+    return any(word in _CHECK_OPTIONS for word in line.split()) or any(
+        "check" in words(name) for name in task
+    )
 
 
 class Reader:
@@ -156,7 +163,7 @@ def body_kind(named: str | None, kinds: set[str], found: list[tuple[str, str]]) 
     tests; checks of several kinds are a lint, unless every formatter rewrites (a fixer);
     a build, run or set-up task keeps its name (a build's ``tsc`` is no type check)."""
     if named in ("build", "run", "setup") and "test" not in kinds:
-        return named
+        return _named_first(named, kinds)
     if "test" in kinds:
         return "test"
     if len(kinds) == 1:
@@ -169,6 +176,12 @@ def body_kind(named: str | None, kinds: set[str], found: list[tuple[str, str]]) 
     if named in kinds:
         return named
     return next(kind for kind in ("setup", "build", "run", "lint") if kind in kinds)
+
+
+def _named_first(named: str, kinds: set[str]) -> str:
+    """A build, run or set-up task's name says its kind, but for docs that are served
+    (``docs: mkdocs serve``)."""
+    return "run" if named == "build" and kinds == {"run"} else named
 
 
 def offer_runner_tasks(

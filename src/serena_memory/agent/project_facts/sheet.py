@@ -15,8 +15,11 @@ KINDS: dict[str, str] = {
     "build": "Build",
     "run": "Run",
 }
-MAX_PER_KIND = {"setup": 2, "run": 3}
-DEFAULT_MAX_PER_KIND = 5
+# the sheet's room for commands, in characters, each shown with its quotes and comma: a
+# project with many lint commands keeps them, a small project's sheet stays short
+SHEET_BUDGET = 1800
+KIND_BUDGET = {"setup": 160, "run": 200}
+DEFAULT_KIND_BUDGET = 420
 MAX_CI_FILES_SHOWN = 6
 CI = "CI"
 
@@ -28,6 +31,11 @@ def plain_words(command: str) -> list[str]:
     if "--" in words:
         words = words[: words.index("--")]
     return [w for w in words if not w.startswith("-")]
+
+
+def shown_size(command: str) -> int:
+    """The characters a command takes on the sheet: quotes, a comma and a space."""
+    return len(command) + 4
 
 
 @dataclass
@@ -55,9 +63,10 @@ class FactSheet:
         return any(tuple(plain[: len(known)]) == known for known in self.withheld)
 
     def add(self, kind: str, command: str, source: str) -> bool:
-        """Offer ``command`` as a ``kind`` command; False when it is known or the kind full."""
+        """Offer ``command`` as a ``kind`` command; False when it is known or there is no
+        room left for it."""
         bucket = self.commands.setdefault(kind, [])
-        if command in bucket or len(bucket) >= MAX_PER_KIND.get(kind, DEFAULT_MAX_PER_KIND):
+        if command in bucket or self.room(kind) < shown_size(command):
             return False
         if self.is_withheld(command):
             return False
@@ -69,6 +78,12 @@ class FactSheet:
         """The ecosystem's usual command, unless the kind has it already, maybe with options."""
         if all(plain_words(known) != plain_words(command) for known in self.commands.get(kind, [])):
             self.add(kind, command, source)
+
+    def room(self, kind: str) -> int:
+        """The characters left for ``kind``: its own budget and the sheet's."""
+        used = sum(shown_size(c) for c in self.commands.get(kind, []))
+        total = sum(shown_size(c) for c in self.offered())
+        return min(KIND_BUDGET.get(kind, DEFAULT_KIND_BUDGET) - used, SHEET_BUDGET - total)
 
     def has(self, kind: str) -> bool:
         return bool(self.commands.get(kind))

@@ -9,11 +9,12 @@ import re
 from typing import Any
 
 from serena_memory.agent.project_facts.files import Project, table
-from serena_memory.agent.project_facts.names import classify_name
+from serena_memory.agent.project_facts.recipes import Reader, Task, offer_parts
 
 MAX_ENVIRONMENTS = 200
 _BRACES = re.compile(r"\{([^{}]*)\}")
 _TESTS = "test"
+_FACTOR_LINE = re.compile(r"^([\w.!-]+(?:,[\w.!-]+)*):\s+(.+)$")
 _VERSION_FACTOR = re.compile(r"^(py|pypy)?\d[\d.]*t?$")
 
 
@@ -59,24 +60,58 @@ def split_list(text: str) -> list[str]:
     return [n.strip() for n in names if n.strip() and not n.strip().startswith("#")]
 
 
-def ini_environments(text: str) -> list[str]:
+def ini_environments(text: str) -> dict[str, list[str]]:
+    """Each environment of a tox.ini with its command lines (the base ``[testenv]``'s
+    for an environment that has none of its own)."""
     parser = configparser.RawConfigParser(strict=False, interpolation=None)
     try:
         parser.read_string(text)
     except configparser.Error:
-        return []
+        return {}
     names: list[str] = []
     for key in ("envlist", "env_list"):
         if parser.has_option("tox", key):
             for part in split_list(parser.get("tox", key)):
                 names.extend(expand(part))
+    own: dict[str, list[str]] = {}
     for section in parser.sections():
         if section.startswith("testenv:"):
-            names.extend(expand(section.removeprefix("testenv:")))
-    return names
+            for name in expand(section.removeprefix("testenv:")):
+                names.append(name)
+                own[name] = _ini_lines(parser, section)
+    # the base's lines that name no factor run in every environment: the tests, whatever
+    # the name (`lint` in the list with no section of its own is known by its name)
+    base = [line for line in _ini_lines(parser, "testenv") if _FACTOR_LINE.match(line)]
+    return {name: _for_factors(own.get(name, base), name) for name in names}
 
 
-def toml_environments(tox: dict[str, Any]) -> list[str]:
+def _for_factors(lines: list[str], name: str) -> list[str]:
+    """The lines that run in environment ``name``: ``lint: flake8`` only where the name
+    has the factor ``lint``, ``!lint: pytest`` only where it has not."""
+    factors = set(name.split("-"))
+    kept = []
+    for line in lines:
+        match = _FACTOR_LINE.match(line)
+        if match is None:
+            kept.append(line)
+            continue
+        for condition in match.group(1).split(","):
+            wanted = condition.removeprefix("!")
+            if (wanted in factors) != condition.startswith("!"):
+                kept.append(match.group(2))
+                break
+    return kept
+
+
+def _ini_lines(parser: configparser.RawConfigParser, section: str) -> list[str]:
+    if not parser.has_option(section, "commands"):
+        return []
+    text = parser.get(section, "commands").replace("\\\n", " ")
+    lines = (line.strip() for line in text.splitlines())
+    return [line for line in lines if line and not line.startswith(("#", ";"))]
+
+
+def toml_environments(tox: dict[str, Any]) -> dict[str, list[str]]:
     legacy = tox.get("legacy_tox_ini")
     if isinstance(legacy, str):
         return ini_environments(legacy)
@@ -85,30 +120,50 @@ def toml_environments(tox: dict[str, Any]) -> list[str]:
     if isinstance(listed, list):
         names.extend(n for n in listed if isinstance(n, str))
     names.extend(n for n in table(tox, "env") if isinstance(n, str))
-    return names
+    return {name: _toml_lines(table(tox, "env", name)) for name in names}
+
+
+def _toml_lines(env: dict[str, Any]) -> list[str]:
+    """``commands = [["pytest", "-v", {replace = "posargs"}]]`` as ``pytest -v``."""
+    commands = env.get("commands")
+    lines = []
+    for command in commands if isinstance(commands, list) else []:
+        if isinstance(command, list):
+            lines.append(" ".join(w for w in command if isinstance(w, str)))
+    return [line for line in lines if line]
 
 
 def one_per_version_group(names: list[str]) -> list[str]:
-    """``3.10-mypy``, ``3.11-mypy``... stand for one task: the first of them is kept."""
+    """``3.10-mypy``, ``3.11-mypy``... stand for one task: the one with no version, else
+    the first of them, is kept."""
     kept: dict[str, str] = {}
     for name in names:
         rest = "-".join(f for f in name.split("-") if not _VERSION_FACTOR.match(f))
-        kept.setdefault(rest, name)
+        if name == rest:
+            kept[rest] = name  # `stress` stands for `stress-py3.14` too
+        else:
+            kept.setdefault(rest, name)
     return list(kept.values())
 
 
 def read_tox(project: Project, pyproject: dict[str, Any]) -> None:
+    """``tox``, then each environment by what its commands run (its name when they say
+    nothing), and each tool of an environment that runs several kinds."""
     if project.is_file("tox.ini"):
-        source, names = "tox.ini", ini_environments(project.text("tox.ini") or "")
+        source, found = "tox.ini", ini_environments(project.text("tox.ini") or "")
     elif project.is_file("tox.toml"):
-        source, names = "tox.toml", toml_environments(project.toml("tox.toml"))
+        source, found = "tox.toml", toml_environments(project.toml("tox.toml"))
     elif "tox" in table(pyproject, "tool"):
-        source, names = "pyproject.toml", toml_environments(table(pyproject, "tool", "tox"))
+        source, found = "pyproject.toml", toml_environments(table(pyproject, "tool", "tox"))
     else:
         return
-    project.sheet.add(_TESTS, "tox", source)
-    for name in one_per_version_group(names[:MAX_ENVIRONMENTS]):
-        kind = classify_name(name)
+    sheet = project.sheet
+    sheet.add(_TESTS, "tox", source)
+    names = one_per_version_group(list(found)[:MAX_ENVIRONMENTS])
+    reader = Reader({name: Task(name, lines=found[name]) for name in names})
+    for name in names:
+        kind = reader.kind(name)
         per_version = any(_VERSION_FACTOR.match(f) for f in name.split("-"))
-        if kind not in (None, "setup") and not (kind == _TESTS and per_version):
-            project.sheet.add(kind, f"tox -e {name}", source)
+        if kind in sheet.commands and kind != "setup" and not (kind == _TESTS and per_version):
+            sheet.add(kind, f"tox -e {name}", source)
+            offer_parts(sheet, reader.body_kinds(name), source)

@@ -457,6 +457,8 @@
         button("Delete", "delete-button", () => showDelete(memory, actions)),
         el("button", { id: "history-button", onclick: () => showHistory(memory, actions) }, "History")),
       actions,
+      memory.lifecycle ? el("div", { class: "notice warn", id: "lifecycle-note", role: "status", text: memory.lifecycle }) : "",
+      memory.trust ? el("p", { class: "muted", id: "trust-line", text: memory.trust }) : "",
       memory.truncated ? el("div", { class: "notice warn", id: "truncated-note", role: "status" },
         `This memory is large (${sizeText(memory.size)}): only the first ${sizeText(memory.content.length)} are shown. ` +
         "Open the file in an editor to see or change the rest.") : "",
@@ -819,6 +821,17 @@
     fill(status, noticeBox("error", res.data.error));
   }
 
+  // What happened, said once, and what to do: the server's error says the same thing in
+  // the library's words, so it is not repeated here.
+  function conflictWords(name, deleted) {
+    const what = deleted ? "was deleted" : "was changed";
+    const choice = deleted
+      ? "Save my version to bring it back with your text, or Discard mine."
+      : "Compare both versions, edit yours to merge them if you like, then Save my version or Take theirs.";
+    return `Not saved: '${name}' ${what} since you opened it (by the agent, an editor or another tab). ` +
+      `Your text is kept below. ${choice}`;
+  }
+
   function renderConflict(name, mine, info) {
     state.dirty = true;
     const mineArea = el("textarea", { id: "conflict-mine", spellcheck: "false", "aria-label": "Your version" });
@@ -834,8 +847,7 @@
     fill(main,
       el("div", { class: "memory-header" }, el("h1", { text: name }),
         el("span", { class: "badge ro", text: "conflict" })),
-      noticeBox("warn", `${info.error}. It changed since you opened it (the agent, an editor or another tab). ` +
-        "Nothing is lost: compare both versions, edit yours if you want to merge, then choose."),
+      noticeBox("warn", conflictWords(name, info.current === null)),
       status,
       el("div", { class: "conflict-columns" },
         el("div", {}, el("h2", { text: info.current === null ? "Theirs: deleted" : "Theirs (on disk now)" }), theirs),

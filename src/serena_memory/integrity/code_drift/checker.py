@@ -26,26 +26,21 @@ import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from serena_memory.integrity.code_drift.aliases import Aliases
 from serena_memory.integrity.code_drift.findings import (
-    CHANGED,
     MISSING,
-    MOVED,
     CodeFinding,
     CodeReport,
     one_per_mention,
 )
 from serena_memory.integrity.code_drift.forms import (
-    MODULE,
-    RELATIVE,
-    module_candidates,
-    rewritten,
-    script_candidates,
+    ALIAS,
 )
 from serena_memory.integrity.code_drift.git import GitJob, GitStalled, GitUnavailable, run_git
 from serena_memory.integrity.code_drift.history import GitPast, dirty_memories, memory_times
 from serena_memory.integrity.code_drift.left_alone import LeftAlone
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention, extract
-from serena_memory.integrity.code_drift.moves import known, missing_note, moves
+from serena_memory.integrity.code_drift.path_checks import PathChecks
 from serena_memory.integrity.code_drift.project import ProjectFiles
 from serena_memory.integrity.code_drift.symbol_history import SymbolTrail, trail
 from serena_memory.integrity.code_drift.symbols import (
@@ -59,6 +54,9 @@ from serena_memory.integrity.code_drift.trails import (
     earliest,
     paths_by_line,
     with_trails,
+)
+from serena_memory.integrity.code_drift.written_then import (
+    gone_since,
 )
 
 if TYPE_CHECKING:
@@ -95,7 +93,7 @@ def _symbol_finding(
     )
 
 
-class CodeChecker:
+class CodeChecker(PathChecks):
     """Resolves the mentions of many memories against one listing of the project."""
 
     def __init__(
@@ -123,6 +121,7 @@ class CodeChecker:
         self._head_time = 0.0  # when HEAD was committed
         self._symbols_note = ""  # why the symbols were not checked
         self._left_alone: LeftAlone | None = None
+        self._aliases: Aliases | None = None
 
     def prefetch(self, symbols: bool = True) -> None:
         """Start listing the files, walking the history and scanning the source files: git
@@ -230,7 +229,7 @@ class CodeChecker:
                 name in read_only,
                 present if symbols else None,
             )
-        report.findings = self.without_left_alone(report.findings)
+        report.findings = self.without_left_alone(report.findings, written)
         if symbols:
             near = paths_by_line(mentions)
             report.findings = self.traced(report.findings, present, written=written, near=near)
@@ -385,14 +384,24 @@ class CodeChecker:
                 out.append(finding)
         return out
 
-    def without_left_alone(self, findings: list[CodeFinding]) -> list[CodeFinding]:
+    def without_left_alone(
+        self, findings: list[CodeFinding], written: dict[str, float] | None = None
+    ) -> list[CodeFinding]:
         """Drop missing paths that are not the project's code
-        (:mod:`~serena_memory.integrity.code_drift.left_alone`)."""
+        (:mod:`~serena_memory.integrity.code_drift.left_alone`), but those git deleted
+        since their memory was written (``written``: when each memory last changed)."""
         if self._left_alone is None:
             self._left_alone = LeftAlone(self.files)
-        return self._left_alone.without(findings)
+        if not written or not self.history:
+            return self._left_alone.without(findings)
+        past, root = self.past, self.files.root
+        return self._left_alone.without(
+            findings, lambda f: gone_since(past, root, f.target, written.get(f.memory))
+        )
 
     def kept(self, m: Mention) -> bool:
+        if m.form == ALIAS:
+            return True
         if m.rooted and m.target.split("/", 1)[0] not in self.files.top:
             return False
         if m.kind == PATH and m.loose:
@@ -401,119 +410,6 @@ class CodeChecker:
                 bool(self.files.prefix) and m.target.startswith(self.files.prefix)
             )
         return True
-
-    def check_path(
-        self, memory: str, m: Mention, when: float | None, read_only: bool = False
-    ) -> CodeFinding | None:
-        """The finding of one path mention: missing, moved or changed (None: it names a
-        file of the project that did not change much since ``when``)."""
-        if m.form:
-            return self._check_form(memory, m, when, read_only)
-        resolved = self.files.resolve(m.target)
-        if resolved is not None:
-            return self._changed(memory, m, resolved, when, read_only)
-        if not self.history:
-            return CodeFinding(memory, m.line, m.text, PATH, MISSING, m.target, read_only=read_only)
-        candidates, went = moves(self.past, self.files, m.target)
-        if len(went) == 1:
-            ((new, (_old, commit)),) = went.items()
-            if m.target.endswith("/") and not new.endswith("/"):
-                new += "/"
-            return CodeFinding(
-                memory,
-                m.line,
-                m.text,
-                PATH,
-                MOVED,
-                m.target,
-                new_path=new,
-                commit=commit,
-                read_only=read_only,
-            )
-        note = missing_note(self.past, m.target, candidates, went, when)
-        return CodeFinding(
-            memory, m.line, m.text, PATH, MISSING, m.target, note=note, read_only=read_only
-        )
-
-    def _check_form(
-        self, memory: str, m: Mention, when: float | None, read_only: bool
-    ) -> CodeFinding | None:
-        """:meth:`check_path` for a file named in another form than its path
-        (:mod:`~serena_memory.integrity.code_drift.forms`): found when a file it may name
-        exists; else told like the file git knew by that name, in the form written (a
-        module, or a path written with ``../``, that git never knew is no finding: it may
-        be a library's or another project's)."""
-        if m.form == MODULE:
-            groups = module_candidates(m.target, m.text.startswith("."))
-        else:
-            groups = [(m.target, script_candidates(m.target))]
-        for _prefix, files in groups:
-            for file in files:
-                resolved = self.files.resolve(file)
-                if resolved is not None:
-                    return self._changed(memory, m, resolved, when, read_only)
-        if not self.history:
-            return self._plain_missing(memory, m, read_only) if m.form == RELATIVE else None
-        for prefix, files in groups:
-            for file in files:
-                candidates, went = moves(self.past, self.files, file)
-                if len(went) == 1:
-                    ((new, (old, commit)),) = went.items()
-                    return CodeFinding(
-                        memory,
-                        m.line,
-                        m.text,
-                        PATH,
-                        MOVED,
-                        old,
-                        new_path=new,
-                        commit=commit,
-                        read_only=read_only,
-                        new_mention=rewritten(m.text, m.form, prefix, old, new),
-                        form=m.form,
-                    )
-                if went or known(self.past, candidates, file):
-                    note = missing_note(self.past, file, candidates, went, when)
-                    return CodeFinding(
-                        memory,
-                        m.line,
-                        m.text,
-                        PATH,
-                        MISSING,
-                        file,
-                        note=note,
-                        read_only=read_only,
-                        form=m.form,
-                    )
-        return self._plain_missing(memory, m, read_only) if m.form == RELATIVE else None
-
-    def _plain_missing(self, memory: str, m: Mention, read_only: bool) -> CodeFinding:
-        """A path that names no file now nor in git's history."""
-        note = "never in the git history: a plan or a typo?" if self.history else ""
-        return CodeFinding(
-            memory, m.line, m.text, PATH, MISSING, m.target, note=note, read_only=read_only
-        )
-
-    def _changed(
-        self, memory: str, m: Mention, resolved: str, when: float | None, read_only: bool
-    ) -> CodeFinding | None:
-        """A ``changed`` finding for a file that exists, when enough commits changed it
-        since the memory last changed."""
-        if not self.history or when is None or self.changed_commits <= 0 or resolved.endswith("/"):
-            return None
-        since = sum(1 for t in self.past.changes.get(resolved, ()) if t > when)
-        if since < self.changed_commits:
-            return None
-        return CodeFinding(
-            memory,
-            m.line,
-            m.text,
-            PATH,
-            CHANGED,
-            m.target,
-            commits_since=since,
-            read_only=read_only,
-        )
 
 
 def _symbol_words(mentions: dict[str, list[Mention]]) -> set[str]:

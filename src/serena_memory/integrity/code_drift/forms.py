@@ -19,6 +19,10 @@ UP = "up"
 """A path written with ``../`` from the file that imports it: checked only when git
 knew a file it names (else it may be another project's)."""
 
+ALIAS = "alias"
+"""A path through an alias the project's build defines (``@/pages/home`` with ``"@/*":
+["./src/*"]`` in tsconfig.json): checked only when the alias is the project's."""
+
 PYTHON_FILES = (".py", ".pyi", "/__init__.py", "/__init__.pyi")
 SCRIPT_EXTENSIONS = (".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx", "/index.js", "/index.ts")
 """What an import without an extension (``./helpers``) may name."""
@@ -137,3 +141,27 @@ def _named(old: str, prefix: str) -> str | None:
         if old.endswith(prefix + ext):
             return old[: -len(ext)]
     return None
+
+
+def replace_path(
+    text: str, line: int, written: str, old: str, new: str, rewritten: str | None = None
+) -> tuple[str, int]:
+    """``text`` with the mention ``written`` (a path whose target is ``old``) on ``line``
+    pointed at ``new``, keeping its ``./``, trailing ``/`` and line or anchor (or made
+    ``rewritten``: a module or relative path in its own form); with the number of places
+    changed (0: the line no longer has it)."""
+    lines = text.split("\n")
+    if not 0 < line <= len(lines):
+        return text, 0
+    stripped_old = old.rstrip("/")
+    index = written.find(stripped_old)
+    if rewritten is not None:
+        updated = rewritten
+    elif index < 0:
+        return text, 0
+    else:
+        updated = written[:index] + new.rstrip("/") + written[index + len(stripped_old) :]
+    pattern = re.compile(rf"(?<![\w./-]){re.escape(written)}(?![\w/-])")
+    new_line, count = pattern.subn(lambda _m: updated, lines[line - 1])
+    lines[line - 1] = new_line
+    return "\n".join(lines), count

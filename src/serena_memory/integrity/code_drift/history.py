@@ -55,6 +55,7 @@ class GitPast:
     seen: set[str] = field(default_factory=set)
     note: str = ""  # why the history is missing although this is a work tree
     by_name: dict[str, list[str]] | None = field(default=None, repr=False)  # name -> seen
+    arrived: dict[str, tuple[str, str, float]] = field(default_factory=dict)  # new -> old
 
     def ending_with(self, tail: str) -> list[str]:
         """The paths git saw that end with ``/tail`` (``tail`` itself not counted), sorted;
@@ -109,17 +110,44 @@ class GitPast:
 
     def add(self, commit: str, when: float, fields: list[str]) -> None:
         """What one commit (or the work tree) did to the files ``fields`` list."""
-        seen, renamed, deleted, changes = self.seen, self.renamed, self.deleted, self.changes
+        seen, deleted, changes = self.seen, self.deleted, self.changes
+        added: list[str] = []
+        gone: list[str] = []
         for letter, old, path in name_status(fields):
             seen.add(path)
             if old is not None:
                 seen.add(old)
                 if letter == "R":
-                    renamed.setdefault(old, (path, commit, when))
+                    self._rename(old, path, commit, when)
             if letter == "D":
                 deleted.setdefault(path, (commit, when))
+                gone.append(path)
             else:
                 changes.setdefault(path, []).append(when)
+                if letter == "A":
+                    added.append(path)
+        if gone and added:
+            for old, new in retyped(gone, added):
+                self._rename(old, new, commit, when)
+
+    def _rename(self, old: str, new: str, commit: str, when: float) -> None:
+        """A rename git saw (the newest of a path is kept: the walk is newest first)."""
+        self.renamed.setdefault(old, (new, commit, when))
+        self.arrived.setdefault(new, (old, commit, when))
+
+    def before(self, path: str, when: float) -> tuple[str, str] | None:
+        """(where the file at ``path`` was at ``when``, the commit of its newest rename)
+        when git saw it renamed into ``path`` since then (None: it was there, or new)."""
+        commit = None
+        seen = {path}
+        while path in self.arrived:
+            old, step, time = self.arrived[path]
+            if time <= when or old in seen:
+                break
+            commit = commit or step
+            path = old
+            seen.add(path)
+        return (path, commit) if commit is not None else None
 
     def follow(self, path: str, files: ProjectFiles) -> tuple[str, str] | None:
         """(path now, commit of the last rename) for a path git saw renamed, following
@@ -141,6 +169,24 @@ class GitPast:
         if path in self.deleted:
             times.append(self.deleted[path][1])
         return max(times) if times else None
+
+
+def retyped(gone: list[str], added: list[str]) -> list[tuple[str, str]]:
+    """The files a commit deleted and added again under the same name with another
+    extension (``webpack.config.js`` -> ``webpack.config.ts``, a rewrite git's rename
+    detection misses), each only when one file of that name went and one came."""
+    went: dict[str, list[str]] = {}
+    came: dict[str, list[str]] = {}
+    for paths, into in ((gone, went), (added, came)):
+        for path in paths:
+            stem, dot, _ext = path.rpartition(".")
+            if dot and stem and not stem.endswith("/"):
+                into.setdefault(stem, []).append(path)
+    return [
+        (went[stem][0], came[stem][0])
+        for stem in went.keys() & came.keys()
+        if len(went[stem]) == 1 and len(came[stem]) == 1
+    ]
 
 
 _REVISION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/~^@{}-]*$")

@@ -7,6 +7,8 @@ Git is asked once for all the paths of a check; a mentioned path is never opened
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from serena_memory.integrity.code_drift.findings import MISSING, CodeFinding
 from serena_memory.integrity.code_drift.git import GitUnavailable, run_git
 from serena_memory.integrity.code_drift.local_paths import (
@@ -31,13 +33,21 @@ class LeftAlone:
         self.files = files
         self._local_names: tuple[frozenset[str], frozenset[str]] | None = None
 
-    def without(self, findings: list[CodeFinding]) -> list[CodeFinding]:
-        """``findings`` without the missing paths left alone."""
+    def without(
+        self, findings: list[CodeFinding], kept: Callable[[CodeFinding], bool] | None = None
+    ) -> list[CodeFinding]:
+        """``findings`` without the missing paths left alone (but those ``kept`` keeps:
+        gone since their memory was written)."""
         targets = sorted({f.target for f in findings if _is_missing_path(f)})
         alone = self.paths(targets) if targets else set()
         if not alone:
             return findings
-        return [f for f in findings if not (_is_missing_path(f) and f.target.rstrip("/") in alone)]
+        return [
+            f
+            for f in findings
+            if not (_is_missing_path(f) and f.target.rstrip("/") in alone)
+            or (kept is not None and kept(f))
+        ]
 
     def paths(self, targets: list[str]) -> set[str]:
         """The ``targets`` left alone, each without its trailing ``/``."""

@@ -43,7 +43,7 @@ def created_folders(files: ProjectFiles) -> frozenset[str]:
     """The folders (project-relative, no trailing ``/``) the project's scripts create."""
     created: set[str] = set()
     for rel in _scripts(files):
-        text = _read(files, rel)
+        text = read_small(files, rel)
         if text is None:
             continue
         values = dict(_ASSIGN.findall(text))
@@ -101,7 +101,7 @@ def _folder(arg: str) -> str:
     return arg
 
 
-def _read(files: ProjectFiles, rel: str) -> str | None:
+def read_small(files: ProjectFiles, rel: str) -> str | None:
     """A small text file of the project ('' or None when it can't be read safely)."""
     path = os.path.join(files.root, rel)
     try:
@@ -126,7 +126,7 @@ def project_names(files: ProjectFiles) -> frozenset[str]:
     ``package.json``, ``pyproject.toml`` and ``Cargo.toml`` give."""
     names = {fold(os.path.basename(files.root))}
     if "package.json" in files.files:
-        text = _read(files, "package.json")
+        text = read_small(files, "package.json")
         try:
             data = json.loads(text or "{}")
         except ValueError:
@@ -136,7 +136,7 @@ def project_names(files: ProjectFiles) -> frozenset[str]:
     for rel, table in (("pyproject.toml", "project"), ("Cargo.toml", "package")):
         if rel in files.files:
             try:
-                data = tomllib.loads(_read(files, rel) or "")
+                data = tomllib.loads(read_small(files, rel) or "")
             except (tomllib.TOMLDecodeError, ValueError):
                 continue
             section = data.get(table)

@@ -13,9 +13,9 @@ trustworthy only clear shapes count:
   the project with ``..`` (files outside the project are not this project's code), a
   single lowercase word (``git``, ``main``), an all-capitals word (``TODO``), a common
   product name (``GitHub``);
-- fenced blocks (```` ``` ````, ``~~~``) are skipped whole: they hold commands, sample
-  output and sketches of code that is meant to be written, so their names are examples
-  more often than claims (see docs/code-drift.md for the measurement).
+- fenced blocks (```` ``` ````, ``~~~``) hold commands, sample output and sketches of
+  code to be written: only a drawn tree, a comment naming a file and an import of the
+  project's code count, as weak claims (:mod:`~serena_memory.integrity.code_drift.fenced`).
 """
 
 from __future__ import annotations
@@ -23,9 +23,23 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from serena_memory.integrity.code_drift.examples import (
+    EXAMPLE_HINT,
+    PLACEHOLDER_NAME,
+    PLACEHOLDER_PART,
+    PROSE_PRODUCTS,
+    is_example,
+    may_be_made_up,
+)
+from serena_memory.integrity.code_drift.fenced import (
+    comment_text,
+    imported,
+    normal_import,
+)
 from serena_memory.integrity.code_drift.forms import (
+    ALIAS,
     MODULE,
     PROSE_MODULE,
     RELATIVE,
@@ -34,6 +48,7 @@ from serena_memory.integrity.code_drift.forms import (
 )
 from serena_memory.integrity.code_drift.negations import may_say_absent, said_absent
 from serena_memory.integrity.code_drift.statements import imported_modules, statement_names
+from serena_memory.integrity.code_drift.trees import ListTree, drawn_entries
 
 PATH = "path"
 
@@ -109,6 +124,9 @@ _CAMEL = re.compile(r"^[A-Za-z0-9_]*[a-z][A-Za-z0-9_]*$")
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _NUMBERS = re.compile(r"[\d.]+(/[\d.]+)+")
 _SYMBOL_SEPARATOR = re.compile(r"\.|::|#")
+_ALIASED = re.compile(r"^[@~][\w-]*/[\w.@+-]")
+"""A path through a build's alias (``@/pages/home``, ``~/lib/x``) or a package's scope
+(``@tanstack/query``): the checker tells which from the project's aliases."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +146,11 @@ class Mention:
     where: str = ""  # a symbol written after its file (`tests/a.py::test_x`): that file
     form: str = ""  # how a file is named besides its path from the root or a suffix
     # (:mod:`~serena_memory.integrity.code_drift.forms`): a dotted module, `./x`, `../x`
+    weak: bool = False  # a name that may be an example (in a fenced block, after "e.g.",
+    # a library's `Name.js`): told only when git knew the file it names
+    linked: bool = False  # a link's target, `[x](./y.md)`: read from the memory's folder
+    placed: str = ""  # the path a drawn tree or a list of folders puts it at: checked
+    # there when git knows a file there (:mod:`~serena_memory.integrity.code_drift.trees`)
 
     @property
     def words(self) -> list[str]:
@@ -153,8 +176,8 @@ def path_target(raw: str) -> tuple[str, bool] | None:
     named = _has_extension(last) or last in EXTENSIONLESS_FILES
     if not ("/" in body or folder or dotted or _is_file_name(last, named)):
         return None
-    if _PLACEHOLDER_NAME.match(last):
-        return None  # a naming rule (`PascalCase.tsx`, `.test.ts`), not a file
+    if PLACEHOLDER_NAME.match(last) or PLACEHOLDER_PART.search(body):
+        return None  # a naming rule (`PascalCase.tsx`, `PRP-XXX-name.md`), not a file
     normal = _within_project(body)
     if normal is None:
         return None
@@ -229,13 +252,6 @@ def _is_symbol_word(word: str) -> bool:
 _PRIVATE = re.compile(r"^_+[A-Za-z][A-Za-z0-9]{2,}_*$")
 
 
-_PLACEHOLDER_NAME = re.compile(
-    r"^(?:(?:pascal|camel|kebab|snake|upper|lower|title|screaming)[-_]?case(?:[-_.]\w+)?"
-    r"|\.(?:test|spec|stories|story|d|min|module|e2e|config)\.\w+)$",
-    re.IGNORECASE,
-)
-"""Names that state a naming rule: a case style or a bare role suffix like ``.test.ts``."""
-
 _GENERIC = _words("true false none null nil self this undefined nan inf todo fixme")
 
 
@@ -244,18 +260,71 @@ def extract(text: str) -> list[Mention]:
     says are absent, removed or only planned (:mod:`code_negations`)."""
     found: list[Mention] = []
     fence: str | None = None
+    block: list[tuple[int, str]] = []
+    lists = ListTree()
     for number, line in enumerate(text.splitlines(), start=1):
         opened = _FENCE.match(line) if ("`" in line or "~" in line) else None
         if fence is not None:
             if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
                 fence = None
+                found += fenced_mentions(block)
+            else:
+                block.append((number, line))
             continue
         if opened:
-            fence = opened.group(1)
+            fence, block = opened.group(1), []
             continue
-        if "`" in line or "/" in line or ("." in line and _dotted_word(line)):
-            found.extend(_line_mentions(number, line))
+        found += _listed(lists, line, _prose_line(number, line))
     return found
+
+
+def _prose_line(number: int, line: str) -> list[Mention]:
+    """The mentions of a line outside fenced blocks, when it may hold any."""
+    if "`" in line or "/" in line or ("." in line and _dotted_word(line)):
+        return _line_mentions(number, line)
+    return []
+
+
+def _listed(lists: ListTree, line: str, mentions: list[Mention]) -> list[Mention]:
+    """``mentions`` with the one a list item under a folder names put at its place
+    (:mod:`~serena_memory.integrity.code_drift.trees`)."""
+    if not (lists.open or ("/" in line and line.lstrip()[:1] in "-*+")):
+        return mentions
+    item = lists.place(line)
+    if item is None or not mentions or (placed := path_target(item[1])) is None:
+        return mentions
+    return [replace(m, placed=placed[0]) if m.text == item[0] else m for m in mentions]
+
+
+def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
+    """The weak mentions of a fenced block's lines (:mod:`~serena_memory.integrity.
+    code_drift.fenced`): the names of a drawn tree, the files its comments name, the
+    project's modules its imports load."""
+    out = [
+        Mention(number, written, PATH, target[0], weak=True, placed=placed[0])
+        for number, written, path in drawn_entries(block)
+        if (target := path_target(written)) is not None
+        and (placed := path_target(path)) is not None
+    ]
+    for number, line in block:
+        comment = comment_text(line)
+        if comment is not None and "`" not in comment:
+            out += [
+                replace(m, weak=True) for m in _line_mentions(number, comment) if m.kind == PATH
+            ]
+        out += [replace(m, weak=True) for spec in imported(line) for m in _imports(number, spec)]
+    return sorted(out, key=lambda m: m.line)
+
+
+def _imports(number: int, spec: str) -> list[Mention]:
+    """The mention an import of the project's code makes (``./x``, ``../x``, ``@/x``)."""
+    if spec.startswith("../"):
+        return [Mention(number, *fields) for fields in _up_fields(spec)]
+    target = normal_import(spec)
+    if not target or PLACEHOLDER_PART.search(target):
+        return []
+    form = RELATIVE if spec.startswith("./") else ALIAS
+    return [Mention(number, spec, PATH, target, form=form)]
 
 
 def _dotted_word(text: str) -> bool:
@@ -280,9 +349,21 @@ def _line_mentions(number: int, line: str) -> list[Mention]:
             placed += [(*span.span(), m) for m in _classify(number, span.group(2))]
     if "/" in line or ("." in line and _dotted_word(line)):  # what the prose may hold
         placed += _prose_mentions(number, line, spans)
+    if placed and EXAMPLE_HINT.search(line):
+        placed = _weak_examples(line, placed)
     if not placed or not may_say_absent(line):
         return [m for _start, _end, m in placed]
     return [m for start, end, m in placed if not said_absent(line, start, end)]
+
+
+def _weak_examples(
+    line: str, placed: list[tuple[int, int, Mention]]
+) -> list[tuple[int, int, Mention]]:
+    """``placed``, the paths the line introduces as examples (``e.g.``) made weak."""
+    return [
+        (start, end, replace(m, weak=True) if m.kind == PATH and is_example(line, start) else m)
+        for start, end, m in placed
+    ]
 
 
 def _classify(number: int, content: str) -> list[Mention]:
@@ -291,8 +372,12 @@ def _classify(number: int, content: str) -> list[Mention]:
     return [Mention(number, *fields) for fields in _span_fields(content)]
 
 
-Fields = tuple[str, str, str, bool, bool, str] | tuple[str, str, str, bool, bool, str, str]
-"""A mention but its line: text, kind, target, loose, rooted, where (and form)."""
+Fields = (
+    tuple[str, str, str, bool, bool, str]
+    | tuple[str, str, str, bool, bool, str, str]
+    | tuple[str, str, str, bool, bool, str, str, bool]
+)
+"""A mention but its line: text, kind, target, loose, rooted, where (and form, weak)."""
 
 
 @functools.lru_cache(maxsize=16_384)
@@ -309,6 +394,8 @@ def _span_fields(content: str) -> tuple[Fields, ...]:
         return ()
     if raw.startswith("../"):
         return _up_fields(raw)
+    if _ALIASED.match(raw):
+        return ((raw, PATH, _LOCATION.sub("", raw).rstrip("/"), False, False, "", ALIAS),)
     path = _path_fields(raw)
     if path is not None:
         return path
@@ -329,7 +416,7 @@ def _not_a_name(raw: str) -> bool:
     """Whether ``raw`` is no path nor name (a sentence, a placeholder)."""
     return bool(
         ("(" not in raw and _NOT_A_NAME.search(raw))
-        or _PLACEHOLDER_NAME.match(raw.rsplit("/", 1)[-1])
+        or PLACEHOLDER_NAME.match(raw.rsplit("/", 1)[-1])
     )
 
 
@@ -338,7 +425,7 @@ def _path_fields(raw: str) -> tuple[Fields, ...] | None:
     path = path_target(raw)
     if path is not None:
         form = RELATIVE if raw.startswith("./") else ""
-        return ((raw, PATH, path[0], path[1], False, "", form),)
+        return ((raw, PATH, path[0], path[1], False, "", form, may_be_made_up(path[0])),)
     if raw.startswith("/") and not raw.startswith("//"):
         rooted = path_target(raw[1:])
         if rooted is not None and "/" in rooted[0].rstrip("/"):
@@ -442,8 +529,18 @@ def _prose_paths(number: int, plain: str) -> list[tuple[int, int, Mention]]:
     for pattern in patterns:
         for match in pattern.finditer(plain):
             mentions = _prose_match(number, match, pattern is _PROSE_NAME)
+            if plain.endswith("](", 0, match.start()):
+                mentions = _linked(number, match.group(1), mentions)
             out += [(match.start(), match.end(), m) for m in mentions]
     return out
+
+
+def _linked(number: int, written: str, mentions: list[Mention]) -> list[Mention]:
+    """The mentions of a link's target, marked as such; one that leaves its folder
+    (``../docs/a.md``) is read below its ``..`` unless the memory's folder places it."""
+    if not mentions and written.startswith("../"):
+        mentions = [Mention(number, *fields) for fields in _up_fields(written)]
+    return [replace(m, linked=True) for m in mentions]
 
 
 def _prose_modules(number: int, plain: str) -> list[tuple[int, int, Mention]]:
@@ -488,44 +585,13 @@ def _prose_match(number: int, match: re.Match[str], bare: bool) -> list[Mention]
     if target is None or target[1]:
         return []
     form = RELATIVE if match.group(1).startswith("./") else ""
-    return [Mention(number, match.group(0), PATH, target[0], form=form)]
-
-
-_PROSE_PRODUCTS = _words(
-    """node.js vue.js next.js nuxt.js express.js three.js chart.js d3.js ember.js angular.js
-    react.js alpine.js p5.js moment.js nest.js deno.js bun.js knockout.js backbone.js
-    socket.io asp.net ado.net"""
-)
-"""Product names written like file names in prose."""
+    weak = may_be_made_up(target[0])
+    return [Mention(number, match.group(0), PATH, target[0], form=form, weak=weak)]
 
 
 def _is_prose_file_name(name: str, ext: str) -> bool:
     """Whether a bare name in prose is a file: a known extension of two letters or more
     (``math.h`` is more often the system's), not a naming rule or a product's name."""
-    if len(ext) < 2 or name.lower() in _PROSE_PRODUCTS or _PLACEHOLDER_NAME.match(name):
+    if len(ext) < 2 or name.lower() in PROSE_PRODUCTS or PLACEHOLDER_NAME.match(name):
         return False
     return "." not in name.split(".", 1)[0] and not name[0].isdigit()
-
-
-def replace_path(
-    text: str, line: int, written: str, old: str, new: str, rewritten: str | None = None
-) -> tuple[str, int]:
-    """``text`` with the mention ``written`` (a path whose target is ``old``) on ``line``
-    pointed at ``new``, keeping its ``./``, trailing ``/`` and line or anchor (or made
-    ``rewritten``: a module or relative path in its own form); with the number of places
-    changed (0: the line no longer has it)."""
-    lines = text.split("\n")
-    if not 0 < line <= len(lines):
-        return text, 0
-    stripped_old = old.rstrip("/")
-    index = written.find(stripped_old)
-    if rewritten is not None:
-        updated = rewritten
-    elif index < 0:
-        return text, 0
-    else:
-        updated = written[:index] + new.rstrip("/") + written[index + len(stripped_old) :]
-    pattern = re.compile(rf"(?<![\w./-]){re.escape(written)}(?![\w/-])")
-    new_line, count = pattern.subn(lambda _m: updated, lines[line - 1])
-    lines[line - 1] = new_line
-    return "\n".join(lines), count

@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from serena_memory.core import names as N
+from serena_memory.core.display import counted
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.code_drift.checker import TRAIL_SECONDS_ON_READ, CodeChecker
 from serena_memory.integrity.code_drift.findings import CodeFinding, one_per_mention
+from serena_memory.integrity.code_drift.fixes import replacements
 from serena_memory.integrity.code_drift.git import Repository, locate
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention, extract
 from serena_memory.integrity.code_drift.trails import paths_by_line
@@ -141,22 +143,33 @@ def read_note(
     *,
     cache_home: str | None = None,
     written: str | None = None,
+    applying: str = "",
 ) -> str:
     """A short note naming what `check --code` finds in one memory ('' when nothing):
     missing and moved paths, missing symbols (with their new name and place when git saw
     them renamed or moved), files changed a lot since: what an agent reading it must not
-    act on."""
+    act on. Then the exact replacements git's answers allow, written as the memory
+    writes them, and ``applying``: how the reader applies them all."""
     found = memory_findings(root, name, text, symbols=True, cache_home=cache_home, written=written)
     if not found:
         return ""
     told = _grouped(found)
     shown = told[:READ_NOTE_ITEMS]
     more = f" and {len(told) - len(shown)} more" if len(told) > len(shown) else ""
-    return (
+    note = (
         "\n\n---\nNote: this memory mentions code that has changed: "
         + "; ".join(shown)
         + more
         + ". Don't rely on those mentions; verify in the code (and update the memory)."
+    )
+    exact = replacements(found)
+    if not exact:
+        return note
+    return (
+        note
+        + f" {counted(len(exact), 'exact replacement')}: "
+        + ", ".join(r.told() for r in exact)
+        + (f". {applying}" if applying else ".")
     )
 
 
@@ -179,7 +192,7 @@ def _grouped(found: list[CodeFinding]) -> list[str]:
     return told
 
 
-def drift_note(store: MemoryStore, name: str, text: str) -> str:
+def drift_note(store: MemoryStore, name: str, text: str, applying: str = "") -> str:
     """The note that ends a project memory's text when `check --code` finds something in
     it: paths missing or moved, symbols missing (and where git saw them go), files changed
     a lot since ('' when none, for a global memory, and whenever the check itself fails: a
@@ -194,6 +207,7 @@ def drift_note(store: MemoryStore, name: str, text: str) -> str:
             text,
             cache_home=str(store.home),
             written=str(store.real_path_of(canonical)),
+            applying=applying,
         )
     except Exception:
         return ""

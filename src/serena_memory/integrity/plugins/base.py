@@ -47,6 +47,7 @@ class CheckOptions:
     changed_commits: int | None = None
     duplicates: bool = False
     unused_days: int | None = None
+    stale: bool = False  # deprecated and stale memories, and unknown successors
     jobs: int = 0  # 0: one per CPU (single-threaded callers only)
     progress: Callable[[int], None] | None = None
 

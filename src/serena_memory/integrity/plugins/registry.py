@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from serena_memory.integrity.plugins.base import Check, CheckOptions, CheckRun, Findings
 from serena_memory.integrity.plugins.code import CodeDrift
 from serena_memory.integrity.plugins.duplicates import Duplicates
+from serena_memory.integrity.plugins.lifecycle import Lifecycle
 from serena_memory.integrity.plugins.references import References
 from serena_memory.integrity.plugins.unused import Unused
 
@@ -21,9 +22,9 @@ if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
 
 # in the order they finish and print: the references first (the pass over the memories)
-CHECKS: tuple[Check, ...] = (References(), Duplicates(), CodeDrift(), Unused())
+CHECKS: tuple[Check, ...] = (References(), Duplicates(), CodeDrift(), Unused(), Lifecycle())
 # the order of the strict check's advice: what to fix first
-ADVICE_ORDER: tuple[str, ...] = ("duplicates", "references", "code", "unused")
+ADVICE_ORDER: tuple[str, ...] = ("duplicates", "references", "code", "lifecycle", "unused")
 
 
 def registered(name: str) -> Check:

@@ -1,0 +1,197 @@
+"""How to run one test file or one test: what a contributor types while working on a
+change, far more often than the whole suite.
+
+Offered only when the project's runner is known (a test command already on the sheet, or
+the runner's own configuration) and a real test file of the project can be named, in the
+prefix the project runs its tools with (``uv run pytest tests/test_x.py``, ``pnpm exec
+vitest run src/x.test.ts``, ``bundle exec rspec spec/x_spec.rb``). Nothing is offered when
+the docs or the tasks show such a form already.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+
+from serena_memory.agent.project_facts.commands import unwrap
+from serena_memory.agent.project_facts.files import Project, table
+from serena_memory.agent.project_facts.node import package_manager
+
+SOURCE = "test files"
+MAX_FOLDERS_VISITED = 200
+MAX_DEPTH = 3
+_SKIPPED = frozenset({"node_modules", "vendor", "testdata", "fixtures", "fixture", "__snapshots__",
+                      "target", "dist", "build", "snapshots", "data"})  # fmt: skip
+_PYTHON_TEST = re.compile(r"^(test_\w+|\w+_test)\.py$")
+_JS_TEST = re.compile(r"^[\w.-]+\.(test|spec)\.[cm]?[jt]sx?$")
+_JS_FILE = re.compile(r"^[\w-]+\.[cm]?[jt]s$")
+_GO_TEST_FUNC = re.compile(r"^func (Test\w+)\(\w+ \*testing\.T\)", re.M)
+_RUST_TEST_FUNC = re.compile(r"#\[(?:\w+::)?test\]\s*(?:#\[[^\]\n]*\]\s*)*(?:async\s+)?fn\s+(\w+)")
+# the words of a command that already runs one file or one test
+_ONE_TEST = re.compile(r"(::|\s-run\s|\s-k\s|\s--test\s|_test\.\w+\b|_spec\.rb\b|"
+                       r"\btest_\w+\.py\b|\.(test|spec)\.[cm]?[jt]sx?\b)")  # fmt: skip
+_JS_RUNNERS = (("vitest", "vitest run "), ("jest", "jest "), ("mocha", "mocha "), ("ava", "ava "))
+_EXEC = {"npm": "npx ", "pnpm": "pnpm exec ", "yarn": "yarn ", "bun": "bunx "}
+_PYTHON_PREFIXES = ("uv run ", "poetry run ", "pdm run ", "pipenv run ", "python -m ",
+                    "python3 -m ")  # fmt: skip
+
+
+def read_single_test(project: Project) -> None:
+    """Offer one single-test command when the sheet shows none."""
+    tests = project.sheet.commands.get("test", [])
+    if any(_ONE_TEST.search(f" {command} ") for command in tests):
+        return
+    forms: tuple[Callable[[Project, list[str]], str | None], ...] = (
+        _pytest, _go_test, _cargo_test, _node_test, _ruby_test,
+    )  # fmt: skip
+    for form in forms:
+        command = form(project, tests)
+        if command:
+            project.sheet.add("test", command, SOURCE)
+            return
+
+
+def find_file(project: Project, folders: tuple[str, ...], name: re.Pattern[str]) -> str | None:
+    """The first file matching ``name`` in ``folders`` (shallowest first, a few levels
+    down, never in dependencies, fixtures or build output)."""
+    queue = [(folder, 0) for folder in folders if project.is_dir(folder)]
+    visited = 0
+    while queue and visited < MAX_FOLDERS_VISITED:
+        folder, depth = queue.pop(0)
+        visited += 1
+        entries = project.listing(folder)
+        prefix = "" if folder == "." else f"{folder}/"
+        for entry in entries:
+            if name.match(entry) and project.is_file(prefix + entry):
+                return prefix + entry
+        if depth < MAX_DEPTH:
+            queue.extend(
+                (prefix + entry, depth + 1)
+                for entry in entries
+                if entry not in _SKIPPED and not entry.startswith(".")
+                and project.is_dir(prefix + entry)
+            )  # fmt: skip
+    return None
+
+
+def _pytest(project: Project, tests: list[str]) -> str | None:
+    """``pytest tests/test_x.py`` through the prefix the project's pytest runs with, or
+    ``hatch test tests/test_x.py`` where the project tests with Hatch."""
+    hatch = any(command.split()[:2] == ["hatch", "test"] for command in tests)
+    prefix = "hatch test" if hatch else _pytest_prefix(project, tests)
+    if prefix is None:
+        return None
+    path = find_file(project, ("tests", "test", "testing"), _PYTHON_TEST)
+    if path is None:
+        return None
+    return f"hatch test {path}" if hatch else f"{prefix}pytest {path}"
+
+
+def _pytest_prefix(project: Project, tests: list[str]) -> str | None:
+    """The project's runner (``uv run``) when it has one, else the prefix its own pytest
+    command is written with (``python -m``); None when pytest is not the project's."""
+    from serena_memory.agent.project_facts.python_project import runner
+
+    spelled: str | None = None
+    for command in tests:
+        words = command.split()
+        if unwrap(words)[:1] == ["pytest"] and "pytest" in words:
+            before = " ".join(words[: words.index("pytest")])
+            spelled = f"{before} " if before else ""
+            break
+    configured = project.first("pytest.ini", "conftest.py", "tests/conftest.py")
+    tool = table(project.toml("pyproject.toml"), "tool")
+    if spelled is None and not configured and "pytest" not in tool:
+        return None
+    prefix = runner(project, tool)
+    if prefix or spelled is None:
+        return prefix
+    return spelled if spelled in _PYTHON_PREFIXES else ""
+
+
+def _go_test(project: Project, tests: list[str]) -> str | None:
+    """``go test ./pkg -run TestX``: a package of the module and one of its tests."""
+    if not project.is_file("go.mod"):
+        return None
+    path = find_file(project, (".",), re.compile(r"^\w+_test\.go$"))
+    if path is None:
+        return None
+    folder = path.rsplit("/", 1)[0] if "/" in path else "."
+    package = "." if folder == "." else f"./{folder}"
+    test = _GO_TEST_FUNC.search((project.text(path) or "")[:200_000])
+    return f"go test {package} -run {test.group(1)}" if test else f"go test {package}"
+
+
+def _cargo_test(project: Project, tests: list[str]) -> str | None:
+    """``cargo test NAME`` (``-p CRATE`` in a workspace member), else one test file."""
+    manifest = project.toml("Cargo.toml")
+    if not manifest:
+        return None
+    for folder in ("", *_members(project, manifest)):
+        prefix = f"{folder}/" if folder else ""
+        path = find_file(project, (f"{prefix}tests",), re.compile(r"^\w+\.rs$"))
+        if path is None:
+            continue
+        crate = str(table(project.toml(f"{prefix}Cargo.toml"), "package").get("name", ""))
+        member = f"-p {crate} " if folder and re.fullmatch(r"[\w-]+", crate) else ""
+        if folder and not member:
+            continue
+        test = _RUST_TEST_FUNC.search((project.text(path) or "")[:200_000])
+        if test:
+            return f"cargo test {member}{test.group(1)}"
+        if "/" not in path.removeprefix(f"{prefix}tests/"):
+            return f"cargo test {member}--test {path.rsplit('/', 1)[-1][:-3]}"
+    return None
+
+
+def _members(project: Project, manifest: dict) -> list[str]:
+    """The workspace's member folders (``crates/*`` read from the folder)."""
+    found: list[str] = []
+    members = table(manifest, "workspace").get("members")
+    for member in members if isinstance(members, list) else []:
+        if not isinstance(member, str) or ".." in member or member.startswith("/"):
+            continue
+        if member.endswith("/*"):
+            parent = member[:-2]
+            found += [f"{parent}/{name}" for name in project.listing(parent)[:50]]
+        elif "*" not in member:
+            found.append(member.rstrip("/"))
+    return found[:50]
+
+
+def _node_test(project: Project, tests: list[str]) -> str | None:
+    """``npx vitest run FILE``, ``node --test FILE``...: the runner the test script or the
+    dependencies name, through the package manager's way of running a local tool."""
+    try:
+        data = json.loads(project.text("package.json") or "null")
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    script = str(table(data, "scripts").get("test", ""))
+    installed = {**table(data, "devDependencies"), **table(data, "dependencies")}
+    folders = ("test", "tests", "__tests__", "src", "spec", "packages", "lib")
+    for runner in ("node --test", "bun test"):
+        if runner in script:
+            path = find_file(project, folders, _JS_TEST) or find_file(project, ("test",), _JS_FILE)
+            return f"{runner} {path}" if path else None
+    for tool, command in _JS_RUNNERS:
+        if tool in installed or re.search(rf"\b{tool}\b", script):
+            pattern = _JS_TEST if tool in ("vitest", "jest") else _JS_FILE
+            path = find_file(project, folders, _JS_TEST) or find_file(project, folders, pattern)
+            run = _EXEC[package_manager(project, data)]
+            return f"{run}{command}{path}" if path else None
+    return None
+
+
+def _ruby_test(project: Project, tests: list[str]) -> str | None:
+    """``bundle exec rspec spec/x_spec.rb``, or minitest's ``ruby -Itest test/x_test.rb``."""
+    if not project.first("Gemfile", "Rakefile", ".rspec"):
+        return None
+    prefix = "bundle exec " if project.is_file("Gemfile") else ""
+    spec = find_file(project, ("spec",), re.compile(r"^\w+_spec\.rb$"))
+    if spec:
+        return f"{prefix}rspec {spec}"
+    test = find_file(project, ("test",), re.compile(r"^(\w+_test|test_\w+)\.rb$"))
+    return f"{prefix}ruby -Itest {test}" if test else None

@@ -1,0 +1,154 @@
+"""Credentials given to a command or a request (for core/secrets.py): a password or token on
+a command line, given to the command or the flag that takes it, and a credential in an
+``Authorization`` header. A shell word is a literal, so a value here is judged as one; a
+variable, a placeholder or a word in capitals saying what goes there (``PASSWORD``) is none.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from serena_memory.core.secret_values import (
+    WORDS,
+    entropy,
+    is_placeholder,
+    literal_secret,
+    literal_value,
+    not_a_value,
+    secret_name,
+    strong_password,
+)
+
+# credentials on a command line, each with the command that takes them (so `-p 8080` or
+# `mkdir -p` is no password); the value is quoted or runs to a space
+_ARG = r"('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"]+)"
+_COMMAND_LINES = (
+    # docker/podman/helm/... login, then -p or --password and the value
+    rf"\blogin\b[^\n|;&]*?\s(?:-p|--password)(?:\s+|=){_ARG}",
+    rf"\bsshpass\s+-p\s*{_ARG}",
+    # mysql -pVALUE (a password joined to -p; `-p` alone asks for it)
+    rf"\b(?:mysql\w*|mariadb\w*)\b[^\n|;&]*?\s-p{_ARG}",
+    rf"\bredis-cli\b[^\n|;&]*?\s(?:-a|--pass)\s+{_ARG}",
+    rf"\b(?:sqlcmd|bcp|osql)\b[^\n|;&]*?\s-P\s*{_ARG}",
+    # ldapsearch, ldapmodify... -w BIND_PASSWORD
+    rf"\bldap\w+\b[^\n|;&]*?\s-w\s*{_ARG}",
+    # rabbitmqctl add_user USER VALUE, htpasswd -b [FILE] USER VALUE, ssh-keygen -P VALUE
+    rf"\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+{_ARG}",
+    rf"\bhtpasswd\s+-\w*b\w*\s+(?:\S+\s+)?\S+\s+{_ARG}",
+    rf"\bssh-keygen\b[^\n|;&]*?\s-[PN]\s*{_ARG}",
+    # keytool -storepass VALUE, zip -P VALUE, 7z -pVALUE, psexec -p VALUE, net use
+    # /user:USER VALUE, sudo -S <<< VALUE
+    rf"\bkeytool\b[^\n|;&]*?\s-(?:src|dest)?(?:store|key)pass\s+{_ARG}",
+    rf"\bzip\b[^\n|;&]*?\s-P\s+{_ARG}",
+    rf"\b7za?\b[^\n|;&]*?\s-p{_ARG}",
+    rf"\bpsexec\b[^\n|;&]*?\s-p\s+{_ARG}",
+    rf"\bnet\s+use\b[^\n|;&]*?\s/user:\S+\s+{_ARG}",
+    rf"\bsudo\s+-S\b[^\n|;&]*?<<<\s*{_ARG}",
+    # echo VALUE | docker login ... --password-stdin
+    rf"\becho\s+(?:-n\s+)?{_ARG}\s*\|[^\n]*--password-stdin",
+    # smbclient -U 'DOMAIN\\user%password'
+    r"\s-U\s*['\"]?[^\s%'\"]+%([^\s'\"]+)",
+    # openssl -passin pass:VALUE
+    r"\s-pass(?:in|out)?\s+pass:([^\s'\"]+)",
+    # curl -u USER:VALUE, httpie -a USER:VALUE, bundle config HOST USER:VALUE
+    r"(?:\s(?:-u|--user|-a|--auth)[ =]?|\bbundle config\s+(?:set\s+)?(?:--\w+\s+)?"
+    r"[\w.-]+\.[a-z]{2,}\s+)['\"]?[^\s:'\"@$<]+:([^\s'\"]+)",
+)
+# a line can hold a rule's credential only if it holds one of these (in lower case): a
+# flag (-p covers mysql, sqlcmd, sshpass, ssh-keygen -P and openssl -passin), or a command
+# that takes a password without one
+COMMAND_WORDS = (
+    *("--", "-p", "-u", "-a ", "-w", "%", "login", "rabbitmqctl", "htpasswd", "bundle config"),
+    *("/user:", "<<<", "keytool"),
+)
+# a long flag and its value (`--account-key VALUE`, `--password=VALUE`, `--dest-creds
+# user:VALUE`): a secret when the flag's name is a secret's (core/secret_values.py); one
+# space only, as a command is typed (a help text sets its flags' descriptions apart)
+_FLAG = r"(?:^|[\s(])--([A-Za-z][\w-]{0,60})(?: |=)('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"-]\S*)"
+# a flag's value that is a list of settings, not the secret: --secret id=npmrc,src=FILE
+_SETTINGS = re.compile(r"^[a-z][\w-]{0,30}=[^=]")
+
+
+# a credential in a header: after Bearer or Basic, or after `Authorization:` and any
+# scheme (Token, ApiKey, Bot...) or none
+_HEADER_CREDENTIAL = (
+    r"(?i)(?:\b(?:bearer|basic)\s+|\bauthorization[\"']?\s*[:=]\s*[\"']?"
+    r"(?:[a-z][\w-]{0,30}\s+)?)([A-Za-z0-9._~+/-]{20,}=*)"
+)
+
+
+@cache
+def _patterns() -> tuple[Any, Any]:
+    """The command-line rules and the flags' as one RE2 pattern (the flags' two groups
+    last), and the header's: time linear in the line's length."""
+    from serena_memory.core.secret_tokens import linear
+
+    commands = linear("|".join(f"(?:{pattern})" for pattern in (*_COMMAND_LINES, _FLAG)))
+    return commands, linear(_HEADER_CREDENTIAL)
+
+
+def _given(value: str) -> bool:
+    """Whether a value given on a command line is a literal credential, not a variable, a
+    placeholder, an option or what goes there in capitals (``-p PASSWORD``)."""
+    value = value.strip("'\"`").rstrip(",.;:)`")
+    return (
+        len(value) >= 6
+        and not re.fullmatch(r"[A-Z][A-Z_]*", value)
+        and not is_placeholder(value)
+        and not value.startswith(("$", "%", "-", "<"))
+        and not WORDS.fullmatch(value)
+        and not not_a_value(value, quoted=True)
+        and not _SETTINGS.match(value)
+    )
+
+
+def command_line(line: str) -> bool:
+    """A password or token given on a command line: to the command that takes it
+    (``mysql -pVALUE``, ``curl -u user:VALUE``) or to a flag naming a secret."""
+    for match in _patterns()[0].finditer(line):
+        *commands, flag, value = match.groups()
+        if flag is not None and _flag_secret(flag, value):
+            return True
+        given = next((group for group in commands if group is not None), None)
+        if given is not None and _given(given):
+            return True
+    return False
+
+
+def _flag_secret(flag: str, value: str) -> bool:
+    """Whether a flag's value is a secret: the flag names one (``--account-key``,
+    ``--dest-creds``) and the value is a literal password or a secret value, not a key's
+    id (``--recv-keys 8E01AEAD2F125B58``)."""
+    bare = value.strip("'\"`")
+    return (
+        secret_name(flag)
+        and _given(value)
+        and (strong_password(bare, quoted=True) or literal_value(flag, bare, quoted=True))
+    )
+
+
+# a password given in code as a pair: requests' auth=("user", "VALUE"), HTTPBasicAuth("user",
+# "VALUE"), BasicAuth("user", "VALUE")
+_AUTH_PAIR = re.compile(
+    r"(?:\bauth\s*=\s*\(|BasicAuth\()\s*[\"'][^\"'\n]{1,80}[\"']\s*,\s*[\"']([^\"'\n]{6,200})[\"']"
+)
+
+
+def auth_pair(line: str) -> bool:
+    """A literal password in a user and password pair given to an HTTP client."""
+    return any(
+        strong_password(match.group(1), quoted=True) or literal_secret(match.group(1), quoted=True)
+        for match in _AUTH_PAIR.finditer(line)
+    )
+
+
+def header_credential(line: str) -> bool:
+    """A credential after ``Bearer``, ``Basic`` or ``Authorization:``: long and varied, not
+    a placeholder nor a word."""
+    for match in _patterns()[1].finditer(line):
+        value = match.group(1)
+        if not is_placeholder(value) and entropy(value) >= 3.5 and not WORDS.fullmatch(value):
+            return True
+    return False

@@ -1,0 +1,297 @@
+"""Secrets as people say them (for core/secrets.py): a password or token in a sentence,
+after the word that names it ("the admin password is now `...`", "pw `...`"), a login
+given as ``user / password`` or ``user:password`` after the word login or creds, and a
+password in a Markdown table (in a column headed Password, or beside a host and a user).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from serena_memory.core.secret_values import (
+    entropy,
+    literal_secret,
+    literal_value,
+    public_value,
+    quoted_secret,
+    secret_name,
+    strong_password,
+)
+
+# a value quoted after a secret's word, with what stands between them:
+# "the admin password is now `VALUE`", "client secret `VALUE`"
+_PROSE = re.compile(
+    r"(?i)(?<![A-Za-z0-9])(password|passphrase|passwd|secret|token|api[ _-]?key)(?![A-Za-z0-9])"
+    r"([^`'\"\n]{0,40}?)"
+    r"(?<![^\s:=(])[`'\"]([^\s`'\"]{10,})[`'\"](?!\w)"
+)
+# nothing but a verb or a colon between the word and a hex value: a secret's own value
+# ("client secret `HEX`"), where "the token's sha256 is `HEX`" names a hash
+_RIGHT_AFTER = re.compile(r"\s*(?:is|was|[:=])?\s*")
+_HEX_SECRET = re.compile(r"[0-9a-f]{32,128}")
+_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+# a password said in a sentence, unquoted: "the passphrase is WORDS-AND-DIGITS", "user
+# admin, pass VALUE", "WPA2 key VALUE", "reset the password to VALUE"
+_SAID_PASSWORD = (
+    r"(?i)\b(password|passphrase|passwd|pass|pwd|pw|psk|wpa2?[ -](?:key|passphrase)"
+    r"|wi-?fi (?:key|password))\b(?:\s+(is|was|=|is now|now is|set to|reset to|to))?"
+    r"(?:\s*[*_]{0,2}[:=][*_]{0,2}\s*|[*_]{0,2}\s+)[`'\"]?([^\s`'\"]{8,80})(?:$|[\s`'\"])"
+)
+# "to" says a value only after a verb that sets one: "reset the password to VALUE", never
+# "add the password to VAULT-NAME"
+_SETTING_VERB = re.compile(r"(?i)\b(?:re)?set\b|\bchang|\brotat|\bupdat")
+# a login given after the word that says it: "login is USER / VALUE", "creds: USER:VALUE"
+_LOGIN = (
+    r"(?i)\b(?:log[ -]?in|logon|sign[ -]?in|creds|credentials|basic[ -]?auth)\b"
+    r"[^\n]{0,60}?(?:^|[\s`'\"(])"
+    r"([\w.@+-]{2,64})[`'\"]?(?:\s+/\s+|:)[`'\"]?([^\s`'\"]{8,80})"
+)
+
+
+def quoted_value(line: str) -> str | None:
+    """The kind of a value quoted after a secret's word, when it is one."""
+    for match in _PROSE.finditer(line):
+        word, between, value = match.groups()
+        if quoted_secret(word, value) or _hex_secret(word, between, value):
+            return f"{word.lower()} in quotes"
+    return None
+
+
+def _hex_secret(word: str, between: str, value: str) -> bool:
+    return (
+        word.lower() in ("secret", "token", "api key", "api_key", "api-key", "apikey")
+        and _RIGHT_AFTER.fullmatch(between) is not None
+        and _HEX_SECRET.fullmatch(value) is not None
+        and entropy(value) >= 3.0
+    )
+
+
+# a secret said a few words after its word: "the VPN shared secret is VALUE", "Jenkins
+# password changed to VALUE", "api key for the geocoder: VALUE"
+_SAID_AFTER = (
+    r"(?i)\b(password|passphrase|passwd|pass|pwd|pw|secret|token|api[ _-]?key"
+    r"|(?:totp|otp|mfa|2fa) seed)"
+    r"\b([^\n\"{}=]{0,40}?)(?:\s(is|was|to|are)(?:\s+now)?\s*:?|:|\s(?:->|=>|→))"
+    r"[*_]{0,2}\s+[`'\"]?"
+    r"([^\s`'\"]{8,100})(?:$|[\s`'\"])"
+)
+# words between that say the value is something else than the secret (its hash, its id...)
+# or an example of its shape (a generator makes them like ...)
+_SOMETHING_ELSE = re.compile(
+    r"(?i)hash|\bsha-?\d*\b|\bmd5\b|digest|checksum|fingerprint|\bid\b|name|format|prefix"
+    r"|header|length"
+    r"|file|path|url|endpoint|expir|ttl|scope|type|policy|rotat|stored|kept|read|set in"
+    r"|generat|example|e\.g\.|such as|like|look|version|revision|serial|count|number"
+)
+# what a value named after a secret is when the words before say so: "sha256 of the token:"
+HASH_OF = re.compile(r"(?i)hash|\bsha-?\d*\b|\bmd5\b|digest|checksum|fingerprint")
+_PUBLIC = re.compile(r"(?i)public|publishable|anon\b|client-side")
+_PASSWORD_HINTS = ("pass", "pw", "psk", "wpa", "wi-fi", "wifi")
+_PASSWORD_WORDS = ("password", "passphrase", "passwd", "pass", "pwd", "pw")
+
+
+@cache
+def _sentences() -> tuple[Any, Any, Any]:
+    """The sentences' patterns under RE2: time linear in the line's length."""
+    from serena_memory.core.secret_tokens import linear
+
+    return linear(_SAID_PASSWORD), linear(_SAID_AFTER), linear(_VALUE_FIRST)
+
+
+def said_secret(line: str) -> str | None:
+    """The kind of a password or a random token said a few words after its word."""
+    for match in _sentences()[1].finditer(line):
+        word, between, connector, value = match.groups()
+        if _hyphenated(match):
+            continue
+        before = line[max(0, match.start() - 30) : match.start()]
+        if _SOMETHING_ELSE.search(between) or _PUBLIC.search(before + between):
+            continue
+        if HASH_OF.search(before):
+            continue
+        if connector and connector.lower() == "to" and not _SETTING_VERB.search(line):
+            continue
+        value = value.rstrip(".,;:)")
+        password = word.lower() in _PASSWORD_WORDS
+        if strong_password(value) if password else _random_token(value):
+            return f"{word.lower()} in a sentence"
+    return None
+
+
+def _hyphenated(match: Any) -> bool:
+    """Whether the word the match starts with is joined to another by a hyphen."""
+    start, end = match.span(1)
+    line = match.string
+    return line[start - 1 : start] == "-" or line[end : end + 1] == "-"
+
+
+def _random_token(value: str) -> bool:
+    """A token's value: long, varied, letters and digits (or 32 hex digits and more)."""
+    if public_value(value) or _UUID.fullmatch(value):
+        return False  # public, or an identifier
+    if _HEX_SECRET.fullmatch(value):
+        return entropy(value) >= 3.0
+    return (
+        len(value) >= 16
+        and literal_secret(value)
+        and re.search(r"\d", value) is not None
+        and re.search(r"[A-Za-z]", value) is not None
+        and entropy(value) >= 3.5
+    )
+
+
+# a password quoted before the words that say what it is: "use `VALUE` as the keystore
+# password"
+_VALUE_FIRST = (
+    r"(?i)[`'\"]([^\s`'\"]{8,80})[`'\"]\s+(?:as|is|was)\s+(?:the|our|my|your|a|an)?\s*"
+    r"(?:[\w-]+\s+){0,3}?(?:password|passphrase|passwd|pwd)\b"
+)
+
+
+def said_password(line: str) -> str | None:
+    """The kind of a strong password said after a password's word, unquoted, or quoted
+    before the words that say it is one."""
+    if not any(map(line.lower().__contains__, _PASSWORD_HINTS)):
+        return None  # no password's word: most lines
+    said, _, value_first = _sentences()
+    for match in said.finditer(line):
+        _, connector, value = match.groups()
+        to = connector is not None and connector.lower() == "to"
+        if _hyphenated(match):
+            continue  # part of a name: base-passwd, pass-through
+        if to and not _SETTING_VERB.search(line, 0, match.start()):
+            continue
+        if strong_password(value):
+            return "password in a sentence"
+    if any(strong_password(match.group(1)) for match in value_first.finditer(line)):
+        return "password in a sentence"
+    return None
+
+
+_LOGIN_WORDS = ("login", "log in", "log-in", "logon", "sign", "cred", "basic")
+
+
+@cache
+def _login() -> Any:
+    from serena_memory.core.secret_tokens import linear
+
+    return linear(_LOGIN)
+
+
+def login_pair(line: str, lower: str) -> str | None:
+    """The kind of a user and a strong password given after login or creds (``lower``:
+    the line in lower case, for a quick test that most lines fail)."""
+    if ":" not in line and " / " not in line:
+        return None
+    if not any(map(lower.__contains__, _LOGIN_WORDS)):
+        return None
+    for match in _login().finditer(line):
+        user, value = match.groups()
+        if value.startswith("/") or user.lower() in ("http", "https", "ssh", "ftp", "sftp"):
+            continue  # a URL, not a login
+        if strong_password(value):
+            return "login in a sentence"
+    return None
+
+
+# a value after a label's colon, a slash or a dash: "MySQL root: VALUE", "Wifi: NAME /
+# VALUE", "Router admin pwd - VALUE"
+_LABELLED = r"(?:[:/—–-])\s+([^\s`'\"]{10,40})(?:$|[\s),;])"
+# what a generated password holds that names, versions and paths do not (`@` is in a
+# pinned task's or action's name, SonarCloudPrepare@1; `+` in a licence's, LGPLv3+)
+_PASSWORD_SYMBOLS = "!#$%^&*~?"
+# letters of both cases mixed inside a run, as a generator draws them (yurlG, WREhb), where
+# a composite key's words are in one case each (ORDER#2024-06-01#8f3e2a1c)
+_MIXED_CASE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
+_NOT_IN_PASSWORD = re.compile(r"[/:=(){}\[\]<>\\]|^\$")
+
+
+@cache
+def _labelled() -> Any:
+    from serena_memory.core.secret_tokens import linear
+
+    return linear(_LABELLED)
+
+
+def labelled_password(line: str) -> str | None:
+    """The kind of a generated password after a label: capitals and small letters mixed,
+    digits and a symbol such as ``!`` or ``%``, which names, versions, keys and paths never
+    all hold."""
+    if not any(map(line.__contains__, _PASSWORD_SYMBOLS)):
+        return None
+    for match in _labelled().finditer(line):
+        value = match.group(1).rstrip(".,;")
+        if _NOT_IN_PASSWORD.search(value) or not any(map(value.__contains__, _PASSWORD_SYMBOLS)):
+            continue
+        if _all_classes(value) and _MIXED_CASE.search(value) and entropy(value) >= 3.0:
+            return "password after a label"
+    return None
+
+
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+# a cell that is a login: `user / VALUE`
+_LOGIN_CELL = re.compile(r"([\w.@+-]{2,64})\s+/\s+(\S{8,80})")
+_USER_CELL = re.compile(r"[A-Za-z][\w.@-]{1,40}")
+_HOST_CELL = re.compile(r"://|^[\w-]+(?:\.[\w-]+)+(?::\d+)?$")
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def table_columns(line: str, following: str, columns: set[int]) -> set[int]:
+    """The columns of the Markdown table ``line`` belongs to whose header names a secret
+    (Password, API token), kept over its rows; a header is the line above the rule."""
+    if not line.lstrip().startswith("|"):
+        return set()
+    if _TABLE_RULE.match(following):
+        return {i for i, cell in enumerate(_cells(line)) if secret_name(cell.replace(" ", "_"))}
+    return columns
+
+
+def table_row(line: str, columns: set[int]) -> str | None:
+    """A password in a Markdown table's row: in a column headed Password (or Secret,
+    Token...), quoted in any cell and strong (letters, digits and symbols), a cell
+    ``user / VALUE``, or a random value right after a user, past a host."""
+    if not line.lstrip().startswith("|") or _TABLE_RULE.match(line):
+        return None
+    cells = _cells(line)
+    if any(_cell_secret(i, cells, columns) for i in range(len(cells))):
+        return "password in a table"
+    return None
+
+
+def _cell_secret(i: int, cells: list[str], columns: set[int]) -> bool:
+    cell = cells[i]
+    value = cell.strip("`")
+    login = _LOGIN_CELL.fullmatch(value)
+    if login is not None:
+        return strong_password(login.group(2))
+    if " " in value:
+        return False
+    if i in columns and (strong_password(value) or literal_value("password", value)):
+        return True
+    name = cells[i - 1].strip("`") if i else ""
+    if name and secret_name(name) and literal_value(name, value, quoted=True):
+        return True  # a table of names and values: | API_KEY | VALUE |
+    if cell.startswith("`") and len(value) >= 12 and _all_classes(value):
+        return True
+    return i >= 2 and _after_host_and_user(cells[:i]) and _random(value)
+
+
+def _after_host_and_user(before: list[str]) -> bool:
+    return _USER_CELL.fullmatch(before[-1].strip("`")) is not None and any(
+        _HOST_CELL.search(cell.strip("`")) for cell in before[:-1]
+    )
+
+
+def _random(value: str) -> bool:
+    return len(value) >= 12 and strong_password(value, quoted=True) and entropy(value) >= 3.5
+
+
+def _all_classes(value: str) -> bool:
+    return strong_password(value) and all(
+        re.search(pattern, value) for pattern in (r"[a-z]", r"[A-Z]", r"\d", r"[^\w\s]")
+    )

@@ -1,0 +1,64 @@
+"""Names a memory writes that look like files but stand for none: a naming rule
+(``PascalCase.tsx``, ``.test.ts``), a placeholder (``PRP-XXX-feature.md``), a product
+(``Node.js``) and a name the line gives as an example (``e.g. `UserProfile.tsx```), which
+is a claim only when git knew the file (pure).
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+PLACEHOLDER_NAME = re.compile(
+    r"^(?:(?:pascal|camel|kebab|snake|upper|lower|title|screaming)[-_]?case(?:[-_.]\w+)?"
+    r"|\.(?:test|spec|stories|story|d|min|module|e2e|config)\.\w+)$",
+    re.IGNORECASE,
+)
+"""Names that state a naming rule: a case style or a bare role suffix like ``.test.ts``."""
+
+PLACEHOLDER_PART = re.compile(r"(?:^|[-_./])(?:X{2,}|x{3,}|N{3,}|Y{4})(?=$|[-_./])")
+"""A part of a name that stands for any value: ``PRP-XXX-feature.md``, ``NNN-spec.md``."""
+
+PROSE_PRODUCTS = _words(
+    """node.js vue.js next.js nuxt.js express.js three.js chart.js d3.js ember.js angular.js
+    react.js alpine.js p5.js moment.js nest.js deno.js bun.js knockout.js backbone.js
+    socket.io asp.net ado.net"""
+)
+"""Product names written like file names in prose."""
+
+_EXAMPLE = re.compile(
+    r"(?:\be\.\s?g\.|\bfor (?:example|instance)|\bsuch as)[,:]?\s*"
+    r"(?:`[^`]{1,60}`\s*(?:,|\bor\b|\band\b)\s*){0,4}(?:or |and )?[*_(\[]*$",
+    re.IGNORECASE,
+)
+"""What introduces an example just before a name, the names listed with it included:
+``(e.g., `UserProfile.tsx`)``, ``(e.g., `features/`, `bugs/`)``."""
+EXAMPLE_HINT = re.compile(r"e\.\s?g\.|for (?:example|instance)|such as", re.IGNORECASE)
+
+
+def is_example(line: str, start: int) -> bool:
+    """Whether ``line`` introduces what starts at ``start`` as an example."""
+    return bool(_EXAMPLE.search(line, max(0, start - 360), start))
+
+
+_MADE_UP_STEM = re.compile(
+    r"^(?:foo|bar|baz|qux|example|sample|something|name|filename|file"
+    r"|(?:your|my|some|new)[-_]\w[\w-]*|[\w-]*feature[-_]name)$",
+    re.IGNORECASE,
+)
+"""A file's stem that stands for any file: ``foo.py``, ``your-file.ts``, ``name.py``."""
+
+
+def may_be_made_up(path: str) -> bool:
+    """Whether a path may name no file of the project but a library or a stand-in: a
+    library's name written like a file (``Passport.js``: a capital and ``.js``) or a
+    stand-in stem (``foo.py``, ``my-component.tsx``). Such a name is a claim only when
+    git knew the file."""
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    stem = last.split(".", 1)[0]
+    library = "/" not in path and last.endswith(".js") and last[:1].isupper() and "." not in stem
+    return library or bool(_MADE_UP_STEM.match(stem))

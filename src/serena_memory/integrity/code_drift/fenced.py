@@ -1,0 +1,52 @@
+"""What a fenced block still says about the project's files (pure, no file access).
+
+A fenced block mostly holds commands, sample output and sketches of code to be written,
+so its names are not taken as claims the way prose is. Three shapes in one are: a folder
+tree drawn with ``├──``/``└──`` (a name in it names the file at that place in the tree),
+a comment naming a file (``// webpack.config.js``, ``# In src/app.py``) and the module
+an import loads (``import X from "./components/X"``, ``import("@/pages/home")``).
+Each is a weak claim: the checker reports it only when git knew the file it names.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator
+
+_COMMENT = re.compile(r"^\s*(?://+|#+(?!!)|/\*+|\*(?=\s)|<!--|--(?=\s))\s?(.*)$")
+"""A line that is a comment as a whole: ``//``, ``#`` (not ``#!``), ``/*``, `` * ``,
+``<!--``, ``-- `` (not an option, ``--out``)."""
+_IMPORT = re.compile(
+    r"""(?:\bfrom|\bimport|\brequire)\s*\(?\s*["']([^"'\s]+)["']""",
+)
+_LOCAL_IMPORT = re.compile(r"^(?:\.{1,2}/|[@~#][\w-]*/)")
+"""An import of the project's own code: relative, or through an alias (``@/x``,
+``~/x``, ``@shared/x``; a package's scope, ``@tanstack/x``, is told apart by the
+checker, which knows the project's aliases)."""
+
+
+def comment_text(line: str) -> str | None:
+    """The text of a line that is a comment as a whole (None: it is code or nothing)."""
+    if "/" not in line and "#" not in line and "-" not in line and "*" not in line:
+        return None
+    found = _COMMENT.match(line)
+    return found.group(1) if found else None
+
+
+def imported(line: str) -> Iterator[str]:
+    """The project modules a line of code imports, as written (``./components/X``)."""
+    if "import" not in line and "require" not in line and "from" not in line:
+        return
+    for found in _IMPORT.finditer(line):
+        spec = found.group(1)
+        if _LOCAL_IMPORT.match(spec) and "*" not in spec:
+            yield spec
+
+
+def normal_import(spec: str) -> str | None:
+    """An import's path as a mention's target: ``./`` and a final ``/`` cut (None: it
+    leaves its folder, ``../``, which the checker reads as a suffix of its own)."""
+    if spec.startswith("./"):
+        spec = posixpath.normpath(spec)
+    return None if spec.startswith("..") else spec.rstrip("/")

@@ -1,0 +1,229 @@
+"""Whether a path a memory mentions still names the project's file: found (and changed
+much since the memory was written, or moved to its place since), moved (git saw where
+to) or missing; for a file named in another form than its path (a module, ``./x``, an
+alias) the files it may name are tried in turn
+(:mod:`~serena_memory.integrity.code_drift.forms`). A weak mention (an example, a name in
+a fenced block) is told only when git knew the file it names.
+
+Nothing is read from a mentioned path: it is looked up in the project's list of files
+and in what git remembers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from serena_memory.integrity.code_drift.aliases import Aliases, expand, project_aliases
+from serena_memory.integrity.code_drift.findings import CHANGED, MISSING, MOVED, CodeFinding
+from serena_memory.integrity.code_drift.forms import (
+    ALIAS,
+    MODULE,
+    RELATIVE,
+    UP,
+    module_candidates,
+    rewritten,
+    script_candidates,
+)
+from serena_memory.integrity.code_drift.history import GitPast
+from serena_memory.integrity.code_drift.mentions import PATH, Mention
+from serena_memory.integrity.code_drift.moves import known, missing_note, moves
+from serena_memory.integrity.code_drift.project import ProjectFiles
+from serena_memory.integrity.code_drift.written_then import beside_memory, moved_since
+
+
+class PathChecks:
+    """The checks of path mentions, for a checker that gives the project's files, its
+    history and how many commits make a file ``changed``."""
+
+    changed_commits: int
+    _aliases: Aliases | None = None
+
+    @property
+    def files(self) -> ProjectFiles:
+        raise NotImplementedError
+
+    @property
+    def past(self) -> GitPast:
+        raise NotImplementedError
+
+    @property
+    def history(self) -> bool:
+        raise NotImplementedError
+
+    def check_path(
+        self, memory: str, m: Mention, when: float | None, read_only: bool = False
+    ) -> CodeFinding | None:
+        """The finding of one path mention: missing, moved or changed (None: it names a
+        file of the project that did not change much since ``when``)."""
+        if m.linked:
+            m = self._beside(memory, m)
+        if m.placed:
+            m = self._at_place(m)
+        if m.form:
+            return self._check_form(memory, m, when, read_only)
+        resolved = self.files.resolve(m.target)
+        if resolved is not None:
+            return self._present(memory, m, m.target, resolved, when, read_only)
+        if not self.history:
+            if m.weak:
+                return None
+            return CodeFinding(memory, m.line, m.text, PATH, MISSING, m.target, read_only=read_only)
+        candidates, went = moves(self.past, self.files, m.target)
+        if m.weak and not went and not known(self.past, candidates, m.target):
+            return None  # an example or a library's name: never the project's file
+        if len(went) == 1:
+            ((new, (_old, commit)),) = went.items()
+            if m.target.endswith("/") and not new.endswith("/"):
+                new += "/"
+            return CodeFinding(
+                memory,
+                m.line,
+                m.text,
+                PATH,
+                MOVED,
+                m.target,
+                new_path=new,
+                commit=commit,
+                read_only=read_only,
+            )
+        note = missing_note(self.past, m.target, candidates, went, when)
+        return CodeFinding(
+            memory, m.line, m.text, PATH, MISSING, m.target, note=note, read_only=read_only
+        )
+
+    def _check_form(
+        self, memory: str, m: Mention, when: float | None, read_only: bool
+    ) -> CodeFinding | None:
+        """:meth:`check_path` for a file named in another form than its path
+        (:mod:`~serena_memory.integrity.code_drift.forms`): found when a file it may name
+        exists; else told like the file git knew by that name, in the form written (a
+        module, or a path written with ``../``, that git never knew is no finding: it may
+        be a library's or another project's)."""
+        groups = self._form_files(m)
+        for _prefix, files in groups:
+            for file in files:
+                resolved = self.files.resolve(file)
+                if resolved is not None:
+                    return self._present(memory, m, file, resolved, when, read_only)
+        if not self.history:
+            return self._plain_missing(memory, m, read_only) if self._plain(m) else None
+        for prefix, files in groups:
+            for file in files:
+                candidates, went = moves(self.past, self.files, file)
+                if len(went) == 1:
+                    ((new, (old, commit)),) = went.items()
+                    return CodeFinding(
+                        memory,
+                        m.line,
+                        m.text,
+                        PATH,
+                        MOVED,
+                        old,
+                        new_path=new,
+                        commit=commit,
+                        read_only=read_only,
+                        new_mention=rewritten(m.text, m.form, prefix, old, new),
+                        form=m.form,
+                    )
+                if went or known(self.past, candidates, file):
+                    note = missing_note(self.past, file, candidates, went, when)
+                    return CodeFinding(
+                        memory,
+                        m.line,
+                        m.text,
+                        PATH,
+                        MISSING,
+                        file,
+                        note=note,
+                        read_only=read_only,
+                        form=m.form,
+                    )
+        return self._plain_missing(memory, m, read_only) if self._plain(m) else None
+
+    def _beside(self, memory: str, m: Mention) -> Mention:
+        """A link's mention as the file beside the memory when git knows one there (a
+        link's target is read from the memory's folder first), else as written."""
+        if not self.history:
+            return m
+        beside = beside_memory(memory, m.text if m.form == UP else m.target)
+        if beside and (self.files.exists(beside) or known(self.past, [beside], beside)):
+            return replace(m, target=beside, form="", linked=False)
+        return m
+
+    def _at_place(self, m: Mention) -> Mention:
+        """A name in a tree as the path the tree puts it at, when a file is there now
+        or git knew one there (else as written: the drawing may be wrong)."""
+        placed = m.placed
+        here = self.files.exists(placed) or (self.history and known(self.past, [placed], placed))
+        return replace(m, target=placed if here else m.target, placed="")
+
+    @staticmethod
+    def _plain(m: Mention) -> bool:
+        """Whether a form is told missing though git never knew it (``./x``, not weak)."""
+        return m.form == RELATIVE and not m.weak
+
+    def _form_files(self, m: Mention) -> list[tuple[str, list[str]]]:
+        """(prefix, files) a mention in a form may name (:mod:`~serena_memory.
+        integrity.code_drift.forms`); none for an alias that is not the project's."""
+        if m.form == MODULE:
+            return module_candidates(m.target, m.text.startswith("."))
+        if m.form == ALIAS:
+            if self._aliases is None:
+                self._aliases = project_aliases(self.files)
+            path = expand(m.target, self._aliases)
+            return [] if path is None else [(path, script_candidates(path))]
+        return [(m.target, script_candidates(m.target))]
+
+    def _present(
+        self, memory: str, m: Mention, named: str, resolved: str, when: float | None, ro: bool
+    ) -> CodeFinding | None:
+        """The finding of a mention naming a file found now (``named``: the path it
+        names): moved when git renamed the file to its place since ``when`` from another
+        place it named, else :meth:`_changed`."""
+        moved = moved_since(self.past, self.files, named, resolved, when) if self.history else None
+        if moved is None:
+            return self._changed(memory, m, resolved, when, ro)
+        old, commit = moved
+        form = m.form if m.form in (RELATIVE, "") else ""
+        new_mention = rewritten(m.text, form, m.target, old, resolved) if form else None
+        return CodeFinding(
+            memory,
+            m.line,
+            m.text,
+            PATH,
+            MOVED,
+            m.target,
+            new_path=resolved,
+            commit=commit,
+            read_only=ro,
+            new_mention=new_mention,
+            form=form,
+        )
+
+    def _plain_missing(self, memory: str, m: Mention, read_only: bool) -> CodeFinding:
+        """A path that names no file now nor in git's history."""
+        note = "never in the git history: a plan or a typo?" if self.history else ""
+        return CodeFinding(
+            memory, m.line, m.text, PATH, MISSING, m.target, note=note, read_only=read_only
+        )
+
+    def _changed(
+        self, memory: str, m: Mention, resolved: str, when: float | None, read_only: bool
+    ) -> CodeFinding | None:
+        """A ``changed`` finding for a file that exists, when enough commits changed it
+        since the memory last changed."""
+        if not self.history or when is None or self.changed_commits <= 0 or resolved.endswith("/"):
+            return None
+        since = sum(1 for t in self.past.changes.get(resolved, ()) if t > when)
+        if since < self.changed_commits:
+            return None
+        return CodeFinding(
+            memory,
+            m.line,
+            m.text,
+            PATH,
+            CHANGED,
+            m.target,
+            commits_since=since,
+            read_only=read_only,
+        )

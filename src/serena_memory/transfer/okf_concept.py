@@ -21,6 +21,7 @@ from typing import Any
 import yaml
 from markdown_it import MarkdownIt
 
+from serena_memory.core.front_matter import FrontMatter, one_line, parse
 from serena_memory.core.references import NAME_CHAR_CLASS, can_be_referenced
 from serena_memory.transfer import markdown as md
 
@@ -34,7 +35,6 @@ RESERVED = frozenset({"index.md", "log.md"})
 RESERVED_SUFFIX = "-memory"
 """A memory named ``index`` or ``log`` is the concept ``index-memory.md``."""
 DERIVED = ("type", "title", "description", "generated", "verified", "sources")
-MAX_DESCRIPTION_CHARS = 200
 
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _REFERENCE = re.compile(r"(?<!" + NAME_CHAR_CLASS + r")mem:(" + NAME_CHAR_CLASS + r"+)")
@@ -60,8 +60,10 @@ def code_lines(text: str) -> set[int]:
 
 
 def split_front_matter(text: str) -> tuple[dict[str, Any], str, str]:
-    """(the keys, the block as written, the body) of a text; ({}, '', text) when it opens
-    with no block, or one that is no YAML mapping or holds an alias."""
+    """(the keys, the block as written, the body) of a concept file; ({}, '', text) when
+    it opens with no block, or one that is no YAML mapping or holds an alias. A concept's
+    block is read up to 200 lines: it holds what the export derived besides the memory's
+    own front matter (which :func:`memory_front_matter` reads, as core does)."""
     lines, body = md.split_front_matter(text)
     if lines is None:
         return {}, "", text
@@ -79,9 +81,15 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, str]:
     return keys, "".join(lines), body
 
 
-def one_line(text: str, limit: int = MAX_DESCRIPTION_CHARS) -> str:
-    flat = " ".join("".join(c if c.isprintable() else " " for c in text).split())
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+def memory_front_matter(text: str) -> tuple[dict[str, Any], str, str]:
+    """(the keys, the block as written, the body) of a memory, as core reads its front
+    matter; a block that does not open and close with a bare ``---`` line is kept in the
+    body (a concept could not give its lines back as written)."""
+    found = parse(text)
+    lines = found.block.splitlines()
+    if not found.present or lines[0] != "---" or lines[-1] != "---":
+        return {}, "", text
+    return dict(found.keys), found.block, found.body
 
 
 def first_sentence(body: str) -> str:
@@ -108,13 +116,7 @@ def plain_text(text: str) -> str:
 
 def description_of(keys: dict[str, Any], body: str) -> str:
     """The memory's summary (``summary:``, else ``description:``), else its first sentence."""
-    for key in ("summary", "description"):
-        value = keys.get(key)
-        if isinstance(value, str | int | float) and not isinstance(value, bool):
-            text = one_line(str(value))
-            if text:
-                return text
-    return first_sentence(body)
+    return FrontMatter(keys).summary or first_sentence(body)
 
 
 def concept_path(name: str, taken: set[str]) -> str:
@@ -194,7 +196,7 @@ def dump_keys(keys: dict[str, Any]) -> str:
 def concept_text(name: str, text: str, derived: dict[str, Any], paths: dict[str, str]) -> str:
     """The concept of memory ``name`` (``text``): ``derived`` keys the memory lacks, the
     mark, the memory's own front matter as written, then its body with links."""
-    keys, block, body = split_front_matter(text)
+    keys, block, body = memory_front_matter(text)
     if not keys:  # no block, or an empty one: the text is all body, kept as written
         block, body = "", text
     added = {k: v for k, v in derived.items() if k not in keys and v not in (None, "", [])}

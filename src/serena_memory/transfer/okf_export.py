@@ -53,7 +53,7 @@ def bundle_files(
     listed: dict[str, list[tuple[str, str, str]]] = {}  # folder -> (file, title, description)
     for name in names:
         text = _memory_text(store, name)
-        keys, _, body = C.split_front_matter(text)
+        keys, _, body = C.memory_front_matter(text)
         derived = {
             "type": C.CONCEPT_TYPE,
             "title": name,

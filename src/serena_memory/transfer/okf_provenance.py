@@ -19,13 +19,12 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.proposals import accepted
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
     from serena_memory.history.entries import Entry
 
-REVIEW_ACTION = "review accept"  # the action of an entry a person accepted (core/proposals.py)
-ACCEPTED_BY = ", accepted by "
 CODE_CHECK = "process:serena-memory-code-check"
 MAX_LOG_ENTRIES = 2000
 """The newest history entries ``log.md`` tells (a bundle is not the history's archive)."""
@@ -51,9 +50,9 @@ def _token(text: str) -> str:
 def actor(entry: Entry) -> str:
     """Who made ``entry``, in OKF's actor convention."""
     who = entry.who
-    if entry.action.startswith(REVIEW_ACTION):
-        who = who.partition(ACCEPTED_BY)[0]
-        return agent_actor(who)
+    review = accepted(who, entry.action)
+    if review is not None:
+        return agent_actor(review[0])
     if entry.entry_point == "mcp":
         return agent_actor(who)
     if entry.entry_point in ("cli", "dashboard"):
@@ -116,9 +115,9 @@ def _note(facts: Facts, entry: Entry) -> None:
     if facts.generated is None:
         facts.generated = {"by": actor(entry), "at": stamp(entry.time)}
         facts.at = entry.time
-    if facts.reviewed is None and entry.action.startswith(REVIEW_ACTION):
-        person = entry.who.partition(ACCEPTED_BY)[2] or "unknown"
-        facts.reviewed = {"by": f"human:{_token(person)}", "at": stamp(entry.time)}
+    review = accepted(entry.who, entry.action)
+    if facts.reviewed is None and review is not None:
+        facts.reviewed = {"by": f"human:{_token(review[1])}", "at": stamp(entry.time)}
 
 
 def derived_keys(

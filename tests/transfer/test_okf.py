@@ -290,6 +290,8 @@ _OWN = st.one_of(
     st.just("---\nsummary: S\nstatus: draft\n---\n"),
     st.just("---\r\nsummary: 'x: y'\r\nextra: [1, 2]\r\n---\r\n"),
     st.just("---\n{summary: flow}\n---\n"),
+    st.just("---\nsummary: closed with dots\n...\n"),
+    st.just("---  \nsummary: opened with blanks\n---\n"),
 )
 
 

@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.lifecycle import read_note
+from serena_memory.core.proposals import accepted
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
     from serena_memory.history.entries import Entry
 
-REVIEW_ACTION = "review accept"  # the action of an entry a person accepted (core/proposals.py)
 _PLACES = {"cli": "command line", "dashboard": "dashboard"}
 
 
@@ -55,9 +55,9 @@ def writer_of(entry: Entry) -> tuple[str, bool | None]:
     """Who made ``entry``, as a reader understands it, and whether a person reviewed it
     (None when no agent made it)."""
     who = entry.who
-    if entry.action.startswith(REVIEW_ACTION):
-        agent, _, person = who.partition(", accepted by ")
-        return f"agent {agent}", True
+    review = accepted(who, entry.action)
+    if review is not None:
+        return f"agent {review[0]}", True
     if entry.entry_point == "mcp":
         return f"agent {who}", False
     if entry.entry_point in ("cli", "dashboard"):

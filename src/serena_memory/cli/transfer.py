@@ -22,6 +22,7 @@ from serena_memory.cli.common import (
 from serena_memory.core.display import counted
 
 if TYPE_CHECKING:
+    from serena_memory.core.store import MemoryStore
     from serena_memory.transfer.formats import Found
     from serena_memory.transfer.plan import ImportResult
 
@@ -34,6 +35,7 @@ _FORMATS = (
     "basic-memory",
     "mcp-memory-jsonl",
     "bundle",
+    "okf",
     "auto",
 )
 PROGRESS_EVERY = 25  # files between two progress lines on a terminal
@@ -108,10 +110,11 @@ def import_command(
     cursor-rules (.cursor/rules/*.mdc), cline-memory-bank (memory-bank/),
     claude-auto-memory (Claude Code's MEMORY.md and topic files), basic-memory (notes with
     [[links]]), mcp-memory-jsonl (the MCP memory server's memory.jsonl), bundle (a file
-    written by `export bundle`), or auto (find them in the project, list them, and import
-    those you confirm). Without PATH the source must lie inside the project: a link out of
-    it is never followed. Existing memories are never overwritten, global memories are
-    written only with --allow-global, at most --max-memories are created, and the import
+    written by `export bundle`), okf (an Open Knowledge Format bundle folder), or auto
+    (find them in the project, list them, and import those you confirm). Without PATH the
+    source must lie inside the project: a link out of it is never followed. Existing
+    memories are never overwritten, global memories are written only with --allow-global,
+    at most --max-memories are created, and the import
     is one history entry (its output ends with the commands that undo it)."""
     from serena_memory.transfer.formats import Found, plan_import
     from serena_memory.transfer.plan import MAX_IMPORTED_MEMORIES, apply_plan
@@ -160,6 +163,11 @@ def _say_results(results: list[ImportResult]) -> None:
 
 
 def _refuse_bundle_without_file(fmt: str, path: Path | None) -> None:
+    if fmt == "okf" and path is None:
+        raise click.UsageError(
+            "import okf reads one bundle folder: give it as PATH, e.g. `serena memories "
+            "import okf knowledge/` (`serena memories export okf DEST` writes one)"
+        )
     if fmt == "bundle" and path is None:
         raise click.UsageError(
             "import bundle reads one bundle file: give it as PATH, e.g. `serena memories "
@@ -205,12 +213,13 @@ def _say_found(source: Path, found: list[Found], usable: list[Found]) -> None:
 
 
 @click.command(name="export")
-@click.argument("fmt", metavar="FORMAT", type=OneOf(["agents-md", "claude-md", "bundle"]))
+@click.argument("fmt", metavar="FORMAT", type=OneOf(["agents-md", "claude-md", "bundle", "okf"]))
+@click.argument("dest", metavar="[PATH]", required=False, type=click.Path(path_type=Path))
 @PROJECT_OPTION
 @click.option(
     "--file", "-f", "file", type=click.Path(path_type=Path), default=None, help="The file to write."
 )
-@click.option("--check", is_flag=True, help="Write nothing; exit 1 when the section is stale.")
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 when the export is stale.")
 @click.option(
     "--budget",
     type=WholeNumber(100, 100_000),
@@ -218,21 +227,33 @@ def _say_found(source: Path, found: list[Found], usable: list[Found]) -> None:
     show_default=True,
     help="Tokens the section may take.",
 )
-def export_command(fmt: str, file: Path | None, check: bool, budget: int) -> None:
-    """Write the memories for agents that read only AGENTS.md or CLAUDE.md, or as a bundle.
+@click.option("--global", "include_global", is_flag=True, help="With okf: the global memories too.")
+def export_command(
+    fmt: str, dest: Path | None, file: Path | None, check: bool, budget: int, include_global: bool
+) -> None:
+    """Write the memories for agents that read only AGENTS.md or CLAUDE.md, as a bundle, or
+    as an Open Knowledge Format bundle folder.
 
-    agents-md and claude-md write, between two marker comments of that file (default:
+    agents-md and claude-md write, between two marker comments of that file (PATH, default:
     AGENTS.md or CLAUDE.md in the project), a short section telling an agent where the
     memories are and which to read first; running it again replaces only that section.
-    bundle writes every memory with its metadata as one JSON file (--file), which
-    `serena memories import bundle FILE` reads back."""
+    bundle writes every memory with its metadata as one JSON file (PATH or --file), which
+    `serena memories import bundle FILE` reads back. okf writes the folder PATH: one
+    concept per memory, an index.md per folder and log.md from the history, which
+    `serena memories import okf PATH` reads back."""
     from serena_memory.core.display import escape_line
     from serena_memory.transfer.export import export_bundle, export_section
 
+    if dest is not None and file is not None:
+        raise click.UsageError("give the path once: as PATH or as --file, not both")
+    file = file or dest
     store = open_store(None)
+    if fmt == "okf":
+        _export_okf(store, file, check, include_global)
+        return
     if fmt == "bundle":
         if file is None:
-            raise click.UsageError("export bundle needs --file FILE")
+            raise click.UsageError("export bundle needs the file to write: PATH or --file FILE")
         count = export_bundle(store, file)
         say(f"Wrote {counted(count, 'memory', 'memories')} to {escape_line(str(file))}.")
         return
@@ -247,3 +268,35 @@ def export_command(fmt: str, file: Path | None, check: bool, budget: int) -> Non
         say(f"The memory section of {shown} is up to date.")
         return
     say(f"{'Updated' if result.changed else 'Already up to date:'} {shown}.")
+
+
+def _export_okf(store: MemoryStore, dest: Path | None, check: bool, include_global: bool) -> None:
+    """`export okf DEST`: write the bundle folder, or with --check say whether it is stale."""
+    from serena_memory.core.display import escape_line
+    from serena_memory.integrity.code_drift.read_note import code_facts
+    from serena_memory.transfer.okf_export import export_okf
+
+    if dest is None:
+        raise click.UsageError(
+            "export okf needs the folder to write: `serena memories export okf DEST`"
+        )
+    result = export_okf(
+        store, dest, include_global=include_global, check=check, code=code_facts(store)
+    )
+    shown = escape_line(str(result.dest))
+    files = counted(len(result.written) + len(result.removed), "file", "files")
+    if check:
+        if result.changed:
+            again = "export okf " + ("--global " if include_global else "") + shown
+            say(
+                f"The OKF bundle in {shown} is out of date ({files} differ); run "
+                f"`serena memories {again}`."
+            )
+            sys.exit(1)
+        say(f"The OKF bundle in {shown} is up to date.")
+        return
+    memories = counted(result.memories, "memory", "memories")
+    if not result.changed:
+        say(f"Already up to date: {shown} ({memories}).")
+        return
+    say(f"Wrote {memories} to {shown} ({files} written or removed).")

@@ -448,8 +448,8 @@ def accept(store: MemoryStore, proposal_id: str, text: str | None = None) -> Pro
     person = acting_provenance() or store.provenance
     who = Provenance(
         person.entry_point,
-        clean(f"{proposal.agent}, accepted by {person.who}"),
-        f"review accept {proposal.id}",
+        clean(f"{proposal.agent}{ACCEPTED_BY}{person.who}"),
+        f"{REVIEW_ACTION} {proposal.id}",
     )
     conflict = (
         f"memory '{proposal.memory}' changed since proposal {proposal.id} was made, so it "
@@ -472,6 +472,20 @@ def accept(store: MemoryStore, proposal_id: str, text: str | None = None) -> Pro
         raise ProposalError(conflict) from None
     _remove(store, proposal.id)
     return proposal
+
+
+REVIEW_ACTION = "review accept"
+"""How the action of a history entry a person accepted in review begins."""
+ACCEPTED_BY = ", accepted by "
+
+
+def accepted(who: str, action: str) -> tuple[str, str] | None:
+    """(the agent that proposed, the person who accepted) of a history entry made by
+    accepting a proposal (its ``who`` and ``action``); None for any other entry."""
+    if not action.startswith(REVIEW_ACTION):
+        return None
+    agent, _, person = who.partition(ACCEPTED_BY)
+    return agent, person
 
 
 def reject(store: MemoryStore, proposal_id: str) -> Proposal:

@@ -8,7 +8,7 @@ from functools import partial
 from pathlib import Path
 from typing import Protocol
 
-from serena_memory.transfer import claude_md, export, folders, mcp_jsonl
+from serena_memory.transfer import claude_md, export, folders, mcp_jsonl, okf_import
 from serena_memory.transfer.plan import ImportPlan
 from serena_memory.transfer.sources import Progress, Reach, SourceError, topic_name
 
@@ -28,6 +28,7 @@ PLANNERS: dict[str, Planner] = {
     "basic-memory": folders.plan_basic_memory,
     "mcp-memory-jsonl": mcp_jsonl.plan_mcp_memory,
     "bundle": export.plan_bundle,
+    "okf": okf_import.plan_okf,
 }
 DEFAULT_TOPICS = {
     "claude-md": "claude-md",
@@ -38,6 +39,7 @@ DEFAULT_TOPICS = {
     "basic-memory": "basic-memory",
     "mcp-memory-jsonl": "mcp-memory",
     "bundle": "",
+    "okf": "",
 }
 FORMATS = (*PLANNERS, "auto")
 

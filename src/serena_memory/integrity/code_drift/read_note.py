@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -210,3 +211,76 @@ def drift_note(store: MemoryStore, name: str, text: str, applying: str = "") -> 
         )
     except Exception:
         return ""
+
+
+def code_facts(store: MemoryStore) -> Callable[[str, str], tuple[list[tuple[str, str]], bool]]:
+    """What an OKF export says of the code a project memory names: the files it names that
+    exist, each with the ISO time of its last commit (of its last change, untracked), and
+    whether it names code and the check finds every path and symbol of it as written."""
+    root = os.path.realpath(store.project_root)
+    times: dict[str, str | None] = {}
+    tracked: list[set[str]] = []  # git's tracked files, listed on first need
+
+    def changed(target: str) -> str | None:
+        if target.startswith(".serena/"):  # the memories themselves are no code
+            return None
+        if not tracked:
+            tracked.append(_tracked(root))
+        if target not in times:
+            times[target] = _last_change(root, target, target.rstrip("/") in tracked[0])
+        return times[target]
+
+    def facts(name: str, text: str) -> tuple[list[tuple[str, str]], bool]:
+        mentions = extract(text)
+        if not mentions:
+            return [], False
+        checker = cached_checker(root)
+        kept = [m for m in mentions if checker.kept(m)]
+        files = []
+        for target in dict.fromkeys(m.target for m in kept if m.kind == PATH):
+            when = changed(target)
+            if when is not None:
+                files.append((target.rstrip("/"), when))
+        found = memory_findings(root, name, text, symbols=True, cache_home=str(store.home))
+        return files, bool(kept) and not found
+
+    return facts
+
+
+def _tracked(root: str) -> set[str]:
+    """The files git tracks in the project, with their folders ('' none: no git)."""
+    from serena_memory.integrity.code_drift.git import GitUnavailable, run_git
+
+    try:
+        listed = run_git(root, "ls-files", "-z").decode("utf-8", "replace").split("\0")
+    except GitUnavailable:
+        return set()
+    out = {f for f in listed if f}
+    for path in list(out):
+        while "/" in path:
+            path = path.rsplit("/", 1)[0]
+            out.add(path)
+    return out
+
+
+def _last_change(root: str, target: str, tracked: bool) -> str | None:
+    """When the project file ``target`` last changed: its last commit's time when git
+    tracks it, else its modification time; None when it is not a file or folder of the
+    project."""
+    from datetime import UTC, datetime
+
+    from serena_memory.core import paths
+    from serena_memory.integrity.code_drift.git import GitUnavailable, run_git
+
+    path = os.path.join(root, target)
+    if not os.path.exists(path) or not paths.is_inside(os.path.realpath(path), (root,)):
+        return None
+    told = ""
+    if tracked:
+        try:
+            told = run_git(root, "log", "-1", "--format=%cI", "--", target).decode().strip()
+        except GitUnavailable:
+            told = ""
+    if told:
+        return datetime.fromisoformat(told).astimezone(UTC).isoformat()
+    return datetime.fromtimestamp(os.stat(path).st_mtime, UTC).isoformat()

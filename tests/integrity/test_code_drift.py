@@ -16,6 +16,7 @@ from cli_support import git as run_git
 from conftest import run_cli_process, write_config
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from mcp_support import text_read
 
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.code_drift.forms import replace_path
@@ -346,12 +347,13 @@ def test_read_memory_ends_with_a_note_and_activation_counts_drift(repo: Path) ->
     assert drifted.startswith("Login: `src/auth/login.py`.")
     assert "`src/auth/login.py` (line 1) is now `src/auth/session.py`" in drifted
     assert "`src/auth/gone.py` (line 1) names no file of the project now" in drifted
-    assert clean == "Tokens: `src/auth/tokens.py`.\n"
+    assert text_read(clean) == "Tokens: `src/auth/tokens.py`.\n"
+    assert clean.endswith("Its 1 code reference confirmed now.")
     assert (
-        "1 project memory mentions code (files, folders or symbols) that is missing, "
+        "1 project memory mentions code that is missing, "
         "moved or renamed now" in (activation)
     )
-    assert "serena memories check --code" in activation
+    assert "edit_memory(mode='drift') applies it in one call" in activation
 
 
 @pytest.mark.slow  # a thousand memories within a time limit

@@ -221,16 +221,16 @@ def memory_overview(store: MemoryStore, *, search_tool: bool = True) -> str:
             f"`{T.WRITE_MEMORY}`)."
         )
     intro = (
-        "Memories are Markdown notes kept across sessions, this project's and global ones. "
-        f"Read one with `{T.READ_MEMORY}` when its name suggests it matters for the task, and "
-        "follow its `mem:NAME` references when they apply; nothing is loaded for you."
+        "Memories are Markdown notes kept across sessions. Read one with "
+        f"`{T.READ_MEMORY}` when its name fits the task, and follow its `mem:NAME` "
+        "references; nothing is loaded for you."
     )
 
     def render(view) -> str:
         read_only = view.read_only
         lines = [intro]
         if CORE in view.names:
-            lines.append("Start from `mem:core`: it is the entry point that leads to the others.")
+            lines.append("Start from `mem:core`, which leads to the others.")
         if not view.complete:
             lines.extend(listing_text_lines(view, search_tool))
         else:

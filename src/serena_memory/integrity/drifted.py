@@ -171,10 +171,6 @@ def drift_summary(store: MemoryStore) -> str:
     if len(names) > DRIFT_NAMES_SHOWN:
         shown += f" and {len(names) - DRIFT_NAMES_SHOWN} more"
     return (
-        f"{count} code (files, "
-        "folders or symbols) that is "
-        f"missing, moved or renamed now: {shown}; reading one "
-        "ends with a note saying what each is now and the exact replacements, which "
-        "edit_memory(memory_name=..., needle='', repl='', mode='drift') applies in one "
-        "call. The user sees them all with `serena memories check --code`."
+        f"{count} code that is missing, moved or renamed now: {shown}; reading one says "
+        "what each is now, and edit_memory(mode='drift') applies it in one call."
     )

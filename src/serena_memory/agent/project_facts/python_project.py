@@ -10,6 +10,7 @@ from typing import Any
 from serena_memory.agent.project_facts.files import Project, table
 from serena_memory.agent.project_facts.hatch import read_hatch
 from serena_memory.agent.project_facts.names import classify_name
+from serena_memory.agent.project_facts.pdm import read_pdm
 
 PYPROJECT = "pyproject.toml"
 MAX_RUN_SCRIPTS = 2
@@ -62,6 +63,7 @@ def read_python_tasks(project: Project, data: dict[str, Any]) -> None:
     if setup:
         sheet.add("setup", *setup)
     read_hatch(project, tool)
+    read_pdm(project, tool)
     for name, command in (("taskipy", "task "), ("poe", "poe ")):
         for task in table(tool, name, "tasks"):
             kind = classify_name(task)

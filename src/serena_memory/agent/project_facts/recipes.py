@@ -101,10 +101,25 @@ def is_checking(line: str) -> bool:
 class Reader:
     """The kinds of a runner's tasks, each worked out once."""
 
-    def __init__(self, tasks: dict[str, Task], installs_project: bool = True) -> None:
+    def __init__(
+        self,
+        tasks: dict[str, Task],
+        installs_project: bool = True,
+        calls: dict[str, str] | None = None,
+    ) -> None:
         self.tasks = tasks
         self.installs_project = installs_project
+        # how a line calls one of these tasks (`hatch run style:lint`) -> the task's name
+        self.calls = calls or {}
         self._kinds: dict[str, str | None] = {}
+
+    def called(self, line: str) -> str | None:
+        """The task a body line runs through the runner (``make lint``, ``hatch run
+        style:lint --fix``), its own kind being known better than its name's."""
+        for command, name in self.calls.items():
+            if line == command or line.startswith(command + " "):
+                return name
+        return None
 
     def body_kinds(self, name: str, depth: int = 0) -> list[tuple[str, str]]:
         """(kind, line) of every command the task and the tasks it needs run."""
@@ -120,7 +135,11 @@ class Reader:
                 found.append((kind, ""))
         for line in task.lines[:MAX_BODY_LINES]:
             cleaned = clean_line(line)
-            kind = line_kind(without_variables(cleaned)) if cleaned else None
+            own = self.called(cleaned)
+            if own is not None:
+                kind = self.kind(own, depth + 1)
+            else:
+                kind = line_kind(without_variables(cleaned)) if cleaned else None
             if kind:
                 found.append((kind, cleaned))
         return found
@@ -197,7 +216,7 @@ def offer_runner_tasks(
     """Offer the tasks by what they run: ``bare`` (``make``) first for the ``default``
     task, then the tasks the default runs, then the plain names, then the others in the
     file's order; then, for each task running tools of several kinds, each tool's line."""
-    reader = Reader(tasks, installs_project)
+    reader = Reader(tasks, installs_project, {command(name): name for name in tasks})
     bare = _offer_bare(sheet, reader, default, bare, source)
     ranked: list[tuple[int, int, str]] = []
     close = _closure(tasks, default) if default else set()

@@ -19,6 +19,7 @@ from serena_memory.agent.project_facts.cargo import read_cargo
 from serena_memory.agent.project_facts.ci import read_ci
 from serena_memory.agent.project_facts.docs import read_docs
 from serena_memory.agent.project_facts.files import Project
+from serena_memory.agent.project_facts.hook_tools import read_hook_tools
 from serena_memory.agent.project_facts.golang import read_go
 from serena_memory.agent.project_facts.justfile import read_justfile
 from serena_memory.agent.project_facts.jvm import read_gradle, read_maven
@@ -82,6 +83,7 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     read_go(project)
     read_gradle(project)
     read_maven(project)
+    read_hook_tools(project)
     read_python_tools(project, pyproject)
     # and last, how to run one test in the runner found
     read_single_test(project)

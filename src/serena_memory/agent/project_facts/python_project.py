@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from serena_memory.agent.project_facts.commands import canonical
 from serena_memory.agent.project_facts.files import Project, table
 from serena_memory.agent.project_facts.hatch import read_hatch
 from serena_memory.agent.project_facts.names import classify_name
@@ -92,8 +93,9 @@ def read_python_tools(project: Project, data: dict[str, Any]) -> None:
         ("typecheck", "mypy", "mypy"),
         ("typecheck", "pyright", "pyright"),
     )
+    offered = {canonical(known) for known in sheet.offered()}
     for kind, name, command in choices:
-        if has.get(name):
+        if has.get(name) and command not in offered:  # pre-commit's bare `black .`
             sheet.add(kind, f"{prefix}{command}", has[name])
     if not sheet.has("setup") and (project.is_file(PYPROJECT) or project.is_file("setup.py")):
         sheet.add("setup", "pip install -e .", PYPROJECT if data else "setup.py")

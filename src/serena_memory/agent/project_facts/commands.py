@@ -63,7 +63,7 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("uv", "sync"): "setup", ("npm", "ci"): "setup", ("npm", "install"): "setup",
     ("pnpm", "install"): "setup", ("yarn", "install"): "setup", ("bun", "install"): "setup",
     ("bundle", "install"): "setup", ("poetry", "install"): "setup", ("pdm", "install"): "setup",
-    ("go", "mod"): "setup", ("pre-commit", "install"): "setup",
+    ("go", "mod"): "setup", ("pre-commit", "install"): "setup", ("prek", "install"): "setup",
     ("npm", "test"): "test", ("npm", "start"): "run",
     ("bun", "test"): "test", ("deno", "test"): "test", ("deno", "lint"): "lint",
     ("deno", "fmt"): "format", ("deno", "check"): "typecheck", ("unittest", ""): "test",

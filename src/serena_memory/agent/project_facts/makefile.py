@@ -16,6 +16,8 @@ MAX_LINE = 500
 _NAME = r"[A-Za-z0-9][A-Za-z0-9_\-]*(?![A-Za-z0-9_\-])"
 _TARGETS = re.compile(rf"^({_NAME}(?:[ \t]+{_NAME})*)[ \t]*:")
 _PREREQUISITE = re.compile(rf"^{_NAME}$")
+# a rule for a file (a path or a variable), not a special target such as `.PHONY`
+_FILE_TARGET = re.compile(r"^([^\s:=#.%][^\s:=#%]*)[ \t]*:(?![:=])")
 _DEFAULT_GOAL = re.compile(r"^\.DEFAULT_GOAL\s*:?=\s*(\S+)", re.M)
 
 
@@ -31,6 +33,8 @@ def make_tasks(text: str) -> tuple[dict[str, Task], str | None]:
                 task.lines.append(line)
         elif line and line[0] not in " \t#":  # blank lines and comments go on with a rule
             current = _rule(line, tasks)
+            if first is None and not current:
+                current = _file_goal(line, tasks)
             if first is None and current:
                 first = current[0].name
     goal = _DEFAULT_GOAL.search(text)
@@ -69,9 +73,20 @@ def _rule(line: str, tasks: dict[str, Task]) -> list[Task]:
     return named
 
 
+def _file_goal(line: str, tasks: dict[str, Task]) -> list[Task]:
+    """The first rule when it makes a file (``bin/gh$(EXE): script/build``): the default
+    goal, which ``make`` alone builds."""
+    match = _FILE_TARGET.match(line) if len(line) <= MAX_LINE else None
+    if match is None:
+        return []
+    task = Task(match.group(1), makes_files=True, file_goal=True)
+    tasks[task.name] = task
+    return [task]
+
+
 def make_targets(text: str) -> list[str]:
     """The plain targets of a Makefile, in order."""
-    return list(make_tasks(text)[0])
+    return [name for name, task in make_tasks(text)[0].items() if not task.file_goal]
 
 
 def read_makefile(project: Project, installs_project: bool) -> None:

@@ -18,6 +18,7 @@ _TARGETS = re.compile(rf"^({_NAME}(?:[ \t]+{_NAME})*)[ \t]*:")
 _PREREQUISITE = re.compile(rf"^{_NAME}$")
 # a rule for a file (a path or a variable), not a special target such as `.PHONY`
 _FILE_TARGET = re.compile(r"^([^\s:=#.%][^\s:=#%]*)[ \t]*:(?![:=])")
+_CONDITIONAL = re.compile(r"^(ifn?def|ifn?eq|else|endif)\b")
 _DEFAULT_GOAL = re.compile(r"^\.DEFAULT_GOAL\s*:?=\s*(\S+)", re.M)
 
 
@@ -31,7 +32,8 @@ def make_tasks(text: str) -> tuple[dict[str, Task], str | None]:
         if in_recipe:
             for task in current:
                 task.lines.append(line)
-        elif line and line[0] not in " \t#":  # blank lines and comments go on with a rule
+        elif line and line[0] not in " \t#" and not _CONDITIONAL.match(line):
+            # blank lines, comments and conditionals go on with a rule
             current = _rule(line, tasks)
             if first is None and not current:
                 current = _file_goal(line, tasks)

@@ -39,6 +39,8 @@ _NOT_CODE = frozenset(
 _OUTPUT_OPTIONS = frozenset({"--show-diff-on-failure", "--verbose", "-v", "-vv", "--color",
                              "--colour", "-q", "--quiet", "--no-progress", "--locked",
                              "--frozen", "--no-fund", "--no-audit"})  # fmt: skip
+# words a step that checks the code may have (`Download dependencies`), unlike a workflow
+_STEP_WORDS = frozenset({"dependencies"})
 _CODE_EVENTS = {"push", "pull_request", "pull_request_target", "merge_group"}
 
 
@@ -106,8 +108,10 @@ def script_lines(script: str, folder: str = "") -> Iterator[str]:
                 yield folder + part
 
 
-def _is_code(name: Any) -> bool:
-    return isinstance(name, str) and not any(w in _NOT_CODE for w in words(name))
+def _is_code(name: Any, allowed: frozenset[str] = frozenset()) -> bool:
+    return isinstance(name, str) and not any(
+        w in _NOT_CODE and w not in allowed for w in words(name)
+    )
 
 
 def _workflow_scripts(rel: str, data: Any) -> list[tuple[str, str]]:
@@ -135,7 +139,7 @@ def _job_scripts(
     values = matrix_values(job)
     env = {**plain_env(data), **plain_env(job)}
     for step in steps:
-        if isinstance(step, dict) and _is_code(step.get("name", "")):
+        if isinstance(step, dict) and _is_code(step.get("name", ""), _STEP_WORDS):
             run = step.get("run")
             if isinstance(run, str):
                 run = resolve_env(run, {**env, **plain_env(step)})

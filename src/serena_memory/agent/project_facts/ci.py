@@ -124,6 +124,8 @@ def _workflow_scripts(rel: str, data: Any) -> list[tuple[str, str]]:
     for job_id, job in table(data, "jobs").items():
         if not isinstance(job, dict) or not _is_code(job_id) or not _is_code(job.get("name", "")):
             continue
+        if "refs/tags/" in str(job.get("if", "")):
+            continue  # a job that runs for a tag only releases
         steps = job.get("steps")
         if isinstance(steps, list) and not _checks_out_another_repository(steps):
             scripts.extend(_job_scripts(data, job, steps))

@@ -79,7 +79,8 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("dprint", "check"): "format", ("swift", "test"): "test", ("swift", "build"): "build",
     ("dotnet", "test"): "test", ("dotnet", "build"): "build", ("dotnet", "format"): "format",
     ("ni", ""): "setup", ("mix", "test"): "test", ("mix", "format"): "format",
-    ("mix", "credo"): "lint",
+    ("mix", "credo"): "lint", ("build", ""): "build", ("rstcheck", ""): "lint",
+    ("towncrier", "check"): "lint",
 }  # fmt: skip
 # how a runner is told which workspace member to run in: `pnpm --filter api test`
 _MEMBER_OPTIONS = frozenset({"--filter", "-F", "-C", "--dir", "-w", "--workspace",
@@ -184,6 +185,8 @@ def for_member(words: list[str]) -> list[str]:
 
 def _words_kind(words: list[str]) -> str | None:
     words = for_member(words)
+    if words[:1] == ["cargo"] and words[1:2] and words[1].startswith("+"):
+        words = [words[0], *words[2:]]  # `cargo +stable check`: a toolchain's cargo
     first = words[0].removeprefix("./")
     if "/" in first and not first.startswith("/"):
         return _own_tool_kind(first)

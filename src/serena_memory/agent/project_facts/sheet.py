@@ -26,11 +26,12 @@ CI = "CI"
 
 def plain_words(command: str) -> list[str]:
     """A command without its options (``cargo clippy --all-targets -- -D warnings`` is
-    ``cargo clippy``), to tell the usual command from a narrower form of it."""
+    ``cargo clippy``), to tell the usual command from a narrower form of it; a script is
+    the same with or without its ``./``."""
     words = command.split()
     if "--" in words:
         words = words[: words.index("--")]
-    return [w for w in words if not w.startswith("-")]
+    return [w.removeprefix("./") for w in words if not w.startswith("-")]
 
 
 def shown_size(command: str) -> int:

@@ -14,7 +14,7 @@ _CHECK_OPTIONS = frozenset({"--check", "--diff", "--check-only"})
 
 def writing_form(command: str) -> str | None:
     """``cargo fmt --all -- --check`` -> ``cargo fmt --all``; None when it writes already."""
-    words = canonical(command).split()
+    words = command.split()
     if not _CHECK_OPTIONS.intersection(words):
         return None
     kept = [w for w in words if w not in _CHECK_OPTIONS]
@@ -28,7 +28,7 @@ def offer_writing_forms(sheet: FactSheet) -> None:
         written = writing_form(command)
         if written is None or classify_command(written) != "format":
             continue
-        tool = plain_words(written)[:2]
+        tool = plain_words(canonical(written))[:2]
         writes = (
             writing_form(known) is None and plain_words(canonical(known))[:2] == tool
             for known in sheet.commands["format"]

@@ -13,6 +13,7 @@ from serena_memory.agent.project_facts.names import classify_name
 from serena_memory.agent.project_facts.recipes import Task, offer_runner_tasks
 
 SOURCE = "hatch"
+_CHECKS = ("lint", "format", "typecheck")
 # environment -> the commands of Hatch's own that use it
 _BUILT_IN = {
     "hatch-test": (("test", "hatch test"),),
@@ -43,8 +44,10 @@ def read_hatch(project: Project, tool: dict[str, Any]) -> None:
             target = _target(env_name, script)
             lines = [body] if isinstance(body, str) else body if isinstance(body, list) else []
             lines = [_spelled_out(str(line), env_name, scripts) for line in lines]
-            # a script whose name says nothing is known by its environment's (`lint:js`)
-            label = script if classify_name(script) else target
+            # a script whose name says nothing is known by its check environment's
+            # (`lint:js`); a test environment's helpers are reports and summaries
+            checks = classify_name(env_name) in _CHECKS
+            label = target if checks and not classify_name(script) else script
             tasks[target] = Task(target, lines=lines, label=label)
     offer_runner_tasks(sheet, tasks, lambda target: f"hatch run {target}", SOURCE)
 

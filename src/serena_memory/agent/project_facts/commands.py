@@ -82,6 +82,8 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("mix", "credo"): "lint", ("build", ""): "build", ("rstcheck", ""): "lint",
     ("towncrier", "check"): "lint",
 }  # fmt: skip
+# what another tool's subcommand says it does (a docs site's `zensical serve`)
+_SUBCOMMANDS = {"serve": "run"}
 # how a runner is told which workspace member to run in: `pnpm --filter api test`
 _MEMBER_OPTIONS = frozenset({"--filter", "-F", "-C", "--dir", "-w", "--workspace",
                              "--prefix", "--cwd"})  # fmt: skip
@@ -197,7 +199,7 @@ def _words_kind(words: list[str]) -> str | None:
     kind = _TOOLS.get((first, second)) or _TOOLS.get((first, "")) or _task_kind(words)
     if kind is None and first in ("pip", "uv") and _installs_the_project(words):
         kind = "setup"
-    return kind
+    return kind or _SUBCOMMANDS.get(second)
 
 
 def _own_tool_kind(path: str) -> str | None:

@@ -35,8 +35,9 @@ def read_pdm(project: Project, tool: dict[str, Any]) -> None:
         if name == "_" or not isinstance(name, str):
             continue  # `_` holds the options every script shares
         lines = [" ".join(line.split()) for line in script_lines(body)]
-        # a composite's step that names another script runs it: `pre_doc`, `test -x`
-        lines = [f"pdm run {line}" if line.split()[:1][0] in scripts else line
-                 for line in lines if line]  # fmt: skip
-        tasks[name] = Task(name, lines=lines)
+        if isinstance(body, dict) and "composite" in body:
+            # a composite's step that names another script runs it: `pre_doc`, `test -x`
+            lines = [f"pdm run {line}" if line.split()[0] in scripts else line
+                     for line in lines if line]  # fmt: skip
+        tasks[name] = Task(name, lines=[line for line in lines if line])
     offer_runner_tasks(project.sheet, tasks, lambda name: f"pdm run {name}", SOURCE)

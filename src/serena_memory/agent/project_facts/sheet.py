@@ -34,6 +34,12 @@ def plain_words(command: str) -> list[str]:
     return [w.removeprefix("./") for w in words if not w.startswith("-")]
 
 
+def _as_run(command: str) -> list[str]:
+    """The plain words of what a command runs: ``bash scripts/x.sh`` runs ``scripts/x.sh``."""
+    plain = plain_words(command)
+    return plain[1:] if plain[:1] in (["bash"], ["sh"]) and len(plain) > 1 else plain
+
+
 def shown_size(command: str) -> int:
     """The characters a command takes on the sheet: quotes, a comma and a space."""
     return len(command) + 4
@@ -57,10 +63,10 @@ class FactSheet:
     withheld: set[tuple[str, ...]] = field(default_factory=set)
 
     def withhold(self, command: str) -> None:
-        self.withheld.add(tuple(plain_words(command)))
+        self.withheld.add(tuple(_as_run(command)))
 
     def is_withheld(self, command: str) -> bool:
-        plain = plain_words(command)
+        plain = _as_run(command)
         return any(tuple(plain[: len(known)]) == known for known in self.withheld)
 
     def add(self, kind: str, command: str, source: str) -> bool:

@@ -19,10 +19,10 @@ from serena_memory.agent.project_facts.cargo import read_cargo
 from serena_memory.agent.project_facts.ci import read_ci
 from serena_memory.agent.project_facts.docs import read_docs
 from serena_memory.agent.project_facts.files import Project
-from serena_memory.agent.project_facts.hook_tools import read_hook_tools
-from serena_memory.agent.project_facts.hosts import read_hosts
 from serena_memory.agent.project_facts.format_forms import offer_writing_forms
 from serena_memory.agent.project_facts.golang import read_go
+from serena_memory.agent.project_facts.hook_tools import read_hook_tools
+from serena_memory.agent.project_facts.hosts import read_hosts
 from serena_memory.agent.project_facts.justfile import read_justfile
 from serena_memory.agent.project_facts.jvm import read_gradle, read_maven
 from serena_memory.agent.project_facts.languages import (

@@ -276,3 +276,48 @@ def test_a_toolchains_cargo_is_cargo(tmp_path: Path) -> None:
     ci = GO_CI.replace("go mod download", "cargo +stable check --workspace --all-features")
     sheet = project(tmp_path, {"Cargo.toml": "[workspace]\n", ".github/workflows/ci.yml": ci})
     assert "cargo +stable check --workspace --all-features" in sheet.commands["typecheck"]
+
+
+# fastapi/fastapi scripts/docs.py and .pre-commit-config.yaml (cut)
+DOCS_PY = '''\
+import typer
+
+app = typer.Typer()
+
+
+@app.command()
+def build_lang(lang: str = typer.Argument(...)) -> None:
+    """Build the docs for a language."""
+
+
+@app.command()
+def build_all() -> None:
+    """Build the full translated docs site into ./site/."""
+
+
+@app.command()
+def update_languages() -> None:
+    """Update the docs config Languages section."""
+
+
+@app.command()
+def live() -> None:
+    """Serve the English docs with livereload."""
+'''
+FASTAPI_HOOKS = """\
+repos:
+  - repo: local
+    hooks:
+      - id: update-languages
+        entry: uv run ./scripts/docs.py update-languages
+        pass_filenames: false
+"""
+
+
+def test_a_python_cli_scripts_commands_by_their_verbs(tmp_path: Path) -> None:
+    tree = {"scripts/docs.py": DOCS_PY, ".pre-commit-config.yaml": FASTAPI_HOOKS}
+    sheet = project(tmp_path, {**tree, "pyproject.toml": "[project]\nname = 'x'\n"})
+    assert "uv run ./scripts/docs.py build-all" in sheet.commands["build"]
+    assert "uv run ./scripts/docs.py live" in sheet.commands["run"]
+    shown = " ".join(offered(sheet))
+    assert "build-lang" not in shown and "update-languages" not in shown

@@ -12,6 +12,7 @@ from serena_memory.agent.project_facts.files import Project, table
 from serena_memory.agent.project_facts.hatch import read_hatch
 from serena_memory.agent.project_facts.names import classify_name
 from serena_memory.agent.project_facts.pdm import read_pdm
+from serena_memory.agent.project_facts.python_cli import read_python_clis
 
 PYPROJECT = "pyproject.toml"
 MAX_RUN_SCRIPTS = 2
@@ -70,6 +71,7 @@ def read_python_tasks(project: Project, data: dict[str, Any]) -> None:
             kind = classify_name(task)
             if kind:
                 sheet.add(kind, f"{prefix}{command}{task}", PYPROJECT)
+    read_python_clis(project, prefix)
     scripts = dict(table(data, "project", "scripts"))
     scripts.update(table(tool, "poetry", "scripts"))
     for script in list(scripts)[:MAX_RUN_SCRIPTS]:

@@ -321,3 +321,48 @@ def test_a_python_cli_scripts_commands_by_their_verbs(tmp_path: Path) -> None:
     assert "uv run ./scripts/docs.py live" in sheet.commands["run"]
     shown = " ".join(offered(sheet))
     assert "build-lang" not in shown and "update-languages" not in shown
+
+
+# clap-rs/clap Makefile and .github/workflows/ci.yml (cut)
+CLAP_MAKEFILE = """\
+_FEATURES_full = --features "deprecated derive cargo env unicode string wrap_help"
+_FEATURES_release = ${_FEATURES_full} --release
+
+check-%:
+\tcargo check ${_FEATURES_${@:check-%=%}} --all-targets ${ARGS}
+
+build-%:
+\tcargo test ${_FEATURES_${@:build-%=%}} --all-targets --no-run ${ARGS}
+
+clippy-%:
+\tcargo clippy ${_FEATURES_${@:clippy-%=%}} ${ARGS} --all-targets -- -D warnings
+"""
+CLAP_CI = """\
+name: CI
+on: [push, pull_request]
+jobs:
+  check:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        features: [full, release]
+    steps:
+      - name: Check
+        run: make check-${{ matrix.features }}
+      - name: Build
+        run: make build-${{ matrix.features }}
+  clippy:
+    runs-on: ubuntu-latest
+    steps:
+      - name: Lint (release)
+        run: make clippy-release
+"""
+
+
+def test_ci_runs_a_makefiles_pattern_rules_by_their_recipes(tmp_path: Path) -> None:
+    tree = {"Makefile": CLAP_MAKEFILE, ".github/workflows/ci.yml": CLAP_CI}
+    sheet = project(tmp_path, {**tree, "Cargo.toml": "[workspace]\n"})
+    assert sheet.commands["typecheck"] == ["make check-full", "make check-release"]
+    assert {"make build-full", "make build-release"} <= set(sheet.commands["build"])
+    assert "make clippy-release" in sheet.commands["lint"]  # `release` is a feature set
+    assert not any("%" in command for command in offered(sheet))

@@ -15,7 +15,11 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from serena_memory.agent.project_facts.commands import canonical, classify_command
+from serena_memory.agent.project_facts.commands import (
+    MAX_COMMAND_CHARS,
+    canonical,
+    classify_command,
+)
 from serena_memory.agent.project_facts.files import Project, table, walk
 from serena_memory.agent.project_facts.languages import CI_FILES
 from serena_memory.agent.project_facts.names import words
@@ -60,9 +64,18 @@ def read_ci(project: Project) -> None:
     for rel in ci_paths(project):
         project.sheet.ci_files.append(rel)
         for line in _lines(project, rel):
-            kind = classify_command(line)
+            kind = _pattern_kind(project.sheet, line) or classify_command(line)
             if kind and _is_new(project.sheet, kind, line):
                 project.sheet.add(kind, line, CI)
+
+
+def _pattern_kind(sheet: FactSheet, line: str) -> str | None:
+    """The kind of a pattern rule's recipe for a line that names one (``make
+    check-release``), when it can be typed as it stands."""
+    if "$" in line or len(line) > MAX_COMMAND_CHARS:
+        return None
+    kind = sheet.pattern_kind(line)
+    return kind if kind in sheet.commands else None
 
 
 def _is_new(sheet: FactSheet, kind: str, line: str) -> bool:

@@ -229,6 +229,10 @@ def _hatch_fmt_kind(words: list[str]) -> str | None:
     return "lint" if "--check" in words else "format"
 
 
+def _cargo_test_kind(words: list[str]) -> str | None:
+    return "build" if "--no-run" in words else "test"  # compiles the tests only
+
+
 def _cog_kind(words: list[str]) -> str | None:
     return "lint" if "--check" in words else "build"
 
@@ -269,7 +273,7 @@ _SPECIAL: dict[tuple[str, str], Callable[[list[str]], str | None]] = {
     ("tox", ""): environment_kind, ("nox", ""): environment_kind,
     ("pre-commit", "run"): _hook_kind, ("prek", "run"): _hook_kind,
     ("go", "get"): _go_get_kind, ("cog", ""): _cog_kind, ("rake", ""): _rake_kind,
-    ("hatch", "fmt"): _hatch_fmt_kind,
+    ("hatch", "fmt"): _hatch_fmt_kind, ("cargo", "test"): _cargo_test_kind,
 }  # fmt: skip
 
 

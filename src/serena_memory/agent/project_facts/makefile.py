@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from serena_memory.agent.project_facts.files import Project
-from serena_memory.agent.project_facts.recipes import Task, offer_runner_tasks
+from serena_memory.agent.project_facts.recipes import Reader, Task, offer_runner_tasks
 
 MAKEFILES = ("GNUmakefile", "Makefile", "makefile")
 MAX_LINE = 500
@@ -18,6 +18,7 @@ _TARGETS = re.compile(rf"^({_NAME}(?:[ \t]+{_NAME})*)[ \t]*:")
 _PREREQUISITE = re.compile(rf"^{_NAME}$")
 # a rule for a file (a path or a variable), not a special target such as `.PHONY`
 _FILE_TARGET = re.compile(r"^([^\s:=#.%][^\s:=#%]*)[ \t]*:(?![:=])")
+_PATTERN = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*-%)[ \t]*:(?![:=])")
 _CONDITIONAL = re.compile(r"^(ifn?def|ifn?eq|else|endif)\b")
 _DEFAULT_GOAL = re.compile(r"^\.DEFAULT_GOAL\s*:?=\s*(\S+)", re.M)
 
@@ -34,7 +35,7 @@ def make_tasks(text: str) -> tuple[dict[str, Task], str | None]:
                 task.lines.append(line)
         elif line and line[0] not in " \t#" and not _CONDITIONAL.match(line):
             # blank lines, comments and conditionals go on with a rule
-            current = _rule(line, tasks)
+            current = _rule(line, tasks) or _pattern(line, tasks)
             if first is None and not current:
                 current = _file_goal(line, tasks)
             if first is None and current:
@@ -75,6 +76,16 @@ def _rule(line: str, tasks: dict[str, Task]) -> list[Task]:
     return named
 
 
+def _pattern(line: str, tasks: dict[str, Task]) -> list[Task]:
+    """A pattern rule for names (``check-%:``): ``make check-full`` runs its recipe, whatever
+    the stem; kept under its pattern, which no one types."""
+    match = _PATTERN.match(line) if len(line) <= MAX_LINE else None
+    if match is None:
+        return []
+    task = tasks.setdefault(match.group(1), Task(match.group(1)))
+    return [task]
+
+
 def _file_goal(line: str, tasks: dict[str, Task]) -> list[Task]:
     """The first rule when it makes a file (``bin/gh$(EXE): script/build``): the default
     goal, which ``make`` alone builds."""
@@ -88,7 +99,11 @@ def _file_goal(line: str, tasks: dict[str, Task]) -> list[Task]:
 
 def make_targets(text: str) -> list[str]:
     """The plain targets of a Makefile, in order."""
-    return [name for name, task in make_tasks(text)[0].items() if not task.file_goal]
+    return [name for name, task in make_tasks(text)[0].items() if _is_typed(task)]
+
+
+def _is_typed(task: Task) -> bool:
+    return not task.file_goal and not task.name.endswith("%")
 
 
 def read_makefile(project: Project, installs_project: bool) -> None:
@@ -97,6 +112,10 @@ def read_makefile(project: Project, installs_project: bool) -> None:
     if name is None or text is None:
         return
     tasks, default = make_tasks(text)
+    reader = Reader(tasks, installs_project)
+    for target in tasks:
+        if target.endswith("-%"):
+            project.sheet.patterns[f"make {target[:-1]}"] = reader.kind(target)
     offer_runner_tasks(
         project.sheet,
         tasks,

@@ -242,8 +242,8 @@ def offer_runner_tasks(
     shown: list[str] = []
     for _, _, name in sorted(ranked):
         kind = reader.kind(name)
-        if tasks[name].file_goal:
-            continue
+        if tasks[name].file_goal or name.endswith("%"):
+            continue  # `make` alone builds it; a pattern (`check-%`) is no name
         if kind == NEVER:
             sheet.withhold(command(name))  # CI's `hatch -v run docs:ci-build dev`, too
         elif kind in sheet.commands and name not in hidden:

@@ -61,6 +61,14 @@ class FactSheet:
     # the plain words of tasks read and found to be none of the kinds (a coverage report, a
     # release): CI's or the docs' spelling of them is not offered either
     withheld: set[tuple[str, ...]] = field(default_factory=set)
+    # a runner's pattern of names (`make check-`, from `check-%:`) -> the kind its recipe
+    # runs: CI's `make check-release` is a type check whatever its stem says
+    patterns: dict[str, str | None] = field(default_factory=dict)
+
+    def pattern_kind(self, command: str) -> str | None:
+        head = " ".join(command.split()[:2])
+        matching = [p for p in self.patterns if head.startswith(p) and len(head) > len(p)]
+        return self.patterns[max(matching, key=len)] if matching else None
 
     def withhold(self, command: str) -> None:
         self.withheld.add(tuple(_as_run(command)))

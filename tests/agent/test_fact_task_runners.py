@@ -366,3 +366,11 @@ def test_ci_runs_a_makefiles_pattern_rules_by_their_recipes(tmp_path: Path) -> N
     assert {"make build-full", "make build-release"} <= set(sheet.commands["build"])
     assert "make clippy-release" in sheet.commands["lint"]  # `release` is a feature set
     assert not any("%" in command for command in offered(sheet))
+
+
+def test_ci_runs_a_shell_script_of_another_folder(tmp_path: Path) -> None:
+    # fastify/fastify .github/workflows/integration.yml (cut)
+    ci = GO_CI.replace("go mod download", "bash integration/test.sh")
+    tree = {"package.json": '{"scripts": {"test": "npm run lint"}}', ".github/workflows/i.yml": ci}
+    sheet = project(tmp_path, {**tree, "integration/test.sh": "#!/bin/bash\nnpm test\n"})
+    assert "bash integration/test.sh" in sheet.commands["test"]

@@ -93,7 +93,7 @@ _RUNNERS = {("make", ""), ("just", ""), ("task", ""), ("rake", ""), ("npm", "run
             ("gradlew", ""), ("gradle", ""), ("mvn", ""), ("mvnw", ""),
             ("hatch", "run"), ("hatch", ""), ("poe", ""), ("turbo", "run"), ("turbo", ""),
             ("lerna", "run"), ("nx", "run"), ("nx", ""), ("moon", "run"),
-            ("nr", "")}  # fmt: skip
+            ("nr", ""), ("bake", "")}  # fmt: skip
 _BUILD_MODES = frozenset({"--release", "-r", "--profile=release"})
 _CI_VARIABLE = re.compile(r"\$\{\{|\$[A-Za-z_{(]")
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
@@ -135,13 +135,19 @@ def classify_command(line: str) -> str | None:
     if inside:
         return classify_command(inside[1])
     words = unwrap(_without_environment(line.split()))
-    if len(words) > 1 and words[0] in ("bash", "sh") and words[1].startswith(_SCRIPT_FOLDERS):
+    if len(words) > 1 and words[0] in ("bash", "sh") and _is_own_script(words[1]):
         words = words[1:]  # `bash scripts/test.sh` runs the project's script
     if words[:2] == ["node", "--test"]:
         return "test"  # node's own test runner
     if not words or words[0] in _PLUMBING:
         return None
     return _words_kind(words)
+
+
+def _is_own_script(path: str) -> bool:
+    """``scripts/test``, ``integration/test.sh``: a script of the project's own folders."""
+    inside = "/" in path and not path.startswith(("/", "~", "$")) and ".." not in path
+    return path.startswith(_SCRIPT_FOLDERS) or inside and path.endswith(".sh")
 
 
 def in_folder(line: str) -> tuple[str, str] | None:

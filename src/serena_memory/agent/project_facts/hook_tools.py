@@ -30,7 +30,8 @@ def hook_commands(data: Any) -> list[tuple[str, str]]:
         if key != "hooks" or not isinstance(hook, list):
             continue
         for item in hook:
-            if isinstance(item, dict) and "entry" not in item and item.get("id") in _HOOKS:
+            hook_id = item.get("id") if isinstance(item, dict) else None
+            if isinstance(hook_id, str) and hook_id in _HOOKS and "entry" not in item:
                 command = _command(item)
                 if command:
                     found.append(command)

@@ -132,7 +132,8 @@ class Reader:
         """The task a body line runs through the runner (``make lint``, ``hatch run
         style:lint --fix``), its own kind being known better than its name's."""
         for command, name in self.calls.items():
-            if line == command or line.startswith(command + " "):
+            # but a `run` task runs the command it is given: `just run black .` formats
+            if line == command or line.startswith(command + " ") and name != "run":
                 return name
         return None
 

@@ -38,8 +38,8 @@ def make_tasks(text: str) -> tuple[dict[str, Task], str | None]:
             current = _rule(line, tasks) or _pattern(line, tasks)
             if first is None and not current:
                 current = _file_goal(line, tasks)
-            if first is None and current:
-                first = current[0].name
+            if first is None and current and not current[0].name.endswith("%"):
+                first = current[0].name  # make's default goal is never a pattern
     goal = _DEFAULT_GOAL.search(text)
     default = goal.group(1) if goal else first
     return tasks, default or None

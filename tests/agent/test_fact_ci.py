@@ -44,7 +44,6 @@ from serena_memory.agent.project_facts.names import classify_name
         # never a contributor's everyday command
         ("git checkout HEAD^2", None),
         ("twine upload dist/*", None),
-        ("python -m build", None),
         ("scripts/publish", None),
         ("gh release create v1 --draft", None),
         ("npm run release", None),

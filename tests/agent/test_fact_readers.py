@@ -304,10 +304,10 @@ repos:
 """
     sheet = project(tmp_path / "full", {".pre-commit-config.yaml": config})
     for kind in ("lint", "format", "typecheck"):
-        assert sheet.commands[kind] == ["pre-commit run --all-files"]
+        assert sheet.commands[kind][0] == "pre-commit run --all-files"
     plain = "repos:\n  - repo: local\n    hooks:\n      - id: codespell\n"
     sheet = project(tmp_path / "plain", {".pre-commit-config.yaml": plain})
-    assert sheet.commands["lint"] == ["pre-commit run --all-files"]
+    assert sheet.commands["lint"] == ["pre-commit run --all-files", "codespell"]
     assert not sheet.commands["format"] and not sheet.commands["typecheck"]
 
 
@@ -400,7 +400,7 @@ def test_go_with_golangci_and_rust_standalone(tmp_path: Path) -> None:
     assert sheet.commands["format"] == ["gofmt -l ."]
     sheet = project(tmp_path / "rs", {"Cargo.toml": '[package]\nname = "x"\n', "src/lib.rs": ""})
     assert sheet.commands["test"] == ["cargo test"] and not sheet.commands["run"]
-    assert sheet.commands["format"] == ["cargo fmt --check"]
+    assert sheet.commands["format"] == ["cargo fmt --check", "cargo fmt"]
 
 
 def test_cis_form_of_a_build_tools_command_is_preferred(tmp_path: Path) -> None:
@@ -471,7 +471,7 @@ def test_a_justfile_recipe_runs_through_uv(tmp_path: Path) -> None:
     assert sheet.commands["test"] == ["just", "just test"]
     assert sheet.commands["lint"] == ["just lint", "uv run flake8"]
     assert sheet.commands["typecheck"] == ["uv run mypy src"]
-    assert sheet.commands["format"] == ["uv run black . --check"]
+    assert sheet.commands["format"] == ["uv run black . --check", "uv run black ."]
 
 
 def test_the_contributor_docs_commands(tmp_path: Path) -> None:

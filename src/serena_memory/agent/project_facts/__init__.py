@@ -19,7 +19,10 @@ from serena_memory.agent.project_facts.cargo import read_cargo
 from serena_memory.agent.project_facts.ci import read_ci
 from serena_memory.agent.project_facts.docs import read_docs
 from serena_memory.agent.project_facts.files import Project
+from serena_memory.agent.project_facts.format_forms import offer_writing_forms
 from serena_memory.agent.project_facts.golang import read_go
+from serena_memory.agent.project_facts.hook_tools import read_hook_tools
+from serena_memory.agent.project_facts.hosts import read_hosts
 from serena_memory.agent.project_facts.justfile import read_justfile
 from serena_memory.agent.project_facts.jvm import read_gradle, read_maven
 from serena_memory.agent.project_facts.languages import (
@@ -64,6 +67,7 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     installs = any(project.is_file(name) for name in _INTERPRETED)
     pyproject = project.toml(PYPROJECT)
     # what the contributor docs tell a person to type, then the project's own tasks
+    read_hosts(project)
     read_docs(project)
     read_justfile(project)
     read_makefile(project, installs)
@@ -82,7 +86,9 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     read_go(project)
     read_gradle(project)
     read_maven(project)
+    read_hook_tools(project)
     read_python_tools(project, pyproject)
+    offer_writing_forms(sheet)
     # and last, how to run one test in the runner found
     read_single_test(project)
     return sheet

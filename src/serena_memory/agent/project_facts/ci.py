@@ -15,7 +15,11 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from serena_memory.agent.project_facts.commands import canonical, classify_command
+from serena_memory.agent.project_facts.commands import (
+    MAX_COMMAND_CHARS,
+    canonical,
+    classify_command,
+)
 from serena_memory.agent.project_facts.files import Project, table, walk
 from serena_memory.agent.project_facts.languages import CI_FILES
 from serena_memory.agent.project_facts.names import words
@@ -39,6 +43,8 @@ _NOT_CODE = frozenset(
 _OUTPUT_OPTIONS = frozenset({"--show-diff-on-failure", "--verbose", "-v", "-vv", "--color",
                              "--colour", "-q", "--quiet", "--no-progress", "--locked",
                              "--frozen", "--no-fund", "--no-audit"})  # fmt: skip
+# words a step that checks the code may have (`Download dependencies`), unlike a workflow
+_STEP_WORDS = frozenset({"dependencies"})
 _CODE_EVENTS = {"push", "pull_request", "pull_request_target", "merge_group"}
 
 
@@ -58,9 +64,18 @@ def read_ci(project: Project) -> None:
     for rel in ci_paths(project):
         project.sheet.ci_files.append(rel)
         for line in _lines(project, rel):
-            kind = classify_command(line)
+            kind = _pattern_kind(project.sheet, line) or classify_command(line)
             if kind and _is_new(project.sheet, kind, line):
                 project.sheet.add(kind, line, CI)
+
+
+def _pattern_kind(sheet: FactSheet, line: str) -> str | None:
+    """The kind of a pattern rule's recipe for a line that names one (``make
+    check-release``), when it can be typed as it stands."""
+    if "$" in line or len(line) > MAX_COMMAND_CHARS:
+        return None
+    kind = sheet.pattern_kind(line)
+    return kind if kind in sheet.commands else None
 
 
 def _is_new(sheet: FactSheet, kind: str, line: str) -> bool:
@@ -106,8 +121,10 @@ def script_lines(script: str, folder: str = "") -> Iterator[str]:
                 yield folder + part
 
 
-def _is_code(name: Any) -> bool:
-    return isinstance(name, str) and not any(w in _NOT_CODE for w in words(name))
+def _is_code(name: Any, allowed: frozenset[str] = frozenset()) -> bool:
+    return isinstance(name, str) and not any(
+        w in _NOT_CODE and w not in allowed for w in words(name)
+    )
 
 
 def _workflow_scripts(rel: str, data: Any) -> list[tuple[str, str]]:
@@ -120,6 +137,8 @@ def _workflow_scripts(rel: str, data: Any) -> list[tuple[str, str]]:
     for job_id, job in table(data, "jobs").items():
         if not isinstance(job, dict) or not _is_code(job_id) or not _is_code(job.get("name", "")):
             continue
+        if "refs/tags/" in str(job.get("if", "")):
+            continue  # a job that runs for a tag only releases
         steps = job.get("steps")
         if isinstance(steps, list) and not _checks_out_another_repository(steps):
             scripts.extend(_job_scripts(data, job, steps))
@@ -135,7 +154,7 @@ def _job_scripts(
     values = matrix_values(job)
     env = {**plain_env(data), **plain_env(job)}
     for step in steps:
-        if isinstance(step, dict) and _is_code(step.get("name", "")):
+        if isinstance(step, dict) and _is_code(step.get("name", ""), _STEP_WORDS):
             run = step.get("run")
             if isinstance(run, str):
                 run = resolve_env(run, {**env, **plain_env(step)})

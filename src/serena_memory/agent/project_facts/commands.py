@@ -63,7 +63,7 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("uv", "sync"): "setup", ("npm", "ci"): "setup", ("npm", "install"): "setup",
     ("pnpm", "install"): "setup", ("yarn", "install"): "setup", ("bun", "install"): "setup",
     ("bundle", "install"): "setup", ("poetry", "install"): "setup", ("pdm", "install"): "setup",
-    ("go", "mod"): "setup", ("pre-commit", "install"): "setup",
+    ("go", "mod"): "setup", ("pre-commit", "install"): "setup", ("prek", "install"): "setup",
     ("npm", "test"): "test", ("npm", "start"): "run",
     ("bun", "test"): "test", ("deno", "test"): "test", ("deno", "lint"): "lint",
     ("deno", "fmt"): "format", ("deno", "check"): "typecheck", ("unittest", ""): "test",
@@ -79,8 +79,11 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("dprint", "check"): "format", ("swift", "test"): "test", ("swift", "build"): "build",
     ("dotnet", "test"): "test", ("dotnet", "build"): "build", ("dotnet", "format"): "format",
     ("ni", ""): "setup", ("mix", "test"): "test", ("mix", "format"): "format",
-    ("mix", "credo"): "lint",
+    ("mix", "credo"): "lint", ("build", ""): "build", ("rstcheck", ""): "lint",
+    ("towncrier", "check"): "lint",
 }  # fmt: skip
+# what another tool's subcommand says it does (a docs site's `zensical serve`)
+_SUBCOMMANDS = {"serve": "run"}
 # how a runner is told which workspace member to run in: `pnpm --filter api test`
 _MEMBER_OPTIONS = frozenset({"--filter", "-F", "-C", "--dir", "-w", "--workspace",
                              "--prefix", "--cwd"})  # fmt: skip
@@ -90,7 +93,7 @@ _RUNNERS = {("make", ""), ("just", ""), ("task", ""), ("rake", ""), ("npm", "run
             ("gradlew", ""), ("gradle", ""), ("mvn", ""), ("mvnw", ""),
             ("hatch", "run"), ("hatch", ""), ("poe", ""), ("turbo", "run"), ("turbo", ""),
             ("lerna", "run"), ("nx", "run"), ("nx", ""), ("moon", "run"),
-            ("nr", "")}  # fmt: skip
+            ("nr", ""), ("bake", "")}  # fmt: skip
 _BUILD_MODES = frozenset({"--release", "-r", "--profile=release"})
 _CI_VARIABLE = re.compile(r"\$\{\{|\$[A-Za-z_{(]")
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
@@ -132,13 +135,19 @@ def classify_command(line: str) -> str | None:
     if inside:
         return classify_command(inside[1])
     words = unwrap(_without_environment(line.split()))
-    if len(words) > 1 and words[0] in ("bash", "sh") and words[1].startswith(_SCRIPT_FOLDERS):
+    if len(words) > 1 and words[0] in ("bash", "sh") and _is_own_script(words[1]):
         words = words[1:]  # `bash scripts/test.sh` runs the project's script
     if words[:2] == ["node", "--test"]:
         return "test"  # node's own test runner
     if not words or words[0] in _PLUMBING:
         return None
     return _words_kind(words)
+
+
+def _is_own_script(path: str) -> bool:
+    """``scripts/test``, ``integration/test.sh``: a script of the project's own folders."""
+    inside = "/" in path and not path.startswith(("/", "~", "$")) and ".." not in path
+    return path.startswith(_SCRIPT_FOLDERS) or inside and path.endswith(".sh")
 
 
 def in_folder(line: str) -> tuple[str, str] | None:
@@ -184,6 +193,8 @@ def for_member(words: list[str]) -> list[str]:
 
 def _words_kind(words: list[str]) -> str | None:
     words = for_member(words)
+    if words[:1] == ["cargo"] and words[1:2] and words[1].startswith("+"):
+        words = [words[0], *words[2:]]  # `cargo +stable check`: a toolchain's cargo
     first = words[0].removeprefix("./")
     if "/" in first and not first.startswith("/"):
         return _own_tool_kind(first)
@@ -194,7 +205,7 @@ def _words_kind(words: list[str]) -> str | None:
     kind = _TOOLS.get((first, second)) or _TOOLS.get((first, "")) or _task_kind(words)
     if kind is None and first in ("pip", "uv") and _installs_the_project(words):
         kind = "setup"
-    return kind
+    return kind or _SUBCOMMANDS.get(second)
 
 
 def _own_tool_kind(path: str) -> str | None:
@@ -224,6 +235,10 @@ def _hatch_fmt_kind(words: list[str]) -> str | None:
     return "lint" if "--check" in words else "format"
 
 
+def _cargo_test_kind(words: list[str]) -> str | None:
+    return "build" if "--no-run" in words else "test"  # compiles the tests only
+
+
 def _cog_kind(words: list[str]) -> str | None:
     return "lint" if "--check" in words else "build"
 
@@ -245,7 +260,7 @@ def is_never_line(line: str) -> bool:
     return any(
         word in lowered
         for word in (" publish", "release", "deploy", "upload", "twine", "codeql", "zizmor")
-    ) or is_never(" ".join(lowered.split()[:3]))
+    ) or is_never(" ".join(w for w in lowered.split()[:3] if not w.startswith("-")))
 
 
 def environment_kind(words: list[str]) -> str | None:
@@ -264,7 +279,7 @@ _SPECIAL: dict[tuple[str, str], Callable[[list[str]], str | None]] = {
     ("tox", ""): environment_kind, ("nox", ""): environment_kind,
     ("pre-commit", "run"): _hook_kind, ("prek", "run"): _hook_kind,
     ("go", "get"): _go_get_kind, ("cog", ""): _cog_kind, ("rake", ""): _rake_kind,
-    ("hatch", "fmt"): _hatch_fmt_kind,
+    ("hatch", "fmt"): _hatch_fmt_kind, ("cargo", "test"): _cargo_test_kind,
 }  # fmt: skip
 
 

@@ -28,6 +28,7 @@ SOURCE = "docs"
 _SHELL_FENCES = frozenset({"", "sh", "bash", "shell", "console", "zsh", "shell-session",
                            "shellsession", "sh-session", "terminal", "cmd", "text"})  # fmt: skip
 _FENCE = re.compile(r"^\s*(```+|~~~+)\s*([\w+-]*)")
+_BLOCK_QUOTE = re.compile(r"^\s*>\s?")
 _INLINE = re.compile(r"``?([^`\n]{2,100})``?")
 _HEADING_MD = re.compile(r"^#{1,6}\s+(.*)")
 _WORK_HEADINGS = frozenset({"build", "building", "test", "tests", "testing", "develop",
@@ -36,6 +37,8 @@ _WORK_HEADINGS = frozenset({"build", "building", "test", "tests", "testing", "de
 # a value the reader fills in (`pytest <path>`, `cargo test --test <name>`), never the
 # first word nor a link
 _PLACEHOLDER = re.compile(r"(?<=\s)<[A-Za-z][\w.:-]{0,40}>")
+# a virtualenv's copy of a tool, as the docs spell it: `.venv/bin/pip`, `venv/bin/python`
+_VENV_BIN = re.compile(r"^(?:\./)?\.?(?:venv|env)/bin/(?=[\w-]+ )")
 # a user's install of the published package, not the project's set-up
 _PACKAGE_INSTALL = re.compile(r"^(npm|pnpm|yarn|bun)\s+(install|i|add)\s+(-[gD]\s+)?[@\w]")
 
@@ -81,25 +84,47 @@ def readme_sections(text: str) -> str:
     return "\n".join(kept)
 
 
+def unquoted(text: str) -> str:
+    """The text with each block quote that holds a code fence (a note's ``> ```bash``)
+    unquoted, so its fence is read like any other."""
+    lines = text.splitlines()
+    index = 0
+    while index < len(lines):
+        end = index
+        while end < len(lines) and lines[end].lstrip().startswith(">"):
+            end += 1
+        inner = [_BLOCK_QUOTE.sub("", line, count=1) for line in lines[index:end]]
+        if any(_FENCE.match(line) for line in inner):
+            lines[index:end] = inner
+        index = end + 1
+    return "\n".join(lines)
+
+
 def doc_commands(text: str) -> Iterator[str]:
     """Candidate command lines of a document, in order."""
+    text = unquoted(text)
     fence: str | None = None
     rst_block = False
+    prompted = False  # a block that shows `$ ` prompts: its other lines are output
     for raw in text.splitlines():
         line = raw.strip()
         match = _FENCE.match(raw)
         if match:
             fence = match.group(2).lower() if fence is None else None
+            prompted = False
             continue
+        prompted = prompted or line.startswith("$ ")
         if fence is not None:
             if fence in _SHELL_FENCES:
-                yield from _command_of(line, prompt_needed=fence in ("console", "text"))
+                needed = prompted or fence in ("console", "text")
+                yield from _command_of(line, prompt_needed=needed)
             continue
         if rst_block:
             if raw[:1] in (" ", "\t") or not line:
-                yield from _command_of(line, prompt_needed=False)
+                yield from _command_of(line, prompt_needed=prompted)
                 continue
             rst_block = False
+        prompted = line.startswith("$ ")
         if line.endswith("::") or line.startswith((".. code-block::", ".. code::")):
             rst_block = True
         if line.startswith("$ "):
@@ -136,6 +161,7 @@ def _documented(project: Project) -> Iterator[tuple[str, str]]:
         texts.append(readme_sections(project.text(readme) or ""))
     for text in texts:
         for line in doc_commands(text[:200_000]):
+            line = _VENV_BIN.sub("", line)  # `.venv/bin/pip install -r ...` is `pip install`
             first = line.split()[0].removeprefix("./")
             if "<" in _PLACEHOLDER.sub("", line) or "/" in first and not project.is_file(first):
                 continue  # a link, or a path that is not the project's tool

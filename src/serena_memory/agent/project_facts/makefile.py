@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from serena_memory.agent.project_facts.files import Project
-from serena_memory.agent.project_facts.recipes import Task, offer_runner_tasks
+from serena_memory.agent.project_facts.recipes import Reader, Task, offer_runner_tasks
 
 MAKEFILES = ("GNUmakefile", "Makefile", "makefile")
 MAX_LINE = 500
@@ -16,6 +16,10 @@ MAX_LINE = 500
 _NAME = r"[A-Za-z0-9][A-Za-z0-9_\-]*(?![A-Za-z0-9_\-])"
 _TARGETS = re.compile(rf"^({_NAME}(?:[ \t]+{_NAME})*)[ \t]*:")
 _PREREQUISITE = re.compile(rf"^{_NAME}$")
+# a rule for a file (a path or a variable), not a special target such as `.PHONY`
+_FILE_TARGET = re.compile(r"^([^\s:=#.%][^\s:=#%]*)[ \t]*:(?![:=])")
+_PATTERN = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*-%)[ \t]*:(?![:=])")
+_CONDITIONAL = re.compile(r"^(ifn?def|ifn?eq|else|endif)\b")
 _DEFAULT_GOAL = re.compile(r"^\.DEFAULT_GOAL\s*:?=\s*(\S+)", re.M)
 
 
@@ -29,10 +33,13 @@ def make_tasks(text: str) -> tuple[dict[str, Task], str | None]:
         if in_recipe:
             for task in current:
                 task.lines.append(line)
-        elif line and line[0] not in " \t#":  # blank lines and comments go on with a rule
-            current = _rule(line, tasks)
-            if first is None and current:
-                first = current[0].name
+        elif line and line[0] not in " \t#" and not _CONDITIONAL.match(line):
+            # blank lines, comments and conditionals go on with a rule
+            current = _rule(line, tasks) or _pattern(line, tasks)
+            if first is None and not current:
+                current = _file_goal(line, tasks)
+            if first is None and current and not current[0].name.endswith("%"):
+                first = current[0].name  # make's default goal is never a pattern
     goal = _DEFAULT_GOAL.search(text)
     default = goal.group(1) if goal else first
     return tasks, default or None
@@ -69,9 +76,34 @@ def _rule(line: str, tasks: dict[str, Task]) -> list[Task]:
     return named
 
 
+def _pattern(line: str, tasks: dict[str, Task]) -> list[Task]:
+    """A pattern rule for names (``check-%:``): ``make check-full`` runs its recipe, whatever
+    the stem; kept under its pattern, which no one types."""
+    match = _PATTERN.match(line) if len(line) <= MAX_LINE else None
+    if match is None:
+        return []
+    task = tasks.setdefault(match.group(1), Task(match.group(1)))
+    return [task]
+
+
+def _file_goal(line: str, tasks: dict[str, Task]) -> list[Task]:
+    """The first rule when it makes a file (``bin/gh$(EXE): script/build``): the default
+    goal, which ``make`` alone builds."""
+    match = _FILE_TARGET.match(line) if len(line) <= MAX_LINE else None
+    if match is None:
+        return []
+    task = Task(match.group(1), makes_files=True, file_goal=True)
+    tasks[task.name] = task
+    return [task]
+
+
 def make_targets(text: str) -> list[str]:
     """The plain targets of a Makefile, in order."""
-    return list(make_tasks(text)[0])
+    return [name for name, task in make_tasks(text)[0].items() if _is_typed(task)]
+
+
+def _is_typed(task: Task) -> bool:
+    return not task.file_goal and not task.name.endswith("%")
 
 
 def read_makefile(project: Project, installs_project: bool) -> None:
@@ -80,6 +112,10 @@ def read_makefile(project: Project, installs_project: bool) -> None:
     if name is None or text is None:
         return
     tasks, default = make_tasks(text)
+    reader = Reader(tasks, installs_project)
+    for target in tasks:
+        if target.endswith("-%"):
+            project.sheet.patterns[f"make {target[:-1]}"] = reader.kind(target)
     offer_runner_tasks(
         project.sheet,
         tasks,

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from serena_memory.agent.project_facts.commands import canonical
 from serena_memory.agent.project_facts.files import Project, table
 from serena_memory.agent.project_facts.hatch import read_hatch
 from serena_memory.agent.project_facts.names import classify_name
+from serena_memory.agent.project_facts.pdm import read_pdm
+from serena_memory.agent.project_facts.python_cli import read_python_clis
 
 PYPROJECT = "pyproject.toml"
 MAX_RUN_SCRIPTS = 2
@@ -62,11 +65,13 @@ def read_python_tasks(project: Project, data: dict[str, Any]) -> None:
     if setup:
         sheet.add("setup", *setup)
     read_hatch(project, tool)
+    read_pdm(project, tool)
     for name, command in (("taskipy", "task "), ("poe", "poe ")):
         for task in table(tool, name, "tasks"):
             kind = classify_name(task)
             if kind:
                 sheet.add(kind, f"{prefix}{command}{task}", PYPROJECT)
+    read_python_clis(project, prefix)
     scripts = dict(table(data, "project", "scripts"))
     scripts.update(table(tool, "poetry", "scripts"))
     for script in list(scripts)[:MAX_RUN_SCRIPTS]:
@@ -90,8 +95,9 @@ def read_python_tools(project: Project, data: dict[str, Any]) -> None:
         ("typecheck", "mypy", "mypy"),
         ("typecheck", "pyright", "pyright"),
     )
+    offered = {canonical(known) for known in sheet.offered()}
     for kind, name, command in choices:
-        if has.get(name):
+        if has.get(name) and command not in offered:  # pre-commit's bare `black .`
             sheet.add(kind, f"{prefix}{command}", has[name])
     if not sheet.has("setup") and (project.is_file(PYPROJECT) or project.is_file("setup.py")):
         sheet.add("setup", "pip install -e .", PYPROJECT if data else "setup.py")

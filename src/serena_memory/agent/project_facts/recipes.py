@@ -35,6 +35,8 @@ _ONLY_VARIABLE = re.compile(rf"""^(["']?)({_VARIABLES}|\$[A-Za-z_]\w*|\$[@*])\1$
 _PATH_PREFIX = re.compile(r"(^|\s)\$\{[A-Za-z_]\w*\}(?=[A-Za-z])")
 # a line that ships: `twine upload`, `npm publish`, `mike deploy`, `mkdocs gh-deploy`
 _NEVER_WORDS = frozenset({"publish", "upload", "deploy", "gh-deploy"})
+# a program of the project's named for shipping (`./script/release`)
+_SHIPS = _NEVER_WORDS | {"release"}
 _NEVER_GIT = re.compile(r"^git\s+(clone|push|tag|commit)\b")
 _MEASURES = frozenset({"bench", "benchmark", "benchmarks", "perf", "profile", "profiling"})
 _CHECK_OPTIONS = frozenset({"--check", "--diff", "-l", "-d", "--list-different"})
@@ -52,6 +54,9 @@ class Task:
     # the words its kind is read from when its body says nothing (its name when empty):
     # hatch's `coverage:generate-summary` is read as `generate-summary`
     label: str = ""
+    # the file the Makefile's default goal makes (`bin/gh: ...`): `make` alone builds it,
+    # and it has no name a person types
+    file_goal: bool = False
 
 
 def clean_line(line: str) -> str:
@@ -81,12 +86,22 @@ def line_kind(line: str) -> str | None:
     coverage report, None when it says nothing."""
     if _NEVER_GIT.match(line) or _NEVER_WORDS.intersection(line.split()[:3]):
         return NEVER
+    program = words(line.split()[0].rsplit("/", 1)[-1])
+    if _installs_on_the_system(line) or _SHIPS.intersection(program):
+        return NEVER  # `install -m755 bin/gh $(DESTDIR)...`, `./script/release --local`
     first = line.split()[:3]
     if first[:1] == ["coverage"] or first[1:2] == ["coverage"] and first[:1] != ["coverage"]:
         rest = line.split()[line.split().index("coverage") + 1 :][:1]
         if rest and rest[0] in ("report", "html", "xml", "lcov", "json", "combine", "erase"):
             return REPORT
     return classify_command(line)
+
+
+def _installs_on_the_system(line: str) -> bool:
+    """``install`` (the program) copies a build into the system's folders; ``cargo install
+    --path .`` puts the project's own binary there."""
+    first = line.split()[:3]
+    return first[:1] == ["install"] or first[:2] == ["cargo", "install"] and "--path" in first
 
 
 def is_checking(line: str) -> bool:
@@ -101,10 +116,26 @@ def is_checking(line: str) -> bool:
 class Reader:
     """The kinds of a runner's tasks, each worked out once."""
 
-    def __init__(self, tasks: dict[str, Task], installs_project: bool = True) -> None:
+    def __init__(
+        self,
+        tasks: dict[str, Task],
+        installs_project: bool = True,
+        calls: dict[str, str] | None = None,
+    ) -> None:
         self.tasks = tasks
         self.installs_project = installs_project
+        # how a line calls one of these tasks (`hatch run style:lint`) -> the task's name
+        self.calls = calls or {}
         self._kinds: dict[str, str | None] = {}
+
+    def called(self, line: str) -> str | None:
+        """The task a body line runs through the runner (``make lint``, ``hatch run
+        style:lint --fix``), its own kind being known better than its name's."""
+        for command, name in self.calls.items():
+            # but a `run` task runs the command it is given: `just run black .` formats
+            if line == command or line.startswith(command + " ") and name != "run":
+                return name
+        return None
 
     def body_kinds(self, name: str, depth: int = 0) -> list[tuple[str, str]]:
         """(kind, line) of every command the task and the tasks it needs run."""
@@ -120,7 +151,11 @@ class Reader:
                 found.append((kind, ""))
         for line in task.lines[:MAX_BODY_LINES]:
             cleaned = clean_line(line)
-            kind = line_kind(without_variables(cleaned)) if cleaned else None
+            own = self.called(cleaned)
+            if own is not None:
+                kind = self.kind(own, depth + 1)
+            else:
+                kind = line_kind(without_variables(cleaned)) if cleaned else None
             if kind:
                 found.append((kind, cleaned))
         return found
@@ -197,7 +232,7 @@ def offer_runner_tasks(
     """Offer the tasks by what they run: ``bare`` (``make``) first for the ``default``
     task, then the tasks the default runs, then the plain names, then the others in the
     file's order; then, for each task running tools of several kinds, each tool's line."""
-    reader = Reader(tasks, installs_project)
+    reader = Reader(tasks, installs_project, {command(name): name for name in tasks})
     bare = _offer_bare(sheet, reader, default, bare, source)
     ranked: list[tuple[int, int, str]] = []
     close = _closure(tasks, default) if default else set()
@@ -208,6 +243,8 @@ def offer_runner_tasks(
     shown: list[str] = []
     for _, _, name in sorted(ranked):
         kind = reader.kind(name)
+        if tasks[name].file_goal or name.endswith("%"):
+            continue  # `make` alone builds it; a pattern (`check-%`) is no name
         if kind == NEVER:
             sheet.withhold(command(name))  # CI's `hatch -v run docs:ci-build dev`, too
         elif kind in sheet.commands and name not in hidden:
@@ -243,7 +280,7 @@ def _offer_bare(
 
 def _is_composite(task: Task) -> bool:
     """A default task that runs others (``all: lint test``) or is named for being one."""
-    return any(need for need in task.needs) or task.name in ("all", "default")
+    return any(task.needs) or task.name in ("all", "default") or task.file_goal
 
 
 def _same_as_bare(tasks: dict[str, Task], default: str | None) -> set[str]:

@@ -26,11 +26,18 @@ CI = "CI"
 
 def plain_words(command: str) -> list[str]:
     """A command without its options (``cargo clippy --all-targets -- -D warnings`` is
-    ``cargo clippy``), to tell the usual command from a narrower form of it."""
+    ``cargo clippy``), to tell the usual command from a narrower form of it; a script is
+    the same with or without its ``./``."""
     words = command.split()
     if "--" in words:
         words = words[: words.index("--")]
-    return [w for w in words if not w.startswith("-")]
+    return [w.removeprefix("./") for w in words if not w.startswith("-")]
+
+
+def _as_run(command: str) -> list[str]:
+    """The plain words of what a command runs: ``bash scripts/x.sh`` runs ``scripts/x.sh``."""
+    plain = plain_words(command)
+    return plain[1:] if plain[:1] in (["bash"], ["sh"]) and len(plain) > 1 else plain
 
 
 def shown_size(command: str) -> int:
@@ -54,12 +61,20 @@ class FactSheet:
     # the plain words of tasks read and found to be none of the kinds (a coverage report, a
     # release): CI's or the docs' spelling of them is not offered either
     withheld: set[tuple[str, ...]] = field(default_factory=set)
+    # a runner's pattern of names (`make check-`, from `check-%:`) -> the kind its recipe
+    # runs: CI's `make check-release` is a type check whatever its stem says
+    patterns: dict[str, str | None] = field(default_factory=dict)
+
+    def pattern_kind(self, command: str) -> str | None:
+        head = " ".join(command.split()[:2])
+        matching = [p for p in self.patterns if head.startswith(p) and len(head) > len(p)]
+        return self.patterns[max(matching, key=len)] if matching else None
 
     def withhold(self, command: str) -> None:
-        self.withheld.add(tuple(plain_words(command)))
+        self.withheld.add(tuple(_as_run(command)))
 
     def is_withheld(self, command: str) -> bool:
-        plain = plain_words(command)
+        plain = _as_run(command)
         return any(tuple(plain[: len(known)]) == known for known in self.withheld)
 
     def add(self, kind: str, command: str, source: str) -> bool:

@@ -45,7 +45,7 @@ from serena_memory.integrity.code_drift.git import GitJob, GitStalled, GitUnavai
 from serena_memory.integrity.code_drift.history import GitPast, dirty_memories, memory_times
 from serena_memory.integrity.code_drift.left_alone import LeftAlone
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention, extract
-from serena_memory.integrity.code_drift.moves import known, missing_note, moves
+from serena_memory.integrity.code_drift.moves import there_when_written, known, missing_note, moves
 from serena_memory.integrity.code_drift.project import ProjectFiles
 from serena_memory.integrity.code_drift.symbol_history import SymbolTrail, trail
 from serena_memory.integrity.code_drift.symbols import (
@@ -415,6 +415,8 @@ class CodeChecker:
         if not self.history:
             return CodeFinding(memory, m.line, m.text, PATH, MISSING, m.target, read_only=read_only)
         candidates, went = moves(self.past, self.files, m.target)
+        if "/" not in m.target.rstrip("/"):  # a bare name: the file it named then
+            went = there_when_written(self.past, went, when)
         if len(went) == 1:
             ((new, (_old, commit)),) = went.items()
             if m.target.endswith("/") and not new.endswith("/"):

@@ -18,7 +18,7 @@ from serena_memory.core.display import counted
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.code_drift.checker import TRAIL_SECONDS_ON_READ, CodeChecker
 from serena_memory.integrity.code_drift.findings import CodeFinding, one_per_mention
-from serena_memory.integrity.code_drift.fixes import replacements
+from serena_memory.integrity.code_drift.fixes import Replacement, replacements
 from serena_memory.integrity.code_drift.git import Repository, locate
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention, extract
 from serena_memory.integrity.code_drift.trails import paths_by_line
@@ -149,7 +149,7 @@ def read_note(
     them renamed or moved), files changed a lot since: what an agent reading it must not
     act on. Then the exact replacements git's answers allow, written as the memory
     writes them, and ``applying``: how the reader applies them all."""
-    found = memory_findings(root, name, text, symbols=True, cache_home=cache_home, written=written)
+    found, exact = drift_of(root, name, text, cache_home=cache_home, written=written)
     if not found:
         return ""
     told = _grouped(found)
@@ -161,7 +161,6 @@ def read_note(
         + more
         + ". Don't rely on those mentions; verify in the code (and update the memory)."
     )
-    exact = replacements(found)
     if not exact:
         return note
     return (
@@ -170,6 +169,43 @@ def read_note(
         + ", ".join(r.told() for r in exact)
         + (f". {applying}" if applying else ".")
     )
+
+
+_OFFERED: dict[tuple[str, str], tuple[str, tuple[Any, ...], list[Replacement]]] = {}
+"""Per project and memory, the text and git's state a read note was last given for, with
+the replacements it offered: what drift mode applies while both stay the same."""
+
+
+def drift_of(
+    root: str,
+    name: str,
+    text: str,
+    *,
+    cache_home: str | None = None,
+    written: str | None = None,
+) -> tuple[list[CodeFinding], list[Replacement]]:
+    """One memory's findings and the exact replacements they allow: the one source of the
+    read note and of drift mode, so that what a note offers is what the edit applies (a
+    time-limited answer of git can't make them differ)."""
+    found = memory_findings(root, name, text, symbols=True, cache_home=cache_home, written=written)
+    exact = replacements(found)
+    held = _CACHE.get(os.path.realpath(root))
+    stamp = held.stamp if held is not None else ()
+    _OFFERED[(os.path.realpath(root), name)] = (text, stamp, exact)
+    return found, exact
+
+
+def offered_replacements(
+    root: str, name: str, text: str, *, cache_home: str | None = None, written: str | None = None
+) -> list[Replacement]:
+    """The replacements the last read note of ``name`` offered, when the memory's text and
+    git's state are what they were then; else those :func:`drift_of` finds now."""
+    real = os.path.realpath(root)
+    last = _OFFERED.get((real, name))
+    held = _CACHE.get(real)
+    if last is not None and held is not None and last[0] == text and last[1] == _stamp(held.repo):
+        return last[2]
+    return drift_of(root, name, text, cache_home=cache_home, written=written)[1]
 
 
 READ_NOTE_ITEMS = 8

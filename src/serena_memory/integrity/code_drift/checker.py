@@ -45,7 +45,7 @@ from serena_memory.integrity.code_drift.git import GitJob, GitStalled, GitUnavai
 from serena_memory.integrity.code_drift.history import GitPast, dirty_memories, memory_times
 from serena_memory.integrity.code_drift.left_alone import LeftAlone
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention, extract
-from serena_memory.integrity.code_drift.moves import there_when_written, known, missing_note, moves
+from serena_memory.integrity.code_drift.moves import known, missing_note, moves, there_when_written
 from serena_memory.integrity.code_drift.project import ProjectFiles
 from serena_memory.integrity.code_drift.symbol_history import SymbolTrail, trail
 from serena_memory.integrity.code_drift.symbols import (

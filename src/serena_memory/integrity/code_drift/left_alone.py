@@ -18,7 +18,6 @@ from serena_memory.integrity.code_drift.local_paths import (
 from serena_memory.integrity.code_drift.mentions import PATH
 from serena_memory.integrity.code_drift.project import ProjectFiles
 
-
 MAX_FOLDERS_ASKED = 2000
 """The project's folders a bare file name is asked to git in, to see whether it is ignored
 there."""

@@ -1,8 +1,8 @@
 """Mentions a memory itself says are not there: "No `setup.py`", "`old.py` was removed",
 "Use `pyproject.toml` instead of `setup.py`", "TODO: create `src/cache.py`", a struck
 out ``~~`x.py`~~``, a past name ("(was `merge.ts`)", "renamed from `a.py`"), the choice
-not taken ("`for...of` over `forEach`"). Such a mention is no claim that the code has it, so its absence is no
-drift.
+not taken ("`for...of` over `forEach`"). Such a mention is no claim that the code has
+it, so its absence is no drift.
 
 Only cues in the mention's own clause count (from the last ``.``, ``;``, ``!``, ``?`` or
 arrow before it to the next one after it, at most :data:`REACH` characters each way): a

@@ -213,17 +213,21 @@ READ_NOTE_ITEMS = 8
 
 
 def _grouped(found: list[CodeFinding]) -> list[str]:
-    """What the note says of each finding, the same mention with the same news told once
-    with all its lines (`_escape` (lines 9, 14) is now ...), in the order first written."""
-    lines: dict[tuple[str, str], list[int]] = {}
+    """What the note says of each drifted mention, once however many lines write it (as
+    the start of a conversation counts them): with all its lines (`_escape` (lines 9, 14)
+    is now ...), and news that differ by line told by line, in the order first written."""
+    lines: dict[str, dict[str, list[int]]] = {}
     for f in found:
-        held = lines.setdefault((f.mention, f.news()), [])
+        held = lines.setdefault(f.mention, {}).setdefault(f.news(), [])
         if f.line not in held:
             held.append(f.line)
     told = []
-    for (mention, news), numbers in lines.items():
-        where = ", ".join(map(str, numbers))
-        told.append(f"`{mention}` (line{'s' if len(numbers) > 1 else ''} {where}) {news}")
+    for mention, by_news in lines.items():
+        parts = [
+            f"(line{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}) {news}"
+            for news, numbers in by_news.items()
+        ]
+        told.append(f"`{mention}` " + ", ".join(parts))
     return told
 
 

@@ -100,8 +100,8 @@ def said_absent(line: str, start: int, end: int) -> bool:
 _CODE = re.compile(r"`[^`]*`")
 _CUE_TEXT = """without instead rather formerly previously lack absen remov delet drop deprecat
     obsolete retired supersed replac renamed moved gone longer todo fixme tbd plan yet will
-    should must need going exist there present ~~ future later (was from used over"""
-_CUE_WORDS = (*_CUE_TEXT.split(), "to be")
+    should must need going exist there present ~~ future later (was over"""
+_CUE_WORDS = (*_CUE_TEXT.split(), "to be", "used to")
 """Parts of the cue words: a line holding none of them (nor the word "no") has no mention
 said absent."""
 _NO = re.compile(r"\bno\b")

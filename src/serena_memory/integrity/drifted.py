@@ -82,7 +82,9 @@ def _search(store: MemoryStore, among: list[str] | None = None) -> Drifted:
         # one question to git for every memory's unresolved paths (ignored ones are left alone)
         kept = checker.without_left_alone(unresolved) if unresolved else []
         counts: dict[str, int] = {}
-        for name in [f.memory for f in kept] + _missing_symbols(store, checker, symbols):
+        # each drifted mention once, however many lines write it: as the read note tells it
+        told = {(f.memory, f.mention) for f in kept} | _missing_symbols(store, checker, symbols)
+        for name, _mention in told:
             counts[name] = counts.get(name, 0) + 1
     except Exception:
         return {}, False
@@ -137,19 +139,19 @@ def _path_told(
 
 def _missing_symbols(
     store: MemoryStore, checker: CodeChecker, symbols: list[tuple[str, Mention]]
-) -> list[str]:
-    """The memory of each mentioned symbol no source file holds (once per mention), when
+) -> set[tuple[str, str]]:
+    """The memory and the text of each mentioned symbol no source file holds, when
     the source files' identifiers are cheap to have: a kept scan for git's index as it is,
     or a project of at most :data:`START_SCAN_FILES` files."""
     if not symbols or not checker.files.git:
-        return []
+        return set()
     from serena_memory.integrity.code_drift.cache import kept_for_index
 
     home = str(store.home)
     if len(checker.files.files) > START_SCAN_FILES and not kept_for_index(checker.root, home):
-        return []
+        return set()
     present = checker.present_words({w for _name, m in symbols for w in m.words}, home)
-    return [name for name, m in symbols if any(w not in present for w in m.words)]
+    return {(name, m.text) for name, m in symbols if any(w not in present for w in m.words)}
 
 
 def drift_summary(store: MemoryStore) -> str:

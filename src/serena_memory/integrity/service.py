@@ -420,21 +420,19 @@ def fix_memory_drift(store: MemoryStore, name: str) -> tuple[list[Replacement], 
     ('' when applied directly); no replacement: nothing written."""
     from serena_memory.core import proposals
     from serena_memory.integrity.code_drift import fixes
-    from serena_memory.integrity.code_drift.read_note import memory_findings
+    from serena_memory.integrity.code_drift.read_note import offered_replacements
 
     canonical = N.normalize_name(name)
     text = store.read(canonical)
     planned: list[Replacement] = []
     if not N.is_global(canonical):
-        found = memory_findings(
+        planned = offered_replacements(
             str(store.project_root),
             canonical,
             text,
-            symbols=True,
             cache_home=str(store.home),
             written=str(store.real_path_of(canonical)),
         )
-        planned = fixes.replacements(found)
     if not planned:
         return [], 0, ""
 

@@ -40,6 +40,8 @@ def _rewritten(written: str, f: CodeFinding) -> str | None:
             return f.new_mention
         old = f.target.rstrip("/")
         new = (f.new_path or "").rstrip("/")
+        if "/" not in old and not f.form:  # a bare name stays bare: `filesize.py` -> `sizes.py`
+            new = new.rsplit("/", 1)[-1]
     elif f.kind == SYMBOL and f.new_name:
         old, new = f.target, f.new_name
     else:

@@ -109,10 +109,23 @@ def _module_rewritten(written: str, prefix: str, old: str, new: str) -> str | No
             rel, ups = rel[3:], ups + 1
         name = "." * ups + rel.replace("/", ".")
         return written[: at - dots] + "." * dots + name + written[at + len(dotted) :]
+    base = _import_root(base, prefix, new_module)
     if not new_module.startswith(base):
         return None  # out of the folder it was imported from (`src/`): no dotted form
     name = new_module[len(base) :].replace("/", ".")
     return written[:at] + name + written[at + len(dotted) :]
+
+
+def _import_root(base: str, prefix: str, new_module: str) -> str:
+    """The folder a module is imported from (``src/`` in a src layout): ``base``, the
+    folders before the old path's module; when git's old path was matched by its end only
+    (no folder before it), the folders before the module's first part in its new path
+    (``humanize.filesize`` moved to ``src/humanize/sizes.py`` stays ``humanize.sizes``)."""
+    if base:
+        return base
+    first = prefix.split("/", 1)[0] + "/"
+    at = new_module.find("/" + first)
+    return new_module[: at + 1] if at >= 0 and not new_module.startswith(first) else base
 
 
 def _path_rewritten(written: str, prefix: str, old: str, new: str) -> str | None:

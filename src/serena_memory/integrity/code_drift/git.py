@@ -379,9 +379,13 @@ def seal_before_fork(root: str) -> None:
         _prepare(root)
 
 
-def stalled(root: str) -> GitStalled:
+def stalled(root: str, timeout: float = GIT_TIMEOUT) -> GitStalled:
     """Note that git ran out of time for ``root`` (it is not asked there again for
-    :data:`STALL_SECONDS`); the error to raise."""
+    :data:`STALL_SECONDS`); the error to raise. A command given less than
+    :data:`GIT_TIMEOUT` (a caller's short budget, as a read note's) marks nothing: its
+    running out says nothing of git, and the commands after it must still run."""
+    if timeout < GIT_TIMEOUT:
+        return GitStalled(f"git did not answer within the {timeout:.1f} seconds it was given")
     repo = locate(root)
     if repo is not None:
         _STALLED[repo.work_tree] = time.monotonic()
@@ -404,7 +408,7 @@ def run_git(
             stdin=None if data is not None else subprocess.DEVNULL,
         )
     except subprocess.TimeoutExpired:
-        raise stalled(root) from None
+        raise stalled(root, timeout) from None
     except (FileNotFoundError, OSError) as exc:
         raise GitUnavailable(str(exc)) from None
     if result.returncode != 0:
@@ -478,7 +482,7 @@ class GitJob:
             except subprocess.TimeoutExpired:
                 self._proc.kill()
                 self._proc.wait()
-                self._finish(stalled(self._root))
+                self._finish(stalled(self._root, self._timeout))
             else:
                 self._out.seek(0)
                 self._err.seek(0)

@@ -20,6 +20,10 @@ from serena_memory.integrity.code_drift.local_paths import (
 from serena_memory.integrity.code_drift.mentions import PATH
 from serena_memory.integrity.code_drift.project import ProjectFiles
 
+MAX_FOLDERS_ASKED = 2000
+"""The project's folders a bare file name is asked to git in, to see whether it is ignored
+there."""
+
 
 def _is_missing_path(f: CodeFinding) -> bool:
     return f.kind == PATH and f.status == MISSING
@@ -68,7 +72,15 @@ class LeftAlone:
 
     def _ignored(self, targets: list[str]) -> set[str]:
         """The ``targets`` git ignores (a folder asked with its ``/``: a pattern for
-        folders only, ``venv*/``, matches a folder that is not there only so)."""
+        folders only, ``venv*/``, matches a folder that is not there only so); a bare
+        file name is asked in every folder too (``_version.py``, ignored as
+        ``src/*/_version.py``)."""
+        asked: dict[str, set[str]] = {t: {t} for t in targets}  # path -> targets it stands for
+        folders = sorted(self.files.dirs)[:MAX_FOLDERS_ASKED]
+        for t in targets:
+            if "/" not in t.rstrip("/"):
+                for d in folders:
+                    asked.setdefault(f"{d}/{t}", set()).add(t)
         try:
             out = run_git(
                 self.files.root,
@@ -76,11 +88,12 @@ class LeftAlone:
                 "-z",
                 "--no-index",
                 "--stdin",
-                data="\0".join(targets).encode() + b"\0",
+                data="\0".join(asked).encode() + b"\0",
             )
         except GitUnavailable:
             return set()  # nothing ignored
-        return {p for p in out.decode("utf-8", "replace").split("\0") if p}
+        found = [asked.get(p, set()) for p in out.decode("utf-8", "replace").split("\0")]
+        return set().union(*found)
 
     def _outside(self, targets: list[str]) -> set[str]:
         """In a subproject, the ``targets`` that name files of its work tree outside it."""

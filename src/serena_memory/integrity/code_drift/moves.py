@@ -37,6 +37,22 @@ def moves(past: GitPast, files: ProjectFiles, target: str) -> tuple[list[str], M
     return candidates, found_moves
 
 
+def there_when_written(past: GitPast, went: Moves, when: float | None) -> Moves:
+    """Of the places a missing path went, the one it named when the memory last changed
+    (``when``; unknown: the one that left last): of the files called ``filesize.py``,
+    ``src/humanize/filesize.py`` renamed this week, not ``tests/filesize.py`` renamed
+    years before the memory was written. All of them when that leaves none or several."""
+    if len(went) < 2:
+        return went
+    gone = {new: past.gone_at(old) or 0.0 for new, (old, _commit) in went.items()}
+    if when is None:
+        newest = max(gone.values())
+        kept = {new: v for new, v in went.items() if gone[new] == newest}
+    else:
+        kept = {new: v for new, v in went.items() if gone[new] > when}
+    return kept if len(kept) == 1 else went
+
+
 def known(past: GitPast, candidates: list[str], target: str) -> bool:
     """Whether git knew a file by one of the ``candidates`` names of ``target``."""
     return any(c in past.seen for c in candidates) or (

@@ -1,7 +1,8 @@
 """Mentions a memory itself says are not there: "No `setup.py`", "`old.py` was removed",
 "Use `pyproject.toml` instead of `setup.py`", "TODO: create `src/cache.py`", a struck
-out ``~~`x.py`~~``. Such a mention is no claim that the code has it, so its absence is no
-drift.
+out ``~~`x.py`~~``, a past name ("(was `merge.ts`)", "renamed from `a.py`"), the choice
+not taken ("`for...of` over `forEach`"). Such a mention is no claim that the code has
+it, so its absence is no drift.
 
 Only cues in the mention's own clause count (from the last ``.``, ``;``, ``!``, ``?`` or
 arrow before it to the next one after it, at most :data:`REACH` characters each way): a
@@ -28,6 +29,13 @@ _RIGHT_BEFORE = re.compile(
     re.IGNORECASE,
 )
 """A cue right before the mention, with at most two words (no preposition) between."""
+
+_PAST_OR_PASSED_OVER = re.compile(
+    r"(?:\(\s*was|\b(?:renamed|moved)\s+from|\bused\s+to\s+be|`[^`]*`\s+over)\s+$",
+    re.IGNORECASE,
+)
+"""Right before the mention, a name the memory marks as past ("(was `merge.ts`)", "renamed
+from `a.py`", "used to be `b.py`") or as the one not chosen ("`for...of` over `forEach`")."""
 
 _PLAN = re.compile(
     r"\b(?:(?:will|to|should|must|going\s+to|needs?\s+to|plans?\s+to|planned\s+to|todo:?"
@@ -81,7 +89,7 @@ def said_absent(line: str, start: int, end: int) -> bool:
     removed, replaced, deprecated or only planned (for a line :func:`may_say_absent`)."""
     before, after = _clause(line, start, end)
     near = before[-_NEAR:]  # the cues right before: a few words
-    if _RIGHT_BEFORE.search(near) or _PLAN.search(near):
+    if _RIGHT_BEFORE.search(near) or _PLAN.search(near) or _PAST_OR_PASSED_OVER.search(near):
         return True
     removal = _REMOVAL_START.match(_CODE.sub("M", before))
     if removal and not _PREPOSITION.search(removal.group("between")):
@@ -92,8 +100,8 @@ def said_absent(line: str, start: int, end: int) -> bool:
 _CODE = re.compile(r"`[^`]*`")
 _CUE_TEXT = """without instead rather formerly previously lack absen remov delet drop deprecat
     obsolete retired supersed replac renamed moved gone longer todo fixme tbd plan yet will
-    should must need going exist there present ~~ future later"""
-_CUE_WORDS = (*_CUE_TEXT.split(), "to be")
+    should must need going exist there present ~~ future later (was over"""
+_CUE_WORDS = (*_CUE_TEXT.split(), "to be", "used to")
 """Parts of the cue words: a line holding none of them (nor the word "no") has no mention
 said absent."""
 _NO = re.compile(r"\bno\b")

@@ -26,7 +26,7 @@ from serena_memory.integrity.code_drift.forms import (
 )
 from serena_memory.integrity.code_drift.history import GitPast
 from serena_memory.integrity.code_drift.mentions import PATH, Mention
-from serena_memory.integrity.code_drift.moves import known, missing_note, moves
+from serena_memory.integrity.code_drift.moves import known, missing_note, moves, there_when_written
 from serena_memory.integrity.code_drift.project import ProjectFiles
 from serena_memory.integrity.code_drift.written_then import beside_memory, moved_since
 
@@ -69,6 +69,8 @@ class PathChecks:
                 return None
             return CodeFinding(memory, m.line, m.text, PATH, MISSING, m.target, read_only=read_only)
         candidates, went = moves(self.past, self.files, m.target)
+        if "/" not in m.target.rstrip("/"):  # a bare name: the file it named then
+            went = there_when_written(self.past, went, when)
         if m.weak and not went and not known(self.past, candidates, m.target):
             return None  # an example or a library's name: never the project's file
         if len(went) == 1:

@@ -19,7 +19,7 @@ from serena_memory.core.display import counted
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.code_drift.checker import TRAIL_SECONDS_ON_READ, CodeChecker
 from serena_memory.integrity.code_drift.findings import CodeFinding, one_per_mention
-from serena_memory.integrity.code_drift.fixes import replacements
+from serena_memory.integrity.code_drift.fixes import Replacement, replacements
 from serena_memory.integrity.code_drift.git import Repository, locate
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention, extract
 from serena_memory.integrity.code_drift.trails import paths_by_line
@@ -150,7 +150,7 @@ def read_note(
     them renamed or moved), files changed a lot since: what an agent reading it must not
     act on. Then the exact replacements git's answers allow, written as the memory
     writes them, and ``applying``: how the reader applies them all."""
-    found = memory_findings(root, name, text, symbols=True, cache_home=cache_home, written=written)
+    found, exact = drift_of(root, name, text, cache_home=cache_home, written=written)
     if not found:
         return ""
     told = _grouped(found)
@@ -162,7 +162,6 @@ def read_note(
         + more
         + ". Don't rely on those mentions; verify in the code (and update the memory)."
     )
-    exact = replacements(found)
     if not exact:
         return note
     return (
@@ -173,22 +172,63 @@ def read_note(
     )
 
 
+_OFFERED: dict[tuple[str, str], tuple[str, tuple[Any, ...], list[Replacement]]] = {}
+"""Per project and memory, the text and git's state a read note was last given for, with
+the replacements it offered: what drift mode applies while both stay the same."""
+
+
+def drift_of(
+    root: str,
+    name: str,
+    text: str,
+    *,
+    cache_home: str | None = None,
+    written: str | None = None,
+) -> tuple[list[CodeFinding], list[Replacement]]:
+    """One memory's findings and the exact replacements they allow: the one source of the
+    read note and of drift mode, so that what a note offers is what the edit applies (a
+    time-limited answer of git can't make them differ)."""
+    found = memory_findings(root, name, text, symbols=True, cache_home=cache_home, written=written)
+    exact = replacements(found)
+    held = _CACHE.get(os.path.realpath(root))
+    stamp = held.stamp if held is not None else ()
+    _OFFERED[(os.path.realpath(root), name)] = (text, stamp, exact)
+    return found, exact
+
+
+def offered_replacements(
+    root: str, name: str, text: str, *, cache_home: str | None = None, written: str | None = None
+) -> list[Replacement]:
+    """The replacements the last read note of ``name`` offered, when the memory's text and
+    git's state are what they were then; else those :func:`drift_of` finds now."""
+    real = os.path.realpath(root)
+    last = _OFFERED.get((real, name))
+    held = _CACHE.get(real)
+    if last is not None and held is not None and last[0] == text and last[1] == _stamp(held.repo):
+        return last[2]
+    return drift_of(root, name, text, cache_home=cache_home, written=written)[1]
+
+
 READ_NOTE_ITEMS = 8
 """The findings a read note names; the rest are counted."""
 
 
 def _grouped(found: list[CodeFinding]) -> list[str]:
-    """What the note says of each finding, the same mention with the same news told once
-    with all its lines (`_escape` (lines 9, 14) is now ...), in the order first written."""
-    lines: dict[tuple[str, str], list[int]] = {}
+    """What the note says of each drifted mention, once however many lines write it (as
+    the start of a conversation counts them): with all its lines (`_escape` (lines 9, 14)
+    is now ...), and news that differ by line told by line, in the order first written."""
+    lines: dict[str, dict[str, list[int]]] = {}
     for f in found:
-        held = lines.setdefault((f.mention, f.news()), [])
+        held = lines.setdefault(f.mention, {}).setdefault(f.news(), [])
         if f.line not in held:
             held.append(f.line)
     told = []
-    for (mention, news), numbers in lines.items():
-        where = ", ".join(map(str, numbers))
-        told.append(f"`{mention}` (line{'s' if len(numbers) > 1 else ''} {where}) {news}")
+    for mention, by_news in lines.items():
+        parts = [
+            f"(line{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}) {news}"
+            for news, numbers in by_news.items()
+        ]
+        told.append(f"`{mention}` " + ", ".join(parts))
     return told
 
 

@@ -62,3 +62,13 @@ def may_be_made_up(path: str) -> bool:
     stem = last.split(".", 1)[0]
     library = "/" not in path and last.endswith(".js") and last[:1].isupper() and "." not in stem
     return library or bool(_MADE_UP_STEM.match(stem))
+
+
+_STAND_IN = _words("fn func function method callable foo bar baz qux xxx")
+"""Names that stand for any function in a written pattern (``humanize.fn(*test_args)``)."""
+
+
+def placeholder_call(parts: list[str], call: str | None) -> bool:
+    """Whether a dotted name or a call is a written pattern, not a symbol of the project:
+    the name called stands for any function (``humanize.fn(*test_args)``, ``obj.func``)."""
+    return (len(parts) > 1 or call is not None) and parts[-1].lower() in _STAND_IN

@@ -32,6 +32,7 @@ from serena_memory.integrity.code_drift.examples import (
     PROSE_PRODUCTS,
     is_example,
     may_be_made_up,
+    placeholder_call,
 )
 from serena_memory.integrity.code_drift.fenced import (
     comment_text,
@@ -225,7 +226,7 @@ def symbol_target(raw: str) -> str | None:
     if any(len(p) < 2 for p in parts) and not call:
         return None
     if call is not None or len(parts) > 1:
-        return None if _placeholder_call(parts, call) else _dotted_name(parts, call)
+        return None if placeholder_call(parts, call) else _dotted_name(parts, call)
     return parts[0] if _is_symbol_word(parts[0]) else None
 
 
@@ -236,16 +237,6 @@ def _dotted_name(parts: list[str], call: str | None) -> str | None:
     if len(parts) == 2 and not call and lower:
         return None
     return ".".join(parts)
-
-
-_STAND_IN = _words("fn func function method callable foo bar baz qux xxx")
-"""Names that stand for any function in a written pattern (``humanize.fn(*test_args)``)."""
-
-
-def _placeholder_call(parts: list[str], call: str | None) -> bool:
-    """Whether a dotted name or a call is a written pattern, not a symbol of the project:
-    the name called stands for any function (``humanize.fn(*test_args)``, ``obj.func``)."""
-    return (len(parts) > 1 or call is not None) and parts[-1].lower() in _STAND_IN
 
 
 def _is_symbol_word(word: str) -> bool:

@@ -23,6 +23,20 @@ PLACEHOLDER_NAME = re.compile(
 PLACEHOLDER_PART = re.compile(r"(?:^|[-_./])(?:X{2,}|x{3,}|N{3,}|Y{4})(?=$|[-_./])")
 """A part of a name that stands for any value: ``PRP-XXX-feature.md``, ``NNN-spec.md``."""
 
+PRODUCT_WORDS = _words(
+    """GitHub GitLab BitBucket Bitbucket JavaScript TypeScript CoffeeScript PostgreSQL
+    MySQL SQLite MongoDB MariaDB NoSQL GraphQL FastAPI OpenAPI OAuth OpenID PyPI PyPy
+    CPython IPython NumPy SciPy PyTorch TensorFlow macOS iOS iPadOS watchOS tvOS iPhone iPad
+    VSCode VSCodium IntelliJ PyCharm WebStorm GoLand DevOps DevTools YouTube LinkedIn WordPress
+    PowerShell CloudFlare Cloudflare DynamoDB BigQuery OpenAI ChatGPT LangChain LlamaIndex
+    MkDocs JetBrains WebSocket WebSockets WebAssembly WebGL WebRTC NodeJS NextJS NuxtJS
+    ReactJS VueJS GitOps HashiCorp ElasticSearch Elasticsearch OpenSearch RabbitMQ ZeroMQ
+    ActiveRecord RuboCop ESLint TSLint PostCSS SaaS PaaS IaaS ClickHouse CockroachDB
+    HuggingFace DeepSeek OpenRouter AppKit UIKit SwiftUI CocoaPods KDE GNOME XCode Xcode
+    JSDoc TeX LaTeX BibTeX PhD McDonald"""
+)
+"""CamelCase words that name products, not symbols of the project."""
+
 PROSE_PRODUCTS = _words(
     """node.js vue.js next.js nuxt.js express.js three.js chart.js d3.js ember.js angular.js
     react.js alpine.js p5.js moment.js nest.js deno.js bun.js knockout.js backbone.js

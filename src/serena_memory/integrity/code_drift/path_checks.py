@@ -14,11 +14,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from serena_memory.integrity.code_drift.aliases import Aliases, expand, project_aliases
+from serena_memory.integrity.code_drift.extensions import stem_candidates
 from serena_memory.integrity.code_drift.findings import CHANGED, MISSING, MOVED, CodeFinding
 from serena_memory.integrity.code_drift.forms import (
     ALIAS,
     MODULE,
     RELATIVE,
+    STEM,
     UP,
     module_candidates,
     rewritten,
@@ -157,6 +159,14 @@ class PathChecks:
         here = self.files.exists(placed) or (self.history and known(self.past, [placed], placed))
         return replace(m, target=placed if here else m.target, placed="")
 
+    def _ever(self, path: str) -> bool:
+        """Whether a file is at ``path`` (or ends with it) now, or git knew one there."""
+        if self.files.resolve(path) is not None:
+            return True
+        return self.history and (
+            known(self.past, [path], path) or bool(self.past.ending_with(path.rstrip("/")))
+        )
+
     @staticmethod
     def _plain(m: Mention) -> bool:
         """Whether a form is told missing though git never knew it (``./x``, not weak)."""
@@ -167,6 +177,8 @@ class PathChecks:
         integrity.code_drift.forms`); none for an alias that is not the project's."""
         if m.form == MODULE:
             return module_candidates(m.target, m.text.startswith("."))
+        if m.form == STEM:
+            return [(m.target, [f for f in stem_candidates(m.target) if self._ever(f)])]
         if m.form == ALIAS:
             if self._aliases is None:
                 self._aliases = project_aliases(self.files)

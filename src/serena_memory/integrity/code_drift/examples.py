@@ -46,17 +46,23 @@ PROSE_PRODUCTS = _words(
 
 _EXAMPLE = re.compile(
     r"(?:\be\.\s?g\.|\bfor (?:example|instance)|\bsuch as)[,:]?\s*"
-    r"(?:`[^`]{1,60}`\s*(?:,|\bor\b|\band\b)\s*){0,4}(?:or |and )?[*_(\[]*$",
+    r"(?:`[^`]{1,60}`\s*(?:,|\bor\b|\band\b)\s*){0,4}(?:or |and )?[*_(\[]*"
+    r"(?:[a-z][\w-]*\s+){0,2}$",
     re.IGNORECASE,
 )
 """What introduces an example just before a name, the names listed with it included:
-``(e.g., `UserProfile.tsx`)``, ``(e.g., `features/`, `bugs/`)``."""
+``(e.g., `UserProfile.tsx`)``, ``(e.g., `features/`, `bugs/`)``, two plain words
+between (``e.g. non-obvious nix.conf``)."""
+ON_PATH = re.compile(r"\b(?:on|in)\s+(?:the\s+|your\s+|their\s+)?\$?PATH\b")
+"""A line that says a name is a program found on the machine's PATH (``dart.bat``)."""
 EXAMPLE_HINT = re.compile(r"e\.\s?g\.|for (?:example|instance)|such as", re.IGNORECASE)
 
 
 def is_example(line: str, start: int) -> bool:
-    """Whether ``line`` introduces what starts at ``start`` as an example."""
-    return bool(_EXAMPLE.search(line, max(0, start - 360), start))
+    """Whether ``line`` introduces what starts at ``start`` as an example, or says the
+    names on it are programs on the machine's PATH (a file of the project only when git
+    knew it)."""
+    return bool(_EXAMPLE.search(line, max(0, start - 360), start) or ON_PATH.search(line))
 
 
 _MADE_UP_STEM = re.compile(

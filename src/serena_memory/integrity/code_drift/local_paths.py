@@ -123,7 +123,7 @@ def is_created(target: str, created: Iterable[str]) -> bool:
 
 def project_names(files: ProjectFiles) -> frozenset[str]:
     """The project's names, folded (:func:`fold`): its folder's, and the ones its
-    ``package.json``, ``pyproject.toml`` and ``Cargo.toml`` give."""
+    ``package.json``, ``pyproject.toml``, ``Cargo.toml`` and ``pubspec.yaml`` give."""
     names = {fold(os.path.basename(files.root))}
     if "package.json" in files.files:
         text = read_small(files, "package.json")
@@ -142,7 +142,14 @@ def project_names(files: ProjectFiles) -> frozenset[str]:
             section = data.get(table)
             if isinstance(section, dict) and isinstance(section.get("name"), str):
                 names.add(fold(section["name"]))
+    if "pubspec.yaml" in files.files:  # Dart's manifest: its `name:` line
+        found = _PUBSPEC_NAME.search(read_small(files, "pubspec.yaml") or "")
+        if found is not None:
+            names.add(fold(found.group(1)))
     return frozenset(n for n in names if n)
+
+
+_PUBSPEC_NAME = re.compile(r"^name:\s*['\"]?([\w-]+)['\"]?\s*(?:#.*)?$", re.MULTILINE)
 
 
 _SUFFIXES = (".js", ".ts", ".py", ".rs", ".go", ".rb", ".io")

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 
 from serena_memory.integrity.code_drift.examples import (
     EXAMPLE_HINT,
+    ON_PATH,
     PLACEHOLDER_NAME,
     PLACEHOLDER_PART,
     PRODUCT_WORDS,
@@ -343,7 +344,7 @@ def _line_mentions(number: int, line: str) -> list[Mention]:
             placed += [(*span.span(), m) for m in _classify(number, span.group(2))]
     if "/" in line or ("." in line and _dotted_word(line)):  # what the prose may hold
         placed += _prose_mentions(number, line, spans)
-    if placed and EXAMPLE_HINT.search(line):
+    if placed and (EXAMPLE_HINT.search(line) or ON_PATH.search(line)):
         placed = _weak_examples(line, placed)
     if not placed or not may_say_absent(line):
         return [m for _start, _end, m in placed]

@@ -154,10 +154,10 @@ class PathChecks:
 
     def _at_place(self, m: Mention) -> Mention:
         """A name in a tree as the path the tree puts it at, when a file is there now
-        or git knew one there (else as written: the drawing may be wrong)."""
+        or git knew one there, from the root or as a suffix (else as written: the drawing
+        may be wrong)."""
         placed = m.placed
-        here = self.files.exists(placed) or (self.history and known(self.past, [placed], placed))
-        return replace(m, target=placed if here else m.target, placed="")
+        return replace(m, target=placed if self._ever(placed) else m.target, placed="")
 
     def _ever(self, path: str) -> bool:
         """Whether a file is at ``path`` (or ends with it) now, or git knew one there."""

@@ -133,6 +133,13 @@ def project_names(files: ProjectFiles) -> frozenset[str]:
             data = {}
         if isinstance(data, dict) and isinstance(data.get("name"), str):
             names.add(fold(data["name"].rsplit("/", 1)[-1]))
+    names |= _manifest_names(files)
+    return frozenset(n for n in names if n)
+
+
+def _manifest_names(files: ProjectFiles) -> set[str]:
+    """The names ``pyproject.toml``, ``Cargo.toml`` and ``pubspec.yaml`` give, folded."""
+    names = set()
     for rel, table in (("pyproject.toml", "project"), ("Cargo.toml", "package")):
         if rel in files.files:
             try:
@@ -146,7 +153,7 @@ def project_names(files: ProjectFiles) -> frozenset[str]:
         found = _PUBSPEC_NAME.search(read_small(files, "pubspec.yaml") or "")
         if found is not None:
             names.add(fold(found.group(1)))
-    return frozenset(n for n in names if n)
+    return names
 
 
 _PUBSPEC_NAME = re.compile(r"^name:\s*['\"]?([\w-]+)['\"]?\s*(?:#.*)?$", re.MULTILINE)

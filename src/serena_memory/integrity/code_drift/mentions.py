@@ -295,11 +295,7 @@ def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
         if (target := path_target(written)) is not None
         and (placed := path_target(path)) is not None
     ]
-    for number, written, path, stem in mapped_entries(block):
-        if stem:
-            out += _stem(number, written, path)
-        elif (target := path_target(written)) and (placed := path_target(path)):
-            out.append(Mention(number, written, PATH, target[0], weak=True, placed=placed[0]))
+    out += _mapped(block)
     for number, line in block:
         comment = comment_text(line)
         if comment is not None and "`" not in comment:
@@ -309,6 +305,18 @@ def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
         out += [replace(m, weak=True) for spec in imported(line) for m in _imports(number, spec)]
         out += [m for name, path in cargo_targets(line) for m in _stem(number, name, path)]
     return sorted(out, key=lambda m: m.line)
+
+
+def _mapped(block: list[tuple[int, str]]) -> list[Mention]:
+    """The names of a map drawn by indentation, at their places, and the stems its
+    comments list (:func:`~serena_memory.integrity.code_drift.trees.mapped_entries`)."""
+    out = []
+    for number, written, path, stem in mapped_entries(block):
+        if stem:
+            out += _stem(number, written, path)
+        elif (target := path_target(written)) and (placed := path_target(path)):
+            out.append(Mention(number, written, PATH, target[0], weak=True, placed=placed[0]))
+    return out
 
 
 def _imports(number: int, spec: str) -> list[Mention]:

@@ -103,9 +103,7 @@ class ListTree:
         line (a line out of the list ends it, but one that opens a folder for it)."""
         item = _ITEM.match(line) if line[:1] in " -*+" else None
         if item is None:
-            opens = _OPENS.search(line) if line.rstrip().endswith(":") else None
-            if opens is not None or line.strip():
-                self._stack = [(-1, opens.group(1))] if opens is not None else []
+            self._not_an_item(line)
             return []
         indent, name = len(item.group(1)), item.group(2)
         while self._stack and self._stack[-1][0] >= indent:
@@ -117,11 +115,24 @@ class ListTree:
             return [(n, folder + n, False) for n in _SPAN.findall(line, item.end()) if "." in n]
         if not parent or name.startswith(("./", "/", parent)):
             return []
-        names, at = [name], item.end()
-        while (more := _MORE_NAMES.match(line, at)) is not None:
-            names.append(more.group(1))
-            at = more.end()
-        return [(n, parent + n, "." not in n) for n in names]
+        return [(n, parent + n, "." not in n) for n in _head_names(name, line, item.end())]
+
+    def _not_an_item(self, line: str) -> None:
+        """A line out of the list ends it, but one that opens a folder for the next."""
+        opens = _OPENS.search(line) if line.endswith(":") else None
+        if opens is not None:
+            self._stack = [(-1, opens.group(1))]
+        elif line.strip():
+            self._stack = []
+
+
+def _head_names(name: str, line: str, at: int) -> list[str]:
+    """The names an item starts with: ``name`` and those after it (`` / `b` ``)."""
+    names = [name]
+    while (more := _MORE_NAMES.match(line, at)) is not None:
+        names.append(more.group(1))
+        at = more.end()
+    return names
 
 
 def mapped_entries(lines: list[tuple[int, str]]) -> Iterator[tuple[int, str, str, bool]]:

@@ -117,3 +117,19 @@ def test_the_machine_s_names_and_what_the_memory_says_is_not_used_are_left_alone
     commit(repo)
     told = _told(repo)
     assert set(told) == {"build.yaml"}  # the one claim about the project's files
+
+
+def test_a_folder_moved_wholesale_in_steps_is_told_its_destination(repo: Path) -> None:
+    write(repo, "docs/prompts/20251227-cleanup.md", "cleanup\n")
+    write(repo, "docs/prompts/Archive/20251120-status.md", "status\n")
+    memory(repo, "tasks", "# Tasks\n1. Update `docs/prompts/` with implementation notes\n")
+    commit(repo)
+    (repo / "docs/prompts/troubleshooting").mkdir()
+    write(repo, "docs/prompts/troubleshooting/later.md", "added after the memory\n")
+    git(repo, "mv", "docs/prompts/20251227-cleanup.md", "docs/prompts/Archive/")
+    commit(repo, "archive old prompts")
+    (repo / "docs/legacy_tasks").mkdir()
+    git(repo, "mv", "docs/prompts/Archive", "docs/legacy_tasks/Archive")
+    git(repo, "mv", "docs/prompts/troubleshooting", "docs/legacy_tasks/troubleshooting")
+    commit(repo, "more repo cleanup")
+    assert _told(repo)["docs/prompts/"] == ("moved", "docs/legacy_tasks/Archive/")

@@ -70,7 +70,7 @@ class PathChecks:
             if m.weak:
                 return None
             return CodeFinding(memory, m.line, m.text, PATH, MISSING, m.target, read_only=read_only)
-        candidates, went = moves(self.past, self.files, m.target)
+        candidates, went = moves(self.past, self.files, m.target, when)
         if m.weak and not went and not known(self.past, candidates, m.target):
             return None  # an example or a library's name: never the project's file
         if len(went) == 1:

@@ -23,6 +23,20 @@ PLACEHOLDER_NAME = re.compile(
 PLACEHOLDER_PART = re.compile(r"(?:^|[-_./])(?:X{2,}|x{3,}|N{3,}|Y{4})(?=$|[-_./])")
 """A part of a name that stands for any value: ``PRP-XXX-feature.md``, ``NNN-spec.md``."""
 
+PRODUCT_WORDS = _words(
+    """GitHub GitLab BitBucket Bitbucket JavaScript TypeScript CoffeeScript PostgreSQL
+    MySQL SQLite MongoDB MariaDB NoSQL GraphQL FastAPI OpenAPI OAuth OpenID PyPI PyPy
+    CPython IPython NumPy SciPy PyTorch TensorFlow macOS iOS iPadOS watchOS tvOS iPhone iPad
+    VSCode VSCodium IntelliJ PyCharm WebStorm GoLand DevOps DevTools YouTube LinkedIn WordPress
+    PowerShell CloudFlare Cloudflare DynamoDB BigQuery OpenAI ChatGPT LangChain LlamaIndex
+    MkDocs JetBrains WebSocket WebSockets WebAssembly WebGL WebRTC NodeJS NextJS NuxtJS
+    ReactJS VueJS GitOps HashiCorp ElasticSearch Elasticsearch OpenSearch RabbitMQ ZeroMQ
+    ActiveRecord RuboCop ESLint TSLint PostCSS SaaS PaaS IaaS ClickHouse CockroachDB
+    HuggingFace DeepSeek OpenRouter AppKit UIKit SwiftUI CocoaPods KDE GNOME XCode Xcode
+    JSDoc TeX LaTeX BibTeX PhD McDonald"""
+)
+"""CamelCase words that name products, not symbols of the project."""
+
 PROSE_PRODUCTS = _words(
     """node.js vue.js next.js nuxt.js express.js three.js chart.js d3.js ember.js angular.js
     react.js alpine.js p5.js moment.js nest.js deno.js bun.js knockout.js backbone.js
@@ -32,17 +46,23 @@ PROSE_PRODUCTS = _words(
 
 _EXAMPLE = re.compile(
     r"(?:\be\.\s?g\.|\bfor (?:example|instance)|\bsuch as)[,:]?\s*"
-    r"(?:`[^`]{1,60}`\s*(?:,|\bor\b|\band\b)\s*){0,4}(?:or |and )?[*_(\[]*$",
+    r"(?:`[^`]{1,60}`\s*(?:,|\bor\b|\band\b)\s*){0,4}(?:or |and )?[*_(\[]*"
+    r"(?:[a-z][\w-]*\s+){0,2}$",
     re.IGNORECASE,
 )
 """What introduces an example just before a name, the names listed with it included:
-``(e.g., `UserProfile.tsx`)``, ``(e.g., `features/`, `bugs/`)``."""
+``(e.g., `UserProfile.tsx`)``, ``(e.g., `features/`, `bugs/`)``, two plain words
+between (``e.g. non-obvious nix.conf``)."""
+ON_PATH = re.compile(r"\b(?:on|in)\s+(?:the\s+|your\s+|their\s+)?\$?PATH\b")
+"""A line that says a name is a program found on the machine's PATH (``dart.bat``)."""
 EXAMPLE_HINT = re.compile(r"e\.\s?g\.|for (?:example|instance)|such as", re.IGNORECASE)
 
 
 def is_example(line: str, start: int) -> bool:
-    """Whether ``line`` introduces what starts at ``start`` as an example."""
-    return bool(_EXAMPLE.search(line, max(0, start - 360), start))
+    """Whether ``line`` introduces what starts at ``start`` as an example, or says the
+    names on it are programs on the machine's PATH (a file of the project only when git
+    knew it)."""
+    return bool(_EXAMPLE.search(line, max(0, start - 360), start) or ON_PATH.search(line))
 
 
 _MADE_UP_STEM = re.compile(

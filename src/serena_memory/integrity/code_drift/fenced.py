@@ -50,3 +50,17 @@ def normal_import(spec: str) -> str | None:
     if spec.startswith("./"):
         spec = posixpath.normpath(spec)
     return None if spec.startswith("..") else spec.rstrip("/")
+
+
+_CARGO = re.compile(r"\bcargo\s+(?:\+\S+\s+)?(?:run|build|test|bench|install|check|clippy)\b")
+_CARGO_TARGET = re.compile(r"\s--(bin|example|test|bench)[\s=]+([A-Za-z_][\w-]*)")
+_CARGO_FOLDERS = {"bin": "src/bin/", "example": "examples/", "test": "tests/", "bench": "benches/"}
+
+
+def cargo_targets(line: str) -> Iterator[tuple[str, str]]:
+    """(name, its file's path without an extension) of each target a cargo command
+    runs: ``cargo run --bin smtop`` runs ``src/bin/smtop``, ``--test x`` ``tests/x``."""
+    if "cargo" not in line or _CARGO.search(line) is None:
+        return
+    for found in _CARGO_TARGET.finditer(line):
+        yield found.group(2), _CARGO_FOLDERS[found.group(1)] + found.group(2)

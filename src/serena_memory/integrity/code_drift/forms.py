@@ -23,6 +23,10 @@ ALIAS = "alias"
 """A path through an alias the project's build defines (``@/pages/home`` with ``"@/*":
 ["./src/*"]`` in tsconfig.json): checked only when the alias is the project's."""
 
+STEM = "stem"
+"""A bare name a folder's listing places in it (``smtop`` under ``src/bin/``, a
+component's name in a tree): a file of that stem there; told only when git knew one."""
+
 PYTHON_FILES = (".py", ".pyi", "/__init__.py", "/__init__.pyi")
 SCRIPT_EXTENSIONS = (".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx", "/index.js", "/index.ts")
 """What an import without an extension (``./helpers``) may name."""

@@ -96,7 +96,7 @@ class GitPast:
         try:
             work = work_job.result()
             out = b"\x01" + WORK_TREE.encode() + b" " + str(time.time()).encode() + b"\0\n" + work
-            out += log_job.result()
+            out += _log(root, log_job, since)
         except GitUnavailable as exc:
             log_job.discard()
             if isinstance(exc, GitStalled):
@@ -169,6 +169,19 @@ class GitPast:
         if path in self.deleted:
             times.append(self.deleted[path][1])
         return max(times) if times else None
+
+
+def _log(root: str, job: GitJob, since: str | None) -> bytes:
+    """The log :meth:`GitPast.start` started; when its rename detection failed (a file's
+    content is missing, as in a partial clone), the log without it: which paths existed
+    and when they went are still known."""
+    try:
+        return job.result()
+    except GitStalled:
+        raise
+    except GitUnavailable:
+        args = ["log", "-z", "--relative", "--no-renames", "--name-status", "--format=%x01%H %ct"]
+        return run_git(root, *args, *([f"{since}..HEAD"] if since else []))
 
 
 def retyped(gone: list[str], added: list[str]) -> list[tuple[str, str]]:

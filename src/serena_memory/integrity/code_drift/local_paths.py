@@ -123,7 +123,7 @@ def is_created(target: str, created: Iterable[str]) -> bool:
 
 def project_names(files: ProjectFiles) -> frozenset[str]:
     """The project's names, folded (:func:`fold`): its folder's, and the ones its
-    ``package.json``, ``pyproject.toml`` and ``Cargo.toml`` give."""
+    ``package.json``, ``pyproject.toml``, ``Cargo.toml`` and ``pubspec.yaml`` give."""
     names = {fold(os.path.basename(files.root))}
     if "package.json" in files.files:
         text = read_small(files, "package.json")
@@ -133,6 +133,13 @@ def project_names(files: ProjectFiles) -> frozenset[str]:
             data = {}
         if isinstance(data, dict) and isinstance(data.get("name"), str):
             names.add(fold(data["name"].rsplit("/", 1)[-1]))
+    names |= _manifest_names(files)
+    return frozenset(n for n in names if n)
+
+
+def _manifest_names(files: ProjectFiles) -> set[str]:
+    """The names ``pyproject.toml``, ``Cargo.toml`` and ``pubspec.yaml`` give, folded."""
+    names = set()
     for rel, table in (("pyproject.toml", "project"), ("Cargo.toml", "package")):
         if rel in files.files:
             try:
@@ -142,7 +149,14 @@ def project_names(files: ProjectFiles) -> frozenset[str]:
             section = data.get(table)
             if isinstance(section, dict) and isinstance(section.get("name"), str):
                 names.add(fold(section["name"]))
-    return frozenset(n for n in names if n)
+    if "pubspec.yaml" in files.files:  # Dart's manifest: its `name:` line
+        found = _PUBSPEC_NAME.search(read_small(files, "pubspec.yaml") or "")
+        if found is not None:
+            names.add(fold(found.group(1)))
+    return names
+
+
+_PUBSPEC_NAME = re.compile(r"^name:\s*['\"]?([\w-]+)['\"]?\s*(?:#.*)?$", re.MULTILINE)
 
 
 _SUFFIXES = (".js", ".ts", ".py", ".rs", ".go", ".rb", ".io")

@@ -27,14 +27,18 @@ from dataclasses import dataclass, replace
 
 from serena_memory.integrity.code_drift.examples import (
     EXAMPLE_HINT,
+    ON_PATH,
     PLACEHOLDER_NAME,
     PLACEHOLDER_PART,
+    PRODUCT_WORDS,
     PROSE_PRODUCTS,
     is_example,
     may_be_made_up,
     placeholder_call,
 )
+from serena_memory.integrity.code_drift.extensions import EXTENSIONLESS_FILES, KNOWN_EXTENSIONS
 from serena_memory.integrity.code_drift.fenced import (
+    cargo_targets,
     comment_text,
     imported,
     normal_import,
@@ -44,12 +48,13 @@ from serena_memory.integrity.code_drift.forms import (
     MODULE,
     PROSE_MODULE,
     RELATIVE,
+    STEM,
     UP,
     module_target,
 )
 from serena_memory.integrity.code_drift.negations import may_say_absent, said_absent
 from serena_memory.integrity.code_drift.statements import imported_modules, statement_names
-from serena_memory.integrity.code_drift.trees import ListTree, drawn_entries
+from serena_memory.integrity.code_drift.trees import ListTree, drawn_entries, mapped_entries
 
 PATH = "path"
 
@@ -60,44 +65,13 @@ def _words(text: str) -> frozenset[str]:
 
 SYMBOL = "symbol"
 
-KNOWN_EXTENSIONS = _words(
-    """py pyi pyx ipynb js jsx ts tsx mjs cjs go rs java kt kts scala groovy rb php c h cc
-    cpp cxx hpp hh cs fs swift m mm sh bash zsh fish ps1 bat cmd sql json jsonc json5 yaml
-    yml toml ini cfg conf xml html htm css scss sass less vue svelte md mdx rst txt adoc lock
-    gradle proto graphql gql tf tfvars hcl ex exs erl hrl hs ml mli lua r jl dart nix cmake
-    mk mak make dockerfile properties env sbt clj cljs cljc el vim zig nim v sv vhd pl pm
-    tsv csv svg j2 jinja jinja2 tmpl tpl hbs ejs erb haml pug twig http rake gemspec podspec
-    pbxproj plist xcconfig csproj sln vcxproj editorconfig gitignore dockerignore
-    prettierrc eslintrc babelrc npmrc nvmrc"""
-)
-"""File extensions that make a word a file name (``login.py``, ``config.yaml``)."""
-
-EXTENSIONLESS_FILES = _words(
-    "Makefile Dockerfile Containerfile Jenkinsfile Procfile Gemfile Rakefile Vagrantfile "
-    "Justfile Brewfile Pipfile LICENSE CHANGELOG README CODEOWNERS"
-)
-
-PRODUCT_WORDS = _words(
-    """GitHub GitLab BitBucket Bitbucket JavaScript TypeScript CoffeeScript PostgreSQL
-    MySQL SQLite MongoDB MariaDB NoSQL GraphQL FastAPI OpenAPI OAuth OpenID PyPI PyPy
-    CPython IPython NumPy SciPy PyTorch TensorFlow macOS iOS iPadOS watchOS tvOS iPhone iPad
-    VSCode VSCodium IntelliJ PyCharm WebStorm GoLand DevOps DevTools YouTube LinkedIn WordPress
-    PowerShell CloudFlare Cloudflare DynamoDB BigQuery OpenAI ChatGPT LangChain LlamaIndex
-    MkDocs JetBrains WebSocket WebSockets WebAssembly WebGL WebRTC NodeJS NextJS NuxtJS
-    ReactJS VueJS GitOps HashiCorp ElasticSearch Elasticsearch OpenSearch RabbitMQ ZeroMQ
-    ActiveRecord RuboCop ESLint TSLint PostCSS SaaS PaaS IaaS ClickHouse CockroachDB
-    HuggingFace DeepSeek OpenRouter AppKit UIKit SwiftUI CocoaPods KDE GNOME XCode Xcode
-    JSDoc TeX LaTeX BibTeX PhD McDonald"""
-)
-"""CamelCase words that name products, not symbols of the project."""
-
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://\S+|\bwww\.\S+|\S+@\S+\.\w+")
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 _NODE = rf"::{_IDENT}(?:::{_IDENT})*(?:\[[^\]\s]*\]|\(\))?"
 """The test or symbol after a file, ``::``-separated (a pytest node id, ``path::name``)."""
-_PROSE_LOCATION = r"(?::L?\d+(?:[-:]L?\d+)*|#L\d+(?:-L?\d+)?)"
+_PROSE_LOCATION = r"(?::L?\d+(?:[-:,]L?\d+)*|#L\d+(?:-L?\d+)?)"
 _PROSE_PATH = re.compile(
     r"(?<![\w/.:~@$%-])((?:\./)?[\w.-]+(?:/[\w.-]+)+\.([A-Za-z0-9]+))"
     rf"({_NODE})?({_PROSE_LOCATION})?(?![\w/])"
@@ -109,14 +83,15 @@ _PROSE_NAME = re.compile(
 """A file name without a folder in prose (``PageLayout.tsx - the layout``)."""
 _DOT_LETTER = re.compile(r"\.[A-Za-z]")
 _WORD_CHAR = re.compile(r"\w")
-_LOCATION = re.compile(r"(?::L?\d+(?:[-:]L?\d+)*|#L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?|#[\w.-]*)$")
+_LOCATION = re.compile(r"(?::L?\d+(?:[-:,]L?\d+)*|#L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?|#[\w.-]*)$")
 _LINE_WORDS = re.compile(
     r"(?:\s*,)?\s+\(?(?:lines?|l\.|ln\.?)\s*\d+(?:\s*(?:-|–|to)\s*\d+)?\)?$", re.IGNORECASE
 )
 """A line written out after a path: ``login.py (line 3)``, ``login.py, lines 3-5``."""
 _LINE_TAIL = 64
 """The end of a span where a line written out is looked for."""
-_PATH_CHARS = re.compile(r"^[\w.@+/-]+$")
+_PATH_CHARS = re.compile(r"^(?:[\w.@+/-]|\[{1,2}(?:\.{3})?[\w-]+\]{1,2}|\([\w-]+\))+$")
+"""A path's characters, a route's segments among them (``app/[id]/(shop)/page.tsx``)."""
 _SYMBOL_SHAPE = re.compile(rf"^@?({_IDENT}(?:(?:\.|::|#){_IDENT})*)(\([^()]*\))?[;,]?$")
 _IDENT_RE = re.compile(_IDENT)
 _SPACE = re.compile(r"\s")
@@ -275,7 +250,7 @@ def extract(text: str) -> list[Mention]:
         if opened:
             fence, block = opened.group(1), []
             continue
-        found += _listed(lists, line, _prose_line(number, line))
+        found += _listed(lists, number, line.rstrip(), _prose_line(number, line))
     return found
 
 
@@ -286,27 +261,42 @@ def _prose_line(number: int, line: str) -> list[Mention]:
     return []
 
 
-def _listed(lists: ListTree, line: str, mentions: list[Mention]) -> list[Mention]:
-    """``mentions`` with the one a list item under a folder names put at its place
-    (:mod:`~serena_memory.integrity.code_drift.trees`)."""
-    if not (lists.open or ("/" in line and line.lstrip()[:1] in "-*+")):
+def _listed(lists: ListTree, number: int, line: str, mentions: list[Mention]) -> list[Mention]:
+    """``mentions`` with the ones a list under a folder names put at their place, and its
+    bare names as files of that stem there (:mod:`~serena_memory.integrity.code_drift.
+    trees`)."""
+    if not (lists.open or line.endswith(":") or ("/" in line and line.lstrip()[:1] in "-*+")):
         return mentions
-    item = lists.place(line)
-    if item is None or not mentions or (placed := path_target(item[1])) is None:
-        return mentions
-    return [replace(m, placed=placed[0]) if m.text == item[0] else m for m in mentions]
+    for name, path, stem in lists.place(line):
+        written = any(m.text == name and m.kind == PATH for m in mentions)
+        if stem and not written:
+            mentions = mentions + _stem(number, name, path)
+        elif (placed := path_target(path)) is not None:
+            mentions = [replace(m, placed=placed[0]) if m.text == name else m for m in mentions]
+    return mentions
+
+
+def _stem(number: int, name: str, path: str) -> list[Mention]:
+    """A bare name a listing places in a folder: a file of that stem there, told only
+    when git knew one (``smtop`` under ``src/bin/``)."""
+    target = path_target(path) if _STEM_NAME.match(name) else None
+    return [] if target is None else [Mention(number, name, PATH, target[0], form=STEM, weak=True)]
+
+
+_STEM_NAME = re.compile(r"^[A-Za-z_][\w-]*$")
 
 
 def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
     """The weak mentions of a fenced block's lines (:mod:`~serena_memory.integrity.
-    code_drift.fenced`): the names of a drawn tree, the files its comments name, the
-    project's modules its imports load."""
+    code_drift.fenced`): the names of a drawn tree or a map, the files its comments
+    name, the project's modules its imports load, cargo's targets its commands run."""
     out = [
         Mention(number, written, PATH, target[0], weak=True, placed=placed[0])
         for number, written, path in drawn_entries(block)
         if (target := path_target(written)) is not None
         and (placed := path_target(path)) is not None
     ]
+    out += _mapped(block)
     for number, line in block:
         comment = comment_text(line)
         if comment is not None and "`" not in comment:
@@ -314,7 +304,20 @@ def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
                 replace(m, weak=True) for m in _line_mentions(number, comment) if m.kind == PATH
             ]
         out += [replace(m, weak=True) for spec in imported(line) for m in _imports(number, spec)]
+        out += [m for name, path in cargo_targets(line) for m in _stem(number, name, path)]
     return sorted(out, key=lambda m: m.line)
+
+
+def _mapped(block: list[tuple[int, str]]) -> list[Mention]:
+    """The names of a map drawn by indentation, at their places, and the stems its
+    comments list (:func:`~serena_memory.integrity.code_drift.trees.mapped_entries`)."""
+    out = []
+    for number, written, path, stem in mapped_entries(block):
+        if stem:
+            out += _stem(number, written, path)
+        elif (target := path_target(written)) and (placed := path_target(path)):
+            out.append(Mention(number, written, PATH, target[0], weak=True, placed=placed[0]))
+    return out
 
 
 def _imports(number: int, spec: str) -> list[Mention]:
@@ -350,7 +353,7 @@ def _line_mentions(number: int, line: str) -> list[Mention]:
             placed += [(*span.span(), m) for m in _classify(number, span.group(2))]
     if "/" in line or ("." in line and _dotted_word(line)):  # what the prose may hold
         placed += _prose_mentions(number, line, spans)
-    if placed and EXAMPLE_HINT.search(line):
+    if placed and (EXAMPLE_HINT.search(line) or ON_PATH.search(line)):
         placed = _weak_examples(line, placed)
     if not placed or not may_say_absent(line):
         return [m for _start, _end, m in placed]
@@ -416,7 +419,7 @@ def _node_in_file(raw: str) -> tuple[Fields, ...] | None:
 def _not_a_name(raw: str) -> bool:
     """Whether ``raw`` is no path nor name (a sentence, a placeholder)."""
     return bool(
-        ("(" not in raw and _NOT_A_NAME.search(raw))
+        ("(" not in raw and _NOT_A_NAME.search(_LOCATION.sub("", raw)))
         or PLACEHOLDER_NAME.match(raw.rsplit("/", 1)[-1])
     )
 

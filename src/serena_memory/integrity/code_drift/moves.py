@@ -9,6 +9,9 @@ and the project's list of files are looked at; nothing is read from a mentioned 
 
 from __future__ import annotations
 
+import posixpath
+from collections import Counter
+
 from serena_memory.integrity.code_drift.findings import in_commit
 from serena_memory.integrity.code_drift.history import GitPast
 from serena_memory.integrity.code_drift.project import ProjectFiles
@@ -17,10 +20,12 @@ Moves = dict[str, tuple[str, str]]
 """Where a missing path went: path now -> (old path, commit of the rename)."""
 
 
-def moves(past: GitPast, files: ProjectFiles, target: str) -> tuple[list[str], Moves]:
+def moves(
+    past: GitPast, files: ProjectFiles, target: str, when: float | None = None
+) -> tuple[list[str], Moves]:
     """The paths git may have known a missing ``target`` by (itself, itself below the
     subproject, and for a suffix git never saw the paths git saw ending with it), and
-    where they went."""
+    where they went (``when``: the memory last changed, for a folder's files)."""
     bare = target.rstrip("/")
     candidates = [bare]
     if files.prefix and target.startswith(files.prefix):
@@ -33,7 +38,7 @@ def moves(past: GitPast, files: ProjectFiles, target: str) -> tuple[list[str], M
         if found is not None:
             found_moves[found[0]] = (old, found[1])
     if target.endswith("/") and not found_moves:
-        found_moves = moved_folder(past, files, bare)
+        found_moves = moved_folder(past, files, bare, when)
     return candidates, found_moves
 
 
@@ -86,16 +91,28 @@ def folder_seen(past: GitPast, target: str) -> bool:
     return any(p.startswith(head) for p in past.seen)
 
 
-def moved_folder(past: GitPast, files: ProjectFiles, folder: str) -> Moves:
-    """A folder whose files git saw renamed into one other folder: that folder."""
+def moved_folder(past: GitPast, files: ProjectFiles, folder: str, when: float | None) -> Moves:
+    """A folder whose files git saw renamed away: the deepest folder that holds them all
+    now, each rename followed (``docs/prompts/``, whose files went to its ``Archive/``
+    and then to ``docs/legacy_tasks/Archive/``, went there). Only the files it held when
+    the memory last changed (``when``) count: a file added and moved later says nothing."""
     head = folder + "/"
-    targets: dict[str, str] = {}
-    for old, (new, commit, _) in past.renamed.items():
-        if old.startswith(head):
-            rest = old[len(head) :]
-            if new.endswith("/" + rest) and files.exists(new):
-                targets[new[: -len(rest)]] = commit
-    if len(targets) == 1:
-        new, commit = next(iter(targets.items()))
-        return {new: (folder, commit)}
-    return {}
+    went: dict[str, str] = {}
+    for old in past.renamed:
+        if old.startswith(head) and _there_at(past, old, when):
+            found = past.follow(old, files)
+            if found is not None and not found[0].startswith(head):
+                went[found[0]] = found[1]
+    if not went:
+        return {}
+    common = posixpath.commonpath([posixpath.dirname(p) for p in went])
+    if not common or head.startswith(common + "/"):
+        return {}  # scattered, or only up: no one place
+    commit = Counter(went.values()).most_common(1)[0][0]
+    return {common + "/": (folder, commit)}
+
+
+def _there_at(past: GitPast, path: str, when: float | None) -> bool:
+    """Whether git had a file at ``path`` at ``when`` (None: any time)."""
+    times = past.changes.get(path)
+    return when is None or not times or min(times) <= when

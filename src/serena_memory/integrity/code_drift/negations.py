@@ -6,7 +6,7 @@ it, so its absence is no drift.
 
 Only cues in the mention's own clause count (from the last ``.``, ``;``, ``!``, ``?`` or
 arrow before it to the next one after it, at most :data:`REACH` characters each way): a
-word right before it ("no", "without", "instead of"), a plan right before it ("will add",
+word right before it ("no", "without", "instead of", ", not"), a plan right before it ("will add",
 "TODO: create", "planned:"), a removal at the clause's start that the mention follows without
 a preposition in between ("Removed `a.py` and `b.py`", but not "Removed the loop from
 `c.py`"), or a removal or plan right after it ("`a.py` was deleted", "`b.py` (to be
@@ -25,7 +25,7 @@ _BOUNDARY = re.compile(r"[.;!?](?:\s|$)|\s[-–—]\s|→|->|=>|\|")
 _NOT_A_PREPOSITION = r"(?!(?:to|in|on|for|from|of|at|with|by|into|inside|under|changes?)\s)"
 _RIGHT_BEFORE = re.compile(
     r"(?:\b(?:no|without|instead\s+of|rather\s+than|formerly|previously|lacks?|absence\s+of"
-    rf"|removed|deleted)\s+(?:{_NOT_A_PREPOSITION}[\w-]+\s+){{0,2}}|~~\s*)$",
+    rf"|removed|deleted)\s+(?:{_NOT_A_PREPOSITION}[\w-]+\s+){{0,2}}|~~\s*|,\s*not\s+)$",
     re.IGNORECASE,
 )
 """A cue right before the mention, with at most two words (no preposition) between."""
@@ -99,7 +99,7 @@ def said_absent(line: str, start: int, end: int) -> bool:
 
 _CODE = re.compile(r"`[^`]*`")
 _CUE_TEXT = """without instead rather formerly previously lack absen remov delet drop deprecat
-    obsolete retired supersed replac renamed moved gone longer todo fixme tbd plan yet will
+    obsolete retired supersed replac renamed moved gone longer todo fixme tbd plan yet will not
     should must need going exist there present ~~ future later (was over"""
 _CUE_WORDS = (*_CUE_TEXT.split(), "to be", "used to")
 """Parts of the cue words: a line holding none of them (nor the word "no") has no mention

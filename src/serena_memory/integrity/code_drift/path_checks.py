@@ -14,11 +14,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from serena_memory.integrity.code_drift.aliases import Aliases, expand, project_aliases
+from serena_memory.integrity.code_drift.extensions import stem_candidates
 from serena_memory.integrity.code_drift.findings import CHANGED, MISSING, MOVED, CodeFinding
 from serena_memory.integrity.code_drift.forms import (
     ALIAS,
     MODULE,
     RELATIVE,
+    STEM,
     UP,
     module_candidates,
     rewritten,
@@ -68,7 +70,7 @@ class PathChecks:
             if m.weak:
                 return None
             return CodeFinding(memory, m.line, m.text, PATH, MISSING, m.target, read_only=read_only)
-        candidates, went = moves(self.past, self.files, m.target)
+        candidates, went = moves(self.past, self.files, m.target, when)
         if "/" not in m.target.rstrip("/"):  # a bare name: the file it named then
             went = there_when_written(self.past, went, when)
         if m.weak and not went and not known(self.past, candidates, m.target):
@@ -154,10 +156,18 @@ class PathChecks:
 
     def _at_place(self, m: Mention) -> Mention:
         """A name in a tree as the path the tree puts it at, when a file is there now
-        or git knew one there (else as written: the drawing may be wrong)."""
+        or git knew one there, from the root or as a suffix (else as written: the drawing
+        may be wrong)."""
         placed = m.placed
-        here = self.files.exists(placed) or (self.history and known(self.past, [placed], placed))
-        return replace(m, target=placed if here else m.target, placed="")
+        return replace(m, target=placed if self._ever(placed) else m.target, placed="")
+
+    def _ever(self, path: str) -> bool:
+        """Whether a file is at ``path`` (or ends with it) now, or git knew one there."""
+        if self.files.resolve(path) is not None:
+            return True
+        return self.history and (
+            known(self.past, [path], path) or bool(self.past.ending_with(path.rstrip("/")))
+        )
 
     @staticmethod
     def _plain(m: Mention) -> bool:
@@ -169,6 +179,8 @@ class PathChecks:
         integrity.code_drift.forms`); none for an alias that is not the project's."""
         if m.form == MODULE:
             return module_candidates(m.target, m.text.startswith("."))
+        if m.form == STEM:
+            return [(m.target, [f for f in stem_candidates(m.target) if self._ever(f)])]
         if m.form == ALIAS:
             if self._aliases is None:
                 self._aliases = project_aliases(self.files)

@@ -3,9 +3,14 @@ the file at that place (``00-index.md`` under ``docs/`` and ``research/`` is
 ``docs/research/00-index.md``), so a move out of it is drift even when a file of that
 name is found elsewhere (pure).
 
-Two shapes are read: a drawing with branches (``├──``, ``└──``, ``|--``; the output of
+Three shapes are read: a drawing with branches (``├──``, ``└──``, ``|--``; the output of
 ``tree`` too, whose folders have no ``/``: a name with deeper names under it is a
-folder), and a list whose item is a folder (``- `src/```) with deeper items below it.
+folder), a map drawn by indentation alone under a top folder (``src/`` then ``  app/``,
+each name with a ``# comment`` or none), and a list whose item is a folder (``- `src/```)
+with deeper items below it, or that a line opens ("Located in `src/bin/`:"). In a map
+drawn by indentation, a comment line under a folder that lists names in CamelCase
+(``# Header, Footer``) lists the folder's files by their stems; in a list under a
+folder, a bare name (``smtop``) is a file of that stem there.
 """
 
 from __future__ import annotations
@@ -20,6 +25,16 @@ _ROOT = re.compile(r"^([\w@.+-][\w@.+/-]*/|\.)\s*(?:#.*)?$")
 """A tree's top line: a folder on a line of its own (``docs/``, or ``.``)."""
 _ITEM = re.compile(r"^( *)[-*+] +(?:\*\*)?`?([\w@.+-][\w@.+/-]*)`?(?:\*\*)?(?=$|[\s:,(])")
 """A list item that starts with a name (``  - `app.ts` - the entry``)."""
+_MORE_NAMES = re.compile(r"\s*(?:/|,|\bor\b|&)\s*`([\w@.+-][\w@.+-]*)`")
+"""A further name of the item's head: ``- `db_check` / `check_db_contents` - ...``."""
+_SPAN = re.compile(r"`([\w@.+-]+)`")
+_OPENS = re.compile(r"`([\w@.+-][\w@.+/-]*/)`\**:\**\s*$")
+"""A line that opens a folder for the list below it: "Located in `src/bin/`:"."""
+_MAP_ENTRY = re.compile(r"^( *)((?:[\w@.+-]|\[{1,2}(?:\.{3})?[\w-]+\]{1,2}|/)+)(?:\s+#.*)?$")
+"""A line of a map drawn by indentation: a name, and a comment after it or nothing."""
+_MAP_COMMENT = re.compile(r"^( *)#\s*(?:([\w@.+-]+/):)?(.*)$")
+_CAMEL_NAME = re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b")
+_ASIDE = re.compile(r"\([^()]*\)")
 
 
 def drawn_entries(lines: list[tuple[int, str]]) -> Iterator[tuple[int, str, str]]:
@@ -81,20 +96,83 @@ class ListTree:
         """Whether a folder item is open: the lines that follow may be its items."""
         return bool(self._stack)
 
-    def place(self, line: str) -> tuple[str, str] | None:
-        """(name as written, its path under the folders above it) for a list item below
-        a folder item; None for any other line (a line out of the list ends it)."""
+    def place(self, line: str) -> list[tuple[str, str, bool]]:
+        """(name as written, its path under the folders above it, whether it is a bare
+        name: a stem) for each name a list item below a folder gives, or a folder item
+        gives after itself (``- `lib/widgets/` — `a.dart`, `b.dart```); none for any other
+        line (a line out of the list ends it, but one that opens a folder for it)."""
         item = _ITEM.match(line) if line[:1] in " -*+" else None
         if item is None:
-            if line.strip():
-                self._stack = []
-            return None
+            self._not_an_item(line)
+            return []
         indent, name = len(item.group(1)), item.group(2)
         while self._stack and self._stack[-1][0] >= indent:
             self._stack.pop()
         parent = self._stack[-1][1] if self._stack else ""
         if name.endswith("/") and not name.startswith(("./", "/")):
-            self._stack.append((indent, (parent + name).replace("//", "/")))
+            folder = (parent + name).replace("//", "/")
+            self._stack.append((indent, folder))
+            return [(n, folder + n, False) for n in _SPAN.findall(line, item.end()) if "." in n]
         if not parent or name.startswith(("./", "/", parent)):
-            return None
-        return name, parent + name
+            return []
+        return [(n, parent + n, "." not in n) for n in _head_names(name, line, item.end())]
+
+    def _not_an_item(self, line: str) -> None:
+        """A line out of the list ends it, but one that opens a folder for the next."""
+        opens = _OPENS.search(line) if line.endswith(":") else None
+        if opens is not None:
+            self._stack = [(-1, opens.group(1))]
+        elif line.strip():
+            self._stack = []
+
+
+def _head_names(name: str, line: str, at: int) -> list[str]:
+    """The names an item starts with: ``name`` and those after it (`` / `b` ``)."""
+    names = [name]
+    while (more := _MORE_NAMES.match(line, at)) is not None:
+        names.append(more.group(1))
+        at = more.end()
+    return names
+
+
+def mapped_entries(lines: list[tuple[int, str]]) -> Iterator[tuple[int, str, str, bool]]:
+    """(line number, name as written, path from the map's top, whether it is a stem) of
+    every name of a map drawn by indentation alone: its first line a folder (``src/``)
+    and every line a name with a ``# comment`` or a comment (else it is no map)."""
+    body = [(n, line) for n, line in lines if line.strip()]
+    if len(body) < 3 or not _ROOT.match(body[0][1]) or body[0][1][:1].isspace():
+        return
+    if not all(_MAP_ENTRY.match(line) or _MAP_COMMENT.match(line) for _n, line in body):
+        return
+    stack: list[tuple[int, str]] = []
+    for number, line in body:
+        entry = _MAP_ENTRY.match(line)
+        if entry is None:
+            yield from _comment_stems(number, line, stack)
+            continue
+        column, name = len(entry.group(1)), entry.group(2)
+        while stack and stack[-1][0] >= column:
+            stack.pop()
+        path = (stack[-1][1] if stack else "") + name
+        yield number, name, path, False
+        if name.endswith("/"):
+            stack.append((column, path))
+            comment = line.partition("#")[2]
+            yield from _stems(number, comment, path)
+
+
+def _comment_stems(
+    number: int, line: str, stack: list[tuple[int, str]]
+) -> Iterator[tuple[int, str, str, bool]]:
+    """The stems a comment line lists for the folder it is under (``# editor/: A, B``:
+    for that folder's ``editor/``)."""
+    found = _MAP_COMMENT.match(line)
+    if found is None or not stack or len(found.group(1)) <= stack[-1][0]:
+        return
+    yield from _stems(number, found.group(3), stack[-1][1] + (found.group(2) or ""))
+
+
+def _stems(number: int, comment: str, folder: str) -> Iterator[tuple[int, str, str, bool]]:
+    """The CamelCase names a comment lists (asides in parentheses left out)."""
+    for name in _CAMEL_NAME.findall(_ASIDE.sub("", comment)):
+        yield number, name, folder + name, True

@@ -92,3 +92,7 @@ def placeholder_call(parts: list[str], call: str | None) -> bool:
     """Whether a dotted name or a call is a written pattern, not a symbol of the project:
     the name called stands for any function (``humanize.fn(*test_args)``, ``obj.func``)."""
     return (len(parts) > 1 or call is not None) and parts[-1].lower() in _STAND_IN
+
+
+GENERIC_WORDS = _words("true false none null nil self this undefined nan inf todo fixme")
+"""Words written in code spans that name no symbol of the project."""

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 
 from serena_memory.integrity.code_drift.examples import (
     EXAMPLE_HINT,
+    GENERIC_WORDS,
     ON_PATH,
     PLACEHOLDER_NAME,
     PLACEHOLDER_PART,
@@ -217,7 +218,7 @@ def _dotted_name(parts: list[str], call: str | None) -> str | None:
 def _is_symbol_word(word: str) -> bool:
     """Whether one word names a symbol: snake_case or camelCase, and not a product's name,
     an all-capitals word or a generic word (``true``, ``self``, ``TODO``)."""
-    if word in PRODUCT_WORDS or word.isupper() or word.lower() in _GENERIC:
+    if word in PRODUCT_WORDS or word.isupper() or word.lower() in GENERIC_WORDS:
         return False
     if _PRIVATE.match(word):
         return True  # `_native`, `__init__`: no word of prose starts with `_`
@@ -226,9 +227,6 @@ def _is_symbol_word(word: str) -> bool:
 
 
 _PRIVATE = re.compile(r"^_+[A-Za-z][A-Za-z0-9]{2,}_*$")
-
-
-_GENERIC = _words("true false none null nil self this undefined nan inf todo fixme")
 
 
 def extract(text: str) -> list[Mention]:

@@ -252,5 +252,5 @@ def kept_note(store: MemoryStore, text: str) -> str:
     if successor and store.exists(successor):
         return f"{told}; put what is current in `mem:{successor}`, which supersedes it."
     if successor:
-        return f"{told}; its successor `mem:{successor}` does not exist yet: write what is current there."
+        return f"{told}; write what is current in its successor `mem:{successor}` (no memory yet)."
     return f"{told}; ask the user which memory should hold what is current."

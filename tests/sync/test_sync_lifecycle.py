@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from serena_memory.core.access import Context
+from serena_memory.core.lifecycle import of_text
 from serena_memory.core.store import MemoryStore
 from serena_memory.sync.conflicts import conflicts
 from serena_memory.sync.merge import sync
@@ -70,3 +72,25 @@ def test_the_machine_that_deprecated_keeps_it_and_the_agent_text_aside(
     assert conflicts(here)[0].remote_text == AGENT
     sync(laptop, "global", remote)
     assert laptop.read("global/deploy") == DEPRECATED
+
+
+def test_an_agent_writing_after_the_sync_keeps_the_deprecation_on_both(
+    machines: tuple[MemoryStore, MemoryStore, str],
+) -> None:
+    """Machine A (the laptop) deprecates; machine B syncs, then its agent, which knows the
+    old name only, rewrites the memory whole: the deprecation stays, on both machines, with
+    B's text under it, and nothing is left as a conflict."""
+    here, laptop, remote = machines
+    laptop.write("global/deploy", DEPRECATED)
+    sync(laptop, "global", remote)
+    sync(here, "global", remote)
+    agent = MemoryStore(here.project_root, home=here.home, context=Context.AGENT)
+    agent.write("global/deploy", AGENT)
+    result = sync(here, "global", remote)
+    sync(laptop, "global", remote)
+    for machine in (here, laptop):
+        text = machine.read("global/deploy")
+        state = of_text(text)
+        assert state.deprecated and state.successor == "global/release"
+        assert text.endswith(AGENT)  # B's text, kept under the deprecation
+    assert result.conflicts == [] and conflicts(here) == [] and conflicts(laptop) == []

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from serena_memory.core import front_matter_cache as cache
 from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryStoreError
-from serena_memory.core.front_matter import FrontMatter, parse
+from serena_memory.core.front_matter import FrontMatter, parse, with_keys
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
@@ -228,3 +228,29 @@ def survey(store: MemoryStore, today: dt.date | None = None) -> Survey:
     for listed in (found.missing_summary, found.deprecated, found.stale, found.unknown_successors):
         listed.sort()
     return found
+
+
+KEPT_KEYS = ("status", "superseded_by")
+"""What an agent's write never changes in a deprecated memory: a person retired it."""
+
+
+def keep_deprecation(old: str, new: str) -> str:
+    """``new`` with ``old``'s deprecation (its ``status`` and ``superseded_by`` as written)
+    when ``old`` is deprecated, the rest of ``new`` as given; else ``new`` itself. An agent
+    replaces a memory's whole text, front matter included, and may know nothing of it."""
+    before = parse(old)
+    if not of_front_matter(before).deprecated:
+        return new
+    return with_keys(new, {key: before.keys.get(key) for key in KEPT_KEYS})
+
+
+def kept_note(store: MemoryStore, text: str) -> str:
+    """What an agent is told after writing to a deprecated memory (``text``, as written):
+    that it stays so, and where what is current belongs."""
+    successor = of_text(text).successor
+    told = "It stays deprecated, as a person marked it (your text is kept under that)"
+    if successor and store.exists(successor):
+        return f"{told}; put what is current in `mem:{successor}`, which supersedes it."
+    if successor:
+        return f"{told}; write what is current in its successor `mem:{successor}` (no memory yet)."
+    return f"{told}; ask the user which memory should hold what is current."

@@ -45,6 +45,7 @@ from serena_memory.core.errors import (
     ProposalError,
 )
 from serena_memory.core.files import atomic_write, remove_file
+from serena_memory.core.lifecycle import keep_deprecation
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
@@ -336,7 +337,8 @@ def propose_write(
     if current is None:
         N.check_portable(name)
     base = None if current is None else store.version_of(current)
-    return _new(store, "write", name, text=content, base=base)
+    kept = content if current is None else keep_deprecation(current, content)
+    return _new(store, "write", name, text=kept, base=base)
 
 
 def propose_edit(
@@ -364,6 +366,7 @@ def propose_change(
     if text is None:
         return _not_found(store, name)
     new_text, count = edit(text)
+    new_text = keep_deprecation(text, new_text)  # a person retired it (core/lifecycle.py)
     if new_text == text:
         return None, count
     _gate_text(store, name, new_text, None)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from serena_memory.core import names as N
 from serena_memory.core import paths
+from serena_memory.core.access import Context
 from serena_memory.core.errors import (
     ContentTooLongError,
     MemoryChangedError,
@@ -33,11 +34,13 @@ class WriteResult(NamedTuple):
     name: str
     created: bool
     chars: int
+    note: str = ""  # what the writer must know: an agent wrote to a deprecated memory
 
 
 class EditResult(NamedTuple):
     name: str
     replacements: int
+    note: str = ""  # as WriteResult's
 
 
 class Writer:
@@ -68,8 +71,9 @@ class Writer:
             if created:
                 N.check_portable(name)
             refuse_folder(name, path)
-            tx.put(name, data)
-        return WriteResult(name, created, len(content))
+            kept = content if created else self._kept(name, snap, content)
+            tx.put(name, data if kept is content else encode_memory(name, kept))
+        return WriteResult(name, created, len(content), self._note(content, kept))
 
     def create_if_absent(self, name: str, content: str) -> bool:
         """Write a new memory unless one exists (any file or link in its place counts);
@@ -110,14 +114,16 @@ class Writer:
         """Read-modify-write under the lock, so concurrent edits never lose one another;
         ``edit`` gives the new text and how many replacements it made."""
         count = 0
+        given = stored = ""
 
         def edited(text: str) -> str:
-            nonlocal count
-            new_text, count = edit(text)
-            return new_text
+            nonlocal count, given, stored
+            given, count = edit(text)
+            stored = self._kept_from(text, given)
+            return stored
 
         name = self._transform(name, edited, "Edit", allow_secret)[0]
-        return EditResult(name, count)
+        return EditResult(name, count, self._note(given, stored))
 
     def update(self, name: str, transform: Callable[[str], str]) -> bool:
         """Read-modify-write with a computed change (a reference fix, prefixing bare names).
@@ -144,6 +150,33 @@ class Writer:
             tx.record(f"{verb} {name}", name)
             tx.put(name, data)
         return name, True
+
+    # -- a deprecated memory stays so whatever an agent writes (core/lifecycle.py) ---------
+    def _kept(self, name: str, snap: Snapshot, content: str) -> str:
+        """``content`` as an agent's write of memory ``name`` stores it, under the lock."""
+        if self.store.context is not Context.AGENT:
+            return content
+        try:
+            current = self.reader.read_text(name, snap.scopes)
+        except (OSError, MemoryStoreError):
+            return content  # nothing readable to keep: the write replaces it as before
+        return self._kept_from(current, content)
+
+    def _kept_from(self, current: str, content: str) -> str:
+        """``content`` with the deprecation of ``current`` kept when an agent writes it."""
+        if self.store.context is not Context.AGENT:
+            return content
+        from serena_memory.core.lifecycle import keep_deprecation
+
+        return keep_deprecation(current, content)
+
+    def _note(self, given: str, stored: str) -> str:
+        """What the agent is told when its text was stored under a kept deprecation."""
+        if given == stored:
+            return ""
+        from serena_memory.core.lifecycle import kept_note
+
+        return kept_note(self.store, stored)
 
     def update_many(self, transforms: dict[str, Callable[[str], str]], summary: str) -> list[str]:
         """:meth:`update` for several memories at once, recorded as one history entry.

@@ -74,6 +74,7 @@ def write_memory(
     result = store.write(memory_name, content, max_chars=max_chars)
     how = "created" if result.created else "replaced"
     told = f"Memory '{result.name}' written ({how}, {result.chars} characters)."
+    told += f" {result.note}" if result.note else ""
     return told + _over_budget(result.chars) + duplicates_note(store, result.name, content)
 
 
@@ -110,7 +111,8 @@ def edit_memory(
             return f"{counted(count, 'replacement')}. {proposal.told()}"
         return f"Nothing to propose: the edit leaves '{normalize_name(memory_name)}' as it is."
     result = store.edit(memory_name, needle, repl, mode, allow_multiple_occurrences)
-    return f"Memory '{result.name}' edited: {counted(result.replacements, 'replacement')}."
+    told = f"Memory '{result.name}' edited: {counted(result.replacements, 'replacement')}."
+    return told + (f" {result.note}" if result.note else "")
 
 
 def _apply_drift(store: MemoryStore, memory_name: str) -> str:

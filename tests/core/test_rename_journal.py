@@ -525,7 +525,7 @@ def test_a_finished_interrupted_rename_says_what_it_left_as_it_is_and_why(
     project: Path, serena_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import anyio
-    from mcp_support import in_memory
+    from mcp_support import in_memory, text_read
 
     def interrupted() -> MemoryStore:
         store = MemoryStore(project, home=serena_home)
@@ -563,7 +563,8 @@ def test_a_finished_interrupted_rename_says_what_it_left_as_it_is_and_why(
             result = await client.call_tool("read_memory", {"memory_name": "notes"})
             return [block.text for block in result.content]
 
-    assert anyio.run(go) == ["also `mem:security/auth`\n", line]
+    answer, told = anyio.run(go)
+    assert (text_read(answer), told) == ("also `mem:security/auth`\n", line)
 
 
 # -- a journal that can't be finished stops changes, never reading -----------------------------

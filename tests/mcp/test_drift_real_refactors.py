@@ -142,6 +142,7 @@ HZ_CORE = """# humanize
 - `number.py`: `_format_not_finite(float)` -> "NaN" for non-finite input.
 - `filesize.py`: `naturalsize` and its `suffixes` table.
 - Tests: `test_filesize.py`, `test_number.py`.
+- API docs: mkdocstrings renders `::: humanize.filesize`.
 """  # noqa: E501
 HZ_CONVENTIONS = """# Conventions
 - Tables: `@pytest.mark.parametrize("test_args, expected", [...])` with `humanize.fn(*test_args)`.
@@ -209,11 +210,14 @@ def test_a_src_layout_rename_is_fixed_in_two_calls_in_the_form_written(
         "`_format_not_finite(float)` -> `_format_non_finite(float)`",
         "`filesize.py` -> `sizes.py`",  # a bare name stays bare; not the tests' old file
         "`test_filesize.py` -> `test_sizes.py`",
+        "`humanize.filesize` -> `humanize.sizes`",  # the docs directive, line 6
     ]
     answer = edit_memory(humanize, "core", needle="", repl="", mode="drift")
     assert _applied(answer) == _offered(read)
     assert "Note:" not in read_memory(humanize, "core")
-    assert "from `humanize.sizes`" in MemoryStore(project).read("core")
+    fixed = MemoryStore(project).read("core")
+    assert "from `humanize.sizes`" in fixed
+    assert "`::: humanize.sizes`" in fixed and "filesize`" not in fixed  # a docs directive too
 
 
 def test_ignored_files_and_written_patterns_are_no_drift(humanize: ServerState) -> None:

@@ -53,9 +53,18 @@ def statement_names(content: str) -> list[tuple[str, str]]:
     return names
 
 
+# documentation tools' directives that render a module's docs: mkdocstrings' `::: pkg.mod`
+# and Sphinx's `.. automodule:: pkg.mod` name the module as an import would
+_DOC_DIRECTIVE = re.compile(r"^(?::::|\.\.\s+auto(?:module|class|function)::)\s+([A-Za-z_][\w.]*)$")
+
+
 def imported_modules(content: str) -> list[str]:
     """The modules a code span of Python imports names, as written (``from ..utils
-    import x`` -> ``..utils``); none for any other span."""
+    import x`` -> ``..utils``), or that a documentation directive renders (``:::
+    pkg.mod``); none for any other span."""
+    directive = _DOC_DIRECTIVE.match(content.strip())
+    if directive is not None:
+        return [directive.group(1)]
     out: list[str] = []
     for part in content.strip().split(";"):
         statement = _GUARD.sub("", part.strip())

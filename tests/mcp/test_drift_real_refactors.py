@@ -28,6 +28,7 @@ KY_CONVENTIONS = """# Conventions
 """
 KY_MERGING = """# ky: option merging (`source/utils/merge.ts`)
 - `headers`: `mergeHeaders(a, b)` sets each entry of `b` on `new Headers(a)`.
+- The constructor does `headers: mergeHeaders(inputRequest.headers, options.headers)`.
 """
 KY_PAST = """# History
 - Options merge in `source/utils/merging.ts` (was `merge.ts`).
@@ -99,7 +100,7 @@ def test_drift_mode_applies_what_the_note_offered_after_a_short_git_budget_ran_o
     must not leave git unasked afterwards: the edit applies what the note just offered."""
     offered = _offered(read_memory(ky, "core"))
     assert offered == [
-        "`utils/merge.ts` -> `source/utils/merging.ts`",
+        "`utils/merge.ts` -> `utils/merging.ts`",  # written without its `source/`: kept so
         "`mergeHeaders` -> `combineHeaders`",
         "`mergeHeaders` -> `combineHeaders`",
     ]
@@ -128,9 +129,18 @@ def test_the_start_counts_what_the_notes_list_and_no_language_construct(
         for name in ("core", "conventions", "option_merging", "history")
         for told in [_note(read_memory(ky, name)).partition(". Don't rely")[0]]
     }
-    assert counted == {"core": "2", "option_merging": "2"}
+    assert counted == {"core": "2", "option_merging": "3"}
     assert {n: str(c) for n, c in listed.items() if c} == counted
     assert "Note:" not in read_memory(ky, "conventions")  # `forEach`: the language's
+
+
+def test_a_call_given_to_a_key_is_fixed_with_the_rest_in_one_call(
+    ky: ServerState, project: Path
+) -> None:
+    edit_memory(ky, "option_merging", needle="", repl="", mode="drift")
+    fixed = MemoryStore(project).read("option_merging")
+    assert "`headers: combineHeaders(inputRequest.headers, options.headers)`" in fixed
+    assert "mergeHeaders" not in fixed and "`source/utils/merging.ts`" in fixed
 
 
 def test_a_name_the_memory_marks_as_past_is_no_drift(ky: ServerState) -> None:

@@ -76,7 +76,7 @@ class PathChecks:
         if m.weak and not went and not known(self.past, candidates, m.target):
             return None  # an example or a library's name: never the project's file
         if len(went) == 1:
-            ((new, (_old, commit)),) = went.items()
+            ((new, (old, commit)),) = went.items()
             if m.target.endswith("/") and not new.endswith("/"):
                 new += "/"
             return CodeFinding(
@@ -89,6 +89,7 @@ class PathChecks:
                 new_path=new,
                 commit=commit,
                 read_only=read_only,
+                new_mention=_within_same_folder(m.text, m.target, old, new),
             )
         note = missing_note(self.past, m.target, candidates, went, when)
         return CodeFinding(
@@ -241,3 +242,16 @@ class PathChecks:
             commits_since=since,
             read_only=read_only,
         )
+
+
+def _within_same_folder(text: str, target: str, old: str, new: str) -> str | None:
+    """The mention rewritten the way it was written when it left out the folders its file
+    sits in (`utils/merge.ts` in a list of `source/`'s files): the new path without the
+    same folders, when it is still inside them (None: the whole new path is written)."""
+    written, full = target.rstrip("/"), old.rstrip("/")
+    if "/" not in written or full == written or not full.endswith("/" + written):
+        return None
+    left_out = full[: -len(written)]
+    if not new.startswith(left_out) or written not in text:
+        return None
+    return text.replace(written, new[len(left_out) :].rstrip("/"), 1)

@@ -30,6 +30,10 @@ _IMPORT = re.compile(rf"^import\s+({_DOTTED}{_AS}(?:\s*,\s*{_DOTTED}{_AS})*)\s*;
 _ASSIGNMENT = re.compile(rf"^({_IDENT}\.{_DOTTED})\s*=\s*({_IDENT}\.{_DOTTED});?$")
 """One attribute set to another (``pkg._escape = mod._escape``), both dotted."""
 _ALIAS = re.compile(rf"\s+as\s+{_IDENT}$")
+_LABELLED_CALL = re.compile(
+    rf"^(?:(?:const|let|var)\s+)?{_IDENT}\s*(?::|=)\s*({_DOTTED}\([^()`]*\)),?$"
+)
+"""A call given to a key or a variable (``headers: f(a, b)``, ``x = f(y)``): the call."""
 _GENERIC = frozenset(["self", "cls", "this", "args", "kwargs"])
 
 
@@ -37,6 +41,9 @@ def statement_names(content: str) -> list[tuple[str, str]]:
     """(text as written, dotted name) of each name of code in a code span that is a
     signature or one or more Python imports (``;``-separated); none for any other span."""
     text = content.strip()
+    labelled = _LABELLED_CALL.match(text)
+    if labelled is not None:  # `headers: mergeHeaders(a, b)`: the call names its function
+        text = labelled.group(1)
     signature = _SIGNATURE.match(text)
     if signature is not None:
         name = signature.group(1)

@@ -68,7 +68,8 @@ def test_an_empty_pipe_writes_nothing_and_says_so(project: Path, serena_home: Pa
     assert result.exit_code == 1
     assert "standard input is empty" in result.output and "--content ''" in result.output
     assert run("memories", "read", "newmem", p).exit_code == 1
-    assert run("memories", "write", "newmem", p, "--content", "").exit_code == 0  # on purpose
+    assert run("memories", "write", "newmem", p, "--content", "").exit_code == 1  # a slip too
+    assert run("memories", "write", "newmem", p, "--content", "", "--empty").exit_code == 0
 
 
 def test_small_slips_get_one_line_that_says_what_is_taken(project: Path, serena_home: Path) -> None:

@@ -141,7 +141,7 @@ def test_write_from_file_and_stdin(project: Path, tmp_path: Path) -> None:
     )
     assert crlf.returncode == 0, crlf.stderr
     assert mem(project, "d").read_bytes() == b"one\r\ntwo\r\n"
-    ok(run_cli("memories", "write", "e", str(project), "--content", ""))
+    ok(run_cli("memories", "write", "e", str(project), "--content", "", "--empty"))
     assert mem(project, "e").read_bytes() == b""
 
 

@@ -141,3 +141,20 @@ def test_a_server_started_on_its_project_does_not_echo_it(repo: Path) -> None:
     # ... or a folder given inside a project, which is a project of its own
     inside = run_cli_process(*serve, "--project", str(repo / "src"), input="")
     assert f"give -p {repo.resolve()} to use that one" in inside.stderr
+
+
+def test_the_project_is_named_from_a_subfolder_and_not_from_its_own_folder(
+    tmp_path: Path, serena_home: Path
+) -> None:
+    """A newcomer read "Project: ... (the nearest folder holding .serena/)" on every
+    command run in the project's own folder; it tells something only from a subfolder."""
+    from cli_support import run_cli
+
+    project = tmp_path / "app"
+    (project / ".serena" / "memories").mkdir(parents=True)
+    (project / ".serena" / "memories" / "core.md").write_text("# Core\n")
+    (project / "src").mkdir()
+    here = run_cli("memories", "list", cwd=project, check=True)
+    assert "Project: " not in here.stderr and "core" in here.stdout
+    below = run_cli("memories", "list", cwd=project / "src", check=True)
+    assert below.stderr.count("Project: ") == 1 and str(project) in below.stderr

@@ -290,8 +290,7 @@ def write(
             )
             raise click.ClickException(
                 f"{where} is empty, so memory '{escape_line(name)}' would be empty; nothing "
-                "was written (to write an empty memory on purpose, give --content '', with --empty "
-                "when the memory holds text)"
+                "was written (to write an empty memory on purpose, give --content '' --empty)"
             )
     store = open_store(project, names=[name])
     if not content and not allow_empty:
@@ -307,12 +306,18 @@ def write(
 
 
 def _refuse_emptying(store: MemoryStore, name: str) -> None:
-    """An empty ``--content`` on a memory that holds text is most often an unset variable
-    (``--content "$X"``), as an empty pipe is: refused, unless ``--empty`` says it is meant."""
+    """An empty ``--content`` is most often an unset variable (``--content "$X"``), as an
+    empty pipe is: refused, unless ``--empty`` says it is meant."""
     try:
         held = len(store.load(name, announce=False).content)
     except EXPECTED_ERRORS:
-        return  # a new memory (or one the write will refuse with its own reason)
+        held = 0  # a new memory (or one the write will refuse with its own reason)
+    if not held:
+        raise click.ClickException(
+            f"--content is empty, so memory '{escape_line(name)}' would be written empty; "
+            'nothing was written (an unset variable in --content "$X" does this). To write '
+            "an empty memory on purpose, add --empty"
+        )
     if held:
         raise click.ClickException(
             f"--content is empty, so memory '{escape_line(name)}' "

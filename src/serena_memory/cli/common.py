@@ -166,6 +166,8 @@ def tell_project(choice: ProjectChoice, home: Path | None) -> None:
     home = serena_home() if home is None else home
 
     if choice.found_by not in ("given", "global only"):
+        if _is_current_folder(choice.root):
+            return  # run in the project's own folder: nothing to tell
         say(choice.describe(), err=True)
     elif choice.found_by == "given" and (above := project_above(choice.root, home)) is not None:
         say(
@@ -173,6 +175,13 @@ def tell_project(choice: ProjectChoice, home: Path | None) -> None:
             f"above it is a project: give -p {above} to use that one)",
             err=True,
         )
+
+
+def _is_current_folder(root: Path) -> bool:
+    try:
+        return Path.cwd().resolve() == root.resolve()
+    except OSError:  # the current folder was removed
+        return False
 
 
 def _all_global(names: Iterable[str]) -> bool:

@@ -200,13 +200,29 @@ def file_tool(args: argparse.Namespace) -> None:
         text = text[:READ_LIMIT]
     elif op == "grep":
         where = _inside(project, rest[1] if len(rest) > 1 else ".")
+        # as coding clients search (ripgrep): the files git tracks or would, never what
+        # .gitignore leaves out (a tox or node_modules folder the agent's own run made)
         done = subprocess.run(
-            ["grep", "-rnE", "--exclude-dir=.git", "--exclude-dir=.serena", rest[0], str(where)],
+            [
+                "git",
+                "-C",
+                str(project),
+                "grep",
+                "-n",
+                "-E",
+                "-I",
+                "--untracked",
+                "--exclude-standard",
+                rest[0],
+                "--",
+                str(where),
+                ":!.serena",
+            ],
             capture_output=True,
             text=True,
             check=False,
         )
-        text = done.stdout.replace(str(project) + "/", "")[:READ_LIMIT]
+        text = done.stdout[:READ_LIMIT]
     else:
         raise SystemExit(f"unknown file tool {op}: ls, read or grep")
     log(args.transcript, "fs", op=op, args=rest, answer_chars=len(text))

@@ -41,6 +41,8 @@ _PLACEHOLDER = re.compile(r"(?<=\s)<[A-Za-z][\w.:-]{0,40}>")
 _VENV_BIN = re.compile(r"^(?:\./)?\.?(?:venv|env)/bin/(?=[\w-]+ )")
 # a user's install of the published package, not the project's set-up
 _PACKAGE_INSTALL = re.compile(r"^(npm|pnpm|yarn|bun)\s+(install|i|add)\s+(-[gD]\s+)?[@\w]")
+# a span naming a document or a data file (`docs/doc.md`) is something to read, not to run
+_READ_NOT_RUN = (".md", ".rst", ".txt", ".html", ".json", ".yml", ".yaml", ".toml", ".cfg")
 
 
 def guide_paths(project: Project) -> list[str]:
@@ -165,6 +167,8 @@ def _documented(project: Project) -> Iterator[tuple[str, str]]:
             first = line.split()[0].removeprefix("./")
             if "<" in _PLACEHOLDER.sub("", line) or "/" in first and not project.is_file(first):
                 continue  # a link, or a path that is not the project's tool
+            if first.lower().endswith(_READ_NOT_RUN):
+                continue
             kind = is_command(line)
             if kind is not None:
                 yield kind, line

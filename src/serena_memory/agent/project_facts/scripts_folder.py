@@ -1,6 +1,7 @@
 """The project's own tools in ``scripts/`` or ``script/`` (``scripts/test``,
 ``script/bootstrap``, ``scripts/lint.sh``) and its shell scripts at the root
-that check or test (``./check.sh``), offered by what they run (their names when
+that check or test (``./check.sh``), and a Ruby project's ``bin/`` (Bundler's
+``bin/setup``, ``bin/console``, a ``bin/test``), offered by what they run (their names when
 their lines say nothing): a ``scripts/coverage`` that runs ``coverage report`` is no test
 runner, a ``scripts/lint`` that runs ``ruff format`` formats."""
 
@@ -13,12 +14,15 @@ from serena_memory.agent.project_facts.names import classify_name
 from serena_memory.agent.project_facts.recipes import Task, offer_runner_tasks
 
 FOLDERS = ("scripts", "script")
+# Bundler's folder of the project's own tools; elsewhere `bin/` holds what the project ships
+RUBY_TOOLS = "bin"
 SHELL_SUFFIXES = ("", ".sh", ".bash")
 CHECKS = frozenset({"test", "lint", "format", "typecheck"})
 
 
 def read_scripts(project: Project, installs_project: bool) -> None:
-    for folder in (*FOLDERS, ""):
+    ruby = (RUBY_TOOLS,) if project.is_file("Gemfile") else ()
+    for folder in (*FOLDERS, *ruby, ""):
         tools, tasks = _folder_tools(project, folder)
         offer_runner_tasks(
             project.sheet,

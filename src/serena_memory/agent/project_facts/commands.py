@@ -80,7 +80,8 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("dotnet", "test"): "test", ("dotnet", "build"): "build", ("dotnet", "format"): "format",
     ("ni", ""): "setup", ("mix", "test"): "test", ("mix", "format"): "format",
     ("mix", "credo"): "lint", ("build", ""): "build", ("rstcheck", ""): "lint",
-    ("towncrier", "check"): "lint",
+    ("towncrier", "check"): "lint", ("uv", "build"): "build", ("poetry", "build"): "build",
+    ("pdm", "build"): "build",
 }  # fmt: skip
 # what another tool's subcommand says it does (a docs site's `zensical serve`)
 _SUBCOMMANDS = {"serve": "run"}

@@ -69,6 +69,22 @@ def read_ci(project: Project) -> None:
                 project.sheet.add(kind, line, CI)
 
 
+def release_only_lines(project: Project) -> set[str]:
+    """The lines GitHub workflows run only in what releases (a publish workflow's ``uv
+    build``): a command run nowhere else is a maintainer's step, not a contributor's."""
+    released: set[str] = set()
+    checked: set[str] = set()
+    for rel in ci_paths(project):
+        data = project.yaml(rel)
+        if not rel.startswith(".github/") or not isinstance(data, dict):
+            continue
+        code = {line for script, _ in _workflow_scripts(rel, data) for line in script_lines(script)}
+        every = {line for script, _ in _other_scripts(data) for line in script_lines(script)}
+        checked |= code
+        released |= every - code
+    return released - checked
+
+
 def _pattern_kind(sheet: FactSheet, line: str) -> str | None:
     """The kind of a pattern rule's recipe for a line that names one (``make
     check-release``), when it can be typed as it stands."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from serena_memory.agent.project_facts.ci import release_only_lines
 from serena_memory.agent.project_facts.commands import canonical
 from serena_memory.agent.project_facts.files import Project, table
 from serena_memory.agent.project_facts.hatch import hatch_envs, read_hatch
@@ -109,13 +110,13 @@ def read_python_tools(project: Project, data: dict[str, Any]) -> None:
 
 def _read_package_build(project: Project, tool: dict[str, Any]) -> None:
     """The project tool's own build of the package (``uv build`` beside ``uv.lock``, ``hatch
-    build`` where Hatch environments are configured), like ``cargo build`` for a crate."""
-    for lock, command in _LOCK_BUILD:
-        if project.is_file(lock):
-            project.sheet.add_default("build", command, lock)
-            return
+    build`` where Hatch environments are configured), like ``cargo build`` for a crate;
+    not when CI runs it only to publish."""
+    found = [(command, lock) for lock, command in _LOCK_BUILD if project.is_file(lock)]
     if hatch_envs(project, tool):
-        project.sheet.add_default("build", "hatch build", "hatch")
+        found.append(("hatch build", "hatch"))
+    if found and found[0][0] not in release_only_lines(project):
+        project.sheet.add_default("build", *found[0])
 
 
 def _configured(project: Project, tool: dict[str, Any]) -> dict[str, str]:

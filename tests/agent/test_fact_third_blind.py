@@ -1,0 +1,131 @@
+"""Kinds of command the fact sheet missed on a third blind set of real projects: a Ruby
+gem's ``bin/`` tools, a Makefile task beside its check-only twin, a Python package
+manager's own build (and not when CI builds only to publish), and a documented file that
+is no command.
+
+The fixtures are short excerpts of public repositories' files (faraday, gin, uvicorn,
+packaging, flask), cut down to the lines that matter."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from serena_memory.agent.project_facts import detect_facts
+from serena_memory.agent.project_facts.sheet import FactSheet
+
+
+def project(root: Path, tree: dict[str, str]) -> FactSheet:
+    for rel, text in tree.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        if text.startswith("#!"):
+            path.chmod(0o755)
+    return detect_facts(root)
+
+
+# lostisland/faraday bin/ (cut)
+FARADAY = {
+    "Gemfile": "source 'https://rubygems.org'\ngemspec\ngem 'rspec'\ngem 'rubocop'\n",
+    "faraday.gemspec": "Gem::Specification.new do |spec|\n  spec.name = 'faraday'\nend\n",
+    "lib/faraday.rb": "module Faraday\nend\n",
+    "bin/setup": "#!/usr/bin/env bash\nset -euo pipefail\ngem install bundler\nbundle install --jobs 4\n",
+    "bin/test": "#!/usr/bin/env bash\nset -euo pipefail\n"
+    "bundle exec rubocop -a --format progress\nbundle exec rspec\n",
+    "bin/console": "#!/usr/bin/env ruby\nrequire 'bundler/setup'\nrequire 'faraday'\n"
+    "require 'irb'\nIRB.start(__FILE__)\n",
+}
+
+
+def test_a_gems_bin_tools_are_offered_by_what_they_do(tmp_path: Path) -> None:
+    sheet = project(tmp_path / "faraday", FARADAY)
+    assert "bin/setup" in sheet.commands["setup"]
+    assert "bin/test" in sheet.commands["test"]
+    assert "bundle exec rubocop -a --format progress" in sheet.commands["lint"]
+    assert "bin/console" in sheet.commands["run"]
+    # outside a Ruby project `bin/` holds what is shipped: junegunn/fzf's preview script
+    tree = {"go.mod": "module github.com/junegunn/fzf\n\ngo 1.23\n", "main.go": "package main\n"}
+    tree["bin/fzf-preview.sh"] = "#!/usr/bin/env bash\nbat --style=numbers \"$1\"\n"
+    sheet = project(tmp_path / "fzf", tree)
+    assert all("bin/" not in command for command in sheet.offered())
+
+
+# gin-gonic/gin Makefile (cut)
+GIN_MAKEFILE = """\
+GOFILES := $(shell find . -name "*.go")
+
+.PHONY: misspell
+misspell:
+\t@hash misspell > /dev/null 2>&1; if [ $$? -ne 0 ]; then \\
+\t\t$(GO) get -u github.com/client9/misspell/cmd/misspell; \\
+\tfi
+\tmisspell -w $(GOFILES)
+
+.PHONY: misspell-check
+misspell-check:
+\t@hash misspell > /dev/null 2>&1; if [ $$? -ne 0 ]; then \\
+\t\t$(GO) get -u github.com/client9/misspell/cmd/misspell; \\
+\tfi
+\tmisspell -error $(GOFILES)
+"""
+
+
+def test_a_task_beside_its_check_only_twin_is_of_the_twins_kind(tmp_path: Path) -> None:
+    sheet = project(tmp_path, {"go.mod": "module example.com/gin\n", "Makefile": GIN_MAKEFILE})
+    assert "make misspell-check" in sheet.commands["lint"]
+    assert "make misspell" in sheet.commands["lint"]
+
+
+def test_a_documented_file_is_no_command(tmp_path: Path) -> None:
+    # gin's CONTRIBUTING.md: "document it in [`docs/doc.md`](docs/doc.md)"
+    guide = "- If your pull request introduces a new feature, document it in `docs/doc.md`.\n"
+    tree = {"go.mod": "module example.com/gin\n", "CONTRIBUTING.md": guide, "docs/doc.md": "# Doc\n"}
+    sheet = project(tmp_path, tree)
+    assert "docs/doc.md" not in sheet.offered()
+
+
+PYPROJECT = '[project]\nname = "uvicorn"\nversion = "1"\n'
+# pypa/packaging .github/workflows/lint.yml (cut)
+PACKAGING_LINT = """\
+name: Linting
+on:
+  pull_request:
+  push:
+    branches: [main]
+jobs:
+  build:
+    name: Build sdist and wheel
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v7
+      - name: Build
+        run: uv build
+"""
+# pallets/flask .github/workflows/publish.yaml (cut)
+FLASK_PUBLISH = """\
+name: Publish
+on:
+  push:
+    tags: ['*']
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v7
+      - run: uv build
+"""
+
+
+def test_the_lock_files_tool_builds_the_package_unless_ci_only_publishes(
+    tmp_path: Path,
+) -> None:
+    tree = {"pyproject.toml": PYPROJECT, "uv.lock": "version = 1\n"}
+    assert "uv build" in project(tmp_path / "uvicorn", tree).commands["build"]
+    tree[".github/workflows/publish.yaml"] = FLASK_PUBLISH
+    assert "uv build" not in project(tmp_path / "flask", tree).offered()
+
+
+def test_cis_package_build_is_offered(tmp_path: Path) -> None:
+    tree = {"pyproject.toml": PYPROJECT, ".github/workflows/lint.yml": PACKAGING_LINT}
+    assert "uv build" in project(tmp_path, tree).commands["build"]
+

@@ -29,6 +29,11 @@ MAX_WORKFLOWS = 60
 MAX_MATRIX_VALUES = 6
 _MATRIX = re.compile(r"\$\{\{\s*matrix\.([A-Za-z0-9_-]+)\s*\}\}")
 _ENV = re.compile(r"\$\{\{\s*env\.([A-Za-z0-9_]+)\s*\}\}")
+# the shell's spelling of an env value: `$BUILD_CMD test`, `${BUILD_CMD} test`
+_SHELL_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+# the machine a job builds for (`--target=${{ matrix.job.target }}`): a contributor builds
+# for their own, the tool's default
+_CROSS_TARGET = re.compile(r"\s--target[= ]\$\{\{\s*matrix\.[\w.-]+\s*\}\}")
 # words of a workflow's or job's name (or file name) that say it is not about the code
 _NOT_CODE = frozenset(
     {"release", "releases", "publish", "deploy", "deployment", "pages", "docs-deploy",
@@ -203,7 +208,10 @@ def plain_env(node: dict[str, Any]) -> dict[str, str]:
 
 def resolve_env(script: str, env: dict[str, str]) -> str:
     """``${{ env.CARGO }} test ${{ env.TARGET_FLAGS }}`` as ``cargo test`` when the workflow
-    sets ``CARGO: cargo`` and ``TARGET_FLAGS: ""`` (a value set in a step stays unknown)."""
+    sets ``CARGO: cargo`` and ``TARGET_FLAGS: ""`` (a value set in a step stays unknown);
+    the shell's ``$BUILD_CMD`` alike, and a cross-compiling ``--target`` left out."""
+    script = _CROSS_TARGET.sub("", script)
+    script = _SHELL_VAR.sub(lambda m: env.get(m.group(1), m.group(0)), script)
     return _ENV.sub(lambda m: env.get(m.group(1), m.group(0)), script)
 
 

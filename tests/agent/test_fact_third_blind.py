@@ -29,7 +29,8 @@ FARADAY = {
     "Gemfile": "source 'https://rubygems.org'\ngemspec\ngem 'rspec'\ngem 'rubocop'\n",
     "faraday.gemspec": "Gem::Specification.new do |spec|\n  spec.name = 'faraday'\nend\n",
     "lib/faraday.rb": "module Faraday\nend\n",
-    "bin/setup": "#!/usr/bin/env bash\nset -euo pipefail\ngem install bundler\nbundle install --jobs 4\n",
+    "bin/setup": "#!/usr/bin/env bash\nset -euo pipefail\n"
+    "gem install bundler\nbundle install --jobs 4\n",
     "bin/test": "#!/usr/bin/env bash\nset -euo pipefail\n"
     "bundle exec rubocop -a --format progress\nbundle exec rspec\n",
     "bin/console": "#!/usr/bin/env ruby\nrequire 'bundler/setup'\nrequire 'faraday'\n"
@@ -45,7 +46,7 @@ def test_a_gems_bin_tools_are_offered_by_what_they_do(tmp_path: Path) -> None:
     assert "bin/console" in sheet.commands["run"]
     # outside a Ruby project `bin/` holds what is shipped: junegunn/fzf's preview script
     tree = {"go.mod": "module github.com/junegunn/fzf\n\ngo 1.23\n", "main.go": "package main\n"}
-    tree["bin/fzf-preview.sh"] = "#!/usr/bin/env bash\nbat --style=numbers \"$1\"\n"
+    tree["bin/fzf-preview.sh"] = '#!/usr/bin/env bash\nbat --style=numbers "$1"\n'
     sheet = project(tmp_path / "fzf", tree)
     assert all("bin/" not in command for command in sheet.offered())
 
@@ -79,9 +80,16 @@ def test_a_task_beside_its_check_only_twin_is_of_the_twins_kind(tmp_path: Path) 
 def test_a_documented_file_is_no_command(tmp_path: Path) -> None:
     # gin's CONTRIBUTING.md: "document it in [`docs/doc.md`](docs/doc.md)"
     guide = "- If your pull request introduces a new feature, document it in `docs/doc.md`.\n"
-    tree = {"go.mod": "module example.com/gin\n", "CONTRIBUTING.md": guide, "docs/doc.md": "# Doc\n"}
+    tree = {
+        "go.mod": "module example.com/gin\n",
+        "CONTRIBUTING.md": guide,
+        "docs/doc.md": "# Doc\n",
+        # sharkdp/bat's CONTRIBUTING.md names its tests' file
+        "README.md": "## Development\n\nSee `tests/integration_tests.rs`.\n",
+        "tests/integration_tests.rs": "fn main() {}\n",
+    }
     sheet = project(tmp_path, tree)
-    assert "docs/doc.md" not in sheet.offered()
+    assert {"docs/doc.md", "tests/integration_tests.rs"}.isdisjoint(sheet.offered())
 
 
 PYPROJECT = '[project]\nname = "uvicorn"\nversion = "1"\n'
@@ -129,3 +137,35 @@ def test_cis_package_build_is_offered(tmp_path: Path) -> None:
     tree = {"pyproject.toml": PYPROJECT, ".github/workflows/lint.yml": PACKAGING_LINT}
     assert "uv build" in project(tmp_path, tree).commands["build"]
 
+
+# sharkdp/bat .github/workflows/CICD.yml (cut)
+BAT_CI = """\
+name: CICD
+on:
+  pull_request:
+  push:
+    branches: [master]
+jobs:
+  build:
+    name: ${{ matrix.job.target }} (${{ matrix.job.os }})
+    runs-on: ${{ matrix.job.os }}
+    strategy:
+      matrix:
+        job:
+          - { target: aarch64-unknown-linux-gnu, os: ubuntu-latest, use-cross: true }
+          - { target: x86_64-apple-darwin, os: macos-latest }
+    env:
+      BUILD_CMD: cargo
+    steps:
+    - name: "Feature check: regex-onig"
+      shell: bash
+      run: $BUILD_CMD check --locked --target=${{ matrix.job.target }} --verbose --lib \
+--no-default-features --features regex-onig
+"""
+
+
+def test_a_ci_step_through_a_plain_shell_variable_for_the_own_machine(tmp_path: Path) -> None:
+    tree = {"Cargo.toml": '[package]\nname = "bat"\n', ".github/workflows/CICD.yml": BAT_CI}
+    sheet = project(tmp_path, tree)
+    check = "cargo check --locked --verbose --lib --no-default-features --features regex-onig"
+    assert check in sheet.commands["typecheck"]

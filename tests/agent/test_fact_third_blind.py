@@ -169,3 +169,25 @@ def test_a_ci_step_through_a_plain_shell_variable_for_the_own_machine(tmp_path: 
     sheet = project(tmp_path, tree)
     check = "cargo check --locked --verbose --lib --no-default-features --features regex-onig"
     assert check in sheet.commands["typecheck"]
+
+
+# tokio-rs/axum .github/workflows/CI.yml (cut)
+AXUM_CI = """\
+name: CI
+on:
+  push:
+    branches: [main]
+  pull_request: {}
+jobs:
+  cargo-hack:
+    runs-on: ubuntu-24.04
+    steps:
+      - name: cargo hack check
+        run: cargo hack check --each-feature --no-dev-deps --all
+"""
+
+
+def test_cargo_hack_runs_the_cargo_command_it_names(tmp_path: Path) -> None:
+    tree = {"Cargo.toml": "[workspace]\nmembers = ['axum']\n", ".github/workflows/CI.yml": AXUM_CI}
+    sheet = project(tmp_path, tree)
+    assert "cargo hack check --each-feature --no-dev-deps --all" in sheet.commands["typecheck"]

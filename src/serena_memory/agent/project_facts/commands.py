@@ -140,6 +140,8 @@ def classify_command(line: str) -> str | None:
         words = words[1:]  # `bash scripts/test.sh` runs the project's script
     if words[:2] == ["node", "--test"]:
         return "test"  # node's own test runner
+    if words[:2] == ["cargo", "hack"] and len(words) > 2:
+        words = ["cargo", *words[2:]]  # `cargo hack check --each-feature` checks each feature
     if not words or words[0] in _PLUMBING:
         return None
     return _words_kind(words)

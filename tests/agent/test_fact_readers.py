@@ -540,7 +540,7 @@ def test_hatch_commands_and_scripts_are_read_by_what_they_run(tmp_path: Path) ->
     assert sheet.commands["format"] == ["hatch fmt"]
     assert sheet.commands["lint"] == ["hatch fmt --check"]
     assert sheet.commands["typecheck"] == ["hatch run types:check"]
-    assert sheet.commands["build"] == ["hatch run docs:build"]
+    assert sheet.commands["build"] == ["hatch run docs:build", "hatch build"]
     shown = sheet.to_markdown()
     assert "coverage:" not in shown and "ci-build" not in shown
 

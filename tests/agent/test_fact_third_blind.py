@@ -191,3 +191,35 @@ def test_cargo_hack_runs_the_cargo_command_it_names(tmp_path: Path) -> None:
     tree = {"Cargo.toml": "[workspace]\nmembers = ['axum']\n", ".github/workflows/CI.yml": AXUM_CI}
     sheet = project(tmp_path, tree)
     assert "cargo hack check --each-feature --no-dev-deps --all" in sheet.commands["typecheck"]
+
+
+# gin-gonic/gin .github/workflows/gin.yml (cut)
+GIN_CI = """\
+name: Run Tests
+on:
+  push:
+    branches: [master]
+  pull_request:
+jobs:
+  test:
+    strategy:
+      matrix:
+        go: ["1.25", "1.26"]
+        test-tags: ["", "-tags nomsgpack", '--ldflags="-checklinkname=0" -tags sonic', "-race"]
+    env:
+      TESTTAGS: ${{ matrix.test-tags }}
+    steps:
+      - name: Run Tests
+        run: make test
+"""
+
+
+def test_a_make_step_given_a_matrix_value_through_env_is_spelled_per_value(
+    tmp_path: Path,
+) -> None:
+    makefile = 'TESTTAGS ?= ""\n\ntest:\n\tgo test $(TESTTAGS) ./...\n'
+    tree = {"go.mod": "module example.com/gin\n", "Makefile": makefile}
+    tree[".github/workflows/gin.yml"] = GIN_CI
+    tests = project(tmp_path, tree).commands["test"]
+    assert 'make test TESTTAGS="-tags nomsgpack"' in tests
+    assert 'make test TESTTAGS="-race"' in tests

@@ -180,8 +180,24 @@ def _job_scripts(
             if isinstance(run, str):
                 run = resolve_env(run, {**env, **plain_env(step)})
                 folder = _folder(data, job, step)
-                scripts.extend((line, folder) for line in expand_matrix(run, values))
+                lines = _make_per_matrix_env(run, job, values) or expand_matrix(run, values)
+                scripts.extend((line, folder) for line in lines)
     return scripts
+
+
+def _make_per_matrix_env(run: str, job: dict[str, Any], values: dict[str, list[str]]) -> list[str]:
+    """A ``make`` step of a job whose ``env:`` passes it a matrix value (gin's ``TESTTAGS:
+    ${{ matrix.test-tags }}``), once per value as a person types it: ``make test
+    TESTTAGS="-tags nomsgpack"``, and ``make test`` for the empty one."""
+    if not run.strip().startswith("make ") or "\n" in run.strip():
+        return []
+    for name, value in table(job, "env").items():
+        found = _MATRIX.fullmatch(str(value).strip())
+        choices = values.get(found.group(1), []) if found else []
+        if 0 < len(choices) <= MAX_MATRIX_VALUES:
+            plain = [c for c in choices if '"' not in c and "$" not in c]
+            return [f'{run.strip()} {name}="{c}"' if c else run.strip() for c in plain]
+    return []
 
 
 def _folder(*nodes: dict[str, Any]) -> str:

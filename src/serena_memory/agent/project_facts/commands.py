@@ -263,7 +263,9 @@ def is_never_line(line: str) -> bool:
     return any(
         word in lowered
         for word in (" publish", "release", "deploy", "upload", "twine", "codeql", "zizmor")
-    ) or is_never(" ".join(w for w in lowered.split()[:3] if not w.startswith("-")))
+    ) or is_never(
+        " ".join(w for w in lowered.split()[:3] if not w.startswith("-") and "=" not in w)
+    )
 
 
 def environment_kind(words: list[str]) -> str | None:

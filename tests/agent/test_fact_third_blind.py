@@ -223,3 +223,21 @@ def test_a_make_step_given_a_matrix_value_through_env_is_spelled_per_value(
     tests = project(tmp_path, tree).commands["test"]
     assert 'make test TESTTAGS="-tags nomsgpack"' in tests
     assert 'make test TESTTAGS="-race"' in tests
+
+
+def test_a_long_ci_step_of_a_matrix_is_still_offered(tmp_path: Path) -> None:
+    # tokio-rs/axum .github/workflows/CI.yml (cut): the examples' workspace, 114 characters
+    workflow = AXUM_CI.replace(
+        "run: cargo hack check --each-feature --no-dev-deps --all",
+        "run: cargo clippy --locked --manifest-path ${{ matrix.workspace }}/Cargo.toml"
+        " --workspace --all-targets --all-features -- -D warnings",
+    ).replace(
+        "runs-on: ubuntu-24.04",
+        'runs-on: ubuntu-24.04\n    strategy:\n      matrix:\n        workspace: [".", examples]',
+    )
+    tree = {"Cargo.toml": "[workspace]\nmembers = ['axum']\n", ".github/workflows/CI.yml": workflow}
+    clippy = (
+        "cargo clippy --locked --manifest-path examples/Cargo.toml --workspace --all-targets"
+        " --all-features -- -D warnings"
+    )
+    assert clippy in project(tmp_path, tree).commands["lint"]

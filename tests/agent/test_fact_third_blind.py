@@ -241,3 +241,26 @@ def test_a_long_ci_step_of_a_matrix_is_still_offered(tmp_path: Path) -> None:
         " --all-features -- -D warnings"
     )
     assert clippy in project(tmp_path, tree).commands["lint"]
+
+
+# lostisland/faraday .github/workflows/ci.yml (cut)
+FARADAY_CI = """\
+name: CI
+on:
+  pull_request:
+  push:
+    branches: [main]
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - name: RSpec
+        run: bundle exec rake
+      - name: Test External Adapters
+        run: bundle exec bake test:external
+"""
+
+
+def test_a_step_testing_the_projects_external_adapters_is_offered(tmp_path: Path) -> None:
+    tree = {**FARADAY, ".github/workflows/ci.yml": FARADAY_CI}
+    assert "bundle exec bake test:external" in project(tmp_path, tree).commands["test"]

@@ -48,8 +48,9 @@ _NOT_CODE = frozenset(
 _OUTPUT_OPTIONS = frozenset({"--show-diff-on-failure", "--verbose", "-v", "-vv", "--color",
                              "--colour", "-q", "--quiet", "--no-progress", "--locked",
                              "--frozen", "--no-fund", "--no-audit"})  # fmt: skip
-# words a step that checks the code may have (`Download dependencies`), unlike a workflow
-_STEP_WORDS = frozenset({"dependencies"})
+# words a step that checks the code may have (`Download dependencies`, `Test External
+# Adapters`), unlike a workflow or job (one testing another repository)
+_STEP_WORDS = frozenset({"dependencies", "external", "third", "party"})
 _CODE_EVENTS = {"push", "pull_request", "pull_request_target", "merge_group"}
 
 

@@ -264,3 +264,15 @@ jobs:
 def test_a_step_testing_the_projects_external_adapters_is_offered(tmp_path: Path) -> None:
     tree = {**FARADAY, ".github/workflows/ci.yml": FARADAY_CI}
     assert "bundle exec bake test:external" in project(tmp_path, tree).commands["test"]
+
+
+def test_a_scripts_own_variables_are_filled_in(tmp_path: Path) -> None:
+    # Kludex/uvicorn scripts/check (cut)
+    check = (
+        '#!/bin/sh -e\n\nexport SOURCE_FILES="uvicorn tests"\n\nset -x\n\n'
+        "uv run ruff format --check --diff $SOURCE_FILES\nuv run mypy $SOURCE_FILES\n"
+    )
+    tree = {"pyproject.toml": PYPROJECT, "uv.lock": "version = 1\n", "scripts/check": check}
+    sheet = project(tmp_path, tree)
+    assert "uv run ruff format --check --diff uvicorn tests" in sheet.commands["format"]
+    assert "uv run mypy uvicorn tests" in sheet.commands["typecheck"]

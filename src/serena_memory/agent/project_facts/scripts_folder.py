@@ -8,6 +8,7 @@ runner, a ``scripts/lint`` that runs ``ruff format`` formats."""
 from __future__ import annotations
 
 import os
+import re
 
 from serena_memory.agent.project_facts.files import Project
 from serena_memory.agent.project_facts.names import classify_name
@@ -18,6 +19,9 @@ FOLDERS = ("scripts", "script")
 RUBY_TOOLS = "bin"
 SHELL_SUFFIXES = ("", ".sh", ".bash")
 CHECKS = frozenset({"test", "lint", "format", "typecheck"})
+# `export NAME="plain value"` (no expansion in it) and a use of it, `$NAME` or `${NAME}`
+_ASSIGNMENT = re.compile(r"""^(?:export\s+)?([A-Za-z_]\w*)=(["']?)([^"'$`\\]*)\2$""")
+_VARIABLE = re.compile(r"\$\{?([A-Za-z_]\w*)\}?")
 
 
 def read_scripts(project: Project, installs_project: bool) -> None:
@@ -54,9 +58,17 @@ def _folder_tools(project: Project, folder: str) -> tuple[dict[str, str], dict[s
 
 
 def _lines(text: str) -> list[str]:
-    """The command lines of a shell script (no comments, no ``set -e``)."""
-    return [
-        line.strip()
-        for line in text.splitlines()[:200]
-        if line.strip() and not line.lstrip().startswith("#")
-    ]
+    """The command lines of a shell script (no comments), the plain values the script
+    gives its own variables filled in: after ``export SOURCE_FILES="uvicorn tests"``,
+    ``ruff check $SOURCE_FILES`` is ``ruff check uvicorn tests``."""
+    values: dict[str, str] = {}
+    lines = []
+    for raw in text.splitlines()[:200]:
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        assigned = _ASSIGNMENT.match(line)
+        if assigned:
+            values[assigned.group(1)] = assigned.group(3)
+        lines.append(_VARIABLE.sub(lambda m: values.get(m.group(1), m.group(0)), line))
+    return lines

@@ -29,6 +29,11 @@ MAX_WORKFLOWS = 60
 MAX_MATRIX_VALUES = 6
 _MATRIX = re.compile(r"\$\{\{\s*matrix\.([A-Za-z0-9_-]+)\s*\}\}")
 _ENV = re.compile(r"\$\{\{\s*env\.([A-Za-z0-9_]+)\s*\}\}")
+# the shell's spelling of an env value: `$BUILD_CMD test`, `${BUILD_CMD} test`
+_SHELL_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+# the machine a job builds for (`--target=${{ matrix.job.target }}`): a contributor builds
+# for their own, the tool's default
+_CROSS_TARGET = re.compile(r"\s--target[= ]\$\{\{\s*matrix\.[\w.-]+\s*\}\}")
 # words of a workflow's or job's name (or file name) that say it is not about the code
 _NOT_CODE = frozenset(
     {"release", "releases", "publish", "deploy", "deployment", "pages", "docs-deploy",
@@ -43,8 +48,9 @@ _NOT_CODE = frozenset(
 _OUTPUT_OPTIONS = frozenset({"--show-diff-on-failure", "--verbose", "-v", "-vv", "--color",
                              "--colour", "-q", "--quiet", "--no-progress", "--locked",
                              "--frozen", "--no-fund", "--no-audit"})  # fmt: skip
-# words a step that checks the code may have (`Download dependencies`), unlike a workflow
-_STEP_WORDS = frozenset({"dependencies"})
+# words a step that checks the code may have (`Download dependencies`, `Test External
+# Adapters`), unlike a workflow or job (one testing another repository)
+_STEP_WORDS = frozenset({"dependencies", "external", "third", "party"})
 _CODE_EVENTS = {"push", "pull_request", "pull_request_target", "merge_group"}
 
 
@@ -67,6 +73,22 @@ def read_ci(project: Project) -> None:
             kind = _pattern_kind(project.sheet, line) or classify_command(line)
             if kind and _is_new(project.sheet, kind, line):
                 project.sheet.add(kind, line, CI)
+
+
+def release_only_lines(project: Project) -> set[str]:
+    """The lines GitHub workflows run only in what releases (a publish workflow's ``uv
+    build``): a command run nowhere else is a maintainer's step, not a contributor's."""
+    released: set[str] = set()
+    checked: set[str] = set()
+    for rel in ci_paths(project):
+        data = project.yaml(rel)
+        if not rel.startswith(".github/") or not isinstance(data, dict):
+            continue
+        code = {line for script, _ in _workflow_scripts(rel, data) for line in script_lines(script)}
+        every = {line for script, _ in _other_scripts(data) for line in script_lines(script)}
+        checked |= code
+        released |= every - code
+    return released - checked
 
 
 def _pattern_kind(sheet: FactSheet, line: str) -> str | None:
@@ -159,8 +181,24 @@ def _job_scripts(
             if isinstance(run, str):
                 run = resolve_env(run, {**env, **plain_env(step)})
                 folder = _folder(data, job, step)
-                scripts.extend((line, folder) for line in expand_matrix(run, values))
+                lines = _make_per_matrix_env(run, job, values) or expand_matrix(run, values)
+                scripts.extend((line, folder) for line in lines)
     return scripts
+
+
+def _make_per_matrix_env(run: str, job: dict[str, Any], values: dict[str, list[str]]) -> list[str]:
+    """A ``make`` step of a job whose ``env:`` passes it a matrix value (gin's ``TESTTAGS:
+    ${{ matrix.test-tags }}``), once per value as a person types it: ``make test
+    TESTTAGS="-tags nomsgpack"``, and ``make test`` for the empty one."""
+    if not run.strip().startswith("make ") or "\n" in run.strip():
+        return []
+    for name, value in table(job, "env").items():
+        found = _MATRIX.fullmatch(str(value).strip())
+        choices = values.get(found.group(1), []) if found else []
+        if 0 < len(choices) <= MAX_MATRIX_VALUES:
+            plain = [c for c in choices if '"' not in c and "$" not in c]
+            return [f'{run.strip()} {name}="{c}"' if c else run.strip() for c in plain]
+    return []
 
 
 def _folder(*nodes: dict[str, Any]) -> str:
@@ -187,7 +225,10 @@ def plain_env(node: dict[str, Any]) -> dict[str, str]:
 
 def resolve_env(script: str, env: dict[str, str]) -> str:
     """``${{ env.CARGO }} test ${{ env.TARGET_FLAGS }}`` as ``cargo test`` when the workflow
-    sets ``CARGO: cargo`` and ``TARGET_FLAGS: ""`` (a value set in a step stays unknown)."""
+    sets ``CARGO: cargo`` and ``TARGET_FLAGS: ""`` (a value set in a step stays unknown);
+    the shell's ``$BUILD_CMD`` alike, and a cross-compiling ``--target`` left out."""
+    script = _CROSS_TARGET.sub("", script)
+    script = _SHELL_VAR.sub(lambda m: env.get(m.group(1), m.group(0)), script)
     return _ENV.sub(lambda m: env.get(m.group(1), m.group(0)), script)
 
 

@@ -14,7 +14,9 @@ from collections.abc import Callable
 
 from serena_memory.agent.project_facts.names import classify_name, is_never
 
-MAX_COMMAND_CHARS = 100
+# a CI step longer than this is a script to read, not a command to type (axum's 114-character
+# `cargo clippy --manifest-path examples/Cargo.toml ... -- -D warnings` is still typed)
+MAX_COMMAND_CHARS = 120
 
 # first words of CI plumbing and of maintainers' steps
 _PLUMBING = frozenset(
@@ -80,7 +82,8 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("dotnet", "test"): "test", ("dotnet", "build"): "build", ("dotnet", "format"): "format",
     ("ni", ""): "setup", ("mix", "test"): "test", ("mix", "format"): "format",
     ("mix", "credo"): "lint", ("build", ""): "build", ("rstcheck", ""): "lint",
-    ("towncrier", "check"): "lint",
+    ("towncrier", "check"): "lint", ("uv", "build"): "build", ("poetry", "build"): "build",
+    ("pdm", "build"): "build",
 }  # fmt: skip
 # what another tool's subcommand says it does (a docs site's `zensical serve`)
 _SUBCOMMANDS = {"serve": "run"}
@@ -139,6 +142,8 @@ def classify_command(line: str) -> str | None:
         words = words[1:]  # `bash scripts/test.sh` runs the project's script
     if words[:2] == ["node", "--test"]:
         return "test"  # node's own test runner
+    if words[:2] == ["cargo", "hack"] and len(words) > 2:
+        words = ["cargo", *words[2:]]  # `cargo hack check --each-feature` checks each feature
     if not words or words[0] in _PLUMBING:
         return None
     return _words_kind(words)
@@ -260,7 +265,9 @@ def is_never_line(line: str) -> bool:
     return any(
         word in lowered
         for word in (" publish", "release", "deploy", "upload", "twine", "codeql", "zizmor")
-    ) or is_never(" ".join(w for w in lowered.split()[:3] if not w.startswith("-")))
+    ) or is_never(
+        " ".join(w for w in lowered.split()[:3] if not w.startswith("-") and "=" not in w)
+    )
 
 
 def environment_kind(words: list[str]) -> str | None:

@@ -10,6 +10,7 @@ inline code spans, and are kept when they are a contributor's command of a known
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 
@@ -41,6 +42,10 @@ _PLACEHOLDER = re.compile(r"(?<=\s)<[A-Za-z][\w.:-]{0,40}>")
 _VENV_BIN = re.compile(r"^(?:\./)?\.?(?:venv|env)/bin/(?=[\w-]+ )")
 # a user's install of the published package, not the project's set-up
 _PACKAGE_INSTALL = re.compile(r"^(npm|pnpm|yarn|bun)\s+(install|i|add)\s+(-[gD]\s+)?[@\w]")
+# the suffixes of a file one runs; a span naming another file (`docs/doc.md`,
+# `tests/integration_tests.rs`) is something to read, not to run
+_RUNNABLE = frozenset({"", ".sh", ".bash", ".py", ".rb", ".js", ".mjs", ".cjs", ".ts", ".pl",
+                       ".ps1", ".cmd", ".bat"})  # fmt: skip
 
 
 def guide_paths(project: Project) -> list[str]:
@@ -165,6 +170,8 @@ def _documented(project: Project) -> Iterator[tuple[str, str]]:
             first = line.split()[0].removeprefix("./")
             if "<" in _PLACEHOLDER.sub("", line) or "/" in first and not project.is_file(first):
                 continue  # a link, or a path that is not the project's tool
+            if "/" in first and os.path.splitext(first)[1].lower() not in _RUNNABLE:
+                continue
             kind = is_command(line)
             if kind is not None:
                 yield kind, line

@@ -36,7 +36,7 @@ _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
     ("setup", frozenset({"install", "setup", "bootstrap", "deps", "init", "develop"})),
     ("build", frozenset({"build", "compile", "bundle", "assemble"})),
     ("run", frozenset({"start", "dev", "serve", "server", "run", "preview", "play", "watch",
-                       "livehtml", "autobuild", "auto", "live"})),
+                       "livehtml", "autobuild", "auto", "live", "console"})),
     # the docs are built unless the name says they are served (`docs-serve`, `docs-auto`)
     ("build", frozenset({"docs", "doc", "html"})),
 )  # fmt: skip

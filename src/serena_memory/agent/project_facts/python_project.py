@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from serena_memory.agent.project_facts.ci import release_only_lines
 from serena_memory.agent.project_facts.commands import canonical
 from serena_memory.agent.project_facts.files import Project, table
-from serena_memory.agent.project_facts.hatch import read_hatch
+from serena_memory.agent.project_facts.hatch import hatch_envs, read_hatch
 from serena_memory.agent.project_facts.names import classify_name
 from serena_memory.agent.project_facts.pdm import read_pdm
 from serena_memory.agent.project_facts.python_cli import read_python_clis
@@ -19,6 +20,9 @@ MAX_RUN_SCRIPTS = 2
 # (lock file, the command that sets up a working copy from it)
 _LOCK_SETUP = (("uv.lock", "uv sync"), ("poetry.lock", "poetry install"),
                ("pdm.lock", "pdm install"), ("Pipfile", "pipenv install --dev"))  # fmt: skip
+# (lock file, the command that builds the package's sdist and wheel with its tool)
+_LOCK_BUILD = (("uv.lock", "uv build"), ("poetry.lock", "poetry build"),
+               ("pdm.lock", "pdm build"))  # fmt: skip
 _RUN_PREFIXES = ("uv run ", "poetry run ", "pdm run ", "hatch run ")
 _PREFIX_SETUP = {"uv run ": "uv sync", "poetry run ": "poetry install", "pdm run ": "pdm install"}
 
@@ -101,6 +105,18 @@ def read_python_tools(project: Project, data: dict[str, Any]) -> None:
             sheet.add(kind, f"{prefix}{command}", has[name])
     if not sheet.has("setup") and (project.is_file(PYPROJECT) or project.is_file("setup.py")):
         sheet.add("setup", "pip install -e .", PYPROJECT if data else "setup.py")
+    _read_package_build(project, tool)
+
+
+def _read_package_build(project: Project, tool: dict[str, Any]) -> None:
+    """The project tool's own build of the package (``uv build`` beside ``uv.lock``, ``hatch
+    build`` where Hatch environments are configured), like ``cargo build`` for a crate;
+    not when CI runs it only to publish."""
+    found = [(command, lock) for lock, command in _LOCK_BUILD if project.is_file(lock)]
+    if hatch_envs(project, tool):
+        found.append(("hatch build", "hatch"))
+    if found and found[0][0] not in release_only_lines(project):
+        project.sheet.add_default("build", *found[0])
 
 
 def _configured(project: Project, tool: dict[str, Any]) -> dict[str, str]:

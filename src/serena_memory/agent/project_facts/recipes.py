@@ -113,6 +113,9 @@ def is_checking(line: str) -> bool:
     )
 
 
+_CHECK_KINDS = frozenset({"lint", "format", "typecheck"})
+
+
 class Reader:
     """The kinds of a runner's tasks, each worked out once."""
 
@@ -182,7 +185,17 @@ class Reader:
             return body_kind(named, kinds, found)
         if found:  # a coverage report, nothing else
             return None
-        return self._named_kind(name, named)
+        return self._named_kind(name, named) or self._checked_as(name, depth)
+
+    def _checked_as(self, name: str, depth: int) -> str | None:
+        """The kind of a task's check-only twin (``misspell`` beside ``misspell-check``,
+        ``fmt`` beside ``fmt-check``): the task is its writing form, of the same kind."""
+        for twin in (f"{name}-check", f"{name}_check", f"{name}:check", f"check-{name}"):
+            if twin in self.tasks and twin != name:
+                kind = self.kind(twin, depth + 1)
+                if kind in _CHECK_KINDS:
+                    return kind
+        return None
 
     def _named_kind(self, name: str, named: str | None) -> str | None:
         """The kind of a task whose body says nothing: its name's, or a build when it makes

@@ -1,24 +1,32 @@
 """The project's own tools in ``scripts/`` or ``script/`` (``scripts/test``,
 ``script/bootstrap``, ``scripts/lint.sh``) and its shell scripts at the root
-that check or test (``./check.sh``), offered by what they run (their names when
+that check or test (``./check.sh``), and a Ruby project's ``bin/`` (Bundler's
+``bin/setup``, ``bin/console``, a ``bin/test``), offered by what they run (their names when
 their lines say nothing): a ``scripts/coverage`` that runs ``coverage report`` is no test
 runner, a ``scripts/lint`` that runs ``ruff format`` formats."""
 
 from __future__ import annotations
 
 import os
+import re
 
 from serena_memory.agent.project_facts.files import Project
 from serena_memory.agent.project_facts.names import classify_name
 from serena_memory.agent.project_facts.recipes import Task, offer_runner_tasks
 
 FOLDERS = ("scripts", "script")
+# Bundler's folder of the project's own tools; elsewhere `bin/` holds what the project ships
+RUBY_TOOLS = "bin"
 SHELL_SUFFIXES = ("", ".sh", ".bash")
 CHECKS = frozenset({"test", "lint", "format", "typecheck"})
+# `export NAME="plain value"` (no expansion in it) and a use of it, `$NAME` or `${NAME}`
+_ASSIGNMENT = re.compile(r"""^(?:export\s+)?([A-Za-z_]\w*)=(["']?)([^"'$`\\]*)\2$""")
+_VARIABLE = re.compile(r"\$\{?([A-Za-z_]\w*)\}?")
 
 
 def read_scripts(project: Project, installs_project: bool) -> None:
-    for folder in (*FOLDERS, ""):
+    ruby = (RUBY_TOOLS,) if project.is_file("Gemfile") else ()
+    for folder in (*FOLDERS, *ruby, ""):
         tools, tasks = _folder_tools(project, folder)
         offer_runner_tasks(
             project.sheet,
@@ -50,9 +58,17 @@ def _folder_tools(project: Project, folder: str) -> tuple[dict[str, str], dict[s
 
 
 def _lines(text: str) -> list[str]:
-    """The command lines of a shell script (no comments, no ``set -e``)."""
-    return [
-        line.strip()
-        for line in text.splitlines()[:200]
-        if line.strip() and not line.lstrip().startswith("#")
-    ]
+    """The command lines of a shell script (no comments), the plain values the script
+    gives its own variables filled in: after ``export SOURCE_FILES="uvicorn tests"``,
+    ``ruff check $SOURCE_FILES`` is ``ruff check uvicorn tests``."""
+    values: dict[str, str] = {}
+    lines = []
+    for raw in text.splitlines()[:200]:
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        assigned = _ASSIGNMENT.match(line)
+        if assigned:
+            values[assigned.group(1)] = assigned.group(3)
+        lines.append(_VARIABLE.sub(lambda m: values.get(m.group(1), m.group(0)), line))
+    return lines

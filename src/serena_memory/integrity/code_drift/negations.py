@@ -94,12 +94,35 @@ def said_absent(line: str, start: int, end: int) -> bool:
     removal = _REMOVAL_START.match(_CODE.sub("M", before))
     if removal and not _PREPOSITION.search(removal.group("between")):
         return True
-    return bool(_RIGHT_AFTER.match(after))
+    if _RIGHT_AFTER.match(after) or _row_status_gone(line):
+        return True
+    return bool(_ITEM_HEAD.match(line, 0, start) and _ITEM_GONE.match(line, end))
+
+
+_ITEM_HEAD = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?`?$")
+"""The mention heads a list item (``- `stress.py` — ...``)."""
+_ITEM_GONE = re.compile(
+    r"`?(?:\*\*|__)?\s*[-–—:]\s*(?:removed|deleted|dropped|deprecated|obsolete|retired|gone"
+    r"|no\s+longer|(?:replaced|superseded)\s+by)\b",
+    re.IGNORECASE,
+)
+"""The item's description, after its dash, says the head is gone ("— Replaced by X")."""
+_ROW_GONE = re.compile(
+    r"\|\s*(?:\*\*|__|~~)?\s*(?:archived|removed|deleted|deprecated|obsolete|retired|superseded"
+    r"|replaced)\s*(?:\*\*|__|~~)?\s*(?=\|)",
+    re.IGNORECASE,
+)
+
+
+def _row_status_gone(line: str) -> bool:
+    """Whether ``line`` is a table row one of whose cells is a status saying its subject
+    is gone or archived (``| docs/plans/x.md | 2026-01-21 | Archived |``)."""
+    return line.lstrip().startswith("|") and _ROW_GONE.search(line) is not None
 
 
 _CODE = re.compile(r"`[^`]*`")
 _CUE_TEXT = """without instead rather formerly previously lack absen remov delet drop deprecat
-    obsolete retired supersed replac renamed moved gone longer todo fixme tbd plan yet will not
+    obsolete retired supersed replac renamed moved gone longer archiv todo fixme tbd plan yet will not
     should must need going exist there present ~~ future later (was over"""
 _CUE_WORDS = (*_CUE_TEXT.split(), "to be", "used to")
 """Parts of the cue words: a line holding none of them (nor the word "no") has no mention

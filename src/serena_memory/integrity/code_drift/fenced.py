@@ -3,7 +3,8 @@
 A fenced block mostly holds commands, sample output and sketches of code to be written,
 so its names are not taken as claims the way prose is. Four shapes in one are: a folder
 tree drawn with ``├──``/``└──`` (a name in it names the file at that place in the tree),
-the file names in a diagram of boxes (``|  TopCollector (collector.py)  |``), a comment naming a file (``// webpack.config.js``, ``# In src/app.py``) and the module
+the file names in a diagram of boxes (``|  TopCollector (collector.py)  |``), a comment
+naming a file (``// webpack.config.js``, ``# In src/app.py``) and the module
 an import loads (``import X from "./components/X"``, ``import("@/pages/home")``).
 Each is a weak claim: the checker reports it only when git knew the file it names.
 """
@@ -44,6 +45,15 @@ def boxed(lines: Iterable[str]) -> bool:
     return any(
         ("-" in line or "─" in line or "═" in line) and _BOX_EDGE.search(line) for line in lines
     )
+
+
+def read_as_prose(line: str, drawn: bool) -> str | None:
+    """What of a fenced line is read like prose for file names: a comment's text (with
+    no code span), or the whole line in a box diagram (``drawn``); None: nothing."""
+    comment = comment_text(line)
+    if comment is not None and "`" not in comment:
+        return comment
+    return line if drawn else None
 
 
 def imported(line: str) -> Iterator[str]:

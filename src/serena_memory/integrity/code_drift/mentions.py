@@ -15,7 +15,8 @@ trustworthy only clear shapes count:
   product name (``GitHub``);
 - fenced blocks (```` ``` ````, ``~~~``) hold commands, sample output and sketches of
   code to be written: only a drawn tree, a box diagram, a comment naming a file and an
-  import of the project's code count, as weak claims (:mod:`~serena_memory.integrity.code_drift.fenced`).
+  import of the project's code count, as weak claims (:mod:`~serena_memory.integrity.
+  code_drift.fenced`).
 """
 
 from __future__ import annotations
@@ -38,8 +39,13 @@ from serena_memory.integrity.code_drift.examples import (
     placeholder_call,
 )
 from serena_memory.integrity.code_drift.extensions import EXTENSIONLESS_FILES, KNOWN_EXTENSIONS
-from serena_memory.integrity.code_drift.fenced import boxed, cargo_targets, comment_text
-from serena_memory.integrity.code_drift.fenced import imported, normal_import
+from serena_memory.integrity.code_drift.fenced import (
+    boxed,
+    cargo_targets,
+    imported,
+    normal_import,
+    read_as_prose,
+)
 from serena_memory.integrity.code_drift.forms import (
     ALIAS,
     MODULE,
@@ -283,7 +289,8 @@ _STEM_NAME = re.compile(r"^[A-Za-z_][\w-]*$")
 def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
     """The weak mentions of a fenced block's lines (:mod:`~serena_memory.integrity.
     code_drift.fenced`): the names of a drawn tree or a map, the files a box diagram
-    or its comments name, the project's modules its imports load, cargo's targets its commands run."""
+    or its comments name, the project's modules its imports load, cargo's targets its
+    commands run."""
     out = [
         Mention(number, written, PATH, target[0], weak=True, placed=placed[0])
         for number, written, path in drawn_entries(block)
@@ -293,9 +300,7 @@ def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
     out += _mapped(block)
     drawn = boxed(line for _number, line in block)
     for number, line in block:
-        comment = comment_text(line)
-        read = comment if comment is not None and "`" not in comment else line if drawn else None
-        if read is not None:
+        if (read := read_as_prose(line, drawn)) is not None:
             out += [replace(m, weak=True) for m in _line_mentions(number, read) if m.kind == PATH]
         out += [replace(m, weak=True) for spec in imported(line) for m in _imports(number, spec)]
         out += [m for name, path in cargo_targets(line) for m in _stem(number, name, path)]

@@ -122,8 +122,8 @@ def _row_status_gone(line: str) -> bool:
 
 _CODE = re.compile(r"`[^`]*`")
 _CUE_TEXT = """without instead rather formerly previously lack absen remov delet drop deprecat
-    obsolete retired supersed replac renamed moved gone longer archiv todo fixme tbd plan yet will not
-    should must need going exist there present ~~ future later (was over"""
+    obsolete retired supersed replac renamed moved gone longer archiv todo fixme tbd plan yet will
+    not should must need going exist there present ~~ future later (was over"""
 _CUE_WORDS = (*_CUE_TEXT.split(), "to be", "used to")
 """Parts of the cue words: a line holding none of them (nor the word "no") has no mention
 said absent."""

@@ -77,7 +77,7 @@ _TABLE = """# Design Spec
 | docs/plans/phase-4-socket-server.md | 2026-01-23 | Archived |
 | docs/plans/tui-redesign-design.md | 2026-01-24 | Active |
 
-## Deleted Components
+## Components
 
 - `stress.py` — Replaced by per-process scoring
 - `scoring.py` — per-process scores, one per process
@@ -107,3 +107,47 @@ def test_what_a_row_or_an_item_says_is_archived_or_replaced_is_no_drift(repo: Pa
         "docs/plans/archived/tui-redesign-design.md",
     )
     assert told["scoring.py"][0] == "missing"
+
+
+_GONE_LIST = """# Implementation Guide
+
+## Deleted Components
+
+- `src/stress.py` — per-process scoring took its place
+- `src/powermetrics.py`
+
+## Archived Plans
+
+- docs/plans/phase-6-cleanup.md
+- docs/plans/archived/phase-7.md
+
+## Components
+
+These no longer exist:
+- `src/calibrate.py`
+
+- `src/collector.py` — samples `top` once a second
+"""
+
+
+def test_items_under_a_heading_or_line_that_says_they_are_gone_are_no_drift(
+    repo: Path,
+) -> None:
+    for name in ("stress", "powermetrics", "calibrate", "collector"):
+        write(repo, f"src/{name}.py", f"{name.upper()} = 1\n")
+    write(repo, "docs/plans/phase-6-cleanup.md", "# Phase 6\n")
+    write(repo, "docs/plans/archived/phase-7.md", "# Phase 7\n")
+    commit(repo)
+    git(repo, "rm", "-q", "src/stress.py", "src/powermetrics.py", "src/calibrate.py")
+    git(repo, "mv", "docs/plans/phase-6-cleanup.md", "docs/plans/archived/")
+    commit(repo, "per-process scoring; archive phase 6")
+    memory(repo, "implementation_guide", _GONE_LIST)
+    commit(repo, "the guide")
+    git(repo, "rm", "-q", "src/collector.py", "docs/plans/archived/phase-7.md")
+    commit(repo, "a new collector; phase 7 dropped")
+    told = _told(repo)
+    for gone in ("src/stress.py", "src/powermetrics.py", "src/calibrate.py"):
+        assert gone not in told  # the memory says: deleted, no longer there
+    assert "docs/plans/phase-6-cleanup.md" not in told  # the memory says: archived
+    assert told["docs/plans/archived/phase-7.md"][0] == "missing"  # where it went: a claim
+    assert told["src/collector.py"][0] == "missing"  # after the list: a claim again

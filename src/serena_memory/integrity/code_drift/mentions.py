@@ -55,7 +55,7 @@ from serena_memory.integrity.code_drift.forms import (
     UP,
     module_target,
 )
-from serena_memory.integrity.code_drift.negations import may_say_absent, said_absent
+from serena_memory.integrity.code_drift.negations import listed_gone, may_say_absent, said_absent
 from serena_memory.integrity.code_drift.statements import imported_modules, statement_names
 from serena_memory.integrity.code_drift.trees import ListTree, drawn_entries, mapped_entries
 
@@ -251,7 +251,7 @@ def extract(text: str) -> list[Mention]:
             fence, block = opened.group(1), []
             continue
         found += _listed(lists, number, line.rstrip(), _prose_line(number, line))
-    return found
+    return listed_gone(text, found)
 
 
 def _prose_line(number: int, line: str) -> list[Mention]:

@@ -1,9 +1,10 @@
 """What a fenced block still says about the project's files (pure, no file access).
 
 A fenced block mostly holds commands, sample output and sketches of code to be written,
-so its names are not taken as claims the way prose is. Three shapes in one are: a folder
+so its names are not taken as claims the way prose is. Four shapes in one are: a folder
 tree drawn with ``├──``/``└──`` (a name in it names the file at that place in the tree),
-a comment naming a file (``// webpack.config.js``, ``# In src/app.py``) and the module
+the file names in a diagram of boxes (``|  TopCollector (collector.py)  |``), a comment
+naming a file (``// webpack.config.js``, ``# In src/app.py``) and the module
 an import loads (``import X from "./components/X"``, ``import("@/pages/home")``).
 Each is a weak claim: the checker reports it only when git knew the file it names.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 _COMMENT = re.compile(r"^\s*(?://+|#+(?!!)|/\*+|\*(?=\s)|<!--|--(?=\s))\s?(.*)$")
 """A line that is a comment as a whole: ``//``, ``#`` (not ``#!``), ``/*``, `` * ``,
@@ -32,6 +33,27 @@ def comment_text(line: str) -> str | None:
         return None
     found = _COMMENT.match(line)
     return found.group(1) if found else None
+
+
+_BOX_EDGE = re.compile(r"[+┌└╔╭][-─═]{3,}[+┐┘╗╮]")
+"""A box's top or bottom edge: ``+--------+``, ``┌────┐``."""
+
+
+def boxed(lines: Iterable[str]) -> bool:
+    """Whether a fenced block draws boxes (an architecture diagram): the file names
+    written in its boxes (``|  (daemon.py)  |``) are the modules they stand for."""
+    return any(
+        ("-" in line or "─" in line or "═" in line) and _BOX_EDGE.search(line) for line in lines
+    )
+
+
+def read_as_prose(line: str, drawn: bool) -> str | None:
+    """What of a fenced line is read like prose for file names: a comment's text (with
+    no code span), or the whole line in a box diagram (``drawn``); None: nothing."""
+    comment = comment_text(line)
+    if comment is not None and "`" not in comment:
+        return comment
+    return line if drawn else None
 
 
 def imported(line: str) -> Iterator[str]:

@@ -14,8 +14,9 @@ trustworthy only clear shapes count:
   single lowercase word (``git``, ``main``), an all-capitals word (``TODO``), a common
   product name (``GitHub``);
 - fenced blocks (```` ``` ````, ``~~~``) hold commands, sample output and sketches of
-  code to be written: only a drawn tree, a comment naming a file and an import of the
-  project's code count, as weak claims (:mod:`~serena_memory.integrity.code_drift.fenced`).
+  code to be written: only a drawn tree, a box diagram, a comment naming a file and an
+  import of the project's code count, as weak claims (:mod:`~serena_memory.integrity.
+  code_drift.fenced`).
 """
 
 from __future__ import annotations
@@ -39,10 +40,11 @@ from serena_memory.integrity.code_drift.examples import (
 )
 from serena_memory.integrity.code_drift.extensions import EXTENSIONLESS_FILES, KNOWN_EXTENSIONS
 from serena_memory.integrity.code_drift.fenced import (
+    boxed,
     cargo_targets,
-    comment_text,
     imported,
     normal_import,
+    read_as_prose,
 )
 from serena_memory.integrity.code_drift.forms import (
     ALIAS,
@@ -53,7 +55,7 @@ from serena_memory.integrity.code_drift.forms import (
     UP,
     module_target,
 )
-from serena_memory.integrity.code_drift.negations import may_say_absent, said_absent
+from serena_memory.integrity.code_drift.negations import listed_gone, may_say_absent, said_absent
 from serena_memory.integrity.code_drift.statements import imported_modules, statement_names
 from serena_memory.integrity.code_drift.trees import ListTree, drawn_entries, mapped_entries
 
@@ -249,7 +251,7 @@ def extract(text: str) -> list[Mention]:
             fence, block = opened.group(1), []
             continue
         found += _listed(lists, number, line.rstrip(), _prose_line(number, line))
-    return found
+    return listed_gone(text, found)
 
 
 def _prose_line(number: int, line: str) -> list[Mention]:
@@ -286,8 +288,9 @@ _STEM_NAME = re.compile(r"^[A-Za-z_][\w-]*$")
 
 def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
     """The weak mentions of a fenced block's lines (:mod:`~serena_memory.integrity.
-    code_drift.fenced`): the names of a drawn tree or a map, the files its comments
-    name, the project's modules its imports load, cargo's targets its commands run."""
+    code_drift.fenced`): the names of a drawn tree or a map, the files a box diagram
+    or its comments name, the project's modules its imports load, cargo's targets its
+    commands run."""
     out = [
         Mention(number, written, PATH, target[0], weak=True, placed=placed[0])
         for number, written, path in drawn_entries(block)
@@ -295,12 +298,10 @@ def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
         and (placed := path_target(path)) is not None
     ]
     out += _mapped(block)
+    drawn = boxed(line for _number, line in block)
     for number, line in block:
-        comment = comment_text(line)
-        if comment is not None and "`" not in comment:
-            out += [
-                replace(m, weak=True) for m in _line_mentions(number, comment) if m.kind == PATH
-            ]
+        if (read := read_as_prose(line, drawn)) is not None:
+            out += [replace(m, weak=True) for m in _line_mentions(number, read) if m.kind == PATH]
         out += [replace(m, weak=True) for spec in imported(line) for m in _imports(number, spec)]
         out += [m for name, path in cargo_targets(line) for m in _stem(number, name, path)]
     return sorted(out, key=lambda m: m.line)

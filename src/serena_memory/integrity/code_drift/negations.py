@@ -16,6 +16,7 @@ created)"). Every pattern is anchored and bounded: a line of any length costs li
 from __future__ import annotations
 
 import re
+from typing import Protocol, TypeVar
 
 REACH = 240
 """How far before and after a mention its clause is read for cues."""
@@ -94,13 +95,36 @@ def said_absent(line: str, start: int, end: int) -> bool:
     removal = _REMOVAL_START.match(_CODE.sub("M", before))
     if removal and not _PREPOSITION.search(removal.group("between")):
         return True
-    return bool(_RIGHT_AFTER.match(after))
+    if _RIGHT_AFTER.match(after) or _row_status_gone(line):
+        return True
+    return bool(_ITEM_HEAD.match(line, 0, start) and _ITEM_GONE.match(line, end))
+
+
+_ITEM_HEAD = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?`?$")
+"""The mention heads a list item (``- `stress.py` — ...``)."""
+_ITEM_GONE = re.compile(
+    r"`?(?:\*\*|__)?\s*[-–—:]\s*(?:removed|deleted|dropped|deprecated|obsolete|retired|gone"
+    r"|no\s+longer|(?:replaced|superseded)\s+by)\b",
+    re.IGNORECASE,
+)
+"""The item's description, after its dash, says the head is gone ("— Replaced by X")."""
+_ROW_GONE = re.compile(
+    r"\|\s*(?:\*\*|__|~~)?\s*(?:archived|removed|deleted|deprecated|obsolete|retired|superseded"
+    r"|replaced)\s*(?:\*\*|__|~~)?\s*(?=\|)",
+    re.IGNORECASE,
+)
+
+
+def _row_status_gone(line: str) -> bool:
+    """Whether ``line`` is a table row one of whose cells is a status saying its subject
+    is gone or archived (``| docs/plans/x.md | 2026-01-21 | Archived |``)."""
+    return line.lstrip().startswith("|") and _ROW_GONE.search(line) is not None
 
 
 _CODE = re.compile(r"`[^`]*`")
 _CUE_TEXT = """without instead rather formerly previously lack absen remov delet drop deprecat
-    obsolete retired supersed replac renamed moved gone longer todo fixme tbd plan yet will not
-    should must need going exist there present ~~ future later (was over"""
+    obsolete retired supersed replac renamed moved gone longer archiv todo fixme tbd plan yet will
+    not should must need going exist there present ~~ future later (was over"""
 _CUE_WORDS = (*_CUE_TEXT.split(), "to be", "used to")
 """Parts of the cue words: a line holding none of them (nor the word "no") has no mention
 said absent."""
@@ -118,3 +142,74 @@ def _clause(line: str, start: int, end: int) -> tuple[str, str]:
     tail = line[end : end + REACH]
     stop = _BOUNDARY.search(tail)
     return head[cut:], tail[: stop.start()] if stop else tail
+
+
+_GONE = r"(?:archived|deleted|removed|deprecated|obsolete|retired|superseded|no\s+longer\s+exists?)"
+_GONE_HEADING = re.compile(
+    rf"^\s{{0,3}}#{{1,6}}\s+[\W\d_]*(?:{_GONE}\b.*|\S+(?:\s+\S+)?\s+{_GONE})\W*$", re.I
+)
+"""A heading that says what is under it is gone: "## Deleted Components", "## Files removed"."""
+_GONE_INTRO = re.compile(rf"^[^#|`\s-].{{0,60}}\b{_GONE}\b[^`]{{0,20}}:\s*$", re.I)
+"""A short line that opens a list of what is gone: "These no longer exist:"."""
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+_ITEM_START = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?`?")
+_GONE_WORDS = (
+    "archived",
+    "deleted",
+    "removed",
+    "deprecated",
+    "obsolete",
+    "retired",
+    "supersed",
+    "no longer exist",
+)
+
+
+class _Mention(Protocol):
+    @property
+    def line(self) -> int: ...
+    @property
+    def text(self) -> str: ...
+
+
+_M = TypeVar("_M", bound=_Mention)
+
+
+def listed_gone(text: str, found: list[_M]) -> list[_M]:
+    """``found`` (the mentions of ``text``) but those heading an item of a list the memory
+    says is gone (:func:`_gone_items`)."""
+    gone = _gone_items(text)
+    if not gone:
+        return found
+    return [m for m in found if not _heads_gone_item(gone.get(m.line), m.text)]
+
+
+def _gone_items(text: str) -> dict[int, str]:
+    """Line number -> line of each list item under a heading, or a short line ending in
+    ``:``, that says its items are gone ("## Deleted Components", "These no longer exist:")."""
+    low = text.lower()
+    if not any(word in low for word in _GONE_WORDS):
+        return {}
+    items: dict[int, str] = {}
+    heading = False  # under a heading that says so: to the next heading
+    intro = 0  # after a line that says so: 1 before its list, 2 in it, to its end
+    for number, line in enumerate(text.splitlines(), start=1):
+        if _HEADING.match(line):
+            heading, intro = _GONE_HEADING.match(line) is not None, 0
+        elif (heading or intro) and _ITEM.match(line):
+            items[number], intro = line, 2 if intro else 0
+        elif _GONE_INTRO.match(line):
+            intro = 1
+        elif intro == 2 and not line[:1].isspace():
+            intro = 0  # a blank line or a paragraph ends the list
+    return items
+
+
+def _heads_gone_item(line: str | None, text: str) -> bool:
+    """Whether ``text`` (a mention) heads the item ``line`` of a list said to be gone,
+    and is not the place it went (a path into an archive)."""
+    if line is None or "archive" in text.lower():
+        return False
+    found = _ITEM_START.match(line)
+    return found is not None and line.startswith(text, found.end())

@@ -24,17 +24,18 @@ import contextlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from serena_memory.core import names as N
 from serena_memory.core import operation, paths
 from serena_memory.core.access import AccessPolicy, Context
 from serena_memory.core.changes import (
+    NO_HISTORY,
     ChangeHistory,
     ChangeRecord,
     ChangeRecorder,
     Provenance,
     acting_provenance,
-    default_recorder,
 )
 from serena_memory.core.config import (
     Settings,
@@ -87,6 +88,15 @@ class Snapshot:
     scopes: Scopes
 
 
+class DriftSource(Protocol):
+    """The code check a search asks (search/drift.py): for each memory (name, text), within
+    ``seconds``, its mentions that are missing or moved now, as rows of seven fields."""
+
+    def __call__(
+        self, root: str, home: str | None, memories: list[tuple[str, str]], seconds: float
+    ) -> dict[str, list[tuple[int, str, str, str, str, str, str]]]: ...
+
+
 class MemoryStore:
     """Project memories in ``<project>/.serena/memories`` plus global ones in
     ``$SERENA_HOME/memories/global``, named as :mod:`serena_memory.core.names` defines."""
@@ -100,7 +110,8 @@ class MemoryStore:
         protect_read_only: bool | None = None,
         provenance: Provenance | None = None,
         recorder: ChangeRecorder | None = None,
-        read_listeners: Iterable[ReadListener] | None = None,
+        read_listeners: Iterable[ReadListener] = (),
+        drift_source: DriftSource | None = None,
     ) -> None:
         root = Path(project_root).expanduser().absolute()
         self.layout = Layout(
@@ -114,10 +125,12 @@ class MemoryStore:
         # The review mode of every project a server session served before this store's (see
         # AccessPolicy.agent_writes_for): global memories are changed under the strictest.
         self.global_writes_floor = "direct"
-        # Where changes are announced (core/changes.py); None: the default, on first use.
-        self._recorder = recorder
-        # Who is told of each read (core/reads.py); None: the default listeners.
+        # Where changes are announced (core/changes.py); none given: no history is kept.
+        self.recorder = recorder if recorder is not None else NO_HISTORY
+        # Who is told of each read (core/reads.py).
         self.reads = ReadListeners(read_listeners)
+        # What a search asks about the code its hits mention (search/drift.py); None: nothing.
+        self.drift_source = drift_source
         # Who the history names for changes made through this store, unless a caller says
         # otherwise for one call (changes.acting_as, e.g. per MCP tool call).
         self.provenance = provenance or (
@@ -415,13 +428,6 @@ class MemoryStore:
         return self.recovery.take_notices()
 
     # -- the history (core/changes.py; kept by the history package) --------------------------
-    @property
-    def recorder(self) -> ChangeRecorder:
-        """What keeps this store's changes: the one given, else the default recorder."""
-        if self._recorder is None:
-            self._recorder = default_recorder()
-        return self._recorder
-
     def history(self) -> ChangeHistory:
         """Entries, old texts and restores, as the recorder keeps them."""
         return self.recorder.history(self)

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from test_code_drift import commit, git, memory, write
 
-from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.code_drift import read_note
 from serena_memory.integrity.code_drift.git import GitUnavailable, run_git
 from serena_memory.integrity.service import drift_summary
 from serena_memory.mcp.state import ServerState, create_state
 from serena_memory.mcp.tools_memories import edit_memory, read_memory
+from serena_memory.wiring import build_store
 
 KY_CORE = """# ky
 - `utils/merge.ts`: option merging for `ky.extend`: `deepMerge`, `mergeHeaders`.
@@ -107,7 +107,7 @@ def test_drift_mode_applies_what_the_note_offered_after_a_short_git_budget_ran_o
         run_git(str(project), "log", "-p", timeout=0.000001)
     monkeypatch.setattr(read_note, "CACHE_SECONDS", 0.0)  # the project's files listed again
     assert _applied(edit_memory(ky, "core", needle="", repl="", mode="drift")) == offered
-    assert "mergeHeaders" not in MemoryStore(project).read("core")
+    assert "mergeHeaders" not in build_store(project).read("core")
 
 
 def test_every_note_offers_what_drift_mode_then_applies(ky: ServerState) -> None:
@@ -121,7 +121,7 @@ def test_every_note_offers_what_drift_mode_then_applies(ky: ServerState) -> None
 def test_the_start_counts_what_the_notes_list_and_no_language_construct(
     ky: ServerState, project: Path
 ) -> None:
-    start = drift_summary(MemoryStore(project))
+    start = drift_summary(build_store(project))
     counted = dict(re.findall(r"'(\w+)' \((\d+)", start))
     listed = {
         name: len(told.split("; ")) if told else 0
@@ -213,7 +213,7 @@ def test_a_src_layout_rename_is_fixed_in_two_calls_in_the_form_written(
     answer = edit_memory(humanize, "core", needle="", repl="", mode="drift")
     assert _applied(answer) == _offered(read)
     assert "Note:" not in read_memory(humanize, "core")
-    assert "from `humanize.sizes`" in MemoryStore(project).read("core")
+    assert "from `humanize.sizes`" in build_store(project).read("core")
 
 
 def test_ignored_files_and_written_patterns_are_no_drift(humanize: ServerState) -> None:

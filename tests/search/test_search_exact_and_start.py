@@ -156,7 +156,7 @@ def _modules_after(code: str, store: MemoryStore) -> list[str]:
         import sys
         from serena_memory.core.store import MemoryStore
         from serena_memory.search.index import search_memories
-        store = MemoryStore({str(store.project_root)!r}, home={str(store.home)!r})
+        store = build_store({str(store.project_root)!r}, home={str(store.home)!r})
         {code}
         print(sorted(m for m in ("numpy", "tokenizers", "wordllama", "requests", "pydantic")
                      if m in sys.modules))
@@ -322,7 +322,7 @@ WORKER = r"""
 import sys
 from serena_memory.core.store import MemoryStore
 from serena_memory.search import preparing
-store = MemoryStore(sys.argv[1], home=sys.argv[2])
+store = build_store(sys.argv[1], home=sys.argv[2])
 print(preparing.prepare(store))
 """
 

@@ -28,6 +28,7 @@ from typing import Protocol
 
 from serena_memory.core.changes import Provenance
 
+
 @dataclass(frozen=True)
 class ReadEvent:
     """One memory read: its canonical name, the store's project and Serena home, who read
@@ -96,4 +97,3 @@ class ReadListeners:
             if told is not None:
                 with contextlib.suppress(Exception):
                     told(event)
-

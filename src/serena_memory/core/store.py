@@ -140,8 +140,8 @@ class MemoryStore:
         )
         self.recovery = Recovery(self.layout)
         self.reader = Reader(self)
-        self.writer = Writer(self)
-        self.renamer = Renamer(self)
+        self._writer = Writer(self)
+        self._renamer = Renamer(self)
 
     # -- the folders -----------------------------------------------------------------------
     @property
@@ -300,17 +300,17 @@ class MemoryStore:
     def write(
         self, name: str, content: str, max_chars: int | None = None, *, allow_secret: bool = False
     ) -> WriteResult:
-        return self.writer.write(name, content, max_chars, allow_secret=allow_secret)
+        return self._writer.write(name, content, max_chars, allow_secret=allow_secret)
 
     def write_if_unchanged(
         self, name: str, content: str, expected_version: str | None, *, allow_secret: bool = False
     ) -> WriteResult:
-        return self.writer.write_if_unchanged(
+        return self._writer.write_if_unchanged(
             name, content, expected_version, allow_secret=allow_secret
         )
 
     def create_if_absent(self, name: str, content: str) -> bool:
-        return self.writer.create_if_absent(name, content)
+        return self._writer.create_if_absent(name, content)
 
     def create_many(
         self,
@@ -322,7 +322,7 @@ class MemoryStore:
     ) -> Names:
         """Create the memories that do not exist yet as one history entry (an import);
         ``appended``: a paragraph added once to existing ones (core/store_writing.py)."""
-        return self.writer.create_many(contents, summary, allow_secret, appended or {})
+        return self._writer.create_many(contents, summary, allow_secret, appended or {})
 
     def edit(
         self,
@@ -336,7 +336,7 @@ class MemoryStore:
     ) -> EditResult:
         """Replace ``needle`` (literal text or a regex) by ``repl`` in a memory, under the
         lock, so concurrent edits never lose one another."""
-        return self.writer.edit(
+        return self._writer.edit(
             name,
             lambda text: apply_edit(text, needle, repl, mode, allow_multiple_occurrences),
             allow_secret,
@@ -345,21 +345,21 @@ class MemoryStore:
     def edit_with(self, name: str, edit: Callable[[str], tuple[str, int]]) -> EditResult:
         """:meth:`edit` with a computed change (``edit`` gives the new text and how many
         places it changed), under the same lock, size bounds and secret gate."""
-        return self.writer.edit(name, edit, False)
+        return self._writer.edit(name, edit, False)
 
     def update(self, name: str, transform: Callable[[str], str]) -> bool:
-        return self.writer.update(name, transform)
+        return self._writer.update(name, transform)
 
     def update_many(self, transforms: dict[str, Callable[[str], str]], summary: str) -> Names:
-        return self.writer.update_many(transforms, summary)
+        return self._writer.update_many(transforms, summary)
 
     def delete(self, name: str, expected_version: str | None = None) -> str:
-        return self.writer.delete(name, expected_version)
+        return self._writer.delete(name, expected_version)
 
     def apply_versions(
         self, versions: dict[str, bytes | None], summary: str, *, allow_secret: bool = False
     ) -> dict[str, str]:
-        return self.writer.apply_versions(versions, summary, allow_secret=allow_secret)
+        return self._writer.apply_versions(versions, summary, allow_secret=allow_secret)
 
     def rename(
         self,
@@ -372,7 +372,7 @@ class MemoryStore:
         """Move a memory and point every reference naming it at its new name, crash-safe
         (core/store_rename.py); with ``expected_version``, only if nobody changed it since.
         The read listeners are told, so that the old name's reads become the new one's."""
-        result = self.renamer.rename(old, new, allow_secret, expected_version)
+        result = self._renamer.rename(old, new, allow_secret, expected_version)
         self.reads.renamed(RenameEvent(result.old, result.new, self.project_root, self.home))
         return result
 
@@ -418,10 +418,6 @@ class MemoryStore:
     def recover(self, strict: bool = False) -> bool:
         """Finish a rename that a crash interrupted; cheap (one stat) when there is none."""
         return self.recovery.recover(self.gate_scopes(), strict)
-
-    def journal_problem(self) -> str | None:
-        """Why the project's rename journal is not replayed, and what to do; None: none."""
-        return self.recovery.problem(self.gate_scopes())
 
     def take_notices(self) -> tuple[str, ...]:
         """The notices not shown yet, forgotten once taken (core/recovery.py)."""

@@ -5,7 +5,7 @@ The store knows nothing of how changes are kept: it announces each operation to 
 ``finish`` after), and hands out the recorder's queries as its ``history()``. The history
 package implements the recorder with one git repository per memories folder.
 
-Which recorder a store uses: the one given to its constructor, else :data:`NO_HISTORY`,
+Which recorder a store uses: the one given to its constructor, else a :class:`NoHistory`,
 which keeps nothing. The CLI, the MCP server and the dashboard build their stores with
 serena_memory.wiring, which gives the history package's recorder.
 """
@@ -248,5 +248,3 @@ class NoHistory:
     def prune(self, store: MemoryStore, keep_days: dict[str, int]) -> int:
         return 0
 
-
-NO_HISTORY: ChangeRecorder = NoHistory()  # mypy checks it keeps the interface

@@ -30,10 +30,10 @@ from serena_memory.core import names as N
 from serena_memory.core import operation, paths
 from serena_memory.core.access import AccessPolicy, Context
 from serena_memory.core.changes import (
-    NO_HISTORY,
     ChangeHistory,
     ChangeRecord,
     ChangeRecorder,
+    NoHistory,
     Provenance,
     acting_provenance,
 )
@@ -126,7 +126,7 @@ class MemoryStore:
         # AccessPolicy.agent_writes_for): global memories are changed under the strictest.
         self.global_writes_floor = "direct"
         # Where changes are announced (core/changes.py); none given: no history is kept.
-        self.recorder = recorder if recorder is not None else NO_HISTORY
+        self.recorder: ChangeRecorder = recorder if recorder is not None else NoHistory()
         # Who is told of each read (core/reads.py).
         self.reads = ReadListeners(read_listeners)
         # What a search asks about the code its hits mention (search/drift.py); None: nothing.

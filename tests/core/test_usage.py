@@ -326,7 +326,7 @@ from pathlib import Path
 from serena_memory.usage import log
 from serena_memory.usage.counting import client_of
 log.FOLD_AT = 4000  # fold often, while the others append
-from serena_memory.core.store import MemoryStore
+from serena_memory.wiring import build_store
 store = build_store(Path(sys.argv[1]), home=Path(sys.argv[2]))
 print("ready", flush=True)
 sys.stdin.readline()

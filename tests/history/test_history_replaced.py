@@ -140,7 +140,7 @@ def test_stamps_naming_versions_the_repository_lacks_are_read_again(
 _ENDING_PROCESS = """
 import shutil, subprocess, sys
 from pathlib import Path
-from serena_memory.core.store import MemoryStore
+from serena_memory.wiring import build_store
 from serena_memory.history.location import history_folders, history_root, repository_path
 
 project, serena = Path(sys.argv[1]), sys.argv[2:]

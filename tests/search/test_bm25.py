@@ -115,7 +115,8 @@ def test_candidates_holding_a_word_are_the_same_sought_one_by_one(
 _EDIT_AND_SEARCH = """
 import sys
 from pathlib import Path
-from serena_memory.core.store import Context, MemoryStore
+from serena_memory.core.store import Context
+from serena_memory.wiring import build_store
 from serena_memory.search.index import search_memories
 store = build_store(Path(sys.argv[1]), home=Path(sys.argv[2]), context=Context.HUMAN)
 store.write("ops/both", "# Ledger\\nledger ledger ledger\\n")

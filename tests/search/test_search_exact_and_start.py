@@ -320,7 +320,7 @@ def test_while_the_vectors_are_made_a_query_needing_meaning_says_so(shop: Memory
 # -- the background build, across processes ------------------------------------------------------
 WORKER = r"""
 import sys
-from serena_memory.core.store import MemoryStore
+from serena_memory.wiring import build_store
 from serena_memory.search import preparing
 store = build_store(sys.argv[1], home=sys.argv[2])
 print(preparing.prepare(store))

@@ -41,7 +41,7 @@ def ask_whole(store: MemoryStore, query: str, home: Path | None = None) -> tuple
     program = textwrap.dedent(
         f"""
         import json, sys
-        from serena_memory.core.store import MemoryStore
+        from serena_memory.wiring import build_store
         from serena_memory.search import semantic
         from serena_memory.search.index import search_memories
         store = build_store({str(store.project_root)!r}, home={str(home or store.home)!r})

@@ -154,7 +154,7 @@ def _modules_after(code: str, store: MemoryStore) -> list[str]:
     program = textwrap.dedent(
         f"""
         import sys
-        from serena_memory.core.store import MemoryStore
+        from serena_memory.wiring import build_store
         from serena_memory.search.index import search_memories
         store = build_store({str(store.project_root)!r}, home={str(store.home)!r})
         {code}

@@ -247,4 +247,3 @@ class NoHistory:
 
     def prune(self, store: MemoryStore, keep_days: dict[str, int]) -> int:
         return 0
-

@@ -105,9 +105,12 @@ def check_once(root: Path, home: Path, src: Path | None) -> tuple[float, float, 
 
 _START = (
     "import sys, time\n"
-    "from serena_memory.core.store import MemoryStore\n"
+    "try:\n"
+    "    from serena_memory.wiring import build_store\n"
+    "except ImportError:  # a tree from before serena_memory.wiring\n"
+    "    from serena_memory.core.store import MemoryStore as build_store\n"
     "from serena_memory.integrity.service import drift_summary\n"
-    "store = MemoryStore(sys.argv[1], home=sys.argv[2])\n"
+    "store = build_store(sys.argv[1], home=sys.argv[2])\n"
     "started = time.perf_counter()\n"
     "said = drift_summary(store)\n"
     "print(time.perf_counter() - started, said[:60], sep='\\t')\n"
@@ -203,10 +206,10 @@ def main(argv: list[str] | None = None) -> int:
         f"findings {statuses} -> {'OK' if median <= 2.0 else 'OVER'} (target 2 s)"
     )
 
-    from serena_memory.core.store import MemoryStore
     from serena_memory.integrity.service import drift_note
+    from serena_memory.wiring import build_store
 
-    store = MemoryStore(root, home=home)
+    store = build_store(root, home=home)
     names = [f"topic{i % 100:02d}/note{i:05d}" for i in range(0, args.memories, 50)][:200]
     drift_note(store, names[0], store.read(names[0]))  # the process's first listing
     plain, noted = [], []

@@ -92,10 +92,10 @@ def distinctive(queries: list[Query], memories: dict[str, str]) -> list[Query]:
 
 SPEED_CHILD = r"""
 import json, os, resource, sys, time
-from serena_memory.core.store import MemoryStore
 from serena_memory.search.index import search_memories
+from serena_memory.wiring import build_store
 project, home, queries = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
-store = MemoryStore(project, home=home)
+store = build_store(project, home=home)
 w, c = time.perf_counter(), time.process_time()
 search_memories(store, queries[0])
 first = (time.perf_counter() - w, time.process_time() - c)
@@ -151,8 +151,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, default=None)
     args = parser.parse_args(argv)
 
-    from serena_memory.core.store import MemoryStore
     from serena_memory.search.index import search_memories
+    from serena_memory.wiring import build_store
 
     root = args.keep or Path(tempfile.mkdtemp(prefix="serena-search-bench-"))
     project = root / f"topical-{args.count}"
@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         chosen.extend(picked)
 
     print(f"corpus: {len(memories)} memories, {size_mb:.1f} MB; {len(chosen)} labeled queries")
-    store = MemoryStore(project, home=root / "home-quality")
+    store = build_store(project, home=root / "home-quality")
     baseline = Baseline(memories)
     print()
     print("| queries | n | ours MRR@10 | ours recall@5 | baseline MRR@10 | baseline recall@5 |")

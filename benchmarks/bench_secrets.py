@@ -16,6 +16,7 @@ from corpus import generate_corpus
 
 from serena_memory.core import secrets
 from serena_memory.core.store import MemoryStore
+from serena_memory.wiring import build_store
 
 
 def timed(store: MemoryStore, texts: list[str]) -> tuple[float, float]:
@@ -46,7 +47,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         project, home = Path(tmp) / "p", Path(tmp) / "h"
         project.mkdir()
-        store = MemoryStore(project, home=home)
+        store = build_store(project, home=home)
         secrets.scan("warm up")  # the scanner is imported on the first write
         for i, text in enumerate(texts):
             store.write(f"bench/m{i}", text)

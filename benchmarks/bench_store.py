@@ -62,8 +62,11 @@ WRITES = 40  # writes timed by one process; its median is one run's figure
 
 WRITE_PATH = """
 import statistics, sys, time
-from serena_memory.core.store import MemoryStore
-store = MemoryStore(sys.argv[1])
+try:
+    from serena_memory.wiring import build_store
+except ImportError:  # a tree from before serena_memory.wiring: the store found its parts
+    from serena_memory.core.store import MemoryStore as build_store
+store = build_store(sys.argv[1])
 times = []
 for i in range(int(sys.argv[2])):
     start = time.perf_counter()

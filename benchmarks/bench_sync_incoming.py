@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pygit2
 
-from serena_memory.core.store import MemoryStore
 from serena_memory.history.location import history_folder, history_root
 from serena_memory.history.registry import folder_history
 from serena_memory.history.secret_scan import in_incoming
 from serena_memory.sync.transport import fetch
+from serena_memory.wiring import build_store
 
 
 def build_remote(path: Path, entries: int, memories: int) -> None:
@@ -68,7 +68,7 @@ def main() -> None:
     remote = root / "remote.git"
     build_remote(remote, args.entries, args.memories)
     (root / "project").mkdir()
-    store = MemoryStore(root / "project", home=root / "home")
+    store = build_store(root / "project", home=root / "home")
     history = folder_history(history_root(store), history_folder(store, "global"))
     repo = history.repo(create=True)
     rev = fetch(history.repo_path, str(remote))

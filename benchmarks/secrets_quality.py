@@ -114,12 +114,13 @@ def run_serena_store(folder: Path, bin_dir: Path | None) -> Flagged | None:
     its name, the others as memory ``m000``...): flagged when the write is refused."""
     from serena_memory.core.errors import MemoryStoreError
     from serena_memory.core.secrets import SecretFoundError
-    from serena_memory.core.store import Context, MemoryStore
+    from serena_memory.core.store import Context
+    from serena_memory.wiring import build_store
 
     flagged = set()
     with tempfile.TemporaryDirectory(prefix="secrets-store-") as tmp:
         (Path(tmp) / "p").mkdir()
-        store = MemoryStore(Path(tmp) / "p", home=Path(tmp) / "h", context=Context.AGENT)
+        store = build_store(Path(tmp) / "p", home=Path(tmp) / "h", context=Context.AGENT)
         for path in sorted(folder.rglob("*.md")):
             rel = path.relative_to(folder).as_posix()
             try:

@@ -8,6 +8,7 @@ import pytest
 from cli_support import SERENA, run_cli, run_cli_process
 
 from serena_memory.core.store import Context, MemoryStore
+from serena_memory.wiring import build_store
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 __all__ = ["SERENA", "REPO_ROOT", "run_cli", "run_cli_process"]
@@ -39,12 +40,12 @@ def project(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def store(project: Path, serena_home: Path) -> MemoryStore:
-    return MemoryStore(project, home=serena_home, context=Context.HUMAN)
+    return build_store(project, home=serena_home, context=Context.HUMAN)
 
 
 @pytest.fixture
 def agent_store(project: Path, serena_home: Path) -> MemoryStore:
-    return MemoryStore(project, home=serena_home, context=Context.AGENT)
+    return build_store(project, home=serena_home, context=Context.AGENT)
 
 
 def write_config(path: Path, text: str) -> None:

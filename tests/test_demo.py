@@ -62,13 +62,13 @@ def test_the_agent_serving_the_demo_is_told_of_no_drifted_memory(
 ) -> None:
     from mcp_support import in_memory, ok, text_read
 
-    from serena_memory.core.store import MemoryStore
     from serena_memory.integrity.service import drift_summary
+    from serena_memory.wiring import build_store
 
     root = _copy(tmp_path, "folder")
     memories = _memories(root)
     assert len(memories) > 40
-    assert drift_summary(MemoryStore(root, home=serena_home)) == ""
+    assert drift_summary(build_store(root, home=serena_home)) == ""
 
     async def go() -> tuple[str, dict[str, str]]:
         async with in_memory(root) as client:

@@ -12,9 +12,9 @@ from conftest import write_config
 
 from serena_memory.agent.listing import estimate_tokens
 from serena_memory.core import proposals
-from serena_memory.core.store import MemoryStore
 from serena_memory.mcp.state import ServerState, create_state
 from serena_memory.mcp.tools_memories import list_memories, read_memory, write_memory
+from serena_memory.wiring import build_store
 
 LOGIN = "---\nsummary: How a login is checked, and where tokens live\n---\n# Login\n"
 OLD = "---\nsummary: The first login\nstatus: deprecated\nsuperseded_by: mem:auth/login\n---\n"
@@ -45,7 +45,7 @@ def test_summaries_are_cut_to_fit_the_budget_never_over_it(
     project: Path, serena_home: Path
 ) -> None:
     write_config(project / ".serena" / "project.yml", "memory_listing_budget: 500\n")
-    store = MemoryStore(project, home=serena_home)
+    store = build_store(project, home=serena_home)
     long = "word " * 80
     for i in range(12):
         store.write(f"note_{i:02d}", f"---\nsummary: {long}\n---\n# Note\n")
@@ -77,7 +77,7 @@ def test_the_trust_line_says_who_wrote_it_and_whether_a_person_accepted_it(
     line = read_memory(state, "auth/login").rsplit("\n", 1)[-1]
     assert line.startswith("Last written by agent ") and "no person reviewed it" in line
     # a person writes it from the command line
-    MemoryStore(project, home=serena_home).write("auth/login", LOGIN + "More.\n")
+    build_store(project, home=serena_home).write("auth/login", LOGIN + "More.\n")
     line = read_memory(state, "auth/login").rsplit("\n", 1)[-1]
     assert f"Last written by {_os_user()} (a person, in the command line)" in line
     assert "reviewed" not in line
@@ -85,7 +85,7 @@ def test_the_trust_line_says_who_wrote_it_and_whether_a_person_accepted_it(
     write_config(project / ".serena" / "project.yml", "memory_agent_writes: propose\n")
     reviewed = _state(project, serena_home)
     assert "proposal" in write_memory(reviewed, "auth/login", LOGIN + "Reviewed.\n").lower()
-    person = MemoryStore(project, home=serena_home)
+    person = build_store(project, home=serena_home)
     [pending] = proposals.pending(person)[0]
     proposals.accept(person, pending.id)
     line = read_memory(reviewed, "auth/login").rsplit("\n", 1)[-1]

@@ -20,6 +20,7 @@ from serena_memory.core import proposals as P
 from serena_memory.core.references import referenced_names
 from serena_memory.core.store import MemoryStore
 from serena_memory.history.restore import MemoryHistory
+from serena_memory.wiring import build_store
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +89,7 @@ def test_onboarding_in_review_mode_proposes_the_seed_instead_of_writing_it(
     project: Path, serena_home: Path, template: str
 ) -> None:
     _review_mode(serena_home, "propose")
-    person = MemoryStore(project, home=serena_home)
+    person = build_store(project, home=serena_home)
 
     async def go() -> tuple[str, str, str]:
         async with over_stdio(["--project", str(project)]) as client:

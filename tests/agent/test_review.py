@@ -17,8 +17,9 @@ from mcp_support import call, mem_file, ok, over_stdio, refused, write_memory_fi
 
 from serena_memory.core import proposals as P
 from serena_memory.core.errors import ConfigError, ProposalError
-from serena_memory.core.store import Context, MemoryStore
+from serena_memory.core.store import Context
 from serena_memory.history.restore import MemoryHistory
+from serena_memory.wiring import build_store
 
 TOKEN = "ghp_" + "".join(
     random.Random(11).choice(string.ascii_letters + string.digits) for _ in range(36)
@@ -32,7 +33,7 @@ def set_mode(home: Path, project: Path | None, global_mode: str, project_mode: s
 
 
 def entries(project: Path) -> list:
-    return list(MemoryHistory(MemoryStore(project)).entries())
+    return list(MemoryHistory(build_store(project)).entries())
 
 
 def listed(project: Path) -> list[dict]:
@@ -57,13 +58,13 @@ def test_a_project_file_may_only_make_the_mode_stricter(
     project: Path, serena_home: Path, global_mode: str, project_mode: str | None, expected: str
 ) -> None:
     set_mode(serena_home, project, global_mode, project_mode)
-    assert MemoryStore(project, home=serena_home).settings.agent_writes == expected
+    assert build_store(project, home=serena_home).settings.agent_writes == expected
 
 
 def test_an_unknown_mode_is_one_sentence_naming_the_file(project: Path, serena_home: Path) -> None:
     write_config(project / ".serena" / "project.yml", "memory_agent_writes: sometimes\n")
     with pytest.raises(ConfigError) as caught:
-        _ = MemoryStore(project, home=serena_home).settings
+        _ = build_store(project, home=serena_home).settings
     message = str(caught.value)
     assert "project.yml" in message and "memory_agent_writes" in message
     assert "direct, propose or read-only" in message and "\n" not in message
@@ -219,7 +220,7 @@ def test_read_only_mode_refuses_every_agent_write_in_one_sentence(
     anyio.run(go)
     assert mem_file(project, "core").read_text() == "# Core\n"
     assert not mem_file(project, "x").exists()
-    assert not P.pending(MemoryStore(project, home=serena_home))[0]
+    assert not P.pending(build_store(project, home=serena_home))[0]
 
 
 def test_activation_message_says_writes_are_proposals_and_counts_them(
@@ -229,7 +230,7 @@ def test_activation_message_says_writes_are_proposals_and_counts_them(
 
     set_mode(serena_home, project, "propose")
     write_memory_file(project, "core", "# Core\n")
-    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    agent = build_store(project, home=serena_home, context=Context.AGENT)
     P.propose_write(agent, "notes", "# Notes\n")
     text = create_state(project, home=serena_home).activation_message()
     assert "proposals in this project" in text and "write_memory" in text
@@ -272,8 +273,8 @@ def test_onboarding_status_counts_proposed_memories_as_awaiting_review(
 # -- the person reviews, on the command line --------------------------------------------------
 def test_cli_lists_shows_accepts_and_rejects(project: Path, serena_home: Path) -> None:
     set_mode(serena_home, project, "propose")
-    MemoryStore(project, home=serena_home).write("core", "# Core\n\nUse uv.\n")
-    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    build_store(project, home=serena_home).write("core", "# Core\n\nUse uv.\n")
+    agent = build_store(project, home=serena_home, context=Context.AGENT)
     edit, _ = P.propose_edit(agent, "core", "uv", "pip", "literal")
     create = P.propose_write(agent, "notes", "# Notes\n")
     assert edit is not None
@@ -303,7 +304,7 @@ def test_an_edit_of_a_proposed_new_memory_is_listed_as_creating_it(
     project: Path, serena_home: Path
 ) -> None:
     set_mode(serena_home, project, "propose")
-    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    agent = build_store(project, home=serena_home, context=Context.AGENT)
     P.propose_write(agent, "notes", "# Notes\n\nA CLI.\n")
     edit, _ = P.propose_edit(agent, "notes", "CLI", "command line", "literal")
     assert edit is not None
@@ -319,7 +320,7 @@ def test_a_proposal_whose_memory_changed_is_a_conflict_never_applied(
 ) -> None:
     set_mode(serena_home, project, "propose")
     write_memory_file(project, "core", "# Core\n\nUse uv.\n")
-    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    agent = build_store(project, home=serena_home, context=Context.AGENT)
     proposal = P.propose_write(agent, "core", "# Core\n\nUse pip.\n")
     write_memory_file(project, "core", "# Core\n\nUse poetry.\n")  # a person's edit since
 
@@ -334,7 +335,7 @@ def test_a_proposal_whose_memory_changed_is_a_conflict_never_applied(
 
 def test_accept_all_applies_every_proposal(project: Path, serena_home: Path) -> None:
     set_mode(serena_home, project, "propose")
-    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    agent = build_store(project, home=serena_home, context=Context.AGENT)
     P.propose_write(agent, "a", "# A\n")
     P.propose_write(agent, "b", "# B\n")
     result = run_cli("memories", "review", "accept", "--all", "-p", str(project))
@@ -347,7 +348,7 @@ def test_proposals_are_never_written_inside_the_project(project: Path, serena_ho
     set_mode(serena_home, project, "propose")
     write_memory_file(project, "core", "# Core\n")
     before = sorted(str(p.relative_to(project)) for p in project.rglob("*"))
-    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    agent = build_store(project, home=serena_home, context=Context.AGENT)
     P.propose_write(agent, "new", "# New\n")
     P.propose_delete(agent, "core")
     after = sorted(str(p.relative_to(project)) for p in project.rglob("*"))
@@ -362,7 +363,7 @@ def test_planted_proposal_files_are_skipped_never_applied(
     project: Path, serena_home: Path, tmp_path: Path
 ) -> None:
     set_mode(serena_home, project, "propose")
-    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    agent = build_store(project, home=serena_home, context=Context.AGENT)
     good = P.propose_write(agent, "fine", "# Fine\n")
     where = P.folder(agent)
     outside = tmp_path / "elsewhere.json"
@@ -380,9 +381,9 @@ def test_planted_proposal_files_are_skipped_never_applied(
     assert len(skipped) == 5
     for planted in ("aaaaaaaaaaaa", "bbbbbbbbbbbb", "cccccccccccc"):
         with pytest.raises(ProposalError):
-            P.accept(MemoryStore(project, home=serena_home), planted)
+            P.accept(build_store(project, home=serena_home), planted)
     with pytest.raises(ProposalError, match=r"12 hex digits"):  # as review.md names them
-        P.accept(MemoryStore(project, home=serena_home), "../../x")
+        P.accept(build_store(project, home=serena_home), "../../x")
     result = run_cli("memories", "review", "accept", "bbbbbbbbbbbb", "-p", str(project))
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert not (project / ".serena" / "memories" / "etc").exists()
@@ -397,7 +398,7 @@ def test_dashboard_accept_needs_the_token_and_the_dashboards_origin(
     from serena_memory.dashboard.server import DashboardServer
 
     set_mode(serena_home, project, "propose")
-    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    agent = build_store(project, home=serena_home, context=Context.AGENT)
     proposal = P.propose_write(agent, "planted", "# From the agent\n")
     server = DashboardServer(project, home=serena_home, port=0)
     server.start()
@@ -431,7 +432,7 @@ def test_review_mode_over_streamable_http_names_the_client_in_the_accepted_entry
     from mcp_support import http_server
 
     set_mode(serena_home, project, "propose")
-    MemoryStore(project, home=serena_home).write("core", "# Core\n\nUse uv.\n")
+    build_store(project, home=serena_home).write("core", "# Core\n\nUse uv.\n")
 
     async def go(server) -> None:
         async with server.connect() as client:
@@ -458,8 +459,8 @@ def test_an_agent_store_refuses_direct_changes_whichever_front_end_calls_it(
 ) -> None:
     from serena_memory.core.errors import AgentWritesError
 
-    MemoryStore(project, home=serena_home).write("core", "See src/app.py.\n")
-    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    build_store(project, home=serena_home).write("core", "See src/app.py.\n")
+    agent = build_store(project, home=serena_home, context=Context.AGENT)
     for mode in ("propose", "read-only"):
         set_mode(serena_home, None, mode)
         with pytest.raises(AgentWritesError):
@@ -473,7 +474,7 @@ def test_an_agent_store_refuses_direct_changes_whichever_front_end_calls_it(
     with pytest.raises(AgentWritesError):
         P.propose_write(agent, "core", "proposed")
     # a person's store is not affected
-    MemoryStore(project, home=serena_home).write("core", "By a person.\n")
+    build_store(project, home=serena_home).write("core", "By a person.\n")
     assert mem_file(project, "core").read_text() == "By a person.\n"
 
 
@@ -484,7 +485,7 @@ def test_a_person_edits_a_proposal_before_accepting_it(
     import sys
 
     set_mode(serena_home, project, "propose")
-    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    agent = build_store(project, home=serena_home, context=Context.AGENT)
     proposal = P.propose_write(agent, "notes", "# Notes\n\nUse pip.\n")
     editor = tmp_path / "editor.py"
     editor.write_text(

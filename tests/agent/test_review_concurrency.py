@@ -16,6 +16,7 @@ from mcp_support import mem_file, write_memory_file
 from serena_memory.core import proposals as P
 from serena_memory.core.errors import ProposalError
 from serena_memory.core.store import Context, MemoryStore
+from serena_memory.wiring import build_store
 
 pytestmark = pytest.mark.slow  # an accept racing a change made while it waits for the lock
 
@@ -39,9 +40,9 @@ def test_a_change_made_while_accept_waits_for_the_lock_is_a_conflict(
 ) -> None:
     write_config(serena_home / "serena_config.yml", "memory_agent_writes: propose\n")
     write_memory_file(project, "auth", "# Auth\n")
-    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    agent = build_store(project, home=serena_home, context=Context.AGENT)
     proposal = _propose(agent, action)
-    person = MemoryStore(project, home=serena_home, context=Context.HUMAN)
+    person = build_store(project, home=serena_home, context=Context.HUMAN)
     # another process holds the memory's locks for a while, then changes it: accept's
     # own check runs meanwhile and finds the memory as the proposal knew it
     worker = subprocess.Popen(

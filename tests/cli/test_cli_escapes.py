@@ -255,14 +255,14 @@ def test_sync_and_conflicts_escape_names_and_show_the_other_text_safely(
     tmp_path: Path, project: Path
 ) -> None:
     """A teammate's memory named with a C1 CSI and a bidi override, in conflict here."""
-    from serena_memory.core.store import MemoryStore
     from serena_memory.sync.merge import sync
+    from serena_memory.wiring import build_store
 
     remote = tmp_path / "remote.git"
     subprocess.run(["git", "init", "--quiet", "--bare", str(remote)], check=True)
     (tmp_path / "laptop").mkdir()
     (tmp_path / "laptop-home").mkdir()
-    laptop = MemoryStore(tmp_path / "laptop", home=tmp_path / "laptop-home")
+    laptop = build_store(tmp_path / "laptop", home=tmp_path / "laptop-home")
     name = "global/x\ue0002Jy"
     laptop.write(name, "base\n")
     sync(laptop, "global", str(remote))

@@ -94,10 +94,11 @@ def test_a_proposal_is_taken_by_a_unique_prefix_as_history_entries_are(
     project: Path, serena_home: Path
 ) -> None:
     from serena_memory.core import proposals as P
-    from serena_memory.core.store import Context, MemoryStore
+    from serena_memory.core.store import Context
+    from serena_memory.wiring import build_store
 
     (serena_home / "serena_config.yml").write_text("memory_agent_writes: propose\n")
-    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    agent = build_store(project, home=serena_home, context=Context.AGENT)
     first = P.propose_write(agent, "ideas", "# Ideas\n")
     P.propose_write(agent, "notes", "# Notes\n")
     p = str(project)

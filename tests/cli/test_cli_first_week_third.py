@@ -286,8 +286,8 @@ def test_a_global_memory_is_never_unreachable_from_a_projects_core(
     project, which is not meant to reach the memories every project shares."""
     import json
 
-    from serena_memory.core.store import MemoryStore
     from serena_memory.integrity.service import build_graph
+    from serena_memory.wiring import build_store
 
     p = str(project)
     run("memories", "write", "core", p, "-c", "# Core\n")
@@ -295,6 +295,6 @@ def test_a_global_memory_is_never_unreachable_from_a_projects_core(
     run("memories", "write", "global/style", p, "-c", "# Style\n")
     report = json.loads(run("memories", "check", p, "--reachability", "--json").output)
     assert report["unreachable"] == ["orphan"]
-    graph = build_graph(MemoryStore(project, home=serena_home))
+    graph = build_graph(build_store(project, home=serena_home))
     shown = graph.filtered(reach="unreachable")["nodes"]
     assert [n["name"] for n in shown] == ["orphan"]

@@ -14,6 +14,7 @@ import pytest
 from helpers.memory_worker import contents
 
 from serena_memory.core.store import JOURNAL_NAME, MemoryStore
+from serena_memory.wiring import build_store
 
 pytestmark = [
     pytest.mark.skipif(sys.platform == "win32", reason="uses SIGKILL"),
@@ -55,7 +56,7 @@ def test_sigkilled_writer_never_leaves_a_torn_or_empty_memory(store: MemoryStore
         # a loaded machine, to get to version B
         time.sleep(rng.uniform(0, 0.04) if i % 5 else 1.0)
         _kill(proc)
-        fresh = MemoryStore(store.project_root, home=store.home)
+        fresh = build_store(store.project_root, home=store.home)
         assert fresh.list().all == sorted(names)  # no stray file shows up as a memory
         for name in names:
             text = fresh.read(name)
@@ -124,7 +125,7 @@ def test_rename_killed_part_way_is_finished_by_the_next_operation(store: MemoryS
         journal_left = (mem / JOURNAL_NAME).exists() or (store.global_root / JOURNAL_NAME).exists()
         interrupted += journal_left
 
-        fresh = MemoryStore(store.project_root, home=store.home)
+        fresh = build_store(store.project_root, home=store.home)
         names = fresh.list().all  # the next operation finishes the rename
         if fresh.exists(new):
             hub = new

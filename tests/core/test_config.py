@@ -9,7 +9,8 @@ from conftest import write_config
 
 from serena_memory.core.config import DEFAULT_MAX_CHARS, load_settings
 from serena_memory.core.errors import ConfigError, ReadOnlyMemoryError
-from serena_memory.core.store import Context, MemoryStore
+from serena_memory.core.store import Context
+from serena_memory.wiring import build_store
 
 
 def _global_cfg(home: Path) -> Path:
@@ -27,7 +28,7 @@ def test_missing_files_mean_defaults(project: Path, serena_home: Path) -> None:
     assert settings.global_config.base_modes == ()
     assert settings.global_config.default_max_tool_answer_chars == DEFAULT_MAX_CHARS
     assert settings.project_config.initial_prompt == ""
-    s = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    s = build_store(project, home=serena_home, context=Context.AGENT)
     s.write("global/x", "anything")  # nothing read-only by default
     assert s.list().read_only_memories == []
 
@@ -129,7 +130,7 @@ def test_broken_config_stops_every_operation_instead_of_defaulting(
     project: Path, serena_home: Path
 ) -> None:
     """A silently dropped read-only pattern would let the agent overwrite protected notes."""
-    s = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    s = build_store(project, home=serena_home, context=Context.AGENT)
     s.write("frozen/a", "original")
     write_config(_project_cfg(project), "read_only_memory_patterns: 'frozen/.*'\n")
     for call in (
@@ -146,7 +147,7 @@ def test_broken_config_stops_every_operation_instead_of_defaulting(
 
 
 def test_fixing_the_file_takes_effect_at_once(project: Path, serena_home: Path) -> None:
-    s = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    s = build_store(project, home=serena_home, context=Context.AGENT)
     s.write("frozen/a", "x")
     path = _project_cfg(project)
     write_config(path, "read_only_memory_patterns: [broken\n")
@@ -167,7 +168,7 @@ def test_patterns_merge_additively(project: Path, serena_home: Path) -> None:
         _project_cfg(project),
         "read_only_memory_patterns: ['frozen/.*']\nignored_memory_patterns: ['drafts/.*']\n",
     )
-    human = MemoryStore(project, home=serena_home, context=Context.HUMAN)
+    human = build_store(project, home=serena_home, context=Context.HUMAN)
     for name in ("global/style", "frozen/decisions", "core"):
         human.write(name, name)
     for raw in ("tmp_scratch.md", "drafts/x.md"):
@@ -177,7 +178,7 @@ def test_patterns_merge_additively(project: Path, serena_home: Path) -> None:
     listing = human.list()
     assert listing.memories == ["core"]
     assert listing.read_only_memories == ["frozen/decisions", "global/style"]
-    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    agent = build_store(project, home=serena_home, context=Context.AGENT)
     for name in ("global/style", "frozen/decisions"):
         with pytest.raises(ReadOnlyMemoryError):
             agent.write(name, "changed")
@@ -204,7 +205,7 @@ def test_patterns_match_the_whole_name(
     project: Path, serena_home: Path, pattern: str, name: str, matches: bool
 ) -> None:
     write_config(_project_cfg(project), f"read_only_memory_patterns: [{pattern!r}]\n")
-    s = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    s = build_store(project, home=serena_home, context=Context.AGENT)
     assert s.is_read_only(name) is matches
     if matches:
         with pytest.raises(ReadOnlyMemoryError):

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from serena_memory.core.errors import IgnoredMemoryError, InvalidNameError
 from serena_memory.core.names import normalize_name, normalize_topic
 from serena_memory.core.store import Context, MemoryStore
+from serena_memory.wiring import build_store
 
 
 @pytest.mark.parametrize(
@@ -143,7 +144,7 @@ def _inside(path: Path, root: Path) -> bool:
 @given(raw=_ANY)
 def test_any_string_is_refused_or_stays_inside_its_folder(raw: str, tmp_path_factory) -> None:
     base = tmp_path_factory.getbasetemp() / "containment"
-    s = MemoryStore(base / "project", home=base / "home")
+    s = build_store(base / "project", home=base / "home")
     try:
         name = normalize_name(raw)
     except InvalidNameError as exc:
@@ -165,7 +166,7 @@ def test_any_string_is_refused_or_stays_inside_its_folder(raw: str, tmp_path_fac
 def test_accepted_names_round_trip_through_the_disk(raw: str, tmp_path_factory) -> None:
     """Whatever name a write accepts is listed and read back under its canonical form."""
     base = tmp_path_factory.mktemp("roundtrip")
-    s = MemoryStore(base / "project", home=base / "home")
+    s = build_store(base / "project", home=base / "home")
     try:
         name = normalize_name(raw)
         s.write(raw, "body")
@@ -204,7 +205,7 @@ def guarded(request, project: Path, serena_home: Path) -> MemoryStore:
     (serena_home / "memories" / "global" / "private").mkdir(parents=True)
     (serena_home / "memories" / "global" / "private" / "key.md").write_text("k\n")
     (mem / "visible.md").write_text("see me\n", encoding="utf-8")
-    return MemoryStore(project, home=serena_home, context=request.param)
+    return build_store(project, home=serena_home, context=request.param)
 
 
 def _operations(s: MemoryStore, alias: str):

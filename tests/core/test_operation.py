@@ -16,6 +16,7 @@ from serena_memory.core import config, operation
 from serena_memory.core.store import MemoryStore
 from serena_memory.history.location import history_root, repository_path
 from serena_memory.history.notices import take_notices
+from serena_memory.wiring import build_store
 
 
 def _counting_loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -107,7 +108,7 @@ def test_two_http_clients_and_the_dashboard_each_see_only_their_own_notices(
     """One server process, two MCP clients over HTTP and the dashboard beside them. The
     global memories' history is broken, so each change of a global memory is saved but
     not recorded: whoever made it is told, in its own answer; the others are not."""
-    store = MemoryStore(project, home=serena_home)
+    store = build_store(project, home=serena_home)
     store.write("global/shared", "g0\n")  # starts the global folder's history
     store.write("local", "p0\n")
     _break_history(store, store.global_dir)

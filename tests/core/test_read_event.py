@@ -15,11 +15,12 @@ from conftest import run_cli
 from helpers.mcp_support import ok, over_stdio
 
 from serena_memory.core.changes import Provenance, acting_as
-from serena_memory.core.errors import MemoryNotFoundError
+from serena_memory.core.errors import MemoryNotFoundError, MemoryStoreError
 from serena_memory.core.reads import ReadEvent
 from serena_memory.core.store import MemoryStore
 from serena_memory.dashboard.server import DashboardServer
 from serena_memory.usage.report import store_usage
+from serena_memory.wiring import build_store
 
 
 class Heard:
@@ -38,7 +39,7 @@ class Failing:
 
 
 def reads_of(project: Path, home: Path) -> dict[str, tuple[int, dict[str, int]]]:
-    store = MemoryStore(project, home=home)
+    store = build_store(project, home=home)
     return {m.name: (m.reads, m.clients) for m in store_usage(store).memories}
 
 
@@ -93,7 +94,7 @@ def test_a_store_given_no_listeners_counts_nothing(project: Path, serena_home: P
 def test_the_cli_read_is_counted_as_cli_and_the_listing_is_not(
     project: Path, serena_home: Path
 ) -> None:
-    MemoryStore(project, home=serena_home).write("core", "# core\n")
+    build_store(project, home=serena_home).write("core", "# core\n")
     assert run_cli("memories", "read", "core", str(project)).returncode == 0
     assert run_cli("memories", "read", "core", str(project), "--json").returncode == 0
     assert run_cli("memories", "list", str(project)).returncode == 0
@@ -101,7 +102,7 @@ def test_the_cli_read_is_counted_as_cli_and_the_listing_is_not(
 
 
 def test_an_mcp_client_s_reads_are_counted_under_its_name(project: Path, serena_home: Path) -> None:
-    store = MemoryStore(project, home=serena_home)
+    store = build_store(project, home=serena_home)
     store.write("core", "# core\n")
     store.write("other", "# other\n")
 
@@ -123,7 +124,7 @@ def test_an_mcp_client_s_reads_are_counted_under_its_name(project: Path, serena_
 def test_the_dashboard_counts_opening_a_memory_not_the_page_s_polls(
     project: Path, serena_home: Path
 ) -> None:
-    MemoryStore(project, home=serena_home).write("core", "# core\n")
+    build_store(project, home=serena_home).write("core", "# core\n")
     server = DashboardServer(project, home=serena_home, port=0)
     server.start()
     try:
@@ -147,7 +148,7 @@ def test_the_dashboard_counts_opening_a_memory_not_the_page_s_polls(
 def test_usage_is_kept_under_serena_home_never_in_the_project(
     project: Path, serena_home: Path
 ) -> None:
-    MemoryStore(project, home=serena_home).write("core", "# core\n")
+    build_store(project, home=serena_home).write("core", "# core\n")
     before = sorted(p.relative_to(project) for p in project.rglob("*"))
     assert run_cli("memories", "read", "core", str(project)).returncode == 0
     assert sorted(p.relative_to(project) for p in project.rglob("*")) == before
@@ -161,3 +162,22 @@ def test_usage_is_kept_under_serena_home_never_in_the_project(
         ]
         == 1
     )
+
+
+def test_a_store_built_directly_keeps_no_history_and_counts_no_read(
+    project: Path, serena_home: Path
+) -> None:
+    """The store's parts are handed in by serena_memory.wiring: a store built directly is
+    the plain one (its changes are made, none is recorded; its reads are not counted)."""
+    plain = MemoryStore(project, home=serena_home)
+    plain.write("core", "# core\n")
+    assert plain.read("core") == "# core\n"
+    with pytest.raises(MemoryStoreError, match="keeps no history"):
+        plain.history()
+    assert not (serena_home / "history").exists()
+    assert store_usage(plain).memories[0].reads == 0
+    wired = build_store(project, home=serena_home)
+    wired.write("core", "# core, again\n")
+    wired.read("core")
+    assert [entry.summary for entry in wired.history().entries("core")][:1]
+    assert store_usage(wired).memories[0].reads == 1

@@ -17,6 +17,7 @@ from serena_memory.core.errors import (
     MemoryStoreError,
 )
 from serena_memory.core.store import JOURNAL_NAME, Context, MemoryStore
+from serena_memory.wiring import build_store
 
 
 def _stamp(s: MemoryStore, name: str) -> tuple[int, int, bytes]:
@@ -139,7 +140,7 @@ def test_agent_rename_leaves_read_only_memories_and_says_so(
 ) -> None:
     write_config(project / ".serena" / "project.yml", "read_only_memory_patterns: ['frozen/.*']\n")
     write_config(serena_home / "serena_config.yml", "read_only_memory_patterns: ['global/.*']\n")
-    human = MemoryStore(project, home=serena_home, context=Context.HUMAN)
+    human = build_store(project, home=serena_home, context=Context.HUMAN)
     human.write("auth", "auth\n")
     human.write("frozen/decisions", "we chose `mem:auth`\n")
     human.write("global/team", "team uses `mem:auth`\n")
@@ -147,7 +148,7 @@ def test_agent_rename_leaves_read_only_memories_and_says_so(
     frozen_before = _stamp(human, "frozen/decisions")
     global_before = _stamp(human, "global/team")
 
-    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    agent = build_store(project, home=serena_home, context=Context.AGENT)
     result = agent.rename("auth", "security")
     assert result.read_only_skipped == ["frozen/decisions"]
     assert result.global_not_rewritten == ["global/team"]
@@ -168,7 +169,7 @@ def test_agent_rename_leaves_read_only_memories_and_says_so(
 
 def test_ignored_memories_are_not_rewritten(project: Path, serena_home: Path) -> None:
     write_config(project / ".serena" / "project.yml", "ignored_memory_patterns: ['_archive/.*']\n")
-    s = MemoryStore(project, home=serena_home)
+    s = build_store(project, home=serena_home)
     s.write("auth", "auth\n")
     archived = s.memories_dir / "_archive" / "old.md"
     archived.parent.mkdir(parents=True)
@@ -223,7 +224,7 @@ def test_rename_crash_at_every_step_is_finished_by_the_next_operation(
     step = 0
     while True:
         home = tmp_path / f"home{step}"
-        s = MemoryStore(tmp_path / f"p{step}", home=home)
+        s = build_store(tmp_path / f"p{step}", home=home)
         files = _corpus(s)
         calls = 0
 
@@ -242,7 +243,7 @@ def test_rename_crash_at_every_step_is_finished_by_the_next_operation(
             crashed = True
         monkeypatch.setattr(store_module, "atomic_write", real_write)
 
-        fresh = MemoryStore(tmp_path / f"p{step}", home=home)  # "the next process"
+        fresh = build_store(tmp_path / f"p{step}", home=home)  # "the next process"
         if step == 0:
             # died before the journal existed: nothing changed at all
             assert crashed

@@ -22,6 +22,7 @@ import serena_memory.core.recovery as store_module
 from serena_memory.core.errors import MemoryStoreError, RenameJournalError
 from serena_memory.core.journal import RECORDS_FOLDER
 from serena_memory.core.store import JOURNAL_NAME, MemoryStore
+from serena_memory.wiring import build_store
 
 
 class _Crash(BaseException):
@@ -198,7 +199,7 @@ def test_an_invalid_journal_is_never_replayed_and_reading_still_works(
     journal.write_bytes(data)
     counted = (store.home / "usage",)  # a read is counted outside the memories (usage.md)
     before = _snapshot(tmp_path, counted)
-    fresh = MemoryStore(store.project_root, home=store.home)
+    fresh = build_store(store.project_root, home=store.home)
     assert fresh.list().all == ["a", "c"]
     assert fresh.read("a") == "A\n"
     for change in (
@@ -248,7 +249,7 @@ def test_a_stale_journal_never_overwrites_a_newer_change(
     _interrupt_after_journal(store, monkeypatch, "auth", "security")
     # a newer change, made by hand in an editor before the journal is replayed
     store.path_of("core").write_text("rewritten by hand, see `mem:auth`\n")
-    fresh = MemoryStore(store.project_root, home=store.home)
+    fresh = build_store(store.project_root, home=store.home)
     assert fresh.list().all == ["core", "db", "security"]
     assert fresh.read("core") == "rewritten by hand, see `mem:auth`\n"
     assert fresh.read("db") == "login uses `mem:security`\n"
@@ -261,7 +262,7 @@ def test_the_old_memory_is_kept_when_its_new_name_was_taken_meanwhile(
     store.write("auth", "auth\n")
     _interrupt_after_journal(store, monkeypatch, "auth", "security")
     store.path_of("security").write_text("someone else's security notes\n")
-    fresh = MemoryStore(store.project_root, home=store.home)
+    fresh = build_store(store.project_root, home=store.home)
     assert fresh.read("auth") == "auth\n"
     assert fresh.read("security") == "someone else's security notes\n"
 
@@ -271,8 +272,8 @@ def test_an_interrupted_global_rename_keeps_another_projects_newer_edit(
 ) -> None:
     """Project A's rename of a global memory is interrupted; project B then edits a global
     memory the rename was to rewrite; A's replay must keep B's edit."""
-    a = MemoryStore(tmp_path / "a", home=serena_home)
-    b = MemoryStore(tmp_path / "b", home=serena_home)
+    a = build_store(tmp_path / "a", home=serena_home)
+    b = build_store(tmp_path / "b", home=serena_home)
     a.write("global/style", "tabs\n")
     a.write("global/team", "read `mem:global/style`\n")
     _interrupt_after_journal(a, monkeypatch, "global/style", "global/conventions")
@@ -424,7 +425,7 @@ def test_random_journals_never_touch_anything_outside_the_memories(data: bytes) 
         (outside / "victim.md").write_text("victim\n")
         (outside / "victim").write_text("victim\n")
         home = root / "home"
-        store = MemoryStore(root / "project", home=home)
+        store = build_store(root / "project", home=home)
         store.write("a", "A\n")
         store.write("topic/c", "c\n")
         store.write("global/g", "g\n")
@@ -436,7 +437,7 @@ def test_random_journals_never_touch_anything_outside_the_memories(data: bytes) 
         written = (store.memories_dir, home / "history", home / "usage")
         before = _snapshot(root, skip=written)
 
-        fresh = MemoryStore(root / "project", home=home)
+        fresh = build_store(root / "project", home=home)
         fresh.list()
         fresh.read("global/g")
         try:
@@ -453,12 +454,12 @@ def test_records_that_vouch_for_no_journal_are_swept_and_nothing_else(
     """Records pile up in $SERENA_HOME when a journal is deleted by hand or its project goes
     away; the next rename of global memories sweeps those, and only those."""
     records = serena_home / "memories" / RECORDS_FOLDER
-    pending = MemoryStore(tmp_path / "pending", home=serena_home)
+    pending = build_store(tmp_path / "pending", home=serena_home)
     pending.write("global/style", "tabs\n")
     pending.write("global/team", "read `mem:global/style`\n")
     _interrupt_after_journal(pending, monkeypatch, "global/style", "global/conventions")
     [kept_pending] = list(records.iterdir())
-    gone = MemoryStore(tmp_path / "gone", home=serena_home)  # its journal was deleted
+    gone = build_store(tmp_path / "gone", home=serena_home)  # its journal was deleted
     gone.memories_dir.mkdir(parents=True)
     hours_ago, days_ago = time.time() - 2 * 3600, time.time() - 8 * 86400
 
@@ -486,7 +487,7 @@ def test_records_that_vouch_for_no_journal_are_swept_and_nothing_else(
     folder.mkdir()
     os.utime(folder, (days_ago, days_ago))
 
-    other = MemoryStore(tmp_path / "other", home=serena_home)
+    other = build_store(tmp_path / "other", home=serena_home)
     other.write("global/a", "a\n")
     other.rename("global/a", "global/b")
 
@@ -505,7 +506,7 @@ def test_list_memories_tells_the_agent_about_a_refused_journal(
     import anyio
     from mcp_support import in_memory, ok
 
-    store = MemoryStore(project, home=serena_home)
+    store = build_store(project, home=serena_home)
     store.write("core", "core\n")
     journal = store.memories_dir / JOURNAL_NAME
 
@@ -528,7 +529,7 @@ def test_a_finished_interrupted_rename_says_what_it_left_as_it_is_and_why(
     from mcp_support import in_memory, text_read
 
     def interrupted() -> MemoryStore:
-        store = MemoryStore(project, home=serena_home)
+        store = build_store(project, home=serena_home)
         store.write("auth", "auth\n")
         store.write("core", "see `mem:auth`\n")
         store.write("notes", "also `mem:auth`\n")
@@ -538,7 +539,7 @@ def test_a_finished_interrupted_rename_says_what_it_left_as_it_is_and_why(
 
     # the library: one line, naming the memory left alone and why
     store = interrupted()
-    fresh = MemoryStore(project, home=serena_home)
+    fresh = build_store(project, home=serena_home)
     assert fresh.list().all == ["core", "notes", "security/auth"]
     [line] = fresh.take_notices()
     assert line.startswith("Finished an interrupted rename of 'auth' to 'security/auth'")
@@ -637,7 +638,7 @@ def test_a_cloned_journal_renaming_to_the_longest_name_is_finished(store: Memory
     store.write("b", "see mem:old")
     long = "n" * 252
     _journal_creating(store, long, "text")
-    assert MemoryStore(store.project_root, home=store.home).read("b") == f"see mem:{long}"
+    assert build_store(store.project_root, home=store.home).read("b") == f"see mem:{long}"
     assert store.list().all == ["b", long]
     assert not (store.memories_dir / JOURNAL_NAME).exists()
 

@@ -12,6 +12,7 @@ from mcp_support import call, in_memory
 
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.store import MemoryStore
+from serena_memory.wiring import build_store
 
 
 def _stamp(s: MemoryStore, name: str) -> tuple[int, int, bytes]:
@@ -115,7 +116,7 @@ def test_a_global_rename_rewrites_global_memories_and_the_projects(
     store: MemoryStore, tmp_path: Path, serena_home: Path
 ) -> None:
     _scoped_corpus(store)
-    other = MemoryStore(tmp_path / "other", home=serena_home)
+    other = build_store(tmp_path / "other", home=serena_home)
     other.write("readme", "style: `mem:global/style`\n")
     result = store.rename("global/style", "global/conventions")
     assert store.read("global/guide") == "style: `mem:global/conventions`\n"
@@ -127,7 +128,7 @@ def test_a_global_rename_rewrites_global_memories_and_the_projects(
 
 
 def test_the_command_line_shows_the_global_memories_left_alone(project: Path) -> None:
-    store = MemoryStore(project)
+    store = build_store(project)
     _scoped_corpus(store)
     done = run_cli("memories", "rename", "core", "core2", str(project))
     assert done.returncode == 0, done.stderr
@@ -136,7 +137,7 @@ def test_the_command_line_shows_the_global_memories_left_alone(project: Path) ->
 
 
 def test_the_mcp_answer_shows_the_global_memories_left_alone(project: Path) -> None:
-    store = MemoryStore(project)
+    store = build_store(project)
     _scoped_corpus(store)
 
     async def go() -> str:

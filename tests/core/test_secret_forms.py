@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from serena_memory.core import secrets
-from serena_memory.core.store import MemoryStore
+from serena_memory.wiring import build_store
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from secrets_labels import DEV, judge, load  # noqa: E402
@@ -118,7 +118,7 @@ def test_a_look_alike_is_no_secret(text: str) -> None:
 
 
 def test_the_agent_is_refused_and_a_look_alike_is_written(tmp_path: Path) -> None:
-    store = MemoryStore(tmp_path / "p", home=tmp_path / "h")
+    store = build_store(tmp_path / "p", home=tmp_path / "h")
     (tmp_path / "p").mkdir()
     for form, text in SECRETS:
         with pytest.raises(secrets.SecretFoundError):

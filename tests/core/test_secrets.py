@@ -24,6 +24,7 @@ from serena_memory.core import secrets
 from serena_memory.core.store import MemoryStore
 from serena_memory.dashboard.server import DashboardServer
 from serena_memory.history.restore import MemoryHistory
+from serena_memory.wiring import build_store
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from secrets_set import labeled_set  # noqa: E402
@@ -37,7 +38,7 @@ CLEAN_TEXT = "# Deploy\n\nThe CI token is <github-token>, kept in the CI's secre
 
 
 def entries(project: Path) -> int:
-    return len(MemoryHistory(MemoryStore(project)).entries())
+    return len(MemoryHistory(build_store(project)).entries())
 
 
 def test_the_chosen_scanner_meets_its_figures_on_the_labeled_set() -> None:
@@ -127,7 +128,7 @@ def test_an_import_holding_a_secret_is_refused_whole_then_a_person_overrides(
 
 @pytest.mark.slow  # a real server process
 def test_mcp_write_and_edit_refuse_the_agent_file_and_history_untouched(project: Path) -> None:
-    MemoryStore(project).write("deploy", CLEAN_TEXT)
+    build_store(project).write("deploy", CLEAN_TEXT)
     before = entries(project)
 
     async def go() -> None:
@@ -244,7 +245,7 @@ GH = "ghp_" + "".join(random.Random(12).choices(string.ascii_letters + string.di
 def agent_store(project: Path, serena_home: Path) -> MemoryStore:
     from serena_memory.core.store import Context
 
-    return MemoryStore(project, home=serena_home, context=Context.AGENT)
+    return build_store(project, home=serena_home, context=Context.AGENT)
 
 
 def refused_write(store: MemoryStore, name: str, text: str) -> str:
@@ -316,7 +317,7 @@ def test_a_token_in_a_name_is_refused_on_every_write_path_and_never_repeated(
     from serena_memory.core import proposals
     from serena_memory.core.store import Context
 
-    person = MemoryStore(project, home=serena_home, context=Context.HUMAN)
+    person = build_store(project, home=serena_home, context=Context.HUMAN)
     agent = agent_store(project, serena_home)
     person.write("cfg", "# Config\n")
     attempts = {
@@ -344,7 +345,7 @@ def test_a_token_in_a_name_is_refused_on_every_write_path_and_never_repeated(
 
 @pytest.mark.slow  # a real server process
 def test_the_agent_can_not_name_a_memory_after_a_token_over_mcp(project: Path) -> None:
-    MemoryStore(project).write("cfg", CLEAN_TEXT)
+    build_store(project).write("cfg", CLEAN_TEXT)
 
     async def go() -> None:
         async with over_stdio(["--project", str(project)]) as client:

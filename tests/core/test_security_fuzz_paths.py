@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.integrity import service as integrity_service
+from serena_memory.wiring import build_store
 
 SECRET = "SECRET-outside-the-allowed-folders"
 
@@ -151,7 +152,7 @@ def test_random_symlink_trees_never_reach_outside(tree, ops) -> None:
         for entry in tree:
             _make(root, *entry)
         before = _snapshot(root)
-        store = MemoryStore(root / "project", home=root / "home", context=Context.HUMAN)
+        store = build_store(root / "project", home=root / "home", context=Context.HUMAN)
         outputs: list[object] = [store.list()]
         for name in store.list().all:
             with contextlib.suppress(MemoryStoreError):

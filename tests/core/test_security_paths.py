@@ -24,6 +24,7 @@ from serena_memory.core.errors import (
 )
 from serena_memory.core.paths import MAX_MEMORY_BYTES, project_folder
 from serena_memory.core.store import MemoryStore
+from serena_memory.wiring import build_store
 
 SECRET = "-----BEGIN OPENSSH PRIVATE KEY----- not-a-real-key"
 
@@ -378,7 +379,7 @@ def test_project_folder_is_the_one_check_for_every_entry_point(
         with pytest.raises(NotAProjectError):
             project_folder(folder)
         with pytest.raises(NotAProjectError):
-            MemoryStore(os.path.expanduser(folder))
+            build_store(os.path.expanduser(folder))
     assert project_folder("~/work") == home / "work"
     with pytest.raises(NotAProjectError, match="does not exist"):
         project_folder(str(home / "missing"))
@@ -452,7 +453,7 @@ def test_a_topic_folder_whose_links_loop_is_one_sentence_for_every_operation(
         (folder / "t").symlink_to(folder / "u")
         (folder / "u").symlink_to(folder / "t")
     before = sorted(p.name for p in folder.iterdir())
-    store = MemoryStore(project, home=serena_home)
+    store = build_store(project, home=serena_home)
     for operation in (
         lambda: store.write("global/t/a", "text\n"),
         lambda: store.read("global/t/a"),

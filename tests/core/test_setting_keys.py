@@ -15,7 +15,8 @@ from serena_memory.agent.modes import ModeError, load_mode
 from serena_memory.core.config import load_settings
 from serena_memory.core.errors import ConfigError
 from serena_memory.core.setting_keys import GLOBAL_KEYS, PROJECT_KEYS, SERENA_GLOBAL_KEYS
-from serena_memory.core.store import Context, MemoryStore
+from serena_memory.core.store import Context
+from serena_memory.wiring import build_store
 
 
 def test_a_misspelled_review_setting_is_refused_not_ignored(
@@ -24,7 +25,7 @@ def test_a_misspelled_review_setting_is_refused_not_ignored(
     cfg = serena_home / "serena_config.yml"
     write_config(cfg, "memory_agent_write: propose\n")
     with pytest.raises(ConfigError) as caught:
-        MemoryStore(project, home=serena_home, context=Context.AGENT).write("core", "# Core\n")
+        build_store(project, home=serena_home, context=Context.AGENT).write("core", "# Core\n")
     message = str(caught.value)
     assert str(cfg) in message and "'memory_agent_write'" in message
     assert "did you mean 'memory_agent_writes'?" in message

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from serena_memory.core.store import MemoryStore
+from serena_memory.wiring import build_store
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses symlinks")
 
@@ -54,7 +54,7 @@ def test_two_projects_editing_a_shared_memory_lose_no_edit(
     tmp_path: Path, serena_home: Path, layout: str
 ) -> None:
     a, a_name, b, b_name, log = _monorepo(tmp_path, layout)
-    assert MemoryStore(a, home=serena_home).read(a_name) == MemoryStore(b, home=serena_home).read(
+    assert build_store(a, home=serena_home).read(a_name) == build_store(b, home=serena_home).read(
         b_name
     )
     procs = [

@@ -19,6 +19,7 @@ from serena_memory.core.errors import (
     ReadOnlyMemoryError,
 )
 from serena_memory.core.store import Context, MemoryStore
+from serena_memory.wiring import build_store
 
 
 def _fill(s: MemoryStore, names: list[str]) -> None:
@@ -44,8 +45,8 @@ def test_a_project_needs_nothing_before_the_first_write(store: MemoryStore, proj
 
 
 def test_global_memories_are_shared_by_projects(tmp_path: Path, serena_home: Path) -> None:
-    one = MemoryStore(tmp_path / "one", home=serena_home)
-    two = MemoryStore(tmp_path / "two", home=serena_home)
+    one = build_store(tmp_path / "one", home=serena_home)
+    two = build_store(tmp_path / "two", home=serena_home)
     one.write("global/style", "tabs")
     one.write("local", "only one")
     assert two.read("global/style") == "tabs"
@@ -114,7 +115,7 @@ def test_read_only_memories_are_listed_apart(project: Path, serena_home: Path) -
     write_config(serena_home / "serena_config.yml", "read_only_memory_patterns: ['global/.*']\n")
     write_config(project / ".serena" / "project.yml", "read_only_memory_patterns: ['db/.*']\n")
     for context in (Context.HUMAN, Context.AGENT):
-        s = MemoryStore(project, home=serena_home, context=context)
+        s = build_store(project, home=serena_home, context=context)
         if context is Context.HUMAN:
             _fill(s, NAMES)
         listing = s.list()
@@ -222,11 +223,11 @@ def test_no_temporary_files_left_behind(store: MemoryStore) -> None:
 def protected(project: Path, serena_home: Path) -> tuple[MemoryStore, MemoryStore]:
     write_config(serena_home / "serena_config.yml", "read_only_memory_patterns: ['global/.*']\n")
     write_config(project / ".serena" / "project.yml", "read_only_memory_patterns: ['frozen/.*']\n")
-    human = MemoryStore(project, home=serena_home, context=Context.HUMAN)
+    human = build_store(project, home=serena_home, context=Context.HUMAN)
     human.write("frozen/decisions", "decided\n")
     human.write("global/style", "tabs\n")
     human.write("free", "free\n")
-    return human, MemoryStore(project, home=serena_home, context=Context.AGENT)
+    return human, build_store(project, home=serena_home, context=Context.AGENT)
 
 
 @pytest.mark.parametrize(
@@ -274,7 +275,7 @@ def with_ignored(project: Path, serena_home: Path) -> MemoryStore:
         serena_home / "serena_config.yml", "ignored_memory_patterns: ['global/_private/.*']\n"
     )
     write_config(project / ".serena" / "project.yml", "ignored_memory_patterns: ['_archive/.*']\n")
-    s = MemoryStore(project, home=serena_home)
+    s = build_store(project, home=serena_home)
     for rel, root in (
         ("_archive/old.md", s.memories_dir),
         ("_private/secret.md", s.global_dir),
@@ -306,7 +307,7 @@ def test_ignored_memories_are_absent_from_every_listing(with_ignored: MemoryStor
 def test_every_operation_on_an_ignored_memory_is_refused(
     with_ignored: MemoryStore, context: Context, name: str
 ) -> None:
-    s = MemoryStore(with_ignored.project_root, home=with_ignored.home, context=context)
+    s = build_store(with_ignored.project_root, home=with_ignored.home, context=context)
     raw = s.path_of(name)
     for call in (
         lambda: s.read(name),
@@ -393,7 +394,7 @@ def test_global_folder_may_be_a_symlink(serena_home: Path, tmp_path: Path, proje
     (real / "style.md").write_text("style\n")
     (serena_home / "memories").mkdir()
     os.symlink(real, serena_home / "memories" / "global", target_is_directory=True)
-    s = MemoryStore(project, home=serena_home)
+    s = build_store(project, home=serena_home)
     assert s.list().all == ["global/style"]
     assert s.read("global/style") == "style\n"
 

@@ -22,6 +22,7 @@ from serena_memory.core.store import MemoryStore
 from serena_memory.usage import log
 from serena_memory.usage.counting import client_of
 from serena_memory.usage.report import store_usage
+from serena_memory.wiring import build_store
 
 DAY = 86400
 
@@ -105,8 +106,8 @@ def test_a_global_memory_is_counted_across_projects(tmp_path: Path, serena_home:
     second = tmp_path / "two"
     for folder in (first, second):
         (folder / ".serena" / "memories").mkdir(parents=True)
-    one = MemoryStore(first, home=serena_home)
-    two = MemoryStore(second, home=serena_home)
+    one = build_store(first, home=serena_home)
+    two = build_store(second, home=serena_home)
     one.write("global/style", "tabs")
     one.write("local", "x")
     one.read("global/style")
@@ -325,8 +326,8 @@ from pathlib import Path
 from serena_memory.usage import log
 from serena_memory.usage.counting import client_of
 log.FOLD_AT = 4000  # fold often, while the others append
-from serena_memory.core.store import MemoryStore
-store = MemoryStore(Path(sys.argv[1]), home=Path(sys.argv[2]))
+from serena_memory.wiring import build_store
+store = build_store(Path(sys.argv[1]), home=Path(sys.argv[2]))
 print("ready", flush=True)
 sys.stdin.readline()
 for i in range(int(sys.argv[3])):

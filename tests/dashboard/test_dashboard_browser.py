@@ -18,6 +18,7 @@ from serena_memory.core.changes import Provenance, acting_as
 from serena_memory.core.store import MemoryStore
 from serena_memory.dashboard.server import DashboardServer
 from serena_memory.usage.report import store_usage
+from serena_memory.wiring import build_store
 
 pytestmark = browser_only
 
@@ -98,7 +99,7 @@ def test_a_memory_page_shows_its_reads_by_client_and_counts_one_read_per_opening
     expect(page.locator(".memory-header h1")).to_have_text("forgotten")
     # the page's own opening is the first read of it
     expect(page.locator("#usage")).to_contain_text("Read once")
-    reads = {m.name: m.reads for m in store_usage(MemoryStore(project, home=serena_home)).memories}
+    reads = {m.name: m.reads for m in store_usage(build_store(project, home=serena_home)).memories}
     assert reads == {"core": 3, "forgotten": 1}
 
 
@@ -707,7 +708,7 @@ def screenshot_folder(tmp_path: Path) -> Path:
 def test_screenshot_for_the_readme(browser, tmp_path: Path, serena_home: Path) -> None:
     root = tmp_path / "acme-shop"
     root.mkdir()
-    store = MemoryStore(root, home=serena_home)
+    store = build_store(root, home=serena_home)
     write_config(serena_home / "serena_config.yml", "read_only_memory_patterns: ['global/.*']\n")
     memories = {
         "core": (
@@ -753,7 +754,7 @@ def test_screenshots_of_the_local_graph_and_the_topic_map(
     root = tmp_path / "demo"
     shutil.copytree(REPO_ROOT / "examples" / "demo", root)
     write_config(serena_home / "serena_config.yml", "read_only_memory_patterns: ['global/.*']\n")
-    store = MemoryStore(root, home=serena_home)
+    store = build_store(root, home=serena_home)
     store.write("global/style", "Short functions, docstrings say why. See mem:conventions.")
     store.edit(
         "conventions", "# Conventions\n", "# Conventions\n\nShared rules: `mem:global/style`.\n"

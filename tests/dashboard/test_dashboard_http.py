@@ -19,6 +19,7 @@ from conftest import write_config
 from serena_memory.core.store import MemoryStore
 from serena_memory.dashboard.server import DashboardServer
 from serena_memory.history.location import history_folders, history_root, repository_path
+from serena_memory.wiring import build_store
 
 
 @pytest.fixture
@@ -501,7 +502,7 @@ def test_background_dashboard_follows_the_active_project(tmp_path: Path, serena_
             for name in ("one", "two"):
                 root = tmp_path / name
                 root.mkdir()
-                MemoryStore(root, home=serena_home).write(f"{name}_notes", name)
+                build_store(root, home=serena_home).write(f"{name}_notes", name)
                 active["root"] = root
                 names = [m["name"] for m in c.get("/api/state").json()["memories"]]
                 assert names == [f"{name}_notes"]

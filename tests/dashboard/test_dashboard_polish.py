@@ -17,6 +17,7 @@ from helpers.browser_support import Tab, browser_only, expect
 
 from serena_memory.core.store import MemoryStore
 from serena_memory.dashboard.server import DashboardServer
+from serena_memory.wiring import build_store
 
 pytestmark = browser_only
 
@@ -138,7 +139,7 @@ def test_screenshots_at_50_and_10000_memories(
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert made.returncode == 0, made.stderr
-    MemoryStore(project, home=home).catch_up_history()  # one entry touching every memory
+    build_store(project, home=home).catch_up_history()  # one entry touching every memory
     folder = Path(os.environ.get("SERENA_SCREENSHOTS") or tmp_path / "shots")
     folder.mkdir(parents=True, exist_ok=True)
     server = DashboardServer(project, home=home, port=0)

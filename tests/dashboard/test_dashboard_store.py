@@ -9,6 +9,7 @@ from conftest import write_config
 
 from serena_memory.core.errors import MemoryChangedError, ReadOnlyMemoryError
 from serena_memory.core.store import Context, MemoryStore
+from serena_memory.wiring import build_store
 
 
 def test_save_with_the_version_read_succeeds(store: MemoryStore) -> None:
@@ -47,8 +48,8 @@ def test_create_refuses_to_overwrite_and_save_notices_deletion(store: MemoryStor
 
 def test_read_only_is_enforced_in_agent_context(project, serena_home) -> None:
     write_config(project / ".serena" / "project.yml", "read_only_memory_patterns: ['locked']\n")
-    MemoryStore(project, home=serena_home).write("locked", "x")
-    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    build_store(project, home=serena_home).write("locked", "x")
+    agent = build_store(project, home=serena_home, context=Context.AGENT)
     with pytest.raises(ReadOnlyMemoryError):
         agent.write_if_unchanged("locked", "y", MemoryStore.version_of("x"))
 

@@ -12,6 +12,7 @@ from helpers.browser_support import Tab, browser_only, expect
 from serena_memory.core import proposals as P
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.history.restore import MemoryHistory
+from serena_memory.wiring import build_store
 
 pytestmark = browser_only
 
@@ -25,7 +26,7 @@ def test_review_page_shows_diffs_accepts_rejects_and_marks_conflicts(
     write_config(serena_home / "serena_config.yml", "memory_agent_writes: propose\n")
     store.write("core", "# Core\n\nUse uv.\n")
     store.write("notes", "# Notes\n")
-    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    agent = build_store(project, home=serena_home, context=Context.AGENT)
     edit, _ = P.propose_edit(agent, "core", "uv", "pip", "literal")
     create = P.propose_write(agent, "ideas", "# Ideas\n")
     stale = P.propose_write(agent, "notes", "# Notes by the agent\n")

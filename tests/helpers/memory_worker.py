@@ -13,6 +13,7 @@ from pathlib import Path
 
 import serena_memory.core.recovery as store_module
 from serena_memory.core.store import MemoryStore
+from serena_memory.wiring import build_store
 
 
 def _report_writes() -> None:
@@ -73,7 +74,7 @@ def slow_update(store: MemoryStore, name: str, text: str, seconds: float) -> Non
 
 def main() -> None:
     job, project, home, *args = sys.argv[1:]
-    store = MemoryStore(project, home=home)
+    store = build_store(project, home=home)
     if job == "write-loop":
         write_loop(store, args[1:], int(args[0]))
     elif job == "append-edits":

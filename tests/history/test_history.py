@@ -26,6 +26,7 @@ from serena_memory.history import times as T
 from serena_memory.history.location import history_folders, history_root, repository_path
 from serena_memory.history.notices import take_notices
 from serena_memory.history.objects import walk_tree
+from serena_memory.wiring import build_store
 
 WORKER = Path(__file__).parents[1] / "helpers" / "memory_worker.py"
 
@@ -263,7 +264,7 @@ def test_a_project_that_turns_history_off_still_records_the_global_memories(
     """A project's file governs its own history only: the global memories, shared with
     every other project, keep theirs."""
     write_config(project / ".serena" / "project.yml", "memory_history: false\n")
-    store = MemoryStore(project, home=serena_home)
+    store = build_store(project, home=serena_home)
     store.write("fact", "v1\n")
     store.write("global/shared", "g1\n")
     store.write("global/shared", "g2\n")
@@ -280,11 +281,11 @@ def test_a_project_that_turns_history_off_still_records_the_global_memories(
 
 def test_read_only_rules_hold_for_an_agent_restore(project: Path, serena_home: Path) -> None:
     write_config(serena_home / "serena_config.yml", "read_only_memory_patterns: ['rules']\n")
-    human = MemoryStore(project, home=serena_home)
+    human = build_store(project, home=serena_home)
     human.write("rules", "never push to main\n")
     first = human.history().entries()[0].rev
     human.write("rules", "push anywhere\n")
-    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    agent = build_store(project, home=serena_home, context=Context.AGENT)
     with pytest.raises(ReadOnlyMemoryError):
         agent.history().restore("rules", first)
     assert human.read("rules") == "push anywhere\n"
@@ -394,7 +395,7 @@ def test_sigkill_leaves_memories_correct_and_the_history_consistent(store: Memor
         proc.wait(timeout=30)
         proc.stdout.close()  # type: ignore[union-attr]
         proc.stderr.close()  # type: ignore[union-attr]
-        fresh = MemoryStore(store.project_root, home=store.home)
+        fresh = build_store(store.project_root, home=store.home)
         for name in names:
             assert fresh.read(name) in {contents(name, v, big) for v in "AB"}
         fresh.catch_up_history()  # at worst the last change is recorded now, as external
@@ -421,26 +422,26 @@ def test_the_dashboard_records_as_the_dashboard(project: Path, serena_home: Path
             assert response.status_code < 300, response.text
     finally:
         srv.stop()
-    entry = MemoryStore(project, home=serena_home).history().entries("from-ui")[0]
+    entry = build_store(project, home=serena_home).history().entries("from-ui")[0]
     assert (entry.entry_point, entry.who) == ("dashboard", getpass.getuser())
 
 
 def test_initialize_and_auto_prefix_are_recorded(project: Path) -> None:
     assert run_cli("memories", "initialize", str(project)).returncode == 0
-    history = MemoryStore(project).history()
+    history = build_store(project).history()
     entry = history.entries("memory_maintenance")[0]
     assert (entry.entry_point, entry.who, entry.action) == (
         "cli",
         getpass.getuser(),
         "initialize",
     )
-    store = MemoryStore(project)
+    store = build_store(project)
     store.write("auth/login", "how to log in\n")
     store.write("core", "read auth/login first\n")
     result = run_cli("memories", "auto-prefix-references", str(project))
     assert result.returncode == 0, result.stderr
     assert store.read("core") == "read mem:auth/login first\n"
-    entry = MemoryStore(project).history().entries("core")[0]
+    entry = build_store(project).history().entries("core")[0]
     assert (entry.entry_point, entry.who, entry.action) == (
         "cli",
         getpass.getuser(),
@@ -465,7 +466,7 @@ def test_the_agent_sees_history_and_restores_through_mcp(project: Path, serena_h
     from serena_memory.mcp.server import create_server
 
     write_config(serena_home / "serena_config.yml", "read_only_memory_patterns: ['rules']\n")
-    MemoryStore(project, home=serena_home).write("rules", "keep\n")
+    build_store(project, home=serena_home).write("rules", "keep\n")
 
     async def go() -> dict[str, str]:
         _state, server = create_server(project, (), use_default_project=False, context="desktop")
@@ -494,7 +495,7 @@ def test_the_agent_sees_history_and_restores_through_mcp(project: Path, serena_h
     read, _, told = answers["read"].partition("\n\n---\n")
     assert read == "v1\n" and told.startswith("Last written by agent claude-code 2.0.1 on ")
     assert "read-only" in answers["read_only"]
-    history = MemoryStore(project, home=serena_home).history()
+    history = build_store(project, home=serena_home).history()
     renamed, restored = history.entries("topic/fact")[:2]
     assert (restored.who, restored.action) == ("claude-code 2.0.1", "restore_memory")
     # a rename with the reference it rewrote is one entry, attributed to the client

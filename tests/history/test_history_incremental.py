@@ -14,10 +14,11 @@ import pytest
 # a process per command: the stamps one process leaves for the next are what is tested
 from conftest import run_cli_process
 
-from serena_memory.core.store import Context, MemoryStore
+from serena_memory.core.store import Context
 from serena_memory.history import stamp_log
 from serena_memory.history.location import history_folders, history_root, repository_path
 from serena_memory.history.objects import walk_tree
+from serena_memory.wiring import build_store
 
 pytestmark = pytest.mark.slow  # each command a process of its own
 
@@ -35,7 +36,7 @@ def _history(project: Path, name: str | None = None) -> list[dict]:
 
 
 def _repo_path(project: Path, home: Path) -> Path:
-    store = MemoryStore(project, home=home, context=Context.HUMAN)
+    store = build_store(project, home=home, context=Context.HUMAN)
     return repository_path(history_root(store), history_folders(store)[0].root)
 
 
@@ -63,7 +64,7 @@ def test_a_hand_edit_of_the_memory_written_is_in_the_history_before_the_write(
         ("external", ""),
         ("cli", "write"),
     ]
-    store = MemoryStore(project, home=serena_home, context=Context.HUMAN)
+    store = build_store(project, home=serena_home, context=Context.HUMAN)
     assert store.history().content_at("fact", entries[1]["rev"])[1] == b"fixed by hand\n"
     # looking at the history recorded the other hand edit, as external, after the write
     everything = _history(project)

@@ -15,6 +15,7 @@ from helpers.mcp_support import ok, over_stdio
 from serena_memory.core.store import MemoryStore
 from serena_memory.history.location import history_root, repository_path
 from serena_memory.history.notices import take_notices
+from serena_memory.wiring import build_store
 
 SECRET = "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ4tLr9Wq"
 
@@ -79,7 +80,7 @@ def test_a_file_named_after_a_token_is_held_back_without_repeating_the_token(
 def test_a_server_says_it_at_every_listing_until_the_secret_is_gone(
     project: Path, serena_home: Path
 ) -> None:
-    store = MemoryStore(project, home=serena_home)
+    store = build_store(project, home=serena_home)
     store.write("notes", "# Notes\n")
     store.write("other", "# Other\n")
     path = project / ".serena" / "memories" / "notes.md"

@@ -20,6 +20,7 @@ from serena_memory.core.store import MemoryStore
 from serena_memory.history.location import history_folders, history_root, repository_path
 from serena_memory.history.notices import take_notices
 from serena_memory.history.stamps import STAMPS_FILE, FolderStamps
+from serena_memory.wiring import build_store
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git checks the repository")
 
@@ -110,7 +111,7 @@ def test_stamps_naming_versions_the_repository_lacks_are_read_again(
     entry holds them (it never names a version the repository lacks)."""
     for text in ("# Deploy\n\nv1\n", "# Deploy\n\nv2\n"):
         run_cli_process("memories", "write", "deploy", "--content", text, cwd=project, check=True)
-    store = MemoryStore(project, home=serena_home)
+    store = build_store(project, home=serena_home)
     path = store.path_of("deploy")
     past = time.time() - 60
     os.utime(path, (past, past))
@@ -139,11 +140,11 @@ def test_stamps_naming_versions_the_repository_lacks_are_read_again(
 _ENDING_PROCESS = """
 import shutil, subprocess, sys
 from pathlib import Path
-from serena_memory.core.store import MemoryStore
+from serena_memory.wiring import build_store
 from serena_memory.history.location import history_folders, history_root, repository_path
 
 project, serena = Path(sys.argv[1]), sys.argv[2:]
-store = MemoryStore(project)
+store = build_store(project)
 store.write("deploy", "v1\\n")
 store.write("deploy", "v2\\n")  # its stamps are saved at exit, not yet
 folder = next(f for f in history_folders(store) if f.label == "project")
@@ -162,7 +163,7 @@ def test_a_process_that_ends_never_saves_its_stamps_into_a_history_made_since(
         check=True,
         timeout=120,
     )
-    repository = _repository(MemoryStore(project, home=serena_home))
+    repository = _repository(build_store(project, home=serena_home))
     stamps = FolderStamps(repository)
     stamps.load()  # as the next process reads them: the stamps file and its log
     head = pygit2.Repository(str(repository)).references["refs/heads/main"].peel(pygit2.Commit)

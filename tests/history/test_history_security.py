@@ -25,6 +25,7 @@ from serena_memory.core.store import Context, MemoryStore
 from serena_memory.history import times as T
 from serena_memory.history.location import history_folders, history_root, repository_path
 from serena_memory.history.notices import take_notices
+from serena_memory.wiring import build_store
 
 SLOW_REGEX = ":/(a|aa)+(b|c)*$"  # backtracks over every message when git runs it
 GIT_FORMS = [":/fact", SLOW_REGEX, "main", "HEAD", "main~1", "HEAD^", "@{0}", "main^{tree}"]
@@ -429,7 +430,7 @@ def test_restore_all_at_a_time_never_takes_a_remotes_forged_entry(
     assert not (memories / "remote-note.md").exists()
     # the forged entry itself, named by its id: still only this folder's memories
     forged = str(pygit2.Repository(str(remote)).references["refs/heads/main"].target)
-    MemoryStore(project, home=serena_home).history().restore_all(forged)
+    build_store(project, home=serena_home).history().restore_all(forged)
     assert _files(global_folder) == global_before
     assert not (global_folder / "evil.md").exists()
 
@@ -500,7 +501,7 @@ def test_restore_all_after_any_remote_writes_only_what_the_folder_allows(
     previous = os.environ.get("SERENA_HOME")
     os.environ["SERENA_HOME"] = str(home)
     try:
-        human = MemoryStore(project, home=home, context=Context.HUMAN)
+        human = build_store(project, home=home, context=Context.HUMAN)
         human.write("keep", "mine\n")
         human.write("frozen/rule", "fixed\n")
         human.write("global/style", "global\n")
@@ -515,7 +516,7 @@ def test_restore_all_after_any_remote_writes_only_what_the_folder_allows(
             for p, found in outside.items()
         }
         synced = _files(memories)
-        agent = MemoryStore(project, home=home, context=Context.AGENT)
+        agent = build_store(project, home=home, context=Context.AGENT)
         try:
             agent.history().restore_all(at)
         except HistoryError as exc:
@@ -559,7 +560,7 @@ def test_a_projects_keep_days_prunes_only_the_projects_history(
     done = run_cli("memories", "history", "--prune", "-p", str(project))
     assert done.returncode == 0, done.stderr
     assert "project's history 7 days" in done.stdout and "global" not in done.stdout
-    history = MemoryStore(project, home=serena_home).history()
+    history = build_store(project, home=serena_home).history()
     assert len(list(history.folders[1].records())) == global_before  # untouched
     assert len(list(history.folders[0].records())) == 2  # the cut and "Write new"
     # the global file alone prunes the global history
@@ -567,7 +568,7 @@ def test_a_projects_keep_days_prunes_only_the_projects_history(
     write_config(project / ".serena" / "project.yml", "memory_history_keep_days: 0\n")
     done = run_cli("memories", "history", "--prune", "-p", str(project))
     assert done.returncode == 0, done.stderr
-    history = MemoryStore(project, home=serena_home).history()
+    history = build_store(project, home=serena_home).history()
     assert len(list(history.folders[1].records())) == 2
     assert len(list(history.folders[0].records())) == 2
 

@@ -16,6 +16,7 @@ import pytest
 
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.integrity.service import build_graph
+from serena_memory.wiring import build_store
 
 RECORDED = Path(__file__).with_name("graph_recorded.json")
 SEEDS = (1, 2, 3, 4)
@@ -34,7 +35,7 @@ def _folder(seed: int, root: Path) -> MemoryStore:
         'ignored_memory_patterns: ["_archive/.*"]\nread_only_memory_patterns: ["ops/.*"]\n',
         encoding="utf-8",
     )
-    store = MemoryStore(project, home=home, context=Context.HUMAN)
+    store = build_store(project, home=home, context=Context.HUMAN)
     plain = seed == SEEDS[-1]
     names = ["memory_maintenance"] if plain else ["core", "memory_maintenance"]
     for i in range(rng.randint(25, 40)):

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.integrity import cache as C
 from serena_memory.integrity.service import run_check
+from serena_memory.wiring import build_store
 
 NAMES = ["core", "auth/login", "auth/core", "deploy_pipeline_notes", "style", "tech_stack"]
 PHRASES = [
@@ -68,7 +69,7 @@ def test_cached_and_cold_reports_are_equal_under_random_changes(
 ) -> None:
     project = Path(tempfile.mkdtemp(dir=serena_home.parent))
     try:
-        store = MemoryStore(project, home=serena_home, context=Context.HUMAN)
+        store = build_store(project, home=serena_home, context=Context.HUMAN)
         for name in NAMES:
             store.write(name, f"# {name}\n{PHRASES[len(name) % len(PHRASES)]}\n")
         _reports(store)

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from conftest import run_cli, write_config
 
-from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.service import run_check
+from serena_memory.wiring import build_store
 
 FIXTURE = json.loads(
     (Path(__file__).parents[1] / "fixtures" / "differential_check.json").read_text(encoding="utf-8")
@@ -79,7 +79,7 @@ def corpus_project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path
 
 
 def ours(project: Path, home: Path, **flags: bool) -> dict[str, list[tuple]]:
-    report = run_check(MemoryStore(project, home=home), **flags)
+    report = run_check(build_store(project, home=home), **flags)
     return {
         "stale": [(s.source, s.target, s.source_read_only) for s in report.stale],
         "high": [(b.source, b.name, b.occurrences, b.source_read_only) for b in report.bare_high],
@@ -144,7 +144,7 @@ def test_parallel_check_gives_the_serial_report(corpus_project, monkeypatch) -> 
     import serena_memory.integrity.parallel as fs
 
     project, home = corpus_project
-    store = MemoryStore(project, home=home)
+    store = build_store(project, home=home)
     serial = run_check(store, include_unmarked=True, fuzzy=True, cache=False)
     monkeypatch.setattr(fs, "PARALLEL_MIN_PER_JOB", 10)
     for cache in (False, True, True):  # without the cache, filling it, served from it

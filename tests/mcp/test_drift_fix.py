@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from test_code_drift import commit, git, memory, write
 
-from serena_memory.core.store import MemoryStore
 from serena_memory.history.restore import MemoryHistory
 from serena_memory.mcp.state import ServerState, create_state
 from serena_memory.mcp.tools_memories import edit_memory, read_memory
+from serena_memory.wiring import build_store
 
 CORE = "# Core\n- The cache lives in `src/app/cache.py`; call `Store.load()` at start.\n"
 JOBS = "# Jobs\n- Jobs run from `./src/app/jobs.py:3`, each after `Store.load`.\n"
@@ -55,12 +55,12 @@ def test_two_calls_fix_a_commit_that_moved_two_files_and_renamed_a_method(
     assert "`Store.load()` -> `Store.reload()`" in read
     assert "edit_memory(memory_name='core', needle='', repl='', mode='drift')" in read
     assert "`./src/app/jobs.py:3` -> `./src/core/jobs.py:3`" in read_memory(state, "jobs")
-    before = len(list(MemoryHistory(MemoryStore(project, home=serena_home)).entries()))
+    before = len(list(MemoryHistory(build_store(project, home=serena_home)).entries()))
 
     assert "2 replacements" in edit_memory(state, "core", needle="", repl="", mode="drift")
     assert "2 replacements" in edit_memory(state, "jobs", needle="", repl="", mode="drift")
 
-    store = MemoryStore(project, home=serena_home)
+    store = build_store(project, home=serena_home)
     assert store.read("core") == (
         "# Core\n- The cache lives in `src/core/cache.py`; call `Store.reload()` at start.\n"
     )
@@ -81,4 +81,4 @@ def test_in_review_mode_the_fix_is_a_proposal(
     proposing = create_state(project, [], home=serena_home)
     told = edit_memory(proposing, "core", needle="", repl="", mode="drift")
     assert "2 replacements" in told and "proposal" in told
-    assert MemoryStore(project, home=serena_home).read("core") == CORE  # unchanged until accepted
+    assert build_store(project, home=serena_home).read("core") == CORE  # unchanged until accepted

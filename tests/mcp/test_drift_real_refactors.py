@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from test_code_drift import commit, git, memory, write
 
-from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.code_drift import read_note
 from serena_memory.integrity.code_drift.git import GitUnavailable, run_git
 from serena_memory.integrity.service import drift_summary
 from serena_memory.mcp.state import ServerState, create_state
 from serena_memory.mcp.tools_memories import edit_memory, read_memory
+from serena_memory.wiring import build_store
 
 KY_CORE = """# ky
 - `utils/merge.ts`: option merging for `ky.extend`: `deepMerge`, `mergeHeaders`.
@@ -108,7 +108,7 @@ def test_drift_mode_applies_what_the_note_offered_after_a_short_git_budget_ran_o
         run_git(str(project), "log", "-p", timeout=0.000001)
     monkeypatch.setattr(read_note, "CACHE_SECONDS", 0.0)  # the project's files listed again
     assert _applied(edit_memory(ky, "core", needle="", repl="", mode="drift")) == offered
-    assert "mergeHeaders" not in MemoryStore(project).read("core")
+    assert "mergeHeaders" not in build_store(project).read("core")
 
 
 def test_every_note_offers_what_drift_mode_then_applies(ky: ServerState) -> None:
@@ -122,7 +122,7 @@ def test_every_note_offers_what_drift_mode_then_applies(ky: ServerState) -> None
 def test_the_start_counts_what_the_notes_list_and_no_language_construct(
     ky: ServerState, project: Path
 ) -> None:
-    start = drift_summary(MemoryStore(project))
+    start = drift_summary(build_store(project))
     counted = dict(re.findall(r"'(\w+)' \((\d+)", start))
     listed = {
         name: len(told.split("; ")) if told else 0
@@ -138,7 +138,7 @@ def test_a_call_given_to_a_key_is_fixed_with_the_rest_in_one_call(
     ky: ServerState, project: Path
 ) -> None:
     edit_memory(ky, "option_merging", needle="", repl="", mode="drift")
-    fixed = MemoryStore(project).read("option_merging")
+    fixed = build_store(project).read("option_merging")
     assert "`headers: combineHeaders(inputRequest.headers, options.headers)`" in fixed
     assert "mergeHeaders" not in fixed and "`source/utils/merging.ts`" in fixed
 
@@ -225,7 +225,7 @@ def test_a_src_layout_rename_is_fixed_in_two_calls_in_the_form_written(
     answer = edit_memory(humanize, "core", needle="", repl="", mode="drift")
     assert _applied(answer) == _offered(read)
     assert "Note:" not in read_memory(humanize, "core")
-    fixed = MemoryStore(project).read("core")
+    fixed = build_store(project).read("core")
     assert "from `humanize.sizes`" in fixed
     assert "`::: humanize.sizes`" in fixed and "filesize`" not in fixed  # a docs directive too
 

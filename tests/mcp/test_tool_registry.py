@@ -16,10 +16,10 @@ from serena_memory.agent.modes import BUILTIN_MODES
 from serena_memory.agent.onboarding import activation_message, onboarding_status, run_onboarding
 from serena_memory.agent.review import review_brief
 from serena_memory.core.errors import MemoryStoreError, NoProjectError, Remedy
-from serena_memory.core.store import MemoryStore
 from serena_memory.mcp.errors import agent_wording
 from serena_memory.mcp.state import create_state
 from serena_memory.mcp.tool_declaration import ToolDeclaration
+from serena_memory.wiring import build_store
 
 # A tool named in a text: `read_memory`, `list_memories(topic="x")`, or "the read_memory tool".
 _NAMED = re.compile(r"`([a-z][a-z_]*)(?:\([^`]*\))?`|\bthe ([a-z][a-z_]*) tool\b")
@@ -77,7 +77,7 @@ def _texts_the_agent_reads(project: Path, serena_home: Path) -> dict[str, str]:
         nobody.require_store()
     texts["no project error"] = str(no_project.value)
 
-    store = MemoryStore(project, home=serena_home)
+    store = build_store(project, home=serena_home)
     texts["activation, empty"] = activation_message(store)
     texts["status, nothing written"] = onboarding_status(store).describe()
     texts["onboarding brief"] = run_onboarding(store)
@@ -89,7 +89,7 @@ def _texts_the_agent_reads(project: Path, serena_home: Path) -> dict[str, str]:
         note.parent.mkdir(parents=True, exist_ok=True)
         note.write_text("Text.\n", encoding="utf-8")
     write_config(project / ".serena" / "project.yml", "memory_listing_budget: 500\n")
-    store = MemoryStore(project, home=serena_home)
+    store = build_store(project, home=serena_home)
     texts["activation, over the budget"] = activation_message(store)
     texts["listing, over the budget"] = json.loads(listing_answer(store))["note"]
     with pytest.raises(MemoryStoreError) as no_topic:

@@ -17,6 +17,7 @@ from serena_memory.search import bm25, ranking
 from serena_memory.search.database import index_for
 from serena_memory.search.index import search_memories
 from serena_memory.search.query import parse_query
+from serena_memory.wiring import build_store
 
 COMMON = ["deploy", "steps", "token"]  # in most memories
 RARE = ["ledger", "refund", "webhook", "invoice", "grid", "layout", "cache", "warmup"]
@@ -29,7 +30,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> tuple[MemoryStore, int]:
     and names and headings hold words too; indexed once."""
     root: Path = tmp_path_factory.mktemp("bm25")
     (root / "project").mkdir()
-    store = MemoryStore(root / "project", home=root / "home", context=Context.HUMAN)
+    store = build_store(root / "project", home=root / "home", context=Context.HUMAN)
     rng = random.Random(7)
     for i in range(240):
         words = rng.sample(COMMON, 2) + rng.sample(RARE, rng.randint(0, 3))
@@ -114,9 +115,10 @@ def test_candidates_holding_a_word_are_the_same_sought_one_by_one(
 _EDIT_AND_SEARCH = """
 import sys
 from pathlib import Path
-from serena_memory.core.store import Context, MemoryStore
+from serena_memory.core.store import Context
+from serena_memory.wiring import build_store
 from serena_memory.search.index import search_memories
-store = MemoryStore(Path(sys.argv[1]), home=Path(sys.argv[2]), context=Context.HUMAN)
+store = build_store(Path(sys.argv[1]), home=Path(sys.argv[2]), context=Context.HUMAN)
 store.write("ops/both", "# Ledger\\nledger ledger ledger\\n")
 search_memories(store, "ledger")  # brings the shared index up to date
 """
@@ -128,7 +130,7 @@ def test_groups_see_one_index_while_another_process_writes(tmp_path: Path) -> No
     both words now holds one) changes neither the memories nor their order: no memory is
     taken twice, and the rows are those one OR query gave before the change."""
     (tmp_path / "project").mkdir()
-    store = MemoryStore(tmp_path / "project", home=tmp_path / "home", context=Context.HUMAN)
+    store = build_store(tmp_path / "project", home=tmp_path / "home", context=Context.HUMAN)
     store.write("ops/both", "# Ledger refund\nledger refund ledger refund\n")
     for i in range(6):
         store.write(f"ops/only_{i}", "ledger notes\n" if i % 2 else "refund notes\n")

@@ -21,6 +21,7 @@ from serena_memory.search.database import index_path
 from serena_memory.search.hits import format_hits
 from serena_memory.search.index import search_memories
 from serena_memory.search.query import parse_query
+from serena_memory.wiring import build_store
 
 
 def names_of(hits) -> list[str]:
@@ -193,7 +194,7 @@ def test_an_index_whose_schema_is_not_utf8_is_rebuilt(
         == 0
     )
     assert "core" in run_cli("memories", "search", "entry", cwd=project).stdout
-    store = MemoryStore(project, home=serena_home)
+    store = build_store(project, home=serena_home)
     damage_schema_name(index_path(store), table)
     for _ in range(2):  # rebuilt by the first search, and still fine for the next
         found = run_cli("memories", "search", "entry", cwd=project)
@@ -293,7 +294,7 @@ def test_hostile_queries_never_error(store: MemoryStore, query: str) -> None:
 @given(query=st.text(max_size=200))
 def test_any_text_is_a_valid_query(tmp_path_factory, query: str) -> None:
     root = tmp_path_factory.mktemp("p")
-    store = MemoryStore(root, home=root / "home")
+    store = build_store(root, home=root / "home")
     put(store, "core", "# Core\nsome words and tokens\n")
     search_memories(store, query)
     assert parse_query(query).match.count('"') % 2 == 0
@@ -317,10 +318,10 @@ def test_concurrent_processes_search_and_write(project: Path, serena_home: Path)
     """Real processes writing and searching the same memories and index at once."""
     script = (
         "import sys\n"
-        "from serena_memory.core.store import MemoryStore\n"
+        "from serena_memory.wiring import build_store\n"
         "from serena_memory.search.index import search_memories\n"
         "project, home, me = sys.argv[1], sys.argv[2], int(sys.argv[3])\n"
-        "store = MemoryStore(project, home=home)\n"
+        "store = build_store(project, home=home)\n"
         "for i in range(15):\n"
         "    store.write(f'w{me}/note_{i}', f'# Note {i}\\nshared marker w{me}x{i}\\n')\n"
         "    hits = search_memories(store, f'w{me}x{i} marker', max_results=100)\n"
@@ -339,7 +340,7 @@ def test_concurrent_processes_search_and_write(project: Path, serena_home: Path)
     for proc in procs:
         out, err = proc.communicate(timeout=300)
         assert proc.returncode == 0 and out.strip() == "ok", err[-3000:]
-    store = MemoryStore(project, home=serena_home)
+    store = build_store(project, home=serena_home)
     assert len(search_memories(store, "marker", max_results=100)) == 60
 
 

@@ -25,6 +25,7 @@ from serena_memory.integrity.code_drift.mentions import extract
 from serena_memory.integrity.code_drift.read_note import memory_findings
 from serena_memory.search.hits import format_hits
 from serena_memory.search.index import search_memories
+from serena_memory.wiring import build_store
 
 _FALLBACK = (
     '"""The escaping written in Python, for when the C module is not built."""\n\n'
@@ -74,7 +75,7 @@ def _lines(hit) -> dict[int, str]:
 def test_a_hit_on_an_old_name_is_marked_with_what_it_is_now(
     renamed: Path, serena_home: Path
 ) -> None:
-    store = MemoryStore(renamed, home=serena_home)
+    store = build_store(renamed, home=serena_home)
     hits = search_memories(store, "_escape_inner")
     assert sorted(hit.name for hit in hits) == ["conventions", "core"]
     core = next(hit for hit in hits if hit.name == "core")
@@ -110,7 +111,7 @@ def test_a_hit_on_an_old_name_is_marked_with_what_it_is_now(
 def test_a_query_for_the_new_name_leads_to_the_memories_holding_the_old_one(
     renamed: Path, serena_home: Path
 ) -> None:
-    store = MemoryStore(renamed, home=serena_home)
+    store = build_store(renamed, home=serena_home)
     hits = search_memories(store, "_escape_str")
     assert [hit.name for hit in hits][:2] == ["core", "conventions"]
     assert hits[0].why == "old name of _escape_str"
@@ -150,28 +151,26 @@ def test_a_new_name_the_words_rank_low_still_leads_to_its_old_name(
     # the old name's memory shares none of the query's other words: not a hit by them
     memory(renamed, "billing", "# Billing\nInvoices are sent monthly; the ledger keeps them.\n")
     memory(renamed, "ledger", "# Ledger\nThe ledger records invoices and refunds.\n")
-    store = MemoryStore(renamed, home=serena_home)
+    store = build_store(renamed, home=serena_home)
     hits = search_memories(store, "ledger invoices `_pure.py`", max_results=2)
     assert [hit.name for hit in hits] == ["core", "ledger"]
     assert hits[0].drift[0].new_path == "src/pkg/_pure.py"
 
 
 def test_a_global_memory_has_no_marks_and_a_failing_check_none_either(
-    renamed: Path, serena_home: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    renamed: Path, serena_home: Path
 ) -> None:
-    from serena_memory.search import drift
-
     write_global(serena_home, "escaping", "# Escaping\nWe call `_escape_inner` everywhere.\n")
-    store = MemoryStore(renamed, home=serena_home)
+    store = build_store(renamed, home=serena_home)
     hits = search_memories(store, "_escape_inner")
     glob = next(hit for hit in hits if hit.name == "global/escaping")
     assert glob.drift == () and all(hit.drift for hit in hits if hit is not glob)
+
     # a code check that fails: the same hits, no marks, no sentence about old names
-    (tmp_path / "broken_source.py").write_text(
-        "def search_findings(root, home, memories, seconds):\n    raise OSError('no disk')\n"
-    )
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(drift, "DRIFT_SOURCE", "broken_source")
+    def broken_source(*_: object) -> dict[str, list[tuple[int, str, str, str, str, str, str]]]:
+        raise OSError("no disk")
+
+    store.drift_source = broken_source
     failed = search_memories(store, "_escape_inner")
     assert [hit.name for hit in failed] == [hit.name for hit in hits]
     assert all(hit.drift == () for hit in failed)
@@ -301,7 +300,7 @@ def test_a_line_with_two_drifted_mentions_is_marked_with_the_one_asked_for(
     renamed: Path, serena_home: Path
 ) -> None:
     memory(renamed, "both", "# Both\n`src/pkg/_native.py` holds `_escape_inner(s) -> str`.\n")
-    store = MemoryStore(renamed, home=serena_home)
+    store = build_store(renamed, home=serena_home)
     for query, told in (("_escape_inner", "`_escape_inner(s) -> str` is now"), ("_native", MOVED)):
         hit = next(hit for hit in search_memories(store, query) if hit.name == "both")
         assert [d.told() for d in hit.drift if d.line == 2][0].startswith(told), query
@@ -319,9 +318,21 @@ def test_the_sentence_for_a_new_name_counts_every_line_and_says_name_or_path(
         "both",
         "# Both\nUse `_escape_inner`.\nIt is in `src/pkg/_native.py`.\nCall `_escape_inner(s)`.\n",
     )
-    store = MemoryStore(renamed, home=serena_home)
+    store = build_store(renamed, home=serena_home)
     answer = format_hits(search_memories(store, "_escape_str"), "_escape_str")
     assert "`both` (lines 2, 4)" in answer.split("\n", 1)[0]
     # `_pure` is the new name of nothing here but a part of a new path
     first = format_hits(search_memories(store, "_pure.py"), "_pure.py").split("\n", 1)[0]
     assert "`both` (line 3)" in first and "its old path" in first
+
+
+def test_a_store_built_without_a_drift_source_marks_nothing(
+    renamed: Path, serena_home: Path
+) -> None:
+    plain = MemoryStore(renamed, home=serena_home)
+    hits = search_memories(plain, "_escape_inner")
+    assert hits and all(hit.drift == () for hit in hits)
+    assert any(
+        hit.drift
+        for hit in search_memories(build_store(renamed, home=serena_home), "_escape_inner")
+    )

@@ -154,9 +154,9 @@ def _modules_after(code: str, store: MemoryStore) -> list[str]:
     program = textwrap.dedent(
         f"""
         import sys
-        from serena_memory.core.store import MemoryStore
+        from serena_memory.wiring import build_store
         from serena_memory.search.index import search_memories
-        store = MemoryStore({str(store.project_root)!r}, home={str(store.home)!r})
+        store = build_store({str(store.project_root)!r}, home={str(store.home)!r})
         {code}
         print(sorted(m for m in ("numpy", "tokenizers", "wordllama", "requests", "pydantic")
                      if m in sys.modules))
@@ -320,9 +320,9 @@ def test_while_the_vectors_are_made_a_query_needing_meaning_says_so(shop: Memory
 # -- the background build, across processes ------------------------------------------------------
 WORKER = r"""
 import sys
-from serena_memory.core.store import MemoryStore
+from serena_memory.wiring import build_store
 from serena_memory.search import preparing
-store = MemoryStore(sys.argv[1], home=sys.argv[2])
+store = build_store(sys.argv[1], home=sys.argv[2])
 print(preparing.prepare(store))
 """
 

@@ -364,10 +364,10 @@ def test_blas_threads_sleep_after_a_product_unless_the_person_says_otherwise(
     person's own value."""
     code = (
         "import os, sys\n"
-        "from serena_memory.core.store import MemoryStore\n"
+        "from serena_memory.wiring import build_store\n"
         "from serena_memory.search.index import search_memories\n"
         "assert 'numpy' not in sys.modules\n"
-        "search_memories(MemoryStore(sys.argv[1], home=sys.argv[2]), 'deploy steps')\n"
+        "search_memories(build_store(sys.argv[1], home=sys.argv[2]), 'deploy steps')\n"
         "assert 'numpy' in sys.modules\n"
         "print(os.environ['OPENBLAS_THREAD_TIMEOUT'])\n"
     )

@@ -41,10 +41,10 @@ def ask_whole(store: MemoryStore, query: str, home: Path | None = None) -> tuple
     program = textwrap.dedent(
         f"""
         import json, sys
-        from serena_memory.core.store import MemoryStore
+        from serena_memory.wiring import build_store
         from serena_memory.search import semantic
         from serena_memory.search.index import search_memories
-        store = MemoryStore({str(store.project_root)!r}, home={str(home or store.home)!r})
+        store = build_store({str(store.project_root)!r}, home={str(home or store.home)!r})
         answer = search_memories(store, {query!r}).to_dict()
         held = semantic.model_held() and semantic.model_for(store.home)
         whole = bool(held and held.tokenizer_loaded())

@@ -17,6 +17,7 @@ from mcp_support import SERVER_CMD, HttpServer, free_port, ok, over_stdio
 
 from serena_memory.core.store import MemoryStore
 from serena_memory.sync.merge import sync
+from serena_memory.wiring import build_store
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git"),
@@ -35,7 +36,7 @@ def _wait_for(check, seconds: float = 60.0) -> None:
 def laptop(tmp_path: Path) -> MemoryStore:
     (tmp_path / "laptop" / "project").mkdir(parents=True)
     (tmp_path / "laptop" / "home").mkdir()
-    return MemoryStore(tmp_path / "laptop" / "project", home=tmp_path / "laptop" / "home")
+    return build_store(tmp_path / "laptop" / "project", home=tmp_path / "laptop" / "home")
 
 
 def test_the_server_pulls_at_start_and_pushes_after_writes(

@@ -19,6 +19,7 @@ from serena_memory.dashboard.server import DashboardServer
 from serena_memory.integrity.service import run_check
 from serena_memory.sync.conflicts import conflicts
 from serena_memory.sync.merge import sync
+from serena_memory.wiring import build_store
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git"),
@@ -37,7 +38,7 @@ def conflicted(tmp_path: Path, store: MemoryStore) -> MemoryStore:
     subprocess.run(["git", "init", "--quiet", "--bare", str(remote)], check=True)
     (tmp_path / "laptop-project").mkdir()
     (tmp_path / "laptop-home").mkdir()
-    laptop = MemoryStore(tmp_path / "laptop-project", home=tmp_path / "laptop-home")
+    laptop = build_store(tmp_path / "laptop-project", home=tmp_path / "laptop-home")
     laptop.write("global/style", BASE)
     sync(laptop, "global", str(remote))
     sync(store, "global", str(remote))

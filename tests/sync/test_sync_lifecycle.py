@@ -15,6 +15,7 @@ from serena_memory.core.lifecycle import of_text
 from serena_memory.core.store import MemoryStore
 from serena_memory.sync.conflicts import conflicts
 from serena_memory.sync.merge import sync
+from serena_memory.wiring import build_store
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git"),
@@ -33,7 +34,7 @@ def machines(tmp_path: Path, store: MemoryStore) -> tuple[MemoryStore, MemorySto
     subprocess.run(["git", "init", "--quiet", "--bare", str(remote)], check=True)
     (tmp_path / "laptop-project").mkdir()
     (tmp_path / "laptop-home").mkdir()
-    laptop = MemoryStore(tmp_path / "laptop-project", home=tmp_path / "laptop-home")
+    laptop = build_store(tmp_path / "laptop-project", home=tmp_path / "laptop-home")
     laptop.write("global/deploy", BASE)
     sync(laptop, "global", str(remote))
     sync(store, "global", str(remote))
@@ -84,7 +85,7 @@ def test_an_agent_writing_after_the_sync_keeps_the_deprecation_on_both(
     laptop.write("global/deploy", DEPRECATED)
     sync(laptop, "global", remote)
     sync(here, "global", remote)
-    agent = MemoryStore(here.project_root, home=here.home, context=Context.AGENT)
+    agent = build_store(here.project_root, home=here.home, context=Context.AGENT)
     agent.write("global/deploy", AGENT)
     result = sync(here, "global", remote)
     sync(laptop, "global", remote)

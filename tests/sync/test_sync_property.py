@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from serena_memory.core.store import MemoryStore
 from serena_memory.sync.conflicts import conflicts
 from serena_memory.sync.merge import sync
+from serena_memory.wiring import build_store
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git"),
@@ -60,7 +60,7 @@ def test_no_line_is_lost_and_both_machines_agree(
         for name in ("laptop", "workstation"):
             (root / name / "project").mkdir(parents=True)
             (root / name / "home").mkdir()
-            stores.append(MemoryStore(root / name / "project", home=root / name / "home"))
+            stores.append(build_store(root / name / "project", home=root / name / "home"))
         laptop, workstation = stores
         laptop.write("global/notes", "\n".join(BASE) + "\n")
         sync(laptop, "global", str(remote))

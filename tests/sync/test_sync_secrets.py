@@ -340,9 +340,9 @@ def test_a_remote_memory_whose_name_holds_a_token_is_held_back_without_repeating
 
 
 def _store(machine: Machine):
-    from serena_memory.core.store import MemoryStore
+    from serena_memory.wiring import build_store
 
-    return MemoryStore(machine.project, home=machine.home)
+    return build_store(machine.project, home=machine.home)
 
 
 def test_the_incoming_scan_stops_at_its_bound_and_the_next_syncs_go_on_from_there(

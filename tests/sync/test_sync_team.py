@@ -14,6 +14,7 @@ from conftest import write_config
 
 from serena_memory.core.errors import ReadOnlyMemoryError
 from serena_memory.core.store import Context, MemoryStore
+from serena_memory.wiring import build_store
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("git") is None, reason="sync needs git"),
@@ -151,7 +152,7 @@ def test_agent_store_lists_team_memories_as_read_only(
     team: Team, project: Path, serena_home: Path
 ) -> None:
     run_cli("memories", "sync", "--team", "--remote", str(team.bare), cwd=project, check=True)
-    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    agent = build_store(project, home=serena_home, context=Context.AGENT)
     listing = agent.list()
     assert set(listing.read_only_memories) == {
         "global/team/conventions",

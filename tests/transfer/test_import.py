@@ -23,6 +23,7 @@ from serena_memory.transfer.export import (
 from serena_memory.transfer.formats import detect, plan_import
 from serena_memory.transfer.plan import apply_plan
 from serena_memory.transfer.sources import SourceError
+from serena_memory.wiring import build_store
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures" / "import"
 # format, fixture folder, path below it to import, names that must be created
@@ -261,7 +262,7 @@ def test_a_bundle_round_trips_byte_for_byte(store: MemoryStore, tmp_path: Path, 
     export_bundle(store, bundle)
     other_root = tmp_path / "other"
     other_root.mkdir()
-    other = MemoryStore(other_root, home=serena_home)
+    other = build_store(other_root, home=serena_home)
     result = apply_plan(other, plan_import("bundle", bundle))
     assert sorted(result.created) == ["a/b", "core"]
     for name in ("core", "a/b"):

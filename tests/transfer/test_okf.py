@@ -23,6 +23,7 @@ from serena_memory.core import proposals as P
 from serena_memory.core.changes import Provenance, acting_as, current_os_user
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.transfer import okf_concept as C
+from serena_memory.wiring import build_store
 
 ACME = REPO_ROOT / "tests" / "fixtures" / "okf" / "acme_retail"
 
@@ -69,7 +70,7 @@ def _export(project: Path, dest: Path, *extra: str) -> None:
 def test_export_writes_a_conformant_bundle_saying_where_each_field_comes_from(
     repo: Path, serena_home: Path, tmp_path: Path
 ) -> None:
-    store = MemoryStore(repo, home=serena_home)
+    store = build_store(repo, home=serena_home)
     _memories(store)
     dest = tmp_path / "bundle"
     _export(repo, dest)
@@ -110,7 +111,7 @@ def test_an_accepted_proposal_is_generated_by_the_agent_and_verified_by_the_pers
     project: Path, serena_home: Path, tmp_path: Path
 ) -> None:
     write_config(serena_home / "serena_config.yml", "memory_agent_writes: propose\n")
-    agent = MemoryStore(project, home=serena_home, context=Context.AGENT)
+    agent = build_store(project, home=serena_home, context=Context.AGENT)
     with acting_as(Provenance("mcp", "claude-code 2.0.1", "write_memory")):
         proposal = P.propose_write(agent, "notes", "# Notes\n\nUse uv.\n")
     run_cli("memories", "review", "accept", proposal.id, "-p", str(project), check=True)
@@ -126,7 +127,7 @@ def test_an_accepted_proposal_is_generated_by_the_agent_and_verified_by_the_pers
 def test_export_then_import_changes_nothing_and_a_new_project_gets_the_same_bytes(
     repo: Path, serena_home: Path, tmp_path: Path
 ) -> None:
-    store = MemoryStore(repo, home=serena_home)
+    store = build_store(repo, home=serena_home)
     _memories(store)
     dest = tmp_path / "bundle"
     _export(repo, dest)
@@ -137,7 +138,7 @@ def test_export_then_import_changes_nothing_and_a_new_project_gets_the_same_byte
     other = tmp_path / "other"
     other.mkdir()
     run_cli("memories", "import", "okf", str(dest), "-p", str(other), check=True)
-    fresh = MemoryStore(other, home=serena_home)
+    fresh = build_store(other, home=serena_home)
     assert sorted(fresh.iter_all_names()) == ["auth/login", "core", "index"]
     for name in fresh.iter_all_names():
         assert fresh.read_bytes(name) == store.read_bytes(name)
@@ -146,7 +147,7 @@ def test_export_then_import_changes_nothing_and_a_new_project_gets_the_same_byte
 def test_check_tells_a_stale_bundle_and_export_removes_only_its_own_files(
     repo: Path, serena_home: Path, tmp_path: Path
 ) -> None:
-    store = MemoryStore(repo, home=serena_home)
+    store = build_store(repo, home=serena_home)
     _memories(store)
     dest = tmp_path / "bundle"
     _export(repo, dest)
@@ -183,7 +184,7 @@ def test_a_bundle_another_tool_wrote_imports_with_its_front_matter_and_links(
     assert check_bundle(source, links=False) == (4, [])
 
     first = run_cli("memories", "import", "okf", str(source), "-p", str(project), check=True)
-    store = MemoryStore(project, home=serena_home)
+    store = build_store(project, home=serena_home)
     assert sorted(store.iter_all_names()) == [
         "metrics/gross-margin-legacy",
         "metrics/revenue",
@@ -231,13 +232,13 @@ def test_a_hostile_bundle_gets_one_sentence_and_writes_nothing_outside(
     (bundle / "huge.md").write_text("---\ntype: Note\n---\n" + "x" * (3 * 1024 * 1024))
     huge = run_cli("memories", "import", "okf", str(bundle), "-p", str(project))
     assert huge.returncode != 0 and "huge.md" in huge.stderr and "Traceback" not in huge.stderr
-    assert list(MemoryStore(project, home=serena_home).iter_all_names()) == []
+    assert list(build_store(project, home=serena_home).iter_all_names()) == []
 
 
 def test_export_never_writes_through_a_link(
     project: Path, serena_home: Path, tmp_path: Path
 ) -> None:
-    MemoryStore(project, home=serena_home).write("auth/login", "Tokens.\n")
+    build_store(project, home=serena_home).write("auth/login", "Tokens.\n")
     outside = tmp_path / "outside"
     outside.mkdir()
     linked = tmp_path / "linked"
@@ -260,7 +261,7 @@ def test_export_never_writes_through_a_link(
 def test_global_memories_go_out_with_global_and_come_back_only_when_allowed(
     project: Path, serena_home: Path, tmp_path: Path
 ) -> None:
-    store = MemoryStore(project, home=serena_home)
+    store = build_store(project, home=serena_home)
     store.write("core", "Project core.\n")
     store.write("global/style", "Use tabs. See mem:core.\n")
     alone = tmp_path / "alone"
@@ -275,7 +276,7 @@ def test_global_memories_go_out_with_global_and_come_back_only_when_allowed(
     other.mkdir()
     skipped = run_cli("memories", "import", "okf", str(both), "-p", str(other), check=True)
     assert "global memory" in skipped.stdout
-    assert sorted(MemoryStore(other, home=serena_home).iter_all_names()) == [
+    assert sorted(build_store(other, home=serena_home).iter_all_names()) == [
         "core",
         "global/style",
     ]  # the global memory was there already: the same home

@@ -20,6 +20,7 @@ from serena_memory.core import background
 from serena_memory.core.changes import Provenance
 from serena_memory.core.display import escape_json, escape_text
 from serena_memory.core.store import Context, MemoryStore
+from serena_memory.wiring import build_store
 
 if TYPE_CHECKING:
     from serena_memory.core.discovery import ProjectChoice
@@ -144,7 +145,7 @@ def open_store(
     tell_project(choice, home)
     command = click.get_current_context(silent=True)
     action = command.info_name if command is not None else ""
-    store = MemoryStore(
+    store = build_store(
         choice.root, context=Context.HUMAN, provenance=Provenance.os_user("cli", action or "")
     )
     if command is not None:  # an interrupted rename finished on the way: say so at the end

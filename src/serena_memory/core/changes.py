@@ -5,17 +5,14 @@ The store knows nothing of how changes are kept: it announces each operation to 
 ``finish`` after), and hands out the recorder's queries as its ``history()``. The history
 package implements the recorder with one git repository per memories folder.
 
-Which recorder a store uses: the one given to its constructor, else the default named by
-:data:`DEFAULT_RECORDER` (a module with a ``RECORDER`` object), imported on first use. The
-name is a string so that the core imports nothing above it; the composition roots (CLI,
-MCP server, dashboard) and the tests get the history without wiring anything.
+Which recorder a store uses: the one given to its constructor, else a :class:`NoHistory`,
+which keeps nothing. The CLI, the MCP server and the dashboard build their stores with
+serena_memory.wiring, which gives the history package's recorder.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
-import importlib
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -33,7 +30,6 @@ if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
 
 MEMORY_SUFFIX = ".md"
-DEFAULT_RECORDER = "serena_memory.history.recording"
 
 
 # -- who made a change ---------------------------------------------------------------------
@@ -217,8 +213,37 @@ class ChangeRecorder(Protocol):
     def prune(self, store: MemoryStore, keep_days: dict[str, int]) -> int: ...
 
 
-@functools.cache  # a documented cache: one immutable recorder per process, set once
-def default_recorder() -> ChangeRecorder:
-    """The recorder of stores built without one (see the module's docstring)."""
-    recorder: ChangeRecorder = importlib.import_module(DEFAULT_RECORDER).RECORDER
-    return recorder
+class _NoRecord:
+    """An operation no history keeps."""
+
+    renamed: tuple[str, str] | None = None
+
+    def touched(self, *names: str) -> None:
+        """Nothing is kept of what changed."""
+
+    def finish(self) -> None:
+        """Nothing to finish."""
+
+
+class NoHistory:
+    """The recorder of a store built without one: changes are made, none is kept."""
+
+    def begin(
+        self,
+        store: MemoryStore,
+        summary: str,
+        names: Sequence[str],
+        *,
+        all_scopes: bool,
+        settings: Settings,
+        provenance: Provenance,
+    ) -> ChangeRecord:
+        return _NoRecord()
+
+    def history(self, store: MemoryStore) -> ChangeHistory:
+        raise MemoryStoreError(
+            "This store keeps no history: build it with serena_memory.wiring.build_store."
+        )
+
+    def prune(self, store: MemoryStore, keep_days: dict[str, int]) -> int:
+        return 0

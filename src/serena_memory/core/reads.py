@@ -6,11 +6,10 @@ and memory resources, the dashboard's memory page), to its :class:`ReadListener`
 A listing is no read of each memory it names, and the store's own reads for its rules
 (comparing a proposal, a version tag, rewriting references) are not announced.
 
-Which listeners a store tells: the ones given to its constructor, else the defaults named
-by :data:`DEFAULT_LISTENERS` (modules with a ``LISTENER`` object, imported on the first
-read), plus any added with :meth:`ReadListeners.subscribe`. The names are strings so that
-the core imports nothing above it. A listener never fails a read: what it raises is
-dropped, the text is still returned.
+Which listeners a store tells: the ones given to its constructor (serena_memory.wiring
+gives the usage counter; none otherwise), plus any added with
+:meth:`ReadListeners.subscribe`. A listener never fails a read: what it raises is dropped,
+the text is still returned.
 
 A rename is announced too (:meth:`ReadListeners.renamed`, to listeners that have a
 ``memory_renamed`` method), so that what a listener keeps about a memory's reads follows
@@ -20,8 +19,6 @@ the memory to its new name instead of starting again at nothing.
 from __future__ import annotations
 
 import contextlib
-import functools
-import importlib
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -30,8 +27,6 @@ from pathlib import Path
 from typing import Protocol
 
 from serena_memory.core.changes import Provenance
-
-DEFAULT_LISTENERS: tuple[str, ...] = ("serena_memory.usage.counting",)
 
 
 @dataclass(frozen=True)
@@ -64,17 +59,11 @@ class ReadListener(Protocol):
     def memory_read(self, event: ReadEvent) -> None: ...
 
 
-@functools.cache  # a documented cache: the default listeners are imported once per process
-def default_listeners() -> tuple[ReadListener, ...]:
-    """The listeners of stores built without their own (see the module's docstring)."""
-    return tuple(importlib.import_module(name).LISTENER for name in DEFAULT_LISTENERS)
-
-
 class ReadListeners:
     """The listeners one store tells of its reads."""
 
-    def __init__(self, given: Iterable[ReadListener] | None = None) -> None:
-        self._given = None if given is None else tuple(given)
+    def __init__(self, given: Iterable[ReadListener] = ()) -> None:
+        self._given = tuple(given)
         self._added: list[ReadListener] = []
         self._lock = threading.Lock()
 
@@ -90,10 +79,9 @@ class ReadListeners:
         return unsubscribe
 
     def current(self) -> tuple[ReadListener, ...]:
-        """The listeners told now: the given (or default) ones, then those subscribed."""
-        base = self._given if self._given is not None else _defaults_or_none()
+        """The listeners told now: the given ones, then those subscribed."""
         with self._lock:
-            return (*base, *self._added)
+            return (*self._given, *self._added)
 
     def announce(self, event: ReadEvent) -> None:
         """Tell every listener of ``event``; a listener's failure is no reader's failure."""
@@ -109,10 +97,3 @@ class ReadListeners:
             if told is not None:
                 with contextlib.suppress(Exception):
                     told(event)
-
-
-def _defaults_or_none() -> tuple[ReadListener, ...]:
-    try:
-        return default_listeners()
-    except Exception:  # a default listener that can't be imported counts nothing
-        return ()

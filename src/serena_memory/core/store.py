@@ -24,6 +24,7 @@ import contextlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from serena_memory.core import names as N
 from serena_memory.core import operation, paths
@@ -32,9 +33,9 @@ from serena_memory.core.changes import (
     ChangeHistory,
     ChangeRecord,
     ChangeRecorder,
+    NoHistory,
     Provenance,
     acting_provenance,
-    default_recorder,
 )
 from serena_memory.core.config import (
     Settings,
@@ -87,6 +88,15 @@ class Snapshot:
     scopes: Scopes
 
 
+class DriftSource(Protocol):
+    """The code check a search asks (search/drift.py): for each memory (name, text), within
+    ``seconds``, its mentions that are missing or moved now, as rows of seven fields."""
+
+    def __call__(
+        self, root: str, home: str | None, memories: list[tuple[str, str]], seconds: float
+    ) -> dict[str, list[tuple[int, str, str, str, str, str, str]]]: ...
+
+
 class MemoryStore:
     """Project memories in ``<project>/.serena/memories`` plus global ones in
     ``$SERENA_HOME/memories/global``, named as :mod:`serena_memory.core.names` defines."""
@@ -100,7 +110,8 @@ class MemoryStore:
         protect_read_only: bool | None = None,
         provenance: Provenance | None = None,
         recorder: ChangeRecorder | None = None,
-        read_listeners: Iterable[ReadListener] | None = None,
+        read_listeners: Iterable[ReadListener] = (),
+        drift_source: DriftSource | None = None,
     ) -> None:
         root = Path(project_root).expanduser().absolute()
         self.layout = Layout(
@@ -114,10 +125,12 @@ class MemoryStore:
         # The review mode of every project a server session served before this store's (see
         # AccessPolicy.agent_writes_for): global memories are changed under the strictest.
         self.global_writes_floor = "direct"
-        # Where changes are announced (core/changes.py); None: the default, on first use.
-        self._recorder = recorder
-        # Who is told of each read (core/reads.py); None: the default listeners.
+        # Where changes are announced (core/changes.py); none given: no history is kept.
+        self.recorder: ChangeRecorder = recorder if recorder is not None else NoHistory()
+        # Who is told of each read (core/reads.py).
         self.reads = ReadListeners(read_listeners)
+        # What a search asks about the code its hits mention (search/drift.py); None: nothing.
+        self.drift_source = drift_source
         # Who the history names for changes made through this store, unless a caller says
         # otherwise for one call (changes.acting_as, e.g. per MCP tool call).
         self.provenance = provenance or (
@@ -127,8 +140,8 @@ class MemoryStore:
         )
         self.recovery = Recovery(self.layout)
         self.reader = Reader(self)
-        self.writer = Writer(self)
-        self.renamer = Renamer(self)
+        self._writer = Writer(self)
+        self._renamer = Renamer(self)
 
     # -- the folders -----------------------------------------------------------------------
     @property
@@ -287,17 +300,17 @@ class MemoryStore:
     def write(
         self, name: str, content: str, max_chars: int | None = None, *, allow_secret: bool = False
     ) -> WriteResult:
-        return self.writer.write(name, content, max_chars, allow_secret=allow_secret)
+        return self._writer.write(name, content, max_chars, allow_secret=allow_secret)
 
     def write_if_unchanged(
         self, name: str, content: str, expected_version: str | None, *, allow_secret: bool = False
     ) -> WriteResult:
-        return self.writer.write_if_unchanged(
+        return self._writer.write_if_unchanged(
             name, content, expected_version, allow_secret=allow_secret
         )
 
     def create_if_absent(self, name: str, content: str) -> bool:
-        return self.writer.create_if_absent(name, content)
+        return self._writer.create_if_absent(name, content)
 
     def create_many(
         self,
@@ -309,7 +322,7 @@ class MemoryStore:
     ) -> Names:
         """Create the memories that do not exist yet as one history entry (an import);
         ``appended``: a paragraph added once to existing ones (core/store_writing.py)."""
-        return self.writer.create_many(contents, summary, allow_secret, appended or {})
+        return self._writer.create_many(contents, summary, allow_secret, appended or {})
 
     def edit(
         self,
@@ -323,7 +336,7 @@ class MemoryStore:
     ) -> EditResult:
         """Replace ``needle`` (literal text or a regex) by ``repl`` in a memory, under the
         lock, so concurrent edits never lose one another."""
-        return self.writer.edit(
+        return self._writer.edit(
             name,
             lambda text: apply_edit(text, needle, repl, mode, allow_multiple_occurrences),
             allow_secret,
@@ -332,21 +345,21 @@ class MemoryStore:
     def edit_with(self, name: str, edit: Callable[[str], tuple[str, int]]) -> EditResult:
         """:meth:`edit` with a computed change (``edit`` gives the new text and how many
         places it changed), under the same lock, size bounds and secret gate."""
-        return self.writer.edit(name, edit, False)
+        return self._writer.edit(name, edit, False)
 
     def update(self, name: str, transform: Callable[[str], str]) -> bool:
-        return self.writer.update(name, transform)
+        return self._writer.update(name, transform)
 
     def update_many(self, transforms: dict[str, Callable[[str], str]], summary: str) -> Names:
-        return self.writer.update_many(transforms, summary)
+        return self._writer.update_many(transforms, summary)
 
     def delete(self, name: str, expected_version: str | None = None) -> str:
-        return self.writer.delete(name, expected_version)
+        return self._writer.delete(name, expected_version)
 
     def apply_versions(
         self, versions: dict[str, bytes | None], summary: str, *, allow_secret: bool = False
     ) -> dict[str, str]:
-        return self.writer.apply_versions(versions, summary, allow_secret=allow_secret)
+        return self._writer.apply_versions(versions, summary, allow_secret=allow_secret)
 
     def rename(
         self,
@@ -359,7 +372,7 @@ class MemoryStore:
         """Move a memory and point every reference naming it at its new name, crash-safe
         (core/store_rename.py); with ``expected_version``, only if nobody changed it since.
         The read listeners are told, so that the old name's reads become the new one's."""
-        result = self.renamer.rename(old, new, allow_secret, expected_version)
+        result = self._renamer.rename(old, new, allow_secret, expected_version)
         self.reads.renamed(RenameEvent(result.old, result.new, self.project_root, self.home))
         return result
 
@@ -406,22 +419,11 @@ class MemoryStore:
         """Finish a rename that a crash interrupted; cheap (one stat) when there is none."""
         return self.recovery.recover(self.gate_scopes(), strict)
 
-    def journal_problem(self) -> str | None:
-        """Why the project's rename journal is not replayed, and what to do; None: none."""
-        return self.recovery.problem(self.gate_scopes())
-
     def take_notices(self) -> tuple[str, ...]:
         """The notices not shown yet, forgotten once taken (core/recovery.py)."""
         return self.recovery.take_notices()
 
     # -- the history (core/changes.py; kept by the history package) --------------------------
-    @property
-    def recorder(self) -> ChangeRecorder:
-        """What keeps this store's changes: the one given, else the default recorder."""
-        if self._recorder is None:
-            self._recorder = default_recorder()
-        return self._recorder
-
     def history(self) -> ChangeHistory:
         """Entries, old texts and restores, as the recorder keeps them."""
         return self.recorder.history(self)

@@ -28,6 +28,7 @@ from serena_memory.core.store import Context, MemoryStore
 from serena_memory.integrity import service as integrity_api
 from serena_memory.integrity.findings import ENTRY_POINT
 from serena_memory.integrity.plugins.base import CheckOptions, DashboardSection
+from serena_memory.wiring import build_store
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 8 * 1024 * 1024
@@ -168,7 +169,7 @@ class ApiBase:
         if root is None:
             raise ApiError(409, "no project is active yet; activate one in the agent first")
         # A person's tool that still honours read-only patterns, as the dashboard promises.
-        return MemoryStore(
+        return build_store(
             root,
             home=self.home,
             context=Context.HUMAN,

@@ -20,6 +20,7 @@ from serena_memory.core.discovery import ProjectChoice, discover_project
 from serena_memory.core.errors import MemoryStoreError, NoProjectError, NotAProjectError
 from serena_memory.core.paths import project_folder
 from serena_memory.core.store import Context, MemoryStore
+from serena_memory.wiring import build_store
 
 EXPLORATION_TOOLS = T.names_in(T.Group.EXPLORATION)
 ACTIVATION_TOOL = T.ACTIVATE_PROJECT.name
@@ -85,7 +86,7 @@ class ServerState:
             self.store = self._open(project)
 
     def _open(self, project: Path) -> MemoryStore:
-        store = MemoryStore(project, home=self.home, context=Context.AGENT)
+        store = build_store(project, home=self.home, context=Context.AGENT)
         policy = store.access()  # a broken project.yml is reported now, not mid-task
         # Global memories are changed under the strictest review mode of every project this
         # server served (the one it started for, each one activated since): see

@@ -3,19 +3,18 @@ shown line whose mention the code check finds missing, moved or renamed now, and
 exact term of the query no memory holds as written, the memories holding its old name or
 path (a query for the new name leads to the memories that still say the old one).
 
-The findings are the read note's (integrity.code_drift, a layer above search): the
-module is named by :data:`DRIFT_SOURCE` and imported on first need, as core.changes names
-its recorder, so that search imports nothing above it. Only the hits returned are
+The findings are the read note's (integrity.code_drift, a layer above search), asked
+through the store's ``drift_source`` (serena_memory.wiring gives it; a store built without
+one has no marks), so that search imports nothing above it. Only the hits returned are
 checked, and the memories the answer considered when a term is not held, a bounded few,
 within :data:`DRIFT_SECONDS` of asking git; memories whose text holds no code span and no
-path ask nothing (the source is not even imported), a folder outside git asks git
+path ask nothing, a folder outside git asks git
 nothing, a global memory has no marks, and a check that fails gives no marks: a search
 never fails because of it.
 """
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
@@ -33,8 +32,6 @@ from serena_memory.search.query import exact_pattern
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
 
-DRIFT_SOURCE = "serena_memory.integrity.code_drift.in_search"
-"""The module whose ``search_findings(root, home, memories, seconds)`` gives the findings."""
 DRIFT_SECONDS = 0.4
 """How long one search may spend on the code check (git's answers are kept for the next)."""
 CHECKED_HITS = 10
@@ -100,11 +97,11 @@ def findings(
     the code check (``memories``: those :func:`considered` chose); nothing for a global
     memory, and whenever the check fails."""
     wanted = [(n, t) for n, t in memories if not N.is_global(n)]
-    if not wanted:
+    source = store.drift_source
+    if not wanted or source is None:
         return {}
     try:
-        source = importlib.import_module(DRIFT_SOURCE)
-        found = source.search_findings(str(store.project_root), str(store.home), wanted, seconds)
+        found = source(str(store.project_root), str(store.home), wanted, seconds)
         return {name: [LineDrift(*row) for row in rows] for name, rows in found.items() if rows}
     except Exception:  # noqa: BLE001 - the marks are a help: a search never fails for them
         return {}

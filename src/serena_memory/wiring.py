@@ -1,0 +1,103 @@
+"""The store as the CLI, the MCP server and the dashboard use it: built here, in one place.
+
+The core knows its collaborators only by their interfaces (core/changes.py, core/reads.py,
+the store's ``DriftSource``); this module, above every package it joins, hands it the ones
+that implement them: the history package's recorder, the usage counter as read listener and
+the code drift check a search asks. A store built with :class:`MemoryStore` directly gets
+none of them (no history, no usage counts, no drift marks) unless it is given them.
+
+Each part is imported on its first use, not when the store is built: a command that only
+lists memories starts without the history's git engine, the usage files or the code check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from serena_memory.core.access import Context
+from serena_memory.core.changes import (
+    ChangeHistory,
+    ChangeRecord,
+    ChangeRecorder,
+    Provenance,
+)
+from serena_memory.core.config import Settings
+from serena_memory.core.reads import ReadEvent, RenameEvent
+from serena_memory.core.store import MemoryStore
+
+
+def build_store(
+    project_root: str | Path,
+    *,
+    home: str | Path | None = None,
+    context: Context = Context.HUMAN,
+    protect_read_only: bool | None = None,
+    provenance: Provenance | None = None,
+) -> MemoryStore:
+    """A store of ``project_root`` that keeps its history, counts its reads and marks the
+    code its search hits mention that changed since."""
+    return MemoryStore(
+        project_root,
+        home=home,
+        context=context,
+        protect_read_only=protect_read_only,
+        provenance=provenance,
+        recorder=History(),
+        read_listeners=(UsageCounting(),),
+        drift_source=code_drift,
+    )
+
+
+def _recorder() -> ChangeRecorder:
+    from serena_memory.history.recording import RECORDER
+
+    return RECORDER
+
+
+class History:
+    """The history package's recorder (history/recording.py), imported on the first change."""
+
+    def begin(
+        self,
+        store: MemoryStore,
+        summary: str,
+        names: Sequence[str],
+        *,
+        all_scopes: bool,
+        settings: Settings,
+        provenance: Provenance,
+    ) -> ChangeRecord:
+        return _recorder().begin(
+            store, summary, names, all_scopes=all_scopes, settings=settings, provenance=provenance
+        )
+
+    def history(self, store: MemoryStore) -> ChangeHistory:
+        return _recorder().history(store)
+
+    def prune(self, store: MemoryStore, keep_days: dict[str, int]) -> int:
+        return _recorder().prune(store, keep_days)
+
+
+class UsageCounting:
+    """The usage counter (usage/counting.py), imported on the first read."""
+
+    def memory_read(self, event: ReadEvent) -> None:
+        from serena_memory.usage.counting import LISTENER
+
+        LISTENER.memory_read(event)
+
+    def memory_renamed(self, event: RenameEvent) -> None:
+        from serena_memory.usage.counting import LISTENER
+
+        LISTENER.memory_renamed(event)
+
+
+def code_drift(
+    root: str, home: str | None, memories: list[tuple[str, str]], seconds: float
+) -> dict[str, list[tuple[int, str, str, str, str, str, str]]]:
+    """The code check a search asks (integrity/code_drift/in_search.py), imported when a
+    hit first mentions code."""
+    from serena_memory.integrity.code_drift.in_search import search_findings
+
+    return search_findings(root, home, memories, seconds)

@@ -117,3 +117,25 @@ def _os_user() -> str:
         return getpass.getuser()
     except Exception:
         return f"uid {os.getuid()}"
+
+
+def test_the_listing_names_what_an_agent_wrote_and_no_person_reviewed(
+    project: Path, serena_home: Path
+) -> None:
+    """The trust line's gist where the agent chooses what to read: the memories an agent
+    wrote last, unreviewed; a person's write, or the agent's accepted in review, are not."""
+    import json
+
+    from serena_memory.agent.listing import listing_answer
+    from serena_memory.core.access import Context
+    from serena_memory.wiring import build_store
+
+    person = build_store(project, home=serena_home, context=Context.HUMAN)
+    person.write("core", "# Core\nWritten by a person.\n")
+    agent = build_store(project, home=serena_home, context=Context.AGENT)
+    agent.write("notes", "# Notes\nWritten by the agent.\n")
+    answer = json.loads(listing_answer(agent))
+    assert answer["unreviewed"] == ["notes"]
+    assert "no person reviewed" in answer["unreviewed_note"]
+    person.write("notes", "# Notes\nRead and rewritten by a person.\n")
+    assert "unreviewed" not in json.loads(listing_answer(agent))

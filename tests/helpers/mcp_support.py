@@ -324,6 +324,9 @@ async def every_tool(client, project: Path, home: Path) -> None:
     assert json.loads(await ok(client, "list_memories", topic="auth")) == {
         "memories": ["auth/login"],
         "read_only_memories": [],
+        "unreviewed": ["auth/login"],  # the agent wrote it; no person reviewed it
+        "unreviewed_note": "'unreviewed' memories were last written by an agent; "
+        "no person reviewed them.",
     }
     out = await ok(
         client, "edit_memory", memory_name="auth/login", needle="Tokens", repl="JWT", mode="literal"

@@ -235,6 +235,7 @@ def listing_answer(
     marks = _marks(described)
     if estimate_tokens(_answer_json(view, search_tool, {**extra, **marks})) <= budget:
         extra = {**extra, **marks}
+    extra = _with_unreviewed(store, view, search_tool, extra, budget)
     # the names shown that mention code gone now, as many as still fit the budget
     drifted = drifted_memories(store, view.names)[0]
     while drifted:
@@ -257,6 +258,28 @@ LIFECYCLE_NOTE = (
     "'deprecated' and 'stale' memories are outdated: prefer current ones; reading one "
     "says what replaces it."
 )
+
+
+UNREVIEWED_NOTE = "'unreviewed' memories were last written by an agent; no person reviewed them."
+
+
+def _with_unreviewed(
+    store: MemoryStore,
+    view: BudgetedListing,
+    search_tool: bool,
+    extra: dict[str, object],
+    budget: int,
+) -> dict[str, object]:
+    """``extra`` with the names shown that an agent wrote last and no person reviewed
+    (agent/trust.py), when they fit the budget."""
+    from serena_memory.agent.trust import unreviewed
+
+    named = unreviewed(store, view.names)
+    if not named:
+        return extra
+    told = {**extra, "unreviewed": named, "unreviewed_note": UNREVIEWED_NOTE}
+    fits = estimate_tokens(_answer_json(view, search_tool, told)) <= budget
+    return told if fits else extra
 
 
 def _marks(described: dict[str, Described]) -> dict[str, object]:

@@ -115,3 +115,23 @@ def reading_note(store: MemoryStore, name: str, text: str, drift: str) -> str:
     if not shown:
         return ""
     return ("\n" if drift else "\n\n---\n") + "\n".join(shown)
+
+
+def unreviewed(store: MemoryStore, names: list[str]) -> list[str]:
+    """The project memories among ``names`` an agent wrote last and no person reviewed: the
+    listing's share of the trust line (none when history is off or can't be read)."""
+    out = []
+    try:
+        from serena_memory.history.restore import MemoryHistory
+
+        history = MemoryHistory(store)
+        for name in names:
+            canonical = N.normalize_name(name)
+            if N.is_global(canonical):
+                continue
+            last = history.last_change(canonical)
+            if last is not None and writer_of(last[0])[1] is False:
+                out.append(name)
+    except (MemoryStoreError, OSError, LookupError, ValueError):
+        return []
+    return out

@@ -64,7 +64,7 @@ _TOKEN_CHARS = re.compile(r"[\w.+/=*~-]")
 # (a `#` pasted unencoded belongs to the password)
 _URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^\s:/?#@]*):([^\s/?@]+)@[\w\[]")
 # a line can hold an assignment to a secret's name only if it holds one of these
-_SECRET_WORDS = ("key", "token", "secret", "pass", "pw", "cred", "psk", "seed")  # pw: pwd
+_SECRET_WORDS = ("key", "token", "secret", "pass", "pw", "cred", "psk", "seed", "session", "auth")
 NAME_LINE = 0  # the line of a finding in a memory's name rather than its text
 URL_PASSWORD = "password in a URL"
 

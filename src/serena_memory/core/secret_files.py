@@ -1,0 +1,42 @@
+"""Secrets in the shapes of the files that hold them (for core/secrets.py): a ``.pgpass``
+line, a ``.netrc`` password, a JSON Web Key's private members. Each file's shape says the
+value is a credential, whatever the value looks like (a UUID is a Heroku token in .netrc).
+"""
+
+from __future__ import annotations
+
+import re
+
+from serena_memory.core.secret_values import WORDS, entropy, is_placeholder, not_a_value
+
+# a .pgpass line: host:port:database:user:password
+_PGPASS = re.compile(r"^\s*[\w.-]+:(?:\d+|\*):[\w.*-]+:[\w.*@-]+:(\S{6,200})\s*$")
+
+
+def pgpass(line: str) -> bool:
+    """A password in a ``.pgpass`` line."""
+    match = _PGPASS.match(line)
+    return match is not None and not is_placeholder(match.group(1))
+
+
+# a .netrc entry's password, the entry on one line or the password on its own
+_NETRC = re.compile(r"^\s*(?:machine\s+\S+\s+)?(?:login\s+\S+\s+)?password\s+(\S{6,200})\s*$")
+
+
+def netrc(line: str) -> bool:
+    """A password in a ``.netrc`` entry: the word ``password`` then the value alone."""
+    match = _NETRC.match(line)
+    if match is None:
+        return False
+    value = match.group(1).strip("'\"`")
+    return not (is_placeholder(value) or WORDS.fullmatch(value) or not_a_value(value, quoted=True))
+
+
+# a JSON Web Key's private members: "d" (EC, RSA, OKP), "p", "q", "dp", "dq", "qi" (RSA)
+# and "k" (a symmetric key); its "x", "y", "n", "e" are public
+_JWK_PRIVATE = re.compile(r"\"(?:d|p|q|dp|dq|qi|k)\"\s*:\s*\"([A-Za-z0-9_-]{16,})\"")
+
+
+def jwk_private(line: str) -> bool:
+    """A JSON Web Key that holds its private part (``"kty"`` and a private member)."""
+    return any(entropy(match.group(1)) >= 3.5 for match in _JWK_PRIVATE.finditer(line))

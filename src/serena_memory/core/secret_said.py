@@ -54,6 +54,8 @@ def quoted_value(line: str) -> str | None:
     """The kind of a value quoted after a secret's word, when it is one."""
     for match in _PROSE.finditer(line):
         word, between, value = match.groups()
+        if _no_credential(line, match.start()):
+            continue
         if quoted_secret(word, value) or _hex_secret(word, between, value):
             return f"{word.lower()} in quotes"
     return None
@@ -73,7 +75,8 @@ def _hex_secret(word: str, between: str, value: str) -> bool:
 _SAID_AFTER = (
     r"(?i)\b(password|passphrase|passwd|pass|pwd|pw|secret|token|api[ _-]?key"
     r"|(?:totp|otp|mfa|2fa) seed)"
-    r"\b([^\n\"{}=]{0,40}?)(?:\s(is|was|to|are)(?:\s+now)?\s*:?|:|\s(?:->|=>|→))"
+    # the words between, and an aside in parentheses: "root password (console only): VALUE"
+    r"\b([^\n\"{}=]{0,40}?(?:\([^\n()]{1,80}\))?)(?:\s(is|was|to|are)(?:\s+now)?\s*:?|:|\s(?:->|=>|→))"
     r"[*_]{0,2}\s+[`'\"]?"
     r"([^\s`'\"]{8,100})(?:$|[\s`'\"])"
 )
@@ -109,14 +112,56 @@ def said_secret(line: str) -> str | None:
         before = line[max(0, match.start() - 30) : match.start()]
         if _SOMETHING_ELSE.search(between) or _PUBLIC.search(before + between):
             continue
-        if HASH_OF.search(before):
+        if HASH_OF.search(before) or _no_credential(line, match.start()):
             continue
         if connector and connector.lower() == "to" and not _SETTING_VERB.search(line):
             continue
         value = value.rstrip(".,;:)")
         password = word.lower() in _PASSWORD_WORDS
-        if strong_password(value) if password else _random_token(value):
+        if strong_password(value) if password else _random_token(value, named=True):
             return f"{word.lower()} in a sentence"
+    return None
+
+
+# tokens that are no credential, named by the word before: a CSRF token, an OAuth state or
+# nonce, a PKCE verifier, a page's cursor
+_NO_CREDENTIAL = re.compile(
+    r"(?i)\b(?:csrf|xsrf|anti-?forgery|state|nonce|pkce|verifier|challenge|page|pagination"
+    r"|cursor|continuation|next|sync|request)[\s_-]*$"
+)
+
+
+def _no_credential(line: str, at: int) -> bool:
+    """Whether the secret's word at ``at`` names a token that is no credential."""
+    return _NO_CREDENTIAL.search(line, max(0, at - 30), at) is not None
+
+
+# a key or token's value right after its words, with a colon or none: "pre-shared key
+# `VALUE`", "API token VALUE", "private key 0xHEX"
+_KEY_SAID = (
+    r"(?i)\b(api[ _-]?(?:key|token)|access[ _-]token|auth[ _-]token"
+    r"|(?:private|pre-?shared|shared|secret|signing|master|encryption)[ _-]key)\b[`'\"]?"
+    r"\s*(?:(?:is|was|=|:)\s*)?[`'\"]?(?:0x)?([A-Za-z0-9_+/=.~-]{16,200})(?:$|[\s`'\",;)])"
+)
+
+
+@cache
+def _key_said() -> Any:
+    from serena_memory.core.secret_tokens import linear
+
+    return linear(_KEY_SAID)
+
+
+def key_said(line: str) -> str | None:
+    """The kind of a random key or token right after the words that name it."""
+    for match in _key_said().finditer(line):
+        before = line[max(0, match.start() - 30) : match.start()]
+        if _hyphenated(match) or HASH_OF.search(before) or _PUBLIC.search(before):
+            continue
+        if _no_credential(line, match.start()):
+            continue
+        if _random_token(match.group(2).rstrip(".,;:)")):
+            return f"{match.group(1).lower()} in a sentence"
     return None
 
 
@@ -127,10 +172,13 @@ def _hyphenated(match: Any) -> bool:
     return line[start - 1 : start] == "-" or line[end : end + 1] == "-"
 
 
-def _random_token(value: str) -> bool:
-    """A token's value: long, varied, letters and digits (or 32 hex digits and more)."""
-    if public_value(value) or _UUID.fullmatch(value):
+def _random_token(value: str, *, named: bool = False) -> bool:
+    """A token's value: long, varied, letters and digits (or 32 hex digits and more); a
+    UUID only when the words ``named`` it a token (Heroku's and Postmark's are UUIDs)."""
+    if public_value(value) or (_UUID.fullmatch(value) and not named):
         return False  # public, or an identifier
+    if _UUID.fullmatch(value):
+        return entropy(value) >= 3.0
     if _HEX_SECRET.fullmatch(value):
         return entropy(value) >= 3.0
     return (

@@ -28,6 +28,7 @@ from serena_memory.core.secret_commands import (
 from serena_memory.core.secret_files import jwk_private, netrc, pgpass
 from serena_memory.core.secret_said import (
     HASH_OF,
+    key_said,
     labelled_password,
     login_pair,
     quoted_value,
@@ -135,7 +136,13 @@ def _assigned(line: str) -> str | None:
     (or such a value quoted after the word ``password``, ``token``...): a name like
     ``*_KEY``, ``*_TOKEN``, ``PASSWORD``; a value with symbols (a strong password) counts,
     a reference or placeholder (``${VAR}``, ``$(cmd)``, ``<your-password>``) does not."""
-    return _named_value(line) or quoted_value(line) or said_password(line) or said_secret(line)
+    return (
+        _named_value(line)
+        or quoted_value(line)
+        or said_password(line)
+        or said_secret(line)
+        or key_said(line)
+    )
 
 
 def _named_value(line: str) -> str | None:

@@ -289,17 +289,27 @@ def _cells(line: str) -> list[str]:
     return [cell.strip() for cell in line.strip().strip("|").split("|")]
 
 
-def table_columns(line: str, following: str, columns: set[int]) -> set[int]:
+def table_columns(line: str, following: str, columns: dict[int, str]) -> dict[int, str]:
     """The columns of the Markdown table ``line`` belongs to whose header names a secret
-    (Password, API token), kept over its rows; a header is the line above the rule."""
+    (Password, API token: "secret") or a key alone ("key": an API key when its values are
+    random tokens, a keybinding or a cache key when not), kept over its rows; a header is
+    the line above the rule."""
     if not line.lstrip().startswith("|"):
-        return set()
+        return {}
     if _TABLE_RULE.match(following):
-        return {i for i, cell in enumerate(_cells(line)) if secret_name(cell.replace(" ", "_"))}
+        headers = enumerate(_cells(line))
+        return {i: kind for i, cell in headers if (kind := _header_kind(cell))}
     return columns
 
 
-def table_row(line: str, columns: set[int]) -> str | None:
+def _header_kind(cell: str) -> str:
+    name = cell.strip("`* ").replace(" ", "_")
+    if secret_name(name):
+        return "secret"
+    return "key" if name.lower() in ("key", "keys") else ""
+
+
+def table_row(line: str, columns: dict[int, str]) -> str | None:
     """A password in a Markdown table's row: in a column headed Password (or Secret,
     Token...), quoted in any cell and strong (letters, digits and symbols), a cell
     ``user / VALUE``, or a random value right after a user, past a host."""
@@ -311,7 +321,7 @@ def table_row(line: str, columns: set[int]) -> str | None:
     return None
 
 
-def _cell_secret(i: int, cells: list[str], columns: set[int]) -> bool:
+def _cell_secret(i: int, cells: list[str], columns: dict[int, str]) -> bool:
     cell = cells[i]
     value = cell.strip("`")
     login = _LOGIN_CELL.fullmatch(value)
@@ -319,7 +329,9 @@ def _cell_secret(i: int, cells: list[str], columns: set[int]) -> bool:
         return strong_password(login.group(2))
     if " " in value:
         return False
-    if i in columns and (strong_password(value) or literal_value("password", value)):
+    if columns.get(i) == "secret" and (strong_password(value) or literal_value("password", value)):
+        return True
+    if columns.get(i) == "key" and _random_token(value):
         return True
     name = cells[i - 1].strip("`") if i else ""
     if name and secret_name(name) and literal_value(name, value, quoted=True):

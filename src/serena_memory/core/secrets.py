@@ -286,7 +286,7 @@ def scan(text: str) -> list[Finding]:
     """The secrets in ``text``, one finding per line at most (the first kind found)."""
     found: dict[int, str] = dict(_blocks(text))
     detectors = _detectors()
-    columns: set[int] = set()  # the columns of the Markdown table here that hold secrets
+    columns: dict[int, str] = {}  # the columns of the Markdown table here that hold secrets
     lines = text.splitlines()
     for number, line in enumerate(lines, start=1):
         columns = table_columns(line, lines[number] if number < len(lines) else "", columns)
@@ -405,7 +405,7 @@ def _line_kind(line: str, detectors: Iterable[Any]) -> str | None:
             return kind
     assigned = _assigned(line) if any(map(holds, _SECRET_WORDS)) else None
     assigned = assigned or login_pair(line, lower)
-    return assigned or table_row(line, set()) or labelled_password(line)
+    return assigned or table_row(line, {}) or labelled_password(line)
 
 
 # a run of spaces or tabs, said once: no secret holds one, and some of detect-secrets'

@@ -6,6 +6,9 @@ value is a credential, whatever the value looks like (a UUID is a Heroku token i
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
 
 from serena_memory.core.secret_values import WORDS, entropy, is_placeholder, not_a_value
 
@@ -40,3 +43,28 @@ _JWK_PRIVATE = re.compile(r"\"(?:d|p|q|dp|dq|qi|k)\"\s*:\s*\"([A-Za-z0-9_-]{16,}
 def jwk_private(line: str) -> bool:
     """A JSON Web Key that holds its private part (``"kty"`` and a private member)."""
     return any(entropy(match.group(1)) >= 3.5 for match in _JWK_PRIVATE.finditer(line))
+
+
+# two-factor recovery codes: the words that name them, then a line of two codes or more
+# (xxxxx-xxxxx as GitHub prints them, groups of digits as Google does)
+_CODE = r"(?:[A-Za-z0-9]{4,6}-[A-Za-z0-9]{4,6}|\d{4} ?\d{4})"
+_RECOVERY_CODES = (
+    r"(?i)\b(?:recovery|backup|2fa|mfa|two-factor) codes?\b[^\n]{0,120}\n"
+    rf"[ \t>*`-]*{_CODE}[ \t,`;]+{_CODE}\b"
+)
+
+
+@cache
+def _recovery_codes() -> Any:
+    from serena_memory.core.secret_tokens import linear
+
+    return linear(_RECOVERY_CODES)
+
+
+def recovery_codes(text: str) -> Iterator[int]:
+    """The lines (from 1) that hold two-factor recovery codes: each logs in without the
+    second factor."""
+    if "odes" not in text:
+        return
+    for match in _recovery_codes().finditer(text):
+        yield text.count("\n", 0, match.end()) + 1

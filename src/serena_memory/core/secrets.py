@@ -25,7 +25,7 @@ from serena_memory.core.secret_commands import (
     command_line,
     header_credential,
 )
-from serena_memory.core.secret_files import jwk_private, netrc, pgpass
+from serena_memory.core.secret_files import jwk_private, netrc, pgpass, recovery_codes
 from serena_memory.core.secret_said import (
     HASH_OF,
     key_said,
@@ -325,7 +325,8 @@ def _block_patterns() -> tuple[Any, Any, Any]:
 def _blocks(text: str) -> Iterator[tuple[int, str]]:
     """(line, kind) of the secrets that span lines: a private key (its header, when key
     material follows it: a header named in prose is none), a PuTTY key's private lines, a
-    secret's name and value in two JSON fields."""
+    secret's name and value in two JSON fields, two-factor recovery codes."""
+    yield from ((line, "two-factor recovery codes") for line in recovery_codes(text))
     if "PRIVATE" not in text and "Private-Lines" not in text and '"key"' not in text:
         return
     pem, putty, key_value = _block_patterns()

@@ -84,7 +84,7 @@ _SAID_AFTER = (
 # or an example of its shape (a generator makes them like ...)
 _SOMETHING_ELSE = re.compile(
     r"(?i)hash|\bsha-?\d*\b|\bmd5\b|digest|checksum|fingerprint|\bid\b|name|format|prefix"
-    r"|header|length"
+    r"|header|length|'s\b|\bjti\b|claim"
     r"|file|path|url|endpoint|expir|ttl|scope|type|policy|rotat|stored|kept|read|set in"
     r"|generat|example|e\.g\.|such as|like|look|version|revision|serial|count|number"
 )
@@ -329,9 +329,7 @@ def _cell_secret(i: int, cells: list[str], columns: dict[int, str]) -> bool:
         return strong_password(login.group(2))
     if " " in value:
         return False
-    if columns.get(i) == "secret" and (strong_password(value) or literal_value("password", value)):
-        return True
-    if columns.get(i) == "key" and _random_token(value):
+    if _column_secret(columns.get(i), value):
         return True
     name = cells[i - 1].strip("`") if i else ""
     if name and secret_name(name) and literal_value(name, value, quoted=True):
@@ -339,6 +337,14 @@ def _cell_secret(i: int, cells: list[str], columns: dict[int, str]) -> bool:
     if cell.startswith("`") and len(value) >= 12 and _all_classes(value):
         return True
     return i >= 2 and _after_host_and_user(cells[:i]) and _random(value)
+
+
+def _column_secret(header: str | None, value: str) -> bool:
+    """Whether ``value`` is a secret in a column headed by a secret's name (a password may
+    be words and digits) or by Key (a random token, never a keybinding)."""
+    if header == "secret":
+        return strong_password(value) or literal_value("password", value)
+    return header == "key" and _random_token(value)
 
 
 def _after_host_and_user(before: list[str]) -> bool:

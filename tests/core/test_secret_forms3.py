@@ -5,6 +5,7 @@ before; values are drawn here from a fixed seed, none is a real credential."""
 from __future__ import annotations
 
 import base64
+import json
 import random
 import string
 from pathlib import Path
@@ -31,6 +32,10 @@ def b64url(length: int) -> str:
     return made(ALNUM + "_-", length)
 
 
+def jwk(**members: str) -> str:
+    return json.dumps({"kty": "EC", "crv": "P-256", **members})
+
+
 # (form, text): each a secret the gate let through before
 SECRETS = [
     ("crates.io token", f"publish with: cio{made(ALNUM, 32)}"),
@@ -45,7 +50,7 @@ SECRETS = [
     ("API key in a query", f"https://api.weather.test/v2?city=Oslo&appid={made(HEX, 32)}"),
     ("password with ? in a URL", f"amqps://app:?{made(ALNUM, 12)}@mq.internal:5671"),
     ("netrc", f"machine api.deploy.test\n  login ops@acme.test\n  password {uuid()}"),
-    ("private JWK", '{"kty":"OKP","crv":"Ed25519","x":"%s","d":"%s"}' % (b64url(43), b64url(43))),
+    ("private JWK", jwk(x=b64url(43), d=b64url(43))),
     ("token named a token, UUID", f"Mail server token for prod: {uuid()} (header)"),
     (
         "aside in a sentence",
@@ -84,7 +89,7 @@ NEIGHBOURS = [
     ("private key in hex", "signing key 0x3AA5C34371567BD2 (gpg)"),
     ("token named a token, UUID", f"Request ID: {uuid()}"),
     ("password with ? in a URL", "http://localhost:8080?next=a@b.io"),
-    ("private JWK", '{"kty":"EC","crv":"P-256","x":"%s","y":"%s"}' % (b64url(43), b64url(43))),
+    ("private JWK", jwk(x=b64url(43), y=b64url(43))),
     ("password starting with $", "export ADMIN_PASSWORD='$ADMIN_PASSWORD'"),
     ("recovery codes", "Backup codes were regenerated; see OPS-1234."),
     ("auth header", "author: JohnSmith2020abc"),

@@ -89,7 +89,10 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("ReadMe API key", r"\brdme_[a-z0-9]{70}"),
     ("crates.io token", r"\bcio[A-Za-z0-9]{32}\b"),
     ("Pinecone API key", r"\bpcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{40,}"),
-    ("LaunchDarkly SDK key", r"\bsdk-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}\b"),
+    (
+        "LaunchDarkly SDK key",
+        r"\bsdk-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}\b",
+    ),
     # observability
     ("Sentry token", r"\bsntr[ysu]_[A-Za-z0-9+/=_-]{40,}"),
     ("Grafana token", r"\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|\bglc_[A-Za-z0-9+/=_-]{32,}"),

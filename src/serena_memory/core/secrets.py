@@ -69,7 +69,19 @@ _URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^\s:/?#@]*):([^\s/@]+)@
 # a port then a query (host:8080?to=a@b.io): no password
 _PORT_QUERY = re.compile(r"\d*\?")
 # a line can hold an assignment to a secret's name only if it holds one of these
-_SECRET_WORDS = ("key", "token", "secret", "pass", "pw", "cred", "psk", "seed", "session", "auth", "appid")
+_SECRET_WORDS = (
+    "key",
+    "token",
+    "secret",
+    "pass",
+    "pw",
+    "cred",
+    "psk",
+    "seed",
+    "session",
+    "auth",
+    "appid",
+)
 NAME_LINE = 0  # the line of a finding in a memory's name rather than its text
 URL_PASSWORD = "password in a URL"
 

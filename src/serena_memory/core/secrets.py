@@ -69,19 +69,9 @@ _URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^\s:/?#@]*):([^\s/@]+)@
 # a port then a query (host:8080?to=a@b.io): no password
 _PORT_QUERY = re.compile(r"\d*\?")
 # a line can hold an assignment to a secret's name only if it holds one of these
-_SECRET_WORDS = (
-    "key",
-    "token",
-    "secret",
-    "pass",
-    "pw",
-    "cred",
-    "psk",
-    "seed",
-    "session",
-    "auth",
-    "appid",
-)
+# (`auth` only as a name given a value: authentication and authorization are common words)
+_SECRET_WORDS = ("key", "token", "secret", "pass", "pw", "cred", "psk", "seed", "session")
+_SECRET_WORDS += ("appid", "auth:", "auth=", "auth =", 'auth"', "auth'")
 NAME_LINE = 0  # the line of a finding in a memory's name rather than its text
 URL_PASSWORD = "password in a URL"
 
@@ -429,7 +419,8 @@ _BLANK_RUN = re.compile(r"[ \t]{2,}")
 
 def _detected(line: str, detectors: Iterable[Any]) -> str | None:
     """The kind of the first of detect-secrets' findings that is a secret."""
-    line = _BLANK_RUN.sub(" ", line)
+    if "  " in line or "\t" in line:  # most lines hold no run: the substitution skipped
+        line = _BLANK_RUN.sub(" ", line)
     for detector in detectors:
         for value in detector.analyze_string(line):
             token = _token_of(line, value)

@@ -93,6 +93,8 @@ NEIGHBOURS = [
     ("password starting with $", "export ADMIN_PASSWORD='$ADMIN_PASSWORD'"),
     ("recovery codes", "Backup codes were regenerated; see OPS-1234."),
     ("auth header", "author: JohnSmith2020abc"),
+    ("session cookie", "Previous session: session_summary_2025_11_21."),
+    ("netrc", "loads the test accounts (`alice@example.com`,\npassword `correct-horse`)."),
 ]
 
 

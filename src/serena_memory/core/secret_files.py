@@ -23,7 +23,10 @@ def pgpass(line: str) -> bool:
 
 
 # a .netrc entry's password, the entry on one line or the password on its own
-_NETRC = re.compile(r"^\s*(?:machine\s+\S+\s+)?(?:login\s+\S+\s+)?password\s+(\S{6,200})\s*$")
+# (no quote, bracket or sentence's end: a sentence wrapped before "password `VALUE`)." is none)
+_NETRC = re.compile(
+    r"^\s*(?:machine\s+\S+\s+)?(?:login\s+\S+\s+)?password\s+([^\s`'\"()]{6,200})\s*$"
+)
 
 
 def netrc(line: str) -> bool:
@@ -31,7 +34,9 @@ def netrc(line: str) -> bool:
     match = _NETRC.match(line)
     if match is None:
         return False
-    value = match.group(1).strip("'\"`")
+    value = match.group(1)
+    if value.endswith(".") or value.isdigit():
+        return False  # a sentence's end; digits alone, as examples show it (123456)
     return not (is_placeholder(value) or WORDS.fullmatch(value) or not_a_value(value, quoted=True))
 
 

@@ -221,6 +221,11 @@ def public_name(name: str) -> bool:
     return bool(_PUBLIC_WORDS.intersection(word.lower() for word in _NAME_WORDS.findall(name)))
 
 
+# names that alone say no secret: a key (a cache's, a keybinding's), a session (a work
+# session's), auth (a setting); joined to another word they do (_app_session, X-Device-Auth)
+_ALONE = (["key"], ["keys"], ["session"], ["sessions"], ["auth"])
+
+
 def secret_name(name: str) -> bool:
     """Whether ``name`` says its value is a secret: a secret's word (``key``, ``token``,
     ``password``...) as its last word or followed only by words such as ``base``, ``prod``
@@ -228,7 +233,7 @@ def secret_name(name: str) -> bool:
     nor a name alone ``key`` (a cache key, a keybinding, a database's key), nor a key
     public by design (``PublicKey``, ``NEXT_PUBLIC_...``, ``SUPABASE_ANON_KEY``)."""
     words = [word.lower() for word in _NAME_WORDS.findall(name)]
-    if not words or _PUBLIC_WORDS.intersection(words) or words in (["key"], ["keys"]):
+    if not words or _PUBLIC_WORDS.intersection(words) or words in _ALONE:
         return False
     for at in range(len(words) - 1, -1, -1):
         word = words[at]

@@ -70,8 +70,8 @@ _URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^\s:/?#@]*):([^\s/@]+)@
 _PORT_QUERY = re.compile(r"\d*\?")
 # a line can hold an assignment to a secret's name only if it holds one of these
 # (`auth` only as a name given a value: authentication and authorization are common words)
-_SECRET_WORDS = ("key", "token", "secret", "pass", "pw", "cred", "psk", "seed", "session")
-_SECRET_WORDS += ("appid", "auth:", "auth=", "auth =", 'auth"', "auth'")
+_SECRET_WORDS: tuple[str, ...] = ("key", "token", "secret", "pass", "pw", "cred", "psk", "seed")
+_SECRET_WORDS += ("session", "appid", "auth:", "auth=", "auth =", 'auth"', "auth'")
 NAME_LINE = 0  # the line of a finding in a memory's name rather than its text
 URL_PASSWORD = "password in a URL"
 
@@ -156,8 +156,8 @@ def _named_value(line: str) -> str | None:
             # only a bare value assigned in code may be code (settings.KEY); one quoted,
             # in XML or on a command line is a literal
             quoted = pattern is not _ASSIGNED or bool(match.group(2))
-            if value.endswith(":"):
-                continue  # a label, what follows is named: secrets: `Authorization: ...`
+            if value.endswith(":") or value.startswith(":"):
+                continue  # a label (secrets: `Authorization: ...`), a scope (session::get)
             if name and _secret_given(line, match.start(), name, value, quoted=quoted):
                 return "value assigned to " + (name.strip(".-_")[:40] or "a secret")
     return None

@@ -349,7 +349,10 @@ def test_read_memory_ends_with_a_note_and_activation_counts_drift(repo: Path) ->
     assert "`src/auth/gone.py` (line 1) names no file of the project now" in drifted
     assert text_read(clean) == "Tokens: `src/auth/tokens.py`.\n"
     assert clean.endswith("Its 1 code reference confirmed now.")
-    assert "1 project memory mentions code that is missing, moved or renamed now" in (activation)
+    assert (
+        "1 project memory mentions code that is missing, "
+        "moved or renamed now" in (activation)
+    )
     assert "edit_memory(mode='drift') applies it in one call" in activation
 
 

@@ -21,9 +21,7 @@ from serena_memory.core.store import Context
 from serena_memory.history.restore import MemoryHistory
 from serena_memory.wiring import build_store
 
-TOKEN = "ghp_" + "".join(
-    random.Random(11).choice(string.ascii_letters + string.digits) for _ in range(36)
-)
+TOKEN = "ghp_" + "".join(random.Random(11).choices(string.ascii_letters + string.digits, k=36))
 
 
 def set_mode(home: Path, project: Path | None, global_mode: str, project_mode: str | None = None):

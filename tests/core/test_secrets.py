@@ -30,9 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from secrets_set import labeled_set  # noqa: E402
 
 # made here in GitHub's published format: 'ghp_' and 36 letters and digits; not a real token
-TOKEN = "ghp_" + "".join(
-    random.Random(7).choice(string.ascii_letters + string.digits) for _ in range(36)
-)
+TOKEN = "ghp_" + "".join(random.Random(7).choices(string.ascii_letters + string.digits, k=36))
 SECRET_TEXT = f"# Deploy\n\nThe CI token is {TOKEN}\n"
 CLEAN_TEXT = "# Deploy\n\nThe CI token is <github-token>, kept in the CI's secret store.\n"
 

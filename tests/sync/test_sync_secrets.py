@@ -22,9 +22,7 @@ pytestmark = [
 ]
 
 # made here in GitHub's published format: 'ghp_' and 36 letters and digits; not a real token
-TOKEN = "ghp_" + "".join(
-    random.Random(5).choice(string.ascii_letters + string.digits) for _ in range(36)
-)
+TOKEN = "ghp_" + "".join(random.Random(5).choices(string.ascii_letters + string.digits, k=36))
 SECRET_TEXT = f"# Deploy\n\nThe CI token is {TOKEN}\n"
 CLEAN_TEXT = "# Deploy\n\nThe CI token is <github-token>, in the CI's secret store.\n"
 

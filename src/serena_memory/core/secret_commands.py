@@ -149,6 +149,22 @@ def header_credential(line: str) -> bool:
     a placeholder nor a word."""
     for match in _patterns()[1].finditer(line):
         value = match.group(1)
-        if not is_placeholder(value) and entropy(value) >= 3.5 and not WORDS.fullmatch(value):
+        if is_placeholder(value) or _placeholder_login(value):
+            continue
+        if entropy(value) >= 3.5 and not WORDS.fullmatch(value):
             return True
     return False
+
+
+def _placeholder_login(value: str) -> bool:
+    """Whether a Basic credential decodes to a placeholder login (``username:password``, as
+    documentation shows the header)."""
+    import base64
+    import binascii
+
+    try:
+        decoded = base64.b64decode(value, validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return False
+    _, colon, password = decoded.partition(":")
+    return bool(colon) and is_placeholder(password)

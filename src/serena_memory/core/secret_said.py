@@ -54,6 +54,8 @@ def quoted_value(line: str) -> str | None:
     """The kind of a value quoted after a secret's word, when it is one."""
     for match in _PROSE.finditer(line):
         word, between, value = match.groups()
+        if _no_credential(line, match.start()):
+            continue
         if quoted_secret(word, value) or _hex_secret(word, between, value):
             return f"{word.lower()} in quotes"
     return None
@@ -73,7 +75,8 @@ def _hex_secret(word: str, between: str, value: str) -> bool:
 _SAID_AFTER = (
     r"(?i)\b(password|passphrase|passwd|pass|pwd|pw|secret|token|api[ _-]?key"
     r"|(?:totp|otp|mfa|2fa) seed)"
-    r"\b([^\n\"{}=]{0,40}?)(?:\s(is|was|to|are)(?:\s+now)?\s*:?|:|\s(?:->|=>|→))"
+    # the words between, and an aside in parentheses: "root password (console only): VALUE"
+    r"\b([^\n\"{}=]{0,40}?(?:\([^\n()]{1,80}\))?)(?:\s(is|was|to|are)(?:\s+now)?\s*:?|:|\s(?:->|=>|→))"
     r"[*_]{0,2}\s+[`'\"]?"
     r"([^\s`'\"]{8,100})(?:$|[\s`'\"])"
 )
@@ -81,7 +84,7 @@ _SAID_AFTER = (
 # or an example of its shape (a generator makes them like ...)
 _SOMETHING_ELSE = re.compile(
     r"(?i)hash|\bsha-?\d*\b|\bmd5\b|digest|checksum|fingerprint|\bid\b|name|format|prefix"
-    r"|header|length"
+    r"|header|length|'s\b|\bjti\b|claim"
     r"|file|path|url|endpoint|expir|ttl|scope|type|policy|rotat|stored|kept|read|set in"
     r"|generat|example|e\.g\.|such as|like|look|version|revision|serial|count|number"
 )
@@ -109,14 +112,56 @@ def said_secret(line: str) -> str | None:
         before = line[max(0, match.start() - 30) : match.start()]
         if _SOMETHING_ELSE.search(between) or _PUBLIC.search(before + between):
             continue
-        if HASH_OF.search(before):
+        if HASH_OF.search(before) or _no_credential(line, match.start()):
             continue
         if connector and connector.lower() == "to" and not _SETTING_VERB.search(line):
             continue
         value = value.rstrip(".,;:)")
         password = word.lower() in _PASSWORD_WORDS
-        if strong_password(value) if password else _random_token(value):
+        if strong_password(value) if password else _random_token(value, named=True):
             return f"{word.lower()} in a sentence"
+    return None
+
+
+# tokens that are no credential, named by the word before: a CSRF token, an OAuth state or
+# nonce, a PKCE verifier, a page's cursor
+_NO_CREDENTIAL = re.compile(
+    r"(?i)\b(?:csrf|xsrf|anti-?forgery|state|nonce|pkce|verifier|challenge|page|pagination"
+    r"|cursor|continuation|next|sync|request)[\s_-]*$"
+)
+
+
+def _no_credential(line: str, at: int) -> bool:
+    """Whether the secret's word at ``at`` names a token that is no credential."""
+    return _NO_CREDENTIAL.search(line, max(0, at - 30), at) is not None
+
+
+# a key or token's value right after its words, with a colon or none: "pre-shared key
+# `VALUE`", "API token VALUE", "private key 0xHEX"
+_KEY_SAID = (
+    r"(?i)\b(api[ _-]?(?:key|token)|access[ _-]token|auth[ _-]token"
+    r"|(?:private|pre-?shared|shared|secret|signing|master|encryption)[ _-]key)\b[`'\"]?"
+    r"\s*(?:(?:is|was|=|:)\s*)?[`'\"]?(?:0x)?([A-Za-z0-9_+/=.~-]{16,200})(?:$|[\s`'\",;)])"
+)
+
+
+@cache
+def _key_said() -> Any:
+    from serena_memory.core.secret_tokens import linear
+
+    return linear(_KEY_SAID)
+
+
+def key_said(line: str) -> str | None:
+    """The kind of a random key or token right after the words that name it."""
+    for match in _key_said().finditer(line):
+        before = line[max(0, match.start() - 30) : match.start()]
+        if _hyphenated(match) or HASH_OF.search(before) or _PUBLIC.search(before):
+            continue
+        if _no_credential(line, match.start()):
+            continue
+        if _random_token(match.group(2).rstrip(".,;:)")):
+            return f"{match.group(1).lower()} in a sentence"
     return None
 
 
@@ -127,10 +172,13 @@ def _hyphenated(match: Any) -> bool:
     return line[start - 1 : start] == "-" or line[end : end + 1] == "-"
 
 
-def _random_token(value: str) -> bool:
-    """A token's value: long, varied, letters and digits (or 32 hex digits and more)."""
-    if public_value(value) or _UUID.fullmatch(value):
+def _random_token(value: str, *, named: bool = False) -> bool:
+    """A token's value: long, varied, letters and digits (or 32 hex digits and more); a
+    UUID only when the words ``named`` it a token (Heroku's and Postmark's are UUIDs)."""
+    if public_value(value) or (_UUID.fullmatch(value) and not named):
         return False  # public, or an identifier
+    if _UUID.fullmatch(value):
+        return entropy(value) >= 3.0
     if _HEX_SECRET.fullmatch(value):
         return entropy(value) >= 3.0
     return (
@@ -241,17 +289,27 @@ def _cells(line: str) -> list[str]:
     return [cell.strip() for cell in line.strip().strip("|").split("|")]
 
 
-def table_columns(line: str, following: str, columns: set[int]) -> set[int]:
+def table_columns(line: str, following: str, columns: dict[int, str]) -> dict[int, str]:
     """The columns of the Markdown table ``line`` belongs to whose header names a secret
-    (Password, API token), kept over its rows; a header is the line above the rule."""
+    (Password, API token: "secret") or a key alone ("key": an API key when its values are
+    random tokens, a keybinding or a cache key when not), kept over its rows; a header is
+    the line above the rule."""
     if not line.lstrip().startswith("|"):
-        return set()
+        return {}
     if _TABLE_RULE.match(following):
-        return {i for i, cell in enumerate(_cells(line)) if secret_name(cell.replace(" ", "_"))}
+        headers = enumerate(_cells(line))
+        return {i: kind for i, cell in headers if (kind := _header_kind(cell))}
     return columns
 
 
-def table_row(line: str, columns: set[int]) -> str | None:
+def _header_kind(cell: str) -> str:
+    name = cell.strip("`* ").replace(" ", "_")
+    if secret_name(name):
+        return "secret"
+    return "key" if name.lower() in ("key", "keys") else ""
+
+
+def table_row(line: str, columns: dict[int, str]) -> str | None:
     """A password in a Markdown table's row: in a column headed Password (or Secret,
     Token...), quoted in any cell and strong (letters, digits and symbols), a cell
     ``user / VALUE``, or a random value right after a user, past a host."""
@@ -263,7 +321,7 @@ def table_row(line: str, columns: set[int]) -> str | None:
     return None
 
 
-def _cell_secret(i: int, cells: list[str], columns: set[int]) -> bool:
+def _cell_secret(i: int, cells: list[str], columns: dict[int, str]) -> bool:
     cell = cells[i]
     value = cell.strip("`")
     login = _LOGIN_CELL.fullmatch(value)
@@ -271,7 +329,7 @@ def _cell_secret(i: int, cells: list[str], columns: set[int]) -> bool:
         return strong_password(login.group(2))
     if " " in value:
         return False
-    if i in columns and (strong_password(value) or literal_value("password", value)):
+    if _column_secret(columns.get(i), value):
         return True
     name = cells[i - 1].strip("`") if i else ""
     if name and secret_name(name) and literal_value(name, value, quoted=True):
@@ -279,6 +337,14 @@ def _cell_secret(i: int, cells: list[str], columns: set[int]) -> bool:
     if cell.startswith("`") and len(value) >= 12 and _all_classes(value):
         return True
     return i >= 2 and _after_host_and_user(cells[:i]) and _random(value)
+
+
+def _column_secret(header: str | None, value: str) -> bool:
+    """Whether ``value`` is a secret in a column headed by a secret's name (a password may
+    be words and digits) or by Key (a random token, never a keybinding)."""
+    if header == "secret":
+        return strong_password(value) or literal_value("password", value)
+    return header == "key" and _random_token(value)
 
 
 def _after_host_and_user(before: list[str]) -> bool:

@@ -33,6 +33,8 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("Google Calendar private address", r"/private-[a-f0-9]{32}/"),
     ("Azure AD client secret", r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}"),
     ("Azure SAS signature", r"[?&]sig=[A-Za-z0-9%+/]{30,}"),
+    # a CloudFront signed URL's signature (its own base64, `~` and `-` for `=` and `+`)
+    ("CloudFront signed URL", r"[?&]Signature=[A-Za-z0-9~_-]{60,}"),
     ("Vault token", r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}"),
     ("DigitalOcean token", r"\bdo[por]_v1_[a-f0-9]{64}"),
     ("Databricks token", r"\bdapi[a-f0-9]{32}"),
@@ -85,6 +87,12 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("Docker Hub token", r"\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{27,}"),
     ("Clojars token", r"\bCLOJARS_[a-z0-9]{60}"),
     ("ReadMe API key", r"\brdme_[a-z0-9]{70}"),
+    ("crates.io token", r"\bcio[A-Za-z0-9]{32}\b"),
+    ("Pinecone API key", r"\bpcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{40,}"),
+    (
+        "LaunchDarkly SDK key",
+        r"\bsdk-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}\b",
+    ),
     # observability
     ("Sentry token", r"\bsntr[ysu]_[A-Za-z0-9+/=_-]{40,}"),
     ("Grafana token", r"\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|\bglc_[A-Za-z0-9+/=_-]{32,}"),
@@ -95,6 +103,7 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("Stripe webhook secret", r"\bwhsec_[A-Za-z0-9]{24,}"),
     ("Stripe secret key", r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{20,}"),
     ("Shopify token", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),
+    ("Facebook access token", r"\bEAA[A-Z][A-Za-z0-9]{90,}"),
     ("Square token", r"\bEAAA[A-Za-z0-9_-]{60}|\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,43}"),
     ("Braintree token", r"access_token\$production\$[a-z0-9]{16}\$[a-f0-9]{32}"),
     ("Flutterwave key", r"\bFLWSECK(?:_TEST)?-[a-f0-9]{32}-X"),

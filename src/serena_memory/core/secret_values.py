@@ -14,7 +14,9 @@ from collections import Counter
 # the value alone (a real token in a URL naming `yourcompany` is still a token)
 _PLACEHOLDER = re.compile(
     r"x{4,}|\*{3,}|\.\.\.|…|•{3,}|example|replace|your|changeme|change_me|dummy|placeholder"
-    r"|redacted|sample|fake|not[-_ ]?a[-_ ]?real|not[-_ ]real|\$\{|\$\(|\{\{|%\(|^\$[A-Za-z_]\w*$"
+    r"|redacted|sample|fake|not[-_ ]?a[-_ ]?real|not[-_ ]real|\$\{|\$\(|\{\{|%\("
+    # a value that says it guards nothing: Django's django-insecure-..., a test-only key
+    r"|insecure|test[-_]only"
     r"|^(?:password|passwd|pass|pwd|secret|token|key|apikey|api_key|changeit|hunter2|test|guest"
     r"|admin|root|postgres|mysql|redis|user|username)$"
     # the word itself with digits or symbols, as fixtures and docs spell a password: Password123!
@@ -29,7 +31,10 @@ _BRACKETED = re.compile(
 # a name's words: API_KEYS, secretKeyBase, db-password-prod, aws_secret_access_key
 _NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _SECRET_WORD = re.compile(
-    r"(?:key|token|secret|password|passwd|pwd|pass|passphrase|credential|cred|psk)s?$", re.I
+    r"(?:key|token|secret|password|passwd|pwd|pass|passphrase|credential|cred|psk)s?$"
+    # a session cookie (_app_session=...) and an auth header (X-Device-Auth): the word whole
+    r"|^(?:session|auth)$",
+    re.I,
 )
 # what may follow a secret's word in its name and leave it one: SECRET_KEY_BASE,
 # DB_PASSWORD_PROD, SESSION_SECRET_V2, API_KEYS (not KEY_ID, TOKEN_URL, PASSWORD_FILE)
@@ -116,7 +121,7 @@ _PUBLIC_VALUE = re.compile(
     r"^(?:arn:|ssh-(?:rsa|ed25519|dss)\b|sk-(?:ssh|ecdsa)-|ecdsa-sha2-|pk_(?:live|test)_|phc_|pk\.eyJ"
     r"|EJ\[\d:|ENC[\[(]|\$ANSIBLE_VAULT|vault:|age1[a-z0-9]{50,})"
     # a Sealed Secret's ciphertext: a two-byte session key length (512 bytes or so) first
-    r"|^Ag[A-D][A-Za-z0-9+/]{300,}"
+    r"|^Ag[A-Za-z0-9+/]{200,}"
     # a GPG key's id or fingerprint, in the capitals gpg prints them
     r"|^(?:0x)?(?:[0-9A-F]{8}|[0-9A-F]{16}|[0-9A-F]{40})$"
 )
@@ -164,11 +169,23 @@ def entropy(value: str) -> float:
     return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
 
 
+# a shell or compose variable ($DB_PASS, $token): one case, where a password that starts
+# with `$` mixes cases and digits ($marble221Cobalt, quoted as a literal)
+_REFERENCE = re.compile(r"^\$(?:[A-Z_][A-Z0-9_]*|[a-z_][a-z0-9_]*|[A-Za-z_][A-Za-z_]*)$")
+# a token's random part filled with one character (ghp_000...): a known fake
+_FILLER = re.compile(r"([A-Za-z0-9])\1{11}")
+
+
 def is_placeholder(value: str) -> bool:
     """Whether a matched value is a placeholder or reference rather than a secret."""
-    return bool(_PLACEHOLDER.search(value) or _BRACKETED.search(value)) or (
-        len(value) >= 8 and len(set(value)) <= 3
-    )
+    return bool(
+        _PLACEHOLDER.search(value) or _BRACKETED.search(value) or _REFERENCE.match(value)
+    ) or (len(value) >= 8 and len(set(value)) <= 3)
+
+
+def filler(token: str) -> bool:
+    """Whether a provider token's random part is one character repeated: a fake."""
+    return _FILLER.search(token) is not None
 
 
 def not_a_value(value: str, *, quoted: bool = False) -> bool:
@@ -204,6 +221,11 @@ def public_name(name: str) -> bool:
     return bool(_PUBLIC_WORDS.intersection(word.lower() for word in _NAME_WORDS.findall(name)))
 
 
+# names that alone say no secret: a key (a cache's, a keybinding's), a session (a work
+# session's), auth (a setting); joined to another word they do (_app_session, X-Device-Auth)
+_ALONE = (["key"], ["keys"], ["session"], ["sessions"], ["auth"])
+
+
 def secret_name(name: str) -> bool:
     """Whether ``name`` says its value is a secret: a secret's word (``key``, ``token``,
     ``password``...) as its last word or followed only by words such as ``base``, ``prod``
@@ -211,7 +233,7 @@ def secret_name(name: str) -> bool:
     nor a name alone ``key`` (a cache key, a keybinding, a database's key), nor a key
     public by design (``PublicKey``, ``NEXT_PUBLIC_...``, ``SUPABASE_ANON_KEY``)."""
     words = [word.lower() for word in _NAME_WORDS.findall(name)]
-    if not words or _PUBLIC_WORDS.intersection(words) or words in (["key"], ["keys"]):
+    if not words or _PUBLIC_WORDS.intersection(words) or words in _ALONE:
         return False
     for at in range(len(words) - 1, -1, -1):
         word = words[at]
@@ -224,10 +246,14 @@ def secret_name(name: str) -> bool:
 
 
 def _password_name(name: str) -> bool:
+    """Whether ``name`` names a password, its word joined or not (PGPASSWORD, DB_PASSWORDS)."""
     return any(
-        word.lower().rstrip("s") in _PASSWORD_WORDS or word.lower() in _PASSWORD_WORDS
+        word.lower().rstrip("s").endswith(_PASSWORD_ENDINGS) or word.lower() in _PASSWORD_WORDS
         for word in _NAME_WORDS.findall(name)
     )
+
+
+_PASSWORD_ENDINGS = ("password", "passwd", "passphrase", "pwd")
 
 
 def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
@@ -258,7 +284,7 @@ def strong_password(value: str, *, quoted: bool = False) -> bool:
     value = value.strip("'\"`").rstrip(".,;:)")
     if len(value) < 8 or is_placeholder(value) or not_a_value(value, quoted=quoted):
         return False
-    if _NOT_IN_PROSE.search(value) or _HEX_OR_UUID.fullmatch(value) or value.startswith("$"):
+    if _NOT_IN_PROSE.search(value) or _HEX_OR_UUID.fullmatch(value) or _dollar(value):
         return False
     if _PUBLIC_VALUE.search(value):
         return False
@@ -268,6 +294,12 @@ def strong_password(value: str, *, quoted: bool = False) -> bool:
         bool(re.search(pattern, value)) for pattern in (r"[a-z]", r"[A-Z]", r"\d", r"[^\w\s]")
     )
     return bool(re.search(r"[A-Za-z]", value)) and classes >= 3 and len(set(value)) >= 6
+
+
+def _dollar(value: str) -> bool:
+    """Whether ``value`` starting with ``$`` is a reference or a crypt hash ($6$salt$...),
+    not a password that starts with the symbol."""
+    return value.startswith("$") and (not value[1:2].isalpha() or "$" in value[1:])
 
 
 def quoted_secret(word: str, value: str) -> bool:

@@ -25,8 +25,10 @@ from serena_memory.core.secret_commands import (
     command_line,
     header_credential,
 )
+from serena_memory.core.secret_files import jwk_private, netrc, pgpass, recovery_codes
 from serena_memory.core.secret_said import (
     HASH_OF,
+    key_said,
     labelled_password,
     login_pair,
     quoted_value,
@@ -37,6 +39,7 @@ from serena_memory.core.secret_said import (
 )
 from serena_memory.core.secret_values import (
     PUBLISHED_KEYS,
+    filler,
     is_placeholder,
     literal_value,
     public_name,
@@ -62,9 +65,13 @@ _KEY_VALUE = re.compile(rf"(?i)\bkey=\"({_SECRET_NAME})\"\s+value=\"([^\"]+)\"")
 _TOKEN_CHARS = re.compile(r"[\w.+/=*~-]")
 # a password in a URL, including those detect-secrets misses (no user name, `!` or `$`)
 # (a `#` pasted unencoded belongs to the password)
-_URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^\s:/?#@]*):([^\s/?@]+)@[\w\[]")
+_URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^\s:/?#@]*):([^\s/@]+)@[\w\[]")
+# a port then a query (host:8080?to=a@b.io): no password
+_PORT_QUERY = re.compile(r"\d*\?")
 # a line can hold an assignment to a secret's name only if it holds one of these
-_SECRET_WORDS = ("key", "token", "secret", "pass", "pw", "cred", "psk", "seed")  # pw: pwd
+# (`auth` only as a name given a value: authentication and authorization are common words)
+_SECRET_WORDS: tuple[str, ...] = ("key", "token", "secret", "pass", "pw", "cred", "psk", "seed")
+_SECRET_WORDS += ("session", "appid", "auth:", "auth=", "auth =", 'auth"', "auth'")
 NAME_LINE = 0  # the line of a finding in a memory's name rather than its text
 URL_PASSWORD = "password in a URL"
 
@@ -131,7 +138,13 @@ def _assigned(line: str) -> str | None:
     (or such a value quoted after the word ``password``, ``token``...): a name like
     ``*_KEY``, ``*_TOKEN``, ``PASSWORD``; a value with symbols (a strong password) counts,
     a reference or placeholder (``${VAR}``, ``$(cmd)``, ``<your-password>``) does not."""
-    return _named_value(line) or quoted_value(line) or said_password(line) or said_secret(line)
+    return (
+        _named_value(line)
+        or quoted_value(line)
+        or said_password(line)
+        or said_secret(line)
+        or key_said(line)
+    )
 
 
 def _named_value(line: str) -> str | None:
@@ -143,6 +156,8 @@ def _named_value(line: str) -> str | None:
             # only a bare value assigned in code may be code (settings.KEY); one quoted,
             # in XML or on a command line is a literal
             quoted = pattern is not _ASSIGNED or bool(match.group(2))
+            if value.endswith(":") or value.startswith(":"):
+                continue  # a label (secrets: `Authorization: ...`), a scope (session::get)
             if name and _secret_given(line, match.start(), name, value, quoted=quoted):
                 return "value assigned to " + (name.strip(".-_")[:40] or "a secret")
     return None
@@ -194,7 +209,12 @@ def _spaced(match: re.Match[str]) -> tuple[str, str]:
 def _query_key(line: str, at: int, name: str) -> bool:
     """Whether ``name`` is a URL's ``key`` parameter (``?key=...``): an API key, where a
     ``key`` alone elsewhere is a cache's or a keybinding's."""
-    return name.lower() == "key" and at > 0 and line[at - 1] in "?&"
+    return name.lower() in _QUERY_KEYS and at > 0 and line[at - 1] in "?&"
+
+
+# the query parameters that carry an API key by convention (api_key, access_token: by
+# their names already)
+_QUERY_KEYS = frozenset(["key", "appid", "app_key", "apikey"])
 
 
 def _in_arn(line: str, at: int) -> bool:
@@ -230,6 +250,8 @@ def _url_password(line: str) -> bool:
         user, password = match.groups()
         if password.startswith("{") and password.endswith("}"):
             continue  # a template's field: https://bot:{token}@host
+        if _PORT_QUERY.match(password) and (password[0].isdigit() or not user):
+            continue
         if (
             password != user
             and not is_placeholder(password)
@@ -262,20 +284,11 @@ def _encoded_auth(line: str) -> bool:
     return False
 
 
-# a .pgpass line: host:port:database:user:password
-_PGPASS = re.compile(r"^\s*[\w.-]+:(?:\d+|\*):[\w.*-]+:[\w.*@-]+:(\S{6,200})\s*$")
-
-
-def _pgpass(line: str) -> bool:
-    match = _PGPASS.match(line)
-    return match is not None and not is_placeholder(match.group(1))
-
-
 def scan(text: str) -> list[Finding]:
     """The secrets in ``text``, one finding per line at most (the first kind found)."""
     found: dict[int, str] = dict(_blocks(text))
     detectors = _detectors()
-    columns: set[int] = set()  # the columns of the Markdown table here that hold secrets
+    columns: dict[int, str] = {}  # the columns of the Markdown table here that hold secrets
     lines = text.splitlines()
     for number, line in enumerate(lines, start=1):
         columns = table_columns(line, lines[number] if number < len(lines) else "", columns)
@@ -314,7 +327,8 @@ def _block_patterns() -> tuple[Any, Any, Any]:
 def _blocks(text: str) -> Iterator[tuple[int, str]]:
     """(line, kind) of the secrets that span lines: a private key (its header, when key
     material follows it: a header named in prose is none), a PuTTY key's private lines, a
-    secret's name and value in two JSON fields."""
+    secret's name and value in two JSON fields, two-factor recovery codes."""
+    yield from ((line, "two-factor recovery codes") for line in recovery_codes(text))
     if "PRIVATE" not in text and "Private-Lines" not in text and '"key"' not in text:
         return
     pem, putty, key_value = _block_patterns()
@@ -377,7 +391,9 @@ _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
     (COMMAND_WORDS, command_line, "password on a command line"),
     (("auth", "docker"), _encoded_auth, "credential in a Docker or npm auth"),
     (("auth=", "auth =", "basicauth("), auth_pair, "password given to an HTTP client"),
-    ((":",), _pgpass, "password in a .pgpass line"),
+    ((":",), pgpass, "password in a .pgpass line"),
+    (("password",), netrc, "password in a .netrc entry"),
+    (('"kty"',), jwk_private, "private JSON Web Key"),
 )
 
 
@@ -392,7 +408,7 @@ def _line_kind(line: str, detectors: Iterable[Any]) -> str | None:
             return kind
     assigned = _assigned(line) if any(map(holds, _SECRET_WORDS)) else None
     assigned = assigned or login_pair(line, lower)
-    return assigned or table_row(line, set()) or labelled_password(line)
+    return assigned or table_row(line, {}) or labelled_password(line)
 
 
 # a run of spaces or tabs, said once: no secret holds one, and some of detect-secrets'
@@ -403,11 +419,12 @@ _BLANK_RUN = re.compile(r"[ \t]{2,}")
 
 def _detected(line: str, detectors: Iterable[Any]) -> str | None:
     """The kind of the first of detect-secrets' findings that is a secret."""
-    line = _BLANK_RUN.sub(" ", line)
+    if "  " in line or "\t" in line:  # most lines hold no run: the substitution skipped
+        line = _BLANK_RUN.sub(" ", line)
     for detector in detectors:
         for value in detector.analyze_string(line):
             token = _token_of(line, value)
-            if not is_placeholder(token) and not _public_token(str(detector.secret_type), token):
+            if not _fake(token) and not _public_token(str(detector.secret_type), token):
                 return str(detector.secret_type)
     return None
 
@@ -418,7 +435,7 @@ def _known_token(line: str) -> str | None:
 
     for kind, token in secret_tokens.find(line):
         whole = _token_of(line, token)
-        if is_placeholder(whole) or whole in PUBLISHED_KEYS:
+        if _fake(whole) or whole in PUBLISHED_KEYS:
             continue
         if kind in _BROWSER_KEYS and _named_public(line, token):
             continue
@@ -430,6 +447,12 @@ def _known_token(line: str) -> str | None:
 # NEXT_PUBLIC_FIREBASE_API_KEY=AIza...
 _BROWSER_KEYS = frozenset(["Google API key"])
 _NAME_BEFORE = re.compile(r"([A-Za-z_][\w.-]{0,80})[\"'`]?\s*[:=]\s*[\"'`]?$")
+
+
+def _fake(token: str) -> bool:
+    """A token that documents a shape: a placeholder, or its random part one character
+    repeated (``ghp_`` and zeros)."""
+    return is_placeholder(token) or filler(token)
 
 
 def _named_public(line: str, token: str) -> bool:
@@ -470,15 +493,17 @@ def _token_of(line: str, value: str) -> str:
     """``value`` extended over the characters of a token around it: a detector may yield
     only a group of its match (``ghp`` of ``ghp_xxxx...``), and a placeholder is judged on
     the whole token, never on the URL or words around it."""
+    whole = value
     at = line.find(value)
-    if at < 0:
-        return value
-    start, end = at, at + len(value)
-    while start > 0 and _TOKEN_CHARS.match(line[start - 1]):
-        start -= 1
-    while end < len(line) and _TOKEN_CHARS.match(line[end]):
-        end += 1
-    return line[start:end]
+    while at >= 0:  # the longest: `ghp_` named before the token itself
+        start, end = at, at + len(value)
+        while start > 0 and _TOKEN_CHARS.match(line[start - 1]):
+            start -= 1
+        while end < len(line) and _TOKEN_CHARS.match(line[end]):
+            end += 1
+        whole = max(whole, line[start:end], key=len)
+        at = line.find(value, end)
+    return whole
 
 
 def refusal(name: str, findings: list[Finding], *, person: bool) -> str:

@@ -1,0 +1,75 @@
+"""Secrets in the shapes of the files that hold them (for core/secrets.py): a ``.pgpass``
+line, a ``.netrc`` password, a JSON Web Key's private members. Each file's shape says the
+value is a credential, whatever the value looks like (a UUID is a Heroku token in .netrc).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+from serena_memory.core.secret_values import WORDS, entropy, is_placeholder, not_a_value
+
+# a .pgpass line: host:port:database:user:password
+_PGPASS = re.compile(r"^\s*[\w.-]+:(?:\d+|\*):[\w.*-]+:[\w.*@-]+:(\S{6,200})\s*$")
+
+
+def pgpass(line: str) -> bool:
+    """A password in a ``.pgpass`` line."""
+    match = _PGPASS.match(line)
+    return match is not None and not is_placeholder(match.group(1))
+
+
+# a .netrc entry's password, the entry on one line or the password on its own
+# (no quote, bracket or sentence's end: a sentence wrapped before "password `VALUE`)." is none)
+_NETRC = re.compile(
+    r"^\s*(?:machine\s+\S+\s+)?(?:login\s+\S+\s+)?password\s+([^\s`'\"()]{6,200})\s*$"
+)
+
+
+def netrc(line: str) -> bool:
+    """A password in a ``.netrc`` entry: the word ``password`` then the value alone."""
+    match = _NETRC.match(line)
+    if match is None:
+        return False
+    value = match.group(1)
+    if value.endswith(".") or value.isdigit():
+        return False  # a sentence's end; digits alone, as examples show it (123456)
+    return not (is_placeholder(value) or WORDS.fullmatch(value) or not_a_value(value, quoted=True))
+
+
+# a JSON Web Key's private members: "d" (EC, RSA, OKP), "p", "q", "dp", "dq", "qi" (RSA)
+# and "k" (a symmetric key); its "x", "y", "n", "e" are public
+_JWK_PRIVATE = re.compile(r"\"(?:d|p|q|dp|dq|qi|k)\"\s*:\s*\"([A-Za-z0-9_-]{16,})\"")
+
+
+def jwk_private(line: str) -> bool:
+    """A JSON Web Key that holds its private part (``"kty"`` and a private member)."""
+    return any(entropy(match.group(1)) >= 3.5 for match in _JWK_PRIVATE.finditer(line))
+
+
+# two-factor recovery codes: the words that name them, then a line of two codes or more
+# (xxxxx-xxxxx as GitHub prints them, groups of digits as Google does)
+_CODE = r"(?:[A-Za-z0-9]{4,6}-[A-Za-z0-9]{4,6}|\d{4} ?\d{4})"
+_RECOVERY_CODES = (
+    r"(?i)\b(?:recovery|backup|2fa|mfa|two-factor) codes?\b[^\n]{0,120}\n"
+    rf"[ \t>*`-]*{_CODE}[ \t,`;]+{_CODE}\b"
+)
+
+
+@cache
+def _recovery_codes() -> Any:
+    from serena_memory.core.secret_tokens import linear
+
+    return linear(_RECOVERY_CODES)
+
+
+def recovery_codes(text: str) -> Iterator[int]:
+    """The lines (from 1) that hold two-factor recovery codes: each logs in without the
+    second factor."""
+    if "odes" not in text:
+        return
+    for match in _recovery_codes().finditer(text):
+        yield text.count("\n", 0, match.end()) + 1

@@ -149,6 +149,25 @@ def open_folder(folder: Path, inside: Sequence[str]) -> Iterator[int]:
 TEMP_NAME_CHARS = 32
 
 
+def replace_cache_file(path: Path, text: bytes, prefix: str) -> None:
+    """Replace a cache file at once (a reader sees the old file or the new one); a folder
+    that can't be written, or is a link, leaves the cache as it was: a cache is a help."""
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.parent.is_symlink():
+            return
+        import tempfile  # only when writing: it costs a command's start-up
+
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=prefix, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as file:
+                file.write(text)
+            os.replace(temporary, path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+
+
 def temp_name(name: str) -> str:
     """The name of a temporary file for writing ``name`` in the same folder: hidden, named
     by this process (so a sweep can tell an orphan) and never longer than about 170 bytes."""

@@ -13,14 +13,13 @@ no error. A process keeps what it loaded, so a server reads the file once.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import threading
 from pathlib import Path
 from typing import Any
 
-from serena_memory.core.files import read_own_file
+from serena_memory.core.files import read_own_file, replace_cache_file
 
 CACHE_NAME = "front-matter.json"
 MAX_CACHE_BYTES = 64 * 2**20
@@ -74,7 +73,7 @@ def keep(
             ensure_ascii=False,
         ).encode()
     if home is not None and len(text) <= MAX_CACHE_BYTES:
-        _write(cache_path(home), text)
+        replace_cache_file(cache_path(home), text, ".front-")
 
 
 def _read(home: Path) -> dict[str, tuple[Stamp, Front | None]]:
@@ -100,21 +99,3 @@ def _row(row: Any) -> tuple[Stamp, Front | None] | None:
         return None
     stamp = (row[0], row[1], row[2])
     return stamp, (row[3], row[4], row[5], row[6]) if len(row) == 7 else None
-
-
-def _write(path: Path, text: bytes) -> None:
-    """Replace the cache file at once; a folder that can't be written leaves it as it was."""
-    with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.parent.is_symlink():
-            return
-        import tempfile
-
-        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".front-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as file:
-                file.write(text)
-            os.replace(temporary, path)
-        except OSError:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)

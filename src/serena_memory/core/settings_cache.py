@@ -26,6 +26,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from serena_memory.core.files import replace_cache_file
+
 CACHE_NAME = "settings.json"
 MAX_CACHE_BYTES = 256 * 1024
 MAX_ENTRIES = 32  # per kind: a person's global file and the projects they switch between
@@ -143,28 +145,9 @@ def _remember(home: Path, kind: str, key: str, value: Any) -> None:
     _loaded[home] = data
     text = json.dumps(data, ensure_ascii=False).encode()
     if len(text) <= MAX_CACHE_BYTES:
-        _write(cache_path(home), text)
+        replace_cache_file(cache_path(home), text, ".settings-")
 
 
 def _entries_of(data: dict[str, Any], kind: str) -> dict[str, Any]:
     found = data.get(kind)
     return found if isinstance(found, dict) else {}
-
-
-def _write(path: Path, text: bytes) -> None:
-    """Replace the cache file at once (a reader sees the old file or the new one); a
-    folder that cannot be written leaves the cache as it was."""
-    with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.parent.is_symlink():
-            return
-        import tempfile  # only when writing: it costs a command's start-up
-
-        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".settings-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as file:
-                file.write(text)
-            os.replace(temporary, path)
-        except OSError:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)

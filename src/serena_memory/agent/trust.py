@@ -129,7 +129,7 @@ def unreviewed(store: MemoryStore, names: list[str]) -> list[str]:
             canonical = N.normalize_name(name)
             if N.is_global(canonical):
                 continue
-            last = history.last_change(canonical)
+            last = history.last_entry(canonical)  # no bytes read: one dict lookup each
             if last is not None and writer_of(last[0])[1] is False:
                 out.append(name)
     except (MemoryStoreError, OSError, LookupError, ValueError):

@@ -151,6 +151,15 @@ class MemoryHistory:
         memory's bytes as that entry left them: what a read tells of who wrote the memory.
         None when none did (or history is off). No lock is taken, so outside edits are not
         recorded first: compare the bytes with the memory's text."""
+        last = self.last_entry(name)
+        if last is None:
+            return None
+        entry, history = last
+        return entry, history.content_at(entry.rev, name)
+
+    def last_entry(self, name: str) -> tuple[Entry, FolderHistory] | None:
+        """The newest entry that changed ``name`` and the history holding it, without the
+        memory's bytes (a listing asks this of every name it shows)."""
         if not self.enabled:
             return None
         from serena_memory.history.last_changes import last_change
@@ -164,7 +173,7 @@ class MemoryHistory:
         if not found:
             return None
         _, entry, history = max(found, key=lambda item: item[0])
-        return entry, history.content_at(entry.rev, name)
+        return entry, history
 
     def renamed_to(self, name: str) -> tuple[str, Entry] | None:
         """Where a memory that is not there went: the name its renames gave it (followed

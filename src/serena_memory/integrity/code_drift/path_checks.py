@@ -79,18 +79,8 @@ class PathChecks:
             ((new, (old, commit)),) = went.items()
             if m.target.endswith("/") and not new.endswith("/"):
                 new += "/"
-            return CodeFinding(
-                memory,
-                m.line,
-                m.text,
-                PATH,
-                MOVED,
-                m.target,
-                new_path=new,
-                commit=commit,
-                read_only=read_only,
-                new_mention=_within_same_folder(m.text, m.target, old, new),
-            )
+            new_mention = _within_same_folder(m.text, m.target, old, new)
+            return _moved(memory, m, m.target, new, commit, read_only, new_mention)
         note = missing_note(self.past, m.target, candidates, went, when)
         return CodeFinding(
             memory, m.line, m.text, PATH, MISSING, m.target, note=note, read_only=read_only
@@ -117,19 +107,8 @@ class PathChecks:
                 candidates, went = moves(self.past, self.files, file)
                 if len(went) == 1:
                     ((new, (old, commit)),) = went.items()
-                    return CodeFinding(
-                        memory,
-                        m.line,
-                        m.text,
-                        PATH,
-                        MOVED,
-                        old,
-                        new_path=new,
-                        commit=commit,
-                        read_only=read_only,
-                        new_mention=rewritten(m.text, m.form, prefix, old, new),
-                        form=m.form,
-                    )
+                    new_mention = rewritten(m.text, m.form, prefix, old, new)
+                    return _moved(memory, m, old, new, commit, read_only, new_mention, m.form)
                 if went or known(self.past, candidates, file):
                     note = missing_note(self.past, file, candidates, went, when)
                     return CodeFinding(
@@ -201,19 +180,7 @@ class PathChecks:
         old, commit = moved
         form = m.form if m.form in (RELATIVE, "") else ""
         new_mention = rewritten(m.text, form, m.target, old, resolved) if form else None
-        return CodeFinding(
-            memory,
-            m.line,
-            m.text,
-            PATH,
-            MOVED,
-            m.target,
-            new_path=resolved,
-            commit=commit,
-            read_only=ro,
-            new_mention=new_mention,
-            form=form,
-        )
+        return _moved(memory, m, m.target, resolved, commit, ro, new_mention, form)
 
     def _plain_missing(self, memory: str, m: Mention, read_only: bool) -> CodeFinding:
         """A path that names no file now nor in git's history."""
@@ -255,3 +222,29 @@ def _within_same_folder(text: str, target: str, old: str, new: str) -> str | Non
     if not new.startswith(left_out) or written not in text:
         return None
     return text.replace(written, new[len(left_out) :].rstrip("/"), 1)
+
+
+def _moved(
+    memory: str,
+    m: Mention,
+    target: str,
+    new: str,
+    commit: str,
+    read_only: bool,
+    new_mention: str | None,
+    form: str = "",
+) -> CodeFinding:
+    """The finding of a mention whose file git saw go from ``target`` to ``new``."""
+    return CodeFinding(
+        memory,
+        m.line,
+        m.text,
+        PATH,
+        MOVED,
+        target,
+        new_path=new,
+        commit=commit,
+        read_only=read_only,
+        new_mention=new_mention,
+        form=form,
+    )

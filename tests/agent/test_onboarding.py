@@ -154,9 +154,10 @@ def test_the_brief_asks_to_tell_the_user_what_was_written_and_what_to_commit() -
     assert "which memories you wrote" in text
     assert "`.serena/memories` is meant to be committed" in text
     assert "nothing else of `.serena/` needs to be" in text
-    assert f"under {O.MEMORY_SIZE_BUDGET:,} characters" in text
-    # mem:core links the conventions, so they are reached from the entry point
-    assert "before writing or changing a memory, read `mem:memory_maintenance`" in text
+    assert f"under {O.ONBOARDING_MEMORY_BUDGET:,} characters" in text
+    # mem:core links the conventions, so they are reached from the entry point, but only
+    # for changes of structure: correcting a fact must not cost reading them
+    assert "before adding, splitting or deleting memories, read `mem:memory_maintenance`" in text
 
 
 def test_without_a_status_tool_the_brief_says_to_call_onboarding_again() -> None:

@@ -19,10 +19,12 @@ from serena_memory.agent.maintenance import (
     seed_maintenance,
 )
 from serena_memory.core import names as N
-from serena_memory.core.paths import MEMORY_SIZE_BUDGET
 from serena_memory.core.store import MemoryStore
 
 CORE = "core"
+ONBOARDING_MEMORY_BUDGET = 2000
+"""Characters each onboarding memory should stay under: a later session reads them all
+before its task, so together they must cost less than the files they spare it reading."""
 TARGET_MEMORIES: tuple[str, ...] = (
     "core",
     "tech_stack",
@@ -309,11 +311,12 @@ _STEPS = (
     "whole trees. Start from the facts detected below and check them against those files. "
     "If something essential can't be found, ask the user.",
     "3. Write these memories with `{write_memory}`, one call each, each under "
-    "{budget:,} characters, each opening with a one-line summary as front matter "
+    "{budget:,} characters (a later session reads them before its task: each line should "
+    "spare it reading a file), each opening with a one-line summary as front matter "
     "(`---`, `summary: what it holds, for whom`, `---`): listings show it after the name:\n"
     "   - `mem:core`: the entry point. What the project is, a map of its source tree, "
     "the invariants that hold everywhere, references to the other memories saying "
-    "when to read each, and the line: before writing or changing a memory, read "
+    "when to read each, and the line: before adding, splitting or deleting memories, read "
     "`mem:{seed}`.\n"
     "   - `mem:tech_stack`: languages, frameworks, build tool, package manager, and the "
     "versions that matter.\n"
@@ -370,7 +373,7 @@ def onboarding_instructions(
             seed=seed.name,
             look=look,
             host=_HOST_COMMANDS.get(os_name, ""),
-            budget=MEMORY_SIZE_BUDGET,
+            budget=ONBOARDING_MEMORY_BUDGET,
             what_is_left=left,
             tell=TELL_THE_USER.format(committed=COMMITTED_FOLDER),
             **tools,

@@ -17,6 +17,8 @@ from test_code_drift import commit, git, memory, write
 from test_duplicates import DEPLOY
 
 from serena_memory.core.store import MemoryStore
+from serena_memory.integrity.duplicates_cache import check_duplicates
+from serena_memory.integrity.listing import MemoryListingReader
 from serena_memory.integrity.plugins.base import CheckOptions
 from serena_memory.integrity.plugins.registry import ADVICE_ORDER, CHECKS, run_checks
 from serena_memory.integrity.service import run_check, run_code_check
@@ -62,14 +64,16 @@ def test_every_check_in_one_json_report_keyed_as_the_engines_report(
     done = run_cli("memories", "check", str(folder), *EVERY, "--json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
-    # the engines' own reports, put together: the memories' (with the duplicates), the
-    # code's, the unused memories'
-    expected = run_check(store, include_unmarked=True, reachability=True, duplicates=True)
+    # the engines' own reports, put together: the memories' references, the duplicates
+    # (which make the report not clean), the code's, the unused memories'
+    expected = run_check(store, include_unmarked=True, reachability=True)
     composed = {
         **expected.to_dict(),
+        "duplicates": check_duplicates(store, MemoryListingReader(store), 1).to_dict(),
         **run_code_check(store).to_dict(),
         **unused_memories(store, 30).to_dict(),
     }
+    composed["clean"] = False
     assert list(data) == list(composed)
     assert data == json.loads(json.dumps(composed))
     assert [s["target"] for s in data["stale_references"]] == ["missing-one"]

@@ -18,7 +18,9 @@ from serena_memory.integrity import duplicates_cache as DC
 from serena_memory.integrity.duplicates import find_duplicates
 from serena_memory.integrity.duplicates.features import features_of
 from serena_memory.integrity.duplicates.findings import MAX_FINDINGS, DuplicateReport
-from serena_memory.integrity.service import run_check
+from serena_memory.integrity.plugins.base import CheckOptions
+from serena_memory.integrity.plugins.duplicates import DuplicateFindings
+from serena_memory.integrity.plugins.registry import CheckResults, run_checks
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO = REPO / "examples" / "demo" / ".serena" / "memories"
@@ -32,6 +34,16 @@ DEPLOY = """# Deploy
 - Secrets come from the vault, never from the repository.
 - Database migrations run before the new version takes traffic.
 """
+
+
+def checked(store: MemoryStore) -> CheckResults:
+    """The check with ``--duplicates``, as `serena memories check --duplicates` runs it."""
+    return run_checks(store, CheckOptions(duplicates=True, jobs=1))
+
+
+def duplicates_of(results: CheckResults) -> DuplicateReport:
+    """The duplicate check's report in ``results``."""
+    return next(f.report for _c, f in results.found if isinstance(f, DuplicateFindings))
 
 
 def demo_project(project: Path) -> Path:
@@ -59,10 +71,9 @@ def pairs(report: DuplicateReport) -> set[tuple[str, str]]:
 
 def test_the_demo_folder_as_it_is_has_nothing_to_report(store: MemoryStore, project: Path) -> None:
     demo_project(project)
-    report = run_check(store, duplicates=True)
-    assert report.duplicates is not None
-    assert report.duplicates.problem_count == 0
-    assert report.duplicates.compared == 44
+    report = duplicates_of(checked(store))
+    assert report.problem_count == 0
+    assert report.compared == 44
 
 
 def test_a_copy_reordered_with_lines_dropped_and_edited_is_a_near_duplicate(
@@ -74,14 +85,14 @@ def test_a_copy_reordered_with_lines_dropped_and_edited_is_a_near_duplicate(
     edited = lines[6].replace("the vault", "the secret store")
     copy = [lines[0], "", edited, lines[2], lines[5], lines[3]]
     write(memories, "notes/deploying", "\n".join(copy) + "\n")
-    report = run_check(store, duplicates=True).duplicates
+    report = duplicates_of(checked(store))
     assert report is not None
     [pair] = report.memories
     assert (pair.first, pair.second) == ("notes/deploying", "ops/deploy")
     assert pair.similarity >= 0.6
     assert pair.only_second == (5, 8)  # the lines the copy dropped (the edited one is alike)
     assert pair.only_first == ()
-    text = run_check(store, duplicates=True).to_text()
+    text = "".join(checked(store).to_texts())
     assert "Near-duplicate memories (1):" in text
     assert "`notes/deploying` and `ops/deploy`" in text
     assert "merge the two into one memory" in text
@@ -90,7 +101,7 @@ def test_a_copy_reordered_with_lines_dropped_and_edited_is_a_near_duplicate(
 def test_the_same_text_under_two_names_is_one_group(store: MemoryStore, project: Path) -> None:
     memories = demo_project(project)
     write(memories, "db/core-copy", (memories / "db" / "core.md").read_text(encoding="utf-8"))
-    report = run_check(store, duplicates=True).duplicates
+    report = duplicates_of(checked(store))
     assert report is not None
     assert report.identical == [("db/core", "db/core-copy")]
     assert report.memories == [] and report.conflicts == []
@@ -109,7 +120,7 @@ def test_a_section_pasted_into_another_memory_is_a_near_duplicate_section(
         + "\n"
     )
     write(memories, "ops/runbook", runbook)
-    report = run_check(store, duplicates=True).duplicates
+    report = duplicates_of(checked(store))
     assert report is not None
     [section] = report.sections
     assert (section.first, section.second) == ("ops/deploy", "ops/runbook")
@@ -162,7 +173,7 @@ def test_a_statement_restated_with_one_value_changed_is_a_conflict(
     memories = demo_project(project)
     write(memories, "testing/core", f"# Testing\n\n{original}\nMore below.\n")
     write(memories, "workflow", f"# Workflow\n\nFirst a line.\n\n{restated}\n")
-    report = run_check(store, duplicates=True).duplicates
+    report = duplicates_of(checked(store))
     assert report is not None
     [conflict] = report.conflicts
     assert (conflict.first, conflict.first_line) == ("testing/core", 3)
@@ -172,7 +183,7 @@ def test_a_statement_restated_with_one_value_changed_is_a_conflict(
         assert {conflict.first_value, conflict.second_value} == {"", "not"}
     else:
         assert (conflict.first_value, conflict.second_value) == values
-    text = run_check(store, duplicates=True).to_text()
+    text = "".join(checked(store).to_texts())
     assert "Conflicting statements (1):" in text
     assert "fix the statement that is wrong" in text
 
@@ -183,7 +194,7 @@ def test_statements_about_different_references_are_no_conflict(
     memories = demo_project(project)
     write(memories, "a", "# A\n\nRead `mem:db/core` before changing the schema of any table.\n")
     write(memories, "b", "# B\n\nRead `mem:db/schema` before changing the schema of any table.\n")
-    report = run_check(store, duplicates=True).duplicates
+    report = duplicates_of(checked(store))
     assert report is not None and report.problem_count == 0
 
 
@@ -195,11 +206,11 @@ def test_ten_thousand_identical_memories_are_one_finding_quickly(
     for i in range(10_000):
         write(memories, f"copies/note-{i:05d}", DEPLOY)
     started = time.monotonic()
-    report = run_check(store, duplicates=True)
+    results = checked(store)
     assert time.monotonic() - started < 60  # bounded: one group, not 50 million pairs
-    dups = report.duplicates
-    assert dups is not None and len(dups.identical) == 1 and dups.identical_sizes == [10_000]
-    assert "and 9988 more" in report.to_text()
+    dups = duplicates_of(results)
+    assert len(dups.identical) == 1 and dups.identical_sizes == [10_000]
+    assert "and 9988 more" in "".join(results.to_texts())
 
 
 def test_thousands_of_near_copies_are_capped_and_counted() -> None:
@@ -220,10 +231,10 @@ def test_a_huge_memory_and_one_not_utf8_are_checked_around(
     write(memories, "huge", "word " * 400_000 + "\n" + "line of text here\n" * 50_000)
     write(memories, "latin1", "Caf\xe9 notes\n".encode("latin-1"))
     started = time.monotonic()
-    report = run_check(store, duplicates=True)
+    results = checked(store)
     assert time.monotonic() - started < 60
-    assert "latin1" in report.unreadable
-    assert report.duplicates is not None and report.duplicates.compared == 45
+    assert "latin1" in results.to_dict()["unreadable"]
+    assert duplicates_of(results).compared == 45
 
 
 def test_the_cached_report_equals_a_cold_one_after_edits(store: MemoryStore, project: Path) -> None:

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from serena_memory.core.paths import SkippedFile
-from serena_memory.integrity.duplicates.findings import DuplicateReport
 
 ENTRY_POINT = "core"
 
@@ -120,8 +119,6 @@ class CheckReport:
     fuzzy: bool = False
     # memories a sync left with both sides' texts until a person resolves them (core/sync)
     sync_conflicts: list[str] = field(default_factory=list)
-    # near-duplicates and conflicting statements (None: not asked for)
-    duplicates: DuplicateReport | None = None
 
     @property
     def problem_count(self) -> int:
@@ -135,7 +132,6 @@ class CheckReport:
             + len(self.ignored_references or ())
             + len(self.unreadable)
             + len(self.skipped)
-            + (self.duplicates.problem_count if self.duplicates is not None else 0)
         )
 
     def is_clean(self) -> bool:
@@ -162,8 +158,7 @@ class CheckReport:
         return data
 
     def _others_dict(self) -> dict[str, Any]:
-        """The parts of the JSON form present only when something is in them (or, for
-        duplicates, asked for)."""
+        """The parts of the JSON form present only when something is in them."""
         data: dict[str, Any] = {}
         if self.unreadable:
             data["unreadable"] = list(self.unreadable)
@@ -171,12 +166,11 @@ class CheckReport:
             data["skipped"] = [s.to_dict() for s in self.skipped]
         if self.sync_conflicts:
             data["sync_conflicts"] = list(self.sync_conflicts)
-        if self.duplicates is not None:
-            data["duplicates"] = self.duplicates.to_dict()
         return data
 
-    def to_text(self) -> str:
-        """The report for people (integrity/report_text.py writes it)."""
+    def to_text(self, also_checked: tuple[str, ...] = ()) -> str:
+        """The report for people (integrity/report_text.py writes it); ``also_checked``:
+        what other checks found clean, named in the all-clear line."""
         from serena_memory.integrity.report_text import report_text
 
-        return report_text(self)
+        return report_text(self, also_checked)

@@ -8,19 +8,18 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from serena_memory.core.display import counted
-from serena_memory.integrity.duplicates_text import duplicates_text
 from serena_memory.integrity.findings import ENTRY_POINT
 
 if TYPE_CHECKING:
     from serena_memory.integrity.findings import CheckReport
 
 
-def report_text(report: CheckReport) -> str:
-    """The whole report: a one-line all-clear, or its sections separated by blank lines."""
+def report_text(report: CheckReport, also_checked: tuple[str, ...] = ()) -> str:
+    """The whole report: a one-line all-clear (naming ``also_checked``, what other checks
+    found clean), or its sections separated by blank lines."""
     if report.is_clean():
         what = "references" if not report.include_unmarked else "references and mentions"
-        if report.duplicates is not None:
-            what += ", duplicates and conflicts"
+        what = ", ".join((what, *also_checked))
         scanned = counted(report.scanned, "memory", "memories")
         return f"No integrity problems found ({scanned}, {what} checked).\n"
     out: list[str] = []
@@ -141,12 +140,6 @@ def _sync_conflicts(report: CheckReport) -> list[str]:
     return [*out, ""]
 
 
-def _duplicates(report: CheckReport) -> list[str]:
-    if report.duplicates is None or not report.duplicates.problem_count:
-        return []
-    return [*duplicates_text(report.duplicates), ""]
-
-
 SECTIONS: tuple[Callable[[CheckReport], list[str]], ...] = (
     _stale,
     _bare_mentions,
@@ -155,5 +148,4 @@ SECTIONS: tuple[Callable[[CheckReport], list[str]], ...] = (
     _unreadable,
     _skipped,
     _sync_conflicts,
-    _duplicates,
 )

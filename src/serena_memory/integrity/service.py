@@ -6,8 +6,8 @@ Stable API (keep it; the dashboard and the MCP server depend on it), beside
 ``listing.load_analyzer(store) -> IntegrityAnalyzer`` (every non-ignored memory, read
 once) and ``prefixing.auto_prefix(...)`` (add ``mem:`` to exact bare mentions):
 
-- ``run_check(store, include_unmarked=False, fuzzy=False, reachability=False,
-  duplicates=False) -> CheckReport`` (``.to_dict()``, ``.to_text()``, ``.is_clean()``).
+- ``run_check(store, include_unmarked=False, fuzzy=False, reachability=False)
+  -> CheckReport`` (the references check) (``.to_dict()``, ``.to_text()``, ``.is_clean()``).
 - ``backlinks(store, name) -> list[Backlink]``: memories with a ``mem:name`` reference,
   with line numbers (works for missing names too).
 - ``build_graph(store) -> MemoryGraph`` (:mod:`serena_memory.integrity.graph`; ``.to_dict()`` and
@@ -54,13 +54,9 @@ def run_check(
     jobs: int = 1,
     cache: bool = True,
     code_mentions: dict[str, list[Mention]] | None = None,
-    duplicates: bool = False,
-    progress: Callable[[int], None] | None = None,
 ) -> CheckReport:
     """Stale references (always), exact bare mentions and near-misses (on request),
-    memories unreachable from `mem:core` and references into ignored memories (on request),
-    near-duplicate memories and sections and conflicting statements (``duplicates``,
-    :mod:`serena_memory.integrity.duplicates_cache`).
+    memories unreachable from `mem:core` and references into ignored memories (on request).
     Never writes a memory. With ``cache``, what was learned about each memory is kept under
     $SERENA_HOME and only changed memories are analysed again
     (:mod:`serena_memory.integrity.cache`); the report is the same.
@@ -69,23 +65,14 @@ def run_check(
     report is the same. Only for single-threaded callers such as the command line: forking
     a process that runs threads (a web server) is unsafe, so it is refused there.
 
-    ``progress`` is told how many memories the duplicate check reads when they are many.
-
     ``code_mentions`` (a dict) is filled with the mentions of code of every project memory
     read, found in the same pass over the files, for :func:`start_code_check`.
     """
     with collector_paused():
         listing = MemoryListingReader(store)
-        report = _run_check(
+        return _run_check(
             store, listing, include_unmarked, fuzzy, reachability, jobs, cache, code_mentions
         )
-        if duplicates:
-            from serena_memory.integrity.duplicates_cache import check_duplicates
-
-            report.duplicates = check_duplicates(
-                store, listing, parallel.cpu_count() if jobs == 0 else jobs, cache, progress
-            )
-        return report
 
 
 @contextlib.contextmanager

@@ -66,6 +66,14 @@ class CheckRun:
 
 
 @dataclass(frozen=True)
+class Joined:
+    """A later check that joins the all-clear: its words, and whether it found something."""
+
+    words: str
+    found: bool
+
+
+@dataclass(frozen=True)
 class DashboardSection:
     """A check's section of the dashboard's Check page: its items, and what the page says
     about them beside their count (keys the section's answer adds)."""
@@ -84,6 +92,10 @@ class Check:
     advice: str = ""
     # its findings printed below a clean references report shorten that report's all-clear
     quiets_all_clear: bool = False
+    # what this check adds to the references' all-clear line when it finds nothing
+    # ('' for none); its findings then take that line's place, and its clean state is
+    # part of the JSON report's "clean"
+    joins_all_clear: str = ""
 
     def asked(self, options: CheckOptions) -> bool:
         """Whether this run asked for the check."""
@@ -100,8 +112,9 @@ class Check:
         """Whether these findings fail `check --strict`."""
         return False
 
-    def text(self, findings: Findings, quiet: bool) -> str:
-        """Its part of the text report; ``quiet``: a later check's findings follow it."""
+    def text(self, findings: Findings, quiet: bool, joined: tuple[Joined, ...] = ()) -> str:
+        """Its part of the text report; ``quiet``: a later check's findings follow it;
+        ``joined``: the later checks that join its all-clear."""
         return findings.to_text()
 
     def shown(self, findings: Findings) -> bool:

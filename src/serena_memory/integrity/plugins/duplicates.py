@@ -1,7 +1,7 @@
 """The duplicate check (``--duplicates``): near-duplicate memories and sections, and
-statements that contradict each other. Its report is shown within the references'
-report (``CheckReport.duplicates``: its JSON key and its text section, the all-clear
-naming it), so its own part of the output is empty. Cached per memory's features by
+statements that contradict each other, under the JSON key ``duplicates``. It joins the
+references' all-clear ("duplicates and conflicts" checked) and its findings count in the
+report's "clean". Cached per memory's features by
 :mod:`serena_memory.integrity.duplicates_cache`."""
 
 from __future__ import annotations
@@ -18,22 +18,25 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class JoinedDuplicates:
-    """The duplicate report, printed by the references' report it joined."""
+class DuplicateFindings:
+    """The duplicate report as the check report shows it."""
 
     report: DuplicateReport
 
     def to_dict(self) -> dict[str, Any]:
-        return {}
+        return {"duplicates": self.report.to_dict()}
 
     def to_text(self) -> str:
-        return ""
+        from serena_memory.integrity.duplicates_text import duplicates_text
+
+        return "".join(line + "\n" for line in duplicates_text(self.report))
 
 
 class Duplicates(Check):
     name = "duplicates"
     flag = "--duplicates"
     reads = (MEMORIES,)
+    joins_all_clear = "duplicates and conflicts"
     advice = (
         "for duplicates, merge the two memories (or rename or delete one) and for "
         "conflicts fix the statement that is wrong, or write which memory supersedes the "
@@ -54,12 +57,10 @@ class Duplicates(Check):
             report = check_duplicates(
                 run.store, MemoryListingReader(run.store), jobs, True, run.options.progress
             )
-        if run.report is not None:
-            run.report.duplicates = report
-        return JoinedDuplicates(report)
+        return DuplicateFindings(report)
 
     def failing(self, findings: Findings) -> bool:
-        return cast(JoinedDuplicates, findings).report.problem_count > 0
+        return cast(DuplicateFindings, findings).report.problem_count > 0
 
     def shown(self, findings: Findings) -> bool:
         return self.failing(findings)

@@ -1,7 +1,7 @@
 """The references check, always run: stale `mem:` references, and on request names
 written without `mem:`, near-misses and reachability from `mem:core`. It is the pass over
-the memories: the code check's mentions are collected in it, and the duplicate check's
-report is shown within its report. Cached per memory by
+the memories: the code check's mentions are collected in it, and its all-clear line names
+the checks that join it (the duplicate check) when they found nothing too. Cached per memory by
 :mod:`serena_memory.integrity.cache` (:func:`serena_memory.integrity.service.run_check`)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from serena_memory.core.display import counted
-from serena_memory.integrity.plugins.base import MEMORIES, Check, CheckOptions, CheckRun
+from serena_memory.integrity.plugins.base import MEMORIES, Check, CheckOptions, CheckRun, Joined
 
 if TYPE_CHECKING:
     from serena_memory.integrity.findings import CheckReport
@@ -44,18 +44,22 @@ class References(Check):
         return run.report
 
     def failing(self, findings: Findings) -> bool:
-        report = cast("CheckReport", findings)
-        joined = report.duplicates.problem_count if report.duplicates is not None else 0
-        return report.problem_count > joined
-
-    def shown(self, findings: Findings) -> bool:
         return not cast("CheckReport", findings).is_clean()
 
-    def text(self, findings: Findings, quiet: bool) -> str:
+    def shown(self, findings: Findings) -> bool:
+        return self.failing(findings)
+
+    def text(self, findings: Findings, quiet: bool, joined: tuple[Joined, ...] = ()) -> str:
         """With ``quiet`` (another check's findings follow), a clean report is one short
-        line: one voice, no all-clear above them."""
+        line: one voice, no all-clear above them. A joined check's findings replace the
+        all-clear, and follow the report's own after a blank line."""
         report = cast("CheckReport", findings)
-        if quiet and report.is_clean():
-            checked = counted(report.scanned, "memory", "memories")
-            return f"References: no problems found ({checked} checked).\n"
-        return report.to_text()
+        found_after = any(j.found for j in joined)
+        if report.is_clean():
+            if found_after:
+                return ""
+            if quiet:
+                checked = counted(report.scanned, "memory", "memories")
+                return f"References: no problems found ({checked} checked).\n"
+            return report.to_text(tuple(j.words for j in joined))
+        return report.to_text() + ("\n" if found_after else "")

@@ -11,7 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from serena_memory.integrity.plugins.base import Check, CheckOptions, CheckRun, Findings
+from serena_memory.integrity.plugins.base import (
+    Check,
+    CheckOptions,
+    CheckRun,
+    Findings,
+    Joined,
+)
 from serena_memory.integrity.plugins.code import CodeDrift
 from serena_memory.integrity.plugins.duplicates import Duplicates
 from serena_memory.integrity.plugins.lifecycle import Lifecycle
@@ -39,19 +45,30 @@ class CheckResults:
     found: list[tuple[Check, Findings]]
 
     def to_dict(self) -> dict[str, Any]:
-        """One JSON object: each check's keys in turn."""
+        """One JSON object: each check's keys in turn; "clean" (the references') is false
+        too when a check that joins the all-clear found something."""
         data: dict[str, Any] = {}
         for _check, findings in self.found:
             data.update(findings.to_dict())
+        if "clean" in data and any(j.found for j in self._joined(0)):
+            data["clean"] = False
         return data
 
     def to_texts(self) -> list[str]:
         """Each check's part of the text report."""
         quiet = [c.quiets_all_clear and c.shown(f) for c, f in self.found]
         return [
-            check.text(findings, any(quiet[i + 1 :]))
+            check.text(findings, any(quiet[i + 1 :]), self._joined(i))
             for i, (check, findings) in enumerate(self.found)
         ]
+
+    def _joined(self, at: int) -> tuple[Joined, ...]:
+        """The checks after the one at ``at`` that join its all-clear."""
+        return tuple(
+            Joined(check.joins_all_clear, check.shown(findings))
+            for check, findings in self.found[at + 1 :]
+            if check.joins_all_clear
+        )
 
     def failing(self) -> list[Check]:
         """The checks whose findings fail `check --strict`, in :data:`ADVICE_ORDER`."""

@@ -345,8 +345,12 @@ def test_read_memory_ends_with_a_note_and_activation_counts_drift(repo: Path) ->
 
     drifted, clean, activation = anyio.run(go)
     assert drifted.startswith("Login: `src/auth/login.py`.")
-    assert "`src/auth/login.py` (line 1) is now `src/auth/session.py`" in drifted
+    # what has no replacement is told first, then the replacements, each once
     assert "`src/auth/gone.py` (line 1) names no file of the project now" in drifted
+    assert "Its exact replacements (line 1): `src/auth/login.py` -> `src/auth/session.py`" in (
+        drifted
+    )
+    assert drifted.count("src/auth/login.py") == 2  # in the text, and in its replacement
     assert text_read(clean) == "Tokens: `src/auth/tokens.py`.\n"
     assert clean.endswith("Its 1 code reference confirmed now.")
     assert "1 project memory mentions code that is missing, moved or renamed now" in (activation)

@@ -151,17 +151,17 @@ def test_the_agent_is_told_of_drifted_memories_at_the_start_in_the_listing_and_o
     assert "'clean'" not in start
     drifted = json.loads(listing)["code_drift"]
     assert drifted == ["core", *(f"notes/n{i}" for i in range(10))]
-    # reading tells the symbols too, with the new name and place git saw
+    # reading tells the symbols too, with their new names, once, as exact replacements
     assert core.startswith("Index: `build_index(paths)` in `src/index.py`.")
-    assert "`build_index(paths)` (line 1) is now `build_search_index` in `src/index.py`" in core
+    note = core.partition("\n---\nNote: ")[2]
+    assert note.startswith("code this memory mentions has changed (lines 1, 2): ")
+    assert "`build_index(paths)` -> `build_search_index(paths)`" in note
+    assert "`_register_db_for_cleanup(db)` -> `register_db_for_cleanup(db)`" in note
     assert (
-        "`_register_db_for_cleanup(db)` (line 1) is now `register_db_for_cleanup` in "
-        "`tests/helpers/db.py`"
-    ) in core
-    assert (
-        "`tests/test_docs.py::test_commands_are_documented` (line 2) is now "
-        "`tests/test_documentation.py`"
-    ) in core
+        "`tests/test_docs.py::test_commands_are_documented` -> "
+        "`tests/test_documentation.py::test_commands_are_documented`"
+    ) in note
+    assert "Don't rely" not in note  # every change has its replacement: nothing else to say
     assert text_read(clean) == "Tokens: `src/auth/tokens.py`.\n"
     assert clean.endswith("Its 1 code reference confirmed now.")
 
@@ -198,8 +198,8 @@ def test_a_person_reading_a_drifted_memory_gets_the_text_on_stdout_and_the_note_
         "Index: `build_index(paths)` in `src/index.py`. Cleanup: `_register_db_for_cleanup(db)`.\n"
         "Docs: `tests/test_docs.py::test_commands_are_documented`.\n"
     )
-    assert done.stderr.startswith("Note: this memory mentions code that has changed: ")
-    assert "is now `build_search_index` in `src/index.py`" in done.stderr
+    assert done.stderr.startswith("Note: code this memory mentions has changed (lines 1, 2): ")
+    assert "`build_index(paths)` -> `build_search_index(paths)`" in done.stderr
     clean = run_cli_process("memories", "read", "clean", str(repo))
     assert (clean.stdout, clean.stderr) == ("Tokens: `src/auth/tokens.py`.\n", "")
 

@@ -84,13 +84,17 @@ def _note(answer: str) -> str:
 
 def _offered(answer: str) -> list[str]:
     """The replacements a read note offers, as told."""
-    found = re.search(r"exact replacements?: (.*?)\. edit_memory", _note(answer))
+    found = re.search(
+        r"(?:exact replacements|has changed) \([^)]*\): (.*?)\. edit_memory", _note(answer)
+    )
     return re.findall(r"`[^`]+` -> `[^`]+`", found.group(1)) if found else []
 
 
 def _applied(answer: str) -> list[str]:
+    """The replacements an edit made, each told once (as a note offers them)."""
     found = re.search(r"edited: \d+ replacements? \((.*)\)\.$", answer)
-    return re.findall(r"`[^`]+` -> `[^`]+`", found.group(1)) if found else []
+    made = re.findall(r"`[^`]+` -> `[^`]+`", found.group(1)) if found else []
+    return list(dict.fromkeys(made))
 
 
 def test_drift_mode_applies_what_the_note_offered_after_a_short_git_budget_ran_out(
@@ -101,8 +105,7 @@ def test_drift_mode_applies_what_the_note_offered_after_a_short_git_budget_ran_o
     offered = _offered(read_memory(ky, "core"))
     assert offered == [
         "`utils/merge.ts` -> `utils/merging.ts`",  # written without its `source/`: kept so
-        "`mergeHeaders` -> `combineHeaders`",
-        "`mergeHeaders` -> `combineHeaders`",
+        "`mergeHeaders` -> `combineHeaders`",  # on two lines, told once
     ]
     with pytest.raises(GitUnavailable):  # a read's short budget for git, run out
         run_git(str(project), "log", "-p", timeout=0.000001)
@@ -124,13 +127,18 @@ def test_the_start_counts_what_the_notes_list_and_no_language_construct(
 ) -> None:
     start = drift_summary(build_store(project))
     counted = dict(re.findall(r"'(\w+)' \((\d+)", start))
-    listed = {
-        name: len(told.split("; ")) if told else 0
+    noted = {
+        name: _offered(answer)
         for name in ("core", "conventions", "option_merging", "history")
-        for told in [_note(read_memory(ky, name)).partition(". Don't rely")[0]]
+        for answer in [read_memory(ky, name)]
+        if "Note:" in answer
     }
     assert counted == {"core": "2", "option_merging": "3"}
-    assert {n: str(c) for n, c in listed.items() if c} == counted
+    # the memories the start counts are the ones whose reads offer replacements, each
+    # told once, at most one per drifted mention
+    assert set(noted) == set(counted)
+    assert all(len(set(noted[n])) == len(noted[n]) for n in noted)
+    assert all(1 <= len({r.split(" -> ")[0] for r in noted[n]}) <= int(counted[n]) for n in noted)
     assert "Note:" not in read_memory(ky, "conventions")  # `forEach`: the language's
 
 
@@ -219,8 +227,7 @@ def test_a_src_layout_rename_is_fixed_in_two_calls_in_the_form_written(
         "`humanize.filesize` -> `humanize.sizes`",  # the import root, src/, is not written
         "`_format_not_finite(float)` -> `_format_non_finite(float)`",
         "`filesize.py` -> `sizes.py`",  # a bare name stays bare; not the tests' old file
-        "`test_filesize.py` -> `test_sizes.py`",
-        "`humanize.filesize` -> `humanize.sizes`",  # the docs directive, line 6
+        "`test_filesize.py` -> `test_sizes.py`",  # the docs directive, line 6, told once
     ]
     answer = edit_memory(humanize, "core", needle="", repl="", mode="drift")
     assert _applied(answer) == _offered(read)

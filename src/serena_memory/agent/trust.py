@@ -40,11 +40,8 @@ class Trust:
         if self.mentions:
             plural = "s" if self.mentions > 1 else ""
             since = "since" if self.writer else "now"
-            parts.append(
-                f"its {self.mentions} code reference{plural} confirmed {since}"
-                if self.code_holds
-                else f"code it mentions changed {since} (see the note above)"
-            )
+            if self.code_holds:  # a change is told by the drift note just above
+                parts.append(f"its {self.mentions} code reference{plural} confirmed {since}")
         if not parts:
             return ""
         line = "; ".join(parts) + "."

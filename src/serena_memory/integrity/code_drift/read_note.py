@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from serena_memory.core import names as N
-from serena_memory.core.display import counted
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.code_drift.checker import TRAIL_SECONDS_ON_READ, CodeChecker
 from serena_memory.integrity.code_drift.findings import CodeFinding, one_per_mention
@@ -153,23 +152,31 @@ def read_note(
     found, exact = drift_of(root, name, text, cache_home=cache_home, written=written)
     if not found:
         return ""
-    told = _grouped(found)
-    shown = told[:READ_NOTE_ITEMS]
-    more = f" and {len(told) - len(shown)} more" if len(told) > len(shown) else ""
-    note = (
-        "\n\n---\nNote: this memory mentions code that has changed: "
-        + "; ".join(shown)
-        + more
-        + ". Don't rely on those mentions; verify in the code (and update the memory)."
-    )
-    if not exact:
-        return note
-    return (
-        note
-        + f" {counted(len(exact), 'exact replacement')}: "
-        + ", ".join(r.told() for r in exact)
-        + (f". {applying}" if applying else ".")
-    )
+    settled = {id(f) for r in exact for f in r.findings}
+    unsettled = [f for f in found if id(f) not in settled]
+    parts = []
+    if unsettled:
+        told = _grouped(unsettled)
+        shown = told[:READ_NOTE_ITEMS]
+        more = f" and {len(told) - len(shown)} more" if len(told) > len(shown) else ""
+        parts.append(
+            "this memory mentions code that has changed: "
+            + "; ".join(shown)
+            + more
+            + ". Don't rely on those mentions; verify in the code (and update the memory)."
+            + (" Its" if exact else "")
+        )
+    if exact:
+        # the replacements say what changed: told once, as the memory writes it
+        lines = sorted({r.line for r in exact})
+        where = f"line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}"
+        said = "exact replacements" if unsettled else "code this memory mentions has changed"
+        parts.append(
+            f"{said} ({where}): "
+            + ", ".join(dict.fromkeys(r.told() for r in exact))  # each once
+            + (f". {applying}" if applying else ".")
+        )
+    return "\n\n---\nNote: " + " ".join(parts)
 
 
 _OFFERED: dict[tuple[str, str], tuple[str, tuple[Any, ...], list[Replacement]]] = {}

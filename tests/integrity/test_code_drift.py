@@ -353,8 +353,8 @@ def test_read_memory_ends_with_a_note_and_activation_counts_drift(repo: Path) ->
     assert drifted.count("src/auth/login.py") == 2  # in the text, and in its replacement
     assert text_read(clean) == "Tokens: `src/auth/tokens.py`.\n"
     assert clean.endswith("Its 1 code reference confirmed now.")
-    assert "1 project memory mentions code that is missing, moved or renamed now" in (activation)
-    assert "edit_memory(mode='drift') applies it in one call" in activation
+    assert "Code changed under 1 memory: " in (activation)
+    assert "edit_memory(mode='drift') applies them" in activation
 
 
 @pytest.mark.slow  # a thousand memories within a time limit
@@ -374,7 +374,7 @@ def test_the_activation_count_covers_every_drifted_memory_or_says_at_least(
     commit(repo)
     monkeypatch.setattr(drifted, "DRIFT_COUNT_SECONDS", 120.0)
     summary = drift_summary(store)
-    assert summary.startswith("1000 project memories mention code"), summary
+    assert summary.startswith("Code changed under 1000 memories: "), summary
     assert "'local'" not in summary and "'clean'" not in summary
     # out of time at once: the answer says the search stopped
     monkeypatch.setattr(drifted, "DRIFT_COUNT_SECONDS", -1.0)

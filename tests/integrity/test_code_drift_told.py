@@ -145,7 +145,7 @@ def test_the_agent_is_told_of_drifted_memories_at_the_start_in_the_listing_and_o
 
     start, listing, core, clean = anyio.run(go)
     # the start names the drifted memories, a bounded few, and counts the rest
-    assert "11 project memories mention code that is missing, moved or renamed now" in start
+    assert "Code changed under 11 memories: " in start
     assert "'core' (3 mentions), 'notes/n0' (1), 'notes/n1' (1)" in start
     assert "and 3 more" in start
     assert "'clean'" not in start

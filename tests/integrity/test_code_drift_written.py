@@ -178,5 +178,5 @@ def test_the_start_counts_the_memories_the_check_tells(repo: Path, store: Memory
     git(repo, "rm", "-q", "docs/research/00-index.md")
     commit(repo, "no index")
     summary = drift_summary(store)
-    assert summary.startswith("1 project memory mentions code"), summary
+    assert summary.startswith("Code changed under 1 memory: "), summary
     assert "'structure'" in summary and "'conventions'" not in summary

@@ -195,8 +195,8 @@ def _assert_drift_found_with_git(repo: Path, home: Path) -> None:
     assert found["src/auth/login.py"]["new_path"] == "src/auth/session.py"  # git answered
     assert found["src/auth/gone.py"]["status"] == "missing"
     note, activation = _read_and_activate(repo)
-    assert "`src/auth/login.py` (line 1) is now `src/auth/session.py`" in note
-    assert "1 project memory mentions code that is missing, moved or renamed now" in (activation)
+    assert "`src/auth/login.py` -> `src/auth/session.py`" in note
+    assert "Code changed under 1 memory: " in (activation)
     assert _dashboard_drift(repo, home) == ["src/auth/gone.py", "src/auth/login.py"]
 
 

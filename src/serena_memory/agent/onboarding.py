@@ -223,16 +223,15 @@ def memory_overview(store: MemoryStore, *, search_tool: bool = True) -> str:
             f"`{T.WRITE_MEMORY}`)."
         )
     intro = (
-        "Memories are Markdown notes kept across sessions. Read one with "
-        f"`{T.READ_MEMORY}` when its name fits the task, and follow its `mem:NAME` "
-        "references; nothing is loaded for you."
+        "Memories: Markdown notes kept across sessions, none loaded for you. Read with "
+        f"`{T.READ_MEMORY}` those whose names fit the task, and their `mem:NAME` references."
     )
 
     def render(view) -> str:
         read_only = view.read_only
         lines = [intro]
         if CORE in view.names:
-            lines.append("Start from `mem:core`, which leads to the others.")
+            lines[0] = intro.replace("Read with", "Start from `mem:core`; read with")
         if not view.complete:
             lines.extend(listing_text_lines(view, search_tool))
         else:

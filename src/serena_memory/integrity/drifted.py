@@ -155,16 +155,15 @@ def _missing_symbols(
 
 
 def drift_summary(store: MemoryStore) -> str:
-    """One sentence for the activation message: how many project memories mention code
-    that is missing, moved or renamed now, naming the first :data:`DRIFT_NAMES_SHOWN`
-    with how many of their mentions drifted, and how to see them ('' when none)."""
+    """One sentence for the activation message: under how many project memories code is
+    missing, moved or renamed now ("code changed"), naming the first
+    :data:`DRIFT_NAMES_SHOWN` with how many of their mentions drifted, and how to fix them
+    ('' when none)."""
     counts, partial = _drifted_counts(store, None)
     if not counts:
         return ""
     names = sorted(counts)
-    count = ("at least " if partial else "") + counted(
-        len(names), "project memory mentions", "project memories mention"
-    )
+    count = ("at least " if partial else "") + counted(len(names), "memory", "memories")
     first = "mention" if counts[names[0]] == 1 else "mentions"
     shown = ", ".join(
         f"'{n}' ({counts[n]}{' ' + first if i == 0 else ''})"
@@ -173,6 +172,6 @@ def drift_summary(store: MemoryStore) -> str:
     if len(names) > DRIFT_NAMES_SHOWN:
         shown += f" and {len(names) - DRIFT_NAMES_SHOWN} more"
     return (
-        f"{count} code that is missing, moved or renamed now: {shown}; reading one says "
-        "what each is now, and edit_memory(mode='drift') applies it in one call."
+        f"Code changed under {count}: {shown}; reading one gives the fixes; "
+        "edit_memory(mode='drift') applies them."
     )

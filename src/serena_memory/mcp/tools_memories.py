@@ -25,8 +25,8 @@ def list_memories(
     topic: Annotated[str, Field(description="e.g. 'auth' or 'global'.")] = "",
     page: Annotated[int, Field(ge=1)] = 1,
 ) -> str:
-    """List memory names, all or one topic's, when those you were given may be stale or
-    cut short."""
+    """List memory names (all, or one topic's) when the ones given may be stale or cut
+    short."""
     from serena_memory.agent.listing import listing_answer
 
     return listing_answer(
@@ -64,8 +64,8 @@ def write_memory(
     content: Annotated[str, Field(description="Markdown; cite memories as `mem:NAME`.")],
     max_chars: int = -1,  # -1: the server's limit (default_max_tool_answer_chars)
 ) -> str:
-    """Create or replace a memory with something stable and costly to rediscover; a
-    'global/' name only if the user asks for one shared by all projects."""
+    """Create or replace a memory: something stable, costly to rediscover; a 'global/'
+    name (shared by all projects) only when the user asks."""
     store = state.require_store()
     if store.access().proposing(memory_name):
         return proposals.propose_write(store, memory_name, content, max_chars).told()

@@ -216,40 +216,36 @@ def _save(
     rows = {
         n: (*stamps[n], int(now - stamps[n][1] < RACY_NS), *_encoded(f)) for n, f in saved.items()
     }
-    entries = {
-        n: (
-            f.lines.tolist(),
-            None if f.signature is None else f.signature.tolist(),
-            f.keys.tolist(),
-        )
-        for n, f in saved.items()
-    }
     every = [np.unique(f.words) for f in saved.values()]
     words, counts = np.unique(np.concatenate([np.zeros(0, np.uint32), *every]), return_counts=True)
-    _replace(conn, rows, entries, gone, list(zip(words.tolist(), counts.tolist(), strict=True)))
+    counted = list(zip(words.tolist(), counts.tolist(), strict=True))
+    _replace(conn, rows, gone, counted, lambda ids: index.posted(list(saved.values()), ids))
 
 
 def _replace(
     conn: sqlite3.Connection,
     rows: dict[str, tuple[Any, ...]],
-    entries: dict[str, tuple[list[int], list[int] | None, index.Keys]],
     gone: Iterable[str],
     counted: list[tuple[int, int]],
+    posted: Callable[[list[int]], Iterable[tuple[int, int, int]]],
 ) -> None:
     """In one transaction: the rows of ``rows`` and ``gone`` taken out with their
-    postings, then ``rows`` put in with theirs (``entries``: the same features as plain
-    numbers) and ``counted``, the memories holding each of their words."""
+    postings, then ``rows`` put in with theirs (``posted``: given the rows' ids) and
+    ``counted``, the memories holding each of their words."""
     names = [*rows, *gone]
     conn.execute("BEGIN IMMEDIATE")
     try:
         old = _rows_named(conn, names)
         index.remove(conn, [e for e in old if e is not None])
         conn.executemany("DELETE FROM memo WHERE name = ?", [(n,) for n in names])
-        added: list[index.Entry] = []
-        for name, row in rows.items():
-            done = conn.execute("INSERT INTO memo VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (name, *row))
-            added.append((int(done.lastrowid or 0), *entries[name]))
-        index.add(conn, added, counted)
+        first = conn.execute("SELECT COALESCE(MAX(rowid), 0) + 1 FROM memo").fetchone()[0]
+        ids = list(range(first, first + len(rows)))
+        conn.executemany(
+            "INSERT INTO memo (rowid, name, ino, mtime_ns, size, racy, digest, lines, sig, keys) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            ((i, name, *row) for i, (name, row) in zip(ids, rows.items(), strict=True)),
+        )
+        index.add(conn, posted(ids), counted)
         conn.execute(
             "UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'memories'",
             (len(rows) - len(old),),
@@ -436,7 +432,8 @@ def _keep_written(
     racy = int(time.time_ns() - st.st_mtime_ns < RACY_NS)
     row = (*stamp, racy, mine.digest, index.pack(mine.lines), sig, index.pack(flat))
     counted = [(w, 1) for w in set(mine.words)]
-    _replace(conn, {name: row}, {name: (mine.lines, signature, mine.keys)}, (), counted)
+    postings = index.postings(mine.lines, signature, mine.keys)
+    _replace(conn, {name: row}, (), counted, lambda ids: [(k, ids[0], x) for k, x in postings])
 
 
 def _met(conn: sqlite3.Connection, name: str, mine: Print, signature: Any) -> Met:

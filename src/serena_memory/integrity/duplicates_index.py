@@ -15,18 +15,17 @@ from __future__ import annotations
 import math
 import struct
 import sys
-import zlib
 from array import array
 from collections import Counter
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from serena_memory.integrity.duplicates.detect import (
     MIN_RESTATED_WORDS,
     RESTATED_OF_LARGER,
     RESTATED_SHARE,
 )
-from serena_memory.integrity.duplicates.features import BANDS, ROWS, TOKEN
+from serena_memory.integrity.duplicates.features import BANDS, ROWS, TOKEN, Features
 
 if TYPE_CHECKING:
     import sqlite3
@@ -46,6 +45,7 @@ MAX_CANDIDATES = 16
 """Memories compared with the text written, at most: the ones met most."""
 _IN = 500
 """Values bound in one ``IN (...)`` at most."""
+_CHUNK = 1 << 16
 
 SCHEMA = (
     "CREATE TABLE posting (key INTEGER NOT NULL, id INTEGER NOT NULL, extra INTEGER NOT NULL, "
@@ -76,8 +76,15 @@ def triples(blob: bytes) -> Keys:
     return list(zip(flat[0::3], flat[1::3], flat[2::3], strict=True))
 
 
+_MIX = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x27D4EB2F165667C5)
+"""Odd multipliers mixing a band's number and values into one key (the same in plain
+Python and in numpy's wrapping 64-bit arithmetic)."""
+_MASK = (1 << 64) - 1
+
+
 def _band(band: int, signature: list[int]) -> int:
-    return zlib.crc32(pack([band, *signature[band * ROWS : (band + 1) * ROWS]]))
+    values = (band, *signature[band * ROWS : (band + 1) * ROWS])
+    return (sum(v * m for v, m in zip(values, _MIX, strict=True)) & _MASK) >> 32
 
 
 def postings(lines: list[int], signature: list[int] | None, keys: Keys) -> list[tuple[int, int]]:
@@ -90,6 +97,45 @@ def postings(lines: list[int], signature: list[int] | None, keys: Keys) -> list[
     sketch = sorted(w for w, i, _v in keys if i == TOKEN)[:SKETCH]
     out += [(WORD << 32 | w, len(sketch)) for w in sketch]
     return out
+
+
+def posted(features: list[Features], ids: list[int]) -> Iterator[tuple[int, int, int]]:
+    """The (key, id, extra) rows of many memories, in the order of the index: what
+    :func:`postings` gives for each, computed on all at once (a check posts thousands)."""
+    import numpy as np
+
+    def repeated(counts: list[int]) -> Any:
+        return np.repeat(np.array(ids, dtype=np.int64), counts)
+
+    keys, owners, extras = [], [], []
+    lines = [f.lines for f in features]
+    keys.append(np.concatenate([np.zeros(0, np.int64), *lines]).astype(np.int64) | LINE << 32)
+    owners.append(repeated([len(a) for a in lines]))
+    extras.append(np.zeros(len(keys[-1]), np.int64))
+    signed = [i for i, f in enumerate(features) if f.signature is not None]
+    matrix = np.array([features[i].signature for i in signed], np.uint64).reshape(-1, BANDS, ROWS)
+    with np.errstate(over="ignore"):
+        mixed = np.arange(BANDS, dtype=np.uint64)[None, :] * np.uint64(_MIX[0])
+        for at in range(ROWS):
+            mixed = mixed + matrix[:, :, at] * np.uint64(_MIX[at + 1])
+    keys.append((mixed >> np.uint64(32)).astype(np.int64).reshape(-1) | BAND << 32)
+    owners.append(np.repeat(np.array(ids, dtype=np.int64)[signed], BANDS))
+    extras.append(np.zeros(len(keys[-1]), np.int64))
+    statements = [f.statement_keys for f in features]
+    both = np.concatenate([np.zeros((0, 3), np.uint32), *statements]).astype(np.int64)
+    keys.append(both[:, 0] | STATEMENT << 32)
+    owners.append(repeated([len(a) for a in statements]))
+    extras.append(both[:, 2])
+    sketches = [f.words[:SKETCH] for f in features]
+    keys.append(np.concatenate([np.zeros(0, np.int64), *sketches]).astype(np.int64) | WORD << 32)
+    owners.append(repeated([len(a) for a in sketches]))
+    extras.append(np.repeat([len(a) for a in sketches], [len(a) for a in sketches]))
+    k, i, x = (np.concatenate(a).astype(np.int64) for a in (keys, owners, extras))
+    order = np.lexsort((x, i, k))
+    k, i, x = k[order], i[order], x[order]
+    for at in range(0, len(k), _CHUNK):  # as plain numbers a chunk at a time: less memory
+        part = slice(at, at + _CHUNK)
+        yield from zip(k[part].tolist(), i[part].tolist(), x[part].tolist(), strict=True)
 
 
 def words(keys: Keys) -> list[int]:
@@ -108,9 +154,11 @@ def remove(conn: sqlite3.Connection, entries: list[Entry]) -> int:
     return len(entries)
 
 
-def add(conn: sqlite3.Connection, entries: list[Entry], counted: list[tuple[int, int]]) -> None:
-    """The postings of these rows, and ``counted`` (word, memories holding it) added."""
-    rows = sorted((k, e[0], x) for e in entries for k, x in postings(*e[1:]))
+def add(
+    conn: sqlite3.Connection, rows: Iterable[tuple[int, int, int]], counted: list[tuple[int, int]]
+) -> None:
+    """The postings ``rows`` (key, id, extra), and ``counted`` (word, memories holding
+    it) added."""
     conn.executemany("INSERT OR IGNORE INTO posting VALUES (?, ?, ?)", rows)
     _count(conn, counted)
 

@@ -12,7 +12,9 @@ System calls are counted with ``strace -f -c`` (every thread and child), one run
 from the timed ones (strace slows a process down); ``-`` when strace is missing.
 
 Usage: ``python benchmarks/bench_write.py --tree LABEL=PATH/bin/serena [--tree ...]
-[--sizes 1000,10000,100000] [--runs N] [--keep DIR]``
+[--sizes 1000,10000,100000] [--runs N] [--keep DIR]``; with ``--keep``, the copies
+are kept and reused, for the same label, by the next run (delete a copy after changing
+what its tree writes in the cache).
 """
 
 from __future__ import annotations
@@ -70,19 +72,26 @@ class Side:
         self.label, self.serena, self.state = label, serena, state
         self.project = root / f"{source.name}-{label}-{state.replace(' ', '-')}"
         self.home = self.project.with_name(self.project.name + "-home")
-        for folder in (self.project, self.home):
-            shutil.rmtree(folder, ignore_errors=True)
-        shutil.copytree(source, self.project, symlinks=True)
-        self.home.mkdir()
+        self.prepared = self.home / ".bench-prepared"
+        if not self.prepared.exists():
+            for folder in (self.project, self.home):
+                shutil.rmtree(folder, ignore_errors=True)
+            shutil.copytree(source, self.project, symlinks=True)
+            self.home.mkdir()
         self.env = {**os.environ, "SERENA_HOME": str(self.home)}
         self.cpu: list[float] = []
         self.count = 0
 
     def prepare(self) -> None:
+        """The first write (it records the whole folder in the history: minutes at
+        100,000 memories) and the check, once: with ``--keep``, a later run reuses them."""
+        if self.prepared.exists():
+            return
         if self.state == "checked":
             cmd = [self.serena, "memories", "check", "--duplicates", str(self.project)]
             subprocess.run(cmd, env=self.env, stdout=subprocess.DEVNULL, check=False)
         self.write(timed=False)
+        self.prepared.write_text(self.serena)
 
     def write(self, timed: bool = True) -> None:
         self.count += 1
@@ -117,6 +126,8 @@ def main(argv: list[str] | None = None) -> int:
                     side = Side(ws.root / "write-copies", label, serena, source, state)
                     side.prepare()
                     sides.append((size, side))
+        if not args.runs:  # the copies prepared (with --keep), for a later run
+            return 0
         for _ in range(args.runs):
             for _size, side in sides:
                 side.write()
@@ -129,8 +140,8 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
     finally:
-        shutil.rmtree(ws.root / "write-copies", ignore_errors=True)
-        ws.cleanup()
+        if args.keep is None:
+            ws.cleanup()
     return 0
 
 

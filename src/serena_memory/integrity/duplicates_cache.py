@@ -67,11 +67,13 @@ def names_checked(listing: MemoryListingReader) -> list[str]:
 
 @functools.cache
 def _analysis_version() -> str:
-    """The code that makes findings (a changed analysis never reuses old ones)."""
+    """The code that makes findings and index keys (a changed analysis never reuses
+    old ones)."""
     from serena_memory.integrity import duplicates
 
     digest = hashlib.sha256(str(_SCHEMA_VERSION).encode())
-    for source in sorted(Path(str(duplicates.__file__)).parent.glob("*.py")):
+    sources = sorted(Path(str(duplicates.__file__)).parent.glob("*.py"))
+    for source in [*sources, Path(index.__file__)]:  # the index's keys: of its code too
         with contextlib.suppress(OSError):
             digest.update(source.read_bytes())
     return digest.hexdigest()

@@ -29,17 +29,23 @@ from pathlib import Path
 
 from _common import Workspace, median, time_process
 
-TEXT = (
-    "# Written\n\nRun {i}: the deploy script reads the port from the environment.\n"
-    "The staging database is rebuilt every night at two, from the last backup.\n"
-    "Retries back off exponentially, five times at most, then the job is parked.\n"
+TEXTS = (
+    "# Deploy\n\nRun {i}: the deploy script reads the port from the environment.\n"
+    "Staging is rebuilt every night at two, from the last backup.\n",
+    "# Retries\n\nRun {i}: a failed job is retried five times, backing off exponentially.\n"
+    "After the fifth failure it is parked in the dead-letter queue for a person.\n",
+    "# Fonts\n\nRun {i}: the dashboard bundles its own typefaces to render offline.\n"
+    "Glyph subsets are cut at build time to keep the download small.\n",
+    "# Locale\n\nRun {i}: dates are shown in the reader's zone, stored in UTC.\n"
+    "Translators edit catalogue files; missing strings fall back to English.\n",
 )
+"""What the four memories rewritten in turn say: none like another (nor, in the
+corpora, like any memory there), so a write's note finds nothing to tell, as most do."""
 
 
 def write_command(serena: str, project: Path, i: int) -> list[str]:
-    return [serena, "memories", "write", f"bench/written_{i % 4}", str(project), "-c"] + [
-        TEXT.format(i=i)
-    ]
+    name, text = f"bench/written_{i % 4}", TEXTS[i % 4].format(i=i)
+    return [serena, "memories", "write", name, str(project), "-c", text]
 
 
 def syscalls(cmd: list[str], env: dict[str, str]) -> int | None:

@@ -4,9 +4,9 @@ Per memory, the cache keeps its file's stamp (inode, modification time, size) an
 features (:mod:`serena_memory.integrity.duplicates.features`: line hashes, signature,
 statement keys), so a check after one change reads that memory, plus the few others
 its findings compare word for word; the last report is kept too, for a check after no
-change, and all memories' features joined in one blob
-(:mod:`serena_memory.integrity.duplicates_kept`) with the names of the rows written
-since, for a write, which then reads one value and a few rows. A row is used only when
+change, and every row's keys are posted in an index
+(:mod:`serena_memory.integrity.duplicates_index`) that a write looks its own text up
+in, reading the few rows that meet it. A row is used only when
 its stamp is that of the file now, the file was not changed within a second of being
 read, and its blobs have the sizes features have; the file is SQLite under
 ``$SERENA_HOME/cache/duplicates`` and trusted only when it is ours (application id,
@@ -23,24 +23,32 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import paths
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.store import MemoryStore
+from serena_memory.integrity import duplicates_index as index
 from serena_memory.integrity.analysis import MAINTENANCE_NAMES
 from serena_memory.integrity.duplicates.detect import detect
-from serena_memory.integrity.duplicates.features import PERMUTATIONS, Features, features_of
+from serena_memory.integrity.duplicates.features import (
+    PERMUTATIONS,
+    Features,
+    Print,
+    coefficients,
+    features_of,
+    plain_signature,
+)
 from serena_memory.integrity.duplicates.findings import DuplicateReport
-from serena_memory.integrity.duplicates_kept import Kept
 from serena_memory.integrity.listing import MemoryListingReader
 
 if TYPE_CHECKING:
     import sqlite3
 
 _APPLICATION_ID = 0x53524D44  # "SRMD"
-_SCHEMA_VERSION = 2
+_SCHEMA_VERSION = 3
 RACY_NS = 1_000_000_000
 """A file changed less than this long before it was read is read again next time."""
 
@@ -59,11 +67,13 @@ def names_checked(listing: MemoryListingReader) -> list[str]:
 
 @functools.cache
 def _analysis_version() -> str:
-    """The code that makes findings (a changed analysis never reuses old ones)."""
+    """The code that makes findings and index keys (a changed analysis never reuses
+    old ones)."""
     from serena_memory.integrity import duplicates
 
     digest = hashlib.sha256(str(_SCHEMA_VERSION).encode())
-    for source in sorted(Path(str(duplicates.__file__)).parent.glob("*.py")):
+    sources = sorted(Path(str(duplicates.__file__)).parent.glob("*.py"))
+    for source in [*sources, Path(index.__file__)]:  # the index's keys: of its code too
         with contextlib.suppress(OSError):
             digest.update(source.read_bytes())
     return digest.hexdigest()
@@ -141,17 +151,16 @@ def _create(conn: sqlite3.Connection, version: str) -> None:
         "CREATE TABLE memo (name TEXT PRIMARY KEY, ino INTEGER, mtime_ns INTEGER, "
         "size INTEGER, racy INTEGER, digest TEXT, lines BLOB, sig BLOB, keys BLOB)"
     )
-    # the features of all memories as a check saw them, one blob (see duplicates_kept),
-    # and the memories whose rows were written since
-    conn.execute("CREATE TABLE joined (id INTEGER PRIMARY KEY, data BLOB)")
-    conn.execute("CREATE TABLE stale (name TEXT PRIMARY KEY)")
+    for table in index.SCHEMA:  # every row's keys, for a write to look itself up in
+        conn.execute(table)
     conn.execute("INSERT INTO meta VALUES ('version', ?)", (version,))
+    conn.execute("INSERT INTO meta VALUES ('memories', '0')")
     conn.execute(f"PRAGMA application_id = {_APPLICATION_ID}")
     conn.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
     conn.execute("COMMIT")
 
 
-def _decoded(row: tuple[Any, ...]) -> Features | None:
+def decoded(row: tuple[Any, ...]) -> Features | None:
     """A row's features, or None when its blobs are not of the sizes features have."""
     import numpy as np
 
@@ -189,7 +198,7 @@ def _known(
         if stamp is None:
             gone.add(row[0])
         elif tuple(row[1:4]) == stamp and not row[4]:
-            found = _decoded(row[5:])
+            found = decoded(row[5:])
             if found is not None:
                 known[row[0]] = found
     return known, gone
@@ -201,23 +210,73 @@ def _save(
     stamps: dict[str, Stamp],
     gone: Iterable[str],
 ) -> None:
+    """The rows of the memories ``fresh`` read now, those of the memories ``gone`` out."""
+    import numpy as np
+
     now = time.time_ns()
-    rows = [
-        (name, *stamps[name], int(now - stamps[name][1] < RACY_NS), *_encoded(f))
-        for name, f in fresh.items()
-        if name in stamps
-    ]
+    saved = {n: f for n, f in fresh.items() if n in stamps}
+    rows = {
+        n: (*stamps[n], int(now - stamps[n][1] < RACY_NS), *_encoded(f)) for n, f in saved.items()
+    }
+    every = [np.unique(f.words) for f in saved.values()]
+    words, counts = np.unique(np.concatenate([np.zeros(0, np.uint32), *every]), return_counts=True)
+    counted = list(zip(words.tolist(), counts.tolist(), strict=True))
+    _replace(conn, rows, gone, counted, lambda ids: index.posted(list(saved.values()), ids))
+
+
+def _replace(
+    conn: sqlite3.Connection,
+    rows: dict[str, tuple[Any, ...]],
+    gone: Iterable[str],
+    counted: list[tuple[int, int]],
+    posted: Callable[[list[int]], Iterable[tuple[int, int, int]]],
+) -> None:
+    """In one transaction: the rows of ``rows`` and ``gone`` taken out with their
+    postings, then ``rows`` put in with theirs (``posted``: given the rows' ids) and
+    ``counted``, the memories holding each of their words."""
+    names = [*rows, *gone]
     conn.execute("BEGIN IMMEDIATE")
     try:
-        conn.executemany("INSERT OR REPLACE INTO memo VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-        conn.executemany("DELETE FROM memo WHERE name = ?", [(n,) for n in gone])
-        changed = [(r[0],) for r in rows] + [(n,) for n in gone]
-        conn.executemany("INSERT OR IGNORE INTO stale VALUES (?)", changed)
+        old = _rows_named(conn, names)
+        index.remove(conn, [e for e in old if e is not None])
+        conn.executemany("DELETE FROM memo WHERE name = ?", [(n,) for n in names])
+        first = conn.execute("SELECT COALESCE(MAX(rowid), 0) + 1 FROM memo").fetchone()[0]
+        ids = list(range(first, first + len(rows)))
+        conn.executemany(
+            "INSERT INTO memo (rowid, name, ino, mtime_ns, size, racy, digest, lines, sig, keys) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            ((i, name, *row) for i, (name, row) in zip(ids, rows.items(), strict=True)),
+        )
+        index.add(conn, posted(ids), counted)
+        conn.execute(
+            "UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'memories'",
+            (len(rows) - len(old),),
+        )
         conn.execute("COMMIT")
     except BaseException:
         with contextlib.suppress(Exception):
             conn.execute("ROLLBACK")
         raise
+
+
+def _rows_named(conn: sqlite3.Connection, names: list[str]) -> list[index.Entry | None]:
+    """The rows of ``names`` there are, as index entries (None: a row not of the shapes
+    features have, whose postings can't be told)."""
+    found: list[index.Entry | None] = []
+    for at in range(0, len(names), 500):
+        part = names[at : at + 500]
+        marks = ",".join("?" * len(part))
+        query = (
+            f"SELECT rowid, lines, sig, keys, {_WELL_FORMED} FROM memo "  # noqa: S608
+            f"WHERE name IN ({marks})"
+        )
+        for rowid, lines, sig, keys, ok in conn.execute(query, part):
+            entry = None
+            if ok:
+                signature = None if sig is None else index.unpack(sig)
+                entry = (rowid, index.unpack(lines), signature, index.triples(keys))
+            found.append(entry)
+    return found
 
 
 def _features(listing: MemoryListingReader, names: list[str], jobs: int) -> dict[str, Features]:
@@ -301,26 +360,13 @@ def _check(
     report = detect(features, lambda name: listing.read([name])[0].get(name))
     if conn is not None:
         _save(conn, fresh, stamps, gone)
-        _save_joined(conn, features)
+        signs = json.dumps(coefficients())
+        conn.execute("INSERT OR IGNORE INTO meta VALUES ('minhash', ?)", (signs,))
         now = time.time_ns()
         if not any(now - stamps[n][1] < RACY_NS for n in fresh if n in stamps):
             value = report_key + "\n" + json.dumps(report.to_dict())
             conn.execute("INSERT OR REPLACE INTO meta VALUES ('report', ?)", (value,))
     return report
-
-
-def _save_joined(conn: sqlite3.Connection, features: dict[str, Features]) -> None:
-    """The features of all memories as one blob, for the writes until the next check."""
-    blob = Kept.of(features).blob()
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        conn.execute("INSERT OR REPLACE INTO joined VALUES (0, ?)", (blob,))
-        conn.execute("DELETE FROM stale")
-        conn.execute("COMMIT")
-    except BaseException:
-        with contextlib.suppress(Exception):
-            conn.execute("ROLLBACK")
-        raise
 
 
 _WELL_FORMED = (
@@ -332,44 +378,94 @@ _WELL_FORMED = (
 blobs of all rows are joined into arrays)."""
 
 
-def kept_features(store: MemoryStore, written: tuple[str, Features] | None = None) -> Kept:
-    """The features the cache holds, as the last check or write saw each memory, without
-    looking at the files (none when there is no cache): for a write, which can't afford
-    to look at every file. A memory changed by hand since is seen as it was. ``written``
-    (the name and features of the memory just written) is kept with its file's stamp, in
-    the same visit of the cache, for the next write and check."""
+Row = tuple[str, str, bytes, "bytes | None", bytes]
+"""A cache row as a write reads it: name, digest, lines, signature, keys."""
+
+
+@dataclass(slots=True)
+class Met:
+    """What a write learns from the index: the rows of the memories its text meets
+    (at most :data:`~serena_memory.integrity.duplicates_index.MAX_CANDIDATES`, most met
+    first), those whose row is damaged (to be read from their files), how many memories
+    hold each of the words concerned, and of how many."""
+
+    rows: list[Row]
+    damaged: list[str]
+    counts: dict[int, int]
+    memories: int
+
+
+def look_up(store: MemoryStore, name: str, mine: Print) -> Met | None:
+    """The memories the text just written to ``name`` meets, from the index alone (None
+    when no check made one): for a write, which can't afford to look at every file, and
+    sees each memory as the last check or write did. The text's own row is kept, in the
+    same visit, for the next write and check."""
     import sqlite3
 
     try:
         conn = _open(store, create=False)
     except (OSError, sqlite3.Error):
-        return Kept.of_rows([])
+        return None
     if conn is None:
-        return Kept.of_rows([])
+        return None
     try:
-        kept = _kept(conn)
-        if written is not None:
-            with contextlib.suppress(OSError, MemoryStoreError):
-                st = os.stat(store.real_path_of(written[0]))
-                stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
-                _save(conn, {written[0]: written[1]}, {written[0]: stamp}, ())
-    except sqlite3.Error:
-        return Kept.of_rows([])
+        row = conn.execute("SELECT value FROM meta WHERE key = 'minhash'").fetchone()
+        if row is None:  # no check filled it yet
+            return None
+        signature = plain_signature(mine.lines, [tuple(m) for m in json.loads(row[0])])
+        _keep_written(conn, store, name, mine, signature)
+        return _met(conn, name, mine, signature)
+    except (sqlite3.Error, ValueError, TypeError, KeyError):  # a damaged index says nothing
+        return Met([], [], {}, 0)
     finally:
         conn.close()
-    return kept
 
 
-def _kept(conn: sqlite3.Connection) -> Kept:
-    """The features the cache holds: the blob the last check left with the rows written
-    since in place of their memories' part, or (no such blob) all the rows."""
-    query = f"SELECT name, digest, lines, sig, keys FROM memo WHERE {_WELL_FORMED}"  # noqa: S608
-    row = conn.execute("SELECT data FROM joined WHERE id = 0").fetchone()
-    joined = None if row is None else Kept.of_blob(row[0])
-    if joined is None:
-        return Kept.of_rows(conn.execute(query).fetchall())
-    stale = {r[0] for r in conn.execute("SELECT name FROM stale")}
-    if not stale:
-        return joined
-    since = query + " AND name IN (SELECT name FROM stale)"
-    return joined.without(stale).plus(Kept.of_rows(conn.execute(since).fetchall()))
+def _keep_written(
+    conn: sqlite3.Connection, store: MemoryStore, name: str, mine: Print, signature: Any
+) -> None:
+    try:
+        st = os.stat(store.real_path_of(name))
+    except (OSError, MemoryStoreError):
+        return
+    stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
+    flat = [v for k in mine.keys for v in k]
+    sig = None if signature is None else index.pack(signature)
+    racy = int(time.time_ns() - st.st_mtime_ns < RACY_NS)
+    row = (*stamp, racy, mine.digest, index.pack(mine.lines), sig, index.pack(flat))
+    counted = [(w, 1) for w in set(mine.words)]
+    postings = index.postings(mine.lines, signature, mine.keys)
+    _replace(conn, {name: row}, (), counted, lambda ids: [(k, ids[0], x) for k, x in postings])
+
+
+def _met(conn: sqlite3.Connection, name: str, mine: Print, signature: Any) -> Met:
+    score, worded = index.meeting(conn, mine.lines, signature, mine.keys)
+    named = dict(_select(conn, "rowid, name", list(score)))
+    ranked = sorted((-score[i], n, i) for i, n in named.items() if n != name)
+    chosen = [i for _s, _n, i in ranked[: index.MAX_CANDIDATES]]
+    found = {r[0]: r[1:] for r in _select(conn, f"rowid, {_WELL_FORMED}, {_ROW}", chosen)}
+    rows = [(i, found[i][1:]) for i in chosen if i in found and found[i][0]]
+    damaged = [found[i][1] for i in chosen if i in found and not found[i][0]]
+    words = {w for _i, r in rows for w in index.words(index.triples(r[4]))}
+    counts = index.counts(conn, words.union(mine.words))
+    memories = int(conn.execute("SELECT value FROM meta WHERE key = 'memories'").fetchone()[0])
+
+    def worth(i: int, row: Row) -> bool:  # met by its words alone: a restatement?
+        theirs = index.words(index.triples(row[4]))
+        return i not in worded or index.restated(mine.words, theirs, counts, memories)
+
+    return Met([r for i, r in rows if worth(i, r)], damaged, counts, memories)
+
+
+_ROW = "name, digest, lines, sig, keys"
+
+
+def _select(conn: sqlite3.Connection, columns: str, ids: list[int]) -> list[tuple[Any, ...]]:
+    """``columns`` of the memo rows ``ids``."""
+    found: list[tuple[Any, ...]] = []
+    for at in range(0, len(ids), 500):
+        part = ids[at : at + 500]
+        marks = ",".join("?" * len(part))
+        query = f"SELECT {columns} FROM memo WHERE rowid IN ({marks})"  # noqa: S608 - ours
+        found += conn.execute(query, part).fetchall()
+    return found

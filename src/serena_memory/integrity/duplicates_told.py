@@ -2,17 +2,18 @@
 kept, and the writer gets one sentence naming the other memory, so that the next step
 is an edit of that memory rather than one more copy.
 
-Cheap on purpose: the other memories' features come from the duplicate check's cache as
-the last check or write saw them (the blob the check joined them in, and the rows
-written since), without looking at every file (when no check ran yet, the files are
-read for at most :data:`READ_SECONDS` and only those sharing words with the text are
-taken apart); the new text is compared with all of them at once as arrays, and
-only the few that meet it are read and compared word for word. The text written is kept
-in the cache for the next write and check.
+Cheap on purpose, and bounded by the text written, not by the folder: the text's keys
+are looked up in the index the duplicate check's cache keeps
+(:mod:`serena_memory.integrity.duplicates_index`), in plain Python, and only the few
+memories that meet it are compared with it (numpy is loaded only then); the text's own
+row is kept for the next write and check. Before any check made the index, the
+memories are read only when there are at most :data:`ALWAYS_READ` of them (a small
+project is compared whole); in a larger folder the note says nothing until a check ran.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from serena_memory.core import names as N
@@ -33,22 +34,25 @@ from serena_memory.integrity.duplicates.features import (
     TOKEN,
     Features,
     features_of,
+    fingerprint,
     words_of,
 )
 from serena_memory.integrity.duplicates.findings import Conflict, DuplicateReport, NearDuplicate
-from serena_memory.integrity.duplicates_cache import ALWAYS_READ, kept_features, names_checked
+from serena_memory.integrity.duplicates_cache import (
+    ALWAYS_READ,
+    Met,
+    decoded,
+    look_up,
+    names_checked,
+)
 from serena_memory.integrity.duplicates_kept import Kept
 from serena_memory.integrity.listing import MemoryListingReader
 
-READ_SECONDS = 0.5
-"""Processor time a write may spend reading memories the cache does not know yet (the
-largest real folder, 1,026 memories, takes about 0.4 s whole)."""
 LARGEST_READ = 256 * 1024
 """A memory larger than this (about 50 ms to read and parse) is not read at write time,
 neither for its features nor to compare it word for word: the check compares it."""
 MAX_COMPARED = 16
 """Memories compared word for word with the text written, at most."""
-READ_CHUNK = 64
 MIN_SHARED_WORDS = 3
 """Words a memory read before any check must share with the text to be taken apart."""
 MAX_READ_IN_FULL = 32
@@ -68,13 +72,51 @@ def write_note(store: MemoryStore, name: str, text: str) -> str:
 
 
 def _report(store: MemoryStore, name: str, text: str) -> DuplicateReport | None:
+    mine = fingerprint(text)[0]
+    if not mine.lines and not mine.keys:
+        return None
+    met = look_up(store, name, mine)
+    if met is None:  # no check made the index yet
+        return _small_folder(store, name, text)
+    if not met.rows and not met.damaged:
+        return None
+    return _compared(store, name, text, met)
+
+
+def _compared(store: MemoryStore, name: str, text: str, met: Met) -> DuplicateReport | None:
+    """The text compared with the memories it met, as the check would compare them."""
+    import numpy as np
+
+    features = {name: features_of(text)[0]}
+    for row in met.rows:
+        found = decoded(row[1:])
+        if found is not None:
+            features[row[0]] = found
+    for other in met.damaged:  # its row can't be used: its file is read again
+        body = _read(store, other)
+        if body is not None:
+            features[other] = features_of(body)[0]
+    if len(features) < 2:
+        return None
+    words = sorted(met.counts)
+    rarity = Rarity(
+        np.array(words, dtype=np.uint32),
+        np.array([met.counts[w] for w in words], dtype=np.int64),
+        met.memories,
+    )
+    return detect(features, lambda memory: text if memory == name else _read(store, memory), rarity)
+
+
+def _small_folder(store: MemoryStore, name: str, text: str) -> DuplicateReport | None:
+    """Before any check: the text compared with every memory when there are at most
+    :data:`ALWAYS_READ` (None, and nothing read, in a larger folder)."""
+    if _more_than(store, ALWAYS_READ):
+        return None
     mine = features_of(text)[0]
-    kept = kept_features(store, written=(name, mine))
-    if not [n for n in kept.names if n != name]:  # no check ran yet: read what there is time for
-        kept = _read_now(store, name, mine)
+    kept = _read_now(store, name, mine)
     if mine.empty or not kept.names:
         return None
-    every, owners = kept.keys()
+    every, _owners = kept.keys()
     words = every[every[:, 1] == TOKEN, 0]
     rarity = Rarity.of(np_concat(words, mine.words), len(kept.names) + 1)
     features = {name: mine}
@@ -84,13 +126,27 @@ def _report(store: MemoryStore, name: str, text: str) -> DuplicateReport | None:
             features[kept.names[index]] = other
     if len(features) < 2:
         return None
+    return detect(features, lambda memory: text if memory == name else _read(store, memory), rarity)
 
-    def text_of(memory: str) -> str | None:
-        if memory == name:
-            return text
-        return _read(store, memory)
 
-    return detect(features, text_of, rarity)
+def _more_than(store: MemoryStore, limit: int) -> bool:
+    """Whether the folders hold more than ``limit`` memories, looking at no more entries
+    than it takes to tell (a folder of a hundred thousand is not listed)."""
+    seen = 0
+    stack = [str(store.memories_dir), str(store.global_dir)]
+    while stack:
+        try:
+            with os.scandir(stack.pop()) as entries:
+                for entry in entries:
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+                    elif entry.name.endswith(".md"):
+                        seen += 1
+                        if seen > limit:
+                            return True
+        except OSError:
+            continue
+    return False
 
 
 def np_concat(a: Any, b: Any) -> Any:
@@ -100,12 +156,9 @@ def np_concat(a: Any, b: Any) -> Any:
 
 
 def _read_now(store: MemoryStore, name: str, mine: Features) -> Kept:
-    """Before any check made the cache: the memories read for at most
-    :data:`READ_SECONDS` (at least :data:`ALWAYS_READ`), of which only those sharing
-    words with the text written are taken apart in full; the words of the others still
-    count for how rare a word is. Reading is cheap, taking apart is not."""
-    import time
-
+    """Before any check made the cache, in a small folder: every memory read, of which
+    only those sharing words with the text written are taken apart in full; the words of
+    the others still count for how rare a word is. Reading is cheap, taking apart is not."""
     import numpy as np
 
     listing = MemoryListingReader(store)
@@ -115,22 +168,16 @@ def _read_now(store: MemoryStore, name: str, mine: Features) -> Kept:
         for n in names_checked(listing)
         if n != name and n in stamps and stamps[n][2] <= LARGEST_READ
     ]
-    started = time.process_time()  # our own work: the same on a busy machine
-    texts: dict[str, str] = {}
+    texts: dict[str, str] = listing.read(names)[0]
     ours = set(mine.words.tolist())
     shared = []
     words: dict[str, Any] = {}
-    for at in range(0, len(names), READ_CHUNK):
-        if at >= ALWAYS_READ and time.process_time() - started > READ_SECONDS:
-            break
-        chunk = listing.read(names[at : at + READ_CHUNK])[0]
-        texts.update(chunk)
-        for other, body in chunk.items():
-            found = words_of(body)
-            words[other] = np.array(sorted(found)[:MAX_TOKENS], dtype=np.uint32)
-            count = len(ours & found)
-            if count >= MIN_SHARED_WORDS:
-                shared.append((-count, other))
+    for other, body in texts.items():
+        found = words_of(body)
+        words[other] = np.array(sorted(found)[:MAX_TOKENS], dtype=np.uint32)
+        count = len(ours & found)
+        if count >= MIN_SHARED_WORDS:
+            shared.append((-count, other))
     chosen = {other for _count, other in sorted(shared)[:MAX_READ_IN_FULL]}
     features = {}
     for other in texts:

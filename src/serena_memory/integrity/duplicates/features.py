@@ -172,29 +172,68 @@ def key(text: str) -> int:
     return zlib.crc32(text.encode("utf-8", "surrogatepass"))
 
 
+@dataclass(slots=True)
+class Print:
+    """The features of one text in plain Python numbers (no numpy), for a write that
+    looks them up in the cache's index: the same values :func:`features_of` gives.
+    ``keys`` are the statement rows then the word rows, as in :class:`Features`."""
+
+    digest: str
+    lines: list[int]
+    keys: list[tuple[int, int, int]]
+
+    @property
+    def statements(self) -> list[tuple[int, int, int]]:
+        return [k for k in self.keys if k[1] != TOKEN]
+
+    @property
+    def words(self) -> list[int]:
+        return [k[0] for k in self.keys if k[1] == TOKEN]
+
+
+def fingerprint(text: str) -> tuple[Print, Parsed]:
+    """The features of one memory's text but its signature, in plain Python, with the
+    parse they come from."""
+    parsed = parse(text)
+    crc32 = zlib.crc32  # :func:`key`, inlined: a memory has hundreds of lines and statements
+    lines = sorted({crc32(words.encode("utf-8", "surrogatepass")) for _n, words in parsed.content})
+    joined = "\n".join(words for _n, words in parsed.content)
+    digest = hashlib.blake2b(joined.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    keys = [
+        (
+            crc32("\x1f".join(s.template).encode("utf-8", "surrogatepass")),
+            i,
+            crc32("\x1f".join((str(s.negated), *s.values)).encode("utf-8", "surrogatepass")),
+        )
+        for i, s in enumerate(parsed.statements)
+    ]
+    keys += [(w, TOKEN, 0) for w in sorted(words_of(text))[:MAX_TOKENS]]
+    return Print(digest, lines, keys), parsed
+
+
+def coefficients() -> list[tuple[int, int]]:
+    """The MinHash's multipliers and offsets as plain numbers (kept in the cache, so
+    that a write needs no numpy to sign its text)."""
+    a, b = _coefficients()
+    return list(zip(a.tolist(), b.tolist(), strict=True))
+
+
+def plain_signature(lines: list[int], mixes: list[tuple[int, int]]) -> list[int] | None:
+    """:func:`signature` of distinct line hashes in plain Python, from
+    :func:`coefficients`: the same values, for a text of a few dozen lines."""
+    if len(lines) < MIN_LINES:
+        return None
+    mask = (1 << 64) - 1
+    return [min((h * a + b) & mask for h in lines) >> 32 for a, b in mixes]
+
+
 def features_of(text: str) -> tuple[Features, Parsed]:
     """The features of one memory's text, with the parse they come from."""
     np = _numpy()
-    parsed = parse(text)
-    crc32 = zlib.crc32  # :func:`key`, inlined: a memory has hundreds of lines and statements
-    hashes = [crc32(words.encode("utf-8", "surrogatepass")) for _n, words in parsed.content]
-    lines = np.unique(np.array(hashes, dtype=np.uint32))
-    joined = "\n".join(words for _n, words in parsed.content)
-    digest = hashlib.blake2b(joined.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-    keys = np.array(
-        [
-            (
-                crc32("\x1f".join(s.template).encode("utf-8", "surrogatepass")),
-                i,
-                crc32("\x1f".join((str(s.negated), *s.values)).encode("utf-8", "surrogatepass")),
-            )
-            for i, s in enumerate(parsed.statements)
-        ],
-        dtype=np.uint32,
-    ).reshape(-1, 3)
-    words = np.array(sorted(words_of(text))[:MAX_TOKENS], dtype=np.uint32)
-    rows = np.stack([words, np.full_like(words, TOKEN), np.zeros_like(words)], axis=1)
-    return Features(digest, lines, signature(lines), np.concatenate([keys, rows])), parsed
+    found, parsed = fingerprint(text)
+    lines = np.array(found.lines, dtype=np.uint32)
+    keys = np.array(found.keys, dtype=np.uint32).reshape(-1, 3)
+    return Features(found.digest, lines, signature(lines), keys), parsed
 
 
 def words_of(text: str) -> set[int]:

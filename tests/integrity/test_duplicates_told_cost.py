@@ -1,0 +1,82 @@
+"""What the note told at write time costs: bounded by the text written, not by the
+folder. Real files, the real command line in a process of its own, real audit events
+of the files a write opens."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from cli_support import run_cli_process
+from test_duplicates import DEPLOY
+
+from serena_memory.core.store import MemoryStore
+from serena_memory.integrity import duplicates_cache as DC
+from serena_memory.integrity.duplicates_told import ALWAYS_READ, write_note
+
+_OPENED: list[str] | None = None
+"""The paths opened while a test watches (None: nobody watches)."""
+
+
+def _audit(event: str, args: tuple[object, ...]) -> None:
+    if _OPENED is not None and event == "open" and isinstance(args[0], str):
+        _OPENED.append(args[0])
+
+
+sys.addaudithook(_audit)
+
+
+def _fill(project: Path, count: int) -> None:
+    folder = project / ".serena" / "memories" / "filler"
+    folder.mkdir(parents=True, exist_ok=True)
+    for i in range(count):
+        (folder / f"note_{i}.md").write_text(
+            f"# Note {i}\n\nFiller number {i} says little.\n\nNothing else {i * 7}.\n"
+        )
+
+
+def _opened_memories(project: Path, name: str, text: str, store: MemoryStore) -> list[str]:
+    global _OPENED
+    _OPENED = []
+    try:
+        write_note(store, name, text)
+        memories = str(project / ".serena" / "memories")
+        return [p for p in _OPENED if p.startswith(memories)]
+    finally:
+        _OPENED = None
+
+
+def test_before_any_check_a_write_in_a_large_folder_opens_no_memory(
+    store: MemoryStore, project: Path
+) -> None:
+    """It can't know the other memories without reading them all: it says nothing (and
+    nothing false) rather than take time in proportion to the folder."""
+    store.write("ops/deploy", DEPLOY)
+    _fill(project, ALWAYS_READ)
+    store.write("notes/copy", DEPLOY + "\nOne line more.\n")
+    assert _opened_memories(project, "notes/copy", DEPLOY + "\nOne line more.\n", store) == []
+    assert write_note(store, "notes/copy", DEPLOY + "\nOne line more.\n") == ""
+    DC.check_duplicates(store)  # the index made: now it is told, from the index
+    store.write("notes/copy", DEPLOY + "\nTwo lines more.\n")
+    opened = _opened_memories(project, "notes/copy", DEPLOY + "\nTwo lines more.\n", store)
+    assert opened and all(p.endswith("ops/deploy.md") for p in opened)  # the one it meets
+    note = write_note(store, "notes/copy", DEPLOY + "\nTwo lines more.\n")
+    assert "memory 'ops/deploy'" in note
+
+
+def test_a_command_line_write_that_meets_no_memory_loads_no_numpy(project: Path) -> None:
+    """numpy takes a tenth of a second to load: a write pays it only when its text meets
+    another memory, whether a check made the index or not."""
+    _fill(project, ALWAYS_READ + 5)
+    env = {"PYTHONPROFILEIMPORTTIME": "1"}
+    text = "# Build\n\nThe nightly build runs at three and mails its log to the team.\n"
+    done = run_cli_process("memories", "write", "ops/build", str(project), "-c", text, env=env)
+    assert done.returncode == 0, done.stderr
+    assert " numpy" not in done.stderr  # no check ran: a large folder is not read
+    checked = run_cli_process("memories", "check", "--duplicates", str(project))
+    assert checked.returncode in (0, 1), checked.stderr
+    text += "It keeps the last ten logs.\n"
+    done = run_cli_process("memories", "write", "ops/build", str(project), "-c", text, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "Updated memory 'ops/build'" in done.stdout
+    assert " numpy" not in done.stderr  # after a check: the index alone

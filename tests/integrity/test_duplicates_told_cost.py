@@ -80,3 +80,18 @@ def test_a_command_line_write_that_meets_no_memory_loads_no_numpy(project: Path)
     assert done.returncode == 0, done.stderr
     assert "Updated memory 'ops/build'" in done.stdout
     assert " numpy" not in done.stderr  # after a check: the index alone
+
+
+def test_a_write_in_a_small_folder_that_meets_nothing_loads_no_numpy(project: Path) -> None:
+    """Before any check, a small folder is read at every write; whether the text can meet
+    any of it is decided in plain Python, so an unrelated write stays as fast as without
+    the note, and one that restates a memory is still told."""
+    _fill(project, 3)
+    env = {"PYTHONPROFILEIMPORTTIME": "1"}
+    text = "# Build\n\nThe nightly build runs at three and mails its log to the team.\n"
+    done = run_cli_process("memories", "write", "ops/build", str(project), "-c", text, env=env)
+    assert done.returncode == 0, done.stderr
+    assert " numpy" not in done.stderr
+    done = run_cli_process("memories", "write", "ops/copy", str(project), "-c", text, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "ops/build" in done.stderr  # the copy is told

@@ -22,6 +22,7 @@ from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.paths import read_regular_file
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.duplicates.detect import (
+    MIN_RESTATED_WORDS,
     RESTATED_OF_LARGER,
     RESTATED_SHARE,
     Rarity,
@@ -33,6 +34,7 @@ from serena_memory.integrity.duplicates.features import (
     ROWS,
     TOKEN,
     Features,
+    Print,
     features_of,
     fingerprint,
     words_of,
@@ -112,8 +114,11 @@ def _small_folder(store: MemoryStore, name: str, text: str) -> DuplicateReport |
     :data:`ALWAYS_READ` (None, and nothing read, in a larger folder)."""
     if _more_than(store, ALWAYS_READ):
         return None
+    texts = _texts(store, name)
+    if not _may_meet(fingerprint(text)[0], texts):
+        return None  # decided in plain Python: no numpy loaded for a write that meets nothing
     mine = features_of(text)[0]
-    kept = _read_now(store, name, mine)
+    kept = _read_now(texts, mine)
     if mine.empty or not kept.names:
         return None
     every, _owners = kept.keys()
@@ -155,20 +160,45 @@ def np_concat(a: Any, b: Any) -> Any:
     return np.concatenate([a, b])
 
 
-def _read_now(store: MemoryStore, name: str, mine: Features) -> Kept:
-    """Before any check made the cache, in a small folder: every memory read, of which
-    only those sharing words with the text written are taken apart in full; the words of
-    the others still count for how rare a word is. Reading is cheap, taking apart is not."""
-    import numpy as np
-
+def _texts(store: MemoryStore, name: str) -> dict[str, str]:
+    """Every memory but ``name`` the check compares, read (a big one is not even read:
+    :data:`LARGEST_READ`)."""
     listing = MemoryListingReader(store)
-    stamps = listing.stamps()  # (.., .., size): a big memory is not even read (LARGEST_READ)
+    stamps = listing.stamps()  # (.., .., size)
     names = [
         n
         for n in names_checked(listing)
         if n != name and n in stamps and stamps[n][2] <= LARGEST_READ
     ]
-    texts: dict[str, str] = listing.read(names)[0]
+    return listing.read(names)[0]
+
+
+def _may_meet(mine: Print, texts: dict[str, str]) -> bool:
+    """Whether any of ``texts`` can make a finding with the text written: a line alike,
+    a statement of the same words with other values, or as many shared words as a
+    restatement needs. One is needed for any finding, so False means none."""
+    lines = set(mine.lines)
+    statements = {k[0]: k[2] for k in mine.statements}
+    words = set(mine.words)
+    if not lines and not statements and len(words) < MIN_RESTATED_WORDS:
+        return False
+    for body in texts.values():
+        theirs = fingerprint(body)[0]
+        if lines.intersection(theirs.lines):  # a signature band needs one, a pair two
+            return True
+        if any(statements.get(k[0], k[2]) != k[2] for k in theirs.statements):
+            return True
+        if len(words.intersection(theirs.words)) >= MIN_RESTATED_WORDS:
+            return True
+    return False
+
+
+def _read_now(texts: dict[str, str], mine: Features) -> Kept:
+    """Before any check made the cache, in a small folder: every memory read, of which
+    only those sharing words with the text written are taken apart in full; the words of
+    the others still count for how rare a word is. Reading is cheap, taking apart is not."""
+    import numpy as np
+
     ours = set(mine.words.tolist())
     shared = []
     words: dict[str, Any] = {}

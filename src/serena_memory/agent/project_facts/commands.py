@@ -83,7 +83,7 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("ni", ""): "setup", ("mix", "test"): "test", ("mix", "format"): "format",
     ("mix", "credo"): "lint", ("build", ""): "build", ("rstcheck", ""): "lint",
     ("towncrier", "check"): "lint", ("uv", "build"): "build", ("poetry", "build"): "build",
-    ("pdm", "build"): "build",
+    ("pdm", "build"): "build", ("knip", ""): "lint", ("playwright", "install"): "setup",
 }  # fmt: skip
 # what another tool's subcommand says it does (a docs site's `zensical serve`)
 _SUBCOMMANDS = {"serve": "run"}
@@ -97,6 +97,16 @@ _RUNNERS = {("make", ""), ("just", ""), ("task", ""), ("rake", ""), ("npm", "run
             ("hatch", "run"), ("hatch", ""), ("poe", ""), ("turbo", "run"), ("turbo", ""),
             ("lerna", "run"), ("nx", "run"), ("nx", ""), ("moon", "run"),
             ("nr", ""), ("bake", "")}  # fmt: skip
+_MANAGERS = frozenset({"npm", "pnpm", "yarn", "bun"})
+# a package manager's own commands: `pnpm ci` is pnpm's, so a script named `ci` is typed
+# `pnpm run ci`
+MANAGER_COMMANDS = frozenset(
+    {"add", "audit", "bin", "cache", "ci", "config", "create", "dedupe", "deploy", "dlx",
+     "doctor", "env", "exec", "fetch", "i", "import", "info", "init", "install", "licenses",
+     "link", "list", "ls", "outdated", "pack", "patch", "prune", "publish", "rebuild",
+     "remove", "root", "run", "setup", "store", "unlink", "up", "update", "upgrade",
+     "version", "why", "workspace", "workspaces"}
+)  # fmt: skip
 _BUILD_MODES = frozenset({"--release", "-r", "--profile=release"})
 _CI_VARIABLE = re.compile(r"\$\{\{|\$[A-Za-z_{(]")
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
@@ -124,6 +134,8 @@ def _task_kind(words: list[str]) -> str | None:
                 return _words_kind(words[words.index("run") + 1 :])  # `just run black .`
             if targets and first == "hatch":  # `hatch run coverage:combine` combines
                 return classify_name(targets[0].rsplit(":", 1)[-1])
+            if targets[:1] == ["run"] and len(targets) > 1 and first in _MANAGERS:
+                targets = targets[1:]  # `pnpm --stream run test`: its options came first
             if targets:
                 return classify_name(targets[0])
             return None
@@ -204,6 +216,8 @@ def _words_kind(words: list[str]) -> str | None:
     if "/" in first and not first.startswith("/"):
         return _own_tool_kind(first)
     second = words[1] if len(words) > 1 else ""
+    if first in ("pnpm", "yarn") and _TOOLS.get((second, words[2] if len(words) > 2 else "")):
+        words, first, second = words[1:], second, words[2] if len(words) > 2 else ""
     special = _SPECIAL.get((first, second)) or _SPECIAL.get((first, ""))
     if special is not None:
         return special(words)
@@ -305,7 +319,10 @@ def canonical(command: str) -> str:
 
 
 def _without_run(words: list[str]) -> list[str]:
-    """``pnpm run lint`` is ``pnpm lint``; npm keeps ``run`` but for test and start."""
+    """``pnpm run lint`` is ``pnpm lint``; npm keeps ``run`` but for test and start, and
+    every manager for a script named like one of its own commands (``pnpm run ci``)."""
+    if words[2] in MANAGER_COMMANDS:
+        return words
     if words[0] != "npm" or words[2] in ("test", "start"):
         return [words[0], *words[2:]]
     return words

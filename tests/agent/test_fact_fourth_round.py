@@ -1,0 +1,91 @@
+"""Kinds of command the fact sheet missed on a fourth blind set of real projects: a
+workspace's script called with the package manager's options first, a script named like
+one of the manager's own commands, the docs' way of typing scripts, installing the tool
+that runs the project's tasks, a contributor guide deep in the docs, the tasks a Rakefile
+gets from a library, and a recipe wrapped in a shell.
+
+The fixtures are short excerpts of public repositories' files (vitest, svelte, pip,
+jupyter_server, packaging, factory_bot, zoxide, pydantic), cut down to the lines that
+matter."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from serena_memory.agent.project_facts import detect_facts
+from serena_memory.agent.project_facts.sheet import FactSheet
+
+
+def project(root: Path, tree: dict[str, str]) -> FactSheet:
+    for rel, text in tree.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return detect_facts(root)
+
+
+# vitest-dev/vitest package.json and CONTRIBUTING.md (cut)
+VITEST_SCRIPTS = {
+    "ci": "pnpm typecheck && pnpm lint && pnpm build && pnpm test:ci",
+    "build": "pnpm -r --filter @vitest/ui --filter='./packages/**' run build",
+    "knip": "knip --cache --treat-config-hints-as-errors",
+    "lint": "eslint --cache .",
+    "test:ci": "CI=true pnpm -r --reporter-hide-prefix --stream --sequential"
+    " --filter '@vitest/test-*' --filter !test-browser run test",
+    "typecheck": "tsc -p tsconfig.check.json --noEmit",
+    "ui:build": "vite build packages/ui",
+}
+VITEST_CONTRIBUTING = """\
+## Set up
+
+1. Run `pnpm i` in the root folder
+2. Run `pnpm run build` to build all monorepo packages
+3. Run the tests:
+   - `pnpm run test` to run core tests
+"""
+
+
+def vitest(root: Path) -> FactSheet:
+    package = {"name": "@vitest/monorepo", "private": True, "scripts": VITEST_SCRIPTS}
+    tree = {"package.json": json.dumps(package), "pnpm-lock.yaml": "lockfileVersion: '9.0'\n"}
+    tree["CONTRIBUTING.md"] = VITEST_CONTRIBUTING
+    return project(root, tree)
+
+
+def test_a_script_run_with_the_managers_options_first_is_of_its_scripts_kind(
+    tmp_path: Path,
+) -> None:
+    sheet = vitest(tmp_path)
+    # `pnpm -r --stream ... run test` runs the members' tests: no `run` task
+    assert "pnpm run test:ci" in sheet.commands["test"]
+    assert not any("test:ci" in command for command in sheet.commands["run"])
+    assert "pnpm run knip" in sheet.commands["lint"]
+
+
+def test_a_script_named_like_a_managers_command_is_typed_with_run(tmp_path: Path) -> None:
+    sheet = vitest(tmp_path)
+    # `pnpm ci` is pnpm's own command; the script runs type check, lint, build and tests
+    assert "pnpm run ci" in sheet.commands["test"]
+    assert "pnpm ci" not in sheet.offered()
+
+
+def test_scripts_are_typed_as_the_contributor_docs_type_them(tmp_path: Path) -> None:
+    sheet = vitest(tmp_path)
+    assert "pnpm run ui:build" in sheet.commands["build"]
+    assert "pnpm run typecheck" in sheet.commands["typecheck"]
+    assert not {"pnpm build", "pnpm ui:build", "pnpm lint"} & sheet.offered()
+    # without such docs, pnpm's short form stays
+    (tmp_path / "CONTRIBUTING.md").unlink()
+    sheet = detect_facts(tmp_path)
+    assert "pnpm ui:build" in sheet.commands["build"]
+
+
+def test_installing_the_browsers_of_playwright_sets_up(tmp_path: Path) -> None:
+    # sveltejs/svelte CONTRIBUTING.md (cut)
+    guide = "## Testing\n\n> PREREQUISITE: Install chromium via playwright by running"
+    guide += " `pnpm playwright install chromium`\n\n```sh\npnpm test\n```\n"
+    package = {"name": "svelte-monorepo", "scripts": {"test": "vitest run"}}
+    tree = {"package.json": json.dumps(package), "pnpm-lock.yaml": "", "CONTRIBUTING.md": guide}
+    sheet = project(tmp_path, tree)
+    assert "pnpm playwright install chromium" in sheet.commands["setup"]

@@ -89,3 +89,34 @@ def test_installing_the_browsers_of_playwright_sets_up(tmp_path: Path) -> None:
     tree = {"package.json": json.dumps(package), "pnpm-lock.yaml": "", "CONTRIBUTING.md": guide}
     sheet = project(tmp_path, tree)
     assert "pnpm playwright install chromium" in sheet.commands["setup"]
+
+
+# pypa/pip docs/html/development/getting-started.rst (cut)
+PIP_GETTING_STARTED = """\
+Running Tests
+=============
+
+To run tests without parallelization, run:
+
+.. code-block:: console
+
+    $ nox -s test-3.10
+
+Building Documentation
+======================
+
+.. code-block:: console
+
+    $ nox -s docs
+"""
+
+
+def test_the_getting_started_page_of_the_docs_for_developers_is_read(tmp_path: Path) -> None:
+    tree = {"pyproject.toml": '[project]\nname = "pip"\n', "noxfile.py": "import nox\n"}
+    tree["docs/html/development/getting-started.rst"] = PIP_GETTING_STARTED
+    # a page of the same name for users is not the contributor's guide
+    tree["docs/html/user/getting-started.rst"] = ".. code-block:: console\n\n    $ tox\n"
+    sheet = project(tmp_path, tree)
+    assert "nox -s test-3.10" in sheet.commands["test"]
+    assert "nox -s docs" in sheet.commands["build"]
+    assert "tox" not in sheet.offered()

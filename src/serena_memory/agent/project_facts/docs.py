@@ -20,6 +20,10 @@ from serena_memory.agent.project_facts.names import words
 
 GUIDES = ("CONTRIBUTING", "DEVELOPMENT", "DEVELOPING", "HACKING", "BUILD", "BUILDING")
 GUIDE_FOLDERS = ("", "docs/", ".github/", "doc/")
+# the docs' part for the project's developers, and its first page there
+DEVELOPER_FOLDERS = frozenset({"development", "developing", "contributing", "contributors",
+                               "dev", "hacking"})  # fmt: skip
+STARTS = ("GETTING-STARTED", "GETTING_STARTED")
 SUFFIXES = (".md", ".rst", ".txt", "")
 READMES = ("README.md", "Readme.md", "readme.md", "README.rst", "README")
 MAX_DOC_FOLDERS = 40
@@ -50,18 +54,38 @@ _RUNNABLE = frozenset({"", ".sh", ".bash", ".py", ".rb", ".js", ".mjs", ".cjs", 
 
 def guide_paths(project: Project) -> list[str]:
     """The contributing guides at the root, in ``docs/``, ``.github/`` or a folder of the
-    docs (``docs/community/contributing.md``)."""
+    docs (``docs/community/contributing.md``), and the getting-started page of the docs'
+    part for developers (``docs/html/development/getting-started.rst``)."""
     found = []
     folders = list(GUIDE_FOLDERS)
     for docs in ("docs", "doc"):
         names = [name for name in project.listing(docs) if "." not in name]
         folders += [f"{docs}/{name}/" for name in names[:MAX_DOC_FOLDERS]]
+    folders += _developer_folders(project, folders)
     for folder in folders:
+        stems = GUIDES + STARTS if _is_for_developers(folder) else GUIDES
         for name in project.listing(folder.rstrip("/") or "."):
             stem, dot, suffix = name.partition(".")
-            if stem.upper() in GUIDES and f"{dot}{suffix}".lower() in SUFFIXES:
+            if stem.upper() in stems and f"{dot}{suffix}".lower() in SUFFIXES:
                 found.append(folder + name)
-    return [path for path in found if project.is_file(path)]
+    return [path for path in dict.fromkeys(found) if project.is_file(path)]
+
+
+def _is_for_developers(folder: str) -> bool:
+    return folder.rstrip("/").rsplit("/", 1)[-1].lower() in DEVELOPER_FOLDERS
+
+
+def _developer_folders(project: Project, folders: list[str]) -> list[str]:
+    """The docs' folders for developers one level below a folder of the docs
+    (``docs/html/development/``, next to the pages for users)."""
+    found = []
+    for folder in folders[len(GUIDE_FOLDERS) :]:
+        found += [
+            f"{folder}{name}/"
+            for name in project.listing(folder.rstrip("/"))
+            if name.lower() in DEVELOPER_FOLDERS
+        ]
+    return found[:MAX_DOC_FOLDERS]
 
 
 def readme_sections(text: str) -> str:

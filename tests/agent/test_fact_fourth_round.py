@@ -120,3 +120,44 @@ def test_the_getting_started_page_of_the_docs_for_developers_is_read(tmp_path: P
     assert "nox -s test-3.10" in sheet.commands["test"]
     assert "nox -s docs" in sheet.commands["build"]
     assert "tox" not in sheet.offered()
+
+
+# thoughtbot/factory_bot Rakefile (cut)
+FACTORY_BOT_RAKEFILE = """\
+require "rspec/core/rake_task"
+require "cucumber/rake/task"
+require "standard/rake"
+
+desc "Default: run all specs and standard"
+task default: %w[all_specs standard]
+
+namespace :spec do
+  desc "Run unit specs"
+  RSpec::Core::RakeTask.new("unit") do |t|
+    t.pattern = "spec/{*_spec.rb,factory_bot/**/*_spec.rb}"
+  end
+end
+
+Cucumber::Rake::Task.new(:features) do |t|
+  t.fork = true
+end
+
+YARD::Rake::YardocTask.new do |t|
+end
+"""
+
+
+def test_the_tasks_a_rakefile_gets_from_a_library_are_offered_by_what_they_run(
+    tmp_path: Path,
+) -> None:
+    tree = {"Gemfile": "source 'https://rubygems.org'\ngemspec\n"}
+    tree["Rakefile"] = FACTORY_BOT_RAKEFILE
+    sheet = project(tmp_path, tree)
+    assert "bundle exec rake" in sheet.commands["test"]
+    assert {"bundle exec rake features", "bundle exec rake spec:unit"} <= set(
+        sheet.commands["test"]
+    )
+    assert "bundle exec rake standard" in sheet.commands["lint"]
+    assert "bundle exec rake standard:fix" in sheet.commands["format"]
+    assert "bundle exec rake yard" in sheet.commands["build"]
+    assert "bundle exec rake do" not in sheet.offered()

@@ -161,3 +161,36 @@ def test_the_tasks_a_rakefile_gets_from_a_library_are_offered_by_what_they_run(
     assert "bundle exec rake standard:fix" in sheet.commands["format"]
     assert "bundle exec rake yard" in sheet.commands["build"]
     assert "bundle exec rake do" not in sheet.offered()
+
+
+# ajeetdsouza/zoxide justfile (cut)
+ZOXIDE_JUSTFILE = """\
+default:
+    @just --list
+
+[unix]
+lint:
+    nix-shell --cores 0 --pure --run 'cargo-fmt --all --check'
+    nix-shell --cores 0 --pure --run 'cargo clippy --all-features --all-targets -- -Dwarnings'
+    nix-shell --cores 0 --pure --run 'shellcheck --enable all *.sh'
+
+[windows]
+lint:
+    cargo +nightly fmt --all --check
+    cargo +stable clippy --all-features --all-targets -- -Dwarnings
+"""
+
+
+def test_a_recipe_for_each_system_and_its_commands_run_in_a_shell_are_offered(
+    tmp_path: Path,
+) -> None:
+    tree = {"Cargo.toml": '[package]\nname = "zoxide"\n', "justfile": ZOXIDE_JUSTFILE}
+    sheet = project(tmp_path, tree)
+    assert "just lint" in sheet.commands["lint"]
+    # the commands the shell runs, not the shell
+    assert "cargo clippy --all-features --all-targets -- -Dwarnings" in sheet.commands["lint"]
+    assert "shellcheck --enable all *.sh" in sheet.commands["lint"]
+    assert "cargo-fmt --all --check" in sheet.commands["format"]
+    assert not any(command.startswith("nix-shell") for command in sheet.offered())
+    # the Unix recipe is read as well as the Windows one defined after it
+    assert "cargo +nightly fmt --all --check" in sheet.commands["format"]

@@ -84,6 +84,8 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("mix", "credo"): "lint", ("build", ""): "build", ("rstcheck", ""): "lint",
     ("towncrier", "check"): "lint", ("uv", "build"): "build", ("poetry", "build"): "build",
     ("pdm", "build"): "build", ("knip", ""): "lint", ("playwright", "install"): "setup",
+    ("cargo-fmt", ""): "format", ("shfmt", ""): "format", ("nixfmt", ""): "format",
+    ("yamlfmt", ""): "format",
 }  # fmt: skip
 # what another tool's subcommand says it does (a docs site's `zensical serve`)
 _SUBCOMMANDS = {"serve": "run"}
@@ -108,6 +110,11 @@ MANAGER_COMMANDS = frozenset(
      "version", "why", "workspace", "workspaces"}
 )  # fmt: skip
 _BUILD_MODES = frozenset({"--release", "-r", "--profile=release"})
+# a shell given one quoted command: `nix-shell --cores 0 --pure --run 'cargo fmt'`,
+# `bash -c "pytest -x"`, `nix develop --command cargo test` is read by its words already
+_SHELL_RUN = re.compile(
+    r"""^(?:nix-shell(?:\s+-{1,2}[\w-]+(?:\s+\d+)?)*?\s+--run|(?:ba)?sh\s+-c)\s+(["'])(.*)\1$"""
+)
 _CI_VARIABLE = re.compile(r"\$\{\{|\$[A-Za-z_{(]")
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
 
@@ -121,6 +128,16 @@ def unwrap(words: list[str]) -> list[str]:
             if option in _UV_VALUE_OPTIONS and words:
                 words.pop(0)
     return words
+
+
+def shell_command(line: str) -> str:
+    """The command a shell is handed to run: ``nix-shell --pure --run 'cargo fmt'`` and
+    ``bash -c 'cargo fmt'`` run ``cargo fmt``; any other line as it is."""
+    match = _SHELL_RUN.match(line)
+    if match is None:
+        return line
+    inner = match.group(2).strip()
+    return inner if inner and match.group(1) not in inner else line
 
 
 def _task_kind(words: list[str]) -> str | None:

@@ -18,6 +18,7 @@ from serena_memory.agent.project_facts.commands import (
     MAX_COMMAND_CHARS,
     canonical,
     classify_command,
+    shell_command,
 )
 from serena_memory.agent.project_facts.names import classify_name, is_never, words
 from serena_memory.agent.project_facts.sheet import FactSheet
@@ -67,7 +68,7 @@ def clean_line(line: str) -> str:
     """A body line as a person would type it: no make prefixes (``@``, ``-``, ``+``), a
     bare variable argument dropped (``ruff check $(sources)`` is ``ruff check``: the tool's
     own default); a variable inside a word is left, and keeps the line from being offered."""
-    line = line.strip().lstrip("@-+").strip()
+    line = shell_command(line.strip().lstrip("@-+").strip())
     line = line.replace("$(MAKE)", "make").replace("${MAKE}", "make")
     line = _PATH_PREFIX.sub(r"\1", line)  # `${PREFIX}mypy` is `mypy` from a virtualenv
     kept = line.split()[:1]  # `$CARGO test` is no `test`: it stays, and is not offered

@@ -194,3 +194,31 @@ def test_a_recipe_for_each_system_and_its_commands_run_in_a_shell_are_offered(
     assert not any(command.startswith("nix-shell") for command in sheet.offered())
     # the Unix recipe is read as well as the Windows one defined after it
     assert "cargo +nightly fmt --all --check" in sheet.commands["format"]
+
+
+# jupyter-server/jupyter_server .github/workflows/python-tests.yml (cut)
+JUPYTER_CI = """\
+name: Python Tests
+on: [push, pull_request]
+jobs:
+  test_lint:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v6
+      - name: Run Linters
+        run: |
+          pipx run interrogate -v .
+          pipx run doc8 --max-line-length=200  --ignore-path=docs/source/other/full-config.rst
+          npm install -g eslint
+"""
+
+
+def test_a_tool_run_through_pipx_or_uvx_is_read_as_the_tool(tmp_path: Path) -> None:
+    tree = {"pyproject.toml": '[project]\nname = "jupyter_server"\n'}
+    tree[".github/workflows/python-tests.yml"] = JUPYTER_CI
+    tree["CONTRIBUTING.md"] = "## Testing\n\n```sh\nuvx nox -s tests\n```\n"
+    sheet = project(tmp_path, tree)
+    assert "pipx run interrogate -v ." in sheet.commands["lint"]
+    assert any(command.startswith("pipx run doc8") for command in sheet.commands["lint"])
+    assert "uvx nox -s tests" in sheet.commands["test"]
+    assert "npm install -g eslint" not in sheet.offered()

@@ -35,9 +35,10 @@ _PLUMBING = frozenset(
 _WRAPPERS = {
     ("uv", "run"), ("poetry", "run"), ("pdm", "run"), ("pipenv", "run"), ("bundle", "exec"),
     ("pnpm", "exec"), ("yarn", "exec"), ("npm", "exec"), ("python", "-m"), ("python3", "-m"),
+    ("pipx", "run"),
 }  # fmt: skip
 _SCRIPT_FOLDERS = ("scripts/", "script/", "./scripts/", "./script/")
-_RUNS_NEXT = frozenset({"npx", "bunx", "pnpx"})
+_RUNS_NEXT = frozenset({"npx", "bunx", "pnpx", "uvx"})
 _UV_VALUE_OPTIONS = frozenset({"--group", "--only-group", "--with", "--python", "-p",
                                "--directory", "--extra", "--package", "--env-file"})  # fmt: skip
 # a tool's own words: (first word, second word or "") -> kind
@@ -85,7 +86,7 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("towncrier", "check"): "lint", ("uv", "build"): "build", ("poetry", "build"): "build",
     ("pdm", "build"): "build", ("knip", ""): "lint", ("playwright", "install"): "setup",
     ("cargo-fmt", ""): "format", ("shfmt", ""): "format", ("nixfmt", ""): "format",
-    ("yamlfmt", ""): "format",
+    ("yamlfmt", ""): "format", ("interrogate", ""): "lint", ("doc8", ""): "lint",
 }  # fmt: skip
 # what another tool's subcommand says it does (a docs site's `zensical serve`)
 _SUBCOMMANDS = {"serve": "run"}
@@ -173,9 +174,14 @@ def classify_command(line: str) -> str | None:
         return "test"  # node's own test runner
     if words[:2] == ["cargo", "hack"] and len(words) > 2:
         words = ["cargo", *words[2:]]  # `cargo hack check --each-feature` checks each feature
-    if not words or words[0] in _PLUMBING:
+    if not words or words[0] in _PLUMBING or _installs_globally(words):
         return None
     return _words_kind(words)
+
+
+def _installs_globally(words: list[str]) -> bool:
+    """``npm install -g eslint`` puts a tool on CI's machine: no set-up of the project."""
+    return words[0] in _MANAGERS and bool({"-g", "--global", "global"} & set(words[1:3]))
 
 
 def _is_own_script(path: str) -> bool:

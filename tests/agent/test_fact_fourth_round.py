@@ -222,3 +222,36 @@ def test_a_tool_run_through_pipx_or_uvx_is_read_as_the_tool(tmp_path: Path) -> N
     assert any(command.startswith("pipx run doc8") for command in sheet.commands["lint"])
     assert "uvx nox -s tests" in sheet.commands["test"]
     assert "npm install -g eslint" not in sheet.offered()
+
+
+# sharkdp/fd .github/workflows/CICD.yml (cut)
+FD_CICD = """\
+name: CICD
+env:
+  MSRV_FEATURES: "--all-features"
+on:
+  pull_request:
+  push:
+jobs:
+  min_version:
+    name: Minimum supported rust version
+    runs-on: ubuntu-22.04
+    steps:
+    - name: Checkout source code
+      uses: actions/checkout@v4
+    - name: Run tests
+      run: cargo test --locked "${MSRV_FEATURES}"
+  bump_version:
+    name: Bump the version
+    runs-on: ubuntu-22.04
+    steps:
+    - run: cargo set-version --bump patch && cargo check
+"""
+
+
+def test_a_job_on_the_oldest_supported_toolchain_checks_the_code(tmp_path: Path) -> None:
+    tree = {"Cargo.toml": '[package]\nname = "fd-find"\n', ".github/workflows/CICD.yml": FD_CICD}
+    sheet = project(tmp_path, tree)
+    # its quoted variable filled in as the shell passes it
+    assert "cargo test --locked --all-features" in sheet.commands["test"]
+    assert not any("set-version" in command for command in sheet.offered())

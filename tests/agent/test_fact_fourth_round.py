@@ -255,3 +255,16 @@ def test_a_job_on_the_oldest_supported_toolchain_checks_the_code(tmp_path: Path)
     # its quoted variable filled in as the shell passes it
     assert "cargo test --locked --all-features" in sheet.commands["test"]
     assert not any("set-version" in command for command in sheet.offered())
+
+
+def test_the_docs_running_the_projects_own_program_run_it(tmp_path: Path) -> None:
+    # simonw/sqlite-utils docs/contributing.rst and Textualize/textual CONTRIBUTING.md (cut)
+    pyproject = '[project]\nname = "sqlite-utils"\n\n[project.scripts]\n'
+    pyproject += 'sqlite-utils = "sqlite_utils.cli:cli"\njupyter-server = "x:main"\n'
+    guide = "Contributing\n============\n\nTry it::\n\n    uv run sqlite-utils --help\n\n"
+    guide += "Or::\n\n    python -m sqlite_utils\n    jupyter server\n    python -m other\n"
+    sheet = project(tmp_path, {"pyproject.toml": pyproject, "docs/contributing.rst": guide})
+    assert "uv run sqlite-utils --help" in sheet.commands["run"]
+    assert "python -m sqlite_utils" in sheet.commands["run"]
+    assert "jupyter server" in sheet.commands["run"]  # the launcher's `jupyter-server`
+    assert "python -m other" not in sheet.offered()

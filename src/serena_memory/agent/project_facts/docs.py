@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from serena_memory.agent.project_facts.commands import classify_command, unwrap
 from serena_memory.agent.project_facts.files import Project
 from serena_memory.agent.project_facts.names import words
+from serena_memory.agent.project_facts.own_programs import own_programs, runs_own_program
 
 GUIDES = ("CONTRIBUTING", "DEVELOPMENT", "DEVELOPING", "HACKING", "BUILD", "BUILDING")
 GUIDE_FOLDERS = ("", "docs/", ".github/", "doc/")
@@ -188,6 +189,7 @@ def _documented(project: Project) -> Iterator[tuple[str, str]]:
     readme = project.first(*READMES)
     if readme:
         texts.append(readme_sections(project.text(readme) or ""))
+    programs = own_programs(project.toml("pyproject.toml"))
     for text in texts:
         for line in doc_commands(text[:200_000]):
             line = _VENV_BIN.sub("", line)  # `.venv/bin/pip install -r ...` is `pip install`
@@ -196,7 +198,7 @@ def _documented(project: Project) -> Iterator[tuple[str, str]]:
                 continue  # a link, or a path that is not the project's tool
             if "/" in first and os.path.splitext(first)[1].lower() not in _RUNNABLE:
                 continue
-            kind = is_command(line)
+            kind = is_command(line) or ("run" if runs_own_program(line, programs) else None)
             if kind is not None:
                 yield kind, line
 

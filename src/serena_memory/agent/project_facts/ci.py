@@ -242,8 +242,9 @@ def resolve_env(script: str, env: dict[str, str]) -> str:
 def _unquoted(env: dict[str, str], match: re.Match[str]) -> str:
     """A quoted word that is only a variable (``"${FEATURES}"``) holding plain options."""
     value = env.get(match.group(1))
-    plain = value is not None and not set(value) & set("\"' \t")
-    return value if plain else match.group(0)
+    if value is None or set(value) & set("\"' \t"):
+        return match.group(0)
+    return value
 
 
 def matrix_values(job: dict[str, Any]) -> dict[str, list[str]]:

@@ -150,14 +150,17 @@ def _task_kind(words: list[str]) -> str | None:
             targets = [w for w in words[width:] if not w.startswith("-") and "=" not in w]
             if targets[:1] == ["run"] and len(targets) > 1 and first in ("just", "make"):
                 return _words_kind(words[words.index("run") + 1 :])  # `just run black .`
-            if targets and first == "hatch":  # `hatch run coverage:combine` combines
-                return classify_name(targets[0].rsplit(":", 1)[-1])
-            if targets[:1] == ["run"] and len(targets) > 1 and first in _MANAGERS:
-                targets = targets[1:]  # `pnpm --stream run test`: its options came first
-            if targets:
-                return classify_name(targets[0])
-            return None
+            return _target_kind(first, targets)
     return None
+
+
+def _target_kind(runner: str, targets: list[str]) -> str | None:
+    """The kind of the task a runner is given, by its name."""
+    if targets and runner == "hatch":  # `hatch run coverage:combine` combines
+        return classify_name(targets[0].rsplit(":", 1)[-1])
+    if targets[:1] == ["run"] and len(targets) > 1 and runner in _MANAGERS:
+        targets = targets[1:]  # `pnpm --stream run test`: its options came first
+    return classify_name(targets[0]) if targets else None
 
 
 def classify_command(line: str) -> str | None:
@@ -232,15 +235,11 @@ def for_member(words: list[str]) -> list[str]:
 
 
 def _words_kind(words: list[str]) -> str | None:
-    words = for_member(words)
-    if words[:1] == ["cargo"] and words[1:2] and words[1].startswith("+"):
-        words = [words[0], *words[2:]]  # `cargo +stable check`: a toolchain's cargo
+    words = _as_tool(for_member(words))
     first = words[0].removeprefix("./")
     if "/" in first and not first.startswith("/"):
         return _own_tool_kind(first)
     second = words[1] if len(words) > 1 else ""
-    if first in ("pnpm", "yarn") and _TOOLS.get((second, words[2] if len(words) > 2 else "")):
-        words, first, second = words[1:], second, words[2] if len(words) > 2 else ""
     special = _SPECIAL.get((first, second)) or _SPECIAL.get((first, ""))
     if special is not None:
         return special(words)
@@ -248,6 +247,15 @@ def _words_kind(words: list[str]) -> str | None:
     if kind is None and first in ("pip", "uv") and _installs_the_project(words):
         kind = "setup"
     return kind or _SUBCOMMANDS.get(second)
+
+
+def _as_tool(words: list[str]) -> list[str]:
+    """``cargo +stable check`` is a toolchain's cargo; ``pnpm playwright install`` runs
+    the tool's own command from the project's dependencies."""
+    if words[:1] == ["cargo"] and words[1:2] and words[1].startswith("+"):
+        return [words[0], *words[2:]]
+    tool = (words[1], words[2] if len(words) > 2 else "") if len(words) > 1 else ("", "")
+    return words[1:] if words[:1] in (["pnpm"], ["yarn"]) and tool in _TOOLS else words
 
 
 def _own_tool_kind(path: str) -> str | None:

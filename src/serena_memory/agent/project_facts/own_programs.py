@@ -19,9 +19,7 @@ def own_programs(pyproject: dict[str, Any]) -> set[str]:
     scripts = dict(table(pyproject, "project", "scripts"))
     scripts.update(table(pyproject, "tool", "poetry", "scripts"))
     found = {name for name in list(scripts)[:MAX_PROGRAMS] if _NAME.match(name)}
-    name = table(pyproject, "project").get("name") or table(pyproject, "tool", "poetry").get(
-        "name"
-    )
+    name = table(pyproject, "project").get("name") or table(pyproject, "tool", "poetry").get("name")
     if isinstance(name, str) and _NAME.match(name):
         found.add(f"-m {name.lower().replace('-', '_')}")
     return found

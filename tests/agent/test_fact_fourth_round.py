@@ -268,3 +268,14 @@ def test_the_docs_running_the_projects_own_program_run_it(tmp_path: Path) -> Non
     assert "python -m sqlite_utils" in sheet.commands["run"]
     assert "jupyter server" in sheet.commands["run"]  # the launcher's `jupyter-server`
     assert "python -m other" not in sheet.offered()
+
+
+def test_a_task_led_by_a_test_word_may_update_the_tests_own_data(tmp_path: Path) -> None:
+    # Textualize/textual Makefile (cut)
+    makefile = "run := poetry run\n\n.PHONY: test-snapshot-update\ntest-snapshot-update:\n"
+    makefile += "\t$(run) pytest tests/ --snapshot-update -n 16\n\n.PHONY: release-snapshot\n"
+    makefile += "release-snapshot:\n\tgoreleaser release --snapshot --clean\n\n"
+    makefile += "update-version:\n\tpoetry version patch\n"
+    sheet = project(tmp_path, {"pyproject.toml": '[project]\nname = "t"\n', "Makefile": makefile})
+    assert "make test-snapshot-update" in sheet.commands["test"]
+    assert not {"make release-snapshot", "make update-version"} & sheet.offered()

@@ -263,11 +263,14 @@ def test_the_docs_running_the_projects_own_program_run_it(tmp_path: Path) -> Non
     pyproject += 'sqlite-utils = "sqlite_utils.cli:cli"\njupyter-server = "x:main"\n'
     guide = "Contributing\n============\n\nTry it::\n\n    uv run sqlite-utils --help\n\n"
     guide += "Or::\n\n    python -m sqlite_utils\n    jupyter server\n    python -m other\n"
+    guide += "    sqlite-utils insert data.db dogs dogs.json\n"
     sheet = project(tmp_path, {"pyproject.toml": pyproject, "docs/contributing.rst": guide})
     assert "uv run sqlite-utils --help" in sheet.commands["run"]
     assert "python -m sqlite_utils" in sheet.commands["run"]
     assert "jupyter server" in sheet.commands["run"]  # the launcher's `jupyter-server`
     assert "python -m other" not in sheet.offered()
+    # giving it work is using it, as its users do
+    assert not any("insert" in command for command in sheet.offered())
 
 
 def test_a_task_led_by_a_test_word_may_update_the_tests_own_data(tmp_path: Path) -> None:

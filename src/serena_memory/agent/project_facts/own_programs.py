@@ -1,6 +1,7 @@
 """The project's own program, as the contributor docs run it: a console script the project
 declares (``uv run sqlite-utils --help``, ``jupyter server`` for ``jupyter-server``) or its
-package run as a module (``python -m textual``). Trying the program out is running it."""
+package run as a module (``python -m textual``). Trying the program out is running it;
+giving it work (``poetry cache clear --all``) is using it, which the sheet leaves out."""
 
 from __future__ import annotations
 
@@ -26,11 +27,16 @@ def own_programs(pyproject: dict[str, Any]) -> set[str]:
 
 
 def runs_own_program(line: str, programs: set[str]) -> bool:
-    """Whether a documented line runs the project's own program."""
+    """Whether a documented line runs the project's own program as it stands, or with
+    options only (``--help``): any other line is a use of it, for its users' docs."""
     words = line.split()
     if len(words) > 2 and words[0] in ("python", "python3") and words[1] == "-m":
-        return f"-m {words[2]}" in programs  # `python -m pip --version`
+        return f"-m {words[2]}" in programs and _options_only(words[3:])
     words = unwrap(words)
-    if not words:
-        return False
-    return words[0] in programs or "-".join(words[:2]) in programs  # `jupyter server`
+    if words and words[0] in programs:
+        return _options_only(words[1:])
+    return len(words) == 2 and "-".join(words) in programs  # `jupyter server`
+
+
+def _options_only(words: list[str]) -> bool:
+    return all(word.startswith("-") for word in words)

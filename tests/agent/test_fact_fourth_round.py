@@ -282,3 +282,44 @@ def test_a_task_led_by_a_test_word_may_update_the_tests_own_data(tmp_path: Path)
     sheet = project(tmp_path, {"pyproject.toml": '[project]\nname = "t"\n', "Makefile": makefile})
     assert "make test-snapshot-update" in sheet.commands["test"]
     assert not {"make release-snapshot", "make update-version"} & sheet.offered()
+
+
+# vitejs/vite .github/workflows/ci.yml (cut)
+VITE_CI = """\
+name: CI
+on:
+  push:
+  pull_request:
+jobs:
+  test:
+    runs-on: ${{ matrix.os }}
+    strategy:
+      matrix:
+        os: [ubuntu-latest]
+        node_version: [20, 22]
+    name: "Build&Test: node-${{ matrix.node_version }}, ${{ matrix.os }}"
+    steps:
+      - name: Checkout
+        uses: actions/checkout@v4
+      - name: Install deps
+        run: pnpm install
+      - name: Install Playwright
+        run: pnpm playwright install chromium
+      - name: Test unit
+        run: pnpm run test-unit
+      - name: Install the bundler test's deps
+        run: cd test/bundler && npm install
+"""
+
+
+def test_a_job_named_with_a_matrix_value_and_its_tools_set_up_are_read(
+    tmp_path: Path,
+) -> None:
+    package = {"name": "vite-monorepo", "scripts": {"build": "pnpm -r build"}}
+    tree = {"package.json": json.dumps(package), "pnpm-lock.yaml": ""}
+    tree[".github/workflows/ci.yml"] = VITE_CI
+    sheet = project(tmp_path, tree)
+    # `node_version` in the job's name says nothing of a version bump
+    assert "pnpm run test-unit" in sheet.commands["test"]
+    # a tool's own set-up beside the project's install; another install of packages is not
+    assert sheet.commands["setup"] == ["pnpm install", "pnpm playwright install chromium"]

@@ -18,6 +18,7 @@ from typing import Any
 from serena_memory.agent.project_facts.commands import (
     MAX_COMMAND_CHARS,
     canonical,
+    program,
     classify_command,
 )
 from serena_memory.agent.project_facts.files import Project, table, walk
@@ -52,6 +53,12 @@ _OUTPUT_OPTIONS = frozenset({"--show-diff-on-failure", "--verbose", "-v", "-vv",
 # words a step that checks the code may have (`Download dependencies`, `Test External
 # Adapters`), unlike a workflow or job (one testing another repository)
 _STEP_WORDS = frozenset({"dependencies", "external", "third", "party"})
+# the programs that install packages
+_INSTALLERS = frozenset({"pip", "pip3", "uv", "npm", "pnpm", "yarn", "bun", "bundle", "gem",
+                         "poetry", "pdm", "go", "cargo", "hatch", "pipenv", "conda", "ni",
+                         "composer", "mix", "dotnet", "pre-commit", "prek"})  # fmt: skip
+# a value CI fills in: its words say nothing of what the job does
+_EXPRESSION = re.compile(r"\$\{\{[^}]*\}\}")
 # words of a job checking the code on the oldest version it supports (no version bump)
 _MINIMUM = frozenset({"min", "minimum", "minimal", "oldest", "msrv"})
 _CODE_EVENTS = {"push", "pull_request", "pull_request_target", "merge_group"}
@@ -104,9 +111,10 @@ def _pattern_kind(sheet: FactSheet, line: str) -> str | None:
 
 
 def _is_new(sheet: FactSheet, kind: str, line: str) -> bool:
-    """Not a spelling of a command offered already (CI's installs only when the project
-    names none: CI's are often for one job's needs)."""
-    if kind == "setup" and sheet.has("setup"):
+    """Not a spelling of a command offered already (CI's installs of packages only when the
+    project names none: CI's are often for one job's needs; a tool's own set-up, such as
+    the browsers of Playwright, is more than that)."""
+    if kind == "setup" and sheet.has("setup") and program(line) in _INSTALLERS:
         return False
     return _key(line) not in {_key(command) for command in sheet.offered()}
 
@@ -149,7 +157,7 @@ def script_lines(script: str, folder: str = "") -> Iterator[str]:
 def _is_code(name: Any, allowed: frozenset[str] = frozenset()) -> bool:
     if not isinstance(name, str):
         return False
-    found = words(name)
+    found = words(_EXPRESSION.sub(" ", name))  # `Test ${{ matrix.python-version }}`
     if _MINIMUM.intersection(found):
         allowed = allowed | {"version"}  # `min_version`: tests on the oldest toolchain
     return not any(w in _NOT_CODE and w not in allowed for w in found)

@@ -249,6 +249,16 @@ def _words_kind(words: list[str]) -> str | None:
     return kind or _SUBCOMMANDS.get(second)
 
 
+def program(line: str) -> str:
+    """The program a command line runs, behind its wrappers: ``pnpm exec playwright
+    install`` and ``pnpm playwright install`` run ``playwright``, in a member's folder too."""
+    inside = in_folder(line)
+    if inside:
+        line = inside[1]
+    words = _as_tool(for_member(unwrap(_without_environment(line.split()))))
+    return words[0] if words else ""
+
+
 def _as_tool(words: list[str]) -> list[str]:
     """``cargo +stable check`` is a toolchain's cargo; ``pnpm playwright install`` runs
     the tool's own command from the project's dependencies."""

@@ -18,8 +18,8 @@ from typing import Any
 from serena_memory.agent.project_facts.commands import (
     MAX_COMMAND_CHARS,
     canonical,
-    program,
     classify_command,
+    program,
 )
 from serena_memory.agent.project_facts.files import Project, table, walk
 from serena_memory.agent.project_facts.languages import CI_FILES

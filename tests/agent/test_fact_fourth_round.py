@@ -323,3 +323,15 @@ def test_a_job_named_with_a_matrix_value_and_its_tools_set_up_are_read(
     assert "pnpm run test-unit" in sheet.commands["test"]
     # a tool's own set-up beside the project's install; another install of packages is not
     assert sheet.commands["setup"] == ["pnpm install", "pnpm playwright install chromium"]
+
+
+def test_a_file_a_command_is_given_says_nothing_of_what_it_does(tmp_path: Path) -> None:
+    # Textualize/textual CONTRIBUTING.md (cut)
+    guide = "## Snapshot testing\n\nWhen you create a new snapshot test, run it with "
+    guide += "`pytest -vv tests/snapshot_tests/test_snapshots.py`.\n"
+    guide += "Then `goreleaser release --snapshot` and `./scripts/update-version.sh`.\n"
+    tree = {"pyproject.toml": '[project]\nname = "textual"\n', "CONTRIBUTING.md": guide}
+    tree["scripts/update-version.sh"] = "#!/bin/sh\npoetry version patch\n"
+    sheet = project(tmp_path, tree)
+    assert "pytest -vv tests/snapshot_tests/test_snapshots.py" in sheet.commands["test"]
+    assert not any("release" in c or "version" in c for c in sheet.offered())

@@ -335,3 +335,47 @@ def test_a_file_a_command_is_given_says_nothing_of_what_it_does(tmp_path: Path) 
     sheet = project(tmp_path, tree)
     assert "pytest -vv tests/snapshot_tests/test_snapshots.py" in sheet.commands["test"]
     assert not any("release" in c or "version" in c for c in sheet.offered())
+
+
+# jupyter-server/jupyter_server CONTRIBUTING.rst and Kludex/uvicorn docs/contributing.md (cut)
+JUPYTER_GUIDE = """\
+Building the Docs
+~~~~~~~~~~~~~~~~~
+
+Once you have installed the required packages, you can build the docs with::
+
+    cd docs
+    make html
+
+You can also drop into a shell in the docs environment by running::
+
+    hatch -e docs shell
+"""
+UVICORN_GUIDE = """\
+```shell
+$ git clone https://github.com/YOUR-USERNAME/uvicorn
+```
+
+You can now install the project and its dependencies using:
+
+```shell
+$ cd uvicorn
+$ scripts/install
+```
+"""
+
+
+def test_a_documented_block_runs_its_commands_in_the_folder_it_enters(tmp_path: Path) -> None:
+    tree = {"pyproject.toml": '[project]\nname = "uvicorn"\n', "uvicorn/__init__.py": ""}
+    tree["docs/Makefile"] = "html:\n\tsphinx-build -b html . build\n"
+    tree["CONTRIBUTING.rst"] = JUPYTER_GUIDE
+    tree["docs/contributing.md"] = UVICORN_GUIDE
+    tree["scripts/install"] = "#!/bin/sh\npip install -e .\n"
+    sheet = project(tmp_path, tree)
+    assert "cd docs && make html" in sheet.commands["build"]
+    assert "make html" not in sheet.offered()
+    # the block after a clone enters the clone: the project's root, whatever its folders
+    assert "scripts/install" in sheet.commands["setup"]
+    assert not any(command.startswith("cd uvicorn") for command in sheet.offered())
+    # a heading's `~~~` underline opens no code block: the prose after it is no command
+    assert not any("Once you have" in command for command in sheet.offered())

@@ -379,3 +379,19 @@ def test_a_documented_block_runs_its_commands_in_the_folder_it_enters(tmp_path: 
     assert not any(command.startswith("cd uvicorn") for command in sheet.offered())
     # a heading's `~~~` underline opens no code block: the prose after it is no command
     assert not any("Once you have" in command for command in sheet.offered())
+
+
+def test_a_check_environments_script_named_for_something_generic_is_a_check(
+    tmp_path: Path,
+) -> None:
+    # jupyter-server/jupyter_server CONTRIBUTING.rst (cut)
+    guide = "Code Styling\n------------\n\nThere are three hatch scripts that can be run "
+    guide += "locally as well:\n``hatch run lint:build`` will enforce styling.  "
+    guide += "``hatch run typing:test`` will\nrun the type checker.\n"
+    tree = {"pyproject.toml": '[project]\nname = "jupyter_server"\n', "CONTRIBUTING.rst": guide}
+    sheet = project(tmp_path, tree)
+    assert "hatch run lint:build" in sheet.commands["lint"]
+    assert "hatch run typing:test" in sheet.commands["typecheck"]
+    assert not {"hatch run lint:build", "hatch run typing:test"} & set(
+        sheet.commands["build"] + sheet.commands["test"]
+    )

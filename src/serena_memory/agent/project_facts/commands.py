@@ -157,10 +157,21 @@ def _task_kind(words: list[str]) -> str | None:
 def _target_kind(runner: str, targets: list[str]) -> str | None:
     """The kind of the task a runner is given, by its name."""
     if targets and runner == "hatch":  # `hatch run coverage:combine` combines
-        return classify_name(targets[0].rsplit(":", 1)[-1])
+        return _hatch_kind(targets[0])
     if targets[:1] == ["run"] and len(targets) > 1 and runner in _MANAGERS:
         targets = targets[1:]  # `pnpm --stream run test`: its options came first
     return classify_name(targets[0]) if targets else None
+
+
+def _hatch_kind(target: str) -> str | None:
+    """A Hatch script by its name, but for a check environment's script named for
+    something generic: ``typing:test`` type checks, ``lint:build`` lints, ``style:fix``
+    formats."""
+    environment, _, script = target.rpartition(":")
+    kind = classify_name(script)
+    checks = classify_name(environment) if environment else None
+    generic = kind in (None, "test", "build", "run", "lint")
+    return checks if checks in ("lint", "typecheck", "format") and generic else kind
 
 
 def classify_command(line: str) -> str | None:

@@ -19,6 +19,7 @@ from serena_memory.agent.project_facts.commands import (
     MAX_COMMAND_CHARS,
     canonical,
     classify_command,
+    program,
 )
 from serena_memory.agent.project_facts.files import Project, table, walk
 from serena_memory.agent.project_facts.languages import CI_FILES
@@ -31,6 +32,7 @@ _MATRIX = re.compile(r"\$\{\{\s*matrix\.([A-Za-z0-9_-]+)\s*\}\}")
 _ENV = re.compile(r"\$\{\{\s*env\.([A-Za-z0-9_]+)\s*\}\}")
 # the shell's spelling of an env value: `$BUILD_CMD test`, `${BUILD_CMD} test`
 _SHELL_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+_QUOTED_VAR = re.compile(r'(?<!\S)"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"(?!\S)')
 # the machine a job builds for (`--target=${{ matrix.job.target }}`): a contributor builds
 # for their own, the tool's default
 _CROSS_TARGET = re.compile(r"\s--target[= ]\$\{\{\s*matrix\.[\w.-]+\s*\}\}")
@@ -51,6 +53,14 @@ _OUTPUT_OPTIONS = frozenset({"--show-diff-on-failure", "--verbose", "-v", "-vv",
 # words a step that checks the code may have (`Download dependencies`, `Test External
 # Adapters`), unlike a workflow or job (one testing another repository)
 _STEP_WORDS = frozenset({"dependencies", "external", "third", "party"})
+# the programs that install packages
+_INSTALLERS = frozenset({"pip", "pip3", "uv", "npm", "pnpm", "yarn", "bun", "bundle", "gem",
+                         "poetry", "pdm", "go", "cargo", "hatch", "pipenv", "conda", "ni",
+                         "composer", "mix", "dotnet", "pre-commit", "prek"})  # fmt: skip
+# a value CI fills in: its words say nothing of what the job does
+_EXPRESSION = re.compile(r"\$\{\{[^}]*\}\}")
+# words of a job checking the code on the oldest version it supports (no version bump)
+_MINIMUM = frozenset({"min", "minimum", "minimal", "oldest", "msrv"})
 _CODE_EVENTS = {"push", "pull_request", "pull_request_target", "merge_group"}
 
 
@@ -101,9 +111,10 @@ def _pattern_kind(sheet: FactSheet, line: str) -> str | None:
 
 
 def _is_new(sheet: FactSheet, kind: str, line: str) -> bool:
-    """Not a spelling of a command offered already (CI's installs only when the project
-    names none: CI's are often for one job's needs)."""
-    if kind == "setup" and sheet.has("setup"):
+    """Not a spelling of a command offered already (CI's installs of packages only when the
+    project names none: CI's are often for one job's needs; a tool's own set-up, such as
+    the browsers of Playwright, is more than that)."""
+    if kind == "setup" and sheet.has("setup") and program(line) in _INSTALLERS:
         return False
     return _key(line) not in {_key(command) for command in sheet.offered()}
 
@@ -144,9 +155,12 @@ def script_lines(script: str, folder: str = "") -> Iterator[str]:
 
 
 def _is_code(name: Any, allowed: frozenset[str] = frozenset()) -> bool:
-    return isinstance(name, str) and not any(
-        w in _NOT_CODE and w not in allowed for w in words(name)
-    )
+    if not isinstance(name, str):
+        return False
+    found = words(_EXPRESSION.sub(" ", name))  # `Test ${{ matrix.python-version }}`
+    if _MINIMUM.intersection(found):
+        allowed = allowed | {"version"}  # `min_version`: tests on the oldest toolchain
+    return not any(w in _NOT_CODE and w not in allowed for w in found)
 
 
 def _workflow_scripts(rel: str, data: Any) -> list[tuple[str, str]]:
@@ -228,8 +242,17 @@ def resolve_env(script: str, env: dict[str, str]) -> str:
     sets ``CARGO: cargo`` and ``TARGET_FLAGS: ""`` (a value set in a step stays unknown);
     the shell's ``$BUILD_CMD`` alike, and a cross-compiling ``--target`` left out."""
     script = _CROSS_TARGET.sub("", script)
+    script = _QUOTED_VAR.sub(lambda m: _unquoted(env, m), script)
     script = _SHELL_VAR.sub(lambda m: env.get(m.group(1), m.group(0)), script)
     return _ENV.sub(lambda m: env.get(m.group(1), m.group(0)), script)
+
+
+def _unquoted(env: dict[str, str], match: re.Match[str]) -> str:
+    """A quoted word that is only a variable (``"${FEATURES}"``) holding plain options."""
+    value = env.get(match.group(1))
+    if value is None or set(value) & set("\"' \t"):
+        return match.group(0)
+    return value
 
 
 def matrix_values(job: dict[str, Any]) -> dict[str, list[str]]:

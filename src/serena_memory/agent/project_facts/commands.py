@@ -35,9 +35,10 @@ _PLUMBING = frozenset(
 _WRAPPERS = {
     ("uv", "run"), ("poetry", "run"), ("pdm", "run"), ("pipenv", "run"), ("bundle", "exec"),
     ("pnpm", "exec"), ("yarn", "exec"), ("npm", "exec"), ("python", "-m"), ("python3", "-m"),
+    ("pipx", "run"),
 }  # fmt: skip
 _SCRIPT_FOLDERS = ("scripts/", "script/", "./scripts/", "./script/")
-_RUNS_NEXT = frozenset({"npx", "bunx", "pnpx"})
+_RUNS_NEXT = frozenset({"npx", "bunx", "pnpx", "uvx"})
 _UV_VALUE_OPTIONS = frozenset({"--group", "--only-group", "--with", "--python", "-p",
                                "--directory", "--extra", "--package", "--env-file"})  # fmt: skip
 # a tool's own words: (first word, second word or "") -> kind
@@ -83,7 +84,9 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("ni", ""): "setup", ("mix", "test"): "test", ("mix", "format"): "format",
     ("mix", "credo"): "lint", ("build", ""): "build", ("rstcheck", ""): "lint",
     ("towncrier", "check"): "lint", ("uv", "build"): "build", ("poetry", "build"): "build",
-    ("pdm", "build"): "build",
+    ("pdm", "build"): "build", ("knip", ""): "lint", ("playwright", "install"): "setup",
+    ("cargo-fmt", ""): "format", ("shfmt", ""): "format", ("nixfmt", ""): "format",
+    ("yamlfmt", ""): "format", ("interrogate", ""): "lint", ("doc8", ""): "lint",
 }  # fmt: skip
 # what another tool's subcommand says it does (a docs site's `zensical serve`)
 _SUBCOMMANDS = {"serve": "run"}
@@ -97,7 +100,22 @@ _RUNNERS = {("make", ""), ("just", ""), ("task", ""), ("rake", ""), ("npm", "run
             ("hatch", "run"), ("hatch", ""), ("poe", ""), ("turbo", "run"), ("turbo", ""),
             ("lerna", "run"), ("nx", "run"), ("nx", ""), ("moon", "run"),
             ("nr", ""), ("bake", "")}  # fmt: skip
+_MANAGERS = frozenset({"npm", "pnpm", "yarn", "bun"})
+# a package manager's own commands: `pnpm ci` is pnpm's, so a script named `ci` is typed
+# `pnpm run ci`
+MANAGER_COMMANDS = frozenset(
+    {"add", "audit", "bin", "cache", "ci", "config", "create", "dedupe", "deploy", "dlx",
+     "doctor", "env", "exec", "fetch", "i", "import", "info", "init", "install", "licenses",
+     "link", "list", "ls", "outdated", "pack", "patch", "prune", "publish", "rebuild",
+     "remove", "root", "run", "setup", "store", "unlink", "up", "update", "upgrade",
+     "version", "why", "workspace", "workspaces"}
+)  # fmt: skip
 _BUILD_MODES = frozenset({"--release", "-r", "--profile=release"})
+# a shell given one quoted command: `nix-shell --cores 0 --pure --run 'cargo fmt'`,
+# `bash -c "pytest -x"`, `nix develop --command cargo test` is read by its words already
+_SHELL_RUN = re.compile(
+    r"""^(?:nix-shell(?:\s+-{1,2}[\w-]+(?:\s+\d+)?)*?\s+--run|(?:ba)?sh\s+-c)\s+(["'])(.*)\1$"""
+)
 _CI_VARIABLE = re.compile(r"\$\{\{|\$[A-Za-z_{(]")
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
 
@@ -113,6 +131,16 @@ def unwrap(words: list[str]) -> list[str]:
     return words
 
 
+def shell_command(line: str) -> str:
+    """The command a shell is handed to run: ``nix-shell --pure --run 'cargo fmt'`` and
+    ``bash -c 'cargo fmt'`` run ``cargo fmt``; any other line as it is."""
+    match = _SHELL_RUN.match(line)
+    if match is None:
+        return line
+    inner = match.group(2).strip()
+    return inner if inner and match.group(1) not in inner else line
+
+
 def _task_kind(words: list[str]) -> str | None:
     """The kind of a runner's task (``make test``, ``pnpm lint:check``, ``tox -e typing``)."""
     first = words[0].removeprefix("./")
@@ -122,12 +150,28 @@ def _task_kind(words: list[str]) -> str | None:
             targets = [w for w in words[width:] if not w.startswith("-") and "=" not in w]
             if targets[:1] == ["run"] and len(targets) > 1 and first in ("just", "make"):
                 return _words_kind(words[words.index("run") + 1 :])  # `just run black .`
-            if targets and first == "hatch":  # `hatch run coverage:combine` combines
-                return classify_name(targets[0].rsplit(":", 1)[-1])
-            if targets:
-                return classify_name(targets[0])
-            return None
+            return _target_kind(first, targets)
     return None
+
+
+def _target_kind(runner: str, targets: list[str]) -> str | None:
+    """The kind of the task a runner is given, by its name."""
+    if targets and runner == "hatch":  # `hatch run coverage:combine` combines
+        return _hatch_kind(targets[0])
+    if targets[:1] == ["run"] and len(targets) > 1 and runner in _MANAGERS:
+        targets = targets[1:]  # `pnpm --stream run test`: its options came first
+    return classify_name(targets[0]) if targets else None
+
+
+def _hatch_kind(target: str) -> str | None:
+    """A Hatch script by its name, but for a check environment's script named for
+    something generic: ``typing:test`` type checks, ``lint:build`` lints, ``style:fix``
+    formats."""
+    environment, _, script = target.rpartition(":")
+    kind = classify_name(script)
+    checks = classify_name(environment) if environment else None
+    generic = kind in (None, "test", "build", "run", "lint")
+    return checks if checks in ("lint", "typecheck", "format") and generic else kind
 
 
 def classify_command(line: str) -> str | None:
@@ -144,9 +188,14 @@ def classify_command(line: str) -> str | None:
         return "test"  # node's own test runner
     if words[:2] == ["cargo", "hack"] and len(words) > 2:
         words = ["cargo", *words[2:]]  # `cargo hack check --each-feature` checks each feature
-    if not words or words[0] in _PLUMBING:
+    if not words or words[0] in _PLUMBING or _installs_globally(words):
         return None
     return _words_kind(words)
+
+
+def _installs_globally(words: list[str]) -> bool:
+    """``npm install -g eslint`` puts a tool on CI's machine: no set-up of the project."""
+    return words[0] in _MANAGERS and bool({"-g", "--global", "global"} & set(words[1:3]))
 
 
 def _is_own_script(path: str) -> bool:
@@ -197,9 +246,7 @@ def for_member(words: list[str]) -> list[str]:
 
 
 def _words_kind(words: list[str]) -> str | None:
-    words = for_member(words)
-    if words[:1] == ["cargo"] and words[1:2] and words[1].startswith("+"):
-        words = [words[0], *words[2:]]  # `cargo +stable check`: a toolchain's cargo
+    words = _as_tool(for_member(words))
     first = words[0].removeprefix("./")
     if "/" in first and not first.startswith("/"):
         return _own_tool_kind(first)
@@ -211,6 +258,25 @@ def _words_kind(words: list[str]) -> str | None:
     if kind is None and first in ("pip", "uv") and _installs_the_project(words):
         kind = "setup"
     return kind or _SUBCOMMANDS.get(second)
+
+
+def program(line: str) -> str:
+    """The program a command line runs, behind its wrappers: ``pnpm exec playwright
+    install`` and ``pnpm playwright install`` run ``playwright``, in a member's folder too."""
+    inside = in_folder(line)
+    if inside:
+        line = inside[1]
+    words = _as_tool(for_member(unwrap(_without_environment(line.split()))))
+    return words[0] if words else ""
+
+
+def _as_tool(words: list[str]) -> list[str]:
+    """``cargo +stable check`` is a toolchain's cargo; ``pnpm playwright install`` runs
+    the tool's own command from the project's dependencies."""
+    if words[:1] == ["cargo"] and words[1:2] and words[1].startswith("+"):
+        return [words[0], *words[2:]]
+    tool = (words[1], words[2] if len(words) > 2 else "") if len(words) > 1 else ("", "")
+    return words[1:] if words[:1] in (["pnpm"], ["yarn"]) and tool in _TOOLS else words
 
 
 def _own_tool_kind(path: str) -> str | None:
@@ -265,9 +331,14 @@ def is_never_line(line: str) -> bool:
     return any(
         word in lowered
         for word in (" publish", "release", "deploy", "upload", "twine", "codeql", "zizmor")
-    ) or is_never(
-        " ".join(w for w in lowered.split()[:3] if not w.startswith("-") and "=" not in w)
-    )
+    ) or is_never(" ".join(w for w in lowered.split()[:3] if _is_action_word(w, lowered)))
+
+
+def _is_action_word(word: str, line: str) -> bool:
+    """A word saying what a line does: no option, and no file it is given
+    (``pytest tests/snapshot_tests/test_snapshots.py`` updates no snapshot)."""
+    given = "/" in word and not line.startswith(word)
+    return not word.startswith("-") and "=" not in word and not given
 
 
 def environment_kind(words: list[str]) -> str | None:
@@ -305,7 +376,10 @@ def canonical(command: str) -> str:
 
 
 def _without_run(words: list[str]) -> list[str]:
-    """``pnpm run lint`` is ``pnpm lint``; npm keeps ``run`` but for test and start."""
+    """``pnpm run lint`` is ``pnpm lint``; npm keeps ``run`` but for test and start, and
+    every manager for a script named like one of its own commands (``pnpm run ci``)."""
+    if words[2] in MANAGER_COMMANDS:
+        return words
     if words[0] != "npm" or words[2] in ("test", "start"):
         return [words[0], *words[2:]]
     return words

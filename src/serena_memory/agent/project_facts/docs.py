@@ -17,9 +17,14 @@ from collections.abc import Iterator
 from serena_memory.agent.project_facts.commands import classify_command, unwrap
 from serena_memory.agent.project_facts.files import Project
 from serena_memory.agent.project_facts.names import words
+from serena_memory.agent.project_facts.own_programs import own_programs, runs_own_program
 
 GUIDES = ("CONTRIBUTING", "DEVELOPMENT", "DEVELOPING", "HACKING", "BUILD", "BUILDING")
 GUIDE_FOLDERS = ("", "docs/", ".github/", "doc/")
+# the docs' part for the project's developers, and its first page there
+DEVELOPER_FOLDERS = frozenset({"development", "developing", "contributing", "contributors",
+                               "dev", "hacking"})  # fmt: skip
+STARTS = ("GETTING-STARTED", "GETTING_STARTED")
 SUFFIXES = (".md", ".rst", ".txt", "")
 READMES = ("README.md", "Readme.md", "readme.md", "README.rst", "README")
 MAX_DOC_FOLDERS = 40
@@ -50,18 +55,38 @@ _RUNNABLE = frozenset({"", ".sh", ".bash", ".py", ".rb", ".js", ".mjs", ".cjs", 
 
 def guide_paths(project: Project) -> list[str]:
     """The contributing guides at the root, in ``docs/``, ``.github/`` or a folder of the
-    docs (``docs/community/contributing.md``)."""
+    docs (``docs/community/contributing.md``), and the getting-started page of the docs'
+    part for developers (``docs/html/development/getting-started.rst``)."""
     found = []
     folders = list(GUIDE_FOLDERS)
     for docs in ("docs", "doc"):
         names = [name for name in project.listing(docs) if "." not in name]
         folders += [f"{docs}/{name}/" for name in names[:MAX_DOC_FOLDERS]]
+    folders += _developer_folders(project, folders)
     for folder in folders:
+        stems = GUIDES + STARTS if _is_for_developers(folder) else GUIDES
         for name in project.listing(folder.rstrip("/") or "."):
             stem, dot, suffix = name.partition(".")
-            if stem.upper() in GUIDES and f"{dot}{suffix}".lower() in SUFFIXES:
+            if stem.upper() in stems and f"{dot}{suffix}".lower() in SUFFIXES:
                 found.append(folder + name)
-    return [path for path in found if project.is_file(path)]
+    return [path for path in dict.fromkeys(found) if project.is_file(path)]
+
+
+def _is_for_developers(folder: str) -> bool:
+    return folder.rstrip("/").rsplit("/", 1)[-1].lower() in DEVELOPER_FOLDERS
+
+
+def _developer_folders(project: Project, folders: list[str]) -> list[str]:
+    """The docs' folders for developers one level below a folder of the docs
+    (``docs/html/development/``, next to the pages for users)."""
+    found = []
+    for folder in folders[len(GUIDE_FOLDERS) :]:
+        found += [
+            f"{folder}{name}/"
+            for name in project.listing(folder.rstrip("/"))
+            if name.lower() in DEVELOPER_FOLDERS
+        ]
+    return found[:MAX_DOC_FOLDERS]
 
 
 def readme_sections(text: str) -> str:
@@ -105,18 +130,44 @@ def unquoted(text: str) -> str:
     return "\n".join(lines)
 
 
-def doc_commands(text: str) -> Iterator[str]:
-    """Candidate command lines of a document, in order."""
+def doc_commands(text: str) -> Iterator[tuple[str, str]]:
+    """(folder, command) of each candidate command line of a document, in order: a block's
+    lines after its ``cd FOLDER`` run in that folder."""
+    folder = ""
+    cloned = False  # the `cd` after a `git clone` enters the clone, the project's root
+    for line in _block_commands(text):
+        words = line.split()
+        if not line:
+            folder = ""  # a block ends: its folder with it
+        elif words[:1] == ["cd"] and len(words) == 2:
+            folder = words[1] if _is_relative(words[1]) and not cloned else ""
+            cloned = False
+        else:
+            cloned = words[:2] == ["git", "clone"]
+            yield folder, line
+
+
+def _is_relative(folder: str) -> bool:
+    return not folder.startswith(("/", "~", "-", "$")) and ".." not in folder.split("/")
+
+
+def _block_commands(text: str) -> Iterator[str]:
+    """Candidate command lines of a document, and an empty line where a block starts or
+    ends."""
     text = unquoted(text)
     fence: str | None = None
     rst_block = False
     prompted = False  # a block that shows `$ ` prompts: its other lines are output
+    previous = ""
     for raw in text.splitlines():
         line = raw.strip()
-        match = _FENCE.match(raw)
+        underline = fence is None and _is_underline(line, previous)
+        match = None if underline else _FENCE.match(raw)
+        previous = line
         if match:
             fence = match.group(2).lower() if fence is None else None
             prompted = False
+            yield ""
             continue
         prompted = prompted or line.startswith("$ ")
         if fence is not None:
@@ -129,13 +180,24 @@ def doc_commands(text: str) -> Iterator[str]:
                 yield from _command_of(line, prompt_needed=prompted)
                 continue
             rst_block = False
+            yield ""
         prompted = line.startswith("$ ")
-        if line.endswith("::") or line.startswith((".. code-block::", ".. code::")):
-            rst_block = True
-        if line.startswith("$ "):
-            yield from _command_of(line, prompt_needed=True)
-        for span in _INLINE.findall(line):
-            yield from _command_of(span, prompt_needed=False)
+        rst_block = line.endswith("::") or line.startswith((".. code-block::", ".. code::"))
+        yield from [""] if rst_block else []
+        yield from _prose_commands(line)
+
+
+def _prose_commands(line: str) -> Iterator[str]:
+    """The commands of a line of prose: after a ``$`` prompt, or in its code spans."""
+    if line.startswith("$ "):
+        yield from _command_of(line, prompt_needed=True)
+    for span in _INLINE.findall(line):
+        yield from _command_of(span, prompt_needed=False)
+
+
+def _is_underline(line: str, previous: str) -> bool:
+    """A reStructuredText heading's underline (``~~~~`` under its title), not a fence."""
+    return bool(previous) and set(line) == {"~"} and len(line) >= len(previous)
 
 
 def _command_of(line: str, prompt_needed: bool) -> Iterator[str]:
@@ -164,17 +226,29 @@ def _documented(project: Project) -> Iterator[tuple[str, str]]:
     readme = project.first(*READMES)
     if readme:
         texts.append(readme_sections(project.text(readme) or ""))
+    programs = own_programs(project.toml("pyproject.toml"))
     for text in texts:
-        for line in doc_commands(text[:200_000]):
+        for folder, line in doc_commands(text[:200_000]):
+            if folder and project.is_dir(folder):  # else `cd project` after cloning it
+                line = f"cd {folder} && {line}"
             line = _VENV_BIN.sub("", line)  # `.venv/bin/pip install -r ...` is `pip install`
-            first = line.split()[0].removeprefix("./")
-            if "<" in _PLACEHOLDER.sub("", line) or "/" in first and not project.is_file(first):
-                continue  # a link, or a path that is not the project's tool
-            if "/" in first and os.path.splitext(first)[1].lower() not in _RUNNABLE:
+            if not _names_no_other_file(project, line):
                 continue
-            kind = is_command(line)
+            kind = is_command(line) or ("run" if runs_own_program(line, programs) else None)
             if kind is not None:
                 yield kind, line
+
+
+def _names_no_other_file(project: Project, line: str) -> bool:
+    """Not a link nor a placeholder, and a path first only for the project's own program
+    (``scripts/test.sh``, not ``docs/doc.md``)."""
+    first = line.split()[0].removeprefix("./")
+    if "<" in _PLACEHOLDER.sub("", line):
+        return False
+    if "/" in first:
+        runnable = os.path.splitext(first)[1].lower() in _RUNNABLE
+        return project.is_file(first) and runnable
+    return True
 
 
 def read_docs(project: Project) -> None:

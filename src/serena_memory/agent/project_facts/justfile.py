@@ -31,10 +31,21 @@ def just_tasks(text: str) -> tuple[dict[str, Task], str | None]:
             task, callable_bare = recipe
             first = first or task.name
             if not private and callable_bare:
-                found[task.name] = task
+                _add(found, task)
         private = False
     default = "default" if "default" in found else first
     return found, default
+
+
+def _add(found: dict[str, Task], task: Task) -> None:
+    """A recipe; one defined again for another system (``[unix]`` then ``[windows]``) runs
+    the lines of both, each a spelling of the same work."""
+    known = found.get(task.name)
+    if known is None:
+        found[task.name] = task
+        return
+    known.needs += [need for need in task.needs if need not in known.needs]
+    known.lines += [line for line in task.lines if line not in known.lines]
 
 
 def _blocks(text: str) -> list[tuple[str, list[str]]]:

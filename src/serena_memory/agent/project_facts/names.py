@@ -21,6 +21,9 @@ NEVER = frozenset(
      "outdated", "upgrade", "goreleaser", "update", "sponsors", "codeql", "audit", "security",
      "docker"}
 )  # fmt: skip
+# what a task led by a test word may do to the tests' own data: `test-snapshot-update`,
+# `test:build:version` (they release nothing)
+_TESTS_MAY = frozenset({"snapshot", "update", "version", "upgrade"})
 # (kind, words), checked in this order: `format-check` is a format task, `test:types` a
 # type check, `lint:check` a lint
 _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
@@ -55,7 +58,10 @@ def words(name: str) -> list[str]:
 def is_never(name: str) -> bool:
     """Whether the name says release, publish, deploy or another maintainer's task."""
     lowered = name.lower()
-    if any(word in NEVER for word in words(lowered)):
+    found = words(lowered)
+    if found[:1] in (["test"], ["tests"], ["spec"]):
+        found = [word for word in found if word not in _TESTS_MAY]
+    if any(word in NEVER for word in found):
         return True
     return "pre-commit" in lowered and "update" in lowered  # `pre-commit autoupdate`
 

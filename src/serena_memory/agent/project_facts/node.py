@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import re
 
+from serena_memory.agent.project_facts.commands import MANAGER_COMMANDS
+from serena_memory.agent.project_facts.docs import SOURCE as DOCS
 from serena_memory.agent.project_facts.files import Project
 from serena_memory.agent.project_facts.recipes import Task, offer_runner_tasks
 
@@ -31,12 +33,24 @@ def package_manager(project: Project, data: dict) -> str:
     return "npm"
 
 
-def script_command(manager: str, script: str) -> str:
+def script_command(manager: str, script: str, *, with_run: bool = False) -> str:
+    """How a script is typed: npm, bun and a script named like one of the manager's own
+    commands (``pnpm run ci``) need ``run``; pnpm and yarn take it when the docs use it."""
     if manager == "npm":
         return f"npm {script}" if script in ("test", "start") else f"npm run {script}"
-    if manager == "bun":
-        return f"bun run {script}"
+    if manager == "bun" or with_run or script in MANAGER_COMMANDS:
+        return f"{manager} run {script}"
     return f"{manager} {script}"
+
+
+def _documented_with_run(project: Project, manager: str) -> bool:
+    """Whether the contributor docs type the scripts as ``pnpm run build``: the sheet
+    speaks as they do (and shows each script once)."""
+    sheet = project.sheet
+    return any(
+        sheet.sources.get(command) == DOCS and command.startswith(f"{manager} run ")
+        for command in sheet.offered()
+    )
 
 
 def everyday_scripts(scripts: dict) -> list[str]:
@@ -69,10 +83,11 @@ def read_package_json(project: Project) -> None:
     project.sheet.add("setup", f"{manager} install", "package.json")
     scripts = data.get("scripts")
     if isinstance(scripts, dict):
+        with_run = _documented_with_run(project, manager)
         offer_runner_tasks(
             project.sheet,
             script_tasks(scripts),
-            lambda script: script_command(manager, script),
+            lambda script: script_command(manager, script, with_run=with_run),
             "package.json",
         )
 

@@ -15,18 +15,36 @@ _TASK = re.compile(r"""^(\s*)task[ (]+(?::(\w[\w:]*)|["'](\w[\w:\-]*)["']|(\w+):
 _NAMESPACE = re.compile(r"""^namespace[ (]+:?["']?(\w+)["']?\)?\s+do\b""")
 # `task default: :test`, `task default: %i[spec rubocop]`, `task :default => [:test]`
 _DEFAULT = re.compile(r"""^task[ (]+(?:default:|:default\s*=>)\s*(.+)$""", re.M)
-# the task classes that define a task, and the name they give without one
+# the task classes that define a task: the name they give without one, and what it does
+_LIBRARY_TASKS = {
+    "Rake::TestTask": ("test", "test"), "Minitest::TestTask": ("test", "test"),
+    "RSpec::Core::RakeTask": ("spec", "test"), "RuboCop::RakeTask": ("rubocop", "lint"),
+    "Cucumber::Rake::Task": ("cucumber", "test"), "YARD::Rake::YardocTask": ("yard", "build"),
+    "RDoc::Task": ("rdoc", "build"),
+}  # fmt: skip
 _TASK_CLASSES = re.compile(
-    r"^(Rake::TestTask|Minitest::TestTask|RSpec::Core::RakeTask|RuboCop::RakeTask)"
-    r"""\.(?:new|create)(?:\(\s*:?["']?(\w[\w:]*))?"""
+    rf"^\s*({'|'.join(re.escape(name) for name in _LIBRARY_TASKS)})"
+    r"""\.(?:new|create)(?:[ (]\s*(?::["']?|["'])(\w[\w:]*))?"""
 )
-_DEFAULT_NAMES = {"Rake::TestTask": "test", "Minitest::TestTask": "test",
-                  "RSpec::Core::RakeTask": "spec", "RuboCop::RakeTask": "rubocop"}  # fmt: skip
+# the tasks a library adds by being required: Standard's check and its fixer
+_REQUIRED_TASKS = {"standard/rake": {"standard": "lint", "standard:fix": "format"}}
+_REQUIRE = re.compile(r"""^require[ (]+["']([\w/]+)["']""")
 
 
 def rake_tasks(text: str) -> list[str]:
     """The tasks a Rakefile defines, ``namespace:name`` for those of a namespace."""
-    found: list[str] = []
+    return list(_scan(text))
+
+
+def library_tasks(text: str) -> dict[str, str]:
+    """The tasks a library defines (``Cucumber::Rake::Task.new(:features)``, ``require
+    "standard/rake"``) by what the library does: their names need not say it."""
+    return {name: kind for name, kind in _scan(text).items() if kind}
+
+
+def _scan(text: str) -> dict[str, str | None]:
+    """Each task the Rakefile defines, with its library's kind (None for a plain task)."""
+    found: dict[str, str | None] = {}
     namespace = ""
     for line in text.splitlines():
         if len(line) > MAX_LINE:
@@ -35,21 +53,27 @@ def rake_tasks(text: str) -> list[str]:
         if opened or line.startswith("end"):
             namespace = f"{opened.group(1)}:" if opened else ""
             continue
-        name = _task_name(line, namespace)
-        if name:
-            found.append(name)
-    return [name for name in dict.fromkeys(found) if name != "default"]
+        required = _REQUIRE.match(line)
+        found.update(_REQUIRED_TASKS.get(required.group(1), {}) if required else {})
+        name, kind = _task(line, namespace)
+        if name and name != "default":
+            found[name] = kind or found.get(name)
+    return found
 
 
-def _task_name(line: str, namespace: str) -> str | None:
+def _task(line: str, namespace: str) -> tuple[str | None, str | None]:
     """The task a line defines: ``task :x`` at the top level (``ns:x`` indented in a
-    namespace), or a task class's (``Rake::TestTask.new`` is ``test``)."""
+    namespace), or a task class's (``Rake::TestTask.new`` is ``test``), with the kind of
+    what the class runs."""
     match = _TASK.match(line)
     if match and (namespace or not match.group(1)):
         name = next(g for g in match.groups()[1:] if g)
-        return f"{namespace}{name}" if match.group(1) else name
+        return (f"{namespace}{name}" if match.group(1) else name), None
     made = _TASK_CLASSES.match(line)
-    return made.group(2) or _DEFAULT_NAMES[made.group(1)] if made else None
+    if made is None or bool(namespace) != line[:1].isspace():
+        return None, None
+    default, kind = _LIBRARY_TASKS[made.group(1)]
+    return f"{namespace}{made.group(2) or default}", kind
 
 
 def read_ruby(project: Project) -> None:
@@ -64,6 +88,8 @@ def read_ruby(project: Project) -> None:
         if kind:
             project.sheet.add(kind, f"{prefix}rake", name)
         offer_tasks(project.sheet, rake_tasks(text), lambda task: f"{prefix}rake {task}", name)
+        for task, kind in library_tasks(text).items():
+            project.sheet.add(kind, f"{prefix}rake {task}", name)
     if project.is_file(".rubocop.yml"):
         project.sheet.add_default("lint", f"{prefix}rubocop", ".rubocop.yml")
 

@@ -14,7 +14,12 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from serena_memory.agent.project_facts.commands import MAX_COMMAND_CHARS, classify_command
+from serena_memory.agent.project_facts.commands import (
+    MAX_COMMAND_CHARS,
+    canonical,
+    classify_command,
+    shell_command,
+)
 from serena_memory.agent.project_facts.names import classify_name, is_never, words
 from serena_memory.agent.project_facts.sheet import FactSheet
 
@@ -63,7 +68,7 @@ def clean_line(line: str) -> str:
     """A body line as a person would type it: no make prefixes (``@``, ``-``, ``+``), a
     bare variable argument dropped (``ruff check $(sources)`` is ``ruff check``: the tool's
     own default); a variable inside a word is left, and keeps the line from being offered."""
-    line = line.strip().lstrip("@-+").strip()
+    line = shell_command(line.strip().lstrip("@-+").strip())
     line = line.replace("$(MAKE)", "make").replace("${MAKE}", "make")
     line = _PATH_PREFIX.sub(r"\1", line)  # `${PREFIX}mypy` is `mypy` from a virtualenv
     kept = line.split()[:1]  # `$CARGO test` is no `test`: it stays, and is not offered
@@ -127,8 +132,12 @@ class Reader:
     ) -> None:
         self.tasks = tasks
         self.installs_project = installs_project
-        # how a line calls one of these tasks (`hatch run style:lint`) -> the task's name
-        self.calls = calls or {}
+        # how a line calls one of these tasks (`hatch run style:lint`) -> the task's name;
+        # `pnpm lint` calls the script offered as `pnpm run lint` too
+        self.calls = dict(calls or {})
+        for command, name in (calls or {}).items():
+            if command.split()[:2] in (["pnpm", "run"], ["yarn", "run"]):
+                self.calls.setdefault(canonical(command), name)
         self._kinds: dict[str, str | None] = {}
 
     def called(self, line: str) -> str | None:
@@ -264,7 +273,20 @@ def offer_runner_tasks(
             sheet.add(kind, command(name), source)
             shown.append(name)
     for name in shown:
-        offer_parts(sheet, reader.body_kinds(name), source)
+        offer_parts(sheet, _as_tasks(reader, command, reader.body_kinds(name)), source)
+
+
+def _as_tasks(
+    reader: Reader, command: Callable[[str], str], found: list[tuple[str, str]]
+) -> list[tuple[str, str]]:
+    """The parts of an aggregate, a bare call of another task (``pnpm lint``) spelt as
+    that task is offered (``pnpm run lint``)."""
+    spelt = []
+    for kind, line in found:
+        called = reader.called(line) if line else None
+        bare = called is not None and canonical(line) == canonical(command(called))
+        spelt.append((kind, command(called) if called is not None and bare else line))
+    return spelt
 
 
 def offer_parts(sheet: FactSheet, found: Iterable[tuple[str, str]], source: str) -> None:

@@ -435,8 +435,8 @@ def _known_token(line: str) -> str | None:
 
     for kind, token in secret_tokens.find(line):
         whole = _token_of(line, token)
-        if _fake(whole) or whole in PUBLISHED_KEYS:
-            continue
+        if _fake(whole.removeprefix("A" * 22)) or _published(token) or _published(whole):
+            continue  # (a Twitter bearer token starts with 22 A's: its shape, no filler)
         if kind in _BROWSER_KEYS and _named_public(line, token):
             continue
         return kind
@@ -461,10 +461,16 @@ def _named_public(line: str, token: str) -> bool:
     return match is not None and public_name(match.group(1))
 
 
+def _published(token: str) -> bool:
+    """Whether ``token`` is (or ends a name's assignment of) a key its provider publishes."""
+    bare = token.strip("'\"`;,")
+    return bare.strip("=") in PUBLISHED_KEYS or bare.endswith(tuple(PUBLISHED_KEYS))
+
+
 def _public_token(kind: str, token: str) -> bool:
     """A detector's match that is no secret: a Twilio account SID (an identifier), a JWT
     made for browsers (Supabase's anon key), a key Microsoft publishes for its emulator."""
-    if token.strip("'\"`;=") in PUBLISHED_KEYS or token.endswith(tuple(PUBLISHED_KEYS)):
+    if _published(token):
         return True
     if kind.startswith("Twilio") and token.startswith("AC"):
         return True

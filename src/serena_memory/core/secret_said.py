@@ -54,7 +54,8 @@ def quoted_value(line: str) -> str | None:
     """The kind of a value quoted after a secret's word, when it is one."""
     for match in _PROSE.finditer(line):
         word, between, value = match.groups()
-        if _no_credential(line, match.start()):
+        before = line[max(0, match.start() - 30) : match.start()]
+        if _no_credential(line, match.start()) or HASH_OF.search(before + between):
             continue
         if quoted_secret(word, value) or _hex_secret(word, between, value):
             return f"{word.lower()} in quotes"
@@ -84,12 +85,13 @@ _SAID_AFTER = (
 # or an example of its shape (a generator makes them like ...)
 _SOMETHING_ELSE = re.compile(
     r"(?i)hash|\bsha-?\d*\b|\bmd5\b|digest|checksum|fingerprint|\bid\b|name|format|prefix"
-    r"|header|length|'s\b|\bjti\b|claim"
+    r"|header|length|'s\b|\bjti\b|claim|accessor"
     r"|file|path|url|endpoint|expir|ttl|scope|type|policy|rotat|stored|kept|read|set in"
     r"|generat|example|e\.g\.|such as|like|look|version|revision|serial|count|number"
 )
-# what a value named after a secret is when the words before say so: "sha256 of the token:"
-HASH_OF = re.compile(r"(?i)hash|\bsha-?\d*\b|\bmd5\b|digest|checksum|fingerprint")
+# what a value named after a secret is when the words before say so: "sha256 of the token:",
+# "accessor of my token" (Vault's, which looks a token up and logs in nowhere)
+HASH_OF = re.compile(r"(?i)hash|\bsha-?\d*\b|\bmd5\b|digest|checksum|fingerprint|accessor")
 _PUBLIC = re.compile(r"(?i)public|publishable|anon\b|client-side")
 _PASSWORD_HINTS = ("pass", "pw", "psk", "wpa", "wi-fi", "wifi")
 _PASSWORD_WORDS = ("password", "passphrase", "passwd", "pass", "pwd", "pw")

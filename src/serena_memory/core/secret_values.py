@@ -121,7 +121,8 @@ _PUBLIC_VALUE = re.compile(
     r"^(?:arn:|ssh-(?:rsa|ed25519|dss)\b|sk-(?:ssh|ecdsa)-|ecdsa-sha2-|pk_(?:live|test)_|phc_|pk\.eyJ"
     r"|EJ\[\d:|ENC[\[(]|\$ANSIBLE_VAULT|vault:|age1[a-z0-9]{50,})"
     # a Sealed Secret's ciphertext: a two-byte session key length (512 bytes or so) first
-    r"|^Ag[A-Za-z0-9+/]{200,}"
+    # (its first bytes 02 00 or 02 01 encode as AgA or AgB)
+    r"|^Ag(?:[A-Za-z0-9+/]{200,}|[AB][A-Za-z0-9+/]{100,})"
     # a GPG key's id or fingerprint, in the capitals gpg prints them
     r"|^(?:0x)?(?:[0-9A-F]{8}|[0-9A-F]{16}|[0-9A-F]{40})$"
 )
@@ -148,7 +149,10 @@ NOT_A_VALUE = re.compile(
     r"|^(?:true|false|null|none|nil|undefined)\b|^[A-Z]+(?:_[A-Z]+)+$"
     r"|^\$2[abxy]?\$\d\d\$|^\$argon2"  # password hashes
     r"|^(?:~|\.{1,2})?/[\w./-]+$"  # paths
-    r"|^@[\w.~/-]+$",  # a file to read the value from: vault kv put ... key=@file.txt
+    r"|^@[\w.~/-]+$"  # a file to read the value from: vault kv put ... key=@file.txt
+    # a reference to a secret store (op://vault/item/field, ref+vault://..., a Key Vault
+    # reference) or any URL holding no login: a password in a URL is its own rule's
+    r"|^[a-z][a-z0-9+.-]*://[^@\s]*$|^@Microsoft\.KeyVault\(|^projects/[^/]+/secrets/",
     re.IGNORECASE,
 )
 # an attribute (settings.SECRET_KEY): code unless quoted, where it is a string literal such
@@ -235,6 +239,8 @@ def secret_name(name: str) -> bool:
     words = [word.lower() for word in _NAME_WORDS.findall(name)]
     if not words or _PUBLIC_WORDS.intersection(words) or words in _ALONE:
         return False
+    if words[0] == "existing":
+        return False  # Helm's existingSecret: the name of a Secret kept in the cluster
     for at in range(len(words) - 1, -1, -1):
         word = words[at]
         if _SECRET_WORD.search(word):

@@ -424,9 +424,16 @@ def _detected(line: str, detectors: Iterable[Any]) -> str | None:
     for detector in detectors:
         for value in detector.analyze_string(line):
             token = _token_of(line, value)
-            if not _fake(token) and not _public_token(str(detector.secret_type), token):
+            if _fake(token) or _public_token(str(detector.secret_type), token):
+                continue
+            if not (_KEY_ID.search(token) and _RETIRED.search(line)):
                 return str(detector.secret_type)
     return None
+
+
+# an AWS access key's id, which names its secret and is none, said to be deleted or revoked
+_KEY_ID = re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}[`'\"]?$")
+_RETIRED = re.compile(r"(?i)\b(?:deleted|revoked|deactivated|disabled|inactive)\b")
 
 
 def _known_token(line: str) -> str | None:

@@ -25,6 +25,7 @@ from serena_memory.core.secret_commands import (
     command_line,
     header_credential,
 )
+from serena_memory.core.secret_languages import in_english
 from serena_memory.core.secret_files import jwk_private, netrc, pgpass, recovery_codes
 from serena_memory.core.secret_said import (
     HASH_OF,
@@ -401,6 +402,7 @@ def _line_kind(line: str, detectors: Iterable[Any]) -> str | None:
     kind = _detected(line, detectors) or _known_token(line)
     if kind is not None:
         return kind
+    line = in_english(line)  # the words of the rules below, said in another language
     lower = line.lower()
     holds = lower.__contains__  # `any(map(holds, words))`: the words tested without a frame each
     for words, rule, kind in _RULES:

@@ -12,6 +12,7 @@ from typing import Any
 
 from serena_memory.core.secret_values import (
     entropy,
+    human_password,
     literal_secret,
     literal_value,
     public_value,
@@ -120,7 +121,7 @@ def said_secret(line: str) -> str | None:
             continue
         value = value.rstrip(".,;:)")
         password = word.lower() in _PASSWORD_WORDS
-        if strong_password(value) if password else _random_token(value, named=True):
+        if human_password(value) if password else _random_token(value, named=True):
             return f"{word.lower()} in a sentence"
     return None
 
@@ -142,7 +143,9 @@ def _no_credential(line: str, at: int) -> bool:
 # `VALUE`", "API token VALUE", "private key 0xHEX"
 _KEY_SAID = (
     r"(?i)\b(api[ _-]?(?:key|token)|access[ _-]token|auth[ _-]token"
-    r"|(?:private|pre-?shared|shared|secret|signing|master|encryption)[ _-]key)\b[`'\"]?"
+    r"|(?:private|pre-?shared|shared|secret|signing|master|encryption|hmac)[ _-]key"
+    # an app's secret beside its id: "client secret VALUE", "client id ID, secret VALUE"
+    r"|(?:client|app|application|consumer|webhook|signing|shared|hmac)[ _-]secret|secret)\b[`'\"]?"
     r"\s*(?:(?:is|was|=|:)\s*)?[`'\"]?(?:0x)?([A-Za-z0-9_+/=.~-]{16,200})(?:$|[\s`'\",;)])"
 )
 
@@ -162,9 +165,22 @@ def key_said(line: str) -> str | None:
             continue
         if _no_credential(line, match.start()):
             continue
-        if _random_token(match.group(2).rstrip(".,;:)")):
+        value = match.group(2).rstrip(".,;:)")
+        if value.startswith((".", "-")):
+            continue  # the name goes on: secret.key=..., secret-key-ref
+        if match.group(1).lower() == "secret" and not _generated(value):
+            continue  # the word alone names much else: a Secret's name, a path
+        if _random_token(value):
             return f"{match.group(1).lower()} in a sentence"
     return None
+
+
+def _generated(value: str) -> bool:
+    """Whether ``value`` mixes capitals, small letters and digits over 20 characters or
+    more, as a generated token does and no name or path of words does."""
+    return len(value) >= 20 and all(
+        re.search(pattern, value) for pattern in ("[a-z]", "[A-Z]", r"\d")
+    ) and "/" not in value
 
 
 def _hyphenated(match: Any) -> bool:
@@ -207,17 +223,32 @@ def said_password(line: str) -> str | None:
         return None  # no password's word: most lines
     said, _, value_first = _sentences()
     for match in said.finditer(line):
-        _, connector, value = match.groups()
+        word, connector, value = match.groups()
         to = connector is not None and connector.lower() == "to"
         if _hyphenated(match):
             continue  # part of a name: base-passwd, pass-through
         if to and not _SETTING_VERB.search(line, 0, match.start()):
             continue
-        if strong_password(value):
+        if strong_password(value) or (_said_to_be(line, match, word) and human_password(value)):
             return "password in a sentence"
     if any(strong_password(match.group(1)) for match in value_first.finditer(line)):
         return "password in a sentence"
     return None
+
+
+# a user named before: "user ADMIN pass VALUE"
+_USER_BEFORE = re.compile(r"(?i)\b(?:user(?:name)?|login|account)\b")
+
+
+def _said_to_be(line: str, match: Any, word: str) -> bool:
+    """Whether the words around a value say it is a password, not only a word that may be
+    a verb (``pass``): a password's whole word, a colon or ``is``, or a user named before."""
+    return (
+        word.lower() in ("password", "passphrase", "passwd", "pwd")
+        or match.group(2) is not None
+        or ":" in line[match.end(1) : match.start(3)]
+        or _USER_BEFORE.search(line, 0, match.start()) is not None
+    )
 
 
 _LOGIN_WORDS = ("login", "log in", "log-in", "logon", "sign", "cred", "basic")
@@ -241,7 +272,7 @@ def login_pair(line: str, lower: str) -> str | None:
         user, value = match.groups()
         if value.startswith("/") or user.lower() in ("http", "https", "ssh", "ftp", "sftp"):
             continue  # a URL, not a login
-        if strong_password(value):
+        if human_password(value):
             return "login in a sentence"
     return None
 
@@ -345,7 +376,7 @@ def _column_secret(header: str | None, value: str) -> bool:
     """Whether ``value`` is a secret in a column headed by a secret's name (a password may
     be words and digits) or by Key (a random token, never a keybinding)."""
     if header == "secret":
-        return strong_password(value) or literal_value("password", value)
+        return human_password(value) or literal_value("password", value)
     return header == "key" and _random_token(value)
 
 

@@ -32,6 +32,8 @@ _BRACKETED = re.compile(
 _NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _SECRET_WORD = re.compile(
     r"(?:key|token|secret|password|passwd|pwd|pass|passphrase|credential|cred|psk)s?$"
+    # the key of a signature or of a hash (DOWNLOAD_HMAC, PASSWORD_PEPPER)
+    r"|^(?:hmac|pepper)$"
     # a session cookie (_app_session=...) and an auth header (X-Device-Auth): the word whole
     r"|^(?:session|auth)$",
     re.I,
@@ -217,7 +219,7 @@ def literal_secret(value: str, *, quoted: bool = False) -> bool:
 def public_value(value: str) -> bool:
     """Whether ``value`` is public by design or by its shape: an ARN, a public key, a
     publishable key, an encrypted value."""
-    return _PUBLIC_VALUE.search(value) is not None or value in PUBLISHED_KEYS
+    return _PUBLIC_VALUE.search(value) is not None or value.endswith(tuple(PUBLISHED_KEYS))
 
 
 def public_name(name: str) -> bool:
@@ -271,7 +273,9 @@ def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
     if literal_secret(value, quoted=quoted):
         return True
     # a password's value may be words and digits, or short and strong: Autumn2020!
-    return _password_name(name) and (_passphrase(value) or strong_password(value, quoted=quoted))
+    return _password_name(name) and (
+        _passphrase(value) or strong_password(value, quoted=quoted) or human_password(value)
+    )
 
 
 # words joined with digits, as a password generator makes them: maple-nimbus-orbit-63
@@ -302,6 +306,36 @@ def strong_password(value: str, *, quoted: bool = False) -> bool:
     return bool(re.search(r"[A-Za-z]", value)) and classes >= 3 and len(set(value)) >= 6
 
 
+# what default and demo passwords are made of (admin123, postgres1, testpass01): with
+# digits only after them, a local default or a fixture's, never one a person must keep
+_DEFAULT_WORDS = re.compile(
+    r"(?:admin|administrator|test|testing|tester|pass|passwd|password|pwd|pw|secret|root|user"
+    r"|guest|demo|dev|local|default|example|sample|changeme|change|qwerty|letmein|welcome"
+    r"|postgres|postgresql|mysql|mariadb|redis|mongo|mongodb|rabbit|rabbitmq|minio|oracle"
+    r"|sa|db|app|my|super|temp|tmp|dummy|fake|foo|bar|abc)+"
+)
+# a ticket, a version or a build: JIRA-1234, v2.3.1, build-2024
+_NOT_A_PASSWORD = re.compile(r"[A-Z]{2,10}-\d+|v?\d+(?:\.\d+)+[\w.-]*|[a-z]+[-_.]\d+")
+
+
+def human_password(value: str) -> bool:
+    """Whether a value said to be a password (after its word, beside a user) is one: a
+    strong one, or eight characters or more of letters and digits that are no default
+    word with a counter (``admin123``), no ticket, version or hex id (``pvbgr6432``,
+    ``I4ZNQLN8BS``: short passwords people set)."""
+    value = value.strip("'\"`").rstrip(".,;:)")
+    if strong_password(value):
+        return True
+    if len(value) < 8 or len(set(value)) < 6 or not value.isalnum():
+        return False
+    if value.isalpha() or value.isdigit() or is_placeholder(value):
+        return False
+    if _HEX_OR_UUID.fullmatch(value) or _NOT_A_PASSWORD.fullmatch(value):
+        return False
+    letters = re.sub(r"\d", "", value).lower()
+    return not (re.fullmatch(r"[A-Za-z]+\d+", value) and _DEFAULT_WORDS.fullmatch(letters))
+
+
 def _dollar(value: str) -> bool:
     """Whether ``value`` starting with ``$`` is a reference or a crypt hash ($6$salt$...),
     not a password that starts with the symbol."""
@@ -319,4 +353,4 @@ def quoted_secret(word: str, value: str) -> bool:
         and not _HEX_OR_UUID.fullmatch(value)
         and not _NOT_IN_PROSE.search(value)
         and not _PUBLIC_VALUE.search(value)
-    ) or (word.lower() in _PASSWORD_WORDS and strong_password(value))
+    ) or (word.lower() in _PASSWORD_WORDS and human_password(value))

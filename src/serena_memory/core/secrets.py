@@ -72,7 +72,8 @@ _PORT_QUERY = re.compile(r"\d*\?")
 # a line can hold an assignment to a secret's name only if it holds one of these
 # (`auth` only as a name given a value: authentication and authorization are common words)
 _SECRET_WORDS: tuple[str, ...] = ("key", "token", "secret", "pass", "pw", "cred", "psk", "seed")
-_SECRET_WORDS += ("session", "appid", "auth:", "auth=", "auth =", 'auth"', "auth'")
+_SECRET_WORDS += ("session", "appid", "auth:", "auth=", "auth =", 'auth"', "auth'", "hmac")
+_SECRET_WORDS += ('auth "', "auth '", "pepper")  # nginx: proxy_set_header X-Auth "VALUE"
 NAME_LINE = 0  # the line of a finding in a memory's name rather than its text
 URL_PASSWORD = "password in a URL"
 

@@ -76,7 +76,8 @@ def _hex_secret(word: str, between: str, value: str) -> bool:
 # password changed to VALUE", "api key for the geocoder: VALUE"
 _SAID_AFTER = (
     r"(?i)\b(password|passphrase|passwd|pass|pwd|pw|secret|token|api[ _-]?key"
-    r"|(?:totp|otp|mfa|2fa) seed)"
+    # an SNMP community string: a device's password
+    r"|(?:totp|otp|mfa|2fa) seed|snmp[ -]?(?:v[123]c? )?community|community[ -]string)"
     # the words between, and an aside in parentheses: "root password (console only): VALUE"
     r"\b([^\n\"{}=]{0,40}?(?:\([^\n()]{1,80}\))?)(?:\s(is|was|to|are)(?:\s+now)?\s*:?|:|\s(?:->|=>|→))"
     r"[*_]{0,2}\s+[`'\"]?"
@@ -120,7 +121,7 @@ def said_secret(line: str) -> str | None:
         if connector and connector.lower() == "to" and not _SETTING_VERB.search(line):
             continue
         value = value.rstrip(".,;:)")
-        password = word.lower() in _PASSWORD_WORDS
+        password = word.lower() in _PASSWORD_WORDS or "community" in word.lower()
         if human_password(value) if password else _random_token(value, named=True):
             return f"{word.lower()} in a sentence"
     return None
@@ -251,6 +252,8 @@ def _said_to_be(line: str, match: Any, word: str) -> bool:
     )
 
 
+# a user and a password, each quoted as code: `breakglass` / `VALUE`
+_QUOTED_LOGIN = re.compile(r"`[\w.@+-]{2,64}`\s+/\s+`([^\s`]{8,80})`")
 _LOGIN_WORDS = ("login", "log in", "log-in", "logon", "sign", "cred", "basic")
 
 
@@ -266,6 +269,9 @@ def login_pair(line: str, lower: str) -> str | None:
     the line in lower case, for a quick test that most lines fail)."""
     if ":" not in line and " / " not in line:
         return None
+    quoted = _QUOTED_LOGIN.search(line) if "/" in line else None
+    if quoted is not None and _all_classes(quoted.group(1)):
+        return "login in a sentence"
     if not any(map(lower.__contains__, _LOGIN_WORDS)):
         return None
     for match in _login().finditer(line):

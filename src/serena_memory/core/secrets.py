@@ -23,6 +23,7 @@ from serena_memory.core.secret_commands import (
     COMMAND_WORDS,
     auth_pair,
     command_line,
+    cookie_credential,
     header_credential,
 )
 from serena_memory.core.secret_languages import in_english
@@ -73,7 +74,7 @@ _PORT_QUERY = re.compile(r"\d*\?")
 # (`auth` only as a name given a value: authentication and authorization are common words)
 _SECRET_WORDS: tuple[str, ...] = ("key", "token", "secret", "pass", "pw", "cred", "psk", "seed")
 _SECRET_WORDS += ("session", "appid", "auth:", "auth=", "auth =", 'auth"', "auth'", "hmac")
-_SECRET_WORDS += ('auth "', "auth '", "pepper")  # nginx: proxy_set_header X-Auth "VALUE"
+_SECRET_WORDS += ('auth "', "auth '", "pepper", "community")  # nginx: X-Auth "VALUE"; SNMP
 NAME_LINE = 0  # the line of a finding in a memory's name rather than its text
 URL_PASSWORD = "password in a URL"
 
@@ -391,6 +392,7 @@ _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
         "credential in an Authorization header",
     ),
     (COMMAND_WORDS, command_line, "password on a command line"),
+    (("cookie", "-b "), cookie_credential, "session cookie"),
     (("auth", "docker"), _encoded_auth, "credential in a Docker or npm auth"),
     (("auth=", "auth =", "basicauth("), auth_pair, "password given to an HTTP client"),
     ((":",), pgpass, "password in a .pgpass line"),

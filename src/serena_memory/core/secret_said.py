@@ -58,6 +58,8 @@ def quoted_value(line: str) -> str | None:
         before = line[max(0, match.start() - 30) : match.start()]
         if _no_credential(line, match.start()) or HASH_OF.search(before + between):
             continue
+        if re.search(r"(?i)\b(?:name|id)\b", between):
+            continue  # "the secret name is `db-creds`": what names the secret
         if quoted_secret(word, value) or _hex_secret(word, between, value):
             return f"{word.lower()} in quotes"
     return None
@@ -144,7 +146,8 @@ def _no_credential(line: str, at: int) -> bool:
 # `VALUE`", "API token VALUE", "private key 0xHEX"
 _KEY_SAID = (
     r"(?i)\b(api[ _-]?(?:key|token)|access[ _-]token|auth[ _-]token"
-    r"|(?:private|pre-?shared|shared|secret|signing|master|encryption|hmac)[ _-]key"
+    r"|(?:private|pre-?shared|shared|secret|signing|master|encryption|hmac|unseal|recovery"
+    r"|integration)[ _-]key"
     # an app's secret beside its id: "client secret VALUE", "client id ID, secret VALUE"
     r"|(?:client|app|application|consumer|webhook|signing|shared|hmac)[ _-]secret|secret)\b[`'\"]?"
     r"\s*(?:(?:is|was|=|:)\s*)?[`'\"]?(?:0x)?([A-Za-z0-9_+/=.~-]{16,200})(?:$|[\s`'\",;)])"
@@ -254,6 +257,11 @@ def _said_to_be(line: str, match: Any, word: str) -> bool:
 
 # a user and a password, each quoted as code: `breakglass` / `VALUE`
 _QUOTED_LOGIN = re.compile(r"`[\w.@+-]{2,64}`\s+/\s+`([^\s`]{8,80})`")
+# a device's or a server's administrator, then its password: "admin / VALUE", "root:VALUE"
+_ADMIN_LOGIN = re.compile(
+    r"(?i)(?<![\w.@/-])(?:admin|administrator|root|superuser|sa|ubuntu|pi|ec2-user)"
+    r"(?:(\s+/\s+)|:)[`'\"]?([^\s`'\"/]{8,80})"
+)
 _LOGIN_WORDS = ("login", "log in", "log-in", "logon", "sign", "cred", "basic")
 
 
@@ -272,6 +280,9 @@ def login_pair(line: str, lower: str) -> str | None:
     quoted = _QUOTED_LOGIN.search(line) if "/" in line else None
     if quoted is not None and _all_classes(quoted.group(1)):
         return "login in a sentence"
+    for match in _ADMIN_LOGIN.finditer(line):
+        if (human_password if match.group(1) else strong_password)(match.group(2)):
+            return "login in a sentence"
     if not any(map(lower.__contains__, _LOGIN_WORDS)):
         return None
     for match in _login().finditer(line):

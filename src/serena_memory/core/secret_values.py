@@ -328,7 +328,9 @@ def human_password(value: str) -> bool:
         return True
     if len(value) < 8 or len(set(value)) < 6 or not value.isalnum():
         return False
-    if value.isalpha() or value.isdigit() or is_placeholder(value):
+    if value.isalpha():  # letters alone: drawn at random when their case keeps changing
+        return len(re.findall(r"[a-z][A-Z]|[A-Z][a-z]", value)) >= 4 and not is_placeholder(value)
+    if value.isdigit() or is_placeholder(value):
         return False
     if _HEX_OR_UUID.fullmatch(value) or _NOT_A_PASSWORD.fullmatch(value):
         return False

@@ -192,9 +192,14 @@ def _secret_given(line: str, at: int, name: str, value: str, *, quoted: bool) ->
 
 
 def _may_be_spaced(line: str) -> bool:
-    """Whether ``line`` may hold a `name value` pair: a quote after a space, or two words
-    alone (most lines are neither, and skip the pattern)."""
-    return ' "' in line or " '" in line or line.strip().count(" ") == 1
+    """Whether ``line`` may hold a `name value` pair: a quote after a space, two words
+    alone or a server's directive (most lines are none, and skip the pattern)."""
+    return (
+        ' "' in line
+        or " '" in line
+        or line.strip().count(" ") == 1
+        or _SETTING_DIRECTIVE.match(line) is not None
+    )
 
 
 def _spaced(match: re.Match[str]) -> tuple[str, str]:
@@ -203,10 +208,20 @@ def _spaced(match: re.Match[str]) -> tuple[str, str]:
     name, quoted, bare = match.groups()
     if quoted is not None:
         return name, quoted
-    if match.start() > 0 and match.string[: match.start()].strip():
-        return "", ""  # the pair is not alone on its line
+    before = match.string[: match.start()]
+    if before.strip() and not _SETTING_DIRECTIVE.fullmatch(before):
+        return "", ""  # the pair is not alone on its line, nor set by a server's directive
     two_words = "_" in name or "-" in name or re.search(r"[a-z][A-Z]", name) is not None
     return (name, bare) if two_words else ("", "")
+
+
+# a web server's directive that sets a header or a variable to a value: nginx's
+# `proxy_set_header X-Api-Key VALUE;`, Apache's `RequestHeader set X-Token VALUE`
+_SETTING_DIRECTIVE = re.compile(
+    r"\s*(?:proxy_set_header|add_header|more_set_headers|grpc_set_header|fastcgi_param"
+    r"|uwsgi_param|SetEnv|(?:Request)?Header\s+(?:set|add|append))\s*",
+    re.IGNORECASE,
+)
 
 
 def _query_key(line: str, at: int, name: str) -> bool:

@@ -262,6 +262,7 @@ _ADMIN_LOGIN = re.compile(
     r"(?i)(?<![\w.@/-])(?:admin|administrator|root|superuser|sa|ubuntu|pi|ec2-user)"
     r"(?:(\s+/\s+)|:)[`'\"]?([^\s`'\"/]{8,80})"
 )
+_ADMIN_WORDS = ("admin", "root", "superuser", "sa:", "sa /", "ubuntu", "pi:", "pi /", "ec2-user")
 _LOGIN_WORDS = ("login", "log in", "log-in", "logon", "sign", "cred", "basic")
 
 
@@ -280,7 +281,8 @@ def login_pair(line: str, lower: str) -> str | None:
     quoted = _QUOTED_LOGIN.search(line) if "/" in line else None
     if quoted is not None and _all_classes(quoted.group(1)):
         return "login in a sentence"
-    for match in _ADMIN_LOGIN.finditer(line):
+    admin = any(map(lower.__contains__, _ADMIN_WORDS))
+    for match in _ADMIN_LOGIN.finditer(line) if admin else ():
         if (human_password if match.group(1) else strong_password)(match.group(2)):
             return "login in a sentence"
     if not any(map(lower.__contains__, _LOGIN_WORDS)):

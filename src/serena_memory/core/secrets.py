@@ -26,7 +26,7 @@ from serena_memory.core.secret_commands import (
     cookie_credential,
     header_credential,
 )
-from serena_memory.core.secret_languages import in_english
+from serena_memory.core.secret_languages import in_english, names_abroad
 from serena_memory.core.secret_files import jwk_private, netrc, pgpass, recovery_codes
 from serena_memory.core.secret_said import (
     HASH_OF,
@@ -308,12 +308,15 @@ def scan(text: str) -> list[Finding]:
     detectors = _detectors()
     columns: dict[int, str] = {}  # the columns of the Markdown table here that hold secrets
     lines = text.splitlines()
+    foreign = names_abroad(text)  # once for the text: most name no secret in other words
     for number, line in enumerate(lines, start=1):
         columns = table_columns(line, lines[number] if number < len(lines) else "", columns)
         if len(line) < 8 or number in found:
             continue
         for part in _windows(line):
-            kind = _line_kind(part, detectors) or (table_row(part, columns) if columns else None)
+            kind = _line_kind(part, detectors, foreign=foreign) or (
+                table_row(part, columns) if columns else None
+            )
             if kind is not None:
                 found[number] = kind
                 break
@@ -416,11 +419,14 @@ _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
 )
 
 
-def _line_kind(line: str, detectors: Iterable[Any]) -> str | None:
+def _line_kind(line: str, detectors: Iterable[Any], *, foreign: bool = True) -> str | None:
+    """The kind of the first secret on ``line`` (``foreign``: whether it may name one in
+    another language than English)."""
     kind = _detected(line, detectors) or _known_token(line)
     if kind is not None:
         return kind
-    line = in_english(line)  # the words of the rules below, said in another language
+    if foreign:
+        line = in_english(line)  # the words of the rules below, said in another language
     lower = line.lower()
     holds = lower.__contains__  # `any(map(holds, words))`: the words tested without a frame each
     for words, rule, kind in _RULES:

@@ -28,7 +28,7 @@ _PROSE = re.compile(
     r"([^`'\"\n]{0,40}?)"
     r"(?<![^\s:=(])[`'\"]([^\s`'\"]{10,})[`'\"](?!\w)"
 )
-# nothing but a verb or a colon between the word and a hex value: a secret's own value
+# nothing but a verb or a colon between the word and a hex value or a UUID: a secret's own value
 # ("client secret `HEX`"), where "the token's sha256 is `HEX`" names a hash
 _RIGHT_AFTER = re.compile(r"\s*(?:is|was|[:=])?\s*")
 _HEX_SECRET = re.compile(r"[0-9a-f]{32,128}")
@@ -69,7 +69,7 @@ def _hex_secret(word: str, between: str, value: str) -> bool:
     return (
         word.lower() in ("secret", "token", "api key", "api_key", "api-key", "apikey")
         and _RIGHT_AFTER.fullmatch(between) is not None
-        and _HEX_SECRET.fullmatch(value) is not None
+        and (_HEX_SECRET.fullmatch(value) or _UUID.fullmatch(value)) is not None
         and entropy(value) >= 3.0
     )
 
@@ -147,7 +147,7 @@ def _no_credential(line: str, at: int) -> bool:
 _KEY_SAID = (
     r"(?i)\b(api[ _-]?(?:key|token)|access[ _-]token|auth[ _-]token"
     r"|(?:private|pre-?shared|shared|secret|signing|master|encryption|hmac|unseal|recovery"
-    r"|integration)[ _-]key"
+    r"|integration)[ _-]key|(?:totp|otp|mfa|2fa)[ _-](?:seed|secret)"
     # an app's secret beside its id: "client secret VALUE", "client id ID, secret VALUE"
     r"|(?:client|app|application|consumer|webhook|signing|shared|hmac)[ _-]secret|secret)\b[`'\"]?"
     r"\s*(?:(?:is|was|=|:)\s*)?[`'\"]?(?:0x)?([A-Za-z0-9_+/=.~-]{16,200})(?:$|[\s`'\",;)])"

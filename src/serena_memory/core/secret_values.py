@@ -25,7 +25,7 @@ _PLACEHOLDER = re.compile(
 )
 # a bracketed word says what goes there: <password>, <API_KEY>, <Your Token>
 _BRACKETED = re.compile(
-    r"<(?:[a-z]{3,}(?:[ _.:-][a-z]+)*|[A-Z]{3,}(?:[ _.-][A-Z]+)*"
+    r"<(?:[a-z][a-z0-9]{2,}(?:[ _.:-][a-z0-9]+)*|[A-Z][A-Z0-9]{2,}(?:[ _.-][A-Z0-9]+)*"
     r"|[A-Z][a-z]{2,}(?: [A-Za-z][a-z]+)*)>"
 )
 # a name's words: API_KEYS, secretKeyBase, db-password-prod, aws_secret_access_key

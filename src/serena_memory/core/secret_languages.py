@@ -25,7 +25,9 @@ _WORDS = {
 }
 # "is" as these languages say it, read only after a password's or a token's word
 _IS = r"ist|lautet|est|es|é|è|era|était|это|是|为|為|は"
-_FULL_WIDTH = str.maketrans({"：": ": ", "（": " (", "）": ") ", "，": ", ", "。": ". ", "「": "`", "」": "`"})
+_FULL_WIDTH = str.maketrans(
+    {"：": ": ", "（": " (", "）": ") ", "，": ", ", "。": ". ", "「": "`", "」": "`"}
+)
 
 
 def _alternation(words: str) -> str:

@@ -182,9 +182,11 @@ def key_said(line: str) -> str | None:
 def _generated(value: str) -> bool:
     """Whether ``value`` mixes capitals, small letters and digits over 20 characters or
     more, as a generated token does and no name or path of words does."""
-    return len(value) >= 20 and all(
-        re.search(pattern, value) for pattern in ("[a-z]", "[A-Z]", r"\d")
-    ) and "/" not in value
+    return (
+        len(value) >= 20
+        and all(re.search(pattern, value) for pattern in ("[a-z]", "[A-Z]", r"\d"))
+        and "/" not in value
+    )
 
 
 def _hyphenated(match: Any) -> bool:

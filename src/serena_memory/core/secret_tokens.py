@@ -62,10 +62,16 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("Prefect API key", r"\bpnu_[A-Za-z0-9]{36}"),
     # Amazon Bedrock: a long-lived key, or a short-lived one (base64 of its service's host)
     ("Amazon Bedrock API key", r"\bABSK[A-Za-z0-9+/]{100,}|bedrock-api-key-YmVkcm9jay5"),
-    ("Yandex Cloud token", r"\bt1\.[A-Za-z0-9_-]{8,}={0,2}\.[A-Za-z0-9_-]{86}|\bAQVN[A-Za-z0-9_-]{35,38}\b"),
+    (
+        "Yandex Cloud token",
+        r"\bt1\.[A-Za-z0-9_-]{8,}={0,2}\.[A-Za-z0-9_-]{86}|\bAQVN[A-Za-z0-9_-]{35,38}\b",
+    ),
     ("OpenShift token", r"\bsha256~[A-Za-z0-9_-]{43}(?:[^A-Za-z0-9_-]|$)"),
     ("ClickHouse Cloud key", r"\b4b1d[A-Za-z0-9]{38}\b"),
-    ("1Password secret key", r"\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})(?:-[A-Z0-9]{5}){3}\b"),
+    (
+        "1Password secret key",
+        r"\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})(?:-[A-Z0-9]{5}){3}\b",
+    ),
     ("Defined Networking token", r"\bdnkey-[A-Za-z0-9_=-]{26}-[A-Za-z0-9_=-]{52}"),
     (
         "Authress key",

@@ -26,8 +26,16 @@ from serena_memory.core.secret_commands import (
     cookie_credential,
     header_credential,
 )
-from serena_memory.core.secret_languages import in_english, names_abroad
 from serena_memory.core.secret_files import jwk_private, netrc, pgpass, recovery_codes
+from serena_memory.core.secret_languages import in_english, names_abroad
+from serena_memory.core.secret_public import (
+    BROWSER_KEYS,
+    fake,
+    named_public,
+    public_token,
+    published,
+    retired_id,
+)
 from serena_memory.core.secret_said import (
     HASH_OF,
     key_said,
@@ -40,11 +48,8 @@ from serena_memory.core.secret_said import (
     table_row,
 )
 from serena_memory.core.secret_values import (
-    PUBLISHED_KEYS,
-    filler,
     is_placeholder,
     literal_value,
-    public_name,
     secret_name,
 )
 
@@ -450,16 +455,11 @@ def _detected(line: str, detectors: Iterable[Any]) -> str | None:
     for detector in detectors:
         for value in detector.analyze_string(line):
             token = _token_of(line, value)
-            if _fake(token) or _public_token(str(detector.secret_type), token):
+            if fake(token) or public_token(str(detector.secret_type), token):
                 continue
-            if not (_KEY_ID.search(token) and _RETIRED.search(line)):
+            if not retired_id(line, token):
                 return str(detector.secret_type)
     return None
-
-
-# an AWS access key's id, which names its secret and is none, said to be deleted or revoked
-_KEY_ID = re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}[`'\"]?$")
-_RETIRED = re.compile(r"(?i)\b(?:deleted|revoked|deactivated|disabled|inactive)\b")
 
 
 def _known_token(line: str) -> str | None:
@@ -468,64 +468,12 @@ def _known_token(line: str) -> str | None:
 
     for kind, token in secret_tokens.find(line):
         whole = _token_of(line, token)
-        if _fake(whole.removeprefix("A" * 22)) or _published(token) or _published(whole):
+        if fake(whole.removeprefix("A" * 22)) or published(token) or published(whole):
             continue  # (a Twitter bearer token starts with 22 A's: its shape, no filler)
-        if kind in _BROWSER_KEYS and _named_public(line, token):
+        if kind in BROWSER_KEYS and named_public(line, token):
             continue
         return kind
     return None
-
-
-# keys made to be sent by browsers, public when their name says so:
-# NEXT_PUBLIC_FIREBASE_API_KEY=AIza...
-_BROWSER_KEYS = frozenset(["Google API key"])
-_NAME_BEFORE = re.compile(r"([A-Za-z_][\w.-]{0,80})[\"'`]?\s*[:=]\s*[\"'`]?$")
-
-
-def _fake(token: str) -> bool:
-    """A token that documents a shape: a placeholder, or its random part one character
-    repeated (``ghp_`` and zeros)."""
-    return is_placeholder(token) or filler(token)
-
-
-def _named_public(line: str, token: str) -> bool:
-    at = line.find(token)
-    match = _NAME_BEFORE.search(line, max(0, at - 100), max(at, 0))
-    return match is not None and public_name(match.group(1))
-
-
-def _published(token: str) -> bool:
-    """Whether ``token`` is (or ends a name's assignment of) a key its provider publishes."""
-    bare = token.strip("'\"`;,")
-    return bare.strip("=") in PUBLISHED_KEYS or bare.endswith(tuple(PUBLISHED_KEYS))
-
-
-def _public_token(kind: str, token: str) -> bool:
-    """A detector's match that is no secret: a Twilio account SID (an identifier), a JWT
-    made for browsers (Supabase's anon key), a key Microsoft publishes for its emulator."""
-    if _published(token):
-        return True
-    if kind.startswith("Twilio") and token.startswith("AC"):
-        return True
-    if kind == "JSON Web Token":
-        parts = token.split(".")
-        if len(parts) >= 2:
-            # unsigned (alg none, no signature: a test vector), or made for browsers
-            unsigned = re.search(rb'"alg"\s*:\s*"none"', _decoded(parts[0].split("=")[-1]))
-            anon = re.search(rb'"role"\s*:\s*"anon"', _decoded(parts[1]))
-            return bool(unsigned and not "".join(parts[2:])) or anon is not None
-    return False
-
-
-def _decoded(part: str) -> bytes:
-    """A JWT's part decoded (nothing when it is no base64)."""
-    import base64
-    import binascii
-
-    try:
-        return base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
-    except (binascii.Error, ValueError):
-        return b""
 
 
 def _token_of(line: str, value: str) -> str:

@@ -46,6 +46,7 @@ from serena_memory.core.secret_said import (
     said_secret,
     table_columns,
     table_row,
+    value_below,
 )
 from serena_memory.core.secret_values import (
     is_placeholder,
@@ -319,8 +320,10 @@ def scan(text: str) -> list[Finding]:
         if len(line) < 8 or number in found:
             continue
         for part in _windows(line):
-            kind = _line_kind(part, detectors, foreign=foreign) or (
-                table_row(part, columns) if columns else None
+            kind = (
+                _line_kind(part, detectors, foreign=foreign)
+                or (table_row(part, columns) if columns else None)
+                or (value_below(lines[number - 2], part) if number > 1 else None)
             )
             if kind is not None:
                 found[number] = kind

@@ -15,6 +15,7 @@ from serena_memory.core.secret_values import (
     human_password,
     literal_secret,
     literal_value,
+    passphrase,
     public_value,
     quoted_secret,
     secret_name,
@@ -258,13 +259,24 @@ def _said_to_be(line: str, match: Any, word: str) -> bool:
 
 
 # a user and a password, each quoted as code: `breakglass` / `VALUE`
-_QUOTED_LOGIN = re.compile(r"`[\w.@+-]{2,64}`\s+/\s+`([^\s`]{8,80})`")
+_QUOTED_LOGIN = re.compile(r"`[\w.@+-]{2,64}`\s+(?:/|and)\s+`([^\s`]{8,80})`")
 # a device's or a server's administrator, then its password: "admin / VALUE", "root:VALUE"
 _ADMIN_LOGIN = re.compile(
     r"(?i)(?<![\w.@/-])(?:admin|administrator|root|superuser|sa|ubuntu|pi|ec2-user)"
-    r"(?:(\s+/\s+)|:)[`'\"]?([^\s`'\"/]{8,80})"
+    r"(\s+/\s+|:|\s+with\s+)[`'\"]?([^\s`'\"/]{8,80})"
 )
 _ADMIN_WORDS = ("admin", "root", "superuser", "sa:", "sa /", "ubuntu", "pi:", "pi /", "ec2-user")
+def _admin_login(line: str) -> bool:
+    """An administrator's password after its name: a password a person set after a slash
+    (``admin / VALUE``), a strong one after a colon, a generated one after "with"."""
+    for match in _ADMIN_LOGIN.finditer(line):
+        separator, value = match.group(1).strip().lower(), match.group(2)
+        judge = {"/": human_password, ":": strong_password}.get(separator, _all_classes)
+        if judge(value):
+            return True
+    return False
+
+
 _LOGIN_WORDS = ("login", "log in", "log-in", "logon", "sign", "cred", "basic")
 
 
@@ -278,15 +290,13 @@ def _login() -> Any:
 def login_pair(line: str, lower: str) -> str | None:
     """The kind of a user and a strong password given after login or creds (``lower``:
     the line in lower case, for a quick test that most lines fail)."""
+    if any(map(lower.__contains__, _ADMIN_WORDS)) and _admin_login(line):
+        return "login in a sentence"
     if ":" not in line and " / " not in line:
         return None
     quoted = _QUOTED_LOGIN.search(line) if "/" in line else None
-    if quoted is not None and _all_classes(quoted.group(1)):
+    if quoted is not None and (_all_classes(quoted.group(1)) or passphrase(quoted.group(1))):
         return "login in a sentence"
-    admin = any(map(lower.__contains__, _ADMIN_WORDS))
-    for match in _ADMIN_LOGIN.finditer(line) if admin else ():
-        if (human_password if match.group(1) else strong_password)(match.group(2)):
-            return "login in a sentence"
     if not any(map(lower.__contains__, _LOGIN_WORDS)):
         return None
     for match in _login().finditer(line):
@@ -303,11 +313,12 @@ def login_pair(line: str, lower: str) -> str | None:
 _LABELLED = r"(?:[:/—–-])\s+([^\s`'\"]{10,40})(?:$|[\s),;])"
 # what a generated password holds that names, versions and paths do not (`@` is in a
 # pinned task's or action's name, SonarCloudPrepare@1; `+` in a licence's, LGPLv3+)
-_PASSWORD_SYMBOLS = "!#$%^&*~?"
+_PASSWORD_SYMBOLS = "!#$%^&*~?@"
 # letters of both cases mixed inside a run, as a generator draws them (yurlG, WREhb), where
 # a composite key's words are in one case each (ORDER#2024-06-01#8f3e2a1c)
 _MIXED_CASE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
-_NOT_IN_PASSWORD = re.compile(r"[/:=(){}\[\]<>\\]|^\$")
+# (nor a mail address, nor a task's version after `@`)
+_NOT_IN_PASSWORD = re.compile(r"[/:=(){}\[\]<>\\]|^\$|@[\w-]+\.[A-Za-z]{2,}|@v?\d[\d.]*$")
 
 
 @cache

@@ -274,7 +274,7 @@ def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
         return True
     # a password's value may be words and digits, or short and strong: Autumn2020!
     return _password_name(name) and (
-        _passphrase(value) or strong_password(value, quoted=quoted) or human_password(value)
+        passphrase(value) or strong_password(value, quoted=quoted) or human_password(value)
     )
 
 
@@ -282,7 +282,7 @@ def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
 _PASSPHRASE = re.compile(r"[A-Za-z]{3,}(?:[-_.+~][A-Za-z]{3,}){2,}[-_.+~]?\d{1,4}[!?.*#$%^&]?")
 
 
-def _passphrase(value: str) -> bool:
+def passphrase(value: str) -> bool:
     return bool(_PASSPHRASE.fullmatch(value)) and not is_placeholder(value)
 
 
@@ -298,7 +298,7 @@ def strong_password(value: str, *, quoted: bool = False) -> bool:
         return False
     if _PUBLIC_VALUE.search(value):
         return False
-    if _passphrase(value):
+    if passphrase(value):
         return True
     classes = sum(
         bool(re.search(pattern, value)) for pattern in (r"[a-z]", r"[A-Z]", r"\d", r"[^\w\s]")

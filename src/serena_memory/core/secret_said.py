@@ -292,11 +292,11 @@ def login_pair(line: str, lower: str) -> str | None:
     the line in lower case, for a quick test that most lines fail)."""
     if any(map(lower.__contains__, _ADMIN_WORDS)) and _admin_login(line):
         return "login in a sentence"
-    if ":" not in line and " / " not in line:
-        return None
-    quoted = _QUOTED_LOGIN.search(line) if "/" in line else None
+    quoted = _QUOTED_LOGIN.search(line) if "`" in line else None
     if quoted is not None and (_all_classes(quoted.group(1)) or passphrase(quoted.group(1))):
         return "login in a sentence"
+    if ":" not in line and " / " not in line:
+        return None
     if not any(map(lower.__contains__, _LOGIN_WORDS)):
         return None
     for match in _login().finditer(line):

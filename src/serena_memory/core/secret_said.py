@@ -263,7 +263,7 @@ _QUOTED_LOGIN = re.compile(r"`[\w.@+-]{2,64}`\s+(?:/|and)\s+`([^\s`]{8,80})`")
 # a device's or a server's administrator, then its password: "admin / VALUE", "root:VALUE"
 _ADMIN_LOGIN = re.compile(
     r"(?i)(?<![\w.@/-])(?:admin|administrator|root|superuser|sa|ubuntu|pi|ec2-user)"
-    r"(\s+/\s+|:|\s+with\s+)[`'\"]?([^\s`'\"/]{8,80})"
+    r"(\s+/\s+|:|\s+with\s+)[`'\"]?([^\s`'\"/:]{8,80})"
 )
 _ADMIN_WORDS = ("admin", "root", "superuser", "sa:", "sa /", "ubuntu", "pi:", "pi /", "ec2-user")
 def _admin_login(line: str) -> bool:

@@ -241,8 +241,8 @@ def secret_name(name: str) -> bool:
     words = [word.lower() for word in _NAME_WORDS.findall(name)]
     if not words or _PUBLIC_WORDS.intersection(words) or words in _ALONE:
         return False
-    if words[0] == "existing":
-        return False  # Helm's existingSecret: the name of a Secret kept in the cluster
+    if words[0] == "existing" or words[0].startswith(("csrf", "xsrf")):
+        return False  # Helm's existingSecret (a Secret's name), a CSRF token (no login)
     for at in range(len(words) - 1, -1, -1):
         word = words[at]
         if _SECRET_WORD.search(word):
@@ -326,7 +326,7 @@ def human_password(value: str) -> bool:
     value = value.strip("'\"`").rstrip(".,;:)")
     if strong_password(value):
         return True
-    if len(value) < 8 or len(set(value)) < 6 or not value.isalnum():
+    if len(value) < 8 or len(set(value)) < 6 or not (value.isascii() and value.isalnum()):
         return False
     if value.isalpha():  # letters alone: drawn at random when their case keeps changing
         return len(re.findall(r"[a-z][A-Z]|[A-Z][a-z]", value)) >= 4 and not is_placeholder(value)

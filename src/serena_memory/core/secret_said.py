@@ -236,6 +236,8 @@ def said_password(line: str) -> str | None:
             continue  # part of a name: base-passwd, pass-through
         if to and not _SETTING_VERB.search(line, 0, match.start()):
             continue
+        if _ARGUMENT.fullmatch(value.strip("`'\"")):
+            continue  # "pass `verified=False`": an argument given
         if strong_password(value) or (_said_to_be(line, match, word) and human_password(value)):
             return "password in a sentence"
     if any(strong_password(match.group(1)) for match in value_first.finditer(line)):
@@ -243,6 +245,10 @@ def said_password(line: str) -> str | None:
     return None
 
 
+# code quoted in a cell: an argument given a string, a call (issue_id="ISSUE-123"), a
+# script's name (Invoke-PesterTests.ps1)
+_CODE = re.compile(r"\w=[\"'(]|\w\(|^[A-Za-z][\w-]*\.[a-z]{1,4}\d?$")
+_ARGUMENT = re.compile(r"[a-z_]\w*=\w+")
 # a user named before: "user ADMIN pass VALUE"
 _USER_BEFORE = re.compile(r"(?i)\b(?:user(?:name)?|login|account)\b")
 
@@ -400,7 +406,7 @@ def _cell_secret(i: int, cells: list[str], columns: dict[int, str]) -> bool:
     if name and secret_name(name) and literal_value(name, value, quoted=True):
         return True  # a table of names and values: | API_KEY | VALUE |
     if cell.startswith("`") and len(value) >= 12 and _all_classes(value):
-        return True
+        return _CODE.search(value) is None
     return i >= 2 and _after_host_and_user(cells[:i]) and _random(value)
 
 

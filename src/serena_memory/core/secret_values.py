@@ -160,7 +160,10 @@ NOT_A_VALUE = re.compile(
 # an attribute (settings.SECRET_KEY): code unless quoted, where it is a string literal such
 # as a password of two words (Badger.Walnut95)
 _ATTRIBUTE = re.compile(r"^[A-Za-z_]+\d*(?:\.[A-Za-z_]+\d*)+$")
-WORDS = re.compile(r"[a-z]+(?:[./:_-][a-z]+)*|[A-Z][a-z]+(?:[A-Z][a-z]+)*")  # names, paths
+# names, paths, words in capitals and choices (IDENTIFY|OK|ESCALATE)
+WORDS = re.compile(
+    r"[a-z]+(?:[./:_|-][a-z]+)*|[A-Z][a-z]+(?:[A-Z][a-z]+)*|[A-Z]+(?:[./:_|-][A-Z]+)*"
+)
 # words joined: SECRET-outside-the-folders, a-token-for-tests-0123
 _JOINED_WORDS = re.compile(
     r"(?:[a-z]+|[A-Z]+|[A-Z][a-z]+|\d+)(?:[-_.](?:[a-z]+|[A-Z]+|[A-Z][a-z]+|\d+))+"
@@ -300,6 +303,8 @@ def strong_password(value: str, *, quoted: bool = False) -> bool:
         return False
     if passphrase(value):
         return True
+    if _JOINED_WORDS.fullmatch(value) and not re.search(r"\d", value):
+        return False  # words joined: Well-tested, Read-Only
     classes = sum(
         bool(re.search(pattern, value)) for pattern in (r"[a-z]", r"[A-Z]", r"\d", r"[^\w\s]")
     )

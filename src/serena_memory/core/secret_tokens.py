@@ -79,6 +79,11 @@ TOKENS: tuple[tuple[str, str], ...] = (
         r"\.[A-Za-z0-9+/_=-]{30,}",
     ),
     ("SettleMint token", r"\bsm_[aps]at_[A-Za-z0-9]{16}\b"),
+    ("Tailscale key", r"\btskey-(?:auth|api|client|webhook|scim)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{20,}"),
+    # a HubSpot private app's token (pat-, its region, then a UUID)
+    ("HubSpot token", r"\bpat-(?:na|eu|ap)\d-[a-f0-9]{8}(?:-[a-f0-9]{4}){3}-[a-f0-9]{12}\b"),
+    # PostHog's personal API key (its project key, phc_, is sent by browsers)
+    ("PostHog personal API key", r"\bphx_[A-Za-z0-9]{40,}"),
     ("Octopus Deploy API key", r"\bAPI-[A-Z0-9]{26}\b"),
     # code hosts, CI, package registries, developer tools
     ("GitHub token", r"\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}|\bgh[pousr]_[A-Za-z0-9]{36}"),

@@ -32,6 +32,8 @@ _BRACKETED = re.compile(
 _NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _SECRET_WORD = re.compile(
     r"(?:key|token|secret|password|passwd|pwd|pass|passphrase|credential|cred|psk)s?$"
+    # a personal access token (GH_PAT, AZURE_DEVOPS_PAT)
+    r"|^pats?$"
     # the key of a signature or of a hash (DOWNLOAD_HMAC, PASSWORD_PEPPER)
     r"|^(?:hmac|pepper)$"
     # a session cookie (_app_session=...) and an auth header (X-Device-Auth): the word whole

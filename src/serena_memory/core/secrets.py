@@ -28,6 +28,7 @@ from serena_memory.core.secret_commands import (
 )
 from serena_memory.core.secret_files import jwk_private, netrc, pgpass, recovery_codes
 from serena_memory.core.secret_languages import in_english, names_abroad
+from serena_memory.core.secret_phrases import passcode, recovery_phrase
 from serena_memory.core.secret_public import (
     BROWSER_KEYS,
     fake,
@@ -81,6 +82,7 @@ _PORT_QUERY = re.compile(r"\d*\?")
 _SECRET_WORDS: tuple[str, ...] = ("key", "token", "secret", "pass", "pw", "cred", "psk", "seed")
 _SECRET_WORDS += ("session", "appid", "auth:", "auth=", "auth =", 'auth"', "auth'", "hmac")
 _SECRET_WORDS += ('auth "', "auth '", "pepper", "community")  # nginx: X-Auth "VALUE"; SNMP
+_SECRET_WORDS += ("pat=", "pat:", "pat =", 'pat"', "pat'")  # GH_PAT=VALUE
 NAME_LINE = 0  # the line of a finding in a memory's name rather than its text
 URL_PASSWORD = "password in a URL"
 
@@ -424,6 +426,8 @@ _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
     ((":",), pgpass, "password in a .pgpass line"),
     (("password",), netrc, "password in a .netrc entry"),
     (('"kty"',), jwk_private, "private JSON Web Key"),
+    (("phrase", "words", "mnemonic"), recovery_phrase, "recovery phrase"),
+    (("code", "pin"), passcode, "PIN or passcode"),
 )
 
 

@@ -5,15 +5,12 @@ that name it) and a PIN or a door's code said to be one.
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from typing import Any
 
 # the words that name a recovery phrase, then the phrase: small words apart by spaces
-_PHRASE = (
-    r"(?i)\b(?:seed|mnemonic|recovery|backup|wallet)[ _-](?:phrase|words)\b|\bmnemonic\b"
-)
-_WORDS_AFTER = re.compile(r"[^\n]{0,40}?[:=\-–—]\s*[`'\"]?((?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})\b")
+_PHRASE = r"(?i)\b(?:seed|mnemonic|recovery|backup|wallet)[ _-](?:phrase|words)\b|\bmnemonic\b"
+_WORDS_AFTER = r"[^\n]{0,40}?[:=\-–—]\s*[`'\"]?((?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})\b"
 # a phrase has 12, 15, 18, 21 or 24 words
 _PHRASE_LENGTHS = frozenset([12, 15, 18, 21, 24])
 # a code said to be one: "the passcode for the door is 668321", "PIN: 4821"
@@ -25,17 +22,18 @@ _CODE = (
 
 
 @cache
-def _patterns() -> tuple[Any, Any]:
+def _patterns() -> tuple[Any, Any, Any]:
     from serena_memory.core.secret_tokens import linear
 
-    return linear(_PHRASE), linear(_CODE)
+    return linear(_PHRASE), linear(_WORDS_AFTER), linear(_CODE)
 
 
 def recovery_phrase(line: str) -> bool:
     """A wallet's recovery phrase after the words that name it: 12 to 24 words, each once
     (a sentence about the phrase repeats its small words and has shorter ones)."""
-    for named in _patterns()[0].finditer(line):
-        after = _WORDS_AFTER.match(line, named.end())
+    named_by, words_after, _ = _patterns()
+    for named in named_by.finditer(line):
+        after = words_after.match(line, named.end())
         if after is None:
             continue
         words = after.group(1).split()
@@ -47,7 +45,7 @@ def recovery_phrase(line: str) -> bool:
 def passcode(line: str) -> bool:
     """A PIN or a door's code said to be one, unless it is a run anyone would guess
     (1234, 0000: an example)."""
-    for match in _patterns()[1].finditer(line):
+    for match in _patterns()[2].finditer(line):
         code = match.group(1) or match.group(2)
         if len(set(code)) > 1 and code not in "01234567890" and code not in "9876543210":
             return True

@@ -7,6 +7,8 @@ punctuation as ASCII, so the rules that find a password said in a sentence find 
 from __future__ import annotations
 
 import re
+from functools import cache
+from typing import Any
 
 # the words for a password, a token, a key, a user and a login, apart by commas (matched
 # in any case; the CJK ones have no case), each with its English word
@@ -49,8 +51,15 @@ _CONNECTOR = re.compile(rf"(?i)(?<![^\W\d_])(?:{_IS})(?![^\W\d_])")
 
 def names_abroad(text: str) -> bool:
     """Whether ``text`` holds one of the words for a secret or a user in another language
-    (a substring test: quicker than the pattern, and most texts hold none)."""
-    return any(map(text.lower().__contains__, _ALL_WORDS))
+    (one pass under RE2, quicker than the pattern's: most texts hold none)."""
+    return _any_word().search(text) is not None
+
+
+@cache
+def _any_word() -> Any:
+    from serena_memory.core.secret_tokens import linear
+
+    return linear("(?i)" + "|".join(re.escape(word) for word in _ALL_WORDS))
 
 
 def in_english(line: str) -> str:

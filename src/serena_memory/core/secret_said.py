@@ -298,9 +298,11 @@ def _login() -> Any:
 def login_pair(line: str, lower: str) -> str | None:
     """The kind of a user and a strong password given after login or creds (``lower``:
     the line in lower case, for a quick test that most lines fail)."""
+    if ":" not in line and "/" not in line and " with " not in line and "` and" not in line:
+        return None  # no separator a login holds: most lines
     if any(map(lower.__contains__, _ADMIN_WORDS)) and _admin_login(line):
         return "login in a sentence"
-    quoted = _QUOTED_LOGIN.search(line) if "`" in line else None
+    quoted = _QUOTED_LOGIN.search(line) if "` /" in line or "` and" in line else None
     if quoted is not None and (_all_classes(quoted.group(1)) or passphrase(quoted.group(1))):
         return "login in a sentence"
     if ":" not in line and " / " not in line:
@@ -444,6 +446,11 @@ _LABEL_ABOVE = re.compile(
 )
 _FAKE = re.compile(r"(?i)\bfake\b|fixture|dummy|mock|placeholder|not (?:a )?real")
 _VALUE_BELOW = re.compile(r"\s*(?:[-*>]\s+)?[`'\"]?([^\s`'\"]{8,200})[`'\"]?(?:\s|$)")
+
+
+# how a label's line ends: its colon, or the emphasis or spaces after it (the scan passes
+# only the lines below those)
+LABEL_ENDS = frozenset(":*_ ")
 
 
 def value_below(label: str, line: str) -> str | None:

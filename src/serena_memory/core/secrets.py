@@ -28,7 +28,7 @@ from serena_memory.core.secret_commands import (
 )
 from serena_memory.core.secret_files import jwk_private, netrc, pgpass, recovery_codes
 from serena_memory.core.secret_languages import in_english, names_abroad
-from serena_memory.core.secret_phrases import passcode, recovery_phrase
+from serena_memory.core.secret_phrases import PASSCODE_WORDS, passcode, recovery_phrase
 from serena_memory.core.secret_public import (
     BROWSER_KEYS,
     fake,
@@ -39,6 +39,7 @@ from serena_memory.core.secret_public import (
 )
 from serena_memory.core.secret_said import (
     HASH_OF,
+    LABEL_ENDS,
     key_said,
     labelled_password,
     login_pair,
@@ -321,11 +322,13 @@ def scan(text: str) -> list[Finding]:
         columns = table_columns(line, lines[number] if number < len(lines) else "", columns)
         if len(line) < 8 or number in found:
             continue
+        above = lines[number - 2] if number > 1 else ""
+        label = above if above[-1:] in LABEL_ENDS else ""  # most lines are below no label
         for part in _windows(line):
             kind = (
                 _line_kind(part, detectors, foreign=foreign)
                 or (table_row(part, columns) if columns else None)
-                or (value_below(lines[number - 2], part) if number > 1 else None)
+                or (value_below(label, part) if label else None)
             )
             if kind is not None:
                 found[number] = kind
@@ -420,14 +423,14 @@ _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
         "credential in an Authorization header",
     ),
     (COMMAND_WORDS, command_line, "password on a command line"),
-    (("cookie", "-b "), cookie_credential, "session cookie"),
+    (("cookie", "curl"), cookie_credential, "session cookie"),
     (("auth", "docker"), _encoded_auth, "credential in a Docker or npm auth"),
     (("auth=", "auth =", "basicauth("), auth_pair, "password given to an HTTP client"),
     ((":",), pgpass, "password in a .pgpass line"),
     (("password",), netrc, "password in a .netrc entry"),
     (('"kty"',), jwk_private, "private JSON Web Key"),
-    (("phrase", "words", "mnemonic"), recovery_phrase, "recovery phrase"),
-    (("code", "pin"), passcode, "PIN or passcode"),
+    (("phrase", "mnemonic", "seed words", "backup words"), recovery_phrase, "recovery phrase"),
+    (PASSCODE_WORDS, passcode, "PIN or passcode"),
 )
 
 

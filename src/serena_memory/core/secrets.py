@@ -320,7 +320,7 @@ def scan(text: str) -> list[Finding]:
     foreign = names_abroad(text)  # once for the text: most name no secret in other words
     for number, line in enumerate(lines, start=1):
         columns = table_columns(line, lines[number] if number < len(lines) else "", columns)
-        if len(line) < 8 or number in found:
+        if len(line) < 8 or number in found or _plain(line):
             continue
         above = lines[number - 2] if number > 1 else ""
         label = above if above[-1:] in LABEL_ENDS else ""  # most lines are below no label
@@ -334,6 +334,19 @@ def scan(text: str) -> list[Finding]:
                 found[number] = kind
                 break
     return [Finding(number, kind) for number, kind in sorted(found.items())]
+
+
+# a line of words alone: letters, spaces, commas, full stops, hyphens, code quotes, a
+# label's colon, bold, a heading's or a list's mark; no digit, no symbol a password holds
+# (a colon inside a word is one), no word whose case changes inside it (tiGer, OmxgJTeK),
+# no run of capitals (an AWS key id may hold no digit), no word of a recovery phrase: no
+# rule finds a secret there, and a third of a memory's lines are such prose
+_PLAIN = re.compile(r"\s*(?:#{1,6} |[-*] |\d+\. )?(?:[A-Za-z ,.`-]|:(?=\s|$)|\*\*)*")
+_NOT_PLAIN = re.compile(r"[a-z][A-Z]|[A-Z]{12}|(?i:phrase|mnemonic|words)")
+
+
+def _plain(line: str) -> bool:
+    return _PLAIN.fullmatch(line) is not None and _NOT_PLAIN.search(line) is None
 
 
 # a PEM private key's header, also wrapped over lines as a ticket or a mail wraps it

@@ -328,7 +328,10 @@ _PASSWORD_SYMBOLS = "!#$%^&*~?@"
 # a composite key's words are in one case each (ORDER#2024-06-01#8f3e2a1c)
 _MIXED_CASE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
 # (nor a mail address, nor a task's version after `@`)
-_NOT_IN_PASSWORD = re.compile(r"[/:=(){}\[\]<>\\]|^\$|@[\w-]+\.[A-Za-z]{2,}|@v?\d[\d.]*$")
+_NOT_IN_PASSWORD = re.compile(
+    r"[/:=(){}\[\]<>\\]|^\$|@[\w-]+\.[A-Za-z]{2,}|@v?\d[\d.]*$"
+    r"|@[A-Za-z][a-z]+$"  # a symbol's version, a package's tag: LZ4F_freeCDict@Base
+)
 
 
 @cache

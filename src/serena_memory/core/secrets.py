@@ -345,8 +345,15 @@ _PLAIN = re.compile(r"\s*(?:#{1,6} |[-*] |\d+\. )?(?:[A-Za-z ,.`-]|:(?=\s|$)|\*\
 _NOT_PLAIN = re.compile(r"[a-z][A-Z]|[A-Z]{12}|(?i:phrase|mnemonic|words)")
 
 
+# a test's result as test logs print it, then the test's name: `PASS: addr2line -f`
+_TEST_RESULT = re.compile(r"\s*(?:PASS|FAIL|XPASS|XFAIL|KPASS|KFAIL|UNSUPPORTED|UNRESOLVED): ")
+
+
 def _plain(line: str) -> bool:
-    return _PLAIN.fullmatch(line) is not None and _NOT_PLAIN.search(line) is None
+    """Whether ``line`` is words alone or a test's result, where no rule finds a secret."""
+    if _PLAIN.fullmatch(line) is not None:
+        return _NOT_PLAIN.search(line) is None
+    return _TEST_RESULT.match(line) is not None
 
 
 # a PEM private key's header, also wrapped over lines as a ticket or a mail wraps it

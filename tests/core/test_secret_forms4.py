@@ -104,6 +104,7 @@ LOOK_ALIKES = [
     ("words in capitals in a table", "| `NEEDS_REVIEW` | `PASS` | `INFRASTRUCTURE` | yes |"),
     ("code in a table", '| `linear_get_issue` | Get issue | `issue_id="ISSUE-123"` |'),
     ("joined words after pass", "- **PASS**: Well-tested code following patterns"),
+    ("a test's result", "PASS: lns-common-1 (ILP32)"),
     ("bracketed placeholder with digits", "data:\n  password: <base64-encoded>"),
 ]
 

@@ -296,26 +296,37 @@ def _login() -> Any:
 
 
 def login_pair(line: str, lower: str) -> str | None:
-    """The kind of a user and a strong password given after login or creds (``lower``:
-    the line in lower case, for a quick test that most lines fail)."""
+    """The kind of a user and a password given together: after an administrator's name,
+    quoted as code, or after login or creds (``lower``: the line in lower case, for quick
+    tests that most lines fail)."""
     if ":" not in line and "/" not in line and " with " not in line and "` and" not in line:
         return None  # no separator a login holds: most lines
     if any(map(lower.__contains__, _ADMIN_WORDS)) and _admin_login(line):
         return "login in a sentence"
-    quoted = _QUOTED_LOGIN.search(line) if "` /" in line or "` and" in line else None
-    if quoted is not None and (_all_classes(quoted.group(1)) or passphrase(quoted.group(1))):
+    if ("` /" in line or "` and" in line) and _quoted_login(line):
         return "login in a sentence"
     if ":" not in line and " / " not in line:
         return None
-    if not any(map(lower.__contains__, _LOGIN_WORDS)):
-        return None
+    if any(map(lower.__contains__, _LOGIN_WORDS)) and _login_after_word(line):
+        return "login in a sentence"
+    return None
+
+
+def _quoted_login(line: str) -> bool:
+    """A user and a generated password or a passphrase, each quoted as code."""
+    quoted = _QUOTED_LOGIN.search(line)
+    return quoted is not None and (_all_classes(quoted.group(1)) or passphrase(quoted.group(1)))
+
+
+def _login_after_word(line: str) -> bool:
+    """A user and a password after login, sign-in or creds (a URL is none)."""
     for match in _login().finditer(line):
         user, value = match.groups()
         if value.startswith("/") or user.lower() in ("http", "https", "ssh", "ftp", "sftp"):
             continue  # a URL, not a login
         if human_password(value):
-            return "login in a sentence"
-    return None
+            return True
+    return False
 
 
 # a value after a label's colon, a slash or a dash: "MySQL root: VALUE", "Wifi: NAME /

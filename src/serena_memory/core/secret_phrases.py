@@ -14,7 +14,14 @@ _WORDS_AFTER = r"[^\n]{0,40}?[:=\-–—]\s*[`'\"]?((?:[a-z]{3,8}[ \t]+){11,23}[
 # a phrase has 12, 15, 18, 21 or 24 words
 _PHRASE_LENGTHS = frozenset([12, 15, 18, 21, 24])
 # a line may hold a code said to be one only if it holds one of these (in lower case)
-PASSCODE_WORDS = ("passcode", "pass code", "door code", "alarm code", "pin code", "gate code")
+PASSCODE_WORDS: tuple[str, ...] = (
+    "passcode",
+    "pass code",
+    "door code",
+    "alarm code",
+    "pin code",
+    "gate code",
+)
 PASSCODE_WORDS += ("keypad code", "pin:", "pin is", "pin was")
 # a code said to be one: "the passcode for the door is 668321", "PIN: 4821"
 _CODE = (

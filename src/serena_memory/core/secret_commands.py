@@ -168,3 +168,28 @@ def _placeholder_login(value: str) -> bool:
         return False
     _, colon, password = decoded.partition(":")
     return bool(colon) and is_placeholder(password)
+
+
+# the cookies a request sends or a response sets: `Cookie: theme=dark; session=VALUE`,
+# `curl -b 'sid=VALUE'`
+_COOKIES = re.compile(
+    r"(?i)(?:\b(?:set-)?cookie[\"']?\s*:\s*|\s(?:-b|--cookie)\s+[\"']?)([^\n\"'`]{1,4000})"
+)
+_COOKIE = re.compile(r"([\w.%-]{1,80})=([^;,\s]{16,})")
+# cookies that hold no login: analytics, consent, preferences, a CSRF token
+_PLAIN_COOKIE = re.compile(
+    r"(?i)csrf|xsrf|^_g[aci]|^_fb|^_hj|^ajs_|^amplitude|^mp_|^optimizely|^utm|consent|theme"
+    r"|lang|locale|timezone|^tz$"
+)
+
+
+def cookie_credential(line: str) -> bool:
+    """A cookie that holds a session, sent in a request or set by a response: a random
+    value under any name but those of analytics, consent, preferences and CSRF tokens."""
+    for cookies in _COOKIES.finditer(line):
+        for name, value in _COOKIE.findall(cookies.group(1)):
+            if _PLAIN_COOKIE.search(name) or is_placeholder(value):
+                continue
+            if entropy(value) >= 3.5 and literal_secret(value, quoted=True):
+                return True
+    return False

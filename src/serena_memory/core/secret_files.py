@@ -54,7 +54,7 @@ def jwk_private(line: str) -> bool:
 # (xxxxx-xxxxx as GitHub prints them, groups of digits as Google does)
 _CODE = r"(?:[A-Za-z0-9]{4,6}-[A-Za-z0-9]{4,6}|\d{4} ?\d{4})"
 _RECOVERY_CODES = (
-    r"(?i)\b(?:recovery|backup|2fa|mfa|two-factor) codes?\b[^\n]{0,120}\n"
+    r"(?i)\b(?:recovery|backup|2fa|mfa|two-factor) codes?\b(?:[^\n]{0,120}\n|\s*:)"
     rf"[ \t>*`-]*{_CODE}[ \t,`;]+{_CODE}\b"
 )
 

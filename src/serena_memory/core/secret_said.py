@@ -12,8 +12,10 @@ from typing import Any
 
 from serena_memory.core.secret_values import (
     entropy,
+    human_password,
     literal_secret,
     literal_value,
+    passphrase,
     public_value,
     quoted_secret,
     secret_name,
@@ -27,7 +29,7 @@ _PROSE = re.compile(
     r"([^`'\"\n]{0,40}?)"
     r"(?<![^\s:=(])[`'\"]([^\s`'\"]{10,})[`'\"](?!\w)"
 )
-# nothing but a verb or a colon between the word and a hex value: a secret's own value
+# nothing but a verb or a colon between the word and a hex value or a UUID: a secret's own value
 # ("client secret `HEX`"), where "the token's sha256 is `HEX`" names a hash
 _RIGHT_AFTER = re.compile(r"\s*(?:is|was|[:=])?\s*")
 _HEX_SECRET = re.compile(r"[0-9a-f]{32,128}")
@@ -54,8 +56,11 @@ def quoted_value(line: str) -> str | None:
     """The kind of a value quoted after a secret's word, when it is one."""
     for match in _PROSE.finditer(line):
         word, between, value = match.groups()
-        if _no_credential(line, match.start()):
+        before = line[max(0, match.start() - 30) : match.start()]
+        if _no_credential(line, match.start()) or HASH_OF.search(before + between):
             continue
+        if re.search(r"(?i)\b(?:name|id)\b", between):
+            continue  # "the secret name is `db-creds`": what names the secret
         if quoted_secret(word, value) or _hex_secret(word, between, value):
             return f"{word.lower()} in quotes"
     return None
@@ -65,7 +70,7 @@ def _hex_secret(word: str, between: str, value: str) -> bool:
     return (
         word.lower() in ("secret", "token", "api key", "api_key", "api-key", "apikey")
         and _RIGHT_AFTER.fullmatch(between) is not None
-        and _HEX_SECRET.fullmatch(value) is not None
+        and (_HEX_SECRET.fullmatch(value) or _UUID.fullmatch(value)) is not None
         and entropy(value) >= 3.0
     )
 
@@ -74,7 +79,8 @@ def _hex_secret(word: str, between: str, value: str) -> bool:
 # password changed to VALUE", "api key for the geocoder: VALUE"
 _SAID_AFTER = (
     r"(?i)\b(password|passphrase|passwd|pass|pwd|pw|secret|token|api[ _-]?key"
-    r"|(?:totp|otp|mfa|2fa) seed)"
+    # an SNMP community string: a device's password
+    r"|(?:totp|otp|mfa|2fa) seed|snmp[ -]?(?:v[123]c? )?community|community[ -]string)"
     # the words between, and an aside in parentheses: "root password (console only): VALUE"
     r"\b([^\n\"{}=]{0,40}?(?:\([^\n()]{1,80}\))?)(?:\s(is|was|to|are)(?:\s+now)?\s*:?|:|\s(?:->|=>|→))"
     r"[*_]{0,2}\s+[`'\"]?"
@@ -84,12 +90,13 @@ _SAID_AFTER = (
 # or an example of its shape (a generator makes them like ...)
 _SOMETHING_ELSE = re.compile(
     r"(?i)hash|\bsha-?\d*\b|\bmd5\b|digest|checksum|fingerprint|\bid\b|name|format|prefix"
-    r"|header|length|'s\b|\bjti\b|claim"
+    r"|header|length|'s\b|\bjti\b|claim|accessor"
     r"|file|path|url|endpoint|expir|ttl|scope|type|policy|rotat|stored|kept|read|set in"
     r"|generat|example|e\.g\.|such as|like|look|version|revision|serial|count|number"
 )
-# what a value named after a secret is when the words before say so: "sha256 of the token:"
-HASH_OF = re.compile(r"(?i)hash|\bsha-?\d*\b|\bmd5\b|digest|checksum|fingerprint")
+# what a value named after a secret is when the words before say so: "sha256 of the token:",
+# "accessor of my token" (Vault's, which looks a token up and logs in nowhere)
+HASH_OF = re.compile(r"(?i)hash|\bsha-?\d*\b|\bmd5\b|digest|checksum|fingerprint|accessor")
 _PUBLIC = re.compile(r"(?i)public|publishable|anon\b|client-side")
 _PASSWORD_HINTS = ("pass", "pw", "psk", "wpa", "wi-fi", "wifi")
 _PASSWORD_WORDS = ("password", "passphrase", "passwd", "pass", "pwd", "pw")
@@ -117,8 +124,8 @@ def said_secret(line: str) -> str | None:
         if connector and connector.lower() == "to" and not _SETTING_VERB.search(line):
             continue
         value = value.rstrip(".,;:)")
-        password = word.lower() in _PASSWORD_WORDS
-        if strong_password(value) if password else _random_token(value, named=True):
+        password = word.lower() in _PASSWORD_WORDS or "community" in word.lower()
+        if human_password(value) if password else _random_token(value, named=True):
             return f"{word.lower()} in a sentence"
     return None
 
@@ -140,7 +147,10 @@ def _no_credential(line: str, at: int) -> bool:
 # `VALUE`", "API token VALUE", "private key 0xHEX"
 _KEY_SAID = (
     r"(?i)\b(api[ _-]?(?:key|token)|access[ _-]token|auth[ _-]token"
-    r"|(?:private|pre-?shared|shared|secret|signing|master|encryption)[ _-]key)\b[`'\"]?"
+    r"|(?:private|pre-?shared|shared|secret|signing|master|encryption|hmac|unseal|recovery"
+    r"|integration)[ _-]key|(?:totp|otp|mfa|2fa)[ _-](?:seed|secret)"
+    # an app's secret beside its id: "client secret VALUE", "client id ID, secret VALUE"
+    r"|(?:client|app|application|consumer|webhook|signing|shared|hmac)[ _-]secret|secret)\b[`'\"]?"
     r"\s*(?:(?:is|was|=|:)\s*)?[`'\"]?(?:0x)?([A-Za-z0-9_+/=.~-]{16,200})(?:$|[\s`'\",;)])"
 )
 
@@ -160,9 +170,24 @@ def key_said(line: str) -> str | None:
             continue
         if _no_credential(line, match.start()):
             continue
-        if _random_token(match.group(2).rstrip(".,;:)")):
+        value = match.group(2).rstrip(".,;:)")
+        if value.startswith((".", "-")):
+            continue  # the name goes on: secret.key=..., secret-key-ref
+        if match.group(1).lower() == "secret" and not _generated(value):
+            continue  # the word alone names much else: a Secret's name, a path
+        if _random_token(value):
             return f"{match.group(1).lower()} in a sentence"
     return None
+
+
+def _generated(value: str) -> bool:
+    """Whether ``value`` mixes capitals, small letters and digits over 20 characters or
+    more, as a generated token does and no name or path of words does."""
+    return (
+        len(value) >= 20
+        and all(re.search(pattern, value) for pattern in ("[a-z]", "[A-Z]", r"\d"))
+        and "/" not in value
+    )
 
 
 def _hyphenated(match: Any) -> bool:
@@ -205,17 +230,59 @@ def said_password(line: str) -> str | None:
         return None  # no password's word: most lines
     said, _, value_first = _sentences()
     for match in said.finditer(line):
-        _, connector, value = match.groups()
+        word, connector, value = match.groups()
         to = connector is not None and connector.lower() == "to"
         if _hyphenated(match):
             continue  # part of a name: base-passwd, pass-through
         if to and not _SETTING_VERB.search(line, 0, match.start()):
             continue
-        if strong_password(value):
+        if _ARGUMENT.fullmatch(value.strip("`'\"")):
+            continue  # "pass `verified=False`": an argument given
+        if strong_password(value) or (_said_to_be(line, match, word) and human_password(value)):
             return "password in a sentence"
     if any(strong_password(match.group(1)) for match in value_first.finditer(line)):
         return "password in a sentence"
     return None
+
+
+# code quoted in a cell: an argument given a string, a call (issue_id="ISSUE-123"), a
+# script's name (Invoke-PesterTests.ps1)
+_CODE = re.compile(r"\w=[\"'(]|\w\(|^[A-Za-z][\w-]*\.[a-z]{1,4}\d?$")
+_ARGUMENT = re.compile(r"[a-z_]\w*=\w+")
+# a user named before: "user ADMIN pass VALUE"
+_USER_BEFORE = re.compile(r"(?i)\b(?:user(?:name)?|login|account)\b")
+
+
+def _said_to_be(line: str, match: Any, word: str) -> bool:
+    """Whether the words around a value say it is a password, not only a word that may be
+    a verb (``pass``): a password's whole word, a colon or ``is``, or a user named before."""
+    return (
+        word.lower() in ("password", "passphrase", "passwd", "pwd")
+        or match.group(2) is not None
+        or ":" in line[match.end(1) : match.start(3)]
+        or _USER_BEFORE.search(line, 0, match.start()) is not None
+    )
+
+
+# a user and a password, each quoted as code: `breakglass` / `VALUE`
+_QUOTED_LOGIN = re.compile(r"`[\w.@+-]{2,64}`\s+(?:/|and)\s+`([^\s`]{8,80})`")
+# a device's or a server's administrator, then its password: "admin / VALUE", "root:VALUE"
+_ADMIN_LOGIN = re.compile(
+    r"(?i)(?<![\w.@/-])(?:admin|administrator|root|superuser|sa|ubuntu|pi|ec2-user)"
+    r"(\s+/\s+|:|\s+with\s+)[`'\"]?([^\s`'\"/:]{8,80})"
+)
+_ADMIN_WORDS = ("admin", "root", "superuser", "sa:", "sa /", "ubuntu", "pi:", "pi /", "ec2-user")
+
+
+def _admin_login(line: str) -> bool:
+    """An administrator's password after its name: a password a person set after a slash
+    (``admin / VALUE``), a strong one after a colon, a generated one after "with"."""
+    for match in _ADMIN_LOGIN.finditer(line):
+        separator, value = match.group(1).strip().lower(), match.group(2)
+        judge = {"/": human_password, ":": strong_password}.get(separator, _all_classes)
+        if judge(value):
+            return True
+    return False
 
 
 _LOGIN_WORDS = ("login", "log in", "log-in", "logon", "sign", "cred", "basic")
@@ -229,19 +296,37 @@ def _login() -> Any:
 
 
 def login_pair(line: str, lower: str) -> str | None:
-    """The kind of a user and a strong password given after login or creds (``lower``:
-    the line in lower case, for a quick test that most lines fail)."""
+    """The kind of a user and a password given together: after an administrator's name,
+    quoted as code, or after login or creds (``lower``: the line in lower case, for quick
+    tests that most lines fail)."""
+    if ":" not in line and "/" not in line and " with " not in line and "` and" not in line:
+        return None  # no separator a login holds: most lines
+    if any(map(lower.__contains__, _ADMIN_WORDS)) and _admin_login(line):
+        return "login in a sentence"
+    if ("` /" in line or "` and" in line) and _quoted_login(line):
+        return "login in a sentence"
     if ":" not in line and " / " not in line:
         return None
-    if not any(map(lower.__contains__, _LOGIN_WORDS)):
-        return None
+    if any(map(lower.__contains__, _LOGIN_WORDS)) and _login_after_word(line):
+        return "login in a sentence"
+    return None
+
+
+def _quoted_login(line: str) -> bool:
+    """A user and a generated password or a passphrase, each quoted as code."""
+    quoted = _QUOTED_LOGIN.search(line)
+    return quoted is not None and (_all_classes(quoted.group(1)) or passphrase(quoted.group(1)))
+
+
+def _login_after_word(line: str) -> bool:
+    """A user and a password after login, sign-in or creds (a URL is none)."""
     for match in _login().finditer(line):
         user, value = match.groups()
         if value.startswith("/") or user.lower() in ("http", "https", "ssh", "ftp", "sftp"):
             continue  # a URL, not a login
-        if strong_password(value):
-            return "login in a sentence"
-    return None
+        if human_password(value):
+            return True
+    return False
 
 
 # a value after a label's colon, a slash or a dash: "MySQL root: VALUE", "Wifi: NAME /
@@ -249,11 +334,15 @@ def login_pair(line: str, lower: str) -> str | None:
 _LABELLED = r"(?:[:/—–-])\s+([^\s`'\"]{10,40})(?:$|[\s),;])"
 # what a generated password holds that names, versions and paths do not (`@` is in a
 # pinned task's or action's name, SonarCloudPrepare@1; `+` in a licence's, LGPLv3+)
-_PASSWORD_SYMBOLS = "!#$%^&*~?"
+_PASSWORD_SYMBOLS = "!#$%^&*~?@"
 # letters of both cases mixed inside a run, as a generator draws them (yurlG, WREhb), where
 # a composite key's words are in one case each (ORDER#2024-06-01#8f3e2a1c)
 _MIXED_CASE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
-_NOT_IN_PASSWORD = re.compile(r"[/:=(){}\[\]<>\\]|^\$")
+# (nor a mail address, nor a task's version after `@`)
+_NOT_IN_PASSWORD = re.compile(
+    r"[/:=(){}\[\]<>\\]|^\$|@[\w-]+\.[A-Za-z]{2,}|@v?\d[\d.]*$"
+    r"|@[A-Za-z][a-z]+$"  # a symbol's version, a package's tag: LZ4F_freeCDict@Base
+)
 
 
 @cache
@@ -335,7 +424,7 @@ def _cell_secret(i: int, cells: list[str], columns: dict[int, str]) -> bool:
     if name and secret_name(name) and literal_value(name, value, quoted=True):
         return True  # a table of names and values: | API_KEY | VALUE |
     if cell.startswith("`") and len(value) >= 12 and _all_classes(value):
-        return True
+        return _CODE.search(value) is None
     return i >= 2 and _after_host_and_user(cells[:i]) and _random(value)
 
 
@@ -343,7 +432,7 @@ def _column_secret(header: str | None, value: str) -> bool:
     """Whether ``value`` is a secret in a column headed by a secret's name (a password may
     be words and digits) or by Key (a random token, never a keybinding)."""
     if header == "secret":
-        return strong_password(value) or literal_value("password", value)
+        return human_password(value) or literal_value("password", value)
     return header == "key" and _random_token(value)
 
 
@@ -361,3 +450,42 @@ def _all_classes(value: str) -> bool:
     return strong_password(value) and all(
         re.search(pattern, value) for pattern in (r"[a-z]", r"[A-Z]", r"\d", r"[^\w\s]")
     )
+
+
+# a label that names a secret and ends the line, then the value alone at the start of the
+# next one: "Azure DevOps PAT for the feed:" then "`VALUE`"
+_LABEL_ABOVE = re.compile(
+    r"(?i)\b(password|passphrase|passwd|token|pat|secret|client[ _-]secret|api[ _-]?key"
+    r"|(?:secret|private|access|signing|encryption)[ _-]key)\b([^\n]{0,80}):[*_]{0,2}\s*$"
+)
+_FAKE = re.compile(r"(?i)\bfake\b|fixture|dummy|mock|placeholder|not (?:a )?real")
+_VALUE_BELOW = re.compile(r"\s*(?:[-*>]\s+)?[`'\"]?([^\s`'\"]{8,200})[`'\"]?(?:\s|$)")
+
+
+# how a label's line ends: its colon, or the emphasis or spaces after it (the scan passes
+# only the lines below those)
+LABEL_ENDS = frozenset(":*_ ")
+
+
+def value_below(label: str, line: str) -> str | None:
+    """The kind of a secret alone at the start of ``line`` when ``label``, the line above,
+    names it and ends with a colon."""
+    if not label.rstrip(" *_").endswith(":"):
+        return None  # most lines
+    named, value = _LABEL_ABOVE.search(label), _VALUE_BELOW.match(line)
+    if named is None or value is None:
+        return None
+    word, between = named.group(1).lower(), re.sub(r"\([^)]*\)", "", named.group(2))
+    before = label[max(0, named.start() - 30) : named.start()]
+    if (
+        _SOMETHING_ELSE.search(between)
+        or _PUBLIC.search(before + between)
+        or HASH_OF.search(before)
+    ):
+        return None
+    if _FAKE.search(label):
+        return None  # a fixture (fake, generated by make fixtures)
+    secret = value.group(1).rstrip(".,;")
+    if human_password(secret) if word in _PASSWORD_WORDS else _random_token(secret, named=True):
+        return f"{word} below its label"
+    return None

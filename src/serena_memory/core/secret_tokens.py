@@ -52,18 +52,45 @@ TOKENS: tuple[tuple[str, str], ...] = (
         "Doppler token",
         r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,44}",
     ),
+    # a JWT encoded again in base64 (a Kubernetes Secret's data): {"alg" or {"typ" first
+    ("JSON Web Token in base64", r"\bZXlK(?:aGJHY2lPaU|MGVYQWlPaUp)[A-Za-z0-9+/]{40,}"),
     ("1Password service account token", r"\bops_eyJ[A-Za-z0-9+/=_-]{100,}"),
     ("age secret key", r"AGE-SECRET-KEY-1[0-9A-Z]{58}"),
     ("Cloudflare origin CA key", r"\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}"),
     ("Scalingo token", r"\btk-us-[A-Za-z0-9_-]{48}"),
     ("Infracost API key", r"\bico-[A-Za-z0-9]{32}\b"),
     ("Prefect API key", r"\bpnu_[A-Za-z0-9]{36}"),
+    # Amazon Bedrock: a long-lived key, or a short-lived one (base64 of its service's host)
+    ("Amazon Bedrock API key", r"\bABSK[A-Za-z0-9+/]{100,}|bedrock-api-key-YmVkcm9jay5"),
+    (
+        "Yandex Cloud token",
+        r"\bt1\.[A-Za-z0-9_-]{8,}={0,2}\.[A-Za-z0-9_-]{86}|\bAQVN[A-Za-z0-9_-]{35,38}\b",
+    ),
+    ("OpenShift token", r"\bsha256~[A-Za-z0-9_-]{43}(?:[^A-Za-z0-9_-]|$)"),
+    ("ClickHouse Cloud key", r"\b4b1d[A-Za-z0-9]{38}\b"),
+    (
+        "1Password secret key",
+        r"\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})(?:-[A-Z0-9]{5}){3}\b",
+    ),
+    ("Defined Networking token", r"\bdnkey-[A-Za-z0-9_=-]{26}-[A-Za-z0-9_=-]{52}"),
+    (
+        "Authress key",
+        r"\b(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_-][a-z0-9-]{10,32}"
+        r"\.[A-Za-z0-9+/_=-]{30,}",
+    ),
+    ("SettleMint token", r"\bsm_[aps]at_[A-Za-z0-9]{16}\b"),
+    ("Tailscale key", r"\btskey-(?:auth|api|client|webhook|scim)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{20,}"),
+    # a HubSpot private app's token (pat-, its region, then a UUID)
+    ("HubSpot token", r"\bpat-(?:na|eu|ap)\d-[a-f0-9]{8}(?:-[a-f0-9]{4}){3}-[a-f0-9]{12}\b"),
+    # PostHog's personal API key (its project key, phc_, is sent by browsers)
+    ("PostHog personal API key", r"\bphx_[A-Za-z0-9]{40,}"),
+    ("Octopus Deploy API key", r"\bAPI-[A-Z0-9]{26}\b"),
     # code hosts, CI, package registries, developer tools
     ("GitHub token", r"\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}|\bgh[pousr]_[A-Za-z0-9]{36}"),
     (
         "GitLab token",
-        r"\bgl(?:pat|dt|rt|ptt|oas|cbt|imt|soat|ffct|agent|wt)-[A-Za-z0-9_-]{20,}"
-        r"|\bGR1348941[A-Za-z0-9_-]{20}",
+        r"\bgl(?:pat|dt|rt|ptt|oas|cbt|imt|soat|ffct|ft|agent|wt)-[A-Za-z0-9_-]{20,}"
+        r"|\bGR1348941[A-Za-z0-9_-]{20}|_gitlab_session=[a-z0-9]{32}",
     ),
     ("Bitbucket token", r"\bATBB[A-Za-z0-9_=.-]{32,}"),
     ("Atlassian API token", r"\bAT(?:ATT|CTT)3[A-Za-z0-9_=-]{60,}"),
@@ -75,6 +102,8 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("Postman API key", r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}"),
     ("Contentful token", r"\bCFPAT-[A-Za-z0-9_-]{43}"),
     ("Typeform token", r"\btfp_[A-Za-z0-9_.=-]{59}"),
+    # Segment's Public API token (its write key, sent by browsers, has no prefix)
+    ("Segment API token", r"\bsgp_[A-Za-z0-9]{64}\b"),
     ("Sourcegraph token", r"\bsgp_(?:[a-f0-9]{16}_)?[a-f0-9]{40}"),
     ("SonarQube token", r"\bsq[pua]_[a-f0-9]{40}"),
     ("CircleCI token", r"\bCCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}"),
@@ -87,6 +116,12 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("Docker Hub token", r"\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{27,}"),
     ("Clojars token", r"\bCLOJARS_[a-z0-9]{60}"),
     ("ReadMe API key", r"\brdme_[a-z0-9]{70}"),
+    ("Artifactory reference token", r"\bcmVmd[A-Za-z0-9]{59}\b"),
+    # the Sidekiq Pro/Enterprise licence given to Bundler: BUNDLE_GEMS__CONTRIBSYS__COM=hex:hex
+    ("Sidekiq licence", r"(?i:contribsys__com)[\"']?\s*[:=]\s*[\"']?[a-f0-9]{8}:[a-f0-9]{8}\b"),
+    ("MaxMind licence key", r"\b[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\b"),
+    ("Adobe client secret", r"\bp8e-[A-Za-z0-9]{32}\b"),
+    ("42 intra client secret", r"\bs-s4t2(?:ud|af)-[a-f0-9]{64}\b"),
     ("crates.io token", r"\bcio[A-Za-z0-9]{32}\b"),
     ("Pinecone API key", r"\bpcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{40,}"),
     (
@@ -95,7 +130,12 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ),
     # observability
     ("Sentry token", r"\bsntr[ysu]_[A-Za-z0-9+/=_-]{40,}"),
-    ("Grafana token", r"\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|\bglc_[A-Za-z0-9+/=_-]{32,}"),
+    (
+        "Grafana token",
+        # a service account's, a cloud token, a legacy API key (base64 of {"k":")
+        r"\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|\bglc_[A-Za-z0-9+/=_-]{32,}"
+        r"|\beyJrIjoi[A-Za-z0-9]{70,}",
+    ),
     ("New Relic key", r"\bNR(?:AK|II|AA)-[A-Z0-9]{27}"),
     ("Dynatrace token", r"\bdt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}"),
     ("PagerDuty API key", r"(?:^|[\s`'\":=])u\+[A-Za-z0-9_+-]{18}(?:$|[\s`'\",;])"),
@@ -106,20 +146,23 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("Facebook access token", r"\bEAA[A-Z][A-Za-z0-9]{90,}"),
     ("Square token", r"\bEAAA[A-Za-z0-9_-]{60}|\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,43}"),
     ("Braintree token", r"access_token\$production\$[a-z0-9]{16}\$[a-f0-9]{32}"),
-    ("Flutterwave key", r"\bFLWSECK(?:_TEST)?-[a-f0-9]{32}-X"),
+    ("Flutterwave key", r"\bFLWSECK(?:_TEST)?-[a-f0-9]{32}-X|\bFLWSECK_TEST-[a-h0-9]{12}\b"),
     (
         "Plaid access token",
         r"\baccess-(?:sandbox|development|production)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}"
         r"-[a-f0-9]{4}-[a-f0-9]{12}",
     ),
     ("Shippo token", r"\bshippo_live_[a-f0-9]{40}"),
-    ("EasyPost API key", r"\bEZAK[a-f0-9]{54}"),
+    ("EasyPost API key", r"\bEZ[AT]K[A-Za-z0-9]{54}\b"),
     ("Duffel token", r"\bduffel_live_[A-Za-z0-9_=-]{43}"),
     ("Mailgun API key", r"\bkey-[a-f0-9]{32}\b|\b[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8}\b"),
     ("Brevo API key", r"\bx(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}"),
     ("Resend API key", r"\bre_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}"),
     ("Mapbox secret token", r"\bsk\.eyJ[A-Za-z0-9_-]{50,}\.[A-Za-z0-9_-]{20,}"),
-    ("Dropbox token", r"\bsl\.[A-Za-z0-9_-]{130,}"),
+    # a short-lived token, or a long-lived one (ten A's after its app's id)
+    ("Dropbox token", r"\bsl\.[A-Za-z0-9_-]{130,}|\b[a-z0-9]{11}A{10}[A-Za-z0-9_=-]{43}"),
+    # an app-only bearer token: 22 A's, then the encoded token
+    ("Twitter bearer token", r"\bA{22}[A-Za-z0-9%]{80,}"),
     ("Frame.io token", r"\bfio-u-[A-Za-z0-9_=-]{64}"),
     (
         "Slack token",
@@ -145,7 +188,14 @@ def linear(pattern: str) -> Any:
     line a memory holds can make the gate take long (no backtracking, as :mod:`re` does)."""
     import re2  # type: ignore[import-untyped]
 
-    return re2.compile(pattern)
+    options = re2.Options()
+    # room for the DFA of every provider's shape at once: with RE2's default (8 MiB) it
+    # runs out and falls back to a slower matcher, still linear
+    options.max_mem = DFA_MEMORY
+    return re2.compile(pattern, options)
+
+
+DFA_MEMORY = 32 << 20
 
 
 @cache

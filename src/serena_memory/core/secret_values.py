@@ -25,13 +25,17 @@ _PLACEHOLDER = re.compile(
 )
 # a bracketed word says what goes there: <password>, <API_KEY>, <Your Token>
 _BRACKETED = re.compile(
-    r"<(?:[a-z]{3,}(?:[ _.:-][a-z]+)*|[A-Z]{3,}(?:[ _.-][A-Z]+)*"
+    r"<(?:[a-z][a-z0-9]{2,}(?:[ _.:-][a-z0-9]+)*|[A-Z][A-Z0-9]{2,}(?:[ _.-][A-Z0-9]+)*"
     r"|[A-Z][a-z]{2,}(?: [A-Za-z][a-z]+)*)>"
 )
 # a name's words: API_KEYS, secretKeyBase, db-password-prod, aws_secret_access_key
 _NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _SECRET_WORD = re.compile(
     r"(?:key|token|secret|password|passwd|pwd|pass|passphrase|credential|cred|psk)s?$"
+    # a personal access token (GH_PAT, AZURE_DEVOPS_PAT)
+    r"|^pats?$"
+    # the key of a signature or of a hash (DOWNLOAD_HMAC, PASSWORD_PEPPER)
+    r"|^(?:hmac|pepper)$"
     # a session cookie (_app_session=...) and an auth header (X-Device-Auth): the word whole
     r"|^(?:session|auth)$",
     re.I,
@@ -121,7 +125,8 @@ _PUBLIC_VALUE = re.compile(
     r"^(?:arn:|ssh-(?:rsa|ed25519|dss)\b|sk-(?:ssh|ecdsa)-|ecdsa-sha2-|pk_(?:live|test)_|phc_|pk\.eyJ"
     r"|EJ\[\d:|ENC[\[(]|\$ANSIBLE_VAULT|vault:|age1[a-z0-9]{50,})"
     # a Sealed Secret's ciphertext: a two-byte session key length (512 bytes or so) first
-    r"|^Ag[A-Za-z0-9+/]{200,}"
+    # (its first bytes 02 00 or 02 01 encode as AgA or AgB)
+    r"|^Ag(?:[A-Za-z0-9+/]{200,}|[AB][A-Za-z0-9+/]{100,})"
     # a GPG key's id or fingerprint, in the capitals gpg prints them
     r"|^(?:0x)?(?:[0-9A-F]{8}|[0-9A-F]{16}|[0-9A-F]{40})$"
 )
@@ -148,13 +153,19 @@ NOT_A_VALUE = re.compile(
     r"|^(?:true|false|null|none|nil|undefined)\b|^[A-Z]+(?:_[A-Z]+)+$"
     r"|^\$2[abxy]?\$\d\d\$|^\$argon2"  # password hashes
     r"|^(?:~|\.{1,2})?/[\w./-]+$"  # paths
-    r"|^@[\w.~/-]+$",  # a file to read the value from: vault kv put ... key=@file.txt
+    r"|^@[\w.~/-]+$"  # a file to read the value from: vault kv put ... key=@file.txt
+    # a reference to a secret store (op://vault/item/field, ref+vault://..., a Key Vault
+    # reference) or any URL holding no login: a password in a URL is its own rule's
+    r"|^[a-z][a-z0-9+.-]*://[^@\s]*$|^@Microsoft\.KeyVault\(|^projects/[^/]+/secrets/",
     re.IGNORECASE,
 )
 # an attribute (settings.SECRET_KEY): code unless quoted, where it is a string literal such
 # as a password of two words (Badger.Walnut95)
 _ATTRIBUTE = re.compile(r"^[A-Za-z_]+\d*(?:\.[A-Za-z_]+\d*)+$")
-WORDS = re.compile(r"[a-z]+(?:[./:_-][a-z]+)*|[A-Z][a-z]+(?:[A-Z][a-z]+)*")  # names, paths
+# names, paths, words in capitals and choices (IDENTIFY|OK|ESCALATE)
+WORDS = re.compile(
+    r"[a-z]+(?:[./:_|-][a-z]+)*|[A-Z][a-z]+(?:[A-Z][a-z]+)*|[A-Z]+(?:[./:_|-][A-Z]+)*"
+)
 # words joined: SECRET-outside-the-folders, a-token-for-tests-0123
 _JOINED_WORDS = re.compile(
     r"(?:[a-z]+|[A-Z]+|[A-Z][a-z]+|\d+)(?:[-_.](?:[a-z]+|[A-Z]+|[A-Z][a-z]+|\d+))+"
@@ -213,7 +224,7 @@ def literal_secret(value: str, *, quoted: bool = False) -> bool:
 def public_value(value: str) -> bool:
     """Whether ``value`` is public by design or by its shape: an ARN, a public key, a
     publishable key, an encrypted value."""
-    return _PUBLIC_VALUE.search(value) is not None or value in PUBLISHED_KEYS
+    return _PUBLIC_VALUE.search(value) is not None or value.endswith(tuple(PUBLISHED_KEYS))
 
 
 def public_name(name: str) -> bool:
@@ -235,6 +246,8 @@ def secret_name(name: str) -> bool:
     words = [word.lower() for word in _NAME_WORDS.findall(name)]
     if not words or _PUBLIC_WORDS.intersection(words) or words in _ALONE:
         return False
+    if words[0] == "existing" or words[0].startswith(("csrf", "xsrf")):
+        return False  # Helm's existingSecret (a Secret's name), a CSRF token (no login)
     for at in range(len(words) - 1, -1, -1):
         word = words[at]
         if _SECRET_WORD.search(word):
@@ -265,14 +278,16 @@ def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
     if literal_secret(value, quoted=quoted):
         return True
     # a password's value may be words and digits, or short and strong: Autumn2020!
-    return _password_name(name) and (_passphrase(value) or strong_password(value, quoted=quoted))
+    return _password_name(name) and (
+        passphrase(value) or strong_password(value, quoted=quoted) or human_password(value)
+    )
 
 
 # words joined with digits, as a password generator makes them: maple-nimbus-orbit-63
 _PASSPHRASE = re.compile(r"[A-Za-z]{3,}(?:[-_.+~][A-Za-z]{3,}){2,}[-_.+~]?\d{1,4}[!?.*#$%^&]?")
 
 
-def _passphrase(value: str) -> bool:
+def passphrase(value: str) -> bool:
     return bool(_PASSPHRASE.fullmatch(value)) and not is_placeholder(value)
 
 
@@ -288,12 +303,46 @@ def strong_password(value: str, *, quoted: bool = False) -> bool:
         return False
     if _PUBLIC_VALUE.search(value):
         return False
-    if _passphrase(value):
+    if passphrase(value):
         return True
+    if _JOINED_WORDS.fullmatch(value) and not re.search(r"\d", value):
+        return False  # words joined: Well-tested, Read-Only
     classes = sum(
         bool(re.search(pattern, value)) for pattern in (r"[a-z]", r"[A-Z]", r"\d", r"[^\w\s]")
     )
     return bool(re.search(r"[A-Za-z]", value)) and classes >= 3 and len(set(value)) >= 6
+
+
+# what default and demo passwords are made of (admin123, postgres1, testpass01): with
+# digits only after them, a local default or a fixture's, never one a person must keep
+_DEFAULT_WORDS = re.compile(
+    r"(?:admin|administrator|test|testing|tester|pass|passwd|password|pwd|pw|secret|root|user"
+    r"|guest|demo|dev|local|default|example|sample|changeme|change|qwerty|letmein|welcome"
+    r"|postgres|postgresql|mysql|mariadb|redis|mongo|mongodb|rabbit|rabbitmq|minio|oracle"
+    r"|sa|db|app|my|super|temp|tmp|dummy|fake|foo|bar|abc)+"
+)
+# a ticket, a version or a build: JIRA-1234, v2.3.1, build-2024
+_NOT_A_PASSWORD = re.compile(r"[A-Z]{2,10}-\d+|v?\d+(?:\.\d+)+[\w.-]*|[a-z]+[-_.]\d+")
+
+
+def human_password(value: str) -> bool:
+    """Whether a value said to be a password (after its word, beside a user) is one: a
+    strong one, or eight characters or more of letters and digits that are no default
+    word with a counter (``admin123``), no ticket, version or hex id (``pvbgr6432``,
+    ``I4ZNQLN8BS``: short passwords people set)."""
+    value = value.strip("'\"`").rstrip(".,;:)")
+    if strong_password(value):
+        return True
+    if len(value) < 8 or len(set(value)) < 6 or not (value.isascii() and value.isalnum()):
+        return False
+    if value.isalpha():  # letters alone: drawn at random when their case keeps changing
+        return len(re.findall(r"[a-z][A-Z]|[A-Z][a-z]", value)) >= 4 and not is_placeholder(value)
+    if value.isdigit() or is_placeholder(value):
+        return False
+    if _HEX_OR_UUID.fullmatch(value) or _NOT_A_PASSWORD.fullmatch(value):
+        return False
+    letters = re.sub(r"\d", "", value).lower()
+    return not (re.fullmatch(r"[A-Za-z]+\d+", value) and _DEFAULT_WORDS.fullmatch(letters))
 
 
 def _dollar(value: str) -> bool:
@@ -313,4 +362,4 @@ def quoted_secret(word: str, value: str) -> bool:
         and not _HEX_OR_UUID.fullmatch(value)
         and not _NOT_IN_PROSE.search(value)
         and not _PUBLIC_VALUE.search(value)
-    ) or (word.lower() in _PASSWORD_WORDS and strong_password(value))
+    ) or (word.lower() in _PASSWORD_WORDS and human_password(value))

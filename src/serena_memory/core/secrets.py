@@ -23,11 +23,23 @@ from serena_memory.core.secret_commands import (
     COMMAND_WORDS,
     auth_pair,
     command_line,
+    cookie_credential,
     header_credential,
 )
 from serena_memory.core.secret_files import jwk_private, netrc, pgpass, recovery_codes
+from serena_memory.core.secret_languages import in_english, names_abroad
+from serena_memory.core.secret_phrases import PASSCODE_WORDS, passcode, recovery_phrase
+from serena_memory.core.secret_public import (
+    BROWSER_KEYS,
+    fake,
+    named_public,
+    public_token,
+    published,
+    retired_id,
+)
 from serena_memory.core.secret_said import (
     HASH_OF,
+    LABEL_ENDS,
     key_said,
     labelled_password,
     login_pair,
@@ -36,13 +48,11 @@ from serena_memory.core.secret_said import (
     said_secret,
     table_columns,
     table_row,
+    value_below,
 )
 from serena_memory.core.secret_values import (
-    PUBLISHED_KEYS,
-    filler,
     is_placeholder,
     literal_value,
-    public_name,
     secret_name,
 )
 
@@ -71,7 +81,9 @@ _PORT_QUERY = re.compile(r"\d*\?")
 # a line can hold an assignment to a secret's name only if it holds one of these
 # (`auth` only as a name given a value: authentication and authorization are common words)
 _SECRET_WORDS: tuple[str, ...] = ("key", "token", "secret", "pass", "pw", "cred", "psk", "seed")
-_SECRET_WORDS += ("session", "appid", "auth:", "auth=", "auth =", 'auth"', "auth'")
+_SECRET_WORDS += ("session", "appid", "auth:", "auth=", "auth =", 'auth"', "auth'", "hmac")
+_SECRET_WORDS += ('auth "', "auth '", "pepper", "community")  # nginx: X-Auth "VALUE"; SNMP
+_SECRET_WORDS += ("pat=", "pat:", "pat =", 'pat"', "pat'")  # GH_PAT=VALUE
 NAME_LINE = 0  # the line of a finding in a memory's name rather than its text
 URL_PASSWORD = "password in a URL"
 
@@ -189,9 +201,14 @@ def _secret_given(line: str, at: int, name: str, value: str, *, quoted: bool) ->
 
 
 def _may_be_spaced(line: str) -> bool:
-    """Whether ``line`` may hold a `name value` pair: a quote after a space, or two words
-    alone (most lines are neither, and skip the pattern)."""
-    return ' "' in line or " '" in line or line.strip().count(" ") == 1
+    """Whether ``line`` may hold a `name value` pair: a quote after a space, two words
+    alone or a server's directive (most lines are none, and skip the pattern)."""
+    return (
+        ' "' in line
+        or " '" in line
+        or line.strip().count(" ") == 1
+        or _SETTING_DIRECTIVE.match(line) is not None
+    )
 
 
 def _spaced(match: re.Match[str]) -> tuple[str, str]:
@@ -200,10 +217,20 @@ def _spaced(match: re.Match[str]) -> tuple[str, str]:
     name, quoted, bare = match.groups()
     if quoted is not None:
         return name, quoted
-    if match.start() > 0 and match.string[: match.start()].strip():
-        return "", ""  # the pair is not alone on its line
+    before = match.string[: match.start()]
+    if before.strip() and not _SETTING_DIRECTIVE.fullmatch(before):
+        return "", ""  # the pair is not alone on its line, nor set by a server's directive
     two_words = "_" in name or "-" in name or re.search(r"[a-z][A-Z]", name) is not None
     return (name, bare) if two_words else ("", "")
+
+
+# a web server's directive that sets a header or a variable to a value: nginx's
+# `proxy_set_header X-Api-Key VALUE;`, Apache's `RequestHeader set X-Token VALUE`
+_SETTING_DIRECTIVE = re.compile(
+    r"\s*(?:proxy_set_header|add_header|more_set_headers|grpc_set_header|fastcgi_param"
+    r"|uwsgi_param|SetEnv|(?:Request)?Header\s+(?:set|add|append))\s*",
+    re.IGNORECASE,
+)
 
 
 def _query_key(line: str, at: int, name: str) -> bool:
@@ -290,16 +317,43 @@ def scan(text: str) -> list[Finding]:
     detectors = _detectors()
     columns: dict[int, str] = {}  # the columns of the Markdown table here that hold secrets
     lines = text.splitlines()
+    foreign = names_abroad(text)  # once for the text: most name no secret in other words
     for number, line in enumerate(lines, start=1):
         columns = table_columns(line, lines[number] if number < len(lines) else "", columns)
-        if len(line) < 8 or number in found:
+        if len(line) < 8 or number in found or _plain(line):
             continue
+        above = lines[number - 2] if number > 1 else ""
+        label = above if above[-1:] in LABEL_ENDS else ""  # most lines are below no label
         for part in _windows(line):
-            kind = _line_kind(part, detectors) or (table_row(part, columns) if columns else None)
+            kind = (
+                _line_kind(part, detectors, foreign=foreign)
+                or (table_row(part, columns) if columns else None)
+                or (value_below(label, part) if label else None)
+            )
             if kind is not None:
                 found[number] = kind
                 break
     return [Finding(number, kind) for number, kind in sorted(found.items())]
+
+
+# a line of words alone: letters, spaces, commas, full stops, hyphens, code quotes, a
+# label's colon, bold, a heading's or a list's mark; no digit, no symbol a password holds
+# (a colon inside a word is one), no word whose case changes inside it (tiGer, OmxgJTeK),
+# no run of capitals (an AWS key id may hold no digit), no word of a recovery phrase: no
+# rule finds a secret there, and a third of a memory's lines are such prose
+_PLAIN = re.compile(r"\s*(?:#{1,6} |[-*] |\d+\. )?(?:[A-Za-z ,.`-]|:(?=\s|$)|\*\*)*")
+_NOT_PLAIN = re.compile(r"[a-z][A-Z]|[A-Z]{12}|(?i:phrase|mnemonic|words)")
+
+
+# a test's result as test logs print it, then the test's name: `PASS: addr2line -f`
+_TEST_RESULT = re.compile(r"\s*(?:PASS|FAIL|XPASS|XFAIL|KPASS|KFAIL|UNSUPPORTED|UNRESOLVED): ")
+
+
+def _plain(line: str) -> bool:
+    """Whether ``line`` is words alone or a test's result, where no rule finds a secret."""
+    if _PLAIN.fullmatch(line) is not None:
+        return _NOT_PLAIN.search(line) is None
+    return _TEST_RESULT.match(line) is not None
 
 
 # a PEM private key's header, also wrapped over lines as a ticket or a mail wraps it
@@ -389,18 +443,25 @@ _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
         "credential in an Authorization header",
     ),
     (COMMAND_WORDS, command_line, "password on a command line"),
+    (("cookie", "curl"), cookie_credential, "session cookie"),
     (("auth", "docker"), _encoded_auth, "credential in a Docker or npm auth"),
     (("auth=", "auth =", "basicauth("), auth_pair, "password given to an HTTP client"),
     ((":",), pgpass, "password in a .pgpass line"),
     (("password",), netrc, "password in a .netrc entry"),
     (('"kty"',), jwk_private, "private JSON Web Key"),
+    (("phrase", "mnemonic", "seed words", "backup words"), recovery_phrase, "recovery phrase"),
+    (PASSCODE_WORDS, passcode, "PIN or passcode"),
 )
 
 
-def _line_kind(line: str, detectors: Iterable[Any]) -> str | None:
+def _line_kind(line: str, detectors: Iterable[Any], *, foreign: bool = True) -> str | None:
+    """The kind of the first secret on ``line`` (``foreign``: whether it may name one in
+    another language than English)."""
     kind = _detected(line, detectors) or _known_token(line)
     if kind is not None:
         return kind
+    if foreign:
+        line = in_english(line)  # the words of the rules below, said in another language
     lower = line.lower()
     holds = lower.__contains__  # `any(map(holds, words))`: the words tested without a frame each
     for words, rule, kind in _RULES:
@@ -424,7 +485,9 @@ def _detected(line: str, detectors: Iterable[Any]) -> str | None:
     for detector in detectors:
         for value in detector.analyze_string(line):
             token = _token_of(line, value)
-            if not _fake(token) and not _public_token(str(detector.secret_type), token):
+            if fake(token) or public_token(str(detector.secret_type), token):
+                continue
+            if not retired_id(line, token):
                 return str(detector.secret_type)
     return None
 
@@ -435,58 +498,12 @@ def _known_token(line: str) -> str | None:
 
     for kind, token in secret_tokens.find(line):
         whole = _token_of(line, token)
-        if _fake(whole) or whole in PUBLISHED_KEYS:
-            continue
-        if kind in _BROWSER_KEYS and _named_public(line, token):
+        if fake(whole.removeprefix("A" * 22)) or published(token) or published(whole):
+            continue  # (a Twitter bearer token starts with 22 A's: its shape, no filler)
+        if kind in BROWSER_KEYS and named_public(line, token):
             continue
         return kind
     return None
-
-
-# keys made to be sent by browsers, public when their name says so:
-# NEXT_PUBLIC_FIREBASE_API_KEY=AIza...
-_BROWSER_KEYS = frozenset(["Google API key"])
-_NAME_BEFORE = re.compile(r"([A-Za-z_][\w.-]{0,80})[\"'`]?\s*[:=]\s*[\"'`]?$")
-
-
-def _fake(token: str) -> bool:
-    """A token that documents a shape: a placeholder, or its random part one character
-    repeated (``ghp_`` and zeros)."""
-    return is_placeholder(token) or filler(token)
-
-
-def _named_public(line: str, token: str) -> bool:
-    at = line.find(token)
-    match = _NAME_BEFORE.search(line, max(0, at - 100), max(at, 0))
-    return match is not None and public_name(match.group(1))
-
-
-def _public_token(kind: str, token: str) -> bool:
-    """A detector's match that is no secret: a Twilio account SID (an identifier), a JWT
-    made for browsers (Supabase's anon key), a key Microsoft publishes for its emulator."""
-    if token.strip("'\"`;=") in PUBLISHED_KEYS or token.endswith(tuple(PUBLISHED_KEYS)):
-        return True
-    if kind.startswith("Twilio") and token.startswith("AC"):
-        return True
-    if kind == "JSON Web Token":
-        parts = token.split(".")
-        if len(parts) >= 2:
-            # unsigned (alg none, no signature: a test vector), or made for browsers
-            unsigned = re.search(rb'"alg"\s*:\s*"none"', _decoded(parts[0].split("=")[-1]))
-            anon = re.search(rb'"role"\s*:\s*"anon"', _decoded(parts[1]))
-            return bool(unsigned and not "".join(parts[2:])) or anon is not None
-    return False
-
-
-def _decoded(part: str) -> bytes:
-    """A JWT's part decoded (nothing when it is no base64)."""
-    import base64
-    import binascii
-
-    try:
-        return base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
-    except (binascii.Error, ValueError):
-        return b""
 
 
 def _token_of(line: str, value: str) -> str:

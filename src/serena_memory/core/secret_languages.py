@@ -1,0 +1,79 @@
+"""Secrets said in other languages than English (for core/secrets.py): a line that names a
+password, a token or a user in German, French, Spanish, Portuguese, Russian, Chinese,
+Japanese and a few more is read with those words in English, and its full-width
+punctuation as ASCII, so the rules that find a password said in a sentence find it there.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+# the words for a password, a token, a key, a user and a login, apart by commas (matched
+# in any case; the CJK ones have no case), each with its English word
+_WORDS = {
+    "password": (
+        "passwort,kennwort,mot de passe,contraseña,contrasena,senha,пароль,密码,密碼,口令,"
+        "パスワード,비밀번호,wachtwoord,lösenord,hasło,haslo,heslo,salasana,jelszó,şifre,parola"
+    ),
+    "token": "jeton,токен,令牌,トークン,토큰",
+    "secret key": "密钥,秘钥,秘密鍵,ключ,schlüssel,clé secrète,chave secreta,clave secreta",
+    "user": (
+        "benutzer,benutzername,utilisateur,usuario,usuário,utente,пользователь,用户,用戶,"
+        "ユーザー,사용자"
+    ),
+    "login": "логин,登录,ログイン,anmeldung,identifiant",
+}
+# "is" as these languages say it, read only after a password's or a token's word
+_IS = r"ist|lautet|est|es|é|è|era|était|это|是|为|為|は"
+_FULL_WIDTH = str.maketrans(
+    {"：": ": ", "（": " (", "）": ") ", "，": ", ", "。": ". ", "「": "`", "」": "`"}
+)
+
+
+def _alternation(words: str) -> str:
+    """The words as one alternation, the longest first; a word in an alphabet that puts
+    spaces between words only whole (``parola`` is not in ``parolaccia``)."""
+    return "|".join(
+        re.escape(word) if word[0] >= "\u3000" else rf"(?<![^\W\d_]){re.escape(word)}(?![^\W\d_])"
+        for word in sorted(words.split(","), key=len, reverse=True)
+    )
+
+
+_WORD = re.compile(
+    "(?i)" + "|".join(f"(?P<w{i}>{_alternation(words)})" for i, words in enumerate(_WORDS.values()))
+)
+_ENGLISH = tuple(_WORDS)
+_ALL_WORDS = tuple(word for words in _WORDS.values() for word in words.split(","))
+_CONNECTOR = re.compile(rf"(?i)(?<![^\W\d_])(?:{_IS})(?![^\W\d_])")
+
+
+def names_abroad(text: str) -> bool:
+    """Whether ``text`` holds one of the words for a secret or a user in another language
+    (one pass under RE2, quicker than the pattern's: most texts hold none)."""
+    return _any_word().search(text) is not None
+
+
+@cache
+def _any_word() -> Any:
+    from serena_memory.core.secret_tokens import linear
+
+    return linear("(?i)" + "|".join(re.escape(word) for word in _ALL_WORDS))
+
+
+def in_english(line: str) -> str:
+    """``line`` with the words that name a secret or a user in English and its full-width
+    punctuation in ASCII; a line without such a word is returned as it is."""
+    if not names_abroad(line):
+        return line
+    translated = _WORD.sub(_english, line)
+    if translated == line:
+        return line
+    translated = _CONNECTOR.sub(" is ", translated.translate(_FULL_WIDTH))
+    return re.sub(r"[ \t]{2,}", " ", translated)
+
+
+def _english(match: re.Match[str]) -> str:
+    index = int(str(match.lastgroup)[1:])
+    return f" {_ENGLISH[index]} "

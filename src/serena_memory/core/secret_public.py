@@ -1,0 +1,72 @@
+"""Values in a secret's shape that are no secret (for core/secrets.py): a fake that
+documents a shape, a key its provider publishes (AWS's, Stripe's and jwt.io's examples,
+the Azure emulator's), a key made for browsers, an identifier (a Twilio account SID), a
+JWT made for browsers or for tests, an access key's id said to be deleted.
+"""
+
+from __future__ import annotations
+
+import re
+
+from serena_memory.core.secret_values import PUBLISHED_KEYS, filler, is_placeholder, public_name
+
+# keys made to be sent by browsers, public when their name says so:
+# NEXT_PUBLIC_FIREBASE_API_KEY=AIza...
+BROWSER_KEYS = frozenset(["Google API key"])
+_NAME_BEFORE = re.compile(r"([A-Za-z_][\w.-]{0,80})[\"'`]?\s*[:=]\s*[\"'`]?$")
+
+
+def fake(token: str) -> bool:
+    """A token that documents a shape: a placeholder, or its random part one character
+    repeated (``ghp_`` and zeros)."""
+    return is_placeholder(token) or filler(token)
+
+
+def named_public(line: str, token: str) -> bool:
+    at = line.find(token)
+    match = _NAME_BEFORE.search(line, max(0, at - 100), max(at, 0))
+    return match is not None and public_name(match.group(1))
+
+
+def published(token: str) -> bool:
+    """Whether ``token`` is (or ends a name's assignment of) a key its provider publishes."""
+    bare = token.strip("'\"`;,")
+    return bare.strip("=") in PUBLISHED_KEYS or bare.endswith(tuple(PUBLISHED_KEYS))
+
+
+def public_token(kind: str, token: str) -> bool:
+    """A detector's match that is no secret: a Twilio account SID (an identifier), a JWT
+    made for browsers (Supabase's anon key), a key Microsoft publishes for its emulator."""
+    if published(token):
+        return True
+    if kind.startswith("Twilio") and token.startswith("AC"):
+        return True
+    if kind == "JSON Web Token":
+        parts = token.split(".")
+        if len(parts) >= 2:
+            # unsigned (alg none, no signature: a test vector), or made for browsers
+            unsigned = re.search(rb'"alg"\s*:\s*"none"', _decoded(parts[0].split("=")[-1]))
+            anon = re.search(rb'"role"\s*:\s*"anon"', _decoded(parts[1]))
+            return bool(unsigned and not "".join(parts[2:])) or anon is not None
+    return False
+
+
+def _decoded(part: str) -> bytes:
+    """A JWT's part decoded (nothing when it is no base64)."""
+    import base64
+    import binascii
+
+    try:
+        return base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
+    except (binascii.Error, ValueError):
+        return b""
+
+
+# an AWS access key's id, which names its secret and is none, said to be deleted or revoked
+_KEY_ID = re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}[`'\"]?$")
+_RETIRED = re.compile(r"(?i)\b(?:deleted|revoked|deactivated|disabled|inactive)\b")
+
+
+def retired_id(line: str, token: str) -> bool:
+    """Whether ``token`` is an access key's id that ``line`` says is deleted or revoked."""
+    return _KEY_ID.search(token) is not None and _RETIRED.search(line) is not None

@@ -127,7 +127,7 @@ class GitPast:
                 if letter == "A":
                     added.append(path)
         if gone and added:
-            for old, new in retyped(gone, added):
+            for old, new in retyped(gone, added) + moved_by_name(gone, added):
                 self._rename(old, new, commit, when)
 
     def _rename(self, old: str, new: str, commit: str, when: float) -> None:
@@ -199,6 +199,23 @@ def retyped(gone: list[str], added: list[str]) -> list[tuple[str, str]]:
         (went[stem][0], came[stem][0])
         for stem in went.keys() & came.keys()
         if len(went[stem]) == 1 and len(came[stem]) == 1
+    ]
+
+
+def moved_by_name(gone: list[str], added: list[str]) -> list[tuple[str, str]]:
+    """The files a commit deleted and added again under the same name in another folder
+    (``docs/contract.md`` -> ``docs/api-contract/contract.md``: a move git's rename
+    detection misses when the file changed much or its content is not at hand), each only
+    when one file of that name went and one came."""
+    went: dict[str, list[str]] = {}
+    came: dict[str, list[str]] = {}
+    for paths, into in ((gone, went), (added, came)):
+        for path in paths:
+            into.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+    return [
+        (went[name][0], came[name][0])
+        for name in went.keys() & came.keys()
+        if len(went[name]) == 1 and len(came[name]) == 1
     ]
 
 

@@ -103,9 +103,9 @@ _CAMEL = re.compile(r"^[A-Za-z0-9_]*[a-z][A-Za-z0-9_]*$")
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _NUMBERS = re.compile(r"[\d.]+(/[\d.]+)+")
 _SYMBOL_SEPARATOR = re.compile(r"\.|::|#")
-_ALIASED = re.compile(r"^[@~][\w-]*/[\w.@+-]")
-"""A path through a build's alias (``@/pages/home``, ``~/lib/x``) or a package's scope
-(``@tanstack/query``): the checker tells which from the project's aliases."""
+_ALIASED = re.compile(r"^[@~][\w-]*/[\w.@+-]|^@[\w-]*/$")
+"""A path through a build's alias (``@/pages/home``, ``~/lib/x``, the alias itself: ``@/``)
+or a package's scope (``@tanstack/query``): the checker tells which from the aliases."""
 
 
 @dataclass(frozen=True)

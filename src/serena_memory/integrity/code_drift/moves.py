@@ -46,7 +46,8 @@ def there_when_written(past: GitPast, went: Moves, when: float | None) -> Moves:
     """Of the places a missing path went, the one it named when the memory last changed
     (``when``; unknown: the one that left last): of the files called ``filesize.py``,
     ``src/humanize/filesize.py`` renamed this week, not ``tests/filesize.py`` renamed
-    years before the memory was written. All of them when that leaves none or several."""
+    years before the memory was written; nor ``.claude/agents/planner.md``, added after
+    it. All of them when that leaves none or several."""
     if len(went) < 2:
         return went
     gone = {new: past.gone_at(old) or 0.0 for new, (old, _commit) in went.items()}
@@ -54,7 +55,11 @@ def there_when_written(past: GitPast, went: Moves, when: float | None) -> Moves:
         newest = max(gone.values())
         kept = {new: v for new, v in went.items() if gone[new] == newest}
     else:
-        kept = {new: v for new, v in went.items() if gone[new] > when}
+        kept = {
+            new: (old, commit)
+            for new, (old, commit) in went.items()
+            if gone[new] > when and _there_at(past, old, when)
+        }
     return kept if len(kept) == 1 else went
 
 

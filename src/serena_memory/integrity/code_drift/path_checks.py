@@ -28,7 +28,13 @@ from serena_memory.integrity.code_drift.forms import (
 )
 from serena_memory.integrity.code_drift.history import GitPast
 from serena_memory.integrity.code_drift.mentions import PATH, Mention
-from serena_memory.integrity.code_drift.moves import known, missing_note, moves, there_when_written
+from serena_memory.integrity.code_drift.moves import (
+    known,
+    missing_note,
+    moves,
+    there_at,
+    there_when_written,
+)
 from serena_memory.integrity.code_drift.project import ProjectFiles
 from serena_memory.integrity.code_drift.written_then import beside_memory, moved_since
 
@@ -57,6 +63,8 @@ class PathChecks:
     ) -> CodeFinding | None:
         """The finding of one path mention: missing, moved or changed (None: it names a
         file of the project that did not change much since ``when``)."""
+        if m.loose and not m.weak and not self.under_top(m):
+            m = replace(m, weak=True)  # `.githooks/pre-commit`: told if git knew it
         if m.linked:
             m = self._beside(memory, m)
         if m.placed:
@@ -65,7 +73,10 @@ class PathChecks:
             return self._check_form(memory, m, when, read_only)
         resolved = self.files.resolve(m.target)
         if resolved is not None:
-            return self._present(memory, m, m.target, resolved, when, read_only)
+            gone = self._namesake_gone(m.target, when)
+            if gone is None:
+                return self._present(memory, m, m.target, resolved, when, read_only)
+            m = replace(m, target=gone)
         if not self.history:
             if m.weak:
                 return None
@@ -73,8 +84,10 @@ class PathChecks:
         candidates, went = moves(self.past, self.files, m.target, when)
         if "/" not in m.target.rstrip("/"):  # a bare name: the file it named then
             went = there_when_written(self.past, went, when)
-        if m.weak and not went and not known(self.past, candidates, m.target):
-            return None  # an example or a library's name: never the project's file
+        if (m.weak or self._name_ending(m.target)) and not went and not known(
+            self.past, candidates, m.target
+        ):
+            return None  # an example, a library's name, the end of names: never a file
         if len(went) == 1:
             ((new, (old, commit)),) = went.items()
             if m.target.endswith("/") and not new.endswith("/"):
@@ -123,6 +136,37 @@ class PathChecks:
                         form=m.form,
                     )
         return self._plain_missing(memory, m, read_only) if self._plain(m) else None
+
+    def _namesake_gone(self, name: str, when: float | None) -> str | None:
+        """For a bare file name found now, the one file of that name the project had when
+        the memory last changed (``when``), when it is gone and the files of that name now
+        came after it (a root `copilot-instructions.md` deleted, a new one added under
+        `.github/`): the memory named that file. None: the name still names its file."""
+        if "/" in name.rstrip("/") or when is None or not self.history:
+            return None
+        past = self.past
+        then = [
+            p
+            for p in [name, *past.ending_with(name)]
+            if p in past.seen and there_at(past, p, when) and (past.gone_at(p) or when + 1) > when
+        ]
+        if len(then) != 1 or self.files.exists(then[0]):
+            return None
+        return then[0]
+
+    def _name_ending(self, target: str) -> bool:
+        """Whether a bare dotted name is how files of the project end (``.agent.md`` in
+        "agents with the `.agent.md` suffix", for ``orchestrator.agent.md``)."""
+        if not target.startswith(".") or "/" in target or target.count(".") < 2:
+            return False
+        return any(name != target and name.endswith(target) for name in self.files.by_name)
+
+    def under_top(self, m: Mention) -> bool:
+        """Whether a path with neither extension nor ``/`` at its end starts with a
+        top-level folder of the project (``application/json`` does not)."""
+        first = m.target.split("/", 1)[0]
+        prefix = self.files.prefix
+        return first in self.files.top or (bool(prefix) and m.target.startswith(prefix))
 
     def _beside(self, memory: str, m: Mention) -> Mention:
         """A link's mention as the file beside the memory when git knows one there (a

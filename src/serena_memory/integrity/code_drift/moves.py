@@ -65,8 +65,9 @@ def there_when_written(past: GitPast, went: Moves, when: float | None) -> Moves:
 
 def known(past: GitPast, candidates: list[str], target: str) -> bool:
     """Whether git knew a file by one of the ``candidates`` names of ``target``."""
+    last = target.rstrip("/").rsplit("/", 1)[-1]
     return any(c in past.seen for c in candidates) or (
-        target.endswith("/") and folder_seen(past, target)
+        (target.endswith("/") or "." not in last) and folder_seen(past, target)
     )
 
 

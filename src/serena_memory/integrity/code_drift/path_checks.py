@@ -18,6 +18,7 @@ from serena_memory.integrity.code_drift.extensions import stem_candidates
 from serena_memory.integrity.code_drift.findings import CHANGED, MISSING, MOVED, CodeFinding
 from serena_memory.integrity.code_drift.forms import (
     ALIAS,
+    GLOB,
     MODULE,
     RELATIVE,
     STEM,
@@ -31,10 +32,12 @@ from serena_memory.integrity.code_drift.mentions import PATH, Mention
 from serena_memory.integrity.code_drift.moves import (
     known,
     missing_note,
+    moved_folder,
     moves,
     there_at,
     there_when_written,
 )
+from serena_memory.integrity.code_drift.patterns import glob_tail
 from serena_memory.integrity.code_drift.project import ProjectFiles
 from serena_memory.integrity.code_drift.written_then import beside_memory, moved_since
 
@@ -69,6 +72,8 @@ class PathChecks:
             m = self._beside(memory, m)
         if m.placed:
             m = self._at_place(m)
+        if m.form == GLOB:
+            return self._check_glob(memory, m, when, read_only)
         if m.form:
             return self._check_form(memory, m, when, read_only)
         resolved = self.files.resolve(m.target)
@@ -84,8 +89,10 @@ class PathChecks:
         candidates, went = moves(self.past, self.files, m.target, when)
         if "/" not in m.target.rstrip("/"):  # a bare name: the file it named then
             went = there_when_written(self.past, went, when)
-        if (m.weak or self._name_ending(m.target)) and not went and not known(
-            self.past, candidates, m.target
+        if (
+            (m.weak or self._name_ending(m.target))
+            and not went
+            and not known(self.past, candidates, m.target)
         ):
             return None  # an example, a library's name, the end of names: never a file
         if len(went) == 1:
@@ -97,6 +104,27 @@ class PathChecks:
         note = missing_note(self.past, m.target, candidates, went, when)
         return CodeFinding(
             memory, m.line, m.text, PATH, MISSING, m.target, note=note, read_only=read_only
+        )
+
+    def _check_glob(
+        self, memory: str, m: Mention, when: float | None, read_only: bool
+    ) -> CodeFinding | None:
+        """A glob's folder (``m.target``): found while a file below it ends like the glob;
+        else told when git knew such a file there (moved when all went to one folder)."""
+        folder, tail = m.target, glob_tail(m.text)
+        if any(f.startswith(folder) and f.endswith(tail) for f in self.files.files):
+            return None
+        if not self.history or not any(
+            p.startswith(folder) and p.endswith(tail) for p in self.past.seen
+        ):
+            return None
+        went = moved_folder(self.past, self.files, folder.rstrip("/"), when)
+        if len(went) == 1:
+            ((new, (_old, commit)),) = went.items()
+            return _moved(memory, m, folder, new, commit, read_only, None, GLOB)
+        note = missing_note(self.past, folder, [folder.rstrip("/")], {}, when)
+        return CodeFinding(
+            memory, m.line, m.text, PATH, MISSING, folder, note=note, read_only=read_only, form=GLOB
         )
 
     def _check_form(

@@ -66,8 +66,9 @@ class PathChecks:
     ) -> CodeFinding | None:
         """The finding of one path mention: missing, moved or changed (None: it names a
         file of the project that did not change much since ``when``)."""
-        if m.loose and not m.weak and not self.under_top(m):
-            m = replace(m, weak=True)  # `.githooks/pre-commit`: told if git knew it
+        if m.loose and not m.weak and self.history:
+            m = replace(m, weak=True)  # told when git knew it: `.githooks/pre-commit`,
+            # not a branch `frontend/28-map-view` beside a folder `frontend/`
         if m.linked:
             m = self._beside(memory, m)
         if m.placed:

@@ -84,7 +84,8 @@ def test_a_path_without_extension_is_told_when_git_knew_it(repo: Path) -> None:
     memory(
         repo,
         "hooks",
-        "- **Location**: `.githooks/pre-commit`\n- Branches are named like `frontend/28-map-view`.\n",
+        "- **Location**: `.githooks/pre-commit`\n"
+        "- Branches are named like `frontend/28-map-view`.\n",
     )
     commit(repo)
     git(repo, "rm", "-q", "-r", ".githooks")
@@ -115,7 +116,7 @@ def test_the_scripts_a_fenced_command_runs_are_checked(repo: Path) -> None:
         "commands",
         "```bash\npython tools/fences/fix_fences.py\npwsh tools/fences/fix_fences.ps1\n"
         "python examples/never_here.py --dry-run\n```\n\n"
-        '```yaml\n- name: Test\n  run: ./build/scripts/Invoke-Tests.ps1 -CI\n```\n\n'
+        "```yaml\n- name: Test\n  run: ./build/scripts/Invoke-Tests.ps1 -CI\n```\n\n"
         '```powershell\n[string]$TestPath = "./scripts/tests",\n```\n',
     )
     commit(repo)

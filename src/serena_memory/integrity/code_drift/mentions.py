@@ -292,7 +292,7 @@ def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
     """The weak mentions of a fenced block's lines (:mod:`~serena_memory.integrity.
     code_drift.fenced`): the names of a drawn tree or a map, the files a box diagram
     or its comments name, the project's modules its imports load, cargo's targets its
-    commands run."""
+    commands run, the paths its commands and code name."""
     out = [
         Mention(number, written, PATH, target[0], weak=True, placed=placed[0])
         for number, written, path in drawn_entries(block)
@@ -302,14 +302,21 @@ def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
     out += _mapped(block)
     drawn, drawing = boxed(line for _number, line in block), {m.line for m in out}
     for number, line in block:
-        if (read := read_as_prose(line, drawn)) is not None:
-            out += [replace(m, weak=True) for m in _line_mentions(number, read) if m.kind == PATH]
-        elif not drawn and number not in drawing:
-            found = [f for t in code_paths(line) for f in _path_fields(t) or _pattern_fields(t)]
-            out += [Mention(number, *fields[:7], weak=True) for fields in found if not fields[3]]
-        out += [replace(m, weak=True) for spec in imported(line) for m in _imports(number, spec)]
-        out += [m for name, path in cargo_targets(line) for m in _stem(number, name, path)]
+        out += _fenced_line(number, line, drawn, number in drawing)
     return sorted(out, key=lambda m: m.line)
+
+
+def _fenced_line(number: int, line: str, drawn: bool, in_tree: bool) -> list[Mention]:
+    """The weak mentions of one line of a fenced block besides a tree's or a map's names
+    (``drawn``: the block draws boxes; ``in_tree``: the line is a tree's or a map's)."""
+    out = [replace(m, weak=True) for spec in imported(line) for m in _imports(number, spec)]
+    out += [m for name, path in cargo_targets(line) for m in _stem(number, name, path)]
+    if (read := read_as_prose(line, drawn)) is not None:
+        return [replace(m, weak=True) for m in _line_mentions(number, read) if m.kind == PATH] + out
+    if drawn or in_tree:
+        return out
+    found = [f for t in code_paths(line) for f in _path_fields(t) or _pattern_fields(t)]
+    return [replace(Mention(number, *fields), weak=True) for fields in found if not fields[3]] + out
 
 
 def _mapped(block: list[tuple[int, str]]) -> list[Mention]:

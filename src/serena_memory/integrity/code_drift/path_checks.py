@@ -66,13 +66,7 @@ class PathChecks:
     ) -> CodeFinding | None:
         """The finding of one path mention: missing, moved or changed (None: it names a
         file of the project that did not change much since ``when``)."""
-        if m.loose and not m.weak and self.history:
-            m = replace(m, weak=True)  # told when git knew it: `.githooks/pre-commit`,
-            # not a branch `frontend/28-map-view` beside a folder `frontend/`
-        if m.linked:
-            m = self._beside(memory, m)
-        if m.placed:
-            m = self._at_place(m)
+        m = self._as_named(memory, m)
         if m.form == GLOB:
             return self._check_glob(memory, m, when, read_only)
         if m.form:
@@ -106,6 +100,16 @@ class PathChecks:
         return CodeFinding(
             memory, m.line, m.text, PATH, MISSING, m.target, note=note, read_only=read_only
         )
+
+    def _as_named(self, memory: str, m: Mention) -> Mention:
+        """The mention as the path it names: a link's target beside the memory, a name
+        at its place in a tree, a path without an extension told only when git knew it
+        (`.githooks/pre-commit`, not a branch `frontend/28-map-view` beside `frontend/`)."""
+        if m.loose and not m.weak and self.history:
+            m = replace(m, weak=True)
+        if m.linked:
+            m = self._beside(memory, m)
+        return self._at_place(m) if m.placed else m
 
     def _check_glob(
         self, memory: str, m: Mention, when: float | None, read_only: bool

@@ -159,3 +159,20 @@ def test_a_glob_names_its_folder_and_a_brace_pattern_its_files(repo: Path) -> No
         (7, ".githooks/*"),
     }
     assert found[(4, "docs/conventions/{React,AI}_guide.md")]["status"] == "missing"
+
+
+def test_a_heading_that_names_a_folder_places_the_files_its_list_names(repo: Path) -> None:
+    write(repo, "src/claude/memory.md", "# memory agent\n")
+    write(repo, "src/claude/planner.md", "# planner agent\n")
+    write(repo, "docs/memory.md", "# how memory works\n")
+    memory(
+        repo,
+        "layout",
+        "## Agents\n\n### src/claude/\n\nClaude agent definitions:\n\n"
+        "- memory.md, planner.md\n\n## Docs\n\n- memory.md - how memory works\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "src/claude/memory.md")
+    commit(repo, "no memory agent")
+    found = {(f["line"], f["mention"]): f["status"] for f in findings(repo)}
+    assert found == {(7, "memory.md"): "missing"}

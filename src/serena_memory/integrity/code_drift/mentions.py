@@ -267,7 +267,7 @@ def _listed(lists: ListTree, number: int, line: str, mentions: list[Mention]) ->
     """``mentions`` with the ones a list under a folder names put at their place, and its
     bare names as files of that stem there (:mod:`~serena_memory.integrity.code_drift.
     trees`)."""
-    if not (lists.open or line.endswith(":") or ("/" in line and line.lstrip()[:1] in "-*+")):
+    if not (lists.open or line.endswith(":") or ("/" in line and line.lstrip()[:1] in "-*+#")):
         return mentions
     for name, path, stem in lists.place(line):
         written = any(m.text == name and m.kind == PATH for m in mentions)

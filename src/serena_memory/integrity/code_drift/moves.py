@@ -93,8 +93,7 @@ def missing_note(
 
 def folder_seen(past: GitPast, target: str) -> bool:
     """Whether git saw a file below the folder ``target``."""
-    head = target.rstrip("/") + "/"
-    return any(p.startswith(head) for p in past.seen)
+    return past.had_folder(target)
 
 
 def moved_folder(past: GitPast, files: ProjectFiles, folder: str, when: float | None) -> Moves:

@@ -178,6 +178,8 @@ class PathChecks:
         if "/" in name.rstrip("/") or when is None or not self.history:
             return None
         past = self.past
+        if any(there_at(past, p, when) for p in self.files.by_name.get(name, ())):
+            return None  # a file of that name now was there then
         then = [
             p
             for p in [name, *past.ending_with(name)]

@@ -105,6 +105,17 @@ class ListTree:
         """Whether a folder item is open: the lines that follow may be its items."""
         return bool(self._stack or self._section)
 
+    def _sections(self, line: str, item: re.Match[str] | None) -> bool:
+        """Whether a heading or an item of a heading's section that is no folder."""
+        if line.startswith("#"):
+            return True
+        return (
+            item is not None
+            and bool(self._section)
+            and not self._stack
+            and (item.group(2)[-1] != "/")
+        )
+
     def _in_section(self, line: str) -> list[tuple[str, str, bool]]:
         """A heading opens its folder or closes the last one; an item of the section
         that is no folder names files there (``- memory.md, planner.md``)."""
@@ -123,9 +134,7 @@ class ListTree:
         gives after itself (``- `lib/widgets/` — `a.dart`, `b.dart```); none for any other
         line (a line out of the list ends it, but one that opens a folder for it)."""
         item = _ITEM.match(line) if line[:1] in " -*+" else None
-        if line.startswith("#") or (
-            item is not None and self._section and not (self._stack or item.group(2)[-1] == "/")
-        ):
+        if self._sections(line, item):
             return self._in_section(line)
         if item is None:
             self._not_an_item(line)

@@ -128,7 +128,7 @@ def _path_told(
     from serena_memory.integrity.code_drift.findings import MISSING, MOVED, CodeFinding
     from serena_memory.integrity.code_drift.mentions import PATH
 
-    if m.form or m.weak or m.linked or m.placed:
+    if m.form or m.weak or m.linked or m.placed or m.loose:
         told = checker.check_path(name, m, None)
         return told if told is not None and told.status in (MISSING, MOVED) else None
     exists = found.get(m.target)

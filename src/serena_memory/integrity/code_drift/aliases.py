@@ -82,6 +82,6 @@ def _inside(path: str) -> str | None:
 def expand(target: str, aliases: Aliases) -> str | None:
     """The path ``target`` stands for through the project's aliases (None: through none)."""
     for prefix, folder in aliases:
-        if target.startswith(prefix):
+        if (target + "/").startswith(prefix):  # `@` (written `@/`) is the folder itself
             return folder + target[len(prefix) :]
     return None

@@ -40,6 +40,7 @@ from serena_memory.integrity.code_drift.git import GitJob, GitStalled, GitUnavai
 from serena_memory.integrity.code_drift.history import GitPast, dirty_memories, memory_times
 from serena_memory.integrity.code_drift.left_alone import LeftAlone
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention, extract
+from serena_memory.integrity.code_drift.moves import unsaid_moves
 from serena_memory.integrity.code_drift.path_checks import PathChecks
 from serena_memory.integrity.code_drift.project import ProjectFiles
 from serena_memory.integrity.code_drift.symbol_history import SymbolTrail, trail
@@ -230,8 +231,9 @@ class CodeChecker(PathChecks):
                 present if symbols else None,
             )
         report.findings = self.without_left_alone(report.findings, written)
+        near = paths_by_line(mentions)
+        report.findings = unsaid_moves(report.findings, near)
         if symbols:
-            near = paths_by_line(mentions)
             report.findings = self.traced(report.findings, present, written=written, near=near)
             report.findings = one_per_mention(report.findings)
         report.notes = self.notes
@@ -404,11 +406,8 @@ class CodeChecker(PathChecks):
             return True
         if m.rooted and m.target.split("/", 1)[0] not in self.files.top:
             return False
-        if m.kind == PATH and m.loose:
-            first = m.target.split("/", 1)[0]
-            return first in self.files.top or (
-                bool(self.files.prefix) and m.target.startswith(self.files.prefix)
-            )
+        if m.kind == PATH and m.loose:  # elsewhere only a path git knew (check_path)
+            return self.files.git or self.under_top(m)
         return True
 
 

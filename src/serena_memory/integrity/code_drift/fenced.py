@@ -1,11 +1,12 @@
 """What a fenced block still says about the project's files (pure, no file access).
 
 A fenced block mostly holds commands, sample output and sketches of code to be written,
-so its names are not taken as claims the way prose is. Four shapes in one are: a folder
+so its names are not taken as claims the way prose is. Five shapes in one are: a folder
 tree drawn with ``├──``/``└──`` (a name in it names the file at that place in the tree),
 the file names in a diagram of boxes (``|  TopCollector (collector.py)  |``), a comment
 naming a file (``// webpack.config.js``, ``# In src/app.py``) and the module
-an import loads (``import X from "./components/X"``, ``import("@/pages/home")``).
+an import loads (``import X from "./components/X"``, ``import("@/pages/home")``), and
+a path with a folder that a command runs or a line of code reads (``python tools/x.py``).
 Each is a weak claim: the checker reports it only when git knew the file it names.
 """
 
@@ -86,3 +87,26 @@ def cargo_targets(line: str) -> Iterator[tuple[str, str]]:
         return
     for found in _CARGO_TARGET.finditer(line):
         yield found.group(2), _CARGO_FOLDERS[found.group(1)] + found.group(2)
+
+
+_CODE_TOKEN = re.compile(r"""[^\s"'`=(),;\[\]{}<>|]+""")
+"""A word of a command or a line of code: what stands between spaces, quotes and
+brackets."""
+
+
+def code_paths(line: str) -> Iterator[str]:
+    """The paths with a folder a command or a line of code names (``python
+    tools/fix.py``, ``run: ./build/test.ps1 -CI``, ``$Path = "./scripts/tests"``): the
+    files it runs or reads. Not a URL, an option, a path outside the project, nor an
+    import's module (:func:`imported` reads that)."""
+    if "/" not in line or _IMPORT.search(line):
+        return
+    for token in _CODE_TOKEN.findall(line):
+        token = token.rstrip(".:")
+        if "/" in token.rstrip("/") and "://" not in token and not token.startswith(_NOT_HERE):
+            yield token
+
+
+_NOT_HERE = ("/", "~", "$", "-", "@", "%")
+"""How a word that is not a path of the project starts: the root, home, a variable, an
+option, a package's scope."""

@@ -26,6 +26,9 @@ ALIAS = "alias"
 STEM = "stem"
 """A bare name a folder's listing places in it (``smtop`` under ``src/bin/``, a
 component's name in a tree): a file of that stem there; told only when git knew one."""
+GLOB = "glob"
+"""A glob, ``.githooks/**``: the folder it starts from, found while a file below it ends
+like the glob (:mod:`~serena_memory.integrity.code_drift.patterns`)."""
 
 PYTHON_FILES = (".py", ".pyi", "/__init__.py", "/__init__.pyi")
 SCRIPT_EXTENSIONS = (".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx", "/index.js", "/index.ts")

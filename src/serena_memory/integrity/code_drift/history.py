@@ -56,16 +56,32 @@ class GitPast:
     note: str = ""  # why the history is missing although this is a work tree
     by_name: dict[str, list[str]] | None = field(default=None, repr=False)  # name -> seen
     arrived: dict[str, tuple[str, str, float]] = field(default_factory=dict)  # new -> old
+    _indexed: tuple[int, int] = field(default=(-1, -1), repr=False)  # len(seen) by_name, dirs
+    _dirs: frozenset[str] = field(default=frozenset(), repr=False)
 
     def ending_with(self, tail: str) -> list[str]:
         """The paths git saw that end with ``/tail`` (``tail`` itself not counted), sorted;
         looked up by file name, so many questions cost one pass over the history."""
-        if self.by_name is None or sum(map(len, self.by_name.values())) != len(self.seen):
+        if self.by_name is None or self._indexed[0] != len(self.seen):
             self.by_name = {}
             for path in sorted(self.seen):
                 self.by_name.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+            self._indexed = (len(self.seen), self._indexed[1])
         bare = "/" + tail
         return [p for p in self.by_name.get(tail.rsplit("/", 1)[-1], ()) if p.endswith(bare)]
+
+    def had_folder(self, folder: str) -> bool:
+        """Whether git saw a file below ``folder`` (with or without its ``/``); the
+        folders are listed once for many questions."""
+        if self._indexed[1] != len(self.seen):
+            dirs = set()
+            for path in self.seen:
+                head = path.rpartition("/")[0]
+                while head and head not in dirs:
+                    dirs.add(head)
+                    head = head.rpartition("/")[0]
+            self._dirs, self._indexed = frozenset(dirs), (self._indexed[0], len(self.seen))
+        return folder.rstrip("/") in self._dirs
 
     @staticmethod
     def start(root: str, since: str | None = None) -> tuple[GitJob, GitJob]:
@@ -127,7 +143,7 @@ class GitPast:
                 if letter == "A":
                     added.append(path)
         if gone and added:
-            for old, new in retyped(gone, added):
+            for old, new in retyped(gone, added) + moved_by_name(gone, added):
                 self._rename(old, new, commit, when)
 
     def _rename(self, old: str, new: str, commit: str, when: float) -> None:
@@ -199,6 +215,23 @@ def retyped(gone: list[str], added: list[str]) -> list[tuple[str, str]]:
         (went[stem][0], came[stem][0])
         for stem in went.keys() & came.keys()
         if len(went[stem]) == 1 and len(came[stem]) == 1
+    ]
+
+
+def moved_by_name(gone: list[str], added: list[str]) -> list[tuple[str, str]]:
+    """The files a commit deleted and added again under the same name in another folder
+    (``docs/contract.md`` -> ``docs/api-contract/contract.md``: a move git's rename
+    detection misses when the file changed much or its content is not at hand), each only
+    when one file of that name went and one came."""
+    went: dict[str, list[str]] = {}
+    came: dict[str, list[str]] = {}
+    for paths, into in ((gone, went), (added, came)):
+        for path in paths:
+            into.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+    return [
+        (went[name][0], came[name][0])
+        for name in went.keys() & came.keys()
+        if len(went[name]) == 1 and len(came[name]) == 1
     ]
 
 

@@ -74,13 +74,15 @@ class LeftAlone:
         """The ``targets`` git ignores (a folder asked with its ``/``: a pattern for
         folders only, ``venv*/``, matches a folder that is not there only so); a bare
         file name is asked in every folder too (``_version.py``, ignored as
-        ``src/*/_version.py``)."""
+        ``src/*/_version.py``), but a folder git ignores as a whole (``node_modules/``)
+        says nothing of the name: every name is ignored there."""
         asked: dict[str, set[str]] = {t: {t} for t in targets}  # path -> targets it stands for
         folders = sorted(self.files.dirs)[:MAX_FOLDERS_ASKED]
-        for t in targets:
-            if "/" not in t.rstrip("/"):
-                for d in folders:
-                    asked.setdefault(f"{d}/{t}", set()).add(t)
+        bare = [t for t in targets if "/" not in t.rstrip("/")]
+        for t in bare:
+            for d in folders:
+                asked.setdefault(f"{d}/{t}", set()).add(t)
+        whole = {f"{d}/": d for d in folders} if bare else {}
         try:
             out = run_git(
                 self.files.root,
@@ -88,11 +90,18 @@ class LeftAlone:
                 "-z",
                 "--no-index",
                 "--stdin",
-                data="\0".join(asked).encode() + b"\0",
+                data="\0".join([*asked, *whole]).encode() + b"\0",
             )
         except GitUnavailable:
             return set()  # nothing ignored
-        found = [asked.get(p, set()) for p in out.decode("utf-8", "replace").split("\0")]
+        ignored = out.decode("utf-8", "replace").split("\0")
+        skipped = {whole[p] for p in ignored if p in whole}
+        direct = set(targets)
+        found = [
+            asked.get(p, set())
+            for p in ignored
+            if p in direct or p.rstrip("/").rpartition("/")[0] not in skipped
+        ]
         return set().union(*found)
 
     def _outside(self, targets: list[str]) -> set[str]:

@@ -42,12 +42,14 @@ from serena_memory.integrity.code_drift.extensions import EXTENSIONLESS_FILES, K
 from serena_memory.integrity.code_drift.fenced import (
     boxed,
     cargo_targets,
+    code_paths,
     imported,
     normal_import,
     read_as_prose,
 )
 from serena_memory.integrity.code_drift.forms import (
     ALIAS,
+    GLOB,
     MODULE,
     PROSE_MODULE,
     RELATIVE,
@@ -55,7 +57,9 @@ from serena_memory.integrity.code_drift.forms import (
     UP,
     module_target,
 )
+from serena_memory.integrity.code_drift.line_text import blanked, dotted_word
 from serena_memory.integrity.code_drift.negations import listed_gone, may_say_absent, said_absent
+from serena_memory.integrity.code_drift.patterns import expansions, glob_folder
 from serena_memory.integrity.code_drift.statements import imported_modules, statement_names
 from serena_memory.integrity.code_drift.trees import ListTree, drawn_entries, mapped_entries
 
@@ -84,8 +88,6 @@ _PROSE_NAME = re.compile(
     rf"({_NODE})?({_PROSE_LOCATION})?(?![\w/-]|\.\w)"
 )
 """A file name without a folder in prose (``PageLayout.tsx - the layout``)."""
-_DOT_LETTER = re.compile(r"\.[A-Za-z]")
-_WORD_CHAR = re.compile(r"\w")
 _LOCATION = re.compile(r"(?::L?\d+(?:[-:,]L?\d+)*|#L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?|#[\w.-]*)$")
 _LINE_WORDS = re.compile(
     r"(?:\s*,)?\s+\(?(?:lines?|l\.|ln\.?)\s*\d+(?:\s*(?:-|–|to)\s*\d+)?\)?$", re.IGNORECASE
@@ -103,9 +105,9 @@ _CAMEL = re.compile(r"^[A-Za-z0-9_]*[a-z][A-Za-z0-9_]*$")
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _NUMBERS = re.compile(r"[\d.]+(/[\d.]+)+")
 _SYMBOL_SEPARATOR = re.compile(r"\.|::|#")
-_ALIASED = re.compile(r"^[@~][\w-]*/[\w.@+-]")
-"""A path through a build's alias (``@/pages/home``, ``~/lib/x``) or a package's scope
-(``@tanstack/query``): the checker tells which from the project's aliases."""
+_ALIASED = re.compile(r"^[@~][\w-]*/[\w.@+-]|^@[\w-]*/$")
+"""A path through a build's alias (``@/pages/home``, ``~/lib/x``, the alias itself: ``@/``)
+or a package's scope (``@tanstack/query``): the checker tells which from the aliases."""
 
 
 @dataclass(frozen=True)
@@ -256,7 +258,7 @@ def extract(text: str) -> list[Mention]:
 
 def _prose_line(number: int, line: str) -> list[Mention]:
     """The mentions of a line outside fenced blocks, when it may hold any."""
-    if "`" in line or "/" in line or ("." in line and _dotted_word(line)):
+    if "`" in line or "/" in line or ("." in line and dotted_word(line)):
         return _line_mentions(number, line)
     return []
 
@@ -265,7 +267,7 @@ def _listed(lists: ListTree, number: int, line: str, mentions: list[Mention]) ->
     """``mentions`` with the ones a list under a folder names put at their place, and its
     bare names as files of that stem there (:mod:`~serena_memory.integrity.code_drift.
     trees`)."""
-    if not (lists.open or line.endswith(":") or ("/" in line and line.lstrip()[:1] in "-*+")):
+    if not (lists.open or line.endswith(":") or ("/" in line and line.lstrip()[:1] in "-*+#")):
         return mentions
     for name, path, stem in lists.place(line):
         written = any(m.text == name and m.kind == PATH for m in mentions)
@@ -290,7 +292,7 @@ def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
     """The weak mentions of a fenced block's lines (:mod:`~serena_memory.integrity.
     code_drift.fenced`): the names of a drawn tree or a map, the files a box diagram
     or its comments name, the project's modules its imports load, cargo's targets its
-    commands run."""
+    commands run, the paths its commands and code name."""
     out = [
         Mention(number, written, PATH, target[0], weak=True, placed=placed[0])
         for number, written, path in drawn_entries(block)
@@ -298,13 +300,23 @@ def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
         and (placed := path_target(path)) is not None
     ]
     out += _mapped(block)
-    drawn = boxed(line for _number, line in block)
+    drawn, drawing = boxed(line for _number, line in block), {m.line for m in out}
     for number, line in block:
-        if (read := read_as_prose(line, drawn)) is not None:
-            out += [replace(m, weak=True) for m in _line_mentions(number, read) if m.kind == PATH]
-        out += [replace(m, weak=True) for spec in imported(line) for m in _imports(number, spec)]
-        out += [m for name, path in cargo_targets(line) for m in _stem(number, name, path)]
+        out += _fenced_line(number, line, drawn, number in drawing)
     return sorted(out, key=lambda m: m.line)
+
+
+def _fenced_line(number: int, line: str, drawn: bool, in_tree: bool) -> list[Mention]:
+    """The weak mentions of one line of a fenced block besides a tree's or a map's names
+    (``drawn``: the block draws boxes; ``in_tree``: the line is a tree's or a map's)."""
+    out = [replace(m, weak=True) for spec in imported(line) for m in _imports(number, spec)]
+    out += [m for name, path in cargo_targets(line) for m in _stem(number, name, path)]
+    if (read := read_as_prose(line, drawn)) is not None:
+        return [replace(m, weak=True) for m in _line_mentions(number, read) if m.kind == PATH] + out
+    if drawn or in_tree:
+        return out
+    found = [f for t in code_paths(line) for f in _path_fields(t) or _pattern_fields(t)]
+    return [replace(Mention(number, *fields), weak=True) for fields in found if not fields[3]] + out
 
 
 def _mapped(block: list[tuple[int, str]]) -> list[Mention]:
@@ -330,17 +342,6 @@ def _imports(number: int, spec: str) -> list[Mention]:
     return [Mention(number, spec, PATH, target, form=form)]
 
 
-def _dotted_word(text: str) -> bool:
-    """Whether ``text`` has a word character, a dot and a letter in a row (``login.py``):
-    the dot looked for first, which is many times faster on a long line than a pattern
-    that starts with a word character."""
-    for found in _DOT_LETTER.finditer(text):
-        start = found.start()
-        if start and _WORD_CHAR.match(text, start - 1):
-            return True
-    return False
-
-
 def _line_mentions(number: int, line: str) -> list[Mention]:
     """The mentions of one line outside fenced blocks: code spans, then paths and file
     names in the prose around them."""
@@ -350,7 +351,7 @@ def _line_mentions(number: int, line: str) -> list[Mention]:
         for span in _CODE_SPAN.finditer(line):
             spans.append(span.span())
             placed += [(*span.span(), m) for m in _classify(number, span.group(2))]
-    if "/" in line or ("." in line and _dotted_word(line)):  # what the prose may hold
+    if "/" in line or ("." in line and dotted_word(line)):  # what the prose may hold
         placed += _prose_mentions(number, line, spans)
     if placed and (EXAMPLE_HINT.search(line) or ON_PATH.search(line)):
         placed = _weak_examples(line, placed)
@@ -394,7 +395,7 @@ def _span_fields(content: str) -> tuple[Fields, ...]:
     if node is not None:
         return node
     if _not_a_name(raw):
-        return ()
+        return _pattern_fields(raw)
     if raw.startswith("../"):
         return _up_fields(raw)
     if _ALIASED.match(raw):
@@ -403,6 +404,17 @@ def _span_fields(content: str) -> tuple[Fields, ...]:
     if path is not None:
         return path
     return _name_fields(raw)
+
+
+def _pattern_fields(raw: str) -> tuple[Fields, ...]:
+    """A glob as the folder it starts from (weak: `.githooks/**`), a brace pattern as
+    each file it expands to (:mod:`~serena_memory.integrity.code_drift.patterns`)."""
+    folder = glob_folder(raw)
+    paths = [folder] if folder else expansions(raw)
+    found = [p for p in map(path_target, paths) if p is not None and not p[1]]
+    return tuple(
+        (raw, PATH, p[0], False, False, "", GLOB if folder else "", bool(folder)) for p in found
+    )
 
 
 def _node_in_file(raw: str) -> tuple[Fields, ...] | None:
@@ -511,7 +523,7 @@ def _prose_mentions(
 ) -> list[tuple[int, int, Mention]]:
     """Paths (``src/auth/login.py``) and file names (``PageLayout.tsx``) written in the
     prose of a line (its code spans and URLs blanked), each with where it is."""
-    plain = _without_urls(_blanked(line, spans))
+    plain = _without_urls(blanked(line, spans))
     return _prose_paths(number, plain) + _prose_modules(number, plain)
 
 
@@ -527,7 +539,7 @@ def _prose_paths(number: int, plain: str) -> list[tuple[int, int, Mention]]:
     """The paths and file names of a line's prose, each with where it is."""
     out: list[tuple[int, int, Mention]] = []
     patterns = [_PROSE_PATH] if "/" in plain else []
-    if _dotted_word(plain):
+    if dotted_word(plain):
         patterns.append(_PROSE_NAME)
     for pattern in patterns:
         for match in pattern.finditer(plain):
@@ -560,19 +572,6 @@ def _prose_modules(number: int, plain: str) -> list[tuple[int, int, Mention]]:
                 (match.start(1), match.end(1), Mention(number, text, PATH, target, form=MODULE))
             )
     return out
-
-
-def _blanked(line: str, spans: list[tuple[int, int]]) -> str:
-    """``line`` with its code spans (in order, apart) made spaces, in one join."""
-    if not spans:
-        return line
-    parts: list[str] = []
-    last = 0
-    for start, end in spans:
-        parts += (line[last:start], " " * (end - start))
-        last = end
-    parts.append(line[last:])
-    return "".join(parts)
 
 
 def _prose_match(number: int, match: re.Match[str], bare: bool) -> list[Mention]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import posixpath
 from collections import Counter
 
-from serena_memory.integrity.code_drift.findings import in_commit
+from serena_memory.integrity.code_drift.findings import MOVED, CodeFinding, in_commit
 from serena_memory.integrity.code_drift.history import GitPast
 from serena_memory.integrity.code_drift.project import ProjectFiles
 
@@ -46,7 +46,8 @@ def there_when_written(past: GitPast, went: Moves, when: float | None) -> Moves:
     """Of the places a missing path went, the one it named when the memory last changed
     (``when``; unknown: the one that left last): of the files called ``filesize.py``,
     ``src/humanize/filesize.py`` renamed this week, not ``tests/filesize.py`` renamed
-    years before the memory was written. All of them when that leaves none or several."""
+    years before the memory was written; nor ``.claude/agents/planner.md``, added after
+    it. All of them when that leaves none or several."""
     if len(went) < 2:
         return went
     gone = {new: past.gone_at(old) or 0.0 for new, (old, _commit) in went.items()}
@@ -54,14 +55,19 @@ def there_when_written(past: GitPast, went: Moves, when: float | None) -> Moves:
         newest = max(gone.values())
         kept = {new: v for new, v in went.items() if gone[new] == newest}
     else:
-        kept = {new: v for new, v in went.items() if gone[new] > when}
+        kept = {
+            new: (old, commit)
+            for new, (old, commit) in went.items()
+            if gone[new] > when and there_at(past, old, when)
+        }
     return kept if len(kept) == 1 else went
 
 
 def known(past: GitPast, candidates: list[str], target: str) -> bool:
     """Whether git knew a file by one of the ``candidates`` names of ``target``."""
+    last = target.rstrip("/").rsplit("/", 1)[-1]
     return any(c in past.seen for c in candidates) or (
-        target.endswith("/") and folder_seen(past, target)
+        (target.endswith("/") or "." not in last) and folder_seen(past, target)
     )
 
 
@@ -87,8 +93,7 @@ def missing_note(
 
 def folder_seen(past: GitPast, target: str) -> bool:
     """Whether git saw a file below the folder ``target``."""
-    head = target.rstrip("/") + "/"
-    return any(p.startswith(head) for p in past.seen)
+    return past.had_folder(target)
 
 
 def moved_folder(past: GitPast, files: ProjectFiles, folder: str, when: float | None) -> Moves:
@@ -99,7 +104,7 @@ def moved_folder(past: GitPast, files: ProjectFiles, folder: str, when: float | 
     head = folder + "/"
     went: dict[str, str] = {}
     for old in past.renamed:
-        if old.startswith(head) and _there_at(past, old, when):
+        if old.startswith(head) and there_at(past, old, when):
             found = past.follow(old, files)
             if found is not None and not found[0].startswith(head):
                 went[found[0]] = found[1]
@@ -112,7 +117,25 @@ def moved_folder(past: GitPast, files: ProjectFiles, folder: str, when: float | 
     return {common + "/": (folder, commit)}
 
 
-def _there_at(past: GitPast, path: str, when: float | None) -> bool:
+def there_at(past: GitPast, path: str, when: float | None) -> bool:
     """Whether git had a file at ``path`` at ``when`` (None: any time)."""
     times = past.changes.get(path)
     return when is None or not times or min(times) <= when
+
+
+def unsaid_moves(
+    findings: list[CodeFinding], near: dict[tuple[str, int], list[str]]
+) -> list[CodeFinding]:
+    """``findings`` without the moves their memory tells on the same line: a path whose
+    new place is written beside it ("`ml/` was renamed to `ai-dl/`", in any language) is
+    history the memory keeps, not drift (``near``: the paths on each (memory, line))."""
+    return [f for f in findings if not (f.status == MOVED and _new_place_beside(f, near))]
+
+
+def _new_place_beside(f: CodeFinding, near: dict[tuple[str, int], list[str]]) -> bool:
+    new = (f.new_path or "").rstrip("/")
+    return any(
+        new == written or new.endswith("/" + written)
+        for written in (p.rstrip("/") for p in near.get((f.memory, f.line), ()))
+        if written and written not in (f.target.rstrip("/"), f.mention.rstrip("/"))
+    )

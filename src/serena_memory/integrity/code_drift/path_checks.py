@@ -18,6 +18,7 @@ from serena_memory.integrity.code_drift.extensions import stem_candidates
 from serena_memory.integrity.code_drift.findings import CHANGED, MISSING, MOVED, CodeFinding
 from serena_memory.integrity.code_drift.forms import (
     ALIAS,
+    GLOB,
     MODULE,
     RELATIVE,
     STEM,
@@ -28,7 +29,15 @@ from serena_memory.integrity.code_drift.forms import (
 )
 from serena_memory.integrity.code_drift.history import GitPast
 from serena_memory.integrity.code_drift.mentions import PATH, Mention
-from serena_memory.integrity.code_drift.moves import known, missing_note, moves, there_when_written
+from serena_memory.integrity.code_drift.moves import (
+    known,
+    missing_note,
+    moved_folder,
+    moves,
+    there_at,
+    there_when_written,
+)
+from serena_memory.integrity.code_drift.patterns import glob_tail
 from serena_memory.integrity.code_drift.project import ProjectFiles
 from serena_memory.integrity.code_drift.written_then import beside_memory, moved_since
 
@@ -57,15 +66,17 @@ class PathChecks:
     ) -> CodeFinding | None:
         """The finding of one path mention: missing, moved or changed (None: it names a
         file of the project that did not change much since ``when``)."""
-        if m.linked:
-            m = self._beside(memory, m)
-        if m.placed:
-            m = self._at_place(m)
+        m = self._as_named(memory, m)
+        if m.form == GLOB:
+            return self._check_glob(memory, m, when, read_only)
         if m.form:
             return self._check_form(memory, m, when, read_only)
         resolved = self.files.resolve(m.target)
         if resolved is not None:
-            return self._present(memory, m, m.target, resolved, when, read_only)
+            gone = self._namesake_gone(m.target, when)
+            if gone is None:
+                return self._present(memory, m, m.target, resolved, when, read_only)
+            m = replace(m, target=gone)
         if not self.history:
             if m.weak:
                 return None
@@ -73,8 +84,12 @@ class PathChecks:
         candidates, went = moves(self.past, self.files, m.target, when)
         if "/" not in m.target.rstrip("/"):  # a bare name: the file it named then
             went = there_when_written(self.past, went, when)
-        if m.weak and not went and not known(self.past, candidates, m.target):
-            return None  # an example or a library's name: never the project's file
+        if (
+            (m.weak or self._name_ending(m.target))
+            and not went
+            and not known(self.past, candidates, m.target)
+        ):
+            return None  # an example, a library's name, the end of names: never a file
         if len(went) == 1:
             ((new, (old, commit)),) = went.items()
             if m.target.endswith("/") and not new.endswith("/"):
@@ -84,6 +99,37 @@ class PathChecks:
         note = missing_note(self.past, m.target, candidates, went, when)
         return CodeFinding(
             memory, m.line, m.text, PATH, MISSING, m.target, note=note, read_only=read_only
+        )
+
+    def _as_named(self, memory: str, m: Mention) -> Mention:
+        """The mention as the path it names: a link's target beside the memory, a name
+        at its place in a tree, a path without an extension told only when git knew it
+        (`.githooks/pre-commit`, not a branch `frontend/28-map-view` beside `frontend/`)."""
+        if m.loose and not m.weak and self.history:
+            m = replace(m, weak=True)
+        if m.linked:
+            m = self._beside(memory, m)
+        return self._at_place(m) if m.placed else m
+
+    def _check_glob(
+        self, memory: str, m: Mention, when: float | None, read_only: bool
+    ) -> CodeFinding | None:
+        """A glob's folder (``m.target``): found while a file below it ends like the glob;
+        else told when git knew such a file there (moved when all went to one folder)."""
+        folder, tail = m.target, glob_tail(m.text)
+        if any(f.startswith(folder) and f.endswith(tail) for f in self.files.files):
+            return None
+        if not self.history or not any(
+            p.startswith(folder) and p.endswith(tail) for p in self.past.seen
+        ):
+            return None
+        went = moved_folder(self.past, self.files, folder.rstrip("/"), when)
+        if len(went) == 1:
+            ((new, (_old, commit)),) = went.items()
+            return _moved(memory, m, folder, new, commit, read_only, None, GLOB)
+        note = missing_note(self.past, folder, [folder.rstrip("/")], {}, when)
+        return CodeFinding(
+            memory, m.line, m.text, PATH, MISSING, folder, note=note, read_only=read_only, form=GLOB
         )
 
     def _check_form(
@@ -123,6 +169,39 @@ class PathChecks:
                         form=m.form,
                     )
         return self._plain_missing(memory, m, read_only) if self._plain(m) else None
+
+    def _namesake_gone(self, name: str, when: float | None) -> str | None:
+        """For a bare file name found now, the one file of that name the project had when
+        the memory last changed (``when``), when it is gone and the files of that name now
+        came after it (a root `copilot-instructions.md` deleted, a new one added under
+        `.github/`): the memory named that file. None: the name still names its file."""
+        if "/" in name.rstrip("/") or when is None or not self.history:
+            return None
+        past = self.past
+        if any(there_at(past, p, when) for p in self.files.by_name.get(name, ())):
+            return None  # a file of that name now was there then
+        then = [
+            p
+            for p in [name, *past.ending_with(name)]
+            if p in past.seen and there_at(past, p, when) and (past.gone_at(p) or when + 1) > when
+        ]
+        if len(then) != 1 or self.files.exists(then[0]):
+            return None
+        return then[0]
+
+    def _name_ending(self, target: str) -> bool:
+        """Whether a bare dotted name is how files of the project end (``.agent.md`` in
+        "agents with the `.agent.md` suffix", for ``orchestrator.agent.md``)."""
+        if not target.startswith(".") or "/" in target or target.count(".") < 2:
+            return False
+        return any(name != target and name.endswith(target) for name in self.files.by_name)
+
+    def under_top(self, m: Mention) -> bool:
+        """Whether a path with neither extension nor ``/`` at its end starts with a
+        top-level folder of the project (``application/json`` does not)."""
+        first = m.target.split("/", 1)[0]
+        prefix = self.files.prefix
+        return first in self.files.top or (bool(prefix) and m.target.startswith(prefix))
 
     def _beside(self, memory: str, m: Mention) -> Mention:
         """A link's mention as the file beside the memory when git knows one there (a

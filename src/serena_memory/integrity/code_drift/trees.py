@@ -7,7 +7,8 @@ Three shapes are read: a drawing with branches (``├──``, ``└──``, ``
 ``tree`` too, whose folders have no ``/``: a name with deeper names under it is a
 folder), a map drawn by indentation alone under a top folder (``src/`` then ``  app/``,
 each name with a ``# comment`` or none), and a list whose item is a folder (``- `src/```)
-with deeper items below it, or that a line opens ("Located in `src/bin/`:"). In a map
+with deeper items below it, or that a line opens ("Located in `src/bin/`:") or a heading
+(``### src/claude/``: the file names its section's items list). In a map
 drawn by indentation, a comment line under a folder that lists names in CamelCase
 (``# Header, Footer``) lists the folder's files by their stems; in a list under a
 folder, a bare name (``smtop``) is a file of that stem there.
@@ -84,17 +85,48 @@ def _drawing(text: str) -> bool:
     return not text.replace("│", "").replace("|", "").strip()
 
 
+_HEADING = re.compile(r"^#{1,6}\s+`?([\w@.+-][\w@.+/-]*/)`?(?:\s+[\w ()-]*)?$")
+"""A heading that names a folder for its section: ``### src/claude/``, ``## `docs/` Directory``."""
+_FILE_NAMES = re.compile(r"(?:^|,)\s*`?([\w@+-][\w@.+-]*\.[A-Za-z]\w*)`?(?=\s*(?:,|$| - | — ))")
+"""The file names an item of a section lists: ``- memory.md, planner.md``."""
+
+
 class ListTree:
-    """The folders a list of the memory opens (``- `src/```), read line by line: the
-    path a deeper item's name stands for."""
+    """The folders a list of the memory opens (``- `src/```), or a heading opens for its
+    section (``### src/claude/``), read line by line: the path a deeper item's name
+    stands for."""
 
     def __init__(self) -> None:
         self._stack: list[tuple[int, str]] = []  # (indent, folder path with '/')
+        self._section = ""  # the folder the last heading named, with its '/'
 
     @property
     def open(self) -> bool:
         """Whether a folder item is open: the lines that follow may be its items."""
-        return bool(self._stack)
+        return bool(self._stack or self._section)
+
+    def _sections(self, line: str, item: re.Match[str] | None) -> bool:
+        """Whether a heading or an item of a heading's section that is no folder."""
+        if line.startswith("#"):
+            return True
+        return (
+            item is not None
+            and bool(self._section)
+            and not self._stack
+            and (item.group(2)[-1] != "/")
+        )
+
+    def _in_section(self, line: str) -> list[tuple[str, str, bool]]:
+        """A heading opens its folder or closes the last one; an item of the section
+        that is no folder names files there (``- memory.md, planner.md``)."""
+        if line.startswith("#"):
+            heading = _HEADING.match(line)
+            self._section = heading.group(1) if heading else ""
+            self._stack = []
+            return []
+        body = line.lstrip()[1:].split(" - ", 1)[0].split(" — ", 1)[0]
+        names = _FILE_NAMES.findall(body.strip())
+        return [(n, self._section + n, False) for n in names if not n.startswith(".")]
 
     def place(self, line: str) -> list[tuple[str, str, bool]]:
         """(name as written, its path under the folders above it, whether it is a bare
@@ -102,6 +134,8 @@ class ListTree:
         gives after itself (``- `lib/widgets/` — `a.dart`, `b.dart```); none for any other
         line (a line out of the list ends it, but one that opens a folder for it)."""
         item = _ITEM.match(line) if line[:1] in " -*+" else None
+        if self._sections(line, item):
+            return self._in_section(line)
         if item is None:
             self._not_an_item(line)
             return []

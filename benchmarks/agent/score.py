@@ -36,7 +36,10 @@ from pathlib import Path
 from typing import Any
 
 TARGETS = {"core", "tech_stack", "suggested_commands", "conventions", "task_completion"}
-DRIFT_MARK = "this memory mentions code that has changed"
+DRIFT_MARKS = (
+    "this memory mentions code that has changed",  # a note with unsettled changes
+    "code this memory mentions has changed",  # a note of exact replacements only
+)
 CHANGES = {"write_memory", "edit_memory", "delete_memory", "rename_memory", "restore_memory"}
 
 
@@ -74,7 +77,7 @@ def score(entries: list[dict[str, Any]]) -> dict[str, Any]:
     out["question answered before onboarding"] = _answered_first(steps)
     out.update(_task(steps))
     reads = [e for e in steps if e["kind"] == "call" and e["name"] == "read_memory"]
-    shown = sum(DRIFT_MARK in e["answer"] for e in reads)
+    shown = sum(any(m in e["answer"] for m in DRIFT_MARKS) for e in reads)
     said = " ".join(e["text"] for e in steps if e["kind"] == "say").lower()
     told = labels.get("drift_told")
     if told is None:

@@ -4,7 +4,7 @@ baseline, in the same run). The big memory is many short lines (a cloned or team
 memory), 16 MiB by default.
 
 Each write is an agent's: ``store.write`` of a 44-character note, then
-``duplicates_note`` (what ``write_memory`` adds), in this process, medians of ``--runs``;
+``write_note`` (what ``write_memory`` adds), in this process, medians of ``--runs``;
 the first write after the big memory appeared also records it in the history once (its
 secret scan), timed on its own. The Check page is ``/api/check?duplicates=1`` of a fresh
 dashboard server each run (no snapshot yet; the duplicates cache cleared first, then
@@ -59,19 +59,19 @@ def project(root: Path, name: str, big: str | None) -> Path:
 def writes(folder: Path, runs: int) -> tuple[float, float, float]:
     """(the first write with its note, then the medians of a write and of its note)."""
     from serena_memory.core.store import MemoryStore
-    from serena_memory.integrity.service import duplicates_note
+    from serena_memory.integrity.duplicates_told import write_note
 
     store = MemoryStore(folder)
     start = time.perf_counter()
     store.write("notes/first", NOTE)
-    duplicates_note(store, "notes/first", NOTE)
+    write_note(store, "notes/first", NOTE)
     first = time.perf_counter() - start
     write, note = [], []
     for i in range(runs):
         start = time.perf_counter()
         store.write(f"notes/n{i}", NOTE)
         middle = time.perf_counter()
-        duplicates_note(store, f"notes/n{i}", NOTE)
+        write_note(store, f"notes/n{i}", NOTE)
         write.append(middle - start)
         note.append(time.perf_counter() - middle)
     return first, statistics.median(write), statistics.median(note)

@@ -1,7 +1,7 @@
 """Speed of the duplicate check: `serena memories check --duplicates` beside `serena
 memories check` on 10,000 generated memories (about 37 MB), cold (no cache) and cached
 (nothing changed, and one memory changed), whole-process medians; and what a write
-costs and what the duplicate note after it costs (`duplicates_note`, each timed on its
+costs and what the duplicate note after it costs (`write_note`, each timed on its
 own in-process, medians), with the cache warm and with the cache gone.
 
 Targets: the cold check with duplicates within a few seconds (at most 5 s here); the
@@ -77,12 +77,12 @@ def write_costs(project: Path, home: Path, runs: int) -> tuple[float, float, flo
     os.environ["SERENA_HOME"] = str(home)
     from serena_memory.core.store import MemoryStore
     from serena_memory.integrity.duplicates_cache import check_duplicates
-    from serena_memory.integrity.service import duplicates_note
+    from serena_memory.integrity.duplicates_told import write_note
 
     store = MemoryStore(project)
     base = "# Scratch\n\nA new note about the build, written by the benchmark.\n"
     writes, warm, cold = [], [], []
-    duplicates_note(store, "bench/scratch", base)  # loads numpy once, as a server has
+    write_note(store, "bench/scratch", base)  # loads numpy once, as a server has
     for i in range(runs):
         for kind in ("warm", "cold"):
             text = base + f"Run {i}, {kind}.\n"
@@ -92,7 +92,7 @@ def write_costs(project: Path, home: Path, runs: int) -> tuple[float, float, flo
             store.write("bench/scratch", text)
             writes.append(time.perf_counter() - start)
             start = time.perf_counter()
-            duplicates_note(store, "bench/scratch", text)
+            write_note(store, "bench/scratch", text)
             (warm if kind == "warm" else cold).append(time.perf_counter() - start)
         check_duplicates(store, jobs=2)  # the cache filled again, as the next check does
     store.delete("bench/scratch")

@@ -14,7 +14,7 @@ from test_duplicates import DEPLOY
 
 from serena_memory.cli import cli
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity.service import duplicates_note
+from serena_memory.integrity.duplicates_told import write_note
 
 NEAR_COPY = "\n".join(reversed(DEPLOY.splitlines()[2:])) + "\n# Shipping\n"
 CONFLICT = (
@@ -25,14 +25,14 @@ CONFLICT = (
 def test_the_note_names_the_memory_repeated_or_contradicted(store: MemoryStore) -> None:
     store.write("ops/deploy", DEPLOY)
     store.write("ops/health", CONFLICT)
-    note = duplicates_note(store, "ops/health", CONFLICT)
+    note = write_note(store, "ops/health", CONFLICT)
     assert "Its line 5 contradicts memory 'ops/deploy' line 6" in note
     assert "`9090` here, `8080` there" in note
     store.write("notes/shipping", NEAR_COPY)
-    note = duplicates_note(store, "notes/shipping", NEAR_COPY)
+    note = write_note(store, "notes/shipping", NEAR_COPY)
     assert note.startswith(" It nearly repeats memory 'ops/deploy'")
     assert "edit that memory instead" in note
-    assert duplicates_note(store, "ops/deploy-2", "# Other\n\nNothing alike at all.\n") == ""
+    assert write_note(store, "ops/deploy-2", "# Other\n\nNothing alike at all.\n") == ""
 
 
 def test_a_note_never_fails_a_write(store: MemoryStore, serena_home: Path) -> None:
@@ -40,7 +40,7 @@ def test_a_note_never_fails_a_write(store: MemoryStore, serena_home: Path) -> No
     (serena_home / "cache").mkdir(exist_ok=True)
     (serena_home / "cache" / "duplicates").write_text("a file where the folder goes")
     store.write("notes/shipping", NEAR_COPY)
-    assert "ops/deploy" in duplicates_note(store, "notes/shipping", NEAR_COPY)  # no cache
+    assert "ops/deploy" in write_note(store, "notes/shipping", NEAR_COPY)  # no cache
 
 
 def test_write_memory_answers_with_the_other_memory(project: Path) -> None:
@@ -84,7 +84,7 @@ def test_a_damaged_cache_row_is_never_trusted_by_a_write(store: MemoryStore) -> 
     conn.commit()
     conn.close()
     store.write("ops/health", CONFLICT)
-    note = duplicates_note(store, "ops/health", CONFLICT)
+    note = write_note(store, "ops/health", CONFLICT)
     assert "contradicts memory 'ops/deploy' line 6" in note  # read again from its file
 
 
@@ -94,14 +94,14 @@ def test_a_write_after_a_check_sees_the_memories_written_since(store: MemoryStor
     store.write("notes/other", "# Other\n\nNothing alike at all, in three lines.\n\nOne more.\n")
     DC.check_duplicates(store)  # the joined features of the check: without ops/deploy
     store.write("ops/deploy", DEPLOY)
-    assert duplicates_note(store, "ops/deploy", DEPLOY) == ""
+    assert write_note(store, "ops/deploy", DEPLOY) == ""
     store.write("ops/health", CONFLICT)
-    note = duplicates_note(store, "ops/health", CONFLICT)
+    note = write_note(store, "ops/health", CONFLICT)
     assert "contradicts memory 'ops/deploy' line 6" in note  # its row, written since
     store.delete("ops/deploy")
     DC.check_duplicates(store)  # joined again, without the memory deleted
     store.write("ops/health", CONFLICT + "\nAnd a line more.\n")
-    assert duplicates_note(store, "ops/health", CONFLICT + "\nAnd a line more.\n") == ""
+    assert write_note(store, "ops/health", CONFLICT + "\nAnd a line more.\n") == ""
 
 
 def test_a_damaged_index_is_never_trusted_by_a_write(store: MemoryStore) -> None:
@@ -122,8 +122,8 @@ def test_a_damaged_index_is_never_trusted_by_a_write(store: MemoryStore) -> None
         conn.commit()
         conn.close()
         store.write("ops/health", CONFLICT)
-        assert duplicates_note(store, "ops/health", CONFLICT) == ""  # nothing false, no error
+        assert write_note(store, "ops/health", CONFLICT) == ""  # nothing false, no error
     DC.check_duplicates(store)  # the cache made again
     store.write("ops/health", CONFLICT)
-    note = duplicates_note(store, "ops/health", CONFLICT)
+    note = write_note(store, "ops/health", CONFLICT)
     assert "contradicts memory 'ops/deploy' line 6" in note

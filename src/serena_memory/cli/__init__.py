@@ -298,9 +298,9 @@ def write(
     result = store.write(name, content, allow_secret=allow_secret)
     verb = "Created" if result.created else "Updated"
     say(f"{verb} memory '{escape_line(result.name)}' ({counted(result.chars, 'character')}).")
-    from serena_memory.integrity.service import duplicates_note
+    from serena_memory.integrity.duplicates_told import write_note
 
-    note = duplicates_note(store, result.name, content).strip()
+    note = write_note(store, result.name, content).strip()
     if note:
         say(note, err=True)
 

@@ -493,15 +493,6 @@ def closest_names(store: MemoryStore, name: str, limit: int = 3) -> tuple[str, .
     return tuple(starting[:limit])
 
 
-def duplicates_note(store: MemoryStore, name: str, text: str) -> str:
-    """The sentence a write of ``text`` to ``name`` ends with when it nearly repeats or
-    contradicts another memory ('' when none):
-    :func:`serena_memory.integrity.duplicates_told.write_note`."""
-    from serena_memory.integrity.duplicates_told import write_note
-
-    return write_note(store, name, text)
-
-
 SIDE_BY_SIDE_LINES = 60
 """Lines of each side a near-duplicate shows at most, side by side."""
 

@@ -69,13 +69,13 @@ def write_memory(
     store = state.require_store()
     if store.access().proposing(memory_name):
         return proposals.propose_write(store, memory_name, content, max_chars).told()
-    from serena_memory.integrity.service import duplicates_note
+    from serena_memory.integrity.duplicates_told import write_note
 
     result = store.write(memory_name, content, max_chars=max_chars)
     how = "created" if result.created else "replaced"
     told = f"Memory '{result.name}' written ({how}, {result.chars} characters)."
     told += f" {result.note}" if result.note else ""
-    return told + _over_budget(result.chars) + duplicates_note(store, result.name, content)
+    return told + _over_budget(result.chars) + write_note(store, result.name, content)
 
 
 def _over_budget(chars: int) -> str:

@@ -27,7 +27,9 @@ from serena_memory.core.errors import (
 from serena_memory.core.transaction import Transaction
 
 if TYPE_CHECKING:
+    from serena_memory.core.layout import Layout
     from serena_memory.core.store import MemoryStore, Snapshot
+    from serena_memory.core.store_reading import Reader
 
 
 class WriteResult(NamedTuple):
@@ -46,10 +48,10 @@ class EditResult(NamedTuple):
 class Writer:
     """Changes to memories' texts, each in one transaction and recorded."""
 
-    def __init__(self, store: MemoryStore) -> None:
+    def __init__(self, store: MemoryStore, layout: Layout, reader: Reader) -> None:
         self.store = store
-        self.layout = store.layout
-        self.reader = store.reader
+        self.layout = layout
+        self.reader = reader
 
     def write(
         self, name: str, content: str, max_chars: int | None = None, *, allow_secret: bool = False

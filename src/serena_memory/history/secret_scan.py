@@ -52,7 +52,7 @@ class SecretSeen:
 
 def in_memories(store: MemoryStore) -> list[SecretSeen]:
     """Secrets in the memories as they are now."""
-    names = sorted(store.iter_all_names())
+    names = sorted(store.scan().files)
     found = []
     for name, text in store.read_many(names):
         if text is None:

@@ -260,7 +260,7 @@ def fix_reference(store: MemoryStore, source: str, old: str, new: str) -> int:
     source = N.normalize_name(source)
     new = N.normalize_name(new)
     old = old[len(N.MEM_PREFIX) :] if old.startswith(N.MEM_PREFIX) else old
-    if not store.exists(new) or store.is_ignored(new):
+    if not store.exists(new) or store.access().is_ignored(new):
         raise MemoryNotFoundError(f"memory '{new}' not found; a reference must point to one")
     rewritten = [0]
 
@@ -484,7 +484,7 @@ def closest_names(store: MemoryStore, name: str, limit: int = 3) -> tuple[str, .
         wanted = N.normalize_name(name)
     except MemoryStoreError:
         wanted = name.strip()
-    existing = [n for n in store.iter_all_names() if n != wanted]
+    existing = [n for n in store.scan().files if n != wanted]
     found = NameIndex(existing).candidates(wanted, limit)
     if found or len(wanted) < 2:
         return found

@@ -280,7 +280,8 @@ def main(argv: list[str] | None = None) -> None:
         value = args.value
         log(args.transcript, "label", key=args.key, value=int(value) if value.isdigit() else value)
     elif args.command == "stop":
-        _ask(args.transcript, {"op": "stop"})
+        if _socket_path(args.transcript).exists():  # a baseline (--no-server) holds no session
+            _ask(args.transcript, {"op": "stop"})
         log(args.transcript, "stop")
 
 

@@ -352,7 +352,7 @@ def test_read_memory_ends_with_a_note_and_activation_counts_drift(repo: Path) ->
     )
     assert drifted.count("src/auth/login.py") == 2  # in the text, and in its replacement
     assert text_read(clean) == "Tokens: `src/auth/tokens.py`.\n"
-    assert clean.endswith("Its 1 code reference confirmed now.")
+    assert clean.endswith("Its 1 mention of files and symbols still holds.")
     assert "Code changed under 1 memory: " in (activation)
     assert "edit_memory(mode='drift') applies them" in activation
 

@@ -65,6 +65,11 @@ def test_a_baseline_without_a_server_stops_cleanly(tmp_path: Path, project: Path
     _client(transcript, "start", "--project", str(project), "--no-server")
     _client(transcript, "user", "What is this project?")
     assert "# demo" in _client(transcript, "fs", "read", "README.md")
+    subprocess.run(["git", "init", "-q", str(project)], check=True)  # a clone, as evaluated
+    (project / "a.txt").write_text("needle in a\n", encoding="utf-8")
+    (project / "b.txt").write_text("needle in b\n", encoding="utf-8")
+    found = _client(transcript, "fs", "grep", "needle", "a.txt", "b.txt")  # every path given
+    assert "needle in a" in found and "needle in b" in found
     _client(transcript, "stop")  # no session to end: the stop is logged, nothing fails
     kinds = [json.loads(line)["kind"] for line in transcript.read_text().splitlines()]
-    assert kinds == ["start", "user", "fs", "stop"]
+    assert kinds == ["start", "user", "fs", "fs", "stop"]

@@ -288,6 +288,7 @@ def test_the_activation_message_names_importable_sources(store: MemoryStore) -> 
 
     (store.project_root / "AGENTS.md").write_text("# x\n")
     text = activation_message(store)
-    assert "agents-md at" in text and "serena memories import auto" in text
+    # the file the agent opens, named as its file tools take it (not the project folder)
+    assert "(`AGENTS.md`)" in text and "serena memories import auto" in text
     store.write("core", "entry\n")
     assert "serena memories import auto" not in activation_message(store)

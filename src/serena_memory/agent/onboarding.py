@@ -204,10 +204,12 @@ def _importable(store: MemoryStore) -> str:
     found = [f for f in detect(store.project_root) if f.in_project and not f.refused]
     if not found:
         return ""
-    listed = "; ".join(f"{f.format} at {f.path}" for f in found)
+    root = store.project_root
+    listed = ", ".join(f"`{(f.file or f.path).relative_to(root).as_posix()}`" for f in found)
     return (
-        f" The project already holds memory of other tools ({listed}): read it first, and "
-        "tell the user that `serena memories import auto` turns it into memories."
+        f" The project already holds notes for other agents ({listed}): read them before "
+        "onboarding, and tell the user that `serena memories import auto` turns them into "
+        "memories."
     )
 
 

@@ -443,6 +443,19 @@ def test_a_path_from_the_root_counts_only_inside_the_project_and_naming_rules_ar
     assert found["/src/auth/old.py"]["status"] == "missing"
 
 
+def test_naming_patterns_with_a_stand_in_are_no_symbols_nor_files(repo: Path) -> None:
+    # as onboarding agents write conventions (ufo, pluggy): one capital or `name` stands for
+    # any word, so nothing of the code is named and nothing can go missing
+    memory(
+        repo,
+        "conventions",
+        "Builders are `withX`/`withoutX`, checks `hasX` and `isX`; hooks `useX`.\n"
+        "Private modules are `_name.py`, tests `test_name.py`; start with `refreshAll`.\n",
+    )
+    commit(repo)
+    assert set(by_mention(findings(repo))) == {"refreshAll"}
+
+
 def test_the_checker_given_memory_texts_finds_what_the_command_finds(repo: Path) -> None:
     from serena_memory.integrity.code_drift.checker import CodeChecker
 

@@ -296,11 +296,10 @@ class MemoryStore:
         places it changed), under the same lock, size bounds and secret gate."""
         return self._writer.edit(name, edit, False)
 
-    def update(self, name: str, transform: Callable[[str], str]) -> bool:
-        return self._writer.update(name, transform)
-
-    def update_many(self, transforms: dict[str, Callable[[str], str]], summary: str) -> Names:
-        return self._writer.update_many(transforms, summary)
+    def update(self, transforms: dict[str, Callable[[str], str]], summary: str = "") -> Names:
+        """Change memories by computed transforms under their locks, as one history entry;
+        the names that changed (core/store_writing.py)."""
+        return self._writer.update(transforms, summary)
 
     def delete(self, name: str, expected_version: str | None = None) -> str:
         return self._writer.delete(name, expected_version)
@@ -362,10 +361,6 @@ class MemoryStore:
             yield change
 
     # -- crash recovery and what it tells ----------------------------------------------------
-    def recover(self, strict: bool = False) -> bool:
-        """Finish a rename that a crash interrupted; cheap (one stat) when there is none."""
-        return self._recovery.recover(self.layout.scopes(self.settings), strict)
-
     def take_notices(self) -> tuple[str, ...]:
         """The notices not shown yet, forgotten once taken (core/recovery.py)."""
         return self._recovery.take_notices()

@@ -268,7 +268,7 @@ def fix_reference(store: MemoryStore, source: str, old: str, new: str) -> int:
         new_text, rewritten[0] = rewrite_references(text, old, new, f"memory '{source}'")
         return new_text
 
-    store.update(source, transform)
+    store.update({source: transform})
     if rewritten[0] == 0:
         raise MemoryStoreError(f"memory '{source}' has no reference `mem:{old}`; nothing changed")
     return rewritten[0]
@@ -396,7 +396,7 @@ def fix_code_replacements(
         return transform
 
     changes = {name: fixer(items) for name, items in sorted(by_memory.items())}
-    store.update_many(changes, f"Bring {counted(len(planned), 'mention')} of code up to date")
+    store.update(changes, f"Bring {counted(len(planned), 'mention')} of code up to date")
     return done
 
 

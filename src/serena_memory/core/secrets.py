@@ -26,6 +26,16 @@ from serena_memory.core.secret_commands import (
     cookie_credential,
     header_credential,
 )
+from serena_memory.core.secret_context import (
+    CONTEXT_WORDS,
+    LOGIN_WORDS,
+    app_password,
+    login_said,
+    name_alone,
+    named_above,
+    named_in_sentence,
+    public_context,
+)
 from serena_memory.core.secret_files import jwk_private, netrc, pgpass, recovery_codes
 from serena_memory.core.secret_languages import in_english, names_abroad
 from serena_memory.core.secret_phrases import PASSCODE_WORDS, passcode, recovery_phrase
@@ -192,11 +202,14 @@ def _name_and_value(match: re.Match[str]) -> tuple[str, str]:
 def _secret_given(line: str, at: int, name: str, value: str, *, quoted: bool) -> bool:
     """Whether ``value``, given to ``name`` at ``at``, is a secret: the name is a secret's
     (or a URL's ``key``), the value a literal one, and not an ARN's field nor a hash."""
+    if name_alone(name, value, line, at):
+        return not public_context(line, at)
     return (
         (secret_name(name) or _query_key(line, at, name))
         and literal_value(name, value, quoted=quoted)
         and not _in_arn(line, at)
         and not HASH_OF.search(line, max(0, at - 30), at)
+        and not public_context(line, at)
     )
 
 
@@ -329,6 +342,7 @@ def scan(text: str) -> list[Finding]:
                 _line_kind(part, detectors, foreign=foreign)
                 or (table_row(part, columns) if columns else None)
                 or (value_below(label, part) if label else None)
+                or (named_above(above, part) if above and ": " in part else None)
             )
             if kind is not None:
                 found[number] = kind
@@ -365,8 +379,11 @@ _PEM_HEADER = (
 _PUTTY_PRIVATE = r"Private-Lines:[ \t]*\d+[ \t]*\r?\n[ \t]*[A-Za-z0-9+/]{16,}"
 # a secret's name and its value in two fields of one JSON object, as Postman exports them
 _KEY_THEN_VALUE = (
-    r"\"key\"\s{0,40}:\s{0,40}\"([^\"\n]{1,80})\"\s{0,40},\s{0,40}"
-    r"\"value\"\s{0,40}:\s{0,40}\"([^\"\n]{1,500})\""
+    r"\"(?:key|name|Name)\"\s{0,40}:\s{0,40}\"([^\"\n]{1,80})\"\s{0,40},\s{0,40}"
+    r"\"(?:value|Value)\"\s{0,40}:\s{0,40}\"([^\"\n]{1,500})\""
+    # a Kubernetes container's env, a compose or CI list: `- name: NAME` then `value: VALUE`
+    r"|(?m:^[ \t]*-?[ \t]*name:[ \t]*[\"']?([A-Za-z_][\w.-]{0,80})[\"']?[ \t]*\r?\n"
+    r"[ \t]*value:[ \t]*[\"']?([^\"'\n]{1,500}?)[\"']?[ \t]*$)"
 )
 _KEY_BODY = re.compile(r"[A-Za-z0-9+/]{40}")
 
@@ -383,7 +400,8 @@ def _blocks(text: str) -> Iterator[tuple[int, str]]:
     material follows it: a header named in prose is none), a PuTTY key's private lines, a
     secret's name and value in two JSON fields, two-factor recovery codes."""
     yield from ((line, "two-factor recovery codes") for line in recovery_codes(text))
-    if "PRIVATE" not in text and "Private-Lines" not in text and '"key"' not in text:
+    pairs = '"key"' in text or "ame" in text
+    if "PRIVATE" not in text and "Private-Lines" not in text and not pairs:
         return
     pem, putty, key_value = _block_patterns()
     for match in pem.finditer(text):
@@ -392,9 +410,11 @@ def _blocks(text: str) -> Iterator[tuple[int, str]]:
             yield text.count("\n", 0, match.start()) + 1, "Private Key"
     for match in putty.finditer(text):
         yield text.count("\n", 0, match.start()) + 1, "PuTTY private key"
-    for match in key_value.finditer(text):
-        if secret_name(match.group(1)) and literal_value(match.group(1), match.group(2)):
-            yield text.count("\n", 0, match.start(2)) + 1, "value assigned to " + match.group(1)
+    for match in key_value.finditer(text) if pairs else ():
+        name, value = match.group(1) or match.group(3), match.group(2) or match.group(4)
+        if secret_name(name) and literal_value(name, value, quoted=True):
+            at = match.start(2) if match.group(2) is not None else match.start(4)
+            yield text.count("\n", 0, at) + 1, "value assigned to " + name
 
 
 WINDOW = 4096  # a longer line is scanned in overlapping parts of this many characters
@@ -451,6 +471,8 @@ _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
     (('"kty"',), jwk_private, "private JSON Web Key"),
     (("phrase", "mnemonic", "seed words", "backup words"), recovery_phrase, "recovery phrase"),
     (PASSCODE_WORDS, passcode, "PIN or passcode"),
+    (("app password", "application password", "app-specific"), app_password, "app password"),
+    (LOGIN_WORDS, login_said, "login in a sentence"),
 )
 
 
@@ -469,7 +491,10 @@ def _line_kind(line: str, detectors: Iterable[Any], *, foreign: bool = True) -> 
             return kind
     assigned = _assigned(line) if any(map(holds, _SECRET_WORDS)) else None
     assigned = assigned or login_pair(line, lower)
-    return assigned or table_row(line, {}) or labelled_password(line)
+    assigned = assigned or table_row(line, {}) or labelled_password(line)
+    if assigned is None and any(map(holds, CONTEXT_WORDS)):
+        return named_in_sentence(line)
+    return assigned
 
 
 # a run of spaces or tabs, said once: no secret holds one, and some of detect-secrets'
@@ -500,7 +525,9 @@ def _known_token(line: str) -> str | None:
         whole = _token_of(line, token)
         if fake(whole.removeprefix("A" * 22)) or published(token) or published(whole):
             continue  # (a Twitter bearer token starts with 22 A's: its shape, no filler)
-        if kind in BROWSER_KEYS and named_public(line, token):
+        if kind in BROWSER_KEYS and (
+            named_public(line, token) or public_context(line, line.find(token))
+        ):
             continue
         return kind
     return None

@@ -1,0 +1,354 @@
+"""A candidate secret judged by what stands around it (for core/secrets.py): a random value
+is a secret when the words before it name one ("the hcloud token (read/write): VALUE",
+"Set `REDIS_PASS` to `VALUE`", "Value of X_API_KEY on prod: VALUE") and none of the words
+between says it is something else (its id, its hash, a public or publishable key, a cache
+key). People paste secrets into sentences, lists and tables with any words around them, so
+the rule reads the words, not the line's shape; what a secret's value is stays the same
+as everywhere (core/secret_values.py).
+
+Every pattern here runs on a window of at most :data:`WINDOW` characters before a value,
+and the values are found by splitting the line: time linear in the line's length.
+"""
+
+from __future__ import annotations
+
+import re
+
+from serena_memory.core.secret_said import HASH_OF, all_classes, generated, random_token
+from serena_memory.core.secret_values import (
+    DATA_KEY_WORDS,
+    entropy,
+    human_password,
+    is_placeholder,
+    literal_value,
+    not_a_value,
+    passphrase,
+    password_name,
+    public_value,
+    secret_name,
+    strong_password,
+)
+
+WINDOW = 140  # characters read before a value: a sentence's words up to its subject
+# a line may name a secret in a sentence only if it holds one of these (in lower case)
+CONTEXT_WORDS: tuple[str, ...] = ("key", "token", "secret", "pass", "pw", "psk", "cred", "auth")
+CONTEXT_WORDS += ("seed", "pat", "code")
+
+# a value: a run between blanks, quotes and brackets (a password may hold `,` `;` `!` `@`)
+_VALUE = re.compile(r"[^\s`'\"()<>\[\]{}|]{8,}")
+# the words of a window, read backwards: words (with dots and hyphens: e.g., client-side),
+# and the marks that say a value follows (`:`, `=`, `->`) or a new field starts (`|`, `;`)
+_WORD = re.compile(r"[A-Za-z0-9][\w.@-]*|->|=>|→|[:=|;,—–]")
+# an aside in parentheses: "token (read/write, project `prod`): VALUE"
+_ASIDE = re.compile(r"\([^()\n]{0,100}\)")
+# what a value named after a secret's word is when one of these stands between: not the
+# secret (its id, hash, name, path, expiry...), an example of its shape, or a public key
+_ELSE = frozenset(
+    """id ids sid uid guid kid jti hash hashed hashes sha sha1 sha256 sha512 md5 digest checksum
+    fingerprint thumbprint name names url uri endpoint path file filename commit version
+    revision serial format prefix suffix length ttl expires expiry expiration expired example
+    examples e.g. e.g eg sample samples placeholder fake dummy mock accessor header claim ref
+    reference arn variable var env public publishable anon client-side frontend front-end
+    browser browsers documented docs documentation not fingerprinted salt iv nonce
+    idempotency""".split()
+)
+# words that make a key a public or a data key, said right before it: a site key, a search-
+# only key, a host's or a GPG key (its id or fingerprint), a cache key
+_NOT_SECRET_KEY = frozenset(
+    """public publishable pub anon site browser frontend front-end client-side search
+    search-only gpg pgp ssh host deploy minisign signify message record event entry item
+    index dict json table column field registry sccache ccache""".split()
+) | DATA_KEY_WORDS
+# tokens that are no credential: a CSRF token, an OAuth state, a page's cursor
+_NOT_CREDENTIAL_TOKEN = frozenset(
+    """csrf xsrf anti-forgery state nonce pkce verifier challenge page pagination cursor
+    continuation next sync request cancellation bucket refill""".split()
+)
+# the words that name a password, and a token or key (in lower case, after a plural's s)
+_PASSWORD_WORDS = frozenset("password passwort passphrase passwd pwd pw psk".split())
+_TOKEN_WORDS = frozenset("token secret key apikey api-key credential creds cred seed pat".split())
+# the marks and words that give a value to what is named before them
+_CONNECTORS = frozenset([":", "=", "is", "was", "are", "to", "now", "->", "=>", "→", "-", "—", "–"])
+# a setting verb, for a value given "to" a name: "Set `NAME` to `VALUE`", "reset to VALUE"
+_SETTING = re.compile(r"(?i)\b(?:re)?set\b|\bchang|\brotat|\bupdat")
+# a word that names what the value is, right before it: a user's name, not the password
+_NAMES_WHO = frozenset("user username login account email for of named called by as".split())
+# a derived name: a word, then a hash (pip-3f66..., deps-d449...): a cache key, a tag
+_DERIVED = re.compile(r"[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*[-_:.][0-9a-f]{16,}")
+# a word's run of letters (Service, refresh, TOKEN): what names and code are made of
+_WORD_RUN = re.compile(r"[A-Z]?[a-z]{4,}|[A-Z]{5,}")
+_HEX = re.compile(r"(?:0x)?[0-9a-f]{32,128}")
+_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*")
+# an identifier in code's shape (TENANT_ID, clientId): what it names is no secret's unless
+# its name says so
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*")
+# a Twilio SID (two capitals, then 32 hex digits): an identifier
+_SID = re.compile(r"[A-Z]{2}[0-9a-f]{32}")
+# a name made of words and versions (setup-python-Linux-x64-3.11.9-pip-HASH): a cache's key,
+# a build's tag; a part that is a word or a version
+_NAME_PART = re.compile(r"[A-Za-z][a-z]{1,}|[a-z]{1,6}\d{1,4}|\d{1,4}(?:\.\d+)*|v\d+|x\d\d")
+# a template's or a shell's expression the value is inside of
+_INSIDE_EXPRESSION = ("{", "$", "%", "{{", "${", "{%", "$(")
+# after a value, words that say it is none: "(hash of requirements.txt)", "# cache key",
+# "(client-side by design)"
+_AFTER_ELSE = re.compile(
+    r"(?i)^[`'\"]?\s*(?:#|//|\(|-\s|—|–)[^\n]{0,60}?\b(?:cache|idempotency|hash|checksum"
+    r"|digest|example|fake|dummy|public|publishable|client-side|by design|not (?:a |the )?(?:secret|key|token))"
+)
+
+
+def random_looking(value: str) -> bool:
+    """Whether ``value`` is drawn at random: 16 characters or more of mixed classes, not made
+    of words (``AuthService.refreshToken2``) nor a derived name (``pip-<hash>``)."""
+    if len(value) < 16 or not_a_value(value) or "://" in value or _DERIVED.fullmatch(value):
+        return False
+    if _SID.fullmatch(value) or _derived_name(value):
+        return False
+    if public_value(value) or is_placeholder(value):
+        return False
+    classes = sum(bool(re.search(p, value)) for p in ("[a-z]", "[A-Z]", r"\d"))
+    if classes < 2 or entropy(value) < 3.5:
+        return False
+    wordy = sum(len(run) for run in _WORD_RUN.findall(value))
+    return wordy / len(value) < 0.35 and not re.search(r"[/\\]\w*[a-z]{4}\w*[/\\]", value)
+
+
+def _derived_name(value: str) -> bool:
+    """Whether ``value`` is three parts or more, most of them words or versions, joined by
+    ``-``, ``_`` or ``.`` (a cache's key, a build's tag, a file's name)."""
+    parts = [part for part in re.split(r"[-_.:/]+", value) if part]
+    if len(parts) < 3:
+        return False
+    named = sum(1 for part in parts if _NAME_PART.fullmatch(part))
+    return named * 2 >= len(parts)
+
+
+def _value_fits(kind: str, value: str, name: str, distance: int, *, bare_key: bool) -> bool:
+    """Whether ``value`` is a secret named by a word of ``kind`` (``password``, ``token``, or
+    ``name``: a secret's identifier) ``distance`` words before it (``bare_key``: the word
+    ``key`` alone, which names a cache's or a record's key as often)."""
+    if kind == "name":
+        return literal_value(name, value, quoted=True) and not re.search(r"\.[a-z]{1,5}$", value)
+    if kind == "password":
+        return human_password(value) or passphrase(value)
+    if random_looking(value):
+        return distance <= 14
+    if distance > 6:
+        return False
+    if bare_key and not generated(value):
+        return False  # `key: HEX`, `key: UUID`: a cache's or a record's key
+    if _UUID.fullmatch(value):
+        return distance <= 2 and entropy(value) >= 3.0
+    if _HEX.fullmatch(value) or (value.isdigit() and len(value) >= 16):
+        return entropy(value) >= 3.0 and len(set(value)) >= 8
+    return random_token(value, named=True) and len(value) >= 20 and _DERIVED.fullmatch(value) is None
+
+
+def _naming(word: str, before: str) -> str | None:
+    """The kind of secret ``word`` names (``password``, ``token``, ``name``), given the word
+    ``before`` it; None when it names none or names a public, a data or no credential."""
+    low = word.lower().rstrip(".")
+    bare = low[:-1] if low.endswith("s") and low[:-1] in _TOKEN_WORDS else low
+    if bare in _PASSWORD_WORDS or bare == "pass" and before in ("app", "wifi", "wi-fi"):
+        return "password"
+    if bare in ("key", "auth", "secret", "token"):
+        if before in _NOT_SECRET_KEY or before in _NOT_CREDENTIAL_TOKEN:
+            return None
+        return "token"
+    if bare in _TOKEN_WORDS:
+        return "token"
+    if _NAME.fullmatch(word) and secret_name(word):
+        return "name"
+    if word.isupper() and len(word) > 4 and secret_name(word):  # PGPASSWORD, REQUIREPASS
+        return "name"
+    return None
+
+
+def _judge(before: str, value: str) -> str | None:
+    """The kind of secret ``value`` is, read from the words ``before`` it (nearest first): the
+    first word that names a secret decides, unless a word on the way says the value is else."""
+    if before.rstrip().endswith(_INSIDE_EXPRESSION):
+        return None  # ${DB_PASS:?set it}, {{ .Values.password }}
+    words = _WORD.findall(_ASIDE.sub(" ", before))[-16:]
+    if not words:
+        return None
+    last = words[-1].lower()
+    if last in _NAMES_WHO or last in (",", ";", "|"):
+        return None  # "password for alice.smith2024": the user's name, not the password
+    connected = last in _CONNECTORS
+    if last == "to" and not _SETTING.search(before):
+        return None
+    distance = 0
+    for at in range(len(words) - 1, -1, -1):
+        word = words[at]
+        low = word.lower().rstrip(".")
+        if low in _ELSE or low in ("|", ";") or HASH_OF.search(low):
+            return None
+        previous = words[at - 1].lower() if at else ""
+        kind = _naming(word, previous)
+        if kind is not None:
+            if any(_else(w) for w in words[max(0, at - 3) : at]):
+                return None  # "not secret by itself", "sha256 of the token", "accessor of my token"
+            near = distance == 0 or connected
+            bare_key = low in ("key", "keys") and (not previous or not previous[0].isalnum())
+            if near and _value_fits(kind, value, word, distance, bare_key=bare_key):
+                return "value named in a sentence"
+            return None
+        if _IDENTIFIER.fullmatch(word):
+            return None  # another name's value: key="TENANT_ID" value="..."
+        if word not in (":", "=", "-", "—", "–", "->", "=>", "→"):
+            distance += 1
+    return None
+
+
+def _else(word: str) -> bool:
+    low = word.lower()
+    return low in _ELSE or HASH_OF.search(low) is not None
+
+
+def _said_else(line: str, start: int, end: int) -> bool:
+    """Whether the words around a value say it is public or no secret after all."""
+    return public_context(line, start) or _AFTER_ELSE.match(line, end, end + 80) is not None
+
+
+def named_in_sentence(line: str) -> str | None:
+    """The kind of a secret named by the words before it on ``line``: a token, a key or a
+    password said in a sentence, a list or a note, with any words between (see
+    :func:`_judge`)."""
+    for match in _VALUE.finditer(line):
+        value = match.group().rstrip(".,;:")
+        if len(value) < 8 or "=" in value.rstrip("=") or value.endswith(":"):
+            continue
+        if not (re.search(r"\d", value) or re.search(r"[A-Z].*[a-z]|[a-z].*[A-Z]", value)):
+            continue  # a word: no secret
+        start = match.start()
+        if start and line[start - 1] not in " \t`'\"(:=>[{|":
+            continue  # inside a word or a path
+        kind = _judge(line[max(0, start - WINDOW) : start], value)
+        if kind is not None and not _said_else(line, start, match.end()):
+            return kind
+    return None
+
+
+# a line that names a secret, then on the next line a label and a random value: "create the
+# Jira API token" then "paste into CI: VALUE", "The key was generated..." then "Current
+# value: VALUE"
+_LABEL_VALUE = re.compile(r"^\s*(?:[-*>]\s+)?(?:\[[ xX]\]\s+)?([^:`\n]{1,40}):\s*[`'\"]?(\S{16,200}?)[`'\"]?\s*$")
+_NAMED_ABOVE = re.compile(r"(?i)\b(?:token|secret|api[ _-]?key|key|password|credentials?)s?\b")
+_PUBLIC_ABOVE = re.compile(r"(?i)public|publishable|client-side|frontend|browser|no key|search-only")
+
+
+def named_above(above: str, line: str) -> str | None:
+    """The kind of a random value after a label on ``line`` when the line ``above`` names a
+    secret (and says it is no public one)."""
+    match = _LABEL_VALUE.match(line)
+    if match is None or not _NAMED_ABOVE.search(above) or _PUBLIC_ABOVE.search(above):
+        return None
+    label, value = match.group(1), match.group(2).rstrip(".,;")
+    if any(word.lower() in _ELSE for word in _WORD.findall(label)):
+        return None
+    if _HEX.fullmatch(value) or _UUID.fullmatch(value):
+        return None  # a commit, a run's id: a hex value needs its name on its own line
+    if random_looking(value) or (random_token(value, named=True) and len(value) >= 20):
+        return "value below the words that name it"
+    return None
+
+
+def name_alone(name: str, value: str, line: str, at: int) -> bool:
+    """Whether a value given to a name alone ``key`` or ``auth`` (a cache's key, a setting,
+    usually) is a secret: a random token of mixed case (an rclone or Redis AUTH), or one a
+    credential record gives beside a provider or an account."""
+    if name.strip("\"'").lower() not in ("key", "auth", "_key", "secret_key_value"):
+        return False
+    value = value.strip("\"'`")
+    if _DERIVED.fullmatch(value) or public_value(value) or is_placeholder(value):
+        return False
+    before = _WORD.findall(line[max(0, at - 40) : at])
+    if before and before[-1].lower() in _NOT_SECRET_KEY:
+        return False  # a site key, a public key
+    if random_looking(value) and re.search(r"[A-Z]", value) and re.search(r"[a-z]", value):
+        return True
+    record = re.search(r"(?i)[\"']?(?:provider|account|scopes?|client_id|app_id)[\"']?\s*[:=]", line)
+    return record is not None and (
+        (_HEX.fullmatch(value) is not None and entropy(value) >= 3.0)
+        or random_token(value, named=True)
+    )
+
+
+# a public key by its context: a browser's key (restricted to referrers, visible in a page),
+# a client-side or frontend token
+_PUBLIC_CONTEXT = re.compile(
+    r"(?i)\b(?:client-side|front-?end|publishable|referr?ers?|page source|web source|snippet"
+    r"|(?:meant|made|safe) for (?:the )?browsers?|ships? to (?:every )?browsers?"
+    r"|safe to expose|meant to be public|not (?:a )?secret)\b"
+)
+
+
+def public_context(line: str, at: int) -> bool:
+    """Whether the words before ``at`` on ``line`` say its value is public by design."""
+    return _PUBLIC_CONTEXT.search(line, max(0, at - 120), at) is not None
+
+
+# an app password, as Google and Microsoft print it: four groups of four small letters
+_APP_PASSWORD = re.compile(
+    r"(?i)\bapp(?:lication)?[ -](?:specific[ -])?passwords?\b[^\n]{0,80}?"
+    r"[\s:`'\"]([a-z]{4}([ -]?)[a-z]{4}\2[a-z]{4}\2[a-z]{4})(?![a-z])"
+)
+
+
+def app_password(line: str) -> bool:
+    """An app password after the words that name it (``jryc iaru bfru lozg``)."""
+    for match in _APP_PASSWORD.finditer(line):
+        letters = match.group(1).replace(" ", "").replace("-", "")
+        if letters.islower() and len(set(letters)) >= 8 and not _alphabet_run(letters):
+            return True
+    return False
+
+
+def _alphabet_run(letters: str) -> bool:
+    return any(letters[i : i + 4] in "abcdefghijklmnopqrstuvwxyz" for i in range(len(letters) - 3))
+
+
+# a login said as "logged in as USER with VALUE", "ssh as USER using VALUE"
+_LOGGED_IN_AS = re.compile(
+    r"(?i)\b(?:logged|log|logs|signed|sign|connect(?:ed|s)?)\s+(?:in\s+|on\s+)?as\s+[`'\"]?"
+    r"[\w.@+-]{2,64}[`'\"]?\s+(?:with|using|and|/)\s+(?:password\s+)?[`'\"]?([^\s`'\"]{8,80})"
+)
+# an account reset or set to a value: "the firewall admin account was reset to `VALUE`"
+_ACCOUNT_SET = re.compile(
+    r"(?i)\b(?:account|admin|user|login|root)\b[^\n]{0,30}?\b(?:re)?set\s+to\s+[`'\"]([^\s`'\"]{8,80})[`'\"]"
+)
+# a user then a password after a service's label: "SFTP for the agency: agency / VALUE"
+_LABELLED_LOGIN = re.compile(r":\s+[`'\"]?[\w.@+-]{2,64}[`'\"]?\s+/\s+[`'\"]?([^\s`'\"/]{8,80})[`'\"]?\s*\.?$")
+# a Wi-Fi network's key: "the Wi-Fi ... is `NAME`, key VALUE"
+_WIFI_KEY = re.compile(r"(?i)\b(?:wi-?fi|wlan|ssid)\b[^\n]{0,80}?\bkey\s*:?\s+[`'\"]?([^\s`'\",;]{8,63})")
+# two quoted fields, a user and a password, as pgbouncer's userlist holds them
+_QUOTED_PAIR = re.compile(r"^\s*\"[\w.@-]{1,64}\"\s+\"([^\"\s]{8,200})\"\s*$")
+
+
+def login_said(line: str) -> bool:
+    """A user's password said as a login: logged in as a user with it, an account reset to
+    it, a user and password after a label, a Wi-Fi key, a userlist's quoted pair."""
+    for pattern, judge in (
+        (_LOGGED_IN_AS, human_password),
+        (_ACCOUNT_SET, all_classes),
+        (_LABELLED_LOGIN, human_password),
+        (_WIFI_KEY, human_password),
+        (_QUOTED_PAIR, all_classes),
+    ):
+        match = pattern.search(line)
+        if match is None or _EXAMPLE_LOGIN.search(match.group()):
+            continue  # e2e-user@example.com / e2e-password: a fixture's
+        if judge(match.group(1).rstrip(".,;)")):
+            return True
+    return False
+
+
+_EXAMPLE_LOGIN = re.compile(r"(?i)@example\.|password`?\s*$|[-_]password\b")
+LOGIN_WORDS = ("logged", "log in", "sign", "connect", "set to", " / ", "wi", "wlan", "ssid", '" "')
+
+
+def strong_or_generated(value: str) -> bool:
+    """A strong password or a generated token (for a value a form says is a credential)."""
+    return strong_password(value, quoted=True) or random_looking(value)

@@ -93,7 +93,7 @@ _INSIDE_EXPRESSION = ("{", "$", "%", "{{", "${", "{%", "$(")
 # after a value, words that say it is none: "(hash of requirements.txt)", "# cache key",
 # "(client-side by design)"
 _AFTER_ELSE = re.compile(
-    r"(?i)^[`'\"]?\s*(?:#|//|\(|-\s|—|–)[^\n]{0,60}?\b(?:cache|idempotency|hash|checksum"
+    r"(?i)[`'\"]?\s*(?:#|//|\(|-\s|—|–)[^\n]{0,60}?\b(?:cache|idempotency|hash|checksum"
     r"|digest|example|fake|dummy|public|publishable|client-side|by design|not (?:a |the )?(?:secret|key|token))"
 )
 
@@ -132,6 +132,10 @@ def _value_fits(kind: str, value: str, name: str, distance: int, *, bare_key: bo
         return literal_value(name, value, quoted=True) and not re.search(r"\.[a-z]{1,5}$", value)
     if kind == "password":
         return human_password(value) or passphrase(value)
+    if kind == "code":
+        return (_CODE.fullmatch(value) is not None and len(set(value)) >= 5) or random_looking(value)
+    if _derived_name(value):
+        return False
     if random_looking(value):
         return distance <= 14
     if distance > 6:
@@ -140,9 +144,17 @@ def _value_fits(kind: str, value: str, name: str, distance: int, *, bare_key: bo
         return False  # `key: HEX`, `key: UUID`: a cache's or a record's key
     if _UUID.fullmatch(value):
         return distance <= 2 and entropy(value) >= 3.0
-    if _HEX.fullmatch(value) or (value.isdigit() and len(value) >= 16):
+    if value.isdigit():
+        return len(value) >= 16 and len(set(value)) >= 6
+    if _HEX.fullmatch(value):
         return entropy(value) >= 3.0 and len(set(value)) >= 8
     return random_token(value, named=True) and len(value) >= 20 and _DERIVED.fullmatch(value) is None
+
+
+# what names a code that logs in once without the second factor, or a vault's recovery key
+_RECOVERY = frozenset("recovery backup 2fa mfa emergency scratch restore".split())
+# a recovery code's shape: groups of letters and digits, or of digits
+_CODE = re.compile(r"[A-Za-z0-9]{4,8}(?:-[A-Za-z0-9]{4,8}){1,11}|\d{6,10}")
 
 
 def _naming(word: str, before: str) -> str | None:
@@ -152,6 +164,8 @@ def _naming(word: str, before: str) -> str | None:
     bare = low[:-1] if low.endswith("s") and low[:-1] in _TOKEN_WORDS else low
     if bare in _PASSWORD_WORDS or bare == "pass" and before in ("app", "wifi", "wi-fi"):
         return "password"
+    if bare in ("code", "codes", "key") and before in _RECOVERY:
+        return "code"
     if bare in ("key", "auth", "secret", "token"):
         if before in _NOT_SECRET_KEY or before in _NOT_CREDENTIAL_TOKEN:
             return None
@@ -160,7 +174,7 @@ def _naming(word: str, before: str) -> str | None:
         return "token"
     if _NAME.fullmatch(word) and secret_name(word):
         return "name"
-    if word.isupper() and len(word) > 4 and secret_name(word):  # PGPASSWORD, REQUIREPASS
+    if len(word) > 4 and word.isalpha() and secret_name(word):  # PGPASSWORD, requirepass
         return "name"
     return None
 
@@ -188,7 +202,7 @@ def _judge(before: str, value: str) -> str | None:
         previous = words[at - 1].lower() if at else ""
         kind = _naming(word, previous)
         if kind is not None:
-            if any(_else(w) for w in words[max(0, at - 3) : at]):
+            if _said_before(words[max(0, at - 3) : at]):
                 return None  # "not secret by itself", "sha256 of the token", "accessor of my token"
             near = distance == 0 or connected
             bare_key = low in ("key", "keys") and (not previous or not previous[0].isalnum())
@@ -202,9 +216,20 @@ def _judge(before: str, value: str) -> str | None:
     return None
 
 
-def _else(word: str) -> bool:
-    low = word.lower()
-    return low in _ELSE or HASH_OF.search(low) is not None
+# said right before a secret's word, what makes the value something else
+_BEFORE_ELSE = frozenset("not accessor example sample fake dummy public publishable anon".split())
+
+
+def _said_before(words: list[str]) -> bool:
+    """Whether the few ``words`` before a secret's word (back to a comma or a colon) say the
+    value is else: "not secret", "sha256 of the token", "accessor of my token"."""
+    for word in reversed(words):
+        if word in (",", ";", ":", "|"):
+            return False
+        low = word.lower()
+        if low in _BEFORE_ELSE or HASH_OF.search(low) is not None:
+            return True
+    return False
 
 
 def _said_else(line: str, start: int, end: int) -> bool:
@@ -248,9 +273,11 @@ def named_above(above: str, line: str) -> str | None:
     label, value = match.group(1), match.group(2).rstrip(".,;")
     if any(word.lower() in _ELSE for word in _WORD.findall(label)):
         return None
-    if _HEX.fullmatch(value) or _UUID.fullmatch(value):
+    if _HEX.fullmatch(value) or _UUID.fullmatch(value) or _SID.fullmatch(value):
         return None  # a commit, a run's id: a hex value needs its name on its own line
-    if random_looking(value) or (random_token(value, named=True) and len(value) >= 20):
+    if random_looking(value) or (
+        random_token(value, named=True) and len(value) >= 20 and not _derived_name(value)
+    ):
         return "value below the words that name it"
     return None
 
@@ -279,7 +306,7 @@ def name_alone(name: str, value: str, line: str, at: int) -> bool:
 # a public key by its context: a browser's key (restricted to referrers, visible in a page),
 # a client-side or frontend token
 _PUBLIC_CONTEXT = re.compile(
-    r"(?i)\b(?:client-side|front-?end|publishable|referr?ers?|page source|web source|snippet"
+    r"(?i)\b(?:client-side|front-?end (?:token|key)|publishable|referr?ers?|page source|web source|snippet"
     r"|(?:meant|made|safe) for (?:the )?browsers?|ships? to (?:every )?browsers?"
     r"|safe to expose|meant to be public|not (?:a )?secret)\b"
 )
@@ -332,7 +359,7 @@ def login_said(line: str) -> bool:
     it, a user and password after a label, a Wi-Fi key, a userlist's quoted pair."""
     for pattern, judge in (
         (_LOGGED_IN_AS, human_password),
-        (_ACCOUNT_SET, all_classes),
+        (_ACCOUNT_SET, human_password),
         (_LABELLED_LOGIN, human_password),
         (_WIFI_KEY, human_password),
         (_QUOTED_PAIR, all_classes),

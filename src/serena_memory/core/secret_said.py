@@ -99,7 +99,7 @@ _SOMETHING_ELSE = re.compile(
 # what a value named after a secret is when the words before say so: "sha256 of the token:",
 # "accessor of my token" (Vault's, which looks a token up and logs in nowhere)
 HASH_OF = re.compile(r"(?i)hash|\bsha-?\d*\b|\bmd5\b|digest|checksum|fingerprint|accessor")
-_PUBLIC = re.compile(r"(?i)public|publishable|anon\b|client-side|front-?end|browser")
+_PUBLIC = re.compile(r"(?i)public|publishable|anon\b|client-side|front-?end (?:token|key)")
 _PASSWORD_HINTS = ("pass", "pw", "psk", "wpa", "wi-fi", "wifi")
 _PASSWORD_WORDS = ("password", "passphrase", "passwd", "pass", "pwd", "pw")
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from serena_memory.core.secret_public import public_context
 from serena_memory.core.secret_said import HASH_OF, all_classes, generated, random_token
 from serena_memory.core.secret_values import (
     DATA_KEY_WORDS,
@@ -174,7 +175,8 @@ def _naming(word: str, before: str) -> str | None:
         return "token"
     if _NAME.fullmatch(word) and secret_name(word):
         return "name"
-    if len(word) > 4 and word.isalpha() and secret_name(word):  # PGPASSWORD, requirepass
+    one_case = word.islower() or word.isupper()
+    if len(word) > 4 and word.isalpha() and one_case and secret_name(word):  # requirepass
         return "name"
     return None
 
@@ -301,20 +303,6 @@ def name_alone(name: str, value: str, line: str, at: int) -> bool:
         (_HEX.fullmatch(value) is not None and entropy(value) >= 3.0)
         or random_token(value, named=True)
     )
-
-
-# a public key by its context: a browser's key (restricted to referrers, visible in a page),
-# a client-side or frontend token
-_PUBLIC_CONTEXT = re.compile(
-    r"(?i)\b(?:client-side|front-?end (?:token|key)|publishable|referr?ers?|page source|web source|snippet"
-    r"|(?:meant|made|safe) for (?:the )?browsers?|ships? to (?:every )?browsers?"
-    r"|safe to expose|meant to be public|not (?:a )?secret)\b"
-)
-
-
-def public_context(line: str, at: int) -> bool:
-    """Whether the words before ``at`` on ``line`` say its value is public by design."""
-    return _PUBLIC_CONTEXT.search(line, max(0, at - 120), at) is not None
 
 
 # an app password, as Google and Microsoft print it: four groups of four small letters

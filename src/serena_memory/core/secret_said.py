@@ -10,6 +10,7 @@ import re
 from functools import cache
 from typing import Any
 
+from serena_memory.core.secret_public import public_context
 from serena_memory.core.secret_values import (
     entropy,
     human_password,
@@ -121,6 +122,8 @@ def said_secret(line: str) -> str | None:
         before = line[max(0, match.start() - 30) : match.start()]
         if _SOMETHING_ELSE.search(between) or _PUBLIC.search(before + between):
             continue
+        if public_context(line, match.end(2)):
+            continue  # "frontend token (meant for browsers): VALUE"
         if HASH_OF.search(before) or _no_credential(line, match.start()):
             continue
         if connector and connector.lower() == "to" and not _SETTING_VERB.search(line):

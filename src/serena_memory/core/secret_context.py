@@ -18,6 +18,7 @@ from serena_memory.core.secret_public import public_context
 from serena_memory.core.secret_said import HASH_OF, all_classes, generated, random_token
 from serena_memory.core.secret_values import (
     DATA_KEY_WORDS,
+    derived_name,
     entropy,
     human_password,
     is_placeholder,
@@ -39,7 +40,7 @@ CONTEXT_WORDS += ("seed", "pat", "code")
 _VALUE = re.compile(r"[^\s`'\"()<>\[\]{}|]{8,}")
 # the words of a window, read backwards: words (with dots and hyphens: e.g., client-side),
 # and the marks that say a value follows (`:`, `=`, `->`) or a new field starts (`|`, `;`)
-_WORD = re.compile(r"[A-Za-z0-9][\w.@-]*|->|=>|→|[:=|;,—–]")
+_WORD = re.compile(r"[A-Za-z0-9][\w.@-]*|->|=>|→|[:=|;,—–-]")
 # an aside in parentheses: "token (read/write, project `prod`): VALUE"
 _ASIDE = re.compile(r"\([^()\n]{0,100}\)")
 # what a value named after a secret's word is when one of these stands between: not the
@@ -48,7 +49,8 @@ _ELSE = frozenset(
     """id ids sid uid guid kid jti hash hashed hashes sha sha1 sha256 sha512 md5 digest checksum
     fingerprint thumbprint name names url uri endpoint path file filename commit version
     revision serial format prefix suffix length ttl expires expiry expiration expired example
-    examples e.g. e.g eg sample samples placeholder fake dummy mock accessor header claim ref
+    examples e.g. e.g eg sample samples generator like looks shape pattern placeholder fake
+    dummy mock accessor claim ref
     reference arn variable var env public publishable anon client-side frontend front-end
     browser browsers documented docs documentation not fingerprinted salt iv nonce
     idempotency""".split()
@@ -57,7 +59,7 @@ _ELSE = frozenset(
 # only key, a host's or a GPG key (its id or fingerprint), a cache key
 _NOT_SECRET_KEY = frozenset(
     """public publishable pub anon site browser frontend front-end client-side search
-    search-only gpg pgp ssh host deploy minisign signify message record event entry item
+    search-only gpg pgp gnupg ssh host deploy minisign signify message record event entry item
     index dict json table column field registry sccache ccache""".split()
 ) | DATA_KEY_WORDS
 # tokens that are no credential: a CSRF token, an OAuth state, a page's cursor
@@ -86,9 +88,6 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+|[a-z]+[A-Z][A-Z
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*")
 # a Twilio SID (two capitals, then 32 hex digits): an identifier
 _SID = re.compile(r"[A-Z]{2}[0-9a-f]{32}")
-# a name made of words and versions (setup-python-Linux-x64-3.11.9-pip-HASH): a cache's key,
-# a build's tag; a part that is a word or a version
-_NAME_PART = re.compile(r"[A-Za-z][a-z]{1,}|[a-z]{1,6}\d{1,4}|\d{1,4}(?:\.\d+)*|v\d+|x\d\d")
 # a template's or a shell's expression the value is inside of
 _INSIDE_EXPRESSION = ("{", "$", "%", "{{", "${", "{%", "$(")
 # after a value, words that say it is none: "(hash of requirements.txt)", "# cache key",
@@ -104,7 +103,7 @@ def random_looking(value: str) -> bool:
     of words (``AuthService.refreshToken2``) nor a derived name (``pip-<hash>``)."""
     if len(value) < 16 or not_a_value(value) or "://" in value or _DERIVED.fullmatch(value):
         return False
-    if _SID.fullmatch(value) or _derived_name(value):
+    if _SID.fullmatch(value) or derived_name(value):
         return False
     if public_value(value) or is_placeholder(value):
         return False
@@ -115,27 +114,20 @@ def random_looking(value: str) -> bool:
     return wordy / len(value) < 0.35 and not re.search(r"[/\\]\w*[a-z]{4}\w*[/\\]", value)
 
 
-def _derived_name(value: str) -> bool:
-    """Whether ``value`` is three parts or more, most of them words or versions, joined by
-    ``-``, ``_`` or ``.`` (a cache's key, a build's tag, a file's name)."""
-    parts = [part for part in re.split(r"[-_.:/]+", value) if part]
-    if len(parts) < 3:
-        return False
-    named = sum(1 for part in parts if _NAME_PART.fullmatch(part))
-    return named * 2 >= len(parts)
-
-
-def _value_fits(kind: str, value: str, name: str, distance: int, *, bare_key: bool) -> bool:
+def _value_fits(
+    kind: str, value: str, name: str, distance: int, *, bare_key: bool, quoted: bool
+) -> bool:
     """Whether ``value`` is a secret named by a word of ``kind`` (``password``, ``token``, or
     ``name``: a secret's identifier) ``distance`` words before it (``bare_key``: the word
-    ``key`` alone, which names a cache's or a record's key as often)."""
+    ``key`` alone, which names a cache's or a record's key as often; ``quoted``: the value is
+    quoted, a literal, where a bare one after a name may be code)."""
     if kind == "name":
-        return literal_value(name, value, quoted=True) and not re.search(r"\.[a-z]{1,5}$", value)
+        return literal_value(name, value, quoted=quoted) and not re.search(r"\.[a-z]{1,5}$", value)
     if kind == "password":
         return human_password(value) or passphrase(value)
     if kind == "code":
         return (_CODE.fullmatch(value) is not None and len(set(value)) >= 5) or random_looking(value)
-    if _derived_name(value):
+    if derived_name(value):
         return False
     if random_looking(value):
         return distance <= 14
@@ -158,6 +150,11 @@ _RECOVERY = frozenset("recovery backup 2fa mfa emergency scratch restore".split(
 _CODE = re.compile(r"[A-Za-z0-9]{4,8}(?:-[A-Za-z0-9]{4,8}){1,11}|\d{6,10}")
 
 
+# a program's or a package's name (update-passwd, base-passwd): no variable
+_PROGRAM = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+")
+_REFERENCE = re.compile(r"#\d{3,}|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+){2,}$")  # Bug#53857, XXH3_SIZE_MIN
+
+
 def _naming(word: str, before: str) -> str | None:
     """The kind of secret ``word`` names (``password``, ``token``, ``name``), given the word
     ``before`` it; None when it names none or names a public, a data or no credential."""
@@ -173,7 +170,7 @@ def _naming(word: str, before: str) -> str | None:
         return "token"
     if bare in _TOKEN_WORDS:
         return "token"
-    if _NAME.fullmatch(word) and secret_name(word):
+    if _NAME.fullmatch(word) and secret_name(word) and not _PROGRAM.fullmatch(word):
         return "name"
     one_case = word.islower() or word.isupper()
     if len(word) > 4 and word.isalpha() and one_case and secret_name(word):  # requirepass
@@ -181,7 +178,7 @@ def _naming(word: str, before: str) -> str | None:
     return None
 
 
-def _judge(before: str, value: str) -> str | None:
+def _judge(before: str, value: str, *, quoted: bool) -> str | None:
     """The kind of secret ``value`` is, read from the words ``before`` it (nearest first): the
     first word that names a secret decides, unless a word on the way says the value is else."""
     if before.rstrip().endswith(_INSIDE_EXPRESSION):
@@ -195,7 +192,7 @@ def _judge(before: str, value: str) -> str | None:
     connected = last in _CONNECTORS
     if last == "to" and not _SETTING.search(before):
         return None
-    distance = 0
+    distance, crossed = 0, False
     for at in range(len(words) - 1, -1, -1):
         word = words[at]
         low = word.lower().rstrip(".")
@@ -206,13 +203,16 @@ def _judge(before: str, value: str) -> str | None:
         if kind is not None:
             if _said_before(words[max(0, at - 3) : at]):
                 return None  # "not secret by itself", "sha256 of the token", "accessor of my token"
-            near = distance == 0 or connected
+            ended = word.endswith(".") and distance == 0  # "... 5 tokens. [VALUE]"
+            near = (distance == 0 and not ended) or connected
+            if crossed and not random_looking(value):
+                return None  # another sentence names it: only a random token reads across
             bare_key = low in ("key", "keys") and (not previous or not previous[0].isalnum())
-            if near and _value_fits(kind, value, word, distance, bare_key=bare_key):
-                return "value named in a sentence"
-            return None
+            fits = _value_fits(kind, value, word, distance, bare_key=bare_key, quoted=quoted)
+            return "value named in a sentence" if near and fits else None
         if _IDENTIFIER.fullmatch(word):
             return None  # another name's value: key="TENANT_ID" value="..."
+        crossed = crossed or (word.endswith(".") and at + 1 < len(words) and words[at + 1][:1].isupper())
         if word not in (":", "=", "-", "—", "–", "->", "=>", "→"):
             distance += 1
     return None
@@ -250,9 +250,14 @@ def named_in_sentence(line: str) -> str | None:
         if not (re.search(r"\d", value) or re.search(r"[A-Z].*[a-z]|[a-z].*[A-Z]", value)):
             continue  # a word: no secret
         start = match.start()
-        if start and line[start - 1] not in " \t`'\"(:=>[{|":
-            continue  # inside a word or a path
-        kind = _judge(line[max(0, start - WINDOW) : start], value)
+        if start and line[start - 1] not in " \t`'\"(:=|":
+            continue  # inside a word, a path or after a bracket
+        if line[match.end() : match.end() + 1] == "(" or value.startswith("@"):
+            continue  # a call: OAuthToken(...)
+        if _REFERENCE.search(value):
+            continue  # an issue: Bug#53857
+        quoted = start > 0 and line[start - 1] in "`'\""
+        kind = _judge(line[max(0, start - WINDOW) : start], value, quoted=quoted)
         if kind is not None and not _said_else(line, start, match.end()):
             return kind
     return None
@@ -278,7 +283,7 @@ def named_above(above: str, line: str) -> str | None:
     if _HEX.fullmatch(value) or _UUID.fullmatch(value) or _SID.fullmatch(value):
         return None  # a commit, a run's id: a hex value needs its name on its own line
     if random_looking(value) or (
-        random_token(value, named=True) and len(value) >= 20 and not _derived_name(value)
+        random_token(value, named=True) and len(value) >= 20 and not derived_name(value)
     ):
         return "value below the words that name it"
     return None
@@ -313,7 +318,7 @@ _APP_PASSWORD = re.compile(
 
 
 def app_password(line: str) -> bool:
-    """An app password after the words that name it (``jryc iaru bfru lozg``)."""
+    """An app password after the words that name it: four groups of four small letters."""
     for match in _APP_PASSWORD.finditer(line):
         letters = match.group(1).replace(" ", "").replace("-", "")
         if letters.islower() and len(set(letters)) >= 8 and not _alphabet_run(letters):

@@ -12,6 +12,7 @@ from typing import Any
 
 from serena_memory.core.secret_public import public_context
 from serena_memory.core.secret_values import (
+    derived_name,
     entropy,
     human_password,
     literal_secret,
@@ -60,8 +61,10 @@ def quoted_value(line: str) -> str | None:
         before = line[max(0, match.start() - 30) : match.start()]
         if _no_credential(line, match.start()) or HASH_OF.search(before + between):
             continue
-        if re.search(r"(?i)\b(?:name|id)\b", between):
-            continue  # "the secret name is `db-creds`": what names the secret
+        if re.search(r"(?i)\b(?:names?|ids?)\b|e\.g\.|\bexample|such as|\blike\b", between):
+            continue  # "the secret name is `db-creds`": what names the secret; an example
+        if derived_name(value):
+            continue  # a pod's or a job's name: rotate-secrets-cronjob-HASH
         if public_value(value):
             continue  # a published example: Stripe's documentation key
         if quoted_secret(word, value) or _hex_secret(word, between, value):

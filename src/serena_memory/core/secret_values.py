@@ -187,7 +187,8 @@ NOT_A_VALUE = re.compile(
 # an attribute (settings.SECRET_KEY): code unless quoted, where it is a string literal such
 # as a password of two words (Badger.Walnut95)
 _ATTRIBUTE = re.compile(r"^[A-Za-z_]+\d*(?:\.[A-Za-z_]+\d*)+$")
-# ...but capitalised words with digits at the end are a password of words: River.Maple73
+# ...but capitalised words with digits at the end are a password of words (a word, a dot,
+# a word and digits)
 _WORDS_AND_DIGITS = re.compile(r"^[A-Z][a-z]+(?:\.[A-Z][a-z]+)+\d+$")
 # words in a list (password,token,secret): what a setting lists, never a secret
 _WORD_LIST = re.compile(r"[A-Za-z_-]+(?:,[A-Za-z_-]+)+")
@@ -308,13 +309,13 @@ def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
         return False
     if literal_secret(value, quoted=quoted):
         return True
-    # a password's value may be words and digits, or short and strong: Autumn2020!
+    # a password's value may be words and digits, or short and strong (a word, a year, `!`)
     return password_name(name) and (
         passphrase(value) or strong_password(value, quoted=quoted) or human_password(value)
     )
 
 
-# words joined with digits, as a password generator makes them: maple-nimbus-orbit-63
+# words joined with digits, as a password generator makes them (maple-nimbus-orbit-63)
 _PASSPHRASE = re.compile(r"[A-Za-z]{3,}(?:[-_.+~][A-Za-z]{3,}){2,}[-_.+~]?\d{1,4}[!?.*#$%^&]?")
 
 
@@ -394,3 +395,18 @@ def quoted_secret(word: str, value: str) -> bool:
         and not _NOT_IN_PROSE.search(value)
         and not _PUBLIC_VALUE.search(value)
     ) or (word.lower() in _PASSWORD_WORDS and human_password(value))
+
+
+# a name made of words and versions (setup-python-Linux-x64-3.11.9-pip-HASH): a cache's key,
+# a build's tag, a pod's name; a part that is a word or a version
+_NAME_PART = re.compile(r"[A-Za-z][a-z]{1,}|[A-Z]{3,}|[a-z]{1,6}\d{1,4}|\d{1,4}(?:\.\d+)*|v\d+|x\d\d")
+
+
+def derived_name(value: str) -> bool:
+    """Whether ``value`` is three parts or more, most of them words or versions, joined by
+    ``-``, ``_`` or ``.`` (a cache's key, a build's tag, a file's name)."""
+    parts = [part for part in re.split(r"[-_.:/]+", value) if part]
+    if len(parts) < 3:
+        return False
+    named = sum(1 for part in parts if _NAME_PART.fullmatch(part))
+    return named * 2 >= len(parts)

@@ -25,11 +25,15 @@ from serena_memory.core.secret_values import (
     literal_value,
     not_a_value,
     passphrase,
-    password_name,
     public_value,
     secret_name,
     strong_password,
 )
+
+
+def _set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
 
 WINDOW = 140  # characters read before a value: a sentence's words up to its subject
 # a line may name a secret in a sentence only if it holds one of these (in lower case)
@@ -45,37 +49,61 @@ _WORD = re.compile(r"[A-Za-z0-9][\w.@-]*|->|=>|→|[:=|;,—–-]")
 _ASIDE = re.compile(r"\([^()\n]{0,100}\)")
 # what a value named after a secret's word is when one of these stands between: not the
 # secret (its id, hash, name, path, expiry...), an example of its shape, or a public key
-_ELSE = frozenset(
-    """id ids sid uid guid kid jti hash hashed hashes sha sha1 sha256 sha512 md5 digest checksum
-    fingerprint thumbprint name names url uri endpoint path file filename commit version
-    revision serial format prefix suffix length ttl expires expiry expiration expired example
-    examples e.g. e.g eg sample samples generator like looks shape pattern placeholder fake
-    dummy mock accessor claim ref
-    reference arn variable var env public publishable anon client-side frontend front-end
-    browser browsers documented docs documentation not fingerprinted salt iv nonce
-    idempotency""".split()
+_ELSE = _set(
+    """
+    id ids sid uid guid kid jti hash hashed hashes sha sha1 sha256 sha512 md5 digest
+    checksum fingerprint thumbprint name names url uri endpoint path file filename commit
+    version revision serial format prefix suffix length ttl expires expiry expiration
+    expired example examples e.g. e.g eg sample samples generator like looks shape pattern
+    placeholder fake dummy mock accessor claim ref reference arn variable var env public
+    publishable anon client-side frontend front-end browser browsers documented docs
+    documentation not fingerprinted salt iv nonce idempotency
+    """
 )
 # words that make a key a public or a data key, said right before it: a site key, a search-
 # only key, a host's or a GPG key (its id or fingerprint), a cache key
-_NOT_SECRET_KEY = frozenset(
-    """public publishable pub anon site browser frontend front-end client-side search
-    search-only gpg pgp gnupg ssh host deploy minisign signify message record event entry item
-    index dict json table column field registry sccache ccache""".split()
-) | DATA_KEY_WORDS
+_NOT_SECRET_KEY = (
+    _set(
+        """
+    public publishable pub anon site browser frontend front-end client-side search search-
+    only gpg pgp gnupg ssh host deploy minisign signify message record event entry item
+    index dict json table column field registry sccache ccache
+    """
+    )
+    | DATA_KEY_WORDS
+)
 # tokens that are no credential: a CSRF token, an OAuth state, a page's cursor
-_NOT_CREDENTIAL_TOKEN = frozenset(
-    """csrf xsrf anti-forgery state nonce pkce verifier challenge page pagination cursor
-    continuation next sync request cancellation bucket refill""".split()
+_NOT_CREDENTIAL_TOKEN = _set(
+    """
+    csrf xsrf anti-forgery state nonce pkce verifier challenge page pagination cursor
+    continuation next sync request cancellation bucket refill
+    """
 )
 # the words that name a password, and a token or key (in lower case, after a plural's s)
-_PASSWORD_WORDS = frozenset("password passwort passphrase passwd pwd pw psk".split())
-_TOKEN_WORDS = frozenset("token secret key apikey api-key credential creds cred seed pat".split())
+_PASSWORD_WORDS = _set(
+    """
+    password passwort passphrase passwd pwd pw psk
+    """
+)
+_TOKEN_WORDS = _set(
+    """
+    token secret key apikey api-key credential creds cred seed pat
+    """
+)
 # the marks and words that give a value to what is named before them
-_CONNECTORS = frozenset([":", "=", "is", "was", "are", "to", "now", "->", "=>", "→", "-", "—", "–"])
+_CONNECTORS = _set(
+    """
+    : = is was are to now -> => → - — –
+    """
+)
 # a setting verb, for a value given "to" a name: "Set `NAME` to `VALUE`", "reset to VALUE"
 _SETTING = re.compile(r"(?i)\b(?:re)?set\b|\bchang|\brotat|\bupdat")
 # a word that names what the value is, right before it: a user's name, not the password
-_NAMES_WHO = frozenset("user username login account email for of named called by as".split())
+_NAMES_WHO = _set(
+    """
+    user username login account email for of named called by as
+    """
+)
 # a derived name: a word, then a hash (pip-3f66..., deps-d449...): a cache key, a tag
 _DERIVED = re.compile(r"[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*[-_:.][0-9a-f]{16,}")
 # a word's run of letters (Service, refresh, TOKEN): what names and code are made of
@@ -94,7 +122,8 @@ _INSIDE_EXPRESSION = ("{", "$", "%", "{{", "${", "{%", "$(")
 # "(client-side by design)"
 _AFTER_ELSE = re.compile(
     r"(?i)[`'\"]?\s*(?:#|//|\(|-\s|—|–)[^\n]{0,60}?\b(?:cache|idempotency|hash|checksum"
-    r"|digest|example|fake|dummy|public|publishable|client-side|by design|not (?:a |the )?(?:secret|key|token))"
+    r"|digest|example|fake|dummy|public|publishable|client-side|by design"
+    r"|not (?:a |the )?(?:secret|key|token))"
 )
 
 
@@ -126,7 +155,9 @@ def _value_fits(
     if kind == "password":
         return human_password(value) or passphrase(value)
     if kind == "code":
-        return (_CODE.fullmatch(value) is not None and len(set(value)) >= 5) or random_looking(value)
+        return (_CODE.fullmatch(value) is not None and len(set(value)) >= 5) or random_looking(
+            value
+        )
     if derived_name(value):
         return False
     if random_looking(value):
@@ -141,11 +172,17 @@ def _value_fits(
         return len(value) >= 16 and len(set(value)) >= 6
     if _HEX.fullmatch(value):
         return entropy(value) >= 3.0 and len(set(value)) >= 8
-    return random_token(value, named=True) and len(value) >= 20 and _DERIVED.fullmatch(value) is None
+    return (
+        random_token(value, named=True) and len(value) >= 20 and _DERIVED.fullmatch(value) is None
+    )
 
 
 # what names a code that logs in once without the second factor, or a vault's recovery key
-_RECOVERY = frozenset("recovery backup 2fa mfa emergency scratch restore".split())
+_RECOVERY = _set(
+    """
+    recovery backup 2fa mfa emergency scratch restore
+    """
+)
 # a recovery code's shape: groups of letters and digits, or of digits
 _CODE = re.compile(r"[A-Za-z0-9]{4,8}(?:-[A-Za-z0-9]{4,8}){1,11}|\d{6,10}")
 
@@ -212,14 +249,20 @@ def _judge(before: str, value: str, *, quoted: bool) -> str | None:
             return "value named in a sentence" if near and fits else None
         if _IDENTIFIER.fullmatch(word):
             return None  # another name's value: key="TENANT_ID" value="..."
-        crossed = crossed or (word.endswith(".") and at + 1 < len(words) and words[at + 1][:1].isupper())
+        crossed = crossed or (
+            word.endswith(".") and at + 1 < len(words) and words[at + 1][:1].isupper()
+        )
         if word not in (":", "=", "-", "—", "–", "->", "=>", "→"):
             distance += 1
     return None
 
 
 # said right before a secret's word, what makes the value something else
-_BEFORE_ELSE = frozenset("not accessor example sample fake dummy public publishable anon".split())
+_BEFORE_ELSE = _set(
+    """
+    not accessor example sample fake dummy public publishable anon
+    """
+)
 
 
 def _said_before(words: list[str]) -> bool:
@@ -266,9 +309,13 @@ def named_in_sentence(line: str) -> str | None:
 # a line that names a secret, then on the next line a label and a random value: "create the
 # Jira API token" then "paste into CI: VALUE", "The key was generated..." then "Current
 # value: VALUE"
-_LABEL_VALUE = re.compile(r"^\s*(?:[-*>]\s+)?(?:\[[ xX]\]\s+)?([^:`\n]{1,40}):\s*[`'\"]?(\S{16,200}?)[`'\"]?\s*$")
+_LABEL_VALUE = re.compile(
+    r"^\s*(?:[-*>]\s+)?(?:\[[ xX]\]\s+)?([^:`\n]{1,40}):\s*[`'\"]?(\S{16,200}?)[`'\"]?\s*$"
+)
 _NAMED_ABOVE = re.compile(r"(?i)\b(?:token|secret|api[ _-]?key|key|password|credentials?)s?\b")
-_PUBLIC_ABOVE = re.compile(r"(?i)public|publishable|client-side|frontend|browser|no key|search-only")
+_PUBLIC_ABOVE = re.compile(
+    r"(?i)public|publishable|client-side|frontend|browser|no key|search-only"
+)
 
 
 def named_above(above: str, line: str) -> str | None:
@@ -303,7 +350,9 @@ def name_alone(name: str, value: str, line: str, at: int) -> bool:
         return False  # a site key, a public key
     if random_looking(value) and re.search(r"[A-Z]", value) and re.search(r"[a-z]", value):
         return True
-    record = re.search(r"(?i)[\"']?(?:provider|account|scopes?|client_id|app_id)[\"']?\s*[:=]", line)
+    record = re.search(
+        r"(?i)[\"']?(?:provider|account|scopes?|client_id|app_id)[\"']?\s*[:=]", line
+    )
     return record is not None and (
         (_HEX.fullmatch(value) is not None and entropy(value) >= 3.0)
         or random_token(value, named=True)
@@ -340,9 +389,13 @@ _ACCOUNT_SET = re.compile(
     r"(?i)\b(?:account|admin|user|login|root)\b[^\n]{0,30}?\b(?:re)?set\s+to\s+[`'\"]([^\s`'\"]{8,80})[`'\"]"
 )
 # a user then a password after a service's label: "SFTP for the agency: agency / VALUE"
-_LABELLED_LOGIN = re.compile(r":\s+[`'\"]?[\w.@+-]{2,64}[`'\"]?\s+/\s+[`'\"]?([^\s`'\"/]{8,80})[`'\"]?\s*\.?$")
+_LABELLED_LOGIN = re.compile(
+    r":\s+[`'\"]?[\w.@+-]{2,64}[`'\"]?\s+/\s+[`'\"]?([^\s`'\"/]{8,80})[`'\"]?\s*\.?$"
+)
 # a Wi-Fi network's key: "the Wi-Fi ... is `NAME`, key VALUE"
-_WIFI_KEY = re.compile(r"(?i)\b(?:wi-?fi|wlan|ssid)\b[^\n]{0,80}?\bkey\s*:?\s+[`'\"]?([^\s`'\",;]{8,63})")
+_WIFI_KEY = re.compile(
+    r"(?i)\b(?:wi-?fi|wlan|ssid)\b[^\n]{0,80}?\bkey\s*:?\s+[`'\"]?([^\s`'\",;]{8,63})"
+)
 # two quoted fields, a user and a password, as pgbouncer's userlist holds them
 _QUOTED_PAIR = re.compile(r"^\s*\"[\w.@-]{1,64}\"\s+\"([^\"\s]{8,200})\"\s*$")
 

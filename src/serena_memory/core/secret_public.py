@@ -75,7 +75,8 @@ def retired_id(line: str, token: str) -> bool:
 # a public key by its context: a browser's key (restricted to referrers, visible in a page),
 # a client-side or frontend token
 _PUBLIC_CONTEXT = re.compile(
-    r"(?i)\b(?:client-side|front-?end (?:token|key)|publishable|referr?ers?|page source|web source|snippet"
+    r"(?i)\b(?:client-side|front-?end (?:token|key)|publishable|referr?ers?|page source"
+    r"|web source|snippet"
     r"|(?:meant|made|safe) for (?:the )?browsers?|ships? to (?:every )?browsers?"
     r"|safe to expose|meant to be public|not (?:a )?secret)\b"
 )

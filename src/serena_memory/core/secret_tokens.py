@@ -20,7 +20,10 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("OpenAI API key", r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}"),
     ("OpenRouter API key", r"sk-or-v1-[a-f0-9]{64}"),
     ("DeepSeek API key", r"\bsk-[a-f0-9]{32}\b"),
-    ("Langfuse secret key", r"\bsk-lf-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}\b"),
+    (
+        "Langfuse secret key",
+        r"\bsk-lf-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}\b",
+    ),
     ("ElevenLabs API key", r"\bsk_[a-f0-9]{48}\b"),
     ("Groq API key", r"gsk_[A-Za-z0-9]{52}"),
     ("Perplexity API key", r"pplx-[A-Za-z0-9]{48}"),

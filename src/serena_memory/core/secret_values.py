@@ -27,7 +27,8 @@ _PLACEHOLDER = re.compile(
 )
 # a bracketed word says what goes there: <password>, <API_KEY>, <Your Token>
 _BRACKETED = re.compile(
-    r"<(?:[a-z][a-z0-9]{2,}(?:[ _.:-][a-z0-9]+)*|[a-z]{2}(?:[ _.:-][a-z0-9]+)+|[A-Z][A-Z0-9]{2,}(?:[ _.-][A-Z0-9]+)*"
+    r"<(?:[a-z][a-z0-9]{2,}(?:[ _.:-][a-z0-9]+)*|[a-z]{2}(?:[ _.:-][a-z0-9]+)+"
+    r"|[A-Z][A-Z0-9]{2,}(?:[ _.-][A-Z0-9]+)*"
     r"|[A-Z][a-z]{2,}(?: [A-Za-z][a-z]+)*)>"
 )
 # a name's words: API_KEYS, secretKeyBase, db-password-prod, aws_secret_access_key
@@ -399,7 +400,9 @@ def quoted_secret(word: str, value: str) -> bool:
 
 # a name made of words and versions (setup-python-Linux-x64-3.11.9-pip-HASH): a cache's key,
 # a build's tag, a pod's name; a part that is a word or a version
-_NAME_PART = re.compile(r"[A-Za-z][a-z]{1,}|[A-Z]{3,}|[a-z]{1,6}\d{1,4}|\d{1,4}(?:\.\d+)*|v\d+|x\d\d")
+_NAME_PART = re.compile(
+    r"[A-Za-z][a-z]{1,}|[A-Z]{3,}|[a-z]{1,6}\d{1,4}|\d{1,4}(?:\.\d+)*|v\d+|x\d\d"
+)
 
 
 def derived_name(value: str) -> bool:

@@ -65,8 +65,8 @@ _ELSE = _set(
 _NOT_SECRET_KEY = (
     _set(
         """
-    public publishable pub anon site browser frontend front-end client-side search search-
-    only gpg pgp gnupg ssh host deploy minisign signify message record event entry item
+    public publishable pub anon site browser frontend front-end client-side search
+    search-only gpg pgp gnupg ssh host deploy minisign signify message record event entry item
     index dict json table column field registry sccache ccache
     """
     )
@@ -80,30 +80,14 @@ _NOT_CREDENTIAL_TOKEN = _set(
     """
 )
 # the words that name a password, and a token or key (in lower case, after a plural's s)
-_PASSWORD_WORDS = _set(
-    """
-    password passwort passphrase passwd pwd pw psk
-    """
-)
-_TOKEN_WORDS = _set(
-    """
-    token secret key apikey api-key credential creds cred seed pat
-    """
-)
+_PASSWORD_WORDS = _set("password passwort passphrase passwd pwd pw psk")
+_TOKEN_WORDS = _set("token secret key apikey api-key credential creds cred seed pat")
 # the marks and words that give a value to what is named before them
-_CONNECTORS = _set(
-    """
-    : = is was are to now -> => → - — –
-    """
-)
+_CONNECTORS = _set(": = is was are to now -> => → - — –")
 # a setting verb, for a value given "to" a name: "Set `NAME` to `VALUE`", "reset to VALUE"
 _SETTING = re.compile(r"(?i)\b(?:re)?set\b|\bchang|\brotat|\bupdat")
 # a word that names what the value is, right before it: a user's name, not the password
-_NAMES_WHO = _set(
-    """
-    user username login account email for of named called by as
-    """
-)
+_NAMES_WHO = _set("user username login account email for of named called by as")
 # a derived name: a word, then a hash (pip-3f66..., deps-d449...): a cache key, a tag
 _DERIVED = re.compile(r"[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*[-_:.][0-9a-f]{16,}")
 # a word's run of letters (Service, refresh, TOKEN): what names and code are made of
@@ -178,11 +162,7 @@ def _value_fits(
 
 
 # what names a code that logs in once without the second factor, or a vault's recovery key
-_RECOVERY = _set(
-    """
-    recovery backup 2fa mfa emergency scratch restore
-    """
-)
+_RECOVERY = _set("recovery backup 2fa mfa emergency scratch restore")
 # a recovery code's shape: groups of letters and digits, or of digits
 _CODE = re.compile(r"[A-Za-z0-9]{4,8}(?:-[A-Za-z0-9]{4,8}){1,11}|\d{6,10}")
 
@@ -258,11 +238,7 @@ def _judge(before: str, value: str, *, quoted: bool) -> str | None:
 
 
 # said right before a secret's word, what makes the value something else
-_BEFORE_ELSE = _set(
-    """
-    not accessor example sample fake dummy public publishable anon
-    """
-)
+_BEFORE_ELSE = _set("not accessor example sample fake dummy public publishable anon")
 
 
 def _said_before(words: list[str]) -> bool:

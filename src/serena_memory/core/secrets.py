@@ -120,38 +120,41 @@ class SecretFoundError(MemoryStoreError):
 # again); ibm_cloud_iam also reads ``requests.Response`` in an annotation.
 #
 # detect-secrets' provider detectors, in the order they run: (module under
-# ``detect_secrets.plugins``, class)
-_PROVIDER_DETECTORS = (
-    ("aws", "AWSKeyDetector"),
-    ("artifactory", "ArtifactoryDetector"),
-    ("azure_storage_key", "AzureStorageKeyDetector"),
-    ("discord", "DiscordBotTokenDetector"),
-    ("github_token", "GitHubTokenDetector"),
-    ("gitlab_token", "GitLabTokenDetector"),
-    ("ibm_cloud_iam", "IbmCloudIamDetector"),
-    ("jwt", "JwtTokenDetector"),
-    ("mailchimp", "MailchimpDetector"),
-    ("npm", "NpmDetector"),
-    ("openai", "OpenAIDetector"),
-    ("pypi_token", "PypiTokenDetector"),
-    ("sendgrid", "SendGridDetector"),
-    ("slack", "SlackDetector"),
-    ("square_oauth", "SquareOAuthDetector"),
-    ("stripe", "StripeDetector"),
-    ("telegram_token", "TelegramBotTokenDetector"),
-    ("twilio", "TwilioKeyDetector"),
+# ``detect_secrets.plugins``, class, the words one of which its patterns need, the words
+# in lower case one of which its case-insensitive patterns need). A line holding none of
+# them can't match: the detector is skipped, as most lines skip most detectors.
+_PROVIDER_DETECTORS: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("aws", "AWSKeyDetector", ("A3T", "ABIA", "ACCA", "AKIA", "ASIA"), ("aws",)),
+    ("artifactory", "ArtifactoryDetector", ("AKC", "AP"), ()),
+    ("azure_storage_key", "AzureStorageKeyDetector", ("AccountKey=",), ()),
+    ("discord", "DiscordBotTokenDetector", (".",), ()),
+    ("github_token", "GitHubTokenDetector", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), ()),
+    ("gitlab_token", "GitLabTokenDetector", ("gl", "GR1348941"), ()),
+    ("ibm_cloud_iam", "IbmCloudIamDetector", (), ("key", "pwd", "pass", "token")),
+    ("jwt", "JwtTokenDetector", ("eyJ",), ()),
+    ("mailchimp", "MailchimpDetector", ("-us",), ()),
+    ("npm", "NpmDetector", (":_authToken=",), ()),
+    ("openai", "OpenAIDetector", ("T3BlbkFJ",), ()),
+    ("pypi_token", "PypiTokenDetector", ("pypi-",), ()),
+    ("sendgrid", "SendGridDetector", ("SG.",), ()),
+    ("slack", "SlackDetector", (), ("xox", "hooks.slack.com")),
+    ("square_oauth", "SquareOAuthDetector", ("sq0csp-",), ()),
+    ("stripe", "StripeDetector", ("k_live_",), ()),
+    ("telegram_token", "TelegramBotTokenDetector", (":",), ()),
+    ("twilio", "TwilioKeyDetector", ("AC", "SK"), ()),
 )
 
 
 @cache
-def _detectors() -> tuple[Any, ...]:
-    """detect-secrets' provider detectors, made once (our token shapes are in
-    core/secret_tokens.py, private keys are found over lines by :func:`_blocks`)."""
+def _detectors() -> tuple[tuple[Any, tuple[str, ...], tuple[str, ...]], ...]:
+    """detect-secrets' provider detectors, made once, each with the words it needs (our
+    token shapes are in core/secret_tokens.py, private keys are found over lines by
+    :func:`_blocks`)."""
     from importlib import import_module
 
     return tuple(
-        getattr(import_module(f"detect_secrets.plugins.{module}"), name)()
-        for module, name in _PROVIDER_DETECTORS
+        (getattr(import_module(f"detect_secrets.plugins.{module}"), name)(), words, lower)
+        for module, name, words, lower in _PROVIDER_DETECTORS
     )
 
 
@@ -507,7 +510,10 @@ def _detected(line: str, detectors: Iterable[Any]) -> str | None:
     """The kind of the first of detect-secrets' findings that is a secret."""
     if "  " in line or "\t" in line:  # most lines hold no run: the substitution skipped
         line = _BLANK_RUN.sub(" ", line)
-    for detector in detectors:
+    lower = line.lower()
+    for detector, words, lower_words in detectors:
+        if not any(map(line.__contains__, words)) and not any(map(lower.__contains__, lower_words)):
+            continue  # none of the words its patterns need: no match
         for value in detector.analyze_string(line):
             token = _token_of(line, value)
             if fake(token) or public_token(str(detector.secret_type), token):

@@ -203,6 +203,8 @@ def _judge(before: str, value: str, *, quoted: bool) -> str | None:
     first word that names a secret decides, unless a word on the way says the value is else."""
     if before.rstrip().endswith(_INSIDE_EXPRESSION):
         return None  # ${DB_PASS:?set it}, {{ .Values.password }}
+    if "(" in before and any(_aside_else(aside) for aside in _ASIDE.findall(before)):
+        return None  # "token (sha256, for the audit): VALUE"
     words = _WORD.findall(_ASIDE.sub(" ", before))[-16:]
     if not words:
         return None
@@ -229,7 +231,7 @@ def _judge(before: str, value: str, *, quoted: bool) -> str | None:
                 return None  # another sentence names it: only a random token reads across
             bare_key = low in ("key", "keys") and (not previous or not previous[0].isalnum())
             fits = _value_fits(kind, value, word, distance, bare_key=bare_key, quoted=quoted)
-            return "value named in a sentence" if near and fits else None
+            return _kind_said(kind, word) if near and fits else None
         if _IDENTIFIER.fullmatch(word):
             return None  # another name's value: key="TENANT_ID" value="..."
         crossed = crossed or (
@@ -254,6 +256,21 @@ def _said_before(words: list[str]) -> bool:
         if low in _BEFORE_ELSE or HASH_OF.search(low) is not None:
             return True
     return False
+
+
+def _aside_else(aside: str) -> bool:
+    """Whether an aside says the value is else: its hash, an example, a public key."""
+    return any(w.lower() in _BEFORE_ELSE or HASH_OF.search(w) for w in _WORD.findall(aside))
+
+
+def _kind_said(kind: str, word: str) -> str:
+    """The kind a refusal names, from the word that named the value (its placeholder is
+    made of it: ``<redis-pass>``, ``<token-in-a-sentence>``)."""
+    if kind == "name":
+        return "value assigned to " + word.strip(".-_`")[:40]
+    if kind == "code":
+        return "recovery code"
+    return f"{word.lower().rstrip('.')} in a sentence"
 
 
 def _said_else(line: str, start: int, end: int) -> bool:

@@ -356,10 +356,11 @@ def scan(text: str) -> list[Finding]:
 # a line of words alone: letters, spaces, commas, full stops, hyphens, code quotes, a
 # label's colon, bold, a heading's or a list's mark; no digit, no symbol a password holds
 # (a colon inside a word is one), no word whose case changes inside it (tiGer, OmxgJTeK),
-# no run of capitals (an AWS key id may hold no digit), no word of a recovery phrase: no
+# no run of capitals (an AWS key id may hold no digit), no word of a recovery phrase nor an
+# app password (four groups of small letters): no
 # rule finds a secret there, and a third of a memory's lines are such prose
 _PLAIN = re.compile(r"\s*(?:#{1,6} |[-*] |\d+\. )?(?:[A-Za-z ,.`-]|:(?=\s|$)|\*\*)*")
-_NOT_PLAIN = re.compile(r"[a-z][A-Z]|[A-Z]{12}|(?i:phrase|mnemonic|words)")
+_NOT_PLAIN = re.compile(r"[a-z][A-Z]|[A-Z]{12}|(?i:phrase|mnemonic|words|app[ -]password)")
 
 
 # a test's result as test logs print it, then the test's name: `PASS: addr2line -f`

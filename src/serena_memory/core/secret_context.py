@@ -103,6 +103,7 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+|[a-z]+[A-Z][A-Z
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*")
 # a Twilio SID (two capitals, then 32 hex digits): an identifier
 _SID = re.compile(r"[A-Z]{2}[0-9a-f]{32}")
+_SHORT_HEX = re.compile(r"[0-9a-f]+|[0-9A-F]+")
 # a template's or a shell's expression the value is inside of
 _INSIDE_EXPRESSION = ("{", "$", "%", "{{", "${", "{%", "$(")
 # after a value, words that say it is none: "(hash of requirements.txt)", "# cache key",
@@ -124,8 +125,8 @@ def random_looking(value: str) -> bool:
     if public_value(value) or is_placeholder(value):
         return False
     classes = sum(bool(re.search(p, value)) for p in ("[a-z]", "[A-Z]", r"\d"))
-    if classes < 2 or entropy(value) < 3.5:
-        return False
+    if classes < 2 or entropy(value) < 3.5 or (len(value) < 32 and _SHORT_HEX.fullmatch(value)):
+        return False  # (a commit's or an object's short id)
     wordy = sum(len(run) for run in _WORD_RUN.findall(value))
     return wordy / len(value) < 0.35 and not re.search(r"[/\\]\w*[a-z]{4}\w*[/\\]", value)
 
@@ -159,9 +160,7 @@ def _value_fits(
         return len(value) >= 16 and len(set(value)) >= 6
     if _HEX.fullmatch(value):
         return entropy(value) >= 3.0 and len(set(value)) >= 8
-    return (
-        random_token(value, named=True) and len(value) >= 20 and _DERIVED.fullmatch(value) is None
-    )
+    return False
 
 
 # what names a code that logs in once without the second factor, or a vault's recovery key
@@ -259,8 +258,9 @@ def _said_before(words: list[str]) -> bool:
 
 
 def _aside_else(aside: str) -> bool:
-    """Whether an aside says the value is else: its hash, an example, a public key."""
-    return any(w.lower() in _BEFORE_ELSE or HASH_OF.search(w) for w in _WORD.findall(aside))
+    """Whether an aside says the value is else: its hash, an example, a public key (not the
+    algorithm a key signs with: HMAC-SHA256)."""
+    return "hmac" not in aside.lower() and any(w.lower() in _BEFORE_ELSE or HASH_OF.search(w) for w in _WORD.findall(aside))
 
 
 def _kind_said(kind: str, word: str) -> str:

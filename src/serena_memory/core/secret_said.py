@@ -36,6 +36,7 @@ _PROSE = re.compile(
 _RIGHT_AFTER = re.compile(r"\s*(?:is|was|[:=])?\s*")
 _HEX_SECRET = re.compile(r"[0-9a-f]{32,128}")
 _UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+_SHORT_HEX = re.compile(r"[0-9a-f]{16,31}")
 # a password said in a sentence, unquoted: "the passphrase is WORDS-AND-DIGITS", "user
 # admin, pass VALUE", "WPA2 key VALUE", "reset the password to VALUE"
 _SAID_PASSWORD = (
@@ -216,6 +217,8 @@ def random_token(value: str, *, named: bool = False) -> bool:
         return entropy(value) >= 3.0
     if _HEX_SECRET.fullmatch(value):
         return entropy(value) >= 3.0
+    if _SHORT_HEX.fullmatch(value):
+        return False  # fewer than 32 hex digits: a commit's or an object's short id
     return (
         len(value) >= 16
         and literal_secret(value)

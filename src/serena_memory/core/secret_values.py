@@ -192,6 +192,8 @@ _ATTRIBUTE = re.compile(r"^[A-Za-z_]+\d*(?:\.[A-Za-z_]+\d*)+$")
 # a word and digits)
 _WORDS_AND_DIGITS = re.compile(r"^[A-Z][a-z]+(?:\.[A-Z][a-z]+)+\d+$")
 # words in a list (password,token,secret): what a setting lists, never a secret
+# a path or a reference of small words: kv/data/prod/api#token
+_WORD_PATH = re.compile(r"[a-z][a-z0-9_.-]*(?:[/#][a-z][a-z0-9_.-]*)+")
 _WORD_LIST = re.compile(r"[A-Za-z_-]+(?:,[A-Za-z_-]+)+")
 # names, paths, words in capitals and choices (IDENTIFY|OK|ESCALATE)
 WORDS = re.compile(
@@ -251,6 +253,7 @@ def literal_secret(value: str, *, quoted: bool = False) -> bool:
         and not WORDS.fullmatch(bare)
         and not _JOINED_WORDS.fullmatch(bare)
         and not _WORD_LIST.fullmatch(bare)
+        and not _WORD_PATH.fullmatch(bare)
     )
 
 
@@ -411,5 +414,11 @@ def derived_name(value: str) -> bool:
     parts = [part for part in re.split(r"[-_.:/]+", value) if part]
     if len(parts) < 3:
         return False
+    if any(len(part) >= 12 and _RANDOM_PART.search(part) for part in parts):
+        return False  # a generated part: acme_live_<random>
     named = sum(1 for part in parts if _NAME_PART.fullmatch(part))
     return named * 2 >= len(parts)
+
+
+# a part that mixes small letters, capitals and digits, as a generator draws them
+_RANDOM_PART = re.compile(r"(?=.*[a-z])(?=.*[A-Z])(?=.*\d)")

@@ -260,7 +260,9 @@ def _said_before(words: list[str]) -> bool:
 def _aside_else(aside: str) -> bool:
     """Whether an aside says the value is else: its hash, an example, a public key (not the
     algorithm a key signs with: HMAC-SHA256)."""
-    return "hmac" not in aside.lower() and any(w.lower() in _BEFORE_ELSE or HASH_OF.search(w) for w in _WORD.findall(aside))
+    if "hmac" in aside.lower():
+        return False
+    return any(w.lower() in _BEFORE_ELSE or HASH_OF.search(w) for w in _WORD.findall(aside))
 
 
 def _kind_said(kind: str, word: str) -> str:

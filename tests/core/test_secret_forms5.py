@@ -95,7 +95,10 @@ SECRETS = [
         "2FA backup codes for the shared root login: "
         + " ".join(distinct_digits(10)[:8] for _ in range(4)),
     ),
-    ("a seed with an aside", f"TOTP seed for ops (so others add it): {made(BASE32, 32)}"),
+    (
+        "a seed with an aside",
+        f"TOTP seed for the ops account (so others add it): {made(BASE32, 32)}",
+    ),
     (
         "a key alone in a credential record",
         json.dumps({"provider": "algolia", "key": made(HEX, 32), "scopes": ["read"]}),
@@ -185,6 +188,11 @@ LOOK_ALIKES = [
         "a pod's name",
         f"Secret rotation job: `rotate-secrets-cronjob-{made(HEX, 9)}-{made(LOWER, 5)}` (pod).",
     ),
+    ("a web config's key", f"Firebase web config apiKey: AIza{made(ALNUM + '_-', 35)}"),
+    ("a search-only key", f"Algolia search-only API key: {made(HEX, 32)}"),
+    ("a page's token", f"Continuation token: eyJ{made(ALNUM, 30)}"),
+    ("a page's token named", f"nextPageToken: {made(ALNUM, 30)}"),
+    ("a commit's short id", f"Git commit for the token fix: {made(HEX, 20)}"),
     ("names of secrets", "Key Vault kv-acme-prod-01: secret names follow `app--setting--name`."),
 ]
 
@@ -230,6 +238,10 @@ NEIGHBOURS = [
         f"Segment write key for the web source (ships to every browser): {made(ALNUM, 32)}",
     ),
     ("a header's value", "The API key header is `X-Api-Key`, sent on every call."),
+    (
+        "a token with an aside",
+        f"Encrypted password (KMS ciphertext blob): AQICAH{made(ALNUM + '+/', 120)}==",
+    ),
 ]
 
 

@@ -60,7 +60,8 @@ _ELSE = _set(
     expired example examples e.g. e.g eg sample samples generator like looks shape pattern
     placeholder fake dummy mock accessor claim ref reference arn variable var env public
     publishable anon client-side frontend front-end browser browsers documented docs
-    documentation not fingerprinted salt iv nonce idempotency
+    documentation not fingerprinted salt iv nonce idempotency encrypted ciphertext masked
+    redacted truncated
     """
 )
 # words that make a key a public or a data key, said right before it: a site key, a search-
@@ -242,7 +243,12 @@ def _judge(before: str, value: str, *, quoted: bool) -> str | None:
 
 
 # said right before a secret's word, what makes the value something else
-_BEFORE_ELSE = _set("not accessor example sample fake dummy public publishable anon")
+_BEFORE_ELSE = _set(
+    """
+    not accessor example sample fake dummy public publishable anon search-only encrypted
+    ciphertext hashed salted masked redacted truncated
+    """
+)
 
 
 def _said_before(words: list[str]) -> bool:

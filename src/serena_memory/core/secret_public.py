@@ -76,7 +76,7 @@ def retired_id(line: str, token: str) -> bool:
 # a client-side or frontend token
 _PUBLIC_CONTEXT = re.compile(
     r"(?i)\b(?:client-side|front-?end (?:token|key)|publishable|referr?ers?|page source"
-    r"|web source|snippet"
+    r"|web source|snippet|search-only|web (?:config|sdk)|firebase ?config"
     r"|(?:meant|made|safe) for (?:the )?browsers?|ships? to (?:every )?browsers?"
     r"|safe to expose|meant to be public|not (?:a )?secret)\b"
 )

@@ -60,7 +60,7 @@ def quoted_value(line: str) -> str | None:
     for match in _PROSE.finditer(line):
         word, between, value = match.groups()
         before = line[max(0, match.start() - 30) : match.start()]
-        if _no_credential(line, match.start()) or HASH_OF.search(before + between):
+        if no_credential(line, match.start()) or HASH_OF.search(before + between):
             continue
         if re.search(r"(?i)\b(?:names?|ids?)\b|e\.g\.|\bexample|such as|\blike\b", between):
             continue  # "the secret name is `db-creds`": what names the secret; an example
@@ -128,7 +128,7 @@ def said_secret(line: str) -> str | None:
             continue
         if public_context(line, match.end(2)):
             continue  # "frontend token (meant for browsers): VALUE"
-        if HASH_OF.search(before) or _no_credential(line, match.start()):
+        if HASH_OF.search(before) or no_credential(line, match.start()):
             continue
         if connector and connector.lower() == "to" and not _SETTING_VERB.search(line):
             continue
@@ -149,7 +149,7 @@ _NO_CREDENTIAL = re.compile(
 )
 
 
-def _no_credential(line: str, at: int) -> bool:
+def no_credential(line: str, at: int) -> bool:
     """Whether the secret's word at ``at`` names a token that is no credential."""
     return _NO_CREDENTIAL.search(line, max(0, at - 30), at) is not None
 
@@ -179,7 +179,7 @@ def key_said(line: str) -> str | None:
         before = line[max(0, match.start() - 30) : match.start()]
         if _hyphenated(match) or HASH_OF.search(before) or _PUBLIC.search(before):
             continue
-        if _no_credential(line, match.start()):
+        if no_credential(line, match.start()) or public_context(line, match.start(2)):
             continue
         value = match.group(2).rstrip(".,;:)")
         if value.startswith((".", "-")):

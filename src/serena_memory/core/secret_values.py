@@ -268,6 +268,11 @@ def public_name(name: str) -> bool:
     return bool(_PUBLIC_WORDS.intersection(word.lower() for word in _NAME_WORDS.findall(name)))
 
 
+# words that make a token no credential: a page's cursor, an OAuth state or PKCE verifier
+_NO_CREDENTIAL_WORDS = frozenset(
+    ["next", "page", "continuation", "cursor", "pagination", "state", "nonce", "pkce"]
+    + ["verifier", "challenge", "cancellation", "sync", "idempotency"]
+)
 # names that alone say no secret: a key (a cache's, a keybinding's), a session (a work
 # session's), auth (a setting); joined to another word they do (_app_session, X-Device-Auth)
 _ALONE = (["key"], ["keys"], ["session"], ["sessions"], ["auth"])
@@ -284,6 +289,8 @@ def secret_name(name: str) -> bool:
         return False
     if words[0] == "existing" or words[0].startswith(("csrf", "xsrf")):
         return False  # Helm's existingSecret (a Secret's name), a CSRF token (no login)
+    if _NO_CREDENTIAL_WORDS.intersection(words[:-1]):
+        return False  # nextPageToken, CONTINUATION_TOKEN, oauth_state_key: no login
     for at in range(len(words) - 1, -1, -1):
         word = words[at]
         if _SECRET_WORD.search(word):

@@ -53,6 +53,7 @@ from serena_memory.core.secret_said import (
     key_said,
     labelled_password,
     login_pair,
+    no_credential,
     quoted_value,
     said_password,
     said_secret,
@@ -213,6 +214,7 @@ def _secret_given(line: str, at: int, name: str, value: str, *, quoted: bool) ->
         and not _in_arn(line, at)
         and not HASH_OF.search(line, max(0, at - 30), at)
         and not public_context(line, at)
+        and not no_credential(line, at)
     )
 
 

@@ -128,8 +128,21 @@ def random_looking(value: str) -> bool:
     classes = sum(bool(re.search(p, value)) for p in ("[a-z]", "[A-Z]", r"\d"))
     if classes < 2 or entropy(value) < 3.5 or (len(value) < 32 and _SHORT_HEX.fullmatch(value)):
         return False  # (a commit's or an object's short id)
+    if re.search(r"[/\\]\w*[a-z]{4}\w*[/\\]", value):
+        return False  # a path of words
+    if classes == 2 and not re.search("[A-Z]", value):
+        return _interleaved(value)
     wordy = sum(len(run) for run in _WORD_RUN.findall(value))
-    return wordy / len(value) < 0.35 and not re.search(r"[/\\]\w*[a-z]{4}\w*[/\\]", value)
+    return wordy / len(value) < 0.35
+
+
+def _interleaved(value: str) -> bool:
+    """Whether small letters and digits alternate as a generator draws them (one in five a
+    digit or more, a change between a letter and a digit every six characters), not as a
+    name with a number does (``rotate_tokens_v2``)."""
+    digits = sum(c.isdigit() for c in value)
+    changes = sum(a.isdigit() != b.isdigit() for a, b in zip(value, value[1:], strict=False))
+    return digits * 5 >= len(value) and changes * 6 >= len(value) and "_" not in value
 
 
 def _value_fits(
@@ -223,7 +236,7 @@ def _judge(before: str, value: str, *, quoted: bool) -> str | None:
         previous = words[at - 1].lower() if at else ""
         kind = _naming(word, previous)
         if kind is not None:
-            if _said_before(words[max(0, at - 3) : at]):
+            if _said_before(words[max(0, at - 8) : at]):
                 return None  # "not secret by itself", "sha256 of the token", "accessor of my token"
             ended = word.endswith(".") and distance == 0  # "... 5 tokens. [VALUE]"
             near = (distance == 0 and not ended) or connected
@@ -376,18 +389,22 @@ def named_above(above: str, line: str) -> str | None:
     return None
 
 
+# where a field's name starts: the line's start (after a list's mark), or after a JSON
+# object's brace or comma
+_FIELD_START = re.compile(r"(?:^\s*(?:[-*]\s+)?|[{,]\s*)[\"']?$")
+
+
 def name_alone(name: str, value: str, line: str, at: int) -> bool:
     """Whether a value given to a name alone ``key`` or ``auth`` (a cache's key, a setting,
     usually) is a secret: a random token of mixed case (an rclone or Redis AUTH), or one a
     credential record gives beside a provider or an account."""
-    if name.strip("\"'").lower() not in ("key", "auth", "_key", "secret_key_value"):
+    if name.strip("\"'").lower() not in ("key", "auth"):
         return False
+    if not _FIELD_START.search(line, 0, at):
+        return False  # words before it: "API key: VALUE" is the context rule's to judge
     value = value.strip("\"'`")
     if _DERIVED.fullmatch(value) or public_value(value) or is_placeholder(value):
         return False
-    before = _WORD.findall(line[max(0, at - 40) : at])
-    if before and before[-1].lower() in _NOT_SECRET_KEY:
-        return False  # a site key, a public key
     if random_looking(value) and re.search(r"[A-Z]", value) and re.search(r"[a-z]", value):
         return True
     record = re.search(

@@ -128,21 +128,36 @@ def random_looking(value: str) -> bool:
     classes = sum(bool(re.search(p, value)) for p in ("[a-z]", "[A-Z]", r"\d"))
     if classes < 2 or entropy(value) < 3.5 or (len(value) < 32 and _SHORT_HEX.fullmatch(value)):
         return False  # (a commit's or an object's short id)
-    if re.search(r"[/\\]\w*[a-z]{4}\w*[/\\]", value):
+    if any(_word(part) for part in _PATH_PART.findall(value)):
         return False  # a path of words
     if classes == 2 and not re.search("[A-Z]", value):
         return _interleaved(value)
-    wordy = sum(len(run) for run in _WORD_RUN.findall(value))
+    wordy = sum(len(run) for run in _WORD_RUN.findall(value) if _word(run))
     return wordy / len(value) < 0.35
 
 
+# a path's part between slashes, made of letters
+_PATH_PART = re.compile(r"(?<=[/\\])[a-z]{4,}(?=[/\\])")
+_VOWELS = frozenset("aeiouAEIOU")
+_CONSONANTS = re.compile(r"[^aeiouyAEIOUY]{4}")
+
+
+def _word(run: str) -> bool:
+    """Whether a run of letters reads as a word (Service, refresh, TOKEN): a vowel in four
+    letters or more (two in a run of four: Role, Auth) and no four consonants in a row,
+    where a drawn run (xfddls, gxqa) has not."""
+    vowels = sum(c in _VOWELS for c in run)
+    needed = 2 if len(run) == 4 else len(run) / 4
+    return vowels >= needed and _CONSONANTS.search(run) is None
+
+
 def _interleaved(value: str) -> bool:
-    """Whether small letters and digits alternate as a generator draws them (one in five a
-    digit or more, a change between a letter and a digit every six characters), not as a
+    """Whether small letters and digits alternate as a generator draws them (one in six a
+    digit or more, a change between a letter and a digit every eight characters), not as a
     name with a number does (``rotate_tokens_v2``)."""
     digits = sum(c.isdigit() for c in value)
     changes = sum(a.isdigit() != b.isdigit() for a, b in zip(value, value[1:], strict=False))
-    return digits * 5 >= len(value) and changes * 6 >= len(value) and "_" not in value
+    return digits * 6 >= len(value) and changes * 8 >= len(value) and "_" not in value
 
 
 def _value_fits(

@@ -423,9 +423,10 @@ def derived_name(value: str) -> bool:
         return False
     if any(len(part) >= 12 and _RANDOM_PART.search(part) for part in parts):
         return False  # a generated part: acme_live_<random>
-    named = sum(1 for part in parts if _NAME_PART.fullmatch(part))
+    named = sum(1 for part in parts if _NAME_PART.fullmatch(part) and not _HEX_PART.fullmatch(part))
     return named * 2 >= len(parts)
 
 
 # a part that mixes small letters, capitals and digits, as a generator draws them
+_HEX_PART = re.compile(r"[0-9a-f]*[a-f][0-9a-f]*")  # dc81, a008: a UUID's or a hash's, no word
 _RANDOM_PART = re.compile(r"(?=.*[a-z])(?=.*[A-Z])(?=.*\d)")

@@ -313,3 +313,72 @@ def test_a_line_full_of_secret_words_and_values_is_scanned_in_linear_time() -> N
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert done.stdout == "[]\n[]\n[]\n[]\n"
+
+
+# a provider's key with no prefix of its own, in each form people paste it; what names it
+# is its words or its variable, never its shape
+_PROVIDERS = ["Mistral", "Twitch", "Datadog", "Zendesk", "Backblaze"]
+_PASTED_FORMS = {
+    "environment line": "{P}_API_KEY={v}",
+    "YAML": "{p}:\n  api_key: {v}",
+    "JSON": '{{"{p}ApiKey": "{v}"}}',
+    "sentence": "The {P} API key is {v}",
+    "label": "{P} key: {v}",
+    "arrow": "{P} token for prod → {v}",
+    "list": "- {P} secret: `{v}`",
+    "table": "| {P} | API key | `{v}` |",
+    "agent's note": "Remember: {P} access token = {v}",
+    "container": "docker run -e {P}_TOKEN={v} acme/app",
+    "flag": "acme-cli deploy --api-key {v} --region eu",
+    "header": "curl -H 'X-{P}-Key: {v}' https://api.{p}.example/v1",
+    "words between": "We got the {P} API key from their support after two weeks: {v}",
+    "aside": "{P} secret (prod, rotated in March): {v}",
+}
+_NOT_KEYS = {
+    "an id": "{P} account id: {v}",
+    "a hash": "sha256 of the {P} API key: {v}",
+    "a key's id": "{P} API key id: {v}",
+    "a request's id": "{P} request id: {v}",
+    "a commit": "Bumped the {p} SDK in commit {v}",
+    "an example": "e.g. a {P} token looks like {v}",
+    "a public key": "{P} publishable key (safe in the browser): {v}",
+}
+
+
+def _shapes() -> list[str]:
+    return [
+        made(HEX, 32),
+        made(HEX, 40),
+        made(ALNUM, 32),
+        made(ALNUM, 24),
+        made(ALNUM + "+/", 42) + "==",
+        uuid_value(),
+    ]
+
+
+def uuid_value() -> str:
+    return "-".join(made(HEX, n) for n in (8, 4, 4, 4, 12))
+
+
+@pytest.mark.parametrize("form", list(_PASTED_FORMS))
+def test_a_key_without_a_prefix_is_found_in_every_form_people_paste(form: str) -> None:
+    missed = [
+        text
+        for provider in _PROVIDERS
+        for value in _shapes()
+        if not secrets.scan(
+            text := _PASTED_FORMS[form].format(P=provider.upper(), p=provider.lower(), v=value)
+        )
+    ]
+    assert missed == []
+
+
+@pytest.mark.parametrize("form", list(_NOT_KEYS))
+def test_an_id_a_hash_or_a_public_key_beside_a_keys_words_is_written(form: str) -> None:
+    flagged = [
+        text
+        for provider in _PROVIDERS
+        for value in _shapes()
+        if secrets.scan(text := _NOT_KEYS[form].format(P=provider, p=provider.lower(), v=value))
+    ]
+    assert flagged == []

@@ -382,3 +382,32 @@ def test_an_id_a_hash_or_a_public_key_beside_a_keys_words_is_written(form: str) 
         if secrets.scan(text := _NOT_KEYS[form].format(P=provider, p=provider.lower(), v=value))
     ]
     assert flagged == []
+
+
+# a password or a key said in more languages, and where they say it is kept
+ABROAD = [
+    f"Mật khẩu của máy chủ staging là: {strong()}",
+    f"Kata sandi database produksi adalah {strong()}",
+    f"Ο κωδικός του διακομιστή είναι: {strong()}",
+    f"La clave de la API de Stripe es {made(ALNUM, 24)}",
+    f"La chiave API di produzione è {made(ALNUM, 24)}",
+    f"Lösenordet för servern är {strong()}",
+    f"API キーは {made(ALNUM, 24)} です",
+    f"Adgangskoden til routeren er {strong()}",
+]
+KEPT_ABROAD = [
+    "La clave está en el gestor de contraseñas (1Password, bóveda Infra).",
+    "La chiave della cache è `user:42:profile:v3`.",
+    "Mật khẩu được lưu trong Vault tại secret/prod/db.",
+    "Kata sandi disimpan di Vault, path secret/prod/db.",
+]
+
+
+@pytest.mark.parametrize("text", ABROAD)
+def test_a_secret_said_in_another_language_is_found(text: str) -> None:
+    assert secrets.scan(text)
+
+
+@pytest.mark.parametrize("text", KEPT_ABROAD)
+def test_where_a_secret_is_kept_said_in_another_language_is_written(text: str) -> None:
+    assert secrets.scan(text) == []

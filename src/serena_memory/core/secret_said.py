@@ -51,7 +51,7 @@ _SETTING_VERB = re.compile(r"(?i)\b(?:re)?set\b|\bchang|\brotat|\bupdat")
 _LOGIN = (
     r"(?i)\b(?:log[ -]?in|logon|sign[ -]?in|creds|credentials|basic[ -]?auth)\b"
     r"[^\n]{0,60}?(?:^|[\s`'\"(])"
-    r"([\w.@+-]{2,64})[`'\"]?(?:\s+/\s+|:)[`'\"]?([^\s`'\"]{8,80})"
+    r"([\w.@+-]{2,64})[`'\"]?(?:\s+/\s+|:| : )[`'\"]?([^\s`'\"]{8,80})"
 )
 
 

@@ -111,7 +111,7 @@ _INSIDE_EXPRESSION = ("{", "$", "%", "{{", "${", "{%", "$(")
 # "(client-side by design)"
 _AFTER_ELSE = re.compile(
     r"(?i)[`'\"]?\s*(?:#|//|\(|-\s|—|–)[^\n]{0,60}?\b(?:cache|idempotency|hash|checksum"
-    r"|digest|example|fake|dummy|public|publishable|client-side|by design"
+    r"|digest|example|fake|dummy|mock|stub|fixture|public|publishable|client-side|by design"
     r"|not (?:a |the )?(?:secret|key|token))"
 )
 
@@ -274,7 +274,7 @@ def _judge(before: str, value: str, *, quoted: bool) -> str | None:
 _BEFORE_ELSE = _set(
     """
     not accessor example sample fake dummy public publishable anon search-only encrypted
-    ciphertext hashed salted masked redacted truncated
+    ciphertext hashed salted masked redacted truncated fixture fixtures mock stub id sid
     """
 )
 

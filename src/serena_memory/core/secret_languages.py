@@ -23,8 +23,7 @@ _WORDS = {
     "token": "jeton,токен,令牌,トークン,토큰",
     "secret key": "密钥,秘钥,秘密鍵,ключ,schlüssel,clé secrète,chave secreta,clave secreta",
     "key": (
-        "clave,chave,chiave,clé,klucz,sleutel,nyckel,nøgle,nøkkel,avain,kulcs,anahtar,klíč,"
-        "キー,키"
+        "clave,chave,chiave,clé,klucz,sleutel,nyckel,nøgle,nøkkel,avain,kulcs,anahtar,klíč,キー,키"
     ),
     "user": (
         "benutzer,benutzername,utilisateur,usuario,usuário,utente,пользователь,用户,用戶,"

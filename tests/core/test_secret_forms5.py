@@ -308,11 +308,14 @@ def test_a_line_full_of_secret_words_and_values_is_scanned_in_linear_time() -> N
         "print(secrets.scan('password (' * 10000 + 'x'))\n"
         "print(secrets.scan('token ' + 'a1' * 50000))\n"
         "print(secrets.scan('key: ' + 'deps-v3-' * 12000))\n"
+        "print(secrets.scan('key: A' + 'a' * 100000))\n"
+        "print(secrets.scan('token: ' + '-'.join(['a' * 30000] * 3)))\n"
+        "print(secrets.scan('the API token\\n- label: ' + 'x' * 20 + ' ' * 50000 + 'y'))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
-    assert done.stdout == "[]\n[]\n[]\n[]\n"
+    assert done.stdout == "[]\n" * 7
 
 
 # a provider's key with no prefix of its own, in each form people paste it; what names it

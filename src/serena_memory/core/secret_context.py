@@ -30,7 +30,6 @@ from serena_memory.core.secret_values import (
     passphrase,
     public_value,
     secret_name,
-    strong_password,
 )
 
 
@@ -354,7 +353,7 @@ def named_in_sentence(line: str) -> str | None:
 def _value_kind(line: str, match: re.Match[str]) -> str | None:
     """The kind of secret the value ``match`` is, judged by the words before it."""
     value = match.group().rstrip(".,;:")
-    if len(value) < 8 or _PLAUSIBLE.search(value) is None:
+    if len(value) < 8 or not _plausible(value):
         return None  # a word: no secret
     if "=" in value.rstrip("=") or value.endswith(":") or value.startswith("@"):
         return None
@@ -370,15 +369,22 @@ def _value_kind(line: str, match: re.Match[str]) -> str | None:
     return None
 
 
-# a digit, or small letters and capitals: what a secret holds and a word does not
-_PLAUSIBLE = re.compile(r"\d|[a-z][A-Z]|[A-Z].*[a-z].*[A-Z]")
+def _plausible(value: str) -> bool:
+    """Whether ``value`` holds a digit, or small letters and two capitals or more: what a
+    secret holds and a word does not (one pass over it)."""
+    if _DIGIT_OR_CHANGE.search(value) is not None:
+        return True
+    return sum(c.isupper() for c in value) >= 2 and any(c.islower() for c in value)
+
+
+_DIGIT_OR_CHANGE = re.compile(r"\d|[a-z][A-Z]")
 
 
 # a line that names a secret, then on the next line a label and a random value: "create the
 # Jira API token" then "paste into CI: VALUE", "The key was generated..." then "Current
 # value: VALUE"
 _LABEL_VALUE = re.compile(
-    r"^\s*(?:[-*>]\s+)?(?:\[[ xX]\]\s+)?([^:`\n]{1,40}):\s*[`'\"]?(\S{16,200}?)[`'\"]?\s*$"
+    r"^\s*(?:[-*>]\s+)?(?:\[[ xX]\]\s+)?([^:`\n]{1,40}):\s*[`'\"]?(\S{16,200})\s*$"
 )
 _NAMED_ABOVE = re.compile(r"(?i)\b(?:token|secret|api[ _-]?key|key|password|credentials?)s?\b")
 _PUBLIC_ABOVE = re.compile(
@@ -392,7 +398,7 @@ def named_above(above: str, line: str) -> str | None:
     match = _LABEL_VALUE.match(line)
     if match is None or not _NAMED_ABOVE.search(above) or _PUBLIC_ABOVE.search(above):
         return None
-    label, value = match.group(1), match.group(2).rstrip(".,;")
+    label, value = match.group(1), match.group(2).rstrip("`'\".,;")
     if any(word.lower() in _ELSE for word in _WORD.findall(label)):
         return None
     if _HEX.fullmatch(value) or _UUID.fullmatch(value) or _SID.fullmatch(value):
@@ -499,8 +505,3 @@ def login_said(line: str) -> bool:
 
 _EXAMPLE_LOGIN = re.compile(r"(?i)@example\.|password`?\s*$|[-_]password\b")
 LOGIN_WORDS = tuple(word for words, _, _ in _LOGINS for word in words)
-
-
-def strong_or_generated(value: str) -> bool:
-    """A strong password or a generated token (for a value a form says is a credential)."""
-    return strong_password(value, quoted=True) or random_looking(value)

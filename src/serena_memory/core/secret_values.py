@@ -421,7 +421,7 @@ def derived_name(value: str) -> bool:
     parts = [part for part in re.split(r"[-_.:/]+", value) if part]
     if len(parts) < 3:
         return False
-    if any(len(part) >= 12 and _RANDOM_PART.search(part) for part in parts):
+    if any(len(part) >= 12 and _RANDOM_PART.match(part) for part in parts):
         return False  # a generated part: acme_live_<random>
     named = sum(1 for part in parts if _NAME_PART.fullmatch(part) and not _HEX_PART.fullmatch(part))
     return named * 2 >= len(parts)

@@ -204,6 +204,11 @@ NEIGHBOURS = [
     ),
     ("a key alone in a credential record", '{"key": "cmd+k cmd+s", "command": "workbench.open"}'),
     ("AUTH in a note", "AUTH: ACL user `app`, password from secret `redis-app`"),
+    (
+        "a value below the line that names it",
+        f"## Stripe\n- Secret key: in Doppler\n- Account: acct_1N{made(ALNUM, 16)}",
+    ),
+    ("a token a sentence after its word", f"Token: see Vault. Org: org_{made(ALNUM, 18)}"),
     ("an admin key in hex", f"Build cache key: `deps-{made(HEX, 64)}` (hash of requirements.txt)."),
     (
         "a token right after its word",

@@ -261,12 +261,25 @@ def _judge(before: str, value: str, *, quoted: bool) -> str | None:
             return _kind_said(kind, word) if near and fits else None
         if _IDENTIFIER.fullmatch(word):
             return None  # another name's value: key="TENANT_ID" value="..."
+        if _own_label(words, at):
+            return None  # "Token: see Vault. Org: VALUE": the value's own label
         crossed = crossed or (
             word.endswith(".") and at + 1 < len(words) and words[at + 1][:1].isupper()
         )
         if word not in (":", "=", "-", "—", "–", "->", "=>", "→"):
             distance += 1
     return None
+
+
+def _own_label(words: list[str], at: int) -> bool:
+    """Whether ``words[at]`` is a label of its own: a capitalised word with a colon after
+    it, starting a sentence or a field (``Org:``, ``; Account:``)."""
+    return (
+        at + 1 < len(words)
+        and words[at + 1] == ":"
+        and words[at][:1].isupper()
+        and (at == 0 or words[at - 1].endswith(".") or words[at - 1] in (";", ",", "|", "-"))
+    )
 
 
 # said right before a secret's word, what makes the value something else
@@ -392,6 +405,15 @@ _PUBLIC_ABOVE = re.compile(
 )
 
 
+# the words of a label that give the value named above and name nothing of their own
+_GENERIC_LABEL = _set(
+    """
+    value current new paste pasted copy copied here this that use used set into the
+    actual real full raw generated created rotated prod staging production it's
+    """
+)
+
+
 def named_above(above: str, line: str) -> str | None:
     """The kind of a random value after a label on ``line`` when the line ``above`` names a
     secret (and says it is no public one)."""
@@ -399,8 +421,8 @@ def named_above(above: str, line: str) -> str | None:
     if match is None or not _NAMED_ABOVE.search(above) or _PUBLIC_ABOVE.search(above):
         return None
     label, value = match.group(1), match.group(2).rstrip("`'\".,;")
-    if any(word.lower() in _ELSE for word in _WORD.findall(label)):
-        return None
+    if not all(len(word) <= 3 or word.lower() in _GENERIC_LABEL for word in label.split()):
+        return None  # "Account: ...", "Messaging service: ...": a label of its own
     if _HEX.fullmatch(value) or _UUID.fullmatch(value) or _SID.fullmatch(value):
         return None  # a commit, a run's id: a hex value needs its name on its own line
     if random_looking(value) or (

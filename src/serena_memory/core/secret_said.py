@@ -117,6 +117,10 @@ def _sentences() -> tuple[Any, Any, Any]:
     return linear(_SAID_PASSWORD), linear(_SAID_AFTER), linear(_VALUE_FIRST)
 
 
+# a sentence's or a field's end, then a capitalised label: what the value after it is
+_NEW_LABEL = re.compile(r"[.;|]\s+[A-Z][\w-]*\s*$")
+
+
 def said_secret(line: str) -> str | None:
     """The kind of a password or a random token said a few words after its word."""
     for match in _sentences()[1].finditer(line):
@@ -128,6 +132,8 @@ def said_secret(line: str) -> str | None:
             continue
         if public_context(line, match.end(2)):
             continue  # "frontend token (meant for browsers): VALUE"
+        if _NEW_LABEL.search(between):
+            continue  # "Token: see Vault. Org: VALUE": the value's own label
         if HASH_OF.search(before) or no_credential(line, match.start()):
             continue
         if connector and connector.lower() == "to" and not _SETTING_VERB.search(line):

@@ -387,10 +387,12 @@ def _plausible(value: str) -> bool:
     secret holds and a word does not (one pass over it)."""
     if _DIGIT_OR_CHANGE.search(value) is not None:
         return True
-    return sum(c.isupper() for c in value) >= 2 and any(c.islower() for c in value)
+    return _TWO_CAPITALS.search(value) is not None and _SMALL.search(value) is not None
 
 
 _DIGIT_OR_CHANGE = re.compile(r"\d|[a-z][A-Z]")
+_TWO_CAPITALS = re.compile(r"[A-Z][^A-Z]*[A-Z]")  # (each start runs to the next capital)
+_SMALL = re.compile(r"[a-z]")
 
 
 # a line that names a secret, then on the next line a label and a random value: "create the

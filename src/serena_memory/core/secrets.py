@@ -128,7 +128,7 @@ _PROVIDER_DETECTORS: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ..
     ("aws", "AWSKeyDetector", ("A3T", "ABIA", "ACCA", "AKIA", "ASIA"), ("aws",)),
     ("artifactory", "ArtifactoryDetector", ("AKC", "AP"), ()),
     ("azure_storage_key", "AzureStorageKeyDetector", ("AccountKey=",), ()),
-    ("discord", "DiscordBotTokenDetector", (".",), ()),
+    ("discord", "DiscordBotTokenDetector", (".",), ()),  # (and see _NEEDED)
     ("github_token", "GitHubTokenDetector", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), ()),
     ("gitlab_token", "GitLabTokenDetector", ("gl", "GR1348941"), ()),
     ("ibm_cloud_iam", "IbmCloudIamDetector", (), ("key", "pwd", "pass", "token")),
@@ -146,15 +146,31 @@ _PROVIDER_DETECTORS: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ..
 )
 
 
+# what the detectors whose words are common need besides, each a fixed-width part of
+# their own patterns (one quick search where their patterns take many steps): a Discord
+# token's two dots six characters apart, a Telegram token's digit and colon then 35
+# characters, the 44 characters of an IBM Cloud key
+_NEEDED = {
+    "discord": r"\.[a-zA-Z\d_-]{6}\.",
+    "telegram_token": r"\d:[0-9A-Za-z_-]{35}",
+    "ibm_cloud_iam": r"[a-zA-Z0-9_\-]{44}",
+}
+
+
 @cache
-def _detectors() -> tuple[tuple[Any, tuple[str, ...], tuple[str, ...]], ...]:
-    """detect-secrets' provider detectors, made once, each with the words it needs (our
-    token shapes are in core/secret_tokens.py, private keys are found over lines by
-    :func:`_blocks`)."""
+def _detectors() -> tuple[tuple[Any, tuple[str, ...], tuple[str, ...], Any], ...]:
+    """detect-secrets' provider detectors, made once, each with the words it needs and
+    what else its patterns need (our token shapes are in core/secret_tokens.py, private
+    keys are found over lines by :func:`_blocks`)."""
     from importlib import import_module
 
     return tuple(
-        (getattr(import_module(f"detect_secrets.plugins.{module}"), name)(), words, lower)
+        (
+            getattr(import_module(f"detect_secrets.plugins.{module}"), name)(),
+            words,
+            lower,
+            re.compile(_NEEDED[module]) if module in _NEEDED else None,
+        )
         for module, name, words, lower in _PROVIDER_DETECTORS
     )
 
@@ -514,9 +530,11 @@ def _detected(line: str, detectors: Iterable[Any]) -> str | None:
     if "  " in line or "\t" in line:  # most lines hold no run: the substitution skipped
         line = _BLANK_RUN.sub(" ", line)
     lower = line.lower()
-    for detector, words, lower_words in detectors:
+    for detector, words, lower_words, needed in detectors:
         if not any(map(line.__contains__, words)) and not any(map(lower.__contains__, lower_words)):
             continue  # none of the words its patterns need: no match
+        if needed is not None and needed.search(line) is None:
+            continue
         for value in detector.analyze_string(line):
             token = _token_of(line, value)
             if fake(token) or public_token(str(detector.secret_type), token):

@@ -294,7 +294,12 @@ def test_a_detector_skipped_for_lack_of_its_words_would_have_found_nothing() -> 
     of the labelled sets and of this file's texts, none finds anything the skipped ones
     miss."""
     data = Path(__file__).resolve().parents[2] / "benchmarks" / "data"
-    texts = [t for _, t in SECRETS + LOOK_ALIKES + NEIGHBOURS]
+    shapes = [
+        f"discord: M{made(ALNUM, 23)}.{made(ALNUM, 6)}.{made(ALNUM, 27)}",
+        f"bot: {made(DIGITS, 9)}:{made(ALNUM, 35)}",
+        f"ibm_cloud_iam_key = '{made(ALNUM + '_-', 44)}'",
+    ]
+    texts = [t for _, t in SECRETS + LOOK_ALIKES + NEIGHBOURS] + shapes
     for path in sorted(data.glob("secrets-*.jsonl")):
         texts += [json.loads(line)["text"] for line in path.read_text("utf-8").splitlines()]
     detectors = secrets._detectors()
@@ -302,6 +307,7 @@ def test_a_detector_skipped_for_lack_of_its_words_would_have_found_nothing() -> 
     lines = {line for text in texts for line in text.splitlines()}
     for line in lines:
         assert secrets._detected(line, detectors) == secrets._detected(line, unskipped), line
+    assert all(secrets._detected(shape, detectors) for shape in shapes)
 
 
 def test_a_line_full_of_secret_words_and_values_is_scanned_in_linear_time() -> None:

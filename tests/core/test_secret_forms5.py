@@ -56,6 +56,10 @@ def spaced_letters() -> str:
     return " ".join(groups)
 
 
+def uuid_value() -> str:
+    return "-".join(made(HEX, n) for n in (8, 4, 4, 4, 12))
+
+
 TABLE = "| Service | Port | Notes |\n|---|---|---|\n| Postgres | 5432 | via pgbouncer |\n"
 
 # (form, text): each a secret the gate let through before this round
@@ -243,6 +247,7 @@ NEIGHBOURS = [
         f"Segment write key for the web source (ships to every browser): {made(ALNUM, 32)}",
     ),
     ("a header's value", "The API key header is `X-Api-Key`, sent on every call."),
+    ("a token right after its word", f"Key management: KMS key {uuid_value()}, alias alias/prod."),
     (
         "a token with an aside",
         f"Encrypted password (KMS ciphertext blob): AQICAH{made(ALNUM + '+/', 120)}==",
@@ -369,10 +374,6 @@ def _shapes() -> list[str]:
         made(ALNUM + "+/", 42) + "==",
         uuid_value(),
     ]
-
-
-def uuid_value() -> str:
-    return "-".join(made(HEX, n) for n in (8, 4, 4, 4, 12))
 
 
 @pytest.mark.parametrize("form", list(_PASTED_FORMS))

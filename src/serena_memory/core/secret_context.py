@@ -70,7 +70,7 @@ _NOT_SECRET_KEY = (
         """
     public publishable pub anon site browser frontend front-end client-side search
     search-only gpg pgp gnupg ssh host deploy minisign signify message record event entry item
-    index dict json table column field registry sccache ccache
+    index dict json table column field registry sccache ccache kms cmk hsm
     """
     )
     | DATA_KEY_WORDS
@@ -120,8 +120,8 @@ def random_looking(value: str) -> bool:
     of words (``AuthService.refreshToken2``) nor a derived name (``pip-<hash>``)."""
     if len(value) < 16 or not_a_value(value) or "://" in value or _DERIVED.fullmatch(value):
         return False
-    if _SID.fullmatch(value) or derived_name(value):
-        return False
+    if _SID.fullmatch(value) or derived_name(value) or _UUID.fullmatch(value):
+        return False  # (a UUID is judged by the words that name it)
     if public_value(value) or is_placeholder(value):
         return False
     classes = sum(bool(re.search(p, value)) for p in ("[a-z]", "[A-Z]", r"\d"))
@@ -183,6 +183,7 @@ def _value_fits(
     if bare_key and not generated(value):
         return False  # `key: HEX`, `key: UUID`: a cache's or a record's key
     if _UUID.fullmatch(value):
+        # a token's or a key's UUID right after its word (Heroku's, Postmark's)
         return distance <= 2 and entropy(value) >= 3.0
     if value.isdigit():
         return len(value) >= 16 and len(set(value)) >= 6

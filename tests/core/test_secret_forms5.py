@@ -197,8 +197,27 @@ LOOK_ALIKES = [
     ("a page's token", f"Continuation token: eyJ{made(ALNUM, 30)}"),
     ("a page's token named", f"nextPageToken: {made(ALNUM, 30)}"),
     ("a commit's short id", f"Git commit for the token fix: {made(HEX, 20)}"),
+    (
+        "a secret-finding regex",
+        "- API tokens: `api[_-]?key`, `gh[ps]_[A-Za-z0-9]{36}`, `secret[_-]?token`",
+    ),
     ("names of secrets", "Key Vault kv-acme-prod-01: secret names follow `app--setting--name`."),
 ]
+
+# code and notes about code in real memories, each beside a word a secret's name ends with
+CODE_NOTES = [
+    "- `lib/agentToken.ts` — createAgentToken (takes expiresInDays) / listAgentTokens",
+    '    if (all_tests_pass() && approvalState == "") {',
+    "    Remove-Item Env:\\GH_TOKEN -ErrorAction SilentlyContinue",
+    "Counts come from `tiktoken` `cl100k_base` via the encoder",
+    "agentToken.ts also exports getUserOAuthTokens / revokeOAuthToken (tokens are user-owned)",
+]
+
+
+@pytest.mark.parametrize("text", CODE_NOTES)
+def test_code_about_tokens_is_no_secret(text: str) -> None:
+    assert secrets.scan(text) == []
+
 
 # (the form a new rule finds, a neighbour it must let through)
 NEIGHBOURS = [

@@ -159,6 +159,10 @@ def _interleaved(value: str) -> bool:
     return digits * 6 >= len(value) and changes * 8 >= len(value) and "_" not in value
 
 
+# a name in code's case, words alone (reviewDecision, TokenRow): no secret
+_CODE_NAME = re.compile(r"[a-z]+(?:[A-Z][a-z]+)+|(?:[A-Z][a-z]+){2,}")
+
+
 def _value_fits(
     kind: str, value: str, name: str, distance: int, *, bare_key: bool, quoted: bool
 ) -> bool:
@@ -167,7 +171,9 @@ def _value_fits(
     ``key`` alone, which names a cache's or a record's key as often; ``quoted``: the value is
     quoted, a literal, where a bare one after a name may be code)."""
     if kind == "name":
-        return literal_value(name, value, quoted=quoted) and not re.search(r"\.[a-z]{1,5}$", value)
+        if _CODE_NAME.fullmatch(value) or re.search(r"\.[a-z]{1,5}$", value):
+            return False  # reviewDecision, a file's name: code, no secret
+        return literal_value(name, value, quoted=quoted)
     if kind == "password":
         return human_password(value) or passphrase(value)
     if kind == "code":
@@ -219,11 +225,21 @@ def _naming(word: str, before: str) -> str | None:
     if bare in _TOKEN_WORDS:
         return "token"
     if _NAME.fullmatch(word) and secret_name(word) and not _PROGRAM.fullmatch(word):
-        return "name"
+        return None if _FUNCTION.match(word) else "name"
     one_case = word.islower() or word.isupper()
-    if len(word) > 4 and word.isalpha() and one_case and secret_name(word):  # requirepass
-        return "name"
+    if len(word) > 4 and word.isalpha() and one_case and low.endswith(_PASSWORD_ENDS):
+        return "name"  # requirepass, PGPASSWORD (not tiktoken, hotkey)
     return None
+
+
+_PASSWORD_ENDS = ("pass", "password", "passwd", "pwd")
+# a function's name, a verb first (getUserTokens, revokeAgentToken): what code calls, never
+# a variable holding the secret
+_FUNCTION = re.compile(
+    r"(?:get|set|mint|revoke|create|fetch|load|save|update|delete|remove|has|is|use|make"
+    r"|build|parse|read|write|handle|on|validate|verify|refresh|rotate|generate|issue|list"
+    r"|find|check|ensure|init|reset|store|encode|decode|hash|sign|exchange)[A-Z_]"
+)
 
 
 def _judge(before: str, value: str, *, quoted: bool) -> str | None:
@@ -249,7 +265,7 @@ def _judge(before: str, value: str, *, quoted: bool) -> str | None:
         if low in _ELSE or low in ("|", ";") or HASH_OF.search(low):
             return None
         previous = words[at - 1].lower() if at else ""
-        kind = _naming(word, previous)
+        kind = None if _called(before, word) else _naming(word, previous)
         if kind is not None:
             if _said_before(words[max(0, at - 8) : at]):
                 return None  # "not secret by itself", "sha256 of the token", "accessor of my token"
@@ -270,6 +286,12 @@ def _judge(before: str, value: str, *, quoted: bool) -> str | None:
         if word not in (":", "=", "-", "—", "–", "->", "=>", "→"):
             distance += 1
     return None
+
+
+def _called(before: str, word: str) -> bool:
+    """Whether ``word`` stands in ``before`` as a function called (``all_checks_pass()``)."""
+    at = before.rfind(word)
+    return at >= 0 and before[at + len(word) : at + len(word) + 1] == "("
 
 
 def _own_label(words: list[str], at: int) -> bool:
@@ -369,8 +391,8 @@ def _value_kind(line: str, match: re.Match[str]) -> str | None:
     value = match.group().rstrip(".,;:")
     if len(value) < 8 or not _plausible(value):
         return None  # a word: no secret
-    if "=" in value.rstrip("=") or value.endswith(":") or value.startswith("@"):
-        return None
+    if "=" in value.rstrip("=") or value.endswith(":") or value.startswith(("@", "-")):
+        return None  # an assignment (its own rule's), a label, a file, a flag
     start = match.start()
     if start and line[start - 1] not in " \t`'\"(:=|":
         return None  # inside a word, a path or after a bracket

@@ -192,6 +192,8 @@ _ATTRIBUTE = re.compile(r"^[A-Za-z_]+\d*(?:\.[A-Za-z_]+\d*)+$")
 # a word and digits)
 _WORDS_AND_DIGITS = re.compile(r"^[A-Z][a-z]+(?:\.[A-Z][a-z]+)+\d+$")
 # words in a list (password,token,secret): what a setting lists, never a secret
+# a regular expression (api[_-]?key, gh[ps]_[A-Za-z0-9]{36}): a pattern that finds secrets
+_REGEX = re.compile(r"\][?*+{]|\\[dwsb]|\(\?[:=!<]")
 # a path or a reference of small words: kv/data/prod/api#token
 _WORD_PATH = re.compile(r"[a-z][a-z0-9_.-]*(?:[/#][a-z][a-z0-9_.-]*)+")
 _WORD_LIST = re.compile(r"[A-Za-z_-]+(?:,[A-Za-z_-]+)+")
@@ -254,6 +256,7 @@ def literal_secret(value: str, *, quoted: bool = False) -> bool:
         and not _JOINED_WORDS.fullmatch(bare)
         and not _WORD_LIST.fullmatch(bare)
         and not _WORD_PATH.fullmatch(bare)
+        and _REGEX.search(bare) is None
     )
 
 

@@ -238,7 +238,7 @@ _PASSWORD_ENDS = ("pass", "password", "passwd", "pwd")
 _FUNCTION = re.compile(
     r"(?:get|set|mint|revoke|create|fetch|load|save|update|delete|remove|has|is|use|make"
     r"|build|parse|read|write|handle|on|validate|verify|refresh|rotate|generate|issue|list"
-    r"|find|check|ensure|init|reset|store|encode|decode|hash|sign|exchange)[A-Z_]"
+    r"|find|check|ensure|init|reset|store|encode|decode|hash|sign|exchange)[A-Z]"
 )
 
 

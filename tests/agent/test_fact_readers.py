@@ -157,8 +157,10 @@ tasks:
     cmds: [goreleaser release]
 """
     sheet = project(tmp_path, {"Taskfile.yaml": taskfile})
-    assert sheet.commands["test"] == ["task test"]
-    assert sheet.commands["format"] == ["task lint:fix"]
+    # the default only runs the tests: `task` alone is them, as `make` is for `default: test`
+    assert sheet.commands["test"] == ["task"]
+    # read by what it runs: a linter's fixing mode is the linter
+    assert sheet.commands["lint"] == ["task lint:fix"]
     assert not {"task tools:install", "task release", "task default"} & offered(sheet)
 
 

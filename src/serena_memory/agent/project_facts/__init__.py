@@ -33,6 +33,7 @@ from serena_memory.agent.project_facts.languages import (
 )
 from serena_memory.agent.project_facts.mage import read_mage
 from serena_memory.agent.project_facts.makefile import read_makefile
+from serena_memory.agent.project_facts.mise import read_mise
 from serena_memory.agent.project_facts.node import read_package_json
 from serena_memory.agent.project_facts.nox import read_nox
 from serena_memory.agent.project_facts.pre_commit import read_pre_commit
@@ -80,6 +81,7 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     read_nox(project)
     read_pre_commit(project)
     read_ruby(project)
+    read_mise(project)
     # then what CI runs, then the build tools' usual commands, then configured tools
     read_ci(project)
     read_cargo(project)

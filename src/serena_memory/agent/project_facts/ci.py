@@ -19,6 +19,7 @@ from serena_memory.agent.project_facts.commands import (
     MAX_COMMAND_CHARS,
     canonical,
     classify_command,
+    installs_tool,
     program,
 )
 from serena_memory.agent.project_facts.files import Project, table, walk
@@ -113,9 +114,11 @@ def _pattern_kind(sheet: FactSheet, line: str) -> str | None:
 def _is_new(sheet: FactSheet, kind: str, line: str) -> bool:
     """Not a spelling of a command offered already (CI's installs of packages only when the
     project names none: CI's are often for one job's needs; a tool's own set-up, such as
-    the browsers of Playwright, is more than that)."""
+    the browsers of Playwright, is more than that; never CI's install of a tool)."""
     if kind == "setup" and sheet.has("setup") and program(line) in _INSTALLERS:
         return False
+    if kind == "setup" and installs_tool(line.split()):
+        return False  # a tool for one job (`cargo install cargo-hack`): CI's own set-up
     return _key(line) not in {_key(command) for command in sheet.offered()}
 
 

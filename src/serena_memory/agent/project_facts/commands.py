@@ -47,6 +47,7 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("ava", ""): "test", ("c8", ""): "test", ("nyc", ""): "test",
     ("rspec", ""): "test", ("phpunit", ""): "test", ("ctest", ""): "test",
     ("go", "test"): "test", ("cargo", "test"): "test", ("cargo", "nextest"): "test",
+    ("gotestsum", ""): "test",
     ("coverage", "run"): "test", ("tox", ""): "test", ("nox", ""): "test",
     ("ruff", "check"): "lint", ("flake8", ""): "lint", ("pylint", ""): "lint",
     ("eslint", ""): "lint", ("xo", ""): "lint", ("golangci-lint", "run"): "lint",
@@ -306,6 +307,22 @@ def _hatch_fmt_kind(words: list[str]) -> str | None:
     return "lint" if "--check" in words else "format"
 
 
+def installs_tool(words: list[str]) -> bool:
+    """``go install gotest.tools/gotestsum@latest``, ``cargo install cargo-watch``: a tool
+    the project's work needs (not the project's own program: ``go install ./cmd/task``,
+    ``cargo install --path .``)."""
+    if words[:2] == ["go", "install"]:
+        return any("@" in word for word in words[2:])
+    return words[:2] == ["cargo", "install"] and not {"--path", "--git"} & set(words)
+
+
+def _install_kind(words: list[str]) -> str | None:
+    """A tool's install sets up; ``go install ./cmd/task`` builds the project's program."""
+    if installs_tool(words):
+        return "setup"
+    return "build" if words[:2] == ["go", "install"] else None
+
+
 def _cargo_test_kind(words: list[str]) -> str | None:
     return "build" if "--no-run" in words else "test"  # compiles the tests only
 
@@ -358,6 +375,7 @@ _SPECIAL: dict[tuple[str, str], Callable[[list[str]], str | None]] = {
     ("pre-commit", "run"): _hook_kind, ("prek", "run"): _hook_kind,
     ("go", "get"): _go_get_kind, ("cog", ""): _cog_kind, ("rake", ""): _rake_kind,
     ("hatch", "fmt"): _hatch_fmt_kind, ("cargo", "test"): _cargo_test_kind,
+    ("go", "install"): _install_kind, ("cargo", "install"): _install_kind,
 }  # fmt: skip
 
 

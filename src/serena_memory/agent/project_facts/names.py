@@ -37,7 +37,7 @@ _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
     ("test", frozenset({"test", "tests", "spec", "specs", "e2e", "unit", "integration",
                         "coverage", "cov", "itest", "testing", "pytest", "jest", "vitest"})),
     ("setup", frozenset({"install", "setup", "bootstrap", "deps", "init", "develop"})),
-    ("build", frozenset({"build", "compile", "bundle", "assemble"})),
+    ("build", frozenset({"build", "compile", "bundle", "assemble", "codegen"})),
     ("run", frozenset({"start", "dev", "serve", "server", "run", "preview", "play", "watch",
                        "livehtml", "autobuild", "auto", "live", "console"})),
     # the docs are built unless the name says they are served (`docs-serve`, `docs-auto`)
@@ -46,6 +46,7 @@ _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
 # a test task's name with more to it than the word: `testcov`, `richtest`, `itest`
 _TEST_AFFIX = ("test",)
 _NOT_TEST = frozenset({"latest", "contest", "attest"})
+_REPORTS = frozenset({"summary", "report", "reports", "stats", "coverage", "changelog"})
 _SEPARATORS = re.compile(r"[:_\-./\s]+")
 # tox environments named after a Python version (py313, 3.12, pypy3) run the tests
 _PYTHON_VERSION = re.compile(r"^(py|pypy)?\d")
@@ -78,6 +79,8 @@ def classify_name(name: str) -> str | None:
             return kind
     if found and _PYTHON_VERSION.match(found[0]):
         return "test"
+    if "generate" in found and not _REPORTS.intersection(found):
+        return "build"  # code generation (`generate:mocks`), not a report's summary
     affixed = [w for w in found if w not in _NOT_TEST]
     if any(w.startswith(_TEST_AFFIX) or w.endswith(_TEST_AFFIX) for w in affixed):
         return "test"

@@ -143,11 +143,14 @@ class Reader:
     def called(self, line: str) -> str | None:
         """The task a body line runs through the runner (``make lint``, ``hatch run
         style:lint --fix``), its own kind being known better than its name's."""
-        for command, name in self.calls.items():
-            # but a `run` task runs the command it is given: `just run black .` formats
-            if line == command or line.startswith(command + " ") and name != "run":
-                return name
-        return None
+        # but a `run` task runs the command it is given: `just run black .` formats
+        found = [
+            (len(command), name)
+            for command, name in self.calls.items()
+            if line == command or line.startswith(command + " ") and name != "run"
+        ]
+        # the longest spelling: `task lint` calls `lint`, not the bare `task`
+        return max(found)[1] if found else None
 
     def body_kinds(self, name: str, depth: int = 0) -> list[tuple[str, str]]:
         """(kind, line) of every command the task and the tasks it needs run."""
@@ -185,6 +188,8 @@ class Reader:
             return None  # a benchmark runs the tests' tools but is no everyday test
         task = self.tasks.get(name)
         named = classify_name(task.label if task and task.label else name)
+        if named == "setup" and not self.installs_project and "install" in words(name):
+            named = None  # `install: go install ./cmd/task` builds the program and puts it
         found = self.body_kinds(name, depth)
         kinds = {kind for kind, _ in found}
         if NEVER in kinds:

@@ -88,6 +88,8 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("pdm", "build"): "build", ("knip", ""): "lint", ("playwright", "install"): "setup",
     ("cargo-fmt", ""): "format", ("shfmt", ""): "format", ("nixfmt", ""): "format",
     ("yamlfmt", ""): "format", ("interrogate", ""): "lint", ("doc8", ""): "lint",
+    ("yard", ""): "build", ("yardoc", ""): "build", ("yard", "server"): "run",
+    ("mdbook", "build"): "build", ("mdbook", "serve"): "run",
 }  # fmt: skip
 # what another tool's subcommand says it does (a docs site's `zensical serve`)
 _SUBCOMMANDS = {"serve": "run"}

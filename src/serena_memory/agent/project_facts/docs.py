@@ -1,8 +1,9 @@
 """The commands the contributor docs show: what a person was told to type.
 
-Read: the contributing guides (``CONTRIBUTING``, ``DEVELOPMENT``, ``HACKING``, ``BUILD``, at
-the root, in ``docs/`` or ``.github/``) whole, and of the README only the sections whose
-heading says building, testing, developing or contributing (the rest is for users: their
+Read: the contributing guides (``CONTRIBUTING``, ``DEVELOPMENT``, ``HACKING``, ``BUILD``, and
+last ``AGENTS``, what a coding agent is told to run; at the root, in ``docs/`` or
+``.github/``) whole, and of the README only the sections whose heading says building,
+testing, developing or contributing (the rest is for users: their
 ``cargo install ripgrep`` or ``npm install express`` is no work on the project). Commands
 come from code blocks (Markdown fences, reStructuredText ``::`` blocks, ``$`` prompts) and
 inline code spans, and are kept when they are a contributor's command of a known kind.
@@ -19,7 +20,10 @@ from serena_memory.agent.project_facts.files import Project
 from serena_memory.agent.project_facts.names import words
 from serena_memory.agent.project_facts.own_programs import own_programs, runs_own_program
 
-GUIDES = ("CONTRIBUTING", "DEVELOPMENT", "DEVELOPING", "HACKING", "BUILD", "BUILDING")
+# AGENTS.md: the instructions for coding agents name the commands to run before committing
+AGENT_GUIDES = ("AGENTS",)
+GUIDES = ("CONTRIBUTING", "DEVELOPMENT", "DEVELOPING", "HACKING", "BUILD", "BUILDING",
+          *AGENT_GUIDES)  # fmt: skip
 GUIDE_FOLDERS = ("", "docs/", ".github/", "doc/")
 # the docs' part for the project's developers, and its first page there
 DEVELOPER_FOLDERS = frozenset({"development", "developing", "contributing", "contributors",
@@ -69,7 +73,13 @@ def guide_paths(project: Project) -> list[str]:
             stem, dot, suffix = name.partition(".")
             if stem.upper() in stems and f"{dot}{suffix}".lower() in SUFFIXES:
                 found.append(folder + name)
-    return [path for path in dict.fromkeys(found) if project.is_file(path)]
+    paths = [path for path in dict.fromkeys(found) if project.is_file(path)]
+    # the people's guides first: an agents' file often repeats them in its own spellings
+    return sorted(paths, key=lambda path: _stem(path) in AGENT_GUIDES)
+
+
+def _stem(path: str) -> str:
+    return path.rsplit("/", 1)[-1].partition(".")[0].upper()
 
 
 def _is_for_developers(folder: str) -> bool:

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from serena_memory.agent.project_facts.cargo import read_cargo
+from serena_memory.agent.project_facts.cargo import crate_name, read_cargo
 from serena_memory.agent.project_facts.ci import read_ci
 from serena_memory.agent.project_facts.docs import read_docs
 from serena_memory.agent.project_facts.files import Project
 from serena_memory.agent.project_facts.format_forms import offer_writing_forms
-from serena_memory.agent.project_facts.golang import read_go
+from serena_memory.agent.project_facts.golang import module_path, read_go
 from serena_memory.agent.project_facts.hook_tools import read_hook_tools
 from serena_memory.agent.project_facts.hosts import read_hosts
 from serena_memory.agent.project_facts.justfile import read_justfile
@@ -67,6 +67,7 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
             sheet.build_files.append((name, kind))
     installs = any(project.is_file(name) for name in _INTERPRETED)
     pyproject = project.toml(PYPROJECT)
+    sheet.own_packages = frozenset(n for n in (crate_name(project), module_path(project)) if n)
     # what the contributor docs tell a person to type, then the project's own tasks
     read_hosts(project)
     read_docs(project)

@@ -88,8 +88,8 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("pdm", "build"): "build", ("knip", ""): "lint", ("playwright", "install"): "setup",
     ("cargo-fmt", ""): "format", ("shfmt", ""): "format", ("nixfmt", ""): "format",
     ("yamlfmt", ""): "format", ("interrogate", ""): "lint", ("doc8", ""): "lint",
-    ("yard", ""): "build", ("yardoc", ""): "build", ("yard", "server"): "run",
-    ("mdbook", "build"): "build", ("mdbook", "serve"): "run",
+    ("cargo", "udeps"): "lint", ("yard", ""): "build", ("yardoc", ""): "build",
+    ("yard", "server"): "run", ("mdbook", "build"): "build", ("mdbook", "serve"): "run",
 }  # fmt: skip
 # what another tool's subcommand says it does (a docs site's `zensical serve`)
 _SUBCOMMANDS = {"serve": "run"}
@@ -316,6 +316,15 @@ def installs_tool(words: list[str]) -> bool:
     if words[:2] == ["go", "install"]:
         return any("@" in word for word in words[2:])
     return words[:2] == ["cargo", "install"] and not {"--path", "--git"} & set(words)
+
+
+def installs_own(words: list[str], own: frozenset[str]) -> bool:
+    """``cargo install -f just`` in just's repository, ``go install example.com/x/cmd/x@latest``
+    in module ``example.com/x``: the published program put on the system, no set-up."""
+    if not own or not installs_tool(words):
+        return False
+    target = next((w for w in words[2:] if not w.startswith("-")), "").split("@", 1)[0]
+    return any(target == name or target.startswith(name + "/") for name in own)
 
 
 def _install_kind(words: list[str]) -> str | None:

@@ -37,12 +37,14 @@ MAX_FROM_DOCS = 20
 SOURCE = "docs"
 _SHELL_FENCES = frozenset({"", "sh", "bash", "shell", "console", "zsh", "shell-session",
                            "shellsession", "sh-session", "terminal", "cmd", "text"})  # fmt: skip
+_MAX_CARRIED = 600
 _FENCE = re.compile(r"^\s*(```+|~~~+)\s*([\w+-]*)")
 _BLOCK_QUOTE = re.compile(r"^\s*>\s?")
 _INLINE = re.compile(r"``?([^`\n]{2,100})``?")
 _HEADING_MD = re.compile(r"^#{1,6}\s+(.*)")
 _WORK_HEADINGS = frozenset({"build", "building", "test", "tests", "testing", "develop",
                             "development", "developing", "contributing", "contribute",
+                            "contribution", "contributions",
                             "hacking", "running", "setup", "lint", "linting"})  # fmt: skip
 # a value the reader fills in (`pytest <path>`, `cargo test --test <name>`), never the
 # first word nor a link
@@ -100,9 +102,12 @@ def _developer_folders(project: Project, folders: list[str]) -> list[str]:
 
 
 def readme_sections(text: str) -> str:
-    """The README's sections on working on the project (Markdown or reStructuredText)."""
+    """The README's sections on working on the project (Markdown or reStructuredText),
+    with their subsections (``Contributing`` › ``Contribution Workflow``)."""
     kept: list[str] = []
     keep = False
+    kept_level = 0
+    underlines: list[str] = []  # reStructuredText's levels, in the order they appear
     lines = text.splitlines()
     for index, line in enumerate(lines):
         heading = _HEADING_MD.match(line)
@@ -115,10 +120,15 @@ def readme_sections(text: str) -> str:
             and line.strip()
         ):
             heading_text: str | None = line
+            if underline[0] not in underlines:
+                underlines.append(underline[0])
+            level = underlines.index(underline[0]) + 1
         else:
             heading_text = heading.group(1) if heading else None
-        if heading_text is not None:
+            level = len(line) - len(line.lstrip("#")) if heading else 0
+        if heading_text is not None and not (keep and level > kept_level):
             keep = any(w in _WORK_HEADINGS for w in words(heading_text))
+            kept_level = level
         if keep:
             kept.append(line)
     return "\n".join(kept)
@@ -169,6 +179,7 @@ def _block_commands(text: str) -> Iterator[str]:
     rst_block = False
     prompted = False  # a block that shows `$ ` prompts: its other lines are output
     previous = ""
+    carried = ""  # a line of prose whose last code span is not closed yet
     for raw in text.splitlines():
         line = raw.strip()
         underline = fence is None and _is_underline(line, previous)
@@ -177,6 +188,7 @@ def _block_commands(text: str) -> Iterator[str]:
         if match:
             fence = match.group(2).lower() if fence is None else None
             prompted = False
+            carried = ""
             yield ""
             continue
         prompted = prompted or line.startswith("$ ")
@@ -194,7 +206,11 @@ def _block_commands(text: str) -> Iterator[str]:
         prompted = line.startswith("$ ")
         rst_block = line.endswith("::") or line.startswith((".. code-block::", ".. code::"))
         yield from [""] if rst_block else []
-        yield from _prose_commands(line)
+        # a code span may go on on the paragraph's next line (`cargo install⏎cargo-watch`)
+        prose = f"{carried} {line}" if carried and line else line
+        carried = prose if prose.count("`") % 2 and len(prose) < _MAX_CARRIED else ""
+        if not carried:
+            yield from _prose_commands(prose)
 
 
 def _prose_commands(line: str) -> Iterator[str]:

@@ -14,6 +14,8 @@ MAX_LINE = 500
 _RECIPE = re.compile(r"^@?([A-Za-z_][A-Za-z0-9_\-]*)(?![A-Za-z0-9_\-])([^:]*):(?!=)")
 _KEYWORDS = frozenset({"alias", "set", "export", "import", "mod", "unexport"})
 _DEPENDENCY = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+# `[group: 'check']`, `[group('check')]`, `[private, group("dev")]`
+_GROUP = re.compile(r"""\bgroup\s*(?::\s*|\(\s*)["']([\w\- ]{1,40})["']""")
 
 
 def just_tasks(text: str) -> tuple[dict[str, Task], str | None]:
@@ -22,17 +24,22 @@ def just_tasks(text: str) -> tuple[dict[str, Task], str | None]:
     found: dict[str, Task] = {}
     first: str | None = None
     private = False
+    group = ""
     for header, body in _blocks(text):
         if header.startswith("["):  # an attribute: `[private]`, `[group('ci')]`
             private = private or "private" in header
+            named = _GROUP.search(header)
+            group = named.group(1) if named else group
             continue
         recipe = _recipe(header, body)
         if recipe is not None:
             task, callable_bare = recipe
+            task.group = group
             first = first or task.name
             if not private and callable_bare:
                 _add(found, task)
         private = False
+        group = ""
     default = "default" if "default" in found else first
     return found, default
 

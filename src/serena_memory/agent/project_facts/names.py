@@ -39,7 +39,7 @@ _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
     ("setup", frozenset({"install", "setup", "bootstrap", "deps", "init", "develop"})),
     ("build", frozenset({"build", "compile", "bundle", "assemble", "codegen"})),
     ("run", frozenset({"start", "dev", "serve", "server", "run", "preview", "play", "watch",
-                       "livehtml", "autobuild", "auto", "live", "console"})),
+                       "livehtml", "autobuild", "auto", "live", "console", "view"})),
     # the docs are built unless the name says they are served (`docs-serve`, `docs-auto`)
     ("build", frozenset({"docs", "doc", "html"})),
 )  # fmt: skip

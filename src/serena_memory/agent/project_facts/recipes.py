@@ -18,6 +18,7 @@ from serena_memory.agent.project_facts.commands import (
     MAX_COMMAND_CHARS,
     canonical,
     classify_command,
+    installs_own,
     shell_command,
 )
 from serena_memory.agent.project_facts.names import classify_name, is_never, words
@@ -62,6 +63,9 @@ class Task:
     # the file the Makefile's default goal makes (`bin/gh: ...`): `make` alone builds it,
     # and it has no name a person types
     file_goal: bool = False
+    # the group a justfile files it under (`[group: 'check']`): its kind when neither its
+    # body nor its name says one (`forbid: ./bin/forbid` checks)
+    group: str = ""
 
 
 def clean_line(line: str) -> str:
@@ -129,9 +133,11 @@ class Reader:
         tasks: dict[str, Task],
         installs_project: bool = True,
         calls: dict[str, str] | None = None,
+        own: frozenset[str] = frozenset(),
     ) -> None:
         self.tasks = tasks
         self.installs_project = installs_project
+        self.own = own
         # how a line calls one of these tasks (`hatch run style:lint`) -> the task's name;
         # `pnpm lint` calls the script offered as `pnpm run lint` too
         self.calls = dict(calls or {})
@@ -171,6 +177,8 @@ class Reader:
                 kind = self.kind(own, depth + 1)
             else:
                 kind = line_kind(without_variables(cleaned)) if cleaned else None
+            if kind == "setup" and installs_own(cleaned.split(), self.own):
+                kind = NEVER  # `install: cargo install -f just` installs the release
             if kind:
                 found.append((kind, cleaned))
         return found
@@ -182,11 +190,11 @@ class Reader:
         return self._kinds[name]
 
     def _kind(self, name: str, depth: int) -> str | None:
-        if is_never(name):
+        task = self.tasks.get(name)
+        if is_never(name) or task is not None and task.group and is_never(task.group):
             return NEVER
         if any(word in _MEASURES for word in words(name)):
             return None  # a benchmark runs the tests' tools but is no everyday test
-        task = self.tasks.get(name)
         named = classify_name(task.label if task and task.label else name)
         if named == "setup" and not self.installs_project and "install" in words(name):
             named = None  # `install: go install ./cmd/task` builds the program and puts it
@@ -199,7 +207,8 @@ class Reader:
             return body_kind(named, kinds, found)
         if found:  # a coverage report, nothing else
             return None
-        return self._named_kind(name, named) or self._checked_as(name, depth)
+        grouped = classify_name(task.group) if task and task.group else None
+        return self._named_kind(name, named) or self._checked_as(name, depth) or grouped
 
     def _checked_as(self, name: str, depth: int) -> str | None:
         """The kind of a task's check-only twin (``misspell`` beside ``misspell-check``,
@@ -259,7 +268,8 @@ def offer_runner_tasks(
     """Offer the tasks by what they run: ``bare`` (``make``) first for the ``default``
     task, then the tasks the default runs, then the plain names, then the others in the
     file's order; then, for each task running tools of several kinds, each tool's line."""
-    reader = Reader(tasks, installs_project, {command(name): name for name in tasks})
+    calls = {command(name): name for name in tasks}
+    reader = Reader(tasks, installs_project, calls, sheet.own_packages)
     bare = _offer_bare(sheet, reader, default, bare, source)
     ranked: list[tuple[int, int, str]] = []
     close = _closure(tasks, default) if default else set()

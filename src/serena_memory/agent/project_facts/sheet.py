@@ -64,6 +64,9 @@ class FactSheet:
     # a runner's pattern of names (`make check-`, from `check-%:`) -> the kind its recipe
     # runs: CI's `make check-release` is a type check whatever its stem says
     patterns: dict[str, str | None] = field(default_factory=dict)
+    # the names the project publishes itself under (its crate, its Go module): installing
+    # one of them puts the released program on the system, it sets nothing up
+    own_packages: frozenset[str] = frozenset()
 
     def pattern_kind(self, command: str) -> str | None:
         head = " ".join(command.split()[:2])

@@ -34,7 +34,7 @@ from serena_memory.agent.project_facts.languages import (
 from serena_memory.agent.project_facts.mage import read_mage
 from serena_memory.agent.project_facts.makefile import read_makefile
 from serena_memory.agent.project_facts.mise import read_mise
-from serena_memory.agent.project_facts.node import read_package_json
+from serena_memory.agent.project_facts.node import read_member_scripts, read_package_json
 from serena_memory.agent.project_facts.nox import read_nox
 from serena_memory.agent.project_facts.pre_commit import read_pre_commit
 from serena_memory.agent.project_facts.python_project import (
@@ -85,6 +85,7 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     read_mise(project)
     # then what CI runs, then the build tools' usual commands, then configured tools
     read_ci(project)
+    read_member_scripts(project)
     read_cargo(project)
     read_go(project)
     read_gradle(project)

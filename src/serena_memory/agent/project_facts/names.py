@@ -74,13 +74,13 @@ def classify_name(name: str) -> str | None:
     found = words(name)
     if "pre-commit" in name.lower():
         found.append("pre-commit")
+    if "generate" in found and not _REPORTS.intersection(found):
+        return "build"  # code generation (`generate:types`), not a report's summary
     for kind, known in _KIND_WORDS:
         if any(word in known for word in found):
             return kind
     if found and _PYTHON_VERSION.match(found[0]):
         return "test"
-    if "generate" in found and not _REPORTS.intersection(found):
-        return "build"  # code generation (`generate:mocks`), not a report's summary
     affixed = [w for w in found if w not in _NOT_TEST]
     if any(w.startswith(_TEST_AFFIX) or w.endswith(_TEST_AFFIX) for w in affixed):
         return "test"

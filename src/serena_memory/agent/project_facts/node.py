@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 
 from serena_memory.agent.project_facts.commands import MANAGER_COMMANDS, in_folder
 from serena_memory.agent.project_facts.docs import SOURCE as DOCS
@@ -112,11 +113,13 @@ def read_member_scripts(project: Project) -> None:
         scripts = data.get("scripts") if data else None
         if isinstance(scripts, dict):
             offer_runner_tasks(
-                project.sheet,
-                script_tasks(scripts),
-                lambda script, f=folder, m=manager: f"cd {f} && {script_command(m, script)}",
-                f"{folder}/package.json",
+                project.sheet, script_tasks(scripts), _in(folder, manager), f"{folder}/package.json"
             )
+
+
+def _in(folder: str, manager: str) -> Callable[[str], str]:
+    """How a member's script is typed from the root."""
+    return lambda script: f"cd {folder} && {script_command(manager, script)}"
 
 
 def _json(project: Project, rel: str) -> dict | None:

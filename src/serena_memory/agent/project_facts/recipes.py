@@ -164,10 +164,16 @@ class Reader:
         if task is None or depth > MAX_DEPTH:
             return []
         found: list[tuple[str, str]] = []
+        # a target this reader has no body for (made by a catch-all `%:` rule) is read by
+        # its name for a task named for nothing (`all: vet test`); a file it makes says
+        # nothing (`bin/gh`, `app.o`)
+        unnamed = classify_name(task.label or name) is None
         for need in task.needs:
-            if need not in self.tasks:
-                continue  # a file it makes, or a target this reader does not offer
-            kind = self.kind(need, depth + 1)
+            if need in self.tasks:
+                kind = self.kind(need, depth + 1)
+            else:
+                plain = unnamed and "." not in need and "/" not in need
+                kind = classify_name(need) if plain else None
             if kind and kind != "setup":  # installing first says nothing of what it runs
                 found.append((kind, ""))
         for line in task.lines[:MAX_BODY_LINES]:

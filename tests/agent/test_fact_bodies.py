@@ -1,0 +1,41 @@
+"""Tasks read by what they run on small real trees: a Makefile whose default goal runs
+targets a catch-all rule makes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from serena_memory.agent.project_facts import detect_facts
+from serena_memory.agent.project_facts.sheet import FactSheet
+
+
+def project(root: Path, tree: dict[str, str]) -> FactSheet:
+    for rel, text in tree.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return detect_facts(root)
+
+
+CATCH_ALL = """\
+GO_RUN_BUILD := go run scripts/build.go
+
+.PHONY: all
+all: generate vet test check-binary-size gfmrun
+
+%:
+\t$(GO_RUN_BUILD) $(GFLAGS) $* $(FLAGS)
+
+.PHONY: docs
+docs:
+\tmkdocs build
+"""
+
+
+def test_make_alone_runs_the_tests_a_catch_all_rule_makes(tmp_path: Path) -> None:
+    sheet = project(
+        tmp_path,
+        {"go.mod": "module example.com/cli\n", "cli.go": "package cli\n", "Makefile": CATCH_ALL},
+    )
+    assert sheet.commands["test"][0] == "make"
+    assert "make docs" in sheet.commands["build"]

@@ -39,3 +39,30 @@ def test_make_alone_runs_the_tests_a_catch_all_rule_makes(tmp_path: Path) -> Non
     )
     assert sheet.commands["test"][0] == "make"
     assert "make docs" in sheet.commands["build"]
+
+
+PINO_SCRIPTS = """\
+{"scripts": {
+  "borp": "borp --timeout 60000 --coverage --check-coverage --lines 95",
+  "lint": "eslint .",
+  "test": "npm run lint && npm run transpile && npm run borp && jest test/jest \
+&& npm run test-types",
+  "test-ci": "npm run lint && npm run transpile && npm run borp && npm run test-types",
+  "test-types": "tsc && tstyche && ts-node test/types/pino.ts && attw --pack .",
+  "transpile": "node ./test/fixtures/ts/transpile.cjs",
+  "bench": "node benchmarks/utils/runbench all"
+}}
+"""
+
+
+def test_an_npm_aggregate_is_read_through_the_scripts_it_runs(tmp_path: Path) -> None:
+    sheet = project(tmp_path, {"package.json": PINO_SCRIPTS, "pino.js": ""})
+    # borp is a test runner: the scripts running it test
+    for script in ("npm test", "npm run test-ci", "npm run borp"):
+        assert script in sheet.commands["test"]
+    # checks of several kinds, named for one of them
+    assert "npm run test-types" in sheet.commands["typecheck"]
+    # each tool of the aggregate under its own kind
+    assert {"tsc", "tstyche"} <= set(sheet.commands["typecheck"])
+    assert "npm run transpile" in sheet.commands["build"]
+    assert "npm run bench" not in sheet.offered()

@@ -37,7 +37,7 @@ _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
     ("test", frozenset({"test", "tests", "spec", "specs", "e2e", "unit", "integration",
                         "coverage", "cov", "itest", "testing", "pytest", "jest", "vitest"})),
     ("setup", frozenset({"install", "setup", "bootstrap", "deps", "init", "develop"})),
-    ("build", frozenset({"build", "compile", "bundle", "assemble", "codegen"})),
+    ("build", frozenset({"build", "compile", "bundle", "assemble", "codegen", "transpile"})),
     ("run", frozenset({"start", "dev", "serve", "server", "run", "preview", "play", "watch",
                        "livehtml", "autobuild", "auto", "live", "console", "view"})),
     # the docs are built unless the name says they are served (`docs-serve`, `docs-auto`)

@@ -237,7 +237,8 @@ class Reader:
 
 def body_kind(named: str | None, kinds: set[str], found: list[tuple[str, str]]) -> str:
     """The kind of a task whose body runs commands of ``kinds``: tests with checks are
-    tests; checks of several kinds are a lint, unless every formatter rewrites (a fixer);
+    tests; checks of several kinds are a lint, unless every formatter rewrites (a fixer)
+    or the name says one of them;
     a build, run or set-up task keeps its name (a build's ``tsc`` is no type check)."""
     if named in ("build", "run", "setup") and "test" not in kinds:
         return _named_first(named, kinds)
@@ -249,7 +250,10 @@ def body_kind(named: str | None, kinds: set[str], found: list[tuple[str, str]]) 
     if kinds <= checks:
         formatters = [line for kind, line in found if kind == "format" and line]
         writes = formatters and not any(is_checking(line) for line in formatters)
-        return "format" if writes else "lint"
+        if writes:
+            return "format"
+        # `test-types: tsc && attw --pack .` type checks, as its name says
+        return named if named in kinds else "lint"
     if named in kinds:
         return named
     return next(kind for kind in ("setup", "build", "run", "lint") if kind in kinds)

@@ -66,3 +66,25 @@ def test_an_npm_aggregate_is_read_through_the_scripts_it_runs(tmp_path: Path) ->
     assert {"tsc", "tstyche"} <= set(sheet.commands["typecheck"])
     assert "npm run transpile" in sheet.commands["build"]
     assert "npm run bench" not in sheet.offered()
+
+
+HATCH_MATRIX = """\
+on: [push, pull_request]
+jobs:
+  run:
+    strategy:
+      matrix:
+        python-version: ['3.10', '3.11', '3.12', '3.13', '3.14']
+    runs-on: ubuntu-latest
+    steps:
+      - run: hatch test --python ${{ matrix.python-version }} --cover-quiet --randomize
+"""
+
+
+def test_a_matrix_of_python_versions_gives_one_command(tmp_path: Path) -> None:
+    sheet = project(
+        tmp_path,
+        {"pyproject.toml": "[project]\nname = 'x'\n", ".github/workflows/ci.yml": HATCH_MATRIX},
+    )
+    runs = [c for c in sheet.commands["test"] if c.startswith("hatch test --python")]
+    assert runs == ["hatch test --python 3.10 --cover-quiet --randomize"]

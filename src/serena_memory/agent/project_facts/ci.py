@@ -62,6 +62,10 @@ _INSTALLERS = frozenset({"pip", "pip3", "uv", "npm", "pnpm", "yarn", "bun", "bun
 _EXPRESSION = re.compile(r"\$\{\{[^}]*\}\}")
 # words of a job checking the code on the oldest version it supports (no version bump)
 _MINIMUM = frozenset({"min", "minimum", "minimal", "oldest", "msrv"})
+# matrix keys of the versions or machines a job runs on
+_VERSION_KEYS = frozenset({"version", "versions", "python", "node", "ruby", "go", "rust",
+                           "toolchain", "os", "platform", "jdk", "java"})  # fmt: skip
+_VERSION = re.compile(r"^(v|py|pypy)?\d+([.\-]\w+)*$")
 _CODE_EVENTS = {"push", "pull_request", "pull_request_target", "merge_group"}
 
 
@@ -286,7 +290,15 @@ def expand_matrix(script: str, values: dict[str, list[str]]) -> list[str]:
     choices = values.get(key, [])
     if not 0 < len(choices) <= MAX_MATRIX_VALUES:
         return [script]
+    if _is_versions(key, choices):
+        choices = choices[:1]  # `--python 3.10`, `--python 3.11`...: one command, typed once
     return [_MATRIX.sub(value.replace("\\", r"\\"), script) for value in choices]
+
+
+def _is_versions(key: str, choices: list[str]) -> bool:
+    """A matrix of the versions or machines one command runs on, not of the tasks it runs."""
+    named = set(words(key)) & _VERSION_KEYS
+    return bool(named) or all(_VERSION.match(choice) for choice in choices)
 
 
 def _runs_on_changes(data: dict[str, Any]) -> bool:

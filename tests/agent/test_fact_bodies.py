@@ -88,3 +88,20 @@ def test_a_matrix_of_python_versions_gives_one_command(tmp_path: Path) -> None:
     )
     runs = [c for c in sheet.commands["test"] if c.startswith("hatch test --python")]
     assert runs == ["hatch test --python 3.10 --cover-quiet --randomize"]
+
+
+def test_a_script_of_the_tests_folder_is_read_with_its_folders(tmp_path: Path) -> None:
+    contributing = (
+        "# Contributing\n\n## Regression tests\n\nThe syntax test script "
+        "(`tests/syntax-tests/update.sh`) regenerates the highlighted output files.\n"
+    )
+    sheet = project(
+        tmp_path,
+        {
+            "Cargo.toml": '[package]\nname = "bat"\n',
+            "src/main.rs": "",
+            "CONTRIBUTING.md": contributing,
+            "tests/syntax-tests/update.sh": "#!/usr/bin/env bash\n",
+        },
+    )
+    assert "tests/syntax-tests/update.sh" in sheet.commands["test"]

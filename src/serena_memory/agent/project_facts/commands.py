@@ -37,6 +37,7 @@ _WRAPPERS = {
     ("pnpm", "exec"), ("yarn", "exec"), ("npm", "exec"), ("python", "-m"), ("python3", "-m"),
     ("pipx", "run"),
 }  # fmt: skip
+_TEST_FOLDERS = frozenset({"test", "tests", "spec"})
 _SCRIPT_FOLDERS = ("scripts/", "script/", "./scripts/", "./script/")
 _RUNS_NEXT = frozenset({"npx", "bunx", "pnpx", "uvx"})
 _UV_VALUE_OPTIONS = frozenset({"--group", "--only-group", "--with", "--python", "-p",
@@ -287,6 +288,10 @@ def _own_tool_kind(path: str) -> str | None:
     """The project's own tool (``ci/test-complete``) by its name; outside ``scripts/``, an
     installer is CI's own (``ci/ubuntu-install-packages`` sets up the runner)."""
     kind = classify_name(path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+    if kind is None and path.split("/", 1)[0] in _TEST_FOLDERS:
+        # a script of the tests' folder (`tests/syntax-tests/update.sh` regenerates their
+        # expected output) is read with its folders: a test's update releases nothing
+        kind = classify_name(path.rsplit(".", 1)[0])
     return None if kind == "setup" and not path.startswith(_SCRIPT_FOLDERS) else kind
 
 

@@ -90,7 +90,8 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("pdm", "build"): "build", ("knip", ""): "lint", ("playwright", "install"): "setup",
     ("cargo-fmt", ""): "format", ("shfmt", ""): "format", ("nixfmt", ""): "format",
     ("yamlfmt", ""): "format", ("interrogate", ""): "lint", ("doc8", ""): "lint",
-    ("cargo", "udeps"): "lint", ("yard", ""): "build", ("yardoc", ""): "build",
+    ("cargo", "udeps"): "lint", ("cargo-sort", ""): "lint", ("cargo", "sort"): "lint",
+    ("yard", ""): "build", ("yardoc", ""): "build",
     ("yard", "server"): "run", ("mdbook", "build"): "build", ("mdbook", "serve"): "run",
 }  # fmt: skip
 # what another tool's subcommand says it does (a docs site's `zensical serve`)

@@ -105,3 +105,25 @@ def test_a_script_of_the_tests_folder_is_read_with_its_folders(tmp_path: Path) -
         },
     )
     assert "tests/syntax-tests/update.sh" in sheet.commands["test"]
+
+
+SPHINX_MAKEFILE = """\
+SPHINXOPTS    =
+SPHINXBUILD   = sphinx-build
+SOURCEDIR     = .
+BUILDDIR      = _build
+
+%: Makefile
+\t@$(SPHINXBUILD) -M $@ "$(SOURCEDIR)" "$(BUILDDIR)" $(SPHINXOPTS) $(O)
+"""
+
+
+def test_sphinx_makefile_in_the_docs_builds_them_unless_a_docs_build_is_shown(
+    tmp_path: Path,
+) -> None:
+    tree = {"pyproject.toml": "[project]\nname = 'x'\n", "docs/Makefile": SPHINX_MAKEFILE}
+    sheet = project(tmp_path / "plain", tree)
+    assert "cd docs && make html" in sheet.commands["build"]
+    tox = "[tox]\nenv_list = docs\n[testenv:docs]\ncommands = sphinx-build -W docs docs/_build\n"
+    with_tox = project(tmp_path / "tox", {**tree, "tox.ini": tox})
+    assert "cd docs && make html" not in with_tox.offered()

@@ -125,3 +125,24 @@ def read_makefile(project: Project, installs_project: bool) -> None:
         bare="make",
         installs_project=installs_project,
     )
+
+
+DOCS_FOLDERS = ("docs", "doc")
+
+
+def read_sphinx_makefile(project: Project) -> None:
+    """Sphinx's Makefile in the docs' folder builds the HTML docs (``cd docs && make
+    html``), unless the sheet shows a docs build already (``tox -e docs``, ``make docs``)."""
+    sheet = project.sheet
+    if any(_builds_docs(command) for command in sheet.commands.get("build", [])):
+        return
+    for folder in DOCS_FOLDERS:
+        text = project.text(f"{folder}/Makefile") if project.is_dir(folder) else None
+        if text and ("SPHINXBUILD" in text or "sphinx-build" in text):
+            sheet.add("build", f"cd {folder} && make html", f"{folder}/Makefile")
+            return
+
+
+def _builds_docs(command: str) -> bool:
+    words = set(re.split(r"[\s:/=\-]+", command.lower()))
+    return bool(words & {"docs", "doc", "html", "sphinx", "dirhtml"})

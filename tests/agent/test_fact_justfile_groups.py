@@ -121,3 +121,32 @@ def test_the_readme_contributing_section_is_read_with_its_subsections(tmp_path: 
     assert "cargo install cargo-watch" in sheet.commands["setup"]
     # the users' install section is not read
     assert "cargo install just" not in sheet.offered()
+
+
+NIX_JUSTFILE = """\
+[unix]
+fmt:
+    nix-shell --cores 0 --pure --run 'cargo-fmt --all'
+    nix-shell --cores 0 --pure --run 'shfmt --indent=4 --simplify --write *.sh'
+    nix-shell --cores 0 --pure --run 'yamlfmt -- .github/workflows/*.yml'
+
+[unix]
+lint:
+    nix-shell --cores 0 --pure --run 'cargo-fmt --all --check'
+    nix-shell --cores 0 --pure --run 'cargo clippy --all-targets -- -Dwarnings'
+    nix-shell --cores 0 --pure --run 'shfmt --diff --indent=4 --simplify *.sh'
+    nix-shell --cores 0 --pure --run 'yamlfmt -lint -- .github/workflows/*.yml'
+"""
+
+
+def test_a_fixer_of_several_formatters_gives_each_writing_form(tmp_path: Path) -> None:
+    sheet = project(
+        tmp_path,
+        {"Cargo.toml": '[package]\nname = "z"\n', "src/main.rs": "", "justfile": NIX_JUSTFILE},
+    )
+    shown = sheet.commands["format"]
+    assert "just fmt" in shown
+    assert "shfmt --indent=4 --simplify --write *.sh" in shown
+    assert "yamlfmt -- .github/workflows/*.yml" in shown
+    # the check's derived writing form is not offered beside the real one
+    assert "shfmt --indent=4 --simplify *.sh" not in shown

@@ -315,9 +315,13 @@ def _as_tasks(
 
 
 def offer_parts(sheet: FactSheet, found: Iterable[tuple[str, str]], source: str) -> None:
-    """Each line of an aggregate, under its own kind, when it can be typed as it stands."""
+    """Each line of an aggregate, under its own kind, when it can be typed as it stands; a
+    fixer running several formatters (``fmt: cargo fmt; shfmt --write *.sh``) gives each
+    formatter's writing form, which a check elsewhere (``shfmt --diff``) does not say."""
     lines = [(kind, line) for kind, line in found if line]
-    if len({kind for kind, _ in lines}) < 2:
+    kinds = {kind for kind, _ in lines}
+    formatters = {line.split()[0] for _, line in lines} if kinds == {"format"} else set()
+    if len(kinds) < 2 and len(formatters) < 2:
         return
     for kind, line in lines:
         typed = not _VARIABLE.search(line) and len(line) <= MAX_COMMAND_CHARS

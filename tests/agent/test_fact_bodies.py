@@ -127,3 +127,21 @@ def test_sphinx_makefile_in_the_docs_builds_them_unless_a_docs_build_is_shown(
     tox = "[tox]\nenv_list = docs\n[testenv:docs]\ncommands = sphinx-build -W docs docs/_build\n"
     with_tox = project(tmp_path / "tox", {**tree, "tox.ini": tox})
     assert "cd docs && make html" not in with_tox.offered()
+
+
+def test_checkers_and_runners_have_their_kinds() -> None:
+    from serena_memory.agent.project_facts.commands import classify_command
+
+    kinds = {
+        "cd tracing && wasm-pack test --node": "test",
+        "pnpm manypkg check": "lint",
+        "cargo msrv verify": "lint",
+        "check-jsonschema --check-metaschema schema.json": "lint",
+        "poetry check --lock": "lint",
+        "cargo-sort --workspace --grouped --check": "lint",
+        "gotestsum ./...": "test",
+        "go install gotest.tools/gotestsum@latest": "setup",
+        "go install ./cmd/task": "build",
+        "cargo install --path .": None,
+    }
+    assert {line: classify_command(line) for line in kinds} == kinds

@@ -91,7 +91,10 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("cargo-fmt", ""): "format", ("shfmt", ""): "format", ("nixfmt", ""): "format",
     ("yamlfmt", ""): "format", ("interrogate", ""): "lint", ("doc8", ""): "lint",
     ("cargo", "udeps"): "lint", ("cargo-sort", ""): "lint", ("cargo", "sort"): "lint",
-    ("yard", ""): "build", ("yardoc", ""): "build",
+    ("yard", ""): "build", ("yardoc", ""): "build", ("wasm-pack", "test"): "test",
+    ("wasm-pack", "build"): "build", ("cargo", "msrv"): "lint", ("manypkg", "check"): "lint",
+    ("check-jsonschema", ""): "lint", ("validate-pyproject", ""): "lint",
+    ("poetry", "check"): "lint",
     ("yard", "server"): "run", ("mdbook", "build"): "build", ("mdbook", "serve"): "run",
 }  # fmt: skip
 # what another tool's subcommand says it does (a docs site's `zensical serve`)

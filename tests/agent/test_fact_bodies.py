@@ -143,5 +143,7 @@ def test_checkers_and_runners_have_their_kinds() -> None:
         "go install gotest.tools/gotestsum@latest": "setup",
         "go install ./cmd/task": "build",
         "cargo install --path .": None,
+        "uv run zensical build": "build",
+        "towncrier build --yes": None,
     }
     assert {line: classify_command(line) for line in kinds} == kinds

@@ -97,8 +97,11 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("poetry", "check"): "lint",
     ("yard", "server"): "run", ("mdbook", "build"): "build", ("mdbook", "serve"): "run",
 }  # fmt: skip
-# what another tool's subcommand says it does (a docs site's `zensical serve`)
-_SUBCOMMANDS = {"serve": "run"}
+# what another tool's subcommand says it does (a docs site's `zensical serve`, `zensical
+# build`)
+_SUBCOMMANDS = {"serve": "run", "build": "build"}
+# tools whose `build` writes the release's changelog
+_CHANGELOG_TOOLS = frozenset({"towncrier", "changie", "git-cliff", "scriv"})
 # how a runner is told which workspace member to run in: `pnpm --filter api test`
 _MEMBER_OPTIONS = frozenset({"--filter", "-F", "-C", "--dir", "-w", "--workspace",
                              "--prefix", "--cwd"})  # fmt: skip
@@ -266,7 +269,7 @@ def _words_kind(words: list[str]) -> str | None:
     kind = _TOOLS.get((first, second)) or _TOOLS.get((first, "")) or _task_kind(words)
     if kind is None and first in ("pip", "uv") and _installs_the_project(words):
         kind = "setup"
-    return kind or _SUBCOMMANDS.get(second)
+    return kind or (None if first in _CHANGELOG_TOOLS else _SUBCOMMANDS.get(second))
 
 
 def program(line: str) -> str:

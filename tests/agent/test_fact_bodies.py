@@ -145,5 +145,14 @@ def test_checkers_and_runners_have_their_kinds() -> None:
         "cargo install --path .": None,
         "uv run zensical build": "build",
         "towncrier build --yes": None,
+        "hatch -e test shell": None,
+        'python -m pip install -e ".[docs]"': "setup",
     }
     assert {line: classify_command(line) for line in kinds} == kinds
+
+
+def test_a_fallback_after_a_ci_step_is_not_part_of_it() -> None:
+    from serena_memory.agent.project_facts.ci import script_lines
+
+    script = "hatch run cov:test --cov-fail-under 75 || hatch -v run test:test --lf"
+    assert list(script_lines(script)) == ["hatch run cov:test --cov-fail-under 75"]

@@ -152,6 +152,7 @@ def script_lines(script: str, folder: str = "") -> Iterator[str]:
         if line.startswith("#"):
             continue
         folder = start
+        line = line.split(" || ", 1)[0]  # `pytest || pytest --lf`: what runs is the first
         for part in line.split(" && "):
             part = " ".join(part.split())
             if part.startswith("cd ") and len(part.split()) == 2:

@@ -113,6 +113,7 @@ _RUNNERS = {("make", ""), ("just", ""), ("task", ""), ("rake", ""), ("npm", "run
             ("lerna", "run"), ("nx", "run"), ("nx", ""), ("moon", "run"),
             ("nr", ""), ("bake", "")}  # fmt: skip
 _MANAGERS = frozenset({"npm", "pnpm", "yarn", "bun"})
+_ENVIRONMENT_MANAGERS = frozenset({"hatch", "poetry", "pipenv", "pdm"})
 # a package manager's own commands: `pnpm ci` is pnpm's, so a script named `ci` is typed
 # `pnpm run ci`
 MANAGER_COMMANDS = frozenset(
@@ -263,6 +264,8 @@ def _words_kind(words: list[str]) -> str | None:
     if "/" in first and not first.startswith("/"):
         return _own_tool_kind(first)
     second = words[1] if len(words) > 1 else ""
+    if first in _ENVIRONMENT_MANAGERS and "shell" in words[1:4]:
+        return None  # `hatch -e test shell` opens a shell: it runs nothing
     special = _SPECIAL.get((first, second)) or _SPECIAL.get((first, ""))
     if special is not None:
         return special(words)
@@ -359,7 +362,7 @@ def _installs_the_project(words: list[str]) -> bool:
     """``pip install -e .``, ``pip install -r requirements-dev.txt``: not a tool's install."""
     if "install" not in words[:3]:
         return False
-    rest = words[words.index("install") + 1 :]
+    rest = [w.strip("'\"") for w in words[words.index("install") + 1 :]]  # `".[docs]"`
     return any(
         w in (".", "-r") or w.startswith((".[", "-e", "--group", "--editable")) for w in rest
     )

@@ -66,6 +66,11 @@ _MINIMUM = frozenset({"min", "minimum", "minimal", "oldest", "msrv"})
 _VERSION_KEYS = frozenset({"version", "versions", "python", "node", "ruby", "go", "rust",
                            "toolchain", "os", "platform", "jdk", "java"})  # fmt: skip
 _VERSION = re.compile(r"^(v|py|pypy)?\d+([.\-]\w+)*$")
+# actions that run a checker the contributor runs by hand, as they run it
+_ACTIONS = {"crate-ci/typos": "typos", "golangci/golangci-lint-action": "golangci-lint run",
+            "pre-commit/action": "pre-commit run --all-files",
+            "codespell-project/actions-codespell": "codespell",
+            "astral-sh/ruff-action": "ruff check"}  # fmt: skip
 _CODE_EVENTS = {"push", "pull_request", "pull_request_target", "merge_group"}
 
 
@@ -199,7 +204,7 @@ def _job_scripts(
     env = {**plain_env(data), **plain_env(job)}
     for step in steps:
         if isinstance(step, dict) and _is_code(step.get("name", ""), _STEP_WORDS):
-            run = step.get("run")
+            run = step.get("run") or _ACTIONS.get(str(step.get("uses", "")).split("@", 1)[0])
             if isinstance(run, str):
                 run = resolve_env(run, {**env, **plain_env(step)})
                 folder = _folder(data, job, step)

@@ -150,3 +150,20 @@ def test_a_fixer_of_several_formatters_gives_each_writing_form(tmp_path: Path) -
     assert "yamlfmt -- .github/workflows/*.yml" in shown
     # the check's derived writing form is not offered beside the real one
     assert "shfmt --indent=4 --simplify *.sh" not in shown
+
+
+def test_a_recipe_running_the_tests_on_one_argument_is_the_single_test_form(
+    tmp_path: Path,
+) -> None:
+    justfile = (
+        "watch +args='lcheck':\n  cargo watch --clear --exec '{{ args }}'\n\n"
+        "[group: 'test']\ntest: (watch 'ltest --tests --all')\n\n"
+        "# only run tests matching `PATTERN`\n[group: 'test']\n"
+        "filter PATTERN: (watch f'ltest --tests --all {{ PATTERN }}')\n\n"
+        "replace FROM TO:\n  sd '{{FROM}}' '{{TO}}' src/*.rs\n"
+    )
+    sheet = project(
+        tmp_path, {"Cargo.toml": '[package]\nname = "j"\n', "src/lib.rs": "", "justfile": justfile}
+    )
+    assert "just filter PATTERN" in sheet.commands["test"]
+    assert not any(command.startswith("just replace") for command in sheet.offered())

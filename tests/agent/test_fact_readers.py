@@ -62,13 +62,15 @@ update-changelog:
 
 def test_a_justfile_with_a_capital_j_is_read(tmp_path: Path) -> None:
     sheet = project(tmp_path, {"Justfile": JUSTFILE})
-    assert sheet.commands["test"] == ["just test"]
+    # a recipe taking one argument and running the tests is the single-test form
+    assert sheet.commands["test"] == ["just test", "just filter PATTERN"]
     assert sheet.commands["lint"] == ["just lint"]
     assert sheet.commands["format"] == ["just fmt"]
     assert sheet.commands["run"] == ["just watch"]
     shown = sheet.to_markdown()
-    for hidden in ("helper", "_internal", "filter", "publish", "changelog", "alias", "log"):
+    for hidden in ("helper", "_internal", "publish", "changelog", "alias", "log"):
         assert f"just {hidden}" not in shown
+    assert "`just filter`" not in shown
     assert ("Justfile", "just") in sheet.build_files
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from serena_memory.agent.project_facts.files import Project
-from serena_memory.agent.project_facts.recipes import Task, offer_runner_tasks
+from serena_memory.agent.project_facts.recipes import Reader, Task, offer_runner_tasks
 
 JUSTFILES = ("justfile", "Justfile", ".justfile", "JUSTFILE")
 MAX_LINE = 500
@@ -18,9 +18,12 @@ _DEPENDENCY = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
 _GROUP = re.compile(r"""\bgroup\s*(?::\s*|\(\s*)["']([\w\- ]{1,40})["']""")
 
 
-def just_tasks(text: str) -> tuple[dict[str, Task], str | None]:
+def just_tasks(
+    text: str, needing: dict[str, str] | None = None
+) -> tuple[dict[str, Task], str | None]:
     """The public recipes that take no required argument, in order, with what they run
-    first and their lines, and the default recipe (``default``, else the first)."""
+    first and their lines, and the default recipe (``default``, else the first); into
+    ``needing``, each public recipe taking one required argument -> that argument's name."""
     found: dict[str, Task] = {}
     first: str | None = None
     private = False
@@ -38,6 +41,11 @@ def just_tasks(text: str) -> tuple[dict[str, Task], str | None]:
             first = first or task.name
             if not private and callable_bare:
                 _add(found, task)
+            elif not private and needing is not None:
+                argument = _one_required(header)
+                if argument:
+                    needing.setdefault(task.name, argument)
+                    found.setdefault(task.name, task)
         private = False
         group = ""
     default = "default" if "default" in found else first
@@ -93,12 +101,30 @@ def _no_required_parameter(parameters: str) -> bool:
     return all(word.startswith(("*", "$*")) or "=" in word for word in parameters.split())
 
 
+def _one_required(header: str) -> str | None:
+    """The name of a recipe's one required parameter (``filter PATTERN:``), else None."""
+    match = _RECIPE.match(header) if len(header) <= MAX_LINE else None
+    words = match.group(2).split() if match else []
+    required = [w for w in words if not w.startswith(("*", "$*", "+")) and "=" not in w]
+    plain = len(required) == 1 and len(words) == 1 and required[0].isidentifier()
+    return required[0] if plain else None
+
+
 def read_justfile(project: Project) -> None:
     name = project.first(*JUSTFILES)
     text = project.text(name) if name else None
     if name is None or text is None:
         return
-    tasks, default = just_tasks(text)
+    needing: dict[str, str] = {}
+    every, default = just_tasks(text, needing)
+    tasks = {recipe: task for recipe, task in every.items() if recipe not in needing}
     offer_runner_tasks(
         project.sheet, tasks, lambda recipe: f"just {recipe}", name, default=default, bare="just"
     )
+    # the tests run on what one names (`filter PATTERN: cargo test {{PATTERN}}`): the
+    # single-test form, spelt with the recipe's own name for its argument
+    reader = Reader(every, calls={f"just {recipe}": recipe for recipe in every})
+    for recipe, argument in needing.items():
+        if reader.kind(recipe) == "test":
+            project.sheet.add("test", f"just {recipe} {argument}", name)
+            return

@@ -175,3 +175,28 @@ jobs:
     )
     assert "cargo install cargo-watch" in sheet.commands["setup"]
     assert "cargo install cargo-hack" not in sheet.offered()
+
+
+def test_an_include_outside_the_project_or_remote_is_not_read(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    leak = "version: '3'\ntasks:\n  leak:\n    cmds: [go test ./...]\n"
+    (outside / "Taskfile.yml").write_text(leak, encoding="utf-8")
+    taskfile = """\
+version: '3'
+includes:
+  up: ../outside
+  linked: ./linked
+  remote: https://example.com/Taskfile.yml
+  self: .
+tasks:
+  test:
+    cmds: [go test ./...]
+"""
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "linked").symlink_to(outside, target_is_directory=True)
+    sheet = project(root, {"go.mod": "module m\n", "Taskfile.yml": taskfile})
+    assert not any("leak" in command for command in sheet.offered())
+    # a file including itself adds its tasks once more under the include's name, no deeper
+    assert "task test" in sheet.commands["test"]

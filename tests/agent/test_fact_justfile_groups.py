@@ -167,3 +167,16 @@ def test_a_recipe_running_the_tests_on_one_argument_is_the_single_test_form(
     )
     assert "just filter PATTERN" in sheet.commands["test"]
     assert not any(command.startswith("just replace") for command in sheet.offered())
+
+
+def test_the_recipes_of_an_imported_file_are_the_justfiles_own(tmp_path: Path) -> None:
+    sheet = project(
+        tmp_path,
+        {
+            "pyproject.toml": "[project]\nname = 'x'\n",
+            "justfile": "import 'just/checks.just'\nimport? '../outside.just'\n\ntest:\n  pytest\n",
+            "just/checks.just": "lint:\n  ruff check .\n\ntypecheck:\n  mypy src\n",
+        },
+    )
+    assert "just lint" in sheet.commands["lint"]
+    assert "just typecheck" in sheet.commands["typecheck"]

@@ -3,6 +3,7 @@ they run, and ``just`` alone for the default recipe."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 
 from serena_memory.agent.project_facts.files import Project
@@ -14,6 +15,8 @@ MAX_LINE = 500
 _RECIPE = re.compile(r"^@?([A-Za-z_][A-Za-z0-9_\-]*)(?![A-Za-z0-9_\-])([^:]*):(?!=)")
 _KEYWORDS = frozenset({"alias", "set", "export", "import", "mod", "unexport"})
 _DEPENDENCY = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+MAX_IMPORTS = 10
+_IMPORT = re.compile(r"""^import\??[ \t]+["']([^"'\n]{1,200})["']""", re.M)
 # `[group: 'check']`, `[group('check')]`, `[private, group("dev")]`
 _GROUP = re.compile(r"""\bgroup\s*(?::\s*|\(\s*)["']([\w\- ]{1,40})["']""")
 
@@ -110,11 +113,23 @@ def _one_required(header: str) -> str | None:
     return required[0] if plain else None
 
 
+def with_imports(project: Project, text: str) -> str:
+    """The justfile's text and the files it imports (``import 'just/test.just'``,
+    ``import? ...``), whose recipes are its own; a few, one level, inside the project."""
+    imported = [text]
+    for path in _IMPORT.findall(text)[:MAX_IMPORTS]:
+        rel = posixpath.normpath(path)
+        if not rel.startswith(("..", "/", "~")) and "{{" not in rel:
+            imported.append(project.text(rel) or "")
+    return "\n".join(imported)
+
+
 def read_justfile(project: Project) -> None:
     name = project.first(*JUSTFILES)
     text = project.text(name) if name else None
     if name is None or text is None:
         return
+    text = with_imports(project, text)
     needing: dict[str, str] = {}
     every, default = just_tasks(text, needing)
     tasks = {recipe: task for recipe, task in every.items() if recipe not in needing}

@@ -156,3 +156,17 @@ def test_a_fallback_after_a_ci_step_is_not_part_of_it() -> None:
 
     script = "hatch run cov:test --cov-fail-under 75 || hatch -v run test:test --lf"
     assert list(script_lines(script)) == ["hatch run cov:test --cov-fail-under 75"]
+
+
+def test_the_targets_of_an_included_makefile_are_its_own(tmp_path: Path) -> None:
+    sheet = project(
+        tmp_path,
+        {
+            "go.mod": "module example.com/x\n",
+            "Makefile": "include make/test.mk\n-include $(HOME)/.local.mk\n\n"
+            "build:\n\tgo build ./...\n",
+            "make/test.mk": "test-race:\n\tgo test -race ./...\n\nlint:\n\tgolangci-lint run\n",
+        },
+    )
+    assert "make test-race" in sheet.commands["test"]
+    assert "make lint" in sheet.commands["lint"]

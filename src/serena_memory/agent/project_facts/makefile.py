@@ -3,6 +3,7 @@ their recipes say nothing), and ``make`` alone for the default goal."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterator
 
@@ -20,6 +21,8 @@ _PREREQUISITE = re.compile(rf"^{_NAME}$")
 _FILE_TARGET = re.compile(r"^([^\s:=#.%][^\s:=#%]*)[ \t]*:(?![:=])")
 _PATTERN = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*-%)[ \t]*:(?![:=])")
 _CONDITIONAL = re.compile(r"^(ifn?def|ifn?eq|else|endif)\b")
+MAX_INCLUDES = 10
+_INCLUDE = re.compile(r"^-?include[ \t]+([^\n#]{1,300})", re.M)
 _DEFAULT_GOAL = re.compile(r"^\.DEFAULT_GOAL\s*:?=\s*(\S+)", re.M)
 
 
@@ -106,11 +109,24 @@ def _is_typed(task: Task) -> bool:
     return not task.file_goal and not task.name.endswith("%")
 
 
+def with_includes(project: Project, text: str) -> str:
+    """The Makefile's text and the files it ``include``s (``include tools/make/test.mk``),
+    whose targets are its own: plain paths inside the project, a few, one level."""
+    found = [text]
+    for words in _INCLUDE.findall(text)[:MAX_INCLUDES]:
+        for path in words.split()[:MAX_INCLUDES]:
+            rel = posixpath.normpath(path)
+            if not rel.startswith(("..", "/", "~")) and not set("$*?[") & set(rel):
+                found.append(project.text(rel) or "")
+    return "\n".join(found)
+
+
 def read_makefile(project: Project, installs_project: bool) -> None:
     name = project.first(*MAKEFILES)
     text = project.text(name) if name else None
     if name is None or text is None:
         return
+    text = with_includes(project, text)
     tasks, default = make_tasks(text)
     reader = Reader(tasks, installs_project)
     for target in tasks:

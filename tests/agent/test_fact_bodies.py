@@ -145,6 +145,7 @@ def test_checkers_and_runners_have_their_kinds() -> None:
         "cargo install --path .": None,
         "uv run zensical build": "build",
         "towncrier build --yes": None,
+        "nix build -L ./#trycmd-local": None,
         "hatch -e test shell": None,
         'python -m pip install -e ".[docs]"': "setup",
     }
@@ -170,3 +171,45 @@ def test_the_targets_of_an_included_makefile_are_its_own(tmp_path: Path) -> None
     )
     assert "make test-race" in sheet.commands["test"]
     assert "make lint" in sheet.commands["lint"]
+
+
+def test_noise_seen_on_other_repositories_stays_off_the_sheet(tmp_path: Path) -> None:
+    makefile = "clean: ## Remove all build artifacts\n\t@cargo clean\n\ntest:\n\tcargo test\n"
+    bootstrap = (
+        "#!/bin/sh\nset -e\nbundle install -j8 > /dev/null || bundle install > /dev/null\n"
+        "bundle exec rspec\n"
+    )
+    agents = "# Agents\n\n- `test-browser` includes `clean build`; check `tests/strategies.py`.\n"
+    sheet = project(
+        tmp_path,
+        {
+            "Cargo.toml": '[package]\nname = "x"\n',
+            "Makefile": makefile,
+            "script/bootstrap": bootstrap,
+            "AGENTS.md": agents,
+            "tests/strategies.py": "",
+        },
+    )
+    shown = sheet.offered()
+    # a comment after the colon names no prerequisite: `clean` builds nothing
+    assert "make clean" not in shown
+    # a script's redirected or fallback line is its plumbing
+    assert not any("/dev/null" in command for command in shown)
+    # a script name and a test module named in prose are not commands
+    assert not {"clean build", "build", "tests/strategies.py"} & shown
+
+
+def test_a_members_script_parts_are_not_offered_as_if_run_at_the_root(tmp_path: Path) -> None:
+    import json
+
+    workflow = "on: [push]\njobs:\n  docs:\n    steps:\n      - run: cd docs && npm run build\n"
+    sheet = project(
+        tmp_path,
+        {
+            "package.json": json.dumps({"scripts": {"test": "mocha"}}),
+            "docs/package.json": json.dumps({"scripts": {"build": "astro check && astro build"}}),
+            ".github/workflows/ci.yml": workflow,
+        },
+    )
+    assert "cd docs && npm run build" in sheet.commands["build"]
+    assert "astro build" not in sheet.offered()

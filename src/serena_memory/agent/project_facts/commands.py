@@ -94,14 +94,13 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("yard", ""): "build", ("yardoc", ""): "build", ("wasm-pack", "test"): "test",
     ("wasm-pack", "build"): "build", ("cargo", "msrv"): "lint", ("manypkg", "check"): "lint",
     ("check-jsonschema", ""): "lint", ("validate-pyproject", ""): "lint",
-    ("poetry", "check"): "lint",
+    ("poetry", "check"): "lint", ("zensical", "build"): "build", ("jekyll", "build"): "build",
+    ("astro", "build"): "build", ("vitepress", "build"): "build", ("vite", "build"): "build",
+    ("docusaurus", "build"): "build", ("hugo", ""): "build", ("zola", "build"): "build",
     ("yard", "server"): "run", ("mdbook", "build"): "build", ("mdbook", "serve"): "run",
 }  # fmt: skip
-# what another tool's subcommand says it does (a docs site's `zensical serve`, `zensical
-# build`)
-_SUBCOMMANDS = {"serve": "run", "build": "build"}
-# tools whose `build` writes the release's changelog
-_CHANGELOG_TOOLS = frozenset({"towncrier", "changie", "git-cliff", "scriv"})
+# what another tool's subcommand says it does (a docs site's `zensical serve`)
+_SUBCOMMANDS = {"serve": "run"}
 # how a runner is told which workspace member to run in: `pnpm --filter api test`
 _MEMBER_OPTIONS = frozenset({"--filter", "-F", "-C", "--dir", "-w", "--workspace",
                              "--prefix", "--cwd"})  # fmt: skip
@@ -272,7 +271,7 @@ def _words_kind(words: list[str]) -> str | None:
     kind = _TOOLS.get((first, second)) or _TOOLS.get((first, "")) or _task_kind(words)
     if kind is None and first in ("pip", "uv") and _installs_the_project(words):
         kind = "setup"
-    return kind or (None if first in _CHANGELOG_TOOLS else _SUBCOMMANDS.get(second))
+    return kind or _SUBCOMMANDS.get(second)
 
 
 def program(line: str) -> str:
@@ -298,7 +297,8 @@ def _own_tool_kind(path: str) -> str | None:
     """The project's own tool (``ci/test-complete``) by its name; outside ``scripts/``, an
     installer is CI's own (``ci/ubuntu-install-packages`` sets up the runner)."""
     kind = classify_name(path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
-    if kind is None and path.split("/", 1)[0] in _TEST_FOLDERS:
+    script = path.endswith((".sh", ".bash")) or "." not in path.rsplit("/", 1)[-1]
+    if kind is None and script and path.split("/", 1)[0] in _TEST_FOLDERS:
         # a script of the tests' folder (`tests/syntax-tests/update.sh` regenerates their
         # expected output) is read with its folders: a test's update releases nothing
         kind = classify_name(path.rsplit(".", 1)[0])

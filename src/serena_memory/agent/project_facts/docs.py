@@ -240,6 +240,8 @@ def is_command(line: str) -> str | None:
     """The kind of a documented line, or None (a user's install, or no known command)."""
     if line == "yarn":
         return "setup"  # Yarn's install
+    if line.split()[0] == "build":
+        return None  # a script's name in prose (`build`); PyPA's build is `python -m build`
     plain = " ".join(unwrap(line.split()))
     if _PACKAGE_INSTALL.match(plain):
         return None

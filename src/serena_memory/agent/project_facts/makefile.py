@@ -69,7 +69,8 @@ def _rule(line: str, tasks: dict[str, Task]) -> list[Task]:
     match = _TARGETS.match(line) if len(line) <= MAX_LINE and ":" in line else None
     if match is None or line[match.end() : match.end() + 1] in ("=", ":"):
         return []
-    needs = line[match.end() + 1 :].split(";", 1)[0].split("|", 1)[0].split()
+    # `clean: ## Remove all build artifacts`: a comment, no prerequisites
+    needs = line[match.end() + 1 :].split("#", 1)[0].split(";", 1)[0].split("|", 1)[0].split()
     named = []
     for name in match.group(1).split():
         task = tasks.setdefault(name, Task(name))

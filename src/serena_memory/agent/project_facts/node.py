@@ -113,7 +113,11 @@ def read_member_scripts(project: Project) -> None:
         scripts = data.get("scripts") if data else None
         if isinstance(scripts, dict):
             offer_runner_tasks(
-                project.sheet, script_tasks(scripts), _in(folder, manager), f"{folder}/package.json"
+                project.sheet,
+                script_tasks(scripts),
+                _in(folder, manager),
+                f"{folder}/package.json",
+                parts=False,
             )
 
 

@@ -45,6 +45,8 @@ _NEVER_WORDS = frozenset({"publish", "upload", "deploy", "gh-deploy"})
 _SHIPS = _NEVER_WORDS | {"release"}
 _NEVER_GIT = re.compile(r"^git\s+(clone|push|tag|commit)\b")
 _MEASURES = frozenset({"bench", "benchmark", "benchmarks", "perf", "profile", "profiling"})
+# a line whose output is redirected, piped or given a fallback: a script's plumbing
+_SHELL_PLUMBING = re.compile(r"\s(\|\|?|&>|\d?>>?)\s|\s\d?>&\d")
 _CHECK_OPTIONS = frozenset({"--check", "--diff", "-l", "-d", "--list-different"})
 
 
@@ -274,10 +276,12 @@ def offer_runner_tasks(
     default: str | None = None,
     bare: str | None = None,
     installs_project: bool = True,
+    parts: bool = True,
 ) -> None:
     """Offer the tasks by what they run: ``bare`` (``make``) first for the ``default``
     task, then the tasks the default runs, then the plain names, then the others in the
-    file's order; then, for each task running tools of several kinds, each tool's line."""
+    file's order; then, with ``parts``, for each task running tools of several kinds,
+    each tool's line (not for a member's tasks: its lines run in its folder)."""
     calls = {command(name): name for name in tasks}
     reader = Reader(tasks, installs_project, calls, sheet.own_packages)
     bare = _offer_bare(sheet, reader, default, bare, source)
@@ -297,7 +301,7 @@ def offer_runner_tasks(
         elif kind in sheet.commands and name not in hidden:
             sheet.add(kind, command(name), source)
             shown.append(name)
-    for name in shown:
+    for name in shown if parts else []:
         offer_parts(sheet, _as_tasks(reader, command, reader.body_kinds(name)), source)
 
 
@@ -325,7 +329,8 @@ def offer_parts(sheet: FactSheet, found: Iterable[tuple[str, str]], source: str)
         return
     for kind, line in lines:
         typed = not _VARIABLE.search(line) and len(line) <= MAX_COMMAND_CHARS
-        if kind in sheet.commands and typed:
+        plain = not _SHELL_PLUMBING.search(line)  # `bundle install -j8 > /dev/null || ...`
+        if kind in sheet.commands and typed and plain:
             sheet.add(kind, line, source)
 
 

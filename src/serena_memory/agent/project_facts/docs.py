@@ -274,9 +274,22 @@ def _names_no_other_file(project: Project, line: str) -> bool:
     if "<" in _PLACEHOLDER.sub("", line):
         return False
     if "/" in first:
-        runnable = os.path.splitext(first)[1].lower() in _RUNNABLE
-        return project.is_file(first) and runnable
+        suffix = os.path.splitext(first)[1].lower()
+        if suffix not in _RUNNABLE or not project.is_file(first):
+            return False
+        # a module named alone (`tests/conftest.py`, `spec/project_spec.rb`) is read, not
+        # run, unless it is a program (a shell script, or executable)
+        return (
+            len(line.split()) > 1 or suffix in ("", ".sh", ".bash") or _executable(project, first)
+        )
     return True
+
+
+def _executable(project: Project, rel: str) -> bool:
+    try:
+        return bool((project.root / rel).stat().st_mode & 0o111)
+    except OSError:
+        return False
 
 
 def read_docs(project: Project) -> None:

@@ -30,6 +30,7 @@ from serena_memory.integrity.duplicates.findings import (
     DuplicateReport,
     NearDuplicate,
 )
+from serena_memory.integrity.duplicates.slots import SLOT_MARK, differ, value_of
 from serena_memory.integrity.duplicates.text import Parsed, Statement, parse
 
 MEMORY_SIMILARITY = 0.6
@@ -390,6 +391,7 @@ def _conflicts(
         if len(owners) < 2 or len(owners) > MAX_KEY_MEMORIES or len(set(rows[:, 2].tolist())) < 2:
             continue  # one memory, a pattern many repeat, or the same statement everywhere
         entries = [(kept[m], i, v) for m, (_k, i, v) in zip(members, rows.tolist(), strict=True)]
+        entries = _not_listed(entries)
         for a, b in _bucket_pairs(sorted(entries)):
             if a[0] == b[0] or a[2] == b[2]:
                 continue
@@ -400,10 +402,22 @@ def _conflicts(
     return [found[k] for k in sorted(found)]
 
 
+def _not_listed(entries: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """The entries of a key but those of a memory that has it with two values or more: the
+    same words around several values is a list or a template (`File: a.ts`, `File:
+    b.ts`), not one statement."""
+    values: dict[str, set[int]] = {}
+    for name, _i, value in entries:
+        values.setdefault(name, set()).add(value)
+    return [e for e in entries if len(values[e[0]]) == 1]
+
+
 def _conflict(
     ea: tuple[str, int, int], eb: tuple[str, int, int], parses: _Parses
 ) -> Conflict | None:
-    """The two statements compared word for word: a conflict, or None."""
+    """The two statements (or slots) compared word for word: a conflict, or None."""
+    if ea[1] >= SLOT_MARK or eb[1] >= SLOT_MARK:
+        return _slot_conflict(ea, eb, parses) if ea[1] >= SLOT_MARK <= eb[1] else None
     sa, sb = _statement_at(ea, parses), _statement_at(eb, parses)
     if sa is None or sb is None:
         return None
@@ -411,6 +425,28 @@ def _conflict(
     if said is None:
         return None
     return Conflict(ea[0], sa.line, sa.text, eb[0], sb.line, sb.text, *said)
+
+
+def _slot_conflict(
+    ea: tuple[str, int, int], eb: tuple[str, int, int], parses: _Parses
+) -> Conflict | None:
+    """Two slots with the same words around them: a conflict when their units say the
+    same but for the value (:func:`.slots.differ`)."""
+    found = []
+    for name, middle, held in (ea, eb):
+        parsed = parses.get(name, statements=True)
+        at = middle & ~SLOT_MARK
+        if parsed is None or at >= len(parsed.units):
+            return None
+        unit = parsed.units[at]
+        value = value_of(unit, held)
+        if value is None:
+            return None
+        found.append((unit, value))
+    (ua, va), (ub, vb) = found
+    if not differ(ua, ub, va, vb):
+        return None
+    return Conflict(ea[0], ua.line, ua.text, eb[0], ub.line, ub.text, va, vb)
 
 
 def _statement_at(entry: tuple[str, int, int], parses: _Parses) -> Statement | None:

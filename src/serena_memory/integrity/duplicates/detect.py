@@ -386,11 +386,21 @@ def _conflicts(
 ) -> list[Conflict]:
     """Statements of two memories alike but for one value or a negation."""
     found: dict[tuple[str, int, str, int], Conflict] = {}
+    groups = []
+    fields: set[tuple[int, int, int]] = set()  # slots where many memories hold a value
     for members, rows in _groups([features[n].statement_keys for n in kept], column=0):
         owners = set(members)
+        if len(owners) > MAX_KEY_MEMORIES and rows[0, 1] >= SLOT_MARK:
+            fields.update(zip(members, rows[:, 1].tolist(), rows[:, 2].tolist(), strict=True))
         if len(owners) < 2 or len(owners) > MAX_KEY_MEMORIES or len(set(rows[:, 2].tolist())) < 2:
             continue  # one memory, a pattern many repeat, or the same statement everywhere
-        entries = [(kept[m], i, v) for m, (_k, i, v) in zip(members, rows.tolist(), strict=True)]
+        groups.append((members, rows))
+    for members, rows in groups:
+        entries = [
+            (kept[m], i, v)
+            for m, (_k, i, v) in zip(members, rows.tolist(), strict=True)
+            if (m, i, v) not in fields  # a field (`Impact: 8/10`): its value is no claim
+        ]
         entries = _not_listed(entries)
         for a, b in _bucket_pairs(sorted(entries)):
             if a[0] == b[0] or a[2] == b[2]:
@@ -409,7 +419,10 @@ def _not_listed(entries: list[tuple[str, int, int]]) -> list[tuple[str, int, int
     values: dict[str, set[int]] = {}
     for name, _i, value in entries:
         values.setdefault(name, set()).add(value)
-    return [e for e in entries if len(values[e[0]]) == 1]
+    kept = [e for e in entries if len(values[e[0]]) == 1]
+    if len({e[2] for e in kept}) > 2:
+        return []  # three values or more, each in its memory: a count that moves on
+    return kept
 
 
 def _conflict(

@@ -32,10 +32,14 @@ _IDENTIFIER = re.compile(r"[a-z][A-Z]|\w[/.@:^~+]\w|^[-^~<>=+]|/")
 _DATE = re.compile(r"\d{4}-\d\d-\d\d(?:[ T][\d:]+)?")
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)")
 _TABLE_RULE = re.compile(r"^[\s|:-]+$")
+_NUMBER = re.compile(r"[<>=^~v]*\d[\d.,:x]*([^\W\d_]{0,8}|%)\+?")
+_FILE = re.compile(r"\w\.[a-z][a-z0-9]{0,4}$")
+_LINK = re.compile(r"\]\([^)\s]*\)")
+_MARKER = re.compile(r"^(?:[-*+>]|\d+[.)]|#+)[ \t]+")
 _WORD = re.compile(r"[^\W_]")
 SOURCE = frozenset(
     "c cpp c++ cs csharp dart go java javascript js jsx kotlin kt php py python rb ruby rust rs "
-    "scala swift ts tsx typescript vue svelte sql graphql".split()
+    "scala swift ts tsx typescript vue svelte sql graphql xml xaml html css scss".split()
 )
 """Languages of fenced blocks that hold source code: its names are what it declares, not
 values a memory states (shell, config and unlabelled blocks are read)."""
@@ -70,10 +74,10 @@ OPPOSITES = {
 _POLAR = frozenset(w for p in OPPOSITES for w in p)
 SLOT_MARK = 0x80000000
 """The middle column of a key row that holds a slot (``SLOT_MARK | unit``)."""
-MIN_SHARED = 2
-"""Words besides the value two units must have in common (for units of 3+ words)."""
+SHORT = 4
+"""A unit of this many words or fewer (besides the value) must be all in the other."""
 SHARED_SHARE = 0.5
-"""Share of the smaller unit's words the other must have."""
+"""Share of a longer unit's words (besides the value) the other must have."""
 
 
 @dataclass(slots=True)
@@ -110,6 +114,8 @@ def units(text: str) -> list[Unit]:
 
 
 def _unit(number: int, piece: str) -> Unit | None:
+    """A unit of one line or sentence (None without two words and a value)."""
+    piece = _LINK.sub("] ", _MARKER.sub("", piece))  # a link's text, not where it goes
     words: list[str] = []
     values: list[bool] = []
     negations = 0
@@ -159,8 +165,10 @@ def slot_keys(found: list[Unit]) -> list[tuple[int, int, int]]:
         words = unit.words
         n = len(words)
         for i, value in enumerate(unit.values):
-            if not value or not i or words[i - 1] in CITING:  # what the line is about
-                continue
+            if not value or not i or CITING.intersection(words[max(i - 2, 0) : i]):
+                continue  # the first word names what the line is about; `PR 12` cites
+            if unit.values[i - 1] and kind(words[i - 1]) == kind(words[i]) == ("name", ""):
+                continue  # one of a list of names (`MenuController, MenuService`)
             mark = SLOT_MARK | (u & 0x7FFFFFFF)
             held = _hash(words[i])
             before = words[i - 2 : i] if i >= 2 else ["^", *words[:i]]
@@ -189,27 +197,51 @@ def _telling(context: list[str]) -> bool:
 
 def differ(a: Unit, b: Unit, value_a: str, value_b: str) -> bool:
     """Whether two units say the same but ``value_a`` in one and ``value_b`` in the
-    other: values of one kind, neither in the other unit, the rest mostly shared."""
-    if value_a == value_b or a.negated != b.negated or not _same_kind(value_a, value_b):
+    other: values of one kind, neither in the other unit, the other values the same and
+    the rest mostly shared (all of it, for a short unit)."""
+    if value_a == value_b or a.negated != b.negated or kind(value_a) != kind(value_b):
         return False
-    mine, theirs = set(a.words), set(b.words)
-    if value_b in mine or value_a in theirs:
-        return False
+    if value_a.rstrip("s") == value_b.rstrip("s") or _open(value_a) != _open(value_b):
+        return False  # a plural; or `3.8+` holds for `3.10`: a bound and a value in it
     if _more_precise(value_a, value_b) or _more_precise(value_b, value_a):
         return False
-    if _open(value_a) != _open(value_b):
-        return False  # `3.8+` holds for `3.10`: a bound and a value in it
+    mine, theirs = set(a.words) - {value_a}, set(b.words) - {value_b}
+    if value_b in mine or value_a in theirs:
+        return False  # both named in one: a choice, or a change from one to the other
     mine_values = {w for w, v in zip(a.words, a.values, strict=True) if v} - {value_a}
     theirs_values = {w for w, v in zip(b.words, b.values, strict=True) if v} - {value_b}
     if not (mine_values <= theirs or theirs_values <= mine):
         return False  # more than one value differs: another statement
-    shared = (mine & theirs) - {value_a, value_b}
-    small = min(len(mine), len(theirs)) - 1  # its words but the value
-    if small < 1:
-        return False
-    if small < 3:
-        return len(shared) >= small and any(len(w) > 3 for w in shared)
-    return len(shared) >= MIN_SHARED and len(shared) >= SHARED_SHARE * small
+    smaller, larger = sorted((mine, theirs), key=len)
+    shared = smaller & larger
+    number = kind(value_a)[0] == "number"
+    if len(smaller) < 2:  # `printWidth: 150`: only when what is set is a name of its own
+        return number and smaller == larger and smaller <= mine_values
+    if len(smaller) < (2 if number or kind(value_a)[0] == "flag" else 3):
+        return False  # `Call X` / `Call Y`: too little said of a name to tell it apart
+    if len(smaller) <= SHORT:
+        return shared == smaller
+    return len(shared) >= SHARED_SHARE * len(smaller)
+
+
+def kind(value: str) -> tuple[str, str]:
+    """What sort of value a word is, for two values to be compared: a number (with its
+    unit), a flag (with its name), a URL, a path, a file, one of two opposites or a
+    name."""
+    if value in _POLAR:
+        return "opposite", ""
+    number = _NUMBER.fullmatch(value)
+    if number:
+        return "number", number.group(1)
+    if value.startswith("-"):
+        return "flag", value.split("=", 1)[0] if "=" in value else value
+    if "://" in value:
+        return "url", ""
+    if "/" in value.rstrip("/"):
+        return "path", ""
+    if _FILE.search(value):
+        return "file", ""
+    return "name", ""
 
 
 def _open(value: str) -> bool:
@@ -217,18 +249,9 @@ def _open(value: str) -> bool:
     return value.endswith("+") or value.startswith((">", "<", "^", "~"))
 
 
-def _same_kind(a: str, b: str) -> bool:
-    if bool(_DIGIT.search(a)) != bool(_DIGIT.search(b)):
-        return False
-    polar = a in _POLAR, b in _POLAR
-    if any(polar):
-        return frozenset((a, b)) in OPPOSITES
-    return True
-
-
 def _more_precise(short: str, long: str) -> bool:
     """Whether ``long`` says ``short`` more precisely (`1.8` / `1.8.2`, `build.py` /
-    `scripts/build.py`, `pytest` / `pytest -q`)."""
-    return long.startswith((short + ".", short + " ", short + "-")) or long.endswith(
-        "/" + short
-    )
+    `scripts/build.py`, `pytest` / `pytest -q`, `NetworkError` / `NetworkError: ...`)."""
+    if long.startswith(short) and not long[len(short) : len(short) + 1].isalnum():
+        return True
+    return long.endswith("/" + short)

@@ -36,6 +36,8 @@ _NUMBER = re.compile(r"[<>=^~v]*\d[\d.,:x]*([^\W\d_]{0,8}|%)\+?")
 _FILE = re.compile(r"\w\.[a-z][a-z0-9]{0,4}$")
 _LINK = re.compile(r"\]\([^)\s]*\)")
 _MARKER = re.compile(r"^(?:[-*+>]|\d+[.)]|#+)[ \t]+")
+_SETTING = re.compile(r"([A-Za-z_][\w.]*)=([^\s=]+)")
+_ALTERNATIVES = re.compile(r"[^\W\d_]+(?:/[^\W\d_]+)+")
 _WORD = re.compile(r"[^\W_]")
 SOURCE = frozenset(
     "c cpp c++ cs csharp dart go java javascript js jsx kotlin kt php py python rb ruby rust rs "
@@ -72,10 +74,21 @@ OPPOSITES = {
 }
 """Words that say the opposite of each other: each is a value when its pair is."""
 _POLAR = frozenset(w for p in OPPOSITES for w in p)
+SKETCH = 3
+"""Min-hashes of a unit's words each slot is keyed by: units with a third of their words
+in common meet about twice in three times."""
+_MASK = (1 << 64) - 1
+_MIXES = [
+    (0x9E3779B97F4A7C15, 0x632BE59BD9B4E019),
+    (0xBF58476D1CE4E5B9, 0x94D049BB133111EB),
+    (0xD6E8FEB86659FD93, 0xA0761D6478BD642F),
+]
 SLOT_MARK = 0x80000000
 """The middle column of a key row that holds a slot (``SLOT_MARK | unit``)."""
 SHORT = 4
 """A unit of this many words or fewer (besides the value) must be all in the other."""
+MIN_SHARED_NUMBER = 3
+"""Words two units with numbers (or flags) apart must share, one of them next to it."""
 SHARED_SHARE = 0.5
 """Share of a longer unit's words (besides the value) the other must have."""
 
@@ -83,19 +96,23 @@ SHARED_SHARE = 0.5
 @dataclass(slots=True)
 class Unit:
     """One line or sentence: where it is, its text, its words (in order, without small
-    words and negations), which of them are values, and whether it is negated."""
+    words and negations), which of them are values, whether it is negated and, for a
+    table's row, its table's header (what its cells are)."""
 
     line: int
     text: str
     words: list[str]
     values: list[bool]
     negated: bool
+    heading: frozenset[str] = frozenset()  # a table row's: the words of its table's header
 
 
 def units(text: str) -> list[Unit]:
     """The units of a memory, line by line (a long line, sentence by sentence)."""
     found = []
     fenced = source = False
+    heading: frozenset[str] = frozenset()
+    table = False
     for number, raw in enumerate(text.split("\n"), 1):
         line = raw.strip()
         fence = _FENCE.match(line)
@@ -103,12 +120,18 @@ def units(text: str) -> list[Unit]:
             fenced = not fenced
             source = fenced and line[fence.end() - fence.start() :].strip().casefold() in SOURCE
             continue
+        row = line.startswith("|")
+        if row and not table:  # a table's first row: what its columns hold
+            heading = frozenset(w.strip(_STRIP).casefold() for w in _SPLIT.split(line)) - {""}
+        table = row
         if not line or source or _TABLE_RULE.match(line):
             continue
         for piece in _SENTENCE_END.split(line) if len(line) > 80 else (line,):
             if len(piece) <= MAX_STATEMENT_CHARS:
                 unit = _unit(number, piece)
                 if unit is not None:
+                    if row:
+                        unit.heading = heading
                     found.append(unit)
     return found
 
@@ -122,13 +145,22 @@ def _unit(number: int, piece: str) -> Unit | None:
     for i, part in enumerate(piece.split("`")):
         if i % 2 == 1 and i < piece.count("`"):  # code: one value, whatever its words
             code = " ".join(part.casefold().split())
-            if code and not code.startswith("mem:"):
+            setting = _SETTING.fullmatch(code)
+            if setting:  # `KEY=value`: what is set, then its value
+                words.extend(setting.groups())
+                values.extend((True, True))
+            elif code and not code.startswith("mem:"):
                 words.append(code)
                 values.append(not _DATE.fullmatch(code))
             continue
         for token in _SPLIT.split(part.replace("n't", " not")):
             word = token.strip(_STRIP)
             if not _WORD.search(word) or word.startswith("mem:"):
+                continue
+            setting = _SETTING.fullmatch(word)
+            if setting:
+                words.extend(w.casefold() for w in setting.groups())
+                values.extend((True, True))
                 continue
             folded = word.casefold()
             if folded in NEGATIONS:
@@ -148,6 +180,8 @@ def is_value(word: str) -> bool:
     an identifier (`camelCase`, `snake_case`), or one of two opposites."""
     if _DATE.fullmatch(word):
         return False  # when something was written or checked: no claim to contradict
+    if "/" in word and _ALTERNATIVES.fullmatch(word):
+        return False  # `entry/exit`, `prod/dev`: words, not a path
     if _DIGIT.search(word) or "_" in word or _IDENTIFIER.search(word):
         return True
     return word.casefold() in _POLAR
@@ -158,28 +192,44 @@ def _hash(*parts: str) -> int:
 
 
 def slot_keys(found: list[Unit]) -> list[tuple[int, int, int]]:
-    """One row per slot and way of keying it: (key of its neighbours, ``SLOT_MARK`` |
-    its unit, key of its value)."""
+    """One row per slot, per word next to it and per word of a sample of its unit's
+    (:data:`SKETCH` min-hashes of the unit's other words): (key of the three, ``SLOT_MARK`` |
+    its unit, key of its value). Two slots meet when a word next to each is the same
+    and their units hold words enough alike to share a min-hash."""
     rows = []
     for u, unit in enumerate(found):
-        words = unit.words
-        n = len(words)
-        for i, value in enumerate(unit.values):
+        words, values = unit.words, unit.values
+        hashes = [_hash(w) for w in words]
+        mixed = [[((h * m + c) & _MASK) >> 32 for m, c in _MIXES] for h in hashes]
+        for i, value in enumerate(values):
             if not value or not i or CITING.intersection(words[max(i - 2, 0) : i]):
                 continue  # the first word names what the line is about; `PR 12` cites
-            if unit.values[i - 1] and kind(words[i - 1]) == kind(words[i]) == ("name", ""):
+            sort = kind(words[i])
+            if values[i - 1] and kind(words[i - 1]) == sort == ("name", ""):
                 continue  # one of a list of names (`MenuController, MenuService`)
+            others = [mixed[j] for j in range(len(words)) if words[j] != words[i]]
+            if not others:
+                continue
+            sketch = [min(m[k] for m in others) for k in range(SKETCH)]
             mark = SLOT_MARK | (u & 0x7FFFFFFF)
-            held = _hash(words[i])
-            before = words[i - 2 : i] if i >= 2 else ["^", *words[:i]]
-            after = words[i + 1 : i + 3] if i + 3 <= n else [*words[i + 1 :], "$"]
-            if len(before) == 2 and _telling(before):
-                rows.append((_hash("<", *before), mark, held))
-            if len(after) == 2 and _telling(after):
-                rows.append((_hash(">", *after), mark, held))
-            if 0 < i < n - 1 and _telling([words[i - 1], words[i + 1]]):
-                rows.append((_hash("=", words[i - 1], words[i + 1]), mark, held))
+            held = hashes[i]
+            rest = _hash(*sorted({words[j] for j in range(len(words)) if j != i}))
+            for near in {_near(words, values, i, -1), _near(words, values, i, 1)} - {None}:
+                rows.append((_hash(near, sort[0], "=", str(rest)), mark, held))
+                for k, least in enumerate(sketch):
+                    rows.append((_hash(near, sort[0], str(k), str(least)), mark, held))
     return rows
+
+
+def _near(words: list[str], values: list[bool], i: int, step: int) -> str | None:
+    """The nearest word to ``words[i]`` on one side that is no value (the next word when
+    all are), or None at the unit's end."""
+    j = i + step
+    if not 0 <= j < len(words):
+        return None
+    while 0 <= j < len(words) and values[j]:
+        j += step
+    return words[j] if 0 <= j < len(words) else words[i + step]
 
 
 def value_of(unit: Unit, held: int) -> str | None:
@@ -190,38 +240,58 @@ def value_of(unit: Unit, held: int) -> str | None:
     )
 
 
-def _telling(context: list[str]) -> bool:
-    """Whether neighbours say what a value is about: one of them a word of 3+ letters."""
-    return any(len(w) > 2 and not _DIGIT.search(w) for w in context)
-
-
 def differ(a: Unit, b: Unit, value_a: str, value_b: str) -> bool:
     """Whether two units say the same but ``value_a`` in one and ``value_b`` in the
-    other: values of one kind, neither in the other unit, the other values the same and
-    the rest mostly shared (all of it, for a short unit)."""
-    if value_a == value_b or a.negated != b.negated or kind(value_a) != kind(value_b):
-        return False
+    other: values of one kind, neither in the other unit, no other value of the kind
+    apart, and the rest mostly shared (all of it, for a short unit)."""
+    return why_not(a, b, value_a, value_b) is None
+
+
+def why_not(a: Unit, b: Unit, value_a: str, value_b: str) -> str | None:
+    """Why two units with ``value_a`` and ``value_b`` do not contradict each other (None
+    when they do): what :func:`differ` tells, in words, for whoever tunes it."""
+    sort = kind(value_a)
+    if value_a == value_b or sort != kind(value_b):
+        return "the same value, or values of two kinds"
     if value_a.rstrip("s") == value_b.rstrip("s") or _open(value_a) != _open(value_b):
-        return False  # a plural; or `3.8+` holds for `3.10`: a bound and a value in it
+        return "a plural, or a bound and a value in it (`3.8+`, `3.10`)"
     if _more_precise(value_a, value_b) or _more_precise(value_b, value_a):
-        return False
-    mine, theirs = set(a.words) - {value_a}, set(b.words) - {value_b}
+        return "one says the other more precisely"
+    mine = (set(a.words) | a.heading) - {value_a}
+    theirs = (set(b.words) | b.heading) - {value_b}
     if value_b in mine or value_a in theirs:
-        return False  # both named in one: a choice, or a change from one to the other
+        return "both values in one unit: a choice, or a change from one to the other"
+    if not _neighbours(a, value_a) & _neighbours(b, value_b):
+        return "no word next to the one value next to the other"
     mine_values = {w for w, v in zip(a.words, a.values, strict=True) if v} - {value_a}
     theirs_values = {w for w, v in zip(b.words, b.values, strict=True) if v} - {value_b}
-    if not (mine_values <= theirs or theirs_values <= mine):
-        return False  # more than one value differs: another statement
+    only_mine = any(kind(w) == sort for w in mine_values - theirs)
+    if only_mine and any(kind(w) == sort for w in theirs_values - mine):
+        return "another value of the kind differs: another statement"
     smaller, larger = sorted((mine, theirs), key=len)
     shared = smaller & larger
-    number = kind(value_a)[0] == "number"
+    if sort[0] in ("number", "flag") and len(shared) >= MIN_SHARED_NUMBER:
+        return None  # `Python 3.11` / `Python 3.12`, with words more in common
     if len(smaller) < 2:  # `printWidth: 150`: only when what is set is a name of its own
-        return number and smaller == larger and smaller <= mine_values
-    if len(smaller) < (2 if number or kind(value_a)[0] == "flag" else 3):
-        return False  # `Call X` / `Call Y`: too little said of a name to tell it apart
+        ok = sort[0] == "number" and smaller == larger and smaller <= mine_values
+        return None if ok else "one word besides the value"
+    if len(smaller) == 2 and smaller != larger:
+        return "too little said of a name to tell it apart (`Call X`, `Call Y`)"
     if len(smaller) <= SHORT:
-        return shared == smaller
-    return len(shared) >= SHARED_SHARE * len(smaller)
+        return None if shared == smaller else "a short unit not all in the other"
+    if len(shared) < SHARED_SHARE * len(smaller):
+        return "too few words in common"
+    return None
+
+
+def _neighbours(unit: Unit, value: str) -> set[str]:
+    """The words next to each place ``value`` is in ``unit`` (the nearest that is no
+    value, on each side)."""
+    found = set()
+    for i, word in enumerate(unit.words):
+        if word == value:
+            found |= {_near(unit.words, unit.values, i, -1), _near(unit.words, unit.values, i, 1)}
+    return found - {None}
 
 
 def kind(value: str) -> tuple[str, str]:

@@ -32,12 +32,15 @@ _IDENTIFIER = re.compile(r"[a-z][A-Z]|\w[/.@:^~+]\w|^[-^~<>=+]|/")
 _DATE = re.compile(r"\d{4}-\d\d-\d\d(?:[ T][\d:]+)?")
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)")
 _TABLE_RULE = re.compile(r"^[\s|:-]+$")
-_NUMBER = re.compile(r"[<>=^~v]*\d[\d.,:x]*([^\W\d_]{0,8}|%)\+?")
+_NUMBER = re.compile(r"[<>=^~v]*\d[\d.,:]*([^\W\d_]{0,8}|%)\+?")
 _FILE = re.compile(r"\w\.[a-z][a-z0-9]{0,4}$")
 _LINK = re.compile(r"\]\([^)\s]*\)")
 _MARKER = re.compile(r"^(?:[-*+>]|\d+[.)]|#+)[ \t]+")
 _SETTING = re.compile(r"([A-Za-z_][\w.]*)=([^\s=]+)")
 _ALTERNATIVES = re.compile(r"[^\W\d_]+(?:/[^\W\d_]+)+")
+_ZEROS = re.compile(r"(?<!\d)0+(?=\d)")
+_EXAMPLE = re.compile(r"\$|\{\w*\}|<\w+>|\byyyy|\bnnn")
+_SERIAL = re.compile(r"[#-]?\d{7,}|[0-9a-f]{7,40}", re.IGNORECASE)
 _WORD = re.compile(r"[^\W_]")
 SOURCE = frozenset(
     "c cpp c++ cs csharp dart go java javascript js jsx kotlin kt php py python rb ruby rust rs "
@@ -47,7 +50,7 @@ SOURCE = frozenset(
 values a memory states (shell, config and unlabelled blocks are read)."""
 CITING = frozenset(
     "line lines issue pr session step phase part section chapter stage task sprint round "
-    "milestone day week item figure table page rule no".split()
+    "milestone day week item figure table page rule no batch attempt iteration run".split()
 )
 """A number after these counts or cites where something is (`step 3`): not a value."""
 SMALL = frozenset(
@@ -64,12 +67,6 @@ OPPOSITES = {
         ("required", "optional"),
         ("allowed", "forbidden"),
         ("must", "may"),
-        ("yes", "no"),
-        ("on", "off"),
-        ("sync", "async"),
-        ("before", "after"),
-        ("include", "exclude"),
-        ("public", "private"),
     )
 }
 """Words that say the opposite of each other: each is a value when its pair is."""
@@ -87,7 +84,7 @@ SLOT_MARK = 0x80000000
 """The middle column of a key row that holds a slot (``SLOT_MARK | unit``)."""
 SHORT = 4
 """A unit of this many words or fewer (besides the value) must be all in the other."""
-MIN_SHARED_NUMBER = 3
+MIN_SHARED_NUMBER = 99
 """Words two units with numbers (or flags) apart must share, one of them next to it."""
 SHARED_SHARE = 0.5
 """Share of a longer unit's words (besides the value) the other must have."""
@@ -151,7 +148,7 @@ def _unit(number: int, piece: str) -> Unit | None:
                 values.extend((True, True))
             elif code and not code.startswith("mem:"):
                 words.append(code)
-                values.append(not _DATE.fullmatch(code))
+                values.append(not (_DATE.search(code) or _EXAMPLE.search(code)))
             continue
         for token in _SPLIT.split(part.replace("n't", " not")):
             word = token.strip(_STRIP)
@@ -163,7 +160,7 @@ def _unit(number: int, piece: str) -> Unit | None:
                 values.extend((True, True))
                 continue
             folded = word.casefold()
-            if folded in NEGATIONS:
+            if folded in NEGATIONS and folded not in _POLAR:
                 negations += 1
                 continue
             if folded in SMALL:
@@ -178,8 +175,8 @@ def _unit(number: int, piece: str) -> Unit | None:
 def is_value(word: str) -> bool:
     """A word a restatement may change: with a digit, a path, a flag, a dotted name or
     an identifier (`camelCase`, `snake_case`), or one of two opposites."""
-    if _DATE.fullmatch(word):
-        return False  # when something was written or checked: no claim to contradict
+    if _DATE.search(word) or _EXAMPLE.search(word) or _SERIAL.fullmatch(word):
+        return False  # a date, a placeholder (`$PR`, `{name}`) or a serial: no claim
     if "/" in word and _ALTERNATIVES.fullmatch(word):
         return False  # `entry/exit`, `prod/dev`: words, not a path
     if _DIGIT.search(word) or "_" in word or _IDENTIFIER.search(word):
@@ -253,7 +250,9 @@ def why_not(a: Unit, b: Unit, value_a: str, value_b: str) -> str | None:
     sort = kind(value_a)
     if value_a == value_b or sort != kind(value_b):
         return "the same value, or values of two kinds"
-    if value_a.rstrip("s") == value_b.rstrip("s") or _open(value_a) != _open(value_b):
+    if sort[0] == "path" and not _akin(value_a, value_b):
+        return "two paths with neither their first nor their last part alike: two places"
+    if _plain(value_a) == _plain(value_b) or _open(value_a) != _open(value_b):
         return "a plural, or a bound and a value in it (`3.8+`, `3.10`)"
     if _more_precise(value_a, value_b) or _more_precise(value_b, value_a):
         return "one says the other more precisely"
@@ -284,14 +283,29 @@ def why_not(a: Unit, b: Unit, value_a: str, value_b: str) -> str | None:
     return None
 
 
-def _neighbours(unit: Unit, value: str) -> set[str]:
+def _akin(path_a: str, path_b: str) -> bool:
+    """Whether two paths start or end alike (`backend/a.Tests`, `backend/a.UnitTests`):
+    one place said two ways, not two places."""
+    parts_a = [p for p in path_a.split("/") if p.strip(".~")]
+    parts_b = [p for p in path_b.split("/") if p.strip(".~")]
+    if not parts_a or not parts_b:
+        return False
+    return parts_a[0] == parts_b[0] or parts_a[-1] == parts_b[-1]
+
+
+def _plain(value: str) -> str:
+    """A value as said either way: without a plural's `s` or leading zeros (`ADR-003`)."""
+    return _ZEROS.sub("", value.rstrip("s"))
+
+
+def _neighbours(unit: Unit, value: str) -> set[tuple[int, str | None]]:
     """The words next to each place ``value`` is in ``unit`` (the nearest that is no
-    value, on each side)."""
+    value), with their side."""
     found = set()
     for i, word in enumerate(unit.words):
         if word == value:
-            found |= {_near(unit.words, unit.values, i, -1), _near(unit.words, unit.values, i, 1)}
-    return found - {None}
+            found |= {(side, _near(unit.words, unit.values, i, side)) for side in (-1, 1)}
+    return {(side, word) for side, word in found if word is not None}
 
 
 def kind(value: str) -> tuple[str, str]:
@@ -305,8 +319,8 @@ def kind(value: str) -> tuple[str, str]:
         return "number", number.group(1)
     if value.startswith("-"):
         return "flag", value.split("=", 1)[0] if "=" in value else value
-    if "://" in value:
-        return "url", ""
+    if "://" in value:  # of one host: `localhost:3000/a` and `localhost:3001/a` too
+        return "url", value.split("://", 1)[1].split("/", 1)[0].split(":", 1)[0]
     if "/" in value.rstrip("/"):
         return "path", ""
     if _FILE.search(value):

@@ -36,11 +36,13 @@ _NUMBER = re.compile(r"[<>=^~v]*\d[\d.,:]*([^\W\d_]{0,8}|%)\+?")
 _FILE = re.compile(r"\w\.[a-z][a-z0-9]{0,4}$")
 _LINK = re.compile(r"\]\([^)\s]*\)")
 _MARKER = re.compile(r"^(?:[-*+>]|\d+[.)]|#+)[ \t]+")
-_SETTING = re.compile(r"([A-Za-z_][\w.]*)=([^\s=]+)")
+_SETTING = re.compile(r"([A-Za-z_][\w.]*)\s*=\s*[\"']?([^\s=\"']+)[\"']?")
 _ALTERNATIVES = re.compile(r"[^\W\d_]+(?:/[^\W\d_]+)+")
 _ZEROS = re.compile(r"(?<!\d)0+(?=\d)")
 _EXAMPLE = re.compile(r"\$|\{\w*\}|<\w+>|\byyyy|\bnnn")
 _SERIAL = re.compile(r"[#-]?\d{7,}|[0-9a-f]{7,40}", re.IGNORECASE)
+_BOUND = re.compile(r"(?:[<>]=?|\^|~)\s*\d")
+_TICKET = re.compile(r"[A-Za-z]{2,}-\d+")  # `ADR-037`, `PRP-22`: a record cited
 _WORD = re.compile(r"[^\W_]")
 SOURCE = frozenset(
     "c cpp c++ cs csharp dart go java javascript js jsx kotlin kt php py python rb ruby rust rs "
@@ -71,6 +73,8 @@ OPPOSITES = {
 }
 """Words that say the opposite of each other: each is a value when its pair is."""
 _POLAR = frozenset(w for p in OPPOSITES for w in p)
+MAX_CELLS = 3
+"""A table row with more separators inside (four cells or more) is a record, not read."""
 SKETCH = 3
 """Min-hashes of a unit's words each slot is keyed by: units with a third of their words
 in common meet about twice in three times."""
@@ -84,8 +88,9 @@ SLOT_MARK = 0x80000000
 """The middle column of a key row that holds a slot (``SLOT_MARK | unit``)."""
 SHORT = 4
 """A unit of this many words or fewer (besides the value) must be all in the other."""
-MIN_SHARED_NUMBER = 99
-"""Words two units with numbers (or flags) apart must share, one of them next to it."""
+MIN_SHARED_NUMBER = 4
+"""Words two units with numbers (or flags) apart must share, one of them the word after
+both (its unit: `512 bytes`), however the rest was reworded."""
 SHARED_SHARE = 0.5
 """Share of a longer unit's words (besides the value) the other must have."""
 
@@ -93,23 +98,20 @@ SHARED_SHARE = 0.5
 @dataclass(slots=True)
 class Unit:
     """One line or sentence: where it is, its text, its words (in order, without small
-    words and negations), which of them are values, whether it is negated and, for a
-    table's row, its table's header (what its cells are)."""
+    words and negations), which of them are values, and whether it is negated."""
 
     line: int
     text: str
     words: list[str]
     values: list[bool]
     negated: bool
-    heading: frozenset[str] = frozenset()  # a table row's: the words of its table's header
+    code: bool = False  # a line of a fenced block: a command or a setting, said exactly
 
 
 def units(text: str) -> list[Unit]:
     """The units of a memory, line by line (a long line, sentence by sentence)."""
     found = []
     fenced = source = False
-    heading: frozenset[str] = frozenset()
-    table = False
     for number, raw in enumerate(text.split("\n"), 1):
         line = raw.strip()
         fence = _FENCE.match(line)
@@ -117,18 +119,15 @@ def units(text: str) -> list[Unit]:
             fenced = not fenced
             source = fenced and line[fence.end() - fence.start() :].strip().casefold() in SOURCE
             continue
-        row = line.startswith("|")
-        if row and not table:  # a table's first row: what its columns hold
-            heading = frozenset(w.strip(_STRIP).casefold() for w in _SPLIT.split(line)) - {""}
-        table = row
         if not line or source or _TABLE_RULE.match(line):
             continue
+        if line.startswith("|") and line.strip("|").count("|") >= MAX_CELLS:
+            continue  # a row of a record's fields (an audit's, a log's): no statement
         for piece in _SENTENCE_END.split(line) if len(line) > 80 else (line,):
             if len(piece) <= MAX_STATEMENT_CHARS:
                 unit = _unit(number, piece)
                 if unit is not None:
-                    if row:
-                        unit.heading = heading
+                    unit.code = fenced
                     found.append(unit)
     return found
 
@@ -175,7 +174,12 @@ def _unit(number: int, piece: str) -> Unit | None:
 def is_value(word: str) -> bool:
     """A word a restatement may change: with a digit, a path, a flag, a dotted name or
     an identifier (`camelCase`, `snake_case`), or one of two opposites."""
-    if _DATE.search(word) or _EXAMPLE.search(word) or _SERIAL.fullmatch(word):
+    if (
+        _DATE.search(word)
+        or _EXAMPLE.search(word)
+        or _SERIAL.fullmatch(word)
+        or _TICKET.fullmatch(word)
+    ):
         return False  # a date, a placeholder (`$PR`, `{name}`) or a serial: no claim
     if "/" in word and _ALTERNATIVES.fullmatch(word):
         return False  # `entry/exit`, `prod/dev`: words, not a path
@@ -219,14 +223,13 @@ def slot_keys(found: list[Unit]) -> list[tuple[int, int, int]]:
 
 
 def _near(words: list[str], values: list[bool], i: int, step: int) -> str | None:
-    """The nearest word to ``words[i]`` on one side that is no value (the next word when
-    all are), or None at the unit's end."""
+    """The nearest word to ``words[i]`` on one side that is no value of its kind (what
+    is set, `TIMEOUT=30`; not the next of a list, `3.11, 3.12`), or None at the end."""
+    sort = kind(words[i])
     j = i + step
-    if not 0 <= j < len(words):
-        return None
-    while 0 <= j < len(words) and values[j]:
+    while 0 <= j < len(words) and values[j] and kind(words[j]) == sort:
         j += step
-    return words[j] if 0 <= j < len(words) else words[i + step]
+    return words[j] if 0 <= j < len(words) else None
 
 
 def value_of(unit: Unit, held: int) -> str | None:
@@ -250,15 +253,16 @@ def why_not(a: Unit, b: Unit, value_a: str, value_b: str) -> str | None:
     sort = kind(value_a)
     if value_a == value_b or sort != kind(value_b):
         return "the same value, or values of two kinds"
+    if sort[0] == "opposite" and frozenset((value_a, value_b)) not in OPPOSITES:
+        return "two words of opposites that are not each other's"
     if sort[0] == "path" and not _akin(value_a, value_b):
         return "two paths with neither their first nor their last part alike: two places"
     if _plain(value_a) == _plain(value_b) or _open(value_a) != _open(value_b):
         return "a plural, or a bound and a value in it (`3.8+`, `3.10`)"
     if _more_precise(value_a, value_b) or _more_precise(value_b, value_a):
         return "one says the other more precisely"
-    mine = (set(a.words) | a.heading) - {value_a}
-    theirs = (set(b.words) | b.heading) - {value_b}
-    if value_b in mine or value_a in theirs:
+    mine, theirs = set(a.words) - {value_a}, set(b.words) - {value_b}
+    if value_b in mine or value_a in theirs or _said_in(value_a, b) or _said_in(value_b, a):
         return "both values in one unit: a choice, or a change from one to the other"
     if not _neighbours(a, value_a) & _neighbours(b, value_b):
         return "no word next to the one value next to the other"
@@ -269,18 +273,26 @@ def why_not(a: Unit, b: Unit, value_a: str, value_b: str) -> str | None:
         return "another value of the kind differs: another statement"
     smaller, larger = sorted((mine, theirs), key=len)
     shared = smaller & larger
-    if sort[0] in ("number", "flag") and len(shared) >= MIN_SHARED_NUMBER:
-        return None  # `Python 3.11` / `Python 3.12`, with words more in common
-    if len(smaller) < 2:  # `printWidth: 150`: only when what is set is a name of its own
-        ok = sort[0] == "number" and smaller == larger and smaller <= mine_values
+    number = sort[0] in ("number", "flag")
+    after = {w for side, w in _neighbours(a, value_a) & _neighbours(b, value_b) if side > 0}
+    if number and after and len(shared) >= MIN_SHARED_NUMBER:
+        return None  # `512 bytes` / `2048 bytes`: one quantity, with a word more in common
+    if len(smaller) < 2:  # `Port: 8084` / `| Port | 8080 |`
+        ok = number and smaller == larger
         return None if ok else "one word besides the value"
-    if len(smaller) == 2 and smaller != larger:
+    if len(smaller) == 2 and not number and smaller != larger:
         return "too little said of a name to tell it apart (`Call X`, `Call Y`)"
-    if len(smaller) <= SHORT:
-        return None if shared == smaller else "a short unit not all in the other"
+    if len(smaller) <= SHORT or (a.code and b.code):
+        return None if shared == smaller else "a short unit (or a command) not all in the other"
     if len(shared) < SHARED_SHARE * len(smaller):
         return "too few words in common"
     return None
+
+
+def _said_in(value: str, unit: Unit) -> bool:
+    """Whether a value (a name of four letters or more) is in a unit's text, within a
+    word (`WebGL` in `WebGL-based`)."""
+    return len(value) > 3 and kind(value)[0] != "number" and value in unit.text.casefold()
 
 
 def _akin(path_a: str, path_b: str) -> bool:
@@ -330,7 +342,7 @@ def kind(value: str) -> tuple[str, str]:
 
 def _open(value: str) -> bool:
     """Whether a value is a bound (`3.8+`, `>=1.2`, `^6`) rather than one value."""
-    return value.endswith("+") or value.startswith((">", "<", "^", "~"))
+    return value.endswith("+") or _BOUND.match(value) is not None
 
 
 def _more_precise(short: str, long: str) -> bool:

@@ -30,7 +30,7 @@ from serena_memory.integrity.duplicates.findings import (
     DuplicateReport,
     NearDuplicate,
 )
-from serena_memory.integrity.duplicates.slots import SLOT_MARK, differ, value_of
+from serena_memory.integrity.duplicates.slots import SLOT_MARK, Unit, differ, unit_at, value_of
 from serena_memory.integrity.duplicates.text import Parsed, Statement, parse
 
 MEMORY_SIMILARITY = 0.6
@@ -171,6 +171,17 @@ class _Parses:
     def __init__(self, text_of: Callable[[str], str | None]) -> None:
         self.text_of = text_of
         self.held: dict[str, tuple[str, Parsed, bool] | None] = {}
+        self.lines: dict[str, list[str] | None] = {}
+
+    def unit(self, name: str, where: int) -> Unit | None:
+        """The unit of a memory at ``where`` (:func:`.slots.unit_at`): a slot's check
+        reads its line, not the whole memory."""
+        if name not in self.lines:
+            held = self.held.get(name)
+            text = held[0] if held is not None else self.text_of(name)
+            self.lines[name] = None if text is None else text.split("\n")
+        lines = self.lines[name]
+        return None if lines is None else unit_at(lines, where)
 
     def get(self, name: str, statements: bool = False) -> Parsed | None:
         if name not in self.held:
@@ -447,11 +458,9 @@ def _slot_conflict(
     same but for the value (:func:`.slots.differ`)."""
     found = []
     for name, middle, held in (ea, eb):
-        parsed = parses.get(name, statements=True)
-        at = middle & ~SLOT_MARK
-        if parsed is None or at >= len(parsed.units):
+        unit = parses.unit(name, middle)
+        if unit is None:
             return None
-        unit = parsed.units[at]
         value = value_of(unit, held)
         if value is None:
             return None

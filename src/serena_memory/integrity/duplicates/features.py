@@ -16,7 +16,7 @@ import zlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from serena_memory.integrity.duplicates.slots import SLOT_MARK, slot_keys
+from serena_memory.integrity.duplicates.slots import SLOT_MARK, slot_keys, units
 from serena_memory.integrity.duplicates.text import Parsed, parse
 
 if TYPE_CHECKING:
@@ -222,7 +222,7 @@ def fingerprint(text: str) -> tuple[Print, Parsed]:
         )
         for i, s in enumerate(parsed.statements)
     ]
-    keys += slot_keys(parsed.units)
+    keys += slot_keys(units(text))
     keys += [(w, TOKEN, 0) for w in sorted(words_of(text))[:MAX_TOKENS]]
     return Print(digest, lines, keys), parsed
 

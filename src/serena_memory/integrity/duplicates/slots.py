@@ -22,7 +22,7 @@ import re
 import zlib
 from dataclasses import dataclass
 
-from serena_memory.integrity.duplicates.text import MAX_STATEMENT_CHARS, NEGATIONS, fold
+from serena_memory.integrity.duplicates.text import MAX_STATEMENT_CHARS, NEGATIONS
 
 _SPLIT = re.compile(r"[\s|、，。（）：；「」【】]+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(\"'])")
@@ -43,20 +43,110 @@ _EXAMPLE = re.compile(r"\$|\{\w*\}|<\w+>|\byyyy|\bnnn")
 _SERIAL = re.compile(r"[#-]?\d{7,}|[0-9a-f]{7,40}", re.IGNORECASE)
 _BOUND = re.compile(r"(?:[<>]=?|\^|~)\s*\d")
 _TICKET = re.compile(r"[A-Za-z]{2,}-\d+")  # `ADR-037`, `PRP-22`: a record cited
+_CAMEL = re.compile(r"[a-z][A-Z]")
+_MAYBE = re.compile(
+    r"[`\d_/=@^~+<>]|[a-z][A-Z]|\w[.:]\w|(?<!\S)-\w|(?i:\b(?:true|false|always|never|enabled?"
+    r"|disabled?|required|optional|allowed|forbidden|must|may)\b)"
+)
 _WORD = re.compile(r"[^\W_]")
 SOURCE = frozenset(
-    "c cpp c++ cs csharp dart go java javascript js jsx kotlin kt php py python rb ruby rust rs "
-    "scala swift ts tsx typescript vue svelte sql graphql xml xaml html css scss".split()
+    [
+        "c",
+        "cpp",
+        "c++",
+        "cs",
+        "csharp",
+        "dart",
+        "go",
+        "java",
+        "javascript",
+        "js",
+        "jsx",
+        "kotlin",
+        "kt",
+        "php",
+        "py",
+        "python",
+        "rb",
+        "ruby",
+        "rust",
+        "rs",
+        "scala",
+        "swift",
+        "ts",
+        "tsx",
+        "typescript",
+        "vue",
+        "svelte",
+        "sql",
+        "graphql",
+        "xml",
+        "xaml",
+        "html",
+        "css",
+        "scss",
+    ]
 )
 """Languages of fenced blocks that hold source code: its names are what it declares, not
 values a memory states (shell, config and unlabelled blocks are read)."""
 CITING = frozenset(
-    "line lines issue pr session step phase part section chapter stage task sprint round "
-    "milestone day week item figure table page rule no batch attempt iteration run".split()
+    [
+        "line",
+        "lines",
+        "issue",
+        "pr",
+        "session",
+        "step",
+        "phase",
+        "part",
+        "section",
+        "chapter",
+        "stage",
+        "task",
+        "sprint",
+        "round",
+        "milestone",
+        "day",
+        "week",
+        "item",
+        "figure",
+        "table",
+        "page",
+        "rule",
+        "no",
+        "batch",
+        "attempt",
+        "iteration",
+        "run",
+    ]
 )
 """A number after these counts or cites where something is (`step 3`): not a value."""
 SMALL = frozenset(
-    "a an the is are be was to of in on at by for with and or it as via its this that".split()
+    [
+        "a",
+        "an",
+        "the",
+        "is",
+        "are",
+        "be",
+        "was",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "with",
+        "and",
+        "or",
+        "it",
+        "as",
+        "via",
+        "its",
+        "this",
+        "that",
+    ]
 )
 """Words too common to tell two contexts apart: left out of a unit's words."""
 OPPOSITES = {
@@ -85,6 +175,9 @@ _MIXES = [
     (0xD6E8FEB86659FD93, 0xA0761D6478BD642F),
 ]
 SLOT_MARK = 0x80000000
+TOKEN = 0xFFFFFFFF  # the middle column of a word's row (see .features): never a slot's
+_LINES = (1 << 27) - 1
+_SORTS = {"number": 0x51, "flag": 0x52, "url": 0x53, "path": 0x54, "file": 0x55, "opposite": 0x56}
 """The middle column of a key row that holds a slot (``SLOT_MARK | unit``)."""
 SHORT = 4
 """A unit of this many words or fewer (besides the value) must be all in the other."""
@@ -106,6 +199,12 @@ class Unit:
     values: list[bool]
     negated: bool
     code: bool = False  # a line of a fenced block: a command or a setting, said exactly
+    piece: int = 0  # which sentence of its line
+
+    @property
+    def where(self) -> int:
+        """Where the unit is, in a key row's middle column (:func:`unit_at` reads it)."""
+        return SLOT_MARK | self.code << 30 | (self.line & _LINES) << 3 | self.piece
 
 
 def units(text: str) -> list[Unit]:
@@ -118,57 +217,95 @@ def units(text: str) -> list[Unit]:
         if fence:
             fenced = not fenced
             source = fenced and line[fence.end() - fence.start() :].strip().casefold() in SOURCE
-            continue
-        if not line or source or _TABLE_RULE.match(line):
-            continue
-        if line.startswith("|") and line.strip("|").count("|") >= MAX_CELLS:
-            continue  # a row of a record's fields (an audit's, a log's): no statement
-        for piece in _SENTENCE_END.split(line) if len(line) > 80 else (line,):
-            if len(piece) <= MAX_STATEMENT_CHARS:
-                unit = _unit(number, piece)
-                if unit is not None:
-                    unit.code = fenced
-                    found.append(unit)
+        elif not source:
+            found.extend(_line_units(number, line, fenced))
+    return found
+
+
+def unit_at(lines: list[str], where: int) -> Unit | None:
+    """The unit at ``where`` (:attr:`Unit.where`) of a memory's ``lines``, read from its
+    line alone: what a slot's check needs, without reading the whole memory again."""
+    number = where >> 3 & _LINES
+    if not 0 < number <= len(lines) or where >= TOKEN:
+        return None
+    piece = where & 7
+    return next(
+        (
+            u
+            for u in _line_units(number, lines[number - 1].strip(), bool(where >> 30 & 1))
+            if u.piece == piece
+        ),
+        None,
+    )
+
+
+def _line_units(number: int, line: str, code: bool) -> list[Unit]:
+    """The units of one line (stripped), of a fenced block when ``code``."""
+    if not line or _TABLE_RULE.match(line) or _FENCE.match(line):
+        return []
+    if line.startswith("|") and line.strip("|").count("|") >= MAX_CELLS:
+        return []  # a row of a record's fields (an audit's, a log's): no statement
+    found = []
+    pieces = _SENTENCE_END.split(line) if len(line) > 80 else (line,)
+    for at, piece in enumerate(pieces[:8]):
+        if len(piece) <= MAX_STATEMENT_CHARS:
+            unit = _unit(number, piece)
+            if unit is not None:
+                unit.code, unit.piece = code, at
+                found.append(unit)
     return found
 
 
 def _unit(number: int, piece: str) -> Unit | None:
     """A unit of one line or sentence (None without two words and a value)."""
-    piece = _LINK.sub("] ", _MARKER.sub("", piece))  # a link's text, not where it goes
+    if _MAYBE.search(piece) is None:
+        return None  # nothing a value could be: most prose, decided in one search
+    piece = _MARKER.sub("", piece)
+    if "](" in piece:
+        piece = _LINK.sub("] ", piece)  # a link's text, not where it goes
     words: list[str] = []
     values: list[bool] = []
     negations = 0
-    for i, part in enumerate(piece.split("`")):
-        if i % 2 == 1 and i < piece.count("`"):  # code: one value, whatever its words
-            code = " ".join(part.casefold().split())
-            setting = _SETTING.fullmatch(code)
-            if setting:  # `KEY=value`: what is set, then its value
-                words.extend(setting.groups())
-                values.extend((True, True))
-            elif code and not code.startswith("mem:"):
-                words.append(code)
-                values.append(not (_DATE.search(code) or _EXAMPLE.search(code)))
+    parts = piece.split("`")
+    closed = len(parts) - (len(parts) % 2 == 0)  # an unpaired backtick opens no code
+    for i, part in enumerate(parts):
+        if i % 2 == 1 and i < closed:  # code: one value, whatever its words
+            _code(" ".join(part.casefold().split()), words, values)
             continue
         for token in _SPLIT.split(part.replace("n't", " not")):
-            word = token.strip(_STRIP)
-            if not _WORD.search(word) or word.startswith("mem:"):
+            original = token.strip(_STRIP)
+            word = original.casefold()
+            if not word or word in SMALL:
                 continue
-            setting = _SETTING.fullmatch(word)
-            if setting:
-                words.extend(w.casefold() for w in setting.groups())
-                values.extend((True, True))
-                continue
-            folded = word.casefold()
-            if folded in NEGATIONS and folded not in _POLAR:
-                negations += 1
-                continue
-            if folded in SMALL:
-                continue
-            words.append(folded)
-            values.append(is_value(word))
+            camel = not original.islower() and _CAMEL.search(original) is not None
+            if word.isalpha():  # most words: no pattern to try
+                if word in NEGATIONS and word not in _POLAR:
+                    negations += 1
+                else:
+                    words.append(word)
+                    values.append(camel or word in _POLAR)
+            elif _WORD.search(word) and not word.startswith("mem:"):
+                setting = _SETTING.fullmatch(word)
+                if setting:
+                    words.extend(setting.groups())
+                    values.extend((True, True))
+                else:
+                    words.append(word)
+                    values.append(camel or is_value(word))
     if len(words) < 2 or not any(values):
         return None
     return Unit(number, " ".join(piece.split()), words, values, negations % 2 == 1)
+
+
+def _code(code: str, words: list[str], values: list[bool]) -> None:
+    """Code in backticks: one value (`KEY=value`: what is set, then its value)."""
+    setting = _SETTING.fullmatch(code)
+    if setting:
+        words.extend(setting.groups())
+        values.extend((True, True))
+    elif code and not code.startswith("mem:"):
+        words.append(code)
+        values.append(not (_DATE.search(code) or _EXAMPLE.search(code)))
 
 
 def is_value(word: str) -> bool:
@@ -194,31 +331,35 @@ def _hash(*parts: str) -> int:
 
 def slot_keys(found: list[Unit]) -> list[tuple[int, int, int]]:
     """One row per slot, per word next to it and per word of a sample of its unit's
-    (:data:`SKETCH` min-hashes of the unit's other words): (key of the three, ``SLOT_MARK`` |
-    its unit, key of its value). Two slots meet when a word next to each is the same
-    and their units hold words enough alike to share a min-hash."""
+    (:data:`SKETCH` min-hashes of the unit's other words, and all of them): (key of the
+    three, where its unit is, key of its value). Two slots meet when a word next to each
+    is the same and their units hold words enough alike to share a min-hash."""
     rows = []
-    for u, unit in enumerate(found):
+    for unit in found:
         words, values = unit.words, unit.values
+        if not any(values[1:]):
+            continue  # a value first only: what the line is about
         hashes = [_hash(w) for w in words]
-        mixed = [[((h * m + c) & _MASK) >> 32 for m, c in _MIXES] for h in hashes]
+        mixed = [[(h * m + c) & _MASK for m, c in _MIXES] for h in hashes]
         for i, value in enumerate(values):
             if not value or not i or CITING.intersection(words[max(i - 2, 0) : i]):
                 continue  # the first word names what the line is about; `PR 12` cites
             sort = kind(words[i])
             if values[i - 1] and kind(words[i - 1]) == sort == ("name", ""):
                 continue  # one of a list of names (`MenuController, MenuService`)
-            others = [mixed[j] for j in range(len(words)) if words[j] != words[i]]
+            others = [j for j in range(len(words)) if words[j] != words[i]]
             if not others:
                 continue
-            sketch = [min(m[k] for m in others) for k in range(SKETCH)]
-            mark = SLOT_MARK | (u & 0x7FFFFFFF)
-            held = hashes[i]
-            rest = _hash(*sorted({words[j] for j in range(len(words)) if j != i}))
-            for near in {_near(words, values, i, -1), _near(words, values, i, 1)} - {None}:
-                rows.append((_hash(near, sort[0], "=", str(rest)), mark, held))
-                for k, least in enumerate(sketch):
-                    rows.append((_hash(near, sort[0], str(k), str(least)), mark, held))
+            salt = _SORTS.get(sort[0], 0)
+            rest = sum({hashes[j] for j in others}) & _MASK  # the words, in any order
+            sketch = [rest, *(min(mixed[j][k] for j in others) for k in range(SKETCH))]
+            for side in (-1, 1):
+                near = _near(words, values, i, side)
+                if near is not None:
+                    base = (_hash(near) ^ salt) * 0x9E3779B97F4A7C15
+                    for k, least in enumerate(sketch):
+                        key = ((base + least) * 0xBF58476D1CE4E5B9 + k) & _MASK
+                        rows.append((key >> 32, unit.where, hashes[i]))
     return rows
 
 

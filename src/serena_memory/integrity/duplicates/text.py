@@ -22,10 +22,6 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from serena_memory.integrity.duplicates.slots import Unit
 
 _NOT = re.compile(r"n['’]t\b")
 _CANNOT = re.compile(r"\bcannot\b")
@@ -85,7 +81,6 @@ class Parsed:
     # record's metadata), fenced code (commands and listings that memories repeat where
     # they are used) and sections of references; not counted for a section
     aside: set[int] = field(default_factory=set)
-    units: list[Unit] = field(default_factory=list)  # lines holding values (see .slots)
 
 
 def fold(text: str) -> str:
@@ -115,9 +110,6 @@ def parse(text: str, statements: bool = True) -> Parsed:
     parsed.aside = _aside(text, parsed, [line_of(at) for at in fences], line_of)
     if statements:
         parsed.statements = list(_statements(text, fences))
-        from serena_memory.integrity.duplicates.slots import units  # it reads words as we do
-
-        parsed.units = units(text)
     return parsed
 
 

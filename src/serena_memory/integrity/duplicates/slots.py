@@ -277,7 +277,9 @@ def _unit(number: int, piece: str) -> Unit | None:
             word = original.casefold()
             if not word or word in SMALL:
                 continue
-            camel = not original.islower() and _CAMEL.search(original) is not None
+            camel = not (original.islower() or original.isupper() or original.istitle()) and (
+                _CAMEL.search(original) is not None
+            )
             if word.isalpha():  # most words: no pattern to try
                 if word in NEGATIONS and word not in _POLAR:
                     negations += 1
@@ -339,27 +341,35 @@ def slot_keys(found: list[Unit]) -> list[tuple[int, int, int]]:
         words, values = unit.words, unit.values
         if not any(values[1:]):
             continue  # a value first only: what the line is about
-        hashes = [_hash(w) for w in words]
-        mixed = [[(h * m + c) & _MASK for m, c in _MIXES] for h in hashes]
+        distinct = {w: _hash(w) for w in words}
+        if len(distinct) < 2:
+            continue
+        total = sum(distinct.values())
+        # per min-hash, its two smallest words: a slot's sketch leaves its own word out
+        least = []
+        for m, c in _MIXES:
+            two = sorted(((h * m + c) & _MASK, w) for w, h in distinct.items())[:2]
+            least.append(two)
+        sorts = {w: kind(w) for w, v in zip(words, values, strict=True) if v}
+        where = unit.where
         for i, value in enumerate(values):
-            if not value or not i or CITING.intersection(words[max(i - 2, 0) : i]):
+            if not value or not i or words[i - 1] in CITING or (i > 1 and words[i - 2] in CITING):
                 continue  # the first word names what the line is about; `PR 12` cites
-            sort = kind(words[i])
-            if values[i - 1] and kind(words[i - 1]) == sort == ("name", ""):
+            word = words[i]
+            sort = sorts[word]
+            if values[i - 1] and sorts[words[i - 1]] == sort == ("name", ""):
                 continue  # one of a list of names (`MenuController, MenuService`)
-            others = [j for j in range(len(words)) if words[j] != words[i]]
-            if not others:
-                continue
+            held = distinct[word]
+            sketch = [(total - held) & _MASK]  # the other words, in any order
+            sketch += [two[1][0] if two[0][1] == word else two[0][0] for two in least]
             salt = _SORTS.get(sort[0], 0)
-            rest = sum({hashes[j] for j in others}) & _MASK  # the words, in any order
-            sketch = [rest, *(min(mixed[j][k] for j in others) for k in range(SKETCH))]
             for side in (-1, 1):
                 near = _near(words, values, i, side)
                 if near is not None:
                     base = (_hash(near) ^ salt) * 0x9E3779B97F4A7C15
-                    for k, least in enumerate(sketch):
-                        key = ((base + least) * 0xBF58476D1CE4E5B9 + k) & _MASK
-                        rows.append((key >> 32, unit.where, hashes[i]))
+                    for k, mixed in enumerate(sketch):
+                        key = ((base + mixed) * 0xBF58476D1CE4E5B9 + k) & _MASK
+                        rows.append((key >> 32, where, held))
     return rows
 
 

@@ -397,6 +397,7 @@ def _conflicts(
 ) -> list[Conflict]:
     """Statements of two memories alike but for one value or a negation."""
     found: dict[tuple[str, int, str, int], Conflict] = {}
+    slots: dict[tuple[str, str], Conflict] = {}
     groups = []
     fields: set[tuple[int, int, int]] = set()  # slots where many memories hold a value
     for members, rows in _groups([features[n].statement_keys for n in kept], column=0):
@@ -419,7 +420,14 @@ def _conflicts(
             conflict = _conflict(a, b, parses)
             if conflict is not None:
                 where = (conflict.first, conflict.first_line, conflict.second, conflict.second_line)
-                found.setdefault(where, conflict)
+                if a[1] >= SLOT_MARK:  # a slot: one per pair of memories says where they part
+                    slots.setdefault((conflict.first, conflict.second), conflict)
+                else:
+                    found.setdefault(where, conflict)
+    said = {(c.first, c.second) for c in found.values()}
+    for pair, conflict in slots.items():
+        if pair not in said:  # a statement of the two said it already
+            found[(pair[0], conflict.first_line, pair[1], conflict.second_line)] = conflict
     return [found[k] for k in sorted(found)]
 
 

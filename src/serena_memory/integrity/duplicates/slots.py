@@ -260,6 +260,8 @@ def _unit(number: int, piece: str) -> Unit | None:
     """A unit of one line or sentence (None without two words and a value)."""
     if _MAYBE.search(piece) is None:
         return None  # nothing a value could be: most prose, decided in one search
+    if piece.count("**:") + piece.count(":**") >= 2:
+        return None  # `**Atomicity**: 88% **Category**: Git`: a record's own metadata
     piece = _MARKER.sub("", piece)
     if "](" in piece:
         piece = _LINK.sub("] ", piece)  # a link's text, not where it goes
@@ -293,7 +295,7 @@ def _unit(number: int, piece: str) -> Unit | None:
                     values.extend((True, True))
                 else:
                     words.append(word)
-                    values.append(camel or is_value(word))
+                    values.append(is_value(word, camel))
     if len(words) < 2 or not any(values):
         return None
     return Unit(number, " ".join(piece.split()), words, values, negations % 2 == 1)
@@ -310,9 +312,10 @@ def _code(code: str, words: list[str], values: list[bool]) -> None:
         values.append(not (_DATE.search(code) or _EXAMPLE.search(code)))
 
 
-def is_value(word: str) -> bool:
+def is_value(word: str, camel: bool = False) -> bool:
     """A word a restatement may change: with a digit, a path, a flag, a dotted name or
-    an identifier (`camelCase`, `snake_case`), or one of two opposites."""
+    an identifier (`snake_case`; `camelCase` when ``camel``, the word as written), or
+    one of two opposites."""
     if (
         _DATE.search(word)
         or _EXAMPLE.search(word)
@@ -322,7 +325,7 @@ def is_value(word: str) -> bool:
         return False  # a date, a placeholder (`$PR`, `{name}`) or a serial: no claim
     if "/" in word and _ALTERNATIVES.fullmatch(word):
         return False  # `entry/exit`, `prod/dev`: words, not a path
-    if _DIGIT.search(word) or "_" in word or _IDENTIFIER.search(word):
+    if camel or _DIGIT.search(word) or "_" in word or _IDENTIFIER.search(word):
         return True
     return word.casefold() in _POLAR
 

@@ -398,21 +398,8 @@ def _conflicts(
     """Statements of two memories alike but for one value or a negation."""
     found: dict[tuple[str, int, str, int], Conflict] = {}
     slots: dict[tuple[str, str], Conflict] = {}
-    groups = []
-    fields: set[tuple[int, int, int]] = set()  # slots where many memories hold a value
-    for members, rows in _groups([features[n].statement_keys for n in kept], column=0):
-        owners = set(members)
-        if len(owners) > MAX_KEY_MEMORIES and rows[0, 1] >= SLOT_MARK:
-            fields.update(zip(members, rows[:, 1].tolist(), rows[:, 2].tolist(), strict=True))
-        if len(owners) < 2 or len(owners) > MAX_KEY_MEMORIES or len(set(rows[:, 2].tolist())) < 2:
-            continue  # one memory, a pattern many repeat, or the same statement everywhere
-        groups.append((members, rows))
-    for members, rows in groups:
-        entries = [
-            (kept[m], i, v)
-            for m, (_k, i, v) in zip(members, rows.tolist(), strict=True)
-            if (m, i, v) not in fields  # a field (`Impact: 8/10`): its value is no claim
-        ]
+    for members, rows in _key_groups([features[n].statement_keys for n in kept]):
+        entries = [(kept[m], i, v) for m, (_k, i, v) in zip(members, rows.tolist(), strict=True)]
         entries = _not_listed(entries)
         for a, b in _bucket_pairs(sorted(entries)):
             if a[0] == b[0] or a[2] == b[2]:
@@ -429,6 +416,49 @@ def _conflicts(
         if pair not in said:  # a statement of the two said it already
             found[(pair[0], conflict.first_line, pair[1], conflict.second_line)] = conflict
     return [found[k] for k in sorted(found)]
+
+
+def _key_groups(arrays: list) -> list[tuple[list[int], Any]]:
+    """The keys (statement or slot rows, one array per memory) worth comparing: held by
+    two to :data:`MAX_KEY_MEMORIES` memories with two values or more, as (the indexes of
+    the memories, their rows), but the rows of a slot that a key of it shows to be a
+    field (a key more memories hold with values of their own: `Impact: 8/10`, no claim).
+    Counted in numpy: Python sees only the few keys kept."""
+    import numpy as np
+
+    if not arrays:
+        return []
+    owners = np.repeat(np.arange(len(arrays)), [len(a) for a in arrays])
+    every = np.concatenate([np.zeros((0, 3), np.uint32), *arrays]).astype(np.int64)
+    order = np.lexsort((owners, every[:, 0]))
+    keys, owners, every = every[order, 0], owners[order], every[order]
+    if not len(keys):
+        return []
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    group = np.cumsum(np.concatenate(([True], keys[1:] != keys[:-1]))) - 1
+    new_owner = np.concatenate(([True], (keys[1:] != keys[:-1]) | (owners[1:] != owners[:-1])))
+    holders = np.bincount(group, weights=new_owner)
+    varied = np.minimum.reduceat(every[:, 2], starts) != np.maximum.reduceat(every[:, 2], starts)
+    slot = every[starts, 1] >= SLOT_MARK
+    field = (holders > MAX_KEY_MEMORIES) & slot
+    with np.errstate(over="ignore"):  # a slot's place: its memory, unit and value, mixed
+        wide = every.astype(np.uint64)
+        place = (
+            (owners.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
+            ^ (wide[:, 1] * np.uint64(0xBF58476D1CE4E5B9))
+            ^ wide[:, 2]
+        )
+    fielded = np.isin(place, place[field[group]])
+    keep = (holders >= 2) & (holders <= MAX_KEY_MEMORIES) & varied
+    chosen = keep[group] & ~fielded
+    found = []
+    if not chosen.any():
+        return found
+    at = np.flatnonzero(chosen)
+    cuts = np.flatnonzero(np.diff(group[at])) + 1
+    for part in np.split(at, cuts):
+        found.append((owners[part].tolist(), every[part].astype(np.uint32)))
+    return found
 
 
 def _not_listed(entries: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:

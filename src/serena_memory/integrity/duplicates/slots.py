@@ -44,10 +44,7 @@ _SERIAL = re.compile(r"[#-]?\d{7,}|[0-9a-f]{7,40}", re.IGNORECASE)
 _BOUND = re.compile(r"(?:[<>]=?|\^|~)\s*\d")
 _TICKET = re.compile(r"[A-Za-z]{2,}-\d+")  # `ADR-037`, `PRP-22`: a record cited
 _CAMEL = re.compile(r"[a-z][A-Z]")
-_MAYBE = re.compile(
-    r"[`\d_/=@^~+<>]|[a-z][A-Z]|\w[.:]\w|(?<!\S)-\w|(?i:\b(?:true|false|always|never|enabled?"
-    r"|disabled?|required|optional|allowed|forbidden|must|may)\b)"
-)
+_MAYBE = re.compile(r"[`\d_/=@^~+<>]|[a-z][A-Z]|\w[.:]\w|(?<!\S)-\w")
 _WORD = re.compile(r"[^\W_]")
 SOURCE = frozenset(
     [
@@ -153,19 +150,19 @@ OPPOSITES = {
     frozenset(p)
     for p in (
         ("true", "false"),
-        ("always", "never"),
+        ("yes", "no"),
         ("enabled", "disabled"),
-        ("enable", "disable"),
-        ("required", "optional"),
-        ("allowed", "forbidden"),
-        ("must", "may"),
+        ("on", "off"),
     )
 }
-"""Words that say the opposite of each other: each is a value when its pair is."""
+"""Values that say the opposite of each other, as a setting holds them (`isolate:
+true`, `CI=false`): a value only where something is set (``KEY=value``, a code span);
+in prose they are words (`always`/`never` are too common in sentences that agree)."""
 _POLAR = frozenset(w for p in OPPOSITES for w in p)
+_NAME = ("name", "")
 MAX_CELLS = 3
 """A table row with more separators inside (four cells or more) is a record, not read."""
-SKETCH = 3
+SKETCH = 2
 """Min-hashes of a unit's words each slot is keyed by: units with a third of their words
 in common meet about twice in three times."""
 _MASK = (1 << 64) - 1
@@ -274,28 +271,29 @@ def _unit(number: int, piece: str) -> Unit | None:
         if i % 2 == 1 and i < closed:  # code: one value, whatever its words
             _code(" ".join(part.casefold().split()), words, values)
             continue
-        for token in _SPLIT.split(part.replace("n't", " not")):
-            original = token.strip(_STRIP)
+        raw = [t.strip(_STRIP) for t in _SPLIT.split(part.replace("n't", " not"))]
+        for original in raw:
             word = original.casefold()
             if not word or word in SMALL:
                 continue
-            camel = not (original.islower() or original.isupper() or original.istitle()) and (
-                _CAMEL.search(original) is not None
-            )
+            # `camelCase` as written is a name; `The`, `API` are words
+            camel = word != original and not (original.istitle() or original.isupper())
             if word.isalpha():  # most words: no pattern to try
-                if word in NEGATIONS and word not in _POLAR:
+                if word in NEGATIONS:
                     negations += 1
-                else:
-                    words.append(word)
-                    values.append(camel or word in _POLAR)
+                    continue
+                value = camel and _CAMEL.search(original) is not None
             elif _WORD.search(word) and not word.startswith("mem:"):
                 setting = _SETTING.fullmatch(word)
                 if setting:
                     words.extend(setting.groups())
                     values.extend((True, True))
-                else:
-                    words.append(word)
-                    values.append(is_value(word, camel))
+                    continue
+                value = is_value(word, camel and _CAMEL.search(original) is not None)
+            else:
+                continue
+            words.append(word)
+            values.append(value)
     if len(words) < 2 or not any(values):
         return None
     return Unit(number, " ".join(piece.split()), words, values, negations % 2 == 1)
@@ -339,7 +337,8 @@ def slot_keys(found: list[Unit]) -> list[tuple[int, int, int]]:
     (:data:`SKETCH` min-hashes of the unit's other words, and all of them): (key of the
     three, where its unit is, key of its value). Two slots meet when a word next to each
     is the same and their units hold words enough alike to share a min-hash."""
-    rows = []
+    rows: list[tuple[int, int, int]] = []
+    add = rows.append
     for unit in found:
         words, values = unit.words, unit.values
         if not any(values[1:]):
@@ -349,30 +348,32 @@ def slot_keys(found: list[Unit]) -> list[tuple[int, int, int]]:
             continue
         total = sum(distinct.values())
         # per min-hash, its two smallest words: a slot's sketch leaves its own word out
-        least = []
-        for m, c in _MIXES:
-            two = sorted(((h * m + c) & _MASK, w) for w, h in distinct.items())[:2]
-            least.append(two)
-        sorts = {w: kind(w) for w, v in zip(words, values, strict=True) if v}
+        least = [
+            sorted(((h * m + c) & _MASK, w) for w, h in distinct.items())[:2] for m, c in _MIXES
+        ]
+        sorts = [kind(w) if v else None for w, v in zip(words, values, strict=True)]
         where = unit.where
-        for i, value in enumerate(values):
-            if not value or not i or words[i - 1] in CITING or (i > 1 and words[i - 2] in CITING):
-                continue  # the first word names what the line is about; `PR 12` cites
-            word = words[i]
-            sort = sorts[word]
-            if values[i - 1] and sorts[words[i - 1]] == sort == ("name", ""):
+        for i in range(1, len(words)):
+            sort = sorts[i]
+            if sort is None or words[i - 1] in CITING or (i > 1 and words[i - 2] in CITING):
+                continue  # no value; or `PR 12`, a number that cites
+            if sort == _NAME and sorts[i - 1] == _NAME:
                 continue  # one of a list of names (`MenuController, MenuService`)
+            word = words[i]
             held = distinct[word]
             sketch = [(total - held) & _MASK]  # the other words, in any order
             sketch += [two[1][0] if two[0][1] == word else two[0][0] for two in least]
             salt = _SORTS.get(sort[0], 0)
             for side in (-1, 1):
-                near = _near(words, values, i, side)
-                if near is not None:
-                    base = (_hash(near) ^ salt) * 0x9E3779B97F4A7C15
+                j = i + side
+                while 0 <= j < len(words) and sorts[j] == sort:
+                    j += side  # past the next values of its kind (`3.11, 3.12`)
+                if 0 <= j < len(words):
+                    base = (distinct[words[j]] ^ salt) * 0x9E3779B97F4A7C15
                     for k, mixed in enumerate(sketch):
-                        key = ((base + mixed) * 0xBF58476D1CE4E5B9 + k) & _MASK
-                        rows.append((key >> 32, where, held))
+                        add(
+                            ((((base + mixed) * 0xBF58476D1CE4E5B9 + k) & _MASK) >> 32, where, held)
+                        )
     return rows
 
 

@@ -334,9 +334,10 @@ def _hash(*parts: str) -> int:
 
 def slot_keys(found: list[Unit]) -> list[tuple[int, int, int]]:
     """One row per slot, per word next to it and per word of a sample of its unit's
-    (:data:`SKETCH` min-hashes of the unit's other words, and all of them): (key of the
-    three, where its unit is, key of its value). Two slots meet when a word next to each
-    is the same and their units hold words enough alike to share a min-hash."""
+    (:data:`SKETCH` min-hashes of the unit's other words, and all of them), and one of
+    the words on both sides: (key, where its unit is, key of its value). Two slots meet
+    when a word next to each is the same and their units hold words enough alike to
+    share a min-hash, or when the words on both sides are the same."""
     rows: list[tuple[int, int, int]] = []
     add = rows.append
     for unit in found:
@@ -349,7 +350,8 @@ def slot_keys(found: list[Unit]) -> list[tuple[int, int, int]]:
         total = sum(distinct.values())
         # per min-hash, its two smallest words: a slot's sketch leaves its own word out
         least = [
-            sorted(((h * m + c) & _MASK, w) for w, h in distinct.items())[:2] for m, c in _MIXES
+            sorted(((h * m + c) & _MASK, w) for w, h in distinct.items())[:2]
+            for m, c in _MIXES[:SKETCH]
         ]
         sorts = [kind(w) if v else None for w, v in zip(words, values, strict=True)]
         where = unit.where
@@ -364,16 +366,19 @@ def slot_keys(found: list[Unit]) -> list[tuple[int, int, int]]:
             sketch = [(total - held) & _MASK]  # the other words, in any order
             sketch += [two[1][0] if two[0][1] == word else two[0][0] for two in least]
             salt = _SORTS.get(sort[0], 0)
+            both = salt
             for side in (-1, 1):
                 j = i + side
                 while 0 <= j < len(words) and sorts[j] == sort:
                     j += side  # past the next values of its kind (`3.11, 3.12`)
-                if 0 <= j < len(words):
-                    base = (distinct[words[j]] ^ salt) * 0x9E3779B97F4A7C15
+                near = distinct[words[j]] if 0 <= j < len(words) else 0
+                both = (both * 0xD6E8FEB86659FD93 + near + side) & _MASK
+                if near:
+                    base = (near ^ salt) * 0x9E3779B97F4A7C15
                     for k, mixed in enumerate(sketch):
-                        add(
-                            ((((base + mixed) * 0xBF58476D1CE4E5B9 + k) & _MASK) >> 32, where, held)
-                        )
+                        key = ((base + mixed) * 0xBF58476D1CE4E5B9 + k) & _MASK
+                        add((key >> 32, where, held))
+            add((((both * 0x94D049BB133111EB) & _MASK) >> 32, where, held))  # both sides
     return rows
 
 
@@ -428,7 +433,7 @@ def why_not(a: Unit, b: Unit, value_a: str, value_b: str) -> str | None:
         return "another value of the kind differs: another statement"
     smaller, larger = sorted((mine, theirs), key=len)
     shared = smaller & larger
-    number = sort[0] in ("number", "flag")
+    number = sort[0] in ("number", "flag", "opposite")  # a quantity or a setting
     after = {w for side, w in _neighbours(a, value_a) & _neighbours(b, value_b) if side > 0}
     if number and after and len(shared) >= MIN_SHARED_NUMBER:
         return None  # `512 bytes` / `2048 bytes`: one quantity, with a word more in common
@@ -437,8 +442,11 @@ def why_not(a: Unit, b: Unit, value_a: str, value_b: str) -> str | None:
         return None if ok else "one word besides the value"
     if len(smaller) == 2 and not number and smaller != larger:
         return "too little said of a name to tell it apart (`Call X`, `Call Y`)"
-    if len(smaller) <= SHORT or (a.code and b.code):
-        return None if shared == smaller else "a short unit (or a command) not all in the other"
+    if a.code and b.code:
+        return None if shared == smaller else "a command not all in the other"
+    if len(smaller) <= SHORT:  # of four words, one may be said otherwise
+        enough = len(shared) >= min(len(smaller), SHORT - 1)
+        return None if enough else "a short unit not all in the other"
     if len(shared) < SHARED_SHARE * len(smaller):
         return "too few words in common"
     return None

@@ -39,7 +39,7 @@ _MARKER = re.compile(r"^(?:[-*+>]|\d+[.)]|#+)[ \t]+")
 _SETTING = re.compile(r"([A-Za-z_][\w.]*)\s*=\s*[\"']?([^\s=\"']+)[\"']?")
 _ALTERNATIVES = re.compile(r"[^\W\d_]+(?:/[^\W\d_]+)+")
 _ZEROS = re.compile(r"(?<!\d)0+(?=\d)")
-_EXAMPLE = re.compile(r"\$|\{\w*\}|<\w+>|\byyyy|\bnnn")
+_EXAMPLE = re.compile(r"\$|\{\w*\}|<\w+>|\byyyy|\bnnn|\bpath/to/|\bexample\b|\bfoo\b")
 _SERIAL = re.compile(r"[#-]?\d{7,}|[0-9a-f]{7,40}", re.IGNORECASE)
 _BOUND = re.compile(r"(?:[<>]=?|\^|~)\s*\d")
 _TICKET = re.compile(r"[A-Za-z]{2,}-\d+")  # `ADR-037`, `PRP-22`: a record cited
@@ -444,8 +444,8 @@ def why_not(a: Unit, b: Unit, value_a: str, value_b: str) -> str | None:
         return "too little said of a name to tell it apart (`Call X`, `Call Y`)"
     if a.code and b.code:
         return None if shared == smaller else "a command not all in the other"
-    if len(smaller) <= SHORT:  # of four words, one may be said otherwise
-        enough = len(shared) >= min(len(smaller), SHORT - 1)
+    if len(smaller) <= SHORT:  # of four words, one may be said otherwise, by a quantity
+        enough = len(shared) >= min(len(smaller), SHORT - 1 if number else SHORT)
         return None if enough else "a short unit not all in the other"
     if len(shared) < SHARED_SHARE * len(smaller):
         return "too few words in common"

@@ -451,7 +451,7 @@ def _key_groups(arrays: list) -> list[tuple[list[int], Any]]:
     fielded = np.isin(place, place[field[group]])
     keep = (holders >= 2) & (holders <= MAX_KEY_MEMORIES) & varied
     chosen = keep[group] & ~fielded
-    found = []
+    found: list[tuple[list[int], Any]] = []
     if not chosen.any():
         return found
     at = np.flatnonzero(chosen)

@@ -340,19 +340,22 @@ def slot_keys(found: list[Unit]) -> list[tuple[int, int, int]]:
     share a min-hash, or when the words on both sides are the same."""
     rows: list[tuple[int, int, int]] = []
     add = rows.append
+    seen: dict[str, tuple[int, ...]] = {}  # a word's hash, then its min-hash values
+    mixes = _MIXES[:SKETCH]
     for unit in found:
         words, values = unit.words, unit.values
         if not any(values[1:]):
             continue  # a value first only: what the line is about
-        distinct = {w: _hash(w) for w in words}
+        for w in words:
+            if w not in seen:
+                h = _hash(w)
+                seen[w] = (h, *(((h * m + c) & _MASK) for m, c in mixes))
+        distinct = {w: seen[w][0] for w in words}
         if len(distinct) < 2:
             continue
         total = sum(distinct.values())
         # per min-hash, its two smallest words: a slot's sketch leaves its own word out
-        least = [
-            sorted(((h * m + c) & _MASK, w) for w, h in distinct.items())[:2]
-            for m, c in _MIXES[:SKETCH]
-        ]
+        least = [sorted((seen[w][k], w) for w in distinct)[:2] for k in range(1, SKETCH + 1)]
         sorts = [kind(w) if v else None for w, v in zip(words, values, strict=True)]
         where = unit.where
         for i in range(1, len(words)):

@@ -1,19 +1,23 @@
 """Where a memory states a value, the words around it: two memories that say the same
 words around a value and a different value there contradict each other, however the rest
 of the sentence was reworded (a list item restated as a table row, a heading, a line of
-a shell block or a longer sentence).
+a shell block or a longer sentence). The conflicts of :mod:`.text`'s statements need the
+same words throughout; these need the words next to the value and most of the others.
 
 Each line (each sentence of a long one) is a *unit*: its words casefolded, markup and
-the commonest small words left out, negations counted apart. Each value in a unit (a
-word with a digit, code in backticks, a path, a flag, an identifier, `true`/`always`...)
-is a *slot*, keyed three ways by its neighbours: the two words before it, the two after
-it, the one before and the one after. Two slots of two memories with a key in common
-and different values are compared closer (:func:`differ`): the values must be of one
-kind (two versions, two identifiers, `true` and `false`), neither may be in the other
-unit (a choice between two is no contradiction), and the units must share most of
-their words. That leaves alone memories that merely mention the same tools.
+the commonest small words left out, negations counted apart. Each value in a unit but
+its first word (a word with a digit, code in backticks, a path, a flag, an identifier,
+what a `KEY=value` sets) is a *slot*, keyed by a word next to it with a min-hash of the
+unit's other words (or all of them), and by the words on both sides: a few integers per
+slot, posted with the statements' keys, so that only slots that meet are compared.
+Those are compared closer (:func:`differ`): the values must be of one kind (two
+versions, two flags of one name, two URLs of one host), neither may be in the other unit
+(a choice between two is no contradiction), no other value of the kind may differ on
+both sides, and the units must share most of their words. That leaves alone memories
+that merely mention the same tools, lists of names, records and examples.
 
-Pure Python on purpose: a write's note reads a few memories without numpy.
+Pure Python on purpose: a write's note reads a few memories without numpy, and a unit
+compared is read again from its line alone (:func:`unit_at`).
 """
 
 from __future__ import annotations
@@ -312,8 +316,8 @@ def _code(code: str, words: list[str], values: list[bool]) -> None:
 
 def is_value(word: str, camel: bool = False) -> bool:
     """A word a restatement may change: with a digit, a path, a flag, a dotted name or
-    an identifier (`snake_case`; `camelCase` when ``camel``, the word as written), or
-    one of two opposites."""
+    an identifier (`snake_case`; `camelCase` when ``camel``, the word as written); not
+    a date, a placeholder, a serial or a ticket."""
     if (
         _DATE.search(word)
         or _EXAMPLE.search(word)
@@ -323,9 +327,7 @@ def is_value(word: str, camel: bool = False) -> bool:
         return False  # a date, a placeholder (`$PR`, `{name}`) or a serial: no claim
     if "/" in word and _ALTERNATIVES.fullmatch(word):
         return False  # `entry/exit`, `prod/dev`: words, not a path
-    if camel or _DIGIT.search(word) or "_" in word or _IDENTIFIER.search(word):
-        return True
-    return word.casefold() in _POLAR
+    return bool(camel or _DIGIT.search(word) or "_" in word or _IDENTIFIER.search(word))
 
 
 def _hash(*parts: str) -> int:

@@ -398,19 +398,25 @@ def _conflicts(
     """Statements of two memories alike but for one value or a negation."""
     found: dict[tuple[str, int, str, int], Conflict] = {}
     slots: dict[tuple[str, str], Conflict] = {}
+    met: dict[tuple[tuple[str, int, int], tuple[str, int, int]], int] = {}
     for members, rows in _key_groups([features[n].statement_keys for n in kept]):
         entries = [(kept[m], i, v) for m, (_k, i, v) in zip(members, rows.tolist(), strict=True)]
         entries = _not_listed(entries)
         for a, b in _bucket_pairs(sorted(entries)):
             if a[0] == b[0] or a[2] == b[2]:
                 continue
+            if a[1] >= SLOT_MARK:  # two slots meet by several keys: compared once
+                met[(a, b)] = met.get((a, b), 0) + 1
+                continue
             conflict = _conflict(a, b, parses)
             if conflict is not None:
                 where = (conflict.first, conflict.first_line, conflict.second, conflict.second_line)
-                if a[1] >= SLOT_MARK:  # a slot: one per pair of memories says where they part
-                    slots.setdefault((conflict.first, conflict.second), conflict)
-                else:
-                    found.setdefault(where, conflict)
+                found.setdefault(where, conflict)
+    for (a, b), _count in sorted(met.items()):
+        if (a[0], b[0]) not in slots:  # one per pair of memories says where they part
+            conflict = _conflict(a, b, parses)
+            if conflict is not None:
+                slots[(a[0], b[0])] = conflict
     said = {(c.first, c.second) for c in found.values()}
     for pair, conflict in slots.items():
         if pair not in said:  # a statement of the two said it already

@@ -48,6 +48,7 @@ _SERIAL = re.compile(r"[#-]?\d{7,}|[0-9a-f]{7,40}", re.IGNORECASE)
 _BOUND = re.compile(r"(?:[<>]=?|\^|~)\s*\d")
 _TICKET = re.compile(r"[A-Za-z]{2,}-\d+")  # `ADR-037`, `PRP-22`: a record cited
 _CAMEL = re.compile(r"[a-z][A-Z]")
+_MEM_SPAN = re.compile(r"`mem:[^`]*`")
 _MAYBE = re.compile(r"[`\d_/=@^~+<>]|[a-z][A-Z]|\w[.:]\w|(?<!\S)-\w")
 _WORD = re.compile(r"[^\W_]")
 SOURCE = frozenset(
@@ -259,8 +260,8 @@ def _line_units(number: int, line: str, code: bool) -> list[Unit]:
 
 def _unit(number: int, piece: str) -> Unit | None:
     """A unit of one line or sentence (None without two words and a value)."""
-    if _MAYBE.search(piece) is None:
-        return None  # nothing a value could be: most prose, decided in one search
+    if _MAYBE.search(_MEM_SPAN.sub("", piece) if "`mem:" in piece else piece) is None:
+        return None  # nothing a value could be (a `mem:` reference is none): one search
     if piece.count("**:") + piece.count(":**") >= 2:
         return None  # `**Atomicity**: 88% **Category**: Git`: a record's own metadata
     piece = _MARKER.sub("", piece)

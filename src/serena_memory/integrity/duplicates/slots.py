@@ -34,7 +34,6 @@ _STRIP = ".,;:!?()[]{}\"'*_<>#→←—–=`"
 _DIGIT = re.compile(r"\d")
 _IDENTIFIER = re.compile(r"[a-z][A-Z]|\w[/.@:^~+]\w|^[-^~<>=+]|/")
 _DATE = re.compile(r"\d{4}-\d\d-\d\d(?:[ T][\d:]+)?")
-_FENCE = re.compile(r"^[ \t]*(?:```|~~~)")
 _TABLE_RULE = re.compile(r"^[\s|:-]+$")
 _NUMBER = re.compile(r"[<>=^~v]*\d[\d.,:]*([^\W\d_]{0,8}|%)\+?")
 _FILE = re.compile(r"\w\.[a-z][a-z0-9]{0,4}$")
@@ -196,12 +195,17 @@ class Unit:
     words and negations), which of them are values, and whether it is negated."""
 
     line: int
-    text: str
+    said: str  # as written (its text, spaced once, is :attr:`text`)
     words: list[str]
     values: list[bool]
     negated: bool
     code: bool = False  # a line of a fenced block: a command or a setting, said exactly
     piece: int = 0  # which sentence of its line
+
+    @property
+    def text(self) -> str:
+        """Its text, spaced once (made when it is compared, not for every unit)."""
+        return " ".join(self.said.split())
 
     @property
     def where(self) -> int:
@@ -215,11 +219,10 @@ def units(text: str) -> list[Unit]:
     fenced = source = False
     for number, raw in enumerate(text.split("\n"), 1):
         line = raw.strip()
-        fence = _FENCE.match(line)
-        if fence:
+        if line[:3] in ("```", "~~~"):
             fenced = not fenced
-            source = fenced and line[fence.end() - fence.start() :].strip().casefold() in SOURCE
-        elif not source:
+            source = fenced and line[3:].strip().casefold() in SOURCE
+        elif line and not source:
             found.extend(_line_units(number, line, fenced))
     return found
 
@@ -243,7 +246,7 @@ def unit_at(lines: list[str], where: int) -> Unit | None:
 
 def _line_units(number: int, line: str, code: bool) -> list[Unit]:
     """The units of one line (stripped), of a fenced block when ``code``."""
-    if not line or _TABLE_RULE.match(line) or _FENCE.match(line):
+    if not line or line[:3] in ("```", "~~~") or (line[0] in "|:-" and _TABLE_RULE.match(line)):
         return []
     if line.startswith("|") and line.strip("|").count("|") >= MAX_CELLS:
         return []  # a row of a record's fields (an audit's, a log's): no statement
@@ -264,7 +267,8 @@ def _unit(number: int, piece: str) -> Unit | None:
         return None  # nothing a value could be (a `mem:` reference is none): one search
     if piece.count("**:") + piece.count(":**") >= 2:
         return None  # `**Atomicity**: 88% **Category**: Git`: a record's own metadata
-    piece = _MARKER.sub("", piece)
+    if piece[0] in "-*+>#" or piece[0].isdigit():
+        piece = _MARKER.sub("", piece)
     if "](" in piece:
         piece = _LINK.sub("] ", piece)  # a link's text, not where it goes
     words: list[str] = []
@@ -301,7 +305,7 @@ def _unit(number: int, piece: str) -> Unit | None:
             values.append(value)
     if len(words) < 2 or not any(values):
         return None
-    return Unit(number, " ".join(piece.split()), words, values, negations % 2 == 1)
+    return Unit(number, piece, words, values, negations % 2 == 1)
 
 
 def _code(code: str, words: list[str], values: list[bool]) -> None:
@@ -371,6 +375,7 @@ def slot_keys(found: list[Unit]) -> list[tuple[int, int, int]]:
             held = distinct[word]
             sketch = [(total - held) & _MASK]  # the other words, in any order
             sketch += [two[1][0] if two[0][1] == word else two[0][0] for two in least]
+
             salt = _SORTS.get(sort[0], 0)
             both = salt
             for side in (-1, 1):

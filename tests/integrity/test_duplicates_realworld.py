@@ -49,14 +49,14 @@ def test_the_real_folders_keep_their_floors(tmp_path: Path) -> None:
     findings, folders = figures["untouched"]
     largest, memories = figures["untouched-largest"]
     assert folders == 34 and memories == 1026
-    assert findings - largest <= 12  # 33 folders: 9 findings, each worth a look (docs)
-    assert largest <= 110  # real duplicates among 1,026 memories (docs/duplicates.md)
+    assert findings - largest <= 22  # 33 folders: 18 findings, each worth a look (docs)
+    assert largest <= 140  # real duplicates among 1,026 memories (docs/duplicates.md)
     found, of = figures["near-copy"]
     assert found / of >= 0.9
     alarms, _of = figures["harmless"]
     assert alarms <= 1
     found, of = figures["conflict"]
-    assert found >= 4  # far below the goal of 0.8: see docs/duplicates.md
+    assert found >= 24  # below the goal of 0.8: see docs/duplicates.md
 
 
 def _near_copy(text: str) -> str:

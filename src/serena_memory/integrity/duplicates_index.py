@@ -26,6 +26,7 @@ from serena_memory.integrity.duplicates.detect import (
     RESTATED_SHARE,
 )
 from serena_memory.integrity.duplicates.features import BANDS, ROWS, TOKEN, Features
+from serena_memory.integrity.duplicates.slots import SLOT_MARK
 
 if TYPE_CHECKING:
     import sqlite3
@@ -93,7 +94,7 @@ def postings(lines: list[int], signature: list[int] | None, keys: Keys) -> list[
     out = [(LINE << 32 | h, 0) for h in lines]
     if signature is not None:
         out += [(BAND << 32 | _band(b, signature), 0) for b in range(BANDS)]
-    out += sorted({(STATEMENT << 32 | t, v) for t, i, v in keys if i != TOKEN})
+    out += sorted({(STATEMENT << 32 | t, v) for t, i, v in keys if i < SLOT_MARK})
     sketch = sorted(w for w, i, _v in keys if i == TOKEN)[:SKETCH]
     out += [(WORD << 32 | w, len(sketch)) for w in sketch]
     return out
@@ -121,7 +122,7 @@ def posted(features: list[Features], ids: list[int]) -> Iterator[tuple[int, int,
     keys.append((mixed >> np.uint64(32)).astype(np.int64).reshape(-1) | BAND << 32)
     owners.append(np.repeat(np.array(ids, dtype=np.int64)[signed], BANDS))
     extras.append(np.zeros(len(keys[-1]), np.int64))
-    statements = [f.statement_keys for f in features]
+    statements = [f.sentence_keys for f in features]  # a value's keys are not posted
     both = np.concatenate([np.zeros((0, 3), np.uint32), *statements]).astype(np.int64)
     keys.append(both[:, 0] | STATEMENT << 32)
     owners.append(repeated([len(a) for a in statements]))
@@ -213,7 +214,7 @@ def _other_values(conn: sqlite3.Connection, keys: Keys) -> set[int]:
     values or polarity (the same statement is no news)."""
     mine: dict[int, set[int]] = {}
     for t, i, v in keys:
-        if i != TOKEN:
+        if i < SLOT_MARK:
             mine.setdefault(t, set()).add(v)
     return {i for t, vs in mine.items() for i, v in _met(conn, STATEMENT << 32 | t) if v not in vs}
 

@@ -30,6 +30,7 @@ from serena_memory.integrity.duplicates.findings import (
     DuplicateReport,
     NearDuplicate,
 )
+from serena_memory.integrity.duplicates.slots import SLOT_MARK, Unit, differ, unit_at, value_of
 from serena_memory.integrity.duplicates.text import Parsed, Statement, parse
 
 MEMORY_SIMILARITY = 0.6
@@ -170,6 +171,17 @@ class _Parses:
     def __init__(self, text_of: Callable[[str], str | None]) -> None:
         self.text_of = text_of
         self.held: dict[str, tuple[str, Parsed, bool] | None] = {}
+        self.lines: dict[str, list[str] | None] = {}
+
+    def unit(self, name: str, where: int) -> Unit | None:
+        """The unit of a memory at ``where`` (:func:`.slots.unit_at`): a slot's check
+        reads its line, not the whole memory."""
+        if name not in self.lines:
+            held = self.held.get(name)
+            text = held[0] if held is not None else self.text_of(name)
+            self.lines[name] = None if text is None else text.split("\n")
+        lines = self.lines[name]
+        return None if lines is None else unit_at(lines, where)
 
     def get(self, name: str, statements: bool = False) -> Parsed | None:
         if name not in self.held:
@@ -385,25 +397,95 @@ def _conflicts(
 ) -> list[Conflict]:
     """Statements of two memories alike but for one value or a negation."""
     found: dict[tuple[str, int, str, int], Conflict] = {}
-    for members, rows in _groups([features[n].statement_keys for n in kept], column=0):
-        owners = set(members)
-        if len(owners) < 2 or len(owners) > MAX_KEY_MEMORIES or len(set(rows[:, 2].tolist())) < 2:
-            continue  # one memory, a pattern many repeat, or the same statement everywhere
+    slots: dict[tuple[str, str], Conflict] = {}
+    met: dict[tuple[tuple[str, int, int], tuple[str, int, int]], int] = {}
+    for members, rows in _key_groups([features[n].statement_keys for n in kept]):
         entries = [(kept[m], i, v) for m, (_k, i, v) in zip(members, rows.tolist(), strict=True)]
+        entries = _not_listed(entries)
         for a, b in _bucket_pairs(sorted(entries)):
             if a[0] == b[0] or a[2] == b[2]:
+                continue
+            if a[1] >= SLOT_MARK:  # two slots meet by several keys: compared once
+                met[(a, b)] = met.get((a, b), 0) + 1
                 continue
             conflict = _conflict(a, b, parses)
             if conflict is not None:
                 where = (conflict.first, conflict.first_line, conflict.second, conflict.second_line)
                 found.setdefault(where, conflict)
+    for (a, b), _count in sorted(met.items()):
+        if (a[0], b[0]) not in slots:  # one per pair of memories says where they part
+            conflict = _conflict(a, b, parses)
+            if conflict is not None:
+                slots[(a[0], b[0])] = conflict
+    said = {(c.first, c.second) for c in found.values()}
+    for pair, conflict in slots.items():
+        if pair not in said:  # a statement of the two said it already
+            found[(pair[0], conflict.first_line, pair[1], conflict.second_line)] = conflict
     return [found[k] for k in sorted(found)]
+
+
+def _key_groups(arrays: list) -> list[tuple[list[int], Any]]:
+    """The keys (statement or slot rows, one array per memory) worth comparing: held by
+    two to :data:`MAX_KEY_MEMORIES` memories with two values or more, as (the indexes of
+    the memories, their rows), but the rows of a slot that a key of it shows to be a
+    field (a key more memories hold with values of their own: `Impact: 8/10`, no claim).
+    Counted in numpy: Python sees only the few keys kept."""
+    import numpy as np
+
+    if not arrays:
+        return []
+    owners = np.repeat(np.arange(len(arrays)), [len(a) for a in arrays])
+    every = np.concatenate([np.zeros((0, 3), np.uint32), *arrays]).astype(np.int64)
+    order = np.lexsort((owners, every[:, 0]))
+    keys, owners, every = every[order, 0], owners[order], every[order]
+    if not len(keys):
+        return []
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    group = np.cumsum(np.concatenate(([True], keys[1:] != keys[:-1]))) - 1
+    new_owner = np.concatenate(([True], (keys[1:] != keys[:-1]) | (owners[1:] != owners[:-1])))
+    holders = np.bincount(group, weights=new_owner)
+    varied = np.minimum.reduceat(every[:, 2], starts) != np.maximum.reduceat(every[:, 2], starts)
+    slot = every[starts, 1] >= SLOT_MARK
+    field = (holders > MAX_KEY_MEMORIES) & slot
+    with np.errstate(over="ignore"):  # a slot's place: its memory, unit and value, mixed
+        wide = every.astype(np.uint64)
+        place = (
+            (owners.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
+            ^ (wide[:, 1] * np.uint64(0xBF58476D1CE4E5B9))
+            ^ wide[:, 2]
+        )
+    fielded = np.isin(place, place[field[group]])
+    keep = (holders >= 2) & (holders <= MAX_KEY_MEMORIES) & varied
+    chosen = keep[group] & ~fielded
+    found: list[tuple[list[int], Any]] = []
+    if not chosen.any():
+        return found
+    at = np.flatnonzero(chosen)
+    cuts = np.flatnonzero(np.diff(group[at])) + 1
+    for part in np.split(at, cuts):
+        found.append((owners[part].tolist(), every[part].astype(np.uint32)))
+    return found
+
+
+def _not_listed(entries: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """The entries of a key but those of a memory that has it with two values or more: the
+    same words around several values is a list or a template (`File: a.ts`, `File:
+    b.ts`), not one statement."""
+    values: dict[str, set[int]] = {}
+    for name, _i, value in entries:
+        values.setdefault(name, set()).add(value)
+    kept = [e for e in entries if len(values[e[0]]) == 1]
+    if len({e[2] for e in kept}) > 2:
+        return []  # three values or more, each in its memory: a count that moves on
+    return kept
 
 
 def _conflict(
     ea: tuple[str, int, int], eb: tuple[str, int, int], parses: _Parses
 ) -> Conflict | None:
-    """The two statements compared word for word: a conflict, or None."""
+    """The two statements (or slots) compared word for word: a conflict, or None."""
+    if ea[1] >= SLOT_MARK or eb[1] >= SLOT_MARK:
+        return _slot_conflict(ea, eb, parses) if ea[1] >= SLOT_MARK <= eb[1] else None
     sa, sb = _statement_at(ea, parses), _statement_at(eb, parses)
     if sa is None or sb is None:
         return None
@@ -411,6 +493,26 @@ def _conflict(
     if said is None:
         return None
     return Conflict(ea[0], sa.line, sa.text, eb[0], sb.line, sb.text, *said)
+
+
+def _slot_conflict(
+    ea: tuple[str, int, int], eb: tuple[str, int, int], parses: _Parses
+) -> Conflict | None:
+    """Two slots with the same words around them: a conflict when their units say the
+    same but for the value (:func:`.slots.differ`)."""
+    found = []
+    for name, middle, held in (ea, eb):
+        unit = parses.unit(name, middle)
+        if unit is None:
+            return None
+        value = value_of(unit, held)
+        if value is None:
+            return None
+        found.append((unit, value))
+    (ua, va), (ub, vb) = found
+    if not differ(ua, ub, va, vb):
+        return None
+    return Conflict(ea[0], ua.line, ua.text, eb[0], ub.line, ub.text, va, vb)
 
 
 def _statement_at(entry: tuple[str, int, int], parses: _Parses) -> Statement | None:

@@ -16,6 +16,7 @@ import zlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from serena_memory.integrity.duplicates.slots import SLOT_MARK, slot_keys, units
 from serena_memory.integrity.duplicates.text import Parsed, parse
 
 if TYPE_CHECKING:
@@ -117,7 +118,8 @@ class Features:
     """A memory's digest (of its content lines), the hashes of its content lines
     (distinct, sorted), its signature (None: too short) and its statement keys as
     ``(key of its words, statement index, key of its values and polarity)``: two
-    statements with both keys the same say the same, and need no closer look."""
+    statements with both keys the same say the same, and need no closer look; then its
+    slots' rows (:func:`.slots.slot_keys`)."""
 
     digest: str
     lines: np.ndarray
@@ -130,7 +132,20 @@ class Features:
 
     @property
     def statement_keys(self) -> np.ndarray:
+        """The rows of statements and of slots (see :mod:`.slots`): a row whose key
+        another memory has with another value may be a contradiction."""
         return self.keys[self.keys[:, 1] != TOKEN]
+
+    @property
+    def sentence_keys(self) -> np.ndarray:
+        """The rows of whole statements only."""
+        return self.keys[self.keys[:, 1] < SLOT_MARK]
+
+    @property
+    def slot_keys(self) -> np.ndarray:
+        """The rows of slots only (``SLOT_MARK | unit`` in the middle)."""
+        middle = self.keys[:, 1]
+        return self.keys[(middle >= SLOT_MARK) & (middle != TOKEN)]
 
     @property
     def words(self) -> np.ndarray:
@@ -207,6 +222,7 @@ def fingerprint(text: str) -> tuple[Print, Parsed]:
         )
         for i, s in enumerate(parsed.statements)
     ]
+    keys += slot_keys(units(text))
     keys += [(w, TOKEN, 0) for w in sorted(words_of(text))[:MAX_TOKENS]]
     return Print(digest, lines, keys), parsed
 

@@ -1,0 +1,527 @@
+"""Where a memory states a value, the words around it: two memories that say the same
+words around a value and a different value there contradict each other, however the rest
+of the sentence was reworded (a list item restated as a table row, a heading, a line of
+a shell block or a longer sentence). The conflicts of :mod:`.text`'s statements need the
+same words throughout; these need the words next to the value and most of the others.
+
+Each line (each sentence of a long one) is a *unit*: its words casefolded, markup and
+the commonest small words left out, negations counted apart. Each value in a unit but
+its first word (a word with a digit, code in backticks, a path, a flag, an identifier,
+what a `KEY=value` sets) is a *slot*, keyed by a word next to it with a min-hash of the
+unit's other words (or all of them), and by the words on both sides: a few integers per
+slot, posted with the statements' keys, so that only slots that meet are compared.
+Those are compared closer (:func:`differ`): the values must be of one kind (two
+versions, two flags of one name, two URLs of one host), neither may be in the other unit
+(a choice between two is no contradiction), no other value of the kind may differ on
+both sides, and the units must share most of their words. That leaves alone memories
+that merely mention the same tools, lists of names, records and examples.
+
+Pure Python on purpose: a write's note reads a few memories without numpy, and a unit
+compared is read again from its line alone (:func:`unit_at`).
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from dataclasses import dataclass
+
+from serena_memory.integrity.duplicates.text import MAX_STATEMENT_CHARS, NEGATIONS
+
+_SPLIT = re.compile(r"[\s|、，。（）：；「」【】]+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(\"'])")
+_STRIP = ".,;:!?()[]{}\"'*_<>#→←—–=`"
+_DIGIT = re.compile(r"\d")
+_IDENTIFIER = re.compile(r"[a-z][A-Z]|\w[/.@:^~+]\w|^[-^~<>=+]|/")
+_DATE = re.compile(r"\d{4}-\d\d-\d\d(?:[ T][\d:]+)?")
+_TABLE_RULE = re.compile(r"^[\s|:-]+$")
+_NUMBER = re.compile(r"[<>=^~v]*\d[\d.,:]*([^\W\d_]{0,8}|%)\+?")
+_FILE = re.compile(r"\w\.[a-z][a-z0-9]{0,4}$")
+_LINK = re.compile(r"\]\([^)\s]*\)")
+_MARKER = re.compile(r"^(?:[-*+>]|\d+[.)]|#+)[ \t]+")
+_SETTING = re.compile(r"([A-Za-z_][\w.]*)\s*=\s*[\"']?([^\s=\"']+)[\"']?")
+_ALTERNATIVES = re.compile(r"[^\W\d_]+(?:/[^\W\d_]+)+")
+_ZEROS = re.compile(r"(?<!\d)0+(?=\d)")
+_EXAMPLE = re.compile(r"\$|\{\w*\}|<\w+>|\byyyy|\bnnn|\bpath/to/|\bexample\b|\bfoo\b")
+_SERIAL = re.compile(r"[#-]?\d{7,}|[0-9a-f]{7,40}", re.IGNORECASE)
+_BOUND = re.compile(r"(?:[<>]=?|\^|~)\s*\d")
+_TICKET = re.compile(r"[A-Za-z]{2,}-\d+")  # `ADR-037`, `PRP-22`: a record cited
+_CAMEL = re.compile(r"[a-z][A-Z]")
+_MEM_SPAN = re.compile(r"`mem:[^`]*`")
+_MAYBE = re.compile(r"[`\d_/=@^~+<>]|[a-z][A-Z]|\w[.:]\w|(?<!\S)-\w")
+_WORD = re.compile(r"[^\W_]")
+SOURCE = frozenset(
+    [
+        "c",
+        "cpp",
+        "c++",
+        "cs",
+        "csharp",
+        "dart",
+        "go",
+        "java",
+        "javascript",
+        "js",
+        "jsx",
+        "kotlin",
+        "kt",
+        "php",
+        "py",
+        "python",
+        "rb",
+        "ruby",
+        "rust",
+        "rs",
+        "scala",
+        "swift",
+        "ts",
+        "tsx",
+        "typescript",
+        "vue",
+        "svelte",
+        "sql",
+        "graphql",
+        "xml",
+        "xaml",
+        "html",
+        "css",
+        "scss",
+    ]
+)
+"""Languages of fenced blocks that hold source code: its names are what it declares, not
+values a memory states (shell, config and unlabelled blocks are read)."""
+CITING = frozenset(
+    [
+        "line",
+        "lines",
+        "issue",
+        "pr",
+        "session",
+        "step",
+        "phase",
+        "part",
+        "section",
+        "chapter",
+        "stage",
+        "task",
+        "sprint",
+        "round",
+        "milestone",
+        "day",
+        "week",
+        "item",
+        "figure",
+        "table",
+        "page",
+        "rule",
+        "no",
+        "batch",
+        "attempt",
+        "iteration",
+        "run",
+    ]
+)
+"""A number after these counts or cites where something is (`step 3`): not a value."""
+SMALL = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "is",
+        "are",
+        "be",
+        "was",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "with",
+        "and",
+        "or",
+        "it",
+        "as",
+        "via",
+        "its",
+        "this",
+        "that",
+    ]
+)
+"""Words too common to tell two contexts apart: left out of a unit's words."""
+OPPOSITES = {
+    frozenset(p)
+    for p in (
+        ("true", "false"),
+        ("yes", "no"),
+        ("enabled", "disabled"),
+        ("on", "off"),
+    )
+}
+"""Values that say the opposite of each other, as a setting holds them (`isolate:
+true`, `CI=false`): a value only where something is set (``KEY=value``, a code span);
+in prose they are words (`always`/`never` are too common in sentences that agree)."""
+_POLAR = frozenset(w for p in OPPOSITES for w in p)
+_NAME = ("name", "")
+MAX_CELLS = 3
+"""A table row with more separators inside (four cells or more) is a record, not read."""
+SKETCH = 2
+"""Min-hashes of a unit's words each slot is keyed by: units with a third of their words
+in common meet about twice in three times."""
+_MASK = (1 << 64) - 1
+_MIXES = [
+    (0x9E3779B97F4A7C15, 0x632BE59BD9B4E019),
+    (0xBF58476D1CE4E5B9, 0x94D049BB133111EB),
+    (0xD6E8FEB86659FD93, 0xA0761D6478BD642F),
+]
+SLOT_MARK = 0x80000000
+TOKEN = 0xFFFFFFFF  # the middle column of a word's row (see .features): never a slot's
+_LINES = (1 << 27) - 1
+_SORTS = {"number": 0x51, "flag": 0x52, "url": 0x53, "path": 0x54, "file": 0x55, "opposite": 0x56}
+"""The middle column of a key row that holds a slot (``SLOT_MARK | unit``)."""
+SHORT = 4
+"""A unit of this many words or fewer (besides the value) must be all in the other."""
+MIN_SHARED_NUMBER = 4
+"""Words two units with numbers (or flags) apart must share, one of them the word after
+both (its unit: `512 bytes`), however the rest was reworded."""
+SHARED_SHARE = 0.5
+"""Share of a longer unit's words (besides the value) the other must have."""
+
+
+@dataclass(slots=True)
+class Unit:
+    """One line or sentence: where it is, its text, its words (in order, without small
+    words and negations), which of them are values, and whether it is negated."""
+
+    line: int
+    said: str  # as written (its text, spaced once, is :attr:`text`)
+    words: list[str]
+    values: list[bool]
+    negated: bool
+    code: bool = False  # a line of a fenced block: a command or a setting, said exactly
+    piece: int = 0  # which sentence of its line
+
+    @property
+    def text(self) -> str:
+        """Its text, spaced once (made when it is compared, not for every unit)."""
+        return " ".join(self.said.split())
+
+    @property
+    def where(self) -> int:
+        """Where the unit is, in a key row's middle column (:func:`unit_at` reads it)."""
+        return SLOT_MARK | self.code << 30 | (self.line & _LINES) << 3 | self.piece
+
+
+def units(text: str) -> list[Unit]:
+    """The units of a memory, line by line (a long line, sentence by sentence)."""
+    found = []
+    fenced = source = False
+    for number, raw in enumerate(text.split("\n"), 1):
+        line = raw.strip()
+        if line[:3] in ("```", "~~~"):
+            fenced = not fenced
+            source = fenced and line[3:].strip().casefold() in SOURCE
+        elif line and not source:
+            found.extend(_line_units(number, line, fenced))
+    return found
+
+
+def unit_at(lines: list[str], where: int) -> Unit | None:
+    """The unit at ``where`` (:attr:`Unit.where`) of a memory's ``lines``, read from its
+    line alone: what a slot's check needs, without reading the whole memory again."""
+    number = where >> 3 & _LINES
+    if not 0 < number <= len(lines) or where >= TOKEN:
+        return None
+    piece = where & 7
+    return next(
+        (
+            u
+            for u in _line_units(number, lines[number - 1].strip(), bool(where >> 30 & 1))
+            if u.piece == piece
+        ),
+        None,
+    )
+
+
+def _line_units(number: int, line: str, code: bool) -> list[Unit]:
+    """The units of one line (stripped), of a fenced block when ``code``."""
+    if not line or line[:3] in ("```", "~~~") or (line[0] in "|:-" and _TABLE_RULE.match(line)):
+        return []
+    if line.startswith("|") and line.strip("|").count("|") >= MAX_CELLS:
+        return []  # a row of a record's fields (an audit's, a log's): no statement
+    found = []
+    pieces = _SENTENCE_END.split(line) if len(line) > 80 else (line,)
+    for at, piece in enumerate(pieces[:8]):
+        if len(piece) <= MAX_STATEMENT_CHARS:
+            unit = _unit(number, piece)
+            if unit is not None:
+                unit.code, unit.piece = code, at
+                found.append(unit)
+    return found
+
+
+def _unit(number: int, piece: str) -> Unit | None:
+    """A unit of one line or sentence (None without two words and a value)."""
+    if _MAYBE.search(_MEM_SPAN.sub("", piece) if "`mem:" in piece else piece) is None:
+        return None  # nothing a value could be (a `mem:` reference is none): one search
+    if piece.count("**:") + piece.count(":**") >= 2:
+        return None  # `**Atomicity**: 88% **Category**: Git`: a record's own metadata
+    if piece[0] in "-*+>#" or piece[0].isdigit():
+        piece = _MARKER.sub("", piece)
+    if "](" in piece:
+        piece = _LINK.sub("] ", piece)  # a link's text, not where it goes
+    words: list[str] = []
+    values: list[bool] = []
+    negations = 0
+    parts = piece.split("`")
+    closed = len(parts) - (len(parts) % 2 == 0)  # an unpaired backtick opens no code
+    for i, part in enumerate(parts):
+        if i % 2 == 1 and i < closed:  # code: one value, whatever its words
+            _code(" ".join(part.casefold().split()), words, values)
+            continue
+        raw = [t.strip(_STRIP) for t in _SPLIT.split(part.replace("n't", " not"))]
+        for original in raw:
+            word = original.casefold()
+            if not word or word in SMALL:
+                continue
+            # `camelCase` as written is a name; `The`, `API` are words
+            camel = word != original and not (original.istitle() or original.isupper())
+            if word.isalpha():  # most words: no pattern to try
+                if word in NEGATIONS:
+                    negations += 1
+                    continue
+                value = camel and _CAMEL.search(original) is not None
+            elif _WORD.search(word) and not word.startswith("mem:"):
+                setting = _SETTING.fullmatch(word)
+                if setting:
+                    words.extend(setting.groups())
+                    values.extend((True, True))
+                    continue
+                value = is_value(word, camel and _CAMEL.search(original) is not None)
+            else:
+                continue
+            words.append(word)
+            values.append(value)
+    if len(words) < 2 or not any(values):
+        return None
+    return Unit(number, piece, words, values, negations % 2 == 1)
+
+
+def _code(code: str, words: list[str], values: list[bool]) -> None:
+    """Code in backticks: one value (`KEY=value`: what is set, then its value)."""
+    setting = _SETTING.fullmatch(code)
+    if setting:
+        words.extend(setting.groups())
+        values.extend((True, True))
+    elif code and not code.startswith("mem:"):
+        words.append(code)
+        values.append(not (_DATE.search(code) or _EXAMPLE.search(code)))
+
+
+def is_value(word: str, camel: bool = False) -> bool:
+    """A word a restatement may change: with a digit, a path, a flag, a dotted name or
+    an identifier (`snake_case`; `camelCase` when ``camel``, the word as written); not
+    a date, a placeholder, a serial or a ticket."""
+    if (
+        _DATE.search(word)
+        or _EXAMPLE.search(word)
+        or _SERIAL.fullmatch(word)
+        or _TICKET.fullmatch(word)
+    ):
+        return False  # a date, a placeholder (`$PR`, `{name}`) or a serial: no claim
+    if "/" in word and _ALTERNATIVES.fullmatch(word):
+        return False  # `entry/exit`, `prod/dev`: words, not a path
+    return bool(camel or _DIGIT.search(word) or "_" in word or _IDENTIFIER.search(word))
+
+
+def _hash(*parts: str) -> int:
+    return zlib.crc32("\x1f".join(parts).encode("utf-8", "surrogatepass"))
+
+
+def slot_keys(found: list[Unit]) -> list[tuple[int, int, int]]:
+    """One row per slot, per word next to it and per word of a sample of its unit's
+    (:data:`SKETCH` min-hashes of the unit's other words, and all of them), and one of
+    the words on both sides: (key, where its unit is, key of its value). Two slots meet
+    when a word next to each is the same and their units hold words enough alike to
+    share a min-hash, or when the words on both sides are the same."""
+    rows: list[tuple[int, int, int]] = []
+    add = rows.append
+    seen: dict[str, tuple[int, ...]] = {}  # a word's hash, then its min-hash values
+    mixes = _MIXES[:SKETCH]
+    for unit in found:
+        words, values = unit.words, unit.values
+        if not any(values[1:]):
+            continue  # a value first only: what the line is about
+        for w in words:
+            if w not in seen:
+                h = _hash(w)
+                seen[w] = (h, *(((h * m + c) & _MASK) for m, c in mixes))
+        distinct = {w: seen[w][0] for w in words}
+        if len(distinct) < 2:
+            continue
+        total = sum(distinct.values())
+        # per min-hash, its two smallest words: a slot's sketch leaves its own word out
+        least = [sorted((seen[w][k], w) for w in distinct)[:2] for k in range(1, SKETCH + 1)]
+        sorts = [kind(w) if v else None for w, v in zip(words, values, strict=True)]
+        where = unit.where
+        for i in range(1, len(words)):
+            sort = sorts[i]
+            if sort is None or words[i - 1] in CITING or (i > 1 and words[i - 2] in CITING):
+                continue  # no value; or `PR 12`, a number that cites
+            if sort == _NAME and sorts[i - 1] == _NAME:
+                continue  # one of a list of names (`MenuController, MenuService`)
+            word = words[i]
+            held = distinct[word]
+            sketch = [(total - held) & _MASK]  # the other words, in any order
+            sketch += [two[1][0] if two[0][1] == word else two[0][0] for two in least]
+
+            salt = _SORTS.get(sort[0], 0)
+            both = salt
+            for side in (-1, 1):
+                j = i + side
+                while 0 <= j < len(words) and sorts[j] == sort:
+                    j += side  # past the next values of its kind (`3.11, 3.12`)
+                near = distinct[words[j]] if 0 <= j < len(words) else 0
+                both = (both * 0xD6E8FEB86659FD93 + near + side) & _MASK
+                if near:
+                    base = (near ^ salt) * 0x9E3779B97F4A7C15
+                    for k, mixed in enumerate(sketch):
+                        key = ((base + mixed) * 0xBF58476D1CE4E5B9 + k) & _MASK
+                        add((key >> 32, where, held))
+            add((((both * 0x94D049BB133111EB) & _MASK) >> 32, where, held))  # both sides
+    return rows
+
+
+def _near(words: list[str], values: list[bool], i: int, step: int) -> str | None:
+    """The nearest word to ``words[i]`` on one side that is no value of its kind (what
+    is set, `TIMEOUT=30`; not the next of a list, `3.11, 3.12`), or None at the end."""
+    sort = kind(words[i])
+    j = i + step
+    while 0 <= j < len(words) and values[j] and kind(words[j]) == sort:
+        j += step
+    return words[j] if 0 <= j < len(words) else None
+
+
+def value_of(unit: Unit, held: int) -> str | None:
+    """The value of ``unit`` whose key (:func:`slot_keys`) is ``held``, if it has one."""
+    return next(
+        (w for w, v in zip(unit.words, unit.values, strict=True) if v and _hash(w) == held),
+        None,
+    )
+
+
+def differ(a: Unit, b: Unit, value_a: str, value_b: str) -> bool:
+    """Whether two units say the same but ``value_a`` in one and ``value_b`` in the
+    other: values of one kind, neither in the other unit, no other value of the kind
+    apart, and the rest mostly shared (all of it, for a short unit)."""
+    return why_not(a, b, value_a, value_b) is None
+
+
+def why_not(a: Unit, b: Unit, value_a: str, value_b: str) -> str | None:
+    """Why two units with ``value_a`` and ``value_b`` do not contradict each other (None
+    when they do): what :func:`differ` tells, in words, for whoever tunes it."""
+    sort = kind(value_a)
+    if value_a == value_b or sort != kind(value_b):
+        return "the same value, or values of two kinds"
+    if sort[0] == "opposite" and frozenset((value_a, value_b)) not in OPPOSITES:
+        return "two words of opposites that are not each other's"
+    if sort[0] == "path" and not _akin(value_a, value_b):
+        return "two paths with neither their first nor their last part alike: two places"
+    if _plain(value_a) == _plain(value_b) or _open(value_a) != _open(value_b):
+        return "a plural, or a bound and a value in it (`3.8+`, `3.10`)"
+    if _more_precise(value_a, value_b) or _more_precise(value_b, value_a):
+        return "one says the other more precisely"
+    mine, theirs = set(a.words) - {value_a}, set(b.words) - {value_b}
+    if value_b in mine or value_a in theirs or _said_in(value_a, b) or _said_in(value_b, a):
+        return "both values in one unit: a choice, or a change from one to the other"
+    if not _neighbours(a, value_a) & _neighbours(b, value_b):
+        return "no word next to the one value next to the other"
+    mine_values = {w for w, v in zip(a.words, a.values, strict=True) if v} - {value_a}
+    theirs_values = {w for w, v in zip(b.words, b.values, strict=True) if v} - {value_b}
+    only_mine = any(kind(w) == sort for w in mine_values - theirs)
+    if only_mine and any(kind(w) == sort for w in theirs_values - mine):
+        return "another value of the kind differs: another statement"
+    smaller, larger = sorted((mine, theirs), key=len)
+    shared = smaller & larger
+    number = sort[0] in ("number", "flag", "opposite")  # a quantity or a setting
+    after = {w for side, w in _neighbours(a, value_a) & _neighbours(b, value_b) if side > 0}
+    if number and after and len(shared) >= MIN_SHARED_NUMBER:
+        return None  # `512 bytes` / `2048 bytes`: one quantity, with a word more in common
+    if len(smaller) < 2:  # `Port: 8084` / `| Port | 8080 |`
+        ok = number and smaller == larger
+        return None if ok else "one word besides the value"
+    if len(smaller) == 2 and not number and smaller != larger:
+        return "too little said of a name to tell it apart (`Call X`, `Call Y`)"
+    if a.code and b.code:
+        return None if shared == smaller else "a command not all in the other"
+    if len(smaller) <= SHORT:  # of four words, one may be said otherwise, by a quantity
+        enough = len(shared) >= min(len(smaller), SHORT - 1 if number else SHORT)
+        return None if enough else "a short unit not all in the other"
+    if len(shared) < SHARED_SHARE * len(smaller):
+        return "too few words in common"
+    return None
+
+
+def _said_in(value: str, unit: Unit) -> bool:
+    """Whether a value (a name of four letters or more) is in a unit's text, within a
+    word (`WebGL` in `WebGL-based`)."""
+    return len(value) > 3 and kind(value)[0] != "number" and value in unit.text.casefold()
+
+
+def _akin(path_a: str, path_b: str) -> bool:
+    """Whether two paths start or end alike (`backend/a.Tests`, `backend/a.UnitTests`):
+    one place said two ways, not two places."""
+    parts_a = [p for p in path_a.split("/") if p.strip(".~")]
+    parts_b = [p for p in path_b.split("/") if p.strip(".~")]
+    if not parts_a or not parts_b:
+        return False
+    return parts_a[0] == parts_b[0] or parts_a[-1] == parts_b[-1]
+
+
+def _plain(value: str) -> str:
+    """A value as said either way: without a plural's `s` or leading zeros (`ADR-003`)."""
+    return _ZEROS.sub("", value.rstrip("s"))
+
+
+def _neighbours(unit: Unit, value: str) -> set[tuple[int, str | None]]:
+    """The words next to each place ``value`` is in ``unit`` (the nearest that is no
+    value), with their side."""
+    found = set()
+    for i, word in enumerate(unit.words):
+        if word == value:
+            found |= {(side, _near(unit.words, unit.values, i, side)) for side in (-1, 1)}
+    return {(side, word) for side, word in found if word is not None}
+
+
+def kind(value: str) -> tuple[str, str]:
+    """What sort of value a word is, for two values to be compared: a number (with its
+    unit), a flag (with its name), a URL, a path, a file, one of two opposites or a
+    name."""
+    if value in _POLAR:
+        return "opposite", ""
+    number = _NUMBER.fullmatch(value)
+    if number:
+        return "number", number.group(1)
+    if value.startswith("-"):
+        return "flag", value.split("=", 1)[0] if "=" in value else value
+    if "://" in value:  # of one host: `localhost:3000/a` and `localhost:3001/a` too
+        return "url", value.split("://", 1)[1].split("/", 1)[0].split(":", 1)[0]
+    if "/" in value.rstrip("/"):
+        return "path", ""
+    if _FILE.search(value):
+        return "file", ""
+    return "name", ""
+
+
+def _open(value: str) -> bool:
+    """Whether a value is a bound (`3.8+`, `>=1.2`, `^6`) rather than one value."""
+    return value.endswith("+") or _BOUND.match(value) is not None
+
+
+def _more_precise(short: str, long: str) -> bool:
+    """Whether ``long`` says ``short`` more precisely (`1.8` / `1.8.2`, `build.py` /
+    `scripts/build.py`, `pytest` / `pytest -q`, `NetworkError` / `NetworkError: ...`)."""
+    if long.startswith(short) and not long[len(short) : len(short) + 1].isalnum():
+        return True
+    return long.endswith("/" + short)

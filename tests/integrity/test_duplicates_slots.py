@@ -1,0 +1,233 @@
+"""Conflicts said in other words (:mod:`serena_memory.integrity.duplicates.slots`): a
+value restated with the same words around it in another memory, as a table row, a
+heading, a shell line or a longer sentence, with the value changed, is a conflict; the
+same value, a list of names, a record's row, a placeholder or a citation is none. Real
+memory folders (a copy of one of ``../shared/realworld``) when they are beside the
+repository; the write's note through a real store."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import tarfile
+from pathlib import Path
+
+import pytest
+from conftest import REPO_ROOT
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from serena_memory.core.store import MemoryStore
+from serena_memory.integrity.duplicates import find_duplicates
+from serena_memory.integrity.duplicates.slots import differ, kind, slot_keys, unit_at, units
+from serena_memory.integrity.duplicates_told import write_note
+
+TAR = REPO_ROOT.parent / "shared" / "realworld" / "serena-projects.tar.gz"
+
+
+FILLER = {
+    "A": "The release train leaves on Thursdays after the review.",
+    "B": "Screenshots for the store listing live with the designers.",
+}
+
+
+def _memory(title: str, *lines: str) -> str:
+    """A memory of ``lines`` under a line of its own (two of them are no near-copies)."""
+    filler = FILLER.get(title, f"Notes about {title.lower()} kept for later.")
+    return f"# {title}\n\n{filler}\n\n" + "\n".join(lines) + "\n"
+
+
+# (one memory's line, another's restating it with one value changed, the two values)
+RESTATED = [
+    ("- **IDE**: Xcode 16.4", "| IDE | Xcode 16.2 |", ("16.4", "16.2")),
+    (
+        "- Coverage is enforced at 80% via `composer run coverage:check` in CI.",
+        "Backend coverage is enforced at 90% via `composer run coverage:check`, always.",
+        ("80%", "90%"),
+    ),
+    (
+        "- Type checks: `uv run poe type-check` — mypy on `src/app`, `src/lib`, `test/`.",
+        "- Type checks: `uv run poe lint` — mypy on `src/app`, `src/lib`, `test/`.",
+        ("uv run poe type-check", "uv run poe lint"),
+    ),
+    (
+        "```bash\nxcodebuild test -project App.xcodeproj -scheme AppTests -destination 'x'\n```",
+        "```\nxcodebuild test -project App.xcodeproj -scheme AppUnitTests -destination 'x'\n```",
+        ("apptests", "appunittests"),
+    ),
+    ("- `SMTP_SECURE=false` for the relay.", "Set `SMTP_SECURE=true` for the relay.", None),
+    ("- **Min SDK**: 24", "## Min SDK 26", ("24", "26")),
+    (
+        "- `cd backend; dart_frog dev` → http://localhost:8080 (needs the CLI).",
+        "- `cd backend; dart_frog dev` → http://localhost:8081 (needs the CLI).",
+        ("http://localhost:8080", "http://localhost:8081"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("first", "second", "values"), RESTATED)
+def test_a_value_restated_in_other_words_is_a_conflict(
+    first: str, second: str, values: tuple[str, str] | None
+) -> None:
+    report = find_duplicates({"a": _memory("A", first), "b": _memory("B", second)})
+    [conflict] = report.conflicts
+    assert (conflict.first, conflict.second) == ("a", "b")
+    if values is not None:
+        assert (conflict.first_value, conflict.second_value) == values
+    assert report.problem_count == 1
+
+
+@pytest.mark.parametrize(("first", "second", "_values"), RESTATED)
+def test_the_same_value_restated_is_no_conflict(
+    first: str, second: str, _values: tuple[str, str] | None
+) -> None:
+    report = find_duplicates({"a": _memory("A", first), "b": _memory("B", first + " Also.")})
+    assert report.conflicts == []
+
+
+# two lines alike by their words, about two things: no finding
+APART = [
+    (
+        "- **类名**: PascalCase (MenuController, MenuService)",
+        "- **类名**: PascalCase (UserService)",
+    ),
+    (
+        "| 1 | Duplication | cli.py | 48-52 | status |",
+        "| 1 | Duplication | cli.py | 530-537 | prune |",
+    ),
+    ("- Run `gh pr view 212 --json body`", "- Run `gh pr view 123 --json body`"),
+    ("- See step 3 of the release.", "- See step 4 of the release."),
+    ("- Checked: 2026-05-26 against `main`", "- Checked: 2026-05-21 against `main`"),
+    ("- Requires Python 3.8+ (backend)", "- Requires Python 3.10 (backend)"),
+    ("- Windows App SDK 1.8 for the UI.", "- Windows App SDK 1.8.260209005 for the UI."),
+    ("- Recommendations (P0)", "- Recommendations (P1)"),
+    ("- Test report: `.agents/qa/001-report.md`", "- Lint report: `.github/lint/report.md`"),
+    ("- Chain commands with `;`, not `&&`.", "- Chain commands with `&&`, not `;`."),
+    ("- Works in prod/dev and CI.", "- Works in app/tooling and CI."),
+]
+
+
+@pytest.mark.parametrize(("first", "second"), APART)
+def test_lines_alike_about_two_things_are_no_conflict(first: str, second: str) -> None:
+    report = find_duplicates({"a": _memory("A", first), "b": _memory("B", second)})
+    assert report.conflicts == [], report.to_dict()
+
+
+def test_a_key_with_a_value_in_many_memories_is_a_field_not_a_claim() -> None:
+    memories = {
+        f"lessons/{i}": _memory(f"Lesson {i}", f"- **Impact**: {i}/10 (critical for the team)")
+        for i in range(1, 8)
+    }
+    assert find_duplicates(memories).conflicts == []
+
+
+def test_one_conflict_per_pair_of_memories_and_none_twice() -> None:
+    first = _memory("A", "- **IDE**: Xcode 16.4", "- **Min SDK**: 24")
+    second = _memory("B", "| IDE | Xcode 16.2 |", "| Min SDK | 26 |")
+    report = find_duplicates({"a": first, "b": second})
+    assert len(report.conflicts) == 1
+
+
+PORT = st.integers(min_value=1, max_value=65535)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(PORT, PORT, st.sampled_from(["| Dev server | port {} |", "## Dev server on port {}"]))
+def test_a_port_said_twice_is_a_conflict_exactly_when_it_differs(
+    here: int, there: int, form: str
+) -> None:
+    first = _memory("A", f"- The dev server listens on port {here} (docker compose).")
+    second = _memory("B", form.format(there))
+    report = find_duplicates({"a": first, "b": second})
+    if here == there:
+        assert report.conflicts == []
+    else:
+        [conflict] = report.conflicts
+        assert {conflict.first_value, conflict.second_value} == {str(here), str(there)}
+
+
+LINE = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=0, max_size=120)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(LINE, max_size=12))
+def test_every_unit_is_read_again_from_its_line_alone(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    found = units(text)
+    split = text.split("\n")
+    for unit in found:
+        again = unit_at(split, unit.where)
+        assert again is not None and again.words == unit.words and again.values == unit.values
+    for key, where, _value in slot_keys(found):
+        assert 0 <= key < 2**32 and unit_at(split, where) is not None
+
+
+@settings(max_examples=200, deadline=None)
+@given(LINE, LINE)
+def test_differ_is_symmetric(first: str, second: str) -> None:
+    for a in units(first):
+        for b in units(second):
+            for va in (w for w, v in zip(a.words, a.values, strict=True) if v):
+                for vb in (w for w, v in zip(b.words, b.values, strict=True) if v):
+                    assert differ(a, b, va, vb) == differ(b, a, vb, va)
+                    if va == vb or kind(va) != kind(vb):
+                        assert not differ(a, b, va, vb)
+
+
+def test_the_write_is_told_of_a_value_restated_in_other_words(store: MemoryStore) -> None:
+    store.write("stack", _memory("Stack", "- **Database**: PostgreSQL 16 (prod and dev)"))
+    text = "# Database\n\nOne server for prod and dev.\n\n| Database | PostgreSQL 17 |\n"
+    store.write("db", text)
+    note = write_note(store, "db", text)
+    assert "contradicts memory 'stack'" in note
+    assert "`17` here, `16` there" in note
+
+
+def _benchmark():
+    spec = importlib.util.spec_from_file_location(
+        "duplicates_quality", REPO_ROOT / "benchmarks" / "duplicates_quality.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.skipif(not TAR.is_file(), reason="../shared/realworld/ is not beside the repository")
+def test_real_folders_a_value_restated_is_found_and_the_folder_left_quiet(tmp_path: Path) -> None:
+    """Each small real folder as its authors wrote it: quiet; with one of its list items
+    that holds a number restated as a table row in a new memory, the number changed:
+    found (in most folders: some items are fields the folder repeats)."""
+    with tarfile.open(TAR) as tar:
+        tar.extractall(tmp_path, filter="data")
+    bench = _benchmark()
+    seeded = found = loud = 0
+    for folder in sorted(tmp_path.glob("serena-projects/*/.serena/memories")):
+        memories = bench.load(folder)
+        if not 2 <= len(memories) <= 60:
+            continue
+        loud += len(find_duplicates(memories).conflicts)
+        item = _numbered_item(memories)
+        if item is None:
+            continue
+        name, key, said = item
+        changed = dict(memories)
+        other = re.sub(r"\b\d{1,5}\b", lambda n: str(int(n.group(0)) + 1), said, count=1)
+        changed["seeded/restated"] = f"# Restated\n\n| {key} | {other} |\n"
+        seeded += 1
+        report = find_duplicates(changed)
+        found += any({c.first, c.second} == {name, "seeded/restated"} for c in report.conflicts)
+    assert seeded >= 10
+    assert found >= 0.8 * seeded
+    assert loud <= 15  # of 33 folders: docs/duplicates.md says what they are
+
+
+def _numbered_item(memories: dict[str, str]) -> tuple[str, str, str] | None:
+    """A `- **Key**: ... N ...` list item of a memory with a number (its name, key and
+    what it says), if any."""
+    item = re.compile(r"^- \*\*([^*\n]{2,30})\*\*:? *([^\n|]*\b\d{1,5}\b[^\n|]*)$", re.MULTILINE)
+    for name, text in sorted(memories.items()):
+        m = item.search(text)
+        if m:
+            return name, m.group(1).rstrip(":"), m.group(2).strip()
+    return None

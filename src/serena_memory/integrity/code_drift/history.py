@@ -121,7 +121,10 @@ class GitPast:
         for block in out.decode("utf-8", "replace").split("\x01")[1:]:
             head, _, rest = block.partition("\n")
             commit, _, stamp = head.strip("\0").partition(" ")
-            past.add(commit, float(stamp or 0), rest.strip("\0\n").split("\0"))
+            fields = rest.strip("\0\n").split("\0")
+            if fields[0].startswith(":"):  # the log read without rename detection
+                fields = renamed_by_content(fields)
+            past.add(commit, float(stamp or 0), fields)
         return past
 
     def add(self, commit: str, when: float, fields: list[str]) -> None:
@@ -129,12 +132,14 @@ class GitPast:
         seen, deleted, changes = self.seen, self.deleted, self.changes
         added: list[str] = []
         gone: list[str] = []
+        renames: list[tuple[str, str]] = []
         for letter, old, path in name_status(fields):
             seen.add(path)
             if old is not None:
                 seen.add(old)
                 if letter == "R":
                     self._rename(old, path, commit, when)
+                    renames.append((old, path))
             if letter == "D":
                 deleted.setdefault(path, (commit, when))
                 gone.append(path)
@@ -143,7 +148,12 @@ class GitPast:
                 if letter == "A":
                     added.append(path)
         if gone and added:
-            for old, new in retyped(gone, added) + moved_by_name(gone, added):
+            pairs = retyped(gone, added) + moved_by_name(gone, added)
+            for old, new in pairs:
+                self._rename(old, new, commit, when)
+            paired = {old for old, _new in pairs}
+            left = [p for p in gone if p not in paired]
+            for old, new in moved_with_folder(renames + pairs, left, added):
                 self._rename(old, new, commit, when)
 
     def _rename(self, old: str, new: str, commit: str, when: float) -> None:
@@ -189,15 +199,83 @@ class GitPast:
 
 def _log(root: str, job: GitJob, since: str | None) -> bytes:
     """The log :meth:`GitPast.start` started; when its rename detection failed (a file's
-    content is missing, as in a partial clone), the log without it: which paths existed
-    and when they went are still known."""
+    content is missing, as in a partial clone), the log without it, with each file's
+    content id (:func:`renamed_by_content` pairs them): which paths existed, when they
+    went and the renames that kept the content are still known."""
     try:
         return job.result()
     except GitStalled:
         raise
     except GitUnavailable:
-        args = ["log", "-z", "--relative", "--no-renames", "--name-status", "--format=%x01%H %ct"]
-        return run_git(root, *args, *([f"{since}..HEAD"] if since else []))
+        args = ["log", "-z", "--relative", "--no-renames", "--raw", "--format=%x01%H %ct"]
+        return run_git(root, *args, "--abbrev=16", *([f"{since}..HEAD"] if since else []))
+
+
+def renamed_by_content(fields: list[str]) -> list[str]:
+    """One commit's ``--raw -z`` entries (``fields``) as ``--name-status`` fields, a file
+    deleted and one added with the same content id a rename (``R100``): git's own rename
+    detection needs the contents, which a partial clone may lack; the ids it always has.
+    Only a content that one file left and one took counts (an empty file does not)."""
+    entries: list[tuple[str, str, str]] = []  # letter, path, content id
+    for i in range(0, len(fields) - 1, 2):
+        meta = fields[i][1:].split()
+        if not fields[i].startswith(":") or len(meta) < 5:
+            break
+        letter = meta[4][:1]
+        entries.append((letter, fields[i + 1], meta[2] if letter == "D" else meta[3]))
+    went: dict[str, list[str]] = {}
+    came: dict[str, list[str]] = {}
+    for letter, path, blob in entries:
+        if letter in "DA" and blob.strip("0"):
+            (went if letter == "D" else came).setdefault(blob, []).append(path)
+    pairs = {
+        went[blob][0]: came[blob][0]
+        for blob in went.keys() & came.keys()
+        if len(went[blob]) == 1 and len(came[blob]) == 1
+    }
+    taken = set(pairs.values())
+    out: list[str] = []
+    for letter, path, _blob in entries:
+        if path in pairs:
+            out += ["R100", path, pairs[path]]
+        elif path not in taken or letter != "A":
+            out += [letter, path]
+    return out
+
+
+def moved_with_folder(
+    renames: list[tuple[str, str]], gone: list[str], added: list[str]
+) -> list[tuple[str, str]]:
+    """The files a commit deleted from a folder it renamed and added at the same place in
+    the new folder (``crates/ichimi/src/lib.rs`` -> ``crates/vantage/src/lib.rs``, rewritten
+    too much for git to pair, while the rest of ``crates/ichimi/`` went to
+    ``crates/vantage/``); a folder counts only when its renamed files all went to one."""
+    if not renames or not gone:
+        return []
+    into: dict[str, set[str]] = {}
+    for old, new in renames:
+        o, n = old.split("/"), new.split("/")
+        same = 0
+        while same < min(len(o), len(n)) - 1 and o[-1 - same] == n[-1 - same]:
+            same += 1
+        if same:
+            into.setdefault("/".join(o[:-same]) + "/", set()).add("/".join(n[:-same]) + "/")
+    folders = {old: next(iter(new)) for old, new in into.items() if len(new) == 1}
+    if not folders:
+        return []
+    came = set(added)
+    out = []
+    for path in gone:
+        head = path
+        while "/" in head:
+            head = head.rsplit("/", 1)[0]
+            new_folder = folders.get(head + "/")
+            if new_folder is not None:
+                new = new_folder + path[len(head) + 1 :]
+                if new in came:
+                    out.append((path, new))
+                break
+    return out
 
 
 def retyped(gone: list[str], added: list[str]) -> list[tuple[str, str]]:

@@ -217,8 +217,10 @@ class PathChecks:
         """A name in a tree as the path the tree puts it at, when a file is there now
         or git knew one there, from the root or as a suffix (else as written: the drawing
         may be wrong)."""
-        placed = m.placed
-        return replace(m, target=placed if self._ever(placed) else m.target, placed="")
+        for place in _places(m.placed):
+            if self._ever(place):
+                return replace(m, target=place, placed="")
+        return replace(m, placed="")
 
     def _ever(self, path: str) -> bool:
         """Whether a file is at ``path`` (or ends with it) now, or git knew one there."""
@@ -288,6 +290,15 @@ class PathChecks:
             commits_since=since,
             read_only=read_only,
         )
+
+
+def _places(placed: str) -> list[str]:
+    """Where a tree may put a name, surest first: the path from the tree's top, then
+    without its top folders one by one, down to one folder and the name (a tree's top is
+    often the project's folder under its own name or an old one: ``ichimi-server/``)."""
+    parts = placed.rstrip("/").split("/")
+    end = "/" if placed.endswith("/") else ""
+    return ["/".join(parts[i:]) + end for i in range(max(len(parts) - 1, 1))]
 
 
 def _within_same_folder(text: str, target: str, old: str, new: str) -> str | None:

@@ -177,15 +177,24 @@ class GitPast:
 
     def follow(self, path: str, files: ProjectFiles) -> tuple[str, str] | None:
         """(path now, commit of the last rename) for a path git saw renamed, following
-        renames until one exists now; None when the trail ends nowhere."""
+        renames to the end of the trail (each later than the one before: a file renamed
+        away and then made anew at its old place is another file); when the end does not
+        exist now, the first place on the trail that does; None when none does."""
         commit = None
         seen = set()
+        first = None
+        last = float("-inf")
         while path in self.renamed and path not in seen:
             seen.add(path)
-            path, commit, _ = self.renamed[path]
-            if files.exists(path):
-                return path, commit
-        return None
+            new, step, when = self.renamed[path]
+            if when < last:
+                break
+            path, commit, last = new, step, when
+            if first is None and files.exists(path):
+                first = path, commit
+        if commit is not None and path != (first or ("",))[0] and files.exists(path):
+            return path, commit
+        return first
 
     def gone_at(self, path: str) -> float | None:
         """When ``path`` stopped existing (renamed away or deleted), newest."""

@@ -132,6 +132,8 @@ class Mention:
     linked: bool = False  # a link's target, `[x](./y.md)`: read from the memory's folder
     placed: str = ""  # the path a drawn tree or a list of folders puts it at: checked
     # there when git knows a file there (:mod:`~serena_memory.integrity.code_drift.trees`)
+    exact: bool = False  # its path from the root, never a suffix: a tree's name placed
+    # below a top folder that is the project's own (``ichimi-server/`` then ``src/``)
 
     @property
     def words(self) -> list[str]:

@@ -103,13 +103,22 @@ def moved_folder(past: GitPast, files: ProjectFiles, folder: str, when: float | 
     the memory last changed (``when``) count: a file added and moved later says nothing."""
     head = folder + "/"
     went: dict[str, str] = {}
+    images: Counter[str] = Counter()  # the folder a file went to, at the same place in it
     for old in past.renamed:
         if old.startswith(head) and there_at(past, old, when):
             found = past.follow(old, files)
             if found is not None and not found[0].startswith(head):
                 went[found[0]] = found[1]
+                rest = old[len(head) :]
+                if found[0].endswith("/" + rest):
+                    images[found[0][: -len(rest)]] += 1
     if not went:
         return {}
+    if images:
+        image, count = images.most_common(1)[0]
+        if count >= 2 and 3 * count >= 2 * len(went) and not head.startswith(image):
+            commit = Counter(went[p] for p in went if p.startswith(image)).most_common(1)[0][0]
+            return {image: (folder, commit)}
     common = posixpath.commonpath([posixpath.dirname(p) for p in went])
     if not common or head.startswith(common + "/"):
         return {}  # scattered, or only up: no one place

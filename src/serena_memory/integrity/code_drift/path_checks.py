@@ -71,7 +71,10 @@ class PathChecks:
             return self._check_glob(memory, m, when, read_only)
         if m.form:
             return self._check_form(memory, m, when, read_only)
-        resolved = self.files.resolve(m.target)
+        if m.exact:
+            resolved = m.target if self.files.exists(m.target) else None
+        else:
+            resolved = self.files.resolve(m.target)
         if resolved is not None:
             gone = self._namesake_gone(m.target, when)
             if gone is None:
@@ -217,10 +220,19 @@ class PathChecks:
         """A name in a tree as the path the tree puts it at, when a file is there now
         or git knew one there, from the root or as a suffix (else as written: the drawing
         may be wrong)."""
-        for place in _places(m.placed):
+        for i, place in enumerate(_places(m.placed)):
+            if i and self._at_root(place):
+                return replace(m, target=place, placed="", exact=True)
             if self._ever(place):
                 return replace(m, target=place, placed="")
         return replace(m, placed="")
+
+    def _at_root(self, path: str) -> bool:
+        """Whether a file or folder is at ``path`` from the root now, or git knew one."""
+        if self.files.exists(path):
+            return True
+        bare = path.rstrip("/")
+        return self.history and (bare in self.past.seen or self.past.had_folder(bare))
 
     def _ever(self, path: str) -> bool:
         """Whether a file is at ``path`` (or ends with it) now, or git knew one there."""
@@ -294,11 +306,13 @@ class PathChecks:
 
 def _places(placed: str) -> list[str]:
     """Where a tree may put a name, surest first: the path from the tree's top, then
-    without its top folders one by one, down to one folder and the name (a tree's top is
-    often the project's folder under its own name or an old one: ``ichimi-server/``)."""
+    without its top folders one by one (a tree's top is often the project's folder under
+    its own name or an old one: ``ichimi-server/``), down to a folder's name alone, or to
+    one folder and a file's name."""
     parts = placed.rstrip("/").split("/")
     end = "/" if placed.endswith("/") else ""
-    return ["/".join(parts[i:]) + end for i in range(max(len(parts) - 1, 1))]
+    last = len(parts) if end else len(parts) - 1
+    return ["/".join(parts[i:]) + end for i in range(max(last, 1))]
 
 
 def _within_same_folder(text: str, target: str, old: str, new: str) -> str | None:

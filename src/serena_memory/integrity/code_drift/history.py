@@ -56,6 +56,8 @@ class GitPast:
     note: str = ""  # why the history is missing although this is a work tree
     by_name: dict[str, list[str]] | None = field(default=None, repr=False)  # name -> seen
     arrived: dict[str, tuple[str, str, float]] = field(default_factory=dict)  # new -> old
+    _left: dict[str, str] = field(default_factory=dict, repr=False)  # deleted -> content id
+    _made: dict[str, set[str]] = field(default_factory=dict, repr=False)  # id -> paths
     _indexed: tuple[int, int] = field(default=(-1, -1), repr=False)  # len(seen) by_name, dirs
     _dirs: frozenset[str] = field(default=frozenset(), repr=False)
 
@@ -86,8 +88,10 @@ class GitPast:
     @staticmethod
     def start(root: str, since: str | None = None) -> tuple[GitJob, GitJob]:
         """The git commands :meth:`load` reads, started: what is staged or changed in the
-        work tree (a `git mv` not yet committed is a move too), then the log."""
-        args = ["log", "-z", "--relative", "-M", "--name-status", "--format=%x01%H %ct"]
+        work tree (a `git mv` not yet committed is a move too), then the log, with each
+        file's content id (a copy made in one commit and its original deleted in a later
+        one is a move too: :meth:`copied_away`)."""
+        args = ["log", "-z", "--relative", "-M", "--raw", *_RAW, "--format=%x01%H %ct"]
         return (
             GitJob(
                 root,
@@ -111,29 +115,29 @@ class GitPast:
         work_job, log_job = started or cls.start(root, since)
         try:
             work = work_job.result()
-            out = b"\x01" + WORK_TREE.encode() + b" " + str(time.time()).encode() + b"\0\n" + work
-            out += _log(root, log_job, since)
+            log, renames = _log(root, log_job, since)
         except GitUnavailable as exc:
             log_job.discard()
             if isinstance(exc, GitStalled):
                 past.note = f"{exc}: moved and changed paths are not reported"
             return past  # no commit yet
-        for block in out.decode("utf-8", "replace").split("\x01")[1:]:
+        fields = work.decode("utf-8", "replace").strip("\0\n").split("\0")
+        past.add(WORK_TREE, time.time(), [(*e, "", "") for e in name_status(fields)])
+        for block in log.decode("utf-8", "replace").split("\x01")[1:]:
             head, _, rest = block.partition("\n")
             commit, _, stamp = head.strip("\0").partition(" ")
-            fields = rest.strip("\0\n").split("\0")
-            if fields[0].startswith(":"):  # the log read without rename detection
-                fields = renamed_by_content(fields)
-            past.add(commit, float(stamp or 0), fields)
+            entries = raw_entries(rest.strip("\0\n").split("\0"))
+            past.add(commit, float(stamp or 0), entries if renames else by_content(entries))
+        past.copied_away()
         return past
 
-    def add(self, commit: str, when: float, fields: list[str]) -> None:
-        """What one commit (or the work tree) did to the files ``fields`` list."""
+    def add(self, commit: str, when: float, entries: list[Entry]) -> None:
+        """What one commit (or the work tree) did to the files its ``entries`` list."""
         seen, deleted, changes = self.seen, self.deleted, self.changes
         added: list[str] = []
         gone: list[str] = []
         renames: list[tuple[str, str]] = []
-        for letter, old, path in name_status(fields):
+        for letter, old, path, old_blob, new_blob in entries:
             seen.add(path)
             if old is not None:
                 seen.add(old)
@@ -143,10 +147,14 @@ class GitPast:
             if letter == "D":
                 deleted.setdefault(path, (commit, when))
                 gone.append(path)
+                if old_blob:
+                    self._left.setdefault(path, old_blob)
             else:
                 changes.setdefault(path, []).append(when)
                 if letter == "A":
                     added.append(path)
+                if new_blob:
+                    self._made.setdefault(new_blob, set()).add(path)
         if gone and added:
             pairs = retyped(gone, added) + moved_by_name(gone, added)
             for old, new in pairs:
@@ -155,6 +163,20 @@ class GitPast:
             left = [p for p in gone if p not in paired]
             for old, new in moved_with_folder(renames + pairs, left, added):
                 self._rename(old, new, commit, when)
+
+    def copied_away(self) -> None:
+        """The files deleted whose last content another path took before (a copy made in
+        one commit, the original deleted in a later one: ``src/agent/x.ts`` copied to
+        ``packages/agents/x.ts``, then ``src/`` cleaned up) as renames, when one other
+        path ever had that content."""
+        for path, blob in self._left.items():
+            if path in self.renamed or blob == _EMPTY_BLOB:
+                continue
+            others = self._made.get(blob, set()) - {path}
+            if len(others) == 1:
+                commit, when = self.deleted[path]
+                self._rename(path, next(iter(others)), commit, when)
+        self._left, self._made = {}, {}
 
     def _rename(self, old: str, new: str, commit: str, when: float) -> None:
         """A rename git saw (the newest of a path is kept: the walk is newest first)."""
@@ -206,49 +228,84 @@ class GitPast:
         return max(times) if times else None
 
 
-def _log(root: str, job: GitJob, since: str | None) -> bytes:
-    """The log :meth:`GitPast.start` started; when its rename detection failed (a file's
-    content is missing, as in a partial clone), the log without it, with each file's
-    content id (:func:`renamed_by_content` pairs them): which paths existed, when they
-    went and the renames that kept the content are still known."""
+_RAW = ("--abbrev=16", "--no-ext-diff", "--no-textconv")
+_EMPTY_BLOB = "e69de29bb2d1d643"  # the content id of an empty file, abbreviated
+
+Entry = tuple[str, str | None, str, str, str]
+"""A file a commit changed: status letter, the old path of a rename or a copy (or None),
+the path, its content ids before and after ('' when not known)."""
+
+
+def _log(root: str, job: GitJob, since: str | None) -> tuple[bytes, bool]:
+    """The log :meth:`GitPast.start` started, and whether git detected renames in it;
+    when its rename detection failed (a file's content is missing, as in a partial
+    clone), the log without it: which paths existed, when they went and the renames that
+    kept the content (:func:`by_content`) are still known."""
     try:
-        return job.result()
+        return job.result(), True
     except GitStalled:
         raise
     except GitUnavailable:
-        args = ["log", "-z", "--relative", "--no-renames", "--raw", "--format=%x01%H %ct"]
-        return run_git(root, *args, "--abbrev=16", *([f"{since}..HEAD"] if since else []))
+        args = ["log", "-z", "--relative", "--no-renames", "--raw", *_RAW, "--format=%x01%H %ct"]
+        return run_git(root, *args, *([f"{since}..HEAD"] if since else [])), False
 
 
-def renamed_by_content(fields: list[str]) -> list[str]:
-    """One commit's ``--raw -z`` entries (``fields``) as ``--name-status`` fields, a file
-    deleted and one added with the same content id a rename (``R100``): git's own rename
-    detection needs the contents, which a partial clone may lack; the ids it always has.
-    Only a content that one file left and one took counts (an empty file does not)."""
-    entries: list[tuple[str, str, str]] = []  # letter, path, content id
-    for i in range(0, len(fields) - 1, 2):
-        meta = fields[i][1:].split()
-        if not fields[i].startswith(":") or len(meta) < 5:
-            break
-        letter = meta[4][:1]
-        entries.append((letter, fields[i + 1], meta[2] if letter == "D" else meta[3]))
+def raw_entries(fields: list[str]) -> list[Entry]:
+    """The entries of git's ``--raw -z`` output for one commit (``fields``: split at its
+    NULs); an entry cut short ends the list."""
+    out: list[Entry] = []
+    i, count = 0, len(fields)
+    while i < count:
+        meta = fields[i][1:].split() if fields[i].startswith(":") else []
+        if len(meta) < 5:
+            i += 1
+            continue
+        letter, before, after = meta[4][:1], _blob(meta[2]), _blob(meta[3])
+        if letter in "RC":
+            if i + 2 >= count:
+                break
+            out.append((letter, fields[i + 1], fields[i + 2], before, after))
+            i += 3
+        else:
+            if i + 1 >= count:
+                break
+            out.append((letter, None, fields[i + 1], before, after))
+            i += 2
+    return out
+
+
+def _blob(text: str) -> str:
+    """A content id as git's raw output gives it ('' for none: all zeros)."""
+    return text if text.strip("0") else ""
+
+
+def by_content(entries: list[Entry]) -> list[Entry]:
+    """One commit's ``entries``, read without rename detection, with a file deleted and
+    one added with the same content a rename: git's own detection needs the contents,
+    which a partial clone may lack; the ids it always has. Only a content that one file
+    left and one took counts (an empty file does not)."""
     went: dict[str, list[str]] = {}
     came: dict[str, list[str]] = {}
-    for letter, path, blob in entries:
-        if letter in "DA" and blob.strip("0"):
-            (went if letter == "D" else came).setdefault(blob, []).append(path)
+    for letter, _old, path, old_blob, new_blob in entries:
+        if letter == "D" and old_blob and old_blob != _EMPTY_BLOB:
+            went.setdefault(old_blob, []).append(path)
+        elif letter == "A" and new_blob and new_blob != _EMPTY_BLOB:
+            came.setdefault(new_blob, []).append(path)
     pairs = {
         went[blob][0]: came[blob][0]
         for blob in went.keys() & came.keys()
         if len(went[blob]) == 1 and len(came[blob]) == 1
     }
+    if not pairs:
+        return entries
     taken = set(pairs.values())
-    out: list[str] = []
-    for letter, path, _blob in entries:
+    out: list[Entry] = []
+    for entry in entries:
+        letter, _old, path, old_blob, new_blob = entry
         if path in pairs:
-            out += ["R100", path, pairs[path]]
-        elif path not in taken or letter != "A":
-            out += [letter, path]
+            out.append(("R", path, pairs[path], old_blob, old_blob))
+        elif not (letter == "A" and path in taken):
+            out.append(entry)
     return out
 
 

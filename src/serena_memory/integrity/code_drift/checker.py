@@ -63,6 +63,9 @@ from serena_memory.integrity.code_drift.written_then import (
 if TYPE_CHECKING:
     from serena_memory.integrity.code_drift.cache import IdentifierScan
 
+SERENA_FOLDER = ".serena/"
+"""The memories' own folder: on disk wherever a check runs, so a file below it that git
+ignores now is local even when git tracked it once (``.serena/project.yml``)."""
 DEFAULT_CHANGED_COMMITS = 10
 """A mentioned file with this many commits since the memory last changed is ``changed``."""
 TRAIL_SECONDS = 2.0
@@ -398,7 +401,9 @@ class CodeChecker(PathChecks):
             return self._left_alone.without(findings)
         past, root = self.past, self.files.root
         return self._left_alone.without(
-            findings, lambda f: gone_since(past, root, f.target, written.get(f.memory))
+            findings,
+            lambda f: not f.target.startswith(SERENA_FOLDER)
+            and gone_since(past, root, f.target, written.get(f.memory)),
         )
 
     def kept(self, m: Mention) -> bool:

@@ -151,6 +151,13 @@ _GONE_HEADING = re.compile(
 """A heading that says what is under it is gone: "## Deleted Components", "## Files removed"."""
 _GONE_INTRO = re.compile(rf"^[^#|`\s-].{{0,60}}\b{_GONE}\b[^`]{{0,20}}:\s*$", re.I)
 """A short line that opens a list of what is gone: "These no longer exist:"."""
+_PLAN_INTRO = re.compile(
+    r"^(?=[^#|`\s-]).{0,40}\b(?:(?:need|needs|have|has)\s+to\s+(?:be\s+)?(?:create|add|write)"
+    r"|to\s+be\s+(?:created|added|written)|will\s+(?:create|add)|planned|todo)\b[^`]{0,30}:\s*$",
+    re.I,
+)
+"""The last sentence of a line that opens a list of files still to be made: "Need to
+create new files for:", "Files to be created:"."""
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 _ITEM_START = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?`?")
@@ -163,6 +170,10 @@ _GONE_WORDS = (
     "retired",
     "supersed",
     "no longer exist",
+    "to create",
+    "to be created",
+    "will create",
+    "planned",
 )
 
 
@@ -187,7 +198,8 @@ def listed_gone(text: str, found: list[_M]) -> list[_M]:
 
 def _gone_items(text: str) -> dict[int, str]:
     """Line number -> line of each list item under a heading, or a short line ending in
-    ``:``, that says its items are gone ("## Deleted Components", "These no longer exist:")."""
+    ``:``, that says its items are gone ("## Deleted Components", "These no longer exist:")
+    or still to be made ("Need to create new files for:")."""
     low = text.lower()
     if not any(word in low for word in _GONE_WORDS):
         return {}
@@ -199,7 +211,7 @@ def _gone_items(text: str) -> dict[int, str]:
             heading, intro = _GONE_HEADING.match(line) is not None, 0
         elif (heading or intro) and _ITEM.match(line):
             items[number], intro = line, 2 if intro else 0
-        elif _GONE_INTRO.match(line):
+        elif _GONE_INTRO.match(line) or _PLAN_INTRO.match(line.rsplit(". ", 1)[-1]):
             intro = 1
         elif intro == 2 and not line[:1].isspace():
             intro = 0  # a blank line or a paragraph ends the list

@@ -67,6 +67,21 @@ def imported(line: str) -> Iterator[str]:
             yield spec
 
 
+_JVM_NAME = re.compile(
+    r"^\s*(?:package|import(?:\s+static)?)\s+([a-z_]\w*(?:\.[A-Za-z_]\w*)+)\s*;?\s*$"
+)
+"""A Java, Kotlin or Scala ``package`` or ``import`` line: the dotted name of a package,
+or of a class in one."""
+
+
+def jvm_name(line: str) -> str | None:
+    """The package or class a ``package``/``import`` line of the JVM's languages names."""
+    if "package" not in line and "import" not in line:
+        return None
+    found = _JVM_NAME.match(line)
+    return found.group(1) if found else None
+
+
 def normal_import(spec: str) -> str | None:
     """An import's path as a mention's target: ``./`` and a final ``/`` cut (None: it
     leaves its folder, ``../``, which the checker reads as a suffix of its own)."""

@@ -60,6 +60,9 @@ class GitPast:
     _made: dict[str, set[str]] = field(default_factory=dict, repr=False)  # id -> paths
     _indexed: tuple[int, int] = field(default=(-1, -1), repr=False)  # len(seen) by_name, dirs
     _dirs: frozenset[str] = field(default=frozenset(), repr=False)
+    _folders: tuple[int, dict[str, list[str]], dict[str, float]] | None = field(
+        default=None, repr=False
+    )  # len(seen) indexed, folder name -> folders, folder -> when its first file came
 
     def ending_with(self, tail: str) -> list[str]:
         """The paths git saw that end with ``/tail`` (``tail`` itself not counted), sorted;
@@ -84,6 +87,34 @@ class GitPast:
                     head = head.rpartition("/")[0]
             self._dirs, self._indexed = frozenset(dirs), (self._indexed[0], len(self.seen))
         return folder.rstrip("/") in self._dirs
+
+    def _folder_index(self) -> tuple[dict[str, list[str]], dict[str, float]]:
+        """The folders git saw by name, and when each first had a file (built once for
+        many questions)."""
+        if self._folders is None or self._folders[0] != len(self.seen):
+            named: dict[str, list[str]] = {}
+            first: dict[str, float] = {}
+            for path in self.seen:
+                came = min(self.changes.get(path) or (0.0,))
+                head = path.rpartition("/")[0]
+                while head:
+                    if head not in first:
+                        named.setdefault(head.rpartition("/")[2], []).append(head)
+                        first[head] = came
+                    elif came < first[head]:
+                        first[head] = came
+                    head = head.rpartition("/")[0]
+            self._folders = (len(self.seen), named, first)
+        return self._folders[1], self._folders[2]
+
+    def folders_named(self, name: str) -> list[str]:
+        """The folders git saw whose last part is ``name``, sorted."""
+        return sorted(self._folder_index()[0].get(name, ()))
+
+    def folder_there_at(self, folder: str, when: float | None) -> bool:
+        """Whether git had a file below ``folder`` at ``when`` (None: any time)."""
+        first = self._folder_index()[1].get(folder.rstrip("/"))
+        return first is not None and (when is None or first <= when)
 
     @staticmethod
     def start(root: str, since: str | None = None) -> tuple[GitJob, GitJob]:

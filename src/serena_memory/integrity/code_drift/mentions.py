@@ -44,6 +44,7 @@ from serena_memory.integrity.code_drift.fenced import (
     cargo_targets,
     code_paths,
     imported,
+    jvm_name,
     normal_import,
     read_as_prose,
 )
@@ -312,6 +313,8 @@ def _fenced_line(number: int, line: str, drawn: bool, in_tree: bool) -> list[Men
     """The weak mentions of one line of a fenced block besides a tree's or a map's names
     (``drawn``: the block draws boxes; ``in_tree``: the line is a tree's or a map's)."""
     out = [replace(m, weak=True) for spec in imported(line) for m in _imports(number, spec)]
+    if (jvm := jvm_name(line)) is not None and (module := module_target(jvm)) is not None:
+        out.append(Mention(number, jvm, PATH, module, form=MODULE, weak=True))
     out += [m for name, path in cargo_targets(line) for m in _stem(number, name, path)]
     if (read := read_as_prose(line, drawn)) is not None:
         return [replace(m, weak=True) for m in _line_mentions(number, read) if m.kind == PATH] + out

@@ -38,8 +38,22 @@ def moves(
         if found is not None:
             found_moves[found[0]] = (old, found[1])
     if target.endswith("/") and not found_moves:
-        found_moves = moved_folder(past, files, bare, when)
+        folders = [bare] if past.had_folder(bare) or "/" not in bare else []
+        folders = folders or suffix_folders(past, bare, when)
+        candidates += [f for f in folders if f not in candidates]
+        for folder in folders:
+            found_moves.update(moved_folder(past, files, folder, when))
     return candidates, found_moves
+
+
+def suffix_folders(past: GitPast, tail: str, when: float | None) -> list[str]:
+    """The folders git saw that end with ``/tail`` (``com/acme/repo`` in
+    ``src/main/kotlin/com/acme/repo``); when some were there at ``when`` (the memory last
+    changed), those."""
+    name = tail.rsplit("/", 1)[-1]
+    found = [f for f in past.folders_named(name) if f.endswith("/" + tail)]
+    then = [f for f in found if past.folder_there_at(f, when)]
+    return then or found
 
 
 def there_when_written(past: GitPast, went: Moves, when: float | None) -> Moves:
@@ -64,10 +78,12 @@ def there_when_written(past: GitPast, went: Moves, when: float | None) -> Moves:
 
 
 def known(past: GitPast, candidates: list[str], target: str) -> bool:
-    """Whether git knew a file by one of the ``candidates`` names of ``target``."""
+    """Whether git knew a file by one of the ``candidates`` names of ``target`` (or,
+    for a folder, a file below one of them)."""
     last = target.rstrip("/").rsplit("/", 1)[-1]
     return any(c in past.seen for c in candidates) or (
-        (target.endswith("/") or "." not in last) and folder_seen(past, target)
+        (target.endswith("/") or "." not in last)
+        and any(folder_seen(past, c) for c in [target, *candidates])
     )
 
 

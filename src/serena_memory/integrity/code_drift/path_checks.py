@@ -251,7 +251,7 @@ class PathChecks:
         """(prefix, files) a mention in a form may name (:mod:`~serena_memory.
         integrity.code_drift.forms`); none for an alias that is not the project's."""
         if m.form == MODULE:
-            return module_candidates(m.target, m.text.startswith("."))
+            return module_candidates(m.target, m.text.startswith("."), m.text)
         if m.form == STEM:
             return [(m.target, [f for f in stem_candidates(m.target) if self._ever(f)])]
         if m.form == ALIAS:

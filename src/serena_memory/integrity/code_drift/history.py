@@ -60,7 +60,7 @@ class GitPast:
     _made: dict[str, set[str]] = field(default_factory=dict, repr=False)  # id -> paths
     _indexed: tuple[int, int] = field(default=(-1, -1), repr=False)  # len(seen) by_name, dirs
     _dirs: frozenset[str] = field(default=frozenset(), repr=False)
-    _folders: tuple[int, dict[str, list[str]], dict[str, float]] | None = field(
+    _folders: tuple[int, dict[str, list[str]], dict[str, tuple[float, int]]] | None = field(
         default=None, repr=False
     )  # len(seen) indexed, folder name -> folders, folder -> when its first file came
 
@@ -88,21 +88,22 @@ class GitPast:
             self._dirs, self._indexed = frozenset(dirs), (self._indexed[0], len(self.seen))
         return folder.rstrip("/") in self._dirs
 
-    def _folder_index(self) -> tuple[dict[str, list[str]], dict[str, float]]:
-        """The folders git saw by name, and when each first had a file (built once for
-        many questions)."""
+    def _folder_index(self) -> tuple[dict[str, list[str]], dict[str, tuple[float, int]]]:
+        """The folders git saw by name, and for each when its first file came and how
+        many files it ever held (built once for many questions)."""
         if self._folders is None or self._folders[0] != len(self.seen):
             named: dict[str, list[str]] = {}
-            first: dict[str, float] = {}
+            first: dict[str, tuple[float, int]] = {}
             for path in self.seen:
                 came = min(self.changes.get(path) or (0.0,))
                 head = path.rpartition("/")[0]
                 while head:
-                    if head not in first:
+                    known = first.get(head)
+                    if known is None:
                         named.setdefault(head.rpartition("/")[2], []).append(head)
-                        first[head] = came
-                    elif came < first[head]:
-                        first[head] = came
+                        first[head] = (came, 1)
+                    else:
+                        first[head] = (min(came, known[0]), known[1] + 1)
                     head = head.rpartition("/")[0]
             self._folders = (len(self.seen), named, first)
         return self._folders[1], self._folders[2]
@@ -111,10 +112,14 @@ class GitPast:
         """The folders git saw whose last part is ``name``, sorted."""
         return sorted(self._folder_index()[0].get(name, ()))
 
+    def folder_size(self, folder: str) -> int:
+        """How many files git ever saw below ``folder``."""
+        return self._folder_index()[1].get(folder.rstrip("/"), (0.0, 0))[1]
+
     def folder_there_at(self, folder: str, when: float | None) -> bool:
         """Whether git had a file below ``folder`` at ``when`` (None: any time)."""
         first = self._folder_index()[1].get(folder.rstrip("/"))
-        return first is not None and (when is None or first <= when)
+        return first is not None and (when is None or first[0] <= when)
 
     @staticmethod
     def start(root: str, since: str | None = None) -> tuple[GitJob, GitJob]:

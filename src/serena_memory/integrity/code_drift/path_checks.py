@@ -84,6 +84,12 @@ class PathChecks:
             if m.weak:
                 return None
             return CodeFinding(memory, m.line, m.text, PATH, MISSING, m.target, read_only=read_only)
+        if m.target.endswith("/") and m.target.count("/") > 1:
+            short = self._shortened(m.target, when)
+            if short == "":
+                return None  # a folder it names is there now, as then
+            if short is not None:
+                m = replace(m, target=short)
         candidates, went = moves(self.past, self.files, m.target, when)
         if "/" not in m.target.rstrip("/"):  # a bare name: the file it named then
             went = there_when_written(self.past, went, when)
@@ -103,6 +109,28 @@ class PathChecks:
         return CodeFinding(
             memory, m.line, m.text, PATH, MISSING, m.target, note=note, read_only=read_only
         )
+
+    def _shortened(self, target: str, when: float | None) -> str | None:
+        """For a folder written with folders left out (``module-core/repository/`` for
+        ``server/module-core/src/main/kotlin/com/acme/repository/``) that git never knew
+        at its root nor as a suffix: the one folder git knew it named when the memory
+        last changed (``when``), gone now (of several, the one that held the most files:
+        ``src/main/...``, not ``src/test/...``); '' when a folder it names is there now and
+        was then; None when it names none."""
+        bare = target.rstrip("/")
+        if self.past.had_folder(bare) or bare in self.past.seen:
+            return None
+        parts = bare.split("/")
+        found = [f for f in self.past.folders_named(parts[-1]) if _leaves_out(f, parts)]
+        if not found:
+            return None
+        then = [f for f in found if self.past.folder_there_at(f, when)]
+        if not then or any(self.files.exists(f + "/") for f in then):
+            return "" if then else None
+        sizes = sorted(((self.past.folder_size(f), f) for f in then), reverse=True)
+        if len(sizes) > 1 and sizes[0][0] == sizes[1][0]:
+            return None
+        return sizes[0][1] + "/"
 
     def _as_named(self, memory: str, m: Mention) -> Mention:
         """The mention as the path it names: a link's target beside the memory, a name
@@ -223,9 +251,16 @@ class PathChecks:
         for i, place in enumerate(_places(m.placed)):
             if i and self._at_root(place):
                 return replace(m, target=place, placed="", exact=True)
-            if self._ever(place):
+            if self._ever(place) or (not i and self._shortens(place)):
                 return replace(m, target=place, placed="")
         return replace(m, placed="")
+
+    def _shortens(self, folder: str) -> bool:
+        """Whether ``folder`` is written with folders left out of one git knew."""
+        if not folder.endswith("/") or folder.count("/") < 2 or not self.history:
+            return False
+        parts = folder.rstrip("/").split("/")
+        return any(_leaves_out(f, parts) for f in self.past.folders_named(parts[-1]))
 
     def _at_root(self, path: str) -> bool:
         """Whether a file or folder is at ``path`` from the root now, or git knew one."""
@@ -302,6 +337,19 @@ class PathChecks:
             commits_since=since,
             read_only=read_only,
         )
+
+
+def _leaves_out(folder: str, parts: list[str]) -> bool:
+    """Whether ``folder`` has the ``parts`` in their order, its first and last among
+    them, with folders left out between them (none left out is a suffix, not this)."""
+    have = folder.split("/")
+    if parts[0] not in have:
+        return False
+    at = have.index(parts[0])
+    rest = iter(have[at + 1 :])
+    if not all(p in rest for p in parts[1:]):
+        return False
+    return have[at : at + len(parts)] != parts
 
 
 def _places(placed: str) -> list[str]:

@@ -248,12 +248,27 @@ class PathChecks:
         """A name in a tree as the path the tree puts it at, when a file is there now
         or git knew one there, from the root or as a suffix (else as written: the drawing
         may be wrong)."""
-        for i, place in enumerate(_places(m.placed)):
+        places = _places(m.placed)
+        for i, place in enumerate(places):
             if i and self._at_root(place):
                 return replace(m, target=place, placed="", exact=True)
             if self._ever(place) or (not i and self._shortens(place)):
                 return replace(m, target=place, placed="")
+        for place in places[1:]:
+            parent = place.rstrip("/").rpartition("/")[0]
+            if parent and self._at_root(parent + "/") and not self._anywhere(m.target):
+                # under a folder the project has, a name git never knew anywhere
+                return replace(m, target=place, placed="", exact=True, weak=False)
         return replace(m, placed="")
+
+    def _anywhere(self, name: str) -> bool:
+        """Whether a file or folder of that name is in the project now or git knew one."""
+        if self.files.resolve(name) is not None:
+            return True
+        bare = name.rstrip("/")
+        return bare in self.past.seen or bool(self.past.ending_with(bare)) or bool(
+            self.past.folders_named(bare)
+        )
 
     def _shortens(self, folder: str) -> bool:
         """Whether ``folder`` is written with folders left out of one git knew."""

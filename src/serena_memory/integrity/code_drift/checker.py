@@ -38,9 +38,10 @@ from serena_memory.integrity.code_drift.forms import (
 )
 from serena_memory.integrity.code_drift.git import GitJob, GitStalled, GitUnavailable, run_git
 from serena_memory.integrity.code_drift.history import GitPast, dirty_memories, memory_times
+from serena_memory.integrity.code_drift.ignored_then import dropped_patterns, ignored_by
 from serena_memory.integrity.code_drift.left_alone import LeftAlone
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention, extract
-from serena_memory.integrity.code_drift.moves import unsaid_moves
+from serena_memory.integrity.code_drift.moves import there_at, unsaid_moves
 from serena_memory.integrity.code_drift.path_checks import PathChecks
 from serena_memory.integrity.code_drift.project import ProjectFiles
 from serena_memory.integrity.code_drift.symbol_history import SymbolTrail, trail
@@ -400,11 +401,44 @@ class CodeChecker(PathChecks):
         if not written or not self.history:
             return self._left_alone.without(findings)
         past, root = self.past, self.files.root
-        return self._left_alone.without(
+        kept = self._left_alone.without(
             findings,
             lambda f: not f.target.startswith(SERENA_FOLDER)
             and gone_since(past, root, f.target, written.get(f.memory)),
         )
+        return self._not_ignored_then(kept, written)
+
+    def _not_ignored_then(
+        self, findings: list[CodeFinding], written: dict[str, float]
+    ) -> list[CodeFinding]:
+        """``findings`` without the missing paths a pattern the ``.gitignore`` dropped
+        since their memory was written ignored then (:mod:`~serena_memory.integrity.
+        code_drift.ignored_then`); a file git tracked then was not ignored."""
+        missing = [f for f in findings if f.kind == PATH and f.status == MISSING]
+        times = [written[f.memory] for f in missing if f.memory in written]
+        if not times:
+            return findings
+        dropped = dropped_patterns(self.files.root, self.past, min(times))
+        if not dropped:
+            return findings
+
+        def then(f: CodeFinding) -> bool:
+            when = written.get(f.memory)
+            return (
+                when is not None
+                and f.kind == PATH
+                and f.status == MISSING
+                and not self._tracked_at(f.target, when)
+                and any(t > when and ignored_by(p, f.target) for t, p in dropped)
+            )
+
+        return [f for f in findings if not then(f)]
+
+    def _tracked_at(self, path: str, when: float) -> bool:
+        """Whether git tracked the file ``path`` at ``when``."""
+        past = self.past
+        gone = past.gone_at(path)
+        return path in past.seen and there_at(past, path, when) and (gone is None or gone > when)
 
     def kept(self, m: Mention) -> bool:
         if m.form == ALIAS:

@@ -216,7 +216,10 @@ class CodeChecker(PathChecks):
         text)."""
         read_only = set(read_only)
         kept = self.kept
-        mentions = {name: [m for m in every if kept(m)] for name, every in extracted.items()}
+        mentions = {
+            name: self.without_sketches([m for m in every if kept(m)])
+            for name, every in extracted.items()
+        }
         report = CodeReport(scanned=len(extracted), git=self.files.git)
         report.mentions = sum(len(found) for found in mentions.values())
         words = _symbol_words(mentions) if symbols else set()

@@ -11,6 +11,7 @@ and in what git remembers.
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import replace
 
 from serena_memory.integrity.code_drift.aliases import Aliases, expand, project_aliases
@@ -269,6 +270,41 @@ class PathChecks:
         return bare in self.past.seen or bool(self.past.ending_with(bare)) or bool(
             self.past.folders_named(bare)
         )
+
+    def without_sketches(self, mentions: list[Mention]) -> list[Mention]:
+        """One memory's ``mentions`` but those of a tree that sketches code still to be
+        written: a tree whose top folder git never knew, nor any of its names at their
+        places; the paths below that folder elsewhere in the memory go with it (a plan's
+        ``packages/ai-runtime/`` in a heading, a table, an arrow)."""
+        if not self.history:
+            return mentions
+        tops: dict[str, list[str]] = {}
+        for m in mentions:
+            if m.placed and "/" in m.placed.rstrip("/"):
+                tops.setdefault(m.placed.split("/", 1)[0] + "/", []).append(m.placed)
+        sketched = []
+        for placed in tops.values():
+            top = posixpath.commonpath(placed) + "/"
+            if len(placed) > 1 and top != "/" and not self._anything_at(top, placed):
+                sketched.append(top)
+        if not sketched:
+            return mentions
+        return [
+            m
+            for m in mentions
+            if not (m.placed or m.target).startswith(tuple(sketched))
+            and not any(t.startswith(m.target) and m.target.endswith("/") for t in sketched)
+        ]
+
+    def _anything_at(self, top: str, placed: list[str]) -> bool:
+        """Whether git knew the folder ``top`` or a name a tree under it places."""
+        if self._at_root(top) or self._ever(top) or self._shortens(top):
+            return True
+        for path in placed:
+            places = _places(path)
+            if self._ever(places[0]) or any(self._at_root(p) for p in places[1:]):
+                return True
+        return False
 
     def _shortens(self, folder: str) -> bool:
         """Whether ``folder`` is written with folders left out of one git knew."""

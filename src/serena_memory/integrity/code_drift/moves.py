@@ -162,5 +162,7 @@ def _new_place_beside(f: CodeFinding, near: dict[tuple[str, int], list[str]]) ->
     return any(
         new == written or new.endswith("/" + written)
         for written in (p.rstrip("/") for p in near.get((f.memory, f.line), ()))
-        if written and written not in (f.target.rstrip("/"), f.mention.rstrip("/"))
+        if written
+        and written not in (f.target.rstrip("/"), f.mention.rstrip("/"))
+        and not f.mention.removeprefix("./").startswith(written)  # its own, with a line
     )

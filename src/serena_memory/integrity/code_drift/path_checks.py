@@ -77,7 +77,7 @@ class PathChecks:
         else:
             resolved = self.files.resolve(m.target)
         if resolved is not None:
-            gone = self._namesake_gone(m.target, when)
+            gone = self._namesake_gone(m.target, resolved, when)
             if gone is None:
                 return self._present(memory, m, m.target, resolved, when, read_only)
             m = replace(m, target=gone)
@@ -202,15 +202,28 @@ class PathChecks:
                     )
         return self._plain_missing(memory, m, read_only) if self._plain(m) else None
 
-    def _namesake_gone(self, name: str, when: float | None) -> str | None:
-        """For a bare file name found now, the one file of that name the project had when
-        the memory last changed (``when``), when it is gone and the files of that name now
-        came after it (a root `copilot-instructions.md` deleted, a new one added under
-        `.github/`): the memory named that file. None: the name still names its file."""
-        if "/" in name.rstrip("/") or when is None or not self.history:
+    def _namesake_gone(self, name: str, resolved: str, when: float | None) -> str | None:
+        """For a file name or a path's end found now (``resolved``, not at its own place
+        from the root), the one file or folder of that name or end the project had when the
+        memory last changed (``when``), when it is gone and the ones found now came after it
+        (a root `copilot-instructions.md` deleted, a new one added under `.github/`; a root
+        `src/hooks/` gone, a `packages/cli/src/hooks/` made later): the memory named that
+        one. None: the name still names its file."""
+        if when is None or not self.history or resolved == name:
             return None
         past = self.past
-        if any(there_at(past, p, when) for p in self.files.by_name.get(name, ())):
+        bare = name.rstrip("/")
+        if name.endswith("/"):
+            now = self.files.suffix_matches(name)
+            if any(past.folder_there_at(p, when) for p in now):
+                return None
+            gone = past.folder_there_at(bare, when) and not self.files.exists(name)
+            return name if gone and past.had_folder(bare) else None
+        if "/" in bare:
+            now = self.files.suffix_matches(name)
+        else:
+            now = list(self.files.by_name.get(name, ()))
+        if any(there_at(past, p, when) for p in now):
             return None  # a file of that name now was there then
         then = [
             p

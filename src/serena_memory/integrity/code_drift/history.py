@@ -57,7 +57,9 @@ class GitPast:
     by_name: dict[str, list[str]] | None = field(default=None, repr=False)  # name -> seen
     arrived: dict[str, tuple[str, str, float]] = field(default_factory=dict)  # new -> old
     _left: dict[str, str] = field(default_factory=dict, repr=False)  # deleted -> content id
-    _made: dict[str, set[str]] = field(default_factory=dict, repr=False)  # id -> paths
+    _made: dict[str, tuple[str | None, float]] = field(default_factory=dict, repr=False)
+    # the content a deleted file left -> the other path that took it before, when (None:
+    # several did)
     _indexed: tuple[int, int] = field(default=(-1, -1), repr=False)  # len(seen) by_name, dirs
     _dirs: frozenset[str] = field(default=frozenset(), repr=False)
     _folders: tuple[int, dict[str, list[str]], dict[str, tuple[float, int]]] | None = field(
@@ -169,7 +171,7 @@ class GitPast:
 
     def add(self, commit: str, when: float, entries: list[Entry]) -> None:
         """What one commit (or the work tree) did to the files its ``entries`` list."""
-        seen, deleted, changes = self.seen, self.deleted, self.changes
+        seen, deleted, changes, made = self.seen, self.deleted, self.changes, self._made
         added: list[str] = []
         gone: list[str] = []
         renames: list[tuple[str, str]] = []
@@ -183,14 +185,17 @@ class GitPast:
             if letter == "D":
                 deleted.setdefault(path, (commit, when))
                 gone.append(path)
-                if old_blob:
-                    self._left.setdefault(path, old_blob)
+                if old_blob and path not in self._left and not _EMPTY_BLOB.startswith(old_blob):
+                    self._left[path] = old_blob
+                    self._made.setdefault(old_blob, ("", 0.0))
             else:
                 changes.setdefault(path, []).append(when)
                 if letter == "A":
                     added.append(path)
-                if new_blob:
-                    self._made.setdefault(new_blob, set()).add(path)
+                if new_blob in made and self._left.get(path) != new_blob:
+                    # another path took the content a file deleted later left
+                    took = made[new_blob]
+                    made[new_blob] = (path, when) if took[0] in ("", path) else (None, 0.0)
         if gone and added:
             pairs = retyped(gone, added) + moved_by_name(gone, added)
             for old, new in pairs:
@@ -201,17 +206,18 @@ class GitPast:
                 self._rename(old, new, commit, when)
 
     def copied_away(self) -> None:
-        """The files deleted whose last content another path took before (a copy made in
-        one commit, the original deleted in a later one: ``src/agent/x.ts`` copied to
-        ``packages/agents/x.ts``, then ``src/`` cleaned up) as renames, when one other
-        path ever had that content."""
+        """The files deleted whose last content one other file took before, after the
+        deleted one was made (a copy made in one commit, the original deleted in a later
+        one: ``src/agent/x.ts`` copied to ``packages/agents/x.ts``, then ``src/`` cleaned
+        up) as renames; an older file of that content is the original, not a copy, and a
+        file deleted too is none."""
         for path, blob in self._left.items():
-            if path in self.renamed or blob == _EMPTY_BLOB:
+            other, took = self._made.get(blob, (None, 0.0))
+            if not other or other in self._left or path in self.renamed:
                 continue
-            others = self._made.get(blob, set()) - {path}
-            if len(others) == 1:
+            if took > min(self.changes.get(path) or (took,)):  # the copy came after it
                 commit, when = self.deleted[path]
-                self._rename(path, next(iter(others)), commit, when)
+                self._rename(path, other, commit, when)
         self._left, self._made = {}, {}
 
     def _rename(self, old: str, new: str, commit: str, when: float) -> None:
@@ -264,8 +270,8 @@ class GitPast:
         return max(times) if times else None
 
 
-_RAW = ("--abbrev=16", "--no-ext-diff", "--no-textconv")
-_EMPTY_BLOB = "e69de29bb2d1d643"  # the content id of an empty file, abbreviated
+_RAW = ("--no-ext-diff", "--no-textconv")
+_EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # the content id of an empty file
 
 Entry = tuple[str, str | None, str, str, str]
 """A file a commit changed: status letter, the old path of a rename or a copy (or None),
@@ -296,7 +302,11 @@ def raw_entries(fields: list[str]) -> list[Entry]:
         if len(meta) < 5:
             i += 1
             continue
-        letter, before, after = meta[4][:1], _blob(meta[2]), _blob(meta[3])
+        letter, before, after = meta[4][:1], meta[2], meta[3]
+        if letter == "A":
+            before = ""
+        elif letter == "D":
+            after = ""
         if letter in "RC":
             if i + 2 >= count:
                 break
@@ -310,11 +320,6 @@ def raw_entries(fields: list[str]) -> list[Entry]:
     return out
 
 
-def _blob(text: str) -> str:
-    """A content id as git's raw output gives it ('' for none: all zeros)."""
-    return text if text.strip("0") else ""
-
-
 def by_content(entries: list[Entry]) -> list[Entry]:
     """One commit's ``entries``, read without rename detection, with a file deleted and
     one added with the same content a rename: git's own detection needs the contents,
@@ -323,9 +328,9 @@ def by_content(entries: list[Entry]) -> list[Entry]:
     went: dict[str, list[str]] = {}
     came: dict[str, list[str]] = {}
     for letter, _old, path, old_blob, new_blob in entries:
-        if letter == "D" and old_blob and old_blob != _EMPTY_BLOB:
+        if letter == "D" and not _EMPTY_BLOB.startswith(old_blob):
             went.setdefault(old_blob, []).append(path)
-        elif letter == "A" and new_blob and new_blob != _EMPTY_BLOB:
+        elif letter == "A" and not _EMPTY_BLOB.startswith(new_blob):
             came.setdefault(new_blob, []).append(path)
     pairs = {
         went[blob][0]: came[blob][0]

@@ -159,10 +159,14 @@ def unsaid_moves(
 
 def _new_place_beside(f: CodeFinding, near: dict[tuple[str, int], list[str]]) -> bool:
     new = (f.new_path or "").rstrip("/")
-    return any(
-        new == written or new.endswith("/" + written)
-        for written in (p.rstrip("/") for p in near.get((f.memory, f.line), ()))
-        if written
-        and written not in (f.target.rstrip("/"), f.mention.rstrip("/"))
-        and not f.mention.removeprefix("./").startswith(written)  # its own, with a line
-    )
+    own = (f.target.rstrip("/"), f.mention.rstrip("/"))
+    for written in near.get((f.memory, f.line), ()):
+        written = written.rstrip("/")
+        if (
+            written
+            and (new == written or new.endswith("/" + written))
+            and written not in own
+            and not f.mention.removeprefix("./").startswith(written)  # its own, with a line
+        ):
+            return True
+    return False

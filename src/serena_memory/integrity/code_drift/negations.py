@@ -82,6 +82,10 @@ def may_say_absent(line: str) -> bool:
     for word in _CUE_WORDS:  # a loop, not any(): this runs for every line with a mention
         if word in low:
             return True
+    if not low.isascii():
+        for word in _CJK_CUE_WORDS:
+            if word in low:
+                return True
     return "no" in low and _NO.search(low) is not None
 
 
@@ -134,7 +138,9 @@ _CODE = re.compile(r"`[^`]*`")
 _CUE_TEXT = """without instead rather formerly previously lack absen remov delet drop deprecat
     obsolete retired supersed replac renamed moved gone longer archiv todo fixme tbd plan yet will
     not should must need going exist there present ~~ future later (was over"""
-_CUE_WORDS = (*_CUE_TEXT.split(), "to be", "used to", "废弃", "弃用", "删除", "移除", "替代", "廃止", "削除")
+_CUE_WORDS = (*_CUE_TEXT.split(), "to be", "used to")
+_CJK_CUE_WORDS = ("废弃", "弃用", "删除", "移除", "替代", "廃止", "削除")
+"""The same in Chinese and Japanese, looked for only in a line that is not ASCII."""
 """Parts of the cue words: a line holding none of them (nor the word "no") has no mention
 said absent."""
 _NO = re.compile(r"\bno\b")
@@ -182,16 +188,8 @@ _GONE_WORDS = (
     "retired",
     "supersed",
     "no longer exist",
-    "to create",
-    "to be created",
-    "will create",
+    "creat",
     "planned",
-    "废弃",
-    "弃用",
-    "删除",
-    "移除",
-    "廃止",
-    "削除",
 )
 
 
@@ -219,7 +217,9 @@ def _gone_items(text: str) -> dict[int, str]:
     ``:``, that says its items are gone ("## Deleted Components", "These no longer exist:")
     or still to be made ("Need to create new files for:")."""
     low = text.lower()
-    if not any(word in low for word in _GONE_WORDS):
+    if not any(word in low for word in _GONE_WORDS) and (
+        low.isascii() or not any(word in low for word in _CJK_CUE_WORDS)
+    ):
         return {}
     items: dict[int, str] = {}
     heading = False  # under a heading that says so: to the next heading

@@ -214,11 +214,15 @@ class PathChecks:
         past = self.past
         bare = name.rstrip("/")
         if name.endswith("/"):
+            if past.folder_there_at(resolved, when):
+                return None  # the folder found now was there then
             now = self.files.suffix_matches(name)
             if any(past.folder_there_at(p, when) for p in now):
                 return None
             gone = past.folder_there_at(bare, when) and not self.files.exists(name)
             return name if gone and past.had_folder(bare) else None
+        if there_at(past, resolved, when) and resolved in past.changes:
+            return None  # the file found now was there then
         if "/" in bare:
             now = self.files.suffix_matches(name)
         else:

@@ -127,6 +127,7 @@ class CodeChecker(PathChecks):
         self._symbols_note = ""  # why the symbols were not checked
         self._left_alone: LeftAlone | None = None
         self._aliases: Aliases | None = None
+        self._dropped: tuple[float, list[tuple[float, str]]] | None = None  # since, patterns
 
     def prefetch(self, symbols: bool = True) -> None:
         """Start listing the files, walking the history and scanning the source files: git
@@ -421,7 +422,10 @@ class CodeChecker(PathChecks):
         times = [written[f.memory] for f in missing if f.memory in written]
         if not times:
             return findings
-        dropped = dropped_patterns(self.files.root, self.past, min(times))
+        since = min(times)
+        if self._dropped is None or since < self._dropped[0]:
+            self._dropped = (since, dropped_patterns(self.files.root, self.past, since))
+        dropped = self._dropped[1]
         if not dropped:
             return findings
 

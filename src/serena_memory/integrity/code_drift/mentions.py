@@ -91,6 +91,7 @@ _PROSE_NAME = re.compile(
 """A file name without a folder in prose (``PageLayout.tsx - the layout``)."""
 _PROSE_FOLDER = re.compile(r"(?<![\w/.:~@$%-])((?:\./)?[\w.-]*[a-z][\w.-]*(?:/[\w.-]+)+/)(?![\w/{<$*])")
 """A folder in prose, two parts or more and its ``/`` at the end (``module-core/repo/``)."""
+_FOLDER_END = re.compile(r"[\w.-]/(?:$|[\s).,;:])")
 _LOCATION = re.compile(r"(?::L?\d+(?:[-:,]L?\d+)*|#L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?|#[\w.-]*)$")
 _LINE_WORDS = re.compile(
     r"(?:\s*,)?\s+\(?(?:lines?|l\.|ln\.?)\s*\d+(?:\s*(?:-|–|to)\s*\d+)?\)?$", re.IGNORECASE
@@ -554,7 +555,7 @@ def _prose_paths(number: int, plain: str) -> list[tuple[int, int, Mention]]:
             if plain.endswith("](", 0, match.start()):
                 mentions = _linked(number, match.group(1), mentions)
             out += [(match.start(), match.end(), m) for m in mentions]
-    if "/ " in plain + " " or "/)" in plain:
+    if _FOLDER_END.search(plain):
         for match in _PROSE_FOLDER.finditer(plain):
             target = path_target(match.group(1))
             if target is not None and not target[1]:

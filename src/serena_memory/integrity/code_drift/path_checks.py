@@ -270,11 +270,11 @@ class PathChecks:
         for i, place in enumerate(places):
             if i and self._at_root(place):
                 return replace(m, target=place, placed="", exact=True)
-            if self._ever(place) or (not i and self._shortens(place)):
+            if not i and (self._ever(place) or self._shortens(place)):
                 return replace(m, target=place, placed="")
         for place in places[1:]:
             parent = place.rstrip("/").rpartition("/")[0]
-            if parent and self._at_root(parent + "/") and not self._anywhere(m.target):
+            if parent and self._at_root(parent + "/"):
                 # under a folder the project has, a name git never knew anywhere
                 return replace(m, target=place, placed="", exact=True, weak=False)
         return replace(m, placed="")

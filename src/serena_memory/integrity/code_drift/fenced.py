@@ -40,11 +40,18 @@ _BOX_EDGE = re.compile(r"[+┌└╔╭][-─═]{3,}[+┐┘╗╮]")
 """A box's top or bottom edge: ``+--------+``, ``┌────┐``."""
 
 
+_FLOW_ARROW = frozenset("↓↑⬇⬆▼▲")
+"""A line of a flow diagram that is only an arrow between two steps."""
+
+
 def boxed(lines: Iterable[str]) -> bool:
-    """Whether a fenced block draws boxes (an architecture diagram): the file names
-    written in its boxes (``|  (daemon.py)  |``) are the modules they stand for."""
+    """Whether a fenced block draws boxes or a flow (an architecture diagram, steps joined
+    by lines that are only ``↓``): the file names written in it (``|  (daemon.py)  |``,
+    ``ui.tsx (React)``) are the modules they stand for."""
     return any(
-        ("-" in line or "─" in line or "═" in line) and _BOX_EDGE.search(line) for line in lines
+        (("-" in line or "─" in line or "═" in line) and _BOX_EDGE.search(line))
+        or (line.strip() in _FLOW_ARROW and line.strip() != "")
+        for line in lines
     )
 
 

@@ -490,7 +490,18 @@ def _statement_fields(content: str) -> tuple[Fields, ...]:
         target = module_target(module)
         if target is not None:
             found += ((module, PATH, target, False, False, "", MODULE),)
+    run = _RUNS.match(content.strip())
+    if run is not None and (path := path_target(run.group(1))) is not None and not path[1]:
+        found += ((run.group(1), PATH, path[0], False, False, "", "", True),)
     return found
+
+
+_RUNS = re.compile(
+    r"^(?:python3?|node|tsx|ts-node|bun|deno\s+run|bash|sh|zsh|pwsh|ruby|perl|php)\s+"
+    r"((?:\./)?[\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w*)(?=\s|$)"
+)
+"""A command span that runs a file (`tsx ui.tsx -- <args>`, `python tools/gen.py`): the
+file it runs, a weak claim."""
 
 
 def _span_name(content: str) -> str | None:

@@ -198,18 +198,40 @@ def test_a_tree_that_sketches_code_still_to_be_written_is_no_claim(repo: Path) -
     assert findings(repo) == []
 
 
-def test_a_trees_name_under_a_known_folder_git_never_knew_is_missing(repo: Path) -> None:
+def test_a_trees_name_under_a_known_folder_git_never_knew_there_is_missing(repo: Path) -> None:
     write(repo, "internal/auth/ssh.go", "package auth\n")
+    write(repo, "internal/webadmin/webadmin.go", "package webadmin\n")
     write(repo, "api/handlers.go", "package api\n")
+    write(repo, "web/tests/e2e.ts", "export {}\n")
     memory(
         repo,
         "layout",
-        "```\ngateway/\n├── internal/\n│   └── auth/\n│       ├── ssh.go\n"
-        "│       └── webauthn.go\n└── api/\n```\n",
+        "```\ngateway/\n├── internal/\n│   ├── auth/\n│   │   ├── ssh.go\n"
+        "│   │   ├── webauthn.go\n│   │   └── webadmin.go\n│   └── tests/\n└── api/\n```\n",
     )
     commit(repo)
     told = _told(findings(repo))
-    assert told == {"webauthn.go": ("missing", None)}
+    # a file of that name elsewhere, or a folder `web/tests/`, is not the one drawn here
+    assert told == {
+        "webauthn.go": ("missing", None),
+        "webadmin.go": ("missing", None),
+        "tests/": ("missing", None),
+    }
+
+
+def test_a_flow_diagrams_steps_and_a_command_span_name_files(repo: Path) -> None:
+    write(repo, "ui.tsx", "export {}\n")
+    memory(
+        repo,
+        "flow",
+        "```\nui.tsx (React)\n  ↓\nrunStream() or Driver.handler()\n```\n\n"
+        "- `tsx ui.tsx -- <args>` runs the CLI.\n- `python never_here.py --help` too.\n",
+    )
+    commit(repo)
+    mv(repo, "ui.tsx", "packages/cli/main.tsx")
+    commit(repo, "the cli package")
+    lines = {(f["line"], f["mention"]): f.get("new_path") for f in findings(repo)}
+    assert lines == {(2, "ui.tsx"): "packages/cli/main.tsx", (7, "ui.tsx"): "packages/cli/main.tsx"}
 
 
 def test_lists_of_files_to_make_or_said_deprecated_are_no_claims(repo: Path) -> None:

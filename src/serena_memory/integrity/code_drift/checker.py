@@ -407,8 +407,10 @@ class CodeChecker(PathChecks):
         past, root = self.past, self.files.root
         kept = self._left_alone.without(
             findings,
-            lambda f: not f.target.startswith(SERENA_FOLDER)
-            and gone_since(past, root, f.target, written.get(f.memory)),
+            lambda f: (
+                not f.target.startswith(SERENA_FOLDER)
+                and gone_since(past, root, f.target, written.get(f.memory))
+            ),
         )
         return self._not_ignored_then(kept, written)
 

@@ -90,9 +90,7 @@ def ignored_by(pattern: str, target: str) -> bool:
             for n in range(depth, len(parts) + 1)
             if "**" in body or n == depth
         )
-    return any(
-        _glob(body, part) and (not folder_only or i < last) for i, part in enumerate(parts)
-    )
+    return any(_glob(body, part) and (not folder_only or i < last) for i, part in enumerate(parts))
 
 
 def _glob(pattern: str, text: str) -> bool:
@@ -132,9 +130,7 @@ def _one(kind: str, value: str, char: str) -> bool:
     if kind == "[":
         negate = value[:1] in "!^" and len(value) > 1
         body = value[1:] if negate else value
-        inside = any(
-            a <= char <= b for a, b in _ranges(body)
-        )
+        inside = any(a <= char <= b for a, b in _ranges(body))
         return inside != negate and char != "/"
     return char == value
 

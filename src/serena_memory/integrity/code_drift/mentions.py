@@ -89,7 +89,9 @@ _PROSE_NAME = re.compile(
     rf"({_NODE})?({_PROSE_LOCATION})?(?![\w/-]|\.\w)"
 )
 """A file name without a folder in prose (``PageLayout.tsx - the layout``)."""
-_PROSE_FOLDER = re.compile(r"(?<![\w/.:~@$%-])((?:\./)?[\w.-]*[a-z][\w.-]*(?:/[\w.-]+)+/)(?![\w/{<$*])")
+_PROSE_FOLDER = re.compile(
+    r"(?<![\w/.:~@$%-])((?:\./)?[\w.-]*[a-z][\w.-]*(?:/[\w.-]+)+/)(?![\w/{<$*])"
+)
 """A folder in prose, two parts or more and its ``/`` at the end (``module-core/repo/``)."""
 _FOLDER_END = re.compile(r"[\w.-]/(?:$|[\s).,;:])")
 _LOCATION = re.compile(r"(?::L?\d+(?:[-:,]L?\d+)*|#L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?|#[\w.-]*)$")

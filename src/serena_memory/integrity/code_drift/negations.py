@@ -103,9 +103,7 @@ def said_absent(line: str, start: int, end: int) -> bool:
         return True
     if _ITEM_HEAD.match(line, 0, start) and _ITEM_GONE.match(line, end):
         return True
-    return _ITEM_HEAD_MARKED.match(line, 0, start) is not None and bool(
-        _GONE_CJK.search(line, end)
-    )
+    return _ITEM_HEAD_MARKED.match(line, 0, start) is not None and bool(_GONE_CJK.search(line, end))
 
 
 _ITEM_HEAD = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?`?$")
@@ -164,7 +162,9 @@ _GONE_HEADING = re.compile(
     rf"^\s{{0,3}}#{{1,6}}\s+[\W\d_]*(?:{_GONE}\b.*|\S+(?:\s+\S+)?\s+{_GONE})\W*$", re.I
 )
 """A heading that says what is under it is gone: "## Deleted Components", "## Files removed"."""
-_GONE_HEADING_CJK = re.compile(r"^\s{0,3}#{1,6}\s+\S{0,6}(?:废弃|弃用|已删除|删除|移除|廃止|削除)\S{0,6}\s*$")
+_GONE_HEADING_CJK = re.compile(
+    r"^\s{0,3}#{1,6}\s+\S{0,6}(?:废弃|弃用|已删除|删除|移除|廃止|削除)\S{0,6}\s*$"
+)
 """The same in Chinese or Japanese: "### 废弃部分" (the deprecated part)."""
 _GONE_INTRO = re.compile(rf"^[^#|`\s-].{{0,60}}\b{_GONE}\b[^`]{{0,20}}:\s*$", re.I)
 """A short line that opens a list of what is gone: "These no longer exist:"."""

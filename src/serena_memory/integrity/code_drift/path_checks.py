@@ -284,8 +284,10 @@ class PathChecks:
         if self.files.resolve(name) is not None:
             return True
         bare = name.rstrip("/")
-        return bare in self.past.seen or bool(self.past.ending_with(bare)) or bool(
-            self.past.folders_named(bare)
+        return (
+            bare in self.past.seen
+            or bool(self.past.ending_with(bare))
+            or bool(self.past.folders_named(bare))
         )
 
     def without_sketches(self, mentions: list[Mention]) -> list[Mention]:

@@ -325,3 +325,21 @@ def test_a_folder_in_prose_and_a_jvm_import_in_a_fence_are_mentions() -> None:
         ("com.acme.repo.UserRepo", "com/acme/repo", True),
         ("com.acme.repo", "com/acme/repo", True),
     }
+
+
+def test_a_folder_moved_where_more_of_its_files_went_than_anywhere_else(repo: Path) -> None:
+    for name in ("pipeline", "types", "registry"):
+        write(repo, f"src/drivers/{name}.ts", f"export const {name} = 1\n" * 3)
+    for name in ("a", "b"):
+        write(repo, f"src/drivers/glossary/{name}.agent.md", f"# agent {name}\n" * 3)
+    memory(repo, "layout", "- `src/drivers/` — agent graphs.\n- The drivers: `src/drivers`.\n")
+    commit(repo)
+    for name in ("pipeline", "types", "registry"):
+        mv(repo, f"src/drivers/{name}.ts", f"packages/cli/drivers/{name}.ts")
+    for name in ("a", "b"):
+        mv(repo, f"src/drivers/glossary/{name}.agent.md", f"packages/agents/{name}.agent.md")
+    commit(repo, "split into packages")
+    told = _told(findings(repo))
+    # not `packages/`, the only folder they all share
+    assert told["src/drivers/"] == ("moved", "packages/cli/drivers/")
+    assert told["src/drivers"] == ("moved", "packages/cli/drivers/")  # a folder all the same

@@ -37,7 +37,8 @@ def moves(
         found = past.follow(old, files)
         if found is not None:
             found_moves[found[0]] = (old, found[1])
-    if target.endswith("/") and not found_moves:
+    folder = target.endswith("/") or ("." not in bare.rsplit("/", 1)[-1] and past.had_folder(bare))
+    if folder and not found_moves:
         folders = [bare] if past.had_folder(bare) or "/" not in bare else []
         folders = folders or suffix_folders(past, bare, when)
         candidates += [f for f in folders if f not in candidates]
@@ -113,10 +114,13 @@ def folder_seen(past: GitPast, target: str) -> bool:
 
 
 def moved_folder(past: GitPast, files: ProjectFiles, folder: str, when: float | None) -> Moves:
-    """A folder whose files git saw renamed away: the deepest folder that holds them all
-    now, each rename followed (``docs/prompts/``, whose files went to its ``Archive/``
-    and then to ``docs/legacy_tasks/Archive/``, went there). Only the files it held when
-    the memory last changed (``when``) count: a file added and moved later says nothing."""
+    """A folder whose files git saw renamed away: the folder two thirds of them went to
+    at the same places in it (or more of them than to any other, when all they share is
+    a folder shallower than this one: ``src/drivers/`` to ``packages/cli/drivers/``, not
+    ``packages/``), else the deepest folder that holds them all now, each rename followed
+    (``docs/prompts/``, whose files went to its ``Archive/`` and then to
+    ``docs/legacy_tasks/Archive/``, went there). Only the files it held when the memory
+    last changed (``when``) count: a file added and moved later says nothing."""
     head = folder + "/"
     went: dict[str, str] = {}
     images: Counter[str] = Counter()  # the folder a file went to, at the same place in it
@@ -130,12 +134,16 @@ def moved_folder(past: GitPast, files: ProjectFiles, folder: str, when: float | 
                     images[found[0][: -len(rest)]] += 1
     if not went:
         return {}
-    if images:
-        image, count = images.most_common(1)[0]
-        if count >= 2 and 3 * count >= 2 * len(went) and not head.startswith(image):
+    common = posixpath.commonpath([posixpath.dirname(p) for p in went])
+    ranked = images.most_common(2)
+    if ranked and ranked[0][1] >= 2 and not head.startswith(ranked[0][0]):
+        image, count = ranked[0]
+        most = 3 * count >= 2 * len(went)
+        # or more than any other place, where all of them only share a shallower folder
+        ahead = (len(ranked) == 1 or count > ranked[1][1]) and image.startswith(common + "/")
+        if most or (ahead and common.count("/") < folder.count("/")):
             commit = Counter(went[p] for p in went if p.startswith(image)).most_common(1)[0][0]
             return {image: (folder, commit)}
-    common = posixpath.commonpath([posixpath.dirname(p) for p in went])
     if not common or head.startswith(common + "/"):
         return {}  # scattered, or only up: no one place
     commit = Counter(went.values()).most_common(1)[0][0]

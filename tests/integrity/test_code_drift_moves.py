@@ -343,3 +343,18 @@ def test_a_folder_moved_where_more_of_its_files_went_than_anywhere_else(repo: Pa
     # not `packages/`, the only folder they all share
     assert told["src/drivers/"] == ("moved", "packages/cli/drivers/")
     assert told["src/drivers"] == ("moved", "packages/cli/drivers/")  # a folder all the same
+
+
+def test_a_name_in_a_tables_example_column_is_a_file_only_when_git_knew_it(repo: Path) -> None:
+    write(repo, "src/use-auth.ts", "export {}\n")
+    memory(
+        repo,
+        "naming",
+        "| Type | Pattern | Example |\n|------|---------|---------|\n"
+        "| Files | kebab-case | `user-profile.tsx` |\n| Hooks | `use*` | `use-auth.ts` |\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "src/use-auth.ts")
+    commit(repo, "drop the hook")
+    # a made-up example is no drift; one that was a real file and is gone is
+    assert set(_told(findings(repo))) == {"use-auth.ts"}

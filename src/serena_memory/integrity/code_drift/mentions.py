@@ -248,7 +248,18 @@ def extract(text: str) -> list[Mention]:
     fence: str | None = None
     block: list[tuple[int, str]] = []
     lists = ListTree()
+    examples: set[int] = set()  # the columns of the table under way headed "Example"
+    header = ""
     for number, line in enumerate(text.splitlines(), start=1):
+        if fence is None and line.lstrip().startswith("|"):
+            if _TABLE_RULE.match(line) and header:
+                examples = _example_columns(header)
+            elif examples:
+                found += _in_examples(_prose_line(number, line), line, examples)
+                continue
+            header = line
+        else:
+            header, examples = "", set()
         opened = _FENCE.match(line) if ("`" in line or "~" in line) else None
         if fence is not None:
             if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
@@ -269,6 +280,34 @@ def _prose_line(number: int, line: str) -> list[Mention]:
     if "`" in line or "/" in line or ("." in line and dotted_word(line)):
         return _line_mentions(number, line)
     return []
+
+
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+"""The rule under a table's header: ``|------|:---:|``."""
+_EXAMPLE_HEADER = re.compile(r"^\s*(?:\*\*)?(?:examples?|e\.g\.?)(?:\*\*)?\s*$", re.IGNORECASE)
+
+
+def _example_columns(header: str) -> set[int]:
+    """The columns of a table's ``header`` row headed "Example" (counted from 0)."""
+    cells = header.strip().strip("|").split("|")
+    return {i for i, cell in enumerate(cells) if _EXAMPLE_HEADER.match(cell)}
+
+
+def _in_examples(mentions: list[Mention], line: str, columns: set[int]) -> list[Mention]:
+    """A table row's ``mentions``, those in a column headed "Example" made weak: a naming
+    rule's example (``| Files | kebab-case | `user-profile.tsx` |``) is a file only when
+    git knew it."""
+    if not mentions:
+        return mentions
+    row = line.strip()
+    starts = [i for i, c in enumerate(row) if c == "|"]
+    offset = 1 if row.startswith("|") else 0
+    out = []
+    for m in mentions:
+        at = row.find(m.text)
+        column = sum(1 for s in starts if s < at) - offset
+        out.append(replace(m, weak=True) if at >= 0 and column in columns else m)
+    return out
 
 
 def _listed(lists: ListTree, number: int, line: str, mentions: list[Mention]) -> list[Mention]:

@@ -358,3 +358,28 @@ def test_a_name_in_a_tables_example_column_is_a_file_only_when_git_knew_it(repo:
     commit(repo, "drop the hook")
     # a made-up example is no drift; one that was a real file and is gone is
     assert set(_told(findings(repo))) == {"use-auth.ts"}
+
+
+def test_code_under_a_comment_that_says_it_is_wrong_is_no_claim(repo: Path) -> None:
+    base = "project-server/module-core-domain/src/main/kotlin/com/github/lambda/domain"
+    write(repo, f"{base}/repository/QualityRepositoryJpa.kt", "interface QualityRepositoryJpa\n")
+    commit(repo)
+    mv(
+        repo,
+        f"{base}/repository/QualityRepositoryJpa.kt",
+        f"{base}/repository/quality/QualityRepositoryJpa.kt",
+    )
+    memory(
+        repo,
+        "imports",
+        "```kotlin\n// ✅ CORRECT\n"
+        "import com.github.lambda.domain.repository.quality.QualityRepositoryJpa\n"
+        "\n// ❌ WRONG: Old flat package imports\n"
+        "import com.github.lambda.domain.repository.QualityRepositoryJpa\n```\n",
+    )
+    commit(repo, "a package per domain")
+    old = "project-server/module-core-domain/src/main/kotlin/com/github"
+    mv(repo, old, "project-server/module-core-domain/src/main/kotlin/com/dataops")
+    commit(repo, "the organisation's package")
+    told = {f["line"] for f in findings(repo)}
+    assert told == {3}

@@ -36,6 +36,26 @@ def comment_text(line: str) -> str | None:
     return found.group(1) if found else None
 
 
+_WRONG = re.compile(r"❌|\b(?:wrong|incorrect|bad|avoid|don'?t|anti-?pattern)\b", re.IGNORECASE)
+"""A comment that says the code under it is what not to write: "❌ WRONG: old imports"."""
+
+
+def wrong_lines(lines: list[tuple[int, str]]) -> set[int]:
+    """The lines of a fenced block under a comment that says they are what not to write
+    ("// ❌ WRONG: Old flat package imports"), to the next comment or blank line."""
+    out: set[int] = set()
+    wrong = False
+    for number, line in lines:
+        comment = comment_text(line)
+        if comment is not None:
+            wrong = _WRONG.search(comment) is not None
+        elif not line.strip():
+            wrong = False
+        elif wrong:
+            out.add(number)
+    return out
+
+
 _BOX_EDGE = re.compile(r"[+┌└╔╭][-─═]{3,}[+┐┘╗╮]")
 """A box's top or bottom edge: ``+--------+``, ``┌────┐``."""
 

@@ -47,6 +47,7 @@ from serena_memory.integrity.code_drift.fenced import (
     jvm_name,
     normal_import,
     read_as_prose,
+    wrong_lines,
 )
 from serena_memory.integrity.code_drift.forms import (
     ALIAS,
@@ -339,7 +340,8 @@ def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
     """The weak mentions of a fenced block's lines (:mod:`~serena_memory.integrity.
     code_drift.fenced`): the names of a drawn tree or a map, the files a box diagram
     or its comments name, the project's modules its imports load, cargo's targets its
-    commands run, the paths its commands and code name."""
+    commands run, the paths its commands and code name; none on the lines under a
+    comment that says they are what not to write ("// ❌ WRONG")."""
     out = [
         Mention(number, written, PATH, target[0], weak=True, placed=placed[0])
         for number, written, path in drawn_entries(block)
@@ -350,6 +352,9 @@ def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
     drawn, drawing = boxed(line for _number, line in block), {m.line for m in out}
     for number, line in block:
         out += _fenced_line(number, line, drawn, number in drawing)
+    wrong = wrong_lines(block) if out else set()
+    if wrong:
+        out = [m for m in out if m.line not in wrong]
     return sorted(out, key=lambda m: m.line)
 
 

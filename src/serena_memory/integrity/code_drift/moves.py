@@ -37,8 +37,10 @@ def moves(
         found = past.follow(old, files)
         if found is not None:
             found_moves[found[0]] = (old, found[1])
-    folder = target.endswith("/") or ("." not in bare.rsplit("/", 1)[-1] and past.had_folder(bare))
-    if folder and not found_moves:
+    as_folder = target.endswith("/") or (
+        "." not in bare.rsplit("/", 1)[-1] and past.had_folder(bare)
+    )
+    if as_folder and not found_moves:
         folders = [bare] if past.had_folder(bare) or "/" not in bare else []
         folders = folders or suffix_folders(past, bare, when)
         candidates += [f for f in folders if f not in candidates]

@@ -264,8 +264,10 @@ class PathChecks:
 
     def _at_place(self, m: Mention) -> Mention:
         """A name in a tree as the path the tree puts it at, when a file is there now
-        or git knew one there, from the root or as a suffix (else as written: the drawing
-        may be wrong)."""
+        or git knew one there, from the root or as a suffix, or without the tree's top
+        folders from the root only (the top is often the project's own folder); at its
+        place under a folder the project has when git never knew it there; else as
+        written (the drawing may be wrong)."""
         places = _places(m.placed)
         for i, place in enumerate(places):
             if i and self._at_root(place):
@@ -275,20 +277,9 @@ class PathChecks:
         for place in places[1:]:
             parent = place.rstrip("/").rpartition("/")[0]
             if parent and self._at_root(parent + "/"):
-                # under a folder the project has, a name git never knew anywhere
+                # under a folder the project has, a name git never knew there
                 return replace(m, target=place, placed="", exact=True, weak=False)
         return replace(m, placed="")
-
-    def _anywhere(self, name: str) -> bool:
-        """Whether a file or folder of that name is in the project now or git knew one."""
-        if self.files.resolve(name) is not None:
-            return True
-        bare = name.rstrip("/")
-        return (
-            bare in self.past.seen
-            or bool(self.past.ending_with(bare))
-            or bool(self.past.folders_named(bare))
-        )
 
     def without_sketches(self, mentions: list[Mention]) -> list[Mention]:
         """One memory's ``mentions`` but those of a tree that sketches code still to be

@@ -133,7 +133,9 @@ def start(args: argparse.Namespace) -> None:
         return
     ready = Path(str(_socket_path(transcript)) + ".ready")
     ready.unlink(missing_ok=True)
-    home = Path(args.home or str(transcript) + ".home")
+    # one home per project by default: a later conversation finds the first one's history,
+    # as a person's ~/.serena does
+    home = Path(args.home or transcript.parent / (Path(args.project).resolve().name + ".home"))
     home.mkdir(parents=True, exist_ok=True)
     command = [sys.executable, __file__, "--transcript", str(transcript), "_serve"]
     command += ["--project", args.project, "--home", str(home)]
@@ -186,7 +188,7 @@ def _inside(project: Path, rel: str) -> Path:
 
 
 def file_tool(args: argparse.Namespace) -> None:
-    """The client's own file tools: ls DIR, read FILE [FROM TO], grep REGEX [DIR]."""
+    """The client's own file tools: ls DIR, read FILE [FROM TO], grep REGEX [PATH ...]."""
     project = Path(_started(args.transcript)["project"])
     op, rest = args.op, args.rest
     if op == "ls":
@@ -199,7 +201,7 @@ def file_tool(args: argparse.Namespace) -> None:
         text = "\n".join(f"{n}\t{line}" for n, line in enumerate(lines, 1) if first <= n <= last)
         text = text[:READ_LIMIT]
     elif op == "grep":
-        where = _inside(project, rest[1] if len(rest) > 1 else ".")
+        where = [str(_inside(project, path)) for path in rest[1:] or ["."]]
         # as coding clients search (ripgrep): the files git tracks or would, never what
         # .gitignore leaves out (a tox or node_modules folder the agent's own run made)
         done = subprocess.run(
@@ -215,7 +217,7 @@ def file_tool(args: argparse.Namespace) -> None:
                 "--exclude-standard",
                 rest[0],
                 "--",
-                str(where),
+                *where,
                 ":!.serena",
             ],
             capture_output=True,
@@ -280,7 +282,8 @@ def main(argv: list[str] | None = None) -> None:
         value = args.value
         log(args.transcript, "label", key=args.key, value=int(value) if value.isdigit() else value)
     elif args.command == "stop":
-        _ask(args.transcript, {"op": "stop"})
+        if _socket_path(args.transcript).exists():  # a baseline (--no-server) holds no session
+            _ask(args.transcript, {"op": "stop"})
         log(args.transcript, "stop")
 
 

@@ -75,9 +75,6 @@ class History:
     def history(self, store: MemoryStore) -> ChangeHistory:
         return _recorder().history(store)
 
-    def prune(self, store: MemoryStore, keep_days: dict[str, int]) -> int:
-        return _recorder().prune(store, keep_days)
-
 
 class UsageCounting:
     """The usage counter (usage/counting.py), imported on the first read."""

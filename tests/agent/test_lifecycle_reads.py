@@ -105,12 +105,12 @@ def test_code_references_are_told_confirmed_or_changed(project: Path, serena_hom
     (project / "src" / "app.py").write_text("x = 1\n")
     state = _state(project, serena_home)
     write_memory(state, "app", "# App\nStarts in `src/app.py`.\n")
-    assert "its 1 code reference confirmed since" in read_memory(state, "app")
+    assert "its 1 mention of files and symbols still holds" in read_memory(state, "app")
     write_memory(state, "gone", "# Gone\nStarts in `src/nothing.py`.\n")
     answer = read_memory(state, "gone")
     # the drift note tells the change once; the trust line does not repeat it
     assert "`src/nothing.py` (line 2) names no file of the project now" in answer
-    assert "code reference" not in answer and "see the note above" not in answer
+    assert "mention of files" not in answer and "see the note above" not in answer
 
 
 def _os_user() -> str:

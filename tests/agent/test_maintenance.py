@@ -138,3 +138,20 @@ def test_a_person_seeds_directly_whatever_the_agents_mode(
     assert result.returncode == 0, result.stderr
     assert mem_file(project, MAINTENANCE_NAME).read_text() == template
     assert P.pending(store)[0] == []
+
+
+def test_the_review_brief_carries_what_the_check_finds_duplicates_included(
+    store: MemoryStore,
+) -> None:
+    from serena_memory.agent.review import review_brief
+
+    steps = "".join(
+        f"- Step {i}: run `make target{i}` before the deploy of part {i}.\n" for i in range(8)
+    )
+    store.write("core", "# Core\n\nSee mem:release, mem:shipping and mem:gone.\n")
+    store.write("release", "# Release\n\n" + steps)
+    store.write("shipping", "# Shipping\n\n" + steps)  # the same steps under another name
+    brief = review_brief(store)
+    assert "gone" in brief  # the stale reference
+    assert "shipping" in brief.split("The current check report:")[1]  # the near-copy
+    assert "release" in brief.split("The current check report:")[1]

@@ -464,7 +464,7 @@ def test_an_agent_store_refuses_direct_changes_whichever_front_end_calls_it(
         with pytest.raises(AgentWritesError):
             agent.write("core", "replaced")
         with pytest.raises(AgentWritesError):
-            agent.update("core", lambda text: text + "more\n")
+            agent.update({"core": lambda text: text + "more\n"})
         with pytest.raises(AgentWritesError):
             agent.delete("core")
     assert mem_file(project, "core").read_text() == "See src/app.py.\n"

@@ -122,7 +122,9 @@ def test_rename_killed_part_way_is_finished_by_the_next_operation(store: MemoryS
             if proc.stdout.readline() != "wrote\n":  # type: ignore[union-attr]
                 break
         _kill(proc)
-        journal_left = (mem / JOURNAL_NAME).exists() or (store.global_root / JOURNAL_NAME).exists()
+        journal_left = (mem / JOURNAL_NAME).exists() or (
+            store.layout.global_root / JOURNAL_NAME
+        ).exists()
         interrupted += journal_left
 
         fresh = build_store(store.project_root, home=store.home)
@@ -134,5 +136,5 @@ def test_rename_killed_part_way_is_finished_by_the_next_operation(store: MemoryS
         for i, (name, body) in enumerate(bodies.items()):
             assert fresh.read(name) == _render(body, hub, i), f"{name} at iteration {iteration}"
         assert not (mem / JOURNAL_NAME).exists()
-        assert not (store.global_root / JOURNAL_NAME).exists()
+        assert not (store.layout.global_root / JOURNAL_NAME).exists()
     assert interrupted >= 1  # at least one kill landed in the middle of a rename

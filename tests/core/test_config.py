@@ -206,7 +206,7 @@ def test_patterns_match_the_whole_name(
 ) -> None:
     write_config(_project_cfg(project), f"read_only_memory_patterns: [{pattern!r}]\n")
     s = build_store(project, home=serena_home, context=Context.AGENT)
-    assert s.is_read_only(name) is matches
+    assert s.access().is_read_only(name) is matches
     if matches:
         with pytest.raises(ReadOnlyMemoryError):
             s.write(name, "x")

@@ -72,7 +72,7 @@ def test_the_agent_is_told_where_what_is_current_belongs(
     state = create_state(project, [], home=serena_home)
     told = write_memory(state, "auth/old", NEW_BODY)
     assert "stays deprecated" in told and "`mem:auth/login`" in told
-    told = edit_memory(state, "auth/old", "status: deprecated", "status: draft", "literal")
+    told = edit_memory(state, "auth/old", "status: deprecated", "status: draft", mode="literal")
     assert "stays deprecated" in told
     assert of_text(store.read("auth/old")).deprecated
 

@@ -44,11 +44,11 @@ def test_the_settings_are_loaded_once_per_operation(
     # the next operation reads them again: an edit to the file between two applies
     (serena_home / "serena_config.yml").write_text('read_only_memory_patterns: ["topic/.*"]\n')
     with operation.operation():
-        assert store.is_read_only("topic/fact")
+        assert store.access().is_read_only("topic/fact")
     assert len(loads) == 2
     # outside any operation they are read at every use, as before
-    store.is_read_only("topic/fact")
-    store.is_read_only("topic/fact")
+    store.access().is_read_only("topic/fact")
+    store.access().is_read_only("topic/fact")
     assert len(loads) == 4
 
 

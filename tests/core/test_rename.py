@@ -251,7 +251,7 @@ def test_rename_crash_at_every_step_is_finished_by_the_next_operation(
         else:
             assert _contents(fresh) == _expected_after(files, old, new)
         assert not (fresh.memories_dir / JOURNAL_NAME).exists()
-        assert not (fresh.global_root / JOURNAL_NAME).exists()
+        assert not (fresh.layout.global_root / JOURNAL_NAME).exists()
         if not crashed:
             assert step >= 4  # journal + new memory + 2 project memories referring to it
             break

@@ -294,7 +294,7 @@ def test_ignored_memories_are_absent_from_every_listing(with_ignored: MemoryStor
     assert s.list("_archive").all == []
     assert s.list("global/_private").all == []
     assert s.list("global").all == ["global/style"]
-    assert sorted(s.iter_all_names(include_ignored=True)) == [
+    assert sorted(s.scan(include_ignored=True).files) == [
         "_archive/old",
         "core",
         "global/_private/secret",

@@ -16,7 +16,7 @@ import httpx
 import pytest
 from conftest import write_config
 
-from serena_memory.core.store import MemoryStore
+from serena_memory.core.store import MemoryStore, version_of
 from serena_memory.dashboard.server import DashboardServer
 from serena_memory.history.location import history_folders, history_root, repository_path
 from serena_memory.wiring import build_store
@@ -183,7 +183,7 @@ def test_reading_gives_version_rendered_html_references_then_backlinks(
     store.write("auth/login", "Back to mem:core.")
     data = client.get("/api/memory", params={"name": "mem:core.md"}).json()
     assert data["name"] == "core"
-    assert data["version"] == MemoryStore.version_of(store.read("core"))
+    assert data["version"] == version_of(store.read("core"))
     assert (
         '<a href="#/memory/auth/login" class="mem-ref"><code>mem:auth/login</code></a>'
         in (data["html"])
@@ -232,7 +232,7 @@ def test_a_memory_over_the_display_limit_is_sent_truncated_saying_so(
     assert len(data["content"]) <= DISPLAY_LIMIT and big.startswith(data["content"])
     assert data["content"].endswith("\n")  # cut at a line end
     assert "Start" in data["html"] and "The end" not in data["html"]
-    assert data["version"] == MemoryStore.version_of(big)  # the whole memory's version
+    assert data["version"] == version_of(big)  # the whole memory's version
     assert data["references"] == [{"name": "core", "exists": False}]  # from the whole text
     assert len(response.content) < 3 * DISPLAY_LIMIT
     small = client.get("/api/memory", params={"name": "big"}, headers={"If-None-Match": "x"})
@@ -277,7 +277,7 @@ def test_read_only_memories_cannot_be_changed_through_the_dashboard(
     write_config(project / ".serena" / "project.yml", "read_only_memory_patterns: ['locked']\n")
     store.write("locked", "fixed")
     store.write("free", "see mem:locked")
-    version = MemoryStore.version_of("fixed")
+    version = version_of("fixed")
     attempts = [
         client.put("/api/memory", json={"name": "locked", "content": "x", "base_version": version}),
         client.post("/api/delete", json={"name": "locked"}),

@@ -8,13 +8,13 @@ import pytest
 from conftest import write_config
 
 from serena_memory.core.errors import MemoryChangedError, ReadOnlyMemoryError
-from serena_memory.core.store import Context, MemoryStore
+from serena_memory.core.store import Context, MemoryStore, version_of
 from serena_memory.wiring import build_store
 
 
 def test_save_with_the_version_read_succeeds(store: MemoryStore) -> None:
     store.write("notes", "first")
-    base = MemoryStore.version_of(store.read("notes"))
+    base = version_of(store.read("notes"))
     result = store.write_if_unchanged("notes", "second", base)
     assert store.read("notes") == "second"
     assert not result.created
@@ -24,13 +24,13 @@ def test_save_after_someone_else_changed_it_is_refused_and_shows_theirs(
     store: MemoryStore,
 ) -> None:
     store.write("notes", "first")
-    base = MemoryStore.version_of(store.read("notes"))
+    base = version_of(store.read("notes"))
     store.write("notes", "the agent's change")
     with pytest.raises(MemoryChangedError) as info:
         store.write_if_unchanged("notes", "my change", base)
     assert store.read("notes") == "the agent's change"
     assert info.value.current == "the agent's change"
-    assert info.value.current_version == MemoryStore.version_of("the agent's change")
+    assert info.value.current_version == version_of("the agent's change")
     assert "changed since it was read" in str(info.value)
 
 
@@ -39,7 +39,7 @@ def test_create_refuses_to_overwrite_and_save_notices_deletion(store: MemoryStor
     assert store.read("new/one") == "hello"
     with pytest.raises(MemoryChangedError, match="already exists"):
         store.write_if_unchanged("new/one", "again", None)
-    base = MemoryStore.version_of("hello")
+    base = version_of("hello")
     store.delete("new/one")
     with pytest.raises(MemoryChangedError, match="was deleted") as info:
         store.write_if_unchanged("new/one", "edited", base)
@@ -51,12 +51,12 @@ def test_read_only_is_enforced_in_agent_context(project, serena_home) -> None:
     build_store(project, home=serena_home).write("locked", "x")
     agent = build_store(project, home=serena_home, context=Context.AGENT)
     with pytest.raises(ReadOnlyMemoryError):
-        agent.write_if_unchanged("locked", "y", MemoryStore.version_of("x"))
+        agent.write_if_unchanged("locked", "y", version_of("x"))
 
 
 def test_concurrent_saves_from_one_base_let_exactly_one_win(store: MemoryStore) -> None:
     store.write("race", "base")
-    base = MemoryStore.version_of("base")
+    base = version_of("base")
     outcomes: list[str] = []
 
     def save(text: str) -> None:

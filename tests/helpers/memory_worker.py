@@ -68,7 +68,7 @@ def slow_update(store: MemoryStore, name: str, text: str, seconds: float) -> Non
         time.sleep(seconds)
         return text
 
-    store.update(name, transform)
+    store.update({name: transform})
     print("done", flush=True)
 
 

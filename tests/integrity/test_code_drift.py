@@ -352,7 +352,7 @@ def test_read_memory_ends_with_a_note_and_activation_counts_drift(repo: Path) ->
     )
     assert drifted.count("src/auth/login.py") == 2  # in the text, and in its replacement
     assert text_read(clean) == "Tokens: `src/auth/tokens.py`.\n"
-    assert clean.endswith("Its 1 code reference confirmed now.")
+    assert clean.endswith("Its 1 mention of files and symbols still holds.")
     assert "Code changed under 1 memory: " in (activation)
     assert "edit_memory(mode='drift') applies them" in activation
 
@@ -441,6 +441,19 @@ def test_a_path_from_the_root_counts_only_inside_the_project_and_naming_rules_ar
     found = by_mention(findings(repo))
     assert set(found) == {"/src/auth/old.py"}
     assert found["/src/auth/old.py"]["status"] == "missing"
+
+
+def test_naming_patterns_with_a_stand_in_are_no_symbols_nor_files(repo: Path) -> None:
+    # as onboarding agents write conventions (ufo, pluggy): one capital or `name` stands for
+    # any word, so nothing of the code is named and nothing can go missing
+    memory(
+        repo,
+        "conventions",
+        "Builders are `withX`/`withoutX`, checks `hasX` and `isX`; hooks `useX`.\n"
+        "Private modules are `_name.py`, tests `test_name.py`; start with `refreshAll`.\n",
+    )
+    commit(repo)
+    assert set(by_mention(findings(repo))) == {"refreshAll"}
 
 
 def test_the_checker_given_memory_texts_finds_what_the_command_finds(repo: Path) -> None:

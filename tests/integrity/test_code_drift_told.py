@@ -163,7 +163,7 @@ def test_the_agent_is_told_of_drifted_memories_at_the_start_in_the_listing_and_o
     ) in note
     assert "Don't rely" not in note  # every change has its replacement: nothing else to say
     assert text_read(clean) == "Tokens: `src/auth/tokens.py`.\n"
-    assert clean.endswith("Its 1 code reference confirmed now.")
+    assert clean.endswith("Its 1 mention of files and symbols still holds.")
 
 
 def test_check_code_tells_where_symbols_went_and_a_test_moved_to_another_file(

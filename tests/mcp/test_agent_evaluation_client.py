@@ -57,3 +57,19 @@ def test_one_session_across_commands_logged_and_scored(tmp_path: Path, project: 
     assert "| question answered before onboarding | 1 |" in table
     assert "| onboarding memories | 1 |" in table
     assert "| tools listed | 9 |" in table  # the coding surface (docs/mcp.md)
+
+
+def test_a_baseline_without_a_server_stops_cleanly(tmp_path: Path, project: Path) -> None:
+    (project / "README.md").write_text("# demo\n", encoding="utf-8")
+    transcript = tmp_path / "base.jsonl"
+    _client(transcript, "start", "--project", str(project), "--no-server")
+    _client(transcript, "user", "What is this project?")
+    assert "# demo" in _client(transcript, "fs", "read", "README.md")
+    subprocess.run(["git", "init", "-q", str(project)], check=True)  # a clone, as evaluated
+    (project / "a.txt").write_text("needle in a\n", encoding="utf-8")
+    (project / "b.txt").write_text("needle in b\n", encoding="utf-8")
+    found = _client(transcript, "fs", "grep", "needle", "a.txt", "b.txt")  # every path given
+    assert "needle in a" in found and "needle in b" in found
+    _client(transcript, "stop")  # no session to end: the stop is logged, nothing fails
+    kinds = [json.loads(line)["kind"] for line in transcript.read_text().splitlines()]
+    assert kinds == ["start", "user", "fs", "fs", "stop"]

@@ -53,7 +53,7 @@ def test_two_calls_fix_a_commit_that_moved_two_files_and_renamed_a_method(
     read = read_memory(state, "core")
     assert "`src/app/cache.py` -> `src/core/cache.py`" in read
     assert "`Store.load()` -> `Store.reload()`" in read
-    assert "edit_memory(memory_name='core', needle='', repl='', mode='drift')" in read
+    assert "edit_memory(memory_name='core', mode='drift')" in read
     assert "`./src/app/jobs.py:3` -> `./src/core/jobs.py:3`" in read_memory(state, "jobs")
     before = len(list(MemoryHistory(build_store(project, home=serena_home)).entries()))
 
@@ -71,7 +71,7 @@ def test_two_calls_fix_a_commit_that_moved_two_files_and_renamed_a_method(
     assert len(entries) == before + 2
     assert {e.entry_point for e in entries[: len(entries) - before]} == {"mcp"}
     assert "Note:" not in read_memory(state, "core")  # nothing drifted is left
-    assert "Nothing to apply" in edit_memory(state, "core", needle="", repl="", mode="drift")
+    assert "Nothing to apply" in edit_memory(state, "core", mode="drift")  # no needle needed
 
 
 def test_in_review_mode_the_fix_is_a_proposal(

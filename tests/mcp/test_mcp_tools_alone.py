@@ -32,7 +32,7 @@ def test_memory_tools_alone(state: ServerState, project: Path) -> None:
         "Memory 'auth/login' written (created, 8 characters)."
     )
     assert text_read(read_memory(state, "mem:auth/login.md")) == "Tokens.\n"
-    assert "1 replacement" in edit_memory(state, "auth/login", "Tokens", "JWT", "literal")
+    assert "1 replacement" in edit_memory(state, "auth/login", "Tokens", "JWT", mode="literal")
     assert json.loads(list_memories(state))["memories"] == ["auth/login"]
     rename_memory(state, "auth/login", "security/login")
     assert mem_file(project, "security/login").read_text() == "JWT.\n"

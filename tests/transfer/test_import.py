@@ -44,7 +44,7 @@ def _source(tmp_path: Path, folder: str) -> Path:
 
 
 def _all_text(store: MemoryStore) -> str:
-    return "\n".join(store.read(n) for n in store.iter_all_names())
+    return "\n".join(store.read(n) for n in store.scan().files)
 
 
 def _source_lines(root: Path) -> list[str]:
@@ -61,7 +61,7 @@ def test_every_format_imports_once_keeps_every_line_and_undoes_in_one_restore(
 ) -> None:
     source = _source(tmp_path, folder)
     dry = apply_plan(store, plan_import(fmt, source / rel), dry_run=True)
-    assert dry.created and not list(store.iter_all_names())
+    assert dry.created and not list(store.scan().files)
     store.write("before", "a memory of the person\n")
     result = apply_plan(store, plan_import(fmt, source / rel))
     assert set(expected) <= set(result.created)
@@ -78,7 +78,7 @@ def test_every_format_imports_once_keeps_every_line_and_undoes_in_one_restore(
     assert len(store.history().entries()) == len(entries)
     history = store.history()
     history.restore_all(history.before_rev(entries[0].rev))
-    assert sorted(store.iter_all_names()) == ["before"]
+    assert sorted(store.scan().files) == ["before"]
 
 
 def test_claude_md_links_become_references_and_cycles_end(store: MemoryStore, tmp_path: Path):
@@ -138,7 +138,7 @@ def test_by_default_the_text_that_collides_goes_beside_and_is_linked(
     )
     assert "core links to it" in "\n".join(result.lines())
     planned = plan_import("cline-memory-bank", source)
-    written = "".join(store.read(n) for n in store.iter_all_names())
+    written = "".join(store.read(n) for n in store.scan().files)
     lines = {line for text in planned.memories.values() for line in text.splitlines() if line}
     assert [line for line in lines if line not in written] == []  # nothing dropped
     again = apply_plan(store, plan_import("cline-memory-bank", source))
@@ -288,6 +288,7 @@ def test_the_activation_message_names_importable_sources(store: MemoryStore) -> 
 
     (store.project_root / "AGENTS.md").write_text("# x\n")
     text = activation_message(store)
-    assert "agents-md at" in text and "serena memories import auto" in text
+    # the file the agent opens, named as its file tools take it (not the project folder)
+    assert "(`AGENTS.md`)" in text and "serena memories import auto" in text
     store.write("core", "entry\n")
     assert "serena memories import auto" not in activation_message(store)

@@ -25,10 +25,10 @@ def test_an_old_bundle_leaves_a_deprecated_memory_deprecated(
     export_bundle(store, old_copy)
     store.write("deploy", DEPRECATED)
     store.write("release", "# Release\n")
-    before = sorted(store.iter_all_names())
+    before = sorted(store.scan().files)
     result = apply_plan(store, plan_import("bundle", old_copy))
     assert store.read("deploy") == DEPRECATED
-    assert sorted(store.iter_all_names()) == before  # nothing beside it either
+    assert sorted(store.scan().files) == before  # nothing beside it either
     [(name, why)] = result.skipped
     assert name == "deploy" and "deprecated" in why
     assert "core" in result.unchanged

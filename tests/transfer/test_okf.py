@@ -139,8 +139,8 @@ def test_export_then_import_changes_nothing_and_a_new_project_gets_the_same_byte
     other.mkdir()
     run_cli("memories", "import", "okf", str(dest), "-p", str(other), check=True)
     fresh = build_store(other, home=serena_home)
-    assert sorted(fresh.iter_all_names()) == ["auth/login", "core", "index"]
-    for name in fresh.iter_all_names():
+    assert sorted(fresh.scan().files) == ["auth/login", "core", "index"]
+    for name in fresh.scan().files:
         assert fresh.read_bytes(name) == store.read_bytes(name)
 
 
@@ -185,7 +185,7 @@ def test_a_bundle_another_tool_wrote_imports_with_its_front_matter_and_links(
 
     first = run_cli("memories", "import", "okf", str(source), "-p", str(project), check=True)
     store = build_store(project, home=serena_home)
-    assert sorted(store.iter_all_names()) == [
+    assert sorted(store.scan().files) == [
         "metrics/gross-margin-legacy",
         "metrics/revenue",
         "policies/revenue-recognition",
@@ -232,7 +232,7 @@ def test_a_hostile_bundle_gets_one_sentence_and_writes_nothing_outside(
     (bundle / "huge.md").write_text("---\ntype: Note\n---\n" + "x" * (3 * 1024 * 1024))
     huge = run_cli("memories", "import", "okf", str(bundle), "-p", str(project))
     assert huge.returncode != 0 and "huge.md" in huge.stderr and "Traceback" not in huge.stderr
-    assert list(build_store(project, home=serena_home).iter_all_names()) == []
+    assert list(build_store(project, home=serena_home).scan().files) == []
 
 
 def test_export_never_writes_through_a_link(
@@ -276,7 +276,7 @@ def test_global_memories_go_out_with_global_and_come_back_only_when_allowed(
     other.mkdir()
     skipped = run_cli("memories", "import", "okf", str(both), "-p", str(other), check=True)
     assert "global memory" in skipped.stdout
-    assert sorted(build_store(other, home=serena_home).iter_all_names()) == [
+    assert sorted(build_store(other, home=serena_home).scan().files) == [
         "core",
         "global/style",
     ]  # the global memory was there already: the same home

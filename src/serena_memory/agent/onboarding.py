@@ -42,7 +42,7 @@ def host_os() -> str:
 
 def onboarding_needed(store: MemoryStore) -> bool:
     """No project memory other than the seeded maintenance memory means no onboarding yet."""
-    return not store.has_project_memories(excluding=[MAINTENANCE_NAME])
+    return all(name == MAINTENANCE_NAME for name in store.scan(scopes="project").files)
 
 
 @dataclass
@@ -134,7 +134,7 @@ def _proposed(store: MemoryStore, missing: list[str]) -> list[str]:
 def onboarding_status(store: MemoryStore) -> OnboardingStatus:
     """Which target memories exist in the project (ignored ones don't count)."""
     status = OnboardingStatus()
-    project_names = [n for n in store.iter_all_names() if not N.is_global(n)]
+    project_names = [n for n in store.scan().files if not N.is_global(n)]
     existing = set(project_names)
     for name in TARGET_MEMORIES:
         (status.present if name in existing else status.missing).append(name)
@@ -204,10 +204,12 @@ def _importable(store: MemoryStore) -> str:
     found = [f for f in detect(store.project_root) if f.in_project and not f.refused]
     if not found:
         return ""
-    listed = "; ".join(f"{f.format} at {f.path}" for f in found)
+    root = store.project_root
+    listed = ", ".join(f"`{(f.file or f.path).relative_to(root).as_posix()}`" for f in found)
     return (
-        f" The project already holds memory of other tools ({listed}): read it first, and "
-        "tell the user that `serena memories import auto` turns it into memories."
+        f" The project already holds notes for other agents ({listed}): read them before "
+        "onboarding, and tell the user that `serena memories import auto` turns them into "
+        "memories."
     )
 
 

@@ -19,16 +19,19 @@ REPORT_LIMIT_CHARS = 20_000
 
 def review_brief(store: MemoryStore) -> str:
     """The review instructions with the current check report (stale references, exact bare
-    mentions, memories unreachable from `mem:core`)."""
-    from serena_memory.integrity.service import run_check
+    mentions, memories unreachable from `mem:core`, duplicates and conflicting statements),
+    run through the check registry as `serena memories check` runs it."""
+    from serena_memory.integrity.plugins.base import CheckOptions
+    from serena_memory.integrity.plugins.registry import run_checks
 
-    report = run_check(store, include_unmarked=True, reachability=True)
-    findings = report.to_text().strip()
+    # one process (a server's thread may ask): no check is split over forked workers
+    options = CheckOptions(include_unmarked=True, reachability=True, duplicates=True, jobs=1)
+    findings = "".join(run_checks(store, options).to_texts()).strip()
     if len(findings) > REPORT_LIMIT_CHARS:
         findings = (
             findings[:REPORT_LIMIT_CHARS].rsplit("\n", 1)[0]
             + "\n[... the report goes on: run `serena memories check --include-unmarked "
-            "--reachability` in the project folder for all of it]"
+            "--reachability --duplicates` in the project folder for all of it]"
         )
     names = store.list()
     steps = [

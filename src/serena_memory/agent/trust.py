@@ -37,11 +37,12 @@ class Trust:
             parts.append(f"Last written by {self.writer} on {self.day}")
             if self.reviewed is not None:
                 parts.append("accepted by a person" if self.reviewed else "no person reviewed it")
-        if self.mentions:
-            plural = "s" if self.mentions > 1 else ""
-            since = "since" if self.writer else "now"
-            if self.code_holds:  # a change is told by the drift note just above
-                parts.append(f"its {self.mentions} code reference{plural} confirmed {since}")
+        if self.mentions and self.code_holds:  # a change is told by the drift note above
+            many = self.mentions > 1
+            parts.append(
+                f"its {self.mentions} mention{'s' if many else ''} of files and symbols "
+                f"still hold{'' if many else 's'}"
+            )
         if not parts:
             return ""
         line = "; ".join(parts) + "."
@@ -62,7 +63,7 @@ def writer_of(entry: Entry) -> tuple[str, bool | None]:
     if entry.entry_point == "sync":
         return f"a sync ({entry.action.removeprefix('sync ')})", None
     if who == "as found":  # the memory as history found it when it began
-        return "an edit outside serena, before history began", None
+        return "someone before this machine's history of it began", None
     return "an edit outside serena", None
 
 

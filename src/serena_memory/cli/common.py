@@ -151,7 +151,7 @@ def open_store(
     if command is not None:  # an interrupted rename finished on the way: say so at the end
         command.call_on_close(lambda: _tell(store))
         command.meta["serena.store"] = store  # for the closest names when one is not found
-    store.validate_config()
+    store.snapshot()  # a configuration that can't be used is told now, before any work
     return store
 
 
@@ -197,7 +197,7 @@ def _all_global(names: Iterable[str]) -> bool:
 
 
 def _tell(store: MemoryStore) -> None:
-    """What the store did on the side (see MemoryStore.notices), one line each on stderr."""
+    """What the store did on the side (see MemoryStore.take_notices), one line each on stderr."""
     for notice in store.take_notices():
         say(notice, err=True)
 

@@ -272,7 +272,7 @@ def backlinks(name: str, project: Path, as_json: bool) -> None:
     store = open_store(project)
     canonical = N.normalize_name(name)
     found = find_backlinks(store, canonical)
-    exists = store.exists(canonical) and not store.is_ignored(canonical)
+    exists = store.exists(canonical) and not store.access().is_ignored(canonical)
     if as_json:
         emit_json({"name": canonical, "exists": exists, "backlinks": [b.to_dict() for b in found]})
         return

@@ -210,8 +210,6 @@ class ChangeRecorder(Protocol):
 
     def history(self, store: MemoryStore) -> ChangeHistory: ...
 
-    def prune(self, store: MemoryStore, keep_days: dict[str, int]) -> int: ...
-
 
 class _NoRecord:
     """An operation no history keeps."""
@@ -244,6 +242,3 @@ class NoHistory:
         raise MemoryStoreError(
             "This store keeps no history: build it with serena_memory.wiring.build_store."
         )
-
-    def prune(self, store: MemoryStore, keep_days: dict[str, int]) -> int:
-        return 0

@@ -46,6 +46,7 @@ from serena_memory.core.errors import (
 )
 from serena_memory.core.files import atomic_write, remove_file
 from serena_memory.core.lifecycle import keep_deprecation
+from serena_memory.core.store_writing import version_of
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
@@ -304,7 +305,7 @@ def _pending_text(store: MemoryStore, name: str) -> tuple[str | None, str | None
         if p.memory == name and p.action == "delete":
             return None, p.base, True
     current = _current(store, name)
-    return current, None if current is None else store.version_of(current), False
+    return current, None if current is None else version_of(current), False
 
 
 def _gate_text(store: MemoryStore, name: str, text: str, max_chars: int | None) -> None:
@@ -331,12 +332,12 @@ def propose_write(
     """The agent's :meth:`MemoryStore.write`, as a proposal."""
     if not isinstance(content, str):
         raise MemoryStoreError("memory content must be text")
-    name = store.proposable_name(name)
+    name = store.access().check(name, write=True, proposing=True)
     _gate_text(store, name, content, max_chars)
     current = _current(store, name)
     if current is None:
         N.check_portable(name)
-    base = None if current is None else store.version_of(current)
+    base = None if current is None else version_of(current)
     kept = content if current is None else keep_deprecation(current, content)
     return _new(store, "write", name, text=kept, base=base)
 
@@ -361,7 +362,7 @@ def propose_change(
 ) -> tuple[Proposal | None, int]:
     """:func:`propose_edit` with a computed change: ``edit`` gives the new text and how
     many places it changed."""
-    name = store.proposable_name(name)
+    name = store.access().check(name, write=True, proposing=True)
     text, base, _ = _pending_text(store, name)
     if text is None:
         return _not_found(store, name)
@@ -381,7 +382,7 @@ def _not_found(store: MemoryStore, name: str) -> Any:
 def propose_delete(store: MemoryStore, name: str) -> Proposal | None:
     """The agent's :meth:`MemoryStore.delete`, as a proposal; a memory that only the
     agent's pending proposal creates is withdrawn instead (None)."""
-    name = store.proposable_name(name)
+    name = store.access().check(name, write=True, proposing=True)
     current = _current(store, name)
     if current is None:
         mine = [p for p in for_memory(store, name) if p.memory == name]
@@ -390,14 +391,14 @@ def propose_delete(store: MemoryStore, name: str) -> Proposal | None:
         for p in mine:
             _remove(store, p.id)
         return None
-    return _new(store, "delete", name, text=None, base=store.version_of(current))
+    return _new(store, "delete", name, text=None, base=version_of(current))
 
 
 def propose_rename(store: MemoryStore, old: str, new: str) -> Proposal:
     """The agent's :meth:`MemoryStore.rename`, as a proposal."""
-    old = store.proposable_name(old)
-    new = N.check_portable(store.proposable_name(new))
-    store.refuse_secret_name(new)
+    old = store.access().check(old, write=True, proposing=True)
+    new = N.check_portable(store.access().check(new, write=True, proposing=True))
+    store.refuse_secrets({new: ""})
     if old == new:
         raise MemoryStoreError(f"'{old}' and '{new}' are the same memory name")
     current = _current(store, old)
@@ -409,7 +410,7 @@ def propose_rename(store: MemoryStore, old: str, new: str) -> Proposal:
         raise ProposalError(
             f"memory '{old}' or '{new}' has a pending proposal; wait until the user reviews it"
         )
-    return _new(store, "rename", old, text=None, base=store.version_of(current), new_name=new)
+    return _new(store, "rename", old, text=None, base=version_of(current), new_name=new)
 
 
 def agent_note(store: MemoryStore, name: str) -> str:
@@ -433,7 +434,7 @@ def state_of(store: MemoryStore, proposal: Proposal) -> tuple[str | None, bool]:
     """The memory's text now (None: absent) and whether it changed since the proposal
     was made (a conflict: accepting is refused)."""
     current = _current(store, proposal.memory)
-    version = None if current is None else store.version_of(current)
+    version = None if current is None else version_of(current)
     return current, version != proposal.base
 
 

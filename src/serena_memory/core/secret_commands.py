@@ -28,6 +28,10 @@ _COMMAND_LINES = (
     # docker/podman/helm/... login, then -p or --password and the value
     rf"\blogin\b[^\n|;&]*?\s(?:-p|--password)(?:\s+|=){_ARG}",
     rf"\bsshpass\s+-p\s*{_ARG}",
+    # Oracle's sqlplus USER/PASSWORD@DATABASE
+    r"\bsqlplus\s+(?:-\w+\s+)*[\w.$#-]+/([^\s@/'\"]+)@",
+    # MinIO's client: mc alias set NAME URL ACCESS_KEY SECRET_KEY (mc config host add ...)
+    rf"\bmc\s+(?:alias\s+set|config\s+host\s+add)\s+\S+\s+\S+\s+\S+\s+{_ARG}",
     # mysql -pVALUE (a password joined to -p; `-p` alone asks for it)
     rf"\b(?:mysql\w*|mariadb\w*)\b[^\n|;&]*?\s-p{_ARG}",
     rf"\bredis-cli\b[^\n|;&]*?\s(?:-a|--pass)\s+{_ARG}",
@@ -61,7 +65,7 @@ _COMMAND_LINES = (
 # that takes a password without one
 COMMAND_WORDS = (
     *("--", "-p", "-u", "-a ", "-w", "%", "login", "rabbitmqctl", "htpasswd", "bundle config"),
-    *("/user:", "<<<", "keytool"),
+    *("/user:", "<<<", "keytool", "mc alias", "mc config", "sqlplus"),
 )
 # a long flag and its value (`--account-key VALUE`, `--password=VALUE`, `--dest-creds
 # user:VALUE`): a secret when the flag's name is a secret's (core/secret_values.py); one

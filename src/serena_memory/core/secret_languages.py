@@ -15,18 +15,25 @@ from typing import Any
 _WORDS = {
     "password": (
         "passwort,kennwort,mot de passe,contraseña,contrasena,senha,пароль,密码,密碼,口令,"
-        "パスワード,비밀번호,wachtwoord,lösenord,hasło,haslo,heslo,salasana,jelszó,şifre,parola"
+        "パスワード,비밀번호,wachtwoord,lösenord,hasło,haslo,heslo,salasana,jelszó,şifre,parola,"
+        "mật khẩu,kata sandi,κωδικός,סיסמה,كلمة المرور,كلمة السر,पासवर्ड,รหัสผ่าน,adgangskode,"
+        "passord,parool,slaptažodis,parole,geslo,lozinka,лозинка,парола,lösenordet,"
+        "adgangskoden,passordet,wachtwoorden"
     ),
     "token": "jeton,токен,令牌,トークン,토큰",
     "secret key": "密钥,秘钥,秘密鍵,ключ,schlüssel,clé secrète,chave secreta,clave secreta",
+    "key": (
+        "clave,chave,chiave,clé,klucz,sleutel,nyckel,nøgle,nøkkel,avain,kulcs,anahtar,klíč,キー,키"
+    ),
     "user": (
         "benutzer,benutzername,utilisateur,usuario,usuário,utente,пользователь,用户,用戶,"
-        "ユーザー,사용자"
+        "ユーザー,사용자,utilizador,uživatel,użytkownik,kullanıcı,người dùng,pengguna,χρήστης,"
+        "gebruiker,användare,bruger,bruker,käyttäjä,felhasználó"
     ),
     "login": "логин,登录,ログイン,anmeldung,identifiant",
 }
 # "is" as these languages say it, read only after a password's or a token's word
-_IS = r"ist|lautet|est|es|é|è|era|était|это|是|为|為|は"
+_IS = r"ist|lautet|est|es|é|è|era|était|это|是|为|為|は|là|adalah|είναι|jest|är|er"
 _FULL_WIDTH = str.maketrans(
     {"：": ": ", "（": " (", "）": ") ", "，": ", ", "。": ". ", "「": "`", "」": "`"}
 )

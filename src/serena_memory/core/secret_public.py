@@ -70,3 +70,18 @@ _RETIRED = re.compile(r"(?i)\b(?:deleted|revoked|deactivated|disabled|inactive)\
 def retired_id(line: str, token: str) -> bool:
     """Whether ``token`` is an access key's id that ``line`` says is deleted or revoked."""
     return _KEY_ID.search(token) is not None and _RETIRED.search(line) is not None
+
+
+# a public key by its context: a browser's key (restricted to referrers, visible in a page),
+# a client-side or frontend token
+_PUBLIC_CONTEXT = re.compile(
+    r"(?i)\b(?:client-side|front-?end (?:token|key)|publishable|referr?ers?|page source"
+    r"|web source|snippet|search-only|web (?:config|sdk)|firebase ?config"
+    r"|(?:meant|made|safe) for (?:the )?browsers?|ships? to (?:every )?browsers?"
+    r"|safe to expose|meant to be public|not (?:a )?secret)\b"
+)
+
+
+def public_context(line: str, at: int) -> bool:
+    """Whether the words before ``at`` on ``line`` say its value is public by design."""
+    return _PUBLIC_CONTEXT.search(line, max(0, at - 120), at) is not None

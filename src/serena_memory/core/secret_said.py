@@ -10,7 +10,9 @@ import re
 from functools import cache
 from typing import Any
 
+from serena_memory.core.secret_public import public_context
 from serena_memory.core.secret_values import (
+    derived_name,
     entropy,
     human_password,
     literal_secret,
@@ -34,6 +36,7 @@ _PROSE = re.compile(
 _RIGHT_AFTER = re.compile(r"\s*(?:is|was|[:=])?\s*")
 _HEX_SECRET = re.compile(r"[0-9a-f]{32,128}")
 _UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+_SHORT_HEX = re.compile(r"[0-9a-f]{16,31}")
 # a password said in a sentence, unquoted: "the passphrase is WORDS-AND-DIGITS", "user
 # admin, pass VALUE", "WPA2 key VALUE", "reset the password to VALUE"
 _SAID_PASSWORD = (
@@ -48,7 +51,7 @@ _SETTING_VERB = re.compile(r"(?i)\b(?:re)?set\b|\bchang|\brotat|\bupdat")
 _LOGIN = (
     r"(?i)\b(?:log[ -]?in|logon|sign[ -]?in|creds|credentials|basic[ -]?auth)\b"
     r"[^\n]{0,60}?(?:^|[\s`'\"(])"
-    r"([\w.@+-]{2,64})[`'\"]?(?:\s+/\s+|:)[`'\"]?([^\s`'\"]{8,80})"
+    r"([\w.@+-]{2,64})[`'\"]?(?:\s+/\s+|:| : )[`'\"]?([^\s`'\"]{8,80})"
 )
 
 
@@ -57,10 +60,14 @@ def quoted_value(line: str) -> str | None:
     for match in _PROSE.finditer(line):
         word, between, value = match.groups()
         before = line[max(0, match.start() - 30) : match.start()]
-        if _no_credential(line, match.start()) or HASH_OF.search(before + between):
+        if no_credential(line, match.start()) or HASH_OF.search(before + between):
             continue
-        if re.search(r"(?i)\b(?:name|id)\b", between):
-            continue  # "the secret name is `db-creds`": what names the secret
+        if re.search(r"(?i)\b(?:names?|ids?)\b|e\.g\.|\bexample|such as|\blike\b", between):
+            continue  # "the secret name is `db-creds`": what names the secret; an example
+        if derived_name(value):
+            continue  # a pod's or a job's name: rotate-secrets-cronjob-HASH
+        if public_value(value):
+            continue  # a published example: Stripe's documentation key
         if quoted_secret(word, value) or _hex_secret(word, between, value):
             return f"{word.lower()} in quotes"
     return None
@@ -91,13 +98,13 @@ _SAID_AFTER = (
 _SOMETHING_ELSE = re.compile(
     r"(?i)hash|\bsha-?\d*\b|\bmd5\b|digest|checksum|fingerprint|\bid\b|name|format|prefix"
     r"|header|length|'s\b|\bjti\b|claim|accessor"
-    r"|file|path|url|endpoint|expir|ttl|scope|type|policy|rotat|stored|kept|read|set in"
-    r"|generat|example|e\.g\.|such as|like|look|version|revision|serial|count|number"
+    r"|file|path|url|endpoint|expir|ttl|scope|type|policy|rotat|stored|kept|\bread\b(?!/)|set in"
+    r"|generat|example|e\.g\.|such as|like|look|version|revision|serial|\bcount|number"
 )
 # what a value named after a secret is when the words before say so: "sha256 of the token:",
 # "accessor of my token" (Vault's, which looks a token up and logs in nowhere)
 HASH_OF = re.compile(r"(?i)hash|\bsha-?\d*\b|\bmd5\b|digest|checksum|fingerprint|accessor")
-_PUBLIC = re.compile(r"(?i)public|publishable|anon\b|client-side")
+_PUBLIC = re.compile(r"(?i)public|publishable|anon\b|client-side|front-?end (?:token|key)")
 _PASSWORD_HINTS = ("pass", "pw", "psk", "wpa", "wi-fi", "wifi")
 _PASSWORD_WORDS = ("password", "passphrase", "passwd", "pass", "pwd", "pw")
 
@@ -110,6 +117,10 @@ def _sentences() -> tuple[Any, Any, Any]:
     return linear(_SAID_PASSWORD), linear(_SAID_AFTER), linear(_VALUE_FIRST)
 
 
+# a sentence's or a field's end, then a capitalised label: what the value after it is
+_NEW_LABEL = re.compile(r"[.;|]\s+[A-Z][\w-]*\s*$")
+
+
 def said_secret(line: str) -> str | None:
     """The kind of a password or a random token said a few words after its word."""
     for match in _sentences()[1].finditer(line):
@@ -119,13 +130,17 @@ def said_secret(line: str) -> str | None:
         before = line[max(0, match.start() - 30) : match.start()]
         if _SOMETHING_ELSE.search(between) or _PUBLIC.search(before + between):
             continue
-        if HASH_OF.search(before) or _no_credential(line, match.start()):
+        if public_context(line, match.end(2)):
+            continue  # "frontend token (meant for browsers): VALUE"
+        if _NEW_LABEL.search(between):
+            continue  # "Token: see Vault. Org: VALUE": the value's own label
+        if HASH_OF.search(before) or no_credential(line, match.start()):
             continue
         if connector and connector.lower() == "to" and not _SETTING_VERB.search(line):
             continue
         value = value.rstrip(".,;:)")
         password = word.lower() in _PASSWORD_WORDS or "community" in word.lower()
-        if human_password(value) if password else _random_token(value, named=True):
+        if human_password(value) if password else random_token(value, named=True):
             return f"{word.lower()} in a sentence"
     return None
 
@@ -134,11 +149,13 @@ def said_secret(line: str) -> str | None:
 # nonce, a PKCE verifier, a page's cursor
 _NO_CREDENTIAL = re.compile(
     r"(?i)\b(?:csrf|xsrf|anti-?forgery|state|nonce|pkce|verifier|challenge|page|pagination"
-    r"|cursor|continuation|next|sync|request)[\s_-]*$"
+    r"|cursor|continuation|next|sync|request"
+    # said to be no secret: "Account SID (not secret by itself)"
+    r"|\bnot(?: a)?)[\s_-]*$"
 )
 
 
-def _no_credential(line: str, at: int) -> bool:
+def no_credential(line: str, at: int) -> bool:
     """Whether the secret's word at ``at`` names a token that is no credential."""
     return _NO_CREDENTIAL.search(line, max(0, at - 30), at) is not None
 
@@ -168,19 +185,19 @@ def key_said(line: str) -> str | None:
         before = line[max(0, match.start() - 30) : match.start()]
         if _hyphenated(match) or HASH_OF.search(before) or _PUBLIC.search(before):
             continue
-        if _no_credential(line, match.start()):
+        if no_credential(line, match.start()) or public_context(line, match.start(2)):
             continue
         value = match.group(2).rstrip(".,;:)")
         if value.startswith((".", "-")):
             continue  # the name goes on: secret.key=..., secret-key-ref
-        if match.group(1).lower() == "secret" and not _generated(value):
+        if match.group(1).lower() == "secret" and not generated(value):
             continue  # the word alone names much else: a Secret's name, a path
-        if _random_token(value):
+        if random_token(value):
             return f"{match.group(1).lower()} in a sentence"
     return None
 
 
-def _generated(value: str) -> bool:
+def generated(value: str) -> bool:
     """Whether ``value`` mixes capitals, small letters and digits over 20 characters or
     more, as a generated token does and no name or path of words does."""
     return (
@@ -197,7 +214,7 @@ def _hyphenated(match: Any) -> bool:
     return line[start - 1 : start] == "-" or line[end : end + 1] == "-"
 
 
-def _random_token(value: str, *, named: bool = False) -> bool:
+def random_token(value: str, *, named: bool = False) -> bool:
     """A token's value: long, varied, letters and digits (or 32 hex digits and more); a
     UUID only when the words ``named`` it a token (Heroku's and Postmark's are UUIDs)."""
     if public_value(value) or (_UUID.fullmatch(value) and not named):
@@ -206,6 +223,8 @@ def _random_token(value: str, *, named: bool = False) -> bool:
         return entropy(value) >= 3.0
     if _HEX_SECRET.fullmatch(value):
         return entropy(value) >= 3.0
+    if _SHORT_HEX.fullmatch(value):
+        return False  # fewer than 32 hex digits: a commit's or an object's short id
     return (
         len(value) >= 16
         and literal_secret(value)
@@ -279,7 +298,7 @@ def _admin_login(line: str) -> bool:
     (``admin / VALUE``), a strong one after a colon, a generated one after "with"."""
     for match in _ADMIN_LOGIN.finditer(line):
         separator, value = match.group(1).strip().lower(), match.group(2)
-        judge = {"/": human_password, ":": strong_password}.get(separator, _all_classes)
+        judge = {"/": human_password, ":": strong_password}.get(separator, all_classes)
         if judge(value):
             return True
     return False
@@ -315,7 +334,7 @@ def login_pair(line: str, lower: str) -> str | None:
 def _quoted_login(line: str) -> bool:
     """A user and a generated password or a passphrase, each quoted as code."""
     quoted = _QUOTED_LOGIN.search(line)
-    return quoted is not None and (_all_classes(quoted.group(1)) or passphrase(quoted.group(1)))
+    return quoted is not None and (all_classes(quoted.group(1)) or passphrase(quoted.group(1)))
 
 
 def _login_after_word(line: str) -> bool:
@@ -362,7 +381,7 @@ def labelled_password(line: str) -> str | None:
         value = match.group(1).rstrip(".,;")
         if _NOT_IN_PASSWORD.search(value) or not any(map(value.__contains__, _PASSWORD_SYMBOLS)):
             continue
-        if _all_classes(value) and _MIXED_CASE.search(value) and entropy(value) >= 3.0:
+        if all_classes(value) and _MIXED_CASE.search(value) and entropy(value) >= 3.0:
             return "password after a label"
     return None
 
@@ -423,7 +442,7 @@ def _cell_secret(i: int, cells: list[str], columns: dict[int, str]) -> bool:
     name = cells[i - 1].strip("`") if i else ""
     if name and secret_name(name) and literal_value(name, value, quoted=True):
         return True  # a table of names and values: | API_KEY | VALUE |
-    if cell.startswith("`") and len(value) >= 12 and _all_classes(value):
+    if cell.startswith("`") and len(value) >= 12 and all_classes(value):
         return _CODE.search(value) is None
     return i >= 2 and _after_host_and_user(cells[:i]) and _random(value)
 
@@ -433,7 +452,7 @@ def _column_secret(header: str | None, value: str) -> bool:
     be words and digits) or by Key (a random token, never a keybinding)."""
     if header == "secret":
         return human_password(value) or literal_value("password", value)
-    return header == "key" and _random_token(value)
+    return header == "key" and random_token(value)
 
 
 def _after_host_and_user(before: list[str]) -> bool:
@@ -446,7 +465,7 @@ def _random(value: str) -> bool:
     return len(value) >= 12 and strong_password(value, quoted=True) and entropy(value) >= 3.5
 
 
-def _all_classes(value: str) -> bool:
+def all_classes(value: str) -> bool:
     return strong_password(value) and all(
         re.search(pattern, value) for pattern in (r"[a-z]", r"[A-Z]", r"\d", r"[^\w\s]")
     )
@@ -486,6 +505,6 @@ def value_below(label: str, line: str) -> str | None:
     if _FAKE.search(label):
         return None  # a fixture (fake, generated by make fixtures)
     secret = value.group(1).rstrip(".,;")
-    if human_password(secret) if word in _PASSWORD_WORDS else _random_token(secret, named=True):
+    if human_password(secret) if word in _PASSWORD_WORDS else random_token(secret, named=True):
         return f"{word} below its label"
     return None

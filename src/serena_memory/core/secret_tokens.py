@@ -19,6 +19,12 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("Anthropic API key", r"sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{80,}"),
     ("OpenAI API key", r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}"),
     ("OpenRouter API key", r"sk-or-v1-[a-f0-9]{64}"),
+    ("DeepSeek API key", r"\bsk-[a-f0-9]{32}\b"),
+    (
+        "Langfuse secret key",
+        r"\bsk-lf-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}\b",
+    ),
+    ("ElevenLabs API key", r"\bsk_[a-f0-9]{48}\b"),
     ("Groq API key", r"gsk_[A-Za-z0-9]{52}"),
     ("Perplexity API key", r"pplx-[A-Za-z0-9]{48}"),
     ("xAI API key", r"xai-[A-Za-z0-9]{80}"),
@@ -28,11 +34,13 @@ TOKENS: tuple[tuple[str, str], ...] = (
     # Google, Microsoft, cloud platforms
     ("Google API key", r"AIza[0-9A-Za-z_-]{35}"),
     ("Google OAuth client secret", r"GOCSPX-[A-Za-z0-9_-]{28}"),
+    ("Firebase Cloud Messaging server key", r"\bAAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,}"),
     ("Google OAuth access token", r"ya29\.[A-Za-z0-9_-]{40,}"),
     ("Google OAuth refresh token", r"1//0[A-Za-z0-9_-]{40,}"),
     ("Google Calendar private address", r"/private-[a-f0-9]{32}/"),
     ("Azure AD client secret", r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}"),
-    ("Azure SAS signature", r"[?&]sig=[A-Za-z0-9%+/]{30,}"),
+    # a SAS signature, or a Logic App trigger's (base64url: `-` and `_`)
+    ("Azure SAS signature", r"[?&]sig=[A-Za-z0-9%+/_-]{30,}"),
     # a CloudFront signed URL's signature (its own base64, `~` and `-` for `=` and `+`)
     ("CloudFront signed URL", r"[?&]Signature=[A-Za-z0-9~_-]{60,}"),
     ("Vault token", r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}"),
@@ -166,7 +174,9 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("Frame.io token", r"\bfio-u-[A-Za-z0-9_=-]{64}"),
     (
         "Slack token",
-        r"\bxox[abposer]-(?:\d+-)+[A-Za-z0-9-]{20,}|\bxapp-\d-[A-Z0-9]+-\d+-[a-f0-9]{30,}",
+        r"\bxox[abposer]-(?:\d+-)+[A-Za-z0-9-]{20,}|\bxapp-\d-[A-Z0-9]+-\d+-[a-f0-9]{30,}"
+        # a configuration token and its refresh token
+        r"|\bxoxe(?:\.xox[bp])?-\d-[A-Za-z0-9]{100,}",
     ),
     # URLs that are credentials themselves
     (

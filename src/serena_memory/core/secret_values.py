@@ -15,6 +15,8 @@ from collections import Counter
 _PLACEHOLDER = re.compile(
     r"x{4,}|\*{3,}|\.\.\.|…|•{3,}|example|replace|your|changeme|change_me|dummy|placeholder"
     r"|redacted|sample|fake|not[-_ ]?a[-_ ]?real|not[-_ ]real|\$\{|\$\(|\{\{|%\("
+    # a Windows or NuGet variable: %NUGET_PAT%
+    r"|^%[A-Za-z_][\w.]*%$"
     # a value that says it guards nothing: Django's django-insecure-..., a test-only key
     r"|insecure|test[-_]only"
     r"|^(?:password|passwd|pass|pwd|secret|token|key|apikey|api_key|changeit|hunter2|test|guest"
@@ -25,7 +27,8 @@ _PLACEHOLDER = re.compile(
 )
 # a bracketed word says what goes there: <password>, <API_KEY>, <Your Token>
 _BRACKETED = re.compile(
-    r"<(?:[a-z][a-z0-9]{2,}(?:[ _.:-][a-z0-9]+)*|[A-Z][A-Z0-9]{2,}(?:[ _.-][A-Z0-9]+)*"
+    r"<(?:[a-z][a-z0-9]{2,}(?:[ _.:-][a-z0-9]+)*|[a-z]{2}(?:[ _.:-][a-z0-9]+)+"
+    r"|[A-Z][A-Z0-9]{2,}(?:[ _.-][A-Z0-9]+)*"
     r"|[A-Z][a-z]{2,}(?: [A-Za-z][a-z]+)*)>"
 )
 # a name's words: API_KEYS, secretKeyBase, db-password-prod, aws_secret_access_key
@@ -86,13 +89,33 @@ _NAME_SUFFIXES = frozenset(
         "rw",
         "admin",
         "root",
+        # the environment or copy it opens, as teams abbreviate them: CLIENT_SECRET_PRD
+        "prd",
+        "uat",
+        "qa",
+        "preprod",
+        "nonprod",
+        "sandbox",
+        "sbx",
+        "int",
+        "ci",
+        "e2e",
+        "perf",
+        "dr",
+        "internal",
+        "external",
+        "legacy",
+        "temp",
+        "tmp",
+        "active",
+        "standby",
     ]
 )
 # words that make a key public by design (PublicKey, NEXT_PUBLIC_*, SUPABASE_ANON_KEY,
 # InstrumentationKey), or a keyboard's (hotkey)
 _PUBLIC_WORDS = frozenset(["public", "publishable", "pub", "anon", "instrumentation", "hotkey"])
 # a key of data, not a secret: DynamoDB's partition and sort keys, a cache or Redis key
-_DATA_KEY_WORDS = frozenset(
+DATA_KEY_WORDS = frozenset(
     [
         "partition",
         "sort",
@@ -123,6 +146,7 @@ _NOT_IN_PROSE = re.compile(r"://|^[\w.$~-]*(?:/[\w.$~{}-]*)+$|^--?[a-z][\w-]*(?:
 # publishable key, an encrypted value (EJSON, sops, Ansible Vault)
 _PUBLIC_VALUE = re.compile(
     r"^(?:arn:|ssh-(?:rsa|ed25519|dss)\b|sk-(?:ssh|ecdsa)-|ecdsa-sha2-|pk_(?:live|test)_|phc_|pk\.eyJ"
+    r"|AC[0-9a-f]{32}$"  # a Twilio account's SID: an identifier
     r"|EJ\[\d:|ENC[\[(]|\$ANSIBLE_VAULT|vault:|age1[a-z0-9]{50,})"
     # a Sealed Secret's ciphertext: a two-byte session key length (512 bytes or so) first
     # (its first bytes 02 00 or 02 01 encode as AgA or AgB)
@@ -138,6 +162,8 @@ PUBLISHED_KEYS = frozenset(
         "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
         "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
         "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+        # the token GitHub's documentation shows
+        "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
     )
 )
 _HEX_OR_UUID = re.compile(r"[0-9a-f]{7,64}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", re.I)
@@ -162,6 +188,15 @@ NOT_A_VALUE = re.compile(
 # an attribute (settings.SECRET_KEY): code unless quoted, where it is a string literal such
 # as a password of two words (Badger.Walnut95)
 _ATTRIBUTE = re.compile(r"^[A-Za-z_]+\d*(?:\.[A-Za-z_]+\d*)+$")
+# ...but capitalised words with digits at the end are a password of words (a word, a dot,
+# a word and digits)
+_WORDS_AND_DIGITS = re.compile(r"^[A-Z][a-z]+(?:\.[A-Z][a-z]+)+\d+$")
+# words in a list (password,token,secret): what a setting lists, never a secret
+# a regular expression (api[_-]?key, gh[ps]_[A-Za-z0-9]{36}): a pattern that finds secrets
+_REGEX = re.compile(r"\][?*+{]|\\[dwsb]|\(\?[:=!<]")
+# a path or a reference of small words: kv/data/prod/api#token
+_WORD_PATH = re.compile(r"[a-z][a-z0-9_.-]*(?:[/#][a-z][a-z0-9_.-]*)+")
+_WORD_LIST = re.compile(r"[A-Za-z_-]+(?:,[A-Za-z_-]+)+")
 # names, paths, words in capitals and choices (IDENTIFY|OK|ESCALATE)
 WORDS = re.compile(
     r"[a-z]+(?:[./:_|-][a-z]+)*|[A-Z][a-z]+(?:[A-Z][a-z]+)*|[A-Z]+(?:[./:_|-][A-Z]+)*"
@@ -202,7 +237,8 @@ def filler(token: str) -> bool:
 def not_a_value(value: str, *, quoted: bool = False) -> bool:
     """Whether ``value`` is code or a reference rather than a literal; a ``quoted`` value
     (a string literal, a shell word) is never an attribute."""
-    return bool(NOT_A_VALUE.search(value) or (not quoted and _ATTRIBUTE.match(value)))
+    attribute = _ATTRIBUTE.match(value) and not _WORDS_AND_DIGITS.match(value)
+    return bool(NOT_A_VALUE.search(value) or (not quoted and attribute))
 
 
 def literal_secret(value: str, *, quoted: bool = False) -> bool:
@@ -218,6 +254,9 @@ def literal_secret(value: str, *, quoted: bool = False) -> bool:
         and entropy(bare) >= MIN_ASSIGNED_ENTROPY
         and not WORDS.fullmatch(bare)
         and not _JOINED_WORDS.fullmatch(bare)
+        and not _WORD_LIST.fullmatch(bare)
+        and not _WORD_PATH.fullmatch(bare)
+        and _REGEX.search(bare) is None
     )
 
 
@@ -232,6 +271,11 @@ def public_name(name: str) -> bool:
     return bool(_PUBLIC_WORDS.intersection(word.lower() for word in _NAME_WORDS.findall(name)))
 
 
+# words that make a token no credential: a page's cursor, an OAuth state or PKCE verifier
+_NO_CREDENTIAL_WORDS = frozenset(
+    ["next", "page", "continuation", "cursor", "pagination", "state", "nonce", "pkce"]
+    + ["verifier", "challenge", "cancellation", "sync", "idempotency"]
+)
 # names that alone say no secret: a key (a cache's, a keybinding's), a session (a work
 # session's), auth (a setting); joined to another word they do (_app_session, X-Device-Auth)
 _ALONE = (["key"], ["keys"], ["session"], ["sessions"], ["auth"])
@@ -248,17 +292,19 @@ def secret_name(name: str) -> bool:
         return False
     if words[0] == "existing" or words[0].startswith(("csrf", "xsrf")):
         return False  # Helm's existingSecret (a Secret's name), a CSRF token (no login)
+    if _NO_CREDENTIAL_WORDS.intersection(words[:-1]):
+        return False  # nextPageToken, CONTINUATION_TOKEN, oauth_state_key: no login
     for at in range(len(words) - 1, -1, -1):
         word = words[at]
         if _SECRET_WORD.search(word):
-            return not (word.startswith("key") and at and words[at - 1] in _DATA_KEY_WORDS)
+            return not (word.startswith("key") and at and words[at - 1] in DATA_KEY_WORDS)
         version = word.startswith("v") and word[1:].isdigit()
         if word not in _NAME_SUFFIXES and not version and not word.isdigit():
             return False
     return False
 
 
-def _password_name(name: str) -> bool:
+def password_name(name: str) -> bool:
     """Whether ``name`` names a password, its word joined or not (PGPASSWORD, DB_PASSWORDS)."""
     return any(
         word.lower().rstrip("s").endswith(_PASSWORD_ENDINGS) or word.lower() in _PASSWORD_WORDS
@@ -277,13 +323,13 @@ def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
         return False
     if literal_secret(value, quoted=quoted):
         return True
-    # a password's value may be words and digits, or short and strong: Autumn2020!
-    return _password_name(name) and (
+    # a password's value may be words and digits, or short and strong (a word, a year, `!`)
+    return password_name(name) and (
         passphrase(value) or strong_password(value, quoted=quoted) or human_password(value)
     )
 
 
-# words joined with digits, as a password generator makes them: maple-nimbus-orbit-63
+# words joined with digits, as a password generator makes them (maple-nimbus-orbit-63)
 _PASSPHRASE = re.compile(r"[A-Za-z]{3,}(?:[-_.+~][A-Za-z]{3,}){2,}[-_.+~]?\d{1,4}[!?.*#$%^&]?")
 
 
@@ -363,3 +409,27 @@ def quoted_secret(word: str, value: str) -> bool:
         and not _NOT_IN_PROSE.search(value)
         and not _PUBLIC_VALUE.search(value)
     ) or (word.lower() in _PASSWORD_WORDS and human_password(value))
+
+
+# a name made of words and versions (setup-python-Linux-x64-3.11.9-pip-HASH): a cache's key,
+# a build's tag, a pod's name; a part that is a word or a version
+_NAME_PART = re.compile(
+    r"[A-Za-z][a-z]{1,}|[A-Z]{3,}|[a-z]{1,6}\d{1,4}|\d{1,4}(?:\.\d+)*|v\d+|x\d\d"
+)
+
+
+def derived_name(value: str) -> bool:
+    """Whether ``value`` is three parts or more, most of them words or versions, joined by
+    ``-``, ``_`` or ``.`` (a cache's key, a build's tag, a file's name)."""
+    parts = [part for part in re.split(r"[-_.:/]+", value) if part]
+    if len(parts) < 3:
+        return False
+    if any(len(part) >= 12 and _RANDOM_PART.match(part) for part in parts):
+        return False  # a generated part: acme_live_<random>
+    named = sum(1 for part in parts if _NAME_PART.fullmatch(part) and not _HEX_PART.fullmatch(part))
+    return named * 2 >= len(parts)
+
+
+# a part that mixes small letters, capitals and digits, as a generator draws them
+_HEX_PART = re.compile(r"[0-9a-f]*[a-f][0-9a-f]*")  # dc81, a008: a UUID's or a hash's, no word
+_RANDOM_PART = re.compile(r"(?=.*[a-z])(?=.*[A-Z])(?=.*\d)")

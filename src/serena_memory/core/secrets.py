@@ -26,6 +26,16 @@ from serena_memory.core.secret_commands import (
     cookie_credential,
     header_credential,
 )
+from serena_memory.core.secret_context import (
+    CONTEXT_WORDS,
+    LOGIN_WORDS,
+    app_password,
+    login_said,
+    name_alone,
+    named_above,
+    named_in_sentence,
+    public_context,
+)
 from serena_memory.core.secret_files import jwk_private, netrc, pgpass, recovery_codes
 from serena_memory.core.secret_languages import in_english, names_abroad
 from serena_memory.core.secret_phrases import PASSCODE_WORDS, passcode, recovery_phrase
@@ -43,6 +53,7 @@ from serena_memory.core.secret_said import (
     key_said,
     labelled_password,
     login_pair,
+    no_credential,
     quoted_value,
     said_password,
     said_secret,
@@ -110,38 +121,57 @@ class SecretFoundError(MemoryStoreError):
 # again); ibm_cloud_iam also reads ``requests.Response`` in an annotation.
 #
 # detect-secrets' provider detectors, in the order they run: (module under
-# ``detect_secrets.plugins``, class)
-_PROVIDER_DETECTORS = (
-    ("aws", "AWSKeyDetector"),
-    ("artifactory", "ArtifactoryDetector"),
-    ("azure_storage_key", "AzureStorageKeyDetector"),
-    ("discord", "DiscordBotTokenDetector"),
-    ("github_token", "GitHubTokenDetector"),
-    ("gitlab_token", "GitLabTokenDetector"),
-    ("ibm_cloud_iam", "IbmCloudIamDetector"),
-    ("jwt", "JwtTokenDetector"),
-    ("mailchimp", "MailchimpDetector"),
-    ("npm", "NpmDetector"),
-    ("openai", "OpenAIDetector"),
-    ("pypi_token", "PypiTokenDetector"),
-    ("sendgrid", "SendGridDetector"),
-    ("slack", "SlackDetector"),
-    ("square_oauth", "SquareOAuthDetector"),
-    ("stripe", "StripeDetector"),
-    ("telegram_token", "TelegramBotTokenDetector"),
-    ("twilio", "TwilioKeyDetector"),
+# ``detect_secrets.plugins``, class, the words one of which its patterns need, the words
+# in lower case one of which its case-insensitive patterns need). A line holding none of
+# them can't match: the detector is skipped, as most lines skip most detectors.
+_PROVIDER_DETECTORS: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("aws", "AWSKeyDetector", ("A3T", "ABIA", "ACCA", "AKIA", "ASIA"), ("aws",)),
+    ("artifactory", "ArtifactoryDetector", ("AKC", "AP"), ()),
+    ("azure_storage_key", "AzureStorageKeyDetector", ("AccountKey=",), ()),
+    ("discord", "DiscordBotTokenDetector", (".",), ()),  # (and see _NEEDED)
+    ("github_token", "GitHubTokenDetector", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), ()),
+    ("gitlab_token", "GitLabTokenDetector", ("gl", "GR1348941"), ()),
+    ("ibm_cloud_iam", "IbmCloudIamDetector", (), ("key", "pwd", "pass", "token")),
+    ("jwt", "JwtTokenDetector", ("eyJ",), ()),
+    ("mailchimp", "MailchimpDetector", ("-us",), ()),
+    ("npm", "NpmDetector", (":_authToken=",), ()),
+    ("openai", "OpenAIDetector", ("T3BlbkFJ",), ()),
+    ("pypi_token", "PypiTokenDetector", ("pypi-",), ()),
+    ("sendgrid", "SendGridDetector", ("SG.",), ()),
+    ("slack", "SlackDetector", (), ("xox", "hooks.slack.com")),
+    ("square_oauth", "SquareOAuthDetector", ("sq0csp-",), ()),
+    ("stripe", "StripeDetector", ("k_live_",), ()),
+    ("telegram_token", "TelegramBotTokenDetector", (":",), ()),
+    ("twilio", "TwilioKeyDetector", ("AC", "SK"), ()),
 )
 
 
+# what the detectors whose words are common need besides, each a fixed-width part of
+# their own patterns (one quick search where their patterns take many steps): a Discord
+# token's two dots six characters apart, a Telegram token's digit and colon then 35
+# characters, the 44 characters of an IBM Cloud key
+_NEEDED = {
+    "discord": r"\.[a-zA-Z\d_-]{6}\.",
+    "telegram_token": r"\d:[0-9A-Za-z_-]{35}",
+    "ibm_cloud_iam": r"[a-zA-Z0-9_\-]{44}",
+}
+
+
 @cache
-def _detectors() -> tuple[Any, ...]:
-    """detect-secrets' provider detectors, made once (our token shapes are in
-    core/secret_tokens.py, private keys are found over lines by :func:`_blocks`)."""
+def _detectors() -> tuple[tuple[Any, tuple[str, ...], tuple[str, ...], Any], ...]:
+    """detect-secrets' provider detectors, made once, each with the words it needs and
+    what else its patterns need (our token shapes are in core/secret_tokens.py, private
+    keys are found over lines by :func:`_blocks`)."""
     from importlib import import_module
 
     return tuple(
-        getattr(import_module(f"detect_secrets.plugins.{module}"), name)()
-        for module, name in _PROVIDER_DETECTORS
+        (
+            getattr(import_module(f"detect_secrets.plugins.{module}"), name)(),
+            words,
+            lower,
+            re.compile(_NEEDED[module]) if module in _NEEDED else None,
+        )
+        for module, name, words, lower in _PROVIDER_DETECTORS
     )
 
 
@@ -192,11 +222,15 @@ def _name_and_value(match: re.Match[str]) -> tuple[str, str]:
 def _secret_given(line: str, at: int, name: str, value: str, *, quoted: bool) -> bool:
     """Whether ``value``, given to ``name`` at ``at``, is a secret: the name is a secret's
     (or a URL's ``key``), the value a literal one, and not an ARN's field nor a hash."""
+    if name_alone(name, value, line, at):
+        return not public_context(line, at)
     return (
         (secret_name(name) or _query_key(line, at, name))
         and literal_value(name, value, quoted=quoted)
         and not _in_arn(line, at)
         and not HASH_OF.search(line, max(0, at - 30), at)
+        and not public_context(line, at)
+        and not no_credential(line, at)
     )
 
 
@@ -329,6 +363,7 @@ def scan(text: str) -> list[Finding]:
                 _line_kind(part, detectors, foreign=foreign)
                 or (table_row(part, columns) if columns else None)
                 or (value_below(label, part) if label else None)
+                or (named_above(above, part) if above and ": " in part else None)
             )
             if kind is not None:
                 found[number] = kind
@@ -339,10 +374,11 @@ def scan(text: str) -> list[Finding]:
 # a line of words alone: letters, spaces, commas, full stops, hyphens, code quotes, a
 # label's colon, bold, a heading's or a list's mark; no digit, no symbol a password holds
 # (a colon inside a word is one), no word whose case changes inside it (tiGer, OmxgJTeK),
-# no run of capitals (an AWS key id may hold no digit), no word of a recovery phrase: no
+# no run of capitals (an AWS key id may hold no digit), no word of a recovery phrase nor an
+# app password (four groups of small letters): no
 # rule finds a secret there, and a third of a memory's lines are such prose
 _PLAIN = re.compile(r"\s*(?:#{1,6} |[-*] |\d+\. )?(?:[A-Za-z ,.`-]|:(?=\s|$)|\*\*)*")
-_NOT_PLAIN = re.compile(r"[a-z][A-Z]|[A-Z]{12}|(?i:phrase|mnemonic|words)")
+_NOT_PLAIN = re.compile(r"[a-z][A-Z]|[A-Z]{12}|(?i:phrase|mnemonic|words|app[ -]password)")
 
 
 # a test's result as test logs print it, then the test's name: `PASS: addr2line -f`
@@ -365,8 +401,11 @@ _PEM_HEADER = (
 _PUTTY_PRIVATE = r"Private-Lines:[ \t]*\d+[ \t]*\r?\n[ \t]*[A-Za-z0-9+/]{16,}"
 # a secret's name and its value in two fields of one JSON object, as Postman exports them
 _KEY_THEN_VALUE = (
-    r"\"key\"\s{0,40}:\s{0,40}\"([^\"\n]{1,80})\"\s{0,40},\s{0,40}"
-    r"\"value\"\s{0,40}:\s{0,40}\"([^\"\n]{1,500})\""
+    r"\"(?:key|name|Name)\"\s{0,40}:\s{0,40}\"([^\"\n]{1,80})\"\s{0,40},\s{0,40}"
+    r"\"(?:value|Value)\"\s{0,40}:\s{0,40}\"([^\"\n]{1,500})\""
+    # a Kubernetes container's env, a compose or CI list: `- name: NAME` then `value: VALUE`
+    r"|(?m:^[ \t]*-?[ \t]*name:[ \t]*[\"']?([A-Za-z_][\w.-]{0,80})[\"']?[ \t]*\r?\n"
+    r"[ \t]*value:[ \t]*[\"']?([^\"'\n]{1,500}?)[\"']?[ \t]*$)"
 )
 _KEY_BODY = re.compile(r"[A-Za-z0-9+/]{40}")
 
@@ -383,7 +422,8 @@ def _blocks(text: str) -> Iterator[tuple[int, str]]:
     material follows it: a header named in prose is none), a PuTTY key's private lines, a
     secret's name and value in two JSON fields, two-factor recovery codes."""
     yield from ((line, "two-factor recovery codes") for line in recovery_codes(text))
-    if "PRIVATE" not in text and "Private-Lines" not in text and '"key"' not in text:
+    pairs = '"key"' in text or "ame" in text
+    if "PRIVATE" not in text and "Private-Lines" not in text and not pairs:
         return
     pem, putty, key_value = _block_patterns()
     for match in pem.finditer(text):
@@ -392,9 +432,11 @@ def _blocks(text: str) -> Iterator[tuple[int, str]]:
             yield text.count("\n", 0, match.start()) + 1, "Private Key"
     for match in putty.finditer(text):
         yield text.count("\n", 0, match.start()) + 1, "PuTTY private key"
-    for match in key_value.finditer(text):
-        if secret_name(match.group(1)) and literal_value(match.group(1), match.group(2)):
-            yield text.count("\n", 0, match.start(2)) + 1, "value assigned to " + match.group(1)
+    for match in key_value.finditer(text) if pairs else ():
+        name, value = match.group(1) or match.group(3), match.group(2) or match.group(4)
+        if secret_name(name) and literal_value(name, value, quoted=True):
+            at = match.start(2) if match.group(2) is not None else match.start(4)
+            yield text.count("\n", 0, at) + 1, "value assigned to " + name
 
 
 WINDOW = 4096  # a longer line is scanned in overlapping parts of this many characters
@@ -451,6 +493,8 @@ _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
     (('"kty"',), jwk_private, "private JSON Web Key"),
     (("phrase", "mnemonic", "seed words", "backup words"), recovery_phrase, "recovery phrase"),
     (PASSCODE_WORDS, passcode, "PIN or passcode"),
+    (("app password", "application password", "app-specific"), app_password, "app password"),
+    (LOGIN_WORDS, login_said, "login in a sentence"),
 )
 
 
@@ -469,7 +513,10 @@ def _line_kind(line: str, detectors: Iterable[Any], *, foreign: bool = True) -> 
             return kind
     assigned = _assigned(line) if any(map(holds, _SECRET_WORDS)) else None
     assigned = assigned or login_pair(line, lower)
-    return assigned or table_row(line, {}) or labelled_password(line)
+    assigned = assigned or table_row(line, {}) or labelled_password(line)
+    if assigned is None and any(map(holds, CONTEXT_WORDS)):
+        return named_in_sentence(line)
+    return assigned
 
 
 # a run of spaces or tabs, said once: no secret holds one, and some of detect-secrets'
@@ -482,7 +529,12 @@ def _detected(line: str, detectors: Iterable[Any]) -> str | None:
     """The kind of the first of detect-secrets' findings that is a secret."""
     if "  " in line or "\t" in line:  # most lines hold no run: the substitution skipped
         line = _BLANK_RUN.sub(" ", line)
-    for detector in detectors:
+    lower = line.lower()
+    for detector, words, lower_words, needed in detectors:
+        if not any(map(line.__contains__, words)) and not any(map(lower.__contains__, lower_words)):
+            continue  # none of the words its patterns need: no match
+        if needed is not None and needed.search(line) is None:
+            continue
         for value in detector.analyze_string(line):
             token = _token_of(line, value)
             if fake(token) or public_token(str(detector.secret_type), token):
@@ -500,7 +552,9 @@ def _known_token(line: str) -> str | None:
         whole = _token_of(line, token)
         if fake(whole.removeprefix("A" * 22)) or published(token) or published(whole):
             continue  # (a Twitter bearer token starts with 22 A's: its shape, no filler)
-        if kind in BROWSER_KEYS and named_public(line, token):
+        if kind in BROWSER_KEYS and (
+            named_public(line, token) or public_context(line, line.find(token))
+        ):
             continue
         return kind
     return None

@@ -71,6 +71,7 @@ __all__ = [
     "WriteResult",
     "decode_memory",
     "encode_memory",
+    "version_of",
 ]
 
 Names = list[str]
@@ -119,14 +120,14 @@ class MemoryStore:
         )
         self.context = Context(context)
         # Read-only patterns bind the agent; a person's tools may opt in (the dashboard does).
-        self.protect_read_only = (
+        self._protect_read_only = (
             self.context is Context.AGENT if protect_read_only is None else protect_read_only
         )
         # The review mode of every project a server session served before this store's (see
         # AccessPolicy.agent_writes_for): global memories are changed under the strictest.
         self.global_writes_floor = "direct"
         # Where changes are announced (core/changes.py); none given: no history is kept.
-        self.recorder: ChangeRecorder = recorder if recorder is not None else NoHistory()
+        self._recorder: ChangeRecorder = recorder if recorder is not None else NoHistory()
         # Who is told of each read (core/reads.py).
         self.reads = ReadListeners(read_listeners)
         # What a search asks about the code its hits mention (search/drift.py); None: nothing.
@@ -138,10 +139,10 @@ class MemoryStore:
             if self.context is Context.AGENT
             else Provenance.os_user("cli")
         )
-        self.recovery = Recovery(self.layout)
-        self.reader = Reader(self)
-        self._writer = Writer(self)
-        self._renamer = Renamer(self)
+        self._recovery = Recovery(self.layout)
+        self._reader = Reader(self, self.layout, self._recovery)
+        self._writer = Writer(self, self.layout, self._reader)
+        self._renamer = Renamer(self, self.layout, self._reader)
 
     # -- the folders -----------------------------------------------------------------------
     @property
@@ -157,17 +158,8 @@ class MemoryStore:
         return self.layout.memories_dir
 
     @property
-    def global_root(self) -> Path:
-        return self.layout.global_root
-
-    @property
     def global_dir(self) -> Path:
         return self.layout.global_dir
-
-    @property
-    def notices(self) -> Names:
-        """What was done on the side (an interrupted rename finished) outside operations."""
-        return self.recovery.notices
 
     # -- the configuration, once per operation -----------------------------------------------
     @property
@@ -190,9 +182,6 @@ class MemoryStore:
             return load_sync_config(self.home)
         return opened.loaded(("sync", self.home), lambda: load_sync_config(self.home))
 
-    def validate_config(self) -> Settings:
-        return self.settings
-
     def snapshot(self) -> Snapshot:
         """The settings of one operation, with the access rules and scopes under them."""
         settings = self.settings
@@ -205,16 +194,12 @@ class MemoryStore:
             settings or self.settings,
             self.sync_config,
             self.context,
-            self.protect_read_only,
+            self._protect_read_only,
             self.global_writes_floor,
             self.layout.path_of,
         )
 
     # -- names, the path gate and the gates of a change --------------------------------------
-    def gate_scopes(self, settings: Settings | None = None) -> Scopes:
-        """(project scope, global scope): where each folder's links may lead."""
-        return self.layout.scopes(settings or self.settings)
-
     def path_of(self, name: str) -> Path:
         """The file behind a (raw or normalized) name, as written (for messages)."""
         return self.layout.path_of(name)
@@ -222,27 +207,7 @@ class MemoryStore:
     def real_path_of(self, name: str, *, listed: bool = False) -> Path:
         """The real file behind a name, every symlink on the way checked by the path gate
         (:class:`OutsidePathError` when one leads outside the allowed folders)."""
-        return self.layout.real_path_of(name, self.gate_scopes(), listed=listed)
-
-    def is_read_only(self, name: str) -> bool:
-        return self.access().is_read_only(N.normalize_name(name))
-
-    def is_ignored(self, name: str) -> bool:
-        return self.access().is_ignored(N.normalize_name(name))
-
-    def writable_name(self, name: str) -> str:
-        """The normalized name, if this store may change that memory; else the error that
-        says why (ignored, read-only for the agent, invalid)."""
-        return self.access().check(name, write=True)
-
-    def proposable_name(self, name: str) -> str:
-        """:meth:`writable_name` for a change the agent proposes instead of making."""
-        return self.access().check(name, write=True, proposing=True)
-
-    def usable_names(self, names: Iterable[str]) -> tuple[Names, Names]:
-        """Split names a bulk restore may write (valid, not ignored, writable here) from
-        the rest, which it leaves alone."""
-        return self.access().usable(names)
+        return self.layout.real_path_of(name, self.layout.scopes(self.settings), listed=listed)
 
     def refuse_secrets(
         self, texts: dict[str, str | bytes | None], allow_secret: bool = False
@@ -255,46 +220,30 @@ class MemoryStore:
 
         secrets.check_all(texts, person=self.context is Context.HUMAN)
 
-    def refuse_secret_name(self, name: str, allow_secret: bool = False) -> None:
-        """The secret gate on a name alone (a rename's target, before anything else is
-        said about it): a name becomes a committed, synced file name."""
-        self.refuse_secrets({name: ""}, allow_secret)
-
     # -- listing and reading (core/store_reading.py) -----------------------------------------
-    def iter_all_names(self, include_ignored: bool = False) -> Iterator[str]:
-        """Every memory name, project then global, unsorted; ignored ones unless asked."""
-        yield from self.reader.scan(include_ignored=include_ignored).files
-
     def scan(self, include_ignored: bool = False, *, scopes: str = "both") -> paths.MemoryScan:
-        return self.reader.scan(include_ignored, scopes=scopes)
+        return self._reader.scan(include_ignored, scopes=scopes)
 
     def list(self, topic: str = "") -> MemoryListing:
-        return self.reader.list(topic)
+        return self._reader.list(topic)
 
     def exists(self, name: str) -> bool:
-        return self.reader.exists(name)
-
-    def has_project_memories(self, excluding: Iterable[str] = ()) -> bool:
-        skip = set(excluding)
-        return any(name not in skip for name in self.reader.scan(scopes="project").files)
+        return self._reader.exists(name)
 
     def read(self, name: str, *, announce: bool = True) -> str:
-        return self.reader.read(name, announce=announce)
+        return self._reader.read(name, announce=announce)
 
     def load(self, name: str, *, announce: bool = True) -> Memory:
-        return self.reader.load(name, announce=announce)
-
-    def announce_read(self, name: str) -> None:
-        self.reader.announce_read(name)
+        return self._reader.load(name, announce=announce)
 
     def read_many(
         self, names: Iterable[str], real_paths: dict[str, str] | None = None
     ) -> Iterator[tuple[str, str | None]]:
-        return self.reader.read_many(names, real_paths)
+        return self._reader.read_many(names, real_paths)
 
     def read_bytes(self, name: str) -> bytes:
         """A memory's exact bytes, through the path gate (FileNotFoundError: none)."""
-        return self.layout.read_bytes(N.normalize_name(name), self.gate_scopes())
+        return self.layout.read_bytes(N.normalize_name(name), self.layout.scopes(self.settings))
 
     # -- changing (core/store_writing.py, core/store_rename.py) ------------------------------
     def write(
@@ -347,11 +296,10 @@ class MemoryStore:
         places it changed), under the same lock, size bounds and secret gate."""
         return self._writer.edit(name, edit, False)
 
-    def update(self, name: str, transform: Callable[[str], str]) -> bool:
-        return self._writer.update(name, transform)
-
-    def update_many(self, transforms: dict[str, Callable[[str], str]], summary: str) -> Names:
-        return self._writer.update_many(transforms, summary)
+    def update(self, transforms: dict[str, Callable[[str], str]], summary: str = "") -> Names:
+        """Change memories by computed transforms under their locks, as one history entry;
+        the names that changed (core/store_writing.py)."""
+        return self._writer.update(transforms, summary)
 
     def delete(self, name: str, expected_version: str | None = None) -> str:
         return self._writer.delete(name, expected_version)
@@ -376,8 +324,6 @@ class MemoryStore:
         self.reads.renamed(RenameEvent(result.old, result.new, self.project_root, self.home))
         return result
 
-    version_of = staticmethod(version_of)
-
     @contextlib.contextmanager
     def transaction(
         self,
@@ -392,7 +338,7 @@ class MemoryStore:
         entry recorded for whoever acts here."""
 
         def begin(summary: str, touched: Sequence[str], every_scope: bool) -> ChangeRecord:
-            return self.recorder.begin(
+            return self._recorder.begin(
                 self,
                 summary,
                 touched,
@@ -403,7 +349,7 @@ class MemoryStore:
 
         with transaction(
             self.layout,
-            self.recovery,
+            self._recovery,
             snap.scopes,
             begin,
             names,
@@ -415,18 +361,14 @@ class MemoryStore:
             yield change
 
     # -- crash recovery and what it tells ----------------------------------------------------
-    def recover(self, strict: bool = False) -> bool:
-        """Finish a rename that a crash interrupted; cheap (one stat) when there is none."""
-        return self.recovery.recover(self.gate_scopes(), strict)
-
     def take_notices(self) -> tuple[str, ...]:
         """The notices not shown yet, forgotten once taken (core/recovery.py)."""
-        return self.recovery.take_notices()
+        return self._recovery.take_notices()
 
     # -- the history (core/changes.py; kept by the history package) --------------------------
     def history(self) -> ChangeHistory:
         """Entries, old texts and restores, as the recorder keeps them."""
-        return self.recorder.history(self)
+        return self._recorder.history(self)
 
     def catch_up_history(self) -> None:
         """Record changes made outside (an editor, a checkout) now, as ``external``."""

@@ -24,10 +24,11 @@ from serena_memory.core.errors import (
     MemoryStoreError,
     OutsidePathError,
 )
-from serena_memory.core.layout import Scopes
+from serena_memory.core.layout import Layout, Scopes
 from serena_memory.core.reads import ReadEvent
 
 if TYPE_CHECKING:
+    from serena_memory.core.recovery import Recovery
     from serena_memory.core.store import MemoryStore, Snapshot
 
 
@@ -67,10 +68,10 @@ class Memory(NamedTuple):
 class Reader:
     """Listing, reading and finding memories under the access rules."""
 
-    def __init__(self, store: MemoryStore) -> None:
+    def __init__(self, store: MemoryStore, layout: Layout, recovery: Recovery) -> None:
         self.store = store
-        self.layout = store.layout
-        self.recovery = store.recovery
+        self.layout = layout
+        self.recovery = recovery
 
     # -- listing ---------------------------------------------------------------------------
     def scan(self, include_ignored: bool = False, *, scopes: str = "both") -> paths.MemoryScan:

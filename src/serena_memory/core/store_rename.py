@@ -33,7 +33,9 @@ from serena_memory.core.references import can_be_referenced, rewrite_references
 from serena_memory.core.store_reading import decode_memory
 
 if TYPE_CHECKING:
+    from serena_memory.core.layout import Layout
     from serena_memory.core.store import MemoryStore, Snapshot
+    from serena_memory.core.store_reading import Reader
 
 
 class RenameResult(NamedTuple):
@@ -115,10 +117,10 @@ class RewritePlan:
 class Renamer:
     """Renames, with the references to the renamed memory rewritten in one journal."""
 
-    def __init__(self, store: MemoryStore) -> None:
+    def __init__(self, store: MemoryStore, layout: Layout, reader: Reader) -> None:
         self.store = store
-        self.layout = store.layout
-        self.reader = store.reader
+        self.layout = layout
+        self.reader = reader
 
     def rename(
         self, old: str, new: str, allow_secret: bool, expected_version: str | None
@@ -136,7 +138,7 @@ class Renamer:
         snap = self.store.snapshot()
         old = snap.policy.check(old, write=True)
         new = N.check_portable(snap.policy.check(new, write=True))
-        self.store.refuse_secret_name(new, allow_secret)
+        self.store.refuse_secrets({new: ""}, allow_secret)
         if old == new:
             raise MemoryStoreError(f"'{old}' and '{new}' are the same memory name")
         scopes = snap.scopes
@@ -251,7 +253,7 @@ def _plan_rewrite(
 
 def _refuse_changed(name: str, data: bytes, expected_version: str | None) -> None:
     """MemoryChangedError when ``data`` is not the version the caller expects."""
-    version = hashlib.sha256(data).hexdigest()  # as :meth:`MemoryStore.version_of`
+    version = hashlib.sha256(data).hexdigest()  # as :func:`store_writing.version_of`
     if expected_version is not None and version != expected_version:
         raise MemoryChangedError(
             f"memory '{name}' was changed since it was read; nothing was renamed",

@@ -27,7 +27,9 @@ from serena_memory.core.errors import (
 from serena_memory.core.transaction import Transaction
 
 if TYPE_CHECKING:
+    from serena_memory.core.layout import Layout
     from serena_memory.core.store import MemoryStore, Snapshot
+    from serena_memory.core.store_reading import Reader
 
 
 class WriteResult(NamedTuple):
@@ -46,10 +48,10 @@ class EditResult(NamedTuple):
 class Writer:
     """Changes to memories' texts, each in one transaction and recorded."""
 
-    def __init__(self, store: MemoryStore) -> None:
+    def __init__(self, store: MemoryStore, layout: Layout, reader: Reader) -> None:
         self.store = store
-        self.layout = store.layout
-        self.reader = store.reader
+        self.layout = layout
+        self.reader = reader
 
     def write(
         self, name: str, content: str, max_chars: int | None = None, *, allow_secret: bool = False
@@ -125,14 +127,6 @@ class Writer:
         name = self._transform(name, edited, "Edit", allow_secret)[0]
         return EditResult(name, count, self._note(given, stored))
 
-    def update(self, name: str, transform: Callable[[str], str]) -> bool:
-        """Read-modify-write with a computed change (a reference fix, prefixing bare names).
-
-        ``transform`` receives the current text under the folder lock, so an edit made
-        meanwhile is never lost. Returns whether the memory changed.
-        """
-        return self._transform(name, transform, "Update", False)[1]
-
     def _transform(
         self, name: str, transform: Callable[[str], str], verb: str, allow_secret: bool
     ) -> tuple[str, bool]:
@@ -178,11 +172,15 @@ class Writer:
 
         return kept_note(self.store, stored)
 
-    def update_many(self, transforms: dict[str, Callable[[str], str]], summary: str) -> list[str]:
-        """:meth:`update` for several memories at once, recorded as one history entry.
-        Returns the names that changed."""
+    def update(self, transforms: dict[str, Callable[[str], str]], summary: str) -> list[str]:
+        """Read-modify-write of memories with computed changes (a reference fix, prefixing
+        bare names), recorded as one history entry (``summary``; '': "Update NAME").
+
+        Each transform receives the current text under the folder lock, so an edit made
+        meanwhile is never lost. Returns the names that changed."""
         snap = self.store.snapshot()
         names = [snap.policy.check(n, write=True) for n in transforms]
+        summary = summary or "Update " + ", ".join(names)
         funcs = dict(zip(names, transforms.values(), strict=True))
         changed: list[str] = []
         with self.store.transaction(snap, *names) as tx:

@@ -210,7 +210,7 @@ class IntegrityApi(ApiBase):
         if not isinstance(line, int) or isinstance(line, bool) or line < 1:
             raise ApiError(400, "'line' must be a line number (1 or more)")
         store = self.store()
-        if store.is_read_only(memory):
+        if store.access().is_read_only(N.normalize_name(memory)):
             raise ApiError(
                 403,
                 f"memory '{memory}' is read-only (it matches read_only_memory_patterns): "

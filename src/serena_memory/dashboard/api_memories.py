@@ -13,7 +13,7 @@ from serena_memory.core import names as N
 from serena_memory.core.errors import (
     MemoryNotFoundError,
 )
-from serena_memory.core.store import MemoryStore
+from serena_memory.core.store import MemoryStore, version_of
 from serena_memory.dashboard.api_base import (
     SEARCH_RESULTS,
     ApiBase,
@@ -77,7 +77,7 @@ class MemoryApi(ApiBase):
         return {
             **found.to_dict(),
             "local_text": local,
-            "read_only": store.is_read_only(name),
+            "read_only": store.access().is_read_only(name),
             # the same diff `conflicts --show` prints
             "diff": unified_diff(name, now, aside, "set aside", "in memory"),
         }
@@ -93,10 +93,10 @@ class MemoryApi(ApiBase):
         unchanged memory is a 304, however large the memory. Over the display limit, only
         the first part is sent and rendered, and the answer says so."""
         store = self.store()
-        name, content, read_only = store.load(request.query_params.get("name", ""), announce=False)
-        if "if-none-match" not in request.headers:  # the page opened, not its poll
-            store.announce_read(name)
-        version = MemoryStore.version_of(content)
+        # a read when the page opens, not when it polls
+        opened = "if-none-match" not in request.headers
+        name, content, read_only = store.load(request.query_params.get("name", ""), announce=opened)
+        version = version_of(content)
         # the code moves on while the memory stays: its drift marks are part of the tag
         drift = [
             f.to_dict()
@@ -131,7 +131,7 @@ class MemoryApi(ApiBase):
             "code_drift": drift or [],
             "name": name,
             "content": shown,
-            "version": MemoryStore.version_of(content),
+            "version": version_of(content),
             "truncated": len(shown) < len(content),
             "size": len(content),
             "read_only": read_only,
@@ -160,7 +160,7 @@ class MemoryApi(ApiBase):
         result = store.write_if_unchanged(
             name, content, None, allow_secret=data.get("allow_secret") is True
         )
-        version = MemoryStore.version_of(content)
+        version = version_of(content)
         return JSONResponse({"name": result.name, "version": version}, status_code=201)
 
     def save_memory(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:
@@ -173,7 +173,7 @@ class MemoryApi(ApiBase):
         )
         return {
             "name": result.name,
-            "version": MemoryStore.version_of(content),
+            "version": version_of(content),
             "created": result.created,
         }
 

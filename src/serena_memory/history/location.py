@@ -59,7 +59,7 @@ def history_folders(store: MemoryStore, settings: Settings | None = None) -> lis
     """The project's memories folder and the global one, as the history sees them: the
     real folders (those the store's locks are taken on) with their path-gate scopes, so
     the history reads exactly what the store may read."""
-    project, global_ = store.gate_scopes(settings)
+    project, global_ = store.layout.scopes(settings or store.settings)
     real_folder = store.layout.real_folder
     # The team's memories have their own history: their repository (sync/merge.py).
     team = store.sync_config.team_topic_pulled()

@@ -16,13 +16,11 @@ from serena_memory.core import paths
 from serena_memory.core.changes import ChangeRecorder, Folder, Provenance
 from serena_memory.core.config import Settings
 from serena_memory.core.errors import HistoryError, describe
-from serena_memory.core.files import locked
 from serena_memory.core.store import MemoryStore
 from serena_memory.history.entries import new_operation
 from serena_memory.history.folder import FolderHistory
 from serena_memory.history.location import history_folders, history_root
 from serena_memory.history.notices import clear_report, report
-from serena_memory.history.pruning import prune
 from serena_memory.history.registry import folder_history
 from serena_memory.history.restore import MemoryHistory
 
@@ -57,19 +55,6 @@ class GitRecorder:
 
     def history(self, store: MemoryStore) -> MemoryHistory:
         return MemoryHistory(store)
-
-    def prune(self, store: MemoryStore, keep_days: dict[str, int]) -> int:
-        """Drop entries older than ``keep_days[label]`` days in each folder ("project",
-        "global"; 0 or absent: keep all), each under its lock."""
-        dropped = 0
-        root = history_root(store)
-        for spec in history_folders(store):
-            days = keep_days.get(spec.label, 0)
-            if days <= 0 or not spec.root.is_dir():
-                continue
-            with locked([spec.root]):
-                dropped += prune(folder_history(root, spec), days)
-        return dropped
 
 
 def keeps_history_of(settings: Settings, name: str) -> bool:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from serena_memory.core import names as N
 from serena_memory.core.errors import (
     HistoryError,
     IgnoredMemoryError,
@@ -18,9 +19,11 @@ from serena_memory.core.errors import (
     MemoryStoreError,
     Remedy,
 )
+from serena_memory.core.files import locked
 from serena_memory.history.entries import STARTED, STARTED_AGAIN, Entry, Record, parse_entry
 from serena_memory.history.folder import FolderHistory
 from serena_memory.history.location import history_folders, history_root
+from serena_memory.history.pruning import prune as prune_folder
 from serena_memory.history.registry import folder_history
 from serena_memory.history.times import MIN_ENTRY_ID, Revision, parse_revision, shown_typed
 
@@ -116,7 +119,7 @@ class MemoryHistory:
 
     def _reachable(self, name: str) -> str:
         """Ignored memories are out of reach of every memory operation, history included."""
-        if self.store.is_ignored(name):
+        if self.store.access().is_ignored(N.normalize_name(name)):
             raise IgnoredMemoryError(
                 f"memory '{name}' is ignored (ignored_memory_patterns), so its history can't "
                 "be reached either"
@@ -335,7 +338,7 @@ class MemoryHistory:
     def restore(self, name: str, rev: str | None = None, *, allow_secret: bool = False) -> Restored:
         """Bring back ``name`` as it was at ``rev`` (default: before its latest change,
         which brings back a deleted memory) as a new entry."""
-        name = self.store.writable_name(name)  # read-only and ignored rules first
+        name = self.store.access().check(name, write=True)  # read-only and ignored rules first
         self.store.catch_up_history()
         if rev is None:
             latest = self.latest(name)
@@ -433,7 +436,7 @@ class MemoryHistory:
                 if wanted.get(name) == now.get(name):
                     continue
                 versions[name] = wanted.get(name)
-            usable, refused = self.store.usable_names(versions)
+            usable, refused = self.store.access().usable(versions)
             skipped += refused
             if usable:
                 changed.update(
@@ -467,9 +470,16 @@ class MemoryHistory:
                 "memory_history_keep_days is 0 (keep everything), so nothing is pruned; set "
                 "it to the number of days to keep in serena_config.yml or project.yml"
             )
-        return self.store.recorder.prune(
-            self.store, {"project": self.keep_days, "global": self.global_keep_days}
-        )
+        keep_days = {"project": self.keep_days, "global": self.global_keep_days}
+        dropped = 0
+        root = history_root(self.store)
+        for spec in history_folders(self.store):
+            days = keep_days.get(spec.label, 0)
+            if days <= 0 or not spec.root.is_dir():
+                continue
+            with locked([spec.root]):
+                dropped += prune_folder(folder_history(root, spec), days)
+        return dropped
 
 
 def _entry_words(entry: Entry) -> str:

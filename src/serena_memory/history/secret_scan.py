@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from serena_memory.core import secret_tokens, secret_values, secrets
+from serena_memory.core import secrets
 from serena_memory.core.changes import Folder, clean
 from serena_memory.core.files import open_regular, read_own_file
 from serena_memory.core.paths import MAX_MEMORY_BYTES
@@ -52,7 +52,7 @@ class SecretSeen:
 
 def in_memories(store: MemoryStore) -> list[SecretSeen]:
     """Secrets in the memories as they are now."""
-    names = sorted(store.iter_all_names())
+    names = sorted(store.scan().files)
     found = []
     for name, text in store.read_many(names):
         if text is None:
@@ -241,9 +241,9 @@ def _known(repo: Any, head: Any) -> set[str]:
 @cache
 def _gate_version() -> str:
     """The secret gate's version: a list made by another gate is not trusted."""
-    # the gate's rules are in three modules: a change to any makes another gate
-    modules = (secrets, secret_values, secret_tokens)
-    rules = b"".join(Path(m.__file__ or "").read_bytes() for m in modules)
+    # the gate's rules are in core's secret modules: a change to any makes another gate
+    modules = sorted(Path(secrets.__file__ or "").parent.glob("secret*.py"))
+    rules = b"".join(path.read_bytes() for path in modules)
     return "gate-" + hashlib.sha256(rules).hexdigest()[:16]
 
 

@@ -227,9 +227,9 @@ def _read(store: MemoryStore, name: str) -> str | None:
     agent); None when it is gone, ignored, no longer readable or larger than
     :data:`LARGEST_READ`."""
     try:
-        if store.is_ignored(name):
+        if store.access().is_ignored(name):
             return None
-        project, global_ = store.gate_scopes()
+        project, global_ = store.snapshot().scopes
         allowed = global_.allowed if N.is_global(name) else project.allowed
         path = str(store.real_path_of(name))
         return read_regular_file(path, allowed, f"memory '{name}'", LARGEST_READ).decode("utf-8")

@@ -43,7 +43,7 @@ class MemoryListingReader:
         self.skipped: list[SkippedFile] = [
             s for s in found.skipped if not s.name or policy.ignored_pattern(s.name) is None
         ]
-        project, global_ = store.gate_scopes()
+        project, global_ = store.snapshot().scopes
         self.allowed = {False: project.allowed, True: global_.allowed}
         for name, real in found.files.items():
             if policy.ignored_pattern(name) is not None:

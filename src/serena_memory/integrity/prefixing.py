@@ -207,7 +207,7 @@ def _prefix(
         if dry_run:
             transform(store.read(source, announce=False))
         else:
-            store.update(source, transform)
+            store.update({source: transform})
     except MemoryNotFoundError:
         return {}, {}  # deleted since the scan
     return counts, path_counts

@@ -260,7 +260,7 @@ def fix_reference(store: MemoryStore, source: str, old: str, new: str) -> int:
     source = N.normalize_name(source)
     new = N.normalize_name(new)
     old = old[len(N.MEM_PREFIX) :] if old.startswith(N.MEM_PREFIX) else old
-    if not store.exists(new) or store.is_ignored(new):
+    if not store.exists(new) or store.access().is_ignored(new):
         raise MemoryNotFoundError(f"memory '{new}' not found; a reference must point to one")
     rewritten = [0]
 
@@ -268,7 +268,7 @@ def fix_reference(store: MemoryStore, source: str, old: str, new: str) -> int:
         new_text, rewritten[0] = rewrite_references(text, old, new, f"memory '{source}'")
         return new_text
 
-    store.update(source, transform)
+    store.update({source: transform})
     if rewritten[0] == 0:
         raise MemoryStoreError(f"memory '{source}' has no reference `mem:{old}`; nothing changed")
     return rewritten[0]
@@ -396,7 +396,7 @@ def fix_code_replacements(
         return transform
 
     changes = {name: fixer(items) for name, items in sorted(by_memory.items())}
-    store.update_many(changes, f"Bring {counted(len(planned), 'mention')} of code up to date")
+    store.update(changes, f"Bring {counted(len(planned), 'mention')} of code up to date")
     return done
 
 
@@ -484,7 +484,7 @@ def closest_names(store: MemoryStore, name: str, limit: int = 3) -> tuple[str, .
         wanted = N.normalize_name(name)
     except MemoryStoreError:
         wanted = name.strip()
-    existing = [n for n in store.iter_all_names() if n != wanted]
+    existing = [n for n in store.scan().files if n != wanted]
     found = NameIndex(existing).candidates(wanted, limit)
     if found or len(wanted) < 2:
         return found

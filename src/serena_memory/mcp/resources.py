@@ -28,7 +28,7 @@ from serena_memory.core.errors import (
     MemoryStoreError,
 )
 from serena_memory.core.names import normalize_name
-from serena_memory.core.store import MemoryStore
+from serena_memory.core.store import MemoryStore, version_of
 from serena_memory.mcp.errors import for_agent
 from serena_memory.mcp.state import ServerState, client_provenance
 
@@ -69,7 +69,7 @@ def _read_as(who: Provenance, store: MemoryStore, name: str) -> str:
 
 def _version(store: MemoryStore, name: str) -> str | None:
     try:
-        return store.version_of(store.read(name, announce=False))
+        return version_of(store.read(name, announce=False))
     except (MemoryStoreError, OSError):
         return None
 

@@ -112,7 +112,7 @@ class ServerState:
         return store
 
     def take_notices(self) -> tuple[str, ...]:
-        """What the store did on the side and must be told (see MemoryStore.notices)."""
+        """What the store did on the side and must be told (see MemoryStore.take_notices)."""
         return self.store.take_notices() if self.store is not None else ()
 
     def activate(self, project: str) -> str:

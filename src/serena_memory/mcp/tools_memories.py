@@ -49,8 +49,7 @@ def read_memory(state: ServerState, memory_name: MemoryName) -> str:
             return f"Memory '{normalize_name(memory_name)}' does not exist yet." + pending
         raise
     applying = (
-        f"edit_memory(memory_name='{normalize_name(memory_name)}', needle='', repl='', "
-        "mode='drift') "
+        f"edit_memory(memory_name='{normalize_name(memory_name)}', mode='drift') "
         "applies them all in one call."
     )
     drift = drift_note(store, memory_name, text, applying)
@@ -93,8 +92,9 @@ def _over_budget(chars: int) -> str:
 def edit_memory(
     state: ServerState,
     memory_name: MemoryName,
-    needle: Annotated[str, Field(description="Text, or a Python regex (DOTALL).")],
-    repl: Annotated[str, Field(description="As given; in regex mode $!1 is group 1.")],
+    needle: Annotated[str, Field(description="Text, or a Python regex (DOTALL).")] = "",
+    repl: Annotated[str, Field(description="As given; in regex mode $!1 is group 1.")] = "",
+    *,
     mode: Literal["literal", "regex", "drift"],
     allow_multiple_occurrences: bool = False,
 ) -> str:

@@ -48,7 +48,7 @@ _SECTION_HEAD = (
 
 def section_text(store: MemoryStore, budget: int = DEFAULT_BUDGET) -> str:
     """The generated section, markers included, within ``budget`` tokens."""
-    names = sorted(n for n in store.iter_all_names() if not N.is_global(n))
+    names = sorted(n for n in store.scan().files if not N.is_global(n))
     first = [n for n in FIRST if n in names]
     lines = list(_SECTION_HEAD)
     if not names:
@@ -184,7 +184,7 @@ def export_section(
 def bundle_bytes(store: MemoryStore) -> bytes:
     """Every project memory with its metadata, as one JSON document (sorted, stable)."""
     memories = []
-    for name in sorted(n for n in store.iter_all_names() if not N.is_global(n)):
+    for name in sorted(n for n in store.scan().files if not N.is_global(n)):
         data = store.read_bytes(name)
         try:
             content = data.decode("utf-8")
@@ -199,7 +199,7 @@ def bundle_bytes(store: MemoryStore) -> bytes:
                 "content": content,
                 "sha256": hashlib.sha256(data).hexdigest(),
                 "bytes": len(data),
-                "read_only": store.is_read_only(name),
+                "read_only": store.access().is_read_only(name),
             }
         )
     doc = {"format": BUNDLE_FORMAT, "version": BUNDLE_VERSION, "memories": memories}

@@ -63,12 +63,15 @@ def plan_import(
 @dataclass(frozen=True)
 class Found:
     """A source found by looking: in the project (``in_project``), or in the home folder;
-    ``refused`` says why one the project names is out of reach (a link out)."""
+    ``refused`` says why one the project names is out of reach (a link out). ``path`` is
+    what an import takes (the project folder for CLAUDE.md and AGENTS.md), ``file`` what
+    a reader opens."""
 
     format: str
     path: Path
     in_project: bool = True
     refused: str = ""
+    file: Path | None = None
 
     def describe(self) -> str:
         return f"{self.format}: {self.path}"
@@ -101,7 +104,7 @@ def detect(project: str | Path, home: str | Path | None = None) -> list[Found]:
         if path.is_dir() if is_folder else path.is_file():
             # CLAUDE.md and AGENTS.md are read from the project folder itself
             shown = root if fmt in ("claude-md", "agents-md") else path
-            found.append(Found(fmt, shown, refused=reach.refusal(path) or ""))
+            found.append(Found(fmt, shown, refused=reach.refusal(path) or "", file=path))
     auto = folders.claude_project_folder(root, home_dir)
     if auto.is_dir():
         found.append(Found("claude-auto-memory", auto, in_project=False))

@@ -44,7 +44,7 @@ def bundle_files(
     store: MemoryStore, *, include_global: bool = False, code: CodeFacts | None = None
 ) -> dict[str, bytes]:
     """Every file of the bundle: bundle path -> bytes."""
-    names = sorted(n for n in store.iter_all_names() if include_global or not N.is_global(n))
+    names = sorted(n for n in store.scan().files if include_global or not N.is_global(n))
     paths_of: dict[str, str] = {}
     for name in names:
         paths_of[name] = C.concept_path(name, set(paths_of.values()))

@@ -275,7 +275,7 @@ def _usable(
     usable: dict[str, str] = {}
     for name, content in plan.memories.items():
         try:
-            written = store.writable_name(name)
+            written = store.access().check(name, write=True)
         except MemoryStoreError as exc:
             result.skipped.append((name, describe(exc)))
             continue

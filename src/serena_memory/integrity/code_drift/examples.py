@@ -66,11 +66,12 @@ def is_example(line: str, start: int) -> bool:
 
 
 _MADE_UP_STEM = re.compile(
-    r"^(?:foo|bar|baz|qux|example|sample|something|name|filename|file"
-    r"|(?:your|my|some|new)[-_]\w[\w-]*|[\w-]*feature[-_]name)$",
+    r"^_*(?:test[-_])?(?:foo|bar|baz|qux|example|sample|something|name|filename|file"
+    r"|(?:your|my|some|new)[-_]\w[\w-]*|[\w-]*feature[-_]name)(?:[-_.](?:test|spec))?$",
     re.IGNORECASE,
 )
-"""A file's stem that stands for any file: ``foo.py``, ``your-file.ts``, ``name.py``."""
+"""A file's stem that stands for any file: ``foo.py``, ``your-file.ts``, ``name.py``, and
+the same in a naming rule (``_name.py``, ``test_name.py``, ``name.spec.ts``)."""
 
 
 def may_be_made_up(path: str) -> bool:
@@ -83,6 +84,9 @@ def may_be_made_up(path: str) -> bool:
     library = "/" not in path and last.endswith(".js") and last[:1].isupper() and "." not in stem
     return library or bool(_MADE_UP_STEM.match(stem))
 
+
+STAND_IN_WORD = re.compile(r"^[a-z]{2,}[A-Z]$")
+"""A naming rule written with one capital for any word: ``withX``, ``hasX``, ``useX``."""
 
 _STAND_IN = _words("fn func function method callable foo bar baz qux xxx")
 """Names that stand for any function in a written pattern (``humanize.fn(*test_args)``)."""

@@ -34,6 +34,7 @@ from serena_memory.integrity.code_drift.examples import (
     PLACEHOLDER_PART,
     PRODUCT_WORDS,
     PROSE_PRODUCTS,
+    STAND_IN_WORD,
     is_example,
     may_be_made_up,
     placeholder_call,
@@ -232,6 +233,8 @@ def _is_symbol_word(word: str) -> bool:
     """Whether one word names a symbol: snake_case or camelCase, and not a product's name,
     an all-capitals word or a generic word (``true``, ``self``, ``TODO``)."""
     if word in PRODUCT_WORDS or word.isupper() or word.lower() in GENERIC_WORDS:
+        return False
+    if STAND_IN_WORD.match(word):
         return False
     if _PRIVATE.match(word):
         return True  # `_native`, `__init__`: no word of prose starts with `_`

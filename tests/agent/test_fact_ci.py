@@ -216,3 +216,24 @@ def test_a_step_naming_one_matrix_key_is_offered_once_per_value(tmp_path: Path) 
     sheet = detect_facts(root)
     assert sheet.commands["test"][:2] == ["make test-minimal", "make test-full"]
     assert not any("matrix" in c or "check" in c for c in sheet.offered())
+
+
+def test_a_checkers_action_is_the_check_a_person_runs(tmp_path: Path) -> None:
+    workflow = """\
+on: [push, pull_request]
+jobs:
+  typos:
+    name: Spell Check with Typos
+    runs-on: ubuntu-24.04
+    steps:
+      - uses: actions/checkout@v6
+      - name: Check the spelling of the files in our repo
+        uses: crate-ci/typos@v1.29.4
+"""
+    root = tmp_path / "p"
+    (root / ".github/workflows").mkdir(parents=True)
+    (root / ".github/workflows/ci.yml").write_text(workflow, encoding="utf-8")
+    (root / "Cargo.toml").write_text('[package]\nname = "x"\n', encoding="utf-8")
+    sheet = detect_facts(root)
+    assert "typos" in sheet.commands["lint"]
+    assert not any("checkout" in command for command in sheet.offered())

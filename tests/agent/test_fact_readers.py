@@ -62,13 +62,15 @@ update-changelog:
 
 def test_a_justfile_with_a_capital_j_is_read(tmp_path: Path) -> None:
     sheet = project(tmp_path, {"Justfile": JUSTFILE})
-    assert sheet.commands["test"] == ["just test"]
+    # a recipe taking one argument and running the tests is the single-test form
+    assert sheet.commands["test"] == ["just test", "just filter PATTERN"]
     assert sheet.commands["lint"] == ["just lint"]
     assert sheet.commands["format"] == ["just fmt"]
     assert sheet.commands["run"] == ["just watch"]
     shown = sheet.to_markdown()
-    for hidden in ("helper", "_internal", "filter", "publish", "changelog", "alias", "log"):
+    for hidden in ("helper", "_internal", "publish", "changelog", "alias", "log"):
         assert f"just {hidden}" not in shown
+    assert "`just filter`" not in shown
     assert ("Justfile", "just") in sheet.build_files
 
 
@@ -157,8 +159,10 @@ tasks:
     cmds: [goreleaser release]
 """
     sheet = project(tmp_path, {"Taskfile.yaml": taskfile})
-    assert sheet.commands["test"] == ["task test"]
-    assert sheet.commands["format"] == ["task lint:fix"]
+    # the default only runs the tests: `task` alone is them, as `make` is for `default: test`
+    assert sheet.commands["test"] == ["task"]
+    # read by what it runs: a linter's fixing mode is the linter
+    assert sheet.commands["lint"] == ["task lint:fix"]
     assert not {"task tools:install", "task release", "task default"} & offered(sheet)
 
 

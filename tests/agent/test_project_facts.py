@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from serena_memory.agent.project_facts import detect_facts
-from serena_memory.agent.project_facts.sheet import DEFAULT_KIND_BUDGET, shown_size
+from serena_memory.agent.project_facts.sheet import KIND_BUDGET, shown_size
 
 
 def files(root: Path, tree: dict[str, str]) -> Path:
@@ -172,7 +172,8 @@ def test_every_ci_file_is_named_when_the_commands_are_many(tmp_path: Path) -> No
     # a kind's room on the sheet is counted in characters: the first steps fill it
     shown = sum(shown_size(command) for command in sheet.commands["test"])
     assert sheet.commands["test"][:3] == ["make test-0", "make test-1", "make test-2"]
-    assert DEFAULT_KIND_BUDGET - shown_size("make test-10") < shown <= DEFAULT_KIND_BUDGET
+    budget = KIND_BUDGET["test"]
+    assert budget - shown_size("make test-10") < shown <= budget
     assert sheet.commands["lint"] == ["make lint"]
     assert "`.travis.yml`" in sheet.to_markdown()
 

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from serena_memory.agent.project_facts.cargo import read_cargo
+from serena_memory.agent.project_facts.cargo import crate_name, read_cargo
 from serena_memory.agent.project_facts.ci import read_ci
 from serena_memory.agent.project_facts.docs import read_docs
 from serena_memory.agent.project_facts.files import Project
 from serena_memory.agent.project_facts.format_forms import offer_writing_forms
-from serena_memory.agent.project_facts.golang import read_go
+from serena_memory.agent.project_facts.golang import module_path, read_go
 from serena_memory.agent.project_facts.hook_tools import read_hook_tools
 from serena_memory.agent.project_facts.hosts import read_hosts
 from serena_memory.agent.project_facts.justfile import read_justfile
@@ -32,8 +32,9 @@ from serena_memory.agent.project_facts.languages import (
     count_languages,
 )
 from serena_memory.agent.project_facts.mage import read_mage
-from serena_memory.agent.project_facts.makefile import read_makefile
-from serena_memory.agent.project_facts.node import read_package_json
+from serena_memory.agent.project_facts.makefile import read_makefile, read_sphinx_makefile
+from serena_memory.agent.project_facts.mise import read_mise
+from serena_memory.agent.project_facts.node import read_member_scripts, read_package_json
 from serena_memory.agent.project_facts.nox import read_nox
 from serena_memory.agent.project_facts.pre_commit import read_pre_commit
 from serena_memory.agent.project_facts.python_project import (
@@ -66,6 +67,7 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
             sheet.build_files.append((name, kind))
     installs = any(project.is_file(name) for name in _INTERPRETED)
     pyproject = project.toml(PYPROJECT)
+    sheet.own_packages = frozenset(n for n in (crate_name(project), module_path(project)) if n)
     # what the contributor docs tell a person to type, then the project's own tasks
     read_hosts(project)
     read_docs(project)
@@ -80,14 +82,17 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     read_nox(project)
     read_pre_commit(project)
     read_ruby(project)
+    read_mise(project)
     # then what CI runs, then the build tools' usual commands, then configured tools
     read_ci(project)
+    read_member_scripts(project)
     read_cargo(project)
     read_go(project)
     read_gradle(project)
     read_maven(project)
     read_hook_tools(project)
     read_python_tools(project, pyproject)
+    read_sphinx_makefile(project)
     offer_writing_forms(sheet)
     # and last, how to run one test in the runner found
     read_single_test(project)

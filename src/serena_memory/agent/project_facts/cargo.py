@@ -3,9 +3,15 @@ project's own form of them)."""
 
 from __future__ import annotations
 
-from serena_memory.agent.project_facts.files import Project
+from serena_memory.agent.project_facts.files import Project, table
 
 MANIFEST = "Cargo.toml"
+
+
+def crate_name(project: Project) -> str | None:
+    """The crate the root manifest publishes (``cargo install NAME`` installs its release)."""
+    name = table(project.toml(MANIFEST), "package").get("name")
+    return name if isinstance(name, str) and project.is_file(MANIFEST) else None
 
 
 def read_cargo(project: Project) -> None:

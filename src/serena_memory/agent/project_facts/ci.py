@@ -19,6 +19,7 @@ from serena_memory.agent.project_facts.commands import (
     MAX_COMMAND_CHARS,
     canonical,
     classify_command,
+    installs_tool,
     program,
 )
 from serena_memory.agent.project_facts.files import Project, table, walk
@@ -61,6 +62,15 @@ _INSTALLERS = frozenset({"pip", "pip3", "uv", "npm", "pnpm", "yarn", "bun", "bun
 _EXPRESSION = re.compile(r"\$\{\{[^}]*\}\}")
 # words of a job checking the code on the oldest version it supports (no version bump)
 _MINIMUM = frozenset({"min", "minimum", "minimal", "oldest", "msrv"})
+# matrix keys of the versions or machines a job runs on
+_VERSION_KEYS = frozenset({"version", "versions", "python", "node", "ruby", "go", "rust",
+                           "toolchain", "os", "platform", "jdk", "java"})  # fmt: skip
+_VERSION = re.compile(r"^(v|py|pypy)?\d+([.\-]\w+)*$")
+# actions that run a checker the contributor runs by hand, as they run it
+_ACTIONS = {"crate-ci/typos": "typos", "golangci/golangci-lint-action": "golangci-lint run",
+            "pre-commit/action": "pre-commit run --all-files",
+            "codespell-project/actions-codespell": "codespell",
+            "astral-sh/ruff-action": "ruff check"}  # fmt: skip
 _CODE_EVENTS = {"push", "pull_request", "pull_request_target", "merge_group"}
 
 
@@ -113,9 +123,11 @@ def _pattern_kind(sheet: FactSheet, line: str) -> str | None:
 def _is_new(sheet: FactSheet, kind: str, line: str) -> bool:
     """Not a spelling of a command offered already (CI's installs of packages only when the
     project names none: CI's are often for one job's needs; a tool's own set-up, such as
-    the browsers of Playwright, is more than that)."""
+    the browsers of Playwright, is more than that; never CI's install of a tool)."""
     if kind == "setup" and sheet.has("setup") and program(line) in _INSTALLERS:
         return False
+    if kind == "setup" and installs_tool(line.split()):
+        return False  # a tool for one job (`cargo install cargo-hack`): CI's own set-up
     return _key(line) not in {_key(command) for command in sheet.offered()}
 
 
@@ -145,6 +157,7 @@ def script_lines(script: str, folder: str = "") -> Iterator[str]:
         if line.startswith("#"):
             continue
         folder = start
+        line = line.split(" || ", 1)[0]  # `pytest || pytest --lf`: what runs is the first
         for part in line.split(" && "):
             part = " ".join(part.split())
             if part.startswith("cd ") and len(part.split()) == 2:
@@ -191,7 +204,7 @@ def _job_scripts(
     env = {**plain_env(data), **plain_env(job)}
     for step in steps:
         if isinstance(step, dict) and _is_code(step.get("name", ""), _STEP_WORDS):
-            run = step.get("run")
+            run = step.get("run") or _ACTIONS.get(str(step.get("uses", "")).split("@", 1)[0])
             if isinstance(run, str):
                 run = resolve_env(run, {**env, **plain_env(step)})
                 folder = _folder(data, job, step)
@@ -283,7 +296,15 @@ def expand_matrix(script: str, values: dict[str, list[str]]) -> list[str]:
     choices = values.get(key, [])
     if not 0 < len(choices) <= MAX_MATRIX_VALUES:
         return [script]
+    if _is_versions(key, choices):
+        choices = choices[:1]  # `--python 3.10`, `--python 3.11`...: one command, typed once
     return [_MATRIX.sub(value.replace("\\", r"\\"), script) for value in choices]
+
+
+def _is_versions(key: str, choices: list[str]) -> bool:
+    """A matrix of the versions or machines one command runs on, not of the tasks it runs."""
+    named = set(words(key)) & _VERSION_KEYS
+    return bool(named) or all(_VERSION.match(choice) for choice in choices)
 
 
 def _runs_on_changes(data: dict[str, Any]) -> bool:

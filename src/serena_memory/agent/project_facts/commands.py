@@ -37,6 +37,7 @@ _WRAPPERS = {
     ("pnpm", "exec"), ("yarn", "exec"), ("npm", "exec"), ("python", "-m"), ("python3", "-m"),
     ("pipx", "run"),
 }  # fmt: skip
+_TEST_FOLDERS = frozenset({"test", "tests", "spec"})
 _SCRIPT_FOLDERS = ("scripts/", "script/", "./scripts/", "./script/")
 _RUNS_NEXT = frozenset({"npx", "bunx", "pnpx", "uvx"})
 _UV_VALUE_OPTIONS = frozenset({"--group", "--only-group", "--with", "--python", "-p",
@@ -47,6 +48,8 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("ava", ""): "test", ("c8", ""): "test", ("nyc", ""): "test",
     ("rspec", ""): "test", ("phpunit", ""): "test", ("ctest", ""): "test",
     ("go", "test"): "test", ("cargo", "test"): "test", ("cargo", "nextest"): "test",
+    ("gotestsum", ""): "test", ("borp", ""): "test",
+    ("airtap", ""): "test", ("tstyche", ""): "typecheck", ("attw", ""): "lint",
     ("coverage", "run"): "test", ("tox", ""): "test", ("nox", ""): "test",
     ("ruff", "check"): "lint", ("flake8", ""): "lint", ("pylint", ""): "lint",
     ("eslint", ""): "lint", ("xo", ""): "lint", ("golangci-lint", "run"): "lint",
@@ -87,6 +90,14 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("pdm", "build"): "build", ("knip", ""): "lint", ("playwright", "install"): "setup",
     ("cargo-fmt", ""): "format", ("shfmt", ""): "format", ("nixfmt", ""): "format",
     ("yamlfmt", ""): "format", ("interrogate", ""): "lint", ("doc8", ""): "lint",
+    ("cargo", "udeps"): "lint", ("cargo-sort", ""): "lint", ("cargo", "sort"): "lint",
+    ("yard", ""): "build", ("yardoc", ""): "build", ("wasm-pack", "test"): "test",
+    ("wasm-pack", "build"): "build", ("cargo", "msrv"): "lint", ("manypkg", "check"): "lint",
+    ("check-jsonschema", ""): "lint", ("validate-pyproject", ""): "lint",
+    ("poetry", "check"): "lint", ("zensical", "build"): "build", ("jekyll", "build"): "build",
+    ("astro", "build"): "build", ("vitepress", "build"): "build", ("vite", "build"): "build",
+    ("docusaurus", "build"): "build", ("hugo", ""): "build", ("zola", "build"): "build",
+    ("yard", "server"): "run", ("mdbook", "build"): "build", ("mdbook", "serve"): "run",
 }  # fmt: skip
 # what another tool's subcommand says it does (a docs site's `zensical serve`)
 _SUBCOMMANDS = {"serve": "run"}
@@ -101,6 +112,7 @@ _RUNNERS = {("make", ""), ("just", ""), ("task", ""), ("rake", ""), ("npm", "run
             ("lerna", "run"), ("nx", "run"), ("nx", ""), ("moon", "run"),
             ("nr", ""), ("bake", "")}  # fmt: skip
 _MANAGERS = frozenset({"npm", "pnpm", "yarn", "bun"})
+_ENVIRONMENT_MANAGERS = frozenset({"hatch", "poetry", "pipenv", "pdm"})
 # a package manager's own commands: `pnpm ci` is pnpm's, so a script named `ci` is typed
 # `pnpm run ci`
 MANAGER_COMMANDS = frozenset(
@@ -251,6 +263,8 @@ def _words_kind(words: list[str]) -> str | None:
     if "/" in first and not first.startswith("/"):
         return _own_tool_kind(first)
     second = words[1] if len(words) > 1 else ""
+    if first in _ENVIRONMENT_MANAGERS and "shell" in words[1:4]:
+        return None  # `hatch -e test shell` opens a shell: it runs nothing
     special = _SPECIAL.get((first, second)) or _SPECIAL.get((first, ""))
     if special is not None:
         return special(words)
@@ -283,6 +297,11 @@ def _own_tool_kind(path: str) -> str | None:
     """The project's own tool (``ci/test-complete``) by its name; outside ``scripts/``, an
     installer is CI's own (``ci/ubuntu-install-packages`` sets up the runner)."""
     kind = classify_name(path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+    script = path.endswith((".sh", ".bash")) or "." not in path.rsplit("/", 1)[-1]
+    if kind is None and script and path.split("/", 1)[0] in _TEST_FOLDERS:
+        # a script of the tests' folder (`tests/syntax-tests/update.sh` regenerates their
+        # expected output) is read with its folders: a test's update releases nothing
+        kind = classify_name(path.rsplit(".", 1)[0])
     return None if kind == "setup" and not path.startswith(_SCRIPT_FOLDERS) else kind
 
 
@@ -306,6 +325,31 @@ def _hatch_fmt_kind(words: list[str]) -> str | None:
     return "lint" if "--check" in words else "format"
 
 
+def installs_tool(words: list[str]) -> bool:
+    """``go install gotest.tools/gotestsum@latest``, ``cargo install cargo-watch``: a tool
+    the project's work needs (not the project's own program: ``go install ./cmd/task``,
+    ``cargo install --path .``)."""
+    if words[:2] == ["go", "install"]:
+        return any("@" in word for word in words[2:])
+    return words[:2] == ["cargo", "install"] and not {"--path", "--git"} & set(words)
+
+
+def installs_own(words: list[str], own: frozenset[str]) -> bool:
+    """``cargo install -f just`` in just's repository, ``go install example.com/x/cmd/x@latest``
+    in module ``example.com/x``: the published program put on the system, no set-up."""
+    if not own or not installs_tool(words):
+        return False
+    target = next((w for w in words[2:] if not w.startswith("-")), "").split("@", 1)[0]
+    return any(target == name or target.startswith(name + "/") for name in own)
+
+
+def _install_kind(words: list[str]) -> str | None:
+    """A tool's install sets up; ``go install ./cmd/task`` builds the project's program."""
+    if installs_tool(words):
+        return "setup"
+    return "build" if words[:2] == ["go", "install"] else None
+
+
 def _cargo_test_kind(words: list[str]) -> str | None:
     return "build" if "--no-run" in words else "test"  # compiles the tests only
 
@@ -318,7 +362,7 @@ def _installs_the_project(words: list[str]) -> bool:
     """``pip install -e .``, ``pip install -r requirements-dev.txt``: not a tool's install."""
     if "install" not in words[:3]:
         return False
-    rest = words[words.index("install") + 1 :]
+    rest = [w.strip("'\"") for w in words[words.index("install") + 1 :]]  # `".[docs]"`
     return any(
         w in (".", "-r") or w.startswith((".[", "-e", "--group", "--editable")) for w in rest
     )
@@ -358,6 +402,7 @@ _SPECIAL: dict[tuple[str, str], Callable[[list[str]], str | None]] = {
     ("pre-commit", "run"): _hook_kind, ("prek", "run"): _hook_kind,
     ("go", "get"): _go_get_kind, ("cog", ""): _cog_kind, ("rake", ""): _rake_kind,
     ("hatch", "fmt"): _hatch_fmt_kind, ("cargo", "test"): _cargo_test_kind,
+    ("go", "install"): _install_kind, ("cargo", "install"): _install_kind,
 }  # fmt: skip
 
 

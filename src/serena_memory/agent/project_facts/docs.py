@@ -1,8 +1,9 @@
 """The commands the contributor docs show: what a person was told to type.
 
-Read: the contributing guides (``CONTRIBUTING``, ``DEVELOPMENT``, ``HACKING``, ``BUILD``, at
-the root, in ``docs/`` or ``.github/``) whole, and of the README only the sections whose
-heading says building, testing, developing or contributing (the rest is for users: their
+Read: the contributing guides (``CONTRIBUTING``, ``DEVELOPMENT``, ``HACKING``, ``BUILD``, and
+last ``AGENTS``, what a coding agent is told to run; at the root, in ``docs/`` or
+``.github/``) whole, and of the README only the sections whose heading says building,
+testing, developing or contributing (the rest is for users: their
 ``cargo install ripgrep`` or ``npm install express`` is no work on the project). Commands
 come from code blocks (Markdown fences, reStructuredText ``::`` blocks, ``$`` prompts) and
 inline code spans, and are kept when they are a contributor's command of a known kind.
@@ -19,7 +20,10 @@ from serena_memory.agent.project_facts.files import Project
 from serena_memory.agent.project_facts.names import words
 from serena_memory.agent.project_facts.own_programs import own_programs, runs_own_program
 
-GUIDES = ("CONTRIBUTING", "DEVELOPMENT", "DEVELOPING", "HACKING", "BUILD", "BUILDING")
+# AGENTS.md: the instructions for coding agents name the commands to run before committing
+AGENT_GUIDES = ("AGENTS",)
+GUIDES = ("CONTRIBUTING", "DEVELOPMENT", "DEVELOPING", "HACKING", "BUILD", "BUILDING",
+          *AGENT_GUIDES)  # fmt: skip
 GUIDE_FOLDERS = ("", "docs/", ".github/", "doc/")
 # the docs' part for the project's developers, and its first page there
 DEVELOPER_FOLDERS = frozenset({"development", "developing", "contributing", "contributors",
@@ -33,12 +37,14 @@ MAX_FROM_DOCS = 20
 SOURCE = "docs"
 _SHELL_FENCES = frozenset({"", "sh", "bash", "shell", "console", "zsh", "shell-session",
                            "shellsession", "sh-session", "terminal", "cmd", "text"})  # fmt: skip
+_MAX_CARRIED = 600
 _FENCE = re.compile(r"^\s*(```+|~~~+)\s*([\w+-]*)")
 _BLOCK_QUOTE = re.compile(r"^\s*>\s?")
 _INLINE = re.compile(r"``?([^`\n]{2,100})``?")
 _HEADING_MD = re.compile(r"^#{1,6}\s+(.*)")
 _WORK_HEADINGS = frozenset({"build", "building", "test", "tests", "testing", "develop",
                             "development", "developing", "contributing", "contribute",
+                            "contribution", "contributions",
                             "hacking", "running", "setup", "lint", "linting"})  # fmt: skip
 # a value the reader fills in (`pytest <path>`, `cargo test --test <name>`), never the
 # first word nor a link
@@ -69,7 +75,13 @@ def guide_paths(project: Project) -> list[str]:
             stem, dot, suffix = name.partition(".")
             if stem.upper() in stems and f"{dot}{suffix}".lower() in SUFFIXES:
                 found.append(folder + name)
-    return [path for path in dict.fromkeys(found) if project.is_file(path)]
+    paths = [path for path in dict.fromkeys(found) if project.is_file(path)]
+    # the people's guides first: an agents' file often repeats them in its own spellings
+    return sorted(paths, key=lambda path: _stem(path) in AGENT_GUIDES)
+
+
+def _stem(path: str) -> str:
+    return path.rsplit("/", 1)[-1].partition(".")[0].upper()
 
 
 def _is_for_developers(folder: str) -> bool:
@@ -90,9 +102,12 @@ def _developer_folders(project: Project, folders: list[str]) -> list[str]:
 
 
 def readme_sections(text: str) -> str:
-    """The README's sections on working on the project (Markdown or reStructuredText)."""
+    """The README's sections on working on the project (Markdown or reStructuredText),
+    with their subsections (``Contributing`` › ``Contribution Workflow``)."""
     kept: list[str] = []
     keep = False
+    kept_level = 0
+    underlines: list[str] = []  # reStructuredText's levels, in the order they appear
     lines = text.splitlines()
     for index, line in enumerate(lines):
         heading = _HEADING_MD.match(line)
@@ -105,10 +120,15 @@ def readme_sections(text: str) -> str:
             and line.strip()
         ):
             heading_text: str | None = line
+            if underline[0] not in underlines:
+                underlines.append(underline[0])
+            level = underlines.index(underline[0]) + 1
         else:
             heading_text = heading.group(1) if heading else None
-        if heading_text is not None:
+            level = len(line) - len(line.lstrip("#")) if heading else 0
+        if heading_text is not None and not (keep and level > kept_level):
             keep = any(w in _WORK_HEADINGS for w in words(heading_text))
+            kept_level = level
         if keep:
             kept.append(line)
     return "\n".join(kept)
@@ -159,6 +179,7 @@ def _block_commands(text: str) -> Iterator[str]:
     rst_block = False
     prompted = False  # a block that shows `$ ` prompts: its other lines are output
     previous = ""
+    carried = ""  # a line of prose whose last code span is not closed yet
     for raw in text.splitlines():
         line = raw.strip()
         underline = fence is None and _is_underline(line, previous)
@@ -167,6 +188,7 @@ def _block_commands(text: str) -> Iterator[str]:
         if match:
             fence = match.group(2).lower() if fence is None else None
             prompted = False
+            carried = ""
             yield ""
             continue
         prompted = prompted or line.startswith("$ ")
@@ -184,7 +206,11 @@ def _block_commands(text: str) -> Iterator[str]:
         prompted = line.startswith("$ ")
         rst_block = line.endswith("::") or line.startswith((".. code-block::", ".. code::"))
         yield from [""] if rst_block else []
-        yield from _prose_commands(line)
+        # a code span may go on on the paragraph's next line (`cargo install⏎cargo-watch`)
+        prose = f"{carried} {line}" if carried and line else line
+        carried = prose if prose.count("`") % 2 and len(prose) < _MAX_CARRIED else ""
+        if not carried:
+            yield from _prose_commands(prose)
 
 
 def _prose_commands(line: str) -> Iterator[str]:
@@ -214,6 +240,8 @@ def is_command(line: str) -> str | None:
     """The kind of a documented line, or None (a user's install, or no known command)."""
     if line == "yarn":
         return "setup"  # Yarn's install
+    if line.split()[0] == "build":
+        return None  # a script's name in prose (`build`); PyPA's build is `python -m build`
     plain = " ".join(unwrap(line.split()))
     if _PACKAGE_INSTALL.match(plain):
         return None
@@ -246,9 +274,22 @@ def _names_no_other_file(project: Project, line: str) -> bool:
     if "<" in _PLACEHOLDER.sub("", line):
         return False
     if "/" in first:
-        runnable = os.path.splitext(first)[1].lower() in _RUNNABLE
-        return project.is_file(first) and runnable
+        suffix = os.path.splitext(first)[1].lower()
+        if suffix not in _RUNNABLE or not project.is_file(first):
+            return False
+        # a module named alone (`tests/conftest.py`, `spec/project_spec.rb`) is read, not
+        # run, unless it is a program (a shell script, or executable)
+        return (
+            len(line.split()) > 1 or suffix in ("", ".sh", ".bash") or _executable(project, first)
+        )
     return True
+
+
+def _executable(project: Project, rel: str) -> bool:
+    try:
+        return bool((project.root / rel).stat().st_mode & 0o111)
+    except OSError:
+        return False
 
 
 def read_docs(project: Project) -> None:

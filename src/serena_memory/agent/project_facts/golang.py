@@ -12,6 +12,13 @@ _MODULE = re.compile(r"^module\s+(\S+)", re.M)
 _VERSION = re.compile(r"^go\s+(\S+)", re.M)
 
 
+def module_path(project: Project) -> str | None:
+    """The module the project is (``go install MODULE/cmd/x@latest`` installs its release)."""
+    text = project.text(MODULE)
+    found = _MODULE.search(text[:10_000]) if text else None
+    return found.group(1) if found else None
+
+
 def read_go(project: Project) -> None:
     text = project.text(MODULE)
     if text is None:

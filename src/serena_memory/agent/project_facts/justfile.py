@@ -3,10 +3,11 @@ they run, and ``just`` alone for the default recipe."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 
 from serena_memory.agent.project_facts.files import Project
-from serena_memory.agent.project_facts.recipes import Task, offer_runner_tasks
+from serena_memory.agent.project_facts.recipes import Reader, Task, offer_runner_tasks
 
 JUSTFILES = ("justfile", "Justfile", ".justfile", "JUSTFILE")
 MAX_LINE = 500
@@ -14,25 +15,42 @@ MAX_LINE = 500
 _RECIPE = re.compile(r"^@?([A-Za-z_][A-Za-z0-9_\-]*)(?![A-Za-z0-9_\-])([^:]*):(?!=)")
 _KEYWORDS = frozenset({"alias", "set", "export", "import", "mod", "unexport"})
 _DEPENDENCY = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+MAX_IMPORTS = 10
+_IMPORT = re.compile(r"""^import\??[ \t]+["']([^"'\n]{1,200})["']""", re.M)
+# `[group: 'check']`, `[group('check')]`, `[private, group("dev")]`
+_GROUP = re.compile(r"""\bgroup\s*(?::\s*|\(\s*)["']([\w\- ]{1,40})["']""")
 
 
-def just_tasks(text: str) -> tuple[dict[str, Task], str | None]:
+def just_tasks(
+    text: str, needing: dict[str, str] | None = None
+) -> tuple[dict[str, Task], str | None]:
     """The public recipes that take no required argument, in order, with what they run
-    first and their lines, and the default recipe (``default``, else the first)."""
+    first and their lines, and the default recipe (``default``, else the first); into
+    ``needing``, each public recipe taking one required argument -> that argument's name."""
     found: dict[str, Task] = {}
     first: str | None = None
     private = False
+    group = ""
     for header, body in _blocks(text):
         if header.startswith("["):  # an attribute: `[private]`, `[group('ci')]`
             private = private or "private" in header
+            named = _GROUP.search(header)
+            group = named.group(1) if named else group
             continue
         recipe = _recipe(header, body)
         if recipe is not None:
             task, callable_bare = recipe
+            task.group = group
             first = first or task.name
             if not private and callable_bare:
                 _add(found, task)
+            elif not private and needing is not None:
+                argument = _one_required(header)
+                if argument:
+                    needing.setdefault(task.name, argument)
+                    found.setdefault(task.name, task)
         private = False
+        group = ""
     default = "default" if "default" in found else first
     return found, default
 
@@ -86,12 +104,42 @@ def _no_required_parameter(parameters: str) -> bool:
     return all(word.startswith(("*", "$*")) or "=" in word for word in parameters.split())
 
 
+def _one_required(header: str) -> str | None:
+    """The name of a recipe's one required parameter (``filter PATTERN:``), else None."""
+    match = _RECIPE.match(header) if len(header) <= MAX_LINE else None
+    words = match.group(2).split() if match else []
+    required = [w for w in words if not w.startswith(("*", "$*", "+")) and "=" not in w]
+    plain = len(required) == 1 and len(words) == 1 and required[0].isidentifier()
+    return required[0] if plain else None
+
+
+def with_imports(project: Project, text: str) -> str:
+    """The justfile's text and the files it imports (``import 'just/test.just'``,
+    ``import? ...``), whose recipes are its own; a few, one level, inside the project."""
+    imported = [text]
+    for path in _IMPORT.findall(text)[:MAX_IMPORTS]:
+        rel = posixpath.normpath(path)
+        if not rel.startswith(("..", "/", "~")) and "{{" not in rel:
+            imported.append(project.text(rel) or "")
+    return "\n".join(imported)
+
+
 def read_justfile(project: Project) -> None:
     name = project.first(*JUSTFILES)
     text = project.text(name) if name else None
     if name is None or text is None:
         return
-    tasks, default = just_tasks(text)
+    text = with_imports(project, text)
+    needing: dict[str, str] = {}
+    every, default = just_tasks(text, needing)
+    tasks = {recipe: task for recipe, task in every.items() if recipe not in needing}
     offer_runner_tasks(
         project.sheet, tasks, lambda recipe: f"just {recipe}", name, default=default, bare="just"
     )
+    # the tests run on what one names (`filter PATTERN: cargo test {{PATTERN}}`): the
+    # single-test form, spelt with the recipe's own name for its argument
+    reader = Reader(every, calls={f"just {recipe}": recipe for recipe in every})
+    for recipe, argument in needing.items():
+        if reader.kind(recipe) == "test":
+            project.sheet.add("test", f"just {recipe} {argument}", name)
+            return

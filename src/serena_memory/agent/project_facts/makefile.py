@@ -3,6 +3,7 @@ their recipes say nothing), and ``make`` alone for the default goal."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterator
 
@@ -20,6 +21,8 @@ _PREREQUISITE = re.compile(rf"^{_NAME}$")
 _FILE_TARGET = re.compile(r"^([^\s:=#.%][^\s:=#%]*)[ \t]*:(?![:=])")
 _PATTERN = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*-%)[ \t]*:(?![:=])")
 _CONDITIONAL = re.compile(r"^(ifn?def|ifn?eq|else|endif)\b")
+MAX_INCLUDES = 10
+_INCLUDE = re.compile(r"^-?include[ \t]+([^\n#]{1,300})", re.M)
 _DEFAULT_GOAL = re.compile(r"^\.DEFAULT_GOAL\s*:?=\s*(\S+)", re.M)
 
 
@@ -66,7 +69,8 @@ def _rule(line: str, tasks: dict[str, Task]) -> list[Task]:
     match = _TARGETS.match(line) if len(line) <= MAX_LINE and ":" in line else None
     if match is None or line[match.end() : match.end() + 1] in ("=", ":"):
         return []
-    needs = line[match.end() + 1 :].split(";", 1)[0].split("|", 1)[0].split()
+    # `clean: ## Remove all build artifacts`: a comment, no prerequisites
+    needs = line[match.end() + 1 :].split("#", 1)[0].split(";", 1)[0].split("|", 1)[0].split()
     named = []
     for name in match.group(1).split():
         task = tasks.setdefault(name, Task(name))
@@ -106,11 +110,24 @@ def _is_typed(task: Task) -> bool:
     return not task.file_goal and not task.name.endswith("%")
 
 
+def with_includes(project: Project, text: str) -> str:
+    """The Makefile's text and the files it ``include``s (``include tools/make/test.mk``),
+    whose targets are its own: plain paths inside the project, a few, one level."""
+    found = [text]
+    for words in _INCLUDE.findall(text)[:MAX_INCLUDES]:
+        for path in words.split()[:MAX_INCLUDES]:
+            rel = posixpath.normpath(path)
+            if not rel.startswith(("..", "/", "~")) and not set("$*?[") & set(rel):
+                found.append(project.text(rel) or "")
+    return "\n".join(found)
+
+
 def read_makefile(project: Project, installs_project: bool) -> None:
     name = project.first(*MAKEFILES)
     text = project.text(name) if name else None
     if name is None or text is None:
         return
+    text = with_includes(project, text)
     tasks, default = make_tasks(text)
     reader = Reader(tasks, installs_project)
     for target in tasks:
@@ -125,3 +142,24 @@ def read_makefile(project: Project, installs_project: bool) -> None:
         bare="make",
         installs_project=installs_project,
     )
+
+
+DOCS_FOLDERS = ("docs", "doc")
+
+
+def read_sphinx_makefile(project: Project) -> None:
+    """Sphinx's Makefile in the docs' folder builds the HTML docs (``cd docs && make
+    html``), unless the sheet shows a docs build already (``tox -e docs``, ``make docs``)."""
+    sheet = project.sheet
+    if any(_builds_docs(command) for command in sheet.commands.get("build", [])):
+        return
+    for folder in DOCS_FOLDERS:
+        text = project.text(f"{folder}/Makefile") if project.is_dir(folder) else None
+        if text and ("SPHINXBUILD" in text or "sphinx-build" in text):
+            sheet.add("build", f"cd {folder} && make html", f"{folder}/Makefile")
+            return
+
+
+def _builds_docs(command: str) -> bool:
+    words = set(re.split(r"[\s:/=\-]+", command.lower()))
+    return bool(words & {"docs", "doc", "html", "sphinx", "dirhtml"})

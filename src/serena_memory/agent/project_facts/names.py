@@ -36,16 +36,17 @@ _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
                         "shellcheck", "precommit", "pre-commit", "spotlesscheck"})),
     ("test", frozenset({"test", "tests", "spec", "specs", "e2e", "unit", "integration",
                         "coverage", "cov", "itest", "testing", "pytest", "jest", "vitest"})),
-    ("setup", frozenset({"install", "setup", "bootstrap", "deps", "init", "develop"})),
-    ("build", frozenset({"build", "compile", "bundle", "assemble"})),
+    ("setup", frozenset({"install", "setup", "bootstrap", "deps", "init", "develop", "tools"})),
+    ("build", frozenset({"build", "compile", "bundle", "assemble", "codegen", "transpile"})),
     ("run", frozenset({"start", "dev", "serve", "server", "run", "preview", "play", "watch",
-                       "livehtml", "autobuild", "auto", "live", "console"})),
+                       "livehtml", "autobuild", "auto", "live", "console", "view"})),
     # the docs are built unless the name says they are served (`docs-serve`, `docs-auto`)
     ("build", frozenset({"docs", "doc", "html"})),
 )  # fmt: skip
 # a test task's name with more to it than the word: `testcov`, `richtest`, `itest`
 _TEST_AFFIX = ("test",)
 _NOT_TEST = frozenset({"latest", "contest", "attest"})
+_REPORTS = frozenset({"summary", "report", "reports", "stats", "coverage", "changelog"})
 _SEPARATORS = re.compile(r"[:_\-./\s]+")
 # tox environments named after a Python version (py313, 3.12, pypy3) run the tests
 _PYTHON_VERSION = re.compile(r"^(py|pypy)?\d")
@@ -73,6 +74,8 @@ def classify_name(name: str) -> str | None:
     found = words(name)
     if "pre-commit" in name.lower():
         found.append("pre-commit")
+    if "generate" in found and not _REPORTS.intersection(found):
+        return "build"  # code generation (`generate:types`), not a report's summary
     for kind, known in _KIND_WORDS:
         if any(word in known for word in found):
             return kind

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 
-from serena_memory.agent.project_facts.commands import MANAGER_COMMANDS
+from serena_memory.agent.project_facts.commands import MANAGER_COMMANDS, in_folder
 from serena_memory.agent.project_facts.docs import SOURCE as DOCS
 from serena_memory.agent.project_facts.files import Project
 from serena_memory.agent.project_facts.recipes import Task, offer_runner_tasks
@@ -14,6 +15,7 @@ from serena_memory.agent.project_facts.recipes import Task, offer_runner_tasks
 # (lock file, package manager), in the order they are looked for
 LOCK_FILES = (("pnpm-lock.yaml", "pnpm"), ("yarn.lock", "yarn"), ("bun.lockb", "bun"),
               ("bun.lock", "bun"), ("package-lock.json", "npm"))  # fmt: skip
+MAX_MEMBERS = 3
 _SEPARATOR = re.compile(r"\s*(?:&&|;)\s*")
 # scripts npm runs by itself around others (install, publish, version): never typed
 LIFECYCLE = frozenset({"prepare", "prepublish", "prepublishOnly", "prepack", "postpack",
@@ -90,6 +92,47 @@ def read_package_json(project: Project) -> None:
             lambda script: script_command(manager, script, with_run=with_run),
             "package.json",
         )
+
+
+def read_member_scripts(project: Project) -> None:
+    """The scripts of the workspace members CI works in (``cd packages/svelte && pnpm
+    check``): a member's ``package.json`` has its own build, checks and code generation,
+    offered as typed from the root (``cd packages/svelte && pnpm build``)."""
+    folders: list[tuple[str, str]] = []
+    for command in list(project.sheet.offered()):
+        inside = in_folder(command)
+        manager = inside[1].split()[0] if inside else ""
+        if (
+            inside
+            and manager in ("npm", "pnpm", "yarn", "bun")
+            and project.is_file(f"{inside[0]}/package.json")
+        ):
+            folders.append((inside[0].rstrip("/"), manager))
+    for folder, manager in list(dict.fromkeys(folders))[:MAX_MEMBERS]:
+        data = _json(project, f"{folder}/package.json")
+        scripts = data.get("scripts") if data else None
+        if isinstance(scripts, dict):
+            offer_runner_tasks(
+                project.sheet,
+                script_tasks(scripts),
+                _in(folder, manager),
+                f"{folder}/package.json",
+                parts=False,
+            )
+
+
+def _in(folder: str, manager: str) -> Callable[[str], str]:
+    """How a member's script is typed from the root."""
+    return lambda script: f"cd {folder} && {script_command(manager, script)}"
+
+
+def _json(project: Project, rel: str) -> dict | None:
+    text = project.text(rel)
+    try:
+        data = json.loads(text) if text is not None else None
+    except (ValueError, RecursionError):
+        return None
+    return data if isinstance(data, dict) else None
 
 
 def script_tasks(scripts: dict) -> dict[str, Task]:

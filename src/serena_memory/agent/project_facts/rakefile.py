@@ -1,5 +1,5 @@
 """Ruby projects: the tasks of a Rakefile (through Bundler when there is a Gemfile),
-``bundle install``, and RuboCop when it is configured."""
+``bundle install``, and RSpec and RuboCop when they are configured."""
 
 from __future__ import annotations
 
@@ -90,6 +90,8 @@ def read_ruby(project: Project) -> None:
         offer_tasks(project.sheet, rake_tasks(text), lambda task: f"{prefix}rake {task}", name)
         for task, kind in library_tasks(text).items():
             project.sheet.add(kind, f"{prefix}rake {task}", name)
+    if project.is_file(".rspec"):  # RSpec's options file: the specs run with `rspec`
+        project.sheet.add_default("test", f"{prefix}rspec", ".rspec")
     if project.is_file(".rubocop.yml"):
         project.sheet.add_default("lint", f"{prefix}rubocop", ".rubocop.yml")
 

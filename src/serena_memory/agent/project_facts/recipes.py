@@ -18,6 +18,7 @@ from serena_memory.agent.project_facts.commands import (
     MAX_COMMAND_CHARS,
     canonical,
     classify_command,
+    installs_own,
     shell_command,
 )
 from serena_memory.agent.project_facts.names import classify_name, is_never, words
@@ -44,6 +45,8 @@ _NEVER_WORDS = frozenset({"publish", "upload", "deploy", "gh-deploy"})
 _SHIPS = _NEVER_WORDS | {"release"}
 _NEVER_GIT = re.compile(r"^git\s+(clone|push|tag|commit)\b")
 _MEASURES = frozenset({"bench", "benchmark", "benchmarks", "perf", "profile", "profiling"})
+# a line whose output is redirected, piped or given a fallback: a script's plumbing
+_SHELL_PLUMBING = re.compile(r"\s(\|\|?|&>|\d?>>?)\s|\s\d?>&\d")
 _CHECK_OPTIONS = frozenset({"--check", "--diff", "-l", "-d", "--list-different"})
 
 
@@ -62,6 +65,9 @@ class Task:
     # the file the Makefile's default goal makes (`bin/gh: ...`): `make` alone builds it,
     # and it has no name a person types
     file_goal: bool = False
+    # the group a justfile files it under (`[group: 'check']`): its kind when neither its
+    # body nor its name says one (`forbid: ./bin/forbid` checks)
+    group: str = ""
 
 
 def clean_line(line: str) -> str:
@@ -129,9 +135,11 @@ class Reader:
         tasks: dict[str, Task],
         installs_project: bool = True,
         calls: dict[str, str] | None = None,
+        own: frozenset[str] = frozenset(),
     ) -> None:
         self.tasks = tasks
         self.installs_project = installs_project
+        self.own = own
         # how a line calls one of these tasks (`hatch run style:lint`) -> the task's name;
         # `pnpm lint` calls the script offered as `pnpm run lint` too
         self.calls = dict(calls or {})
@@ -143,11 +151,14 @@ class Reader:
     def called(self, line: str) -> str | None:
         """The task a body line runs through the runner (``make lint``, ``hatch run
         style:lint --fix``), its own kind being known better than its name's."""
-        for command, name in self.calls.items():
-            # but a `run` task runs the command it is given: `just run black .` formats
-            if line == command or line.startswith(command + " ") and name != "run":
-                return name
-        return None
+        # but a `run` task runs the command it is given: `just run black .` formats
+        found = [
+            (len(command), name)
+            for command, name in self.calls.items()
+            if line == command or line.startswith(command + " ") and name != "run"
+        ]
+        # the longest spelling: `task lint` calls `lint`, not the bare `task`
+        return max(found)[1] if found else None
 
     def body_kinds(self, name: str, depth: int = 0) -> list[tuple[str, str]]:
         """(kind, line) of every command the task and the tasks it needs run."""
@@ -155,10 +166,16 @@ class Reader:
         if task is None or depth > MAX_DEPTH:
             return []
         found: list[tuple[str, str]] = []
+        # a target this reader has no body for (made by a catch-all `%:` rule) is read by
+        # its name for a task named for nothing (`all: vet test`); a file it makes says
+        # nothing (`bin/gh`, `app.o`)
+        unnamed = classify_name(task.label or name) is None
         for need in task.needs:
-            if need not in self.tasks:
-                continue  # a file it makes, or a target this reader does not offer
-            kind = self.kind(need, depth + 1)
+            if need in self.tasks:
+                kind = self.kind(need, depth + 1)
+            else:
+                plain = unnamed and "." not in need and "/" not in need
+                kind = classify_name(need) if plain else None
             if kind and kind != "setup":  # installing first says nothing of what it runs
                 found.append((kind, ""))
         for line in task.lines[:MAX_BODY_LINES]:
@@ -168,6 +185,8 @@ class Reader:
                 kind = self.kind(own, depth + 1)
             else:
                 kind = line_kind(without_variables(cleaned)) if cleaned else None
+            if kind == "setup" and installs_own(cleaned.split(), self.own):
+                kind = NEVER  # `install: cargo install -f just` installs the release
             if kind:
                 found.append((kind, cleaned))
         return found
@@ -179,12 +198,14 @@ class Reader:
         return self._kinds[name]
 
     def _kind(self, name: str, depth: int) -> str | None:
-        if is_never(name):
+        task = self.tasks.get(name)
+        if is_never(name) or task is not None and task.group and is_never(task.group):
             return NEVER
         if any(word in _MEASURES for word in words(name)):
             return None  # a benchmark runs the tests' tools but is no everyday test
-        task = self.tasks.get(name)
         named = classify_name(task.label if task and task.label else name)
+        if named == "setup" and not self.installs_project and "install" in words(name):
+            named = None  # `install: go install ./cmd/task` builds the program and puts it
         found = self.body_kinds(name, depth)
         kinds = {kind for kind, _ in found}
         if NEVER in kinds:
@@ -194,7 +215,8 @@ class Reader:
             return body_kind(named, kinds, found)
         if found:  # a coverage report, nothing else
             return None
-        return self._named_kind(name, named) or self._checked_as(name, depth)
+        grouped = classify_name(task.group) if task and task.group else None
+        return self._named_kind(name, named) or self._checked_as(name, depth) or grouped
 
     def _checked_as(self, name: str, depth: int) -> str | None:
         """The kind of a task's check-only twin (``misspell`` beside ``misspell-check``,
@@ -217,7 +239,8 @@ class Reader:
 
 def body_kind(named: str | None, kinds: set[str], found: list[tuple[str, str]]) -> str:
     """The kind of a task whose body runs commands of ``kinds``: tests with checks are
-    tests; checks of several kinds are a lint, unless every formatter rewrites (a fixer);
+    tests; checks of several kinds are a lint, unless every formatter rewrites (a fixer)
+    or the name says one of them;
     a build, run or set-up task keeps its name (a build's ``tsc`` is no type check)."""
     if named in ("build", "run", "setup") and "test" not in kinds:
         return _named_first(named, kinds)
@@ -229,7 +252,10 @@ def body_kind(named: str | None, kinds: set[str], found: list[tuple[str, str]]) 
     if kinds <= checks:
         formatters = [line for kind, line in found if kind == "format" and line]
         writes = formatters and not any(is_checking(line) for line in formatters)
-        return "format" if writes else "lint"
+        if writes:
+            return "format"
+        # `test-types: tsc && attw --pack .` type checks, as its name says
+        return named if named in kinds else "lint"
     if named in kinds:
         return named
     return next(kind for kind in ("setup", "build", "run", "lint") if kind in kinds)
@@ -250,11 +276,14 @@ def offer_runner_tasks(
     default: str | None = None,
     bare: str | None = None,
     installs_project: bool = True,
+    parts: bool = True,
 ) -> None:
     """Offer the tasks by what they run: ``bare`` (``make``) first for the ``default``
     task, then the tasks the default runs, then the plain names, then the others in the
-    file's order; then, for each task running tools of several kinds, each tool's line."""
-    reader = Reader(tasks, installs_project, {command(name): name for name in tasks})
+    file's order; then, with ``parts``, for each task running tools of several kinds,
+    each tool's line (not for a member's tasks: its lines run in its folder)."""
+    calls = {command(name): name for name in tasks}
+    reader = Reader(tasks, installs_project, calls, sheet.own_packages)
     bare = _offer_bare(sheet, reader, default, bare, source)
     ranked: list[tuple[int, int, str]] = []
     close = _closure(tasks, default) if default else set()
@@ -272,7 +301,7 @@ def offer_runner_tasks(
         elif kind in sheet.commands and name not in hidden:
             sheet.add(kind, command(name), source)
             shown.append(name)
-    for name in shown:
+    for name in shown if parts else []:
         offer_parts(sheet, _as_tasks(reader, command, reader.body_kinds(name)), source)
 
 
@@ -290,13 +319,18 @@ def _as_tasks(
 
 
 def offer_parts(sheet: FactSheet, found: Iterable[tuple[str, str]], source: str) -> None:
-    """Each line of an aggregate, under its own kind, when it can be typed as it stands."""
+    """Each line of an aggregate, under its own kind, when it can be typed as it stands; a
+    fixer running several formatters (``fmt: cargo fmt; shfmt --write *.sh``) gives each
+    formatter's writing form, which a check elsewhere (``shfmt --diff``) does not say."""
     lines = [(kind, line) for kind, line in found if line]
-    if len({kind for kind, _ in lines}) < 2:
+    kinds = {kind for kind, _ in lines}
+    formatters = {line.split()[0] for _, line in lines} if kinds == {"format"} else set()
+    if len(kinds) < 2 and len(formatters) < 2:
         return
     for kind, line in lines:
         typed = not _VARIABLE.search(line) and len(line) <= MAX_COMMAND_CHARS
-        if kind in sheet.commands and typed:
+        plain = not _SHELL_PLUMBING.search(line)  # `bundle install -j8 > /dev/null || ...`
+        if kind in sheet.commands and typed and plain:
             sheet.add(kind, line, source)
 
 

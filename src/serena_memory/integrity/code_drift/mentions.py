@@ -255,14 +255,14 @@ def extract(text: str) -> list[Mention]:
     examples: set[int] = set()  # the columns of the table under way headed "Example"
     header = ""
     for number, line in enumerate(text.splitlines(), start=1):
-        if fence is None and line.lstrip().startswith("|"):
+        if fence is None and (line[:1] == "|" or (line[:1] == " " and line.lstrip()[:1] == "|")):
             if _TABLE_RULE.match(line) and header:
                 examples = _example_columns(header)
             elif examples:
                 found += _in_examples(_prose_line(number, line), line, examples)
                 continue
             header = line
-        else:
+        elif header:
             header, examples = "", set()
         opened = _FENCE.match(line) if ("`" in line or "~" in line) else None
         if fence is not None:
@@ -615,7 +615,7 @@ def _prose_paths(number: int, plain: str) -> list[tuple[int, int, Mention]]:
             if plain.endswith("](", 0, match.start()):
                 mentions = _linked(number, match.group(1), mentions)
             out += [(match.start(), match.end(), m) for m in mentions]
-    if _FOLDER_END.search(plain):
+    if "/" in plain and _FOLDER_END.search(plain):
         for match in _PROSE_FOLDER.finditer(plain):
             target = path_target(match.group(1))
             if target is not None and not target[1]:

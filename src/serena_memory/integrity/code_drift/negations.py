@@ -137,10 +137,10 @@ _CUE_TEXT = """without instead rather formerly previously lack absen remov delet
     obsolete retired supersed replac renamed moved gone longer archiv todo fixme tbd plan yet will
     not should must need going exist there present ~~ future later (was over"""
 _CUE_WORDS = (*_CUE_TEXT.split(), "to be", "used to")
-_CJK_CUE_WORDS = ("废弃", "弃用", "删除", "移除", "替代", "廃止", "削除")
-"""The same in Chinese and Japanese, looked for only in a line that is not ASCII."""
 """Parts of the cue words: a line holding none of them (nor the word "no") has no mention
 said absent."""
+_CJK_CUE_WORDS = ("废弃", "弃用", "删除", "移除", "替代", "廃止", "削除")
+"""The same in Chinese and Japanese, looked for only in a line that is not ASCII."""
 _NO = re.compile(r"\bno\b")
 _NEAR = 100
 """How far before a mention the cues right before it are looked for."""

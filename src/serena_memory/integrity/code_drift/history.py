@@ -296,26 +296,24 @@ def raw_entries(fields: list[str]) -> list[Entry]:
     """The entries of git's ``--raw -z`` output for one commit (``fields``: split at its
     NULs); an entry cut short ends the list."""
     out: list[Entry] = []
+    append = out.append
     i, count = 0, len(fields)
     while i < count:
-        meta = fields[i][1:].split() if fields[i].startswith(":") else []
-        if len(meta) < 5:
+        parts = fields[i].split(" ") if fields[i][:1] == ":" else ()
+        if len(parts) < 5:
             i += 1
             continue
-        letter, before, after = meta[4][:1], meta[2], meta[3]
-        if letter == "A":
-            before = ""
-        elif letter == "D":
-            after = ""
-        if letter in "RC":
+        letter = parts[4][:1]
+        if letter == "R" or letter == "C":
             if i + 2 >= count:
                 break
-            out.append((letter, fields[i + 1], fields[i + 2], before, after))
+            append((letter, fields[i + 1], fields[i + 2], parts[2], parts[3]))
             i += 3
         else:
             if i + 1 >= count:
                 break
-            out.append((letter, None, fields[i + 1], before, after))
+            before = "" if letter == "A" else parts[2]
+            append((letter, None, fields[i + 1], before, "" if letter == "D" else parts[3]))
             i += 2
     return out
 

@@ -109,7 +109,7 @@ def _unresolved(
         if time.monotonic() - started > DRIFT_COUNT_SECONDS:
             return unresolved, symbols, True
         texts, _u, _r = listing.read([name])
-        for m in extract(texts.get(name, "")):
+        for m in checker.without_sketches(extract(texts.get(name, ""))):
             if m.kind == SYMBOL:
                 symbols.append((name, m))
             elif m.kind == PATH and checker.kept(m):

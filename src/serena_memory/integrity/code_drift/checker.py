@@ -38,9 +38,10 @@ from serena_memory.integrity.code_drift.forms import (
 )
 from serena_memory.integrity.code_drift.git import GitJob, GitStalled, GitUnavailable, run_git
 from serena_memory.integrity.code_drift.history import GitPast, dirty_memories, memory_times
+from serena_memory.integrity.code_drift.ignored_then import dropped_patterns, ignored_by
 from serena_memory.integrity.code_drift.left_alone import LeftAlone
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention, extract
-from serena_memory.integrity.code_drift.moves import unsaid_moves
+from serena_memory.integrity.code_drift.moves import there_at, unsaid_moves
 from serena_memory.integrity.code_drift.path_checks import PathChecks
 from serena_memory.integrity.code_drift.project import ProjectFiles
 from serena_memory.integrity.code_drift.symbol_history import SymbolTrail, trail
@@ -63,6 +64,9 @@ from serena_memory.integrity.code_drift.written_then import (
 if TYPE_CHECKING:
     from serena_memory.integrity.code_drift.cache import IdentifierScan
 
+SERENA_FOLDER = ".serena/"
+"""The memories' own folder: on disk wherever a check runs, so a file below it that git
+ignores now is local even when git tracked it once (``.serena/project.yml``)."""
 DEFAULT_CHANGED_COMMITS = 10
 """A mentioned file with this many commits since the memory last changed is ``changed``."""
 TRAIL_SECONDS = 2.0
@@ -123,6 +127,7 @@ class CodeChecker(PathChecks):
         self._symbols_note = ""  # why the symbols were not checked
         self._left_alone: LeftAlone | None = None
         self._aliases: Aliases | None = None
+        self._dropped: tuple[float, list[tuple[float, str]]] | None = None  # since, patterns
 
     def prefetch(self, symbols: bool = True) -> None:
         """Start listing the files, walking the history and scanning the source files: git
@@ -212,7 +217,10 @@ class CodeChecker(PathChecks):
         text)."""
         read_only = set(read_only)
         kept = self.kept
-        mentions = {name: [m for m in every if kept(m)] for name, every in extracted.items()}
+        mentions = {
+            name: self.without_sketches([m for m in every if kept(m)])
+            for name, every in extracted.items()
+        }
         report = CodeReport(scanned=len(extracted), git=self.files.git)
         report.mentions = sum(len(found) for found in mentions.values())
         words = _symbol_words(mentions) if symbols else set()
@@ -397,9 +405,49 @@ class CodeChecker(PathChecks):
         if not written or not self.history:
             return self._left_alone.without(findings)
         past, root = self.past, self.files.root
-        return self._left_alone.without(
-            findings, lambda f: gone_since(past, root, f.target, written.get(f.memory))
+        kept = self._left_alone.without(
+            findings,
+            lambda f: (
+                not f.target.startswith(SERENA_FOLDER)
+                and gone_since(past, root, f.target, written.get(f.memory))
+            ),
         )
+        return self._not_ignored_then(kept, written)
+
+    def _not_ignored_then(
+        self, findings: list[CodeFinding], written: dict[str, float]
+    ) -> list[CodeFinding]:
+        """``findings`` without the missing paths a pattern the ``.gitignore`` dropped
+        since their memory was written ignored then (:mod:`~serena_memory.integrity.
+        code_drift.ignored_then`); a file git tracked then was not ignored."""
+        missing = [f for f in findings if f.kind == PATH and f.status == MISSING]
+        times = [written[f.memory] for f in missing if f.memory in written]
+        if not times:
+            return findings
+        since = min(times)
+        if self._dropped is None or since < self._dropped[0]:
+            self._dropped = (since, dropped_patterns(self.files.root, self.past, since))
+        dropped = self._dropped[1]
+        if not dropped:
+            return findings
+
+        def then(f: CodeFinding) -> bool:
+            when = written.get(f.memory)
+            return (
+                when is not None
+                and f.kind == PATH
+                and f.status == MISSING
+                and not self._tracked_at(f.target, when)
+                and any(t > when and ignored_by(p, f.target) for t, p in dropped)
+            )
+
+        return [f for f in findings if not then(f)]
+
+    def _tracked_at(self, path: str, when: float) -> bool:
+        """Whether git tracked the file ``path`` at ``when``."""
+        past = self.past
+        gone = past.gone_at(path)
+        return path in past.seen and there_at(past, path, when) and (gone is None or gone > when)
 
     def kept(self, m: Mention) -> bool:
         if m.form == ALIAS:

@@ -36,15 +36,42 @@ def comment_text(line: str) -> str | None:
     return found.group(1) if found else None
 
 
+_WRONG = re.compile(r"❌|\b(?:wrong|incorrect|bad|avoid|don'?t|anti-?pattern)\b", re.IGNORECASE)
+"""A comment that says the code under it is what not to write: "❌ WRONG: old imports"."""
+
+
+def wrong_lines(lines: list[tuple[int, str]]) -> set[int]:
+    """The lines of a fenced block under a comment that says they are what not to write
+    ("// ❌ WRONG: Old flat package imports"), to the next comment or blank line."""
+    out: set[int] = set()
+    wrong = False
+    for number, line in lines:
+        comment = comment_text(line)
+        if comment is not None:
+            wrong = _WRONG.search(comment) is not None
+        elif not line.strip():
+            wrong = False
+        elif wrong:
+            out.add(number)
+    return out
+
+
 _BOX_EDGE = re.compile(r"[+┌└╔╭][-─═]{3,}[+┐┘╗╮]")
 """A box's top or bottom edge: ``+--------+``, ``┌────┐``."""
 
 
+_FLOW_ARROW = frozenset("↓↑⬇⬆▼▲")
+"""A line of a flow diagram that is only an arrow between two steps."""
+
+
 def boxed(lines: Iterable[str]) -> bool:
-    """Whether a fenced block draws boxes (an architecture diagram): the file names
-    written in its boxes (``|  (daemon.py)  |``) are the modules they stand for."""
+    """Whether a fenced block draws boxes or a flow (an architecture diagram, steps joined
+    by lines that are only ``↓``): the file names written in it (``|  (daemon.py)  |``,
+    ``ui.tsx (React)``) are the modules they stand for."""
     return any(
-        ("-" in line or "─" in line or "═" in line) and _BOX_EDGE.search(line) for line in lines
+        (("-" in line or "─" in line or "═" in line) and _BOX_EDGE.search(line))
+        or (line.strip() in _FLOW_ARROW and line.strip() != "")
+        for line in lines
     )
 
 
@@ -65,6 +92,21 @@ def imported(line: str) -> Iterator[str]:
         spec = found.group(1)
         if _LOCAL_IMPORT.match(spec) and "*" not in spec:
             yield spec
+
+
+_JVM_NAME = re.compile(
+    r"^\s*(?:package|import(?:\s+static)?)\s+([a-z_]\w*(?:\.[A-Za-z_]\w*)+)\s*;?\s*$"
+)
+"""A Java, Kotlin or Scala ``package`` or ``import`` line: the dotted name of a package,
+or of a class in one."""
+
+
+def jvm_name(line: str) -> str | None:
+    """The package or class a ``package``/``import`` line of the JVM's languages names."""
+    if "package" not in line and "import" not in line:
+        return None
+    found = _JVM_NAME.match(line)
+    return found.group(1) if found else None
 
 
 def normal_import(spec: str) -> str | None:

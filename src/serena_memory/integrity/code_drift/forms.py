@@ -30,7 +30,11 @@ GLOB = "glob"
 """A glob, ``.githooks/**``: the folder it starts from, found while a file below it ends
 like the glob (:mod:`~serena_memory.integrity.code_drift.patterns`)."""
 
-PYTHON_FILES = (".py", ".pyi", "/__init__.py", "/__init__.pyi")
+PYTHON_FILES = (".py", ".pyi", "/__init__.py", "/__init__.pyi", "/")
+"""What a module's parts may name: a Python file or package, or a folder (a package of
+Java or Kotlin: ``com.acme.repo`` is ``com/acme/repo/``)."""
+CLASS_FILES = (".java", ".kt", ".scala", ".groovy")
+"""What a class after a package's parts names (``com.acme.repo.UserRepo``)."""
 SCRIPT_EXTENSIONS = (".js", ".ts", ".mjs", ".cjs", ".jsx", ".tsx", "/index.js", "/index.ts")
 """What an import without an extension (``./helpers``) may name."""
 
@@ -64,16 +68,24 @@ def module_target(written: str) -> str | None:
     return "/".join(parts)
 
 
-def module_candidates(target: str, relative: bool) -> list[tuple[str, list[str]]]:
+def module_candidates(
+    target: str, relative: bool, written: str = ""
+) -> list[tuple[str, list[str]]]:
     """(prefix, files) for each prefix of a module's parts, longest first: the files
     that would hold it (``tests/types`` -> ``tests/types.py``, ``tests/types/__init__.py``,
-    ...). An absolute module is at least two parts long."""
+    ...), and first the file of the class ``written`` names after them
+    (``com.acme.repo.UserRepo`` -> ``com/acme/repo/UserRepo.kt``, ...). An absolute
+    module is at least two parts long."""
     parts = target.split("/")
     shortest = 1 if relative else 2
-    return [
+    found = [
         ("/".join(parts[:n]), ["/".join(parts[:n]) + ext for ext in PYTHON_FILES])
         for n in range(len(parts), shortest - 1, -1)
     ]
+    after = written.lstrip(".").split(".")[len(parts) : len(parts) + 1]
+    if after and after[0][:1].isupper() and not relative:
+        found.insert(0, (target, [f"{target}/{after[0]}{ext}" for ext in CLASS_FILES]))
+    return found
 
 
 def script_candidates(target: str) -> list[str]:

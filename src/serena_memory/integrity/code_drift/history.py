@@ -56,8 +56,15 @@ class GitPast:
     note: str = ""  # why the history is missing although this is a work tree
     by_name: dict[str, list[str]] | None = field(default=None, repr=False)  # name -> seen
     arrived: dict[str, tuple[str, str, float]] = field(default_factory=dict)  # new -> old
+    _left: dict[str, str] = field(default_factory=dict, repr=False)  # deleted -> content id
+    _made: dict[str, tuple[str | None, float]] = field(default_factory=dict, repr=False)
+    # the content a deleted file left -> the other path that took it before, when (None:
+    # several did)
     _indexed: tuple[int, int] = field(default=(-1, -1), repr=False)  # len(seen) by_name, dirs
     _dirs: frozenset[str] = field(default=frozenset(), repr=False)
+    _folders: tuple[int, dict[str, list[str]], dict[str, tuple[float, int]]] | None = field(
+        default=None, repr=False
+    )  # len(seen) indexed, folder name -> folders, folder -> when its first file came
 
     def ending_with(self, tail: str) -> list[str]:
         """The paths git saw that end with ``/tail`` (``tail`` itself not counted), sorted;
@@ -83,11 +90,46 @@ class GitPast:
             self._dirs, self._indexed = frozenset(dirs), (self._indexed[0], len(self.seen))
         return folder.rstrip("/") in self._dirs
 
+    def _folder_index(self) -> tuple[dict[str, list[str]], dict[str, tuple[float, int]]]:
+        """The folders git saw by name, and for each when its first file came and how
+        many files it ever held (built once for many questions)."""
+        if self._folders is None or self._folders[0] != len(self.seen):
+            named: dict[str, list[str]] = {}
+            first: dict[str, tuple[float, int]] = {}
+            for path in self.seen:
+                came = min(self.changes.get(path) or (0.0,))
+                head = path.rpartition("/")[0]
+                while head:
+                    known = first.get(head)
+                    if known is None:
+                        named.setdefault(head.rpartition("/")[2], []).append(head)
+                        first[head] = (came, 1)
+                    else:
+                        first[head] = (min(came, known[0]), known[1] + 1)
+                    head = head.rpartition("/")[0]
+            self._folders = (len(self.seen), named, first)
+        return self._folders[1], self._folders[2]
+
+    def folders_named(self, name: str) -> list[str]:
+        """The folders git saw whose last part is ``name``, sorted."""
+        return sorted(self._folder_index()[0].get(name, ()))
+
+    def folder_size(self, folder: str) -> int:
+        """How many files git ever saw below ``folder``."""
+        return self._folder_index()[1].get(folder.rstrip("/"), (0.0, 0))[1]
+
+    def folder_there_at(self, folder: str, when: float | None) -> bool:
+        """Whether git had a file below ``folder`` at ``when`` (None: any time)."""
+        first = self._folder_index()[1].get(folder.rstrip("/"))
+        return first is not None and (when is None or first[0] <= when)
+
     @staticmethod
     def start(root: str, since: str | None = None) -> tuple[GitJob, GitJob]:
         """The git commands :meth:`load` reads, started: what is staged or changed in the
-        work tree (a `git mv` not yet committed is a move too), then the log."""
-        args = ["log", "-z", "--relative", "-M", "--name-status", "--format=%x01%H %ct"]
+        work tree (a `git mv` not yet committed is a move too), then the log, with each
+        file's content id (a copy made in one commit and its original deleted in a later
+        one is a move too: :meth:`copied_away`)."""
+        args = ["log", "-z", "--relative", "-M", "--raw", *_RAW, "--format=%x01%H %ct"]
         return (
             GitJob(
                 root,
@@ -111,40 +153,72 @@ class GitPast:
         work_job, log_job = started or cls.start(root, since)
         try:
             work = work_job.result()
-            out = b"\x01" + WORK_TREE.encode() + b" " + str(time.time()).encode() + b"\0\n" + work
-            out += _log(root, log_job, since)
+            log, renames = _log(root, log_job, since)
         except GitUnavailable as exc:
             log_job.discard()
             if isinstance(exc, GitStalled):
                 past.note = f"{exc}: moved and changed paths are not reported"
             return past  # no commit yet
-        for block in out.decode("utf-8", "replace").split("\x01")[1:]:
+        fields = work.decode("utf-8", "replace").strip("\0\n").split("\0")
+        past.add(WORK_TREE, time.time(), [(*e, "", "") for e in name_status(fields)])
+        for block in log.decode("utf-8", "replace").split("\x01")[1:]:
             head, _, rest = block.partition("\n")
             commit, _, stamp = head.strip("\0").partition(" ")
-            past.add(commit, float(stamp or 0), rest.strip("\0\n").split("\0"))
+            entries = raw_entries(rest.strip("\0\n").split("\0"))
+            past.add(commit, float(stamp or 0), entries if renames else by_content(entries))
+        past.copied_away()
         return past
 
-    def add(self, commit: str, when: float, fields: list[str]) -> None:
-        """What one commit (or the work tree) did to the files ``fields`` list."""
-        seen, deleted, changes = self.seen, self.deleted, self.changes
+    def add(self, commit: str, when: float, entries: list[Entry]) -> None:
+        """What one commit (or the work tree) did to the files its ``entries`` list."""
+        seen, deleted, changes, made = self.seen, self.deleted, self.changes, self._made
         added: list[str] = []
         gone: list[str] = []
-        for letter, old, path in name_status(fields):
+        renames: list[tuple[str, str]] = []
+        for letter, old, path, old_blob, new_blob in entries:
             seen.add(path)
             if old is not None:
                 seen.add(old)
                 if letter == "R":
                     self._rename(old, path, commit, when)
+                    renames.append((old, path))
             if letter == "D":
                 deleted.setdefault(path, (commit, when))
                 gone.append(path)
+                if old_blob and path not in self._left and not _EMPTY_BLOB.startswith(old_blob):
+                    self._left[path] = old_blob
+                    self._made.setdefault(old_blob, ("", 0.0))
             else:
                 changes.setdefault(path, []).append(when)
                 if letter == "A":
                     added.append(path)
+                if new_blob in made and self._left.get(path) != new_blob:
+                    # another path took the content a file deleted later left
+                    took = made[new_blob]
+                    made[new_blob] = (path, when) if took[0] in ("", path) else (None, 0.0)
         if gone and added:
-            for old, new in retyped(gone, added) + moved_by_name(gone, added):
+            pairs = retyped(gone, added) + moved_by_name(gone, added)
+            for old, new in pairs:
                 self._rename(old, new, commit, when)
+            paired = {old for old, _new in pairs}
+            left = [p for p in gone if p not in paired]
+            for old, new in moved_with_folder(renames + pairs, left, added):
+                self._rename(old, new, commit, when)
+
+    def copied_away(self) -> None:
+        """The files deleted whose last content one other file took before, after the
+        deleted one was made (a copy made in one commit, the original deleted in a later
+        one: ``src/agent/x.ts`` copied to ``packages/agents/x.ts``, then ``src/`` cleaned
+        up) as renames; an older file of that content is the original, not a copy, and a
+        file deleted too is none."""
+        for path, blob in self._left.items():
+            other, took = self._made.get(blob, (None, 0.0))
+            if not other or other in self._left or path in self.renamed:
+                continue
+            if took > min(self.changes.get(path) or (took,)):  # the copy came after it
+                commit, when = self.deleted[path]
+                self._rename(path, other, commit, when)
+        self._left, self._made = {}, {}
 
     def _rename(self, old: str, new: str, commit: str, when: float) -> None:
         """A rename git saw (the newest of a path is kept: the walk is newest first)."""
@@ -167,15 +241,24 @@ class GitPast:
 
     def follow(self, path: str, files: ProjectFiles) -> tuple[str, str] | None:
         """(path now, commit of the last rename) for a path git saw renamed, following
-        renames until one exists now; None when the trail ends nowhere."""
+        renames to the end of the trail (each later than the one before: a file renamed
+        away and then made anew at its old place is another file); when the end does not
+        exist now, the first place on the trail that does; None when none does."""
         commit = None
         seen = set()
+        first = None
+        last = float("-inf")
         while path in self.renamed and path not in seen:
             seen.add(path)
-            path, commit, _ = self.renamed[path]
-            if files.exists(path):
-                return path, commit
-        return None
+            new, step, when = self.renamed[path]
+            if when < last:
+                break
+            path, commit, last = new, step, when
+            if first is None and files.exists(path):
+                first = path, commit
+        if commit is not None and path != (first or ("",))[0] and files.exists(path):
+            return path, commit
+        return first
 
     def gone_at(self, path: str) -> float | None:
         """When ``path`` stopped existing (renamed away or deleted), newest."""
@@ -187,17 +270,117 @@ class GitPast:
         return max(times) if times else None
 
 
-def _log(root: str, job: GitJob, since: str | None) -> bytes:
-    """The log :meth:`GitPast.start` started; when its rename detection failed (a file's
-    content is missing, as in a partial clone), the log without it: which paths existed
-    and when they went are still known."""
+_RAW = ("--no-ext-diff", "--no-textconv")
+_EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # the content id of an empty file
+
+Entry = tuple[str, str | None, str, str, str]
+"""A file a commit changed: status letter, the old path of a rename or a copy (or None),
+the path, its content ids before and after ('' when not known)."""
+
+
+def _log(root: str, job: GitJob, since: str | None) -> tuple[bytes, bool]:
+    """The log :meth:`GitPast.start` started, and whether git detected renames in it;
+    when its rename detection failed (a file's content is missing, as in a partial
+    clone), the log without it: which paths existed, when they went and the renames that
+    kept the content (:func:`by_content`) are still known."""
     try:
-        return job.result()
+        return job.result(), True
     except GitStalled:
         raise
     except GitUnavailable:
-        args = ["log", "-z", "--relative", "--no-renames", "--name-status", "--format=%x01%H %ct"]
-        return run_git(root, *args, *([f"{since}..HEAD"] if since else []))
+        args = ["log", "-z", "--relative", "--no-renames", "--raw", *_RAW, "--format=%x01%H %ct"]
+        return run_git(root, *args, *([f"{since}..HEAD"] if since else [])), False
+
+
+def raw_entries(fields: list[str]) -> list[Entry]:
+    """The entries of git's ``--raw -z`` output for one commit (``fields``: split at its
+    NULs); an entry cut short ends the list."""
+    out: list[Entry] = []
+    append = out.append
+    i, count = 0, len(fields)
+    while i < count:
+        parts = fields[i].split(" ") if fields[i][:1] == ":" else ()
+        if len(parts) < 5:
+            i += 1
+            continue
+        letter = parts[4][:1]
+        if letter == "R" or letter == "C":
+            if i + 2 >= count:
+                break
+            append((letter, fields[i + 1], fields[i + 2], parts[2], parts[3]))
+            i += 3
+        else:
+            if i + 1 >= count:
+                break
+            before = "" if letter == "A" else parts[2]
+            append((letter, None, fields[i + 1], before, "" if letter == "D" else parts[3]))
+            i += 2
+    return out
+
+
+def by_content(entries: list[Entry]) -> list[Entry]:
+    """One commit's ``entries``, read without rename detection, with a file deleted and
+    one added with the same content a rename: git's own detection needs the contents,
+    which a partial clone may lack; the ids it always has. Only a content that one file
+    left and one took counts (an empty file does not)."""
+    went: dict[str, list[str]] = {}
+    came: dict[str, list[str]] = {}
+    for letter, _old, path, old_blob, new_blob in entries:
+        if letter == "D" and not _EMPTY_BLOB.startswith(old_blob):
+            went.setdefault(old_blob, []).append(path)
+        elif letter == "A" and not _EMPTY_BLOB.startswith(new_blob):
+            came.setdefault(new_blob, []).append(path)
+    pairs = {
+        went[blob][0]: came[blob][0]
+        for blob in went.keys() & came.keys()
+        if len(went[blob]) == 1 and len(came[blob]) == 1
+    }
+    if not pairs:
+        return entries
+    taken = set(pairs.values())
+    out: list[Entry] = []
+    for entry in entries:
+        letter, _old, path, old_blob, new_blob = entry
+        if path in pairs:
+            out.append(("R", path, pairs[path], old_blob, old_blob))
+        elif not (letter == "A" and path in taken):
+            out.append(entry)
+    return out
+
+
+def moved_with_folder(
+    renames: list[tuple[str, str]], gone: list[str], added: list[str]
+) -> list[tuple[str, str]]:
+    """The files a commit deleted from a folder it renamed and added at the same place in
+    the new folder (``crates/ichimi/src/lib.rs`` -> ``crates/vantage/src/lib.rs``, rewritten
+    too much for git to pair, while the rest of ``crates/ichimi/`` went to
+    ``crates/vantage/``); a folder counts only when its renamed files all went to one."""
+    if not renames or not gone:
+        return []
+    into: dict[str, set[str]] = {}
+    for old, new in renames:
+        o, n = old.split("/"), new.split("/")
+        same = 0
+        while same < min(len(o), len(n)) - 1 and o[-1 - same] == n[-1 - same]:
+            same += 1
+        if same:
+            into.setdefault("/".join(o[:-same]) + "/", set()).add("/".join(n[:-same]) + "/")
+    folders = {old: next(iter(new)) for old, new in into.items() if len(new) == 1}
+    if not folders:
+        return []
+    came = set(added)
+    out = []
+    for path in gone:
+        head = path
+        while "/" in head:
+            head = head.rsplit("/", 1)[0]
+            new_folder = folders.get(head + "/")
+            if new_folder is not None:
+                new = new_folder + path[len(head) + 1 :]
+                if new in came:
+                    out.append((path, new))
+                break
+    return out
 
 
 def retyped(gone: list[str], added: list[str]) -> list[tuple[str, str]]:

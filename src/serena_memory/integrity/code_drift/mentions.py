@@ -45,8 +45,10 @@ from serena_memory.integrity.code_drift.fenced import (
     cargo_targets,
     code_paths,
     imported,
+    jvm_name,
     normal_import,
     read_as_prose,
+    wrong_lines,
 )
 from serena_memory.integrity.code_drift.forms import (
     ALIAS,
@@ -89,6 +91,11 @@ _PROSE_NAME = re.compile(
     rf"({_NODE})?({_PROSE_LOCATION})?(?![\w/-]|\.\w)"
 )
 """A file name without a folder in prose (``PageLayout.tsx - the layout``)."""
+_PROSE_FOLDER = re.compile(
+    r"(?<![\w/.:~@$%-])((?:\./)?[\w.-]*[a-z][\w.-]*(?:/[\w.-]+)+/)(?![\w/{<$*])"
+)
+"""A folder in prose, two parts or more and its ``/`` at the end (``module-core/repo/``)."""
+_FOLDER_END = re.compile(r"[\w.-]/(?:$|[\s).,;:])")
 _LOCATION = re.compile(r"(?::L?\d+(?:[-:,]L?\d+)*|#L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?|#[\w.-]*)$")
 _LINE_WORDS = re.compile(
     r"(?:\s*,)?\s+\(?(?:lines?|l\.|ln\.?)\s*\d+(?:\s*(?:-|–|to)\s*\d+)?\)?$", re.IGNORECASE
@@ -133,6 +140,8 @@ class Mention:
     linked: bool = False  # a link's target, `[x](./y.md)`: read from the memory's folder
     placed: str = ""  # the path a drawn tree or a list of folders puts it at: checked
     # there when git knows a file there (:mod:`~serena_memory.integrity.code_drift.trees`)
+    exact: bool = False  # its path from the root, never a suffix: a tree's name placed
+    # below a top folder that is the project's own (``ichimi-server/`` then ``src/``)
 
     @property
     def words(self) -> list[str]:
@@ -243,7 +252,18 @@ def extract(text: str) -> list[Mention]:
     fence: str | None = None
     block: list[tuple[int, str]] = []
     lists = ListTree()
+    examples: set[int] = set()  # the columns of the table under way headed "Example"
+    header = ""
     for number, line in enumerate(text.splitlines(), start=1):
+        if fence is None and (line[:1] == "|" or (line[:1] == " " and line.lstrip()[:1] == "|")):
+            if _TABLE_RULE.match(line) and header:
+                examples = _example_columns(header)
+            elif examples:
+                found += _in_examples(_prose_line(number, line), line, examples)
+                continue
+            header = line
+        elif header:
+            header, examples = "", set()
         opened = _FENCE.match(line) if ("`" in line or "~" in line) else None
         if fence is not None:
             if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
@@ -264,6 +284,34 @@ def _prose_line(number: int, line: str) -> list[Mention]:
     if "`" in line or "/" in line or ("." in line and dotted_word(line)):
         return _line_mentions(number, line)
     return []
+
+
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+"""The rule under a table's header: ``|------|:---:|``."""
+_EXAMPLE_HEADER = re.compile(r"^\s*(?:\*\*)?(?:examples?|e\.g\.?)(?:\*\*)?\s*$", re.IGNORECASE)
+
+
+def _example_columns(header: str) -> set[int]:
+    """The columns of a table's ``header`` row headed "Example" (counted from 0)."""
+    cells = header.strip().strip("|").split("|")
+    return {i for i, cell in enumerate(cells) if _EXAMPLE_HEADER.match(cell)}
+
+
+def _in_examples(mentions: list[Mention], line: str, columns: set[int]) -> list[Mention]:
+    """A table row's ``mentions``, those in a column headed "Example" made weak: a naming
+    rule's example (``| Files | kebab-case | `user-profile.tsx` |``) is a file only when
+    git knew it."""
+    if not mentions:
+        return mentions
+    row = line.strip()
+    starts = [i for i, c in enumerate(row) if c == "|"]
+    offset = 1 if row.startswith("|") else 0
+    out = []
+    for m in mentions:
+        at = row.find(m.text)
+        column = sum(1 for s in starts if s < at) - offset
+        out.append(replace(m, weak=True) if at >= 0 and column in columns else m)
+    return out
 
 
 def _listed(lists: ListTree, number: int, line: str, mentions: list[Mention]) -> list[Mention]:
@@ -295,7 +343,8 @@ def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
     """The weak mentions of a fenced block's lines (:mod:`~serena_memory.integrity.
     code_drift.fenced`): the names of a drawn tree or a map, the files a box diagram
     or its comments name, the project's modules its imports load, cargo's targets its
-    commands run, the paths its commands and code name."""
+    commands run, the paths its commands and code name; none on the lines under a
+    comment that says they are what not to write ("// ❌ WRONG")."""
     out = [
         Mention(number, written, PATH, target[0], weak=True, placed=placed[0])
         for number, written, path in drawn_entries(block)
@@ -306,6 +355,9 @@ def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
     drawn, drawing = boxed(line for _number, line in block), {m.line for m in out}
     for number, line in block:
         out += _fenced_line(number, line, drawn, number in drawing)
+    wrong = wrong_lines(block) if out else set()
+    if wrong:
+        out = [m for m in out if m.line not in wrong]
     return sorted(out, key=lambda m: m.line)
 
 
@@ -313,6 +365,8 @@ def _fenced_line(number: int, line: str, drawn: bool, in_tree: bool) -> list[Men
     """The weak mentions of one line of a fenced block besides a tree's or a map's names
     (``drawn``: the block draws boxes; ``in_tree``: the line is a tree's or a map's)."""
     out = [replace(m, weak=True) for spec in imported(line) for m in _imports(number, spec)]
+    if (jvm := jvm_name(line)) is not None and (module := module_target(jvm)) is not None:
+        out.append(Mention(number, jvm, PATH, module, form=MODULE, weak=True))
     out += [m for name, path in cargo_targets(line) for m in _stem(number, name, path)]
     if (read := read_as_prose(line, drawn)) is not None:
         return [replace(m, weak=True) for m in _line_mentions(number, read) if m.kind == PATH] + out
@@ -485,7 +539,18 @@ def _statement_fields(content: str) -> tuple[Fields, ...]:
         target = module_target(module)
         if target is not None:
             found += ((module, PATH, target, False, False, "", MODULE),)
+    run = _RUNS.match(content.strip())
+    if run is not None and (path := path_target(run.group(1))) is not None and not path[1]:
+        found += ((run.group(1), PATH, path[0], False, False, "", "", True),)
     return found
+
+
+_RUNS = re.compile(
+    r"^(?:python3?|node|tsx|ts-node|bun|deno\s+run|bash|sh|zsh|pwsh|ruby|perl|php)\s+"
+    r"((?:\./)?[\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w*)(?=\s|$)"
+)
+"""A command span that runs a file (`tsx ui.tsx -- <args>`, `python tools/gen.py`): the
+file it runs, a weak claim."""
 
 
 def _span_name(content: str) -> str | None:
@@ -550,6 +615,12 @@ def _prose_paths(number: int, plain: str) -> list[tuple[int, int, Mention]]:
             if plain.endswith("](", 0, match.start()):
                 mentions = _linked(number, match.group(1), mentions)
             out += [(match.start(), match.end(), m) for m in mentions]
+    if "/" in plain and _FOLDER_END.search(plain):
+        for match in _PROSE_FOLDER.finditer(plain):
+            target = path_target(match.group(1))
+            if target is not None and not target[1]:
+                m = Mention(number, match.group(1), PATH, target[0], weak=True)
+                out.append((match.start(), match.end(), m))
     return out
 
 

@@ -37,9 +37,26 @@ def moves(
         found = past.follow(old, files)
         if found is not None:
             found_moves[found[0]] = (old, found[1])
-    if target.endswith("/") and not found_moves:
-        found_moves = moved_folder(past, files, bare, when)
+    as_folder = target.endswith("/") or (
+        "." not in bare.rsplit("/", 1)[-1] and past.had_folder(bare)
+    )
+    if as_folder and not found_moves:
+        folders = [bare] if past.had_folder(bare) or "/" not in bare else []
+        folders = folders or suffix_folders(past, bare, when)
+        candidates += [f for f in folders if f not in candidates]
+        for folder in folders:
+            found_moves.update(moved_folder(past, files, folder, when))
     return candidates, found_moves
+
+
+def suffix_folders(past: GitPast, tail: str, when: float | None) -> list[str]:
+    """The folders git saw that end with ``/tail`` (``com/acme/repo`` in
+    ``src/main/kotlin/com/acme/repo``); when some were there at ``when`` (the memory last
+    changed), those."""
+    name = tail.rsplit("/", 1)[-1]
+    found = [f for f in past.folders_named(name) if f.endswith("/" + tail)]
+    then = [f for f in found if past.folder_there_at(f, when)]
+    return then or found
 
 
 def there_when_written(past: GitPast, went: Moves, when: float | None) -> Moves:
@@ -64,10 +81,12 @@ def there_when_written(past: GitPast, went: Moves, when: float | None) -> Moves:
 
 
 def known(past: GitPast, candidates: list[str], target: str) -> bool:
-    """Whether git knew a file by one of the ``candidates`` names of ``target``."""
+    """Whether git knew a file by one of the ``candidates`` names of ``target`` (or,
+    for a folder, a file below one of them)."""
     last = target.rstrip("/").rsplit("/", 1)[-1]
     return any(c in past.seen for c in candidates) or (
-        (target.endswith("/") or "." not in last) and folder_seen(past, target)
+        (target.endswith("/") or "." not in last)
+        and any(folder_seen(past, c) for c in [target, *candidates])
     )
 
 
@@ -97,20 +116,36 @@ def folder_seen(past: GitPast, target: str) -> bool:
 
 
 def moved_folder(past: GitPast, files: ProjectFiles, folder: str, when: float | None) -> Moves:
-    """A folder whose files git saw renamed away: the deepest folder that holds them all
-    now, each rename followed (``docs/prompts/``, whose files went to its ``Archive/``
-    and then to ``docs/legacy_tasks/Archive/``, went there). Only the files it held when
-    the memory last changed (``when``) count: a file added and moved later says nothing."""
+    """A folder whose files git saw renamed away: the folder two thirds of them went to
+    at the same places in it (or more of them than to any other, when all they share is
+    a folder shallower than this one: ``src/drivers/`` to ``packages/cli/drivers/``, not
+    ``packages/``), else the deepest folder that holds them all now, each rename followed
+    (``docs/prompts/``, whose files went to its ``Archive/`` and then to
+    ``docs/legacy_tasks/Archive/``, went there). Only the files it held when the memory
+    last changed (``when``) count: a file added and moved later says nothing."""
     head = folder + "/"
     went: dict[str, str] = {}
+    images: Counter[str] = Counter()  # the folder a file went to, at the same place in it
     for old in past.renamed:
         if old.startswith(head) and there_at(past, old, when):
             found = past.follow(old, files)
             if found is not None and not found[0].startswith(head):
                 went[found[0]] = found[1]
+                rest = old[len(head) :]
+                if found[0].endswith("/" + rest):
+                    images[found[0][: -len(rest)]] += 1
     if not went:
         return {}
     common = posixpath.commonpath([posixpath.dirname(p) for p in went])
+    ranked = images.most_common(2)
+    if ranked and ranked[0][1] >= 2 and not head.startswith(ranked[0][0]):
+        image, count = ranked[0]
+        most = 3 * count >= 2 * len(went)
+        # or more than any other place, where all of them only share a shallower folder
+        ahead = (len(ranked) == 1 or count > ranked[1][1]) and image.startswith(common + "/")
+        if most or (ahead and common.count("/") < folder.count("/")):
+            commit = Counter(went[p] for p in went if p.startswith(image)).most_common(1)[0][0]
+            return {image: (folder, commit)}
     if not common or head.startswith(common + "/"):
         return {}  # scattered, or only up: no one place
     commit = Counter(went.values()).most_common(1)[0][0]
@@ -134,8 +169,14 @@ def unsaid_moves(
 
 def _new_place_beside(f: CodeFinding, near: dict[tuple[str, int], list[str]]) -> bool:
     new = (f.new_path or "").rstrip("/")
-    return any(
-        new == written or new.endswith("/" + written)
-        for written in (p.rstrip("/") for p in near.get((f.memory, f.line), ()))
-        if written and written not in (f.target.rstrip("/"), f.mention.rstrip("/"))
-    )
+    own = (f.target.rstrip("/"), f.mention.rstrip("/"))
+    for written in near.get((f.memory, f.line), ()):
+        written = written.rstrip("/")
+        if (
+            written
+            and (new == written or new.endswith("/" + written))
+            and written not in own
+            and not f.mention.removeprefix("./").startswith(written)  # its own, with a line
+        ):
+            return True
+    return False

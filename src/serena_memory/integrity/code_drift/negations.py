@@ -82,6 +82,10 @@ def may_say_absent(line: str) -> bool:
     for word in _CUE_WORDS:  # a loop, not any(): this runs for every line with a mention
         if word in low:
             return True
+    if not low.isascii():
+        for word in _CJK_CUE_WORDS:
+            if word in low:
+                return True
     return "no" in low and _NO.search(low) is not None
 
 
@@ -97,7 +101,9 @@ def said_absent(line: str, start: int, end: int) -> bool:
         return True
     if _RIGHT_AFTER.match(after) or _row_status_gone(line):
         return True
-    return bool(_ITEM_HEAD.match(line, 0, start) and _ITEM_GONE.match(line, end))
+    if _ITEM_HEAD.match(line, 0, start) and _ITEM_GONE.match(line, end):
+        return True
+    return _ITEM_HEAD_MARKED.match(line, 0, start) is not None and bool(_GONE_CJK.search(line, end))
 
 
 _ITEM_HEAD = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?`?$")
@@ -108,6 +114,11 @@ _ITEM_GONE = re.compile(
     re.IGNORECASE,
 )
 """The item's description, after its dash, says the head is gone ("— Replaced by X")."""
+_GONE_CJK = re.compile(r"废弃|弃用|已删除|已移除|被[^，。,.;]{1,30}替代|廃止|削除(?:済|された)")
+"""Chinese and Japanese words that say a thing is deprecated, removed or replaced: no word
+boundary marks them, so they are looked for anywhere in an item's description."""
+_ITEM_HEAD_MARKED = re.compile(r"\s*(?:(?:[-*+]|\d+[.)])\s+|❌\s*)(?:\*\*|__)?`?$")
+"""The mention heads a list item, or a line marked ❌."""
 _ROW_GONE = re.compile(
     r"\|\s*(?:\*\*|__|~~)?\s*(?:archived|removed|deleted|deprecated|obsolete|retired|superseded"
     r"|replaced)\s*(?:\*\*|__|~~)?\s*(?=\|)",
@@ -128,6 +139,8 @@ _CUE_TEXT = """without instead rather formerly previously lack absen remov delet
 _CUE_WORDS = (*_CUE_TEXT.split(), "to be", "used to")
 """Parts of the cue words: a line holding none of them (nor the word "no") has no mention
 said absent."""
+_CJK_CUE_WORDS = ("废弃", "弃用", "删除", "移除", "替代", "廃止", "削除")
+"""The same in Chinese and Japanese, looked for only in a line that is not ASCII."""
 _NO = re.compile(r"\bno\b")
 _NEAR = 100
 """How far before a mention the cues right before it are looked for."""
@@ -149,10 +162,22 @@ _GONE_HEADING = re.compile(
     rf"^\s{{0,3}}#{{1,6}}\s+[\W\d_]*(?:{_GONE}\b.*|\S+(?:\s+\S+)?\s+{_GONE})\W*$", re.I
 )
 """A heading that says what is under it is gone: "## Deleted Components", "## Files removed"."""
+_GONE_HEADING_CJK = re.compile(
+    r"^\s{0,3}#{1,6}\s+\S{0,6}(?:废弃|弃用|已删除|删除|移除|廃止|削除)\S{0,6}\s*$"
+)
+"""The same in Chinese or Japanese: "### 废弃部分" (the deprecated part)."""
 _GONE_INTRO = re.compile(rf"^[^#|`\s-].{{0,60}}\b{_GONE}\b[^`]{{0,20}}:\s*$", re.I)
 """A short line that opens a list of what is gone: "These no longer exist:"."""
+_PLAN_INTRO = re.compile(
+    r"^(?=[^#|`\s-]).{0,40}\b(?:(?:need|needs|have|has)\s+to\s+(?:be\s+)?(?:create|add|write)"
+    r"|to\s+be\s+(?:created|added|written)|will\s+(?:create|add)|planned|todo)\b[^`]{0,30}:\s*$",
+    re.I,
+)
+"""The last sentence of a line that opens a list of files still to be made: "Need to
+create new files for:", "Files to be created:"."""
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+_MARKED_START = re.compile(r"❌\s*(?:\*\*|__)?`?")
 _ITEM_START = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?`?")
 _GONE_WORDS = (
     "archived",
@@ -163,6 +188,8 @@ _GONE_WORDS = (
     "retired",
     "supersed",
     "no longer exist",
+    "creat",
+    "planned",
 )
 
 
@@ -187,19 +214,23 @@ def listed_gone(text: str, found: list[_M]) -> list[_M]:
 
 def _gone_items(text: str) -> dict[int, str]:
     """Line number -> line of each list item under a heading, or a short line ending in
-    ``:``, that says its items are gone ("## Deleted Components", "These no longer exist:")."""
+    ``:``, that says its items are gone ("## Deleted Components", "These no longer exist:")
+    or still to be made ("Need to create new files for:")."""
     low = text.lower()
-    if not any(word in low for word in _GONE_WORDS):
+    if not any(word in low for word in _GONE_WORDS) and (
+        low.isascii() or not any(word in low for word in _CJK_CUE_WORDS)
+    ):
         return {}
     items: dict[int, str] = {}
     heading = False  # under a heading that says so: to the next heading
     intro = 0  # after a line that says so: 1 before its list, 2 in it, to its end
     for number, line in enumerate(text.splitlines(), start=1):
         if _HEADING.match(line):
-            heading, intro = _GONE_HEADING.match(line) is not None, 0
-        elif (heading or intro) and _ITEM.match(line):
+            heading = bool(_GONE_HEADING.match(line) or _GONE_HEADING_CJK.match(line))
+            intro = 0
+        elif (heading or intro) and (_ITEM.match(line) or line.startswith("❌")):
             items[number], intro = line, 2 if intro else 0
-        elif _GONE_INTRO.match(line):
+        elif _GONE_INTRO.match(line) or _PLAN_INTRO.match(line.rsplit(". ", 1)[-1]):
             intro = 1
         elif intro == 2 and not line[:1].isspace():
             intro = 0  # a blank line or a paragraph ends the list
@@ -211,5 +242,5 @@ def _heads_gone_item(line: str | None, text: str) -> bool:
     and is not the place it went (a path into an archive)."""
     if line is None or "archive" in text.lower():
         return False
-    found = _ITEM_START.match(line)
+    found = _ITEM_START.match(line) or _MARKED_START.match(line)
     return found is not None and line.startswith(text, found.end())

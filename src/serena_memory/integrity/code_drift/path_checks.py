@@ -11,6 +11,7 @@ and in what git remembers.
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import replace
 
 from serena_memory.integrity.code_drift.aliases import Aliases, expand, project_aliases
@@ -71,9 +72,12 @@ class PathChecks:
             return self._check_glob(memory, m, when, read_only)
         if m.form:
             return self._check_form(memory, m, when, read_only)
-        resolved = self.files.resolve(m.target)
+        if m.exact:
+            resolved = m.target if self.files.exists(m.target) else None
+        else:
+            resolved = self.files.resolve(m.target)
         if resolved is not None:
-            gone = self._namesake_gone(m.target, when)
+            gone = self._namesake_gone(m.target, resolved, when)
             if gone is None:
                 return self._present(memory, m, m.target, resolved, when, read_only)
             m = replace(m, target=gone)
@@ -81,6 +85,12 @@ class PathChecks:
             if m.weak:
                 return None
             return CodeFinding(memory, m.line, m.text, PATH, MISSING, m.target, read_only=read_only)
+        if m.target.endswith("/") and m.target.count("/") > 1:
+            short = self._shortened(m.target, when)
+            if short == "":
+                return None  # a folder it names is there now, as then
+            if short is not None:
+                m = replace(m, target=short)
         candidates, went = moves(self.past, self.files, m.target, when)
         if "/" not in m.target.rstrip("/"):  # a bare name: the file it named then
             went = there_when_written(self.past, went, when)
@@ -100,6 +110,28 @@ class PathChecks:
         return CodeFinding(
             memory, m.line, m.text, PATH, MISSING, m.target, note=note, read_only=read_only
         )
+
+    def _shortened(self, target: str, when: float | None) -> str | None:
+        """For a folder written with folders left out (``module-core/repository/`` for
+        ``server/module-core/src/main/kotlin/com/acme/repository/``) that git never knew
+        at its root nor as a suffix: the one folder git knew it named when the memory
+        last changed (``when``), gone now (of several, the one that held the most files:
+        ``src/main/...``, not ``src/test/...``); '' when a folder it names is there now and
+        was then; None when it names none."""
+        bare = target.rstrip("/")
+        if self.past.had_folder(bare) or bare in self.past.seen:
+            return None
+        parts = bare.split("/")
+        found = [f for f in self.past.folders_named(parts[-1]) if _leaves_out(f, parts)]
+        if not found:
+            return None
+        then = [f for f in found if self.past.folder_there_at(f, when)]
+        if not then or any(self.files.exists(f + "/") for f in then):
+            return "" if then else None
+        sizes = sorted(((self.past.folder_size(f), f) for f in then), reverse=True)
+        if len(sizes) > 1 and sizes[0][0] == sizes[1][0]:
+            return None
+        return sizes[0][1] + "/"
 
     def _as_named(self, memory: str, m: Mention) -> Mention:
         """The mention as the path it names: a link's target beside the memory, a name
@@ -170,15 +202,32 @@ class PathChecks:
                     )
         return self._plain_missing(memory, m, read_only) if self._plain(m) else None
 
-    def _namesake_gone(self, name: str, when: float | None) -> str | None:
-        """For a bare file name found now, the one file of that name the project had when
-        the memory last changed (``when``), when it is gone and the files of that name now
-        came after it (a root `copilot-instructions.md` deleted, a new one added under
-        `.github/`): the memory named that file. None: the name still names its file."""
-        if "/" in name.rstrip("/") or when is None or not self.history:
+    def _namesake_gone(self, name: str, resolved: str, when: float | None) -> str | None:
+        """For a file name or a path's end found now (``resolved``, not at its own place
+        from the root), the one file or folder of that name or end the project had when the
+        memory last changed (``when``), when it is gone and the ones found now came after it
+        (a root `copilot-instructions.md` deleted, a new one added under `.github/`; a root
+        `src/hooks/` gone, a `packages/cli/src/hooks/` made later): the memory named that
+        one. None: the name still names its file."""
+        if when is None or not self.history or resolved == name:
             return None
         past = self.past
-        if any(there_at(past, p, when) for p in self.files.by_name.get(name, ())):
+        bare = name.rstrip("/")
+        if name.endswith("/"):
+            if past.folder_there_at(resolved, when):
+                return None  # the folder found now was there then
+            now = self.files.suffix_matches(name)
+            if any(past.folder_there_at(p, when) for p in now):
+                return None
+            gone = past.folder_there_at(bare, when) and not self.files.exists(name)
+            return name if gone and past.had_folder(bare) else None
+        if there_at(past, resolved, when) and resolved in past.changes:
+            return None  # the file found now was there then
+        if "/" in bare:
+            now = self.files.suffix_matches(name)
+        else:
+            now = list(self.files.by_name.get(name, ()))
+        if any(there_at(past, p, when) for p in now):
             return None  # a file of that name now was there then
         then = [
             p
@@ -215,10 +264,71 @@ class PathChecks:
 
     def _at_place(self, m: Mention) -> Mention:
         """A name in a tree as the path the tree puts it at, when a file is there now
-        or git knew one there, from the root or as a suffix (else as written: the drawing
-        may be wrong)."""
-        placed = m.placed
-        return replace(m, target=placed if self._ever(placed) else m.target, placed="")
+        or git knew one there, from the root or as a suffix, or without the tree's top
+        folders from the root only (the top is often the project's own folder); at its
+        place under a folder the project has when git never knew it there; else as
+        written (the drawing may be wrong)."""
+        places = _places(m.placed)
+        for i, place in enumerate(places):
+            if i and self._at_root(place):
+                return replace(m, target=place, placed="", exact=True)
+            if not i and (self._ever(place) or self._shortens(place)):
+                return replace(m, target=place, placed="")
+        for place in places[1:]:
+            parent = place.rstrip("/").rpartition("/")[0]
+            if parent and self._at_root(parent + "/"):
+                # under a folder the project has, a name git never knew there
+                return replace(m, target=place, placed="", exact=True, weak=False)
+        return replace(m, placed="")
+
+    def without_sketches(self, mentions: list[Mention]) -> list[Mention]:
+        """One memory's ``mentions`` but those of a tree that sketches code still to be
+        written: a tree whose top folder git never knew, nor any of its names at their
+        places; the paths below that folder elsewhere in the memory go with it (a plan's
+        ``packages/ai-runtime/`` in a heading, a table, an arrow)."""
+        if not self.history:
+            return mentions
+        tops: dict[str, list[str]] = {}
+        for m in mentions:
+            if m.placed and "/" in m.placed.rstrip("/"):
+                tops.setdefault(m.placed.split("/", 1)[0] + "/", []).append(m.placed)
+        sketched = []
+        for placed in tops.values():
+            top = posixpath.commonpath(placed) + "/"
+            if len(placed) > 1 and top != "/" and not self._anything_at(top, placed):
+                sketched.append(top)
+        if not sketched:
+            return mentions
+        return [
+            m
+            for m in mentions
+            if not (m.placed or m.target).startswith(tuple(sketched))
+            and not any(t.startswith(m.target) and m.target.endswith("/") for t in sketched)
+        ]
+
+    def _anything_at(self, top: str, placed: list[str]) -> bool:
+        """Whether git knew the folder ``top`` or a name a tree under it places."""
+        if self._at_root(top) or self._ever(top) or self._shortens(top):
+            return True
+        for path in placed:
+            places = _places(path)
+            if self._ever(places[0]) or any(self._at_root(p) for p in places[1:]):
+                return True
+        return False
+
+    def _shortens(self, folder: str) -> bool:
+        """Whether ``folder`` is written with folders left out of one git knew."""
+        if not folder.endswith("/") or folder.count("/") < 2 or not self.history:
+            return False
+        parts = folder.rstrip("/").split("/")
+        return any(_leaves_out(f, parts) for f in self.past.folders_named(parts[-1]))
+
+    def _at_root(self, path: str) -> bool:
+        """Whether a file or folder is at ``path`` from the root now, or git knew one."""
+        if self.files.exists(path):
+            return True
+        bare = path.rstrip("/")
+        return self.history and (bare in self.past.seen or self.past.had_folder(bare))
 
     def _ever(self, path: str) -> bool:
         """Whether a file is at ``path`` (or ends with it) now, or git knew one there."""
@@ -237,7 +347,7 @@ class PathChecks:
         """(prefix, files) a mention in a form may name (:mod:`~serena_memory.
         integrity.code_drift.forms`); none for an alias that is not the project's."""
         if m.form == MODULE:
-            return module_candidates(m.target, m.text.startswith("."))
+            return module_candidates(m.target, m.text.startswith("."), m.text)
         if m.form == STEM:
             return [(m.target, [f for f in stem_candidates(m.target) if self._ever(f)])]
         if m.form == ALIAS:
@@ -288,6 +398,30 @@ class PathChecks:
             commits_since=since,
             read_only=read_only,
         )
+
+
+def _leaves_out(folder: str, parts: list[str]) -> bool:
+    """Whether ``folder`` has the ``parts`` in their order, its first and last among
+    them, with folders left out between them (none left out is a suffix, not this)."""
+    have = folder.split("/")
+    if parts[0] not in have:
+        return False
+    at = have.index(parts[0])
+    rest = iter(have[at + 1 :])
+    if not all(p in rest for p in parts[1:]):
+        return False
+    return have[at : at + len(parts)] != parts
+
+
+def _places(placed: str) -> list[str]:
+    """Where a tree may put a name, surest first: the path from the tree's top, then
+    without its top folders one by one (a tree's top is often the project's folder under
+    its own name or an old one: ``ichimi-server/``), down to a folder's name alone, or to
+    one folder and a file's name."""
+    parts = placed.rstrip("/").split("/")
+    end = "/" if placed.endswith("/") else ""
+    last = len(parts) if end else len(parts) - 1
+    return ["/".join(parts[i:]) + end for i in range(max(last, 1))]
 
 
 def _within_same_folder(text: str, target: str, old: str, new: str) -> str | None:

@@ -98,7 +98,7 @@ def memory_findings(
     if not written_in:
         return []  # nothing to look up: git is not asked
     checker = cached_checker(root)
-    mentions = [m for m in written_in if checker.kept(m)]
+    mentions = checker.without_sketches([m for m in written_in if checker.kept(m)])
     when = checker.memory_time(written) if written is not None else None
     found = _path_findings(checker, name, [m for m in mentions if m.kind == PATH], when)
     named = [m for m in mentions if m.kind == SYMBOL] if symbols else []
@@ -130,9 +130,12 @@ def _symbol_findings(
 def _path_findings(
     checker: CodeChecker, name: str, paths: list[Mention], when: float | None
 ) -> list[CodeFinding]:
-    """The findings of one memory's paths, git-ignored ones left alone."""
+    """The findings of one memory's paths, git-ignored ones (now, or when it was
+    written) left alone."""
     found = [f for f in (checker.check_path(name, m, when) for m in paths) if f is not None]
-    return checker.without_left_alone(found) if found else []
+    if not found:
+        return []
+    return checker.without_left_alone(found, {name: when} if when is not None else None)
 
 
 def read_note(

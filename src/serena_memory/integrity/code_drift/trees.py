@@ -48,7 +48,7 @@ def drawn_entries(lines: list[tuple[int, str]]) -> Iterator[tuple[int, str, str]
     for number, line in lines:
         branch = _BRANCH.search(line)
         if branch is None:
-            if not _drawing(line):
+            if not _drawing(line) and not _comment_only(line):
                 root = _ROOT.match(line.strip())
                 top = _top(root.group(1)) if root and not line[:1].isspace() else ""
                 entries.append((number, -2, "", top))  # the tree ends here
@@ -78,6 +78,13 @@ def _placed(entries: list[tuple[int, int, str, str]]) -> Iterator[tuple[int, str
         following = entries[index + 1][1] if index + 1 < len(entries) else -2
         if name.endswith("/") or following > column:
             stack.append((column, name.rstrip("/") + "/"))
+
+
+def _comment_only(line: str) -> bool:
+    """Whether ``line`` is a tree's drawing with a comment going on from the line above
+    (``│       # more of the comment``): the tree goes on below it."""
+    rest = line.replace("│", "").replace("|", "").lstrip()
+    return len(rest) < len(line) and rest.startswith(("#", "//"))
 
 
 def _drawing(text: str) -> bool:

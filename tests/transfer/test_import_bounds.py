@@ -78,7 +78,7 @@ def test_the_activation_message_names_no_source_outside_the_project(
     assert "memory-bank" not in text and "serena memories import auto" not in text
     (store.project_root / "memory.jsonl").write_text('{"type":"entity","name":"x"}\n')
     text = activation_message(store)
-    assert "mcp-memory-jsonl at" in text and "memory-bank" not in text
+    assert "`memory.jsonl`" in text and "memory-bank" not in text
 
 
 def test_an_inner_folder_of_a_named_path_is_held_to_it(tmp_path: Path, project: Path) -> None:

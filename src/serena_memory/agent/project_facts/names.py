@@ -19,7 +19,11 @@ NEVER = frozenset(
      "changelog", "prerelease", "dist", "sign", "notarize", "vendoring", "vendor", "snapshot",
      "homebrew", "snap", "pypi", "npm-publish", "announce", "contributors", "lockfiles",
      "outdated", "upgrade", "goreleaser", "update", "sponsors", "codeql", "audit", "security",
-     "docker"}
+     "docker",
+     # CI's own jobs (`script/travis`, `nox -s github_actions_tests`) and packaging for a
+     # distribution's package manager (`make brew-test`)
+     "travis", "appveyor", "circleci", "jenkins", "buildkite", "github", "gha",
+     "brew", "choco", "chocolatey", "scoop", "winget", "flatpak", "packaging"}
 )  # fmt: skip
 # what a task led by a test word may do to the tests' own data: `test-snapshot-update`,
 # `test:build:version` (they release nothing)
@@ -35,7 +39,8 @@ _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
                         "style", "flake8", "pylint", "ruff", "eslint", "rubocop",
                         "shellcheck", "precommit", "pre-commit", "spotlesscheck"})),
     ("test", frozenset({"test", "tests", "spec", "specs", "e2e", "unit", "integration",
-                        "coverage", "cov", "itest", "testing", "pytest", "jest", "vitest"})),
+                        "coverage", "cov", "itest", "testing", "pytest", "jest", "vitest",
+                        "fuzz"})),
     ("setup", frozenset({"install", "setup", "bootstrap", "deps", "init", "develop", "tools"})),
     ("build", frozenset({"build", "compile", "bundle", "assemble", "codegen", "transpile"})),
     ("run", frozenset({"start", "dev", "serve", "server", "run", "preview", "play", "watch",

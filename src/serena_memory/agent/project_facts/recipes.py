@@ -19,6 +19,7 @@ from serena_memory.agent.project_facts.commands import (
     canonical,
     classify_command,
     installs_own,
+    program,
     shell_command,
 )
 from serena_memory.agent.project_facts.names import classify_name, is_never, words
@@ -41,13 +42,28 @@ _ONLY_VARIABLE = re.compile(rf"""^(["']?)({_VARIABLES}|\$[A-Za-z_]\w*|\$[@*])\1$
 _PATH_PREFIX = re.compile(r"(^|\s)\$\{[A-Za-z_]\w*\}(?=[A-Za-z])")
 # a line that ships: `twine upload`, `npm publish`, `mike deploy`, `mkdocs gh-deploy`
 _NEVER_WORDS = frozenset({"publish", "upload", "deploy", "gh-deploy"})
-# a program of the project's named for shipping (`./script/release`)
-_SHIPS = _NEVER_WORDS | {"release"}
+# a program of the project's named for shipping (`./script/release`), or checking what it
+# ships (`twine check dist/*`)
+_SHIPS = _NEVER_WORDS | {"release", "twine"}
 _NEVER_GIT = re.compile(r"^git\s+(clone|push|tag|commit)\b")
+# the hosted repository driven from a laptop: `gh workflow run nightly.yml`, `gh run watch`
+_NEVER_GH = re.compile(r"^gh\s+(workflow|run|release|pr|repo)\b")
+# a file of the project's packaging for a distribution (`docs/packaging/brew/deps.py`)
+_PACKAGING = re.compile(r"(^|/)packaging/")
+# a download from the web into the project (not an installer piped into a shell): a task
+# made of it refreshes vendored data or assets (`wget -O www/static/logo.png https://...`)
+FETCH = "fetch"
+_FETCH = re.compile(r"^(curl|wget)\s.*\bhttps?://")
+_INTO_SHELL = re.compile(r"\|\s*(sudo\s+)?(ba|z)?sh\b")
+# a coverage tool's report of a run already made: `coverage report`, `nyc report`
+_COVERAGE_TOOLS = ("coverage", "nyc", "c8")
+_REPORTS = ("report", "html", "xml", "lcov", "json", "combine", "erase")
 _MEASURES = frozenset({"bench", "benchmark", "benchmarks", "perf", "profile", "profiling"})
 # a line whose output is redirected, piped or given a fallback: a script's plumbing
 _SHELL_PLUMBING = re.compile(r"\s(\|\|?|&>|\d?>>?)\s|\s\d?>&\d")
 _CHECK_OPTIONS = frozenset({"--check", "--diff", "-l", "-d", "--list-different"})
+# a formatter's own short form of `--check`: `prettier -c src`
+_CHECK_SHORT = {"prettier": "-c"}
 
 
 @dataclass
@@ -95,15 +111,20 @@ def without_variables(line: str) -> str:
 def line_kind(line: str) -> str | None:
     """The kind of one body line, ``NEVER`` for a maintainer's step, ``REPORT`` for a
     coverage report, None when it says nothing."""
-    if _NEVER_GIT.match(line) or _NEVER_WORDS.intersection(line.split()[:3]):
+    if _NEVER_GIT.match(line) or _NEVER_GH.match(line):
         return NEVER
+    if _NEVER_WORDS.intersection(line.split()[:3]) or _PACKAGING.search(line.split()[0]):
+        return NEVER
+    if _FETCH.match(line) and not _INTO_SHELL.search(line):
+        return FETCH
     program = words(line.split()[0].rsplit("/", 1)[-1])
     if _installs_on_the_system(line) or _SHIPS.intersection(program):
         return NEVER  # `install -m755 bin/gh $(DESTDIR)...`, `./script/release --local`
     first = line.split()[:3]
-    if first[:1] == ["coverage"] or first[1:2] == ["coverage"] and first[:1] != ["coverage"]:
-        rest = line.split()[line.split().index("coverage") + 1 :][:1]
-        if rest and rest[0] in ("report", "html", "xml", "lcov", "json", "combine", "erase"):
+    tool = next((word for word in first[:2] if word in _COVERAGE_TOOLS), None)
+    if tool is not None:
+        rest = line.split()[line.split().index(tool) + 1 :][:1]
+        if rest and rest[0] in _REPORTS:
             return REPORT
     return classify_command(line)
 
@@ -119,7 +140,8 @@ def is_checking(line: str) -> bool:
     """A formatter run that checks rather than rewrites (``black --check``, or a task
     named for it: ``make format-check``)."""
     task = line.split()[1:2] if line.split()[:1] in (["make"], ["just"]) else []
-    return any(word in _CHECK_OPTIONS for word in line.split()) or any(
+    short = _CHECK_SHORT.get(program(line))
+    return any(word in _CHECK_OPTIONS or word == short for word in line.split()) or any(
         "check" in words(name) for name in task
     )
 
@@ -204,17 +226,20 @@ class Reader:
         if any(word in _MEASURES for word in words(name)):
             return None  # a benchmark runs the tests' tools but is no everyday test
         named = classify_name(task.label if task and task.label else name)
-        if named == "setup" and not self.installs_project and "install" in words(name):
+        puts = named == "setup" and not self.installs_project and "install" in words(name)
+        if puts:
             named = None  # `install: go install ./cmd/task` builds the program and puts it
         found = self.body_kinds(name, depth)
         kinds = {kind for kind, _ in found}
-        if NEVER in kinds:
+        if NEVER in kinds or FETCH in kinds and _refreshes(named, kinds):
             return NEVER
-        kinds.discard(REPORT)
+        kinds -= {REPORT, FETCH}
         if kinds:
             return body_kind(named, kinds, found)
         if found:  # a coverage report, nothing else
             return None
+        if puts and task is not None and task.makes_files and _only_installs(name):
+            return NEVER  # `install: $(INSTALL)-native` puts a build on the system
         grouped = classify_name(task.group) if task and task.group else None
         return self._named_kind(name, named) or self._checked_as(name, depth) or grouped
 
@@ -237,6 +262,26 @@ class Reader:
         return "build" if named is None and task and task.makes_files else named
 
 
+def _refreshes(named: str | None, kinds: set[str]) -> bool:
+    """A task downloading into the project that neither sets up nor tests: it refreshes
+    vendored data or assets, a maintainer's chore."""
+    return named not in ("setup", "test") and not kinds & {"setup", "test"}
+
+
+def _only_installs(name: str) -> bool:
+    """``install``, ``install-universal``: a name saying nothing but installing (an
+    ``install-tools`` sets up the tools)."""
+    setup = {"setup", "bootstrap", "deps", "init", "develop", "tools", "dev", "hooks"}
+    return not setup.intersection(words(name))
+
+
+def watches(line: str) -> bool:
+    """A test runner left watching the files (``vitest``, ``jest --watch``): a
+    development loop, not a test run."""
+    found = line.split()
+    return "--watch" in found or found[-1:] == ["vitest"] or found[-2:] == ["vitest", "watch"]
+
+
 def body_kind(named: str | None, kinds: set[str], found: list[tuple[str, str]]) -> str:
     """The kind of a task whose body runs commands of ``kinds``: tests with checks are
     tests; checks of several kinds are a lint, unless every formatter rewrites (a fixer)
@@ -244,6 +289,9 @@ def body_kind(named: str | None, kinds: set[str], found: list[tuple[str, str]]) 
     a build, run or set-up task keeps its name (a build's ``tsc`` is no type check)."""
     if named in ("build", "run", "setup") and "test" not in kinds:
         return _named_first(named, kinds)
+    tests = [line for kind, line in found if kind == "test" and line]
+    if named == "run" and kinds == {"test"} and tests and all(watches(t) for t in tests):
+        return "run"  # `dev: vitest`
     if "test" in kinds:
         return "test"
     if len(kinds) == 1:

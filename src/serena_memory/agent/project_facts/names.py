@@ -23,7 +23,9 @@ NEVER = frozenset(
      # CI's own jobs (`script/travis`, `nox -s github_actions_tests`) and packaging for a
      # distribution's package manager (`make brew-test`)
      "travis", "appveyor", "circleci", "jenkins", "buildkite", "github", "gha",
-     "brew", "choco", "chocolatey", "scoop", "winget", "flatpak", "packaging"}
+     "brew", "choco", "chocolatey", "scoop", "winget", "flatpak", "packaging",
+     # the docs' links to other sites, checked over the network (CI's nightly chore)
+     "linkcheck"}
 )  # fmt: skip
 # what a task led by a test word may do to the tests' own data: `test-snapshot-update`,
 # `test:build:version` (they release nothing)

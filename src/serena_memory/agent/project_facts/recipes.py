@@ -292,6 +292,8 @@ def body_kind(named: str | None, kinds: set[str], found: list[tuple[str, str]]) 
     tests = [line for kind, line in found if kind == "test" and line]
     if named == "run" and kinds == {"test"} and tests and all(watches(t) for t in tests):
         return "run"  # `dev: vitest`
+    if named == "typecheck" and kinds <= {"test", "typecheck"}:
+        return named  # `typing-pyright: pytest tests/test_pyright.py` tests the types
     if "test" in kinds:
         return "test"
     if len(kinds) == 1:

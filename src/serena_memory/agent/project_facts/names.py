@@ -54,6 +54,7 @@ _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
 _TEST_AFFIX = ("test",)
 _NOT_TEST = frozenset({"latest", "contest", "attest"})
 _REPORTS = frozenset({"summary", "report", "reports", "stats", "coverage", "changelog"})
+_CLEANS = frozenset({"clean", "cleanup", "distclean", "clobber"})
 _SEPARATORS = re.compile(r"[:_\-./\s]+")
 # tox environments named after a Python version (py313, 3.12, pypy3) run the tests
 _PYTHON_VERSION = re.compile(r"^(py|pypy)?\d")
@@ -81,6 +82,8 @@ def classify_name(name: str) -> str | None:
     found = words(name)
     if "pre-commit" in name.lower():
         found.append("pre-commit")
+    if _CLEANS.intersection(found):
+        return None  # `test-coverage-clean: rimraf coverage` cleans up after the tests
     if "generate" in found and not _REPORTS.intersection(found):
         return "build"  # code generation (`generate:types`), not a report's summary
     for kind, known in _KIND_WORDS:

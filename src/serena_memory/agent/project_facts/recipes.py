@@ -329,16 +329,19 @@ def offer_runner_tasks(
     parts: bool = True,
 ) -> None:
     """Offer the tasks by what they run: ``bare`` (``make``) first for the ``default``
-    task, then the tasks the default runs, then the plain names, then the others in the
-    file's order; then, with ``parts``, for each task running tools of several kinds,
-    each tool's line (not for a member's tasks: its lines run in its folder)."""
+    task, then the tasks the default runs, then the others by their number of words
+    (``test``, then ``test-node``, then ``test-node:unit``), in the file's order; then,
+    with ``parts``, for each task running tools of several kinds, each tool's line (not
+    for a member's tasks: its lines run in its folder)."""
     calls = {command(name): name for name in tasks}
     reader = Reader(tasks, installs_project, calls, sheet.own_packages)
     bare = _offer_bare(sheet, reader, default, bare, source)
     ranked: list[tuple[int, int, str]] = []
     close = _closure(tasks, default) if default else set()
     for index, name in enumerate(tasks):
-        rank = 0 if name in close else 1 if len(words(name)) == 1 else 2
+        # the default's tasks, then the fewer words the sooner: `test-node` runs the
+        # `test-node:unit`, `test-node:interfaces:bdd`... that follow it
+        rank = 0 if name in close else len(words(name))
         ranked.append((rank, index, name))
     hidden = _same_as_bare(tasks, default) if bare else set()
     shown: list[str] = []

@@ -396,6 +396,25 @@ def environment_kind(words: list[str]) -> str | None:
     return "test" if not any(w.startswith("-") for w in rest[:1]) else None
 
 
+def _nix_kind(words: list[str]) -> str | None:
+    """Nix's commands in a flake's project: ``nix develop`` enters its shell (or runs the
+    command it is given there), ``nix flake check`` runs every check, ``nix fmt``
+    formats, ``nix build .#clippy`` builds the output named for a check."""
+    sub = words[1] if len(words) > 1 else ""
+    rest = [w for w in words[2:] if not w.startswith("-")]
+    if sub == "develop":
+        for option in ("--command", "-c"):
+            if option in words[:-1]:
+                return _words_kind(words[words.index(option) + 1 :])
+        return "setup"
+    if sub == "build":
+        output = rest[0].rpartition("#")[2] if rest and "#" in rest[0] else ""
+        return (classify_name(output) if output else None) or "build"
+    return {"fmt": "format", "run": "run"}.get(sub) or (
+        "test" if sub == "flake" and rest[:1] == ["check"] else None
+    )
+
+
 # tools whose words say more than their name: (first word, second word or "") -> reader
 _SPECIAL: dict[tuple[str, str], Callable[[list[str]], str | None]] = {
     ("tox", ""): environment_kind, ("nox", ""): environment_kind,
@@ -403,6 +422,7 @@ _SPECIAL: dict[tuple[str, str], Callable[[list[str]], str | None]] = {
     ("go", "get"): _go_get_kind, ("cog", ""): _cog_kind, ("rake", ""): _rake_kind,
     ("hatch", "fmt"): _hatch_fmt_kind, ("cargo", "test"): _cargo_test_kind,
     ("go", "install"): _install_kind, ("cargo", "install"): _install_kind,
+    ("nix", ""): _nix_kind,
 }  # fmt: skip
 
 

@@ -61,6 +61,8 @@ _REPORTS = ("report", "html", "xml", "lcov", "json", "combine", "erase")
 _MEASURES = frozenset({"bench", "benchmark", "benchmarks", "perf", "profile", "profiling"})
 # a line whose output is redirected, piped or given a fallback: a script's plumbing
 _SHELL_PLUMBING = re.compile(r"\s(\|\|?|&>|\d?>>?)\s|\s\d?>&\d")
+# the compiler's optimized mode: `cargo test --release` releases nothing
+_BUILD_MODES = frozenset({"--release", "-r", "--profile=release"})
 _CHECK_OPTIONS = frozenset({"--check", "--diff", "-l", "-d", "--list-different"})
 # a formatter's own short form of `--check`: `prettier -c src`
 _CHECK_SHORT = {"prettier": "-c"}
@@ -221,7 +223,9 @@ class Reader:
 
     def _kind(self, name: str, depth: int) -> str | None:
         task = self.tasks.get(name)
-        if is_never(name) or task is not None and task.group and is_never(task.group):
+        if is_never(name) and not self._in_release_mode(name, depth):
+            return NEVER
+        if task is not None and task.group and is_never(task.group):
             return NEVER
         if any(word in _MEASURES for word in words(name)):
             return None  # a benchmark runs the tests' tools but is no everyday test
@@ -242,6 +246,16 @@ class Reader:
             return NEVER  # `install: $(INSTALL)-native` puts a build on the system
         grouped = classify_name(task.group) if task and task.group else None
         return self._named_kind(name, named) or self._checked_as(name, depth) or grouped
+
+    def _in_release_mode(self, name: str, depth: int) -> bool:
+        """``test-release: cargo test --release``: the tests or a build with the compiler's
+        optimizations, its name's ``release`` releasing nothing."""
+        if is_never(" ".join(w for w in words(name) if w != "release")):
+            return False
+        found = self.body_kinds(name, depth)
+        lines = [line for _, line in found]
+        modes = all(set(line.split()) & _BUILD_MODES for line in lines)
+        return bool(found) and modes and {kind for kind, _ in found} <= {"test", "build"}
 
     def _checked_as(self, name: str, depth: int) -> str | None:
         """The kind of a task's check-only twin (``misspell`` beside ``misspell-check``,

@@ -35,6 +35,7 @@ _PLUMBING = frozenset(
 _WRAPPERS = {
     ("uv", "run"), ("poetry", "run"), ("pdm", "run"), ("pipenv", "run"), ("bundle", "exec"),
     ("pnpm", "exec"), ("yarn", "exec"), ("npm", "exec"), ("python", "-m"), ("python3", "-m"),
+    ("ruby", "-S"),
     ("pipx", "run"),
 }  # fmt: skip
 _TEST_FOLDERS = frozenset({"test", "tests", "spec"})
@@ -44,7 +45,7 @@ _UV_VALUE_OPTIONS = frozenset({"--group", "--only-group", "--with", "--python", 
                                "--directory", "--extra", "--package", "--env-file"})  # fmt: skip
 # a tool's own words: (first word, second word or "") -> kind
 _TOOLS: dict[tuple[str, str], str] = {
-    ("pytest", ""): "test", ("jest", ""): "test", ("vitest", ""): "test", ("mocha", ""): "test",
+    ("pytest", ""): "test", ("jest", ""): "test", ("cucumber", ""): "test", ("vitest", ""): "test", ("mocha", ""): "test",
     ("ava", ""): "test", ("c8", ""): "test", ("nyc", ""): "test",
     ("rspec", ""): "test", ("phpunit", ""): "test", ("ctest", ""): "test",
     ("go", "test"): "test", ("cargo", "test"): "test", ("cargo", "nextest"): "test",
@@ -230,8 +231,8 @@ def in_folder(line: str) -> tuple[str, str] | None:
 
 
 def _without_environment(words: list[str]) -> list[str]:
-    """``TERM=unknown pytest`` is ``pytest``."""
-    while words and _ENV_ASSIGNMENT.match(words[0]):
+    """``TERM=unknown pytest`` is ``pytest``, and so is ``time pytest`` (timed)."""
+    while words and (_ENV_ASSIGNMENT.match(words[0]) or words[0] == "time" and len(words) > 1):
         words = words[1:]
     return words
 
@@ -407,9 +408,9 @@ def _nix_kind(words: list[str]) -> str | None:
             if option in words[:-1]:
                 return _words_kind(words[words.index(option) + 1 :])
         return "setup"
-    if sub == "build":
+    if sub == "build":  # an output named for nothing known (`./#trycmd-local`) is left
         output = rest[0].rpartition("#")[2] if rest and "#" in rest[0] else ""
-        return (classify_name(output) if output else None) or "build"
+        return classify_name(output) if output else "build"
     return {"fmt": "format", "run": "run"}.get(sub) or (
         "test" if sub == "flake" and rest[:1] == ["check"] else None
     )

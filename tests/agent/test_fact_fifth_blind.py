@@ -231,7 +231,7 @@ def test_the_tasks_rake_loads_beside_the_rakefile_are_offered(tmp_path: Path) ->
     sheet = jekyll(tmp_path)
     assert "bundle exec rake" in sheet.commands["test"]  # a multitask default
     assert "bundle exec rake rubocop:format_config" in sheet.commands["format"]
-    assert "bundle exec rake build" in sheet.commands["build"]  # Bundler's gem tasks
+    assert "bundle exec rake build" not in sheet.offered()  # Bundler's gem packing
 
 
 def test_a_timed_cucumber_script_tests(tmp_path: Path) -> None:

@@ -45,8 +45,8 @@ _UV_VALUE_OPTIONS = frozenset({"--group", "--only-group", "--with", "--python", 
                                "--directory", "--extra", "--package", "--env-file"})  # fmt: skip
 # a tool's own words: (first word, second word or "") -> kind
 _TOOLS: dict[tuple[str, str], str] = {
-    ("pytest", ""): "test", ("jest", ""): "test", ("cucumber", ""): "test", ("vitest", ""): "test", ("mocha", ""): "test",
-    ("ava", ""): "test", ("c8", ""): "test", ("nyc", ""): "test",
+    ("pytest", ""): "test", ("jest", ""): "test", ("vitest", ""): "test", ("mocha", ""): "test",
+    ("ava", ""): "test", ("cucumber", ""): "test", ("c8", ""): "test", ("nyc", ""): "test",
     ("rspec", ""): "test", ("phpunit", ""): "test", ("ctest", ""): "test",
     ("go", "test"): "test", ("cargo", "test"): "test", ("cargo", "nextest"): "test",
     ("gotestsum", ""): "test", ("borp", ""): "test",

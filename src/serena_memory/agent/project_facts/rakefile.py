@@ -32,10 +32,8 @@ _TASK_CLASSES = re.compile(
     r"""\.(?:new|create)(?:[ (]\s*(?::["']?|["'])(\w[\w:]*))?"""
 )
 # the tasks a library adds by being required: Standard's check and its fixer
-# (and Bundler's gem tasks: `build` packs the gem; its `install` and `release` are no
-# everyday work)
-_REQUIRED_TASKS = {"standard/rake": {"standard": "lint", "standard:fix": "format"},
-                   "bundler/gem_tasks": {"build": "build"}}  # fmt: skip
+# (Bundler's gem tasks, `build`, `install`, `release`, pack and ship the gem: none)
+_REQUIRED_TASKS = {"standard/rake": {"standard": "lint", "standard:fix": "format"}}
 _REQUIRE = re.compile(r"""^require[ (]+["']([\w/]+)["']""")
 
 

@@ -67,6 +67,9 @@ tasks:
   fuzz:tmpl:
     cmds:
       - scripts/fuzz.sh ./internal/tmpl 30s
+  nix:licenses:generate:
+    cmds:
+      - ./scripts/gen-nix-licenses.sh
   schema:generate:
     cmds:
       - go run . schema -o ./www/static/schema.json
@@ -113,6 +116,7 @@ def test_a_task_downloading_assets_is_a_maintainers_chore(tmp_path: Path) -> Non
     sheet = goreleaser(tmp_path)
     assert "task docs:imgs" not in sheet.offered()
     assert "scripts/gen-nix-licenses.sh" not in sheet.offered()
+    assert "task nix:licenses:generate" not in sheet.offered()  # it runs that script
     # generating from the project's own code is a build
     assert "task schema:generate" in sheet.commands["build"]
 

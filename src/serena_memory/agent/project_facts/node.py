@@ -105,6 +105,7 @@ def read_package_json(project: Project) -> None:
             script_tasks(scripts),
             lambda script: script_command(manager, script, with_run=with_run),
             "package.json",
+            read=project.text,
         )
 
 

@@ -30,6 +30,7 @@ NEVER = "never"
 REPORT = "report"
 MAX_DEPTH = 6
 MAX_BODY_LINES = 40
+MAX_SCRIPT_LINES = 200
 # make's, just's, hatch's (`{args}`, `{env:NAME}`) and tox's (`{posargs}`) variables
 _VARIABLES = (
     r"\$\([^()]*\)|\$\{[^{}]*\}|\{\{[^{}]*\}\}|\{(?:args|env|root|home|posargs|toxinidir|"
@@ -160,10 +161,14 @@ class Reader:
         installs_project: bool = True,
         calls: dict[str, str] | None = None,
         own: frozenset[str] = frozenset(),
+        read: Callable[[str], str | None] | None = None,
     ) -> None:
         self.tasks = tasks
         self.installs_project = installs_project
         self.own = own
+        # the text of one of the project's files: a script a task runs is read for what
+        # would keep the task off the sheet (`./scripts/gen-licenses.sh` downloading)
+        self.read = read
         # how a line calls one of these tasks (`hatch run style:lint`) -> the task's name;
         # `pnpm lint` calls the script offered as `pnpm run lint` too
         self.calls = dict(calls or {})
@@ -211,9 +216,24 @@ class Reader:
                 kind = line_kind(without_variables(cleaned)) if cleaned else None
             if kind == "setup" and installs_own(cleaned.split(), self.own):
                 kind = NEVER  # `install: cargo install -f just` installs the release
+            if kind is None and cleaned and self._script_ships(cleaned):
+                kind = NEVER
             if kind:
                 found.append((kind, cleaned))
         return found
+
+    def _script_ships(self, line: str) -> bool:
+        """Whether the line runs a script of the project's (``./scripts/x.sh``) that
+        releases, drives CI or refreshes downloaded data."""
+        path = line.split()[0].removeprefix("./")
+        if self.read is None or "/" not in path or path.startswith(("/", "$", "~", ".")):
+            return False
+        text = self.read(path)
+        if not text or not text.startswith("#!"):
+            return False
+        lines = [raw.strip() for raw in text.splitlines()[1:MAX_SCRIPT_LINES]]
+        found = {line_kind(line) for line in lines if line and not line.startswith("#")}
+        return NEVER in found or FETCH in found and _refreshes(None, found - {None})
 
     def kind(self, name: str, depth: int = 0) -> str | None:
         if name not in self._kinds:
@@ -341,6 +361,7 @@ def offer_runner_tasks(
     bare: str | None = None,
     installs_project: bool = True,
     parts: bool = True,
+    read: Callable[[str], str | None] | None = None,
 ) -> None:
     """Offer the tasks by what they run: ``bare`` (``make``) first for the ``default``
     task, then the tasks the default runs, then the others by their number of words
@@ -348,7 +369,7 @@ def offer_runner_tasks(
     with ``parts``, for each task running tools of several kinds, each tool's line (not
     for a member's tasks: its lines run in its folder)."""
     calls = {command(name): name for name in tasks}
-    reader = Reader(tasks, installs_project, calls, sheet.own_packages)
+    reader = Reader(tasks, installs_project, calls, sheet.own_packages, read)
     bare = _offer_bare(sheet, reader, default, bare, source)
     ranked: list[tuple[int, int, str]] = []
     close = _closure(tasks, default) if default else set()

@@ -236,3 +236,30 @@ def test_the_tasks_rake_loads_beside_the_rakefile_are_offered(tmp_path: Path) ->
 
 def test_a_timed_cucumber_script_tests(tmp_path: Path) -> None:
     assert "script/cucumber" in jekyll(tmp_path).commands["test"]
+
+
+# alacritty/alacritty .builds/linux.yml (cut): sourcehut's build, run in its clone
+ALACRITTY_BUILD = """\
+image: archlinux
+sources:
+  - https://github.com/alacritty/alacritty
+tasks:
+  - rustup: |
+      curl https://sh.rustup.rs -sSf | sh -s -- -y --default-toolchain stable
+  - rustfmt: |
+      cd alacritty
+      rustup toolchain install nightly -c rustfmt
+      cargo +nightly fmt -- --check
+  - feature-wayland: |
+      cd alacritty/alacritty
+      RUSTFLAGS="-D warnings" cargo test --no-default-features --features=wayland
+"""
+
+
+def test_a_sourcehut_builds_tasks_are_read_in_its_clone(tmp_path: Path) -> None:
+    cargo = '[workspace]\nmembers = ["alacritty"]\n'
+    sheet = project(tmp_path, {"Cargo.toml": cargo, ".builds/linux.yml": ALACRITTY_BUILD})
+    assert ".builds/linux.yml" in sheet.ci_files
+    assert "cargo +nightly fmt -- --check" in sheet.commands["format"]
+    feature = 'cd alacritty && RUSTFLAGS="-D warnings" cargo test --no-default-features'
+    assert f"{feature} --features=wayland" in sheet.commands["test"]

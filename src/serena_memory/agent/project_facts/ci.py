@@ -30,6 +30,8 @@ from serena_memory.agent.project_facts.sheet import CI, FactSheet
 MAX_WORKFLOWS = 60
 MAX_MATRIX_VALUES = 6
 MAX_STEPS = 200
+# sourcehut's builds: `.build.yml`, or the files of `.builds/`
+SOURCEHUT = ".builds"
 _MATRIX = re.compile(r"\$\{\{\s*matrix\.([A-Za-z0-9_-]+)\s*\}\}")
 _ENV = re.compile(r"\$\{\{\s*env\.([A-Za-z0-9_]+)\s*\}\}")
 # the shell's spelling of an env value: `$BUILD_CMD test`, `${BUILD_CMD} test`
@@ -83,7 +85,38 @@ def ci_paths(project: Project) -> list[str]:
         if name.endswith((".yml", ".yaml")) and project.is_file(f"{workflows}/{name}"):
             paths.append(f"{workflows}/{name}")
     paths.extend(name for name in CI_FILES if project.is_file(name))
+    builds = [f"{SOURCEHUT}/{n}" for n in sorted(project.listing(SOURCEHUT))[:MAX_WORKFLOWS]]
+    paths.extend(rel for rel in [".build.yml", *builds] if _is_sourcehut(project, rel))
     return paths
+
+
+def _is_sourcehut(project: Project, rel: str) -> bool:
+    return rel.endswith((".yml", ".yaml")) and project.is_file(rel)
+
+
+def _sourcehut_scripts(data: Any) -> list[tuple[str, str]]:
+    """The scripts of a sourcehut build's ``tasks:``, each run in the clone of its
+    ``sources:`` (``cd alacritty`` is the project's root, ``cd alacritty/alacritty`` its
+    member ``alacritty``)."""
+    if not isinstance(data, dict):
+        return []
+    sources = data.get("sources") if isinstance(data.get("sources"), list) else []
+    clones = {
+        s.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git") for s in sources if isinstance(s, str)
+    }
+    found: list[tuple[str, str]] = []
+    tasks = data.get("tasks") if isinstance(data.get("tasks"), list) else []
+    for task in tasks[:MAX_STEPS]:
+        for name, script in task.items() if isinstance(task, dict) else []:
+            if not isinstance(script, str) or not _is_code(name):
+                continue
+            lines = script.strip().splitlines()
+            first = lines[0].split() if lines else []
+            folder = ""
+            if len(first) == 2 and first[0] == "cd" and first[1].split("/", 1)[0] in clones:
+                folder, lines = first[1].partition("/")[2], lines[1:]
+            found.append(("\n".join(lines), folder))
+    return found
 
 
 def read_ci(project: Project) -> None:
@@ -159,8 +192,12 @@ def _called_workflows(project: Project, paths: list[str]) -> frozenset[str]:
 
 def _lines(project: Project, rel: str, called: frozenset[str] = frozenset()) -> Iterator[str]:
     data = project.yaml(rel)
-    github = rel.startswith(".github/")
-    scripts = _workflow_scripts(rel, data, rel in called) if github else _other_scripts(data)
+    if rel.startswith(".github/"):
+        scripts = _workflow_scripts(rel, data, rel in called)
+    elif rel.startswith((SOURCEHUT, ".build.")):
+        scripts = _sourcehut_scripts(data)
+    else:
+        scripts = _other_scripts(data)
     for script, folder in scripts:
         yield from script_lines(script, folder)
 

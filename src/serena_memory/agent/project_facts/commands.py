@@ -231,9 +231,15 @@ def in_folder(line: str) -> tuple[str, str] | None:
 
 
 def _without_environment(words: list[str]) -> list[str]:
-    """``TERM=unknown pytest`` is ``pytest``, and so is ``time pytest`` (timed)."""
+    """``TERM=unknown pytest`` is ``pytest``, and so are ``RUSTFLAGS="-D warnings" pytest``
+    (a quoted value of several words) and ``time pytest`` (timed)."""
     while words and (_ENV_ASSIGNMENT.match(words[0]) or words[0] == "time" and len(words) > 1):
+        value = words[0].partition("=")[2]
+        quote = value[:1]
         words = words[1:]
+        if quote in ("'", '"') and (len(value) == 1 or not value.endswith(quote)):
+            closing = next((i for i, w in enumerate(words) if w.endswith(quote)), None)
+            words = words[closing + 1 :] if closing is not None else []
     return words
 
 

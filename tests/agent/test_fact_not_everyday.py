@@ -70,6 +70,10 @@ tasks:
   nix:licenses:generate:
     cmds:
       - ./scripts/gen-nix-licenses.sh
+  cover:
+    desc: Open the cover tool
+    cmds:
+      - go tool cover -html=coverage.txt
   schema:generate:
     cmds:
       - go run . schema -o ./www/static/schema.json
@@ -121,8 +125,10 @@ def test_a_task_downloading_assets_is_a_maintainers_chore(tmp_path: Path) -> Non
     assert "task schema:generate" in sheet.commands["build"]
 
 
-def test_a_fuzz_task_tests(tmp_path: Path) -> None:
-    assert "task fuzz:tmpl" in goreleaser(tmp_path).commands["test"]
+def test_fuzz_and_cover_tasks_test(tmp_path: Path) -> None:
+    tests = goreleaser(tmp_path).commands["test"]
+    assert "task fuzz:tmpl" in tests
+    assert "task cover" in tests
 
 
 PYPROJECT = '[project]\nname = "httpie"\nversion = "1.0"\n'

@@ -42,7 +42,7 @@ _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
                         "shellcheck", "precommit", "pre-commit", "spotlesscheck"})),
     ("test", frozenset({"test", "tests", "spec", "specs", "e2e", "unit", "integration",
                         "coverage", "cov", "itest", "testing", "pytest", "jest", "vitest",
-                        "fuzz", "cucumber", "rspec"})),
+                        "cover", "fuzz", "cucumber", "rspec"})),
     ("setup", frozenset({"install", "setup", "bootstrap", "deps", "init", "develop", "tools"})),
     ("build", frozenset({"build", "compile", "bundle", "assemble", "codegen", "transpile"})),
     ("run", frozenset({"start", "dev", "serve", "server", "run", "preview", "play", "watch",

@@ -94,19 +94,23 @@ def _is_sourcehut(project: Project, rel: str) -> bool:
     return rel.endswith((".yml", ".yaml")) and project.is_file(rel)
 
 
+def _listed(data: dict[str, Any], key: str) -> list[Any]:
+    value = data.get(key)
+    return value if isinstance(value, list) else []
+
+
 def _sourcehut_scripts(data: Any) -> list[tuple[str, str]]:
     """The scripts of a sourcehut build's ``tasks:``, each run in the clone of its
     ``sources:`` (``cd alacritty`` is the project's root, ``cd alacritty/alacritty`` its
     member ``alacritty``)."""
     if not isinstance(data, dict):
         return []
-    sources = data.get("sources") if isinstance(data.get("sources"), list) else []
+    sources = _listed(data, "sources")
     clones = {
         s.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git") for s in sources if isinstance(s, str)
     }
     found: list[tuple[str, str]] = []
-    tasks = data.get("tasks") if isinstance(data.get("tasks"), list) else []
-    for task in tasks[:MAX_STEPS]:
+    for task in _listed(data, "tasks")[:MAX_STEPS]:
         for name, script in task.items() if isinstance(task, dict) else []:
             if not isinstance(script, str) or not _is_code(name):
                 continue

@@ -1,7 +1,7 @@
 """The commands the contributor docs show: what a person was told to type.
 
 Read: the contributing guides (``CONTRIBUTING``, ``DEVELOPMENT``, ``HACKING``, ``BUILD``, and
-last ``AGENTS``, what a coding agent is told to run; at the root, in ``docs/`` or
+last ``AGENTS`` and ``CLAUDE``, what a coding agent is told to run; at the root, in ``docs/`` or
 ``.github/``) whole, and of the README only the sections whose heading says building,
 testing, developing or contributing (the rest is for users: their
 ``cargo install ripgrep`` or ``npm install express`` is no work on the project). Commands

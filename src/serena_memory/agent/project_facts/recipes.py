@@ -233,7 +233,8 @@ class Reader:
             return False
         lines = [raw.strip() for raw in text.splitlines()[1:MAX_SCRIPT_LINES]]
         found = {line_kind(line) for line in lines if line and not line.startswith("#")}
-        return NEVER in found or FETCH in found and _refreshes(None, found - {None})
+        kinds = {kind for kind in found if kind is not None}
+        return NEVER in kinds or FETCH in kinds and _refreshes(None, kinds)
 
     def kind(self, name: str, depth: int = 0) -> str | None:
         if name not in self._kinds:

@@ -125,6 +125,12 @@ def test_a_task_downloading_assets_is_a_maintainers_chore(tmp_path: Path) -> Non
     assert "task schema:generate" in sheet.commands["build"]
 
 
+def test_a_build_fetching_a_dependency_first_is_still_a_build(tmp_path: Path) -> None:
+    makefile = "build:\n\tcurl -sSfL -o vendor/x.js https://example.com/x.js\n\tgo build ./...\n"
+    sheet = project(tmp_path, {"go.mod": GO_MOD, "Makefile": makefile})
+    assert "make build" in sheet.commands["build"]
+
+
 def test_fuzz_and_cover_tasks_test(tmp_path: Path) -> None:
     tests = goreleaser(tmp_path).commands["test"]
     assert "task fuzz:tmpl" in tests

@@ -298,9 +298,10 @@ class Reader:
 
 
 def _refreshes(named: str | None, kinds: set[str]) -> bool:
-    """A task downloading into the project that neither sets up nor tests: it refreshes
-    vendored data or assets, a maintainer's chore."""
-    return named not in ("setup", "test") and not kinds & {"setup", "test"}
+    """A task downloading into the project and doing nothing else of note (but formatting
+    what it wrote), not named for a set-up or the tests: it refreshes vendored data or
+    assets, a maintainer's chore (a build fetching a dependency first is still a build)."""
+    return named not in ("setup", "test") and not kinds - {FETCH, "format"}
 
 
 def _only_installs(name: str) -> bool:

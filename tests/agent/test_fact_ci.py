@@ -159,8 +159,9 @@ def test_a_ci_step_the_runner_offers_already_is_not_repeated(tmp_path: Path) -> 
     (root / "package.json").write_text('{"scripts": {"lint": "eslint ."}}', encoding="utf-8")
     (root / "pnpm-lock.yaml").write_text("", encoding="utf-8")
     sheet = detect_facts(root)
-    assert sheet.commands["lint"] == ["pnpm lint"]
-    assert sheet.sources["pnpm lint"] == "package.json"
+    # spelt as CI types the scripts (`pnpm run lint`), once
+    assert sheet.commands["lint"] == ["pnpm run lint"]
+    assert sheet.sources["pnpm run lint"] == "package.json"
 
 
 def test_gitlab_and_travis_scripts(tmp_path: Path) -> None:

@@ -29,6 +29,9 @@ from serena_memory.agent.project_facts.sheet import CI, FactSheet
 
 MAX_WORKFLOWS = 60
 MAX_MATRIX_VALUES = 6
+MAX_STEPS = 200
+# sourcehut's builds: `.build.yml`, or the files of `.builds/`
+SOURCEHUT = ".builds"
 _MATRIX = re.compile(r"\$\{\{\s*matrix\.([A-Za-z0-9_-]+)\s*\}\}")
 _ENV = re.compile(r"\$\{\{\s*env\.([A-Za-z0-9_]+)\s*\}\}")
 # the shell's spelling of an env value: `$BUILD_CMD test`, `${BUILD_CMD} test`
@@ -82,14 +85,51 @@ def ci_paths(project: Project) -> list[str]:
         if name.endswith((".yml", ".yaml")) and project.is_file(f"{workflows}/{name}"):
             paths.append(f"{workflows}/{name}")
     paths.extend(name for name in CI_FILES if project.is_file(name))
+    builds = [f"{SOURCEHUT}/{n}" for n in sorted(project.listing(SOURCEHUT))[:MAX_WORKFLOWS]]
+    paths.extend(rel for rel in [".build.yml", *builds] if _is_sourcehut(project, rel))
     return paths
+
+
+def _is_sourcehut(project: Project, rel: str) -> bool:
+    return rel.endswith((".yml", ".yaml")) and project.is_file(rel)
+
+
+def _listed(data: dict[str, Any], key: str) -> list[Any]:
+    value = data.get(key)
+    return value if isinstance(value, list) else []
+
+
+def _sourcehut_scripts(data: Any) -> list[tuple[str, str]]:
+    """The scripts of a sourcehut build's ``tasks:``, each run in the clone of its
+    ``sources:`` (``cd alacritty`` is the project's root, ``cd alacritty/alacritty`` its
+    member ``alacritty``)."""
+    if not isinstance(data, dict):
+        return []
+    sources = _listed(data, "sources")
+    clones = {
+        s.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git") for s in sources if isinstance(s, str)
+    }
+    found: list[tuple[str, str]] = []
+    for task in _listed(data, "tasks")[:MAX_STEPS]:
+        for name, script in task.items() if isinstance(task, dict) else []:
+            if not isinstance(script, str) or not _is_code(name):
+                continue
+            lines = script.strip().splitlines()
+            first = lines[0].split() if lines else []
+            folder = ""
+            if len(first) == 2 and first[0] == "cd" and first[1].split("/", 1)[0] in clones:
+                folder, lines = first[1].partition("/")[2], lines[1:]
+            found.append(("\n".join(lines), folder))
+    return found
 
 
 def read_ci(project: Project) -> None:
     """Name every CI file and offer its contributor's steps while the sheet has room."""
-    for rel in ci_paths(project):
+    paths = ci_paths(project)
+    called = _called_workflows(project, paths)
+    for rel in paths:
         project.sheet.ci_files.append(rel)
-        for line in _lines(project, rel):
+        for line in _lines(project, rel, called):
             kind = _pattern_kind(project.sheet, line) or classify_command(line)
             if kind and _is_new(project.sheet, kind, line):
                 project.sheet.add(kind, line, CI)
@@ -139,10 +179,29 @@ def _key(command: str) -> tuple[str, ...]:
     return tuple(kept)
 
 
-def _lines(project: Project, rel: str) -> Iterator[str]:
+def _called_workflows(project: Project, paths: list[str]) -> frozenset[str]:
+    """The workflows of the project that a workflow run on changes calls (``uses:
+    ./.github/workflows/test.yml``): they check the changes too."""
+    called: set[str] = set()
+    for rel in paths:
+        data = project.yaml(rel) if rel.startswith(".github/workflows/") else None
+        if not isinstance(data, dict) or not _runs_on_changes(data):
+            continue
+        for job in table(data, "jobs").values():
+            uses = job.get("uses") if isinstance(job, dict) else None
+            if isinstance(uses, str) and uses.startswith("./.github/workflows/"):
+                called.add(uses.removeprefix("./").split("@", 1)[0])
+    return frozenset(called)
+
+
+def _lines(project: Project, rel: str, called: frozenset[str] = frozenset()) -> Iterator[str]:
     data = project.yaml(rel)
-    github = rel.startswith(".github/")
-    scripts = _workflow_scripts(rel, data) if github else _other_scripts(data)
+    if rel.startswith(".github/"):
+        scripts = _workflow_scripts(rel, data, rel in called)
+    elif rel.startswith((SOURCEHUT, ".build.")):
+        scripts = _sourcehut_scripts(data)
+    else:
+        scripts = _other_scripts(data)
     for script, folder in scripts:
         yield from script_lines(script, folder)
 
@@ -176,11 +235,12 @@ def _is_code(name: Any, allowed: frozenset[str] = frozenset()) -> bool:
     return not any(w in _NOT_CODE and w not in allowed for w in found)
 
 
-def _workflow_scripts(rel: str, data: Any) -> list[tuple[str, str]]:
-    """The ``run:`` scripts of a workflow's jobs that check the code."""
+def _workflow_scripts(rel: str, data: Any, called: bool = False) -> list[tuple[str, str]]:
+    """The ``run:`` scripts of a workflow's jobs that check the code (``called``: by a
+    workflow run on changes)."""
     if not isinstance(data, dict) or not _is_code(os.path.basename(rel).rsplit(".", 1)[0]):
         return []
-    if not _is_code(data.get("name", "")) or not _runs_on_changes(data):
+    if not _is_code(data.get("name", "")) or not (called or _runs_on_changes(data)):
         return []
     scripts: list[tuple[str, str]] = []
     for job_id, job in table(data, "jobs").items():
@@ -202,7 +262,7 @@ def _job_scripts(
     scripts: list[tuple[str, str]] = []
     values = matrix_values(job)
     env = {**plain_env(data), **plain_env(job)}
-    for step in steps:
+    for step in _flat(steps):
         if isinstance(step, dict) and _is_code(step.get("name", ""), _STEP_WORDS):
             run = step.get("run") or _ACTIONS.get(str(step.get("uses", "")).split("@", 1)[0])
             if isinstance(run, str):
@@ -211,6 +271,15 @@ def _job_scripts(
                 lines = _make_per_matrix_env(run, job, values) or expand_matrix(run, values)
                 scripts.extend((line, folder) for line in lines)
     return scripts
+
+
+def _flat(steps: list[Any]) -> list[Any]:
+    """The steps, those grouped under ``parallel:`` (run side by side) in their place."""
+    found: list[Any] = []
+    for step in steps[:MAX_STEPS]:
+        group = step.get("parallel") if isinstance(step, dict) else None
+        found.extend(group[:MAX_STEPS] if isinstance(group, list) else [step])
+    return found
 
 
 def _make_per_matrix_env(run: str, job: dict[str, Any], values: dict[str, list[str]]) -> list[str]:

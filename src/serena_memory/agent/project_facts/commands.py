@@ -35,6 +35,7 @@ _PLUMBING = frozenset(
 _WRAPPERS = {
     ("uv", "run"), ("poetry", "run"), ("pdm", "run"), ("pipenv", "run"), ("bundle", "exec"),
     ("pnpm", "exec"), ("yarn", "exec"), ("npm", "exec"), ("python", "-m"), ("python3", "-m"),
+    ("ruby", "-S"),
     ("pipx", "run"),
 }  # fmt: skip
 _TEST_FOLDERS = frozenset({"test", "tests", "spec"})
@@ -45,7 +46,7 @@ _UV_VALUE_OPTIONS = frozenset({"--group", "--only-group", "--with", "--python", 
 # a tool's own words: (first word, second word or "") -> kind
 _TOOLS: dict[tuple[str, str], str] = {
     ("pytest", ""): "test", ("jest", ""): "test", ("vitest", ""): "test", ("mocha", ""): "test",
-    ("ava", ""): "test", ("c8", ""): "test", ("nyc", ""): "test",
+    ("ava", ""): "test", ("cucumber", ""): "test", ("c8", ""): "test", ("nyc", ""): "test",
     ("rspec", ""): "test", ("phpunit", ""): "test", ("ctest", ""): "test",
     ("go", "test"): "test", ("cargo", "test"): "test", ("cargo", "nextest"): "test",
     ("gotestsum", ""): "test", ("borp", ""): "test",
@@ -230,9 +231,15 @@ def in_folder(line: str) -> tuple[str, str] | None:
 
 
 def _without_environment(words: list[str]) -> list[str]:
-    """``TERM=unknown pytest`` is ``pytest``."""
-    while words and _ENV_ASSIGNMENT.match(words[0]):
+    """``TERM=unknown pytest`` is ``pytest``, and so are ``RUSTFLAGS="-D warnings" pytest``
+    (a quoted value of several words) and ``time pytest`` (timed)."""
+    while words and (_ENV_ASSIGNMENT.match(words[0]) or words[0] == "time" and len(words) > 1):
+        value = words[0].partition("=")[2]
+        quote = value[:1]
         words = words[1:]
+        if quote in ("'", '"') and (len(value) == 1 or not value.endswith(quote)):
+            closing = next((i for i, w in enumerate(words) if w.endswith(quote)), None)
+            words = words[closing + 1 :] if closing is not None else []
     return words
 
 
@@ -396,6 +403,25 @@ def environment_kind(words: list[str]) -> str | None:
     return "test" if not any(w.startswith("-") for w in rest[:1]) else None
 
 
+def _nix_kind(words: list[str]) -> str | None:
+    """Nix's commands in a flake's project: ``nix develop`` enters its shell (or runs the
+    command it is given there), ``nix flake check`` runs every check, ``nix fmt``
+    formats, ``nix build .#clippy`` builds the output named for a check."""
+    sub = words[1] if len(words) > 1 else ""
+    rest = [w for w in words[2:] if not w.startswith("-")]
+    if sub == "develop":
+        for option in ("--command", "-c"):
+            if option in words[:-1]:
+                return _words_kind(words[words.index(option) + 1 :])
+        return "setup"
+    if sub == "build":  # an output named for nothing known (`./#trycmd-local`) is left
+        output = rest[0].rpartition("#")[2] if rest and "#" in rest[0] else ""
+        return classify_name(output) if output else "build"
+    return {"fmt": "format", "run": "run"}.get(sub) or (
+        "test" if sub == "flake" and rest[:1] == ["check"] else None
+    )
+
+
 # tools whose words say more than their name: (first word, second word or "") -> reader
 _SPECIAL: dict[tuple[str, str], Callable[[list[str]], str | None]] = {
     ("tox", ""): environment_kind, ("nox", ""): environment_kind,
@@ -403,6 +429,7 @@ _SPECIAL: dict[tuple[str, str], Callable[[list[str]], str | None]] = {
     ("go", "get"): _go_get_kind, ("cog", ""): _cog_kind, ("rake", ""): _rake_kind,
     ("hatch", "fmt"): _hatch_fmt_kind, ("cargo", "test"): _cargo_test_kind,
     ("go", "install"): _install_kind, ("cargo", "install"): _install_kind,
+    ("nix", ""): _nix_kind,
 }  # fmt: skip
 
 

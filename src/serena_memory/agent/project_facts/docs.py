@@ -1,7 +1,7 @@
 """The commands the contributor docs show: what a person was told to type.
 
 Read: the contributing guides (``CONTRIBUTING``, ``DEVELOPMENT``, ``HACKING``, ``BUILD``, and
-last ``AGENTS``, what a coding agent is told to run; at the root, in ``docs/`` or
+last ``AGENTS`` and ``CLAUDE``, what a coding agent is told to run; at the root, in ``docs/`` or
 ``.github/``) whole, and of the README only the sections whose heading says building,
 testing, developing or contributing (the rest is for users: their
 ``cargo install ripgrep`` or ``npm install express`` is no work on the project). Commands
@@ -20,8 +20,9 @@ from serena_memory.agent.project_facts.files import Project
 from serena_memory.agent.project_facts.names import words
 from serena_memory.agent.project_facts.own_programs import own_programs, runs_own_program
 
-# AGENTS.md: the instructions for coding agents name the commands to run before committing
-AGENT_GUIDES = ("AGENTS",)
+# AGENTS.md, CLAUDE.md: the instructions for coding agents name the commands to run before
+# committing (an AGENTS.md often only points to the CLAUDE.md)
+AGENT_GUIDES = ("AGENTS", "CLAUDE")
 GUIDES = ("CONTRIBUTING", "DEVELOPMENT", "DEVELOPING", "HACKING", "BUILD", "BUILDING",
           *AGENT_GUIDES)  # fmt: skip
 GUIDE_FOLDERS = ("", "docs/", ".github/", "doc/")

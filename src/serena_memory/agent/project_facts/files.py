@@ -29,6 +29,7 @@ class Project:
         self.sheet = sheet
         self._texts: dict[str, str | None] = {}
         self._tables: dict[str, dict[str, Any]] = {}
+        self._yamls: dict[str, Any] = {}
 
     @cached_property
     def real_root(self) -> str:
@@ -86,7 +87,13 @@ class Project:
             return {}
 
     def yaml(self, rel: str) -> Any:
-        """The file's YAML data, or None (a parse error becomes a note)."""
+        """The file's YAML data, or None (a parse error becomes one note); parsed once, as
+        a workflow is read for the workflows it calls, then for its steps."""
+        if rel not in self._yamls:
+            self._yamls[rel] = self._yaml(rel)
+        return self._yamls[rel]
+
+    def _yaml(self, rel: str) -> Any:
         import yaml
 
         text = self.text(rel)

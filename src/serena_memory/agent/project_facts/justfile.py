@@ -134,7 +134,13 @@ def read_justfile(project: Project) -> None:
     every, default = just_tasks(text, needing)
     tasks = {recipe: task for recipe, task in every.items() if recipe not in needing}
     offer_runner_tasks(
-        project.sheet, tasks, lambda recipe: f"just {recipe}", name, default=default, bare="just"
+        project.sheet,
+        tasks,
+        lambda recipe: f"just {recipe}",
+        name,
+        default=default,
+        bare="just",
+        read=project.text,
     )
     # the tests run on what one names (`filter PATTERN: cargo test {{PATTERN}}`): the
     # single-test form, spelt with the recipe's own name for its argument

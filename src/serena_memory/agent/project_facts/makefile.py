@@ -141,6 +141,7 @@ def read_makefile(project: Project, installs_project: bool) -> None:
         default=default,
         bare="make",
         installs_project=installs_project,
+        read=project.text,
     )
 
 

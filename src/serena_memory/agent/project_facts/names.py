@@ -19,7 +19,13 @@ NEVER = frozenset(
      "changelog", "prerelease", "dist", "sign", "notarize", "vendoring", "vendor", "snapshot",
      "homebrew", "snap", "pypi", "npm-publish", "announce", "contributors", "lockfiles",
      "outdated", "upgrade", "goreleaser", "update", "sponsors", "codeql", "audit", "security",
-     "docker"}
+     "docker",
+     # CI's own jobs (`script/travis`, `nox -s github_actions_tests`) and packaging for a
+     # distribution's package manager (`make brew-test`)
+     "travis", "appveyor", "circleci", "jenkins", "buildkite", "github", "gha",
+     "brew", "choco", "chocolatey", "scoop", "winget", "flatpak", "packaging",
+     # the docs' links to other sites, checked over the network (CI's nightly chore)
+     "linkcheck"}
 )  # fmt: skip
 # what a task led by a test word may do to the tests' own data: `test-snapshot-update`,
 # `test:build:version` (they release nothing)
@@ -35,7 +41,8 @@ _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
                         "style", "flake8", "pylint", "ruff", "eslint", "rubocop",
                         "shellcheck", "precommit", "pre-commit", "spotlesscheck"})),
     ("test", frozenset({"test", "tests", "spec", "specs", "e2e", "unit", "integration",
-                        "coverage", "cov", "itest", "testing", "pytest", "jest", "vitest"})),
+                        "coverage", "cov", "itest", "testing", "pytest", "jest", "vitest",
+                        "cover", "fuzz", "cucumber", "rspec"})),
     ("setup", frozenset({"install", "setup", "bootstrap", "deps", "init", "develop", "tools"})),
     ("build", frozenset({"build", "compile", "bundle", "assemble", "codegen", "transpile"})),
     ("run", frozenset({"start", "dev", "serve", "server", "run", "preview", "play", "watch",
@@ -47,6 +54,7 @@ _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
 _TEST_AFFIX = ("test",)
 _NOT_TEST = frozenset({"latest", "contest", "attest"})
 _REPORTS = frozenset({"summary", "report", "reports", "stats", "coverage", "changelog"})
+_CLEANS = frozenset({"clean", "cleanup", "distclean", "clobber"})
 _SEPARATORS = re.compile(r"[:_\-./\s]+")
 # tox environments named after a Python version (py313, 3.12, pypy3) run the tests
 _PYTHON_VERSION = re.compile(r"^(py|pypy)?\d")
@@ -74,6 +82,8 @@ def classify_name(name: str) -> str | None:
     found = words(name)
     if "pre-commit" in name.lower():
         found.append("pre-commit")
+    if _CLEANS.intersection(found):
+        return None  # `test-coverage-clean: rimraf coverage` cleans up after the tests
     if "generate" in found and not _REPORTS.intersection(found):
         return "build"  # code generation (`generate:types`), not a report's summary
     for kind, known in _KIND_WORDS:

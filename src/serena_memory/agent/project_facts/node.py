@@ -7,6 +7,7 @@ import json
 import re
 from collections.abc import Callable
 
+from serena_memory.agent.project_facts.ci import ci_paths
 from serena_memory.agent.project_facts.commands import MANAGER_COMMANDS, in_folder
 from serena_memory.agent.project_facts.docs import SOURCE as DOCS
 from serena_memory.agent.project_facts.files import Project
@@ -16,6 +17,9 @@ from serena_memory.agent.project_facts.recipes import Task, offer_runner_tasks
 LOCK_FILES = (("pnpm-lock.yaml", "pnpm"), ("yarn.lock", "yarn"), ("bun.lockb", "bun"),
               ("bun.lock", "bun"), ("package-lock.json", "npm"))  # fmt: skip
 MAX_MEMBERS = 3
+MAX_CI_READ = 20
+# a package manager's command as a CI step types it: `run: pnpm run lint --fix`
+_CI_RUN = re.compile(r"(?:run:|^)\s*((?:npm|pnpm|yarn|bun) [\w:.-]+)", re.M)
 _SEPARATOR = re.compile(r"\s*(?:&&|;)\s*")
 # scripts npm runs by itself around others (install, publish, version): never typed
 LIFECYCLE = frozenset({"prepare", "prepublish", "prepublishOnly", "prepack", "postpack",
@@ -45,14 +49,24 @@ def script_command(manager: str, script: str, *, with_run: bool = False) -> str:
     return f"{manager} {script}"
 
 
-def _documented_with_run(project: Project, manager: str) -> bool:
-    """Whether the contributor docs type the scripts as ``pnpm run build``: the sheet
-    speaks as they do (and shows each script once)."""
+def _documented_with_run(project: Project, manager: str, scripts: dict) -> bool:
+    """Whether the contributor docs type the scripts as ``pnpm run build``, or CI mostly
+    does: the sheet speaks as they do (and shows each script once)."""
     sheet = project.sheet
-    return any(
+    if any(
         sheet.sources.get(command) == DOCS and command.startswith(f"{manager} run ")
         for command in sheet.offered()
-    )
+    ):
+        return True
+    with_run = bare = 0
+    for path in ci_paths(project)[:MAX_CI_READ]:
+        for words in _CI_RUN.findall(project.text(path) or ""):
+            first, _, rest = words.partition(" ")
+            if first == manager and rest.split(" ", 1)[0] == "run":
+                with_run += 1
+            elif first == manager and rest.split(" ", 1)[0] in scripts:
+                bare += 1
+    return with_run > bare
 
 
 def everyday_scripts(scripts: dict) -> list[str]:
@@ -85,12 +99,13 @@ def read_package_json(project: Project) -> None:
     project.sheet.add("setup", f"{manager} install", "package.json")
     scripts = data.get("scripts")
     if isinstance(scripts, dict):
-        with_run = _documented_with_run(project, manager)
+        with_run = _documented_with_run(project, manager, scripts)
         offer_runner_tasks(
             project.sheet,
             script_tasks(scripts),
             lambda script: script_command(manager, script, with_run=with_run),
             "package.json",
+            read=project.text,
         )
 
 

@@ -14,7 +14,12 @@ MAX_LINE = 500
 _TASK = re.compile(r"""^(\s*)task[ (]+(?::(\w[\w:]*)|["'](\w[\w:\-]*)["']|(\w+):)""")
 _NAMESPACE = re.compile(r"""^namespace[ (]+:?["']?(\w+)["']?\)?\s+do\b""")
 # `task default: :test`, `task default: %i[spec rubocop]`, `task :default => [:test]`
-_DEFAULT = re.compile(r"""^task[ (]+(?:default:|:default\s*=>)\s*(.+)$""", re.M)
+_DEFAULT = re.compile(r"""^(?:multi)?task[ (]+(?:default:|:default\s*=>)\s*(.+)$""", re.M)
+# the folders whose `.rake` files add tasks: Rake's own `rakelib/`, and those the Rakefile
+# imports (`Dir.glob("rake/**.rake").each { |f| import f }`)
+RAKELIB = "rakelib"
+_IMPORTED = re.compile(r"""Dir\.glob\(\s*["']([\w-]+)/\*\*?/?\*?\.rake["']""")
+MAX_RAKE_FILES = 20
 # the task classes that define a task: the name they give without one, and what it does
 _LIBRARY_TASKS = {
     "Rake::TestTask": ("test", "test"), "Minitest::TestTask": ("test", "test"),
@@ -27,6 +32,7 @@ _TASK_CLASSES = re.compile(
     r"""\.(?:new|create)(?:[ (]\s*(?::["']?|["'])(\w[\w:]*))?"""
 )
 # the tasks a library adds by being required: Standard's check and its fixer
+# (Bundler's gem tasks, `build`, `install`, `release`, pack and ship the gem: none)
 _REQUIRED_TASKS = {"standard/rake": {"standard": "lint", "standard:fix": "format"}}
 _REQUIRE = re.compile(r"""^require[ (]+["']([\w/]+)["']""")
 
@@ -84,6 +90,7 @@ def read_ruby(project: Project) -> None:
     name = project.first(*RAKEFILES)
     text = project.text(name) if name else None
     if name and text is not None:
+        text = with_rake_files(project, text)
         kind = default_kind(text)
         if kind:
             project.sheet.add(kind, f"{prefix}rake", name)
@@ -94,6 +101,16 @@ def read_ruby(project: Project) -> None:
         project.sheet.add_default("test", f"{prefix}rspec", ".rspec")
     if project.is_file(".rubocop.yml"):
         project.sheet.add_default("lint", f"{prefix}rubocop", ".rubocop.yml")
+
+
+def with_rake_files(project: Project, text: str) -> str:
+    """The Rakefile's text and that of the ``.rake`` files Rake loads with it, whose
+    tasks are typed as its own (``rake rubocop:format_config``)."""
+    found = [text]
+    for folder in dict.fromkeys([RAKELIB, *_IMPORTED.findall(text)]):
+        names = [n for n in project.listing(folder) if n.endswith(".rake")]
+        found += [project.text(f"{folder}/{n}") or "" for n in sorted(names)[:MAX_RAKE_FILES]]
+    return "\n".join(found)
 
 
 def default_kind(text: str) -> str | None:

@@ -19,6 +19,7 @@ from serena_memory.agent.project_facts.commands import (
     canonical,
     classify_command,
     installs_own,
+    program,
     shell_command,
 )
 from serena_memory.agent.project_facts.names import classify_name, is_never, words
@@ -29,6 +30,7 @@ NEVER = "never"
 REPORT = "report"
 MAX_DEPTH = 6
 MAX_BODY_LINES = 40
+MAX_SCRIPT_LINES = 200
 # make's, just's, hatch's (`{args}`, `{env:NAME}`) and tox's (`{posargs}`) variables
 _VARIABLES = (
     r"\$\([^()]*\)|\$\{[^{}]*\}|\{\{[^{}]*\}\}|\{(?:args|env|root|home|posargs|toxinidir|"
@@ -41,13 +43,30 @@ _ONLY_VARIABLE = re.compile(rf"""^(["']?)({_VARIABLES}|\$[A-Za-z_]\w*|\$[@*])\1$
 _PATH_PREFIX = re.compile(r"(^|\s)\$\{[A-Za-z_]\w*\}(?=[A-Za-z])")
 # a line that ships: `twine upload`, `npm publish`, `mike deploy`, `mkdocs gh-deploy`
 _NEVER_WORDS = frozenset({"publish", "upload", "deploy", "gh-deploy"})
-# a program of the project's named for shipping (`./script/release`)
-_SHIPS = _NEVER_WORDS | {"release"}
+# a program of the project's named for shipping (`./script/release`), or checking what it
+# ships (`twine check dist/*`)
+_SHIPS = _NEVER_WORDS | {"release", "twine"}
 _NEVER_GIT = re.compile(r"^git\s+(clone|push|tag|commit)\b")
+# the hosted repository driven from a laptop: `gh workflow run nightly.yml`, `gh run watch`
+_NEVER_GH = re.compile(r"^gh\s+(workflow|run|release|pr|repo)\b")
+# a file of the project's packaging for a distribution (`docs/packaging/brew/deps.py`)
+_PACKAGING = re.compile(r"(^|/)packaging/")
+# a download from the web into the project (not an installer piped into a shell): a task
+# made of it refreshes vendored data or assets (`wget -O www/static/logo.png https://...`)
+FETCH = "fetch"
+_FETCH = re.compile(r"^(curl|wget)\s.*\bhttps?://")
+_INTO_SHELL = re.compile(r"\|\s*(sudo\s+)?(ba|z)?sh\b")
+# a coverage tool's report of a run already made: `coverage report`, `nyc report`
+_COVERAGE_TOOLS = ("coverage", "nyc", "c8")
+_REPORTS = ("report", "html", "xml", "lcov", "json", "combine", "erase")
 _MEASURES = frozenset({"bench", "benchmark", "benchmarks", "perf", "profile", "profiling"})
 # a line whose output is redirected, piped or given a fallback: a script's plumbing
 _SHELL_PLUMBING = re.compile(r"\s(\|\|?|&>|\d?>>?)\s|\s\d?>&\d")
+# the compiler's optimized mode: `cargo test --release` releases nothing
+_BUILD_MODES = frozenset({"--release", "-r", "--profile=release"})
 _CHECK_OPTIONS = frozenset({"--check", "--diff", "-l", "-d", "--list-different"})
+# a formatter's own short form of `--check`: `prettier -c src`
+_CHECK_SHORT = {"prettier": "-c"}
 
 
 @dataclass
@@ -95,15 +114,20 @@ def without_variables(line: str) -> str:
 def line_kind(line: str) -> str | None:
     """The kind of one body line, ``NEVER`` for a maintainer's step, ``REPORT`` for a
     coverage report, None when it says nothing."""
-    if _NEVER_GIT.match(line) or _NEVER_WORDS.intersection(line.split()[:3]):
+    if _NEVER_GIT.match(line) or _NEVER_GH.match(line):
         return NEVER
+    if _NEVER_WORDS.intersection(line.split()[:3]) or _PACKAGING.search(line.split()[0]):
+        return NEVER
+    if _FETCH.match(line) and not _INTO_SHELL.search(line):
+        return FETCH
     program = words(line.split()[0].rsplit("/", 1)[-1])
     if _installs_on_the_system(line) or _SHIPS.intersection(program):
         return NEVER  # `install -m755 bin/gh $(DESTDIR)...`, `./script/release --local`
     first = line.split()[:3]
-    if first[:1] == ["coverage"] or first[1:2] == ["coverage"] and first[:1] != ["coverage"]:
-        rest = line.split()[line.split().index("coverage") + 1 :][:1]
-        if rest and rest[0] in ("report", "html", "xml", "lcov", "json", "combine", "erase"):
+    tool = next((word for word in first[:2] if word in _COVERAGE_TOOLS), None)
+    if tool is not None:
+        rest = line.split()[line.split().index(tool) + 1 :][:1]
+        if rest and rest[0] in _REPORTS:
             return REPORT
     return classify_command(line)
 
@@ -119,7 +143,8 @@ def is_checking(line: str) -> bool:
     """A formatter run that checks rather than rewrites (``black --check``, or a task
     named for it: ``make format-check``)."""
     task = line.split()[1:2] if line.split()[:1] in (["make"], ["just"]) else []
-    return any(word in _CHECK_OPTIONS for word in line.split()) or any(
+    short = _CHECK_SHORT.get(program(line))
+    return any(word in _CHECK_OPTIONS or word == short for word in line.split()) or any(
         "check" in words(name) for name in task
     )
 
@@ -136,10 +161,14 @@ class Reader:
         installs_project: bool = True,
         calls: dict[str, str] | None = None,
         own: frozenset[str] = frozenset(),
+        read: Callable[[str], str | None] | None = None,
     ) -> None:
         self.tasks = tasks
         self.installs_project = installs_project
         self.own = own
+        # the text of one of the project's files: a script a task runs is read for what
+        # would keep the task off the sheet (`./scripts/gen-licenses.sh` downloading)
+        self.read = read
         # how a line calls one of these tasks (`hatch run style:lint`) -> the task's name;
         # `pnpm lint` calls the script offered as `pnpm run lint` too
         self.calls = dict(calls or {})
@@ -187,9 +216,25 @@ class Reader:
                 kind = line_kind(without_variables(cleaned)) if cleaned else None
             if kind == "setup" and installs_own(cleaned.split(), self.own):
                 kind = NEVER  # `install: cargo install -f just` installs the release
+            if kind is None and cleaned and self._script_ships(cleaned):
+                kind = NEVER
             if kind:
                 found.append((kind, cleaned))
         return found
+
+    def _script_ships(self, line: str) -> bool:
+        """Whether the line runs a script of the project's (``./scripts/x.sh``) that
+        releases, drives CI or refreshes downloaded data."""
+        path = line.split()[0].removeprefix("./")
+        if self.read is None or "/" not in path or path.startswith(("/", "$", "~", ".")):
+            return False
+        text = self.read(path)
+        if not text or not text.startswith("#!"):
+            return False
+        lines = [raw.strip() for raw in text.splitlines()[1:MAX_SCRIPT_LINES]]
+        found = {line_kind(line) for line in lines if line and not line.startswith("#")}
+        kinds = {kind for kind in found if kind is not None}
+        return NEVER in kinds or FETCH in kinds and _refreshes(None, kinds)
 
     def kind(self, name: str, depth: int = 0) -> str | None:
         if name not in self._kinds:
@@ -199,24 +244,39 @@ class Reader:
 
     def _kind(self, name: str, depth: int) -> str | None:
         task = self.tasks.get(name)
-        if is_never(name) or task is not None and task.group and is_never(task.group):
+        if is_never(name) and not self._in_release_mode(name, depth):
+            return NEVER
+        if task is not None and task.group and is_never(task.group):
             return NEVER
         if any(word in _MEASURES for word in words(name)):
             return None  # a benchmark runs the tests' tools but is no everyday test
         named = classify_name(task.label if task and task.label else name)
-        if named == "setup" and not self.installs_project and "install" in words(name):
+        puts = named == "setup" and not self.installs_project and "install" in words(name)
+        if puts:
             named = None  # `install: go install ./cmd/task` builds the program and puts it
         found = self.body_kinds(name, depth)
         kinds = {kind for kind, _ in found}
-        if NEVER in kinds:
+        if NEVER in kinds or FETCH in kinds and _refreshes(named, kinds):
             return NEVER
-        kinds.discard(REPORT)
+        kinds -= {REPORT, FETCH}
         if kinds:
             return body_kind(named, kinds, found)
         if found:  # a coverage report, nothing else
             return None
+        if puts and task is not None and task.makes_files and _only_installs(name):
+            return NEVER  # `install: $(INSTALL)-native` puts a build on the system
         grouped = classify_name(task.group) if task and task.group else None
         return self._named_kind(name, named) or self._checked_as(name, depth) or grouped
+
+    def _in_release_mode(self, name: str, depth: int) -> bool:
+        """``test-release: cargo test --release``: the tests or a build with the compiler's
+        optimizations, its name's ``release`` releasing nothing."""
+        if is_never(" ".join(w for w in words(name) if w != "release")):
+            return False
+        found = self.body_kinds(name, depth)
+        lines = [line for _, line in found]
+        modes = all(set(line.split()) & _BUILD_MODES for line in lines)
+        return bool(found) and modes and {kind for kind, _ in found} <= {"test", "build"}
 
     def _checked_as(self, name: str, depth: int) -> str | None:
         """The kind of a task's check-only twin (``misspell`` beside ``misspell-check``,
@@ -237,6 +297,27 @@ class Reader:
         return "build" if named is None and task and task.makes_files else named
 
 
+def _refreshes(named: str | None, kinds: set[str]) -> bool:
+    """A task downloading into the project and doing nothing else of note (but formatting
+    what it wrote), not named for a set-up or the tests: it refreshes vendored data or
+    assets, a maintainer's chore (a build fetching a dependency first is still a build)."""
+    return named not in ("setup", "test") and not kinds - {FETCH, "format"}
+
+
+def _only_installs(name: str) -> bool:
+    """``install``, ``install-universal``: a name saying nothing but installing (an
+    ``install-tools`` sets up the tools)."""
+    setup = {"setup", "bootstrap", "deps", "init", "develop", "tools", "dev", "hooks"}
+    return not setup.intersection(words(name))
+
+
+def watches(line: str) -> bool:
+    """A test runner left watching the files (``vitest``, ``jest --watch``): a
+    development loop, not a test run."""
+    found = line.split()
+    return "--watch" in found or found[-1:] == ["vitest"] or found[-2:] == ["vitest", "watch"]
+
+
 def body_kind(named: str | None, kinds: set[str], found: list[tuple[str, str]]) -> str:
     """The kind of a task whose body runs commands of ``kinds``: tests with checks are
     tests; checks of several kinds are a lint, unless every formatter rewrites (a fixer)
@@ -244,6 +325,11 @@ def body_kind(named: str | None, kinds: set[str], found: list[tuple[str, str]]) 
     a build, run or set-up task keeps its name (a build's ``tsc`` is no type check)."""
     if named in ("build", "run", "setup") and "test" not in kinds:
         return _named_first(named, kinds)
+    tests = [line for kind, line in found if kind == "test" and line]
+    if named == "run" and kinds == {"test"} and tests and all(watches(t) for t in tests):
+        return "run"  # `dev: vitest`
+    if named == "typecheck" and kinds <= {"test", "typecheck"}:
+        return named  # `typing-pyright: pytest tests/test_pyright.py` tests the types
     if "test" in kinds:
         return "test"
     if len(kinds) == 1:
@@ -277,18 +363,22 @@ def offer_runner_tasks(
     bare: str | None = None,
     installs_project: bool = True,
     parts: bool = True,
+    read: Callable[[str], str | None] | None = None,
 ) -> None:
     """Offer the tasks by what they run: ``bare`` (``make``) first for the ``default``
-    task, then the tasks the default runs, then the plain names, then the others in the
-    file's order; then, with ``parts``, for each task running tools of several kinds,
-    each tool's line (not for a member's tasks: its lines run in its folder)."""
+    task, then the tasks the default runs, then the others by their number of words
+    (``test``, then ``test-node``, then ``test-node:unit``), in the file's order; then,
+    with ``parts``, for each task running tools of several kinds, each tool's line (not
+    for a member's tasks: its lines run in its folder)."""
     calls = {command(name): name for name in tasks}
-    reader = Reader(tasks, installs_project, calls, sheet.own_packages)
+    reader = Reader(tasks, installs_project, calls, sheet.own_packages, read)
     bare = _offer_bare(sheet, reader, default, bare, source)
     ranked: list[tuple[int, int, str]] = []
     close = _closure(tasks, default) if default else set()
     for index, name in enumerate(tasks):
-        rank = 0 if name in close else 1 if len(words(name)) == 1 else 2
+        # the default's tasks, then the fewer words the sooner: `test-node` runs the
+        # `test-node:unit`, `test-node:interfaces:bdd`... that follow it
+        rank = 0 if name in close else len(words(name))
         ranked.append((rank, index, name))
     hidden = _same_as_bare(tasks, default) if bare else set()
     shown: list[str] = []

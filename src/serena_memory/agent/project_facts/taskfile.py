@@ -108,4 +108,5 @@ def read_taskfile(project: Project, installs_project: bool) -> None:
         default=DEFAULT if DEFAULT in found else None,
         bare="task",
         installs_project=installs_project,
+        read=project.text,
     )

@@ -8,6 +8,8 @@ import configparser
 import re
 from typing import Any
 
+from serena_memory.agent.project_facts.ci import ci_paths
+from serena_memory.agent.project_facts.commands import canonical
 from serena_memory.agent.project_facts.files import Project, table
 from serena_memory.agent.project_facts.recipes import Reader, Task, offer_parts
 
@@ -16,6 +18,10 @@ _BRACES = re.compile(r"\{([^{}]*)\}")
 _TESTS = "test"
 _FACTOR_LINE = re.compile(r"^([\w.!-]+(?:,[\w.!-]+)*):\s+(.+)$")
 _VERSION_FACTOR = re.compile(r"^(py|pypy)?\d[\d.]*t?$")
+DEFAULT_VERSION_FILES = (".python-version", ".python-version-default")
+_VERSION_LINE = re.compile(r"^\s*(3\.\d+)")
+_TOX_RUN = re.compile(r"\btox r(un)? ")
+MAX_CI_READ = 20
 
 
 def expand(name: str) -> list[str]:
@@ -133,17 +139,44 @@ def _toml_lines(env: dict[str, Any]) -> list[str]:
     return [line for line in lines if line]
 
 
-def one_per_version_group(names: list[str]) -> list[str]:
+def one_per_version_group(names: list[str], default: str = "") -> list[str]:
     """``3.10-mypy``, ``3.11-mypy``... stand for one task: the one with no version, else
-    the first of them, is kept."""
+    the one of the project's ``default`` Python (``3.14``), else the first, is kept."""
     kept: dict[str, str] = {}
     for name in names:
         rest = "-".join(f for f in name.split("-") if not _VERSION_FACTOR.match(f))
         if name == rest:
             kept[rest] = name  # `stress` stands for `stress-py3.14` too
+        elif default and _runs_on(name, default) and kept.get(rest) != rest:
+            kept[rest] = name
         else:
             kept.setdefault(rest, name)
     return list(kept.values())
+
+
+def _runs_on(name: str, version: str) -> bool:
+    """Whether ``name`` (``3.14-tests``, ``py314-mypy``) is an environment of ``version``."""
+    plain = version.replace(".", "")
+    return any(f in (version, f"py{version}", f"py{plain}") for f in name.split("-"))
+
+
+def default_python(project: Project) -> str:
+    """The version the project develops on (``.python-version``, or the
+    ``.python-version-default`` its tox environments read): ``3.14``."""
+    for name in DEFAULT_VERSION_FILES:
+        text = project.text(name) if project.is_file(name) else None
+        match = _VERSION_LINE.match(text or "")
+        if match:
+            return match.group(1)
+    return ""
+
+
+def spelling(project: Project) -> str:
+    """``tox run -e`` where the project's docs or CI type tox 4's ``run`` (what a
+    contributor copies), else ``tox -e``."""
+    typed = [*project.sheet.offered()]
+    typed += [project.text(path) or "" for path in ci_paths(project)[:MAX_CI_READ]]
+    return "tox run -e" if any(_TOX_RUN.search(text) for text in typed) else "tox -e"
 
 
 def read_tox(project: Project, pyproject: dict[str, Any]) -> None:
@@ -159,11 +192,17 @@ def read_tox(project: Project, pyproject: dict[str, Any]) -> None:
         return
     sheet = project.sheet
     sheet.add(_TESTS, "tox", source)
-    names = one_per_version_group(list(found)[:MAX_ENVIRONMENTS])
+    default = default_python(project)
+    names = one_per_version_group(list(found)[:MAX_ENVIRONMENTS], default)
     reader = Reader({name: Task(name, lines=found[name]) for name in names})
+    run = spelling(project)
     for name in names:
         kind = reader.kind(name)
+        # `tox` runs every version's tests; the default Python's alone is a quicker run
         per_version = any(_VERSION_FACTOR.match(f) for f in name.split("-"))
-        if kind in sheet.commands and kind != "setup" and not (kind == _TESTS and per_version):
-            sheet.add(kind, f"tox -e {name}", source)
+        other = per_version and not (default and _runs_on(name, default))
+        if kind in sheet.commands and kind != "setup" and not (kind == _TESTS and other):
+            command = f"{run} {name}"
+            if canonical(command) not in {canonical(c) for c in sheet.offered()}:
+                sheet.add(kind, command, source)
             offer_parts(sheet, reader.body_kinds(name), source)

@@ -18,7 +18,11 @@ _PLACEHOLDER = re.compile(
     # a Windows or NuGet variable: %NUGET_PAT%
     r"|^%[A-Za-z_][\w.]*%$"
     # a value that says it guards nothing: Django's django-insecure-..., a test-only key
-    r"|insecure|test[-_]only"
+    # (a key Django's startproject generated, 50 random characters after the prefix, is
+    # a key in use: only a short one is a fixture's)
+    r"|insecure(?![-_][^\s\"'`]{40})|test[-_]only"
+    # a password manager's name: where a password is kept, never the password
+    r"|1password|lastpass|keepass|bitwarden|dashlane"
     r"|^(?:password|passwd|pass|pwd|secret|token|key|apikey|api_key|changeit|hunter2|test|guest"
     r"|admin|root|postgres|mysql|redis|user|username)$"
     # the word itself with digits or symbols, as fixtures and docs spell a password: Password123!
@@ -37,6 +41,8 @@ _SECRET_WORD = re.compile(
     r"(?:key|token|secret|password|passwd|pwd|pass|passphrase|credential|cred|psk)s?$"
     # a personal access token (GH_PAT, AZURE_DEVOPS_PAT)
     r"|^pats?$"
+    # a password's abbreviation as a name's word (GRAFANA_ADMIN_PW, ROOTPW)
+    r"|^(?:pw|\w+pw)$"
     # the key of a signature or of a hash (DOWNLOAD_HMAC, PASSWORD_PEPPER)
     r"|^(?:hmac|pepper)$"
     # a session cookie (_app_session=...) and an auth header (X-Device-Auth): the word whole
@@ -139,7 +145,7 @@ DATA_KEY_WORDS = frozenset(
     ]
 )
 # the secret's words that say a password: its value may be words and digits
-_PASSWORD_WORDS = frozenset(["password", "passwd", "pwd", "pass", "passphrase", "psk"])
+_PASSWORD_WORDS = frozenset(["password", "passwd", "pwd", "pass", "passphrase", "psk", "pw"])
 # quoted in prose, but no password: a URL (its own rule judges it), a path, an option
 _NOT_IN_PROSE = re.compile(r"://|^[\w.$~-]*(?:/[\w.$~{}-]*)+$|^--?[a-z][\w-]*(?:=|$)")
 # a value that names a key or is public by design: an ARN, a public SSH key, a Stripe
@@ -178,6 +184,8 @@ NOT_A_VALUE = re.compile(
     r"|^\$env:|^os\.|^env\.|^process\.env|^mem:"
     r"|^(?:true|false|null|none|nil|undefined)\b|^[A-Z]+(?:_[A-Z]+)+$"
     r"|^\$2[abxy]?\$\d\d\$|^\$argon2"  # password hashes
+    # a crypt(3) hash, alone or after its user (htpasswd, /etc/shadow): metrics:$apr1$...
+    r"|^(?:[\w.@-]{1,64}:)?\$(?:1|5|6|y|apr1|md5|sha1|scrypt|pbkdf2[\w-]*|7)\$[^\s$]{1,80}\$"
     r"|^(?:~|\.{1,2})?/[\w./-]+$"  # paths
     r"|^@[\w.~/-]+$"  # a file to read the value from: vault kv put ... key=@file.txt
     # a reference to a secret store (op://vault/item/field, ref+vault://..., a Key Vault
@@ -190,7 +198,8 @@ NOT_A_VALUE = re.compile(
 _ATTRIBUTE = re.compile(r"^[A-Za-z_]+\d*(?:\.[A-Za-z_]+\d*)+$")
 # ...but capitalised words with digits at the end are a password of words (a word, a dot,
 # a word and digits)
-_WORDS_AND_DIGITS = re.compile(r"^[A-Z][a-z]+(?:\.[A-Z][a-z]+)+\d+$")
+# (or a small word then capitalised ones: velvet.Marble261, never an attribute's case)
+_WORDS_AND_DIGITS = re.compile(r"^[A-Za-z][a-z]+(?:\.[A-Z][a-z]+)+\d{2,}$")
 # words in a list (password,token,secret): what a setting lists, never a secret
 # a regular expression (api[_-]?key, gh[ps]_[A-Za-z0-9]{36}): a pattern that finds secrets
 _REGEX = re.compile(r"\][?*+{]|\\[dwsb]|\(\?[:=!<]")
@@ -312,7 +321,7 @@ def password_name(name: str) -> bool:
     )
 
 
-_PASSWORD_ENDINGS = ("password", "passwd", "passphrase", "pwd")
+_PASSWORD_ENDINGS = ("password", "passwd", "passphrase", "pwd", "rootpw")
 
 
 def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:

@@ -153,6 +153,7 @@ _NOT_IN_PROSE = re.compile(r"://|^[\w.$~-]*(?:/[\w.$~{}-]*)+$|^--?[a-z][\w-]*(?:
 _PUBLIC_VALUE = re.compile(
     r"^(?:arn:|ssh-(?:rsa|ed25519|dss)\b|sk-(?:ssh|ecdsa)-|ecdsa-sha2-|pk_(?:live|test)_|phc_|pk\.eyJ"
     r"|AC[0-9a-f]{32}$"  # a Twilio account's SID: an identifier
+    r"|client-[A-Za-z0-9]{20,}$"  # a feature-flag SDK's client key (Statsig's): browsers hold it
     r"|EJ\[\d:|ENC[\[(]|\$ANSIBLE_VAULT|vault:|age1[a-z0-9]{50,})"
     # a Sealed Secret's ciphertext: a two-byte session key length (512 bytes or so) first
     # (its first bytes 02 00 or 02 01 encode as AgA or AgB)
@@ -170,6 +171,12 @@ PUBLISHED_KEYS = frozenset(
         "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
         # the token GitHub's documentation shows
         "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+        # the RFCs' examples: Basic's Aladdin:open sesame (RFC 7617), OAuth's access and
+        # refresh tokens (RFC 6749), the JWS signature and PKCE verifier (RFC 7515, 7636)
+        "QWxhZGRpbjpvcGVuIHNlc2FtZQ==",
+        "2YotnFZFEjr1zCsicMWpAA",
+        "tGzv3JOkF0XG5Qx2TlKWIA",
+        "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk",
     )
 )
 _HEX_OR_UUID = re.compile(r"[0-9a-f]{7,64}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", re.I)
@@ -277,7 +284,24 @@ def public_value(value: str) -> bool:
 
 def public_name(name: str) -> bool:
     """Whether ``name`` says its value is public (``NEXT_PUBLIC_...``, ``PublicKey``)."""
-    return bool(_PUBLIC_WORDS.intersection(word.lower() for word in _NAME_WORDS.findall(name)))
+    return _public_words([word.lower() for word in _NAME_WORDS.findall(name)])
+
+
+# the prefixes a bundler inlines into the page it serves (VITE_, REACT_APP_, GATSBY_): a
+# value under them is public once built, whatever the rest of its name says
+_BUNDLED = (["vite"], ["gatsby"], ["react", "app"])
+# words that make the key after them public: a CAPTCHA's site key, a search-only key
+_PUBLIC_PAIRS = frozenset([("site", "key"), ("search", "only"), ("sitekey",)])
+
+
+def _public_words(words: list[str]) -> bool:
+    """Whether a name's ``words`` say its value is public: a public word, a bundler's
+    prefix, a site key or a search-only key."""
+    if _PUBLIC_WORDS.intersection(words) or "sitekey" in words:
+        return True
+    if any(words[: len(prefix)] == prefix for prefix in _BUNDLED) and len(words) > 2:
+        return True
+    return any(pair in _PUBLIC_PAIRS for pair in zip(words, words[1:], strict=False))
 
 
 # words that make a token no credential: a page's cursor, an OAuth state or PKCE verifier
@@ -297,7 +321,7 @@ def secret_name(name: str) -> bool:
     nor a name alone ``key`` (a cache key, a keybinding, a database's key), nor a key
     public by design (``PublicKey``, ``NEXT_PUBLIC_...``, ``SUPABASE_ANON_KEY``)."""
     words = [word.lower() for word in _NAME_WORDS.findall(name)]
-    if not words or _PUBLIC_WORDS.intersection(words) or words in _ALONE:
+    if not words or _public_words(words) or words in _ALONE:
         return False
     if words[0] == "existing" or words[0].startswith(("csrf", "xsrf")):
         return False  # Helm's existingSecret (a Secret's name), a CSRF token (no login)

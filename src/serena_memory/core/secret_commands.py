@@ -11,6 +11,7 @@ from functools import cache
 from typing import Any
 
 from serena_memory.core.secret_values import (
+    PUBLISHED_KEYS,
     WORDS,
     entropy,
     is_placeholder,
@@ -153,7 +154,7 @@ def header_credential(line: str) -> bool:
     a placeholder nor a word."""
     for match in _patterns()[1].finditer(line):
         value = match.group(1)
-        if is_placeholder(value) or _placeholder_login(value):
+        if is_placeholder(value) or _placeholder_login(value) or value in PUBLISHED_KEYS:
             continue
         if entropy(value) >= 3.5 and not WORDS.fullmatch(value):
             return True

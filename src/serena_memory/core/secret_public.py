@@ -85,3 +85,19 @@ _PUBLIC_CONTEXT = re.compile(
 def public_context(line: str, at: int) -> bool:
     """Whether the words before ``at`` on ``line`` say its value is public by design."""
     return _PUBLIC_CONTEXT.search(line, max(0, at - 120), at) is not None
+
+
+# a remark after a value that says it is public: `KEY=VALUE  # client-side env key`,
+# `KEY=VALUE (public key; the secret is separate)`; never one saying it is not
+_REMARK_PUBLIC = re.compile(
+    r"(?i)\s(?:#|//|\(|-\s|—|–)[^\n]{0,60}?\b(?:public|publishable|client-side|browser"
+    r"|front-?end|safe to (?:expose|share|commit)|by design)\b"
+)
+_REMARK_NOT = re.compile(r"(?i)\b(?:not|never|isn't|is not)\s+(?:\w+\s+)?(?:public|safe)\b")
+
+
+def remarked_public(line: str, at: int) -> bool:
+    """Whether a remark after ``at`` on ``line`` (a comment, an aside) says the value there
+    is public by design."""
+    remark = _REMARK_PUBLIC.search(line, at)
+    return remark is not None and _REMARK_NOT.search(remark.group()) is None

@@ -14,7 +14,7 @@ as fast as before.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -45,6 +45,7 @@ from serena_memory.core.secret_public import (
     named_public,
     public_token,
     published,
+    remarked_public,
     retired_id,
 )
 from serena_memory.core.secret_said import (
@@ -231,6 +232,7 @@ def _secret_given(line: str, at: int, name: str, value: str, *, quoted: bool) ->
         and not HASH_OF.search(line, max(0, at - 30), at)
         and not public_context(line, at)
         and not no_credential(line, at)
+        and not remarked_public(line, at)
     )
 
 
@@ -360,7 +362,7 @@ def scan(text: str) -> list[Finding]:
         label = above if above[-1:] in LABEL_ENDS else ""  # most lines are below no label
         for part in _windows(line):
             kind = (
-                _line_kind(part, detectors, foreign=foreign)
+                _line_kind(part, detectors, foreign=foreign, above=lines[max(0, number - 5) : number - 1])
                 or (table_row(part, columns) if columns else None)
                 or (value_below(label, part) if label else None)
                 or (named_above(above, part) if above and ": " in part else None)
@@ -498,9 +500,31 @@ _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
 )
 
 
-def _line_kind(line: str, detectors: Iterable[Any], *, foreign: bool = True) -> str | None:
+def _line_kind(
+    line: str, detectors: Iterable[Any], *, foreign: bool = True, above: Sequence[str] = ()
+) -> str | None:
     """The kind of the first secret on ``line`` (``foreign``: whether it may name one in
-    another language than English)."""
+    another language than English; ``above``: the few lines before it, which may say a
+    browser's key is public: a Firebase config's first line), unless the line cites an RFC
+    before it (an RFC's examples are published)."""
+    kind = _line_kind_cited(line, detectors, foreign=foreign)
+    if kind in BROWSER_KEYS and any(public_context(prior, len(prior)) for prior in above):
+        return None
+    return kind
+
+
+# an RFC cited, whose examples (tokens, a Basic credential, a JWT) are published
+_RFC = re.compile(r"\bRFC[ -]?\d{3,5}\b")
+
+
+def _line_kind_cited(line: str, detectors: Iterable[Any], *, foreign: bool) -> str | None:
+    kind = _line_kind_bare(line, detectors, foreign=foreign)
+    if kind is not None and "RFC" in line and _RFC.search(line) is not None:
+        return None
+    return kind
+
+
+def _line_kind_bare(line: str, detectors: Iterable[Any], *, foreign: bool) -> str | None:
     kind = _detected(line, detectors) or _known_token(line)
     if kind is not None:
         return kind
@@ -552,8 +576,9 @@ def _known_token(line: str) -> str | None:
         whole = _token_of(line, token)
         if fake(whole.removeprefix("A" * 22)) or published(token) or published(whole):
             continue  # (a Twitter bearer token starts with 22 A's: its shape, no filler)
+        at = line.find(token)
         if kind in BROWSER_KEYS and (
-            named_public(line, token) or public_context(line, line.find(token))
+            named_public(line, token) or public_context(line, at) or remarked_public(line, at)
         ):
             continue
         return kind

@@ -337,6 +337,31 @@ def secret_name(name: str) -> bool:
     return False
 
 
+# words after a password's first word that say the value is about the password, not it:
+# PASSWORD_MIN_LENGTH, PASSWD_FILE, PASSWORD_RESET_URL
+_ABOUT_PASSWORD = frozenset(
+    """file path dir url uri length len min max policy reset hash hasher hashers salt expiry
+    expires expire days age rounds iterations algo algorithm strength field label prompt mode
+    type store manager command cmd var regex pattern rule rules hint required enabled
+    disabled auth provider source method format encoding timeout ttl lifetime history
+    complexity validator validators change changed changes sha md5 digest hashed bcrypt
+    argon crypt encrypted enc cipher ciphertext fingerprint checksum id name user username
+    env key""".split()
+)
+
+
+def leading_secret_name(name: str) -> bool:
+    """Whether ``name`` starts with a password's word and names what it opens after it
+    (``PASSWD_FTP_UPLOAD``, ``PASSWORD_SMTP``), not a setting about passwords."""
+    words = [word.lower() for word in _NAME_WORDS.findall(name)]
+    return (
+        len(words) >= 2
+        and words[0] in ("password", "passwd", "pwd", "passphrase")
+        and not _ABOUT_PASSWORD.intersection(words)
+        and not _public_words(words)
+    )
+
+
 def password_name(name: str) -> bool:
     """Whether ``name`` names a password, its word joined or not (PGPASSWORD, DB_PASSWORDS)."""
     return any(
@@ -358,8 +383,24 @@ def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
         return True
     # a password's value may be words and digits, or short and strong (a word, a year, `!`)
     return password_name(name) and (
-        passphrase(value) or strong_password(value, quoted=quoted) or human_password(value)
+        passphrase(value)
+        or strong_password(value, quoted=quoted)
+        or human_password(value)
+        or set_password(value)
     )
+
+
+# a short password a person set: a word and digits, with a symbol or none (maple30, SABLE_72)
+_SET_PASSWORD = re.compile(r"[A-Za-z][A-Za-z_.!@#%&*+-]{2,}\d{2,4}[!?#*]?")
+
+
+def set_password(value: str) -> bool:
+    """Whether ``value``, given to a password's name, is a short password a person set: a
+    word (no default's: admin, postgres, test) then two digits or more."""
+    if not 6 <= len(value) <= 24 or not _SET_PASSWORD.fullmatch(value) or is_placeholder(value):
+        return False
+    letters = re.sub(r"[^A-Za-z]", "", value).lower()
+    return len(letters) >= 4 and not _DEFAULT_WORDS.fullmatch(letters)
 
 
 # words joined with digits, as a password generator makes them (maple-nimbus-orbit-63)

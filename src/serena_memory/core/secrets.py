@@ -64,6 +64,7 @@ from serena_memory.core.secret_said import (
 )
 from serena_memory.core.secret_values import (
     is_placeholder,
+    leading_secret_name,
     literal_value,
     secret_name,
 )
@@ -226,7 +227,7 @@ def _secret_given(line: str, at: int, name: str, value: str, *, quoted: bool) ->
     if name_alone(name, value, line, at):
         return not public_context(line, at)
     return (
-        (secret_name(name) or _query_key(line, at, name))
+        (secret_name(name) or _query_key(line, at, name) or leading_secret_name(name))
         and literal_value(name, value, quoted=quoted)
         and not _in_arn(line, at)
         and not HASH_OF.search(line, max(0, at - 30), at)

@@ -60,3 +60,41 @@ def passcode(line: str) -> bool:
         if len(set(code)) > 1 and code not in "01234567890" and code not in "9876543210":
             return True
     return False
+
+
+# a passphrase of words after a password's word: `passphrase=copper heron garnet yarrow`,
+# `the passphrase ... is "sable badger falcon maple"` (quoted in prose: a sentence's words
+# are never quoted as the value)
+_WORDS_PASSPHRASE = (
+    r"(?i)\b(?:pass(?:word|phrase)|passwd|pwd|pw)s?\b[^\n=:`'\"]{0,60}?"
+    r"(?:[:=]\s*([`'\"]?)|\s(?:is|was)\s+([`'\"]))"
+    r"((?:[a-z]{3,10}[ -]){3,7}[a-z]{3,10})([`'\"]?)(?:$|[^\w-])"
+)
+# words no passphrase of random words holds, that a sentence does
+_SENTENCE_WORDS = frozenset(
+    """the and for with from not are was were this that you your our their its into onto
+    over under stored kept saved set see use used using vault manager file env variable
+    have has had will would should can could must never always same only also each""".split()
+)
+
+
+@cache
+def _words_passphrase() -> Any:
+    from serena_memory.core.secret_tokens import linear
+
+    return linear(_WORDS_PASSPHRASE)
+
+
+def worded_passphrase(line: str) -> bool:
+    """A passphrase of four to eight random words given to a password's word (assigned,
+    or quoted after ``is``), none of them a sentence's small word, each once."""
+    for match in _words_passphrase().finditer(line):
+        assigned_quote, said_quote, phrase, closing = match.groups()
+        if said_quote is not None and closing != said_quote:
+            continue  # said in prose: only a quoted phrase is the value
+        if assigned_quote and closing != assigned_quote:
+            continue
+        words = phrase.lower().replace("-", " ").split()
+        if len(set(words)) == len(words) and not _SENTENCE_WORDS.intersection(words):
+            return True
+    return False

@@ -38,7 +38,12 @@ from serena_memory.core.secret_context import (
 )
 from serena_memory.core.secret_files import jwk_private, netrc, pgpass, recovery_codes
 from serena_memory.core.secret_languages import in_english, names_abroad
-from serena_memory.core.secret_phrases import PASSCODE_WORDS, passcode, recovery_phrase
+from serena_memory.core.secret_phrases import (
+    PASSCODE_WORDS,
+    passcode,
+    recovery_phrase,
+    worded_passphrase,
+)
 from serena_memory.core.secret_public import (
     BROWSER_KEYS,
     fake,
@@ -496,6 +501,7 @@ _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
     (('"kty"',), jwk_private, "private JSON Web Key"),
     (("phrase", "mnemonic", "seed words", "backup words"), recovery_phrase, "recovery phrase"),
     (PASSCODE_WORDS, passcode, "PIN or passcode"),
+    (("pass", "pw"), worded_passphrase, "passphrase of words"),
     (("app password", "application password", "app-specific"), app_password, "app password"),
     (LOGIN_WORDS, login_said, "login in a sentence"),
 )

@@ -62,12 +62,12 @@ def passcode(line: str) -> bool:
     return False
 
 
-# a passphrase of words after a password's word: `passphrase=copper heron garnet yarrow`,
-# `the passphrase ... is "sable badger falcon maple"` (quoted in prose: a sentence's words
-# are never quoted as the value)
+# a passphrase of words after a password's word: assigned (`passphrase=copper heron garnet
+# yarrow`), or quoted after a colon or `is` (`the passphrase ... is "sable badger falcon
+# maple"`): words after a colon unquoted are a sentence's
 _WORDS_PASSPHRASE = (
-    r"(?i)\b(?:pass(?:word|phrase)|passwd|pwd|pw)s?\b[^\n=:`'\"]{0,60}?"
-    r"(?:[:=]\s*([`'\"]?)|\s(?:is|was)\s+([`'\"]))"
+    r"(?i)(?:(?:^|[^A-Za-z])(?:pass(?:word|phrase|wd)?|pwd|pw)[\"']?\s*=\s*([`'\"]?)"
+    r"|\b(?:pass(?:word|phrase)|passwd|pwd|pw)s?\b[^\n=:`'\"]{0,60}?(?::|\s(?:is|was))\s*([`'\"]))"
     r"((?:[a-z]{3,10}[ -]){3,7}[a-z]{3,10})([`'\"]?)(?:$|[^\w-])"
 )
 # words no passphrase of random words holds, that a sentence does
@@ -95,6 +95,8 @@ def worded_passphrase(line: str) -> bool:
         if assigned_quote and closing != assigned_quote:
             continue
         words = phrase.lower().replace("-", " ").split()
+        if phrase.lower().startswith("correct horse"):
+            continue  # xkcd's, the example every explanation gives
         if len(set(words)) == len(words) and not _SENTENCE_WORDS.intersection(words):
             return True
     return False

@@ -198,3 +198,27 @@ def cookie_credential(line: str) -> bool:
             if entropy(value) >= 3.5 and literal_secret(value, quoted=True):
                 return True
     return False
+
+
+# a session cookie given by its name anywhere, as a browser's tools copy it: the session
+# cookies of servers and frameworks (Express, Java, PHP, ASP.NET, Laravel, Django, Rails,
+# NextAuth) and any name ending in _session or _sess
+_SESSION_COOKIE = re.compile(
+    r"(?i)(?<![\w.-])(connect\.sid|jsessionid|phpsessid|asp\.net_sessionid|aspsessionid\w{0,12}"
+    r"|(?:__secure-)?next-auth\.session-token|sessionid|session_id|session|sid|\w{1,40}_sess(?:ion)?)"
+    r"=([^\s;,'\"`]{16,400})"
+)
+
+
+def session_cookie(line: str) -> bool:
+    """A session cookie by its name with a random value (a signed Express session, a Java
+    or PHP session's id): whoever holds it is logged in."""
+    for match in _SESSION_COOKIE.finditer(line):
+        value = match.group(2)
+        if is_placeholder(value) or not_a_value(value, quoted=True):
+            continue
+        letters = sum(c.isalpha() for c in value)
+        digits = sum(c.isdigit() for c in value)
+        if letters >= 4 and digits >= 3 and len(set(value)) >= 10 and entropy(value) >= 3.3:
+            return True
+    return False

@@ -25,6 +25,7 @@ from serena_memory.core.secret_commands import (
     command_line,
     cookie_credential,
     header_credential,
+    session_cookie,
 )
 from serena_memory.core.secret_context import (
     CONTEXT_WORDS,
@@ -36,7 +37,13 @@ from serena_memory.core.secret_context import (
     named_in_sentence,
     public_context,
 )
-from serena_memory.core.secret_files import jwk_private, netrc, pgpass, recovery_codes
+from serena_memory.core.secret_files import (
+    encoded_private_key,
+    jwk_private,
+    netrc,
+    pgpass,
+    recovery_codes,
+)
 from serena_memory.core.secret_languages import in_english, names_abroad
 from serena_memory.core.secret_phrases import (
     PASSCODE_WORDS,
@@ -70,6 +77,7 @@ from serena_memory.core.secret_said import (
 from serena_memory.core.secret_values import (
     is_placeholder,
     leading_secret_name,
+    literal_secret,
     literal_value,
     secret_name,
 )
@@ -93,9 +101,20 @@ _KEY_VALUE = re.compile(rf"(?i)\bkey=\"({_SECRET_NAME})\"\s+value=\"([^\"]+)\"")
 _TOKEN_CHARS = re.compile(r"[\w.+/=*~-]")
 # a password in a URL, including those detect-secrets misses (no user name, `!` or `$`)
 # (a `#` pasted unencoded belongs to the password)
-_URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^\s:/?#@]*):([^\s/@]+)@[\w\[]")
+# (a token with `/` pasted unencoded too, as AWS CodeArtifact's: judged as a token then)
+# (under RE2: a password running to the `@` may run far)
+_URL_PASSWORD = r"[A-Za-z][A-Za-z0-9+.-]*://([^\s:/?#@]*):([^\s@]+)@[\w\[]"
+
+
+@cache
+def _url_passwords() -> Any:
+    from serena_memory.core.secret_tokens import linear
+
+    return linear(_URL_PASSWORD)
+
 # a port then a query (host:8080?to=a@b.io): no password
 _PORT_QUERY = re.compile(r"\d*\?")
+_PORT_PATH = re.compile(r"\d*/")
 # a line can hold an assignment to a secret's name only if it holds one of these
 # (`auth` only as a name given a value: authentication and authorization are common words)
 _SECRET_WORDS: tuple[str, ...] = ("key", "token", "secret", "pass", "pw", "cred", "psk", "seed")
@@ -315,10 +334,12 @@ _SPACED = re.compile(
 def _url_password(line: str) -> bool:
     """A password in a URL (``scheme://user:PASSWORD@host``) that is not a placeholder,
     nor the user name again (``guest:guest@``, a local default)."""
-    for match in _URL_PASSWORD.finditer(line):
+    for match in _url_passwords().finditer(line):
         user, password = match.groups()
         if password.startswith("{") and password.endswith("}"):
             continue  # a template's field: https://bot:{token}@host
+        if "/" in password and (_PORT_PATH.match(password) or not literal_secret(password)):
+            continue  # a port and a path (host:8080/a@b), or a path
         if _PORT_QUERY.match(password) and (password[0].isdigit() or not user):
             continue
         if (
@@ -494,6 +515,8 @@ _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
     ),
     (COMMAND_WORDS, command_line, "password on a command line"),
     (("cookie", "curl"), cookie_credential, "session cookie"),
+    (("sess", "sid="), session_cookie, "session cookie"),
+    (("LS0tLS1CRUdJTi".lower(),), encoded_private_key, "Private Key in base64"),
     (("auth", "docker"), _encoded_auth, "credential in a Docker or npm auth"),
     (("auth=", "auth =", "basicauth("), auth_pair, "password given to an HTTP client"),
     ((":",), pgpass, "password in a .pgpass line"),

@@ -41,7 +41,7 @@ _COMMAND_LINES = (
     rf"\bldap\w+\b[^\n|;&]*?\s-w\s*{_ARG}",
     # rabbitmqctl add_user USER VALUE, htpasswd -b [FILE] USER VALUE, ssh-keygen -P VALUE
     rf"\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+{_ARG}",
-    rf"\bhtpasswd\s+-\w*b\w*\s+(?:\S+\s+)?\S+\s+{_ARG}",
+    rf"\bhtpasswd\s+(?:-\w+\s+)*-\w*b\w*\s+(?:-\w+\s+)*(?:\S+\s+)?\S+\s+{_ARG}",
     rf"\bssh-keygen\b[^\n|;&]*?\s-[PN]\s*{_ARG}",
     # keytool -storepass VALUE, zip -P VALUE, 7z -pVALUE, psexec -p VALUE, net use
     # /user:USER VALUE, sudo -S <<< VALUE
@@ -50,6 +50,16 @@ _COMMAND_LINES = (
     rf"\b7za?\b[^\n|;&]*?\s-p{_ARG}",
     rf"\bpsexec\b[^\n|;&]*?\s-p\s+{_ARG}",
     rf"\bnet\s+use\b[^\n|;&]*?\s/user:\S+\s+{_ARG}",
+    # Windows' flags: xfreerdp /p:VALUE, schtasks /rp VALUE; net user USER VALUE /add;
+    # rdesktop -p VALUE
+    rf"(?:^|\s)/(?:p|pass|password|pwd):{_ARG}",
+    rf"\bschtasks\b[^\n|;&]*?\s/rp\s+{_ARG}",
+    rf"\bnet\s+user\s+\S+\s+{_ARG}\s+/(?:add|domain|active)",
+    rf"\brdesktop\b[^\n|;&]*?\s-p\s+{_ARG}",
+    # SQL: MySQL's IDENTIFIED BY 'VALUE', SQL Server's WITH PASSWORD = N'VALUE'
+    r"(?i)\bidentified\s+(?:with\s+\w+\s+)?by\s+N?'([^'\n]+)'",
+    r"(?i)\bidentified\s+(?:with\s+\w+\s+)?by\s+N?\"([^\"\n]+)\"",
+    r"(?i)\bwith\s+password\s*=\s*N?'([^'\n]+)'",
     rf"\bsudo\s+-S\b[^\n|;&]*?<<<\s*{_ARG}",
     # echo VALUE | docker login ... --password-stdin
     rf"\becho\s+(?:-n\s+)?{_ARG}\s*\|[^\n]*--password-stdin",
@@ -67,6 +77,7 @@ _COMMAND_LINES = (
 COMMAND_WORDS = (
     *("--", "-p", "-u", "-a ", "-w", "%", "login", "rabbitmqctl", "htpasswd", "bundle config"),
     *("/user:", "<<<", "keytool", "mc alias", "mc config", "sqlplus"),
+    *("/p:", "/pass", "/pwd:", "/rp", "net user", "identified", "with password"),
 )
 # a long flag and its value (`--account-key VALUE`, `--password=VALUE`, `--dest-creds
 # user:VALUE`): a secret when the flag's name is a secret's (core/secret_values.py); one

@@ -191,6 +191,7 @@ NOT_A_VALUE = re.compile(
     r"|^\$env:|^os\.|^env\.|^process\.env|^mem:"
     r"|^(?:true|false|null|none|nil|undefined)\b|^[A-Z]+(?:_[A-Z]+)+$"
     r"|^\$2[abxy]?\$\d\d\$|^\$argon2"  # password hashes
+    r"|^\*[0-9A-F]{40}$"  # MySQL's native password hash: IDENTIFIED BY PASSWORD '*HEX'
     # a crypt(3) hash, alone or after its user (htpasswd, /etc/shadow): metrics:$apr1$...
     r"|^(?:[\w.@-]{1,64}:)?\$(?:1|5|6|y|apr1|md5|sha1|scrypt|pbkdf2[\w-]*|7)\$[^\s$]{1,80}\$"
     r"|^(?:~|\.{1,2})?/[\w./-]+$"  # paths

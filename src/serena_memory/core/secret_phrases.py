@@ -100,3 +100,30 @@ def worded_passphrase(line: str) -> bool:
         if len(set(words)) == len(words) and not _SENTENCE_WORDS.intersection(words):
             return True
     return False
+
+
+# a one-time-password seed as authenticators print it: base32 in groups of four, after
+# the words that name it ("2FA seed ...: `4SAV ZXI3 ...`", "TOTP secret: abcd efgh ...")
+SEED_WORDS: tuple[str, ...] = ("2fa", "mfa", "totp", "otp", "authenticator", "two-factor")
+_GROUPED_SEED = (
+    r"(?i)\b(?:2fa|mfa|totp|otp|authenticator|two-factor)\b[^\n`'\"]{0,100}?[:=`'\"]\s*[`'\"]?"
+    r"([a-z2-7]{4}(?:[ -][a-z2-7]{4}){3,15})(?:$|[^a-z0-9])"
+)
+
+
+@cache
+def _grouped_seed() -> Any:
+    from serena_memory.core.secret_tokens import linear
+
+    return linear(_GROUPED_SEED)
+
+
+def grouped_seed(line: str) -> bool:
+    """A one-time-password seed in base32 groups after the words that name it: mixed
+    letters and digits (groups of small letters alone are an app password's, its own rule)."""
+    for match in _grouped_seed().finditer(line):
+        seed = match.group(1).replace(" ", "").replace("-", "")
+        digits = sum(c.isdigit() for c in seed)
+        if digits >= 2 and len(set(seed.upper())) >= 10:
+            return True
+    return False

@@ -47,6 +47,8 @@ from serena_memory.core.secret_files import (
 from serena_memory.core.secret_languages import in_english, names_abroad
 from serena_memory.core.secret_phrases import (
     PASSCODE_WORDS,
+    SEED_WORDS,
+    grouped_seed,
     passcode,
     recovery_phrase,
     worded_passphrase,
@@ -525,6 +527,7 @@ _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
     (("phrase", "mnemonic", "seed words", "backup words"), recovery_phrase, "recovery phrase"),
     (PASSCODE_WORDS, passcode, "PIN or passcode"),
     (("pass", "pw"), worded_passphrase, "passphrase of words"),
+    (SEED_WORDS, grouped_seed, "one-time-password seed"),
     (("app password", "application password", "app-specific"), app_password, "app password"),
     (LOGIN_WORDS, login_said, "login in a sentence"),
 )

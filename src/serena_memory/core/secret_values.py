@@ -371,7 +371,11 @@ def password_name(name: str) -> bool:
     )
 
 
-_PASSWORD_ENDINGS = ("password", "passwd", "passphrase", "pwd", "rootpw")
+_PASSWORD_ENDINGS = ("password", "passwd", "passphrase", "pwd", "rootpw", "bindpw")
+# (a directive's word: Redis' requirepass, a keystore's storepass; never bypass, compass)
+_PASSWORD_ENDINGS += tuple(
+    f"{who}pass" for who in ("require", "auth", "master", "root", "admin", "db", "bind", "store")
+)
 
 
 def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
@@ -388,6 +392,27 @@ def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
         or strong_password(value, quoted=quoted)
         or human_password(value)
         or set_password(value)
+        or paired_words(value)
+    )
+
+
+# two to four words of five letters or more joined, as a person sets a password to
+# remember (copper-juniper); no words that describe a value instead of being one
+_PAIRED_WORDS = re.compile(r"[a-z]{5,10}(?:[-.][a-z]{5,10}){1,3}")
+_DESCRIBING = frozenset(
+    """empty string value values secret secrets password passwords required generated random
+    default disabled enabled unset blank change later ignored stored inside vault config
+    environment variable provided below above managed rotated debug release local android
+    testing staging production""".split()
+)
+
+
+def paired_words(value: str) -> bool:
+    """Whether ``value`` is words joined that make a password (``copper-juniper``)."""
+    return (
+        _PAIRED_WORDS.fullmatch(value) is not None
+        and not _DESCRIBING.intersection(re.split(r"[-.]", value))
+        and not is_placeholder(value)
     )
 
 

@@ -284,7 +284,11 @@ def _spaced(match: re.Match[str]) -> tuple[str, str]:
     if before.strip() and not _SETTING_DIRECTIVE.fullmatch(before):
         return "", ""  # the pair is not alone on its line, nor set by a server's directive
     two_words = "_" in name or "-" in name or re.search(r"[a-z][A-Z]", name) is not None
-    return (name, bare) if two_words else ("", "")
+    # (or a server's directive of one word that names a password: rootpw, requirepass)
+    return (name, bare) if two_words or _PASSWORD_DIRECTIVE.fullmatch(name) else ("", "")
+
+
+_PASSWORD_DIRECTIVE = re.compile(r"[a-z]{2,12}(?:pw|pass|passwd|password)")
 
 
 # a web server's directive that sets a header or a variable to a value: nginx's
@@ -409,7 +413,10 @@ def scan(text: str) -> list[Finding]:
 # app password (four groups of small letters): no
 # rule finds a secret there, and a third of a memory's lines are such prose
 _PLAIN = re.compile(r"\s*(?:#{1,6} |[-*] |\d+\. )?(?:[A-Za-z ,.`-]|:(?=\s|$)|\*\*)*")
-_NOT_PLAIN = re.compile(r"[a-z][A-Z]|[A-Z]{12}|(?i:phrase|mnemonic|words|app[ -]password)")
+_NOT_PLAIN = re.compile(
+    r"[a-z][A-Z]|[A-Z]{12}|(?i:phrase|mnemonic|words|app[ -]password)"
+    r"|^\s*[a-z]{2,12}(?:pw|pass|passwd|password)\s"  # a directive: rootpw copper-juniper
+)
 
 
 # a test's result as test logs print it, then the test's name: `PASS: addr2line -f`

@@ -52,7 +52,8 @@ _COMMAND_LINES = (
     rf"\bnet\s+use\b[^\n|;&]*?\s/user:\S+\s+{_ARG}",
     # Windows' flags: xfreerdp /p:VALUE, schtasks /rp VALUE; net user USER VALUE /add;
     # rdesktop -p VALUE
-    rf"(?:^|\s)/(?:p|pass|password|pwd):{_ARG}",
+    # (not MSBuild's /p:Name=Value, a property)
+    r"(?:^|\s)/(?:p|pass|password|pwd):('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"=]+)(?:\s|$)",
     rf"\bschtasks\b[^\n|;&]*?\s/rp\s+{_ARG}",
     rf"\bnet\s+user\s+\S+\s+{_ARG}\s+/(?:add|domain|active)",
     rf"\brdesktop\b[^\n|;&]*?\s-p\s+{_ARG}",

@@ -314,6 +314,7 @@ _BEFORE_ELSE = _set(
     """
     not accessor example sample fake dummy public publishable anon search-only encrypted
     ciphertext hashed salted masked redacted truncated fixture fixtures mock stub id sid
+    browser browsers client-side frontend front-end
     """
 )
 

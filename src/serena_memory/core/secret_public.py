@@ -34,12 +34,16 @@ def published(token: str) -> bool:
     return bare.strip("=") in PUBLISHED_KEYS or bare.endswith(tuple(PUBLISHED_KEYS))
 
 
+# a Twilio account's SID, alone or after its name (TWILIO_ACCOUNT_SID=AC...)
+_ACCOUNT_SID = re.compile(r"(?:^|[^A-Za-z0-9])AC[0-9a-f]{32}$")
+
+
 def public_token(kind: str, token: str) -> bool:
     """A detector's match that is no secret: a Twilio account SID (an identifier), a JWT
     made for browsers (Supabase's anon key), a key Microsoft publishes for its emulator."""
     if published(token):
         return True
-    if kind.startswith("Twilio") and token.startswith("AC"):
+    if kind.startswith("Twilio") and _ACCOUNT_SID.search(token) is not None:
         return True
     if kind == "JSON Web Token":
         parts = token.split(".")
@@ -78,6 +82,7 @@ _PUBLIC_CONTEXT = re.compile(
     r"(?i)\b(?:client-side|front-?end (?:token|key)|publishable|referr?ers?|page source"
     r"|web source|snippet|search-only|web (?:config|sdk)|firebase ?config"
     r"|(?:meant|made|safe) for (?:the )?browsers?|ships? to (?:every )?browsers?"
+    r"|(?:sent|used|loaded|read) (?:by|in|from) (?:the |every |a )?browsers?"
     r"|safe to expose|meant to be public|not (?:a )?secret)\b"
 )
 

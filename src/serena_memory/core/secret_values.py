@@ -154,6 +154,8 @@ _PUBLIC_VALUE = re.compile(
     r"^(?:arn:|ssh-(?:rsa|ed25519|dss)\b|sk-(?:ssh|ecdsa)-|ecdsa-sha2-|pk_(?:live|test)_|phc_|pk\.eyJ"
     r"|AC[0-9a-f]{32}$"  # a Twilio account's SID: an identifier
     r"|client-[A-Za-z0-9]{20,}$"  # a feature-flag SDK's client key (Statsig's): browsers hold it
+    # a Braintree tokenization key, a Datadog client token: made for browsers
+    r"|(?:production|sandbox)_[a-z0-9]{8}_[a-z0-9]{16}$|pub[0-9a-f]{32}$"
     r"|EJ\[\d:|ENC[\[(]|\$ANSIBLE_VAULT|vault:|age1[a-z0-9]{50,})"
     # a Sealed Secret's ciphertext: a two-byte session key length (512 bytes or so) first
     # (its first bytes 02 00 or 02 01 encode as AgA or AgB)
@@ -292,7 +294,11 @@ def public_name(name: str) -> bool:
 # value under them is public once built, whatever the rest of its name says
 _BUNDLED = (["vite"], ["gatsby"], ["react", "app"])
 # words that make the key after them public: a CAPTCHA's site key, a search-only key
-_PUBLIC_PAIRS = frozenset([("site", "key"), ("search", "only"), ("sitekey",)])
+# (a client token: Datadog's, Paddle's, Braintree's, each made for browsers)
+_PUBLIC_PAIRS = frozenset([("site", "key"), ("search", "only"), ("client", "token")])
+# the analytics and realtime services whose browser snippet holds their key or token (their
+# secrets are named so: MIXPANEL_API_SECRET, PUSHER_APP_SECRET)
+_BROWSER_SERVICES = frozenset(["mixpanel", "segment", "amplitude", "rudderstack", "pusher"])
 
 
 def _public_words(words: list[str]) -> bool:
@@ -300,6 +306,8 @@ def _public_words(words: list[str]) -> bool:
     prefix, a site key or a search-only key."""
     if _PUBLIC_WORDS.intersection(words) or "sitekey" in words:
         return True
+    if _BROWSER_SERVICES.intersection(words) and words[-1] in ("key", "token"):
+        return "secret" not in words and "service" not in words
     if any(words[: len(prefix)] == prefix for prefix in _BUNDLED) and len(words) > 2:
         return True
     return any(pair in _PUBLIC_PAIRS for pair in zip(words, words[1:], strict=False))

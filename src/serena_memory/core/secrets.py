@@ -524,8 +524,6 @@ _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
     ),
     (COMMAND_WORDS, command_line, "password on a command line"),
     (("cookie", "curl"), cookie_credential, "session cookie"),
-    (("sess", "sid="), session_cookie, "session cookie"),
-    (("LS0tLS1CRUdJTi".lower(),), encoded_private_key, "Private Key in base64"),
     (("auth", "docker"), _encoded_auth, "credential in a Docker or npm auth"),
     (("auth=", "auth =", "basicauth("), auth_pair, "password given to an HTTP client"),
     ((":",), pgpass, "password in a .pgpass line"),
@@ -533,11 +531,22 @@ _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
     (('"kty"',), jwk_private, "private JSON Web Key"),
     (("phrase", "mnemonic", "seed words", "backup words"), recovery_phrase, "recovery phrase"),
     (PASSCODE_WORDS, passcode, "PIN or passcode"),
-    (("pass", "pw"), worded_passphrase, "passphrase of words"),
-    (SEED_WORDS, grouped_seed, "one-time-password seed"),
     (("app password", "application password", "app-specific"), app_password, "app password"),
     (LOGIN_WORDS, login_said, "login in a sentence"),
 )
+# the rules of the sixth round, behind one test of their words (most lines hold none):
+# (words, rule, kind)
+_ROUND_SIX: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
+    (("sess", "sid="), session_cookie, "session cookie"),
+    (("ls0tls1crudjti",), encoded_private_key, "Private Key in base64"),
+    (("pass", "pw"), worded_passphrase, "passphrase of words"),
+    (SEED_WORDS, grouped_seed, "one-time-password seed"),
+)
+_ROUND_SIX_WORDS = tuple(word for words, _, _ in _ROUND_SIX for word in words)
+
+
+# an RFC cited, whose examples (tokens, a Basic credential, a JWT) are published
+_RFC = re.compile(r"\bRFC[ -]?\d{3,5}\b")
 
 
 def _line_kind(
@@ -546,28 +555,19 @@ def _line_kind(
     """The kind of the first secret on ``line`` (``foreign``: whether it may name one in
     another language than English; ``above``: the few lines before it, which may say a
     browser's key is public: a Firebase config's first line), unless the line cites an RFC
-    before it (an RFC's examples are published)."""
-    kind = _line_kind_cited(line, detectors, foreign=foreign)
+    (an RFC's examples are published)."""
+    kind = _detected(line, detectors) or _known_token(line)
+    if kind is None:
+        kind = _said_kind(line, foreign=foreign)
+    if kind is None:
+        return None
     if kind in BROWSER_KEYS and any(public_context(prior, len(prior)) for prior in above):
         return None
-    return kind
+    return None if "RFC" in line and _RFC.search(line) is not None else kind
 
 
-# an RFC cited, whose examples (tokens, a Basic credential, a JWT) are published
-_RFC = re.compile(r"\bRFC[ -]?\d{3,5}\b")
-
-
-def _line_kind_cited(line: str, detectors: Iterable[Any], *, foreign: bool) -> str | None:
-    kind = _line_kind_bare(line, detectors, foreign=foreign)
-    if kind is not None and "RFC" in line and _RFC.search(line) is not None:
-        return None
-    return kind
-
-
-def _line_kind_bare(line: str, detectors: Iterable[Any], *, foreign: bool) -> str | None:
-    kind = _detected(line, detectors) or _known_token(line)
-    if kind is not None:
-        return kind
+def _said_kind(line: str, *, foreign: bool) -> str | None:
+    """The kind of a secret our rules find on ``line`` (not a token of a known shape)."""
     if foreign:
         line = in_english(line)  # the words of the rules below, said in another language
     lower = line.lower()
@@ -575,6 +575,10 @@ def _line_kind_bare(line: str, detectors: Iterable[Any], *, foreign: bool) -> st
     for words, rule, kind in _RULES:
         if any(map(holds, words)) and rule(line):
             return kind
+    if any(map(holds, _ROUND_SIX_WORDS)):
+        for words, rule, kind in _ROUND_SIX:
+            if any(map(holds, words)) and rule(line):
+                return kind
     assigned = _assigned(line) if any(map(holds, _SECRET_WORDS)) else None
     assigned = assigned or login_pair(line, lower)
     assigned = assigned or table_row(line, {}) or labelled_password(line)

@@ -69,9 +69,15 @@ SECRETS = [
     ),
     ("a server's password directive", f"rootpw {'-'.join(words(2))}"),
     ("a bind password directive", f"bindpw {'-'.join(words(2))}"),
-    ("a password in prose, words and digits", f"The root password on the NAS is {word_password()} now."),
+    (
+        "a password in prose, words and digits",
+        f"The root password on the NAS is {word_password()} now.",
+    ),
     ("a password said in French", f"Le mot de passe de la base est `{word_password()}`."),
-    ("Django's generated key", f'export DJANGO_SECRET_KEY="django-insecure-{made(ALNUM + "#%*@", 50)}"'),
+    (
+        "Django's generated key",
+        f'export DJANGO_SECRET_KEY="django-insecure-{made(ALNUM + "#%*@", 50)}"',
+    ),
     ("htpasswd with its flags apart", f"htpasswd -b -c /etc/nginx/.htpasswd ci-bot '{strong()}'"),
     ("xfreerdp's /p:", f"xfreerdp /v:10.0.0.4 /u:Administrator /p:'{made(ALNUM, 24)}'"),
     ("net user", f"net user svc_backup {strong()} /add"),
@@ -105,7 +111,10 @@ SECRETS = [
         f"extra-index-url = https://aws:{made(ALNUM, 40)}/{made(ALNUM + '+', 60)}"
         "@acme-111.d.codeartifact.us-east-1.amazonaws.com/pypi/repo/simple/",
     ),
-    ("a routing key of 32 hex digits", f"PagerDuty routing key for the db service: {made(HEX, 32)}"),
+    (
+        "a routing key of 32 hex digits",
+        f"PagerDuty routing key for the db service: {made(HEX, 32)}",
+    ),
     (
         "an account set to a random value",
         f"I set the Keycloak realm admin to `{made(ALNUM, 25)}` while debugging.",
@@ -119,19 +128,29 @@ SECRETS = [
 
 LOOK_ALIKES = [
     ("a remark says public", f"ALGOLIA_SEARCH_ONLY_KEY={made(HEX, 32)}  # safe for frontend"),
-    ("a remark says client-side", f"FLAGSMITH_ENVIRONMENT_KEY={made(ALNUM, 22)}  # client-side key"),
+    (
+        "a remark says client-side",
+        f"FLAGSMITH_ENVIRONMENT_KEY={made(ALNUM, 22)}  # client-side key",
+    ),
     ("an aside says public", f"PUSHER_APP_KEY={made(HEX, 20)}  (public key; the secret is apart)"),
     (
         "a Firebase config",
         f'const firebaseConfig = {{\n  apiKey: "AIza{made(ALNUM + "_-", 35)}",\n'
         '  authDomain: "amber-app.firebaseapp.com",\n};',
     ),
-    ("a CAPTCHA's site key", f'hcaptcha sitekey="{made(HEX, 8)}-{made(HEX, 4)}-4f18-93e1-{made(HEX, 12)}"'),
+    (
+        "a CAPTCHA's site key",
+        f'hcaptcha sitekey="{made(HEX, 8)}-{made(HEX, 4)}-4f18-93e1-{made(HEX, 12)}"',
+    ),
     ("Statsig's client key", f"STATSIG_CLIENT_KEY=client-{made(ALNUM, 43)}"),
     ("a bundler's public prefix", f"VITE_PADDLE_CLIENT_TOKEN=live_{made(HEX, 27)}"),
     ("a client token", f"DD_CLIENT_TOKEN=pub{made(HEX, 32)}"),
     ("an analytics project token", f"MIXPANEL_TOKEN={made(HEX, 32)}"),
-    ("Braintree's tokenization key", f"BRAINTREE_TOKENIZATION_KEY=production_{made(LOWER + DIGITS, 8)}_{made(LOWER + DIGITS, 16)}"),
+    (
+        "Braintree's tokenization key",
+        "BRAINTREE_TOKENIZATION_KEY="
+        f"production_{made(LOWER + DIGITS, 8)}_{made(LOWER + DIGITS, 16)}",
+    ),
     ("a Twilio SID after its name", f"TWILIO_ACCOUNT_SID=AC{made(HEX, 32)}"),
     ("RFC 7617's example", "From RFC 7617: `Authorization: Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==`."),
     ("RFC 6749's example", 'Sample response: `"access_token":"2YotnFZFEjr1zCsicMWpAA"`.'),
@@ -140,7 +159,10 @@ LOOK_ALIKES = [
         "JWT from RFC 7519 §3.1: eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9."
         f"eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODB9.{made(ALNUM + '_-', 43)}",
     ),
-    ("a crypt hash after its user", f"htpasswd entry: `metrics:$apr1${made(ALNUM, 8)}${made(ALNUM, 22)}`"),
+    (
+        "a crypt hash after its user",
+        f"htpasswd entry: `metrics:$apr1${made(ALNUM, 8)}${made(ALNUM, 22)}`",
+    ),
     ("a MySQL password hash", f"IDENTIFIED BY PASSWORD '*{made('0123456789ABCDEF', 40)}'"),
     ("a password manager's name", "パスワードは1Passwordの「本番DB」に保存しています。"),
 ]
@@ -148,7 +170,10 @@ LOOK_ALIKES = [
 # each rule's nearest text that is no secret: (the rule's secret above, the neighbour)
 NEIGHBOURS = [
     ("the password's word first in a name", "PASSWORD_MIN_LENGTH=12"),
-    ("the password's word first in a name", "PASSWORD_HASHERS=django.contrib.auth.hashers.Argon2PasswordHasher"),
+    (
+        "the password's word first in a name",
+        "PASSWORD_HASHERS=django.contrib.auth.Hasher",
+    ),
     ("a short password a person set", "DB_PASS=admin12"),
     ("a passphrase of words assigned", "passwords: rotated every ninety days by ops"),
     ("a passphrase of words quoted in prose", 'The password is "stored in the team vault".'),
@@ -157,7 +182,10 @@ NEIGHBOURS = [
     ("a Java session", "the session cookie is named connect.sid by default"),
     ("a routing key of 32 hex digits", "the routing key is orders.created.v2 in RabbitMQ"),
     ("an account set to a random value", "set the admin user to `alice.smith` in Keycloak"),
-    ("a one-time-password seed in groups", "2FA: enabled for all admins since 2024, codes via Authy"),
+    (
+        "a one-time-password seed in groups",
+        "2FA: enabled for all admins since 2024, codes via Authy",
+    ),
     ("a URL's token holding slashes", "git clone https://github.com:443/org/repo@v1"),
     ("xfreerdp's /p:", "msbuild /p:DeployOnBuild=true /p:PublishProfile=Prod"),
     ("MySQL's IDENTIFIED BY", "CREATE USER x IDENTIFIED BY '<password>'"),

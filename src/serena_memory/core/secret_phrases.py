@@ -62,6 +62,10 @@ def passcode(line: str) -> bool:
     return False
 
 
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 # a passphrase of words after a password's word: assigned (`passphrase=copper heron garnet
 # yarrow`), or quoted after a colon or `is` (`the passphrase ... is "sable badger falcon
 # maple"`): words after a colon unquoted are a sentence's
@@ -71,10 +75,12 @@ _WORDS_PASSPHRASE = (
     r"((?:[a-z]{3,10}[ -]){3,7}[a-z]{3,10})([`'\"]?)(?:$|[^\w-])"
 )
 # words no passphrase of random words holds, that a sentence does
-_SENTENCE_WORDS = frozenset(
-    """the and for with from not are was were this that you your our their its into onto
+_SENTENCE_WORDS = _words(
+    """
+    the and for with from not are was were this that you your our their its into onto
     over under stored kept saved set see use used using vault manager file env variable
-    have has had will would should can could must never always same only also each""".split()
+    have has had will would should can could must never always same only also each
+    """
 )
 
 

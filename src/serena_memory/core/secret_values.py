@@ -346,16 +346,22 @@ def secret_name(name: str) -> bool:
     return False
 
 
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 # words after a password's first word that say the value is about the password, not it:
 # PASSWORD_MIN_LENGTH, PASSWD_FILE, PASSWORD_RESET_URL
-_ABOUT_PASSWORD = frozenset(
-    """file path dir url uri length len min max policy reset hash hasher hashers salt expiry
-    expires expire days age rounds iterations algo algorithm strength field label prompt mode
-    type store manager command cmd var regex pattern rule rules hint required enabled
-    disabled auth provider source method format encoding timeout ttl lifetime history
-    complexity validator validators change changed changes sha md5 digest hashed bcrypt
-    argon crypt encrypted enc cipher ciphertext fingerprint checksum id name user username
-    env key""".split()
+_ABOUT_PASSWORD = _words(
+    """
+    file path dir url uri length len min max policy reset hash hasher hashers salt
+    expiry expires expire days age rounds iterations algo algorithm strength field label
+    prompt mode type store manager command cmd var regex pattern rule rules hint
+    required enabled disabled auth provider source method format encoding timeout ttl
+    lifetime history complexity validator validators change changed changes sha md5
+    digest hashed bcrypt argon crypt encrypted enc cipher ciphertext fingerprint
+    checksum id name user username env key
+    """
 )
 
 
@@ -379,10 +385,13 @@ def password_name(name: str) -> bool:
     )
 
 
-_PASSWORD_ENDINGS = ("password", "passwd", "passphrase", "pwd", "rootpw", "bindpw")
-# (a directive's word: Redis' requirepass, a keystore's storepass; never bypass, compass)
-_PASSWORD_ENDINGS += tuple(
-    f"{who}pass" for who in ("require", "auth", "master", "root", "admin", "db", "bind", "store")
+# (and a directive's word: Redis' requirepass, a keystore's storepass; never bypass, compass)
+_PASSWORD_ENDINGS: tuple[str, ...] = (
+    *("password", "passwd", "passphrase", "pwd", "rootpw", "bindpw"),
+    *(
+        f"{who}pass"
+        for who in ("require", "auth", "master", "root", "admin", "db", "bind", "store")
+    ),
 )
 
 
@@ -407,11 +416,13 @@ def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
 # two to four words of five letters or more joined, as a person sets a password to
 # remember (copper-juniper); no words that describe a value instead of being one
 _PAIRED_WORDS = re.compile(r"[a-z]{5,10}(?:[-.][a-z]{5,10}){1,3}")
-_DESCRIBING = frozenset(
-    """empty string value values secret secrets password passwords required generated random
-    default disabled enabled unset blank change later ignored stored inside vault config
-    environment variable provided below above managed rotated debug release local android
-    testing staging production""".split()
+_DESCRIBING = _words(
+    """
+    empty string value values secret secrets password passwords required generated
+    random default disabled enabled unset blank change later ignored stored inside vault
+    config environment variable provided below above managed rotated debug release local
+    android testing staging production
+    """
 )
 
 

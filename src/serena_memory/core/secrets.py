@@ -114,6 +114,7 @@ def _url_passwords() -> Any:
 
     return linear(_URL_PASSWORD)
 
+
 # a port then a query (host:8080?to=a@b.io): no password
 _PORT_QUERY = re.compile(r"\d*\?")
 _PORT_PATH = re.compile(r"\d*/")
@@ -395,7 +396,9 @@ def scan(text: str) -> list[Finding]:
         label = above if above[-1:] in LABEL_ENDS else ""  # most lines are below no label
         for part in _windows(line):
             kind = (
-                _line_kind(part, detectors, foreign=foreign, above=lines[max(0, number - 5) : number - 1])
+                _line_kind(
+                    part, detectors, foreign=foreign, above=lines[max(0, number - 5) : number - 1]
+                )
                 or (table_row(part, columns) if columns else None)
                 or (value_below(label, part) if label else None)
                 or (named_above(above, part) if above and ": " in part else None)

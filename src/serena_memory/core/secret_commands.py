@@ -212,6 +212,7 @@ def cookie_credential(line: str) -> bool:
     return False
 
 
+_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
 # a session cookie given by its name anywhere, as a browser's tools copy it: the session
 # cookies of servers and frameworks (Express, Java, PHP, ASP.NET, Laravel, Django, Rails,
 # NextAuth) and any name ending in _session or _sess
@@ -227,8 +228,10 @@ def session_cookie(line: str) -> bool:
     or PHP session's id): whoever holds it is logged in."""
     for match in _SESSION_COOKIE.finditer(line):
         value = match.group(2)
-        if is_placeholder(value) or not_a_value(value, quoted=True):
-            continue
+        if is_placeholder(value) or not_a_value(value, quoted=True) or _UUID.fullmatch(value):
+            continue  # (a UUID: a page's or an embed's id, `?sid=UUID`, as often as a session)
+        if match.group(1).lower() == "sid" and line[match.start() - 1 : match.start()] in "?&":
+            continue  # a query's sid: a share's or a tracking id
         letters = sum(c.isalpha() for c in value)
         digits = sum(c.isdigit() for c in value)
         if letters >= 4 and digits >= 3 and len(set(value)) >= 10 and entropy(value) >= 3.3:

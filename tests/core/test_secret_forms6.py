@@ -81,6 +81,7 @@ SECRETS = [
     ("htpasswd with its flags apart", f"htpasswd -b -c /etc/nginx/.htpasswd ci-bot '{strong()}'"),
     ("xfreerdp's /p:", f"xfreerdp /v:10.0.0.4 /u:Administrator /p:'{made(ALNUM, 24)}'"),
     ("net user", f"net user svc_backup {strong()} /add"),
+    ("vault login with a legacy token", f"vault login s.{made(ALNUM, 24)}"),
     ("rdesktop -p", f"rdesktop -u admin -p {made(ALNUM, 14)} 10.0.0.5"),
     ("MySQL's IDENTIFIED BY", f"ALTER USER 'reporting'@'%' IDENTIFIED BY '{strong()}';"),
     ("SQL Server's WITH PASSWORD", f"ALTER LOGIN [svc] WITH PASSWORD = N'{strong()}';"),
@@ -145,6 +146,7 @@ LOOK_ALIKES = [
     ("Statsig's client key", f"STATSIG_CLIENT_KEY=client-{made(ALNUM, 43)}"),
     ("a bundler's public prefix", f"VITE_PADDLE_CLIENT_TOKEN=live_{made(HEX, 27)}"),
     ("a client token", f"DD_CLIENT_TOKEN=pub{made(HEX, 32)}"),
+    ("a browser's key by its name", f"GOOGLE_MAPS_BROWSER_KEY=AIza{made(ALNUM, 35)}"),
     ("an analytics project token", f"MIXPANEL_TOKEN={made(HEX, 32)}"),
     (
         "Braintree's tokenization key",
@@ -188,6 +190,7 @@ NEIGHBOURS = [
     ),
     ("a URL's token holding slashes", "git clone https://github.com:443/org/repo@v1"),
     ("xfreerdp's /p:", "msbuild /p:DeployOnBuild=true /p:PublishProfile=Prod"),
+    ("vault login with a legacy token", "vault login -method=userpass username=alice"),
     ("MySQL's IDENTIFIED BY", "CREATE USER x IDENTIFIED BY '<password>'"),
 ]
 

@@ -29,6 +29,8 @@ _COMMAND_LINES = (
     # docker/podman/helm/... login, then -p or --password and the value
     rf"\blogin\b[^\n|;&]*?\s(?:-p|--password)(?:\s+|=){_ARG}",
     rf"\bsshpass\s+-p\s*{_ARG}",
+    # vault login TOKEN (a legacy token, s.VALUE, has no prefix a shape finds)
+    rf"\bvault\s+login\s+(?:-[\w-]+(?:=\S+)?\s+)*{_ARG}",
     # Oracle's sqlplus USER/PASSWORD@DATABASE
     r"\bsqlplus\s+(?:-\w+\s+)*[\w.$#-]+/([^\s@/'\"]+)@",
     # MinIO's client: mc alias set NAME URL ACCESS_KEY SECRET_KEY (mc config host add ...)

@@ -119,7 +119,10 @@ _NAME_SUFFIXES = frozenset(
 )
 # words that make a key public by design (PublicKey, NEXT_PUBLIC_*, SUPABASE_ANON_KEY,
 # InstrumentationKey), or a keyboard's (hotkey)
-_PUBLIC_WORDS = frozenset(["public", "publishable", "pub", "anon", "instrumentation", "hotkey"])
+# (and a browser's key: GOOGLE_MAPS_BROWSER_KEY, restricted to the sites that send it)
+_PUBLIC_WORDS = frozenset(
+    ["public", "publishable", "pub", "anon", "instrumentation", "hotkey", "browser"]
+)
 # a key of data, not a secret: DynamoDB's partition and sort keys, a cache or Redis key
 DATA_KEY_WORDS = frozenset(
     [

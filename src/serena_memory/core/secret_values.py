@@ -368,14 +368,28 @@ _ABOUT_PASSWORD = _words(
 )
 
 
+# a secret's words first in a name, then what it opens: TOKEN_GITHUB_CI, API_KEY_STRIPE
+_LEADING = (["password"], ["passwd"], ["pwd"], ["passphrase"], ["secret"], ["token"])
+_LEADING += (["apikey"], ["api", "key"], ["api", "token"], ["access", "token"], ["auth", "token"])
+# an environment variable's name, in capitals: where a token's words lead only as a setting
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+# words after them that name something else than the secret: its version, its ARN
+_NOT_THE_SECRET = _words("version arn ref region account project audience issuer scope scopes")
+
+
 def leading_secret_name(name: str) -> bool:
-    """Whether ``name`` starts with a password's word and names what it opens after it
-    (``PASSWD_FTP_UPLOAD``, ``PASSWORD_SMTP``), not a setting about passwords."""
+    """Whether ``name`` starts with a secret's words and names what it opens after them
+    (``PASSWD_FTP_UPLOAD``, ``TOKEN_GITHUB_CI``), not a setting about the secret
+    (``PASSWORD_MIN_LENGTH``, ``TOKEN_URL``); a token's value must still be random, and
+    only a password's word leads a name in code's case."""
     words = [word.lower() for word in _NAME_WORDS.findall(name)]
+    lead = next((len(first) for first in _LEADING if words[: len(first)] == first), 0)
+    if "." in name or (lead and words[0] not in _PASSWORD_WORDS and not _ENV_NAME.fullmatch(name)):
+        return False  # code's names (token.content, tokenResponse): only a password's lead
     return (
-        len(words) >= 2
-        and words[0] in ("password", "passwd", "pwd", "passphrase")
-        and not _ABOUT_PASSWORD.intersection(words)
+        0 < lead < len(words)
+        and not _ABOUT_PASSWORD.intersection(words[lead:])
+        and not _NOT_THE_SECRET.intersection(words[lead:])
         and not _public_words(words)
     )
 
@@ -439,16 +453,17 @@ def paired_words(value: str) -> bool:
 
 
 # a short password a person set: a word and digits, with a symbol or none (maple30, SABLE_72)
-_SET_PASSWORD = re.compile(r"[A-Za-z][A-Za-z_.!@#%&*+-]{2,}\d{2,4}[!?#*]?")
+_SET_PASSWORD = re.compile(r"[A-Za-z][A-Za-z_.!@#%&*+-]{2,}\d{1,4}[!?#*]?")
 
 
 def set_password(value: str) -> bool:
     """Whether ``value``, given to a password's name, is a short password a person set: a
-    word (no default's: admin, postgres, test) then two digits or more."""
+    word (no default's: admin, postgres, test) then digits (one after five letters)."""
     if not 6 <= len(value) <= 24 or not _SET_PASSWORD.fullmatch(value) or is_placeholder(value):
         return False
     letters = re.sub(r"[^A-Za-z]", "", value).lower()
-    return len(letters) >= 4 and not _DEFAULT_WORDS.fullmatch(letters)
+    enough = 5 if value.rstrip("!?#*")[-2:-1].isalpha() else 4  # one digit: a longer word
+    return len(letters) >= enough and not _DEFAULT_WORDS.fullmatch(letters)
 
 
 # words joined with digits, as a password generator makes them (maple-nimbus-orbit-63)

@@ -369,8 +369,10 @@ _ABOUT_PASSWORD = _words(
 
 
 # a secret's words first in a name, then what it opens: TOKEN_GITHUB_CI, API_KEY_STRIPE
-_LEADING = (["password"], ["passwd"], ["pwd"], ["passphrase"], ["secret"], ["token"])
-_LEADING += (["apikey"], ["api", "key"], ["api", "token"], ["access", "token"], ["auth", "token"])
+_LEADING: tuple[list[str], ...] = (
+    *(["password"], ["passwd"], ["pwd"], ["passphrase"], ["secret"], ["token"], ["apikey"]),
+    *(["api", "key"], ["api", "token"], ["access", "token"], ["auth", "token"]),
+)
 # an environment variable's name, in capitals: where a token's words lead only as a setting
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 # words after them that name something else than the secret: its version, its ARN

@@ -42,7 +42,7 @@ _SECRET_WORD = re.compile(
     # a personal access token (GH_PAT, AZURE_DEVOPS_PAT)
     r"|^pats?$"
     # a password's abbreviation as a name's word (GRAFANA_ADMIN_PW, ROOTPW)
-    r"|^(?:pw|\w+pw)$"
+    r"|^[a-z]*pw$"
     # the key of a signature or of a hash (DOWNLOAD_HMAC, PASSWORD_PEPPER)
     r"|^(?:hmac|pepper)$"
     # a session cookie (_app_session=...) and an auth header (X-Device-Auth): the word whole
@@ -304,11 +304,19 @@ _PUBLIC_PAIRS = frozenset([("site", "key"), ("search", "only"), ("client", "toke
 _BROWSER_SERVICES = frozenset(["mixpanel", "segment", "amplitude", "rudderstack", "pusher"])
 
 
+# the words the tests below need, one of them at least
+_PUBLIC_HINTS = (
+    frozenset(["vite", "gatsby", "react", "site", "search", "client"]) | _BROWSER_SERVICES
+)
+
+
 def _public_words(words: list[str]) -> bool:
     """Whether a name's ``words`` say its value is public: a public word, a bundler's
     prefix, a site key or a search-only key."""
     if _PUBLIC_WORDS.intersection(words) or "sitekey" in words:
         return True
+    if _PUBLIC_HINTS.isdisjoint(words):
+        return False  # most names: none of the words below
     if _BROWSER_SERVICES.intersection(words) and words[-1] in ("key", "token"):
         return "secret" not in words and "service" not in words
     if any(words[: len(prefix)] == prefix for prefix in _BUNDLED) and len(words) > 2:

@@ -11,6 +11,7 @@ from functools import cache
 from typing import Any
 
 from serena_memory.core.secret_values import (
+    PUBLISHED_KEYS,
     WORDS,
     entropy,
     is_placeholder,
@@ -28,6 +29,8 @@ _COMMAND_LINES = (
     # docker/podman/helm/... login, then -p or --password and the value
     rf"\blogin\b[^\n|;&]*?\s(?:-p|--password)(?:\s+|=){_ARG}",
     rf"\bsshpass\s+-p\s*{_ARG}",
+    # vault login TOKEN (a legacy token, s.VALUE, has no prefix a shape finds)
+    rf"\bvault\s+login\s+(?:-[\w-]+(?:=\S+)?\s+)*{_ARG}",
     # Oracle's sqlplus USER/PASSWORD@DATABASE
     r"\bsqlplus\s+(?:-\w+\s+)*[\w.$#-]+/([^\s@/'\"]+)@",
     # MinIO's client: mc alias set NAME URL ACCESS_KEY SECRET_KEY (mc config host add ...)
@@ -40,7 +43,7 @@ _COMMAND_LINES = (
     rf"\bldap\w+\b[^\n|;&]*?\s-w\s*{_ARG}",
     # rabbitmqctl add_user USER VALUE, htpasswd -b [FILE] USER VALUE, ssh-keygen -P VALUE
     rf"\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+{_ARG}",
-    rf"\bhtpasswd\s+-\w*b\w*\s+(?:\S+\s+)?\S+\s+{_ARG}",
+    rf"\bhtpasswd\s+(?:-\w+\s+)*-\w*b\w*\s+(?:-\w+\s+)*(?:\S+\s+)?\S+\s+{_ARG}",
     rf"\bssh-keygen\b[^\n|;&]*?\s-[PN]\s*{_ARG}",
     # keytool -storepass VALUE, zip -P VALUE, 7z -pVALUE, psexec -p VALUE, net use
     # /user:USER VALUE, sudo -S <<< VALUE
@@ -49,6 +52,17 @@ _COMMAND_LINES = (
     rf"\b7za?\b[^\n|;&]*?\s-p{_ARG}",
     rf"\bpsexec\b[^\n|;&]*?\s-p\s+{_ARG}",
     rf"\bnet\s+use\b[^\n|;&]*?\s/user:\S+\s+{_ARG}",
+    # Windows' flags: xfreerdp /p:VALUE, schtasks /rp VALUE; net user USER VALUE /add;
+    # rdesktop -p VALUE
+    # (not MSBuild's /p:Name=Value, a property)
+    r"(?:^|\s)/(?:p|pass|password|pwd):('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"=]+)(?:\s|$)",
+    rf"\bschtasks\b[^\n|;&]*?\s/rp\s+{_ARG}",
+    rf"\bnet\s+user\s+\S+\s+{_ARG}\s+/(?:add|domain|active)",
+    rf"\brdesktop\b[^\n|;&]*?\s-p\s+{_ARG}",
+    # SQL: MySQL's IDENTIFIED BY 'VALUE', SQL Server's WITH PASSWORD = N'VALUE'
+    r"(?i)\bidentified\s+(?:with\s+\w+\s+)?by\s+N?'([^'\n]+)'",
+    r"(?i)\bidentified\s+(?:with\s+\w+\s+)?by\s+N?\"([^\"\n]+)\"",
+    r"(?i)\bwith\s+password\s*=\s*N?'([^'\n]+)'",
     rf"\bsudo\s+-S\b[^\n|;&]*?<<<\s*{_ARG}",
     # echo VALUE | docker login ... --password-stdin
     rf"\becho\s+(?:-n\s+)?{_ARG}\s*\|[^\n]*--password-stdin",
@@ -66,6 +80,7 @@ _COMMAND_LINES = (
 COMMAND_WORDS = (
     *("--", "-p", "-u", "-a ", "-w", "%", "login", "rabbitmqctl", "htpasswd", "bundle config"),
     *("/user:", "<<<", "keytool", "mc alias", "mc config", "sqlplus"),
+    *("/p:", "/pass", "/pwd:", "/rp", "net user", "identified", "with password"),
 )
 # a long flag and its value (`--account-key VALUE`, `--password=VALUE`, `--dest-creds
 # user:VALUE`): a secret when the flag's name is a secret's (core/secret_values.py); one
@@ -153,7 +168,7 @@ def header_credential(line: str) -> bool:
     a placeholder nor a word."""
     for match in _patterns()[1].finditer(line):
         value = match.group(1)
-        if is_placeholder(value) or _placeholder_login(value):
+        if is_placeholder(value) or _placeholder_login(value) or value in PUBLISHED_KEYS:
             continue
         if entropy(value) >= 3.5 and not WORDS.fullmatch(value):
             return True
@@ -196,4 +211,31 @@ def cookie_credential(line: str) -> bool:
                 continue
             if entropy(value) >= 3.5 and literal_secret(value, quoted=True):
                 return True
+    return False
+
+
+_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+# a session cookie given by its name anywhere, as a browser's tools copy it: the session
+# cookies of servers and frameworks (Express, Java, PHP, ASP.NET, Laravel, Django, Rails,
+# NextAuth) and any name ending in _session or _sess
+_SESSION_COOKIE = re.compile(
+    r"(?i)(?<![\w.-])(connect\.sid|jsessionid|phpsessid|asp\.net_sessionid|aspsessionid\w{0,12}"
+    r"|(?:__secure-)?next-auth\.session-token|sessionid|session_id|session|sid|\w{1,40}_sess(?:ion)?)"
+    r"=([^\s;,'\"`]{16,400})"
+)
+
+
+def session_cookie(line: str) -> bool:
+    """A session cookie by its name with a random value (a signed Express session, a Java
+    or PHP session's id): whoever holds it is logged in."""
+    for match in _SESSION_COOKIE.finditer(line):
+        value = match.group(2)
+        if is_placeholder(value) or not_a_value(value, quoted=True) or _UUID.fullmatch(value):
+            continue  # (a UUID: a page's or an embed's id, `?sid=UUID`, as often as a session)
+        if match.group(1).lower() == "sid" and line[match.start() - 1 : match.start()] in "?&":
+            continue  # a query's sid: a share's or a tracking id
+        letters = sum(c.isalpha() for c in value)
+        digits = sum(c.isdigit() for c in value)
+        if letters >= 4 and digits >= 3 and len(set(value)) >= 10 and entropy(value) >= 3.3:
+            return True
     return False

@@ -176,6 +176,8 @@ def _value_fits(
         return literal_value(name, value, quoted=quoted)
     if kind == "password":
         return human_password(value) or passphrase(value)
+    if kind == "hex key":
+        return len(value) == 32 and _HEX.fullmatch(value) is not None and entropy(value) >= 3.0
     if kind == "code":
         return (_CODE.fullmatch(value) is not None and len(set(value)) >= 5) or random_looking(
             value
@@ -218,6 +220,8 @@ def _naming(word: str, before: str) -> str | None:
         return "password"
     if bare in ("code", "codes", "key") and before in _RECOVERY:
         return "code"
+    if bare == "key" and before in ("routing", "integration"):
+        return "hex key"  # an alerting service's (PagerDuty's): 32 hex digits, not a queue's
     if bare in ("key", "auth", "secret", "token"):
         if before in _NOT_SECRET_KEY or before in _NOT_CREDENTIAL_TOKEN:
             return None
@@ -310,6 +314,7 @@ _BEFORE_ELSE = _set(
     """
     not accessor example sample fake dummy public publishable anon search-only encrypted
     ciphertext hashed salted masked redacted truncated fixture fixtures mock stub id sid
+    browser browsers client-side frontend front-end
     """
 )
 
@@ -341,6 +346,8 @@ def _kind_said(kind: str, word: str) -> str:
         return "value assigned to " + word.strip(".-_`")[:40]
     if kind == "code":
         return "recovery code"
+    if kind == "hex key":
+        return "integration key in a sentence"
     return f"{word.lower().rstrip('.')} in a sentence"
 
 
@@ -513,6 +520,12 @@ _LOGGED_IN_AS = re.compile(
 _ACCOUNT_SET = re.compile(
     r"(?i)\b(?:account|admin|user|login|root)\b[^\n]{0,30}?\b(?:re)?set\s+to\s+[`'\"]([^\s`'\"]{8,80})[`'\"]"
 )
+# an account set to a value, the account named between: "set the Keycloak realm admin to
+# `VALUE`", "changed the root account to VALUE"
+_SET_ACCOUNT_TO = re.compile(
+    r"(?i)\b(?:re)?set\b[^\n]{0,40}?\b(?:admin|administrator|root|superuser|account|login)"
+    r"(?:'s)?(?:\s+(?:password|pw|pass))?\s+to\s+[`'\"]?([^\s`'\"]{8,80})"
+)
 # a user then a password after a service's label: "SFTP for the agency: agency / VALUE"
 _LABELLED_LOGIN = re.compile(
     r":\s+[`'\"]?[\w.@+-]{2,64}[`'\"]?\s+/\s+[`'\"]?([^\s`'\"/]{8,80})[`'\"]?\s*\.?$"
@@ -529,6 +542,7 @@ _QUOTED_PAIR = re.compile(r"^\s*\"[\w.@-]{1,64}\"\s+\"([^\"\s]{8,200})\"\s*$")
 _LOGINS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]], ...] = (
     ((" as ",), _LOGGED_IN_AS, human_password),
     (("set to",), _ACCOUNT_SET, human_password),
+    (("set ",), _SET_ACCOUNT_TO, random_looking),
     ((" / ",), _LABELLED_LOGIN, human_password),
     (("wi-fi", "wifi", "wlan", "ssid"), _WIFI_KEY, human_password),
     (('" "',), _QUOTED_PAIR, all_classes),

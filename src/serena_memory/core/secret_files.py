@@ -73,3 +73,24 @@ def recovery_codes(text: str) -> Iterator[int]:
         return
     for match in _recovery_codes().finditer(text):
         yield text.count("\n", 0, match.end()) + 1
+
+
+# a PEM block encoded again in base64, as a kubeconfig's client-key-data or a Kubernetes
+# Secret's tls.key holds it: `-----BEGIN` encodes as LS0tLS1CRUdJTi
+_ENCODED_PEM = re.compile(r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{40,}")
+
+
+def encoded_private_key(line: str) -> bool:
+    """A private key's PEM block in base64 (its header decoded says PRIVATE KEY)."""
+    import base64
+    import binascii
+
+    for match in _ENCODED_PEM.finditer(line):
+        head = match.group()[:80]
+        try:
+            decoded = base64.b64decode(head[: len(head) // 4 * 4], validate=True)
+        except (binascii.Error, ValueError):
+            continue
+        if b"PRIVATE KEY" in decoded:
+            return True
+    return False

@@ -60,3 +60,76 @@ def passcode(line: str) -> bool:
         if len(set(code)) > 1 and code not in "01234567890" and code not in "9876543210":
             return True
     return False
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# a passphrase of words after a password's word: assigned (`passphrase=copper heron garnet
+# yarrow`), or quoted after a colon or `is` (`the passphrase ... is "sable badger falcon
+# maple"`): words after a colon unquoted are a sentence's
+_WORDS_PASSPHRASE = (
+    r"(?i)(?:(?:^|[^A-Za-z])(?:pass(?:word|phrase|wd)?|pwd|pw)[\"']?\s*=\s*([`'\"]?)"
+    r"|\b(?:pass(?:word|phrase)|passwd|pwd|pw)s?\b[^\n=:`'\"]{0,60}?(?::|\s(?:is|was))\s*([`'\"]))"
+    r"((?:[a-z]{3,10}[ -]){3,7}[a-z]{3,10})([`'\"]?)(?:$|[^\w-])"
+)
+# words no passphrase of random words holds, that a sentence does
+_SENTENCE_WORDS = _words(
+    """
+    the and for with from not are was were this that you your our their its into onto
+    over under stored kept saved set see use used using vault manager file env variable
+    have has had will would should can could must never always same only also each
+    """
+)
+
+
+@cache
+def _words_passphrase() -> Any:
+    from serena_memory.core.secret_tokens import linear
+
+    return linear(_WORDS_PASSPHRASE)
+
+
+def worded_passphrase(line: str) -> bool:
+    """A passphrase of four to eight random words given to a password's word (assigned,
+    or quoted after ``is``), none of them a sentence's small word, each once."""
+    for match in _words_passphrase().finditer(line):
+        assigned_quote, said_quote, phrase, closing = match.groups()
+        if said_quote is not None and closing != said_quote:
+            continue  # said in prose: only a quoted phrase is the value
+        if assigned_quote and closing != assigned_quote:
+            continue
+        words = phrase.lower().replace("-", " ").split()
+        if phrase.lower().startswith("correct horse"):
+            continue  # xkcd's, the example every explanation gives
+        if len(set(words)) == len(words) and not _SENTENCE_WORDS.intersection(words):
+            return True
+    return False
+
+
+# a one-time-password seed as authenticators print it: base32 in groups of four, after
+# the words that name it ("2FA seed ...: `4SAV ZXI3 ...`", "TOTP secret: abcd efgh ...")
+SEED_WORDS: tuple[str, ...] = ("2fa", "mfa", "totp", "otp", "authenticator", "two-factor")
+_GROUPED_SEED = (
+    r"(?i)\b(?:2fa|mfa|totp|otp|authenticator|two-factor)\b[^\n`'\"]{0,100}?[:=`'\"]\s*[`'\"]?"
+    r"([a-z2-7]{4}(?:[ -][a-z2-7]{4}){3,15})(?:$|[^a-z0-9])"
+)
+
+
+@cache
+def _grouped_seed() -> Any:
+    from serena_memory.core.secret_tokens import linear
+
+    return linear(_GROUPED_SEED)
+
+
+def grouped_seed(line: str) -> bool:
+    """A one-time-password seed in base32 groups after the words that name it: mixed
+    letters and digits (groups of small letters alone are an app password's, its own rule)."""
+    for match in _grouped_seed().finditer(line):
+        seed = match.group(1).replace(" ", "").replace("-", "")
+        digits = sum(c.isdigit() for c in seed)
+        if digits >= 2 and len(set(seed.upper())) >= 10:
+            return True
+    return False

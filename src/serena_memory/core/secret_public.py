@@ -34,12 +34,16 @@ def published(token: str) -> bool:
     return bare.strip("=") in PUBLISHED_KEYS or bare.endswith(tuple(PUBLISHED_KEYS))
 
 
+# a Twilio account's SID, alone or after its name (TWILIO_ACCOUNT_SID=AC...)
+_ACCOUNT_SID = re.compile(r"(?:^|[^A-Za-z0-9])AC[0-9a-f]{32}$")
+
+
 def public_token(kind: str, token: str) -> bool:
     """A detector's match that is no secret: a Twilio account SID (an identifier), a JWT
     made for browsers (Supabase's anon key), a key Microsoft publishes for its emulator."""
     if published(token):
         return True
-    if kind.startswith("Twilio") and token.startswith("AC"):
+    if kind.startswith("Twilio") and _ACCOUNT_SID.search(token) is not None:
         return True
     if kind == "JSON Web Token":
         parts = token.split(".")
@@ -78,6 +82,7 @@ _PUBLIC_CONTEXT = re.compile(
     r"(?i)\b(?:client-side|front-?end (?:token|key)|publishable|referr?ers?|page source"
     r"|web source|snippet|search-only|web (?:config|sdk)|firebase ?config"
     r"|(?:meant|made|safe) for (?:the )?browsers?|ships? to (?:every )?browsers?"
+    r"|(?:sent|used|loaded|read) (?:by|in|from) (?:the |every |a )?browsers?"
     r"|safe to expose|meant to be public|not (?:a )?secret)\b"
 )
 
@@ -85,3 +90,19 @@ _PUBLIC_CONTEXT = re.compile(
 def public_context(line: str, at: int) -> bool:
     """Whether the words before ``at`` on ``line`` say its value is public by design."""
     return _PUBLIC_CONTEXT.search(line, max(0, at - 120), at) is not None
+
+
+# a remark after a value that says it is public: `KEY=VALUE  # client-side env key`,
+# `KEY=VALUE (public key; the secret is separate)`; never one saying it is not
+_REMARK_PUBLIC = re.compile(
+    r"(?i)\s(?:#|//|\(|-\s|—|–)[^\n]{0,60}?\b(?:public|publishable|client-side|browser"
+    r"|front-?end|safe to (?:expose|share|commit)|by design)\b"
+)
+_REMARK_NOT = re.compile(r"(?i)\b(?:not|never|isn't|is not)\s+(?:\w+\s+)?(?:public|safe)\b")
+
+
+def remarked_public(line: str, at: int) -> bool:
+    """Whether a remark after ``at`` on ``line`` (a comment, an aside) says the value there
+    is public by design."""
+    remark = _REMARK_PUBLIC.search(line, at)
+    return remark is not None and _REMARK_NOT.search(remark.group()) is None

@@ -237,7 +237,9 @@ def random_token(value: str, *, named: bool = False) -> bool:
 # a password quoted before the words that say what it is: "use `VALUE` as the keystore
 # password"
 _VALUE_FIRST = (
-    r"(?i)[`'\"]([^\s`'\"]{8,80})[`'\"]\s+(?:as|is|was)\s+(?:the|our|my|your|a|an)?\s*"
+    r"(?i)(?:[`'\"]([^\s`'\"]{8,80})[`'\"]\s+(?:as|is|was)\s+(?:the|our|my|your|a|an)?\s*"
+    # or unquoted, first on its line: "VALUE is the password for the build VM"
+    r"|^\s*([^\s`'\"]{8,80})\s+(?:is|was)\s+(?:the|our|my|your|a|an)\s+)"
     r"(?:[\w-]+\s+){0,3}?(?:password|passphrase|passwd|pwd)\b"
 )
 
@@ -259,7 +261,9 @@ def said_password(line: str) -> str | None:
             continue  # "pass `verified=False`": an argument given
         if strong_password(value) or (_said_to_be(line, match, word) and human_password(value)):
             return "password in a sentence"
-    if any(strong_password(match.group(1)) for match in value_first.finditer(line)):
+    if any(
+        strong_password(match.group(1) or match.group(2)) for match in value_first.finditer(line)
+    ):
         return "password in a sentence"
     return None
 

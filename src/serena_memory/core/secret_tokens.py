@@ -43,6 +43,8 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("Azure SAS signature", r"[?&]sig=[A-Za-z0-9%+/_-]{30,}"),
     # a CloudFront signed URL's signature (its own base64, `~` and `-` for `=` and `+`)
     ("CloudFront signed URL", r"[?&]Signature=[A-Za-z0-9~_-]{60,}"),
+    # a V4 signed URL's signature (S3's, Google Cloud Storage's): whoever holds it reads
+    ("signed URL", r"[?&]X-(?:Amz|Goog)-Signature=[a-f0-9]{64,}"),
     ("Vault token", r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}"),
     ("DigitalOcean token", r"\bdo[por]_v1_[a-f0-9]{64}"),
     ("Databricks token", r"\bdapi[a-f0-9]{32}"),

@@ -18,7 +18,11 @@ _PLACEHOLDER = re.compile(
     # a Windows or NuGet variable: %NUGET_PAT%
     r"|^%[A-Za-z_][\w.]*%$"
     # a value that says it guards nothing: Django's django-insecure-..., a test-only key
-    r"|insecure|test[-_]only"
+    # (a key Django's startproject generated, 50 random characters after the prefix, is
+    # a key in use: only a short one is a fixture's)
+    r"|insecure(?![-_][^\s\"'`]{40})|test[-_]only"
+    # a password manager's name: where a password is kept, never the password
+    r"|1password|lastpass|keepass|bitwarden|dashlane"
     r"|^(?:password|passwd|pass|pwd|secret|token|key|apikey|api_key|changeit|hunter2|test|guest"
     r"|admin|root|postgres|mysql|redis|user|username)$"
     # the word itself with digits or symbols, as fixtures and docs spell a password: Password123!
@@ -37,6 +41,8 @@ _SECRET_WORD = re.compile(
     r"(?:key|token|secret|password|passwd|pwd|pass|passphrase|credential|cred|psk)s?$"
     # a personal access token (GH_PAT, AZURE_DEVOPS_PAT)
     r"|^pats?$"
+    # a password's abbreviation as a name's word (GRAFANA_ADMIN_PW, ROOTPW)
+    r"|^[a-z]*pw$"
     # the key of a signature or of a hash (DOWNLOAD_HMAC, PASSWORD_PEPPER)
     r"|^(?:hmac|pepper)$"
     # a session cookie (_app_session=...) and an auth header (X-Device-Auth): the word whole
@@ -113,7 +119,10 @@ _NAME_SUFFIXES = frozenset(
 )
 # words that make a key public by design (PublicKey, NEXT_PUBLIC_*, SUPABASE_ANON_KEY,
 # InstrumentationKey), or a keyboard's (hotkey)
-_PUBLIC_WORDS = frozenset(["public", "publishable", "pub", "anon", "instrumentation", "hotkey"])
+# (and a browser's key: GOOGLE_MAPS_BROWSER_KEY, restricted to the sites that send it)
+_PUBLIC_WORDS = frozenset(
+    ["public", "publishable", "pub", "anon", "instrumentation", "hotkey", "browser"]
+)
 # a key of data, not a secret: DynamoDB's partition and sort keys, a cache or Redis key
 DATA_KEY_WORDS = frozenset(
     [
@@ -139,7 +148,7 @@ DATA_KEY_WORDS = frozenset(
     ]
 )
 # the secret's words that say a password: its value may be words and digits
-_PASSWORD_WORDS = frozenset(["password", "passwd", "pwd", "pass", "passphrase", "psk"])
+_PASSWORD_WORDS = frozenset(["password", "passwd", "pwd", "pass", "passphrase", "psk", "pw"])
 # quoted in prose, but no password: a URL (its own rule judges it), a path, an option
 _NOT_IN_PROSE = re.compile(r"://|^[\w.$~-]*(?:/[\w.$~{}-]*)+$|^--?[a-z][\w-]*(?:=|$)")
 # a value that names a key or is public by design: an ARN, a public SSH key, a Stripe
@@ -147,6 +156,9 @@ _NOT_IN_PROSE = re.compile(r"://|^[\w.$~-]*(?:/[\w.$~{}-]*)+$|^--?[a-z][\w-]*(?:
 _PUBLIC_VALUE = re.compile(
     r"^(?:arn:|ssh-(?:rsa|ed25519|dss)\b|sk-(?:ssh|ecdsa)-|ecdsa-sha2-|pk_(?:live|test)_|phc_|pk\.eyJ"
     r"|AC[0-9a-f]{32}$"  # a Twilio account's SID: an identifier
+    r"|client-[A-Za-z0-9]{20,}$"  # a feature-flag SDK's client key (Statsig's): browsers hold it
+    # a Braintree tokenization key, a Datadog client token: made for browsers
+    r"|(?:production|sandbox)_[a-z0-9]{8}_[a-z0-9]{16}$|pub[0-9a-f]{32}$"
     r"|EJ\[\d:|ENC[\[(]|\$ANSIBLE_VAULT|vault:|age1[a-z0-9]{50,})"
     # a Sealed Secret's ciphertext: a two-byte session key length (512 bytes or so) first
     # (its first bytes 02 00 or 02 01 encode as AgA or AgB)
@@ -164,6 +176,12 @@ PUBLISHED_KEYS = frozenset(
         "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
         # the token GitHub's documentation shows
         "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+        # the RFCs' examples: Basic's Aladdin:open sesame (RFC 7617), OAuth's access and
+        # refresh tokens (RFC 6749), the JWS signature and PKCE verifier (RFC 7515, 7636)
+        "QWxhZGRpbjpvcGVuIHNlc2FtZQ==",
+        "2YotnFZFEjr1zCsicMWpAA",
+        "tGzv3JOkF0XG5Qx2TlKWIA",
+        "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk",
     )
 )
 _HEX_OR_UUID = re.compile(r"[0-9a-f]{7,64}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", re.I)
@@ -178,6 +196,9 @@ NOT_A_VALUE = re.compile(
     r"|^\$env:|^os\.|^env\.|^process\.env|^mem:"
     r"|^(?:true|false|null|none|nil|undefined)\b|^[A-Z]+(?:_[A-Z]+)+$"
     r"|^\$2[abxy]?\$\d\d\$|^\$argon2"  # password hashes
+    r"|^\*[0-9A-F]{40}$"  # MySQL's native password hash: IDENTIFIED BY PASSWORD '*HEX'
+    # a crypt(3) hash, alone or after its user (htpasswd, /etc/shadow): metrics:$apr1$...
+    r"|^(?:[\w.@-]{1,64}:)?\$(?:1|5|6|y|apr1|md5|sha1|scrypt|pbkdf2[\w-]*|7)\$[^\s$]{1,80}\$"
     r"|^(?:~|\.{1,2})?/[\w./-]+$"  # paths
     r"|^@[\w.~/-]+$"  # a file to read the value from: vault kv put ... key=@file.txt
     # a reference to a secret store (op://vault/item/field, ref+vault://..., a Key Vault
@@ -190,7 +211,8 @@ NOT_A_VALUE = re.compile(
 _ATTRIBUTE = re.compile(r"^[A-Za-z_]+\d*(?:\.[A-Za-z_]+\d*)+$")
 # ...but capitalised words with digits at the end are a password of words (a word, a dot,
 # a word and digits)
-_WORDS_AND_DIGITS = re.compile(r"^[A-Z][a-z]+(?:\.[A-Z][a-z]+)+\d+$")
+# (or a small word then capitalised ones: velvet.Marble261, never an attribute's case)
+_WORDS_AND_DIGITS = re.compile(r"^[A-Za-z][a-z]+(?:\.[A-Z][a-z]+)+\d{2,}$")
 # words in a list (password,token,secret): what a setting lists, never a secret
 # a regular expression (api[_-]?key, gh[ps]_[A-Za-z0-9]{36}): a pattern that finds secrets
 _REGEX = re.compile(r"\][?*+{]|\\[dwsb]|\(\?[:=!<]")
@@ -268,7 +290,38 @@ def public_value(value: str) -> bool:
 
 def public_name(name: str) -> bool:
     """Whether ``name`` says its value is public (``NEXT_PUBLIC_...``, ``PublicKey``)."""
-    return bool(_PUBLIC_WORDS.intersection(word.lower() for word in _NAME_WORDS.findall(name)))
+    return _public_words([word.lower() for word in _NAME_WORDS.findall(name)])
+
+
+# the prefixes a bundler inlines into the page it serves (VITE_, REACT_APP_, GATSBY_): a
+# value under them is public once built, whatever the rest of its name says
+_BUNDLED = (["vite"], ["gatsby"], ["react", "app"])
+# words that make the key after them public: a CAPTCHA's site key, a search-only key
+# (a client token: Datadog's, Paddle's, Braintree's, each made for browsers)
+_PUBLIC_PAIRS = frozenset([("site", "key"), ("search", "only"), ("client", "token")])
+# the analytics and realtime services whose browser snippet holds their key or token (their
+# secrets are named so: MIXPANEL_API_SECRET, PUSHER_APP_SECRET)
+_BROWSER_SERVICES = frozenset(["mixpanel", "segment", "amplitude", "rudderstack", "pusher"])
+
+
+# the words the tests below need, one of them at least
+_PUBLIC_HINTS = (
+    frozenset(["vite", "gatsby", "react", "site", "search", "client"]) | _BROWSER_SERVICES
+)
+
+
+def _public_words(words: list[str]) -> bool:
+    """Whether a name's ``words`` say its value is public: a public word, a bundler's
+    prefix, a site key or a search-only key."""
+    if _PUBLIC_WORDS.intersection(words) or "sitekey" in words:
+        return True
+    if _PUBLIC_HINTS.isdisjoint(words):
+        return False  # most names: none of the words below
+    if _BROWSER_SERVICES.intersection(words) and words[-1] in ("key", "token"):
+        return "secret" not in words and "service" not in words
+    if any(words[: len(prefix)] == prefix for prefix in _BUNDLED) and len(words) > 2:
+        return True
+    return any(pair in _PUBLIC_PAIRS for pair in zip(words, words[1:], strict=False))
 
 
 # words that make a token no credential: a page's cursor, an OAuth state or PKCE verifier
@@ -288,7 +341,7 @@ def secret_name(name: str) -> bool:
     nor a name alone ``key`` (a cache key, a keybinding, a database's key), nor a key
     public by design (``PublicKey``, ``NEXT_PUBLIC_...``, ``SUPABASE_ANON_KEY``)."""
     words = [word.lower() for word in _NAME_WORDS.findall(name)]
-    if not words or _PUBLIC_WORDS.intersection(words) or words in _ALONE:
+    if not words or _public_words(words) or words in _ALONE:
         return False
     if words[0] == "existing" or words[0].startswith(("csrf", "xsrf")):
         return False  # Helm's existingSecret (a Secret's name), a CSRF token (no login)
@@ -304,6 +357,53 @@ def secret_name(name: str) -> bool:
     return False
 
 
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# words after a password's first word that say the value is about the password, not it:
+# PASSWORD_MIN_LENGTH, PASSWD_FILE, PASSWORD_RESET_URL
+_ABOUT_PASSWORD = _words(
+    """
+    file path dir url uri length len min max policy reset hash hasher hashers salt
+    expiry expires expire days age rounds iterations algo algorithm strength field label
+    prompt mode type store manager command cmd var regex pattern rule rules hint
+    required enabled disabled auth provider source method format encoding timeout ttl
+    lifetime history complexity validator validators change changed changes sha md5
+    digest hashed bcrypt argon crypt encrypted enc cipher ciphertext fingerprint
+    checksum id name user username env key
+    """
+)
+
+
+# a secret's words first in a name, then what it opens: TOKEN_GITHUB_CI, API_KEY_STRIPE
+_LEADING: tuple[list[str], ...] = (
+    *(["password"], ["passwd"], ["pwd"], ["passphrase"], ["secret"], ["token"], ["apikey"]),
+    *(["api", "key"], ["api", "token"], ["access", "token"], ["auth", "token"]),
+)
+# an environment variable's name, in capitals: where a token's words lead only as a setting
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+# words after them that name something else than the secret: its version, its ARN
+_NOT_THE_SECRET = _words("version arn ref region account project audience issuer scope scopes")
+
+
+def leading_secret_name(name: str) -> bool:
+    """Whether ``name`` starts with a secret's words and names what it opens after them
+    (``PASSWD_FTP_UPLOAD``, ``TOKEN_GITHUB_CI``), not a setting about the secret
+    (``PASSWORD_MIN_LENGTH``, ``TOKEN_URL``); a token's value must still be random, and
+    only a password's word leads a name in code's case."""
+    words = [word.lower() for word in _NAME_WORDS.findall(name)]
+    lead = next((len(first) for first in _LEADING if words[: len(first)] == first), 0)
+    if "." in name or (lead and words[0] not in _PASSWORD_WORDS and not _ENV_NAME.fullmatch(name)):
+        return False  # code's names (token.content, tokenResponse): only a password's lead
+    return (
+        0 < lead < len(words)
+        and not _ABOUT_PASSWORD.intersection(words[lead:])
+        and not _NOT_THE_SECRET.intersection(words[lead:])
+        and not _public_words(words)
+    )
+
+
 def password_name(name: str) -> bool:
     """Whether ``name`` names a password, its word joined or not (PGPASSWORD, DB_PASSWORDS)."""
     return any(
@@ -312,7 +412,14 @@ def password_name(name: str) -> bool:
     )
 
 
-_PASSWORD_ENDINGS = ("password", "passwd", "passphrase", "pwd")
+# (and a directive's word: Redis' requirepass, a keystore's storepass; never bypass, compass)
+_PASSWORD_ENDINGS: tuple[str, ...] = (
+    *("password", "passwd", "passphrase", "pwd", "rootpw", "bindpw"),
+    *(
+        f"{who}pass"
+        for who in ("require", "auth", "master", "root", "admin", "db", "bind", "store")
+    ),
+)
 
 
 def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
@@ -325,8 +432,48 @@ def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
         return True
     # a password's value may be words and digits, or short and strong (a word, a year, `!`)
     return password_name(name) and (
-        passphrase(value) or strong_password(value, quoted=quoted) or human_password(value)
+        passphrase(value)
+        or strong_password(value, quoted=quoted)
+        or human_password(value)
+        or set_password(value)
+        or paired_words(value)
     )
+
+
+# two to four words of five letters or more joined, as a person sets a password to
+# remember (copper-juniper); no words that describe a value instead of being one
+_PAIRED_WORDS = re.compile(r"[a-z]{5,10}(?:[-.][a-z]{5,10}){1,3}")
+_DESCRIBING = _words(
+    """
+    empty string value values secret secrets password passwords required generated
+    random default disabled enabled unset blank change later ignored stored inside vault
+    config environment variable provided below above managed rotated debug release local
+    android testing staging production
+    """
+)
+
+
+def paired_words(value: str) -> bool:
+    """Whether ``value`` is words joined that make a password (``copper-juniper``)."""
+    return (
+        _PAIRED_WORDS.fullmatch(value) is not None
+        and not _DESCRIBING.intersection(re.split(r"[-.]", value))
+        and not is_placeholder(value)
+    )
+
+
+# a short password a person set: a word and digits, with a symbol or none (maple30, SABLE_72)
+_SET_PASSWORD = re.compile(r"[A-Za-z][A-Za-z_.!@#%&*+-]{2,}\d{1,4}[!?#*]?")
+
+
+def set_password(value: str) -> bool:
+    """Whether ``value``, given to a password's name, is a short password a person set: a
+    word (no default's: admin, postgres, test) then digits (one after five letters)."""
+    if not 6 <= len(value) <= 24 or not _SET_PASSWORD.fullmatch(value) or is_placeholder(value):
+        return False
+    letters = re.sub(r"[^A-Za-z]", "", value).lower()
+    enough = 5 if value.rstrip("!?#*")[-2:-1].isalpha() else 4  # one digit: a longer word
+    return len(letters) >= enough and not _DEFAULT_WORDS.fullmatch(letters)
 
 
 # words joined with digits, as a password generator makes them (maple-nimbus-orbit-63)

@@ -14,7 +14,7 @@ as fast as before.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -25,6 +25,7 @@ from serena_memory.core.secret_commands import (
     command_line,
     cookie_credential,
     header_credential,
+    session_cookie,
 )
 from serena_memory.core.secret_context import (
     CONTEXT_WORDS,
@@ -36,15 +37,29 @@ from serena_memory.core.secret_context import (
     named_in_sentence,
     public_context,
 )
-from serena_memory.core.secret_files import jwk_private, netrc, pgpass, recovery_codes
+from serena_memory.core.secret_files import (
+    encoded_private_key,
+    jwk_private,
+    netrc,
+    pgpass,
+    recovery_codes,
+)
 from serena_memory.core.secret_languages import in_english, names_abroad
-from serena_memory.core.secret_phrases import PASSCODE_WORDS, passcode, recovery_phrase
+from serena_memory.core.secret_phrases import (
+    PASSCODE_WORDS,
+    SEED_WORDS,
+    grouped_seed,
+    passcode,
+    recovery_phrase,
+    worded_passphrase,
+)
 from serena_memory.core.secret_public import (
     BROWSER_KEYS,
     fake,
     named_public,
     public_token,
     published,
+    remarked_public,
     retired_id,
 )
 from serena_memory.core.secret_said import (
@@ -63,6 +78,8 @@ from serena_memory.core.secret_said import (
 )
 from serena_memory.core.secret_values import (
     is_placeholder,
+    leading_secret_name,
+    literal_secret,
     literal_value,
     secret_name,
 )
@@ -86,9 +103,21 @@ _KEY_VALUE = re.compile(rf"(?i)\bkey=\"({_SECRET_NAME})\"\s+value=\"([^\"]+)\"")
 _TOKEN_CHARS = re.compile(r"[\w.+/=*~-]")
 # a password in a URL, including those detect-secrets misses (no user name, `!` or `$`)
 # (a `#` pasted unencoded belongs to the password)
-_URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^\s:/?#@]*):([^\s/@]+)@[\w\[]")
+# (a token with `/` pasted unencoded too, as AWS CodeArtifact's: judged as a token then)
+# (under RE2: a password running to the `@` may run far)
+_URL_PASSWORD = r"[A-Za-z][A-Za-z0-9+.-]*://([^\s:/?#@]*):([^\s@]+)@[\w\[]"
+
+
+@cache
+def _url_passwords() -> Any:
+    from serena_memory.core.secret_tokens import linear
+
+    return linear(_URL_PASSWORD)
+
+
 # a port then a query (host:8080?to=a@b.io): no password
 _PORT_QUERY = re.compile(r"\d*\?")
+_PORT_PATH = re.compile(r"\d*/")
 # a line can hold an assignment to a secret's name only if it holds one of these
 # (`auth` only as a name given a value: authentication and authorization are common words)
 _SECRET_WORDS: tuple[str, ...] = ("key", "token", "secret", "pass", "pw", "cred", "psk", "seed")
@@ -225,12 +254,13 @@ def _secret_given(line: str, at: int, name: str, value: str, *, quoted: bool) ->
     if name_alone(name, value, line, at):
         return not public_context(line, at)
     return (
-        (secret_name(name) or _query_key(line, at, name))
+        (secret_name(name) or _query_key(line, at, name) or leading_secret_name(name))
         and literal_value(name, value, quoted=quoted)
         and not _in_arn(line, at)
         and not HASH_OF.search(line, max(0, at - 30), at)
         and not public_context(line, at)
         and not no_credential(line, at)
+        and not remarked_public(line, at)
     )
 
 
@@ -255,7 +285,11 @@ def _spaced(match: re.Match[str]) -> tuple[str, str]:
     if before.strip() and not _SETTING_DIRECTIVE.fullmatch(before):
         return "", ""  # the pair is not alone on its line, nor set by a server's directive
     two_words = "_" in name or "-" in name or re.search(r"[a-z][A-Z]", name) is not None
-    return (name, bare) if two_words else ("", "")
+    # (or a server's directive of one word that names a password: rootpw, requirepass)
+    return (name, bare) if two_words or _PASSWORD_DIRECTIVE.fullmatch(name) else ("", "")
+
+
+_PASSWORD_DIRECTIVE = re.compile(r"[a-z]{2,12}(?:pw|pass|passwd|password)")
 
 
 # a web server's directive that sets a header or a variable to a value: nginx's
@@ -307,10 +341,12 @@ _SPACED = re.compile(
 def _url_password(line: str) -> bool:
     """A password in a URL (``scheme://user:PASSWORD@host``) that is not a placeholder,
     nor the user name again (``guest:guest@``, a local default)."""
-    for match in _URL_PASSWORD.finditer(line):
+    for match in _url_passwords().finditer(line):
         user, password = match.groups()
         if password.startswith("{") and password.endswith("}"):
             continue  # a template's field: https://bot:{token}@host
+        if "/" in password and (_PORT_PATH.match(password) or not literal_secret(password)):
+            continue  # a port and a path (host:8080/a@b), or a path
         if _PORT_QUERY.match(password) and (password[0].isdigit() or not user):
             continue
         if (
@@ -360,7 +396,9 @@ def scan(text: str) -> list[Finding]:
         label = above if above[-1:] in LABEL_ENDS else ""  # most lines are below no label
         for part in _windows(line):
             kind = (
-                _line_kind(part, detectors, foreign=foreign)
+                _line_kind(
+                    part, detectors, foreign=foreign, above=lines[max(0, number - 5) : number - 1]
+                )
                 or (table_row(part, columns) if columns else None)
                 or (value_below(label, part) if label else None)
                 or (named_above(above, part) if above and ": " in part else None)
@@ -378,7 +416,10 @@ def scan(text: str) -> list[Finding]:
 # app password (four groups of small letters): no
 # rule finds a secret there, and a third of a memory's lines are such prose
 _PLAIN = re.compile(r"\s*(?:#{1,6} |[-*] |\d+\. )?(?:[A-Za-z ,.`-]|:(?=\s|$)|\*\*)*")
-_NOT_PLAIN = re.compile(r"[a-z][A-Z]|[A-Z]{12}|(?i:phrase|mnemonic|words|app[ -]password)")
+_NOT_PLAIN = re.compile(
+    r"[a-z][A-Z]|[A-Z]{12}|(?i:phrase|mnemonic|words|app[ -]password)"
+    r"|^\s*[a-z]{2,12}(?:pw|pass|passwd|password)\s"  # a directive: rootpw copper-juniper
+)
 
 
 # a test's result as test logs print it, then the test's name: `PASS: addr2line -f`
@@ -496,14 +537,40 @@ _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
     (("app password", "application password", "app-specific"), app_password, "app password"),
     (LOGIN_WORDS, login_said, "login in a sentence"),
 )
+# the rules of the sixth round, behind one test of their words (most lines hold none):
+# (words, rule, kind)
+_ROUND_SIX: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
+    (("sess", "sid="), session_cookie, "session cookie"),
+    (("ls0tls1crudjti",), encoded_private_key, "Private Key in base64"),
+    (("pass", "pw"), worded_passphrase, "passphrase of words"),
+    (SEED_WORDS, grouped_seed, "one-time-password seed"),
+)
+_ROUND_SIX_WORDS = tuple(word for words, _, _ in _ROUND_SIX for word in words)
 
 
-def _line_kind(line: str, detectors: Iterable[Any], *, foreign: bool = True) -> str | None:
+# an RFC cited, whose examples (tokens, a Basic credential, a JWT) are published
+_RFC = re.compile(r"\bRFC[ -]?\d{3,5}\b")
+
+
+def _line_kind(
+    line: str, detectors: Iterable[Any], *, foreign: bool = True, above: Sequence[str] = ()
+) -> str | None:
     """The kind of the first secret on ``line`` (``foreign``: whether it may name one in
-    another language than English)."""
+    another language than English; ``above``: the few lines before it, which may say a
+    browser's key is public: a Firebase config's first line), unless the line cites an RFC
+    (an RFC's examples are published)."""
     kind = _detected(line, detectors) or _known_token(line)
-    if kind is not None:
-        return kind
+    if kind is None:
+        kind = _said_kind(line, foreign=foreign)
+    if kind is None:
+        return None
+    if kind in BROWSER_KEYS and any(public_context(prior, len(prior)) for prior in above):
+        return None
+    return None if "RFC" in line and _RFC.search(line) is not None else kind
+
+
+def _said_kind(line: str, *, foreign: bool) -> str | None:
+    """The kind of a secret our rules find on ``line`` (not a token of a known shape)."""
     if foreign:
         line = in_english(line)  # the words of the rules below, said in another language
     lower = line.lower()
@@ -511,6 +578,10 @@ def _line_kind(line: str, detectors: Iterable[Any], *, foreign: bool = True) -> 
     for words, rule, kind in _RULES:
         if any(map(holds, words)) and rule(line):
             return kind
+    if any(map(holds, _ROUND_SIX_WORDS)):
+        for words, rule, kind in _ROUND_SIX:
+            if any(map(holds, words)) and rule(line):
+                return kind
     assigned = _assigned(line) if any(map(holds, _SECRET_WORDS)) else None
     assigned = assigned or login_pair(line, lower)
     assigned = assigned or table_row(line, {}) or labelled_password(line)
@@ -552,8 +623,9 @@ def _known_token(line: str) -> str | None:
         whole = _token_of(line, token)
         if fake(whole.removeprefix("A" * 22)) or published(token) or published(whole):
             continue  # (a Twitter bearer token starts with 22 A's: its shape, no filler)
+        at = line.find(token)
         if kind in BROWSER_KEYS and (
-            named_public(line, token) or public_context(line, line.find(token))
+            named_public(line, token) or public_context(line, at) or remarked_public(line, at)
         ):
             continue
         return kind

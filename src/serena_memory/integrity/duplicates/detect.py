@@ -53,7 +53,7 @@ RESTATED_OF_LARGER = 0.25
 MIN_RESTATED_WORDS = 10
 """Rarer words two memories must share to be compared as restatements."""
 MAX_KEY_MEMORIES = 4
-REWRITTEN_SHARE = 0.4
+REWRITTEN_SHARE = 0.3
 """Share of the smaller memory's word weight enough for a restatement when the two also
 keep the same values (:data:`MIN_KEPT_VALUES`): a rewrite changes the prose around the
 commands, paths and names, and keeps those."""
@@ -188,7 +188,9 @@ def _same_values(va: frozenset[str] | None, vb: frozenset[str] | None) -> bool:
         return False
     both = len(va & vb)
     fewer, more = sorted((len(va), len(vb)))
-    return both >= MIN_KEPT_VALUES and both >= KEPT_OF_SMALLER * fewer and both >= KEPT_OF_LARGER * more
+    if both < MIN_KEPT_VALUES:
+        return False
+    return both >= KEPT_OF_SMALLER * fewer and both >= KEPT_OF_LARGER * more
 
 
 def values_of(text: str) -> frozenset[str]:

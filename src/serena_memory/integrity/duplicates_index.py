@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from serena_memory.integrity.duplicates.detect import (
     MIN_RESTATED_WORDS,
     RESTATED_OF_LARGER,
-    RESTATED_SHARE,
+    REWRITTEN_SHARE,
 )
 from serena_memory.integrity.duplicates.features import BANDS, ROWS, TOKEN, Features
 from serena_memory.integrity.duplicates.slots import SLOT_MARK
@@ -244,4 +244,6 @@ def restated(mine: list[int], other: list[int], df: dict[int, int], memories: in
         return sum(math.log((memories + 1) / max(df.get(w, 1), 1)) for w in ws)
 
     shared, small, large = weight(both), *sorted((weight(a), weight(b)))
-    return bool(small) and shared >= RESTATED_SHARE * small and shared >= RESTATED_OF_LARGER * large
+    # at the share of a rewrite (its values are read when the two are compared)
+    kept = shared >= REWRITTEN_SHARE * small
+    return bool(small) and kept and shared >= RESTATED_OF_LARGER * large

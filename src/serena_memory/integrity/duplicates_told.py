@@ -24,7 +24,7 @@ from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.duplicates.detect import (
     MIN_RESTATED_WORDS,
     RESTATED_OF_LARGER,
-    RESTATED_SHARE,
+    REWRITTEN_SHARE,
     Rarity,
     detect,
 )
@@ -268,7 +268,8 @@ def _meeting(mine: Features, kept: Kept, name: str, rarity: Rarity) -> list[int]
         totals = np.bincount(word_owners, weights=weights, minlength=len(kept.names))
         total = float(rarity.weights(mine.words).sum())
         small, large = np.minimum(totals, total), np.maximum(totals, total)
-        restated = (shared >= RESTATED_SHARE * small) & (shared >= RESTATED_OF_LARGER * large)
+        # a rewrite's share: whether the two keep the same values is read when compared
+        restated = (shared >= REWRITTEN_SHARE * small) & (shared >= RESTATED_OF_LARGER * large)
         scores[restated & (small > 0)] += 1
     ranked = sorted(
         (int(-scores[i]), kept.names[i], i)

@@ -11,6 +11,7 @@ of near-copies) pairs each memory with its neighbour only, and a report keeps
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
@@ -52,6 +53,17 @@ RESTATED_OF_LARGER = 0.25
 MIN_RESTATED_WORDS = 10
 """Rarer words two memories must share to be compared as restatements."""
 MAX_KEY_MEMORIES = 4
+REWRITTEN_SHARE = 0.3
+"""Share of the smaller memory's word weight enough for a restatement when the two also
+keep the same values (:data:`MIN_KEPT_VALUES`): a rewrite changes the prose around the
+commands, paths and names, and keeps those."""
+MIN_KEPT_VALUES = 4
+"""Values (code in backticks) two memories must share to be called a rewrite by them."""
+KEPT_OF_SMALLER = 0.8
+"""Share of the values of the memory with fewer that the other must hold, for a rewrite."""
+KEPT_OF_LARGER = 0.7
+"""And of the one with more: else one holds a few commands of a longer list."""
+_CODE = re.compile(r"`([^`\n]+)`")
 """A statement key more memories share is a pattern, not one statement restated."""
 
 
@@ -74,7 +86,7 @@ def detect(
     kept = _identical(features, report)
     pairs = _near_duplicates(kept, features, parses)
     found = {(d.first, d.second) for d in pairs}
-    for d in _restated(kept, features, rarity):
+    for d in _restated(kept, features, rarity, parses):
         pa, pb = parses.get(d.first), parses.get(d.second)
         if (d.first, d.second) not in found and pa is not None and pb is not None:
             pairs.append(
@@ -124,12 +136,17 @@ class Rarity:
 
 
 def _restated(
-    kept: list[str], features: Mapping[str, Features], rarity: Rarity | None
+    kept: list[str],
+    features: Mapping[str, Features],
+    rarity: Rarity | None,
+    parses: _Parses | None = None,
 ) -> list[NearDuplicate]:
     """Memories that say mostly what another says in other words: of the rarer of the
     two, :data:`RESTATED_SHARE` of its words' weight (rare words weigh more) is in the
     other, and :data:`RESTATED_OF_LARGER` of the other's: a memory rewritten, not two
-    memories on one topic."""
+    memories on one topic. Or :data:`REWRITTEN_SHARE` of it when the two keep the same
+    values (:func:`_same_values`, read from ``parses``): prose paraphrased around the
+    same commands loses more words than a copy edited."""
     import numpy as np
 
     words = [np.unique(features[n].words) for n in kept]
@@ -149,12 +166,42 @@ def _restated(
         both = np.isin(words[a], words[b])
         weight = float(weights[a][both].sum())
         small, large = sorted((totals[a], totals[b]))
-        if small and weight >= RESTATED_SHARE * small and weight >= RESTATED_OF_LARGER * large:
+        if not small or weight < RESTATED_OF_LARGER * large:
+            continue
+        if weight >= RESTATED_SHARE * small or (
+            weight >= REWRITTEN_SHARE * small
+            and parses is not None
+            and _same_values(parses.values(kept[a]), parses.values(kept[b]))
+        ):
             first, second = kept[a], kept[b]
             found.append(
                 NearDuplicate(first, (1, 1), second, (1, 1), weight / small, False, restated=True)
             )
     return found
+
+
+def _same_values(va: frozenset[str] | None, vb: frozenset[str] | None) -> bool:
+    """Whether two memories keep the same values (code in backticks, spaced alike): at
+    least :data:`MIN_KEPT_VALUES` shared, :data:`KEPT_OF_SMALLER` of the fewer and
+    :data:`KEPT_OF_LARGER` of the more."""
+    if va is None or vb is None:
+        return False
+    both = len(va & vb)
+    fewer, more = sorted((len(va), len(vb)))
+    if both < MIN_KEPT_VALUES:
+        return False
+    return both >= KEPT_OF_SMALLER * fewer and both >= KEPT_OF_LARGER * more
+
+
+def values_of(text: str) -> frozenset[str]:
+    """The code in backticks of a text (three characters or more, casefolded, spaced
+    alike; a `mem:` reference is no value): what a rewrite keeps word for word."""
+    found = set()
+    for code in _CODE.findall(text):
+        value = " ".join(code.split()).casefold()
+        if len(value) > 2 and not value.startswith("mem:"):
+            found.add(value)
+    return frozenset(found)
 
 
 def _keep(found: list[T], target: list[T], room: int, report: DuplicateReport) -> int:
@@ -172,6 +219,15 @@ class _Parses:
         self.text_of = text_of
         self.held: dict[str, tuple[str, Parsed, bool] | None] = {}
         self.lines: dict[str, list[str] | None] = {}
+        self.kept: dict[str, frozenset[str] | None] = {}
+
+    def values(self, name: str) -> frozenset[str] | None:
+        """The values of a memory (:func:`values_of`), None when it can't be read."""
+        if name not in self.kept:
+            held = self.held.get(name)
+            text = held[0] if held is not None else self.text_of(name)
+            self.kept[name] = None if text is None else values_of(text)
+        return self.kept[name]
 
     def unit(self, name: str, where: int) -> Unit | None:
         """The unit of a memory at ``where`` (:func:`.slots.unit_at`): a slot's check

@@ -31,6 +31,9 @@ MAX_TOKENS = 256
 """Words kept per memory (those with the smallest hashes: a sample, the same for a word
 in every memory), for finding a memory restated in other words."""
 _TOKEN = re.compile(r"[^\W_][\w./@:+-]*[\w/]")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
+"""Chinese, Japanese (kana) and Korean characters: words without spaces between them."""
+_ENDINGS = ("ations", "ation", "ings", "ing", "ions", "ion", "ed", "es", "s", "ly")
 _COMMON = frozenset(
     (
         "the",
@@ -254,10 +257,36 @@ def features_of(text: str) -> tuple[Features, Parsed]:
 
 def words_of(text: str) -> set[int]:
     """The hashes of the words of a text (three letters or more, not the commonest; a path,
-    a version or a name with dots is one word): what a restatement in other words keeps."""
+    a version or a name with dots is one word): what a restatement in other words keeps.
+    An English word counts by its stem (:func:`stem`: `checks`, `checked` and `checking`
+    are one word to a rewrite), and a run of Chinese or Japanese characters, which has no
+    spaces, by each two characters of it: else a sentence is one word, which no rewrite
+    keeps."""
     crc32 = zlib.crc32
-    return {
-        crc32(w.encode("utf-8", "surrogatepass"))
-        for w in set(_TOKEN.findall(text.casefold()))
-        if len(w) > 2 and w not in _COMMON
-    }
+    found = set()
+    for w in set(_TOKEN.findall(text.casefold())):
+        if w.isascii():
+            if len(w) > 2 and w not in _COMMON:
+                found.add(w)
+        elif _CJK.search(w) is None:
+            if len(w) > 2:
+                found.add(w)
+        else:
+            for run in _CJK.split(w):  # what is around the runs (`auth1→auth2`)
+                if len(run) > 2:
+                    found.add(run)
+            for run in _CJK.findall(w):
+                found.update(run[i : i + 2] for i in range(len(run) - 1))
+    return {crc32(w.encode("utf-8", "surrogatepass")) for w in found}
+
+
+def stem(word: str) -> str:
+    """An English word without its commonest ending (`-s`, `-es`, `-ed`, `-ing`, `-ion`,
+    `-ation`, `-ly`), when four letters or more are left; a word with a digit, dot or
+    slash (a version, a path) as it is."""
+    if not word.isalpha():
+        return word
+    for ending in _ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 4:
+            return word[: -len(ending)]
+    return word

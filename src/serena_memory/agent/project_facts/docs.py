@@ -111,28 +111,39 @@ def readme_sections(text: str) -> str:
     underlines: list[str] = []  # reStructuredText's levels, in the order they appear
     lines = text.splitlines()
     for index, line in enumerate(lines):
-        heading = _HEADING_MD.match(line)
         underline = lines[index + 1] if index + 1 < len(lines) else ""
-        if (
-            heading is None
-            and underline
-            and set(underline) <= set("=-~^*#")
-            and len(underline) >= max(3, len(line.strip()))
-            and line.strip()
-        ):
-            heading_text: str | None = line
-            if underline[0] not in underlines:
-                underlines.append(underline[0])
-            level = underlines.index(underline[0]) + 1
-        else:
-            heading_text = heading.group(1) if heading else None
-            level = len(line) - len(line.lstrip("#")) if heading else 0
+        heading_text, level = _heading(line, underline, underlines)
         if heading_text is not None and not (keep and level > kept_level):
             keep = any(w in _WORK_HEADINGS for w in words(heading_text))
             kept_level = level
         if keep:
             kept.append(line)
     return "\n".join(kept)
+
+
+def _heading(line: str, underline: str, underlines: list[str]) -> tuple[str | None, int]:
+    """(title, level) of a heading line, or (None, 0): a Markdown ``## Title`` is of its
+    number of ``#``; a reStructuredText title (underlined by the next line) is of the rank
+    its underline's character first appeared in, which ``underlines`` records."""
+    heading = _HEADING_MD.match(line)
+    if heading is None and _is_rst_title(line, underline):
+        if underline[0] not in underlines:
+            underlines.append(underline[0])
+        return line, underlines.index(underline[0]) + 1
+    if heading is None:
+        return None, 0
+    return heading.group(1), len(line) - len(line.lstrip("#"))
+
+
+def _is_rst_title(line: str, underline: str) -> bool:
+    """A reStructuredText title: a line of text underlined by the next, a line of one
+    punctuation's characters at least as long (and of three at the least)."""
+    return bool(
+        underline
+        and set(underline) <= set("=-~^*#")
+        and len(underline) >= max(3, len(line.strip()))
+        and line.strip()
+    )
 
 
 def unquoted(text: str) -> str:
@@ -175,42 +186,70 @@ def _is_relative(folder: str) -> bool:
 def _block_commands(text: str) -> Iterator[str]:
     """Candidate command lines of a document, and an empty line where a block starts or
     ends."""
-    text = unquoted(text)
-    fence: str | None = None
-    rst_block = False
-    prompted = False  # a block that shows `$ ` prompts: its other lines are output
-    previous = ""
-    carried = ""  # a line of prose whose last code span is not closed yet
-    for raw in text.splitlines():
+    blocks = _Blocks()
+    for raw in unquoted(text).splitlines():
+        yield from blocks.read(raw)
+
+
+class _Blocks:
+    """Where a document's reading is, line after line: in a fence (and of which
+    language), in a reStructuredText ``::`` block, in a block showing ``$`` prompts, or in
+    prose whose code span goes on on the next line."""
+
+    def __init__(self) -> None:
+        self.fence: str | None = None
+        self.rst_block = False
+        self.prompted = False  # a block that shows `$ ` prompts: its other lines are output
+        self.previous = ""
+        self.carried = ""  # a line of prose whose last code span is not closed yet
+
+    def read(self, raw: str) -> Iterator[str]:
+        """The candidate commands of one line of the document, and an empty line where it
+        starts or ends a block."""
         line = raw.strip()
-        underline = fence is None and _is_underline(line, previous)
+        underline = self.fence is None and _is_underline(line, self.previous)
         match = None if underline else _FENCE.match(raw)
-        previous = line
+        self.previous = line
         if match:
-            fence = match.group(2).lower() if fence is None else None
-            prompted = False
-            carried = ""
+            self._toggle_fence(match.group(2).lower())
             yield ""
-            continue
-        prompted = prompted or line.startswith("$ ")
-        if fence is not None:
-            if fence in _SHELL_FENCES:
-                needed = prompted or fence in ("console", "text")
-                yield from _command_of(line, prompt_needed=needed)
-            continue
-        if rst_block:
+            return
+        self.prompted = self.prompted or line.startswith("$ ")
+        if self.fence is not None:
+            yield from self._fenced(line)
+            return
+        if self.rst_block:
             if raw[:1] in (" ", "\t") or not line:
-                yield from _command_of(line, prompt_needed=prompted)
-                continue
-            rst_block = False
+                yield from _command_of(line, prompt_needed=self.prompted)
+                return
+            self.rst_block = False
             yield ""
-        prompted = line.startswith("$ ")
-        rst_block = line.endswith("::") or line.startswith((".. code-block::", ".. code::"))
-        yield from [""] if rst_block else []
+        yield from self._prose(line)
+
+    def _toggle_fence(self, language: str) -> None:
+        """A fence opens (of ``language``) or closes the block it opened."""
+        self.fence = language if self.fence is None else None
+        self.prompted = False
+        self.carried = ""
+
+    def _fenced(self, line: str) -> Iterator[str]:
+        """A line of a fence: a command only in a shell's fence, and in one showing
+        prompts (or a console's, a text's) only after its prompt."""
+        if self.fence in _SHELL_FENCES:
+            needed = self.prompted or self.fence in ("console", "text")
+            yield from _command_of(line, prompt_needed=needed)
+
+    def _prose(self, line: str) -> Iterator[str]:
+        """A line of prose: it may open a reStructuredText block (``::``), and its code
+        spans are commands once every span it opened is closed."""
+        self.prompted = line.startswith("$ ")
+        self.rst_block = line.endswith("::") or line.startswith((".. code-block::", ".. code::"))
+        if self.rst_block:
+            yield ""
         # a code span may go on on the paragraph's next line (`cargo install⏎cargo-watch`)
-        prose = f"{carried} {line}" if carried and line else line
-        carried = prose if prose.count("`") % 2 and len(prose) < _MAX_CARRIED else ""
-        if not carried:
+        prose = f"{self.carried} {line}" if self.carried and line else line
+        self.carried = prose if prose.count("`") % 2 and len(prose) < _MAX_CARRIED else ""
+        if not self.carried:
             yield from _prose_commands(prose)
 
 

@@ -77,24 +77,48 @@ def is_never(name: str) -> bool:
 
 def classify_name(name: str) -> str | None:
     """The kind of task a name stands for, or None (unknown, private, or never everyday)."""
-    if not name or name.startswith(("_", ".")) or is_never(name):
+    if not _is_everyday_name(name):
         return None
-    found = words(name)
-    if "pre-commit" in name.lower():
-        found.append("pre-commit")
+    found = _name_words(name)
     if _CLEANS.intersection(found):
         return None  # `test-coverage-clean: rimraf coverage` cleans up after the tests
     if "generate" in found and not _REPORTS.intersection(found):
         return "build"  # code generation (`generate:types`), not a report's summary
+    return _kind_of_words(found)
+
+
+def _is_everyday_name(name: str) -> bool:
+    """A name a person types for everyday work: not empty, not private (``_helper``,
+    ``.hidden``), and not a release's or another maintainer's task."""
+    return bool(name) and not name.startswith(("_", ".")) and not is_never(name)
+
+
+def _name_words(name: str) -> list[str]:
+    """The name's words, with ``pre-commit`` kept whole as well (the separators split it,
+    and its halves say nothing)."""
+    found = words(name)
+    if "pre-commit" in name.lower():
+        found.append("pre-commit")
+    return found
+
+
+def _kind_of_words(found: list[str]) -> str | None:
+    """The first kind of ``_KIND_WORDS`` one of the words says, else tests when the words
+    name them another way, else None."""
     for kind, known in _KIND_WORDS:
         if any(word in known for word in found):
             return kind
+    return "test" if _names_tests(found) else None
+
+
+def _names_tests(found: list[str]) -> bool:
+    """Tests named without a word of their kind: a Python version first (tox's ``py313``,
+    ``3.12``), or a word with ``test`` as prefix or suffix (``testcov``, ``richtest``), but
+    not a word that merely ends so (``latest``)."""
     if found and _PYTHON_VERSION.match(found[0]):
-        return "test"
+        return True
     affixed = [w for w in found if w not in _NOT_TEST]
-    if any(w.startswith(_TEST_AFFIX) or w.endswith(_TEST_AFFIX) for w in affixed):
-        return "test"
-    return None
+    return any(w.startswith(_TEST_AFFIX) or w.endswith(_TEST_AFFIX) for w in affixed)
 
 
 def offer_tasks(

@@ -194,33 +194,49 @@ class Reader:
         task = self.tasks.get(name)
         if task is None or depth > MAX_DEPTH:
             return []
-        found: list[tuple[str, str]] = []
         # a target this reader has no body for (made by a catch-all `%:` rule) is read by
-        # its name for a task named for nothing (`all: vet test`); a file it makes says
-        # nothing (`bin/gh`, `app.o`)
+        # its name for a task named for nothing (`all: vet test`)
         unnamed = classify_name(task.label or name) is None
-        for need in task.needs:
-            if need in self.tasks:
-                kind = self.kind(need, depth + 1)
-            else:
-                plain = unnamed and "." not in need and "/" not in need
-                kind = classify_name(need) if plain else None
-            if kind and kind != "setup":  # installing first says nothing of what it runs
-                found.append((kind, ""))
+        found = [(kind, "") for kind in self._need_kinds(task, unnamed, depth)]
         for line in task.lines[:MAX_BODY_LINES]:
             cleaned = clean_line(line)
-            own = self.called(cleaned)
-            if own is not None:
-                kind = self.kind(own, depth + 1)
-            else:
-                kind = line_kind(without_variables(cleaned)) if cleaned else None
-            if kind == "setup" and installs_own(cleaned.split(), self.own):
-                kind = NEVER  # `install: cargo install -f just` installs the release
-            if kind is None and cleaned and self._script_ships(cleaned):
-                kind = NEVER
+            kind = self._body_line_kind(cleaned, depth)
             if kind:
                 found.append((kind, cleaned))
         return found
+
+    def _need_kinds(self, task: Task, unnamed: bool, depth: int) -> list[str]:
+        """The kinds of the tasks ``task`` needs first, but a set-up: installing first says
+        nothing of what the task runs."""
+        kinds = []
+        for need in task.needs:
+            kind = self._need_kind(need, unnamed, depth)
+            if kind and kind != "setup":
+                kinds.append(kind)
+        return kinds
+
+    def _need_kind(self, need: str, unnamed: bool, depth: int) -> str | None:
+        """A needed task's kind: a known task's own, else its name's for a task ``unnamed``
+        (made by a catch-all rule); a file it makes (``bin/gh``, ``app.o``) says nothing."""
+        if need in self.tasks:
+            return self.kind(need, depth + 1)
+        plain = unnamed and "." not in need and "/" not in need
+        return classify_name(need) if plain else None
+
+    def _body_line_kind(self, cleaned: str, depth: int) -> str | None:
+        """The kind of a cleaned body line: the task it calls through the runner, else the
+        line's own; ``NEVER`` for one installing the release or running a script that
+        ships."""
+        own = self.called(cleaned)
+        if own is not None:
+            kind = self.kind(own, depth + 1)
+        else:
+            kind = line_kind(without_variables(cleaned)) if cleaned else None
+        if kind == "setup" and installs_own(cleaned.split(), self.own):
+            return NEVER  # `install: cargo install -f just` installs the release
+        if kind is None and cleaned and self._script_ships(cleaned):
+            return NEVER
+        return kind
 
     def _script_ships(self, line: str) -> bool:
         """Whether the line runs a script of the project's (``./scripts/x.sh``) that
@@ -244,14 +260,12 @@ class Reader:
 
     def _kind(self, name: str, depth: int) -> str | None:
         task = self.tasks.get(name)
-        if is_never(name) and not self._in_release_mode(name, depth):
-            return NEVER
-        if task is not None and task.group and is_never(task.group):
+        if self._named_never(name, task, depth):
             return NEVER
         if any(word in _MEASURES for word in words(name)):
             return None  # a benchmark runs the tests' tools but is no everyday test
         named = classify_name(task.label if task and task.label else name)
-        puts = named == "setup" and not self.installs_project and "install" in words(name)
+        puts = self._puts_on_system(name, named)
         if puts:
             named = None  # `install: go install ./cmd/task` builds the program and puts it
         found = self.body_kinds(name, depth)
@@ -263,6 +277,26 @@ class Reader:
             return body_kind(named, kinds, found)
         if found:  # a coverage report, nothing else
             return None
+        return self._kind_without_body(name, task, named, puts, depth)
+
+    def _named_never(self, name: str, task: Task | None, depth: int) -> bool:
+        """A maintainer's task by its name (but a ``test-release`` of the compiler's
+        optimized mode), or by the justfile group it is filed under."""
+        if is_never(name) and not self._in_release_mode(name, depth):
+            return True
+        return task is not None and bool(task.group) and is_never(task.group)
+
+    def _puts_on_system(self, name: str, named: str | None) -> bool:
+        """An ``install`` task named a set-up that puts the built program on the system,
+        where the runner's install does not set the project up (a Go or C Makefile's)."""
+        return named == "setup" and not self.installs_project and "install" in words(name)
+
+    def _kind_without_body(
+        self, name: str, task: Task | None, named: str | None, puts: bool, depth: int
+    ) -> str | None:
+        """The kind of a task whose body runs nothing of a kind: ``NEVER`` for one only
+        putting a build on the system, else its name's, its check-only twin's, or its
+        justfile group's."""
         if puts and task is not None and task.makes_files and _only_installs(name):
             return NEVER  # `install: $(INSTALL)-native` puts a build on the system
         grouped = classify_name(task.group) if task and task.group else None
@@ -325,8 +359,7 @@ def body_kind(named: str | None, kinds: set[str], found: list[tuple[str, str]]) 
     a build, run or set-up task keeps its name (a build's ``tsc`` is no type check)."""
     if named in ("build", "run", "setup") and "test" not in kinds:
         return _named_first(named, kinds)
-    tests = [line for kind, line in found if kind == "test" and line]
-    if named == "run" and kinds == {"test"} and tests and all(watches(t) for t in tests):
+    if named == "run" and _only_watches(kinds, found):
         return "run"  # `dev: vitest`
     if named == "typecheck" and kinds <= {"test", "typecheck"}:
         return named  # `typing-pyright: pytest tests/test_pyright.py` tests the types
@@ -334,17 +367,28 @@ def body_kind(named: str | None, kinds: set[str], found: list[tuple[str, str]]) 
         return "test"
     if len(kinds) == 1:
         return kinds.pop()
-    checks = {"lint", "format", "typecheck"}
-    if kinds <= checks:
-        formatters = [line for kind, line in found if kind == "format" and line]
-        writes = formatters and not any(is_checking(line) for line in formatters)
-        if writes:
-            return "format"
-        # `test-types: tsc && attw --pack .` type checks, as its name says
-        return named if named in kinds else "lint"
+    if kinds <= {"lint", "format", "typecheck"}:
+        return _checks_kind(named, kinds, found)
     if named in kinds:
         return named
     return next(kind for kind in ("setup", "build", "run", "lint") if kind in kinds)
+
+
+def _only_watches(kinds: set[str], found: list[tuple[str, str]]) -> bool:
+    """A body of tests only, each runner left watching the files: a development loop."""
+    tests = [line for kind, line in found if kind == "test" and line]
+    return kinds == {"test"} and bool(tests) and all(watches(t) for t in tests)
+
+
+def _checks_kind(named: str | None, kinds: set[str], found: list[tuple[str, str]]) -> str:
+    """The kind of a body of checks of several kinds: a fixer when every formatter
+    rewrites, else the one the name says, else a lint."""
+    formatters = [line for kind, line in found if kind == "format" and line]
+    writes = formatters and not any(is_checking(line) for line in formatters)
+    if writes:
+        return "format"
+    # `test-types: tsc && attw --pack .` type checks, as its name says
+    return named if named is not None and named in kinds else "lint"
 
 
 def _named_first(named: str, kinds: set[str]) -> str:

@@ -182,14 +182,10 @@ def spelling(project: Project) -> str:
 def read_tox(project: Project, pyproject: dict[str, Any]) -> None:
     """``tox``, then each environment by what its commands run (its name when they say
     nothing), and each tool of an environment that runs several kinds."""
-    if project.is_file("tox.ini"):
-        source, found = "tox.ini", ini_environments(project.text("tox.ini") or "")
-    elif project.is_file("tox.toml"):
-        source, found = "tox.toml", toml_environments(project.toml("tox.toml"))
-    elif "tox" in table(pyproject, "tool"):
-        source, found = "pyproject.toml", toml_environments(table(pyproject, "tool", "tox"))
-    else:
+    defined = _defined_environments(project, pyproject)
+    if defined is None:
         return
+    source, found = defined
     sheet = project.sheet
     sheet.add(_TESTS, "tox", source)
     default = default_python(project)
@@ -198,11 +194,31 @@ def read_tox(project: Project, pyproject: dict[str, Any]) -> None:
     run = spelling(project)
     for name in names:
         kind = reader.kind(name)
-        # `tox` runs every version's tests; the default Python's alone is a quicker run
-        per_version = any(_VERSION_FACTOR.match(f) for f in name.split("-"))
-        other = per_version and not (default and _runs_on(name, default))
-        if kind in sheet.commands and kind != "setup" and not (kind == _TESTS and other):
+        if kind is not None and _is_offered(kind, name, default, sheet.commands):
             command = f"{run} {name}"
             if canonical(command) not in {canonical(c) for c in sheet.offered()}:
                 sheet.add(kind, command, source)
             offer_parts(sheet, reader.body_kinds(name), source)
+
+
+def _defined_environments(
+    project: Project, pyproject: dict[str, Any]
+) -> tuple[str, dict[str, list[str]]] | None:
+    """(file, environments) of the file tox reads them from: ``tox.ini`` first, then
+    ``tox.toml``, then pyproject.toml's ``[tool.tox]``; None for a project without tox."""
+    if project.is_file("tox.ini"):
+        return "tox.ini", ini_environments(project.text("tox.ini") or "")
+    if project.is_file("tox.toml"):
+        return "tox.toml", toml_environments(project.toml("tox.toml"))
+    if "tox" in table(pyproject, "tool"):
+        return "pyproject.toml", toml_environments(table(pyproject, "tool", "tox"))
+    return None
+
+
+def _is_offered(kind: str, name: str, default: str, commands: dict[str, list[str]]) -> bool:
+    """Whether an environment of ``kind`` is offered: a kind the sheet lists, no set-up
+    (tox sets up its own environments), and not one Python version's tests but the
+    default's (``tox`` runs every version's tests; the default's alone is a quicker run)."""
+    per_version = any(_VERSION_FACTOR.match(f) for f in name.split("-"))
+    other = per_version and not (default and _runs_on(name, default))
+    return kind in commands and kind != "setup" and not (kind == _TESTS and other)

@@ -17,16 +17,15 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+from serena_memory.core.secret_drawn import DERIVED, SID, UUID, derived_name, random_looking
 from serena_memory.core.secret_public import public_context
-from serena_memory.core.secret_said import HASH_OF, all_classes, generated, random_token
+from serena_memory.core.secret_said import HASH_OF, generated, random_token
 from serena_memory.core.secret_values import (
     DATA_KEY_WORDS,
-    derived_name,
     entropy,
     human_password,
     is_placeholder,
     literal_value,
-    not_a_value,
     passphrase,
     public_value,
     secret_name,
@@ -91,19 +90,11 @@ _CONNECTORS = _set(": = is was are to now -> => → - — –")
 _SETTING = re.compile(r"(?i)\b(?:re)?set\b|\bchang|\brotat|\bupdat")
 # a word that names what the value is, right before it: a user's name, not the password
 _NAMES_WHO = _set("user username login account email for of named called by as")
-# a derived name: a word, then a hash (pip-3f66..., deps-d449...): a cache key, a tag
-_DERIVED = re.compile(r"[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*[-_:.][0-9a-f]{16,}")
-# a word's run of letters (Service, refresh, TOKEN): what names and code are made of
-_WORD_RUN = re.compile(r"[A-Z]?[a-z]{4,}|[A-Z]{5,}")
 _HEX = re.compile(r"(?:0x)?[0-9a-f]{32,128}")
-_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*")
 # an identifier in code's shape (TENANT_ID, clientId): what it names is no secret's unless
 # its name says so
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*")
-# a Twilio SID (two capitals, then 32 hex digits): an identifier
-_SID = re.compile(r"[A-Z]{2}[0-9a-f]{32}")
-_SHORT_HEX = re.compile(r"[0-9a-f]+|[0-9A-F]+")
 # a template's or a shell's expression the value is inside of
 _INSIDE_EXPRESSION = ("{", "$", "%", "{{", "${", "{%", "$(")
 # after a value, words that say it is none: "(hash of requirements.txt)", "# cache key",
@@ -113,50 +104,6 @@ _AFTER_ELSE = re.compile(
     r"|digest|example|fake|dummy|mock|stub|fixture|public|publishable|client-side|by design"
     r"|not (?:a |the )?(?:secret|key|token))"
 )
-
-
-def random_looking(value: str) -> bool:
-    """Whether ``value`` is drawn at random: 16 characters or more of mixed classes, not made
-    of words (``AuthService.refreshToken2``) nor a derived name (``pip-<hash>``)."""
-    if len(value) < 16 or not_a_value(value) or "://" in value or _DERIVED.fullmatch(value):
-        return False
-    if _SID.fullmatch(value) or derived_name(value) or _UUID.fullmatch(value):
-        return False  # (a UUID is judged by the words that name it)
-    if public_value(value) or is_placeholder(value):
-        return False
-    classes = sum(bool(re.search(p, value)) for p in ("[a-z]", "[A-Z]", r"\d"))
-    if classes < 2 or entropy(value) < 3.5 or (len(value) < 32 and _SHORT_HEX.fullmatch(value)):
-        return False  # (a commit's or an object's short id)
-    if any(_word(part) for part in _PATH_PART.findall(value)):
-        return False  # a path of words
-    if classes == 2 and not re.search("[A-Z]", value):
-        return _interleaved(value)
-    wordy = sum(len(run) for run in _WORD_RUN.findall(value) if _word(run))
-    return wordy / len(value) < 0.35
-
-
-# a path's part between slashes, made of letters
-_PATH_PART = re.compile(r"(?<=[/\\])[a-z]{4,}(?=[/\\])")
-_VOWELS = frozenset("aeiouAEIOU")
-_CONSONANTS = re.compile(r"[^aeiouyAEIOUY]{4}")
-
-
-def _word(run: str) -> bool:
-    """Whether a run of letters reads as a word (Service, refresh, TOKEN): a vowel in four
-    letters or more (two in a run of four: Role, Auth) and no four consonants in a row,
-    where a drawn run (xfddls, gxqa) has not."""
-    vowels = sum(c in _VOWELS for c in run)
-    needed = 2 if len(run) == 4 else len(run) / 4
-    return vowels >= needed and _CONSONANTS.search(run) is None
-
-
-def _interleaved(value: str) -> bool:
-    """Whether small letters and digits alternate as a generator draws them (one in six a
-    digit or more, a change between a letter and a digit every eight characters), not as a
-    name with a number does (``rotate_tokens_v2``)."""
-    digits = sum(c.isdigit() for c in value)
-    changes = sum(a.isdigit() != b.isdigit() for a, b in zip(value, value[1:], strict=False))
-    return digits * 6 >= len(value) and changes * 8 >= len(value) and "_" not in value
 
 
 # a name in code's case, words alone (reviewDecision, TokenRow): no secret
@@ -171,17 +118,39 @@ def _value_fits(
     ``key`` alone, which names a cache's or a record's key as often; ``quoted``: the value is
     quoted, a literal, where a bare one after a name may be code)."""
     if kind == "name":
-        if _CODE_NAME.fullmatch(value) or re.search(r"\.[a-z]{1,5}$", value):
-            return False  # reviewDecision, a file's name: code, no secret
-        return literal_value(name, value, quoted=quoted)
-    if kind == "password":
-        return human_password(value) or passphrase(value)
-    if kind == "hex key":
-        return len(value) == 32 and _HEX.fullmatch(value) is not None and entropy(value) >= 3.0
-    if kind == "code":
-        return (_CODE.fullmatch(value) is not None and len(set(value)) >= 5) or random_looking(
-            value
-        )
+        return _named_literal(name, value, quoted=quoted)
+    if kind in _KIND_FITS:
+        return _KIND_FITS[kind](value)
+    return _token_fits(value, distance, bare_key=bare_key)
+
+
+def _named_literal(name: str, value: str, *, quoted: bool) -> bool:
+    """Whether ``value`` after a secret's identifier is a literal secret: not a name in
+    code's case (reviewDecision) nor a file's name, which are code and no secret."""
+    if _CODE_NAME.fullmatch(value) or re.search(r"\.[a-z]{1,5}$", value):
+        return False
+    return literal_value(name, value, quoted=quoted)
+
+
+def _password_fits(value: str) -> bool:
+    """A password: as people make them, or a passphrase of words."""
+    return human_password(value) or passphrase(value)
+
+
+def _hex_key_fits(value: str) -> bool:
+    """An alerting service's integration key (PagerDuty's): 32 hex digits, drawn."""
+    return len(value) == 32 and _HEX.fullmatch(value) is not None and entropy(value) >= 3.0
+
+
+def _code_fits(value: str) -> bool:
+    """A recovery code in its shape (groups of letters and digits, or six to ten digits)
+    of five different characters or more, or a recovery key drawn at random."""
+    return (_CODE.fullmatch(value) is not None and len(set(value)) >= 5) or random_looking(value)
+
+
+def _token_fits(value: str, distance: int, *, bare_key: bool) -> bool:
+    """Whether ``value`` is the token or key a word ``distance`` words before names: a
+    random one from afar (a sentence's subject), another only right after its word."""
     if derived_name(value):
         return False
     if random_looking(value):
@@ -190,14 +159,27 @@ def _value_fits(
         return False
     if bare_key and not generated(value):
         return False  # `key: HEX`, `key: UUID`: a cache's or a record's key
-    if _UUID.fullmatch(value):
-        # a token's or a key's UUID right after its word (Heroku's, Postmark's)
+    return _plain_token_fits(value, distance)
+
+
+def _plain_token_fits(value: str, distance: int) -> bool:
+    """Whether a value that does not look random is still a token by its shape: a UUID
+    right after its word (Heroku's, Postmark's), a long number or hex of many digits."""
+    if UUID.fullmatch(value):
         return distance <= 2 and entropy(value) >= 3.0
     if value.isdigit():
         return len(value) >= 16 and len(set(value)) >= 6
     if _HEX.fullmatch(value):
         return entropy(value) >= 3.0 and len(set(value)) >= 8
     return False
+
+
+# the kinds of secret whose values are judged by their shape alone
+_KIND_FITS: dict[str, Callable[[str], bool]] = {
+    "password": _password_fits,
+    "hex key": _hex_key_fits,
+    "code": _code_fits,
+}
 
 
 # what names a code that logs in once without the second factor, or a vault's recovery key
@@ -216,18 +198,38 @@ def _naming(word: str, before: str) -> str | None:
     ``before`` it; None when it names none or names a public, a data or no credential."""
     low = word.lower().rstrip(".")
     bare = low[:-1] if low.endswith("s") and low[:-1] in _TOKEN_WORDS else low
-    if bare in _PASSWORD_WORDS or bare == "pass" and before in ("app", "wifi", "wi-fi"):
+    kind = _word_naming(bare, before)
+    if kind is not None or bare in _GENERIC_WORDS:
+        return kind  # (a generic word after a public's or a data's word names none)
+    return _identifier_naming(word, low)
+
+
+# the words that name a token or a key unless the word before says it is no credential's
+_GENERIC_WORDS = ("key", "auth", "secret", "token")
+# the words before `pass` that make it a password (app pass, wifi pass), not a permit
+_PASS_OF = ("app", "wifi", "wi-fi")
+
+
+def _word_naming(bare: str, before: str) -> str | None:
+    """The kind of secret a word of prose names (``bare``: in lower case, a plural's s
+    gone), given the word ``before`` it: a recovery key is a code, a routing key a hex key."""
+    if bare in _PASSWORD_WORDS or bare == "pass" and before in _PASS_OF:
         return "password"
     if bare in ("code", "codes", "key") and before in _RECOVERY:
         return "code"
     if bare == "key" and before in ("routing", "integration"):
         return "hex key"  # an alerting service's (PagerDuty's): 32 hex digits, not a queue's
-    if bare in ("key", "auth", "secret", "token"):
+    if bare in _GENERIC_WORDS:
         if before in _NOT_SECRET_KEY or before in _NOT_CREDENTIAL_TOKEN:
             return None
         return "token"
-    if bare in _TOKEN_WORDS:
-        return "token"
+    return "token" if bare in _TOKEN_WORDS else None
+
+
+def _identifier_naming(word: str, low: str) -> str | None:
+    """``name`` when ``word`` is a secret's identifier (DB_PASSWORD, apiToken, requirepass,
+    PGPASSWORD), not a program's (update-passwd), nor a function's (getUserTokens), nor a
+    word that only ends like one (tiktoken, hotkey)."""
     if _NAME.fullmatch(word) and secret_name(word) and not _PROGRAM.fullmatch(word):
         return None if _FUNCTION.match(word) else "name"
     one_case = word.islower() or word.isupper()
@@ -249,19 +251,37 @@ _FUNCTION = re.compile(
 def _judge(before: str, value: str, *, quoted: bool) -> str | None:
     """The kind of secret ``value`` is, read from the words ``before`` it (nearest first): the
     first word that names a secret decides, unless a word on the way says the value is else."""
-    if before.rstrip().endswith(_INSIDE_EXPRESSION):
-        return None  # ${DB_PASS:?set it}, {{ .Values.password }}
-    if "(" in before and any(_aside_else(aside) for aside in _ASIDE.findall(before)):
-        return None  # "token (sha256, for the audit): VALUE"
-    words = _WORD.findall(_ASIDE.sub(" ", before))[-16:]
+    words = _words_to_read(before)
     if not words:
         return None
     last = words[-1].lower()
     if last in _NAMES_WHO or last in (",", ";", "|"):
         return None  # "password for alice.smith2024": the user's name, not the password
-    connected = last in _CONNECTORS
     if last == "to" and not _SETTING.search(before):
         return None
+    return _read_back(before, words, value, connected=last in _CONNECTORS, quoted=quoted)
+
+
+def _words_to_read(before: str) -> list[str]:
+    """The last words ``before`` a value (asides left out), or none when the value is
+    inside a template's expression or an aside before it says it is else."""
+    if before.rstrip().endswith(_INSIDE_EXPRESSION):
+        return []  # ${DB_PASS:?set it}, {{ .Values.password }}
+    if "(" in before and any(_aside_else(aside) for aside in _ASIDE.findall(before)):
+        return []  # "token (sha256, for the audit): VALUE"
+    return _WORD.findall(_ASIDE.sub(" ", before))[-16:]
+
+
+# the marks that give a value, not counted as words between a name and its value
+_MARKS = (":", "=", "-", "—", "–", "->", "=>", "→")
+
+
+def _read_back(
+    before: str, words: list[str], value: str, *, connected: bool, quoted: bool
+) -> str | None:
+    """The kind :func:`_judge` finds reading ``words`` back from the value (``connected``:
+    a mark or a verb gives it to what is named before): the first word that names a secret
+    decides; a word that says else, another name or a label of its own stops the reading."""
     distance, crossed = 0, False
     for at in range(len(words) - 1, -1, -1):
         word = words[at]
@@ -271,25 +291,58 @@ def _judge(before: str, value: str, *, quoted: bool) -> str | None:
         previous = words[at - 1].lower() if at else ""
         kind = None if _called(before, word) else _naming(word, previous)
         if kind is not None:
-            if _said_before(words[max(0, at - 8) : at]):
-                return None  # "not secret by itself", "sha256 of the token", "accessor of my token"
-            ended = word.endswith(".") and distance == 0  # "... 5 tokens. [VALUE]"
-            near = (distance == 0 and not ended) or connected
-            if crossed and not random_looking(value):
-                return None  # another sentence names it: only a random token reads across
-            bare_key = low in ("key", "keys") and (not previous or not previous[0].isalnum())
-            fits = _value_fits(kind, value, word, distance, bare_key=bare_key, quoted=quoted)
-            return _kind_said(kind, word) if near and fits else None
+            return _named_kind(
+                kind,
+                words,
+                at,
+                value,
+                distance,
+                crossed=crossed,
+                connected=connected,
+                quoted=quoted,
+            )
         if _IDENTIFIER.fullmatch(word):
             return None  # another name's value: key="TENANT_ID" value="..."
         if _own_label(words, at):
             return None  # "Token: see Vault. Org: VALUE": the value's own label
-        crossed = crossed or (
-            word.endswith(".") and at + 1 < len(words) and words[at + 1][:1].isupper()
-        )
-        if word not in (":", "=", "-", "—", "–", "->", "=>", "→"):
+        crossed = crossed or _sentence_ends(words, at)
+        if word not in _MARKS:
             distance += 1
     return None
+
+
+def _sentence_ends(words: list[str], at: int) -> bool:
+    """Whether a sentence ends at ``words[at]``: a full stop, then a capital."""
+    return words[at].endswith(".") and at + 1 < len(words) and words[at + 1][:1].isupper()
+
+
+def _named_kind(
+    kind: str,
+    words: list[str],
+    at: int,
+    value: str,
+    distance: int,
+    *,
+    crossed: bool,
+    connected: bool,
+    quoted: bool,
+) -> str | None:
+    """The kind of secret ``value`` is when ``words[at]`` names one of ``kind``,
+    ``distance`` words before it (``crossed``: a sentence ends between): none when the words
+    before the name say else, when another sentence names it and it is not random, when it
+    is not near its name (nor given to it) or does not fit what the name says."""
+    word = words[at]
+    if _said_before(words[max(0, at - 8) : at]):
+        return None  # "not secret by itself", "sha256 of the token", "accessor of my token"
+    ended = word.endswith(".") and distance == 0  # "... 5 tokens. [VALUE]"
+    near = (distance == 0 and not ended) or connected
+    if crossed and not random_looking(value):
+        return None  # another sentence names it: only a random token reads across
+    low = word.lower().rstrip(".")
+    previous = words[at - 1].lower() if at else ""
+    bare_key = low in ("key", "keys") and (not previous or not previous[0].isalnum())
+    fits = _value_fits(kind, value, word, distance, bare_key=bare_key, quoted=quoted)
+    return _kind_said(kind, word) if near and fits else None
 
 
 def _called(before: str, word: str) -> bool:
@@ -455,7 +508,7 @@ def named_above(above: str, line: str) -> str | None:
     label, value = match.group(1), match.group(2).rstrip("`'\".,;")
     if not all(len(word) <= 3 or word.lower() in _GENERIC_LABEL for word in label.split()):
         return None  # "Account: ...", "Messaging service: ...": a label of its own
-    if _HEX.fullmatch(value) or _UUID.fullmatch(value) or _SID.fullmatch(value):
+    if _HEX.fullmatch(value) or UUID.fullmatch(value) or SID.fullmatch(value):
         return None  # a commit, a run's id: a hex value needs its name on its own line
     if random_looking(value) or (
         random_token(value, named=True) and len(value) >= 20 and not derived_name(value)
@@ -478,7 +531,7 @@ def name_alone(name: str, value: str, line: str, at: int) -> bool:
     if not _FIELD_START.search(line, 0, at):
         return False  # words before it: "API key: VALUE" is the context rule's to judge
     value = value.strip("\"'`")
-    if _DERIVED.fullmatch(value) or public_value(value) or is_placeholder(value):
+    if DERIVED.fullmatch(value) or public_value(value) or is_placeholder(value):
         return False
     if random_looking(value) and re.search(r"[A-Z]", value) and re.search(r"[a-z]", value):
         return True
@@ -489,80 +542,3 @@ def name_alone(name: str, value: str, line: str, at: int) -> bool:
         (_HEX.fullmatch(value) is not None and entropy(value) >= 3.0)
         or random_token(value, named=True)
     )
-
-
-# an app password, as Google and Microsoft print it: four groups of four small letters
-_APP_PASSWORD = re.compile(
-    r"(?i)\bapp(?:lication)?[ -](?:specific[ -])?passwords?\b[^\n]{0,80}?"
-    r"[\s:`'\"]([a-z]{4}([ -]?)[a-z]{4}\2[a-z]{4}\2[a-z]{4})(?![a-z])"
-)
-
-
-def app_password(line: str) -> bool:
-    """An app password after the words that name it: four groups of four small letters."""
-    for match in _APP_PASSWORD.finditer(line):
-        letters = match.group(1).replace(" ", "").replace("-", "")
-        if letters.islower() and len(set(letters)) >= 8 and not _alphabet_run(letters):
-            return True
-    return False
-
-
-def _alphabet_run(letters: str) -> bool:
-    return any(letters[i : i + 4] in "abcdefghijklmnopqrstuvwxyz" for i in range(len(letters) - 3))
-
-
-# a login said as "logged in as USER with VALUE", "ssh as USER using VALUE"
-_LOGGED_IN_AS = re.compile(
-    r"(?i)\b(?:logged|log|logs|signed|sign|connect(?:ed|s)?)\s+(?:in\s+|on\s+)?as\s+[`'\"]?"
-    r"[\w.@+-]{2,64}[`'\"]?\s+(?:with|using|and|/)\s+(?:password\s+)?[`'\"]?([^\s`'\"]{8,80})"
-)
-# an account reset or set to a value: "the firewall admin account was reset to `VALUE`"
-_ACCOUNT_SET = re.compile(
-    r"(?i)\b(?:account|admin|user|login|root)\b[^\n]{0,30}?\b(?:re)?set\s+to\s+[`'\"]([^\s`'\"]{8,80})[`'\"]"
-)
-# an account set to a value, the account named between: "set the Keycloak realm admin to
-# `VALUE`", "changed the root account to VALUE"
-_SET_ACCOUNT_TO = re.compile(
-    r"(?i)\b(?:re)?set\b[^\n]{0,40}?\b(?:admin|administrator|root|superuser|account|login)"
-    r"(?:'s)?(?:\s+(?:password|pw|pass))?\s+to\s+[`'\"]?([^\s`'\"]{8,80})"
-)
-# a user then a password after a service's label: "SFTP for the agency: agency / VALUE"
-_LABELLED_LOGIN = re.compile(
-    r":\s+[`'\"]?[\w.@+-]{2,64}[`'\"]?\s+/\s+[`'\"]?([^\s`'\"/]{8,80})[`'\"]?\s*\.?$"
-)
-# a Wi-Fi network's key: "the Wi-Fi ... is `NAME`, key VALUE"
-_WIFI_KEY = re.compile(
-    r"(?i)\b(?:wi-?fi|wlan|ssid)\b[^\n]{0,80}?\bkey\s*:?\s+[`'\"]?([^\s`'\",;]{8,63})"
-)
-# two quoted fields, a user and a password, as pgbouncer's userlist holds them
-_QUOTED_PAIR = re.compile(r"^\s*\"[\w.@-]{1,64}\"\s+\"([^\"\s]{8,200})\"\s*$")
-
-
-# each form with the words (in lower case) a line must hold for it, and its value's test
-_LOGINS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]], ...] = (
-    ((" as ",), _LOGGED_IN_AS, human_password),
-    (("set to",), _ACCOUNT_SET, human_password),
-    (("set ",), _SET_ACCOUNT_TO, random_looking),
-    ((" / ",), _LABELLED_LOGIN, human_password),
-    (("wi-fi", "wifi", "wlan", "ssid"), _WIFI_KEY, human_password),
-    (('" "',), _QUOTED_PAIR, all_classes),
-)
-
-
-def login_said(line: str) -> bool:
-    """A user's password said as a login: logged in as a user with it, an account reset to
-    it, a user and password after a label, a Wi-Fi key, a userlist's quoted pair."""
-    lower = line.lower()
-    for words, pattern, judge in _LOGINS:
-        if not any(map(lower.__contains__, words)):
-            continue
-        match = pattern.search(line)
-        if match is None or _EXAMPLE_LOGIN.search(match.group()):
-            continue  # e2e-user@example.com / e2e-password: a fixture's
-        if judge(match.group(1).rstrip(".,;)")):
-            return True
-    return False
-
-
-_EXAMPLE_LOGIN = re.compile(r"(?i)@example\.|password`?\s*$|[-_]password\b")
-LOGIN_WORDS = tuple(word for words, _, _ in _LOGINS for word in words)

@@ -10,9 +10,9 @@ import re
 from functools import cache
 from typing import Any
 
+from serena_memory.core.secret_drawn import derived_name
 from serena_memory.core.secret_public import public_context
 from serena_memory.core.secret_values import (
-    derived_name,
     entropy,
     human_password,
     literal_secret,

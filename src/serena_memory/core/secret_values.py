@@ -341,20 +341,43 @@ def secret_name(name: str) -> bool:
     nor a name alone ``key`` (a cache key, a keybinding, a database's key), nor a key
     public by design (``PublicKey``, ``NEXT_PUBLIC_...``, ``SUPABASE_ANON_KEY``)."""
     words = [word.lower() for word in _NAME_WORDS.findall(name)]
-    if not words or _public_words(words) or words in _ALONE:
+    if not words or _no_login_secret(words):
         return False
-    if words[0] == "existing" or words[0].startswith(("csrf", "xsrf")):
-        return False  # Helm's existingSecret (a Secret's name), a CSRF token (no login)
-    if _NO_CREDENTIAL_WORDS.intersection(words[:-1]):
-        return False  # nextPageToken, CONTINUATION_TOKEN, oauth_state_key: no login
+    return _ends_in_secret_word(words)
+
+
+def _no_login_secret(words: list[str]) -> bool:
+    """Whether a name's ``words`` say its value is no secret that logs in, whatever word
+    ends the name: public by design, a word alone (a cache's key, a work session), Helm's
+    existingSecret (a Secret's name), a CSRF token, a page's cursor or an OAuth state
+    (nextPageToken, CONTINUATION_TOKEN, oauth_state_key)."""
+    return (
+        _public_words(words)
+        or words in _ALONE
+        or words[0] == "existing"
+        or words[0].startswith(("csrf", "xsrf"))
+        or bool(_NO_CREDENTIAL_WORDS.intersection(words[:-1]))
+    )
+
+
+def _ends_in_secret_word(words: list[str]) -> bool:
+    """Whether a name's last word, past the suffixes (``base``, ``prod``, ``v2``), is a
+    secret's word: not a data key's ``key`` (``PARTITION_KEY``, ``CACHE_KEY``), which
+    names no secret."""
     for at in range(len(words) - 1, -1, -1):
         word = words[at]
         if _SECRET_WORD.search(word):
             return not (word.startswith("key") and at and words[at - 1] in DATA_KEY_WORDS)
-        version = word.startswith("v") and word[1:].isdigit()
-        if word not in _NAME_SUFFIXES and not version and not word.isdigit():
+        if not _name_suffix(word):
             return False
     return False
+
+
+def _name_suffix(word: str) -> bool:
+    """Whether ``word`` may follow a secret's word in its name and leave it a secret's: a
+    suffix such as ``base`` or ``prod``, a version (``v2``), a number."""
+    version = word.startswith("v") and word[1:].isdigit()
+    return word in _NAME_SUFFIXES or version or word.isdigit()
 
 
 def _words(text: str) -> frozenset[str]:
@@ -556,27 +579,3 @@ def quoted_secret(word: str, value: str) -> bool:
         and not _NOT_IN_PROSE.search(value)
         and not _PUBLIC_VALUE.search(value)
     ) or (word.lower() in _PASSWORD_WORDS and human_password(value))
-
-
-# a name made of words and versions (setup-python-Linux-x64-3.11.9-pip-HASH): a cache's key,
-# a build's tag, a pod's name; a part that is a word or a version
-_NAME_PART = re.compile(
-    r"[A-Za-z][a-z]{1,}|[A-Z]{3,}|[a-z]{1,6}\d{1,4}|\d{1,4}(?:\.\d+)*|v\d+|x\d\d"
-)
-
-
-def derived_name(value: str) -> bool:
-    """Whether ``value`` is three parts or more, most of them words or versions, joined by
-    ``-``, ``_`` or ``.`` (a cache's key, a build's tag, a file's name)."""
-    parts = [part for part in re.split(r"[-_.:/]+", value) if part]
-    if len(parts) < 3:
-        return False
-    if any(len(part) >= 12 and _RANDOM_PART.match(part) for part in parts):
-        return False  # a generated part: acme_live_<random>
-    named = sum(1 for part in parts if _NAME_PART.fullmatch(part) and not _HEX_PART.fullmatch(part))
-    return named * 2 >= len(parts)
-
-
-# a part that mixes small letters, capitals and digits, as a generator draws them
-_HEX_PART = re.compile(r"[0-9a-f]*[a-f][0-9a-f]*")  # dc81, a008: a UUID's or a hash's, no word
-_RANDOM_PART = re.compile(r"(?=.*[a-z])(?=.*[A-Z])(?=.*\d)")

@@ -4,9 +4,10 @@ an API key, a private key, a password in a URL or a high-entropy value assigned 
 
 Memories are committed with the code, recorded in a history and pushed by sync, so a
 secret written once is published everywhere. The scanner is detect-secrets (its provider
-detectors, run line by line) with a few detectors of our own for formats it does not know
-and for assignments (what a secret's name and a literal value are: core/secret_values.py);
-the choice and its figures are in benchmarks/secrets_quality.py.
+detectors, run line by line: core/secret_detectors.py) with a few detectors of our own for
+formats it does not know and for assignments (what a secret's name and a literal value are:
+core/secret_values.py; what spans lines: core/secret_blocks.py); the choice and its figures
+are in benchmarks/secrets_quality.py.
 detect-secrets is imported on the first scan only, so commands that write nothing start
 as fast as before.
 """
@@ -19,6 +20,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.secret_blocks import blocks
 from serena_memory.core.secret_commands import (
     COMMAND_WORDS,
     auth_pair,
@@ -29,22 +31,22 @@ from serena_memory.core.secret_commands import (
 )
 from serena_memory.core.secret_context import (
     CONTEXT_WORDS,
-    LOGIN_WORDS,
-    app_password,
-    login_said,
     name_alone,
     named_above,
     named_in_sentence,
     public_context,
 )
+from serena_memory.core.secret_detectors import detected as _detected
+from serena_memory.core.secret_detectors import detectors as _detectors
+from serena_memory.core.secret_detectors import known_token as _known_token
 from serena_memory.core.secret_files import (
     encoded_private_key,
     jwk_private,
     netrc,
     pgpass,
-    recovery_codes,
 )
 from serena_memory.core.secret_languages import in_english, names_abroad
+from serena_memory.core.secret_logins import LOGIN_WORDS, app_password, login_said
 from serena_memory.core.secret_phrases import (
     PASSCODE_WORDS,
     SEED_WORDS,
@@ -55,12 +57,7 @@ from serena_memory.core.secret_phrases import (
 )
 from serena_memory.core.secret_public import (
     BROWSER_KEYS,
-    fake,
-    named_public,
-    public_token,
-    published,
     remarked_public,
-    retired_id,
 )
 from serena_memory.core.secret_said import (
     HASH_OF,
@@ -98,9 +95,6 @@ _ASSIGNED = re.compile(
 )
 # the same in an XML setting: <add key="DbPassword" value="..." />
 _KEY_VALUE = re.compile(rf"(?i)\bkey=\"({_SECRET_NAME})\"\s+value=\"([^\"]+)\"")
-# the characters a token is made of: how far a detector's match extends for the placeholder
-# test, which judges the whole value, never what stands around it
-_TOKEN_CHARS = re.compile(r"[\w.+/=*~-]")
 # a password in a URL, including those detect-secrets misses (no user name, `!` or `$`)
 # (a `#` pasted unencoded belongs to the password)
 # (a token with `/` pasted unencoded too, as AWS CodeArtifact's: judged as a token then)
@@ -141,67 +135,6 @@ class SecretFoundError(MemoryStoreError):
     def __init__(self, message: str, findings: list[Finding]) -> None:
         super().__init__(message)
         self.findings = findings
-
-
-# About 40 ms of a write's CPU time is `requests` (70 ms in a bare interpreter), which
-# detect-secrets' plugins import to verify secrets online (never done here). It can't be
-# deferred: importlib.util.LazyLoader loads a module as soon as any attribute is read, and
-# Python 3.11's import statement reads ``__spec__`` (each plugin module imports `requests`
-# again); ibm_cloud_iam also reads ``requests.Response`` in an annotation.
-#
-# detect-secrets' provider detectors, in the order they run: (module under
-# ``detect_secrets.plugins``, class, the words one of which its patterns need, the words
-# in lower case one of which its case-insensitive patterns need). A line holding none of
-# them can't match: the detector is skipped, as most lines skip most detectors.
-_PROVIDER_DETECTORS: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
-    ("aws", "AWSKeyDetector", ("A3T", "ABIA", "ACCA", "AKIA", "ASIA"), ("aws",)),
-    ("artifactory", "ArtifactoryDetector", ("AKC", "AP"), ()),
-    ("azure_storage_key", "AzureStorageKeyDetector", ("AccountKey=",), ()),
-    ("discord", "DiscordBotTokenDetector", (".",), ()),  # (and see _NEEDED)
-    ("github_token", "GitHubTokenDetector", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), ()),
-    ("gitlab_token", "GitLabTokenDetector", ("gl", "GR1348941"), ()),
-    ("ibm_cloud_iam", "IbmCloudIamDetector", (), ("key", "pwd", "pass", "token")),
-    ("jwt", "JwtTokenDetector", ("eyJ",), ()),
-    ("mailchimp", "MailchimpDetector", ("-us",), ()),
-    ("npm", "NpmDetector", (":_authToken=",), ()),
-    ("openai", "OpenAIDetector", ("T3BlbkFJ",), ()),
-    ("pypi_token", "PypiTokenDetector", ("pypi-",), ()),
-    ("sendgrid", "SendGridDetector", ("SG.",), ()),
-    ("slack", "SlackDetector", (), ("xox", "hooks.slack.com")),
-    ("square_oauth", "SquareOAuthDetector", ("sq0csp-",), ()),
-    ("stripe", "StripeDetector", ("k_live_",), ()),
-    ("telegram_token", "TelegramBotTokenDetector", (":",), ()),
-    ("twilio", "TwilioKeyDetector", ("AC", "SK"), ()),
-)
-
-
-# what the detectors whose words are common need besides, each a fixed-width part of
-# their own patterns (one quick search where their patterns take many steps): a Discord
-# token's two dots six characters apart, a Telegram token's digit and colon then 35
-# characters, the 44 characters of an IBM Cloud key
-_NEEDED = {
-    "discord": r"\.[a-zA-Z\d_-]{6}\.",
-    "telegram_token": r"\d:[0-9A-Za-z_-]{35}",
-    "ibm_cloud_iam": r"[a-zA-Z0-9_\-]{44}",
-}
-
-
-@cache
-def _detectors() -> tuple[tuple[Any, tuple[str, ...], tuple[str, ...], Any], ...]:
-    """detect-secrets' provider detectors, made once, each with the words it needs and
-    what else its patterns need (our token shapes are in core/secret_tokens.py, private
-    keys are found over lines by :func:`_blocks`)."""
-    from importlib import import_module
-
-    return tuple(
-        (
-            getattr(import_module(f"detect_secrets.plugins.{module}"), name)(),
-            words,
-            lower,
-            re.compile(_NEEDED[module]) if module in _NEEDED else None,
-        )
-        for module, name, words, lower in _PROVIDER_DETECTORS
-    )
 
 
 def _assigned(line: str) -> str | None:
@@ -383,7 +316,7 @@ def _encoded_auth(line: str) -> bool:
 
 def scan(text: str) -> list[Finding]:
     """The secrets in ``text``, one finding per line at most (the first kind found)."""
-    found: dict[int, str] = dict(_blocks(text))
+    found: dict[int, str] = dict(blocks(text))
     detectors = _detectors()
     columns: dict[int, str] = {}  # the columns of the Markdown table here that hold secrets
     lines = text.splitlines()
@@ -392,21 +325,40 @@ def scan(text: str) -> list[Finding]:
         columns = table_columns(line, lines[number] if number < len(lines) else "", columns)
         if len(line) < 8 or number in found or _plain(line):
             continue
-        above = lines[number - 2] if number > 1 else ""
-        label = above if above[-1:] in LABEL_ENDS else ""  # most lines are below no label
-        for part in _windows(line):
-            kind = (
-                _line_kind(
-                    part, detectors, foreign=foreign, above=lines[max(0, number - 5) : number - 1]
-                )
-                or (table_row(part, columns) if columns else None)
-                or (value_below(label, part) if label else None)
-                or (named_above(above, part) if above and ": " in part else None)
-            )
-            if kind is not None:
-                found[number] = kind
-                break
+        kind = _kind_on_line(lines, number, columns, detectors, foreign=foreign)
+        if kind is not None:
+            found[number] = kind
     return [Finding(number, kind) for number, kind in sorted(found.items())]
+
+
+def _kind_on_line(
+    lines: list[str], number: int, columns: dict[int, str], detectors: Any, *, foreign: bool
+) -> str | None:
+    """The kind of the first secret on line ``number`` (from 1) of ``lines``, read in
+    windows (a long line's detectors stay fast) and with the lines above it: a browser's
+    key said public a few lines up is none, a value under its label or in a table's secret
+    column is one."""
+    above = lines[number - 2] if number > 1 else ""
+    label = above if above[-1:] in LABEL_ENDS else ""  # most lines are below no label
+    prior = lines[max(0, number - 5) : number - 1]
+    for part in _windows(lines[number - 1]):
+        kind = _line_kind(part, detectors, foreign=foreign, above=prior) or _said_above(
+            part, above, label, columns
+        )
+        if kind is not None:
+            return kind
+    return None
+
+
+def _said_above(part: str, above: str, label: str, columns: dict[int, str]) -> str | None:
+    """The kind of a secret ``part`` holds that only what stands above it says: a column
+    of a table whose heading names a secret, a label on the line above (``Password:``),
+    a secret's name said in the line above; each tried only when the line above may say it."""
+    return (
+        (table_row(part, columns) if columns else None)
+        or (value_below(label, part) if label else None)
+        or (named_above(above, part) if above and ": " in part else None)
+    )
 
 
 # a line of words alone: letters, spaces, commas, full stops, hyphens, code quotes, a
@@ -431,53 +383,6 @@ def _plain(line: str) -> bool:
     if _PLAIN.fullmatch(line) is not None:
         return _NOT_PLAIN.search(line) is None
     return _TEST_RESULT.match(line) is not None
-
-
-# a PEM private key's header, also wrapped over lines as a ticket or a mail wraps it
-_PEM_HEADER = (
-    r"-{4,5}[ \t]?BEGIN[ \t\r\n]{1,4}(?:[A-Z0-9]{1,12}[ \t\r\n]{1,4}){0,4}PRIVATE"
-    r"[ \t\r\n]{1,4}KEY(?:[ \t\r\n]{1,4}BLOCK)?[ \t]?-{4,5}"
-)
-# a PuTTY key's private lines (the public ones are no secret)
-_PUTTY_PRIVATE = r"Private-Lines:[ \t]*\d+[ \t]*\r?\n[ \t]*[A-Za-z0-9+/]{16,}"
-# a secret's name and its value in two fields of one JSON object, as Postman exports them
-_KEY_THEN_VALUE = (
-    r"\"(?:key|name|Name)\"\s{0,40}:\s{0,40}\"([^\"\n]{1,80})\"\s{0,40},\s{0,40}"
-    r"\"(?:value|Value)\"\s{0,40}:\s{0,40}\"([^\"\n]{1,500})\""
-    # a Kubernetes container's env, a compose or CI list: `- name: NAME` then `value: VALUE`
-    r"|(?m:^[ \t]*-?[ \t]*name:[ \t]*[\"']?([A-Za-z_][\w.-]{0,80})[\"']?[ \t]*\r?\n"
-    r"[ \t]*value:[ \t]*[\"']?([^\"'\n]{1,500}?)[\"']?[ \t]*$)"
-)
-_KEY_BODY = re.compile(r"[A-Za-z0-9+/]{40}")
-
-
-@cache
-def _block_patterns() -> tuple[Any, Any, Any]:
-    from serena_memory.core.secret_tokens import linear
-
-    return linear(_PEM_HEADER), linear(_PUTTY_PRIVATE), linear(_KEY_THEN_VALUE)
-
-
-def _blocks(text: str) -> Iterator[tuple[int, str]]:
-    """(line, kind) of the secrets that span lines: a private key (its header, when key
-    material follows it: a header named in prose is none), a PuTTY key's private lines, a
-    secret's name and value in two JSON fields, two-factor recovery codes."""
-    yield from ((line, "two-factor recovery codes") for line in recovery_codes(text))
-    pairs = '"key"' in text or "ame" in text
-    if "PRIVATE" not in text and "Private-Lines" not in text and not pairs:
-        return
-    pem, putty, key_value = _block_patterns()
-    for match in pem.finditer(text):
-        body = text[match.end() : match.end() + 400].replace("\\n", "\n")
-        if _KEY_BODY.search(body):
-            yield text.count("\n", 0, match.start()) + 1, "Private Key"
-    for match in putty.finditer(text):
-        yield text.count("\n", 0, match.start()) + 1, "PuTTY private key"
-    for match in key_value.finditer(text) if pairs else ():
-        name, value = match.group(1) or match.group(3), match.group(2) or match.group(4)
-        if secret_name(name) and literal_value(name, value, quoted=True):
-            at = match.start(2) if match.group(2) is not None else match.start(4)
-            yield text.count("\n", 0, at) + 1, "value assigned to " + name
 
 
 WINDOW = 4096  # a longer line is scanned in overlapping parts of this many characters
@@ -588,65 +493,6 @@ def _said_kind(line: str, *, foreign: bool) -> str | None:
     if assigned is None and any(map(holds, CONTEXT_WORDS)):
         return named_in_sentence(line)
     return assigned
-
-
-# a run of spaces or tabs, said once: no secret holds one, and some of detect-secrets'
-# patterns take time that grows with the square of such a run ("password" then 4,000
-# spaces took minutes), so a pasted memory could stall every write
-_BLANK_RUN = re.compile(r"[ \t]{2,}")
-
-
-def _detected(line: str, detectors: Iterable[Any]) -> str | None:
-    """The kind of the first of detect-secrets' findings that is a secret."""
-    if "  " in line or "\t" in line:  # most lines hold no run: the substitution skipped
-        line = _BLANK_RUN.sub(" ", line)
-    lower = line.lower()
-    for detector, words, lower_words, needed in detectors:
-        if not any(map(line.__contains__, words)) and not any(map(lower.__contains__, lower_words)):
-            continue  # none of the words its patterns need: no match
-        if needed is not None and needed.search(line) is None:
-            continue
-        for value in detector.analyze_string(line):
-            token = _token_of(line, value)
-            if fake(token) or public_token(str(detector.secret_type), token):
-                continue
-            if not retired_id(line, token):
-                return str(detector.secret_type)
-    return None
-
-
-def _known_token(line: str) -> str | None:
-    """The kind of the first token in one of core/secret_tokens.py's shapes."""
-    from serena_memory.core import secret_tokens
-
-    for kind, token in secret_tokens.find(line):
-        whole = _token_of(line, token)
-        if fake(whole.removeprefix("A" * 22)) or published(token) or published(whole):
-            continue  # (a Twitter bearer token starts with 22 A's: its shape, no filler)
-        at = line.find(token)
-        if kind in BROWSER_KEYS and (
-            named_public(line, token) or public_context(line, at) or remarked_public(line, at)
-        ):
-            continue
-        return kind
-    return None
-
-
-def _token_of(line: str, value: str) -> str:
-    """``value`` extended over the characters of a token around it: a detector may yield
-    only a group of its match (``ghp`` of ``ghp_xxxx...``), and a placeholder is judged on
-    the whole token, never on the URL or words around it."""
-    whole = value
-    at = line.find(value)
-    while at >= 0:  # the longest: `ghp_` named before the token itself
-        start, end = at, at + len(value)
-        while start > 0 and _TOKEN_CHARS.match(line[start - 1]):
-            start -= 1
-        while end < len(line) and _TOKEN_CHARS.match(line[end]):
-            end += 1
-        whole = max(whole, line[start:end], key=len)
-        at = line.find(value, end)
-    return whole
 
 
 def refusal(name: str, findings: list[Finding], *, person: bool) -> str:

@@ -1,0 +1,79 @@
+"""The secret gate's rules over lines: what a secret spans more than one line of (a
+private key, a PuTTY key, a name and its value in two fields, recovery codes), found in a
+text whole before its lines are read one by one (core/secrets.py)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+from serena_memory.core.secret_files import recovery_codes
+from serena_memory.core.secret_values import literal_value, secret_name
+
+# a PEM private key's header, also wrapped over lines as a ticket or a mail wraps it
+_PEM_HEADER = (
+    r"-{4,5}[ \t]?BEGIN[ \t\r\n]{1,4}(?:[A-Z0-9]{1,12}[ \t\r\n]{1,4}){0,4}PRIVATE"
+    r"[ \t\r\n]{1,4}KEY(?:[ \t\r\n]{1,4}BLOCK)?[ \t]?-{4,5}"
+)
+# a PuTTY key's private lines (the public ones are no secret)
+_PUTTY_PRIVATE = r"Private-Lines:[ \t]*\d+[ \t]*\r?\n[ \t]*[A-Za-z0-9+/]{16,}"
+# a secret's name and its value in two fields of one JSON object, as Postman exports them
+_KEY_THEN_VALUE = (
+    r"\"(?:key|name|Name)\"\s{0,40}:\s{0,40}\"([^\"\n]{1,80})\"\s{0,40},\s{0,40}"
+    r"\"(?:value|Value)\"\s{0,40}:\s{0,40}\"([^\"\n]{1,500})\""
+    # a Kubernetes container's env, a compose or CI list: `- name: NAME` then `value: VALUE`
+    r"|(?m:^[ \t]*-?[ \t]*name:[ \t]*[\"']?([A-Za-z_][\w.-]{0,80})[\"']?[ \t]*\r?\n"
+    r"[ \t]*value:[ \t]*[\"']?([^\"'\n]{1,500}?)[\"']?[ \t]*$)"
+)
+_KEY_BODY = re.compile(r"[A-Za-z0-9+/]{40}")
+
+
+@cache
+def _block_patterns() -> tuple[Any, Any, Any]:
+    from serena_memory.core.secret_tokens import linear
+
+    return linear(_PEM_HEADER), linear(_PUTTY_PRIVATE), linear(_KEY_THEN_VALUE)
+
+
+def blocks(text: str) -> Iterator[tuple[int, str]]:
+    """(line, kind) of the secrets that span lines: a private key (its header, when key
+    material follows it: a header named in prose is none), a PuTTY key's private lines, a
+    secret's name and value in two JSON fields, two-factor recovery codes."""
+    yield from ((line, "two-factor recovery codes") for line in recovery_codes(text))
+    pairs = '"key"' in text or "ame" in text
+    if "PRIVATE" not in text and "Private-Lines" not in text and not pairs:
+        return  # (most texts hold none: the patterns are not run)
+    pem, putty, key_value = _block_patterns()
+    yield from _private_keys(text, pem)
+    for match in putty.finditer(text):
+        yield _line_at(text, match.start()), "PuTTY private key"
+    if pairs:
+        yield from _named_pairs(text, key_value)
+
+
+def _line_at(text: str, at: int) -> int:
+    """The line (from 1) of ``text`` that holds the character at ``at``."""
+    return text.count("\n", 0, at) + 1
+
+
+def _private_keys(text: str, pem: Any) -> Iterator[tuple[int, str]]:
+    """The PEM headers followed by key material (escaped newlines read as newlines, as a
+    key pasted into JSON holds them): a header named in prose is no key."""
+    for match in pem.finditer(text):
+        body = text[match.end() : match.end() + 400].replace("\\n", "\n")
+        if _KEY_BODY.search(body):
+            yield _line_at(text, match.start()), "Private Key"
+
+
+def _named_pairs(text: str, key_value: Any) -> Iterator[tuple[int, str]]:
+    """A secret's name and its literal value in two fields (a Postman export's ``key`` and
+    ``value``, a container's ``name:`` then ``value:``), found on the value's line."""
+    for match in key_value.finditer(text):
+        json_pair = match.group(2) is not None  # else the YAML form's groups (3, 4)
+        name = match.group(1) or match.group(3)
+        value = match.group(2) or match.group(4)
+        if secret_name(name) and literal_value(name, value, quoted=True):
+            at = match.start(2) if json_pair else match.start(4)
+            yield _line_at(text, at), "value assigned to " + name

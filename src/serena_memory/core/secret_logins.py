@@ -1,0 +1,88 @@
+"""A login said in prose (for core/secrets.py): an app password after the words that name
+it, a user's password given as "logged in as USER with VALUE", an account reset to a
+value, a user and a password after a service's label, a Wi-Fi key, a userlist's pair."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from serena_memory.core.secret_drawn import random_looking
+from serena_memory.core.secret_said import all_classes
+from serena_memory.core.secret_values import human_password
+
+# an app password, as Google and Microsoft print it: four groups of four small letters
+_APP_PASSWORD = re.compile(
+    r"(?i)\bapp(?:lication)?[ -](?:specific[ -])?passwords?\b[^\n]{0,80}?"
+    r"[\s:`'\"]([a-z]{4}([ -]?)[a-z]{4}\2[a-z]{4}\2[a-z]{4})(?![a-z])"
+)
+
+
+def app_password(line: str) -> bool:
+    """An app password after the words that name it: four groups of four small letters."""
+    for match in _APP_PASSWORD.finditer(line):
+        letters = match.group(1).replace(" ", "").replace("-", "")
+        if letters.islower() and len(set(letters)) >= 8 and not _alphabet_run(letters):
+            return True
+    return False
+
+
+def _alphabet_run(letters: str) -> bool:
+    return any(letters[i : i + 4] in "abcdefghijklmnopqrstuvwxyz" for i in range(len(letters) - 3))
+
+
+# a login said as "logged in as USER with VALUE", "ssh as USER using VALUE"
+_LOGGED_IN_AS = re.compile(
+    r"(?i)\b(?:logged|log|logs|signed|sign|connect(?:ed|s)?)\s+(?:in\s+|on\s+)?as\s+[`'\"]?"
+    r"[\w.@+-]{2,64}[`'\"]?\s+(?:with|using|and|/)\s+(?:password\s+)?[`'\"]?([^\s`'\"]{8,80})"
+)
+# an account reset or set to a value: "the firewall admin account was reset to `VALUE`"
+_ACCOUNT_SET = re.compile(
+    r"(?i)\b(?:account|admin|user|login|root)\b[^\n]{0,30}?\b(?:re)?set\s+to\s+[`'\"]([^\s`'\"]{8,80})[`'\"]"
+)
+# an account set to a value, the account named between: "set the Keycloak realm admin to
+# `VALUE`", "changed the root account to VALUE"
+_SET_ACCOUNT_TO = re.compile(
+    r"(?i)\b(?:re)?set\b[^\n]{0,40}?\b(?:admin|administrator|root|superuser|account|login)"
+    r"(?:'s)?(?:\s+(?:password|pw|pass))?\s+to\s+[`'\"]?([^\s`'\"]{8,80})"
+)
+# a user then a password after a service's label: "SFTP for the agency: agency / VALUE"
+_LABELLED_LOGIN = re.compile(
+    r":\s+[`'\"]?[\w.@+-]{2,64}[`'\"]?\s+/\s+[`'\"]?([^\s`'\"/]{8,80})[`'\"]?\s*\.?$"
+)
+# a Wi-Fi network's key: "the Wi-Fi ... is `NAME`, key VALUE"
+_WIFI_KEY = re.compile(
+    r"(?i)\b(?:wi-?fi|wlan|ssid)\b[^\n]{0,80}?\bkey\s*:?\s+[`'\"]?([^\s`'\",;]{8,63})"
+)
+# two quoted fields, a user and a password, as pgbouncer's userlist holds them
+_QUOTED_PAIR = re.compile(r"^\s*\"[\w.@-]{1,64}\"\s+\"([^\"\s]{8,200})\"\s*$")
+
+
+# each form with the words (in lower case) a line must hold for it, and its value's test
+_LOGINS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]], ...] = (
+    ((" as ",), _LOGGED_IN_AS, human_password),
+    (("set to",), _ACCOUNT_SET, human_password),
+    (("set ",), _SET_ACCOUNT_TO, random_looking),
+    ((" / ",), _LABELLED_LOGIN, human_password),
+    (("wi-fi", "wifi", "wlan", "ssid"), _WIFI_KEY, human_password),
+    (('" "',), _QUOTED_PAIR, all_classes),
+)
+
+
+def login_said(line: str) -> bool:
+    """A user's password said as a login: logged in as a user with it, an account reset to
+    it, a user and password after a label, a Wi-Fi key, a userlist's quoted pair."""
+    lower = line.lower()
+    for words, pattern, judge in _LOGINS:
+        if not any(map(lower.__contains__, words)):
+            continue
+        match = pattern.search(line)
+        if match is None or _EXAMPLE_LOGIN.search(match.group()):
+            continue  # e2e-user@example.com / e2e-password: a fixture's
+        if judge(match.group(1).rstrip(".,;)")):
+            return True
+    return False
+
+
+_EXAMPLE_LOGIN = re.compile(r"(?i)@example\.|password`?\s*$|[-_]password\b")
+LOGIN_WORDS = tuple(word for words, _, _ in _LOGINS for word in words)

@@ -153,31 +153,38 @@ def _restated(
     rarity = rarity or Rarity.of(np.concatenate([np.zeros(0, np.uint32), *words]), len(kept))
     weights = [rarity.weights(w) for w in words]
     totals = [float(w.sum()) for w in weights]
-    common = max(MAX_BUCKET, rarity.memories // 10)
-    shared: dict[tuple[int, int], int] = {}
-    for members, _rows in _groups(words):
-        if len(members) <= common:
-            for a, b in _bucket_pairs(members):
-                shared[(a, b)] = shared.get((a, b), 0) + 1
     found = []
-    for (a, b), count in sorted(shared.items()):
-        if count < MIN_RESTATED_WORDS:
-            continue
-        both = np.isin(words[a], words[b])
-        weight = float(weights[a][both].sum())
+    for a, b in _sharing_words(words, max(MAX_BUCKET, rarity.memories // 10)):
+        weight = float(weights[a][np.isin(words[a], words[b])].sum())
         small, large = sorted((totals[a], totals[b]))
         if not small or weight < RESTATED_OF_LARGER * large:
-            continue
+            continue  # none of the smaller memory, or a note on the larger one's topic
         if weight >= RESTATED_SHARE * small or (
-            weight >= REWRITTEN_SHARE * small
-            and parses is not None
-            and _same_values(parses.values(kept[a]), parses.values(kept[b]))
+            weight >= REWRITTEN_SHARE * small and _rewritten(parses, kept[a], kept[b])
         ):
             first, second = kept[a], kept[b]
             found.append(
                 NearDuplicate(first, (1, 1), second, (1, 1), weight / small, False, restated=True)
             )
     return found
+
+
+def _sharing_words(words: list, common: int) -> list[tuple[int, int]]:
+    """The pairs of memories (indexes, in order) with :data:`MIN_RESTATED_WORDS` words in
+    common, counting only words of ``common`` memories or fewer: a word most memories
+    hold says nothing of two being one rewritten."""
+    shared: dict[tuple[int, int], int] = {}
+    for members, _rows in _groups(words):
+        if len(members) <= common:
+            for a, b in _bucket_pairs(members):
+                shared[(a, b)] = shared.get((a, b), 0) + 1
+    return [pair for pair, count in sorted(shared.items()) if count >= MIN_RESTATED_WORDS]
+
+
+def _rewritten(parses: _Parses | None, first: str, second: str) -> bool:
+    """Whether two memories keep the same values (:func:`_same_values`), when their texts
+    can be read: read only for a pair whose words alone are too few for a restatement."""
+    return parses is not None and _same_values(parses.values(first), parses.values(second))
 
 
 def _same_values(va: frozenset[str] | None, vb: frozenset[str] | None) -> bool:
@@ -453,31 +460,39 @@ def _conflicts(
 ) -> list[Conflict]:
     """Statements of two memories alike but for one value or a negation."""
     found: dict[tuple[str, int, str, int], Conflict] = {}
-    slots: dict[tuple[str, str], Conflict] = {}
-    met: dict[tuple[tuple[str, int, int], tuple[str, int, int]], int] = {}
+    met: set[tuple[tuple[str, int, int], tuple[str, int, int]]] = set()
     for members, rows in _key_groups([features[n].statement_keys for n in kept]):
         entries = [(kept[m], i, v) for m, (_k, i, v) in zip(members, rows.tolist(), strict=True)]
-        entries = _not_listed(entries)
-        for a, b in _bucket_pairs(sorted(entries)):
+        for a, b in _bucket_pairs(sorted(_not_listed(entries))):
             if a[0] == b[0] or a[2] == b[2]:
-                continue
+                continue  # one memory, or one value: nothing said two ways
             if a[1] >= SLOT_MARK:  # two slots meet by several keys: compared once
-                met[(a, b)] = met.get((a, b), 0) + 1
+                met.add((a, b))
                 continue
             conflict = _conflict(a, b, parses)
             if conflict is not None:
                 where = (conflict.first, conflict.first_line, conflict.second, conflict.second_line)
                 found.setdefault(where, conflict)
-    for (a, b), _count in sorted(met.items()):
-        if (a[0], b[0]) not in slots:  # one per pair of memories says where they part
-            conflict = _conflict(a, b, parses)
-            if conflict is not None:
-                slots[(a[0], b[0])] = conflict
+    slots = _slot_conflicts(met, parses)
     said = {(c.first, c.second) for c in found.values()}
     for pair, conflict in slots.items():
         if pair not in said:  # a statement of the two said it already
             found[(pair[0], conflict.first_line, pair[1], conflict.second_line)] = conflict
     return [found[k] for k in sorted(found)]
+
+
+def _slot_conflicts(
+    met: set[tuple[tuple[str, int, int], tuple[str, int, int]]], parses: _Parses
+) -> dict[tuple[str, str], Conflict]:
+    """The first conflict of the slots that ``met`` of each pair of memories (in order):
+    one per pair says where they part, and the rest of the pair's slots are not read."""
+    slots: dict[tuple[str, str], Conflict] = {}
+    for a, b in sorted(met):
+        if (a[0], b[0]) not in slots:
+            conflict = _conflict(a, b, parses)
+            if conflict is not None:
+                slots[(a[0], b[0])] = conflict
+    return slots
 
 
 def _key_groups(arrays: list) -> list[tuple[list[int], Any]]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from serena_memory.integrity.duplicates.text import MAX_STATEMENT_CHARS, NEGATIONS
@@ -50,106 +51,32 @@ _CAMEL = re.compile(r"[a-z][A-Z]")
 _MEM_SPAN = re.compile(r"`mem:[^`]*`")
 _MAYBE = re.compile(r"[`\d_/=@^~+<>]|[a-z][A-Z]|\w[.:]\w|(?<!\S)-\w")
 _WORD = re.compile(r"[^\W_]")
+# fmt: off
 SOURCE = frozenset(
     [
-        "c",
-        "cpp",
-        "c++",
-        "cs",
-        "csharp",
-        "dart",
-        "go",
-        "java",
-        "javascript",
-        "js",
-        "jsx",
-        "kotlin",
-        "kt",
-        "php",
-        "py",
-        "python",
-        "rb",
-        "ruby",
-        "rust",
-        "rs",
-        "scala",
-        "swift",
-        "ts",
-        "tsx",
-        "typescript",
-        "vue",
-        "svelte",
-        "sql",
-        "graphql",
-        "xml",
-        "xaml",
-        "html",
-        "css",
-        "scss",
+        "c", "cpp", "c++", "cs", "csharp", "dart", "go", "java", "javascript", "js", "jsx",
+        "kotlin", "kt", "php", "py", "python", "rb", "ruby", "rust", "rs", "scala", "swift", "ts",
+        "tsx", "typescript", "vue", "svelte", "sql", "graphql", "xml", "xaml", "html", "css", "scss"
     ]
 )
 """Languages of fenced blocks that hold source code: its names are what it declares, not
 values a memory states (shell, config and unlabelled blocks are read)."""
 CITING = frozenset(
     [
-        "line",
-        "lines",
-        "issue",
-        "pr",
-        "session",
-        "step",
-        "phase",
-        "part",
-        "section",
-        "chapter",
-        "stage",
-        "task",
-        "sprint",
-        "round",
-        "milestone",
-        "day",
-        "week",
-        "item",
-        "figure",
-        "table",
-        "page",
-        "rule",
-        "no",
-        "batch",
-        "attempt",
-        "iteration",
-        "run",
+        "line", "lines", "issue", "pr", "session", "step", "phase", "part", "section", "chapter",
+        "stage", "task", "sprint", "round", "milestone", "day", "week", "item", "figure", "table",
+        "page", "rule", "no", "batch", "attempt", "iteration", "run"
     ]
 )
 """A number after these counts or cites where something is (`step 3`): not a value."""
 SMALL = frozenset(
     [
-        "a",
-        "an",
-        "the",
-        "is",
-        "are",
-        "be",
-        "was",
-        "to",
-        "of",
-        "in",
-        "on",
-        "at",
-        "by",
-        "for",
-        "with",
-        "and",
-        "or",
-        "it",
-        "as",
-        "via",
-        "its",
-        "this",
-        "that",
+        "a", "an", "the", "is", "are", "be", "was", "to", "of", "in", "on", "at", "by", "for",
+        "with", "and", "or", "it", "as", "via", "its", "this", "that"
     ]
 )
 """Words too common to tell two contexts apart: left out of a unit's words."""
+# fmt: on
 OPPOSITES = {
     frozenset(p)
     for p in (
@@ -263,14 +190,9 @@ def _line_units(number: int, line: str, code: bool) -> list[Unit]:
 
 def _unit(number: int, piece: str) -> Unit | None:
     """A unit of one line or sentence (None without two words and a value)."""
-    if _MAYBE.search(_MEM_SPAN.sub("", piece) if "`mem:" in piece else piece) is None:
-        return None  # nothing a value could be (a `mem:` reference is none): one search
-    if piece.count("**:") + piece.count(":**") >= 2:
-        return None  # `**Atomicity**: 88% **Category**: Git`: a record's own metadata
-    if piece[0] in "-*+>#" or piece[0].isdigit():
-        piece = _MARKER.sub("", piece)
-    if "](" in piece:
-        piece = _LINK.sub("] ", piece)  # a link's text, not where it goes
+    if _holds_no_value(piece):
+        return None
+    piece = _unmarked(piece)
     words: list[str] = []
     values: list[bool] = []
     negations = 0
@@ -279,33 +201,72 @@ def _unit(number: int, piece: str) -> Unit | None:
     for i, part in enumerate(parts):
         if i % 2 == 1 and i < closed:  # code: one value, whatever its words
             _code(" ".join(part.casefold().split()), words, values)
-            continue
-        raw = [t.strip(_STRIP) for t in _SPLIT.split(part.replace("n't", " not"))]
-        for original in raw:
-            word = original.casefold()
-            if not word or word in SMALL:
-                continue
-            # `camelCase` as written is a name; `The`, `API` are words
-            camel = word != original and not (original.istitle() or original.isupper())
-            if word.isalpha():  # most words: no pattern to try
-                if word in NEGATIONS:
-                    negations += 1
-                    continue
-                value = camel and _CAMEL.search(original) is not None
-            elif _WORD.search(word) and not word.startswith("mem:"):
-                setting = _SETTING.fullmatch(word)
-                if setting:
-                    words.extend(setting.groups())
-                    values.extend((True, True))
-                    continue
-                value = is_value(word, camel and _CAMEL.search(original) is not None)
-            else:
-                continue
-            words.append(word)
-            values.append(value)
+        else:
+            negations += _prose(part, words, values)
     if len(words) < 2 or not any(values):
         return None
     return Unit(number, piece, words, values, negations % 2 == 1)
+
+
+def _holds_no_value(piece: str) -> bool:
+    """Whether a piece can hold no value a restatement may change, told before its words
+    are read: nothing a value could be in it (a `mem:` reference is none), found with
+    one search, or it is a record's own metadata (`**Atomicity**: 88% **Category**:
+    Git`)."""
+    if _MAYBE.search(_MEM_SPAN.sub("", piece) if "`mem:" in piece else piece) is None:
+        return True
+    return piece.count("**:") + piece.count(":**") >= 2
+
+
+def _unmarked(piece: str) -> str:
+    """A piece without its list or heading marker, and with a link's text only (not where
+    it goes): neither is part of what the line says."""
+    if piece[0] in "-*+>#" or piece[0].isdigit():
+        piece = _MARKER.sub("", piece)
+    if "](" in piece:
+        piece = _LINK.sub("] ", piece)
+    return piece
+
+
+def _prose(part: str, words: list[str], values: list[bool]) -> int:
+    """The words of prose (outside backticks) added to ``words`` and ``values``; how many
+    negations it holds (counted apart, not words of the unit)."""
+    negations = 0
+    for raw in _SPLIT.split(part.replace("n't", " not")):
+        negations += _add_word(raw.strip(_STRIP), words, values)
+    return negations
+
+
+def _add_word(original: str, words: list[str], values: list[bool]) -> int:
+    """One word of prose (as written) added to ``words`` and ``values``, unless it is a
+    small word, a negation (1 is returned: it is counted, not kept) or holds no letter
+    or digit; `KEY=value` adds what is set and its value."""
+    word = original.casefold()
+    if not word or word in SMALL:
+        return 0
+    if word.isalpha():  # most words: no pattern to try
+        if word in NEGATIONS:
+            return 1
+        value = _camel(word, original)
+    elif _WORD.search(word) and not word.startswith("mem:"):
+        setting = _SETTING.fullmatch(word)
+        if setting:
+            words.extend(setting.groups())
+            values.extend((True, True))
+            return 0
+        value = is_value(word, _camel(word, original))
+    else:
+        return 0
+    words.append(word)
+    values.append(value)
+    return 0
+
+
+def _camel(word: str, original: str) -> bool:
+    """Whether a word is `camelCase` as written (``original``): a name, a value; `The`,
+    `API` are words."""
+    camel = word != original and not (original.istitle() or original.isupper())
+    return camel and _CAMEL.search(original) is not None
 
 
 def _code(code: str, words: list[str], values: list[bool]) -> None:
@@ -346,51 +307,86 @@ def slot_keys(found: list[Unit]) -> list[tuple[int, int, int]]:
     when a word next to each is the same and their units hold words enough alike to
     share a min-hash, or when the words on both sides are the same."""
     rows: list[tuple[int, int, int]] = []
-    add = rows.append
     seen: dict[str, tuple[int, ...]] = {}  # a word's hash, then its min-hash values
-    mixes = _MIXES[:SKETCH]
     for unit in found:
-        words, values = unit.words, unit.values
-        if not any(values[1:]):
+        if not any(unit.values[1:]):
             continue  # a value first only: what the line is about
-        for w in words:
-            if w not in seen:
-                h = _hash(w)
-                seen[w] = (h, *(((h * m + c) & _MASK) for m, c in mixes))
-        distinct = {w: seen[w][0] for w in words}
-        if len(distinct) < 2:
-            continue
-        total = sum(distinct.values())
-        # per min-hash, its two smallest words: a slot's sketch leaves its own word out
-        least = [sorted((seen[w][k], w) for w in distinct)[:2] for k in range(1, SKETCH + 1)]
-        sorts = [kind(w) if v else None for w, v in zip(words, values, strict=True)]
-        where = unit.where
-        for i in range(1, len(words)):
-            sort = sorts[i]
-            if sort is None or words[i - 1] in CITING or (i > 1 and words[i - 2] in CITING):
-                continue  # no value; or `PR 12`, a number that cites
-            if sort == _NAME and sorts[i - 1] == _NAME:
-                continue  # one of a list of names (`MenuController, MenuService`)
-            word = words[i]
-            held = distinct[word]
-            sketch = [(total - held) & _MASK]  # the other words, in any order
-            sketch += [two[1][0] if two[0][1] == word else two[0][0] for two in least]
-
-            salt = _SORTS.get(sort[0], 0)
-            both = salt
-            for side in (-1, 1):
-                j = i + side
-                while 0 <= j < len(words) and sorts[j] == sort:
-                    j += side  # past the next values of its kind (`3.11, 3.12`)
-                near = distinct[words[j]] if 0 <= j < len(words) else 0
-                both = (both * 0xD6E8FEB86659FD93 + near + side) & _MASK
-                if near:
-                    base = (near ^ salt) * 0x9E3779B97F4A7C15
-                    for k, mixed in enumerate(sketch):
-                        key = ((base + mixed) * 0xBF58476D1CE4E5B9 + k) & _MASK
-                        add((key >> 32, where, held))
-            add((((both * 0x94D049BB133111EB) & _MASK) >> 32, where, held))  # both sides
+        _hash_words(unit.words, seen)
+        distinct = {w: seen[w][0] for w in unit.words}
+        if len(distinct) >= 2:
+            rows.extend(_unit_keys(unit, distinct, seen))
     return rows
+
+
+def _hash_words(words: list[str], seen: dict[str, tuple[int, ...]]) -> None:
+    """Each word not yet ``seen``: its hash, then its :data:`SKETCH` min-hash values,
+    made once for all the units of a memory."""
+    for w in words:
+        if w not in seen:
+            h = _hash(w)
+            seen[w] = (h, *(((h * m + c) & _MASK) for m, c in _MIXES[:SKETCH]))
+
+
+def _unit_keys(
+    unit: Unit, distinct: dict[str, int], seen: dict[str, tuple[int, ...]]
+) -> list[tuple[int, int, int]]:
+    """The rows of :func:`slot_keys` of one unit (of two distinct words or more)."""
+    words = unit.words
+    total = sum(distinct.values())
+    # per min-hash, its two smallest words: a slot's sketch leaves its own word out
+    least = [sorted((seen[w][k], w) for w in distinct)[:2] for k in range(1, SKETCH + 1)]
+    sorts = [kind(w) if v else None for w, v in zip(words, unit.values, strict=True)]
+    hashes = [distinct[w] for w in words]
+    rows: list[tuple[int, int, int]] = []
+    for i in range(1, len(words)):
+        if _no_slot(words, sorts, i):
+            continue
+        word = words[i]
+        held = distinct[word]
+        sketch = [(total - held) & _MASK]  # the other words, in any order
+        sketch += [two[1][0] if two[0][1] == word else two[0][0] for two in least]
+        rows.extend(_slot_rows(hashes, sorts, i, sketch, unit.where))
+    return rows
+
+
+def _no_slot(words: list[str], sorts: list[tuple[str, str] | None], i: int) -> bool:
+    """Whether ``words[i]`` is no slot: no value; a number that cites (`PR 12`, `step
+    3`); or one of a list of names (`MenuController, MenuService`), no claim of its own."""
+    sort = sorts[i]
+    if sort is None or words[i - 1] in CITING or (i > 1 and words[i - 2] in CITING):
+        return True
+    return sort == _NAME and sorts[i - 1] == _NAME
+
+
+def _slot_rows(
+    hashes: list[int], sorts: list[tuple[str, str] | None], i: int, sketch: list[int], where: int
+) -> list[tuple[int, int, int]]:
+    """The rows of slot ``i`` (of a unit's word ``hashes``): per side with a word, one per
+    value of its ``sketch`` keyed by that word (salted by the value's sort, so that two
+    kinds of value never meet); then one keyed by the words on both sides."""
+    salt = _SORTS.get(sorts[i][0], 0)  # type: ignore[index]  # a slot: never None
+    held = hashes[i]
+    rows = []
+    both = salt
+    for side in (-1, 1):
+        near = _beside(hashes, sorts, i, side)
+        both = (both * 0xD6E8FEB86659FD93 + near + side) & _MASK
+        if near:
+            base = (near ^ salt) * 0x9E3779B97F4A7C15
+            for k, mixed in enumerate(sketch):
+                key = ((base + mixed) * 0xBF58476D1CE4E5B9 + k) & _MASK
+                rows.append((key >> 32, where, held))
+    rows.append((((both * 0x94D049BB133111EB) & _MASK) >> 32, where, held))  # both sides
+    return rows
+
+
+def _beside(hashes: list[int], sorts: list[tuple[str, str] | None], i: int, side: int) -> int:
+    """The hash of the word next to word ``i`` on one ``side``, past the next values of
+    its kind (`3.11, 3.12`: one list), or 0 at the end."""
+    j = i + side
+    while 0 <= j < len(hashes) and sorts[j] == sorts[i]:
+        j += side
+    return hashes[j] if 0 <= j < len(hashes) else 0
 
 
 def _near(words: list[str], values: list[bool], i: int, step: int) -> str | None:
@@ -421,31 +417,95 @@ def differ(a: Unit, b: Unit, value_a: str, value_b: str) -> bool:
 def why_not(a: Unit, b: Unit, value_a: str, value_b: str) -> str | None:
     """Why two units with ``value_a`` and ``value_b`` do not contradict each other (None
     when they do): what :func:`differ` tells, in words, for whoever tunes it."""
-    sort = kind(value_a)
-    if value_a == value_b or sort != kind(value_b):
-        return "the same value, or values of two kinds"
-    if sort[0] == "opposite" and frozenset((value_a, value_b)) not in OPPOSITES:
-        return "two words of opposites that are not each other's"
-    if sort[0] == "path" and not _akin(value_a, value_b):
-        return "two paths with neither their first nor their last part alike: two places"
-    if _plain(value_a) == _plain(value_b) or _open(value_a) != _open(value_b):
-        return "a plural, or a bound and a value in it (`3.8+`, `3.10`)"
-    if _more_precise(value_a, value_b) or _more_precise(value_b, value_a):
-        return "one says the other more precisely"
-    mine, theirs = set(a.words) - {value_a}, set(b.words) - {value_b}
-    if value_b in mine or value_a in theirs or _said_in(value_a, b) or _said_in(value_b, a):
-        return "both values in one unit: a choice, or a change from one to the other"
-    if not _neighbours(a, value_a) & _neighbours(b, value_b):
-        return "no word next to the one value next to the other"
-    mine_values = {w for w, v in zip(a.words, a.values, strict=True) if v} - {value_a}
-    theirs_values = {w for w, v in zip(b.words, b.values, strict=True) if v} - {value_b}
-    only_mine = any(kind(w) == sort for w in mine_values - theirs)
-    if only_mine and any(kind(w) == sort for w in theirs_values - mine):
-        return "another value of the kind differs: another statement"
-    smaller, larger = sorted((mine, theirs), key=len)
+    pair = _Pair(a, b, value_a, value_b)
+    for rule, reason in _RULES:
+        if rule(pair):
+            return reason
+    return _too_little_shared(pair)
+
+
+class _Pair:
+    """Two units and their values, as :func:`why_not`'s rules read them: the kind of the
+    values, each unit's other words, and the words next to the values in both."""
+
+    def __init__(self, a: Unit, b: Unit, value_a: str, value_b: str) -> None:
+        self.a, self.b, self.value_a, self.value_b = a, b, value_a, value_b
+        self.sort = kind(value_a)
+        self.mine, self.theirs = set(a.words) - {value_a}, set(b.words) - {value_b}
+        self.near = _neighbours(a, value_a) & _neighbours(b, value_b)
+
+
+def _same_or_unlike(p: _Pair) -> bool:
+    """The same value twice says nothing new; values of two kinds are not one changed."""
+    return p.value_a == p.value_b or p.sort != kind(p.value_b)
+
+
+def _not_opposites(p: _Pair) -> bool:
+    """`true` / `off` are words of two settings, not one set two ways."""
+    return p.sort[0] == "opposite" and frozenset((p.value_a, p.value_b)) not in OPPOSITES
+
+
+def _two_places(p: _Pair) -> bool:
+    """Paths alike neither at their start nor at their end are two places, each said."""
+    return p.sort[0] == "path" and not _akin(p.value_a, p.value_b)
+
+
+def _plural_or_bound(p: _Pair) -> bool:
+    """`test` / `tests`, `ADR-3` / `ADR-003` are one value; `3.8+` holds `3.10`."""
+    return _plain(p.value_a) == _plain(p.value_b) or _open(p.value_a) != _open(p.value_b)
+
+
+def _one_more_precise(p: _Pair) -> bool:
+    """`1.8` / `1.8.2`: one says the other, more precisely."""
+    return _more_precise(p.value_a, p.value_b) or _more_precise(p.value_b, p.value_a)
+
+
+def _both_in_one(p: _Pair) -> bool:
+    """A unit that holds both values chooses between them or tells a change from one to
+    the other: what the other unit says is no contradiction of it."""
+    if p.value_b in p.mine or p.value_a in p.theirs:
+        return True
+    return _said_in(p.value_a, p.b) or _said_in(p.value_b, p.a)
+
+
+def _no_neighbour(p: _Pair) -> bool:
+    """Values with no word next to them alike are said of two things."""
+    return not p.near
+
+
+def _another_differs(p: _Pair) -> bool:
+    """Another value of the kind apart on both sides: the units say two statements (two
+    versions of two tools), not one with one value changed."""
+    mine_values = {w for w, v in zip(p.a.words, p.a.values, strict=True) if v} - {p.value_a}
+    theirs_values = {w for w, v in zip(p.b.words, p.b.values, strict=True) if v} - {p.value_b}
+    only_mine = any(kind(w) == p.sort for w in mine_values - p.theirs)
+    return only_mine and any(kind(w) == p.sort for w in theirs_values - p.mine)
+
+
+_RULES: tuple[tuple[Callable[[_Pair], bool], str], ...] = (
+    (_same_or_unlike, "the same value, or values of two kinds"),
+    (_not_opposites, "two words of opposites that are not each other's"),
+    (_two_places, "two paths with neither their first nor their last part alike: two places"),
+    (_plural_or_bound, "a plural, or a bound and a value in it (`3.8+`, `3.10`)"),
+    (_one_more_precise, "one says the other more precisely"),
+    (_both_in_one, "both values in one unit: a choice, or a change from one to the other"),
+    (_no_neighbour, "no word next to the one value next to the other"),
+    (_another_differs, "another value of the kind differs: another statement"),
+)
+""":func:`why_not`'s rules about the values and the words next to them, in order: the
+first that holds is the reason; when none does, what the units share decides."""
+_QUANTITIES = ("number", "flag", "opposite")
+"""Sorts of value that are a quantity or a setting: said with fewer words around them."""
+
+
+def _too_little_shared(p: _Pair) -> str | None:
+    """Why two units do not share words enough to say the same but for the value (None
+    when they do): a quantity with the word after it and :data:`MIN_SHARED_NUMBER` words
+    in common does; a unit of one word or two besides the value needs them all."""
+    smaller, larger = sorted((p.mine, p.theirs), key=len)
     shared = smaller & larger
-    number = sort[0] in ("number", "flag", "opposite")  # a quantity or a setting
-    after = {w for side, w in _neighbours(a, value_a) & _neighbours(b, value_b) if side > 0}
+    number = p.sort[0] in _QUANTITIES
+    after = {w for side, w in p.near if side > 0}
     if number and after and len(shared) >= MIN_SHARED_NUMBER:
         return None  # `512 bytes` / `2048 bytes`: one quantity, with a word more in common
     if len(smaller) < 2:  # `Port: 8084` / `| Port | 8080 |`
@@ -453,7 +513,16 @@ def why_not(a: Unit, b: Unit, value_a: str, value_b: str) -> str | None:
         return None if ok else "one word besides the value"
     if len(smaller) == 2 and not number and smaller != larger:
         return "too little said of a name to tell it apart (`Call X`, `Call Y`)"
-    if a.code and b.code:
+    return _too_little_of_longer(p, smaller, shared, number)
+
+
+def _too_little_of_longer(
+    p: _Pair, smaller: set[str], shared: set[str], number: bool
+) -> str | None:
+    """The rest of :func:`_too_little_shared`, for units of two words or more besides the
+    value: a command must be all in the other (said exactly), a short unit all but a
+    word for a quantity, a longer one :data:`SHARED_SHARE` of its words."""
+    if p.a.code and p.b.code:
         return None if shared == smaller else "a command not all in the other"
     if len(smaller) <= SHORT:  # of four words, one may be said otherwise, by a quantity
         enough = len(shared) >= min(len(smaller), SHORT - 1 if number else SHORT)

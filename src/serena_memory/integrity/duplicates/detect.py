@@ -15,8 +15,10 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import Any
 
+from serena_memory.integrity.duplicates.buckets import MAX_BUCKET, T, bucket_pairs
+from serena_memory.integrity.duplicates.conflicts import find_conflicts
 from serena_memory.integrity.duplicates.features import (
     BANDS,
     MIN_LINES,
@@ -31,8 +33,8 @@ from serena_memory.integrity.duplicates.findings import (
     DuplicateReport,
     NearDuplicate,
 )
-from serena_memory.integrity.duplicates.slots import SLOT_MARK, Unit, differ, unit_at, value_of
-from serena_memory.integrity.duplicates.text import Parsed, Statement, parse
+from serena_memory.integrity.duplicates.slots import Unit, unit_at
+from serena_memory.integrity.duplicates.text import Parsed, parse
 
 MEMORY_SIMILARITY = 0.6
 """Share of lines two whole memories have alike to be near-duplicates."""
@@ -43,16 +45,12 @@ SECTION_SIMILARITY = 0.75
 """Share of a section's lines another memory must have for a duplicate section."""
 MAX_FUZZY = 40_000
 """Pairs of lines compared word by word at most for two memories."""
-MAX_BUCKET = 8
-"""A band or statement key more memories share is a template: neighbours only."""
-T = TypeVar("T")
 RESTATED_SHARE = 0.57
 """Share of the weight of the smaller memory's words the other holds, for a restatement."""
 RESTATED_OF_LARGER = 0.25
 """And of the larger one's: else the smaller is one note on the larger one's topic."""
 MIN_RESTATED_WORDS = 10
 """Rarer words two memories must share to be compared as restatements."""
-MAX_KEY_MEMORIES = 4
 REWRITTEN_SHARE = 0.3
 """Share of the smaller memory's word weight enough for a restatement when the two also
 keep the same values (:data:`MIN_KEPT_VALUES`): a rewrite changes the prose around the
@@ -64,7 +62,6 @@ KEPT_OF_SMALLER = 0.8
 KEPT_OF_LARGER = 0.7
 """And of the one with more: else one holds a few commands of a longer list."""
 _CODE = re.compile(r"`([^`\n]+)`")
-"""A statement key more memories share is a pattern, not one statement restated."""
 
 
 def find_duplicates(memories: Mapping[str, str]) -> DuplicateReport:
@@ -93,7 +90,7 @@ def detect(
                 replace(d, first_lines=(1, len(pa.lines)), second_lines=(1, len(pb.lines)))
             )
     pairs.sort(key=lambda d: (d.first, d.second))
-    conflicts = _conflicts(kept, features, parses)
+    conflicts = find_conflicts(kept, features, parses)
     paired = {(d.first, d.second): i for i, d in enumerate(pairs)}
     loose: list[Conflict] = []
     for c in conflicts:
@@ -176,7 +173,7 @@ def _sharing_words(words: list, common: int) -> list[tuple[int, int]]:
     shared: dict[tuple[int, int], int] = {}
     for members, _rows in _groups(words):
         if len(members) <= common:
-            for a, b in _bucket_pairs(members):
+            for a, b in bucket_pairs(members):
                 shared[(a, b)] = shared.get((a, b), 0) + 1
     return [pair for pair, count in sorted(shared.items()) if count >= MIN_RESTATED_WORDS]
 
@@ -279,16 +276,6 @@ def _identical(features: Mapping[str, Features], report: DuplicateReport) -> lis
     return sorted(kept)
 
 
-def _bucket_pairs(members: list[T]) -> Iterable[tuple[T, T]]:
-    """The pairs of one bucket: all of them, or each with the next when it is big."""
-    if len(members) <= MAX_BUCKET:
-        for i, a in enumerate(members):
-            for b in members[i + 1 :]:
-                yield a, b
-    else:
-        yield from zip(members, members[1:], strict=False)
-
-
 def _band_candidates(names: list[str], signatures: list) -> set[tuple[str, str]]:
     """Pairs of memories whose signatures share a band."""
     import numpy as np
@@ -304,7 +291,7 @@ def _band_candidates(names: list[str], signatures: list) -> set[tuple[str, str]]
             for r in range(1, ROWS):
                 keys = (keys ^ part[:, r]) * np.uint64(0xBF58476D1CE4E5B9)
         for group in _shared(keys):
-            found.update(_bucket_pairs(sorted(names[i] for i in group)))
+            found.update(bucket_pairs(sorted(names[i] for i in group)))
     return found
 
 
@@ -345,7 +332,7 @@ def _line_candidates(kept: list[str], features: Mapping[str, Features]) -> set[t
     """Pairs of memories that have at least two lines the same, word for word."""
     shared: dict[tuple[str, str], int] = {}
     for members, _rows in _groups([features[n].lines for n in kept]):
-        for a, b in _bucket_pairs(members):  # a memory's lines are distinct: a != b
+        for a, b in bucket_pairs(members):  # a memory's lines are distinct: a != b
             pair = (kept[a], kept[b])
             shared[pair] = shared.get(pair, 0) + 1
     return {pair for pair, count in shared.items() if count >= 2}
@@ -453,171 +440,6 @@ def _matched_lines(pa: Parsed, pb: Parsed) -> dict[int, int]:
                 used.add(m)
                 break
     return match
-
-
-def _conflicts(
-    kept: list[str], features: Mapping[str, Features], parses: _Parses
-) -> list[Conflict]:
-    """Statements of two memories alike but for one value or a negation."""
-    found: dict[tuple[str, int, str, int], Conflict] = {}
-    met: set[tuple[tuple[str, int, int], tuple[str, int, int]]] = set()
-    for members, rows in _key_groups([features[n].statement_keys for n in kept]):
-        entries = [(kept[m], i, v) for m, (_k, i, v) in zip(members, rows.tolist(), strict=True)]
-        for a, b in _bucket_pairs(sorted(_not_listed(entries))):
-            if a[0] == b[0] or a[2] == b[2]:
-                continue  # one memory, or one value: nothing said two ways
-            if a[1] >= SLOT_MARK:  # two slots meet by several keys: compared once
-                met.add((a, b))
-                continue
-            conflict = _conflict(a, b, parses)
-            if conflict is not None:
-                where = (conflict.first, conflict.first_line, conflict.second, conflict.second_line)
-                found.setdefault(where, conflict)
-    slots = _slot_conflicts(met, parses)
-    said = {(c.first, c.second) for c in found.values()}
-    for pair, conflict in slots.items():
-        if pair not in said:  # a statement of the two said it already
-            found[(pair[0], conflict.first_line, pair[1], conflict.second_line)] = conflict
-    return [found[k] for k in sorted(found)]
-
-
-def _slot_conflicts(
-    met: set[tuple[tuple[str, int, int], tuple[str, int, int]]], parses: _Parses
-) -> dict[tuple[str, str], Conflict]:
-    """The first conflict of the slots that ``met`` of each pair of memories (in order):
-    one per pair says where they part, and the rest of the pair's slots are not read."""
-    slots: dict[tuple[str, str], Conflict] = {}
-    for a, b in sorted(met):
-        if (a[0], b[0]) not in slots:
-            conflict = _conflict(a, b, parses)
-            if conflict is not None:
-                slots[(a[0], b[0])] = conflict
-    return slots
-
-
-def _key_groups(arrays: list) -> list[tuple[list[int], Any]]:
-    """The keys (statement or slot rows, one array per memory) worth comparing: held by
-    two to :data:`MAX_KEY_MEMORIES` memories with two values or more, as (the indexes of
-    the memories, their rows), but the rows of a slot that a key of it shows to be a
-    field (a key more memories hold with values of their own: `Impact: 8/10`, no claim).
-    Counted in numpy: Python sees only the few keys kept."""
-    import numpy as np
-
-    if not arrays:
-        return []
-    owners = np.repeat(np.arange(len(arrays)), [len(a) for a in arrays])
-    every = np.concatenate([np.zeros((0, 3), np.uint32), *arrays]).astype(np.int64)
-    order = np.lexsort((owners, every[:, 0]))
-    keys, owners, every = every[order, 0], owners[order], every[order]
-    if not len(keys):
-        return []
-    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
-    group = np.cumsum(np.concatenate(([True], keys[1:] != keys[:-1]))) - 1
-    new_owner = np.concatenate(([True], (keys[1:] != keys[:-1]) | (owners[1:] != owners[:-1])))
-    holders = np.bincount(group, weights=new_owner)
-    varied = np.minimum.reduceat(every[:, 2], starts) != np.maximum.reduceat(every[:, 2], starts)
-    slot = every[starts, 1] >= SLOT_MARK
-    field = (holders > MAX_KEY_MEMORIES) & slot
-    with np.errstate(over="ignore"):  # a slot's place: its memory, unit and value, mixed
-        wide = every.astype(np.uint64)
-        place = (
-            (owners.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
-            ^ (wide[:, 1] * np.uint64(0xBF58476D1CE4E5B9))
-            ^ wide[:, 2]
-        )
-    fielded = np.isin(place, place[field[group]])
-    keep = (holders >= 2) & (holders <= MAX_KEY_MEMORIES) & varied
-    chosen = keep[group] & ~fielded
-    found: list[tuple[list[int], Any]] = []
-    if not chosen.any():
-        return found
-    at = np.flatnonzero(chosen)
-    cuts = np.flatnonzero(np.diff(group[at])) + 1
-    for part in np.split(at, cuts):
-        found.append((owners[part].tolist(), every[part].astype(np.uint32)))
-    return found
-
-
-def _not_listed(entries: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
-    """The entries of a key but those of a memory that has it with two values or more: the
-    same words around several values is a list or a template (`File: a.ts`, `File:
-    b.ts`), not one statement."""
-    values: dict[str, set[int]] = {}
-    for name, _i, value in entries:
-        values.setdefault(name, set()).add(value)
-    kept = [e for e in entries if len(values[e[0]]) == 1]
-    if len({e[2] for e in kept}) > 2:
-        return []  # three values or more, each in its memory: a count that moves on
-    return kept
-
-
-def _conflict(
-    ea: tuple[str, int, int], eb: tuple[str, int, int], parses: _Parses
-) -> Conflict | None:
-    """The two statements (or slots) compared word for word: a conflict, or None."""
-    if ea[1] >= SLOT_MARK or eb[1] >= SLOT_MARK:
-        return _slot_conflict(ea, eb, parses) if ea[1] >= SLOT_MARK <= eb[1] else None
-    sa, sb = _statement_at(ea, parses), _statement_at(eb, parses)
-    if sa is None or sb is None:
-        return None
-    said = _what_differs(sa, sb)
-    if said is None:
-        return None
-    return Conflict(ea[0], sa.line, sa.text, eb[0], sb.line, sb.text, *said)
-
-
-def _slot_conflict(
-    ea: tuple[str, int, int], eb: tuple[str, int, int], parses: _Parses
-) -> Conflict | None:
-    """Two slots with the same words around them: a conflict when their units say the
-    same but for the value (:func:`.slots.differ`)."""
-    found = []
-    for name, middle, held in (ea, eb):
-        unit = parses.unit(name, middle)
-        if unit is None:
-            return None
-        value = value_of(unit, held)
-        if value is None:
-            return None
-        found.append((unit, value))
-    (ua, va), (ub, vb) = found
-    if not differ(ua, ub, va, vb):
-        return None
-    return Conflict(ea[0], ua.line, ua.text, eb[0], ub.line, ub.text, va, vb)
-
-
-def _statement_at(entry: tuple[str, int, int], parses: _Parses) -> Statement | None:
-    """The statement an entry (memory, statement's index, key) points at, or None when
-    the memory is gone or no longer holds it."""
-    parsed = parses.get(entry[0], statements=True)
-    if parsed is None or entry[1] >= len(parsed.statements):
-        return None
-    return parsed.statements[entry[1]]
-
-
-def _what_differs(sa: Statement, sb: Statement) -> tuple[str, str] | None:
-    """What each of two statements says where they differ (a negation, or the one value
-    that changed), or None when they say the same, differ in more, or one value only
-    says the other more precisely."""
-    if sa.template != sb.template or len(sa.values) != len(sb.values):
-        return None
-    differ = [i for i, (x, y) in enumerate(zip(sa.values, sb.values, strict=True)) if x != y]
-    if sa.negated != sb.negated and not differ:
-        return ("not" if sa.negated else ""), ("not" if sb.negated else "")
-    if sa.negated != sb.negated or len(differ) != 1:
-        return None
-    va, vb = sa.values[differ[0]], sb.values[differ[0]]
-    if _one_more_precise(va, vb) or _one_more_precise(vb, va):
-        return None
-    return va, vb
-
-
-def _one_more_precise(short: str, long: str) -> bool:
-    """Whether ``long`` says what ``short`` says, more precisely: a version with more
-    parts (`1.8` / `1.8.2602`), a command with more arguments (`gh pr view` / `gh pr
-    view --json state`) or a path with more folders (`build.py` / `scripts/build.py`).
-    Not a contradiction."""
-    return long.startswith((short + ".", short + " ")) or long.endswith("/" + short)
 
 
 __all__ = ["detect", "find_duplicates"]

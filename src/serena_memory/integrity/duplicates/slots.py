@@ -51,32 +51,27 @@ _CAMEL = re.compile(r"[a-z][A-Z]")
 _MEM_SPAN = re.compile(r"`mem:[^`]*`")
 _MAYBE = re.compile(r"[`\d_/=@^~+<>]|[a-z][A-Z]|\w[.:]\w|(?<!\S)-\w")
 _WORD = re.compile(r"[^\W_]")
-# fmt: off
-SOURCE = frozenset(
-    [
-        "c", "cpp", "c++", "cs", "csharp", "dart", "go", "java", "javascript", "js", "jsx",
-        "kotlin", "kt", "php", "py", "python", "rb", "ruby", "rust", "rs", "scala", "swift", "ts",
-        "tsx", "typescript", "vue", "svelte", "sql", "graphql", "xml", "xaml", "html", "css", "scss"
-    ]
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+SOURCE = _words(
+    """c cpp c++ cs csharp dart go java javascript js jsx kotlin kt php py python rb ruby
+    rust rs scala swift ts tsx typescript vue svelte sql graphql xml xaml html css scss"""
 )
 """Languages of fenced blocks that hold source code: its names are what it declares, not
 values a memory states (shell, config and unlabelled blocks are read)."""
-CITING = frozenset(
-    [
-        "line", "lines", "issue", "pr", "session", "step", "phase", "part", "section", "chapter",
-        "stage", "task", "sprint", "round", "milestone", "day", "week", "item", "figure", "table",
-        "page", "rule", "no", "batch", "attempt", "iteration", "run"
-    ]
+CITING = _words(
+    """line lines issue pr session step phase part section chapter stage task sprint round
+    milestone day week item figure table page rule no batch attempt iteration run"""
 )
 """A number after these counts or cites where something is (`step 3`): not a value."""
-SMALL = frozenset(
-    [
-        "a", "an", "the", "is", "are", "be", "was", "to", "of", "in", "on", "at", "by", "for",
-        "with", "and", "or", "it", "as", "via", "its", "this", "that"
-    ]
+SMALL = _words(
+    """a an the is are be was to of in on at by for with and or it as via its this that"""
 )
 """Words too common to tell two contexts apart: left out of a unit's words."""
-# fmt: on
 OPPOSITES = {
     frozenset(p)
     for p in (

@@ -16,6 +16,8 @@ import posixpath
 import re
 from collections.abc import Iterable, Iterator
 
+from serena_memory.integrity.code_drift.extensions import KNOWN_EXTENSIONS
+
 _COMMENT = re.compile(r"^\s*(?://+|#+(?!!)|/\*+|\*(?=\s)|<!--|--(?=\s))\s?(.*)$")
 """A line that is a comment as a whole: ``//``, ``#`` (not ``#!``), ``/*``, `` * ``,
 ``<!--``, ``-- `` (not an option, ``--out``)."""
@@ -147,6 +149,36 @@ def code_paths(line: str) -> Iterator[str]:
         token = token.rstrip(".:")
         if "/" in token.rstrip("/") and "://" not in token and not token.startswith(_NOT_HERE):
             yield token
+
+
+def command_names(line: str) -> Iterator[str]:
+    """The file and folder names without a folder that a command line takes as its
+    arguments (``python build.py``, ``pip install -r requirements.txt``, ``ls agents/``):
+    a word after the command's own with a known extension, or a name ending in ``/``.
+    Not the command itself, an option, a module (``python -m x``) nor a line of code."""
+    if "." not in line and "/" not in line:
+        return
+    if _IMPORT.search(line) or "=" in line.split("#", 1)[0] or "(" in line:
+        return
+    words = line.split("#", 1)[0].split()
+    if not words or not _COMMAND.match(words[0]):
+        return
+    after_m = False
+    for word in words[1:]:
+        if after_m or word.startswith(_NOT_HERE) or word in ("-m", "-c"):
+            after_m = word in ("-m", "-c")
+            continue
+        word = word.strip("\"'").rstrip(".:,;")
+        if _BARE_FOLDER.match(word) or (
+            _BARE_FILE.match(word) and word.rsplit(".", 1)[1].lower() in KNOWN_EXTENSIONS
+        ):
+            yield word
+
+
+_COMMAND = re.compile(r"^[a-z][\w.+-]*$")
+"""A command's name as typed (``python``, ``pip``, ``ls``), not a path nor a sentence."""
+_BARE_FILE = re.compile(r"^[\w-]+(?:\.[\w-]+)*\.[A-Za-z0-9]+$")
+_BARE_FOLDER = re.compile(r"^[A-Za-z_][\w.-]*/$")
 
 
 _NOT_HERE = ("/", "~", "$", "-", "@", "%")

@@ -44,6 +44,7 @@ from serena_memory.integrity.code_drift.fenced import (
     boxed,
     cargo_targets,
     code_paths,
+    command_names,
     imported,
     jvm_name,
     normal_import,
@@ -373,6 +374,7 @@ def _fenced_line(number: int, line: str, drawn: bool, in_tree: bool) -> list[Men
     if drawn or in_tree:
         return out
     found = [f for t in code_paths(line) for f in _path_fields(t) or _pattern_fields(t)]
+    found += [f for t in command_names(line) for f in _path_fields(t) or ()]
     return [replace(Mention(number, *fields), weak=True) for fields in found if not fields[3]] + out
 
 

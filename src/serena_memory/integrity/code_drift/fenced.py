@@ -151,30 +151,44 @@ def code_paths(line: str) -> Iterator[str]:
             yield token
 
 
-def command_names(line: str) -> Iterator[str]:
-    """The file and folder names without a folder that a command line takes as its
-    arguments (``python build.py``, ``pip install -r requirements.txt``, ``ls agents/``):
-    a word after the command's own with a known extension, or a name ending in ``/``.
-    Not the command itself, an option, a module (``python -m x``) nor a line of code."""
+def command_names(line: str) -> Iterator[tuple[str, bool]]:
+    """(name, run) of each file or folder name without a folder that a command line
+    takes as an argument (``python build.py``, ``pip install -r requirements.txt``,
+    ``ls agents/``): a word after the command's own with a known extension, or a name
+    ending in ``/``; ``run`` when it is the script an interpreter runs, which the command
+    says is there. Not the command itself, an option, a module (``python -m x``) nor a
+    line of code."""
     if "." not in line and "/" not in line:
         return
-    if _IMPORT.search(line) or "=" in line.split("#", 1)[0] or "(" in line:
+    code = line.split("#", 1)[0]
+    if _IMPORT.search(code) or "=" in code or "(" in code:
         return
-    words = line.split("#", 1)[0].split()
+    words = code.split()
+    while len(words) > 1 and words[0] in _RUNNERS:
+        words = words[2:] if words[1] == "run" else words[1:]  # uv run python x.py
     if not words or not _COMMAND.match(words[0]):
         return
-    after_m = False
+    script = words[0] in _INTERPRETERS
+    skip = False
     for word in words[1:]:
-        if after_m or word.startswith(_NOT_HERE) or word in ("-m", "-c"):
-            after_m = word in ("-m", "-c")
+        if skip or word.startswith(_NOT_HERE) or word in ("-m", "-c"):
+            skip, script = word in ("-m", "-c"), script and not word.startswith("-")
             continue
         word = word.strip("\"'").rstrip(".:,;")
         if _BARE_FOLDER.match(word) or (
             _BARE_FILE.match(word) and word.rsplit(".", 1)[1].lower() in KNOWN_EXTENSIONS
         ):
-            yield word
+            yield word, script
+        script = False
 
 
+_RUNNERS = frozenset({"uv", "poetry", "pipenv", "pdm", "hatch", "rye", "sudo"})
+"""Commands that run the command after them (``uv run python x.py``)."""
+_INTERPRETERS = frozenset(
+    "python python3 py node bash sh zsh pwsh powershell ruby perl php deno bun tsx "
+    "ts-node".split()
+)
+"""Commands whose first argument is the script they run."""
 _COMMAND = re.compile(r"^[a-z][\w.+-]*$")
 """A command's name as typed (``python``, ``pip``, ``ls``), not a path nor a sentence."""
 _BARE_FILE = re.compile(r"^[\w-]+(?:\.[\w-]+)*\.[A-Za-z0-9]+$")

@@ -143,6 +143,8 @@ class Mention:
     # there when git knows a file there (:mod:`~serena_memory.integrity.code_drift.trees`)
     exact: bool = False  # its path from the root, never a suffix: a tree's name placed
     # below a top folder that is the project's own (``ichimi-server/`` then ``src/``)
+    ran: bool = False  # a name a command takes from the folder it runs in (the root),
+    # `python build.py`: the file there when git knew one there, else any of that name
 
     @property
     def words(self) -> list[str]:
@@ -374,8 +376,16 @@ def _fenced_line(number: int, line: str, drawn: bool, in_tree: bool) -> list[Men
     if drawn or in_tree:
         return out
     found = [f for t in code_paths(line) for f in _path_fields(t) or _pattern_fields(t)]
-    found += [f for t in command_names(line) for f in _path_fields(t) or ()]
-    return [replace(Mention(number, *fields), weak=True) for fields in found if not fields[3]] + out
+    named = [
+        replace(Mention(number, *fields[:7]), weak=not run or fields[7], ran=True)
+        for word, run in command_names(line)
+        for fields in _path_fields(word) or ()
+        if len(fields) == 8
+    ]
+    return [replace(Mention(number, *fields), weak=True) for fields in found if not fields[3]] + [
+        *named,
+        *out,
+    ]
 
 
 def _mapped(block: list[tuple[int, str]]) -> list[Mention]:

@@ -139,6 +139,8 @@ class PathChecks:
         (`.githooks/pre-commit`, not a branch `frontend/28-map-view` beside `frontend/`)."""
         if m.loose and not m.weak and self.history:
             m = replace(m, weak=True)
+        if m.ran and self._at_root(m.target):
+            m = replace(m, exact=True)
         if m.linked:
             m = self._beside(memory, m)
         return self._at_place(m) if m.placed else m

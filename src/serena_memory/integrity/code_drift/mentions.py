@@ -252,13 +252,14 @@ def extract(text: str) -> list[Mention]:
     """Every mention of code in a memory's text, in order, but those the memory itself
     says are absent, removed or only planned (:mod:`code_negations`)."""
     found: list[Mention] = []
-    fence: str | None = None
+    fence = False
     block: list[tuple[int, str]] = []
     lists = ListTree()
     examples: set[int] = set()  # the columns of the table under way headed "Example"
     header = ""
-    for number, line in enumerate(text.splitlines(), start=1):
-        if fence is None and (line[:1] == "|" or (line[:1] == " " and line.lstrip()[:1] == "|")):
+    lines = text.splitlines()
+    for number, (line, role) in enumerate(zip(lines, _fence_roles(lines)), start=1):
+        if not fence and (line[:1] == "|" or (line[:1] == " " and line.lstrip()[:1] == "|")):
             if _TABLE_RULE.match(line) and header:
                 examples = _example_columns(header)
             elif examples:
@@ -267,19 +268,66 @@ def extract(text: str) -> list[Mention]:
             header = line
         elif header:
             header, examples = "", set()
-        opened = _FENCE.match(line) if ("`" in line or "~" in line) else None
-        if fence is not None:
-            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
-                fence = None
-                found += fenced_mentions(block)
-            else:
-                block.append((number, line))
-            continue
-        if opened:
-            fence, block = opened.group(1), []
-            continue
-        found += _listed(lists, number, line.rstrip(), _prose_line(number, line))
+        if role == _CLOSE:
+            fence = False
+            found += fenced_mentions(block)
+        elif role == _OPEN:
+            fence, block = True, []
+        elif role == _IN:
+            block.append((number, line))
+        else:
+            found += _listed(lists, number, line.rstrip(), _prose_line(number, line))
     return listed_gone(text, found)
+
+
+_OPEN, _IN, _CLOSE = "open", "in", "close"
+
+
+def _fence_roles(lines: list[str]) -> list[str]:
+    """Each line's part in a fenced block: it opens one, is in one, closes one, or is
+    prose (''). A block the memory left open is closed where its prose goes on: before a
+    heading (after a blank line) that the next fence follows right after it, or before
+    the first such heading of a block a fence with a language ends (```` ```bash ````
+    opens a block, it never closes one); else a fence closes the block."""
+    roles = [""] * len(lines)
+    fence: str | None = None
+    start = 0
+    for i, line in enumerate(lines):
+        opened = _FENCE.match(line) if ("`" in line or "~" in line) else None
+        if fence is None:
+            if opened:
+                fence, start, roles[i] = opened.group(1), i, _OPEN
+            continue
+        if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+            cut = _left_open(lines, start + 1, i, bool(line[opened.end() :].strip()))
+            if cut is None:
+                fence, roles[i] = None, _CLOSE
+                continue
+            roles[cut - 1] = _CLOSE  # the blank line before the heading
+            roles[cut:i] = [""] * (i - cut)
+            fence, start, roles[i] = opened.group(1), i, _OPEN
+            continue
+        roles[i] = _IN
+    return roles
+
+
+_MD_HEADING = re.compile(r"^#{1,6}\s+\S")
+
+
+def _left_open(lines: list[str], first: int, end: int, info: bool) -> int | None:
+    """Where the prose starts in a block (``lines[first:end]``) a fence at ``end`` shows
+    was left open (None: the fence closes it)."""
+    headings = [
+        i
+        for i in range(first + 1, end)
+        if _MD_HEADING.match(lines[i]) and not lines[i - 1].strip()
+    ]
+    if not headings:
+        return None
+    if info:
+        return headings[0]
+    last = next((i for i in range(end - 1, first - 1, -1) if lines[i].strip()), None)
+    return last if last == headings[-1] else None
 
 
 def _prose_line(number: int, line: str) -> list[Mention]:

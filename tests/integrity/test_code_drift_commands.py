@@ -1,0 +1,83 @@
+"""Names in memories' shell commands and in blocks a memory left open, each in a git
+repository built here the way real projects changed: a script run from the root that
+moved into `tests/`, one moved under `old/` before the memory was written, a script no
+file ever was, the folder `ls` lists, a memory whose fences were never closed, and items
+under a heading that says they are missing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_code_drift import commit, findings, git, memory, repo, write
+
+from serena_memory.integrity.code_drift.fenced import command_names
+
+__all__ = ["repo"]  # the fixture, shared
+
+
+def _told(found: list[dict]) -> dict[str, tuple[str, str | None]]:
+    return {f["mention"]: (f["status"], f.get("new_path")) for f in found}
+
+
+def test_files_a_command_runs_from_the_root_are_told_where_they_went(repo: Path) -> None:
+    write(repo, "test_receipt_fix.py", "def test_receipt():\n    assert True\n" * 3)
+    write(repo, "old/test_receipt_fix.py", "# an older copy\n" * 3)
+    write(repo, "requirements.txt", "numpy\n")
+    write(repo, "agents/pm.py", "x = 1\n" * 4)
+    write(repo, "old/build.py", "print('build')\n" * 3)
+    memory(
+        repo,
+        "commands",
+        "```bash\npip install -r requirements.txt\npython test_receipt_fix.py\n"
+        "python build.py\npython run_everything.py\nls agents/   # the agents (pm, qa)\n"
+        "npm test -- Receipt.test.tsx\n```\n",
+    )
+    commit(repo)
+    (repo / "tests").mkdir()
+    (repo / "archive").mkdir()
+    git(repo, "mv", "test_receipt_fix.py", "tests/test_receipt_fix.py")
+    git(repo, "mv", "agents", "archive/agents")
+    git(repo, "rm", "-q", "requirements.txt")
+    commit(repo, "tidy the root")
+    told = _told(findings(repo))
+    # the root's file, not the copy under old/ that a suffix would find
+    assert told["test_receipt_fix.py"] == ("moved", "tests/test_receipt_fix.py")
+    assert told["requirements.txt"][0] == "missing"
+    assert told["agents/"] == ("moved", "archive/agents/")
+    # a script the command runs is a claim though no file ever had its name
+    assert told["run_everything.py"][0] == "missing"
+    assert "build.py" not in told  # a file of that name is there, as when written
+    assert "Receipt.test.tsx" not in told  # a test runner's pattern, not a claim
+
+
+def test_a_command_line_names_its_arguments_not_its_program_options_or_modules() -> None:
+    assert list(command_names("uv run python main.py  # the server (port 5001)")) == [
+        ("main.py", True)
+    ]
+    assert list(command_names("python -m pytest tests.py")) == [("tests.py", False)]
+    assert list(command_names("pip freeze > requirements.txt")) == [("requirements.txt", False)]
+    assert list(command_names("x = load('a.json')")) == []
+    assert list(command_names("Run build.py first")) == []
+
+
+def test_blocks_a_memory_left_open_end_where_its_prose_goes_on(repo: Path) -> None:
+    write(repo, "README.md", "# app\n")
+    write(repo, "backend/src/App.kt", "fun main() {}\n")
+    write(repo, "backend/src/expense/Expense.kt", "class Expense\n")
+    write(repo, "pages/home.vue", "<template/>\n")
+    memory(
+        repo,
+        "structure",
+        "## Root\n```\napp/\n└── README.md\n\n## Backend\n```\nbackend/\n└── src/\n"
+        "    ├── expense/\n    │   └── Expense.kt\n    └── App.kt\n\n## Status\n\n"
+        "#### Missing (Critical):\n- `pages/expenses.vue` ❌\n- `pages/home.vue` is done\n\n"
+        "```bash\nls\n```\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "-r", "backend/src/expense")
+    commit(repo, "drop the expense module")
+    told = _told(findings(repo))
+    # the second tree is a tree, though the first block was never closed
+    assert told["expense/"][0] == "missing"
+    assert told["Expense.kt"][0] == "missing"
+    assert "pages/expenses.vue" not in told  # the memory says it is missing

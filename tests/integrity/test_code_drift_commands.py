@@ -81,3 +81,27 @@ def test_blocks_a_memory_left_open_end_where_its_prose_goes_on(repo: Path) -> No
     assert told["expense/"][0] == "missing"
     assert told["Expense.kt"][0] == "missing"
     assert "pages/expenses.vue" not in told  # the memory says it is missing
+
+
+def test_a_folder_deleted_then_added_again_under_an_archive_moved_there(repo: Path) -> None:
+    write(repo, "docs/req/old.md", "# the old requirements\n")
+    write(repo, "docs/arch/a.md", "# a\n" * 3)
+    write(repo, "docs/arch/b.md", "# b\n" * 3)
+    memory(repo, "docs", "- `docs/req/`: requirements\n- `docs/arch/`: architecture\n")
+    commit(repo)
+    git(repo, "rm", "-q", "docs/req/old.md")
+    write(repo, "docs/req/new.md", "# the requirements, rewritten\n" * 2)
+    (repo / "docs/arch/system").mkdir()
+    git(repo, "mv", "docs/arch/a.md", "docs/arch/system/a.md")
+    git(repo, "mv", "docs/arch/b.md", "docs/arch/system/b.md")
+    commit(repo, "rewrite the requirements, group the architecture")
+    names = ("req/new.md", "arch/system/a.md", "arch/system/b.md")
+    kept = {p: (repo / "docs" / p).read_text() for p in names}
+    git(repo, "rm", "-q", "-r", "docs")
+    commit(repo, "restructure the docs")
+    for path, text in kept.items():  # the same contents, added back in a later commit
+        write(repo, "docs-archive/" + path, text)
+    commit(repo, "archive the old docs")
+    told = _told(findings(repo))
+    assert told["docs/req/"] == ("moved", "docs-archive/req/")
+    assert told["docs/arch/"] == ("moved", "docs-archive/arch/")

@@ -281,6 +281,15 @@ class PathChecks:
             if parent and self._at_root(parent + "/"):
                 # under a folder the project has, a name git never knew there
                 return replace(m, target=place, placed="", exact=True, weak=False)
+            if (
+                not parent
+                and len(places) == 2
+                and not place.startswith(".")  # `.git/`, `.venv/`: tools', not the code
+                and not self._at_root(places[0].split("/")[0])
+                and not self._at_root(place.rstrip("/"))  # a submodule
+            ):
+                # right under a top that is the project's own name (`MADF/`): at the root
+                return replace(m, target=place, placed="", exact=True, weak=False)
         return replace(m, placed="")
 
     def without_sketches(self, mentions: list[Mention]) -> list[Mention]:

@@ -105,3 +105,23 @@ def test_a_folder_deleted_then_added_again_under_an_archive_moved_there(repo: Pa
     told = _told(findings(repo))
     assert told["docs/req/"] == ("moved", "docs-archive/req/")
     assert told["docs/arch/"] == ("moved", "docs-archive/arch/")
+
+
+def test_a_trees_names_under_the_projects_own_name_are_at_the_root(repo: Path) -> None:
+    write(repo, "docs/guide.md", "# guide\n")
+    write(repo, "email/send.py", "def send():\n    pass\n")
+    write(repo, ".gitignore", "node_modules/\n")
+    memory(
+        repo,
+        "layout",
+        "```\nMYAPP/\n├── .venv/             # the environment\n├── docs/\n"
+        "├── email/            # mail\n├── langgraph_core/   # graphs\n└── README.md\n```\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "-r", "email")
+    write(repo, ".gitignore", "node_modules/\nemail/\n")
+    commit(repo, "drop the mail, ignore it")
+    told = _told(findings(repo))
+    assert told["langgraph_core/"][0] == "missing"  # never there: the tree says it is
+    assert told["email/"][0] == "missing"  # tracked then, deleted and ignored since
+    assert ".venv/" not in told and "docs/" not in told

@@ -96,6 +96,17 @@ def imported(line: str) -> Iterator[str]:
             yield spec
 
 
+_PY_FROM = re.compile(r"\bfrom\s+([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\s+import\s")
+
+
+def python_modules(line: str) -> list[str]:
+    """The dotted modules a line of Python imports from (``from pysearch.api import
+    X``, in a script or a ``python -c "..."``): the project's modules they may be."""
+    if "from" not in line or "import" not in line:
+        return []
+    return _PY_FROM.findall(line)
+
+
 _JVM_NAME = re.compile(
     r"^\s*(?:package|import(?:\s+static)?)\s+([a-z_]\w*(?:\.[A-Za-z_]\w*)+)\s*;?\s*$"
 )

@@ -48,6 +48,7 @@ from serena_memory.integrity.code_drift.fenced import (
     imported,
     jvm_name,
     normal_import,
+    python_modules,
     read_as_prose,
     wrong_lines,
 )
@@ -418,6 +419,9 @@ def _fenced_line(number: int, line: str, drawn: bool, in_tree: bool) -> list[Men
     out = [replace(m, weak=True) for spec in imported(line) for m in _imports(number, spec)]
     if (jvm := jvm_name(line)) is not None and (module := module_target(jvm)) is not None:
         out.append(Mention(number, jvm, PATH, module, form=MODULE, weak=True))
+    for name in python_modules(line):
+        if (module := module_target(name)) is not None:
+            out.append(Mention(number, name, PATH, module, form=MODULE, weak=True))
     out += [m for name, path in cargo_targets(line) for m in _stem(number, name, path)]
     if (read := read_as_prose(line, drawn)) is not None:
         return [replace(m, weak=True) for m in _line_mentions(number, read) if m.kind == PATH] + out

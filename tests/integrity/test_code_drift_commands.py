@@ -125,3 +125,19 @@ def test_a_trees_names_under_the_projects_own_name_are_at_the_root(repo: Path) -
     assert told["langgraph_core/"][0] == "missing"  # never there: the tree says it is
     assert told["email/"][0] == "missing"  # tracked then, deleted and ignored since
     assert ".venv/" not in told and "docs/" not in told
+
+
+def test_a_module_python_imports_from_in_a_command_is_checked(repo: Path) -> None:
+    write(repo, "src/pysearch/__init__.py", "")
+    write(repo, "src/pysearch/api.py", "class PySearch:\n    pass\n")
+    memory(
+        repo,
+        "usage",
+        '```bash\npython -c "from pysearch.api import PySearch; from fastapi.x import App"\n```\n',
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "src/pysearch/api.py")
+    commit(repo, "drop the api")
+    told = _told(findings(repo))
+    assert told["pysearch.api"][0] == "missing"
+    assert "fastapi.x" not in told  # a library's: git never knew it

@@ -196,8 +196,24 @@ def command_names(line: str) -> Iterator[tuple[str, bool]]:
 _RUNNERS = frozenset({"uv", "poetry", "pipenv", "pdm", "hatch", "rye", "sudo"})
 """Commands that run the command after them (``uv run python x.py``)."""
 _INTERPRETERS = frozenset(
-    "python python3 py node bash sh zsh pwsh powershell ruby perl php deno bun tsx "
-    "ts-node".split()
+    [
+        "python",
+        "python3",
+        "py",
+        "node",
+        "bash",
+        "sh",
+        "zsh",
+        "pwsh",
+        "powershell",
+        "ruby",
+        "perl",
+        "php",
+        "deno",
+        "bun",
+        "tsx",
+        "ts-node",
+    ]
 )
 """Commands whose first argument is the script they run."""
 _COMMAND = re.compile(r"^[a-z][\w.+-]*$")

@@ -259,7 +259,7 @@ def extract(text: str) -> list[Mention]:
     examples: set[int] = set()  # the columns of the table under way headed "Example"
     header = ""
     lines = text.splitlines()
-    for number, (line, role) in enumerate(zip(lines, _fence_roles(lines)), start=1):
+    for number, (line, role) in enumerate(zip(lines, _fence_roles(lines), strict=True), start=1):
         if not fence and (line[:1] == "|" or (line[:1] == " " and line.lstrip()[:1] == "|")):
             if _TABLE_RULE.match(line) and header:
                 examples = _example_columns(header)
@@ -319,9 +319,7 @@ def _left_open(lines: list[str], first: int, end: int, info: bool) -> int | None
     """Where the prose starts in a block (``lines[first:end]``) a fence at ``end`` shows
     was left open (None: the fence closes it)."""
     headings = [
-        i
-        for i in range(first + 1, end)
-        if _MD_HEADING.match(lines[i]) and not lines[i - 1].strip()
+        i for i in range(first + 1, end) if _MD_HEADING.match(lines[i]) and not lines[i - 1].strip()
     ]
     if not headings:
         return None

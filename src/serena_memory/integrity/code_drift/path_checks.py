@@ -12,6 +12,7 @@ and in what git remembers.
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import replace
 
 from serena_memory.integrity.code_drift.aliases import Aliases, expand, project_aliases
@@ -41,6 +42,11 @@ from serena_memory.integrity.code_drift.moves import (
 from serena_memory.integrity.code_drift.patterns import glob_tail
 from serena_memory.integrity.code_drift.project import ProjectFiles
 from serena_memory.integrity.code_drift.written_then import beside_memory, moved_since
+
+
+_ARCHIVE = re.compile(r"(?:^|/)archive(?:d|s)?(?:[-_][^/]*)?/", re.IGNORECASE)
+"""A folder that keeps what the project no longer uses: ``archive/``, ``docs-archive``
+is not one (its name does not start so), ``archive-2025-09/`` is."""
 
 
 class PathChecks:
@@ -76,6 +82,8 @@ class PathChecks:
             resolved = m.target if self.files.exists(m.target) else None
         else:
             resolved = self.files.resolve(m.target)
+            if resolved is not None and resolved != m.target and self._archived_only(m.target):
+                resolved = None  # a live file's name; only archived copies have it now
         if resolved is not None:
             gone = self._namesake_gone(m.target, resolved, when)
             if gone is None:
@@ -239,6 +247,15 @@ class PathChecks:
         if len(then) != 1 or self.files.exists(then[0]):
             return None
         return then[0]
+
+    def _archived_only(self, target: str) -> bool:
+        """Whether every file a bare file name finds lies in an archive folder (a folder
+        named ``archive``, ``archived`` or starting ``archive-``: `run_framework.py`
+        found only as `archive/epic-1/run_framework.py`), the name not written so."""
+        if "/" in target or not self.history:
+            return False
+        same = self.files.by_name.get(target, ())
+        return bool(same) and all(_ARCHIVE.search(p) for p in same)
 
     def _name_ending(self, target: str) -> bool:
         """Whether a bare dotted name is how files of the project end (``.agent.md`` in

@@ -141,3 +141,21 @@ def test_a_module_python_imports_from_in_a_command_is_checked(repo: Path) -> Non
     told = _told(findings(repo))
     assert told["pysearch.api"][0] == "missing"
     assert "fastapi.x" not in told  # a library's: git never knew it
+
+
+def test_a_name_only_archived_copies_have_is_not_found_in_them(repo: Path) -> None:
+    write(repo, "archive/epic-1/run_framework.py", "print('old')\n")
+    write(repo, "archive/old/run_framework.py", "print('older')\n")
+    write(repo, "tools/lint.py", "x = 1\n")
+    memory(
+        repo,
+        "commands",
+        "```bash\npython run_framework.py\npython lint.py\n```\n"
+        "Copies are kept in `archive/old/run_framework.py`.\n",
+    )
+    commit(repo)
+    found = findings(repo)
+    told = {(f["line"], f["mention"]): f["status"] for f in found}
+    assert told[(2, "run_framework.py")] == "missing"
+    assert (4, "archive/old/run_framework.py") not in told  # written into the archive
+    assert (3, "lint.py") not in told  # found outside an archive

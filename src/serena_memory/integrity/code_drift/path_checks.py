@@ -43,7 +43,6 @@ from serena_memory.integrity.code_drift.patterns import glob_tail
 from serena_memory.integrity.code_drift.project import ProjectFiles
 from serena_memory.integrity.code_drift.written_then import beside_memory, moved_since
 
-
 _ARCHIVE = re.compile(r"(?:^|/)archive(?:d|s)?(?:[-_][^/]*)?/", re.IGNORECASE)
 """A folder that keeps what the project no longer uses: ``archive/``, ``docs-archive``
 is not one (its name does not start so), ``archive-2025-09/`` is."""

@@ -56,6 +56,10 @@ class GitPast:
     _made: dict[str, tuple[str | None, float]] = field(default_factory=dict, repr=False)
     # the content a deleted file left -> the other path that took it before, when (None:
     # several did)
+    _came: dict[str, tuple[str, str, float] | None] = field(default_factory=dict, repr=False)
+    # the content a file was added with -> (its path, the commit, when; None: several)
+    _readded: dict[str, tuple[str, str, float]] = field(default_factory=dict, repr=False)
+    # deleted -> the one path that took its last content in a later commit
     _indexed: tuple[int, int] = field(default=(-1, -1), repr=False)  # len(seen) by_name, dirs
     _dirs: frozenset[str] = field(default=frozenset(), repr=False)
     _folders: tuple[int, dict[str, list[str]], dict[str, tuple[float, int]]] | None = field(
@@ -184,6 +188,7 @@ class GitPast:
             else:
                 if letter == "A":
                     added.append(path)
+                    self._came_with(path, new_blob, commit, when)
                 self._changed(path, new_blob, when)
         if gone and added:
             self._pair_up(gone, added, renames, commit, when)
@@ -195,6 +200,17 @@ class GitPast:
         if old_blob and path not in self._left and not _EMPTY_BLOB.startswith(old_blob):
             self._left[path] = old_blob
             self._made.setdefault(old_blob, ("", 0.0))
+            later = self._came.get(old_blob)
+            if later is not None and later[0] != path and later[2] > when:
+                self._readded[path] = later
+
+    def _came_with(self, path: str, new_blob: str, commit: str, when: float) -> None:
+        """The content a file one commit added came with (not the work tree's), for
+        :meth:`_deleted` to find a file deleted whose content a later commit added back
+        (one path only: content several added says nothing)."""
+        if new_blob and commit != WORK_TREE:
+            came = self._came
+            came[new_blob] = (path, commit, when) if new_blob not in came else None
 
     def _changed(self, path: str, new_blob: str, when: float) -> None:
         """A file one commit added or changed: when, and whether it took the content a
@@ -237,7 +253,10 @@ class GitPast:
             if took > min(self.changes.get(path) or (took,)):  # the copy came after it
                 commit, when = self.deleted[path]
                 self._rename(path, other, commit, when)
-        self._left, self._made = {}, {}
+        for path, (other, commit, when) in self._readded.items():
+            if path not in self.renamed and other not in self._left and other not in self.renamed:
+                self._rename(path, other, commit, when)  # deleted, its content added later
+        self._left, self._made, self._came, self._readded = {}, {}, {}, {}
 
     def _rename(self, old: str, new: str, commit: str, when: float) -> None:
         """A rename git saw (the newest of a path is kept: the walk is newest first)."""

@@ -39,9 +39,11 @@ from serena_memory.integrity.code_drift.fenced import (
     boxed,
     cargo_targets,
     code_paths,
+    command_names,
     imported,
     jvm_name,
     normal_import,
+    python_modules,
     read_as_prose,
     wrong_lines,
 )
@@ -121,6 +123,8 @@ class Mention:
     # there when git knows a file there (:mod:`~serena_memory.integrity.code_drift.trees`)
     exact: bool = False  # its path from the root, never a suffix: a tree's name placed
     # below a top folder that is the project's own (``ichimi-server/`` then ``src/``)
+    ran: bool = False  # a name a command takes from the folder it runs in (the root),
+    # `python build.py`: the file there when git knew one there, else any of that name
 
     @property
     def words(self) -> list[str]:
@@ -132,13 +136,14 @@ def extract(text: str) -> list[Mention]:
     """Every mention of code in a memory's text, in order, but those the memory itself
     says are absent, removed or only planned (:mod:`code_negations`)."""
     found: list[Mention] = []
-    fence: str | None = None
+    fence = False
     block: list[tuple[int, str]] = []
     lists = ListTree()
     examples: set[int] = set()  # the columns of the table under way headed "Example"
     header = ""
-    for number, line in enumerate(text.splitlines(), start=1):
-        if fence is None and (line[:1] == "|" or (line[:1] == " " and line.lstrip()[:1] == "|")):
+    lines = text.splitlines()
+    for number, (line, role) in enumerate(zip(lines, _fence_roles(lines), strict=True), start=1):
+        if not fence and (line[:1] == "|" or (line[:1] == " " and line.lstrip()[:1] == "|")):
             if _TABLE_RULE.match(line) and header:
                 examples = _example_columns(header)
             elif examples:
@@ -147,19 +152,64 @@ def extract(text: str) -> list[Mention]:
             header = line
         elif header:
             header, examples = "", set()
-        opened = _FENCE.match(line) if ("`" in line or "~" in line) else None
-        if fence is not None:
-            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
-                fence = None
-                found += fenced_mentions(block)
-            else:
-                block.append((number, line))
-            continue
-        if opened:
-            fence, block = opened.group(1), []
-            continue
-        found += _listed(lists, number, line.rstrip(), _prose_line(number, line))
+        if role == _CLOSE:
+            fence = False
+            found += fenced_mentions(block)
+        elif role == _OPEN:
+            fence, block = True, []
+        elif role == _IN:
+            block.append((number, line))
+        else:
+            found += _listed(lists, number, line.rstrip(), _prose_line(number, line))
     return listed_gone(text, found)
+
+
+_OPEN, _IN, _CLOSE = "open", "in", "close"
+
+
+def _fence_roles(lines: list[str]) -> list[str]:
+    """Each line's part in a fenced block: it opens one, is in one, closes one, or is
+    prose (''). A block the memory left open is closed where its prose goes on: before a
+    heading (after a blank line) that the next fence follows right after it, or before
+    the first such heading of a block a fence with a language ends (```` ```bash ````
+    opens a block, it never closes one); else a fence closes the block."""
+    roles = [""] * len(lines)
+    fence: str | None = None
+    start = 0
+    for i, line in enumerate(lines):
+        opened = _FENCE.match(line) if ("`" in line or "~" in line) else None
+        if fence is None:
+            if opened:
+                fence, start, roles[i] = opened.group(1), i, _OPEN
+            continue
+        if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+            cut = _left_open(lines, start + 1, i, bool(line[opened.end() :].strip()))
+            if cut is None:
+                fence, roles[i] = None, _CLOSE
+                continue
+            roles[cut - 1] = _CLOSE  # the blank line before the heading
+            roles[cut:i] = [""] * (i - cut)
+            fence, start, roles[i] = opened.group(1), i, _OPEN
+            continue
+        roles[i] = _IN
+    return roles
+
+
+_MD_HEADING = re.compile(r"^#{1,6}\s+\S")
+
+
+def _left_open(lines: list[str], first: int, end: int, info: bool) -> int | None:
+    """Where the prose starts in a block (``lines[first:end]``) a fence at ``end`` shows
+    was left open (None: the fence closes it)."""
+    headings = [
+        i for i in range(first + 1, end) if _MD_HEADING.match(lines[i]) and not lines[i - 1].strip()
+    ]
+    if not headings:
+        return None
+    if info:
+        return headings[0]
+    last = next((i for i in range(end - 1, first - 1, -1) if lines[i].strip()), None)
+    return last if last == headings[-1] else None
 
 
 def _prose_line(number: int, line: str) -> list[Mention]:
@@ -247,16 +297,45 @@ def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
 def _fenced_line(number: int, line: str, drawn: bool, in_tree: bool) -> list[Mention]:
     """The weak mentions of one line of a fenced block besides a tree's or a map's names
     (``drawn``: the block draws boxes; ``in_tree``: the line is a tree's or a map's)."""
-    out = [replace(m, weak=True) for spec in imported(line) for m in _imports(number, spec)]
-    if (jvm := jvm_name(line)) is not None and (module := module_target(jvm)) is not None:
-        out.append(Mention(number, jvm, PATH, module, form=MODULE, weak=True))
-    out += [m for name, path in cargo_targets(line) for m in _stem(number, name, path)]
+    out = _loaded_code(number, line)
     if (read := read_as_prose(line, drawn)) is not None:
         return [replace(m, weak=True) for m in _line_mentions(number, read) if m.kind == PATH] + out
     if drawn or in_tree:
         return out
+    return _code_line_paths(number, line) + _command_arguments(number, line) + out
+
+
+def _loaded_code(number: int, line: str) -> list[Mention]:
+    """The project's code a fenced line loads or builds, whatever the block draws: the
+    files its imports name, a JVM package, the modules Python imports from, cargo's
+    targets (weak: a block may sketch code still to be written)."""
+    out = [replace(m, weak=True) for spec in imported(line) for m in _imports(number, spec)]
+    if (jvm := jvm_name(line)) is not None and (module := module_target(jvm)) is not None:
+        out.append(Mention(number, jvm, PATH, module, form=MODULE, weak=True))
+    for name in python_modules(line):
+        if (module := module_target(name)) is not None:
+            out.append(Mention(number, name, PATH, module, form=MODULE, weak=True))
+    out += [m for name, path in cargo_targets(line) for m in _stem(number, name, path)]
+    return out
+
+
+def _code_line_paths(number: int, line: str) -> list[Mention]:
+    """The paths a fenced command or line of code names (weak), but loose ones: a word
+    with neither extension nor ``/`` at its end is too often no file in code."""
     found = [f for t in code_paths(line) for f in path_fields(t) or pattern_fields(t)]
-    return [replace(Mention(number, *fields), weak=True) for fields in found if not fields[3]] + out
+    return [replace(Mention(number, *fields), weak=True) for fields in found if not fields[3]]
+
+
+def _command_arguments(number: int, line: str) -> list[Mention]:
+    """The bare file and folder names a fenced command takes as arguments, read from the
+    root (``ran``): weak, but the script an interpreter runs when the name is not one that
+    may be made up (the command says it is there)."""
+    return [
+        replace(Mention(number, *fields[:7]), weak=not run or fields[7], ran=True)
+        for word, run in command_names(line)
+        for fields in path_fields(word) or ()
+        if len(fields) == 8
+    ]
 
 
 def _mapped(block: list[tuple[int, str]]) -> list[Mention]:

@@ -140,7 +140,28 @@ def moved_folder(past: GitPast, files: ProjectFiles, folder: str, when: float | 
     ``packages/``), else the deepest folder that holds them all now, each rename followed
     (``docs/prompts/``, whose files went to its ``Archive/`` and then to
     ``docs/legacy_tasks/Archive/``, went there). Only the files it held when the memory
-    last changed (``when``) count: a file added and moved later says nothing."""
+    last changed (``when``) count: a file added and moved later says nothing; when none of
+    those moved (all deleted), the files it held when it went (``docs/10-requirements/``
+    rewritten, then archived whole under ``docs-archive/``)."""
+    went = _moved_folder(past, files, folder, when)
+    if not went and when is not None:
+        went = _moved_folder(past, files, folder, None)
+    return {_named_like(new, folder): old for new, old in went.items()}
+
+
+def _named_like(new: str, folder: str) -> str:
+    """The folder a folder went to: of ``new`` and the folders above it, the deepest one
+    with the folder's name (``docs/arch/`` whose files went to ``archive/arch/system/`` in
+    two renames went to ``archive/arch/``), else ``new``."""
+    name = folder.rsplit("/", 1)[-1]
+    parts = new.rstrip("/").split("/")
+    if parts[-1] == name or name not in parts[:-1]:
+        return new
+    at = len(parts) - 1 - parts[::-1].index(name)
+    return "/".join(parts[: at + 1]) + "/"
+
+
+def _moved_folder(past: GitPast, files: ProjectFiles, folder: str, when: float | None) -> Moves:
     head = folder + "/"
     went, images = _went_out(past, files, head, when)
     if not went:

@@ -159,9 +159,11 @@ def _clause(line: str, start: int, end: int) -> tuple[str, str]:
 
 _GONE = r"(?:archived|deleted|removed|deprecated|obsolete|retired|superseded|no\s+longer\s+exists?)"
 _GONE_HEADING = re.compile(
-    rf"^\s{{0,3}}#{{1,6}}\s+[\W\d_]*(?:{_GONE}\b.*|\S+(?:\s+\S+)?\s+{_GONE})\W*$", re.I
+    rf"^\s{{0,3}}#{{1,6}}\s+[\W\d_]*(?:(?:{_GONE}|missing)\b.*|\S+(?:\s+\S+)?\s+{_GONE})\W*$",
+    re.I,
 )
-"""A heading that says what is under it is gone: "## Deleted Components", "## Files removed"."""
+"""A heading that says what is under it is gone or not there yet: "## Deleted Components",
+"## Files removed", "#### Missing (Critical):"."""
 _GONE_HEADING_CJK = re.compile(
     r"^\s{0,3}#{1,6}\s+\S{0,6}(?:废弃|弃用|已删除|删除|移除|廃止|削除)\S{0,6}\s*$"
 )
@@ -190,6 +192,7 @@ _GONE_WORDS = (
     "no longer exist",
     "creat",
     "planned",
+    "missing",
 )
 
 

@@ -12,6 +12,7 @@ and in what git remembers.
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import replace
 
 from serena_memory.integrity.code_drift.aliases import Aliases, expand, project_aliases
@@ -42,6 +43,10 @@ from serena_memory.integrity.code_drift.moves import (
 from serena_memory.integrity.code_drift.patterns import glob_tail
 from serena_memory.integrity.code_drift.project import ProjectFiles
 from serena_memory.integrity.code_drift.written_then import beside_memory, moved_since
+
+_ARCHIVE = re.compile(r"(?:^|/)archive(?:d|s)?(?:[-_][^/]*)?/", re.IGNORECASE)
+"""A folder that keeps what the project no longer uses: ``archive/``, ``docs-archive``
+is not one (its name does not start so), ``archive-2025-09/`` is."""
 
 
 class PathChecks:
@@ -77,6 +82,8 @@ class PathChecks:
             resolved = m.target if self.files.exists(m.target) else None
         else:
             resolved = self.files.resolve(m.target)
+            if resolved is not None and resolved != m.target and self._archived_only(m.target):
+                resolved = None  # a live file's name; only archived copies have it now
         if resolved is not None:
             gone = self._namesake_gone(m.target, resolved, when)
             if gone is None:
@@ -153,6 +160,8 @@ class PathChecks:
         (`.githooks/pre-commit`, not a branch `frontend/28-map-view` beside `frontend/`)."""
         if m.loose and not m.weak and self.history:
             m = replace(m, weak=True)
+        if m.ran and self._at_root(m.target):
+            m = replace(m, exact=True)
         if m.linked:
             m = self._beside(memory, m)
         return self._at_place(m) if m.placed else m
@@ -271,6 +280,15 @@ class PathChecks:
             and (past.gone_at(path) or when + 1) > when
         )
 
+    def _archived_only(self, target: str) -> bool:
+        """Whether every file a bare file name finds lies in an archive folder (a folder
+        named ``archive``, ``archived`` or starting ``archive-``: `run_framework.py`
+        found only as `archive/epic-1/run_framework.py`), the name not written so."""
+        if "/" in target or not self.history:
+            return False
+        same = self.files.by_name.get(target, ())
+        return bool(same) and all(_ARCHIVE.search(p) for p in same)
+
     def _name_ending(self, target: str) -> bool:
         """Whether a bare dotted name is how files of the project end (``.agent.md`` in
         "agents with the `.agent.md` suffix", for ``orchestrator.agent.md``)."""
@@ -311,6 +329,15 @@ class PathChecks:
             parent = place.rstrip("/").rpartition("/")[0]
             if parent and self._at_root(parent + "/"):
                 # under a folder the project has, a name git never knew there
+                return replace(m, target=place, placed="", exact=True, weak=False)
+            if (
+                not parent
+                and len(places) == 2
+                and not place.startswith(".")  # `.git/`, `.venv/`: tools', not the code
+                and not self._at_root(places[0].split("/")[0])
+                and not self._at_root(place.rstrip("/"))  # a submodule
+            ):
+                # right under a top that is the project's own name (`MADF/`): at the root
                 return replace(m, target=place, placed="", exact=True, weak=False)
         return replace(m, placed="")
 

@@ -311,8 +311,9 @@ def start_code_check(
         CodeChecker,
         extract_forked,
     )
-    from serena_memory.integrity.code_drift.history import changes_since, memory_times
+    from serena_memory.integrity.code_drift.history import memory_times
     from serena_memory.integrity.code_drift.mentions import extract
+    from serena_memory.integrity.code_drift.since import changes_since
 
     checker = CodeChecker(
         store.project_root,

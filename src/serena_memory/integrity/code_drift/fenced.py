@@ -16,6 +16,8 @@ import posixpath
 import re
 from collections.abc import Iterable, Iterator
 
+from serena_memory.integrity.code_drift.extensions import KNOWN_EXTENSIONS
+
 _COMMENT = re.compile(r"^\s*(?://+|#+(?!!)|/\*+|\*(?=\s)|<!--|--(?=\s))\s?(.*)$")
 """A line that is a comment as a whole: ``//``, ``#`` (not ``#!``), ``/*``, `` * ``,
 ``<!--``, ``-- `` (not an option, ``--out``)."""
@@ -94,6 +96,17 @@ def imported(line: str) -> Iterator[str]:
             yield spec
 
 
+_PY_FROM = re.compile(r"\bfrom\s+([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\s+import\s")
+
+
+def python_modules(line: str) -> list[str]:
+    """The dotted modules a line of Python imports from (``from pysearch.api import
+    X``, in a script or a ``python -c "..."``): the project's modules they may be."""
+    if "from" not in line or "import" not in line:
+        return []
+    return _PY_FROM.findall(line)
+
+
 _JVM_NAME = re.compile(
     r"^\s*(?:package|import(?:\s+static)?)\s+([a-z_]\w*(?:\.[A-Za-z_]\w*)+)\s*;?\s*$"
 )
@@ -147,6 +160,84 @@ def code_paths(line: str) -> Iterator[str]:
         token = token.rstrip(".:")
         if "/" in token.rstrip("/") and "://" not in token and not token.startswith(_NOT_HERE):
             yield token
+
+
+def command_names(line: str) -> Iterator[tuple[str, bool]]:
+    """(name, run) of each file or folder name without a folder that a command line
+    takes as an argument (``python build.py``, ``pip install -r requirements.txt``,
+    ``ls agents/``): a word after the command's own with a known extension, or a name
+    ending in ``/``; ``run`` when it is the script an interpreter runs, which the command
+    says is there. Not the command itself, an option, a module (``python -m x``) nor a
+    line of code."""
+    words = _command_words(line)
+    if words is None:
+        return
+    script = words[0] in _INTERPRETERS
+    skip = False
+    for word in words[1:]:
+        if skip or word.startswith(_NOT_HERE) or word in ("-m", "-c"):
+            skip, script = word in ("-m", "-c"), script and not word.startswith("-")
+            continue
+        word = word.strip("\"'").rstrip(".:,;")
+        if _bare_name(word):
+            yield word, script
+        script = False
+
+
+def _command_words(line: str) -> list[str] | None:
+    """A command line's words from the command's own name on (after a runner's: ``uv run
+    python x.py`` from ``python``); None when the line can name no file this way or is no
+    command: no ``.`` nor ``/``, an import, an assignment, a call, a path or a sentence
+    first."""
+    if "." not in line and "/" not in line:
+        return None
+    code = line.split("#", 1)[0]
+    if _IMPORT.search(code) or "=" in code or "(" in code:
+        return None
+    words = code.split()
+    while len(words) > 1 and words[0] in _RUNNERS:
+        words = words[2:] if words[1] == "run" else words[1:]  # uv run python x.py
+    if not words or not _COMMAND.match(words[0]):
+        return None
+    return words
+
+
+def _bare_name(word: str) -> bool:
+    """Whether a command's argument is a file name with a known extension or a folder's
+    name ending in ``/`` (no folder before it: a path is :func:`code_paths`' to tell)."""
+    return bool(
+        _BARE_FOLDER.match(word)
+        or (_BARE_FILE.match(word) and word.rsplit(".", 1)[1].lower() in KNOWN_EXTENSIONS)
+    )
+
+
+_RUNNERS = frozenset({"uv", "poetry", "pipenv", "pdm", "hatch", "rye", "sudo"})
+"""Commands that run the command after them (``uv run python x.py``)."""
+_INTERPRETERS = frozenset(
+    [
+        "python",
+        "python3",
+        "py",
+        "node",
+        "bash",
+        "sh",
+        "zsh",
+        "pwsh",
+        "powershell",
+        "ruby",
+        "perl",
+        "php",
+        "deno",
+        "bun",
+        "tsx",
+        "ts-node",
+    ]
+)
+"""Commands whose first argument is the script they run."""
+_COMMAND = re.compile(r"^[a-z][\w.+-]*$")
+"""A command's name as typed (``python``, ``pip``, ``ls``), not a path nor a sentence."""
+_BARE_FILE = re.compile(r"^[\w-]+(?:\.[\w-]+)*\.[A-Za-z0-9]+$")
+_BARE_FOLDER = re.compile(r"^[A-Za-z_][\w.-]*/$")
 
 
 _NOT_HERE = ("/", "~", "$", "-", "@", "%")

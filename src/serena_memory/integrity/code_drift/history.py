@@ -1,23 +1,19 @@
 """What git remembers about the project's files, for the code checks: one walk of the
 history (where renamed paths went, when paths were deleted, when files and memories last
-changed) and what changed since a given revision (for ``check --code --since``). A
-revision from outside is refused unless it has the shape of one and git knows it as a
-commit: nothing starting with ``-``, no ranges.
+changed). What changed since a given revision (for ``check --code --since``) is
+:mod:`~serena_memory.integrity.code_drift.since`.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.paths import is_inside
-from serena_memory.integrity.code_drift.findings import MISSING, MOVED, WORK_TREE, CodeFinding
+from serena_memory.integrity.code_drift.findings import WORK_TREE
 from serena_memory.integrity.code_drift.git import GitJob, GitStalled, GitUnavailable, run_git
-from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL
 from serena_memory.integrity.code_drift.project import ProjectFiles
 
 MEMORIES_FOLDER = ".serena/memories/"
@@ -60,6 +56,10 @@ class GitPast:
     _made: dict[str, tuple[str | None, float]] = field(default_factory=dict, repr=False)
     # the content a deleted file left -> the other path that took it before, when (None:
     # several did)
+    _came: dict[str, tuple[str, str, float] | None] = field(default_factory=dict, repr=False)
+    # the content a file was added with -> (its path, the commit, when; None: several)
+    _readded: dict[str, tuple[str, str, float]] = field(default_factory=dict, repr=False)
+    # deleted -> the one path that took its last content in a later commit
     _indexed: tuple[int, int] = field(default=(-1, -1), repr=False)  # len(seen) by_name, dirs
     _dirs: frozenset[str] = field(default=frozenset(), repr=False)
     _folders: tuple[int, dict[str, list[str]], dict[str, tuple[float, int]]] | None = field(
@@ -171,7 +171,7 @@ class GitPast:
 
     def add(self, commit: str, when: float, entries: list[Entry]) -> None:
         """What one commit (or the work tree) did to the files its ``entries`` list."""
-        seen, deleted, changes, made = self.seen, self.deleted, self.changes, self._made
+        seen = self.seen
         added: list[str] = []
         gone: list[str] = []
         renames: list[tuple[str, str]] = []
@@ -183,27 +183,62 @@ class GitPast:
                     self._rename(old, path, commit, when)
                     renames.append((old, path))
             if letter == "D":
-                deleted.setdefault(path, (commit, when))
                 gone.append(path)
-                if old_blob and path not in self._left and not _EMPTY_BLOB.startswith(old_blob):
-                    self._left[path] = old_blob
-                    self._made.setdefault(old_blob, ("", 0.0))
+                self._deleted(path, old_blob, commit, when)
             else:
-                changes.setdefault(path, []).append(when)
                 if letter == "A":
                     added.append(path)
-                if new_blob in made and self._left.get(path) != new_blob:
-                    # another path took the content a file deleted later left
-                    took = made[new_blob]
-                    made[new_blob] = (path, when) if took[0] in ("", path) else (None, 0.0)
+                    self._came_with(path, new_blob, commit, when)
+                self._changed(path, new_blob, when)
         if gone and added:
-            pairs = retyped(gone, added) + moved_by_name(gone, added)
-            for old, new in pairs:
-                self._rename(old, new, commit, when)
-            paired = {old for old, _new in pairs}
-            left = [p for p in gone if p not in paired]
-            for old, new in moved_with_folder(renames + pairs, left, added):
-                self._rename(old, new, commit, when)
+            self._pair_up(gone, added, renames, commit, when)
+
+    def _deleted(self, path: str, old_blob: str, commit: str, when: float) -> None:
+        """A file one commit deleted (the newest deletion is kept: the walk is newest
+        first), and the content it left, for :meth:`copied_away` to find who took it."""
+        self.deleted.setdefault(path, (commit, when))
+        if old_blob and path not in self._left and not _EMPTY_BLOB.startswith(old_blob):
+            self._left[path] = old_blob
+            self._made.setdefault(old_blob, ("", 0.0))
+            later = self._came.get(old_blob)
+            if later is not None and later[0] != path and later[2] > when:
+                self._readded[path] = later
+
+    def _came_with(self, path: str, new_blob: str, commit: str, when: float) -> None:
+        """The content a file one commit added came with (not the work tree's), for
+        :meth:`_deleted` to find a file deleted whose content a later commit added back
+        (one path only: content several added says nothing)."""
+        if new_blob and commit != WORK_TREE:
+            came = self._came
+            came[new_blob] = (path, commit, when) if new_blob not in came else None
+
+    def _changed(self, path: str, new_blob: str, when: float) -> None:
+        """A file one commit added or changed: when, and whether it took the content a
+        file deleted later left (one path that took it, else None)."""
+        self.changes.setdefault(path, []).append(when)
+        made = self._made
+        if new_blob in made and self._left.get(path) != new_blob:
+            # another path took the content a file deleted later left
+            took = made[new_blob]
+            made[new_blob] = (path, when) if took[0] in ("", path) else (None, 0.0)
+
+    def _pair_up(
+        self,
+        gone: list[str],
+        added: list[str],
+        renames: list[tuple[str, str]],
+        commit: str,
+        when: float,
+    ) -> None:
+        """The files one commit deleted and added that git did not pair as renames: the
+        same file retyped or moved by name, and the rest moved with their folder."""
+        pairs = retyped(gone, added) + moved_by_name(gone, added)
+        for old, new in pairs:
+            self._rename(old, new, commit, when)
+        paired = {old for old, _new in pairs}
+        left = [p for p in gone if p not in paired]
+        for old, new in moved_with_folder(renames + pairs, left, added):
+            self._rename(old, new, commit, when)
 
     def copied_away(self) -> None:
         """The files deleted whose last content one other file took before, after the
@@ -218,7 +253,10 @@ class GitPast:
             if took > min(self.changes.get(path) or (took,)):  # the copy came after it
                 commit, when = self.deleted[path]
                 self._rename(path, other, commit, when)
-        self._left, self._made = {}, {}
+        for path, (other, commit, when) in self._readded.items():
+            if path not in self.renamed and other not in self._left and other not in self.renamed:
+                self._rename(path, other, commit, when)  # deleted, its content added later
+        self._left, self._made, self._came, self._readded = {}, {}, {}, {}
 
     def _rename(self, old: str, new: str, commit: str, when: float) -> None:
         """A rename git saw (the newest of a path is kept: the walk is newest first)."""
@@ -416,118 +454,6 @@ def moved_by_name(gone: list[str], added: list[str]) -> list[tuple[str, str]]:
         for name in went.keys() & came.keys()
         if len(went[name]) == 1 and len(came[name]) == 1
     ]
-
-
-_REVISION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/~^@{}-]*$")
-
-
-@dataclass
-class Window:
-    """What changed since a revision: the paths deleted or renamed, the words on removed
-    lines, the memories changed."""
-
-    gone: set[str]
-    removed_words: set[str]
-    memories: set[str]
-
-    def keep(self, findings: list[CodeFinding]) -> list[CodeFinding]:
-        kept = []
-        for f in findings:
-            if f.memory in self.memories:
-                kept.append(f)
-            elif f.kind == PATH and f.status in (MISSING, MOVED):
-                target = f.target.rstrip("/")
-                if any(
-                    g == target or g.endswith("/" + target) or g.startswith(target + "/")
-                    for g in self.gone
-                ):
-                    kept.append(f)
-            elif f.kind == SYMBOL and any(
-                w in self.removed_words for w in re.findall(r"\w+", f.target)
-            ):
-                kept.append(f)
-        return kept
-
-
-def changes_since(files: ProjectFiles, rev: str) -> Window:
-    """The :class:`Window` since ``rev`` (a commit; refused unless git knows it as one)."""
-    commit = _commit(files, rev)
-    try:
-        gone, touched = _names_changed(files, commit)
-        untracked = run_git(
-            files.root, "ls-files", "-z", "--others", "--exclude-standard", "--", ".serena"
-        )
-        removed = _removed_words(files, commit)
-    except GitUnavailable as exc:
-        raise _since_failed(rev, exc) from None
-    touched.update(untracked.decode("utf-8", "replace").split("\0"))
-    memories = {
-        p[len(MEMORIES_FOLDER) : -3]
-        for p in touched
-        if p.startswith(MEMORIES_FOLDER) and p.endswith(".md")
-    }
-    return Window(gone, removed, memories)
-
-
-def _since_failed(rev: str, exc: GitUnavailable) -> MemoryStoreError:
-    return MemoryStoreError(
-        f"git could not tell what changed since {rev!r} ({exc}); run the check again, or "
-        "without --since"
-    )
-
-
-def _commit(files: ProjectFiles, rev: str) -> str:
-    """The commit ``rev`` names; one sentence when it names none."""
-    if not files.git:
-        raise MemoryStoreError("--since needs a git work tree; this project is not one")
-    if not _REVISION.match(rev) or ".." in rev:
-        raise MemoryStoreError(f"{rev!r} is not a revision; give a commit such as HEAD or main~3")
-    try:
-        return (
-            run_git(
-                files.root,
-                "rev-parse",
-                "--verify",
-                "--quiet",
-                "--end-of-options",
-                rev + "^{commit}",
-            )
-            .decode()
-            .strip()
-        )
-    except GitStalled as exc:
-        raise _since_failed(rev, exc) from None
-    except GitUnavailable:
-        raise MemoryStoreError(
-            f"git knows no commit {rev!r}; give one such as HEAD or main~3"
-        ) from None
-
-
-_DIFF = ("--no-ext-diff", "--no-textconv", "--relative")
-
-
-def _names_changed(files: ProjectFiles, commit: str) -> tuple[set[str], set[str]]:
-    """(paths deleted or renamed away, paths touched) between ``commit`` and the work tree."""
-    names = run_git(files.root, "diff", "-z", "-M", "--name-status", *_DIFF, commit)
-    gone: set[str] = set()
-    touched: set[str] = set()
-    for letter, old, path in name_status(names.decode("utf-8", "replace").split("\0")):
-        if letter in "RD":
-            gone.add(old or path)  # renamed away, or deleted
-        touched.add(path)
-        if old is not None:
-            touched.add(old)
-    return gone, touched
-
-
-def _removed_words(files: ProjectFiles, commit: str) -> set[str]:
-    """The identifiers on the lines of the code (not the memories) removed since ``commit``."""
-    text = run_git(files.root, "diff", "-U0", *_DIFF, commit, "--", ".", ":(exclude).serena")
-    words: set[str] = set()
-    for line in text.decode("utf-8", "replace").splitlines():
-        if line.startswith("-") and not line.startswith("---"):
-            words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", line))
-    return words
 
 
 def memory_times(

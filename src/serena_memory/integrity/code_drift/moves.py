@@ -27,26 +27,44 @@ def moves(
     subproject, and for a suffix git never saw the paths git saw ending with it), and
     where they went (``when``: the memory last changed, for a folder's files)."""
     bare = target.rstrip("/")
-    candidates = [bare]
-    if files.prefix and target.startswith(files.prefix):
-        candidates.append(target[len(files.prefix) :].rstrip("/"))
-    if bare not in past.renamed and bare not in past.seen:
-        candidates += past.ending_with(bare)
-    found_moves = {}
-    for old in candidates:
-        found = past.follow(old, files)
-        if found is not None:
-            found_moves[found[0]] = (old, found[1])
-    as_folder = target.endswith("/") or (
-        "." not in bare.rsplit("/", 1)[-1] and past.had_folder(bare)
-    )
-    if as_folder and not found_moves:
+    candidates = _names_of(past, files, target)
+    found_moves = _followed(past, files, candidates)
+    if _as_folder(past, target) and not found_moves:
         folders = [bare] if past.had_folder(bare) or "/" not in bare else []
         folders = folders or suffix_folders(past, bare, when)
         candidates += [f for f in folders if f not in candidates]
         for folder in folders:
             found_moves.update(moved_folder(past, files, folder, when))
     return candidates, found_moves
+
+
+def _names_of(past: GitPast, files: ProjectFiles, target: str) -> list[str]:
+    """The paths git may have known ``target`` by: itself, itself below the subproject,
+    and for a suffix git never saw, the paths git saw ending with it."""
+    bare = target.rstrip("/")
+    candidates = [bare]
+    if files.prefix and target.startswith(files.prefix):
+        candidates.append(target[len(files.prefix) :].rstrip("/"))
+    if bare not in past.renamed and bare not in past.seen:
+        candidates += past.ending_with(bare)
+    return candidates
+
+
+def _followed(past: GitPast, files: ProjectFiles, candidates: list[str]) -> Moves:
+    """Where each of the ``candidates`` went, each rename followed to a file there now."""
+    found_moves = {}
+    for old in candidates:
+        found = past.follow(old, files)
+        if found is not None:
+            found_moves[found[0]] = (old, found[1])
+    return found_moves
+
+
+def _as_folder(past: GitPast, target: str) -> bool:
+    """Whether ``target`` names a folder: written with a ``/`` at its end, or a name
+    without an extension that git knew as a folder."""
+    bare = target.rstrip("/")
+    return target.endswith("/") or ("." not in bare.rsplit("/", 1)[-1] and past.had_folder(bare))
 
 
 def suffix_folders(past: GitPast, tail: str, when: float | None) -> list[str]:
@@ -122,34 +140,78 @@ def moved_folder(past: GitPast, files: ProjectFiles, folder: str, when: float | 
     ``packages/``), else the deepest folder that holds them all now, each rename followed
     (``docs/prompts/``, whose files went to its ``Archive/`` and then to
     ``docs/legacy_tasks/Archive/``, went there). Only the files it held when the memory
-    last changed (``when``) count: a file added and moved later says nothing."""
+    last changed (``when``) count: a file added and moved later says nothing; when none of
+    those moved (all deleted), the files it held when it went (``docs/10-requirements/``
+    rewritten, then archived whole under ``docs-archive/``)."""
+    went = _moved_folder(past, files, folder, when)
+    if not went and when is not None:
+        went = _moved_folder(past, files, folder, None)
+    return {_named_like(new, folder): old for new, old in went.items()}
+
+
+def _named_like(new: str, folder: str) -> str:
+    """The folder a folder went to: of ``new`` and the folders above it, the deepest one
+    with the folder's name (``docs/arch/`` whose files went to ``archive/arch/system/`` in
+    two renames went to ``archive/arch/``), else ``new``."""
+    name = folder.rsplit("/", 1)[-1]
+    parts = new.rstrip("/").split("/")
+    if parts[-1] == name or name not in parts[:-1]:
+        return new
+    at = len(parts) - 1 - parts[::-1].index(name)
+    return "/".join(parts[: at + 1]) + "/"
+
+
+def _moved_folder(past: GitPast, files: ProjectFiles, folder: str, when: float | None) -> Moves:
     head = folder + "/"
-    went: dict[str, str] = {}
-    images: Counter[str] = Counter()  # the folder a file went to, at the same place in it
-    for old in past.renamed:
-        if old.startswith(head) and there_at(past, old, when):
-            found = past.follow(old, files)
-            if found is not None and not found[0].startswith(head):
-                went[found[0]] = found[1]
-                rest = old[len(head) :]
-                if found[0].endswith("/" + rest):
-                    images[found[0][: -len(rest)]] += 1
+    went, images = _went_out(past, files, head, when)
     if not went:
         return {}
     common = posixpath.commonpath([posixpath.dirname(p) for p in went])
-    ranked = images.most_common(2)
-    if ranked and ranked[0][1] >= 2 and not head.startswith(ranked[0][0]):
-        image, count = ranked[0]
-        most = 3 * count >= 2 * len(went)
-        # or more than any other place, where all of them only share a shallower folder
-        ahead = (len(ranked) == 1 or count > ranked[1][1]) and image.startswith(common + "/")
-        if most or (ahead and common.count("/") < folder.count("/")):
-            commit = Counter(went[p] for p in went if p.startswith(image)).most_common(1)[0][0]
-            return {image: (folder, commit)}
+    image = _image_went_to(images, len(went), head, common)
+    if image is not None:
+        commit = Counter(went[p] for p in went if p.startswith(image)).most_common(1)[0][0]
+        return {image: (folder, commit)}
     if not common or head.startswith(common + "/"):
         return {}  # scattered, or only up: no one place
     commit = Counter(went.values()).most_common(1)[0][0]
     return {common + "/": (folder, commit)}
+
+
+def _went_out(
+    past: GitPast, files: ProjectFiles, head: str, when: float | None
+) -> tuple[dict[str, str], Counter[str]]:
+    """The files below ``head`` at ``when`` that git saw renamed out of it: where each is
+    now -> the commit, and how many went to each folder at the same place in it (the
+    folder's image: ``a/x/y.md`` to ``b/x/y.md`` counts for ``b/``)."""
+    went: dict[str, str] = {}
+    images: Counter[str] = Counter()
+    for old in past.renamed:
+        if not (old.startswith(head) and there_at(past, old, when)):
+            continue
+        found = past.follow(old, files)
+        if found is None or found[0].startswith(head):
+            continue
+        went[found[0]] = found[1]
+        rest = old[len(head) :]
+        if found[0].endswith("/" + rest):
+            images[found[0][: -len(rest)]] += 1
+    return went, images
+
+
+def _image_went_to(images: Counter[str], went: int, head: str, common: str) -> str | None:
+    """The folder ``head`` went to whole (its image, at least two files): the one two
+    thirds of the ``went`` files went to, or more than to any other when all they share
+    is a folder shallower than ``head``; None: no such one."""
+    ranked = images.most_common(2)
+    if not ranked or ranked[0][1] < 2 or head.startswith(ranked[0][0]):
+        return None
+    image, count = ranked[0]
+    most = 3 * count >= 2 * went
+    # or more than any other place, where all of them only share a shallower folder
+    ahead = (len(ranked) == 1 or count > ranked[1][1]) and image.startswith(common + "/")
+    if most or (ahead and common.count("/") < head.count("/") - 1):
+        return image
+    return None
 
 
 def there_at(past: GitPast, path: str, when: float | None) -> bool:

@@ -159,9 +159,11 @@ def _clause(line: str, start: int, end: int) -> tuple[str, str]:
 
 _GONE = r"(?:archived|deleted|removed|deprecated|obsolete|retired|superseded|no\s+longer\s+exists?)"
 _GONE_HEADING = re.compile(
-    rf"^\s{{0,3}}#{{1,6}}\s+[\W\d_]*(?:{_GONE}\b.*|\S+(?:\s+\S+)?\s+{_GONE})\W*$", re.I
+    rf"^\s{{0,3}}#{{1,6}}\s+[\W\d_]*(?:(?:{_GONE}|missing)\b.*|\S+(?:\s+\S+)?\s+{_GONE})\W*$",
+    re.I,
 )
-"""A heading that says what is under it is gone: "## Deleted Components", "## Files removed"."""
+"""A heading that says what is under it is gone or not there yet: "## Deleted Components",
+"## Files removed", "#### Missing (Critical):"."""
 _GONE_HEADING_CJK = re.compile(
     r"^\s{0,3}#{1,6}\s+\S{0,6}(?:废弃|弃用|已删除|删除|移除|廃止|削除)\S{0,6}\s*$"
 )
@@ -190,6 +192,7 @@ _GONE_WORDS = (
     "no longer exist",
     "creat",
     "planned",
+    "missing",
 )
 
 
@@ -216,25 +219,45 @@ def _gone_items(text: str) -> dict[int, str]:
     """Line number -> line of each list item under a heading, or a short line ending in
     ``:``, that says its items are gone ("## Deleted Components", "These no longer exist:")
     or still to be made ("Need to create new files for:")."""
-    low = text.lower()
-    if not any(word in low for word in _GONE_WORDS) and (
-        low.isascii() or not any(word in low for word in _CJK_CUE_WORDS)
-    ):
+    if not _may_list_gone(text.lower()):
         return {}
     items: dict[int, str] = {}
     heading = False  # under a heading that says so: to the next heading
     intro = 0  # after a line that says so: 1 before its list, 2 in it, to its end
     for number, line in enumerate(text.splitlines(), start=1):
         if _HEADING.match(line):
-            heading = bool(_GONE_HEADING.match(line) or _GONE_HEADING_CJK.match(line))
-            intro = 0
-        elif (heading or intro) and (_ITEM.match(line) or line.startswith("❌")):
+            heading, intro = _says_gone_heading(line), 0
+        elif (heading or intro) and _is_item(line):
             items[number], intro = line, 2 if intro else 0
-        elif _GONE_INTRO.match(line) or _PLAN_INTRO.match(line.rsplit(". ", 1)[-1]):
+        elif _opens_gone_list(line):
             intro = 1
         elif intro == 2 and not line[:1].isspace():
             intro = 0  # a blank line or a paragraph ends the list
     return items
+
+
+def _may_list_gone(low: str) -> bool:
+    """Whether the (lowered) text has a word that a gone or planned list needs: most
+    memories have none, and skip the walk line by line."""
+    return any(word in low for word in _GONE_WORDS) or (
+        not low.isascii() and any(word in low for word in _CJK_CUE_WORDS)
+    )
+
+
+def _says_gone_heading(line: str) -> bool:
+    """Whether a heading says what is under it is gone (in English, Chinese or Japanese)."""
+    return bool(_GONE_HEADING.match(line) or _GONE_HEADING_CJK.match(line))
+
+
+def _is_item(line: str) -> bool:
+    """Whether a line is an item of a list: a bullet, a number, or a line marked ``❌``."""
+    return bool(_ITEM.match(line)) or line.startswith("❌")
+
+
+def _opens_gone_list(line: str) -> bool:
+    """Whether a line, or its last sentence, opens a list of what is gone or still to be
+    made ("These no longer exist:", "Need to create new files for:")."""
+    return bool(_GONE_INTRO.match(line) or _PLAN_INTRO.match(line.rsplit(". ", 1)[-1]))
 
 
 def _heads_gone_item(line: str | None, text: str) -> bool:

@@ -12,6 +12,7 @@ and in what git remembers.
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import replace
 
 from serena_memory.integrity.code_drift.aliases import Aliases, expand, project_aliases
@@ -31,6 +32,7 @@ from serena_memory.integrity.code_drift.forms import (
 from serena_memory.integrity.code_drift.history import GitPast
 from serena_memory.integrity.code_drift.mentions import PATH, Mention
 from serena_memory.integrity.code_drift.moves import (
+    Moves,
     known,
     missing_note,
     moved_folder,
@@ -41,6 +43,10 @@ from serena_memory.integrity.code_drift.moves import (
 from serena_memory.integrity.code_drift.patterns import glob_tail
 from serena_memory.integrity.code_drift.project import ProjectFiles
 from serena_memory.integrity.code_drift.written_then import beside_memory, moved_since
+
+_ARCHIVE = re.compile(r"(?:^|/)archive(?:d|s)?(?:[-_][^/]*)?/", re.IGNORECASE)
+"""A folder that keeps what the project no longer uses: ``archive/``, ``docs-archive``
+is not one (its name does not start so), ``archive-2025-09/`` is."""
 
 
 class PathChecks:
@@ -76,11 +82,21 @@ class PathChecks:
             resolved = m.target if self.files.exists(m.target) else None
         else:
             resolved = self.files.resolve(m.target)
+            if resolved is not None and resolved != m.target and self._archived_only(m.target):
+                resolved = None  # a live file's name; only archived copies have it now
         if resolved is not None:
             gone = self._namesake_gone(m.target, resolved, when)
             if gone is None:
                 return self._present(memory, m, m.target, resolved, when, read_only)
             m = replace(m, target=gone)
+        return self._check_not_found(memory, m, when, read_only)
+
+    def _check_not_found(
+        self, memory: str, m: Mention, when: float | None, read_only: bool
+    ) -> CodeFinding | None:
+        """:meth:`check_path` for a path that names no file of the project now (or names
+        one that came after the one it named): missing, or moved where git saw it go; no
+        finding for what was never a file (an example, a library's name)."""
         if not self.history:
             if m.weak:
                 return None
@@ -94,11 +110,7 @@ class PathChecks:
         candidates, went = moves(self.past, self.files, m.target, when)
         if "/" not in m.target.rstrip("/"):  # a bare name: the file it named then
             went = there_when_written(self.past, went, when)
-        if (
-            (m.weak or self._name_ending(m.target))
-            and not went
-            and not known(self.past, candidates, m.target)
-        ):
+        if self._never_a_file(m, candidates, went):
             return None  # an example, a library's name, the end of names: never a file
         if len(went) == 1:
             ((new, (old, commit)),) = went.items()
@@ -109,6 +121,15 @@ class PathChecks:
         note = missing_note(self.past, m.target, candidates, went, when)
         return CodeFinding(
             memory, m.line, m.text, PATH, MISSING, m.target, note=note, read_only=read_only
+        )
+
+    def _never_a_file(self, m: Mention, candidates: list[str], went: Moves) -> bool:
+        """Whether a path found nowhere is no claim about a file: written loosely (or the
+        end of the project's names), seen go nowhere, and git never knew a file by it."""
+        return (
+            (m.weak or self._name_ending(m.target))
+            and not went
+            and not known(self.past, candidates, m.target)
         )
 
     def _shortened(self, target: str, when: float | None) -> str | None:
@@ -139,6 +160,8 @@ class PathChecks:
         (`.githooks/pre-commit`, not a branch `frontend/28-map-view` beside `frontend/`)."""
         if m.loose and not m.weak and self.history:
             m = replace(m, weak=True)
+        if m.ran and self._at_root(m.target):
+            m = replace(m, exact=True)
         if m.linked:
             m = self._beside(memory, m)
         return self._at_place(m) if m.placed else m
@@ -211,32 +234,60 @@ class PathChecks:
         one. None: the name still names its file."""
         if when is None or not self.history or resolved == name:
             return None
+        if name.endswith("/"):
+            return self._folder_namesake_gone(name, resolved, when)
+        return self._file_namesake_gone(name, resolved, when)
+
+    def _folder_namesake_gone(self, name: str, resolved: str, when: float) -> str | None:
+        """:meth:`_namesake_gone` for a folder (``name`` ends in ``/``): the folder itself
+        when none found now by that end was there then, and it was, and is gone."""
         past = self.past
         bare = name.rstrip("/")
-        if name.endswith("/"):
-            if past.folder_there_at(resolved, when):
-                return None  # the folder found now was there then
-            now = self.files.suffix_matches(name)
-            if any(past.folder_there_at(p, when) for p in now):
-                return None
-            gone = past.folder_there_at(bare, when) and not self.files.exists(name)
-            return name if gone and past.had_folder(bare) else None
+        if past.folder_there_at(resolved, when):
+            return None  # the folder found now was there then
+        now = self.files.suffix_matches(name)
+        if any(past.folder_there_at(p, when) for p in now):
+            return None
+        gone = past.folder_there_at(bare, when) and not self.files.exists(name)
+        return name if gone and past.had_folder(bare) else None
+
+    def _file_namesake_gone(self, name: str, resolved: str, when: float) -> str | None:
+        """:meth:`_namesake_gone` for a file: the one file git knew by that name or end
+        then, gone since, when none found now by it was there then."""
+        past = self.past
         if there_at(past, resolved, when) and resolved in past.changes:
             return None  # the file found now was there then
-        if "/" in bare:
-            now = self.files.suffix_matches(name)
-        else:
-            now = list(self.files.by_name.get(name, ()))
-        if any(there_at(past, p, when) for p in now):
+        if any(there_at(past, p, when) for p in self._namesakes_now(name)):
             return None  # a file of that name now was there then
-        then = [
-            p
-            for p in [name, *past.ending_with(name)]
-            if p in past.seen and there_at(past, p, when) and (past.gone_at(p) or when + 1) > when
-        ]
+        then = [p for p in [name, *past.ending_with(name)] if self._there_then(p, when)]
         if len(then) != 1 or self.files.exists(then[0]):
             return None
         return then[0]
+
+    def _namesakes_now(self, name: str) -> list[str]:
+        """The project's files now that a file name (by name) or a path (by its end) finds."""
+        if "/" in name:
+            return self.files.suffix_matches(name)
+        return list(self.files.by_name.get(name, ()))
+
+    def _there_then(self, path: str, when: float) -> bool:
+        """Whether git knew ``path`` as a file when the memory last changed (``when``) and
+        it was not gone by then (deleted at that very time counts as gone)."""
+        past = self.past
+        return (
+            path in past.seen
+            and there_at(past, path, when)
+            and (past.gone_at(path) or when + 1) > when
+        )
+
+    def _archived_only(self, target: str) -> bool:
+        """Whether every file a bare file name finds lies in an archive folder (a folder
+        named ``archive``, ``archived`` or starting ``archive-``: `run_framework.py`
+        found only as `archive/epic-1/run_framework.py`), the name not written so."""
+        if "/" in target or not self.history:
+            return False
+        same = self.files.by_name.get(target, ())
+        return bool(same) and all(_ARCHIVE.search(p) for p in same)
 
     def _name_ending(self, target: str) -> bool:
         """Whether a bare dotted name is how files of the project end (``.agent.md`` in
@@ -279,6 +330,15 @@ class PathChecks:
             if parent and self._at_root(parent + "/"):
                 # under a folder the project has, a name git never knew there
                 return replace(m, target=place, placed="", exact=True, weak=False)
+            if (
+                not parent
+                and len(places) == 2
+                and not place.startswith(".")  # `.git/`, `.venv/`: tools', not the code
+                and not self._at_root(places[0].split("/")[0])
+                and not self._at_root(place.rstrip("/"))  # a submodule
+            ):
+                # right under a top that is the project's own name (`MADF/`): at the root
+                return replace(m, target=place, placed="", exact=True, weak=False)
         return replace(m, placed="")
 
     def without_sketches(self, mentions: list[Mention]) -> list[Mention]:
@@ -288,6 +348,14 @@ class PathChecks:
         ``packages/ai-runtime/`` in a heading, a table, an arrow)."""
         if not self.history:
             return mentions
+        sketched = self._sketched_tops(mentions)
+        if not sketched:
+            return mentions
+        return [m for m in mentions if not _within_sketch(m, sketched)]
+
+    def _sketched_tops(self, mentions: list[Mention]) -> list[str]:
+        """The top folders of the trees of ``mentions`` that sketch code still to be
+        written: the common folder of a tree's names, git never knowing it nor them."""
         tops: dict[str, list[str]] = {}
         for m in mentions:
             if m.placed and "/" in m.placed.rstrip("/"):
@@ -297,14 +365,7 @@ class PathChecks:
             top = posixpath.commonpath(placed) + "/"
             if len(placed) > 1 and top != "/" and not self._anything_at(top, placed):
                 sketched.append(top)
-        if not sketched:
-            return mentions
-        return [
-            m
-            for m in mentions
-            if not (m.placed or m.target).startswith(tuple(sketched))
-            and not any(t.startswith(m.target) and m.target.endswith("/") for t in sketched)
-        ]
+        return sketched
 
     def _anything_at(self, top: str, placed: list[str]) -> bool:
         """Whether git knew the folder ``top`` or a name a tree under it places."""
@@ -461,3 +522,11 @@ def _moved(
         new_mention=new_mention,
         form=form,
     )
+
+
+def _within_sketch(m: Mention, sketched: list[str]) -> bool:
+    """Whether a mention lies in a sketched tree (``sketched``: their top folders), or is
+    a folder above one of them: it goes with the sketch."""
+    if (m.placed or m.target).startswith(tuple(sketched)):
+        return True
+    return any(t.startswith(m.target) and m.target.endswith("/") for t in sketched)

@@ -47,7 +47,24 @@ def gone_since(past: GitPast, root: str, target: str, when: float | None) -> boo
     disk now either (a file git ignores now but tracked then is gone, not local)."""
     bare = target.rstrip("/")
     gone = past.gone_at(bare)
+    if gone is None and when is not None and bare[:1] != "." and past.had_folder(bare):
+        # a tool's folder (`.playwright-mcp/`) stays local though its files were tracked
+        gone = _folder_gone_at(past, bare, when)
     if when is None or gone is None or gone <= when:
         return False
     path = os.path.join(root, bare)
     return is_inside(path, (root,)) and not os.path.lexists(path)
+
+
+def _folder_gone_at(past: GitPast, folder: str, when: float) -> float | None:
+    """When git last deleted or renamed away a file of ``folder`` that was there at
+    ``when`` (a folder tracked then, deleted and ignored since, is gone, not local)."""
+    if not past.folder_there_at(folder, when):
+        return None
+    head = folder + "/"
+    times = [
+        t
+        for path in (*past.deleted, *past.renamed)
+        if path.startswith(head) and (t := past.gone_at(path)) is not None
+    ]
+    return max(times) if times else None

@@ -5,17 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from serena_memory.agent.project_facts import detect_facts
-from serena_memory.agent.project_facts.sheet import FactSheet
-
-
-def project(root: Path, tree: dict[str, str]) -> FactSheet:
-    for rel, text in tree.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return detect_facts(root)
-
+from fact_support import project
 
 CATCH_ALL = """\
 GO_RUN_BUILD := go run scripts/build.go

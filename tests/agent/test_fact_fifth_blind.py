@@ -10,23 +10,12 @@ jekyll), cut down to the lines that matter."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
-from serena_memory.agent.project_facts import detect_facts
+from fact_support import checked_out as project
+
 from serena_memory.agent.project_facts.commands import classify_command
 from serena_memory.agent.project_facts.sheet import FactSheet
-
-
-def project(root: Path, tree: dict[str, str]) -> FactSheet:
-    for rel, text in tree.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        if text.startswith("#!"):
-            os.chmod(path, 0o755)
-    return detect_facts(root)
-
 
 PYPROJECT = '[project]\nname = "attrs"\nversion = "1.0"\n'
 # python-attrs/attrs tox.ini and .github/CONTRIBUTING.md (cut)

@@ -11,22 +11,11 @@ httpie, jekyll, mocha, nox, pluggy, ufo), cut down to the lines that matter."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
-from serena_memory.agent.project_facts import detect_facts
+from fact_support import checked_out as project
+
 from serena_memory.agent.project_facts.sheet import FactSheet
-
-
-def project(root: Path, tree: dict[str, str]) -> FactSheet:
-    for rel, text in tree.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        if text.startswith("#!"):
-            os.chmod(path, 0o755)
-    return detect_facts(root)
-
 
 CARGO = '[package]\nname = "alacritty"\nversion = "0.1.0"\n'
 # alacritty/alacritty Makefile (cut)

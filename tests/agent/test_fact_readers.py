@@ -6,16 +6,10 @@ import json
 import os
 from pathlib import Path
 
+from fact_support import project
+
 from serena_memory.agent.project_facts import detect_facts
 from serena_memory.agent.project_facts.sheet import FactSheet
-
-
-def project(root: Path, tree: dict[str, str]) -> FactSheet:
-    for rel, text in tree.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return detect_facts(root)
 
 
 def offered(sheet: FactSheet) -> set[str]:

@@ -10,19 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from serena_memory.agent.project_facts import detect_facts
-from serena_memory.agent.project_facts.sheet import FactSheet
-
-
-def project(root: Path, tree: dict[str, str]) -> FactSheet:
-    for rel, text in tree.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        if text.startswith("#!"):
-            path.chmod(0o755)
-    return detect_facts(root)
-
+from fact_support import checked_out as project
 
 # lostisland/faraday bin/ (cut)
 FARADAY = {

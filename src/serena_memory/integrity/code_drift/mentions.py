@@ -74,11 +74,6 @@ from serena_memory.integrity.code_drift.spans import (
 )
 from serena_memory.integrity.code_drift.trees import ListTree, drawn_entries, mapped_entries
 
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://\S+|\bwww\.\S+|\S+@\S+\.\w+")

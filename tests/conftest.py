@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from cli_support import SERENA, run_cli, run_cli_process
@@ -11,6 +13,19 @@ from serena_memory.core.store import Context, MemoryStore
 from serena_memory.wiring import build_store
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_script(rel: str) -> ModuleType:
+    """A script of the repository (a benchmark, a generator) loaded as a module, by its
+    path below the repository's root: scripts are not a package."""
+    path = REPO_ROOT / rel
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 __all__ = ["SERENA", "REPO_ROOT", "run_cli", "run_cli_process"]
 
 

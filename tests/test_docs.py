@@ -11,19 +11,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from conftest import REPO_ROOT
+from conftest import REPO_ROOT, load_script
 
 DOCS = sorted((REPO_ROOT / "docs").glob("*.md")) + [REPO_ROOT / "README.md"]
 
 
 def _generator() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "gen_reference", REPO_ROOT / "scripts" / "gen_reference.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("scripts/gen_reference.py")
 
 
 def test_the_command_and_tool_references_say_what_the_code_says() -> None:

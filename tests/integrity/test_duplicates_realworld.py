@@ -7,15 +7,15 @@ beside the repository."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import tarfile
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
-from conftest import REPO_ROOT, run_cli_process
+from conftest import REPO_ROOT, load_script, run_cli_process
 from mcp_support import in_memory, ok
 
 TAR = REPO_ROOT.parent / "shared" / "realworld" / "serena-projects.tar.gz"
@@ -26,14 +26,8 @@ pytestmark = pytest.mark.skipif(
 LARGE = "rjmurillo__ai-agents"  # 1,026 memories
 
 
-def _benchmark():
-    spec = importlib.util.spec_from_file_location(
-        "duplicates_quality", REPO_ROOT / "benchmarks" / "duplicates_quality.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def _benchmark() -> Any:
+    return load_script("benchmarks/duplicates_quality.py")
 
 
 def _project(where: Path, name: str) -> Path:

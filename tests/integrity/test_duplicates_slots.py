@@ -7,13 +7,13 @@ repository; the write's note through a real store."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import tarfile
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import REPO_ROOT
+from conftest import REPO_ROOT, load_script
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -183,14 +183,8 @@ def test_the_write_is_told_of_a_value_restated_in_other_words(store: MemoryStore
     assert "`17` here, `16` there" in note
 
 
-def _benchmark():
-    spec = importlib.util.spec_from_file_location(
-        "duplicates_quality", REPO_ROOT / "benchmarks" / "duplicates_quality.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def _benchmark() -> Any:
+    return load_script("benchmarks/duplicates_quality.py")
 
 
 @pytest.mark.skipif(not TAR.is_file(), reason="../shared/realworld/ is not beside the repository")

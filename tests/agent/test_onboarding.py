@@ -195,3 +195,18 @@ def test_the_conventions_leave_themselves_out_of_reachability_as_check_does(
     mem(project, "core", "# core\n")
     report = run_check(agent_store, reachability=True)
     assert report.unreachable == []  # core links nothing yet, and the conventions need not be
+
+
+@pytest.mark.parametrize(
+    ("source_kb", "budget"), [(0, 1000), (60, 1000), (150, 1500), (180, 1800), (400, 2000)]
+)
+def test_a_small_projects_memories_are_asked_to_be_short(
+    agent_store: MemoryStore, project: Path, source_kb: int, budget: int
+) -> None:
+    """A later session reads the memories instead of the code: in a small project the code
+    is quick to read, so the brief asks for memories that cost less than it."""
+    if source_kb:
+        (project / "src").mkdir(exist_ok=True)
+        (project / "src" / "main.py").write_text("x = 1\n" * (source_kb * 1024 // 6 + 1))
+    text = O.run_onboarding(agent_store)
+    assert f"each under {budget:,} characters" in text

@@ -25,6 +25,20 @@ CORE = "core"
 ONBOARDING_MEMORY_BUDGET = 2000
 """Characters each onboarding memory should stay under: a later session reads them all
 before its task, so together they must cost less than the files they spare it reading."""
+SMALL_MEMORY_BUDGET = 1000
+"""The budget of a small project's memories: its code is quick to read, so memories as long
+as a large project's cost a later session about what they spare it (measured with a model
+in the loop: docs/agent-evaluation.md)."""
+CODE_BYTES_PER_MEMORY_CHAR = 100
+"""Source bytes per character of budget between the two: 100 KB of code or less gets the
+small budget, 200 KB or more the full one."""
+
+
+def memory_budget(code_bytes: int) -> int:
+    """The characters each onboarding memory of a project with ``code_bytes`` of source
+    should stay under, rounded to a hundred."""
+    scaled = code_bytes // CODE_BYTES_PER_MEMORY_CHAR
+    return max(SMALL_MEMORY_BUDGET, min(ONBOARDING_MEMORY_BUDGET, scaled // 100 * 100))
 TARGET_MEMORIES: tuple[str, ...] = (
     "core",
     "tech_stack",
@@ -349,8 +363,10 @@ def onboarding_instructions(
     os_name: str | None = None,
     exploration_tools: bool = True,
     status_tool: bool = True,
+    budget: int = ONBOARDING_MEMORY_BUDGET,
 ) -> str:
-    """Our onboarding brief: what to write, in which order, and when the job is done."""
+    """Our onboarding brief: what to write, in which order, and when the job is done;
+    ``budget``: the characters each memory should stay under (:func:`memory_budget`)."""
     os_name = os_name or host_os()
     if status is not None and status.present:
         missing = _code_list(status.missing) if status.missing else "none (only check them)"
@@ -374,7 +390,7 @@ def onboarding_instructions(
             seed=seed.name,
             look=look,
             host=_HOST_COMMANDS.get(os_name, ""),
-            budget=ONBOARDING_MEMORY_BUDGET,
+            budget=budget,
             what_is_left=left,
             tell=TELL_THE_USER.format(committed=COMMITTED_FOLDER),
             **tools,
@@ -403,5 +419,6 @@ def run_onboarding(
         status=status,
         exploration_tools=exploration_tools,
         status_tool=status_tool,
+        budget=memory_budget(facts.code_bytes),
     )
     return text + "\n" + seed.describe() + "\n"

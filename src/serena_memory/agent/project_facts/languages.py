@@ -100,5 +100,14 @@ def count_languages(root: Path, sheet: FactSheet, max_files: int) -> None:
         language = LANGUAGES.get(suffix)
         if language:
             counts[language] += 1
+            sheet.code_bytes += _size(root / rel)
     sheet.files_scanned = min(seen, max_files)
     sheet.languages = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+
+
+def _size(path: Path) -> int:
+    """The file's size in bytes, the link's own for a link (nothing outside is followed)."""
+    try:
+        return os.lstat(path).st_size
+    except OSError:
+        return 0

@@ -52,6 +52,8 @@ class FactSheet:
 
     languages: list[tuple[str, int]] = field(default_factory=list)
     files_scanned: int = 0
+    # bytes of the source files counted (what a newcomer could read instead of the memories)
+    code_bytes: int = 0
     truncated: bool = False
     build_files: list[tuple[str, str]] = field(default_factory=list)
     ci_files: list[str] = field(default_factory=list)
@@ -117,6 +119,7 @@ class FactSheet:
         return {
             "languages": [{"language": n, "files": c} for n, c in self.languages],
             "files_scanned": self.files_scanned,
+            "code_bytes": self.code_bytes,
             "truncated": self.truncated,
             "build_files": [{"file": f, "kind": k} for f, k in self.build_files],
             "ci_files": self.ci_files,

@@ -42,7 +42,7 @@ def machine(root: Path, name: str) -> MemoryStore:
 
 
 def seed(store: MemoryStore, count: int) -> None:
-    folder = store.global_dir
+    folder = store.layout.global_dir
     for i in range(count):
         topic = folder / f"topic{i % 20}"
         topic.mkdir(parents=True, exist_ok=True)
@@ -67,7 +67,7 @@ def timed_process(
     """(wall, CPU) seconds of one `serena memories sync` process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(command, cwd=store.project_root, env=env, check=True, capture_output=True)
+    subprocess.run(command, cwd=store.layout.project_root, env=env, check=True, capture_output=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
@@ -84,7 +84,7 @@ def side_by_side(
         change(first, args.memories, args.changes, round_, 0)
         sync(first, "global", str(remote))
         change(second, args.memories, args.changes, round_, 1)
-        env = dict(os.environ, SERENA_HOME=str(second.home))
+        env = dict(os.environ, SERENA_HOME=str(second.layout.home))
         env.pop("PYTHONPATH", None)
         if which == "baseline":
             env["PYTHONPATH"] = str(args.baseline)
@@ -122,7 +122,7 @@ def main() -> int:
         return 0
     library: list[float] = []
     process: list[float] = []
-    env = dict(os.environ, SERENA_HOME=str(second.home))
+    env = dict(os.environ, SERENA_HOME=str(second.layout.home))
     command = [*ours_command(), "memories", "sync", "--remote", str(remote), "--json"]
     for round_ in range(args.runs * 2):
         change(first, args.memories, args.changes, round_, 0)
@@ -136,7 +136,7 @@ def main() -> int:
         else:
             start = time.perf_counter()
             subprocess.run(
-                command, cwd=second.project_root, env=env, check=True, capture_output=True
+                command, cwd=second.layout.project_root, env=env, check=True, capture_output=True
             )
             process.append(time.perf_counter() - start)
     lib = statistics.median(library)

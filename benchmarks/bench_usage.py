@@ -60,7 +60,9 @@ def main(argv: list[str] | None = None) -> int:
         "write, quiet store": [],
     }
     listener = counting.reads.current()[0]
-    event = ReadEvent(names[0], counting.project_root, counting.home, counting.provenance)
+    event = ReadEvent(
+        names[0], counting.layout.project_root, counting.layout.home, counting.provenance
+    )
     text = "# bench\nA memory the benchmark writes.\n"
     for run in range(args.runs):
         pair = [("read, not counted", quiet.read), ("read, counted", counting.read)]

@@ -34,9 +34,11 @@ def build_store(
     context: Context = Context.HUMAN,
     protect_read_only: bool | None = None,
     provenance: Provenance | None = None,
+    global_writes_floor: str = "direct",
 ) -> MemoryStore:
     """A store of ``project_root`` that keeps its history, counts its reads and marks the
-    code its search hits mention that changed since."""
+    code its search hits mention that changed since; ``global_writes_floor``: see
+    :class:`MemoryStore`."""
     return MemoryStore(
         project_root,
         home=home,
@@ -46,6 +48,7 @@ def build_store(
         recorder=History(),
         read_listeners=(UsageCounting(),),
         drift_source=code_drift,
+        global_writes_floor=global_writes_floor,
     )
 
 

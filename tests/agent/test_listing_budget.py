@@ -43,9 +43,9 @@ def make_names(count: int) -> list[str]:
 def fill(store: MemoryStore, names: list[str]) -> None:
     for name in names:
         if N.is_global(name):
-            path = store.global_dir / (name[len("global/") :] + ".md")
+            path = store.layout.global_dir / (name[len("global/") :] + ".md")
         else:
-            path = store.memories_dir / (name + ".md")
+            path = store.layout.memories_dir / (name + ".md")
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(b"x\n")
 

@@ -155,3 +155,24 @@ def test_the_review_brief_carries_what_the_check_finds_duplicates_included(
     assert "gone" in brief  # the stale reference
     assert "shipping" in brief.split("The current check report:")[1]  # the near-copy
     assert "release" in brief.split("The current check report:")[1]
+
+
+def test_seeding_a_name_the_project_marks_read_only_says_so_and_writes_nothing(
+    agent_store: MemoryStore, project: Path
+) -> None:
+    """The seed is the agent's change like any other: a read-only pattern covering it is
+    honoured, and onboarding goes on with one sentence instead of failing."""
+    write_config(
+        project / ".serena" / "project.yml", "read_only_memory_patterns: [memory_maint.*]\n"
+    )
+    result = seed_maintenance(agent_store)
+    assert not result.created and not mem_file(project, MAINTENANCE_NAME).exists()
+    message = result.describe()
+    assert message.startswith(f"'{MAINTENANCE_NAME}' was not created: ") and "\n" not in message
+
+
+def test_seeding_twice_records_one_change(store: MemoryStore) -> None:
+    seed_maintenance(store)
+    seed_maintenance(store)
+    entries = [e for e in MemoryHistory(store).entries() if MAINTENANCE_NAME in e.names()]
+    assert [e.summary for e in entries] == [f"Create {MAINTENANCE_NAME}"]

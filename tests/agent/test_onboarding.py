@@ -26,7 +26,7 @@ def test_host_os_is_named_as_people_name_it(monkeypatch: pytest.MonkeyPatch) -> 
 
 def test_activation_message_for_an_empty_project(agent_store: MemoryStore) -> None:
     text = O.activation_message(agent_store)
-    assert f"at {agent_store.project_root}" in text
+    assert f"at {agent_store.layout.project_root}" in text
     assert "There are no memories yet" in text
     assert "Onboarding has not been performed" in text and "`onboarding`" in text
     assert "Onboarding has not been performed" not in O.activation_message(

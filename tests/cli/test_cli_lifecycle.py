@@ -24,28 +24,32 @@ def _fill(store: MemoryStore) -> None:
 
 def test_list_shows_summaries_and_marks(store: MemoryStore) -> None:
     _fill(store)
-    shown = run_cli("memories", "list", "-p", str(store.project_root))
+    shown = run_cli("memories", "list", "-p", str(store.layout.project_root))
     assert "  auth/login - How a login is checked\n" in shown.stdout
     assert "  auth/old [deprecated] - The first login\n" in shown.stdout
     assert "  release [stale] - Release steps\n" in shown.stdout
     assert "  core\n" in shown.stdout
-    data = json.loads(run_cli("memories", "list", "--json", "-p", str(store.project_root)).stdout)
+    data = json.loads(
+        run_cli("memories", "list", "--json", "-p", str(store.layout.project_root)).stdout
+    )
     assert data["summaries"]["auth/login"] == "How a login is checked"
     assert data["deprecated"] == ["auth/old"] and data["stale"] == ["release"]
 
 
 def test_check_names_memories_without_a_summary(store: MemoryStore) -> None:
     _fill(store)
-    checked = run_cli("memories", "check", "-p", str(store.project_root))
+    checked = run_cli("memories", "check", "-p", str(store.layout.project_root))
     assert checked.returncode == 0
     assert "no `summary:` front matter" in checked.stdout and "1 memory: core;" in checked.stdout
-    data = json.loads(run_cli("memories", "check", "--json", "-p", str(store.project_root)).stdout)
+    data = json.loads(
+        run_cli("memories", "check", "--json", "-p", str(store.layout.project_root)).stdout
+    )
     assert data["missing_summaries"] == ["core"]
 
 
 def test_check_stale_reports_deprecated_stale_and_unknown_successors(store: MemoryStore) -> None:
     _fill(store)
-    root = str(store.project_root)
+    root = str(store.layout.project_root)
     checked = run_cli("memories", "check", "--stale", "-p", root)
     assert "Deprecated: 1 memory: auth/old (superseded by auth/login)." in checked.stdout
     assert "Stale: 1 memory: release (stale after 2001-02-03)" in checked.stdout
@@ -60,7 +64,7 @@ def test_check_stale_reports_deprecated_stale_and_unknown_successors(store: Memo
 
 def test_read_says_on_stderr_that_a_memory_is_deprecated(store: MemoryStore) -> None:
     _fill(store)
-    read = run_cli("memories", "read", "auth/old", "-p", str(store.project_root))
+    read = run_cli("memories", "read", "auth/old", "-p", str(store.layout.project_root))
     assert read.stdout == OLD
     assert "This memory is deprecated: read `mem:auth/login` instead" in read.stderr
 
@@ -69,7 +73,7 @@ def test_check_sees_a_summary_added_since_and_a_broken_cache_is_no_error(
     store: MemoryStore,
 ) -> None:
     _fill(store)
-    root = str(store.project_root)
+    root = str(store.layout.project_root)
     assert json.loads(run_cli("memories", "check", "--json", "-p", root).stdout)[
         "missing_summaries"
     ] == ["core"]
@@ -77,6 +81,6 @@ def test_check_sees_a_summary_added_since_and_a_broken_cache_is_no_error(
     assert "missing_summaries" not in json.loads(
         run_cli("memories", "check", "--json", "-p", root).stdout
     )
-    (store.home / "cache" / "front-matter.json").write_text('{"format": 1, "files": [1, 2]}')
+    (store.layout.home / "cache" / "front-matter.json").write_text('{"format": 1, "files": [1, 2]}')
     listed = run_cli("memories", "list", "-p", root)
     assert listed.returncode == 0 and "  core - Where to start\n" in listed.stdout

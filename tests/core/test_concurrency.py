@@ -26,7 +26,14 @@ WORKER = Path(__file__).parents[1] / "helpers" / "memory_worker.py"
 
 def _spawn(job: str, store: MemoryStore, *args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, str(WORKER), job, str(store.project_root), str(store.home), *args],
+        [
+            sys.executable,
+            str(WORKER),
+            job,
+            str(store.layout.project_root),
+            str(store.layout.home),
+            *args,
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -56,7 +63,7 @@ def test_sigkilled_writer_never_leaves_a_torn_or_empty_memory(store: MemoryStore
         # a loaded machine, to get to version B
         time.sleep(rng.uniform(0, 0.04) if i % 5 else 1.0)
         _kill(proc)
-        fresh = build_store(store.project_root, home=store.home)
+        fresh = build_store(store.layout.project_root, home=store.layout.home)
         assert fresh.list().all == sorted(names)  # no stray file shows up as a memory
         for name in names:
             text = fresh.read(name)
@@ -103,7 +110,7 @@ def test_rename_killed_part_way_is_finished_by_the_next_operation(store: MemoryS
     bodies = _hub_corpus(store, 80)
     hub_body = "# the hub\nlinks to itself: `mem:{}`\n"
     hub = "hubs/main"
-    mem = store.memories_dir
+    mem = store.layout.memories_dir
     for i, (name, body) in enumerate(bodies.items()):
         path = mem / f"{name}.md"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -127,7 +134,7 @@ def test_rename_killed_part_way_is_finished_by_the_next_operation(store: MemoryS
         ).exists()
         interrupted += journal_left
 
-        fresh = build_store(store.project_root, home=store.home)
+        fresh = build_store(store.layout.project_root, home=store.layout.home)
         names = fresh.list().all  # the next operation finishes the rename
         if fresh.exists(new):
             hub = new

@@ -143,7 +143,7 @@ def test_broken_config_stops_every_operation_instead_of_defaulting(
     ):
         with pytest.raises(ConfigError):
             call()
-    assert (s.memories_dir / "frozen" / "a.md").read_text() == "original"
+    assert (s.layout.memories_dir / "frozen" / "a.md").read_text() == "original"
 
 
 def test_fixing_the_file_takes_effect_at_once(project: Path, serena_home: Path) -> None:
@@ -172,7 +172,7 @@ def test_patterns_merge_additively(project: Path, serena_home: Path) -> None:
     for name in ("global/style", "frozen/decisions", "core"):
         human.write(name, name)
     for raw in ("tmp_scratch.md", "drafts/x.md"):
-        path = human.memories_dir / raw
+        path = human.layout.memories_dir / raw
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("ignored")
     listing = human.list()

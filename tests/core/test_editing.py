@@ -161,7 +161,7 @@ def test_edit_of_a_missing_memory(store: MemoryStore) -> None:
 def test_edit_keeps_crlf_line_endings(store: MemoryStore) -> None:
     store.write("win", "one\r\ntwo\r\n")
     store.edit("win", "two", "2")
-    assert store.path_of("win").read_bytes() == b"one\r\n2\r\n"
+    assert store.layout.path_of("win").read_bytes() == b"one\r\n2\r\n"
 
 
 def test_edit_reaches_global_memories_by_alias(store: MemoryStore) -> None:

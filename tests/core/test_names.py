@@ -150,14 +150,14 @@ def test_any_string_is_refused_or_stays_inside_its_folder(raw: str, tmp_path_fac
     except InvalidNameError as exc:
         assert str(exc)  # refused with a message
         return
-    path = s.path_of(raw)
-    root = s.global_dir if name.startswith("global/") else s.memories_dir
+    path = s.layout.path_of(raw)
+    root = s.layout.global_dir if name.startswith("global/") else s.layout.memories_dir
     assert _inside(path, root), (raw, path)
     assert path.name.endswith(".md")
     assert os.fsencode(path).decode("utf-8")  # a file name every tool can show
     # the canonical name is a fixed point: what a listing shows reads the same file
     assert normalize_name(name) == name
-    assert s.path_of(name) == path
+    assert s.layout.path_of(name) == path
 
 
 @pytest.mark.slow  # many generated names on disk
@@ -223,7 +223,7 @@ def _operations(s: MemoryStore, alias: str):
 def test_ignored_names_cannot_be_reached_by_alias(
     guarded: MemoryStore, canonical: str, aliases: list[str], project: Path
 ) -> None:
-    raw_path = guarded.path_of(canonical)
+    raw_path = guarded.layout.path_of(canonical)
     before = raw_path.read_bytes()
     for alias in aliases:
         for op, call in _operations(guarded, alias):
@@ -233,7 +233,7 @@ def test_ignored_names_cannot_be_reached_by_alias(
             assert str(raw_path) in message, (alias, op, message)
     assert raw_path.read_bytes() == before
     assert guarded.read("visible") == "see me\n"
-    assert not guarded.path_of("moved").exists()
+    assert not guarded.layout.path_of("moved").exists()
     assert guarded.list().all == ["visible"]
 
 
@@ -243,13 +243,13 @@ def test_dotted_aliases_of_ignored_names_are_refused(guarded: MemoryStore, alias
         with pytest.raises(InvalidNameError):
             call()
     assert guarded.read("visible") == "see me\n"
-    assert (guarded.memories_dir / "secret.md").read_text() == "top secret\n"
+    assert (guarded.layout.memories_dir / "secret.md").read_text() == "top secret\n"
 
 
 def test_hand_saved_files_with_non_portable_characters_stay_usable(store: MemoryStore) -> None:
     """A person on Linux or macOS may save `ADR: caching.md`; the tools list it, so they
     must also read, edit, rename and delete it. Only *new* names must be portable."""
-    folder = store.memories_dir / "decisions"
+    folder = store.layout.memories_dir / "decisions"
     folder.mkdir(parents=True)
     (folder / "ADR: caching.md").write_text("use `mem:core`", encoding="utf-8")
     assert store.list().all == ["decisions/ADR: caching"]

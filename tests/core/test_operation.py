@@ -72,9 +72,9 @@ def test_a_name_resolves_afresh_after_the_store_removed_its_file(
 ) -> None:
     """A memory that is a link resolves to its target; once deleted, the same operation
     must not read the target through what it resolved before."""
-    target = store.memories_dir / "real.md"
+    target = store.layout.memories_dir / "real.md"
     store.write("real", "the target\n")
-    (store.memories_dir / "alias.md").symlink_to(target)
+    (store.layout.memories_dir / "alias.md").symlink_to(target)
     with operation.operation():
         assert store.read("alias") == "the target\n"
         store.delete("alias")
@@ -111,7 +111,7 @@ def test_two_http_clients_and_the_dashboard_each_see_only_their_own_notices(
     store = build_store(project, home=serena_home)
     store.write("global/shared", "g0\n")  # starts the global folder's history
     store.write("local", "p0\n")
-    _break_history(store, store.global_dir)
+    _break_history(store, store.layout.global_dir)
     take_notices()
     port = free_port()
     with http_server(["--project", str(project), "--dashboard-port", str(port)]) as server:

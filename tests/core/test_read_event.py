@@ -53,7 +53,7 @@ def test_a_read_is_announced_with_its_canonical_name_and_who_read(store: MemoryS
     assert [e.name for e in heard.events] == ["auth/login", "auth/login"]
     assert heard.events[0].provenance.who == "claude-code 1.2"
     assert heard.events[1].provenance.entry_point == "cli"  # the store's own default
-    assert heard.events[0].project_root == store.project_root
+    assert heard.events[0].project_root == store.layout.project_root
 
 
 def test_listing_writing_and_the_librarys_own_reads_are_no_reads(store: MemoryStore) -> None:

@@ -21,7 +21,7 @@ from serena_memory.wiring import build_store
 
 
 def _stamp(s: MemoryStore, name: str) -> tuple[int, int, bytes]:
-    path = s.path_of(name)
+    path = s.layout.path_of(name)
     st = path.stat()
     return st.st_ino, st.st_mtime_ns, path.read_bytes()
 
@@ -34,7 +34,7 @@ def test_rename_across_topics(store: MemoryStore) -> None:
     assert not store.exists("login")
     store.rename("auth/login", "flows/auth/login")
     assert store.list().all == ["flows/auth/login"]
-    assert not (store.memories_dir / "auth").exists()  # emptied topic pruned
+    assert not (store.layout.memories_dir / "auth").exists()  # emptied topic pruned
 
 
 def test_rename_between_project_and_global_scope(store: MemoryStore, serena_home: Path) -> None:
@@ -43,7 +43,7 @@ def test_rename_between_project_and_global_scope(store: MemoryStore, serena_home
     result = store.rename("style", "global/style")
     assert result.references_rewritten == 1
     assert (serena_home / "memories" / "global" / "style.md").read_text() == "tabs\n"
-    assert not (store.memories_dir / "style.md").exists()
+    assert not (store.layout.memories_dir / "style.md").exists()
     assert store.read("core") == "see `mem:global/style`\n"
     store.rename("mem:global/style.md", "conventions/style")
     assert store.read("conventions/style") == "tabs\n"
@@ -171,7 +171,7 @@ def test_ignored_memories_are_not_rewritten(project: Path, serena_home: Path) ->
     write_config(project / ".serena" / "project.yml", "ignored_memory_patterns: ['_archive/.*']\n")
     s = build_store(project, home=serena_home)
     s.write("auth", "auth\n")
-    archived = s.memories_dir / "_archive" / "old.md"
+    archived = s.layout.memories_dir / "_archive" / "old.md"
     archived.parent.mkdir(parents=True)
     archived.write_text("old notes on `mem:auth`\n")
     result = s.rename("auth", "security")
@@ -250,7 +250,7 @@ def test_rename_crash_at_every_step_is_finished_by_the_next_operation(
             assert _contents(fresh) == files
         else:
             assert _contents(fresh) == _expected_after(files, old, new)
-        assert not (fresh.memories_dir / JOURNAL_NAME).exists()
+        assert not (fresh.layout.memories_dir / JOURNAL_NAME).exists()
         assert not (fresh.layout.global_root / JOURNAL_NAME).exists()
         if not crashed:
             assert step >= 4  # journal + new memory + 2 project memories referring to it
@@ -273,11 +273,11 @@ def test_a_hand_written_journal_is_applied_by_any_operation(store: MemoryStore, 
     """A journal left by a crash after the new file was written and one reference
     rewritten: the next operation completes the rest."""
     files = _corpus(store)
-    old_path, new_path = store.path_of("auth/login"), store.path_of("security/login")
+    old_path, new_path = store.layout.path_of("auth/login"), store.layout.path_of("security/login")
     expected = _expected_after(files, "auth/login", "security/login")
     new_path.parent.mkdir(parents=True)
     new_path.write_text(expected["security/login"])  # applied before the crash
-    store.path_of("core").write_text(expected["core"])  # applied before the crash
+    store.layout.path_of("core").write_text(expected["core"])  # applied before the crash
 
     def change(name: str, content: str | None) -> dict:
         before = files[name].encode() if name in files else None
@@ -294,9 +294,9 @@ def test_a_hand_written_journal_is_applied_by_any_operation(store: MemoryStore, 
             change("auth/login", None),
         ],
     }
-    (store.memories_dir / JOURNAL_NAME).write_text(json.dumps(journal))
+    (store.layout.memories_dir / JOURNAL_NAME).write_text(json.dumps(journal))
     operation(store)
-    assert not (store.memories_dir / JOURNAL_NAME).exists()
+    assert not (store.layout.memories_dir / JOURNAL_NAME).exists()
     assert not old_path.exists()
     after = _contents(store)
     for name in ("security/login", "core", "db/schema"):
@@ -310,15 +310,15 @@ def _sha(data: bytes) -> str:
 
 def test_journal_and_temporary_files_never_show_as_memories(store: MemoryStore) -> None:
     store.write("a", "a\n")
-    (store.memories_dir / ".a.md.1234.deadbeef.tmp").write_text("torn")
+    (store.layout.memories_dir / ".a.md.1234.deadbeef.tmp").write_text("torn")
     assert store.list().all == ["a"]
-    os.unlink(store.memories_dir / ".a.md.1234.deadbeef.tmp")
+    os.unlink(store.layout.memories_dir / ".a.md.1234.deadbeef.tmp")
 
 
 def test_rename_reports_undecodable_memory_it_could_not_rewrite(store) -> None:
     store.write("target", "t")
     store.write("good", "see `mem:target`")
-    bad = store.memories_dir / "bad.md"
+    bad = store.layout.memories_dir / "bad.md"
     bad.write_bytes(b"see `mem:target` \xff\xfe")
     result = store.rename("target", "renamed")
     assert result.memories_rewritten == ["good"]
@@ -332,9 +332,9 @@ def test_rename_rewrites_files_whose_names_no_tool_would_accept(store: MemorySto
     space, a doubled .md) neither stop a rename nor keep their stale references."""
     store.write("target", "t")
     odd = {
-        "we:ird.md": store.memories_dir / "we:ird.md",
-        "notes .md": store.memories_dir / "notes .md",
-        "twice.md.md": store.memories_dir / "twice.md.md",
+        "we:ird.md": store.layout.memories_dir / "we:ird.md",
+        "notes .md": store.layout.memories_dir / "notes .md",
+        "twice.md.md": store.layout.memories_dir / "twice.md.md",
     }
     for path in odd.values():
         path.write_text("see `mem:target`\n", encoding="utf-8")

@@ -48,7 +48,7 @@ def _interrupt_after_journal(
     with pytest.raises(_Crash):
         store.rename(old, new)
     monkeypatch.setattr(store_module, "atomic_write", real)
-    return json.loads((store.memories_dir / JOURNAL_NAME).read_text(encoding="utf-8"))
+    return json.loads((store.layout.memories_dir / JOURNAL_NAME).read_text(encoding="utf-8"))
 
 
 def _snapshot(root: Path, skip: tuple[Path, ...] = ()) -> dict[str, bytes | str]:
@@ -76,7 +76,7 @@ def test_a_journal_names_memories_never_paths(
     store.write("auth", "auth\n")
     store.write("core", "see `mem:auth`\n")
     journal = _interrupt_after_journal(store, monkeypatch, "auth", "security/auth")
-    text = (store.memories_dir / JOURNAL_NAME).read_text(encoding="utf-8")
+    text = (store.layout.memories_dir / JOURNAL_NAME).read_text(encoding="utf-8")
     assert str(tmp_path) not in text
     assert journal["old"] == "auth" and journal["new"] == "security/auth"
     assert [c["memory"] for c in journal["changes"]] == ["security/auth", "core", "auth"]
@@ -195,11 +195,11 @@ def test_an_invalid_journal_is_never_replayed_and_reading_still_works(
 ) -> None:
     store.write("a", "A\n")
     store.write("c", "c\n")
-    journal = store.memories_dir / JOURNAL_NAME
+    journal = store.layout.memories_dir / JOURNAL_NAME
     journal.write_bytes(data)
-    counted = (store.home / "usage",)  # a read is counted outside the memories (usage.md)
+    counted = (store.layout.home / "usage",)  # a read is counted outside the memories (usage.md)
     before = _snapshot(tmp_path, counted)
-    fresh = build_store(store.project_root, home=store.home)
+    fresh = build_store(store.layout.project_root, home=store.layout.home)
     assert fresh.list().all == ["a", "c"]
     assert fresh.read("a") == "A\n"
     for change in (
@@ -221,7 +221,7 @@ def test_a_journal_that_is_no_regular_file_is_refused_without_reading_it(
     store: MemoryStore, tmp_path: Path, target: str
 ) -> None:
     store.write("a", "A\n")
-    journal = store.memories_dir / JOURNAL_NAME
+    journal = store.layout.memories_dir / JOURNAL_NAME
     if target == "fifo":
         os.mkfifo(journal)
     elif target == "folder":
@@ -248,12 +248,12 @@ def test_a_stale_journal_never_overwrites_a_newer_change(
     store.write("db", "login uses `mem:auth`\n")
     _interrupt_after_journal(store, monkeypatch, "auth", "security")
     # a newer change, made by hand in an editor before the journal is replayed
-    store.path_of("core").write_text("rewritten by hand, see `mem:auth`\n")
-    fresh = build_store(store.project_root, home=store.home)
+    store.layout.path_of("core").write_text("rewritten by hand, see `mem:auth`\n")
+    fresh = build_store(store.layout.project_root, home=store.layout.home)
     assert fresh.list().all == ["core", "db", "security"]
     assert fresh.read("core") == "rewritten by hand, see `mem:auth`\n"
     assert fresh.read("db") == "login uses `mem:security`\n"
-    assert not (fresh.memories_dir / JOURNAL_NAME).exists()
+    assert not (fresh.layout.memories_dir / JOURNAL_NAME).exists()
 
 
 def test_the_old_memory_is_kept_when_its_new_name_was_taken_meanwhile(
@@ -261,8 +261,8 @@ def test_the_old_memory_is_kept_when_its_new_name_was_taken_meanwhile(
 ) -> None:
     store.write("auth", "auth\n")
     _interrupt_after_journal(store, monkeypatch, "auth", "security")
-    store.path_of("security").write_text("someone else's security notes\n")
-    fresh = build_store(store.project_root, home=store.home)
+    store.layout.path_of("security").write_text("someone else's security notes\n")
+    fresh = build_store(store.layout.project_root, home=store.layout.home)
     assert fresh.read("auth") == "auth\n"
     assert fresh.read("security") == "someone else's security notes\n"
 
@@ -279,7 +279,7 @@ def test_an_interrupted_global_rename_keeps_another_projects_newer_edit(
     _interrupt_after_journal(a, monkeypatch, "global/style", "global/conventions")
     records = serena_home / "memories" / RECORDS_FOLDER
     assert len(list(records.iterdir())) == 1
-    b.path_of("global/team").write_text("B's newer text, `mem:global/style`\n")
+    b.layout.path_of("global/team").write_text("B's newer text, `mem:global/style`\n")
     assert a.list().all == ["global/conventions", "global/team"]
     assert a.read("global/team") == "B's newer text, `mem:global/style`\n"
     assert a.read("global/conventions") == "tabs\n"
@@ -292,7 +292,7 @@ def test_a_committed_journal_never_touches_global_memories(
     """A well-formed journal with the right digests but no record in $SERENA_HOME."""
     store.write("global/rules", "be careful\n")
     store.write("core", "core\n")
-    journal = store.memories_dir / JOURNAL_NAME
+    journal = store.layout.memories_dir / JOURNAL_NAME
     journal.write_text(
         json.dumps(
             {
@@ -320,19 +320,19 @@ def test_a_journal_never_follows_a_link_out_of_the_project(
     outside.mkdir()
     (outside / "target.md").write_text("outside\n")
     store.write("a", "A\n")
-    (store.memories_dir / "linked.md").symlink_to(outside / "target.md")
-    (store.memories_dir / "dir").symlink_to(outside)
+    (store.layout.memories_dir / "linked.md").symlink_to(outside / "target.md")
+    (store.layout.memories_dir / "dir").symlink_to(outside)
     journal = _valid_shape(
         extra=[
             _change("linked", _sha("outside\n"), "overwritten\n"),
             _change("dir/target", _sha("outside\n"), "overwritten\n"),
         ]
     )
-    (store.memories_dir / JOURNAL_NAME).write_text(json.dumps(journal))
+    (store.layout.memories_dir / JOURNAL_NAME).write_text(json.dumps(journal))
     before = _snapshot(outside)
     store.write("other", "x")  # replays the (well-formed) journal
     assert _snapshot(outside) == before
-    assert store.read("b") == "A\n" and not store.path_of("a").exists()
+    assert store.read("b") == "A\n" and not store.layout.path_of("a").exists()
 
 
 # -- fuzz: random journals never reach outside the memory folders --------------------------
@@ -429,12 +429,12 @@ def test_random_journals_never_touch_anything_outside_the_memories(data: bytes) 
         store.write("a", "A\n")
         store.write("topic/c", "c\n")
         store.write("global/g", "g\n")
-        (store.memories_dir / "linked.md").symlink_to(outside / "victim.md")
-        (store.memories_dir / "dir").symlink_to(outside)
-        (store.memories_dir / JOURNAL_NAME).write_bytes(data)
+        (store.layout.memories_dir / "linked.md").symlink_to(outside / "victim.md")
+        (store.layout.memories_dir / "dir").symlink_to(outside)
+        (store.layout.memories_dir / JOURNAL_NAME).write_bytes(data)
         # the memories, their history and the read counts (in the home folder) are the only
         # things written
-        written = (store.memories_dir, home / "history", home / "usage")
+        written = (store.layout.memories_dir, home / "history", home / "usage")
         before = _snapshot(root, skip=written)
 
         fresh = build_store(root / "project", home=home)
@@ -443,7 +443,7 @@ def test_random_journals_never_touch_anything_outside_the_memories(data: bytes) 
         try:
             fresh.write("z", "z\n")
         except MemoryStoreError as exc:
-            assert str(store.memories_dir / JOURNAL_NAME) in str(exc)
+            assert str(store.layout.memories_dir / JOURNAL_NAME) in str(exc)
         assert _snapshot(root, skip=written) == before
         assert (outside / "victim.md").read_text() == "victim\n"
 
@@ -460,7 +460,7 @@ def test_records_that_vouch_for_no_journal_are_swept_and_nothing_else(
     _interrupt_after_journal(pending, monkeypatch, "global/style", "global/conventions")
     [kept_pending] = list(records.iterdir())
     gone = build_store(tmp_path / "gone", home=serena_home)  # its journal was deleted
-    gone.memories_dir.mkdir(parents=True)
+    gone.layout.memories_dir.mkdir(parents=True)
     hours_ago, days_ago = time.time() - 2 * 3600, time.time() - 8 * 86400
 
     def record(name: str, content: bytes, mtime: float) -> Path:
@@ -469,7 +469,7 @@ def test_records_that_vouch_for_no_journal_are_swept_and_nothing_else(
         os.utime(path, (mtime, mtime))
         return path
 
-    names_gone = json.dumps({"memories": os.path.realpath(gone.memories_dir)}).encode()
+    names_gone = json.dumps({"memories": os.path.realpath(gone.layout.memories_dir)}).encode()
     stale_known = record("stale", names_gone, hours_ago)
     fresh_known = record("fresh", names_gone, time.time())  # a rename may be writing it
     stale_legacy = record("legacy old", b"", days_ago)
@@ -508,7 +508,7 @@ def test_list_memories_tells_the_agent_about_a_refused_journal(
 
     store = build_store(project, home=serena_home)
     store.write("core", "core\n")
-    journal = store.memories_dir / JOURNAL_NAME
+    journal = store.layout.memories_dir / JOURNAL_NAME
 
     async def listing() -> dict:
         async with in_memory(project) as client:
@@ -534,7 +534,7 @@ def test_a_finished_interrupted_rename_says_what_it_left_as_it_is_and_why(
         store.write("core", "see `mem:auth`\n")
         store.write("notes", "also `mem:auth`\n")
         _interrupt_after_journal(store, monkeypatch, "auth", "security/auth")
-        store.path_of("core").write_text("edited since, `mem:auth`\n")  # by an editor
+        store.layout.path_of("core").write_text("edited since, `mem:auth`\n")  # by an editor
         return store
 
     # the library: one line, naming the memory left alone and why
@@ -549,14 +549,14 @@ def test_a_finished_interrupted_rename_says_what_it_left_as_it_is_and_why(
     assert fresh.read("notes") == "also `mem:security/auth`\n"
     # the command line: the same line on stderr
     for name in ["security/auth", "core", "notes"]:
-        store.path_of(name).unlink()
+        store.layout.path_of(name).unlink()
     interrupted()
     listed = run_cli("memories", "list", str(project))
     assert listed.returncode == 0 and "security/auth" in listed.stdout
     assert listed.stderr.strip() == line
     # the agent: the answer, then the line as a block of its own
     for name in ["security/auth", "core", "notes"]:
-        store.path_of(name).unlink()
+        store.layout.path_of(name).unlink()
     interrupted()
 
     async def go() -> list[str]:
@@ -585,8 +585,8 @@ def _limited(*args: str, cwd: Path, max_file_bytes: int) -> subprocess.Completed
 
 def _journal_creating(store: MemoryStore, new: str, text: str) -> None:
     """The journal an interrupted rename of 'old' to ``new`` leaves (as a clone brings it)."""
-    old = (store.memories_dir / "old.md").read_bytes()
-    ref = (store.memories_dir / "b.md").read_bytes()
+    old = (store.layout.memories_dir / "old.md").read_bytes()
+    ref = (store.layout.memories_dir / "b.md").read_bytes()
     journal = {
         "version": 2,
         "old": "old",
@@ -597,7 +597,7 @@ def _journal_creating(store: MemoryStore, new: str, text: str) -> None:
             {"memory": "old", "expect": _sha(old), "content": None},
         ],
     }
-    (store.memories_dir / JOURNAL_NAME).write_text(json.dumps(journal), encoding="utf-8")
+    (store.layout.memories_dir / JOURNAL_NAME).write_text(json.dumps(journal), encoding="utf-8")
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="RLIMIT_FSIZE is set in the child")
@@ -610,7 +610,7 @@ def test_a_journal_whose_new_memory_cant_be_written_stops_changes_not_reading(
     store.write("old", "x" * 200_000)
     store.write("b", "see mem:old")
     _journal_creating(store, "new", "x" * 200_000)
-    project = store.project_root
+    project = store.layout.project_root
     listed = _limited("memories", "list", cwd=project, max_file_bytes=100_000)
     assert listed.returncode == 0, listed.stderr
     assert "old" in listed.stdout and "b" in listed.stdout
@@ -621,14 +621,14 @@ def test_a_journal_whose_new_memory_cant_be_written_stops_changes_not_reading(
     said = [line for line in changed.stderr.splitlines() if not line.startswith("Project:")]
     assert len(said) == 1 and "can't be finished because memory 'new'" in said[0]
     assert "delete the journal" in said[0] and "Traceback" not in changed.stderr
-    assert (store.memories_dir / JOURNAL_NAME).exists()
-    assert (store.memories_dir / "b.md").read_text() == "see mem:old"  # nothing half-done
-    assert not (store.memories_dir / "c.md").exists()
+    assert (store.layout.memories_dir / JOURNAL_NAME).exists()
+    assert (store.layout.memories_dir / "b.md").read_text() == "see mem:old"  # nothing half-done
+    assert not (store.layout.memories_dir / "c.md").exists()
     # once the new memory can be written, the next command finishes the rename
     finished = run_cli("memories", "list", cwd=project)
     assert finished.returncode == 0 and "new" in finished.stdout
     assert store.read("b") == "see mem:new" and not store.exists("old")
-    assert not (store.memories_dir / JOURNAL_NAME).exists()
+    assert not (store.layout.memories_dir / JOURNAL_NAME).exists()
 
 
 def test_a_cloned_journal_renaming_to_the_longest_name_is_finished(store: MemoryStore) -> None:
@@ -638,9 +638,12 @@ def test_a_cloned_journal_renaming_to_the_longest_name_is_finished(store: Memory
     store.write("b", "see mem:old")
     long = "n" * 252
     _journal_creating(store, long, "text")
-    assert build_store(store.project_root, home=store.home).read("b") == f"see mem:{long}"
+    assert (
+        build_store(store.layout.project_root, home=store.layout.home).read("b")
+        == f"see mem:{long}"
+    )
     assert store.list().all == ["b", long]
-    assert not (store.memories_dir / JOURNAL_NAME).exists()
+    assert not (store.layout.memories_dir / JOURNAL_NAME).exists()
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="RLIMIT_FSIZE is set in the child")
@@ -648,10 +651,10 @@ def test_a_rename_whose_new_memory_cant_be_written_renames_nothing(store: Memory
     """Its journal, which holds the new memory's text, fails first: nothing is left."""
     store.write("old", "x" * 200_000)
     store.write("b", "see mem:old")
-    project = store.project_root
+    project = store.layout.project_root
     refused = _limited("memories", "rename", "old", "new", cwd=project, max_file_bytes=100_000)
     assert refused.returncode == 1 and "Traceback" not in refused.stderr
     said = [line for line in refused.stderr.splitlines() if not line.startswith("Project:")]
     assert len(said) == 1 and "File too large" in said[0], refused.stderr  # its journal
     assert store.list().all == ["b", "old"] and store.read("b") == "see mem:old"
-    assert not (store.memories_dir / JOURNAL_NAME).exists()
+    assert not (store.layout.memories_dir / JOURNAL_NAME).exists()

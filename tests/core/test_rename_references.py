@@ -16,7 +16,7 @@ from serena_memory.wiring import build_store
 
 
 def _stamp(s: MemoryStore, name: str) -> tuple[int, int, bytes]:
-    path = s.path_of(name)
+    path = s.layout.path_of(name)
     st = path.stat()
     return st.st_ino, st.st_mtime_ns, path.read_bytes()
 
@@ -40,7 +40,7 @@ def test_a_rename_never_rewrites_a_reference_to_a_shorter_name(
     """`mem:auth notes` is a reference to `auth`, followed by a word: renaming the memory
     `auth notes` must leave it alone."""
     store.write("core", line)
-    (store.memories_dir / f"{name}.md").write_text("saved by hand\n", encoding="utf-8")
+    (store.layout.memories_dir / f"{name}.md").write_text("saved by hand\n", encoding="utf-8")
     before = _stamp(store, "core")
     result = store.rename(name, "scratch/auth")
     assert store.read("core") == line

@@ -21,7 +21,7 @@ LIMIT = f"more than the limit of {MAX_MEMORY_BYTES:,} bytes a memory may have"
 
 
 def _file(store: MemoryStore, name: str) -> Path:
-    return store.memories_dir / f"{name}.md"
+    return store.layout.memories_dir / f"{name}.md"
 
 
 def _one_sentence(exc: pytest.ExceptionInfo[MemoryTooLargeError]) -> str:
@@ -99,7 +99,7 @@ def test_a_rename_whose_references_would_outgrow_a_memory_renames_nothing(
     assert "100,000 reference(s)" in text and "memory 'refs'" in text
     assert store.list().all == ["a", "refs"]
     assert _file(store, "refs").stat().st_size == 600_000
-    assert not (store.memories_dir / ".rename-journal.json").exists()
+    assert not (store.layout.memories_dir / ".rename-journal.json").exists()
     store.rename("a", "t/" + "u" * 100)  # a name that fits: 100,000 rewrites of 102 bytes
     assert store.read("refs").count("mem:t/" + "u" * 100) == 100_000
 
@@ -151,7 +151,7 @@ def test_a_journal_that_would_make_a_memory_too_large_is_never_replayed(
             {"memory": "old", "expect": hashlib.sha256(data).hexdigest(), "content": None},
         ],
     }
-    (store.memories_dir / ".rename-journal.json").write_text(json.dumps(journal))
+    (store.layout.memories_dir / ".rename-journal.json").write_text(json.dumps(journal))
     assert store.list().all == ["old"]  # reading goes on
     with pytest.raises(RenameJournalError, match="more than a memory may have"):
         store.write("c", "x")

@@ -20,7 +20,7 @@ def _dead_pid() -> int:
 
 def test_write_removes_temp_files_of_dead_writers_only(store: MemoryStore) -> None:
     store.write("notes/a", "first")
-    folder = store.memories_dir / "notes"
+    folder = store.layout.memories_dir / "notes"
     orphan = folder / f".a.md.{_dead_pid()}.0123456789ab.tmp"
     orphan.write_bytes(b"half a wri")
     live = folder / f".a.md.{os.getppid()}.ba9876543210.tmp"
@@ -38,7 +38,7 @@ def test_write_removes_temp_files_of_dead_writers_only(store: MemoryStore) -> No
 
 def test_deleting_last_memory_after_a_crash_leaves_no_empty_topic(store: MemoryStore) -> None:
     store.write("topic/only", "x")
-    folder: Path = store.memories_dir / "topic"
+    folder: Path = store.layout.memories_dir / "topic"
     (folder / f".only.md.{_dead_pid()}.00000000000a.tmp").write_bytes(b"")
     store.write("topic/only", "y")  # the next write in that folder sweeps the orphan
     store.delete("topic/only")
@@ -67,5 +67,5 @@ def test_every_name_the_gate_accepts_can_be_written_edited_and_renamed_to(
     store.rename("a", name)
     assert store.read(name) == "text"
     assert store.read("b") == (f"see mem:{name}" if referenced else "see a")
-    assert not (store.memories_dir / ".rename-journal.json").exists()
+    assert not (store.layout.memories_dir / ".rename-journal.json").exists()
     assert store.list().all == sorted(["b", name])

@@ -56,7 +56,7 @@ def test_global_memories_are_shared_by_projects(tmp_path: Path, serena_home: Pat
 
 
 def test_a_project_folder_named_global_is_not_a_global_memory(store: MemoryStore) -> None:
-    hand_made = store.memories_dir / "global" / "fake.md"
+    hand_made = store.layout.memories_dir / "global" / "fake.md"
     hand_made.parent.mkdir(parents=True)
     hand_made.write_text("not global")
     store.write("global/real", "real")
@@ -150,7 +150,7 @@ def test_write_replaces_and_says_so(store: MemoryStore) -> None:
 
 def test_write_creates_topic_folders(store: MemoryStore) -> None:
     store.write("a/b/c/d", "deep")
-    assert (store.memories_dir / "a" / "b" / "c" / "d.md").read_text() == "deep"
+    assert (store.layout.memories_dir / "a" / "b" / "c" / "d.md").read_text() == "deep"
     assert store.list("a/b").all == ["a/b/c/d"]
 
 
@@ -181,14 +181,14 @@ def test_delete_removes_and_prunes_empty_topic_folders(store: MemoryStore) -> No
     store.write("a/keep", "2")
     store.write("global/t/x", "3")
     store.delete("a/b/c")
-    assert not (store.memories_dir / "a" / "b").exists()
-    assert (store.memories_dir / "a").is_dir()  # still holds a/keep
+    assert not (store.layout.memories_dir / "a" / "b").exists()
+    assert (store.layout.memories_dir / "a").is_dir()  # still holds a/keep
     store.delete("mem:a/keep.md")
-    assert not (store.memories_dir / "a").exists()
-    assert store.memories_dir.is_dir()  # the root stays
+    assert not (store.layout.memories_dir / "a").exists()
+    assert store.layout.memories_dir.is_dir()  # the root stays
     store.delete("global/t/x")
-    assert not (store.global_dir / "t").exists()
-    assert store.global_dir.is_dir()
+    assert not (store.layout.global_dir / "t").exists()
+    assert store.layout.global_dir.is_dir()
     assert store.list().all == []
 
 
@@ -213,7 +213,7 @@ def test_no_temporary_files_left_behind(store: MemoryStore) -> None:
     for i in range(5):
         store.write("t/x", f"v{i}")
         store.edit("t/x", f"v{i}", f"w{i}")
-    assert sorted(p.name for p in (store.memories_dir / "t").iterdir()) == ["x.md"]
+    assert sorted(p.name for p in (store.layout.memories_dir / "t").iterdir()) == ["x.md"]
 
 
 # -- read-only -------------------------------------------------------------------------------
@@ -277,8 +277,8 @@ def with_ignored(project: Path, serena_home: Path) -> MemoryStore:
     write_config(project / ".serena" / "project.yml", "ignored_memory_patterns: ['_archive/.*']\n")
     s = build_store(project, home=serena_home)
     for rel, root in (
-        ("_archive/old.md", s.memories_dir),
-        ("_private/secret.md", s.global_dir),
+        ("_archive/old.md", s.layout.memories_dir),
+        ("_private/secret.md", s.layout.global_dir),
     ):
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -307,8 +307,10 @@ def test_ignored_memories_are_absent_from_every_listing(with_ignored: MemoryStor
 def test_every_operation_on_an_ignored_memory_is_refused(
     with_ignored: MemoryStore, context: Context, name: str
 ) -> None:
-    s = build_store(with_ignored.project_root, home=with_ignored.home, context=context)
-    raw = s.path_of(name)
+    s = build_store(
+        with_ignored.layout.project_root, home=with_ignored.layout.home, context=context
+    )
+    raw = s.layout.path_of(name)
     for call in (
         lambda: s.read(name),
         lambda: s.write(name, "x"),
@@ -335,7 +337,7 @@ def test_every_operation_on_an_ignored_memory_is_refused(
 def test_non_utf8_memory_gives_a_clear_error_and_the_rest_keeps_working(store: MemoryStore):
     store.write("good", "fine\n")
     store.write("topic/other", "also fine\n")
-    bad = store.memories_dir / "topic" / "latin1.md"
+    bad = store.layout.memories_dir / "topic" / "latin1.md"
     bad.write_bytes("caf\xe9 cr\xe8me\n".encode("latin-1"))
     with pytest.raises(MemoryEncodingError) as info:
         store.read("topic/latin1")
@@ -376,7 +378,7 @@ def test_directory_symlinks_are_followed_for_list_and_read(
     (shared / "conventions.md").write_text("shared conventions\n")
     (shared / "deep" / "x.md").write_text("deep x\n")
     store.write("core", "core\n")
-    os.symlink(shared, store.memories_dir / "team", target_is_directory=True)
+    os.symlink(shared, store.layout.memories_dir / "team", target_is_directory=True)
     assert store.list().all == ["core", "team/conventions", "team/deep/x"]
     assert store.list("team").all == ["team/conventions", "team/deep/x"]
     assert store.read("team/conventions") == "shared conventions\n"
@@ -384,7 +386,7 @@ def test_directory_symlinks_are_followed_for_list_and_read(
     store.write("team/new", "written through the link\n")
     assert (shared / "new.md").read_text() == "written through the link\n"
     store.delete("team/new")
-    assert (store.memories_dir / "team").is_symlink()  # pruning never removes the link
+    assert (store.layout.memories_dir / "team").is_symlink()  # pruning never removes the link
 
 
 def test_global_folder_may_be_a_symlink(serena_home: Path, tmp_path: Path, project: Path) -> None:
@@ -401,9 +403,9 @@ def test_global_folder_may_be_a_symlink(serena_home: Path, tmp_path: Path, proje
 
 def test_a_symlink_loop_does_not_hang_listing(store: MemoryStore) -> None:
     store.write("a/x", "x\n")
-    os.symlink("..", store.memories_dir / "a" / "up", target_is_directory=True)
-    os.symlink(".", store.memories_dir / "self", target_is_directory=True)
-    os.symlink("nowhere", store.memories_dir / "dangling")
+    os.symlink("..", store.layout.memories_dir / "a" / "up", target_is_directory=True)
+    os.symlink(".", store.layout.memories_dir / "self", target_is_directory=True)
+    os.symlink("nowhere", store.layout.memories_dir / "dangling")
     listing = store.list()
     names = listing.all
     assert "a/x" in names
@@ -429,10 +431,10 @@ def test_a_memory_file_where_a_topic_folder_must_go_is_a_clear_error(store: Memo
 
 def test_a_memories_folder_that_is_a_file_is_a_clear_error(store: MemoryStore) -> None:
     """Not "No memories" (that would hide the file) and not a bare OS error."""
-    store.memories_dir.parent.mkdir(parents=True)
-    store.memories_dir.write_text("not a folder")
+    store.layout.memories_dir.parent.mkdir(parents=True)
+    store.layout.memories_dir.write_text("not a folder")
     with pytest.raises(MemoryStoreError, match="memories folder .* is a file"):
         store.list()
     with pytest.raises(MemoryStoreError, match="a file is in the way"):
         store.write("x", "y")
-    assert store.memories_dir.read_text() == "not a folder"
+    assert store.layout.memories_dir.read_text() == "not a folder"

@@ -32,11 +32,15 @@ def usage_dir(home: Path) -> Path:
 
 
 def appended(store: MemoryStore) -> Path:
-    return usage_dir(store.home) / (log.project_file(str(store.project_root)) + log.APPENDED)
+    return usage_dir(store.layout.home) / (
+        log.project_file(str(store.layout.project_root)) + log.APPENDED
+    )
 
 
 def folded(store: MemoryStore) -> Path:
-    return usage_dir(store.home) / (log.project_file(str(store.project_root)) + log.FOLDED)
+    return usage_dir(store.layout.home) / (
+        log.project_file(str(store.layout.project_root)) + log.FOLDED
+    )
 
 
 def reads(store: MemoryStore) -> dict[str, int]:
@@ -244,10 +248,10 @@ def test_a_usage_folder_linked_outside_is_replaced_and_nothing_outside_written(
     outside = tmp_path / "outside"
     outside.mkdir()
     store.write("core", "x")
-    usage_dir(store.home).symlink_to(outside, target_is_directory=True)
+    usage_dir(store.layout.home).symlink_to(outside, target_is_directory=True)
     store.read("core")
     assert list(outside.iterdir()) == []
-    assert usage_dir(store.home).is_dir() and not usage_dir(store.home).is_symlink()
+    assert usage_dir(store.layout.home).is_dir() and not usage_dir(store.layout.home).is_symlink()
     assert reads(store) == {"core": 1}
 
 
@@ -293,7 +297,7 @@ def test_a_fold_removes_what_a_crashed_fold_left_and_keeps_every_count(
     store.write("core", "x")
     store.read("core")
     reads(store)
-    left = usage_dir(store.home) / f".{folded(store).name}.99999.tmp"
+    left = usage_dir(store.layout.home) / f".{folded(store).name}.99999.tmp"
     left.write_text("half a fold")
     with appended(store).open("ab") as handle:
         handle.write(b"damaged line\n")  # makes the next report fold
@@ -303,9 +307,9 @@ def test_a_fold_removes_what_a_crashed_fold_left_and_keeps_every_count(
 
 def test_a_file_in_place_of_the_usage_folder_is_replaced(store: MemoryStore) -> None:
     store.write("core", "x")
-    usage_dir(store.home).write_text("a file where the folder goes")
+    usage_dir(store.layout.home).write_text("a file where the folder goes")
     assert store.read("core") == "x"
-    assert usage_dir(store.home).is_dir()
+    assert usage_dir(store.layout.home).is_dir()
     assert reads(store) == {"core": 1}
 
 

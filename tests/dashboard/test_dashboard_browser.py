@@ -342,7 +342,7 @@ def test_an_undecodable_memory_is_shown_as_such_on_the_check_and_graph_pages(
 ) -> None:
     store.write("core", "mem:latin1 mem:a")
     store.write("a", "fine")
-    (store.memories_dir / "latin1.md").write_bytes(b"Caf\xe9 mem:a")
+    (store.layout.memories_dir / "latin1.md").write_bytes(b"Caf\xe9 mem:a")
     page = tab.load()
     page.click("#nav-check")
     expect(page.locator("#unreadable li")).to_have_text(["latin1"])

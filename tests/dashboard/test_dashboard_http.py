@@ -354,7 +354,7 @@ def test_an_undecodable_memory_is_reported_on_the_check_and_graph_pages_not_a_50
 ) -> None:
     store.write("core", "mem:latin1 and mem:a")
     store.write("a", "mem:core")
-    (store.memories_dir / "latin1.md").write_bytes(b"Caf\xe9 mem:a")
+    (store.layout.memories_dir / "latin1.md").write_bytes(b"Caf\xe9 mem:a")
     graph = client.get("/api/graph")
     assert graph.status_code == 200
     nodes = {n["name"]: n for n in graph.json()["nodes"]}
@@ -680,7 +680,7 @@ def test_a_memory_shows_without_every_memory_being_read(
     first answer in a large folder reads a small part of what the backlinks' first does
     (bytes this process read, from the kernel's count)."""
     store.write("core", "# Core\nSee mem:notes/n0 and mem:gone.\n")
-    folder = store.memories_dir / "notes"
+    folder = store.layout.memories_dir / "notes"
     folder.mkdir()
     filler = "Words about the deploy and the build, mem:core, again and again.\n" * 40
     for i in range(3000):

@@ -16,7 +16,7 @@ OLD = "---\nstatus: deprecated\nsuperseded_by: mem:auth/login\n---\n# Old login\
 
 @pytest.fixture
 def dashboard(store: MemoryStore) -> Iterator[httpx.Client]:
-    server = DashboardServer(store.project_root, home=store.home, port=0)
+    server = DashboardServer(store.layout.project_root, home=store.layout.home, port=0)
     server.start()
     headers = {"Origin": server.base_url, "X-Serena-Token": server.token}
     try:

@@ -15,7 +15,7 @@ import pytest
 from conftest import REPO_ROOT, run_cli
 from helpers.browser_support import Tab, browser_only, expect
 
-from serena_memory.core.store import MemoryStore
+from serena_memory.core.store import MemoryStore, catch_up_history
 from serena_memory.dashboard.server import DashboardServer
 from serena_memory.wiring import build_store
 
@@ -31,11 +31,11 @@ def no_horizontal_overflow(page) -> bool:
 
 
 def test_an_entry_of_many_memories_stays_on_the_page(tab: Tab, store: MemoryStore) -> None:
-    folder = store.memories_dir
+    folder = store.layout.memories_dir
     folder.mkdir(parents=True)
     for i in range(44):  # one change made outside: one entry touching 44 memories
         (folder / f"module_{i:02d}_with_a_rather_long_name.md").write_text(f"# {i}\n")
-    store.catch_up_history()
+    catch_up_history(store)
     page = tab.load()
     tab.open("#/history")
     entry = page.locator("#recent-changes li").first
@@ -139,7 +139,7 @@ def test_screenshots_at_50_and_10000_memories(
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert made.returncode == 0, made.stderr
-    build_store(project, home=home).catch_up_history()  # one entry touching every memory
+    catch_up_history(build_store(project, home=home))  # one entry touching every memory
     folder = Path(os.environ.get("SERENA_SCREENSHOTS") or tmp_path / "shots")
     folder.mkdir(parents=True, exist_ok=True)
     server = DashboardServer(project, home=home, port=0)

@@ -27,7 +27,11 @@ def counting_began(store: MemoryStore, days: float, stale_reads: int = 0) -> Non
     counted the day after that."""
     began = int(time.time() - days * DAY)
     rows = f"{began + DAY}\t{stale_reads}\tcli\tstale\n" if stale_reads else ""
-    folded = store.home / "usage" / (log.project_file(str(store.project_root)) + log.FOLDED)
+    folded = (
+        store.layout.home
+        / "usage"
+        / (log.project_file(str(store.layout.project_root)) + log.FOLDED)
+    )
     folded.parent.mkdir(parents=True, exist_ok=True)
     folded.write_text(f"#serena-usage\t1\t{began}\n{rows}", encoding="utf-8")
 

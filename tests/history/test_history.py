@@ -21,7 +21,7 @@ from helpers.memory_worker import contents
 
 from serena_memory.core.changes import Provenance, acting_as
 from serena_memory.core.errors import HistoryError, IgnoredMemoryError, ReadOnlyMemoryError
-from serena_memory.core.store import Context, MemoryStore
+from serena_memory.core.store import Context, MemoryStore, catch_up_history
 from serena_memory.history import times as T
 from serena_memory.history.location import history_folders, history_root, repository_path
 from serena_memory.history.notices import take_notices
@@ -97,9 +97,9 @@ def test_the_command_line_records_the_os_user_and_the_command(project: Path) -> 
 
 def test_outside_edits_are_recorded_before_an_overwrite(store: MemoryStore) -> None:
     store.write("fact", "written by the agent\n")
-    path = store.path_of("fact")
+    path = store.layout.path_of("fact")
     path.write_bytes(b"fixed by hand\n")
-    (store.memories_dir / "new-by-hand.md").write_bytes(b"typed in an editor\n")
+    (store.layout.memories_dir / "new-by-hand.md").write_bytes(b"typed in an editor\n")
     store.write("fact", "overwritten\n")
     entries = store.history().entries()
     assert [e.entry_point for e in entries] == ["cli", "external", "cli"]
@@ -113,7 +113,7 @@ def test_outside_edits_are_recorded_before_an_overwrite(store: MemoryStore) -> N
 def test_an_edit_within_the_same_clock_tick_is_still_seen(store: MemoryStore) -> None:
     """Same size, same mtime: the racy-file check re-hashes recent files."""
     store.write("fact", "aaaa\n")
-    path = store.path_of("fact")
+    path = store.layout.path_of("fact")
     st = path.stat()
     path.write_bytes(b"bbbb\n")
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
@@ -149,7 +149,7 @@ def test_restore_one_memory_brings_back_exact_bytes_as_a_new_entry(store: Memory
     store.write("deploy", "a consolidation that dropped the fact\n")
     result = store.history().restore("deploy", first)
     assert result.changed == {"deploy": "restored"}
-    assert store.path_of("deploy").read_bytes() == original.encode()
+    assert store.layout.path_of("deploy").read_bytes() == original.encode()
     entries = store.history().entries("deploy")
     assert len(entries) == 3 and entries[0].summary.startswith("Restore deploy to ")
 
@@ -187,8 +187,8 @@ def test_restore_all_undoes_everything_since_an_entry_or_a_time(store: MemorySto
     store.write("b", "b1\n")
     store.write("global/g", "g1\n")
     checkpoint = store.history().entries("b")[0].rev  # an entry of the project folder
-    before = _disk_files(store.memories_dir)
-    global_before = _disk_files(store.global_dir)
+    before = _disk_files(store.layout.memories_dir)
+    global_before = _disk_files(store.layout.global_dir)
     time.sleep(1.1)
     moment = datetime.now(UTC)
     time.sleep(0.05)
@@ -198,18 +198,18 @@ def test_restore_all_undoes_everything_since_an_entry_or_a_time(store: MemorySto
     store.write("global/g", "g2\n")
     result = store.history().restore_all(checkpoint)
     assert result.changed == {"a": "restored", "b": "restored", "c": "deleted"}
-    assert _disk_files(store.memories_dir) == before
+    assert _disk_files(store.layout.memories_dir) == before
     assert store.read("global/g") == "g2\n"  # an entry of the project folder: global untouched
     store.write("a", "a3\n")
     store.history().restore_all(moment.isoformat())
-    assert _disk_files(store.memories_dir) == before
-    assert _disk_files(store.global_dir) == global_before
+    assert _disk_files(store.layout.memories_dir) == before
+    assert _disk_files(store.layout.global_dir) == global_before
 
 
 def test_a_broken_history_never_fails_a_write_and_catches_up(store: MemoryStore) -> None:
     take_notices()
     store.write("fact", "v1\n")
-    repo_path = repository_path(history_root(store), store.memories_dir)
+    repo_path = repository_path(history_root(store), store.layout.memories_dir)
     objects = repo_path / "objects"
     objects.rename(repo_path / "objects.moved")
     objects.write_text("a file where the object folder should be")
@@ -253,7 +253,7 @@ def test_history_can_be_turned_off_and_located_elsewhere(
     store.write("fact", "v1\n")
     assert list((tmp_path / "h").glob("*.git"))
     assert not (serena_home / "history").exists()
-    write_config(store.project_root / ".serena" / "project.yml", "memory_history: false\n")
+    write_config(store.layout.project_root / ".serena" / "project.yml", "memory_history: false\n")
     store.write("fact", "v2\n")
     assert len(store.history().entries()) == 1
 
@@ -307,7 +307,7 @@ def test_prune_keeps_the_state_at_the_cut(
     assert [e.summary for e in entries][0] == "Create new"
     assert len(entries) == 2
     assert store.history().content_at("old", entries[1].rev)[1] == b"o2\n"
-    assert _tree_files(_repo(store)) == _disk_files(store.memories_dir)
+    assert _tree_files(_repo(store)) == _disk_files(store.layout.memories_dir)
     store.write("new", "n2\n")  # recording goes on after a prune
     assert len(store.history().entries()) == 3
 
@@ -354,7 +354,14 @@ def test_cli_show_diff_restore(project: Path) -> None:
 # -- real processes ------------------------------------------------------------------------
 def _spawn(job: str, store: MemoryStore, *args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, str(WORKER), job, str(store.project_root), str(store.home), *args],
+        [
+            sys.executable,
+            str(WORKER),
+            job,
+            str(store.layout.project_root),
+            str(store.layout.home),
+            *args,
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -376,7 +383,7 @@ def test_concurrent_edits_are_each_one_entry(store: MemoryStore) -> None:
     entries = store.history().entries("log")
     assert len([e for e in entries if e.summary == "Edit log"]) == 400
     assert all(e.entry_point != "external" for e in entries)
-    assert _tree_files(_repo(store))["log.md"] == store.path_of("log").read_bytes()
+    assert _tree_files(_repo(store))["log.md"] == store.layout.path_of("log").read_bytes()
 
 
 @pytest.mark.slow  # writers killed part way
@@ -395,11 +402,14 @@ def test_sigkill_leaves_memories_correct_and_the_history_consistent(store: Memor
         proc.wait(timeout=30)
         proc.stdout.close()  # type: ignore[union-attr]
         proc.stderr.close()  # type: ignore[union-attr]
-        fresh = build_store(store.project_root, home=store.home)
+        fresh = build_store(store.layout.project_root, home=store.layout.home)
         for name in names:
             assert fresh.read(name) in {contents(name, v, big) for v in "AB"}
-        fresh.catch_up_history()  # at worst the last change is recorded now, as external
-        for scope, folder in (("project", fresh.memories_dir), ("global", fresh.global_dir)):
+        catch_up_history(fresh)  # at worst the last change is recorded now, as external
+        for scope, folder in (
+            ("project", fresh.layout.memories_dir),
+            ("global", fresh.layout.global_dir),
+        ):
             repo = _repo(fresh, scope)
             assert _tree_files(repo) == _disk_files(folder)
             for commit in repo.walk(repo.references["refs/heads/main"].target):
@@ -522,11 +532,11 @@ def test_history_reads_memory_files_only_through_the_path_gate(
     secret.parent.mkdir()
     secret.write_bytes(b"PRIVATE KEY\n")
     store.write("fact", "v1\n")
-    inside = store.project_root / "docs" / "notes.txt"
+    inside = store.layout.project_root / "docs" / "notes.txt"
     inside.parent.mkdir()
     inside.write_bytes(b"kept in the project\n")
-    (store.memories_dir / "stolen.md").symlink_to(secret)
-    (store.memories_dir / "linked.md").symlink_to(inside)
+    (store.layout.memories_dir / "stolen.md").symlink_to(secret)
+    (store.layout.memories_dir / "linked.md").symlink_to(inside)
     store.write("fact", "v2\n")  # the outside changes are looked for first
     repo = _repo(store)
     for commit in repo.walk(repo.references["refs/heads/main"].target):
@@ -537,12 +547,12 @@ def test_history_reads_memory_files_only_through_the_path_gate(
     assert files["linked.md"] == b"kept in the project\n"
     # the repository is bare and outside the project: nothing of git inside the folder
     assert repo.is_bare
-    assert not any(p.name.startswith(".git") for p in store.memories_dir.iterdir())
+    assert not any(p.name.startswith(".git") for p in store.layout.memories_dir.iterdir())
 
 
 def test_no_history_is_kept_inside_the_project(store: MemoryStore, serena_home: Path) -> None:
     take_notices()
-    inside = store.project_root / "history-here"
+    inside = store.layout.project_root / "history-here"
     write_config(serena_home / "serena_config.yml", f"memory_history_dir: {inside}\n")
     store.write("fact", "v1\n")
     assert store.read("fact") == "v1\n"
@@ -558,7 +568,7 @@ def test_a_server_sees_outside_changes_through_its_folder_watch(store: MemorySto
     for i in range(4):
         store.write("topic/a", f"v{i}\n")
     store.write("topic/gone", "soon deleted\n")
-    folder = store.memories_dir
+    folder = store.layout.memories_dir
     (folder / "topic" / "a.md").write_bytes(b"v9\n")  # same size, in place
     (folder / "new-topic").mkdir()
     (folder / "new-topic" / "n.md").write_bytes(b"n1\n")

@@ -36,14 +36,14 @@ def _objects_hold(repo: Path, needle: bytes) -> bool:
 def test_an_outside_edit_holding_a_secret_is_held_back_and_told(store: MemoryStore) -> None:
     store.write("notes", "# Notes\n")
     take_notices()
-    path = store.memories_dir / "notes.md"
+    path = store.layout.memories_dir / "notes.md"
     path.write_text(f"# Notes\n\n{SECRET}\n", encoding="utf-8")
     entries = store.history().entries()
     assert [e.summary for e in entries] == ["Create notes"]
     told = take_notices()
     assert len(told) == 1 and "memory 'notes' was changed outside serena" in told[0]
     assert "line 3" in told[0] and "not recorded in the history" in told[0]
-    repo = repository_path(history_root(store), store.memories_dir)
+    repo = repository_path(history_root(store), store.layout.memories_dir)
     assert not _objects_hold(repo, b"wJalrXUtnFEMI")
     # the person takes it out again: the change is recorded from then on
     path.write_text("# Notes\n\nthe key is in the vault\n", encoding="utf-8")
@@ -71,7 +71,7 @@ def test_a_file_named_after_a_token_is_held_back_without_repeating_the_token(
     store.write("notes", "# Notes\n")
     take_notices()
     token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
-    (store.memories_dir / f"{token}.md").write_text("harmless\n", encoding="utf-8")
+    (store.layout.memories_dir / f"{token}.md").write_text("harmless\n", encoding="utf-8")
     assert [e.summary for e in store.history().entries()] == ["Create notes"]
     told = take_notices()
     assert len(told) == 1 and "its name" in told[0] and token not in told[0]

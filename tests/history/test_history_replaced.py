@@ -16,7 +16,7 @@ import pygit2
 import pytest
 from conftest import SERENA, run_cli_process
 
-from serena_memory.core.store import MemoryStore
+from serena_memory.core.store import MemoryStore, catch_up_history
 from serena_memory.history.location import history_folders, history_root, repository_path
 from serena_memory.history.notices import take_notices
 from serena_memory.history.stamps import STAMPS_FILE, FolderStamps
@@ -41,8 +41,8 @@ def _settled(store: MemoryStore, *names: str) -> None:
     since: their stamps are trusted, as a server's are after its first minutes."""
     past = time.time() - 60
     for name in names:
-        os.utime(store.path_of(name), (past, past))
-    store.catch_up_history()
+        os.utime(store.layout.path_of(name), (past, past))
+    catch_up_history(store)
 
 
 def test_a_history_removed_while_a_process_runs_starts_again_at_its_next_change(
@@ -112,7 +112,7 @@ def test_stamps_naming_versions_the_repository_lacks_are_read_again(
     for text in ("# Deploy\n\nv1\n", "# Deploy\n\nv2\n"):
         run_cli_process("memories", "write", "deploy", "--content", text, cwd=project, check=True)
     store = build_store(project, home=serena_home)
-    path = store.path_of("deploy")
+    path = store.layout.path_of("deploy")
     past = time.time() - 60
     os.utime(path, (past, past))
     run_cli_process("memories", "write", "other", "--content", "x\n", cwd=project, check=True)
@@ -129,7 +129,7 @@ def test_stamps_naming_versions_the_repository_lacks_are_read_again(
     shutil.rmtree(repository)
     copy.rename(repository)
 
-    store.catch_up_history()
+    catch_up_history(store)
     assert take_notices() == []
     entries = store.history().entries("deploy")
     assert entries[0].entry_point == "external"

@@ -49,7 +49,11 @@ def folder(store: MemoryStore, project: Path) -> Path:
     git(project, "mv", "src/app/old_config.py", "src/app/config.py")
     (project / "src/app/gone.py").unlink()
     commit(project, "move")
-    counts = store.home / "usage" / (log.project_file(str(store.project_root)) + log.FOLDED)
+    counts = (
+        store.layout.home
+        / "usage"
+        / (log.project_file(str(store.layout.project_root)) + log.FOLDED)
+    )
     counts.parent.mkdir(parents=True, exist_ok=True)
     counts.write_text(f"#serena-usage\t1\t{int(time.time() - 40 * DAY)}\n", encoding="utf-8")
     moment = time.time() - 45 * DAY

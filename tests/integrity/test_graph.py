@@ -86,11 +86,12 @@ def test_unknown_format_is_refused(graph: MemoryGraph) -> None:
 
 def test_build_graph_from_a_store(store: MemoryStore) -> None:
     write_config(
-        store.project_root / ".serena" / "project.yml", 'ignored_memory_patterns: ["_archive/.*"]\n'
+        store.layout.project_root / ".serena" / "project.yml",
+        'ignored_memory_patterns: ["_archive/.*"]\n',
     )
     for name, text in MEMORIES.items():
         store.write(name, text)
-    archived = store.memories_dir / "_archive" / "old.md"
+    archived = store.layout.memories_dir / "_archive" / "old.md"
     archived.parent.mkdir()
     archived.write_text("secret `mem:core`\n")
     data = build_graph(store).to_dict()

@@ -50,16 +50,16 @@ def _folder(seed: int, root: Path) -> MemoryStore:
         texts[name] = "".join(f"See `mem:{t}`.\n" for t in refs) or "Nothing here.\n"
     texts["memory_maintenance"] = "Examples `mem:example` are not edges.\n"
     for name, text in texts.items():
-        path = store.memories_dir / f"{name}.md"
+        path = store.layout.memories_dir / f"{name}.md"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     store.write("global/shared", "Shared: `mem:core` and `mem:global/elsewhere`.\n")
     if plain:
         return store
-    archived = store.memories_dir / "_archive" / "old.md"
+    archived = store.layout.memories_dir / "_archive" / "old.md"
     archived.parent.mkdir(parents=True, exist_ok=True)
     archived.write_text("`mem:core`\n", encoding="utf-8")
-    broken = store.memories_dir / "payments" / f"latin_{seed}.md"
+    broken = store.layout.memories_dir / "payments" / f"latin_{seed}.md"
     broken.parent.mkdir(parents=True, exist_ok=True)
     broken.write_bytes(b"caf\xe9 `mem:core`\n")
     return store

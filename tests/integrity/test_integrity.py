@@ -21,7 +21,7 @@ from serena_memory.integrity.service import backlinks, fix_reference, run_check
 def fill(store: MemoryStore, memories: dict[str, str]) -> None:
     """Write files as a person would (so ignored and read-only ones too)."""
     for name, text in memories.items():
-        path = store.path_of(name)
+        path = store.layout.path_of(name)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
 
@@ -90,7 +90,7 @@ def test_read_only_sources_marked_and_ignored_memories_skipped(
     store: MemoryStore, serena_home
 ) -> None:
     write_config(
-        store.project_root / ".serena" / "project.yml",
+        store.layout.project_root / ".serena" / "project.yml",
         'read_only_memory_patterns: ["frozen/.*"]\nignored_memory_patterns: ["_archive/.*"]\n',
     )
     fill(
@@ -199,7 +199,8 @@ def test_near_misses_point_to_the_intended_name_never_to_the_source(store: Memor
 
 def test_reachability_and_references_into_ignored(store: MemoryStore) -> None:
     write_config(
-        store.project_root / ".serena" / "project.yml", 'ignored_memory_patterns: ["_archive/.*"]\n'
+        store.layout.project_root / ".serena" / "project.yml",
+        'ignored_memory_patterns: ["_archive/.*"]\n',
     )
     fill(
         store,
@@ -226,7 +227,7 @@ def test_reachability_and_references_into_ignored(store: MemoryStore) -> None:
 
 def test_undecodable_memory_is_reported_not_fatal(store: MemoryStore) -> None:
     fill(store, {"core": "`mem:gone`\n"})
-    (store.memories_dir / "broken.md").write_bytes(b"\xff\xfe bad")
+    (store.layout.memories_dir / "broken.md").write_bytes(b"\xff\xfe bad")
     report = run_check(store)
     assert stale_of(report) == [("core", "gone")]
     assert report.unreadable == ["broken"]
@@ -430,7 +431,7 @@ def test_an_undecodable_memory_is_a_dead_end_for_reachability_not_an_error(
     store: MemoryStore,
 ) -> None:
     fill(store, {"core": "`mem:broken` and `mem:next`\n", "next": "x\n", "after": "y\n"})
-    (store.memories_dir / "broken.md").write_bytes(b"\xff `mem:after`")
+    (store.layout.memories_dir / "broken.md").write_bytes(b"\xff `mem:after`")
     report = run_check(store, include_unmarked=True, fuzzy=True, reachability=True)
     assert report.unreadable == ["broken"]
     assert report.unreachable == ["after"]

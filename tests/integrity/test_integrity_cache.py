@@ -44,7 +44,7 @@ def _reports(store: MemoryStore) -> None:
 
 
 def _file(store: MemoryStore, name: str) -> Path:
-    return store.memories_dir / f"{name}.md"
+    return store.layout.memories_dir / f"{name}.md"
 
 
 steps = st.lists(
@@ -144,7 +144,7 @@ def test_a_cache_a_project_plants_or_links_is_never_used(
     inside the project: the check runs without a cache and writes nothing there."""
     path = _filled(store)
     cold = run_check(store, True, True, True, cache=False).to_dict()
-    planted = store.project_root / "planted.sqlite3"
+    planted = store.layout.project_root / "planted.sqlite3"
     shutil.copy(path, planted)
     for suffix in ("", "-wal", "-shm"):
         Path(str(path) + suffix).unlink(missing_ok=True)
@@ -155,7 +155,7 @@ def test_a_cache_a_project_plants_or_links_is_never_used(
     # the whole cache folder a link into the project: no cache at all
     folder = serena_home / "cache" / "check"
     shutil.rmtree(folder)
-    inside = store.project_root / "cache-here"
+    inside = store.layout.project_root / "cache-here"
     inside.mkdir()
     folder.symlink_to(inside)
     assert run_check(store, True, True, True).to_dict() == cold

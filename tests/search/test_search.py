@@ -105,7 +105,7 @@ def test_topic_and_scope_filters(store: MemoryStore) -> None:
 def test_an_external_edit_is_found_at_the_next_query(store: MemoryStore) -> None:
     put(store, "notes", "# Notes\nnothing yet\n")
     assert search_memories(store, "kubernetes") == []
-    path = store.path_of("notes")
+    path = store.layout.path_of("notes")
     with open(path, "a", encoding="utf-8") as handle:  # in place, as many editors save
         handle.write("We deploy on kubernetes.\n")
     touch_later(path)

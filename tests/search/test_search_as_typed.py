@@ -17,7 +17,7 @@ from serena_memory.search.query import exact_terms, parse_query
 
 
 def _write(store: MemoryStore, name: str, text: str) -> None:
-    path = store.memories_dir / f"{name}.md"
+    path = store.layout.memories_dir / f"{name}.md"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
 

@@ -37,12 +37,12 @@ def names_of(hits) -> list[str]:
 
 @pytest.fixture
 def shop(store: MemoryStore) -> MemoryStore:
-    shutil.copytree(SET / "shopfront", store.memories_dir, dirs_exist_ok=True)
+    shutil.copytree(SET / "shopfront", store.layout.memories_dir, dirs_exist_ok=True)
     return store
 
 
 def _write(store: MemoryStore, name: str, text: str) -> None:
-    path = store.memories_dir / f"{name}.md"
+    path = store.layout.memories_dir / f"{name}.md"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
 
@@ -131,7 +131,7 @@ def test_prose_is_not_taken_for_code() -> None:
 
 
 def test_the_cli_and_its_json_tell_what_was_left_out(testing_notes: MemoryStore) -> None:
-    project = testing_notes.memories_dir.parents[1]
+    project = testing_notes.layout.memories_dir.parents[1]
     done = run_cli("memories", "search", "-p", str(project), "_register_db_for_cleanup", "--json")
     data = json.loads(done.stdout)
     assert sorted(hit["name"] for hit in data["hits"]) == ["testing/db", "testing/other"]
@@ -156,7 +156,7 @@ def _modules_after(code: str, store: MemoryStore) -> list[str]:
         import sys
         from serena_memory.wiring import build_store
         from serena_memory.search.index import search_memories
-        store = build_store({str(store.project_root)!r}, home={str(store.home)!r})
+        store = build_store({str(store.layout.project_root)!r}, home={str(store.layout.home)!r})
         {code}
         print(sorted(m for m in ("numpy", "tokenizers", "wordllama", "requests", "pydantic")
                      if m in sys.modules))
@@ -349,7 +349,7 @@ def test_builds_in_two_processes_while_memories_change_store_no_stale_vector(
     search_memories(store, "topic")  # the words index exists; no vector yet
     workers = [
         subprocess.Popen(
-            [sys.executable, "-c", WORKER, str(store.project_root), str(store.home)],
+            [sys.executable, "-c", WORKER, str(store.layout.project_root), str(store.layout.home)],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -386,7 +386,7 @@ def test_builds_in_two_processes_while_memories_change_store_no_stale_vector(
 def test_a_server_makes_the_vectors_when_it_starts_and_answers_meanwhile(
     shop: MemoryStore,
 ) -> None:
-    project = shop.memories_dir.parents[1]
+    project = shop.layout.memories_dir.parents[1]
     meaning_query = "switches for unfinished work"
     expected = format_hits(search_memories(shop, meaning_query), meaning_query)
     close_indexes()

@@ -37,12 +37,12 @@ def touch_later(path: Path) -> None:
 @pytest.fixture
 def shop(project: Path, store: MemoryStore) -> MemoryStore:
     """The hand-written storefront memories of the benchmark, as a project's folder."""
-    shutil.copytree(SET / "shopfront", store.memories_dir, dirs_exist_ok=True)
+    shutil.copytree(SET / "shopfront", store.layout.memories_dir, dirs_exist_ok=True)
     return store
 
 
 def _project_folder(store: MemoryStore, name: str) -> MemoryStore:
-    shutil.copytree(SET / name, store.memories_dir, dirs_exist_ok=True)
+    shutil.copytree(SET / name, store.layout.memories_dir, dirs_exist_ok=True)
     return store
 
 
@@ -172,15 +172,15 @@ def test_vectors_follow_an_edit_a_delete_and_a_rename(store: MemoryStore) -> Non
     store.write("b", "# Tooling\nThe linter runs before each commit.\n")
     query = "what food is there at midday"
     assert search_memories(store, query)[0].name == "a"
-    path = store.path_of("b")
+    path = store.layout.path_of("b")
     assert _meaning_hits(store, "plants need water") == []
     path.write_text("# Garden\nThe roses are watered every evening.\n", encoding="utf-8")
     touch_later(path)
     assert _meaning_hits(store, "flowers in the yard") == ["b"]
-    os.rename(store.path_of("a"), store.memories_dir / "canteen.md")
+    os.rename(store.layout.path_of("a"), store.layout.memories_dir / "canteen.md")
     assert "canteen" in names_of(search_memories(store, query))
     assert "a" not in names_of(search_memories(store, query))
-    os.unlink(store.path_of("canteen"))
+    os.unlink(store.layout.path_of("canteen"))
     assert "canteen" not in names_of(search_memories(store, query))
     # a new process (fresh cache read) sees the same: the stored vectors were updated
     close_indexes()
@@ -274,7 +274,7 @@ def test_a_model_folder_named_in_the_user_config_is_used(shop: MemoryStore, tmp_
     folder = _model_folder(tmp_path / "my-model")
     query = "where are the feature toggles configured"
     assert search_memories(shop, query)[0].name == "config/flags"
-    (shop.home / "serena_config.yml").write_text(f"memory_search_model: {folder}\n")
+    (shop.layout.home / "serena_config.yml").write_text(f"memory_search_model: {folder}\n")
     assert search_memories(shop, query)[0].name == "config/flags"
     conn = _vectors(shop)
     model = conn.execute("SELECT value FROM meta WHERE key = 'model'").fetchone()[0]
@@ -312,7 +312,7 @@ def test_a_vocabulary_quantized_model_folder_is_used(shop: MemoryStore, tmp_path
     texts = ["where are the feature toggles configured", "flags per environment"]
     mine, embedded = load_model(str(folder)).embed(texts), load_model().embed(texts)
     assert np.all(np.sum(mine * embedded, axis=1) > 0.99)  # the same vectors, near enough
-    (shop.home / "serena_config.yml").write_text(f"memory_search_model: {folder}\n")
+    (shop.layout.home / "serena_config.yml").write_text(f"memory_search_model: {folder}\n")
     assert search_memories(shop, texts[0])[0].name == "config/flags"
 
 
@@ -331,7 +331,7 @@ def test_a_model_folder_that_cant_load_is_one_sentence(
         (folder / "tokenizer.json").unlink()
     if broken == "junk-weights":
         (folder / "model.safetensors").write_bytes(b"not safetensors")
-    (shop.home / "serena_config.yml").write_text(f"memory_search_model: {folder}\n")
+    (shop.layout.home / "serena_config.yml").write_text(f"memory_search_model: {folder}\n")
     with pytest.raises(MemoryStoreError) as caught:  # a query the words don't answer
         search_memories(shop, "switches for unfinished work")
     message = str(caught.value)
@@ -421,7 +421,7 @@ def test_a_memory_holding_only_a_related_word_is_a_words_candidate(store: Memory
     from serena_memory.search.query import parse_query
     from serena_memory.search.ranking import RELATED_WEIGHT
 
-    folder = store.memories_dir
+    folder = store.layout.memories_dir
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "uploads.md").write_text("# Uploads\n\nReceipts arrive as photos.\n")
     (folder / "gallery.md").write_text("# Gallery\n\nThe pictures page lists receipts.\n")

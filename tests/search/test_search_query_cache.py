@@ -24,7 +24,7 @@ QUESTION = "switches for unfinished work"  # no memory holds all its words: mean
 
 @pytest.fixture
 def shop(project: Path, store: MemoryStore) -> MemoryStore:
-    shutil.copytree(SET / "shopfront", store.memories_dir, dirs_exist_ok=True)
+    shutil.copytree(SET / "shopfront", store.layout.memories_dir, dirs_exist_ok=True)
     return store
 
 
@@ -38,15 +38,16 @@ def ask(store: MemoryStore, query: str, home: Path | None = None) -> tuple[dict,
 def ask_whole(store: MemoryStore, query: str, home: Path | None = None) -> tuple[dict, bool, bool]:
     """:func:`ask`, and whether the process loaded the whole tokenizer (not only the kept
     pieces of its vocabulary)."""
+    root, home_dir = str(store.layout.project_root), str(home or store.layout.home)
     program = textwrap.dedent(
         f"""
         import json, sys
         from serena_memory.wiring import build_store
         from serena_memory.search import semantic
         from serena_memory.search.index import search_memories
-        store = build_store({str(store.project_root)!r}, home={str(home or store.home)!r})
+        store = build_store({root!r}, home={home_dir!r})
         answer = search_memories(store, {query!r}).to_dict()
-        held = semantic.model_held() and semantic.model_for(store.home)
+        held = semantic.model_held() and semantic.model_for(store.layout.home)
         whole = bool(held and held.tokenizer_loaded())
         print(json.dumps([answer, "tokenizers" in sys.modules, whole]))
         """
@@ -93,7 +94,7 @@ def _model_folder(target: Path, shift: int = 0) -> Path:
 def test_what_is_kept_follows_the_model_files(shop: MemoryStore, tmp_path: Path) -> None:
     folder = _model_folder(tmp_path / "model")
     config = f"memory_search_model: {folder}\n"
-    (shop.home / "serena_config.yml").write_text(config)
+    (shop.layout.home / "serena_config.yml").write_text(config)
     before, _ = ask(shop, QUESTION)
     assert ask(shop, QUESTION) == (before, False)
     _model_folder(folder, shift=7)  # the same folder, another model in it
@@ -112,7 +113,7 @@ def test_what_is_kept_follows_the_model_files(shop: MemoryStore, tmp_path: Path)
 
 def test_a_damaged_cache_of_questions_is_made_again(shop: MemoryStore) -> None:
     first, _ = ask(shop, QUESTION)
-    path = cache_path(shop.home)
+    path = cache_path(shop.layout.home)
     for suffix in ("-wal", "-shm"):
         Path(str(path) + suffix).unlink(missing_ok=True)
     path.write_bytes(b"not a database at all " * 100)
@@ -141,7 +142,7 @@ def test_a_new_question_of_known_words_needs_no_tokenizer_and_is_answered_alike(
 
 def test_kept_token_ids_follow_the_tokenizer_file(shop: MemoryStore, tmp_path: Path) -> None:
     folder = _model_folder(tmp_path / "model")
-    (shop.home / "serena_config.yml").write_text(f"memory_search_model: {folder}\n")
+    (shop.layout.home / "serena_config.yml").write_text(f"memory_search_model: {folder}\n")
     ask(shop, QUESTION)
     ask(shop, "unfinished work hidden from customers")
     assert ask_whole(shop, VOCABULARY_QUESTION)[2] is False
@@ -156,7 +157,7 @@ def test_damaged_kept_token_ids_are_as_good_as_absent(shop: MemoryStore, tmp_pat
 
     ask(shop, QUESTION)
     ask(shop, "unfinished work hidden from customers")
-    conn = sqlite3.connect(cache_path(shop.home), isolation_level=None)
+    conn = sqlite3.connect(cache_path(shop.layout.home), isolation_level=None)
     conn.execute("UPDATE told SET value = '[-1, \"x\"]' WHERE key LIKE 'i%' AND key != 'i'")
     conn.execute("UPDATE told SET value = 'not json' WHERE key = 'vocabulary'")
     conn.close()
@@ -191,11 +192,11 @@ def test_damaged_kept_pieces_are_as_good_as_absent(shop: MemoryStore, tmp_path: 
 
     _learned_home(shop)
     fresh, _, _ = ask_whole(shop, UNHELD_QUESTION, home=tmp_path / "fresh")
-    conn = sqlite3.connect(cache_path(shop.home), isolation_level=None)
+    conn = sqlite3.connect(cache_path(shop.layout.home), isolation_level=None)
     conn.execute("UPDATE pieces SET value = 'x 1:-2' WHERE key LIKE '%y%'")
     conn.close()
     assert ask_whole(shop, UNHELD_QUESTION)[::2] == (fresh, True)
-    conn = sqlite3.connect(cache_path(shop.home), isolation_level=None)
+    conn = sqlite3.connect(cache_path(shop.layout.home), isolation_level=None)
     conn.execute("UPDATE told SET value = '{not json' WHERE key = 'shell'")
     conn.close()
     assert ask_whole(shop, "florbing quuxish")[2] is True
@@ -204,7 +205,7 @@ def test_damaged_kept_pieces_are_as_good_as_absent(shop: MemoryStore, tmp_path: 
 def _kept_pieces(store: MemoryStore) -> int:
     import sqlite3
 
-    conn = sqlite3.connect(cache_path(store.home), isolation_level=None)
+    conn = sqlite3.connect(cache_path(store.layout.home), isolation_level=None)
     try:
         return int(conn.execute("SELECT count(*) FROM pieces").fetchone()[0])
     finally:
@@ -226,7 +227,7 @@ def test_a_model_whose_tokenizer_is_not_bpe_keeps_no_pieces(
     wordpiece.normalizer = normalizers.Lowercase()
     wordpiece.pre_tokenizer = pre_tokenizers.Whitespace()
     wordpiece.save(str(folder / "tokenizer.json"))
-    (shop.home / "serena_config.yml").write_text(f"memory_search_model: {folder}\n")
+    (shop.layout.home / "serena_config.yml").write_text(f"memory_search_model: {folder}\n")
     _learned_home(shop)
     assert _kept_pieces(shop) == 0  # the other model's went; this one has none
     assert ask_whole(shop, "florbing budget")[2] is True
@@ -239,7 +240,7 @@ def test_kept_rows_past_the_matrix_are_as_good_as_absent(shop: MemoryStore, tmp_
     import sqlite3
 
     _learned_home(shop)
-    conn = sqlite3.connect(cache_path(shop.home), isolation_level=None)
+    conn = sqlite3.connect(cache_path(shop.layout.home), isolation_level=None)
     (value,) = conn.execute("SELECT value FROM told WHERE key = 'vocabulary'").fetchone()
     rows = json.loads(value)
     rows["rotation"] = rows["checkout"] = 10**9  # rows no matrix has

@@ -44,9 +44,9 @@ ANSWERED = (
 
 @pytest.fixture
 def six(store: MemoryStore) -> MemoryStore:
-    store.memories_dir.mkdir(parents=True, exist_ok=True)
+    store.layout.memories_dir.mkdir(parents=True, exist_ok=True)
     for name, text in SIX.items():
-        (store.memories_dir / f"{name}.md").write_text(text, encoding="utf-8")
+        (store.layout.memories_dir / f"{name}.md").write_text(text, encoding="utf-8")
     return store
 
 

@@ -56,7 +56,7 @@ def test_check_reports_the_conflict_until_it_is_resolved(conflicted: MemoryStore
     assert report.sync_conflicts == ["global/style"] and not report.is_clean()
     assert "Unresolved sync conflicts (1)" in report.to_text()
     assert report.to_dict()["sync_conflicts"] == ["global/style"]
-    strict = run_cli("memories", "check", str(conflicted.project_root), "--strict")
+    strict = run_cli("memories", "check", str(conflicted.layout.project_root), "--strict")
     assert strict.returncode == 1 and "global/style" in strict.stdout
     from serena_memory.sync.conflicts import resolve
 
@@ -66,9 +66,9 @@ def test_check_reports_the_conflict_until_it_is_resolved(conflicted: MemoryStore
 
 
 def test_list_and_the_activation_message_name_the_conflict(conflicted: MemoryStore) -> None:
-    listed = run_cli("memories", "list", str(conflicted.project_root))
+    listed = run_cli("memories", "list", str(conflicted.layout.project_root))
     assert "Unresolved sync conflicts (1" in listed.stdout and "global/style" in listed.stdout
-    as_json = run_cli("memories", "list", str(conflicted.project_root), "--json")
+    as_json = run_cli("memories", "list", str(conflicted.layout.project_root), "--json")
     assert '"sync_conflicts": ["global/style"]' in as_json.stdout.replace("\n", "")
     message = activation_message(conflicted)
     assert "Unresolved sync conflicts (1): `global/style`" in message
@@ -76,7 +76,7 @@ def test_list_and_the_activation_message_name_the_conflict(conflicted: MemorySto
 
 @pytest.fixture
 def dashboard(conflicted: MemoryStore) -> Iterator[httpx.Client]:
-    server = DashboardServer(conflicted.project_root, home=conflicted.home, port=0)
+    server = DashboardServer(conflicted.layout.project_root, home=conflicted.layout.home, port=0)
     server.start()
     headers = {"Origin": server.base_url, "X-Serena-Token": server.token}
     try:
@@ -117,7 +117,7 @@ def test_the_dashboard_page_shows_both_versions_and_their_diff_read_only(
         pytest.skip("chromium is not installed (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
-    server = DashboardServer(conflicted.project_root, home=conflicted.home, port=0)
+    server = DashboardServer(conflicted.layout.project_root, home=conflicted.layout.home, port=0)
     server.start()
     try:
         with sync_playwright() as pw:

@@ -85,7 +85,7 @@ def test_an_agent_writing_after_the_sync_keeps_the_deprecation_on_both(
     laptop.write("global/deploy", DEPRECATED)
     sync(laptop, "global", remote)
     sync(here, "global", remote)
-    agent = build_store(here.project_root, home=here.home, context=Context.AGENT)
+    agent = build_store(here.layout.project_root, home=here.layout.home, context=Context.AGENT)
     agent.write("global/deploy", AGENT)
     result = sync(here, "global", remote)
     sync(laptop, "global", remote)

@@ -225,7 +225,7 @@ def test_every_observation_lands_in_a_memory(tmp_path_factory, observations: lis
 
 
 def test_export_section_replaces_only_itself_and_check_tells_stale(store: MemoryStore) -> None:
-    agents = store.project_root / "AGENTS.md"
+    agents = store.layout.project_root / "AGENTS.md"
     agents.write_bytes(b"# My notes\r\n\r\nKeep this \xc3\xa9 text.\r\n")
     store.write("core", "entry\n")
     assert export_section(store, "agents-md").changed
@@ -241,15 +241,19 @@ def test_export_section_replaces_only_itself_and_check_tells_stale(store: Memory
     assert after.endswith(b"\nMy own closing words.\n") and b"topic/" in after
     export_section(store, "agents-md")
     assert agents.read_bytes() == after
-    run = run_cli("memories", "export", "agents-md", "--check", "-p", str(store.project_root))
+    run = run_cli(
+        "memories", "export", "agents-md", "--check", "-p", str(store.layout.project_root)
+    )
     assert run.returncode == 0, run.stderr
     store.write("more", "x\n")
-    run = run_cli("memories", "export", "agents-md", "--check", "-p", str(store.project_root))
+    run = run_cli(
+        "memories", "export", "agents-md", "--check", "-p", str(store.layout.project_root)
+    )
     assert run.returncode == 1 and "out of date" in run.stdout
 
 
 def test_export_refuses_a_file_outside_the_project(store: MemoryStore, tmp_path: Path) -> None:
-    (store.project_root / "AGENTS.md").symlink_to(tmp_path / "elsewhere.md")
+    (store.layout.project_root / "AGENTS.md").symlink_to(tmp_path / "elsewhere.md")
     with pytest.raises(SourceError, match="outside the project"):
         export_section(store, "agents-md")
     assert not (tmp_path / "elsewhere.md").exists()
@@ -286,7 +290,7 @@ def test_detect_lists_what_a_project_holds(tmp_path: Path, project: Path) -> Non
 def test_the_activation_message_names_importable_sources(store: MemoryStore) -> None:
     from serena_memory.agent.onboarding import activation_message
 
-    (store.project_root / "AGENTS.md").write_text("# x\n")
+    (store.layout.project_root / "AGENTS.md").write_text("# x\n")
     text = activation_message(store)
     # the file the agent opens, named as its file tools take it (not the project folder)
     assert "(`AGENTS.md`)" in text and "serena memories import auto" in text

@@ -73,10 +73,10 @@ def test_the_activation_message_names_no_source_outside_the_project(
 ) -> None:
     from serena_memory.agent.onboarding import activation_message
 
-    (store.project_root / "memory-bank").symlink_to(_sibling_with_notes(tmp_path))
+    (store.layout.project_root / "memory-bank").symlink_to(_sibling_with_notes(tmp_path))
     text = activation_message(store)
     assert "memory-bank" not in text and "serena memories import auto" not in text
-    (store.project_root / "memory.jsonl").write_text('{"type":"entity","name":"x"}\n')
+    (store.layout.project_root / "memory.jsonl").write_text('{"type":"entity","name":"x"}\n')
     text = activation_message(store)
     assert "`memory.jsonl`" in text and "memory-bank" not in text
 
@@ -136,7 +136,7 @@ def test_a_bundle_writes_global_memories_only_when_asked(
     store: MemoryStore, tmp_path: Path, serena_home: Path
 ) -> None:
     bundle = _bundle(tmp_path / "b.json", ["global/evil", "p1"])
-    project = store.project_root
+    project = store.layout.project_root
     run = run_cli("memories", "import", "bundle", str(bundle), "-p", str(project))
     assert run.returncode == 0, run.stderr
     assert "skipped global/evil" in run.stdout and "--allow-global" in run.stdout
@@ -147,7 +147,7 @@ def test_a_bundle_writes_global_memories_only_when_asked(
 def test_the_undo_a_bundle_import_gives_takes_all_of_it_back(
     store: MemoryStore, tmp_path: Path
 ) -> None:
-    project = store.project_root
+    project = store.layout.project_root
     store.write("before", "kept\n")
     store.write("global/before", "kept too\n")
     bundle = _bundle(tmp_path / "b.json", ["global/evil", "p1", "topic/p2"])
@@ -245,7 +245,7 @@ def test_an_exported_bundle_is_written_as_a_file_of_its_own(
     assert elsewhere.read_text() == "the person's own file\n" and link.is_symlink()
     fifo = tmp_path / "fifo.json"
     os.mkfifo(fifo)
-    project = str(store.project_root)
+    project = str(store.layout.project_root)
     run = run_cli("memories", "export", "bundle", "--file", str(fifo), "-p", project)
     assert run.returncode == 1 and "is a fifo" in run.stderr, run.stderr
     target = tmp_path / "out.json"
@@ -253,7 +253,7 @@ def test_an_exported_bundle_is_written_as_a_file_of_its_own(
     assert export_bundle(store, target) == 1
     assert json.loads(target.read_text())["memories"][0]["name"] == "core"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
-    (store.project_root / ".serena" / "memories" / "latin1.md").write_bytes(b"caf\xe9\n")
+    (store.layout.project_root / ".serena" / "memories" / "latin1.md").write_bytes(b"caf\xe9\n")
     run = run_cli("memories", "export", "bundle", "--file", str(target), "-p", project)
     assert run.returncode == 1 and "memory 'latin1' is not valid UTF-8" in run.stderr, run.stderr
     assert "Traceback" not in run.stderr

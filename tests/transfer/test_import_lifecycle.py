@@ -39,7 +39,9 @@ def test_the_command_line_says_why_it_was_skipped(store: MemoryStore, tmp_path: 
     old_copy = tmp_path / "old.json"
     export_bundle(store, old_copy)
     store.write("deploy", DEPRECATED)
-    done = run_cli("memories", "import", "bundle", str(old_copy), "-p", str(store.project_root))
+    done = run_cli(
+        "memories", "import", "bundle", str(old_copy), "-p", str(store.layout.project_root)
+    )
     assert done.returncode == 0, done.stderr
     assert "skipped deploy: the memory of that name is deprecated" in done.stdout
     assert store.read("deploy") == DEPRECATED

@@ -122,7 +122,7 @@ def results(store: MemoryStore, base: Path) -> dict[str, object]:
 
     def stable(text: str) -> str:  # the undo names an entry id and the project
         text = re.sub(r"--at [0-9a-f]{12}", "--at ENTRY", text)
-        return text.replace(str(store.project_root), "PROJECT").replace(str(base), "BASE")
+        return text.replace(str(store.layout.project_root), "PROJECT").replace(str(base), "BASE")
 
     def record(result) -> dict[str, object]:
         data = result.to_dict()

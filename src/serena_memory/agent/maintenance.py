@@ -17,6 +17,7 @@ from serena_memory.core.store import MemoryStore
 
 MAINTENANCE_NAME = "memory_maintenance"
 GLOBAL_MAINTENANCE_NAME = "global/" + MAINTENANCE_NAME
+SEED_SUMMARY = f"Create {MAINTENANCE_NAME}"  # as a write creating it says
 
 
 def template_text() -> str:
@@ -62,8 +63,13 @@ def seed_maintenance(store: MemoryStore) -> SeedResult:
     policy = store.access()
     if policy.agent_mode() != DIRECT:
         return _seed_for_review(store, policy)
-    created = store.create_if_absent(MAINTENANCE_NAME, template_text())
-    return SeedResult(MAINTENANCE_NAME, created)
+    try:
+        created = store.create_many({MAINTENANCE_NAME: template_text()}, SEED_SUMMARY)
+    except MemoryStoreError as exc:  # ignored or read-only for the agent here
+        return SeedResult(
+            MAINTENANCE_NAME, False, withheld=f"'{MAINTENANCE_NAME}' was not created: {exc}."
+        )
+    return SeedResult(MAINTENANCE_NAME, bool(created))
 
 
 def _seed_for_review(store: MemoryStore, policy: AccessPolicy) -> SeedResult:

@@ -39,6 +39,8 @@ def memory_budget(code_bytes: int) -> int:
     should stay under, rounded to a hundred."""
     scaled = code_bytes // CODE_BYTES_PER_MEMORY_CHAR
     return max(SMALL_MEMORY_BUDGET, min(ONBOARDING_MEMORY_BUDGET, scaled // 100 * 100))
+
+
 TARGET_MEMORIES: tuple[str, ...] = (
     "core",
     "tech_stack",
@@ -183,8 +185,8 @@ def activation_message(
     """Everything the agent is told when a project becomes active: the memory names (not
     their content), how to use them, and the project's own ``initial_prompt``."""
     settings = store.settings
-    name = settings.project_config.project_name or store.project_root.name
-    parts = [f"Active project: '{name}' at {store.project_root}."]
+    name = settings.project_config.project_name or store.layout.project_root.name
+    parts = [f"Active project: '{name}' at {store.layout.project_root}."]
     if memory_tools:
         parts.append(memory_overview(store, search_tool=search_tool))
         from serena_memory.integrity.service import drift_summary
@@ -215,10 +217,10 @@ def _importable(store: MemoryStore) -> str:
 
     # only what lies inside the project: never a source reached through a link out of
     # it, nor one of the home folder (the agent's tools can't read those either)
-    found = [f for f in detect(store.project_root) if f.in_project and not f.refused]
+    found = [f for f in detect(store.layout.project_root) if f.in_project and not f.refused]
     if not found:
         return ""
-    root = store.project_root
+    root = store.layout.project_root
     listed = ", ".join(f"`{(f.file or f.path).relative_to(root).as_posix()}`" for f in found)
     return (
         f" The project already holds notes for other agents ({listed}): read them before "
@@ -412,7 +414,7 @@ def run_onboarding(
     status = onboarding_status(store)
     if status.done:
         return status.describe() + " " + TELL_THE_USER.format(committed=COMMITTED_FOLDER)
-    facts = detect_facts(store.project_root)
+    facts = detect_facts(store.layout.project_root)
     text = onboarding_instructions(
         seed,
         facts.to_markdown(),

@@ -101,7 +101,7 @@ def _not_found(ctx: click.Context, exc: MemoryNotFoundError) -> str:
         quoted = " or ".join(f"'{escape_line(n)}'" for n in close)
         return f"{message}; did you mean {quoted}? (`serena memories list` shows them all)"
     if not exc.name.startswith("global/"):  # where it looked: -p may have named another folder
-        message += f" in {escape_line(str(store.memories_dir))}"
+        message += f" in {escape_line(str(store.layout.memories_dir))}"
     return f"{message}; `serena memories list` shows the memories there are"
 
 
@@ -154,7 +154,7 @@ def list_command(project: Path | None, topic: str, as_json: bool) -> None:
         for key, value in (("summaries", summaries), *_marked(described)):
             if value:
                 extra[key] = value
-        emit_json({"project": str(store.project_root), **listing.to_dict(), **extra})
+        emit_json({"project": str(store.layout.project_root), **listing.to_dict(), **extra})
         return
     _say_names(listing, topic, described)
     _say_listing_notes(listing, clashing)

@@ -44,14 +44,16 @@ def dashboard(project: Path | None, host: str, port: int | None, open_browser: b
     from serena_memory.dashboard.server import DashboardServer, open_in_browser
 
     store = open_store(project)  # refuses a missing folder or a broken configuration
-    server = DashboardServer(store.project_root, home=store.home, host=host, port=port)
+    server = DashboardServer(
+        store.layout.project_root, home=store.layout.home, host=host, port=port
+    )
     if server.exposed:
         click.echo(
             f"Warning: listening on {host}, not loopback: anyone who can reach this machine "
             "and has the token can change your memories.",
             err=True,
         )
-    say(f"Serena dashboard for {store.project_root}")
+    say(f"Serena dashboard for {store.layout.project_root}")
     click.echo(f"Open {server.url}")
     click.echo("Press Ctrl+C to stop.")
     from serena_memory.search import preparing

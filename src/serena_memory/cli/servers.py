@@ -291,7 +291,7 @@ def start_side_services(state: ServerState, *, port: int | None, open_browser: b
 
     def project_root() -> Path | None:
         store = state.store
-        return store.project_root if store is not None else None
+        return store.layout.project_root if store is not None else None
 
     def run() -> None:
         from serena_memory.core.errors import describe

@@ -122,13 +122,15 @@ def import_command(
 
     _refuse_bundle_without_file(fmt, path)
     store = open_store(None)
-    source = path if path is not None else store.project_root
+    source = path if path is not None else store.layout.project_root
     if fmt == "auto":
         chosen = _auto_sources(source, yes or dry_run)  # a dry run asks nothing: it writes nothing
         reach = Reach.project(source)
     else:
         chosen = [Found(fmt, source)]
-        reach = Reach.project(source) if path is None else Reach.named(path, store.project_root)
+        reach = (
+            Reach.project(source) if path is None else Reach.named(path, store.layout.project_root)
+        )
     results = []
     for item in chosen:
         plan = plan_import(item.format, item.path, topic, _progress(), reach=reach)

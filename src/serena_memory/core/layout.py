@@ -52,6 +52,11 @@ class Layout:
             return self.project_root / ".serena" / "memories"
         return folder.path / "memories"
 
+    def folders_key(self) -> str:
+        """Both memory folders, resolved, as one string: what a cache of this store's
+        memories (duplicates, search, references) is keyed by."""
+        return f"{os.path.realpath(self.memories_dir)}\0{os.path.realpath(self.global_dir)}"
+
     def path_of(self, name: str) -> Path:
         """The file behind a (raw or normalized) name; lexically inside its folder."""
         name = N.normalize_name(name)

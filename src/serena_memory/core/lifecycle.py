@@ -147,7 +147,7 @@ def fronts(
     any command (core/front_matter_cache.py); ``write``: what was read is written down for
     the next command (a server keeps it in memory only). ``files``: the store's scan."""
     files = store.scan().files if files is None else files
-    kept = cache.held(store.home)
+    kept = cache.held(store.layout.home)
     found: dict[str, tuple[str, Lifecycle] | None] = {}
     unread: list[str] = []
     for name in names:
@@ -167,7 +167,7 @@ def fronts(
         stamp = cache.stamp_of(real) if real is not None else None
         if real is not None and stamp is not None:
             new[real] = (stamp, front)
-    cache.keep(store.home, new, write)
+    cache.keep(store.layout.home, new, write)
     return found
 
 

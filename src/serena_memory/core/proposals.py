@@ -118,14 +118,14 @@ class Skipped:
 def folder(store: MemoryStore) -> Path:
     """This project's proposals: under Serena's home, named after the project's real
     path (its folder name, for a person looking, and a digest, so two never mix)."""
-    real = os.path.realpath(store.project_root)
+    real = os.path.realpath(store.layout.project_root)
     label = re.sub(r"[^A-Za-z0-9_.-]+", "_", os.path.basename(real))[:40].strip(".") or "project"
     digest = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:16]
-    return Path(os.path.realpath(store.home)) / "proposals" / f"{label}-{digest}"
+    return Path(os.path.realpath(store.layout.home)) / "proposals" / f"{label}-{digest}"
 
 
 def _inside(store: MemoryStore) -> tuple[str, ...]:
-    return (os.path.realpath(store.home),)
+    return (os.path.realpath(store.layout.home),)
 
 
 # -- reading the folder ----------------------------------------------------------------------

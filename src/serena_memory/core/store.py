@@ -113,6 +113,7 @@ class MemoryStore:
         recorder: ChangeRecorder | None = None,
         read_listeners: Iterable[ReadListener] = (),
         drift_source: DriftSource | None = None,
+        global_writes_floor: str = "direct",
     ) -> None:
         root = Path(project_root).expanduser().absolute()
         self.layout = Layout(
@@ -123,9 +124,9 @@ class MemoryStore:
         self._protect_read_only = (
             self.context is Context.AGENT if protect_read_only is None else protect_read_only
         )
-        # The review mode of every project a server session served before this store's (see
-        # AccessPolicy.agent_writes_for): global memories are changed under the strictest.
-        self.global_writes_floor = "direct"
+        # The strictest review mode of the projects a server session served before this
+        # store's (see AccessPolicy.agent_writes_for): global memories are changed under it.
+        self._global_writes_floor = global_writes_floor
         # Where changes are announced (core/changes.py); none given: no history is kept.
         self._recorder: ChangeRecorder = recorder if recorder is not None else NoHistory()
         # Who is told of each read (core/reads.py).
@@ -144,23 +145,6 @@ class MemoryStore:
         self._writer = Writer(self, self.layout, self._reader)
         self._renamer = Renamer(self, self.layout, self._reader)
 
-    # -- the folders -----------------------------------------------------------------------
-    @property
-    def project_root(self) -> Path:
-        return self.layout.project_root
-
-    @property
-    def home(self) -> Path:
-        return self.layout.home
-
-    @property
-    def memories_dir(self) -> Path:
-        return self.layout.memories_dir
-
-    @property
-    def global_dir(self) -> Path:
-        return self.layout.global_dir
-
     # -- the configuration, once per operation -----------------------------------------------
     @property
     def settings(self) -> Settings:
@@ -168,10 +152,10 @@ class MemoryStore:
         re-read on every use (cached by file stamp), so edits to the YAML apply at once."""
         opened = operation.current()
         if opened is None:
-            return load_settings(self.project_root, self.home)
+            return load_settings(self.layout.project_root, self.layout.home)
         return opened.loaded(
-            ("settings", self.project_root, self.home),
-            lambda: load_settings(self.project_root, self.home),
+            ("settings", self.layout.project_root, self.layout.home),
+            lambda: load_settings(self.layout.project_root, self.layout.home),
         )
 
     @property
@@ -179,8 +163,8 @@ class MemoryStore:
         """Where memories are synced to, read once per operation like :attr:`settings`."""
         opened = operation.current()
         if opened is None:
-            return load_sync_config(self.home)
-        return opened.loaded(("sync", self.home), lambda: load_sync_config(self.home))
+            return load_sync_config(self.layout.home)
+        return opened.loaded(("sync", self.layout.home), lambda: load_sync_config(self.layout.home))
 
     def snapshot(self) -> Snapshot:
         """The settings of one operation, with the access rules and scopes under them."""
@@ -195,15 +179,11 @@ class MemoryStore:
             self.sync_config,
             self.context,
             self._protect_read_only,
-            self.global_writes_floor,
+            self._global_writes_floor,
             self.layout.path_of,
         )
 
     # -- names, the path gate and the gates of a change --------------------------------------
-    def path_of(self, name: str) -> Path:
-        """The file behind a (raw or normalized) name, as written (for messages)."""
-        return self.layout.path_of(name)
-
     def real_path_of(self, name: str, *, listed: bool = False) -> Path:
         """The real file behind a name, every symlink on the way checked by the path gate
         (:class:`OutsidePathError` when one leads outside the allowed folders)."""
@@ -257,9 +237,6 @@ class MemoryStore:
         return self._writer.write_if_unchanged(
             name, content, expected_version, allow_secret=allow_secret
         )
-
-    def create_if_absent(self, name: str, content: str) -> bool:
-        return self._writer.create_if_absent(name, content)
 
     def create_many(
         self,
@@ -321,7 +298,9 @@ class MemoryStore:
         (core/store_rename.py); with ``expected_version``, only if nobody changed it since.
         The read listeners are told, so that the old name's reads become the new one's."""
         result = self._renamer.rename(old, new, allow_secret, expected_version)
-        self.reads.renamed(RenameEvent(result.old, result.new, self.project_root, self.home))
+        self.reads.renamed(
+            RenameEvent(result.old, result.new, self.layout.project_root, self.layout.home)
+        )
         return result
 
     @contextlib.contextmanager
@@ -370,10 +349,12 @@ class MemoryStore:
         """Entries, old texts and restores, as the recorder keeps them."""
         return self._recorder.history(self)
 
-    def catch_up_history(self) -> None:
-        """Record changes made outside (an editor, a checkout) now, as ``external``."""
-        snap = self.snapshot()
-        if not snap.settings.global_config.memory_history:
-            return
-        with self.transaction(snap, all_scopes=True, existing_only=True) as change:
-            change.record("", all_scopes=True)
+
+def catch_up_history(store: MemoryStore) -> None:
+    """Record the changes made outside (an editor, a checkout) now, as ``external``: before
+    a restore or a sync reads the history, so that none of them is lost."""
+    snap = store.snapshot()
+    if not snap.settings.global_config.memory_history:
+        return
+    with store.transaction(snap, all_scopes=True, existing_only=True) as change:
+        change.record("", all_scopes=True)

@@ -156,7 +156,7 @@ class Reader:
         that a person looked at it (the dashboard's page, not its polls)."""
         store = self.store
         who = acting_provenance() or store.provenance
-        store.reads.announce(ReadEvent(name, store.project_root, store.home, who))
+        store.reads.announce(ReadEvent(name, store.layout.project_root, store.layout.home, who))
 
     def read_many(
         self, names: Iterable[str], real_paths: dict[str, str] | None = None

@@ -77,21 +77,6 @@ class Writer:
             tx.put(name, data if kept is content else encode_memory(name, kept))
         return WriteResult(name, created, len(content), self._note(content, kept))
 
-    def create_if_absent(self, name: str, content: str) -> bool:
-        """Write a new memory unless one exists (any file or link in its place counts);
-        for seeding files a person may have customized. No access rules: callers seed
-        what they own. Returns whether it was written."""
-        name = N.normalize_name(name)
-        self.store.refuse_secrets({name: content})
-        snap = self.store.snapshot()
-        path = self.layout.real_path_of(name, snap.scopes)
-        with self.store.transaction(snap, name, create=[name]) as tx:
-            if os.path.lexists(path):
-                return False
-            tx.record(_write_summary(name, False), name)
-            tx.put(name, encode_memory(name, content))
-        return True
-
     def delete(self, name: str, expected_version: str | None = None) -> str:
         """Delete a memory; with ``expected_version``, only if nobody changed it since.
         Returns the canonical name of the memory deleted."""

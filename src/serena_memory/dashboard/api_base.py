@@ -106,7 +106,7 @@ class SnapshotCache:
         self._refreshing = False
 
     def get(self, store: MemoryStore) -> integrity_api.Snapshot:
-        where = (store.project_root, store.home)
+        where = (store.layout.project_root, store.layout.home)
         snapshot = self._snapshot
         if snapshot is None or self._dirty or where != self._where:
             return self._refresh(store, where)
@@ -118,7 +118,11 @@ class SnapshotCache:
     def names(self, store: MemoryStore) -> frozenset[str]:
         """Every visible memory's name: the snapshot's when there is one (refreshed as
         :meth:`get` does), else the folder's names alone, without reading every memory."""
-        if self._snapshot is None or self._dirty or (store.project_root, store.home) != self._where:
+        if (
+            self._snapshot is None
+            or self._dirty
+            or (store.layout.project_root, store.layout.home) != self._where
+        ):
             return frozenset(store.scan().files)
         return self.get(store).analyzer.existing
 

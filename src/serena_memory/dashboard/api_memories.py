@@ -51,7 +51,7 @@ class MemoryApi(ApiBase):
 
         return {
             "project": {"root": str(root), "name": root.name},
-            "global_folder": str(store.global_dir),
+            "global_folder": str(store.layout.global_dir),
             "memories": memories,
             "sync_conflicts": [c.name for c in conflicts(store)],
             "proposals": len(pending(store)[0]),

@@ -52,7 +52,7 @@ def history_root(store: MemoryStore, settings: Settings | None = None) -> Path:
     """The folder of every history repository (``memory_history_dir``, else
     ``$SERENA_HOME/history``)."""
     configured = (settings or store.settings).global_config.memory_history_dir
-    return configured if configured is not None else store.home / "history"
+    return configured if configured is not None else store.layout.home / "history"
 
 
 def history_folders(store: MemoryStore, settings: Settings | None = None) -> list[Folder]:

@@ -43,7 +43,7 @@ class GitRecorder:
             try:
                 histories = histories_of(store, names, all_scopes, settings)
             except Exception as exc:  # never fail the write because of its record
-                where = os.path.realpath(store.project_root)
+                where = os.path.realpath(store.layout.project_root)
                 report(
                     f"folders:{where}",
                     f"the history of the memories of {where} can't be recorded "
@@ -73,7 +73,7 @@ def histories_of(
     history only; the global memories' history follows the user's file alone."""
     names = list(names)
     root = history_root(store, settings)
-    if paths.is_inside(os.path.realpath(root), (os.path.realpath(store.project_root),)):
+    if paths.is_inside(os.path.realpath(root), (os.path.realpath(store.layout.project_root),)):
         # the user's own repository is never touched: no history inside the project
         raise HistoryError(
             f"the history folder {root} is inside the project, so no history is kept; "

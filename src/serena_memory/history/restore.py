@@ -20,6 +20,7 @@ from serena_memory.core.errors import (
     Remedy,
 )
 from serena_memory.core.files import locked
+from serena_memory.core.store import catch_up_history
 from serena_memory.history.entries import STARTED, STARTED_AGAIN, Entry, Record, parse_entry
 from serena_memory.history.folder import FolderHistory
 from serena_memory.history.location import history_folders, history_root
@@ -242,7 +243,7 @@ class MemoryHistory:
     def _look(self) -> None:
         """Record outside edits now: someone is looking at the history."""
         with contextlib.suppress(MemoryStoreError, OSError):  # reading never fails on it
-            self.store.catch_up_history()
+            catch_up_history(self.store)
         for history in self.folders:  # held back earlier, and not looked at again this time
             history.tell_held()
 
@@ -339,7 +340,7 @@ class MemoryHistory:
         """Bring back ``name`` as it was at ``rev`` (default: before its latest change,
         which brings back a deleted memory) as a new entry."""
         name = self.store.access().check(name, write=True)  # read-only and ignored rules first
-        self.store.catch_up_history()
+        catch_up_history(self.store)
         if rev is None:
             latest = self.latest(name)
             full = latest.rev
@@ -405,7 +406,7 @@ class MemoryHistory:
         wrote), and only the memories the folder may hold are written or deleted (see
         :meth:`FolderHistory.files_at`), under the store's ignored and read-only rules."""
         revision = parse_revision(at)
-        self.store.catch_up_history()
+        catch_up_history(self.store)
         targets: list[tuple[FolderHistory, str]] = []
         found = self._by_id(revision)
         if found is not None:

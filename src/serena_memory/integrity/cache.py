@@ -74,11 +74,11 @@ class _Malformed(Exception):
 
 def cache_path(store: MemoryStore) -> Path:
     """Where the check cache of this store lives: keyed by the folders' resolved paths."""
-    return store.home / "cache" / "check" / f"{_folders_digest(store)[:24]}.sqlite3"
+    return store.layout.home / "cache" / "check" / f"{_folders_digest(store)[:24]}.sqlite3"
 
 
 def _folders_digest(store: MemoryStore) -> str:
-    key = f"{os.path.realpath(store.memories_dir)}\0{os.path.realpath(store.global_dir)}"
+    key = store.layout.folders_key()
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -112,8 +112,8 @@ def _usable_folder(store: MemoryStore, folder: Path) -> bool:
     """The cache folder is real, under $SERENA_HOME and outside the project: a project can
     neither plant the cache nor receive it."""
     real = os.path.realpath(folder)
-    home = os.path.realpath(store.home)
-    project = os.path.realpath(store.project_root)
+    home = os.path.realpath(store.layout.home)
+    project = os.path.realpath(store.layout.project_root)
     return paths.is_inside(real, (home,)) and not paths.is_inside(real, (project,))
 
 

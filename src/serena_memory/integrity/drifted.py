@@ -56,7 +56,7 @@ def _drifted_counts(store: MemoryStore, among: Iterable[str] | None) -> Drifted:
         among = [n for n in among if not N.is_global(n)]
         if not among:
             return {}, False  # nothing to look up: git is not asked
-    key = str(store.project_root)
+    key = str(store.layout.project_root)
     held = _DRIFTED.get(key)
     if held is not None and time.monotonic() - held[0] < CACHE_SECONDS:
         counts, partial = held[1]
@@ -77,7 +77,7 @@ def _search(store: MemoryStore, among: list[str] | None = None) -> Drifted:
     from serena_memory.integrity.code_drift.read_note import cached_checker
 
     try:
-        checker = cached_checker(str(store.project_root))
+        checker = cached_checker(str(store.layout.project_root))
         unresolved, symbols, partial = _unresolved(store, checker, among)
         # one question to git for every memory's unresolved paths (ignored ones are left alone)
         kept = checker.without_left_alone(unresolved) if unresolved else []
@@ -147,7 +147,7 @@ def _missing_symbols(
         return set()
     from serena_memory.integrity.code_drift.cache import kept_for_index
 
-    home = str(store.home)
+    home = str(store.layout.home)
     if len(checker.files.files) > START_SCAN_FILES and not kept_for_index(checker.root, home):
         return set()
     present = checker.present_words({w for _name, m in symbols for w in m.words}, home)

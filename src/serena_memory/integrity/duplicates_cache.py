@@ -80,15 +80,15 @@ def _analysis_version() -> str:
 
 
 def cache_path(store: MemoryStore) -> Path:
-    key = f"{os.path.realpath(store.memories_dir)}\0{os.path.realpath(store.global_dir)}"
+    key = store.layout.folders_key()
     digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
-    return store.home / "cache" / "duplicates" / f"{digest[:24]}.sqlite3"
+    return store.layout.home / "cache" / "duplicates" / f"{digest[:24]}.sqlite3"
 
 
 def _usable(store: MemoryStore, folder: Path) -> bool:
     """Under $SERENA_HOME and outside the project: a project can't plant the cache."""
     real = os.path.realpath(folder)
-    home, project = os.path.realpath(store.home), os.path.realpath(store.project_root)
+    home, project = os.path.realpath(store.layout.home), os.path.realpath(store.layout.project_root)
     return paths.is_inside(real, (home,)) and not paths.is_inside(real, (project,))
 
 

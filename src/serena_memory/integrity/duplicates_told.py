@@ -138,7 +138,7 @@ def _more_than(store: MemoryStore, limit: int) -> bool:
     """Whether the folders hold more than ``limit`` memories, looking at no more entries
     than it takes to tell (a folder of a hundred thousand is not listed)."""
     seen = 0
-    stack = [str(store.memories_dir), str(store.global_dir)]
+    stack = [str(store.layout.memories_dir), str(store.layout.global_dir)]
     while stack:
         try:
             with os.scandir(stack.pop()) as entries:

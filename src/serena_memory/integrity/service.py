@@ -316,9 +316,9 @@ def start_code_check(
     from serena_memory.integrity.code_drift.since import changes_since
 
     checker = CodeChecker(
-        store.project_root,
+        store.layout.project_root,
         changed_commits=DEFAULT_CHANGED_COMMITS if changed_commits is None else changed_commits,
-        cache_home=store.home,
+        cache_home=store.layout.home,
     )
     window = changes_since(checker.files, since) if since is not None else None
     checker.prefetch(symbols)
@@ -415,10 +415,10 @@ def fix_memory_drift(store: MemoryStore, name: str) -> tuple[list[Replacement], 
     planned: list[Replacement] = []
     if not N.is_global(canonical):
         planned = offered_replacements(
-            str(store.project_root),
+            str(store.layout.project_root),
             canonical,
             text,
-            cache_home=str(store.home),
+            cache_home=str(store.layout.home),
             written=str(store.real_path_of(canonical)),
         )
     if not planned:
@@ -452,7 +452,7 @@ def drift_findings(store: MemoryStore, name: str, text: str) -> list[CodeFinding
         canonical = N.normalize_name(name)
         if N.is_global(canonical):
             return []
-        return memory_findings(str(store.project_root), canonical, text)
+        return memory_findings(str(store.layout.project_root), canonical, text)
     except Exception:
         return []
 

@@ -247,7 +247,7 @@ class MemoryResources:
             self._folder_watch = FolderWatch.create() or False
         if self._folder_watch is False:
             return True
-        roots = [str(store.memories_dir), str(store.global_dir)]
+        roots = [str(store.layout.memories_dir), str(store.layout.global_dir)]
         self._folder_watch.cover(folders_below(roots))
         if self._folder_watch.changed() or self._quiet_ticks >= FULL_ROUND_TICKS:
             self._quiet_ticks = 0

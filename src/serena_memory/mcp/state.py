@@ -86,15 +86,19 @@ class ServerState:
             self.store = self._open(project)
 
     def _open(self, project: Path) -> MemoryStore:
-        store = build_store(project, home=self.home, context=Context.AGENT)
-        policy = store.access()  # a broken project.yml is reported now, not mid-task
         # Global memories are changed under the strictest review mode of every project this
         # server served (the one it started for, each one activated since): see
-        # AccessPolicy.agent_writes_for and docs/review.md.
-        served = [policy.agent_writes, self.global_writes_floor]
+        # AccessPolicy.agent_writes_for and docs/review.md. The new project's own mode
+        # counts through its policy.
+        served = [self.global_writes_floor]
         if self.store is not None:
             served.append(self.store.access().agent_writes)
-        self.global_writes_floor = store.global_writes_floor = stricter(*served)
+        floor = stricter(*served)
+        store = build_store(
+            project, home=self.home, context=Context.AGENT, global_writes_floor=floor
+        )
+        policy = store.access()  # a broken project.yml is reported now, not mid-task
+        self.global_writes_floor = stricter(floor, policy.agent_writes)
         return store
 
     def enabled(self, tool: str) -> bool:

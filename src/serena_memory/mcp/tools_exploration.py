@@ -26,7 +26,7 @@ SkipIgnored = Annotated[bool, Field(description="Leave out what .gitignore ignor
 
 
 def _root(state: ServerState) -> Path:
-    return state.require_store().project_root
+    return state.require_store().layout.project_root
 
 
 def _answer(state: ServerState, data: object, max_answer_chars: int, hint: str) -> str:

@@ -72,9 +72,9 @@ def sqlite() -> Any:
 # -- the cache file -------------------------------------------------------------------------
 def index_path(store: MemoryStore) -> Path:
     """Where the index of this store lives: keyed by the folders' resolved paths."""
-    key = f"{os.path.realpath(store.memories_dir)}\0{os.path.realpath(store.global_dir)}"
+    key = store.layout.folders_key()
     digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:24]
-    return store.home / "cache" / "search" / f"{digest}.sqlite3"
+    return store.layout.home / "cache" / "search" / f"{digest}.sqlite3"
 
 
 def remove_database(path: Path) -> None:
@@ -224,7 +224,9 @@ class Index:
         if self.watch is None and self.sweeps >= 2:  # searched again: worth a watch
             self.watch = _new_watch()
         if self.watch is not None:
-            self.watch.cover(folders_below([str(store.memories_dir), str(store.global_dir)]))
+            self.watch.cover(
+                folders_below([str(store.layout.memories_dir), str(store.layout.global_dir)])
+            )
         self.stamps, self.ignored_key = stamps, ignored
         return stamps
 
@@ -234,7 +236,10 @@ class Index:
         share one file: then only a sweep can tell."""
         if len(set(self.real_paths.values())) != len(self.real_paths):
             return None
-        roots = [(str(store.global_dir), N.GLOBAL_TOPIC + "/"), (str(store.memories_dir), "")]
+        roots = [
+            (str(store.layout.global_dir), N.GLOBAL_TOPIC + "/"),
+            (str(store.layout.memories_dir), ""),
+        ]
         edited: dict[str, tuple[int, int]] = {}
         for path in paths:
             name = None
@@ -558,7 +563,7 @@ def _new_watch() -> FolderWatch | None:
 
 def index_for(store: MemoryStore) -> Index:
     """The process's index of this store; in memory when the cache folder can't be written."""
-    key = f"{os.path.realpath(store.memories_dir)}\0{os.path.realpath(store.global_dir)}"
+    key = store.layout.folders_key()
     path = index_path(store)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

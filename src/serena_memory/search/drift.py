@@ -101,7 +101,7 @@ def findings(
     if not wanted or source is None:
         return {}
     try:
-        found = source(str(store.project_root), str(store.home), wanted, seconds)
+        found = source(str(store.layout.project_root), str(store.layout.home), wanted, seconds)
         return {name: [LineDrift(*row) for row in rows] for name, rows in found.items() if rows}
     except Exception:  # noqa: BLE001 - the marks are a help: a search never fails for them
         return {}

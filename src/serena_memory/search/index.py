@@ -197,14 +197,14 @@ def _kept(
     from serena_memory.search import query_cache
     from serena_memory.search.semantic import model_held, model_stamp
 
-    if store.home is None or model_held():
+    if store.layout.home is None or model_held():
         return None, None
-    model = model_stamp(store.home)
+    model = model_stamp(store.layout.home)
     if model is None:
         return None, None
     text = meaning_text(query)
     return model, query_cache.recall(
-        store.home, model, text, parsed.words, RELATED_WORDS, RELATED_MIN
+        store.layout.home, model, text, parsed.words, RELATED_WORDS, RELATED_MIN
     )
 
 
@@ -257,9 +257,9 @@ def _current(
     was read for (what it says may be kept under that stamp), else None."""
     from serena_memory.search.semantic import model_stamp
 
-    if store.home is None or model is None or model[0] != embedder.identity:
+    if store.layout.home is None or model is None or model[0] != embedder.identity:
         return None
-    return (store.home, model) if model_stamp(store.home) == model else None
+    return (store.layout.home, model) if model_stamp(store.layout.home) == model else None
 
 
 MEMORY_WORDS = 20_000  # the memories' words whose token ids are kept, at most
@@ -276,21 +276,21 @@ def _learn(
     load the ids of its question's words."""
     from serena_memory.search import query_cache
 
-    if store.home is None:
+    if store.layout.home is None:
         return
     if not kept.told.get(query_cache.SEEN):
-        query_cache.keep_told(store.home, model, embedder.learned([], whole=False))
+        query_cache.keep_told(store.layout.home, model, embedder.learned([], whole=False))
         return
     if embedder.vocabulary is not None and embedder.vocabulary.rows is not None:
-        query_cache.keep_told(store.home, model, embedder.learned(words, whole=False))
+        query_cache.keep_told(store.layout.home, model, embedder.learned(words, whole=False))
         return
     index = index_for(store)
     found = embedder.pieces([*words, *index.memory_words(PIECES_CHECKED)])
     if found is None:
         words = [*words, *index.memory_words(MEMORY_WORDS)]
     learned = embedder.learned(words, whole=True, every_word=found is None)
-    query_cache.keep_told(store.home, model, learned)
-    query_cache.keep_pieces(store.home, model, found)
+    query_cache.keep_told(store.layout.home, model, learned)
+    query_cache.keep_pieces(store.layout.home, model, found)
 
 
 def needs_meaning(
@@ -316,7 +316,7 @@ def embedder_for(store: MemoryStore) -> Embedder | None:
     """The meaning model for this store's user (see semantic.model_for)."""
     from serena_memory.search.semantic import model_for
 
-    return model_for(store.home)
+    return model_for(store.layout.home)
 
 
 def _collect(

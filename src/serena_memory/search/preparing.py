@@ -102,7 +102,7 @@ def prepare(store: MemoryStore) -> int:
         index.refresh(store, index.current_stamps(store), None)
     if background.stopping():
         return 0
-    embedder = model_for(store.home)
+    embedder = model_for(store.layout.home)
     if embedder is None:
         return 0
     stored = 0

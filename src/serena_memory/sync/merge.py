@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from serena_memory.core.changes import Provenance, current_os_user, machine_name
 from serena_memory.core.errors import HistoryError, MemoryStoreError, SyncError
 from serena_memory.core.files import ensure_folder
+from serena_memory.core.store import catch_up_history
 from serena_memory.core.store_writing import set_version
 from serena_memory.history.folder import FolderHistory
 from serena_memory.history.location import history_folder, history_root
@@ -413,7 +414,7 @@ def _sync_locked(
         if remote_rev is not None:
             found = _merge_fetched(store, scope, url, history, remote_rev, result)
         else:
-            store.catch_up_history()
+            catch_up_history(store)
             found = {}
         records_rev, records = fetched_records(repo_path, history.folder)
         new_records = add_conflicts(history, found, records, result)

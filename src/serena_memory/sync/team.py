@@ -216,7 +216,7 @@ def sync_everything(
         pulled = pull_team(store, interactive=interactive, url=remote)
         if remote is not None and check_url(remote) != store.sync_config.team_remote:
             key = "memory_sync_team_remote"
-            pulled.remembered = str(set_global_key(store.home, key, check_url(remote)))
+            pulled.remembered = str(set_global_key(store.layout.home, key, check_url(remote)))
         return [pulled]
     team = store.sync_config.team_remote
     results = []

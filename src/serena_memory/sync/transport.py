@@ -39,18 +39,18 @@ def configured_remote(store: MemoryStore, scope: str) -> str | None:
     config = store.sync_config
     if scope == "global":
         return config.remote
-    return config.project_remotes.get(os.path.realpath(store.project_root))
+    return config.project_remotes.get(os.path.realpath(store.layout.project_root))
 
 
 def remember_remote(store: MemoryStore, scope: str, url: str) -> Path:
     """Write the remote into the person's own configuration (never the project's)."""
     check_url(url)
     if scope == "global":
-        return set_global_key(store.home, "memory_sync_remote", url)
+        return set_global_key(store.layout.home, "memory_sync_remote", url)
     config = store.sync_config
     remotes = dict(config.project_remotes)
-    remotes[os.path.realpath(store.project_root)] = url
-    return set_global_key(store.home, "memory_sync_project_remotes", remotes)
+    remotes[os.path.realpath(store.layout.project_root)] = url
+    return set_global_key(store.layout.home, "memory_sync_project_remotes", remotes)
 
 
 def check_url(url: str) -> str:

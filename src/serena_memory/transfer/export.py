@@ -111,9 +111,9 @@ def _target(store: MemoryStore, file: str | Path | None, fmt: str) -> tuple[Path
     """The file to write (inside the project, links followed only inside it)."""
     path = Path(file or TARGETS[fmt]).expanduser()
     if not path.is_absolute():
-        path = store.project_root / path
+        path = store.layout.project_root / path
     real = os.path.realpath(path)
-    project = os.path.realpath(store.project_root)
+    project = os.path.realpath(store.layout.project_root)
     if not paths.is_inside(real, (project,)):
         raise SourceError(
             f"{path} is outside the project folder {project} (or a link out of it); "
@@ -169,7 +169,7 @@ def export_section(
 ) -> ExportResult:
     """Write (or with ``check`` only compare) the section of the agent file."""
     path, real = _target(store, file, fmt)
-    project = os.path.realpath(store.project_root)
+    project = os.path.realpath(store.layout.project_root)
     try:
         current = paths.read_regular_file(real, (project,), str(path), 4 * 1024 * 1024)
     except FileNotFoundError:

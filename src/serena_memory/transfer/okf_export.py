@@ -172,7 +172,7 @@ def export_okf(
 def _refuse_memories_folder(store: MemoryStore, folder: Path) -> None:
     """A bundle written into a memories folder would be read back as memories."""
     real = os.path.realpath(folder)
-    for memories in (store.memories_dir, store.global_dir):
+    for memories in (store.layout.memories_dir, store.layout.global_dir):
         if paths.is_inside(real, (os.path.realpath(memories),)):
             raise SourceError(
                 f"{folder} lies in the memories folder {memories}, where its files would "

@@ -22,7 +22,7 @@ def undo_commands(store: MemoryStore, summary: str, created: list[str]) -> list[
     ``created``: one restore per folder it wrote to (none when no history is kept)."""
     from serena_memory.history.restore import MemoryHistory
 
-    project = shlex.quote(str(store.project_root))
+    project = shlex.quote(str(store.layout.project_root))
     commands: list[str] = []
     for folder in MemoryHistory(store).folders:
         mine = [n for n in created if folder.folder.rel_of(n) is not None]

@@ -85,9 +85,9 @@ def store_usage(store: MemoryStore, now: float | None = None) -> StoreUsage:
     """The reads of every memory of ``store`` (project and global, ignored ones left out)."""
     now = time.time() if now is None else now
     found = store.scan().files
-    project = log.counts(store.home, log.project_file(str(store.project_root)), now)
+    project = log.counts(store.layout.home, log.project_file(str(store.layout.project_root)), now)
     has_global = any(N.is_global(name) for name in found)
-    global_ = log.counts(store.home, log.GLOBAL_FILE, now) if has_global else log.Counts()
+    global_ = log.counts(store.layout.home, log.GLOBAL_FILE, now) if has_global else log.Counts()
     memories = []
     for name in sorted(found):
         kept = global_ if N.is_global(name) else project
@@ -111,8 +111,10 @@ def store_usage(store: MemoryStore, now: float | None = None) -> StoreUsage:
 def memory_usage(store: MemoryStore, name: str, now: float | None = None) -> dict[str, Any]:
     """One memory's reads (a canonical name of the store): what its dashboard page shows."""
     now = time.time() if now is None else now
-    file = log.GLOBAL_FILE if N.is_global(name) else log.project_file(str(store.project_root))
-    kept = log.counts(store.home, file, now)
+    file = (
+        log.GLOBAL_FILE if N.is_global(name) else log.project_file(str(store.layout.project_root))
+    )
+    kept = log.counts(store.layout.home, file, now)
     counted = kept.memories.get(name)
     since = iso(kept.since if kept.since is not None else now)
     if counted is None:

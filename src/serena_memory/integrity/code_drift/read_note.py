@@ -252,10 +252,10 @@ def drift_note(store: MemoryStore, name: str, text: str, applying: str = "") -> 
         if N.is_global(canonical):
             return ""
         return read_note(
-            str(store.project_root),
+            str(store.layout.project_root),
             canonical,
             text,
-            cache_home=str(store.home),
+            cache_home=str(store.layout.home),
             written=str(store.real_path_of(canonical)),
             applying=applying,
         )
@@ -267,7 +267,7 @@ def code_facts(store: MemoryStore) -> Callable[[str, str], tuple[list[tuple[str,
     """What an OKF export says of the code a project memory names: the files it names that
     exist, each with the ISO time of its last commit (of its last change, untracked), and
     whether it names code and the check finds every path and symbol of it as written."""
-    root = os.path.realpath(store.project_root)
+    root = os.path.realpath(store.layout.project_root)
     times: dict[str, str | None] = {}
     tracked: list[set[str]] = []  # git's tracked files, listed on first need
 
@@ -291,7 +291,7 @@ def code_facts(store: MemoryStore) -> Callable[[str, str], tuple[list[tuple[str,
             when = changed(target)
             if when is not None:
                 files.append((target.rstrip("/"), when))
-        found = memory_findings(root, name, text, symbols=True, cache_home=str(store.home))
+        found = memory_findings(root, name, text, symbols=True, cache_home=str(store.layout.home))
         return files, bool(kept) and not found
 
     return facts

@@ -4,12 +4,23 @@ other key and the body byte for byte; a memory without one is all body."""
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
+import anyio
+from conftest import run_cli
 from hypothesis import given
 from hypothesis import strategies as st
+from mcp_support import ok, over_stdio
 
-from serena_memory.core.front_matter import MAX_FRONT_MATTER_CHARS, parse, with_keys
+from serena_memory.core.front_matter import (
+    BLOCK_NOT_READ,
+    MAX_FRONT_MATTER_CHARS,
+    block_problem,
+    parse,
+    with_keys,
+)
 from serena_memory.core.lifecycle import of_text
+from serena_memory.wiring import build_store
 
 TEXT = "---\nsummary: How login works\nowner: team-auth\ntags: [a, b]\n---\n# Login\r\n\tbody \n"
 
@@ -58,3 +69,36 @@ def test_the_lifecycle_keys() -> None:
     stale = of_text("---\nstale_after: 2026-01-31\n---\n")
     assert stale.stale(dt.date(2026, 2, 1)) and not stale.stale(dt.date(2026, 1, 31))
     assert of_text("---\nstatus: archived\n---\n").current()  # an unknown status is none
+
+
+def test_a_writer_is_told_at_once_when_its_block_is_not_read(
+    project: Path, serena_home: Path
+) -> None:
+    """`summary: Entry point: what it holds` is no YAML: the listing would show no summary
+    and nobody would know why. The agent's write and edit, and the person's, say so."""
+    broken = "---\nsummary: Entry point: what it holds\n---\n# core\n"
+    fixed = '---\nsummary: "Entry point: what it holds"\n---\n# core\n'
+
+    async def go() -> tuple[str, str, str]:
+        async with over_stdio(["--project", str(project)]) as client:
+            wrote = await ok(client, "write_memory", memory_name="core", content=broken)
+            edited = await ok(
+                client,
+                "edit_memory",
+                memory_name="core",
+                needle="# core",
+                repl="# Core",
+                mode="literal",
+            )
+            again = await ok(client, "write_memory", memory_name="core", content=fixed)
+            return wrote, edited, again
+
+    wrote, edited, again = anyio.run(go)
+    assert BLOCK_NOT_READ in wrote and BLOCK_NOT_READ in edited
+    assert BLOCK_NOT_READ not in again
+    assert parse(build_store(project, home=serena_home).read("core")).summary == (
+        "Entry point: what it holds"
+    )
+    person = run_cli("memories", "write", "notes", "--content", broken, "-p", str(project))
+    assert person.returncode == 0 and BLOCK_NOT_READ in person.stderr
+    assert block_problem("# no block\n") == "" and block_problem(fixed) == ""

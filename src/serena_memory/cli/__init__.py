@@ -300,9 +300,9 @@ def write(
     say(f"{verb} memory '{escape_line(result.name)}' ({counted(result.chars, 'character')}).")
     from serena_memory.integrity.duplicates_told import write_note
 
-    note = write_note(store, result.name, content).strip()
-    if note:
-        say(note, err=True)
+    for note in (result.note, write_note(store, result.name, content).strip()):
+        if note:
+            say(note, err=True)
 
 
 def _refuse_emptying(store: MemoryStore, name: str) -> None:
@@ -394,6 +394,8 @@ def edit(
     )
     replaced = counted(result.replacements, "replacement")
     say(f"Edited memory '{escape_line(result.name)}': {replaced}.")
+    if result.note:
+        say(result.note, err=True)
 
 
 for _command in (

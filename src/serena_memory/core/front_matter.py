@@ -122,6 +122,22 @@ def _load(source: str) -> dict[str, Any] | None:
     return data
 
 
+BLOCK_NOT_READ = (
+    "Its front matter is no YAML mapping, so listings show no summary for it: quote a value "
+    "that holds ': ' (`summary: \"Entry point: what it holds\"`)."
+)
+
+
+def block_problem(text: str) -> str:
+    """What a writer is told when ``text`` opens with a closed block that is not read as
+    front matter (:data:`BLOCK_NOT_READ`), '' otherwise: at write time, not later by a
+    listing that silently shows no summary."""
+    split = _split(text)
+    if split is None or _load(split[1]) is not None:
+        return ""
+    return BLOCK_NOT_READ
+
+
 def parse(text: str) -> FrontMatter:
     """``text`` split into its front matter and body; all body when it has none."""
     split = _split(text)

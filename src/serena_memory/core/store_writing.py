@@ -150,12 +150,16 @@ class Writer:
         return keep_deprecation(current, content)
 
     def _note(self, given: str, stored: str) -> str:
-        """What the agent is told when its text was stored under a kept deprecation."""
-        if given == stored:
-            return ""
-        from serena_memory.core.lifecycle import kept_note
+        """What the writer is told of the text stored: kept under a deprecation, or opening
+        with a block that is not read as front matter."""
+        from serena_memory.core.front_matter import block_problem
 
-        return kept_note(self.store, stored)
+        notes = [block_problem(stored)]
+        if given != stored:
+            from serena_memory.core.lifecycle import kept_note
+
+            notes.insert(0, kept_note(self.store, stored))
+        return " ".join(n for n in notes if n)
 
     def update(self, transforms: dict[str, Callable[[str], str]], summary: str) -> list[str]:
         """Read-modify-write of memories with computed changes (a reference fix, prefixing

@@ -33,6 +33,7 @@ from serena_memory.agent.project_facts.languages import (
 )
 from serena_memory.agent.project_facts.mage import read_mage
 from serena_memory.agent.project_facts.makefile import read_makefile, read_sphinx_makefile
+from serena_memory.agent.project_facts.manifest_check import read_manifest_check
 from serena_memory.agent.project_facts.mise import read_mise
 from serena_memory.agent.project_facts.node import read_member_scripts, read_package_json
 from serena_memory.agent.project_facts.nox import read_nox
@@ -94,6 +95,7 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     read_python_tools(project, pyproject)
     read_sphinx_makefile(project)
     offer_writing_forms(sheet)
+    read_manifest_check(project)
     # and last, how to run one test in the runner found
     read_single_test(project)
     return sheet

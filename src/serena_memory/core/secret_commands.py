@@ -35,6 +35,9 @@ _COMMAND_LINES = (
     r"\bsqlplus\s+(?:-\w+\s+)*[\w.$#-]+/([^\s@/'\"]+)@",
     # MinIO's client: mc alias set NAME URL ACCESS_KEY SECRET_KEY (mc config host add ...)
     rf"\bmc\s+(?:alias\s+set|config\s+host\s+add)\s+\S+\s+\S+\s+\S+\s+{_ARG}",
+    # a CI's secret set by a command: gh secret set NAME --body VALUE (the command says
+    # the value is a secret, whatever its name)
+    rf"\bsecrets?\s+set\s+[\w.-]+\s+(?:--[\w-]+\s+\S+\s+)*(?:--body|-b)(?:\s+|=){_ARG}",
     # mysql -pVALUE (a password joined to -p; `-p` alone asks for it)
     rf"\b(?:mysql\w*|mariadb\w*)\b[^\n|;&]*?\s-p{_ARG}",
     rf"\bredis-cli\b[^\n|;&]*?\s(?:-a|--pass)\s+{_ARG}",
@@ -80,6 +83,7 @@ _COMMAND_LINES = (
 COMMAND_WORDS = (
     *("--", "-p", "-u", "-a ", "-w", "%", "login", "rabbitmqctl", "htpasswd", "bundle config"),
     *("/user:", "<<<", "keytool", "mc alias", "mc config", "sqlplus"),
+    *("secret set", "secrets set"),
     *("/p:", "/pass", "/pwd:", "/rp", "net user", "identified", "with password"),
 )
 # a long flag and its value (`--account-key VALUE`, `--password=VALUE`, `--dest-creds

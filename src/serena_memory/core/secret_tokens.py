@@ -45,6 +45,9 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("CloudFront signed URL", r"[?&]Signature=[A-Za-z0-9~_-]{60,}"),
     # a V4 signed URL's signature (S3's, Google Cloud Storage's): whoever holds it reads
     ("signed URL", r"[?&]X-(?:Amz|Goog)-Signature=[a-f0-9]{64,}"),
+    # an Azure Functions key in its URL (`?code=`, base64 that ends in padding); an OAuth
+    # callback's one-time code has none
+    ("Azure Functions key", r"[?&]code=[A-Za-z0-9_/+-]{40,}={1,2}"),
     ("Vault token", r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}"),
     ("DigitalOcean token", r"\bdo[por]_v1_[a-f0-9]{64}"),
     ("Databricks token", r"\bdapi[a-f0-9]{32}"),
@@ -66,6 +69,8 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("JSON Web Token in base64", r"\bZXlK(?:aGJHY2lPaU|MGVYQWlPaUp)[A-Za-z0-9+/]{40,}"),
     ("1Password service account token", r"\bops_eyJ[A-Za-z0-9+/=_-]{100,}"),
     ("age secret key", r"AGE-SECRET-KEY-1[0-9A-Z]{58}"),
+    # a Nostr private key in bech32 (its public key is npub1...)
+    ("Nostr private key", r"\bnsec1[02-9ac-hj-np-z]{58}\b"),
     ("Cloudflare origin CA key", r"\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}"),
     ("Scalingo token", r"\btk-us-[A-Za-z0-9_-]{48}"),
     ("Infracost API key", r"\bico-[A-Za-z0-9]{32}\b"),
@@ -118,7 +123,7 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("SonarQube token", r"\bsq[pua]_[a-f0-9]{40}"),
     ("CircleCI token", r"\bCCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}"),
     ("Buildkite token", r"\bbkua_[a-f0-9]{40}"),
-    ("Harness token", r"\bpat\.[A-Za-z0-9_-]{22}\.[a-f0-9]{24}\.[A-Za-z0-9]{20}"),
+    ("Harness token", r"\b[ps]at\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}"),
     ("npm token", r"\bnpm_[A-Za-z0-9]{36}"),
     ("PyPI token", r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}"),
     ("RubyGems API key", r"\brubygems_[a-f0-9]{48}"),
@@ -139,7 +144,9 @@ TOKENS: tuple[tuple[str, str], ...] = (
         r"\bsdk-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}\b",
     ),
     # observability
-    ("Sentry token", r"\bsntr[ysu]_[A-Za-z0-9+/=_-]{40,}"),
+    ("Sentry token", r"\bsntry[su]_[A-Za-z0-9+/=_-]{40,}"),
+    # Honeycomb: an ingest or a management key (hc, its kind, ik or mk, then the key)
+    ("Honeycomb key", r"\bhc[a-z][im]k_[a-z0-9]{50,}\b"),
     (
         "Grafana token",
         # a service account's, a cloud token, a legacy API key (base64 of {"k":")
@@ -151,9 +158,11 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("PagerDuty API key", r"(?:^|[\s`'\":=])u\+[A-Za-z0-9_+-]{18}(?:$|[\s`'\",;])"),
     # payments, commerce, messaging
     ("Stripe webhook secret", r"\bwhsec_[A-Za-z0-9]{24,}"),
-    ("Stripe secret key", r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{20,}"),
+    ("Stripe secret key", r"\b[rs]k_(?:live|test|prod)_[A-Za-z0-9]{20,}"),
     ("Shopify token", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),
     ("Facebook access token", r"\bEAA[A-Z][A-Za-z0-9]{90,}"),
+    # an app access token: the app's id, a bar (or its URL encoding), the app's secret
+    ("Facebook app access token", r"\b\d{15,16}(?:\||%7C)[A-Za-z0-9_-]{27,40}\b"),
     ("Square token", r"\bEAAA[A-Za-z0-9_-]{60}|\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,43}"),
     ("Braintree token", r"access_token\$production\$[a-z0-9]{16}\$[a-f0-9]{32}"),
     ("Flutterwave key", r"\bFLWSECK(?:_TEST)?-[a-f0-9]{32}-X|\bFLWSECK_TEST-[a-h0-9]{12}\b"),
@@ -162,9 +171,9 @@ TOKENS: tuple[tuple[str, str], ...] = (
         r"\baccess-(?:sandbox|development|production)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}"
         r"-[a-f0-9]{4}-[a-f0-9]{12}",
     ),
-    ("Shippo token", r"\bshippo_live_[a-f0-9]{40}"),
+    ("Shippo token", r"\bshippo_(?:live|test)_[a-fA-F0-9]{40}"),
     ("EasyPost API key", r"\bEZ[AT]K[A-Za-z0-9]{54}\b"),
-    ("Duffel token", r"\bduffel_live_[A-Za-z0-9_=-]{43}"),
+    ("Duffel token", r"\bduffel_(?:live|test)_[A-Za-z0-9_=-]{43}"),
     ("Mailgun API key", r"\bkey-[a-f0-9]{32}\b|\b[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8}\b"),
     ("Brevo API key", r"\bx(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}"),
     ("Resend API key", r"\bre_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}"),

@@ -46,7 +46,10 @@ _SECRET_WORD = re.compile(
     # the key of a signature or of a hash (DOWNLOAD_HMAC, PASSWORD_PEPPER)
     r"|^(?:hmac|pepper)$"
     # a session cookie (_app_session=...) and an auth header (X-Device-Auth): the word whole
-    r"|^(?:session|auth)$",
+    r"|^(?:session|auth)$"
+    # a bearer token, a token's short name (AUTH_BEARER, GH_TOK), a server's salt (a
+    # signing salt, WordPress' AUTH_SALT: joined to another word, never alone)
+    r"|^(?:bearer|tok|salt)$",
     re.I,
 )
 # what may follow a secret's word in its name and leave it one: SECRET_KEY_BASE,
@@ -331,7 +334,7 @@ _NO_CREDENTIAL_WORDS = frozenset(
 )
 # names that alone say no secret: a key (a cache's, a keybinding's), a session (a work
 # session's), auth (a setting); joined to another word they do (_app_session, X-Device-Auth)
-_ALONE = (["key"], ["keys"], ["session"], ["sessions"], ["auth"])
+_ALONE = (["key"], ["keys"], ["session"], ["sessions"], ["auth"], ["salt"])
 
 
 def secret_name(name: str) -> bool:
@@ -453,6 +456,8 @@ def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
         return False
     if literal_secret(value, quoted=quoted):
         return True
+    if quoted and _SYMBOL.search(value) and strong_password(value, quoted=True):
+        return True  # a short strong password quoted for any secret's name (SECRET_KEY)
     # a password's value may be words and digits, or short and strong (a word, a year, `!`)
     return password_name(name) and (
         passphrase(value)
@@ -474,6 +479,9 @@ _DESCRIBING = _words(
     android testing staging production
     """
 )
+
+
+_SYMBOL = re.compile(r"[^\w\s]")
 
 
 def paired_words(value: str) -> bool:

@@ -50,12 +50,13 @@ def jwk_private(line: str) -> bool:
     return any(entropy(match.group(1)) >= 3.5 for match in _JWK_PRIVATE.finditer(line))
 
 
-# two-factor recovery codes: the words that name them, then a line of two codes or more
-# (xxxxx-xxxxx as GitHub prints them, groups of digits as Google does)
+# two-factor recovery codes: the words that name them, then two codes or more, on a line
+# or one a line (xxxxx-xxxxx as GitHub prints them, groups of digits as Google does); an
+# aside may stand before the colon ("backup codes (unused): ...")
 _CODE = r"(?:[A-Za-z0-9]{4,6}-[A-Za-z0-9]{4,6}|\d{4} ?\d{4})"
 _RECOVERY_CODES = (
-    r"(?i)\b(?:recovery|backup|2fa|mfa|two-factor) codes?\b(?:[^\n]{0,120}\n|\s*:)"
-    rf"[ \t>*`-]*{_CODE}[ \t,`;]+{_CODE}\b"
+    r"(?i)\b(?:recovery|backup|2fa|mfa|two-factor) codes?\b(?:[^\n]{0,120}\n|[^\n:]{0,40}:)"
+    rf"[ \t>*`-]*{_CODE}(?:[ \t,`;]|\r?\n[ \t>*`-]*)+{_CODE}\b"
 )
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from serena_memory.core.secret_drawn import random_looking
 from serena_memory.core.secret_said import all_classes
-from serena_memory.core.secret_values import human_password
+from serena_memory.core.secret_values import human_password, word_and_tail
 
 # an app password, as Google and Microsoft print it: four groups of four small letters
 _APP_PASSWORD = re.compile(
@@ -47,12 +47,20 @@ _SET_ACCOUNT_TO = re.compile(
     r"(?:'s)?(?:\s+(?:password|pw|pass))?\s+to\s+[`'\"]?([^\s`'\"]{8,80})"
 )
 # a user then a password after a service's label: "SFTP for the agency: agency / VALUE"
+# (the line ends there, or an aside follows: "... / VALUE — it has real data access")
 _LABELLED_LOGIN = re.compile(
-    r":\s+[`'\"]?[\w.@+-]{2,64}[`'\"]?\s+/\s+[`'\"]?([^\s`'\"/]{8,80})[`'\"]?\s*\.?$"
+    r":\s+[`'\"]?[\w.@+-]{2,64}[`'\"]?\s+/\s+[`'\"]?([^\s`'\"/]{8,80})[`'\"]?"
+    r"(?:\s*\.?$|\s+[—–-]\s|[,;]\s)"
 )
-# a Wi-Fi network's key: "the Wi-Fi ... is `NAME`, key VALUE"
+# a Wi-Fi network's key: "the Wi-Fi ... is `NAME`, key VALUE"; or the password alone
+# after its label, generated ("wifi: VALUE": a network's name has no such tail)
 _WIFI_KEY = re.compile(
     r"(?i)\b(?:wi-?fi|wlan|ssid)\b[^\n]{0,80}?\bkey\s*:?\s+[`'\"]?([^\s`'\",;]{8,63})"
+)
+_WIFI_ALONE = re.compile(r"(?i)\b(?:wi-?fi|wlan)(?:\s+(?:password|pass|pw))?\s*:\s+([^\s`'\",;]{8,63})$")
+# a login's address then its password after an arrow: "root@nas → VALUE"
+_ADDRESS_ARROW = re.compile(
+    r"(?<![\w.@-])[a-z_][\w.-]{0,31}@[\w.-]{2,64}\s*(?:→|->|=>)\s*[`'\"]?([^\s`'\"]{8,80})"
 )
 # two quoted fields, a user and a password, as pgbouncer's userlist holds them
 _QUOTED_PAIR = re.compile(r"^\s*\"[\w.@-]{1,64}\"\s+\"([^\"\s]{8,200})\"\s*$")
@@ -65,6 +73,8 @@ _LOGINS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]], .
     (("set ",), _SET_ACCOUNT_TO, random_looking),
     ((" / ",), _LABELLED_LOGIN, human_password),
     (("wi-fi", "wifi", "wlan", "ssid"), _WIFI_KEY, human_password),
+    (("wi-fi", "wifi", "wlan"), _WIFI_ALONE, lambda value: all_classes(value) or word_and_tail(value)),
+    (("→", "->", "=>"), _ADDRESS_ARROW, human_password),
     (('" "',), _QUOTED_PAIR, all_classes),
 )
 

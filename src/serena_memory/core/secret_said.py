@@ -83,13 +83,13 @@ def _hex_secret(word: str, between: str, value: str) -> bool:
 
 
 # a secret said a few words after its word: "the VPN shared secret is VALUE", "Jenkins
-# password changed to VALUE", "api key for the geocoder: VALUE"
+# password changed to VALUE", "api key for the geocoder: VALUE", "password auth — it's VALUE"
 _SAID_AFTER = (
     r"(?i)\b(password|passphrase|passwd|pass|pwd|pw|secret|token|api[ _-]?key"
     # an SNMP community string: a device's password
     r"|(?:totp|otp|mfa|2fa) seed|snmp[ -]?(?:v[123]c? )?community|community[ -]string)"
     # the words between, and an aside in parentheses: "root password (console only): VALUE"
-    r"\b([^\n\"{}=]{0,40}?(?:\([^\n()]{1,80}\))?)(?:\s(is|was|to|are)(?:\s+now)?\s*:?|:|\s(?:->|=>|→))"
+    r"\b([^\n\"{}=]{0,40}?(?:\([^\n()]{1,80}\))?)(?:\s(is|was|to|are|it's|it’s)(?:\s+now)?\s*:?|:|\s(?:->|=>|→))"
     r"[*_]{0,2}\s+[`'\"]?"
     r"([^\s`'\"]{8,100})(?:$|[\s`'\"])"
 )
@@ -292,16 +292,19 @@ _QUOTED_LOGIN = re.compile(r"`[\w.@+-]{2,64}`\s+(?:/|and)\s+`([^\s`]{8,80})`")
 # a device's or a server's administrator, then its password: "admin / VALUE", "root:VALUE"
 _ADMIN_LOGIN = re.compile(
     r"(?i)(?<![\w.@/-])(?:admin|administrator|root|superuser|sa|ubuntu|pi|ec2-user)"
-    r"(\s+/\s+|:|\s+with\s+)[`'\"]?([^\s`'\"/:]{8,80})"
+    r"(\s+/\s+|/|:|\s+with\s+)[`'\"]?([^\s`'\"/:]{8,80})"
 )
 _ADMIN_WORDS = ("admin", "root", "superuser", "sa:", "sa /", "ubuntu", "pi:", "pi /", "ec2-user")
 
 
 def _admin_login(line: str) -> bool:
     """An administrator's password after its name: a password a person set after a slash
-    (``admin / VALUE``), a strong one after a colon, a generated one after "with"."""
+    (``admin / VALUE``), a strong one after a colon or a slash alone (``admin/VALUE``), a
+    generated one after "with"."""
     for match in _ADMIN_LOGIN.finditer(line):
         separator, value = match.group(1).strip().lower(), match.group(2)
+        if match.group(1) == "/":  # admin/VALUE, no spaces: a path's look, a strong one only
+            separator = ":"
         judge = {"/": human_password, ":": strong_password}.get(separator, all_classes)
         if judge(value):
             return True

@@ -549,6 +549,17 @@ _DEFAULT_WORDS = re.compile(
 _NOT_A_PASSWORD = re.compile(r"[A-Z]{2,10}-\d+|v?\d+(?:\.\d+)+[\w.-]*|[a-z]+[-_.]\d+")
 
 
+# a word, then a random tail of small letters and digits, as password managers and
+# generators suggest them (thistle_w7p7dq, cobalt.22aadv): a tail of digits alone is a
+# version or a counter (build_2024), one of letters alone a word (snake_case)
+_WORD_AND_TAIL = re.compile(r"[a-z]{4,10}[._](?=[a-z]*\d)(?=\d*[a-z])[a-z0-9]{5,8}")
+
+
+def word_and_tail(value: str) -> bool:
+    """Whether ``value`` is a word and a random tail, as generators suggest (cobalt.2egsiz)."""
+    return _WORD_AND_TAIL.fullmatch(value) is not None and not is_placeholder(value)
+
+
 def human_password(value: str) -> bool:
     """Whether a value said to be a password (after its word, beside a user) is one: a
     strong one, or eight characters or more of letters and digits that are no default
@@ -556,6 +567,8 @@ def human_password(value: str) -> bool:
     ``I4ZNQLN8BS``: short passwords people set)."""
     value = value.strip("'\"`").rstrip(".,;:)")
     if strong_password(value):
+        return True
+    if _WORD_AND_TAIL.fullmatch(value) and not is_placeholder(value):
         return True
     if len(value) < 8 or len(set(value)) < 6 or not (value.isascii() and value.isalnum()):
         return False

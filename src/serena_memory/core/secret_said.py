@@ -244,6 +244,27 @@ _VALUE_FIRST = (
 )
 
 
+# a random token quoted, then the words that say it is a key, a secret or a token: "`x =
+# "VALUE"` — that's the HMAC key the verifier uses" (a vague name, the prose names it)
+_TOKEN_FIRST = re.compile(
+    r"(?i)[`'\"]([A-Za-z0-9+/=_.-]{24,200})[`'\"]{1,3}[ \t]*(?:[—–-][ \t]*|[,:][ \t]*)?"
+    r"(?:that's|that is|it's|it is|is|was|as)\s+(?:the|our|my|a|an)\s+((?:[\w-]+\s+){0,3}?)"
+    r"(?:key|secret|token)s?\b(?!\s+(?:id|name|hash|fingerprint|format|prefix)\b)"
+)
+
+
+def token_named_after(line: str) -> str | None:
+    """The kind of a random token quoted before the words that name it a key, a secret or
+    a token (none when those words say it is something else: a hash, a public key)."""
+    for match in _TOKEN_FIRST.finditer(line):
+        between = match.group(2)
+        if _SOMETHING_ELSE.search(between) or _PUBLIC.search(between):
+            continue
+        if random_token(match.group(1)):
+            return "key in a sentence"
+    return None
+
+
 def said_password(line: str) -> str | None:
     """The kind of a strong password said after a password's word, unquoted, or quoted
     before the words that say it is one."""

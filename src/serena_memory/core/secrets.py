@@ -74,6 +74,7 @@ from serena_memory.core.secret_said import (
     said_secret,
     table_columns,
     table_row,
+    token_named_after,
     value_below,
 )
 from serena_memory.core.secret_values import (
@@ -158,6 +159,7 @@ def _assigned(line: str) -> str | None:
         or said_password(line)
         or said_secret(line)
         or key_said(line)
+        or token_named_after(line)
     )
 
 
@@ -463,7 +465,11 @@ _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
     ((":",), pgpass, "password in a .pgpass line"),
     (("password",), netrc, "password in a .netrc entry"),
     (('"kty"',), jwk_private, "private JSON Web Key"),
-    (("phrase", "mnemonic", "seed words", "backup words"), recovery_phrase, "recovery phrase"),
+    (
+        ("phrase", "mnemonic", "seed words", "backup words", "wallet seed", "wallet's seed"),
+        recovery_phrase,
+        "recovery phrase",
+    ),
     (PASSCODE_WORDS, passcode, "PIN or passcode"),
     (("app password", "application password", "app-specific"), app_password, "app password"),
     (LOGIN_WORDS, login_said, "login in a sentence"),

@@ -73,7 +73,7 @@ _LOGINS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]], .
     (("set ",), _SET_ACCOUNT_TO, random_looking),
     ((" / ",), _LABELLED_LOGIN, human_password),
     (("wi-fi", "wifi", "wlan", "ssid"), _WIFI_KEY, human_password),
-    (("wi-fi", "wifi", "wlan"), _WIFI_ALONE, lambda value: all_classes(value) or word_and_tail(value)),
+    (("wi-fi", "wifi", "wlan"), _WIFI_ALONE, lambda value: _generated(value)),
     (("→", "->", "=>"), _ADDRESS_ARROW, human_password),
     (('" "',), _QUOTED_PAIR, all_classes),
 )
@@ -94,5 +94,12 @@ def login_said(line: str) -> bool:
     return False
 
 
+def _generated(value: str) -> bool:
+    """Whether ``value`` alone after a network's label is a password, not the network's
+    name (office-5G): a word and a random tail, or all classes with a password's symbol."""
+    return word_and_tail(value) or (all_classes(value) and _SYMBOL.search(value) is not None)
+
+
+_SYMBOL = re.compile(r"[!#$%^&*~?@]")
 _EXAMPLE_LOGIN = re.compile(r"(?i)@example\.|password`?\s*$|[-_]password\b")
 LOGIN_WORDS = tuple(word for words, _, _ in _LOGINS for word in words)

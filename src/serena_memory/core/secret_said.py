@@ -13,6 +13,7 @@ from typing import Any
 from serena_memory.core.secret_drawn import derived_name
 from serena_memory.core.secret_public import public_context
 from serena_memory.core.secret_values import (
+    DATA_KEY_WORDS,
     entropy,
     human_password,
     literal_secret,
@@ -260,6 +261,8 @@ def token_named_after(line: str) -> str | None:
         between = match.group(2)
         if _SOMETHING_ELSE.search(between) or _PUBLIC.search(between):
             continue
+        if DATA_KEY_WORDS.intersection(between.lower().split()):
+            continue  # a partition's, a cache's key: a record's, no secret
         if random_token(match.group(1)):
             return "key in a sentence"
     return None

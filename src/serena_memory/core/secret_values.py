@@ -550,9 +550,10 @@ _NOT_A_PASSWORD = re.compile(r"[A-Z]{2,10}-\d+|v?\d+(?:\.\d+)+[\w.-]*|[a-z]+[-_.
 
 
 # a word, then a random tail of small letters and digits, as password managers and
-# generators suggest them (thistle_w7p7dq, cobalt.22aadv): a tail of digits alone is a
-# version or a counter (build_2024), one of letters alone a word (snake_case)
-_WORD_AND_TAIL = re.compile(r"[a-z]{4,10}[._](?=[a-z]*\d)(?=\d*[a-z])[a-z0-9]{5,8}")
+# generators suggest them (thistle_w7p7dq, cobalt.22aadv): a letter after a digit in it (a
+# tail of digits alone is a version or a counter, build_2024; letters then digits a name's,
+# reset_abc123; letters alone a word's, snake_case)
+_WORD_AND_TAIL = re.compile(r"[a-z]{4,10}[._](?=[a-z0-9]*\d[a-z])[a-z0-9]{5,8}")
 
 
 def word_and_tail(value: str) -> bool:

@@ -1,5 +1,6 @@
 """Secrets in the shapes of the files that hold them (for core/secrets.py): a ``.pgpass``
-line, a ``.netrc`` password, a JSON Web Key's private members. Each file's shape says the
+line, a ``.netrc`` password, a JSON Web Key's private members, a registry's encoded auth
+(Docker's config.json, .npmrc). Each file's shape says the
 value is a credential, whatever the value looks like (a UUID is a Heroku token in .netrc).
 """
 
@@ -93,5 +94,29 @@ def encoded_private_key(line: str) -> bool:
         except (binascii.Error, ValueError):
             continue
         if b"PRIVATE KEY" in decoded:
+            return True
+    return False
+
+
+# `"auth": "BASE64"` (Docker's config.json), `_auth=BASE64` (.npmrc), a Kubernetes
+# `.dockerconfigjson`: base64 of `user:password` (or of a config holding one)
+_ENCODED_AUTH = re.compile(
+    r"(?i)(?<![\w.-])[\"']?(?:auth|_auth|\.dockerconfigjson|\.dockercfg)[\"']?\s*[:=]\s*"
+    r"[\"']?([A-Za-z0-9+/]{12,}={0,2})(?![\w+/=])"
+)
+
+
+def encoded_auth(line: str) -> bool:
+    """Base64 of ``user:password`` given as a registry's auth (or a config holding one)."""
+    import base64
+    import binascii
+
+    for match in _ENCODED_AUTH.finditer(line):
+        try:
+            decoded = base64.b64decode(match.group(1), validate=True).decode("utf-8")
+        except (binascii.Error, ValueError):
+            continue
+        user, colon, password = decoded.partition(":")
+        if '"auth' in decoded or (colon and user and password and not is_placeholder(password)):
             return True
     return False

@@ -27,7 +27,9 @@ _WORDS = {
         "token di accesso,token d'accesso,token de acceso,token de acesso,jeton d'accès,"
         "jeton d’accès,zugriffstoken,zugangstoken"
     ),
-    "api key": "chiave api,chiave dell'api,clave api,clave de api,chave api,chave de api,clé api,clé d'api",
+    "api key": (
+        "chiave api,chiave dell'api,clave api,clave de api,chave api,chave de api,clé api,clé d'api"
+    ),
     "secret key": "密钥,秘钥,秘密鍵,ключ,schlüssel,clé secrète,chave secreta,clave secreta",
     "key": (
         "clave,chave,chiave,clé,klucz,sleutel,nyckel,nøgle,nøkkel,avain,kulcs,anahtar,klíč,キー,키"

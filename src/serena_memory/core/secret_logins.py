@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from serena_memory.core.secret_drawn import random_looking
 from serena_memory.core.secret_said import all_classes
-from serena_memory.core.secret_values import human_password, word_and_tail
+from serena_memory.core.secret_values import WORD_AND_TAIL, human_password, is_placeholder
 
 # an app password, as Google and Microsoft print it: four groups of four small letters
 _APP_PASSWORD = re.compile(
@@ -57,7 +57,9 @@ _LABELLED_LOGIN = re.compile(
 _WIFI_KEY = re.compile(
     r"(?i)\b(?:wi-?fi|wlan|ssid)\b[^\n]{0,80}?\bkey\s*:?\s+[`'\"]?([^\s`'\",;]{8,63})"
 )
-_WIFI_ALONE = re.compile(r"(?i)\b(?:wi-?fi|wlan)(?:\s+(?:password|pass|pw))?\s*:\s+([^\s`'\",;]{8,63})$")
+_WIFI_ALONE = re.compile(
+    r"(?i)\b(?:wi-?fi|wlan)(?:\s+(?:password|pass|pw))?\s*:\s+([^\s`'\",;]{8,63})$"
+)
 # a login's address then its password after an arrow: "root@nas → VALUE"
 _ADDRESS_ARROW = re.compile(
     r"(?<![\w.@-])[a-z_][\w.-]{0,31}@[\w.-]{2,64}\s*(?:→|->|=>)\s*[`'\"]?([^\s`'\"]{8,80})"
@@ -97,7 +99,9 @@ def login_said(line: str) -> bool:
 def _generated(value: str) -> bool:
     """Whether ``value`` alone after a network's label is a password, not the network's
     name (office-5G): a word and a random tail, or all classes with a password's symbol."""
-    return word_and_tail(value) or (all_classes(value) and _SYMBOL.search(value) is not None)
+    if WORD_AND_TAIL.fullmatch(value) is not None:
+        return not is_placeholder(value)
+    return all_classes(value) and _SYMBOL.search(value) is not None
 
 
 _SYMBOL = re.compile(r"[!#$%^&*~?@]")

@@ -553,12 +553,7 @@ _NOT_A_PASSWORD = re.compile(r"[A-Z]{2,10}-\d+|v?\d+(?:\.\d+)+[\w.-]*|[a-z]+[-_.
 # generators suggest them (thistle_w7p7dq, cobalt.22aadv): a letter after a digit in it (a
 # tail of digits alone is a version or a counter, build_2024; letters then digits a name's,
 # reset_abc123; letters alone a word's, snake_case)
-_WORD_AND_TAIL = re.compile(r"[a-z]{4,10}[._](?=[a-z0-9]*\d[a-z])[a-z0-9]{5,8}")
-
-
-def word_and_tail(value: str) -> bool:
-    """Whether ``value`` is a word and a random tail, as generators suggest (cobalt.2egsiz)."""
-    return _WORD_AND_TAIL.fullmatch(value) is not None and not is_placeholder(value)
+WORD_AND_TAIL = re.compile(r"[a-z]{4,10}[._](?=[a-z0-9]*\d[a-z])[a-z0-9]{5,8}")
 
 
 def human_password(value: str) -> bool:
@@ -569,7 +564,7 @@ def human_password(value: str) -> bool:
     value = value.strip("'\"`").rstrip(".,;:)")
     if strong_password(value):
         return True
-    if _WORD_AND_TAIL.fullmatch(value) and not is_placeholder(value):
+    if WORD_AND_TAIL.fullmatch(value) and not is_placeholder(value):
         return True
     if len(value) < 8 or len(set(value)) < 6 or not (value.isascii() and value.isalnum()):
         return False

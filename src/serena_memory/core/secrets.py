@@ -40,6 +40,7 @@ from serena_memory.core.secret_detectors import detected as _detected
 from serena_memory.core.secret_detectors import detectors as _detectors
 from serena_memory.core.secret_detectors import known_token as _known_token
 from serena_memory.core.secret_files import (
+    encoded_auth,
     encoded_private_key,
     jwk_private,
     netrc,
@@ -318,29 +319,6 @@ def _url_password(line: str) -> bool:
     return False
 
 
-# `"auth": "BASE64"` (Docker's config.json), `_auth=BASE64` (.npmrc), a Kubernetes
-# `.dockerconfigjson`: base64 of `user:password` (or of a config holding one)
-_ENCODED_AUTH = re.compile(
-    r"(?i)(?<![\w.-])[\"']?(?:auth|_auth|\.dockerconfigjson|\.dockercfg)[\"']?\s*[:=]\s*"
-    r"[\"']?([A-Za-z0-9+/]{12,}={0,2})(?![\w+/=])"
-)
-
-
-def _encoded_auth(line: str) -> bool:
-    import base64
-    import binascii
-
-    for match in _ENCODED_AUTH.finditer(line):
-        try:
-            decoded = base64.b64decode(match.group(1), validate=True).decode("utf-8")
-        except (binascii.Error, ValueError):
-            continue
-        user, colon, password = decoded.partition(":")
-        if '"auth' in decoded or (colon and user and password and not is_placeholder(password)):
-            return True
-    return False
-
-
 def scan(text: str) -> list[Finding]:
     """The secrets in ``text``, one finding per line at most (the first kind found)."""
     found: dict[int, str] = dict(blocks(text))
@@ -460,7 +438,7 @@ _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
     ),
     (COMMAND_WORDS, command_line, "password on a command line"),
     (("cookie", "curl"), cookie_credential, "session cookie"),
-    (("auth", "docker"), _encoded_auth, "credential in a Docker or npm auth"),
+    (("auth", "docker"), encoded_auth, "credential in a Docker or npm auth"),
     (("auth=", "auth =", "basicauth("), auth_pair, "password given to an HTTP client"),
     ((":",), pgpass, "password in a .pgpass line"),
     (("password",), netrc, "password in a .netrc entry"),

@@ -6,7 +6,8 @@ secret set or piped to a command that stores it; a bearer's, a salt's and a shor
 name; a short strong password quoted for a secret's name; a private key escaped into a
 memory's name; recovery codes one a line or after an aside; a word and a random tail as a
 password; a login after an address and an arrow; a Wi-Fi password alone after its label; a
-Caddy basic_auth block; a wallet's seed; an access token said in Italian; a token quoted
+Caddy basic_auth block; a wallet's seed; an access token said in Italian, an English
+secret's word said in another language's sentence, a table headed in German; a token quoted
 before the words that name it; a rotated key's new UUID), and look-alikes it refused (a
 published example, a remark that says a value is public or for tests). Each secret was let
 through before, and each look-alike refused. Values are drawn here from a fixed seed, none
@@ -96,6 +97,12 @@ SECRETS = [
         "an access token said in Italian",
         f"Il token di accesso per l'API interna è {made(ALNUM, 40)}",
     ),
+    ("a token said in Spanish, its word English", f"El token de GitHub es {made(ALNUM, 40)}"),
+    ("a password said in Italian, its word English", f"La password del server è {strong()}"),
+    (
+        "a table headed in German",
+        f"| Dienst | Benutzer | Passwort |\n|---|---|---|\n| Grafana | admin | {strong()} |",
+    ),
     (
         "a token quoted before the words that name it",
         f'`x = "{made(ALNUM + "+/", 64)}"` — that\'s the HMAC key the verifier uses',
@@ -174,6 +181,12 @@ NEIGHBOURS = [
     ("a login after an address and an arrow", "root@host → /var/log/syslog"),
     ("a Wi-Fi password alone", "Wi-Fi: office-5G"),
     ("an access token said in Italian", "Il token di accesso scade tra 24 ore"),
+    ("a token said in Spanish, its word English", "El token de GitHub es válido hasta mañana"),
+    (
+        "a password said in Italian, its word English",
+        "La password del server è stata cambiata ieri",
+    ),
+    ("a table headed in German", "| Dienst | Passwort |\n|---|---|\n| Grafana | im Tresor |"),
     (
         "a token quoted before the words that name it",
         f"`tenant-{made(HEX, 20)}` is the partition key",

@@ -65,9 +65,18 @@ _ALL_WORDS = tuple(word for words in _WORDS.values() for word in words.split(","
 _CONNECTOR = re.compile(rf"(?i)(?<![^\W\d_])(?:{_IS})(?![^\W\d_])")
 
 
+# an English secret's word, then another language's "is": "El token de GitHub es VALUE",
+# "La password del server è VALUE" (the word borrowed, the sentence not English)
+_SAID_ABROAD = (
+    r"(?i)\b(?:token|password|api[ _-]?key|secret)\b[^\n]{0,40}?\s(?:es|é|è|ist|lautet|est"
+    r"|era|était|jest|är|adalah)\s"
+)
+
+
 def names_abroad(text: str) -> bool:
-    """Whether ``text`` holds one of the words for a secret or a user in another language
-    (one pass under RE2, quicker than the pattern's: most texts hold none)."""
+    """Whether ``text`` holds one of the words for a secret or a user in another language,
+    or an English one said in another (one pass under RE2, quicker than the pattern's:
+    most texts hold none)."""
     return _any_word().search(text) is not None
 
 
@@ -75,7 +84,14 @@ def names_abroad(text: str) -> bool:
 def _any_word() -> Any:
     from serena_memory.core.secret_tokens import linear
 
-    return linear("(?i)" + "|".join(re.escape(word) for word in _ALL_WORDS))
+    return linear("(?i)" + "|".join(re.escape(word) for word in _ALL_WORDS) + "|" + _SAID_ABROAD)
+
+
+@cache
+def _said_abroad() -> Any:
+    from serena_memory.core.secret_tokens import linear
+
+    return linear(_SAID_ABROAD)
 
 
 def in_english(line: str) -> str:
@@ -84,7 +100,7 @@ def in_english(line: str) -> str:
     if not names_abroad(line):
         return line
     translated = _WORD.sub(_english, line)
-    if translated == line:
+    if translated == line and _said_abroad().search(line) is None:
         return line
     translated = _CONNECTOR.sub(" is ", translated.translate(_FULL_WIDTH))
     return re.sub(r"[ \t]{2,}", " ", translated)

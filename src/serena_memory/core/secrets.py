@@ -327,7 +327,10 @@ def scan(text: str) -> list[Finding]:
     lines = text.splitlines()
     foreign = names_abroad(text)  # once for the text: most name no secret in other words
     for number, line in enumerate(lines, start=1):
-        columns = table_columns(line, lines[number] if number < len(lines) else "", columns)
+        below = lines[number] if number < len(lines) else ""
+        # (a table's headings in another language: Passwort, Mot de passe)
+        heading = in_english(line) if foreign and columns == {} else line
+        columns = table_columns(heading, below, columns)
         if len(line) < 8 or number in found or _plain(line):
             continue
         kind = _kind_on_line(lines, number, columns, detectors, foreign=foreign)

@@ -79,6 +79,12 @@ SECRETS = [
     ("a bearer's name", f'AUTH_BEARER="{made(HEX, 64)}"'),
     ("a signing salt", f'$Env:SIGNING_SALT="{made(ALNUM + "+/", 43)}="'),
     ("a token's short name", f"tok={made(ALNUM + '-', 43)}"),
+    ("a secret key's short name", f"STRIPE_SK={made(ALNUM, 40)}"),
+    (
+        "a V2 signed URL",
+        "https://storage.googleapis.com/b/o.txt?GoogleAccessId=sa@p.iam.gserviceaccount.com"
+        f"&Expires=1700000000&Signature={made(ALNUM + '+/', 340)}%3D",
+    ),
     ("a short strong password for a secret key", '$Env:DJANGO_SECRET_KEY="Onyx8350&"'),
     ("a password after a pw and an aside", f"pw for the shared kit printout: {word_and_tail()}"),
     ("a password said in Spanish", f"La contraseña de producción es {word_and_tail()}"),
@@ -175,6 +181,7 @@ NEIGHBOURS = [
     ("a secret piped to a command", "echo $TOKEN | wrangler secret put API_TOKEN"),
     ("a signing salt", "PASSWORD_SALT_ROUNDS=12"),
     ("a token's short name", "tok=tokenizer.encode(text)"),
+    ("a secret key's short name", f"GSI1SK=USER#{made(ALNUM, 12)}"),
     ("a short strong password for a secret key", '$Env:DJANGO_SECRET_KEY="changeme!"'),
     ("a password after a pw and an aside", "the password reset link: reset_abc123"),
     ("an admin's login without spaces", "admin/UserList.tsx was refactored"),

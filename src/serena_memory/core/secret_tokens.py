@@ -41,8 +41,10 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("Azure AD client secret", r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}"),
     # a SAS signature, or a Logic App trigger's (base64url: `-` and `_`)
     ("Azure SAS signature", r"[?&]sig=[A-Za-z0-9%+/_-]{30,}"),
-    # a CloudFront signed URL's signature (its own base64, `~` and `-` for `=` and `+`)
+    # a CloudFront signed URL's signature (its own base64, `~` and `-` for `=` and `+`), or
+    # a V2 signed URL's (Google Cloud Storage's: base64, URL-encoded)
     ("CloudFront signed URL", r"[?&]Signature=[A-Za-z0-9~_-]{60,}"),
+    ("signed URL", r"[?&]Signature=[A-Za-z0-9~_%+/-]{60,}"),
     # a V4 signed URL's signature (S3's, Google Cloud Storage's): whoever holds it reads
     ("signed URL", r"[?&]X-(?:Amz|Goog)-Signature=[a-f0-9]{64,}"),
     # an Azure Functions key in its URL (`?code=`, base64 that ends in padding); an OAuth

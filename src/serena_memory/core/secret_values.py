@@ -47,9 +47,9 @@ _SECRET_WORD = re.compile(
     r"|^(?:hmac|pepper)$"
     # a session cookie (_app_session=...) and an auth header (X-Device-Auth): the word whole
     r"|^(?:session|auth)$"
-    # a bearer token, a token's short name (AUTH_BEARER, GH_TOK), a server's salt (a
-    # signing salt, WordPress' AUTH_SALT: joined to another word, never alone)
-    r"|^(?:bearer|tok|salt)$",
+    # a bearer token, a token's short name (AUTH_BEARER, GH_TOK), a secret key's (STRIPE_SK),
+    # a server's salt (a signing salt, AUTH_SALT); the last two joined to a word, never alone
+    r"|^(?:bearer|tok|salt|sk)$",
     re.I,
 )
 # what may follow a secret's word in its name and leave it one: SECRET_KEY_BASE,
@@ -334,7 +334,7 @@ _NO_CREDENTIAL_WORDS = frozenset(
 )
 # names that alone say no secret: a key (a cache's, a keybinding's), a session (a work
 # session's), auth (a setting); joined to another word they do (_app_session, X-Device-Auth)
-_ALONE = (["key"], ["keys"], ["session"], ["sessions"], ["auth"], ["salt"])
+_ALONE = (["key"], ["keys"], ["session"], ["sessions"], ["auth"], ["salt"], ["sk"])
 
 
 def secret_name(name: str) -> bool:
@@ -370,7 +370,11 @@ def _ends_in_secret_word(words: list[str]) -> bool:
     for at in range(len(words) - 1, -1, -1):
         word = words[at]
         if _SECRET_WORD.search(word):
-            return not (word.startswith("key") and at and words[at - 1] in DATA_KEY_WORDS)
+            before = words[at - 1] if at else ""  # a record's key: PARTITION_KEY, GSI1SK
+            return not (
+                (word.startswith("key") and before in DATA_KEY_WORDS)
+                or (word == "sk" and before.isdigit())
+            )
         if not _name_suffix(word):
             return False
     return False
@@ -549,10 +553,8 @@ _DEFAULT_WORDS = re.compile(
 _NOT_A_PASSWORD = re.compile(r"[A-Z]{2,10}-\d+|v?\d+(?:\.\d+)+[\w.-]*|[a-z]+[-_.]\d+")
 
 
-# a word, then a random tail of small letters and digits, as password managers and
-# generators suggest them (thistle_w7p7dq, cobalt.22aadv): a letter after a digit in it (a
-# tail of digits alone is a version or a counter, build_2024; letters then digits a name's,
-# reset_abc123; letters alone a word's, snake_case)
+# a word and a random tail, as generators suggest (thistle_w7p7dq): a letter after a digit
+# in it (not a counter's build_2024, a name's reset_abc123, a word's snake_case)
 WORD_AND_TAIL = re.compile(r"[a-z]{4,10}[._](?=[a-z0-9]*\d[a-z])[a-z0-9]{5,8}")
 
 

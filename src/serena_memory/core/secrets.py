@@ -130,6 +130,7 @@ _SECRET_WORDS += ("session", "appid", "auth:", "auth=", "auth =", 'auth"', "auth
 _SECRET_WORDS += ('auth "', "auth '", "pepper", "community")  # nginx: X-Auth "VALUE"; SNMP
 _SECRET_WORDS += ("pat=", "pat:", "pat =", 'pat"', "pat'")  # GH_PAT=VALUE
 _SECRET_WORDS += ("salt", "bearer", "tok=", "tok:", "tok =", 'tok"')  # SIGNING_SALT, GH_TOK
+_SECRET_WORDS += ("sk=", "sk:", "sk =", 'sk"')  # STRIPE_SK=VALUE
 NAME_LINE = 0  # the line of a finding in a memory's name rather than its text
 URL_PASSWORD = "password in a URL"
 

@@ -80,6 +80,7 @@ SECRETS = [
     ("a signing salt", f'$Env:SIGNING_SALT="{made(ALNUM + "+/", 43)}="'),
     ("a token's short name", f"tok={made(ALNUM + '-', 43)}"),
     ("a secret key's short name", f"STRIPE_SK={made(ALNUM, 40)}"),
+    ("a SonarQube token given as sonar.login", f"sonar.login={made(HEX, 40)}"),
     (
         "a V2 signed URL",
         "https://storage.googleapis.com/b/o.txt?GoogleAccessId=sa@p.iam.gserviceaccount.com"
@@ -182,6 +183,7 @@ NEIGHBOURS = [
     ("a signing salt", "PASSWORD_SALT_ROUNDS=12"),
     ("a token's short name", "tok=tokenizer.encode(text)"),
     ("a secret key's short name", f"GSI1SK=USER#{made(ALNUM, 12)}"),
+    ("a SonarQube token given as sonar.login", "sonar.login=admin"),
     ("a short strong password for a secret key", '$Env:DJANGO_SECRET_KEY="changeme!"'),
     ("a password after a pw and an aside", "the password reset link: reset_abc123"),
     ("an admin's login without spaces", "admin/UserList.tsx was refactored"),

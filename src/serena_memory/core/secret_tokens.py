@@ -122,7 +122,11 @@ TOKENS: tuple[tuple[str, str], ...] = (
     # Segment's Public API token (its write key, sent by browsers, has no prefix)
     ("Segment API token", r"\bsgp_[A-Za-z0-9]{64}\b"),
     ("Sourcegraph token", r"\bsgp_(?:[a-f0-9]{16}_)?[a-f0-9]{40}"),
-    ("SonarQube token", r"\bsq[pua]_[a-f0-9]{40}"),
+    # (or a token given as sonar.login, the property's old name: 40 hex digits)
+    (
+        "SonarQube token",
+        r"\bsq[pua]_[a-f0-9]{40}|(?i:sonar[._-]login)[\"']?\s*[:=]\s*[\"']?[a-f0-9]{40}\b",
+    ),
     ("CircleCI token", r"\bCCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}"),
     ("Buildkite token", r"\bbkua_[a-f0-9]{40}"),
     ("Harness token", r"\b[ps]at\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}"),

@@ -167,8 +167,9 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("Stripe secret key", r"\b[rs]k_(?:live|test|prod)_[A-Za-z0-9]{20,}"),
     ("Shopify token", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),
     ("Facebook access token", r"\bEAA[A-Z][A-Za-z0-9]{90,}"),
-    # an app access token: the app's id, a bar (or its URL encoding), the app's secret
-    ("Facebook app access token", r"\b\d{15,16}(?:\||%7C)[A-Za-z0-9_-]{27,40}\b"),
+    # an app access token: the app's id, a bar (or its URL encoding), the app's secret (32
+    # hex digits) or an old token (27 characters)
+    ("Facebook app access token", r"\b\d{15,16}(?:\||%7C)(?:[a-f0-9]{32}|[A-Za-z0-9_-]{27})\b"),
     ("Square token", r"\bEAAA[A-Za-z0-9_-]{60}|\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,43}"),
     ("Braintree token", r"access_token\$production\$[a-z0-9]{16}\$[a-f0-9]{32}"),
     ("Flutterwave key", r"\bFLWSECK(?:_TEST)?-[a-f0-9]{32}-X|\bFLWSECK_TEST-[a-h0-9]{12}\b"),

@@ -61,7 +61,7 @@ SECRETS = [
     ("a Sentry user token", f"The old Sentry token sntryu_{made(HEX, 64)} is still live."),
     ("a Honeycomb ingest key", f"honeycomb key (prod): hcaik_{made(LOWER + DIGITS, 58)}"),
     ("a Nostr private key", f"nsec1{made(BECH32, 58)}"),
-    ("a Facebook app token", f"{made(DIGITS, 15)}|{made(ALNUM + '_-', 30)}"),
+    ("a Facebook app token", f"{made(DIGITS, 15)}|{made(HEX, 32)}"),
     (
         "an Azure Functions key",
         f"https://acme-fn.azurewebsites.net/api/Resize?code={made(ALNUM + '_-', 54)}==",
@@ -170,6 +170,7 @@ LOOK_ALIKES = [
 # each rule's nearest text that is no secret: (the rule's secret above, the neighbour)
 NEIGHBOURS = [
     ("a Nostr private key", f"npub1{made(BECH32, 58)}"),
+    ("a Facebook app token", f"{made(DIGITS, 16)}|some_event_name_with_under"),
     (
         "an Azure Functions key",
         "https://app.acme.io/oauth/callback?code=SplxlOBeZQQYbYS6WxSbIA&state=af0ifjsldkj",

@@ -94,6 +94,7 @@ SECRETS = [
         "the staging Keycloak admin is still admin/Pepper6222$, rotate",
     ),
     ("a login after an address and an arrow", f"root@nas → {word_and_tail()}"),
+    ("a labelled login, a word and a tail", "smtp: mailer / delta.tska01"),
     ("a Wi-Fi password alone", f"wifi: {word_and_tail()}"),
     ("a password: it's VALUE", f"fall back to password auth — it's {strong()} for `ec2-user`"),
     (
@@ -190,6 +191,7 @@ NEIGHBOURS = [
     ("an admin's login without spaces", "admin/UserList.tsx was refactored"),
     ("a login after an address and an arrow", "root@host → /var/log/syslog"),
     ("a Wi-Fi password alone", "Wi-Fi: office-5G"),
+    ("a labelled login, a word and a tail", "Versions: python / build_2024"),
     ("an access token said in Italian", "Il token di accesso scade tra 24 ore"),
     ("a token said in Spanish, its word English", "El token de GitHub es válido hasta mañana"),
     (

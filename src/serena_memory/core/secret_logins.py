@@ -73,7 +73,7 @@ _LOGINS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]], .
     ((" as ",), _LOGGED_IN_AS, human_password),
     (("set to",), _ACCOUNT_SET, human_password),
     (("set ",), _SET_ACCOUNT_TO, random_looking),
-    ((" / ",), _LABELLED_LOGIN, human_password),
+    ((" / ",), _LABELLED_LOGIN, lambda value: human_password(value) or _paired_tail(value)),
     (("wi-fi", "wifi", "wlan", "ssid"), _WIFI_KEY, human_password),
     (("wi-fi", "wifi", "wlan"), _WIFI_ALONE, lambda value: _generated(value)),
     (("→", "->", "=>"), _ADDRESS_ARROW, human_password),
@@ -94,6 +94,15 @@ def login_said(line: str) -> bool:
         if judge(match.group(1).rstrip(".,;)")):
             return True
     return False
+
+
+# a word and a tail of letters and digits, as a user's password beside its name (mailer /
+# delta.tska01): any tail that holds both, where alone it would need a letter after a digit
+_TAIL = re.compile(r"[a-z]{4,10}[._](?=[a-z]*\d)(?=\d*[a-z])[a-z0-9]{5,8}")
+
+
+def _paired_tail(value: str) -> bool:
+    return _TAIL.fullmatch(value) is not None and not is_placeholder(value)
 
 
 def _generated(value: str) -> bool:

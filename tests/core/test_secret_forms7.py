@@ -256,3 +256,22 @@ def test_the_seventh_rounds_lines_are_scanned_in_linear_time() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert done.stdout.count("\n") == 6
+
+
+def test_no_token_shape_matches_fewer_characters_than_the_shortest_line_read() -> None:
+    """A line shorter than SHORTEST is not searched for tokens: no shape may match one."""
+    import re._parser as parser  # type: ignore[import-not-found]
+
+    from serena_memory.core import secret_tokens
+
+    for _, pattern in secret_tokens.TOKENS:
+        assert parser.parse(pattern).getwidth()[0] >= secret_tokens.SHORTEST
+
+
+def test_the_token_shapes_are_found_in_order_across_their_groups() -> None:
+    """Tokens of shapes in different RE2 groups come back in the order they stand."""
+    from serena_memory.core import secret_tokens
+
+    line = f"nsec1{made(BECH32, 58)} then AIza{made(ALNUM, 35)}"
+    kinds = [kind for kind, _ in secret_tokens.find(line)]
+    assert kinds == ["Nostr private key", "Google API key"]

@@ -10,7 +10,12 @@ from functools import cache
 from typing import Any
 
 from serena_memory.core.secret_files import recovery_codes
-from serena_memory.core.secret_values import literal_value, secret_name
+from serena_memory.core.secret_values import (
+    is_placeholder,
+    literal_value,
+    secret_name,
+    strong_password,
+)
 
 # a PEM private key's header, also wrapped over lines as a ticket or a mail wraps it
 _PEM_HEADER = (
@@ -28,6 +33,12 @@ _KEY_THEN_VALUE = (
     r"[ \t]*value:[ \t]*[\"']?([^\"'\n]{1,500}?)[\"']?[ \t]*$)"
 )
 _KEY_BODY = re.compile(r"[A-Za-z0-9+/]{40}")
+# a Caddyfile's basic_auth block: a user and its password on each line, which Caddy wants
+# hashed (bcrypt, `$2a$...`, or that in base64, `JDJh...`): a plain one is a secret
+_BASIC_AUTH_BLOCK = re.compile(
+    r"(?im)^[ \t]*basic_?auth\b[^\n{]{0,200}\{[ \t]*\r?\n"
+    r"((?:[ \t]*[^\s{}]{1,80}[ \t]+[^\s{}]{1,200}[ \t]*\r?\n){1,20})"
+)
 
 
 @cache
@@ -42,6 +53,8 @@ def blocks(text: str) -> Iterator[tuple[int, str]]:
     material follows it: a header named in prose is none), a PuTTY key's private lines, a
     secret's name and value in two JSON fields, two-factor recovery codes."""
     yield from ((line, "two-factor recovery codes") for line in recovery_codes(text))
+    if "asic" in text and "{" in text:
+        yield from _basic_auth_blocks(text)
     pairs = '"key"' in text or "ame" in text
     if "PRIVATE" not in text and "Private-Lines" not in text and not pairs:
         return  # (most texts hold none: the patterns are not run)
@@ -77,3 +90,16 @@ def _named_pairs(text: str, key_value: Any) -> Iterator[tuple[int, str]]:
         if secret_name(name) and literal_value(name, value, quoted=True):
             at = match.start(2) if json_pair else match.start(4)
             yield _line_at(text, at), "value assigned to " + name
+
+
+def _basic_auth_blocks(text: str) -> Iterator[tuple[int, str]]:
+    """The lines of a Caddyfile's ``basic_auth`` block that give a user a plain password
+    (a hash, as Caddy wants it, is none)."""
+    for match in _BASIC_AUTH_BLOCK.finditer(text):
+        first = _line_at(text, match.start(1))
+        for offset, entry in enumerate(match.group(1).splitlines()):
+            value = entry.split()[-1]
+            if value.startswith(("$2", "JDJ", "$argon")) or is_placeholder(value):
+                continue
+            if strong_password(value) or literal_value("password", value, quoted=True):
+                yield first + offset, "password in a basic_auth block"

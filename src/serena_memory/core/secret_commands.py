@@ -25,6 +25,8 @@ from serena_memory.core.secret_values import (
 # credentials on a command line, each with the command that takes them (so `-p 8080` or
 # `mkdir -p` is no password); the value is quoted or runs to a space
 _ARG = r"('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"]+)"
+# a command that stores what it reads as a secret
+_STORES_SECRET = r"\b(?:secrets?\s+(?:put|set|add|create)|env\s+add)\b"
 _COMMAND_LINES = (
     # docker/podman/helm/... login, then -p or --password and the value
     rf"\blogin\b[^\n|;&]*?\s(?:-p|--password)(?:\s+|=){_ARG}",
@@ -35,6 +37,9 @@ _COMMAND_LINES = (
     r"\bsqlplus\s+(?:-\w+\s+)*[\w.$#-]+/([^\s@/'\"]+)@",
     # MinIO's client: mc alias set NAME URL ACCESS_KEY SECRET_KEY (mc config host add ...)
     rf"\bmc\s+(?:alias\s+set|config\s+host\s+add)\s+\S+\s+\S+\s+\S+\s+{_ARG}",
+    # a CI's secret set by a command: gh secret set NAME --body VALUE (the command says
+    # the value is a secret, whatever its name)
+    rf"\bsecrets?\s+set\s+[\w.-]+\s+(?:--[\w-]+\s+\S+\s+)*(?:--body|-b)(?:\s+|=){_ARG}",
     # mysql -pVALUE (a password joined to -p; `-p` alone asks for it)
     rf"\b(?:mysql\w*|mariadb\w*)\b[^\n|;&]*?\s-p{_ARG}",
     rf"\bredis-cli\b[^\n|;&]*?\s(?:-a|--pass)\s+{_ARG}",
@@ -64,8 +69,10 @@ _COMMAND_LINES = (
     r"(?i)\bidentified\s+(?:with\s+\w+\s+)?by\s+N?\"([^\"\n]+)\"",
     r"(?i)\bwith\s+password\s*=\s*N?'([^'\n]+)'",
     rf"\bsudo\s+-S\b[^\n|;&]*?<<<\s*{_ARG}",
-    # echo VALUE | docker login ... --password-stdin
-    rf"\becho\s+(?:-n\s+)?{_ARG}\s*\|[^\n]*--password-stdin",
+    # echo VALUE | docker login ... --password-stdin; a value piped or given as a here-string
+    # to a command that stores a secret: wrangler secret put, vercel env add, gh secret set
+    rf"\becho\s+(?:-n\s+)?{_ARG}\s*\|[^\n]*(?:--password-stdin|{_STORES_SECRET})",
+    rf"{_STORES_SECRET}[^\n|;&]*<<<\s*{_ARG}",
     # smbclient -U 'DOMAIN\\user%password'
     r"\s-U\s*['\"]?[^\s%'\"]+%([^\s'\"]+)",
     # openssl -passin pass:VALUE
@@ -80,6 +87,7 @@ _COMMAND_LINES = (
 COMMAND_WORDS = (
     *("--", "-p", "-u", "-a ", "-w", "%", "login", "rabbitmqctl", "htpasswd", "bundle config"),
     *("/user:", "<<<", "keytool", "mc alias", "mc config", "sqlplus"),
+    *("secret set", "secrets set", "secret put", "secrets put", "env add", "secret add"),
     *("/p:", "/pass", "/pwd:", "/rp", "net user", "identified", "with password"),
 )
 # a long flag and its value (`--account-key VALUE`, `--password=VALUE`, `--dest-creds

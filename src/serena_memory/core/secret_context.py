@@ -341,8 +341,14 @@ def _named_kind(
     low = word.lower().rstrip(".")
     previous = words[at - 1].lower() if at else ""
     bare_key = low in ("key", "keys") and (not previous or not previous[0].isalnum())
+    if UUID.fullmatch(value) and _RENEWED.search(" ".join(words[-4:])) and distance <= 8:
+        distance = 0  # "the access key ... new value is UUID": a rotated key's new value
     fits = _value_fits(kind, value, word, distance, bare_key=bare_key, quoted=quoted)
     return _kind_said(kind, word) if near and fits else None
+
+
+# the words that give a rotated secret's new value: "new value is", "new one:"
+_RENEWED = re.compile(r"(?i)\bnew (?:value|one|key|token|secret)(?: is| was)?(?: :)?$")
 
 
 def _called(before: str, word: str) -> bool:

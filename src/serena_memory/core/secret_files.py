@@ -1,5 +1,6 @@
 """Secrets in the shapes of the files that hold them (for core/secrets.py): a ``.pgpass``
-line, a ``.netrc`` password, a JSON Web Key's private members. Each file's shape says the
+line, a ``.netrc`` password, a JSON Web Key's private members, a registry's encoded auth
+(Docker's config.json, .npmrc). Each file's shape says the
 value is a credential, whatever the value looks like (a UUID is a Heroku token in .netrc).
 """
 
@@ -50,12 +51,13 @@ def jwk_private(line: str) -> bool:
     return any(entropy(match.group(1)) >= 3.5 for match in _JWK_PRIVATE.finditer(line))
 
 
-# two-factor recovery codes: the words that name them, then a line of two codes or more
-# (xxxxx-xxxxx as GitHub prints them, groups of digits as Google does)
+# two-factor recovery codes: the words that name them, then two codes or more, on a line
+# or one a line (xxxxx-xxxxx as GitHub prints them, groups of digits as Google does); an
+# aside may stand before the colon ("backup codes (unused): ...")
 _CODE = r"(?:[A-Za-z0-9]{4,6}-[A-Za-z0-9]{4,6}|\d{4} ?\d{4})"
 _RECOVERY_CODES = (
-    r"(?i)\b(?:recovery|backup|2fa|mfa|two-factor) codes?\b(?:[^\n]{0,120}\n|\s*:)"
-    rf"[ \t>*`-]*{_CODE}[ \t,`;]+{_CODE}\b"
+    r"(?i)\b(?:recovery|backup|2fa|mfa|two-factor) codes?\b(?:[^\n]{0,120}\n|[^\n:]{0,40}:)"
+    rf"[ \t>*`-]*{_CODE}(?:[ \t,`;]|\r?\n[ \t>*`-]*)+{_CODE}\b"
 )
 
 
@@ -92,5 +94,29 @@ def encoded_private_key(line: str) -> bool:
         except (binascii.Error, ValueError):
             continue
         if b"PRIVATE KEY" in decoded:
+            return True
+    return False
+
+
+# `"auth": "BASE64"` (Docker's config.json), `_auth=BASE64` (.npmrc), a Kubernetes
+# `.dockerconfigjson`: base64 of `user:password` (or of a config holding one)
+_ENCODED_AUTH = re.compile(
+    r"(?i)(?<![\w.-])[\"']?(?:auth|_auth|\.dockerconfigjson|\.dockercfg)[\"']?\s*[:=]\s*"
+    r"[\"']?([A-Za-z0-9+/]{12,}={0,2})(?![\w+/=])"
+)
+
+
+def encoded_auth(line: str) -> bool:
+    """Base64 of ``user:password`` given as a registry's auth (or a config holding one)."""
+    import base64
+    import binascii
+
+    for match in _ENCODED_AUTH.finditer(line):
+        try:
+            decoded = base64.b64decode(match.group(1), validate=True).decode("utf-8")
+        except (binascii.Error, ValueError):
+            continue
+        user, colon, password = decoded.partition(":")
+        if '"auth' in decoded or (colon and user and password and not is_placeholder(password)):
             return True
     return False

@@ -21,6 +21,15 @@ _WORDS = {
         "adgangskoden,passordet,wachtwoorden"
     ),
     "token": "jeton,токен,令牌,トークン,토큰",
+    # an access token and an API key said with the English word inside (Italian, Spanish,
+    # Portuguese, French, German)
+    "access token": (
+        "token di accesso,token d'accesso,token de acceso,token de acesso,jeton d'accès,"
+        "jeton d’accès,zugriffstoken,zugangstoken"
+    ),
+    "api key": (
+        "chiave api,chiave dell'api,clave api,clave de api,chave api,chave de api,clé api,clé d'api"
+    ),
     "secret key": "密钥,秘钥,秘密鍵,ключ,schlüssel,clé secrète,chave secreta,clave secreta",
     "key": (
         "clave,chave,chiave,clé,klucz,sleutel,nyckel,nøgle,nøkkel,avain,kulcs,anahtar,klíč,キー,키"
@@ -56,10 +65,27 @@ _ALL_WORDS = tuple(word for words in _WORDS.values() for word in words.split(","
 _CONNECTOR = re.compile(rf"(?i)(?<![^\W\d_])(?:{_IS})(?![^\W\d_])")
 
 
+# an English secret's word, then another language's "is": "El token de GitHub es VALUE",
+# "La password del server è VALUE" (the word borrowed, the sentence not English)
+_SAID_ABROAD = (
+    r"(?i)\b(?:token|password|api[ _-]?key|secret)\b[^\n]{0,40}?\s(?:es|é|è|ist|lautet|est"
+    r"|era|était|jest|är|adalah)\s"
+)
+
+
 def names_abroad(text: str) -> bool:
-    """Whether ``text`` holds one of the words for a secret or a user in another language
-    (one pass under RE2, quicker than the pattern's: most texts hold none)."""
-    return _any_word().search(text) is not None
+    """Whether ``text`` holds one of the words for a secret or a user in another language,
+    or an English one said in another (one pass under RE2, quicker than the pattern's:
+    most texts hold none)."""
+    if _any_word().search(text) is not None:
+        return True
+    return any(map(text.__contains__, _ABROAD_IS)) and _said_abroad().search(text) is not None
+
+
+# the other languages' "is" as a sentence holds it (most texts hold none: the pattern is
+# not run)
+_ABROAD_IS = tuple(f" {word} " for word in ("es", "é", "è", "ist", "lautet", "est", "era"))
+_ABROAD_IS += (" était ", " jest ", " är ", " adalah ")
 
 
 @cache
@@ -69,13 +95,20 @@ def _any_word() -> Any:
     return linear("(?i)" + "|".join(re.escape(word) for word in _ALL_WORDS))
 
 
+@cache
+def _said_abroad() -> Any:
+    from serena_memory.core.secret_tokens import linear
+
+    return linear(_SAID_ABROAD)
+
+
 def in_english(line: str) -> str:
     """``line`` with the words that name a secret or a user in English and its full-width
     punctuation in ASCII; a line without such a word is returned as it is."""
     if not names_abroad(line):
         return line
     translated = _WORD.sub(_english, line)
-    if translated == line:
+    if translated == line and _said_abroad().search(line) is None:
         return line
     translated = _CONNECTOR.sub(" is ", translated.translate(_FULL_WIDTH))
     return re.sub(r"[ \t]{2,}", " ", translated)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from serena_memory.core.secret_drawn import random_looking
 from serena_memory.core.secret_said import all_classes
-from serena_memory.core.secret_values import human_password
+from serena_memory.core.secret_values import WORD_AND_TAIL, human_password, is_placeholder
 
 # an app password, as Google and Microsoft print it: four groups of four small letters
 _APP_PASSWORD = re.compile(
@@ -47,12 +47,22 @@ _SET_ACCOUNT_TO = re.compile(
     r"(?:'s)?(?:\s+(?:password|pw|pass))?\s+to\s+[`'\"]?([^\s`'\"]{8,80})"
 )
 # a user then a password after a service's label: "SFTP for the agency: agency / VALUE"
+# (the line ends there, or an aside follows: "... / VALUE — it has real data access")
 _LABELLED_LOGIN = re.compile(
-    r":\s+[`'\"]?[\w.@+-]{2,64}[`'\"]?\s+/\s+[`'\"]?([^\s`'\"/]{8,80})[`'\"]?\s*\.?$"
+    r":\s+[`'\"]?[\w.@+-]{2,64}[`'\"]?\s+/\s+[`'\"]?([^\s`'\"/]{8,80})[`'\"]?"
+    r"(?:\s*\.?$|\s+[—–-]\s|[,;]\s)"
 )
-# a Wi-Fi network's key: "the Wi-Fi ... is `NAME`, key VALUE"
+# a Wi-Fi network's key: "the Wi-Fi ... is `NAME`, key VALUE"; or the password alone
+# after its label, generated ("wifi: VALUE": a network's name has no such tail)
 _WIFI_KEY = re.compile(
     r"(?i)\b(?:wi-?fi|wlan|ssid)\b[^\n]{0,80}?\bkey\s*:?\s+[`'\"]?([^\s`'\",;]{8,63})"
+)
+_WIFI_ALONE = re.compile(
+    r"(?i)\b(?:wi-?fi|wlan)(?:\s+(?:password|pass|pw))?\s*:\s+([^\s`'\",;]{8,63})$"
+)
+# a login's address then its password after an arrow: "root@nas → VALUE"
+_ADDRESS_ARROW = re.compile(
+    r"(?<![\w.@-])[a-z_][\w.-]{0,31}@[\w.-]{2,64}\s*(?:→|->|=>)\s*[`'\"]?([^\s`'\"]{8,80})"
 )
 # two quoted fields, a user and a password, as pgbouncer's userlist holds them
 _QUOTED_PAIR = re.compile(r"^\s*\"[\w.@-]{1,64}\"\s+\"([^\"\s]{8,200})\"\s*$")
@@ -63,8 +73,10 @@ _LOGINS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]], .
     ((" as ",), _LOGGED_IN_AS, human_password),
     (("set to",), _ACCOUNT_SET, human_password),
     (("set ",), _SET_ACCOUNT_TO, random_looking),
-    ((" / ",), _LABELLED_LOGIN, human_password),
+    ((" / ",), _LABELLED_LOGIN, lambda value: human_password(value) or _paired_tail(value)),
     (("wi-fi", "wifi", "wlan", "ssid"), _WIFI_KEY, human_password),
+    (("wi-fi", "wifi", "wlan"), _WIFI_ALONE, lambda value: _generated(value)),
+    (("→", "->", "=>"), _ADDRESS_ARROW, human_password),
     (('" "',), _QUOTED_PAIR, all_classes),
 )
 
@@ -84,5 +96,23 @@ def login_said(line: str) -> bool:
     return False
 
 
+# a word and a tail of letters and digits, as a user's password beside its name (mailer /
+# delta.tska01): any tail that holds both, where alone it would need a letter after a digit
+_TAIL = re.compile(r"[a-z]{4,10}[._](?=[a-z]*\d)(?=\d*[a-z])[a-z0-9]{5,8}")
+
+
+def _paired_tail(value: str) -> bool:
+    return _TAIL.fullmatch(value) is not None and not is_placeholder(value)
+
+
+def _generated(value: str) -> bool:
+    """Whether ``value`` alone after a network's label is a password, not the network's
+    name (office-5G): a word and a random tail, or all classes with a password's symbol."""
+    if WORD_AND_TAIL.fullmatch(value) is not None:
+        return not is_placeholder(value)
+    return all_classes(value) and _SYMBOL.search(value) is not None
+
+
+_SYMBOL = re.compile(r"[!#$%^&*~?@]")
 _EXAMPLE_LOGIN = re.compile(r"(?i)@example\.|password`?\s*$|[-_]password\b")
 LOGIN_WORDS = tuple(word for words, _, _ in _LOGINS for word in words)

@@ -9,8 +9,12 @@ from functools import cache
 from typing import Any
 
 # the words that name a recovery phrase, then the phrase: small words apart by spaces
-_PHRASE = r"(?i)\b(?:seed|mnemonic|recovery|backup|wallet)[ _-](?:phrase|words)\b|\bmnemonic\b"
-_WORDS_AFTER = r"[^\n]{0,40}?[:=\-–—]\s*[`'\"]?((?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})\b"
+# (a wallet's seed too, its words given after an aside: "wallet seed (hot wallet): ...")
+_PHRASE = (
+    r"(?i)\b(?:seed|mnemonic|recovery|backup|wallet)[ _-](?:phrase|words)\b|\bmnemonic\b"
+    r"|\bwallet(?:'s)?[ _-]seed\b"
+)
+_WORDS_AFTER = r"[^\n]{0,80}?[:=\-–—]\s*[`'\"]?((?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})\b"
 # a phrase has 12, 15, 18, 21 or 24 words
 _PHRASE_LENGTHS = frozenset([12, 15, 18, 21, 24])
 # a line may hold a code said to be one only if it holds one of these (in lower case)

@@ -106,3 +106,43 @@ def remarked_public(line: str, at: int) -> bool:
     is public by design."""
     remark = _REMARK_PUBLIC.search(line, at)
     return remark is not None and _REMARK_NOT.search(remark.group()) is None
+
+
+# a line that quotes a published example: an RFC's, a specification's, a project's docs'
+# ("the Kubernetes docs' Secret example", "the OAuth spec example", "a sample from our docs")
+_PUBLISHED_EXAMPLE = re.compile(
+    r"(?i)\bRFC[ -]?\d{3,5}\b"
+    r"|\b(?:docs?|documentation|spec|specification)['’]?s?\s+(?:\w+\s+){0,2}(?:example|sample)s?\b"
+    r"|\b(?:example|sample)s?\s+(?:\w+\s+){0,2}(?:from|in|of)\s+(?:the|our|its)\s+(?:\w+\s+)?"
+    r"(?:docs|documentation|spec|specification|readme)\b"
+)
+
+
+def published_example(line: str) -> bool:
+    """Whether ``line`` says it quotes an example an RFC, a specification or documentation
+    publishes (whatever it holds is known to everyone)."""
+    lower = line.lower()
+    if "rfc" not in lower and "doc" not in lower and "spec" not in lower and "readme" not in lower:
+        return False
+    return _PUBLISHED_EXAMPLE.search(line) is not None
+
+
+# a remark that says the value is harmless: public by design (`— meant for the browser`,
+# `// the web config is public`), or used by tests alone (`# test DB only`)
+_REMARK_HARMLESS = re.compile(
+    r"(?i)\s(?:#|//|--|\(|—|–)[^\n]{0,60}?\b(?:(?:meant|made) for (?:the )?browsers?"
+    r"|(?:is|are) public|public by design|tests?(?:\s+\w+)?\s+only|only\s+(?:for|in)\s+tests?)\b"
+)
+
+
+def remarked_harmless(line: str) -> bool:
+    """Whether a remark on ``line`` says the value said there is harmless: public by
+    design or used by tests alone (a remark that says it is not public is none)."""
+    remark = _REMARK_HARMLESS.search(line)
+    return remark is not None and _REMARK_NOT.search(remark.group()) is None
+
+
+def public_line(line: str) -> bool:
+    """Whether ``line`` says a browser's key on it or below it is public by design (a
+    Firebase config, a remark after the key)."""
+    return public_context(line, len(line)) or remarked_harmless(line)

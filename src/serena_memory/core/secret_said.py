@@ -13,6 +13,7 @@ from typing import Any
 from serena_memory.core.secret_drawn import derived_name
 from serena_memory.core.secret_public import public_context
 from serena_memory.core.secret_values import (
+    DATA_KEY_WORDS,
     entropy,
     human_password,
     literal_secret,
@@ -83,13 +84,13 @@ def _hex_secret(word: str, between: str, value: str) -> bool:
 
 
 # a secret said a few words after its word: "the VPN shared secret is VALUE", "Jenkins
-# password changed to VALUE", "api key for the geocoder: VALUE"
+# password changed to VALUE", "api key for the geocoder: VALUE", "password auth — it's VALUE"
 _SAID_AFTER = (
     r"(?i)\b(password|passphrase|passwd|pass|pwd|pw|secret|token|api[ _-]?key"
     # an SNMP community string: a device's password
     r"|(?:totp|otp|mfa|2fa) seed|snmp[ -]?(?:v[123]c? )?community|community[ -]string)"
     # the words between, and an aside in parentheses: "root password (console only): VALUE"
-    r"\b([^\n\"{}=]{0,40}?(?:\([^\n()]{1,80}\))?)(?:\s(is|was|to|are)(?:\s+now)?\s*:?|:|\s(?:->|=>|→))"
+    r"\b([^\n\"{}=]{0,40}?(?:\([^\n()]{1,80}\))?)(?:\s(is|was|to|are|it's|it’s)(?:\s+now)?\s*:?|:|\s(?:->|=>|→))"
     r"[*_]{0,2}\s+[`'\"]?"
     r"([^\s`'\"]{8,100})(?:$|[\s`'\"])"
 )
@@ -244,6 +245,29 @@ _VALUE_FIRST = (
 )
 
 
+# a random token quoted, then the words that say it is a key, a secret or a token: "`x =
+# "VALUE"` — that's the HMAC key the verifier uses" (a vague name, the prose names it)
+_TOKEN_FIRST = re.compile(
+    r"(?i)[`'\"]([A-Za-z0-9+/=_.-]{24,200})[`'\"]{1,3}[ \t]*(?:[—–-][ \t]*|[,:][ \t]*)?"
+    r"(?:that's|that is|it's|it is|is|was|as)\s+(?:the|our|my|a|an)\s+((?:[\w-]+\s+){0,3}?)"
+    r"(?:key|secret|token)s?\b(?!\s+(?:id|name|hash|fingerprint|format|prefix)\b)"
+)
+
+
+def token_named_after(line: str) -> str | None:
+    """The kind of a random token quoted before the words that name it a key, a secret or
+    a token (none when those words say it is something else: a hash, a public key)."""
+    for match in _TOKEN_FIRST.finditer(line):
+        between = match.group(2)
+        if _SOMETHING_ELSE.search(between) or _PUBLIC.search(between):
+            continue
+        if DATA_KEY_WORDS.intersection(between.lower().split()):
+            continue  # a partition's, a cache's key: a record's, no secret
+        if random_token(match.group(1)):
+            return "key in a sentence"
+    return None
+
+
 def said_password(line: str) -> str | None:
     """The kind of a strong password said after a password's word, unquoted, or quoted
     before the words that say it is one."""
@@ -292,16 +316,19 @@ _QUOTED_LOGIN = re.compile(r"`[\w.@+-]{2,64}`\s+(?:/|and)\s+`([^\s`]{8,80})`")
 # a device's or a server's administrator, then its password: "admin / VALUE", "root:VALUE"
 _ADMIN_LOGIN = re.compile(
     r"(?i)(?<![\w.@/-])(?:admin|administrator|root|superuser|sa|ubuntu|pi|ec2-user)"
-    r"(\s+/\s+|:|\s+with\s+)[`'\"]?([^\s`'\"/:]{8,80})"
+    r"(\s+/\s+|/|:|\s+with\s+)[`'\"]?([^\s`'\"/:]{8,80})"
 )
 _ADMIN_WORDS = ("admin", "root", "superuser", "sa:", "sa /", "ubuntu", "pi:", "pi /", "ec2-user")
 
 
 def _admin_login(line: str) -> bool:
     """An administrator's password after its name: a password a person set after a slash
-    (``admin / VALUE``), a strong one after a colon, a generated one after "with"."""
+    (``admin / VALUE``), a strong one after a colon or a slash alone (``admin/VALUE``), a
+    generated one after "with"."""
     for match in _ADMIN_LOGIN.finditer(line):
         separator, value = match.group(1).strip().lower(), match.group(2)
+        if match.group(1) == "/":  # admin/VALUE, no spaces: a path's look, a strong one only
+            separator = ":"
         judge = {"/": human_password, ":": strong_password}.get(separator, all_classes)
         if judge(value):
             return True

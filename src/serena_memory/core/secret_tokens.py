@@ -3,8 +3,8 @@ provider's published shape, written here from its documentation (the set of prov
 follows the gitleaks rule set), and the webhook and signed URLs that are credentials
 themselves.
 
-They run as one RE2 pattern (google-re2): time linear in the line's length whatever the
-line holds, one pass for every provider. Each shape is bounded by what must follow its
+They run as a few RE2 patterns (google-re2), each of a group of shapes: time linear in the
+line's length whatever the line holds. Each shape is bounded by what must follow its
 prefix, so prose about a format (``hvs.`` is a Vault token) is not one.
 """
 
@@ -41,10 +41,15 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("Azure AD client secret", r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}"),
     # a SAS signature, or a Logic App trigger's (base64url: `-` and `_`)
     ("Azure SAS signature", r"[?&]sig=[A-Za-z0-9%+/_-]{30,}"),
-    # a CloudFront signed URL's signature (its own base64, `~` and `-` for `=` and `+`)
+    # a CloudFront signed URL's signature (its own base64, `~` and `-` for `=` and `+`), or
+    # a V2 signed URL's (Google Cloud Storage's: base64, URL-encoded)
     ("CloudFront signed URL", r"[?&]Signature=[A-Za-z0-9~_-]{60,}"),
+    ("signed URL", r"[?&]Signature=[A-Za-z0-9~_%+/-]{60,}"),
     # a V4 signed URL's signature (S3's, Google Cloud Storage's): whoever holds it reads
     ("signed URL", r"[?&]X-(?:Amz|Goog)-Signature=[a-f0-9]{64,}"),
+    # an Azure Functions key in its URL (`?code=`, base64 that ends in padding); an OAuth
+    # callback's one-time code has none
+    ("Azure Functions key", r"[?&]code=[A-Za-z0-9_/+-]{40,}={1,2}"),
     ("Vault token", r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}"),
     ("DigitalOcean token", r"\bdo[por]_v1_[a-f0-9]{64}"),
     ("Databricks token", r"\bdapi[a-f0-9]{32}"),
@@ -66,6 +71,8 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("JSON Web Token in base64", r"\bZXlK(?:aGJHY2lPaU|MGVYQWlPaUp)[A-Za-z0-9+/]{40,}"),
     ("1Password service account token", r"\bops_eyJ[A-Za-z0-9+/=_-]{100,}"),
     ("age secret key", r"AGE-SECRET-KEY-1[0-9A-Z]{58}"),
+    # a Nostr private key in bech32 (its public key is npub1...)
+    ("Nostr private key", r"\bnsec1[02-9ac-hj-np-z]{58}\b"),
     ("Cloudflare origin CA key", r"\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}"),
     ("Scalingo token", r"\btk-us-[A-Za-z0-9_-]{48}"),
     ("Infracost API key", r"\bico-[A-Za-z0-9]{32}\b"),
@@ -115,10 +122,14 @@ TOKENS: tuple[tuple[str, str], ...] = (
     # Segment's Public API token (its write key, sent by browsers, has no prefix)
     ("Segment API token", r"\bsgp_[A-Za-z0-9]{64}\b"),
     ("Sourcegraph token", r"\bsgp_(?:[a-f0-9]{16}_)?[a-f0-9]{40}"),
-    ("SonarQube token", r"\bsq[pua]_[a-f0-9]{40}"),
+    # (or a token given as sonar.login, the property's old name: 40 hex digits)
+    (
+        "SonarQube token",
+        r"\bsq[pua]_[a-f0-9]{40}|(?i:sonar[._-]login)[\"']?\s*[:=]\s*[\"']?[a-f0-9]{40}\b",
+    ),
     ("CircleCI token", r"\bCCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}"),
     ("Buildkite token", r"\bbkua_[a-f0-9]{40}"),
-    ("Harness token", r"\bpat\.[A-Za-z0-9_-]{22}\.[a-f0-9]{24}\.[A-Za-z0-9]{20}"),
+    ("Harness token", r"\b[ps]at\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}"),
     ("npm token", r"\bnpm_[A-Za-z0-9]{36}"),
     ("PyPI token", r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}"),
     ("RubyGems API key", r"\brubygems_[a-f0-9]{48}"),
@@ -139,7 +150,9 @@ TOKENS: tuple[tuple[str, str], ...] = (
         r"\bsdk-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}\b",
     ),
     # observability
-    ("Sentry token", r"\bsntr[ysu]_[A-Za-z0-9+/=_-]{40,}"),
+    ("Sentry token", r"\bsntry[su]_[A-Za-z0-9+/=_-]{40,}"),
+    # Honeycomb: an ingest or a management key (hc, its kind, ik or mk, then the key)
+    ("Honeycomb key", r"\bhc[a-z][im]k_[a-z0-9]{50,}\b"),
     (
         "Grafana token",
         # a service account's, a cloud token, a legacy API key (base64 of {"k":")
@@ -151,9 +164,12 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("PagerDuty API key", r"(?:^|[\s`'\":=])u\+[A-Za-z0-9_+-]{18}(?:$|[\s`'\",;])"),
     # payments, commerce, messaging
     ("Stripe webhook secret", r"\bwhsec_[A-Za-z0-9]{24,}"),
-    ("Stripe secret key", r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{20,}"),
+    ("Stripe secret key", r"\b[rs]k_(?:live|test|prod)_[A-Za-z0-9]{20,}"),
     ("Shopify token", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),
     ("Facebook access token", r"\bEAA[A-Z][A-Za-z0-9]{90,}"),
+    # an app access token: the app's id, a bar (or its URL encoding), the app's secret (32
+    # hex digits) or an old token (27 characters)
+    ("Facebook app access token", r"\b\d{15,16}(?:\||%7C)(?:[a-f0-9]{32}|[A-Za-z0-9_-]{27})\b"),
     ("Square token", r"\bEAAA[A-Za-z0-9_-]{60}|\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,43}"),
     ("Braintree token", r"access_token\$production\$[a-z0-9]{16}\$[a-f0-9]{32}"),
     ("Flutterwave key", r"\bFLWSECK(?:_TEST)?-[a-f0-9]{32}-X|\bFLWSECK_TEST-[a-h0-9]{12}\b"),
@@ -162,9 +178,9 @@ TOKENS: tuple[tuple[str, str], ...] = (
         r"\baccess-(?:sandbox|development|production)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}"
         r"-[a-f0-9]{4}-[a-f0-9]{12}",
     ),
-    ("Shippo token", r"\bshippo_live_[a-f0-9]{40}"),
+    ("Shippo token", r"\bshippo_(?:live|test)_[a-fA-F0-9]{40}"),
     ("EasyPost API key", r"\bEZ[AT]K[A-Za-z0-9]{54}\b"),
-    ("Duffel token", r"\bduffel_live_[A-Za-z0-9_=-]{43}"),
+    ("Duffel token", r"\bduffel_(?:live|test)_[A-Za-z0-9_=-]{43}"),
     ("Mailgun API key", r"\bkey-[a-f0-9]{32}\b|\b[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8}\b"),
     ("Brevo API key", r"\bx(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}"),
     ("Resend API key", r"\bre_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}"),
@@ -201,8 +217,8 @@ def linear(pattern: str) -> Any:
     import re2  # type: ignore[import-untyped]
 
     options = re2.Options()
-    # room for the DFA of every provider's shape at once: with RE2's default (8 MiB) it
-    # runs out and falls back to a slower matcher, still linear
+    # room for the DFA of a group of providers' shapes: with RE2's default (8 MiB) it runs
+    # out and falls back to a slower matcher, still linear
     options.max_mem = DFA_MEMORY
     return re2.compile(pattern, options)
 
@@ -210,17 +226,33 @@ def linear(pattern: str) -> Any:
 DFA_MEMORY = 32 << 20
 
 
+SHORTEST = 20  # no shape above matches fewer characters (PagerDuty's key: u+ and 18)
+# shapes per RE2 pattern: the DFA of every shape at once outgrows its memory and RE2 falls
+# back to a matcher twenty times slower; two groups each keep theirs (each group a pass)
+GROUP = 64
+
+
 @cache
-def _compiled() -> Any:
-    """One RE2 pattern of all shapes, a group per kind (compiled on the first scan)."""
-    return linear("|".join(f"({pattern})" for _, pattern in TOKENS))
+def _compiled() -> tuple[tuple[Any, tuple[str, ...]], ...]:
+    """(pattern, kinds) for each group of shapes, a regex group per kind (compiled on the
+    first scan)."""
+    groups = (TOKENS[start : start + GROUP] for start in range(0, len(TOKENS), GROUP))
+    return tuple(
+        (linear("|".join(f"({pattern})" for _, pattern in group)), tuple(k for k, _ in group))
+        for group in groups
+    )
 
 
 def find(line: str) -> list[tuple[str, str]]:
-    """(kind, token) for each provider token in ``line``, in order."""
+    """(kind, token) for each provider token in ``line``, in order (by where it starts; at
+    one place, in the order of :data:`TOKENS`)."""
+    if len(line) < SHORTEST:
+        return []
     found = []
-    for match in _compiled().finditer(line):
-        index = match.lastindex
-        if index is not None:
-            found.append((TOKENS[index - 1][0], match.group(index).strip(" `'\":=,;")))
-    return found
+    for order, (pattern, kinds) in enumerate(_compiled()):
+        for match in pattern.finditer(line):
+            index = match.lastindex
+            if index is not None:
+                token = match.group(index).strip(" `'\":=,;")
+                found.append((match.start(index), order, kinds[index - 1], token))
+    return [(kind, token) for _, _, kind, token in sorted(found)]

@@ -46,7 +46,10 @@ _SECRET_WORD = re.compile(
     # the key of a signature or of a hash (DOWNLOAD_HMAC, PASSWORD_PEPPER)
     r"|^(?:hmac|pepper)$"
     # a session cookie (_app_session=...) and an auth header (X-Device-Auth): the word whole
-    r"|^(?:session|auth)$",
+    r"|^(?:session|auth)$"
+    # a bearer token, a token's short name (AUTH_BEARER, GH_TOK), a secret key's (STRIPE_SK),
+    # a server's salt (a signing salt, AUTH_SALT); the last two joined to a word, never alone
+    r"|^(?:bearer|tok|salt|sk)$",
     re.I,
 )
 # what may follow a secret's word in its name and leave it one: SECRET_KEY_BASE,
@@ -331,7 +334,7 @@ _NO_CREDENTIAL_WORDS = frozenset(
 )
 # names that alone say no secret: a key (a cache's, a keybinding's), a session (a work
 # session's), auth (a setting); joined to another word they do (_app_session, X-Device-Auth)
-_ALONE = (["key"], ["keys"], ["session"], ["sessions"], ["auth"])
+_ALONE = (["key"], ["keys"], ["session"], ["sessions"], ["auth"], ["salt"], ["sk"])
 
 
 def secret_name(name: str) -> bool:
@@ -367,7 +370,11 @@ def _ends_in_secret_word(words: list[str]) -> bool:
     for at in range(len(words) - 1, -1, -1):
         word = words[at]
         if _SECRET_WORD.search(word):
-            return not (word.startswith("key") and at and words[at - 1] in DATA_KEY_WORDS)
+            before = words[at - 1] if at else ""  # a record's key: PARTITION_KEY, GSI1SK
+            return not (
+                (word.startswith("key") and before in DATA_KEY_WORDS)
+                or (word == "sk" and before.isdigit())
+            )
         if not _name_suffix(word):
             return False
     return False
@@ -453,6 +460,8 @@ def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
         return False
     if literal_secret(value, quoted=quoted):
         return True
+    if quoted and _SYMBOL.search(value) and strong_password(value, quoted=True):
+        return True  # a short strong password quoted for any secret's name (SECRET_KEY)
     # a password's value may be words and digits, or short and strong (a word, a year, `!`)
     return password_name(name) and (
         passphrase(value)
@@ -474,6 +483,9 @@ _DESCRIBING = _words(
     android testing staging production
     """
 )
+
+
+_SYMBOL = re.compile(r"[^\w\s]")
 
 
 def paired_words(value: str) -> bool:
@@ -541,6 +553,11 @@ _DEFAULT_WORDS = re.compile(
 _NOT_A_PASSWORD = re.compile(r"[A-Z]{2,10}-\d+|v?\d+(?:\.\d+)+[\w.-]*|[a-z]+[-_.]\d+")
 
 
+# a word and a random tail, as generators suggest (thistle_w7p7dq): a letter after a digit
+# in it (not a counter's build_2024, a name's reset_abc123, a word's snake_case)
+WORD_AND_TAIL = re.compile(r"[a-z]{4,10}[._](?=[a-z0-9]*\d[a-z])[a-z0-9]{5,8}")
+
+
 def human_password(value: str) -> bool:
     """Whether a value said to be a password (after its word, beside a user) is one: a
     strong one, or eight characters or more of letters and digits that are no default
@@ -548,6 +565,8 @@ def human_password(value: str) -> bool:
     ``I4ZNQLN8BS``: short passwords people set)."""
     value = value.strip("'\"`").rstrip(".,;:)")
     if strong_password(value):
+        return True
+    if WORD_AND_TAIL.fullmatch(value) and not is_placeholder(value):
         return True
     if len(value) < 8 or len(set(value)) < 6 or not (value.isascii() and value.isalnum()):
         return False

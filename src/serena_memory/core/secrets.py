@@ -40,6 +40,7 @@ from serena_memory.core.secret_detectors import detected as _detected
 from serena_memory.core.secret_detectors import detectors as _detectors
 from serena_memory.core.secret_detectors import known_token as _known_token
 from serena_memory.core.secret_files import (
+    encoded_auth,
     encoded_private_key,
     jwk_private,
     netrc,
@@ -57,6 +58,9 @@ from serena_memory.core.secret_phrases import (
 )
 from serena_memory.core.secret_public import (
     BROWSER_KEYS,
+    public_line,
+    published_example,
+    remarked_harmless,
     remarked_public,
 )
 from serena_memory.core.secret_said import (
@@ -71,6 +75,7 @@ from serena_memory.core.secret_said import (
     said_secret,
     table_columns,
     table_row,
+    token_named_after,
     value_below,
 )
 from serena_memory.core.secret_values import (
@@ -99,7 +104,13 @@ _KEY_VALUE = re.compile(rf"(?i)\bkey=\"({_SECRET_NAME})\"\s+value=\"([^\"]+)\"")
 # (a `#` pasted unencoded belongs to the password)
 # (a token with `/` pasted unencoded too, as AWS CodeArtifact's: judged as a token then)
 # (under RE2: a password running to the `@` may run far)
-_URL_PASSWORD = r"[A-Za-z][A-Za-z0-9+.-]*://([^\s:/?#@]*):([^\s@]+)@[\w\[]"
+# (a mail address as the user, as mail relays take it: smtp://postmaster@mg.host:PASSWORD@;
+# one `@` pasted unencoded in the password: the last `@` before the host ends it)
+# (Oracle's thin URL writes user/PASSWORD@: jdbc:oracle:thin:scott/PASSWORD@//host)
+_URL_PASSWORD = (
+    r"[A-Za-z][A-Za-z0-9+.-]*://([^\s:/?#@]*(?:@[^\s:/?#@]+)?):([^\s@]*(?:@[^\s@/]*)?)@[\w\[]"
+    r"|oracle:thin:([^\s:/@]+)/([^\s@/]+)@"
+)
 
 
 @cache
@@ -118,6 +129,8 @@ _SECRET_WORDS: tuple[str, ...] = ("key", "token", "secret", "pass", "pw", "cred"
 _SECRET_WORDS += ("session", "appid", "auth:", "auth=", "auth =", 'auth"', "auth'", "hmac")
 _SECRET_WORDS += ('auth "', "auth '", "pepper", "community")  # nginx: X-Auth "VALUE"; SNMP
 _SECRET_WORDS += ("pat=", "pat:", "pat =", 'pat"', "pat'")  # GH_PAT=VALUE
+_SECRET_WORDS += ("salt", "bearer", "tok=", "tok:", "tok =", 'tok"')  # SIGNING_SALT, GH_TOK
+_SECRET_WORDS += ("sk=", "sk:", "sk =", 'sk"')  # STRIPE_SK=VALUE
 NAME_LINE = 0  # the line of a finding in a memory's name rather than its text
 URL_PASSWORD = "password in a URL"
 
@@ -148,6 +161,7 @@ def _assigned(line: str) -> str | None:
         or said_password(line)
         or said_secret(line)
         or key_said(line)
+        or token_named_after(line)
     )
 
 
@@ -157,6 +171,7 @@ def _named_value(line: str) -> str | None:
     for pattern in _naming_patterns(line):
         for match in pattern.finditer(line):
             name, value = _spaced(match) if pattern is _SPACED else _name_and_value(match)
+            value = _unbraced(line, value)
             # only a bare value assigned in code may be code (settings.KEY); one quoted,
             # in XML or on a command line is a literal
             quoted = pattern is not _ASSIGNED or bool(match.group(2))
@@ -175,6 +190,18 @@ def _naming_patterns(line: str) -> Iterator[re.Pattern[str]]:
         yield from (_CONFIG_SET, _SHELL_SET)
     if _may_be_spaced(line):
         yield _SPACED
+
+
+# a connection string's fields (ODBC, ADO.NET): `Driver=...;Server=...;Pwd={VALUE};`
+_CONNECTION_STRING = re.compile(r"(?i)(?:^|[;\"'`])\s*(?:driver|server|data source|dsn)\s*=")
+
+
+def _unbraced(line: str, value: str) -> str:
+    """``value`` without the braces an ODBC connection string quotes a field's value in
+    (``Pwd={VALUE}``: a literal, where braces elsewhere are a template's field)."""
+    if value[:1] == "{" and value.rstrip(";")[-1:] == "}" and _CONNECTION_STRING.search(line):
+        return value.rstrip(";")[1:-1]
+    return value
 
 
 def _name_and_value(match: re.Match[str]) -> tuple[str, str]:
@@ -275,7 +302,9 @@ def _url_password(line: str) -> bool:
     """A password in a URL (``scheme://user:PASSWORD@host``) that is not a placeholder,
     nor the user name again (``guest:guest@``, a local default)."""
     for match in _url_passwords().finditer(line):
-        user, password = match.groups()
+        user, password = match.group(1, 2) if match.group(2) is not None else match.group(3, 4)
+        if not password:
+            continue
         if password.startswith("{") and password.endswith("}"):
             continue  # a template's field: https://bot:{token}@host
         if "/" in password and (_PORT_PATH.match(password) or not literal_secret(password)):
@@ -291,29 +320,6 @@ def _url_password(line: str) -> bool:
     return False
 
 
-# `"auth": "BASE64"` (Docker's config.json), `_auth=BASE64` (.npmrc), a Kubernetes
-# `.dockerconfigjson`: base64 of `user:password` (or of a config holding one)
-_ENCODED_AUTH = re.compile(
-    r"(?i)(?<![\w.-])[\"']?(?:auth|_auth|\.dockerconfigjson|\.dockercfg)[\"']?\s*[:=]\s*"
-    r"[\"']?([A-Za-z0-9+/]{12,}={0,2})(?![\w+/=])"
-)
-
-
-def _encoded_auth(line: str) -> bool:
-    import base64
-    import binascii
-
-    for match in _ENCODED_AUTH.finditer(line):
-        try:
-            decoded = base64.b64decode(match.group(1), validate=True).decode("utf-8")
-        except (binascii.Error, ValueError):
-            continue
-        user, colon, password = decoded.partition(":")
-        if '"auth' in decoded or (colon and user and password and not is_placeholder(password)):
-            return True
-    return False
-
-
 def scan(text: str) -> list[Finding]:
     """The secrets in ``text``, one finding per line at most (the first kind found)."""
     found: dict[int, str] = dict(blocks(text))
@@ -322,7 +328,10 @@ def scan(text: str) -> list[Finding]:
     lines = text.splitlines()
     foreign = names_abroad(text)  # once for the text: most name no secret in other words
     for number, line in enumerate(lines, start=1):
-        columns = table_columns(line, lines[number] if number < len(lines) else "", columns)
+        below = lines[number] if number < len(lines) else ""
+        # (a table's headings in another language: Passwort, Mot de passe)
+        heading = in_english(line) if foreign and columns == {} else line
+        columns = table_columns(heading, below, columns)
         if len(line) < 8 or number in found or _plain(line):
             continue
         kind = _kind_on_line(lines, number, columns, detectors, foreign=foreign)
@@ -403,7 +412,8 @@ def scan_name(name: str) -> list[Finding]:
     """The secrets in a memory's name (a committed, synced file name): at most one
     finding, on line :data:`NAME_LINE`. The name is read whole, its folders' slashes
     included: a URL or a token with slashes pasted into a name is committed as such."""
-    kind = _line_kind(name, _detectors())
+    # (a private key escaped into one line, as a JSON or an env line holds it: a block's)
+    kind = _line_kind(name, _detectors()) or next((kind for _, kind in blocks(name)), None)
     return [] if kind is None else [Finding(NAME_LINE, kind)]
 
 
@@ -424,7 +434,7 @@ def masked_name(name: str) -> str:
 # our own rules on a line, each run only on a line holding one of its words (most lines
 # hold none): (words, rule, kind)
 _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
-    (("://",), _url_password, URL_PASSWORD),
+    (("://", "oracle:thin:"), _url_password, URL_PASSWORD),
     (
         ("bearer", "basic", "authorization"),
         header_credential,
@@ -432,12 +442,16 @@ _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
     ),
     (COMMAND_WORDS, command_line, "password on a command line"),
     (("cookie", "curl"), cookie_credential, "session cookie"),
-    (("auth", "docker"), _encoded_auth, "credential in a Docker or npm auth"),
+    (("auth", "docker"), encoded_auth, "credential in a Docker or npm auth"),
     (("auth=", "auth =", "basicauth("), auth_pair, "password given to an HTTP client"),
     ((":",), pgpass, "password in a .pgpass line"),
     (("password",), netrc, "password in a .netrc entry"),
     (('"kty"',), jwk_private, "private JSON Web Key"),
-    (("phrase", "mnemonic", "seed words", "backup words"), recovery_phrase, "recovery phrase"),
+    (
+        ("phrase", "mnemonic", "seed words", "backup words", "wallet seed", "wallet's seed"),
+        recovery_phrase,
+        "recovery phrase",
+    ),
     (PASSCODE_WORDS, passcode, "PIN or passcode"),
     (("app password", "application password", "app-specific"), app_password, "app password"),
     (LOGIN_WORDS, login_said, "login in a sentence"),
@@ -453,10 +467,6 @@ _ROUND_SIX: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
 _ROUND_SIX_WORDS = tuple(word for words, _, _ in _ROUND_SIX for word in words)
 
 
-# an RFC cited, whose examples (tokens, a Basic credential, a JWT) are published
-_RFC = re.compile(r"\bRFC[ -]?\d{3,5}\b")
-
-
 def _line_kind(
     line: str, detectors: Iterable[Any], *, foreign: bool = True, above: Sequence[str] = ()
 ) -> str | None:
@@ -467,11 +477,13 @@ def _line_kind(
     kind = _detected(line, detectors) or _known_token(line)
     if kind is None:
         kind = _said_kind(line, foreign=foreign)
+        if kind is not None and remarked_harmless(line):
+            return None  # what a sentence or a name says, remarked public or for tests
     if kind is None:
         return None
-    if kind in BROWSER_KEYS and any(public_context(prior, len(prior)) for prior in above):
+    if kind in BROWSER_KEYS and any(map(public_line, (*above, line))):
         return None
-    return None if "RFC" in line and _RFC.search(line) is not None else kind
+    return None if published_example(line) else kind
 
 
 def _said_kind(line: str, *, foreign: bool) -> str | None:

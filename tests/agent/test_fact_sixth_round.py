@@ -1,0 +1,229 @@
+"""Commands the fact sheet missed, or offered wrongly, on the seventh and eighth sets of real
+projects: a guide's release section and a README's title, code blocks fenced inside longer
+fences, another package manager's lines in a project that declares its own, root scripts
+that forward to a workspace member, tox's ``--`` before the tests' options, cargo's
+``xtask`` runner and ``semver-checks``, and the plain ``cargo build`` beside CI's release
+build.
+
+The trees are small made-up projects in the shape those repositories have."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from fact_support import project
+
+from serena_memory.agent.project_facts.commands import classify_command
+from serena_memory.agent.project_facts.doc_sections import readme_sections
+from serena_memory.agent.project_facts.sheet import FactSheet
+
+CARGO = '[package]\nname = "quill"\nversion = "0.1.0"\n'
+
+GUIDE_WITH_RELEASES = """\
+# Contributing
+
+## Running the checks
+
+```sh
+cargo test --workspace
+```
+
+## Cutting a release
+
+Maintainers only.
+
+1. Install the version bumper with `cargo install cargo-edit`.
+2. Run `cargo set-version --bump minor`.
+
+### After the release
+
+```sh
+cargo install cargo-outdated
+```
+
+## Style
+
+Run `cargo clippy --all-targets` before you push.
+"""
+
+
+def test_a_guides_release_section_is_the_maintainers_not_a_contributors(tmp_path: Path) -> None:
+    tree = {"Cargo.toml": CARGO, "src/lib.rs": "", "CONTRIBUTING.md": GUIDE_WITH_RELEASES}
+    sheet = project(tmp_path, tree)
+    assert "cargo test --workspace" in sheet.commands["test"]
+    # the section after the release's (and at its level) is read again
+    assert "cargo clippy --all-targets" in sheet.commands["lint"]
+    assert "cargo install cargo-edit" not in sheet.offered()
+    assert "cargo install cargo-outdated" not in sheet.offered()
+
+
+README_TITLED_BUILD = """\
+# build
+
+A frontend that builds Python packages.
+
+## Usage
+
+```console
+$ pipx run build
+```
+
+## Code of Conduct
+
+Be kind.
+"""
+
+
+def test_a_readmes_title_is_no_section_on_building(tmp_path: Path) -> None:
+    pyproject = '[project]\nname = "build"\nversion = "1.0"\n'
+    tree = {"pyproject.toml": pyproject, "README.md": README_TITLED_BUILD}
+    sheet = project(tmp_path, tree)
+    assert "pipx run build" not in sheet.offered()
+
+
+def test_a_readmes_sections_after_a_title_are_still_read() -> None:
+    text = "# quill\n\nA tool.\n\n## Development\n\n```sh\nmake test\n```\n\n## Usage\n\nquill x\n"
+    kept = readme_sections(text)
+    assert "make test" in kept
+    assert "A tool." not in kept
+    assert "quill x" not in kept
+
+
+README_NESTED_FENCES = """\
+Quill
+=====
+
+Usage
+-----
+
+A recipe file may show code blocks of its own:
+
+````markdown
+Here is a recipe:
+
+```quill
+hello:
+  echo hi
+```
+
+And a fence left open, which quill reports:
+
+```quill
+# a comment, no heading
+````
+
+Contributing
+------------
+
+Run the tests with all features: `cargo test --all-features`.
+"""
+
+
+def test_a_fence_closes_only_at_a_fence_as_long_as_its_own(tmp_path: Path) -> None:
+    tree = {"Cargo.toml": CARGO, "src/main.rs": "", "README.md": README_NESTED_FENCES}
+    sheet = project(tmp_path, tree)
+    assert "cargo test --all-features" in sheet.commands["test"]
+
+
+def pnpm_project(root: Path, guide: str, scripts: dict[str, str]) -> FactSheet:
+    package = {"name": "den", "packageManager": "pnpm@9.1.0", "scripts": scripts}
+    tree = {"package.json": json.dumps(package), "pnpm-lock.yaml": "lockfileVersion: '9.0'\n"}
+    tree["CONTRIBUTING.md"] = guide
+    return project(root, tree)
+
+
+GUIDE_WITH_A_DOCS_SITE = """\
+# Contributing
+
+1. Run `pnpm install`.
+2. Run `pnpm test` before you push.
+
+## Documentation
+
+Clone the docs site beside this repository, and inside it:
+
+1. Run `npm install`.
+2. Run `npm run dev` to preview the pages.
+"""
+
+
+def test_another_package_managers_lines_are_not_the_projects(tmp_path: Path) -> None:
+    sheet = pnpm_project(tmp_path, GUIDE_WITH_A_DOCS_SITE, {"test": "vitest run"})
+    assert "pnpm install" in sheet.commands["setup"]
+    offered = sheet.offered()
+    assert "npm install" not in offered
+    assert "npm run dev" not in offered
+
+
+def test_a_members_line_of_another_manager_is_kept(tmp_path: Path) -> None:
+    guide = "Work on the UI alone with `npm -C packages/ui run dev`.\n"
+    sheet = pnpm_project(tmp_path, guide, {"test": "vitest run"})
+    assert "npm -C packages/ui run dev" in sheet.commands["run"]
+
+
+GUIDE_WITH_PREFIXES = """\
+# Contributing
+
+Run every package's tests with `npm run test`, or one package's:
+
+```sh
+npm run web test
+npm run web build
+npm run cli lint
+```
+
+Build the docs with `npm run site`.
+"""
+
+
+def test_a_script_forwarding_to_a_member_is_a_prefix(tmp_path: Path) -> None:
+    scripts = {
+        "web": "npm run --workspace=@den/web",
+        "cli": "npm run -w @den/cli",
+        "site": "npm run build --workspace=@den/site",
+        "test": "jest",
+    }
+    package = {"name": "den", "private": True, "workspaces": ["packages/*"], "scripts": scripts}
+    tree = {"package.json": json.dumps(package), "package-lock.json": "{}\n"}
+    tree["CONTRIBUTING.md"] = GUIDE_WITH_PREFIXES
+    sheet = project(tmp_path, tree)
+    assert "npm run web test" in sheet.commands["test"]
+    assert "npm run web build" in sheet.commands["build"]
+    assert "npm run cli lint" in sheet.commands["lint"]
+    # a script that runs one member's script of its own is no prefix
+    assert "npm run site" not in sheet.commands.get("test", [])
+
+
+def test_tox_hands_the_tests_their_options_after_a_double_dash() -> None:
+    assert classify_command("tox run -- --run-integration") == "test"
+    assert classify_command("tox -- -n auto --only-integration") == "test"
+    assert classify_command("tox -e lint -- --fix") == "lint"
+
+
+def test_cargo_xtask_runs_the_projects_own_tasks() -> None:
+    assert classify_command("cargo xtask test-all") == "test"
+    assert classify_command("cargo xtask fmt") == "format"
+    assert classify_command("cargo xtask bump minor") is None
+    assert classify_command("cargo +stable semver-checks") == "lint"
+
+
+CI_RELEASE_BUILD = """\
+name: CI
+on: [push, pull_request]
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: cargo build --locked --release
+      - run: cargo test --locked
+"""
+
+
+def test_the_plain_build_stands_beside_cis_release_build(tmp_path: Path) -> None:
+    tree = {"Cargo.toml": CARGO, "src/main.rs": "fn main() {}\n"}
+    tree[".github/workflows/ci.yml"] = CI_RELEASE_BUILD
+    sheet = project(tmp_path, tree)
+    assert "cargo build --locked --release" in sheet.commands["build"]
+    assert "cargo build" in sheet.commands["build"]

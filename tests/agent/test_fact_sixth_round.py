@@ -227,3 +227,35 @@ def test_the_plain_build_stands_beside_cis_release_build(tmp_path: Path) -> None
     sheet = project(tmp_path, tree)
     assert "cargo build --locked --release" in sheet.commands["build"]
     assert "cargo build" in sheet.commands["build"]
+
+
+GOLANGCI_V2 = """\
+version: "2"
+linters:
+  enable:
+    - misspell
+formatters:
+  enable:
+    - gofumpt
+    - goimports
+"""
+
+
+def test_golangci_lints_formatters_are_run_by_its_fmt(tmp_path: Path) -> None:
+    tree = {"go.mod": "module example.com/den\n\ngo 1.23\n", "main.go": "package main\n"}
+    tree[".golangci.yml"] = GOLANGCI_V2
+    sheet = project(tmp_path, tree)
+    assert sheet.commands["format"] == ["golangci-lint fmt"]
+    assert "golangci-lint run" in sheet.commands["lint"]
+
+
+def test_without_formatters_gofmt_stays_the_format(tmp_path: Path) -> None:
+    tree = {"go.mod": "module example.com/den\n\ngo 1.23\n", "main.go": "package main\n"}
+    tree[".golangci.yml"] = 'version: "2"\nlinters:\n  enable:\n    - misspell\n'
+    sheet = project(tmp_path, tree)
+    assert sheet.commands["format"] == ["gofmt -l ."]
+
+
+def test_a_task_validating_a_schema_lints() -> None:
+    assert classify_command("task schema:validate") == "lint"
+    assert classify_command("make validate") == "lint"

@@ -259,3 +259,20 @@ def test_without_formatters_gofmt_stays_the_format(tmp_path: Path) -> None:
 def test_a_task_validating_a_schema_lints() -> None:
     assert classify_command("task schema:validate") == "lint"
     assert classify_command("make validate") == "lint"
+
+
+def test_each_checker_a_check_script_chains_is_offered(tmp_path: Path) -> None:
+    scripts = {"test": "ava", "type": "tsd && tsc", "lint": "xo"}
+    package = {"name": "spawnly", "type": "module", "scripts": scripts}
+    tree = {"package.json": json.dumps(package), "index.js": "", "tsconfig.json": "{}\n"}
+    sheet = project(tmp_path, tree)
+    assert "npm run type" in sheet.commands["typecheck"]
+    assert "tsd" in sheet.commands["typecheck"]
+    assert "tsc" in sheet.commands["typecheck"]
+
+
+def test_a_test_script_of_one_runner_twice_gives_no_parts(tmp_path: Path) -> None:
+    scripts = {"test": "jest --selectProjects unit && jest --selectProjects e2e"}
+    package = {"name": "spawnly", "scripts": scripts}
+    sheet = project(tmp_path, {"package.json": json.dumps(package), "index.js": ""})
+    assert sheet.commands["test"] == ["npm test"]

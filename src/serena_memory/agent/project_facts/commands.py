@@ -51,6 +51,7 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("go", "test"): "test", ("cargo", "test"): "test", ("cargo", "nextest"): "test",
     ("gotestsum", ""): "test", ("borp", ""): "test",
     ("airtap", ""): "test", ("tstyche", ""): "typecheck", ("attw", ""): "lint",
+    ("tsd", ""): "typecheck",
     ("coverage", "run"): "test", ("tox", ""): "test", ("nox", ""): "test",
     ("ruff", "check"): "lint", ("flake8", ""): "lint", ("pylint", ""): "lint",
     ("eslint", ""): "lint", ("xo", ""): "lint", ("golangci-lint", "run"): "lint",

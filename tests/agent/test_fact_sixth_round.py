@@ -276,3 +276,56 @@ def test_a_test_script_of_one_runner_twice_gives_no_parts(tmp_path: Path) -> Non
     package = {"name": "spawnly", "scripts": scripts}
     sheet = project(tmp_path, {"package.json": json.dumps(package), "index.js": ""})
     assert sheet.commands["test"] == ["npm test"]
+
+
+GEM_README = """\
+# Quill
+
+## Contributing
+
+Run `bundle install` and `bin/test`. To test against another Rails:
+
+```bash
+BUNDLE_GEMFILE=gemfiles/Gemfile-rails-7 bundle install
+BUNDLE_GEMFILE=gemfiles/Gemfile-rails-7 bin/test
+```
+"""
+GEM_RAKEFILE = """\
+require 'rake/testtask'
+require 'rdoc/task'
+
+desc 'Run the tests for every ORM.'
+task :pre_commit do
+  sh 'bin/test'
+end
+
+Rake::TestTask.new(:test) do |t|
+  t.pattern = 'test/**/*_test.rb'
+end
+
+Rake::RDocTask.new(:rdoc) do |rdoc|
+  rdoc.rdoc_dir = 'rdoc'
+end
+"""
+
+
+def gem(root: Path) -> FactSheet:
+    tree = {"Gemfile": "source 'https://rubygems.org'\ngemspec\n", "Rakefile": GEM_RAKEFILE}
+    tree["README.md"] = GEM_README
+    tree["bin/test"] = "#!/usr/bin/env ruby\n"
+    tree["gemfiles/Gemfile-rails-7"] = "gem 'rails', '~> 7.0'\n"
+    tree["lib/quill.rb"] = ""
+    return project(root, tree)
+
+
+def test_a_documented_line_setting_a_path_in_its_environment_is_kept(tmp_path: Path) -> None:
+    sheet = gem(tmp_path)
+    assert "BUNDLE_GEMFILE=gemfiles/Gemfile-rails-7 bundle install" in sheet.commands["setup"]
+    assert "BUNDLE_GEMFILE=gemfiles/Gemfile-rails-7 bin/test" in sheet.commands["test"]
+
+
+def test_rakes_pre_commit_and_older_rdoc_task_are_offered(tmp_path: Path) -> None:
+    sheet = gem(tmp_path)
+    offered = sheet.offered()
+    assert any(command.endswith("rake pre_commit") for command in offered)
+    assert any(command.endswith("rake rdoc") for command in sheet.commands["build"])

@@ -245,6 +245,11 @@ def _without_environment(words: list[str]) -> list[str]:
     return words
 
 
+def without_environment(line: str) -> list[str]:
+    """The words of a command line from its program on (``FOO=a/b cmd x`` is ``cmd x``)."""
+    return _without_environment(line.split())
+
+
 def for_member(words: list[str]) -> list[str]:
     """The command a workspace member runs: ``pnpm --filter api test`` is ``pnpm test``,
     ``yarn workspace api lint`` is ``yarn lint``, ``npm test -w api`` is ``npm test``."""

@@ -15,7 +15,11 @@ import os
 import re
 from collections.abc import Iterator
 
-from serena_memory.agent.project_facts.commands import classify_command, unwrap
+from serena_memory.agent.project_facts.commands import (
+    classify_command,
+    unwrap,
+    without_environment,
+)
 from serena_memory.agent.project_facts.doc_sections import (
     readme_sections,
     without_maintainer_sections,
@@ -273,8 +277,10 @@ def _kind(line: str, programs: set[str], forwarded: str | None) -> str | None:
 
 def _names_no_other_file(project: Project, line: str) -> bool:
     """Not a link nor a placeholder, and a path first only for the project's own program
-    (``scripts/test.sh``, not ``docs/doc.md``)."""
-    first = line.split()[0].removeprefix("./")
+    (``scripts/test.sh``, not ``docs/doc.md``); the environment a line sets first
+    (``BUNDLE_GEMFILE=gemfiles/rails-8 bin/test``) is no path."""
+    program = without_environment(line) or line.split()
+    first = program[0].removeprefix("./")
     if "<" in _PLACEHOLDER.sub("", line):
         return False
     if "/" in first:
@@ -283,9 +289,7 @@ def _names_no_other_file(project: Project, line: str) -> bool:
             return False
         # a module named alone (`tests/conftest.py`, `spec/project_spec.rb`) is read, not
         # run, unless it is a program (a shell script, or executable)
-        return (
-            len(line.split()) > 1 or suffix in ("", ".sh", ".bash") or _executable(project, first)
-        )
+        return len(program) > 1 or suffix in ("", ".sh", ".bash") or _executable(project, first)
     return True
 
 

@@ -49,7 +49,8 @@ _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
     ("run", frozenset({"start", "dev", "serve", "server", "run", "preview", "play", "watch",
                        "livehtml", "autobuild", "auto", "live", "console", "view"})),
     # the docs are built unless the name says they are served (`docs-serve`, `docs-auto`)
-    ("build", frozenset({"docs", "doc", "html"})),
+    ("build", frozenset({"docs", "doc", "html", "rdoc", "yard", "typedoc", "jsdoc", "javadoc",
+                         "apidoc", "apidocs"})),
 )  # fmt: skip
 # a test task's name with more to it than the word: `testcov`, `richtest`, `itest`
 _TEST_AFFIX = ("test",)
@@ -98,7 +99,7 @@ def _name_words(name: str) -> list[str]:
     """The name's words, with ``pre-commit`` kept whole as well (the separators split it,
     and its halves say nothing)."""
     found = words(name)
-    if "pre-commit" in name.lower():
+    if "pre-commit" in name.lower().replace("_", "-"):  # Rake's `pre_commit` too
         found.append("pre-commit")
     return found
 

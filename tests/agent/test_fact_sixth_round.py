@@ -329,3 +329,8 @@ def test_rakes_pre_commit_and_older_rdoc_task_are_offered(tmp_path: Path) -> Non
     offered = sheet.offered()
     assert any(command.endswith("rake pre_commit") for command in offered)
     assert any(command.endswith("rake rdoc") for command in sheet.commands["build"])
+
+
+def test_a_task_making_the_manual_pages_builds() -> None:
+    assert classify_command("make man") == "build"
+    assert classify_command("just man-1-preview") == "run"

@@ -48,9 +48,10 @@ _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
     ("build", frozenset({"build", "compile", "bundle", "assemble", "codegen", "transpile"})),
     ("run", frozenset({"start", "dev", "serve", "server", "run", "preview", "play", "watch",
                        "livehtml", "autobuild", "auto", "live", "console", "view"})),
-    # the docs are built unless the name says they are served (`docs-serve`, `docs-auto`)
+    # the docs (and manual pages) are built unless the name says they are served
+    # (`docs-serve`, `docs-auto`)
     ("build", frozenset({"docs", "doc", "html", "rdoc", "yard", "typedoc", "jsdoc", "javadoc",
-                         "apidoc", "apidocs"})),
+                         "apidoc", "apidocs", "man", "manpage", "manpages"})),
 )  # fmt: skip
 # a test task's name with more to it than the word: `testcov`, `richtest`, `itest`
 _TEST_AFFIX = ("test",)

@@ -334,3 +334,11 @@ def test_rakes_pre_commit_and_older_rdoc_task_are_offered(tmp_path: Path) -> Non
 def test_a_task_making_the_manual_pages_builds() -> None:
     assert classify_command("make man") == "build"
     assert classify_command("just man-1-preview") == "run"
+
+
+def test_a_section_on_building_and_releasing_is_still_read(tmp_path: Path) -> None:
+    guide = (
+        "# Contributing\n\n## Building and releasing\n\nBuild with `cargo build --all-features`.\n"
+    )
+    sheet = project(tmp_path, {"Cargo.toml": CARGO, "src/lib.rs": "", "CONTRIBUTING.md": guide})
+    assert "cargo build --all-features" in sheet.commands["build"]

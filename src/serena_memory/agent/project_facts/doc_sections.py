@@ -27,7 +27,7 @@ _MAINTAINER_HEADINGS = frozenset({"release", "releases", "releasing", "publish",
 
 def without_maintainer_sections(text: str) -> str:
     """The document without the sections (and their subsections) whose heading says
-    releasing, publishing or deploying."""
+    releasing, publishing or deploying, and nothing of everyone's work."""
     kept: list[str] = []
     skip_level = 0  # while skipping, the level of the heading that started it
     underlines: list[str] = []
@@ -38,11 +38,18 @@ def without_maintainer_sections(text: str) -> str:
         underline = lines[index + 1] if index + 1 < len(lines) else ""
         heading_text, level = (None, 0) if fence else _heading(line, underline, underlines)
         if heading_text is not None and (not skip_level or level <= skip_level):
-            maintainers = any(w in _MAINTAINER_HEADINGS for w in words(heading_text))
+            maintainers = _for_maintainers(words(heading_text))
             skip_level = level if maintainers else 0
         if not skip_level:
             kept.append(line)
     return "\n".join(kept)
+
+
+def _for_maintainers(found: list[str]) -> bool:
+    """A heading on releases alone: ``Publishing a release``, not ``Building and
+    releasing`` (its building is everyone's)."""
+    releases = any(w in _MAINTAINER_HEADINGS for w in found)
+    return releases and not any(w in _WORK_HEADINGS for w in found)
 
 
 def readme_sections(text: str) -> str:

@@ -342,3 +342,30 @@ def test_a_section_on_building_and_releasing_is_still_read(tmp_path: Path) -> No
     )
     sheet = project(tmp_path, {"Cargo.toml": CARGO, "src/lib.rs": "", "CONTRIBUTING.md": guide})
     assert "cargo build --all-features" in sheet.commands["build"]
+
+
+GUIDE_OF_SCRIPTS = """\
+# Contributing
+
+Run `npm run test-u1`, `npm run test-u2`, `npm run test-u3`, `npm run test-u4`,
+or `npm run test-u5`.
+The `test` script calls the `mocha` binary.
+
+To run the tests of one interface:
+
+```sh
+npm run test-u1 -- --grep bdd
+```
+"""
+
+
+def test_a_guides_calls_of_scripts_leave_it_room_for_its_own_forms(tmp_path: Path) -> None:
+    scripts = {f"test-u{n}": f"mocha test/unit{n}" for n in range(1, 6)}
+    scripts["test"] = "mocha"
+    package = {"name": "den", "scripts": scripts}
+    tree = {"package.json": json.dumps(package), "package-lock.json": "{}\n"}
+    tree["CONTRIBUTING.md"] = GUIDE_OF_SCRIPTS
+    sheet = project(tmp_path, tree)
+    assert "npm run test-u1 -- --grep bdd" in sheet.commands["test"]
+    # a tool named as a script runs it is that script
+    assert "mocha" not in sheet.commands["test"]

@@ -301,14 +301,20 @@ def _executable(project: Project, rel: str) -> bool:
 
 
 def read_docs(project: Project) -> None:
+    """Offer the documented commands, at most ``MAX_PER_KIND`` of a kind and
+    ``MAX_FROM_DOCS`` in all; a guide's call of one of the project's scripts as it stands
+    (``npm run test-smoke``) counts for neither, as the scripts are offered anyway: the
+    guide's room is kept for what only it says (``npm run test-browser -- --grep bdd``)."""
     sheet = project.sheet
+    scripts = PackageScripts(project)
     known = {" ".join(c.split()) for c in sheet.offered()}
     added: dict[str, int] = {}
     for kind, line in _documented(project):
-        if line in known or added.get(kind, 0) >= MAX_PER_KIND:
-            continue
+        if line in known or added.get(kind, 0) >= MAX_PER_KIND or line in scripts.bodies:
+            continue  # a tool typed as a script runs it (`vitest` for `"test": "vitest"`)
         if sum(added.values()) >= MAX_FROM_DOCS:
             return
         if sheet.add(kind, line, SOURCE):
             known.add(line)
-            added[kind] = added.get(kind, 0) + 1
+            counted = not scripts.runs_script(line)
+            added[kind] = added.get(kind, 0) + counted

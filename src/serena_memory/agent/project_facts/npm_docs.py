@@ -28,11 +28,22 @@ class PackageScripts:
         name = declared.split("@", 1)[0].strip() if isinstance(declared, str) else ""
         self.declared = name if name in MANAGERS else ""
         scripts = data.get("scripts")
-        self.forwarding = frozenset(
-            name
+        items = [
+            (name, body)
             for name, body in (scripts.items() if isinstance(scripts, dict) else ())
-            if isinstance(body, str) and _forwards(body)
-        )
+            if isinstance(name, str) and isinstance(body, str)
+        ]
+        self.names = frozenset(name for name, _ in items)
+        self.bodies = frozenset(" ".join(body.split()) for _, body in items)
+        self.forwarding = frozenset(name for name, body in items if _forwards(body))
+
+    def runs_script(self, line: str) -> bool:
+        """A call of one of the scripts as it stands: ``npm run lint``, ``pnpm lint``,
+        ``npm test``, ``nr lint`` (antfu's ni)."""
+        words = line.split()
+        if words[:2] in (["npm", "run"], ["pnpm", "run"], ["yarn", "run"], ["bun", "run"]):
+            words = [words[0], *words[2:]]
+        return len(words) == 2 and words[0] in (*MANAGERS, "nr") and words[1] in self.names
 
     def another_managers(self, line: str) -> bool:
         """A line of a package manager other than the declared one, run at the root (a

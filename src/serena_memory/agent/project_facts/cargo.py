@@ -21,6 +21,8 @@ def read_cargo(project: Project) -> None:
     sheet = project.sheet
     workspace = "[workspace]" in text
     sheet.add_default("build", "cargo build", MANIFEST)
+    if _builds_for_release_only(sheet.commands.get("build", [])):
+        sheet.add("build", "cargo build", MANIFEST)
     sheet.add_default("test", "cargo test --workspace" if workspace else "cargo test", MANIFEST)
     sheet.add_default("lint", "cargo clippy", MANIFEST)
     sheet.add_default("format", "cargo fmt --check", MANIFEST)
@@ -28,3 +30,11 @@ def read_cargo(project: Project) -> None:
         sheet.add_default("run", "cargo run", MANIFEST)
     if workspace:
         sheet.notes.append("`Cargo.toml` declares a workspace (several crates).")
+
+
+def _builds_for_release_only(builds: list[str]) -> bool:
+    """Whether every ``cargo build`` known is an optimized one (CI's ``cargo build --locked
+    --release`` makes the binaries it ships): a contributor's everyday build is the plain
+    debug one, slower to run but much quicker to compile."""
+    cargo = [command.split() for command in builds if command.startswith("cargo build")]
+    return bool(cargo) and all({"--release", "-r"} & set(words) for words in cargo)

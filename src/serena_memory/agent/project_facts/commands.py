@@ -51,6 +51,7 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("go", "test"): "test", ("cargo", "test"): "test", ("cargo", "nextest"): "test",
     ("gotestsum", ""): "test", ("borp", ""): "test",
     ("airtap", ""): "test", ("tstyche", ""): "typecheck", ("attw", ""): "lint",
+    ("tsd", ""): "typecheck",
     ("coverage", "run"): "test", ("tox", ""): "test", ("nox", ""): "test",
     ("ruff", "check"): "lint", ("flake8", ""): "lint", ("pylint", ""): "lint",
     ("eslint", ""): "lint", ("xo", ""): "lint", ("golangci-lint", "run"): "lint",
@@ -99,6 +100,7 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("astro", "build"): "build", ("vitepress", "build"): "build", ("vite", "build"): "build",
     ("docusaurus", "build"): "build", ("hugo", ""): "build", ("zola", "build"): "build",
     ("yard", "server"): "run", ("mdbook", "build"): "build", ("mdbook", "serve"): "run",
+    ("cargo", "semver-checks"): "lint",
 }  # fmt: skip
 # what another tool's subcommand says it does (a docs site's `zensical serve`)
 _SUBCOMMANDS = {"serve": "run"}
@@ -111,7 +113,7 @@ _RUNNERS = {("make", ""), ("just", ""), ("task", ""), ("rake", ""), ("npm", "run
             ("gradlew", ""), ("gradle", ""), ("mvn", ""), ("mvnw", ""),
             ("hatch", "run"), ("hatch", ""), ("poe", ""), ("turbo", "run"), ("turbo", ""),
             ("lerna", "run"), ("nx", "run"), ("nx", ""), ("moon", "run"),
-            ("nr", ""), ("bake", "")}  # fmt: skip
+            ("nr", ""), ("bake", ""), ("cargo", "xtask")}  # fmt: skip
 _MANAGERS = frozenset({"npm", "pnpm", "yarn", "bun"})
 _ENVIRONMENT_MANAGERS = frozenset({"hatch", "poetry", "pipenv", "pdm"})
 # a package manager's own commands: `pnpm ci` is pnpm's, so a script named `ci` is typed
@@ -241,6 +243,11 @@ def _without_environment(words: list[str]) -> list[str]:
             closing = next((i for i, w in enumerate(words) if w.endswith(quote)), None)
             words = words[closing + 1 :] if closing is not None else []
     return words
+
+
+def without_environment(line: str) -> list[str]:
+    """The words of a command line from its program on (``FOO=a/b cmd x`` is ``cmd x``)."""
+    return _without_environment(line.split())
 
 
 def for_member(words: list[str]) -> list[str]:
@@ -394,8 +401,10 @@ def _is_action_word(word: str, line: str) -> bool:
 
 def environment_kind(words: list[str]) -> str | None:
     """``tox``, ``tox run -e typing``, ``tox -f lint``, ``nox -s tests``: the kind of the
-    environments named, the tests when none is."""
+    environments named, the tests when none is (``tox run -- --run-integration`` hands
+    the default environment's tests their options after ``--``)."""
     rest = words[2:] if len(words) > 1 and words[1] in ("run", "r") else words[1:]
+    rest = rest[: rest.index("--")] if "--" in rest else rest
     for option, value in zip(rest, rest[1:], strict=False):
         if option in ("-e", "-f", "-s", "--session", "--sessions", "-m"):
             kinds = {classify_name(name) for name in value.split(",")}

@@ -15,9 +15,17 @@ import os
 import re
 from collections.abc import Iterator
 
-from serena_memory.agent.project_facts.commands import classify_command, unwrap
+from serena_memory.agent.project_facts.commands import (
+    classify_command,
+    unwrap,
+    without_environment,
+)
+from serena_memory.agent.project_facts.doc_sections import (
+    readme_sections,
+    without_maintainer_sections,
+)
 from serena_memory.agent.project_facts.files import Project
-from serena_memory.agent.project_facts.names import words
+from serena_memory.agent.project_facts.npm_docs import PackageScripts
 from serena_memory.agent.project_facts.own_programs import own_programs, runs_own_program
 
 # AGENTS.md, CLAUDE.md: the instructions for coding agents name the commands to run before
@@ -42,11 +50,6 @@ _MAX_CARRIED = 600
 _FENCE = re.compile(r"^\s*(```+|~~~+)\s*([\w+-]*)")
 _BLOCK_QUOTE = re.compile(r"^\s*>\s?")
 _INLINE = re.compile(r"``?([^`\n]{2,100})``?")
-_HEADING_MD = re.compile(r"^#{1,6}\s+(.*)")
-_WORK_HEADINGS = frozenset({"build", "building", "test", "tests", "testing", "develop",
-                            "development", "developing", "contributing", "contribute",
-                            "contribution", "contributions",
-                            "hacking", "running", "setup", "lint", "linting"})  # fmt: skip
 # a value the reader fills in (`pytest <path>`, `cargo test --test <name>`), never the
 # first word nor a link
 _PLACEHOLDER = re.compile(r"(?<=\s)<[A-Za-z][\w.:-]{0,40}>")
@@ -100,50 +103,6 @@ def _developer_folders(project: Project, folders: list[str]) -> list[str]:
             if name.lower() in DEVELOPER_FOLDERS
         ]
     return found[:MAX_DOC_FOLDERS]
-
-
-def readme_sections(text: str) -> str:
-    """The README's sections on working on the project (Markdown or reStructuredText),
-    with their subsections (``Contributing`` › ``Contribution Workflow``)."""
-    kept: list[str] = []
-    keep = False
-    kept_level = 0
-    underlines: list[str] = []  # reStructuredText's levels, in the order they appear
-    lines = text.splitlines()
-    for index, line in enumerate(lines):
-        underline = lines[index + 1] if index + 1 < len(lines) else ""
-        heading_text, level = _heading(line, underline, underlines)
-        if heading_text is not None and not (keep and level > kept_level):
-            keep = any(w in _WORK_HEADINGS for w in words(heading_text))
-            kept_level = level
-        if keep:
-            kept.append(line)
-    return "\n".join(kept)
-
-
-def _heading(line: str, underline: str, underlines: list[str]) -> tuple[str | None, int]:
-    """(title, level) of a heading line, or (None, 0): a Markdown ``## Title`` is of its
-    number of ``#``; a reStructuredText title (underlined by the next line) is of the rank
-    its underline's character first appeared in, which ``underlines`` records."""
-    heading = _HEADING_MD.match(line)
-    if heading is None and _is_rst_title(line, underline):
-        if underline[0] not in underlines:
-            underlines.append(underline[0])
-        return line, underlines.index(underline[0]) + 1
-    if heading is None:
-        return None, 0
-    return heading.group(1), len(line) - len(line.lstrip("#"))
-
-
-def _is_rst_title(line: str, underline: str) -> bool:
-    """A reStructuredText title: a line of text underlined by the next, a line of one
-    punctuation's characters at least as long (and of three at the least)."""
-    return bool(
-        underline
-        and set(underline) <= set("=-~^*#")
-        and len(underline) >= max(3, len(line.strip()))
-        and line.strip()
-    )
 
 
 def unquoted(text: str) -> str:
@@ -295,22 +254,33 @@ def _documented(project: Project) -> Iterator[tuple[str, str]]:
     if readme:
         texts.append(readme_sections(project.text(readme) or ""))
     programs = own_programs(project.toml("pyproject.toml"))
+    scripts = PackageScripts(project)
     for text in texts:
-        for folder, line in doc_commands(text[:200_000]):
+        for folder, line in doc_commands(without_maintainer_sections(text[:200_000])):
             if folder and project.is_dir(folder):  # else `cd project` after cloning it
                 line = f"cd {folder} && {line}"
             line = _VENV_BIN.sub("", line)  # `.venv/bin/pip install -r ...` is `pip install`
-            if not _names_no_other_file(project, line):
+            if not _names_no_other_file(project, line) or scripts.another_managers(line):
                 continue
-            kind = is_command(line) or ("run" if runs_own_program(line, programs) else None)
+            kind = _kind(line, programs, scripts.forwarded(line))
             if kind is not None:
                 yield kind, line
 
 
+def _kind(line: str, programs: set[str], forwarded: str | None) -> str | None:
+    """The kind of a documented line: its command's, or the kind of the script a
+    forwarding script runs (``npm run react test`` tests), or running the project's own
+    program."""
+    kind = is_command(line) or (is_command(forwarded) if forwarded else None)
+    return kind or ("run" if runs_own_program(line, programs) else None)
+
+
 def _names_no_other_file(project: Project, line: str) -> bool:
     """Not a link nor a placeholder, and a path first only for the project's own program
-    (``scripts/test.sh``, not ``docs/doc.md``)."""
-    first = line.split()[0].removeprefix("./")
+    (``scripts/test.sh``, not ``docs/doc.md``); the environment a line sets first
+    (``BUNDLE_GEMFILE=gemfiles/rails-8 bin/test``) is no path."""
+    program = without_environment(line) or line.split()
+    first = program[0].removeprefix("./")
     if "<" in _PLACEHOLDER.sub("", line):
         return False
     if "/" in first:
@@ -319,9 +289,7 @@ def _names_no_other_file(project: Project, line: str) -> bool:
             return False
         # a module named alone (`tests/conftest.py`, `spec/project_spec.rb`) is read, not
         # run, unless it is a program (a shell script, or executable)
-        return (
-            len(line.split()) > 1 or suffix in ("", ".sh", ".bash") or _executable(project, first)
-        )
+        return len(program) > 1 or suffix in ("", ".sh", ".bash") or _executable(project, first)
     return True
 
 
@@ -333,14 +301,20 @@ def _executable(project: Project, rel: str) -> bool:
 
 
 def read_docs(project: Project) -> None:
+    """Offer the documented commands, at most ``MAX_PER_KIND`` of a kind and
+    ``MAX_FROM_DOCS`` in all; a guide's call of one of the project's scripts as it stands
+    (``npm run test-smoke``) counts for neither, as the scripts are offered anyway: the
+    guide's room is kept for what only it says (``npm run test-browser -- --grep bdd``)."""
     sheet = project.sheet
+    scripts = PackageScripts(project)
     known = {" ".join(c.split()) for c in sheet.offered()}
     added: dict[str, int] = {}
     for kind, line in _documented(project):
-        if line in known or added.get(kind, 0) >= MAX_PER_KIND:
-            continue
+        if line in known or added.get(kind, 0) >= MAX_PER_KIND or line in scripts.bodies:
+            continue  # a tool typed as a script runs it (`vitest` for `"test": "vitest"`)
         if sum(added.values()) >= MAX_FROM_DOCS:
             return
         if sheet.add(kind, line, SOURCE):
             known.add(line)
-            added[kind] = added.get(kind, 0) + 1
+            counted = not scripts.runs_script(line)
+            added[kind] = added.get(kind, 0) + counted

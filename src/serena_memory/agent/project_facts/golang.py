@@ -10,6 +10,8 @@ MODULE = "go.mod"
 GOLANGCI = (".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json")
 _MODULE = re.compile(r"^module\s+(\S+)", re.M)
 _VERSION = re.compile(r"^go\s+(\S+)", re.M)
+# golangci-lint 2's own formatters (gofumpt, goimports...): `golangci-lint fmt` runs them
+_FORMATTERS = re.compile(r"^(?:formatters:|\[formatters[\].])", re.M)
 
 
 def module_path(project: Project) -> str | None:
@@ -30,7 +32,10 @@ def read_go(project: Project) -> None:
     sheet.add_default("build", "go build ./...", MODULE)
     sheet.add_default("test", "go test ./...", MODULE)
     sheet.add_default("lint", "go vet ./...", MODULE)
-    sheet.add_default("format", "gofmt -l .", MODULE)
+    if config and _FORMATTERS.search(project.text(config) or ""):
+        sheet.add_default("format", "golangci-lint fmt", config)  # the formatters it names
+    else:
+        sheet.add_default("format", "gofmt -l .", MODULE)
     module = _MODULE.search(text[:10_000])
     version = _VERSION.search(text[:10_000])
     if module:

@@ -39,7 +39,8 @@ _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
                           "gofmt", "rustfmt", "autoformat", "spotlessapply"})),
     ("lint", frozenset({"lint", "linting", "linter", "check", "checks", "vet", "clippy",
                         "style", "flake8", "pylint", "ruff", "eslint", "rubocop",
-                        "shellcheck", "precommit", "pre-commit", "spotlesscheck"})),
+                        "shellcheck", "precommit", "pre-commit", "spotlesscheck",
+                        "validate"})),
     ("test", frozenset({"test", "tests", "spec", "specs", "e2e", "unit", "integration",
                         "coverage", "cov", "itest", "testing", "pytest", "jest", "vitest",
                         "cover", "fuzz", "cucumber", "rspec"})),
@@ -47,8 +48,10 @@ _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
     ("build", frozenset({"build", "compile", "bundle", "assemble", "codegen", "transpile"})),
     ("run", frozenset({"start", "dev", "serve", "server", "run", "preview", "play", "watch",
                        "livehtml", "autobuild", "auto", "live", "console", "view"})),
-    # the docs are built unless the name says they are served (`docs-serve`, `docs-auto`)
-    ("build", frozenset({"docs", "doc", "html"})),
+    # the docs (and manual pages) are built unless the name says they are served
+    # (`docs-serve`, `docs-auto`)
+    ("build", frozenset({"docs", "doc", "html", "rdoc", "yard", "typedoc", "jsdoc", "javadoc",
+                         "apidoc", "apidocs", "man", "manpage", "manpages"})),
 )  # fmt: skip
 # a test task's name with more to it than the word: `testcov`, `richtest`, `itest`
 _TEST_AFFIX = ("test",)
@@ -97,7 +100,7 @@ def _name_words(name: str) -> list[str]:
     """The name's words, with ``pre-commit`` kept whole as well (the separators split it,
     and its halves say nothing)."""
     found = words(name)
-    if "pre-commit" in name.lower():
+    if "pre-commit" in name.lower().replace("_", "-"):  # Rake's `pre_commit` too
         found.append("pre-commit")
     return found
 

@@ -25,7 +25,7 @@ _LIBRARY_TASKS = {
     "Rake::TestTask": ("test", "test"), "Minitest::TestTask": ("test", "test"),
     "RSpec::Core::RakeTask": ("spec", "test"), "RuboCop::RakeTask": ("rubocop", "lint"),
     "Cucumber::Rake::Task": ("cucumber", "test"), "YARD::Rake::YardocTask": ("yard", "build"),
-    "RDoc::Task": ("rdoc", "build"),
+    "RDoc::Task": ("rdoc", "build"), "Rake::RDocTask": ("rdoc", "build"),  # its older name
 }  # fmt: skip
 _TASK_CLASSES = re.compile(
     rf"^\s*({'|'.join(re.escape(name) for name in _LIBRARY_TASKS)})"

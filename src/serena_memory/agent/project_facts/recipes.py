@@ -26,6 +26,8 @@ from serena_memory.agent.project_facts.names import classify_name, is_never, wor
 from serena_memory.agent.project_facts.sheet import FactSheet
 
 NEVER = "never"
+# the kinds whose tools a person runs one by one (a failing type checker, alone)
+_ONE_BY_ONE = frozenset({"format", "typecheck", "lint"})
 # a body made only of these is something else than the kinds the sheet offers
 REPORT = "report"
 MAX_DEPTH = 6
@@ -455,11 +457,14 @@ def _as_tasks(
 def offer_parts(sheet: FactSheet, found: Iterable[tuple[str, str]], source: str) -> None:
     """Each line of an aggregate, under its own kind, when it can be typed as it stands; a
     fixer running several formatters (``fmt: cargo fmt; shfmt --write *.sh``) gives each
-    formatter's writing form, which a check elsewhere (``shfmt --diff``) does not say."""
+    formatter's writing form, which a check elsewhere (``shfmt --diff``) does not say, and
+    a check running several checkers (``type: tsd && tsc``) each checker, as each checks
+    something of its own (the declarations, the code)."""
     lines = [(kind, line) for kind, line in found if line]
     kinds = {kind for kind, _ in lines}
-    formatters = {line.split()[0] for _, line in lines} if kinds == {"format"} else set()
-    if len(kinds) < 2 and len(formatters) < 2:
+    checks = kinds <= _ONE_BY_ONE
+    checkers = {line.split()[0] for _, line in lines} if len(kinds) == 1 and checks else set()
+    if len(kinds) < 2 and len(checkers) < 2:
         return
     for kind, line in lines:
         typed = not _VARIABLE.search(line) and len(line) <= MAX_COMMAND_CHARS

@@ -44,18 +44,26 @@ PROSE_PRODUCTS = _words(
 )
 """Product names written like file names in prose."""
 
+_INTRODUCERS = (
+    r"\be\.\s?g\.|\bfor (?:example|instance)|\bsuch as"
+    r"|例えば|たとえば|例如|比如|例(?=\s*[:：])"
+)
+"""The words that introduce an example, in English, Japanese and Chinese: ``e.g.``,
+``例:`` (``（例: `agent_loop.go`）`` after a naming rule), ``例えば``, ``例如``; ``例外``
+("exception") is none. German ``z. B.`` is left out: notes list the project's real files
+after it as often as made-up ones."""
 _EXAMPLE = re.compile(
-    r"(?:\be\.\s?g\.|\bfor (?:example|instance)|\bsuch as)[,:]?\s*"
-    r"(?:`[^`]{1,60}`\s*(?:,|\bor\b|\band\b)\s*){0,4}(?:or |and )?[*_(\[]*"
+    rf"(?:{_INTRODUCERS})[,:：]?\s*"
+    r"(?:`[^`]{1,60}`\s*(?:,|、|\bor\b|\band\b)\s*){0,4}(?:or |and )?[*_(\[]*"
     r"(?:[a-z][\w-]*\s+){0,2}$",
     re.IGNORECASE,
 )
 """What introduces an example just before a name, the names listed with it included:
-``(e.g., `UserProfile.tsx`)``, ``(e.g., `features/`, `bugs/`)``, two plain words
-between (``e.g. non-obvious nix.conf``)."""
+``(e.g., `UserProfile.tsx`)``, ``(e.g., `features/`, `bugs/`)``, ``（例: `a.go`, `b.go`）``,
+two plain words between (``e.g. non-obvious nix.conf``)."""
 ON_PATH = re.compile(r"\b(?:on|in)\s+(?:the\s+|your\s+|their\s+)?\$?PATH\b")
 """A line that says a name is a program found on the machine's PATH (``dart.bat``)."""
-EXAMPLE_HINT = re.compile(r"e\.\s?g\.|for (?:example|instance)|such as", re.IGNORECASE)
+EXAMPLE_HINT = re.compile(_INTRODUCERS, re.IGNORECASE)
 
 
 def is_example(line: str, start: int) -> bool:

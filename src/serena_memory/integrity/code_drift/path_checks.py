@@ -320,16 +320,17 @@ class PathChecks:
         place under a folder the project has when git never knew it there; else as
         written (the drawing may be wrong)."""
         places = _places(m.placed)
-        for i, place in enumerate(places):
-            if i and self._at_root(place):
-                return replace(m, target=place, placed="", exact=True)
-            if not i and (self._ever(place) or self._shortens(place)):
-                return replace(m, target=place, placed="")
+        if self._ever(places[0]) or self._shortens(places[0]):
+            return replace(m, target=places[0], placed="")
         for place in places[1:]:
+            if self._at_root(place):
+                return replace(m, target=place, placed="", exact=True)
             parent = place.rstrip("/").rpartition("/")[0]
-            if parent and self._at_root(parent + "/"):
+            if parent and self._under_project_folder(parent):
                 # under a folder the project has, a name git never knew there
                 return replace(m, target=place, placed="", exact=True, weak=False)
+        for place in places[1:]:
+            parent = place.rstrip("/").rpartition("/")[0]
             if (
                 not parent
                 and len(places) == 2
@@ -340,6 +341,14 @@ class PathChecks:
                 # right under a top that is the project's own name (`MADF/`): at the root
                 return replace(m, target=place, placed="", exact=True, weak=False)
         return replace(m, placed="")
+
+    def _under_project_folder(self, parent: str) -> bool:
+        """Whether the folder ``parent`` (``pkg/agent``), or a folder above it
+        (``pkg/``), is one the project has or had from the root: a tree drawing a folder
+        git never knew under it draws one that is not there (``pkg/tools/`` under the
+        project's ``pkg/`` is not the root's ``tools/``)."""
+        parts = parent.split("/")
+        return any(self._at_root("/".join(parts[:i]) + "/") for i in range(len(parts), 0, -1))
 
     def without_sketches(self, mentions: list[Mention]) -> list[Mention]:
         """One memory's ``mentions`` but those of a tree that sketches code still to be

@@ -78,3 +78,116 @@ def test_names_a_naming_rule_gives_as_examples_in_japanese_are_no_claim(repo: Pa
     commit(repo)
     # never files of the project: examples; a path after no example word stays a claim
     assert _told(findings(repo)) == {"src/auth/audit.py": ("missing", None)}
+
+
+def test_a_name_drawn_right_under_a_project_folder_is_missing_there(repo: Path) -> None:
+    write(repo, "backend/app.py", "app = 1\n")
+    write(repo, "assets/logo.txt", "x\n")
+    memory(
+        repo,
+        "layout",
+        "```\nbackend/\n├── app.py\n└── downloads/       # fetched files\n```\n\n"
+        "```\nsrc/\n└── assets/          # drawn under src/, kept at the root\n```\n",
+    )
+    commit(repo)
+    # the root's `assets/` is what a tree drawn one level off meant; `downloads/` is
+    # nowhere, and `backend/` is the project's
+    assert _told(findings(repo)) == {"downloads/": ("missing", None)}
+
+
+def test_a_tree_under_a_stand_in_top_draws_any_project(repo: Path) -> None:
+    write(repo, "framework/core.py", "x = 1\n")
+    write(repo, "example/app/config.py", "x = 1\n")  # the example project's own
+    memory(
+        repo,
+        "layout",
+        "```\napp/\n├── agents/          # AI agents\n├── tools/\n└── config.py\n```\n",
+    )
+    commit(repo)
+    # `app/` is any project using the framework, not this one under its name
+    assert findings(repo) == []
+
+
+def test_names_a_case_style_shows_in_parentheses_are_no_claim(repo: Path) -> None:
+    memory(
+        repo,
+        "style",
+        "- **Files**: kebab-case (`quote-calculator.ts`, `glass-type-selector.tsx`)\n"
+        "- **Components**: live in `src/auth/widgets.py` (kebab-case inside)\n",
+    )
+    commit(repo)
+    assert _told(findings(repo)) == {"src/auth/widgets.py": ("missing", None)}
+
+
+def test_what_a_command_deletes_or_makes_is_no_claim(repo: Path) -> None:
+    write(repo, "build/out.txt", "x\n")
+    commit(repo, "a build committed by mistake")
+    git(repo, "rm", "-q", "-r", "build")
+    memory(
+        repo,
+        "commands",
+        "```bash\nrm -rf dist/ build/ *.egg-info\nmkdir -p out/reports\n"
+        "python -m build\nls scripts/ build/\n```\n",
+    )
+    commit(repo, "drop the build")
+    # `ls` reads the folder it takes: a claim; `rm` and `mkdir` remove and make theirs
+    assert _told(findings(repo)) == {"build/": ("missing", None)}
+    assert [f["line"] for f in findings(repo)] == [5]
+
+
+def test_commands_after_a_cd_run_in_that_folder(repo: Path) -> None:
+    write(repo, "backend/test_fixes.py", "print(1)\n")
+    write(repo, "backend/database/events.db", "x\n")
+    write(repo, "test_root.py", "print(1)\n")
+    memory(
+        repo,
+        "commands",
+        "```bash\ncd backend\npython3 test_fixes.py\nsqlite3 database/events.db .tables\n```\n\n"
+        "```bash\ncd tests && python -m pytest\npython test_root.py\n```\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "backend/test_fixes.py", "backend/database/events.db", "test_root.py")
+    commit(repo, "drop the old scripts and the committed database")
+    told = {f["mention"]: (f["status"], f.get("note", "")[:17]) for f in findings(repo)}
+    # a lone `cd` moves the lines after it; `cd x && y` only its own command: each
+    # names the file git deleted there
+    deleted = ("missing", "deleted in commit")
+    assert told == {
+        "test_fixes.py": deleted,
+        "database/events.db": deleted,
+        "test_root.py": deleted,
+    }
+
+
+def test_a_database_file_is_a_path_with_its_folder_not_alone(repo: Path) -> None:
+    memory(
+        repo,
+        "data",
+        "Events are kept in `backend/database/events.db`.\n"
+        "On a schema change, delete `data.db` and recreate it.\n",
+    )
+    commit(repo)
+    assert _told(findings(repo)) == {"backend/database/events.db": ("missing", None)}
+
+
+def test_a_path_marked_still_to_be_checked_is_no_claim(repo: Path) -> None:
+    memory(
+        repo,
+        "progress",
+        "### 未変更（要対応）\n- `internal/tools/legacy_runner.go` ※要確認\n"
+        "- `internal/tools/other.go` (unverified)\n- `internal/tools/runner.go`\n",
+    )
+    commit(repo)
+    assert _told(findings(repo)) == {"internal/tools/runner.go": ("missing", None)}
+
+
+def test_a_trees_name_its_comment_says_is_planned_is_no_claim(repo: Path) -> None:
+    write(repo, "backend/app.py", "app = 1\n")
+    memory(
+        repo,
+        "layout",
+        "```\nbackend/\n├── app.py\n├── jobs/          # planned\n"
+        "├── cache.py       # never written\n└── queue.py       # the job queue\n```\n",
+    )
+    commit(repo)
+    assert _told(findings(repo)) == {"queue.py": ("missing", None)}

@@ -71,7 +71,20 @@ _STYLE_SHOWN = re.compile(rf"(?:{_CASE_STYLES})\**\s*[(（][^()（）]{{0,200}}$
 """A case style named in words, then the parenthesis the name is in: "**Files**:
 kebab-case (`quote-calculator.ts`, ...)", "スネークケース（例: `agent_loop.go`）": the names
 show the style, they are not the project's files."""
-EXAMPLE_HINT = re.compile(rf"{_INTRODUCERS}|{_CASE_STYLES}", re.IGNORECASE)
+_HINT_WORDS = ("e.g", "e. g", "for example", "for instance", "such as", "case", "例", "比如")
+_HINT_CJK = ("ケース", "命名")
+
+
+def may_give_examples(line: str) -> bool:
+    """A quick test for a whole line: without one of these words (an introducer, a case
+    style) or the word PATH no name on it is an example."""
+    low = line.lower()
+    for word in _HINT_WORDS:  # a loop of substring tests: this runs for every line
+        if word in low:
+            return True
+    if not low.isascii() and any(word in low for word in _HINT_CJK):
+        return True
+    return "path" in low and ON_PATH.search(line) is not None
 
 
 def is_example(line: str, start: int) -> bool:

@@ -26,13 +26,12 @@ import re
 from dataclasses import dataclass, replace
 
 from serena_memory.integrity.code_drift.examples import (
-    EXAMPLE_HINT,
-    ON_PATH,
     PLACEHOLDER_NAME,
     PLACEHOLDER_PART,
     PROSE_PRODUCTS,
     is_example,
     may_be_made_up,
+    may_give_examples,
 )
 from serena_memory.integrity.code_drift.extensions import KNOWN_EXTENSIONS
 from serena_memory.integrity.code_drift.fenced import (
@@ -402,7 +401,7 @@ def _line_mentions(number: int, line: str) -> list[Mention]:
             placed += [(*span.span(), m) for m in _classify(number, span.group(2))]
     if "/" in line or ("." in line and dotted_word(line)):  # what the prose may hold
         placed += _prose_mentions(number, line, spans)
-    if placed and (EXAMPLE_HINT.search(line) or ON_PATH.search(line)):
+    if placed and may_give_examples(line):
         placed = _weak_examples(line, placed)
     if not placed or not may_say_absent(line):
         return [m for _start, _end, m in placed]

@@ -69,7 +69,7 @@ _RIGHT_AFTER = re.compile(
     r"|(?:planned|todo|tbd|future|not\s+yet\b)"
     r"|(?:does|do|did)(?:n't|\s+not)\s+exist|(?:is|are)(?:n't|\s+not)\s+(?:there|present|yet)"
     r"|not\s+(?:yet\s+)?(?:created|implemented|written|added|present)"
-    r"|never\s+(?:created|implemented|written|added)"
+    r"|never\s+(?:created|written)"
     r"|unverified|unconfirmed|to\s+be\s+(?:confirmed|verified)"
     r"|要確認|未確認|確認中|待确认|未确认"
     r")",
@@ -140,9 +140,8 @@ def _row_status_gone(line: str) -> bool:
 _CODE = re.compile(r"`[^`]*`")
 _CUE_TEXT = """without instead rather formerly previously lack absen remov delet drop deprecat
     obsolete retired supersed replac renamed moved gone longer archiv todo fixme tbd plan yet will
-    never
     not should must need going exist there present ~~ future later (was over verified confirmed"""
-_CUE_WORDS = (*_CUE_TEXT.split(), "to be", "used to")
+_CUE_WORDS = (*_CUE_TEXT.split(), "to be", "used to", "never written", "never created")
 """Parts of the cue words: a line holding none of them (nor the word "no") has no mention
 said absent."""
 _CJK_CUE_WORDS = ("废弃", "弃用", "删除", "移除", "替代", "廃止", "削除", "確認", "确认")

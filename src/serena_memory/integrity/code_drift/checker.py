@@ -57,6 +57,7 @@ from serena_memory.integrity.code_drift.trails import (
     paths_by_line,
     with_trails,
 )
+from serena_memory.integrity.code_drift.written_out import as_written_out
 from serena_memory.integrity.code_drift.written_then import (
     gone_since,
 )
@@ -218,7 +219,7 @@ class CodeChecker(PathChecks):
         read_only = set(read_only)
         kept = self.kept
         mentions = {
-            name: self.without_sketches([m for m in every if kept(m)])
+            name: as_written_out(self.without_sketches([m for m in every if kept(m)]))
             for name, every in extracted.items()
         }
         report = CodeReport(scanned=len(extracted), git=self.files.git)

@@ -44,25 +44,59 @@ PROSE_PRODUCTS = _words(
 )
 """Product names written like file names in prose."""
 
+_INTRODUCERS = (
+    r"\be\.\s?g\.|\bfor (?:example|instance)|\bsuch as"
+    r"|例えば|たとえば|例如|比如|例(?=\s*[:：])"
+)
+"""The words that introduce an example, in English, Japanese and Chinese: ``e.g.``,
+``例:`` (``（例: `agent_loop.go`）`` after a naming rule), ``例えば``, ``例如``; ``例外``
+("exception") is none. German ``z. B.`` is left out: notes list the project's real files
+after it as often as made-up ones."""
 _EXAMPLE = re.compile(
-    r"(?:\be\.\s?g\.|\bfor (?:example|instance)|\bsuch as)[,:]?\s*"
-    r"(?:`[^`]{1,60}`\s*(?:,|\bor\b|\band\b)\s*){0,4}(?:or |and )?[*_(\[]*"
+    rf"(?:{_INTRODUCERS})[,:：]?\s*"
+    r"(?:`[^`]{1,60}`\s*(?:,|、|\bor\b|\band\b)\s*){0,4}(?:or |and )?[*_(\[]*"
     r"(?:[a-z][\w-]*\s+){0,2}$",
     re.IGNORECASE,
 )
 """What introduces an example just before a name, the names listed with it included:
-``(e.g., `UserProfile.tsx`)``, ``(e.g., `features/`, `bugs/`)``, two plain words
-between (``e.g. non-obvious nix.conf``)."""
+``(e.g., `UserProfile.tsx`)``, ``(e.g., `features/`, `bugs/`)``, ``（例: `a.go`, `b.go`）``,
+two plain words between (``e.g. non-obvious nix.conf``)."""
 ON_PATH = re.compile(r"\b(?:on|in)\s+(?:the\s+|your\s+|their\s+)?\$?PATH\b")
 """A line that says a name is a program found on the machine's PATH (``dart.bat``)."""
-EXAMPLE_HINT = re.compile(r"e\.\s?g\.|for (?:example|instance)|such as", re.IGNORECASE)
+_CASE_STYLES = (
+    r"(?:kebab|snake|camel|pascal|train|screaming|upper[-_ ]snake|lower[-_ ]snake)[-_ ]?case"
+    r"|スネークケース|ケバブケース|キャメルケース|パスカルケース|蛇形命名|驼峰命名|短横线命名"
+)
+_STYLE_SHOWN = re.compile(rf"(?:{_CASE_STYLES})\**\s*[(（][^()（）]{{0,200}}$", re.IGNORECASE)
+"""A case style named in words, then the parenthesis the name is in: "**Files**:
+kebab-case (`quote-calculator.ts`, ...)", "スネークケース（例: `agent_loop.go`）": the names
+show the style, they are not the project's files."""
+_HINT_WORDS = ("e.g", "e. g", "for example", "for instance", "such as", "case", "例", "比如")
+_HINT_CJK = ("ケース", "命名")
+
+
+def may_give_examples(line: str) -> bool:
+    """A quick test for a whole line: without one of these words (an introducer, a case
+    style) or the word PATH no name on it is an example."""
+    low = line.lower()
+    for word in _HINT_WORDS:  # a loop of substring tests: this runs for every line
+        if word in low:
+            return True
+    if not low.isascii() and any(word in low for word in _HINT_CJK):
+        return True
+    return "path" in low and ON_PATH.search(line) is not None
 
 
 def is_example(line: str, start: int) -> bool:
-    """Whether ``line`` introduces what starts at ``start`` as an example, or says the
-    names on it are programs on the machine's PATH (a file of the project only when git
-    knew it)."""
-    return bool(_EXAMPLE.search(line, max(0, start - 360), start) or ON_PATH.search(line))
+    """Whether ``line`` introduces what starts at ``start`` as an example (after
+    ``e.g.``, or in the parenthesis after a case style it shows), or says the names on it
+    are programs on the machine's PATH (a file of the project only when git knew it)."""
+    window = max(0, start - 360)
+    return bool(
+        _EXAMPLE.search(line, window, start)
+        or _STYLE_SHOWN.search(line, window, start)
+        or ON_PATH.search(line)
+    )
 
 
 _MADE_UP_STEM = re.compile(
@@ -83,6 +117,20 @@ def may_be_made_up(path: str) -> bool:
     stem = last.split(".", 1)[0]
     library = "/" not in path and last.endswith(".js") and last[:1].isupper() and "." not in stem
     return library or bool(_MADE_UP_STEM.match(stem))
+
+
+_ANY_PROJECT = re.compile(
+    r"^(?:app|application|project|repo|repository|root|workspace|example|sample"
+    r"|(?:my|your|some|new)[-_][\w-]+)$",
+    re.IGNORECASE,
+)
+"""A tree's top folder that stands for any project using a tool (``app/``,
+``my-project/``), not this project's folder under its own name."""
+
+
+def stands_for_any_project(folder: str) -> bool:
+    """Whether a tree's top ``folder`` (no ``/``) is a stand-in for any project."""
+    return bool(_ANY_PROJECT.match(folder))
 
 
 STAND_IN_WORD = re.compile(r"^[a-z]{2,}[A-Z]$")

@@ -22,6 +22,11 @@ KNOWN_EXTENSIONS = _words(
 )
 """File extensions that make a word a file name (``login.py``, ``config.yaml``)."""
 
+DATA_EXTENSIONS = _words("db sqlite sqlite3 duckdb")
+"""Extensions of a database file: a file's name with a folder before it
+(``backend/database/events.db``); alone (``data.db``) more often the file a program makes
+at run time than one the project keeps."""
+
 EXTENSIONLESS_FILES = _words(
     "Makefile Dockerfile Containerfile Jenkinsfile Procfile Gemfile Rakefile Vagrantfile "
     "Justfile Brewfile Pipfile LICENSE CHANGELOG README CODEOWNERS"

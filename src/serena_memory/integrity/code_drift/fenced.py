@@ -154,7 +154,7 @@ def code_paths(line: str) -> Iterator[str]:
     tools/fix.py``, ``run: ./build/test.ps1 -CI``, ``$Path = "./scripts/tests"``): the
     files it runs or reads. Not a URL, an option, a path outside the project, nor an
     import's module (:func:`imported` reads that)."""
-    if "/" not in line or _IMPORT.search(line):
+    if "/" not in line or _IMPORT.search(line) or makes_or_deletes(line):
         return
     for token in _CODE_TOKEN.findall(line):
         token = token.rstrip(".:")
@@ -170,7 +170,7 @@ def command_names(line: str) -> Iterator[tuple[str, bool]]:
     says is there. Not the command itself, an option, a module (``python -m x``) nor a
     line of code."""
     words = _command_words(line)
-    if words is None:
+    if words is None or words[0] in _MAKERS:
         return
     script = words[0] in _INTERPRETERS
     skip = False
@@ -211,6 +211,40 @@ def _bare_name(word: str) -> bool:
     )
 
 
+_CD = re.compile(r"^\s*(?:\$\s+)?cd\s+([\w@.+-][\w@.+/-]*)\s*(?:&&|;|$)")
+"""A command that changes the folder the next ones run in: ``cd backend``, ``cd
+web && npm test``."""
+
+
+def cd_folder(line: str, folder: str) -> str:
+    """The folder of the project the commands after ``line`` run in, ``folder`` before
+    it ('' the root): a ``cd`` into a folder below it moves there; a ``cd`` out of the
+    project, home or back (``cd /tmp``, ``cd ~``, ``cd -``) goes back to the root (no
+    longer known)."""
+    if "cd" not in line:
+        return folder
+    found = _CD.match(line)
+    if found is None:
+        return "" if line.strip() in ("cd", "cd -", "cd ~") else folder
+    moved = posixpath.normpath(folder + found.group(1))
+    return "" if moved == "." or moved.startswith("..") else moved + "/"
+
+
+def makes_or_deletes(line: str) -> bool:
+    """Whether a command line deletes or makes the files it takes (``rm -rf dist/
+    build/``, ``mkdir -p src/new``): a build's output or a file still to be made, no
+    claim that the project has it."""
+    words = line.split("#", 1)[0].split()
+    while len(words) > 1 and words[0] in _RUNNERS:
+        words = words[1:]
+    return bool(words) and words[0] in _MAKERS
+
+
+_MAKERS = frozenset(
+    {"rm", "rmdir", "del", "erase", "rd", "unlink", "shred", "trash", "mkdir", "touch"}
+    | {"Remove-Item", "New-Item", "ri", "ni"}
+)
+"""Commands that delete or make what they take, in a shell or PowerShell."""
 _RUNNERS = frozenset({"uv", "poetry", "pipenv", "pdm", "hatch", "rye", "sudo"})
 """Commands that run the command after them (``uv run python x.py``)."""
 _INTERPRETERS = frozenset(

@@ -26,18 +26,18 @@ import re
 from dataclasses import dataclass, replace
 
 from serena_memory.integrity.code_drift.examples import (
-    EXAMPLE_HINT,
-    ON_PATH,
     PLACEHOLDER_NAME,
     PLACEHOLDER_PART,
     PROSE_PRODUCTS,
     is_example,
     may_be_made_up,
+    may_give_examples,
 )
 from serena_memory.integrity.code_drift.extensions import KNOWN_EXTENSIONS
 from serena_memory.integrity.code_drift.fenced import (
     boxed,
     cargo_targets,
+    cd_folder,
     code_paths,
     command_names,
     imported,
@@ -273,20 +273,54 @@ def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
     or its comments name, the project's modules its imports load, cargo's targets its
     commands run, the paths its commands and code name; none on the lines under a
     comment that says they are what not to write ("// ❌ WRONG")."""
+    lines = dict(block)
     out = [
         Mention(number, written, PATH, target[0], weak=True, placed=placed[0])
         for number, written, path in drawn_entries(block)
         if (target := path_target(written)) is not None
         and (placed := path_target(path)) is not None
+        and not _drawn_absent(lines[number], written)
     ]
     out += _mapped(block)
-    drawn, drawing = boxed(line for _number, line in block), {m.line for m in out}
-    for number, line in block:
-        out += _fenced_line(number, line, drawn, number in drawing)
+    out += _block_lines(block, {m.line for m in out})
     wrong = wrong_lines(block) if out else set()
     if wrong:
         out = [m for m in out if m.line not in wrong]
     return sorted(out, key=lambda m: m.line)
+
+
+def _block_lines(block: list[tuple[int, str]], drawing: set[int]) -> list[Mention]:
+    """The mentions of a fenced block's lines but its trees' names (``drawing``: the
+    lines of a tree or a map), each path a command takes read from the folder a ``cd``
+    moved into."""
+    drawn, out = boxed(line for _number, line in block), []
+    folder = ""  # where the commands run: the root until a `cd`
+    for number, line in block:
+        found = _fenced_line(number, line, drawn, number in drawing)
+        after = cd_folder(line, folder)
+        if "&&" in line:  # `cd web && npm test`: that one command runs in web/
+            out += [_run_in(m, after) for m in found] if after else found
+            continue
+        out += [_run_in(m, folder) for m in found] if folder else found
+        folder = after
+    return out
+
+
+def _drawn_absent(line: str, name: str) -> bool:
+    """Whether a tree's line says its name is only planned or gone, in the comment after
+    it (``02-planned.md    # never written``, ``old/   # removed``)."""
+    if not may_say_absent(line):
+        return False
+    start = line.find(name)
+    return start >= 0 and said_absent(line, start, start + len(name))
+
+
+def _run_in(m: Mention, folder: str) -> Mention:
+    """A path a command takes, read from the folder the block ``cd``-ed into (``cd
+    backend`` then ``python3 test_fixes.py``: ``backend/test_fixes.py``)."""
+    if m.kind != PATH or m.form or m.placed or m.target.startswith(folder):
+        return m
+    return replace(m, target=folder + m.target)
 
 
 def _fenced_line(number: int, line: str, drawn: bool, in_tree: bool) -> list[Mention]:
@@ -367,7 +401,7 @@ def _line_mentions(number: int, line: str) -> list[Mention]:
             placed += [(*span.span(), m) for m in _classify(number, span.group(2))]
     if "/" in line or ("." in line and dotted_word(line)):  # what the prose may hold
         placed += _prose_mentions(number, line, spans)
-    if placed and (EXAMPLE_HINT.search(line) or ON_PATH.search(line)):
+    if placed and may_give_examples(line):
         placed = _weak_examples(line, placed)
     if not placed or not may_say_absent(line):
         return [m for _start, _end, m in placed]

@@ -60,7 +60,7 @@ _PREPOSITION = re.compile(
 _AUX = r"(?:(?:was|were|is|are|has\s+been|have\s+been|had\s+been|got|gets|being|been)\s+)"
 _ADVERB = r"(?:(?:now|since|also|already|then|recently|fully|completely|entirely|long)\s+)"
 _RIGHT_AFTER = re.compile(
-    r"^(?:\s*(?:,|and|or|&|`[^`]*`|\(|:|-|–|—))*\s*(?:"
+    r"^(?:\s*(?:,|and|or|&|`[^`]*`|\(|:|-|–|—|\#|//|※))*\s*(?:"
     rf"{_AUX}?{_ADVERB}?(?:removed|deleted|dropped|deprecated|gone|retired|superseded|obsolete"
     r"|renamed|moved\s+(?:to|into|away)|no\s+longer)\b"
     rf"|{_AUX}{_ADVERB}?replaced\b"
@@ -69,11 +69,16 @@ _RIGHT_AFTER = re.compile(
     r"|(?:planned|todo|tbd|future|not\s+yet\b)"
     r"|(?:does|do|did)(?:n't|\s+not)\s+exist|(?:is|are)(?:n't|\s+not)\s+(?:there|present|yet)"
     r"|not\s+(?:yet\s+)?(?:created|implemented|written|added|present)"
+    r"|never\s+(?:created|written)"
+    r"|unverified|unconfirmed|to\s+be\s+(?:confirmed|verified)"
+    r"|要確認|未確認|確認中|待确认|未确认"
     r")",
     re.IGNORECASE,
 )
 """A removal or a plan right after the mention (other mentions and ``and`` may come
-between: "`a.py` and `b.py` were removed")."""
+between: "`a.py` and `b.py` were removed"), or in the comment after a tree's name
+("`02-planned.md    # never written`"), or a mark that it is still to be checked
+("`legacy_runner.go` ※要確認", "`x.py` (unverified)"): the note does not claim it."""
 
 
 def may_say_absent(line: str) -> bool:
@@ -135,11 +140,11 @@ def _row_status_gone(line: str) -> bool:
 _CODE = re.compile(r"`[^`]*`")
 _CUE_TEXT = """without instead rather formerly previously lack absen remov delet drop deprecat
     obsolete retired supersed replac renamed moved gone longer archiv todo fixme tbd plan yet will
-    not should must need going exist there present ~~ future later (was over"""
-_CUE_WORDS = (*_CUE_TEXT.split(), "to be", "used to")
+    not should must need going exist there present ~~ future later (was over verified confirmed"""
+_CUE_WORDS = (*_CUE_TEXT.split(), "to be", "used to", "never written", "never created")
 """Parts of the cue words: a line holding none of them (nor the word "no") has no mention
 said absent."""
-_CJK_CUE_WORDS = ("废弃", "弃用", "删除", "移除", "替代", "廃止", "削除")
+_CJK_CUE_WORDS = ("废弃", "弃用", "删除", "移除", "替代", "廃止", "削除", "確認", "确认")
 """The same in Chinese and Japanese, looked for only in a line that is not ASCII."""
 _NO = re.compile(r"\bno\b")
 _NEAR = 100

@@ -16,6 +16,7 @@ import re
 from dataclasses import replace
 
 from serena_memory.integrity.code_drift.aliases import Aliases, expand, project_aliases
+from serena_memory.integrity.code_drift.examples import stands_for_any_project
 from serena_memory.integrity.code_drift.extensions import stem_candidates
 from serena_memory.integrity.code_drift.findings import CHANGED, MISSING, MOVED, CodeFinding
 from serena_memory.integrity.code_drift.forms import (
@@ -320,26 +321,51 @@ class PathChecks:
         place under a folder the project has when git never knew it there; else as
         written (the drawing may be wrong)."""
         places = _places(m.placed)
-        for i, place in enumerate(places):
-            if i and self._at_root(place):
-                return replace(m, target=place, placed="", exact=True)
-            if not i and (self._ever(place) or self._shortens(place)):
-                return replace(m, target=place, placed="")
+        found = self._near_top(m, places) or self._from_root(m, places)
+        return found or replace(m, placed="")
+
+    def _near_top(self, m: Mention, places: list[str]) -> Mention | None:
+        """The name where a file is or was, from the tree's top or right under it at the
+        root; or, drawn right under a top that is a folder of the project, there though
+        git never knew it (``backend/`` then ``downloads/``)."""
+        if self._ever(places[0]) or self._shortens(places[0]):
+            return replace(m, target=places[0], placed="")
+        if len(places) > 1 and self._at_root(places[1]):
+            return replace(m, target=places[1], placed="", exact=True)
+        parent = places[0].rstrip("/").rpartition("/")[0]
+        if m.weak and parent and self._at_root(parent + "/"):
+            return replace(m, target=places[0], placed="", exact=True, weak=False)
+        return None
+
+    def _from_root(self, m: Mention, places: list[str]) -> Mention | None:
+        """Without the tree's top: the first place from the root a file is or was at, or
+        under a folder the project has (a name git never knew there), or right under a
+        top that is the project's own name (`MADF/`) at the root; None: none of these."""
         for place in places[1:]:
+            if self._at_root(place):
+                return replace(m, target=place, placed="", exact=True)
             parent = place.rstrip("/").rpartition("/")[0]
-            if parent and self._at_root(parent + "/"):
-                # under a folder the project has, a name git never knew there
+            if parent and self._under_project_folder(parent):
                 return replace(m, target=place, placed="", exact=True, weak=False)
-            if (
-                not parent
-                and len(places) == 2
-                and not place.startswith(".")  # `.git/`, `.venv/`: tools', not the code
-                and not self._at_root(places[0].split("/")[0])
-                and not self._at_root(place.rstrip("/"))  # a submodule
-            ):
-                # right under a top that is the project's own name (`MADF/`): at the root
-                return replace(m, target=place, placed="", exact=True, weak=False)
-        return replace(m, placed="")
+        top, last = places[0].split("/")[0], places[-1]
+        if (
+            len(places) == 2
+            and "/" not in last.rstrip("/")
+            and not last.startswith(".")  # `.git/`, `.venv/`: tools', not the code
+            and not self._at_root(top)
+            and not stands_for_any_project(top)
+            and not self._at_root(last.rstrip("/"))  # a submodule
+        ):
+            return replace(m, target=last, placed="", exact=True, weak=False)
+        return None
+
+    def _under_project_folder(self, parent: str) -> bool:
+        """Whether the folder ``parent`` (``pkg/agent``), or a folder above it
+        (``pkg/``), is one the project has or had from the root: a tree drawing a folder
+        git never knew under it draws one that is not there (``pkg/tools/`` under the
+        project's ``pkg/`` is not the root's ``tools/``)."""
+        parts = parent.split("/")
+        return any(self._at_root("/".join(parts[:i]) + "/") for i in range(len(parts), 0, -1))
 
     def without_sketches(self, mentions: list[Mention]) -> list[Mention]:
         """One memory's ``mentions`` but those of a tree that sketches code still to be

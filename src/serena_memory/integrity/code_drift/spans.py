@@ -21,7 +21,11 @@ from serena_memory.integrity.code_drift.examples import (
     may_be_made_up,
     placeholder_call,
 )
-from serena_memory.integrity.code_drift.extensions import EXTENSIONLESS_FILES, KNOWN_EXTENSIONS
+from serena_memory.integrity.code_drift.extensions import (
+    DATA_EXTENSIONS,
+    EXTENSIONLESS_FILES,
+    KNOWN_EXTENSIONS,
+)
 from serena_memory.integrity.code_drift.forms import (
     ALIAS,
     GLOB,
@@ -78,7 +82,7 @@ def path_target(raw: str) -> tuple[str, bool] | None:
     dotted = text.startswith("./")
     body = text.rstrip("/")
     last = body.rsplit("/", 1)[-1]
-    named = _has_extension(last) or last in EXTENSIONLESS_FILES
+    named = _named(body, last)
     if not ("/" in body or folder or dotted or _is_file_name(last, named)):
         return None
     if PLACEHOLDER_NAME.match(last) or PLACEHOLDER_PART.search(body):
@@ -90,6 +94,14 @@ def path_target(raw: str) -> tuple[str, bool] | None:
     if loose and _NUMBERS.fullmatch(normal):
         return None  # a date or a ratio
     return (normal + "/" if folder else normal), loose
+
+
+def _named(body: str, last: str) -> bool:
+    """Whether a path's last part is a file's name: a known extension or name, or a
+    database file's with a folder before it (``database/events.db``)."""
+    if _has_extension(last) or last in EXTENSIONLESS_FILES:
+        return True
+    return "/" in body and last.rpartition(".")[2].lower() in DATA_EXTENSIONS
 
 
 def _path_text(raw: str) -> str | None:

@@ -1,0 +1,51 @@
+"""A bare file name as the path its memory writes out elsewhere: a note that names
+`cmd/app/main.go` once and then says "main.go" means that file, not any other
+`main.go` of the project, so the short name drifts with the long one (pure).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from serena_memory.integrity.code_drift.mentions import PATH, Mention
+
+
+def _plain_path(m: Mention) -> bool:
+    """Whether ``m`` is a path with a folder written out in prose or a code span (not a
+    name in a tree, a form such as a module, nor an example)."""
+    target = m.target
+    return (
+        m.kind == PATH
+        and not (m.form or m.placed or m.weak or m.loose or m.linked or m.rooted)
+        and "/" in target.rstrip("/")
+        and not target.endswith("/")
+    )
+
+
+def _bare_name(m: Mention) -> bool:
+    """Whether ``m`` is a file name written alone, with no folder nor form."""
+    return (
+        m.kind == PATH
+        and not (m.form or m.placed or m.linked or m.exact or m.ran)
+        and "/" not in m.target
+        and "." in m.target.strip(".")
+    )
+
+
+def as_written_out(mentions: list[Mention]) -> list[Mention]:
+    """One memory's ``mentions``, each bare file name (``main.go``) as the one path ending
+    with it that the memory writes out (``cmd/app/main.go``); a name the memory writes
+    out in several paths, or none, is left as written."""
+    full: dict[str, set[str]] = {}
+    for m in mentions:
+        if _plain_path(m):
+            full.setdefault(m.target.rsplit("/", 1)[1], set()).add(m.target)
+    if not full:
+        return mentions
+    out = []
+    for m in mentions:
+        paths = full.get(m.target) if _bare_name(m) else None
+        if paths is not None and len(paths) == 1:
+            m = replace(m, target=next(iter(paths)))
+        out.append(m)
+    return out

@@ -1,0 +1,208 @@
+"""Values said of a name, however the sentence around them was reworded: `Go 1.21+` /
+`| Language | Go 1.22+ |`, "PostgreSQL 18" / "runs against PostgreSQL 17", `--port 8004`
+/ `--port 8000`, `http://localhost:1420` / `localhost:5173`, "larger than 512 bytes" /
+"over 1024 bytes". A restatement keeps what the value is of (the tool, the setting, the
+host) and says the rest in its own words, so these are aligned by that name alone, not
+by the words of the line (:mod:`.slots` needs most of those).
+
+A *named value* is a number (a version, a count with its unit) with the word before it
+that holds no digit (`python 3.10`, `--port 8000`, `sdk 26`), or with the plain word
+after it (`512 bytes`), or the port of a URL with its host and path. Each is one row
+like a slot's (:mod:`.slots`), keyed by its name and its number's unit, whose value
+column is the value's own hash salted apart (:func:`held_of`): :func:`value_named`
+finds it again, and tells a named row from a slot row. The check's key groups already
+leave out a name a memory gives two values or more (a list, a history), a name three
+memories or more give values of their own (a count that moves on) and a name many
+memories hold (a field); :func:`contradict` compares what is left.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+
+from serena_memory.integrity.duplicates.slots import CITING, SMALL, Unit, kind
+
+_PORT = re.compile(r"(?:[a-z][a-z0-9+.-]*://)?([a-z0-9.-]+):(\d{2,5})(/[^\s?#]*)?")
+_DIGIT = re.compile(r"\d")
+_BOUND = re.compile(r"^[<>=^~v]+|\+$")
+NAMELESS = frozenset(
+    """than over under above below least most about around up from until upto
+    max min maximum minimum default defaults limit value version versions set
+    use uses using requires needs need pins pinned target targets at between within
+    every each per only just also now then x times top last first next all story
+    epic ticket chapter release""".split()
+)
+"""Words before a number that say how it is bounded or used, not what it is of."""
+UNITLESS = frozenset(
+    """and or but if when then so the a an of to in on at by for with as is are be
+    was were it its this that these those times x more less fewer""".split()
+)
+"""Words after a number that are no unit of it."""
+_SALT = "\x1enamed"
+MIN_SHARED_COUNTED = 2
+"""Words besides the unit two counts of one unit must share (`payloads larger than 512
+bytes are compressed` / `compressed when larger than 1024 bytes`): else two things are
+counted in bytes."""
+
+
+def _hash(*parts: str) -> int:
+    return zlib.crc32("\x1f".join(parts).encode("utf-8", "surrogatepass"))
+
+
+def held_of(word: str) -> int:
+    """The value column of a named row: the value's hash, salted apart from a slot's (a
+    slot's `fielded` place never hides a named row, nor the reverse)."""
+    return _hash(_SALT, word)
+
+
+def named_values(unit: Unit) -> list[tuple[str, str]]:
+    """The (name, value word) pairs of a unit: each number with the word before it (no
+    digit in it, no citing word), or with the plain word after it; each URL's port with
+    its host and path."""
+    words, values = unit.words, unit.values
+    found: list[tuple[str, str]] = []
+    for i, word in enumerate(words):
+        if not values[i]:
+            continue
+        port = _PORT.fullmatch(word)
+        if port is not None and ("://" in word or port.group(1) == "localhost"):
+            found.append((f"url {port.group(1)}{port.group(3) or ''}", word))
+            continue
+        sort = kind(word)
+        if sort[0] != "number" or _DIGIT.search(word) is None or (i and words[i - 1] in CITING):
+            continue
+        after = words[i + 1] if i + 1 < len(words) else ""
+        counted = after.isalpha() and after not in UNITLESS and not _clause_ends(unit, word)
+        if i and _names(words[i - 1]) and _said_of(unit, i, word, counted):
+            found.append((f"of {words[i - 1]}", word))
+        if i and counted and not sort[1]:
+            found.append((f"in {_plain(after)}", word))
+    return found
+
+
+def _clause_ends(unit: Unit, word: str) -> bool:
+    """Whether a number ends its clause (`line-length 119; isort ...`): the word after
+    it is no unit of it."""
+    at = unit.said.casefold().find(word)
+    return at >= 0 and unit.said[at + len(word) : at + len(word) + 1] in (";", ",", ")")
+
+
+def _said_of(unit: Unit, i: int, word: str, counted: bool) -> bool:
+    """Whether a number is said of the name before it: a version (`3.10`, `^1.2`), or a
+    number that counts nothing after it (`13 files` counts files, not documentation)
+    after what the line is about (`black: 100`), a setting's name (`line-length 100`) or
+    a proper name (`Java 17`, `PostgreSQL 18`; not `samples (~3s)`)."""
+    if "." in word.strip(".") or word[0] in "^<>=":
+        return True  # a version, or a bound of one (not `~3s`: about three seconds)
+    if counted:
+        return False
+    name = unit.words[i - 1]
+    return i == 1 or not name.isalpha() or _proper(unit.said, name)
+
+
+def _proper(said: str, name: str) -> bool:
+    """Whether ``name`` is written with a capital inside the text (`PostgreSQL`, `SDK`),
+    not only where a sentence starts."""
+    at = said.casefold().find(name)
+    while at >= 0:
+        written = said[at : at + len(name)]
+        if written != written.lower() and (at > 0 and said[:at].strip(" *|`")):
+            return True
+        at = said.casefold().find(name, at + 1)
+    return False
+
+
+def _names(word: str) -> bool:
+    """Whether a word before a number can be what the number is of (a tool, a setting,
+    a flag): no digit, not a word that bounds or cites it."""
+    return (
+        _DIGIT.search(word) is None
+        and word not in NAMELESS
+        and word not in CITING
+        and word not in SMALL
+        and len(word.strip("-")) > 1
+    )
+
+
+def named_keys(found: list[Unit]) -> list[tuple[int, int, int]]:
+    """One row per named value of each unit: (key of its name and unit, where its unit
+    is, :func:`held_of` its word); but a value the memory also says more precisely
+    (`Python 3`, then `Python 3.10+`): the precise one is what it says."""
+    said: dict[int, list[tuple[int, str]]] = {}
+    for unit in found:
+        for name, word in named_values(unit):
+            said.setdefault(_hash(_SALT, name, _unit_of(word)), []).append((unit.where, word))
+    rows = []
+    for key, places in said.items():
+        numbers = {_number(word) for _where, word in places}
+        for where, word in places:
+            if not any(_more_precise(_number(word), other) for other in numbers):
+                rows.append((key, where, held_of(word)))
+    return rows
+
+
+def value_named(unit: Unit, held: int) -> tuple[str, str] | None:
+    """The named value of ``unit`` whose row holds ``held``, as (name, word), if any."""
+    return next((nv for nv in named_values(unit) if held_of(nv[1]) == held), None)
+
+
+def contradict(a: Unit, b: Unit, va: tuple[str, str], vb: tuple[str, str]) -> bool:
+    """Whether two named values of one name say two values of it: of one kind and bound,
+    neither saying the other more precisely, neither unit holding the other's value (a
+    choice or a change), and for a count by its unit (`512 bytes`) a word more in
+    common (a quantity of one thing, not two things measured alike)."""
+    (name_a, word_a), (name_b, word_b) = va, vb
+    if name_a != name_b or _unit_of(word_a) != _unit_of(word_b):
+        return False
+    plain_a, plain_b = _number(word_a), _number(word_b)
+    if plain_a == plain_b or _more_precise(plain_a, plain_b) or _more_precise(plain_b, plain_a):
+        return False
+    if bool(_BOUND.search(word_a)) != bool(_BOUND.search(word_b)):
+        return False
+    if not _one_shape(plain_a, plain_b):
+        return False
+    if _holds(b, word_a, plain_a) or _holds(a, word_b, plain_b):
+        return False
+    if name_a.startswith("in "):
+        shared = {_plain(w) for w in a.words} & {_plain(w) for w in b.words}
+        return len(shared - {name_a[3:], _plain(word_a), _plain(word_b)}) >= MIN_SHARED_COUNTED
+    return True
+
+
+def _one_shape(a: str, b: str) -> bool:
+    """Whether two numbers can be one thing said twice: as many parts (`3.10` / `3.9`,
+    not `10.5` / `15`: a version then and now), and whole numbers of about one size
+    (`8084` / `8080`, `88` / `100`; not `16` / `5432`: a version and a port)."""
+    if a.count(".") != b.count("."):
+        return False
+    if a.isdigit() and b.isdigit():
+        return abs(len(a) - len(b)) <= 1
+    return True
+
+
+def _holds(unit: Unit, word: str, number: str) -> bool:
+    return any(w == word or _number(w) == number for w in unit.words)
+
+
+def _unit_of(word: str) -> str:
+    if _PORT.fullmatch(word):
+        return "port"
+    return kind(word)[1]
+
+
+def _number(word: str) -> str:
+    """A value's number alone: a URL's port; a version without its bound or `v`."""
+    port = _PORT.fullmatch(word)
+    if port is not None:
+        return port.group(2)
+    return _BOUND.sub("", word.rstrip("%")).rstrip(".")
+
+
+def _more_precise(short: str, long: str) -> bool:
+    """`22` / `22.12.0`: one says the other, more precisely."""
+    return long.startswith(short + ".")
+
+
+def _plain(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word

@@ -40,6 +40,8 @@ UNITLESS = frozenset(
 )
 """Words after a number that are no unit of it."""
 _SALT = "\x1enamed"
+MAX_NUMBERS = 3
+"""Numbers in one unit that make it a tally (:func:`named_values`)."""
 MIN_SHARED_COUNTED = 2
 """Words besides the unit two counts of one unit must share (`payloads larger than 512
 bytes are compressed` / `compressed when larger than 1024 bytes`): else two things are
@@ -59,8 +61,11 @@ def held_of(word: str) -> int:
 def named_values(unit: Unit) -> list[tuple[str, str]]:
     """The (name, value word) pairs of a unit: each number with the word before it (no
     digit in it, no citing word), or with the plain word after it; each URL's port with
-    its host and path."""
+    its host and path. None in a tally (:data:`MAX_NUMBERS` numbers or more: `Critical
+    0, High 13, Medium 37`, `AM=1.0, NBFM=1.5, WBFM=2.0`), a record of counts, not
+    facts each said once."""
     words, values = unit.words, unit.values
+    numbered = [i for i, w in enumerate(words) if values[i] and kind(w)[0] == "number"]
     found: list[tuple[str, str]] = []
     for i, word in enumerate(words):
         if not values[i]:
@@ -68,17 +73,32 @@ def named_values(unit: Unit) -> list[tuple[str, str]]:
         port = _PORT.fullmatch(word)
         if port is not None and ("://" in word or port.group(1) == "localhost"):
             found.append((f"url {port.group(1)}{port.group(3) or ''}", word))
-            continue
-        sort = kind(word)
-        if sort[0] != "number" or _DIGIT.search(word) is None or (i and words[i - 1] in CITING):
-            continue
-        after = words[i + 1] if i + 1 < len(words) else ""
-        counted = after.isalpha() and after not in UNITLESS and not _clause_ends(unit, word)
-        if i and _names(words[i - 1]) and _said_of(unit, i, word, counted):
-            found.append((f"of {words[i - 1]}", word))
-        if i and counted and not sort[1]:
-            found.append((f"in {_plain(after)}", word))
+        elif i in numbered and len(numbered) < MAX_NUMBERS:
+            found.extend(_number_named(unit, i))
     return found
+
+
+def _number_named(unit: Unit, i: int) -> list[tuple[str, str]]:
+    """The names of the number ``unit.words[i]`` (not the first word): the word before
+    it, when the number is said of it; the word after it, when it counts that."""
+    words, word = unit.words, unit.words[i]
+    if not i or _DIGIT.search(word) is None or words[i - 1] in CITING:
+        return []
+    after = words[i + 1] if i + 1 < len(words) else ""
+    counted = after.isalpha() and after not in UNITLESS and not _clause_ends(unit, word)
+    found = []
+    if _names(words[i - 1]) and not _annotated(unit, word) and _said_of(unit, i, word, counted):
+        found.append((f"of {words[i - 1]}", word))
+    if counted and not kind(word)[1]:
+        found.append((f"in {_plain(after)}", word))
+    return found
+
+
+def _annotated(unit: Unit, word: str) -> bool:
+    """Whether a number is said in brackets (`Testing (88%)`, `Use Cases (4)`): a score or
+    a count noted beside a title, not a value of it."""
+    at = unit.said.casefold().find(word)
+    return at > 0 and unit.said[at - 1] == "("
 
 
 def _clause_ends(unit: Unit, word: str) -> bool:

@@ -31,7 +31,7 @@ NAMELESS = frozenset(
     max min maximum minimum default defaults limit value version versions set
     use uses using requires needs need pins pinned target targets at between within
     every each per only just also now then x times top last first next all story
-    epic ticket chapter release""".split()
+    epic ticket chapter release -eq -ne -gt -ge -lt -le""".split()
 )
 """Words before a number that say how it is bounded or used, not what it is of."""
 UNITLESS = frozenset(
@@ -82,7 +82,7 @@ def _number_named(unit: Unit, i: int) -> list[tuple[str, str]]:
     """The names of the number ``unit.words[i]`` (not the first word): the word before
     it, when the number is said of it; the word after it, when it counts that."""
     words, word = unit.words, unit.words[i]
-    if not i or _DIGIT.search(word) is None or words[i - 1] in CITING:
+    if not i or _DIGIT.search(word) is None or _plain(words[i - 1]) in CITING:
         return []
     after = words[i + 1] if i + 1 < len(words) else ""
     counted = after.isalpha() and after not in UNITLESS and not _clause_ends(unit, word)
@@ -118,7 +118,16 @@ def _said_of(unit: Unit, i: int, word: str, counted: bool) -> bool:
     if counted:
         return False
     name = unit.words[i - 1]
-    return i == 1 or not name.isalpha() or _proper(unit.said, name)
+    return not name.isalpha() or _proper(unit.said, name) or (i == 1 and _keyed(unit, name))
+
+
+def _keyed(unit: Unit, name: str) -> bool:
+    """Whether the line is set out as ``name: value`` (`**black**: 100`, `| Port | 8080
+    |`, `Commits = 38`): the number is the value of that key."""
+    said = unit.said.casefold()
+    at = said.find(name)
+    rest = said[at + len(name) : at + len(name) + 4].lstrip("*`'\" ")
+    return at >= 0 and rest[:1] in (":", "|", "=", "：")
 
 
 def _proper(said: str, name: str) -> bool:

@@ -26,17 +26,23 @@ from serena_memory.integrity.duplicates.slots import CITING, SMALL, Unit, kind
 _PORT = re.compile(r"(?:[a-z][a-z0-9+.-]*://)?([a-z0-9.-]+):(\d{2,5})(/[^\s?#]*)?")
 _DIGIT = re.compile(r"\d")
 _BOUND = re.compile(r"^[<>=^~v]+|\+$")
-NAMELESS = frozenset(
-    """than over under above below least most about around up from until upto
-    max min maximum minimum default defaults limit value version versions set
-    use uses using requires needs need pins pinned target targets at between within
-    every each per only just also now then x times top last first next all story
-    epic ticket chapter release -eq -ne -gt -ge -lt -le""".split()
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+NAMELESS = _words(
+    """than over under above below least most about around up from until upto max min
+    maximum minimum default defaults limit value version versions set use uses using
+    requires needs need pins pinned target targets at between within every each per only
+    just also now then x times top last first next all story epic ticket chapter release
+    -eq -ne -gt -ge -lt -le"""
 )
 """Words before a number that say how it is bounded or used, not what it is of."""
-UNITLESS = frozenset(
-    """and or but if when then so the a an of to in on at by for with as is are be
-    was were it its this that these those times x more less fewer""".split()
+UNITLESS = _words(
+    """and or but if when then so the a an of to in on at by for with as is are be was were
+    it its this that these those times x more less fewer"""
 )
 """Words after a number that are no unit of it."""
 _SALT = "\x1enamed"

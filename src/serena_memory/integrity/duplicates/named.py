@@ -1,15 +1,17 @@
 """Values said of a name, however the sentence around them was reworded: `Go 1.21+` /
 `| Language | Go 1.22+ |`, "PostgreSQL 18" / "runs against PostgreSQL 17", `--port 8004`
-/ `--port 8000`, `http://localhost:1420` / `localhost:5173`, "larger than 512 bytes" /
-"over 1024 bytes". A restatement keeps what the value is of (the tool, the setting, the
-host) and says the rest in its own words, so these are aligned by that name alone, not
-by the words of the line (:mod:`.slots` needs most of those).
+/ `--port 8000`, `http://localhost:1420` / "serves it at localhost:5173". A restatement
+keeps what the value is of (the tool, the setting, the host) and says the rest in its
+own words, so these are aligned by that name alone, not by the words of the line
+(:mod:`.slots` needs most of those).
 
-A *named value* is a number (a version, a count with its unit) with the word before it
-that holds no digit (`python 3.10`, `--port 8000`, `sdk 26`), or with the plain word
-after it (`512 bytes`), or the port of a URL with its host and path. Each is one row
-like a slot's (:mod:`.slots`), keyed by its name and its number's unit, whose value
-column is the value's own hash salted apart (:func:`held_of`): :func:`value_named`
+A *named value* is a number said of the word before it: a version (`python 3.10`), or a
+whole number after a setting's name (`--port 8000`, `line-length 100`), a proper name
+(`Java 17`, `Min SDK 26`) or the key of its line (`**black**: 100`), but not a count
+(`13 files`), a score in brackets, a number a word cites (`PEP 668`, `#2222`), a result
+(`Processed = 0`) nor one of a tally; or the port of a URL with its host and path. Each
+is one row like a slot's (:mod:`.slots`), keyed by its name and its number's unit, whose
+value column is the value's own hash salted apart (:func:`held_of`): :func:`value_named`
 finds it again, and tells a named row from a slot row. The check's key groups already
 leave out a name a memory gives two values or more (a list, a history), a name three
 memories or more give values of their own (a count that moves on) and a name many
@@ -25,6 +27,8 @@ from serena_memory.integrity.duplicates.slots import CITING, SMALL, Unit, kind
 
 _PORT = re.compile(r"(?:[a-z][a-z0-9+.-]*://)?([a-z0-9.-]+):(\d{2,5})(/[^\s?#]*)?")
 _DIGIT = re.compile(r"\d")
+_SETTING_NAME = re.compile(r"-{0,2}[a-z][\w.-]*")
+_SPACE = re.compile(r"[\s*_`|:]+")
 _BOUND = re.compile(r"^[<>=^~v]+|\+$")
 
 
@@ -37,21 +41,23 @@ NAMELESS = _words(
     maximum minimum default defaults limit value version versions set use uses using
     requires needs need pins pinned target targets at between within every each per only
     just also now then x times top last first next all story epic ticket chapter release
-    -eq -ne -gt -ge -lt -le"""
+    count counts total number pep rfc iso adr cve rc code exit returns returned -eq -ne
+    -gt -ge -lt -le"""
 )
-"""Words before a number that say how it is bounded or used, not what it is of."""
+"""Words before a number that say how it is bounded or used, not what it is of: what
+bounds it, a count or a result (`Total`, `rc=1`), a standard cited (`PEP 668`)."""
 UNITLESS = _words(
     """and or but if when then so the a an of to in on at by for with as is are be was were
     it its this that these those times x more less fewer"""
 )
 """Words after a number that are no unit of it."""
 _SALT = "\x1enamed"
+TITLED = 0.7
+"""Share of a text's longer words with a capital that makes it a title (of
+:data:`MIN_TITLED` or more: `| Database | PostgreSQL 18 |` is a key and its value)."""
+MIN_TITLED = 3
 MAX_NUMBERS = 3
 """Numbers in one unit that make it a tally (:func:`named_values`)."""
-MIN_SHARED_COUNTED = 2
-"""Words besides the unit two counts of one unit must share (`payloads larger than 512
-bytes are compressed` / `compressed when larger than 1024 bytes`): else two things are
-counted in bytes."""
 
 
 def _hash(*parts: str) -> int:
@@ -66,8 +72,8 @@ def held_of(word: str) -> int:
 
 def named_values(unit: Unit) -> list[tuple[str, str]]:
     """The (name, value word) pairs of a unit: each number with the word before it (no
-    digit in it, no citing word), or with the plain word after it; each URL's port with
-    its host and path. None in a tally (:data:`MAX_NUMBERS` numbers or more: `Critical
+    digit in it, no citing word), each URL's port with its host and path. None in a
+    tally (:data:`MAX_NUMBERS` numbers or more: `Critical
     0, High 13, Medium 37`, `AM=1.0, NBFM=1.5, WBFM=2.0`), a record of counts, not
     facts each said once."""
     words, values = unit.words, unit.values
@@ -80,31 +86,30 @@ def named_values(unit: Unit) -> list[tuple[str, str]]:
         if port is not None and ("://" in word or port.group(1) == "localhost"):
             found.append((f"url {port.group(1)}{port.group(3) or ''}", word))
         elif i in numbered and len(numbered) < MAX_NUMBERS:
-            found.extend(_number_named(unit, i))
+            name = _number_name(unit, i)
+            if name is not None:
+                found.append((name, word))
     return found
 
 
-def _number_named(unit: Unit, i: int) -> list[tuple[str, str]]:
-    """The names of the number ``unit.words[i]`` (not the first word): the word before
-    it, when the number is said of it; the word after it, when it counts that."""
+def _number_name(unit: Unit, i: int) -> str | None:
+    """The name of the number ``unit.words[i]`` (not the first word): the word before
+    it, when the number is said of it (:func:`_said_of`), or None."""
     words, word = unit.words, unit.words[i]
     if not i or _DIGIT.search(word) is None or _plain(words[i - 1]) in CITING:
-        return []
+        return None
+    if not _names(words[i - 1]) or _annotated(unit, word):
+        return None
     after = words[i + 1] if i + 1 < len(words) else ""
     counted = after.isalpha() and after not in UNITLESS and not _clause_ends(unit, word)
-    found = []
-    if _names(words[i - 1]) and not _annotated(unit, word) and _said_of(unit, i, word, counted):
-        found.append((f"of {words[i - 1]}", word))
-    if counted and not kind(word)[1]:
-        found.append((f"in {_plain(after)}", word))
-    return found
+    return f"of {words[i - 1]}" if _said_of(unit, i, word, counted) else None
 
 
 def _annotated(unit: Unit, word: str) -> bool:
-    """Whether a number is said in brackets (`Testing (88%)`, `Use Cases (4)`): a score or
-    a count noted beside a title, not a value of it."""
+    """Whether a number is said in brackets (`Testing (88%)`, `Use Cases (4)`), a score
+    or a count noted beside a title, or cites an issue (`PR #2222`): not a value of it."""
     at = unit.said.casefold().find(word)
-    return at > 0 and unit.said[at - 1] == "("
+    return at > 0 and unit.said[at - 1] in "(#"
 
 
 def _clause_ends(unit: Unit, word: str) -> bool:
@@ -124,7 +129,11 @@ def _said_of(unit: Unit, i: int, word: str, counted: bool) -> bool:
     if counted:
         return False
     name = unit.words[i - 1]
-    return not name.isalpha() or _proper(unit.said, name) or (i == 1 and _keyed(unit, name))
+    if not name.isalpha():
+        return _SETTING_NAME.fullmatch(name) is not None
+    if unit.code:  # `Processed = 0`, `first: 3` in a script: its variables, not settings
+        return False
+    return _proper(unit.said, name) or (i == 1 and _keyed(unit, name))
 
 
 def _keyed(unit: Unit, name: str) -> bool:
@@ -138,7 +147,10 @@ def _keyed(unit: Unit, name: str) -> bool:
 
 def _proper(said: str, name: str) -> bool:
     """Whether ``name`` is written with a capital inside the text (`PostgreSQL`, `SDK`),
-    not only where a sentence starts."""
+    not only where a sentence starts, nor in a title whose words all have one
+    (`Template Sync Verification 95`)."""
+    if _titled(said):
+        return False
     at = said.casefold().find(name)
     while at >= 0:
         written = said[at : at + len(name)]
@@ -148,11 +160,21 @@ def _proper(said: str, name: str) -> bool:
     return False
 
 
+def _titled(said: str) -> bool:
+    """Whether most longer words of a text start with a capital: a title, whose capitals
+    say nothing of a name."""
+    longer = [w for w in _SPACE.split(said) if len(w) > 3 and w.isalpha()]
+    capital = sum(w[0].isupper() for w in longer)
+    return len(longer) >= MIN_TITLED and capital >= TITLED * len(longer)
+
+
 def _names(word: str) -> bool:
     """Whether a word before a number can be what the number is of (a tool, a setting,
-    a flag): no digit, not a word that bounds or cites it."""
+    a flag): no digit, not a word that bounds or cites it, nor what was done (`Sessions
+    Analyzed: 2`, `Processed = 0`: a result counted, not a setting)."""
     return (
         _DIGIT.search(word) is None
+        and not (word.isalpha() and word.endswith("ed"))
         and word not in NAMELESS
         and word not in CITING
         and word not in SMALL
@@ -183,10 +205,9 @@ def value_named(unit: Unit, held: int) -> tuple[str, str] | None:
 
 
 def contradict(a: Unit, b: Unit, va: tuple[str, str], vb: tuple[str, str]) -> bool:
-    """Whether two named values of one name say two values of it: of one kind and bound,
-    neither saying the other more precisely, neither unit holding the other's value (a
-    choice or a change), and for a count by its unit (`512 bytes`) a word more in
-    common (a quantity of one thing, not two things measured alike)."""
+    """Whether two named values of one name say two values of it: of one unit, both
+    bounds or neither, of one shape (:func:`_one_shape`), neither saying the other more
+    precisely, and neither unit holding the other's value (a choice or a change)."""
     (name_a, word_a), (name_b, word_b) = va, vb
     if name_a != name_b or _unit_of(word_a) != _unit_of(word_b):
         return False
@@ -197,12 +218,7 @@ def contradict(a: Unit, b: Unit, va: tuple[str, str], vb: tuple[str, str]) -> bo
         return False
     if not _one_shape(plain_a, plain_b):
         return False
-    if _holds(b, word_a, plain_a) or _holds(a, word_b, plain_b):
-        return False
-    if name_a.startswith("in "):
-        shared = {_plain(w) for w in a.words} & {_plain(w) for w in b.words}
-        return len(shared - {name_a[3:], _plain(word_a), _plain(word_b)}) >= MIN_SHARED_COUNTED
-    return True
+    return not (_holds(b, word_a, plain_a) or _holds(a, word_b, plain_b))
 
 
 def _one_shape(a: str, b: str) -> bool:

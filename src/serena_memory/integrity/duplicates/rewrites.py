@@ -37,8 +37,12 @@ must hold for the smaller to rewrite a part of it."""
 WORDED_PART_SHARE = 0.6
 """Share of the smaller memory's word weight for a rewrite of a part of the larger
 without values to tell it (:data:`WORDED_PART_OF_LARGER` of the larger's too)."""
-WORDED_PART_OF_LARGER = 0.15
-"""Share of the larger's weight a worded part must hold: a sixth of it, not one line."""
+WORDED_PART_OF_LARGER = 0.08
+"""Share of the larger's weight a worded part must hold: more than a line of it."""
+PART_OF_SIZE = 2
+"""How many times the smaller's word weight the larger's is, for a worded part: two
+memories of one size that share most of one's words but a quarter of the other's are
+two records of one template (`**Statement**`, `**Evidence**`), not one rewritten."""
 ALL_KEPT_SHARE = 0.2
 """Share of the smaller's word weight enough when the two keep all of each other's
 values (:data:`ALL_KEPT` of each, :data:`MIN_ALL_KEPT` or more): one checklist of the
@@ -66,7 +70,8 @@ def restated(
     if of_smaller >= RESTATED_SHARE and of_larger >= RESTATED_OF_LARGER:
         return True
     if of_smaller >= WORDED_PART_SHARE and of_larger >= WORDED_PART_OF_LARGER:
-        return True
+        return of_larger * PART_OF_SIZE <= of_smaller  # a part of a larger memory
+
     held = values()
     if held is None:
         return False

@@ -9,9 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from serena_memory.integrity.duplicates import commands, named
 from serena_memory.integrity.duplicates.buckets import bucket_pairs
+from serena_memory.integrity.duplicates.commands import option_held
 from serena_memory.integrity.duplicates.findings import Conflict
-from serena_memory.integrity.duplicates.named import contradict, value_named
+from serena_memory.integrity.duplicates.named import value_named
 from serena_memory.integrity.duplicates.slots import SLOT_MARK, differ, value_of
 from serena_memory.integrity.duplicates.text import Statement
 
@@ -148,9 +150,15 @@ def _slot_conflict(
             return None
         return Conflict(ea[0], ua.line, ua.text, eb[0], ub.line, ub.text, va, vb)
     na, nb = value_named(ua, ea[2]), value_named(ub, eb[2])
-    if na is None or nb is None or not contradict(ua, ub, na, nb):
+    if na is not None and nb is not None:
+        if not named.contradict(ua, ub, na, nb):
+            return None
+        return Conflict(ea[0], ua.line, ua.text, eb[0], ub.line, ub.text, na[1], nb[1])
+    oa, ob = option_held(ua, ea[2]), option_held(ub, eb[2])
+    if oa is None or ob is None or not commands.contradict(ua, ub, oa, ob):
         return None
-    return Conflict(ea[0], ua.line, ua.text, eb[0], ub.line, ub.text, na[1], nb[1])
+    first, second = commands.said(*oa), commands.said(*ob)
+    return Conflict(ea[0], ua.line, ua.text, eb[0], ub.line, ub.text, first, second)
 
 
 def _statement_at(entry: tuple[str, int, int], parses: _Parses) -> Statement | None:

@@ -153,7 +153,7 @@ def _slot_conflict(
     if na is not None and nb is not None:
         if not named.contradict(ua, ub, na, nb):
             return None
-        return Conflict(ea[0], ua.line, ua.text, eb[0], ub.line, ub.text, na[1], nb[1])
+        return Conflict(ea[0], ua.line, ua.text, eb[0], ub.line, ub.text, na.word, nb.word)
     oa, ob = option_held(ua, ea[2]), option_held(ub, eb[2])
     if oa is None or ob is None or not commands.contradict(ua, ub, oa, ob):
         return None

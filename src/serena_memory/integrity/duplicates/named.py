@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 import zlib
+from typing import NamedTuple
 
 from serena_memory.integrity.duplicates.slots import CITING, SMALL, Unit, kind
 
@@ -29,7 +30,6 @@ _PORT = re.compile(r"(?:[a-z][a-z0-9+.-]*://)?([a-z0-9.-]+):(\d{2,5})(/[^\s?#]*)
 _DIGIT = re.compile(r"\d")
 _SETTING_NAME = re.compile(r"-{0,2}[a-z][\w.-]*")
 _SPACE = re.compile(r"[\s*_`|:]+")
-_BOUND = re.compile(r"^[<>=^~v]+|\+$")
 
 
 def _words(text: str) -> frozenset[str]:
@@ -52,6 +52,13 @@ UNITLESS = _words(
 )
 """Words after a number that are no unit of it."""
 _SALT = "\x1enamed"
+_SCIENTIFIC = re.compile(r"\d+(?:\.\d+)?e[+-]?\d+")
+_DIGITS = re.compile(r"\d[\d.,:e]*")
+_AT_LEAST = ("以上", "以下", "未満", "以降")
+"""Japanese and Chinese bounds after a number (`3.11以上`: 3.11 or more)."""
+_LATER = frozenset(("newer", "later", "higher", "above", "greater", "more"))
+"""Words of a bound said after a number (`3.10 or newer`)."""
+_CLAUSE_ENDS = frozenset(";,)、，。；）：")
 TITLED = 0.7
 """Share of a text's longer words with a capital that makes it a title (of
 :data:`MIN_TITLED` or more: `| Database | PostgreSQL 18 |` is a key and its value)."""
@@ -70,39 +77,80 @@ def held_of(word: str) -> int:
     return _hash(_SALT, word)
 
 
-def named_values(unit: Unit) -> list[tuple[str, str]]:
-    """The (name, value word) pairs of a unit: each number with the word before it (no
-    digit in it, no citing word), each URL's port with its host and path. None in a
-    tally (:data:`MAX_NUMBERS` numbers or more: `Critical
-    0, High 13, Medium 37`, `AM=1.0, NBFM=1.5, WBFM=2.0`), a record of counts, not
-    facts each said once."""
+class Named(NamedTuple):
+    """A value said of a name: the name, the value's word as the unit holds it, its
+    number, its unit (`hz`, `文字`, `port`, or the word after a key's number: `lines`
+    of `Functions: ~50 lines`) and whether it is a bound (`3.10+`, `3.11以上`, `3.10
+    or newer`)."""
+
+    name: str
+    word: str
+    number: str
+    unit: str
+    bound: bool
+
+
+def named_values(unit: Unit) -> list[Named]:
+    """The named values of a unit: each number with the word before it (no digit in
+    it, no citing word), each URL's port with its host and path. None in a tally
+    (:data:`MAX_NUMBERS` numbers or more: `Critical 0, High 13, Medium 37`, `AM=1.0,
+    NBFM=1.5, WBFM=2.0`), a record of counts, not facts each said once."""
     words, values = unit.words, unit.values
-    numbered = [i for i, w in enumerate(words) if values[i] and kind(w)[0] == "number"]
-    found: list[tuple[str, str]] = []
+    numbered = [i for i, w in enumerate(words) if values[i] and _numeric(w)]
+    found: list[Named] = []
     for i, word in enumerate(words):
         if not values[i]:
             continue
         port = _PORT.fullmatch(word)
         if port is not None and ("://" in word or port.group(1) == "localhost"):
-            found.append((f"url {port.group(1)}{port.group(3) or ''}", word))
+            host = f"url {port.group(1)}{port.group(3) or ''}"
+            found.append(Named(host, word, port.group(2), "port", False))
         elif i in numbered and len(numbered) < MAX_NUMBERS:
-            name = _number_name(unit, i)
-            if name is not None:
-                found.append((name, word))
+            named = _number_named(unit, i)
+            if named is not None:
+                found.append(named)
     return found
 
 
-def _number_name(unit: Unit, i: int) -> str | None:
-    """The name of the number ``unit.words[i]`` (not the first word): the word before
-    it, when the number is said of it (:func:`_said_of`), or None."""
+def _numeric(word: str) -> bool:
+    """Whether a word is a number (with its unit or bound), as :func:`.slots.kind`
+    tells, or in scientific notation (`30e6`)."""
+    return kind(word)[0] == "number" or _SCIENTIFIC.fullmatch(word) is not None
+
+
+def _number_named(unit: Unit, i: int) -> Named | None:
+    """The number ``unit.words[i]`` (not the first word) with the word before it as its
+    name, when the number is said of it (:func:`_said_of`), or None."""
     words, word = unit.words, unit.words[i]
     if not i or _DIGIT.search(word) is None or _plain(words[i - 1]) in CITING:
         return None
     if not _names(words[i - 1]) or _annotated(unit, word):
         return None
+    number, suffix, bound = _parts(word)
     after = words[i + 1] if i + 1 < len(words) else ""
-    counted = after.isalpha() and after not in UNITLESS and not _clause_ends(unit, word)
-    return f"of {words[i - 1]}" if _said_of(unit, i, word, counted) else None
+    counted = (
+        not suffix and after.isalpha() and after not in UNITLESS and not _clause_ends(unit, word)
+    )
+    if not _said_of(unit, i, word, counted):
+        return None
+    if after == "or" and i + 2 < len(words) and words[i + 2] in _LATER:
+        bound = True
+    version = "." in number.strip(".") or bound
+    unit_said = after if counted and not version else suffix
+    return Named(f"of {words[i - 1]}", word, number, unit_said, bound)
+
+
+def _parts(word: str) -> tuple[str, str, bool]:
+    """A number's digits, its unit and whether it is a bound: `>=20` (20, '', bound),
+    `3.11以上` (3.11, '', bound), `88文字` (88, 文字), `~50` (50, '')."""
+    bound = word[0] in "^<>=" or word.endswith("+")
+    for mark in _AT_LEAST:
+        if mark in word:
+            word, bound = word[: word.index(mark)], True
+    match = _DIGITS.search(word)
+    if match is None:
+        return word, "", bound
+    return match.group(0).rstrip("."), word[match.end() :].rstrip("+"), bound
 
 
 def _annotated(unit: Unit, word: str) -> bool:
@@ -116,7 +164,7 @@ def _clause_ends(unit: Unit, word: str) -> bool:
     """Whether a number ends its clause (`line-length 119; isort ...`): the word after
     it is no unit of it."""
     at = unit.said.casefold().find(word)
-    return at >= 0 and unit.said[at + len(word) : at + len(word) + 1] in (";", ",", ")")
+    return at >= 0 and unit.said[at + len(word) : at + len(word) + 1] in _CLAUSE_ENDS
 
 
 def _said_of(unit: Unit, i: int, word: str, counted: bool) -> bool:
@@ -126,9 +174,9 @@ def _said_of(unit: Unit, i: int, word: str, counted: bool) -> bool:
     a proper name (`Java 17`, `PostgreSQL 18`; not `samples (~3s)`)."""
     if "." in word.strip(".") or word[0] in "^<>=":
         return True  # a version, or a bound of one (not `~3s`: about three seconds)
-    if counted:
-        return False
     name = unit.words[i - 1]
+    if counted:  # `13 files`; but a key's number with its unit: `Functions: ~50 lines`
+        return i == 1 and _keyed(unit, name)
     if not name.isalpha():
         return _SETTING_NAME.fullmatch(name) is not None
     if unit.code:  # `Processed = 0`, `first: 3` in a script: its variables, not settings
@@ -186,39 +234,34 @@ def named_keys(found: list[Unit]) -> list[tuple[int, int, int]]:
     """One row per named value of each unit: (key of its name and unit, where its unit
     is, :func:`held_of` its word); but a value the memory also says more precisely
     (`Python 3`, then `Python 3.10+`): the precise one is what it says."""
-    said: dict[int, list[tuple[int, str]]] = {}
+    said: dict[int, list[tuple[int, Named]]] = {}
     for unit in found:
-        for name, word in named_values(unit):
-            said.setdefault(_hash(_SALT, name, _unit_of(word)), []).append((unit.where, word))
+        for named in named_values(unit):
+            said.setdefault(_hash(_SALT, named.name, named.unit), []).append((unit.where, named))
     rows = []
     for key, places in said.items():
-        numbers = {_number(word) for _where, word in places}
-        for where, word in places:
-            if not any(_more_precise(_number(word), other) for other in numbers):
-                rows.append((key, where, held_of(word)))
+        numbers = {named.number for _where, named in places}
+        for where, named in places:
+            if not any(_more_precise(named.number, other) for other in numbers):
+                rows.append((key, where, held_of(named.word)))
     return rows
 
 
-def value_named(unit: Unit, held: int) -> tuple[str, str] | None:
-    """The named value of ``unit`` whose row holds ``held``, as (name, word), if any."""
-    return next((nv for nv in named_values(unit) if held_of(nv[1]) == held), None)
+def value_named(unit: Unit, held: int) -> Named | None:
+    """The named value of ``unit`` whose row holds ``held``, if any."""
+    return next((nv for nv in named_values(unit) if held_of(nv.word) == held), None)
 
 
-def contradict(a: Unit, b: Unit, va: tuple[str, str], vb: tuple[str, str]) -> bool:
+def contradict(a: Unit, b: Unit, va: Named, vb: Named) -> bool:
     """Whether two named values of one name say two values of it: of one unit, both
     bounds or neither, of one shape (:func:`_one_shape`), neither saying the other more
     precisely, and neither unit holding the other's value (a choice or a change)."""
-    (name_a, word_a), (name_b, word_b) = va, vb
-    if name_a != name_b or _unit_of(word_a) != _unit_of(word_b):
+    if va.name != vb.name or va.unit != vb.unit or va.bound != vb.bound:
         return False
-    plain_a, plain_b = _number(word_a), _number(word_b)
-    if plain_a == plain_b or _more_precise(plain_a, plain_b) or _more_precise(plain_b, plain_a):
+    na, nb = va.number, vb.number
+    if na == nb or _more_precise(na, nb) or _more_precise(nb, na) or not _one_shape(na, nb):
         return False
-    if bool(_BOUND.search(word_a)) != bool(_BOUND.search(word_b)):
-        return False
-    if not _one_shape(plain_a, plain_b):
-        return False
-    return not (_holds(b, word_a, plain_a) or _holds(a, word_b, plain_b))
+    return not (_holds(b, va.word, na) or _holds(a, vb.word, nb))
 
 
 def _one_shape(a: str, b: str) -> bool:
@@ -233,21 +276,7 @@ def _one_shape(a: str, b: str) -> bool:
 
 
 def _holds(unit: Unit, word: str, number: str) -> bool:
-    return any(w == word or _number(w) == number for w in unit.words)
-
-
-def _unit_of(word: str) -> str:
-    if _PORT.fullmatch(word):
-        return "port"
-    return kind(word)[1]
-
-
-def _number(word: str) -> str:
-    """A value's number alone: a URL's port; a version without its bound or `v`."""
-    port = _PORT.fullmatch(word)
-    if port is not None:
-        return port.group(2)
-    return _BOUND.sub("", word.rstrip("%")).rstrip(".")
+    return any(w == word or _parts(w)[0] == number for w in unit.words if _DIGIT.search(w))
 
 
 def _more_precise(short: str, long: str) -> bool:

@@ -110,11 +110,17 @@ def contradict(ua: Unit, ub: Unit, a: tuple[list[str], int], b: tuple[list[str],
     if len(ta) != len(tb) or ja != jb:
         return False
     va, vb = ta[ja], tb[jb]
-    if va == vb or va in tb or vb in ta or va.startswith(vb) or vb.startswith(va):
+    if va == vb or va in tb or vb in ta or _more_precise(va, vb) or _more_precise(vb, va):
         return False
     if kind(va) != kind(vb) or _two_places(va, vb) or _one_lists_more(va, vb):
         return False
     return ta[:ja] == tb[:jb] and ta[ja + 1 :] == tb[jb + 1 :]
+
+
+def _more_precise(short: str, long: str) -> bool:
+    """`--check` / `--check-only`, `1.8` / `1.8.2`: one says the other more precisely
+    (`prod` / `production` are two words)."""
+    return long.startswith(short) and not long[len(short) : len(short) + 1].isalnum()
 
 
 def _two_places(va: str, vb: str) -> bool:

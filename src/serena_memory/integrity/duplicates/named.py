@@ -133,8 +133,7 @@ def _number_named(unit: Unit, i: int) -> Named | None:
     )
     if not _said_of(unit, i, word, counted):
         return None
-    if after == "or" and i + 2 < len(words) and words[i + 2] in _LATER:
-        bound = True
+    bound = bound or after in _LATER  # `3.10 or newer` (`or` is no word of a unit)
     version = "." in number.strip(".") or bound
     unit_said = after if counted and not version else suffix
     return Named(f"of {words[i - 1]}", word, number, unit_said, bound)

@@ -49,6 +49,8 @@ values (:data:`ALL_KEPT` of each, :data:`MIN_ALL_KEPT` or more): one checklist o
 same commands written twice, its prose all new."""
 ALL_KEPT = 0.9
 MIN_ALL_KEPT = 6
+ALL_KEPT_OF_LARGER = 0.15
+"""And of the larger's weight: two checklists of about one size."""
 SIEVE_SHARE = min(ALL_KEPT_SHARE, REWRITTEN_SHARE, PART_SHARE)
 """The least share of the smaller's weight any rule asks: a pair below it is none."""
 
@@ -72,6 +74,8 @@ def restated(
     if of_smaller >= WORDED_PART_SHARE and of_larger >= WORDED_PART_OF_LARGER:
         return of_larger * PART_OF_SIZE <= of_smaller  # a part of a larger memory
 
+    if of_smaller < PART_SHARE and of_larger < ALL_KEPT_OF_LARGER:
+        return False  # no rule on values can hold: their texts are not read
     held = values()
     if held is None:
         return False

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity import duplicates_cache as DC
 from serena_memory.integrity.duplicates import find_duplicates
-from serena_memory.integrity.duplicates.detect import _same_values, values_of
 from serena_memory.integrity.duplicates.features import words_of
+from serena_memory.integrity.duplicates.rewrites import same_values, values_of
 from serena_memory.integrity.duplicates_told import write_note
 
 FOLDER = Path(__file__).resolve().parent / "data" / "rewritten"
@@ -99,5 +99,5 @@ def test_values_are_the_same_however_spaced_and_in_any_order(codes: list[str]) -
     assert values_of(text) == values_of(respaced)
     mine = values_of(text)
     if len(mine) >= 4:
-        assert _same_values(mine, values_of(respaced))
-    assert _same_values(mine, frozenset()) is False
+        assert same_values(mine, values_of(respaced))
+    assert same_values(mine, frozenset()) is False

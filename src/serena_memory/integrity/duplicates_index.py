@@ -20,12 +20,9 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from serena_memory.integrity.duplicates.detect import (
-    MIN_RESTATED_WORDS,
-    RESTATED_OF_LARGER,
-    REWRITTEN_SHARE,
-)
+from serena_memory.integrity.duplicates.detect import MIN_RESTATED_WORDS
 from serena_memory.integrity.duplicates.features import BANDS, ROWS, TOKEN, Features
+from serena_memory.integrity.duplicates.rewrites import SIEVE_SHARE
 from serena_memory.integrity.duplicates.slots import SLOT_MARK
 
 if TYPE_CHECKING:
@@ -41,7 +38,7 @@ MAX_POSTINGS = 128
 MIN_SKETCH_MET = 3
 SKETCH_SHARE = 0.2
 """Of a memory's posted words, those the text must hold to be compared with it as a
-restatement (about its share of the larger's words, :data:`RESTATED_OF_LARGER`)."""
+restatement (about its share of the larger's words, the larger's share of a rewrite)."""
 MAX_CANDIDATES = 16
 """Memories compared with the text written, at most: the ones met most."""
 _IN = 500
@@ -243,7 +240,6 @@ def restated(mine: list[int], other: list[int], df: dict[int, int], memories: in
     def weight(ws: Iterable[int]) -> float:
         return sum(math.log((memories + 1) / max(df.get(w, 1), 1)) for w in ws)
 
-    shared, small, large = weight(both), *sorted((weight(a), weight(b)))
-    # at the share of a rewrite (its values are read when the two are compared)
-    kept = shared >= REWRITTEN_SHARE * small
-    return bool(small) and kept and shared >= RESTATED_OF_LARGER * large
+    shared, small = weight(both), min(weight(a), weight(b))
+    # at the least share of a rewrite (the rest is read when the two are compared)
+    return bool(small) and shared >= SIEVE_SHARE * small

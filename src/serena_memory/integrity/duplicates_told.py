@@ -21,13 +21,7 @@ from serena_memory.core.display import escape_line
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.paths import read_regular_file
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity.duplicates.detect import (
-    MIN_RESTATED_WORDS,
-    RESTATED_OF_LARGER,
-    REWRITTEN_SHARE,
-    Rarity,
-    detect,
-)
+from serena_memory.integrity.duplicates.detect import MIN_RESTATED_WORDS, Rarity, detect
 from serena_memory.integrity.duplicates.features import (
     BANDS,
     MAX_TOKENS,
@@ -40,6 +34,7 @@ from serena_memory.integrity.duplicates.features import (
     words_of,
 )
 from serena_memory.integrity.duplicates.findings import Conflict, DuplicateReport, NearDuplicate
+from serena_memory.integrity.duplicates.rewrites import SIEVE_SHARE
 from serena_memory.integrity.duplicates_cache import (
     ALWAYS_READ,
     Met,
@@ -267,9 +262,10 @@ def _meeting(mine: Features, kept: Kept, name: str, rarity: Rarity) -> list[int]
         shared = np.bincount(word_owners[held], weights=weights[held], minlength=len(kept.names))
         totals = np.bincount(word_owners, weights=weights, minlength=len(kept.names))
         total = float(rarity.weights(mine.words).sum())
-        small, large = np.minimum(totals, total), np.maximum(totals, total)
-        # a rewrite's share: whether the two keep the same values is read when compared
-        restated = (shared >= REWRITTEN_SHARE * small) & (shared >= RESTATED_OF_LARGER * large)
+        small = np.minimum(totals, total)
+        # the least share of a rewrite (:mod:`.duplicates.rewrites`): the rest is read
+        # when the two are compared
+        restated = shared >= SIEVE_SHARE * small
         scores[restated & (small > 0)] += 1
     ranked = sorted(
         (int(-scores[i]), kept.names[i], i)

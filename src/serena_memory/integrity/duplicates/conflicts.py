@@ -9,8 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from serena_memory.integrity.duplicates import commands, named
 from serena_memory.integrity.duplicates.buckets import bucket_pairs
+from serena_memory.integrity.duplicates.commands import option_held
 from serena_memory.integrity.duplicates.findings import Conflict
+from serena_memory.integrity.duplicates.named import value_named
 from serena_memory.integrity.duplicates.slots import SLOT_MARK, differ, value_of
 from serena_memory.integrity.duplicates.text import Statement
 
@@ -138,19 +141,24 @@ def _slot_conflict(
 ) -> Conflict | None:
     """Two slots with the same words around them: a conflict when their units say the
     same but for the value (:func:`.slots.differ`)."""
-    found = []
-    for name, middle, held in (ea, eb):
-        unit = parses.unit(name, middle)
-        if unit is None:
-            return None
-        value = value_of(unit, held)
-        if value is None:
-            return None
-        found.append((unit, value))
-    (ua, va), (ub, vb) = found
-    if not differ(ua, ub, va, vb):
+    ua, ub = parses.unit(ea[0], ea[1]), parses.unit(eb[0], eb[1])
+    if ua is None or ub is None:
         return None
-    return Conflict(ea[0], ua.line, ua.text, eb[0], ub.line, ub.text, va, vb)
+    va, vb = value_of(ua, ea[2]), value_of(ub, eb[2])
+    if va is not None and vb is not None:
+        if not differ(ua, ub, va, vb):
+            return None
+        return Conflict(ea[0], ua.line, ua.text, eb[0], ub.line, ub.text, va, vb)
+    na, nb = value_named(ua, ea[2]), value_named(ub, eb[2])
+    if na is not None and nb is not None:
+        if not named.contradict(ua, ub, na, nb):
+            return None
+        return Conflict(ea[0], ua.line, ua.text, eb[0], ub.line, ub.text, na.word, nb.word)
+    oa, ob = option_held(ua, ea[2]), option_held(ub, eb[2])
+    if oa is None or ob is None or not commands.contradict(ua, ub, oa, ob):
+        return None
+    first, second = commands.said(*oa), commands.said(*ob)
+    return Conflict(ea[0], ua.line, ua.text, eb[0], ub.line, ub.text, first, second)
 
 
 def _statement_at(entry: tuple[str, int, int], parses: _Parses) -> Statement | None:

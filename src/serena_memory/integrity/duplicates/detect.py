@@ -11,7 +11,6 @@ of near-copies) pairs each memory with its neighbour only, and a report keeps
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
@@ -33,6 +32,7 @@ from serena_memory.integrity.duplicates.findings import (
     DuplicateReport,
     NearDuplicate,
 )
+from serena_memory.integrity.duplicates.rewrites import Values, restated, values_of
 from serena_memory.integrity.duplicates.slots import Unit, unit_at
 from serena_memory.integrity.duplicates.text import Parsed, parse
 
@@ -45,23 +45,8 @@ SECTION_SIMILARITY = 0.75
 """Share of a section's lines another memory must have for a duplicate section."""
 MAX_FUZZY = 40_000
 """Pairs of lines compared word by word at most for two memories."""
-RESTATED_SHARE = 0.57
-"""Share of the weight of the smaller memory's words the other holds, for a restatement."""
-RESTATED_OF_LARGER = 0.25
-"""And of the larger one's: else the smaller is one note on the larger one's topic."""
 MIN_RESTATED_WORDS = 10
 """Rarer words two memories must share to be compared as restatements."""
-REWRITTEN_SHARE = 0.3
-"""Share of the smaller memory's word weight enough for a restatement when the two also
-keep the same values (:data:`MIN_KEPT_VALUES`): a rewrite changes the prose around the
-commands, paths and names, and keeps those."""
-MIN_KEPT_VALUES = 4
-"""Values (code in backticks) two memories must share to be called a rewrite by them."""
-KEPT_OF_SMALLER = 0.8
-"""Share of the values of the memory with fewer that the other must hold, for a rewrite."""
-KEPT_OF_LARGER = 0.7
-"""And of the one with more: else one holds a few commands of a longer list."""
-_CODE = re.compile(r"`([^`\n]+)`")
 
 
 def find_duplicates(memories: Mapping[str, str]) -> DuplicateReport:
@@ -138,12 +123,10 @@ def _restated(
     rarity: Rarity | None,
     parses: _Parses | None = None,
 ) -> list[NearDuplicate]:
-    """Memories that say mostly what another says in other words: of the rarer of the
-    two, :data:`RESTATED_SHARE` of its words' weight (rare words weigh more) is in the
-    other, and :data:`RESTATED_OF_LARGER` of the other's: a memory rewritten, not two
-    memories on one topic. Or :data:`REWRITTEN_SHARE` of it when the two keep the same
-    values (:func:`_same_values`, read from ``parses``): prose paraphrased around the
-    same commands loses more words than a copy edited."""
+    """Memories that say mostly what another says in other words: the weight of the
+    words they share (rare words weigh more), of the smaller's and of the larger's, and
+    the values they keep (read from ``parses`` when the words alone do not tell) make
+    one a restatement of the other (:func:`.rewrites.restated`)."""
     import numpy as np
 
     words = [np.unique(features[n].words) for n in kept]
@@ -153,15 +136,18 @@ def _restated(
     found = []
     for a, b in _sharing_words(words, max(MAX_BUCKET, rarity.memories // 10)):
         weight = float(weights[a][np.isin(words[a], words[b])].sum())
-        small, large = sorted((totals[a], totals[b]))
-        if not small or weight < RESTATED_OF_LARGER * large:
-            continue  # none of the smaller memory, or a note on the larger one's topic
-        if weight >= RESTATED_SHARE * small or (
-            weight >= REWRITTEN_SHARE * small and _rewritten(parses, kept[a], kept[b])
-        ):
-            first, second = kept[a], kept[b]
+        (small, first), (large, second) = sorted(((totals[a], a), (totals[b], b)))
+        if not small:
+            continue
+
+        def values(first: int = first, second: int = second) -> tuple[Values, Values] | None:
+            return _values(parses, kept[first], kept[second])
+
+        if restated(weight / small, weight / large, values):
             found.append(
-                NearDuplicate(first, (1, 1), second, (1, 1), weight / small, False, restated=True)
+                NearDuplicate(
+                    kept[a], (1, 1), kept[b], (1, 1), weight / small, False, restated=True
+                )
             )
     return found
 
@@ -178,34 +164,13 @@ def _sharing_words(words: list, common: int) -> list[tuple[int, int]]:
     return [pair for pair, count in sorted(shared.items()) if count >= MIN_RESTATED_WORDS]
 
 
-def _rewritten(parses: _Parses | None, first: str, second: str) -> bool:
-    """Whether two memories keep the same values (:func:`_same_values`), when their texts
-    can be read: read only for a pair whose words alone are too few for a restatement."""
-    return parses is not None and _same_values(parses.values(first), parses.values(second))
-
-
-def _same_values(va: frozenset[str] | None, vb: frozenset[str] | None) -> bool:
-    """Whether two memories keep the same values (code in backticks, spaced alike): at
-    least :data:`MIN_KEPT_VALUES` shared, :data:`KEPT_OF_SMALLER` of the fewer and
-    :data:`KEPT_OF_LARGER` of the more."""
-    if va is None or vb is None:
-        return False
-    both = len(va & vb)
-    fewer, more = sorted((len(va), len(vb)))
-    if both < MIN_KEPT_VALUES:
-        return False
-    return both >= KEPT_OF_SMALLER * fewer and both >= KEPT_OF_LARGER * more
-
-
-def values_of(text: str) -> frozenset[str]:
-    """The code in backticks of a text (three characters or more, casefolded, spaced
-    alike; a `mem:` reference is no value): what a rewrite keeps word for word."""
-    found = set()
-    for code in _CODE.findall(text):
-        value = " ".join(code.split()).casefold()
-        if len(value) > 2 and not value.startswith("mem:"):
-            found.add(value)
-    return frozenset(found)
+def _values(parses: _Parses | None, first: str, second: str) -> tuple[Values, Values] | None:
+    """The values of two memories (:func:`.rewrites.values_of`), when both can be read:
+    read only for a pair whose words alone are too few for a restatement."""
+    if parses is None:
+        return None
+    va, vb = parses.values(first), parses.values(second)
+    return None if va is None or vb is None else (va, vb)
 
 
 def _keep(found: list[T], target: list[T], room: int, report: DuplicateReport) -> int:

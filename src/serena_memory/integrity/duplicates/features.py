@@ -16,6 +16,8 @@ import zlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from serena_memory.integrity.duplicates.commands import command_keys
+from serena_memory.integrity.duplicates.named import named_keys
 from serena_memory.integrity.duplicates.slots import SLOT_MARK, slot_keys, units
 from serena_memory.integrity.duplicates.text import Parsed, parse
 
@@ -225,7 +227,10 @@ def fingerprint(text: str) -> tuple[Print, Parsed]:
         )
         for i, s in enumerate(parsed.statements)
     ]
-    keys += slot_keys(units(text))
+    found = units(text)
+    keys += slot_keys(found)
+    keys += named_keys(found)
+    keys += command_keys(found)
     keys += [(w, TOKEN, 0) for w in sorted(words_of(text))[:MAX_TOKENS]]
     return Print(digest, lines, keys), parsed
 

@@ -49,7 +49,7 @@ _BOUND = re.compile(r"(?:[<>]=?|\^|~)\s*\d")
 _TICKET = re.compile(r"[A-Za-z]{2,}-\d+")  # `ADR-037`, `PRP-22`: a record cited
 _CAMEL = re.compile(r"[a-z][A-Z]")
 _MEM_SPAN = re.compile(r"`mem:[^`]*`")
-_MAYBE = re.compile(r"[`\d_/=@^~+<>]|[a-z][A-Z]|\w[.:]\w|(?<!\S)-\w")
+_MAYBE = re.compile(r"[`\d_/=@^~+<>]|[a-z][A-Z]|\w[.:]\w|(?<!\S)--?\w")
 _WORD = re.compile(r"[^\W_]")
 
 

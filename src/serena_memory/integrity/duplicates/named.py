@@ -1,0 +1,287 @@
+"""Values said of a name, however the sentence around them was reworded: `Go 1.21+` /
+`| Language | Go 1.22+ |`, "PostgreSQL 18" / "runs against PostgreSQL 17", `--port 8004`
+/ `--port 8000`, `http://localhost:1420` / "serves it at localhost:5173". A restatement
+keeps what the value is of (the tool, the setting, the host) and says the rest in its
+own words, so these are aligned by that name alone, not by the words of the line
+(:mod:`.slots` needs most of those).
+
+A *named value* is a number said of the word before it: a version (`python 3.10`), or a
+whole number after a setting's name (`--port 8000`, `line-length 100`), a proper name
+(`Java 17`, `Min SDK 26`) or the key of its line (`**black**: 100`), but not a count
+(`13 files`), a score in brackets, a number a word cites (`PEP 668`, `#2222`), a result
+(`Processed = 0`) nor one of a tally; or the port of a URL with its host and path. Each
+is one row like a slot's (:mod:`.slots`), keyed by its name and its number's unit, whose
+value column is the value's own hash salted apart (:func:`held_of`): :func:`value_named`
+finds it again, and tells a named row from a slot row. The check's key groups already
+leave out a name a memory gives two values or more (a list, a history), a name three
+memories or more give values of their own (a count that moves on) and a name many
+memories hold (a field); :func:`contradict` compares what is left.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from typing import NamedTuple
+
+from serena_memory.integrity.duplicates.slots import CITING, SMALL, Unit, kind
+
+_PORT = re.compile(r"(?:[a-z][a-z0-9+.-]*://)?([a-z0-9.-]+):(\d{2,5})(/[^\s?#]*)?")
+_DIGIT = re.compile(r"\d")
+_SETTING_NAME = re.compile(r"-{0,2}[a-z][\w.-]*")
+_SPACE = re.compile(r"[\s*_`|:]+")
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+NAMELESS = _words(
+    """than over under above below least most about around up from until upto max min
+    maximum minimum default defaults limit value version versions set use uses using
+    requires needs need pins pinned target targets at between within every each per only
+    just also now then x times top last first next all story epic ticket chapter release
+    count counts total number pep rfc iso adr cve rc code exit returns returned -eq -ne
+    -gt -ge -lt -le"""
+)
+"""Words before a number that say how it is bounded or used, not what it is of: what
+bounds it, a count or a result (`Total`, `rc=1`), a standard cited (`PEP 668`)."""
+UNITLESS = _words(
+    """and or but if when then so the a an of to in on at by for with as is are be was were
+    it its this that these those times x more less fewer"""
+)
+"""Words after a number that are no unit of it."""
+_SALT = "\x1enamed"
+_SCIENTIFIC = re.compile(r"\d+(?:\.\d+)?e[+-]?\d+")
+_DIGITS = re.compile(r"\d[\d.,:e]*")
+_AT_LEAST = ("以上", "以下", "未満", "以降")
+"""Japanese and Chinese bounds after a number (`3.11以上`: 3.11 or more)."""
+_LATER = frozenset(("newer", "later", "higher", "above", "greater", "more"))
+"""Words of a bound said after a number (`3.10 or newer`)."""
+_CLAUSE_ENDS = frozenset(";,)、，。；）：")
+TITLED = 0.7
+"""Share of a text's longer words with a capital that makes it a title (of
+:data:`MIN_TITLED` or more: `| Database | PostgreSQL 18 |` is a key and its value)."""
+MIN_TITLED = 3
+MAX_NUMBERS = 3
+"""Numbers in one unit that make it a tally (:func:`named_values`)."""
+
+
+def _hash(*parts: str) -> int:
+    return zlib.crc32("\x1f".join(parts).encode("utf-8", "surrogatepass"))
+
+
+def held_of(word: str) -> int:
+    """The value column of a named row: the value's hash, salted apart from a slot's (a
+    slot's `fielded` place never hides a named row, nor the reverse)."""
+    return _hash(_SALT, word)
+
+
+class Named(NamedTuple):
+    """A value said of a name: the name, the value's word as the unit holds it, its
+    number, its unit (`hz`, `文字`, `port`, or the word after a key's number: `lines`
+    of `Functions: ~50 lines`) and whether it is a bound (`3.10+`, `3.11以上`, `3.10
+    or newer`)."""
+
+    name: str
+    word: str
+    number: str
+    unit: str
+    bound: bool
+
+
+def named_values(unit: Unit) -> list[Named]:
+    """The named values of a unit: each number with the word before it (no digit in
+    it, no citing word), each URL's port with its host and path. None in a tally
+    (:data:`MAX_NUMBERS` numbers or more: `Critical 0, High 13, Medium 37`, `AM=1.0,
+    NBFM=1.5, WBFM=2.0`), a record of counts, not facts each said once."""
+    words, values = unit.words, unit.values
+    numbered = [i for i, w in enumerate(words) if values[i] and _numeric(w)]
+    found: list[Named] = []
+    for i, word in enumerate(words):
+        if not values[i]:
+            continue
+        port = _PORT.fullmatch(word)
+        if port is not None and ("://" in word or port.group(1) == "localhost"):
+            host = f"url {port.group(1)}{port.group(3) or ''}"
+            found.append(Named(host, word, port.group(2), "port", False))
+        elif i in numbered and len(numbered) < MAX_NUMBERS:
+            named = _number_named(unit, i)
+            if named is not None:
+                found.append(named)
+    return found
+
+
+def _numeric(word: str) -> bool:
+    """Whether a word is a number (with its unit or bound), as :func:`.slots.kind`
+    tells, or in scientific notation (`30e6`)."""
+    return kind(word)[0] == "number" or _SCIENTIFIC.fullmatch(word) is not None
+
+
+def _number_named(unit: Unit, i: int) -> Named | None:
+    """The number ``unit.words[i]`` (not the first word) with the word before it as its
+    name, when the number is said of it (:func:`_said_of`), or None."""
+    words, word = unit.words, unit.words[i]
+    if not i or _DIGIT.search(word) is None or _plain(words[i - 1]) in CITING:
+        return None
+    if not _names(words[i - 1]) or _annotated(unit, word):
+        return None
+    number, suffix, bound = _parts(word)
+    after = words[i + 1] if i + 1 < len(words) else ""
+    counted = (
+        not suffix and after.isalpha() and after not in UNITLESS and not _clause_ends(unit, word)
+    )
+    if not _said_of(unit, i, word, counted):
+        return None
+    bound = bound or after in _LATER  # `3.10 or newer` (`or` is no word of a unit)
+    version = "." in number.strip(".") or bound
+    unit_said = after if counted and not version else suffix
+    return Named(f"of {words[i - 1]}", word, number, unit_said, bound)
+
+
+def _parts(word: str) -> tuple[str, str, bool]:
+    """A number's digits, its unit and whether it is a bound: `>=20` (20, '', bound),
+    `3.11以上` (3.11, '', bound), `88文字` (88, 文字), `~50` (50, '')."""
+    bound = word[0] in "^<>=" or word.endswith("+")
+    for mark in _AT_LEAST:
+        if mark in word:
+            word, bound = word[: word.index(mark)], True
+    match = _DIGITS.search(word)
+    if match is None:
+        return word, "", bound
+    return match.group(0).rstrip("."), word[match.end() :].rstrip("+"), bound
+
+
+def _annotated(unit: Unit, word: str) -> bool:
+    """Whether a number is said in brackets (`Testing (88%)`, `Use Cases (4)`), a score
+    or a count noted beside a title, or cites an issue (`PR #2222`): not a value of it."""
+    at = unit.said.casefold().find(word)
+    return at > 0 and unit.said[at - 1] in "(#"
+
+
+def _clause_ends(unit: Unit, word: str) -> bool:
+    """Whether a number ends its clause (`line-length 119; isort ...`): the word after
+    it is no unit of it."""
+    at = unit.said.casefold().find(word)
+    return at >= 0 and unit.said[at + len(word) : at + len(word) + 1] in _CLAUSE_ENDS
+
+
+def _said_of(unit: Unit, i: int, word: str, counted: bool) -> bool:
+    """Whether a number is said of the name before it: a version (`3.10`, `^1.2`), or a
+    number that counts nothing after it (`13 files` counts files, not documentation)
+    after what the line is about (`black: 100`), a setting's name (`line-length 100`) or
+    a proper name (`Java 17`, `PostgreSQL 18`; not `samples (~3s)`)."""
+    if "." in word.strip(".") or word[0] in "^<>=":
+        return True  # a version, or a bound of one (not `~3s`: about three seconds)
+    name = unit.words[i - 1]
+    if counted:  # `13 files`; but a key's number with its unit: `Functions: ~50 lines`
+        return i == 1 and _keyed(unit, name)
+    if not name.isalpha():
+        return _SETTING_NAME.fullmatch(name) is not None
+    if unit.code:  # `Processed = 0`, `first: 3` in a script: its variables, not settings
+        return False
+    return _proper(unit.said, name) or (i == 1 and _keyed(unit, name))
+
+
+def _keyed(unit: Unit, name: str) -> bool:
+    """Whether the line is set out as ``name: value`` (`**black**: 100`, `| Port | 8080
+    |`, `Commits = 38`): the number is the value of that key."""
+    said = unit.said.casefold()
+    at = said.find(name)
+    rest = said[at + len(name) : at + len(name) + 4].lstrip("*`'\" ")
+    return at >= 0 and rest[:1] in (":", "|", "=", "：")
+
+
+def _proper(said: str, name: str) -> bool:
+    """Whether ``name`` is written with a capital inside the text (`PostgreSQL`, `SDK`),
+    not only where a sentence starts, nor in a title whose words all have one
+    (`Template Sync Verification 95`)."""
+    if _titled(said):
+        return False
+    at = said.casefold().find(name)
+    while at >= 0:
+        written = said[at : at + len(name)]
+        if written != written.lower() and (at > 0 and said[:at].strip(" *|`")):
+            return True
+        at = said.casefold().find(name, at + 1)
+    return False
+
+
+def _titled(said: str) -> bool:
+    """Whether most longer words of a text start with a capital: a title, whose capitals
+    say nothing of a name."""
+    longer = [w for w in _SPACE.split(said) if len(w) > 3 and w.isalpha()]
+    capital = sum(w[0].isupper() for w in longer)
+    return len(longer) >= MIN_TITLED and capital >= TITLED * len(longer)
+
+
+def _names(word: str) -> bool:
+    """Whether a word before a number can be what the number is of (a tool, a setting,
+    a flag): no digit, not a word that bounds or cites it, nor what was done (`Sessions
+    Analyzed: 2`, `Processed = 0`: a result counted, not a setting)."""
+    return (
+        _DIGIT.search(word) is None
+        and not (word.isalpha() and word.endswith("ed"))
+        and word not in NAMELESS
+        and word not in CITING
+        and word not in SMALL
+        and len(word.strip("-")) > 1
+    )
+
+
+def named_keys(found: list[Unit]) -> list[tuple[int, int, int]]:
+    """One row per named value of each unit: (key of its name and unit, where its unit
+    is, :func:`held_of` its word); but a value the memory also says more precisely
+    (`Python 3`, then `Python 3.10+`): the precise one is what it says."""
+    said: dict[int, list[tuple[int, Named]]] = {}
+    for unit in found:
+        for named in named_values(unit):
+            said.setdefault(_hash(_SALT, named.name, named.unit), []).append((unit.where, named))
+    rows = []
+    for key, places in said.items():
+        numbers = {named.number for _where, named in places}
+        for where, named in places:
+            if not any(_more_precise(named.number, other) for other in numbers):
+                rows.append((key, where, held_of(named.word)))
+    return rows
+
+
+def value_named(unit: Unit, held: int) -> Named | None:
+    """The named value of ``unit`` whose row holds ``held``, if any."""
+    return next((nv for nv in named_values(unit) if held_of(nv.word) == held), None)
+
+
+def contradict(a: Unit, b: Unit, va: Named, vb: Named) -> bool:
+    """Whether two named values of one name say two values of it: of one unit, both
+    bounds or neither, of one shape (:func:`_one_shape`), neither saying the other more
+    precisely, and neither unit holding the other's value (a choice or a change)."""
+    if va.name != vb.name or va.unit != vb.unit or va.bound != vb.bound:
+        return False
+    na, nb = va.number, vb.number
+    if na == nb or _more_precise(na, nb) or _more_precise(nb, na) or not _one_shape(na, nb):
+        return False
+    return not (_holds(b, va.word, na) or _holds(a, vb.word, nb))
+
+
+def _one_shape(a: str, b: str) -> bool:
+    """Whether two numbers can be one thing said twice: as many parts (`3.10` / `3.9`,
+    not `10.5` / `15`: a version then and now), and whole numbers of about one size
+    (`8084` / `8080`, `88` / `100`; not `16` / `5432`: a version and a port)."""
+    if a.count(".") != b.count("."):
+        return False
+    if a.isdigit() and b.isdigit():
+        return abs(len(a) - len(b)) <= 1
+    return True
+
+
+def _holds(unit: Unit, word: str, number: str) -> bool:
+    return any(w == word or _parts(w)[0] == number for w in unit.words if _DIGIT.search(w))
+
+
+def _more_precise(short: str, long: str) -> bool:
+    """`22` / `22.12.0`: one says the other, more precisely."""
+    return long.startswith(short + ".")
+
+
+def _plain(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word

@@ -1,0 +1,176 @@
+"""Values aligned by what they are of (:mod:`serena_memory.integrity.duplicates.named`), one
+command with one option set two ways (:mod:`.commands`), and a note that rewrites a part
+of a longer memory (:mod:`.rewrites`): written as real memory folders through a real store
+and checked with the cache, as `serena memories check --duplicates` does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from serena_memory.core.store import MemoryStore
+from serena_memory.integrity.duplicates import find_duplicates
+from serena_memory.integrity.duplicates_cache import check_duplicates
+
+
+def _memory(title: str, *lines: str) -> str:
+    return f"# {title}\n\nNotes about {title.lower()} kept for later.\n\n" + "\n".join(lines) + "\n"
+
+
+def _checked(tmp_path: Path, memories: dict[str, str]):
+    project = tmp_path / "project"
+    (project / ".serena" / "memories").mkdir(parents=True)
+    store = MemoryStore(project)
+    for name, text in memories.items():
+        store.write(name, text)
+    return check_duplicates(store, cache=False)
+
+
+# one memory's line, another's saying the value of the same name in other words
+SAID_OF_A_NAME = [
+    ("| Database | PostgreSQL 18 |", "The monorepo runs inside Docker, against PostgreSQL 17."),
+    ("- **Language**: Go 1.21+", "The module requires **Go 1.23+** for range-over-func."),
+    ("- **Python**: 3.11以上（メイン言語）", "The server needs Python 3.10 or newer and asyncio."),
+    ("- **black**: 88文字行長、isort 連携", "- **black**: 100文字行長"),
+    ("- Backend: `dart_frog dev` # http://localhost:8080", "The API answers at localhost:8081."),
+    ("- **Functions**: ~50 lines max", "- **Functions**: ~80 lines, then split"),
+]
+
+
+@pytest.mark.parametrize(("first", "second"), SAID_OF_A_NAME)
+def test_a_value_of_one_name_said_two_ways_is_a_conflict(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    report = _checked(
+        tmp_path, {"stack": _memory("Stack", first), "notes": _memory("Notes", second)}
+    )
+    assert {(c.first, c.second) for c in report.conflicts} == {("notes", "stack")}
+
+
+# two numbers after one word that are no two values of one thing
+NOT_ONE_THING = [
+    ("- Postgres 16 for local dev.", "- Default local ports: Postgres 5432, Redis 6379."),
+    ("- Available since macOS 10.5 (2007).", "- Defaults as of macOS 15 are kept."),
+    ("- Documentation (13 files) reviewed.", "- Context7 Documentation (2 tools) added."),
+    ("## Template Sync Verification 95", "## Criticalfail Review Verification 10"),
+    ("- Processed PRs: 10 this week.", "- Reviewed 3 PRs; Processed 4 later."),
+    ("- Valid per PEP 3126 and tested.", "- Deps are PEP 668 managed and tested."),
+    ("- Findings: Critical 0, High 13, Medium 37.", "- The High 11 list was read first."),
+    ("- Requires Python 3 for scripts.", "- Requires Python 3.10 for scripts."),
+    ("- Node 22 and 24 run in CI.", "- `.nvmrc` pins Node 24.18.0."),
+]
+
+
+@pytest.mark.parametrize(("first", "second"), NOT_ONE_THING)
+def test_numbers_that_are_not_one_value_twice_are_no_conflict(first: str, second: str) -> None:
+    report = find_duplicates({"a": _memory("A", first), "b": _memory("B", second)})
+    assert report.conflicts == [], report.to_dict()
+
+
+def test_a_name_three_memories_give_three_values_is_no_conflict() -> None:
+    memories = {
+        name: _memory(name.title(), f"- Built against PostgreSQL {version} in CI.")
+        for name, version in (("a", 15), ("b", 16), ("c", 17))
+    }
+    assert find_duplicates(memories).conflicts == []
+
+
+def test_one_option_argument_set_two_ways_is_a_conflict(tmp_path: Path) -> None:
+    first = _memory("Packaging", "```bash", "mvn clean package -P prod    # production", "```")
+    second = _memory("Deploying", "Build with `mvn clean package -P production` before the upload.")
+    report = _checked(tmp_path, {"packaging": first, "deploying": second})
+    [conflict] = report.conflicts
+    assert {conflict.first_value, conflict.second_value} == {"-p prod", "-p production"}
+
+
+# one command with two arguments that are two uses, not one setting two ways
+TWO_USES = [
+    ('grep -r "pattern" .', 'grep -r "function_name" .'),
+    (
+        "uv run ce validate --level 1 # Quick validation",
+        "uv run ce validate --level 4 # Conformance",
+    ),
+    ("git mkdir -p .git/issue-scratch now", "git mkdir -p /home/me/worktrees now"),
+    ("gh run list --json createdat -L 5", "gh run list --json databaseid,createdat -L 5"),
+    ("spindump -i file.tailspin -x", "spindump -file file.tailspin -x"),
+]
+
+
+@pytest.mark.parametrize(("first", "second"), TWO_USES)
+def test_two_uses_of_one_command_are_no_conflict(first: str, second: str) -> None:
+    memories = {
+        "a": _memory("A", "```bash", first, "```"),
+        "b": _memory("B", "```bash", second, "```"),
+    }
+    assert find_duplicates(memories).conflicts == []
+
+
+OTHERS = {
+    f"topic_{n}": _memory(f"Topic {n}", f"- The {word} release note is kept in `docs/{word}.md`.")
+    for n, word in enumerate(("spring", "summer", "autumn", "winter"))
+}
+"""Memories beside the pair: how rare a word is is told among them."""
+
+CHECKLIST = [
+    "- `uv run ruff check src`",
+    "- `uv run ruff format --check src`",
+    "- `uv run mypy src`",
+    "- `uv run pytest -q tests/unit`",
+    "- `uv run pytest -q tests/integration`",
+    "- `uv run lint-imports`",
+]
+
+
+def test_a_checklist_of_the_same_commands_in_new_prose_is_a_near_copy(tmp_path: Path) -> None:
+    first = _memory("Task completion", "Before a task is done, run every check:", *CHECKLIST)
+    second = _memory(
+        "Verification",
+        "Nothing merges until the gates pass; the order matters little:",
+        *(line.replace("- ", "- gate: ") for line in reversed(CHECKLIST)),
+    )
+    report = _checked(tmp_path, {"task_completion": first, "verification": second})
+    assert [(d.first, d.second) for d in report.memories] == [("task_completion", "verification")]
+
+
+def test_a_note_rewriting_a_part_of_a_longer_memory_is_a_near_copy() -> None:
+    rules = [
+        "- Persist quests through `QuestStore.save` only, never `UserDefaults` directly.",
+        "- Migrations live in `Persistence/Migrations` and run from `AppDelegate`.",
+        "- Every model change bumps `SchemaVersion.current` by one.",
+        "- Tests use `InMemoryQuestStore`, never the disk store.",
+    ]
+    longer = _memory(
+        "Core",
+        *rules,
+        *(
+            f"- Screen {n} shows `Panel{n}View` from `Screens/Panel{n}` with its own tint."
+            for n in range(12)
+        ),
+    )
+    note = _memory(
+        "Persistence rules",
+        "How quests are kept on disk, as the team agreed:",
+        "- Saving goes through `QuestStore.save`; touching `UserDefaults` directly is out.",
+        "- `Persistence/Migrations` holds the migrations, run by `AppDelegate` at launch.",
+        "- Any model change means `SchemaVersion.current` goes up one.",
+        "- `InMemoryQuestStore` in tests; the disk store stays out of them.",
+    )
+    report = find_duplicates({"core": longer, "persistence_rules": note, **OTHERS})
+    assert [(d.first, d.second) for d in report.memories] == [("core", "persistence_rules")]
+
+
+def test_a_note_on_the_topic_of_a_longer_memory_is_no_near_copy() -> None:
+    longer = _memory(
+        "Core",
+        *(
+            f"- Screen {n} shows `Panel{n}View` from `Screens/Panel{n}` with its own tint."
+            for n in range(12)
+        ),
+    )
+    note = _memory(
+        "Panel colours",
+        "- The tint of a panel comes from the asset catalogue, never from code.",
+        "- Dark mode swaps the catalogue set; `Panel3View` is the one exception.",
+    )
+    assert find_duplicates({"core": longer, "panel_colours": note, **OTHERS}).memories == []

@@ -35,9 +35,10 @@ from serena_memory.agent.project_facts.mage import read_mage
 from serena_memory.agent.project_facts.makefile import read_makefile, read_sphinx_makefile
 from serena_memory.agent.project_facts.manifest_check import read_manifest_check
 from serena_memory.agent.project_facts.mise import read_mise
+from serena_memory.agent.project_facts.native_build import read_native_build
 from serena_memory.agent.project_facts.node import read_member_scripts, read_package_json
 from serena_memory.agent.project_facts.nox import read_nox
-from serena_memory.agent.project_facts.pre_commit import read_pre_commit
+from serena_memory.agent.project_facts.pre_commit import offer_hook_install, read_pre_commit
 from serena_memory.agent.project_facts.python_project import (
     PYPROJECT,
     read_python_tasks,
@@ -91,9 +92,11 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     read_go(project)
     read_gradle(project)
     read_maven(project)
+    read_native_build(project)
     read_hook_tools(project)
     read_python_tools(project, pyproject)
     read_sphinx_makefile(project)
+    offer_hook_install(project)
     offer_writing_forms(sheet)
     read_manifest_check(project)
     # and last, how to run one test in the runner found

@@ -50,6 +50,11 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("rspec", ""): "test", ("phpunit", ""): "test", ("ctest", ""): "test",
     ("go", "test"): "test", ("cargo", "test"): "test", ("cargo", "nextest"): "test",
     ("gotestsum", ""): "test", ("borp", ""): "test",
+    # C and C++ builds: generating and running the configure script sets the tree up,
+    # CMake, Meson and Ninja build it
+    ("autoreconf", ""): "setup", ("configure", ""): "setup", ("autogen.sh", ""): "setup",
+    ("cmake", ""): "build", ("meson", "setup"): "setup", ("meson", "compile"): "build",
+    ("meson", "test"): "test", ("ninja", ""): "build",
     ("airtap", ""): "test", ("tstyche", ""): "typecheck", ("attw", ""): "lint",
     ("tsd", ""): "typecheck",
     ("coverage", "run"): "test", ("tox", ""): "test", ("nox", ""): "test",
@@ -175,6 +180,8 @@ def _target_kind(runner: str, targets: list[str]) -> str | None:
         return _hatch_kind(targets[0])
     if targets[:1] == ["run"] and len(targets) > 1 and runner in _MANAGERS:
         targets = targets[1:]  # `pnpm --stream run test`: its options came first
+    if not targets and runner == "make":
+        return "build"  # `make -j8`, `make LDFLAGS=-static`: the default target builds
     return classify_name(targets[0]) if targets else None
 
 
@@ -191,6 +198,8 @@ def _hatch_kind(target: str) -> str | None:
 
 def classify_command(line: str) -> str | None:
     """The kind of a CI line, or None when it is not a contributor's command."""
+    if line.startswith("git submodule update"):
+        return "setup"  # the vendored sources a build needs (git is CI's plumbing else)
     if len(line) > MAX_COMMAND_CHARS or _CI_VARIABLE.search(line) or is_never_line(line):
         return None
     inside = in_folder(line)

@@ -50,15 +50,17 @@ def script_command(manager: str, script: str, *, with_run: bool = False) -> str:
 
 
 def _documented_with_run(project: Project, manager: str, scripts: dict) -> bool:
-    """Whether the contributor docs type the scripts as ``pnpm run build``, or CI mostly
-    does: the sheet speaks as they do (and shows each script once)."""
+    """Whether the contributor docs and CI mostly type the scripts as ``pnpm run build``:
+    the sheet speaks as they do (and shows each script once); one ``yarn run start`` in a
+    README against CI's ``yarn test``, ``yarn build`` is the exception."""
     sheet = project.sheet
-    if any(
-        sheet.sources.get(command) == DOCS and command.startswith(f"{manager} run ")
+    spelled = [
+        command.split(" ", 2)[1:2]
         for command in sheet.offered()
-    ):
-        return True
-    with_run = bare = 0
+        if sheet.sources.get(command) == DOCS and command.startswith(f"{manager} ")
+    ]
+    with_run = sum(1 for word in spelled if word == ["run"])
+    bare = sum(1 for word in spelled if word and word[0] in scripts)
     for path in ci_paths(project)[:MAX_CI_READ]:
         for words in _CI_RUN.findall(project.text(path) or ""):
             first, _, rest = words.partition(" ")

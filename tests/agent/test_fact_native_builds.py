@@ -153,3 +153,49 @@ def test_the_docs_own_hook_install_is_not_repeated(tmp_path: Path) -> None:
         {".pre-commit-config.yaml": "repos: []\n", "CONTRIBUTING.md": guide},
     )
     assert sheet.commands["setup"] == ["pre-commit install --install-hooks"]
+
+
+def test_toxs_own_py_environment_runs_the_tests() -> None:
+    assert classify_command("tox -e py") == "test"
+
+
+def test_go_generate_builds_the_generated_code() -> None:
+    assert classify_command("go generate ./...") == "build"
+
+
+def test_one_mdbook_manual_is_built_and_served_in_its_folder(tmp_path: Path) -> None:
+    sheet = project(tmp_path, {"manual/book.toml": "[book]\ntitle = 'x'\n", "README.md": "# x\n"})
+    assert sheet.commands["build"] == ["cd manual && mdbook build"]
+    assert sheet.commands["run"] == ["cd manual && mdbook serve"]
+    several = project(tmp_path / "many", {"en/book.toml": "[book]\n", "zh/book.toml": "[book]\n"})
+    assert "build" not in several.commands or not several.commands["build"]
+
+
+def test_composer_scripts_are_the_projects_tasks(tmp_path: Path) -> None:
+    scripts = {
+        "test": "phpunit",
+        "analyse": "@php vendor/bin/phpstan analyse",
+        "cs-fix": "php-cs-fixer fix",
+        "update": "@composer update",
+        "post-install-cmd": "php bin/warm-cache",
+    }
+    sheet = project(tmp_path, {"composer.json": json.dumps({"name": "a/b", "scripts": scripts})})
+    assert sheet.commands["setup"] == ["composer install"]
+    assert sheet.commands["test"] == ["composer test"]
+    assert sheet.commands["typecheck"] == ["composer analyse"]
+    assert sheet.commands["format"] == ["composer cs-fix"]
+    assert not any("warm-cache" in command for command in sheet.offered())
+
+
+def test_configured_php_tools_run_from_vendor_bin(tmp_path: Path) -> None:
+    sheet = project(
+        tmp_path,
+        {
+            "composer.json": '{"name": "a/b"}',
+            "phpunit.xml.dist": "<phpunit/>\n",
+            "phpstan.neon.dist": "parameters:\n  level: 8\n",
+        },
+    )
+    assert sheet.commands["test"] == ["vendor/bin/phpunit"]
+    assert sheet.commands["typecheck"] == ["vendor/bin/phpstan analyse"]
+    assert classify_command("vendor/bin/phpunit --filter Cart") == "test"

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from serena_memory.agent.project_facts.cargo import crate_name, read_cargo
 from serena_memory.agent.project_facts.ci import read_ci
+from serena_memory.agent.project_facts.composer import read_composer, read_php_tools
 from serena_memory.agent.project_facts.docs import read_docs
 from serena_memory.agent.project_facts.files import Project
 from serena_memory.agent.project_facts.format_forms import offer_writing_forms
@@ -34,6 +35,7 @@ from serena_memory.agent.project_facts.languages import (
 from serena_memory.agent.project_facts.mage import read_mage
 from serena_memory.agent.project_facts.makefile import read_makefile, read_sphinx_makefile
 from serena_memory.agent.project_facts.manifest_check import read_manifest_check
+from serena_memory.agent.project_facts.mdbook import read_mdbook
 from serena_memory.agent.project_facts.mise import read_mise
 from serena_memory.agent.project_facts.native_build import read_native_build
 from serena_memory.agent.project_facts.node import read_member_scripts, read_package_json
@@ -55,7 +57,7 @@ __all__ = ["LANGUAGES", "FactSheet", "detect_facts"]
 
 # files whose presence says `install` sets up the project (elsewhere, a Makefile's or
 # Taskfile's `install` puts the built program on the system)
-_INTERPRETED = (PYPROJECT, "setup.py", "package.json", "Gemfile")
+_INTERPRETED = (PYPROJECT, "setup.py", "package.json", "Gemfile", "composer.json")
 
 
 def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSheet:
@@ -79,6 +81,7 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     read_mage(project, installs)
     read_scripts(project, installs)
     read_package_json(project)
+    read_composer(project)
     read_python_tasks(project, pyproject)
     read_tox(project, pyproject)
     read_nox(project)
@@ -94,8 +97,10 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     read_maven(project)
     read_native_build(project)
     read_hook_tools(project)
+    read_php_tools(project)
     read_python_tools(project, pyproject)
     read_sphinx_makefile(project)
+    read_mdbook(project)
     offer_hook_install(project)
     offer_writing_forms(sheet)
     read_manifest_check(project)

@@ -63,8 +63,9 @@ _NOT_TEST = frozenset({"latest", "contest", "attest"})
 _REPORTS = frozenset({"summary", "report", "reports", "stats", "coverage", "changelog"})
 _CLEANS = frozenset({"clean", "cleanup", "distclean", "clobber"})
 _SEPARATORS = re.compile(r"[:_\-./\s]+")
-# tox environments named after a Python version (py313, 3.12, pypy3) run the tests
-_PYTHON_VERSION = re.compile(r"^(py|pypy)?\d")
+# tox environments named after a Python version (py313, 3.12, pypy3), or tox's own `py`
+# (the interpreter tox runs on), run the tests
+_PYTHON_VERSION = re.compile(r"^(?:(py|pypy)?\d|py$)")
 
 
 def words(name: str) -> list[str]:

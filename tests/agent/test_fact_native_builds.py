@@ -199,3 +199,8 @@ def test_configured_php_tools_run_from_vendor_bin(tmp_path: Path) -> None:
     assert sheet.commands["test"] == ["vendor/bin/phpunit"]
     assert sheet.commands["typecheck"] == ["vendor/bin/phpstan analyse"]
     assert classify_command("vendor/bin/phpunit --filter Cart") == "test"
+
+
+def test_php_hands_its_script_over() -> None:
+    assert classify_command("php vendor/bin/phpstan analyse") == "typecheck"
+    assert classify_command("php artisan test") == "test"

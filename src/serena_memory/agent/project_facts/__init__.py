@@ -4,10 +4,10 @@ What a newcomer would look up first (languages, build and package files, the com
 set up, test, lint, format, type check, build and run) is cheap to find mechanically and
 expensive for an agent to find by reading, so onboarding starts from it. The commands are
 the project's own: its task runners (justfile, Makefile, Taskfile, package.json scripts,
-tox, nox, hatch, pre-commit, Rakefile, mage, ``scripts/``), then the steps of its CI that a
-contributor would run too, then the usual commands of its build tool (cargo, go, Gradle,
-Maven), and only for a kind still empty, the command of a tool it configures; last, how
-to run one test file with the runner found. Release,
+tox, nox, hatch, pre-commit, Rakefile, mage, Composer, ``scripts/``), then the steps of its
+CI that a contributor would run too, then the usual commands of its build tool (cargo, go,
+Gradle, Maven, Autotools, CMake, mdBook), and only for a kind still empty, the command of a
+tool it configures; last, how to run one test file with the runner found. Release,
 publish, deploy and CI plumbing are never offered. Detection reads files, never runs them.
 """
 

@@ -122,7 +122,7 @@ _RUNNERS = {("make", ""), ("just", ""), ("task", ""), ("rake", ""), ("npm", "run
             ("gradlew", ""), ("gradle", ""), ("mvn", ""), ("mvnw", ""),
             ("hatch", "run"), ("hatch", ""), ("poe", ""), ("turbo", "run"), ("turbo", ""),
             ("lerna", "run"), ("nx", "run"), ("nx", ""), ("moon", "run"),
-            ("nr", ""), ("bake", ""), ("cargo", "xtask")}  # fmt: skip
+            ("nr", ""), ("bake", ""), ("cargo", "xtask"), ("artisan", "")}  # fmt: skip
 _MANAGERS = frozenset({"npm", "pnpm", "yarn", "bun"})
 # where Composer installs its packages' programs (`vendor/bin/phpunit` runs PHPUnit)
 _COMPOSER_BIN = "vendor/bin/"

@@ -4,10 +4,10 @@ What a newcomer would look up first (languages, build and package files, the com
 set up, test, lint, format, type check, build and run) is cheap to find mechanically and
 expensive for an agent to find by reading, so onboarding starts from it. The commands are
 the project's own: its task runners (justfile, Makefile, Taskfile, package.json scripts,
-tox, nox, hatch, pre-commit, Rakefile, mage, ``scripts/``), then the steps of its CI that a
-contributor would run too, then the usual commands of its build tool (cargo, go, Gradle,
-Maven), and only for a kind still empty, the command of a tool it configures; last, how
-to run one test file with the runner found. Release,
+tox, nox, hatch, pre-commit, Rakefile, mage, Composer, ``scripts/``), then the steps of its
+CI that a contributor would run too, then the usual commands of its build tool (cargo, go,
+Gradle, Maven, Autotools, CMake, mdBook), and only for a kind still empty, the command of a
+tool it configures; last, how to run one test file with the runner found. Release,
 publish, deploy and CI plumbing are never offered. Detection reads files, never runs them.
 """
 
@@ -17,6 +17,7 @@ from pathlib import Path
 
 from serena_memory.agent.project_facts.cargo import crate_name, read_cargo
 from serena_memory.agent.project_facts.ci import read_ci
+from serena_memory.agent.project_facts.composer import read_composer, read_php_tools
 from serena_memory.agent.project_facts.docs import read_docs
 from serena_memory.agent.project_facts.files import Project
 from serena_memory.agent.project_facts.format_forms import offer_writing_forms
@@ -34,10 +35,12 @@ from serena_memory.agent.project_facts.languages import (
 from serena_memory.agent.project_facts.mage import read_mage
 from serena_memory.agent.project_facts.makefile import read_makefile, read_sphinx_makefile
 from serena_memory.agent.project_facts.manifest_check import read_manifest_check
+from serena_memory.agent.project_facts.mdbook import read_mdbook
 from serena_memory.agent.project_facts.mise import read_mise
+from serena_memory.agent.project_facts.native_build import read_native_build
 from serena_memory.agent.project_facts.node import read_member_scripts, read_package_json
 from serena_memory.agent.project_facts.nox import read_nox
-from serena_memory.agent.project_facts.pre_commit import read_pre_commit
+from serena_memory.agent.project_facts.pre_commit import offer_hook_install, read_pre_commit
 from serena_memory.agent.project_facts.python_project import (
     PYPROJECT,
     read_python_tasks,
@@ -54,7 +57,7 @@ __all__ = ["LANGUAGES", "FactSheet", "detect_facts"]
 
 # files whose presence says `install` sets up the project (elsewhere, a Makefile's or
 # Taskfile's `install` puts the built program on the system)
-_INTERPRETED = (PYPROJECT, "setup.py", "package.json", "Gemfile")
+_INTERPRETED = (PYPROJECT, "setup.py", "package.json", "Gemfile", "composer.json")
 
 
 def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSheet:
@@ -78,6 +81,7 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     read_mage(project, installs)
     read_scripts(project, installs)
     read_package_json(project)
+    read_composer(project)
     read_python_tasks(project, pyproject)
     read_tox(project, pyproject)
     read_nox(project)
@@ -91,9 +95,13 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     read_go(project)
     read_gradle(project)
     read_maven(project)
+    read_native_build(project)
     read_hook_tools(project)
+    read_php_tools(project)
     read_python_tools(project, pyproject)
     read_sphinx_makefile(project)
+    read_mdbook(project)
+    offer_hook_install(project)
     offer_writing_forms(sheet)
     read_manifest_check(project)
     # and last, how to run one test in the runner found

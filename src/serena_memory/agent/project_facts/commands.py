@@ -40,7 +40,7 @@ _WRAPPERS = {
 }  # fmt: skip
 _TEST_FOLDERS = frozenset({"test", "tests", "spec"})
 _SCRIPT_FOLDERS = ("scripts/", "script/", "./scripts/", "./script/")
-_RUNS_NEXT = frozenset({"npx", "bunx", "pnpx", "uvx"})
+_RUNS_NEXT = frozenset({"npx", "bunx", "pnpx", "uvx", "php"})
 _UV_VALUE_OPTIONS = frozenset({"--group", "--only-group", "--with", "--python", "-p",
                                "--directory", "--extra", "--package", "--env-file"})  # fmt: skip
 # a tool's own words: (first word, second word or "") -> kind
@@ -50,6 +50,11 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("rspec", ""): "test", ("phpunit", ""): "test", ("ctest", ""): "test",
     ("go", "test"): "test", ("cargo", "test"): "test", ("cargo", "nextest"): "test",
     ("gotestsum", ""): "test", ("borp", ""): "test",
+    # C and C++ builds: generating and running the configure script sets the tree up,
+    # CMake, Meson and Ninja build it
+    ("autoreconf", ""): "setup", ("configure", ""): "setup", ("autogen.sh", ""): "setup",
+    ("cmake", ""): "build", ("meson", "setup"): "setup", ("meson", "compile"): "build",
+    ("meson", "test"): "test", ("ninja", ""): "build",
     ("airtap", ""): "test", ("tstyche", ""): "typecheck", ("attw", ""): "lint",
     ("tsd", ""): "typecheck",
     ("coverage", "run"): "test", ("tox", ""): "test", ("nox", ""): "test",
@@ -64,7 +69,11 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("rustfmt", ""): "format", ("biome", "format"): "format", ("golangci-lint", "fmt"): "format",
     ("mypy", ""): "typecheck", ("pyright", ""): "typecheck", ("tsc", ""): "typecheck",
     ("ty", "check"): "typecheck", ("pyrefly", "check"): "typecheck",
-    ("go", "build"): "build", ("cargo", "build"): "build", ("cargo", "doc"): "build",
+    ("composer", "install"): "setup", ("phpstan", ""): "typecheck", ("psalm", ""): "typecheck",
+    ("phpcs", ""): "lint", ("php-cs-fixer", ""): "format", ("phpcbf", ""): "format",
+    ("pint", ""): "format", ("rector", ""): "lint",
+    ("go", "generate"): "build", ("go", "build"): "build", ("cargo", "build"): "build",
+    ("cargo", "doc"): "build",
     ("cargo", "docs-rs"): "build", ("goimports", ""): "format", ("mkdocs", "build"): "build",
     ("sphinx-build", ""): "build", ("mkdocs", "serve"): "run",
     ("hatch", "test"): "test", ("hatch", "build"): "build", ("hatch", "env"): "setup",
@@ -113,8 +122,10 @@ _RUNNERS = {("make", ""), ("just", ""), ("task", ""), ("rake", ""), ("npm", "run
             ("gradlew", ""), ("gradle", ""), ("mvn", ""), ("mvnw", ""),
             ("hatch", "run"), ("hatch", ""), ("poe", ""), ("turbo", "run"), ("turbo", ""),
             ("lerna", "run"), ("nx", "run"), ("nx", ""), ("moon", "run"),
-            ("nr", ""), ("bake", ""), ("cargo", "xtask")}  # fmt: skip
+            ("nr", ""), ("bake", ""), ("cargo", "xtask"), ("artisan", "")}  # fmt: skip
 _MANAGERS = frozenset({"npm", "pnpm", "yarn", "bun"})
+# where Composer installs its packages' programs (`vendor/bin/phpunit` runs PHPUnit)
+_COMPOSER_BIN = "vendor/bin/"
 _ENVIRONMENT_MANAGERS = frozenset({"hatch", "poetry", "pipenv", "pdm"})
 # a package manager's own commands: `pnpm ci` is pnpm's, so a script named `ci` is typed
 # `pnpm run ci`
@@ -175,6 +186,8 @@ def _target_kind(runner: str, targets: list[str]) -> str | None:
         return _hatch_kind(targets[0])
     if targets[:1] == ["run"] and len(targets) > 1 and runner in _MANAGERS:
         targets = targets[1:]  # `pnpm --stream run test`: its options came first
+    if not targets and runner == "make":
+        return "build"  # `make -j8`, `make LDFLAGS=-static`: the default target builds
     return classify_name(targets[0]) if targets else None
 
 
@@ -191,7 +204,11 @@ def _hatch_kind(target: str) -> str | None:
 
 def classify_command(line: str) -> str | None:
     """The kind of a CI line, or None when it is not a contributor's command."""
-    if len(line) > MAX_COMMAND_CHARS or _CI_VARIABLE.search(line) or is_never_line(line):
+    if line.startswith("git submodule update"):
+        return "setup"  # the vendored sources a build needs (git is CI's plumbing else)
+    # Composer's `vendor/bin/` holds the project's tools, not vendoring
+    never = is_never_line(line.removeprefix("./").removeprefix(_COMPOSER_BIN))
+    if len(line) > MAX_COMMAND_CHARS or _CI_VARIABLE.search(line) or never:
         return None
     inside = in_folder(line)
     if inside:
@@ -273,7 +290,7 @@ def for_member(words: list[str]) -> list[str]:
 
 def _words_kind(words: list[str]) -> str | None:
     words = _as_tool(for_member(words))
-    first = words[0].removeprefix("./")
+    first = words[0].removeprefix("./").removeprefix(_COMPOSER_BIN)
     if "/" in first and not first.startswith("/"):
         return _own_tool_kind(first)
     second = words[1] if len(words) > 1 else ""

@@ -37,7 +37,8 @@ GUIDE_FOLDERS = ("", "docs/", ".github/", "doc/")
 # the docs' part for the project's developers, and its first page there
 DEVELOPER_FOLDERS = frozenset({"development", "developing", "contributing", "contributors",
                                "dev", "hacking"})  # fmt: skip
-STARTS = ("GETTING-STARTED", "GETTING_STARTED")
+STARTS = ("GETTING-STARTED", "GETTING_STARTED", "THE_BASICS", "THE-BASICS", "BASICS", "SETUP",
+          "QUICKSTART")  # fmt: skip
 SUFFIXES = (".md", ".rst", ".txt", "")
 READMES = ("README.md", "Readme.md", "readme.md", "README.rst", "README")
 MAX_DOC_FOLDERS = 40
@@ -49,6 +50,8 @@ _SHELL_FENCES = frozenset({"", "sh", "bash", "shell", "console", "zsh", "shell-s
 _MAX_CARRIED = 600
 _FENCE = re.compile(r"^\s*(```+|~~~+)\s*([\w+-]*)")
 _BLOCK_QUOTE = re.compile(r"^\s*>\s?")
+# a prompt naming the virtual environment it runs in: `(.venv)$ tox -e py`, `(venv) $ ...`
+_ENV_PROMPT = re.compile(r"^\([\w.-]{1,40}\) ?(?=\$ )")
 _INLINE = re.compile(r"``?([^`\n]{2,100})``?")
 # a value the reader fills in (`pytest <path>`, `cargo test --test <name>`), never the
 # first word nor a link
@@ -161,11 +164,13 @@ class _Blocks:
         self.prompted = False  # a block that shows `$ ` prompts: its other lines are output
         self.previous = ""
         self.carried = ""  # a line of prose whose last code span is not closed yet
+        self.first_in_fence = False
+        self.bare_console = False  # a console block that shows no prompts at all
 
     def read(self, raw: str) -> Iterator[str]:
         """The candidate commands of one line of the document, and an empty line where it
         starts or ends a block."""
-        line = raw.strip()
+        line = _ENV_PROMPT.sub("", raw.strip())
         underline = self.fence is None and _is_underline(line, self.previous)
         match = None if underline else _FENCE.match(raw)
         self.previous = line
@@ -189,13 +194,23 @@ class _Blocks:
         """A fence opens (of ``language``) or closes the block it opened."""
         self.fence = language if self.fence is None else None
         self.prompted = False
+        self.first_in_fence = self.fence is not None
+        self.bare_console = False
         self.carried = ""
 
     def _fenced(self, line: str) -> Iterator[str]:
         """A line of a fence: a command only in a shell's fence, and in one showing
         prompts (or a console's, a text's) only after its prompt."""
         if self.fence in _SHELL_FENCES:
-            needed = self.prompted or self.fence in ("console", "text")
+            # a console block whose first line shows no prompt lists commands alone
+            if self.fence == "console" and not self.prompted and self.first_in_fence:
+                self.bare_console = True
+            self.first_in_fence = False
+            needed = (
+                self.prompted
+                or self.fence == "text"
+                or (self.fence == "console" and not self.bare_console)
+            )
             yield from _command_of(line, prompt_needed=needed)
 
     def _prose(self, line: str) -> Iterator[str]:

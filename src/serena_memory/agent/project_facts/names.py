@@ -24,6 +24,8 @@ NEVER = frozenset(
      # distribution's package manager (`make brew-test`)
      "travis", "appveyor", "circleci", "jenkins", "buildkite", "github", "gha",
      "brew", "choco", "chocolatey", "scoop", "winget", "flatpak", "packaging",
+     # the coverage report sent to a hosted service (`npm run coveralls`)
+     "coveralls", "codecov",
      # the docs' links to other sites, checked over the network (CI's nightly chore)
      "linkcheck"}
 )  # fmt: skip
@@ -37,6 +39,8 @@ _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
                              "mypy", "pyright", "tsc", "pyrefly", "ty"})),
     ("format", frozenset({"format", "fmt", "formatting", "prettier", "black", "isort", "fix",
                           "gofmt", "rustfmt", "autoformat", "spotlessapply"})),
+    # automake's `distcheck` builds and tests the release tarball: a test, not a lint
+    ("test", frozenset({"distcheck"})),
     ("lint", frozenset({"lint", "linting", "linter", "check", "checks", "vet", "clippy",
                         "style", "flake8", "pylint", "ruff", "eslint", "rubocop",
                         "shellcheck", "precommit", "pre-commit", "spotlesscheck",
@@ -59,8 +63,9 @@ _NOT_TEST = frozenset({"latest", "contest", "attest"})
 _REPORTS = frozenset({"summary", "report", "reports", "stats", "coverage", "changelog"})
 _CLEANS = frozenset({"clean", "cleanup", "distclean", "clobber"})
 _SEPARATORS = re.compile(r"[:_\-./\s]+")
-# tox environments named after a Python version (py313, 3.12, pypy3) run the tests
-_PYTHON_VERSION = re.compile(r"^(py|pypy)?\d")
+# tox environments named after a Python version (py313, 3.12, pypy3), or tox's own `py`
+# (the interpreter tox runs on), run the tests
+_PYTHON_VERSION = re.compile(r"^(?:(py|pypy)?\d|py$)")
 
 
 def words(name: str) -> list[str]:

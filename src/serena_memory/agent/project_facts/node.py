@@ -50,22 +50,19 @@ def script_command(manager: str, script: str, *, with_run: bool = False) -> str:
 
 
 def _documented_with_run(project: Project, manager: str, scripts: dict) -> bool:
-    """Whether the contributor docs type the scripts as ``pnpm run build``, or CI mostly
-    does: the sheet speaks as they do (and shows each script once)."""
+    """Whether the contributor docs and CI mostly type the scripts as ``pnpm run build``:
+    the sheet speaks as they do (and shows each script once); one ``yarn run start`` in a
+    README against CI's ``yarn test``, ``yarn build`` is the exception."""
     sheet = project.sheet
-    if any(
-        sheet.sources.get(command) == DOCS and command.startswith(f"{manager} run ")
-        for command in sheet.offered()
-    ):
-        return True
-    with_run = bare = 0
+    typed = [c for c in sheet.offered() if sheet.sources.get(c) == DOCS]
     for path in ci_paths(project)[:MAX_CI_READ]:
-        for words in _CI_RUN.findall(project.text(path) or ""):
-            first, _, rest = words.partition(" ")
-            if first == manager and rest.split(" ", 1)[0] == "run":
-                with_run += 1
-            elif first == manager and rest.split(" ", 1)[0] in scripts:
-                bare += 1
+        typed += _CI_RUN.findall(project.text(path) or "")
+    with_run = bare = 0
+    for command in typed:
+        first, _, rest = command.partition(" ")
+        second = rest.split(" ", 1)[0]
+        with_run += first == manager and second == "run"
+        bare += first == manager and second in scripts
     return with_run > bare
 
 

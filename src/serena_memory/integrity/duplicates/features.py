@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 
 from serena_memory.integrity.duplicates.commands import command_keys
 from serena_memory.integrity.duplicates.named import named_keys
-from serena_memory.integrity.duplicates.tools import tool_keys
 from serena_memory.integrity.duplicates.slots import SLOT_MARK, slot_keys, units
 from serena_memory.integrity.duplicates.text import Parsed, parse
+from serena_memory.integrity.duplicates.tools import tool_keys
 
 if TYPE_CHECKING:
     import numpy as np

@@ -22,6 +22,11 @@ import zlib
 
 from serena_memory.integrity.duplicates.slots import SLOT_MARK, SMALL, SOURCE
 
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 KINDS: dict[str, frozenset[str]] = {
     kind: frozenset(tools.split())
     for kind, tools in {
@@ -69,13 +74,13 @@ ROLES: dict[str, frozenset[str]] = {
 """What each kind of tool is for, as stems (:func:`_stem`): two lines name one role
 when a word of theirs in common is one of these."""
 _KIND_OF = {tool: kind for kind, tools in KINDS.items() for tool in tools}
-GENERIC = frozenset(
+GENERIC = _words(
     """use uses used using run runs running ran via with instead always never must should
     prefer preferred default defaults project projects tool tools command commands code
     file files config configuration setup set here there this that also only just all
     any each every both when then than from into over under before after make makes
-    made new old see docs not note notes install installed script scripts package packages
-    dev local work works working main part step steps time add added need needs via""".split()
+    made new old see docs not note notes script scripts
+    dev local work works working main part step steps time add added need needs via"""
 )
 """Words beside a tool that say nothing of its role (a verb of any tool, a filler)."""
 _TOKEN = re.compile(r"[a-z][\w.+-]*")

@@ -85,6 +85,13 @@ GENERIC = _words(
 """Words beside a tool that say nothing of its role (a verb of any tool, a filler)."""
 _TOKEN = re.compile(r"[a-z][\w.+-]*")
 _ROLE = re.compile(r"[a-z]+")
+_ANY_TOOL = re.compile(
+    r"(?<![\w.+-])(?:"
+    + "|".join(sorted(map(re.escape, _KIND_OF), key=len, reverse=True))
+    + r")(?![\w+-])"
+)
+"""Any tool's name as a token of its own (one alternation: linear in the text)."""
+_LINES = (1 << 27) - 1
 _SUFFIXES = ("ing", "ers", "er", "es", "s", "ed")
 NEAR = 4
 """Tokens on each side of a tool whose words can say its role."""
@@ -148,19 +155,30 @@ def read_line(line: str) -> tuple[dict[str, str], list[str]]:
 
 
 def tool_keys(text: str) -> list[tuple[int, int, int]]:
-    """One row per tool of each line (but in source blocks) and role word beside it."""
+    """One row per tool of each line (but in source blocks) and role word beside it.
+    Only the lines a search of the whole text finds a tool's name in are read word by
+    word: most lines of a memory name none."""
+    folded = text.casefold()
+    marked: set[int] = set()
+    line = at = 0
+    for found in _ANY_TOOL.finditer(folded):  # lines counted on from the last match
+        line += folded.count("\n", at, found.start())
+        at = found.start()
+        marked.add(line)
+    if not marked:
+        return []
     rows = []
     fenced = source = False
     for number, raw in enumerate(text.split("\n"), 1):
-        line = raw.strip()
-        if line[:3] in ("```", "~~~"):
+        said = raw.strip()
+        if said[:3] in ("```", "~~~"):
             fenced = not fenced
-            source = fenced and line[3:].strip().casefold() in SOURCE
+            source = fenced and said[3:].strip().casefold() in SOURCE
             continue
-        if not line or source:
+        if number - 1 not in marked or source:
             continue
-        named, roles = read_line(line)
-        where = SLOT_MARK | fenced << 30 | (number & ((1 << 27) - 1)) << 3 | TOOL_PIECE
+        named, roles = read_line(said)
+        where = SLOT_MARK | fenced << 30 | (number & _LINES) << 3 | TOOL_PIECE
         for kind, tool in named.items():
             rows += [(_hash(_SALT, kind, role), where, held_of(tool)) for role in roles]
     return rows
@@ -173,7 +191,7 @@ def tool_at(line: str, held: int) -> str | None:
 
 
 def line_number(where: int) -> int:
-    return where >> 3 & ((1 << 27) - 1)
+    return where >> 3 & _LINES
 
 
 def contradict(lines: tuple[str, str], texts: tuple[str, str], tool_a: str, tool_b: str) -> bool:

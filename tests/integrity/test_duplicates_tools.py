@@ -4,9 +4,12 @@ written as real memory folders through a real store and checked with the cache, 
 
 from __future__ import annotations
 
+import json
+import tarfile
 from pathlib import Path
 
 import pytest
+from conftest import REPO_ROOT, load_script
 
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.duplicates import find_duplicates
@@ -85,3 +88,29 @@ def test_a_memory_that_names_both_tools_is_no_conflict() -> None:
         "Gate", "- Lint with ruff before each commit.", "- ruff replaced flake8 in 2024."
     )
     assert find_duplicates({"a": first, "b": second}).conflicts == []
+
+
+TAR = REPO_ROOT.parent / "shared" / "realworld" / "serena-projects.tar.gz"
+SEEDS = REPO_ROOT / "benchmarks" / "data" / "duplicates-seeds-8.jsonl"
+# notes written on the topic of a long memory, sharing its names, no part of it
+ON_THE_TOPIC = ["testing/vitest_scope", "database_timeline_focus", "deployment/nlp_sidecar"]
+
+
+@pytest.mark.skipif(not TAR.is_file(), reason="../shared/realworld/ is not beside the repository")
+@pytest.mark.parametrize("note", ON_THE_TOPIC)
+def test_a_note_on_the_topic_of_a_long_memory_is_no_rewritten_part(
+    tmp_path: Path, note: str
+) -> None:
+    """A real folder with a note added on the topic of one of its long memories (it keeps
+    60 to 63% of its words' weight there): no finding names the note."""
+    row = next(
+        r
+        for r in map(json.loads, SEEDS.read_text(encoding="utf-8").splitlines())
+        if r["new_name"] == note and r["kind"] == "harmless"
+    )
+    with tarfile.open(TAR) as tar:
+        tar.extractall(tmp_path, filter="data")
+    bench = load_script("benchmarks/duplicates_quality.py")
+    folder = tmp_path / "serena-projects" / row["folder"] / ".serena" / "memories"
+    memories = {**bench.load(folder), note: row["new_text"]}
+    assert note not in bench.names_of(find_duplicates(memories))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from serena_memory.integrity.duplicates import commands, named
+from serena_memory.integrity.duplicates import commands, named, tools
 from serena_memory.integrity.duplicates.buckets import bucket_pairs
 from serena_memory.integrity.duplicates.commands import option_held
 from serena_memory.integrity.duplicates.findings import Conflict
@@ -141,6 +141,10 @@ def _slot_conflict(
 ) -> Conflict | None:
     """Two slots with the same words around them: a conflict when their units say the
     same but for the value (:func:`.slots.differ`)."""
+    if ea[1] & 7 == tools.TOOL_PIECE == eb[1] & 7:
+        told = _tool_conflict(ea, eb, parses)
+        if told is not None:
+            return told
     ua, ub = parses.unit(ea[0], ea[1]), parses.unit(eb[0], eb[1])
     if ua is None or ub is None:
         return None
@@ -159,6 +163,25 @@ def _slot_conflict(
         return None
     first, second = commands.said(*oa), commands.said(*ob)
     return Conflict(ea[0], ua.line, ua.text, eb[0], ub.line, ub.text, first, second)
+
+
+def _tool_conflict(
+    ea: tuple[str, int, int], eb: tuple[str, int, int], parses: _Parses
+) -> Conflict | None:
+    """Two lines naming two tools of one kind beside one role word (:mod:`.tools`)."""
+    la, lb = parses.line(ea[0], ea[1]), parses.line(eb[0], eb[1])
+    if la is None or lb is None:
+        return None
+    ta, tb = tools.tool_at(la, ea[2]), tools.tool_at(lb, eb[2])
+    if ta is None or tb is None:
+        return None
+    text_a, text_b = parses.text(ea[0]), parses.text(eb[0])
+    if text_a is None or text_b is None or not tools.contradict((la, lb), (text_a, text_b), ta, tb):
+        return None
+    first, second = " ".join(la.split()), " ".join(lb.split())
+    return Conflict(
+        ea[0], tools.line_number(ea[1]), first, eb[0], tools.line_number(eb[1]), second, ta, tb
+    )
 
 
 def _statement_at(entry: tuple[str, int, int], parses: _Parses) -> Statement | None:

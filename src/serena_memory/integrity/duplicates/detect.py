@@ -198,15 +198,28 @@ class _Parses:
             self.kept[name] = None if text is None else values_of(text)
         return self.kept[name]
 
-    def unit(self, name: str, where: int) -> Unit | None:
-        """The unit of a memory at ``where`` (:func:`.slots.unit_at`): a slot's check
-        reads its line, not the whole memory."""
+    def _lines(self, name: str) -> list[str] | None:
         if name not in self.lines:
             held = self.held.get(name)
             text = held[0] if held is not None else self.text_of(name)
             self.lines[name] = None if text is None else text.split("\n")
-        lines = self.lines[name]
+        return self.lines[name]
+
+    def unit(self, name: str, where: int) -> Unit | None:
+        """The unit of a memory at ``where`` (:func:`.slots.unit_at`): a slot's check
+        reads its line, not the whole memory."""
+        lines = self._lines(name)
         return None if lines is None else unit_at(lines, where)
+
+    def line(self, name: str, where: int) -> str | None:
+        """The line of a memory a row's place ``where`` points at, None when gone."""
+        lines, number = self._lines(name), where >> 3 & ((1 << 27) - 1)
+        return None if lines is None or not 0 < number <= len(lines) else lines[number - 1]
+
+    def text(self, name: str) -> str | None:
+        """A memory's whole text (its lines, read once)."""
+        lines = self._lines(name)
+        return None if lines is None else "\n".join(lines)
 
     def get(self, name: str, statements: bool = False) -> Parsed | None:
         if name not in self.held:

@@ -140,7 +140,7 @@ class FactSheet:
             if found:
                 lines.append(f"- {label}: {', '.join(self._shown(c) for c in found)}.")
         if any(source == CI for source in self.sources.values()):
-            lines.append("- A command marked (CI) is a step CI runs, not a task the project defines.")
+            lines.append("- (CI) marks a step CI runs, not a task the project defines.")
         if self.ci_files:
             lines.append(f"- CI configuration: {self._ci_files_shown()}.")
         lines.extend(f"- {note}" for note in self.notes)

@@ -56,6 +56,7 @@ from serena_memory.integrity.code_drift.forms import (
     module_target,
 )
 from serena_memory.integrity.code_drift.line_text import blanked, dotted_word
+from serena_memory.integrity.code_drift.elsewhere import may_be_elsewhere, said_elsewhere
 from serena_memory.integrity.code_drift.negations import listed_gone, may_say_absent, said_absent
 from serena_memory.integrity.code_drift.spans import (
     IDENT,
@@ -403,6 +404,8 @@ def _line_mentions(number: int, line: str) -> list[Mention]:
         placed += _prose_mentions(number, line, spans)
     if placed and may_give_examples(line):
         placed = _weak_examples(line, placed)
+    if placed and may_be_elsewhere(line):  # "a fork of Node `lib/path.js`"
+        placed = [(s, e, m) for s, e, m in placed if not said_elsewhere(line, s, e)]
     if not placed or not may_say_absent(line):
         return [m for _start, _end, m in placed]
     return [m for start, end, m in placed if not said_absent(line, start, end)]

@@ -1,0 +1,68 @@
+"""Mentions that are no claim about this project's files: another project's paths ("a
+fork of Node `lib/path.js`") and files the project chose to keep local (untracked and
+ignored as a kind in one change), checked on real git repositories."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_code_drift import by_mention, commit, findings, git, memory, repo, write
+
+from serena_memory.integrity.code_drift.ignored_then import is_kind
+from serena_memory.integrity.code_drift.mentions import extract
+
+__all__ = ["repo"]  # the fixture, used by name
+
+
+def test_a_path_said_to_be_another_projects_is_no_claim(repo: Path) -> None:
+    write(repo, "src/path.ts", "export const sep = '/'\n")
+    memory(
+        repo,
+        "overview",
+        "pathe is a fork of Node `lib/path.js`, normalised for Windows.\n"
+        "Joining is ported from Go's `path/filepath` package.\n"
+        "The tests mirror `test/parallel/test-path.js` from Node's repo.\n"
+        "Our own code is in `src/path.ts` and `src/utils.ts`.\n",
+    )
+    commit(repo)
+    assert set(by_mention(findings(repo))) == {"src/utils.ts"}
+
+
+def test_only_an_owner_other_than_this_project_makes_a_path_anothers() -> None:
+    said = [m.target for m in extract("In the project's `src/app.py` we start the server.\n")]
+    assert said == ["src/app.py"]
+    said = [m.target for m in extract("The `lib/b.js` (upstream) has the original.\n")]
+    assert said == []
+
+
+def test_files_untracked_and_ignored_as_a_kind_in_one_change_are_local(repo: Path) -> None:
+    write(repo, "test-login.js", "console.log(1)\n")
+    write(repo, "shots/a.png", "png\n")
+    write(repo, "config.yaml", "a: 1\n")
+    write(repo, "notes.txt", "todo\n")
+    memory(
+        repo,
+        "scripts",
+        "- Try logging in with `node test-login.js`.\n- Screens are in `shots/`.\n"
+        "- Settings: `config.yaml`.\n- Notes: `notes.txt`.\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "--cached", "test-login.js", "shots/a.png", "config.yaml")
+    write(repo, ".gitignore", "test-*.js\nshots/\n/config.yaml\n")
+    commit(repo, "keep scratch scripts and screenshots local")
+    for name in ("test-login.js", "shots/a.png", "config.yaml"):
+        (repo / name).unlink()
+    git(repo, "rm", "-q", "notes.txt")
+    commit(repo, "clean up")
+    write(repo, ".gitignore", "test-*.js\nshots/\n/config.yaml\nnotes.txt\n")
+    commit(repo, "ignore notes")
+    # one file's own line, or a clean-up that ignores it later, says it left the project
+    assert set(by_mention(findings(repo))) == {"config.yaml", "notes.txt"}
+
+
+def test_a_kind_of_path_is_a_glob_or_a_folder() -> None:
+    assert is_kind("test-*.js")
+    assert is_kind("screenshots/")
+    assert is_kind("log?.txt")
+    assert not is_kind("/config.yaml")
+    assert not is_kind("notes.txt")

@@ -37,32 +37,60 @@ def test_only_an_owner_other_than_this_project_makes_a_path_anothers() -> None:
 
 def test_files_untracked_and_ignored_as_a_kind_in_one_change_are_local(repo: Path) -> None:
     write(repo, "test-login.js", "console.log(1)\n")
-    write(repo, "shots/a.png", "png\n")
     write(repo, "config.yaml", "a: 1\n")
     write(repo, "notes.txt", "todo\n")
     memory(
         repo,
         "scripts",
-        "- Try logging in with `node test-login.js`.\n- Screens are in `shots/`.\n"
+        "- Try logging in with `node test-login.js`.\n"
         "- Settings: `config.yaml`.\n- Notes: `notes.txt`.\n",
     )
     commit(repo)
-    git(repo, "rm", "-q", "--cached", "test-login.js", "shots/a.png", "config.yaml")
-    write(repo, ".gitignore", "test-*.js\nshots/\n/config.yaml\n")
-    commit(repo, "keep scratch scripts and screenshots local")
-    for name in ("test-login.js", "shots/a.png", "config.yaml"):
+    git(repo, "rm", "-q", "--cached", "test-login.js", "config.yaml")
+    write(repo, ".gitignore", "test-*.js\n/config.yaml\n")
+    commit(repo, "keep scratch scripts local")
+    for name in ("test-login.js", "config.yaml"):
         (repo / name).unlink()
     git(repo, "rm", "-q", "notes.txt")
     commit(repo, "clean up")
-    write(repo, ".gitignore", "test-*.js\nshots/\n/config.yaml\nnotes.txt\n")
+    write(repo, ".gitignore", "test-*.js\n/config.yaml\nnotes.txt\n")
     commit(repo, "ignore notes")
-    # one file's own line, or a clean-up that ignores it later, says it left the project
+    # a line of its own, or a clean-up that ignores it later, says it left the project
     assert set(by_mention(findings(repo))) == {"config.yaml", "notes.txt"}
 
 
-def test_a_kind_of_path_is_a_glob_or_a_folder() -> None:
+def test_a_kind_of_path_is_a_glob() -> None:
     assert is_kind("test-*.js")
-    assert is_kind("screenshots/")
     assert is_kind("log?.txt")
+    assert not is_kind("screenshots/")
     assert not is_kind("/config.yaml")
     assert not is_kind("notes.txt")
+
+
+def test_a_tree_under_a_heading_that_names_a_folder_is_drawn_from_it(repo: Path) -> None:
+    write(repo, "lumen/backend/app/main.py", "app = 1\n")
+    write(repo, "lumen/backend/app/users.py", "users = 1\n")
+    memory(
+        repo,
+        "structure",
+        "## Core Application (lumen/)\n\n### Backend\n```\nbackend/\n├── app/\n"
+        "│   ├── main.py\n│   └── users.py\n```\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "-r", "lumen")
+    write(repo, "backend/app/main.py", "app = 2\nmore = 3\n")  # made again at the root
+    commit(repo, "the app moves to the root")
+    told = by_mention(findings(repo))
+    assert told["users.py"]["status"] == "missing"
+    assert "main.py" in told  # the root's `backend/app/main.py` is not the one drawn
+
+
+def test_a_folder_a_command_moves_into_is_the_projects(repo: Path) -> None:
+    write(repo, "web/app/package.json", "{}\n")
+    memory(repo, "commands", "```bash\ncd web/app\nnpm test\ncd web/site\n```\n")
+    commit(repo)
+    git(repo, "rm", "-q", "-r", "web")
+    write(repo, "app/package.json", "{}\n")
+    commit(repo, "flatten")
+    # `web/site` git never knew: perhaps made by the memory's own steps, not told
+    assert set(by_mention(findings(repo))) == {"web/app"}

@@ -441,10 +441,10 @@ class CodeChecker(PathChecks):
 
     def _made_local(self, f: CodeFinding, written: dict[str, float]) -> bool:
         """Whether the change that deleted the path since ``f``'s memory was written also
-        made the ``.gitignore`` ignore a kind of file it is (a glob, ``test-*.js``, or a
-        folder, ``screenshots/``): the project chose to keep such files on its writers'
-        disks, so the file is local, not gone. One file's own line (``/config.yaml``), or
-        a later clean-up that ignores it, says only that this file left the project."""
+        made the ``.gitignore`` ignore a kind of file it is (a glob, ``test-*.js``): the
+        project chose to keep such files on its writers' disks, so the file is local, not
+        gone. A line of its own (``/config.yaml``, ``email/``), or a later clean-up that
+        ignores it, says only that this file or folder left the project."""
         when = written.get(f.memory)
         gone = gone_at(self.past, f.target.rstrip("/"), when)
         if when is None or gone is None:

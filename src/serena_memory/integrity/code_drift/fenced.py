@@ -230,6 +230,13 @@ def cd_folder(line: str, folder: str) -> str:
     return "" if moved == "." or moved.startswith("..") else moved + "/"
 
 
+def cd_target(line: str) -> str | None:
+    """The folder a ``cd`` line moves into as written (``lumen-gcp/backend``), or None:
+    a command names a folder of the project it runs in."""
+    found = _CD.match(line) if "cd" in line else None
+    return found.group(1) if found else None
+
+
 def makes_or_deletes(line: str) -> bool:
     """Whether a command line deletes or makes the files it takes (``rm -rf dist/
     build/``, ``mkdir -p src/new``): a build's output or a file still to be made, no

@@ -90,9 +90,9 @@ def _current_lines(root: str) -> list[str]:
 
 
 def is_kind(pattern: str) -> bool:
-    """Whether a ``.gitignore`` line names a kind of path, not one file: a glob
-    (``test-*.js``) or a folder (``screenshots/``)."""
-    return pattern.endswith("/") or any(c in pattern for c in "*?[")
+    """Whether a ``.gitignore`` line names a kind of path, not one file or folder: a
+    glob (``test-*.js``, ``*.png``)."""
+    return any(c in pattern for c in "*?[")
 
 
 def ignored_by(pattern: str, target: str) -> bool:

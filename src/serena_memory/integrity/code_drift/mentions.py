@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from serena_memory.integrity.code_drift.elsewhere import may_be_elsewhere, said_elsewhere
 from serena_memory.integrity.code_drift.examples import (
     PLACEHOLDER_NAME,
     PLACEHOLDER_PART,
@@ -38,6 +39,7 @@ from serena_memory.integrity.code_drift.fenced import (
     boxed,
     cargo_targets,
     cd_folder,
+    cd_target,
     code_paths,
     command_names,
     imported,
@@ -56,8 +58,8 @@ from serena_memory.integrity.code_drift.forms import (
     module_target,
 )
 from serena_memory.integrity.code_drift.line_text import blanked, dotted_word
-from serena_memory.integrity.code_drift.elsewhere import may_be_elsewhere, said_elsewhere
 from serena_memory.integrity.code_drift.negations import listed_gone, may_say_absent, said_absent
+from serena_memory.integrity.code_drift.sections import SectionFolder, drawn_under
 from serena_memory.integrity.code_drift.spans import (
     IDENT,
     NODE,
@@ -135,6 +137,7 @@ def extract(text: str) -> list[Mention]:
     fence = False
     block: list[tuple[int, str]] = []
     lists = ListTree()
+    section = SectionFolder()
     examples: set[int] = set()  # the columns of the table under way headed "Example"
     header = ""
     lines = text.splitlines()
@@ -150,12 +153,13 @@ def extract(text: str) -> list[Mention]:
             header, examples = "", set()
         if role == _CLOSE:
             fence = False
-            found += fenced_mentions(block)
+            found += drawn_under(section.folder, fenced_mentions(block))
         elif role == _OPEN:
             fence, block = True, []
         elif role == _IN:
             block.append((number, line))
         else:
+            section.read(line)
             found += _listed(lists, number, line.rstrip(), _prose_line(number, line))
     return listed_gone(text, found)
 
@@ -299,6 +303,9 @@ def _block_lines(block: list[tuple[int, str]], drawing: set[int]) -> list[Mentio
     for number, line in block:
         found = _fenced_line(number, line, drawn, number in drawing)
         after = cd_folder(line, folder)
+        if after and after != folder and (into := cd_target(line)) and "/" in into:
+            # `cd lumen-gcp/backend`: a folder of the project, told when git knew it
+            found.append(Mention(number, into, PATH, after, weak=True))
         if "&&" in line:  # `cd web && npm test`: that one command runs in web/
             out += [_run_in(m, after) for m in found] if after else found
             continue

@@ -94,3 +94,21 @@ def test_a_folder_a_command_moves_into_is_the_projects(repo: Path) -> None:
     commit(repo, "flatten")
     # `web/site` git never knew: perhaps made by the memory's own steps, not told
     assert set(by_mention(findings(repo))) == {"web/app"}
+
+
+def test_the_module_a_server_runs_is_read_from_the_folder_the_block_moved_into(
+    repo: Path,
+) -> None:
+    write(repo, "api/app/main.py", "app = 1\n")
+    write(repo, "api/app/seed.py", "x = 1\n")
+    memory(
+        repo,
+        "commands",
+        "```bash\ncd api\nuvicorn app.main:app --reload\npython -m app.seed\n```\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "-r", "api")
+    write(repo, "app/main.py", "app = 2\n")
+    write(repo, "app/seed.py", "x = 2\n")
+    commit(repo, "the api moves to the root")
+    assert {"app.main:app", "app.seed"} <= set(by_mention(findings(repo)))

@@ -325,8 +325,9 @@ def _drawn_absent(line: str, name: str) -> bool:
 
 def _run_in(m: Mention, folder: str) -> Mention:
     """A path a command takes, read from the folder the block ``cd``-ed into (``cd
-    backend`` then ``python3 test_fixes.py``: ``backend/test_fixes.py``)."""
-    if m.kind != PATH or m.form or m.placed or m.target.startswith(folder):
+    backend`` then ``python3 test_fixes.py``: ``backend/test_fixes.py``; ``uvicorn
+    app.main:app``: ``backend/app/main``)."""
+    if m.kind != PATH or m.form not in ("", MODULE) or m.placed or m.target.startswith(folder):
         return m
     return replace(m, target=folder + m.target)
 
@@ -350,7 +351,7 @@ def _loaded_code(number: int, line: str) -> list[Mention]:
     if (jvm := jvm_name(line)) is not None and (module := module_target(jvm)) is not None:
         out.append(Mention(number, jvm, PATH, module, form=MODULE, weak=True))
     for name in python_modules(line):
-        if (module := module_target(name)) is not None:
+        if (module := module_target(name.partition(":")[0])) is not None:
             out.append(Mention(number, name, PATH, module, form=MODULE, weak=True))
     out += [m for name, path in cargo_targets(line) for m in _stem(number, name, path)]
     return out

@@ -112,3 +112,15 @@ def test_the_module_a_server_runs_is_read_from_the_folder_the_block_moved_into(
     write(repo, "app/seed.py", "x = 2\n")
     commit(repo, "the api moves to the root")
     assert {"app.main:app", "app.seed"} <= set(by_mention(findings(repo)))
+
+
+def test_code_removed_from_a_file_leaves_the_file_a_claim(repo: Path) -> None:
+    memory(
+        repo,
+        "fixes",
+        "- `src/todoist.js`: Removed from `sync()` and `run()`\n"
+        "- `src/old.js` — removed\n- `src/gone.js` was deleted from the repo\n",
+    )
+    commit(repo)
+    paths = {f["mention"] for f in findings(repo) if f["kind"] == "path"}
+    assert paths == {"src/todoist.js"}

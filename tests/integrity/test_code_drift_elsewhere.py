@@ -124,3 +124,18 @@ def test_code_removed_from_a_file_leaves_the_file_a_claim(repo: Path) -> None:
     commit(repo)
     paths = {f["mention"] for f in findings(repo) if f["kind"] == "path"}
     assert paths == {"src/todoist.js"}
+
+
+def test_a_tree_is_drawn_from_the_one_folder_that_held_its_top_when_written(
+    repo: Path,
+) -> None:
+    write(repo, "site/backend/app/main.py", "app = 1\n")
+    write(repo, "site/backend/app/users.py", "users = 1\n")
+    memory(repo, "layout", "```\nbackend/\n├── app/\n│   ├── main.py\n│   └── users.py\n```\n")
+    commit(repo)
+    git(repo, "rm", "-q", "-r", "site")
+    write(repo, "backend/app/main.py", "app = 2\nmore = 3\n")  # a new root backend/
+    commit(repo, "a new backend at the root")
+    told = by_mention(findings(repo))
+    assert told["main.py"]["status"] in ("missing", "moved")  # the root one came later
+    assert told["users.py"]["status"] == "missing"

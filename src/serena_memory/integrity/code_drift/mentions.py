@@ -412,7 +412,13 @@ def _line_mentions(number: int, line: str) -> list[Mention]:
         placed += _prose_mentions(number, line, spans)
     if placed and may_give_examples(line):
         placed = _weak_examples(line, placed)
-    if placed and may_be_elsewhere(line):  # "a fork of Node `lib/path.js`"
+    return _claimed(line, placed) if placed else []
+
+
+def _claimed(line: str, placed: list[tuple[int, int, Mention]]) -> list[Mention]:
+    """The mentions ``placed`` on a prose line but those it says are another project's
+    ("a fork of Node `lib/path.js`") or absent, removed or only planned."""
+    if may_be_elsewhere(line):
         placed = [(s, e, m) for s, e, m in placed if not said_elsewhere(line, s, e)]
     if not placed or not may_say_absent(line):
         return [m for _start, _end, m in placed]

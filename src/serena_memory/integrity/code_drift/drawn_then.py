@@ -26,4 +26,4 @@ def placed_then(past: GitPast, placed: str, when: float) -> str:
         and past.folder_there_at(folder, when)
         and (past.folder_there_at(f"{folder}/{second}", when) or f"{folder}/{second}" in past.seen)
     ]
-    return f"{held[0]}/{placed}" if len(held) == 1 else placed
+    return f"{held[0]}/{rest}" if len(held) == 1 else placed

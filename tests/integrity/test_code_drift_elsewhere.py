@@ -139,3 +139,13 @@ def test_a_tree_is_drawn_from_the_one_folder_that_held_its_top_when_written(
     told = by_mention(findings(repo))
     assert told["main.py"]["status"] in ("missing", "moved")  # the root one came later
     assert told["users.py"]["status"] == "missing"
+
+
+def test_a_trees_top_folder_is_a_mention_too(repo: Path) -> None:
+    write(repo, "old/web/index.html", "<p>hi</p>\n")
+    memory(repo, "layout", "## The site (old/)\n```\nweb/\n└── index.html\n```\n")
+    commit(repo)
+    git(repo, "rm", "-q", "-r", "old")
+    write(repo, "web/index.html", "<p>new</p>\n")
+    commit(repo, "a new site at the root")
+    assert {"web/", "index.html"} <= set(by_mention(findings(repo)))

@@ -45,7 +45,10 @@ def may_be_elsewhere(line: str) -> bool:
     """A quick test for a whole line: without a cue word no mention of it is another
     project's."""
     low = line.lower()
-    return any(word in low for word in _CUE_WORDS)
+    for word in _CUE_WORDS:  # a loop, not any(): no generator per line
+        if word in low:
+            return True
+    return False
 
 
 def said_elsewhere(line: str, start: int, end: int) -> bool:

@@ -45,10 +45,7 @@ def may_be_elsewhere(line: str) -> bool:
     """A quick test for a whole line: without a cue word no mention of it is another
     project's."""
     low = line.lower()
-    for word in _CUE_WORDS:  # a loop, not any(): no generator per line
-        if word in low:
-            return True
-    return False
+    return any(word in low for word in _CUE_WORDS)
 
 
 def said_elsewhere(line: str, start: int, end: int) -> bool:

@@ -38,7 +38,12 @@ from serena_memory.integrity.code_drift.forms import (
 )
 from serena_memory.integrity.code_drift.git import GitJob, GitStalled, GitUnavailable, run_git
 from serena_memory.integrity.code_drift.history import GitPast, dirty_memories, memory_times
-from serena_memory.integrity.code_drift.ignored_then import dropped_patterns, ignored_by
+from serena_memory.integrity.code_drift.ignored_then import (
+    IgnoreChanges,
+    ignore_changes,
+    ignored_by,
+    is_kind,
+)
 from serena_memory.integrity.code_drift.left_alone import LeftAlone
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention, extract
 from serena_memory.integrity.code_drift.moves import there_at, unsaid_moves
@@ -59,6 +64,7 @@ from serena_memory.integrity.code_drift.trails import (
 )
 from serena_memory.integrity.code_drift.written_out import as_written_out
 from serena_memory.integrity.code_drift.written_then import (
+    gone_at,
     gone_since,
 )
 
@@ -128,7 +134,7 @@ class CodeChecker(PathChecks):
         self._symbols_note = ""  # why the symbols were not checked
         self._left_alone: LeftAlone | None = None
         self._aliases: Aliases | None = None
-        self._dropped: tuple[float, list[tuple[float, str]]] | None = None  # since, patterns
+        self._ignore: tuple[float, IgnoreChanges] | None = None  # since, .gitignore lines
 
     def prefetch(self, symbols: bool = True) -> None:
         """Start listing the files, walking the history and scanning the source files: git
@@ -411,9 +417,42 @@ class CodeChecker(PathChecks):
             lambda f: (
                 not f.target.startswith(SERENA_FOLDER)
                 and gone_since(past, root, f.target, written.get(f.memory))
+                and not self._made_local(f, written)
             ),
         )
         return self._not_ignored_then(kept, written)
+
+    def _ignore_changes(
+        self, findings: list[CodeFinding], written: dict[str, float]
+    ) -> IgnoreChanges:
+        """The ``.gitignore`` lines lost and gained since the earliest memory of the
+        missing paths of ``findings`` was written (git asked once for the earliest)."""
+        times = [
+            written[f.memory]
+            for f in findings
+            if f.kind == PATH and f.status == MISSING and f.memory in written
+        ]
+        if not times:
+            return IgnoreChanges([], [])
+        since = min(times)
+        if self._ignore is None or since < self._ignore[0]:
+            self._ignore = (since, ignore_changes(self.files.root, self.past, since))
+        return self._ignore[1]
+
+    def _made_local(self, f: CodeFinding, written: dict[str, float]) -> bool:
+        """Whether the change that deleted the path since ``f``'s memory was written also
+        made the ``.gitignore`` ignore a kind of file it is (a glob, ``test-*.js``): the
+        project chose to keep such files on its writers' disks, so the file is local, not
+        gone. A line of its own (``/config.yaml``, ``email/``), or a later clean-up that
+        ignores it, says only that this file or folder left the project."""
+        when = written.get(f.memory)
+        gone = gone_at(self.past, f.target.rstrip("/"), when)
+        if when is None or gone is None:
+            return False
+        added = self._ignore_changes([f], written).added
+        return any(
+            t == gone and t > when and is_kind(p) and ignored_by(p, f.target) for t, p in added
+        )
 
     def _not_ignored_then(
         self, findings: list[CodeFinding], written: dict[str, float]
@@ -421,14 +460,7 @@ class CodeChecker(PathChecks):
         """``findings`` without the missing paths a pattern the ``.gitignore`` dropped
         since their memory was written ignored then (:mod:`~serena_memory.integrity.
         code_drift.ignored_then`); a file git tracked then was not ignored."""
-        missing = [f for f in findings if f.kind == PATH and f.status == MISSING]
-        times = [written[f.memory] for f in missing if f.memory in written]
-        if not times:
-            return findings
-        since = min(times)
-        if self._dropped is None or since < self._dropped[0]:
-            self._dropped = (since, dropped_patterns(self.files.root, self.past, since))
-        dropped = self._dropped[1]
+        dropped = self._ignore_changes(findings, written).dropped
         if not dropped:
             return findings
 

@@ -99,12 +99,22 @@ def imported(line: str) -> Iterator[str]:
 _PY_FROM = re.compile(r"\bfrom\s+([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\s+import\s")
 
 
+_PY_RUN = re.compile(
+    r"\b(?:python3?\s+-m|uvicorn|gunicorn|hypercorn|daphne)\s+(?:-[-\w=.]*\s+){0,6}"
+    r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?::[A-Za-z_]\w*)?)(?=\s|$|[\"'])"
+)
+"""A dotted module Python runs: ``python -m app.tools.seed``, or the app a server loads,
+``uvicorn app.main:app`` (as written: the module is before the ``:``)."""
+
+
 def python_modules(line: str) -> list[str]:
     """The dotted modules a line of Python imports from (``from pysearch.api import
-    X``, in a script or a ``python -c "..."``): the project's modules they may be."""
-    if "from" not in line or "import" not in line:
-        return []
-    return _PY_FROM.findall(line)
+    X``, in a script or a ``python -c "..."``) or runs (``uvicorn app.main:app``): the
+    project's modules they may be."""
+    found = _PY_FROM.findall(line) if "from" in line and "import" in line else []
+    if "python" in line or "corn" in line or "daphne" in line:
+        found += _PY_RUN.findall(line)
+    return found
 
 
 _JVM_NAME = re.compile(
@@ -228,6 +238,13 @@ def cd_folder(line: str, folder: str) -> str:
         return "" if line.strip() in ("cd", "cd -", "cd ~") else folder
     moved = posixpath.normpath(folder + found.group(1))
     return "" if moved == "." or moved.startswith("..") else moved + "/"
+
+
+def cd_target(line: str) -> str | None:
+    """The folder a ``cd`` line moves into as written (``lumen-gcp/backend``), or None:
+    a command names a folder of the project it runs in."""
+    found = _CD.match(line) if "cd" in line else None
+    return found.group(1) if found else None
 
 
 def makes_or_deletes(line: str) -> bool:

@@ -11,6 +11,8 @@ the path's.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from serena_memory.integrity.code_drift.git import GitUnavailable, run_git
 from serena_memory.integrity.code_drift.history import GitPast
 
@@ -19,11 +21,23 @@ MAX_PATTERN = 200
 """A longer pattern is not read (no project writes one; it would only cost time)."""
 
 
-def dropped_patterns(root: str, past: GitPast, since: float) -> list[tuple[float, str]]:
-    """(when, pattern) of each line the top ``.gitignore`` lost after ``since`` (none
-    when it did not change since, or git can't tell)."""
+class IgnoreChanges(NamedTuple):
+    """The lines the top ``.gitignore`` lost and gained since a time, each (when, line)."""
+
+    dropped: list[tuple[float, str]]
+    added: list[tuple[float, str]]
+
+
+NO_CHANGES = IgnoreChanges([], [])
+
+
+def ignore_changes(root: str, past: GitPast, since: float) -> IgnoreChanges:
+    """The lines the top ``.gitignore`` lost after ``since`` (and are not back now) and
+    those it gained after ``since`` (and still has): none when it did not change since,
+    or git can't tell. A line gained says the project chose to keep a path local from
+    then on (a file untracked then ignored is on its writer's disk, not gone)."""
     if not any(t > since for t in past.changes.get(IGNORE_FILE, ())):
-        return []
+        return NO_CHANGES
     try:
         out = run_git(
             root,
@@ -39,9 +53,9 @@ def dropped_patterns(root: str, past: GitPast, since: float) -> list[tuple[float
             IGNORE_FILE,
         )
     except GitUnavailable:
-        return []
+        return NO_CHANGES
     now = set(_current_lines(root))
-    dropped = []
+    changes = IgnoreChanges([], [])
     for block in out.decode("utf-8", "replace").split("\x01")[1:]:
         stamp, _, diff = block.partition("\n")
         try:
@@ -49,16 +63,20 @@ def dropped_patterns(root: str, past: GitPast, since: float) -> list[tuple[float
         except ValueError:
             continue
         for line in diff.splitlines():
-            if line.startswith("-") and not line.startswith("---"):
-                pattern = line[1:].strip()
-                if (
-                    pattern
-                    and not pattern.startswith(("#", "!"))
-                    and len(pattern) <= MAX_PATTERN
-                    and pattern not in now
-                ):
-                    dropped.append((when, pattern))
-    return dropped
+            sign, pattern = line[:1], line[1:].strip()
+            if sign not in "+-" or line.startswith(("---", "+++")) or not _usable(pattern):
+                continue
+            if sign == "-" and pattern not in now:
+                changes.dropped.append((when, pattern))
+            elif sign == "+" and pattern in now:
+                changes.added.append((when, pattern))
+    return changes
+
+
+def _usable(pattern: str) -> bool:
+    """Whether a ``.gitignore`` line is a pattern read here (no comment, negation, nor
+    an overlong line)."""
+    return bool(pattern) and not pattern.startswith(("#", "!")) and len(pattern) <= MAX_PATTERN
 
 
 def _current_lines(root: str) -> list[str]:
@@ -69,6 +87,12 @@ def _current_lines(root: str) -> list[str]:
     except GitUnavailable:
         return []
     return [line.strip() for line in text.decode("utf-8", "replace").splitlines()]
+
+
+def is_kind(pattern: str) -> bool:
+    """Whether a ``.gitignore`` line names a kind of path, not one file or folder: a
+    glob (``test-*.js``, ``*.png``)."""
+    return any(c in pattern for c in "*?[")
 
 
 def ignored_by(pattern: str, target: str) -> bool:

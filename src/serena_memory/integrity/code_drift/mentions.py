@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from serena_memory.integrity.code_drift.elsewhere import may_be_elsewhere, said_elsewhere
 from serena_memory.integrity.code_drift.examples import (
     PLACEHOLDER_NAME,
     PLACEHOLDER_PART,
@@ -38,6 +39,7 @@ from serena_memory.integrity.code_drift.fenced import (
     boxed,
     cargo_targets,
     cd_folder,
+    cd_target,
     code_paths,
     command_names,
     imported,
@@ -57,6 +59,7 @@ from serena_memory.integrity.code_drift.forms import (
 )
 from serena_memory.integrity.code_drift.line_text import blanked, dotted_word
 from serena_memory.integrity.code_drift.negations import listed_gone, may_say_absent, said_absent
+from serena_memory.integrity.code_drift.sections import SectionFolder, drawn_under
 from serena_memory.integrity.code_drift.spans import (
     IDENT,
     NODE,
@@ -134,6 +137,7 @@ def extract(text: str) -> list[Mention]:
     fence = False
     block: list[tuple[int, str]] = []
     lists = ListTree()
+    section = SectionFolder()
     examples: set[int] = set()  # the columns of the table under way headed "Example"
     header = ""
     lines = text.splitlines()
@@ -149,12 +153,13 @@ def extract(text: str) -> list[Mention]:
             header, examples = "", set()
         if role == _CLOSE:
             fence = False
-            found += fenced_mentions(block)
+            found += drawn_under(section.folder, fenced_mentions(block))
         elif role == _OPEN:
             fence, block = True, []
         elif role == _IN:
             block.append((number, line))
         else:
+            section.read(line)
             found += _listed(lists, number, line.rstrip(), _prose_line(number, line))
     return listed_gone(text, found)
 
@@ -298,6 +303,9 @@ def _block_lines(block: list[tuple[int, str]], drawing: set[int]) -> list[Mentio
     for number, line in block:
         found = _fenced_line(number, line, drawn, number in drawing)
         after = cd_folder(line, folder)
+        if after and after != folder and (into := cd_target(line)) and "/" in into:
+            # `cd lumen-gcp/backend`: a folder of the project, told when git knew it
+            found.append(Mention(number, into, PATH, after, weak=True))
         if "&&" in line:  # `cd web && npm test`: that one command runs in web/
             out += [_run_in(m, after) for m in found] if after else found
             continue
@@ -317,8 +325,9 @@ def _drawn_absent(line: str, name: str) -> bool:
 
 def _run_in(m: Mention, folder: str) -> Mention:
     """A path a command takes, read from the folder the block ``cd``-ed into (``cd
-    backend`` then ``python3 test_fixes.py``: ``backend/test_fixes.py``)."""
-    if m.kind != PATH or m.form or m.placed or m.target.startswith(folder):
+    backend`` then ``python3 test_fixes.py``: ``backend/test_fixes.py``; ``uvicorn
+    app.main:app``: ``backend/app/main``)."""
+    if m.kind != PATH or m.form not in ("", MODULE) or m.placed or m.target.startswith(folder):
         return m
     return replace(m, target=folder + m.target)
 
@@ -342,7 +351,7 @@ def _loaded_code(number: int, line: str) -> list[Mention]:
     if (jvm := jvm_name(line)) is not None and (module := module_target(jvm)) is not None:
         out.append(Mention(number, jvm, PATH, module, form=MODULE, weak=True))
     for name in python_modules(line):
-        if (module := module_target(name)) is not None:
+        if (module := module_target(name.partition(":")[0])) is not None:
             out.append(Mention(number, name, PATH, module, form=MODULE, weak=True))
     out += [m for name, path in cargo_targets(line) for m in _stem(number, name, path)]
     return out
@@ -403,6 +412,14 @@ def _line_mentions(number: int, line: str) -> list[Mention]:
         placed += _prose_mentions(number, line, spans)
     if placed and may_give_examples(line):
         placed = _weak_examples(line, placed)
+    return _claimed(line, placed) if placed else []
+
+
+def _claimed(line: str, placed: list[tuple[int, int, Mention]]) -> list[Mention]:
+    """The mentions ``placed`` on a prose line but those it says are another project's
+    ("a fork of Node `lib/path.js`") or absent, removed or only planned."""
+    if may_be_elsewhere(line):
+        placed = [(s, e, m) for s, e, m in placed if not said_elsewhere(line, s, e)]
     if not placed or not may_say_absent(line):
         return [m for _start, _end, m in placed]
     return [m for start, end, m in placed if not said_absent(line, start, end)]

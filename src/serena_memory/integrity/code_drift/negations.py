@@ -62,7 +62,7 @@ _ADVERB = r"(?:(?:now|since|also|already|then|recently|fully|completely|entirely
 _RIGHT_AFTER = re.compile(
     r"^(?:\s*(?:,|and|or|&|`[^`]*`|\(|:|-|–|—|\#|//|※))*\s*(?:"
     rf"{_AUX}?{_ADVERB}?(?:removed|deleted|dropped|deprecated|gone|retired|superseded|obsolete"
-    r"|renamed|moved\s+(?:to|into|away)|no\s+longer)\b"
+    r"|renamed|moved\s+(?:to|into|away)|no\s+longer)\b(?!\s+from\s+`)"
     rf"|{_AUX}{_ADVERB}?replaced\b"
     r"|(?:will|would|shall|is\s+to|are\s+to|to|must|should|needs?\s+to)\s+be\s+(?:added|created"
     r"|written|introduced|implemented|generated|built)\b"
@@ -76,7 +76,8 @@ _RIGHT_AFTER = re.compile(
     re.IGNORECASE,
 )
 """A removal or a plan right after the mention (other mentions and ``and`` may come
-between: "`a.py` and `b.py` were removed"), or in the comment after a tree's name
+between: "`a.py` and `b.py` were removed"; not "`a.js`: removed from `sync()`", code
+taken out of it), or in the comment after a tree's name
 ("`02-planned.md    # never written`"), or a mark that it is still to be checked
 ("`legacy_runner.go` ※要確認", "`x.py` (unverified)"): the note does not claim it."""
 
@@ -115,10 +116,11 @@ _ITEM_HEAD = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?`?$")
 """The mention heads a list item (``- `stress.py` — ...``)."""
 _ITEM_GONE = re.compile(
     r"`?(?:\*\*|__)?\s*[-–—:]\s*(?:removed|deleted|dropped|deprecated|obsolete|retired|gone"
-    r"|no\s+longer|(?:replaced|superseded)\s+by)\b",
+    r"|no\s+longer|(?:replaced|superseded)\s+by)\b(?!\s+from\s+`)",
     re.IGNORECASE,
 )
-"""The item's description, after its dash, says the head is gone ("— Replaced by X")."""
+"""The item's description, after its dash, says the head is gone ("— Replaced by X"),
+not that code was taken out of it ("`a.js`: Removed from `sync()`")."""
 _GONE_CJK = re.compile(r"废弃|弃用|已删除|已移除|被[^，。,.;]{1,30}替代|廃止|削除(?:済|された)")
 """Chinese and Japanese words that say a thing is deprecated, removed or replaced: no word
 boundary marks them, so they are looked for anywhere in an item's description."""

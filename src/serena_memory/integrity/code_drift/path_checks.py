@@ -16,6 +16,7 @@ import re
 from dataclasses import replace
 
 from serena_memory.integrity.code_drift.aliases import Aliases, expand, project_aliases
+from serena_memory.integrity.code_drift.drawn_then import placed_then
 from serena_memory.integrity.code_drift.examples import stands_for_any_project
 from serena_memory.integrity.code_drift.extensions import stem_candidates
 from serena_memory.integrity.code_drift.findings import CHANGED, MISSING, MOVED, CodeFinding
@@ -74,6 +75,8 @@ class PathChecks:
     ) -> CodeFinding | None:
         """The finding of one path mention: missing, moved or changed (None: it names a
         file of the project that did not change much since ``when``)."""
+        if m.placed and m.weak and when is not None and self.history:  # a drawn tree
+            m = replace(m, placed=placed_then(self.past, m.placed, when))
         m = self._as_named(memory, m)
         if m.form == GLOB:
             return self._check_glob(memory, m, when, read_only)

@@ -70,6 +70,8 @@ def _placed(entries: list[tuple[int, int, str, str]]) -> Iterator[tuple[int, str
     for index, (number, column, name, top) in enumerate(entries):
         if column == -2:
             stack = [(-1, top)] if top else []
+            if top and index + 1 < len(entries) and entries[index + 1][1] >= 0:
+                yield number, top, top  # the tree's top folder, names drawn below it
             continue
         while stack and stack[-1][0] >= column:
             stack.pop()

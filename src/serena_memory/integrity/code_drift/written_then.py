@@ -46,14 +46,21 @@ def gone_since(past: GitPast, root: str, target: str, when: float | None) -> boo
     """Whether git deleted or renamed away ``target`` since ``when`` and it is not on
     disk now either (a file git ignores now but tracked then is gone, not local)."""
     bare = target.rstrip("/")
-    gone = past.gone_at(bare)
-    if gone is None and when is not None and bare[:1] != "." and past.had_folder(bare):
-        # a tool's folder (`.playwright-mcp/`) stays local though its files were tracked
-        gone = _folder_gone_at(past, bare, when)
+    gone = gone_at(past, bare, when)
     if when is None or gone is None or gone <= when:
         return False
     path = os.path.join(root, bare)
     return is_inside(path, (root,)) and not os.path.lexists(path)
+
+
+def gone_at(past: GitPast, bare: str, when: float | None) -> float | None:
+    """When git last deleted or renamed away the file ``bare``, or a file of the folder
+    ``bare`` that was there at ``when`` (None: never)."""
+    gone = past.gone_at(bare)
+    if gone is None and when is not None and bare[:1] != "." and past.had_folder(bare):
+        # a tool's folder (`.playwright-mcp/`) stays local though its files were tracked
+        gone = _folder_gone_at(past, bare, when)
+    return gone
 
 
 def _folder_gone_at(past: GitPast, folder: str, when: float) -> float | None:

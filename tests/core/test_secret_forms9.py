@@ -1,0 +1,34 @@
+"""The secret gate's ninth round: secrets as people paste them that the gate let through
+(a password said in Polish, Czech, Finnish or Turkish with that language's "is" or its
+inflected word), and look-alikes it refused. Each secret was let through before. Values
+here are made up, none is a real credential."""
+
+from __future__ import annotations
+
+import pytest
+
+from serena_memory.core import secrets
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hasło do konta serwisowego w LDAP to lantern493#",
+        "Heslo k FTP dodavatele je orchard551#",
+        "Salasana tuotantokannan käyttäjälle app on Harbor7!2019",
+        "Jenkins yönetici şifresi Pebble#2020q olarak değiştirildi.",
+    ],
+)
+def test_a_password_said_in_another_language_is_refused(text: str) -> None:
+    assert secrets.scan(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hasło do konta serwisowego w LDAP to jest w sejfie",
+        "Salasana on tallessa Vaultissa, kysy Annalta",
+    ],
+)
+def test_a_sentence_about_a_password_in_another_language_is_kept(text: str) -> None:
+    assert not secrets.scan(text)

@@ -32,3 +32,30 @@ def test_a_password_said_in_another_language_is_refused(text: str) -> None:
 )
 def test_a_sentence_about_a_password_in_another_language_is_kept(text: str) -> None:
     assert not secrets.scan(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'smtp.login("alerts@example.org", "harbor417!")',
+        'auth := smtp.PlainAuth("", "noreply@example.org", "Lantern2016#", "smtp.example.org")',
+        'var c = DriverManager.getConnection("jdbc:postgresql://db/l", "ledger", "Qu1nc3#pear");',
+        "$pdo = new PDO('mysql:host=db;dbname=crm', 'crm', 'walnut618@');",
+        'var cred = new NetworkCredential("svc_reports", "Otter9meadow!", "CORP");',
+        'let c = Client::builder().basic_auth("ingest", Some("7$tone$9-db")).build()?;',
+    ],
+)
+def test_a_password_given_to_a_login_call_in_code_is_refused(text: str) -> None:
+    assert secrets.scan(f"```\n{text}\n```")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'smtp.login("alerts@example.org", os.environ["SMTP_PASSWORD"])',
+        'var c = DriverManager.getConnection(url, "ledger", "${DB_PASSWORD}");',
+        'conn = connect("db-01.internal", "orders", "readonly")',
+    ],
+)
+def test_a_login_call_without_a_literal_password_is_kept(text: str) -> None:
+    assert not secrets.scan(f"```\n{text}\n```")

@@ -59,3 +59,29 @@ def test_a_password_given_to_a_login_call_in_code_is_refused(text: str) -> None:
 )
 def test_a_login_call_without_a_literal_password_is_kept(text: str) -> None:
     assert not secrets.scan(f"```\n{text}\n```")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The export from payroll is encrypted with Falcon#1983",
+        "Grafana admin user -> Walrus2021#",
+        "For the partner SFTP use login `acme_drop` with Pepper2017#",
+        "Wi-Fi for the lab AP (staff SSID, not guest): Orchid7#2020b",
+    ],
+)
+def test_a_short_password_said_in_prose_is_refused(text: str) -> None:
+    assert secrets.scan(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The backups are encrypted with AES-256-GCM",
+        "Grafana admin user -> see the vault entry",
+        "For the partner SFTP use login `acme_drop` with the key in 1Password",
+        "Wi-Fi for the lab AP (staff SSID, not guest): lab-staff-5G",
+    ],
+)
+def test_prose_about_a_password_without_one_is_kept(text: str) -> None:
+    assert not secrets.scan(text)

@@ -85,3 +85,14 @@ def test_a_short_password_said_in_prose_is_refused(text: str) -> None:
 )
 def test_prose_about_a_password_without_one_is_kept(text: str) -> None:
     assert not secrets.scan(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "From the vendor guide: `Server=myServerAddress;User Id=myUsername;Password=myPassword;`",
+        'API_TOKEN = "tok-9f3Kq2Lx7Vb-do-not-use"',
+    ],
+)
+def test_a_guide_s_or_a_fixture_s_value_is_kept(text: str) -> None:
+    assert not secrets.scan(text)

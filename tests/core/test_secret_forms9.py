@@ -96,3 +96,30 @@ def test_prose_about_a_password_without_one_is_kept(text: str) -> None:
 )
 def test_a_guide_s_or_a_fixture_s_value_is_kept(text: str) -> None:
     assert not secrets.scan(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "expdp system/otter-lagoon-7@ORCLPDB1 schemas=SALES dumpfile=sales.dmp",
+        "Oracle export: `exp scott/maple-comet-31@PRODDB file=hr.dmp owner=HR`",
+        r"net use Z: \\files02\share QuartzBadger71 /user:CORP\svc_copy",
+        "mongosh 'mongodb://db.lab.local:27017/admin' -u root -p 'Falcon#2004'",
+        "ab -n 200 -c 10 -A loadtest:h3ron-prod https://staging.example.org/api/health",
+    ],
+)
+def test_a_password_on_a_command_line_is_refused(text: str) -> None:
+    assert secrets.scan(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "expdp system@ORCLPDB1 schemas=SALES dumpfile=sales.dmp (it asks for the password)",
+        r"net use Z: \\files02\share /user:CORP\svc_copy",
+        "mongosh 'mongodb://db.lab.local:27017/admin' -u root -p",
+        "ab -n 200 -c 10 https://staging.example.org/api/health",
+    ],
+)
+def test_a_command_line_without_a_password_is_kept(text: str) -> None:
+    assert not secrets.scan(text)

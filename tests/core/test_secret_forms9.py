@@ -123,3 +123,15 @@ def test_a_password_on_a_command_line_is_refused(text: str) -> None:
 )
 def test_a_command_line_without_a_password_is_kept(text: str) -> None:
     assert not secrets.scan(text)
+
+
+_DECODE = "$ kubectl get secret cache -o jsonpath='{.data.password}' | base64 -d"
+
+
+def test_a_decoded_kubernetes_secret_printed_below_its_command_is_refused() -> None:
+    assert secrets.scan(f"```\n{_DECODE}\nq7W#rLp2-Vx9sTz=4k\n```")
+
+
+def test_a_decoded_kubernetes_secret_s_error_or_placeholder_is_kept() -> None:
+    assert not secrets.scan(f"```\n{_DECODE}\nError from server (NotFound)\n```")
+    assert not secrets.scan(f"```\n{_DECODE}\n<your-password>\n```")

@@ -95,7 +95,7 @@ _LOGINS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]], .
     (("→", "->", "=>"), _ADDRESS_ARROW, human_password),
     (("encrypted", "protected", "locked"), _ENCRYPTED_WITH, lambda value: _generated(value)),
     (("→", "->", "=>"), _USER_ARROW, lambda value: _generated(value)),
-    ((" with ", " and "), _LOGIN_WITH, lambda value: _generated(value)),
+    (("login ", "user "), _LOGIN_WITH, lambda value: _generated(value)),
     (("wi-fi", "wifi", "wlan"), _WIFI_DESCRIBED, lambda value: _generated(value)),
     (('" "',), _QUOTED_PAIR, all_classes),
 )

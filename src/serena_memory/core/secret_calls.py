@@ -10,8 +10,9 @@ import re
 
 from serena_memory.core.secret_values import human_password
 
-# the words a line must hold (in lower case) before its calls are read
-CALL_WORDS = ("login", "auth", "connect", "credential", "pdo", "signin", "sign_in")
+# the words a line must hold (in lower case) before its calls are read: a call's name's
+# end and its parenthesis (most lines of code call none)
+CALL_WORDS = ("login(", "auth(", "connect", "credential(", "pdo(")
 # a call: a dotted name then its opening parenthesis (the name judged apart, not here)
 _CALL = re.compile(r"\b([A-Za-z_][\w.:]{0,80})\s*\(")
 # a name says it logs in or connects when it holds one of these (any case, any joiner)

@@ -40,6 +40,30 @@ _BASIC_AUTH_BLOCK = re.compile(
     r"((?:[ \t]*[^\s{}]{1,80}[ \t]+[^\s{}]{1,200}[ \t]*\r?\n){1,20})"
 )
 
+# a Kubernetes secret read and decoded, then its value printed on the next line
+_DECODED_SECRET = (
+    r"(?i)\bget\s+secrets?\b[^\n]{0,300}\|\s*base64\s+(?:-d|-D|--decode)\b[^\n]{0,100}\r?\n"
+    r"[ \t]*([^\s]{8,200})[ \t]*(?:\r?\n|$)"
+)
+
+
+@cache
+def _decoded_secret() -> Any:
+    from serena_memory.core.secret_tokens import linear
+
+    return linear(_DECODED_SECRET)
+
+
+def decoded_secrets(text: str) -> Iterator[tuple[int, str]]:
+    """The values printed below a command that reads a Kubernetes secret and decodes it:
+    the secret itself, when it is a strong password and no placeholder."""
+    if "base64" not in text or "secret" not in text.lower():
+        return
+    for match in _decoded_secret().finditer(text):
+        value = match.group(1)
+        if strong_password(value) and not is_placeholder(value):
+            yield _line_at(text, match.start(1)), "decoded Kubernetes secret"
+
 
 @cache
 def _block_patterns() -> tuple[Any, Any, Any]:
@@ -53,6 +77,7 @@ def blocks(text: str) -> Iterator[tuple[int, str]]:
     material follows it: a header named in prose is none), a PuTTY key's private lines, a
     secret's name and value in two JSON fields, two-factor recovery codes."""
     yield from ((line, "two-factor recovery codes") for line in recovery_codes(text))
+    yield from decoded_secrets(text)
     if "asic" in text and "{" in text:
         yield from _basic_auth_blocks(text)
     pairs = '"key"' in text or "ame" in text

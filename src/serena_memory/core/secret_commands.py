@@ -33,8 +33,8 @@ _COMMAND_LINES = (
     rf"\bsshpass\s+-p\s*{_ARG}",
     # vault login TOKEN (a legacy token, s.VALUE, has no prefix a shape finds)
     rf"\bvault\s+login\s+(?:-[\w-]+(?:=\S+)?\s+)*{_ARG}",
-    # Oracle's sqlplus USER/PASSWORD@DATABASE
-    r"\bsqlplus\s+(?:-\w+\s+)*[\w.$#-]+/([^\s@/'\"]+)@",
+    # Oracle's sqlplus, export, import, rman... USER/PASSWORD@DATABASE
+    r"\b(?:sqlplus|expdp|impdp|exp|imp|rman|sqlldr)\s+(?:-\w+\s+)*[\w.$#-]+/([^\s@/'\"]+)@",
     # MinIO's client: mc alias set NAME URL ACCESS_KEY SECRET_KEY (mc config host add ...)
     rf"\bmc\s+(?:alias\s+set|config\s+host\s+add)\s+\S+\s+\S+\s+\S+\s+{_ARG}",
     # a CI's secret set by a command: gh secret set NAME --body VALUE (the command says
@@ -57,6 +57,10 @@ _COMMAND_LINES = (
     rf"\b7za?\b[^\n|;&]*?\s-p{_ARG}",
     rf"\bpsexec\b[^\n|;&]*?\s-p\s+{_ARG}",
     rf"\bnet\s+use\b[^\n|;&]*?\s/user:\S+\s+{_ARG}",
+    rf"\bnet\s+use\s+(?:[A-Za-z]:\s+)?\\\\\S+\s+{_ARG}\s+/user:",
+    # MongoDB's shell -p VALUE, ApacheBench -A USER:VALUE
+    rf"\bmongo(?:sh)?\b[^\n|;&]*?\s(?:-p|--password)\s+{_ARG}",
+    rf"\bab\b[^\n|;&]*?\s-A\s+[^\s:'\"]+:{_ARG}",
     # Windows' flags: xfreerdp /p:VALUE, schtasks /rp VALUE; net user USER VALUE /add;
     # rdesktop -p VALUE
     # (not MSBuild's /p:Name=Value, a property)
@@ -87,6 +91,7 @@ _COMMAND_LINES = (
 COMMAND_WORDS = (
     *("--", "-p", "-u", "-a ", "-w", "%", "login", "rabbitmqctl", "htpasswd", "bundle config"),
     *("/user:", "<<<", "keytool", "mc alias", "mc config", "sqlplus"),
+    *("exp ", "expdp", "imp ", "impdp", "rman", "sqlldr"),
     *("secret set", "secrets set", "secret put", "secrets put", "env add", "secret add"),
     *("/p:", "/pass", "/pwd:", "/rp", "net user", "identified", "with password"),
 )

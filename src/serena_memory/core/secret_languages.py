@@ -15,7 +15,7 @@ from typing import Any
 _WORDS = {
     "password": (
         "passwort,kennwort,mot de passe,contraseña,contrasena,senha,пароль,密码,密碼,口令,"
-        "パスワード,비밀번호,wachtwoord,lösenord,hasło,haslo,heslo,salasana,jelszó,şifre,parola,"
+        "パスワード,비밀번호,wachtwoord,lösenord,hasło,haslo,heslo,salasana,jelszó,şifre,şifresi,parola,parolası,"
         "mật khẩu,kata sandi,κωδικός,סיסמה,كلمة المرور,كلمة السر,पासवर्ड,รหัสผ่าน,adgangskode,"
         "passord,parool,slaptažodis,parole,geslo,lozinka,лозинка,парола,lösenordet,"
         "adgangskoden,passordet,wachtwoorden"
@@ -42,7 +42,8 @@ _WORDS = {
     "login": "логин,登录,ログイン,anmeldung,identifiant",
 }
 # "is" as these languages say it, read only after a password's or a token's word
-_IS = r"ist|lautet|est|es|é|è|era|était|это|是|为|為|は|là|adalah|είναι|jest|är|er"
+# (Polish "to", Czech and Croatian "je", Finnish "on")
+_IS = r"ist|lautet|est|es|é|è|era|était|это|是|为|為|は|là|adalah|είναι|jest|är|er|to|je|on"
 _FULL_WIDTH = str.maketrans(
     {"：": ": ", "（": " (", "）": ") ", "，": ", ", "。": ". ", "「": "`", "」": "`"}
 )

@@ -64,6 +64,22 @@ _WIFI_ALONE = re.compile(
 _ADDRESS_ARROW = re.compile(
     r"(?<![\w.@-])[a-z_][\w.-]{0,31}@[\w.-]{2,64}\s*(?:→|->|=>)\s*[`'\"]?([^\s`'\"]{8,80})"
 )
+# a file or an archive locked with a password: "the zip is encrypted with VALUE"
+_ENCRYPTED_WITH = re.compile(
+    r"(?i)\b(?:encrypted|protected|locked)\s+(?:with|by)\s+(?:the\s+)?(?:password\s+)?"
+    r"[`'\"]?([^\s`'\",;]{8,80})"
+)
+# a user then its password after an arrow: "Kibana elastic user -> VALUE"
+_USER_ARROW = re.compile(
+    r"(?i)\b(?:user|login|account|admin|root)\s*(?:→|->|=>)\s*[`'\"]?([^\s`'\"]{8,80})"
+)
+# a login named then its password: "use login `USER` with VALUE"
+_LOGIN_WITH = re.compile(
+    r"(?i)\b(?:login|username|user)\s+[`'\"]?[\w.@+-]{2,64}[`'\"]?\s+(?:with|and)\s+"
+    r"(?:password\s+)?[`'\"]?([^\s`'\"]{8,80})"
+)
+# a Wi-Fi network described, then its password alone after a colon
+_WIFI_DESCRIBED = re.compile(r"(?i)\b(?:wi-?fi|wlan)\b[^\n:]{0,80}:\s+([^\s`'\",;]{8,63})$")
 # two quoted fields, a user and a password, as pgbouncer's userlist holds them
 _QUOTED_PAIR = re.compile(r"^\s*\"[\w.@-]{1,64}\"\s+\"([^\"\s]{8,200})\"\s*$")
 
@@ -77,6 +93,10 @@ _LOGINS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]], .
     (("wi-fi", "wifi", "wlan", "ssid"), _WIFI_KEY, human_password),
     (("wi-fi", "wifi", "wlan"), _WIFI_ALONE, lambda value: _generated(value)),
     (("→", "->", "=>"), _ADDRESS_ARROW, human_password),
+    (("encrypted", "protected", "locked"), _ENCRYPTED_WITH, lambda value: _generated(value)),
+    (("→", "->", "=>"), _USER_ARROW, lambda value: _generated(value)),
+    (("login ", "user "), _LOGIN_WITH, lambda value: _generated(value)),
+    (("wi-fi", "wifi", "wlan"), _WIFI_DESCRIBED, lambda value: _generated(value)),
     (('" "',), _QUOTED_PAIR, all_classes),
 )
 

@@ -20,13 +20,13 @@ _PLACEHOLDER = re.compile(
     # a value that says it guards nothing: Django's django-insecure-..., a test-only key
     # (a key Django's startproject generated, 50 random characters after the prefix, is
     # a key in use: only a short one is a fixture's)
-    r"|insecure(?![-_][^\s\"'`]{40})|test[-_]only"
-    # a password manager's name: where a password is kept, never the password
-    r"|1password|lastpass|keepass|bitwarden|dashlane"
+    r"|insecure(?![-_][^\s\"'`]{40})|test[-_]only|do[-_ ]?not[-_ ]?use"
+    r"|1password|lastpass|keepass|bitwarden|dashlane"  # where a password is kept, not it
     r"|^(?:password|passwd|pass|pwd|secret|token|key|apikey|api_key|changeit|hunter2|test|guest"
     r"|admin|root|postgres|mysql|redis|user|username)$"
     # the word itself with digits or symbols, as fixtures and docs spell a password: Password123!
-    r"|^(?:p[a@]ss?w[o0]rd|secret|test)[\d!@#$%^&*.]{1,6}$",
+    r"|^(?:p[a@]ss?w[o0]rd|secret|test)[\d!@#$%^&*.]{1,6}$"
+    r"|^my(?:password|passwd|pwd|pass|secret|token|apikey|key)\d*(?![A-Za-z0-9])",  # a guide's
     re.IGNORECASE,
 )
 # a bracketed word says what goes there: <password>, <API_KEY>, <Your Token>

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.secret_blocks import blocks
+from serena_memory.core.secret_calls import CALL_WORDS, call_password
 from serena_memory.core.secret_commands import (
     COMMAND_WORDS,
     auth_pair,
@@ -455,6 +456,7 @@ _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
     (PASSCODE_WORDS, passcode, "PIN or passcode"),
     (("app password", "application password", "app-specific"), app_password, "app password"),
     (LOGIN_WORDS, login_said, "login in a sentence"),
+    (CALL_WORDS, call_password, "password given to a login's call in code"),
 )
 # the rules of the sixth round, behind one test of their words (most lines hold none):
 # (words, rule, kind)

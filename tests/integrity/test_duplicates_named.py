@@ -8,24 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from duplicates_support import checked, memory
 
-from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.duplicates import find_duplicates
-from serena_memory.integrity.duplicates_cache import check_duplicates
-
-
-def _memory(title: str, *lines: str) -> str:
-    return f"# {title}\n\nNotes about {title.lower()} kept for later.\n\n" + "\n".join(lines) + "\n"
-
-
-def _checked(tmp_path: Path, memories: dict[str, str]):
-    project = tmp_path / "project"
-    (project / ".serena" / "memories").mkdir(parents=True)
-    store = MemoryStore(project)
-    for name, text in memories.items():
-        store.write(name, text)
-    return check_duplicates(store, cache=False)
-
 
 # one memory's line, another's saying the value of the same name in other words
 SAID_OF_A_NAME = [
@@ -42,9 +27,7 @@ SAID_OF_A_NAME = [
 def test_a_value_of_one_name_said_two_ways_is_a_conflict(
     tmp_path: Path, first: str, second: str
 ) -> None:
-    report = _checked(
-        tmp_path, {"stack": _memory("Stack", first), "notes": _memory("Notes", second)}
-    )
+    report = checked(tmp_path, {"stack": memory("Stack", first), "notes": memory("Notes", second)})
     assert {(c.first, c.second) for c in report.conflicts} == {("notes", "stack")}
 
 
@@ -64,22 +47,22 @@ NOT_ONE_THING = [
 
 @pytest.mark.parametrize(("first", "second"), NOT_ONE_THING)
 def test_numbers_that_are_not_one_value_twice_are_no_conflict(first: str, second: str) -> None:
-    report = find_duplicates({"a": _memory("A", first), "b": _memory("B", second)})
+    report = find_duplicates({"a": memory("A", first), "b": memory("B", second)})
     assert report.conflicts == [], report.to_dict()
 
 
 def test_a_name_three_memories_give_three_values_is_no_conflict() -> None:
     memories = {
-        name: _memory(name.title(), f"- Built against PostgreSQL {version} in CI.")
+        name: memory(name.title(), f"- Built against PostgreSQL {version} in CI.")
         for name, version in (("a", 15), ("b", 16), ("c", 17))
     }
     assert find_duplicates(memories).conflicts == []
 
 
 def test_one_option_argument_set_two_ways_is_a_conflict(tmp_path: Path) -> None:
-    first = _memory("Packaging", "```bash", "mvn clean package -P prod    # production", "```")
-    second = _memory("Deploying", "Build with `mvn clean package -P production` before the upload.")
-    report = _checked(tmp_path, {"packaging": first, "deploying": second})
+    first = memory("Packaging", "```bash", "mvn clean package -P prod    # production", "```")
+    second = memory("Deploying", "Build with `mvn clean package -P production` before the upload.")
+    report = checked(tmp_path, {"packaging": first, "deploying": second})
     [conflict] = report.conflicts
     assert {conflict.first_value, conflict.second_value} == {"-p prod", "-p production"}
 
@@ -100,14 +83,14 @@ TWO_USES = [
 @pytest.mark.parametrize(("first", "second"), TWO_USES)
 def test_two_uses_of_one_command_are_no_conflict(first: str, second: str) -> None:
     memories = {
-        "a": _memory("A", "```bash", first, "```"),
-        "b": _memory("B", "```bash", second, "```"),
+        "a": memory("A", "```bash", first, "```"),
+        "b": memory("B", "```bash", second, "```"),
     }
     assert find_duplicates(memories).conflicts == []
 
 
 OTHERS = {
-    f"topic_{n}": _memory(f"Topic {n}", f"- The {word} release note is kept in `docs/{word}.md`.")
+    f"topic_{n}": memory(f"Topic {n}", f"- The {word} release note is kept in `docs/{word}.md`.")
     for n, word in enumerate(("spring", "summer", "autumn", "winter"))
 }
 """Memories beside the pair: how rare a word is is told among them."""
@@ -123,13 +106,13 @@ CHECKLIST = [
 
 
 def test_a_checklist_of_the_same_commands_in_new_prose_is_a_near_copy(tmp_path: Path) -> None:
-    first = _memory("Task completion", "Before a task is done, run every check:", *CHECKLIST)
-    second = _memory(
+    first = memory("Task completion", "Before a task is done, run every check:", *CHECKLIST)
+    second = memory(
         "Verification",
         "Nothing merges until the gates pass; the order matters little:",
         *(line.replace("- ", "- gate: ") for line in reversed(CHECKLIST)),
     )
-    report = _checked(tmp_path, {"task_completion": first, "verification": second})
+    report = checked(tmp_path, {"task_completion": first, "verification": second})
     assert [(d.first, d.second) for d in report.memories] == [("task_completion", "verification")]
 
 
@@ -140,7 +123,7 @@ def test_a_note_rewriting_a_part_of_a_longer_memory_is_a_near_copy() -> None:
         "- Every model change bumps `SchemaVersion.current` by one.",
         "- Tests use `InMemoryQuestStore`, never the disk store.",
     ]
-    longer = _memory(
+    longer = memory(
         "Core",
         *rules,
         *(
@@ -148,7 +131,7 @@ def test_a_note_rewriting_a_part_of_a_longer_memory_is_a_near_copy() -> None:
             for n in range(12)
         ),
     )
-    note = _memory(
+    note = memory(
         "Persistence rules",
         "How quests are kept on disk, as the team agreed:",
         "- Saving goes through `QuestStore.save`; touching `UserDefaults` directly is out.",
@@ -161,14 +144,14 @@ def test_a_note_rewriting_a_part_of_a_longer_memory_is_a_near_copy() -> None:
 
 
 def test_a_note_on_the_topic_of_a_longer_memory_is_no_near_copy() -> None:
-    longer = _memory(
+    longer = memory(
         "Core",
         *(
             f"- Screen {n} shows `Panel{n}View` from `Screens/Panel{n}` with its own tint."
             for n in range(12)
         ),
     )
-    note = _memory(
+    note = memory(
         "Panel colours",
         "- The tint of a panel comes from the asset catalogue, never from code.",
         "- Dark mode swaps the catalogue set; `Panel3View` is the one exception.",

@@ -10,24 +10,9 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO_ROOT, load_script
+from duplicates_support import checked, memory
 
-from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.duplicates import find_duplicates
-from serena_memory.integrity.duplicates_cache import check_duplicates
-
-
-def _memory(title: str, *lines: str) -> str:
-    return f"# {title}\n\nNotes about {title.lower()} kept for later.\n\n" + "\n".join(lines) + "\n"
-
-
-def _checked(tmp_path: Path, memories: dict[str, str]):
-    project = tmp_path / "project"
-    (project / ".serena" / "memories").mkdir(parents=True)
-    store = MemoryStore(project)
-    for name, text in memories.items():
-        store.write(name, text)
-    return check_duplicates(store, cache=False)
-
 
 # one memory's line, another's naming another tool of that kind for the same role
 TWO_TOOLS_ONE_ROLE = [
@@ -52,9 +37,7 @@ TWO_TOOLS_ONE_ROLE = [
 def test_two_tools_of_one_kind_for_one_role_are_a_conflict(
     tmp_path: Path, first: str, second: str
 ) -> None:
-    report = _checked(
-        tmp_path, {"stack": _memory("Stack", first), "notes": _memory("Notes", second)}
-    )
+    report = checked(tmp_path, {"stack": memory("Stack", first), "notes": memory("Notes", second)})
     found = [(c.first, c.second) for c in report.conflicts]
     assert found == [("notes", "stack")], report.to_dict()
 
@@ -78,13 +61,13 @@ NOT_ONE_ROLE = [
 
 @pytest.mark.parametrize(("first", "second"), NOT_ONE_ROLE)
 def test_two_tools_not_for_one_role_are_no_conflict(first: str, second: str) -> None:
-    report = find_duplicates({"a": _memory("A", first), "b": _memory("B", second)})
+    report = find_duplicates({"a": memory("A", first), "b": memory("B", second)})
     assert report.conflicts == [], report.to_dict()
 
 
 def test_a_memory_that_names_both_tools_is_no_conflict() -> None:
-    first = _memory("Lint", "- Lint: `flake8 src tests`")
-    second = _memory(
+    first = memory("Lint", "- Lint: `flake8 src tests`")
+    second = memory(
         "Gate", "- Lint with ruff before each commit.", "- ruff replaced flake8 in 2024."
     )
     assert find_duplicates({"a": first, "b": second}).conflicts == []

@@ -68,6 +68,20 @@ def test_core_is_only_recommended_when_it_exists(agent_store: MemoryStore, proje
     assert "Onboarding has not been performed" not in text
 
 
+def test_the_agent_is_told_to_read_only_what_the_task_needs(
+    agent_store: MemoryStore, project: Path
+) -> None:
+    """Each memory read costs what it spares: following every reference of `mem:core` cost
+    a later task more than the files it replaced (docs/agent-evaluation.md, fifth pair)."""
+    mem(project, "notes")
+    assert "whose names fit the task, no others" in O.activation_message(agent_store)
+    mem(project, "core", "See `mem:notes` before changing the notes.\n")
+    text = O.activation_message(agent_store)
+    assert "Start from `mem:core`; read another" in text
+    assert "only when the task needs what it holds" in text
+    assert "their `mem:NAME` references" not in text
+
+
 def test_status_reports_what_is_left(agent_store: MemoryStore, project: Path) -> None:
     status = O.onboarding_status(agent_store)
     assert status.missing == list(O.TARGET_MEMORIES) and not status.done

@@ -240,16 +240,17 @@ def memory_overview(store: MemoryStore, *, search_tool: bool = True) -> str:
             "There are no memories yet (Markdown notes kept across sessions, written with "
             f"`{T.WRITE_MEMORY}`)."
         )
-    intro = (
-        "Memories: Markdown notes kept across sessions, none loaded for you. Read with "
-        f"`{T.READ_MEMORY}` those whose names fit the task, and their `mem:NAME` references."
+    intro = "Memories: Markdown notes kept across sessions, none loaded for you. "
+    # each memory read costs what the file it spares would: only those the task needs
+    plain = f"Read with `{T.READ_MEMORY}` those whose names fit the task, no others."
+    from_core = (
+        f"Start from `mem:core`; read another with `{T.READ_MEMORY}` only when the task "
+        "needs what it holds."
     )
 
     def render(view) -> str:
         read_only = view.read_only
-        lines = [intro]
-        if CORE in view.names:
-            lines[0] = intro.replace("Read with", "Start from `mem:core`; read with")
+        lines = [intro + (from_core if CORE in view.names else plain)]
         if not view.complete:
             lines.extend(listing_text_lines(view, search_tool))
         else:
@@ -331,19 +332,22 @@ _STEPS = (
     "{budget:,} characters (a later session reads them before its task: each line should "
     "spare it reading a file), each opening with a one-line summary as front matter "
     "(`---`, `summary: what it holds, for whom`, `---`): listings show it after the name:\n"
-    "   - `mem:core`: the entry point. What the project is, a map of its source tree, "
-    "the invariants that hold everywhere, references to the other memories saying "
-    "when to read each, and the line: before adding, splitting or deleting memories, read "
-    "`mem:{seed}`.\n"
+    "   - `mem:core`: the entry point, read at the start of every task, so that most "
+    "tasks need no other memory: what the project is, a map of its source tree, the "
+    "invariants that hold everywhere, the everyday commands (tests, one test, lint and "
+    "format, type check) and what to run before a task is done, one line each; then each "
+    'other memory with the task that needs it (not "before writing code"), and the '
+    "line: before adding, splitting or deleting memories, read `mem:{seed}`.\n"
     "   - `mem:tech_stack`: languages, frameworks, build tool, package manager, and the "
     "versions that matter.\n"
-    "   - `mem:suggested_commands`: the commands contributors run here (set up, test, "
-    "lint, format, type check, build, run), as the project's own task runners, docs and "
-    "CI write them; not release, publish or deploy steps.{host}\n"
+    "   - `mem:suggested_commands`: every command contributors run here (set up, test, "
+    "lint, format, type check, build, run, their useful variants), as the project's own "
+    "task runners, docs and CI write them; not release, publish or deploy steps.{host}\n"
     "   - `mem:conventions`: code style, naming, typing, docstrings, error handling and "
     "the design patterns this codebase uses.\n"
-    "   - `mem:task_completion`: exactly what to run before a task counts as done "
-    "(formatter, linter, type checker, tests).\n"
+    "   - `mem:task_completion`: what a task needs before it counts as done, in order "
+    "(formatter, linter, type checker, tests, docs or changelog), with what to do when a "
+    "step fails.\n"
     "   - If the project has clearly distinct modules (say a frontend and a backend): "
     "one `mem:<module>/core` per module with what is specific to it, referenced from "
     "`mem:core`, rather than one overloaded `mem:core`.",

@@ -208,6 +208,8 @@ def test_edit_memory_modes_and_failures(project: Path) -> None:
                 mode="literal", allow_multiple_occurrences=True,
             )  # fmt: skip
             assert "2 replacement" in out
+            # the new length, as a write says it, so an agent can keep to a budget
+            assert out.endswith("now 21 characters."), out
             await ok(
                 client, "edit_memory", memory_name="notes", needle=r"port = (\d+)",
                 repl="port: $!1", mode="regex",

@@ -43,6 +43,7 @@ class EditResult(NamedTuple):
     name: str
     replacements: int
     note: str = ""  # as WriteResult's
+    chars: int = 0  # the memory's length after the edit, as WriteResult's
 
 
 class Writer:
@@ -110,7 +111,7 @@ class Writer:
             return stored
 
         name = self._transform(name, edited, "Edit", allow_secret)[0]
-        return EditResult(name, count, self._note(given, stored))
+        return EditResult(name, count, self._note(given, stored), len(stored))
 
     def _transform(
         self, name: str, transform: Callable[[str], str], verb: str, allow_secret: bool

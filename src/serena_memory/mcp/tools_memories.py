@@ -111,7 +111,11 @@ def edit_memory(
             return f"{counted(count, 'replacement')}. {proposal.told()}"
         return f"Nothing to propose: the edit leaves '{normalize_name(memory_name)}' as it is."
     result = store.edit(memory_name, needle, repl, mode, allow_multiple_occurrences)
-    told = f"Memory '{result.name}' edited: {counted(result.replacements, 'replacement')}."
+    # the length, as a write says it: an agent keeping a memory under a budget needs it
+    told = (
+        f"Memory '{result.name}' edited: {counted(result.replacements, 'replacement')}, "
+        f"now {result.chars:,} characters."
+    )
     return told + (f" {result.note}" if result.note else "")
 
 

@@ -165,7 +165,13 @@ def start(args: argparse.Namespace) -> None:
 
 
 def call(args: argparse.Namespace) -> None:
-    arguments = json.loads(args.arguments) if args.arguments else {}
+    try:
+        arguments = json.loads(args.arguments) if args.arguments else {}
+    except ValueError as exc:
+        sys.exit(f"The arguments are not JSON ({exc}); give an object, e.g. '{{\"a\": 1}}'.")
+    if not isinstance(arguments, dict):
+        # a client sends an object or nothing: anything else would end the session
+        sys.exit('The arguments must be a JSON object, e.g. \'{"memory_name": "core"}\'.')
     reply = _ask(args.transcript, {"op": "call", "name": args.name, "arguments": arguments})
     log(
         args.transcript,

@@ -44,9 +44,18 @@ def test_one_session_across_commands_logged_and_scored(tmp_path: Path, project: 
     assert "written (created" in written
     # the same session: a read in a later command sees the write of an earlier one
     assert _client(transcript, "call", "read_memory", '{"memory_name": "core"}').startswith("x")
+    # arguments that are not an object are refused here, and the session lives on
+    refused = subprocess.run(
+        [sys.executable, str(CLIENT), "--transcript", str(transcript), "call", "read_memory", "5"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert refused.returncode != 0 and "must be a JSON object" in refused.stderr
+    assert _client(transcript, "call", "read_memory", '{"memory_name": "core"}').startswith("x")
     _client(transcript, "stop")
     kinds = [json.loads(line)["kind"] for line in transcript.read_text().splitlines()]
-    assert kinds == ["start", "user", "fs", "say", "call", "call", "call", "stop"]
+    assert kinds == ["start", "user", "fs", "say", "call", "call", "call", "call", "stop"]
     table = subprocess.run(
         [sys.executable, str(SCORER), str(transcript)],
         capture_output=True,

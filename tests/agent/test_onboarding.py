@@ -203,7 +203,7 @@ def test_the_conventions_leave_themselves_out_of_reachability_as_check_does(
 
     text = template_text()
     assert "reachable from `mem:core`" in text and "this one excepted" in text
-    assert "under 4,000 characters" in text
+    assert "never over 4,000 characters" in text
     assert "`.serena/memories` is committed with the project" in text
     O.run_onboarding(agent_store)
     mem(project, "core", "# core\n")

@@ -420,8 +420,8 @@ jobs:
 
 
 def test_a_task_is_read_by_what_it_runs(tmp_path: Path) -> None:
-    """A coverage gate is no test runner, a fixer formats, an aggregate's checks are a
-    lint whose tools are each offered under their own kind."""
+    """A coverage report named for it is part of testing, a fixer formats, an aggregate's
+    checks are a lint whose tools are each offered under their own kind."""
     scripts = {
         "scripts/coverage": "#!/bin/sh -e\n${PREFIX}coverage report --fail-under=100\n",
         "scripts/lint": "#!/bin/sh -e\n${PREFIX}ruff format src\n${PREFIX}ruff check --fix src\n",
@@ -431,8 +431,8 @@ def test_a_task_is_read_by_what_it_runs(tmp_path: Path) -> None:
     }
     sheet = project(tmp_path, scripts)
     shown = offered(sheet)
-    assert not any("coverage" in command for command in shown)
-    assert sheet.commands["test"] == ["bash scripts/test"]
+    assert "coverage report --fail-under=100" not in shown  # the script's line: its own
+    assert sheet.commands["test"] == ["bash scripts/test", "bash scripts/coverage"]
     assert "bash scripts/lint" in sheet.commands["format"]
     assert "bash scripts/check" in sheet.commands["lint"]
     assert "mypy src" in sheet.commands["typecheck"]
@@ -535,13 +535,14 @@ jobs:
 def test_hatch_commands_and_scripts_are_read_by_what_they_run(tmp_path: Path) -> None:
     sheet = project(tmp_path, {"hatch.toml": HATCH_TOML, ".github/workflows/ci.yml": HATCH_CI})
     assert sheet.commands["setup"] == ["hatch env create"]
-    assert sheet.commands["test"] == ["hatch test"]
+    # the coverage combined for the person who ran the tests; the summary is CI's
+    assert sheet.commands["test"] == ["hatch test", "hatch run coverage:combine"]
     assert sheet.commands["format"] == ["hatch fmt"]
     assert sheet.commands["lint"] == ["hatch fmt --check"]
     assert sheet.commands["typecheck"] == ["hatch run types:check"]
     assert sheet.commands["build"] == ["hatch run docs:build", "hatch build"]
     shown = sheet.to_markdown()
-    assert "coverage:" not in shown and "ci-build" not in shown
+    assert "coverage:generate-summary" not in shown and "ci-build" not in shown
 
 
 def test_a_contributing_guide_in_a_folder_of_the_docs_is_read(tmp_path: Path) -> None:

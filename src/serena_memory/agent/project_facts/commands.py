@@ -38,6 +38,7 @@ _WRAPPERS = {
     ("ruby", "-S"),
     ("pipx", "run"),
 }  # fmt: skip
+_VERSION_OPTIONS = frozenset({"--version", "-V"})
 _TEST_FOLDERS = frozenset({"test", "tests", "spec"})
 _SCRIPT_FOLDERS = ("scripts/", "script/", "./scripts/", "./script/")
 _RUNS_NEXT = frozenset({"npx", "bunx", "pnpx", "uvx", "php"})
@@ -220,9 +221,15 @@ def classify_command(line: str) -> str | None:
         return "test"  # node's own test runner
     if words[:2] == ["cargo", "hack"] and len(words) > 2:
         words = ["cargo", *words[2:]]  # `cargo hack check --each-feature` checks each feature
-    if not words or words[0] in _PLUMBING or _installs_globally(words):
+    if not words or words[0] in _PLUMBING or _installs_globally(words) or _asks_version(words):
         return None
     return _words_kind(words)
+
+
+def _asks_version(words: list[str]) -> bool:
+    """``pnpm tsc --version``, ``cargo clippy -V``: CI printing a tool's version in its log
+    runs nothing of the project."""
+    return len(words) <= 3 and words[-1] in _VERSION_OPTIONS
 
 
 def _installs_globally(words: list[str]) -> bool:

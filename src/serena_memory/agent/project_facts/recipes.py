@@ -1,7 +1,7 @@
 """What a task runs: the kind of a make target, just recipe, npm script or ``scripts/`` tool
 is read from the commands of its body first, and from its name only when the body says
-nothing (a ``scripts/coverage`` that runs ``coverage report`` is a coverage gate, not a test
-runner; a ``scripts/lint`` that runs ``ruff format`` and ``ruff check --fix`` formats).
+nothing (a ``scripts/lint`` that runs ``ruff format`` and ``ruff check --fix`` formats; a
+task named for the coverage that only reports it, ``coverage-report``, is part of testing).
 
 A task that runs several tools of different kinds (an ``npm test`` of ``xo && tsc --noEmit
 && ava``) is offered, and so is each tool's own line, under its own kind. The default task
@@ -61,6 +61,8 @@ _INTO_SHELL = re.compile(r"\|\s*(sudo\s+)?(ba|z)?sh\b")
 # a coverage tool's report of a run already made: `coverage report`, `nyc report`
 _COVERAGE_TOOLS = ("coverage", "nyc", "c8")
 _REPORTS = ("report", "html", "xml", "lcov", "json", "combine", "erase")
+_COVERAGE_NAMES = frozenset({"coverage", "cov", "cover"})
+_FOR_CI = frozenset({"generate", "summary", "ci"})
 _MEASURES = frozenset({"bench", "benchmark", "benchmarks", "perf", "profile", "profiling"})
 # a line whose output is redirected, piped or given a fallback: a script's plumbing
 _SHELL_PLUMBING = re.compile(r"\s(\|\|?|&>|\d?>>?)\s|\s\d?>&\d")
@@ -278,7 +280,7 @@ class Reader:
         if kinds:
             return body_kind(named, kinds, found)
         if found:  # a coverage report, nothing else
-            return None
+            return "test" if _shows_coverage(name) else None
         return self._kind_without_body(name, task, named, puts, depth)
 
     def _named_never(self, name: str, task: Task | None, depth: int) -> bool:
@@ -331,6 +333,14 @@ class Reader:
             named = None
         task = self.tasks.get(name)
         return "build" if named is None and task and task.makes_files else named
+
+
+def _shows_coverage(name: str) -> bool:
+    """A task named for the coverage (``coverage-report``, ``cov``) that only reports it
+    shows a person what the tests they ran left uncovered: part of testing. One that
+    generates a summary or a file for CI (``coverage:generate-summary``) is CI's."""
+    found = set(words(name))
+    return bool(found & _COVERAGE_NAMES) and not found & _FOR_CI
 
 
 def _refreshes(named: str | None, kinds: set[str]) -> bool:
@@ -419,16 +429,17 @@ def offer_runner_tasks(
     calls = {command(name): name for name in tasks}
     reader = Reader(tasks, installs_project, calls, sheet.own_packages, read)
     bare = _offer_bare(sheet, reader, default, bare, source)
-    ranked: list[tuple[int, int, str]] = []
+    ranked: list[tuple[int, bool, int, str]] = []
     close = _closure(tasks, default) if default else set()
     for index, name in enumerate(tasks):
         # the default's tasks, then the fewer words the sooner: `test-node` runs the
-        # `test-node:unit`, `test-node:interfaces:bdd`... that follow it
+        # `test-node:unit`, `test-node:interfaces:bdd`... that follow it; the tests'
+        # coverage after the tests
         rank = 0 if name in close else len(words(name))
-        ranked.append((rank, index, name))
+        ranked.append((rank, _shows_coverage(name), index, name))
     hidden = _same_as_bare(tasks, default) if bare else set()
     shown: list[str] = []
-    for _, _, name in sorted(ranked):
+    for *_, name in sorted(ranked):
         kind = reader.kind(name)
         if tasks[name].file_goal or name.endswith("%"):
             continue  # `make` alone builds it; a pattern (`check-%`) is no name

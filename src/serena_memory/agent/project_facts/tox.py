@@ -11,6 +11,7 @@ from typing import Any
 from serena_memory.agent.project_facts.ci import ci_paths
 from serena_memory.agent.project_facts.commands import canonical
 from serena_memory.agent.project_facts.files import Project, table
+from serena_memory.agent.project_facts.names import classify_name
 from serena_memory.agent.project_facts.recipes import Reader, Task, offer_parts
 
 MAX_ENVIRONMENTS = 200
@@ -20,7 +21,10 @@ _FACTOR_LINE = re.compile(r"^([\w.!-]+(?:,[\w.!-]+)*):\s+(.+)$")
 _VERSION_FACTOR = re.compile(r"^(py|pypy)?\d[\d.]*t?$")
 DEFAULT_VERSION_FILES = (".python-version", ".python-version-default")
 _VERSION_LINE = re.compile(r"^\s*(3\.\d+)")
-_TOX_RUN = re.compile(r"\btox r(un)? ")
+# a factor naming a CPython version: `py313`, `3.13`, `py3.13`
+_NUMBERED = re.compile(r"^(?:py)?(3)\.?(\d{1,2})$")
+_TOX_RUN = re.compile(r"\btox r(?:un)? ")
+_TOX_E = re.compile(r"\btox -e ")
 MAX_CI_READ = 20
 
 
@@ -86,9 +90,15 @@ def ini_environments(text: str) -> dict[str, list[str]]:
                 names.append(name)
                 own[name] = _ini_lines(parser, section)
     # the base's lines that name no factor run in every environment: the tests, whatever
-    # the name (`lint` in the list with no section of its own is known by its name)
-    base = [line for line in _ini_lines(parser, "testenv") if _FACTOR_LINE.match(line)]
-    return {name: _for_factors(own.get(name, base), name) for name in names}
+    # the name (`lint` in the list with no section of its own is known by its name); an
+    # environment whose name says nothing (`pytest6`, a pinned dependency) runs them all
+    every = _ini_lines(parser, "testenv")
+    base = [line for line in every if _FACTOR_LINE.match(line)]
+    return {name: _for_factors(own.get(name, _base_for(name, base, every)), name) for name in names}
+
+
+def _base_for(name: str, factored: list[str], every: list[str]) -> list[str]:
+    return factored if classify_name(name) is not None else every
 
 
 def _for_factors(lines: list[str], name: str) -> list[str]:
@@ -171,12 +181,42 @@ def default_python(project: Project) -> str:
     return ""
 
 
+def newest_version(names: list[str]) -> str:
+    """The newest Python a list of environments names (``py313`` of ``py{39,313}``:
+    ``3.13``), standing for the default when the project names none: its quickest run."""
+    found: list[tuple[int, int]] = []
+    for name in names:
+        for factor in name.split("-"):
+            match = _NUMBERED.match(factor)
+            if match:
+                found.append((int(match.group(1)), int(match.group(2))))
+    if not found:
+        return ""
+    major, minor = max(found)
+    return f"{major}.{minor}"
+
+
+def _newest_unless_typed(names: list[str], offered: set[str]) -> str:
+    """The newest version's tests, unless the docs already run one version's (``tox -e
+    py312``): that one is the project's quick run."""
+    for command in offered:
+        found = command.split()
+        if found[:1] == ["tox"] and "-e" in found[:-1]:
+            env = found[found.index("-e") + 1]
+            if any(_VERSION_FACTOR.match(f) for f in env.split("-")):
+                return ""
+    return newest_version(names)
+
+
 def spelling(project: Project) -> str:
-    """``tox run -e`` where the project's docs or CI type tox 4's ``run`` (what a
-    contributor copies), else ``tox -e``."""
+    """``tox run -e`` where the project's docs and CI type tox 4's ``run`` more often than
+    the older ``tox -e`` (what a contributor copies), else ``tox -e``, which every tox
+    version runs."""
     typed = [*project.sheet.offered()]
     typed += [project.text(path) or "" for path in ci_paths(project)[:MAX_CI_READ]]
-    return "tox run -e" if any(_TOX_RUN.search(text) for text in typed) else "tox -e"
+    runs = sum(len(_TOX_RUN.findall(text)) for text in typed)
+    older = sum(len(_TOX_E.findall(text)) for text in typed)
+    return "tox run -e" if runs > older else "tox -e"
 
 
 def read_tox(project: Project, pyproject: dict[str, Any]) -> None:
@@ -188,8 +228,9 @@ def read_tox(project: Project, pyproject: dict[str, Any]) -> None:
     source, found = defined
     sheet = project.sheet
     sheet.add(_TESTS, "tox", source)
-    default = default_python(project)
-    names = one_per_version_group(list(found)[:MAX_ENVIRONMENTS], default)
+    listed = list(found)[:MAX_ENVIRONMENTS]
+    default = default_python(project) or _newest_unless_typed(listed, sheet.offered())
+    names = one_per_version_group(listed, default)
     reader = Reader({name: Task(name, lines=found[name]) for name in names})
     run = spelling(project)
     for name in names:

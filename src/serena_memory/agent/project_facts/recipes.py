@@ -63,7 +63,8 @@ _COVERAGE_TOOLS = ("coverage", "nyc", "c8")
 _REPORTS = ("report", "html", "xml", "lcov", "json", "combine", "erase")
 _COVERAGE_NAMES = frozenset({"coverage", "cov", "cover"})
 _FOR_CI = frozenset({"generate", "summary", "ci"})
-_MEASURES = frozenset({"bench", "benchmark", "benchmarks", "perf", "profile", "profiling"})
+_BENCHMARKS = frozenset({"bench", "benchmark", "benchmarks"})
+_MEASURES = _BENCHMARKS | {"perf", "profile", "profiling", "flamegraph"}
 # a line whose output is redirected, piped or given a fallback: a script's plumbing
 _SHELL_PLUMBING = re.compile(r"\s(\|\|?|&>|\d?>>?)\s|\s\d?>&\d")
 # the compiler's optimized mode: `cargo test --release` releases nothing
@@ -267,7 +268,7 @@ class Reader:
         if self._named_never(name, task, depth):
             return NEVER
         if any(word in _MEASURES for word in words(name)):
-            return None  # a benchmark runs the tests' tools but is no everyday test
+            return self._measure_kind(name, depth)
         named = classify_name(task.label if task and task.label else name)
         puts = self._puts_on_system(name, named)
         if puts:
@@ -282,6 +283,15 @@ class Reader:
         if found:  # a coverage report, nothing else
             return "test" if _shows_coverage(name) else None
         return self._kind_without_body(name, task, named, puts, depth)
+
+    def _measure_kind(self, name: str, depth: int) -> str | None:
+        """A benchmark is run like the tests, to see a change's cost (``make bench``,
+        ``pnpm run bench:compare``), but not each of its parts (``bench-child``); a
+        profile or a flame graph is a one-off investigation."""
+        if not _is_benchmark(name):
+            return None
+        kinds = {kind for kind, _ in self.body_kinds(name, depth)}
+        return NEVER if NEVER in kinds else "test"
 
     def _named_never(self, name: str, task: Task | None, depth: int) -> bool:
         """A maintainer's task by its name (but a ``test-release`` of the compiler's
@@ -333,6 +343,11 @@ class Reader:
             named = None
         task = self.tasks.get(name)
         return "build" if named is None and task and task.makes_files else named
+
+
+def _is_benchmark(name: str) -> bool:
+    found = set(words(name))
+    return bool(found & _BENCHMARKS) and found <= _BENCHMARKS | {"compare"}
 
 
 def _shows_coverage(name: str) -> bool:
@@ -434,9 +449,10 @@ def offer_runner_tasks(
     for index, name in enumerate(tasks):
         # the default's tasks, then the fewer words the sooner: `test-node` runs the
         # `test-node:unit`, `test-node:interfaces:bdd`... that follow it; the tests'
-        # coverage after the tests
+        # coverage and the benchmarks after the tests
         rank = 0 if name in close else len(words(name))
-        ranked.append((rank, _shows_coverage(name), index, name))
+        later = _shows_coverage(name) or _is_benchmark(name)
+        ranked.append((rank, later, index, name))
     hidden = _same_as_bare(tasks, default) if bare else set()
     shown: list[str] = []
     for *_, name in sorted(ranked):

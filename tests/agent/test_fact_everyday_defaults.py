@@ -127,3 +127,19 @@ def test_building_the_distributions_and_printing_versions_are_not_offered(
     assert not any("build-dists" in command for command in offered(sheet))
     assert "pnpm tsc --version" not in offered(sheet)
     assert "pnpm tsc --noEmit" in sheet.commands["typecheck"]
+
+
+def test_the_pre_commit_git_hook_is_what_a_contributor_runs_to_check(tmp_path: Path) -> None:
+    # vuejs/core and immerjs/immer package.json (cut)
+    vue = '{"scripts": {"check": "tsc --incremental --noEmit"},'
+    vue += ' "simple-git-hooks": {"pre-commit": "pnpm lint-staged && pnpm check",'
+    vue += ' "commit-msg": "node scripts/verify-commit.js"}}'
+    sheet = project(tmp_path / "vue", {"package.json": vue, "pnpm-lock.yaml": ""})
+    assert "pnpm lint-staged" in sheet.commands["lint"]
+    assert "node scripts/verify-commit.js" not in offered(sheet)
+    immer = '{"husky": {"hooks": {"pre-commit": "pretty-quick --staged"}}}'
+    sheet = project(tmp_path / "immer", {"package.json": immer, "yarn.lock": ""})
+    assert sheet.commands["format"] == ["pretty-quick --staged"]
+    husky = '#!/usr/bin/env sh\n. "$(dirname -- "$0")/_/husky.sh"\n\nnpx lint-staged\n'
+    sheet = project(tmp_path / "husky", {"package.json": "{}", ".husky/pre-commit": husky})
+    assert sheet.commands["lint"] == ["npx lint-staged"]

@@ -111,6 +111,9 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("docusaurus", "build"): "build", ("hugo", ""): "build", ("zola", "build"): "build",
     ("yard", "server"): "run", ("mdbook", "build"): "build", ("mdbook", "serve"): "run",
     ("cargo", "semver-checks"): "lint",
+    # what a git hook runs on the files staged: the linters and formatters lint-staged
+    # is configured with, prettier alone
+    ("lint-staged", ""): "lint", ("pretty-quick", ""): "format",
 }  # fmt: skip
 # what another tool's subcommand says it does (a docs site's `zensical serve`)
 _SUBCOMMANDS = {"serve": "run"}

@@ -143,3 +143,40 @@ def test_the_pre_commit_git_hook_is_what_a_contributor_runs_to_check(tmp_path: P
     husky = '#!/usr/bin/env sh\n. "$(dirname -- "$0")/_/husky.sh"\n\nnpx lint-staged\n'
     sheet = project(tmp_path / "husky", {"package.json": "{}", ".husky/pre-commit": husky})
     assert sheet.commands["lint"] == ["npx lint-staged"]
+
+
+# pypa/build tox.toml (cut)
+BUILD_TOX_TOML = """\
+env_list = [
+    "type",
+    "path",
+    { product = [{ prefix = "3.", start = 10, stop = 15 }]},
+    { product = [{ prefix = "min-3.", start = 10, stop = 15 }]},
+]
+
+[env_run_base]
+commands = [
+    [
+        "pytest", "-ra", "--cov", "--cov-config", "pyproject.toml",
+        "--cov-report=html:{envdir}/htmlcov", "--cov-context=test",
+        "--cov-report=xml:{toxworkdir}/coverage.{envname}.xml",
+        "--cov-report", "term-missing",
+        { replace = "posargs", default = ["-n", "auto"], extend = true },
+    ],
+]
+
+[env.path]
+description = "run tests against an installed copy"
+package = "wheel"
+
+[env.type]
+commands = [["mypy", { replace = "posargs", extend = true }]]
+"""
+
+
+def test_tox_toml_generated_names_and_the_base_commands(tmp_path: Path) -> None:
+    sheet = project(tmp_path, {"tox.toml": BUILD_TOX_TOML})
+    # `path` and the `min-3.*` environments run the base's tests; the newest version's
+    assert {"tox -e path", "tox -e 3.14", "tox -e min-3.14"} <= set(sheet.commands["test"])
+    assert "tox -e min-3.10" not in offered(sheet)
+    assert sheet.commands["typecheck"] == ["tox -e type"]

@@ -123,7 +123,7 @@ def _ini_lines(parser: configparser.RawConfigParser, section: str) -> list[str]:
     if not parser.has_option(section, "commands"):
         return []
     text = parser.get(section, "commands").replace("\\\n", " ")
-    lines = (line.strip() for line in text.splitlines())
+    lines = (without_tox_paths(line.strip()) for line in text.splitlines())
     return [line for line in lines if line and not line.startswith(("#", ";"))]
 
 
@@ -133,10 +133,44 @@ def toml_environments(tox: dict[str, Any]) -> dict[str, list[str]]:
         return ini_environments(legacy)
     names: list[str] = []
     listed = tox.get("env_list") or tox.get("envlist")
-    if isinstance(listed, list):
-        names.extend(n for n in listed if isinstance(n, str))
+    for item in listed if isinstance(listed, list) else []:
+        if isinstance(item, str):
+            names.append(item)
+        elif isinstance(item, dict):
+            names.extend(_product(item.get("product")))
     names.extend(n for n in table(tox, "env") if isinstance(n, str))
-    return {name: _toml_lines(table(tox, "env", name)) for name in names}
+    own = [n for n in names if "commands" in table(tox, "env", n)]
+    # `[env_run_base]` runs in every environment with no commands of its own, as the
+    # ini's base does (an environment named for a kind is known by its name)
+    base = _toml_lines(table(tox, "env_run_base"))
+    return {
+        name: _toml_lines(table(tox, "env", name))
+        if name in own
+        else (base if classify_name(name) is None else [])
+        for name in names[:MAX_ENVIRONMENTS]
+    }
+
+
+def _product(groups: Any) -> list[str]:
+    """tox.toml's generated names: ``{product = [{prefix = "min-3.", start = 10, stop =
+    12}]}`` is ``min-3.10``, ``min-3.11``; lists of factors are joined with ``-``."""
+    names = [""]
+    for group in groups if isinstance(groups, list) else []:
+        if isinstance(group, list):
+            factors = [f for f in group if isinstance(f, str)]
+        elif isinstance(group, dict):
+            factors = _range_factors(group)
+        else:
+            return []
+        names = [f"{n}-{f}" if n else f for n in names for f in factors][:MAX_ENVIRONMENTS]
+    return [n for n in names if n]
+
+
+def _range_factors(group: dict[str, Any]) -> list[str]:
+    prefix, start, stop = group.get("prefix", ""), group.get("start"), group.get("stop")
+    if not (isinstance(start, int) and isinstance(stop, int) and isinstance(prefix, str)):
+        return []
+    return [f"{prefix}{n}" for n in range(start, min(stop, start + 20))]
 
 
 def _toml_lines(env: dict[str, Any]) -> list[str]:
@@ -146,7 +180,14 @@ def _toml_lines(env: dict[str, Any]) -> list[str]:
     for command in commands if isinstance(commands, list) else []:
         if isinstance(command, list):
             lines.append(" ".join(w for w in command if isinstance(w, str)))
-    return [line for line in lines if line]
+    return [without_tox_paths(line) for line in lines if line]
+
+
+def without_tox_paths(line: str) -> str:
+    """A command line without the options that name tox's own folders
+    (``--cov-report=xml:{toxworkdir}/coverage.xml``): they say where a report goes, not
+    what runs, and can't be typed outside tox."""
+    return " ".join(w for w in line.split() if not (w.startswith("-") and "{" in w))
 
 
 def one_per_version_group(names: list[str], default: str = "") -> list[str]:
@@ -196,15 +237,15 @@ def newest_version(names: list[str]) -> str:
     return f"{major}.{minor}"
 
 
-def _newest_unless_typed(names: list[str], offered: set[str]) -> str:
-    """The newest version's tests, unless the docs already run one version's (``tox -e
-    py312``): that one is the project's quick run."""
+def _newest_unless_typed(names: list[str], offered: list[str]) -> str:
+    """The version whose tests the docs already run (``tox -e py312``), else the newest
+    listed: the project's quick run."""
     for command in offered:
         found = command.split()
         if found[:1] == ["tox"] and "-e" in found[:-1]:
-            env = found[found.index("-e") + 1]
-            if any(_VERSION_FACTOR.match(f) for f in env.split("-")):
-                return ""
+            typed = newest_version([found[found.index("-e") + 1]])
+            if typed:
+                return typed
     return newest_version(names)
 
 
@@ -229,7 +270,8 @@ def read_tox(project: Project, pyproject: dict[str, Any]) -> None:
     sheet = project.sheet
     sheet.add(_TESTS, "tox", source)
     listed = list(found)[:MAX_ENVIRONMENTS]
-    default = default_python(project) or _newest_unless_typed(listed, sheet.offered())
+    typed = [c for bucket in sheet.commands.values() for c in bucket]
+    default = default_python(project) or _newest_unless_typed(listed, typed)
     names = one_per_version_group(listed, default)
     reader = Reader({name: Task(name, lines=found[name]) for name in names})
     run = spelling(project)

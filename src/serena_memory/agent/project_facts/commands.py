@@ -224,9 +224,13 @@ def classify_command(line: str) -> str | None:
         return "test"  # node's own test runner
     if words[:2] == ["cargo", "hack"] and len(words) > 2:
         words = ["cargo", *words[2:]]  # `cargo hack check --each-feature` checks each feature
-    if not words or words[0] in _PLUMBING or _installs_globally(words) or _asks_version(words):
-        return None
-    return _words_kind(words)
+    return None if _is_plumbing(words) else _words_kind(words)
+
+
+def _is_plumbing(words: list[str]) -> bool:
+    """CI's own step: a plumbing program, a tool installed on its machine, a version
+    printed in its log."""
+    return not words or words[0] in _PLUMBING or _installs_globally(words) or _asks_version(words)
 
 
 def _asks_version(words: list[str]) -> bool:

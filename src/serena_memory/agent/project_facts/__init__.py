@@ -21,6 +21,7 @@ from serena_memory.agent.project_facts.composer import read_composer, read_php_t
 from serena_memory.agent.project_facts.docs import read_docs
 from serena_memory.agent.project_facts.files import Project
 from serena_memory.agent.project_facts.format_forms import offer_writing_forms
+from serena_memory.agent.project_facts.git_hooks import read_git_hooks
 from serena_memory.agent.project_facts.golang import module_path, read_go
 from serena_memory.agent.project_facts.hook_tools import read_hook_tools
 from serena_memory.agent.project_facts.hosts import read_hosts
@@ -81,6 +82,7 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     read_mage(project, installs)
     read_scripts(project, installs)
     read_package_json(project)
+    read_git_hooks(project)
     read_composer(project)
     read_python_tasks(project, pyproject)
     read_tox(project, pyproject)

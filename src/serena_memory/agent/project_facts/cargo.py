@@ -1,11 +1,16 @@
 """Rust projects: cargo's everyday commands (what CI runs is preferred, being the
-project's own form of them)."""
+project's own form of them). Two are every Rust contributor's whatever CI says: ``cargo
+fmt`` rewrites the files before a commit (CI only checks them), and ``cargo check`` type
+checks the crate much quicker than a build (where no task of the project's does it)."""
 
 from __future__ import annotations
 
 from serena_memory.agent.project_facts.files import Project, table
 
 MANIFEST = "Cargo.toml"
+# the writing forms of rustfmt a contributor types (any other, such as CI's `cargo fmt
+# --all --manifest-path ./Cargo.toml`, is one place's form of it)
+_WRITING_FMT = frozenset({"cargo fmt", "cargo fmt --all", "cargo-fmt --all", "cargo fmt --"})
 
 
 def crate_name(project: Project) -> str | None:
@@ -26,6 +31,10 @@ def read_cargo(project: Project) -> None:
     sheet.add_default("test", "cargo test --workspace" if workspace else "cargo test", MANIFEST)
     sheet.add_default("lint", "cargo clippy", MANIFEST)
     sheet.add_default("format", "cargo fmt --check", MANIFEST)
+    if not any(c in _WRITING_FMT for c in sheet.commands.get("format", [])):
+        sheet.add("format", "cargo fmt", MANIFEST)
+    if not sheet.has("typecheck"):
+        sheet.add("typecheck", "cargo check", MANIFEST)
     if project.is_file("src/main.rs") or "[[bin]]" in text:
         sheet.add_default("run", "cargo run", MANIFEST)
     if workspace:

@@ -38,6 +38,7 @@ _WRAPPERS = {
     ("ruby", "-S"),
     ("pipx", "run"),
 }  # fmt: skip
+_VERSION_OPTIONS = frozenset({"--version", "-V"})
 _TEST_FOLDERS = frozenset({"test", "tests", "spec"})
 _SCRIPT_FOLDERS = ("scripts/", "script/", "./scripts/", "./script/")
 _RUNS_NEXT = frozenset({"npx", "bunx", "pnpx", "uvx", "php"})
@@ -110,6 +111,9 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("docusaurus", "build"): "build", ("hugo", ""): "build", ("zola", "build"): "build",
     ("yard", "server"): "run", ("mdbook", "build"): "build", ("mdbook", "serve"): "run",
     ("cargo", "semver-checks"): "lint",
+    # what a git hook runs on the files staged: the linters and formatters lint-staged
+    # is configured with, prettier alone
+    ("lint-staged", ""): "lint", ("pretty-quick", ""): "format",
 }  # fmt: skip
 # what another tool's subcommand says it does (a docs site's `zensical serve`)
 _SUBCOMMANDS = {"serve": "run"}
@@ -220,9 +224,19 @@ def classify_command(line: str) -> str | None:
         return "test"  # node's own test runner
     if words[:2] == ["cargo", "hack"] and len(words) > 2:
         words = ["cargo", *words[2:]]  # `cargo hack check --each-feature` checks each feature
-    if not words or words[0] in _PLUMBING or _installs_globally(words):
-        return None
-    return _words_kind(words)
+    return None if _is_plumbing(words) else _words_kind(words)
+
+
+def _is_plumbing(words: list[str]) -> bool:
+    """CI's own step: a plumbing program, a tool installed on its machine, a version
+    printed in its log."""
+    return not words or words[0] in _PLUMBING or _installs_globally(words) or _asks_version(words)
+
+
+def _asks_version(words: list[str]) -> bool:
+    """``pnpm tsc --version``, ``cargo clippy -V``: CI printing a tool's version in its log
+    runs nothing of the project."""
+    return len(words) <= 3 and words[-1] in _VERSION_OPTIONS
 
 
 def _installs_globally(words: list[str]) -> bool:

@@ -16,8 +16,8 @@ from serena_memory.agent.project_facts.sheet import FactSheet
 # words that make a task a maintainer's, never an everyday one
 NEVER = frozenset(
     {"release", "releases", "publish", "deploy", "upload", "bump", "version", "tag", "tags",
-     "changelog", "prerelease", "dist", "sign", "notarize", "vendoring", "vendor", "snapshot",
-     "homebrew", "snap", "pypi", "npm-publish", "announce", "contributors", "lockfiles",
+     "changelog", "prerelease", "dist", "dists", "sign", "notarize", "vendoring", "vendor",
+     "snapshot", "homebrew", "snap", "pypi", "npm-publish", "announce", "contributors", "lockfiles",
      "outdated", "upgrade", "goreleaser", "update", "sponsors", "codeql", "audit", "security",
      "docker",
      # CI's own jobs (`script/travis`, `nox -s github_actions_tests`) and packaging for a

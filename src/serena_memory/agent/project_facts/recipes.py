@@ -1,7 +1,7 @@
 """What a task runs: the kind of a make target, just recipe, npm script or ``scripts/`` tool
 is read from the commands of its body first, and from its name only when the body says
-nothing (a ``scripts/coverage`` that runs ``coverage report`` is a coverage gate, not a test
-runner; a ``scripts/lint`` that runs ``ruff format`` and ``ruff check --fix`` formats).
+nothing (a ``scripts/lint`` that runs ``ruff format`` and ``ruff check --fix`` formats; a
+task named for the coverage that only reports it, ``coverage-report``, is part of testing).
 
 A task that runs several tools of different kinds (an ``npm test`` of ``xo && tsc --noEmit
 && ava``) is offered, and so is each tool's own line, under its own kind. The default task
@@ -61,7 +61,10 @@ _INTO_SHELL = re.compile(r"\|\s*(sudo\s+)?(ba|z)?sh\b")
 # a coverage tool's report of a run already made: `coverage report`, `nyc report`
 _COVERAGE_TOOLS = ("coverage", "nyc", "c8")
 _REPORTS = ("report", "html", "xml", "lcov", "json", "combine", "erase")
-_MEASURES = frozenset({"bench", "benchmark", "benchmarks", "perf", "profile", "profiling"})
+_COVERAGE_NAMES = frozenset({"coverage", "cov", "cover"})
+_FOR_CI = frozenset({"generate", "summary", "ci"})
+_BENCHMARKS = frozenset({"bench", "benchmark", "benchmarks"})
+_MEASURES = _BENCHMARKS | {"perf", "profile", "profiling", "flamegraph"}
 # a line whose output is redirected, piped or given a fallback: a script's plumbing
 _SHELL_PLUMBING = re.compile(r"\s(\|\|?|&>|\d?>>?)\s|\s\d?>&\d")
 # the compiler's optimized mode: `cargo test --release` releases nothing
@@ -265,7 +268,7 @@ class Reader:
         if self._named_never(name, task, depth):
             return NEVER
         if any(word in _MEASURES for word in words(name)):
-            return None  # a benchmark runs the tests' tools but is no everyday test
+            return self._measure_kind(name, depth)
         named = classify_name(task.label if task and task.label else name)
         puts = self._puts_on_system(name, named)
         if puts:
@@ -278,8 +281,17 @@ class Reader:
         if kinds:
             return body_kind(named, kinds, found)
         if found:  # a coverage report, nothing else
-            return None
+            return "test" if _shows_coverage(name) else None
         return self._kind_without_body(name, task, named, puts, depth)
+
+    def _measure_kind(self, name: str, depth: int) -> str | None:
+        """A benchmark is run like the tests, to see a change's cost (``make bench``,
+        ``pnpm run bench:compare``), but not each of its parts (``bench-child``); a
+        profile or a flame graph is a one-off investigation."""
+        if not _is_benchmark(name):
+            return None
+        kinds = {kind for kind, _ in self.body_kinds(name, depth)}
+        return NEVER if NEVER in kinds else "test"
 
     def _named_never(self, name: str, task: Task | None, depth: int) -> bool:
         """A maintainer's task by its name (but a ``test-release`` of the compiler's
@@ -331,6 +343,19 @@ class Reader:
             named = None
         task = self.tasks.get(name)
         return "build" if named is None and task and task.makes_files else named
+
+
+def _is_benchmark(name: str) -> bool:
+    found = set(words(name))
+    return bool(found & _BENCHMARKS) and found <= _BENCHMARKS | {"compare"}
+
+
+def _shows_coverage(name: str) -> bool:
+    """A task named for the coverage (``coverage-report``, ``cov``) that only reports it
+    shows a person what the tests they ran left uncovered: part of testing. One that
+    generates a summary or a file for CI (``coverage:generate-summary``) is CI's."""
+    found = set(words(name))
+    return bool(found & _COVERAGE_NAMES) and not found & _FOR_CI
 
 
 def _refreshes(named: str | None, kinds: set[str]) -> bool:
@@ -419,16 +444,18 @@ def offer_runner_tasks(
     calls = {command(name): name for name in tasks}
     reader = Reader(tasks, installs_project, calls, sheet.own_packages, read)
     bare = _offer_bare(sheet, reader, default, bare, source)
-    ranked: list[tuple[int, int, str]] = []
+    ranked: list[tuple[int, bool, int, str]] = []
     close = _closure(tasks, default) if default else set()
     for index, name in enumerate(tasks):
         # the default's tasks, then the fewer words the sooner: `test-node` runs the
-        # `test-node:unit`, `test-node:interfaces:bdd`... that follow it
+        # `test-node:unit`, `test-node:interfaces:bdd`... that follow it; the tests'
+        # coverage and the benchmarks after the tests
         rank = 0 if name in close else len(words(name))
-        ranked.append((rank, index, name))
+        later = _shows_coverage(name) or _is_benchmark(name)
+        ranked.append((rank, later, index, name))
     hidden = _same_as_bare(tasks, default) if bare else set()
     shown: list[str] = []
-    for _, _, name in sorted(ranked):
+    for *_, name in sorted(ranked):
         kind = reader.kind(name)
         if tasks[name].file_goal or name.endswith("%"):
             continue  # `make` alone builds it; a pattern (`check-%`) is no name

@@ -11,6 +11,7 @@ from typing import Any
 from serena_memory.agent.project_facts.ci import ci_paths
 from serena_memory.agent.project_facts.commands import canonical
 from serena_memory.agent.project_facts.files import Project, table
+from serena_memory.agent.project_facts.names import classify_name
 from serena_memory.agent.project_facts.recipes import Reader, Task, offer_parts
 
 MAX_ENVIRONMENTS = 200
@@ -20,7 +21,10 @@ _FACTOR_LINE = re.compile(r"^([\w.!-]+(?:,[\w.!-]+)*):\s+(.+)$")
 _VERSION_FACTOR = re.compile(r"^(py|pypy)?\d[\d.]*t?$")
 DEFAULT_VERSION_FILES = (".python-version", ".python-version-default")
 _VERSION_LINE = re.compile(r"^\s*(3\.\d+)")
-_TOX_RUN = re.compile(r"\btox r(un)? ")
+# a factor naming a CPython version: `py313`, `3.13`, `py3.13`
+_NUMBERED = re.compile(r"^(?:py)?(3)\.?(\d{1,2})$")
+_TOX_RUN = re.compile(r"\btox r(?:un)? ")
+_TOX_E = re.compile(r"\btox -e ")
 MAX_CI_READ = 20
 
 
@@ -86,9 +90,15 @@ def ini_environments(text: str) -> dict[str, list[str]]:
                 names.append(name)
                 own[name] = _ini_lines(parser, section)
     # the base's lines that name no factor run in every environment: the tests, whatever
-    # the name (`lint` in the list with no section of its own is known by its name)
-    base = [line for line in _ini_lines(parser, "testenv") if _FACTOR_LINE.match(line)]
-    return {name: _for_factors(own.get(name, base), name) for name in names}
+    # the name (`lint` in the list with no section of its own is known by its name); an
+    # environment whose name says nothing (`pytest6`, a pinned dependency) runs them all
+    every = _ini_lines(parser, "testenv")
+    base = [line for line in every if _FACTOR_LINE.match(line)]
+    return {name: _for_factors(own.get(name, _base_for(name, base, every)), name) for name in names}
+
+
+def _base_for(name: str, factored: list[str], every: list[str]) -> list[str]:
+    return factored if classify_name(name) is not None else every
 
 
 def _for_factors(lines: list[str], name: str) -> list[str]:
@@ -113,7 +123,7 @@ def _ini_lines(parser: configparser.RawConfigParser, section: str) -> list[str]:
     if not parser.has_option(section, "commands"):
         return []
     text = parser.get(section, "commands").replace("\\\n", " ")
-    lines = (line.strip() for line in text.splitlines())
+    lines = (without_tox_paths(line.strip()) for line in text.splitlines())
     return [line for line in lines if line and not line.startswith(("#", ";"))]
 
 
@@ -123,10 +133,44 @@ def toml_environments(tox: dict[str, Any]) -> dict[str, list[str]]:
         return ini_environments(legacy)
     names: list[str] = []
     listed = tox.get("env_list") or tox.get("envlist")
-    if isinstance(listed, list):
-        names.extend(n for n in listed if isinstance(n, str))
+    for item in listed if isinstance(listed, list) else []:
+        if isinstance(item, str):
+            names.append(item)
+        elif isinstance(item, dict):
+            names.extend(_product(item.get("product")))
     names.extend(n for n in table(tox, "env") if isinstance(n, str))
-    return {name: _toml_lines(table(tox, "env", name)) for name in names}
+    own = [n for n in names if "commands" in table(tox, "env", n)]
+    # `[env_run_base]` runs in every environment with no commands of its own, as the
+    # ini's base does (an environment named for a kind is known by its name)
+    base = _toml_lines(table(tox, "env_run_base"))
+    return {
+        name: _toml_lines(table(tox, "env", name))
+        if name in own
+        else (base if classify_name(name) is None else [])
+        for name in names[:MAX_ENVIRONMENTS]
+    }
+
+
+def _product(groups: Any) -> list[str]:
+    """tox.toml's generated names: ``{product = [{prefix = "min-3.", start = 10, stop =
+    12}]}`` is ``min-3.10``, ``min-3.11``; lists of factors are joined with ``-``."""
+    names = [""]
+    for group in groups if isinstance(groups, list) else []:
+        if isinstance(group, list):
+            factors = [f for f in group if isinstance(f, str)]
+        elif isinstance(group, dict):
+            factors = _range_factors(group)
+        else:
+            return []
+        names = [f"{n}-{f}" if n else f for n in names for f in factors][:MAX_ENVIRONMENTS]
+    return [n for n in names if n]
+
+
+def _range_factors(group: dict[str, Any]) -> list[str]:
+    prefix, start, stop = group.get("prefix", ""), group.get("start"), group.get("stop")
+    if not (isinstance(start, int) and isinstance(stop, int) and isinstance(prefix, str)):
+        return []
+    return [f"{prefix}{n}" for n in range(start, min(stop, start + 20))]
 
 
 def _toml_lines(env: dict[str, Any]) -> list[str]:
@@ -136,7 +180,14 @@ def _toml_lines(env: dict[str, Any]) -> list[str]:
     for command in commands if isinstance(commands, list) else []:
         if isinstance(command, list):
             lines.append(" ".join(w for w in command if isinstance(w, str)))
-    return [line for line in lines if line]
+    return [without_tox_paths(line) for line in lines if line]
+
+
+def without_tox_paths(line: str) -> str:
+    """A command line without the options that name tox's own folders
+    (``--cov-report=xml:{toxworkdir}/coverage.xml``): they say where a report goes, not
+    what runs, and can't be typed outside tox."""
+    return " ".join(w for w in line.split() if not (w.startswith("-") and "{" in w))
 
 
 def one_per_version_group(names: list[str], default: str = "") -> list[str]:
@@ -171,12 +222,42 @@ def default_python(project: Project) -> str:
     return ""
 
 
+def newest_version(names: list[str]) -> str:
+    """The newest Python a list of environments names (``py313`` of ``py{39,313}``:
+    ``3.13``), standing for the default when the project names none: its quickest run."""
+    found: list[tuple[int, int]] = []
+    for name in names:
+        for factor in name.split("-"):
+            match = _NUMBERED.match(factor)
+            if match:
+                found.append((int(match.group(1)), int(match.group(2))))
+    if not found:
+        return ""
+    major, minor = max(found)
+    return f"{major}.{minor}"
+
+
+def _newest_unless_typed(names: list[str], offered: list[str]) -> str:
+    """The version whose tests the docs already run (``tox -e py312``), else the newest
+    listed: the project's quick run."""
+    for command in offered:
+        found = command.split()
+        if found[:1] == ["tox"] and "-e" in found[:-1]:
+            typed = newest_version([found[found.index("-e") + 1]])
+            if typed:
+                return typed
+    return newest_version(names)
+
+
 def spelling(project: Project) -> str:
-    """``tox run -e`` where the project's docs or CI type tox 4's ``run`` (what a
-    contributor copies), else ``tox -e``."""
+    """``tox run -e`` where the project's docs and CI type tox 4's ``run`` more often than
+    the older ``tox -e`` (what a contributor copies), else ``tox -e``, which every tox
+    version runs."""
     typed = [*project.sheet.offered()]
     typed += [project.text(path) or "" for path in ci_paths(project)[:MAX_CI_READ]]
-    return "tox run -e" if any(_TOX_RUN.search(text) for text in typed) else "tox -e"
+    runs = sum(len(_TOX_RUN.findall(text)) for text in typed)
+    older = sum(len(_TOX_E.findall(text)) for text in typed)
+    return "tox run -e" if runs > older else "tox -e"
 
 
 def read_tox(project: Project, pyproject: dict[str, Any]) -> None:
@@ -188,8 +269,10 @@ def read_tox(project: Project, pyproject: dict[str, Any]) -> None:
     source, found = defined
     sheet = project.sheet
     sheet.add(_TESTS, "tox", source)
-    default = default_python(project)
-    names = one_per_version_group(list(found)[:MAX_ENVIRONMENTS], default)
+    listed = list(found)[:MAX_ENVIRONMENTS]
+    typed = [c for bucket in sheet.commands.values() for c in bucket]
+    default = default_python(project) or _newest_unless_typed(listed, typed)
+    names = one_per_version_group(listed, default)
     reader = Reader({name: Task(name, lines=found[name]) for name in names})
     run = spelling(project)
     for name in names:

@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mcp_support import text_read
 
+from serena_memory.core.process import PROCESS
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.code_drift.forms import replace_path
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, extract
@@ -378,7 +379,7 @@ def test_the_activation_count_covers_every_drifted_memory_or_says_at_least(
     assert "'local'" not in summary and "'clean'" not in summary
     # out of time at once: the answer says the search stopped
     monkeypatch.setattr(drifted, "DRIFT_COUNT_SECONDS", -1.0)
-    monkeypatch.setattr(drifted, "_DRIFTED", {})
+    PROCESS.forget(drifted._Found)  # what an earlier search found is not kept
     assert drifted.drifted_memories(store) == ([], True)
 
 

@@ -274,13 +274,13 @@ def test_an_answer_is_the_same_cold_and_once_the_vectors_are_ready(
     gate = threading.Event()
     build = threading.Thread(target=gate.wait)  # a server's build, not done yet
     build.start()
-    preparing._builds[index.key] = build
+    preparing._builds().by_index[index.key] = build
     try:
         early = search_memories(shop, query, max_results=5)
     finally:
         gate.set()
         build.join()
-        del preparing._builds[index.key]
+        del preparing._builds().by_index[index.key]
     close_indexes()
     for suffix in ("", "-wal", "-shm"):
         Path(str(index_path(shop)) + suffix).unlink(missing_ok=True)
@@ -300,14 +300,14 @@ def test_while_the_vectors_are_made_a_query_needing_meaning_says_so(shop: Memory
     gate = threading.Event()
     build = threading.Thread(target=gate.wait)
     build.start()
-    preparing._builds[index.key] = build
+    preparing._builds().by_index[index.key] = build
     try:
         words = search_memories(shop, "feature toggles")
         meaning = search_memories(shop, "switches for unfinished work")
     finally:
         gate.set()
         build.join()
-        del preparing._builds[index.key]
+        del preparing._builds().by_index[index.key]
     assert not words.preparing and names_of(words)[0] == "config/flags"
     assert meaning.preparing
     assert format_hits(meaning, "q").endswith(

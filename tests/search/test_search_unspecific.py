@@ -59,13 +59,13 @@ def _words_then_hybrid(store: MemoryStore, query: str) -> tuple[SearchResults, S
     gate = threading.Event()
     build = threading.Thread(target=gate.wait)  # a server's build, not done yet
     build.start()
-    preparing._builds[index.key] = build
+    preparing._builds().by_index[index.key] = build
     try:
         early = search_memories(store, query)
     finally:
         gate.set()
         build.join()
-        del preparing._builds[index.key]
+        del preparing._builds().by_index[index.key]
     preparing.prepare(store)
     return early, search_memories(store, query)
 

@@ -27,22 +27,34 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from serena_memory.core.process import PROCESS
+
 STOP_SECONDS = 1.5
 """How long the threads have to stop in all: within the 2 s the MCP SDK's client waits for
 a server it closed before it terminates it."""
 
-_guard = threading.Lock()
-_threads: set[threading.Thread] = set()
-_stop_callbacks: list[Callable[[], None]] = []
-_stopping = threading.Event()
+
+class _Background:
+    """The threads started and the callbacks to call when the process stops."""
+
+    def __init__(self) -> None:
+        self.guard = threading.Lock()
+        self.threads: set[threading.Thread] = set()
+        self.stop_callbacks: list[Callable[[], None]] = []
+        self.stopping = threading.Event()
+
+
+def _state() -> _Background:
+    return PROCESS.owned(_Background)
 
 
 def start(target: Callable[..., Any], *args: Any, name: str) -> threading.Thread:
     """Run ``target(*args)`` in a thread of its own that :func:`finish` waits for."""
     thread = threading.Thread(target=_forgotten_when_done, args=(target, args), name=name)
     thread.daemon = True  # a thread that stays stuck must not hold the process up forever
-    with _guard:
-        _threads.add(thread)
+    state = _state()
+    with state.guard:
+        state.threads.add(thread)
     thread.start()
     return thread
 
@@ -51,37 +63,40 @@ def _forgotten_when_done(target: Callable[..., Any], args: tuple[Any, ...]) -> N
     try:
         target(*args)
     finally:
-        with _guard:
-            _threads.discard(threading.current_thread())
+        state = _state()
+        with state.guard:
+            state.threads.discard(threading.current_thread())
 
 
 def on_stop(callback: Callable[[], None]) -> None:
     """Call ``callback`` when the process stops its background work (a server's own way
     of being told to stop); at once if it is stopping already."""
-    with _guard:
-        if not _stopping.is_set():
-            _stop_callbacks.append(callback)
+    state = _state()
+    with state.guard:
+        if not state.stopping.is_set():
+            state.stop_callbacks.append(callback)
             return
     callback()
 
 
 def stopping() -> bool:
     """Whether the process is ending: long work checks this between steps and returns."""
-    return _stopping.is_set()
+    return _state().stopping.is_set()
 
 
 def stop(seconds: float = STOP_SECONDS) -> list[str]:
     """Ask every background thread to stop and wait for them, at most ``seconds`` in all;
     the names of those still running then."""
-    _stopping.set()
-    with _guard:
-        callbacks, _stop_callbacks[:] = list(_stop_callbacks), []
+    state = _state()
+    state.stopping.set()
+    with state.guard:
+        callbacks, state.stop_callbacks[:] = list(state.stop_callbacks), []
     for callback in callbacks:
         callback()
     deadline = time.monotonic() + seconds
     while True:
-        with _guard:
-            running = [thread for thread in _threads if thread.is_alive()]
+        with state.guard:
+            running = [thread for thread in state.threads if thread.is_alive()]
         running += _waited_for_by_python()
         left = deadline - time.monotonic()
         if not running or left <= 0:

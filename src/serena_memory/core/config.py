@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from serena_memory.core import settings_schema as schema
 from serena_memory.core.errors import ConfigError, PatternError
+from serena_memory.core.process import PROCESS
 from serena_memory.core.setting_keys import (
     GLOBAL_KEYS,
     PROJECT_KEYS,
@@ -142,7 +143,12 @@ def stricter(*modes: str | None) -> str:
     return max((m for m in modes if m is not None), key=AGENT_WRITE_MODES.index, default="direct")
 
 
-_cache: dict[Path, tuple[tuple[int, int], dict[str, Any]]] = {}
+class _ParsedFiles(dict[Path, tuple[tuple[int, int], dict[str, Any]]]):
+    """Each settings file parsed in this process, by path, with the stamp it was read at."""
+
+
+def _parsed_files() -> _ParsedFiles:
+    return PROCESS.owned(_ParsedFiles)
 
 
 def load_mapping(
@@ -160,7 +166,7 @@ def load_mapping(
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be read: {exc.strerror or exc}") from None
     stamp = (st.st_mtime_ns, st.st_size)
-    cached = _cache.get(path)
+    cached = _parsed_files().get(path)
     if cached and cached[0] == stamp:
         return cached[1]
     raw = read() if read is not None else _read_bytes(path)
@@ -171,7 +177,7 @@ def load_mapping(
     if data is None:
         data = read_yaml_mapping(path, raw=raw)
         settings_cache.remember_parsed(cache_home, raw, data)
-    _cache[path] = (stamp, data)
+    _parsed_files()[path] = (stamp, data)
     return data
 
 

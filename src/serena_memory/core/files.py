@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.process import PROCESS
 
 LOCK_TIMEOUT_SECONDS = 30.0
 
@@ -347,8 +348,12 @@ else:
             os.close(handle)
 
 
-_locks: dict[str, _FolderLock] = {}
-_locks_guard = threading.Lock()
+class _FolderLocks:
+    """The lock of each memory folder this process has written to."""
+
+    def __init__(self) -> None:
+        self.guard = threading.Lock()
+        self.by_folder: dict[str, _FolderLock] = {}
 
 
 @contextlib.contextmanager
@@ -362,8 +367,9 @@ def locked(folders: list[Path], timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterat
     held: list[_FolderLock] = []
     try:
         for key in ordered:
-            with _locks_guard:
-                lock = _locks.setdefault(key, _FolderLock(Path(key)))
+            locks = PROCESS.owned(_FolderLocks)
+            with locks.guard:
+                lock = locks.by_folder.setdefault(key, _FolderLock(Path(key)))
             lock.acquire(timeout)
             held.append(lock)
         yield

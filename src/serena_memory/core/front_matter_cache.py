@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from serena_memory.core.files import read_own_file, replace_cache_file
+from serena_memory.core.process import PROCESS
 
 CACHE_NAME = "front-matter.json"
 MAX_CACHE_BYTES = 64 * 2**20
@@ -29,7 +30,11 @@ Stamp = tuple[int, int, int]
 Front = tuple[str, str, str, str]  # summary, status, superseded_by, stale_after ('': none)
 """What a block says that listings and checks use; None for a memory without front matter."""
 
-_loaded: dict[str, dict[str, tuple[Stamp, Front | None]]] = {}
+
+class _Loaded(dict[str, dict[str, tuple[Stamp, Front | None]]]):
+    """Each cache file read in this process, by its key."""
+
+
 _lock = threading.Lock()
 
 
@@ -49,9 +54,10 @@ def held(home: Path | None) -> dict[str, tuple[Stamp, Front | None]]:
     """What is kept for ``home`` (loaded once per process; {} without a home)."""
     key = str(home)
     with _lock:
-        if key not in _loaded:
-            _loaded[key] = _read(home) if home is not None else {}
-        return _loaded[key]
+        loaded = PROCESS.owned(_Loaded)
+        if key not in loaded:
+            loaded[key] = _read(home) if home is not None else {}
+        return loaded[key]
 
 
 def keep(

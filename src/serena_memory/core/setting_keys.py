@@ -23,6 +23,7 @@ from typing import Any
 
 from serena_memory.core import settings_schema as schema
 from serena_memory.core.errors import ConfigError
+from serena_memory.core.process import PROCESS
 
 GLOBAL_KEYS = schema.keys_in(schema.GLOBAL)
 """What serena-memory reads from ``$SERENA_HOME/serena_config.yml`` (its declaration)."""
@@ -114,7 +115,9 @@ _NEAR_MISS = 0.85
 """How alike an unknown key and one of our settings must be to be taken for a typo of it
 (``memory_agent_write`` and ``memory_agent_writes``: 0.97; ``root_path`` and any: < 0.6)."""
 
-_told: set[tuple[str, str]] = set()  # (file, key) already told in this process
+
+class _Told(set[tuple[str, str]]):
+    """The (file, key) pairs already told in this process."""
 
 
 def check_keys(
@@ -145,9 +148,10 @@ def check_keys(
 
 def _tell_once(path: Path, key: str, known: frozenset[str], elsewhere: str | None) -> None:
     """One line on stderr for a key that has no effect (stdout may be the MCP transport)."""
-    if (str(path), key) in _told:
+    told = PROCESS.owned(_Told)
+    if (str(path), key) in told:
         return
-    _told.add((str(path), key))
+    told.add((str(path), key))
     from serena_memory.core.display import escape_line
 
     if elsewhere is not None and key in _SERENA_ELSEWHERE[elsewhere]:

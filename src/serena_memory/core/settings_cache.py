@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from serena_memory.core.files import replace_cache_file
+from serena_memory.core.process import PROCESS
 
 CACHE_NAME = "settings.json"
 MAX_CACHE_BYTES = 256 * 1024
@@ -95,10 +96,11 @@ def known_good(home: Path, values: dict[str, Any]) -> bool:
     text = canonical(values)
     if text is None:
         return False
-    if (home, text) in _good:
+    kept = _kept()
+    if (home, text) in kept.good:
         return True
     if _entries(home, "good").get(digest("good", text)) is True:
-        _good.add((home, text))
+        kept.good.add((home, text))
         return True
     return False
 
@@ -106,18 +108,27 @@ def known_good(home: Path, values: dict[str, Any]) -> bool:
 def remember_good(home: Path, values: dict[str, Any]) -> None:
     text = canonical(values)
     if text is not None:
-        _good.add((home, text))
+        _kept().good.add((home, text))
         _remember(home, "good", digest("good", text), True)
 
 
-_good: set[tuple[Path, bytes]] = set()  # values known good in this process, by home
-_loaded: dict[Path, dict[str, Any]] = {}  # each home's cache, read once per process
+class _Kept:
+    """What this process knows of each home's cache."""
+
+    def __init__(self) -> None:
+        self.good: set[tuple[Path, bytes]] = set()  # values known good, by home
+        self.loaded: dict[Path, dict[str, Any]] = {}  # each home's cache, read once
+
+
+def _kept() -> _Kept:
+    return PROCESS.owned(_Kept)
 
 
 def _entries(home: Path, kind: str) -> dict[str, Any]:
-    if home not in _loaded:
-        _loaded[home] = _read_cache(home)
-    return _entries_of(_loaded[home], kind)
+    loaded = _kept().loaded
+    if home not in loaded:
+        loaded[home] = _read_cache(home)
+    return _entries_of(loaded[home], kind)
 
 
 def _read_cache(home: Path) -> dict[str, Any]:
@@ -142,7 +153,7 @@ def _remember(home: Path, kind: str, key: str, value: Any) -> None:
     entries[key] = value
     data = {k: data[k] for k in ("parsed", "good") if isinstance(data.get(k), dict)}
     data[kind] = dict(list(entries.items())[-MAX_ENTRIES:])
-    _loaded[home] = data
+    _kept().loaded[home] = data
     text = json.dumps(data, ensure_ascii=False).encode()
     if len(text) <= MAX_CACHE_BYTES:
         replace_cache_file(cache_path(home), text, ".settings-")

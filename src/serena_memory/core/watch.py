@@ -15,6 +15,7 @@ ctypes; it is only used where ``sys.platform`` is Linux.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import struct
 import sys
@@ -49,12 +50,11 @@ _MASK = (
 )
 _EVENT = struct.Struct("iIII")
 
-_libc: ctypes.CDLL | None = None
 
-
+@functools.cache
 def _load_libc() -> ctypes.CDLL | None:
-    global _libc
-    if _libc is None and sys.platform.startswith("linux"):
+    """The C library with inotify, loaded once (None where there is none)."""
+    if sys.platform.startswith("linux"):
         import ctypes
         import ctypes.util
 
@@ -62,8 +62,8 @@ def _load_libc() -> ctypes.CDLL | None:
             libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
             libc.inotify_init1.argtypes = [ctypes.c_int]
             libc.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
-            _libc = libc
-    return _libc
+            return libc
+    return None
 
 
 class FolderWatch:

@@ -8,6 +8,7 @@ decided by :mod:`serena_memory.core.references`, never here.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from typing import Any
@@ -118,13 +119,13 @@ def make_renderer() -> MarkdownIt:
     return md
 
 
-_renderer: MarkdownIt | None = None
+@functools.cache
+def _shared_renderer() -> MarkdownIt:
+    """One renderer for the process: building it costs more than most renders."""
+    return make_renderer()
 
 
 def render_markdown(text: str, memory_exists: Callable[[str], bool]) -> str:
     """Render memory content to HTML that is safe to insert into the page."""
-    global _renderer
-    if _renderer is None:
-        _renderer = make_renderer()
     env: dict[str, Any] = {"memory_exists": memory_exists}
-    return _renderer.render(text, env)
+    return _shared_renderer().render(text, env)

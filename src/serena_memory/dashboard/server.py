@@ -15,6 +15,7 @@ from pathlib import Path
 
 from serena_memory.core import background
 from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.process import PROCESS
 from serena_memory.dashboard.app import ProjectSource, create_app
 from serena_memory.dashboard.security import (
     allowed_host_headers,
@@ -138,7 +139,8 @@ class DashboardServer:
         self.socket.close()
 
 
-_background: list[DashboardServer] = []
+class _Started(list[DashboardServer]):
+    """The dashboards this process started in the background."""
 
 
 def start_dashboard_in_background(
@@ -156,7 +158,7 @@ def start_dashboard_in_background(
     """
     server = DashboardServer(project_root, home=home, host=host, port=port)
     url = server.start()
-    _background.append(server)
+    PROCESS.owned(_Started).append(server)
     background.on_stop(server.exit_soon)  # when the other server ends
     if open_browser:
         open_in_browser(url)
@@ -170,5 +172,6 @@ def open_in_browser(url: str) -> None:
 
 def stop_background_dashboards() -> None:
     """Stop every dashboard started by :func:`start_dashboard_in_background`."""
-    while _background:
-        _background.pop().stop()
+    started = PROCESS.owned(_Started)
+    while started:
+        started.pop().stop()

@@ -13,6 +13,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from serena_memory.core.process import PROCESS
 from serena_memory.history.entries import Entry, parse_entry
 
 if TYPE_CHECKING:
@@ -28,7 +29,10 @@ class _Seen:
     newest: dict[str, Entry] = field(default_factory=dict)
 
 
-_seen: dict[str, _Seen] = {}  # a documented per-process cache: per history repository
+class _SeenByRepository(dict[str, _Seen]):
+    """What this process has read of each history repository's newest entries."""
+
+
 _lock = threading.Lock()
 
 
@@ -41,10 +45,11 @@ def last_change(history: FolderHistory, name: str) -> Entry | None:
         return None
     key = str(history.repo_path)
     with _lock:
-        seen = _seen.get(key)
+        by_repository = PROCESS.owned(_SeenByRepository)
+        seen = by_repository.get(key)
         if seen is None or seen.head != str(head.id):
             seen = _caught_up(repo, history.folder.label, head, seen)
-            _seen[key] = seen
+            by_repository[key] = seen
         return seen.newest.get(name)
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from serena_memory.core.files import read_own_file
+from serena_memory.core.process import PROCESS
 from serena_memory.history import stamp_log
 from serena_memory.history.location import RepositoryIdentity, repository_identity
 
@@ -34,18 +35,22 @@ STAMPS_SAVE_SECONDS = 2.0
 """The stamps are saved for other processes at most this often (and when the process ends):
 stale or missing stamps only make the next process read more files, never miss one."""
 
-_unsaved: set[FolderStamps] = set()
-"""A cache of the folders whose stamps this process has not saved yet, so that they are
-saved when it ends (keyed by the stamps object itself). Threads recording in different
-folders add and remove theirs at once: every change and the walk at exit hold
-:data:`_unsaved_lock`."""
-_unsaved_lock = threading.Lock()
+
+class _Unsaved:
+    """The folders whose stamps this process has not saved yet, so that they are saved when
+    it ends (keyed by the stamps object itself). Threads recording in different folders add
+    and remove theirs at once: every change and the walk at exit hold ``lock``."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.stamps: set[FolderStamps] = set()
 
 
 @atexit.register
 def _flush_stamps() -> None:
-    with _unsaved_lock:
-        waiting = list(_unsaved)
+    unsaved = PROCESS.owned(_Unsaved)
+    with unsaved.lock:
+        waiting = list(unsaved.stamps)
     for stamps in waiting:
         stamps.flush()
 
@@ -53,11 +58,12 @@ def _flush_stamps() -> None:
 def _waiting(stamps: FolderStamps, unsaved: bool) -> None:
     """Note whether ``stamps`` has anything left to save at exit."""
     stamps.unsaved = unsaved
-    with _unsaved_lock:
+    waiting = PROCESS.owned(_Unsaved)
+    with waiting.lock:
         if unsaved:
-            _unsaved.add(stamps)
+            waiting.stamps.add(stamps)
         else:
-            _unsaved.discard(stamps)
+            waiting.stamps.discard(stamps)
 
 
 class FolderStamps:

@@ -14,6 +14,8 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from serena_memory.core.process import PROCESS
+
 if TYPE_CHECKING:  # the watch loads ctypes: only a long-running process needs it
     from serena_memory.core.watch import FolderWatch
 
@@ -22,32 +24,36 @@ WATCH_AFTER = 2
 on Linux), so that it reads only the files the kernel reports changed."""
 MAX_WATCHES = 8  # folders watched per process: the system limits inotify instances per user
 
-_watches = 0
-"""How many folders this process watches (a count, not a cache): histories of different
-folders open and close their watches from different threads, so it is changed only under
-:data:`_watches_lock`."""
-_watches_lock = threading.Lock()
+
+class _Watches:
+    """How many folders this process watches (a count, not a cache): histories of different
+    folders open and close their watches from different threads, so it is changed only
+    under ``lock``."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.count = 0
 
 
 def _take_watch() -> FolderWatch | None:
     """A new folder watch, unless the process watches MAX_WATCHES folders already."""
-    global _watches
     from serena_memory.core.watch import FolderWatch
 
-    with _watches_lock:
-        if _watches >= MAX_WATCHES:
+    watches = PROCESS.owned(_Watches)
+    with watches.lock:
+        if watches.count >= MAX_WATCHES:
             return None
         watch = FolderWatch.create()
         if watch is not None:
-            _watches += 1
+            watches.count += 1
         return watch
 
 
 def _give_back(watch: FolderWatch) -> None:
-    global _watches
     watch.close()
-    with _watches_lock:
-        _watches -= 1
+    watches = PROCESS.owned(_Watches)
+    with watches.lock:
+        watches.count -= 1
 
 
 class WatchedFolder:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from serena_memory.core import names as N
 from serena_memory.core.display import counted
+from serena_memory.core.process import PROCESS
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.listing import MemoryListingReader
 
@@ -33,7 +34,9 @@ Drifted = tuple[dict[str, int], bool]
 """The drifted memories with how many of their mentions drifted, and whether the search
 stopped when time ran out."""
 
-_DRIFTED: dict[str, tuple[float, Drifted]] = {}
+
+class _Found(dict[str, tuple[float, Drifted]]):
+    """Each folder's drifted memories as this process last found them, with when."""
 
 
 def drifted_memories(
@@ -57,7 +60,7 @@ def _drifted_counts(store: MemoryStore, among: Iterable[str] | None) -> Drifted:
         if not among:
             return {}, False  # nothing to look up: git is not asked
     key = str(store.layout.project_root)
-    held = _DRIFTED.get(key)
+    held = PROCESS.owned(_Found).get(key)
     if held is not None and time.monotonic() - held[0] < CACHE_SECONDS:
         counts, partial = held[1]
         if among is None or not partial:
@@ -66,7 +69,7 @@ def _drifted_counts(store: MemoryStore, among: Iterable[str] | None) -> Drifted:
     if among is not None:
         return _search(store, sorted(set(among)))
     found = _search(store)
-    _DRIFTED[key] = (time.monotonic(), found)
+    PROCESS.owned(_Found)[key] = (time.monotonic(), found)
     return found
 
 

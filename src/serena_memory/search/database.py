@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.process import PROCESS
 from serena_memory.core.watch import FolderWatch, folders_below
 from serena_memory.search import ranking, vectors
 from serena_memory.search.hits import MARK_END, MARK_START
@@ -530,34 +531,44 @@ class Index:
         return row[0] if row else None
 
 
-_indexes: dict[str, Index] = {}
-_indexes_guard = threading.Lock()
 MAX_WATCHES = 8  # folder watches per process (the system limits them per user)
-_watch_count = 0
+
+
+class _OpenIndexes:
+    """The search indexes this process holds, by folders' key, and how many watch."""
+
+    def __init__(self) -> None:
+        self.guard = threading.Lock()
+        self.by_key: dict[str, Index] = {}
+        self.watch_count = 0
+
+
+def _open() -> _OpenIndexes:
+    return PROCESS.owned(_OpenIndexes)
 
 
 def close_indexes() -> None:
     """Close every index and folder watch this process holds (the next search opens
     them again), e.g. when a server stops."""
-    global _watch_count
-    with _indexes_guard:
-        for index in _indexes.values():
+    state = _open()
+    with state.guard:
+        for index in state.by_key.values():
             with index.lock:
                 index.reset()
                 if index.watch is not None:
                     index.watch.close()
                     index.watch = None
-        _indexes.clear()
-        _watch_count = 0
+        state.by_key.clear()
+        state.watch_count = 0
 
 
 def _new_watch() -> FolderWatch | None:
-    global _watch_count
-    with _indexes_guard:
-        if _watch_count >= MAX_WATCHES:
+    state = _open()
+    with state.guard:
+        if state.watch_count >= MAX_WATCHES:
             return None
         watch = FolderWatch.create()
-        _watch_count += watch is not None
+        state.watch_count += watch is not None
         return watch
 
 
@@ -572,10 +583,11 @@ def index_for(store: MemoryStore) -> Index:
         writable = False
     if not writable:
         path = Path(":memory:")
-    with _indexes_guard:
-        index = _indexes.get(key)
+    state = _open()
+    with state.guard:
+        index = state.by_key.get(key)
         if index is None or index.path != path:
-            index = _indexes[key] = Index(path, key)
+            index = state.by_key[key] = Index(path, key)
         return index
 
 

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from serena_memory.core import background
+from serena_memory.core.process import PROCESS
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
@@ -29,43 +30,55 @@ if TYPE_CHECKING:
 CHUNK = 256  # memories embedded between two looks at whether a search is waiting
 log = logging.getLogger(__name__)
 
-_guard = threading.Condition()
-_searching = 0  # searches of this process under way
-_builds: dict[str, threading.Thread] = {}  # by index key: the build of each index
-_background: set[str] = set()  # indexes whose vectors this process makes in the background
+
+class _Builds:
+    """The builds of vectors this process runs, and the searches they wait for."""
+
+    def __init__(self) -> None:
+        self.guard = threading.Condition()
+        self.searching = 0  # searches under way
+        self.by_index: dict[str, threading.Thread] = {}  # by index key: each index's build
+        self.background: set[str] = set()  # indexes whose vectors are made in the background
+
+
+def _builds() -> _Builds:
+    return PROCESS.owned(_Builds)
 
 
 @contextlib.contextmanager
 def searching() -> Iterator[None]:
     """Around a search: the builds of this process wait until it is answered."""
-    global _searching
-    with _guard:
-        _searching += 1
+    builds = _builds()
+    with builds.guard:
+        builds.searching += 1
     try:
         yield
     finally:
-        with _guard:
-            _searching -= 1
-            _guard.notify_all()
+        with builds.guard:
+            builds.searching -= 1
+            builds.guard.notify_all()
 
 
 def _wait_for_searches() -> None:
-    with _guard:
-        _guard.wait_for(lambda: _searching == 0)
+    builds = _builds()
+    with builds.guard:
+        builds.guard.wait_for(lambda: builds.searching == 0)
 
 
 def running(index: Index) -> bool:
     """Whether this process is making the vectors of ``index`` in the background."""
-    with _guard:
-        build = _builds.get(index.key)
+    builds = _builds()
+    with builds.guard:
+        build = builds.by_index.get(index.key)
         return build is not None and build.is_alive()
 
 
 def in_background(index: Index) -> bool:
     """Whether vectors this index lacks are made in the background in this process (it
     is a server's), rather than by the search that needs them."""
-    with _guard:
-        return index.key in _background
+    builds = _builds()
+    with builds.guard:
+        return index.key in builds.background
 
 
 def start(store: MemoryStore) -> threading.Thread | None:
@@ -74,13 +87,14 @@ def start(store: MemoryStore) -> threading.Thread | None:
     from serena_memory.search.database import index_for
 
     index = index_for(store)
-    with _guard:
-        _background.add(index.key)
-        build = _builds.get(index.key)
+    builds = _builds()
+    with builds.guard:
+        builds.background.add(index.key)
+        build = builds.by_index.get(index.key)
         if build is not None and build.is_alive():
             return None
         build = background.start(_prepare_quietly, store, name="search-vectors")
-        _builds[index.key] = build
+        builds.by_index[index.key] = build
     return build
 
 

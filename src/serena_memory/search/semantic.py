@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.process import PROCESS
 from serena_memory.search.vocabulary import WHOLE_WORD_TOKEN, Vocabulary, vocabulary_of
 
 if TYPE_CHECKING:
@@ -250,13 +251,17 @@ def _finished(vectors: Any) -> Any:
     return np.ascontiguousarray(np.nan_to_num(np.asarray(vectors, dtype=np.float32)))
 
 
-_models: dict[str, Embedder] = {}
-_models_guard = threading.Lock()
+class _Models:
+    """The meaning models this process has loaded, by folder (loading one takes seconds)."""
+
+    def __init__(self) -> None:
+        self.guard = threading.Lock()
+        self.by_folder: dict[str, Embedder] = {}
 
 
 def model_held() -> bool:
     """Whether this process holds a model already (it is a server, or searched before)."""
-    return bool(_models)
+    return bool(PROCESS.owned(_Models).by_folder)
 
 
 def model_for(home: Path | None) -> Embedder | None:
@@ -292,10 +297,11 @@ def load_model(folder: str | None = None) -> Embedder:
     """The embedded model (``folder`` None) or the static model in ``folder``; loaded once
     per process."""
     key = folder or DEFAULT_MODEL
-    with _models_guard:
-        model = _models.get(key)
+    models = PROCESS.owned(_Models)
+    with models.guard:
+        model = models.by_folder.get(key)
         if model is None:
-            model = _models[key] = _load_folder(folder) if folder else _load_embedded()
+            model = models.by_folder[key] = _load_folder(folder) if folder else _load_embedded()
         return model
 
 

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 
 from serena_memory.core import paths
 from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.process import PROCESS
 
 GIT_TIMEOUT = 5.0
 STALL_SECONDS = 60.0
@@ -77,8 +78,20 @@ _FROM_COMMON = ("objects", "refs", "packed-refs", "info", "shallow", "logs", "re
 _CORE_FLAGS = frozenset({"ignorecase", "precomposeunicode", "symlinks", "filemode"})
 _EXTENSIONS = {"objectformat": ("sha1", "sha256"), "refstorage": ("files", "reftable")}
 _KEPT_VARIABLES = frozenset({"GIT_EXEC_PATH"})  # where git's own programs are installed
-_STALLED: dict[str, float] = {}  # work tree -> when a command there last ran out of time
-_SEALED: dict[Repository, tuple[str, tuple[str, str, tuple[str, ...]] | None]] = {}
+
+
+class _Kept:
+    """What this process knows of the repositories it ran git in."""
+
+    def __init__(self) -> None:
+        self.stalled: dict[str, float] = {}  # work tree -> when a command last ran out of time
+        self.sealed: dict[Repository, tuple[str, tuple[str, str, tuple[str, ...]] | None]] = {}
+
+
+def _kept() -> _Kept:
+    return PROCESS.owned(_Kept)
+
+
 _SEALING = threading.Lock()
 
 
@@ -310,7 +323,7 @@ def seal(repo: Repository) -> str:
     shared = sorted(n for n in os.listdir(repo.git_dir) if n.startswith("sharedindex."))
     state = (head, config, tuple(shared))  # shared: a split index's other part
     with _SEALING:
-        folder, was = _SEALED.get(repo, ("", None))
+        folder, was = _kept().sealed.get(repo, ("", None))
         if not folder or not os.path.isdir(folder):
             folder, was = _new_folder(repo), None
         if state != was:
@@ -319,7 +332,7 @@ def seal(repo: Repository) -> str:
             for name in shared:
                 with contextlib.suppress(FileExistsError):
                     os.symlink(os.path.join(repo.git_dir, name), os.path.join(folder, name))
-        _SEALED[repo] = (folder, state)
+        _kept().sealed[repo] = (folder, state)
     return folder
 
 
@@ -361,7 +374,7 @@ def _prepare(root: str) -> _Sealed:
     repo = locate(root)
     if repo is None:
         raise GitUnavailable(f"not a git repository: no work tree of yours holds {root}")
-    stalled = _STALLED.get(repo.work_tree)
+    stalled = _kept().stalled.get(repo.work_tree)
     if stalled is not None and time.monotonic() - stalled < STALL_SECONDS:
         raise GitStalled(f"git did not answer within {int(GIT_TIMEOUT)} seconds a moment ago")
     try:
@@ -388,7 +401,7 @@ def stalled(root: str, timeout: float = GIT_TIMEOUT) -> GitStalled:
         return GitStalled(f"git did not answer within the {timeout:.1f} seconds it was given")
     repo = locate(root)
     if repo is not None:
-        _STALLED[repo.work_tree] = time.monotonic()
+        _kept().stalled[repo.work_tree] = time.monotonic()
     return GitStalled(f"git did not answer within {int(GIT_TIMEOUT)} seconds")
 
 

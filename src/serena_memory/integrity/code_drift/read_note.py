@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from serena_memory.core import names as N
+from serena_memory.core.process import PROCESS
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.code_drift.checker import TRAIL_SECONDS_ON_READ, CodeChecker
 from serena_memory.integrity.code_drift.findings import CodeFinding, one_per_mention
@@ -32,7 +33,14 @@ class _Held:
     repo: Repository | None
 
 
-_CACHE: dict[str, _Held] = {}
+class _Listings(dict[str, _Held]):
+    """Each project's listing of files this process holds for the read notes."""
+
+
+def _listings() -> _Listings:
+    return PROCESS.owned(_Listings)
+
+
 CACHE_SECONDS = 5.0
 """How long a listing of the project's files serves the read notes (new untracked files
 show up after this; a commit, a checkout or a staged change at once)."""
@@ -62,7 +70,7 @@ def cached_checker(root: str) -> CodeChecker:
     after :data:`CACHE_SECONDS`."""
     real = os.path.realpath(root)
     now = time.monotonic()
-    held = _CACHE.get(real)
+    held = _listings().get(real)
     if held is not None:
         stamp = _stamp(held.repo)
         if stamp == held.stamp:
@@ -70,11 +78,11 @@ def cached_checker(root: str) -> CodeChecker:
                 return held.checker
             # the same commits and index: the history walked before still holds
             checker = CodeChecker(real, changed_commits=0, past=held.checker.walked)
-            _CACHE[real] = _Held(now, stamp, checker, held.repo)
+            _listings()[real] = _Held(now, stamp, checker, held.repo)
             return checker
     checker = CodeChecker(real, changed_commits=0)
     repo = locate(real) if checker.files.git else None
-    _CACHE[real] = _Held(now, _stamp(repo), checker, repo)
+    _listings()[real] = _Held(now, _stamp(repo), checker, repo)
     return checker
 
 
@@ -182,9 +190,13 @@ def read_note(
     return "\n\n---\nNote: " + " ".join(parts)
 
 
-_OFFERED: dict[tuple[str, str], tuple[str, tuple[Any, ...], list[Replacement]]] = {}
-"""Per project and memory, the text and git's state a read note was last given for, with
-the replacements it offered: what drift mode applies while both stay the same."""
+class _Offered(dict[tuple[str, str], tuple[str, tuple[Any, ...], list[Replacement]]]):
+    """Per project and memory, the text and git's state a read note was last given for, with
+    the replacements it offered: what drift mode applies while both stay the same."""
+
+
+def _offered() -> _Offered:
+    return PROCESS.owned(_Offered)
 
 
 def drift_of(
@@ -200,9 +212,9 @@ def drift_of(
     time-limited answer of git can't make them differ)."""
     found = memory_findings(root, name, text, symbols=True, cache_home=cache_home, written=written)
     exact = replacements(found)
-    held = _CACHE.get(os.path.realpath(root))
+    held = _listings().get(os.path.realpath(root))
     stamp = held.stamp if held is not None else ()
-    _OFFERED[(os.path.realpath(root), name)] = (text, stamp, exact)
+    _offered()[(os.path.realpath(root), name)] = (text, stamp, exact)
     return found, exact
 
 
@@ -212,8 +224,8 @@ def offered_replacements(
     """The replacements the last read note of ``name`` offered, when the memory's text and
     git's state are what they were then; else those :func:`drift_of` finds now."""
     real = os.path.realpath(root)
-    last = _OFFERED.get((real, name))
-    held = _CACHE.get(real)
+    last = _offered().get((real, name))
+    held = _listings().get(real)
     if last is not None and held is not None and last[0] == text and last[1] == _stamp(held.repo):
         return last[2]
     return drift_of(root, name, text, cache_home=cache_home, written=written)[1]

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from serena_memory.core.process import PROCESS
 from serena_memory.integrity.code_drift.git import GitUnavailable, run_git
 from serena_memory.integrity.code_drift.symbols import DOC_EXTENSIONS
 
@@ -61,7 +62,10 @@ class SymbolTrail:
 
 
 _PATHSPEC = [".", ":(exclude).serena", *(f":(exclude,glob)**/*.{e}" for e in DOC_EXTENSIONS)]
-_KEPT: dict[tuple[str, str, str, int | None], SymbolTrail | None] = {}
+
+
+class _Trails(dict[tuple[str, str, str, int | None], SymbolTrail | None]):
+    """Each symbol's trail through git's history, as this process found it."""
 
 
 def trail(
@@ -103,12 +107,13 @@ def _kept_step(
 ) -> SymbolTrail | None:
     """One step of :func:`trail`, asked of git once per process and HEAD."""
     key = (root, head, name, None if since is None else int(since))
-    if key not in _KEPT:
+    kept = PROCESS.owned(_Trails)
+    if key not in kept:
         left = TRAIL_TIMEOUT if until is None else min(TRAIL_TIMEOUT, until - time.monotonic())
         if left <= 0:
             return None
-        _KEPT[key] = _one_step(root, name, left, since)
-    return _KEPT[key]
+        kept[key] = _one_step(root, name, left, since)
+    return kept[key]
 
 
 def _one_step(root: str, name: str, timeout: float, since: float | None) -> SymbolTrail | None:

@@ -10,6 +10,7 @@ is numpy's: one multiply-add per line and permutation.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import zlib
@@ -164,17 +165,15 @@ def _numpy():
     return np
 
 
-_COEFFICIENTS: list[tuple[np.ndarray, np.ndarray]] = []
-
-
+@functools.cache
 def _coefficients() -> tuple[np.ndarray, np.ndarray]:
-    if not _COEFFICIENTS:
-        np = _numpy()
-        rng = np.random.default_rng(20261201)  # fixed: signatures are kept between runs
-        a = rng.integers(1, 2**63, size=PERMUTATIONS, dtype=np.uint64) | np.uint64(1)
-        b = rng.integers(0, 2**63, size=PERMUTATIONS, dtype=np.uint64)
-        _COEFFICIENTS.append((a, b))
-    return _COEFFICIENTS[0]
+    """The hash functions' coefficients, drawn once (a fixed seed: signatures are kept
+    between runs)."""
+    np = _numpy()
+    rng = np.random.default_rng(20261201)
+    a = rng.integers(1, 2**63, size=PERMUTATIONS, dtype=np.uint64) | np.uint64(1)
+    b = rng.integers(0, 2**63, size=PERMUTATIONS, dtype=np.uint64)
+    return a, b
 
 
 def signature(hashes: np.ndarray) -> np.ndarray | None:

@@ -49,6 +49,7 @@ from serena_memory.core.secret_files import (
 )
 from serena_memory.core.secret_languages import in_english, names_abroad
 from serena_memory.core.secret_logins import LOGIN_WORDS, app_password, login_said
+from serena_memory.core.secret_names import joined_secret
 from serena_memory.core.secret_phrases import (
     PASSCODE_WORDS,
     SEED_WORDS,
@@ -357,7 +358,8 @@ def _kind_on_line(
         )
         if kind is not None:
             return kind
-    return None
+    # (a line of one word, as a memory's name is: a credential joined to its name)
+    return joined_secret(lines[number - 1].strip().strip("`"))
 
 
 def _said_above(part: str, above: str, label: str, columns: dict[int, str]) -> str | None:
@@ -415,6 +417,7 @@ def scan_name(name: str) -> list[Finding]:
     included: a URL or a token with slashes pasted into a name is committed as such."""
     # (a private key escaped into one line, as a JSON or an env line holds it: a block's)
     kind = _line_kind(name, _detectors()) or next((kind for _, kind in blocks(name)), None)
+    kind = kind or joined_secret(name)
     return [] if kind is None else [Finding(NAME_LINE, kind)]
 
 

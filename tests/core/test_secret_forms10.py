@@ -1,0 +1,60 @@
+"""The secret gate's tenth round: secrets as people paste them that the gate let through,
+and look-alikes it refused. Each secret was let through before. Values here are made up,
+none is a real credential."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from serena_memory.core import secrets
+from serena_memory.core.store import Context
+from serena_memory.wiring import build_store
+
+# a credential joined to its word in a memory's name
+JOINED_NAMES = [
+    "gitea_token_glpat-Zq8vR2mWx7LpK4nT9bYc",  # a provider's prefix after a joint
+    "ops/do_token_dop_v1_" + "3c9e07a1d54b82f6" * 4,
+    "billing-ci-token-pypi-AgEIcHlwaS5vcmc" + "Qx7Rm2Lp9Vt4Nw8Kz3Hb6Jd1" * 3,
+    "mq-password-Vb7Kq2TzRw9LmXs4Np",  # drawn at random after the password's word
+    "MONGO_PASSWORD_STAGE_Hx83KpQ2wLz9RmTv",
+    "vpn-creds-ops-Harb0r77!",  # a password a person set, a symbol in it
+    "deploy-login-root-Kq2mZx8VtLw4RpN9",
+    "mail-pass-copper-orchid-summit-42",  # words and a number after the word
+    "slack-webhook-T8Q2Mx7Lp3Vn9Rk4Wz-Bx6Hd1Jq5Ft2Ky8Nc3Gs7Pe4",
+    "ci_api_token_4f7a2c9e1b08d3e65a7f1c2b94de0873aa",
+]
+# names about a secret, with words and numbers but no value
+ABOUT_NAMES = [
+    "auth/password-reset-flow",
+    "api-token-rotation-2024",
+    "keystore-pass-rotation-plan-12",
+    "login-flow-PKCE-S256challenge",
+    "password-hashing-bcrypt-argon2id",
+    "jwt_secret_length_minimum_32",
+    "webhook-retry-handling-v2",
+    "cache-key-user-profile-v3",
+    "PASSWORD_MIN_LENGTH=12",
+]
+
+
+@pytest.mark.parametrize("name", JOINED_NAMES)
+def test_a_credential_joined_into_a_name_is_refused(name: str) -> None:
+    assert secrets.scan_name(name)
+    assert secrets.scan(f"# Names\n{name}\n")  # a line of one word, as a name is
+
+
+@pytest.mark.parametrize("name", ABOUT_NAMES)
+def test_a_name_about_a_secret_is_kept(name: str) -> None:
+    assert not secrets.scan_name(name)
+    assert not secrets.scan(name)
+
+
+def test_a_write_under_a_name_holding_a_password_is_refused(project: Path) -> None:
+    store = build_store(project, context=Context.AGENT)
+    with pytest.raises(secrets.SecretFoundError, match="its name holds"):
+        store.write("ops/mq-password-Vb7Kq2TzRw9LmXs4Np", "# Queue\n")
+    store.write("ops/mq-password-rotation", "# Queue\nRotated monthly.\n")
+    memories = project / ".serena" / "memories"
+    assert [p.name for p in memories.rglob("*.md")] == ["mq-password-rotation.md"]

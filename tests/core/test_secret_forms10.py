@@ -58,3 +58,55 @@ def test_a_write_under_a_name_holding_a_password_is_refused(project: Path) -> No
     store.write("ops/mq-password-rotation", "# Queue\nRotated monthly.\n")
     memories = project / ".serena" / "memories"
     assert [p.name for p in memories.rglob("*.md")] == ["mq-password-rotation.md"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "curl -u deploy:'Qm4vX9tLz2Rw8Kp' https://ci.example.org/job/build",
+        'curl --user ops:"Wq7!zLm2Rt9x" https://ci.example.org/api',
+        "lftp -u feed,'t8Rv2mQx.L4zWp' sftp://files.example.org",
+    ],
+)
+def test_a_password_quoted_after_the_user_on_a_command_line_is_refused(text: str) -> None:
+    assert secrets.scan(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "curl -u deploy:$CI_PASSWORD https://ci.example.org/job/build",
+        "ps -u root,daemon -o pid,cmd",
+        "lftp -u anonymous, ftp://mirror.example.org",
+    ],
+)
+def test_a_user_without_a_literal_password_on_a_command_line_is_kept(text: str) -> None:
+    assert not secrets.scan(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # base64 of a password, as kubectl prints a Secret's data
+        "$ kubectl get secret orders-db -o jsonpath='{.data.password}'\nUGVyY2gjNDRyaXZlcg==",
+        "$ kubectl get secret orders-db -o jsonpath='{.data.password}' | base64 -d\nPerch#44river",
+        "$ vault kv get -field=token secret/ci/deploy\nhvs9Kq2mXz7LpR4tWv8NcB3",
+        "$ gcloud secrets versions access latest --secret=smtp\nZx8qLm2Vt7Rw4KpN",
+    ],
+)
+def test_a_secret_printed_below_the_command_that_reads_it_is_refused(text: str) -> None:
+    assert secrets.scan(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$ kubectl get secret orders-db -o jsonpath='{.data.username}'\nb3JkZXJzX2FwcA==",
+        "vault kv get -field=api_key secret/uat/orders\n```",
+        "KEY=$(aws secretsmanager get-secret-value --secret-id prod/k --query SecretString)\n"
+        "FEATURE_FLAG=true",
+        "$ kubectl get secret orders-db -o jsonpath='{.data.password}'\n<base64 of the password>",
+    ],
+)
+def test_a_command_reading_a_secret_with_no_secret_printed_is_kept(text: str) -> None:
+    assert not secrets.scan(text)

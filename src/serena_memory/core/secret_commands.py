@@ -81,9 +81,10 @@ _COMMAND_LINES = (
     r"\s-U\s*['\"]?[^\s%'\"]+%([^\s'\"]+)",
     # openssl -passin pass:VALUE
     r"\s-pass(?:in|out)?\s+pass:([^\s'\"]+)",
-    # curl -u USER:VALUE, httpie -a USER:VALUE, bundle config HOST USER:VALUE
+    # curl -u USER:VALUE, httpie -a USER:VALUE, bundle config HOST USER:VALUE, lftp -u
+    # USER,VALUE; the value may be quoted on its own (curl -u ci:'VALUE')
     r"(?:\s(?:-u|--user|-a|--auth)[ =]?|\bbundle config\s+(?:set\s+)?(?:--\w+\s+)?"
-    r"[\w.-]+\.[a-z]{2,}\s+)['\"]?[^\s:'\"@$<]+:([^\s'\"]+)",
+    rf"[\w.-]+\.[a-z]{{2,}}\s+)['\"]?[^\s:,'\"@$<]+[:,]{_ARG}",
 )
 # a line can hold a rule's credential only if it holds one of these (in lower case): a
 # flag (-p covers mysql, sqlcmd, sshpass, ssh-keygen -P and openssl -passin), or a command

@@ -50,6 +50,7 @@ from serena_memory.core.secret_files import (
 from serena_memory.core.secret_languages import in_english, names_abroad
 from serena_memory.core.secret_logins import LOGIN_WORDS, app_password, login_said
 from serena_memory.core.secret_names import joined_secret
+from serena_memory.core.secret_output import READER_WORDS, printed_below
 from serena_memory.core.secret_phrases import (
     PASSCODE_WORDS,
     SEED_WORDS,
@@ -370,7 +371,15 @@ def _said_above(part: str, above: str, label: str, columns: dict[int, str]) -> s
         (table_row(part, columns) if columns else None)
         or (value_below(label, part) if label else None)
         or (named_above(above, part) if above and ": " in part else None)
+        or (_printed(above, part) if above else None)
     )
+
+
+def _printed(above: str, part: str) -> str | None:
+    """The kind of a secret ``part`` is when the command above it reads one from its store."""
+    if any(map(above.__contains__, READER_WORDS)) and printed_below(above, part):
+        return "secret printed by the command above"
+    return None
 
 
 # a line of words alone: letters, spaces, commas, full stops, hyphens, code quotes, a

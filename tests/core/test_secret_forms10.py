@@ -110,3 +110,28 @@ def test_a_secret_printed_below_the_command_that_reads_it_is_refused(text: str) 
 )
 def test_a_command_reading_a_secret_with_no_secret_printed_is_kept(text: str) -> None:
     assert not secrets.scan(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "define( 'SMTP_PASSWORD', 'copper-harbor-violet-58' );",
+        'os.environ.setdefault("STRIPE_WEBHOOK_SECRET", "Zk3v8QmW2xLp7RtN4bYc9Hd")',
+        'os.Setenv("REGISTRY_TOKEN", "Rf8kQ2mZx7LpW4vN9tBc3Hy")',
+    ],
+)
+def test_a_secret_name_and_its_value_given_to_a_call_are_refused(text: str) -> None:
+    assert secrets.scan(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'os.getenv("API_KEY", "")',
+        "define( 'AUTH_KEY', 'put your unique phrase here' );",
+        'os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mysite.settings")',
+        '_("password", "Mot de passe")',
+    ],
+)
+def test_a_call_given_no_literal_secret_is_kept(text: str) -> None:
+    assert not secrets.scan(text)

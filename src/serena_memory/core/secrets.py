@@ -191,6 +191,8 @@ def _naming_patterns(line: str) -> Iterator[re.Pattern[str]]:
     yield from (_ASSIGNED, _KEY_VALUE, _ELEMENT)
     if "set" in line:
         yield from (_CONFIG_SET, _SHELL_SET)
+    if "(" in line:
+        yield _CALL_PAIR
     if _may_be_spaced(line):
         yield _SPACED
 
@@ -287,6 +289,9 @@ _ELEMENT = re.compile(r"<([A-Za-z][\w.:-]{0,60})>([^<\s]{6,200})</")
 # a setting set on a command line: `aws configure set aws_secret_access_key VALUE`,
 # `npm config set //host/:_authToken VALUE`, `doppler configure set token VALUE`
 _CONFIG_SET = re.compile(r"\bconfig(?:ure)?\s+set\s+(?:--?\w[\w-]*\s+)*([\w./:-]{1,80})\s+(\S+)")
+# a name and its value given to a call as its first two literals: PHP's define('NAME',
+# 'VALUE'), os.environ.setdefault("NAME", "VALUE"), os.Setenv, System.setProperty
+_CALL_PAIR = re.compile(r"\(\s*[\"']([A-Za-z_][\w.-]{0,80})[\"']\s*,\s*[\"']([^\"'\n]{1,200})[\"']")
 # a variable set in a shell that has no `=`: fish `set -x NAME VALUE`, csh `setenv NAME
 # VALUE`, Windows `setx NAME VALUE`
 _SHELL_SET = re.compile(

@@ -135,3 +135,21 @@ def test_a_secret_name_and_its_value_given_to_a_call_are_refused(text: str) -> N
 )
 def test_a_call_given_no_literal_secret_is_kept(text: str) -> None:
     assert not secrets.scan(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '    - curl --header "JOB-TOKEN: $CI_JOB_TOKEN" "$CI_API_V4_URL/projects/$CI_PROJECT_ID"',
+        "Dev mode: `start-dev` with ADMIN_USER=admin / ADMIN_PASSWORD=admin on localhost:8080.",
+        "本番のDBパスワードはSecrets Managerで90日ごとに自動ローテーションされる。",
+        "데이터베이스 비밀번호는 SecretsManager에서30일마다 자동으로 교체된다.",
+    ],
+)
+def test_references_assignments_and_unspaced_prose_are_kept(text: str) -> None:
+    assert not secrets.scan(text)
+
+
+def test_an_administrator_beside_an_assigned_strong_password_is_still_refused() -> None:
+    assert secrets.scan("admin / ADMIN_PASSWORD=Hx7!qLm2zR9w on the staging box")
+    assert secrets.scan("router admin / Hx7qLm2zR9w")

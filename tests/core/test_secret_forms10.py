@@ -153,3 +153,30 @@ def test_references_assignments_and_unspaced_prose_are_kept(text: str) -> None:
 def test_an_administrator_beside_an_assigned_strong_password_is_still_refused() -> None:
     assert secrets.scan("admin / ADMIN_PASSWORD=Hx7!qLm2zR9w on the staging box")
     assert secrets.scan("router admin / Hx7qLm2zR9w")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Lembrete: o STRIPE_API_KEY de produção é Zk8vQ2mWx7LpR4tN9bYc3Hd6",  # a name, then é
+        "Nota: el DEPLOY_TOKEN de staging es Rf8kQ2mZx7LpW4vN9tBc3Hy",
+        "A senha do relatório em prod é Qm7vKx2LpZ9tRw4N/bYc8HdTs3Fj",  # base64 with a slash
+        "Das Passwort für den Admin ist `Hk2mQ9zXv7LpR4tW/Nb8YcJd3Fs6` (Benutzer admin).",
+        "Kiosk: operator / Tq8vLm2ZxR9wKp4NbYc7Hd (shared account, lab)",  # an aside after it
+    ],
+)
+def test_a_secret_said_in_another_language_or_before_an_aside_is_refused(text: str) -> None:
+    assert secrets.scan(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The password file is under SubModule2/ProjectName",
+        "Owners: alice / bob.smith2024 (on call)",
+        "Paths: src / components (see below)",
+        "Lembrete: o STRIPE_API_KEY de produção é lido do Vault",
+    ],
+)
+def test_a_path_or_a_pair_of_names_is_kept(text: str) -> None:
+    assert not secrets.scan(text)

@@ -527,9 +527,9 @@ def strong_password(value: str, *, quoted: bool = False) -> bool:
     value = value.strip("'\"`").rstrip(".,;:)")
     if len(value) < 8 or is_placeholder(value) or not_a_value(value, quoted=quoted):
         return False
-    if _NOT_IN_PROSE.search(value) or _HEX_OR_UUID.fullmatch(value) or _dollar(value):
+    if _NOT_IN_PROSE.search(value) and not _drawn_with_slashes(value):
         return False
-    if _PUBLIC_VALUE.search(value):
+    if _HEX_OR_UUID.fullmatch(value) or _dollar(value) or _PUBLIC_VALUE.search(value):
         return False
     if passphrase(value):
         return True
@@ -539,6 +539,23 @@ def strong_password(value: str, *, quoted: bool = False) -> bool:
         bool(re.search(pattern, value)) for pattern in (r"[a-z]", r"[A-Z]", r"\d", r"[^\w\s]")
     )
     return bool(re.search(r"[A-Za-z]", value)) and classes >= 3 and len(set(value)) >= 6
+
+
+# base64 with its slashes: parts of letters of both cases and digits, none short
+_BASE64_PARTS = re.compile(r"[A-Za-z0-9+]{8,}(?:/[A-Za-z0-9+]{8,}){1,3}={0,2}")
+
+
+def _drawn_with_slashes(value: str) -> bool:
+    """Whether ``value``, shaped as a path, is drawn at random (base64 holds ``/``): long
+    parts, both cases, drawn as a whole (a path's parts are words: SubModule2/ProjectName)."""
+    from serena_memory.core.secret_drawn import random_looking
+
+    return (
+        _BASE64_PARTS.fullmatch(value) is not None
+        and not value.islower()
+        and not value.isupper()
+        and random_looking(value)
+    )
 
 
 # what default and demo passwords are made of (admin123, postgres1, testpass01): with

@@ -180,3 +180,35 @@ def test_a_secret_said_in_another_language_or_before_an_aside_is_refused(text: s
 )
 def test_a_path_or_a_pair_of_names_is_kept(text: str) -> None:
     assert not secrets.scan(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{ "type": "Base64 High Entropy String", "hashed_secret": '
+        '"0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c", "is_verified": false }',
+        '<script src="https://maps.googleapis.com/maps/api/js?key=AIzaSyD8kQ2mZx7LpW4vN9tBc3Hy6Rf1Jq5Xw2P&'
+        'callback=initMap" async></script>',
+        "Troque `SENHA_DB=troque-me` pela senha real no seu `.env` local.",
+        "Reemplaza `DB_PASSWORD=cambiame` por la contraseña real.",
+        "reCAPTCHA test secret (always passes): `6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe`",
+        "Turnstile's test secret: TURNSTILE_SECRET=1x0000000000000000000000000000000AA",
+        "# the JWS example's key (RFC 7515, appendix A.1)\nkey = "
+        '"AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow"',
+        "Tags are signed; import the key with `gpg --recv-keys 3AA5C34371567BD2`.",
+    ],
+)
+def test_hashes_page_keys_placeholders_and_published_keys_are_kept(text: str) -> None:
+    assert not secrets.scan(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GOOGLE_MAPS_SERVER_KEY=AIzaSyD8kQ2mZx7LpW4vN9tBc3Hy6Rf1Jq5Xw2P",  # no page loads it
+        "# prod\nclient_secret = 'Zk8vQ2mWx7LpR4tN9bYc3Hd6Tq'",  # a comment citing nothing
+        "WEBHOOK_SECRET=Zk8vQ2mWx7LpR4tN9bYc3Hd6Tq",  # a secret, not its hash
+    ],
+)
+def test_their_neighbours_are_still_refused(text: str) -> None:
+    assert secrets.scan(text)

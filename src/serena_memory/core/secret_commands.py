@@ -153,8 +153,8 @@ def command_line(line: str) -> bool:
 def _flag_secret(flag: str, value: str) -> bool:
     """Whether a flag's value is a secret: the flag names one (``--account-key``,
     ``--dest-creds``) and the value is a literal password or a secret value, not a key's
-    id (``--recv-keys 8E01AEAD2F125B58``)."""
-    bare = value.strip("'\"`")
+    id (``--recv-keys 8E01AEAD2F125B58``, quoted in prose: ``--recv-keys 8E01...58`.``)."""
+    bare = value.strip("'\"`").rstrip(",.;:)").strip("'\"`")
     return (
         secret_name(flag)
         and _given(value)

@@ -15,6 +15,9 @@ from collections import Counter
 _PLACEHOLDER = re.compile(
     r"x{4,}|\*{3,}|\.\.\.|…|•{3,}|example|replace|your|changeme|change_me|dummy|placeholder"
     r"|redacted|sample|fake|not[-_ ]?a[-_ ]?real|not[-_ ]real|\$\{|\$\(|\{\{|%\("
+    # "change me" in other languages (Portuguese, Spanish, French, German, Italian, Dutch)
+    r"|(?:troque|mude|altere)[-_ ]?me|c[aá]mbia(?:me|lo)|changez[-_ ]?moi|[aà][-_ ]changer"
+    r"|bitte[-_ ]?(?:ä|ae)ndern|(?:ä|ae)ndere?[-_ ]?mich|da[-_ ]cambiare|wijzig[-_ ]?mij"
     # a Windows or NuGet variable: %NUGET_PAT%
     r"|^%[A-Za-z_][\w.]*%$"
     # a value that says it guards nothing: Django's django-insecure-..., a test-only key
@@ -185,6 +188,14 @@ PUBLISHED_KEYS = frozenset(
         "2YotnFZFEjr1zCsicMWpAA",
         "tGzv3JOkF0XG5Qx2TlKWIA",
         "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk",
+        # the HMAC key of the JWS example (RFC 7515, appendix A.1)
+        "AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow",
+        # the test keys captcha providers publish, which always pass: reCAPTCHA v2's site
+        # key and secret, Cloudflare Turnstile's
+        "6LeIxAcTAAAAAJcZVRqyHh71UMIEGNQ_MXjiZKhI",
+        "6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe",
+        "1x0000000000000000000000000000000AA",
+        "2x0000000000000000000000000000000AA",
     )
 )
 _HEX_OR_UUID = re.compile(r"[0-9a-f]{7,64}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", re.I)
@@ -327,10 +338,12 @@ def _public_words(words: list[str]) -> bool:
     return any(pair in _PUBLIC_PAIRS for pair in zip(words, words[1:], strict=False))
 
 
-# words that make a token no credential: a page's cursor, an OAuth state or PKCE verifier
+# words that make a token no credential: a page's cursor, an OAuth state or PKCE verifier;
+# a hash of the secret (detect-secrets' baseline `hashed_secret`, `sha256_token`)
 _NO_CREDENTIAL_WORDS = frozenset(
     ["next", "page", "continuation", "cursor", "pagination", "state", "nonce", "pkce"]
     + ["verifier", "challenge", "cancellation", "sync", "idempotency"]
+    + ["hashed", "hash", "sha", "md5", "digest", "checksum", "fingerprint"]
 )
 # names that alone say no secret: a key (a cache's, a keybinding's), a session (a work
 # session's), auth (a setting); joined to another word they do (_app_session, X-Device-Auth)

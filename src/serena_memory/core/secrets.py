@@ -491,8 +491,8 @@ def _line_kind(
 ) -> str | None:
     """The kind of the first secret on ``line`` (``foreign``: whether it may name one in
     another language than English; ``above``: the few lines before it, which may say a
-    browser's key is public: a Firebase config's first line), unless the line cites an RFC
-    (an RFC's examples are published)."""
+    browser's key is public: a Firebase config's first line), unless the line, or a comment
+    just above it, cites an RFC (an RFC's examples are published)."""
     kind = _detected(line, detectors) or _known_token(line)
     if kind is None:
         kind = _said_kind(line, foreign=foreign)
@@ -502,7 +502,16 @@ def _line_kind(
         return None
     if kind in BROWSER_KEYS and any(map(public_line, (*above, line))):
         return None
-    return None if published_example(line) else kind
+    return None if published_example(line) or _cited_above(above) else kind
+
+
+# a comment, the line's own: `# docs example (RFC 7515 appendix)` above the key it quotes
+_COMMENT = re.compile(r"\s*(?:#|//|--|/\*|<!--)")
+
+
+def _cited_above(above: Sequence[str]) -> bool:
+    """Whether the line just above is a comment that says a published example follows."""
+    return bool(above) and _COMMENT.match(above[-1]) is not None and published_example(above[-1])
 
 
 def _said_kind(line: str, *, foreign: bool) -> str | None:

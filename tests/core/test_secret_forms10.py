@@ -212,3 +212,9 @@ def test_hashes_page_keys_placeholders_and_published_keys_are_kept(text: str) ->
 )
 def test_their_neighbours_are_still_refused(text: str) -> None:
     assert secrets.scan(text)
+
+
+def test_a_passphrase_given_to_any_secret_name_is_refused_an_instruction_is_not() -> None:
+    assert secrets.scan("`SESSION_SECRET=maple-orbit-quartz-58` (preprod)")
+    assert not secrets.scan("SESSION_SECRET=generate-with-openssl-rand-hex-32")
+    assert not secrets.scan("SESSION_TIMEOUT=maple-orbit-quartz-58")

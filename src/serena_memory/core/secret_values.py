@@ -475,6 +475,8 @@ def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
         return True
     if quoted and _SYMBOL.search(value) and strong_password(value, quoted=True):
         return True  # a short strong password quoted for any secret's name (SECRET_KEY)
+    if passphrase(value) and not _INSTRUCTION.intersection(re.split(r"[-_.+~]", value.lower())):
+        return True  # a generator's words and a number, for any secret's name (APP_SECRET)
     # a password's value may be words and digits, or short and strong (a word, a year, `!`)
     return password_name(name) and (
         passphrase(value)
@@ -483,6 +485,14 @@ def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
         or set_password(value)
         or paired_words(value)
     )
+
+
+# words that tell how to make a secret, in a value that is an instruction, not a passphrase
+# (generate-with-openssl-rand-hex-32)
+_INSTRUCTION = _words(
+    "generate generated use set run replace put enter fill paste with from openssl rand random"
+    " hex base64 uuid"
+)
 
 
 # two to four words of five letters or more joined, as a person sets a password to

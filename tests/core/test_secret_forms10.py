@@ -218,3 +218,32 @@ def test_a_passphrase_given_to_any_secret_name_is_refused_an_instruction_is_not(
     assert secrets.scan("`SESSION_SECRET=maple-orbit-quartz-58` (preprod)")
     assert not secrets.scan("SESSION_SECRET=generate-with-openssl-rand-hex-32")
     assert not secrets.scan("SESSION_TIMEOUT=maple-orbit-quartz-58")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "      - SMTP_PASSWORD_RELAY=Qw8&mZ2!xLp4Rt",  # whose password, after its word
+        "    PYPI_TOKEN_INTERNAL: Zk8vQ2mWx7LpR4tN9bYc3Hd6",
+        'signing_key_webhooks = "Xq2mZ8vLp4Rw7TkN9bYc3HdFs6Jq"',
+    ],
+)
+def test_a_secret_name_qualified_after_its_word_given_a_random_value_is_refused(
+    text: str,
+) -> None:
+    assert secrets.scan(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "CACHE_KEY_PREFIX=user-profile-v3",
+        "TOKEN_EXPIRY_SECONDS=3600",
+        "SSH_KEY_FINGERPRINT=SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8",
+        'api_key_header = APIKeyHeader(name="X-API-Key", auto_error=False)',
+        "SMTP_PASSWORD_RELAY=$RELAY_PASSWORD",
+        "PYPI_TOKEN_INTERNAL=internal",
+    ],
+)
+def test_a_qualified_name_given_no_drawn_value_is_kept(text: str) -> None:
+    assert not secrets.scan(text)

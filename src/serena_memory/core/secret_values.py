@@ -447,6 +447,31 @@ def leading_secret_name(name: str) -> bool:
     )
 
 
+# the words of a secret that a name may qualify after them (WIFI_PASSWORD_OFFICE)
+_QUALIFIED = frozenset(["password", "passwd", "pwd", "passphrase", "token", "secret", "key"])
+
+
+def qualified_secret_name(name: str) -> bool:
+    """Whether ``name`` has a secret's word followed by one or two words saying whose or
+    where it is (``WIFI_PASSWORD_OFFICE``, ``DRONE_TOKEN_droneci``, ``hmac_key_payments``),
+    none saying the value is about the secret (``TOKEN_URL``, ``KEY_ID``) nor a data key's
+    (``CACHE_KEY_PREFIX``); its value must still be drawn at random or a strong password."""
+    words = [word.lower() for word in _NAME_WORDS.findall(name)]
+    for at, word in enumerate(words[:-1]):
+        after = words[at + 1 :]
+        if word not in _QUALIFIED or len(after) > 2 or any(part.isdigit() for part in after):
+            continue
+        if word == "key" and (at == 0 or words[at - 1] in DATA_KEY_WORDS):
+            continue
+        return not (
+            _ABOUT_PASSWORD.intersection(after)
+            or _NOT_THE_SECRET.intersection(after)
+            or _NO_CREDENTIAL_WORDS.intersection(words)
+            or _public_words(words)
+        )
+    return False
+
+
 def password_name(name: str) -> bool:
     """Whether ``name`` names a password, its word joined or not (PGPASSWORD, DB_PASSWORDS)."""
     return any(

@@ -40,6 +40,7 @@ from serena_memory.core.secret_context import (
 from serena_memory.core.secret_detectors import detected as _detected
 from serena_memory.core.secret_detectors import detectors as _detectors
 from serena_memory.core.secret_detectors import known_token as _known_token
+from serena_memory.core.secret_drawn import random_looking
 from serena_memory.core.secret_files import (
     encoded_auth,
     encoded_private_key,
@@ -86,7 +87,10 @@ from serena_memory.core.secret_values import (
     leading_secret_name,
     literal_secret,
     literal_value,
+    not_a_value,
+    qualified_secret_name,
     secret_name,
+    strong_password,
 )
 
 # a name that says its value is a secret, assigned (=, :) a value on the same line
@@ -218,6 +222,8 @@ def _secret_given(line: str, at: int, name: str, value: str, *, quoted: bool) ->
     (or a URL's ``key``), the value a literal one, and not an ARN's field nor a hash."""
     if name_alone(name, value, line, at):
         return not public_context(line, at)
+    if qualified_secret_name(name) and not secret_name(name) and not leading_secret_name(name):
+        return _drawn_or_strong(value) and not public_context(line, at)
     return (
         (secret_name(name) or _query_key(line, at, name) or leading_secret_name(name))
         and literal_value(name, value, quoted=quoted)
@@ -227,6 +233,17 @@ def _secret_given(line: str, at: int, name: str, value: str, *, quoted: bool) ->
         and not no_credential(line, at)
         and not remarked_public(line, at)
     )
+
+
+def _drawn_or_strong(value: str) -> bool:
+    """Whether a value given to a qualified secret's name is one: drawn at random or a
+    strong password, never a placeholder, a reference or code."""
+    if not_a_value(value) or "(" in value:
+        return False  # code: a call, an attribute (APIKeyHeader(name=...))
+    value = value.strip("'\"`")
+    if is_placeholder(value) or value.startswith("$"):
+        return False
+    return random_looking(value) or strong_password(value, quoted=True)
 
 
 def _may_be_spaced(line: str) -> bool:

@@ -247,3 +247,8 @@ def test_a_secret_name_qualified_after_its_word_given_a_random_value_is_refused(
 )
 def test_a_qualified_name_given_no_drawn_value_is_kept(text: str) -> None:
     assert not secrets.scan(text)
+
+
+def test_a_password_in_a_go_mysql_dsn_is_refused_a_placeholder_is_not() -> None:
+    assert secrets.scan('db, err := sql.Open("mysql", "shop:Copper77Lantern@tcp(db:3306)/shop")')
+    assert not secrets.scan('dsn := "user:password@tcp(localhost:3306)/db"')

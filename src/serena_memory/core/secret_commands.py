@@ -10,6 +10,7 @@ import re
 from functools import cache
 from typing import Any
 
+from serena_memory.core.secret_naming import secret_name
 from serena_memory.core.secret_values import (
     PUBLISHED_KEYS,
     WORDS,
@@ -18,7 +19,6 @@ from serena_memory.core.secret_values import (
     literal_secret,
     literal_value,
     not_a_value,
-    secret_name,
     strong_password,
 )
 

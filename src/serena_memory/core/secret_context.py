@@ -18,17 +18,16 @@ from functools import cache
 from typing import Any
 
 from serena_memory.core.secret_drawn import DERIVED, SID, UUID, derived_name, random_looking
+from serena_memory.core.secret_naming import DATA_KEY_WORDS, secret_name
 from serena_memory.core.secret_public import public_context
 from serena_memory.core.secret_said import HASH_OF, generated, random_token
 from serena_memory.core.secret_values import (
-    DATA_KEY_WORDS,
     entropy,
     human_password,
     is_placeholder,
     literal_value,
     passphrase,
     public_value,
-    secret_name,
 )
 
 

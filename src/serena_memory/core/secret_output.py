@@ -12,12 +12,8 @@ import binascii
 import re
 
 from serena_memory.core.secret_drawn import random_looking
-from serena_memory.core.secret_values import (
-    human_password,
-    is_placeholder,
-    literal_secret,
-    secret_name,
-)
+from serena_memory.core.secret_naming import secret_name
+from serena_memory.core.secret_values import human_password, is_placeholder, literal_secret
 
 # what a line must hold to be such a command (most lines hold none: a cheap test first)
 READER_WORDS = ("get secret", "secrets versions access", "get-secret-value", "vault ", "op read")

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from serena_memory.core.secret_values import PUBLISHED_KEYS, filler, is_placeholder, public_name
+from serena_memory.core.secret_naming import public_name
+from serena_memory.core.secret_values import PUBLISHED_KEYS, filler, is_placeholder
 
 # keys made to be sent by browsers, public when their name says so:
 # NEXT_PUBLIC_FIREBASE_API_KEY=AIza...

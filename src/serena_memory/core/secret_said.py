@@ -11,9 +11,9 @@ from functools import cache
 from typing import Any
 
 from serena_memory.core.secret_drawn import derived_name
+from serena_memory.core.secret_naming import DATA_KEY_WORDS, secret_name
 from serena_memory.core.secret_public import public_context
 from serena_memory.core.secret_values import (
-    DATA_KEY_WORDS,
     entropy,
     human_password,
     literal_secret,
@@ -21,7 +21,6 @@ from serena_memory.core.secret_values import (
     passphrase,
     public_value,
     quoted_secret,
-    secret_name,
     strong_password,
 )
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from functools import cache
 from typing import Any, NamedTuple
 
 from serena_memory.core.errors import MemoryStoreError
@@ -51,6 +50,7 @@ from serena_memory.core.secret_files import (
 from serena_memory.core.secret_languages import in_english, names_abroad
 from serena_memory.core.secret_logins import LOGIN_WORDS, app_password, login_said
 from serena_memory.core.secret_names import joined_secret
+from serena_memory.core.secret_naming import leading_secret_name, qualified_secret_name, secret_name
 from serena_memory.core.secret_output import READER_WORDS, printed_below
 from serena_memory.core.secret_phrases import (
     PASSCODE_WORDS,
@@ -82,14 +82,11 @@ from serena_memory.core.secret_said import (
     token_named_after,
     value_below,
 )
+from serena_memory.core.secret_urls import URL_WORDS, url_password
 from serena_memory.core.secret_values import (
     is_placeholder,
-    leading_secret_name,
-    literal_secret,
     literal_value,
     not_a_value,
-    qualified_secret_name,
-    secret_name,
     strong_password,
 )
 
@@ -107,29 +104,6 @@ _ASSIGNED = re.compile(
 )
 # the same in an XML setting: <add key="DbPassword" value="..." />
 _KEY_VALUE = re.compile(rf"(?i)\bkey=\"({_SECRET_NAME})\"\s+value=\"([^\"]+)\"")
-# a password in a URL, including those detect-secrets misses (no user name, `!` or `$`)
-# (a `#` pasted unencoded belongs to the password)
-# (a token with `/` pasted unencoded too, as AWS CodeArtifact's: judged as a token then)
-# (under RE2: a password running to the `@` may run far)
-# (a mail address as the user, as mail relays take it: smtp://postmaster@mg.host:PASSWORD@;
-# one `@` pasted unencoded in the password: the last `@` before the host ends it)
-# (Oracle's thin URL writes user/PASSWORD@: jdbc:oracle:thin:scott/PASSWORD@//host)
-_URL_PASSWORD = (
-    r"[A-Za-z][A-Za-z0-9+.-]*://([^\s:/?#@]*(?:@[^\s:/?#@]+)?):([^\s@]*(?:@[^\s@/]*)?)@[\w\[]"
-    r"|oracle:thin:([^\s:/@]+)/([^\s@/]+)@"
-)
-
-
-@cache
-def _url_passwords() -> Any:
-    from serena_memory.core.secret_tokens import linear
-
-    return linear(_URL_PASSWORD)
-
-
-# a port then a query (host:8080?to=a@b.io): no password
-_PORT_QUERY = re.compile(r"\d*\?")
-_PORT_PATH = re.compile(r"\d*/")
 # a line can hold an assignment to a secret's name only if it holds one of these
 # (`auth` only as a name given a value: authentication and authorization are common words)
 _SECRET_WORDS: tuple[str, ...] = ("key", "token", "secret", "pass", "pw", "cred", "psk", "seed")
@@ -323,28 +297,6 @@ _SPACED = re.compile(
 )
 
 
-def _url_password(line: str) -> bool:
-    """A password in a URL (``scheme://user:PASSWORD@host``) that is not a placeholder,
-    nor the user name again (``guest:guest@``, a local default)."""
-    for match in _url_passwords().finditer(line):
-        user, password = match.group(1, 2) if match.group(2) is not None else match.group(3, 4)
-        if not password:
-            continue
-        if password.startswith("{") and password.endswith("}"):
-            continue  # a template's field: https://bot:{token}@host
-        if "/" in password and (_PORT_PATH.match(password) or not literal_secret(password)):
-            continue  # a port and a path (host:8080/a@b), or a path
-        if _PORT_QUERY.match(password) and (password[0].isdigit() or not user):
-            continue
-        if (
-            password != user
-            and not is_placeholder(password)
-            and not is_placeholder(password.strip("[]<>{}"))
-        ):
-            return True
-    return False
-
-
 def scan(text: str) -> list[Finding]:
     """The secrets in ``text``, one finding per line at most (the first kind found)."""
     found: dict[int, str] = dict(blocks(text))
@@ -469,7 +421,7 @@ def masked_name(name: str) -> str:
 # our own rules on a line, each run only on a line holding one of its words (most lines
 # hold none): (words, rule, kind)
 _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
-    (("://", "oracle:thin:"), _url_password, URL_PASSWORD),
+    (URL_WORDS, url_password, URL_PASSWORD),
     (
         ("bearer", "basic", "authorization"),
         header_credential,

@@ -252,3 +252,9 @@ def test_a_qualified_name_given_no_drawn_value_is_kept(text: str) -> None:
 def test_a_password_in_a_go_mysql_dsn_is_refused_a_placeholder_is_not() -> None:
     assert secrets.scan('db, err := sql.Open("mysql", "shop:Copper77Lantern@tcp(db:3306)/shop")')
     assert not secrets.scan('dsn := "user:password@tcp(localhost:3306)/db"')
+
+
+def test_a_password_flag_after_a_user_flag_is_refused_a_port_is_not() -> None:
+    assert secrets.scan("mosquitto_sub -h broker.example.org -u meter -P Tq8vLm2ZxR9wKp4N -t a/b")
+    assert not secrets.scan("mysql -u root -P 3306 -h db.internal")
+    assert not secrets.scan("mosquitto_sub -u meter -P $MQTT_PASSWORD -t a/b")

@@ -79,6 +79,9 @@ _COMMAND_LINES = (
     rf"{_STORES_SECRET}[^\n|;&]*<<<\s*{_ARG}",
     # smbclient -U 'DOMAIN\\user%password'
     r"\s-U\s*['\"]?[^\s%'\"]+%([^\s'\"]+)",
+    # a user flag then a password flag, as MQTT, FTP and database clients take them:
+    # mosquitto_pub -u USER -P VALUE (the user named first: `-P` alone may be a port)
+    rf"\s(?:-u|--username)[ =]\S+\s+(?:-[A-Za-z]\s+\S+\s+)?-[pP]\s+{_ARG}",
     # openssl -passin pass:VALUE
     r"\s-pass(?:in|out)?\s+pass:([^\s'\"]+)",
     # curl -u USER:VALUE, httpie -a USER:VALUE, bundle config HOST USER:VALUE, lftp -u

@@ -48,18 +48,22 @@ def url_password(line: str) -> bool:
             (match.group(at, at + 1) for at in (1, 3, 5) if match.group(at + 1) is not None),
             (None, None),
         )
-        if not password:
-            continue
-        if password.startswith("{") and password.endswith("}"):
-            continue  # a template's field: https://bot:{token}@host
-        if "/" in password and (_PORT_PATH.match(password) or not literal_secret(password)):
-            continue  # a port and a path (host:8080/a@b), or a path
-        if _PORT_QUERY.match(password) and (password[0].isdigit() or not user):
-            continue
-        if (
-            password != user
-            and not is_placeholder(password)
-            and not is_placeholder(password.strip("[]<>{}"))
-        ):
+        if password and _url_secret(user or "", password):
             return True
     return False
+
+
+def _url_secret(user: str, password: str) -> bool:
+    """Whether ``password``, after ``user`` in a URL, is one: no template's field, port and
+    path or port and query, placeholder, nor the user again."""
+    if password.startswith("{") and password.endswith("}"):
+        return False  # a template's field: https://bot:{token}@host
+    if "/" in password and (_PORT_PATH.match(password) or not literal_secret(password)):
+        return False  # a port and a path (host:8080/a@b), or a path
+    if _PORT_QUERY.match(password) and (password[0].isdigit() or not user):
+        return False
+    return (
+        password != user
+        and not is_placeholder(password)
+        and not is_placeholder(password.strip("[]<>{}"))
+    )

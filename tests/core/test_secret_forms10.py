@@ -258,3 +258,10 @@ def test_a_password_flag_after_a_user_flag_is_refused_a_port_is_not() -> None:
     assert secrets.scan("mosquitto_sub -h broker.example.org -u meter -P Tq8vLm2ZxR9wKp4N -t a/b")
     assert not secrets.scan("mysql -u root -P 3306 -h db.internal")
     assert not secrets.scan("mosquitto_sub -u meter -P $MQTT_PASSWORD -t a/b")
+
+
+def test_a_bytes_or_raw_literal_given_to_a_secret_name_is_refused() -> None:
+    assert secrets.scan('FERNET_KEY = b"q2Vx8mZkLp4Rw7TnN9bYc3HdFs6Jq0Ab-XyWvUt1Rs8="')
+    assert secrets.scan('SECRET_KEY = r"Zk8vQ2m!Wx7LpR4tN9bYc3Hd6"')
+    assert not secrets.scan('SECRET_KEY = b""')
+    assert not secrets.scan("TOKEN = bytes_from_env()")

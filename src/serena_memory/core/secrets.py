@@ -97,10 +97,12 @@ _SECRET_NAME = (
 # a value runs to a space or quote; `;` and `,` belong to it unless the next field follows
 _VALUE = r"((?:[^\s\"'`;,]|[;,](?![A-Za-z_][\w.-]*=|\s|$))+)"
 # a whole name (taken possessively, from its first character: linear in the line's
-# length), then the value, looked ahead (a name that is no secret's does not hide the
+# length), then the value (a bytes or raw literal's prefix before its quote: b"...", r"..."),
+# looked ahead (a name that is no secret's does not hide the
 # assignment after it); the name's ending is checked in `_assigned`
 _ASSIGNED = re.compile(
-    rf"(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]++)(?=[\"'`]?\s*(?::=|[:=])\s*([\"'`]?){_VALUE})"
+    rf"(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]++)(?=[\"'`]?\s*(?::=|[:=])\s*"
+    rf"(?:[bBrR]{{1,2}}(?=[\"']))?([\"'`]?){_VALUE})"
 )
 # the same in an XML setting: <add key="DbPassword" value="..." />
 _KEY_VALUE = re.compile(rf"(?i)\bkey=\"({_SECRET_NAME})\"\s+value=\"([^\"]+)\"")

@@ -265,3 +265,20 @@ def test_a_bytes_or_raw_literal_given_to_a_secret_name_is_refused() -> None:
     assert secrets.scan('SECRET_KEY = r"Zk8vQ2m!Wx7LpR4tN9bYc3Hd6"')
     assert not secrets.scan('SECRET_KEY = b""')
     assert not secrets.scan("TOKEN = bytes_from_env()")
+
+
+def test_a_literal_default_of_a_declared_secret_variable_is_refused() -> None:
+    found = secrets.scan(
+        'variable "smtp_password" {\n  type    = string\n  default = "Hx7q-Lm2z*R9wKp"\n}'
+    )
+    assert [finding.line for finding in found] == [3]
+    assert secrets.placeholder_for(found[0].kind) == "<smtp-password>"
+    assert not secrets.scan('variable "smtp_password" {\n  type = string\n  default = ""\n}')
+    assert not secrets.scan('variable "region" {\n  default = "eu-west-1"\n}')
+    assert not secrets.scan(
+        'variable "smtp_password" {\n  type = string\n}\nlocals {\n  default = "Hx7q-Lm2z*R9wKp"'
+    )
+
+
+def test_a_name_holding_a_password_is_masked_with_a_placeholder() -> None:
+    assert secrets.masked_name("ops/mq-password-Vb7Kq2TzRw9LmXs4Np") == "ops/<password>"

@@ -36,6 +36,7 @@ from serena_memory.core.secret_context import (
     named_in_sentence,
     public_context,
 )
+from serena_memory.core.secret_defaults import declared_default
 from serena_memory.core.secret_detectors import detected as _detected
 from serena_memory.core.secret_detectors import detectors as _detectors
 from serena_memory.core.secret_detectors import known_token as _known_token
@@ -335,6 +336,8 @@ def _kind_on_line(
         )
         if kind is not None:
             return kind
+    if "default" in lines[number - 1]:
+        return declared_default(prior, lines[number - 1])
     # (a line of one word, as a memory's name is: a credential joined to its name)
     return joined_secret(lines[number - 1].strip().strip("`"))
 
@@ -413,7 +416,7 @@ def masked_name(name: str) -> str:
         return name
     parts = []
     for part in name.split("/"):
-        kind = _line_kind(part, _detectors())
+        kind = _line_kind(part, _detectors()) or joined_secret(part)
         parts.append(part if kind is None else placeholder_for(kind))
     if parts == name.split("/"):  # a secret across folders (a URL): the whole name
         return placeholder_for(scan_name(name)[0].kind)
@@ -538,6 +541,9 @@ _PLACEHOLDERS = {
     "Private Key": "<private-key>",
     "credential in an Authorization header": "<token>",
     "AWS Access Key": "<aws-access-key>",
+    "password in a memory's name": "<password>",
+    "token in a memory's name": "<token>",
+    "secret printed by the command above": "<secret>",
 }
 
 

@@ -10,12 +10,8 @@ from functools import cache
 from typing import Any
 
 from serena_memory.core.secret_files import recovery_codes
-from serena_memory.core.secret_values import (
-    is_placeholder,
-    literal_value,
-    secret_name,
-    strong_password,
-)
+from serena_memory.core.secret_naming import secret_name
+from serena_memory.core.secret_values import is_placeholder, literal_value, strong_password
 
 # a PEM private key's header, also wrapped over lines as a ticket or a mail wraps it
 _PEM_HEADER = (

@@ -10,6 +10,7 @@ import re
 from functools import cache
 from typing import Any
 
+from serena_memory.core.secret_naming import secret_name
 from serena_memory.core.secret_values import (
     PUBLISHED_KEYS,
     WORDS,
@@ -18,7 +19,6 @@ from serena_memory.core.secret_values import (
     literal_secret,
     literal_value,
     not_a_value,
-    secret_name,
     strong_password,
 )
 
@@ -79,11 +79,15 @@ _COMMAND_LINES = (
     rf"{_STORES_SECRET}[^\n|;&]*<<<\s*{_ARG}",
     # smbclient -U 'DOMAIN\\user%password'
     r"\s-U\s*['\"]?[^\s%'\"]+%([^\s'\"]+)",
+    # a user flag then a password flag, as MQTT, FTP and database clients take them:
+    # mosquitto_pub -u USER -P VALUE (the user named first: `-P` alone may be a port)
+    rf"\s(?:-u|--username)[ =]\S+\s+(?:-[A-Za-z]\s+\S+\s+)?-[pP]\s+{_ARG}",
     # openssl -passin pass:VALUE
     r"\s-pass(?:in|out)?\s+pass:([^\s'\"]+)",
-    # curl -u USER:VALUE, httpie -a USER:VALUE, bundle config HOST USER:VALUE
+    # curl -u USER:VALUE, httpie -a USER:VALUE, bundle config HOST USER:VALUE, lftp -u
+    # USER,VALUE; the value may be quoted on its own (curl -u ci:'VALUE')
     r"(?:\s(?:-u|--user|-a|--auth)[ =]?|\bbundle config\s+(?:set\s+)?(?:--\w+\s+)?"
-    r"[\w.-]+\.[a-z]{2,}\s+)['\"]?[^\s:'\"@$<]+:([^\s'\"]+)",
+    rf"[\w.-]+\.[a-z]{{2,}}\s+)['\"]?[^\s:,'\"@$<]+[:,]{_ARG}",
 )
 # a line can hold a rule's credential only if it holds one of these (in lower case): a
 # flag (-p covers mysql, sqlcmd, sshpass, ssh-keygen -P and openssl -passin), or a command
@@ -152,8 +156,8 @@ def command_line(line: str) -> bool:
 def _flag_secret(flag: str, value: str) -> bool:
     """Whether a flag's value is a secret: the flag names one (``--account-key``,
     ``--dest-creds``) and the value is a literal password or a secret value, not a key's
-    id (``--recv-keys 8E01AEAD2F125B58``)."""
-    bare = value.strip("'\"`")
+    id (``--recv-keys 8E01AEAD2F125B58``, quoted in prose: ``--recv-keys 8E01...58`.``)."""
+    bare = value.strip("'\"`").rstrip(",.;:)").strip("'\"`")
     return (
         secret_name(flag)
         and _given(value)

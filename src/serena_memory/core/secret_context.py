@@ -18,17 +18,16 @@ from functools import cache
 from typing import Any
 
 from serena_memory.core.secret_drawn import DERIVED, SID, UUID, derived_name, random_looking
+from serena_memory.core.secret_naming import DATA_KEY_WORDS, secret_name
 from serena_memory.core.secret_public import public_context
 from serena_memory.core.secret_said import HASH_OF, generated, random_token
 from serena_memory.core.secret_values import (
-    DATA_KEY_WORDS,
     entropy,
     human_password,
     is_placeholder,
     literal_value,
     passphrase,
     public_value,
-    secret_name,
 )
 
 
@@ -191,6 +190,11 @@ _CODE = re.compile(r"[A-Za-z0-9]{4,8}(?:-[A-Za-z0-9]{4,8}){1,11}|\d{6,10}")
 # a program's or a package's name (update-passwd, base-passwd): no variable
 _PROGRAM = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+")
 _REFERENCE = re.compile(r"#\d{3,}|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+){2,}$")  # Bug#53857, XXH3_SIZE_MIN
+# the letters of scripts written without spaces between words (kana, CJK ideographs,
+# Hangul, Thai): a run holding them is a sentence's words, never a token or a password
+_UNSPACED_SCRIPT = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+# a variable the shell expands, alone or leading a path or a URL ($CI_API_V4_URL/projects)
+_EXPANDED = re.compile(r"\$\{?[A-Za-z_]\w*\}?(?:[/:.?]|$)")
 
 
 def _naming(word: str, before: str) -> str | None:
@@ -464,6 +468,10 @@ def _value_kind(line: str, match: re.Match[str]) -> str | None:
         return None  # inside a word, a path or after a bracket
     if line[match.end() : match.end() + 1] == "(" or _REFERENCE.search(value):
         return None  # a call: OAuthToken(...); an issue: Bug#53857
+    if _EXPANDED.match(value):
+        return None  # a shell's variable, alone or leading a path: $CI_API_V4_URL/projects
+    if _UNSPACED_SCRIPT.search(value):
+        return None  # words of a language written without spaces, run into a word: prose
     quoted = start > 0 and line[start - 1] in "`'\""
     kind = _judge(line[max(0, start - WINDOW) : start], value, quoted=quoted)
     if kind is not None and not _said_else(line, start, match.end()):

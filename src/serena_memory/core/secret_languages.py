@@ -67,10 +67,11 @@ _CONNECTOR = re.compile(rf"(?i)(?<![^\W\d_])(?:{_IS})(?![^\W\d_])")
 
 
 # an English secret's word, then another language's "is": "El token de GitHub es VALUE",
-# "La password del server è VALUE" (the word borrowed, the sentence not English)
+# "La password del server è VALUE" (the word borrowed, the sentence not English; the word
+# may end a name: "o CLOUDFLARE_API_TOKEN de produção é VALUE")
 _SAID_ABROAD = (
-    r"(?i)\b(?:token|password|api[ _-]?key|secret)\b[^\n]{0,40}?\s(?:es|é|è|ist|lautet|est"
-    r"|era|était|jest|är|adalah)\s"
+    r"(?i)(?:^|[^a-z])(?:token|password|api[ _-]?key|secret)\b[^\n]{0,40}?\s"
+    r"(?:es|é|è|ist|lautet|est|era|était|jest|är|adalah)\s"
 )
 
 

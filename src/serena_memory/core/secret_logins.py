@@ -47,10 +47,11 @@ _SET_ACCOUNT_TO = re.compile(
     r"(?:'s)?(?:\s+(?:password|pw|pass))?\s+to\s+[`'\"]?([^\s`'\"]{8,80})"
 )
 # a user then a password after a service's label: "SFTP for the agency: agency / VALUE"
-# (the line ends there, or an aside follows: "... / VALUE — it has real data access")
+# (the line ends there, or an aside follows: "... / VALUE — it has real data access",
+# "... / VALUE (shared account)")
 _LABELLED_LOGIN = re.compile(
     r":\s+[`'\"]?[\w.@+-]{2,64}[`'\"]?\s+/\s+[`'\"]?([^\s`'\"/]{8,80})[`'\"]?"
-    r"(?:\s*\.?$|\s+[—–-]\s|[,;]\s)"
+    r"(?:\s*\.?$|\s+[—–-]\s|[,;]\s|\s+\()"
 )
 # a Wi-Fi network's key: "the Wi-Fi ... is `NAME`, key VALUE"; or the password alone
 # after its label, generated ("wifi: VALUE": a network's name has no such tail)

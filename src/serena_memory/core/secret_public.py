@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from serena_memory.core.secret_values import PUBLISHED_KEYS, filler, is_placeholder, public_name
+from serena_memory.core.secret_naming import public_name
+from serena_memory.core.secret_values import PUBLISHED_KEYS, filler, is_placeholder
 
 # keys made to be sent by browsers, public when their name says so:
 # NEXT_PUBLIC_FIREBASE_API_KEY=AIza...
@@ -76,14 +77,16 @@ def retired_id(line: str, token: str) -> bool:
     return _KEY_ID.search(token) is not None and _RETIRED.search(line) is not None
 
 
-# a public key by its context: a browser's key (restricted to referrers, visible in a page),
-# a client-side or frontend token
+# a public key by its context: a browser's key (restricted to referrers, visible in a page,
+# loaded by a script tag), a client-side or frontend token
 _PUBLIC_CONTEXT = re.compile(
     r"(?i)\b(?:client-side|front-?end (?:token|key)|publishable|referr?ers?|page source"
     r"|web source|snippet|search-only|web (?:config|sdk)|firebase ?config"
     r"|(?:meant|made|safe) for (?:the )?browsers?|ships? to (?:every )?browsers?"
     r"|(?:sent|used|loaded|read) (?:by|in|from) (?:the |every |a )?browsers?"
     r"|safe to expose|meant to be public|not (?:a )?secret)\b"
+    # a page's script tag loading a browser's API: its URL reaches every visitor
+    r"|<script\b[^>\n]{0,80}?\bsrc="
 )
 
 

@@ -11,9 +11,9 @@ from functools import cache
 from typing import Any
 
 from serena_memory.core.secret_drawn import derived_name
+from serena_memory.core.secret_naming import DATA_KEY_WORDS, secret_name
 from serena_memory.core.secret_public import public_context
 from serena_memory.core.secret_values import (
-    DATA_KEY_WORDS,
     entropy,
     human_password,
     literal_secret,
@@ -21,7 +21,6 @@ from serena_memory.core.secret_values import (
     passphrase,
     public_value,
     quoted_secret,
-    secret_name,
     strong_password,
 )
 
@@ -316,7 +315,7 @@ _QUOTED_LOGIN = re.compile(r"`[\w.@+-]{2,64}`\s+(?:/|and)\s+`([^\s`]{8,80})`")
 # a device's or a server's administrator, then its password: "admin / VALUE", "root:VALUE"
 _ADMIN_LOGIN = re.compile(
     r"(?i)(?<![\w.@/-])(?:admin|administrator|root|superuser|sa|ubuntu|pi|ec2-user)"
-    r"(\s+/\s+|/|:|\s+with\s+)[`'\"]?([^\s`'\"/:]{8,80})"
+    r"(\s+/\s+|/|:|\s+with\s+)[`'\"]?([^\s`'\"/:=]{8,80})"
 )
 _ADMIN_WORDS = ("admin", "root", "superuser", "sa:", "sa /", "ubuntu", "pi:", "pi /", "ec2-user")
 
@@ -326,6 +325,8 @@ def _admin_login(line: str) -> bool:
     (``admin / VALUE``), a strong one after a colon or a slash alone (``admin/VALUE``), a
     generated one after "with"."""
     for match in _ADMIN_LOGIN.finditer(line):
+        if line[match.end() : match.end() + 1] == "=":
+            continue  # a name given its own value (admin / ADMIN_PASSWORD=...): not this rule's
         separator, value = match.group(1).strip().lower(), match.group(2)
         if match.group(1) == "/":  # admin/VALUE, no spaces: a path's look, a strong one only
             separator = ":"

@@ -10,11 +10,16 @@ import math
 import re
 from collections import Counter
 
+from serena_memory.core.secret_naming import PASSWORD_WORDS, password_name, word_set
+
 # a value in one of these shapes documents where a secret goes, it is not one; judged on
 # the value alone (a real token in a URL naming `yourcompany` is still a token)
 _PLACEHOLDER = re.compile(
     r"x{4,}|\*{3,}|\.\.\.|…|•{3,}|example|replace|your|changeme|change_me|dummy|placeholder"
     r"|redacted|sample|fake|not[-_ ]?a[-_ ]?real|not[-_ ]real|\$\{|\$\(|\{\{|%\("
+    # "change me" in other languages (Portuguese, Spanish, French, German, Italian, Dutch)
+    r"|(?:troque|mude|altere)[-_ ]?me|c[aá]mbia(?:me|lo)|changez[-_ ]?moi|[aà][-_ ]changer"
+    r"|bitte[-_ ]?(?:ä|ae)ndern|(?:ä|ae)ndere?[-_ ]?mich|da[-_ ]cambiare|wijzig[-_ ]?mij"
     # a Windows or NuGet variable: %NUGET_PAT%
     r"|^%[A-Za-z_][\w.]*%$"
     # a value that says it guards nothing: Django's django-insecure-..., a test-only key
@@ -35,123 +40,6 @@ _BRACKETED = re.compile(
     r"|[A-Z][A-Z0-9]{2,}(?:[ _.-][A-Z0-9]+)*"
     r"|[A-Z][a-z]{2,}(?: [A-Za-z][a-z]+)*)>"
 )
-# a name's words: API_KEYS, secretKeyBase, db-password-prod, aws_secret_access_key
-_NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
-_SECRET_WORD = re.compile(
-    r"(?:key|token|secret|password|passwd|pwd|pass|passphrase|credential|cred|psk)s?$"
-    # a personal access token (GH_PAT, AZURE_DEVOPS_PAT)
-    r"|^pats?$"
-    # a password's abbreviation as a name's word (GRAFANA_ADMIN_PW, ROOTPW)
-    r"|^[a-z]*pw$"
-    # the key of a signature or of a hash (DOWNLOAD_HMAC, PASSWORD_PEPPER)
-    r"|^(?:hmac|pepper)$"
-    # a session cookie (_app_session=...) and an auth header (X-Device-Auth): the word whole
-    r"|^(?:session|auth)$"
-    # a bearer token, a token's short name (AUTH_BEARER, GH_TOK), a secret key's (STRIPE_SK),
-    # a server's salt (a signing salt, AUTH_SALT); the last two joined to a word, never alone
-    r"|^(?:bearer|tok|salt|sk)$",
-    re.I,
-)
-# what may follow a secret's word in its name and leave it one: SECRET_KEY_BASE,
-# DB_PASSWORD_PROD, SESSION_SECRET_V2, API_KEYS (not KEY_ID, TOKEN_URL, PASSWORD_FILE)
-_NAME_SUFFIXES = frozenset(
-    [
-        "base",
-        "v",
-        "prod",
-        "production",
-        "staging",
-        "stg",
-        "stage",
-        "dev",
-        "development",
-        "live",
-        "test",
-        "old",
-        "new",
-        "current",
-        "prev",
-        "previous",
-        "next",
-        "primary",
-        "secondary",
-        "backup",
-        "main",
-        "value",
-        "val",
-        "raw",
-        "plain",
-        "plaintext",
-        "b64",
-        "base64",
-        "hex",
-        "str",
-        "string",
-        "local",
-        # the role or copy of a database or service it opens: DB_PASS_REPLICA
-        "replica",
-        "master",
-        "reader",
-        "writer",
-        "readonly",
-        "ro",
-        "rw",
-        "admin",
-        "root",
-        # the environment or copy it opens, as teams abbreviate them: CLIENT_SECRET_PRD
-        "prd",
-        "uat",
-        "qa",
-        "preprod",
-        "nonprod",
-        "sandbox",
-        "sbx",
-        "int",
-        "ci",
-        "e2e",
-        "perf",
-        "dr",
-        "internal",
-        "external",
-        "legacy",
-        "temp",
-        "tmp",
-        "active",
-        "standby",
-    ]
-)
-# words that make a key public by design (PublicKey, NEXT_PUBLIC_*, SUPABASE_ANON_KEY,
-# InstrumentationKey), or a keyboard's (hotkey)
-# (and a browser's key: GOOGLE_MAPS_BROWSER_KEY, restricted to the sites that send it)
-_PUBLIC_WORDS = frozenset(
-    ["public", "publishable", "pub", "anon", "instrumentation", "hotkey", "browser"]
-)
-# a key of data, not a secret: DynamoDB's partition and sort keys, a cache or Redis key
-DATA_KEY_WORDS = frozenset(
-    [
-        "partition",
-        "sort",
-        "range",
-        "cache",
-        "foreign",
-        "composite",
-        "shard",
-        "routing",
-        "idempotency",
-        "dedup",
-        "dedupe",
-        "lookup",
-        "object",
-        "row",
-        "redis",
-        "kv",
-        "bucket",
-        "s3",
-        "map",
-    ]
-)
-# the secret's words that say a password: its value may be words and digits
-_PASSWORD_WORDS = frozenset(["password", "passwd", "pwd", "pass", "passphrase", "psk", "pw"])
 # quoted in prose, but no password: a URL (its own rule judges it), a path, an option
 _NOT_IN_PROSE = re.compile(r"://|^[\w.$~-]*(?:/[\w.$~{}-]*)+$|^--?[a-z][\w-]*(?:=|$)")
 # a value that names a key or is public by design: an ARN, a public SSH key, a Stripe
@@ -185,6 +73,14 @@ PUBLISHED_KEYS = frozenset(
         "2YotnFZFEjr1zCsicMWpAA",
         "tGzv3JOkF0XG5Qx2TlKWIA",
         "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk",
+        # the HMAC key of the JWS example (RFC 7515, appendix A.1)
+        "AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow",
+        # the test keys captcha providers publish, which always pass: reCAPTCHA v2's site
+        # key and secret, Cloudflare Turnstile's
+        "6LeIxAcTAAAAAJcZVRqyHh71UMIEGNQ_MXjiZKhI",
+        "6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe",
+        "1x0000000000000000000000000000000AA",
+        "2x0000000000000000000000000000000AA",
     )
 )
 _HEX_OR_UUID = re.compile(r"[0-9a-f]{7,64}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", re.I)
@@ -291,167 +187,6 @@ def public_value(value: str) -> bool:
     return _PUBLIC_VALUE.search(value) is not None or value.endswith(tuple(PUBLISHED_KEYS))
 
 
-def public_name(name: str) -> bool:
-    """Whether ``name`` says its value is public (``NEXT_PUBLIC_...``, ``PublicKey``)."""
-    return _public_words([word.lower() for word in _NAME_WORDS.findall(name)])
-
-
-# the prefixes a bundler inlines into the page it serves (VITE_, REACT_APP_, GATSBY_): a
-# value under them is public once built, whatever the rest of its name says
-_BUNDLED = (["vite"], ["gatsby"], ["react", "app"])
-# words that make the key after them public: a CAPTCHA's site key, a search-only key
-# (a client token: Datadog's, Paddle's, Braintree's, each made for browsers)
-_PUBLIC_PAIRS = frozenset([("site", "key"), ("search", "only"), ("client", "token")])
-# the analytics and realtime services whose browser snippet holds their key or token (their
-# secrets are named so: MIXPANEL_API_SECRET, PUSHER_APP_SECRET)
-_BROWSER_SERVICES = frozenset(["mixpanel", "segment", "amplitude", "rudderstack", "pusher"])
-
-
-# the words the tests below need, one of them at least
-_PUBLIC_HINTS = (
-    frozenset(["vite", "gatsby", "react", "site", "search", "client"]) | _BROWSER_SERVICES
-)
-
-
-def _public_words(words: list[str]) -> bool:
-    """Whether a name's ``words`` say its value is public: a public word, a bundler's
-    prefix, a site key or a search-only key."""
-    if _PUBLIC_WORDS.intersection(words) or "sitekey" in words:
-        return True
-    if _PUBLIC_HINTS.isdisjoint(words):
-        return False  # most names: none of the words below
-    if _BROWSER_SERVICES.intersection(words) and words[-1] in ("key", "token"):
-        return "secret" not in words and "service" not in words
-    if any(words[: len(prefix)] == prefix for prefix in _BUNDLED) and len(words) > 2:
-        return True
-    return any(pair in _PUBLIC_PAIRS for pair in zip(words, words[1:], strict=False))
-
-
-# words that make a token no credential: a page's cursor, an OAuth state or PKCE verifier
-_NO_CREDENTIAL_WORDS = frozenset(
-    ["next", "page", "continuation", "cursor", "pagination", "state", "nonce", "pkce"]
-    + ["verifier", "challenge", "cancellation", "sync", "idempotency"]
-)
-# names that alone say no secret: a key (a cache's, a keybinding's), a session (a work
-# session's), auth (a setting); joined to another word they do (_app_session, X-Device-Auth)
-_ALONE = (["key"], ["keys"], ["session"], ["sessions"], ["auth"], ["salt"], ["sk"])
-
-
-def secret_name(name: str) -> bool:
-    """Whether ``name`` says its value is a secret: a secret's word (``key``, ``token``,
-    ``password``...) as its last word or followed only by words such as ``base``, ``prod``
-    or ``v2`` (``SECRET_KEY_BASE``, ``DB_PASSWORD_PROD``, ``API_KEYS``); not ``KEY_ID``
-    nor a name alone ``key`` (a cache key, a keybinding, a database's key), nor a key
-    public by design (``PublicKey``, ``NEXT_PUBLIC_...``, ``SUPABASE_ANON_KEY``)."""
-    words = [word.lower() for word in _NAME_WORDS.findall(name)]
-    if not words or _no_login_secret(words):
-        return False
-    return _ends_in_secret_word(words)
-
-
-def _no_login_secret(words: list[str]) -> bool:
-    """Whether a name's ``words`` say its value is no secret that logs in, whatever word
-    ends the name: public by design, a word alone (a cache's key, a work session), Helm's
-    existingSecret (a Secret's name), a CSRF token, a page's cursor or an OAuth state
-    (nextPageToken, CONTINUATION_TOKEN, oauth_state_key)."""
-    return (
-        _public_words(words)
-        or words in _ALONE
-        or words[0] == "existing"
-        or words[0].startswith(("csrf", "xsrf"))
-        or bool(_NO_CREDENTIAL_WORDS.intersection(words[:-1]))
-    )
-
-
-def _ends_in_secret_word(words: list[str]) -> bool:
-    """Whether a name's last word, past the suffixes (``base``, ``prod``, ``v2``), is a
-    secret's word: not a data key's ``key`` (``PARTITION_KEY``, ``CACHE_KEY``), which
-    names no secret."""
-    for at in range(len(words) - 1, -1, -1):
-        word = words[at]
-        if _SECRET_WORD.search(word):
-            before = words[at - 1] if at else ""  # a record's key: PARTITION_KEY, GSI1SK
-            return not (
-                (word.startswith("key") and before in DATA_KEY_WORDS)
-                or (word == "sk" and before.isdigit())
-            )
-        if not _name_suffix(word):
-            return False
-    return False
-
-
-def _name_suffix(word: str) -> bool:
-    """Whether ``word`` may follow a secret's word in its name and leave it a secret's: a
-    suffix such as ``base`` or ``prod``, a version (``v2``), a number."""
-    version = word.startswith("v") and word[1:].isdigit()
-    return word in _NAME_SUFFIXES or version or word.isdigit()
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-# words after a password's first word that say the value is about the password, not it:
-# PASSWORD_MIN_LENGTH, PASSWD_FILE, PASSWORD_RESET_URL
-_ABOUT_PASSWORD = _words(
-    """
-    file path dir url uri length len min max policy reset hash hasher hashers salt
-    expiry expires expire days age rounds iterations algo algorithm strength field label
-    prompt mode type store manager command cmd var regex pattern rule rules hint
-    required enabled disabled auth provider source method format encoding timeout ttl
-    lifetime history complexity validator validators change changed changes sha md5
-    digest hashed bcrypt argon crypt encrypted enc cipher ciphertext fingerprint
-    checksum id name user username env key
-    """
-)
-
-
-# a secret's words first in a name, then what it opens: TOKEN_GITHUB_CI, API_KEY_STRIPE
-_LEADING: tuple[list[str], ...] = (
-    *(["password"], ["passwd"], ["pwd"], ["passphrase"], ["secret"], ["token"], ["apikey"]),
-    *(["api", "key"], ["api", "token"], ["access", "token"], ["auth", "token"]),
-)
-# an environment variable's name, in capitals: where a token's words lead only as a setting
-_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
-# words after them that name something else than the secret: its version, its ARN
-_NOT_THE_SECRET = _words("version arn ref region account project audience issuer scope scopes")
-
-
-def leading_secret_name(name: str) -> bool:
-    """Whether ``name`` starts with a secret's words and names what it opens after them
-    (``PASSWD_FTP_UPLOAD``, ``TOKEN_GITHUB_CI``), not a setting about the secret
-    (``PASSWORD_MIN_LENGTH``, ``TOKEN_URL``); a token's value must still be random, and
-    only a password's word leads a name in code's case."""
-    words = [word.lower() for word in _NAME_WORDS.findall(name)]
-    lead = next((len(first) for first in _LEADING if words[: len(first)] == first), 0)
-    if "." in name or (lead and words[0] not in _PASSWORD_WORDS and not _ENV_NAME.fullmatch(name)):
-        return False  # code's names (token.content, tokenResponse): only a password's lead
-    return (
-        0 < lead < len(words)
-        and not _ABOUT_PASSWORD.intersection(words[lead:])
-        and not _NOT_THE_SECRET.intersection(words[lead:])
-        and not _public_words(words)
-    )
-
-
-def password_name(name: str) -> bool:
-    """Whether ``name`` names a password, its word joined or not (PGPASSWORD, DB_PASSWORDS)."""
-    return any(
-        word.lower().rstrip("s").endswith(_PASSWORD_ENDINGS) or word.lower() in _PASSWORD_WORDS
-        for word in _NAME_WORDS.findall(name)
-    )
-
-
-# (and a directive's word: Redis' requirepass, a keystore's storepass; never bypass, compass)
-_PASSWORD_ENDINGS: tuple[str, ...] = (
-    *("password", "passwd", "passphrase", "pwd", "rootpw", "bindpw"),
-    *(
-        f"{who}pass"
-        for who in ("require", "auth", "master", "root", "admin", "db", "bind", "store")
-    ),
-)
-
-
 def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
     """Whether ``value``, assigned to the secret's name ``name``, is a literal secret; a
     password may be words and digits (``cobalt-copper-velvet-19``)."""
@@ -462,6 +197,8 @@ def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
         return True
     if quoted and _SYMBOL.search(value) and strong_password(value, quoted=True):
         return True  # a short strong password quoted for any secret's name (SECRET_KEY)
+    if passphrase(value) and not _INSTRUCTION.intersection(re.split(r"[-_.+~]", value.lower())):
+        return True  # a generator's words and a number, for any secret's name (APP_SECRET)
     # a password's value may be words and digits, or short and strong (a word, a year, `!`)
     return password_name(name) and (
         passphrase(value)
@@ -472,10 +209,18 @@ def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
     )
 
 
+# words that tell how to make a secret, in a value that is an instruction, not a passphrase
+# (generate-with-openssl-rand-hex-32)
+_INSTRUCTION = word_set(
+    "generate generated use set run replace put enter fill paste with from openssl rand random"
+    " hex base64 uuid"
+)
+
+
 # two to four words of five letters or more joined, as a person sets a password to
 # remember (copper-juniper); no words that describe a value instead of being one
 _PAIRED_WORDS = re.compile(r"[a-z]{5,10}(?:[-.][a-z]{5,10}){1,3}")
-_DESCRIBING = _words(
+_DESCRIBING = word_set(
     """
     empty string value values secret secrets password passwords required generated
     random default disabled enabled unset blank change later ignored stored inside vault
@@ -527,9 +272,9 @@ def strong_password(value: str, *, quoted: bool = False) -> bool:
     value = value.strip("'\"`").rstrip(".,;:)")
     if len(value) < 8 or is_placeholder(value) or not_a_value(value, quoted=quoted):
         return False
-    if _NOT_IN_PROSE.search(value) or _HEX_OR_UUID.fullmatch(value) or _dollar(value):
+    if _NOT_IN_PROSE.search(value) and not _drawn_with_slashes(value):
         return False
-    if _PUBLIC_VALUE.search(value):
+    if _HEX_OR_UUID.fullmatch(value) or _dollar(value) or _PUBLIC_VALUE.search(value):
         return False
     if passphrase(value):
         return True
@@ -539,6 +284,23 @@ def strong_password(value: str, *, quoted: bool = False) -> bool:
         bool(re.search(pattern, value)) for pattern in (r"[a-z]", r"[A-Z]", r"\d", r"[^\w\s]")
     )
     return bool(re.search(r"[A-Za-z]", value)) and classes >= 3 and len(set(value)) >= 6
+
+
+# base64 with its slashes: parts of letters of both cases and digits, none short
+_BASE64_PARTS = re.compile(r"[A-Za-z0-9+]{8,}(?:/[A-Za-z0-9+]{8,}){1,3}={0,2}")
+
+
+def _drawn_with_slashes(value: str) -> bool:
+    """Whether ``value``, shaped as a path, is drawn at random (base64 holds ``/``): long
+    parts, both cases, drawn as a whole (a path's parts are words: SubModule2/ProjectName)."""
+    from serena_memory.core.secret_drawn import random_looking
+
+    return (
+        _BASE64_PARTS.fullmatch(value) is not None
+        and not value.islower()
+        and not value.isupper()
+        and random_looking(value)
+    )
 
 
 # what default and demo passwords are made of (admin123, postgres1, testpass01): with
@@ -597,4 +359,4 @@ def quoted_secret(word: str, value: str) -> bool:
         and not _HEX_OR_UUID.fullmatch(value)
         and not _NOT_IN_PROSE.search(value)
         and not _PUBLIC_VALUE.search(value)
-    ) or (word.lower() in _PASSWORD_WORDS and human_password(value))
+    ) or (word.lower() in PASSWORD_WORDS and human_password(value))

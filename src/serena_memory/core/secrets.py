@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from functools import cache
 from typing import Any, NamedTuple
 
 from serena_memory.core.errors import MemoryStoreError
@@ -37,9 +36,11 @@ from serena_memory.core.secret_context import (
     named_in_sentence,
     public_context,
 )
+from serena_memory.core.secret_defaults import declared_default
 from serena_memory.core.secret_detectors import detected as _detected
 from serena_memory.core.secret_detectors import detectors as _detectors
 from serena_memory.core.secret_detectors import known_token as _known_token
+from serena_memory.core.secret_drawn import random_looking
 from serena_memory.core.secret_files import (
     encoded_auth,
     encoded_private_key,
@@ -49,6 +50,9 @@ from serena_memory.core.secret_files import (
 )
 from serena_memory.core.secret_languages import in_english, names_abroad
 from serena_memory.core.secret_logins import LOGIN_WORDS, app_password, login_said
+from serena_memory.core.secret_names import joined_secret
+from serena_memory.core.secret_naming import leading_secret_name, qualified_secret_name, secret_name
+from serena_memory.core.secret_output import READER_WORDS, printed_below
 from serena_memory.core.secret_phrases import (
     PASSCODE_WORDS,
     SEED_WORDS,
@@ -79,12 +83,12 @@ from serena_memory.core.secret_said import (
     token_named_after,
     value_below,
 )
+from serena_memory.core.secret_urls import URL_WORDS, url_password
 from serena_memory.core.secret_values import (
     is_placeholder,
-    leading_secret_name,
-    literal_secret,
     literal_value,
-    secret_name,
+    not_a_value,
+    strong_password,
 )
 
 # a name that says its value is a secret, assigned (=, :) a value on the same line
@@ -94,36 +98,15 @@ _SECRET_NAME = (
 # a value runs to a space or quote; `;` and `,` belong to it unless the next field follows
 _VALUE = r"((?:[^\s\"'`;,]|[;,](?![A-Za-z_][\w.-]*=|\s|$))+)"
 # a whole name (taken possessively, from its first character: linear in the line's
-# length), then the value, looked ahead (a name that is no secret's does not hide the
+# length), then the value (a bytes or raw literal's prefix before its quote: b"...", r"..."),
+# looked ahead (a name that is no secret's does not hide the
 # assignment after it); the name's ending is checked in `_assigned`
 _ASSIGNED = re.compile(
-    rf"(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]++)(?=[\"'`]?\s*(?::=|[:=])\s*([\"'`]?){_VALUE})"
+    rf"(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]++)(?=[\"'`]?\s*(?::=|[:=])\s*"
+    rf"(?:[bBrR]{{1,2}}(?=[\"']))?([\"'`]?){_VALUE})"
 )
 # the same in an XML setting: <add key="DbPassword" value="..." />
 _KEY_VALUE = re.compile(rf"(?i)\bkey=\"({_SECRET_NAME})\"\s+value=\"([^\"]+)\"")
-# a password in a URL, including those detect-secrets misses (no user name, `!` or `$`)
-# (a `#` pasted unencoded belongs to the password)
-# (a token with `/` pasted unencoded too, as AWS CodeArtifact's: judged as a token then)
-# (under RE2: a password running to the `@` may run far)
-# (a mail address as the user, as mail relays take it: smtp://postmaster@mg.host:PASSWORD@;
-# one `@` pasted unencoded in the password: the last `@` before the host ends it)
-# (Oracle's thin URL writes user/PASSWORD@: jdbc:oracle:thin:scott/PASSWORD@//host)
-_URL_PASSWORD = (
-    r"[A-Za-z][A-Za-z0-9+.-]*://([^\s:/?#@]*(?:@[^\s:/?#@]+)?):([^\s@]*(?:@[^\s@/]*)?)@[\w\[]"
-    r"|oracle:thin:([^\s:/@]+)/([^\s@/]+)@"
-)
-
-
-@cache
-def _url_passwords() -> Any:
-    from serena_memory.core.secret_tokens import linear
-
-    return linear(_URL_PASSWORD)
-
-
-# a port then a query (host:8080?to=a@b.io): no password
-_PORT_QUERY = re.compile(r"\d*\?")
-_PORT_PATH = re.compile(r"\d*/")
 # a line can hold an assignment to a secret's name only if it holds one of these
 # (`auth` only as a name given a value: authentication and authorization are common words)
 _SECRET_WORDS: tuple[str, ...] = ("key", "token", "secret", "pass", "pw", "cred", "psk", "seed")
@@ -189,6 +172,8 @@ def _naming_patterns(line: str) -> Iterator[re.Pattern[str]]:
     yield from (_ASSIGNED, _KEY_VALUE, _ELEMENT)
     if "set" in line:
         yield from (_CONFIG_SET, _SHELL_SET)
+    if "(" in line:
+        yield _CALL_PAIR
     if _may_be_spaced(line):
         yield _SPACED
 
@@ -214,6 +199,8 @@ def _secret_given(line: str, at: int, name: str, value: str, *, quoted: bool) ->
     (or a URL's ``key``), the value a literal one, and not an ARN's field nor a hash."""
     if name_alone(name, value, line, at):
         return not public_context(line, at)
+    if qualified_secret_name(name) and not secret_name(name) and not leading_secret_name(name):
+        return _drawn_or_strong(value) and not public_context(line, at)
     return (
         (secret_name(name) or _query_key(line, at, name) or leading_secret_name(name))
         and literal_value(name, value, quoted=quoted)
@@ -223,6 +210,17 @@ def _secret_given(line: str, at: int, name: str, value: str, *, quoted: bool) ->
         and not no_credential(line, at)
         and not remarked_public(line, at)
     )
+
+
+def _drawn_or_strong(value: str) -> bool:
+    """Whether a value given to a qualified secret's name is one: drawn at random or a
+    strong password, never a placeholder, a reference or code."""
+    if not_a_value(value) or "(" in value:
+        return False  # code: a call, an attribute (APIKeyHeader(name=...))
+    value = value.strip("'\"`")
+    if is_placeholder(value) or value.startswith("$"):
+        return False
+    return random_looking(value) or strong_password(value, quoted=True)
 
 
 def _may_be_spaced(line: str) -> bool:
@@ -285,6 +283,9 @@ _ELEMENT = re.compile(r"<([A-Za-z][\w.:-]{0,60})>([^<\s]{6,200})</")
 # a setting set on a command line: `aws configure set aws_secret_access_key VALUE`,
 # `npm config set //host/:_authToken VALUE`, `doppler configure set token VALUE`
 _CONFIG_SET = re.compile(r"\bconfig(?:ure)?\s+set\s+(?:--?\w[\w-]*\s+)*([\w./:-]{1,80})\s+(\S+)")
+# a name and its value given to a call as its first two literals: PHP's define('NAME',
+# 'VALUE'), os.environ.setdefault("NAME", "VALUE"), os.Setenv, System.setProperty
+_CALL_PAIR = re.compile(r"\(\s*[\"']([A-Za-z_][\w.-]{0,80})[\"']\s*,\s*[\"']([^\"'\n]{1,200})[\"']")
 # a variable set in a shell that has no `=`: fish `set -x NAME VALUE`, csh `setenv NAME
 # VALUE`, Windows `setx NAME VALUE`
 _SHELL_SET = re.compile(
@@ -297,28 +298,6 @@ _SPACED = re.compile(
     r"(?:^|[\s{(])([A-Za-z_][\w.-]{0,60})[ \t]+(?:[\"']([^\s\"']{6,200})[\"']"
     r"|([^\s\"'=:]{6,200})\s*$)"
 )
-
-
-def _url_password(line: str) -> bool:
-    """A password in a URL (``scheme://user:PASSWORD@host``) that is not a placeholder,
-    nor the user name again (``guest:guest@``, a local default)."""
-    for match in _url_passwords().finditer(line):
-        user, password = match.group(1, 2) if match.group(2) is not None else match.group(3, 4)
-        if not password:
-            continue
-        if password.startswith("{") and password.endswith("}"):
-            continue  # a template's field: https://bot:{token}@host
-        if "/" in password and (_PORT_PATH.match(password) or not literal_secret(password)):
-            continue  # a port and a path (host:8080/a@b), or a path
-        if _PORT_QUERY.match(password) and (password[0].isdigit() or not user):
-            continue
-        if (
-            password != user
-            and not is_placeholder(password)
-            and not is_placeholder(password.strip("[]<>{}"))
-        ):
-            return True
-    return False
 
 
 def scan(text: str) -> list[Finding]:
@@ -357,7 +336,10 @@ def _kind_on_line(
         )
         if kind is not None:
             return kind
-    return None
+    if "default" in lines[number - 1]:
+        return declared_default(prior, lines[number - 1])
+    # (a line of one word, as a memory's name is: a credential joined to its name)
+    return joined_secret(lines[number - 1].strip().strip("`"))
 
 
 def _said_above(part: str, above: str, label: str, columns: dict[int, str]) -> str | None:
@@ -368,7 +350,15 @@ def _said_above(part: str, above: str, label: str, columns: dict[int, str]) -> s
         (table_row(part, columns) if columns else None)
         or (value_below(label, part) if label else None)
         or (named_above(above, part) if above and ": " in part else None)
+        or (_printed(above, part) if above else None)
     )
+
+
+def _printed(above: str, part: str) -> str | None:
+    """The kind of a secret ``part`` is when the command above it reads one from its store."""
+    if any(map(above.__contains__, READER_WORDS)) and printed_below(above, part):
+        return "secret printed by the command above"
+    return None
 
 
 # a line of words alone: letters, spaces, commas, full stops, hyphens, code quotes, a
@@ -415,6 +405,7 @@ def scan_name(name: str) -> list[Finding]:
     included: a URL or a token with slashes pasted into a name is committed as such."""
     # (a private key escaped into one line, as a JSON or an env line holds it: a block's)
     kind = _line_kind(name, _detectors()) or next((kind for _, kind in blocks(name)), None)
+    kind = kind or joined_secret(name)
     return [] if kind is None else [Finding(NAME_LINE, kind)]
 
 
@@ -425,7 +416,7 @@ def masked_name(name: str) -> str:
         return name
     parts = []
     for part in name.split("/"):
-        kind = _line_kind(part, _detectors())
+        kind = _line_kind(part, _detectors()) or joined_secret(part)
         parts.append(part if kind is None else placeholder_for(kind))
     if parts == name.split("/"):  # a secret across folders (a URL): the whole name
         return placeholder_for(scan_name(name)[0].kind)
@@ -435,7 +426,7 @@ def masked_name(name: str) -> str:
 # our own rules on a line, each run only on a line holding one of its words (most lines
 # hold none): (words, rule, kind)
 _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
-    (("://", "oracle:thin:"), _url_password, URL_PASSWORD),
+    (URL_WORDS, url_password, URL_PASSWORD),
     (
         ("bearer", "basic", "authorization"),
         header_credential,
@@ -474,8 +465,8 @@ def _line_kind(
 ) -> str | None:
     """The kind of the first secret on ``line`` (``foreign``: whether it may name one in
     another language than English; ``above``: the few lines before it, which may say a
-    browser's key is public: a Firebase config's first line), unless the line cites an RFC
-    (an RFC's examples are published)."""
+    browser's key is public: a Firebase config's first line), unless the line, or a comment
+    just above it, cites an RFC (an RFC's examples are published)."""
     kind = _detected(line, detectors) or _known_token(line)
     if kind is None:
         kind = _said_kind(line, foreign=foreign)
@@ -485,7 +476,16 @@ def _line_kind(
         return None
     if kind in BROWSER_KEYS and any(map(public_line, (*above, line))):
         return None
-    return None if published_example(line) else kind
+    return None if published_example(line) or _cited_above(above) else kind
+
+
+# a comment, the line's own: `# docs example (RFC 7515 appendix)` above the key it quotes
+_COMMENT = re.compile(r"\s*(?:#|//|--|/\*|<!--)")
+
+
+def _cited_above(above: Sequence[str]) -> bool:
+    """Whether the line just above is a comment that says a published example follows."""
+    return bool(above) and _COMMENT.match(above[-1]) is not None and published_example(above[-1])
 
 
 def _said_kind(line: str, *, foreign: bool) -> str | None:
@@ -541,6 +541,9 @@ _PLACEHOLDERS = {
     "Private Key": "<private-key>",
     "credential in an Authorization header": "<token>",
     "AWS Access Key": "<aws-access-key>",
+    "password in a memory's name": "<password>",
+    "token in a memory's name": "<token>",
+    "secret printed by the command above": "<secret>",
 }
 
 

@@ -1,0 +1,107 @@
+"""Secrets joined into a memory's name: a name is one word of parts joined by ``_``, ``-``,
+``.`` or ``/`` (``sonar_token_squ_...``, ``redis-password-<random>``), so the rules that
+read ``NAME=VALUE`` or a token after a space never see the value. A person who names a
+memory after a credential and pastes the credential after its word has committed it: the
+name is a file name, synced and kept in the history.
+
+Two rules, each as a reviewer states it:
+
+* a token of a known provider's shape starting after one of the joints
+  (``do_token_dop_v1_...``): its prefix is proof enough wherever it stands;
+* a secret's word (password, pass, creds, login, token, secret, API key, webhook), then, as
+  the name's last part, a value drawn at random or a password a person set (words and a
+  number, a word with digits and a symbol); at most two plain words between them
+  (``wifi-password-lab-<random>``, ``ftp_creds_deploy_<password>``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from serena_memory.core.secret_detectors import known_token
+from serena_memory.core.secret_drawn import random_looking
+from serena_memory.core.secret_values import is_placeholder, strong_password
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# a symbol a password holds (Ott3r662#), none of a name's joints
+_SYMBOL = re.compile(r"[^\w.-]")
+# where a name's parts join
+_JOINT = re.compile(r"[-_./]")
+# a name of one word: no blank, no sign of an assignment or of code (`=`, `:`, quotes,
+# brackets: the other rules read those), as long as a name is (longer is code or data)
+_ONE_WORD = re.compile(r"[^\s=:\"'`,;(){}<>\[\]|\\]{8,200}")
+# the words that say a password or a login follows
+_PASSWORD_PARTS = frozenset(
+    ["password", "passwd", "pwd", "pass", "passphrase", "pw", "creds", "credentials", "login"]
+)
+# the words that say a token or a key follows (``key`` only after ``api``: a cache key,
+# a sort key name data)
+_TOKEN_PARTS = frozenset(["token", "secret", "apikey", "webhook", "pat", "key"])
+# what a name may say between the secret's word and its value: where or whose it is
+_PLAIN_WORD = re.compile(r"[a-z]{2,12}|[A-Z]{2,12}")
+# words and a number, as a generator makes a password (nimbus-pylon-866): two words or more
+# of three letters or more, then two to four digits that are no year
+_WORDS_AND_NUMBER = re.compile(
+    r"[A-Za-z]{3,12}(?:[-_.][A-Za-z]{3,12})+[-_.](?!19\d\d|20\d\d)\d{2,4}"
+)
+# what such words may not be: a note about a password, not one (rotation-plan-2024)
+_ABOUT = _words(
+    """
+    policy policies rotation rotate rotated reset notes note plan setup migration guide
+    howto how faq docs doc readme issue bug fix incident postmortem review change changes
+    update updated old new draft todo checklist runbook spec design meeting
+    """
+)
+
+
+def joined_secret(name: str) -> str | None:
+    """The kind of a secret joined into ``name`` (a memory's name, or a line of one word)."""
+    if _ONE_WORD.fullmatch(name) is None or _JOINT.search(name) is None:
+        return None
+    for joint in _JOINT.finditer(name):
+        kind = known_token(name[joint.end() :])
+        if kind is not None:
+            return kind
+    return _worded_value(name)
+
+
+def _worded_value(name: str) -> str | None:
+    """The kind of the value after a secret's word in ``name``: its last part, or all
+    that follows the word (a passphrase's words, a token holding joints)."""
+    parts = _JOINT.split(name.rstrip("/"))
+    lowered = [part.lower() for part in parts]
+    for at, word in enumerate(lowered[:-1]):
+        between = parts[at + 1 : -1]
+        near = len(between) <= 2 and all(map(_PLAIN_WORD.fullmatch, between))
+        tail = name[len("".join(parts[: at + 1])) + at + 1 :]  # after the word and its joint
+        drawn = (near and random_looking(parts[-1])) or _drawn_tail(tail)
+        if word in _PASSWORD_PARTS and (drawn or _password_value(parts[-1] if near else "", tail)):
+            return "password in a memory's name"
+        if word in _TOKEN_PARTS and (word != "key" or lowered[at - 1 : at] == ["api"]) and drawn:
+            return "token in a memory's name"
+    return None
+
+
+def _drawn_tail(tail: str) -> bool:
+    """Whether all that follows a secret's word is one value drawn at random, joints and
+    all (a webhook's id and token): both cases and 24 characters or more."""
+    return len(tail) >= 24 and not tail.islower() and not tail.isupper() and random_looking(tail)
+
+
+def _password_value(last: str, tail: str) -> bool:
+    """Whether a name ends in a password a person set after its word: ``last``, a strong
+    last part holding a symbol (empty when too far from the word), or ``tail``, all that
+    follows the word, words and a number (none of the words one that describes a
+    password)."""
+    if last and _SYMBOL.search(last) and strong_password(last) and not is_placeholder(last):
+        return True
+    words = {word.lower() for word in _JOINT.split(tail)[:-1]}
+    return (
+        _WORDS_AND_NUMBER.fullmatch(tail) is not None
+        and not _ABOUT.intersection(words)
+        and not is_placeholder(tail)
+    )

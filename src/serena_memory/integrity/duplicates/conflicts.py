@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from serena_memory.integrity.duplicates import commands, named, tools
+from serena_memory.integrity.duplicates import commands, named, policies, tools
 from serena_memory.integrity.duplicates.buckets import bucket_pairs
 from serena_memory.integrity.duplicates.commands import option_held
 from serena_memory.integrity.duplicates.findings import Conflict
@@ -145,6 +145,10 @@ def _slot_conflict(
         told = _tool_conflict(ea, eb, parses)
         if told is not None:
             return told
+    if ea[1] & 7 == policies.POLICY_PIECE == eb[1] & 7:
+        told = _policy_conflict(ea, eb, parses)
+        if told is not None:
+            return told
     ua, ub = parses.unit(ea[0], ea[1]), parses.unit(eb[0], eb[1])
     if ua is None or ub is None:
         return None
@@ -182,6 +186,21 @@ def _tool_conflict(
     return Conflict(
         ea[0], tools.line_number(ea[1]), first, eb[0], tools.line_number(eb[1]), second, ta, tb
     )
+
+
+def _policy_conflict(
+    ea: tuple[str, int, int], eb: tuple[str, int, int], parses: _Parses
+) -> Conflict | None:
+    """A line forbidding an action another tells or allows (:mod:`.policies`)."""
+    la, lb = parses.line(ea[0], ea[1]), parses.line(eb[0], eb[1])
+    if la is None or lb is None:
+        return None
+    said = policies.contradict(la, lb, ea[2], eb[2])
+    if said is None:
+        return None
+    first, second = " ".join(la.split()), " ".join(lb.split())
+    at_a, at_b = policies.line_number(ea[1]), policies.line_number(eb[1])
+    return Conflict(ea[0], at_a, first, eb[0], at_b, second, *said)
 
 
 def _statement_at(entry: tuple[str, int, int], parses: _Parses) -> Statement | None:

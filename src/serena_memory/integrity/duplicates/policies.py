@@ -1,0 +1,254 @@
+"""A rule turned around in other words: "Agents must NOT run `hms`" / "it's fine for the
+agent to run `hms` itself", "Never use `drizzle-kit push`" / "sync with `npx drizzle-kit
+push`", "Do not use `seed_dev` as a test fixture" / "Use `seed_dev` as the base fixture".
+One memory forbids an action on a thing, another tells to do it (or allows it); the
+sentences share little else, so no statement or slot rule aligns them.
+
+A *policy row* is one per action a clause names: a verb of what is done to a project
+(:data:`VERBS`, `run`, `use`, `edit`, `migrate`, `mock`...: a general list, not of any
+memory's words) and each specific thing after it in its clause (a word of code, a path's
+file, a name with a digit or a dot, or a plain word of four letters or more), keyed by
+the verb and that thing, its value column whether a negation comes just before the verb
+(`never`, `not`, `no`, `avoid`: :func:`held_of`). Two clauses conflict when one forbids
+and the other does not, on the same verb, and they share a specific thing (code, a path,
+a name) or two plain words after it (`mock the shared barrels`). Not read: a clause that
+offers a choice or a condition (`instead`, `rather`, `unless`, `only`, `except`: "use X
+only for Y" narrows, it does not turn around), source code blocks. The check's key
+groups leave out an action a memory both forbids and tells (a nuance: "never in CI, do it
+locally") and one many memories hold (a field).
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+
+from serena_memory.integrity.duplicates.slots import SLOT_MARK, SMALL, SOURCE
+from serena_memory.integrity.duplicates.text import fold
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_CLASSES = {
+    "use": "use run call execute invoke",
+    "edit": "edit modify change touch",
+    "commit": "commit",
+    "push": "push",
+    "merge": "merge",
+    "rebase": "rebase",
+    "migrate": "migrate",
+    "mock": "mock stub",
+    "install": "install",
+    "add": "add",
+    "delete": "delete remove drop",
+    "import": "import",
+    "start": "start launch",
+    "deploy": "deploy",
+    "hardcode": "hardcode",
+    "throw": "throw raise",
+    "catch": "catch swallow",
+    "bypass": "bypass skip disable",
+    "upgrade": "upgrade bump update",
+    "expose": "expose",
+}
+"""Verbs of what is done to a project, by what they do (`run` and `use` one thing)."""
+
+
+def _forms(verb: str) -> set[str]:
+    """A verb's usual forms: `run`, `runs`, `running`, `edited`, `editing`."""
+    stem = verb[:-1] if verb.endswith("e") else verb
+    double = verb + verb[-1] if re.fullmatch(r"[a-z]*[^aeiou][aeiou][bdgmnpt]", verb) else verb
+    return {verb, verb + "s", verb + "es", stem + "ing", stem + "ed", double + "ing", double + "ed"}
+
+
+VERBS = {f: name for name, verbs in _CLASSES.items() for v in verbs.split() for f in _forms(v)}
+BASES = frozenset(v for verbs in _CLASSES.values() for v in verbs.split())
+"""The verbs as a rule says them (`run`, not `running`)."""
+NEGATING = _words("not never no avoid forbidden prohibited nunca")
+"""Words just before a verb that forbid the action (`don't` reads as `do not`)."""
+MODAL = _words("may can should must always please will shall")
+RUNNERS = _words("npx bunx pnpx uvx sudo")
+"""Words before a command in code that run it (`npx drizzle-kit push` is the command)."""
+"""Words before a verb that tell or allow the action."""
+ALLOWING = _words("fine ok okay allowed safe free encouraged expected preferred")
+"""Words of a clause that allow the action after `to`."""
+NARROWING = _words(
+    "instead rather unless only except but although whether how if when without until either"
+)
+"""Words that make a clause a choice, a condition or a question: not read."""
+COMMON = _words(
+    """this that these those them it its any all every each some other others code file
+    files test tests change changes thing things something anything everything here there
+    directly itself themselves yourself freely always first again before after later
+    locally local manually automatically instead when then just also only still ever
+    project repo repository work task tasks step steps time fine okay allowed"""
+)
+"""Words after a verb that name no specific thing."""
+NEAR = 6
+"""Tokens after a verb read for what it is done to."""
+BEFORE = 3
+"""Tokens before a verb in which a negation forbids it."""
+MIN_PLAIN = 4
+"""Letters of a plain word that names a thing."""
+MIN_ALONE = 7
+"""Letters of a plain word that names a thing alone (`reftable`, not `tests`)."""
+POLICY_PIECE = 6
+"""The piece bits of a policy row's place: its line, read again whole to compare."""
+_SENTENCE = re.compile(r"[.;!?]\s")
+_CLAUSE = re.compile(r"[:—–]\s|\s[—–-]{1,2}\s|\(|\)|\*\*:?\s")
+_TOKEN = re.compile(r"`[^`]+`|[^\s`]+")
+_SPECIFIC = re.compile(r"[\d./_@]|[a-z][A-Z]")
+_STRIP = ".,;:!?()[]{}\"'*<>"
+_MARKS = "-+#>|*"
+_LINES = (1 << 27) - 1
+_SALT = "\x1epolicy"
+_MAYBE = re.compile(
+    r"\b(?:" + "|".join(sorted({f for f in VERBS}, key=len, reverse=True)) + r")\b"
+)
+"""Any verb's form (one alternation: linear in the text)."""
+
+
+def _hash(*parts: str) -> int:
+    return zlib.crc32("\x1f".join(parts).encode("utf-8", "surrogatepass"))
+
+
+def held_of(forbidden: bool) -> int:
+    """The value column of a policy row: forbidden or not, salted apart from others."""
+    return _hash(_SALT, "not" if forbidden else "")
+
+
+def _things(tokens: list[str], start: int) -> list[tuple[str, bool]]:
+    """What the verb before ``start`` is done to: code (a span, without the runner before
+    it: `npx drizzle-kit push` is `drizzle-kit push`), a path's file or a named thing
+    (specific), or a plain word of :data:`MIN_PLAIN` letters (not specific)."""
+    found: list[tuple[str, bool]] = []
+    for token in tokens[start : start + NEAR]:
+        if token.startswith("`"):
+            words = token.strip("`").casefold().split()
+            while words and words[0] in RUNNERS:
+                words.pop(0)
+            if len(words) == 1:
+                words = [words[0].rstrip("/").rsplit("/", 1)[-1]]
+            if words and len(" ".join(words)) > 1:
+                found.append((" ".join(words), True))
+            continue
+        word = token.strip(_STRIP)
+        specific = bool(_SPECIFIC.search(word))
+        word = word.rstrip("/").rsplit("/", 1)[-1].casefold() if specific else word.casefold()
+        if word in NEGATING or word in VERBS:
+            break  # another action
+        named = specific and len(word) > 1 or word.isalpha() and len(word) >= MIN_PLAIN
+        if named and word not in COMMON and word not in SMALL:
+            found.append((word, specific))
+    return found
+
+
+def _said(bare: list[str], at: int) -> bool | None:  # noqa: PLR0911
+    """Whether the verb at ``at`` is forbidden (True), told or allowed (False), or
+    merely described (None: "the hook runs it", "it does not use sudo")."""
+    word = bare[at]
+    before = [w for w in bare[max(0, at - BEFORE) : at] if w.strip(_MARKS)]
+    negation = next((i for i in range(len(before) - 1, -1, -1) if before[i] in NEGATING), None)
+    if negation is not None:  # `never run`, `do not run`, `agents must not run`
+        lead = before[:negation]
+        return True if not lead or lead[-1] in MODAL or lead[-1] == "do" else None
+    if word not in BASES:
+        return None  # `running`, `used`, `runs`: a subject or a description
+    if not before or before[-1].isdigit():  # an imperative; a list's number is no word
+        return False
+    if MODAL & set(before):
+        return False
+    return False if before[-1] == "to" and ALLOWING & set(bare) else None
+
+
+def actions(line: str) -> list[tuple[str, str, bool, bool]]:
+    """The actions a line names: (verb, thing, specific, forbidden) for each verb of
+    :data:`VERBS` and thing after it in its clause; none in a clause that narrows
+    (:data:`NARROWING`: "if it is slow, run it" is a condition). A clause of a negation
+    alone (`**Don't:**`) forbids the next one."""
+    found = []
+    for sentence in _SENTENCE.split(fold(line)):
+        carried = False
+        for clause in _CLAUSE.split(sentence):
+            tokens = _TOKEN.findall(clause)
+            bare = [t.strip(_STRIP).strip(_MARKS) for t in tokens]
+            words = [w for w in bare if w]
+            if words and set(words) <= NEGATING | {"do"}:
+                carried = True
+                continue
+            if not NARROWING & set(words):
+                found += _clause_actions(tokens, bare, carried)
+            carried = False
+    return found
+
+
+def _clause_actions(
+    tokens: list[str], bare: list[str], carried: bool
+) -> list[tuple[str, str, bool, bool]]:
+    """The actions of one clause (``carried``: a clause before forbade them)."""
+    found = []
+    for at, word in enumerate(bare):
+        verb = VERBS.get(word)
+        if verb is None or tokens[at].startswith("`"):
+            continue
+        forbidden = _said(bare, at)
+        if forbidden is None:
+            continue  # a description, not a rule
+        found += [(verb, t, s, forbidden or carried) for t, s in _things(tokens, at + 1)]
+    return found
+
+
+def policy_keys(text: str) -> list[tuple[int, int, int]]:
+    """One row per action of each line (but in source blocks). Only the lines a search
+    of the whole text finds a verb in are read word by word."""
+    folded = text.casefold()
+    if _MAYBE.search(folded) is None:
+        return []
+    rows = []
+    fenced = source = False
+    for number, raw in enumerate(text.split("\n"), 1):
+        said = raw.strip()
+        if said[:3] in ("```", "~~~"):
+            fenced = not fenced
+            source = fenced and said[3:].strip().casefold() in SOURCE
+            continue
+        if source or _MAYBE.search(said.casefold()) is None:
+            continue
+        where = SLOT_MARK | fenced << 30 | (number & _LINES) << 3 | POLICY_PIECE
+        keys = {(_hash(_SALT, v, t), held_of(f)) for v, t, _s, f in actions(said)}
+        rows += [(key, where, held) for key, held in sorted(keys)]
+    return rows
+
+
+def contradict(line_a: str, line_b: str, held_a: int, held_b: int) -> tuple[str, str] | None:
+    """The action one line forbids and the other tells, when they share its verb and a
+    specific thing, two plain ones or one long plain one: (what the first says, what
+    the second says)."""
+    if held_a == held_b:
+        return None
+    a, b = actions(line_a), actions(line_b)
+    for verb in sorted({v for v, *_ in a} & {v for v, *_ in b}):
+        things_a = {t: s for v, t, s, _f in a if v == verb}
+        things_b = {t: s for v, t, s, _f in b if v == verb}
+        shared = [t for t in sorted(things_a) if t in things_b and _opposed(a, b, verb, t)]
+        specific = [t for t in shared if things_a[t] or things_b[t]]
+        if specific:
+            thing = (specific or shared)[0]
+            forbidden = next(f for v, t, _s, f in a if (v, t) == (verb, thing))
+            first, second = f"{verb} {thing}", f"{verb} {thing}"
+            return ("not " + first, second) if forbidden else (first, "not " + second)
+    return None
+
+
+def _opposed(a: list[tuple[str, str, bool, bool]], b: list, verb: str, thing: str) -> bool:
+    """Whether one line only forbids ``verb`` on ``thing`` and the other only tells it
+    (a line that does both says a nuance: "never in CI; locally, run it")."""
+    said_a = {f for v, t, _s, f in a if (v, t) == (verb, thing)}
+    said_b = {f for v, t, _s, f in b if (v, t) == (verb, thing)}
+    return len(said_a) == 1 == len(said_b) and said_a != said_b
+
+
+def line_number(where: int) -> int:
+    return where >> 3 & _LINES

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from serena_memory.integrity.duplicates import commands, named, policies, tools
+from serena_memory.integrity.duplicates import commands, named, orders, policies, tools
 from serena_memory.integrity.duplicates.buckets import bucket_pairs
 from serena_memory.integrity.duplicates.commands import option_held
 from serena_memory.integrity.duplicates.findings import Conflict
@@ -149,6 +149,10 @@ def _slot_conflict(
         told = _policy_conflict(ea, eb, parses)
         if told is not None:
             return told
+    if ea[1] & 7 == orders.ORDER_PIECE == eb[1] & 7:
+        told = _order_conflict(ea, eb, parses)
+        if told is not None:
+            return told
     ua, ub = parses.unit(ea[0], ea[1]), parses.unit(eb[0], eb[1])
     if ua is None or ub is None:
         return None
@@ -200,6 +204,21 @@ def _policy_conflict(
         return None
     first, second = " ".join(la.split()), " ".join(lb.split())
     at_a, at_b = policies.line_number(ea[1]), policies.line_number(eb[1])
+    return Conflict(ea[0], at_a, first, eb[0], at_b, second, *said)
+
+
+def _order_conflict(
+    ea: tuple[str, int, int], eb: tuple[str, int, int], parses: _Parses
+) -> Conflict | None:
+    """Two lines putting two steps in two orders (:mod:`.orders`)."""
+    la, lb = parses.line(ea[0], ea[1]), parses.line(eb[0], eb[1])
+    if la is None or lb is None:
+        return None
+    said = orders.contradict(la, lb)
+    if said is None:
+        return None
+    first, second = " ".join(la.split()), " ".join(lb.split())
+    at_a, at_b = orders.line_number(ea[1]), orders.line_number(eb[1])
     return Conflict(ea[0], at_a, first, eb[0], at_b, second, *said)
 
 

@@ -9,7 +9,8 @@ A *named value* is a number said of the word before it: a version (`python 3.10`
 whole number after a setting's name (`--port 8000`, `line-length 100`), a proper name
 (`Java 17`, `Min SDK 26`) or the key of its line (`**black**: 100`), but not a count
 (`13 files`), a score in brackets, a number a word cites (`PEP 668`, `#2222`), a result
-(`Processed = 0`) nor one of a tally; or the port of a URL with its host and path. Each
+(`Processed = 0`) nor one of a tally; the version a package is pinned to (`bun@1.3.11`);
+or the port of a URL with its host and path. Each
 is one row like a slot's (:mod:`.slots`), keyed by its name and its number's unit, whose
 value column is the value's own hash salted apart (:func:`held_of`): :func:`value_named`
 finds it again, and tells a named row from a slot row. The check's key groups already
@@ -28,6 +29,8 @@ from serena_memory.integrity.duplicates.slots import CITING, SMALL, Unit, kind
 
 _PORT = re.compile(r"(?:[a-z][a-z0-9+.-]*://)?([a-z0-9.-]+):(\d{2,5})(/[^\s?#]*)?")
 _DIGIT = re.compile(r"\d")
+_PIN = re.compile(r"(@?[a-z][\w.-]*(?:/[\w.-]+)?)@[\^~=v]?(\d+(?:\.\d+){1,3})")
+"""A package pinned to a version (`bun@1.3.11`, `@scope/pkg@2.0`): a value of its name."""
 _SETTING_NAME = re.compile(r"-{0,2}[a-z][\w.-]*")
 _SPACE = re.compile(r"[\s*_`|:]+")
 
@@ -100,6 +103,10 @@ def named_values(unit: Unit) -> list[Named]:
     found: list[Named] = []
     for i, word in enumerate(words):
         if not values[i]:
+            continue
+        pin = _PIN.fullmatch(word)
+        if pin is not None:  # `bun@1.3.11`: the version bun is pinned to
+            found.append(Named(f"pin {pin.group(1)}", word, pin.group(2), "", False))
             continue
         port = _PORT.fullmatch(word)
         if port is not None and ("://" in word or port.group(1) == "localhost"):

@@ -161,7 +161,7 @@ def test_a_note_on_the_topic_of_a_longer_memory_is_no_near_copy() -> None:
 
 def test_a_package_pinned_to_two_versions_is_a_conflict() -> None:
     """`bun@1.3.11` says the version bun is pinned to, however the line is worded."""
-    first = memory("Stack", "- Package manager: Bun, pinned by root `packageManager` to `bun@1.3.11`.")
+    first = memory("Stack", "- Package manager: Bun, pinned by `packageManager` to `bun@1.3.11`.")
     second = memory("Bun", "Root `packageManager` pins `bun@1.2.19`; CI installs the same.")
     found = find_duplicates({"stack": first, "bun": second}).conflicts
     assert [(c.first_value, c.second_value) for c in found] == [("bun@1.2.19", "bun@1.3.11")]

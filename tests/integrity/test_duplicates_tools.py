@@ -35,7 +35,7 @@ TWO_TOOLS_ONE_ROLE = [
     ("## Docstrings (Google Style)", "## Docstrings use NumPy style"),
     ("- **Image Loading**: Glide", "## Image loading: Coil"),
     # a table keyed in Chinese: the key is the role
-    ("- **代码检查**: flake8 (配置文件: `.flake8`)", "| 代码检查 | ruff (配置在 `pyproject.toml`) |"),
+    ("- **代码检查**: flake8 (配置文件: `.flake8`)", "| 代码检查 | ruff (`pyproject.toml`) |"),
     # a line that rules the other one out names its own choice only
     (
         "- Unit tests use **Swift Testing** (`import Testing`), NOT XCTest.",

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING
 
 from serena_memory.integrity.duplicates.commands import command_keys
 from serena_memory.integrity.duplicates.named import named_keys
-from serena_memory.integrity.duplicates.slots import SLOT_MARK, slot_keys, units
-from serena_memory.integrity.duplicates.text import Parsed, parse
 from serena_memory.integrity.duplicates.orders import order_keys
 from serena_memory.integrity.duplicates.policies import policy_keys
+from serena_memory.integrity.duplicates.slots import SLOT_MARK, slot_keys, units
+from serena_memory.integrity.duplicates.text import Parsed, parse
 from serena_memory.integrity.duplicates.tools import tool_keys
 
 if TYPE_CHECKING:

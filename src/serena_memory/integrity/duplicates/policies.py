@@ -104,9 +104,7 @@ _STRIP = ".,;:!?()[]{}\"'*<>"
 _MARKS = "-+#>|*"
 _LINES = (1 << 27) - 1
 _SALT = "\x1epolicy"
-_MAYBE = re.compile(
-    r"\b(?:" + "|".join(sorted({f for f in VERBS}, key=len, reverse=True)) + r")\b"
-)
+_MAYBE = re.compile(r"\b(?:" + "|".join(sorted({f for f in VERBS}, key=len, reverse=True)) + r")\b")
 """Any verb's form (one alternation: linear in the text)."""
 
 

@@ -65,7 +65,9 @@ ROLES: dict[str, frozenset[str]] = {
         "python formatter": "format style 格式 フォーマット 포맷",
         "python test runner": "test unit suite spec 测试 テスト 테스트",
         "python snapshot testing": "snapshot test",
-        "python package manager": "package install depend lock manag environment 依赖 パッケージ 패키지",
+        "python package manager": (
+            "package install depend lock manag environment 依赖 パッケージ 패키지"
+        ),
         "python build backend": "build backend",
         "python logger": "log",
         "javascript package manager": "package install depend lock manag workspace",

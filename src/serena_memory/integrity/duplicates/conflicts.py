@@ -141,18 +141,9 @@ def _slot_conflict(
 ) -> Conflict | None:
     """Two slots with the same words around them: a conflict when their units say the
     same but for the value (:func:`.slots.differ`)."""
-    if ea[1] & 7 == tools.TOOL_PIECE == eb[1] & 7:
-        told = _tool_conflict(ea, eb, parses)
-        if told is not None:
-            return told
-    if ea[1] & 7 == policies.POLICY_PIECE == eb[1] & 7:
-        told = _policy_conflict(ea, eb, parses)
-        if told is not None:
-            return told
-    if ea[1] & 7 == orders.ORDER_PIECE == eb[1] & 7:
-        told = _order_conflict(ea, eb, parses)
-        if told is not None:
-            return told
+    told = _line_conflict(ea, eb, parses)
+    if told is not None:
+        return told
     ua, ub = parses.unit(ea[0], ea[1]), parses.unit(eb[0], eb[1])
     if ua is None or ub is None:
         return None
@@ -171,6 +162,23 @@ def _slot_conflict(
         return None
     first, second = commands.said(*oa), commands.said(*ob)
     return Conflict(ea[0], ua.line, ua.text, eb[0], ub.line, ub.text, first, second)
+
+
+def _line_conflict(
+    ea: tuple[str, int, int], eb: tuple[str, int, int], parses: _Parses
+) -> Conflict | None:
+    """Two rows of whole lines (tools, policies, orders: told apart by their piece bits)
+    read by the rule that made them."""
+    piece = ea[1] & 7
+    if piece != eb[1] & 7:
+        return None
+    if piece == tools.TOOL_PIECE:
+        return _tool_conflict(ea, eb, parses)
+    if piece == policies.POLICY_PIECE:
+        return _policy_conflict(ea, eb, parses)
+    if piece == orders.ORDER_PIECE:
+        return _order_conflict(ea, eb, parses)
+    return None
 
 
 def _tool_conflict(

@@ -1,21 +1,28 @@
 """A rule turned around in other words: "Agents must NOT run `hms`" / "it's fine for the
 agent to run `hms` itself", "Never use `drizzle-kit push`" / "sync with `npx drizzle-kit
-push`", "Do not use `seed_dev` as a test fixture" / "Use `seed_dev` as the base fixture".
+push`" / "it is fine to run `npx drizzle-kit push`", "Do not use `seed_dev` as a test
+fixture" / "Use `seed_dev` as the base fixture".
 One memory forbids an action on a thing, another tells to do it (or allows it); the
 sentences share little else, so no statement or slot rule aligns them.
 
 A *policy row* is one per action a clause names: a verb of what is done to a project
 (:data:`VERBS`, `run`, `use`, `edit`, `migrate`, `mock`...: a general list, not of any
-memory's words) and each specific thing after it in its clause (a word of code, a path's
-file, a name with a digit or a dot, or a plain word of four letters or more), keyed by
-the verb and that thing, its value column whether a negation comes just before the verb
-(`never`, `not`, `no`, `avoid`: :func:`held_of`). Two clauses conflict when one forbids
-and the other does not, on the same verb, and they share a specific thing (code, a path,
-a name) or two plain words after it (`mock the shared barrels`). Not read: a clause that
-offers a choice or a condition (`instead`, `rather`, `unless`, `only`, `except`: "use X
-only for Y" narrows, it does not turn around), source code blocks. The check's key
-groups leave out an action a memory both forbids and tells (a nuance: "never in CI, do it
-locally") and one many memories hold (a field).
+memory's words) and each thing after it in its clause, keyed by the verb and that thing,
+its value column whether the clause forbids it (:func:`held_of`). A clause forbids when
+a negation comes just before the verb, at its start or after a modal (`never run`, `do
+not use`, `agents must not run`), or when a clause of a negation alone comes before
+(`**Don't:** run`); it tells or allows when the verb, as a rule says it (`run`, not
+`runs` or `running`), opens it (an imperative), follows a modal (`may`, `should`,
+`always`), or follows `to` in a clause that allows it (`it is fine to run`). Anything
+else is a description ("the hook runs it", "it doesn't use sudo"), not a rule. Two lines
+conflict when one forbids and the other tells one verb on one specific thing: code (a
+span, without the runner before it: `npx drizzle-kit push` is `drizzle-kit push`), a
+path's file, a name with a digit, a dot or an underscore; plain words are too common to
+tell one thing (`delete the results`). Not read: a clause that narrows (`if`, `when`,
+`unless`, `only`, `instead`, `without`...: "run it only when asked" is a condition, not
+the rule turned around), source code blocks. The check's key groups leave out an action
+a memory both forbids and tells (a nuance: "never in CI; locally, run it") and one many
+memories hold (a field).
 """
 
 from __future__ import annotations
@@ -92,8 +99,6 @@ BEFORE = 3
 """Tokens before a verb in which a negation forbids it."""
 MIN_PLAIN = 4
 """Letters of a plain word that names a thing."""
-MIN_ALONE = 7
-"""Letters of a plain word that names a thing alone (`reftable`, not `tests`)."""
 POLICY_PIECE = 6
 """The piece bits of a policy row's place: its line, read again whole to compare."""
 _SENTENCE = re.compile(r"[.;!?]\s")
@@ -124,13 +129,9 @@ def _things(tokens: list[str], start: int) -> list[tuple[str, bool]]:
     found: list[tuple[str, bool]] = []
     for token in tokens[start : start + NEAR]:
         if token.startswith("`"):
-            words = token.strip("`").casefold().split()
-            while words and words[0] in RUNNERS:
-                words.pop(0)
-            if len(words) == 1:
-                words = [words[0].rstrip("/").rsplit("/", 1)[-1]]
-            if words and len(" ".join(words)) > 1:
-                found.append((" ".join(words), True))
+            code = _code(token)
+            if len(code) > 1:
+                found.append((code, True))
             continue
         word = token.strip(_STRIP)
         specific = bool(_SPECIFIC.search(word))
@@ -141,6 +142,16 @@ def _things(tokens: list[str], start: int) -> list[tuple[str, bool]]:
         if named and word not in COMMON and word not in SMALL:
             found.append((word, specific))
     return found
+
+
+def _code(token: str) -> str:
+    """Code as a thing: without the runner before it, a lone path as its file."""
+    words = token.strip("`").casefold().split()
+    while words and words[0] in RUNNERS:
+        words.pop(0)
+    if len(words) == 1:
+        words = [words[0].rstrip("/").rsplit("/", 1)[-1]]
+    return " ".join(words)
 
 
 def _said(bare: list[str], at: int) -> bool | None:  # noqa: PLR0911
@@ -222,22 +233,24 @@ def policy_keys(text: str) -> list[tuple[int, int, int]]:
 
 def contradict(line_a: str, line_b: str, held_a: int, held_b: int) -> tuple[str, str] | None:
     """The action one line forbids and the other tells, when they share its verb and a
-    specific thing, two plain ones or one long plain one: (what the first says, what
-    the second says)."""
+    specific thing: (what the first says, what the second says)."""
     if held_a == held_b:
         return None
     a, b = actions(line_a), actions(line_b)
     for verb in sorted({v for v, *_ in a} & {v for v, *_ in b}):
-        things_a = {t: s for v, t, s, _f in a if v == verb}
-        things_b = {t: s for v, t, s, _f in b if v == verb}
-        shared = [t for t in sorted(things_a) if t in things_b and _opposed(a, b, verb, t)]
-        specific = [t for t in shared if things_a[t] or things_b[t]]
-        if specific:
-            thing = (specific or shared)[0]
+        thing = _shared_thing(a, b, verb)
+        if thing is not None:
             forbidden = next(f for v, t, _s, f in a if (v, t) == (verb, thing))
-            first, second = f"{verb} {thing}", f"{verb} {thing}"
-            return ("not " + first, second) if forbidden else (first, "not " + second)
+            said = f"{verb} {thing}"
+            return ("not " + said, said) if forbidden else (said, "not " + said)
     return None
+
+
+def _shared_thing(a: list[tuple[str, str, bool, bool]], b: list, verb: str) -> str | None:
+    """The first specific thing both lines do ``verb`` to, one forbidding, or None."""
+    things_a = {t for v, t, s, _f in a if v == verb and s}
+    things_b = {t for v, t, s, _f in b if v == verb and s}
+    return next((t for t in sorted(things_a & things_b) if _opposed(a, b, verb, t)), None)
 
 
 def _opposed(a: list[tuple[str, str, bool, bool]], b: list, verb: str, thing: str) -> bool:

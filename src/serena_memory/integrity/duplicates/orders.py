@@ -31,6 +31,7 @@ ORDER_PIECE = 5
 _TOKEN = re.compile(r"`[^`\n]+`|[^\s`]+")
 _STRIP = ".,;:!?()[]{}\"'*<>|#（）、，。："
 _MAYBE = re.compile(r"->|→|=>|⇒|➜|\bthen\b|\bbefore\b|\bafter\b")
+_ARROW = re.compile(r"[→⇒➜]|=>")
 _LINES = (1 << 27) - 1
 _SALT = "\x1eorder"
 
@@ -106,7 +107,9 @@ def order_keys(text: str) -> list[tuple[int, int, int]]:
             fenced = not fenced
             source = fenced and said[3:].strip().casefold() in SOURCE
             continue
-        if source or _MAYBE.search(said) is None:
+        if source or not (said.count("`") >= 4 or "->" in said or _ARROW.search(said)):
+            continue  # `then`, `before` and `after` order steps in code only
+        if _MAYBE.search(said) is None:
             continue
         where = SLOT_MARK | fenced << 30 | (number & _LINES) << 3 | ORDER_PIECE
         for first, second in set(pairs(said)):

@@ -1,8 +1,7 @@
 """A rule turned around in other words: "Agents must NOT run `hms`" / "it's fine for the
-agent to run `hms` itself", "Never use `drizzle-kit push`" / "sync with `npx drizzle-kit
-push`" / "it is fine to run `npx drizzle-kit push`", "Do not use `seed_dev` as a test
-fixture" / "Use `seed_dev` as the base fixture".
-One memory forbids an action on a thing, another tells to do it (or allows it); the
+agent to run `hms` itself", "Never use `drizzle-kit push`" / "it is fine to run `npx
+drizzle-kit push`", "Do not use `seed_dev` as a test fixture" / "Use `seed_dev` as the
+base fixture". One memory forbids an action on a thing, another tells to do it (or allows it); the
 sentences share little else, so no statement or slot rule aligns them.
 
 A *policy row* is one per action a clause names: a verb of what is done to a project
@@ -17,8 +16,8 @@ not use`, `agents must not run`), or when a clause of a negation alone comes bef
 else is a description ("the hook runs it", "it doesn't use sudo"), not a rule. Two lines
 conflict when one forbids and the other tells one verb on one specific thing: code (a
 span, without the runner before it: `npx drizzle-kit push` is `drizzle-kit push`), a
-path's file, a name with a digit, a dot or an underscore; plain words are too common to
-tell one thing (`delete the results`). Not read: a clause that narrows (`if`, `when`,
+path, a file or a name with an underscore; plain words (and a label like `P1`) are too
+common to tell one thing (`delete the results`). Not read: a clause that narrows (`if`, `when`,
 `unless`, `only`, `instead`, `without`...: "run it only when asked" is a condition, not
 the rule turned around), source code blocks. The check's key groups leave out an action
 a memory both forbids and tells (a nuance: "never in CI; locally, run it") and one many
@@ -104,13 +103,14 @@ POLICY_PIECE = 6
 _SENTENCE = re.compile(r"[.;!?]\s")
 _CLAUSE = re.compile(r"[:—–]\s|\s[—–-]{1,2}\s|\(|\)|\*\*:?\s")
 _TOKEN = re.compile(r"`[^`]+`|[^\s`]+")
-_SPECIFIC = re.compile(r"[\d./_@]|[a-z][A-Z]")
+_SPECIFIC = re.compile(r"\w[./_@]\w")
 _STRIP = ".,;:!?()[]{}\"'*<>"
 _MARKS = "-+#>|*"
 _LINES = (1 << 27) - 1
 _SALT = "\x1epolicy"
-_MAYBE = re.compile(r"\b(?:" + "|".join(sorted({f for f in VERBS}, key=len, reverse=True)) + r")\b")
-"""Any verb's form (one alternation: linear in the text)."""
+_NAMED = re.compile(r"\w[./_@]\w")
+"""Anything specific a line may hold (found before its words are read)."""
+_WORD = re.compile(r"[a-z]+")
 
 
 def _hash(*parts: str) -> int:
@@ -210,11 +210,9 @@ def _clause_actions(
 
 
 def policy_keys(text: str) -> list[tuple[int, int, int]]:
-    """One row per action of each line (but in source blocks). Only the lines a search
-    of the whole text finds a verb in are read word by word."""
-    folded = text.casefold()
-    if _MAYBE.search(folded) is None:
-        return []
+    """One row per action on a specific thing of each line (but in source blocks). Only
+    the lines that hold something specific (code, a path, a file or a name with an
+    underscore) and a verb's form are read clause by clause: most lines hold neither."""
     rows = []
     fenced = source = False
     for number, raw in enumerate(text.split("\n"), 1):
@@ -223,10 +221,12 @@ def policy_keys(text: str) -> list[tuple[int, int, int]]:
             fenced = not fenced
             source = fenced and said[3:].strip().casefold() in SOURCE
             continue
-        if source or _MAYBE.search(said.casefold()) is None:
+        if source or not ("`" in said or _NAMED.search(said)):
+            continue
+        if VERBS.keys().isdisjoint(_WORD.findall(said.casefold())):
             continue
         where = SLOT_MARK | fenced << 30 | (number & _LINES) << 3 | POLICY_PIECE
-        keys = {(_hash(_SALT, v, t), held_of(f)) for v, t, _s, f in actions(said)}
+        keys = {(_hash(_SALT, v, t), held_of(f)) for v, t, s, f in actions(said) if s}
         rows += [(key, where, held) for key, held in sorted(keys)]
     return rows
 

@@ -165,3 +165,17 @@ def test_a_package_pinned_to_two_versions_is_a_conflict() -> None:
     second = memory("Bun", "Root `packageManager` pins `bun@1.2.19`; CI installs the same.")
     found = find_duplicates({"stack": first, "bun": second}).conflicts
     assert [(c.first_value, c.second_value) for c in found] == [("bun@1.2.19", "bun@1.3.11")]
+
+
+def test_one_port_written_two_ways_is_one_value() -> None:
+    """`localhost:1420` and `http://localhost:1420` say one port: with a third memory's
+    `localhost:5173` that is two values (a conflict), not three (a count that moves on)."""
+    memories = {
+        "commands": memory(
+            "Commands", "- Frontend dev server: `bun run dev` → http://localhost:1420"
+        ),
+        "checks": memory("Checks", "- Check `bun run dev` in a browser at localhost:1420 first."),
+        "preview": memory("Preview", "| URL | http://localhost:5173 (Vite default) |"),
+    }
+    found = {(c.first, c.second) for c in find_duplicates(memories).conflicts}
+    assert ("commands", "preview") in found

@@ -249,13 +249,19 @@ def named_keys(found: list[Unit]) -> list[tuple[int, int, int]]:
         numbers = {named.number for _where, named in places}
         for where, named in places:
             if not any(_more_precise(named.number, other) for other in numbers):
-                rows.append((key, where, held_of(named.word)))
+                rows.append((key, where, _held(named)))
     return rows
 
 
 def value_named(unit: Unit, held: int) -> Named | None:
     """The named value of ``unit`` whose row holds ``held``, if any."""
-    return next((nv for nv in named_values(unit) if held_of(nv.word) == held), None)
+    return next((nv for nv in named_values(unit) if _held(nv) == held), None)
+
+
+def _held(named: Named) -> int:
+    """The value column of a named value: a URL's port by its number (`localhost:1420`
+    and `http://localhost:1420` say one port), any other by its word."""
+    return held_of(named.number if named.unit == "port" else named.word)
 
 
 def contradict(a: Unit, b: Unit, va: Named, vb: Named) -> bool:

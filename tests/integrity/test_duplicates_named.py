@@ -179,3 +179,20 @@ def test_one_port_written_two_ways_is_one_value() -> None:
     }
     found = {(c.first, c.second) for c in find_duplicates(memories).conflicts}
     assert ("commands", "preview") in found
+
+
+def test_a_threshold_said_of_its_command_is_a_value_of_it() -> None:
+    """The one percentage of a line said of the command in it: a threshold the command
+    enforces, however the two lines are worded."""
+    first = memory(
+        "Testing", "- Coverage is enforced at 80% via `composer run coverage:check` in CI."
+    )
+    second = memory("Gate", "`composer run coverage:check` fails below **90%** line coverage.")
+    found = find_duplicates({"testing": first, "gate": second}).conflicts
+    assert [(c.first_value, c.second_value) for c in found] == [("90%", "80%")]
+
+
+def test_two_percentages_of_one_command_are_no_threshold() -> None:
+    first = memory("Testing", "- `make bench` takes 20% to 40% of the CPU on the build host.")
+    second = memory("Gate", "- `make bench` shows 35% of the CPU spent in the parser.")
+    assert find_duplicates({"testing": first, "gate": second}).conflicts == []

@@ -116,7 +116,20 @@ def named_values(unit: Unit) -> list[Named]:
             named = _number_named(unit, i)
             if named is not None:
                 found.append(named)
-    return found
+    return found + _gated(unit, numbered)
+
+
+def _gated(unit: Unit, numbered: list[int]) -> list[Named]:
+    """The one percentage of a unit said of each command in it: a threshold a command
+    enforces ("Coverage is enforced at 80% via `composer run coverage:check`" /
+    "`composer run coverage:check` fails below 90%"), however the rest is worded."""
+    shares = [i for i in numbered if unit.words[i].endswith("%")]
+    if len(shares) != 1:
+        return []
+    word = unit.words[shares[0]]
+    number, _unit, bound = _parts(word)
+    commands = [w for i, w in enumerate(unit.words) if unit.values[i] and " " in w]
+    return [Named(f"gate {command}", word, number, "%", bound) for command in commands]
 
 
 def _numeric(word: str) -> bool:

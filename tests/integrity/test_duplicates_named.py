@@ -157,3 +157,42 @@ def test_a_note_on_the_topic_of_a_longer_memory_is_no_near_copy() -> None:
         "- Dark mode swaps the catalogue set; `Panel3View` is the one exception.",
     )
     assert find_duplicates({"core": longer, "panel_colours": note, **OTHERS}).memories == []
+
+
+def test_a_package_pinned_to_two_versions_is_a_conflict() -> None:
+    """`bun@1.3.11` says the version bun is pinned to, however the line is worded."""
+    first = memory("Stack", "- Package manager: Bun, pinned by `packageManager` to `bun@1.3.11`.")
+    second = memory("Bun", "Root `packageManager` pins `bun@1.2.19`; CI installs the same.")
+    found = find_duplicates({"stack": first, "bun": second}).conflicts
+    assert [(c.first_value, c.second_value) for c in found] == [("bun@1.2.19", "bun@1.3.11")]
+
+
+def test_one_port_written_two_ways_is_one_value() -> None:
+    """`localhost:1420` and `http://localhost:1420` say one port: with a third memory's
+    `localhost:5173` that is two values (a conflict), not three (a count that moves on)."""
+    memories = {
+        "commands": memory(
+            "Commands", "- Frontend dev server: `bun run dev` → http://localhost:1420"
+        ),
+        "checks": memory("Checks", "- Check `bun run dev` in a browser at localhost:1420 first."),
+        "preview": memory("Preview", "| URL | http://localhost:5173 (Vite default) |"),
+    }
+    found = {(c.first, c.second) for c in find_duplicates(memories).conflicts}
+    assert ("commands", "preview") in found
+
+
+def test_a_threshold_said_of_its_command_is_a_value_of_it() -> None:
+    """The one percentage of a line said of the command in it: a threshold the command
+    enforces, however the two lines are worded."""
+    first = memory(
+        "Testing", "- Coverage is enforced at 80% via `composer run coverage:check` in CI."
+    )
+    second = memory("Gate", "`composer run coverage:check` fails below **90%** line coverage.")
+    found = find_duplicates({"testing": first, "gate": second}).conflicts
+    assert [(c.first_value, c.second_value) for c in found] == [("90%", "80%")]
+
+
+def test_two_percentages_of_one_command_are_no_threshold() -> None:
+    first = memory("Testing", "- `make bench` takes 20% to 40% of the CPU on the build host.")
+    second = memory("Gate", "- `make bench` shows 35% of the CPU spent in the parser.")
+    assert find_duplicates({"testing": first, "gate": second}).conflicts == []

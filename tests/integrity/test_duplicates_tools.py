@@ -30,6 +30,17 @@ TWO_TOOLS_ONE_ROLE = [
         "Long outputs are snapshot tests, with the `pytest-snapshot` plugin.",
     ),
     ("- Lint: `flake8 src tests`", "- Lint with ruff before each commit."),
+    # more kinds a project picks one of
+    ("- TypeScript 5.9; ESM package.", "- The package is CommonJS; modules load via require."),
+    ("## Docstrings (Google Style)", "## Docstrings use NumPy style"),
+    ("- **Image Loading**: Glide", "## Image loading: Coil"),
+    # a table keyed in Chinese: the key is the role
+    ("- **代码检查**: flake8 (配置文件: `.flake8`)", "| 代码检查 | ruff (`pyproject.toml`) |"),
+    # a line that rules the other one out names its own choice only
+    (
+        "- Unit tests use **Swift Testing** (`import Testing`), NOT XCTest.",
+        "| Unit tests | XCTest |",
+    ),
 ]
 
 
@@ -63,6 +74,29 @@ NOT_ONE_ROLE = [
 def test_two_tools_not_for_one_role_are_no_conflict(first: str, second: str) -> None:
     report = find_duplicates({"a": memory("A", first), "b": memory("B", second)})
     assert report.conflicts == [], report.to_dict()
+
+
+def test_a_line_that_rules_a_tool_out_agrees_with_its_choice() -> None:
+    first = memory("Tests", "- Unit tests use **Swift Testing**, NOT XCTest.")
+    second = memory("Notes", "| Unit tests | Swift Testing |")
+    assert find_duplicates({"a": first, "b": second}).conflicts == []
+
+
+def test_two_languages_for_one_purpose_are_a_conflict_though_both_are_named() -> None:
+    """A project writes in several languages, one per purpose: a memory naming Korean for
+    its answers still contradicts one that wants its commit messages in Korean."""
+    first = memory("Conventions", "- Code comments, docs, and commit messages should be Korean.")
+    second = memory(
+        "Language", "- Commit messages are written in English.", "- UI strings stay Korean."
+    )
+    found = find_duplicates({"a": first, "b": second}).conflicts
+    assert [(c.first_value, c.second_value) for c in found] == [("korean", "english")]
+
+
+def test_two_languages_for_two_purposes_are_no_conflict() -> None:
+    first = memory("Conventions", "- Commit messages are written in English.")
+    second = memory("Language", "- Replies to the user are written in Korean.")
+    assert find_duplicates({"a": first, "b": second}).conflicts == []
 
 
 def test_a_memory_that_names_both_tools_is_no_conflict() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from serena_memory.integrity.duplicates import commands, named, tools
+from serena_memory.integrity.duplicates import commands, named, orders, policies, tools
 from serena_memory.integrity.duplicates.buckets import bucket_pairs
 from serena_memory.integrity.duplicates.commands import option_held
 from serena_memory.integrity.duplicates.findings import Conflict
@@ -141,10 +141,9 @@ def _slot_conflict(
 ) -> Conflict | None:
     """Two slots with the same words around them: a conflict when their units say the
     same but for the value (:func:`.slots.differ`)."""
-    if ea[1] & 7 == tools.TOOL_PIECE == eb[1] & 7:
-        told = _tool_conflict(ea, eb, parses)
-        if told is not None:
-            return told
+    told = _line_conflict(ea, eb, parses)
+    if told is not None:
+        return told
     ua, ub = parses.unit(ea[0], ea[1]), parses.unit(eb[0], eb[1])
     if ua is None or ub is None:
         return None
@@ -165,6 +164,23 @@ def _slot_conflict(
     return Conflict(ea[0], ua.line, ua.text, eb[0], ub.line, ub.text, first, second)
 
 
+def _line_conflict(
+    ea: tuple[str, int, int], eb: tuple[str, int, int], parses: _Parses
+) -> Conflict | None:
+    """Two rows of whole lines (tools, policies, orders: told apart by their piece bits)
+    read by the rule that made them."""
+    piece = ea[1] & 7
+    if piece != eb[1] & 7:
+        return None
+    if piece == tools.TOOL_PIECE:
+        return _tool_conflict(ea, eb, parses)
+    if piece == policies.POLICY_PIECE:
+        return _policy_conflict(ea, eb, parses)
+    if piece == orders.ORDER_PIECE:
+        return _order_conflict(ea, eb, parses)
+    return None
+
+
 def _tool_conflict(
     ea: tuple[str, int, int], eb: tuple[str, int, int], parses: _Parses
 ) -> Conflict | None:
@@ -182,6 +198,36 @@ def _tool_conflict(
     return Conflict(
         ea[0], tools.line_number(ea[1]), first, eb[0], tools.line_number(eb[1]), second, ta, tb
     )
+
+
+def _policy_conflict(
+    ea: tuple[str, int, int], eb: tuple[str, int, int], parses: _Parses
+) -> Conflict | None:
+    """A line forbidding an action another tells or allows (:mod:`.policies`)."""
+    la, lb = parses.line(ea[0], ea[1]), parses.line(eb[0], eb[1])
+    if la is None or lb is None:
+        return None
+    said = policies.contradict(la, lb, ea[2], eb[2])
+    if said is None:
+        return None
+    first, second = " ".join(la.split()), " ".join(lb.split())
+    at_a, at_b = policies.line_number(ea[1]), policies.line_number(eb[1])
+    return Conflict(ea[0], at_a, first, eb[0], at_b, second, *said)
+
+
+def _order_conflict(
+    ea: tuple[str, int, int], eb: tuple[str, int, int], parses: _Parses
+) -> Conflict | None:
+    """Two lines putting two steps in two orders (:mod:`.orders`)."""
+    la, lb = parses.line(ea[0], ea[1]), parses.line(eb[0], eb[1])
+    if la is None or lb is None:
+        return None
+    said = orders.contradict(la, lb)
+    if said is None:
+        return None
+    first, second = " ".join(la.split()), " ".join(lb.split())
+    at_a, at_b = orders.line_number(ea[1]), orders.line_number(eb[1])
+    return Conflict(ea[0], at_a, first, eb[0], at_b, second, *said)
 
 
 def _statement_at(entry: tuple[str, int, int], parses: _Parses) -> Statement | None:

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 
 from serena_memory.integrity.duplicates.commands import command_keys
 from serena_memory.integrity.duplicates.named import named_keys
+from serena_memory.integrity.duplicates.orders import order_keys
+from serena_memory.integrity.duplicates.policies import policy_keys
 from serena_memory.integrity.duplicates.slots import SLOT_MARK, slot_keys, units
 from serena_memory.integrity.duplicates.text import Parsed, parse
 from serena_memory.integrity.duplicates.tools import tool_keys
@@ -232,6 +234,8 @@ def fingerprint(text: str) -> tuple[Print, Parsed]:
     keys += named_keys(found)
     keys += command_keys(found)
     keys += tool_keys(text)
+    keys += policy_keys(text)
+    keys += order_keys(text)
     keys += [(w, TOKEN, 0) for w in sorted(words_of(text))[:MAX_TOKENS]]
     return Print(digest, lines, keys), parsed
 

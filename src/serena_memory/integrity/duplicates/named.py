@@ -9,7 +9,8 @@ A *named value* is a number said of the word before it: a version (`python 3.10`
 whole number after a setting's name (`--port 8000`, `line-length 100`), a proper name
 (`Java 17`, `Min SDK 26`) or the key of its line (`**black**: 100`), but not a count
 (`13 files`), a score in brackets, a number a word cites (`PEP 668`, `#2222`), a result
-(`Processed = 0`) nor one of a tally; or the port of a URL with its host and path. Each
+(`Processed = 0`) nor one of a tally; the version a package is pinned to (`bun@1.3.11`);
+or the port of a URL with its host and path. Each
 is one row like a slot's (:mod:`.slots`), keyed by its name and its number's unit, whose
 value column is the value's own hash salted apart (:func:`held_of`): :func:`value_named`
 finds it again, and tells a named row from a slot row. The check's key groups already
@@ -28,6 +29,8 @@ from serena_memory.integrity.duplicates.slots import CITING, SMALL, Unit, kind
 
 _PORT = re.compile(r"(?:[a-z][a-z0-9+.-]*://)?([a-z0-9.-]+):(\d{2,5})(/[^\s?#]*)?")
 _DIGIT = re.compile(r"\d")
+_PIN = re.compile(r"(@?[a-z][\w.-]*(?:/[\w.-]+)?)@[\^~=v]?(\d+(?:\.\d+){1,3})")
+"""A package pinned to a version (`bun@1.3.11`, `@scope/pkg@2.0`): a value of its name."""
 _SETTING_NAME = re.compile(r"-{0,2}[a-z][\w.-]*")
 _SPACE = re.compile(r"[\s*_`|:]+")
 
@@ -101,6 +104,10 @@ def named_values(unit: Unit) -> list[Named]:
     for i, word in enumerate(words):
         if not values[i]:
             continue
+        pin = _PIN.fullmatch(word)
+        if pin is not None:  # `bun@1.3.11`: the version bun is pinned to
+            found.append(Named(f"pin {pin.group(1)}", word, pin.group(2), "", False))
+            continue
         port = _PORT.fullmatch(word)
         if port is not None and ("://" in word or port.group(1) == "localhost"):
             host = f"url {port.group(1)}{port.group(3) or ''}"
@@ -109,7 +116,20 @@ def named_values(unit: Unit) -> list[Named]:
             named = _number_named(unit, i)
             if named is not None:
                 found.append(named)
-    return found
+    return found + _gated(unit, numbered)
+
+
+def _gated(unit: Unit, numbered: list[int]) -> list[Named]:
+    """The one percentage of a unit said of each command in it: a threshold a command
+    enforces ("Coverage is enforced at 80% via `composer run coverage:check`" /
+    "`composer run coverage:check` fails below 90%"), however the rest is worded."""
+    shares = [i for i in numbered if unit.words[i].endswith("%")]
+    if len(shares) != 1:
+        return []
+    word = unit.words[shares[0]]
+    number, _unit, bound = _parts(word)
+    commands = [w for i, w in enumerate(unit.words) if unit.values[i] and " " in w]
+    return [Named(f"gate {command}", word, number, "%", bound) for command in commands]
 
 
 def _numeric(word: str) -> bool:
@@ -242,13 +262,19 @@ def named_keys(found: list[Unit]) -> list[tuple[int, int, int]]:
         numbers = {named.number for _where, named in places}
         for where, named in places:
             if not any(_more_precise(named.number, other) for other in numbers):
-                rows.append((key, where, held_of(named.word)))
+                rows.append((key, where, _held(named)))
     return rows
 
 
 def value_named(unit: Unit, held: int) -> Named | None:
     """The named value of ``unit`` whose row holds ``held``, if any."""
-    return next((nv for nv in named_values(unit) if held_of(nv.word) == held), None)
+    return next((nv for nv in named_values(unit) if _held(nv) == held), None)
+
+
+def _held(named: Named) -> int:
+    """The value column of a named value: a URL's port by its number (`localhost:1420`
+    and `http://localhost:1420` say one port), any other by its word."""
+    return held_of(named.number if named.unit == "port" else named.word)
 
 
 def contradict(a: Unit, b: Unit, va: Named, vb: Named) -> bool:

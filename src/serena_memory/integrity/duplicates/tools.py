@@ -46,6 +46,13 @@ KINDS: dict[str, frozenset[str]] = {
         "react router": "wouter react-router react-router-dom",
         "javascript orm": "prisma drizzle typeorm sequelize kysely mikro-orm",
         "go logger": "slog zap zerolog logrus",
+        "javascript module format": "esm commonjs",
+        "javascript test dom": "jsdom happy-dom",
+        "schema validation": "zod yup valibot joi arktype superstruct",
+        "android image loader": "glide coil picasso fresco",
+        "swift test framework": "xctest swift-testing",
+        "python docstring style": "google numpy sphinx",
+        "written language": "english korean japanese chinese portuguese spanish german french",
     }.items()
 }
 """Tools people choose one of, by kind (a project uses one of each): a general list of
@@ -53,12 +60,14 @@ the common ones, not of any memory's words."""
 ROLES: dict[str, frozenset[str]] = {
     kind: frozenset(roles.split())
     for kind, roles in {
-        "python type checker": "type typ check",
-        "python linter": "lint check style",
-        "python formatter": "format style",
-        "python test runner": "test unit suite spec",
+        "python type checker": "type typ check 类型 型チェック 타입",
+        "python linter": "lint check style 检查 検査 リント 린트",
+        "python formatter": "format style 格式 フォーマット 포맷",
+        "python test runner": "test unit suite spec 测试 テスト 테스트",
         "python snapshot testing": "snapshot test",
-        "python package manager": "package install depend lock manag environment",
+        "python package manager": (
+            "package install depend lock manag environment 依赖 パッケージ 패키지"
+        ),
         "python build backend": "build backend",
         "python logger": "log",
         "javascript package manager": "package install depend lock manag workspace",
@@ -69,6 +78,13 @@ ROLES: dict[str, frozenset[str]] = {
         "react router": "rout navigat",
         "javascript orm": "database orm schema migrat query",
         "go logger": "log",
+        "javascript module format": "modul packag format output",
+        "javascript test dom": "dom environ preload",
+        "schema validation": "schema valid contract",
+        "android image loader": "image",
+        "swift test framework": "test unit",
+        "python docstring style": "docstr",
+        "written language": "commit messag comment doc respons repl answer",
     }.items()
 }
 """What each kind of tool is for, as stems (:func:`_stem`): two lines name one role
@@ -83,14 +99,24 @@ GENERIC = _words(
     dev local work works working main part step steps time add added need needs via"""
 )
 """Words beside a tool that say nothing of its role (a verb of any tool, a filler)."""
-_TOKEN = re.compile(r"[a-z][\w.+-]*")
-_ROLE = re.compile(r"[a-z]+")
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+_TOKEN = re.compile(rf"[a-z][a-z0-9_.+@\u00e0-\u024f-]*|[{_CJK}]+")
+_ROLE = re.compile(rf"[a-z]+|[{_CJK}]{{2,}}")
+"""A role word: Latin letters, or a run of Chinese, Japanese or Korean (`代码检查`, a
+table's key in Chinese: no spaces to split it by)."""
 _ANY_TOOL = re.compile(
     r"(?<![\w.+-])(?:"
     + "|".join(sorted(map(re.escape, _KIND_OF), key=len, reverse=True))
     + r")(?![\w+-])"
 )
 """Any tool's name as a token of its own (one alternation: linear in the text)."""
+_PHRASE = re.compile(r"\bswift testing\b")
+"""A tool named in two words, read as the one token of :data:`KINDS`."""
+BY_PURPOSE = frozenset({"written language"})
+"""Kinds a project uses several of, one per purpose (Korean answers, English commits):
+a memory naming the other one elsewhere says nothing about the line compared."""
+RULING_OUT = _words("not no never instead without than nor avoid")
+"""Words before a tool that say it is not the one used."""
 _LINES = (1 << 27) - 1
 _SUFFIXES = ("ing", "ers", "er", "es", "s", "ed")
 NEAR = 4
@@ -124,9 +150,21 @@ def _stem(word: str) -> str:
     return word[:-1] if len(word) > 3 and word[-1] == word[-2] else word  # `logg`: `log`
 
 
+def _folded(text: str) -> str:
+    """``text`` casefolded, a tool of two words joined (`swift testing`)."""
+    folded = text.casefold()
+    return _PHRASE.sub("swift-testing", folded) if "swift testing" in folded else folded
+
+
 def _tool(token: str) -> str:
     """A token as a tool's name: `bun@1.3.11` is `bun`, `mypy.ini` stays itself."""
     return token.split("@", 1)[0].rstrip(".")
+
+
+def _ruled_out(tokens: list[str], at: int) -> bool:
+    """Whether the tool at ``at`` follows a word that rules it out (`Swift Testing, not
+    XCTest`, `ruff instead of flake8`): the line names the other one as its choice."""
+    return any(t in RULING_OUT for t in tokens[max(0, at - 2) : at])
 
 
 def read_line(line: str) -> tuple[dict[str, str], list[str]]:
@@ -134,19 +172,20 @@ def read_line(line: str) -> tuple[dict[str, str], list[str]]:
     the role words beside them (stems of the words within :data:`NEAR` tokens of a
     tool, in order, at most :data:`MAX_ROLES`): what a long line says elsewhere is about
     something else."""
-    tokens = _TOKEN.findall(line.casefold())
+    tokens = _TOKEN.findall(_folded(line))
     tools: dict[str, set[str]] = {}
     places = []
     for at, token in enumerate(tokens):
         kind = _KIND_OF.get(_tool(token))
         if kind is not None:
-            tools.setdefault(kind, set()).add(_tool(token))
+            if not _ruled_out(tokens, at):
+                tools.setdefault(kind, set()).add(_tool(token))
             places.append(at)
     roles: list[str] = []
     for at in places:
         beside = " ".join(tokens[max(0, at - NEAR) : at + NEAR + 1])
         for token in _ROLE.findall(beside):
-            if len(token) >= 3 and token not in SMALL:
+            if (len(token) >= 3 or token[0] > "z") and token not in SMALL:
                 stem = _stem(token)
                 if not ({token, stem} & GENERIC or token in _KIND_OF or stem in roles):
                     roles.append(stem)
@@ -158,7 +197,7 @@ def tool_keys(text: str) -> list[tuple[int, int, int]]:
     """One row per tool of each line (but in source blocks) and role word beside it.
     Only the lines a search of the whole text finds a tool's name in are read word by
     word: most lines of a memory name none."""
-    folded = text.casefold()
+    folded = _folded(text)
     marked: set[int] = set()
     line = at = 0
     for found in _ANY_TOOL.finditer(folded):  # lines counted on from the last match
@@ -205,6 +244,8 @@ def contradict(lines: tuple[str, str], texts: tuple[str, str], tool_a: str, tool
     short = min(len(_TOKEN.findall(line.casefold())) for line in lines) <= SHORT
     if not _for_role(shared, ROLES[_KIND_OF[tool_a]]) or len(shared) < (1 if short else MIN_ROLES):
         return False
+    if _KIND_OF[tool_a] in BY_PURPOSE:
+        return True
     text_a, text_b = texts
     return not (_names(text_a, tool_b) or _names(text_b, tool_a))
 
@@ -212,8 +253,13 @@ def contradict(lines: tuple[str, str], texts: tuple[str, str], tool_a: str, tool
 def _for_role(words: set[str], roles: frozenset[str]) -> bool:
     """Whether a stem of ``words`` is one of ``roles`` or, for a role of four letters or
     more, starts with it (`dependenci`: `depend`; `log` alone, not `login`)."""
-    return any(w in roles or any(len(r) > 3 and w.startswith(r) for r in roles) for w in words)
+    return any(
+        w in roles or any(len(r) > 3 and w.startswith(r) or r[0] > "z" and r in w for r in roles)
+        for w in words
+    )
 
 
 def _names(text: str, tool: str) -> bool:
-    return any(_tool(t) == tool for t in _TOKEN.findall(text.casefold()))
+    """Whether ``text`` names ``tool`` other than to rule it out."""
+    tokens = _TOKEN.findall(_folded(text))
+    return any(_tool(t) == tool and not _ruled_out(tokens, at) for at, t in enumerate(tokens))

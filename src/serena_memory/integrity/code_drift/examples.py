@@ -20,8 +20,13 @@ PLACEHOLDER_NAME = re.compile(
 )
 """Names that state a naming rule: a case style or a bare role suffix like ``.test.ts``."""
 
-PLACEHOLDER_PART = re.compile(r"(?:^|[-_./])(?:X{2,}|x{3,}|N{3,}|Y{4})(?=$|[-_./])")
-"""A part of a name that stands for any value: ``PRP-XXX-feature.md``, ``NNN-spec.md``."""
+PLACEHOLDER_PART = re.compile(
+    r"(?:^|[-_./])(?:X{2,}|x{3,}|N{3,}|Y{4}|[XYZN]|NAME|FEATURE|COMPONENT|MODULE|SERVICE)"
+    r"(?=$|[-_./])"
+)
+"""A part of a name that stands for any value: ``PRP-XXX-feature.md``, ``NNN-spec.md``, one
+capital letter (``copy-X.test.js``, ``docs/X.md``) or a capitalised word that says what
+goes there (``copy-NAME.test.js``)."""
 
 PRODUCT_WORDS = _words(
     """GitHub GitLab BitBucket Bitbucket JavaScript TypeScript CoffeeScript PostgreSQL

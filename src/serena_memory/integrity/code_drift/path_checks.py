@@ -75,6 +75,8 @@ class PathChecks:
     ) -> CodeFinding | None:
         """The finding of one path mention: missing, moved or changed (None: it names a
         file of the project that did not change much since ``when``)."""
+        if m.planned and not m.form and self.history and not self._known_to_plan(m):
+            return None  # a file a plan means to make
         if m.placed and m.weak and when is not None and self.history:  # a drawn tree
             m = replace(m, placed=placed_then(self.past, m.placed, when))
         m = self._as_named(memory, m)
@@ -94,6 +96,14 @@ class PathChecks:
                 return self._present(memory, m, m.target, resolved, when, read_only)
             m = replace(m, target=gone)
         return self._check_not_found(memory, m, when, read_only)
+
+    def _known_to_plan(self, m: Mention) -> bool:
+        """Whether git knew the path a plan names (where its tree puts it, or as
+        written): a plan's file git never knew is one still to be made."""
+        if not m.placed:
+            return self._ever(m.target)
+        places = _places(m.placed)
+        return self._ever(places[0]) or any(self._at_root(p) for p in places[1:])
 
     def _check_not_found(
         self, memory: str, m: Mention, when: float | None, read_only: bool

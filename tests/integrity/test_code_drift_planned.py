@@ -86,3 +86,15 @@ def test_a_name_built_from_a_stand_in_word_on_its_line_is_a_pattern(repo: Path) 
         ("moveSync", 2),
         ("nameSync", 3),
     ]
+
+
+def test_a_name_right_after_a_naming_label_shows_the_rule(repo: Path) -> None:
+    write(repo, "tests/test_login.py", "def test_login():\n    pass\n")
+    memory(
+        repo,
+        "testing",
+        "- **Test Naming**: `test_feature_functionality.py`\n"
+        "- Login is tested in `tests/test_login.py` and `tests/test_logout.py`.\n",
+    )
+    commit(repo)
+    assert set(by_mention(findings(repo))) == {"tests/test_logout.py"}

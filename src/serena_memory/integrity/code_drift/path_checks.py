@@ -44,6 +44,7 @@ from serena_memory.integrity.code_drift.moves import (
 )
 from serena_memory.integrity.code_drift.patterns import glob_tail
 from serena_memory.integrity.code_drift.project import ProjectFiles
+from serena_memory.integrity.code_drift.reorganised import reorganised_to
 from serena_memory.integrity.code_drift.written_then import beside_memory, moved_since
 
 _ARCHIVE = re.compile(r"(?:^|/)archive(?:d|s)?(?:[-_][^/]*)?/", re.IGNORECASE)
@@ -132,6 +133,8 @@ class PathChecks:
                 new += "/"
             new_mention = _within_same_folder(m.text, m.target, old, new)
             return _moved(memory, m, m.target, new, commit, read_only, new_mention)
+        if not went and (found := reorganised_to(self.past, self.files, m.target, when)):
+            return _moved(memory, m, m.target, found[0], found[1], read_only, None)
         note = missing_note(self.past, m.target, candidates, went, when)
         return CodeFinding(
             memory, m.line, m.text, PATH, MISSING, m.target, note=note, read_only=read_only

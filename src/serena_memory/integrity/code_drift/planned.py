@@ -3,7 +3,8 @@ Architecture", "## Implementation Plan" with its "### Phase 3" subsections, "## 
 Steps", "## Remaining work", "## 残作業", "## 実装計画") opens one, down to the next
 heading of its level or above. The files such a section names are a plan: a path git
 never knew is what the plan means to make, not drift; one git knew (a file the plan
-moves or deletes) is still a claim (:meth:`~serena_memory.integrity.code_drift.path_checks.PathChecks.check_path`).
+moves or deletes) is still a claim
+(:meth:`~serena_memory.integrity.code_drift.path_checks.PathChecks.check_path`).
 
 A heading that says the work is done ("Phase 1 Complete", "✅") opens no plan. The
 patterns are anchored word tests with no nested quantifiers.

@@ -1,0 +1,43 @@
+"""A file gone without a move git saw, found again by its name in a reorganised tree:
+`src/core/regtech_collector.py` rewritten as `src/core/collectors/regtech_collector.py`,
+`app/streamlit_demo/services/scorer.py` as `app/services/scorer.py`, a root `.prettierrc`
+as `frontend/.prettierrc` once the project moved into `frontend/`. Git sees no rename
+when the file was rewritten or moved in steps; a person reads the one file of that name
+that came since, in the same part of the project, as where it went (pure but for the
+project's lists).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from serena_memory.integrity.code_drift.moves import there_at
+
+if TYPE_CHECKING:
+    from serena_memory.integrity.code_drift.history import GitPast
+    from serena_memory.integrity.code_drift.project import ProjectFiles
+
+
+def reorganised_to(
+    past: GitPast, files: ProjectFiles, target: str, when: float | None
+) -> tuple[str, str] | None:
+    """(new path, the commit that deleted ``target``) when the file ``target``, there
+    when the memory last changed (``when``) and gone now, has one namesake in the project
+    now, which came after ``when`` and lies in the same top folder (or is ``target``
+    under a new top folder); None otherwise."""
+    if when is None or target.endswith("/") or target not in past.seen or files.exists(target):
+        return None
+    if not there_at(past, target, when):
+        return None
+    now = files.by_name.get(target.rsplit("/", 1)[-1], ())
+    if len(now) != 1:
+        return None
+    new = next(iter(now))
+    top, _, rest = target.partition("/")
+    same_part = bool(rest) and new.partition("/")[0] == top
+    if not (same_part or new.endswith("/" + target)):
+        return None
+    if new not in past.changes or min(past.changes[new]) <= when:
+        return None  # there already when the memory was written: another file
+    deleted = past.deleted.get(target)
+    return new, deleted[0] if deleted else ""

@@ -44,3 +44,20 @@ def test_a_namesake_there_when_the_memory_was_written_is_another_file(repo: Path
     git(repo, "rm", "-q", "docs/guide.md")
     commit(repo, "drop the old guide")
     assert by_mention(findings(repo))["docs/guide.md"]["status"] == "missing"
+
+
+def test_a_file_rewritten_where_its_folder_went_is_told_moved_there(repo: Path) -> None:
+    for name in ("a", "b", "c"):
+        write(repo, f"backend/app/{name}.py", f"{name.upper()} = 1\n")
+    write(repo, "backend/app/main.py", "def main():\n    return 1\n")
+    write(repo, "tools/main.py", "def tool():\n    return 2\n")  # a namesake elsewhere
+    memory(repo, "layout", "The server starts in `backend/app/main.py`.\n")
+    commit(repo)
+    (repo / "server/app").mkdir(parents=True)
+    for name in ("a", "b", "c"):
+        git(repo, "mv", f"backend/app/{name}.py", f"server/app/{name}.py")
+    git(repo, "rm", "-q", "backend/app/main.py")
+    write(repo, "server/app/main.py", "import asyncio\n\n\nasync def serve():\n    pass\n")
+    commit(repo, "backend/ becomes server/, main.py rewritten for asyncio")
+    found = by_mention(findings(repo))["backend/app/main.py"]
+    assert (found["status"], found["new_path"]) == ("moved", "server/app/main.py")

@@ -44,7 +44,7 @@ from serena_memory.integrity.code_drift.moves import (
 )
 from serena_memory.integrity.code_drift.patterns import glob_tail
 from serena_memory.integrity.code_drift.project import ProjectFiles
-from serena_memory.integrity.code_drift.reorganised import reorganised_to
+from serena_memory.integrity.code_drift.reorganised import carried_with_folder, reorganised_to
 from serena_memory.integrity.code_drift.written_then import beside_memory, moved_since
 
 _ARCHIVE = re.compile(r"(?:^|/)archive(?:d|s)?(?:[-_][^/]*)?/", re.IGNORECASE)
@@ -133,11 +133,19 @@ class PathChecks:
                 new += "/"
             new_mention = _within_same_folder(m.text, m.target, old, new)
             return _moved(memory, m, m.target, new, commit, read_only, new_mention)
-        if not went and (found := reorganised_to(self.past, self.files, m.target, when)):
+        if not went and not m.target.endswith("/") and (found := self._rewritten(m.target, when)):
             return _moved(memory, m, m.target, found[0], found[1], read_only, None)
         note = missing_note(self.past, m.target, candidates, went, when)
         return CodeFinding(
             memory, m.line, m.text, PATH, MISSING, m.target, note=note, read_only=read_only
+        )
+
+    def _rewritten(self, target: str, when: float | None) -> tuple[str, str] | None:
+        """Where a file gone with no rename git saw was rewritten: at its place where its
+        folder went, else as its one namesake since in the same part of the project."""
+        past, files = self.past, self.files
+        return carried_with_folder(past, files, target, when) or reorganised_to(
+            past, files, target, when
         )
 
     def _never_a_file(self, m: Mention, candidates: list[str], went: Moves) -> bool:

@@ -1,4 +1,5 @@
-"""A file gone without a move git saw, found again by its name in a reorganised tree:
+"""A file gone without a move git saw, found again where its folder went (the file
+rewritten at its place in the folder's new home) or by its name in a reorganised tree:
 `src/core/regtech_collector.py` rewritten as `src/core/collectors/regtech_collector.py`,
 `app/streamlit_demo/services/scorer.py` as `app/services/scorer.py`, a root `.prettierrc`
 as `frontend/.prettierrc` once the project moved into `frontend/`. Git sees no rename
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from serena_memory.integrity.code_drift.moves import there_at
+from serena_memory.integrity.code_drift.moves import moved_folder, there_at
 
 if TYPE_CHECKING:
     from serena_memory.integrity.code_drift.history import GitPast
@@ -41,3 +42,23 @@ def reorganised_to(
         return None  # there already when the memory was written: another file
     deleted = past.deleted.get(target)
     return new, deleted[0] if deleted else ""
+
+
+def carried_with_folder(
+    past: GitPast, files: ProjectFiles, target: str, when: float | None
+) -> tuple[str, str] | None:
+    """(new path, commit) when the deepest folder above the file ``target`` that git saw
+    go to one place holds a file at ``target``'s place there now: a folder carries its
+    files, even those rewritten as it moved (``backend/app/main.py`` with ``backend/``
+    gone to ``server/``); None otherwise."""
+    parts = target.split("/")
+    for depth in range(len(parts) - 1, 0, -1):
+        went = moved_folder(past, files, "/".join(parts[:depth]), when)
+        if not went:
+            continue
+        if len(went) > 1:
+            return None
+        ((folder, (_old, commit)),) = went.items()
+        new = folder.rstrip("/") + "/" + "/".join(parts[depth:])
+        return (new, commit) if files.exists(new) else None
+    return None

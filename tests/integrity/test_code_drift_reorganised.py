@@ -61,3 +61,17 @@ def test_a_file_rewritten_where_its_folder_went_is_told_moved_there(repo: Path) 
     commit(repo, "backend/ becomes server/, main.py rewritten for asyncio")
     found = by_mention(findings(repo))["backend/app/main.py"]
     assert (found["status"], found["new_path"]) == ("moved", "server/app/main.py")
+
+
+def test_a_file_rewritten_with_another_extension_later_is_told_moved(repo: Path) -> None:
+    write(repo, "scores/intro.osc", "intro\n")
+    write(repo, "scores/outro.osc", "outro\n")
+    memory(repo, "scores", "The opening is `scores/intro.osc`, the close `scores/outro.osc`.\n")
+    commit(repo)
+    git(repo, "rm", "-q", "scores/intro.osc", "scores/outro.osc")
+    commit(repo, "drop the old format")
+    write(repo, "scores/intro.orbs", "<orbs>intro, rewritten</orbs>\n")
+    commit(repo, "the new format")
+    found = by_mention(findings(repo))
+    assert found["scores/intro.osc"]["new_path"] == "scores/intro.orbs"
+    assert found["scores/outro.osc"]["status"] == "missing"

@@ -44,7 +44,12 @@ from serena_memory.integrity.code_drift.moves import (
 )
 from serena_memory.integrity.code_drift.patterns import glob_tail
 from serena_memory.integrity.code_drift.project import ProjectFiles
-from serena_memory.integrity.code_drift.reorganised import carried_with_folder, reorganised_to
+from serena_memory.integrity.code_drift.reorganised import (
+    carried_with_folder,
+    new_extension,
+    reorganised_to,
+    stem_index,
+)
 from serena_memory.integrity.code_drift.written_then import beside_memory, moved_since
 
 _ARCHIVE = re.compile(r"(?:^|/)archive(?:d|s)?(?:[-_][^/]*)?/", re.IGNORECASE)
@@ -58,6 +63,7 @@ class PathChecks:
 
     changed_commits: int
     _aliases: Aliases | None = None
+    _stems: tuple[ProjectFiles, dict[str, list[str]]] | None = None  # files by stem
 
     @property
     def files(self) -> ProjectFiles:
@@ -144,8 +150,12 @@ class PathChecks:
         """Where a file gone with no rename git saw was rewritten: at its place where its
         folder went, else as its one namesake since in the same part of the project."""
         past, files = self.past, self.files
-        return carried_with_folder(past, files, target, when) or reorganised_to(
-            past, files, target, when
+        if self._stems is None or self._stems[0] is not files:
+            self._stems = (files, stem_index(files))
+        return (
+            carried_with_folder(past, files, target, when)
+            or new_extension(past, self._stems[1], target, when)
+            or reorganised_to(past, files, target, when)
         )
 
     def _never_a_file(self, m: Mention, candidates: list[str], went: Moves) -> bool:

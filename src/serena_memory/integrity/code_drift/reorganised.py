@@ -19,6 +19,33 @@ if TYPE_CHECKING:
     from serena_memory.integrity.code_drift.project import ProjectFiles
 
 
+def stem_index(files: ProjectFiles) -> dict[str, list[str]]:
+    """The project's files by their path without the extension (``docs/spec`` for
+    ``docs/spec.orbs``), made once per list of files."""
+    index: dict[str, list[str]] = {}
+    for path in files.files:
+        head, dot, _ext = path.rpartition(".")
+        if dot and head and not head.endswith("/"):
+            index.setdefault(head, []).append(path)
+    return index
+
+
+def new_extension(
+    past: GitPast, stems: dict[str, list[str]], target: str, when: float | None
+) -> tuple[str, str] | None:
+    """(new path, commit) when the file ``target``, gone, has one file at its place with
+    another extension now that came after ``when`` (``docs/spec.osc`` rewritten as
+    ``docs/spec.orbs``, ``config.js`` as ``config.ts`` in a later commit)."""
+    head, dot, _ext = target.rpartition(".")
+    if when is None or not dot or not head or head.endswith("/") or target not in past.seen:
+        return None
+    now = [p for p in stems.get(head, ()) if p != target]
+    if len(now) != 1 or now[0] not in past.changes or min(past.changes[now[0]]) <= when:
+        return None
+    deleted = past.deleted.get(target)
+    return now[0], deleted[0] if deleted else ""
+
+
 def reorganised_to(
     past: GitPast, files: ProjectFiles, target: str, when: float | None
 ) -> tuple[str, str] | None:

@@ -82,8 +82,8 @@ class PathChecks:
     ) -> CodeFinding | None:
         """The finding of one path mention: missing, moved or changed (None: it names a
         file of the project that did not change much since ``when``)."""
-        if m.planned and not m.form and self.history and not self._known_to_plan(m):
-            return None  # a file a plan means to make
+        if self._meant_to_make(m):
+            return None
         if m.placed and m.weak and when is not None and self.history:  # a drawn tree
             m = replace(m, placed=placed_then(self.past, m.placed, when))
         m = self._as_named(memory, m)
@@ -103,6 +103,13 @@ class PathChecks:
                 return self._present(memory, m, m.target, resolved, when, read_only)
             m = replace(m, target=gone)
         return self._check_not_found(memory, m, when, read_only)
+
+    def _meant_to_make(self, m: Mention) -> bool:
+        """Whether a path in a plan's section names a file the plan means to make:
+        git never knew it where its tree puts it, nor as written."""
+        if not (m.planned and not m.form and self.history):
+            return False
+        return not self._known_to_plan(m)
 
     def _known_to_plan(self, m: Mention) -> bool:
         """Whether git knew the path a plan names (where its tree puts it, or as

@@ -1,8 +1,7 @@
 """A file gone without a move git saw, found again where its folder went (the file
 rewritten at its place in the folder's new home) or by its name in a reorganised tree:
 `src/core/regtech_collector.py` rewritten as `src/core/collectors/regtech_collector.py`,
-`app/streamlit_demo/services/scorer.py` as `app/services/scorer.py`, a root `.prettierrc`
-as `frontend/.prettierrc` once the project moved into `frontend/`. Git sees no rename
+`app/streamlit_demo/services/scorer.py` as `app/services/scorer.py`. Git sees no rename
 when the file was rewritten or moved in steps; a person reads the one file of that name
 that came since, in the same part of the project, as where it went (pure but for the
 project's lists).
@@ -40,7 +39,7 @@ def new_extension(
     if when is None or not dot or not head or head.endswith("/") or target not in past.seen:
         return None
     now = [p for p in stems.get(head, ()) if p != target]
-    if len(now) != 1 or now[0] not in past.changes or min(past.changes[now[0]]) <= when:
+    if len(now) != 1 or not _came_after(past, now[0], when):
         return None
     deleted = past.deleted.get(target)
     return now[0], deleted[0] if deleted else ""
@@ -51,8 +50,9 @@ def reorganised_to(
 ) -> tuple[str, str] | None:
     """(new path, the commit that deleted ``target``) when the file ``target``, there
     when the memory last changed (``when``) and gone now, has one namesake in the project
-    now, which came after ``when`` and lies in the same top folder (or is ``target``
-    under a new top folder); None otherwise."""
+    now, which came after ``when`` and lies in the same top folder; None otherwise (a
+    root file's namesake made later elsewhere is a newcomer: a root
+    ``copilot-instructions.md`` deleted, a ``.github/copilot-instructions.md`` added)."""
     if when is None or target.endswith("/") or target not in past.seen or files.exists(target):
         return None
     if not there_at(past, target, when):
@@ -62,10 +62,9 @@ def reorganised_to(
         return None
     new = next(iter(now))
     top, _, rest = target.partition("/")
-    same_part = bool(rest) and new.partition("/")[0] == top
-    if not (same_part or new.endswith("/" + target)):
-        return None
-    if new not in past.changes or min(past.changes[new]) <= when:
+    if not rest or new.partition("/")[0] != top:
+        return None  # a root file's namesake elsewhere is a newcomer, not where it went
+    if not _came_after(past, new, when):
         return None  # there already when the memory was written: another file
     deleted = past.deleted.get(target)
     return new, deleted[0] if deleted else ""
@@ -75,7 +74,8 @@ def carried_with_folder(
     past: GitPast, files: ProjectFiles, target: str, when: float | None
 ) -> tuple[str, str] | None:
     """(new path, commit) when the deepest folder above the file ``target`` that git saw
-    go to one place holds a file at ``target``'s place there now: a folder carries its
+    go to one place holds a file at ``target``'s place there now, made after ``when``
+    (one there then is another file): a folder carries its
     files, even those rewritten as it moved (``backend/app/main.py`` with ``backend/``
     gone to ``server/``); None otherwise."""
     parts = target.split("/")
@@ -87,5 +87,11 @@ def carried_with_folder(
             return None
         ((folder, (_old, commit)),) = went.items()
         new = folder.rstrip("/") + "/" + "/".join(parts[depth:])
-        return (new, commit) if files.exists(new) else None
+        return (new, commit) if files.exists(new) and _came_after(past, new, when) else None
     return None
+
+
+def _came_after(past: GitPast, path: str, when: float | None) -> bool:
+    """Whether git first saw ``path`` after ``when`` (a file there then is another one)."""
+    times = past.changes.get(path)
+    return when is not None and times is not None and bool(times) and min(times) > when

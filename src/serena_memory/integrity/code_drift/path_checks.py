@@ -45,6 +45,7 @@ from serena_memory.integrity.code_drift.moves import (
 from serena_memory.integrity.code_drift.patterns import glob_tail
 from serena_memory.integrity.code_drift.project import ProjectFiles
 from serena_memory.integrity.code_drift.reorganised import (
+    FolderMoves,
     carried_with_folder,
     new_extension,
     reorganised_to,
@@ -63,7 +64,8 @@ class PathChecks:
 
     changed_commits: int
     _aliases: Aliases | None = None
-    _stems: tuple[ProjectFiles, dict[str, list[str]]] | None = None  # files by stem
+    _stems: tuple[ProjectFiles, dict[str, list[str]], FolderMoves] | None = None
+    # per list of files: its files by stem, where the folders asked went
 
     @property
     def files(self) -> ProjectFiles:
@@ -105,8 +107,7 @@ class PathChecks:
         return self._check_not_found(memory, m, when, read_only)
 
     def _meant_to_make(self, m: Mention) -> bool:
-        """Whether a path in a plan's section names a file the plan means to make:
-        git never knew it where its tree puts it, nor as written."""
+        """Whether a path in a plan's section names a file the plan means to make."""
         if not (m.planned and not m.form and self.history):
             return False
         return not self._known_to_plan(m)
@@ -158,9 +159,9 @@ class PathChecks:
         folder went, else as its one namesake since in the same part of the project."""
         past, files = self.past, self.files
         if self._stems is None or self._stems[0] is not files:
-            self._stems = (files, stem_index(files))
+            self._stems = (files, stem_index(files), {})
         return (
-            carried_with_folder(past, files, target, when)
+            carried_with_folder(past, files, target, when, self._stems[2])
             or new_extension(past, self._stems[1], target, when)
             or reorganised_to(past, files, target, when)
         )

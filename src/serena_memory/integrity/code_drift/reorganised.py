@@ -70,17 +70,25 @@ def reorganised_to(
     return new, deleted[0] if deleted else ""
 
 
+FolderMoves = dict[tuple[str, float | None], dict[str, tuple[str, str]]]
+"""Where each folder went, asked once per check: (folder, when) -> :func:`moved_folder`."""
+
+
 def carried_with_folder(
-    past: GitPast, files: ProjectFiles, target: str, when: float | None
+    past: GitPast, files: ProjectFiles, target: str, when: float | None, asked: FolderMoves
 ) -> tuple[str, str] | None:
     """(new path, commit) when the deepest folder above the file ``target`` that git saw
     go to one place holds a file at ``target``'s place there now, made after ``when``
     (one there then is another file): a folder carries its
     files, even those rewritten as it moved (``backend/app/main.py`` with ``backend/``
-    gone to ``server/``); None otherwise."""
+    gone to ``server/``); None otherwise. ``asked``: the folders' moves found so far (the
+    files of one folder share them)."""
     parts = target.split("/")
     for depth in range(len(parts) - 1, 0, -1):
-        went = moved_folder(past, files, "/".join(parts[:depth]), when)
+        key = ("/".join(parts[:depth]), when)
+        went = asked.get(key)
+        if went is None:
+            went = asked[key] = moved_folder(past, files, key[0], when)
         if not went:
             continue
         if len(went) > 1:

@@ -20,8 +20,13 @@ PLACEHOLDER_NAME = re.compile(
 )
 """Names that state a naming rule: a case style or a bare role suffix like ``.test.ts``."""
 
-PLACEHOLDER_PART = re.compile(r"(?:^|[-_./])(?:X{2,}|x{3,}|N{3,}|Y{4})(?=$|[-_./])")
-"""A part of a name that stands for any value: ``PRP-XXX-feature.md``, ``NNN-spec.md``."""
+PLACEHOLDER_PART = re.compile(
+    r"(?:^|[-_./])(?:X{2,}|x{3,}|N{3,}|Y{4}|[XYZN]|NAME|FEATURE|COMPONENT|MODULE|SERVICE)"
+    r"(?=$|[-_./])"
+)
+"""A part of a name that stands for any value: ``PRP-XXX-feature.md``, ``NNN-spec.md``, one
+capital letter (``copy-X.test.js``, ``docs/X.md``) or a capitalised word that says what
+goes there (``copy-NAME.test.js``)."""
 
 PRODUCT_WORDS = _words(
     """GitHub GitLab BitBucket Bitbucket JavaScript TypeScript CoffeeScript PostgreSQL
@@ -71,7 +76,24 @@ _STYLE_SHOWN = re.compile(rf"(?:{_CASE_STYLES})\**\s*[(（][^()（）]{{0,200}}$
 """A case style named in words, then the parenthesis the name is in: "**Files**:
 kebab-case (`quote-calculator.ts`, ...)", "スネークケース（例: `agent_loop.go`）": the names
 show the style, they are not the project's files."""
-_HINT_WORDS = ("e.g", "e. g", "for example", "for instance", "such as", "case", "例", "比如")
+_NAMING_SHOWN = re.compile(r"\b(?:naming|named|conventions?|patterns?)\b[^`]{0,40}$", re.IGNORECASE)
+"""A label that says a naming rule follows, right before the name: "**Test Naming**:
+`test_feature_functionality.py`", "files are named `x_test.go`": the name shows the
+rule."""
+_HINT_WORDS = (
+    "e.g",
+    "e. g",
+    "for example",
+    "for instance",
+    "such as",
+    "case",
+    "naming",
+    "named",
+    "convention",
+    "pattern",
+    "例",
+    "比如",
+)
 _HINT_CJK = ("ケース", "命名")
 
 
@@ -89,12 +111,14 @@ def may_give_examples(line: str) -> bool:
 
 def is_example(line: str, start: int) -> bool:
     """Whether ``line`` introduces what starts at ``start`` as an example (after
-    ``e.g.``, or in the parenthesis after a case style it shows), or says the names on it
+    ``e.g.``, in the parenthesis after a case style it shows, or right after a label
+    that says a naming rule follows), or says the names on it
     are programs on the machine's PATH (a file of the project only when git knew it)."""
     window = max(0, start - 360)
     return bool(
         _EXAMPLE.search(line, window, start)
         or _STYLE_SHOWN.search(line, window, start)
+        or _NAMING_SHOWN.search(line, window, start)
         or ON_PATH.search(line)
     )
 

@@ -59,6 +59,7 @@ from serena_memory.integrity.code_drift.forms import (
 )
 from serena_memory.integrity.code_drift.line_text import blanked, dotted_word
 from serena_memory.integrity.code_drift.negations import listed_gone, may_say_absent, said_absent
+from serena_memory.integrity.code_drift.planned import PlannedSection
 from serena_memory.integrity.code_drift.sections import SectionFolder, drawn_under
 from serena_memory.integrity.code_drift.spans import (
     IDENT,
@@ -75,6 +76,7 @@ from serena_memory.integrity.code_drift.spans import (
 from serena_memory.integrity.code_drift.spans import (
     SYMBOL as SYMBOL,  # the kinds of a mention, named here for the modules above
 )
+from serena_memory.integrity.code_drift.stand_ins import built_from, stand_ins_on
 from serena_memory.integrity.code_drift.trees import ListTree, drawn_entries, mapped_entries
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -123,6 +125,8 @@ class Mention:
     # below a top folder that is the project's own (``ichimi-server/`` then ``src/``)
     ran: bool = False  # a name a command takes from the folder it runs in (the root),
     # `python build.py`: the file there when git knew one there, else any of that name
+    planned: bool = False  # in a section that lays out work still to do: a claim only
+    # when git knew the path (:mod:`~serena_memory.integrity.code_drift.planned`)
 
     @property
     def words(self) -> list[str]:
@@ -138,6 +142,7 @@ def extract(text: str) -> list[Mention]:
     block: list[tuple[int, str]] = []
     lists = ListTree()
     section = SectionFolder()
+    plan = PlannedSection()
     examples: set[int] = set()  # the columns of the table under way headed "Example"
     header = ""
     lines = text.splitlines()
@@ -153,18 +158,27 @@ def extract(text: str) -> list[Mention]:
             header, examples = "", set()
         if role == _CLOSE:
             fence = False
-            found += drawn_under(section.folder, fenced_mentions(block))
+            found += _as_planned(plan, drawn_under(section.folder, fenced_mentions(block)))
         elif role == _OPEN:
             fence, block = True, []
         elif role == _IN:
             block.append((number, line))
         else:
             section.read(line)
-            found += _listed(lists, number, line.rstrip(), _prose_line(number, line))
+            plan.read(line)
+            listed = _listed(lists, number, line.rstrip(), _prose_line(number, line))
+            found += _as_planned(plan, listed)
     return listed_gone(text, found)
 
 
 _OPEN, _IN, _CLOSE = "open", "in", "close"
+
+
+def _as_planned(plan: PlannedSection, mentions: list[Mention]) -> list[Mention]:
+    """``mentions``, their paths marked planned in a section that lays out work to do."""
+    if not mentions or not plan.planned:
+        return mentions
+    return [replace(m, planned=True) if m.kind == PATH else m for m in mentions]
 
 
 def _fence_roles(lines: list[str]) -> list[str]:
@@ -405,9 +419,13 @@ def _line_mentions(number: int, line: str) -> list[Mention]:
     placed: list[tuple[int, int, Mention]] = []
     spans: list[tuple[int, int]] = []
     if "`" in line:
+        written = []
         for span in _CODE_SPAN.finditer(line):
             spans.append(span.span())
+            written.append(span.group(2))
             placed += [(*span.span(), m) for m in _classify(number, span.group(2))]
+        if placed and (words := stand_ins_on(written)):
+            placed = [p for p in placed if p[2].kind == PATH or not built_from(p[2].target, words)]
     if "/" in line or ("." in line and dotted_word(line)):  # what the prose may hold
         placed += _prose_mentions(number, line, spans)
     if placed and may_give_examples(line):

@@ -44,6 +44,13 @@ from serena_memory.integrity.code_drift.moves import (
 )
 from serena_memory.integrity.code_drift.patterns import glob_tail
 from serena_memory.integrity.code_drift.project import ProjectFiles
+from serena_memory.integrity.code_drift.reorganised import (
+    FolderMoves,
+    carried_with_folder,
+    new_extension,
+    reorganised_to,
+    stem_index,
+)
 from serena_memory.integrity.code_drift.written_then import beside_memory, moved_since
 
 _ARCHIVE = re.compile(r"(?:^|/)archive(?:d|s)?(?:[-_][^/]*)?/", re.IGNORECASE)
@@ -57,6 +64,8 @@ class PathChecks:
 
     changed_commits: int
     _aliases: Aliases | None = None
+    _stems: tuple[ProjectFiles, dict[str, list[str]], FolderMoves] | None = None
+    # per list of files: its files by stem, where the folders asked went
 
     @property
     def files(self) -> ProjectFiles:
@@ -75,6 +84,8 @@ class PathChecks:
     ) -> CodeFinding | None:
         """The finding of one path mention: missing, moved or changed (None: it names a
         file of the project that did not change much since ``when``)."""
+        if self._meant_to_make(m):
+            return None
         if m.placed and m.weak and when is not None and self.history:  # a drawn tree
             m = replace(m, placed=placed_then(self.past, m.placed, when))
         m = self._as_named(memory, m)
@@ -94,6 +105,20 @@ class PathChecks:
                 return self._present(memory, m, m.target, resolved, when, read_only)
             m = replace(m, target=gone)
         return self._check_not_found(memory, m, when, read_only)
+
+    def _meant_to_make(self, m: Mention) -> bool:
+        """Whether a path in a plan's section names a file the plan means to make."""
+        if not (m.planned and not m.form and self.history):
+            return False
+        return not self._known_to_plan(m)
+
+    def _known_to_plan(self, m: Mention) -> bool:
+        """Whether git knew the path a plan names (where its tree puts it, or as
+        written): a plan's file git never knew is one still to be made."""
+        if not m.placed:
+            return self._ever(m.target)
+        places = _places(m.placed)
+        return self._ever(places[0]) or any(self._at_root(p) for p in places[1:])
 
     def _check_not_found(
         self, memory: str, m: Mention, when: float | None, read_only: bool
@@ -122,9 +147,23 @@ class PathChecks:
                 new += "/"
             new_mention = _within_same_folder(m.text, m.target, old, new)
             return _moved(memory, m, m.target, new, commit, read_only, new_mention)
+        if not went and not m.target.endswith("/") and (found := self._rewritten(m.target, when)):
+            return _moved(memory, m, m.target, found[0], found[1], read_only, None)
         note = missing_note(self.past, m.target, candidates, went, when)
         return CodeFinding(
             memory, m.line, m.text, PATH, MISSING, m.target, note=note, read_only=read_only
+        )
+
+    def _rewritten(self, target: str, when: float | None) -> tuple[str, str] | None:
+        """Where a file gone with no rename git saw was rewritten: at its place where its
+        folder went, else as its one namesake since in the same part of the project."""
+        past, files = self.past, self.files
+        if self._stems is None or self._stems[0] is not files:
+            self._stems = (files, stem_index(files), {})
+        return (
+            carried_with_folder(past, files, target, when, self._stems[2])
+            or new_extension(past, self._stems[1], target, when)
+            or reorganised_to(past, files, target, when)
         )
 
     def _never_a_file(self, m: Mention, candidates: list[str], went: Moves) -> bool:

@@ -1,0 +1,61 @@
+"""Sections of a memory that lay out work still to do: a heading that says so ("## Target
+Architecture", "## Implementation Plan" with its "### Phase 3" subsections, "## Next
+Steps", "## Remaining work", "## 残作業", "## 実装計画") opens one, down to the next
+heading of its level or above. The files such a section names are a plan: a path git
+never knew is what the plan means to make, not drift; one git knew (a file the plan
+moves or deletes) is still a claim
+(:meth:`~serena_memory.integrity.code_drift.path_checks.PathChecks.check_path`).
+
+A heading that says the work is done ("Phase 1 Complete", "✅") opens no plan. The
+patterns are anchored word tests with no nested quantifiers.
+"""
+
+from __future__ import annotations
+
+import re
+
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s")
+_PLAN = re.compile(
+    r"\b(?:plans?|planned|planning|proposed|proposals?|roadmap|future|todo|to-do|next steps"
+    r"|target\s+\w+|remaining\s+(?:work|tasks?|items?)|to\s+(?:be\s+)?(?:create|build|add|implement)\w*)\b"
+    r"|計画|予定|提案|残作業|未実装|计划|规划|待实现|待办",
+    re.IGNORECASE,
+)
+"""What a heading says when its section is work still to do."""
+_DONE = re.compile(
+    r"\b(?:complete|completed|done|finished|implemented|shipped|merged)\b|✅|完了|完成|済",
+    re.IGNORECASE,
+)
+"""What a heading says when that work is done: its files are claims again."""
+
+
+class PlannedSection:
+    """Whether the current section of a memory lays out work still to do, read heading
+    by heading (a plan's subsections are part of it)."""
+
+    def __init__(self) -> None:
+        self._levels: list[tuple[int, bool]] = []  # (heading level, says it is a plan)
+
+    @property
+    def planned(self) -> bool:
+        """Whether the innermost heading or one above it says its section is a plan."""
+        return any(plan for _level, plan in self._levels)
+
+    def read(self, line: str) -> None:
+        """Take in a prose line: a heading opens its section and ends those of its level
+        and below."""
+        if line[:1] not in "# ":
+            return
+        heading = _HEADING.match(line)
+        if heading is None:
+            return
+        level = len(heading.group(1))
+        while self._levels and self._levels[-1][0] >= level:
+            self._levels.pop()
+        text = line[heading.end() :]
+        self._levels.append((level, says_planned(text)))
+
+
+def says_planned(heading: str) -> bool:
+    """Whether a heading's text says its section is work still to do."""
+    return _PLAN.search(heading) is not None and _DONE.search(heading) is None

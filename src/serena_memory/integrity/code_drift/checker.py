@@ -133,6 +133,7 @@ class CodeChecker(PathChecks):
         self._head_time = 0.0  # when HEAD was committed
         self._symbols_note = ""  # why the symbols were not checked
         self._left_alone: LeftAlone | None = None
+        self._file_stems: frozenset[str] | None = None
         self._aliases: Aliases | None = None
         self._ignore: tuple[float, IgnoreChanges] | None = None  # since, .gitignore lines
 
@@ -288,9 +289,18 @@ class CodeChecker(PathChecks):
         """The finding of one symbol: missing from the code, or not in the file it is
         written after (None: it is there)."""
         finding = _symbol_finding(memory, m, present, read_only)
+        if finding is not None and "." not in m.target and m.target in self._file_stem_set():
+            return None  # `clientSide` of `test/clientSide.test.js`: the file's name
         if finding is None and m.where:
             finding = self._elsewhere(memory, m, read_only)
         return finding
+
+    def _file_stem_set(self) -> frozenset[str]:
+        """The names of the project's files before their first dot, made once."""
+        if self._file_stems is None:
+            names = (name for name in self.files.by_name if not name.endswith("/"))
+            self._file_stems = frozenset(name.split(".", 1)[0] for name in names)
+        return self._file_stems
 
     def _elsewhere(self, memory: str, m: Mention, read_only: bool) -> CodeFinding | None:
         """For a symbol written after its file (``tests/a.py::test_x``) that the file no

@@ -132,6 +132,68 @@ def _within_project(body: str) -> str | None:
     return normal
 
 
+_COMMIT_TITLE = re.compile(
+    r"^(?:feat|fix|docs|chore|refactor|test|perf|ci|build|style|revert)(?:\([^)\n]*\))?!?:"
+)
+"""A commit title's form (``feat(isX): ...``): how commits are named, no call."""
+
+LANGUAGE_GLOBALS = frozenset(
+    [
+        "Object",
+        "Array",
+        "String",
+        "Number",
+        "Boolean",
+        "Symbol",
+        "BigInt",
+        "Math",
+        "JSON",
+        "Promise",
+        "Date",
+        "RegExp",
+        "Map",
+        "Set",
+        "WeakMap",
+        "WeakSet",
+        "Reflect",
+        "Proxy",
+        "Intl",
+        "Error",
+        "TypeError",
+        "ArrayBuffer",
+        "DataView",
+        "Atomics",
+        "URL",
+        "URLSearchParams",
+        "console",
+        "globalThis",
+        "window",
+        "document",
+        "navigator",
+        "Buffer",
+        "process",
+        "str",
+        "bytes",
+        "dict",
+        "list",
+        "set",
+        "tuple",
+        "int",
+        "float",
+        "object",
+        "type",
+    ]
+)
+"""Objects every program of a language has (JavaScript's globals, Python's built-in types):
+`Object.fromEntries` or `str.removeprefix` is the language's, not the project's."""
+
+
+def _language_own(parts: list[str]) -> bool:
+    """Whether a dotted name is the language's own: a global's member, or a method of a
+    built-in's prototype (``String.prototype.replaceAll``)."""
+    return parts[0] in LANGUAGE_GLOBALS or (len(parts) > 2 and parts[1] == "prototype")
+
+
 def symbol_target(raw: str) -> str | None:
     """The dotted name of a code span that is a symbol, else None."""
     found = _SYMBOL_SHAPE.match(raw.strip())
@@ -139,6 +201,8 @@ def symbol_target(raw: str) -> str | None:
         return None
     name, call = found.group(1), found.group(2)
     parts = _SYMBOL_SEPARATOR.split(name)
+    if len(parts) > 1 and _language_own(parts):
+        return None
     if any(len(p) < 2 for p in parts) and not call:
         return None
     if call is not None or len(parts) > 1:
@@ -183,6 +247,8 @@ Fields = (
 def span_fields(content: str) -> tuple[Fields, ...]:
     """What :func:`_classify` finds, whatever the line: the same spans (a file, a class)
     come back in many memories of a folder, and are read once."""
+    if _COMMIT_TITLE.match(content.strip()):
+        return ()
     raw = _span_name(content)
     if raw is None:
         return _statement_fields(content)

@@ -1,0 +1,47 @@
+"""Mentions an agent met as drift in an evaluation on validator.js (docs/agent-evaluation.md,
+sixth pair) that name nothing of the project: a naming pattern with one capital for any
+name (`src/lib/isX.js`), a commit title's form (`feat(isX): ...`), the language's own
+objects (`String.prototype.replaceAll`, `Object.fromEntries`) and a word that is a file's
+name (`clientSide` of `test/clientSide.test.js`). A real rename beside them is still told."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_code_drift import by_mention, commit, findings, git, memory, repo, write
+
+__all__ = ["repo"]  # the fixture, shared
+
+
+def test_patterns_commit_titles_and_the_languages_own_names_are_not_drift(repo: Path) -> None:
+    write(repo, "src/lib/isEmail.js", "export default function isEmail(str) { return true; }\n")
+    write(repo, "src/lib/util/assertString.js", "export default function assertString(s) {}\n")
+    write(repo, "test/clientSide.test.js", "it('loads', () => {});\n")
+    memory(
+        repo,
+        "conventions",
+        "# Conventions\n"
+        "- One validator per file: `src/lib/isX.js`, tested in `test/validators/isX.test.js`.\n"
+        "- Commit titles: `feat(isX): ...`, `fix(isX): ...`.\n"
+        "- Avoid `String.prototype.replaceAll`, `Array.prototype.flat` and "
+        "`Object.fromEntries` (Node 8).\n"
+        "- The browser build is tested by `clientSide`.\n"
+        "- Every validator calls `assertString` first.\n",
+    )
+    commit(repo)
+    git(repo, "mv", "src/lib/util/assertString.js", "src/lib/util/checkString.js")
+    write(repo, "src/lib/util/checkString.js", "export default function checkString(s) {}\n")
+    commit(repo, "rename assertString to checkString")
+    found = by_mention(findings(repo))
+    assert set(found) == {"assertString"}, found
+    assert found["assertString"]["status"] in {"renamed", "missing"}
+
+
+def test_a_one_capital_name_that_git_knew_is_still_a_file(repo: Path) -> None:
+    """The pattern rule is for names git never knew: a real `getX.js` that went is told."""
+    write(repo, "src/geometry/getX.js", "export const getX = (p) => p.x;\n")
+    memory(repo, "geometry", "Points: `src/geometry/getX.js` reads the x coordinate.\n")
+    commit(repo)
+    git(repo, "rm", "-q", "src/geometry/getX.js")
+    commit(repo, "drop getX")
+    assert "src/geometry/getX.js" in by_mention(findings(repo))

@@ -319,3 +319,21 @@ def test_beside_serena_agent_a_shared_entry_starts_serena_memory(tmp_path: Path)
     assert entry["mcpServers"]["serena-memory"]["command"] == "serena-memory"
     assert "another program's" in done.stderr
     assert (ours / "serena-memory").is_file()  # installed by the project's own files
+
+
+@needs_realworld
+def test_onboarding_a_real_project_with_memories_of_its_own_says_they_exist(
+    real_projects: list[Path], agent_home
+) -> None:
+    """A Serena project whose memories are not our onboarding set (hluisi/pause-monitor keeps
+    46) was told "this project has no memories yet": an agent following it redoes the work."""
+    root = next(r for r in real_projects if r.name == "hluisi__pause-monitor")
+    kept = len(list((root / ".serena" / "memories").rglob("*.md")))
+
+    async def go() -> str:
+        async with in_memory(root, context="coding") as client:
+            return await ok(client, "onboarding")
+
+    brief = anyio.run(go)
+    assert "no memories yet" not in brief
+    assert f"keeps {kept} memories already" in brief and "`list_memories`" in brief

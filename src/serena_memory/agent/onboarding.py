@@ -301,6 +301,12 @@ _RESUMED_INTRO = (
     "Onboarding was started before: {present} exist already. Read them, then write the "
     "missing ones: {missing}."
 )
+_KEPT_INTRO = (
+    "Onboarding: this project keeps {count} memories already, none of them the onboarding "
+    "set. List them with `{list_memories}` and read those that cover the same ground "
+    "first; then write {missing}, referring to what they hold (`mem:NAME`) rather than "
+    "repeating it."
+)
 _LOOK_WITH_TOOLS = (
     "Explore with `{list_dir}`, `{find_file}`, `{search_for_pattern}` and `{read_file}`."
 )
@@ -377,6 +383,12 @@ def onboarding_instructions(
     if status is not None and status.present:
         missing = _code_list(status.missing) if status.missing else "none (only check them)"
         intro = _RESUMED_INTRO.format(present=_code_list(status.present), missing=missing)
+    elif status is not None and status.other_memories:  # a Serena project of its own kind
+        intro = _KEPT_INTRO.format(
+            count=status.other_memories,
+            list_memories=T.LIST_MEMORIES,
+            missing=_code_list(status.missing),
+        )
     else:
         intro = _FIRST_INTRO
     tools = {

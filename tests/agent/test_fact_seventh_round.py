@@ -196,5 +196,39 @@ def test_copilot_instructions_are_an_agents_guide(tmp_path: Path) -> None:
     tree = {".github/copilot-instructions.md": guide, "package.json": '{"name": "x"}'}
     tree["yarn.lock"] = ""
     sheet = project(tmp_path, tree)
-    assert sheet.commands["lint"][:2] == ["yarn constraints", "yarn dedupe --check"]
-    assert classify_command("yarn dedupe") is None
+    assert sheet.commands["lint"][:1] == ["yarn constraints"]
+
+
+def test_a_guides_virtualenv_and_toolchain_steps_set_up(tmp_path: Path) -> None:
+    guide = """\
+## Setup
+
+```bash
+python3 -m venv env
+source env/bin/activate
+rustup component add clippy
+source ~/.bashrc
+```
+"""
+    tree = {"CONTRIBUTING.md": guide, "pyproject.toml": '[project]\nname = "x"\n'}
+    sheet = project(tmp_path, tree)
+    assert sheet.commands["setup"][:3] == [
+        "python3 -m venv env",
+        "source env/bin/activate",
+        "rustup component add clippy",
+    ]
+    assert "source ~/.bashrc" not in sheet.offered()
+
+
+def test_rake_files_a_rakefile_loads_with_dir_brackets_are_its_tasks(tmp_path: Path) -> None:
+    rakefile = "Dir['tasks/**/*.rake'].each { |rake| load rake }\n\ntask :console do\nend\n"
+    tree = {"Rakefile": rakefile, "Gemfile": "source 'https://rubygems.org'\n"}
+    tree["tasks/reformat_yaml.rake"] = "task :reformat_locales do\nend\n"
+    sheet = project(tmp_path, tree)
+    assert "bundle exec rake reformat_locales" in sheet.commands["format"]
+
+
+def test_a_checker_script_lints_and_cargo_coverage_tools_test() -> None:
+    assert classify_command("bun run editorconfig-checker") == "lint"
+    assert classify_command("cargo llvm-cov --workspace --lcov") == "test"
+    assert classify_command("cargo tarpaulin --out Lcov") == "test"

@@ -53,6 +53,8 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("rspec", ""): "test", ("phpunit", ""): "test", ("ctest", ""): "test",
     ("go", "test"): "test", ("cargo", "test"): "test", ("cargo", "nextest"): "test",
     ("gotestsum", ""): "test", ("borp", ""): "test",
+    # cargo's coverage tools run the tests to measure them
+    ("cargo", "llvm-cov"): "test", ("cargo", "tarpaulin"): "test",
     # C and C++ builds: generating and running the configure script sets the tree up,
     # CMake, Meson and Ninja build it
     ("autoreconf", ""): "setup", ("configure", ""): "setup", ("autogen.sh", ""): "setup",
@@ -101,8 +103,7 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("ni", ""): "setup", ("mix", "test"): "test", ("mix", "format"): "format",
     ("mix", "credo"): "lint", ("mix", "deps.get"): "setup", ("mix", "docs"): "build",
     ("mix", "dialyzer"): "typecheck",
-    # Yarn's checks of the workspace: its constraints, its lockfile's duplicates
-    ("yarn", "constraints"): "lint", ("build", ""): "build", ("rstcheck", ""): "lint",
+    ("yarn", "constraints"): "lint",  # Yarn's checks of the workspace's manifests ("build", ""): "build", ("rstcheck", ""): "lint",
     ("towncrier", "check"): "lint", ("uv", "build"): "build", ("poetry", "build"): "build",
     ("pdm", "build"): "build", ("knip", ""): "lint", ("playwright", "install"): "setup",
     ("cargo-fmt", ""): "format", ("shfmt", ""): "format", ("nixfmt", ""): "format",
@@ -224,18 +225,31 @@ def classify_command(line: str) -> str | None:
     inside = in_folder(line)
     if inside:
         return classify_command(inside[1])
-    words = unwrap(_without_environment(line.split()))
-    if len(words) > 1 and words[0] in ("bash", "sh") and _is_own_script(words[1]):
-        words = words[1:]  # `bash scripts/test.sh` runs the project's script
-    if len(words) > 1 and words[0] in ("python", "python3") and _is_python_file(words[1]):
-        words = words[1:]  # `python runtests.py` runs the project's script
-    if words[:1] == ["node"] and words[1:2] in (["Makefile"], ["Makefile.js"]) and words[2:]:
-        return shelljs_target_kind(words[2])  # ShellJS's make: `node Makefile checkLicenses`
-    if words[:2] == ["node", "--test"]:
-        return "test"  # node's own test runner
-    if words[:2] == ["cargo", "hack"] and len(words) > 2:
-        words = ["cargo", *words[2:]]  # `cargo hack check --each-feature` checks each feature
+    words = _program_words(unwrap(_without_environment(line.split())))
+    if words[:1] == ["node"]:
+        return _node_kind(words)
     return None if _is_plumbing(words) else _words_kind(words)
+
+
+def _program_words(words: list[str]) -> list[str]:
+    """The words of the command a shell, an interpreter or cargo-hack is handed."""
+    if len(words) > 1 and words[0] in ("bash", "sh") and _is_own_script(words[1]):
+        return words[1:]  # `bash scripts/test.sh` runs the project's script
+    if len(words) > 1 and words[0] in ("python", "python3") and _is_python_file(words[1]):
+        return words[1:]  # `python runtests.py` runs the project's script
+    if words[:2] == ["cargo", "hack"] and len(words) > 2:
+        return ["cargo", *words[2:]]  # `cargo hack check --each-feature` checks each feature
+    return words
+
+
+def _node_kind(words: list[str]) -> str | None:
+    """Node's own test runner, ``node --test``, and ShellJS's make, ``node Makefile
+    checkLicenses``; any other script node runs is CI's."""
+    if words[1:2] == ["--test"]:
+        return "test"
+    if words[1:2] in (["Makefile"], ["Makefile.js"]) and words[2:]:
+        return shelljs_target_kind(words[2])
+    return None
 
 
 def _is_plumbing(words: list[str]) -> bool:
@@ -391,11 +405,6 @@ def _mix_compile_kind(words: list[str]) -> str | None:
     return "lint" if "--warnings-as-errors" in words else "build"
 
 
-def _dedupe_kind(words: list[str]) -> str | None:
-    """``yarn dedupe --check`` checks the lockfile holds no duplicate; without, it rewrites."""
-    return "lint" if "--check" in words else None
-
-
 def _go_get_kind(words: list[str]) -> str | None:
     return None if "-u" in words else "setup"  # `go get -u` updates
 
@@ -504,7 +513,7 @@ _SPECIAL: dict[tuple[str, str], Callable[[list[str]], str | None]] = {
     ("go", "get"): _go_get_kind, ("cog", ""): _cog_kind, ("rake", ""): _rake_kind,
     ("hatch", "fmt"): _hatch_fmt_kind, ("cargo", "test"): _cargo_test_kind,
     ("go", "install"): _install_kind, ("cargo", "install"): _install_kind,
-    ("nix", ""): _nix_kind, ("yarn", "dedupe"): _dedupe_kind, ("mix", "compile"): _mix_compile_kind,
+    ("nix", ""): _nix_kind, ("mix", "compile"): _mix_compile_kind,
 }  # fmt: skip
 
 

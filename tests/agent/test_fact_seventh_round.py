@@ -199,7 +199,7 @@ def test_copilot_instructions_are_an_agents_guide(tmp_path: Path) -> None:
     assert sheet.commands["lint"][:1] == ["yarn constraints"]
 
 
-def test_a_guides_virtualenv_and_toolchain_steps_set_up(tmp_path: Path) -> None:
+def test_a_guides_toolchain_steps_set_up_its_virtualenv_is_left(tmp_path: Path) -> None:
     guide = """\
 ## Setup
 
@@ -212,11 +212,8 @@ source ~/.bashrc
 """
     tree = {"CONTRIBUTING.md": guide, "pyproject.toml": '[project]\nname = "x"\n'}
     sheet = project(tmp_path, tree)
-    assert sheet.commands["setup"][:3] == [
-        "python3 -m venv env",
-        "source env/bin/activate",
-        "rustup component add clippy",
-    ]
+    assert sheet.commands["setup"][:1] == ["rustup component add clippy"]
+    assert "source env/bin/activate" not in sheet.offered()
     assert "source ~/.bashrc" not in sheet.offered()
 
 
@@ -232,3 +229,19 @@ def test_a_checker_script_lints_and_cargo_coverage_tools_test() -> None:
     assert classify_command("bun run editorconfig-checker") == "lint"
     assert classify_command("cargo llvm-cov --workspace --lcov") == "test"
     assert classify_command("cargo tarpaulin --out Lcov") == "test"
+
+
+def test_pypas_build_and_rstcheck_keep_their_kinds() -> None:
+    assert classify_command("python -m build") == "build"
+    assert classify_command("rstcheck CHANGES.rst") == "lint"
+
+
+def test_hooks_run_with_prek_as_the_docs_run_them(tmp_path: Path) -> None:
+    guide = "## Setup\n\n```bash\nuv sync\nuv run prek install\nuv run prek run --all-files\n```\n"
+    hooks = "repos:\n  - repo: local\n    hooks:\n      - id: ruff-format\n"
+    tree = {"CONTRIBUTING.md": guide, ".pre-commit-config.yaml": hooks, "uv.lock": ""}
+    tree["pyproject.toml"] = '[project]\nname = "x"\n'
+    sheet = project(tmp_path, tree)
+    assert "uv run prek run --all-files" in sheet.commands["format"]
+    assert "pre-commit run --all-files" not in sheet.offered()
+    assert "pre-commit install" not in sheet.offered()

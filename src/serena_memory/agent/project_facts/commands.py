@@ -103,7 +103,8 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("ni", ""): "setup", ("mix", "test"): "test", ("mix", "format"): "format",
     ("mix", "credo"): "lint", ("mix", "deps.get"): "setup", ("mix", "docs"): "build",
     ("mix", "dialyzer"): "typecheck",
-    ("yarn", "constraints"): "lint",  # Yarn's checks of the workspace's manifests ("build", ""): "build", ("rstcheck", ""): "lint",
+    ("yarn", "constraints"): "lint",  # Yarn's checks of the workspace's manifests
+    ("build", ""): "build", ("rstcheck", ""): "lint",
     ("towncrier", "check"): "lint", ("uv", "build"): "build", ("poetry", "build"): "build",
     ("pdm", "build"): "build", ("knip", ""): "lint", ("playwright", "install"): "setup",
     ("cargo-fmt", ""): "format", ("shfmt", ""): "format", ("nixfmt", ""): "format",

@@ -55,13 +55,11 @@ _FENCE = re.compile(r"^\s*(```+|~~~+)\s*([\w+-]*)")
 _BLOCK_QUOTE = re.compile(r"^\s*>\s?")
 # a prompt naming the virtual environment it runs in: `(.venv)$ tox -e py`, `(venv) $ ...`
 _ENV_PROMPT = re.compile(r"^\([\w.-]{1,40}\) ?(?=\$ )")
-# the set-up steps a guide shows that CI does its own way: a virtual environment made and
-# entered, the toolchain's components added (`rustup component add clippy`), the package
-# manager the project pins enabled (`corepack enable`)
-_GUIDE_SETUP = re.compile(
-    r"^(?:python3?\s+-m\s+venv\s|uv\s+venv\b|virtualenv\s|(?:source|\.)\s+\S*bin/activate$"
-    r"|rustup\s+component\s+add\s|corepack\s+enable\b)"
-)
+# the set-up steps a guide shows that CI does its own way: the toolchain's components
+# added (`rustup component add clippy`), the package manager the project pins enabled
+# (`corepack enable`); a virtual environment made and entered is left, being a matter of
+# taste the projects' own lists disagree on
+_GUIDE_SETUP = re.compile(r"^(?:rustup\s+component\s+add\s|corepack\s+enable\b)")
 _LIST_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s")
 _INLINE = re.compile(r"``?([^`\n]{2,100})``?")
 # a value the reader fills in (`pytest <path>`, `cargo test --test <name>`), never the

@@ -38,6 +38,7 @@ from serena_memory.agent.project_facts.makefile import read_makefile, read_sphin
 from serena_memory.agent.project_facts.manifest_check import read_manifest_check
 from serena_memory.agent.project_facts.mdbook import read_mdbook
 from serena_memory.agent.project_facts.mise import read_mise
+from serena_memory.agent.project_facts.mix import read_mix, read_mix_aliases
 from serena_memory.agent.project_facts.native_build import read_native_build
 from serena_memory.agent.project_facts.node import read_member_scripts, read_package_json
 from serena_memory.agent.project_facts.nox import read_nox
@@ -50,6 +51,7 @@ from serena_memory.agent.project_facts.python_project import (
 from serena_memory.agent.project_facts.rakefile import read_ruby
 from serena_memory.agent.project_facts.scripts_folder import read_scripts
 from serena_memory.agent.project_facts.sheet import FactSheet
+from serena_memory.agent.project_facts.shelljs_make import read_shelljs_make
 from serena_memory.agent.project_facts.single_test import read_single_test
 from serena_memory.agent.project_facts.taskfile import read_taskfile
 from serena_memory.agent.project_facts.tox import read_tox
@@ -78,6 +80,7 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     read_docs(project)
     read_justfile(project)
     read_makefile(project, installs)
+    read_shelljs_make(project)
     read_taskfile(project, installs)
     read_mage(project, installs)
     read_scripts(project, installs)
@@ -89,12 +92,14 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     read_nox(project)
     read_pre_commit(project)
     read_ruby(project)
+    read_mix_aliases(project)
     read_mise(project)
     # then what CI runs, then the build tools' usual commands, then configured tools
     read_ci(project)
     read_member_scripts(project)
     read_cargo(project)
     read_go(project)
+    read_mix(project)
     read_gradle(project)
     read_maven(project)
     read_native_build(project)

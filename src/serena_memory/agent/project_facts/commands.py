@@ -41,6 +41,8 @@ _WRAPPERS = {
 _VERSION_OPTIONS = frozenset({"--version", "-V"})
 _TEST_FOLDERS = frozenset({"test", "tests", "spec"})
 _SCRIPT_FOLDERS = ("scripts/", "script/", "./scripts/", "./script/")
+# a program file of the project's own, named by what it does (`./runtests.py`)
+_SCRIPT_SUFFIXES = (".py", ".sh", ".bash", ".rb", ".pl")
 _RUNS_NEXT = frozenset({"npx", "bunx", "pnpx", "uvx", "php"})
 _UV_VALUE_OPTIONS = frozenset({"--group", "--only-group", "--with", "--python", "-p",
                                "--directory", "--extra", "--package", "--env-file"})  # fmt: skip
@@ -51,6 +53,8 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("rspec", ""): "test", ("phpunit", ""): "test", ("ctest", ""): "test",
     ("go", "test"): "test", ("cargo", "test"): "test", ("cargo", "nextest"): "test",
     ("gotestsum", ""): "test", ("borp", ""): "test",
+    # cargo's coverage tools run the tests to measure them
+    ("cargo", "llvm-cov"): "test", ("cargo", "tarpaulin"): "test",
     # C and C++ builds: generating and running the configure script sets the tree up,
     # CMake, Meson and Ninja build it
     ("autoreconf", ""): "setup", ("configure", ""): "setup", ("autogen.sh", ""): "setup",
@@ -97,7 +101,10 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("dprint", "check"): "format", ("swift", "test"): "test", ("swift", "build"): "build",
     ("dotnet", "test"): "test", ("dotnet", "build"): "build", ("dotnet", "format"): "format",
     ("ni", ""): "setup", ("mix", "test"): "test", ("mix", "format"): "format",
-    ("mix", "credo"): "lint", ("build", ""): "build", ("rstcheck", ""): "lint",
+    ("mix", "credo"): "lint", ("mix", "deps.get"): "setup", ("mix", "docs"): "build",
+    ("mix", "dialyzer"): "typecheck",
+    ("yarn", "constraints"): "lint",  # Yarn's checks of the workspace's manifests
+    ("build", ""): "build", ("rstcheck", ""): "lint",
     ("towncrier", "check"): "lint", ("uv", "build"): "build", ("poetry", "build"): "build",
     ("pdm", "build"): "build", ("knip", ""): "lint", ("playwright", "install"): "setup",
     ("cargo-fmt", ""): "format", ("shfmt", ""): "format", ("nixfmt", ""): "format",
@@ -146,6 +153,8 @@ _BUILD_MODES = frozenset({"--release", "-r", "--profile=release"})
 _SHELL_RUN = re.compile(
     r"""^(?:nix-shell(?:\s+-{1,2}[\w-]+(?:\s+\d+)?)*?\s+--run|(?:ba)?sh\s+-c)\s+(["'])(.*)\1$"""
 )
+# a camelCase name's word boundaries (`checkRuleFiles`)
+CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _CI_VARIABLE = re.compile(r"\$\{\{|\$[A-Za-z_{(]")
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
 
@@ -217,14 +226,31 @@ def classify_command(line: str) -> str | None:
     inside = in_folder(line)
     if inside:
         return classify_command(inside[1])
-    words = unwrap(_without_environment(line.split()))
-    if len(words) > 1 and words[0] in ("bash", "sh") and _is_own_script(words[1]):
-        words = words[1:]  # `bash scripts/test.sh` runs the project's script
-    if words[:2] == ["node", "--test"]:
-        return "test"  # node's own test runner
-    if words[:2] == ["cargo", "hack"] and len(words) > 2:
-        words = ["cargo", *words[2:]]  # `cargo hack check --each-feature` checks each feature
+    words = _program_words(unwrap(_without_environment(line.split())))
+    if words[:1] == ["node"]:
+        return _node_kind(words)
     return None if _is_plumbing(words) else _words_kind(words)
+
+
+def _program_words(words: list[str]) -> list[str]:
+    """The words of the command a shell, an interpreter or cargo-hack is handed."""
+    if len(words) > 1 and words[0] in ("bash", "sh") and _is_own_script(words[1]):
+        return words[1:]  # `bash scripts/test.sh` runs the project's script
+    if len(words) > 1 and words[0] in ("python", "python3") and _is_python_file(words[1]):
+        return words[1:]  # `python runtests.py` runs the project's script
+    if words[:2] == ["cargo", "hack"] and len(words) > 2:
+        return ["cargo", *words[2:]]  # `cargo hack check --each-feature` checks each feature
+    return words
+
+
+def _node_kind(words: list[str]) -> str | None:
+    """Node's own test runner, ``node --test``, and ShellJS's make, ``node Makefile
+    checkLicenses``; any other script node runs is CI's."""
+    if words[1:2] == ["--test"]:
+        return "test"
+    if words[1:2] in (["Makefile"], ["Makefile.js"]) and words[2:]:
+        return shelljs_target_kind(words[2])
+    return None
 
 
 def _is_plumbing(words: list[str]) -> bool:
@@ -248,6 +274,20 @@ def _is_own_script(path: str) -> bool:
     """``scripts/test``, ``integration/test.sh``: a script of the project's own folders."""
     inside = "/" in path and not path.startswith(("/", "~", "$")) and ".." not in path
     return path.startswith(_SCRIPT_FOLDERS) or inside and path.endswith(".sh")
+
+
+def shelljs_target_kind(name: str) -> str | None:
+    """The kind of a ShellJS make target, its camelCase read as words."""
+    return classify_name(CAMEL.sub("-", name))
+
+
+def _is_python_file(path: str) -> bool:
+    """``runtests.py``, ``tools/check.py``: a Python file of the project's own (relative,
+    not above it, no variable); one of the tests' folder is their helper (it fetches their
+    data), which the test runner runs."""
+    parts = path.removeprefix("./").split("/")
+    outside = path.startswith(("/", "~", "$", "-")) or ".." in parts
+    return path.endswith(".py") and not outside and parts[0] not in _TEST_FOLDERS
 
 
 def in_folder(line: str) -> tuple[str, str] | None:
@@ -305,8 +345,8 @@ def for_member(words: list[str]) -> list[str]:
 def _words_kind(words: list[str]) -> str | None:
     words = _as_tool(for_member(words))
     first = words[0].removeprefix("./").removeprefix(_COMPOSER_BIN)
-    if "/" in first and not first.startswith("/"):
-        return _own_tool_kind(first)
+    if "/" in first and not first.startswith("/") or first.endswith(_SCRIPT_SUFFIXES):
+        return _own_tool_kind(first)  # `ci/test-all`, the root's `runtests.py`
     second = words[1] if len(words) > 1 else ""
     if first in _ENVIRONMENT_MANAGERS and "shell" in words[1:4]:
         return None  # `hatch -e test shell` opens a shell: it runs nothing
@@ -359,6 +399,11 @@ def _hook_kind(words: list[str]) -> str | None:
     """``pre-commit run typecheck --all-files`` runs one hook; without one, every hook."""
     hook = words[2] if len(words) > 2 else "-"
     return "lint" if hook.startswith("-") else classify_name(hook) or "lint"
+
+
+def _mix_compile_kind(words: list[str]) -> str | None:
+    """``mix compile`` builds; with ``--warnings-as-errors`` it is CI's lint of the code."""
+    return "lint" if "--warnings-as-errors" in words else "build"
 
 
 def _go_get_kind(words: list[str]) -> str | None:
@@ -469,7 +514,7 @@ _SPECIAL: dict[tuple[str, str], Callable[[list[str]], str | None]] = {
     ("go", "get"): _go_get_kind, ("cog", ""): _cog_kind, ("rake", ""): _rake_kind,
     ("hatch", "fmt"): _hatch_fmt_kind, ("cargo", "test"): _cargo_test_kind,
     ("go", "install"): _install_kind, ("cargo", "install"): _install_kind,
-    ("nix", ""): _nix_kind,
+    ("nix", ""): _nix_kind, ("mix", "compile"): _mix_compile_kind,
 }  # fmt: skip
 
 

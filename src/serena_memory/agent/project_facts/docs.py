@@ -29,17 +29,20 @@ from serena_memory.agent.project_facts.npm_docs import PackageScripts
 from serena_memory.agent.project_facts.own_programs import own_programs, runs_own_program
 
 # AGENTS.md, CLAUDE.md: the instructions for coding agents name the commands to run before
-# committing (an AGENTS.md often only points to the CLAUDE.md)
-AGENT_GUIDES = ("AGENTS", "CLAUDE")
+# committing (an AGENTS.md often only points to the CLAUDE.md); GitHub Copilot's are
+# `.github/copilot-instructions.md`
+AGENT_GUIDES = ("AGENTS", "CLAUDE", "GEMINI", "COPILOT-INSTRUCTIONS")
 GUIDES = ("CONTRIBUTING", "DEVELOPMENT", "DEVELOPING", "HACKING", "BUILD", "BUILDING",
           *AGENT_GUIDES)  # fmt: skip
 GUIDE_FOLDERS = ("", "docs/", ".github/", "doc/")
 # the docs' part for the project's developers, and its first page there
 DEVELOPER_FOLDERS = frozenset({"development", "developing", "contributing", "contributors",
                                "dev", "hacking"})  # fmt: skip
+# and its pages on running the tests (`docs/development/tests.mdx`)
 STARTS = ("GETTING-STARTED", "GETTING_STARTED", "THE_BASICS", "THE-BASICS", "BASICS", "SETUP",
-          "QUICKSTART")  # fmt: skip
-SUFFIXES = (".md", ".rst", ".txt", "")
+          "QUICKSTART", "TESTS", "TESTING", "RUNNING-TESTS", "RUNNING_TESTS")  # fmt: skip
+# MDX (Mintlify's, Docusaurus's pages) is Markdown with components
+SUFFIXES = (".md", ".mdx", ".rst", ".txt", "")
 READMES = ("README.md", "Readme.md", "readme.md", "README.rst", "README")
 MAX_DOC_FOLDERS = 40
 MAX_PER_KIND = 5
@@ -52,6 +55,12 @@ _FENCE = re.compile(r"^\s*(```+|~~~+)\s*([\w+-]*)")
 _BLOCK_QUOTE = re.compile(r"^\s*>\s?")
 # a prompt naming the virtual environment it runs in: `(.venv)$ tox -e py`, `(venv) $ ...`
 _ENV_PROMPT = re.compile(r"^\([\w.-]{1,40}\) ?(?=\$ )")
+# the set-up steps a guide shows that CI does its own way: the toolchain's components
+# added (`rustup component add clippy`), the package manager the project pins enabled
+# (`corepack enable`); a virtual environment made and entered is left, being a matter of
+# taste the projects' own lists disagree on
+_GUIDE_SETUP = re.compile(r"^(?:rustup\s+component\s+add\s|corepack\s+enable\b)")
+_LIST_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s")
 _INLINE = re.compile(r"``?([^`\n]{2,100})``?")
 # a value the reader fills in (`pytest <path>`, `cargo test --test <name>`), never the
 # first word nor a link
@@ -166,6 +175,8 @@ class _Blocks:
         self.carried = ""  # a line of prose whose last code span is not closed yet
         self.first_in_fence = False
         self.bare_console = False  # a console block that shows no prompts at all
+        self.blank_before = True  # the line before was blank: an indented block may open
+        self.in_list = False  # in a list item, whose paragraphs are indented
 
     def read(self, raw: str) -> Iterator[str]:
         """The candidate commands of one line of the document, and an empty line where it
@@ -182,13 +193,24 @@ class _Blocks:
         if self.fence is not None:
             yield from self._fenced(line)
             return
-        if self.rst_block:
+        if self.rst_block or self._opens_indented(raw):
             if raw[:1] in (" ", "\t") or not line:
+                self.blank_before = not line
                 yield from _command_of(line, prompt_needed=self.prompted)
                 return
             self.rst_block = False
             yield ""
+        self.blank_before = not line
+        if line:
+            self.in_list = bool(_LIST_ITEM.match(raw)) or (self.in_list and raw[:1] == " ")
         yield from self._prose(line)
+
+    def _opens_indented(self, raw: str) -> bool:
+        """A Markdown code block shown by indenting it four spaces after a blank line (not
+        a list item's next paragraph, which is indented so too)."""
+        opens = self.blank_before and not self.in_list and raw.startswith(("    ", "\t"))
+        self.rst_block = self.rst_block or (opens and bool(raw.strip()))
+        return self.rst_block
 
     def _toggle_fence(self, language: str) -> None:
         """A fence opens (of ``language``) or closes the block it opened."""
@@ -256,6 +278,8 @@ def is_command(line: str) -> str | None:
         return "setup"  # Yarn's install
     if line.split()[0] == "build":
         return None  # a script's name in prose (`build`); PyPA's build is `python -m build`
+    if _GUIDE_SETUP.match(line):
+        return "setup"
     plain = " ".join(unwrap(line.split()))
     if _PACKAGE_INSTALL.match(plain):
         return None

@@ -38,16 +38,16 @@ _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
     ("typecheck", frozenset({"typecheck", "typechecks", "type", "types", "typing",
                              "mypy", "pyright", "tsc", "pyrefly", "ty"})),
     ("format", frozenset({"format", "fmt", "formatting", "prettier", "black", "isort", "fix",
-                          "gofmt", "rustfmt", "autoformat", "spotlessapply"})),
+                          "gofmt", "rustfmt", "autoformat", "reformat", "spotlessapply"})),
     # automake's `distcheck` builds and tests the release tarball: a test, not a lint
     ("test", frozenset({"distcheck"})),
     ("lint", frozenset({"lint", "linting", "linter", "check", "checks", "vet", "clippy",
                         "style", "flake8", "pylint", "ruff", "eslint", "rubocop",
                         "shellcheck", "precommit", "pre-commit", "spotlesscheck",
-                        "validate"})),
+                        "validate", "checker"})),
     ("test", frozenset({"test", "tests", "spec", "specs", "e2e", "unit", "integration",
                         "coverage", "cov", "itest", "testing", "pytest", "jest", "vitest",
-                        "cover", "fuzz", "cucumber", "rspec"})),
+                        "cover", "fuzz", "cucumber", "rspec", "mocha", "karma", "jasmine"})),
     ("setup", frozenset({"install", "setup", "bootstrap", "deps", "init", "develop", "tools"})),
     ("build", frozenset({"build", "compile", "bundle", "assemble", "codegen", "transpile"})),
     ("run", frozenset({"start", "dev", "serve", "server", "run", "preview", "play", "watch",
@@ -58,9 +58,12 @@ _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
                          "apidoc", "apidocs", "man", "manpage", "manpages"})),
 )  # fmt: skip
 # a test task's name with more to it than the word: `testcov`, `richtest`, `itest`
-_TEST_AFFIX = ("test",)
+_TEST_AFFIX = ("test", "tests")  # `runtests`, `alltests`
 _NOT_TEST = frozenset({"latest", "contest", "attest"})
 _REPORTS = frozenset({"summary", "report", "reports", "stats", "coverage", "changelog"})
+# a report of the coverage the tests measured, unless the name says it runs them too
+_COVERAGE_REPORTS = frozenset({"summary", "report", "reports"})
+_TEST_RUNS = frozenset({"test", "tests", "spec", "specs", "unit", "e2e", "integration"})
 _CLEANS = frozenset({"clean", "cleanup", "distclean", "clobber"})
 _SEPARATORS = re.compile(r"[:_\-./\s]+")
 # tox environments named after a Python version (py313, 3.12, pypy3), or tox's own `py`
@@ -92,7 +95,17 @@ def classify_name(name: str) -> str | None:
         return None  # `test-coverage-clean: rimraf coverage` cleans up after the tests
     if "generate" in found and not _REPORTS.intersection(found):
         return "build"  # code generation (`generate:types`), not a report's summary
+    if _is_coverage_report(found):
+        return None  # `coverage:write-summary-report` reads what the tests left: no test
     return _kind_of_words(found)
+
+
+def _is_coverage_report(found: list[str]) -> bool:
+    """``coverage:generate-summary``, ``cov-report``: the report of what the tests measured,
+    which runs none of them (unless the name says it does: ``test-coverage-report``)."""
+    coverage = any(word in ("coverage", "cov", "cover") for word in found)
+    report = _COVERAGE_REPORTS.intersection(found)
+    return coverage and bool(report) and not _TEST_RUNS.intersection(found)
 
 
 def _is_everyday_name(name: str) -> bool:

@@ -23,6 +23,8 @@ _LOCK_SETUP = (("uv.lock", "uv sync"), ("poetry.lock", "poetry install"),
 # (lock file, the command that builds the package's sdist and wheel with its tool)
 _LOCK_BUILD = (("uv.lock", "uv build"), ("poetry.lock", "poetry build"),
                ("pdm.lock", "pdm build"))  # fmt: skip
+# the task runners pyproject.toml configures: (its table, the command, its package)
+_TASK_RUNNERS = (("taskipy", "task ", "taskipy"), ("poe", "poe ", "poethepoet"))
 _RUN_PREFIXES = ("uv run ", "poetry run ", "pdm run ", "hatch run ")
 _PREFIX_SETUP = {"uv run ": "uv sync", "poetry run ": "poetry install", "pdm run ": "pdm install"}
 
@@ -70,11 +72,15 @@ def read_python_tasks(project: Project, data: dict[str, Any]) -> None:
         sheet.add("setup", *setup)
     read_hatch(project, tool)
     read_pdm(project, tool)
-    for name, command in (("taskipy", "task "), ("poe", "poe ")):
+    declared = project.text(PYPROJECT) or ""
+    for name, command, package in _TASK_RUNNERS:
+        # a runner the project does not depend on is a tool installed on its own (`uv
+        # tool install poethepoet`), typed bare: the project's environment has none
+        through = prefix if package in declared else ""
         for task in table(tool, name, "tasks"):
             kind = classify_name(task)
             if kind:
-                sheet.add(kind, f"{prefix}{command}{task}", PYPROJECT)
+                sheet.add(kind, f"{through}{command}{task}", PYPROJECT)
     read_python_clis(project, prefix)
     scripts = dict(table(data, "project", "scripts"))
     scripts.update(table(tool, "poetry", "scripts"))

@@ -16,9 +16,10 @@ _NAMESPACE = re.compile(r"""^namespace[ (]+:?["']?(\w+)["']?\)?\s+do\b""")
 # `task default: :test`, `task default: %i[spec rubocop]`, `task :default => [:test]`
 _DEFAULT = re.compile(r"""^(?:multi)?task[ (]+(?:default:|:default\s*=>)\s*(.+)$""", re.M)
 # the folders whose `.rake` files add tasks: Rake's own `rakelib/`, and those the Rakefile
-# imports (`Dir.glob("rake/**.rake").each { |f| import f }`)
+# imports or loads (`Dir.glob("rake/**.rake").each { |f| import f }`,
+# `Dir['tasks/**/*.rake'].each { |rake| load rake }`)
 RAKELIB = "rakelib"
-_IMPORTED = re.compile(r"""Dir\.glob\(\s*["']([\w-]+)/\*\*?/?\*?\.rake["']""")
+_IMPORTED = re.compile(r"""Dir(?:\.glob\(|\[)\s*["']([\w-]+)/\*\*?/?\*?\.rake["']""")
 MAX_RAKE_FILES = 20
 # the task classes that define a task: the name they give without one, and what it does
 _LIBRARY_TASKS = {

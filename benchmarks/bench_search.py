@@ -106,7 +106,7 @@ for q in queries[1:]:
     walls.append(time.perf_counter() - w)
     cpus.append(time.process_time() - c)
 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-from serena_memory.search.database import current_stamps
+from serena_memory.search.sweep import current_stamps
 sweeps = []
 for _ in range(5):
     w = time.perf_counter()

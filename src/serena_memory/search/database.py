@@ -29,6 +29,7 @@ from serena_memory.search import ranking, vectors
 from serena_memory.search.hits import MARK_END, MARK_START
 from serena_memory.search.query import ParsedQuery, headings_of, name_words
 from serena_memory.search.semantic import document_text
+from serena_memory.search.sweep import sweep
 from serena_memory.search.vectors import Vectors
 
 if TYPE_CHECKING:
@@ -220,7 +221,7 @@ class Index:
             if edited is not None:
                 self.stamps = {**self.stamps, **edited}  # a new dict: refresh compares identity
                 return self.stamps
-        stamps, self.real_paths = _sweep(store)
+        stamps, self.real_paths = sweep(store)
         self.sweeps += 1
         if self.watch is None and self.sweeps >= 2:  # searched again: worth a watch
             self.watch = _new_watch()
@@ -589,23 +590,3 @@ def index_for(store: MemoryStore) -> Index:
         if index is None or index.path != path:
             index = state.by_key[key] = Index(path, key)
         return index
-
-
-def current_stamps(store: MemoryStore) -> dict[str, tuple[int, int]]:
-    """(mtime_ns, size) of every memory the store lists (ignored ones are not listed), each
-    taken from the real file the store's path gate let through."""
-    return _sweep(store)[0]
-
-
-def _sweep(store: MemoryStore) -> tuple[dict[str, tuple[int, int]], dict[str, str]]:
-    """The stamps, and the real file of each memory."""
-    stamps: dict[str, tuple[int, int]] = {}
-    files = store.scan().files
-    stat = os.stat
-    for name, real in files.items():
-        try:
-            st = stat(real)
-        except OSError:
-            continue
-        stamps[name] = (st.st_mtime_ns, st.st_size)
-    return stamps, files

@@ -68,6 +68,7 @@ from serena_memory.core.secret_public import (
     remarked_harmless,
     remarked_public,
 )
+from serena_memory.core.secret_remote import QUOTED_LOGIN_WORDS, default_login_for_remote_host
 from serena_memory.core.secret_said import (
     HASH_OF,
     LABEL_ENDS,
@@ -448,6 +449,7 @@ _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
     (("app password", "application password", "app-specific"), app_password, "app password"),
     (LOGIN_WORDS, login_said, "login in a sentence"),
     (CALL_WORDS, call_password, "password given to a login's call in code"),
+    (QUOTED_LOGIN_WORDS, default_login_for_remote_host, "default login for a remote host"),
 )
 # the rules of the sixth round, behind one test of their words (most lines hold none):
 # (words, rule, kind)

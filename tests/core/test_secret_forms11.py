@@ -52,3 +52,35 @@ def test_a_default_login_on_this_machine_or_in_docs_is_kept(text: str) -> None:
 )
 def test_a_remote_host_is_a_named_host_on_a_network(host: str, remote: bool) -> None:
     assert remote_host(host) is remote
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "wifi_guest_password_Maple731QrtzWbn",
+        "redis_admin_pQ7vLx2NcR9tZkW4mB_for_cache-eu",
+        "atlas_uri_mongodb+srv_svc_Tnd5521kq8PzX3wQ@cluster7",
+        "billing_api_Orchid8840Nwq3ytRp",
+    ],
+)
+def test_a_value_pasted_into_a_memory_name_is_refused(name: str) -> None:
+    assert secrets.scan_name(name)
+    assert secrets.scan(name)  # a memory that is that one word
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "db_password_rotation2024",
+        "release_notes_v2_3_1",
+        "cache_key_pip-3f66a1b2c3d4e5f60718",
+        "AuthService_refreshToken2_notes",
+        "pk.eyJ1IjoibWFwcyIsImEiOiJjbGV4YW1wbGUifQ.Yq7mK2pR8sT4vW6xZ0bC1d",
+    ],
+)
+def test_a_name_of_words_ids_and_public_keys_is_kept(name: str) -> None:
+    assert not secrets.scan_name(name)
+
+
+def test_a_random_line_inside_a_longer_text_is_not_judged_as_a_name() -> None:
+    assert not secrets.scan("The CA's public certificate:\n\nMIIBkTCBwIJAKHHIGrZ2xmMA0GCSqGSIb3\n")

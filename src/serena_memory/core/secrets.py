@@ -50,7 +50,7 @@ from serena_memory.core.secret_files import (
 )
 from serena_memory.core.secret_languages import in_english, names_abroad
 from serena_memory.core.secret_logins import LOGIN_WORDS, app_password, login_said
-from serena_memory.core.secret_names import joined_secret
+from serena_memory.core.secret_names import drawn_part, joined_secret
 from serena_memory.core.secret_naming import leading_secret_name, qualified_secret_name, secret_name
 from serena_memory.core.secret_output import READER_WORDS, printed_below
 from serena_memory.core.secret_phrases import (
@@ -318,6 +318,9 @@ def scan(text: str) -> list[Finding]:
         kind = _kind_on_line(lines, number, columns, detectors, foreign=foreign)
         if kind is not None:
             found[number] = kind
+    if not found and len(lines) == 1:  # a text that is one word, as a name is
+        kind = drawn_part(lines[0].strip().strip("`"))
+        found.update({1: kind} if kind else {})
     return [Finding(number, kind) for number, kind in sorted(found.items())]
 
 
@@ -406,7 +409,7 @@ def scan_name(name: str) -> list[Finding]:
     included: a URL or a token with slashes pasted into a name is committed as such."""
     # (a private key escaped into one line, as a JSON or an env line holds it: a block's)
     kind = _line_kind(name, _detectors()) or next((kind for _, kind in blocks(name)), None)
-    kind = kind or joined_secret(name)
+    kind = kind or joined_secret(name) or drawn_part(name)
     return [] if kind is None else [Finding(NAME_LINE, kind)]
 
 

@@ -84,3 +84,21 @@ def test_a_name_of_words_ids_and_public_keys_is_kept(name: str) -> None:
 
 def test_a_random_line_inside_a_longer_text_is_not_judged_as_a_name() -> None:
     assert not secrets.scan("The CA's public certificate:\n\nMIIBkTCBwIJAKHHIGrZ2xmMA0GCSqGSIb3\n")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "htpasswd line for the dashboard: `ops:$2y$12$Zq8mWc3Lr7Tb1Nv5Xp0KaeQ4dF6hJ8kL2mN4pR6sT8vW0xY2z4b6C`",
+        '"password": "pbkdf2_sha256$600000$Qm3Lx8Rt2Vz5Nc$Xb7Kp4Wq9Ts2Lm6Ny1Rd5Fh8Jg3Cv0Za4Ue7Io="',
+        "INSERT INTO accounts(mail, password) VALUES ('dev-lead@orbitcart.io', "
+        "'$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$Qx8bW3kL9mR2tV6nZ4pY7cJ1hF5sD0gA');",
+        "password_verifier: SCRAM-SHA-256$4096:Wm5LcXJ0c2FsdA==$Yb3K9pQ2:Zr8Lm4Tx7V",
+    ],
+)
+def test_a_stored_password_hash_is_kept(text: str) -> None:
+    assert not secrets.scan(text)
+
+
+def test_a_password_beside_a_hash_shaped_word_is_refused() -> None:
+    assert secrets.scan('"password": "Heron$1$Quartz77!"')

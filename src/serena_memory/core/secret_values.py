@@ -159,7 +159,24 @@ def not_a_value(value: str, *, quoted: bool = False) -> bool:
     """Whether ``value`` is code or a reference rather than a literal; a ``quoted`` value
     (a string literal, a shell word) is never an attribute."""
     attribute = _ATTRIBUTE.match(value) and not _WORDS_AND_DIGITS.match(value)
-    return bool(NOT_A_VALUE.search(value) or (not quoted and attribute))
+    return bool(NOT_A_VALUE.search(value) or (not quoted and attribute) or password_hash(value))
+
+
+# a password's hash in the formats that store them, alone or after its user (htpasswd,
+# /etc/shadow): crypt(3)'s `$id$` (bcrypt's $2b$, yescrypt's $y$, Apache's $apr1$), the PHC
+# string ($argon2id$v=19$...), Django's `pbkdf2_sha256$ROUNDS$SALT$HASH` and PostgreSQL's
+# SCRAM verifier: what a login checks a password against, never the password
+_PASSWORD_HASH = re.compile(
+    r"^[\"'`]?(?:[\w.@-]{1,64}:)?(?:\$(?:2[abxy]?|1|5|6|y|gy|7|apr1|md5|sha1|scrypt|argon2(?:id|i|d)"
+    r"|pbkdf2[\w-]*)|(?:pbkdf2_sha(?:1|256|512)|argon2|bcrypt(?:_sha256)?|scrypt|crypt|sha1|md5))"
+    r"\$[^\s$]{1,80}\$|^SCRAM-SHA-(?:1|256)\$\d{1,7}:[^\s$]{1,80}\$"
+)
+
+
+def password_hash(value: str) -> bool:
+    """Whether ``value`` is a password's stored hash (bcrypt, argon2, Django's PBKDF2,
+    SCRAM), which cannot be replayed as the password."""
+    return _PASSWORD_HASH.match(value) is not None
 
 
 def literal_secret(value: str, *, quoted: bool = False) -> bool:
@@ -184,14 +201,18 @@ def literal_secret(value: str, *, quoted: bool = False) -> bool:
 def public_value(value: str) -> bool:
     """Whether ``value`` is public by design or by its shape: an ARN, a public key, a
     publishable key, an encrypted value."""
-    return _PUBLIC_VALUE.search(value) is not None or value.endswith(tuple(PUBLISHED_KEYS))
+    return (
+        _PUBLIC_VALUE.search(value) is not None
+        or value.endswith(tuple(PUBLISHED_KEYS))
+        or password_hash(value)
+    )
 
 
 def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
     """Whether ``value``, assigned to the secret's name ``name``, is a literal secret; a
     password may be words and digits (``cobalt-copper-velvet-19``)."""
     value = value.strip("'\"`")
-    if _PUBLIC_VALUE.search(value) or value in PUBLISHED_KEYS:
+    if _PUBLIC_VALUE.search(value) or value in PUBLISHED_KEYS or password_hash(value):
         return False
     if literal_secret(value, quoted=quoted):
         return True

@@ -102,3 +102,24 @@ def test_a_stored_password_hash_is_kept(text: str) -> None:
 
 def test_a_password_beside_a_hash_shaped_word_is_refused() -> None:
     assert secrets.scan('"password": "Heron$1$Quartz77!"')
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Authorization: AWS4-HMAC-SHA256 Credential=AKIAQ4RT7ZWX2MNB5KLP/20260301/us-east-1/"
+        "execute-api/aws4_request, SignedHeaders=host;x-amz-date, Signature=4f1c",
+        "The CI user's access key id AKIAZ7QWE2RTY5UIOP3L is the id only; the secret half is in Vault.",
+        "Access key id ASIAM3NB8VC2XZ4LKJ6H: the secret part was never stored here.",
+    ],
+)
+def test_an_access_key_id_in_a_signature_scope_or_said_alone_is_kept(text: str) -> None:
+    assert not secrets.scan(text)
+
+
+def test_an_access_key_id_with_its_secret_is_refused() -> None:
+    assert secrets.scan(
+        "AWS_ACCESS_KEY_ID=AKIAZ7QWE2RTY5UIOP3L\n"
+        "AWS_SECRET_ACCESS_KEY=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\n"
+    )
+    assert secrets.scan("Credential=AKIAZ7QWE2RTY5UIOP3L in the notes, no date after it")

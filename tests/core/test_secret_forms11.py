@@ -89,7 +89,8 @@ def test_a_random_line_inside_a_longer_text_is_not_judged_as_a_name() -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "htpasswd line for the dashboard: `ops:$2y$12$Zq8mWc3Lr7Tb1Nv5Xp0KaeQ4dF6hJ8kL2mN4pR6sT8vW0xY2z4b6C`",
+        "htpasswd line for the dashboard: "
+        "`ops:$2y$12$Zq8mWc3Lr7Tb1Nv5Xp0KaeQ4dF6hJ8kL2mN4pR6sT8vW0xY2z4b6C`",
         '"password": "pbkdf2_sha256$600000$Qm3Lx8Rt2Vz5Nc$Xb7Kp4Wq9Ts2Lm6Ny1Rd5Fh8Jg3Cv0Za4Ue7Io="',
         "INSERT INTO accounts(mail, password) VALUES ('dev-lead@orbitcart.io', "
         "'$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$Qx8bW3kL9mR2tV6nZ4pY7cJ1hF5sD0gA');",
@@ -109,7 +110,8 @@ def test_a_password_beside_a_hash_shaped_word_is_refused() -> None:
     [
         "Authorization: AWS4-HMAC-SHA256 Credential=AKIAQ4RT7ZWX2MNB5KLP/20260301/us-east-1/"
         "execute-api/aws4_request, SignedHeaders=host;x-amz-date, Signature=4f1c",
-        "The CI user's access key id AKIAZ7QWE2RTY5UIOP3L is the id only; the secret half is in Vault.",
+        "The CI user's access key id AKIAZ7QWE2RTY5UIOP3L is the id only; "
+        "the secret half is in Vault.",
         "Access key id ASIAM3NB8VC2XZ4LKJ6H: the secret part was never stored here.",
     ],
 )

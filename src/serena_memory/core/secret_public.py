@@ -1,8 +1,8 @@
 """Values in a secret's shape that are no secret (for core/secrets.py): a fake that
 documents a shape, a key its provider publishes (AWS's, Stripe's and jwt.io's examples,
 the Azure emulator's), a key made for browsers, an identifier (a Twilio account SID), a
-JWT made for browsers or for tests, an access key's id said to be deleted or given alone, or named in a signed
-request's credential scope.
+JWT made for browsers or for tests, an access key's id said to be deleted or given
+alone, or named in a signed request's credential scope.
 """
 
 from __future__ import annotations

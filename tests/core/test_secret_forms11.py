@@ -125,3 +125,18 @@ def test_an_access_key_id_with_its_secret_is_refused() -> None:
         "AWS_SECRET_ACCESS_KEY=Jx8rT2mQ9vL4nZ7pW1kB6cY3hF5sD0gA8eR2tU4i\n"
     )
     assert secrets.scan("Credential=AKIAZ7QWE2RTY5UIOP3L in the notes, no date after it")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```ruby\nSendgrid.api_key = Rails.application.credentials.dig(:sendgrid, :api_key)\n```",
+        "```go\ntok := Sign(signingSecret, claims)\n```",
+    ],
+)
+def test_a_call_given_a_name_is_code_not_a_value(text: str) -> None:
+    assert not secrets.scan(text)
+
+
+def test_a_call_given_a_literal_secret_is_refused() -> None:
+    assert secrets.scan('```go\nsigningKey := "Qm7Xr2Lp9Vz4Nc8Tb1Kw5Yh3"\n```')

@@ -91,6 +91,9 @@ NOT_A_VALUE = re.compile(
     # letters or a dotted one, then what code holds: closed, or lower-case arguments
     r"^(?=[A-Za-z_]{3}|[A-Za-z_]\w*(?:\.|::))[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*"
     r"(?:[(\[][\w.,()\[\] '\":-]*[)\]]|[(\[](?-i:[a-z0-9_.,()\[\]{}* '\"])*)$"
+    # a call whose first argument is a name of words (Sign(testSecret, ...), a Ruby
+    # symbol's dig(:stripe, ...), a pointer's &cfgKey): code, whatever follows it
+    r"|^[A-Za-z_][\w.]*\([:&*]?(?-i:[a-z]+(?:[A-Z][a-z]+)*)(?:[,)]|$)"
     r"|^[A-Za-z_][\w.:]*<.*>$|^[(\[{]"  # a generic type; a tuple, list, dict or template
     r"|^\$env:|^os\.|^env\.|^process\.env|^mem:"
     r"|^(?:true|false|null|none|nil|undefined)\b|^[A-Z]+(?:_[A-Z]+)+$"

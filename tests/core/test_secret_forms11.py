@@ -140,3 +140,20 @@ def test_a_call_given_a_name_is_code_not_a_value(text: str) -> None:
 
 def test_a_call_given_a_literal_secret_is_refused() -> None:
     assert secrets.scan('```go\nsigningKey := "Qm7Xr2Lp9Vz4Nc8Tb1Kw5Yh3"\n```')
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "process.env.ANTHROPIC_API_KEY = 'sk-test-000000000000000000';",
+        "Usage from the README: `mytool auth --token 0123456789abcdef0123456789abcdef`",
+        'API_TOKEN="abcdefghijklmnopqrstuvwxyz012345"',
+    ],
+)
+def test_a_value_typed_to_show_a_shape_is_kept(text: str) -> None:
+    assert not secrets.scan(text)
+
+
+def test_a_twitter_bearer_token_is_no_filler() -> None:
+    token = "AAAAAAAAAAAAAAAAAAAAAKq7Lx2Mv9Np4Rt8Wz1Yb3Hc6Jd0Fg5Sk2Qm7Xr4Tn9Vz1Lp6Bw8Ce3Gh5"
+    assert secrets.scan(f"TWITTER_BEARER_TOKEN={token}")

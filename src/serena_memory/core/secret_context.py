@@ -22,6 +22,7 @@ from serena_memory.core.secret_naming import DATA_KEY_WORDS, secret_name
 from serena_memory.core.secret_public import public_context
 from serena_memory.core.secret_said import HASH_OF, generated, random_token
 from serena_memory.core.secret_values import (
+    IN_ORDER,
     entropy,
     human_password,
     is_placeholder,
@@ -468,6 +469,8 @@ def _value_kind(line: str, match: re.Match[str]) -> str | None:
         return None  # inside a word, a path or after a bracket
     if line[match.end() : match.end() + 1] == "(" or _REFERENCE.search(value):
         return None  # a call: OAuthToken(...); an issue: Bug#53857
+    if IN_ORDER.search(value):
+        return None  # the digits or the alphabet in order: typed to show a shape
     if _EXPANDED.match(value):
         return None  # a shell's variable, alone or leading a path: $CI_API_V4_URL/projects
     if _UNSPACED_SCRIPT.search(value):

@@ -146,10 +146,21 @@ _REFERENCE = re.compile(r"^\$(?:[A-Z_][A-Z0-9_]*|[a-z_][a-z0-9_]*|[A-Za-z_][A-Za
 _FILLER = re.compile(r"([A-Za-z0-9])\1{11}")
 
 
+# what a person types for a value's shape: the digits or the alphabet in order
+# (abcdef0123456789), never a value drawn at random
+IN_ORDER = re.compile(r"0123456789|1234567890|abcdefghij|ABCDEFGHIJ")
+
+
 def is_placeholder(value: str) -> bool:
-    """Whether a matched value is a placeholder or reference rather than a secret."""
+    """Whether a matched value is a placeholder or reference rather than a secret: a
+    word that says so, a bracketed name, a variable, a character repeated (a token's
+    random part filled with zeros) or the digits or letters in order."""
     return bool(
-        _PLACEHOLDER.search(value) or _BRACKETED.search(value) or _REFERENCE.match(value)
+        _PLACEHOLDER.search(value)
+        or _BRACKETED.search(value)
+        or _REFERENCE.match(value)
+        or _FILLER.search(value.lstrip("A"))  # (a Twitter bearer token starts with 22 A's)
+        or IN_ORDER.search(value)
     ) or (len(value) >= 8 and len(set(value)) <= 3)
 
 

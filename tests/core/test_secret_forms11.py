@@ -157,3 +157,11 @@ def test_a_value_typed_to_show_a_shape_is_kept(text: str) -> None:
 def test_a_twitter_bearer_token_is_no_filler() -> None:
     token = "AAAAAAAAAAAAAAAAAAAAAKq7Lx2Mv9Np4Rt8Wz1Yb3Hc6Jd0Fg5Sk2Qm7Xr4Tn9Vz1Lp6Bw8Ce3Gh5"
     assert secrets.scan(f"TWITTER_BEARER_TOKEN={token}")
+
+
+def test_a_jwt_header_alone_is_kept_and_a_whole_token_refused() -> None:
+    header = "eyJhbGciOiJFUzI1NiIsImtpZCI6InJvdGF0aW9uLTciLCJ0eXAiOiJKV1QifQ"
+    assert not secrets.scan(f"The header of the failing token is `{header}` (ES256).")
+    payload = "eyJzdWIiOiJzdmMtYmlsbGluZyIsImV4cCI6MjA5MDAwMDAwMH0"
+    signature = "Qm7Xr2Lp9Vz4Nc8Tb1Kw5Yh3Jd6Fg0Sk2Wq8Ce4Gh"
+    assert secrets.scan(f"The failing token is `{header}.{payload}.{signature}`.")

@@ -214,12 +214,33 @@ def literal_secret(value: str, *, quoted: bool = False) -> bool:
 
 def public_value(value: str) -> bool:
     """Whether ``value`` is public by design or by its shape: an ARN, a public key, a
-    publishable key, an encrypted value."""
+    publishable key, an encrypted value, a password's hash, a JWT's header alone."""
     return (
         _PUBLIC_VALUE.search(value) is not None
         or value.endswith(tuple(PUBLISHED_KEYS))
         or password_hash(value)
+        or jwt_header(value)
     )
+
+
+# what a JWT's header says: how it is signed and with which key, never a claim
+_HEADER_FIELDS = frozenset(["alg", "kid", "typ", "cty", "x5t", "x5t#S256", "jku", "x5u", "enc"])
+
+
+def jwt_header(value: str) -> bool:
+    """Whether ``value`` is a JWT's first part alone (``eyJhbGciOi...`` with no payload nor
+    signature after a dot): it names the algorithm and the key, and signs nothing."""
+    if not value.startswith("eyJ") or "." in value or len(value) > 400:
+        return False
+    import base64
+    import binascii
+    import json
+
+    try:
+        header = json.loads(base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)))
+    except (binascii.Error, ValueError):
+        return False
+    return isinstance(header, dict) and "alg" in header and set(header) <= _HEADER_FIELDS
 
 
 def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:

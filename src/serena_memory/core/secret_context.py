@@ -469,8 +469,6 @@ def _value_kind(line: str, match: re.Match[str]) -> str | None:
         return None  # inside a word, a path or after a bracket
     if line[match.end() : match.end() + 1] == "(" or _REFERENCE.search(value):
         return None  # a call: OAuthToken(...); an issue: Bug#53857
-    if IN_ORDER.search(value):
-        return None  # the digits or the alphabet in order: typed to show a shape
     if _EXPANDED.match(value):
         return None  # a shell's variable, alone or leading a path: $CI_API_V4_URL/projects
     if _UNSPACED_SCRIPT.search(value):
@@ -484,7 +482,10 @@ def _value_kind(line: str, match: re.Match[str]) -> str | None:
 
 def _plausible(value: str) -> bool:
     """Whether ``value`` holds a digit, or small letters and two capitals or more: what a
-    secret holds and a word does not (one pass over it)."""
+    secret holds and a word does not (one pass over it); not the digits or the alphabet in
+    order, typed to show a shape."""
+    if IN_ORDER.search(value) is not None:
+        return False
     if _DIGIT_OR_CHANGE.search(value) is not None:
         return True
     return _TWO_CAPITALS.search(value) is not None and _SMALL.search(value) is not None

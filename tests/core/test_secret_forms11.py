@@ -165,3 +165,8 @@ def test_a_jwt_header_alone_is_kept_and_a_whole_token_refused() -> None:
     payload = "eyJzdWIiOiJzdmMtYmlsbGluZyIsImV4cCI6MjA5MDAwMDAwMH0"
     signature = "Qm7Xr2Lp9Vz4Nc8Tb1Kw5Yh3Jd6Fg0Sk2Wq8Ce4Gh"
     assert secrets.scan(f"The failing token is `{header}.{payload}.{signature}`.")
+
+
+def test_a_login_name_ending_in_a_term_with_digits_is_kept() -> None:
+    assert not secrets.scan_name("login-flow-PKCE-S256challenge")
+    assert secrets.scan_name("login_vpn_Copper442VxkcXHJU")

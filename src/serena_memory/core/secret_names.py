@@ -50,8 +50,19 @@ _PASSWORD_PARTS = frozenset(
 # the words that say a token or a key follows (``key`` only after ``api``: a cache key,
 # a sort key name data)
 _TOKEN_PARTS = frozenset(["token", "secret", "apikey", "webhook", "pat", "key"])
-# a letter after a digit: what a word with a counter (rotation2024) never holds
-_LETTER_AFTER_DIGIT = re.compile(r"\d[A-Za-z]")
+# the letters after a part's digits (Copper442 -> VxkcXHJU)
+_AFTER_DIGITS = re.compile(r"\d+([A-Za-z]+)")
+
+
+def _mixed_after_digits(part: str) -> bool:
+    """Whether letters of both cases follow digits in ``part`` (``Copper442VxkcXHJU``): a
+    generator's tail, never a word with a counter (``rotation2024``) nor a name's term
+    (``S256challenge``)."""
+    found = _AFTER_DIGITS.search(part)
+    tail = found.group(1) if found else ""
+    return bool(tail) and not tail.islower() and not tail.isupper()
+
+
 # what a name may say between the secret's word and its value: where or whose it is
 _PLAIN_WORD = re.compile(r"[a-z]{2,12}|[A-Z]{2,12}")
 # words and a number, as a generator makes a password (nimbus-pylon-866): two words or more
@@ -128,7 +139,7 @@ def _password_value(last: str, tail: str) -> bool:
     password)."""
     if last and _SYMBOL.search(last) and strong_password(last) and not is_placeholder(last):
         return True
-    if last and _LETTER_AFTER_DIGIT.search(last) and human_password(last):
+    if last and _mixed_after_digits(last) and human_password(last):
         return True  # a word, digits and letters (Copper442Vxkc): no word with a counter
     words = {word.lower() for word in _JOINT.split(tail)[:-1]}
     return (

@@ -22,6 +22,7 @@ from serena_memory.core.secret_naming import DATA_KEY_WORDS, secret_name
 from serena_memory.core.secret_public import public_context
 from serena_memory.core.secret_said import HASH_OF, generated, random_token
 from serena_memory.core.secret_values import (
+    IN_ORDER,
     entropy,
     human_password,
     is_placeholder,
@@ -481,7 +482,10 @@ def _value_kind(line: str, match: re.Match[str]) -> str | None:
 
 def _plausible(value: str) -> bool:
     """Whether ``value`` holds a digit, or small letters and two capitals or more: what a
-    secret holds and a word does not (one pass over it)."""
+    secret holds and a word does not (one pass over it); not the digits or the alphabet in
+    order, typed to show a shape."""
+    if IN_ORDER.search(value) is not None:
+        return False
     if _DIGIT_OR_CHANGE.search(value) is not None:
         return True
     return _TWO_CAPITALS.search(value) is not None and _SMALL.search(value) is not None

@@ -4,14 +4,18 @@ read ``NAME=VALUE`` or a token after a space never see the value. A person who n
 memory after a credential and pastes the credential after its word has committed it: the
 name is a file name, synced and kept in the history.
 
-Two rules, each as a reviewer states it:
+Three rules, each as a reviewer states it:
 
 * a token of a known provider's shape starting after one of the joints
   (``do_token_dop_v1_...``): its prefix is proof enough wherever it stands;
 * a secret's word (password, pass, creds, login, token, secret, API key, webhook), then, as
   the name's last part, a value drawn at random or a password a person set (words and a
   number, a word with digits and a symbol); at most two plain words between them
-  (``wifi-password-lab-<random>``, ``ftp_creds_deploy_<password>``).
+  (``wifi-password-lab-<random>``, ``ftp_creds_deploy_<password>``, a word, digits and
+  letters after it: ``vpn_password_Copper442Vxkc``);
+* a part drawn at random, both cases and digits, anywhere in the name
+  (``mysql_root_<random>_on_orders-db``, ``pg_prod_api_<random>``): a name is made of words
+  and ids, and a value of that shape is a pasted credential whatever stands around it.
 """
 
 from __future__ import annotations
@@ -20,7 +24,12 @@ import re
 
 from serena_memory.core.secret_detectors import known_token
 from serena_memory.core.secret_drawn import random_looking
-from serena_memory.core.secret_values import is_placeholder, strong_password
+from serena_memory.core.secret_values import (
+    human_password,
+    is_placeholder,
+    public_value,
+    strong_password,
+)
 
 
 def _words(text: str) -> frozenset[str]:
@@ -41,6 +50,19 @@ _PASSWORD_PARTS = frozenset(
 # the words that say a token or a key follows (``key`` only after ``api``: a cache key,
 # a sort key name data)
 _TOKEN_PARTS = frozenset(["token", "secret", "apikey", "webhook", "pat", "key"])
+# the letters after a part's digits (Copper442 -> VxkcXHJU)
+_AFTER_DIGITS = re.compile(r"\d+([A-Za-z]+)")
+
+
+def _mixed_after_digits(part: str) -> bool:
+    """Whether letters of both cases follow digits in ``part`` (``Copper442VxkcXHJU``): a
+    generator's tail, never a word with a counter (``rotation2024``) nor a name's term
+    (``S256challenge``)."""
+    found = _AFTER_DIGITS.search(part)
+    tail = found.group(1) if found else ""
+    return bool(tail) and not tail.islower() and not tail.isupper()
+
+
 # what a name may say between the secret's word and its value: where or whose it is
 _PLAIN_WORD = re.compile(r"[a-z]{2,12}|[A-Z]{2,12}")
 # words and a number, as a generator makes a password (nimbus-pylon-866): two words or more
@@ -69,6 +91,23 @@ def joined_secret(name: str) -> str | None:
     return _worded_value(name)
 
 
+# where a pasted value's parts end in a name: its joints, and a flattened URL's `@` and `+`
+_PART_END = re.compile(r"[-_./@+]")
+
+
+def drawn_part(name: str) -> str | None:
+    """The kind of a part of ``name`` (a memory's name: a text's line of one word may be a
+    key's or a certificate's base64) drawn at random: lower and upper case letters and
+    digits, 16 characters or more, made of no words."""
+    if _ONE_WORD.fullmatch(name) is None or public_value(name):
+        return None  # (a publishable key's parts: pk.eyJ1...)
+    for part in _PART_END.split(name):
+        mixed = not part.islower() and not part.isupper() and any(map(str.isdigit, part))
+        if mixed and random_looking(part):
+            return "value drawn at random in a memory's name"
+    return None
+
+
 def _worded_value(name: str) -> str | None:
     """The kind of the value after a secret's word in ``name``: its last part, or all
     that follows the word (a passphrase's words, a token holding joints)."""
@@ -94,11 +133,14 @@ def _drawn_tail(tail: str) -> bool:
 
 def _password_value(last: str, tail: str) -> bool:
     """Whether a name ends in a password a person set after its word: ``last``, a strong
-    last part holding a symbol (empty when too far from the word), or ``tail``, all that
+    last part holding a symbol or a letter after its digits (empty when too far from the
+    word), or ``tail``, all that
     follows the word, words and a number (none of the words one that describes a
     password)."""
     if last and _SYMBOL.search(last) and strong_password(last) and not is_placeholder(last):
         return True
+    if last and _mixed_after_digits(last) and human_password(last):
+        return True  # a word, digits and letters (Copper442Vxkc): no word with a counter
     words = {word.lower() for word in _JOINT.split(tail)[:-1]}
     return (
         _WORDS_AND_NUMBER.fullmatch(tail) is not None

@@ -1,7 +1,8 @@
 """Values in a secret's shape that are no secret (for core/secrets.py): a fake that
 documents a shape, a key its provider publishes (AWS's, Stripe's and jwt.io's examples,
 the Azure emulator's), a key made for browsers, an identifier (a Twilio account SID), a
-JWT made for browsers or for tests, an access key's id said to be deleted.
+JWT made for browsers or for tests, an access key's id said to be deleted or given
+alone, or named in a signed request's credential scope.
 """
 
 from __future__ import annotations
@@ -72,9 +73,32 @@ _KEY_ID = re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}[`'\"]?$")
 _RETIRED = re.compile(r"(?i)\b(?:deleted|revoked|deactivated|disabled|inactive)\b")
 
 
+# ...or said to be given alone: its secret half kept elsewhere or never written down
+_ID_ALONE = re.compile(
+    r"(?i)\bonly the (?:access )?(?:key )?id\b|\bthe id only\b|\bid alone\b"
+    r"|\bsecret (?:half|part|key)\b[^.;\n]{0,20}?\b(?:never|not (?:here|stored|written)"
+    r"|(?:is |lives |stays |kept )?in (?:the )?(?:vault|secrets manager|ssm|parameter store))"
+)
+# a key's id in a SigV4 credential scope (Credential=ID/20250114/region/service/aws4_request,
+# URL-encoded in a presigned URL): a signed request names the key, its signature is bound
+# to that one request and expires; the secret is never in it
+_IN_SCOPE = re.compile(
+    r"(?i:credential=)((?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})(?i:/|%2F)\d{8}(?i:/|%2F)"
+)
+_ANY_KEY_ID = re.compile(r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}")
+
+
 def retired_id(line: str, token: str) -> bool:
-    """Whether ``token`` is an access key's id that ``line`` says is deleted or revoked."""
-    return _KEY_ID.search(token) is not None and _RETIRED.search(line) is not None
+    """Whether ``token`` is an access key's id that ``line`` says is deleted or revoked
+    or given alone, or that a signed request names in its credential scope."""
+    key_id = _ANY_KEY_ID.search(token)
+    if key_id is None:
+        return False
+    if any(scope.group(1) == key_id.group() for scope in _IN_SCOPE.finditer(line)):
+        return True
+    if _KEY_ID.search(token) is None:
+        return False
+    return _RETIRED.search(line) is not None or _ID_ALONE.search(line) is not None
 
 
 # a public key by its context: a browser's key (restricted to referrers, visible in a page,

@@ -31,6 +31,8 @@ _PROSE = re.compile(
     r"([^`'\"\n]{0,40}?)"
     r"(?<![^\s:=(])[`'\"]([^\s`'\"]{10,})[`'\"](?!\w)"
 )
+# a mail address: the user a password belongs to
+_MAIL_ADDRESS = re.compile(r"[\w.+-]{1,64}@[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,4}", re.I)
 # nothing but a verb or a colon between the word and a hex value or a UUID: a secret's own value
 # ("client secret `HEX`"), where "the token's sha256 is `HEX`" names a hash
 _RIGHT_AFTER = re.compile(r"\s*(?:is|was|[:=])?\s*")
@@ -68,6 +70,8 @@ def quoted_value(line: str) -> str | None:
             continue  # a pod's or a job's name: rotate-secrets-cronjob-HASH
         if public_value(value):
             continue  # a published example: Stripe's documentation key
+        if _MAIL_ADDRESS.fullmatch(value):
+            continue  # the account's address (a SQL row's email column), never its password
         if quoted_secret(word, value) or _hex_secret(word, between, value):
             return f"{word.lower()} in quotes"
     return None

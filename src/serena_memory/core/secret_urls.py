@@ -9,6 +9,7 @@ import re
 from functools import cache
 from typing import Any
 
+from serena_memory.core.secret_remote import default_login, remote_host
 from serena_memory.core.secret_values import is_placeholder, literal_secret
 
 # a password in a URL, including those detect-secrets misses (no user name, `!` or `$`)
@@ -42,7 +43,8 @@ _PORT_PATH = re.compile(r"\d*/")
 
 def url_password(line: str) -> bool:
     """A password in a URL (``scheme://user:PASSWORD@host``) that is not a placeholder,
-    nor the user name again (``guest:guest@``, a local default)."""
+    nor the user name again (``guest:guest@``, a local default) unless a named host on a
+    network takes it (core/secret_remote.py)."""
     for match in url_passwords_pattern().finditer(line):
         user, password = next(
             (match.group(at, at + 1) for at in (1, 3, 5) if match.group(at + 1) is not None),
@@ -50,7 +52,18 @@ def url_password(line: str) -> bool:
         )
         if password and _url_secret(user or "", password):
             return True
+        if password and default_login(password) and remote_host(_host_after(line, match)):
+            return True  # a default login that a host on a network still takes
     return False
+
+
+_HOST_CHARS = re.compile(r"[\w.-]*")
+
+
+def _host_after(line: str, match: Any) -> str:
+    """The host a URL's password is given to: the name after its ``@``."""
+    found = _HOST_CHARS.match(line, match.end() - 1)
+    return found.group() if found else ""
 
 
 def _url_secret(user: str, password: str) -> bool:

@@ -91,6 +91,9 @@ NOT_A_VALUE = re.compile(
     # letters or a dotted one, then what code holds: closed, or lower-case arguments
     r"^(?=[A-Za-z_]{3}|[A-Za-z_]\w*(?:\.|::))[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*"
     r"(?:[(\[][\w.,()\[\] '\":-]*[)\]]|[(\[](?-i:[a-z0-9_.,()\[\]{}* '\"])*)$"
+    # a call whose first argument is a name of words (Sign(testSecret, ...), a Ruby
+    # symbol's dig(:stripe, ...), a pointer's &cfgKey): code, whatever follows it
+    r"|^[A-Za-z_][\w.]*\([:&*]?(?-i:[a-z]+(?:[A-Z][a-z]+)*)(?:[,)]|$)"
     r"|^[A-Za-z_][\w.:]*<.*>$|^[(\[{]"  # a generic type; a tuple, list, dict or template
     r"|^\$env:|^os\.|^env\.|^process\.env|^mem:"
     r"|^(?:true|false|null|none|nil|undefined)\b|^[A-Z]+(?:_[A-Z]+)+$"
@@ -143,10 +146,21 @@ _REFERENCE = re.compile(r"^\$(?:[A-Z_][A-Z0-9_]*|[a-z_][a-z0-9_]*|[A-Za-z_][A-Za
 _FILLER = re.compile(r"([A-Za-z0-9])\1{11}")
 
 
+# what a person types for a value's shape: the digits or the alphabet in order
+# (abcdef0123456789), never a value drawn at random
+IN_ORDER = re.compile(r"0123456789|1234567890|abcdefghij|ABCDEFGHIJ")
+
+
 def is_placeholder(value: str) -> bool:
-    """Whether a matched value is a placeholder or reference rather than a secret."""
+    """Whether a matched value is a placeholder or reference rather than a secret: a
+    word that says so, a bracketed name, a variable, a character repeated (a token's
+    random part filled with zeros) or the digits or letters in order."""
     return bool(
-        _PLACEHOLDER.search(value) or _BRACKETED.search(value) or _REFERENCE.match(value)
+        _PLACEHOLDER.search(value)
+        or _BRACKETED.search(value)
+        or _REFERENCE.match(value)
+        or _FILLER.search(value.lstrip("A"))  # (a Twitter bearer token starts with 22 A's)
+        or IN_ORDER.search(value)
     ) or (len(value) >= 8 and len(set(value)) <= 3)
 
 
@@ -159,7 +173,24 @@ def not_a_value(value: str, *, quoted: bool = False) -> bool:
     """Whether ``value`` is code or a reference rather than a literal; a ``quoted`` value
     (a string literal, a shell word) is never an attribute."""
     attribute = _ATTRIBUTE.match(value) and not _WORDS_AND_DIGITS.match(value)
-    return bool(NOT_A_VALUE.search(value) or (not quoted and attribute))
+    return bool(NOT_A_VALUE.search(value) or (not quoted and attribute) or password_hash(value))
+
+
+# a password's hash in the formats that store them, alone or after its user (htpasswd,
+# /etc/shadow): crypt(3)'s `$id$` (bcrypt's $2b$, yescrypt's $y$, Apache's $apr1$), the PHC
+# string ($argon2id$v=19$...), Django's `pbkdf2_sha256$ROUNDS$SALT$HASH` and PostgreSQL's
+# SCRAM verifier: what a login checks a password against, never the password
+_PASSWORD_HASH = re.compile(
+    r"^[\"'`]?(?:[\w.@-]{1,64}:)?(?:\$(?:2[abxy]?|1|5|6|y|gy|7|apr1|md5|sha1|scrypt|argon2(?:id|i|d)"
+    r"|pbkdf2[\w-]*)|(?:pbkdf2_sha(?:1|256|512)|argon2|bcrypt(?:_sha256)?|scrypt|crypt|sha1|md5))"
+    r"\$[^\s$]{1,80}\$|^SCRAM-SHA-(?:1|256)\$\d{1,7}:[^\s$]{1,80}\$"
+)
+
+
+def password_hash(value: str) -> bool:
+    """Whether ``value`` is a password's stored hash (bcrypt, argon2, Django's PBKDF2,
+    SCRAM), which cannot be replayed as the password."""
+    return _PASSWORD_HASH.match(value) is not None
 
 
 def literal_secret(value: str, *, quoted: bool = False) -> bool:
@@ -183,15 +214,40 @@ def literal_secret(value: str, *, quoted: bool = False) -> bool:
 
 def public_value(value: str) -> bool:
     """Whether ``value`` is public by design or by its shape: an ARN, a public key, a
-    publishable key, an encrypted value."""
-    return _PUBLIC_VALUE.search(value) is not None or value.endswith(tuple(PUBLISHED_KEYS))
+    publishable key, an encrypted value, a password's hash, a JWT's header alone."""
+    return (
+        _PUBLIC_VALUE.search(value) is not None
+        or value.endswith(tuple(PUBLISHED_KEYS))
+        or password_hash(value)
+        or jwt_header(value)
+    )
+
+
+# what a JWT's header says: how it is signed and with which key, never a claim
+_HEADER_FIELDS = frozenset(["alg", "kid", "typ", "cty", "x5t", "x5t#S256", "jku", "x5u", "enc"])
+
+
+def jwt_header(value: str) -> bool:
+    """Whether ``value`` is a JWT's first part alone (``eyJhbGciOi...`` with no payload nor
+    signature after a dot): it names the algorithm and the key, and signs nothing."""
+    if not value.startswith("eyJ") or "." in value or len(value) > 400:
+        return False
+    import base64
+    import binascii
+    import json
+
+    try:
+        header = json.loads(base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)))
+    except (binascii.Error, ValueError):
+        return False
+    return isinstance(header, dict) and "alg" in header and set(header) <= _HEADER_FIELDS
 
 
 def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
     """Whether ``value``, assigned to the secret's name ``name``, is a literal secret; a
     password may be words and digits (``cobalt-copper-velvet-19``)."""
     value = value.strip("'\"`")
-    if _PUBLIC_VALUE.search(value) or value in PUBLISHED_KEYS:
+    if _PUBLIC_VALUE.search(value) or value in PUBLISHED_KEYS or password_hash(value):
         return False
     if literal_secret(value, quoted=quoted):
         return True

@@ -50,7 +50,7 @@ from serena_memory.core.secret_files import (
 )
 from serena_memory.core.secret_languages import in_english, names_abroad
 from serena_memory.core.secret_logins import LOGIN_WORDS, app_password, login_said
-from serena_memory.core.secret_names import joined_secret
+from serena_memory.core.secret_names import drawn_part, joined_secret
 from serena_memory.core.secret_naming import leading_secret_name, qualified_secret_name, secret_name
 from serena_memory.core.secret_output import READER_WORDS, printed_below
 from serena_memory.core.secret_phrases import (
@@ -68,6 +68,7 @@ from serena_memory.core.secret_public import (
     remarked_harmless,
     remarked_public,
 )
+from serena_memory.core.secret_remote import QUOTED_LOGIN_WORDS, default_login_for_remote_host
 from serena_memory.core.secret_said import (
     HASH_OF,
     LABEL_ENDS,
@@ -317,6 +318,9 @@ def scan(text: str) -> list[Finding]:
         kind = _kind_on_line(lines, number, columns, detectors, foreign=foreign)
         if kind is not None:
             found[number] = kind
+    if not found and len(lines) == 1:  # a text that is one word, as a name is
+        kind = drawn_part(lines[0].strip().strip("`"))
+        found.update({1: kind} if kind else {})
     return [Finding(number, kind) for number, kind in sorted(found.items())]
 
 
@@ -405,7 +409,7 @@ def scan_name(name: str) -> list[Finding]:
     included: a URL or a token with slashes pasted into a name is committed as such."""
     # (a private key escaped into one line, as a JSON or an env line holds it: a block's)
     kind = _line_kind(name, _detectors()) or next((kind for _, kind in blocks(name)), None)
-    kind = kind or joined_secret(name)
+    kind = kind or joined_secret(name) or drawn_part(name)
     return [] if kind is None else [Finding(NAME_LINE, kind)]
 
 
@@ -448,6 +452,7 @@ _RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
     (("app password", "application password", "app-specific"), app_password, "app password"),
     (LOGIN_WORDS, login_said, "login in a sentence"),
     (CALL_WORDS, call_password, "password given to a login's call in code"),
+    (QUOTED_LOGIN_WORDS, default_login_for_remote_host, "default login for a remote host"),
 )
 # the rules of the sixth round, behind one test of their words (most lines hold none):
 # (words, rule, kind)

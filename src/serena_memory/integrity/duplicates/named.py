@@ -25,6 +25,7 @@ import re
 import zlib
 from typing import NamedTuple
 
+from serena_memory.integrity.duplicates.rates import rate_limit
 from serena_memory.integrity.duplicates.slots import CITING, SMALL, Unit, kind
 
 _PORT = re.compile(r"(?:[a-z][a-z0-9+.-]*://)?([a-z0-9.-]+):(\d{2,5})(/[^\s?#]*)?")
@@ -59,8 +60,11 @@ _SCIENTIFIC = re.compile(r"\d+(?:\.\d+)?e[+-]?\d+")
 _DIGITS = re.compile(r"\d[\d.,:e]*")
 _AT_LEAST = ("以上", "以下", "未満", "以降")
 """Japanese and Chinese bounds after a number (`3.11以上`: 3.11 or more)."""
-_LATER = frozenset(("newer", "later", "higher", "above", "greater", "more"))
-"""Words of a bound said after a number (`3.10 or newer`)."""
+_LATER = frozenset(("newer", "later", "higher", "above", "greater", "more", "minimum", "onwards"))
+"""Words of a bound said after a number (`3.10 or newer`, `1.23 minimum`)."""
+_LEAST = re.compile(r"\bminimum\b|\bat least\b|最小|最低|최소", re.IGNORECASE)
+"""Words before a version that make it a bound: the minimum version is that version
+or a later one (`Minimum macOS: 14.0`, `最小デプロイメントターゲット: macOS 14.0`)."""
 _CLAUSE_ENDS = frozenset(";,)、，。；）：")
 TITLED = 0.7
 """Share of a text's longer words with a capital that makes it a title (of
@@ -116,7 +120,17 @@ def named_values(unit: Unit) -> list[Named]:
             named = _number_named(unit, i)
             if named is not None:
                 found.append(named)
-    return found + _gated(unit, numbered)
+    return found + _gated(unit, numbered) + _rated(unit)
+
+
+def _rated(unit: Unit) -> list[Named]:
+    """The rate limit a line says (:mod:`.rates`), as a value of the name `rate limit`
+    per its span of time."""
+    rate = rate_limit(unit.said)
+    if rate is None:
+        return []
+    number, span = rate
+    return [Named("rate limit", f"{number}/{span}", number, span, False)]
 
 
 def _gated(unit: Unit, numbered: list[int]) -> list[Named]:
@@ -155,8 +169,15 @@ def _number_named(unit: Unit, i: int) -> Named | None:
         return None
     bound = bound or after in _LATER  # `3.10 or newer` (`or` is no word of a unit)
     version = "." in number.strip(".") or bound
+    bound = bound or (version and _least_before(unit, word))
     unit_said = after if counted and not version else suffix
     return Named(f"of {words[i - 1]}", word, number, unit_said, bound)
+
+
+def _least_before(unit: Unit, word: str) -> bool:
+    """Whether the line says a minimum before a version (`Minimum macOS: 14.0`)."""
+    at = unit.said.casefold().find(word)
+    return at > 0 and _LEAST.search(unit.said, 0, at) is not None
 
 
 def _parts(word: str) -> tuple[str, str, bool]:

@@ -25,6 +25,7 @@ import re
 import zlib
 from typing import NamedTuple
 
+from serena_memory.integrity.duplicates.coverage import coverage_bar
 from serena_memory.integrity.duplicates.rates import rate_limit
 from serena_memory.integrity.duplicates.slots import CITING, SMALL, Unit, kind
 
@@ -120,7 +121,17 @@ def named_values(unit: Unit) -> list[Named]:
             named = _number_named(unit, i)
             if named is not None:
                 found.append(named)
-    return found + _gated(unit, numbered) + _rated(unit)
+    return found + _gated(unit, numbered) + _rated(unit) + _barred(unit)
+
+
+def _barred(unit: Unit) -> list[Named]:
+    """The coverage a line requires (:mod:`.coverage`), as a value of the bar of the
+    parts it names."""
+    bar = coverage_bar(unit.said)
+    if bar is None:
+        return []
+    number, parts = bar
+    return [Named(f"coverage bar {parts}", f"{number}%", number, "%", False)]
 
 
 def _rated(unit: Unit) -> list[Named]:
@@ -167,15 +178,17 @@ def _number_named(unit: Unit, i: int) -> Named | None:
     )
     if not _said_of(unit, i, word, counted):
         return None
-    bound = bound or after in _LATER  # `3.10 or newer` (`or` is no word of a unit)
+    bound = _bounded(unit, word, bound or after in _LATER)  # `3.10 or newer`
     version = "." in number.strip(".") or bound
-    bound = bound or (version and _least_before(unit, word))
     unit_said = after if counted and not version else suffix
     return Named(f"of {words[i - 1]}", word, number, unit_said, bound)
 
 
-def _least_before(unit: Unit, word: str) -> bool:
-    """Whether the line says a minimum before a version (`Minimum macOS: 14.0`)."""
+def _bounded(unit: Unit, word: str, bound: bool) -> bool:
+    """Whether a number is a bound: said as one (`3.10+`, `3.10 or newer`), or a version
+    the line calls a minimum before it (`Minimum macOS: 14.0`)."""
+    if bound or "." not in word.strip("."):
+        return bound
     at = unit.said.casefold().find(word)
     return at > 0 and _LEAST.search(unit.said, 0, at) is not None
 

@@ -25,6 +25,10 @@ TWO_VALUES = [
         "Rate limiting: 100 req/min for each client, counted in Redis.",
     ),
     ("- Coverage ≥ 90% (backend)", "The backend coverage gate is 80%: `--cov-fail-under=80`."),
+    (
+        "- **Tests:** pytest + pytest-xdist (`-n auto`); coverage gate 90%",
+        "- Coverage gate is 85% on `apps` (`--cov-fail-under=85`); CI fails below it.",
+    ),
     ("- 80% minimum coverage for services", "Services need at least 70% coverage; DAOs are not."),
     ("- **Language**: Go 1.21+", "| Go | 1.23 minimum | range over func is used |"),
     ("- **プラットフォーム**: macOS 15.5以上", "- 最小デプロイメントターゲット: macOS 14.0"),

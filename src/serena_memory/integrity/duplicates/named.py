@@ -306,9 +306,12 @@ def value_named(unit: Unit, held: int) -> Named | None:
 
 
 def _held(named: Named) -> int:
-    """The value column of a named value: a URL's port by its number (`localhost:1420`
-    and `http://localhost:1420` say one port), any other by its word."""
-    return held_of(named.number if named.unit == "port" else named.word)
+    """The value column of a named value, with its name: a URL's port by its number
+    (`localhost:1420` and `http://localhost:1420` say one port), any other by its word.
+    The name keeps apart two values of one word a line says of two names (`coverage gate
+    90%` is the coverage bar and the threshold of a command: each row finds its own)."""
+    said = named.number if named.unit == "port" else named.word
+    return held_of(f"{named.name}\x1f{said}")
 
 
 def contradict(a: Unit, b: Unit, va: Named, vb: Named) -> bool:

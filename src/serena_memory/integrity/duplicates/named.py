@@ -25,6 +25,8 @@ import re
 import zlib
 from typing import NamedTuple
 
+from serena_memory.integrity.duplicates.coverage import coverage_bar
+from serena_memory.integrity.duplicates.rates import rate_limit
 from serena_memory.integrity.duplicates.slots import CITING, SMALL, Unit, kind
 
 _PORT = re.compile(r"(?:[a-z][a-z0-9+.-]*://)?([a-z0-9.-]+):(\d{2,5})(/[^\s?#]*)?")
@@ -59,8 +61,11 @@ _SCIENTIFIC = re.compile(r"\d+(?:\.\d+)?e[+-]?\d+")
 _DIGITS = re.compile(r"\d[\d.,:e]*")
 _AT_LEAST = ("以上", "以下", "未満", "以降")
 """Japanese and Chinese bounds after a number (`3.11以上`: 3.11 or more)."""
-_LATER = frozenset(("newer", "later", "higher", "above", "greater", "more"))
-"""Words of a bound said after a number (`3.10 or newer`)."""
+_LATER = frozenset(("newer", "later", "higher", "above", "greater", "more", "minimum", "onwards"))
+"""Words of a bound said after a number (`3.10 or newer`, `1.23 minimum`)."""
+_LEAST = re.compile(r"\bminimum\b|\bat least\b|最小|最低|최소", re.IGNORECASE)
+"""Words before a version that make it a bound: the minimum version is that version
+or a later one (`Minimum macOS: 14.0`, `最小デプロイメントターゲット: macOS 14.0`)."""
 _CLAUSE_ENDS = frozenset(";,)、，。；）：")
 TITLED = 0.7
 """Share of a text's longer words with a capital that makes it a title (of
@@ -116,7 +121,27 @@ def named_values(unit: Unit) -> list[Named]:
             named = _number_named(unit, i)
             if named is not None:
                 found.append(named)
-    return found + _gated(unit, numbered)
+    return found + _gated(unit, numbered) + _rated(unit) + _barred(unit)
+
+
+def _barred(unit: Unit) -> list[Named]:
+    """The coverage a line requires (:mod:`.coverage`), as a value of the bar of the
+    parts it names."""
+    bar = coverage_bar(unit.said)
+    if bar is None:
+        return []
+    number, parts = bar
+    return [Named(f"coverage bar {parts}", f"{number}%", number, "%", False)]
+
+
+def _rated(unit: Unit) -> list[Named]:
+    """The rate limit a line says (:mod:`.rates`), as a value of the name `rate limit`
+    per its span of time."""
+    rate = rate_limit(unit.said)
+    if rate is None:
+        return []
+    number, span = rate
+    return [Named("rate limit", f"{number}/{span}", number, span, False)]
 
 
 def _gated(unit: Unit, numbered: list[int]) -> list[Named]:
@@ -153,10 +178,19 @@ def _number_named(unit: Unit, i: int) -> Named | None:
     )
     if not _said_of(unit, i, word, counted):
         return None
-    bound = bound or after in _LATER  # `3.10 or newer` (`or` is no word of a unit)
+    bound = _bounded(unit, word, bound or after in _LATER)  # `3.10 or newer`
     version = "." in number.strip(".") or bound
     unit_said = after if counted and not version else suffix
     return Named(f"of {words[i - 1]}", word, number, unit_said, bound)
+
+
+def _bounded(unit: Unit, word: str, bound: bool) -> bool:
+    """Whether a number is a bound: said as one (`3.10+`, `3.10 or newer`), or a version
+    the line calls a minimum before it (`Minimum macOS: 14.0`)."""
+    if bound or "." not in word.strip("."):
+        return bound
+    at = unit.said.casefold().find(word)
+    return at > 0 and _LEAST.search(unit.said, 0, at) is not None
 
 
 def _parts(word: str) -> tuple[str, str, bool]:
@@ -272,9 +306,12 @@ def value_named(unit: Unit, held: int) -> Named | None:
 
 
 def _held(named: Named) -> int:
-    """The value column of a named value: a URL's port by its number (`localhost:1420`
-    and `http://localhost:1420` say one port), any other by its word."""
-    return held_of(named.number if named.unit == "port" else named.word)
+    """The value column of a named value, with its name: a URL's port by its number
+    (`localhost:1420` and `http://localhost:1420` say one port), any other by its word.
+    The name keeps apart two values of one word a line says of two names (`coverage gate
+    90%` is the coverage bar and the threshold of a command: each row finds its own)."""
+    said = named.number if named.unit == "port" else named.word
+    return held_of(f"{named.name}\x1f{said}")
 
 
 def contradict(a: Unit, b: Unit, va: Named, vb: Named) -> bool:

@@ -287,6 +287,28 @@ def test_detect_lists_what_a_project_holds(tmp_path: Path, project: Path) -> Non
     assert os.path.exists(project / ".serena" / "memories" / "cline-memory-bank" / "progress.md")
 
 
+def test_agents_md_holding_what_claude_md_holds_is_one_source(
+    tmp_path: Path, project: Path
+) -> None:
+    """A project keeping one guide for each tool (a copy, or a link to the other) had it
+    imported twice, and `check --duplicates` told every memory as a copy of its twin."""
+    guide = "# Guide\n\n## Commands\n- `make test`\n\n## Style\n- Black, 100 columns\n"
+    (project / "CLAUDE.md").write_text(guide)
+    (project / "AGENTS.md").write_text(guide)
+    assert {f.format for f in detect(project, tmp_path / "home")} == {"claude-md"}
+    (project / "AGENTS.md").unlink()
+    (project / "AGENTS.md").symlink_to("CLAUDE.md")
+    assert {f.format for f in detect(project, tmp_path / "home")} == {"claude-md"}
+    (project / "AGENTS.md").unlink()
+    (project / "AGENTS.md").write_text(guide + "- one more line\n")
+    assert {f.format for f in detect(project, tmp_path / "home")} == {"claude-md", "agents-md"}
+    (project / "AGENTS.md").write_text(guide)
+    run = run_cli("memories", "import", "auto", "--yes", "-p", str(project))
+    assert run.returncode == 0, run.stderr
+    memories = project / ".serena" / "memories"
+    assert (memories / "claude-md").is_dir() and not (memories / "agents-md").exists()
+
+
 def test_the_activation_message_names_importable_sources(store: MemoryStore) -> None:
     from serena_memory.agent.onboarding import activation_message
 

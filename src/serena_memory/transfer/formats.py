@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 from dataclasses import dataclass
 from functools import partial
@@ -91,6 +92,35 @@ _IN_PROJECT = (
 )
 
 
+_SAME_TEXT_LIMIT = 1 << 20  # a guide larger than this is not compared: both are kept
+
+
+def _one_of_each_text(found: list[Found]) -> list[Found]:
+    """``found`` without AGENTS.md when it holds what CLAUDE.md holds (one file linked to
+    the other, or a copy kept for each tool): imported twice, each memory would be told
+    as a copy of the other."""
+    # one out of reach (a link out of the project) is never opened
+    guides = {
+        f.format: f.file for f in found if f.format in ("claude-md", "agents-md") and not f.refused
+    }
+    claude, agents = guides.get("claude-md"), guides.get("agents-md")
+    if claude is None or agents is None or not _same_text(claude, agents):
+        return found
+    return [f for f in found if f.format != "agents-md"]
+
+
+def _same_text(a: Path, b: Path) -> bool:
+    try:
+        if os.path.realpath(a) == os.path.realpath(b):
+            return True
+        size = os.path.getsize(a)
+        if size != os.path.getsize(b) or size > _SAME_TEXT_LIMIT:
+            return False
+        return a.read_bytes() == b.read_bytes()
+    except OSError:
+        return False
+
+
 def detect(project: str | Path, home: str | Path | None = None) -> list[Found]:
     """The sources a project (and the person's home folder) hold, by existence only:
     cheap enough for an activation message. One the project holds through a link out of
@@ -105,6 +135,7 @@ def detect(project: str | Path, home: str | Path | None = None) -> list[Found]:
             # CLAUDE.md and AGENTS.md are read from the project folder itself
             shown = root if fmt in ("claude-md", "agents-md") else path
             found.append(Found(fmt, shown, refused=reach.refusal(path) or "", file=path))
+    found = _one_of_each_text(found)
     auto = folders.claude_project_folder(root, home_dir)
     if auto.is_dir():
         found.append(Found("claude-auto-memory", auto, in_project=False))

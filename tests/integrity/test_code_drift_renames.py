@@ -281,3 +281,25 @@ def test_a_span_of_many_spaces_is_read_in_time_and_a_line_written_out_is_still_c
     assert time.monotonic() - started < 5  # was quadratic: about 40 s
     found = [(m.kind, m.target) for m in extract("`src/a.py" + " " * 300 + "(line 3)`\n")]
     assert found == [("path", "src/a.py")]
+
+
+def test_a_name_dropped_while_several_of_its_shape_came_is_missing_not_renamed(
+    repo: Path,
+) -> None:
+    """A table dropped in the commit that created ten of its shape (hluisi/pause-monitor:
+    `spindump_processes` and the new `tailspin_*` tables) was told "is now
+    `tailspin_header`", the first of them, and the one-call fix would have written it."""
+    write(repo, "src/tables.py", "def spindump_processes(db):\n    return db.table('p')\n")
+    memory(repo, "schema", "Parsed process data: `spindump_processes`.\n")
+    commit(repo, "start")
+    write(
+        repo,
+        "src/tables.py",
+        "".join(
+            f"def tailspin_{part}(db):\n    return db.table('p')\n"
+            for part in ("header", "process", "thread")
+        ),
+    )
+    commit(repo, "tailspin tables")
+    found = by_mention(findings(repo))["spindump_processes"]
+    assert found["status"] == "missing" and not found.get("new_name"), found

@@ -241,18 +241,23 @@ def _replacement(
     """(new name, file) of the added line that is a removed line with ``name`` replaced
     by one other identifier everywhere, definitions first; else the one new definition of
     the same kind in the file where ``name`` was defined; None when nothing took its
-    place."""
+    place. A removed line that several added lines match with different names (a table
+    dropped while ten of its shape were created) names no successor: a fix that wrote the
+    first of them would write a false fact."""
     word = re.compile(rf"\b{re.escape(name)}\b")
     using = [(line, path) for line, path in removed if word.search(line)]
     using.sort(key=lambda item: _DEFINITION.match(item[0]) is None)
     for line, _path in using[:20]:
         shape, size = _shape(line, name), len(line.strip())
+        named: dict[str, str] = {}
         for text, path in added:
             if abs(len(text.strip()) - size) > 80:
                 continue  # no rename makes a line that much longer or shorter
             found = shape.match(text.strip())
             if found and len(set(found.groups())) == 1 and found.group(1) != name:
-                return found.group(1), path
+                named.setdefault(found.group(1), path)
+        if len(named) == 1:
+            return next(iter(named.items()))
     return _new_definition(using, removed, added)
 
 

@@ -247,6 +247,7 @@ def test_a_memory_moved_by_hand_is_the_candidate_of_its_stale_references(
 def test_counts_are_worded_as_a_person_writes_them(project: Path, serena_home: Path) -> None:
     """ "1 global memories", "memory(ies)", "finding(s)": one word for one thing."""
     p = str(project)
+    (project / "README.md").write_text("# demo\n")  # some code beside the memories
     run("memories", "write", "core", p, "-c", "# Core\n\nThe app lives in `src/app.py`.\n")
     clean = run("memories", "check", p).output
     assert "(1 memory, references checked)" in clean

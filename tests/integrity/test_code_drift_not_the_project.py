@@ -45,3 +45,23 @@ def test_a_one_capital_name_that_git_knew_is_still_a_file(repo: Path) -> None:
     git(repo, "rm", "-q", "src/geometry/getX.js")
     commit(repo, "drop getX")
     assert "src/geometry/getX.js" in by_mention(findings(repo))
+
+
+def test_a_folder_holding_only_memories_is_not_checked_against_nothing(project: Path) -> None:
+    """A copy of a project's `.serena/` alone (as ../shared/realworld holds them) told every
+    mention of 46 memories missing, 667 findings without a word of why."""
+    import json
+
+    from conftest import run_cli_process
+
+    memory(project, "core", "The app starts in `src/app.py`, config in `settings.toml`.\n")
+    write(project, ".source", "https://example.invalid/repo\n")
+    done = run_cli_process("memories", "check", str(project), "--code", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["code"] == [] and "nothing but its memories" in data["code_notes"][0]
+    text = run_cli_process("memories", "check", str(project), "--code", "--strict")
+    assert text.returncode == 0 and "Code: not checked" in text.stdout, text.stdout
+    write(project, "src/app.py", "print('hi')\n")  # with code beside them, it is checked
+    done = run_cli_process("memories", "check", str(project), "--code", "--json")
+    assert [f["mention"] for f in json.loads(done.stdout)["code"]] == ["settings.toml"]

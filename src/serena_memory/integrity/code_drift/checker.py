@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from serena_memory.integrity.code_drift.aliases import Aliases
 from serena_memory.integrity.code_drift.findings import (
     MISSING,
+    NO_CODE,
     CodeFinding,
     CodeReport,
     one_per_mention,
@@ -231,6 +232,11 @@ class CodeChecker(PathChecks):
         }
         report = CodeReport(scanned=len(extracted), git=self.files.git)
         report.mentions = sum(len(found) for found in mentions.values())
+        if not any(not path.startswith(".") for path in self.files.files):
+            # the memories alone (hidden files beside them at most): every mention would
+            # be told missing
+            report.notes = [NO_CODE]
+            return report
         words = _symbol_words(mentions) if symbols else set()
         self.wait()
         symbols = symbols and not self._symbols_note

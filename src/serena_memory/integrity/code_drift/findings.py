@@ -118,6 +118,12 @@ def one_per_mention(findings: list[CodeFinding]) -> list[CodeFinding]:
     ]
 
 
+NO_CODE = (
+    "the project folder holds nothing but its memories, so there is no code to check them "
+    "against: run the check in the project's own folder"
+)
+
+
 @dataclass
 class CodeReport:
     findings: list[CodeFinding] = field(default_factory=list)
@@ -148,6 +154,8 @@ class CodeReport:
         from serena_memory.core.display import escape_line
 
         notes = "".join(f"  ({escape_line(n)})\n" for n in self.notes)
+        if NO_CODE in self.notes:
+            return f"Code: not checked: {NO_CODE}.\n"
         if not self.findings:
             where = "git's list of files" if self.git else "the files on disk"
             return (

@@ -59,8 +59,7 @@ from serena_memory.integrity.code_drift.forms import (
 )
 from serena_memory.integrity.code_drift.line_text import blanked, dotted_word
 from serena_memory.integrity.code_drift.negations import listed_gone, may_say_absent, said_absent
-from serena_memory.integrity.code_drift.planned import PlannedSection
-from serena_memory.integrity.code_drift.sections import SectionFolder, drawn_under
+from serena_memory.integrity.code_drift.sections import Section, drawn_under
 from serena_memory.integrity.code_drift.spans import (
     IDENT,
     NODE,
@@ -141,8 +140,7 @@ def extract(text: str) -> list[Mention]:
     fence = False
     block: list[tuple[int, str]] = []
     lists = ListTree()
-    section = SectionFolder()
-    plan = PlannedSection()
+    section = Section()
     examples: set[int] = set()  # the columns of the table under way headed "Example"
     header = ""
     lines = text.splitlines()
@@ -158,25 +156,24 @@ def extract(text: str) -> list[Mention]:
             header, examples = "", set()
         if role == _CLOSE:
             fence = False
-            found += _as_planned(plan, drawn_under(section.folder, fenced_mentions(block)))
+            found += _as_planned(section, drawn_under(section.folder, fenced_mentions(block)))
         elif role == _OPEN:
             fence, block = True, []
         elif role == _IN:
             block.append((number, line))
         else:
             section.read(line)
-            plan.read(line)
             listed = _listed(lists, number, line.rstrip(), _prose_line(number, line))
-            found += _as_planned(plan, listed)
+            found += _as_planned(section, listed)
     return listed_gone(text, found)
 
 
 _OPEN, _IN, _CLOSE = "open", "in", "close"
 
 
-def _as_planned(plan: PlannedSection, mentions: list[Mention]) -> list[Mention]:
+def _as_planned(section: Section, mentions: list[Mention]) -> list[Mention]:
     """``mentions``, their paths marked planned in a section that lays out work to do."""
-    if not mentions or not plan.planned:
+    if not mentions or not section.planned:
         return mentions
     return [replace(m, planned=True) if m.kind == PATH else m for m in mentions]
 

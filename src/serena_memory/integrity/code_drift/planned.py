@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 
-_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s")
 _PLAN = re.compile(
     r"\b(?:plans?|planned|planning|proposed|proposals?|roadmap|future|todo|to-do|next steps"
     r"|target\s+\w+|remaining\s+(?:work|tasks?|items?)|to\s+(?:be\s+)?(?:create|build|add|implement)\w*)\b"
@@ -27,33 +26,6 @@ _DONE = re.compile(
     re.IGNORECASE,
 )
 """What a heading says when that work is done: its files are claims again."""
-
-
-class PlannedSection:
-    """Whether the current section of a memory lays out work still to do, read heading
-    by heading (a plan's subsections are part of it)."""
-
-    def __init__(self) -> None:
-        self._levels: list[tuple[int, bool]] = []  # (heading level, says it is a plan)
-
-    @property
-    def planned(self) -> bool:
-        """Whether the innermost heading or one above it says its section is a plan."""
-        return any(plan for _level, plan in self._levels)
-
-    def read(self, line: str) -> None:
-        """Take in a prose line: a heading opens its section and ends those of its level
-        and below."""
-        if line[:1] not in "# ":
-            return
-        heading = _HEADING.match(line)
-        if heading is None:
-            return
-        level = len(heading.group(1))
-        while self._levels and self._levels[-1][0] >= level:
-            self._levels.pop()
-        text = line[heading.end() :]
-        self._levels.append((level, says_planned(text)))
 
 
 def says_planned(heading: str) -> bool:

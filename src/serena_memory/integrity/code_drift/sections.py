@@ -13,6 +13,8 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from serena_memory.integrity.code_drift.planned import says_planned
+
 if TYPE_CHECKING:
     from serena_memory.integrity.code_drift.mentions import Mention
 
@@ -21,19 +23,26 @@ _FOLDER = re.compile(r"[(`]\.?/?([\w@.+-][\w@.+/-]{0,200}/)[)`]")
 """A folder in a heading, in parentheses or a code span, with its ``/`` at the end."""
 
 
-class SectionFolder:
-    """The folder the current section of a memory is about, read heading by heading."""
+class Section:
+    """The section of a memory under way, read heading by heading: the folder it is about
+    and whether it lays out work still to do
+    (:mod:`~serena_memory.integrity.code_drift.planned`)."""
 
     def __init__(self) -> None:
-        self._levels: list[tuple[int, str]] = []  # (heading level, folder or '')
+        self._levels: list[tuple[int, str, bool]] = []  # (level, folder or '', a plan)
 
     @property
     def folder(self) -> str:
         """The folder of the innermost heading that names one ('' when none does)."""
-        for _level, folder in reversed(self._levels):
+        for _level, folder, _plan in reversed(self._levels):
             if folder:
                 return folder
         return ""
+
+    @property
+    def planned(self) -> bool:
+        """Whether the innermost heading or one above it says its section is a plan."""
+        return any(plan for _level, _folder, plan in self._levels)
 
     def read(self, line: str) -> None:
         """Take in a prose line: a heading opens its section and ends the sections of
@@ -47,7 +56,8 @@ class SectionFolder:
         while self._levels and self._levels[-1][0] >= level:
             self._levels.pop()
         named = _FOLDER.search(line, heading.end())
-        self._levels.append((level, named.group(1) if named else ""))
+        folder = named.group(1) if named else ""
+        self._levels.append((level, folder, says_planned(line[heading.end() :])))
 
 
 def drawn_under(folder: str, mentions: list[Mention]) -> list[Mention]:

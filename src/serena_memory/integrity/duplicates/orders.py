@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import zlib
 
-from serena_memory.integrity.duplicates.slots import SLOT_MARK, SOURCE
+from serena_memory.integrity.duplicates.slots import SLOT_MARK, stated_lines
 
 _ARROWS = frozenset(("->", "→", "=>", "⇒", "➜"))
 _FORWARD = frozenset(("then", "before"))
@@ -100,14 +100,8 @@ def order_keys(text: str) -> list[tuple[int, int, int]]:
     if _MAYBE.search(text) is None:
         return []
     rows = []
-    fenced = source = False
-    for number, raw in enumerate(text.split("\n"), 1):
-        said = raw.strip()
-        if said[:3] in ("```", "~~~"):
-            fenced = not fenced
-            source = fenced and said[3:].strip().casefold() in SOURCE
-            continue
-        if source or not (said.count("`") >= 4 or "->" in said or _ARROW.search(said)):
+    for number, said, fenced in stated_lines(text):
+        if not (said.count("`") >= 4 or "->" in said or _ARROW.search(said)):
             continue  # `then`, `before` and `after` order steps in code only
         if _MAYBE.search(said) is None:
             continue

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 import zlib
 
-from serena_memory.integrity.duplicates.slots import SLOT_MARK, SMALL, SOURCE
+from serena_memory.integrity.duplicates.slots import SLOT_MARK, SMALL, stated_lines
 from serena_memory.integrity.duplicates.text import fold
 
 
@@ -214,14 +214,8 @@ def policy_keys(text: str) -> list[tuple[int, int, int]]:
     the lines that hold something specific (code, a path, a file or a name with an
     underscore) and a verb's form are read clause by clause: most lines hold neither."""
     rows = []
-    fenced = source = False
-    for number, raw in enumerate(text.split("\n"), 1):
-        said = raw.strip()
-        if said[:3] in ("```", "~~~"):
-            fenced = not fenced
-            source = fenced and said[3:].strip().casefold() in SOURCE
-            continue
-        if source or not ("`" in said or _NAMED.search(said)):
+    for number, said, fenced in stated_lines(text):
+        if not ("`" in said or _NAMED.search(said)):
             continue
         if VERBS.keys().isdisjoint(_WORD.findall(said.casefold())):
             continue

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from serena_memory.integrity.duplicates.text import MAX_STATEMENT_CHARS, NEGATIONS
@@ -135,16 +135,24 @@ class Unit:
         return SLOT_MARK | self.code << 30 | (self.line & _LINES) << 3 | self.piece
 
 
-def units(text: str) -> list[Unit]:
-    """The units of a memory, line by line (a long line, sentence by sentence)."""
-    found = []
+def stated_lines(text: str) -> Iterator[tuple[int, str, bool]]:
+    """(number, line stripped, whether inside a fenced block) of each line of a memory
+    that may state values: fence lines and blocks of source code are left out."""
     fenced = source = False
     for number, raw in enumerate(text.split("\n"), 1):
         line = raw.strip()
         if line[:3] in ("```", "~~~"):
             fenced = not fenced
             source = fenced and line[3:].strip().casefold() in SOURCE
-        elif line and not source:
+        elif not source:
+            yield number, line, fenced
+
+
+def units(text: str) -> list[Unit]:
+    """The units of a memory, line by line (a long line, sentence by sentence)."""
+    found = []
+    for number, line, fenced in stated_lines(text):
+        if line:
             found.extend(_line_units(number, line, fenced))
     return found
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import zlib
 
-from serena_memory.integrity.duplicates.slots import SLOT_MARK, SMALL, SOURCE
+from serena_memory.integrity.duplicates.slots import SLOT_MARK, SMALL, stated_lines
 
 
 def _words(text: str) -> frozenset[str]:
@@ -207,14 +207,8 @@ def tool_keys(text: str) -> list[tuple[int, int, int]]:
     if not marked:
         return []
     rows = []
-    fenced = source = False
-    for number, raw in enumerate(text.split("\n"), 1):
-        said = raw.strip()
-        if said[:3] in ("```", "~~~"):
-            fenced = not fenced
-            source = fenced and said[3:].strip().casefold() in SOURCE
-            continue
-        if number - 1 not in marked or source:
+    for number, said, fenced in stated_lines(text):
+        if number - 1 not in marked:
             continue
         named, roles = read_line(said)
         where = SLOT_MARK | fenced << 30 | (number & _LINES) << 3 | TOOL_PIECE

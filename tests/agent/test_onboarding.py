@@ -224,3 +224,34 @@ def test_a_small_projects_memories_are_asked_to_be_short(
         (project / "src" / "main.py").write_text("x = 1\n" * (source_kb * 1024 // 6 + 1))
     text = O.run_onboarding(agent_store)
     assert f"each under {budget:,} characters" in text
+
+
+def _onboarded(project: Path) -> None:
+    for target in O.TARGET_MEMORIES:
+        mem(project, target)
+
+
+def test_finished_onboarding_tells_what_to_say_without_reading_advice(
+    agent_store: MemoryStore, project: Path
+) -> None:
+    _onboarded(project)
+    text = O.run_onboarding(agent_store)
+    assert "Onboarding has been performed" in text and "tell the user" in text
+    assert "Read `mem:core` to start" not in text  # the agent has just written it
+    assert "Read `mem:core` to start" in O.onboarding_status(agent_store).describe()
+
+
+def test_finished_onboarding_warns_when_git_ignores_the_memories(
+    agent_store: MemoryStore, project: Path
+) -> None:
+    """An allow-list .gitignore (node-semver's) leaves `.serena/` out of every commit."""
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    _onboarded(project)
+    assert "ignores" not in O.run_onboarding(agent_store)
+    (project / ".gitignore").write_text("/*\n!/src/\n!/.gitignore\n")
+    text = O.run_onboarding(agent_store)
+    assert "`.gitignore` ignores `.serena/memories` (its line `/*`)" in text
+    (project / ".gitignore").write_text("/*\n!/src/\n!/.serena/\n")
+    assert "ignores" not in O.run_onboarding(agent_store)

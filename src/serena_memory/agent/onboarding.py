@@ -20,6 +20,7 @@ from serena_memory.agent.maintenance import (
 )
 from serena_memory.core import names as N
 from serena_memory.core.store import MemoryStore
+from serena_memory.integrity.code_drift.git import GitUnavailable, run_git
 
 CORE = "core"
 ONBOARDING_MEMORY_BUDGET = 2000
@@ -83,12 +84,17 @@ class OnboardingStatus:
             "proposed": self.proposed,
         }
 
+    def finished(self) -> str:
+        """What exists once onboarding is done, without where to start (the agent that just
+        wrote the memories needs no reading advice)."""
+        text = "Onboarding has been performed: " + _code_list(self.present) + " all exist."
+        if self.module_cores:
+            text += " Module entry points: " + _code_list(self.module_cores) + "."
+        return text
+
     def describe(self) -> str:
         if self.done:
-            text = "Onboarding has been performed: " + _code_list(self.present) + " all exist."
-            if self.module_cores:
-                text += " Module entry points: " + _code_list(self.module_cores) + "."
-            return text + " Read `mem:core` to start."
+            return self.finished() + " Read `mem:core` to start."
         if self.proposed:
             return self._awaiting_review()
         if not self.present and not self.other_memories:
@@ -335,9 +341,10 @@ _STEPS = (
     "whole trees. Start from the facts detected below and check them against those files. "
     "If something essential can't be found, ask the user.",
     "3. Write these memories with `{write_memory}`, one call each, each under "
-    "{budget:,} characters (a later session reads them before its task: each line should "
+    "{budget:,} characters in all (a later session reads them before its task: each line should "
     "spare it reading a file), each opening with a one-line summary as front matter "
-    "(`---`, `summary: what it holds, for whom`, `---`): listings show it after the name:\n"
+    "(`---`, `summary: what it holds, for whom`, `---`; in quotes if it holds `: `): "
+    "listings show it after the name:\n"
     "   - `mem:core`: the entry point, read at the start of every task, so that most "
     "tasks need no other memory: what the project is, a map of its source tree, the "
     "invariants that hold everywhere, the everyday commands (tests, one test, lint and "
@@ -421,6 +428,30 @@ def onboarding_instructions(
     return _BRIEF.format(intro=intro, steps="\n".join(steps), facts=fact_sheet)
 
 
+def ignored_memories_note(store: MemoryStore) -> str:
+    """The onboarding's memories are meant to be committed: when the project's ignore
+    rules leave them out (an allow-list ``.gitignore`` does), a commit silently keeps them
+    on this machine only, so the agent is asked to tell the user; empty otherwise."""
+    root = store.layout.project_root
+    try:
+        probe = (store.layout.memories_dir / "core.md").relative_to(root).as_posix()
+        out = run_git(
+            str(root),
+            *("check-ignore", "-z", "--stdin", "--verbose", "--non-matching"),
+            data=probe.encode() + b"\0",
+        )
+    except (ValueError, GitUnavailable):
+        return ""  # memories outside the project, no git, or no work tree
+    # -z: source, line number, pattern and path, each ended by NUL (empty when unmatched)
+    origin, _line, pattern, *_rest = [*out.decode("utf-8", "replace").split("\0"), "", ""]
+    if not pattern or pattern.startswith("!"):
+        return ""  # not matched, or matched by a line that lets it through
+    return (
+        f" Tell the user too that `{origin}` ignores `{COMMITTED_FOLDER}` (its line "
+        f"`{pattern}`): a commit leaves the memories out until that file lets them through."
+    )
+
+
 def run_onboarding(
     store: MemoryStore, *, exploration_tools: bool = True, status_tool: bool = True
 ) -> str:
@@ -432,7 +463,8 @@ def run_onboarding(
     seed = seed_maintenance(store)
     status = onboarding_status(store)
     if status.done:
-        return status.describe() + " " + TELL_THE_USER.format(committed=COMMITTED_FOLDER)
+        told = status.finished() + " " + TELL_THE_USER.format(committed=COMMITTED_FOLDER)
+        return told + ignored_memories_note(store)
     facts = detect_facts(store.layout.project_root)
     text = onboarding_instructions(
         seed,

@@ -191,3 +191,28 @@ def test_a_relative_import_is_told_and_stays_relative_when_fixed(
     text = (repo / ".serena/memories/tests.md").read_text(encoding="utf-8")
     assert "Tests share `./helpers.js` (`require('./testHelpers')`:\n`./helpers`)" in text
     assert "as `../lib/commands/command.js`; not `../other-repo/x.js`" in text
+
+
+def test_a_file_listed_under_its_folder_keeps_its_short_form_when_fixed(repo: Path) -> None:
+    """node-semver's `mem:core` lists `internal/`'s files by name: the note told
+    `parse-options.js` moved, and the one-call fix said there was nothing to apply."""
+    write(repo, "internal/parse-options.js", "module.exports = () => ({})\n")
+    write(repo, "internal/re.js", "module.exports = {}\n")
+    write(repo, "lib/tool.js", "module.exports = 1\n")
+    write(repo, "lib/other.js", "module.exports = 2\n")
+    memory(
+        repo,
+        "core",
+        "- `internal/`: `re.js` (regexes), `parse-options.js` (options)\n"
+        "- `lib/`: `tool.js`\n",
+    )
+    commit(repo)
+    git(repo, "mv", "internal/parse-options.js", "internal/options.js")
+    (repo / "tools").mkdir()
+    git(repo, "mv", "lib/tool.js", "tools/tool.js")
+    commit(repo, "rename the options parser, move the tool")
+    fixed = run_cli_process("memories", "fix-code-references", str(repo))
+    assert fixed.returncode == 0, fixed.stderr
+    text = (repo / ".serena/memories/core.md").read_text(encoding="utf-8")
+    assert "`re.js` (regexes), `options.js` (options)" in text
+    assert "- `lib/`: `tool.js`" in text  # left its folder: told, not rewritten in short

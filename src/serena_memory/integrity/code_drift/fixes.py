@@ -42,6 +42,8 @@ def _rewritten(written: str, f: CodeFinding) -> str | None:
         new = (f.new_path or "").rstrip("/")
         if "/" not in old and not f.form:  # a bare name stays bare: `filesize.py` -> `sizes.py`
             new = new.rsplit("/", 1)[-1]
+        elif old not in written:
+            old, new = _as_written(written, old, new)
     elif f.kind == SYMBOL and f.new_name:
         old, new = f.target, f.new_name
     else:
@@ -50,6 +52,20 @@ def _rewritten(written: str, f: CodeFinding) -> str | None:
     if index < 0:
         return None
     return written[:index] + new + written[index + len(old) :]
+
+
+def _as_written(written: str, old: str, new: str) -> tuple[str, str]:
+    """The tail of a moved path that the memory wrote (`parse-options.js` listed under
+    `internal/` for `internal/parse-options.js`) and the same tail of its new path, when
+    the folders it left unwritten did not change; ('', '') otherwise (a file that left its
+    folder can't be named in a form that leaves the folder out)."""
+    parts = old.split("/")
+    for i in range(1, len(parts)):
+        head = "/".join(parts[:i]) + "/"
+        tail = old[len(head) :]
+        if tail in written and new.startswith(head):
+            return tail, new[len(head) :]
+    return "", ""
 
 
 def replacements(findings: Iterable[CodeFinding]) -> list[Replacement]:

@@ -203,8 +203,7 @@ def test_a_file_listed_under_its_folder_keeps_its_short_form_when_fixed(repo: Pa
     memory(
         repo,
         "core",
-        "- `internal/`: `re.js` (regexes), `parse-options.js` (options)\n"
-        "- `lib/`: `tool.js`\n",
+        "- `internal/`: `re.js` (regexes), `parse-options.js` (options)\n- `lib/`: `tool.js`\n",
     )
     commit(repo)
     git(repo, "mv", "internal/parse-options.js", "internal/options.js")

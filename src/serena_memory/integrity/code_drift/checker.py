@@ -32,7 +32,6 @@ from serena_memory.integrity.code_drift.findings import (
     NO_CODE,
     CodeFinding,
     CodeReport,
-    one_per_mention,
 )
 from serena_memory.integrity.code_drift.forms import (
     ALIAS,
@@ -46,6 +45,7 @@ from serena_memory.integrity.code_drift.ignored_then import (
     is_kind,
 )
 from serena_memory.integrity.code_drift.left_alone import LeftAlone
+from serena_memory.integrity.code_drift.memory_names import memory_names
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention, extract
 from serena_memory.integrity.code_drift.moves import there_at, unsaid_moves
 from serena_memory.integrity.code_drift.path_checks import PathChecks
@@ -63,6 +63,7 @@ from serena_memory.integrity.code_drift.trails import (
     paths_by_line,
     with_trails,
 )
+from serena_memory.integrity.code_drift.within_statements import told_once
 from serena_memory.integrity.code_drift.written_out import as_written_out
 from serena_memory.integrity.code_drift.written_then import (
     gone_at,
@@ -135,6 +136,7 @@ class CodeChecker(PathChecks):
         self._symbols_note = ""  # why the symbols were not checked
         self._left_alone: LeftAlone | None = None
         self._file_stems: frozenset[str] | None = None
+        self._memory_names: tuple[frozenset[str], frozenset[str] | None] | None = None
         self._aliases: Aliases | None = None
         self._ignore: tuple[float, IgnoreChanges] | None = None  # since, .gitignore lines
 
@@ -257,7 +259,7 @@ class CodeChecker(PathChecks):
         report.findings = unsaid_moves(report.findings, near)
         if symbols:
             report.findings = self.traced(report.findings, present, written=written, near=near)
-            report.findings = one_per_mention(report.findings)
+            report.findings = told_once(report.findings, mentions)
         report.notes = self.notes
         return report
 
@@ -297,9 +299,24 @@ class CodeChecker(PathChecks):
         finding = _symbol_finding(memory, m, present, read_only)
         if finding is not None and "." not in m.target and m.target in self._file_stem_set():
             return None  # `clientSide` of `test/clientSide.test.js`: the file's name
+        if finding is not None and self._is_memory_name(m.target):
+            return None  # `suggested_commands`: another memory's name, no code's
         if finding is None and m.where:
             finding = self._elsewhere(memory, m, read_only)
         return finding
+
+    def _is_memory_name(self, name: str) -> bool:
+        """Whether the memories folder has or had a memory of that name (:mod:`~serena_memory.
+        integrity.code_drift.memory_names`): its files now first, git's history only then."""
+        if self._memory_names is None:
+            self._memory_names = (memory_names(self.files, None), None)
+        now, before = self._memory_names
+        if name in now or not self.history:
+            return name in now
+        if before is None:
+            before = memory_names(self.files, self.past)
+            self._memory_names = (now, before)
+        return name in before
 
     def _file_stem_set(self) -> frozenset[str]:
         """The names of the project's files before their first dot, made once."""

@@ -1,0 +1,43 @@
+"""The names the memories of a project's folder have, or had: a memory that names
+another (`suggested_commands`, `task_completion`) in backticks makes no claim about the
+code, even after that memory was renamed or deleted, so such a name is never told as a
+missing symbol. Read from the project's list of files and, when it was walked already,
+git's history of the memories folder (nothing more is asked of git).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+from serena_memory.integrity.code_drift.history import MEMORIES_FOLDER, GitPast
+from serena_memory.integrity.code_drift.project import ProjectFiles
+
+
+def memory_names(files: ProjectFiles, past: GitPast | None) -> frozenset[str]:
+    """Each memory's name (``core``, ``arch/api``, and ``api`` as written alone) that the
+    memories folder holds now, on disk or tracked, or that git saw there."""
+    paths: list[str] = list(files.files)
+    if past is not None:
+        paths += [*past.deleted, *past.renamed]
+    if not files.git:  # the folder is not listed without git: read it
+        paths += _on_disk(files.root)
+    return frozenset(_names(paths))
+
+
+def _names(paths: Iterable[str]) -> Iterable[str]:
+    for path in paths:
+        if path.startswith(MEMORIES_FOLDER) and path.endswith(".md"):
+            name = path[len(MEMORIES_FOLDER) : -len(".md")]
+            yield name
+            yield name.rsplit("/", 1)[-1]
+
+
+def _on_disk(root: str) -> list[str]:
+    """The memories' paths under ``root`` (from the root, ``/``-separated)."""
+    top = os.path.join(root, MEMORIES_FOLDER)
+    out = []
+    for folder, _dirs, names in os.walk(top):
+        rel = os.path.relpath(folder, root).replace(os.sep, "/")
+        out += [f"{rel}/{name}" for name in names if name.endswith(".md")]
+    return out

@@ -49,7 +49,8 @@ def _project(root: Path) -> None:
             root,
             f"src/lib/util/{name}.js",
             f"export default function {name}(input) {{\n"
-            "  if (typeof input !== 'string') {\n    throw new TypeError('not a string');\n  }\n}\n",
+            "  if (typeof input !== 'string') {\n"
+            "    throw new TypeError('not a string');\n  }\n}\n",
         )
         write(
             root,

@@ -114,3 +114,20 @@ def test_a_statement_span_names_its_calls_star_imports_and_local_requires() -> N
     assert all(kind != SYMBOL for kind, _text, _inner in found)
     whole = extract("`assertString(str)` and `lib/a.js`\n")
     assert not any(m.inner for m in whole)  # a span that is one name is no statement
+
+
+def test_a_move_a_statement_records_is_no_drift(project: Path) -> None:
+    """`git mv src/x.py src/y.py` written after that move: the old name was gone when the
+    memory was written, so the statement tells what was done, not drift."""
+    git(project, "init", "-q", "-b", "main")
+    write(project, "src/x.py", "def a():\n    return 1\n" * 5)
+    commit(project, "start")
+    git(project, "mv", "src/x.py", "src/y.py")
+    commit(project, "move")
+    text = "# Done\n- We ran `git mv src/x.py src/y.py` last week.\n"
+    memory(project, "done", text)
+    commit(project, "memory")
+    write(project, "README.md", "x\n")
+    commit(project, "later")
+    written = str(project / ".serena/memories/done.md")
+    assert read_note(str(project), "done", text, written=written) == ""

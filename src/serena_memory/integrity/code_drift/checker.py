@@ -515,6 +515,23 @@ class CodeChecker(PathChecks):
         gone = past.gone_at(path)
         return path in past.seen and there_at(past, path, when) and (gone is None or gone > when)
 
+    def check_path(
+        self, memory: str, m: Mention, when: float | None, read_only: bool = False
+    ) -> CodeFinding | None:
+        """:meth:`PathChecks.check_path`, but a file named inside a statement (``git mv
+        a.py b.py``, ``require('./lib/x')``) is told only when it was there when the memory
+        was written: one gone before is what the statement itself did or an old example."""
+        found = super().check_path(memory, m, when, read_only)
+        if found is None or not m.inner or when is None or not self.history:
+            return found
+        path = found.target
+        there = (
+            self.past.folder_there_at(path.rstrip("/"), when)
+            if path.endswith("/")
+            else self._there_then(path, when)
+        )
+        return found if there else None
+
     def kept(self, m: Mention) -> bool:
         if m.form == ALIAS:
             return True

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from test_code_drift import commit, git, memory, write
 
+from serena_memory.integrity.code_drift.fixes import Replacement, apply
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, extract
 from serena_memory.integrity.code_drift.read_note import read_note
 from serena_memory.integrity.code_drift.statements import statement_names
@@ -131,3 +132,15 @@ def test_a_move_a_statement_records_is_no_drift(project: Path) -> None:
     commit(project, "later")
     written = str(project / ".serena/memories/done.md")
     assert read_note(str(project), "done", text, written=written) == ""
+
+
+def test_a_renamed_name_is_rewritten_in_the_spans_that_hold_it_not_in_the_prose() -> None:
+    text = "# Loading\n- Start with `{ load(path); ... }` to load the file from src/load.\n"
+    renamed = Replacement("m", 2, "load", "read_config", ())
+    new, done = apply(text, [renamed])
+    assert done == [renamed]
+    assert new == (
+        "# Loading\n- Start with `{ read_config(path); ... }` to load the file from src/load.\n"
+    )
+    moved = Replacement("m", 2, "src/load", "src/loading", ())  # a path: wherever it stands
+    assert "from src/loading." in apply(text, [moved])[0]

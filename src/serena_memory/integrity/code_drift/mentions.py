@@ -80,7 +80,7 @@ from serena_memory.integrity.code_drift.stand_ins import built_from, stand_ins_o
 from serena_memory.integrity.code_drift.trees import ListTree, drawn_entries, mapped_entries
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://\S+|\bwww\.\S+|\S+@\S+\.\w+")
 _PROSE_PATH = re.compile(
     r"(?<![\w/.:~@$%-])((?:\./)?[\w.-]+(?:/[\w.-]+)+\.([A-Za-z0-9]+))"
@@ -421,7 +421,7 @@ def _line_mentions(number: int, line: str) -> list[Mention]:
     spans: list[tuple[int, int]] = []
     if "`" in line:
         written = []
-        for span in _CODE_SPAN.finditer(line):
+        for span in CODE_SPAN.finditer(line):
             spans.append(span.span())
             written.append(span.group(2))
             placed += [(*span.span(), m) for m in _classify(number, span.group(2))]

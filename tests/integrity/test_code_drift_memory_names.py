@@ -34,3 +34,26 @@ def test_names_of_memories_now_or_before_are_no_missing_symbols(project: Path) -
     note = read_note(str(project), "onboarding", ONBOARDING)
     assert "start_server" in note
     assert "suggested_commands" not in note and "old_style_notes" not in note
+
+
+def test_a_memory_file_archived_or_never_made_is_no_missing_file(project: Path) -> None:
+    """`refactoring_plan.md` (a memory's file), gone from the folder since, and a path
+    into the memories folder are the memories' own files, not code; a document of the
+    project deleted since is still told."""
+    git(project, "init", "-q", "-b", "main")
+    write(project, "app/main.py", "def serve():\n    return 1\n")
+    write(project, "GUIDE.md", "# Guide\n")
+    memory(project, "refactoring_plan", "# Plan\n- split `app/main.py`\n")
+    text = (
+        "# Guidelines\n"
+        "- Follow `refactoring_plan.md` and `GUIDE.md`.\n"
+        "- Notes go to `.serena/memories/scratch.md`.\n"
+    )
+    memory(project, "guidelines", text)
+    commit(project, "start")
+    git(project, "rm", "-q", ".serena/memories/refactoring_plan.md", "GUIDE.md")
+    commit(project, "plan done; guide dropped")
+    assert set(by_mention(findings(project))) == {"GUIDE.md"}
+    written = str(project / ".serena/memories/guidelines.md")
+    note = read_note(str(project), "guidelines", text, written=written)
+    assert "GUIDE.md" in note and "refactoring_plan" not in note and "scratch" not in note

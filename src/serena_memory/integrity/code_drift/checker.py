@@ -45,7 +45,7 @@ from serena_memory.integrity.code_drift.ignored_then import (
     is_kind,
 )
 from serena_memory.integrity.code_drift.left_alone import LeftAlone
-from serena_memory.integrity.code_drift.memory_names import memory_names
+from serena_memory.integrity.code_drift.memory_names import memory_names, names_a_memory
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention, extract
 from serena_memory.integrity.code_drift.moves import there_at, unsaid_moves
 from serena_memory.integrity.code_drift.path_checks import PathChecks
@@ -522,6 +522,9 @@ class CodeChecker(PathChecks):
         a.py b.py``, ``require('./lib/x')``) is told only when it was there when the memory
         was written: one gone before is what the statement itself did or an old example."""
         found = super().check_path(memory, m, when, read_only)
+        past = self.past if found is not None and self.history else None
+        if found is not None and names_a_memory(m.target, found.target, self.files, past):
+            return None  # a memory's own file, archived or renamed: no code
         if found is None or not m.inner or when is None or not self.history:
             return found
         path = found.target

@@ -1,8 +1,8 @@
 """The names the memories of a project's folder have, or had: a memory that names
-another (`suggested_commands`, `task_completion`) in backticks makes no claim about the
-code, even after that memory was renamed or deleted, so such a name is never told as a
-missing symbol. Read from the project's list of files and, when it was walked already,
-git's history of the memories folder (nothing more is asked of git).
+another (`suggested_commands`, `task_completion`, `refactoring_plan.md`) makes no claim
+about the code, even after that memory was renamed, archived or deleted, so such a name
+is never told as a missing symbol or file. Read from the project's list of files and
+git's history (nothing more is asked of git).
 """
 
 from __future__ import annotations
@@ -41,3 +41,18 @@ def _on_disk(root: str) -> list[str]:
         rel = os.path.relpath(folder, root).replace(os.sep, "/")
         out += [f"{rel}/{name}" for name in names if name.endswith(".md")]
     return out
+
+
+def names_a_memory(target: str, found: str, files: ProjectFiles, past: GitPast | None) -> bool:
+    """Whether a path mention (``target``; ``found``: the path its finding names) names
+    the memories' own files, not code: written or found under the memories folder, or a
+    file name git only ever knew there (``refactoring_plan.md``)."""
+    folder = MEMORIES_FOLDER.rstrip("/")
+    if any(p == folder or p.startswith(MEMORIES_FOLDER) for p in (target, found)):
+        return True
+    name = target.rstrip("/")
+    if "/" in name or past is None:
+        return False
+    known = [*past.ending_with(name), *files.by_name.get(name, ())]
+    known += [name] if name in past.seen else []
+    return bool(known) and all(p.startswith(MEMORIES_FOLDER) for p in known)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from serena_memory.integrity.code_drift.aliases import Aliases
 from serena_memory.integrity.code_drift.findings import (
     MISSING,
+    MOVED,
     NO_CODE,
     CodeFinding,
     CodeReport,
@@ -523,17 +524,22 @@ class CodeChecker(PathChecks):
         was written: one gone before is what the statement itself did or an old example."""
         found = super().check_path(memory, m, when, read_only)
         past = self.past if found is not None and self.history else None
-        if found is not None and names_a_memory(m.target, found.target, self.files, past):
-            return None  # a memory's own file, archived or renamed: no code
+        # a memory's own file, archived or renamed, is no code (a link to it that broke is)
+        if found is not None and not m.linked and names_a_memory(m, found, self.files, past):
+            return None
         if found is None or not m.inner or when is None or not self.history:
             return found
+        return found if self._went_since(found, when) else None
+
+    def _went_since(self, found: CodeFinding, when: float) -> bool:
+        """Whether the file a finding names went after ``when``: moved to its new place
+        by a rename since then, or deleted since while it was there then."""
+        if found.status == MOVED and found.new_path:
+            return self.past.before(found.new_path.rstrip("/"), when) is not None
         path = found.target
-        there = (
-            self.past.folder_there_at(path.rstrip("/"), when)
-            if path.endswith("/")
-            else self._there_then(path, when)
-        )
-        return found if there else None
+        if path.endswith("/"):
+            return self.past.folder_there_at(path.rstrip("/"), when)
+        return self._there_then(path, when)
 
     def kept(self, m: Mention) -> bool:
         if m.form == ALIAS:

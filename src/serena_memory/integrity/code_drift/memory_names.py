@@ -10,7 +10,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
+from serena_memory.integrity.code_drift.findings import CodeFinding
 from serena_memory.integrity.code_drift.history import MEMORIES_FOLDER, GitPast
+from serena_memory.integrity.code_drift.mentions import Mention
 from serena_memory.integrity.code_drift.project import ProjectFiles
 
 
@@ -43,14 +45,16 @@ def _on_disk(root: str) -> list[str]:
     return out
 
 
-def names_a_memory(target: str, found: str, files: ProjectFiles, past: GitPast | None) -> bool:
-    """Whether a path mention (``target``; ``found``: the path its finding names) names
-    the memories' own files, not code: written or found under the memories folder, or a
-    file name git only ever knew there (``refactoring_plan.md``)."""
+def names_a_memory(
+    m: Mention, found: CodeFinding, files: ProjectFiles, past: GitPast | None
+) -> bool:
+    """Whether a path mention (``found``: its finding) names the memories' own files,
+    not code: written or found under the memories folder, or a file name git only ever
+    knew there (``refactoring_plan.md``)."""
     folder = MEMORIES_FOLDER.rstrip("/")
-    if any(p == folder or p.startswith(MEMORIES_FOLDER) for p in (target, found)):
+    if any(p == folder or p.startswith(MEMORIES_FOLDER) for p in (m.target, found.target)):
         return True
-    name = target.rstrip("/")
+    name = m.target.rstrip("/")
     if "/" in name or past is None:
         return False
     known = [*past.ending_with(name), *files.by_name.get(name, ())]

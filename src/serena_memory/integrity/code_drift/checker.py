@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING
 from serena_memory.integrity.code_drift.aliases import Aliases
 from serena_memory.integrity.code_drift.findings import (
     MISSING,
+    MOVED,
     NO_CODE,
     CodeFinding,
     CodeReport,
-    one_per_mention,
 )
 from serena_memory.integrity.code_drift.forms import (
     ALIAS,
@@ -46,6 +46,7 @@ from serena_memory.integrity.code_drift.ignored_then import (
     is_kind,
 )
 from serena_memory.integrity.code_drift.left_alone import LeftAlone
+from serena_memory.integrity.code_drift.memory_names import memory_names, names_a_memory
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention, extract
 from serena_memory.integrity.code_drift.moves import there_at, unsaid_moves
 from serena_memory.integrity.code_drift.path_checks import PathChecks
@@ -63,6 +64,7 @@ from serena_memory.integrity.code_drift.trails import (
     paths_by_line,
     with_trails,
 )
+from serena_memory.integrity.code_drift.within_statements import told_once
 from serena_memory.integrity.code_drift.written_out import as_written_out
 from serena_memory.integrity.code_drift.written_then import (
     gone_at,
@@ -135,6 +137,7 @@ class CodeChecker(PathChecks):
         self._symbols_note = ""  # why the symbols were not checked
         self._left_alone: LeftAlone | None = None
         self._file_stems: frozenset[str] | None = None
+        self._memory_names: tuple[frozenset[str], frozenset[str] | None] | None = None
         self._aliases: Aliases | None = None
         self._ignore: tuple[float, IgnoreChanges] | None = None  # since, .gitignore lines
 
@@ -257,7 +260,7 @@ class CodeChecker(PathChecks):
         report.findings = unsaid_moves(report.findings, near)
         if symbols:
             report.findings = self.traced(report.findings, present, written=written, near=near)
-            report.findings = one_per_mention(report.findings)
+            report.findings = told_once(report.findings, mentions)
         report.notes = self.notes
         return report
 
@@ -297,9 +300,24 @@ class CodeChecker(PathChecks):
         finding = _symbol_finding(memory, m, present, read_only)
         if finding is not None and "." not in m.target and m.target in self._file_stem_set():
             return None  # `clientSide` of `test/clientSide.test.js`: the file's name
+        if finding is not None and self._is_memory_name(m.target):
+            return None  # `suggested_commands`: another memory's name, no code's
         if finding is None and m.where:
             finding = self._elsewhere(memory, m, read_only)
         return finding
+
+    def _is_memory_name(self, name: str) -> bool:
+        """Whether the memories folder has or had a memory of that name (:mod:`~serena_memory.
+        integrity.code_drift.memory_names`): its files now first, git's history only then."""
+        if self._memory_names is None:
+            self._memory_names = (memory_names(self.files, None), None)
+        now, before = self._memory_names
+        if name in now or not self.history:
+            return name in now
+        if before is None:
+            before = memory_names(self.files, self.past)
+            self._memory_names = (now, before)
+        return name in before
 
     def _file_stem_set(self) -> frozenset[str]:
         """The names of the project's files before their first dot, made once."""
@@ -497,6 +515,31 @@ class CodeChecker(PathChecks):
         past = self.past
         gone = past.gone_at(path)
         return path in past.seen and there_at(past, path, when) and (gone is None or gone > when)
+
+    def check_path(
+        self, memory: str, m: Mention, when: float | None, read_only: bool = False
+    ) -> CodeFinding | None:
+        """:meth:`PathChecks.check_path`, but a file named inside a statement (``git mv
+        a.py b.py``, ``require('./lib/x')``) is told only when it was there when the memory
+        was written: one gone before is what the statement itself did or an old example."""
+        found = super().check_path(memory, m, when, read_only)
+        past = self.past if found is not None and self.history else None
+        # a memory's own file, archived or renamed, is no code (a link to it that broke is)
+        if found is not None and not m.linked and names_a_memory(m, found, self.files, past):
+            return None
+        if found is None or not m.inner or when is None or not self.history:
+            return found
+        return found if self._went_since(found, when) else None
+
+    def _went_since(self, found: CodeFinding, when: float) -> bool:
+        """Whether the file a finding names went after ``when``: moved to its new place
+        by a rename since then, or deleted since while it was there then."""
+        if found.status == MOVED and found.new_path:
+            return self.past.before(found.new_path.rstrip("/"), when) is not None
+        path = found.target
+        if path.endswith("/"):
+            return self.past.folder_there_at(path.rstrip("/"), when)
+        return self._there_then(path, when)
 
     def kept(self, m: Mention) -> bool:
         if m.form == ALIAS:

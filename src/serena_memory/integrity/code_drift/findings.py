@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from serena_memory.core.display import counted
-from serena_memory.integrity.code_drift.forms import MODULE
 from serena_memory.integrity.code_drift.mentions import PATH
 
 WORK_TREE = "work-tree"  # the "commit" of a change not committed yet
@@ -104,18 +103,6 @@ class CodeFinding:
             )
         what = "file or folder" if self.kind == PATH else "symbol"
         return f"`{self.mention}`: no such {what} now" + (f" ({self.note})" if self.note else "")
-
-
-def one_per_mention(findings: list[CodeFinding]) -> list[CodeFinding]:
-    """``findings`` without a module's own finding where the same mention already has
-    one as a symbol (``from shop.pricing import x`` renamed: told once, with its new
-    name)."""
-    named = {(f.memory, f.line, f.mention) for f in findings if f.kind != PATH}
-    if not named:
-        return findings
-    return [
-        f for f in findings if not (f.form == MODULE and (f.memory, f.line, f.mention) in named)
-    ]
 
 
 NO_CODE = (

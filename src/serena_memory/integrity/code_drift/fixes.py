@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from serena_memory.integrity.code_drift.findings import MOVED, CodeFinding
-from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL
+from serena_memory.integrity.code_drift.mentions import CODE_SPAN, PATH, SYMBOL
 
 
 @dataclass(frozen=True)
@@ -101,8 +101,27 @@ def apply(text: str, wanted: Iterable[Replacement]) -> tuple[str, list[Replaceme
         if not 0 < r.line <= len(lines):
             continue
         pattern = re.compile(rf"(?<![\w./-]){re.escape(r.old)}(?![\w/-])")
-        # a function, not a template: the new text is taken as written (no \\1, no \\g<>)
-        lines[r.line - 1], count = pattern.subn(_literally(r.new), lines[r.line - 1])
+        lines[r.line - 1], count = _replaced(pattern, r, lines[r.line - 1])
         if count:
             done.append(r)
     return "\n".join(lines), done
+
+
+def _replaced(pattern: re.Pattern[str], r: Replacement, line: str) -> tuple[str, int]:
+    """``line`` with ``pattern`` made ``r.new``: a bare name inside the code spans that
+    hold it, when one does (`load` renamed in `{ load(x); }` stays a word in the prose
+    around it), else wherever it stands; a path or dotted name wherever it stands."""
+    # a function, not a template: the new text is taken as written (no \\1, no \\g<>)
+    new = r.new
+    bare = "`" in line and not any(c in r.old for c in "./")
+    spans = [m.span(2) for m in CODE_SPAN.finditer(line)] if bare else []
+    holding = [(a, b) for a, b in spans if pattern.search(line[a:b])]
+    if not holding:
+        return pattern.subn(_literally(new), line)
+    out: list[str] = []
+    count = last = 0
+    for a, b in holding:
+        inside, made = pattern.subn(_literally(new), line[a:b])
+        out += [line[last:a], inside]
+        count, last = count + made, b
+    return "".join(out) + line[last:], count

@@ -65,6 +65,7 @@ from serena_memory.integrity.code_drift.spans import (
     NODE,
     PATH,
     PROSE_LOCATION,
+    is_statement,
     node_fields,
     path_fields,
     path_target,
@@ -79,7 +80,7 @@ from serena_memory.integrity.code_drift.stand_ins import built_from, stand_ins_o
 from serena_memory.integrity.code_drift.trees import ListTree, drawn_entries, mapped_entries
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://\S+|\bwww\.\S+|\S+@\S+\.\w+")
 _PROSE_PATH = re.compile(
     r"(?<![\w/.:~@$%-])((?:\./)?[\w.-]+(?:/[\w.-]+)+\.([A-Za-z0-9]+))"
@@ -126,6 +127,9 @@ class Mention:
     # `python build.py`: the file there when git knew one there, else any of that name
     planned: bool = False  # in a section that lays out work still to do: a claim only
     # when git knew the path (:mod:`~serena_memory.integrity.code_drift.planned`)
+    inner: bool = False  # a name inside a span that holds a whole statement (`from .x
+    # import *`): told only when git saw it go (:mod:`~serena_memory.integrity.
+    # code_drift.within_statements`)
 
     @property
     def words(self) -> list[str]:
@@ -417,7 +421,7 @@ def _line_mentions(number: int, line: str) -> list[Mention]:
     spans: list[tuple[int, int]] = []
     if "`" in line:
         written = []
-        for span in _CODE_SPAN.finditer(line):
+        for span in CODE_SPAN.finditer(line):
             spans.append(span.span())
             written.append(span.group(2))
             placed += [(*span.span(), m) for m in _classify(number, span.group(2))]
@@ -453,7 +457,13 @@ def _weak_examples(
 def _classify(number: int, content: str) -> list[Mention]:
     """The mentions a code span's ``content`` makes: none, a path or a symbol, or both
     for a path with a name after ``::`` (``tests/test_app.py::test_login``)."""
-    return [Mention(number, *fields) for fields in span_fields(content)]
+    found = [Mention(number, *fields) for fields in span_fields(content)]
+    if not is_statement(content):
+        return found
+    # a line of code: the project's modules it imports (`require('./lib/x')`) too, and
+    # each name in it is a part of the span, as weak as an example
+    found += [m for spec in imported(content) for m in _imports(number, spec)]
+    return [replace(m, inner=True, weak=m.weak or m.kind == PATH) for m in found]
 
 
 def _prose_mentions(

@@ -18,11 +18,12 @@ from serena_memory.core import names as N
 from serena_memory.core.process import PROCESS
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.code_drift.checker import TRAIL_SECONDS_ON_READ, CodeChecker
-from serena_memory.integrity.code_drift.findings import CodeFinding, one_per_mention
+from serena_memory.integrity.code_drift.findings import CodeFinding
 from serena_memory.integrity.code_drift.fixes import Replacement, replacements
 from serena_memory.integrity.code_drift.git import Repository, locate
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention, extract
 from serena_memory.integrity.code_drift.trails import paths_by_line
+from serena_memory.integrity.code_drift.within_statements import told_once
 
 
 @dataclass
@@ -112,8 +113,9 @@ def memory_findings(
     named = [m for m in mentions if m.kind == SYMBOL] if symbols else []
     if named:
         near = paths_by_line({name: mentions})
-        found = one_per_mention(
-            found + _symbol_findings(checker, name, named, (cache_home, when, until), near)
+        found = told_once(
+            found + _symbol_findings(checker, name, named, (cache_home, when, until), near),
+            {name: mentions},
         )
     return sorted(found, key=lambda f: (f.line, f.kind != PATH))
 

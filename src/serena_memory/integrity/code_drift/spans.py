@@ -267,6 +267,12 @@ def span_fields(content: str) -> tuple[Fields, ...]:
     return _name_fields(raw)
 
 
+def is_statement(content: str) -> bool:
+    """Whether a code span holds a line of code or a command rather than one name: the
+    names found in it are parts of it (:func:`_statement_fields`)."""
+    return not _COMMIT_TITLE.match(content.strip()) and _span_name(content) is None
+
+
 def pattern_fields(raw: str) -> tuple[Fields, ...]:
     """A glob as the folder it starts from (weak: `.githooks/**`), a brace pattern as
     each file it expands to (:mod:`~serena_memory.integrity.code_drift.patterns`)."""
@@ -346,7 +352,17 @@ def _statement_fields(content: str) -> tuple[Fields, ...]:
     run = _RUNS.match(content.strip())
     if run is not None and (path := path_target(run.group(1))) is not None and not path[1]:
         found += ((run.group(1), PATH, path[0], False, False, "", "", True),)
+    moved = _GIT_MOVE.match(content.strip())
+    for written in moved.groups() if moved is not None else ():
+        path = path_target(written)
+        if path is not None and not path[1]:
+            form = RELATIVE if written.startswith("./") else ""
+            found += ((written, PATH, path[0], False, False, "", form, True),)
     return found
+
+
+_GIT_MOVE = re.compile(r"^git\s+mv\s+(?:-[\w-]+\s+){0,3}([\w./@+-]+)\s+([\w./@+-]+)$")
+"""A file moved by ``git mv old new``: both names are the project's files (weak)."""
 
 
 _RUNS = re.compile(

@@ -22,9 +22,10 @@ _SIGNATURE = re.compile(
 _GUARD = re.compile(r"^(?:try|else|finally|except(?:\s+[\w.]+(?:\s+as\s+\w+)?)?)\s*:\s*")
 """``try:`` or ``except ImportError:`` written before an import on the same line."""
 _FROM_IMPORT = re.compile(
-    rf"^from\s+(\.*(?:{_DOTTED})?)\s+import\s+\(?\s*({_IDENT}(?:\s+as\s+{_IDENT})?"
-    rf"(?:\s*,\s*{_IDENT}(?:\s+as\s+{_IDENT})?)*)\s*,?\s*\)?\s*;?$"
+    rf"^from\s+(\.*(?:{_DOTTED})?)\s+import\s+(?:\*|\(?\s*({_IDENT}(?:\s+as\s+{_IDENT})?"
+    rf"(?:\s*,\s*{_IDENT}(?:\s+as\s+{_IDENT})?)*)\s*,?\s*\)?)\s*;?$"
 )
+"""``from pkg.mod import a, b as c`` or ``from .mod import *``: the module, the names."""
 _AS = rf"(?:\s+as\s+{_IDENT})?"
 _IMPORT = re.compile(rf"^import\s+({_DOTTED}{_AS}(?:\s*,\s*{_DOTTED}{_AS})*)\s*;?$")
 _ASSIGNMENT = re.compile(rf"^({_IDENT}\.{_DOTTED})\s*=\s*({_IDENT}\.{_DOTTED});?$")
@@ -51,13 +52,41 @@ def statement_names(content: str) -> list[tuple[str, str]]:
     assigned = _ASSIGNMENT.match(text)
     if assigned is not None:  # `pkg._escape = mod._escape`: both sides name code
         return [(assigned.group(1), assigned.group(1)), (assigned.group(2), assigned.group(2))]
+    block = _BLOCK.match(text)
     names: list[tuple[str, str]] = []
-    for part in text.split(";"):
+    for part in (block.group(1) if block else text).split(";"):
         found = _import_names(_GUARD.sub("", part.strip()))
         if found is None:
-            return []  # one part is no import: a sentence or a command
+            found = _called(part.strip())
+        if found is None:
+            return []  # one part is no import nor call: a sentence or a command
         names += found
     return names
+
+
+_BLOCK = re.compile(r"^\{(.*)\}$")
+"""A block of statements written in braces, ``{ assertString(str); ... }``."""
+_CALL = re.compile(
+    rf"^(?:(?:return|await|yield|const\s+{_IDENT}\s*=|let\s+{_IDENT}\s*=)\s*)?({_DOTTED})"
+    r"\([^()`]*(?:\([^()`]*\)[^()`]*)*\)$"
+)
+"""A statement that calls a function (``assertString(str)``, ``return load(path)``)."""
+_ELIDED = frozenset(["...", "…", "// ...", "/* ... */"])
+
+
+def _called(statement: str) -> list[tuple[str, str]] | None:
+    """The function a statement of a block calls, as written (None: it calls none);
+    none for code left out (``...``) or a language's own word (``print(x)``)."""
+    if statement in _ELIDED:
+        return []
+    found = _CALL.match(statement)
+    if found is None:
+        return None
+    name = found.group(1)
+    head, dot, rest = name.partition(".")
+    if dot and head in _GENERIC:  # `this.render()`: the method's own name
+        name = rest
+    return [] if _is_keyword(name) or name in _GENERIC else [(name, name)]
 
 
 # documentation tools' directives that render a module's docs: mkdocstrings' `::: pkg.mod`
@@ -93,8 +122,9 @@ def _import_names(statement: str) -> list[tuple[str, str]] | None:
     found = _FROM_IMPORT.match(statement)
     if found is not None:
         module = found.group(1).lstrip(".")
-        named = [_ALIAS.sub("", n.strip()) for n in found.group(2).split(",") if n.strip()]
-        out = [(module, module)] if module else []
+        names = found.group(2) or ""  # `import *`: the module alone
+        named = [_ALIAS.sub("", n.strip()) for n in names.split(",") if n.strip()]
+        out = [(found.group(1), module)] if module else []
         return out + [(n, n) for n in named if n not in _GENERIC]
     found = _IMPORT.match(statement)
     if found is not None:
@@ -131,5 +161,8 @@ _KEYWORDS = frozenset(
         "new",
         "typeof",
         "sizeof",
+        "require",
+        "import",
+        "super",
     ]
 )

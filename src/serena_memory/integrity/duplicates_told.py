@@ -31,10 +31,14 @@ from serena_memory.integrity.duplicates.features import (
     Print,
     features_of,
     fingerprint,
+    line_keys,
+    statement_keys,
+    word_keys,
     words_of,
 )
 from serena_memory.integrity.duplicates.findings import Conflict, DuplicateReport, NearDuplicate
 from serena_memory.integrity.duplicates.rewrites import SIEVE_SHARE
+from serena_memory.integrity.duplicates.text import parse
 from serena_memory.integrity.duplicates_cache import (
     ALWAYS_READ,
     Met,
@@ -171,19 +175,25 @@ def _texts(store: MemoryStore, name: str) -> dict[str, str]:
 def _may_meet(mine: Print, texts: dict[str, str]) -> bool:
     """Whether any of ``texts`` can make a finding with the text written: a line alike,
     a statement of the same words with other values, or as many shared words as a
-    restatement needs. One is needed for any finding, so False means none."""
+    restatement needs. One is needed for any finding, so False means none.
+
+    Of each text only what the text written can meet is taken: its lines when the text
+    has lines, its statements when it states something, its words when it has enough of
+    them (a note that states nothing never pays for the statements of every memory)."""
     lines = set(mine.lines)
     statements = {k[0]: k[2] for k in mine.statements}
     words = set(mine.words)
-    if not lines and not statements and len(words) < MIN_RESTATED_WORDS:
+    restated = len(words) >= MIN_RESTATED_WORDS
+    if not lines and not statements and not restated:
         return False
     for body in texts.values():
-        theirs = fingerprint(body)[0]
-        if lines.intersection(theirs.lines):  # a signature band needs one, a pair two
-            return True
-        if any(statements.get(k[0], k[2]) != k[2] for k in theirs.statements):
-            return True
-        if len(words.intersection(theirs.words)) >= MIN_RESTATED_WORDS:
+        parsed = parse(body) if lines or statements else None
+        if parsed is not None and lines.intersection(line_keys(parsed)):
+            return True  # a signature band needs one, a pair two
+        if parsed is not None and statements:
+            if any(statements.get(k[0], k[2]) != k[2] for k in statement_keys(body, parsed)):
+                return True
+        if restated and len(words.intersection(word_keys(body))) >= MIN_RESTATED_WORDS:
             return True
     return False
 

@@ -217,10 +217,24 @@ def fingerprint(text: str) -> tuple[Print, Parsed]:
     """The features of one memory's text but its signature, in plain Python, with the
     parse they come from."""
     parsed = parse(text)
-    crc32 = zlib.crc32  # :func:`key`, inlined: a memory has hundreds of lines and statements
-    lines = sorted({crc32(words.encode("utf-8", "surrogatepass")) for _n, words in parsed.content})
+    lines = line_keys(parsed)
     joined = "\n".join(words for _n, words in parsed.content)
     digest = hashlib.blake2b(joined.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    keys = statement_keys(text, parsed)
+    keys += [(w, TOKEN, 0) for w in word_keys(text)]
+    return Print(digest, lines, keys), parsed
+
+
+def line_keys(parsed: Parsed) -> list[int]:
+    """The hashes of a parsed text's content lines, sorted (what two copies share)."""
+    crc32 = zlib.crc32  # :func:`key`, inlined: a memory has hundreds of lines
+    return sorted({crc32(words.encode("utf-8", "surrogatepass")) for _n, words in parsed.content})
+
+
+def statement_keys(text: str, parsed: Parsed) -> list[tuple[int, int, int]]:
+    """The statement rows of a text (its parsed statements, then every slot, named value,
+    command, tool, policy and order it states): what a contradiction is found by."""
+    crc32 = zlib.crc32  # :func:`key`, inlined: a memory has hundreds of statements
     keys = [
         (
             crc32("\x1f".join(s.template).encode("utf-8", "surrogatepass")),
@@ -236,8 +250,12 @@ def fingerprint(text: str) -> tuple[Print, Parsed]:
     keys += tool_keys(text)
     keys += policy_keys(text)
     keys += order_keys(text)
-    keys += [(w, TOKEN, 0) for w in sorted(words_of(text))[:MAX_TOKENS]]
-    return Print(digest, lines, keys), parsed
+    return keys
+
+
+def word_keys(text: str) -> list[int]:
+    """The word hashes :func:`fingerprint` keeps of a text (its first :data:`MAX_TOKENS`)."""
+    return sorted(words_of(text))[:MAX_TOKENS]
 
 
 def coefficients() -> list[tuple[int, int]]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
 from cli_support import run_cli_process
 from test_duplicates import DEPLOY
 
@@ -95,3 +96,35 @@ def test_a_write_in_a_small_folder_that_meets_nothing_loads_no_numpy(project: Pa
     done = run_cli_process("memories", "write", "ops/copy", str(project), "-c", text, env=env)
     assert done.returncode == 0, done.stderr
     assert "ops/build" in done.stderr  # the copy is told
+
+
+def test_the_slots_of_the_others_are_taken_apart_only_for_a_text_that_states_one(
+    store: MemoryStore, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a small folder, compared whole before any check, a note that states no slot (a
+    port, a command, a tool...) is compared by its lines, sentences and words only:
+    taking apart the slots of every other memory (the costliest part) is done only when
+    the text written states one."""
+    from serena_memory.integrity import duplicates_told
+
+    taken: list[str] = []
+    real = duplicates_told.slot_rows
+
+    def counted(text: str) -> list[tuple[int, int, int]]:
+        taken.append(text)
+        return real(text)
+
+    monkeypatch.setattr(duplicates_told, "slot_rows", counted)
+    store.write("ops/deploy", DEPLOY)
+    _fill(project, 10)
+    plain = "Another small fact, said plainly.\n"
+    store.write("notes/plain", plain)
+    assert write_note(store, "notes/plain", plain) == ""
+    assert taken == []
+    clash = (
+        "# Ops\n\nSome notes first.\n\n"
+        "Health checks hit `/healthz` on port 9090 every ten seconds.\n"
+    )
+    store.write("ops/health", clash)
+    assert "contradicts memory 'ops/deploy' line 6" in write_note(store, "ops/health", clash)
+    assert taken

@@ -32,12 +32,14 @@ from serena_memory.integrity.duplicates.features import (
     features_of,
     fingerprint,
     line_keys,
-    statement_keys,
+    said_keys,
+    slot_rows,
     word_keys,
     words_of,
 )
 from serena_memory.integrity.duplicates.findings import Conflict, DuplicateReport, NearDuplicate
 from serena_memory.integrity.duplicates.rewrites import SIEVE_SHARE
+from serena_memory.integrity.duplicates.slots import SLOT_MARK
 from serena_memory.integrity.duplicates.text import parse
 from serena_memory.integrity.duplicates_cache import (
     ALWAYS_READ,
@@ -178,24 +180,33 @@ def _may_meet(mine: Print, texts: dict[str, str]) -> bool:
     restatement needs. One is needed for any finding, so False means none.
 
     Of each text only what the text written can meet is taken: its lines when the text
-    has lines, its statements when it states something, its words when it has enough of
-    them (a note that states nothing never pays for the statements of every memory)."""
+    has lines, its statements of a kind the text states (sentences, or slots such as a
+    port or a command: one kind never contradicts the other), its words when the text
+    has enough of them. Taking apart the slots of every memory is the costly part, and
+    most notes state none."""
     lines = set(mine.lines)
-    statements = {k[0]: k[2] for k in mine.statements}
+    said = {k[0]: k[2] for k in mine.statements if k[1] < SLOT_MARK}
+    slots = {k[0]: k[2] for k in mine.statements if k[1] >= SLOT_MARK}
     words = set(mine.words)
     restated = len(words) >= MIN_RESTATED_WORDS
-    if not lines and not statements and not restated:
+    if not lines and not said and not slots and not restated:
         return False
     for body in texts.values():
-        parsed = parse(body) if lines or statements else None
+        parsed = parse(body) if lines or said else None
         if parsed is not None and lines.intersection(line_keys(parsed)):
             return True  # a signature band needs one, a pair two
-        if parsed is not None and statements:
-            if any(statements.get(k[0], k[2]) != k[2] for k in statement_keys(body, parsed)):
-                return True
+        if parsed is not None and said and _differ(said, said_keys(parsed)):
+            return True
+        if slots and _differ(slots, slot_rows(body)):
+            return True
         if restated and len(words.intersection(word_keys(body))) >= MIN_RESTATED_WORDS:
             return True
     return False
+
+
+def _differ(mine: dict[int, int], theirs: list[tuple[int, int, int]]) -> bool:
+    """Whether a row of ``theirs`` has the words of one of ``mine`` with other values."""
+    return any(mine.get(k[0], k[2]) != k[2] for k in theirs)
 
 
 def _read_now(texts: dict[str, str], mine: Features) -> Kept:

@@ -232,10 +232,18 @@ def line_keys(parsed: Parsed) -> list[int]:
 
 
 def statement_keys(text: str, parsed: Parsed) -> list[tuple[int, int, int]]:
-    """The statement rows of a text (its parsed statements, then every slot, named value,
-    command, tool, policy and order it states): what a contradiction is found by."""
+    """The statement rows of a text: its parsed statements (:func:`said_keys`), then
+    every slot, named value, command, tool, policy and order it states
+    (:func:`slot_rows`): what a contradiction is found by."""
+    return said_keys(parsed) + slot_rows(text)
+
+
+def said_keys(parsed: Parsed) -> list[tuple[int, int, int]]:
+    """The rows of a parsed text's statements: (words, the statement's index, values).
+    Such a row meets only another of its kind (a slot's middle column is at least
+    ``SLOT_MARK``, and a statement and a slot never contradict one another)."""
     crc32 = zlib.crc32  # :func:`key`, inlined: a memory has hundreds of statements
-    keys = [
+    return [
         (
             crc32("\x1f".join(s.template).encode("utf-8", "surrogatepass")),
             i,
@@ -243,8 +251,13 @@ def statement_keys(text: str, parsed: Parsed) -> list[tuple[int, int, int]]:
         )
         for i, s in enumerate(parsed.statements)
     ]
+
+
+def slot_rows(text: str) -> list[tuple[int, int, int]]:
+    """The rows of every slot, named value, command, tool, policy and order a text
+    states (their middle column at least ``SLOT_MARK``)."""
     found = units(text)
-    keys += slot_keys(found)
+    keys = slot_keys(found)
     keys += named_keys(found)
     keys += command_keys(found)
     keys += tool_keys(text)

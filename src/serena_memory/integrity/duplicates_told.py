@@ -14,6 +14,7 @@ project is compared whole); in a larger folder the note says nothing until a che
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from typing import Any
 
 from serena_memory.core import names as N
@@ -177,31 +178,50 @@ def _texts(store: MemoryStore, name: str) -> dict[str, str]:
 def _may_meet(mine: Print, texts: dict[str, str]) -> bool:
     """Whether any of ``texts`` can make a finding with the text written: a line alike,
     a statement of the same words with other values, or as many shared words as a
-    restatement needs. One is needed for any finding, so False means none.
+    restatement needs. One is needed for any finding, so False means none."""
+    reach = _Reach.of(mine)
+    return reach.anything() and any(reach.met_by(body) for body in texts.values())
 
-    Of each text only what the text written can meet is taken: its lines when the text
-    has lines, its statements of a kind the text states (sentences, or slots such as a
-    port or a command: one kind never contradicts the other), its words when the text
-    has enough of them. Taking apart the slots of every memory is the costly part, and
-    most notes state none."""
-    lines = set(mine.lines)
-    said = {k[0]: k[2] for k in mine.statements if k[1] < SLOT_MARK}
-    slots = {k[0]: k[2] for k in mine.statements if k[1] >= SLOT_MARK}
-    words = set(mine.words)
-    restated = len(words) >= MIN_RESTATED_WORDS
-    if not lines and not said and not slots and not restated:
-        return False
-    for body in texts.values():
-        parsed = parse(body) if lines or said else None
-        if parsed is not None and lines.intersection(line_keys(parsed)):
+
+@dataclass(frozen=True)
+class _Reach:
+    """What of the text written another text can meet. Of each text only that is taken:
+    its lines when the text has lines, its statements of a kind the text states
+    (sentences, or slots such as a port or a command: one kind never contradicts the
+    other), its words when the text has enough of them. Taking apart the slots of every
+    memory is the costly part, and most notes state none."""
+
+    lines: set[int]
+    said: dict[int, int]  # a sentence's words -> its values
+    slots: dict[int, int]  # a slot's words -> its value
+    words: set[int]
+    restated: bool  # enough words for a restatement
+
+    @classmethod
+    def of(cls, mine: Print) -> _Reach:
+        statements = mine.statements
+        return cls(
+            set(mine.lines),
+            {k[0]: k[2] for k in statements if k[1] < SLOT_MARK},
+            {k[0]: k[2] for k in statements if k[1] >= SLOT_MARK},
+            set(mine.words),
+            len(set(mine.words)) >= MIN_RESTATED_WORDS,
+        )
+
+    def anything(self) -> bool:
+        return bool(self.lines or self.said or self.slots or self.restated)
+
+    def met_by(self, body: str) -> bool:
+        parsed = parse(body) if self.lines or self.said else None
+        if parsed is not None and self.lines.intersection(line_keys(parsed)):
             return True  # a signature band needs one, a pair two
-        if parsed is not None and said and _differ(said, said_keys(parsed)):
+        if parsed is not None and self.said and _differ(self.said, said_keys(parsed)):
             return True
-        if slots and _differ(slots, slot_rows(body)):
+        if self.slots and _differ(self.slots, slot_rows(body)):
             return True
-        if restated and len(words.intersection(word_keys(body))) >= MIN_RESTATED_WORDS:
-            return True
-    return False
+        return self.restated and len(self.words.intersection(word_keys(body))) >= (
+            MIN_RESTATED_WORDS
+        )
 
 
 def _differ(mine: dict[int, int], theirs: list[tuple[int, int, int]]) -> bool:

@@ -4,6 +4,7 @@ of the files a write opens."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -128,3 +129,43 @@ def test_the_slots_of_the_others_are_taken_apart_only_for_a_text_that_states_one
     store.write("ops/health", clash)
     assert "contradicts memory 'ops/deploy' line 6" in write_note(store, "ops/health", clash)
     assert taken
+
+
+def test_a_write_in_a_large_folder_no_check_ran_on_loads_none_of_the_comparison(
+    project: Path, serena_home: Path
+) -> None:
+    """With no index and more memories than a write reads, the note says nothing: that is
+    known before the duplicate check's modules are loaded (they take longer to load than
+    the write takes to run). In a small folder they are, and the note is told."""
+    import subprocess
+
+    _fill(project, ALWAYS_READ + 1)
+    script = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from serena_memory.cli import cli\n"
+        "args = ['memories', 'write', sys.argv[2], sys.argv[1], '-c', sys.argv[3]]\n"
+        "done = CliRunner().invoke(cli, args)\n"
+        "assert done.exit_code == 0, done.output\n"
+        "print(done.stderr.strip() or '-')\n"
+        "print('serena_memory.integrity.duplicates_told' in sys.modules)\n"
+    )
+
+    def write(name: str, text: str) -> list[str]:
+        done = subprocess.run(
+            [sys.executable, "-c", script, str(project), name, text],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "SERENA_HOME": str(serena_home)},
+            check=True,
+        )
+        return done.stdout.splitlines()
+
+    assert write("ops/deploy", DEPLOY) == ["-", "False"]
+    assert write("ops/copy", DEPLOY) == ["-", "False"]  # a copy, but no index to tell it
+    small = project.parent / "small"
+    (small / ".serena" / "memories").mkdir(parents=True)
+    project = small
+    assert write("ops/deploy", DEPLOY) == ["-", "True"]
+    told, loaded = write("ops/copy", DEPLOY)
+    assert "has the same text" in told and loaded == "True"

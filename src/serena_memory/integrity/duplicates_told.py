@@ -13,7 +13,6 @@ project is compared whole); in a larger folder the note says nothing until a che
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,13 +42,13 @@ from serena_memory.integrity.duplicates.rewrites import SIEVE_SHARE
 from serena_memory.integrity.duplicates.slots import SLOT_MARK
 from serena_memory.integrity.duplicates.text import parse
 from serena_memory.integrity.duplicates_cache import (
-    ALWAYS_READ,
     Met,
     decoded,
     look_up,
     names_checked,
 )
 from serena_memory.integrity.duplicates_kept import Kept
+from serena_memory.integrity.duplicates_reach import ALWAYS_READ, more_than
 from serena_memory.integrity.listing import MemoryListingReader
 
 LARGEST_READ = 256 * 1024
@@ -114,7 +113,7 @@ def _compared(store: MemoryStore, name: str, text: str, met: Met) -> DuplicateRe
 def _small_folder(store: MemoryStore, name: str, text: str) -> DuplicateReport | None:
     """Before any check: the text compared with every memory when there are at most
     :data:`ALWAYS_READ` (None, and nothing read, in a larger folder)."""
-    if _more_than(store, ALWAYS_READ):
+    if more_than(store, ALWAYS_READ):
         return None
     texts = _texts(store, name)
     if not _may_meet(fingerprint(text)[0], texts):
@@ -134,26 +133,6 @@ def _small_folder(store: MemoryStore, name: str, text: str) -> DuplicateReport |
     if len(features) < 2:
         return None
     return detect(features, lambda memory: text if memory == name else _read(store, memory), rarity)
-
-
-def _more_than(store: MemoryStore, limit: int) -> bool:
-    """Whether the folders hold more than ``limit`` memories, looking at no more entries
-    than it takes to tell (a folder of a hundred thousand is not listed)."""
-    seen = 0
-    stack = [str(store.layout.memories_dir), str(store.layout.global_dir)]
-    while stack:
-        try:
-            with os.scandir(stack.pop()) as entries:
-                for entry in entries:
-                    if entry.is_dir(follow_symlinks=False):
-                        stack.append(entry.path)
-                    elif entry.name.endswith(".md"):
-                        seen += 1
-                        if seen > limit:
-                            return True
-        except OSError:
-            continue
-    return False
 
 
 def np_concat(a: Any, b: Any) -> Any:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import names as N
 from serena_memory.core import operation, paths
@@ -22,7 +22,9 @@ from serena_memory.history.folder import FolderHistory
 from serena_memory.history.location import history_root, scope_folders
 from serena_memory.history.notices import report
 from serena_memory.history.registry import folder_history
-from serena_memory.history.restore import MemoryHistory
+
+if TYPE_CHECKING:
+    from serena_memory.history.restore import MemoryHistory
 
 
 class GitRecorder:
@@ -54,6 +56,9 @@ class GitRecorder:
         return record
 
     def history(self, store: MemoryStore) -> MemoryHistory:
+        """The history's queries and restores: loaded when asked, never to record."""
+        from serena_memory.history.restore import MemoryHistory
+
         return MemoryHistory(store)
 
 

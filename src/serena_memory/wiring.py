@@ -22,9 +22,8 @@ from serena_memory.core.changes import (
     ChangeRecorder,
     Provenance,
 )
-from serena_memory.core.config import Settings
 from serena_memory.core.reads import ReadEvent, RenameEvent
-from serena_memory.core.store import MemoryStore
+from serena_memory.core.store import MemoryStore, Snapshot
 
 
 def build_store(
@@ -68,11 +67,11 @@ class History:
         names: Sequence[str],
         *,
         all_scopes: bool,
-        settings: Settings,
+        snapshot: Snapshot,
         provenance: Provenance,
     ) -> ChangeRecord:
         return _recorder().begin(
-            store, summary, names, all_scopes=all_scopes, settings=settings, provenance=provenance
+            store, summary, names, all_scopes=all_scopes, snapshot=snapshot, provenance=provenance
         )
 
     def history(self, store: MemoryStore) -> ChangeHistory:

@@ -4,9 +4,11 @@ of the files a write opens."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
+import pytest
 from cli_support import run_cli_process
 from test_duplicates import DEPLOY
 
@@ -95,3 +97,75 @@ def test_a_write_in_a_small_folder_that_meets_nothing_loads_no_numpy(project: Pa
     done = run_cli_process("memories", "write", "ops/copy", str(project), "-c", text, env=env)
     assert done.returncode == 0, done.stderr
     assert "ops/build" in done.stderr  # the copy is told
+
+
+def test_the_slots_of_the_others_are_taken_apart_only_for_a_text_that_states_one(
+    store: MemoryStore, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a small folder, compared whole before any check, a note that states no slot (a
+    port, a command, a tool...) is compared by its lines, sentences and words only:
+    taking apart the slots of every other memory (the costliest part) is done only when
+    the text written states one."""
+    from serena_memory.integrity import duplicates_told
+
+    taken: list[str] = []
+    real = duplicates_told.slot_rows
+
+    def counted(text: str) -> list[tuple[int, int, int]]:
+        taken.append(text)
+        return real(text)
+
+    monkeypatch.setattr(duplicates_told, "slot_rows", counted)
+    store.write("ops/deploy", DEPLOY)
+    _fill(project, 10)
+    plain = "Another small fact, said plainly.\n"
+    store.write("notes/plain", plain)
+    assert write_note(store, "notes/plain", plain) == ""
+    assert taken == []
+    clash = (
+        "# Ops\n\nSome notes first.\n\n"
+        "Health checks hit `/healthz` on port 9090 every ten seconds.\n"
+    )
+    store.write("ops/health", clash)
+    assert "contradicts memory 'ops/deploy' line 6" in write_note(store, "ops/health", clash)
+    assert taken
+
+
+def test_a_write_in_a_large_folder_no_check_ran_on_loads_none_of_the_comparison(
+    project: Path, serena_home: Path
+) -> None:
+    """With no index and more memories than a write reads, the note says nothing: that is
+    known before the duplicate check's modules are loaded (they take longer to load than
+    the write takes to run). In a small folder they are, and the note is told."""
+    import subprocess
+
+    _fill(project, ALWAYS_READ + 1)
+    script = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from serena_memory.cli import cli\n"
+        "args = ['memories', 'write', sys.argv[2], sys.argv[1], '-c', sys.argv[3]]\n"
+        "done = CliRunner().invoke(cli, args)\n"
+        "assert done.exit_code == 0, done.output\n"
+        "print(done.stderr.strip() or '-')\n"
+        "print('serena_memory.integrity.duplicates_told' in sys.modules)\n"
+    )
+
+    def write(name: str, text: str) -> list[str]:
+        done = subprocess.run(
+            [sys.executable, "-c", script, str(project), name, text],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "SERENA_HOME": str(serena_home)},
+            check=True,
+        )
+        return done.stdout.splitlines()
+
+    assert write("ops/deploy", DEPLOY) == ["-", "False"]
+    assert write("ops/copy", DEPLOY) == ["-", "False"]  # a copy, but no index to tell it
+    small = project.parent / "small"
+    (small / ".serena" / "memories").mkdir(parents=True)
+    project = small
+    assert write("ops/deploy", DEPLOY) == ["-", "True"]
+    told, loaded = write("ops/copy", DEPLOY)
+    assert "has the same text" in told and loaded == "True"

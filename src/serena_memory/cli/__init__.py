@@ -45,12 +45,11 @@ from serena_memory.cli.transfer import export_command, import_command
 from serena_memory.cli.usage import usage_command
 from serena_memory.core.display import counted, escape_line, escape_text
 from serena_memory.core.errors import EXPECTED_ERRORS, MemoryNotFoundError, describe
-from serena_memory.core.front_matter import one_line
-from serena_memory.core.lifecycle import MARKS, Described, read_note, summaries_and_marks
 from serena_memory.core.operation import operation
 from serena_memory.history.notices import take_notices
 
 if TYPE_CHECKING:
+    from serena_memory.core.lifecycle import Described
     from serena_memory.core.store import MemoryListing, MemoryStore
 
 
@@ -142,6 +141,7 @@ def initialize(project: Path | None) -> None:
 @JSON_OPTION
 def list_command(project: Path | None, topic: str, as_json: bool) -> None:
     """List memory names: project, global and read-only apart."""
+    from serena_memory.core.lifecycle import summaries_and_marks
     from serena_memory.sync.conflicts import conflicts
 
     store = open_store(project, only_global=topic.strip("/").split("/")[0] == "global")
@@ -165,11 +165,15 @@ SUMMARY_CHARS = 80  # a summary after its name, in a listing read on a terminal
 
 def _marked(described: dict[str, Described]) -> list[tuple[str, list[str]]]:
     """The memories marked deprecated, and those marked stale."""
+    from serena_memory.core.lifecycle import MARKS
+
     return [(m, sorted(n for n, d in described.items() if d.mark == m)) for m in MARKS]
 
 
 def _shown(name: str, described: Described | None) -> str:
     """A listed name, then its mark and its summary, cut to one terminal line."""
+    from serena_memory.core.front_matter import one_line
+
     if described is None:
         return escape_line(name)
     mark = f" [{described.mark}]" if described.mark else ""
@@ -234,6 +238,7 @@ def read(name: str, project: Path | None, as_json: bool) -> None:
         emit_json(memory._asdict())
     else:
         show_text(memory.content)
+    from serena_memory.core.lifecycle import read_note
     from serena_memory.integrity.code_drift.read_note import drift_note  # light: no analysis
 
     applying = "`serena memories fix-code-references` applies them."
@@ -298,7 +303,7 @@ def write(
     result = store.write(name, content, allow_secret=allow_secret)
     verb = "Created" if result.created else "Updated"
     say(f"{verb} memory '{escape_line(result.name)}' ({counted(result.chars, 'character')}).")
-    from serena_memory.integrity.duplicates_told import write_note
+    from serena_memory.integrity.duplicates_note import write_note
 
     for note in (result.note, write_note(store, result.name, content).strip()):
         if note:

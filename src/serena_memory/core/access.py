@@ -72,6 +72,23 @@ class AccessPolicy:
     def ignored_pattern(self, name: str) -> str | None:
         return self.settings.patterns.ignored_match(name)
 
+    def sorted_out(self, names: Iterable[str]) -> tuple[set[str], set[str]]:
+        """(ignored, read-only) among ``names`` (normalized), as :meth:`ignored_pattern` and
+        :meth:`read_only_pattern` say one by one: for a listing, which asks of every
+        memory, with the patterns and the team's topic looked up once for all of them."""
+        patterns = self.settings.patterns
+        team = self.sync.team_prefix()
+        ignored: set[str] = set()
+        read_only: set[str] = set()
+        for name in names:
+            if any(compiled.fullmatch(name) for _text, compiled in patterns.ignored):
+                ignored.add(name)
+            elif (team is not None and name.startswith(team)) or any(
+                compiled.fullmatch(name) for _text, compiled in patterns.read_only
+            ):
+                read_only.add(name)
+        return ignored, read_only
+
     def is_ignored(self, name: str) -> bool:
         return self.ignored_pattern(name) is not None
 

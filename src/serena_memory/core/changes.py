@@ -26,8 +26,7 @@ from serena_memory.core import operation, paths
 from serena_memory.core.errors import MemoryStoreError
 
 if TYPE_CHECKING:
-    from serena_memory.core.config import Settings
-    from serena_memory.core.store import MemoryStore
+    from serena_memory.core.store import MemoryStore, Snapshot
 
 MEMORY_SUFFIX = ".md"
 
@@ -202,10 +201,11 @@ class ChangeRecorder(Protocol):
         names: Sequence[str],
         *,
         all_scopes: bool,
-        settings: Settings,
+        snapshot: Snapshot,
         provenance: Provenance,
     ) -> ChangeRecord:
-        """Start recording one operation on ``names``, with the folder locks held."""
+        """Start recording one operation on ``names``, with the folder locks held, under
+        the change's ``snapshot`` of the settings (the recorder reads none of its own)."""
         ...
 
     def history(self, store: MemoryStore) -> ChangeHistory: ...
@@ -233,7 +233,7 @@ class NoHistory:
         names: Sequence[str],
         *,
         all_scopes: bool,
-        settings: Settings,
+        snapshot: Snapshot,
         provenance: Provenance,
     ) -> ChangeRecord:
         return _NoRecord()

@@ -306,13 +306,15 @@ class SerenaFolder(NamedTuple):
         return Path(self.anchor, *self.parts)
 
 
-def serena_folder(project_root: Path, home: Path | None = None) -> SerenaFolder:
+def serena_folder(
+    project_root: Path, home: Path | None = None, config: GlobalConfig | None = None
+) -> SerenaFolder:
     """The project's ``.serena`` folder as ``project_serena_folder_location`` places it
     (Serena's setting: ``$projectDir/.serena`` unless the person moved it). The global file
     is the person's own, but a place outside the allowed roots is refused all the same:
-    memories are written there."""
+    memories are written there. ``config``: the global file, when the caller read it."""
     home = home or serena_home()
-    config = load_global_config(home)
+    config = config or load_global_config(home)
     project_real = os.path.realpath(project_root)
     template = config.project_serena_folder_location.strip()
     if template == DEFAULTS.project_serena_folder_location:
@@ -338,20 +340,23 @@ def serena_folder(project_root: Path, home: Path | None = None) -> SerenaFolder:
     )
 
 
-def load_project_config(project_root: Path, home: Path | None = None) -> ProjectConfig:
+def load_project_config(
+    project_root: Path, home: Path | None = None, global_config: GlobalConfig | None = None
+) -> ProjectConfig:
     """The project's own configuration: ``project.yml``, and ``project.local.yml`` beside it
     (Serena's file for one person's overrides, key by key). Both are untrusted (a cloned
     repository's files), so they are read through the path gate (regular files inside the
     project's ``.serena`` folder, at most :data:`~serena_memory.core.paths.
-    MAX_CONFIG_BYTES`), and they can't widen what the gate allows."""
-    folder = serena_folder(project_root, home)
+    MAX_CONFIG_BYTES`), and they can't widen what the gate allows. ``global_config``: the
+    global file, when the caller read it."""
+    folder = serena_folder(project_root, home, global_config)
     home = home or serena_home()
     path = folder.path / PROJECT_CONFIG_NAME
-    data = _project_file(folder, PROJECT_CONFIG_NAME, home)
-    local = _project_file(folder, LOCAL_PROJECT_CONFIG_NAME, home)
-    if local:
+    data, read = _project_file(folder, PROJECT_CONFIG_NAME, home)
+    local, _read = _project_file(folder, LOCAL_PROJECT_CONFIG_NAME, home)
+    if local:  # the two merged, checked as one (without it, the project file's check holds)
         data = {**data, **{k: v for k, v in local.items() if v is not None}}
-    read = schema.checked(data, path, home)
+        read = schema.checked(data, path, home)
     return ProjectConfig(
         memory_listing_budget=_set(data, read, "memory_listing_budget"),
         read_only_memory_patterns=read.read_only_memory_patterns,
@@ -367,8 +372,9 @@ def load_project_config(project_root: Path, home: Path | None = None) -> Project
     )
 
 
-def _project_file(folder: SerenaFolder, name: str, home: Path) -> dict[str, Any]:
-    """One of the project's configuration files, its keys and values checked."""
+def _project_file(folder: SerenaFolder, name: str, home: Path) -> tuple[dict[str, Any], Any]:
+    """One of the project's configuration files and its settings, its keys and values
+    checked (an absent or empty file has none to check)."""
     path = folder.path / name
 
     def read_file() -> bytes:
@@ -380,16 +386,17 @@ def _project_file(folder: SerenaFolder, name: str, home: Path) -> dict[str, Any]
         return paths.read_regular_file(real, folder.roots, what, paths.MAX_CONFIG_BYTES)
 
     data = load_mapping(path, read_file, home)
+    if not data:
+        return data, schema.DEFAULTS
     check_keys(data, path, PROJECT_KEYS, SERENA_PROJECT_KEYS, elsewhere="global")
-    schema.checked(data, path, home)
-    return data
+    return data, schema.checked(data, path, home)
 
 
 def load_settings(project_root: Path | None, home: Path | None = None) -> Settings:
     """Load and merge both files; the pattern lists are merged additively. The team's
     memories are read-only by a rule of their own (core/access.py)."""
     g = load_global_config(home)
-    p = load_project_config(project_root, home) if project_root is not None else ProjectConfig()
+    p = load_project_config(project_root, home, g) if project_root is not None else ProjectConfig()
     assert g.path is not None
     read_only = _compile(g.read_only_memory_patterns, "read_only_memory_patterns", g.path)
     ignored = _compile(g.ignored_memory_patterns, "ignored_memory_patterns", g.path)

@@ -113,10 +113,7 @@ class Layout:
         """:func:`paths.resolve`, once per operation for the same scope and components
         (forgotten when files are removed or moved: :meth:`moved`)."""
         parts = tuple(parts)
-        opened = operation.current()
-        if opened is None:
-            return paths.resolve(scope, parts, what)
-        return opened.resolved((scope, parts), lambda: paths.resolve(scope, parts, what))
+        return operation.resolved_once((scope, parts), paths.resolve, scope, parts, what)
 
     @staticmethod
     def moved() -> None:

@@ -22,6 +22,7 @@ notices go to one process-wide receiver, :data:`OUTSIDE`, guarded by its lock.
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 from collections.abc import Callable, Hashable, Iterator
 from contextvars import ContextVar
@@ -144,6 +145,24 @@ def outside() -> Iterator[None]:
 def current() -> Operation | None:
     """The operation open here, if any."""
     return _current.get()
+
+
+def once(key: Hashable, load: Callable[..., T], *args: Any) -> T:
+    """``load(*args)``, once per open operation for ``key`` (:meth:`Operation.loaded`);
+    outside any operation, at each ask (the settings then apply at once)."""
+    opened = _current.get()
+    if opened is None:
+        return load(*args)
+    return opened.loaded(key, functools.partial(load, *args))
+
+
+def resolved_once(key: Hashable, resolve: Callable[..., str], *args: Any) -> str:
+    """``resolve(*args)``, a path through the path gate, once per open operation for
+    ``key`` (:meth:`Operation.resolved`); outside any operation, at each ask."""
+    opened = _current.get()
+    if opened is None:
+        return resolve(*args)
+    return opened.resolved(key, functools.partial(resolve, *args))
 
 
 def receiver() -> Operation:

@@ -82,11 +82,13 @@ lists memories."""
 @dataclass(frozen=True)
 class Snapshot:
     """One operation's view of the configuration, loaded once and handed to every part:
-    the settings, the access rules under them, the path gate's scopes under them."""
+    the settings, the access rules under them, the path gate's scopes under them, and
+    where memories are synced to (the team's topic: read-only, with its own history)."""
 
     settings: Settings
     policy: AccessPolicy
     scopes: Scopes
+    sync: SyncConfig
 
 
 class DriftSource(Protocol):
@@ -150,33 +152,32 @@ class MemoryStore:
     def settings(self) -> Settings:
         """The open operation's snapshot (loaded once per operation); outside an operation,
         re-read on every use (cached by file stamp), so edits to the YAML apply at once."""
-        opened = operation.current()
-        if opened is None:
-            return load_settings(self.layout.project_root, self.layout.home)
-        return opened.loaded(
-            ("settings", self.layout.project_root, self.layout.home),
-            lambda: load_settings(self.layout.project_root, self.layout.home),
+        layout = self.layout
+        return operation.once(
+            ("settings", layout.project_root, layout.home),
+            load_settings,
+            layout.project_root,
+            layout.home,
         )
 
     @property
     def sync_config(self) -> SyncConfig:
         """Where memories are synced to, read once per operation like :attr:`settings`."""
-        opened = operation.current()
-        if opened is None:
-            return load_sync_config(self.layout.home)
-        return opened.loaded(("sync", self.layout.home), lambda: load_sync_config(self.layout.home))
+        return operation.once(("sync", self.layout.home), load_sync_config, self.layout.home)
 
     def snapshot(self) -> Snapshot:
         """The settings of one operation, with the access rules and scopes under them."""
-        settings = self.settings
-        return Snapshot(settings, self.access(settings), self.layout.scopes(settings))
+        settings, sync = self.settings, self.sync_config
+        return Snapshot(settings, self.access(settings, sync), self.layout.scopes(settings), sync)
 
-    def access(self, settings: Settings | None = None) -> AccessPolicy:
+    def access(
+        self, settings: Settings | None = None, sync: SyncConfig | None = None
+    ) -> AccessPolicy:
         """The access rules under the open operation's settings (outside an operation, one
         load of them): who may read, write and propose which memory."""
         return AccessPolicy(
             settings or self.settings,
-            self.sync_config,
+            sync or self.sync_config,
             self.context,
             self._protect_read_only,
             self._global_writes_floor,
@@ -322,7 +323,7 @@ class MemoryStore:
                 summary,
                 touched,
                 all_scopes=every_scope,
-                settings=snap.settings,
+                snapshot=snap,
                 provenance=acting_provenance() or self.provenance,
             )
 

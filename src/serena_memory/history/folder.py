@@ -64,6 +64,7 @@ class FolderHistory(FolderRepository):
 
     def __init__(self, folder: Folder, repo_path: Path) -> None:
         super().__init__(folder, repo_path)
+        self.gate = folder.gate  # where its links may lead: the folder's, so taken once
         self.stamps = FolderStamps(repo_path)
         self.watch = WatchedFolder(folder.root)
         self._recordings = 0  # operations this process recorded in the folder
@@ -76,13 +77,13 @@ class FolderHistory(FolderRepository):
     def _listing(self) -> dict[str, str]:
         """Every memory file of the folder (relative path -> real path), as the store
         lists them: links only into the allowed folders, regular ``*.md`` files only."""
-        found = paths.scan(self.folder.gate, skip_top=self.folder.skip_top)
+        found = paths.scan(self.gate, skip_top=self.folder.skip_top)
         return {f"{rel}{MEMORY_SUFFIX}": real for rel, real in found.files.items()}
 
     def _real_path(self, rel: str) -> str | None:
         """The real file of ``rel`` through the gate; None when the gate refuses it."""
         try:
-            return paths.resolve(self.folder.gate, rel.split("/"), f"memory file {rel}")
+            return paths.resolve(self.gate, rel.split("/"), f"memory file {rel}")
         except OutsidePathError:
             return None
 
@@ -110,7 +111,7 @@ class FolderHistory(FolderRepository):
         if known is not None:
             return known
         try:  # the stamp is taken before the read: a change after it moves it again
-            data = paths.read_regular_file(real, self.folder.gate.allowed, f"memory file {rel}")
+            data = paths.read_regular_file(real, self.gate.allowed, f"memory file {rel}")
         except FileNotFoundError:
             self.stamps.forget(rel)
             return None
@@ -217,7 +218,7 @@ class FolderHistory(FolderRepository):
         if real is None:
             return None
         try:
-            return paths.read_regular_file(real, self.folder.gate.allowed, f"memory file {rel}")
+            return paths.read_regular_file(real, self.gate.allowed, f"memory file {rel}")
         except (OSError, MemoryStoreError):
             return None
 

@@ -16,7 +16,8 @@ from serena_memory.core import names as N
 from serena_memory.core.changes import Folder
 
 if TYPE_CHECKING:
-    from serena_memory.core.config import Settings
+    from serena_memory.core.config import Settings, SyncConfig
+    from serena_memory.core.layout import Layout, Scopes
     from serena_memory.core.store import MemoryStore
 
 
@@ -59,10 +60,17 @@ def history_folders(store: MemoryStore, settings: Settings | None = None) -> lis
     """The project's memories folder and the global one, as the history sees them: the
     real folders (those the store's locks are taken on) with their path-gate scopes, so
     the history reads exactly what the store may read."""
-    project, global_ = store.layout.scopes(settings or store.settings)
-    real_folder = store.layout.real_folder
+    scopes = store.layout.scopes(settings or store.settings)
+    return scope_folders(store.layout, scopes, store.sync_config)
+
+
+def scope_folders(layout: Layout, scopes: Scopes, sync: SyncConfig) -> list[Folder]:
+    """:func:`history_folders` of a change, from the scopes and sync settings of its
+    snapshot (a change hands them: the history reads no settings of its own)."""
+    project, global_ = scopes
+    real_folder = layout.real_folder
     # The team's memories have their own history: their repository (sync/merge.py).
-    team = store.sync_config.team_topic_pulled()
+    team = sync.team_topic_pulled()
     return [
         Folder(real_folder(project), "", frozenset({N.GLOBAL_TOPIC}), "project", project),
         Folder(

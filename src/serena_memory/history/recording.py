@@ -9,20 +9,22 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import names as N
-from serena_memory.core import paths
+from serena_memory.core import operation, paths
 from serena_memory.core.changes import ChangeRecorder, Folder, Provenance
 from serena_memory.core.config import Settings
 from serena_memory.core.errors import HistoryError, describe
-from serena_memory.core.store import MemoryStore
+from serena_memory.core.store import MemoryStore, Snapshot
 from serena_memory.history.entries import new_operation
 from serena_memory.history.folder import FolderHistory
-from serena_memory.history.location import history_folders, history_root
-from serena_memory.history.notices import clear_report, report
+from serena_memory.history.location import history_root, scope_folders
+from serena_memory.history.notices import report
 from serena_memory.history.registry import folder_history
-from serena_memory.history.restore import MemoryHistory
+
+if TYPE_CHECKING:
+    from serena_memory.history.restore import MemoryHistory
 
 
 class GitRecorder:
@@ -35,13 +37,13 @@ class GitRecorder:
         names: Sequence[str],
         *,
         all_scopes: bool,
-        settings: Settings,
+        snapshot: Snapshot,
         provenance: Provenance,
     ) -> Recording:
         histories: list[FolderHistory] = []
-        if settings.global_config.memory_history:  # the project's own switch: histories_of
+        if snapshot.settings.global_config.memory_history:  # the project's: histories_of
             try:
-                histories = histories_of(store, names, all_scopes, settings)
+                histories = histories_of(store, names, all_scopes, snapshot)
             except Exception as exc:  # never fail the write because of its record
                 where = os.path.realpath(store.layout.project_root)
                 report(
@@ -54,6 +56,9 @@ class GitRecorder:
         return record
 
     def history(self, store: MemoryStore) -> MemoryHistory:
+        """The history's queries and restores: loaded when asked, never to record."""
+        from serena_memory.history.restore import MemoryHistory
+
         return MemoryHistory(store)
 
 
@@ -66,20 +71,22 @@ def keeps_history_of(settings: Settings, name: str) -> bool:
 
 
 def histories_of(
-    store: MemoryStore, names: Iterable[str], all_scopes: bool, settings: Settings
+    store: MemoryStore, names: Iterable[str], all_scopes: bool, snapshot: Snapshot
 ) -> list[FolderHistory]:
     """The histories an operation on ``names`` writes to: the project's folder's, the
-    global folder's, or both. A project's ``memory_history: false`` turns off its own
-    history only; the global memories' history follows the user's file alone."""
+    global folder's, or both, under the change's ``snapshot``. A project's
+    ``memory_history: false`` turns off its own history only; the global memories'
+    history follows the user's file alone."""
     names = list(names)
+    settings = snapshot.settings
     root = history_root(store, settings)
-    if paths.is_inside(os.path.realpath(root), (os.path.realpath(store.layout.project_root),)):
+    if paths.is_inside(os.path.realpath(root), (store.layout.project_real,)):
         # the user's own repository is never touched: no history inside the project
         raise HistoryError(
             f"the history folder {root} is inside the project, so no history is kept; "
             "set memory_history_dir in serena_config.yml to a folder outside it"
         )
-    project, global_ = history_folders(store, settings)
+    project, global_ = scope_folders(store.layout, snapshot.scopes, snapshot.sync)
     histories: list[FolderHistory] = []
     # a catch-up (no names) of a project without a memories folder has nothing to record
     everything = all_scopes and (bool(names) or project.root.is_dir())
@@ -107,6 +114,8 @@ class Recording:
         self.names: list[str] = []
         self.renamed: tuple[str, str] | None = None
         self.operation = new_operation()
+        # where this change's notices go (the open operation's receiver), looked up once
+        self._notices = operation.receiver()
         self._healthy: list[FolderHistory] = []
         self._narrow: set[FolderHistory] = set()  # those that note only what is touched
 
@@ -164,7 +173,7 @@ class Recording:
         except Exception as exc:  # never fail the write because of its record
             history.reset()
             return exc
-        clear_report(str(history.repo_path))
+        self._notices.clear(str(history.repo_path))  # recorded: say it again if it recurs
         return None
 
 

@@ -42,6 +42,7 @@ from serena_memory.integrity.duplicates.features import (
     plain_signature,
 )
 from serena_memory.integrity.duplicates.findings import DuplicateReport
+from serena_memory.integrity.duplicates_reach import cache_path
 from serena_memory.integrity.listing import MemoryListingReader
 
 if TYPE_CHECKING:
@@ -54,8 +55,6 @@ RACY_NS = 1_000_000_000
 
 PROGRESS_FROM = 2000
 """Memories to read from which a check says it reads them (over a second's work)."""
-ALWAYS_READ = 64
-"""Memories a write reads whatever the time (a small project is always compared whole)."""
 
 Stamp = tuple[int, int, int]
 
@@ -77,12 +76,6 @@ def _analysis_version() -> str:
         with contextlib.suppress(OSError):
             digest.update(source.read_bytes())
     return digest.hexdigest()
-
-
-def cache_path(store: MemoryStore) -> Path:
-    key = store.layout.folders_key()
-    digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
-    return store.layout.home / "cache" / "duplicates" / f"{digest[:24]}.sqlite3"
 
 
 def _usable(store: MemoryStore, folder: Path) -> bool:

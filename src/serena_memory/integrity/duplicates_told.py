@@ -13,7 +13,7 @@ project is compared whole); in a larger folder the note says nothing until a che
 
 from __future__ import annotations
 
-import os
+from dataclasses import dataclass
 from typing import Any
 
 from serena_memory.core import names as N
@@ -31,18 +31,24 @@ from serena_memory.integrity.duplicates.features import (
     Print,
     features_of,
     fingerprint,
+    line_keys,
+    said_keys,
+    slot_rows,
+    word_keys,
     words_of,
 )
 from serena_memory.integrity.duplicates.findings import Conflict, DuplicateReport, NearDuplicate
 from serena_memory.integrity.duplicates.rewrites import SIEVE_SHARE
+from serena_memory.integrity.duplicates.slots import SLOT_MARK
+from serena_memory.integrity.duplicates.text import parse
 from serena_memory.integrity.duplicates_cache import (
-    ALWAYS_READ,
     Met,
     decoded,
     look_up,
     names_checked,
 )
 from serena_memory.integrity.duplicates_kept import Kept
+from serena_memory.integrity.duplicates_reach import ALWAYS_READ, more_than
 from serena_memory.integrity.listing import MemoryListingReader
 
 LARGEST_READ = 256 * 1024
@@ -107,7 +113,7 @@ def _compared(store: MemoryStore, name: str, text: str, met: Met) -> DuplicateRe
 def _small_folder(store: MemoryStore, name: str, text: str) -> DuplicateReport | None:
     """Before any check: the text compared with every memory when there are at most
     :data:`ALWAYS_READ` (None, and nothing read, in a larger folder)."""
-    if _more_than(store, ALWAYS_READ):
+    if more_than(store, ALWAYS_READ):
         return None
     texts = _texts(store, name)
     if not _may_meet(fingerprint(text)[0], texts):
@@ -127,26 +133,6 @@ def _small_folder(store: MemoryStore, name: str, text: str) -> DuplicateReport |
     if len(features) < 2:
         return None
     return detect(features, lambda memory: text if memory == name else _read(store, memory), rarity)
-
-
-def _more_than(store: MemoryStore, limit: int) -> bool:
-    """Whether the folders hold more than ``limit`` memories, looking at no more entries
-    than it takes to tell (a folder of a hundred thousand is not listed)."""
-    seen = 0
-    stack = [str(store.layout.memories_dir), str(store.layout.global_dir)]
-    while stack:
-        try:
-            with os.scandir(stack.pop()) as entries:
-                for entry in entries:
-                    if entry.is_dir(follow_symlinks=False):
-                        stack.append(entry.path)
-                    elif entry.name.endswith(".md"):
-                        seen += 1
-                        if seen > limit:
-                            return True
-        except OSError:
-            continue
-    return False
 
 
 def np_concat(a: Any, b: Any) -> Any:
@@ -172,20 +158,54 @@ def _may_meet(mine: Print, texts: dict[str, str]) -> bool:
     """Whether any of ``texts`` can make a finding with the text written: a line alike,
     a statement of the same words with other values, or as many shared words as a
     restatement needs. One is needed for any finding, so False means none."""
-    lines = set(mine.lines)
-    statements = {k[0]: k[2] for k in mine.statements}
-    words = set(mine.words)
-    if not lines and not statements and len(words) < MIN_RESTATED_WORDS:
-        return False
-    for body in texts.values():
-        theirs = fingerprint(body)[0]
-        if lines.intersection(theirs.lines):  # a signature band needs one, a pair two
+    reach = _Reach.of(mine)
+    return reach.anything() and any(reach.met_by(body) for body in texts.values())
+
+
+@dataclass(frozen=True)
+class _Reach:
+    """What of the text written another text can meet. Of each text only that is taken:
+    its lines when the text has lines, its statements of a kind the text states
+    (sentences, or slots such as a port or a command: one kind never contradicts the
+    other), its words when the text has enough of them. Taking apart the slots of every
+    memory is the costly part, and most notes state none."""
+
+    lines: set[int]
+    said: dict[int, int]  # a sentence's words -> its values
+    slots: dict[int, int]  # a slot's words -> its value
+    words: set[int]
+    restated: bool  # enough words for a restatement
+
+    @classmethod
+    def of(cls, mine: Print) -> _Reach:
+        statements = mine.statements
+        return cls(
+            set(mine.lines),
+            {k[0]: k[2] for k in statements if k[1] < SLOT_MARK},
+            {k[0]: k[2] for k in statements if k[1] >= SLOT_MARK},
+            set(mine.words),
+            len(set(mine.words)) >= MIN_RESTATED_WORDS,
+        )
+
+    def anything(self) -> bool:
+        return bool(self.lines or self.said or self.slots or self.restated)
+
+    def met_by(self, body: str) -> bool:
+        parsed = parse(body) if self.lines or self.said else None
+        if parsed is not None and self.lines.intersection(line_keys(parsed)):
+            return True  # a signature band needs one, a pair two
+        if parsed is not None and self.said and _differ(self.said, said_keys(parsed)):
             return True
-        if any(statements.get(k[0], k[2]) != k[2] for k in theirs.statements):
+        if self.slots and _differ(self.slots, slot_rows(body)):
             return True
-        if len(words.intersection(theirs.words)) >= MIN_RESTATED_WORDS:
-            return True
-    return False
+        return self.restated and len(self.words.intersection(word_keys(body))) >= (
+            MIN_RESTATED_WORDS
+        )
+
+
+def _differ(mine: dict[int, int], theirs: list[tuple[int, int, int]]) -> bool:
+    """Whether a row of ``theirs`` has the words of one of ``mine`` with other values."""
+    return any(mine.get(k[0], k[2]) != k[2] for k in theirs)
 
 
 def _read_now(texts: dict[str, str], mine: Features) -> Kept:

@@ -34,26 +34,17 @@ class MemoryListingReader:
         return found
 
     def __init__(self, store: MemoryStore) -> None:
-        policy = store.access()
-        self.names: list[str] = []
-        self.paths: dict[str, str] = {}
-        self.read_only: set[str] = set()
-        self.ignored: set[str] = set()
+        snap = store.snapshot()  # the settings, the access rules and the scopes, once
+        policy = snap.policy
         found = store.scan(include_ignored=True)
         self.skipped: list[SkippedFile] = [
             s for s in found.skipped if not s.name or policy.ignored_pattern(s.name) is None
         ]
-        project, global_ = store.snapshot().scopes
+        project, global_ = snap.scopes
         self.allowed = {False: project.allowed, True: global_.allowed}
-        for name, real in found.files.items():
-            if policy.ignored_pattern(name) is not None:
-                self.ignored.add(name)
-                continue
-            if policy.read_only_pattern(name) is not None:
-                self.read_only.add(name)
-            self.paths[name] = real
-            self.names.append(name)
-        self.names.sort()
+        self.ignored, self.read_only = policy.sorted_out(found.files)
+        self.paths = {n: real for n, real in found.files.items() if n not in self.ignored}
+        self.names = sorted(self.paths)
 
     def read(self, names: Iterable[str]) -> tuple[dict[str, str], list[str], list[SkippedFile]]:
         """(texts, names that are not valid UTF-8, files the gate refused to read); a file

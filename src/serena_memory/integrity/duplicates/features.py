@@ -217,11 +217,33 @@ def fingerprint(text: str) -> tuple[Print, Parsed]:
     """The features of one memory's text but its signature, in plain Python, with the
     parse they come from."""
     parsed = parse(text)
-    crc32 = zlib.crc32  # :func:`key`, inlined: a memory has hundreds of lines and statements
-    lines = sorted({crc32(words.encode("utf-8", "surrogatepass")) for _n, words in parsed.content})
+    lines = line_keys(parsed)
     joined = "\n".join(words for _n, words in parsed.content)
     digest = hashlib.blake2b(joined.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-    keys = [
+    keys = statement_keys(text, parsed)
+    keys += [(w, TOKEN, 0) for w in word_keys(text)]
+    return Print(digest, lines, keys), parsed
+
+
+def line_keys(parsed: Parsed) -> list[int]:
+    """The hashes of a parsed text's content lines, sorted (what two copies share)."""
+    crc32 = zlib.crc32  # :func:`key`, inlined: a memory has hundreds of lines
+    return sorted({crc32(words.encode("utf-8", "surrogatepass")) for _n, words in parsed.content})
+
+
+def statement_keys(text: str, parsed: Parsed) -> list[tuple[int, int, int]]:
+    """The statement rows of a text: its parsed statements (:func:`said_keys`), then
+    every slot, named value, command, tool, policy and order it states
+    (:func:`slot_rows`): what a contradiction is found by."""
+    return said_keys(parsed) + slot_rows(text)
+
+
+def said_keys(parsed: Parsed) -> list[tuple[int, int, int]]:
+    """The rows of a parsed text's statements: (words, the statement's index, values).
+    Such a row meets only another of its kind (a slot's middle column is at least
+    ``SLOT_MARK``, and a statement and a slot never contradict one another)."""
+    crc32 = zlib.crc32  # :func:`key`, inlined: a memory has hundreds of statements
+    return [
         (
             crc32("\x1f".join(s.template).encode("utf-8", "surrogatepass")),
             i,
@@ -229,15 +251,24 @@ def fingerprint(text: str) -> tuple[Print, Parsed]:
         )
         for i, s in enumerate(parsed.statements)
     ]
+
+
+def slot_rows(text: str) -> list[tuple[int, int, int]]:
+    """The rows of every slot, named value, command, tool, policy and order a text
+    states (their middle column at least ``SLOT_MARK``)."""
     found = units(text)
-    keys += slot_keys(found)
+    keys = slot_keys(found)
     keys += named_keys(found)
     keys += command_keys(found)
     keys += tool_keys(text)
     keys += policy_keys(text)
     keys += order_keys(text)
-    keys += [(w, TOKEN, 0) for w in sorted(words_of(text))[:MAX_TOKENS]]
-    return Print(digest, lines, keys), parsed
+    return keys
+
+
+def word_keys(text: str) -> list[int]:
+    """The word hashes :func:`fingerprint` keeps of a text (its first :data:`MAX_TOKENS`)."""
+    return sorted(words_of(text))[:MAX_TOKENS]
 
 
 def coefficients() -> list[tuple[int, int]]:

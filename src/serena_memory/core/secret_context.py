@@ -21,6 +21,7 @@ from serena_memory.core.secret_drawn import DERIVED, SID, UUID, derived_name, ra
 from serena_memory.core.secret_naming import DATA_KEY_WORDS, secret_name
 from serena_memory.core.secret_public import public_context
 from serena_memory.core.secret_said import HASH_OF, generated, random_token
+from serena_memory.core.secret_templates import inside_template
 from serena_memory.core.secret_values import (
     IN_ORDER,
     entropy,
@@ -469,8 +470,8 @@ def _value_kind(line: str, match: re.Match[str]) -> str | None:
         return None  # inside a word, a path or after a bracket
     if line[match.end() : match.end() + 1] == "(" or _REFERENCE.search(value):
         return None  # a call: OAuthToken(...); an issue: Bug#53857
-    if _EXPANDED.match(value):
-        return None  # a shell's variable, alone or leading a path: $CI_API_V4_URL/projects
+    if _EXPANDED.match(value) or inside_template(line, start, value):
+        return None  # a shell's variable ($CI_API_V4_URL/projects), a template's lookup
     if _UNSPACED_SCRIPT.search(value):
         return None  # words of a language written without spaces, run into a word: prose
     quoted = start > 0 and line[start - 1] in "`'\""

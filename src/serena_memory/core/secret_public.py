@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from serena_memory.core.secret_encrypted import said_encrypted
 from serena_memory.core.secret_naming import public_name
 from serena_memory.core.secret_values import PUBLISHED_KEYS, filler, is_placeholder
 
@@ -115,8 +116,11 @@ _PUBLIC_CONTEXT = re.compile(
 
 
 def public_context(line: str, at: int) -> bool:
-    """Whether the words before ``at`` on ``line`` say its value is public by design."""
-    return _PUBLIC_CONTEXT.search(line, max(0, at - 120), at) is not None
+    """Whether the words before ``at`` on ``line`` say its value is public by design, or
+    ciphertext (no usable credential either)."""
+    return _PUBLIC_CONTEXT.search(line, max(0, at - 120), at) is not None or said_encrypted(
+        line, at
+    )
 
 
 # a remark after a value that says it is public: `KEY=VALUE  # client-side env key`,

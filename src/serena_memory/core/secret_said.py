@@ -12,7 +12,7 @@ from typing import Any
 
 from serena_memory.core.secret_drawn import derived_name
 from serena_memory.core.secret_naming import DATA_KEY_WORDS, secret_name
-from serena_memory.core.secret_public import public_context
+from serena_memory.core.secret_public import public_context, remarked_public
 from serena_memory.core.secret_values import (
     entropy,
     human_password,
@@ -70,6 +70,8 @@ def quoted_value(line: str) -> str | None:
             continue  # a pod's or a job's name: rotate-secrets-cronjob-HASH
         if public_value(value):
             continue  # a published example: Stripe's documentation key
+        if public_context(line, match.start(3)) or remarked_public(line, match.end()):
+            continue  # "the client-side token `...`", "`...` (safe for the browser)"
         if _MAIL_ADDRESS.fullmatch(value):
             continue  # the account's address (a SQL row's email column), never its password
         if quoted_secret(word, value) or _hex_secret(word, between, value):

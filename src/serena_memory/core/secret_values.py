@@ -10,6 +10,7 @@ import math
 import re
 from collections import Counter
 
+from serena_memory.core.secret_encrypted import ENCRYPTED_SHAPE
 from serena_memory.core.secret_naming import PASSWORD_WORDS, password_name, word_set
 
 # a value in one of these shapes documents where a secret goes, it is not one; judged on
@@ -17,6 +18,9 @@ from serena_memory.core.secret_naming import PASSWORD_WORDS, password_name, word
 _PLACEHOLDER = re.compile(
     r"x{4,}|\*{3,}|\.\.\.|…|•{3,}|example|replace|your|changeme|change_me|dummy|placeholder"
     r"|redacted|sample|fake|not[-_ ]?a[-_ ]?real|not[-_ ]real|\$\{|\$\(|\{\{|%\("
+    # a template's other marks (Ruby's and Octopus's #{...}, Jinja's {% %}, ERB's <%= %>)
+    # and a format's field alone (printf's %s, Go's %v, Python's {} and {0})
+    r"|#\{|\{%|<%|^%[-+#0-9.]*[sdrvqx]$|^\{\d*\}$"
     # "change me" in other languages (Portuguese, Spanish, French, German, Italian, Dutch)
     r"|(?:troque|mude|altere)[-_ ]?me|c[aá]mbia(?:me|lo)|changez[-_ ]?moi|[aà][-_ ]changer"
     r"|bitte[-_ ]?(?:ä|ae)ndern|(?:ä|ae)ndere?[-_ ]?mich|da[-_ ]cambiare|wijzig[-_ ]?mij"
@@ -30,7 +34,8 @@ _PLACEHOLDER = re.compile(
     r"|^(?:password|passwd|pass|pwd|secret|token|key|apikey|api_key|changeit|hunter2|test|guest"
     r"|admin|root|postgres|mysql|redis|user|username)$"
     # the word itself with digits or symbols, as fixtures and docs spell a password: Password123!
-    r"|^(?:p[a@]ss?w[o0]rd|secret|test)[\d!@#$%^&*.]{1,6}$"
+    # (or spelt with digits and symbols for letters: P@ssw0rd, Pa$$word)
+    r"|^(?:p[a@4][s$5]{1,2}w[o0]rd|secret|test)[\d!@#$%^&*.]{0,6}$"
     r"|^my(?:password|passwd|pwd|pass|secret|token|apikey|key)\d*(?![A-Za-z0-9])",  # a guide's
     re.IGNORECASE,
 )
@@ -38,7 +43,9 @@ _PLACEHOLDER = re.compile(
 _BRACKETED = re.compile(
     r"<(?:[a-z][a-z0-9]{2,}(?:[ _.:-][a-z0-9]+)*|[a-z]{2}(?:[ _.:-][a-z0-9]+)+"
     r"|[A-Z][A-Z0-9]{2,}(?:[ _.-][A-Z0-9]+)*"
-    r"|[A-Z][a-z]{2,}(?: [A-Za-z][a-z]+)*)>"
+    r"|[A-Z][a-z]{2,}(?: [A-Za-z][a-z]+)*"
+    # words in any script and case (<şifreniz>, <hier-Token-eintragen>, <ваш_ключ>)
+    r"|[^\W\d_]{2,}(?:[ _.:-][^\W\d_]+)+|[a-zA-Z]*[^\W\da-zA-Z_][^\W\d_]*)>"
 )
 # quoted in prose, but no password: a URL (its own rule judges it), a path, an option
 _NOT_IN_PROSE = re.compile(r"://|^[\w.$~-]*(?:/[\w.$~{}-]*)+$|^--?[a-z][\w-]*(?:=|$)")
@@ -50,10 +57,9 @@ _PUBLIC_VALUE = re.compile(
     r"|client-[A-Za-z0-9]{20,}$"  # a feature-flag SDK's client key (Statsig's): browsers hold it
     # a Braintree tokenization key, a Datadog client token: made for browsers
     r"|(?:production|sandbox)_[a-z0-9]{8}_[a-z0-9]{16}$|pub[0-9a-f]{32}$"
-    r"|EJ\[\d:|ENC[\[(]|\$ANSIBLE_VAULT|vault:|age1[a-z0-9]{50,})"
-    # a Sealed Secret's ciphertext: a two-byte session key length (512 bytes or so) first
-    # (its first bytes 02 00 or 02 01 encode as AgA or AgB)
-    r"|^Ag(?:[A-Za-z0-9+/]{200,}|[AB][A-Za-z0-9+/]{100,})"
+    r"|age1[a-z0-9]{50,})"
+    # an encrypted value (EJSON, sops, Ansible Vault, KMS, a Sealed Secret)
+    rf"|{ENCRYPTED_SHAPE}"
     # a GPG key's id or fingerprint, in the capitals gpg prints them
     r"|^(?:0x)?(?:[0-9A-F]{8}|[0-9A-F]{16}|[0-9A-F]{40})$"
 )
@@ -62,6 +68,8 @@ _PUBLIC_VALUE = re.compile(
 PUBLISHED_KEYS = frozenset(
     (
         "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+        # the Azure Cosmos DB emulator's key, the same on every machine
+        "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==",
         "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
         "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
         "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
@@ -103,6 +111,8 @@ NOT_A_VALUE = re.compile(
     r"|^(?:[\w.@-]{1,64}:)?\$(?:1|5|6|y|apr1|md5|sha1|scrypt|pbkdf2[\w-]*|7)\$[^\s$]{1,80}\$"
     r"|^(?:~|\.{1,2})?/[\w./-]+$"  # paths
     r"|^@[\w.~/-]+$"  # a file to read the value from: vault kv put ... key=@file.txt
+    # another assignment, judged on its own: `creds: AWS_SECRET_ACCESS_KEY=...`
+    r"|^(?-i:[A-Z][A-Z0-9]{0,30}(?:_[A-Z0-9]{1,30}){1,8})=[^=\s]"
     # a reference to a secret store (op://vault/item/field, ref+vault://..., a Key Vault
     # reference) or any URL holding no login: a password in a URL is its own rule's
     r"|^[a-z][a-z0-9+.-]*://[^@\s]*$|^@Microsoft\.KeyVault\(|^projects/[^/]+/secrets/",
@@ -325,6 +335,8 @@ def strong_password(value: str, *, quoted: bool = False) -> bool:
     words and digits, or eight characters or more mixing letters with digits or symbols
     (``Winter2021*``, ``Orb1t^1cin``); never a word, a path, a URL, a hash, an option or a
     placeholder."""
+    if is_placeholder(value):  # (before its end is cut: sk-ant-api03-...)
+        return False
     value = value.strip("'\"`").rstrip(".,;:)")
     if len(value) < 8 or is_placeholder(value) or not_a_value(value, quoted=quoted):
         return False
@@ -381,6 +393,8 @@ def human_password(value: str) -> bool:
     strong one, or eight characters or more of letters and digits that are no default
     word with a counter (``admin123``), no ticket, version or hex id (``pvbgr6432``,
     ``I4ZNQLN8BS``: short passwords people set)."""
+    if is_placeholder(value):  # (before its end is cut: sk-ant-api03-...)
+        return False
     value = value.strip("'\"`").rstrip(".,;:)")
     if strong_password(value):
         return True

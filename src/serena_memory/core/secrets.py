@@ -84,6 +84,7 @@ from serena_memory.core.secret_said import (
     token_named_after,
     value_below,
 )
+from serena_memory.core.secret_templates import inside_template
 from serena_memory.core.secret_urls import URL_WORDS, url_password
 from serena_memory.core.secret_values import (
     is_placeholder,
@@ -162,6 +163,8 @@ def _named_value(line: str) -> str | None:
             quoted = pattern is not _ASSIGNED or bool(match.group(2))
             if value.endswith(":") or value.startswith(":"):
                 continue  # a label (secrets: `Authorization: ...`), a scope (session::get)
+            if inside_template(line, match.start(), value):
+                continue  # a template's expression: `{{ required "token" .Values.token }}`
             if name and _secret_given(line, match.start(), name, value, quoted=quoted):
                 return "value assigned to " + (name.strip(".-_")[:40] or "a secret")
     return None

@@ -1,0 +1,125 @@
+"""The secret gate's twelfth round: look-alikes it refused (ciphertext, placeholders in
+other tools' conventions, template expressions, keys public by design, published keys),
+each written through the store as a memory file, beside a secret of the same form that is
+still refused. Values here are made up, none is a real credential (the emulator's key is
+the one Microsoft publishes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from serena_memory.core import secrets
+from serena_memory.core.store import MemoryStore
+
+# made up: ciphertext shapes (a KMS blob, a Cloud KMS ciphertext) and a drawn value
+KMS_BLOB = (
+    "AQICAHhq7Lx2Mv9Np4Rt8Wz1Yb3Hc6Jd0Fg5Sk2Qm7Xr4Tn9Vz1Lp6Bw8Ce3Gh5Kq7Lx2Mv9Np4Rt8Wz1Yb3Hc6J=="
+)
+GCP_BLOB = "CiQAq7Lx2Mv9Np4Rt8Wz1Yb3Hc6Jd0Fg5Sk2Qm7Xr4Tn9Vz1Lp6Bw8Ce3Gh5Kq7Lx2Mv9Np4Rt8W"
+DRAWN = "Xq7Lx2Mv9Np4Rt8Wz1Yb3Hc6Jd0Fg5Sk2Qm7Xr"
+
+
+def store(tmp_path: Path) -> MemoryStore:
+    (tmp_path / "p").mkdir(parents=True)
+    return MemoryStore(tmp_path / "p", home=tmp_path / "h")
+
+
+def written(tmp_path: Path, texts: list[str]) -> None:
+    """Each text is written as a memory and read back."""
+    memories = store(tmp_path)
+    for number, text in enumerate(texts):
+        memories.write(f"notes/kept-{number}", f"# Notes\n\n{text}\n")
+        assert memories.read(f"notes/kept-{number}").strip().endswith(text.strip())
+
+
+def refused(tmp_path: Path, texts: list[str]) -> None:
+    memories = store(tmp_path)
+    for number, text in enumerate(texts):
+        with pytest.raises(secrets.SecretFoundError):
+            memories.write(f"notes/refused-{number}", f"# Notes\n\n{text}\n")
+
+
+def test_ciphertext_is_written_and_the_secret_it_hides_refused(tmp_path: Path) -> None:
+    written(
+        tmp_path,
+        [
+            f"AWS KMS ciphertext blob for the DB password: `{KMS_BLOB}` (decrypt it with kms).",
+            f"API_TOKEN={KMS_BLOB}",
+            f"GCP KMS ciphertext for the API token: `{GCP_BLOB}`",
+            f'encrypted_password: "{DRAWN}"',
+            f"DB_PASSWORD_CIPHERTEXT={DRAWN}",
+        ],
+    )
+    refused(tmp_path / "r", [f"API_TOKEN={DRAWN}", f"the DB password: `{DRAWN}`"])
+
+
+def test_ciphertext_in_a_memory_name_is_kept() -> None:
+    assert not secrets.scan_name(f"kms-ciphertext for the api token: {KMS_BLOB}")
+    assert secrets.scan_name(f"API_TOKEN={DRAWN}")
+
+
+def test_a_template_expression_or_a_format_field_is_no_value(tmp_path: Path) -> None:
+    written(
+        tmp_path,
+        [
+            "  MAILGUN_API_KEY: ${MAILGUN_API_KEY:?MAILGUN_API_KEY must be set}",
+            '  API_TOKEN: "{{ required \\"apiToken\\" .Values.apiToken }}"',
+            "password: '{{resolve:secretsmanager:MySecret:SecretString:password}}'",
+            "API_KEY=#{ApiKey}#",
+            "`postgresql://app:%s@db:5432/app` is filled in by `settings.py`.",
+        ],
+    )
+    refused(
+        tmp_path / "r",
+        [
+            "  MAILGUN_API_KEY: Xq7Lx2Mv9Np4Rt8Wz1Yb3Hc6Jd0F",
+            "`postgresql://app:Rt8Wz1Yb3Hc6@db:5432/app`",
+        ],
+    )
+
+
+def test_a_placeholder_in_another_language_or_case_is_kept(tmp_path: Path) -> None:
+    written(
+        tmp_path,
+        [
+            "STRIPE_WEBHOOK_SECRET=<şifreniz>",
+            "ADMIN_PASSWORD=<hier-Token-eintragen>",
+            "API_KEY=<ваш_ключ>",
+            "| Variable | Example |\n|---|---|\n| `GITHUB_TOKEN` | `<Ihr-Token>` |",
+            "pgpassword=sk-ant-api03-...",
+            '{"username": "john.doe", "password": "P@ssw0rd", "host": "example.com"}',
+        ],
+    )
+    refused(tmp_path / "r", ["ADMIN_PASSWORD=Hx7#kq2$Lm9pWz", '{"password": "P@ssw0rd-Kq7Lx2Mv"}'])
+
+
+def test_a_key_said_public_where_it_is_quoted_is_kept(tmp_path: Path) -> None:
+    written(
+        tmp_path,
+        [
+            "Paddle client-side token `live_c96c5e344f2c50e06e007201dc6` used by Paddle.js.",
+            "Algolia search-only API key `b5f3d8b2e1c4a6f7d9e0c1b2a3f4e5d6` (for the browser).",
+        ],
+    )
+    refused(tmp_path / "r", ["Paddle API token `live_c96c5e344f2c50e06e007201dc6Kq7Lx2Mv9N`."])
+
+
+def test_a_published_key_and_a_value_that_is_another_assignment_are_kept(tmp_path: Path) -> None:
+    emulator = (
+        "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw=="
+    )
+    jwt_io = (
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9l"
+        "IiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+    )
+    written(
+        tmp_path,
+        [
+            f"Cosmos DB emulator key (the same on every machine): `{emulator}`",
+            f"Authorization: Bearer {jwt_io}",
+            "Local LocalStack creds: AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test",
+        ],
+    )
+    refused(tmp_path / "r", [f"creds: AWS_SECRET_ACCESS_KEY={DRAWN}"])

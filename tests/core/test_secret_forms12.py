@@ -123,3 +123,58 @@ def test_a_published_key_and_a_value_that_is_another_assignment_are_kept(tmp_pat
         ],
     )
     refused(tmp_path / "r", [f"creds: AWS_SECRET_ACCESS_KEY={DRAWN}"])
+
+
+def test_a_client_given_a_host_a_user_and_a_password_is_refused(tmp_path: Path) -> None:
+    refused(
+        tmp_path,
+        [
+            'let client = Client::new("db-7.internal.acme.io", "admin", "Lantern!8842Qz");',
+            'let c = Client::new("10.0.4.17", "svc_billing", "otter-quartz-meadow31");',
+            "```js\nawait page.fill('#password', 'kestrel-orchid-tundra83');\n```",
+        ],
+    )
+    written(
+        tmp_path / "k",
+        [
+            'let client = Client::new("db-7.internal.acme.io", "admin", "billing");',
+            "```js\nawait page.fill('#email', 'qa-admin@brewline.app');\n```",
+            'log.info("Connected to", "db.internal.acme.io")',
+        ],
+    )
+
+
+def test_a_literal_converted_to_bytes_is_still_a_literal(tmp_path: Path) -> None:
+    refused(
+        tmp_path,
+        [
+            '```go\njwtKey := []byte("Vq8Lx2Mv9Np4Rt8Wz1Yb3Hc6Jd0Fg5Sk")\n```',
+            "```js\nconst signingKey = Buffer.from('Vq8Lx2Mv9Np4Rt8Wz1Yb3Hc6Jd0Fg5Sk');\n```",
+        ],
+    )
+    written(tmp_path / "k", ['```go\njwtKey := []byte(os.Getenv("JWT_KEY"))\n```'])
+
+
+def test_an_armoured_shared_key_with_its_material_is_refused(tmp_path: Path) -> None:
+    body = "3b6c1e0f9a2d4c8e7f1a5b9c0d3e6f21\n8a7c5e3f1b9d2c4e6a8f0b1d3c5e7a92\n"
+    refused(
+        tmp_path,
+        [f"-----BEGIN OpenVPN Static key V1-----\n{body}-----END OpenVPN Static key V1-----"],
+    )
+    written(tmp_path / "k", ["The file starts with `-----BEGIN OpenVPN Static key V1-----`."])
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "api-3f1c2b7e-9a4d-4c1e-8b2f-6d5a0e9c7b31",  # LaunchDarkly
+        "7c1e0f9a2d4c8e7f1a5b9c0d3e6f21a8b9c0NRAL",  # New Relic license key
+        "2Xq7Lx2Mv9Np4Rt8Wz1Yb3Hc6Jd_0Fg5Sk2Qm7Xr4Tn9Vz1Lp",  # ngrok authtoken
+        "live_Xq7Lx2Mv9Np4Rt8Wz1Yb3Hc6Jd0Fg5Sk2Qm7Xr4T",  # GoCardless
+        "live_7c1e0f9a2d4c8e7f1a5b9c0d3e6f21a8b9c",  # Lob
+        "dG9rOjXq7Lx2Mv9Np4Rt8Wz1Yb3Hc6Jd0Fg5Sk2Qm7Xr4Tn9Vz1Lp6Bw8=",  # Intercom
+    ],
+)
+def test_a_provider_token_in_its_documented_shape_is_refused(tmp_path: Path, token: str) -> None:
+    refused(tmp_path, [f"here you go {token} — expires end of sprint"])
+    assert secrets.scan_name(f"notes {token}")

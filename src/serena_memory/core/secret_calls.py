@@ -13,6 +13,9 @@ from serena_memory.core.secret_values import human_password
 # the words a line must hold (in lower case) before its calls are read: a call's name's
 # end and its parenthesis (most lines of code call none)
 CALL_WORDS = ("login(", "auth(", "connect", "credential(", "pdo(")
+# (or two literals in a row, as a client's constructor takes a host, a user, a password,
+# or a test fills a form's password field: `.fill('#password', VALUE)`)
+CALL_WORDS += ('", "', "', '", "password")
 # a call: a dotted name then its opening parenthesis (the name judged apart, not here)
 _CALL = re.compile(r"\b([A-Za-z_][\w.:]{0,80})\s*\(")
 # a name says it logs in or connects when it holds one of these (any case, any joiner)
@@ -25,15 +28,38 @@ _NOT_A_PASSWORD = re.compile(r"://|=|\s|^\$\{|^%\(|^\{")
 
 def call_password(line: str) -> bool:
     """Whether ``line`` calls a login's or a connection's function with a password among
-    its string literals after the first."""
+    its string literals after the first, a client's constructor with a host, a user and a
+    password, or fills a form's password field with one."""
     for call in _CALL.finditer(line):
         name = call.group(1).rsplit(".", 1)[-1].rsplit(":", 1)[-1]
-        if _NAME_WORDS.search(name) is None:
-            continue
         literals = [a or b for a, b in _LITERAL.findall(line[call.end() : call.end() + 300])]
-        if any(
-            human_password(value) and _NOT_A_PASSWORD.search(value) is None
-            for value in literals[1:]
-        ):
+        if _NAME_WORDS.search(name) is not None:
+            candidates = literals[1:]
+        elif _HOST.fullmatch(literals[0] if literals else "") and _login_after_host(literals):
+            candidates = literals[2:3]
+        elif literals and _PASSWORD_FIELD.search(literals[0]):
+            candidates = literals[1:2]
+        else:
+            continue
+        if any(_password(value) for value in candidates):
             return True
     return False
+
+
+# a host: an address, or a name with a dot (db-prod-01.internal.acme.io, mysql.svc.local)
+_HOST = re.compile(
+    r"(?:\d{1,3}(?:\.\d{1,3}){3}|[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,8})(?::\d+)?"
+)
+# a user's name: a word (admin, app_rw, svc-billing)
+_USER = re.compile(r"[a-z][\w.-]{0,31}")
+# a form's password field, named as a test selects it: '#password', 'input[name=password]'
+_PASSWORD_FIELD = re.compile(r"(?i)^(?:#|\[|input|\.)[^\n]{0,40}pass(?:word|wd)?\b")
+
+
+def _login_after_host(literals: list[str]) -> bool:
+    """Whether a call given a host first gives a user's name second."""
+    return len(literals) >= 3 and _USER.fullmatch(literals[1]) is not None
+
+
+def _password(value: str) -> bool:
+    return human_password(value) and _NOT_A_PASSWORD.search(value) is None

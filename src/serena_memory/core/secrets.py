@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.secret_blocks import blocks
 from serena_memory.core.secret_calls import CALL_WORDS, call_password
+from serena_memory.core.secret_code import unwrapped
 from serena_memory.core.secret_commands import (
     COMMAND_WORDS,
     auth_pair,
@@ -509,7 +510,7 @@ def _said_kind(line: str, *, foreign: bool) -> str | None:
         for words, rule, kind in _ROUND_SIX:
             if any(map(holds, words)) and rule(line):
                 return kind
-    assigned = _assigned(line) if any(map(holds, _SECRET_WORDS)) else None
+    assigned = _assigned(unwrapped(line)) if any(map(holds, _SECRET_WORDS)) else None
     assigned = assigned or login_pair(line, lower)
     assigned = assigned or table_row(line, {}) or labelled_password(line)
     if assigned is None and any(map(holds, CONTEXT_WORDS)):

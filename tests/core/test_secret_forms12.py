@@ -178,3 +178,18 @@ def test_an_armoured_shared_key_with_its_material_is_refused(tmp_path: Path) -> 
 def test_a_provider_token_in_its_documented_shape_is_refused(tmp_path: Path, token: str) -> None:
     refused(tmp_path, [f"here you go {token} — expires end of sprint"])
     assert secrets.scan_name(f"notes {token}")
+
+
+def test_base64_is_judged_by_the_text_it_encodes(tmp_path: Path) -> None:
+    import base64
+
+    token = base64.b64encode(b"ghp_Xq7Lx2Mv9Np4Rt8Wz1Yb3Hc6Jd0Fg5Sk2Qm7").decode()
+    refused(tmp_path, [f"GITHUB_TOKEN_B64={token}  # decoded in entrypoint.sh"])
+    written(
+        tmp_path / "k",
+        [
+            "```yaml\nkind: Secret\ndata:\n  password: cG9zdGdyZXM=\n```",  # postgres
+            "Bugsnag notifier API key `e34178d28275017074683ab700c60629` in `Bugsnag.start()` "
+            "(notify-only, public in the bundle).",
+        ],
+    )

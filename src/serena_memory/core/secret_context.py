@@ -18,8 +18,9 @@ from functools import cache
 from typing import Any
 
 from serena_memory.core.secret_drawn import DERIVED, SID, UUID, derived_name, random_looking
+from serena_memory.core.secret_encoded import decoded_text
 from serena_memory.core.secret_naming import DATA_KEY_WORDS, secret_name
-from serena_memory.core.secret_public import public_context
+from serena_memory.core.secret_public import public_context, remarked_public
 from serena_memory.core.secret_said import HASH_OF, generated, random_token
 from serena_memory.core.secret_templates import inside_template
 from serena_memory.core.secret_values import (
@@ -418,7 +419,11 @@ def _kind_said(kind: str, word: str) -> str:
 
 def _said_else(line: str, start: int, end: int) -> bool:
     """Whether the words around a value say it is public or no secret after all."""
-    return public_context(line, start) or _AFTER_ELSE.match(line, end, end + 80) is not None
+    return (
+        public_context(line, start)
+        or _AFTER_ELSE.match(line, end, end + 80) is not None
+        or remarked_public(line, end)
+    )
 
 
 # where a secret's word may end on a line: a value is judged only when one stands before it
@@ -472,6 +477,9 @@ def _value_kind(line: str, match: re.Match[str]) -> str | None:
         return None  # a call: OAuthToken(...); an issue: Bug#53857
     if _EXPANDED.match(value) or inside_template(line, start, value):
         return None  # a shell's variable ($CI_API_V4_URL/projects), a template's lookup
+    decoded = decoded_text(value)
+    if decoded is not None and not human_password(decoded.strip()):
+        return None  # base64 of a word: a Secret's `password: cG9zdGdyZXM=` (postgres)
     if _UNSPACED_SCRIPT.search(value):
         return None  # words of a language written without spaces, run into a word: prose
     quoted = start > 0 and line[start - 1] in "`'\""

@@ -193,6 +193,8 @@ def key_said(line: str) -> str | None:
             continue
         if no_credential(line, match.start()) or public_context(line, match.start(2)):
             continue
+        if remarked_public(line, match.end(2)) and not _ANOTHER_KEY.search(line, match.end(2)):
+            continue  # "API key `...` in `Bugsnag.start()` (public in the bundle)"
         value = match.group(2).rstrip(".,;:)")
         if value.startswith((".", "-")):
             continue  # the name goes on: secret.key=..., secret-key-ref
@@ -201,6 +203,11 @@ def key_said(line: str) -> str | None:
         if random_token(value):
             return f"{match.group(1).lower()} in a sentence"
     return None
+
+
+# a remark after a key that names a key again is about another one ("the search key is
+# in the frontend config"), not the one it follows
+_ANOTHER_KEY = re.compile(r"(?i)\b(?:keys?|tokens?|secrets?)\b")
 
 
 def generated(value: str) -> bool:

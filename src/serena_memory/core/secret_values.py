@@ -10,6 +10,7 @@ import math
 import re
 from collections import Counter
 
+from serena_memory.core.secret_encoded import decoded_text
 from serena_memory.core.secret_encrypted import ENCRYPTED_SHAPE
 from serena_memory.core.secret_naming import PASSWORD_WORDS, password_name, word_set
 
@@ -259,6 +260,9 @@ def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
     value = value.strip("'\"`")
     if _PUBLIC_VALUE.search(value) or value in PUBLISHED_KEYS or password_hash(value):
         return False
+    decoded = decoded_text(value)
+    if decoded is not None:  # base64 or hex of text: judged as that text
+        return literal_value(name, decoded.strip(), quoted=True)
     if literal_secret(value, quoted=quoted):
         return True
     if quoted and _SYMBOL.search(value) and strong_password(value, quoted=True):
@@ -338,6 +342,9 @@ def strong_password(value: str, *, quoted: bool = False) -> bool:
     if is_placeholder(value):  # (before its end is cut: sk-ant-api03-...)
         return False
     value = value.strip("'\"`").rstrip(".,;:)")
+    decoded = decoded_text(value)
+    if decoded is not None and decoded.strip() != value:
+        return strong_password(decoded.strip(), quoted=True)  # base64 of text: that text
     if len(value) < 8 or is_placeholder(value) or not_a_value(value, quoted=quoted):
         return False
     if _NOT_IN_PROSE.search(value) and not _drawn_with_slashes(value):

@@ -193,3 +193,13 @@ def test_base64_is_judged_by_the_text_it_encodes(tmp_path: Path) -> None:
             "(notify-only, public in the bundle).",
         ],
     )
+
+
+def test_a_passphrase_with_its_number_joined_in_a_memory_name_is_refused(tmp_path: Path) -> None:
+    memories = store(tmp_path)
+    for name in ("prod_db_password_glacier_lantern_glacier92", "admin_login_admin_otter_fjord77"):
+        with pytest.raises(secrets.SecretFoundError, match="its name"):
+            memories.write(name, "# Notes\n\nThe database moved.\n")
+    for name in ("login_page_tests_part12", "password_reset_flow_step12"):
+        memories.write(name, "# Notes\n\nThe login page moved.\n")
+        assert memories.read(name)

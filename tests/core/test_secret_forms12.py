@@ -203,3 +203,48 @@ def test_a_passphrase_with_its_number_joined_in_a_memory_name_is_refused(tmp_pat
     for name in ("login_page_tests_part12", "password_reset_flow_step12"):
         memories.write(name, "# Notes\n\nThe login page moved.\n")
         assert memories.read(name)
+
+
+def test_a_key_given_to_a_call_that_takes_one_is_refused(tmp_path: Path) -> None:
+    refused(
+        tmp_path,
+        [
+            'acct = w3.eth.account.from_key("0x' + "7c1e0f9a2d4c8e7f1a5b9c0d3e6f21a8" * 2 + '")',
+            'client.setApiKey("Xq7Lx2Mv9Np4Rt8Wz1Yb3Hc6Jd0Fg5Sk")',
+        ],
+    )
+    written(
+        tmp_path / "k",
+        ['token = vault.get_secret("payments/api-token")', 'cfg.set_key("cache-ttl")'],
+    )
+
+
+def test_a_credential_given_to_a_command_that_takes_one_is_refused(tmp_path: Path) -> None:
+    refused(
+        tmp_path,
+        [
+            "$ echo Quartz6737VxwG4Ux4 | sudo -S systemctl restart nginx",
+            "poetry config http-basic.internal ci Heron6533zz9Fuquy2",
+            "codecov -t 3f1c2b7e-9a4d-4c1e-8b2f-6d5a0e9c7b31 -f coverage.xml",
+            "algolia deploy --api 7c1e0f9a2d4c8e7f1a5b9c0d3e6f21a8 -v",
+        ],
+    )
+    written(
+        tmp_path / "k",
+        [
+            "docker build -t registry.acme.io/api:2024-11-30-release .",
+            "git show -t 7c1e0f9a2d4c8e7f1a5b9c0d3e6f21a8b9c0d1e2",
+            "poetry config virtualenvs.in-project true",
+        ],
+    )
+
+
+def test_a_chat_bot_webhook_and_a_twilio_pair_are_refused(tmp_path: Path) -> None:
+    refused(
+        tmp_path,
+        [
+            "FEISHU_WEBHOOK=https://open.feishu.cn/open-apis/bot/v2/hook/3f1c2b7e-9a4d-4c1e-8b2f",
+            'Twilio.init("AC7c1e0f9a2d4c8e7f1a5b9c0d3e6f21a8", "9a2d4c8e7f1a5b9c0d3e6f21a8b9c0d1")',
+        ],
+    )
+    written(tmp_path / "k", ["TWILIO_ACCOUNT_SID=AC7c1e0f9a2d4c8e7f1a5b9c0d3e6f21a8"])

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 
+from serena_memory.core.secret_drawn import random_looking
 from serena_memory.core.secret_values import human_password
 
 # the words a line must hold (in lower case) before its calls are read: a call's name's
 # end and its parenthesis (most lines of code call none)
-CALL_WORDS = ("login(", "auth(", "connect", "credential(", "pdo(")
+CALL_WORDS: tuple[str, ...] = ("login(", "auth(", "connect", "credential(", "pdo(")
 # (or two literals in a row, as a client's constructor takes a host, a user, a password,
 # or a test fills a form's password field: `.fill('#password', VALUE)`)
 CALL_WORDS += ('", "', "', '", "password")
@@ -54,6 +55,32 @@ _HOST = re.compile(
 _USER = re.compile(r"[a-z][\w.-]{0,31}")
 # a form's password field, named as a test selects it: '#password', 'input[name=password]'
 _PASSWORD_FIELD = re.compile(r"(?i)^(?:#|\[|input|\.)[^\n]{0,40}pass(?:word|wd)?\b")
+
+
+# a call whose name says it takes a key, a secret or a token (Account.from_key,
+# setApiKey, new SecretKeySpec, with_token): a literal given to it is that secret
+_KEYED_NAME = re.compile(
+    r"(?i)(?:key|secret|token)(?:spec)?$|^(?:from|with|set|use)_?(?:key|secret|token)"
+)
+# the words a line must hold before such calls are read
+KEYED_CALL_WORDS = ("key(", "secret(", "token(", "keyspec(")
+# a private key in hex, as wallets and signers take it (0x and 64 hex digits)
+_HEX_KEY = re.compile(r"(?:0x)?[0-9a-fA-F]{64}")
+
+
+def keyed_call(line: str) -> bool:
+    """Whether ``line`` gives a call that takes a key, a secret or a token a literal
+    drawn at random (or a private key in hex) as its first argument; a name to look one
+    up by (``get_secret("db-password")``) is none."""
+    for call in _CALL.finditer(line):
+        name = call.group(1).rsplit(".", 1)[-1].rsplit(":", 1)[-1]
+        if _KEYED_NAME.search(name) is None or name.lower().startswith(("get", "read", "load")):
+            continue
+        first = _LITERAL.match(line, call.end())
+        value = (first.group(1) or first.group(2)) if first else ""
+        if _HEX_KEY.fullmatch(value) or (value and random_looking(value)):
+            return True
+    return False
 
 
 def _login_after_host(literals: list[str]) -> bool:

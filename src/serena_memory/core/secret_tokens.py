@@ -218,6 +218,17 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ),
     ("Mattermost webhook", r"/hooks/[a-z0-9]{26}\b"),
     ("Zapier webhook", r"hooks\.zapier\.com/hooks/catch/\d+/[a-z0-9]{5,}"),
+    # chat bots' webhooks whose path or query is the token: Feishu's and Lark's, DingTalk's,
+    # WeCom's
+    (
+        "chat bot webhook",
+        r"open\.(?:feishu\.cn|larksuite\.com)/open-apis/bot/v2/hook/[A-Za-z0-9-]{20,}"
+        r"|oapi\.dingtalk\.com/robot/send\?access_token=[a-f0-9]{40,}"
+        r"|qyapi\.weixin\.qq\.com/cgi-bin/webhook/send\?key=[A-Za-z0-9-]{20,}",
+    ),
+    # a Twilio account's SID, then its auth token (32 hex digits) beside it, as a client
+    # is given both: Twilio.init("AC...", "TOKEN"), TwilioClient(SID, TOKEN)
+    ("Twilio auth token", r"\bAC[a-f0-9]{32}\b[^A-Za-z0-9\n]{1,12}[a-f0-9]{32}\b"),
 )
 
 

@@ -248,3 +248,24 @@ def test_a_chat_bot_webhook_and_a_twilio_pair_are_refused(tmp_path: Path) -> Non
         ],
     )
     written(tmp_path / "k", ["TWILIO_ACCOUNT_SID=AC7c1e0f9a2d4c8e7f1a5b9c0d3e6f21a8"])
+
+
+def test_a_key_given_to_a_cipher_or_decoded_from_hex_is_refused(tmp_path: Path) -> None:
+    hex_key = "7c1e0f9a2d4c8e7f1a5b9c0d3e6f21a8" * 2
+    refused(
+        tmp_path,
+        [
+            'fernet = Fernet(b"q7Lx2Mv9Np4Rt8Wz1Yb3Hc6Jd0Fg5Sk2Qm7Xr4Tn9Vw=")',
+            'let mac = HmacSha256::new_from_slice(b"Xq7Lx2Mv9Np4Rt8Wz1Yb3Hc6Jd0Fg5Sk").unwrap();',
+            'var key = new SymmetricSecurityKey(Encoding.UTF8.GetBytes("Xq7Lx2Mv9Np4Rt8Wz1Yb3H"));',
+            f'key = bytes.fromhex("{hex_key}")',
+        ],
+    )
+    written(
+        tmp_path / "k",
+        [
+            'expected = hmac.new(b"test-secret", b"payload", hashlib.sha256).hexdigest()',
+            "h = hmac.new(key, body, hashlib.sha256).hexdigest()",
+            'commit = bytes.fromhex("7c1e0f9a2d4c8e7f1a5b9c0d3e6f21a8")',
+        ],
+    )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from serena_memory.core.secret_code import unwrapped
 from serena_memory.core.secret_drawn import random_looking
 from serena_memory.core.secret_values import human_password
 
@@ -62,8 +63,19 @@ _PASSWORD_FIELD = re.compile(r"(?i)^(?:#|\[|input|\.)[^\n]{0,40}pass(?:word|wd)?
 _KEYED_NAME = re.compile(
     r"(?i)(?:key|secret|token)(?:spec)?$|^(?:from|with|set|use)_?(?:key|secret|token)"
 )
+# ...or a cipher's or a MAC's constructor, whose first argument is its key: Fernet(b"..."),
+# AES.new(b"..."), hmac.new(b"..."), HmacSha256::new_from_slice(b"...")
+_CIPHER = re.compile(r"(?i)(?:^|[.:])(?:fernet|aes|hmac\w*|chacha\w*|secretbox|aesgcm)(?:[.:]|$)")
 # the words a line must hold before such calls are read
-KEYED_CALL_WORDS = ("key(", "secret(", "token(", "keyspec(")
+KEYED_CALL_WORDS = ("key(", "secret(", "token(", "keyspec(", "fernet(", "aes", "hmac", "hex")
+# a string literal right after a call's parenthesis (a bytes literal's prefix before it)
+_FIRST_LITERAL = re.compile(r"\s*[bBrRuU]?(?:\"([^\"\n]{0,200})\"|'([^'\n]{0,200})')")
+# a key's length in hex (16, 24 or 32 bytes) decoded to bytes under a key's or a secret's
+# name: key = bytes.fromhex("..."), hex.DecodeString("..."), unhexlify("...")
+_HEX_DECODED_KEY = re.compile(
+    r"(?i)(?:key|secret)\w{0,20}\s*:?=\s*(?:bytes\.fromhex|hex\.DecodeString|\w{0,12}\.?unhexlify)"
+    r"\(\s*[\"']((?:[0-9a-f]{16}){2,4})[\"']"
+)
 # a private key in hex, as wallets and signers take it (0x and 64 hex digits)
 _HEX_KEY = re.compile(r"(?:0x)?[0-9a-fA-F]{64}")
 
@@ -72,11 +84,17 @@ def keyed_call(line: str) -> bool:
     """Whether ``line`` gives a call that takes a key, a secret or a token a literal
     drawn at random (or a private key in hex) as its first argument; a name to look one
     up by (``get_secret("db-password")``) is none."""
+    if _HEX_DECODED_KEY.search(line):
+        return True
+    line = unwrapped(line).replace("bytes.fromhex(", "")  # (its literal is the key)
     for call in _CALL.finditer(line):
         name = call.group(1).rsplit(".", 1)[-1].rsplit(":", 1)[-1]
-        if _KEYED_NAME.search(name) is None or name.lower().startswith(("get", "read", "load")):
+        cipher = _CIPHER.search(":" + call.group(1)) is not None
+        if not cipher and _KEYED_NAME.search(name) is None:
             continue
-        first = _LITERAL.match(line, call.end())
+        if name.lower().startswith(("get", "read", "load")):
+            continue
+        first = _FIRST_LITERAL.match(line, call.end())
         value = (first.group(1) or first.group(2)) if first else ""
         if _HEX_KEY.fullmatch(value) or (value and random_looking(value)):
             return True

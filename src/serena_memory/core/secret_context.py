@@ -475,11 +475,8 @@ def _value_kind(line: str, match: re.Match[str]) -> str | None:
         return None  # inside a word, a path or after a bracket
     if line[match.end() : match.end() + 1] == "(" or _REFERENCE.search(value):
         return None  # a call: OAuthToken(...); an issue: Bug#53857
-    if _EXPANDED.match(value) or inside_template(line, start, value):
-        return None  # a shell's variable ($CI_API_V4_URL/projects), a template's lookup
-    decoded = decoded_text(value)
-    if decoded is not None and not human_password(decoded.strip()):
-        return None  # base64 of a word: a Secret's `password: cG9zdGdyZXM=` (postgres)
+    if _looked_up_or_encoded(line, start, value):
+        return None
     if _UNSPACED_SCRIPT.search(value):
         return None  # words of a language written without spaces, run into a word: prose
     quoted = start > 0 and line[start - 1] in "`'\""
@@ -487,6 +484,15 @@ def _value_kind(line: str, match: re.Match[str]) -> str | None:
     if kind is not None and not _said_else(line, start, match.end()):
         return kind
     return None
+
+
+def _looked_up_or_encoded(line: str, start: int, value: str) -> bool:
+    """Whether ``value`` at ``start`` is a shell's variable ($CI_API_V4_URL/projects), a
+    template's lookup, or base64 of a word (a Secret's ``password: cG9zdGdyZXM=``)."""
+    if _EXPANDED.match(value) or inside_template(line, start, value):
+        return True
+    decoded = decoded_text(value)
+    return decoded is not None and not human_password(decoded.strip())
 
 
 def _plausible(value: str) -> bool:

@@ -258,7 +258,7 @@ def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
     """Whether ``value``, assigned to the secret's name ``name``, is a literal secret; a
     password may be words and digits (``cobalt-copper-velvet-19``)."""
     value = value.strip("'\"`")
-    if _PUBLIC_VALUE.search(value) or value in PUBLISHED_KEYS or password_hash(value):
+    if _known_harmless(value):
         return False
     decoded = decoded_text(value)
     if decoded is not None:  # base64 or hex of text: judged as that text
@@ -277,6 +277,11 @@ def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
         or set_password(value)
         or paired_words(value)
     )
+
+
+def _known_harmless(value: str) -> bool:
+    """Whether ``value`` is public by its shape, a published key or a password's hash."""
+    return bool(_PUBLIC_VALUE.search(value) or value in PUBLISHED_KEYS or password_hash(value))
 
 
 # words that tell how to make a secret, in a value that is an instruction, not a passphrase
@@ -339,9 +344,7 @@ def strong_password(value: str, *, quoted: bool = False) -> bool:
     words and digits, or eight characters or more mixing letters with digits or symbols
     (``Winter2021*``, ``Orb1t^1cin``); never a word, a path, a URL, a hash, an option or a
     placeholder."""
-    if is_placeholder(value):  # (before its end is cut: sk-ant-api03-...)
-        return False
-    value = value.strip("'\"`").rstrip(".,;:)")
+    value = bare(value)
     decoded = decoded_text(value)
     if decoded is not None and decoded.strip() != value:
         return strong_password(decoded.strip(), quoted=True)  # base64 of text: that text
@@ -351,6 +354,12 @@ def strong_password(value: str, *, quoted: bool = False) -> bool:
         return False
     if _HEX_OR_UUID.fullmatch(value) or _dollar(value) or _PUBLIC_VALUE.search(value):
         return False
+    return _strong_shape(value)
+
+
+def _strong_shape(value: str) -> bool:
+    """Whether a literal is shaped as a strong password: a passphrase, or letters mixed with
+    digits and symbols (three classes of characters), never words joined (Read-Only)."""
     if passphrase(value):
         return True
     if _JOINED_WORDS.fullmatch(value) and not re.search(r"\d", value):
@@ -400,9 +409,7 @@ def human_password(value: str) -> bool:
     strong one, or eight characters or more of letters and digits that are no default
     word with a counter (``admin123``), no ticket, version or hex id (``pvbgr6432``,
     ``I4ZNQLN8BS``: short passwords people set)."""
-    if is_placeholder(value):  # (before its end is cut: sk-ant-api03-...)
-        return False
-    value = value.strip("'\"`").rstrip(".,;:)")
+    value = bare(value)
     if strong_password(value):
         return True
     if WORD_AND_TAIL.fullmatch(value) and not is_placeholder(value):
@@ -417,6 +424,12 @@ def human_password(value: str) -> bool:
         return False
     letters = re.sub(r"\d", "", value).lower()
     return not (re.fullmatch(r"[A-Za-z]+\d+", value) and _DEFAULT_WORDS.fullmatch(letters))
+
+
+def bare(value: str) -> str:
+    """``value`` without its quotes and the punctuation after it, or nothing when it is a
+    placeholder (judged before its end is cut: ``sk-ant-api03-...``)."""
+    return "" if is_placeholder(value) else value.strip("'\"`").rstrip(".,;:)")
 
 
 def _dollar(value: str) -> bool:

@@ -269,3 +269,14 @@ def test_a_key_given_to_a_cipher_or_decoded_from_hex_is_refused(tmp_path: Path) 
             'commit = bytes.fromhex("7c1e0f9a2d4c8e7f1a5b9c0d3e6f21a8")',
         ],
     )
+
+
+def test_a_mobile_or_browser_key_and_a_store_path_are_kept(tmp_path: Path) -> None:
+    written(
+        tmp_path,
+        [
+            "LaunchDarkly mobile key mob-3f1c2b7e-9a4d-4c1e-8b2f-6d5a0e9c7b31 ships in the app.",
+            "password: ssm:/prod/db/password",
+        ],
+    )
+    refused(tmp_path / "r", ["LD_SDK_KEY=sdk-3f1c2b7e-9a4d-4c1e-8b2f-6d5a0e9c7b31"])

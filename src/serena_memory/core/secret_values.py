@@ -56,6 +56,8 @@ _PUBLIC_VALUE = re.compile(
     r"^(?:arn:|ssh-(?:rsa|ed25519|dss)\b|sk-(?:ssh|ecdsa)-|ecdsa-sha2-|pk_(?:live|test)_|phc_|pk\.eyJ"
     r"|AC[0-9a-f]{32}$"  # a Twilio account's SID: an identifier
     r"|client-[A-Za-z0-9]{20,}$"  # a feature-flag SDK's client key (Statsig's): browsers hold it
+    # LaunchDarkly's mobile key and New Relic's browser key: apps and pages ship them
+    r"|mob-[0-9a-f]{8}-[0-9a-f]{4}-|NRJS-[0-9a-f]{19}\b"
     # a Braintree tokenization key, a Datadog client token: made for browsers
     r"|(?:production|sandbox)_[a-z0-9]{8}_[a-z0-9]{16}$|pub[0-9a-f]{32}$"
     r"|age1[a-z0-9]{50,})"
@@ -116,7 +118,9 @@ NOT_A_VALUE = re.compile(
     r"|^(?-i:[A-Z][A-Z0-9]{0,30}(?:_[A-Z0-9]{1,30}){1,8})=[^=\s]"
     # a reference to a secret store (op://vault/item/field, ref+vault://..., a Key Vault
     # reference) or any URL holding no login: a password in a URL is its own rule's
-    r"|^[a-z][a-z0-9+.-]*://[^@\s]*$|^@Microsoft\.KeyVault\(|^projects/[^/]+/secrets/",
+    r"|^[a-z][a-z0-9+.-]*://[^@\s]*$|^@Microsoft\.KeyVault\(|^projects/[^/]+/secrets/"
+    # (a store's scheme then a path: ssm:/prod/db/password, a parameter's name)
+    r"|^[a-z][a-z0-9+.-]{1,20}:/[\w./#:-]*$",
     re.IGNORECASE,
 )
 # an attribute (settings.SECRET_KEY): code unless quoted, where it is a string literal such

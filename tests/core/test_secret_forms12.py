@@ -280,3 +280,9 @@ def test_a_mobile_or_browser_key_and_a_store_path_are_kept(tmp_path: Path) -> No
         ],
     )
     refused(tmp_path / "r", ["LD_SDK_KEY=sdk-3f1c2b7e-9a4d-4c1e-8b2f-6d5a0e9c7b31"])
+
+
+def test_a_keypair_written_as_its_bytes_is_refused(tmp_path: Path) -> None:
+    numbers = ",".join(str((n * 37 + 11) % 256) for n in range(64))
+    refused(tmp_path, [f"Solana deployer keypair (`~/.config/solana/id.json`): `[{numbers}]`"])
+    written(tmp_path / "k", [f"The histogram's bins: `[{numbers}]`"])

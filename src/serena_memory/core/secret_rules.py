@@ -26,6 +26,8 @@ from serena_memory.core.secret_commands import (
     token_flag,
 )
 from serena_memory.core.secret_files import (
+    BYTE_KEY_WORDS,
+    byte_array_key,
     encoded_auth,
     encoded_private_key,
     jwk_private,
@@ -63,6 +65,7 @@ LINE_RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
     ((":",), pgpass, "password in a .pgpass line"),
     (("password",), netrc, "password in a .netrc entry"),
     (('"kty"',), jwk_private, "private JSON Web Key"),
+    (BYTE_KEY_WORDS, byte_array_key, "private key as bytes"),
     (
         ("phrase", "mnemonic", "seed words", "backup words", "wallet seed", "wallet's seed"),
         recovery_phrase,

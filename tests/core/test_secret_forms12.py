@@ -286,3 +286,23 @@ def test_a_keypair_written_as_its_bytes_is_refused(tmp_path: Path) -> None:
     numbers = ",".join(str((n * 37 + 11) % 256) for n in range(64))
     refused(tmp_path, [f"Solana deployer keypair (`~/.config/solana/id.json`): `[{numbers}]`"])
     written(tmp_path / "k", [f"The histogram's bins: `[{numbers}]`"])
+
+
+def test_an_hmac_key_among_its_call_arguments_is_refused(tmp_path: Path) -> None:
+    refused(
+        tmp_path,
+        [
+            "crypto.createHmac('sha256', 'Xq7Lx2Mv9Np4Rt8Wz1Yb3Hc6Jd0Fg5Sk')",
+            "hash_hmac('sha256', $payload, 'Xq7Lx2Mv9Np4Rt8Wz1Yb3Hc6Jd0Fg5Sk')",
+            'mac := hmac.New(sha256.New, []byte("Xq7Lx2Mv9Np4Rt8Wz1Yb3Hc6Jd0Fg5Sk"))',
+            'new SecretKeySpec(Base64.getDecoder().decode("Xq7Lx2Mv9Np4Rt8Wz1Yb3H"), "AES")',
+        ],
+    )
+    digest = "7c1e0f9a2d4c8e7f1a5b9c0d3e6f21a8" * 2
+    written(
+        tmp_path / "k",
+        [
+            f'assert hmac.compare_digest(signature, "{digest}")',
+            f'assert hmac.new(key, body, sha256).hexdigest() == "{digest}"',
+        ],
+    )

@@ -89,6 +89,8 @@ def keyed_call(line: str) -> bool:
     line = unwrapped(line).replace("bytes.fromhex(", "")  # (its literal is the key)
     for call in _CALL.finditer(line):
         name = call.group(1).rsplit(".", 1)[-1].rsplit(":", 1)[-1]
+        if _hmac_keyed(line, call, name):
+            return True  # an HMAC's key, wherever its arguments put it
         cipher = _CIPHER.search(":" + call.group(1)) is not None
         if not cipher and _KEYED_NAME.search(name) is None:
             continue
@@ -99,6 +101,43 @@ def keyed_call(line: str) -> bool:
         if _HEX_KEY.fullmatch(value) or (value and random_looking(value)):
             return True
     return False
+
+
+# an HMAC's function, whose key may come after the hash's name (createHmac('sha256', KEY),
+# hash_hmac('sha256', $data, KEY), hmac.New(sha256.New, []byte(KEY)))
+_HMAC = re.compile(r"(?i)hmac")
+
+
+def _hmac_keyed(line: str, call: re.Match[str], name: str) -> bool:
+    """Whether ``call`` is an HMAC's (not a comparison of digests) and a literal drawn at
+    random stands among its own arguments."""
+    if not _HMAC.search(line, max(0, call.start() - 20), call.end()):
+        return False
+    if name.lower().startswith(("compare", "verify", "equal", "hexdigest", "digest")):
+        return False
+    return _random_literal(_arguments(line, call.end()))
+
+
+def _arguments(line: str, start: int) -> str:
+    """The text of a call's arguments from ``start`` (after its parenthesis) to the
+    parenthesis that closes it (300 characters at most)."""
+    depth = 0
+    for at in range(start, min(len(line), start + 300)):
+        if line[at] == "(":
+            depth += 1
+        elif line[at] == ")":
+            if depth == 0:
+                return line[start:at]
+            depth -= 1
+    return line[start : start + 300]
+
+
+def _random_literal(arguments: str) -> bool:
+    """Whether a literal drawn at random (or a key in hex) stands among ``arguments``."""
+    return any(
+        _HEX_KEY.fullmatch(value) or random_looking(value)
+        for value in (a or b for a, b in _LITERAL.findall(arguments))
+    )
 
 
 def _login_after_host(literals: list[str]) -> bool:

@@ -13,7 +13,10 @@ import re
 _CONVERSION = re.compile(
     r"(?:\[\]byte|Buffer\.from|(?:Encoding\.\w{1,12}\.)?GetBytes|String::from|bytes|bytearray"
     r"|SecretStr|SecretString|Secret::new|Uint8Array\.from|new TextEncoder\(\)\.encode"
-    r"|\w{1,12}\.NewString|strings\.NewReader)\(\s{0,4}([\"'`])"
+    r"|\w{1,12}\.NewString|strings\.NewReader"
+    # a decoding of the literal (base64 or hex): its text is the key
+    r"|Base64\.getDecoder\(\)\.decode|base64\.b64decode|hex\.DecodeString|Convert\.FromBase64String)"
+    r"\(\s{0,4}([\"'`])"
 )
 
 

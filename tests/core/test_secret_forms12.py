@@ -306,3 +306,16 @@ def test_an_hmac_key_among_its_call_arguments_is_refused(tmp_path: Path) -> None
             f'assert hmac.new(key, body, sha256).hexdigest() == "{digest}"',
         ],
     )
+
+
+def test_a_key_a_providers_documentation_shows_is_kept(tmp_path: Path) -> None:
+    token = "xoxb-17653672481-19874698323-pdFZKVeTuE8sk7oOcBrzbqgy"
+    written(
+        tmp_path,
+        [
+            f"Slack's docs show a bot token as `{token}`.",
+            "Emulator key (documented by Contoso, the same everywhere): "
+            "`q7Lx2Mv9Np4Rt8Wz1Yb3Hc6Jd0Fg5Sk2Qm7Xr4Tn9Vw=`",
+        ],
+    )
+    refused(tmp_path / "r", [f"Our Slack bot token is `{token}`."])

@@ -146,6 +146,10 @@ _PUBLISHED_EXAMPLE = re.compile(
     r"|\b(?:docs?|documentation|spec|specification)['’]?s?\s+(?:\w+\s+){0,2}(?:example|sample)s?\b"
     r"|\b(?:example|sample)s?\s+(?:\w+\s+){0,2}(?:from|in|of)\s+(?:the|our|its)\s+(?:\w+\s+)?"
     r"(?:docs|documentation|spec|specification|readme)\b"
+    # a provider's documentation that shows it ("Slack's docs show", "documented by
+    # Microsoft, the same on every machine")
+    r"|\b[A-Z][\w.]{1,30}['’]s\s+(?:docs|documentation)\s+(?:show|shows|use|uses)\b"
+    r"|\b(?:documented|published)\s+by\s+(?:the\s+)?[A-Z]\w+"
 )
 
 
@@ -153,7 +157,7 @@ def published_example(line: str) -> bool:
     """Whether ``line`` says it quotes an example an RFC, a specification or documentation
     publishes (whatever it holds is known to everyone)."""
     lower = line.lower()
-    if "rfc" not in lower and "doc" not in lower and "spec" not in lower and "readme" not in lower:
+    if not any(map(lower.__contains__, ("rfc", "doc", "spec", "readme", "published by"))):
         return False
     return _PUBLISHED_EXAMPLE.search(line) is not None
 

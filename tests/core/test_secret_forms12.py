@@ -319,3 +319,20 @@ def test_a_key_a_providers_documentation_shows_is_kept(tmp_path: Path) -> None:
         ],
     )
     refused(tmp_path / "r", [f"Our Slack bot token is `{token}`."])
+
+
+def test_a_key_said_to_ship_to_browsers_is_kept(tmp_path: Path) -> None:
+    written(
+        tmp_path,
+        [
+            "Amplitude API key 7c1e0f9a2d4c8e7f1a5b9c0d3e6f21a8 lives in the browser bundle.",
+            "Plaid uses the public token `public-sandbox-3f1c2b7e-9a4d-4c1e-8b2f-6d5a0e9c7b31`",
+        ],
+    )
+    refused(
+        tmp_path / "r",
+        [
+            "Amplitude secret key 7c1e0f9a2d4c8e7f1a5b9c0d3e6f21a8 lives in Vault too.",
+            "We found the token in a public repo: `Xq7Lx2Mv9Np4Rt8Wz1Yb3Hc6Jd0Fg5Sk`.",
+        ],
+    )

@@ -134,9 +134,19 @@ _REMARK_NOT = re.compile(r"(?i)\b(?:not|never|isn't|is not)\s+(?:\w+\s+)?(?:publ
 
 def remarked_public(line: str, at: int) -> bool:
     """Whether a remark after ``at`` on ``line`` (a comment, an aside) says the value there
-    is public by design."""
+    is public by design, or the words right after it say it ships to browsers ("lives in
+    the browser bundle", "is embedded in the page")."""
+    if _SHIPPED.match(line, at) is not None:
+        return True
     remark = _REMARK_PUBLIC.search(line, at)
     return remark is not None and _REMARK_NOT.search(remark.group()) is None
+
+
+# the words right after a value that say every visitor's browser or app receives it
+_SHIPPED = re.compile(
+    r"(?i)[`'\"]?\s+(?:lives|ships|sits|goes|is\s+embedded|is\s+loaded|is\s+served)\s+(?:in|into|with)"
+    r"\s+(?:the\s+|our\s+|every\s+)?(?:browser|front-?end|client|web\s+page|page|bundle|mobile\s+app|app)\b"
+)
 
 
 # a line that quotes a published example: an RFC's, a specification's, a project's docs'

@@ -70,6 +70,8 @@ def quoted_value(line: str) -> str | None:
             continue  # a pod's or a job's name: rotate-secrets-cronjob-HASH
         if public_value(value):
             continue  # a published example: Stripe's documentation key
+        if _PUBLIC_BEFORE.search(line, max(0, match.start() - 20), match.start()):
+            continue  # "the public token `...`": public by its word
         if public_context(line, match.start(3)) or remarked_public(line, match.end()):
             continue  # "the client-side token `...`", "`...` (safe for the browser)"
         if _MAIL_ADDRESS.fullmatch(value):
@@ -205,6 +207,8 @@ def key_said(line: str) -> str | None:
     return None
 
 
+# the word right before a secret's word that says it is public ("the public token")
+_PUBLIC_BEFORE = re.compile(r"(?i)\b(?:public|publishable|anon)[\s_-]+$")
 # a remark after a key that names a key again is about another one ("the search key is
 # in the frontend config"), not the one it follows
 _ANOTHER_KEY = re.compile(r"(?i)\b(?:keys?|tokens?|secrets?)\b")

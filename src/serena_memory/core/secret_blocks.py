@@ -29,6 +29,12 @@ _KEY_THEN_VALUE = (
     r"[ \t]*value:[ \t]*[\"']?([^\"'\n]{1,500}?)[\"']?[ \t]*$)"
 )
 _KEY_BODY = re.compile(r"[A-Za-z0-9+/]{40}")
+# a shared (symmetric) key in armour: OpenVPN's static key (tls-auth, tls-crypt), a key
+# labelled SECRET or SYMMETRIC; whoever holds it decrypts or forges what it protects
+_SHARED_KEY_HEADER = re.compile(
+    r"-{5}BEGIN (?:OpenVPN Static key V\d|[A-Z0-9]{1,12} (?:SECRET|SYMMETRIC) KEY)-{5}"
+)
+_SHARED_KEY_BODY = re.compile(r"[0-9a-fA-F]{32}|[A-Za-z0-9+/]{40}")
 # a Caddyfile's basic_auth block: a user and its password on each line, which Caddy wants
 # hashed (bcrypt, `$2a$...`, or that in base64, `JDJh...`): a plain one is a secret
 _BASIC_AUTH_BLOCK = re.compile(
@@ -76,6 +82,8 @@ def blocks(text: str) -> Iterator[tuple[int, str]]:
     yield from decoded_secrets(text)
     if "asic" in text and "{" in text:
         yield from _basic_auth_blocks(text)
+    if "-----BEGIN" in text:
+        yield from _shared_keys(text)
     pairs = '"key"' in text or "ame" in text
     if "PRIVATE" not in text and "Private-Lines" not in text and not pairs:
         return  # (most texts hold none: the patterns are not run)
@@ -99,6 +107,13 @@ def _private_keys(text: str, pem: Any) -> Iterator[tuple[int, str]]:
         body = text[match.end() : match.end() + 400].replace("\\n", "\n")
         if _KEY_BODY.search(body):
             yield _line_at(text, match.start()), "Private Key"
+
+
+def _shared_keys(text: str) -> Iterator[tuple[int, str]]:
+    """The armoured shared keys followed by key material (a header named in prose is none)."""
+    for match in _SHARED_KEY_HEADER.finditer(text):
+        if _SHARED_KEY_BODY.search(text, match.end(), match.end() + 200):
+            yield _line_at(text, match.start()), "shared key"
 
 
 def _named_pairs(text: str, key_value: Any) -> Iterator[tuple[int, str]]:

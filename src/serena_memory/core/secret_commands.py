@@ -73,6 +73,10 @@ _COMMAND_LINES = (
     r"(?i)\bidentified\s+(?:with\s+\w+\s+)?by\s+N?\"([^\"\n]+)\"",
     r"(?i)\bwith\s+password\s*=\s*N?'([^'\n]+)'",
     rf"\bsudo\s+-S\b[^\n|;&]*?<<<\s*{_ARG}",
+    # a password piped to sudo, which reads it from its input: echo VALUE | sudo -S ...
+    rf"\becho\s+(?:-n\s+)?{_ARG}\s*\|\s*sudo\s+(?:-\w+\s+)*-S\b",
+    # Poetry's repository login and token: poetry config http-basic.REPO USER VALUE
+    rf"\bpoetry\s+config\s+(?:http-basic\.\S+\s+\S+|pypi-token\.\S+)\s+{_ARG}",
     # echo VALUE | docker login ... --password-stdin; a value piped or given as a here-string
     # to a command that stores a secret: wrangler secret put, vercel env add, gh secret set
     rf"\becho\s+(?:-n\s+)?{_ARG}\s*\|[^\n]*(?:--password-stdin|{_STORES_SECRET})",
@@ -98,6 +102,7 @@ COMMAND_WORDS = (
     *("exp ", "expdp", "imp ", "impdp", "rman", "sqlldr"),
     *("secret set", "secrets set", "secret put", "secrets put", "env add", "secret add"),
     *("/p:", "/pass", "/pwd:", "/rp", "net user", "identified", "with password"),
+    *("sudo -s", "poetry config"),
 )
 # a long flag and its value (`--account-key VALUE`, `--password=VALUE`, `--dest-creds
 # user:VALUE`): a secret when the flag's name is a secret's (core/secret_values.py); one
@@ -185,7 +190,8 @@ def header_credential(line: str) -> bool:
     a placeholder nor a word."""
     for match in _patterns()[1].finditer(line):
         value = match.group(1)
-        if is_placeholder(value) or _placeholder_login(value) or value in PUBLISHED_KEYS:
+        published = value.endswith(tuple(PUBLISHED_KEYS))  # (jwt.io's sample, signed)
+        if is_placeholder(value) or _placeholder_login(value) or published:
             continue
         if entropy(value) >= 3.5 and not WORDS.fullmatch(value):
             return True
@@ -254,5 +260,28 @@ def session_cookie(line: str) -> bool:
         letters = sum(c.isalpha() for c in value)
         digits = sum(c.isdigit() for c in value)
         if letters >= 4 and digits >= 3 and len(set(value)) >= 10 and entropy(value) >= 3.3:
+            return True
+    return False
+
+
+# a short flag that takes a token by convention (`-t` in codecov, influx, the Twilio CLI;
+# `--api` in Algolia's), then a value in a token's shape
+_TOKEN_FLAG = re.compile(r"(?:^|\s)(?:-t|--api|--api-token)[ =]['\"]?([A-Za-z0-9_+/=.-]{24,300})")
+TOKEN_FLAG_WORDS = ("-t ", "-t=", "--api")
+_UUID_OR_HEX = re.compile(
+    r"[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|[0-9a-f]{32}|[0-9a-f]{48,}", re.IGNORECASE
+)
+
+
+def token_flag(line: str) -> bool:
+    """A token given to a short flag that takes one: a UUID, 32 hex digits or more (never
+    a commit's 40), or a value drawn at random; a tag, a target or a name is none."""
+    from serena_memory.core.secret_drawn import random_looking
+
+    for match in _TOKEN_FLAG.finditer(line):
+        value = match.group(1).rstrip(".,;")
+        if is_placeholder(value) or re.fullmatch(r"[0-9a-f]{40}", value):
+            continue
+        if _UUID_OR_HEX.fullmatch(value) or random_looking(value):
             return True
     return False

@@ -18,9 +18,11 @@ from functools import cache
 from typing import Any
 
 from serena_memory.core.secret_drawn import DERIVED, SID, UUID, derived_name, random_looking
+from serena_memory.core.secret_encoded import decoded_text
 from serena_memory.core.secret_naming import DATA_KEY_WORDS, secret_name
-from serena_memory.core.secret_public import public_context
+from serena_memory.core.secret_public import public_context, remarked_public
 from serena_memory.core.secret_said import HASH_OF, generated, random_token
+from serena_memory.core.secret_templates import inside_template
 from serena_memory.core.secret_values import (
     IN_ORDER,
     entropy,
@@ -417,7 +419,11 @@ def _kind_said(kind: str, word: str) -> str:
 
 def _said_else(line: str, start: int, end: int) -> bool:
     """Whether the words around a value say it is public or no secret after all."""
-    return public_context(line, start) or _AFTER_ELSE.match(line, end, end + 80) is not None
+    return (
+        public_context(line, start)
+        or _AFTER_ELSE.match(line, end, end + 80) is not None
+        or remarked_public(line, end)
+    )
 
 
 # where a secret's word may end on a line: a value is judged only when one stands before it
@@ -469,8 +475,8 @@ def _value_kind(line: str, match: re.Match[str]) -> str | None:
         return None  # inside a word, a path or after a bracket
     if line[match.end() : match.end() + 1] == "(" or _REFERENCE.search(value):
         return None  # a call: OAuthToken(...); an issue: Bug#53857
-    if _EXPANDED.match(value):
-        return None  # a shell's variable, alone or leading a path: $CI_API_V4_URL/projects
+    if _looked_up_or_encoded(line, start, value):
+        return None
     if _UNSPACED_SCRIPT.search(value):
         return None  # words of a language written without spaces, run into a word: prose
     quoted = start > 0 and line[start - 1] in "`'\""
@@ -478,6 +484,15 @@ def _value_kind(line: str, match: re.Match[str]) -> str | None:
     if kind is not None and not _said_else(line, start, match.end()):
         return kind
     return None
+
+
+def _looked_up_or_encoded(line: str, start: int, value: str) -> bool:
+    """Whether ``value`` at ``start`` is a shell's variable ($CI_API_V4_URL/projects), a
+    template's lookup, or base64 of a word (a Secret's ``password: cG9zdGdyZXM=``)."""
+    if _EXPANDED.match(value) or inside_template(line, start, value):
+        return True
+    decoded = decoded_text(value)
+    return decoded is not None and not human_password(decoded.strip())
 
 
 def _plausible(value: str) -> bool:

@@ -15,6 +15,7 @@ from functools import cache
 from typing import Any
 
 from serena_memory.core.secret_context import public_context
+from serena_memory.core.secret_encoded import encoded_runs
 from serena_memory.core.secret_public import (
     BROWSER_KEYS,
     fake,
@@ -116,8 +117,17 @@ def detected(line: str, detectors: Iterable[Any]) -> str | None:
     return None
 
 
-def known_token(line: str) -> str | None:
-    """The kind of the first token in one of core/secret_tokens.py's shapes."""
+def known_token(line: str, *, decode: bool = True) -> str | None:
+    """The kind of the first token in one of core/secret_tokens.py's shapes, as it stands
+    or encoded in base64 (``decode``: ``Z2hwX2...`` is a GitHub token)."""
+    kind = _known_token(line)
+    if kind is None and decode:
+        found = (_known_token(text) for text in encoded_runs(line))
+        kind = next((kind for kind in found if kind is not None), None)
+    return kind
+
+
+def _known_token(line: str) -> str | None:
     from serena_memory.core import secret_tokens
 
     for kind, token in secret_tokens.find(line):

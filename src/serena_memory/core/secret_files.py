@@ -120,3 +120,21 @@ def encoded_auth(line: str) -> bool:
         if '"auth' in decoded or (colon and user and password and not is_placeholder(password)):
             return True
     return False
+
+
+# a key written as its bytes in a JSON array (Solana's id.json keypair: 64 numbers, a
+# seed: 32), on a line that says it is a key
+_BYTE_ARRAY = re.compile(r"\[\s*((?:\d{1,3}\s*,\s*){31,63}\d{1,3})\s*\]")
+_SAYS_KEY = re.compile(r"(?i)keypair|id\.json|secret[ _-]?key|private[ _-]?key|wallet|signer")
+BYTE_KEY_WORDS = ("keypair", "id.json", "secret", "private", "wallet", "signer")
+
+
+def byte_array_key(line: str) -> bool:
+    """Whether ``line`` writes a key as 32 or 64 bytes in a JSON array and says it is one."""
+    if _SAYS_KEY.search(line) is None:
+        return False
+    for match in _BYTE_ARRAY.finditer(line):
+        numbers = [int(number) for number in re.split(r"\s*,\s*", match.group(1))]
+        if len(numbers) in (32, 64) and max(numbers) <= 255 and len(set(numbers)) >= 16:
+            return True
+    return False

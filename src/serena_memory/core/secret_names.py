@@ -67,8 +67,10 @@ def _mixed_after_digits(part: str) -> bool:
 _PLAIN_WORD = re.compile(r"[a-z]{2,12}|[A-Z]{2,12}")
 # words and a number, as a generator makes a password (nimbus-pylon-866): two words or more
 # of three letters or more, then two to four digits that are no year
+# (or the number joined to the last word: glacier_lantern_glacier92, three words or more)
 _WORDS_AND_NUMBER = re.compile(
     r"[A-Za-z]{3,12}(?:[-_.][A-Za-z]{3,12})+[-_.](?!19\d\d|20\d\d)\d{2,4}"
+    r"|[A-Za-z]{3,12}(?:[-_.][A-Za-z]{3,12}){2,}(?<!\d)(?!19\d\d|20\d\d)\d{2,4}"
 )
 # what such words may not be: a note about a password, not one (rotation-plan-2024)
 _ABOUT = _words(
@@ -141,9 +143,20 @@ def _password_value(last: str, tail: str) -> bool:
         return True
     if last and _mixed_after_digits(last) and human_password(last):
         return True  # a word, digits and letters (Copper442Vxkc): no word with a counter
-    words = {word.lower() for word in _JOINT.split(tail)[:-1]}
+    words = {word.lower() for word in _JOINT.split(tail)}
+    words |= {word.rstrip("0123456789") for word in words}  # (glacier92: glacier)
     return (
         _WORDS_AND_NUMBER.fullmatch(tail) is not None
         and not _ABOUT.intersection(words)
+        and not _COUNTED.intersection(words)
         and not is_placeholder(tail)
     )
+
+
+# words a number counts in a name (login_page_tests_part12, sprint14): no password's
+_COUNTED = _words(
+    """
+    part step phase round sprint week day month page chapter section test tests item issue
+    ticket run batch stage level case version release attempt try retry every
+    """
+)

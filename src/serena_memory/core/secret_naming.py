@@ -169,6 +169,8 @@ _NO_CREDENTIAL_WORDS = frozenset(
     ["next", "page", "continuation", "cursor", "pagination", "state", "nonce", "pkce"]
     + ["verifier", "challenge", "cancellation", "sync", "idempotency"]
     + ["hashed", "hash", "sha", "md5", "digest", "checksum", "fingerprint"]
+    # an encrypted value's name (encrypted_password, DB_PASSWORD_CIPHERTEXT): ciphertext
+    + ["encrypted", "ciphertext", "sealed"]
 )
 # names that alone say no secret: a key (a cache's, a keybinding's), a session (a work
 # session's), auth (a setting); joined to another word they do (_app_session, X-Device-Auth)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from serena_memory.core.secret_encrypted import said_encrypted
 from serena_memory.core.secret_naming import public_name
 from serena_memory.core.secret_values import PUBLISHED_KEYS, filler, is_placeholder
 
@@ -115,8 +116,11 @@ _PUBLIC_CONTEXT = re.compile(
 
 
 def public_context(line: str, at: int) -> bool:
-    """Whether the words before ``at`` on ``line`` say its value is public by design."""
-    return _PUBLIC_CONTEXT.search(line, max(0, at - 120), at) is not None
+    """Whether the words before ``at`` on ``line`` say its value is public by design, or
+    ciphertext (no usable credential either)."""
+    return _PUBLIC_CONTEXT.search(line, max(0, at - 120), at) is not None or said_encrypted(
+        line, at
+    )
 
 
 # a remark after a value that says it is public: `KEY=VALUE  # client-side env key`,
@@ -130,9 +134,19 @@ _REMARK_NOT = re.compile(r"(?i)\b(?:not|never|isn't|is not)\s+(?:\w+\s+)?(?:publ
 
 def remarked_public(line: str, at: int) -> bool:
     """Whether a remark after ``at`` on ``line`` (a comment, an aside) says the value there
-    is public by design."""
+    is public by design, or the words right after it say it ships to browsers ("lives in
+    the browser bundle", "is embedded in the page")."""
+    if _SHIPPED.match(line, at) is not None:
+        return True
     remark = _REMARK_PUBLIC.search(line, at)
     return remark is not None and _REMARK_NOT.search(remark.group()) is None
+
+
+# the words right after a value that say every visitor's browser or app receives it
+_SHIPPED = re.compile(
+    r"(?i)[`'\"]?\s+(?:lives|ships|sits|goes|is\s+embedded|is\s+loaded|is\s+served)\s+(?:in|into|with)"
+    r"\s+(?:the\s+|our\s+|every\s+)?(?:browser|front-?end|client|web\s+page|page|bundle|mobile\s+app|app)\b"
+)
 
 
 # a line that quotes a published example: an RFC's, a specification's, a project's docs'
@@ -142,6 +156,10 @@ _PUBLISHED_EXAMPLE = re.compile(
     r"|\b(?:docs?|documentation|spec|specification)['’]?s?\s+(?:\w+\s+){0,2}(?:example|sample)s?\b"
     r"|\b(?:example|sample)s?\s+(?:\w+\s+){0,2}(?:from|in|of)\s+(?:the|our|its)\s+(?:\w+\s+)?"
     r"(?:docs|documentation|spec|specification|readme)\b"
+    # a provider's documentation that shows it ("Slack's docs show", "documented by
+    # Microsoft, the same on every machine")
+    r"|\b[A-Z][\w.]{1,30}['’]s\s+(?:docs|documentation)\s+(?:show|shows|use|uses)\b"
+    r"|\b(?:documented|published)\s+by\s+(?:the\s+)?[A-Z]\w+"
 )
 
 
@@ -149,7 +167,7 @@ def published_example(line: str) -> bool:
     """Whether ``line`` says it quotes an example an RFC, a specification or documentation
     publishes (whatever it holds is known to everyone)."""
     lower = line.lower()
-    if "rfc" not in lower and "doc" not in lower and "spec" not in lower and "readme" not in lower:
+    if not any(map(lower.__contains__, ("rfc", "doc", "spec", "readme", "published by"))):
         return False
     return _PUBLISHED_EXAMPLE.search(line) is not None
 

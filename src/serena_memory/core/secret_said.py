@@ -12,7 +12,7 @@ from typing import Any
 
 from serena_memory.core.secret_drawn import derived_name
 from serena_memory.core.secret_naming import DATA_KEY_WORDS, secret_name
-from serena_memory.core.secret_public import public_context
+from serena_memory.core.secret_public import public_context, remarked_public
 from serena_memory.core.secret_values import (
     entropy,
     human_password,
@@ -70,6 +70,10 @@ def quoted_value(line: str) -> str | None:
             continue  # a pod's or a job's name: rotate-secrets-cronjob-HASH
         if public_value(value):
             continue  # a published example: Stripe's documentation key
+        if _PUBLIC_BEFORE.search(line, max(0, match.start() - 20), match.start()):
+            continue  # "the public token `...`": public by its word
+        if public_context(line, match.start(3)) or remarked_public(line, match.end()):
+            continue  # "the client-side token `...`", "`...` (safe for the browser)"
         if _MAIL_ADDRESS.fullmatch(value):
             continue  # the account's address (a SQL row's email column), never its password
         if quoted_secret(word, value) or _hex_secret(word, between, value):
@@ -191,6 +195,8 @@ def key_said(line: str) -> str | None:
             continue
         if no_credential(line, match.start()) or public_context(line, match.start(2)):
             continue
+        if remarked_public(line, match.end(2)) and not _ANOTHER_KEY.search(line, match.end(2)):
+            continue  # "API key `...` in `Bugsnag.start()` (public in the bundle)"
         value = match.group(2).rstrip(".,;:)")
         if value.startswith((".", "-")):
             continue  # the name goes on: secret.key=..., secret-key-ref
@@ -199,6 +205,13 @@ def key_said(line: str) -> str | None:
         if random_token(value):
             return f"{match.group(1).lower()} in a sentence"
     return None
+
+
+# the word right before a secret's word that says it is public ("the public token")
+_PUBLIC_BEFORE = re.compile(r"(?i)\b(?:public|publishable|anon)[\s_-]+$")
+# a remark after a key that names a key again is about another one ("the search key is
+# in the frontend config"), not the one it follows
+_ANOTHER_KEY = re.compile(r"(?i)\b(?:keys?|tokens?|secrets?)\b")
 
 
 def generated(value: str) -> bool:

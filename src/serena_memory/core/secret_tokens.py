@@ -145,10 +145,13 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("42 intra client secret", r"\bs-s4t2(?:ud|af)-[a-f0-9]{64}\b"),
     ("crates.io token", r"\bcio[A-Za-z0-9]{32}\b"),
     ("Pinecone API key", r"\bpcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{40,}"),
+    # a LaunchDarkly server SDK key or API access token (its mobile key, mob-, is sent by apps)
     (
-        "LaunchDarkly SDK key",
-        r"\bsdk-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}\b",
+        "LaunchDarkly key",
+        r"\b(?:sdk|api)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}\b",
     ),
+    # an ngrok authtoken: a digit, 26 characters, `_`, 21 characters
+    ("ngrok authtoken", r"\b[12][A-Za-z0-9]{26}_[A-Za-z0-9]{21}\b"),
     # observability
     ("Sentry token", r"\bsntry[su]_[A-Za-z0-9+/=_-]{40,}"),
     # Honeycomb: an ingest or a management key (hc, its kind, ik or mk, then the key)
@@ -159,11 +162,18 @@ TOKENS: tuple[tuple[str, str], ...] = (
         r"\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|\bglc_[A-Za-z0-9+/=_-]{32,}"
         r"|\beyJrIjoi[A-Za-z0-9]{70,}",
     ),
-    ("New Relic key", r"\bNR(?:AK|II|AA)-[A-Z0-9]{27}"),
+    # a user, insert or admin key; a REST API key; an ingest license key (NRAL at its end)
+    ("New Relic key", r"\bNR(?:AK|II|AA)-[A-Z0-9]{27}|\bNRRA-[a-f0-9]{42}\b|\b[a-f0-9]{36}NRAL\b"),
     ("Dynatrace token", r"\bdt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}"),
     ("PagerDuty API key", r"(?:^|[\s`'\":=])u\+[A-Za-z0-9_+-]{18}(?:$|[\s`'\",;])"),
     # payments, commerce, messaging
     ("Stripe webhook secret", r"\bwhsec_[A-Za-z0-9]{24,}"),
+    # GoCardless's access token (live_ or sandbox_, then 40 of base64url); Lob's secret
+    # key (live_ or test_, then 35 hex digits; its publishable one is live_pub_)
+    ("GoCardless access token", r"\b(?:live|sandbox)_[A-Za-z0-9_-]{40}(?:[^A-Za-z0-9_-]|$)"),
+    ("Lob API key", r"\b(?:live|test)_[a-f0-9]{35}\b"),
+    # an Intercom access token: base64 of `tok:` and the token
+    ("Intercom access token", r"\bdG9rOj[A-Za-z0-9+/_-]{40,}={0,2}"),
     ("Stripe secret key", r"\b[rs]k_(?:live|test|prod)_[A-Za-z0-9]{20,}"),
     ("Shopify token", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),
     ("Facebook access token", r"\bEAA[A-Z][A-Za-z0-9]{90,}"),
@@ -208,6 +218,17 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ),
     ("Mattermost webhook", r"/hooks/[a-z0-9]{26}\b"),
     ("Zapier webhook", r"hooks\.zapier\.com/hooks/catch/\d+/[a-z0-9]{5,}"),
+    # chat bots' webhooks whose path or query is the token: Feishu's and Lark's, DingTalk's,
+    # WeCom's
+    (
+        "chat bot webhook",
+        r"open\.(?:feishu\.cn|larksuite\.com)/open-apis/bot/v2/hook/[A-Za-z0-9-]{20,}"
+        r"|oapi\.dingtalk\.com/robot/send\?access_token=[a-f0-9]{40,}"
+        r"|qyapi\.weixin\.qq\.com/cgi-bin/webhook/send\?key=[A-Za-z0-9-]{20,}",
+    ),
+    # a Twilio account's SID, then its auth token (32 hex digits) beside it, as a client
+    # is given both: Twilio.init("AC...", "TOKEN"), TwilioClient(SID, TOKEN)
+    ("Twilio auth token", r"\bAC[a-f0-9]{32}\b[^A-Za-z0-9\n]{1,12}[a-f0-9]{32}\b"),
 )
 
 

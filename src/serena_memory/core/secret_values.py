@@ -10,6 +10,8 @@ import math
 import re
 from collections import Counter
 
+from serena_memory.core.secret_encoded import decoded_text
+from serena_memory.core.secret_encrypted import ENCRYPTED_SHAPE
 from serena_memory.core.secret_naming import PASSWORD_WORDS, password_name, word_set
 
 # a value in one of these shapes documents where a secret goes, it is not one; judged on
@@ -17,6 +19,9 @@ from serena_memory.core.secret_naming import PASSWORD_WORDS, password_name, word
 _PLACEHOLDER = re.compile(
     r"x{4,}|\*{3,}|\.\.\.|…|•{3,}|example|replace|your|changeme|change_me|dummy|placeholder"
     r"|redacted|sample|fake|not[-_ ]?a[-_ ]?real|not[-_ ]real|\$\{|\$\(|\{\{|%\("
+    # a template's other marks (Ruby's and Octopus's #{...}, Jinja's {% %}, ERB's <%= %>)
+    # and a format's field alone (printf's %s, Go's %v, Python's {} and {0})
+    r"|#\{|\{%|<%|^%[-+#0-9.]*[sdrvqx]$|^\{\d*\}$"
     # "change me" in other languages (Portuguese, Spanish, French, German, Italian, Dutch)
     r"|(?:troque|mude|altere)[-_ ]?me|c[aá]mbia(?:me|lo)|changez[-_ ]?moi|[aà][-_ ]changer"
     r"|bitte[-_ ]?(?:ä|ae)ndern|(?:ä|ae)ndere?[-_ ]?mich|da[-_ ]cambiare|wijzig[-_ ]?mij"
@@ -30,7 +35,8 @@ _PLACEHOLDER = re.compile(
     r"|^(?:password|passwd|pass|pwd|secret|token|key|apikey|api_key|changeit|hunter2|test|guest"
     r"|admin|root|postgres|mysql|redis|user|username)$"
     # the word itself with digits or symbols, as fixtures and docs spell a password: Password123!
-    r"|^(?:p[a@]ss?w[o0]rd|secret|test)[\d!@#$%^&*.]{1,6}$"
+    # (or spelt with digits and symbols for letters: P@ssw0rd, Pa$$word)
+    r"|^(?:p[a@4][s$5]{1,2}w[o0]rd|secret|test)[\d!@#$%^&*.]{0,6}$"
     r"|^my(?:password|passwd|pwd|pass|secret|token|apikey|key)\d*(?![A-Za-z0-9])",  # a guide's
     re.IGNORECASE,
 )
@@ -38,7 +44,9 @@ _PLACEHOLDER = re.compile(
 _BRACKETED = re.compile(
     r"<(?:[a-z][a-z0-9]{2,}(?:[ _.:-][a-z0-9]+)*|[a-z]{2}(?:[ _.:-][a-z0-9]+)+"
     r"|[A-Z][A-Z0-9]{2,}(?:[ _.-][A-Z0-9]+)*"
-    r"|[A-Z][a-z]{2,}(?: [A-Za-z][a-z]+)*)>"
+    r"|[A-Z][a-z]{2,}(?: [A-Za-z][a-z]+)*"
+    # words in any script and case (<şifreniz>, <hier-Token-eintragen>, <ваш_ключ>)
+    r"|[^\W\d_]{2,}(?:[ _.:-][^\W\d_]+)+|[a-zA-Z]*[^\W\da-zA-Z_][^\W\d_]*)>"
 )
 # quoted in prose, but no password: a URL (its own rule judges it), a path, an option
 _NOT_IN_PROSE = re.compile(r"://|^[\w.$~-]*(?:/[\w.$~{}-]*)+$|^--?[a-z][\w-]*(?:=|$)")
@@ -48,12 +56,13 @@ _PUBLIC_VALUE = re.compile(
     r"^(?:arn:|ssh-(?:rsa|ed25519|dss)\b|sk-(?:ssh|ecdsa)-|ecdsa-sha2-|pk_(?:live|test)_|phc_|pk\.eyJ"
     r"|AC[0-9a-f]{32}$"  # a Twilio account's SID: an identifier
     r"|client-[A-Za-z0-9]{20,}$"  # a feature-flag SDK's client key (Statsig's): browsers hold it
+    # LaunchDarkly's mobile key and New Relic's browser key: apps and pages ship them
+    r"|mob-[0-9a-f]{8}-[0-9a-f]{4}-|NRJS-[0-9a-f]{19}\b"
     # a Braintree tokenization key, a Datadog client token: made for browsers
     r"|(?:production|sandbox)_[a-z0-9]{8}_[a-z0-9]{16}$|pub[0-9a-f]{32}$"
-    r"|EJ\[\d:|ENC[\[(]|\$ANSIBLE_VAULT|vault:|age1[a-z0-9]{50,})"
-    # a Sealed Secret's ciphertext: a two-byte session key length (512 bytes or so) first
-    # (its first bytes 02 00 or 02 01 encode as AgA or AgB)
-    r"|^Ag(?:[A-Za-z0-9+/]{200,}|[AB][A-Za-z0-9+/]{100,})"
+    r"|age1[a-z0-9]{50,})"
+    # an encrypted value (EJSON, sops, Ansible Vault, KMS, a Sealed Secret)
+    rf"|{ENCRYPTED_SHAPE}"
     # a GPG key's id or fingerprint, in the capitals gpg prints them
     r"|^(?:0x)?(?:[0-9A-F]{8}|[0-9A-F]{16}|[0-9A-F]{40})$"
 )
@@ -62,6 +71,8 @@ _PUBLIC_VALUE = re.compile(
 PUBLISHED_KEYS = frozenset(
     (
         "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+        # the Azure Cosmos DB emulator's key, the same on every machine
+        "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==",
         "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
         "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
         "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
@@ -103,9 +114,13 @@ NOT_A_VALUE = re.compile(
     r"|^(?:[\w.@-]{1,64}:)?\$(?:1|5|6|y|apr1|md5|sha1|scrypt|pbkdf2[\w-]*|7)\$[^\s$]{1,80}\$"
     r"|^(?:~|\.{1,2})?/[\w./-]+$"  # paths
     r"|^@[\w.~/-]+$"  # a file to read the value from: vault kv put ... key=@file.txt
+    # another assignment, judged on its own: `creds: AWS_SECRET_ACCESS_KEY=...`
+    r"|^(?-i:[A-Z][A-Z0-9]{0,30}(?:_[A-Z0-9]{1,30}){1,8})=[^=\s]"
     # a reference to a secret store (op://vault/item/field, ref+vault://..., a Key Vault
     # reference) or any URL holding no login: a password in a URL is its own rule's
-    r"|^[a-z][a-z0-9+.-]*://[^@\s]*$|^@Microsoft\.KeyVault\(|^projects/[^/]+/secrets/",
+    r"|^[a-z][a-z0-9+.-]*://[^@\s]*$|^@Microsoft\.KeyVault\(|^projects/[^/]+/secrets/"
+    # (a store's scheme then a path: ssm:/prod/db/password, a parameter's name)
+    r"|^[a-z][a-z0-9+.-]{1,20}:/[\w./#:-]*$",
     re.IGNORECASE,
 )
 # an attribute (settings.SECRET_KEY): code unless quoted, where it is a string literal such
@@ -247,8 +262,11 @@ def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
     """Whether ``value``, assigned to the secret's name ``name``, is a literal secret; a
     password may be words and digits (``cobalt-copper-velvet-19``)."""
     value = value.strip("'\"`")
-    if _PUBLIC_VALUE.search(value) or value in PUBLISHED_KEYS or password_hash(value):
+    if _known_harmless(value):
         return False
+    decoded = decoded_text(value)
+    if decoded is not None:  # base64 or hex of text: judged as that text
+        return literal_value(name, decoded.strip(), quoted=True)
     if literal_secret(value, quoted=quoted):
         return True
     if quoted and _SYMBOL.search(value) and strong_password(value, quoted=True):
@@ -263,6 +281,11 @@ def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
         or set_password(value)
         or paired_words(value)
     )
+
+
+def _known_harmless(value: str) -> bool:
+    """Whether ``value`` is public by its shape, a published key or a password's hash."""
+    return bool(_PUBLIC_VALUE.search(value) or value in PUBLISHED_KEYS or password_hash(value))
 
 
 # words that tell how to make a secret, in a value that is an instruction, not a passphrase
@@ -325,13 +348,22 @@ def strong_password(value: str, *, quoted: bool = False) -> bool:
     words and digits, or eight characters or more mixing letters with digits or symbols
     (``Winter2021*``, ``Orb1t^1cin``); never a word, a path, a URL, a hash, an option or a
     placeholder."""
-    value = value.strip("'\"`").rstrip(".,;:)")
+    value = bare(value)
+    decoded = decoded_text(value)
+    if decoded is not None and decoded.strip() != value:
+        return strong_password(decoded.strip(), quoted=True)  # base64 of text: that text
     if len(value) < 8 or is_placeholder(value) or not_a_value(value, quoted=quoted):
         return False
     if _NOT_IN_PROSE.search(value) and not _drawn_with_slashes(value):
         return False
     if _HEX_OR_UUID.fullmatch(value) or _dollar(value) or _PUBLIC_VALUE.search(value):
         return False
+    return _strong_shape(value)
+
+
+def _strong_shape(value: str) -> bool:
+    """Whether a literal is shaped as a strong password: a passphrase, or letters mixed with
+    digits and symbols (three classes of characters), never words joined (Read-Only)."""
     if passphrase(value):
         return True
     if _JOINED_WORDS.fullmatch(value) and not re.search(r"\d", value):
@@ -381,7 +413,7 @@ def human_password(value: str) -> bool:
     strong one, or eight characters or more of letters and digits that are no default
     word with a counter (``admin123``), no ticket, version or hex id (``pvbgr6432``,
     ``I4ZNQLN8BS``: short passwords people set)."""
-    value = value.strip("'\"`").rstrip(".,;:)")
+    value = bare(value)
     if strong_password(value):
         return True
     if WORD_AND_TAIL.fullmatch(value) and not is_placeholder(value):
@@ -396,6 +428,12 @@ def human_password(value: str) -> bool:
         return False
     letters = re.sub(r"\d", "", value).lower()
     return not (re.fullmatch(r"[A-Za-z]+\d+", value) and _DEFAULT_WORDS.fullmatch(letters))
+
+
+def bare(value: str) -> str:
+    """``value`` without its quotes and the punctuation after it, or nothing when it is a
+    placeholder (judged before its end is cut: ``sk-ant-api03-...``)."""
+    return "" if is_placeholder(value) else value.strip("'\"`").rstrip(".,;:)")
 
 
 def _dollar(value: str) -> bool:

@@ -15,20 +15,12 @@ as fast as before.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.secret_blocks import blocks
-from serena_memory.core.secret_calls import CALL_WORDS, call_password
-from serena_memory.core.secret_commands import (
-    COMMAND_WORDS,
-    auth_pair,
-    command_line,
-    cookie_credential,
-    header_credential,
-    session_cookie,
-)
+from serena_memory.core.secret_code import unwrapped
 from serena_memory.core.secret_context import (
     CONTEXT_WORDS,
     name_alone,
@@ -41,26 +33,10 @@ from serena_memory.core.secret_detectors import detected as _detected
 from serena_memory.core.secret_detectors import detectors as _detectors
 from serena_memory.core.secret_detectors import known_token as _known_token
 from serena_memory.core.secret_drawn import random_looking
-from serena_memory.core.secret_files import (
-    encoded_auth,
-    encoded_private_key,
-    jwk_private,
-    netrc,
-    pgpass,
-)
 from serena_memory.core.secret_languages import in_english, names_abroad
-from serena_memory.core.secret_logins import LOGIN_WORDS, app_password, login_said
 from serena_memory.core.secret_names import drawn_part, joined_secret
 from serena_memory.core.secret_naming import leading_secret_name, qualified_secret_name, secret_name
 from serena_memory.core.secret_output import READER_WORDS, printed_below
-from serena_memory.core.secret_phrases import (
-    PASSCODE_WORDS,
-    SEED_WORDS,
-    grouped_seed,
-    passcode,
-    recovery_phrase,
-    worded_passphrase,
-)
 from serena_memory.core.secret_public import (
     BROWSER_KEYS,
     public_line,
@@ -68,7 +44,7 @@ from serena_memory.core.secret_public import (
     remarked_harmless,
     remarked_public,
 )
-from serena_memory.core.secret_remote import QUOTED_LOGIN_WORDS, default_login_for_remote_host
+from serena_memory.core.secret_rules import LINE_RULES, ROUND_SIX, ROUND_SIX_WORDS, URL_PASSWORD
 from serena_memory.core.secret_said import (
     HASH_OF,
     LABEL_ENDS,
@@ -84,7 +60,7 @@ from serena_memory.core.secret_said import (
     token_named_after,
     value_below,
 )
-from serena_memory.core.secret_urls import URL_WORDS, url_password
+from serena_memory.core.secret_templates import inside_template
 from serena_memory.core.secret_values import (
     is_placeholder,
     literal_value,
@@ -117,7 +93,6 @@ _SECRET_WORDS += ("pat=", "pat:", "pat =", 'pat"', "pat'")  # GH_PAT=VALUE
 _SECRET_WORDS += ("salt", "bearer", "tok=", "tok:", "tok =", 'tok"')  # SIGNING_SALT, GH_TOK
 _SECRET_WORDS += ("sk=", "sk:", "sk =", 'sk"')  # STRIPE_SK=VALUE
 NAME_LINE = 0  # the line of a finding in a memory's name rather than its text
-URL_PASSWORD = "password in a URL"
 
 
 class Finding(NamedTuple):
@@ -162,6 +137,8 @@ def _named_value(line: str) -> str | None:
             quoted = pattern is not _ASSIGNED or bool(match.group(2))
             if value.endswith(":") or value.startswith(":"):
                 continue  # a label (secrets: `Authorization: ...`), a scope (session::get)
+            if inside_template(line, match.start(), value):
+                continue  # a template's expression: `{{ required "token" .Values.token }}`
             if name and _secret_given(line, match.start(), name, value, quoted=quoted):
                 return "value assigned to " + (name.strip(".-_")[:40] or "a secret")
     return None
@@ -427,44 +404,6 @@ def masked_name(name: str) -> str:
     return "/".join(parts)
 
 
-# our own rules on a line, each run only on a line holding one of its words (most lines
-# hold none): (words, rule, kind)
-_RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
-    (URL_WORDS, url_password, URL_PASSWORD),
-    (
-        ("bearer", "basic", "authorization"),
-        header_credential,
-        "credential in an Authorization header",
-    ),
-    (COMMAND_WORDS, command_line, "password on a command line"),
-    (("cookie", "curl"), cookie_credential, "session cookie"),
-    (("auth", "docker"), encoded_auth, "credential in a Docker or npm auth"),
-    (("auth=", "auth =", "basicauth("), auth_pair, "password given to an HTTP client"),
-    ((":",), pgpass, "password in a .pgpass line"),
-    (("password",), netrc, "password in a .netrc entry"),
-    (('"kty"',), jwk_private, "private JSON Web Key"),
-    (
-        ("phrase", "mnemonic", "seed words", "backup words", "wallet seed", "wallet's seed"),
-        recovery_phrase,
-        "recovery phrase",
-    ),
-    (PASSCODE_WORDS, passcode, "PIN or passcode"),
-    (("app password", "application password", "app-specific"), app_password, "app password"),
-    (LOGIN_WORDS, login_said, "login in a sentence"),
-    (CALL_WORDS, call_password, "password given to a login's call in code"),
-    (QUOTED_LOGIN_WORDS, default_login_for_remote_host, "default login for a remote host"),
-)
-# the rules of the sixth round, behind one test of their words (most lines hold none):
-# (words, rule, kind)
-_ROUND_SIX: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
-    (("sess", "sid="), session_cookie, "session cookie"),
-    (("ls0tls1crudjti",), encoded_private_key, "Private Key in base64"),
-    (("pass", "pw"), worded_passphrase, "passphrase of words"),
-    (SEED_WORDS, grouped_seed, "one-time-password seed"),
-)
-_ROUND_SIX_WORDS = tuple(word for words, _, _ in _ROUND_SIX for word in words)
-
-
 def _line_kind(
     line: str, detectors: Iterable[Any], *, foreign: bool = True, above: Sequence[str] = ()
 ) -> str | None:
@@ -499,14 +438,14 @@ def _said_kind(line: str, *, foreign: bool) -> str | None:
         line = in_english(line)  # the words of the rules below, said in another language
     lower = line.lower()
     holds = lower.__contains__  # `any(map(holds, words))`: the words tested without a frame each
-    for words, rule, kind in _RULES:
+    for words, rule, kind in LINE_RULES:
         if any(map(holds, words)) and rule(line):
             return kind
-    if any(map(holds, _ROUND_SIX_WORDS)):
-        for words, rule, kind in _ROUND_SIX:
+    if any(map(holds, ROUND_SIX_WORDS)):
+        for words, rule, kind in ROUND_SIX:
             if any(map(holds, words)) and rule(line):
                 return kind
-    assigned = _assigned(line) if any(map(holds, _SECRET_WORDS)) else None
+    assigned = _assigned(unwrapped(line)) if any(map(holds, _SECRET_WORDS)) else None
     assigned = assigned or login_pair(line, lower)
     assigned = assigned or table_row(line, {}) or labelled_password(line)
     if assigned is None and any(map(holds, CONTEXT_WORDS)):

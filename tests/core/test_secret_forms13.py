@@ -1,0 +1,68 @@
+"""The secret gate's thirteenth round: credentials it let through (a password after the
+flag of a command that takes it, a well-known account's password after a slash, a
+password in a memory's name, a UUID under a secret's label, an X app's bearer token, a
+default password said to be in use), each written through the store as a memory file and
+as a memory's name, beside a look-alike that is kept. Values here are made up, none is a
+real credential."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from serena_memory.core import secrets
+from serena_memory.core.store import MemoryStore
+
+
+def store(tmp_path: Path) -> MemoryStore:
+    (tmp_path / "p").mkdir(parents=True, exist_ok=True)
+    return MemoryStore(tmp_path / "p", home=tmp_path / "h")
+
+
+def written(tmp_path: Path, texts: list[str]) -> None:
+    """Each text is written as a memory and read back."""
+    memories = store(tmp_path)
+    for number, text in enumerate(texts):
+        memories.write(f"notes/kept-{number}", f"# Notes\n\n{text}\n")
+        assert memories.read(f"notes/kept-{number}").strip().endswith(text.strip())
+
+
+def refused(tmp_path: Path, texts: list[str]) -> None:
+    memories = store(tmp_path)
+    for number, text in enumerate(texts):
+        with pytest.raises(secrets.SecretFoundError):
+            memories.write(f"notes/refused-{number}", f"# Notes\n\n{text}\n")
+
+
+def name_refused(tmp_path: Path, names: list[str]) -> None:
+    memories = store(tmp_path)
+    for name in names:
+        with pytest.raises(secrets.SecretFoundError):
+            memories.write(name, "# Notes\n\nnothing secret here\n")
+
+
+def name_kept(tmp_path: Path, names: list[str]) -> None:
+    memories = store(tmp_path)
+    for name in names:
+        memories.write(name, "# Notes\n\nnothing secret here\n")
+        assert memories.read(name).strip().endswith("nothing secret here")
+
+
+def test_a_password_after_a_tools_password_flag_is_refused(tmp_path: Path) -> None:
+    commands = [
+        "ipmitool -I lanplus -H 10.9.4.7 -U ADMIN -P QW7RT2KX9B sensor list",
+        "openssl enc -aes-256-cbc -d -in db.dump.enc -out db.dump -k 'Lx9#vb2Qe7rPmz'",
+        "openssl enc -aes-256-cbc -in a.tar -out a.enc -pass pass:Lx9vb2Qe7rPmz",
+        "plink -ssh ops@10.1.1.4 -pw Tq7mBx2wLp",
+    ]
+    refused(tmp_path, commands)
+    name_refused(tmp_path / "n", [commands[0]])
+    written(
+        tmp_path / "k",
+        [
+            "ipmitool -I lanplus -H 10.9.4.7 -U ADMIN -P $IPMI_PASSWORD sensor list",
+            "openssl enc -aes-256-cbc -d -in db.dump.enc -out db.dump -pass env:BACKUP_PASS",
+            "openssl s_client -connect example.org:443 -k client.pem",
+        ],
+    )

@@ -66,3 +66,41 @@ def test_a_password_after_a_tools_password_flag_is_refused(tmp_path: Path) -> No
             "openssl s_client -connect example.org:443 -k client.pem",
         ],
     )
+
+
+def test_a_well_known_accounts_password_after_a_slash_is_refused(tmp_path: Path) -> None:
+    logins = [
+        "Local Gitea: admin/admin2024, org `acme`.",
+        "SQL Server in the lab VM: sa / Pa55word!x",
+        "Prod RabbitMQ: the installer set `admin` / `Changeme7731!` and nobody rotated it.",
+    ]
+    refused(tmp_path, logins)
+    name_refused(tmp_path / "n", ["Local Gitea: admin/admin2024"])
+    written(
+        tmp_path / "k",
+        [
+            "Routes: admin/users2 lists the accounts; read/write over TCP/IP.",
+            "docker pull postgres/postgres15 and fork user/project2 first.",
+            "Grafana in the dev stack: admin/admin (it asks to change it).",
+            "SQL Server dev container: `sa` / `YourStrong!Passw0rd` (from the docker docs).",
+        ],
+    )
+
+
+def test_a_default_password_said_to_be_still_in_use_is_refused(tmp_path: Path) -> None:
+    refused(
+        tmp_path,
+        [
+            "The Nexus admin account still uses `admin123` as its password.",
+            "Staging Airflow still has the bootstrap admin: user `admin`, password `changeme`.",
+        ],
+    )
+    name_refused(tmp_path / "n", ["The Nexus admin account still uses `changeme` as its password"])
+    written(
+        tmp_path / "k",
+        [
+            "Example: the admin password: `changeme` in values.yaml, replace it.",
+            "password: changeme",
+            "The admin password is still kept in the vault as `ADMIN_PASSWORD`.",
+        ],
+    )

@@ -9,6 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from serena_memory.core.secret_accounts import (
+    ACCOUNT_WORDS,
+    IN_USE_WORDS,
+    account_slash_password,
+    default_password_in_use,
+)
 from serena_memory.core.secret_calls import (
     CALL_WORDS,
     KEYED_CALL_WORDS,
@@ -77,6 +83,8 @@ LINE_RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
     (CALL_WORDS, call_password, "password given to a login's call in code"),
     (KEYED_CALL_WORDS, keyed_call, "key given to a call in code"),
     (QUOTED_LOGIN_WORDS, default_login_for_remote_host, "default login for a remote host"),
+    (ACCOUNT_WORDS, account_slash_password, "login in a sentence"),
+    (IN_USE_WORDS, default_password_in_use, "default password in use"),
 )
 # the rules of the sixth round, behind one test of their words (most lines hold none):
 # (words, rule, kind)

@@ -352,6 +352,7 @@ _PLAIN = re.compile(r"\s*(?:#{1,6} |[-*] |\d+\. )?(?:[A-Za-z ,.`-]|:(?=\s|$)|\*\
 _NOT_PLAIN = re.compile(
     r"[a-z][A-Z]|[A-Z]{12}|(?i:phrase|mnemonic|words|app[ -]password)"
     r"|^\s*[a-z]{2,12}(?:pw|pass|passwd|password)\s"  # a directive: rootpw copper-juniper
+    r"|`\w{4,64}`[^\n]{0,40}\bpassword|(?i:password)\W{1,4}`\w{4,64}`"  # a quoted password
 )
 
 

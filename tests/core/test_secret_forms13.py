@@ -104,3 +104,27 @@ def test_a_default_password_said_to_be_still_in_use_is_refused(tmp_path: Path) -
             "The admin password is still kept in the vault as `ADMIN_PASSWORD`.",
         ],
     )
+
+
+def test_a_password_after_its_word_in_a_memory_name_is_refused(tmp_path: Path) -> None:
+    name_refused(
+        tmp_path,
+        [
+            "ops-notes-password-tiger7",
+            "qa-db-password-Harbor07lumen",
+            "db-creds-app_ro-WkTzpLrQE58XNV",
+        ],
+    )
+    refused(tmp_path / "t", ["qa-db-password-Harbor07lumen"])
+    name_kept(
+        tmp_path / "k",
+        [
+            "api-key-rotation-policy",
+            "password-reset-flow-v2",
+            "token-refresh-2024",
+            "secrets_handling",
+            "password-hashing-argon2",
+            "creds-ops311",
+            "creds-MyService2x",
+        ],
+    )

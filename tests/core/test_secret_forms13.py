@@ -128,3 +128,28 @@ def test_a_password_after_its_word_in_a_memory_name_is_refused(tmp_path: Path) -
             "creds-MyService2x",
         ],
     )
+
+
+UUID = "5c1e9a7d-2b4f-4e8a-9d3c-71f0b6a2e4c8"  # made up
+
+
+def test_a_uuid_under_a_secrets_label_is_refused(tmp_path: Path) -> None:
+    labelled = [
+        f"consul acl bootstrap printed SecretID: {UUID} (the management token)",
+        f'curl -H "X-Consul-Token: {UUID}" http://127.0.0.1:8500/v1/kv/app',
+        f"nomad acl token {UUID}",
+        f"client_secret: {UUID}",
+    ]
+    refused(tmp_path, labelled)
+    name_refused(tmp_path / "n", [f"nomad-acl-token {UUID}"])
+    written(
+        tmp_path / "k",
+        [
+            f"client_id: {UUID}",
+            f"request id {UUID}, trace id {UUID}",
+            f"AccessorID: {UUID}",
+            f"Idempotency-Key: {UUID}",
+            f"next_page_token: {UUID}",
+            f"Secret ID (not the value): {UUID}",
+        ],
+    )

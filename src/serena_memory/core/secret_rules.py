@@ -51,6 +51,7 @@ from serena_memory.core.secret_phrases import (
 )
 from serena_memory.core.secret_remote import QUOTED_LOGIN_WORDS, default_login_for_remote_host
 from serena_memory.core.secret_urls import URL_WORDS, url_password
+from serena_memory.core.secret_uuids import UUID_WORDS, labelled_uuid
 
 URL_PASSWORD = "password in a URL"
 
@@ -85,6 +86,7 @@ LINE_RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
     (QUOTED_LOGIN_WORDS, default_login_for_remote_host, "default login for a remote host"),
     (ACCOUNT_WORDS, account_slash_password, "login in a sentence"),
     (IN_USE_WORDS, default_password_in_use, "default password in use"),
+    (UUID_WORDS, labelled_uuid, "UUID under a secret's label"),
 )
 # the rules of the sixth round, behind one test of their words (most lines hold none):
 # (words, rule, kind)

@@ -153,3 +153,16 @@ def test_a_uuid_under_a_secrets_label_is_refused(tmp_path: Path) -> None:
             f"Secret ID (not the value): {UUID}",
         ],
     )
+
+
+# made up, in the shape of an X (Twitter) app's bearer token: 21 A's, then the token
+X_BEARER = "A" * 21 + "Qm7Lx2Mv9Np4Rt8Wz1Yb3Hc6Jd0Fg5Sk%2BQm7Xr4Tn9Vz1Lp6Bw8Ce3Gh5Kq7"
+
+
+def test_an_x_app_bearer_token_is_refused(tmp_path: Path) -> None:
+    refused(tmp_path, [f"X bearer for the scraper: {X_BEARER}", f"X_BEARER={X_BEARER}"])
+    name_refused(tmp_path / "n", [f"scraper-bearer-{X_BEARER}"])
+    written(
+        tmp_path / "k",
+        ["A zeroed buffer in base64: " + "A" * 60, "Bearer shape: " + "A" * 21 + "x" * 40],
+    )

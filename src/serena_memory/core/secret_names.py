@@ -121,13 +121,16 @@ def _worded_value(name: str) -> str | None:
         tail = name[len("".join(parts[: at + 1])) + at + 1 :]  # after the word and its joint
         drawn = (near and random_looking(parts[-1])) or _drawn_tail(tail)
         last = parts[-1] if near else ""
-        if word in _PASSWORD_PARTS and (drawn or _password_value(last, tail)):
-            return "password in a memory's name"
-        if word in _PASSWORD_PARTS and _set_password(last, adjacent=not between):
+        if word in _PASSWORD_PARTS and (drawn or _password_after(last, tail, between)):
             return "password in a memory's name"
         if word in _TOKEN_PARTS and (word != "key" or lowered[at - 1 : at] == ["api"]) and drawn:
             return "token in a memory's name"
     return None
+
+
+def _password_after(last: str, tail: str, between: list[str]) -> bool:
+    """Whether what follows a password's word is a password a person set."""
+    return _password_value(last, tail) or _set_password(last, adjacent=not between)
 
 
 def _drawn_tail(tail: str) -> bool:
@@ -191,9 +194,8 @@ def _set_password(last: str, *, adjacent: bool) -> bool:
     algorithm or protocol."""
     if not last or is_placeholder(last.lower().strip("0123456789")):
         return False
-    if _CASES_AND_DIGITS.fullmatch(last) and human_password(last) and not _PASCAL_CASE.fullmatch(last):
-        if _DIGITS_INSIDE.search(last) or len(_CASE_CHANGE.findall(last)) >= 4:
-            return True
+    if _drawn_or_set(last):
+        return True
     letters = last.rstrip("0123456789").lower()
     return (
         adjacent
@@ -204,3 +206,12 @@ def _set_password(last: str, *, adjacent: bool) -> bool:
         and re.search(r"(?:19|20)\d\d$", last) is None
         and re.fullmatch(r"[a-z]{1,4}\d{2,}", last) is None  # a ticket's or an id's: ops311
     )
+
+
+def _drawn_or_set(part: str) -> bool:
+    """Whether ``part`` holds both cases and digits as a password does: digits between
+    letters or the case changing often, never capitalised words with a number."""
+    if not _CASES_AND_DIGITS.fullmatch(part) or _PASCAL_CASE.fullmatch(part):
+        return False
+    shaped = _DIGITS_INSIDE.search(part) or len(_CASE_CHANGE.findall(part)) >= 4
+    return bool(shaped) and human_password(part)

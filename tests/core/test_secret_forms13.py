@@ -83,6 +83,7 @@ def test_a_well_known_accounts_password_after_a_slash_is_refused(tmp_path: Path)
             "docker pull postgres/postgres15 and fork user/project2 first.",
             "Grafana in the dev stack: admin/admin (it asks to change it).",
             "SQL Server dev container: `sa` / `YourStrong!Passw0rd` (from the docker docs).",
+            "Default login for the dev container: admin / admin123",
         ],
     )
 
@@ -151,6 +152,7 @@ def test_a_uuid_under_a_secrets_label_is_refused(tmp_path: Path) -> None:
             f"Idempotency-Key: {UUID}",
             f"next_page_token: {UUID}",
             f"Secret ID (not the value): {UUID}",
+            f"sha256 of the Consul token: {UUID}",
         ],
     )
 

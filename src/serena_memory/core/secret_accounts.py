@@ -39,6 +39,8 @@ def account_slash_password(line: str) -> bool:
     """A well-known account then a slash and a password: letters with a digit or a symbol
     (``admin/admin123``, ``sa / Passw0rd!``), not a route, a path, a file nor a version."""
     in_use = _STILL.search(line) is not None  # (then a default's word counts: Changeme5005!)
+    if not in_use and _DOCUMENTED.search(line):
+        return False  # a default login a product ships with, as its docs give it
     for match in _ACCOUNT_SLASH.finditer(line):
         value = match.group(3).rstrip(".,;:)")
         if not _LEAD.search(line[: match.start()]) or not _account_password(match.group(1), value):
@@ -52,7 +54,11 @@ def account_slash_password(line: str) -> bool:
 # start, or a word that introduces one (`docker pull postgres/...`, `fork user/...` are none)
 _LEAD = re.compile(
     r"(?i)(?:^|[:(,\u2014\u2013>]|\s-|\b(?:login|logins|creds|credentials|is|are|uses|use|with"
-    r"|as|account|accounts|password|pw|still|set|on|via|by|default)\b)\s*[*_]{0,2}$"
+    r"|as|account|accounts|password|pw|still|set|on|via|by)\b)\s*[*_]{0,2}$"
+)
+# a login said to be a product's default or its docs' example
+_DOCUMENTED = re.compile(
+    r"(?i)\bdefaults?\b|\bexample|\be\.g\.|\bdocs?\b|\bdocumentation\b|\bships\s+with\b"
 )
 # a word with a counter (project2, data01) is a name; a default's word with one is the
 # password people set (admin123, root2024)

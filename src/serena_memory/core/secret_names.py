@@ -173,7 +173,7 @@ _COUNTED = _words(
 _CASES_AND_DIGITS = re.compile(r"(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])(?=\D*\d)[A-Za-z0-9]{8,64}")
 # digits between letters (Nimbus04velve), or case changing often (QSaqIrnBE79CMO): drawn or
 # set, never a PascalCase name with a counter (MyService2)
-_DIGITS_INSIDE = re.compile(r"[A-Za-z]\d+[A-Za-z]")
+_DIGITS_INSIDE = re.compile(r"[A-Za-z]{3}\d+[A-Za-z]")
 _CASE_CHANGE = re.compile(r"[a-z][A-Z]|[A-Z][a-z]")
 # capitalised words and numbers (Base64Encoded, MyService2x): a name's term (possessive:
 # linear)

@@ -23,8 +23,11 @@ _LABELLED_UUID = (
 _NOT_A_CREDENTIAL = re.compile(
     r"(?i)idempoten|csrf|xsrf|page|next|continuation|cursor|pagination|sync|cancel|correlation"
 )
-# a remark that the UUID is the secret's id, not its value
-_ID_ONLY = re.compile(r"(?i)not the (?:value|secret|token)|\bid only\b|\bis an? id\b")
+# a remark that the UUID is the secret's id or its hash, not its value
+_ID_ONLY = re.compile(
+    r"(?i)not the (?:value|secret|token)|\bid only\b|\bis an? id\b"
+    r"|\b(?:sha-?\d*|md5|hash(?:ed)?|digest|fingerprint|checksum)\b"  # a hash of the secret
+)
 
 
 @cache

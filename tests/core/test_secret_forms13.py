@@ -168,3 +168,14 @@ def test_an_x_app_bearer_token_is_refused(tmp_path: Path) -> None:
         tmp_path / "k",
         ["A zeroed buffer in base64: " + "A" * 60, "Bearer shape: " + "A" * 21 + "x" * 40],
     )
+
+
+def test_a_bearer_token_given_to_an_http_clients_call_is_refused(tmp_path: Path) -> None:
+    refused(
+        tmp_path,
+        ['let r = client.get(url).bearer_auth("Qm7Lx2Mv9Np4Rt8Wz1Yb3Hc6Jd0Fg5Sk").send().await?;'],
+    )
+    written(
+        tmp_path / "k",
+        ["let r = client.get(url).bearer_auth(&token).send().await?;"],
+    )

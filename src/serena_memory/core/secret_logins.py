@@ -18,13 +18,30 @@ _APP_PASSWORD = re.compile(
 )
 
 
+# ...or the same four groups given to a password's setting (a mail client's, as Gmail's
+# SMTP takes it): `password: abcd efgh ijkl mnop`
+_APP_PASSWORD_SET = re.compile(
+    r"(?i)\b(?:password|passwd|pass|pwd)[\"']?\s*[:=]\s*[\"']?"
+    r"([a-z]{4}( )[a-z]{4}\2[a-z]{4}\2[a-z]{4})[\"']?\s*$"
+)
+
+
 def app_password(line: str) -> bool:
-    """An app password after the words that name it: four groups of four small letters."""
-    for match in _APP_PASSWORD.finditer(line):
+    """An app password after the words that name it, or given to a password's setting:
+    four groups of four small letters."""
+    drawn = [match for match in _APP_PASSWORD_SET.finditer(line) if _unspeakable(match.group(1))]
+    for match in [*_APP_PASSWORD.finditer(line), *drawn]:
         letters = match.group(1).replace(" ", "").replace("-", "")
         if letters.islower() and len(set(letters)) >= 8 and not _alphabet_run(letters):
             return True
     return False
+
+
+def _unspeakable(groups: str) -> bool:
+    """Whether four groups of letters were drawn, not words (``keep your eyes open``): a
+    group without a vowel, and at most one vowel in three of them."""
+    vowels = [sum(letter in "aeiouy" for letter in group) for group in groups.lower().split()]
+    return min(vowels) == 0 and sum(count <= 1 for count in vowels) >= 3
 
 
 def _alphabet_run(letters: str) -> bool:

@@ -79,7 +79,11 @@ LINE_RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
         "recovery phrase",
     ),
     (PASSCODE_WORDS, passcode, "PIN or passcode"),
-    (("app password", "application password", "app-specific"), app_password, "app password"),
+    (
+        ("app password", "application password", "app-specific", "pass", "pwd"),
+        app_password,
+        "app password",
+    ),
     (LOGIN_WORDS, login_said, "login in a sentence"),
     (CALL_WORDS, call_password, "password given to a login's call in code"),
     (KEYED_CALL_WORDS, keyed_call, "key given to a call in code"),

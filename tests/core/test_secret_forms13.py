@@ -182,5 +182,6 @@ def test_a_bearer_token_given_to_an_http_clients_call_is_refused(tmp_path: Path)
 
 
 def test_an_app_password_given_to_a_password_setting_is_refused(tmp_path: Path) -> None:
-    refused(tmp_path, ["```yaml\nmail:\n  username: ops@example.org\n  password: qwzt hbvk mrdx pfjs\n```"])
+    setting = "```yaml\nmail:\n  username: ops@example.org\n  password: qwzt hbvk mrdx pfjs\n```"
+    refused(tmp_path, [setting])
     written(tmp_path / "k", ["```yaml\nhint:\n  password: keep your eyes open\n```"])

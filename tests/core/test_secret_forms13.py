@@ -94,6 +94,7 @@ def test_a_default_password_said_to_be_still_in_use_is_refused(tmp_path: Path) -
         [
             "The Nexus admin account still uses `admin123` as its password.",
             "Staging Airflow still has the bootstrap admin: user `admin`, password `changeme`.",
+            "root on the lab NAS is still M@ple!92, nobody changed it",
         ],
     )
     name_refused(tmp_path / "n", ["The Nexus admin account still uses `changeme` as its password"])
@@ -103,6 +104,7 @@ def test_a_default_password_said_to_be_still_in_use_is_refused(tmp_path: Path) -
             "Example: the admin password: `changeme` in values.yaml, replace it.",
             "password: changeme",
             "The admin password is still kept in the vault as `ADMIN_PASSWORD`.",
+            "The admin user still uses OAuth2-based login and C++17 builds.",
         ],
     )
 

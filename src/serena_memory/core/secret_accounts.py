@@ -1,7 +1,7 @@
 """An account's password said in prose (for core/secrets.py): a well-known account then
 a slash and its password (``Local Keycloak: admin/admin123``, ``sa / Passw0rd!``), and a
 default password said to be still in use (``the admin account still uses `changeme` as
-its password``).
+its password``, ``root is still VALUE``).
 
 A password people set after a well-known account's name is often weak (a word and a
 counter, a default spelt with digits): the account's name and the slash say what it is,
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from serena_memory.core.secret_values import DEFAULT_WORDS, NOT_A_VALUE
+from serena_memory.core.secret_values import DEFAULT_WORDS, NOT_A_VALUE, strong_password
 
 # a well-known account (administrators, databases' superusers, guests), a slash with or
 # without spaces, and a value with no further slash (not a path's next folder)
@@ -90,6 +90,8 @@ _STILL = re.compile(
     r"|\b(?:nobody|no one)\s+(?:has\s+|ever\s+)?(?:changed|rotated)\b"
     r"|\bn(?:o|')t\s+(?:yet\s+)?(?:been\s+)?(?:changed|rotated)\b"
 )
+_STILL_VALUE = re.compile(r"(?i)\bstill\s+(?:is\s+|uses\s+)?[`'\"]?([^\s`'\",;]{8,64})")
+_PASSWORD_SYMBOL = re.compile(r"[!#$%^&*~?@+]")
 _ACCOUNT = re.compile(r"(?i)\b(?:admin|administrator|root|account|user|login|superuser)\b")
 # the password quoted: "uses `VALUE` as its password", "password `VALUE`", "password is
 # 'VALUE'", "password: `VALUE`"
@@ -109,7 +111,11 @@ def default_password_in_use(line: str) -> bool:
         value = match.group(2) or match.group(4)
         if re.fullmatch(r"\$\w+|\$\{[^}]*\}|<[^>]*>|\*+|x+|\.+", value, re.I) is None:
             return True
-    return False
+    # unquoted, a strong one with a password's symbol: "root on the old NAS is still VALUE"
+    return any(
+        strong_password(value) and _PASSWORD_SYMBOL.search(value) is not None
+        for value in _STILL_VALUE.findall(line)
+    )
 
 
 ACCOUNT_WORDS = ("/",)

@@ -187,3 +187,14 @@ def test_an_app_password_given_to_a_password_setting_is_refused(tmp_path: Path) 
     setting = "```yaml\nmail:\n  username: ops@example.org\n  password: qwzt hbvk mrdx pfjs\n```"
     refused(tmp_path, [setting])
     written(tmp_path / "k", ["```yaml\nhint:\n  password: keep your eyes open\n```"])
+
+
+def test_a_userlists_pair_after_a_label_is_refused(tmp_path: Path) -> None:
+    refused(tmp_path, ['pgbouncer userlist.txt: "app" "Qm7Lx2Mv9Np4Rt8Wz1Yb3H"'])
+    written(
+        tmp_path / "k",
+        [
+            'pgbouncer userlist.txt: "app" "md5a3c1e0f9b8d7c6b5a4f3e2d1c0b9a8f7"',
+            'Greeting: "hello" "WorldWide"',
+        ],
+    )

@@ -99,7 +99,8 @@ _LOGIN_WITH = re.compile(
 # a Wi-Fi network described, then its password alone after a colon
 _WIFI_DESCRIBED = re.compile(r"(?i)\b(?:wi-?fi|wlan)\b[^\n:]{0,80}:\s+([^\s`'\",;]{8,63})$")
 # two quoted fields, a user and a password, as pgbouncer's userlist holds them
-_QUOTED_PAIR = re.compile(r"^\s*\"[\w.@-]{1,64}\"\s+\"([^\"\s]{8,200})\"\s*$")
+# (alone on its line, or after a label: `pgbouncer userlist.txt: "app" "VALUE"`)
+_QUOTED_PAIR = re.compile(r"(?:^\s*|:\s+)\"[\w.@-]{1,64}\"\s+\"([^\"\s]{8,200})\"\s*$")
 
 
 # each form with the words (in lower case) a line must hold for it, and its value's test
@@ -115,7 +116,7 @@ _LOGINS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]], .
     (("→", "->", "=>"), _USER_ARROW, lambda value: _generated(value)),
     (("login ", "user "), _LOGIN_WITH, lambda value: _generated(value)),
     (("wi-fi", "wifi", "wlan"), _WIFI_DESCRIBED, lambda value: _generated(value)),
-    (('" "',), _QUOTED_PAIR, all_classes),
+    (('" "',), _QUOTED_PAIR, lambda value: _userlist_password(value)),
 )
 
 
@@ -137,6 +138,14 @@ def login_said(line: str) -> bool:
 # a word and a tail of letters and digits, as a user's password beside its name (mailer /
 # delta.tska01): any tail that holds both, where alone it would need a letter after a digit
 _TAIL = re.compile(r"[a-z]{4,10}[._](?=[a-z]*\d)(?=\d*[a-z])[a-z0-9]{5,8}")
+
+
+def _userlist_password(value: str) -> bool:
+    """Whether a userlist's second field is a password in clear, not its stored hash
+    (``md5`` and 32 hex digits, a SCRAM verifier)."""
+    if re.fullmatch(r"md5[0-9a-f]{32}", value) or value.startswith("SCRAM-"):
+        return False
+    return all_classes(value) or random_looking(value)
 
 
 def _paired_tail(value: str) -> bool:

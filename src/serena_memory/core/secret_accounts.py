@@ -54,7 +54,7 @@ def account_slash_password(line: str) -> bool:
 # start, or a word that introduces one (`docker pull postgres/...`, `fork user/...` are none)
 _LEAD = re.compile(
     r"(?i)(?:^|[:(,\u2014\u2013>]|\s-|\b(?:login|logins|creds|credentials|is|are|uses|use|with"
-    r"|as|account|accounts|password|pw|still|set|on|via|by)\b)\s*[*_]{0,2}$"
+    r"|as|account|accounts|password|pw|still|set|on|via|by)\b)\s{0,3}[*_]{0,2}$"
 )
 # a login said to be a product's default or its docs' example
 _DOCUMENTED = re.compile(

@@ -198,3 +198,11 @@ def test_a_userlists_pair_after_a_label_is_refused(tmp_path: Path) -> None:
             'Greeting: "hello" "WorldWide"',
         ],
     )
+
+
+def test_a_long_run_of_blanks_before_a_value_is_scanned_quickly(tmp_path: Path) -> None:
+    import time
+
+    started = time.monotonic()
+    written(tmp_path, [" " * 50_000 + "done."])
+    assert time.monotonic() - started < 5  # (30 s when the plain-line test backtracked)

@@ -62,12 +62,14 @@ _PASSWORD_FIELD = re.compile(r"(?i)^(?:#|\[|input|\.)[^\n]{0,40}pass(?:word|wd)?
 # setApiKey, new SecretKeySpec, with_token): a literal given to it is that secret
 _KEYED_NAME = re.compile(
     r"(?i)(?:key|secret|token)(?:spec)?$|^(?:from|with|set|use)_?(?:key|secret|token)"
+    r"|^bearer_?auth$"  # an HTTP client's bearer credential: reqwest's .bearer_auth("...")
 )
 # ...or a cipher's or a MAC's constructor, whose first argument is its key: Fernet(b"..."),
 # AES.new(b"..."), hmac.new(b"..."), HmacSha256::new_from_slice(b"...")
 _CIPHER = re.compile(r"(?i)(?:^|[.:])(?:fernet|aes|hmac\w*|chacha\w*|secretbox|aesgcm)(?:[.:]|$)")
 # the words a line must hold before such calls are read
-KEYED_CALL_WORDS = ("key(", "secret(", "token(", "keyspec(", "fernet(", "aes", "hmac", "hex")
+KEYED_CALL_WORDS: tuple[str, ...] = ("key(", "secret(", "token(", "keyspec(", "fernet(", "aes")
+KEYED_CALL_WORDS += ("hmac", "hex", "bearer_auth(", "bearerauth(")
 # a string literal right after a call's parenthesis (a bytes literal's prefix before it)
 _FIRST_LITERAL = re.compile(r"\s*[bBrRuU]?(?:\"([^\"\n]{0,200})\"|'([^'\n]{0,200})')")
 # a key's length in hex (16, 24 or 32 bytes) decoded to bytes under a key's or a secret's

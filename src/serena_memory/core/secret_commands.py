@@ -86,6 +86,14 @@ _COMMAND_LINES = (
     # a user flag then a password flag, as MQTT, FTP and database clients take them:
     # mosquitto_pub -u USER -P VALUE (the user named first: `-P` alone may be a port)
     rf"\s(?:-u|--username)[ =]\S+\s+(?:-[A-Za-z]\s+\S+\s+)?-[pP]\s+{_ARG}",
+    # IPMI's clients take the BMC's password after -P (ipmitool -U USER -P VALUE); OpenSSL's
+    # enc takes a passphrase after -k (its key in hex after -K); unzip takes one after -P,
+    # PuTTY's plink and pscp after -pw, Net-SNMP's v3 tools their passphrases after -A, -X
+    rf"\bipmi(?:tool|util)\b[^\n|;&]*?\s-P\s+{_ARG}",
+    rf"\bopenssl\s+(?:enc|aes[\w-]*|des[\w-]*|bf[\w-]*|camellia[\w-]*)\b[^\n|;&]*?\s-[kK]\s+{_ARG}",
+    rf"\bunzip\b[^\n|;&]*?\s-P\s+{_ARG}",
+    rf"\b(?:plink|pscp|psftp|putty)\b[^\n|;&]*?\s-pw\s+{_ARG}",
+    rf"\bsnmp\w+\b[^\n|;&]*?\s-[AX]\s+{_ARG}",
     # openssl -passin pass:VALUE
     r"\s-pass(?:in|out)?\s+pass:([^\s'\"]+)",
     # curl -u USER:VALUE, httpie -a USER:VALUE, bundle config HOST USER:VALUE, lftp -u
@@ -102,7 +110,7 @@ COMMAND_WORDS = (
     *("exp ", "expdp", "imp ", "impdp", "rman", "sqlldr"),
     *("secret set", "secrets set", "secret put", "secrets put", "env add", "secret add"),
     *("/p:", "/pass", "/pwd:", "/rp", "net user", "identified", "with password"),
-    *("sudo -s", "poetry config"),
+    *("sudo -s", "poetry config", "-k ", "-x "),
 )
 # a long flag and its value (`--account-key VALUE`, `--password=VALUE`, `--dest-creds
 # user:VALUE`): a secret when the flag's name is a secret's (core/secret_values.py); one

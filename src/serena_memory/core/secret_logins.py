@@ -18,13 +18,30 @@ _APP_PASSWORD = re.compile(
 )
 
 
+# ...or the same four groups given to a password's setting (a mail client's, as Gmail's
+# SMTP takes it): `password: abcd efgh ijkl mnop`
+_APP_PASSWORD_SET = re.compile(
+    r"(?i)\b(?:password|passwd|pass|pwd)[\"']?\s*[:=]\s*[\"']?"
+    r"([a-z]{4}( )[a-z]{4}\2[a-z]{4}\2[a-z]{4})[\"']?\s*$"
+)
+
+
 def app_password(line: str) -> bool:
-    """An app password after the words that name it: four groups of four small letters."""
-    for match in _APP_PASSWORD.finditer(line):
+    """An app password after the words that name it, or given to a password's setting:
+    four groups of four small letters."""
+    drawn = [match for match in _APP_PASSWORD_SET.finditer(line) if _unspeakable(match.group(1))]
+    for match in [*_APP_PASSWORD.finditer(line), *drawn]:
         letters = match.group(1).replace(" ", "").replace("-", "")
         if letters.islower() and len(set(letters)) >= 8 and not _alphabet_run(letters):
             return True
     return False
+
+
+def _unspeakable(groups: str) -> bool:
+    """Whether four groups of letters were drawn, not words (``keep your eyes open``): a
+    group without a vowel, and at most one vowel in three of them."""
+    vowels = [sum(letter in "aeiouy" for letter in group) for group in groups.lower().split()]
+    return min(vowels) == 0 and sum(count <= 1 for count in vowels) >= 3
 
 
 def _alphabet_run(letters: str) -> bool:
@@ -82,7 +99,8 @@ _LOGIN_WITH = re.compile(
 # a Wi-Fi network described, then its password alone after a colon
 _WIFI_DESCRIBED = re.compile(r"(?i)\b(?:wi-?fi|wlan)\b[^\n:]{0,80}:\s+([^\s`'\",;]{8,63})$")
 # two quoted fields, a user and a password, as pgbouncer's userlist holds them
-_QUOTED_PAIR = re.compile(r"^\s*\"[\w.@-]{1,64}\"\s+\"([^\"\s]{8,200})\"\s*$")
+# (alone on its line, or after a label: `pgbouncer userlist.txt: "app" "VALUE"`)
+_QUOTED_PAIR = re.compile(r"(?:^\s*|:\s+)\"[\w.@-]{1,64}\"\s+\"([^\"\s]{8,200})\"\s*$")
 
 
 # each form with the words (in lower case) a line must hold for it, and its value's test
@@ -98,7 +116,7 @@ _LOGINS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[str], bool]], .
     (("→", "->", "=>"), _USER_ARROW, lambda value: _generated(value)),
     (("login ", "user "), _LOGIN_WITH, lambda value: _generated(value)),
     (("wi-fi", "wifi", "wlan"), _WIFI_DESCRIBED, lambda value: _generated(value)),
-    (('" "',), _QUOTED_PAIR, all_classes),
+    (('" "',), _QUOTED_PAIR, lambda value: _userlist_password(value)),
 )
 
 
@@ -120,6 +138,14 @@ def login_said(line: str) -> bool:
 # a word and a tail of letters and digits, as a user's password beside its name (mailer /
 # delta.tska01): any tail that holds both, where alone it would need a letter after a digit
 _TAIL = re.compile(r"[a-z]{4,10}[._](?=[a-z]*\d)(?=\d*[a-z])[a-z0-9]{5,8}")
+
+
+def _userlist_password(value: str) -> bool:
+    """Whether a userlist's second field is a password in clear, not its stored hash
+    (``md5`` and 32 hex digits, a SCRAM verifier)."""
+    if re.fullmatch(r"md5[0-9a-f]{32}", value) or value.startswith("SCRAM-"):
+        return False
+    return all_classes(value) or random_looking(value)
 
 
 def _paired_tail(value: str) -> bool:

@@ -120,11 +120,17 @@ def _worded_value(name: str) -> str | None:
         near = len(between) <= 2 and all(map(_PLAIN_WORD.fullmatch, between))
         tail = name[len("".join(parts[: at + 1])) + at + 1 :]  # after the word and its joint
         drawn = (near and random_looking(parts[-1])) or _drawn_tail(tail)
-        if word in _PASSWORD_PARTS and (drawn or _password_value(parts[-1] if near else "", tail)):
+        last = parts[-1] if near else ""
+        if word in _PASSWORD_PARTS and (drawn or _password_after(last, tail, between)):
             return "password in a memory's name"
         if word in _TOKEN_PARTS and (word != "key" or lowered[at - 1 : at] == ["api"]) and drawn:
             return "token in a memory's name"
     return None
+
+
+def _password_after(last: str, tail: str, between: list[str]) -> bool:
+    """Whether what follows a password's word is a password a person set."""
+    return _password_value(last, tail) or _set_password(last, adjacent=not between)
 
 
 def _drawn_tail(tail: str) -> bool:
@@ -160,3 +166,52 @@ _COUNTED = _words(
     ticket run batch stage level case version release attempt try retry every
     """
 )
+
+
+# both cases and digits in one part (Nimbus04velve, QSaqIrnBE79CMO): a password, never a
+# name's word (a name's parts are one case, or a word capitalised: OAuth2 is short)
+_CASES_AND_DIGITS = re.compile(r"(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])(?=\D*\d)[A-Za-z0-9]{8,64}")
+# digits between letters (Nimbus04velve), or case changing often (QSaqIrnBE79CMO): drawn or
+# set, never a PascalCase name with a counter (MyService2)
+_DIGITS_INSIDE = re.compile(r"[A-Za-z]{3}\d+[A-Za-z]")
+_CASE_CHANGE = re.compile(r"[a-z][A-Z]|[A-Z][a-z]")
+# capitalised words and numbers (Base64Encoded, MyService2x): a name's term (possessive:
+# linear)
+_PASCAL_CASE = re.compile(r"(?:[A-Z][a-z]++|\d++[a-z]?+)++")
+# letters then digits, or digits inside (hunter2, blue42sky): a password's shape right after
+# the word, unless it names a version, a count, an algorithm or a protocol
+_LETTERS_AND_DIGITS = re.compile(r"(?=[a-z0-9]*[a-z][a-z0-9]*\d)(?=[a-z0-9]*\d)[a-z][a-z0-9]{5,40}")
+_TECHNICAL = re.compile(
+    r"(?:v|r|rev|sha|md|argon|pbkdf|base|utf|oauth|aes|rsa|ipv|http|ec|tls|ssl|des|bcrypt"
+    r"|scrypt|x|s|k|k8s|ed|p|ver|version|phase|gen|tier|level|node|db|rfc|iso)\d+[a-z]?\d*"
+)
+
+
+def _set_password(last: str, *, adjacent: bool) -> bool:
+    """Whether ``last`` (the name's last part, near its password word) is a password a
+    person set: both cases and digits anywhere near the word (``Nimbus04velve``), or, just
+    after the word, letters with digits (``hunter2``) that name no version, count, date,
+    algorithm or protocol."""
+    if not last or is_placeholder(last.lower().strip("0123456789")):
+        return False
+    if _drawn_or_set(last):
+        return True
+    letters = last.rstrip("0123456789").lower()
+    return (
+        adjacent
+        and _LETTERS_AND_DIGITS.fullmatch(last) is not None
+        and _TECHNICAL.fullmatch(last) is None
+        and letters not in _ABOUT
+        and letters not in _COUNTED
+        and re.search(r"(?:19|20)\d\d$", last) is None
+        and re.fullmatch(r"[a-z]{1,4}\d{2,}", last) is None  # a ticket's or an id's: ops311
+    )
+
+
+def _drawn_or_set(part: str) -> bool:
+    """Whether ``part`` holds both cases and digits as a password does: digits between
+    letters or the case changing often, never capitalised words with a number."""
+    if not _CASES_AND_DIGITS.fullmatch(part) or _PASCAL_CASE.fullmatch(part):
+        return False
+    shaped = _DIGITS_INSIDE.search(part) or len(_CASE_CHANGE.findall(part)) >= 4
+    return bool(shaped) and human_password(part)

@@ -9,6 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from serena_memory.core.secret_accounts import (
+    ACCOUNT_WORDS,
+    IN_USE_WORDS,
+    account_slash_password,
+    default_password_in_use,
+)
 from serena_memory.core.secret_calls import (
     CALL_WORDS,
     KEYED_CALL_WORDS,
@@ -45,6 +51,7 @@ from serena_memory.core.secret_phrases import (
 )
 from serena_memory.core.secret_remote import QUOTED_LOGIN_WORDS, default_login_for_remote_host
 from serena_memory.core.secret_urls import URL_WORDS, url_password
+from serena_memory.core.secret_uuids import UUID_WORDS, labelled_uuid
 
 URL_PASSWORD = "password in a URL"
 
@@ -72,11 +79,18 @@ LINE_RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
         "recovery phrase",
     ),
     (PASSCODE_WORDS, passcode, "PIN or passcode"),
-    (("app password", "application password", "app-specific"), app_password, "app password"),
+    (
+        ("app password", "application password", "app-specific", "pass", "pwd"),
+        app_password,
+        "app password",
+    ),
     (LOGIN_WORDS, login_said, "login in a sentence"),
     (CALL_WORDS, call_password, "password given to a login's call in code"),
     (KEYED_CALL_WORDS, keyed_call, "key given to a call in code"),
     (QUOTED_LOGIN_WORDS, default_login_for_remote_host, "default login for a remote host"),
+    (ACCOUNT_WORDS, account_slash_password, "login in a sentence"),
+    (IN_USE_WORDS, default_password_in_use, "default password in use"),
+    (UUID_WORDS, labelled_uuid, "UUID under a secret's label"),
 )
 # the rules of the sixth round, behind one test of their words (most lines hold none):
 # (words, rule, kind)

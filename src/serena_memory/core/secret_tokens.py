@@ -197,8 +197,9 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("Mapbox secret token", r"\bsk\.eyJ[A-Za-z0-9_-]{50,}\.[A-Za-z0-9_-]{20,}"),
     # a short-lived token, or a long-lived one (ten A's after its app's id)
     ("Dropbox token", r"\bsl\.[A-Za-z0-9_-]{130,}|\b[a-z0-9]{11}A{10}[A-Za-z0-9_=-]{43}"),
-    # an app-only bearer token: 22 A's, then the encoded token
-    ("Twitter bearer token", r"\bA{22}[A-Za-z0-9%]{80,}"),
+    # an app-only bearer token (X's, formerly Twitter's): 21 or 22 A's, then the encoded
+    # token, URL-safe and percent-encoded
+    ("Twitter bearer token", r"\bA{21}[A-Za-z0-9%_-]{30,}"),
     ("Frame.io token", r"\bfio-u-[A-Za-z0-9_=-]{64}"),
     (
         "Slack token",

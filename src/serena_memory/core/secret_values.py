@@ -332,7 +332,7 @@ def set_password(value: str) -> bool:
         return False
     letters = re.sub(r"[^A-Za-z]", "", value).lower()
     enough = 5 if value.rstrip("!?#*")[-2:-1].isalpha() else 4  # one digit: a longer word
-    return len(letters) >= enough and not _DEFAULT_WORDS.fullmatch(letters)
+    return len(letters) >= enough and not DEFAULT_WORDS.fullmatch(letters)
 
 
 # words joined with digits, as a password generator makes them (maple-nimbus-orbit-63)
@@ -393,7 +393,7 @@ def _drawn_with_slashes(value: str) -> bool:
 
 # what default and demo passwords are made of (admin123, postgres1, testpass01): with
 # digits only after them, a local default or a fixture's, never one a person must keep
-_DEFAULT_WORDS = re.compile(
+DEFAULT_WORDS = re.compile(
     r"(?:admin|administrator|test|testing|tester|pass|passwd|password|pwd|pw|secret|root|user"
     r"|guest|demo|dev|local|default|example|sample|changeme|change|qwerty|letmein|welcome"
     r"|postgres|postgresql|mysql|mariadb|redis|mongo|mongodb|rabbit|rabbitmq|minio|oracle"
@@ -427,7 +427,7 @@ def human_password(value: str) -> bool:
     if _HEX_OR_UUID.fullmatch(value) or _NOT_A_PASSWORD.fullmatch(value):
         return False
     letters = re.sub(r"\d", "", value).lower()
-    return not (re.fullmatch(r"[A-Za-z]+\d+", value) and _DEFAULT_WORDS.fullmatch(letters))
+    return not (re.fullmatch(r"[A-Za-z]+\d+", value) and DEFAULT_WORDS.fullmatch(letters))
 
 
 def bare(value: str) -> str:

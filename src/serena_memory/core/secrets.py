@@ -348,10 +348,13 @@ def _printed(above: str, part: str) -> str | None:
 # no run of capitals (an AWS key id may hold no digit), no word of a recovery phrase nor an
 # app password (four groups of small letters): no
 # rule finds a secret there, and a third of a memory's lines are such prose
-_PLAIN = re.compile(r"\s*(?:#{1,6} |[-*] |\d+\. )?(?:[A-Za-z ,.`-]|:(?=\s|$)|\*\*)*")
+# (possessive: a line of blanks before a value fails at once, not in time its square)
+_PLAIN = re.compile(r"\s*+(?:#{1,6} |[-*] |\d+\. )?(?:[A-Za-z ,.`-]|:(?=\s|$)|\*\*)*+")
 _NOT_PLAIN = re.compile(
     r"[a-z][A-Z]|[A-Z]{12}|(?i:phrase|mnemonic|words|app[ -]password)"
     r"|^\s*[a-z]{2,12}(?:pw|pass|passwd|password)\s"  # a directive: rootpw copper-juniper
+    r"|`\w{4,64}`[^\n]{0,40}\bpassword|(?i:password)\W{1,4}`\w{4,64}`"  # a quoted password
+    r"|(?i:pass|pwd)\w{0,4}:\s+[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}"  # an app password's groups
 )
 
 

@@ -1,0 +1,81 @@
+"""The secret gate on the fourteenth set's look-alikes (core/secret_lookalikes.py): a token
+cut short with a mark that says so, a template's slot or a framework's lookup of a
+variable, a test's value spelt in words; each written through the store as a memory's text
+and, where a name can hold it, as a memory's name, beside a secret of the same form that is
+still refused. Values here are made up, none is a real credential."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from serena_memory.core import secrets
+from serena_memory.core.store import MemoryStore
+
+# made up: drawn characters in a provider's shape and alone
+DRAWN = "Xq7Lx2Mv9Np4Rt8Wz1Yb3Hc6Jd0Fg5Sk2Qm7Xr"
+GITLAB = "glpat-Xq7Lx2Mv9Np4Rt8Wz1Yb"
+PULUMI = "pul-3f9a1c7e5b2d8f4a6c0e9b1d7f3a5c8e2b4d6f0a"
+
+
+def store(tmp_path: Path) -> MemoryStore:
+    (tmp_path / "p").mkdir(parents=True, exist_ok=True)
+    return MemoryStore(tmp_path / "p", home=tmp_path / "h")
+
+
+def written(tmp_path: Path, texts: list[str]) -> None:
+    """Each text is written as a memory and read back."""
+    memories = store(tmp_path)
+    for number, text in enumerate(texts):
+        memories.write(f"notes/kept-{number}", f"# Notes\n\n{text}\n")
+        assert memories.read(f"notes/kept-{number}").strip().endswith(text.strip())
+
+
+def refused(tmp_path: Path, texts: list[str]) -> None:
+    memories = store(tmp_path)
+    for number, text in enumerate(texts):
+        with pytest.raises(secrets.SecretFoundError):
+            memories.write(f"notes/refused-{number}", f"# Notes\n\n{text}\n")
+
+
+def named(tmp_path: Path, names: list[str]) -> None:
+    """Each line is a memory's name, written and read back."""
+    memories = store(tmp_path)
+    for name in names:
+        memories.write(f"notes/{name}", "# Notes\n\nkept\n")
+        assert "kept" in memories.read(f"notes/{name}")
+
+
+def refused_names(tmp_path: Path, names: list[str]) -> None:
+    memories = store(tmp_path)
+    for name in names:
+        with pytest.raises(secrets.SecretFoundError):
+            memories.write(f"notes/{name}", "# Notes\n\nkept\n")
+
+
+def test_a_token_cut_short_with_a_mark_is_kept_and_a_whole_one_refused(tmp_path: Path) -> None:
+    written(
+        tmp_path,
+        [
+            "PULUMI_ACCESS_TOKEN: pul-3f9a1c7[truncated]",
+            "GITLAB_TOKEN: glpat-Xq7L[truncated]",
+            "<?php\n$config['mapbox_key'] = 'sk.eyJ1Xq[...]';",
+            'DEPLOY_TOKEN="Xq7Lx2Mv9N(snipped)"',
+        ],
+    )
+    refused(
+        tmp_path / "r",
+        [
+            f"PULUMI_ACCESS_TOKEN: {PULUMI}",
+            f"GITLAB_TOKEN: {GITLAB}",
+            f"<?php\n$config['mapbox_key'] = '{DRAWN}';",
+            # a whole value with a mark after it: what followed was cut, not the value
+            f'DEPLOY_TOKEN="{DRAWN}[truncated]"',
+        ],
+    )
+
+
+def test_a_token_cut_short_in_a_memory_name_is_kept(tmp_path: Path) -> None:
+    named(tmp_path, ["GITLAB_TOKEN=glpat-Xq7L[truncated]", "AIRTABLE_PAT=patXq7Lx2Mv[truncated]"])
+    refused_names(tmp_path / "r", [f"GITLAB_TOKEN={GITLAB}", f"AIRTABLE_PAT=pat{DRAWN}"])

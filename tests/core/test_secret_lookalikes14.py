@@ -79,3 +79,29 @@ def test_a_token_cut_short_with_a_mark_is_kept_and_a_whole_one_refused(tmp_path:
 def test_a_token_cut_short_in_a_memory_name_is_kept(tmp_path: Path) -> None:
     named(tmp_path, ["GITLAB_TOKEN=glpat-Xq7L[truncated]", "AIRTABLE_PAT=patXq7Lx2Mv[truncated]"])
     refused_names(tmp_path / "r", [f"GITLAB_TOKEN={GITLAB}", f"AIRTABLE_PAT=pat{DRAWN}"])
+
+
+def test_a_template_slot_for_a_value_is_kept_and_a_value_refused(tmp_path: Path) -> None:
+    written(
+        tmp_path,
+        [
+            "# .env.example\nGITLAB_TRIGGER_TOKEN=__GITLAB_TRIGGER_TOKEN__\nLOG_LEVEL=debug",
+            'fly:\n  token: "__FLY_API_TOKEN__"',
+            "DB_PASSWORD=@@db_password@@",
+            "API_TOKEN=@API_TOKEN@",
+        ],
+    )
+    refused(
+        tmp_path / "r",
+        [
+            f"# .env.example\nGITLAB_TRIGGER_TOKEN={DRAWN}\nLOG_LEVEL=debug",
+            f'fly:\n  token: "{DRAWN}"',
+            # drawn characters between the marks are a value, not a name
+            f"API_TOKEN=__{DRAWN}__",
+        ],
+    )
+
+
+def test_a_template_slot_in_a_memory_name_is_kept(tmp_path: Path) -> None:
+    named(tmp_path, ["GOOGLE_MAPS_SERVER_KEY=__GOOGLE_MAPS_SERVER_KEY__"])
+    refused_names(tmp_path / "r", [f"GOOGLE_MAPS_SERVER_KEY={DRAWN}"])

@@ -46,11 +46,16 @@ _SLOT = re.compile(
 _LOOKUP = re.compile(r"%env\([\w:.-]{1,120}\)%|\$ENV\{[\"']?\w{1,120}[\"']?\}")
 
 
-def slot_or_lookup(value: str) -> bool:
-    """Whether ``value`` names where the secret comes from instead of holding it: a
-    template's slot or a lookup of a variable by its name."""
-    value = value.strip("\"'`")
-    return _SLOT.fullmatch(value) is not None or _LOOKUP.fullmatch(value) is not None
+def template_slot(value: str) -> bool:
+    """Whether ``value`` is a template's slot for a name's value (``__API_TOKEN__``): it says
+    where the secret goes, it holds none."""
+    return _SLOT.fullmatch(value.strip("\"'`")) is not None
+
+
+def variable_lookup(value: str) -> bool:
+    """Whether ``value`` looks a variable up by its name (``%env(API_KEY)%``): it names
+    where the secret is kept, it holds none."""
+    return _LOOKUP.fullmatch(value.strip("\"'`")) is not None
 
 
 # words that say a value is made for tests, and words that say what kind of credential it
@@ -76,6 +81,5 @@ def words_for_tests(value: str) -> bool:
 
 
 def lookalike(value: str) -> bool:
-    """Whether ``value`` only looks like a secret: cut short, a slot, a lookup or a test's
-    words."""
-    return cut_short(value) or slot_or_lookup(value) or words_for_tests(value)
+    """Whether ``value`` only looks like a secret: cut short or a template's slot."""
+    return cut_short(value) or template_slot(value)

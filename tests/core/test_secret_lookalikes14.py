@@ -105,3 +105,27 @@ def test_a_template_slot_for_a_value_is_kept_and_a_value_refused(tmp_path: Path)
 def test_a_template_slot_in_a_memory_name_is_kept(tmp_path: Path) -> None:
     named(tmp_path, ["GOOGLE_MAPS_SERVER_KEY=__GOOGLE_MAPS_SERVER_KEY__"])
     refused_names(tmp_path / "r", [f"GOOGLE_MAPS_SERVER_KEY={DRAWN}"])
+
+
+def test_a_lookup_of_a_variable_by_its_name_is_kept_and_a_value_refused(tmp_path: Path) -> None:
+    written(
+        tmp_path,
+        [
+            'api_key: "%env(YC_API_KEY)%"',
+            "parameters:\n  app.token: '%env(resolve:GITLAB_TOKEN)%'",
+            'my $token = "$ENV{HEROKU_API_KEY}";',
+        ],
+    )
+    refused(
+        tmp_path / "r",
+        [
+            f'api_key: "{DRAWN}"',
+            f"parameters:\n  app.token: '{DRAWN}'",
+            f'my $token = "{DRAWN}";',
+        ],
+    )
+
+
+def test_a_lookup_of_a_variable_in_a_memory_name_is_kept(tmp_path: Path) -> None:
+    named(tmp_path, ["api_key=%env(PERPLEXITY_API_KEY)%"])
+    refused_names(tmp_path / "r", [f"api_key={DRAWN}"])

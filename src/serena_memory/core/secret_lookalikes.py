@@ -81,5 +81,6 @@ def words_for_tests(value: str) -> bool:
 
 
 def lookalike(value: str) -> bool:
-    """Whether ``value`` only looks like a secret: cut short or a template's slot."""
-    return cut_short(value) or template_slot(value)
+    """Whether ``value`` only looks like a secret: cut short, a template's slot or a
+    variable's lookup."""
+    return cut_short(value) or template_slot(value) or variable_lookup(value)

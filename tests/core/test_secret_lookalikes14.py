@@ -129,3 +129,29 @@ def test_a_lookup_of_a_variable_by_its_name_is_kept_and_a_value_refused(tmp_path
 def test_a_lookup_of_a_variable_in_a_memory_name_is_kept(tmp_path: Path) -> None:
     named(tmp_path, ["api_key=%env(PERPLEXITY_API_KEY)%"])
     refused_names(tmp_path / "r", [f"api_key={DRAWN}"])
+
+
+def test_a_test_value_spelt_in_words_is_kept_and_a_passphrase_refused(tmp_path: Path) -> None:
+    written(
+        tmp_path,
+        [
+            '$env:STRIPE_RESTRICTED_KEY = "test-stripe-token-0000"\n.\\scripts\\sync.ps1',
+            "[google]\nuser = deploy\ntoken = test-google-token-0000\nverify_ssl = true",
+            'object Secrets {\n    const val MAPBOX_SECRET_TOKEN = "mock-mapbox-secret-key-1"\n}',
+        ],
+    )
+    refused(
+        tmp_path / "r",
+        [
+            # words a generator drew, with its number: a passphrase in use
+            '$env:STRIPE_RESTRICTED_KEY = "copper-juniper-velvet-0417"',
+            "[google]\nuser = deploy\ntoken = maple-nimbus-orbit-63\nverify_ssl = true",
+            # a test's word beside drawn characters: a value, whatever it is called
+            f'const val MAPBOX_SECRET_TOKEN = "test-token-{DRAWN}"',
+        ],
+    )
+
+
+def test_a_test_value_spelt_in_words_in_a_memory_name_is_kept(tmp_path: Path) -> None:
+    named(tmp_path, ["STRIPE_KEY=test-stripe-token-0000"])
+    refused_names(tmp_path / "r", ["STRIPE_KEY=copper-juniper-velvet-0417"])

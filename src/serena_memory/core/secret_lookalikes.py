@@ -66,21 +66,29 @@ _KIND = frozenset(
 )
 
 
+# a word as typed: one case or capitalised, no longer than words are (a run of drawn
+# letters is longer, or changes case inside)
+_WORD = re.compile(r"[a-z]{1,14}|[A-Z][a-z]{1,13}|[A-Z]{1,14}")
+
+
 def words_for_tests(value: str) -> bool:
     """Whether ``value`` is words alone (a counter may end it) that say it is a test's and
     name the credential it stands for: a fixture, never a generated passphrase."""
-    words = re.split(r"[-_.]", value.strip("\"'`").lower())
+    words = re.split(r"[-_.]", value.strip("\"'`"))
     if words and words[-1].isdigit():
         words.pop()
+    lowered = {word.lower() for word in words}
     return (
         len(words) >= 2
-        and all(word.isascii() and word.isalpha() for word in words)
-        and not _TESTING.isdisjoint(words)
-        and not _KIND.isdisjoint(words)
+        and all(_WORD.fullmatch(word) for word in words)
+        and not _TESTING.isdisjoint(lowered)
+        and not _KIND.isdisjoint(lowered)
     )
 
 
 def lookalike(value: str) -> bool:
-    """Whether ``value`` only looks like a secret: cut short, a template's slot or a
-    variable's lookup."""
-    return cut_short(value) or template_slot(value) or variable_lookup(value)
+    """Whether ``value`` only looks like a secret: cut short, a template's slot, a
+    variable's lookup or a test's words."""
+    return (
+        cut_short(value) or template_slot(value) or variable_lookup(value) or words_for_tests(value)
+    )

@@ -62,6 +62,7 @@ def test_a_token_cut_short_with_a_mark_is_kept_and_a_whole_one_refused(tmp_path:
             "GITLAB_TOKEN: glpat-Xq7L[truncated]",
             "<?php\n$config['mapbox_key'] = 'sk.eyJ1Xq[...]';",
             'DEPLOY_TOKEN="Xq7Lx2Mv9N(snipped)"',
+            'DEPLOY_TOKEN="Xq7Lx2Mv9N[..]"',
         ],
     )
     refused(
@@ -114,6 +115,7 @@ def test_a_lookup_of_a_variable_by_its_name_is_kept_and_a_value_refused(tmp_path
             'api_key: "%env(YC_API_KEY)%"',
             "parameters:\n  app.token: '%env(resolve:GITLAB_TOKEN)%'",
             'my $token = "$ENV{HEROKU_API_KEY}";',
+            "API_TOKEN=env:API_TOKEN",
         ],
     )
     refused(
@@ -138,6 +140,7 @@ def test_a_test_value_spelt_in_words_is_kept_and_a_passphrase_refused(tmp_path: 
             '$env:STRIPE_RESTRICTED_KEY = "test-stripe-token-0000"\n.\\scripts\\sync.ps1',
             "[google]\nuser = deploy\ntoken = test-google-token-0000\nverify_ssl = true",
             'object Secrets {\n    const val MAPBOX_SECRET_TOKEN = "mock-mapbox-secret-key-1"\n}',
+            "API_TOKEN=mock-token-1234",
         ],
     )
     refused(

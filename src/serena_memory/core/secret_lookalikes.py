@@ -12,7 +12,7 @@ import re
 # a mark that says a value was cut there: [truncated], (snipped), <...>, [...] (the bare
 # ellipsis, `...` and `…`, is a placeholder's already)
 _ELISION = re.compile(
-    r"[\[(<](?:\.{3}|…|truncated|trimmed|snip(?:ped)?|cut|elided|omitted|shortened)[\])>]",
+    r"[\[(<](?:\.{2,3}|…|truncated|trimmed|snip(?:ped)?|cut|elided|omitted|shortened)[\])>]",
     re.IGNORECASE,
 )
 # a cut token shows a prefix, a few characters: a value this long before the mark may be
@@ -42,8 +42,10 @@ _SLOT = re.compile(
     r"|(?P<one>[@$])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?P=one)"
 )
 # a framework's lookup of a variable or a parameter by its name: Symfony's
-# %env(API_KEY)% and %env(resolve:DSN)%, Perl's $ENV{API_KEY}
-_LOOKUP = re.compile(r"%env\([\w:.-]{1,120}\)%|\$ENV\{[\"']?\w{1,120}[\"']?\}")
+# %env(API_KEY)% and %env(resolve:DSN)%, Perl's $ENV{API_KEY}, a config's env:API_KEY
+_LOOKUP = re.compile(
+    r"%env\([\w:.-]{1,120}\)%|\$ENV\{[\"']?\w{1,120}[\"']?\}|(?i:env):[A-Z][A-Z0-9_]{0,120}"
+)
 
 
 def template_slot(value: str) -> bool:
@@ -74,7 +76,7 @@ _WORD = re.compile(r"[a-z]{1,14}|[A-Z][a-z]{1,13}|[A-Z]{1,14}")
 def words_for_tests(value: str) -> bool:
     """Whether ``value`` is words alone (a counter may end it) that say it is a test's and
     name the credential it stands for: a fixture, never a generated passphrase."""
-    words = re.split(r"[-_.]", value.strip("\"'`"))
+    words = re.split(r"[-_.]", value.strip("\"'`=: "))
     if words and words[-1].isdigit():
         words.pop()
     lowered = {word.lower() for word in words}

@@ -19,6 +19,7 @@ from typing import Any
 
 from serena_memory.core.secret_drawn import DERIVED, SID, UUID, derived_name, random_looking
 from serena_memory.core.secret_encoded import decoded_text
+from serena_memory.core.secret_lookalikes import cut_after
 from serena_memory.core.secret_naming import DATA_KEY_WORDS, secret_name
 from serena_memory.core.secret_public import public_context, remarked_public
 from serena_memory.core.secret_said import HASH_OF, generated, random_token
@@ -423,6 +424,7 @@ def _said_else(line: str, start: int, end: int) -> bool:
         public_context(line, start)
         or _AFTER_ELSE.match(line, end, end + 80) is not None
         or remarked_public(line, end)
+        or cut_after(line, start, end)  # cut short: sk.eyJ1I[...]
     )
 
 

@@ -12,6 +12,7 @@ from collections import Counter
 
 from serena_memory.core.secret_encoded import decoded_text
 from serena_memory.core.secret_encrypted import ENCRYPTED_SHAPE
+from serena_memory.core.secret_lookalikes import lookalike
 from serena_memory.core.secret_naming import PASSWORD_WORDS, password_name, word_set
 
 # a value in one of these shapes documents where a secret goes, it is not one; judged on
@@ -176,6 +177,7 @@ def is_placeholder(value: str) -> bool:
         or _REFERENCE.match(value)
         or _FILLER.search(value.lstrip("A"))  # (a Twitter bearer token starts with 22 A's)
         or IN_ORDER.search(value)
+        or lookalike(value)  # cut short, a slot: glpat-8apT[truncated], __API_TOKEN__
     ) or (len(value) >= 8 and len(set(value)) <= 3)
 
 

@@ -563,3 +563,23 @@ def test_a_long_run_of_blanks_after_a_secret_word_does_not_stall_the_scan():
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert done.stdout == "[]\n[]\n"
+
+
+def test_an_ordinary_memory_is_scanned_without_loading_detect_secrets(tmp_path: Path) -> None:
+    """detect-secrets (and the `requests` its plugins import) costs a write about 70 ms;
+    a memory of ordinary words never needs it, and a token one of its detectors knows
+    still loads it and is refused."""
+    probe = (
+        "import sys\n"
+        "from serena_memory.core import secrets\n"
+        "text = ('# Build\\nRun `pytest -q` before a commit; the API global settings live in "
+        "config.yaml (AWS region eu-west-1, Twilio for SMS, GitLab CI).\\n')\n"
+        "first = bool(secrets.scan(text))\n"
+        "loaded = 'detect_secrets' in sys.modules\n"
+        "key = 'twilio_sid: SK' + 'c0ffee12' * 4\n"
+        "print(first, loaded, bool(secrets.scan(key)), 'detect_secrets' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=tmp_path
+    )
+    assert out.stdout.split() == ["False", "False", "True", "True"]

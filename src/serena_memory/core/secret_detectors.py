@@ -3,15 +3,15 @@ detectors, each run only on a line holding the words its patterns need, and the 
 core/secret_tokens.py; a token found is a secret unless it is a placeholder, a published
 example or a browser's public key (core/secret_public.py).
 
-detect-secrets is imported on the first scan only, so commands that write nothing start
-as fast as before.
+detect-secrets is imported only when a line first holds what one of its detectors needs,
+so commands that write nothing, and most writes, never load it.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from serena_memory.core.secret_context import public_context
@@ -59,26 +59,54 @@ _PROVIDER_DETECTORS: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ..
 
 
 # what the detectors whose words are common need besides, each a fixed-width part of
-# their own patterns (one quick search where their patterns take many steps): a Discord
+# their own patterns (one quick search where their patterns take many steps; and a line of
+# ordinary words passes none, so detect-secrets is not even imported for it): a Discord
 # token's two dots six characters apart, a Telegram token's digit and colon then 35
-# characters, the 44 characters of an IBM Cloud key
+# characters, the 44 characters of an IBM Cloud key, 16 of an AWS key's, Artifactory's
+# and Twilio's prefixes with what follows them, GitLab's prefixes with 20 characters, a
+# Mailchimp key's 32 before its data centre
 _NEEDED = {
     "discord": r"\.[a-zA-Z\d_-]{6}\.",
     "telegram_token": r"\d:[0-9A-Za-z_-]{35}",
     "ibm_cloud_iam": r"[a-zA-Z0-9_\-]{44}",
+    "aws": r"[0-9a-zA-Z/+]{16}",
+    "artifactory": r"AKC[a-zA-Z0-9]{10}|AP[\dA-F][a-zA-Z0-9]{8}",
+    "twilio": r"(?:AC|SK)[a-z0-9]{32}",
+    "gitlab_token": r"(?:gl[a-z]{2,5}-|GR1348941)[A-Za-z0-9_\-]{20}",
+    "mailchimp": r"[0-9a-z]{32}-us[0-9]",
 }
+
+
+class _Plugin:
+    """One of detect-secrets' detectors, made when a line first passes its words and
+    needs: importing detect-secrets costs a write about 70 ms (its plugins import
+    `requests`), and most memories never hold what any detector looks for."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module, self.name = module, name
+
+    @cached_property
+    def made(self) -> Any:
+        from importlib import import_module
+
+        return getattr(import_module(f"detect_secrets.plugins.{self.module}"), self.name)()
+
+    def analyze_string(self, line: str) -> Iterable[str]:
+        return self.made.analyze_string(line)
+
+    @property
+    def secret_type(self) -> str:
+        return str(self.made.secret_type)
 
 
 @cache
 def detectors() -> tuple[tuple[Any, tuple[str, ...], tuple[str, ...], Any], ...]:
-    """detect-secrets' provider detectors, made once, each with the words it needs and
-    what else its patterns need (our token shapes are in core/secret_tokens.py, private
-    keys are found over lines by core/secret_blocks.py)."""
-    from importlib import import_module
-
+    """detect-secrets' provider detectors, each made when first needed, each with the words
+    it needs and what else its patterns need (our token shapes are in
+    core/secret_tokens.py, private keys are found over lines by core/secret_blocks.py)."""
     return tuple(
         (
-            getattr(import_module(f"detect_secrets.plugins.{module}"), name)(),
+            _Plugin(module, name),
             words,
             lower,
             re.compile(_NEEDED[module]) if module in _NEEDED else None,

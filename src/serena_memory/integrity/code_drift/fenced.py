@@ -96,7 +96,11 @@ def imported(line: str) -> Iterator[str]:
             yield spec
 
 
-_PY_FROM = re.compile(r"\bfrom\s+([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\s+import\s")
+_PY_FROM = re.compile(
+    r"\bfrom\s+(\.+[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\s+import\s"
+)
+"""The module of a Python import, dotted (``from pysearch.api import``) or relative
+(``from .formatting import``)."""
 
 
 _PY_RUN = re.compile(
@@ -109,8 +113,8 @@ _PY_RUN = re.compile(
 
 def python_modules(line: str) -> list[str]:
     """The dotted modules a line of Python imports from (``from pysearch.api import
-    X``, in a script or a ``python -c "..."``) or runs (``uvicorn app.main:app``): the
-    project's modules they may be."""
+    X``, ``from .formatting import X``, in a script or a ``python -c "..."``) or runs
+    (``uvicorn app.main:app``): the project's modules they may be."""
     found = _PY_FROM.findall(line) if "from" in line and "import" in line else []
     if "python" in line or "corn" in line or "daphne" in line:
         found += _PY_RUN.findall(line)
@@ -194,6 +198,41 @@ def command_names(line: str) -> Iterator[tuple[str, bool]]:
         script = False
 
 
+def ran_files(line: str) -> list[str]:
+    """The files and folders a command runs, as written: the script an interpreter runs
+    (``python tools/gen.py``, ``uv run python x.py``, ``deno run x.ts``) and what a test
+    runner takes (``pytest tests/test_a.py``, ``python -m pytest -q tests/``, ``poetry run
+    pytest x.py::test_y``, ``npx vitest run a.test.ts``, ``node --test t.js``). A word that
+    is no path (an option's value, ``-k slow``) is the caller's to drop."""
+    words = line.split(" #", 1)[0].split()
+    while len(words) > 1 and (words[0] in _RUNNERS or words[0] in _PACKAGE_RUNNERS):
+        words = words[2:] if words[1] in ("run", "exec") else words[1:]
+    if not words:
+        return []
+    if words[0] in _INTERPRETERS:
+        return _interpreter_runs(words[0], words[1:])
+    return _test_arguments(words[1:]) if words[0] in _TEST_RUNNERS else []
+
+
+def _interpreter_runs(head: str, rest: list[str]) -> list[str]:
+    """What an interpreter (``head``) given ``rest`` runs: its script, or the test files
+    of its test runner (``python -m pytest``, ``node --test``, ``bun test``)."""
+    if rest[:1] == ["-m"]:
+        return _test_arguments(rest[2:]) if rest[1:2] and rest[1] in _TEST_MODULES else []
+    if rest[:1] in (["test"], ["--test"]):
+        return _test_arguments(rest[1:])
+    if rest[:1] == ["run"] and head == "deno":
+        rest = rest[1:]
+    script = next((i for i, w in enumerate(rest) if not w.startswith("-")), None)
+    return [rest[script]] if script is not None and "-c" not in rest[:script] else []
+
+
+def _test_arguments(words: list[str]) -> list[str]:
+    """A test runner's arguments that may be the files it runs: not its options, a
+    variable or a path outside the project."""
+    return [w.strip("\"'") for w in words if not w.startswith(_NOT_HERE) and w != "run"]
+
+
 def _command_words(line: str) -> list[str] | None:
     """A command line's words from the command's own name on (after a runner's: ``uv run
     python x.py`` from ``python``); None when the line can name no file this way or is no
@@ -264,6 +303,14 @@ _MAKERS = frozenset(
 """Commands that delete or make what they take, in a shell or PowerShell."""
 _RUNNERS = frozenset({"uv", "poetry", "pipenv", "pdm", "hatch", "rye", "sudo"})
 """Commands that run the command after them (``uv run python x.py``)."""
+_PACKAGE_RUNNERS = frozenset({"npx", "pnpm", "yarn", "bunx", "pnpx"})
+"""Commands that run a package's program (``npx vitest``, ``pnpm exec jest``)."""
+_TEST_RUNNERS = frozenset(
+    {"pytest", "py.test", "jest", "vitest", "mocha", "ava", "rspec", "phpunit", "tap"}
+)
+"""Commands that take the test files they run as arguments."""
+_TEST_MODULES = frozenset({"pytest", "unittest"})
+"""Modules ``python -m`` runs that take test files (``python -m pytest tests/a.py``)."""
 _INTERPRETERS = frozenset(
     [
         "python",

@@ -1,9 +1,12 @@
 """The forms a file is named in besides its path, and how a fix keeps them: a Python
 module in dotted form (``tests.types``, ``tests.types.TestClientFactory``), relative
-(``..utils``) or in an import (``from tests.types import X``), and a path relative to the
-file that imports it (``./testHelpers.js``, ``../lib/x.js``, ``./helpers`` without its
-extension). Such a name is checked like the file it names; when git saw the file move,
-its fix is written in the same form: a relative import stays relative (pure).
+(``..utils``), in an import (``from tests.types import X``) or imported by name from its
+package (``from . import formatting``), and a path relative to the file that imports it
+(``./testHelpers.js``, ``../lib/x.js``, ``./helpers`` without its extension). Such a name
+is checked like the file it names: from the folders of the files its memory names, when
+one of them places it (:func:`written_from`), else as any file of that name; when git saw
+the file move, its fix is written in the same form: a relative import stays relative
+(pure).
 """
 
 from __future__ import annotations
@@ -18,6 +21,10 @@ RELATIVE = "relative"
 UP = "up"
 """A path written with ``../`` from the file that imports it: checked only when git
 knew a file it names (else it may be another project's)."""
+
+MEMBER = "member"
+"""A module imported by name from its own package (``from . import formatting``): the
+mention is the name, its target the name's file in that package."""
 
 ALIAS = "alias"
 """A path through an alias the project's build defines (``@/pages/home`` with ``"@/*":
@@ -110,7 +117,42 @@ def rewritten(written: str, form: str, prefix: str, old: str, new: str) -> str |
     file it named at ``old``, in the form it was written in (None: it can't be)."""
     if form == MODULE:
         return _module_rewritten(written, prefix, old, new)
+    if form == MEMBER:
+        return _member_rewritten(old, new)
     return _path_rewritten(written, prefix, old, new)
+
+
+def _member_rewritten(old: str, new: str) -> str | None:
+    """The name a module imported from its package (``from . import formatting``) has
+    now, when it stayed a Python module of that package (else it can't be written so)."""
+    old_module, new_module = _module_path(old), _module_path(new)
+    same = posixpath.dirname(old_module) == posixpath.dirname(new_module)
+    return posixpath.basename(new_module) if same and new.endswith((".py", ".pyi")) else None
+
+
+def climbs(written: str, form: str) -> int | None:
+    """How many folders up from the file it is written in a relative name starts
+    (``./x`` and ``from . import x``: 0; ``../x`` and ``..utils``: 1); None for a name
+    not written from a file."""
+    if form in (RELATIVE, MEMBER):
+        return 0
+    if form == UP:
+        ups = 0
+        while written.startswith("../", ups * 3):
+            ups += 1
+        return ups
+    if form == MODULE and written.startswith("."):
+        return len(written) - len(written.lstrip(".")) - 1
+    return None
+
+
+def written_from(base: str, ups: int, file: str) -> str | None:
+    """``file`` (a path as a relative name gives it, from its folder) from the file in
+    the folder ``base`` that writes it, ``ups`` folders up first (None: above the root)."""
+    parts = [p for p in base.split("/") if p]
+    if ups > len(parts):
+        return None
+    return "/".join([*parts[: len(parts) - ups], file])
 
 
 def _module_rewritten(written: str, prefix: str, old: str, new: str) -> str | None:
@@ -197,3 +239,16 @@ def replace_path(
     new_line, count = pattern.subn(lambda _m: updated, lines[line - 1])
     lines[line - 1] = new_line
     return "\n".join(lines), count
+
+
+def within_same_folder(text: str, target: str, old: str, new: str) -> str | None:
+    """The mention rewritten the way it was written when it left out the folders its file
+    sits in (`utils/merge.ts` in a list of `source/`'s files): the new path without the
+    same folders, when it is still inside them (None: the whole new path is written)."""
+    written, full = target.rstrip("/"), old.rstrip("/")
+    if "/" not in written or full == written or not full.endswith("/" + written):
+        return None
+    left_out = full[: -len(written)]
+    if not new.startswith(left_out) or written not in text:
+        return None
+    return text.replace(written, new[len(left_out) :].rstrip("/"), 1)

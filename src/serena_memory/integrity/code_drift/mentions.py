@@ -51,10 +51,12 @@ from serena_memory.integrity.code_drift.fenced import (
 )
 from serena_memory.integrity.code_drift.forms import (
     ALIAS,
+    MEMBER,
     MODULE,
     PROSE_MODULE,
     RELATIVE,
     STEM,
+    climbs,
     module_target,
 )
 from serena_memory.integrity.code_drift.line_text import blanked, dotted_word
@@ -77,6 +79,7 @@ from serena_memory.integrity.code_drift.spans import (
     SYMBOL as SYMBOL,  # the kinds of a mention, named here for the modules above
 )
 from serena_memory.integrity.code_drift.stand_ins import built_from, stand_ins_on
+from serena_memory.integrity.code_drift.statements import package_members
 from serena_memory.integrity.code_drift.trees import ListTree, drawn_entries, mapped_entries
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -130,6 +133,8 @@ class Mention:
     inner: bool = False  # a name inside a span that holds a whole statement (`from .x
     # import *`): told only when git saw it go (:mod:`~serena_memory.integrity.
     # code_drift.within_statements`)
+    bases: tuple[str, ...] = ()  # for a name written from a file (`./x`, `../x`, `from .
+    # import x`): the folders of the files its memory names, where it may be written from
 
     @property
     def words(self) -> list[str]:
@@ -169,7 +174,34 @@ def extract(text: str) -> list[Mention]:
             section.read(line)
             listed = _listed(lists, number, line.rstrip(), _prose_line(number, line))
             found += _as_planned(section, listed)
-    return listed_gone(text, found)
+    return _written_from(listed_gone(text, found))
+
+
+_MAX_BASES = 32
+"""The folders a relative name is tried from at most (a long memory names many)."""
+
+
+def _written_from(found: list[Mention]) -> list[Mention]:
+    """``found``, each name written from a file (``./escape.js``, ``../arguments/x.js``,
+    ``from . import formatting``) given the folders of the files the memory names with
+    their folder (``lib/arguments/command.js``): the file that writes it is most likely
+    one of them (:func:`~serena_memory.integrity.code_drift.forms.written_from`)."""
+    relative = [i for i, m in enumerate(found) if climbs(m.text, m.form) is not None]
+    if not relative:
+        return found
+    folders: dict[str, None] = {}
+    for m in found:
+        if m.kind == PATH and not m.form and not m.placed and "/" in m.target.rstrip("/"):
+            folders.setdefault(
+                m.target.rstrip("/") if m.target.endswith("/") else m.target.rsplit("/", 1)[0]
+            )
+    bases = tuple(folders)[:_MAX_BASES]
+    if not bases:
+        return found
+    out = list(found)
+    for i in relative:
+        out[i] = replace(found[i], bases=bases)
+    return out
 
 
 _OPEN, _IN, _CLOSE = "open", "in", "close"
@@ -344,6 +376,8 @@ def _run_in(m: Mention, folder: str) -> Mention:
     app.main:app``: ``backend/app/main``)."""
     if m.kind != PATH or m.form not in ("", MODULE) or m.placed or m.target.startswith(folder):
         return m
+    if m.text.startswith("."):  # `from .x import y`: written from its file, not the folder
+        return m
     return replace(m, target=folder + m.target)
 
 
@@ -368,6 +402,9 @@ def _loaded_code(number: int, line: str) -> list[Mention]:
     for name in python_modules(line):
         if (module := module_target(name.partition(":")[0])) is not None:
             out.append(Mention(number, name, PATH, module, form=MODULE, weak=True))
+    if "import" in line:  # `from . import formatting`: a module of its package
+        members = package_members(line.split(" #", 1)[0])
+        out += [Mention(number, name, PATH, name, form=MEMBER, weak=True) for name in members]
     out += [m for name, path in cargo_targets(line) for m in _stem(number, name, path)]
     return out
 

@@ -23,6 +23,7 @@ from serena_memory.integrity.code_drift.findings import CHANGED, MISSING, MOVED,
 from serena_memory.integrity.code_drift.forms import (
     ALIAS,
     GLOB,
+    MEMBER,
     MODULE,
     RELATIVE,
     STEM,
@@ -30,6 +31,7 @@ from serena_memory.integrity.code_drift.forms import (
     module_candidates,
     rewritten,
     script_candidates,
+    within_same_folder,
 )
 from serena_memory.integrity.code_drift.history import GitPast
 from serena_memory.integrity.code_drift.mentions import PATH, Mention
@@ -44,6 +46,7 @@ from serena_memory.integrity.code_drift.moves import (
 )
 from serena_memory.integrity.code_drift.patterns import glob_tail
 from serena_memory.integrity.code_drift.project import ProjectFiles
+from serena_memory.integrity.code_drift.relative_names import one_new_form, placed_from
 from serena_memory.integrity.code_drift.reorganised import (
     FolderMoves,
     carried_with_folder,
@@ -145,7 +148,7 @@ class PathChecks:
             ((new, (old, commit)),) = went.items()
             if m.target.endswith("/") and not new.endswith("/"):
                 new += "/"
-            new_mention = _within_same_folder(m.text, m.target, old, new)
+            new_mention = within_same_folder(m.text, m.target, old, new)
             return _moved(memory, m, m.target, new, commit, read_only, new_mention)
         if not went and not m.target.endswith("/") and (found := self._rewritten(m.target, when)):
             return _moved(memory, m, m.target, found[0], found[1], read_only, None)
@@ -239,6 +242,9 @@ class PathChecks:
         module, or a path written with ``../``, that git never knew is no finding: it may
         be a library's or another project's)."""
         groups = self._form_files(m)
+        placed = placed_from(m, groups, self._at_root) if self.history else None
+        if placed is not None:
+            groups = [placed]
         for _prefix, files in groups:
             for file in files:
                 resolved = self.files.resolve(file)
@@ -249,6 +255,9 @@ class PathChecks:
         for prefix, files in groups:
             for file in files:
                 candidates, went = moves(self.past, self.files, file)
+                went = one_new_form(
+                    m, prefix, went, lambda w: there_when_written(self.past, w, when)
+                )
                 if len(went) == 1:
                     ((new, (old, commit)),) = went.items()
                     new_mention = rewritten(m.text, m.form, prefix, old, new)
@@ -477,6 +486,8 @@ class PathChecks:
         integrity.code_drift.forms`); none for an alias that is not the project's."""
         if m.form == MODULE:
             return module_candidates(m.target, m.text.startswith("."), m.text)
+        if m.form == MEMBER:
+            return module_candidates(m.target, True)
         if m.form == STEM:
             return [(m.target, [f for f in stem_candidates(m.target) if self._ever(f)])]
         if m.form == ALIAS:
@@ -551,19 +562,6 @@ def _places(placed: str) -> list[str]:
     end = "/" if placed.endswith("/") else ""
     last = len(parts) if end else len(parts) - 1
     return ["/".join(parts[i:]) + end for i in range(max(last, 1))]
-
-
-def _within_same_folder(text: str, target: str, old: str, new: str) -> str | None:
-    """The mention rewritten the way it was written when it left out the folders its file
-    sits in (`utils/merge.ts` in a list of `source/`'s files): the new path without the
-    same folders, when it is still inside them (None: the whole new path is written)."""
-    written, full = target.rstrip("/"), old.rstrip("/")
-    if "/" not in written or full == written or not full.endswith("/" + written):
-        return None
-    left_out = full[: -len(written)]
-    if not new.startswith(left_out) or written not in text:
-        return None
-    return text.replace(written, new[len(left_out) :].rstrip("/"), 1)
 
 
 def _moved(

@@ -26,16 +26,22 @@ from serena_memory.integrity.code_drift.extensions import (
     EXTENSIONLESS_FILES,
     KNOWN_EXTENSIONS,
 )
+from serena_memory.integrity.code_drift.fenced import ran_files
 from serena_memory.integrity.code_drift.forms import (
     ALIAS,
     GLOB,
+    MEMBER,
     MODULE,
     RELATIVE,
     UP,
     module_target,
 )
 from serena_memory.integrity.code_drift.patterns import expansions, glob_folder
-from serena_memory.integrity.code_drift.statements import imported_modules, statement_names
+from serena_memory.integrity.code_drift.statements import (
+    imported_modules,
+    package_members,
+    statement_names,
+)
 
 PATH = "path"
 SYMBOL = "symbol"
@@ -349,15 +355,14 @@ def _statement_fields(content: str) -> tuple[Fields, ...]:
         target = module_target(module)
         if target is not None:
             found += ((module, PATH, target, False, False, "", MODULE),)
-    run = _RUNS.match(content.strip())
-    if run is not None and (path := path_target(run.group(1))) is not None and not path[1]:
-        found += ((run.group(1), PATH, path[0], False, False, "", "", True),)
+    found += _ran_fields(content)
+    for name in package_members(content):
+        found += ((name, PATH, name, False, False, "", MEMBER),)
     moved = _GIT_MOVE.match(content.strip())
     for written in moved.groups() if moved is not None else ():
         path = path_target(written)
         if path is not None and not path[1]:
-            form = RELATIVE if written.startswith("./") else ""
-            found += ((written, PATH, path[0], False, False, "", form, True),)
+            found += ((written, PATH, path[0], False, False, "", "", True),)
     return found
 
 
@@ -365,12 +370,18 @@ _GIT_MOVE = re.compile(r"^git\s+mv\s+(?:-[\w-]+\s+){0,3}([\w./@+-]+)\s+([\w./@+-
 """A file moved by ``git mv old new``: both names are the project's files (weak)."""
 
 
-_RUNS = re.compile(
-    r"^(?:python3?|node|tsx|ts-node|bun|deno\s+run|bash|sh|zsh|pwsh|ruby|perl|php)\s+"
-    r"((?:\./)?[\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w*)(?=\s|$)"
-)
-"""A command span that runs a file (`tsx ui.tsx -- <args>`, `python tools/gen.py`): the
-file it runs, a weak claim."""
+def _ran_fields(content: str) -> tuple[Fields, ...]:
+    """The files a command span runs (``python tools/gen.py``, ``uv run pytest
+    tests/test_a.py``: :func:`~serena_memory.integrity.code_drift.fenced.ran_files`), weak
+    claims; a test's node id names its file and its test."""
+    found: tuple[Fields, ...] = ()
+    for written in ran_files(content):
+        node = _node_in_file(written)
+        if node is not None:
+            found += node
+        elif (path := path_target(written)) is not None and not path[1]:
+            found += ((written, PATH, path[0], False, False, "", "", True),)
+    return found
 
 
 def _span_name(content: str) -> str | None:

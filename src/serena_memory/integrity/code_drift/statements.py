@@ -115,6 +115,20 @@ def imported_modules(content: str) -> list[str]:
     return [m for m in out if m.strip(".")]
 
 
+def package_members(content: str) -> list[str]:
+    """The modules an import takes by name from its own package (``from . import
+    formatting, termui``; ``try:`` before it allowed): each name in lowercase, as a module
+    is named, may be one of that package's files. Only from ``.``: from ``..`` the folder
+    is too far from where the memory places it."""
+    out: list[str] = []
+    for part in content.strip().split(";"):
+        found = _FROM_IMPORT.match(_GUARD.sub("", part.strip()))
+        if found is not None and found.group(1) == "." and found.group(2):
+            names = (_ALIAS.sub("", n.strip()) for n in found.group(2).split(","))
+            out += [n for n in names if n and n == n.lower() and n not in _GENERIC]
+    return out
+
+
 def _import_names(statement: str) -> list[tuple[str, str]] | None:
     """The module and the names of one import statement (None: it is none)."""
     if not statement:

@@ -49,6 +49,8 @@ class SymbolTrail:
     since: bool = False  # only the history since the memory last changed was asked
     new_files: tuple[str, ...] = ()  # every file where the new name took the old one's
     # place in that commit, ``new_file`` first (a C function and its Python twin)
+    importers: tuple[str, ...] = ()  # those of ``new_files`` that import the new name
+    # from another file (`import {quoteCommand} from './quote.js'`): users, not its home
 
     def describe(self) -> str:
         short = self.commit[:10]
@@ -94,7 +96,13 @@ def trail(
         first = (
             step
             if first is None
-            else SymbolTrail(first.commit, step.new_name, step.new_file, new_files=step.new_files)
+            else SymbolTrail(
+                first.commit,
+                step.new_name,
+                step.new_file,
+                new_files=step.new_files,
+                importers=step.importers,
+            )
         )
         if not step.new_name or exists(step.new_name):
             return first
@@ -162,7 +170,25 @@ def _one_step(root: str, name: str, timeout: float, since: float | None) -> Symb
     files = [*_module_files(name, found[0], diff), *defined, found[1]]
     files += _files_renamed_in(name, found[0], removed, added)
     kept = tuple(dict.fromkeys(files))  # in order, each once
-    return SymbolTrail(commit, found[0], kept[0], new_files=kept)
+    importers = _importers(found[0], added)
+    return SymbolTrail(commit, found[0], kept[0], new_files=kept, importers=importers)
+
+
+_IMPORT_LINE = re.compile(
+    r"^\s*(?:import\b|from\s+\S+\s+import\b|(?:const|let|var)\b.*\brequire\s*\()"
+)
+"""A line that imports names from another file (JavaScript, TypeScript, Python)."""
+
+
+def _importers(name: str, added: list[tuple[str, str]]) -> tuple[str, ...]:
+    """The files whose added lines import ``name`` from another file: they use it, the
+    file that defines it is elsewhere."""
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    return tuple(
+        dict.fromkeys(
+            path for text, path in added if _IMPORT_LINE.match(text) and word.search(text)
+        )
+    )
 
 
 _RENAME = re.compile(r"^rename from ([^\n\"]+)\nrename to ([^\n\"]+)$", re.MULTILINE)

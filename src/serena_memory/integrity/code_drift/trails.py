@@ -62,7 +62,8 @@ def _place(found: SymbolTrail, new_name: str, near: list[str]) -> str:
     """Of the files where a symbol was renamed, the one the mention points at: a module
     renamed with its file; a file named like a part of the qualified name
     (``_speedups._escape_str`` -> ``_speedups.c``, ``pkg._x`` -> ``pkg/__init__.py``); a
-    file written on the same line; one in a folder named like a part; else the first (a
+    file written on the same line (but one that imports it: it uses the name, the file
+    that defines it is its place); one in a folder named like a part; else the first (a
     definition's)."""
     files = found.new_files or (found.new_file,)
     if len(files) == 1:
@@ -80,6 +81,8 @@ def _place(found: SymbolTrail, new_name: str, near: list[str]) -> str:
             return 5  # a module renamed with its file
         if stem in parts or (stem == "__init__" and folders and folders[-1] in parts):
             return 4
+        if path in found.importers:
+            return 1 if parts & set(folders) else 0  # a file using it, not its home
         if name in names:
             return 3
         if stem in stems:

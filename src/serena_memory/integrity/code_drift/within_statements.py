@@ -11,7 +11,7 @@ there or git never knew it (another library's module).
 from __future__ import annotations
 
 from serena_memory.integrity.code_drift.findings import MOVED, CodeFinding
-from serena_memory.integrity.code_drift.forms import MODULE
+from serena_memory.integrity.code_drift.forms import MEMBER, MODULE
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention
 
 _Key = tuple[str, int, str]  # memory, line, mention as written
@@ -27,7 +27,7 @@ def told_once(findings: list[CodeFinding], mentions: dict[str, list[Mention]]) -
         key = _key(f)
         if (key, f.kind) in inner and (key, f.kind) not in whole and not _seen_gone(f):
             continue  # a name of a statement git never saw go: an example, a library's
-        if f.form == MODULE and key in renamed:
+        if f.form in (MODULE, MEMBER) and key in renamed:
             continue  # the module's name renamed: told with its new name
         if (
             f.kind == SYMBOL
@@ -51,7 +51,7 @@ def _kinds(
         for m in found:
             key = (memory, m.line, m.text)
             (inner if m.inner else whole).add((key, m.kind))
-            if m.kind == PATH and m.form == MODULE:
+            if m.kind == PATH and m.form in (MODULE, MEMBER):
                 modules.setdefault(key, set()).add(m.target)
     return inner, whole, modules
 

@@ -21,7 +21,8 @@ from serena_memory.core.secret_values import DEFAULT_WORDS, NOT_A_VALUE, strong_
 # without spaces, and a value with no further slash (not a path's next folder)
 _ACCOUNT_SLASH = re.compile(
     r"(?i)(?<![\w.@/$-])[`'\"]?(admin|administrator|root|sa|postgres|guest|superuser|sysadmin"
-    r"|user|elastic|neo4j)[`'\"]?(\s*/\s*)[`'\"]?([^\s`'\"/:=,;()<>]{6,64})[`'\"]?(?![\w/])"
+    r"|user|elastic|neo4j|tomcat|vagrant|ubnt|minioadmin)[`'\"]?(\s*/\s*)[`'\"]?"
+    r"([^\s`'\"/:=,;()<>]{6,64})[`'\"]?(?![\w/])"
 )
 # a value that says it stands for one: YourStrong!Passw0rd, example123, xxxx
 _SAYS_PLACEHOLDER = re.compile(
@@ -103,9 +104,14 @@ _QUOTED_PASSWORD = re.compile(
 
 
 def default_password_in_use(line: str) -> bool:
-    """A password quoted as an account's, in a sentence that says the account still uses
-    it: a default word (``changeme``) counts, as it opens that account to anyone."""
-    if _STILL.search(line) is None or _ACCOUNT.search(line) is None:
+    """A password quoted as an account's, or a product's default login given as a pair,
+    in a sentence that says the account still uses it: a default word (``changeme``,
+    ``admin / admin``) counts, as it opens that account to anyone."""
+    if _STILL.search(line) is None:
+        return False
+    if _default_pair(line):
+        return True
+    if _ACCOUNT.search(line) is None:
         return False
     for match in _QUOTED_PASSWORD.finditer(line):
         value = match.group(2) or match.group(4)
@@ -120,3 +126,54 @@ def default_password_in_use(line: str) -> bool:
 
 ACCOUNT_WORDS = ("/",)
 IN_USE_WORDS = ("still", "never", "nobody", "no one", "not changed", "not rotated", "n't")
+
+
+# a product's default account (its admin, its superuser, its service user) then its
+# password after a slash or a colon, said by a word that introduces a login or a label:
+# "still has SYSTEM/oracle", "is still guest:guest", "creds: Admin / zabbix"
+_DEFAULT_PAIR = re.compile(
+    r"(?i)(?:[:\u2014\u2013]|\b(?:is|are|uses|use|with|has|have|as|still|creds"
+    r"|credentials|login|logins)\b)\s{0,3}[`'\"]?(admin|administrator|root|sa|system|sys"
+    r"|postgres|guest|superuser|elastic|neo4j|tomcat|minioadmin|ubnt|pi|vagrant|manager"
+    r"|oracle|jenkins|grafana|rabbitmq)[`'\"]?(?:\s*/\s*|:)[`'\"]?([A-Za-z0-9!#$%^&*~?@+._-]{3,64})"
+    r"[`'\"]?(?![\w/:.@-])"
+)
+# the same said in words: "login admin, password admin", "user `deploy`, password same as
+# the user name"
+_LOGIN_THEN_PASSWORD = re.compile(
+    r"(?i)\b(?:login|user(?:name)?|account)\s+[`'\"]?([\w.@-]{2,40})[`'\"]?,?\s+(?:and\s+)?"
+    r"(?:password|passwd|pw|pass)\s+(?:is\s+)?(?:(the\s+)?same\s+as\s+(?:the\s+)?"
+    r"(?:user(?:\s?name)?|login|account)|[`'\"]?([A-Za-z0-9!#$%^&*~?@+._-]{3,64}))"
+)
+
+
+# what an account's name pairs with when no login: a file's owner and group (root:root,
+# chown), a scope or a permission (admin:read)
+_OWNERSHIP = re.compile(r"(?i)\bchown|\bowner|\bgroup\b|\bscopes?\b|\bpermission|\brole")
+_NOT_A_LOGIN = frozenset(
+    ["read", "write", "readwrite", "readonly", "all", "wheel", "staff", "users", "root", "nobody"]
+)
+
+
+def _default_pair(line: str) -> bool:
+    """Whether ``line`` gives a default account's login: the account and a password (a
+    word, as defaults are), never a placeholder, a file's owner and group, a scope, nor a
+    route's or a file's next part."""
+    if _OWNERSHIP.search(line) is None:
+        for match in _DEFAULT_PAIR.finditer(line):
+            value = match.group(2).rstrip(".,;")
+            if value.lower() not in _NOT_A_LOGIN and _login_password(value):
+                return True
+    for match in _LOGIN_THEN_PASSWORD.finditer(line):
+        value = match.group(1) if match.group(3) is None else match.group(3).rstrip(".,;")
+        if _login_password(value):
+            return True
+    return False
+
+
+def _login_password(value: str) -> bool:
+    return (
+        re.search(r"[A-Za-z0-9]", value) is not None
+        and _SAYS_PLACEHOLDER.search(value) is None
+        and re.fullmatch(r"\$\w+|x+|\*+|\.+|(?i:password|passwd|pass|pw|secret)", value) is None
+    )

@@ -25,6 +25,9 @@ from serena_memory.core.secret_values import (
 # credentials on a command line, each with the command that takes them (so `-p 8080` or
 # `mkdir -p` is no password); the value is quoted or runs to a space
 _ARG = r"('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"]+)"
+# Redis' AUTH's value: a password's shape (a digit or a symbol among letters), never the
+# next word of a sentence (AUTH header, AUTH required)
+_AUTH_ARG = r"('[^'\n]+'|\"[^\"\n]+\"|(?:[^\s'\"`]*[\d!#$%^&*~?@+][^\s'\"`]*))(?:$|[\s`'\".,;)])"
 # a command that stores what it reads as a secret
 _STORES_SECRET = r"\b(?:secrets?\s+(?:put|set|add|create)|env\s+add)\b"
 _COMMAND_LINES = (
@@ -43,6 +46,9 @@ _COMMAND_LINES = (
     # mysql -pVALUE (a password joined to -p; `-p` alone asks for it)
     rf"\b(?:mysql\w*|mariadb\w*)\b[^\n|;&]*?\s-p{_ARG}",
     rf"\bredis-cli\b[^\n|;&]*?\s(?:-a|--pass)\s+{_ARG}",
+    # Redis' AUTH command (in capitals, as its docs and a session write it), with or
+    # without an ACL user: AUTH VALUE, AUTH USER VALUE (the value judged as a password)
+    rf"(?:^|[\s`>;(])AUTH\s+(?:[\w.@-]{{1,64}}\s+)?{_AUTH_ARG}",
     rf"\b(?:sqlcmd|bcp|osql)\b[^\n|;&]*?\s-P\s*{_ARG}",
     # ldapsearch, ldapmodify... -w BIND_PASSWORD
     rf"\bldap\w+\b[^\n|;&]*?\s-w\s*{_ARG}",
@@ -110,7 +116,7 @@ COMMAND_WORDS = (
     *("exp ", "expdp", "imp ", "impdp", "rman", "sqlldr"),
     *("secret set", "secrets set", "secret put", "secrets put", "env add", "secret add"),
     *("/p:", "/pass", "/pwd:", "/rp", "net user", "identified", "with password"),
-    *("sudo -s", "poetry config", "-k ", "-x "),
+    *("sudo -s", "poetry config", "-k ", "-x ", "auth "),
 )
 # a long flag and its value (`--account-key VALUE`, `--password=VALUE`, `--dest-creds
 # user:VALUE`): a secret when the flag's name is a secret's (core/secret_values.py); one
@@ -146,11 +152,32 @@ def _given(value: str) -> bool:
         len(value) >= 6
         and not re.fullmatch(r"[A-Z][A-Z_]*", value)
         and not is_placeholder(value)
-        and not value.startswith(("$", "%", "-", "<"))
+        and not value.startswith(("$", "<"))
+        and (not value.startswith(("%", "-")) or _led_by_sign(value))
         and not WORDS.fullmatch(value)
         and not not_a_value(value, quoted=True)
         and not _SETTINGS.match(value)
     )
+
+
+# what a value led by `%` or `-` is when no password: a Windows variable (%APPDATA%), a
+# character URL-encoded (%40), a flag (-e, --force, -Dname=value)
+_SIGN_NOT_PASSWORD = re.compile(r"%\w+%.*|%[0-9A-Fa-f]{2}.*|--.*|-[A-Za-z][\w-]*(?:=.*)?")
+
+
+def _led_by_sign(value: str) -> bool:
+    """Whether a value led by ``%`` or ``-`` is a password that starts with the sign (a
+    generator draws them too: ``-eLgo9n5CJj9...``, ``%WigWLO47dMo...``), not a variable, an
+    encoded character nor the next flag: drawn at random, with a password's symbol or
+    both cases and digits after the sign."""
+    from serena_memory.core.secret_drawn import random_looking
+
+    if _SIGN_NOT_PASSWORD.fullmatch(value) and not _SIGN_SYMBOL.search(value[1:]):
+        return False
+    return strong_password(value, quoted=True) and random_looking(value[1:])
+
+
+_SIGN_SYMBOL = re.compile(r"[!#$%^&*~?@+]")
 
 
 def command_line(line: str) -> bool:

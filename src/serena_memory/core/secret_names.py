@@ -123,9 +123,58 @@ def _worded_value(name: str) -> str | None:
         last = parts[-1] if near else ""
         if word in _PASSWORD_PARTS and (drawn or _password_after(last, tail, between)):
             return "password in a memory's name"
+        if _login_value(word, last, tail, parts[at + 1 :]):
+            return "password in a memory's name"
         if word in _TOKEN_PARTS and (word != "key" or lowered[at - 1 : at] == ["api"]) and drawn:
             return "token in a memory's name"
     return None
+
+
+# words that say a login follows but are no password's word alone (auth, as in
+# auth-flow): a value with a password's symbol after them is one
+_LOGIN_PARTS = frozenset(["auth", "basicauth", "requirepass"])
+# words that name a connection's URL, whose password a flattened name keeps
+# (postgres-url-USER_PASSWORD@HOST)
+_URL_PARTS = frozenset(["url", "uri", "dsn", "conn", "connstr"])
+# capitalised words, then a number that is no year (HarborGlacier5511, Tundra-River4347,
+# Falcon_River4008): a password a generator or a person made, set after its word
+_CAPITALISED_AND_NUMBER = re.compile(
+    r"[A-Z][a-z]{2,12}(?:[-_.]?[A-Z][a-z]{2,12})+[-_.]?(?!(?:19|20)\d\d(?!\d))\d{2,4}[!?#*]?"
+)
+# four consonants or more starting a part, the case changing inside them after its small
+# letters (rVqk): no word's (a word's consonants keep one case, or a capital starts it)
+_UNSPOKEN = re.compile(r"[b-df-hj-np-tv-xzB-DF-HJ-NP-TV-XZ]{4,}")
+
+
+def _login_value(word: str, last: str, tail: str, after: list[str]) -> bool:
+    """Whether what follows ``word`` in a name is a login's password the other readings
+    pass: capitalised words and a number or a short drawn value after a password's word,
+    a password with a symbol after ``auth`` (redis-auth-VALUE), a URL's password flattened
+    after ``url`` (``last``: the name's last part, empty when too far from the word)."""
+    if word in _PASSWORD_PARTS:
+        return _set_tail(tail)
+    if word in _LOGIN_PARTS:
+        return bool(last) and _SYMBOL.search(last) is not None and strong_password(last)
+    return word in _URL_PARTS and _flattened_password(after)
+
+
+def _set_tail(tail: str) -> bool:
+    """Whether all that follows a password's word in a name is a password set or drawn:
+    capitalised words and a number (none of them a word about passwords nor one a number
+    counts), or a short value drawn at random with a joint inside (``rVqk-oy50``)."""
+    words = {word.lower() for word in re.findall(r"[A-Z][a-z]+", tail)}
+    if _CAPITALISED_AND_NUMBER.fullmatch(tail):
+        return not _ABOUT.intersection(words) and not _COUNTED.intersection(words)
+    runs = (_UNSPOKEN.match(part) for part in _JOINT.split(tail))
+    unspoken = any(run and re.search(r"^[a-z]+[A-Z][a-z]", run.group()) for run in runs)
+    return unspoken and any(map(str.isdigit, tail)) and strong_password(tail)
+
+
+def _flattened_password(after: list[str]) -> bool:
+    """Whether the parts after a URL's word hold its password flattened into the name: a
+    part with ``@`` (where the host followed), letters of both cases and digits, strong
+    (``Granite@4078harbor``), never a mail address's small letters."""
+    return any("@" in part and not part.islower() and strong_password(part) for part in after[:3])
 
 
 def _password_after(last: str, tail: str, between: list[str]) -> bool:

@@ -49,9 +49,11 @@ from serena_memory.core.secret_phrases import (
     recovery_phrase,
     worded_passphrase,
 )
+from serena_memory.core.secret_places import PLACE_WORDS, place_password
 from serena_memory.core.secret_remote import QUOTED_LOGIN_WORDS, default_login_for_remote_host
 from serena_memory.core.secret_urls import URL_WORDS, url_password
 from serena_memory.core.secret_uuids import UUID_WORDS, labelled_uuid
+from serena_memory.core.secret_works import WORKS_WORDS, password_works
 
 URL_PASSWORD = "password in a URL"
 
@@ -91,6 +93,8 @@ LINE_RULES: tuple[tuple[tuple[str, ...], Callable[[str], bool], str], ...] = (
     (ACCOUNT_WORDS, account_slash_password, "login in a sentence"),
     (IN_USE_WORDS, default_password_in_use, "default password in use"),
     (UUID_WORDS, labelled_uuid, "UUID under a secret's label"),
+    (WORKS_WORDS, password_works, "password said to work"),
+    (PLACE_WORDS, place_password, "password in a sentence"),
 )
 # the rules of the sixth round, behind one test of their words (most lines hold none):
 # (words, rule, kind)

@@ -162,8 +162,13 @@ TOKENS: tuple[tuple[str, str], ...] = (
         r"\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|\bglc_[A-Za-z0-9+/=_-]{32,}"
         r"|\beyJrIjoi[A-Za-z0-9]{70,}",
     ),
-    # a user, insert or admin key; a REST API key; an ingest license key (NRAL at its end)
-    ("New Relic key", r"\bNR(?:AK|II|AA)-[A-Z0-9]{27}|\bNRRA-[a-f0-9]{42}\b|\b[a-f0-9]{36}NRAL\b"),
+    # a user, insert or admin key; an insert key of both cases (32 characters, hyphens
+    # among them); a REST API key; an ingest license key (NRAL at its end)
+    (
+        "New Relic key",
+        r"\bNR(?:AK|II|AA)-[A-Z0-9]{27}|\bNRII-[A-Za-z0-9_-]{32}(?:[^A-Za-z0-9_-]|$)"
+        r"|\bNRRA-[a-f0-9]{42}\b|\b[a-f0-9]{36}NRAL\b",
+    ),
     ("Dynatrace token", r"\bdt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}"),
     ("PagerDuty API key", r"(?:^|[\s`'\":=])u\+[A-Za-z0-9_+-]{18}(?:$|[\s`'\",;])"),
     # payments, commerce, messaging
@@ -173,6 +178,12 @@ TOKENS: tuple[tuple[str, str], ...] = (
     ("GoCardless access token", r"\b(?:live|sandbox)_[A-Za-z0-9_-]{40}(?:[^A-Za-z0-9_-]|$)"),
     ("Lob API key", r"\b(?:live|test)_[a-f0-9]{35}\b"),
     # an Intercom access token: base64 of `tok:` and the token
+    # a Beamer API key (b_ and 44 of small letters, digits, `_`, `-`, `=`), given to
+    # Beamer's name: the prefix alone is too short to tell it from a word
+    (
+        "Beamer API key",
+        r"(?i:beamer)[\w.-]{0,20}[\"'`]?\s*[:=]\s*[\"'`]?b_[a-z0-9=_-]{44}(?:[^a-z0-9=_-]|$)",
+    ),
     ("Intercom access token", r"\bdG9rOj[A-Za-z0-9+/_-]{40,}={0,2}"),
     ("Stripe secret key", r"\b[rs]k_(?:live|test|prod)_[A-Za-z0-9]{20,}"),
     ("Shopify token", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),

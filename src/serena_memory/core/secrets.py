@@ -354,6 +354,7 @@ _NOT_PLAIN = re.compile(
     r"[a-z][A-Z]|[A-Z]{12}|(?i:phrase|mnemonic|words|app[ -]password)"
     r"|^\s*[a-z]{2,12}(?:pw|pass|passwd|password)\s"  # a directive: rootpw copper-juniper
     r"|`\w{4,64}`[^\n]{0,40}\bpassword|(?i:password)\W{1,4}`\w{4,64}`"  # a quoted password
+    r"|(?i:password|pw)\s(?:on|for|of)\s[^\n`]{1,60}`\w{4,64}`"  # a place's: on the VM is `word`
     r"|(?i:pass|pwd)\w{0,4}:\s+[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}"  # an app password's groups
 )
 

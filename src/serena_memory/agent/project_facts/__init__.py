@@ -4,10 +4,10 @@ What a newcomer would look up first (languages, build and package files, the com
 set up, test, lint, format, type check, build and run) is cheap to find mechanically and
 expensive for an agent to find by reading, so onboarding starts from it. The commands are
 the project's own: its task runners (justfile, Makefile, Taskfile, package.json scripts,
-tox, nox, hatch, pre-commit, Rakefile, mage, Composer, ``scripts/``), then the steps of its
-CI that a contributor would run too, then the usual commands of its build tool (cargo, go,
-Gradle, Maven, Autotools, CMake, mdBook), and only for a kind still empty, the command of a
-tool it configures; last, how to run one test file with the runner found. Release,
+tox, nox, hatch, pre-commit, Rakefile, mage, cargo-xtask, Composer, ``scripts/``), then
+the steps of its CI that a contributor would run too, then the usual commands of its build
+tool (cargo, go, Gradle, Maven, Autotools, CMake, mdBook), and only for a kind still empty,
+the command of a tool it configures; last, how to run one test file with the runner found. Release,
 publish, deploy and CI plumbing are never offered. Detection reads files, never runs them.
 """
 
@@ -55,6 +55,7 @@ from serena_memory.agent.project_facts.shelljs_make import read_shelljs_make
 from serena_memory.agent.project_facts.single_test import read_single_test
 from serena_memory.agent.project_facts.taskfile import read_taskfile
 from serena_memory.agent.project_facts.tox import read_tox
+from serena_memory.agent.project_facts.xtask import read_xtask
 
 __all__ = ["LANGUAGES", "FactSheet", "detect_facts"]
 
@@ -94,6 +95,7 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     read_ruby(project)
     read_mix_aliases(project)
     read_mise(project)
+    read_xtask(project)
     # then what CI runs, then the build tools' usual commands, then configured tools
     read_ci(project)
     read_member_scripts(project)

@@ -104,7 +104,7 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("mix", "credo"): "lint", ("mix", "deps.get"): "setup", ("mix", "docs"): "build",
     ("mix", "dialyzer"): "typecheck",
     ("yarn", "constraints"): "lint",  # Yarn's checks of the workspace's manifests
-    ("build", ""): "build", ("rstcheck", ""): "lint",
+    ("build", ""): "build", ("pyproject-build", ""): "build", ("rstcheck", ""): "lint",
     ("towncrier", "check"): "lint", ("uv", "build"): "build", ("poetry", "build"): "build",
     ("pdm", "build"): "build", ("knip", ""): "lint", ("playwright", "install"): "setup",
     ("cargo-fmt", ""): "format", ("shfmt", ""): "format", ("nixfmt", ""): "format",
@@ -148,6 +148,9 @@ MANAGER_COMMANDS = frozenset(
      "version", "why", "workspace", "workspaces"}
 )  # fmt: skip
 _BUILD_MODES = frozenset({"--release", "-r", "--profile=release"})
+# tox's subcommands that show or set up its configuration rather than run an environment
+_TOX_INFO = frozenset({"list", "l", "config", "c", "depends", "de", "quickstart", "q",
+                       "legacy", "le"})  # fmt: skip
 # a shell given one quoted command: `nix-shell --cores 0 --pure --run 'cargo fmt'`,
 # `bash -c "pytest -x"`, `nix develop --command cargo test` is read by its words already
 _SHELL_RUN = re.compile(
@@ -481,6 +484,8 @@ def environment_kind(words: list[str]) -> str | None:
     the default environment's tests their options after ``--``)."""
     rest = words[2:] if len(words) > 1 and words[1] in ("run", "r") else words[1:]
     rest = rest[: rest.index("--")] if "--" in rest else rest
+    if words[0] == "tox" and rest[:1] and rest[0] in _TOX_INFO:
+        return None  # `tox list` shows the environments: it runs none
     for option, value in zip(rest, rest[1:], strict=False):
         if option in ("-e", "-f", "-s", "--session", "--sessions", "-m"):
             kinds = {classify_name(name) for name in value.split(",")}

@@ -60,6 +60,13 @@ _ENV_PROMPT = re.compile(r"^\([\w.-]{1,40}\) ?(?=\$ )")
 # (`corepack enable`); a virtual environment made and entered is left, being a matter of
 # taste the projects' own lists disagree on
 _GUIDE_SETUP = re.compile(r"^(?:rustup\s+component\s+add\s|corepack\s+enable\b)")
+# a guide's install of the task runner or hook manager the project's work goes through
+# (`pip install tox`, `python -m pip install nox`, `uv tool install poethepoet`); CI's own
+# install of it sets up CI's machine
+_RUNNER_INSTALL = re.compile(
+    r"^(?:(?:py|python3?)\s+-m\s+)?(?:pip3?|pipx|uv\s+tool)\s+install\s+(?:-U\s+|--upgrade\s+)?"
+    r"[\"']?(?:tox|nox|pre-commit|prek|poethepoet)(?:[\"'<>=!~\[\s]|$)"
+)
 _LIST_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s")
 _INLINE = re.compile(r"``?([^`\n]{2,100})``?")
 # a value the reader fills in (`pytest <path>`, `cargo test --test <name>`), never the
@@ -278,7 +285,7 @@ def is_command(line: str) -> str | None:
         return "setup"  # Yarn's install
     if line.split()[0] == "build":
         return None  # a script's name in prose (`build`); PyPA's build is `python -m build`
-    if _GUIDE_SETUP.match(line):
+    if _GUIDE_SETUP.match(line) or _RUNNER_INSTALL.match(line):
         return "setup"
     plain = " ".join(unwrap(line.split()))
     if _PACKAGE_INSTALL.match(plain):

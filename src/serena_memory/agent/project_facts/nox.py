@@ -17,6 +17,8 @@ _RUN = re.compile(
     r"""\bsession\.run\(\s*((?:["'][^"'\n]{1,200}["']\s*,\s*)*["'][^"'\n]{1,200}["'])"""
 )
 _WORD = re.compile(r"""["']([^"'\n]*)["']""")
+# a name the shell passes as it is (`tests-3.12`, `lint`)
+_PLAIN_NAME = re.compile(r"^[\w.,:+=@/-]+$")
 
 
 def sessions(text: str) -> dict[str, Task]:
@@ -52,9 +54,13 @@ def sessions(text: str) -> dict[str, Task]:
     return found
 
 
+def session_command(name: str) -> str:
+    """``nox -s NAME``, the name quoted where the shell would read it otherwise: a session
+    named ``docs(style)`` (nox's name of a parametrized one) is ``nox -s "docs(style)"``."""
+    return f"nox -s {name}" if _PLAIN_NAME.match(name) else f'nox -s "{name}"'
+
+
 def read_nox(project: Project) -> None:
     text = project.text("noxfile.py")
     if text is not None:
-        offer_runner_tasks(
-            project.sheet, sessions(text), lambda name: f"nox -s {name}", "noxfile.py"
-        )
+        offer_runner_tasks(project.sheet, sessions(text), session_command, "noxfile.py")

@@ -56,6 +56,9 @@ _PACKAGING = re.compile(r"(^|/)packaging/")
 # a download from the web into the project (not an installer piped into a shell): a task
 # made of it refreshes vendored data or assets (`wget -O www/static/logo.png https://...`)
 FETCH = "fetch"
+# `twine check dist/*`: the check of the distributions a build made, a step of that build
+# (`build: pyproject-build; twine check dist/*`), alone a maintainer's check before a release
+CHECKS_BUILT = "checks-built"
 _FETCH = re.compile(r"^(curl|wget)\s.*\bhttps?://")
 _INTO_SHELL = re.compile(r"\|\s*(sudo\s+)?(ba|z)?sh\b")
 # a coverage tool's report of a run already made: `coverage report`, `nyc report`
@@ -126,6 +129,8 @@ def line_kind(line: str) -> str | None:
     if _FETCH.match(line) and not _INTO_SHELL.search(line):
         return FETCH
     program = words(line.split()[0].rsplit("/", 1)[-1])
+    if line.split()[:2] == ["twine", "check"]:
+        return CHECKS_BUILT
     if _installs_on_the_system(line) or _SHIPS.intersection(program):
         return NEVER  # `install -m755 bin/gh $(DESTDIR)...`, `./script/release --local`
     first = line.split()[:3]
@@ -254,8 +259,7 @@ class Reader:
             return False
         lines = [raw.strip() for raw in text.splitlines()[1:MAX_SCRIPT_LINES]]
         found = {line_kind(line) for line in lines if line and not line.startswith("#")}
-        kinds = {kind for kind in found if kind is not None}
-        return NEVER in kinds or FETCH in kinds and _refreshes(None, kinds)
+        return _is_never(None, {kind for kind in found if kind is not None})
 
     def kind(self, name: str, depth: int = 0) -> str | None:
         if name not in self._kinds:
@@ -275,9 +279,9 @@ class Reader:
             named = None  # `install: go install ./cmd/task` builds the program and puts it
         found = self.body_kinds(name, depth)
         kinds = {kind for kind, _ in found}
-        if NEVER in kinds or FETCH in kinds and _refreshes(named, kinds):
+        if _is_never(named, kinds):
             return NEVER
-        kinds -= {REPORT, FETCH}
+        kinds -= {REPORT, FETCH, CHECKS_BUILT}
         if kinds:
             return body_kind(named, kinds, found)
         if found:  # a coverage report, nothing else
@@ -356,6 +360,13 @@ def _shows_coverage(name: str) -> bool:
     generates a summary or a file for CI (``coverage:generate-summary``) is CI's."""
     found = set(words(name))
     return bool(found & _COVERAGE_NAMES) and not found & _FOR_CI
+
+
+def _is_never(named: str | None, kinds: set[str]) -> bool:
+    """A body that ships, refreshes downloaded data, or checks distributions it did not
+    build (``twine check dist/*`` alone is the last step before an upload)."""
+    checks_only = CHECKS_BUILT in kinds and "build" not in kinds
+    return NEVER in kinds or checks_only or FETCH in kinds and _refreshes(named, kinds)
 
 
 def _refreshes(named: str | None, kinds: set[str]) -> bool:

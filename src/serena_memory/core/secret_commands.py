@@ -42,7 +42,8 @@ _COMMAND_LINES = (
     rf"\bmc\s+(?:alias\s+set|config\s+host\s+add)\s+\S+\s+\S+\s+\S+\s+{_ARG}",
     # a CI's secret set by a command: gh secret set NAME --body VALUE (the command says
     # the value is a secret, whatever its name)
-    rf"\bsecrets?\s+set\s+[\w.-]+\s+(?:--[\w-]+\s+\S+\s+)*(?:--body|-b)(?:\s+|=){_ARG}",
+    # (the value joined to -b, as a shell takes it: -b'VALUE')
+    rf"\bsecrets?\s+set\s+[\w.-]+\s+(?:--[\w-]+\s+\S+\s+)*(?:--body|-b)(?:\s+|=)?{_ARG}",
     # mysql -pVALUE (a password joined to -p; `-p` alone asks for it)
     rf"\b(?:mysql\w*|mariadb\w*)\b[^\n|;&]*?\s-p{_ARG}",
     rf"\bredis-cli\b[^\n|;&]*?\s(?:-a|--pass)\s+{_ARG}",
@@ -50,8 +51,11 @@ _COMMAND_LINES = (
     # without an ACL user: AUTH VALUE, AUTH USER VALUE (the value judged as a password)
     rf"(?:^|[\s`>;(])AUTH\s+(?:[\w.@-]{{1,64}}\s+)?{_AUTH_ARG}",
     rf"\b(?:sqlcmd|bcp|osql)\b[^\n|;&]*?\s-P\s*{_ARG}",
-    # ldapsearch, ldapmodify... -w BIND_PASSWORD
-    rf"\bldap\w+\b[^\n|;&]*?\s-w\s*{_ARG}",
+    # ldapsearch, ldapmodify... -w BIND_PASSWORD; Vertica's vsql -w PASSWORD
+    rf"\b(?:ldap\w+|vsql)\b[^\n|;&]*?\s-w\s*{_ARG}",
+    # a value written into a file its name says holds a secret: echo VALUE > ~/.vault_pass
+    r"\b(?:echo|printf)\s+(?:-n\s+)?('[^'\s]+'|\"[^\"\s]+\"|[^\s'\"|>]+)\s*>>?\s*"
+    r"[\w~./-]*(?:pass|secret|token|cred|key)[\w.-]*(?:\s|$|&)",
     # rabbitmqctl add_user USER VALUE, htpasswd -b [FILE] USER VALUE, ssh-keygen -P VALUE
     rf"\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+{_ARG}",
     rf"\bhtpasswd\s+(?:-\w+\s+)*-\w*b\w*\s+(?:-\w+\s+)*(?:\S+\s+)?\S+\s+{_ARG}",
@@ -117,6 +121,7 @@ COMMAND_WORDS = (
     *("secret set", "secrets set", "secret put", "secrets put", "env add", "secret add"),
     *("/p:", "/pass", "/pwd:", "/rp", "net user", "identified", "with password"),
     *("sudo -s", "poetry config", "-k ", "-x ", "auth "),
+    *("echo ", "printf "),
 )
 # a long flag and its value (`--account-key VALUE`, `--password=VALUE`, `--dest-creds
 # user:VALUE`): a secret when the flag's name is a secret's (core/secret_values.py); one

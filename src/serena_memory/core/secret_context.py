@@ -21,7 +21,7 @@ from serena_memory.core.secret_drawn import DERIVED, SID, UUID, derived_name, ra
 from serena_memory.core.secret_encoded import decoded_text
 from serena_memory.core.secret_lookalikes import cut_after
 from serena_memory.core.secret_naming import DATA_KEY_WORDS, secret_name
-from serena_memory.core.secret_public import public_context, remarked_public
+from serena_memory.core.secret_public import denied, public_context, remarked_public
 from serena_memory.core.secret_said import HASH_OF, generated, random_token
 from serena_memory.core.secret_templates import inside_template
 from serena_memory.core.secret_values import (
@@ -340,8 +340,8 @@ def _named_kind(
     before the name say else, when another sentence names it and it is not random, when it
     is not near its name (nor given to it) or does not fit what the name says."""
     word = words[at]
-    if _said_before(words[max(0, at - 8) : at]):
-        return None  # "not secret by itself", "sha256 of the token", "accessor of my token"
+    if _named_else(words, at):
+        return None  # "not secret by itself", "sha256 of the token", "remote cache action key"
     ended = word.endswith(".") and distance == 0  # "... 5 tokens. [VALUE]"
     near = (distance == 0 and not ended) or connected
     if crossed and not random_looking(value):
@@ -353,6 +353,23 @@ def _named_kind(
         distance = 0  # "the access key ... new value is UUID": a rotated key's new value
     fits = _value_fits(kind, value, word, distance, bare_key=bare_key, quoted=quoted)
     return _kind_said(kind, word) if near and fits else None
+
+
+# a data key's words (a cache's, a partition's), which name the key's compound noun
+# (not a store's: an S3 or a Redis secret key is a credential; nor routing: PagerDuty's)
+_DATA_KEY_WORDS = _set("cache partition sort range shard idempotency dedup dedupe lookup")
+
+
+def _named_else(words: list[str], at: int) -> bool:
+    """Whether the words before the secret's word ``words[at]`` say its value is else."""
+    return _said_before(words[max(0, at - 8) : at]) or _data_key(words, at)
+
+
+def _data_key(words: list[str], at: int) -> bool:
+    """Whether ``words[at]`` is a key of data a data key's word names a few words before
+    ("bazel remote cache action key HASH"), not a credential."""
+    near = map(str.lower, words[max(0, at - 3) : at])
+    return words[at].lower() in ("key", "keys") and not _DATA_KEY_WORDS.isdisjoint(near)
 
 
 # the words that give a rotated secret's new value: "new value is", "new one:"
@@ -390,8 +407,8 @@ def _said_before(words: list[str]) -> bool:
     """Whether the few ``words`` before a secret's word (back to a comma or a colon) say the
     value is else: "not secret", "sha256 of the token", "accessor of my token"."""
     for word in reversed(words):
-        if word in (",", ";", ":", "|"):
-            return False
+        if word in (",", ";", ":", "|") or len(word) >= 16 and random_looking(word):
+            return False  # (a value of its own ends the words: "access id GOOG1... secret")
         low = word.lower()
         if low in _BEFORE_ELSE or HASH_OF.search(low) is not None:
             return True
@@ -403,7 +420,11 @@ def _aside_else(aside: str) -> bool:
     algorithm a key signs with: HMAC-SHA256)."""
     if "hmac" in aside.lower():
         return False
-    return any(w.lower() in _BEFORE_ELSE or HASH_OF.search(w) for w in _WORD.findall(aside))
+    words = _WORD.findall(aside)
+    return any(
+        (w.lower() in _BEFORE_ELSE and not denied(" ".join(words[:at]) + " ")) or HASH_OF.search(w)
+        for at, w in enumerate(words)
+    )
 
 
 def _kind_said(kind: str, word: str) -> str:

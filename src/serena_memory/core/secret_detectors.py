@@ -180,7 +180,10 @@ def token_of(line: str, value: str) -> str:
     only a group of its match (``ghp`` of ``ghp_xxxx...``), and a placeholder is judged on
     the whole token, never on the URL or words around it."""
     whole = value
-    at = line.find(value)
+    # an empty group (detect-secrets' GitLab pattern yields one for `glcbt-` job tokens) is
+    # found at every index, the end of the line included: no token of its own, and a search
+    # for it would never end
+    at = line.find(value) if value else -1
     while at >= 0:  # the longest: `ghp_` named before the token itself
         start, end = at, at + len(value)
         while start > 0 and _TOKEN_CHARS.match(line[start - 1]):

@@ -24,6 +24,7 @@ import re
 
 from serena_memory.core.secret_detectors import known_token
 from serena_memory.core.secret_drawn import random_looking
+from serena_memory.core.secret_name_logins import login_in_name
 from serena_memory.core.secret_values import (
     human_password,
     is_placeholder,
@@ -85,12 +86,12 @@ _ABOUT = _words(
 def joined_secret(name: str) -> str | None:
     """The kind of a secret joined into ``name`` (a memory's name, or a line of one word)."""
     if _ONE_WORD.fullmatch(name) is None or _JOINT.search(name) is None:
-        return None
+        return login_in_name(name)  # (a user's `:` or an assignment's `=` inside)
     for joint in _JOINT.finditer(name):
         kind = known_token(name[joint.end() :])
         if kind is not None:
             return kind
-    return _worded_value(name)
+    return _worded_value(name) or login_in_name(name)
 
 
 # where a pasted value's parts end in a name: its joints, and a flattened URL's `@` and `+`

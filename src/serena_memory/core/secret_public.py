@@ -77,7 +77,7 @@ _RETIRED = re.compile(r"(?i)\b(?:deleted|revoked|deactivated|disabled|inactive)\
 # ...or said to be given alone: its secret half kept elsewhere or never written down
 _ID_ALONE = re.compile(
     r"(?i)\bonly the (?:access )?(?:key )?id\b|\bthe id only\b|\bid alone\b"
-    r"|\bsecret (?:half|part|key)\b[^.;\n]{0,20}?\b(?:never|not (?:here|stored|written)"
+    r"|\bsecret(?: (?:half|part|key))?\b[^.;\n]{0,20}?\b(?:never|not (?:here|stored|written)"
     r"|(?:is |lives |stays |kept )?in (?:the )?(?:vault|secrets manager|ssm|parameter store))"
 )
 # a key's id in a SigV4 credential scope (Credential=ID/20250114/region/service/aws4_request,
@@ -118,9 +118,19 @@ _PUBLIC_CONTEXT = re.compile(
 def public_context(line: str, at: int) -> bool:
     """Whether the words before ``at`` on ``line`` say its value is public by design, or
     ciphertext (no usable credential either)."""
-    return _PUBLIC_CONTEXT.search(line, max(0, at - 120), at) is not None or said_encrypted(
-        line, at
-    )
+    found = _PUBLIC_CONTEXT.search(line, max(0, at - 120), at)
+    if found is not None and denied(line[max(0, found.start() - 24) : found.start()]):
+        found = None  # "never ship to browser", "not client-side": a secret said so
+    return found is not None or said_encrypted(line, at)
+
+
+# a denial just before a public's words: what follows is kept from browsers, a secret
+_DENIED = re.compile(r"(?i)\b(?:never|not|don'?t|do not|must not|no)\s+(?:\w+\s+){0,2}$")
+
+
+def denied(before: str) -> bool:
+    """Whether ``before`` (the words just before a public's words) ends in a denial."""
+    return _DENIED.search(before) is not None
 
 
 # a remark after a value that says it is public: `KEY=VALUE  # client-side env key`,

@@ -114,7 +114,9 @@ NOT_A_VALUE = re.compile(
     # a crypt(3) hash, alone or after its user (htpasswd, /etc/shadow): metrics:$apr1$...
     r"|^(?:[\w.@-]{1,64}:)?\$(?:1|5|6|y|apr1|md5|sha1|scrypt|pbkdf2[\w-]*|7)\$[^\s$]{1,80}\$"
     r"|^(?:~|\.{1,2})?/[\w./-]+$"  # paths
-    r"|^@[\w.~/-]+$"  # a file to read the value from: vault kv put ... key=@file.txt
+    # a file to read the value from (vault kv put ... key=@file.txt, @-, @secrets): a path's
+    # dot or slash, or a word; a value drawn after `@` (@Hyn1AytVhXZhZt) is a password
+    r"|^@(?:[\w~-]*[./~][\w.~/-]*|[a-z][a-z_-]*|-)$"
     # another assignment, judged on its own: `creds: AWS_SECRET_ACCESS_KEY=...`
     r"|^(?-i:[A-Z][A-Z0-9]{0,30}(?:_[A-Z0-9]{1,30}){1,8})=[^=\s]"
     # a reference to a secret store (op://vault/item/field, ref+vault://..., a Key Vault

@@ -19,6 +19,7 @@ from serena_memory.agent.project_facts.cargo import crate_name, read_cargo
 from serena_memory.agent.project_facts.ci import read_ci
 from serena_memory.agent.project_facts.composer import read_composer, read_php_tools
 from serena_memory.agent.project_facts.docs import read_docs
+from serena_memory.agent.project_facts.environment_tools import respeller
 from serena_memory.agent.project_facts.files import Project
 from serena_memory.agent.project_facts.format_forms import offer_writing_forms
 from serena_memory.agent.project_facts.git_hooks import read_git_hooks
@@ -76,6 +77,7 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     installs = any(project.is_file(name) for name in _INTERPRETED)
     pyproject = project.toml(PYPROJECT)
     sheet.own_packages = frozenset(n for n in (crate_name(project), module_path(project)) if n)
+    sheet.respell = respeller(project, pyproject)
     # what the contributor docs tell a person to type, then the project's own tasks
     read_hosts(project)
     read_docs(project)

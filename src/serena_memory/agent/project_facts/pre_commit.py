@@ -4,6 +4,8 @@ type checks too when a hook does."""
 
 from __future__ import annotations
 
+import re
+
 from serena_memory.agent.project_facts.files import Project, walk
 
 CONFIGS = (".pre-commit-config.yaml", ".pre-commit-config.yml")
@@ -15,6 +17,12 @@ PREK_INSTALL = "prek install"
 _FORMATTERS = ("black", "ruff-format", "prettier", "isort", "gofmt", "rustfmt", "fmt",
                "format", "clang-format", "yapf", "autopep8", "biome")  # fmt: skip
 _TYPE_CHECKERS = ("mypy", "pyright", "typecheck", "ty", "pyrefly", "tsc")
+# where a project's own set-up installs the hooks, options and all (`pre-commit install
+# --install-hooks` in `.devcontainer/on-create-command.sh`)
+_SETUP_FOLDERS = (".devcontainer", "scripts", "script")
+_SETUP_FILES = ("Makefile", "justfile", "Justfile")
+MAX_SETUP_FILES = 20
+_INSTALL_LINE = re.compile(r"\bpre-commit install((?:[ \t]+(?:-[\w-]+(?:=[\w.-]+)?|[a-z][\w-]*))*)")
 
 
 def hook_ids(data: object) -> list[str]:
@@ -49,4 +57,19 @@ def offer_hook_install(project: Project) -> None:
     name = project.first(*CONFIGS)
     setup = project.sheet.commands.get("setup", [])
     if name is not None and not any(INSTALL in c or PREK_INSTALL in c for c in setup):
-        project.sheet.add("setup", INSTALL, name)
+        project.sheet.add("setup", own_install(project) or INSTALL, name)
+
+
+def own_install(project: Project) -> str | None:
+    """``pre-commit install`` with the options the project's own set-up gives it (a dev
+    container's script, ``scripts/``, a Makefile recipe): ``--install-hooks`` fetches the
+    hooks' environments up front, ``-t pre-push`` adds a stage."""
+    paths = [f"{folder}/{entry}" for folder in _SETUP_FOLDERS for entry in project.listing(folder)]
+    for path in [*paths[:MAX_SETUP_FILES], *_SETUP_FILES]:
+        if not project.is_file(path):
+            continue
+        for match in _INSTALL_LINE.finditer(project.text(path) or ""):
+            options = match.group(1).split()
+            if options and options[0].startswith("-"):
+                return " ".join([INSTALL, *options])
+    return None

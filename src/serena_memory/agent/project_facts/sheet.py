@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,6 +71,9 @@ class FactSheet:
     # the names the project publishes itself under (its crate, its Go module): installing
     # one of them puts the released program on the system, it sets nothing up
     own_packages: frozenset[str] = frozenset()
+    # (command, source) -> how it is typed: a tool the project installs through its runner
+    # (`uv run mypy`, `npx ava`), see environment_tools
+    respell: Callable[[str, str], str] | None = None
 
     def pattern_kind(self, command: str) -> str | None:
         head = " ".join(command.split()[:2])
@@ -86,6 +90,8 @@ class FactSheet:
     def add(self, kind: str, command: str, source: str) -> bool:
         """Offer ``command`` as a ``kind`` command; False when it is known or there is no
         room left for it."""
+        if self.respell is not None:
+            command = self.respell(command, source)
         bucket = self.commands.setdefault(kind, [])
         if command in bucket or self.room(kind) < shown_size(command):
             return False
@@ -97,6 +103,8 @@ class FactSheet:
 
     def add_default(self, kind: str, command: str, source: str) -> None:
         """The ecosystem's usual command, unless the kind has it already, maybe with options."""
+        if self.respell is not None:
+            command = self.respell(command, source)
         if all(plain_words(known) != plain_words(command) for known in self.commands.get(kind, [])):
             self.add(kind, command, source)
 

@@ -268,13 +268,14 @@ def read_tox(project: Project, pyproject: dict[str, Any]) -> None:
         return
     source, found = defined
     sheet = project.sheet
-    sheet.add(_TESTS, "tox", source)
+    run = spelling(project)
+    # the default environments in the same tox as the others: `tox run` beside `tox run -e`
+    sheet.add(_TESTS, run.removesuffix(" -e"), source)
     listed = list(found)[:MAX_ENVIRONMENTS]
     typed = [c for bucket in sheet.commands.values() for c in bucket]
     default = default_python(project) or _newest_unless_typed(listed, typed)
     names = one_per_version_group(listed, default)
     reader = Reader({name: Task(name, lines=found[name]) for name in names})
-    run = spelling(project)
     for name in names:
         kind = reader.kind(name)
         if kind is not None and _is_offered(kind, name, default, sheet.commands):

@@ -1,6 +1,7 @@
 """The secret gate's rules over lines: what a secret spans more than one line of (a
 private key, a PuTTY key, a name and its value in two fields, recovery codes), found in a
-text whole before its lines are read one by one (core/secrets.py)."""
+text whole before its lines are read one by one (core/secrets.py). A key kept encrypted
+is one only with its passphrase beside it (core/secret_encrypted.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
+from serena_memory.core.secret_encrypted import encrypted_key, passphrase_given
 from serena_memory.core.secret_files import recovery_codes
 from serena_memory.core.secret_naming import secret_name
 from serena_memory.core.secret_values import is_placeholder, literal_value, strong_password
@@ -90,7 +92,8 @@ def blocks(text: str) -> Iterator[tuple[int, str]]:
     pem, putty, key_value = _block_patterns()
     yield from _private_keys(text, pem)
     for match in putty.finditer(text):
-        yield _line_at(text, match.start()), "PuTTY private key"
+        if _usable(text, match.start(), match.end()):
+            yield _line_at(text, match.start()), "PuTTY private key"
     if pairs:
         yield from _named_pairs(text, key_value)
 
@@ -105,8 +108,14 @@ def _private_keys(text: str, pem: Any) -> Iterator[tuple[int, str]]:
     key pasted into JSON holds them): a header named in prose is no key."""
     for match in pem.finditer(text):
         body = text[match.end() : match.end() + 400].replace("\\n", "\n")
-        if _KEY_BODY.search(body):
+        if _KEY_BODY.search(body) and _usable(text, match.start(), match.end()):
             yield _line_at(text, match.start()), "Private Key"
+
+
+def _usable(text: str, start: int, end: int) -> bool:
+    """Whether the private key at ``start:end`` opens something as written: kept in the
+    clear, or encrypted with its passphrase given in the same text."""
+    return not encrypted_key(text, start, end) or passphrase_given(text)
 
 
 def _shared_keys(text: str) -> Iterator[tuple[int, str]]:

@@ -11,6 +11,7 @@ from functools import cache
 from typing import Any
 
 from serena_memory.core.secret_naming import secret_name
+from serena_memory.core.secret_public import public_token
 from serena_memory.core.secret_values import (
     PUBLISHED_KEYS,
     WORDS,
@@ -37,7 +38,13 @@ _COMMAND_LINES = (
     # vault login TOKEN (a legacy token, s.VALUE, has no prefix a shape finds)
     rf"\bvault\s+login\s+(?:-[\w-]+(?:=\S+)?\s+)*{_ARG}",
     # Oracle's sqlplus, export, import, rman... USER/PASSWORD@DATABASE
-    r"\b(?:sqlplus|expdp|impdp|exp|imp|rman|sqlldr)\s+(?:-\w+\s+)*[\w.$#-]+/([^\s@/'\"]+)@",
+    r"\b(?:sqlplus|expdp|impdp|exp|imp|rman|sqlldr)\s+(?:-\w+\s+)*['\"]?[\w.$#-]+/([^\s@/'\"]+)@",
+    # PowerShell's plain text made a SecureString: ConvertTo-SecureString 'VALUE' -AsPlainText
+    r"(?i:\bConvertTo-SecureString)\s+(?:-String\s+)?('[^'\n]+'|\"[^\"\n]+\")",
+    # a secret's setter given a literal, in any language: ds.setPassword("VALUE"),
+    # client.set_api_key('VALUE'), cfg.SetToken("VALUE")
+    r"(?i:\bset_?(?:password|passwd|secret|client_?secret|token|api_?key|access_?key|auth_?token))"
+    r"\s*\(\s*('[^'\n]+'|\"[^\"\n]+\")",
     # MinIO's client: mc alias set NAME URL ACCESS_KEY SECRET_KEY (mc config host add ...)
     rf"\bmc\s+(?:alias\s+set|config\s+host\s+add)\s+\S+\s+\S+\s+\S+\s+{_ARG}",
     # a CI's secret set by a command: gh secret set NAME --body VALUE (the command says
@@ -122,13 +129,16 @@ COMMAND_WORDS = (
     *("/p:", "/pass", "/pwd:", "/rp", "net user", "identified", "with password"),
     *("sudo -s", "poetry config", "-k ", "-x ", "auth "),
     *("echo ", "printf "),
+    *("convertto-securestring", "setpassword", "set_password", "setsecret", "set_secret"),
+    *("settoken", "set_token", "setapikey", "set_api_key", "setclientsecret", "set_client_secret"),
+    *("setaccesskey", "set_access_key", "setauthtoken", "set_auth_token"),
 )
 # a long flag and its value (`--account-key VALUE`, `--password=VALUE`, `--dest-creds
 # user:VALUE`): a secret when the flag's name is a secret's (core/secret_values.py); one
 # space only, as a command is typed (a help text sets its flags' descriptions apart)
 _FLAG = r"(?:^|[\s(])--([A-Za-z][\w-]{0,60})(?: |=)('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"-]\S*)"
 # a flag's value that is a list of settings, not the secret: --secret id=npmrc,src=FILE
-_SETTINGS = re.compile(r"^[a-z][\w-]{0,30}=[^=]")
+_SETTINGS = re.compile(r"^[a-z][a-z_-]{0,30}=[^=]")
 
 
 # a credential in a header: after Bearer or Basic, or after `Authorization:` and any
@@ -231,6 +241,8 @@ def header_credential(line: str) -> bool:
     for match in _patterns()[1].finditer(line):
         value = match.group(1)
         published = value.endswith(tuple(PUBLISHED_KEYS))  # (jwt.io's sample, signed)
+        # (a JWT no one can use: jwt.io's sample claims, an anon key, unsigned)
+        published = published or (value.startswith("eyJ") and public_token("JSON Web Token", value))
         if is_placeholder(value) or _placeholder_login(value) or published:
             continue
         if entropy(value) >= 3.5 and not WORDS.fullmatch(value):

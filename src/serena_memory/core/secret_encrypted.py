@@ -41,3 +41,55 @@ def encrypted_value(value: str) -> bool:
 def said_encrypted(line: str, at: int) -> bool:
     """Whether the words just before ``at`` on ``line`` say the value there is ciphertext."""
     return _SAID_ENCRYPTED.search(line, max(0, at - 80), at) is not None
+
+
+# a private key kept encrypted, in any of the formats that write one: PKCS#8's
+# ENCRYPTED PRIVATE KEY, a traditional PEM key's Proc-Type header, a PuTTY key's
+# Encryption line other than none (an OpenSSH key says its cipher inside: see below)
+_ENCRYPTED_KEY = re.compile(
+    r"BEGIN ENCRYPTED PRIVATE KEY|Proc-Type:[ \t]*4,[ \t]*ENCRYPTED"
+    r"|Encryption:[ \t]*(?!none\b)[\w-]{3,40}"
+)
+# a passphrase or password given in the same text: a word for it, then (on its line) a value
+# of six characters or more: without it the key opens nothing
+_PASSPHRASE_GIVEN = re.compile(
+    r"(?i)(?:pass ?phrase|password|passwd|pwd|passwort|mot de passe|contrase[ñn]a|senha"
+    r"|пароль|密码|パスワード)[^\n]{0,40}?[:=`'\"\s]\s*[^\s`'\"]{6,}"
+)
+
+
+def encrypted_key(text: str, start: int, end: int) -> bool:
+    """Whether the private key whose header or lines span ``start:end`` of ``text`` is
+    kept encrypted (PKCS#8, PEM's Proc-Type, PuTTY, OpenSSH with a cipher)."""
+    if _ENCRYPTED_KEY.search(text, max(0, start - 400), end + 120) is not None:
+        return True
+    if "OPENSSH" not in text[start:end]:
+        return False
+    return _OPENSSH_CIPHER.match(_openssh_cipher(text[end : end + 200])) is not None
+
+
+# the ciphers ssh-keygen encrypts a key with (a key in the clear says `none`)
+_OPENSSH_CIPHER = re.compile(r"(?:aes(?:128|192|256)-(?:ctr|cbc|gcm)|chacha20-poly1305|3des-cbc)")
+
+
+def _openssh_cipher(body: str) -> str:
+    """The cipher an OpenSSH key's body names (``openssh-key-v1``, then its name's length
+    and the name): ``none`` for a key kept in the clear."""
+    import base64
+    import binascii
+
+    chars = "".join(re.findall(r"[A-Za-z0-9+/]", body))[:64]
+    try:
+        raw = base64.b64decode(chars[: len(chars) // 4 * 4])
+    except (binascii.Error, ValueError):
+        return ""
+    if not raw.startswith(b"openssh-key-v1\0") or len(raw) < 19:
+        return ""
+    size = int.from_bytes(raw[15:19], "big")
+    return raw[19 : 19 + size].decode("ascii", "replace")
+
+
+def passphrase_given(text: str) -> bool:
+    """Whether ``text`` also gives a passphrase: an encrypted key is a secret only then
+    (its ciphertext alone opens nothing)."""
+    return _PASSPHRASE_GIVEN.search(text) is not None

@@ -18,7 +18,10 @@ _WORDS = {
         "パスワード,비밀번호,wachtwoord,lösenord,hasło,haslo,heslo,salasana,jelszó,şifre,şifresi,parola,parolası,"
         "mật khẩu,kata sandi,κωδικός,סיסמה,كلمة المرور,كلمة السر,पासवर्ड,รหัสผ่าน,adgangskode,"
         "passord,parool,slaptažodis,parole,geslo,lozinka,лозинка,парола,lösenordet,"
-        "adgangskoden,passordet,wachtwoorden"
+        "adgangskoden,passordet,wachtwoorden,"
+        # the same with an article or in short: Hebrew's הסיסמה, Arabic's كلمة مرور, Korean's
+        # 비번, Indonesian's sandi, Swedish's and Danish's definite forms
+        "הסיסמה,סיסמא,הסיסמא,كلمة مرور,كلمة سر,비번,암호,sandi,lösenordet,kodeordet,kodeord"
     ),
     "token": "jeton,токен,令牌,トークン,토큰",
     # an access token and an API key said with the English word inside (Italian, Spanish,
@@ -44,6 +47,7 @@ _WORDS = {
 # "is" as these languages say it, read only after a password's or a token's word
 # (Polish "to", Czech and Croatian "je", Finnish "on")
 _IS = r"ist|lautet|est|es|é|è|era|était|это|是|为|為|は|là|adalah|είναι|jest|är|er|to|je|on"
+_IS += r"|היא|הוא|هي|هو|ialah|yaitu"  # (Hebrew, Arabic, Indonesian)
 _FULL_WIDTH = str.maketrans(
     {"：": ": ", "（": " (", "）": ") ", "，": ", ", "。": ". ", "「": "`", "」": "`"}
 )

@@ -40,12 +40,19 @@ _SLOT = re.compile(
     r"(?P<mark>__|@@|%%|##)(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*|[a-z][a-z0-9]*(?:[_.][a-z0-9]+)*)"
     r"(?P=mark)"
     r"|(?P<one>[@$])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?P=one)"
+    # a build's filter token of small or dotted words (Maven's and Ant's @db.password@)
+    r"|@[a-z]+(?:[A-Z][a-z]+)*(?:[._-][a-z]+(?:[A-Z][a-z]+)*)*@"
 )
 # a framework's lookup of a variable or a parameter by its name: Symfony's
 # %env(API_KEY)% and %env(resolve:DSN)%, Perl's $ENV{API_KEY}, a config's env:API_KEY
 _LOOKUP = re.compile(
     r"%env\([\w:.-]{1,120}\)%|\$ENV\{[\"']?\w{1,120}[\"']?\}|(?i:env):[A-Z][A-Z0-9_]{0,120}"
+    # Grafana's providers, which read a file, a variable or a vault: $__file{/etc/x}
+    r"|\$__(?:file|env|vault)\{[^{}\s]{1,200}\}"
 )
+# a pattern's field inside a value: a key pattern (`token:blacklist:{jti}`), a format string
+# (`{user}:{password}`), a URL's template: what the program fills in, never a literal
+_FIELD = re.compile(r"\{[a-z_][a-z0-9_]{0,40}\}")
 
 
 def template_slot(value: str) -> bool:
@@ -90,7 +97,11 @@ def words_for_tests(value: str) -> bool:
 
 def lookalike(value: str) -> bool:
     """Whether ``value`` only looks like a secret: cut short, a template's slot, a
-    variable's lookup or a test's words."""
+    variable's lookup, a test's words or a pattern with a field to fill."""
     return (
-        cut_short(value) or template_slot(value) or variable_lookup(value) or words_for_tests(value)
+        cut_short(value)
+        or template_slot(value)
+        or variable_lookup(value)
+        or words_for_tests(value)
+        or _FIELD.search(value) is not None
     )

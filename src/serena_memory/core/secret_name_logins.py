@@ -12,8 +12,10 @@ password's or a token's word; these are the shapes a reviewer reads with no such
   number (``White-Osprey-55``), as a generator makes a password; after a Wi-Fi's word,
   words and a number of any case (``black-fjord-80``);
 * recovery codes after their words (``2fa-backup-codes-46249302-60107452``);
-* 32 hex digits or more beside a token's word (``twilio-<hex>-authtoken``), unless a
-  hash's word names them.
+* 32 hex digits or more beside a token's or a signing key's word
+  (``twilio-<hex>-authtoken``, ``jwt-signing-<hex>``), unless a hash's word names them;
+  a one-time password's base32 seed after its words (``mfa-seed-<base32>``);
+* a login pasted as a URL's part without its scheme (``postgres:<password>@pg-main``).
 """
 
 from __future__ import annotations
@@ -73,8 +75,21 @@ _CODES = re.compile(
 # 32 hex digits or more as a part of the name, and the words beside it
 _HEX_PART = re.compile(r"(?<![A-Za-z0-9])[0-9a-f]{32,128}(?![A-Za-z0-9])")
 _TOKEN_WORDS = re.compile(
-    r"(?i)(?:auth[-_]?token|token|secret|api[-_]?key|apikey|access[-_]?key)$"
-    r"|^(?:auth[-_]?token|token|secret|api[-_]?key|apikey|access[-_]?key)"
+    r"(?i)(?:auth[-_]?token|token|secret|api[-_]?key|apikey|access[-_]?key|signing|hmac)$"
+    r"|^(?:auth[-_]?token|token|secret|api[-_]?key|apikey|access[-_]?key|signing|hmac)"
+)
+# a one-time password's seed in base32 (what an authenticator app is given), right after
+# its words: mfa-seed-UDQ5PUW3..., totp_secret_JBSW...
+_SEED = re.compile(
+    r"(?i:seed|totp|otp|mfa|2fa)[-_./:=](?:(?i:seed|secret|key)[-_./:=])?[A-Z2-7]{16,64}$"
+)
+# a login pasted as a URL's part without its scheme: postgres:Lantern2023!@pg-main
+_USER_AT_HOST = re.compile(r"(?:^|[-_./:])[\w.-]{1,40}:([^:@/\s]{6,64})@[A-Za-z0-9][\w.-]{1,80}$")
+# words and a number anywhere among them, any case (tidewater-glacier-Tango-23-cinder): a
+# Wi-Fi's passphrase as a generator or a person makes it, three words or more
+_PASSPHRASE = re.compile(
+    r"[A-Za-z][a-z]{2,11}(?:[-_][A-Za-z][a-z]{2,11})*[-_](?!(?:19|20)\d\d)\d{2,4}"
+    r"(?:[-_][A-Za-z][a-z]{2,11})*"
 )
 _HASH_WORDS = re.compile(r"(?i)sha|hash|digest|checksum|commit|md5|etag|cache|build|blob")
 
@@ -87,7 +102,7 @@ def login_in_name(name: str) -> str | None:
     if _SETTING.match(name):
         return None  # an env's or a setting's assignment: the assignment rules read it
     name = _EXTENSION.sub("", name)
-    if _CODES.search(name) or _hex_beside_token(name):
+    if _CODES.search(name) or _hex_beside_token(name) or _login_at_host(name):
         return _KIND
     for start in list(_START.finditer(name))[-6:]:  # the last few: a value ends the name
         before, value = name[: start.start()], name[start.end() :]
@@ -98,6 +113,15 @@ def login_in_name(name: str) -> str | None:
         if _after_account(before, value):
             return _KIND
     return None
+
+
+def _login_at_host(name: str) -> bool:
+    """Whether ``name`` ends in a login pasted without its URL's scheme (``USER:VALUE@HOST``)
+    whose value is a password, or in a one-time password's seed after its words."""
+    if _SEED.search(name):
+        return True
+    login = _USER_AT_HOST.search(name)
+    return login is not None and (strong_password(login.group(1)) or human_password(login.group(1)))
 
 
 def _strong_tail(before: str, value: str) -> bool:
@@ -136,7 +160,11 @@ def _after_account(before: str, value: str) -> bool:
         return False
     if parts[-1:] and parts[-1] in _ACCOUNTS and _CAPITALISED_AND_NUMBER.fullmatch(value):
         return True
-    return bool(set(parts[-2:]) & _WIFI) and _WORDS_AND_NUMBER.fullmatch(value) is not None
+    if not set(parts[-2:]) & _WIFI:
+        return False
+    if _WORDS_AND_NUMBER.fullmatch(value) is not None:
+        return True
+    return _PASSPHRASE.fullmatch(value) is not None and len(re.findall(r"[A-Za-z]+", value)) >= 3
 
 
 def _hex_beside_token(name: str) -> bool:

@@ -118,7 +118,8 @@ def _worded_value(name: str) -> str | None:
     lowered = [part.lower() for part in parts]
     for at, word in enumerate(lowered[:-1]):
         between = parts[at + 1 : -1]
-        near = len(between) <= 2 and all(map(_PLAIN_WORD.fullmatch, between))
+        # (a service and its account between: grafana-svc_billing-VALUE)
+        near = len(between) <= 3 and all(map(_PLAIN_WORD.fullmatch, between))
         tail = name[len("".join(parts[: at + 1])) + at + 1 :]  # after the word and its joint
         drawn = (near and random_looking(parts[-1])) or _drawn_tail(tail)
         last = parts[-1] if near else ""

@@ -98,6 +98,8 @@ _NAME_SUFFIXES = frozenset(
 # (and a browser's key: GOOGLE_MAPS_BROWSER_KEY, restricted to the sites that send it)
 _PUBLIC_WORDS = frozenset(
     ["public", "publishable", "pub", "anon", "instrumentation", "hotkey", "browser"]
+    # a public key by a mesh's name for it (Tailscale's nodekey:, discokey:) or its short one
+    + ["pubkey", "nodekey", "discokey"]
 )
 # a key of data, not a secret: DynamoDB's partition and sort keys, a cache or Redis key
 DATA_KEY_WORDS = frozenset(
@@ -255,6 +257,8 @@ _LEADING: tuple[list[str], ...] = (
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 # words after them that name something else than the secret: its version, its ARN
 _NOT_THE_SECRET = word_set("version arn ref region account project audience issuer scope scopes")
+# (or its identifier: a key's SID, fingerprint or thumbprint names it, the secret is apart)
+_NOT_THE_SECRET |= word_set("sid fingerprint thumbprint kid")
 
 
 def leading_secret_name(name: str) -> bool:

@@ -39,6 +39,14 @@ def published(token: str) -> bool:
 
 # a Twilio account's SID, alone or after its name (TWILIO_ACCOUNT_SID=AC...)
 _ACCOUNT_SID = re.compile(r"(?:^|[^A-Za-z0-9])AC[0-9a-f]{32}$")
+# the claims of jwt.io's debugger sample (John Doe, 1234567890): its token is on every
+# tutorial's page, whatever signature a copy of it carries
+_JWT_IO_SAMPLE = re.compile(rb'"sub"\s*:\s*"1234567890"\s*,\s*"name"\s*:\s*"John Doe"')
+
+
+# a name that says its value is a key's identifier, then that value: the identifier
+# names the key and is sent with every request; the secret is the other half
+_ID_NAME = re.compile(r"(?i)(?:_|\b)(?:sid|key_?id|id)[\"'`]?\s*[:=]\s*[\"'`]?[A-Za-z0-9]{16,}$")
 
 
 def public_token(kind: str, token: str) -> bool:
@@ -48,14 +56,32 @@ def public_token(kind: str, token: str) -> bool:
         return True
     if kind.startswith("Twilio") and _ACCOUNT_SID.search(token) is not None:
         return True
+    if _ID_NAME.search(token) is not None:
+        return True  # TWILIO_API_KEY_SID=SK...: a key's id, its secret is another value
     if kind == "JSON Web Token":
         parts = token.split(".")
         if len(parts) >= 2:
             # unsigned (alg none, no signature: a test vector), or made for browsers
             unsigned = re.search(rb'"alg"\s*:\s*"none"', _decoded(parts[0].split("=")[-1]))
-            anon = re.search(rb'"role"\s*:\s*"anon"', _decoded(parts[1]))
-            return bool(unsigned and not "".join(parts[2:])) or anon is not None
+            claims = _decoded(parts[1])
+            anon = re.search(rb'"role"\s*:\s*"anon"', claims)
+            sample = _JWT_IO_SAMPLE.search(claims) is not None  # whatever its signature
+            return bool(unsigned and not "".join(parts[2:])) or anon is not None or sample
     return False
+
+
+_JWT = re.compile(r"eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*")
+
+
+def public_jwt(line: str) -> bool:
+    """Whether ``line`` is one JWT no one can use (jwt.io's sample, an anon key, unsigned):
+    what a label above it names is no secret either."""
+    found = _JWT.search(line)
+    return (
+        found is not None
+        and not line.replace(found.group(), "").strip(" `'\"")
+        and (public_token("JSON Web Token", found.group()))
+    )
 
 
 def _decoded(part: str) -> bytes:
@@ -69,8 +95,9 @@ def _decoded(part: str) -> bytes:
         return b""
 
 
-# an AWS access key's id, which names its secret and is none, said to be deleted or revoked
-_KEY_ID = re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}[`'\"]?$")
+# an access key's id (AWS's, a Twilio API key's SID), which names its secret and is none,
+# said to be deleted or revoked
+_KEY_ID = re.compile(r"\b(?:(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}|SK[0-9a-f]{32})[`'\"]?$")
 _RETIRED = re.compile(r"(?i)\b(?:deleted|revoked|deactivated|disabled|inactive)\b")
 
 
@@ -86,7 +113,7 @@ _ID_ALONE = re.compile(
 _IN_SCOPE = re.compile(
     r"(?i:credential=)((?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})(?i:/|%2F)\d{8}(?i:/|%2F)"
 )
-_ANY_KEY_ID = re.compile(r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}")
+_ANY_KEY_ID = re.compile(r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}|SK[0-9a-f]{32}")
 
 
 def retired_id(line: str, token: str) -> bool:
@@ -133,11 +160,17 @@ def denied(before: str) -> bool:
     return _DENIED.search(before) is not None
 
 
+# "public" said of where a service listens (a public IP, an internet-facing host): the
+# value there is more exposed, never public by design
+_NOT_EXPOSURE = r"(?!\s+(?:ip|ips|ipv[46]|host|address|subnet|endpoint|network|internet|dns|port))"
 # a remark after a value that says it is public: `KEY=VALUE  # client-side env key`,
 # `KEY=VALUE (public key; the secret is separate)`; never one saying it is not
 _REMARK_PUBLIC = re.compile(
-    r"(?i)\s(?:#|//|\(|-\s|—|–)[^\n]{0,60}?\b(?:public|publishable|client-side|browser"
-    r"|front-?end|safe to (?:expose|share|commit)|by design)\b"
+    r"(?i)\s(?:#|//|\(|-\s|—|–)[^\n]{0,60}?\b(?:public" + _NOT_EXPOSURE + r"|publishable"
+    r"|client-side|browser|front-?end|safe to (?:expose|share|commit)|by design"
+    # ...or that every visitor receives it: in a page's source, a web snippet
+    r"|page source|(?:visible|shipped|sent) to (?:every |each |all )?(?:visitors?|users?|clients?)"
+    r"|analytics\.js|web snippet)\b"
 )
 _REMARK_NOT = re.compile(r"(?i)\b(?:not|never|isn't|is not)\s+(?:\w+\s+)?(?:public|safe)\b")
 
@@ -164,8 +197,8 @@ _SHIPPED = re.compile(
 _PUBLISHED_EXAMPLE = re.compile(
     r"(?i)\bRFC[ -]?\d{3,5}\b"
     r"|\b(?:docs?|documentation|spec|specification)['’]?s?\s+(?:\w+\s+){0,2}(?:example|sample)s?\b"
-    r"|\b(?:example|sample)s?\s+(?:\w+\s+){0,2}(?:from|in|of)\s+(?:the|our|its)\s+(?:\w+\s+)?"
-    r"(?:docs|documentation|spec|specification|readme)\b"
+    r"|\b(?:example|sample)s?\s+(?:\w+\s+){0,2}(?:from|in|of)\s+(?:(?:the|our|its)\s+)?"
+    r"(?:[\w.]+['’]?s?\s+)?(?:docs|documentation|spec|specification|readme)\b"
     # a provider's documentation that shows it ("Slack's docs show", "documented by
     # Microsoft, the same on every machine")
     r"|\b[A-Z][\w.]{1,30}['’]s\s+(?:docs|documentation)\s+(?:show|shows|use|uses)\b"
@@ -186,7 +219,9 @@ def published_example(line: str) -> bool:
 # `// the web config is public`), or used by tests alone (`# test DB only`)
 _REMARK_HARMLESS = re.compile(
     r"(?i)\s(?:#|//|--|\(|—|–)[^\n]{0,60}?\b(?:(?:meant|made) for (?:the )?browsers?"
-    r"|(?:is|are) public|public by design|tests?(?:\s+\w+)?\s+only|only\s+(?:for|in)\s+tests?)\b"
+    r"|(?:is|are) public|public by design|tests?(?:\s+\w+)?\s+only|only\s+(?:for|in)\s+tests?"
+    # a development chain's or tool's published default key (Anvil's, Hardhat's accounts)
+    r"|(?:public|published|well-known|default)\s+(?:test|dev(?:elopment)?)\s+(?:private\s+)?keys?)\b"
 )
 
 

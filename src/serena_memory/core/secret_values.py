@@ -14,6 +14,7 @@ from serena_memory.core.secret_encoded import decoded_text
 from serena_memory.core.secret_encrypted import ENCRYPTED_SHAPE
 from serena_memory.core.secret_lookalikes import lookalike
 from serena_memory.core.secret_naming import PASSWORD_WORDS, password_name, word_set
+from serena_memory.core.secret_references import file_reference
 
 # a value in one of these shapes documents where a secret goes, it is not one; judged on
 # the value alone (a real token in a URL naming `yourcompany` is still a token)
@@ -93,6 +94,20 @@ PUBLISHED_KEYS = frozenset(
         "6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe",
         "1x0000000000000000000000000000000AA",
         "2x0000000000000000000000000000000AA",
+        # the TOTP seed Google Authenticator's wiki shows in its otpauth:// example
+        "JBSWY3DPEHPK3PXP",
+        # the development chains' published default accounts (Anvil's, Hardhat's and
+        # Ganache's mnemonic `test test ... junk`): every tutorial's key, funds on no chain
+        "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
+        "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
+        "5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
+        "7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6",
+        "47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a",
+        "8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba",
+        "92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e",
+        "4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbf7cbf4356",
+        "dbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97",
+        "2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6",
     )
 )
 _HEX_OR_UUID = re.compile(r"[0-9a-f]{7,64}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", re.I)
@@ -132,7 +147,12 @@ _ATTRIBUTE = re.compile(r"^[A-Za-z_]+\d*(?:\.[A-Za-z_]+\d*)+$")
 # ...but capitalised words with digits at the end are a password of words (a word, a dot,
 # a word and digits)
 # (or a small word then capitalised ones: velvet.Marble261, never an attribute's case)
-_WORDS_AND_DIGITS = re.compile(r"^[A-Za-z][a-z]+(?:\.[A-Z][a-z]+)+\d{2,}$")
+_WORDS_AND_DIGITS = re.compile(
+    r"^[A-Za-z][a-z]+(?:\.[A-Z][a-z]+)+\d{2,}$"
+    # (or the digits before the dot: Meadow6635.Bas, Raven_3252.Ke; no attribute's name
+    # is a capitalised word with a number of years' length)
+    r"|^[A-Z][a-z]+_?\d{3,}\.[A-Z][a-z]{1,12}$"
+)
 # words in a list (password,token,secret): what a setting lists, never a secret
 # a regular expression (api[_-]?key, gh[ps]_[A-Za-z0-9]{36}): a pattern that finds secrets
 _REGEX = re.compile(r"\][?*+{]|\\[dwsb]|\(\?[:=!<]")
@@ -192,7 +212,12 @@ def not_a_value(value: str, *, quoted: bool = False) -> bool:
     """Whether ``value`` is code or a reference rather than a literal; a ``quoted`` value
     (a string literal, a shell word) is never an attribute."""
     attribute = _ATTRIBUTE.match(value) and not _WORDS_AND_DIGITS.match(value)
-    return bool(NOT_A_VALUE.search(value) or (not quoted and attribute) or password_hash(value))
+    return bool(
+        NOT_A_VALUE.search(value)
+        or (not quoted and attribute)
+        or password_hash(value)
+        or file_reference(value)
+    )
 
 
 # a password's hash in the formats that store them, alone or after its user (htpasswd,
@@ -289,7 +314,8 @@ def literal_value(name: str, value: str, *, quoted: bool = False) -> bool:
 
 def _known_harmless(value: str) -> bool:
     """Whether ``value`` is public by its shape, a published key or a password's hash."""
-    return bool(_PUBLIC_VALUE.search(value) or value in PUBLISHED_KEYS or password_hash(value))
+    published = value in PUBLISHED_KEYS or value.removeprefix("0x") in PUBLISHED_KEYS
+    return bool(_PUBLIC_VALUE.search(value) or published or password_hash(value))
 
 
 # words that tell how to make a secret, in a value that is an instruction, not a passphrase

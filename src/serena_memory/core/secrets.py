@@ -39,11 +39,13 @@ from serena_memory.core.secret_naming import leading_secret_name, qualified_secr
 from serena_memory.core.secret_output import READER_WORDS, printed_below
 from serena_memory.core.secret_public import (
     BROWSER_KEYS,
+    public_jwt,
     public_line,
     published_example,
     remarked_harmless,
     remarked_public,
 )
+from serena_memory.core.secret_references import store_name
 from serena_memory.core.secret_rules import LINE_RULES, ROUND_SIX, ROUND_SIX_WORDS, URL_PASSWORD
 from serena_memory.core.secret_said import (
     HASH_OF,
@@ -72,8 +74,9 @@ from serena_memory.core.secret_values import (
 _SECRET_NAME = (
     r"[A-Za-z0-9_.-]*(?:key|token|secret|password|passwd|pwd|pass|passphrase|credentials?)"
 )
-# a value runs to a space or quote; `;` and `,` belong to it unless the next field follows
-_VALUE = r"((?:[^\s\"'`;,]|[;,](?![A-Za-z_][\w.-]*=|\s|$))+)"
+# a value runs to a space or quote; `;` and `,` belong to it unless the next field follows,
+# `&` unless a query's next parameter does (a name in small letters: &token=)
+_VALUE = r"((?:[^\s\"'`;,&]|[;,](?![A-Za-z_][\w.-]*=|\s|$)|&(?![a-z_][a-z0-9_.-]+=))+)"
 # a whole name (taken possessively, from its first character: linear in the line's
 # length), then the value (a bytes or raw literal's prefix before its quote: b"...", r"..."),
 # looked ahead (a name that is no secret's does not hide the
@@ -175,10 +178,12 @@ def _name_and_value(match: re.Match[str]) -> tuple[str, str]:
 def _secret_given(line: str, at: int, name: str, value: str, *, quoted: bool) -> bool:
     """Whether ``value``, given to ``name`` at ``at``, is a secret: the name is a secret's
     (or a URL's ``key``), the value a literal one, and not an ARN's field nor a hash."""
+    if store_name(name):
+        return False  # `1Password: Infra/Sentry`: where the secret is kept
     if name_alone(name, value, line, at):
         return not public_context(line, at)
     if qualified_secret_name(name) and not secret_name(name) and not leading_secret_name(name):
-        return _drawn_or_strong(value) and not public_context(line, at)
+        return _drawn_or_strong(value) and not _said_public(line, at)
     return (
         (secret_name(name) or _query_key(line, at, name) or leading_secret_name(name))
         and literal_value(name, value, quoted=quoted)
@@ -188,6 +193,11 @@ def _secret_given(line: str, at: int, name: str, value: str, *, quoted: bool) ->
         and not no_credential(line, at)
         and not remarked_public(line, at)
     )
+
+
+def _said_public(line: str, at: int) -> bool:
+    """Whether the words before ``at`` or a remark after it say the value is public."""
+    return public_context(line, at) or remarked_public(line, at)
 
 
 def _drawn_or_strong(value: str) -> bool:
@@ -312,9 +322,9 @@ def _kind_on_line(
     label = above if above[-1:] in LABEL_ENDS else ""  # most lines are below no label
     prior = lines[max(0, number - 5) : number - 1]
     for part in _windows(lines[number - 1]):
-        kind = _line_kind(part, detectors, foreign=foreign, above=prior) or _said_above(
-            part, above, label, columns
-        )
+        kind = _line_kind(part, detectors, foreign=foreign, above=prior)
+        if kind is None and not ("eyJ" in part and public_jwt(part)):
+            kind = _said_above(part, above, label, columns)
         if kind is not None:
             return kind
     if "default" in lines[number - 1]:

@@ -84,6 +84,24 @@ def test_the_refusal_names_the_line_the_kind_and_asks_for_a_placeholder() -> Non
     assert TOKEN not in text  # the secret is never repeated
 
 
+@pytest.mark.parametrize(
+    ("text", "placeholder"),
+    [
+        ("mysql -u root -pQv7!rT2mZx9 -h db.internal shop", "<password>"),
+        ("The staging admin password is Orb1t^1cin", "<password>"),
+        ("Log in to the build box as deploy / Tz8#kP2qLw", "<password>"),
+        ("| host | user | password |\n|---|---|---|\n| db1 | app | Vb6$nQ1xRz |", "<password>"),
+    ],
+)
+def test_the_placeholder_says_what_goes_there_not_where_it_was_found(
+    text: str, placeholder: str
+) -> None:
+    """A walker was told to write `<password-on-a-command-line>` for a mysql -p value."""
+    found = secrets.scan(text)
+    assert found, text
+    assert f"such as {placeholder} " in secrets.refusal("ops", found, person=False)
+
+
 def test_cli_write_and_edit_refuse_then_a_person_overrides(project: Path) -> None:
     result = run_cli("memories", "write", "deploy", "--content", SECRET_TEXT, cwd=project)
     assert result.returncode != 0 and "Traceback" not in result.stderr

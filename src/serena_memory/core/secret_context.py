@@ -429,7 +429,7 @@ def _aside_else(aside: str) -> bool:
 
 def _kind_said(kind: str, word: str) -> str:
     """The kind a refusal names, from the word that named the value (its placeholder is
-    made of it: ``<redis-pass>``, ``<token-in-a-sentence>``)."""
+    made of it: ``<redis-pass>``, ``<token>``)."""
     if kind == "name":
         return "value assigned to " + word.strip(".-_`")[:40]
     if kind == "code":

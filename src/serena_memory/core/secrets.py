@@ -505,12 +505,20 @@ _PLACEHOLDERS = {
 }
 
 
+_WHERE_FOUND = re.compile(r" (?:in|on|under|beside|after) (?:a|an|the) ")
+"""Where a kind's words say the secret was found (``in a sentence``, ``on a command line``)."""
+
+
 def placeholder_for(kind: str) -> str:
     """A placeholder that says what goes there: ``<password>`` for a password in a URL,
     ``<db-password>`` for ``DB_PASSWORD=...``, ``<github-token>`` for a GitHub token."""
     if kind in _PLACEHOLDERS:
         return _PLACEHOLDERS[kind]
     words = kind.removeprefix("value assigned to ").removesuffix(" in quotes").removeprefix("a ")
+    # where it was found is not what goes there: "password on a command line" -> <password>
+    words = _WHERE_FOUND.split(words, maxsplit=1)[0]
+    if words == "login":  # a login's secret half is what must leave the text
+        words = "password"
     slug = re.sub(r"[^a-z0-9]+", "-", words.lower()).strip("-")
     return f"<{slug or 'secret'}>"
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from serena_memory.integrity.code_drift.findings import MOVED, CodeFinding
+from serena_memory.integrity.code_drift.forms import MEMBER, RELATIVE, UP
 from serena_memory.integrity.code_drift.mentions import CODE_SPAN, PATH, SYMBOL
 
 
@@ -38,6 +39,8 @@ def _rewritten(written: str, f: CodeFinding) -> str | None:
     if f.status == MOVED and f.kind == PATH:
         if f.new_mention is not None and written == f.mention:
             return f.new_mention
+        if f.form in _WRITTEN_FROM_A_FILE:
+            return None  # its path from the root in a name written from a file is no fix
         old = f.target.rstrip("/")
         new = (f.new_path or "").rstrip("/")
         if "/" not in old and not f.form:  # a bare name stays bare: `filesize.py` -> `sizes.py`
@@ -52,6 +55,11 @@ def _rewritten(written: str, f: CodeFinding) -> str | None:
     if index < 0:
         return None
     return written[:index] + new + written[index + len(old) :]
+
+
+_WRITTEN_FROM_A_FILE = (RELATIVE, UP, MEMBER)
+"""The forms of a name written from the file that imports it (``./x.js``, ``../x.js``,
+``from . import x``): fixed only in the new form the check found, never by its path."""
 
 
 def _as_written(written: str, old: str, new: str) -> tuple[str, str]:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import posixpath
 import re
 
+from serena_memory.integrity.code_drift.emitted import as_written, sources_of
+
 MODULE = "module"
 """A Python module in dotted form; the mention's target is its parts ``/``-joined."""
 RELATIVE = "relative"
@@ -96,10 +98,12 @@ def module_candidates(
 
 
 def script_candidates(target: str) -> list[str]:
-    """The files a relative import without an extension may name (itself first)."""
+    """The files a relative import may name (itself first): with no extension, a script
+    of any kind; with one a TypeScript file compiles to, that file (``./merge.js`` ->
+    ``merge.ts``: :mod:`~serena_memory.integrity.code_drift.emitted`)."""
     last = target.rsplit("/", 1)[-1]
     if "." in last.lstrip(".") or target.endswith("/"):
-        return [target]
+        return [target, *sources_of(target)]
     return [target] + [target + ext for ext in SCRIPT_EXTENSIONS]
 
 
@@ -190,6 +194,7 @@ def _import_root(base: str, prefix: str, new_module: str) -> str:
 
 
 def _path_rewritten(written: str, prefix: str, old: str, new: str) -> str | None:
+    old, new = as_written(old, prefix), as_written(new, prefix)  # `merge.ts` as `merge.js`
     at = written.find(prefix)
     if at < 0:
         return None

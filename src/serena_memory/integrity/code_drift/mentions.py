@@ -79,7 +79,7 @@ from serena_memory.integrity.code_drift.spans import (
     SYMBOL as SYMBOL,  # the kinds of a mention, named here for the modules above
 )
 from serena_memory.integrity.code_drift.stand_ins import built_from, stand_ins_on
-from serena_memory.integrity.code_drift.statements import package_members
+from serena_memory.integrity.code_drift.statements import imported_names, package_members
 from serena_memory.integrity.code_drift.trees import ListTree, drawn_entries, mapped_entries
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -394,8 +394,9 @@ def _fenced_line(number: int, line: str, drawn: bool, in_tree: bool) -> list[Men
 
 def _loaded_code(number: int, line: str) -> list[Mention]:
     """The project's code a fenced line loads or builds, whatever the block draws: the
-    files its imports name, a JVM package, the modules Python imports from, cargo's
-    targets (weak: a block may sketch code still to be written)."""
+    files its imports name, a JVM package, the modules Python imports from and the names
+    it takes from them, cargo's targets (weak: a block may sketch code still to be
+    written)."""
     out = [replace(m, weak=True) for spec in imported(line) for m in _imports(number, spec)]
     if (jvm := jvm_name(line)) is not None and (module := module_target(jvm)) is not None:
         out.append(Mention(number, jvm, PATH, module, form=MODULE, weak=True))
@@ -403,8 +404,12 @@ def _loaded_code(number: int, line: str) -> list[Mention]:
         if (module := module_target(name.partition(":")[0])) is not None:
             out.append(Mention(number, name, PATH, module, form=MODULE, weak=True))
     if "import" in line:  # `from . import formatting`: a module of its package
-        members = package_members(line.split(" #", 1)[0])
+        code = line.split(" #", 1)[0]
+        members = package_members(code)
         out += [Mention(number, name, PATH, name, form=MEMBER, weak=True) for name in members]
+        # `from pkg.mod import name`: a symbol of that module, told (as inside a code span
+        # that holds a statement) only when git saw it renamed or removed
+        out += [Mention(number, n, SYMBOL, n, inner=True) for n in imported_names(code)]
     out += [m for name, path in cargo_targets(line) for m in _stem(number, name, path)]
     return out
 

@@ -129,6 +129,18 @@ def package_members(content: str) -> list[str]:
     return out
 
 
+def imported_names(line: str) -> list[str]:
+    """The names a line of Python takes from a dotted or relative module (``from
+    itsdangerous.encoding import want_bytes, Signer as S`` -> ``want_bytes``, ``Signer``):
+    the symbols of that module it claims; none for ``*``, ``from . import x`` (its modules)
+    or any other line."""
+    found = _FROM_IMPORT.match(_GUARD.sub("", line.strip()))
+    if found is None or not found.group(2) or not found.group(1).strip("."):
+        return []
+    names = (_ALIAS.sub("", n.strip()) for n in found.group(2).split(","))
+    return [n for n in names if n and n not in _GENERIC]
+
+
 def _import_names(statement: str) -> list[tuple[str, str]] | None:
     """The module and the names of one import statement (None: it is none)."""
     if not statement:

@@ -141,3 +141,19 @@ def test_a_login_joined_into_a_name_is_refused(name: str) -> None:
 )
 def test_a_name_about_logins_is_accepted(name: str) -> None:
     assert not secrets.scan_name(name)
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("Le mot de passe de l'admin Grafana est désormais Pelican7!Orage", True),
+        ("Le mot de passe de l'admin Grafana est maintenant Pelican7!Orage", True),
+        ("Das Passwort des Admins ist jetzt Pelican7!Orage", True),
+        ("La contraseña del panel es ahora Pelican7!Orage", True),
+        ("Le mot de passe est désormais stocké dans Vault", False),
+        ("Das Passwort ist jetzt im Tresor unter infra/grafana", False),
+    ],
+)
+def test_now_after_another_languages_is_reads_as_in_english(text: str, secret: bool) -> None:
+    """A fresh user's French "est désormais VALUE" was written where "is now VALUE" was not."""
+    assert bool(secrets.scan(text)) is secret

@@ -67,7 +67,14 @@ _WORD = re.compile(
 )
 _ENGLISH = tuple(_WORDS)
 _ALL_WORDS = tuple(word for words in _WORDS.values() for word in words.split(","))
-_CONNECTOR = re.compile(rf"(?i)(?<![^\W\d_])(?:{_IS})(?![^\W\d_])")
+# "now" and "still" as these languages put them after their "is" ("est désormais VALUE",
+# "ist jetzt VALUE"): read as part of the "is", as English's "is now VALUE" is
+_NOW = (
+    r"désormais|maintenant|toujours|encore|jetzt|nun|immer noch|noch|ahora|todavía|aún|"
+    r"agora|ainda|adesso|ora|ancora|teraz|nadal|nu|nog|fortfarande|stadig|теперь|сейчас|"
+    r"всё ещё|все ещё|sekarang|masih|şimdi|hâlâ"
+)
+_CONNECTOR = re.compile(rf"(?i)(?<![^\W\d_])(?:{_IS})(?![^\W\d_])(?:[ \t]+(?:{_NOW})(?![^\W\d_]))?")
 
 
 # an English secret's word, then another language's "is": "El token de GitHub es VALUE",

@@ -8,14 +8,13 @@ contributor docs type it another way: they know how their environment is entered
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from typing import Any
 
 from serena_memory.agent.project_facts.docs import SOURCE as DOCS
 from serena_memory.agent.project_facts.files import Project, table
-from serena_memory.agent.project_facts.node import package_manager
+from serena_memory.agent.project_facts.node import package_data, package_manager
 from serena_memory.agent.project_facts.python_project import runner
 from serena_memory.agent.project_facts.sheet import FactSheet
 
@@ -80,11 +79,8 @@ def _js_installs(packages: set[str], program: str) -> bool:
 
 
 def _js_packages(project: Project) -> tuple[str, set[str]] | None:
-    try:
-        data = json.loads(project.text("package.json") or "null")
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(data, dict):
+    data = package_data(project)
+    if data is None:
         return None
     installed = {**table(data, "devDependencies"), **table(data, "dependencies")}
     return JS_EXEC[package_manager(project, data)], set(installed)

@@ -81,6 +81,16 @@ def everyday_scripts(scripts: dict) -> list[str]:
     return found
 
 
+def package_data(project: Project) -> dict | None:
+    """The project's ``package.json`` as an object, or None when it is missing, unreadable
+    or not an object (what reads it for a command needs no more than that)."""
+    try:
+        data = json.loads(project.text("package.json") or "null")
+    except (ValueError, RecursionError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
 def read_package_json(project: Project) -> None:
     text = project.text("package.json")
     if text is None:

@@ -10,13 +10,12 @@ the docs or the tasks show such a form already.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 
 from serena_memory.agent.project_facts.commands import unwrap
 from serena_memory.agent.project_facts.files import Project, table
-from serena_memory.agent.project_facts.node import package_manager
+from serena_memory.agent.project_facts.node import package_data, package_manager
 
 SOURCE = "test files"
 MAX_FOLDERS_VISITED = 200
@@ -163,11 +162,8 @@ def _members(project: Project, manifest: dict) -> list[str]:
 def _node_test(project: Project, tests: list[str]) -> str | None:
     """``npx vitest run FILE``, ``node --test FILE``...: the runner the test script or the
     dependencies name, through the package manager's way of running a local tool."""
-    try:
-        data = json.loads(project.text("package.json") or "null")
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(data, dict):
+    data = package_data(project)
+    if data is None:
         return None
     script = str(table(data, "scripts").get("test", ""))
     installed = {**table(data, "devDependencies"), **table(data, "dependencies")}

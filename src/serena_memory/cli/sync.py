@@ -107,8 +107,8 @@ def sync_command(
     else:
         for result in results:
             say(result.summary())
-    if any(result.held_back for result in results):
-        sys.exit(1)  # nothing came in or went out: a script must not take it for a sync
+    if any(result.refused for result in results):
+        sys.exit(1)  # held back or kept out: a script must not take it for a sync
 
 
 @click.command(name="conflicts")

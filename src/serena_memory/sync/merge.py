@@ -42,6 +42,8 @@ from serena_memory.sync.transport import (
     configured_remote,
     display_url,
     fetch,
+    fetched_main,
+    forget_fetched,
     push,
 )
 
@@ -408,11 +410,14 @@ def _sync_locked(
     result = SyncResult(scope, display_url(url))
     repo_path = history.repo_path
     for _ in range(ATTEMPTS):
+        before = fetched_main(repo_path)
         remote_rev = fetch(repo_path, url, interactive=interactive)
         result.secrets_held_back = []  # as this attempt's fetch finds it
         result.secrets_unchecked = ""
         if remote_rev is not None:
             found = _merge_fetched(store, scope, url, history, remote_rev, result)
+            if result.secrets_held_back:
+                forget_fetched(repo_path, before)
         else:
             catch_up_history(store)
             found = {}

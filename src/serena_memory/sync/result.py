@@ -42,6 +42,13 @@ class SyncResult:
         """Nothing of the remote's entries was merged, nor anything pushed to it."""
         return bool(self.secrets_held_back or self.secrets_unchecked)
 
+    @property
+    def refused(self) -> bool:
+        """Not a sync a script may take for done (the command exits with 1): nothing was
+        merged, or a team pull kept a memory out for a secret, so the team's fix of it is
+        still to come."""
+        return self.held_back or (self.pull_only and bool(self.secrets_kept_out))
+
     def summary(self) -> str:
         text = self._headline()
         if self.secrets_unchecked:
@@ -81,9 +88,15 @@ class SyncResult:
                 "it (`serena memories resolve`), then sync again."
             )
         if self.secrets_kept_out:
+            # a team pull may keep out a memory not here yet: no local text stays then
+            here = (
+                "not written here, a memory already here keeps its text"
+                if self.pull_only
+                else "the local text stays"
+            )
             text += (
-                " Kept out because the incoming text holds what looks like a secret (the local "
-                "text stays; remove the secret on the other side, then sync again): "
+                f" Kept out because the incoming text holds what looks like a secret ({here}; "
+                "remove the secret on the other side, then sync again): "
                 + "; ".join(self.secrets_kept_out)
                 + "."
             )

@@ -72,6 +72,8 @@ def pull_team(
             # brings again what could not be written (what was is found in place)
             _keep_last_pull(fetched)
             result.unwritten = [f"{n} ({why})" for n, why in applied.unwritten.items()]
+        elif plan.kept_out:
+            _keep_pulled_without(fetched, plan.kept_out)
     result.seconds = time.perf_counter() - started
     return result
 
@@ -91,6 +93,35 @@ def _keep_last_pull(fetched: _TeamFetch) -> None:
         refs.create(TEAM_REF, fetched.before, force=True)
     elif TEAM_REF in refs:
         refs.delete(TEAM_REF)
+
+
+def _keep_pulled_without(fetched: _TeamFetch, kept_out: list[str]) -> None:
+    """Point the team's branch at what was written: the fetched memories but, for those
+    kept out for a secret, the versions last pulled. The next pull then compares a kept-out
+    memory to what is here, not to the refused text (which would read as a local change
+    for good), and no ref here reaches the refused text."""
+    import pygit2
+
+    repo = fetched.repo
+    index = pygit2.Index()
+    index.read_tree(repo[repo.references[TEAM_REF].target].tree)
+    for rel in kept_out:
+        if rel in fetched.old:
+            index.add(
+                pygit2.IndexEntry(rel, pygit2.Oid(hex=fetched.old[rel]), pygit2.enums.FileMode.BLOB)
+            )
+        else:
+            index.remove(rel)
+    signature = pygit2.Signature("serena-memory", "serena-memory@localhost")
+    commit = repo.create_commit(
+        None,
+        signature,
+        signature,
+        "The team's memories as pulled, without those kept out for a secret",
+        index.write_tree(repo),
+        [] if fetched.before is None else [fetched.before],
+    )
+    repo.references.create(TEAM_REF, commit, force=True)
 
 
 def _fetch_team(repo_path: Path, url: str, interactive: bool) -> _TeamFetch | None:
@@ -144,6 +175,7 @@ class _TeamPlan:
         self.fetched = fetched
         self.prefix = prefix
         self.result = result
+        self.kept_out: list[str] = []  # the paths of memories kept out for a secret
 
     def __call__(self) -> dict[str, bytes | None]:
         from serena_memory.core import names as N
@@ -151,6 +183,7 @@ class _TeamPlan:
         result, old, new = self.result, self.fetched.old, self.fetched.new
         result.skipped, result.kept_edits = list(self.fetched.left_out), []  # planned again: afresh
         versions: dict[str, bytes | None] = {}
+        rels: dict[str, str] = {}  # name -> path in the team's tree
         for rel in sorted(set(old) | set(new)):
             if old.get(rel) == new.get(rel):
                 continue
@@ -167,7 +200,9 @@ class _TeamPlan:
             elif current != new.get(rel):
                 blob: Any = self.fetched.repo[new[rel]] if rel in new else None
                 versions[name] = None if blob is None else blob.data
+                rels[name] = rel
         result.secrets_kept_out = keep_secrets_out(versions)
+        self.kept_out = [rel for name, rel in rels.items() if name not in versions]
         return versions
 
 

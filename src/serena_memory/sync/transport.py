@@ -140,6 +140,27 @@ def fetch(repo_path: Path, url: str, *, interactive: bool = False) -> str | None
     return str(target)
 
 
+def fetched_main(repo_path: Path) -> str | None:
+    """What the remote's branch pointed at as last fetched (None: nothing yet)."""
+    import pygit2
+
+    ref = pygit2.Repository(str(repo_path)).references.get(f"{FETCHED}main")
+    return None if ref is None else str(ref.target)
+
+
+def forget_fetched(repo_path: Path, before: str | None) -> None:
+    """Point the remote's fetched branch back at what it was before the fetch: entries
+    held back for a secret are not kept reachable here, where `check --secrets`, which
+    reads this history, would not tell of them."""
+    import pygit2
+
+    refs = pygit2.Repository(str(repo_path)).references
+    if before is not None:
+        refs.create(f"{FETCHED}main", before, force=True)
+    elif f"{FETCHED}main" in refs:
+        refs.delete(f"{FETCHED}main")
+
+
 def not_a_commit(url: str) -> SyncError:
     return SyncError(
         f"the branch main of the sync remote {display_url(url)} is not a commit (someone "

@@ -114,8 +114,13 @@ def test_cli_write_and_edit_refuse_then_a_person_overrides(project: Path) -> Non
         "memories", "edit", "deploy", "--needle", "<github-token>", "--repl", TOKEN, cwd=project
     )
     assert result.returncode != 0 and "line 3" in result.stderr
+    assert "memory 'deploy' was not changed" in result.stderr  # an edit, not a write
     assert (project / ".serena" / "memories" / "deploy.md").read_text() == CLEAN_TEXT
     assert entries(project) == before
+    result = run_cli("memories", "rename", "deploy", f"ci/{TOKEN}", cwd=project)
+    assert result.returncode != 0 and "the memory was not renamed" in result.stderr
+    assert TOKEN not in result.stderr
+    assert (project / ".serena" / "memories" / "deploy.md").read_text() == CLEAN_TEXT
     result = run_cli(
         "memories", "write", "deploy", "--content", SECRET_TEXT, "--allow-secret", cwd=project
     )

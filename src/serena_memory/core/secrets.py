@@ -467,20 +467,21 @@ def _said_kind(line: str, *, foreign: bool) -> str | None:
     return assigned
 
 
-def refusal(name: str, findings: list[Finding], *, person: bool) -> str:
+def refusal(name: str, findings: list[Finding], *, person: bool, verb: str = "written") -> str:
     """The one sentence that refuses the write: where, what, and what to do (the secret,
-    and a name that holds one, never repeated)."""
+    and a name that holds one, never repeated); ``verb`` says what did not happen
+    (``written``, ``changed`` for an edit, ``renamed``)."""
     first = findings[0]
     more = f" (and {len(findings) - 1} more line(s))" if len(findings) > 1 else ""
     if first.line == NAME_LINE:
         text = (
-            f"the memory was not written: its name holds what looks like a secret "
+            f"the memory was not {verb}: its name holds what looks like a secret "
             f"({first.kind}), and a name is committed and synced as a file name; choose a "
             "name without it"
         )
     else:
         text = (
-            f"memory '{name}' was not written: line {first.line} holds what looks like a "
+            f"memory '{name}' was not {verb}: line {first.line} holds what looks like a "
             f"secret ({first.kind}){more}; replace it with a placeholder such as "
             f"{placeholder_for(first.kind)} and keep the real value in a secret store"
         )
@@ -523,7 +524,7 @@ def placeholder_for(kind: str) -> str:
     return f"<{slug or 'secret'}>"
 
 
-def check(name: str, text: str | bytes | None, *, person: bool) -> None:
+def check(name: str, text: str | bytes | None, *, person: bool, verb: str = "written") -> None:
     """Refuse ``text`` for memory ``name`` if it holds a secret (SecretFoundError)."""
     if text is None:
         return
@@ -531,13 +532,15 @@ def check(name: str, text: str | bytes | None, *, person: bool) -> None:
         text = text.decode("utf-8", "replace")
     findings = scan_name(name) or scan(text)
     if findings:
-        raise SecretFoundError(refusal(name, findings, person=person), findings)
+        raise SecretFoundError(refusal(name, findings, person=person, verb=verb), findings)
 
 
-def check_all(texts: Mapping[str, str | bytes | None], *, person: bool) -> None:
+def check_all(
+    texts: Mapping[str, str | bytes | None], *, person: bool, verb: str = "written"
+) -> None:
     """:func:`check` for each memory; the first one holding a secret is refused."""
     for name, text in texts.items():
-        check(name, text, person=person)
+        check(name, text, person=person, verb=verb)
 
 
 def holding_secrets(texts: Mapping[str, str | bytes | None]) -> dict[str, list[Finding]]:

@@ -191,15 +191,19 @@ class MemoryStore:
         return self.layout.real_path_of(name, self.layout.scopes(self.settings), listed=listed)
 
     def refuse_secrets(
-        self, texts: dict[str, str | bytes | None], allow_secret: bool = False
+        self,
+        texts: dict[str, str | bytes | None],
+        allow_secret: bool = False,
+        verb: str = "written",
     ) -> None:
         """The secret gate (core/secrets.py) on text about to be written; a person may
-        override it (``allow_secret``), the agent never."""
+        override it (``allow_secret``), the agent never. ``verb`` is what the refusal says
+        did not happen (``changed`` for an edit, ``renamed``)."""
         if allow_secret and self.context is Context.HUMAN:
             return
         from serena_memory.core import secrets  # only writes need the gate; reads start quicker
 
-        secrets.check_all(texts, person=self.context is Context.HUMAN)
+        secrets.check_all(texts, person=self.context is Context.HUMAN, verb=verb)
 
     # -- listing and reading (core/store_reading.py) -----------------------------------------
     def scan(self, include_ignored: bool = False, *, scopes: str = "both") -> paths.MemoryScan:

@@ -138,7 +138,7 @@ class Renamer:
         snap = self.store.snapshot()
         old = snap.policy.check(old, write=True)
         new = N.check_portable(snap.policy.check(new, write=True))
-        self.store.refuse_secrets({new: ""}, allow_secret)
+        self.store.refuse_secrets({new: ""}, allow_secret, "renamed")
         if old == new:
             raise MemoryStoreError(f"'{old}' and '{new}' are the same memory name")
         scopes = snap.scopes
@@ -155,7 +155,7 @@ class Renamer:
             plan = self._plan_rewrites(old, new, decode_memory(old, old_bytes), snap)
             ensure_folder(new_path.parent)  # fail before the journal, not half-way through it
             self._refuse_unreferenceable(plan, old, new, new_path, scopes)
-            self.store.refuse_secrets(plan.texts(new), allow_secret)
+            self.store.refuse_secrets(plan.texts(new), allow_secret, "renamed")
             journal = J.plan(old, new, old_bytes, plan.moved_text, plan.changes)
             record = tx.record(f"Rename {old} to {new}", old, new, *plan.counts, all_scopes=True)
             replayed = tx.rename(journal)

@@ -126,7 +126,7 @@ class Writer:
             if new_text == text:
                 return name, False
             data = encode_memory(name, new_text)
-            self.store.refuse_secrets({name: new_text}, allow_secret)
+            self.store.refuse_secrets({name: new_text}, allow_secret, "changed")
             tx.record(f"{verb} {name}", name)
             tx.put(name, data)
         return name, True

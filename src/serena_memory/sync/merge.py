@@ -61,6 +61,9 @@ class SyncedVersions(NamedTuple):
     summary: str
     provenance: Provenance
     merged: tuple[str, ...]  # the other machine's entry, a further parent of this one
+    # memories whose merged text holds a secret, kept out: then the entry does not name
+    # the other machine's as merged, so the next sync merges them again
+    kept_out: bool = False
 
 
 SYNC_LOCK = "serena-sync.lock"
@@ -112,7 +115,13 @@ class _Merge:
         self.result.secrets_kept_out = keep_secrets_out(versions, self.scanned.clean)
         self._record_clashes(repo, history.folder, tree, clashing)
         provenance = Provenance("sync", current_os_user(), f"sync {display_url(self.url)}")
-        return SyncedVersions(versions, self._summary(len(versions)), provenance, (str(theirs.id),))
+        return SyncedVersions(
+            versions,
+            self._summary(len(versions)),
+            provenance,
+            (str(theirs.id),),
+            bool(self.result.secrets_kept_out),
+        )
 
     def _secrets_held_back(self) -> bool:
         """Whether the entries the merge would bring in hold a secret in any version of a
@@ -242,12 +251,14 @@ def apply_synced(
         assert final is not None  # found is only given when the plan is
         written = [n for n in found if n not in unwritten]
         rels = [r for r in map(spec.rel_of, written) if r is not None]
-        if unwritten and not rels:
+        missing = bool(unwritten) or final.kept_out
+        if missing and not rels:
             return  # nothing of the merge is here: the next sync merges it again
-        # A memory of the merge that could not be written keeps the entry from naming the
-        # remote's as merged: the next sync merges what is still missing, and the branch,
-        # which does not follow the remote, is not pushed meanwhile.
-        merged = () if unwritten else final.merged
+        # A memory of the merge that could not be written, or whose merged text was kept
+        # out for a secret, keeps the entry from naming the remote's as merged: the next
+        # sync merges what is still missing (the remote's change is never lost), and the
+        # branch, which does not follow the remote, is not pushed meanwhile.
+        merged = () if missing else final.merged
         history.record(rels, final.provenance, final.summary, None, os.urandom(6).hex(), merged)
 
     return apply_planned(store, scope, versions, record)
@@ -467,11 +478,12 @@ def _merge_fetched(
 def _branch_to_push(history: FolderHistory, remote_rev: str | None, result: SyncResult) -> bool:
     """Whether the remote lacks this machine's history. It lacks nothing when it has this
     entry, or the same memories (then this machine's merge entry is pushed with its next
-    change, not alone). A remote whose entries were held back gets nothing either: the
-    branch can't follow it."""
+    change, not alone). A remote whose entries were held back, or a memory of whose merge
+    was not written (or kept out for a secret), gets nothing either: the branch can't
+    follow it."""
     repo = history.repo(create=True)
     head = history.head(repo)
-    if result.held_back or result.unwritten or head is None:
+    if result.held_back or result.unwritten or result.secrets_kept_out or head is None:
         return False
     return not (
         remote_rev is not None

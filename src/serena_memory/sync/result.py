@@ -45,9 +45,14 @@ class SyncResult:
     @property
     def refused(self) -> bool:
         """Not a sync a script may take for done (the command exits with 1): nothing was
-        merged, or a team pull kept a memory out for a secret, so the team's fix of it is
-        still to come."""
-        return self.held_back or (self.pull_only and bool(self.secrets_kept_out))
+        merged, or a memory was kept out for a secret (a team pull: the team's fix of it is
+        still to come; a sync: the remote's change to it is not merged yet)."""
+        return self.held_back or bool(self.secrets_kept_out)
+
+    @property
+    def unpushed(self) -> bool:
+        """Nothing was pushed because the branch does not follow the remote yet."""
+        return self.held_back or bool(self.unwritten) or bool(self.secrets_kept_out)
 
     def summary(self) -> str:
         text = self._headline()
@@ -87,18 +92,21 @@ class SyncResult:
                 + "; remove the secret and resolve the conflict on the machine whose sync found "
                 "it (`serena memories resolve`), then sync again."
             )
-        if self.secrets_kept_out:
+        if self.secrets_kept_out and self.pull_only:
             # a team pull may keep out a memory not here yet: no local text stays then
-            here = (
-                "not written here, a memory already here keeps its text"
-                if self.pull_only
-                else "the local text stays"
-            )
             text += (
-                f" Kept out because the incoming text holds what looks like a secret ({here}; "
-                "remove the secret on the other side, then sync again): "
-                + "; ".join(self.secrets_kept_out)
-                + "."
+                " Kept out because the incoming text holds what looks like a secret (not "
+                "written here, a memory already here keeps its text; remove the secret on the "
+                "other side, then sync again): " + "; ".join(self.secrets_kept_out) + "."
+            )
+        elif self.secrets_kept_out:
+            # the merged text, which may hold this machine's own secret: the remote's entry
+            # is not recorded as merged, so its change comes in once the secret is gone
+            text += (
+                " Kept out because the merged text holds what looks like a secret, so the "
+                "remote's changes to it are not merged here yet and nothing is pushed until "
+                "then (the local text stays; remove the secret on whichever side holds it, "
+                "then sync again): " + "; ".join(self.secrets_kept_out) + "."
             )
         if self.skipped:
             shown = _names(self.skipped)
@@ -112,7 +120,7 @@ class SyncResult:
             return self._pulled()
         if self.held_back and not self.changed:
             return ""  # nothing synced: the sentence saying why leads
-        if not self.changed and not self.pushed and not self.unwritten:
+        if not self.changed and not self.pushed and not self.unpushed:
             return f"Synced {where}: already up to date."
         parts = []
         if self.changed:
@@ -120,7 +128,7 @@ class SyncResult:
             for what in self.changed.values():
                 counts[what] = counts.get(what, 0) + 1
             parts.append("here " + ", ".join(f"{n} {what}" for what, n in sorted(counts.items())))
-        if not self.held_back and not self.unwritten:  # then nothing was pushed
+        if not self.unpushed:  # else nothing was pushed
             parts.append("local changes pushed" if self.pushed else "nothing to push")
         if not parts:
             return ""  # nothing synced: the sentence saying why leads

@@ -112,7 +112,7 @@ def _keep_pulled_without(fetched: _TeamFetch, kept_out: list[str]) -> None:
             )
         else:
             index.remove(rel)
-    signature = pygit2.Signature("serena-memory", "serena-memory@localhost")
+    signature = pygit2.Signature("serena-memory", "sync@serena-memory")
     commit = repo.create_commit(
         None,
         signature,

@@ -79,7 +79,8 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("pint", ""): "format", ("rector", ""): "lint",
     ("go", "generate"): "build", ("go", "build"): "build", ("cargo", "build"): "build",
     ("cargo", "doc"): "build",
-    ("cargo", "docs-rs"): "build", ("goimports", ""): "format", ("mkdocs", "build"): "build",
+    ("cargo", "docs-rs"): "build", ("cargo", "spellcheck"): "lint", ("cargo", "deny"): "lint",
+    ("cargo", "machete"): "lint", ("goimports", ""): "format", ("mkdocs", "build"): "build",
     ("sphinx-build", ""): "build", ("mkdocs", "serve"): "run",
     ("hatch", "test"): "test", ("hatch", "build"): "build", ("hatch", "env"): "setup",
     ("uv", "sync"): "setup", ("npm", "ci"): "setup", ("npm", "install"): "setup",
@@ -159,6 +160,9 @@ _SHELL_RUN = re.compile(
 # a camelCase name's word boundaries (`checkRuleFiles`)
 CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _CI_VARIABLE = re.compile(r"\$\{\{|\$[A-Za-z_{(]")
+# the project's own files handed to a tool (`rustfmt --check $(git ls-files '*.rs')`): no
+# variable of CI's, the same in every checkout
+_FILES_LISTED = re.compile(r"\$\(git ls-files(?: [^()$`;|&]*)?\)")
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
 
 
@@ -224,7 +228,8 @@ def classify_command(line: str) -> str | None:
         return "setup"  # the vendored sources a build needs (git is CI's plumbing else)
     # Composer's `vendor/bin/` holds the project's tools, not vendoring
     never = is_never_line(line.removeprefix("./").removeprefix(_COMPOSER_BIN))
-    if len(line) > MAX_COMMAND_CHARS or _CI_VARIABLE.search(line) or never:
+    variable = _CI_VARIABLE.search(_FILES_LISTED.sub("FILES", line))
+    if len(line) > MAX_COMMAND_CHARS or variable or never:
         return None
     inside = in_folder(line)
     if inside:
@@ -512,12 +517,24 @@ def _nix_kind(words: list[str]) -> str | None:
     )
 
 
+def _miri_kind(words: list[str]) -> str | None:
+    """``cargo miri test`` (or ``nextest``, ``run``) runs the tests under Miri;
+    ``cargo miri setup`` prepares CI's machine for it."""
+    return "test" if words[2:3] in (["test"], ["nextest"], ["run"]) else None
+
+
+def _fuzz_kind(words: list[str]) -> str | None:
+    """``cargo fuzz run TARGET`` runs a fuzz test; ``list``, ``init``, ``add`` don't."""
+    return "test" if words[2:3] == ["run"] else None
+
+
 # tools whose words say more than their name: (first word, second word or "") -> reader
 _SPECIAL: dict[tuple[str, str], Callable[[list[str]], str | None]] = {
     ("tox", ""): environment_kind, ("nox", ""): environment_kind,
     ("pre-commit", "run"): _hook_kind, ("prek", "run"): _hook_kind,
     ("go", "get"): _go_get_kind, ("cog", ""): _cog_kind, ("rake", ""): _rake_kind,
     ("hatch", "fmt"): _hatch_fmt_kind, ("cargo", "test"): _cargo_test_kind,
+    ("cargo", "miri"): _miri_kind, ("cargo", "fuzz"): _fuzz_kind,
     ("go", "install"): _install_kind, ("cargo", "install"): _install_kind,
     ("nix", ""): _nix_kind, ("mix", "compile"): _mix_compile_kind,
 }  # fmt: skip

@@ -27,6 +27,7 @@ from serena_memory.agent.project_facts.doc_sections import (
 from serena_memory.agent.project_facts.files import Project
 from serena_memory.agent.project_facts.npm_docs import PackageScripts
 from serena_memory.agent.project_facts.own_programs import own_programs, runs_own_program
+from serena_memory.agent.project_facts.sheet import FactSheet
 
 # AGENTS.md, CLAUDE.md: the instructions for coding agents name the commands to run before
 # committing (an AGENTS.md often only points to the CLAUDE.md); GitHub Copilot's are
@@ -41,6 +42,14 @@ DEVELOPER_FOLDERS = frozenset({"development", "developing", "contributing", "con
 # and its pages on running the tests (`docs/development/tests.mdx`)
 STARTS = ("GETTING-STARTED", "GETTING_STARTED", "THE_BASICS", "THE-BASICS", "BASICS", "SETUP",
           "QUICKSTART", "TESTS", "TESTING", "RUNNING-TESTS", "RUNNING_TESTS")  # fmt: skip
+# a developers' folder's pages that hold no work on the code: releasing, the issue tracker,
+# reviews, conduct (`docs/contributing/reviewing-pull-requests.md`); the rest are read whole
+_NOT_WORK_PAGES = re.compile(
+    r"releas|publish|deploy|changelog|conduct|governance|security|triage|issue|review|maintain"
+    r"|roadmap|licen|dependenc|version",
+    re.IGNORECASE,
+)
+MAX_DEVELOPER_PAGES = 8
 # MDX (Mintlify's, Docusaurus's pages) is Markdown with components
 SUFFIXES = (".md", ".mdx", ".rst", ".txt", "")
 READMES = ("README.md", "Readme.md", "readme.md", "README.rst", "README")
@@ -67,6 +76,20 @@ _RUNNER_INSTALL = re.compile(
     r"^(?:(?:py|python3?)\s+-m\s+)?(?:pip3?|pipx|uv\s+tool)\s+install\s+(?:-U\s+|--upgrade\s+)?"
     r"[\"']?(?:tox|nox|pre-commit|prek|poethepoet)(?:[\"'<>=!~\[\s]|$)"
 )
+# what a guide says does not work on the project ("The `cargo fmt` command does not work on
+# the Tokio codebase"), or is not enough in its plain form ("a simple `cargo doc` is not
+# sufficient"): an ecosystem's usual command the sheet would offer otherwise
+_DOES_NOT_WORK = re.compile(
+    r"`([^`\n]{2,60})`(?:\s+command)?\s+(?:does\s+not|doesn't|will\s+not|won't|cannot|can't)"
+    r"\s+(?:work|be\s+used)\b",
+    re.IGNORECASE,
+)
+_NOT_ENOUGH = re.compile(
+    r"(?:simple|plain|bare|just)\s+`([^`\n]{2,60})`\s+(?:is\s+not|isn't)\s+(?:sufficient|enough)",
+    re.IGNORECASE,
+)
+# an optional option a guide shows in brackets (`cargo +nightly docs-rs [--open]`)
+_OPTIONAL = re.compile(r"\s\[-{1,2}[\w-]+(?:[ =][^\]\[]{0,40})?\]")
 _LIST_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s")
 _INLINE = re.compile(r"``?([^`\n]{2,100})``?")
 # a value the reader fills in (`pytest <path>`, `cargo test --test <name>`), never the
@@ -93,14 +116,24 @@ def guide_paths(project: Project) -> list[str]:
         folders += [f"{docs}/{name}/" for name in names[:MAX_DOC_FOLDERS]]
     folders += _developer_folders(project, folders)
     for folder in folders:
-        stems = GUIDES + STARTS if _is_for_developers(folder) else GUIDES
-        for name in project.listing(folder.rstrip("/") or "."):
+        pages = 0
+        for name in sorted(project.listing(folder.rstrip("/") or ".")):
             stem, dot, suffix = name.partition(".")
-            if stem.upper() in stems and f"{dot}{suffix}".lower() in SUFFIXES:
+            if f"{dot}{suffix}".lower() not in SUFFIXES:
+                continue
+            if stem.upper() in GUIDES:
                 found.append(folder + name)
+            elif _is_for_developers(folder) and pages < MAX_DEVELOPER_PAGES and _is_work(stem):
+                found.append(folder + name)  # a page of the developers' part
+                pages += 1
     paths = [path for path in dict.fromkeys(found) if project.is_file(path)]
     # the people's guides first: an agents' file often repeats them in its own spellings
     return sorted(paths, key=lambda path: _stem(path) in AGENT_GUIDES)
+
+
+def _is_work(stem: str) -> bool:
+    """A page of the developers' part about work on the code, not releases or reviews."""
+    return stem.upper() in STARTS or not _NOT_WORK_PAGES.search(stem)
 
 
 def _stem(path: str) -> str:
@@ -184,6 +217,7 @@ class _Blocks:
         self.bare_console = False  # a console block that shows no prompts at all
         self.blank_before = True  # the line before was blank: an indented block may open
         self.in_list = False  # in a list item, whose paragraphs are indented
+        self.continued = ""  # a fenced command whose line ends in `\`, to be joined
 
     def read(self, raw: str) -> Iterator[str]:
         """The candidate commands of one line of the document, and an empty line where it
@@ -226,10 +260,17 @@ class _Blocks:
         self.first_in_fence = self.fence is not None
         self.bare_console = False
         self.carried = ""
+        self.continued = ""
 
     def _fenced(self, line: str) -> Iterator[str]:
         """A line of a fence: a command only in a shell's fence, and in one showing
-        prompts (or a console's, a text's) only after its prompt."""
+        prompts (or a console's, a text's) only after its prompt; a line ending in a
+        backslash goes on on the next (`RUSTFLAGS="--cfg loom"` then `cargo test`)."""
+        if self.continued:
+            line, self.continued = f"{self.continued} {line}", ""
+        if line.endswith("\\") and len(line) < _MAX_CARRIED:
+            self.continued = line[:-1].rstrip()
+            return
         if self.fence in _SHELL_FENCES:
             # a console block whose first line shows no prompt lists commands alone
             if self.fence == "console" and not self.prompted and self.first_in_fence:
@@ -274,7 +315,7 @@ def _command_of(line: str, prompt_needed: bool) -> Iterator[str]:
         line = line[2:].strip()
     elif prompt_needed:
         return
-    line = line.split(" # ", 1)[0].strip()
+    line = _OPTIONAL.sub("", line.split(" # ", 1)[0]).strip()
     if line and not line.startswith("#"):
         yield " ".join(line.split())
 
@@ -352,6 +393,8 @@ def read_docs(project: Project) -> None:
     (``npm run test-smoke``) counts for neither, as the scripts are offered anyway: the
     guide's room is kept for what only it says (``npm run test-browser -- --grep bdd``)."""
     sheet = project.sheet
+    for path in guide_paths(project):
+        _withhold_advised_against(sheet, project.text(path) or "")
     scripts = PackageScripts(project)
     known = {" ".join(c.split()) for c in sheet.offered()}
     added: dict[str, int] = {}
@@ -364,3 +407,18 @@ def read_docs(project: Project) -> None:
             known.add(line)
             counted = not scripts.runs_script(line)
             added[kind] = added.get(kind, 0) + counted
+
+
+def _withhold_advised_against(sheet: FactSheet, text: str) -> None:
+    """Keep off the sheet what a guide says does not work on the project, in any form,
+    and what it says is not enough, in its plain form."""
+    prose = " ".join(text[:200_000].split())
+    for match in _DOES_NOT_WORK.finditer(prose):
+        # "if the command `make` doesn't work for you": a reader's trouble, not the project's
+        conditional = re.search(
+            r"\bif\b[^.]{0,30}$", prose[max(0, match.start() - 30) : match.start()]
+        )
+        if len(match.group(1).split()) > 1 and not conditional:
+            sheet.withhold(match.group(1))
+    for match in _NOT_ENOUGH.finditer(prose):
+        sheet.withhold_plain(match.group(1))

@@ -65,6 +65,9 @@ class FactSheet:
     # the plain words of tasks read and found to be none of the kinds (a coverage report, a
     # release): CI's or the docs' spelling of them is not offered either
     withheld: set[tuple[str, ...]] = field(default_factory=set)
+    # commands the docs say are not enough in their plain form ("a simple `cargo doc` is
+    # not sufficient"): that form is not offered, the same with options is
+    withheld_plain: set[tuple[str, ...]] = field(default_factory=set)
     # a runner's pattern of names (`make check-`, from `check-%:`) -> the kind its recipe
     # runs: CI's `make check-release` is a type check whatever its stem says
     patterns: dict[str, str | None] = field(default_factory=dict)
@@ -83,8 +86,13 @@ class FactSheet:
     def withhold(self, command: str) -> None:
         self.withheld.add(tuple(_as_run(command)))
 
+    def withhold_plain(self, command: str) -> None:
+        self.withheld_plain.add(tuple(_as_run(command)))
+
     def is_withheld(self, command: str) -> bool:
         plain = _as_run(command)
+        if tuple(plain) in self.withheld_plain:
+            return True
         return any(tuple(plain[: len(known)]) == known for known in self.withheld)
 
     def add(self, kind: str, command: str, source: str) -> bool:

@@ -42,6 +42,7 @@ from serena_memory.cli.servers import start_mcp_server
 from serena_memory.cli.setup import setup
 from serena_memory.cli.sync import conflicts_command, resolve_command, sync_command
 from serena_memory.cli.transfer import export_command, import_command
+from serena_memory.cli.facts import facts_command
 from serena_memory.cli.usage import usage_command
 from serena_memory.core.display import counted, escape_line, escape_text
 from serena_memory.core.errors import EXPECTED_ERRORS, MemoryNotFoundError, describe
@@ -421,6 +422,7 @@ for _command in (
     export_command,
     review_command,
     usage_command,
+    facts_command,
 ):
     memories.add_command(_command)
 for _command in (start_mcp_server, dashboard, setup):

@@ -299,3 +299,20 @@ def test_a_global_memory_is_never_unreachable_from_a_projects_core(
     graph = build_graph(build_store(project, home=serena_home))
     shown = graph.filtered(reach="unreachable")["nodes"]
     assert [n["name"] for n in shown] == ["orphan"]
+
+
+def test_a_secret_in_a_name_says_where_the_full_name_is_shown(
+    project: Path, serena_home: Path
+) -> None:
+    """A name made of a token is shown masked (`keys/<github-token>`), which no command
+    accepts: the advice says where the name to rename is shown whole."""
+    p = str(project)
+    folder = project / ".serena" / "memories" / "keys"
+    folder.mkdir(parents=True)
+    (folder / f"{TOKEN}.md").write_text("# Key\n")
+    result = run("memories", "check", "--secrets", p)
+    assert TOKEN not in result.output
+    assert "keys/<github-token>:name" in result.output
+    assert "with the full name `serena memories list` shows" in result.output
+    listed = run("memories", "list", p).output
+    assert f"keys/{TOKEN}" in listed

@@ -157,3 +157,24 @@ def test_a_name_about_logins_is_accepted(name: str) -> None:
 def test_now_after_another_languages_is_reads_as_in_english(text: str, secret: bool) -> None:
     """A fresh user's French "est désormais VALUE" was written where "is now VALUE" was not."""
     assert bool(secrets.scan(text)) is secret
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        (
+            "Alerts post to https://hooks.slack.com/services/T0ABCDEFG/B0ABCDEFG/"
+            "AbCdEfGhIjKlMnOpQrStUvWx here.",
+            "Slack webhook URL",
+        ),
+        (
+            'aws_secret_access_key = "q8Hf2LmZr7Tn0VbXk3JwP9sYc4GdE1aUo6NiRtW5"',
+            "AWS secret access key",
+        ),
+    ],
+)
+def test_a_refusal_names_the_secret_as_a_person_knows_it(text: str, kind: str) -> None:
+    """detect-secrets calls a webhook's address a "Slack Token" and a secret access key an
+    "AWS Access Key"; the refusal's placeholder is made from the name, so a person would
+    put `<slack-token>` where a webhook URL goes."""
+    assert [f.kind for f in secrets.scan(text)] == [kind]

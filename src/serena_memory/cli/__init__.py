@@ -28,6 +28,7 @@ from serena_memory.cli.common import (
     show_text,
 )
 from serena_memory.cli.dashboard import dashboard
+from serena_memory.cli.facts import facts_command
 from serena_memory.cli.history import diff_command, history_command, restore_command, show_command
 from serena_memory.cli.integrity import (
     auto_prefix_references,
@@ -42,7 +43,6 @@ from serena_memory.cli.servers import start_mcp_server
 from serena_memory.cli.setup import setup
 from serena_memory.cli.sync import conflicts_command, resolve_command, sync_command
 from serena_memory.cli.transfer import export_command, import_command
-from serena_memory.cli.facts import facts_command
 from serena_memory.cli.usage import usage_command
 from serena_memory.core.display import counted, escape_line, escape_text
 from serena_memory.core.errors import EXPECTED_ERRORS, MemoryNotFoundError, describe

@@ -317,9 +317,12 @@ def _secrets_advice(now: list[SecretSeen], past: list[SecretSeen], repositories:
     file only, and a person told to purge the history would lose all undo for nothing."""
     steps = ["Each secret found is compromised: rotate it with its provider first."]
     if now:
+        named = any(seen.where() == "name" for seen in now)
         steps.append(
             "Then put a placeholder in its place in the memory (`serena memories edit`; in a "
-            "name: `serena memories rename`)."
+            "name: `serena memories rename`"
+            + (", with the full name `serena memories list` shows" if named else "")
+            + ")."
         )
     if not past:
         steps.append(

@@ -141,8 +141,23 @@ def detected(line: str, detectors: Iterable[Any]) -> str | None:
             if fake(token) or public_token(str(detector.secret_type), token):
                 continue
             if not retired_id(line, token):
-                return str(detector.secret_type)
+                return _named(str(detector.secret_type), token)
     return None
+
+
+# an AWS access key id's prefixes; a 40-character value detect-secrets also calls an
+# "AWS Access Key" is the secret key that goes with one
+_AWS_KEY_IDS = ("AKIA", "ASIA", "ABIA", "ACCA", "A3T")
+
+
+def _named(kind: str, token: str) -> str:
+    """The kind a person recognises where detect-secrets' name is broader: a Slack
+    webhook's address is no token, an AWS secret access key no access key id."""
+    if kind == "Slack Token" and "hooks.slack.com" in token:
+        return "Slack webhook URL"
+    if kind == "AWS Access Key" and not token.startswith(_AWS_KEY_IDS):
+        return "AWS secret access key"
+    return kind
 
 
 def known_token(line: str, *, decode: bool = True) -> str | None:

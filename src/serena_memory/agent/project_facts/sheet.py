@@ -176,4 +176,5 @@ class FactSheet:
         total = sum(c for _, c in self.languages)
         shown = ", ".join(f"{n} ({c})" for n, c in self.languages[:8])
         more = " (file budget reached; counts are partial)" if self.truncated else ""
-        return [f"- Languages by file count: {shown}; {total} source {'file' if total == 1 else 'files'}{more}."]
+        files = "file" if total == 1 else "files"
+        return [f"- Languages by file count: {shown}; {total} source {files}{more}."]

@@ -109,7 +109,9 @@ def said_absent(line: str, start: int, end: int) -> bool:
         return True
     if _ITEM_HEAD.match(line, 0, start) and _ITEM_GONE.match(line, end):
         return True
-    return _ITEM_HEAD_MARKED.match(line, 0, start) is not None and bool(_GONE_CJK.search(line, end))
+    if _ITEM_HEAD_MARKED.match(line, 0, start) is None:
+        return False
+    return bool(_GONE_CJK.search(line, end) or _DELETED_CJK_AFTER.match(line, end))
 
 
 _ITEM_HEAD = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?`?$")
@@ -121,10 +123,17 @@ _ITEM_GONE = re.compile(
 )
 """The item's description, after its dash, says the head is gone ("— Replaced by X"),
 not that code was taken out of it ("`a.js`: Removed from `sync()`")."""
-_GONE_CJK = re.compile(r"废弃|弃用|已删除|已移除|被[^，。,.;]{1,30}替代|廃止|削除(?:済|された)")
+_GONE_CJK = re.compile(
+    r"废弃|弃用|已删除|已移除|被[^，。,.;]{1,30}替代|廃止|削除(?:済|された)"
+    r"|❌\s*(?:\*\*|__)?(?:削除|不要|删除|삭제)"
+)
 """Chinese and Japanese words that say a thing is deprecated, removed or replaced: no word
 boundary marks them, so they are looked for anywhere in an item's description."""
-_ITEM_HEAD_MARKED = re.compile(r"\s*(?:(?:[-*+]|\d+[.)])\s+|❌\s*)(?:\*\*|__)?`?$")
+_DELETED_CJK_AFTER = re.compile(r"`?(?:\*\*|__)?\s?(?:を)?(?:削除|删除|삭제)")
+"""An item's head followed by the word for deleted: a changelog's "- ✅ `a.ts` 削除"."""
+_ITEM_HEAD_MARKED = re.compile(
+    r"\s*(?:(?:[-*+]|\d+[.)])\s+(?:[✅✔☑✓❌]\s*)?|❌\s*)(?:~~)?(?:\*\*|__)?`?$"
+)
 """The mention heads a list item, or a line marked ❌."""
 _ROW_GONE = re.compile(
     r"\|\s*(?:\*\*|__|~~)?\s*(?:archived|removed|deleted|deprecated|obsolete|retired|superseded"
@@ -172,7 +181,8 @@ _GONE_HEADING = re.compile(
 """A heading that says what is under it is gone or not there yet: "## Deleted Components",
 "## Files removed", "#### Missing (Critical):"."""
 _GONE_HEADING_CJK = re.compile(
-    r"^\s{0,3}#{1,6}\s+\S{0,6}(?:废弃|弃用|已删除|删除|移除|廃止|削除)\S{0,6}\s*$"
+    r"^\s{0,3}#{1,6}\s+\S{0,6}(?:废弃|弃用|已删除|删除|移除|廃止|削除|삭제)\S{0,8}\s*"
+    r"(?:[（(][^）)]{0,40}[）)])?\s*$"
 )
 """The same in Chinese or Japanese: "### 废弃部分" (the deprecated part)."""
 _GONE_INTRO = re.compile(rf"^[^#|`\s-].{{0,60}}\b{_GONE}\b[^`]{{0,20}}:\s*$", re.I)
@@ -213,34 +223,51 @@ class _Mention(Protocol):
 _M = TypeVar("_M", bound=_Mention)
 
 
-def listed_gone(text: str, found: list[_M]) -> list[_M]:
+def listed_gone(text: str, found: list[_M], fenced: list[bool]) -> list[_M]:
     """``found`` (the mentions of ``text``) but those heading an item of a list the memory
-    says is gone (:func:`_gone_items`)."""
-    gone = _gone_items(text)
+    says is gone (:func:`_gone_items`; ``fenced``: whether each line is a fenced block's)."""
+    gone = _gone_items(text, fenced)
     if not gone:
         return found
     return [m for m in found if not _heads_gone_item(gone.get(m.line), m.text)]
 
 
-def _gone_items(text: str) -> dict[int, str]:
+def _gone_items(text: str, fenced: list[bool]) -> dict[int, str]:
     """Line number -> line of each list item under a heading, or a short line ending in
     ``:``, that says its items are gone ("## Deleted Components", "These no longer exist:")
     or still to be made ("Need to create new files for:")."""
     if not _may_list_gone(text.lower()):
         return {}
     items: dict[int, str] = {}
-    heading = False  # under a heading that says so: to the next heading
+    gone_level = 0  # under a heading that says so (of this level): to the next as high
     intro = 0  # after a line that says so: 1 before its list, 2 in it, to its end
-    for number, line in enumerate(text.splitlines(), start=1):
-        if _HEADING.match(line):
-            heading, intro = _says_gone_heading(line), 0
-        elif (heading or intro) and _is_item(line):
+    lines = text.splitlines()
+    for number, (line, in_block) in enumerate(zip(lines, fenced, strict=True), start=1):
+        if in_block:  # a drawn tree of what is gone (`├── old.ts`)
+            if gone_level and _DRAWN.match(line):
+                items[number] = line
+            continue
+        level = _level(line)
+        if level:
+            if not gone_level or level <= gone_level:
+                gone_level = level if _says_gone_heading(line) else 0
+            intro = 0
+        elif (gone_level or intro) and _is_item(line):
             items[number], intro = line, 2 if intro else 0
         elif _opens_gone_list(line):
             intro = 1
         elif intro == 2 and not line[:1].isspace():
             intro = 0  # a blank line or a paragraph ends the list
     return items
+
+
+_DRAWN = re.compile(r"^[\s│|]*(?:[├└]──|[|`+]--)[─-]*\s*")
+"""A line of a drawn tree, up to its name."""
+
+
+def _level(line: str) -> int:
+    """The level of a Markdown heading (``### x``: 3), 0 for any other line."""
+    return len(line.lstrip(" ")) - len(line.lstrip(" ").lstrip("#")) if _HEADING.match(line) else 0
 
 
 def _may_list_gone(low: str) -> bool:
@@ -272,5 +299,5 @@ def _heads_gone_item(line: str | None, text: str) -> bool:
     and is not the place it went (a path into an archive)."""
     if line is None or "archive" in text.lower():
         return False
-    found = _ITEM_START.match(line) or _MARKED_START.match(line)
+    found = _ITEM_START.match(line) or _MARKED_START.match(line) or _DRAWN.match(line)
     return found is not None and line.startswith(text, found.end())

@@ -383,6 +383,12 @@ class PathChecks:
             return replace(m, target=places[0], placed="")
         if len(places) > 1 and self._at_root(places[1]):
             return replace(m, target=places[1], placed="", exact=True)
+        top, _, name = places[0].partition("/")
+        # a name right under a top the project has not (its own name, `fortinet/`), where
+        # git never knew it: the one at the root
+        single = bool(name) and "/" not in name.rstrip("/")
+        if single and not self.files.exists(top + "/") and self._at_root(name):
+            return replace(m, target=name, placed="", exact=True)
         parent = places[0].rstrip("/").rpartition("/")[0]
         if m.weak and parent and self._at_root(parent + "/"):
             return replace(m, target=places[0], placed="", exact=True, weak=False)

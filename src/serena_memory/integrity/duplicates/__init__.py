@@ -4,7 +4,7 @@ One entry point, :func:`find_duplicates` (``{name: text} -> DuplicateReport``), 
 :mod:`.text` reads a memory, :mod:`.features` keeps what comparing needs, :mod:`.detect`
 pairs and compares, :mod:`.findings` holds what it found. Loaded on first use, so the
 check report, which names the findings' type, costs a plain check nothing.
-``serena_memory.integrity.duplicates_cache`` runs it on a store with what earlier runs
+``serena_memory.integrity.duplicates.features_cache`` runs it on a store with what earlier runs
 learned, ``duplicates_told`` tells a write which memory it repeats or contradicts.
 """
 

@@ -59,7 +59,7 @@ def project(root: Path, name: str, big: str | None) -> Path:
 def writes(folder: Path, runs: int) -> tuple[float, float, float]:
     """(the first write with its note, then the medians of a write and of its note)."""
     from serena_memory.core.store import MemoryStore
-    from serena_memory.integrity.duplicates_told import write_note
+    from serena_memory.integrity.duplicates.write_comparison import write_note
 
     store = MemoryStore(folder)
     start = time.perf_counter()

@@ -76,8 +76,8 @@ def write_costs(project: Path, home: Path, runs: int) -> tuple[float, float, flo
     timed on its own in this process, medians: what the note adds to a write."""
     os.environ["SERENA_HOME"] = str(home)
     from serena_memory.core.store import MemoryStore
-    from serena_memory.integrity.duplicates_cache import check_duplicates
-    from serena_memory.integrity.duplicates_told import write_note
+    from serena_memory.integrity.duplicates.features_cache import check_duplicates
+    from serena_memory.integrity.duplicates.write_comparison import write_note
 
     store = MemoryStore(project)
     base = "# Scratch\n\nA new note about the build, written by the benchmark.\n"

@@ -31,7 +31,7 @@ from collections import Counter
 from pathlib import Path
 
 from serena_memory.integrity.code_drift.checker import CodeChecker
-from serena_memory.integrity.code_drift.findings import MISSING, MOVED
+from serena_memory.integrity.code_drift.code_report import MISSING, MOVED
 from serena_memory.integrity.code_drift.mentions import PATH
 
 LABELS = Path(__file__).with_name("code_drift_labels.json")

@@ -182,3 +182,10 @@ def test_the_readme_links_every_page_of_the_docs() -> None:
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
     pages = sorted(p.name for p in (REPO_ROOT / "docs").glob("*.md"))
     assert [p for p in pages if f"](docs/{p})" not in readme] == []
+
+
+def test_every_module_the_architecture_page_names_exists() -> None:
+    page = (REPO_ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"\bserena_memory(?:\.\w+)+", page))
+    assert len(named) >= 10
+    assert [n for n in sorted(named) if importlib.util.find_spec(n) is None] == []

@@ -147,8 +147,8 @@ def test_cli_start_does_not_load_the_integrity_engine() -> None:
         "import sys\n"
         "import serena_memory.cli as c\n"
         "assert 'check' in c.memories.commands\n"
-        "heavy = {'ahocorasick', 'rapidfuzz', 'serena_memory.integrity.analysis',\n"
-        "         'serena_memory.integrity.similarity'}\n"
+        "heavy = {'ahocorasick', 'rapidfuzz', 'serena_memory.integrity.references.analysis',\n"
+        "         'serena_memory.integrity.references.similarity'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from serena_memory.core.store import MemoryStore
+from serena_memory.integrity.duplicates.features_cache import check_duplicates
 from serena_memory.integrity.duplicates.findings import DuplicateReport
-from serena_memory.integrity.duplicates_cache import check_duplicates
 
 
 def memory(title: str, *lines: str) -> str:

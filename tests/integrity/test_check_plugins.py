@@ -17,7 +17,7 @@ from test_code_drift import commit, git, memory, write
 from test_duplicates import DEPLOY
 
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity.duplicates_cache import check_duplicates
+from serena_memory.integrity.duplicates.features_cache import check_duplicates
 from serena_memory.integrity.listing import MemoryListingReader
 from serena_memory.integrity.plugins.base import CheckOptions
 from serena_memory.integrity.plugins.registry import ADVICE_ORDER, CHECKS, run_checks

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_code_drift import commit, findings, git, memory, repo, write
 
-from serena_memory.integrity.code_drift.cache import entry_path, scan
+from serena_memory.integrity.code_drift.identifier_cache import entry_path, scan
 
 __all__ = ["repo"]  # the fixture, shared
 

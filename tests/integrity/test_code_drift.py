@@ -364,7 +364,7 @@ def test_the_activation_count_covers_every_drifted_memory_or_says_at_least(
 ) -> None:
     # how fast the count is, is measured by benchmarks/bench_code_drift.py, not here: a
     # loaded machine must not turn a count into "at least"
-    from serena_memory.integrity import drifted
+    from serena_memory.integrity.code_drift import drifted_memories as drifted
     from serena_memory.integrity.service import drift_summary
 
     for i in range(1000):

@@ -14,8 +14,8 @@ from conftest import run_cli_process
 from test_code_drift import by_mention, commit, findings, git, memory, repo, write
 
 from serena_memory.core.store import MemoryStore
+from serena_memory.integrity.code_drift.drifted_memories import drifted_memories
 from serena_memory.integrity.code_drift.read_note import read_note
-from serena_memory.integrity.drifted import drifted_memories
 
 __all__ = ["repo"]  # the fixture, shared
 

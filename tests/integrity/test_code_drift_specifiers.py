@@ -12,7 +12,7 @@ from pathlib import Path
 from conftest import run_cli_process
 from test_code_drift import commit, findings, git, memory, repo, write
 
-from serena_memory.integrity.code_drift.findings import MOVED, CodeFinding
+from serena_memory.integrity.code_drift.code_report import MOVED, CodeFinding
 from serena_memory.integrity.code_drift.fixes import replacements
 from serena_memory.integrity.code_drift.forms import UP, rewritten, script_candidates
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity import duplicates_cache as DC
+from serena_memory.integrity.duplicates import features_cache as DC
 from serena_memory.integrity.duplicates import find_duplicates
 from serena_memory.integrity.duplicates.features import features_of
 from serena_memory.integrity.duplicates.findings import MAX_FINDINGS, DuplicateReport

@@ -14,11 +14,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity import duplicates_cache as DC
+from serena_memory.integrity.duplicates import features_cache as DC
 from serena_memory.integrity.duplicates import find_duplicates
 from serena_memory.integrity.duplicates.features import words_of
 from serena_memory.integrity.duplicates.rewrites import same_values, values_of
-from serena_memory.integrity.duplicates_told import write_note
+from serena_memory.integrity.duplicates.write_comparison import write_note
 
 FOLDER = Path(__file__).resolve().parent / "data" / "rewritten"
 

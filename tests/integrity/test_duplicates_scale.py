@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.duplicates.detect import find_duplicates
 from serena_memory.integrity.duplicates.features import features_of
+from serena_memory.integrity.duplicates.features_cache import cache_path
 from serena_memory.integrity.duplicates.text import parse
-from serena_memory.integrity.duplicates_cache import cache_path
-from serena_memory.integrity.duplicates_told import LARGEST_READ, write_note
+from serena_memory.integrity.duplicates.write_comparison import LARGEST_READ, write_note
 
 PIECES = 8
 RATIO = 3.0

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.duplicates import find_duplicates
 from serena_memory.integrity.duplicates.slots import differ, kind, slot_keys, unit_at, units
-from serena_memory.integrity.duplicates_told import write_note
+from serena_memory.integrity.duplicates.write_comparison import write_note
 
 TAR = REPO_ROOT.parent / "shared" / "realworld" / "serena-projects.tar.gz"
 

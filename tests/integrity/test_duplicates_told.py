@@ -14,7 +14,7 @@ from test_duplicates import DEPLOY
 
 from serena_memory.cli import cli
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity.duplicates_told import write_note
+from serena_memory.integrity.duplicates.write_comparison import write_note
 
 NEAR_COPY = "\n".join(reversed(DEPLOY.splitlines()[2:])) + "\n# Shipping\n"
 CONFLICT = (
@@ -75,7 +75,7 @@ def test_memories_write_says_it_on_stderr(project: Path) -> None:
 def test_a_damaged_cache_row_is_never_trusted_by_a_write(store: MemoryStore) -> None:
     import sqlite3
 
-    from serena_memory.integrity import duplicates_cache as DC
+    from serena_memory.integrity.duplicates import features_cache as DC
 
     store.write("ops/deploy", DEPLOY)
     DC.check_duplicates(store)  # the cache a check makes
@@ -89,7 +89,7 @@ def test_a_damaged_cache_row_is_never_trusted_by_a_write(store: MemoryStore) -> 
 
 
 def test_a_write_after_a_check_sees_the_memories_written_since(store: MemoryStore) -> None:
-    from serena_memory.integrity import duplicates_cache as DC
+    from serena_memory.integrity.duplicates import features_cache as DC
 
     store.write("notes/other", "# Other\n\nNothing alike at all, in three lines.\n\nOne more.\n")
     DC.check_duplicates(store)  # the joined features of the check: without ops/deploy
@@ -107,7 +107,7 @@ def test_a_write_after_a_check_sees_the_memories_written_since(store: MemoryStor
 def test_a_damaged_index_is_never_trusted_by_a_write(store: MemoryStore) -> None:
     import sqlite3
 
-    from serena_memory.integrity import duplicates_cache as DC
+    from serena_memory.integrity.duplicates import features_cache as DC
 
     store.write("ops/deploy", DEPLOY)
     DC.check_duplicates(store)

@@ -13,8 +13,8 @@ from cli_support import run_cli_process
 from test_duplicates import DEPLOY
 
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity import duplicates_cache as DC
-from serena_memory.integrity.duplicates_told import ALWAYS_READ, write_note
+from serena_memory.integrity.duplicates import features_cache as DC
+from serena_memory.integrity.duplicates.write_comparison import ALWAYS_READ, write_note
 
 _OPENED: list[str] | None = None
 """The paths opened while a test watches (None: nobody watches)."""
@@ -106,16 +106,16 @@ def test_the_slots_of_the_others_are_taken_apart_only_for_a_text_that_states_one
     port, a command, a tool...) is compared by its lines, sentences and words only:
     taking apart the slots of every other memory (the costliest part) is done only when
     the text written states one."""
-    from serena_memory.integrity import duplicates_told
+    from serena_memory.integrity.duplicates import write_comparison
 
     taken: list[str] = []
-    real = duplicates_told.slot_rows
+    real = write_comparison.slot_rows
 
     def counted(text: str) -> list[tuple[int, int, int]]:
         taken.append(text)
         return real(text)
 
-    monkeypatch.setattr(duplicates_told, "slot_rows", counted)
+    monkeypatch.setattr(write_comparison, "slot_rows", counted)
     store.write("ops/deploy", DEPLOY)
     _fill(project, 10)
     plain = "Another small fact, said plainly.\n"
@@ -148,7 +148,7 @@ def test_a_write_in_a_large_folder_no_check_ran_on_loads_none_of_the_comparison(
         "done = CliRunner().invoke(cli, args)\n"
         "assert done.exit_code == 0, done.output\n"
         "print(done.stderr.strip() or '-')\n"
-        "print('serena_memory.integrity.duplicates_told' in sys.modules)\n"
+        "print('serena_memory.integrity.duplicates.write_comparison' in sys.modules)\n"
     )
 
     def write(name: str, text: str) -> list[str]:

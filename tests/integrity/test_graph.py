@@ -9,8 +9,8 @@ import pytest
 from conftest import write_config
 
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity.analysis import IntegrityAnalyzer
-from serena_memory.integrity.graph import MemoryGraph
+from serena_memory.integrity.references.analysis import IntegrityAnalyzer
+from serena_memory.integrity.references.graph import MemoryGraph
 from serena_memory.integrity.service import build_graph
 
 MEMORIES = {

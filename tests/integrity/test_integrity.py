@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from serena_memory.core.errors import MemoryNotFoundError, MemoryStoreError, ReadOnlyMemoryError
 from serena_memory.core.names import normalize_name
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity.analysis import IntegrityAnalyzer
-from serena_memory.integrity.prefixing import auto_prefix, prefix_bare_mentions
-from serena_memory.integrity.scanning import BareMentionFinder, iter_reference_runs
+from serena_memory.integrity.references.analysis import IntegrityAnalyzer
+from serena_memory.integrity.references.prefixing import auto_prefix, prefix_bare_mentions
+from serena_memory.integrity.references.scanning import BareMentionFinder, iter_reference_runs
 from serena_memory.integrity.service import backlinks, fix_reference, run_check
 
 

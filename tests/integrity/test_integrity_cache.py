@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from serena_memory.core.store import Context, MemoryStore
-from serena_memory.integrity import cache as C
+from serena_memory.integrity.references import check_cache as C
 from serena_memory.integrity.service import run_check
 from serena_memory.wiring import build_store
 
@@ -283,7 +283,7 @@ def test_one_memory_among_many_gets_the_findings_of_a_whole_check(
 ) -> None:
     """A check after one edit examines one text against every name, with a finder of only
     the names that text holds: its findings are those of a check of every memory."""
-    from serena_memory.integrity.analysis import IntegrityAnalyzer
+    from serena_memory.integrity.references.analysis import IntegrityAnalyzer
 
     source = "auth/source"
     texts = {n: f"{n} notes" for n in names} | {source: "".join(pieces)}
@@ -299,11 +299,11 @@ def test_a_check_without_cache_spreads_over_workers_and_fills_the_cache(
     without the cache, and what they learned serves the next check."""
     import resource
 
-    import serena_memory.integrity.parallel as parallel
+    import serena_memory.integrity.workers as workers
 
     for i in range(40):
         store.write(f"topic/note_{i:02}", f"mem:topic/note_{(i + 1) % 41:02} and topic/note_{i}\n")
-    monkeypatch.setattr(parallel, "PARALLEL_MIN_PER_JOB", 5)
+    monkeypatch.setattr(workers, "PARALLEL_MIN_PER_JOB", 5)
     cold = run_check(store, True, True, True, cache=False).to_dict()
 
     def workers_cpu() -> float:

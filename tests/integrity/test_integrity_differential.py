@@ -141,7 +141,7 @@ def test_near_misses_differ_from_the_reference_only_where_a_person_would_not_acc
 
 
 def test_parallel_check_gives_the_serial_report(corpus_project, monkeypatch) -> None:
-    import serena_memory.integrity.parallel as fs
+    import serena_memory.integrity.workers as fs
 
     project, home = corpus_project
     store = build_store(project, home=home)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from serena_memory.integrity.analysis import IntegrityAnalyzer
+from serena_memory.integrity.references.analysis import IntegrityAnalyzer
 
 
 def near_misses(names: list[str], text: str, source: str = "notes") -> list[tuple[str, str]]:
@@ -140,7 +140,7 @@ def test_a_line_that_already_references_the_memory_is_left_alone() -> None:
 
 
 def test_rewrite_memory_paths_only_touches_paths_of_the_given_memories() -> None:
-    from serena_memory.integrity.prefixing import rewrite_memory_paths
+    from serena_memory.integrity.references.prefixing import rewrite_memory_paths
 
     text = (
         "See .serena/memories/ci/flaky.md, ~/.serena/memories/ci/flaky.md,\n"

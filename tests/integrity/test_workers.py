@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from serena_memory.integrity.code_drift.cache import IdentifierScan, scan
 from serena_memory.integrity.code_drift.git import GitUnavailable
+from serena_memory.integrity.code_drift.identifier_cache import IdentifierScan, scan
 from serena_memory.integrity.workers import ForkedJob
 
 

@@ -304,7 +304,7 @@ def write(
     result = store.write(name, content, allow_secret=allow_secret)
     verb = "Created" if result.created else "Updated"
     say(f"{verb} memory '{escape_line(result.name)}' ({counted(result.chars, 'character')}).")
-    from serena_memory.integrity.duplicates_note import write_note
+    from serena_memory.integrity.duplicates.write_note import write_note
 
     for note in (result.note, write_note(store, result.name, content).strip()):
         if note:

@@ -242,7 +242,7 @@ def auto_prefix_references(
     memories. Near-misses are listed, never rewritten; paths to memory files are
     rewritten only with --include-file-paths.
     """
-    from serena_memory.integrity.prefixing import auto_prefix
+    from serena_memory.integrity.references.prefixing import auto_prefix
 
     report = auto_prefix(
         open_store(project),

@@ -26,8 +26,8 @@ from serena_memory.core.errors import (
 )
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.integrity import service as integrity_api
-from serena_memory.integrity.findings import ENTRY_POINT
 from serena_memory.integrity.plugins.base import CheckOptions, DashboardSection
+from serena_memory.integrity.references.check_report import ENTRY_POINT
 from serena_memory.wiring import build_store
 
 STATIC_DIR = Path(__file__).parent / "static"

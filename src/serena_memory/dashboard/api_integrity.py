@@ -17,11 +17,11 @@ from serena_memory.dashboard.api_base import (
     ApiBase,
     ApiError,
 )
-from serena_memory.integrity import prefixing
 from serena_memory.integrity import service as integrity_api
-from serena_memory.integrity.findings import ENTRY_POINT
 from serena_memory.integrity.plugins.base import Check, CheckOptions, DashboardSection
 from serena_memory.integrity.plugins.registry import CHECKS, registered
+from serena_memory.integrity.references import prefixing
+from serena_memory.integrity.references.check_report import ENTRY_POINT
 
 
 class IntegrityApi(ApiBase):

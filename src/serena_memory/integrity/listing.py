@@ -10,7 +10,8 @@ from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.paths import SkippedFile, read_regular_file
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity.analysis import IntegrityAnalyzer
+
+MAINTENANCE_NAMES = frozenset({"memory_maintenance", "global/memory_maintenance"})
 
 
 class MemoryListingReader:
@@ -67,20 +68,9 @@ class MemoryListingReader:
                 unreadable.append(name)
         return texts, unreadable, refused
 
-    def analyzer(self, names: Iterable[str] | None = None) -> IntegrityAnalyzer:
-        texts, unreadable, refused = self.read(self.names if names is None else names)
-        analyzer = IntegrityAnalyzer(texts, self.read_only, self.ignored, unreadable, self.names)
-        analyzer.skipped = sorted(self.skipped + refused, key=lambda s: s.path)
-        return analyzer
-
 
 def describe_refusal(exc: BaseException) -> str:
     if isinstance(exc, MemoryStoreError):
         return str(exc)
     assert isinstance(exc, OSError)
     return f"can't be read: {exc.strerror or exc}"
-
-
-def load_analyzer(store: MemoryStore) -> IntegrityAnalyzer:
-    """Read every non-ignored memory of the project and the global ones, once."""
-    return MemoryListingReader(store).analyzer()

@@ -1,17 +1,19 @@
 """Integrity checks and fixes on a :class:`MemoryStore`: what the CLI, the MCP server and the
-dashboard call. The analysis itself is :mod:`serena_memory.integrity.analysis` (pure); this module
-loads memories from a store and writes fixes back through it (atomic, locked).
+dashboard call. The analysis itself is :mod:`serena_memory.integrity.references.analysis`
+(pure); this module loads memories from a store and writes fixes back through it (atomic,
+locked).
 
 Stable API (keep it; the dashboard and the MCP server depend on it), beside
-``listing.load_analyzer(store) -> IntegrityAnalyzer`` (every non-ignored memory, read
-once) and ``prefixing.auto_prefix(...)`` (add ``mem:`` to exact bare mentions):
+``references.reading.load_analyzer(store) -> IntegrityAnalyzer`` (every non-ignored
+memory, read once) and ``references.prefixing.auto_prefix(...)`` (add ``mem:`` to exact
+bare mentions):
 
 - ``run_check(store, include_unmarked=False, fuzzy=False, reachability=False)
   -> CheckReport`` (the references check) (``.to_dict()``, ``.to_text()``, ``.is_clean()``).
 - ``backlinks(store, name) -> list[Backlink]``: memories with a ``mem:name`` reference,
   with line numbers (works for missing names too).
-- ``build_graph(store) -> MemoryGraph`` (:mod:`serena_memory.integrity.graph`; ``.to_dict()`` and
-  the mermaid/dot/graphml/json exports).
+- ``build_graph(store) -> MemoryGraph`` (:mod:`serena_memory.integrity.references.graph`;
+  ``.to_dict()`` and the mermaid/dot/graphml/json exports).
 - ``fix_reference(store, source, old, new) -> int``: rewrite ``mem:old`` to ``mem:new``
   in one memory (a stale reference's candidate chosen by a person); returns the count.
 - ``closest_names(store, name) -> tuple[str, ...]``: the existing names ``name`` most
@@ -32,18 +34,22 @@ from serena_memory.core.display import counted
 from serena_memory.core.errors import MemoryNotFoundError, MemoryStoreError
 from serena_memory.core.references import rewrite_references
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity import parallel
-from serena_memory.integrity.analysis import IntegrityAnalyzer
-from serena_memory.integrity.drifted import drift_summary as drift_summary  # the stable API
-from serena_memory.integrity.drifted import drifted_memories as drifted_memories
-from serena_memory.integrity.findings import Backlink, CheckReport
-from serena_memory.integrity.listing import MemoryListingReader, load_analyzer
+from serena_memory.integrity import workers
+from serena_memory.integrity.code_drift.drifted_memories import (
+    drift_summary as drift_summary,  # the stable API
+)
+from serena_memory.integrity.code_drift.drifted_memories import drifted_memories as drifted_memories
+from serena_memory.integrity.listing import MemoryListingReader
+from serena_memory.integrity.references import reading
+from serena_memory.integrity.references.analysis import IntegrityAnalyzer
+from serena_memory.integrity.references.check_report import Backlink, CheckReport
+from serena_memory.integrity.references.reading import load_analyzer
 
 if TYPE_CHECKING:
-    from serena_memory.integrity.code_drift.findings import CodeFinding, CodeReport
+    from serena_memory.integrity.code_drift.code_report import CodeFinding, CodeReport
     from serena_memory.integrity.code_drift.fixes import Replacement
     from serena_memory.integrity.code_drift.mentions import Mention
-    from serena_memory.integrity.graph import MemoryGraph
+    from serena_memory.integrity.references.graph import MemoryGraph
 
 
 def run_check(
@@ -59,7 +65,7 @@ def run_check(
     memories unreachable from `mem:core` and references into ignored memories (on request).
     Never writes a memory. With ``cache``, what was learned about each memory is kept under
     $SERENA_HOME and only changed memories are analysed again
-    (:mod:`serena_memory.integrity.cache`); the report is the same.
+    (:mod:`serena_memory.integrity.references.check_cache`); the report is the same.
 
     ``jobs`` > 1 (0: one per CPU) splits a large check over forked worker processes; the
     report is the same. Only for single-threaded callers such as the command line: forking
@@ -100,21 +106,21 @@ def _run_check(
     code_mentions: dict[str, list[Mention]] | None,
 ) -> CheckReport:
     if jobs == 0:
-        jobs = parallel.cpu_count()
+        jobs = workers.cpu_count()
     if cache and code_mentions is None:  # the code check needs every memory read
-        from serena_memory.integrity.cache import cached_check
+        from serena_memory.integrity.references.check_cache import cached_check
 
         cached = cached_check(store, listing, include_unmarked, fuzzy, reachability, jobs)
         if cached is not None:
             return with_sync_conflicts(store, with_moves(store, cached))
-    jobs = min(jobs, max(1, len(listing.names) // parallel.PARALLEL_MIN_PER_JOB))
-    if jobs > 1 and not reachability and parallel.can_fork():
-        report = parallel.parallel_check(listing, include_unmarked, fuzzy, jobs, code_mentions)
+    jobs = min(jobs, max(1, len(listing.names) // workers.PARALLEL_MIN_PER_JOB))
+    if jobs > 1 and not reachability and workers.can_fork():
+        report = reading.parallel_check(listing, include_unmarked, fuzzy, jobs, code_mentions)
     else:
-        analyzer = listing.analyzer()
+        analyzer = reading.analyzer_of(listing)
         report = analyzer.check(include_unmarked, fuzzy, reachability)
         if code_mentions is not None:
-            code_mentions.update(parallel.code_mentions_of(analyzer.memories))
+            code_mentions.update(reading.code_mentions_of(analyzer.memories))
     return with_sync_conflicts(store, with_moves(store, report))
 
 
@@ -202,7 +208,7 @@ class Snapshot:
 
     @property
     def graph(self) -> MemoryGraph:
-        from serena_memory.integrity.graph import MemoryGraph
+        from serena_memory.integrity.references.graph import MemoryGraph
 
         if self._graph is None:
             self._graph = MemoryGraph.from_analyzer(self.analyzer)
@@ -246,7 +252,7 @@ def referrers_note(store: MemoryStore, name: str) -> str:
 
 
 def build_graph(store: MemoryStore):
-    from serena_memory.integrity.graph import MemoryGraph
+    from serena_memory.integrity.references.graph import MemoryGraph
 
     return MemoryGraph.from_analyzer(load_analyzer(store))
 
@@ -327,11 +333,11 @@ def start_code_check(
         listing = MemoryListingReader(store)
         names = [n for n in listing.names if not N.is_global(n)]
         if jobs == 0:
-            jobs = parallel.cpu_count()
-        jobs = min(jobs, max(1, len(names) // parallel.PARALLEL_MIN_PER_JOB))
+            jobs = workers.cpu_count()
+        jobs = min(jobs, max(1, len(names) // workers.PARALLEL_MIN_PER_JOB))
         if mentions is not None:  # found by the check that read the memories just before
             found = {n: m for n, m in mentions.items() if n in listing.paths}
-        elif jobs > 1 and parallel.can_fork():
+        elif jobs > 1 and workers.can_fork():
             chunks = [
                 names[i * len(names) // jobs : (i + 1) * len(names) // jobs] for i in range(jobs)
             ]
@@ -479,7 +485,7 @@ def closest_names(store: MemoryStore, name: str, limit: int = 3) -> tuple[str, .
     """The existing memories a mistyped or shortened ``name`` most likely meant, best
     first: the ranking that proposes the target of a stale reference, else the names that
     begin with ``name`` (`cor` for `core`), so a person is never left to guess."""
-    from serena_memory.integrity.similarity import NameIndex
+    from serena_memory.integrity.references.similarity import NameIndex
 
     try:
         wanted = N.normalize_name(name)
@@ -503,7 +509,7 @@ def duplicate_findings(store: MemoryStore) -> list[dict[str, Any]]:
     sections, conflicts; the last, left_out, counts those not listed) and, for
     near-duplicates, the lines of both sides (``first_text``, ``second_text``, at most
     :data:`SIDE_BY_SIDE_LINES` each), so that a person compares them side by side."""
-    from serena_memory.integrity.duplicates_cache import check_duplicates
+    from serena_memory.integrity.duplicates.features_cache import check_duplicates
 
     listing = MemoryListingReader(store)
     report = check_duplicates(store, listing)

@@ -14,9 +14,48 @@ import pickle
 import signal
 import weakref
 from collections.abc import Callable
-from typing import TypeVar, cast
+from typing import TYPE_CHECKING, TypeVar, cast
+
+if TYPE_CHECKING:
+    from serena_memory.integrity.listing import MemoryListingReader
 
 T = TypeVar("T")
+PARALLEL_MIN_PER_JOB = 400  # below this many memories per worker, forking costs more
+
+
+def cpu_count() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def can_fork() -> bool:
+    import threading
+
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def chunks_by_size(
+    listing: MemoryListingReader, jobs: int, names: list[str] | None = None
+) -> list[list[str]]:
+    """Contiguous slices of the sorted names (all of them, or ``names``) with about the
+    same number of bytes each, so that merging the partial reports in order gives the
+    serial report."""
+    names = listing.names if names is None else names
+    sizes = []
+    for name in names:
+        try:
+            sizes.append(os.path.getsize(listing.paths[name]))
+        except OSError:
+            sizes.append(0)
+    total = sum(sizes) or 1
+    chunks: list[list[str]] = [[] for _ in range(jobs)]
+    done = 0
+    for name, size in zip(names, sizes, strict=True):
+        chunks[min(jobs - 1, done * jobs // total)].append(name)
+        done += size
+    return [c for c in chunks if c]
 
 
 class ForkedJob:

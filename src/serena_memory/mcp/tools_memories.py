@@ -68,7 +68,7 @@ def write_memory(
     store = state.require_store()
     if store.access().proposing(memory_name):
         return proposals.propose_write(store, memory_name, content, max_chars).told()
-    from serena_memory.integrity.duplicates_note import write_note
+    from serena_memory.integrity.duplicates.write_note import write_note
 
     result = store.write(memory_name, content, max_chars=max_chars)
     how = "created" if result.created else "replaced"

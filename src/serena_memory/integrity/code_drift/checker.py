@@ -11,7 +11,7 @@ safely (:mod:`~serena_memory.integrity.code_drift.git`), the project's files
 (:mod:`~serena_memory.integrity.code_drift.moves`), which missing paths are not the
 project's code (:mod:`~serena_memory.integrity.code_drift.left_alone`), where missing
 symbols went (:mod:`~serena_memory.integrity.code_drift.symbol_history`) and the
-findings and their report (:mod:`~serena_memory.integrity.code_drift.findings`).
+findings and their report (:mod:`~serena_memory.integrity.code_drift.code_report`).
 
 Nothing is ever read from a mentioned path: a path is looked up in the project's list of
 files, never opened, so an absolute path, a ``..`` or a link out of the project can't make
@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from serena_memory.integrity.code_drift.aliases import Aliases
-from serena_memory.integrity.code_drift.findings import (
+from serena_memory.integrity.code_drift.code_report import (
     MISSING,
     MOVED,
     NO_CODE,
@@ -72,7 +72,7 @@ from serena_memory.integrity.code_drift.written_then import (
 )
 
 if TYPE_CHECKING:
-    from serena_memory.integrity.code_drift.cache import IdentifierScan
+    from serena_memory.integrity.code_drift.identifier_cache import IdentifierScan
 
 SERENA_FOLDER = ".serena/"
 """The memories' own folder: on disk wherever a check runs, so a file below it that git
@@ -151,7 +151,7 @@ class CodeChecker(PathChecks):
             self._walk = GitPast.start(self.root)
         if symbols and self._identifiers is None and self._scan is None:
             if self.cache_home is not None:
-                from serena_memory.integrity.code_drift.cache import IdentifierScan
+                from serena_memory.integrity.code_drift.identifier_cache import IdentifierScan
 
                 self._scan = IdentifierScan(self.root, self.cache_home, _single_threaded)
             else:
@@ -270,7 +270,7 @@ class CodeChecker(PathChecks):
         if not words:
             return set()
         if self.files.git and self._identifiers is None:
-            from serena_memory.integrity.code_drift.cache import scan
+            from serena_memory.integrity.code_drift.identifier_cache import scan
 
             self._identifiers = scan(self.root, cache_home)
         return find_words(self.files, words, self._identifiers)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from serena_memory.integrity.code_drift.findings import MOVED, CodeFinding
+from serena_memory.integrity.code_drift.code_report import MOVED, CodeFinding
 from serena_memory.integrity.code_drift.forms import MEMBER, RELATIVE, UP
 from serena_memory.integrity.code_drift.mentions import CODE_SPAN, PATH, SYMBOL
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from serena_memory.core.paths import is_inside
-from serena_memory.integrity.code_drift.findings import WORK_TREE
+from serena_memory.integrity.code_drift.code_report import WORK_TREE
 from serena_memory.integrity.code_drift.git import GitJob, GitStalled, GitUnavailable, run_git
 from serena_memory.integrity.code_drift.project import ProjectFiles
 

@@ -38,7 +38,7 @@ def search_findings(
 
     if locate(root) is None:
         return {}
-    from serena_memory.integrity.code_drift.findings import MISSING, MOVED
+    from serena_memory.integrity.code_drift.code_report import MISSING, MOVED
     from serena_memory.integrity.code_drift.read_note import memory_findings
 
     out: dict[str, list[tuple[int, str, str, str, str, str, str]]] = {}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from serena_memory.integrity.code_drift.findings import MISSING, CodeFinding
+from serena_memory.integrity.code_drift.code_report import MISSING, CodeFinding
 from serena_memory.integrity.code_drift.git import GitUnavailable, run_git
 from serena_memory.integrity.code_drift.local_paths import (
     created_folders,

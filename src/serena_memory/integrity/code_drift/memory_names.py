@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
-from serena_memory.integrity.code_drift.findings import CodeFinding
+from serena_memory.integrity.code_drift.code_report import CodeFinding
 from serena_memory.integrity.code_drift.history import MEMORIES_FOLDER, GitPast
 from serena_memory.integrity.code_drift.mentions import Mention
 from serena_memory.integrity.code_drift.project import ProjectFiles

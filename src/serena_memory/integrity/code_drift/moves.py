@@ -12,7 +12,7 @@ from __future__ import annotations
 import posixpath
 from collections import Counter
 
-from serena_memory.integrity.code_drift.findings import MOVED, CodeFinding, in_commit
+from serena_memory.integrity.code_drift.code_report import MOVED, CodeFinding, in_commit
 from serena_memory.integrity.code_drift.history import GitPast
 from serena_memory.integrity.code_drift.project import ProjectFiles
 

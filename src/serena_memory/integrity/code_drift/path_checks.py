@@ -16,10 +16,10 @@ import re
 from dataclasses import replace
 
 from serena_memory.integrity.code_drift.aliases import Aliases, expand, project_aliases
+from serena_memory.integrity.code_drift.code_report import CHANGED, MISSING, MOVED, CodeFinding
 from serena_memory.integrity.code_drift.drawn_then import placed_then
 from serena_memory.integrity.code_drift.examples import stands_for_any_project
 from serena_memory.integrity.code_drift.extensions import stem_candidates
-from serena_memory.integrity.code_drift.findings import CHANGED, MISSING, MOVED, CodeFinding
 from serena_memory.integrity.code_drift.forms import (
     ALIAS,
     GLOB,

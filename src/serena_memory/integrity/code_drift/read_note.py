@@ -18,7 +18,7 @@ from serena_memory.core import names as N
 from serena_memory.core.process import PROCESS
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.code_drift.checker import TRAIL_SECONDS_ON_READ, CodeChecker
-from serena_memory.integrity.code_drift.findings import CodeFinding
+from serena_memory.integrity.code_drift.code_report import CodeFinding
 from serena_memory.integrity.code_drift.fixes import Replacement, replacements
 from serena_memory.integrity.code_drift.git import Repository, locate
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention, extract

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from serena_memory.core.errors import MemoryStoreError
-from serena_memory.integrity.code_drift.findings import MISSING, MOVED, CodeFinding
+from serena_memory.integrity.code_drift.code_report import MISSING, MOVED, CodeFinding
 from serena_memory.integrity.code_drift.git import GitStalled, GitUnavailable, run_git
 from serena_memory.integrity.code_drift.history import MEMORIES_FOLDER, name_status
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL

@@ -1,8 +1,9 @@
 """Whether the symbols memories mention occur in the project's source files: every
 identifier of the tracked and untracked (not ignored) source files, taken by one
-``git grep`` (or from the kept scan of :mod:`serena_memory.integrity.code_drift.cache`), or,
-without git, the regular files below the project read through the path gate. Memories and
-prose documents are not searched: prose that mentions a symbol is not its definition.
+``git grep`` (or from the kept scan of
+:mod:`serena_memory.integrity.code_drift.identifier_cache`), or, without git, the regular
+files below the project read through the path gate. Memories and prose documents are not
+searched: prose that mentions a symbol is not its definition.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from serena_memory.integrity.code_drift.git import GitJob, GitStalled, GitUnavai
 from serena_memory.integrity.code_drift.project import ProjectFiles
 
 if TYPE_CHECKING:
-    from serena_memory.integrity.code_drift.cache import IdentifierScan
+    from serena_memory.integrity.code_drift.identifier_cache import IdentifierScan
 
 DOC_EXTENSIONS = ("md", "mdx", "rst", "txt", "adoc")
 """Not searched for symbols: prose that mentions a symbol is not its definition."""
@@ -68,8 +69,8 @@ def source_identifiers(
 ) -> set[bytes]:
     """Every identifier in the tracked and untracked (not ignored) source files
     (``started``: :func:`start_identifier_scan` run in the project's root, or the kept
-    scan of :mod:`serena_memory.integrity.code_drift.cache`); GitStalled when git ran out of
-    time."""
+    scan of :mod:`serena_memory.integrity.code_drift.identifier_cache`); GitStalled when git
+    ran out of time."""
     if files.git:
         try:
             out = (started or start_identifier_scan(files.root)).result()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from serena_memory.integrity.code_drift.findings import MISSING, CodeFinding
+from serena_memory.integrity.code_drift.code_report import MISSING, CodeFinding
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention
 from serena_memory.integrity.code_drift.symbol_history import SymbolTrail
 

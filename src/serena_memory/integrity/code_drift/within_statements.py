@@ -10,7 +10,7 @@ there or git never knew it (another library's module).
 
 from __future__ import annotations
 
-from serena_memory.integrity.code_drift.findings import MOVED, CodeFinding
+from serena_memory.integrity.code_drift.code_report import MOVED, CodeFinding
 from serena_memory.integrity.code_drift.forms import MEMBER, MODULE
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention
 

@@ -4,8 +4,11 @@ One entry point, :func:`find_duplicates` (``{name: text} -> DuplicateReport``), 
 :mod:`.text` reads a memory, :mod:`.features` keeps what comparing needs, :mod:`.detect`
 pairs and compares, :mod:`.findings` holds what it found. Loaded on first use, so the
 check report, which names the findings' type, costs a plain check nothing.
-``serena_memory.integrity.duplicates_cache`` runs it on a store with what earlier runs
-learned, ``duplicates_told`` tells a write which memory it repeats or contradicts.
+:mod:`.features_cache` runs it on a store with what earlier runs learned (the keys a write
+looks itself up in: :mod:`.index`), and :mod:`.findings_text` words its findings for the
+check report. A write is told which memory it repeats or contradicts by :mod:`.write_note`:
+:mod:`.write_precheck` first says whether there is anything to compare, then
+:mod:`.write_comparison` compares (a small folder as :mod:`.feature_arrays`).
 """
 
 from __future__ import annotations

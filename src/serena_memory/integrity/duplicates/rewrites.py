@@ -1,7 +1,7 @@
 """When one memory restates another in other words: the rules on the share of words'
 weight one holds of the other (rare words weigh more) and on the values both keep (code
 in backticks, lines of shell blocks), apart from how the shares are counted
-(:func:`.detect._restated`, and the write's sieve, :func:`..duplicates_index.restated`).
+(:func:`.detect._restated`, and the write's sieve, :func:`.index.restated`).
 
 A copy rewritten keeps most of the smaller memory's words; a rewrite that paraphrases
 the prose keeps its values (commands, paths, names) and fewer words; and a note that

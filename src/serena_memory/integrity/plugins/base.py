@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
     from serena_memory.integrity.code_drift.mentions import Mention
-    from serena_memory.integrity.findings import CheckReport
+    from serena_memory.integrity.references.check_report import CheckReport
 
 # what a check reads
 MEMORIES = "the memories' texts"

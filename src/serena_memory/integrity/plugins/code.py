@@ -2,7 +2,8 @@
 checked against the project's git repository (:mod:`serena_memory.integrity.code_drift`).
 Git lists the files, walks the history and scans the code while the memories are read;
 the mentions are found in the same pass. Cached by
-:mod:`serena_memory.integrity.code_drift.cache` (identifiers per blob, under $SERENA_HOME)."""
+:mod:`serena_memory.integrity.code_drift.identifier_cache` (identifiers per blob, under
+$SERENA_HOME)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from serena_memory.integrity.plugins.base import CODE, MEMORIES, Check, CheckOpt
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
-    from serena_memory.integrity.code_drift.findings import CodeReport
+    from serena_memory.integrity.code_drift.code_report import CodeReport
     from serena_memory.integrity.plugins.base import Findings
 
 

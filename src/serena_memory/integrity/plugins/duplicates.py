@@ -2,7 +2,7 @@
 statements that contradict each other, under the JSON key ``duplicates``. It joins the
 references' all-clear ("duplicates and conflicts" checked) and its findings count in the
 report's "clean". Cached per memory's features by
-:mod:`serena_memory.integrity.duplicates_cache`."""
+:mod:`serena_memory.integrity.duplicates.features_cache`."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ class DuplicateFindings:
         return {"duplicates": self.report.to_dict()}
 
     def to_text(self) -> str:
-        from serena_memory.integrity.duplicates_text import duplicates_text
+        from serena_memory.integrity.duplicates.findings_text import duplicates_text
 
         return "".join(line + "\n" for line in duplicates_text(self.report))
 
@@ -47,12 +47,12 @@ class Duplicates(Check):
         return options.duplicates
 
     def finish(self, run: CheckRun) -> Findings:
-        from serena_memory.integrity import parallel
-        from serena_memory.integrity.duplicates_cache import check_duplicates
+        from serena_memory.integrity import workers
+        from serena_memory.integrity.duplicates.features_cache import check_duplicates
         from serena_memory.integrity.listing import MemoryListingReader
         from serena_memory.integrity.service import collector_paused
 
-        jobs = parallel.cpu_count() if run.options.jobs == 0 else run.options.jobs
+        jobs = workers.cpu_count() if run.options.jobs == 0 else run.options.jobs
         with collector_paused():
             report = check_duplicates(
                 run.store, MemoryListingReader(run.store), jobs, True, run.options.progress

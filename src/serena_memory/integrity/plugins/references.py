@@ -1,8 +1,9 @@
 """The references check, always run: stale `mem:` references, and on request names
 written without `mem:`, near-misses and reachability from `mem:core`. It is the pass over
 the memories: the code check's mentions are collected in it, and its all-clear line names
-the checks that join it (the duplicate check) when they found nothing too. Cached per memory by
-:mod:`serena_memory.integrity.cache` (:func:`serena_memory.integrity.service.run_check`)."""
+the checks that join it (the duplicate check) when they found nothing too. Cached per memory
+by :mod:`serena_memory.integrity.references.check_cache`
+(:func:`serena_memory.integrity.service.run_check`)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from serena_memory.core.display import counted
 from serena_memory.integrity.plugins.base import MEMORIES, Check, CheckOptions, CheckRun, Joined
 
 if TYPE_CHECKING:
-    from serena_memory.integrity.findings import CheckReport
     from serena_memory.integrity.plugins.base import Findings
+    from serena_memory.integrity.references.check_report import CheckReport
 
 
 class References(Check):

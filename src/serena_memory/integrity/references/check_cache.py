@@ -12,8 +12,8 @@ same digest: it depends only on the question and the set of names, so a check af
 edit builds an index only for a token or target no earlier check asked about.
 
 A row is used only when its text has exactly the shape this code writes (checked by one
-pattern per row, :mod:`serena_memory.integrity.cache_rows`), so a damaged or hand-edited
-row is analysed again, never trusted.
+pattern per row, :mod:`serena_memory.integrity.references.check_cache_rows`), so a damaged
+or hand-edited row is analysed again, never trusted.
 
 The file is SQLite under ``$SERENA_HOME/cache/check``, keyed by the memories folders'
 resolved paths, and trusted only when it is a plain file of ours (application id, schema
@@ -35,8 +35,9 @@ from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import paths
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity.analysis import MAINTENANCE_NAMES, IntegrityAnalyzer
-from serena_memory.integrity.cache_rows import (
+from serena_memory.integrity.listing import MAINTENANCE_NAMES
+from serena_memory.integrity.references.analysis import IntegrityAnalyzer
+from serena_memory.integrity.references.check_cache_rows import (
     FOUND,
     FOUND_SHAPE,
     REFS,
@@ -53,7 +54,12 @@ from serena_memory.integrity.cache_rows import (
     row_findings,
     row_refs,
 )
-from serena_memory.integrity.findings import ENTRY_POINT, BareMention, CheckReport, StaleReference
+from serena_memory.integrity.references.check_report import (
+    ENTRY_POINT,
+    BareMention,
+    CheckReport,
+    StaleReference,
+)
 from serena_memory.integrity.workers import forked
 
 if TYPE_CHECKING:
@@ -93,10 +99,10 @@ def _names_digest(names: Iterable[str]) -> str:
 @functools.cache
 def _analysis_version() -> bytes:
     """The code that makes findings (a changed analysis never reuses old ones)."""
-    from serena_memory.integrity import analysis, findings, scanning, similarity
+    from serena_memory.integrity.references import analysis, check_report, scanning, similarity
 
     digest = hashlib.sha256(str(_SCHEMA_VERSION).encode())
-    for module in (analysis, findings, scanning, similarity):
+    for module in (analysis, check_report, scanning, similarity):
         with contextlib.suppress(OSError, TypeError):
             digest.update(Path(str(module.__file__)).read_bytes())
     return digest.digest()
@@ -274,11 +280,12 @@ def _read_and_analyse(
     changed set of names) are split over forked workers that share the indexes built once
     here, like a check without cache; a few are analysed here, with the answers the cache
     kept (``recall``), so an index is built only for a question they don't answer."""
-    from serena_memory.integrity import parallel
+    from serena_memory.integrity import workers
+    from serena_memory.integrity.references import reading
 
-    jobs = min(jobs, max(1, len(to_read) // parallel.PARALLEL_MIN_PER_JOB))
-    if jobs > 1 and parallel.can_fork():
-        base = parallel.prepared(listing, include_unmarked, fuzzy)
+    jobs = min(jobs, max(1, len(to_read) // workers.PARALLEL_MIN_PER_JOB))
+    if jobs > 1 and workers.can_fork():
+        base = reading.prepared(listing, include_unmarked, fuzzy)
         recall = None  # a connection is not shared with forked workers
     else:
         jobs = 1
@@ -298,7 +305,7 @@ def _read_and_analyse(
     unreadable: list[str] = []
     refused: list[Any] = []
     learned: Answers = {}
-    for found, bad, gated, answers in forked(parallel.chunks_by_size(listing, jobs, to_read), part):
+    for found, bad, gated, answers in forked(workers.chunks_by_size(listing, jobs, to_read), part):
         fresh.update(found)
         unreadable += bad
         refused += gated

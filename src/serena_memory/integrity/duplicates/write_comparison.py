@@ -4,7 +4,7 @@ is an edit of that memory rather than one more copy.
 
 Cheap on purpose, and bounded by the text written, not by the folder: the text's keys
 are looked up in the index the duplicate check's cache keeps
-(:mod:`serena_memory.integrity.duplicates_index`), in plain Python, and only the few
+(:mod:`serena_memory.integrity.duplicates.index`), in plain Python, and only the few
 memories that meet it are compared with it (numpy is loaded only then); the text's own
 row is kept for the next write and check. Before any check made the index, the
 memories are read only when there are at most :data:`ALWAYS_READ` of them (a small
@@ -22,6 +22,7 @@ from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.paths import read_regular_file
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.duplicates.detect import MIN_RESTATED_WORDS, Rarity, detect
+from serena_memory.integrity.duplicates.feature_arrays import Kept
 from serena_memory.integrity.duplicates.features import (
     BANDS,
     MAX_TOKENS,
@@ -37,18 +38,17 @@ from serena_memory.integrity.duplicates.features import (
     word_keys,
     words_of,
 )
-from serena_memory.integrity.duplicates.findings import Conflict, DuplicateReport, NearDuplicate
-from serena_memory.integrity.duplicates.rewrites import SIEVE_SHARE
-from serena_memory.integrity.duplicates.slots import SLOT_MARK
-from serena_memory.integrity.duplicates.text import parse
-from serena_memory.integrity.duplicates_cache import (
+from serena_memory.integrity.duplicates.features_cache import (
     Met,
     decoded,
     look_up,
     names_checked,
 )
-from serena_memory.integrity.duplicates_kept import Kept
-from serena_memory.integrity.duplicates_reach import ALWAYS_READ, more_than
+from serena_memory.integrity.duplicates.findings import Conflict, DuplicateReport, NearDuplicate
+from serena_memory.integrity.duplicates.rewrites import SIEVE_SHARE
+from serena_memory.integrity.duplicates.slots import SLOT_MARK
+from serena_memory.integrity.duplicates.text import parse
+from serena_memory.integrity.duplicates.write_precheck import ALWAYS_READ, more_than
 from serena_memory.integrity.listing import MemoryListingReader
 
 LARGEST_READ = 256 * 1024

@@ -8,10 +8,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from serena_memory.core.display import counted
-from serena_memory.integrity.findings import ENTRY_POINT
+from serena_memory.integrity.references.check_report import ENTRY_POINT
 
 if TYPE_CHECKING:
-    from serena_memory.integrity.findings import CheckReport
+    from serena_memory.integrity.references.check_report import CheckReport
 
 
 def report_text(report: CheckReport, also_checked: tuple[str, ...] = ()) -> str:

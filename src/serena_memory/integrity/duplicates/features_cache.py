@@ -5,7 +5,7 @@ features (:mod:`serena_memory.integrity.duplicates.features`: line hashes, signa
 statement keys), so a check after one change reads that memory, plus the few others
 its findings compare word for word; the last report is kept too, for a check after no
 change, and every row's keys are posted in an index
-(:mod:`serena_memory.integrity.duplicates_index`) that a write looks its own text up
+(:mod:`serena_memory.integrity.duplicates.index`) that a write looks its own text up
 in, reading the few rows that meet it. A row is used only when
 its stamp is that of the file now, the file was not changed within a second of being
 read, and its blobs have the sizes features have; the file is SQLite under
@@ -30,8 +30,7 @@ from typing import TYPE_CHECKING, Any
 from serena_memory.core import paths
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity import duplicates_index as index
-from serena_memory.integrity.analysis import MAINTENANCE_NAMES
+from serena_memory.integrity.duplicates import index as index
 from serena_memory.integrity.duplicates.detect import detect
 from serena_memory.integrity.duplicates.features import (
     PERMUTATIONS,
@@ -42,8 +41,8 @@ from serena_memory.integrity.duplicates.features import (
     plain_signature,
 )
 from serena_memory.integrity.duplicates.findings import DuplicateReport
-from serena_memory.integrity.duplicates_reach import cache_path
-from serena_memory.integrity.listing import MemoryListingReader
+from serena_memory.integrity.duplicates.write_precheck import cache_path
+from serena_memory.integrity.listing import MAINTENANCE_NAMES, MemoryListingReader
 
 if TYPE_CHECKING:
     import sqlite3
@@ -71,8 +70,8 @@ def _analysis_version() -> str:
     from serena_memory.integrity import duplicates
 
     digest = hashlib.sha256(str(_SCHEMA_VERSION).encode())
-    sources = sorted(Path(str(duplicates.__file__)).parent.glob("*.py"))
-    for source in [*sources, Path(index.__file__)]:  # the index's keys: of its code too
+    # every module of the check's folder: the detection, the index's keys and this cache
+    for source in sorted(Path(str(duplicates.__file__)).parent.glob("*.py")):
         with contextlib.suppress(OSError):
             digest.update(source.read_bytes())
     return digest.hexdigest()
@@ -275,18 +274,17 @@ def _rows_named(conn: sqlite3.Connection, names: list[str]) -> list[index.Entry 
 def _features(listing: MemoryListingReader, names: list[str], jobs: int) -> dict[str, Features]:
     """The features of the memories ``names`` read now (over forked workers when many);
     a memory that can't be read is left out (the check reports it)."""
-    from serena_memory.integrity import parallel
-    from serena_memory.integrity.workers import forked
+    from serena_memory.integrity import workers
 
     def part(chunk: list[str]) -> dict[str, Features]:
         texts = listing.read(chunk)[0]
         return {name: features_of(text)[0] for name, text in texts.items()}
 
-    jobs = min(jobs, max(1, len(names) // parallel.PARALLEL_MIN_PER_JOB))
-    if jobs <= 1 or not parallel.can_fork():
+    jobs = min(jobs, max(1, len(names) // workers.PARALLEL_MIN_PER_JOB))
+    if jobs <= 1 or not workers.can_fork():
         return part(names)
     found: dict[str, Features] = {}
-    for result in forked(parallel.chunks_by_size(listing, jobs, names), part):
+    for result in workers.forked(workers.chunks_by_size(listing, jobs, names), part):
         found.update(result)
     return found
 
@@ -378,7 +376,7 @@ Row = tuple[str, str, bytes, "bytes | None", bytes]
 @dataclass(slots=True)
 class Met:
     """What a write learns from the index: the rows of the memories its text meets
-    (at most :data:`~serena_memory.integrity.duplicates_index.MAX_CANDIDATES`, most met
+    (at most :data:`~serena_memory.integrity.duplicates.index.MAX_CANDIDATES`, most met
     first), those whose row is damaged (to be read from their files), how many memories
     hold each of the words concerned, and of how many."""
 

@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from serena_memory.integrity.findings import BareMention, StaleReference
+from serena_memory.integrity.references.check_report import BareMention, StaleReference
 
 Refs = list[tuple[str, tuple[int, ...]]]
 Answers = dict[tuple[str, str], Any]  # {(kind, question): answer}, see IntegrityAnalyzer

@@ -17,8 +17,9 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from serena_memory.core.names import is_global
-from serena_memory.integrity.analysis import MAINTENANCE_NAMES, IntegrityAnalyzer
-from serena_memory.integrity.findings import ENTRY_POINT
+from serena_memory.integrity.listing import MAINTENANCE_NAMES
+from serena_memory.integrity.references.analysis import IntegrityAnalyzer
+from serena_memory.integrity.references.check_report import ENTRY_POINT
 
 FORMATS = ("mermaid", "dot", "graphml", "json")
 

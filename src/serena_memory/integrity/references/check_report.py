@@ -1,6 +1,6 @@
 """What `check` finds, as records with their JSON form: stale references, bare mentions
 and near-misses, references into ignored memories, backlinks, and the report that holds
-them (its text for people is :mod:`serena_memory.integrity.report_text`)."""
+them (its text for people is :mod:`serena_memory.integrity.references.check_report_text`)."""
 
 from __future__ import annotations
 
@@ -169,8 +169,8 @@ class CheckReport:
         return data
 
     def to_text(self, also_checked: tuple[str, ...] = ()) -> str:
-        """The report for people (integrity/report_text.py writes it); ``also_checked``:
-        what other checks found clean, named in the all-clear line."""
-        from serena_memory.integrity.report_text import report_text
+        """The report for people (integrity/references/check_report_text.py writes it);
+        ``also_checked``: what other checks found clean, named in the all-clear line."""
+        from serena_memory.integrity.references.check_report_text import report_text
 
         return report_text(self, also_checked)

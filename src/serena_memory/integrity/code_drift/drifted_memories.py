@@ -18,7 +18,7 @@ from serena_memory.integrity.listing import MemoryListingReader
 
 if TYPE_CHECKING:
     from serena_memory.integrity.code_drift.checker import CodeChecker
-    from serena_memory.integrity.code_drift.findings import CodeFinding
+    from serena_memory.integrity.code_drift.code_report import CodeFinding
     from serena_memory.integrity.code_drift.mentions import Mention
 
 DRIFT_COUNT_SECONDS = 0.5
@@ -128,7 +128,7 @@ def _path_told(
     """A path of memory ``name`` that names no file now (``found``: target -> found, the
     answers so far). A module, a relative path, a link, a name in a tree or a weak name
     is asked of the checker: git's history tells what it named."""
-    from serena_memory.integrity.code_drift.findings import MISSING, MOVED, CodeFinding
+    from serena_memory.integrity.code_drift.code_report import MISSING, MOVED, CodeFinding
     from serena_memory.integrity.code_drift.mentions import PATH
 
     if m.form or m.weak or m.linked or m.placed or m.loose:
@@ -148,7 +148,7 @@ def _missing_symbols(
     or a project of at most :data:`START_SCAN_FILES` files."""
     if not symbols or not checker.files.git:
         return set()
-    from serena_memory.integrity.code_drift.cache import kept_for_index
+    from serena_memory.integrity.code_drift.identifier_cache import kept_for_index
 
     home = str(store.layout.home)
     if len(checker.files.files) > START_SCAN_FILES and not kept_for_index(checker.root, home):

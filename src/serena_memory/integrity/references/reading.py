@@ -1,58 +1,34 @@
-"""A check of many memories split over forked workers: contiguous slices of the names,
-about the same number of bytes each, analysed with indexes built once before forking,
-and partial reports merged in order into the serial report."""
+"""The memories read for the references check: every one at once into an analyzer, or a
+check of many split over forked workers (contiguous slices of the names, about the same
+number of bytes each, analysed with indexes built once before forking, and partial
+reports merged in order into the serial report)."""
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING
 
 from serena_memory.core import names as N
-from serena_memory.integrity.analysis import IntegrityAnalyzer
-from serena_memory.integrity.findings import CheckReport
+from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.listing import MemoryListingReader
-from serena_memory.integrity.workers import forked
+from serena_memory.integrity.references.analysis import IntegrityAnalyzer
+from serena_memory.integrity.references.check_report import CheckReport
+from serena_memory.integrity.workers import chunks_by_size, forked
 
 if TYPE_CHECKING:
     from serena_memory.integrity.code_drift.mentions import Mention
 
 
-PARALLEL_MIN_PER_JOB = 400  # below this many memories per worker, forking costs more
+def analyzer_of(listing: MemoryListingReader) -> IntegrityAnalyzer:
+    """An analyzer of every memory ``listing`` names, read now."""
+    texts, unreadable, refused = listing.read(listing.names)
+    found = IntegrityAnalyzer(texts, listing.read_only, listing.ignored, unreadable, listing.names)
+    found.skipped = sorted(listing.skipped + refused, key=lambda s: s.path)
+    return found
 
 
-def cpu_count() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
-
-
-def can_fork() -> bool:
-    import threading
-
-    return hasattr(os, "fork") and threading.active_count() == 1
-
-
-def chunks_by_size(
-    listing: MemoryListingReader, jobs: int, names: list[str] | None = None
-) -> list[list[str]]:
-    """Contiguous slices of the sorted names (all of them, or ``names``) with about the
-    same number of bytes each, so that merging the partial reports in order gives the
-    serial report."""
-    names = listing.names if names is None else names
-    sizes = []
-    for name in names:
-        try:
-            sizes.append(os.path.getsize(listing.paths[name]))
-        except OSError:
-            sizes.append(0)
-    total = sum(sizes) or 1
-    chunks: list[list[str]] = [[] for _ in range(jobs)]
-    done = 0
-    for name, size in zip(names, sizes, strict=True):
-        chunks[min(jobs - 1, done * jobs // total)].append(name)
-        done += size
-    return [c for c in chunks if c]
+def load_analyzer(store: MemoryStore) -> IntegrityAnalyzer:
+    """Read every non-ignored memory of the project and the global ones, once."""
+    return analyzer_of(MemoryListingReader(store))
 
 
 def prepared(

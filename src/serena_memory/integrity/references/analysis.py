@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from serena_memory.core.names import is_global, last_segment
 from serena_memory.core.paths import SkippedFile
-from serena_memory.integrity.findings import (
+from serena_memory.integrity.references.check_report import (
     ENTRY_POINT,
     Backlink,
     BareMention,
@@ -43,7 +43,7 @@ from serena_memory.integrity.findings import (
     IgnoredReference,
     StaleReference,
 )
-from serena_memory.integrity.scanning import (
+from serena_memory.integrity.references.scanning import (
     HIGH_CONFIDENCE_LENGTH,
     PREFIX,
     BareMentionFinder,
@@ -52,10 +52,11 @@ from serena_memory.integrity.scanning import (
 )
 
 if TYPE_CHECKING:  # imported lazily at run time: rapidfuzz costs start-up time
-    from serena_memory.integrity.similarity import NameIndex, NearMissIndex
+    from serena_memory.integrity.references.similarity import NameIndex, NearMissIndex
+
+from serena_memory.integrity.listing import MAINTENANCE_NAMES
 
 COMMON_WORD_NAMES = frozenset({"core"})
-MAINTENANCE_NAMES = frozenset({"memory_maintenance", "global/memory_maintenance"})
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PLAIN_NAME = re.compile("[A-Za-z0-9_/-]+")
@@ -174,7 +175,7 @@ class IntegrityAnalyzer:
     @property
     def name_index(self) -> NameIndex:
         if self._name_index is None:
-            from serena_memory.integrity.similarity import NameIndex
+            from serena_memory.integrity.references.similarity import NameIndex
 
             self._name_index = NameIndex(self.names)
         return self._name_index
@@ -182,7 +183,7 @@ class IntegrityAnalyzer:
     @property
     def near_index(self) -> NearMissIndex:
         if self._near_index is None:
-            from serena_memory.integrity.similarity import NearMissIndex
+            from serena_memory.integrity.references.similarity import NearMissIndex
 
             self._near_index = NearMissIndex(
                 (n for n in self.names if is_high_confidence(n) and not is_common_word_name(n)),
@@ -313,7 +314,7 @@ class IntegrityAnalyzer:
         return stale, bare, near
 
     def _near_misses(self, source: str, scan: TextScan, source_ro: bool) -> list[BareMention]:
-        from serena_memory.integrity.similarity import best_match
+        from serena_memory.integrity.references.similarity import best_match
 
         existing = self.existing
         # long runs that can't be a near-miss whatever the source (an existing name, or

@@ -1,6 +1,6 @@
-"""Whether the note told at write time (:mod:`serena_memory.integrity.duplicates_told`)
+"""Whether the note told at write time (:mod:`serena_memory.integrity.duplicates.write_comparison`)
 has anything to compare the text written with, decided before any of the comparison is
-loaded (:mod:`serena_memory.integrity.duplicates_note` asks it).
+loaded (:mod:`serena_memory.integrity.duplicates.write_note` asks it).
 
 The comparison needs either the index a duplicate check left (its cache file), or a
 folder small enough to be compared whole (at most :data:`ALWAYS_READ` memories). In a

@@ -14,9 +14,9 @@ from serena_memory.core import names as N
 from serena_memory.core.display import counted
 from serena_memory.core.errors import MemoryNotFoundError
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity.findings import BareMention, CheckReport
-from serena_memory.integrity.listing import load_analyzer
-from serena_memory.integrity.scanning import PREFIX, BareMentionFinder
+from serena_memory.integrity.references.check_report import BareMention, CheckReport
+from serena_memory.integrity.references.reading import load_analyzer
+from serena_memory.integrity.references.scanning import PREFIX, BareMentionFinder
 
 # why a bare mention was left alone by auto_prefix
 
@@ -169,7 +169,7 @@ def _candidates(
 ) -> list[BareMention]:
     """The mentions a prefix may fix: exact bare mentions (flat names on request) and, on
     request, paths to memory files; the others go to ``report.skipped`` with their reason."""
-    from serena_memory.integrity.similarity import MEMORY_PATH_PREFIX
+    from serena_memory.integrity.references.similarity import MEMORY_PATH_PREFIX
 
     mentions = list(check.bare_high)
     if include_flat_names:

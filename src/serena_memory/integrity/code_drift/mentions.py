@@ -61,6 +61,7 @@ from serena_memory.integrity.code_drift.forms import (
 )
 from serena_memory.integrity.code_drift.line_text import blanked, dotted_word
 from serena_memory.integrity.code_drift.negations import listed_gone, may_say_absent, said_absent
+from serena_memory.integrity.code_drift.planned import planned_folders, under_any
 from serena_memory.integrity.code_drift.sections import Section, drawn_under
 from serena_memory.integrity.code_drift.spans import (
     IDENT,
@@ -328,11 +329,11 @@ def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
     comment that says they are what not to write ("// ❌ WRONG")."""
     lines = dict(block)
     drawn = list(drawn_entries(block))
-    planned = _planned_folders(drawn, lines)
+    planned = planned_folders(drawn, lines)
     out = [
         Mention(number, written, PATH, target[0], weak=True, placed=placed[0])
         for number, written, path in drawn
-        if not _under_any(path, planned)
+        if not under_any(path, planned)
         and (target := path_target(written)) is not None
         and (placed := path_target(path)) is not None
         and not _drawn_absent(lines[number], written)
@@ -343,31 +344,6 @@ def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
     if wrong:
         out = [m for m in out if m.line not in wrong]
     return sorted(out, key=lambda m: m.line)
-
-
-_PLANNED_NOTE = re.compile(
-    r"(?:#|//|←|<-|\().{0,60}?(?:\bto\s+be\s+(?:created|added|written|built)\b|\bnot\s+yet"
-    r"\s+(?:created|added|implemented)\b|\bplanned\b|\btodo\b|\bcoming\s+soon\b"
-    r"|作成予定|追加予定|実装予定|未作成|未実装|待创建|待实现|计划中|생성\s*예정)",
-    re.IGNORECASE,
-)
-"""A tree entry's note that says it is still to be made: ``├── mobile/  # React Native
-app (TO BE CREATED)``; what the tree draws under it is planned too."""
-
-
-def _planned_folders(drawn: list[tuple[int, str, str]], lines: dict[int, str]) -> list[str]:
-    """The places of a drawn tree whose entry says it is still to be made."""
-    return [path for number, written, path in drawn if _planned_entry(lines[number], written)]
-
-
-def _planned_entry(line: str, written: str) -> bool:
-    at = line.find(written)
-    return at >= 0 and _PLANNED_NOTE.search(line, at + len(written)) is not None
-
-
-def _under_any(path: str, folders: list[str]) -> bool:
-    """Whether ``path`` is one of ``folders`` or lies below one of them."""
-    return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
 
 
 def _block_lines(block: list[tuple[int, str]], drawing: set[int]) -> list[Mention]:

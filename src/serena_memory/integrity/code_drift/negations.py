@@ -235,30 +235,44 @@ def listed_gone(text: str, found: list[_M], fenced: list[bool]) -> list[_M]:
 def _gone_items(text: str, fenced: list[bool]) -> dict[int, str]:
     """Line number -> line of each list item under a heading, or a short line ending in
     ``:``, that says its items are gone ("## Deleted Components", "These no longer exist:")
-    or still to be made ("Need to create new files for:")."""
+    or still to be made ("Need to create new files for:"), and of each line of a tree
+    drawn under such a heading."""
     if not _may_list_gone(text.lower()):
         return {}
-    items: dict[int, str] = {}
-    gone_level = 0  # under a heading that says so (of this level): to the next as high
-    intro = 0  # after a line that says so: 1 before its list, 2 in it, to its end
+    reading = _GoneReading()
     lines = text.splitlines()
     for number, (line, in_block) in enumerate(zip(lines, fenced, strict=True), start=1):
+        if reading.holds(line, in_block):
+            reading.items[number] = line
+    return reading.items
+
+
+class _GoneReading:
+    """Where a memory's reading is: under a heading that says its items are gone (of
+    ``gone_level``, down to the next heading as high), or after a line that says so."""
+
+    def __init__(self) -> None:
+        self.items: dict[int, str] = {}
+        self.gone_level = 0
+        self.intro = 0  # after a line that says so: 1 before its list, 2 in it, to its end
+
+    def holds(self, line: str, in_block: bool) -> bool:
+        """Whether ``line`` is an item of what is gone (and the reading moves on)."""
         if in_block:  # a drawn tree of what is gone (`├── old.ts`)
-            if gone_level and _DRAWN.match(line):
-                items[number] = line
-            continue
+            return bool(self.gone_level) and _DRAWN.match(line) is not None
         level = _level(line)
         if level:
-            if not gone_level or level <= gone_level:
-                gone_level = level if _says_gone_heading(line) else 0
-            intro = 0
-        elif (gone_level or intro) and _is_item(line):
-            items[number], intro = line, 2 if intro else 0
+            if not self.gone_level or level <= self.gone_level:
+                self.gone_level = level if _says_gone_heading(line) else 0
+            self.intro = 0
+        elif (self.gone_level or self.intro) and _is_item(line):
+            self.intro = 2 if self.intro else 0
+            return True
         elif _opens_gone_list(line):
-            intro = 1
-        elif intro == 2 and not line[:1].isspace():
-            intro = 0  # a blank line or a paragraph ends the list
-    return items
+            self.intro = 1
+        elif self.intro == 2 and not line[:1].isspace():
+            self.intro = 0  # a blank line or a paragraph ends the list
+        return False
 
 
 _DRAWN = re.compile(r"^[\s│|]*(?:[├└]──|[|`+]--)[─-]*\s*")

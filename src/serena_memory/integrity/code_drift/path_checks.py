@@ -54,6 +54,7 @@ from serena_memory.integrity.code_drift.reorganised import (
     reorganised_to,
     stem_index,
 )
+from serena_memory.integrity.code_drift.trees import leaves_out, places_of
 from serena_memory.integrity.code_drift.written_then import beside_memory, moved_since
 
 _ARCHIVE = re.compile(r"(?:^|/)archive(?:d|s)?(?:[-_][^/]*)?/", re.IGNORECASE)
@@ -120,7 +121,7 @@ class PathChecks:
         written): a plan's file git never knew is one still to be made."""
         if not m.placed:
             return self._ever(m.target)
-        places = _places(m.placed)
+        places = places_of(m.placed)
         return self._ever(places[0]) or any(self._at_root(p) for p in places[1:])
 
     def _check_not_found(
@@ -189,7 +190,7 @@ class PathChecks:
         if self.past.had_folder(bare) or bare in self.past.seen:
             return None
         parts = bare.split("/")
-        found = [f for f in self.past.folders_named(parts[-1]) if _leaves_out(f, parts)]
+        found = [f for f in self.past.folders_named(parts[-1]) if leaves_out(f, parts)]
         if not found:
             return None
         then = [f for f in found if self.past.folder_there_at(f, when)]
@@ -371,7 +372,7 @@ class PathChecks:
         folders from the root only (the top is often the project's own folder); at its
         place under a folder the project has when git never knew it there; else as
         written (the drawing may be wrong)."""
-        places = _places(m.placed)
+        places = places_of(m.placed)
         found = self._near_top(m, places) or self._from_root(m, places)
         return found or replace(m, placed="")
 
@@ -455,7 +456,7 @@ class PathChecks:
         if self._at_root(top) or self._ever(top) or self._shortens(top):
             return True
         for path in placed:
-            places = _places(path)
+            places = places_of(path)
             if self._ever(places[0]) or any(self._at_root(p) for p in places[1:]):
                 return True
         return False
@@ -465,7 +466,7 @@ class PathChecks:
         if not folder.endswith("/") or folder.count("/") < 2 or not self.history:
             return False
         parts = folder.rstrip("/").split("/")
-        return any(_leaves_out(f, parts) for f in self.past.folders_named(parts[-1]))
+        return any(leaves_out(f, parts) for f in self.past.folders_named(parts[-1]))
 
     def _at_root(self, path: str) -> bool:
         """Whether a file or folder is at ``path`` from the root now, or git knew one."""
@@ -544,30 +545,6 @@ class PathChecks:
             commits_since=since,
             read_only=read_only,
         )
-
-
-def _leaves_out(folder: str, parts: list[str]) -> bool:
-    """Whether ``folder`` has the ``parts`` in their order, its first and last among
-    them, with folders left out between them (none left out is a suffix, not this)."""
-    have = folder.split("/")
-    if parts[0] not in have:
-        return False
-    at = have.index(parts[0])
-    rest = iter(have[at + 1 :])
-    if not all(p in rest for p in parts[1:]):
-        return False
-    return have[at : at + len(parts)] != parts
-
-
-def _places(placed: str) -> list[str]:
-    """Where a tree may put a name, surest first: the path from the tree's top, then
-    without its top folders one by one (a tree's top is often the project's folder under
-    its own name or an old one: ``ichimi-server/``), down to a folder's name alone, or to
-    one folder and a file's name."""
-    parts = placed.rstrip("/").split("/")
-    end = "/" if placed.endswith("/") else ""
-    last = len(parts) if end else len(parts) - 1
-    return ["/".join(parts[i:]) + end for i in range(max(last, 1))]
 
 
 def _moved(

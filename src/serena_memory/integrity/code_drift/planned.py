@@ -31,3 +31,28 @@ _DONE = re.compile(
 def says_planned(heading: str) -> bool:
     """Whether a heading's text says its section is work still to do."""
     return _PLAN.search(heading) is not None and _DONE.search(heading) is None
+
+
+_PLANNED_NOTE = re.compile(
+    r"(?:#|//|←|<-|\().{0,60}?(?:\bto\s+be\s+(?:created|added|written|built)\b|\bnot\s+yet"
+    r"\s+(?:created|added|implemented)\b|\bplanned\b|\btodo\b|\bcoming\s+soon\b"
+    r"|作成予定|追加予定|実装予定|未作成|未実装|待创建|待实现|计划中|생성\s*예정)",
+    re.IGNORECASE,
+)
+"""A tree entry's note that says it is still to be made: ``├── mobile/  # React Native
+app (TO BE CREATED)``; what the tree draws under it is planned too."""
+
+
+def planned_folders(drawn: list[tuple[int, str, str]], lines: dict[int, str]) -> list[str]:
+    """The places of a drawn tree whose entry says it is still to be made."""
+    return [path for number, written, path in drawn if _planned_entry(lines[number], written)]
+
+
+def _planned_entry(line: str, written: str) -> bool:
+    at = line.find(written)
+    return at >= 0 and _PLANNED_NOTE.search(line, at + len(written)) is not None
+
+
+def under_any(path: str, folders: list[str]) -> bool:
+    """Whether ``path`` is one of ``folders`` or lies below one of them."""
+    return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)

@@ -219,3 +219,27 @@ def _stems(number: int, comment: str, folder: str) -> Iterator[tuple[int, str, s
     """The CamelCase names a comment lists (asides in parentheses left out)."""
     for name in _CAMEL_NAME.findall(_ASIDE.sub("", comment)):
         yield number, name, folder + name, True
+
+
+def leaves_out(folder: str, parts: list[str]) -> bool:
+    """Whether ``folder`` has the ``parts`` in their order, its first and last among
+    them, with folders left out between them (none left out is a suffix, not this)."""
+    have = folder.split("/")
+    if parts[0] not in have:
+        return False
+    at = have.index(parts[0])
+    rest = iter(have[at + 1 :])
+    if not all(p in rest for p in parts[1:]):
+        return False
+    return have[at : at + len(parts)] != parts
+
+
+def places_of(placed: str) -> list[str]:
+    """Where a tree may put a name, surest first: the path from the tree's top, then
+    without its top folders one by one (a tree's top is often the project's folder under
+    its own name or an old one: ``ichimi-server/``), down to a folder's name alone, or to
+    one folder and a file's name."""
+    parts = placed.rstrip("/").split("/")
+    end = "/" if placed.endswith("/") else ""
+    last = len(parts) if end else len(parts) - 1
+    return ["/".join(parts[i:]) + end for i in range(max(last, 1))]

@@ -123,3 +123,39 @@ def test_cargos_checks_by_their_subcommand() -> None:
     # the project's own files are no variable of CI's; anything else stays one
     assert is_command("rustfmt --edition 2021 $(git ls-files '*.rs')") == "format"
     assert is_command("rustfmt --edition 2021 $(find . -name '*.rs')") is None
+
+
+CI_WORKFLOW = """\
+name: CI
+on: [push]
+jobs:
+  miri:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: ci/miri.sh
+  tsan:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: bash ci/tsan.sh
+      - run: ci/notes.sh
+"""
+
+
+def test_a_ci_script_whose_name_says_nothing_is_read_by_what_it_runs(tmp_path: Path) -> None:
+    """bytes' CI runs `ci/miri.sh` and `ci/tsan.sh`: names of no kind, scripts that test."""
+    sheet = project(
+        tmp_path,
+        {
+            "Cargo.toml": '[package]\nname = "demo"\n',
+            ".github/workflows/ci.yml": CI_WORKFLOW,
+            "ci/miri.sh": "#!/bin/bash\nset -e\nrustup component add miri\ncargo miri setup\n"
+            "cargo miri test\n",
+            "ci/tsan.sh": '#!/bin/bash\nRUSTFLAGS="-Z sanitizer=thread" cargo test --lib\n',
+            "ci/notes.sh": "#!/bin/bash\necho done\n",
+        },
+    )
+    assert "ci/miri.sh" in sheet.commands["test"]
+    assert "bash ci/tsan.sh" in sheet.commands["test"]
+    assert "ci/notes.sh" not in sheet.to_markdown()

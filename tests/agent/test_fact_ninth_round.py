@@ -123,3 +123,76 @@ def test_cargos_checks_by_their_subcommand() -> None:
     # the project's own files are no variable of CI's; anything else stays one
     assert is_command("rustfmt --edition 2021 $(git ls-files '*.rs')") == "format"
     assert is_command("rustfmt --edition 2021 $(find . -name '*.rs')") is None
+
+
+CI_WORKFLOW = """\
+name: CI
+on: [push]
+jobs:
+  miri:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: ci/miri.sh
+  tsan:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: bash ci/tsan.sh
+      - run: ci/notes.sh
+"""
+
+
+def test_a_ci_script_whose_name_says_nothing_is_read_by_what_it_runs(tmp_path: Path) -> None:
+    """bytes' CI runs `ci/miri.sh` and `ci/tsan.sh`: names of no kind, scripts that test."""
+    sheet = project(
+        tmp_path,
+        {
+            "Cargo.toml": '[package]\nname = "demo"\n',
+            ".github/workflows/ci.yml": CI_WORKFLOW,
+            "ci/miri.sh": "#!/bin/bash\nset -e\nrustup component add miri\ncargo miri setup\n"
+            "cargo miri test\n",
+            "ci/tsan.sh": '#!/bin/bash\nRUSTFLAGS="-Z sanitizer=thread" cargo test --lib\n',
+            "ci/notes.sh": "#!/bin/bash\necho done\n",
+        },
+    )
+    assert "ci/miri.sh" in sheet.commands["test"]
+    assert "bash ci/tsan.sh" in sheet.commands["test"]
+    assert "ci/notes.sh" not in sheet.to_markdown()
+
+
+def test_a_program_a_sentence_only_names_is_no_command(tmp_path: Path) -> None:
+    """uvicorn's guide: "Any additional arguments will be passed to `pytest`": the sheet
+    offered a bare `pytest` no contributor types there."""
+    guide = (
+        "# Contributing\n\nRun the tests with:\n\n```shell\n$ scripts/test\n```\n\n"
+        "Any additional arguments will be passed to `pytest`.\n"
+    )
+    sheet = project(
+        tmp_path,
+        {
+            "docs/contributing.md": guide,
+            "scripts/test": '#!/bin/sh -e\nuv run pytest "$@"\n',
+            "pyproject.toml": '[project]\nname = "demo"\n',
+        },
+        checkout=True,
+    )
+    assert "scripts/test" in sheet.commands["test"]
+    assert "pytest" not in sheet.commands["test"]
+
+
+def test_a_script_that_hands_its_arguments_on_is_read_with_them(tmp_path: Path) -> None:
+    """uvicorn's `scripts/docs serve` runs `uv run zensical serve`: a docs server, not a
+    build, though the script is named for the docs."""
+    guide = "# Contributing\n\nPreview the docs:\n\n```shell\n$ scripts/docs serve\n```\n"
+    sheet = project(
+        tmp_path,
+        {
+            "docs/contributing.md": guide,
+            "scripts/docs": '#!/bin/sh -e\n\nset -x\n\nuv run mkdocs "$@"\n',
+            "pyproject.toml": '[project]\nname = "demo"\n',
+        },
+        checkout=True,
+    )
+    assert "scripts/docs serve" in sheet.commands["run"]
+    assert "scripts/docs serve" not in sheet.commands["build"]

@@ -316,3 +316,25 @@ def test_a_secret_in_a_name_says_where_the_full_name_is_shown(
     assert "with the full name `serena memories list` shows" in result.output
     listed = run("memories", "list", p).output
     assert f"keys/{TOKEN}" in listed
+
+
+def test_renaming_a_secret_out_of_a_name_keeps_it_out_of_the_history(
+    project: Path, serena_home: Path
+) -> None:
+    """The advice above, followed: `rename keys/<token> keys/github` wrote "Rename
+    keys/ghp_... to keys/github" into the history's entry, which `history` printed, a
+    sync pushed, and `check --secrets` did not read."""
+    p = str(project)
+    folder = project / ".serena" / "memories" / "keys"
+    folder.mkdir(parents=True)
+    (folder / f"{TOKEN}.md").write_text("# Key\n")
+    renamed = run("memories", "rename", f"keys/{TOKEN}", "keys/github", p)
+    assert renamed.exit_code == 0, renamed.output
+    assert TOKEN not in renamed.output
+    shown = run("memories", "history", p)
+    assert "keys/<github-token>" in shown.output
+    assert TOKEN not in shown.output
+    assert TOKEN not in run("memories", "history", p, "--json").output
+    checked = run("memories", "check", "--secrets", p)
+    assert checked.exit_code == 0, checked.output
+    assert "No secrets found" in checked.output

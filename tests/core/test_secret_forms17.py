@@ -178,3 +178,19 @@ def test_a_refusal_names_the_secret_as_a_person_knows_it(text: str, kind: str) -
     "AWS Access Key"; the refusal's placeholder is made from the name, so a person would
     put `<slack-token>` where a webhook URL goes."""
     assert [f.kind for f in secrets.scan(text)] == [kind]
+
+
+def test_a_refusal_names_every_line_that_holds_a_secret_with_its_placeholder() -> None:
+    """It named the first line and "(and 1 more line(s))": a person replaced line 5, wrote
+    again, and was refused for line 6 with another placeholder."""
+    text = (
+        "[default]\n\nregion = eu-west-1\noutput = json\n"
+        "aws_access_key_id = AKIA4QZX7RTY2MNB8WPL\n"
+        'aws_secret_access_key = "q8Hf2LmZr7Tn0VbXk3JwP9sYc4GdE1aUo6NiRtW5"\n'
+    )
+    found = secrets.scan(text)
+    assert [f.line for f in found] == [5, 6]
+    said = secrets.refusal("ops/aws", found, person=True)
+    assert "line 5 (AWS Access Key), line 6 (AWS secret access key)" in said
+    assert "(<aws-access-key>, <aws-secret-access-key>)" in said
+    assert "if they are not secrets" in said

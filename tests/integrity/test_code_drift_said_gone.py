@@ -8,8 +8,10 @@ checked on a real git repository."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+from conftest import run_cli_process
 from test_code_drift import by_mention, commit, findings, git, memory, repo, write
 
 __all__ = ["repo"]  # the fixture, used by name
@@ -111,3 +113,18 @@ def test_a_file_right_under_the_projects_own_name_is_the_one_at_the_root(repo: P
     )
     commit(repo)
     assert set(by_mention(findings(repo))) == {"pytest.ini"}
+
+
+def test_the_json_report_is_not_clean_when_code_drifted(repo: Path) -> None:
+    """`check --code --json` said `"clean": true` beside its findings: a script that reads
+    "clean" as docs/integrity.md says (nothing found) missed the drift."""
+    write(repo, "src/old.py", "x = 1\n")
+    commit(repo)
+    memory(repo, "core", "# Core\n\nThe entry point is `src/old.py`.\n")
+    commit(repo)
+    git(repo, "rm", "-q", "src/old.py")
+    commit(repo, "drop it")
+    done = run_cli_process("memories", "check", str(repo), "--code", "--json")
+    data = json.loads(done.stdout)
+    assert [f["mention"] for f in data["code"]] == ["src/old.py"]
+    assert data["clean"] is False

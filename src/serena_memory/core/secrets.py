@@ -472,7 +472,6 @@ def refusal(name: str, findings: list[Finding], *, person: bool, verb: str = "wr
     and a name that holds one, never repeated); ``verb`` says what did not happen
     (``written``, ``changed`` for an edit, ``renamed``)."""
     first = findings[0]
-    more = f" (and {len(findings) - 1} more line(s))" if len(findings) > 1 else ""
     if first.line == NAME_LINE:
         text = (
             f"the memory was not {verb}: its name holds what looks like a secret "
@@ -480,16 +479,41 @@ def refusal(name: str, findings: list[Finding], *, person: bool, verb: str = "wr
             "name without it"
         )
     else:
-        text = (
-            f"memory '{name}' was not {verb}: line {first.line} holds what looks like a "
-            f"secret ({first.kind}){more}; replace it with a placeholder such as "
-            f"{placeholder_for(first.kind)} and keep the real value in a secret store"
-        )
+        text = f"memory '{name}' was not {verb}: " + _lines_told(findings)
     if person:
+        several = len([f for f in findings if f.line != NAME_LINE]) > 1
         text += (
-            "; if it is not a secret, write again with --allow-secret (in the dashboard: confirm)"
+            f"; if {'they are not secrets' if several else 'it is not a secret'}, write again "
+            "with --allow-secret (in the dashboard: confirm)"
         )
     return text
+
+
+MAX_LINES_TOLD = 5
+"""The lines a refusal names besides its first: each with its placeholder, so every one is
+replaced at once (a refusal per line made a person write again and again)."""
+
+
+def _lines_told(findings: list[Finding]) -> str:
+    """Where the secrets are and what goes in their place: every line (up to
+    :data:`MAX_LINES_TOLD`) with its kind and placeholder."""
+    lines = [f for f in findings if f.line != NAME_LINE]
+    if len(lines) == 1:
+        only = lines[0]
+        return (
+            f"line {only.line} holds what looks like a secret ({only.kind}); replace it with a "
+            f"placeholder such as {placeholder_for(only.kind)} and keep the real value in a "
+            "secret store"
+        )
+    told = lines[:MAX_LINES_TOLD]
+    where = ", ".join(f"line {f.line} ({f.kind})" for f in told)
+    left = len(lines) - len(told)
+    where += f" and {left} more line(s)" if left else ""
+    places = ", ".join(dict.fromkeys(placeholder_for(f.kind) for f in told))
+    return (
+        f"{where} hold what looks like secrets; replace each with a placeholder ({places}) "
+        "and keep the real values in a secret store"
+    )
 
 
 # the placeholders that read best for detect-secrets' kinds (others: the kind's words)

@@ -49,8 +49,10 @@ class RenameResult(NamedTuple):
     global_not_rewritten: list[str] = []
 
     def summary(self) -> str:
+        from serena_memory.core.secrets import masked_name  # a token renamed away
+
         text = (
-            f"Renamed '{self.old}' to '{self.new}'; rewrote "
+            f"Renamed '{masked_name(self.old)}' to '{self.new}'; rewrote "
             f"{counted(self.references_rewritten, 'reference')} in "
             f"{counted(len(self.memories_rewritten), 'memory', 'memories')}."
         )

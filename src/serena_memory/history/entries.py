@@ -83,7 +83,15 @@ def entry_message(
     operation: str,
     at: float | None = None,
 ) -> str:
-    """The message of an entry: its summary, then one trailer per fact about it."""
+    """The message of an entry: its summary, then one trailer per fact about it. A name
+    that holds a secret (a token pasted into a file's name, renamed away) is written
+    masked, as ``check --secrets`` shows it: the message is kept and synced like a file."""
+    masked = _masked_names([n for _c, n in changes] + list(renamed or ()))
+    for name, shown in masked.items():
+        summary = summary.replace(name, shown)
+    changes = [(change, masked.get(name, name)) for change, name in changes]
+    if renamed:
+        renamed = (masked.get(renamed[0], renamed[0]), masked.get(renamed[1], renamed[1]))
     lines = [summary, "", f"Entry-point: {clean(provenance.entry_point)}"]
     lines.append(f"Who: {clean(provenance.who)}")
     lines.append(f"Machine: {machine_name()}")
@@ -97,6 +105,14 @@ def entry_message(
     for change, name in changes:
         lines.append(f"Changed: {change} {json.dumps(name, ensure_ascii=False)}")
     return "\n".join(lines) + "\n"
+
+
+def _masked_names(names: list[str]) -> dict[str, str]:
+    """Name -> its masked form, for the names that hold a secret."""
+    from serena_memory.core import secrets  # the gate's rules, loaded only for a name
+
+    found = {name: secrets.masked_name(name) for name in set(names) if name}
+    return {name: shown for name, shown in found.items() if shown != name}
 
 
 def message_of(commit: Any) -> str:

@@ -136,11 +136,17 @@ class FolderHistory(FolderRepository):
             self.held.pop(rel, None)
             clear_report(key)
             return False
-        where = "its name" if found[0].line == secrets.NAME_LINE else f"line {found[0].line}"
+        named = found[0].line == secrets.NAME_LINE
+        where = "its name" if named else f"line {found[0].line}"
+        until = (
+            "it is renamed (`serena memories rename`)"
+            if named
+            else "the secret is removed from the file"
+        )
         self.held[rel] = (
             f"memory '{secrets.masked_name(name)}' was changed outside serena and holds what "
             f"looks like a secret ({where}: {found[0].kind}); the change is not recorded in "
-            "the history until the secret is removed from the file"
+            f"the history until {until}"
         )
         report(key, self.held[rel])
         return True

@@ -73,6 +73,10 @@ def in_history(store: MemoryStore) -> list[SecretSeen]:
         history = folder_history(root, spec)
         repository = str(repository_path(root, spec.root))
         for record in history.records():
+            for finding in secrets.scan(record.message):  # a name it wrote, a pasted text
+                seen[(MESSAGE, finding.line, finding.kind)] = SecretSeen(
+                    MESSAGE, finding.line, finding.kind, record.entry().short, repository
+                )
             for name, data in history.files_at(record.rev).items():
                 key = hashlib.sha256(data).hexdigest()
                 if key not in scanned:

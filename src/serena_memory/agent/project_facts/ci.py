@@ -131,8 +131,31 @@ def read_ci(project: Project) -> None:
         project.sheet.ci_files.append(rel)
         for line in _lines(project, rel, called):
             kind = _pattern_kind(project.sheet, line) or classify_command(line)
+            kind = kind or _own_script_kind(project, line)
             if kind and _is_new(project.sheet, kind, line):
                 project.sheet.add(kind, line, CI)
+
+
+# the kinds a script's lines may give it, in the order one wins: a script that installs
+# what it needs and then tests is a test
+_SCRIPT_KINDS = ("test", "lint", "typecheck", "format", "build")
+_SHELLS = frozenset({"bash", "sh"})
+
+
+def _own_script_kind(project: Project, line: str) -> str | None:
+    """The kind of a project's own shell script a CI step runs (``ci/miri.sh``,
+    ``bash ci/tsan.sh``) whose name says none: what its lines run (``cargo miri test``)."""
+    words = line.split()
+    if words and words[0] in _SHELLS:
+        words = words[1:]
+    if len(words) != 1 or not words[0].endswith((".sh", ".bash")):
+        return None
+    rel = words[0].removeprefix("./")
+    text = project.text(rel) if "/" in rel and ".." not in rel.split("/") else None
+    if not text:
+        return None
+    kinds = {classify_command(command) for command in script_lines(text)}
+    return next((kind for kind in _SCRIPT_KINDS if kind in kinds), None)
 
 
 def release_only_lines(project: Project) -> set[str]:

@@ -15,6 +15,7 @@ import os
 import re
 from collections.abc import Iterator
 
+from serena_memory.agent.project_facts.ci import script_lines
 from serena_memory.agent.project_facts.commands import (
     classify_command,
     unwrap,
@@ -90,6 +91,13 @@ _NOT_ENOUGH = re.compile(
 )
 # an optional option a guide shows in brackets (`cargo +nightly docs-rs [--open]`)
 _OPTIONAL = re.compile(r"\s\[-{1,2}[\w-]+(?:[ =][^\]\[]{0,40})?\]")
+# what a sentence says of a program it only names: what is handed to it, what it is
+# ("passed to `pytest`", "forwarded to `tox`", "a wrapper around `make`")
+_NAMED_ONLY = re.compile(
+    r"\b(?:passed|forwarded|handed|given|sent|piped)\s+(?:on\s+)?(?:to|through)\s+"
+    r"(?:the\s+)?`?$|\b(?:wrapper|wraps|around|uses|installs|requires)\s+`?$",
+    re.IGNORECASE,
+)
 _LIST_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s")
 _INLINE = re.compile(r"``?([^`\n]{2,100})``?")
 # a value the reader fills in (`pytest <path>`, `cargo test --test <name>`), never the
@@ -301,8 +309,11 @@ def _prose_commands(line: str) -> Iterator[str]:
     """The commands of a line of prose: after a ``$`` prompt, or in its code spans."""
     if line.startswith("$ "):
         yield from _command_of(line, prompt_needed=True)
-    for span in _INLINE.findall(line):
-        yield from _command_of(span, prompt_needed=False)
+    for span in _INLINE.finditer(line):
+        text = span.group(1)
+        if " " not in text.strip() and _NAMED_ONLY.search(line, 0, span.start()):
+            continue  # "arguments are passed to `pytest`": a program named, not run
+        yield from _command_of(text, prompt_needed=False)
 
 
 def _is_underline(line: str, previous: str) -> bool:
@@ -349,7 +360,8 @@ def _documented(project: Project) -> Iterator[tuple[str, str]]:
             line = _VENV_BIN.sub("", line)  # `.venv/bin/pip install -r ...` is `pip install`
             if not _names_no_other_file(project, line) or scripts.another_managers(line):
                 continue
-            kind = _kind(line, programs, scripts.forwarded(line))
+            handed = _handed_on(project, line)
+            kind = is_command(handed) if handed else _kind(line, programs, scripts.forwarded(line))
             if kind is not None:
                 yield kind, line
 
@@ -360,6 +372,27 @@ def _kind(line: str, programs: set[str], forwarded: str | None) -> str | None:
     program."""
     kind = is_command(line) or (is_command(forwarded) if forwarded else None)
     return kind or ("run" if runs_own_program(line, programs) else None)
+
+
+_ARGUMENTS = re.compile(r"""["']?\$(?:@|\{@\}|\*)["']?""")
+
+
+def _handed_on(project: Project, line: str) -> str | None:
+    """What a project's script given arguments runs when its one command hands them on
+    (``scripts/docs serve`` of a ``uv run zensical "$@"`` is ``uv run zensical serve``, a
+    docs server, whatever the script is named); None for any other line."""
+    words = line.split()
+    script = words[0].removeprefix("./") if len(words) > 1 else ""
+    if "/" not in script or ".." in script.split("/") or not project.is_file(script):
+        return None
+    body = [
+        command
+        for command in script_lines(project.text(script) or "")
+        if not command.startswith(("set ", "export ", "echo ", "#!"))
+    ]
+    if len(body) != 1 or not _ARGUMENTS.search(body[0]):
+        return None
+    return _ARGUMENTS.sub(" ".join(words[1:]), body[0], count=1)
 
 
 def _names_no_other_file(project: Project, line: str) -> bool:

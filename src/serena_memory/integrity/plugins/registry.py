@@ -46,11 +46,12 @@ class CheckResults:
 
     def to_dict(self) -> dict[str, Any]:
         """One JSON object: each check's keys in turn; "clean" (the references') is false
-        too when a check that joins the all-clear found something."""
+        too when a check that joins the all-clear found something, or any check found what
+        fails `--strict` (a script reads "clean" as nothing found of what it asked)."""
         data: dict[str, Any] = {}
         for _check, findings in self.found:
             data.update(findings.to_dict())
-        if "clean" in data and any(j.found for j in self._joined(0)):
+        if "clean" in data and (any(j.found for j in self._joined(0)) or self.failing()):
             data["clean"] = False
         return data
 

@@ -44,3 +44,16 @@ def test_facts_of_a_folder_that_is_missing_is_one_sentence(tmp_path: Path) -> No
     assert done.returncode != 0
     assert "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_facts_never_pass_a_projects_control_characters_to_the_terminal(tmp_path: Path) -> None:
+    """The sheet quotes the project's own files: a hostile guide can't steer the terminal."""
+    root = _project(tmp_path)
+    (root / "CONTRIBUTING.md").write_text(
+        "# Contributing\n\n```shell\n$ pytest -k \x1b]0;owned\x07tests\n$ ruff check\x1b[2J .\n```\n",
+        encoding="utf-8",
+    )
+    done = run_cli("memories", "facts", str(root), check=True)
+    assert "\x1b" not in done.stdout and "\x07" not in done.stdout
+    data = run_cli("memories", "facts", str(root), "--json", check=True).stdout
+    assert "\x1b" not in data

@@ -50,7 +50,8 @@ def test_facts_never_pass_a_projects_control_characters_to_the_terminal(tmp_path
     """The sheet quotes the project's own files: a hostile guide can't steer the terminal."""
     root = _project(tmp_path)
     (root / "CONTRIBUTING.md").write_text(
-        "# Contributing\n\n```shell\n$ pytest -k \x1b]0;owned\x07tests\n$ ruff check\x1b[2J .\n```\n",
+        "# Contributing\n\n```shell\n$ pytest -k \x1b]0;owned\x07tests\n"
+        "$ ruff check\x1b[2J .\n```\n",
         encoding="utf-8",
     )
     done = run_cli("memories", "facts", str(root), check=True)

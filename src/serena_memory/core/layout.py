@@ -143,8 +143,9 @@ class Layout:
         return self.locate(name, scopes, listed=True)[0].allowed
 
     def real_folder(self, scope: paths.Scope) -> Path:
-        """A scope's real memories folder, through the path gate."""
-        return Path(self.resolve(scope, (), f"the memories folder {scope.folder}"))
+        """A scope's real memories folder, through the path gate (kept as :meth:`resolve`
+        keeps it: under the scope and no components)."""
+        return Path(operation.resolved_once((scope, ()), paths.real_folder, scope))
 
     def read_bytes(self, name: str, scopes: Scopes, *, listed: bool = False) -> bytes:
         """A memory's bytes, through the path gate (FileNotFoundError: none)."""
@@ -178,9 +179,10 @@ class Layout:
         names = list(names)
         project, global_ = scopes
         roots = []
-        if all_scopes or any(not N.is_global(n) for n in names):
+        named_global = {N.is_global(n) for n in names}  # {False}: project memories only
+        if all_scopes or False in named_global:
             roots.append(self.real_folder(project))
-        if any(N.is_global(n) for n in names):
+        if True in named_global:
             roots.append(self.real_folder(global_))
         elif all_scopes:
             real_global = self.real_folder(global_)

@@ -84,11 +84,11 @@ def entry_message(
     at: float | None = None,
 ) -> str:
     """The message of an entry: its summary, then one trailer per fact about it."""
-    lines = [summary, "", f"Entry-point: {clean(provenance.entry_point)}"]
-    lines.append(f"Who: {clean(provenance.who)}")
+    shown = provenance.cleaned()
+    lines = [summary, "", f"Entry-point: {shown.entry_point}", f"Who: {shown.who}"]
     lines.append(f"Machine: {machine_name()}")
-    if provenance.action:
-        lines.append(f"Action: {clean(provenance.action)}")
+    if shown.action:
+        lines.append(f"Action: {shown.action}")
     lines.append(f"Operation: {operation}")
     # git keeps whole seconds; entries of two folders are merged in this finer order
     lines.append(f"At: {time.time() if at is None else at:.6f}")

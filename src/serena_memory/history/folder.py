@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from serena_memory.core import paths
-from serena_memory.core.changes import MEMORY_SUFFIX, Folder, Provenance, clean, recordable
+from serena_memory.core.changes import MEMORY_SUFFIX, Folder, Provenance, recordable
 from serena_memory.core.display import counted
 from serena_memory.core.errors import MemoryStoreError, OutsidePathError
 from serena_memory.history import stamp_log
@@ -179,15 +179,15 @@ class FolderHistory(FolderRepository):
         self.stamps.forget(rel)
         return self._blob(repo, rel, real, now_ns, outside)
 
-    def _writing(self) -> Any:
-        """The repository, for a write (under the folder's lock), with stamps that describe
-        it: stamps taken in a repository since removed or replaced (docs/secrets.md) name
-        blobs and a tree the one there now may lack, so they start over, as a new
-        process's would."""
-        repo = self.repo(create=True)
-        if self.stamps.repository != self.identity:
-            self.stamps.start_over(self.identity)
-        return repo
+    def _writing(self) -> tuple[Any, Any]:
+        """The repository and its head, for a write (under the folder's lock), with stamps
+        that describe it: stamps taken in a repository since removed or replaced
+        (docs/secrets.md) name blobs and a tree the one there now may lack, so they start
+        over, as a new process's would."""
+        repo, head, identity = self.writable()
+        if self.stamps.repository != identity:
+            self.stamps.start_over(identity)
+        return repo, head
 
     def reset(self) -> None:
         """Forget what this process knows (after a failure: the files and the branch are
@@ -223,11 +223,15 @@ class FolderHistory(FolderRepository):
             return None
 
     # -- catching up with outside changes ----------------------------------------------------
-    def note_recording(self) -> None:
-        """One more operation recorded in the folder by this process (see may_narrow)."""
+    def next_recording(self, names_given: bool) -> bool:
+        """One more operation recorded in the folder by this process; returns whether it
+        may look only at the files it changes (``names_given``: it names them; see
+        :meth:`_may_narrow`), decided before it counts."""
+        narrow = names_given and self._may_narrow()
         self._recordings += 1
+        return narrow
 
-    def may_narrow(self) -> bool:
+    def _may_narrow(self) -> bool:
         """Whether the next operation may look only at the files it changes: the first
         one of this process in the folder (a command), when no recording failed and the
         stamp log is short. A process that records again (a server) compares the folder,
@@ -252,10 +256,9 @@ class FolderHistory(FolderRepository):
         Every memory file's stamp is compared with the one it had when last read; only
         files whose stamp moved are read again. ``about_to_change`` names the files the
         coming operation will write (they are always looked at). ``narrow``: look at those
-        files only (see :meth:`may_narrow`).
+        files only (see :meth:`next_recording`).
         """
-        repo = self._writing()
-        head = self.head(repo)
+        repo, head = self._writing()
         if narrow and head is not None:
             return self._catch_up_narrow(repo, head, about_to_change)
         self.stamps.load()
@@ -377,10 +380,9 @@ class FolderHistory(FolderRepository):
         further parents of the entry (a sync merges another machine's entries in), which
         make it a commit even when the files did not change. ``narrow``: the stamps of
         these files only are noted, in the stamp log."""
-        repo = self._writing()
+        repo, head = self._writing()
         if not narrow:
             self.stamps.load()
-        head = self.head(repo)
         if head is None and merged:
             # an entry of our own first: a merge's first parent is this machine's history
             start = Provenance(EXTERNAL, "as found", "")
@@ -468,9 +470,8 @@ def _signatures(pygit2: Any, provenance: Provenance) -> tuple[Any, Any]:
     """The author (who acted, through which entry point) and the committer of an entry."""
     now_s = int(time.time())
     offset = (time.localtime(now_s).tm_gmtoff or 0) // 60
-    author = pygit2.Signature(
-        clean(provenance.who), f"{clean(provenance.entry_point)}@serena-memory", now_s, offset
-    )
+    shown = provenance.cleaned()
+    author = pygit2.Signature(shown.who, f"{shown.entry_point}@serena-memory", now_s, offset)
     committer = pygit2.Signature("serena-memory", "history@serena-memory", now_s, offset)
     return author, committer
 

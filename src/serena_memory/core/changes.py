@@ -157,7 +157,12 @@ class Folder:
     def rels_of(self, names: Iterable[str]) -> list[str]:
         """The files of this folder's memories among ``names``, relative to it."""
         rels = (self.rel_of(name) for name in names)
-        return [rel for rel in rels if rel is not None and self.holds(rel)]
+        return self.held(rel for rel in rels if rel is not None)
+
+    def held(self, rels: Iterable[str]) -> list[str]:
+        """The paths among ``rels`` (relative to the folder) that are its memories, in
+        their order: a history asks of all the paths it looks at in one call."""
+        return [rel for rel in rels if self.holds(rel)]
 
     def rel_of(self, name: str) -> str | None:
         if self.name_prefix:

@@ -128,6 +128,12 @@ class Layout:
         scope, parts = self.locate(name, scopes, listed=listed)
         return Path(self.resolve(scope, parts, f"memory '{name}'"))
 
+    def target(self, name: str, scopes: Scopes) -> tuple[Path, tuple[str, ...]]:
+        """The real file behind a name (as :meth:`real_path_of`) and the real folders it
+        may lie in (as :meth:`allowed`): what a write asks of the gate, in one call."""
+        scope, parts = self.locate(name, scopes)
+        return Path(self.resolve(scope, parts, f"memory '{name}'")), scope.allowed
+
     def entry_path(self, name: str, scopes: Scopes) -> Path:
         """The directory entry of a memory (the link itself, when it is one) inside its real
         folder: what a delete or a rename's move removes, never a link's target."""

@@ -299,7 +299,7 @@ class FolderHistory(FolderRepository):
         now_ns = time.time_ns()
         if in_sync and reported is not None:
             # only what the watch reported, and what the operation is about to change
-            wanted = {rel for rel in (*reported, *about_to_change) if self.folder.holds(rel)}
+            wanted = set(self.folder.held((*reported, *about_to_change)))
             changes: dict[str, str | None] = {}
             for rel in wanted:
                 moved, oid = self._moved(repo, tree, rel, self._real_path(rel), now_ns, True)
@@ -319,9 +319,7 @@ class FolderHistory(FolderRepository):
         tree = head.tree
         now_ns = time.time_ns()
         changes: dict[str, str | None] = {}
-        for rel in sorted(set(about_to_change)):
-            if not self.folder.holds(rel):
-                continue
+        for rel in self.folder.held(sorted(set(about_to_change))):
             real = self._real_path(rel)
             oid = self._blob(repo, rel, real, now_ns, outside=True)
             if oid is not _UNREADABLE and oid != tree_blob(tree, rel):
@@ -346,8 +344,8 @@ class FolderHistory(FolderRepository):
     ) -> dict[str, str | None]:
         """Every memory file against the branch's tree: path -> new blob id (None: gone)."""
         listing = self._listing()
-        for rel in about_to_change:
-            if rel not in listing and self.folder.holds(rel):
+        for rel in self.folder.held(about_to_change):
+            if rel not in listing:
                 real = self._real_path(rel)
                 if real is not None and os.path.isfile(real):
                     listing[rel] = real

@@ -90,9 +90,10 @@ def histories_of(
     histories: list[FolderHistory] = []
     # a catch-up (no names) of a project without a memories folder has nothing to record
     everything = all_scopes and (bool(names) or project.root.is_dir())
-    if settings.history_enabled and (everything or any(not N.is_global(n) for n in names)):
+    named_global = {N.is_global(n) for n in names}  # {False}: project memories only
+    if settings.history_enabled and (everything or False in named_global):
         histories.append(folder_history(root, project))
-    if any(N.is_global(n) for n in names) or (all_scopes and global_.root.is_dir()):
+    if True in named_global or (all_scopes and global_.root.is_dir()):
         histories.append(folder_history(root, global_))
     return histories
 

@@ -22,6 +22,7 @@ from serena_memory.core import paths
 from serena_memory.core.changes import MEMORY_SUFFIX, Folder, Provenance, recordable
 from serena_memory.core.display import counted
 from serena_memory.core.errors import MemoryStoreError, OutsidePathError
+from serena_memory.core.operation import receiver
 from serena_memory.history import stamp_log
 from serena_memory.history.entries import (
     EXTERNAL,
@@ -30,7 +31,7 @@ from serena_memory.history.entries import (
     entry_message,
     new_operation,
 )
-from serena_memory.history.notices import clear_report, report
+from serena_memory.history.notices import report
 from serena_memory.history.objects import (
     empty_tree,
     engine,
@@ -134,7 +135,7 @@ class FolderHistory(FolderRepository):
         key = f"secret:{self.repo_path}:{rel}"
         if not found:
             self.held.pop(rel, None)
-            clear_report(key)
+            receiver().clear(key)  # over: said again if it comes back
             return False
         where = "its name" if found[0].line == secrets.NAME_LINE else f"line {found[0].line}"
         self.held[rel] = (

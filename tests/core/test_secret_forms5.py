@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from serena_memory.core import secrets
+from serena_memory.core.secret_detectors import detected
 from serena_memory.wiring import build_store
 
 _RANDOM = random.Random(5150)
@@ -330,8 +331,8 @@ def test_a_detector_skipped_for_lack_of_its_words_would_have_found_nothing() -> 
     unskipped = [(detector, ("",), (), None) for detector, *_ in detectors]
     lines = {line for text in texts for line in text.splitlines()}
     for line in lines:
-        assert secrets._detected(line, detectors) == secrets._detected(line, unskipped), line
-    assert all(secrets._detected(shape, detectors) for shape in shapes)
+        assert detected(line, detectors) == detected(line, unskipped), line
+    assert all(detected(shape, detectors) for shape in shapes)
 
 
 def test_a_line_full_of_secret_words_and_values_is_scanned_in_linear_time() -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
@@ -45,6 +45,12 @@ class Provenance:
     @classmethod
     def os_user(cls, entry_point: str, action: str = "") -> Provenance:
         return cls(entry_point, current_os_user(), action)
+
+    def cleaned(self) -> Provenance:
+        """Each part as a history entry keeps it (:func:`clean`; an empty action stays
+        empty): the parts come from outside, and an entry asks for all of them at once."""
+        action = clean(self.action) if self.action else ""
+        return Provenance(clean(self.entry_point), clean(self.who), action)
 
     def describe(self) -> str:
         text = f"{self.entry_point}: {self.who}"
@@ -147,6 +153,16 @@ class Folder:
         except MemoryStoreError:
             return False
         return self.rel_of(name) == rel
+
+    def rels_of(self, names: Iterable[str]) -> list[str]:
+        """The files of this folder's memories among ``names``, relative to it."""
+        rels = (self.rel_of(name) for name in names)
+        return self.held(rel for rel in rels if rel is not None)
+
+    def held(self, rels: Iterable[str]) -> list[str]:
+        """The paths among ``rels`` (relative to the folder) that are its memories, in
+        their order: a history asks of all the paths it looks at in one call."""
+        return [rel for rel in rels if self.holds(rel)]
 
     def rel_of(self, name: str) -> str | None:
         if self.name_prefix:

@@ -128,6 +128,12 @@ class Layout:
         scope, parts = self.locate(name, scopes, listed=listed)
         return Path(self.resolve(scope, parts, f"memory '{name}'"))
 
+    def target(self, name: str, scopes: Scopes) -> tuple[Path, tuple[str, ...]]:
+        """The real file behind a name (as :meth:`real_path_of`) and the real folders it
+        may lie in (as :meth:`allowed`): what a write asks of the gate, in one call."""
+        scope, parts = self.locate(name, scopes)
+        return Path(self.resolve(scope, parts, f"memory '{name}'")), scope.allowed
+
     def entry_path(self, name: str, scopes: Scopes) -> Path:
         """The directory entry of a memory (the link itself, when it is one) inside its real
         folder: what a delete or a rename's move removes, never a link's target."""
@@ -143,8 +149,9 @@ class Layout:
         return self.locate(name, scopes, listed=True)[0].allowed
 
     def real_folder(self, scope: paths.Scope) -> Path:
-        """A scope's real memories folder, through the path gate."""
-        return Path(self.resolve(scope, (), f"the memories folder {scope.folder}"))
+        """A scope's real memories folder, through the path gate (kept as :meth:`resolve`
+        keeps it: under the scope and no components)."""
+        return Path(operation.resolved_once((scope, ()), paths.real_folder, scope))
 
     def read_bytes(self, name: str, scopes: Scopes, *, listed: bool = False) -> bytes:
         """A memory's bytes, through the path gate (FileNotFoundError: none)."""
@@ -178,9 +185,10 @@ class Layout:
         names = list(names)
         project, global_ = scopes
         roots = []
-        if all_scopes or any(not N.is_global(n) for n in names):
+        named_global = {N.is_global(n) for n in names}  # {False}: project memories only
+        if all_scopes or False in named_global:
             roots.append(self.real_folder(project))
-        if any(N.is_global(n) for n in names):
+        if True in named_global:
             roots.append(self.real_folder(global_))
         elif all_scopes:
             real_global = self.real_folder(global_)

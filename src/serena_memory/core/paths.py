@@ -259,6 +259,12 @@ class MemoryScan(NamedTuple):
     skipped: list[SkippedFile]
 
 
+def real_folder(scope: Scope) -> str:
+    """The scope's real memories folder, every link on the way checked (its message names
+    the folder as written, which only the scope knows)."""
+    return resolve(scope, (), f"the memories folder {scope.folder}")
+
+
 def scan(scope: Scope, skip_top: frozenset[str] = frozenset()) -> MemoryScan:
     """Every memory below the scope's folder, with the entries that were skipped and why.
 
@@ -269,7 +275,7 @@ def scan(scope: Scope, skip_top: frozenset[str] = frozenset()) -> MemoryScan:
     silently.
     """
     try:
-        root = resolve(scope, (), f"the memories folder {scope.folder}")
+        root = real_folder(scope)
     except OutsidePathError as exc:
         return MemoryScan({}, [SkippedFile("", scope.folder, str(exc))])
     listing = _Listing(scope, skip_top)

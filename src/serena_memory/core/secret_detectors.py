@@ -160,6 +160,12 @@ def _named(kind: str, token: str) -> str:
     return kind
 
 
+def token_kind(line: str, detectors: Iterable[Any]) -> str | None:
+    """The kind of the first token of a known shape on ``line``: detect-secrets' findings,
+    else core/secret_tokens.py's shapes; what a line is asked about its tokens, in one call."""
+    return detected(line, detectors) or known_token(line)
+
+
 def known_token(line: str, *, decode: bool = True) -> str | None:
     """The kind of the first token in one of core/secret_tokens.py's shapes, as it stands
     or encoded in base64 (``decode``: ``Z2hwX2...`` is a GitHub token)."""

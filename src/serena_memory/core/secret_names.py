@@ -83,6 +83,12 @@ _ABOUT = _words(
 )
 
 
+def name_secret(name: str) -> str | None:
+    """The kind of a secret joined to a name's words or drawn as one of its parts: what a
+    memory's name is asked of this module, in one call."""
+    return joined_secret(name) or drawn_part(name)
+
+
 def joined_secret(name: str) -> str | None:
     """The kind of a secret joined into ``name`` (a memory's name, or a line of one word)."""
     if _ONE_WORD.fullmatch(name) is None or _JOINT.search(name) is None:

@@ -363,6 +363,13 @@ def _login() -> Any:
     return linear(_LOGIN)
 
 
+def assigned_said(line: str, lower: str) -> str | None:
+    """The kind of a secret said as a login, a row of a table with no heading known, or
+    under a password's label on ``line``: what a line is asked of this module, in one call
+    (``lower``: the line in small letters)."""
+    return login_pair(line, lower) or table_row(line, {}) or labelled_password(line)
+
+
 def login_pair(line: str, lower: str) -> str | None:
     """The kind of a user and a password given together: after an administrator's name,
     quoted as code, or after login or creds (``lower``: the line in lower case, for quick

@@ -29,12 +29,11 @@ from serena_memory.core.secret_context import (
     public_context,
 )
 from serena_memory.core.secret_defaults import declared_default
-from serena_memory.core.secret_detectors import detected as _detected
 from serena_memory.core.secret_detectors import detectors as _detectors
-from serena_memory.core.secret_detectors import known_token as _known_token
+from serena_memory.core.secret_detectors import token_kind
 from serena_memory.core.secret_drawn import random_looking
 from serena_memory.core.secret_languages import in_english, names_abroad
-from serena_memory.core.secret_names import drawn_part, joined_secret
+from serena_memory.core.secret_names import drawn_part, joined_secret, name_secret
 from serena_memory.core.secret_naming import leading_secret_name, qualified_secret_name, secret_name
 from serena_memory.core.secret_output import READER_WORDS, printed_below
 from serena_memory.core.secret_public import (
@@ -50,9 +49,8 @@ from serena_memory.core.secret_rules import LINE_RULES, ROUND_SIX, ROUND_SIX_WOR
 from serena_memory.core.secret_said import (
     HASH_OF,
     LABEL_ENDS,
+    assigned_said,
     key_said,
-    labelled_password,
-    login_pair,
     no_credential,
     quoted_value,
     said_password,
@@ -400,7 +398,7 @@ def scan_name(name: str) -> list[Finding]:
     included: a URL or a token with slashes pasted into a name is committed as such."""
     # (a private key escaped into one line, as a JSON or an env line holds it: a block's)
     kind = _line_kind(name, _detectors()) or next((kind for _, kind in blocks(name)), None)
-    kind = kind or joined_secret(name) or drawn_part(name)
+    kind = kind or name_secret(name)
     return [] if kind is None else [Finding(NAME_LINE, kind)]
 
 
@@ -425,7 +423,7 @@ def _line_kind(
     another language than English; ``above``: the few lines before it, which may say a
     browser's key is public: a Firebase config's first line), unless the line, or a comment
     just above it, cites an RFC (an RFC's examples are published)."""
-    kind = _detected(line, detectors) or _known_token(line)
+    kind = token_kind(line, detectors)
     if kind is None:
         kind = _said_kind(line, foreign=foreign)
         if kind is not None and remarked_harmless(line):
@@ -460,8 +458,7 @@ def _said_kind(line: str, *, foreign: bool) -> str | None:
             if any(map(holds, words)) and rule(line):
                 return kind
     assigned = _assigned(unwrapped(line)) if any(map(holds, _SECRET_WORDS)) else None
-    assigned = assigned or login_pair(line, lower)
-    assigned = assigned or table_row(line, {}) or labelled_password(line)
+    assigned = assigned or assigned_said(line, lower)
     if assigned is None and any(map(holds, CONTEXT_WORDS)):
         return named_in_sentence(line)
     return assigned

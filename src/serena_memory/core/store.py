@@ -308,7 +308,6 @@ class MemoryStore:
         )
         return result
 
-    @contextlib.contextmanager
     def transaction(
         self,
         snap: Snapshot,
@@ -317,9 +316,10 @@ class MemoryStore:
         create: Iterable[str] = (),
         real_folders: Iterable[Path] = (),
         existing_only: bool = False,
-    ) -> Iterator[Transaction]:
+    ) -> contextlib.AbstractContextManager[Transaction]:
         """One change of ``names`` under their locks (core/transaction.py), its history
-        entry recorded for whoever acts here."""
+        entry recorded for whoever acts here: the transaction itself, handed the store's
+        way of opening an entry."""
 
         def begin(summary: str, touched: Sequence[str], every_scope: bool) -> ChangeRecord:
             return self._recorder.begin(
@@ -331,7 +331,7 @@ class MemoryStore:
                 provenance=acting_provenance() or self.provenance,
             )
 
-        with transaction(
+        return transaction(
             self.layout,
             self._recovery,
             snap.scopes,
@@ -341,8 +341,7 @@ class MemoryStore:
             create=create,
             real_folders=real_folders,
             existing_only=existing_only,
-        ) as change:
-            yield change
+        )
 
     # -- crash recovery and what it tells ----------------------------------------------------
     def take_notices(self) -> tuple[str, ...]:

@@ -65,13 +65,14 @@ class Writer:
         data = encode_memory(name, content)
         self.store.refuse_secrets({name: content}, allow_secret)
         path = self.layout.real_path_of(name, snap.scopes)
-        if not path.exists():
+        new = not path.exists()
+        if new:
             N.check_portable(name)  # before its folder is made
         with self.store.transaction(snap, name, create=[name]) as tx:
             # the entry says whether the memory was created or replaced (the lock is held)
             tx.record(_write_summary(name, path.exists()), name)
             created = not path.exists()
-            if created:
+            if created and not new:  # removed meanwhile (a new one's name was checked)
                 N.check_portable(name)
             refuse_folder(name, path)
             kept = content if created else self._kept(name, snap, content)

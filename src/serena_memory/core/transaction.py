@@ -55,10 +55,8 @@ class Transaction:
         """Replace (or create) the memory ``name`` with ``data``, whole, in place; never
         larger than a memory may be (callers check before they build the text)."""
         paths.refuse_oversized(f"memory '{name}'", len(data))
-        layout = self.layout
-        atomic_write(
-            layout.real_path_of(name, self.scopes), data, layout.allowed(name, self.scopes)
-        )
+        path, allowed = self.layout.target(name, self.scopes)
+        atomic_write(path, data, allowed)
         self.touched(name)
 
     def remove(self, name: str) -> None:

@@ -87,16 +87,16 @@ def entry_message(
     that holds a secret (a token pasted into a file's name, renamed away) is written
     masked, as ``check --secrets`` shows it: the message is kept and synced like a file."""
     masked = _masked_names([n for _c, n in changes] + list(renamed or ()))
-    for name, shown in masked.items():
-        summary = summary.replace(name, shown)
+    for name, masked_as in masked.items():
+        summary = summary.replace(name, masked_as)
     changes = [(change, masked.get(name, name)) for change, name in changes]
     if renamed:
         renamed = (masked.get(renamed[0], renamed[0]), masked.get(renamed[1], renamed[1]))
-    lines = [summary, "", f"Entry-point: {clean(provenance.entry_point)}"]
-    lines.append(f"Who: {clean(provenance.who)}")
+    shown = provenance.cleaned()
+    lines = [summary, "", f"Entry-point: {shown.entry_point}", f"Who: {shown.who}"]
     lines.append(f"Machine: {machine_name()}")
-    if provenance.action:
-        lines.append(f"Action: {clean(provenance.action)}")
+    if shown.action:
+        lines.append(f"Action: {shown.action}")
     lines.append(f"Operation: {operation}")
     # git keeps whole seconds; entries of two folders are merged in this finer order
     lines.append(f"At: {time.time() if at is None else at:.6f}")

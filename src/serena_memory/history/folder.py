@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from serena_memory.core import paths
-from serena_memory.core.changes import MEMORY_SUFFIX, Folder, Provenance, clean, recordable
+from serena_memory.core.changes import MEMORY_SUFFIX, Folder, Provenance, recordable
 from serena_memory.core.display import counted
 from serena_memory.core.errors import MemoryStoreError, OutsidePathError
+from serena_memory.core.operation import receiver
 from serena_memory.history import stamp_log
 from serena_memory.history.entries import (
     EXTERNAL,
@@ -30,7 +31,7 @@ from serena_memory.history.entries import (
     entry_message,
     new_operation,
 )
-from serena_memory.history.notices import clear_report, report
+from serena_memory.history.notices import report
 from serena_memory.history.objects import (
     empty_tree,
     engine,
@@ -134,7 +135,7 @@ class FolderHistory(FolderRepository):
         key = f"secret:{self.repo_path}:{rel}"
         if not found:
             self.held.pop(rel, None)
-            clear_report(key)
+            receiver().clear(key)  # over: said again if it comes back
             return False
         named = found[0].line == secrets.NAME_LINE
         where = "its name" if named else f"line {found[0].line}"
@@ -185,15 +186,15 @@ class FolderHistory(FolderRepository):
         self.stamps.forget(rel)
         return self._blob(repo, rel, real, now_ns, outside)
 
-    def _writing(self) -> Any:
-        """The repository, for a write (under the folder's lock), with stamps that describe
-        it: stamps taken in a repository since removed or replaced (docs/secrets.md) name
-        blobs and a tree the one there now may lack, so they start over, as a new
-        process's would."""
-        repo = self.repo(create=True)
-        if self.stamps.repository != self.identity:
-            self.stamps.start_over(self.identity)
-        return repo
+    def _writing(self) -> tuple[Any, Any]:
+        """The repository and its head, for a write (under the folder's lock), with stamps
+        that describe it: stamps taken in a repository since removed or replaced
+        (docs/secrets.md) name blobs and a tree the one there now may lack, so they start
+        over, as a new process's would."""
+        repo, head, identity = self.writable()
+        if self.stamps.repository != identity:
+            self.stamps.start_over(identity)
+        return repo, head
 
     def reset(self) -> None:
         """Forget what this process knows (after a failure: the files and the branch are
@@ -229,11 +230,15 @@ class FolderHistory(FolderRepository):
             return None
 
     # -- catching up with outside changes ----------------------------------------------------
-    def note_recording(self) -> None:
-        """One more operation recorded in the folder by this process (see may_narrow)."""
+    def next_recording(self, names_given: bool) -> bool:
+        """One more operation recorded in the folder by this process; returns whether it
+        may look only at the files it changes (``names_given``: it names them; see
+        :meth:`_may_narrow`), decided before it counts."""
+        narrow = names_given and self._may_narrow()
         self._recordings += 1
+        return narrow
 
-    def may_narrow(self) -> bool:
+    def _may_narrow(self) -> bool:
         """Whether the next operation may look only at the files it changes: the first
         one of this process in the folder (a command), when no recording failed and the
         stamp log is short. A process that records again (a server) compares the folder,
@@ -258,10 +263,9 @@ class FolderHistory(FolderRepository):
         Every memory file's stamp is compared with the one it had when last read; only
         files whose stamp moved are read again. ``about_to_change`` names the files the
         coming operation will write (they are always looked at). ``narrow``: look at those
-        files only (see :meth:`may_narrow`).
+        files only (see :meth:`next_recording`).
         """
-        repo = self._writing()
-        head = self.head(repo)
+        repo, head = self._writing()
         if narrow and head is not None:
             return self._catch_up_narrow(repo, head, about_to_change)
         self.stamps.load()
@@ -302,7 +306,7 @@ class FolderHistory(FolderRepository):
         now_ns = time.time_ns()
         if in_sync and reported is not None:
             # only what the watch reported, and what the operation is about to change
-            wanted = {rel for rel in (*reported, *about_to_change) if self.folder.holds(rel)}
+            wanted = set(self.folder.held((*reported, *about_to_change)))
             changes: dict[str, str | None] = {}
             for rel in wanted:
                 moved, oid = self._moved(repo, tree, rel, self._real_path(rel), now_ns, True)
@@ -322,9 +326,7 @@ class FolderHistory(FolderRepository):
         tree = head.tree
         now_ns = time.time_ns()
         changes: dict[str, str | None] = {}
-        for rel in sorted(set(about_to_change)):
-            if not self.folder.holds(rel):
-                continue
+        for rel in self.folder.held(sorted(set(about_to_change))):
             real = self._real_path(rel)
             oid = self._blob(repo, rel, real, now_ns, outside=True)
             if oid is not _UNREADABLE and oid != tree_blob(tree, rel):
@@ -349,8 +351,8 @@ class FolderHistory(FolderRepository):
     ) -> dict[str, str | None]:
         """Every memory file against the branch's tree: path -> new blob id (None: gone)."""
         listing = self._listing()
-        for rel in about_to_change:
-            if rel not in listing and self.folder.holds(rel):
+        for rel in self.folder.held(about_to_change):
+            if rel not in listing:
                 real = self._real_path(rel)
                 if real is not None and os.path.isfile(real):
                     listing[rel] = real
@@ -383,10 +385,9 @@ class FolderHistory(FolderRepository):
         further parents of the entry (a sync merges another machine's entries in), which
         make it a commit even when the files did not change. ``narrow``: the stamps of
         these files only are noted, in the stamp log."""
-        repo = self._writing()
+        repo, head = self._writing()
         if not narrow:
             self.stamps.load()
-        head = self.head(repo)
         if head is None and merged:
             # an entry of our own first: a merge's first parent is this machine's history
             start = Provenance(EXTERNAL, "as found", "")
@@ -474,9 +475,8 @@ def _signatures(pygit2: Any, provenance: Provenance) -> tuple[Any, Any]:
     """The author (who acted, through which entry point) and the committer of an entry."""
     now_s = int(time.time())
     offset = (time.localtime(now_s).tm_gmtoff or 0) // 60
-    author = pygit2.Signature(
-        clean(provenance.who), f"{clean(provenance.entry_point)}@serena-memory", now_s, offset
-    )
+    shown = provenance.cleaned()
+    author = pygit2.Signature(shown.who, f"{shown.entry_point}@serena-memory", now_s, offset)
     committer = pygit2.Signature("serena-memory", "history@serena-memory", now_s, offset)
     return author, committer
 

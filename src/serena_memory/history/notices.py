@@ -14,17 +14,13 @@ from serena_memory.core import operation
 def report(key: str, message: str) -> None:
     """Say a problem of the history once (until it is cleared by a success) to the open
     operation (core/operation.py), whose front-end shows it; outside any operation, to the
-    process-wide receiver that :func:`take_notices` empties."""
+    process-wide receiver that :func:`take_notices` empties. A problem that is over is
+    cleared on the receiver itself (:meth:`~serena_memory.core.operation.Operation.clear`)."""
     if not operation.receiver().tell(operation.HISTORY, message, key):
         return
     import logging  # only when there is something to report: keeps the CLI's start quick
 
     logging.getLogger("serena_memory.history").warning(message)
-
-
-def clear_report(key: str) -> None:
-    """The problem named ``key`` is over: say it again if it comes back."""
-    operation.receiver().clear(key)
 
 
 def take_notices() -> list[str]:

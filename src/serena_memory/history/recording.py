@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import names as N
 from serena_memory.core import operation, paths
-from serena_memory.core.changes import ChangeRecorder, Folder, Provenance
+from serena_memory.core.changes import ChangeRecorder, Provenance
 from serena_memory.core.config import Settings
 from serena_memory.core.errors import HistoryError, describe
 from serena_memory.core.store import MemoryStore, Snapshot
@@ -90,9 +90,10 @@ def histories_of(
     histories: list[FolderHistory] = []
     # a catch-up (no names) of a project without a memories folder has nothing to record
     everything = all_scopes and (bool(names) or project.root.is_dir())
-    if settings.history_enabled and (everything or any(not N.is_global(n) for n in names)):
+    named_global = {N.is_global(n) for n in names}  # {False}: project memories only
+    if settings.history_enabled and (everything or False in named_global):
         histories.append(folder_history(root, project))
-    if any(N.is_global(n) for n in names) or (all_scopes and global_.root.is_dir()):
+    if True in named_global or (all_scopes and global_.root.is_dir()):
         histories.append(folder_history(root, global_))
     return histories
 
@@ -126,9 +127,8 @@ class Recording:
         why, since that text would be lost for good."""
         names = list(about_to_change)
         for history in self.histories:
-            rels = _relative(history.folder, names)
-            narrow = bool(names) and history.may_narrow()
-            history.note_recording()
+            rels = history.folder.rels_of(names)
+            narrow = history.next_recording(bool(names))
             failure = self._attempt(
                 history, lambda h=history, r=rels, n=narrow: h.catch_up(about_to_change=r, narrow=n)
             )
@@ -146,7 +146,7 @@ class Recording:
 
     def finish(self) -> None:
         for history in self._healthy:
-            rels = _relative(history.folder, self.names)
+            rels = history.folder.rels_of(self.names)
             if rels:
                 self._guard(
                     history,
@@ -202,12 +202,6 @@ def _refuse_losing(history: FolderHistory, rels: list[str], failure: Exception) 
         f"{history.repo_path} can't record it now ({_describe(failure)}); nothing was "
         "changed: free space there or make it writable, then try again"
     )
-
-
-def _relative(folder: Folder, names: Iterable[str]) -> list[str]:
-    """The files of the memories of ``folder`` among ``names``, relative to it."""
-    rels = (folder.rel_of(name) for name in names)
-    return [rel for rel in rels if rel is not None and folder.holds(rel)]
 
 
 def _describe(exc: BaseException) -> str:

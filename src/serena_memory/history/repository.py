@@ -96,6 +96,12 @@ class FolderRepository:
         """Open the repository afresh at the next use (its objects were rewritten)."""
         self._opened = None
 
+    def writable(self) -> tuple[Any, Any, RepositoryIdentity | None]:
+        """The repository for a write (created when missing), its head commit (None: no
+        entry yet) and which repository it is: what a recording asks of it, in one call."""
+        repo = self.repo(create=True)
+        return repo, self.head(repo), self.identity
+
     def head(self, repo: Any) -> Any:
         ref = repo.references.get(BRANCH)
         return None if ref is None else repo[ref.target]

@@ -86,7 +86,9 @@ def entry_message(
     """The message of an entry: its summary, then one trailer per fact about it. A name
     that holds a secret (a token pasted into a file's name, renamed away) is written
     masked, as ``check --secrets`` shows it: the message is kept and synced like a file."""
-    masked = _masked_names([n for _c, n in changes] + list(renamed or ()))
+    # what is written or added passed the gate; a name renamed or deleted may be one it
+    # never saw (a file made by hand, held out of the history while its name holds one)
+    masked = _masked_names([n for c, n in changes if c == "D"] + list(renamed or ()))
     for name, masked_as in masked.items():
         summary = summary.replace(name, masked_as)
     changes = [(change, masked.get(name, name)) for change, name in changes]

@@ -150,12 +150,20 @@ def _own_script_kind(project: Project, line: str) -> str | None:
         words = words[1:]
     if len(words) != 1 or not words[0].endswith((".sh", ".bash")):
         return None
-    rel = words[0].removeprefix("./")
-    text = project.text(rel) if "/" in rel and ".." not in rel.split("/") else None
+    text = own_script_text(project, words[0])
     if not text:
         return None
     kinds = {classify_command(command) for command in script_lines(text)}
     return next((kind for kind in _SCRIPT_KINDS if kind in kinds), None)
+
+
+def own_script_text(project: Project, word: str) -> str | None:
+    """The text of the project's script a command's first word names (``ci/miri.sh``,
+    ``./scripts/docs``: in a folder of the project, never above it), or None."""
+    rel = word.removeprefix("./")
+    if "/" not in rel or ".." in rel.split("/") or not project.is_file(rel):
+        return None
+    return project.text(rel)
 
 
 def release_only_lines(project: Project) -> set[str]:

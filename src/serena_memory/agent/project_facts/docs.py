@@ -15,7 +15,7 @@ import os
 import re
 from collections.abc import Iterator
 
-from serena_memory.agent.project_facts.ci import script_lines
+from serena_memory.agent.project_facts.ci import own_script_text, script_lines
 from serena_memory.agent.project_facts.commands import (
     classify_command,
     unwrap,
@@ -382,12 +382,12 @@ def _handed_on(project: Project, line: str) -> str | None:
     (``scripts/docs serve`` of a ``uv run zensical "$@"`` is ``uv run zensical serve``, a
     docs server, whatever the script is named); None for any other line."""
     words = line.split()
-    script = words[0].removeprefix("./") if len(words) > 1 else ""
-    if "/" not in script or ".." in script.split("/") or not project.is_file(script):
+    text = own_script_text(project, words[0]) if len(words) > 1 else None
+    if not text:
         return None
     body = [
         command
-        for command in script_lines(project.text(script) or "")
+        for command in script_lines(text)
         if not command.startswith(("set ", "export ", "echo ", "#!"))
     ]
     if len(body) != 1 or not _ARGUMENTS.search(body[0]):

@@ -128,3 +128,20 @@ def test_the_json_report_is_not_clean_when_code_drifted(repo: Path) -> None:
     data = json.loads(done.stdout)
     assert [f["mention"] for f in data["code"]] == ["src/old.py"]
     assert data["clean"] is False
+
+
+def test_a_deleted_files_commit_is_still_told_after_the_memory_changed(repo: Path) -> None:
+    """After `fix-code-references` rewrote a memory's other mentions, a file deleted
+    before that edit was told only "already gone when the memory last changed": the
+    commit that deleted it, told before the fix, was lost."""
+    write(repo, "src/gone.py", "x = 1\n")
+    commit(repo)
+    memory(repo, "core", "# Core\n\nSee `src/gone.py`.\n")
+    commit(repo)
+    git(repo, "rm", "-q", "src/gone.py")
+    deleting = commit(repo, "drop it")
+    memory(repo, "core", "# Core\n\nSee `src/gone.py`, the entry point.\n")
+    commit(repo, "edit the memory")
+    note = by_mention(findings(repo))["src/gone.py"]["note"]
+    assert note.startswith("already gone when the memory last changed (deleted in commit ")
+    assert deleting[:10] in note

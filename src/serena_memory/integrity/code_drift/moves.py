@@ -121,11 +121,12 @@ def missing_note(
         return "moved to several places: " + ", ".join(sorted(found_moves))
     if not gone and not any(c in past.seen for c in candidates) and not folder_seen(past, target):
         return "never in the git history: a plan or a typo?"
+    deleted = past.deleted.get(target.rstrip("/"))
+    said = f"deleted {in_commit(deleted[0])}" if deleted else ""
     if gone and when is not None and max(gone) <= when:
-        return "already gone when the memory last changed"
-    if target.rstrip("/") in past.deleted:
-        return f"deleted {in_commit(past.deleted[target.rstrip('/')][0])}"
-    return ""
+        # a fix of the memory's other mentions makes it newer: the commit is still told
+        return "already gone when the memory last changed" + (f" ({said})" if said else "")
+    return said
 
 
 def folder_seen(past: GitPast, target: str) -> bool:

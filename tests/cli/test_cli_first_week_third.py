@@ -338,3 +338,43 @@ def test_renaming_a_secret_out_of_a_name_keeps_it_out_of_the_history(
     checked = run("memories", "check", "--secrets", p)
     assert checked.exit_code == 0, checked.output
     assert "No secrets found" in checked.output
+
+
+def test_check_secrets_reads_the_history_entries_messages(project: Path, serena_home: Path) -> None:
+    """A message the history keeps (one a rename wrote before names were masked, or one
+    made by hand) is synced like a file: the check said the history held no secret."""
+    import subprocess
+
+    p = str(project)
+    assert run("memories", "write", "core", p, "-c", "# Core\n").exit_code == 0
+    (repository,) = (serena_home / "history").glob("*.git")
+    env = {"GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@b", "GIT_COMMITTER_NAME": "a"}
+    env |= {"GIT_COMMITTER_EMAIL": "a@b", "PATH": "/usr/bin:/bin"}
+    tree = subprocess.run(
+        ["git", "--git-dir", str(repository), "rev-parse", "HEAD^{tree}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    commit = subprocess.run(
+        [
+            "git",
+            "--git-dir",
+            str(repository),
+            "commit-tree",
+            tree,
+            "-p",
+            "HEAD",
+            "-m",
+            f"Rename keys/{TOKEN} to keys/github",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    ).stdout.strip()
+    subprocess.run(["git", "--git-dir", str(repository), "update-ref", "HEAD", commit], check=True)
+    checked = run("memories", "check", "--secrets", p)
+    assert checked.exit_code == 1, checked.output
+    assert "the message of an entry" in checked.output
+    assert TOKEN not in checked.output

@@ -478,7 +478,7 @@ def refusal(name: str, findings: list[Finding], *, person: bool, verb: str = "wr
     else:
         text = f"memory '{name}' was not {verb}: " + _lines_told(findings)
     if person:
-        several = len([f for f in findings if f.line != NAME_LINE]) > 1
+        several = sum(f.line != NAME_LINE for f in findings) > 1
         text += (
             f"; if {'they are not secrets' if several else 'it is not a secret'}, write again "
             "with --allow-secret (in the dashboard: confirm)"

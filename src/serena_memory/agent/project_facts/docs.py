@@ -345,9 +345,10 @@ def is_command(line: str) -> str | None:
     return classify_command(line)
 
 
-def _documented(project: Project) -> Iterator[tuple[str, str]]:
-    """(kind, command) of every contributor's command the docs show, in order."""
-    texts = [project.text(path) or "" for path in guide_paths(project)]
+def _documented(project: Project, guides: list[str]) -> Iterator[tuple[str, str]]:
+    """(kind, command) of every contributor's command the docs show, in order (``guides``:
+    the guides' texts)."""
+    texts = list(guides)
     readme = project.first(*READMES)
     if readme:
         texts.append(readme_sections(project.text(readme) or ""))
@@ -426,12 +427,13 @@ def read_docs(project: Project) -> None:
     (``npm run test-smoke``) counts for neither, as the scripts are offered anyway: the
     guide's room is kept for what only it says (``npm run test-browser -- --grep bdd``)."""
     sheet = project.sheet
-    for path in guide_paths(project):
-        _withhold_advised_against(sheet, project.text(path) or "")
+    guides = [project.text(path) or "" for path in guide_paths(project)]
+    for text in guides:
+        _withhold_advised_against(sheet, text)
     scripts = PackageScripts(project)
     known = {" ".join(c.split()) for c in sheet.offered()}
     added: dict[str, int] = {}
-    for kind, line in _documented(project):
+    for kind, line in _documented(project, guides):
         if line in known or added.get(kind, 0) >= MAX_PER_KIND or line in scripts.bodies:
             continue  # a tool typed as a script runs it (`vitest` for `"test": "vitest"`)
         if sum(added.values()) >= MAX_FROM_DOCS:

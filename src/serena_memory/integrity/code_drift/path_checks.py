@@ -54,7 +54,7 @@ from serena_memory.integrity.code_drift.reorganised import (
     reorganised_to,
     stem_index,
 )
-from serena_memory.integrity.code_drift.trees import leaves_out, places_of
+from serena_memory.integrity.code_drift.trees import places_of
 from serena_memory.integrity.code_drift.written_then import beside_memory, moved_since
 
 _ARCHIVE = re.compile(r"(?:^|/)archive(?:d|s)?(?:[-_][^/]*)?/", re.IGNORECASE)
@@ -190,7 +190,7 @@ class PathChecks:
         if self.past.had_folder(bare) or bare in self.past.seen:
             return None
         parts = bare.split("/")
-        found = [f for f in self.past.folders_named(parts[-1]) if leaves_out(f, parts)]
+        found = [f for f in self.past.folders_named(parts[-1]) if _leaves_out(f, parts)]
         if not found:
             return None
         then = [f for f in found if self.past.folder_there_at(f, when)]
@@ -466,7 +466,7 @@ class PathChecks:
         if not folder.endswith("/") or folder.count("/") < 2 or not self.history:
             return False
         parts = folder.rstrip("/").split("/")
-        return any(leaves_out(f, parts) for f in self.past.folders_named(parts[-1]))
+        return any(_leaves_out(f, parts) for f in self.past.folders_named(parts[-1]))
 
     def _at_root(self, path: str) -> bool:
         """Whether a file or folder is at ``path`` from the root now, or git knew one."""
@@ -545,6 +545,19 @@ class PathChecks:
             commits_since=since,
             read_only=read_only,
         )
+
+
+def _leaves_out(folder: str, parts: list[str]) -> bool:
+    """Whether ``folder`` has the ``parts`` in their order, its first and last among
+    them, with folders left out between them (none left out is a suffix, not this)."""
+    have = folder.split("/")
+    if parts[0] not in have:
+        return False
+    at = have.index(parts[0])
+    rest = iter(have[at + 1 :])
+    if not all(p in rest for p in parts[1:]):
+        return False
+    return have[at : at + len(parts)] != parts
 
 
 def _moved(

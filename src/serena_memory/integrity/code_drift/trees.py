@@ -221,19 +221,6 @@ def _stems(number: int, comment: str, folder: str) -> Iterator[tuple[int, str, s
         yield number, name, folder + name, True
 
 
-def leaves_out(folder: str, parts: list[str]) -> bool:
-    """Whether ``folder`` has the ``parts`` in their order, its first and last among
-    them, with folders left out between them (none left out is a suffix, not this)."""
-    have = folder.split("/")
-    if parts[0] not in have:
-        return False
-    at = have.index(parts[0])
-    rest = iter(have[at + 1 :])
-    if not all(p in rest for p in parts[1:]):
-        return False
-    return have[at : at + len(parts)] != parts
-
-
 def places_of(placed: str) -> list[str]:
     """Where a tree may put a name, surest first: the path from the tree's top, then
     without its top folders one by one (a tree's top is often the project's folder under

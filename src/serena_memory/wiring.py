@@ -1,10 +1,12 @@
 """The store as the CLI, the MCP server and the dashboard use it: built here, in one place.
 
 The core knows its collaborators only by their interfaces (core/changes.py, core/reads.py,
-the store's ``DriftSource``); this module, above every package it joins, hands it the ones
-that implement them: the history package's recorder, the usage counter as read listener and
-the code drift check a search asks. A store built with :class:`MemoryStore` directly gets
-none of them (no history, no usage counts, no drift marks) unless it is given them.
+core/advice.py); this module, above every package it joins, hands it the ones that
+implement them: the history package's recorder, the usage counter as read listener, and
+the advisors: the size budget and the duplicates check told after a write, the references
+a delete left stale, the code drift check a search asks. A store built with
+:class:`MemoryStore` directly gets none of them (no history, no usage counts, no notes, no
+drift marks) unless it is given them.
 
 Each part is imported on its first use, not when the store is built: a command that only
 lists memories starts without the history's git engine, the usage files or the code check.
@@ -16,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from serena_memory.core.access import Context
+from serena_memory.core.advice import Advisors, size_note
 from serena_memory.core.changes import (
     ChangeHistory,
     ChangeRecord,
@@ -46,7 +49,7 @@ def build_store(
         provenance=provenance,
         recorder=History(),
         read_listeners=(UsageCounting(),),
-        drift_source=code_drift,
+        advisors=ADVISORS,
         global_writes_floor=global_writes_floor,
     )
 
@@ -100,3 +103,25 @@ def code_drift(
     from serena_memory.integrity.code_drift.in_search import search_findings
 
     return search_findings(root, home, memories, seconds)
+
+
+def near_copy_note(store: MemoryStore, name: str, text: str) -> str:
+    """The duplicates check on a memory just written (integrity/duplicates/write_note.py),
+    imported on the first write."""
+    from serena_memory.integrity.duplicates.write_note import write_note
+
+    return write_note(store, name, text).strip()
+
+
+def stale_references_note(store: MemoryStore, name: str) -> str:
+    """The memories still referring to one just deleted (integrity/service.py)."""
+    from serena_memory.integrity.service import referrers_note
+
+    return referrers_note(store, name)
+
+
+ADVISORS = Advisors(
+    after_write=(size_note, near_copy_note),
+    after_delete=(stale_references_note,),
+    drift=code_drift,
+)

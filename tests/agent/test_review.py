@@ -14,6 +14,7 @@ import anyio
 import pytest
 from conftest import run_cli, write_config
 from mcp_support import call, mem_file, ok, over_stdio, refused, write_memory_file
+from proposing import propose_delete, propose_edit, propose_write
 
 from serena_memory.core import proposals as P
 from serena_memory.core.errors import ConfigError, ProposalError
@@ -229,7 +230,7 @@ def test_activation_message_says_writes_are_proposals_and_counts_them(
     set_mode(serena_home, project, "propose")
     write_memory_file(project, "core", "# Core\n")
     agent = build_store(project, home=serena_home, context=Context.AGENT)
-    P.propose_write(agent, "notes", "# Notes\n")
+    propose_write(agent, "notes", "# Notes\n")
     text = create_state(project, home=serena_home).activation_message()
     assert "proposals in this project" in text and "write_memory" in text
     assert "1 proposal awaits" in text
@@ -273,8 +274,8 @@ def test_cli_lists_shows_accepts_and_rejects(project: Path, serena_home: Path) -
     set_mode(serena_home, project, "propose")
     build_store(project, home=serena_home).write("core", "# Core\n\nUse uv.\n")
     agent = build_store(project, home=serena_home, context=Context.AGENT)
-    edit, _ = P.propose_edit(agent, "core", "uv", "pip", "literal")
-    create = P.propose_write(agent, "notes", "# Notes\n")
+    edit, _ = propose_edit(agent, "core", "uv", "pip", "literal")
+    create = propose_write(agent, "notes", "# Notes\n")
     assert edit is not None
     before = len(entries(project))
 
@@ -303,8 +304,8 @@ def test_an_edit_of_a_proposed_new_memory_is_listed_as_creating_it(
 ) -> None:
     set_mode(serena_home, project, "propose")
     agent = build_store(project, home=serena_home, context=Context.AGENT)
-    P.propose_write(agent, "notes", "# Notes\n\nA CLI.\n")
-    edit, _ = P.propose_edit(agent, "notes", "CLI", "command line", "literal")
+    propose_write(agent, "notes", "# Notes\n\nA CLI.\n")
+    edit, _ = propose_edit(agent, "notes", "CLI", "command line", "literal")
     assert edit is not None
     assert edit.told().startswith("Proposed to create 'notes'")
     listed_text = run_cli("memories", "review", "-p", str(project))
@@ -319,7 +320,7 @@ def test_a_proposal_whose_memory_changed_is_a_conflict_never_applied(
     set_mode(serena_home, project, "propose")
     write_memory_file(project, "core", "# Core\n\nUse uv.\n")
     agent = build_store(project, home=serena_home, context=Context.AGENT)
-    proposal = P.propose_write(agent, "core", "# Core\n\nUse pip.\n")
+    proposal = propose_write(agent, "core", "# Core\n\nUse pip.\n")
     write_memory_file(project, "core", "# Core\n\nUse poetry.\n")  # a person's edit since
 
     (row,) = listed(project)
@@ -334,8 +335,8 @@ def test_a_proposal_whose_memory_changed_is_a_conflict_never_applied(
 def test_accept_all_applies_every_proposal(project: Path, serena_home: Path) -> None:
     set_mode(serena_home, project, "propose")
     agent = build_store(project, home=serena_home, context=Context.AGENT)
-    P.propose_write(agent, "a", "# A\n")
-    P.propose_write(agent, "b", "# B\n")
+    propose_write(agent, "a", "# A\n")
+    propose_write(agent, "b", "# B\n")
     result = run_cli("memories", "review", "accept", "--all", "-p", str(project))
     assert result.returncode == 0, result.stderr
     assert mem_file(project, "a").exists() and mem_file(project, "b").exists()
@@ -347,8 +348,8 @@ def test_proposals_are_never_written_inside_the_project(project: Path, serena_ho
     write_memory_file(project, "core", "# Core\n")
     before = sorted(str(p.relative_to(project)) for p in project.rglob("*"))
     agent = build_store(project, home=serena_home, context=Context.AGENT)
-    P.propose_write(agent, "new", "# New\n")
-    P.propose_delete(agent, "core")
+    propose_write(agent, "new", "# New\n")
+    propose_delete(agent, "core")
     after = sorted(str(p.relative_to(project)) for p in project.rglob("*"))
     assert after == before
     where = P.folder(agent)
@@ -362,7 +363,7 @@ def test_planted_proposal_files_are_skipped_never_applied(
 ) -> None:
     set_mode(serena_home, project, "propose")
     agent = build_store(project, home=serena_home, context=Context.AGENT)
-    good = P.propose_write(agent, "fine", "# Fine\n")
+    good = propose_write(agent, "fine", "# Fine\n")
     where = P.folder(agent)
     outside = tmp_path / "elsewhere.json"
     outside.write_text(json.dumps({**good.to_dict(), "id": "aaaaaaaaaaaa"}))
@@ -397,7 +398,7 @@ def test_dashboard_accept_needs_the_token_and_the_dashboards_origin(
 
     set_mode(serena_home, project, "propose")
     agent = build_store(project, home=serena_home, context=Context.AGENT)
-    proposal = P.propose_write(agent, "planted", "# From the agent\n")
+    proposal = propose_write(agent, "planted", "# From the agent\n")
     server = DashboardServer(project, home=serena_home, port=0)
     server.start()
     try:
@@ -470,7 +471,7 @@ def test_an_agent_store_refuses_direct_changes_whichever_front_end_calls_it(
     assert mem_file(project, "core").read_text() == "See src/app.py.\n"
     set_mode(serena_home, None, "read-only")
     with pytest.raises(AgentWritesError):
-        P.propose_write(agent, "core", "proposed")
+        propose_write(agent, "core", "proposed")
     # a person's store is not affected
     build_store(project, home=serena_home).write("core", "By a person.\n")
     assert mem_file(project, "core").read_text() == "By a person.\n"
@@ -484,7 +485,7 @@ def test_a_person_edits_a_proposal_before_accepting_it(
 
     set_mode(serena_home, project, "propose")
     agent = build_store(project, home=serena_home, context=Context.AGENT)
-    proposal = P.propose_write(agent, "notes", "# Notes\n\nUse pip.\n")
+    proposal = propose_write(agent, "notes", "# Notes\n\nUse pip.\n")
     editor = tmp_path / "editor.py"
     editor.write_text(
         "import sys, pathlib\np = pathlib.Path(sys.argv[1])\n"

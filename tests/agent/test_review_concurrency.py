@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import write_config
 from mcp_support import mem_file, write_memory_file
+from proposing import propose_delete, propose_rename, propose_write
 
 from serena_memory.core import proposals as P
 from serena_memory.core.errors import ProposalError
@@ -26,12 +27,12 @@ CHANGED = "# Auth\n\nChanged by another process meanwhile.\n"
 
 def _propose(agent: MemoryStore, action: str) -> P.Proposal:
     if action == "write":
-        return P.propose_write(agent, "auth", "# Auth\n\nThe agent's text.\n")
+        return propose_write(agent, "auth", "# Auth\n\nThe agent's text.\n")
     if action == "delete":
-        proposal = P.propose_delete(agent, "auth")
+        proposal = propose_delete(agent, "auth")
         assert proposal is not None
         return proposal
-    return P.propose_rename(agent, "auth", "login")
+    return propose_rename(agent, "auth", "login")
 
 
 @pytest.mark.parametrize("action", ["write", "delete", "rename"])

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from proposing import propose_write
 
 from serena_memory.cli import cli
 
@@ -93,14 +94,13 @@ def test_small_slips_get_one_line_that_says_what_is_taken(project: Path, serena_
 def test_a_proposal_is_taken_by_a_unique_prefix_as_history_entries_are(
     project: Path, serena_home: Path
 ) -> None:
-    from serena_memory.core import proposals as P
     from serena_memory.core.store import Context
     from serena_memory.wiring import build_store
 
     (serena_home / "serena_config.yml").write_text("memory_agent_writes: propose\n")
     agent = build_store(project, home=serena_home, context=Context.AGENT)
-    first = P.propose_write(agent, "ideas", "# Ideas\n")
-    P.propose_write(agent, "notes", "# Notes\n")
+    first = propose_write(agent, "ideas", "# Ideas\n")
+    propose_write(agent, "notes", "# Notes\n")
     p = str(project)
     shown = run("memories", "review", "show", first.id[:4].upper(), "-p", p)
     assert shown.exit_code == 0, shown.output

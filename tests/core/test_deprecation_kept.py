@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import write_config
+from proposing import propose_write
 
-from serena_memory.core import proposals
 from serena_memory.core.lifecycle import of_text
 from serena_memory.core.store import MemoryStore
 from serena_memory.mcp.state import create_state
@@ -82,6 +82,6 @@ def test_a_proposal_in_review_mode_keeps_the_deprecation(
 ) -> None:
     write_config(project / ".serena" / "project.yml", "memory_agent_writes: propose\n")
     store.write("auth/old", OLD)
-    proposal = proposals.propose_write(agent_store, "auth/old", NEW_BODY)
+    proposal = propose_write(agent_store, "auth/old", NEW_BODY)
     assert of_text(proposal.text or "").deprecated
     assert (proposal.text or "").endswith(NEW_BODY)

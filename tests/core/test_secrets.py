@@ -27,6 +27,7 @@ from serena_memory.history.restore import MemoryHistory
 from serena_memory.wiring import build_store
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from proposing import propose_rename, propose_write
 from secrets_set import labeled_set  # noqa: E402
 
 # made here in GitHub's published format: 'ghp_' and 36 letters and digits; not a real token
@@ -335,7 +336,6 @@ def test_the_suggested_placeholder_says_what_goes_there(project: Path, serena_ho
 def test_a_token_in_a_name_is_refused_on_every_write_path_and_never_repeated(
     project: Path, serena_home: Path, tmp_path: Path
 ) -> None:
-    from serena_memory.core import proposals
     from serena_memory.core.store import Context
 
     person = build_store(project, home=serena_home, context=Context.HUMAN)
@@ -347,8 +347,8 @@ def test_a_token_in_a_name_is_refused_on_every_write_path_and_never_repeated(
         "import": lambda: person.create_many({f"imported/{GH}": "# CI\n"}, "Import"),
         "restore": lambda: person.apply_versions({f"back/{STRIPE}": b"# CI\n"}, "Restore"),
         "dashboard": lambda: person.write_if_unchanged(f"new/{GH}", "# CI\n", None),
-        "propose write": lambda: proposals.propose_write(agent, f"p/{GH}", "# CI\n"),
-        "propose rename": lambda: proposals.propose_rename(agent, "cfg", f"p/{STRIPE}"),
+        "propose write": lambda: propose_write(agent, f"p/{GH}", "# CI\n"),
+        "propose rename": lambda: propose_rename(agent, "cfg", f"p/{STRIPE}"),
     }
     for path, attempt in attempts.items():
         try:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from cli_support import run_cli
+from proposing import propose_edit, propose_write
 
 from serena_memory.core import proposals
 from serena_memory.core.errors import MemoryTooLargeError, RenameJournalError
@@ -115,10 +116,10 @@ def test_a_reference_fix_and_a_proposal_keep_the_bound(store: MemoryStore) -> No
     assert _file(store, "refs").stat().st_size == 600_000
     store.write("m", "x" * 1000)
     with pytest.raises(MemoryTooLargeError) as proposing:
-        proposals.propose_edit(store, "m", "x", "y" * 20_000, "literal", True)
+        propose_edit(store, "m", "x", "y" * 20_000, "literal", True)
     _one_sentence(proposing)
     with pytest.raises(MemoryTooLargeError):
-        proposals.propose_write(store, "n", "x" * (MAX_MEMORY_BYTES + 1))
+        propose_write(store, "n", "x" * (MAX_MEMORY_BYTES + 1))
     assert proposals.pending(store) == ([], [])
 
 

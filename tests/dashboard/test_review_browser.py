@@ -8,8 +8,8 @@ from pathlib import Path
 
 from conftest import write_config
 from helpers.browser_support import Tab, browser_only, expect
+from proposing import propose_edit, propose_write
 
-from serena_memory.core import proposals as P
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.history.restore import MemoryHistory
 from serena_memory.wiring import build_store
@@ -27,9 +27,9 @@ def test_review_page_shows_diffs_accepts_rejects_and_marks_conflicts(
     store.write("core", "# Core\n\nUse uv.\n")
     store.write("notes", "# Notes\n")
     agent = build_store(project, home=serena_home, context=Context.AGENT)
-    edit, _ = P.propose_edit(agent, "core", "uv", "pip", "literal")
-    create = P.propose_write(agent, "ideas", "# Ideas\n")
-    stale = P.propose_write(agent, "notes", "# Notes by the agent\n")
+    edit, _ = propose_edit(agent, "core", "uv", "pip", "literal")
+    create = propose_write(agent, "ideas", "# Ideas\n")
+    stale = propose_write(agent, "notes", "# Notes by the agent\n")
     store.write("notes", "# Notes, edited by a person\n")  # since the proposal
     assert edit is not None
     before = len(MemoryHistory(store).entries())

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from mcp_support import in_memory, ok, write_global
 from test_code_drift import commit, git, memory, write
 
+from serena_memory.core.advice import Advisors
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.code_drift.mentions import extract
 from serena_memory.integrity.code_drift.read_note import memory_findings
@@ -170,7 +171,7 @@ def test_a_global_memory_has_no_marks_and_a_failing_check_none_either(
     def broken_source(*_: object) -> dict[str, list[tuple[int, str, str, str, str, str, str]]]:
         raise OSError("no disk")
 
-    store.drift_source = broken_source
+    store.advisors = Advisors(drift=broken_source)
     failed = search_memories(store, "_escape_inner")
     assert [hit.name for hit in failed] == [hit.name for hit in hits]
     assert all(hit.drift == () for hit in failed)

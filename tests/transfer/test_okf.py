@@ -18,8 +18,8 @@ from conftest import REPO_ROOT, run_cli, write_config
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from okf_conformance import check_bundle
+from proposing import propose_write
 
-from serena_memory.core import proposals as P
 from serena_memory.core.changes import Provenance, acting_as, current_os_user
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.transfer import okf_concept as C
@@ -113,7 +113,7 @@ def test_an_accepted_proposal_is_generated_by_the_agent_and_verified_by_the_pers
     write_config(serena_home / "serena_config.yml", "memory_agent_writes: propose\n")
     agent = build_store(project, home=serena_home, context=Context.AGENT)
     with acting_as(Provenance("mcp", "claude-code 2.0.1", "write_memory")):
-        proposal = P.propose_write(agent, "notes", "# Notes\n\nUse uv.\n")
+        proposal = propose_write(agent, "notes", "# Notes\n\nUse uv.\n")
     run_cli("memories", "review", "accept", proposal.id, "-p", str(project), check=True)
     dest = tmp_path / "bundle"
     _export(project, dest)

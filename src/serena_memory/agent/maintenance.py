@@ -14,6 +14,7 @@ from serena_memory.core import proposals
 from serena_memory.core.access import DIRECT, PROPOSE, AccessPolicy
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.store import MemoryStore
+from serena_memory.core.verbs import plan_write
 
 MAINTENANCE_NAME = "memory_maintenance"
 GLOBAL_MAINTENANCE_NAME = "global/" + MAINTENANCE_NAME
@@ -91,7 +92,7 @@ def _seed_for_review(store: MemoryStore, policy: AccessPolicy) -> SeedResult:
         if earlier.memory == MAINTENANCE_NAME and earlier.action == "write":
             return SeedResult(MAINTENANCE_NAME, False, proposal=earlier.id)
     try:
-        proposal = proposals.propose_write(store, MAINTENANCE_NAME, template_text())
+        proposal = proposals.save(store, plan_write(store, MAINTENANCE_NAME, template_text()))
     except MemoryStoreError as exc:
         return SeedResult(
             MAINTENANCE_NAME, False, withheld=f"'{MAINTENANCE_NAME}' was not proposed: {exc}."

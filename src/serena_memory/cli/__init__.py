@@ -301,14 +301,15 @@ def write(
     store = open_store(project, names=[name])
     if not content and not allow_empty:
         _refuse_emptying(store, name)
-    result = store.write(name, content, allow_secret=allow_secret)
-    verb = "Created" if result.created else "Updated"
-    say(f"{verb} memory '{escape_line(result.name)}' ({counted(result.chars, 'character')}).")
-    from serena_memory.integrity.duplicates.write_note import write_note
+    from serena_memory.core import verbs
 
-    for note in (result.note, write_note(store, result.name, content).strip()):
-        if note:
-            say(note, err=True)
+    outcome = verbs.write(store, name, content, allow_secret=allow_secret)
+    assert isinstance(outcome, verbs.Applied)  # a person's change is never a proposal
+    verb = "Created" if outcome.created else "Updated"
+    shown = escape_line(outcome.change.memory)
+    say(f"{verb} memory '{shown}' ({counted(outcome.chars, 'character')}).")
+    for note in outcome.notes:
+        say(note, err=True)
 
 
 def _refuse_emptying(store: MemoryStore, name: str) -> None:
@@ -339,16 +340,16 @@ def _refuse_emptying(store: MemoryStore, name: str) -> None:
 @PROJECT_OPTION
 def delete(name: str, project: Path | None) -> None:
     """Delete memory NAME."""
-    from serena_memory.integrity.service import referrers_note
+    from serena_memory.core import verbs
 
-    store = open_store(project, names=[name])
-    deleted = store.delete(name)
-    say(f"Deleted memory '{escape_line(deleted)}'.")
-    note = referrers_note(store, deleted)
-    if note:  # the delete can be undone: say how, with what it broke
+    outcome = verbs.delete(open_store(project, names=[name]), name)
+    assert isinstance(outcome, verbs.Applied)  # a person's change is never a proposal
+    deleted = escape_line(outcome.change.memory)
+    say(f"Deleted memory '{deleted}'.")
+    if outcome.notes:  # the delete can be undone: say how, with what it broke
         say(
-            f"{escape_line(note)}; `serena memories restore {escape_line(deleted)}` brings it "
-            "back, or fix them (`serena memories check`).",
+            f"{escape_line('; '.join(outcome.notes))}; `serena memories restore {deleted}` "
+            "brings it back, or fix them (`serena memories check`).",
             err=True,
         )
 

@@ -8,10 +8,12 @@ and the version of the memory it was made on, so a memory changed since is seen 
 conflict and never overwritten: accepting it is refused until the person rejects it or
 the agent proposes again.
 
-Every rule of a real change applies when proposing (names, ignored and read-only
-patterns, the secret gate, the size limit) and again when accepting, which goes through
-the store's normal write path: the folder locks, one history entry, attributed to the
-agent that proposed and the person who accepted.
+This module only keeps, lists and accepts them. The change a proposal holds is planned by
+core/verbs.py through the same gates as a change the store applies (core/planned_change.py:
+names, ignored and read-only patterns, the secret gate, the size limit), and accepting it
+applies it through the store's normal write path, which checks them again: the folder
+locks, one history entry, attributed to the agent that proposed and the person who
+accepted.
 
 The folder is the user's, but its files are read as untrusted: only regular files named
 like a proposal id, of bounded size, whose fields pass the same checks as a new proposal,
@@ -27,8 +29,7 @@ import os
 import re
 import secrets as random
 import stat
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,23 +37,19 @@ from typing import TYPE_CHECKING, Any
 from serena_memory.core import access, paths
 from serena_memory.core import names as N
 from serena_memory.core.changes import Provenance, acting_as, acting_provenance, clean
-from serena_memory.core.editing import apply_edit
 from serena_memory.core.errors import (
-    ContentTooLongError,
     MemoryChangedError,
     MemoryNotFoundError,
     MemoryStoreError,
     ProposalError,
 )
 from serena_memory.core.files import atomic_write, remove_file
-from serena_memory.core.lifecycle import keep_deprecation
-from serena_memory.core.store_writing import version_of
+from serena_memory.core.planned_change import ACTIONS, PlannedChange, apply, version_of
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
 
 PROPOSE = access.PROPOSE
-ACTIONS = ("write", "edit", "delete", "rename")
 MAX_PROPOSAL_BYTES = 2 * paths.MAX_MEMORY_BYTES  # the text, JSON-escaped, and a few fields
 MAX_LISTED = 1000  # files of one project's folder read for a listing
 _ID = re.compile(r"[0-9a-f]{12}")
@@ -87,15 +84,14 @@ class Proposal:
             "created": self.created,
         }
 
+    @property
+    def change(self) -> PlannedChange:
+        """The change it keeps, as accepting applies it."""
+        return PlannedChange(self.action, self.memory, self.text, self.base, self.new_name)
+
     def describe(self) -> str:
         """One line: what it would do."""
-        if self.action == "rename":
-            return f"rename '{self.memory}' to '{self.new_name}'"
-        if self.action == "delete":
-            return f"delete '{self.memory}'"
-        if self.base is None:  # no such memory yet: an edit of a proposed text creates it too
-            return f"create '{self.memory}'"
-        return f"{'replace' if self.action == 'write' else 'edit'} '{self.memory}'"
+        return self.change.describe()
 
     def told(self) -> str:
         """What the agent is told when it proposed this."""
@@ -257,38 +253,41 @@ def for_memory(store: MemoryStore, name: str) -> list[Proposal]:
     return [p for p in found if name in (p.memory, p.new_name)]
 
 
-# -- the agent proposes ----------------------------------------------------------------------
-def _current(store: MemoryStore, name: str) -> str | None:
-    try:
-        return store.read(name, announce=False)
-    except MemoryNotFoundError:
-        return None
-
-
+# -- the agent proposes (core/verbs.py plans the change) -------------------------------------
 def _save(store: MemoryStore, proposal: Proposal) -> Proposal:
     data = json.dumps(proposal.to_dict(), ensure_ascii=False, indent=1).encode("utf-8")
     atomic_write(folder(store) / f"{proposal.id}.json", data, _inside(store), mode=0o600)
     return proposal
 
 
-def _new(store: MemoryStore, action: str, memory: str, **fields: Any) -> Proposal:
-    """A proposal of the agent acting here; it replaces the agent's earlier one for the
-    same memory (the newest is what it means now)."""
+def save(store: MemoryStore, change: PlannedChange) -> Proposal:
+    """Keep ``change`` as a proposal of the agent acting here; it replaces the agent's
+    earlier one for the same memory (the newest is what it means now). A memory with a
+    pending rename takes no other proposal, and a rename none of either name."""
     who = acting_provenance() or store.provenance
-    touching = for_memory(store, memory)
-    earlier = [p for p in touching if p.memory == memory]
-    if any(p.action == "rename" for p in earlier) or touching != earlier:
+    touching = for_memory(store, change.memory)
+    earlier = [p for p in touching if p.memory == change.memory]
+    if change.action == "rename":
+        if touching or for_memory(store, change.new_name or ""):
+            raise ProposalError(
+                f"memory '{change.memory}' or '{change.new_name}' has a pending proposal; "
+                "wait until the user reviews it"
+            )
+    elif any(p.action == "rename" for p in earlier) or touching != earlier:
         raise ProposalError(
-            f"memory '{memory}' has a pending rename proposal; wait until the user reviews it"
+            f"memory '{change.memory}' has a pending rename proposal; wait until the user "
+            "reviews it"
         )
     proposal = Proposal(
         id=random.token_hex(6),
-        action=action,
-        memory=memory,
+        action=change.action,
+        memory=change.memory,
+        text=change.text,
+        base=change.base,
+        new_name=change.new_name,
         agent=clean(who.who),
         tool=clean(who.action, 60),
         created=datetime.now(UTC).isoformat(timespec="microseconds"),
-        **fields,
     )
     _save(store, proposal)
     for old in earlier:
@@ -296,121 +295,32 @@ def _new(store: MemoryStore, action: str, memory: str, **fields: Any) -> Proposa
     return proposal
 
 
-def _pending_text(store: MemoryStore, name: str) -> tuple[str | None, str | None, bool]:
-    """The text the agent's pending proposal gives ``name`` (else the memory's own), the
-    version that text was made on, and whether a proposal gave it."""
+def pending_text(store: MemoryStore, name: str) -> tuple[str | None, str | None]:
+    """The text the agent's pending proposal gives ``name`` (else the memory's own; None:
+    none, or a delete is proposed) and the version that text was made on."""
     for p in reversed(for_memory(store, name)):
         if p.memory == name and p.action in ("write", "edit"):
-            return p.text, p.base, True
+            return p.text, p.base
         if p.memory == name and p.action == "delete":
-            return None, p.base, True
-    current = _current(store, name)
-    return current, None if current is None else version_of(current), False
+            return None, p.base
+    current = current_text(store, name)
+    return current, None if current is None else version_of(current)
 
 
-def _gate_text(store: MemoryStore, name: str, text: str, max_chars: int | None) -> None:
-    from serena_memory.core.store import encode_memory
-
-    if max_chars is not None:
-        limit = (
-            store.settings.global_config.default_max_tool_answer_chars
-            if max_chars < 0
-            else max_chars
-        )
-        if len(text) > limit:
-            raise ContentTooLongError(
-                f"content of '{name}' has {len(text)} characters, more than the limit of "
-                f"{limit}; split it into several memories (or raise max_chars)"
-            )
-    encode_memory(name, text)
-    store.refuse_secrets({name: text})
+def withdraw(store: MemoryStore, name: str) -> bool:
+    """Drop the agent's pending proposals for ``name``; whether there was one."""
+    mine = [p for p in for_memory(store, name) if p.memory == name]
+    for p in mine:
+        _remove(store, p.id)
+    return bool(mine)
 
 
-def propose_write(
-    store: MemoryStore, name: str, content: str, max_chars: int | None = None
-) -> Proposal:
-    """The agent's :meth:`MemoryStore.write`, as a proposal."""
-    if not isinstance(content, str):
-        raise MemoryStoreError("memory content must be text")
-    name = store.access().check(name, write=True, proposing=True)
-    _gate_text(store, name, content, max_chars)
-    current = _current(store, name)
-    if current is None:
-        N.check_portable(name)
-    base = None if current is None else version_of(current)
-    kept = content if current is None else keep_deprecation(current, content)
-    return _new(store, "write", name, text=kept, base=base)
-
-
-def propose_edit(
-    store: MemoryStore,
-    name: str,
-    needle: str,
-    repl: str,
-    mode: str,
-    allow_multiple_occurrences: bool = False,
-) -> tuple[Proposal | None, int]:
-    """The agent's :meth:`MemoryStore.edit`, as a proposal, applied to the text its
-    pending proposal gives the memory if any; None when the edit changes nothing."""
-    return propose_change(
-        store, name, lambda text: apply_edit(text, needle, repl, mode, allow_multiple_occurrences)
-    )
-
-
-def propose_change(
-    store: MemoryStore, name: str, edit: Callable[[str], tuple[str, int]]
-) -> tuple[Proposal | None, int]:
-    """:func:`propose_edit` with a computed change: ``edit`` gives the new text and how
-    many places it changed."""
-    name = store.access().check(name, write=True, proposing=True)
-    text, base, _ = _pending_text(store, name)
-    if text is None:
-        return _not_found(store, name)
-    new_text, count = edit(text)
-    new_text = keep_deprecation(text, new_text)  # a person retired it (core/lifecycle.py)
-    if new_text == text:
-        return None, count
-    _gate_text(store, name, new_text, None)
-    return _new(store, "edit", name, text=new_text, base=base), count
-
-
-def _not_found(store: MemoryStore, name: str) -> Any:
-    store.read(name, announce=False)  # the store's own not-found error, with its advice
-    raise MemoryNotFoundError(f"memory '{name}' not found", name=name)
-
-
-def propose_delete(store: MemoryStore, name: str) -> Proposal | None:
-    """The agent's :meth:`MemoryStore.delete`, as a proposal; a memory that only the
-    agent's pending proposal creates is withdrawn instead (None)."""
-    name = store.access().check(name, write=True, proposing=True)
-    current = _current(store, name)
-    if current is None:
-        mine = [p for p in for_memory(store, name) if p.memory == name]
-        if not mine:
-            return _not_found(store, name)
-        for p in mine:
-            _remove(store, p.id)
+def current_text(store: MemoryStore, name: str) -> str | None:
+    """The memory's text now, None when there is no such memory."""
+    try:
+        return store.read(name, announce=False)
+    except MemoryNotFoundError:
         return None
-    return _new(store, "delete", name, text=None, base=version_of(current))
-
-
-def propose_rename(store: MemoryStore, old: str, new: str) -> Proposal:
-    """The agent's :meth:`MemoryStore.rename`, as a proposal."""
-    old = store.access().check(old, write=True, proposing=True)
-    new = N.check_portable(store.access().check(new, write=True, proposing=True))
-    store.refuse_secrets({new: ""})
-    if old == new:
-        raise MemoryStoreError(f"'{old}' and '{new}' are the same memory name")
-    current = _current(store, old)
-    if current is None:
-        return _not_found(store, old)
-    if store.exists(new):
-        raise MemoryStoreError(f"memory '{new}' already exists; delete or rename it first")
-    if for_memory(store, old) or for_memory(store, new):
-        raise ProposalError(
-            f"memory '{old}' or '{new}' has a pending proposal; wait until the user reviews it"
-        )
-    return _new(store, "rename", old, text=None, base=version_of(current), new_name=new)
 
 
 def agent_note(store: MemoryStore, name: str) -> str:
@@ -433,7 +343,7 @@ def agent_note(store: MemoryStore, name: str) -> str:
 def state_of(store: MemoryStore, proposal: Proposal) -> tuple[str | None, bool]:
     """The memory's text now (None: absent) and whether it changed since the proposal
     was made (a conflict: accepting is refused)."""
-    current = _current(store, proposal.memory)
+    current = current_text(store, proposal.memory)
     version = None if current is None else version_of(current)
     return current, version != proposal.base
 
@@ -460,18 +370,10 @@ def accept(store: MemoryStore, proposal_id: str, text: str | None = None) -> Pro
         "was not applied; look at it with `serena memories review show "
         f"{proposal.id}`, then reject it (the agent may propose again)"
     )
+    chosen = replace(proposal.change, text=proposal.text if text is None else text)
     try:
         with acting_as(who):
-            if proposal.action in ("write", "edit"):
-                chosen = proposal.text if text is None else text
-                assert chosen is not None
-                store.write_if_unchanged(proposal.memory, chosen, proposal.base)
-            elif proposal.action == "delete":
-                store.delete(proposal.memory, expected_version=proposal.base)
-            else:
-                assert proposal.new_name is not None
-                # checked with the locks held, like a write's or a delete's version
-                store.rename(proposal.memory, proposal.new_name, expected_version=proposal.base)
+            apply(store, chosen)
     except (MemoryChangedError, MemoryNotFoundError):
         raise ProposalError(conflict) from None
     _remove(store, proposal.id)

@@ -24,11 +24,11 @@ import contextlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 from serena_memory.core import names as N
 from serena_memory.core import operation, paths
 from serena_memory.core.access import AccessPolicy, Context
+from serena_memory.core.advice import Advisors
 from serena_memory.core.changes import (
     ChangeHistory,
     ChangeRecord,
@@ -46,17 +46,12 @@ from serena_memory.core.config import (
 )
 from serena_memory.core.editing import EditMode, apply_edit
 from serena_memory.core.layout import Layout, Scopes
+from serena_memory.core.planned_change import encode_memory, version_of
 from serena_memory.core.reads import ReadListener, ReadListeners, RenameEvent
 from serena_memory.core.recovery import JOURNAL_NAME, Recovery
 from serena_memory.core.store_reading import Memory, MemoryListing, Reader, decode_memory
 from serena_memory.core.store_rename import Renamer, RenameResult
-from serena_memory.core.store_writing import (
-    EditResult,
-    Writer,
-    WriteResult,
-    encode_memory,
-    version_of,
-)
+from serena_memory.core.store_writing import EditResult, Writer, WriteResult
 from serena_memory.core.transaction import Transaction, transaction
 
 __all__ = [
@@ -91,15 +86,6 @@ class Snapshot:
     sync: SyncConfig
 
 
-class DriftSource(Protocol):
-    """The code check a search asks (search/drift.py): for each memory (name, text), within
-    ``seconds``, its mentions that are missing or moved now, as rows of seven fields."""
-
-    def __call__(
-        self, root: str, home: str | None, memories: list[tuple[str, str]], seconds: float
-    ) -> dict[str, list[tuple[int, str, str, str, str, str, str]]]: ...
-
-
 class MemoryStore:
     """Project memories in ``<project>/.serena/memories`` plus global ones in
     ``$SERENA_HOME/memories/global``, named as :mod:`serena_memory.core.names` defines."""
@@ -114,7 +100,7 @@ class MemoryStore:
         provenance: Provenance | None = None,
         recorder: ChangeRecorder | None = None,
         read_listeners: Iterable[ReadListener] = (),
-        drift_source: DriftSource | None = None,
+        advisors: Advisors | None = None,
         global_writes_floor: str = "direct",
     ) -> None:
         root = Path(project_root).expanduser().absolute()
@@ -133,8 +119,8 @@ class MemoryStore:
         self._recorder: ChangeRecorder = recorder if recorder is not None else NoHistory()
         # Who is told of each read (core/reads.py).
         self.reads = ReadListeners(read_listeners)
-        # What a search asks about the code its hits mention (search/drift.py); None: nothing.
-        self.drift_source = drift_source
+        # What is told after a change and asked by a search (core/advice.py); none: nothing.
+        self.advisors = advisors or Advisors()
         # Who the history names for changes made through this store, unless a caller says
         # otherwise for one call (changes.acting_as, e.g. per MCP tool call).
         self.provenance = provenance or (

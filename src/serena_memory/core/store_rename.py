@@ -23,12 +23,12 @@ from serena_memory.core.display import counted
 from serena_memory.core.errors import (
     InvalidNameError,
     MemoryChangedError,
-    MemoryExistsError,
     MemoryNotFoundError,
     MemoryStoreError,
 )
 from serena_memory.core.files import ensure_folder
 from serena_memory.core.layout import Scopes
+from serena_memory.core.planned_change import gate_rename, refuse_taken
 from serena_memory.core.references import can_be_referenced, rewrite_references
 from serena_memory.core.store_reading import decode_memory
 
@@ -138,11 +138,7 @@ class Renamer:
         the locks held).
         """
         snap = self.store.snapshot()
-        old = snap.policy.check(old, write=True)
-        new = N.check_portable(snap.policy.check(new, write=True))
-        self.store.refuse_secrets({new: ""}, allow_secret, "renamed")
-        if old == new:
-            raise MemoryStoreError(f"'{old}' and '{new}' are the same memory name")
+        old, new = gate_rename(self.store, snap, old, new, allow_secret=allow_secret)
         scopes = snap.scopes
         old_path, new_path = (
             self.layout.entry_path(old, scopes),
@@ -176,7 +172,7 @@ class Renamer:
             message = self.reader.not_found_message(old, scopes)
             raise MemoryNotFoundError(message, name=old)
         if os.path.lexists(new_path):
-            raise MemoryExistsError(f"memory '{new}' already exists; delete or rename it first")
+            refuse_taken(new)
         try:
             return self.layout.read_bytes(old, scopes)
         except OSError as exc:
@@ -255,7 +251,7 @@ def _plan_rewrite(
 
 def _refuse_changed(name: str, data: bytes, expected_version: str | None) -> None:
     """MemoryChangedError when ``data`` is not the version the caller expects."""
-    version = hashlib.sha256(data).hexdigest()  # as :func:`store_writing.version_of`
+    version = hashlib.sha256(data).hexdigest()  # as :func:`planned_change.version_of`
     if expected_version is not None and version != expected_version:
         raise MemoryChangedError(
             f"memory '{name}' was changed since it was read; nothing was renamed",

@@ -18,12 +18,11 @@ from serena_memory.core import names as N
 from serena_memory.core import paths
 from serena_memory.core.access import Context
 from serena_memory.core.errors import (
-    ContentTooLongError,
     MemoryChangedError,
-    MemoryEncodingError,
     MemoryNotFoundError,
     MemoryStoreError,
 )
+from serena_memory.core.planned_change import encode_memory, gate_text, version_of
 from serena_memory.core.transaction import Transaction
 
 if TYPE_CHECKING:
@@ -58,12 +57,11 @@ class Writer:
         self, name: str, content: str, max_chars: int | None = None, *, allow_secret: bool = False
     ) -> WriteResult:
         """Create or replace a memory. ``max_chars`` None: no limit; -1: configured default."""
-        _require_text(content)
         snap = self.store.snapshot()
         name = snap.policy.check(name, write=True)
-        _refuse_too_long(name, content, max_chars, snap)
-        data = encode_memory(name, content)
-        self.store.refuse_secrets({name: content}, allow_secret)
+        data = gate_text(
+            self.store, name, content, snap.settings, max_chars=max_chars, allow_secret=allow_secret
+        )
         path = self.layout.real_path_of(name, snap.scopes)
         new = not path.exists()
         if new:
@@ -126,8 +124,9 @@ class Writer:
             new_text = transform(text)
             if new_text == text:
                 return name, False
-            data = encode_memory(name, new_text)
-            self.store.refuse_secrets({name: new_text}, allow_secret, "changed")
+            data = gate_text(
+                self.store, name, new_text, snap.settings, allow_secret=allow_secret, verb="changed"
+            )
             tx.record(f"{verb} {name}", name)
             tx.put(name, data)
         return name, True
@@ -236,11 +235,9 @@ class Writer:
         The check and the write happen under the folder lock, so a change made in between
         by the agent, an editor or another tab is reported instead of overwritten.
         """
-        _require_text(content)
         snap = self.store.snapshot()
         name = snap.policy.check(name, write=True)
-        data = encode_memory(name, content)
-        self.store.refuse_secrets({name: content}, allow_secret)
+        data = gate_text(self.store, name, content, snap.settings, allow_secret=allow_secret)
         path = self.layout.real_path_of(name, snap.scopes)
         with self.store.transaction(snap, name, create=[name]) as tx:
             try:
@@ -281,13 +278,6 @@ class Writer:
         return done
 
 
-def version_of(content: str) -> str:
-    """A memory's version token: the SHA-256 of its UTF-8 bytes."""
-    import hashlib
-
-    return hashlib.sha256(content.encode("utf-8")).hexdigest()
-
-
 def set_version(tx: Transaction, name: str, data: bytes | None) -> str | None:
     """Write exact bytes to a memory (None: delete it), through the path gate, in ``tx``;
     returns "created", "changed", "deleted" or None (nothing to delete)."""
@@ -302,24 +292,6 @@ def set_version(tx: Transaction, name: str, data: bytes | None) -> str | None:
     refuse_folder(name, path)
     tx.put(name, data)
     return "created" if created else "changed"
-
-
-def _require_text(content: object) -> None:
-    if not isinstance(content, str):
-        raise MemoryStoreError("memory content must be text")
-
-
-def _refuse_too_long(name: str, content: str, max_chars: int | None, snap: Snapshot) -> None:
-    if max_chars is None:
-        return
-    limit = (
-        snap.settings.global_config.default_max_tool_answer_chars if max_chars < 0 else max_chars
-    )
-    if len(content) > limit:
-        raise ContentTooLongError(
-            f"content of '{name}' has {len(content)} characters, more than the limit of "
-            f"{limit}; split it into several memories (or raise max_chars)"
-        )
 
 
 def _refuse_changed(name: str, current: str, expected_version: str, nothing: str) -> None:
@@ -359,23 +331,6 @@ def refuse_folder(name: str, path: Path) -> None:
         raise MemoryStoreError(
             f"can't write memory '{name}': {path} is a folder; rename or remove that folder"
         )
-
-
-def encode_memory(name: str, text: str) -> bytes:
-    """UTF-8 bytes of a memory; text holding lone surrogates (undecodable input) is refused,
-    and so is text larger than a memory may be (the read's own bound)."""
-    if len(text) > paths.MAX_MEMORY_BYTES:  # too large in any encoding: not encoded at all
-        paths.refuse_oversized(f"memory '{name}'", len(text))
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise MemoryEncodingError(
-            f"content for memory '{name}' can't be stored as UTF-8 (character "
-            f"{exc.start + 1} is {exc.object[exc.start]!r}); it probably came from "
-            "undecodable input"
-        ) from None
-    paths.refuse_oversized(f"memory '{name}'", len(data))
-    return data
 
 
 def refuse_oversized_versions(versions: dict[str, bytes | None]) -> None:

@@ -412,7 +412,7 @@ def fix_memory_drift(store: MemoryStore, name: str) -> tuple[list[Replacement], 
     under review mode a proposal, else an edit (size bounds and the secret gate as for any
     edit). Returns the replacements, how many places changed and the proposal's wording
     ('' when applied directly); no replacement: nothing written."""
-    from serena_memory.core import proposals
+    from serena_memory.core import verbs
     from serena_memory.integrity.code_drift import fixes
     from serena_memory.integrity.code_drift.read_note import offered_replacements
 
@@ -434,10 +434,11 @@ def fix_memory_drift(store: MemoryStore, name: str) -> tuple[list[Replacement], 
         new, made = fixes.apply(current, planned)
         return new, len(made)
 
-    if store.access().proposing(canonical):
-        proposal, count = proposals.propose_change(store, canonical, edit)
-        return planned, count, proposal.told() if proposal is not None else ""
-    return planned, store.edit_with(canonical, edit).replacements, ""
+    outcome = verbs.edit(store, canonical, edit)
+    if isinstance(outcome, verbs.Applied):
+        return planned, outcome.change.replacements, ""
+    told = outcome.proposal.told() if outcome.proposal is not None else ""
+    return planned, outcome.replacements, told
 
 
 def drift_note(store: MemoryStore, name: str, text: str, applying: str = "") -> str:

@@ -8,8 +8,9 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from serena_memory.agent import tools as T
-from serena_memory.core import proposals
+from serena_memory.core import proposals, verbs
 from serena_memory.core.display import counted
+from serena_memory.core.editing import apply_edit
 from serena_memory.core.errors import MemoryNotFoundError
 from serena_memory.core.names import normalize_name
 from serena_memory.core.store import MemoryStore
@@ -65,28 +66,13 @@ def write_memory(
 ) -> str:
     """Create or replace a memory: something stable, costly to rediscover; a 'global/'
     name (shared by all projects) only when the user asks."""
-    store = state.require_store()
-    if store.access().proposing(memory_name):
-        return proposals.propose_write(store, memory_name, content, max_chars).told()
-    from serena_memory.integrity.duplicates.write_note import write_note
-
-    result = store.write(memory_name, content, max_chars=max_chars)
-    how = "created" if result.created else "replaced"
-    told = f"Memory '{result.name}' written ({how}, {result.chars} characters)."
-    told += f" {result.note}" if result.note else ""
-    return told + _over_budget(result.chars) + write_note(store, result.name, content)
-
-
-def _over_budget(chars: int) -> str:
-    """Said when a memory grew past the size the conventions keep memories under."""
-    from serena_memory.core.paths import MEMORY_SIZE_BUDGET
-
-    if chars <= MEMORY_SIZE_BUDGET:
-        return ""
-    return (
-        f" It is longer than the {MEMORY_SIZE_BUDGET:,} characters a memory should stay "
-        "under: split it by subject, with a `mem:` reference to each part."
-    )
+    outcome = verbs.write(state.require_store(), memory_name, content, max_chars=max_chars)
+    if isinstance(outcome, verbs.Proposed):
+        assert outcome.proposal is not None
+        return outcome.proposal.told()
+    how = "created" if outcome.created else "replaced"
+    told = f"Memory '{outcome.change.memory}' written ({how}, {outcome.chars} characters)."
+    return " ".join((told, *outcome.notes))
 
 
 def edit_memory(
@@ -103,20 +89,21 @@ def edit_memory(
     store = state.require_store()
     if mode == "drift":
         return _apply_drift(store, memory_name)
-    if store.access().proposing(memory_name):
-        proposal, count = proposals.propose_edit(
-            store, memory_name, needle, repl, mode, allow_multiple_occurrences
-        )
-        if proposal is not None:
-            return f"{counted(count, 'replacement')}. {proposal.told()}"
-        return f"Nothing to propose: the edit leaves '{normalize_name(memory_name)}' as it is."
-    result = store.edit(memory_name, needle, repl, mode, allow_multiple_occurrences)
+    outcome = verbs.edit(
+        store,
+        memory_name,
+        lambda text: apply_edit(text, needle, repl, mode, allow_multiple_occurrences),
+    )
+    if isinstance(outcome, verbs.Proposed):
+        if outcome.proposal is None:
+            return f"Nothing to propose: the edit leaves '{normalize_name(memory_name)}' as it is."
+        return f"{counted(outcome.replacements, 'replacement')}. {outcome.proposal.told()}"
     # the length, as a write says it: an agent keeping a memory under a budget needs it
     told = (
-        f"Memory '{result.name}' edited: {counted(result.replacements, 'replacement')}, "
-        f"now {result.chars:,} characters."
+        f"Memory '{outcome.change.memory}' edited: "
+        f"{counted(outcome.change.replacements, 'replacement')}, now {outcome.chars:,} characters."
     )
-    return told + (f" {result.note}" if result.note else "")
+    return " ".join((told, *outcome.notes))
 
 
 def _apply_drift(store: MemoryStore, memory_name: str) -> str:
@@ -137,20 +124,16 @@ def _apply_drift(store: MemoryStore, memory_name: str) -> str:
 
 def delete_memory(state: ServerState, memory_name: MemoryName) -> str:
     """Delete a memory, only when the user asked or agreed."""
-    store = state.require_store()
-    if store.access().proposing(memory_name):
-        proposal = proposals.propose_delete(store, memory_name)
-        if proposal is None:
+    outcome = verbs.delete(state.require_store(), memory_name)
+    if isinstance(outcome, verbs.Proposed):
+        if outcome.proposal is None:
             return (
                 f"Your pending proposal to create '{normalize_name(memory_name)}' is withdrawn; "
                 "nothing else changed."
             )
-        return proposal.told()
-    from serena_memory.integrity.service import referrers_note
-
-    deleted = store.delete(memory_name)
-    note = referrers_note(store, deleted)
-    return f"Memory '{deleted}' deleted." + (f" {note}; fix them or say so." if note else "")
+        return outcome.proposal.told()
+    told = f"Memory '{outcome.change.memory}' deleted."
+    return told + (f" {'; '.join(outcome.notes)}; fix them or say so." if outcome.notes else "")
 
 
 def rename_memory(
@@ -159,10 +142,12 @@ def rename_memory(
     new_name: str,
 ) -> str:
     """Rename or move a memory (also to or from 'global/'); `mem:` references follow."""
-    store = state.require_store()
-    if store.access().proposing(old_name, new_name):
-        return proposals.propose_rename(store, old_name, new_name).told()
-    return store.rename(old_name, new_name).summary()
+    outcome = verbs.rename(state.require_store(), old_name, new_name)
+    if isinstance(outcome, verbs.Proposed):
+        assert outcome.proposal is not None
+        return outcome.proposal.told()
+    assert outcome.renamed is not None
+    return outcome.renamed.summary()
 
 
 TOOLS = (

@@ -4,7 +4,7 @@ exact term of the query no memory holds as written, the memories holding its old
 path (a query for the new name leads to the memories that still say the old one).
 
 The findings are the read note's (integrity.code_drift, a layer above search), asked
-through the store's ``drift_source`` (serena_memory.wiring gives it; a store built without
+through the store's ``advisors.drift`` (serena_memory.wiring gives it; a store built without
 one has no marks), so that search imports nothing above it. Only the hits returned are
 checked, and the memories the answer considered when a term is not held, a bounded few,
 within :data:`DRIFT_SECONDS` of asking git; memories whose text holds no code span and no
@@ -97,7 +97,7 @@ def findings(
     the code check (``memories``: those :func:`considered` chose); nothing for a global
     memory, and whenever the check fails."""
     wanted = [(n, t) for n, t in memories if not N.is_global(n)]
-    source = store.drift_source
+    source = store.advisors.drift
     if not wanted or source is None:
         return {}
     try:

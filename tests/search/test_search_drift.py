@@ -232,7 +232,7 @@ def test_the_cli_marks_and_leads_and_asks_git_nothing_without_code_or_a_reposito
     # git's answers are kept for the next search, so on a loaded machine, where the first
     # search's time for git may run out before the second memory is checked, a repeated
     # search says all of it
-    for _ in range(3):
+    for _ in range(6):
         done = run_cli_process("memories", "search", "-p", str(repo), "_escape_str", env=env)
         assert done.returncode == 0, done.stderr
         if "`conventions` (line 2)" in done.stdout:

@@ -75,3 +75,40 @@ def test_a_bare_name_in_a_tree_no_file_ever_had_says_nothing(repo: Path) -> None
     )
     commit(repo)
     assert findings(repo) == []
+
+
+def test_the_read_note_places_a_trees_top_as_the_check_does(repo: Path) -> None:
+    from serena_memory.integrity.code_drift.read_note import memory_findings
+
+    for name in ("SimpleConnectButton", "ChainSwitcher", "HeaderWallet"):
+        write(repo, f"src/components/Web3/{name}.tsx", f"export const {name} = 1\n")
+    memory(repo, "architecture", _WEB3)
+    commit(repo)
+    git(repo, "rm", "-q", "-r", "src/components/Web3")
+    commit(repo, "drop the wallet components")
+    written = str(repo / ".serena/memories/architecture.md")
+    found = memory_findings(str(repo), "architecture", _WEB3, written=written)
+    assert {f.mention: (f.status, f.target) for f in found}["Web3/"] == (
+        "missing",
+        "src/components/Web3/",
+    )
+
+
+def test_a_trees_top_the_root_had_only_before_the_memory_is_the_projects_name(
+    repo: Path,
+) -> None:
+    write(repo, "letscheers/App/main.swift", "print(1)\n")
+    commit(repo)
+    (repo / "Projects").mkdir()
+    git(repo, "mv", "letscheers/App", "Projects/App")
+    commit(repo, "migrate to Tuist")
+    memory(
+        repo,
+        "structure",
+        "```\nletscheers/\n├── Projects/\n│   └── App/\n│       └── main.swift\n"
+        "└── README.md\n```\n",
+    )
+    commit(repo)
+    # the root's `letscheers/` went before the memory was written: the tree's top is the
+    # project's name, its names are at the root
+    assert findings(repo) == []

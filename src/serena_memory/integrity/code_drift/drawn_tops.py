@@ -15,6 +15,7 @@ from serena_memory.integrity.code_drift.extensions import stem_candidates
 from serena_memory.integrity.code_drift.forms import STEM
 from serena_memory.integrity.code_drift.history import GitPast
 from serena_memory.integrity.code_drift.mentions import PATH, Mention
+from serena_memory.integrity.code_drift.moves import there_at
 from serena_memory.integrity.code_drift.project import ProjectFiles
 
 
@@ -22,17 +23,22 @@ def placed_tops(
     mentions: list[Mention], past: GitPast, files: ProjectFiles, when: float | None
 ) -> list[Mention]:
     """``mentions``, each tree's top drawn by a folder's name alone that the project
-    never had at its root named by the folder it stands for then, when one does."""
-    out = list(mentions)
+    never had at its root named by the folder it stands for then, when one does; one
+    the root had only before the memory was written, over names at the root, left out
+    (the project's own name: its old folder of that name is no claim)."""
+    out: list[Mention | None] = list(mentions)
     for i, m in enumerate(mentions):
         if not _bare_top(m) or files.resolve(m.target) is not None:
             continue
-        if files.exists(m.target) or past.had_folder(m.target.rstrip("/")):
+        names = _names_under(mentions, i)
+        if past.had_folder(m.target.rstrip("/")):
+            if _at_root_below(names, past, files) and _gone_before(m.target, past, when):
+                out[i] = None
             continue
-        folder = _drawn_from(m.target, _names_under(mentions, i), past, files, when)
+        folder = _drawn_from(m.target, names, past, files, when)
         if folder is not None:
             out[i] = replace(m, target=folder + "/", placed="", exact=True)
-    return out
+    return [m for m in out if m is not None]
 
 
 def _bare_top(m: Mention) -> bool:
@@ -69,7 +75,7 @@ def _drawn_from(
     """The one folder named ``top`` git had at ``when`` that holds the most of the
     ``names`` drawn below it (None: the names are at the root, or no such folder holds
     any, or several hold as many)."""
-    if not names or any(_at_root(n, past, files) for n, _stem in names):
+    if not names or _at_root_below(names, past, files):
         return None
     held = [
         (sum(_holds(folder, n, stem, past) for n, stem in names), folder)
@@ -80,6 +86,23 @@ def _drawn_from(
     if not held or (len(held) > 1 and held[0][0] == held[1][0]):
         return None
     return held[0][1]
+
+
+def _at_root_below(names: list[tuple[str, bool]], past: GitPast, files: ProjectFiles) -> bool:
+    """Whether a name drawn below a tree's top is at the root: the top is the project."""
+    return any(_at_root(name, past, files) for name, _stem in names)
+
+
+def _gone_before(top: str, past: GitPast, when: float | None) -> bool:
+    """Whether the root's folder ``top`` held no file git had when the memory was
+    written (``when``): gone before it."""
+    if when is None:
+        return False
+    head = top.rstrip("/") + "/"
+    return not any(
+        p.startswith(head) and there_at(past, p, when) and (past.gone_at(p) or when + 1) > when
+        for p in past.seen
+    )
 
 
 def _holds(folder: str, name: str, stem: bool, past: GitPast) -> bool:

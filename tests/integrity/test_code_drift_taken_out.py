@@ -1,8 +1,8 @@
 """What a list of changes says of its files, met in drift-13 (benchmarks/data): code taken
 out of a file ("- `a.ts` - Removed legacy format handling") is no removal of the file, so
-the file is still a claim; while a move's old place ("- From: `old/x.ts`") and a file the
-memory says to delete ("Delete `x.rs` entirely") are not. Each checked on a real git
-repository."""
+the file is still a claim, under a heading of removals too ("### Removed Tests"); while a
+move's old place ("- From: `old/x.ts`") and a file the memory says to delete ("Delete
+`x.rs` entirely") are not. Each checked on a real git repository."""
 
 from __future__ import annotations
 
@@ -54,3 +54,22 @@ def test_a_moves_old_place_and_a_file_to_delete_are_no_claims(repo: Path) -> Non
     git(repo, "rm", "-q", "crates/bot/src/dialogue.rs", "crates/bot/src/main.rs")
     commit(repo, "the audit's deletions")
     assert _told(findings(repo)) == {"crates/bot/src/main.rs": "missing"}
+
+
+def test_a_file_tests_were_taken_out_of_under_a_removals_heading_is_a_claim(
+    repo: Path,
+) -> None:
+    write(repo, "tests/balance.test.ts", "test('a', () => {})\n")
+    write(repo, "tests/legacy.test.ts", "test('b', () => {})\n")
+    memory(
+        repo,
+        "tests",
+        "## Test Updates\n\n### Removed Tests (Legacy Behavior)\n\n"
+        '- `balance.test.ts`: Removed "should fall back to the legacy array"\n'
+        "- `legacy.test.ts`\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "tests/balance.test.ts", "tests/legacy.test.ts")
+    commit(repo, "drop the balance tests")
+    # the first item says what was taken out of its file; the second is a removal
+    assert _told(findings(repo)) == {"balance.test.ts": "missing"}

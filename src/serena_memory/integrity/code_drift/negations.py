@@ -57,13 +57,21 @@ _PREPOSITION = re.compile(
     r"\b(?:with|by|from|in|into|to|for|of|on|at|favou?r|than|now|as)\b", re.IGNORECASE
 )
 
-_TAKEN_OUT = (
-    r"(?:removed|deleted|dropped)\b(?!\s+(?:[\"'“]|(?!(?:in|on|at|since|by|after|before|during"
-    r"|with|as|because|and|or|from|for|via|per|when|while|entirely|completely|fully|permanently"
-    r"|already|now|too|also|later|here|upstream|it|the\s+file)\b)[A-Za-z]))"
+_OBJECT = (
+    r"\s+(?:[\"'“]|(?!(?:in|on|at|since|by|after|before|during|with|as|because|and|or|from|for"
+    r"|via|per|when|while|entirely|completely|fully|permanently|already|now|too|also|later|here"
+    r"|upstream|it|the\s+file)\b)[A-Za-z])"
 )
+"""What was removed, right after the word: a quote or a word that is none of the words
+that say when, how or why the thing itself went ("removed in v2", "deleted entirely")."""
+_TAKEN_OUT = rf"(?:removed|deleted|dropped)\b(?!{_OBJECT})"
 """Removed, deleted or dropped, but not with an object after it: "`a.ts` - Removed legacy
 format handling" took code out of the file, it did not remove it."""
+_TAKEN_FROM = re.compile(
+    rf"`?(?:\*\*|__)?\s*[-–—:]\s*(?:removed|deleted|dropped){_OBJECT}", re.IGNORECASE
+)
+"""An item's description that says what was taken out of its head ("`a.test.ts`: Removed
+"should fall back""): the head is still there, under a heading of removals too."""
 _AUX = r"(?:(?:was|were|is|are|has\s+been|have\s+been|had\s+been|got|gets|being|been)\s+)"
 _ADVERB = r"(?:(?:now|since|also|already|then|recently|fully|completely|entirely|long)\s+)"
 _RIGHT_AFTER = re.compile(
@@ -322,4 +330,6 @@ def _heads_gone_item(line: str | None, text: str) -> bool:
     if line is None or "archive" in text.lower():
         return False
     found = _ITEM_START.match(line) or _MARKED_START.match(line) or _DRAWN.match(line)
-    return found is not None and line.startswith(text, found.end())
+    if found is None or not line.startswith(text, found.end()):
+        return False
+    return _TAKEN_FROM.match(line, found.end() + len(text)) is None

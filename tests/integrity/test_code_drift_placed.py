@@ -1,7 +1,9 @@
 """Where a name in a note stands, met in real notes, each in a git repository built the
 way those projects were: a tree drawn under another project's name whose folders the
 project has only in part, a bare file name the note writes out in full elsewhere, and
-the names a naming rule gives as examples in Japanese."""
+the names a naming rule gives as examples in Japanese; and a file name written against
+Japanese words with no space between (``WORK_LOG.mdを更新``, drift-11), or an Xcode
+storyboard (drift-13)."""
 
 from __future__ import annotations
 
@@ -191,3 +193,25 @@ def test_a_trees_name_its_comment_says_is_planned_is_no_claim(repo: Path) -> Non
     )
     commit(repo)
     assert _told(findings(repo)) == {"queue.py": ("missing", None)}
+
+
+def test_a_file_name_written_against_japanese_words_is_a_claim(repo: Path) -> None:
+    write(repo, "WORK_LOG.md", "# log\n")
+    write(repo, "App/Main.storyboard", "<document/>\n")
+    memory(
+        repo,
+        "session",
+        "- WORK_LOG.mdを3,105行から1,882行に削減\n- WORK_LOG.md更新\n"
+        "- **Storyboards**: Main.storyboard\n",
+    )
+    commit(repo)
+    (repo / "docs").mkdir()
+    git(repo, "mv", "WORK_LOG.md", "docs/WORK_LOG.md")
+    git(repo, "rm", "-q", "App/Main.storyboard")
+    commit(repo, "move the log, drop the storyboard")
+    found = findings(repo)
+    assert {(f["line"], f["mention"]): f["status"] for f in found} == {
+        (1, "WORK_LOG.md"): "moved",
+        (2, "WORK_LOG.md"): "moved",
+        (3, "Main.storyboard"): "missing",
+    }

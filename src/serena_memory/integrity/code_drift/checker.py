@@ -34,6 +34,7 @@ from serena_memory.integrity.code_drift.code_report import (
     CodeFinding,
     CodeReport,
 )
+from serena_memory.integrity.code_drift.drawn_tops import placed_tops
 from serena_memory.integrity.code_drift.forms import (
     ALIAS,
 )
@@ -424,6 +425,8 @@ class CodeChecker(PathChecks):
         source files; None: symbols are not checked)."""
         out = []
         check_path = self.check_path
+        if self.history:
+            mentions = placed_tops(mentions, self.past, self.files, when)
         for m in mentions:
             if m.kind != SYMBOL:
                 finding = check_path(memory, m, when, read_only)

@@ -17,7 +17,7 @@ KNOWN_EXTENSIONS = _words(
     gradle proto graphql gql tf tfvars hcl ex exs erl hrl hs ml mli lua r jl dart nix cmake
     mk mak make dockerfile properties env sbt clj cljs cljc el vim zig nim v sv vhd pl pm
     tsv csv svg j2 jinja jinja2 tmpl tpl hbs ejs erb haml pug twig http rake gemspec podspec
-    pbxproj plist xcconfig csproj sln vcxproj editorconfig gitignore dockerignore
+    pbxproj plist xcconfig storyboard xib csproj sln vcxproj editorconfig gitignore dockerignore
     prettierrc eslintrc babelrc npmrc nvmrc"""
 )
 """File extensions that make a word a file name (``login.py``, ``config.yaml``)."""

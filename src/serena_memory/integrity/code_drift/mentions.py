@@ -35,6 +35,7 @@ from serena_memory.integrity.code_drift.examples import (
     may_give_examples,
 )
 from serena_memory.integrity.code_drift.extensions import KNOWN_EXTENSIONS
+from serena_memory.integrity.code_drift.fence_roles import CLOSE, IN, OPEN, fence_roles
 from serena_memory.integrity.code_drift.fenced import (
     boxed,
     cargo_targets,
@@ -83,18 +84,18 @@ from serena_memory.integrity.code_drift.stand_ins import built_from, stand_ins_o
 from serena_memory.integrity.code_drift.statements import imported_names, package_members
 from serena_memory.integrity.code_drift.trees import ListTree, drawn_entries, mapped_entries
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://\S+|\bwww\.\S+|\S+@\S+\.\w+")
 _PROSE_PATH = re.compile(
     r"(?<![\w/.:~@$%-])((?:\./)?[\w.-]+(?:/[\w.-]+)+\.([A-Za-z0-9]+))"
-    rf"({NODE})?({PROSE_LOCATION})?(?![\w/])"
+    rf"({NODE})?({PROSE_LOCATION})?(?![A-Za-z0-9_/])"
 )
 _PROSE_NAME = re.compile(
-    r"(?<![\w/.:~@$%-])([A-Za-z_][\w-]*(?:\.[\w-]+)*\.([A-Za-z][A-Za-z0-9]+))"
-    rf"({NODE})?({PROSE_LOCATION})?(?![\w/-]|\.\w)"
+    r"(?<![\w/.:~@$%-])([A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*\.([A-Za-z][A-Za-z0-9]+))"
+    rf"({NODE})?({PROSE_LOCATION})?(?![A-Za-z0-9_/-]|\.\w)"
 )
-"""A file name without a folder in prose (``PageLayout.tsx - the layout``)."""
+"""A file name without a folder in prose (``PageLayout.tsx - the layout``); written
+against a word of a script without spaces (``WORK_LOG.mdを更新``) too."""
 _PROSE_FOLDER = re.compile(
     r"(?<![\w/.:~@$%-])((?:\./)?[\w.-]*[a-z][\w.-]*(?:/[\w.-]+)+/)(?![\w/{<$*])"
 )
@@ -154,7 +155,7 @@ def extract(text: str) -> list[Mention]:
     examples: set[int] = set()  # the columns of the table under way headed "Example"
     header = ""
     lines = text.splitlines()
-    roles = _fence_roles(lines)
+    roles = fence_roles(lines)
     for number, (line, role) in enumerate(zip(lines, roles, strict=True), start=1):
         if not fence and (line[:1] == "|" or (line[:1] == " " and line.lstrip()[:1] == "|")):
             if _TABLE_RULE.match(line) and header:
@@ -165,12 +166,12 @@ def extract(text: str) -> list[Mention]:
             header = line
         elif header:
             header, examples = "", set()
-        if role == _CLOSE:
+        if role == CLOSE:
             fence = False
             found += _as_planned(section, drawn_under(section.folder, fenced_mentions(block)))
-        elif role == _OPEN:
+        elif role == OPEN:
             fence, block = True, []
-        elif role == _IN:
+        elif role == IN:
             block.append((number, line))
         else:
             section.read(line)
@@ -206,59 +207,11 @@ def _written_from(found: list[Mention]) -> list[Mention]:
     return out
 
 
-_OPEN, _IN, _CLOSE = "open", "in", "close"
-
-
 def _as_planned(section: Section, mentions: list[Mention]) -> list[Mention]:
     """``mentions``, their paths marked planned in a section that lays out work to do."""
     if not mentions or not section.planned:
         return mentions
     return [replace(m, planned=True) if m.kind == PATH else m for m in mentions]
-
-
-def _fence_roles(lines: list[str]) -> list[str]:
-    """Each line's part in a fenced block: it opens one, is in one, closes one, or is
-    prose (''). A block the memory left open is closed where its prose goes on: before a
-    heading (after a blank line) that the next fence follows right after it, or before
-    the first such heading of a block a fence with a language ends (```` ```bash ````
-    opens a block, it never closes one); else a fence closes the block."""
-    roles = [""] * len(lines)
-    fence: str | None = None
-    start = 0
-    for i, line in enumerate(lines):
-        opened = _FENCE.match(line) if ("`" in line or "~" in line) else None
-        if fence is None:
-            if opened:
-                fence, start, roles[i] = opened.group(1), i, _OPEN
-            continue
-        if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
-            cut = _left_open(lines, start + 1, i, bool(line[opened.end() :].strip()))
-            if cut is None:
-                fence, roles[i] = None, _CLOSE
-                continue
-            roles[cut - 1] = _CLOSE  # the blank line before the heading
-            roles[cut:i] = [""] * (i - cut)
-            fence, start, roles[i] = opened.group(1), i, _OPEN
-            continue
-        roles[i] = _IN
-    return roles
-
-
-_MD_HEADING = re.compile(r"^#{1,6}\s+\S")
-
-
-def _left_open(lines: list[str], first: int, end: int, info: bool) -> int | None:
-    """Where the prose starts in a block (``lines[first:end]``) a fence at ``end`` shows
-    was left open (None: the fence closes it)."""
-    headings = [
-        i for i in range(first + 1, end) if _MD_HEADING.match(lines[i]) and not lines[i - 1].strip()
-    ]
-    if not headings:
-        return None
-    if info:
-        return headings[0]
-    last = next((i for i in range(end - 1, first - 1, -1) if lines[i].strip()), None)
-    return last if last == headings[-1] else None
 
 
 def _prose_line(number: int, line: str) -> list[Mention]:
@@ -331,12 +284,10 @@ def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
     drawn = list(drawn_entries(block))
     planned = planned_folders(drawn, lines)
     out = [
-        Mention(number, written, PATH, target[0], weak=True, placed=placed[0])
+        m
         for number, written, path in drawn
-        if not under_any(path, planned)
-        and (target := path_target(written)) is not None
-        and (placed := path_target(path)) is not None
-        and not _drawn_absent(lines[number], written)
+        if not under_any(path, planned) and not _drawn_absent(lines[number], written)
+        for m in _drawn_name(number, written, path)
     ]
     out += _mapped(block)
     out += _block_lines(block, {m.line for m in out})
@@ -344,6 +295,17 @@ def fenced_mentions(block: list[tuple[int, str]]) -> list[Mention]:
     if wrong:
         out = [m for m in out if m.line not in wrong]
     return sorted(out, key=lambda m: m.line)
+
+
+def _drawn_name(number: int, written: str, path: str) -> list[Mention]:
+    """A tree's name at its place; a bare one in a folder (``├── ChainSwitcher``, a
+    component): a file of that stem there (:func:`_stem`)."""
+    target, placed = path_target(written), path_target(path)
+    if target is None:
+        return _stem(number, written, path) if "/" in path else []
+    if placed is None:
+        return []
+    return [Mention(number, written, PATH, target[0], weak=True, placed=placed[0])]
 
 
 def _block_lines(block: list[tuple[int, str]], drawing: set[int]) -> list[Mention]:

@@ -32,7 +32,7 @@ _RIGHT_BEFORE = re.compile(
 """A cue right before the mention, with at most two words (no preposition) between."""
 
 _PAST_OR_PASSED_OVER = re.compile(
-    r"(?:\(\s*was|\b(?:renamed|moved)\s+from|\bused\s+to\s+be|`[^`]*`\s+over)\s+$",
+    r"(?:\(\s*was|\b(?:renamed|moved)\s+from|\bused\s+to\s+be|`[^`]*`\s+over|^\W*from:)\s+$",
     re.IGNORECASE,
 )
 """Right before the mention, a name the memory marks as past ("(was `merge.ts`)", "renamed
@@ -49,7 +49,7 @@ _PLAN = re.compile(
 a plan adds something *to* ("will add a route to `routes.ts`") is no plan."""
 
 _REMOVAL_START = re.compile(
-    r"^(?:[^:]{0,60}:)?[\W\d_]*(?:removed|deleted|dropped|deprecated|obsolete|retired"
+    r"^(?:[^:]{0,60}:)?[\W\d_]*(?:removed|deleted|delete|remove|dropped|deprecated|obsolete|retired"
     r"|superseded|replaced|renamed|moved|gone)\b(?P<between>.*)$",
     re.IGNORECASE,
 )
@@ -57,11 +57,26 @@ _PREPOSITION = re.compile(
     r"\b(?:with|by|from|in|into|to|for|of|on|at|favou?r|than|now|as)\b", re.IGNORECASE
 )
 
+_OBJECT = (
+    r"\s+(?:[\"'“]|(?!(?:in|on|at|since|by|after|before|during|with|as|because|and|or|from|for"
+    r"|via|per|when|while|entirely|completely|fully|permanently|already|now|too|also|later|here"
+    r"|upstream|it|the\s+file)\b)[A-Za-z])"
+)
+"""What was removed, right after the word: a quote or a word that is none of the words
+that say when, how or why the thing itself went ("removed in v2", "deleted entirely")."""
+_TAKEN_OUT = rf"(?:removed|deleted|dropped)\b(?!{_OBJECT})"
+"""Removed, deleted or dropped, but not with an object after it: "`a.ts` - Removed legacy
+format handling" took code out of the file, it did not remove it."""
+_TAKEN_FROM = re.compile(
+    rf"`?(?:\*\*|__)?\s*[-–—:]\s*(?:removed|deleted|dropped){_OBJECT}", re.IGNORECASE
+)
+"""An item's description that says what was taken out of its head ("`a.test.ts`: Removed
+"should fall back""): the head is still there, under a heading of removals too."""
 _AUX = r"(?:(?:was|were|is|are|has\s+been|have\s+been|had\s+been|got|gets|being|been)\s+)"
 _ADVERB = r"(?:(?:now|since|also|already|then|recently|fully|completely|entirely|long)\s+)"
 _RIGHT_AFTER = re.compile(
     r"^(?:\s*(?:,|and|or|&|`[^`]*`|\(|:|-|–|—|\#|//|※))*\s*(?:"
-    rf"{_AUX}?{_ADVERB}?(?:removed|deleted|dropped|deprecated|gone|retired|superseded|obsolete"
+    rf"{_AUX}?{_ADVERB}?(?:{_TAKEN_OUT}|deprecated|gone|retired|superseded|obsolete"
     r"|renamed|moved\s+(?:to|into|away)|no\s+longer)\b(?!\s+from\s+`)"
     rf"|{_AUX}{_ADVERB}?replaced\b"
     r"|(?:will|would|shall|is\s+to|are\s+to|to|must|should|needs?\s+to)\s+be\s+(?:added|created"
@@ -117,7 +132,7 @@ def said_absent(line: str, start: int, end: int) -> bool:
 _ITEM_HEAD = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?`?$")
 """The mention heads a list item (``- `stress.py` — ...``)."""
 _ITEM_GONE = re.compile(
-    r"`?(?:\*\*|__)?\s*[-–—:]\s*(?:removed|deleted|dropped|deprecated|obsolete|retired|gone"
+    rf"`?(?:\*\*|__)?\s*[-–—:]\s*(?:{_TAKEN_OUT}|deprecated|obsolete|retired|gone"
     r"|no\s+longer|(?:replaced|superseded)\s+by)\b(?!\s+from\s+`)",
     re.IGNORECASE,
 )
@@ -151,7 +166,8 @@ def _row_status_gone(line: str) -> bool:
 _CODE = re.compile(r"`[^`]*`")
 _CUE_TEXT = """without instead rather formerly previously lack absen remov delet drop deprecat
     obsolete retired supersed replac renamed moved gone longer archiv todo fixme tbd plan yet will
-    not should must need going exist there present ~~ future later (was over verified confirmed"""
+    not should must need going exist there present ~~ future later (was over verified confirmed
+    from:"""
 _CUE_WORDS = (*_CUE_TEXT.split(), "to be", "used to", "never written", "never created")
 """Parts of the cue words: a line holding none of them (nor the word "no") has no mention
 said absent."""
@@ -314,4 +330,6 @@ def _heads_gone_item(line: str | None, text: str) -> bool:
     if line is None or "archive" in text.lower():
         return False
     found = _ITEM_START.match(line) or _MARKED_START.match(line) or _DRAWN.match(line)
-    return found is not None and line.startswith(text, found.end())
+    if found is None or not line.startswith(text, found.end()):
+        return False
+    return _TAKEN_FROM.match(line, found.end() + len(text)) is None

@@ -19,6 +19,7 @@ from serena_memory.core.process import PROCESS
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.code_drift.checker import TRAIL_SECONDS_ON_READ, CodeChecker
 from serena_memory.integrity.code_drift.code_report import CodeFinding
+from serena_memory.integrity.code_drift.drawn_tops import placed_tops
 from serena_memory.integrity.code_drift.fixes import Replacement, replacements
 from serena_memory.integrity.code_drift.git import Repository, locate
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention, extract
@@ -142,6 +143,8 @@ def _path_findings(
 ) -> list[CodeFinding]:
     """The findings of one memory's paths, git-ignored ones (now, or when it was
     written) left alone."""
+    if checker.history:
+        paths = placed_tops(paths, checker.past, checker.files, when)
     found = [f for f in (checker.check_path(name, m, when) for m in paths) if f is not None]
     if not found:
         return []

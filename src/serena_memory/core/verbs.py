@@ -15,9 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, NoReturn
 
 from serena_memory.core import names as N
-from serena_memory.core import proposals
 from serena_memory.core.errors import MemoryNotFoundError
-from serena_memory.core.lifecycle import keep_deprecation
 from serena_memory.core.planned_change import (
     PlannedChange,
     gate_rename,
@@ -27,6 +25,8 @@ from serena_memory.core.planned_change import (
 )
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     from serena_memory.core.proposals import Proposal
     from serena_memory.core.store import MemoryStore
     from serena_memory.core.store_rename import RenameResult
@@ -70,7 +70,7 @@ def write(
 ) -> Outcome:
     """Create or replace memory ``name``; ``max_chars`` as :meth:`MemoryStore.write`."""
     if store.access().proposing(name):
-        return Proposed(proposals.save(store, plan_write(store, name, content, max_chars)))
+        return Proposed(_proposals().save(store, plan_write(store, name, content, max_chars)))
     result = store.write(name, content, max_chars, allow_secret=allow_secret)
     told = (result.note,) if result.note else ()
     return Applied(
@@ -89,11 +89,11 @@ def plan_write(
     snap = store.snapshot()
     name = snap.policy.check(name, write=True, proposing=True)
     gate_text(store, name, content, snap.settings, max_chars=max_chars)
-    current = proposals.current_text(store, name)
+    current = _proposals().current_text(store, name)
     if current is None:
         N.check_portable(name)
         return PlannedChange("write", name, content)
-    return PlannedChange("write", name, keep_deprecation(current, content), version_of(current))
+    return PlannedChange("write", name, _keep_deprecation(current, content), version_of(current))
 
 
 def edit(store: MemoryStore, name: str, change: Edit) -> Outcome:
@@ -112,16 +112,16 @@ def edit(store: MemoryStore, name: str, change: Edit) -> Outcome:
 def _propose_edit(store: MemoryStore, name: str, change: Edit) -> Proposed:
     snap = store.snapshot()
     name = snap.policy.check(name, write=True, proposing=True)
-    text, base = proposals.pending_text(store, name)
+    text, base = _proposals().pending_text(store, name)
     if text is None:
         _not_found(store, name)
     new_text, count = change(text)
-    new_text = keep_deprecation(text, new_text)  # a person retired it (core/lifecycle.py)
+    new_text = _keep_deprecation(text, new_text)  # a person retired it (core/lifecycle.py)
     if new_text == text:
         return Proposed(None, count)
     gate_text(store, name, new_text, snap.settings, verb="changed")
     planned = PlannedChange("edit", name, new_text, base, replacements=count)
-    return Proposed(proposals.save(store, planned), count)
+    return Proposed(_proposals().save(store, planned), count)
 
 
 def delete(store: MemoryStore, name: str) -> Outcome:
@@ -133,11 +133,11 @@ def delete(store: MemoryStore, name: str) -> Outcome:
             PlannedChange("delete", deleted), notes=store.advisors.on_delete(store, deleted)
         )
     name = store.snapshot().policy.check(name, write=True, proposing=True)
-    current = proposals.current_text(store, name)
+    current = _proposals().current_text(store, name)
     if current is not None:
         planned = PlannedChange("delete", name, base=version_of(current))
-        return Proposed(proposals.save(store, planned))
-    if proposals.withdraw(store, name):
+        return Proposed(_proposals().save(store, planned))
+    if _proposals().withdraw(store, name):
         return Proposed(None, withdrawn=True)
     _not_found(store, name)
 
@@ -148,15 +148,29 @@ def rename(store: MemoryStore, old: str, new: str, *, allow_secret: bool = False
         result = store.rename(old, new, allow_secret=allow_secret)
         return Applied(PlannedChange("rename", result.old, new_name=result.new), renamed=result)
     old, new = gate_rename(store, store.snapshot(), old, new, proposing=True)
-    current = proposals.current_text(store, old)
+    current = _proposals().current_text(store, old)
     if current is None:
         _not_found(store, old)
     if store.exists(new):
         refuse_taken(new)
     planned = PlannedChange("rename", old, base=version_of(current), new_name=new)
-    return Proposed(proposals.save(store, planned))
+    return Proposed(_proposals().save(store, planned))
 
 
 def _not_found(store: MemoryStore, name: str) -> NoReturn:
     store.read(name, announce=False)  # the store's own not-found error, with its advice
     raise MemoryNotFoundError(f"memory '{name}' not found", name=name)
+
+
+def _proposals() -> ModuleType:
+    """Review mode's storage, imported when a change is proposed: a person's write starts
+    without it."""
+    from serena_memory.core import proposals
+
+    return proposals
+
+
+def _keep_deprecation(current: str, new: str) -> str:
+    from serena_memory.core.lifecycle import keep_deprecation
+
+    return keep_deprecation(current, new)

@@ -98,6 +98,8 @@ SKIP_PARTS = frozenset({"node_modules", "vendor", "third_party", "third-party", 
                         "fixtures", "__fixtures__", "__snapshots__", "snapshots", ".yarn",
                         "bower_components", "site-packages", "dist"})  # fmt: skip
 MAX_BUILD_DEPTH = 4
+# a shell script anywhere near the root (``verify/all.sh``), and any executable file there
+SHELL_SUFFIXES = (".sh", ".bash", ".ps1", ".bat", ".cmd")
 MAX_SCRIPT_FILES = 400
 
 
@@ -147,11 +149,15 @@ def is_doc_for_contributors(path: PurePosixPath) -> bool:
     return named or path.stem.lower() in ("readme", "index")
 
 
+def _skipped(path: str) -> bool:
+    return any(part in SKIP_PARTS for part in PurePosixPath(path).parts[:-1])
+
+
 def is_wanted(path: str) -> bool:
     """Whether ``path`` is one of the files a contributor reads for the commands."""
     pure = PurePosixPath(path)
     parts = pure.parts
-    if any(part in SKIP_PARTS for part in parts[:-1]):
+    if _skipped(path):
         return False
     if path.startswith(CI_FOLDERS) or pure.name in CI_NAMES:
         return True
@@ -164,6 +170,8 @@ def is_wanted(path: str) -> bool:
     folders = parts[:-1][:1] if parts[0] in SOURCE_FOLDERS else parts[:-1][:2]
     if any(part in SCRIPT_FOLDERS for part in folders):
         return True
+    if len(parts) <= MAX_BUILD_DEPTH and pure.suffix in SHELL_SUFFIXES:
+        return True
     return is_doc_for_contributors(pure)
 
 
@@ -173,7 +181,10 @@ def select(tree: list[Entry]) -> list[Entry]:
     chosen: list[Entry] = []
     per_folder: dict[str, int] = {}
     for entry in tree:
-        if entry.kind != "blob" or entry.size > MAX_BYTES or not is_wanted(entry.path):
+        if entry.kind != "blob" or entry.size > MAX_BYTES:
+            continue
+        executable = entry.mode == "100755" and entry.path.count("/") < MAX_BUILD_DEPTH
+        if not (is_wanted(entry.path) or (executable and not _skipped(entry.path))):
             continue
         top = entry.path.split("/", 1)[0]
         per_folder[top] = per_folder.get(top, 0) + 1
@@ -192,6 +203,9 @@ def write_repository(git_dir: Path, labels_file: Path, out: Path) -> int:
     files.mkdir(parents=True)
     (out / "tree.txt").write_text("".join(e.path + "\n" for e in tree), encoding="utf-8")
     shutil.copyfile(labels_file, out / "labels.json")
+    for entry in tree:
+        if entry.kind == "commit":  # a submodule: a folder, empty until it is initialized
+            (files / entry.path).mkdir(parents=True, exist_ok=True)
     chosen = select(tree)
     for entry in chosen:
         target = files / entry.path

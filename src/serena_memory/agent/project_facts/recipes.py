@@ -51,6 +51,9 @@ _SHIPS = _NEVER_WORDS | {"release", "twine"}
 _NEVER_GIT = re.compile(r"^git\s+(clone|push|tag|commit)\b")
 # the hosted repository driven from a laptop: `gh workflow run nightly.yml`, `gh run watch`
 _NEVER_GH = re.compile(r"^gh\s+(workflow|run|release|pr|repo)\b")
+# the coverage measured, piped to a hosted service (`c8 report --reporter=text-lcov |
+# coveralls`): CI's upload, as the names `coveralls` and `codecov` say
+_TO_HOSTED = re.compile(r"\|\s*(?:npx\s+)?(?:coveralls|codecov)\b")
 # a file of the project's packaging for a distribution (`docs/packaging/brew/deps.py`)
 _PACKAGING = re.compile(r"(^|/)packaging/")
 # a download from the web into the project (not an installer piped into a shell): a task
@@ -122,7 +125,7 @@ def without_variables(line: str) -> str:
 def line_kind(line: str) -> str | None:
     """The kind of one body line, ``NEVER`` for a maintainer's step, ``REPORT`` for a
     coverage report, None when it says nothing."""
-    if _NEVER_GIT.match(line) or _NEVER_GH.match(line):
+    if _NEVER_GIT.match(line) or _drives_hosted(line):
         return NEVER
     if _NEVER_WORDS.intersection(line.split()[:3]) or _PACKAGING.search(line.split()[0]):
         return NEVER
@@ -140,6 +143,11 @@ def line_kind(line: str) -> str | None:
         if rest and rest[0] in _REPORTS:
             return REPORT
     return classify_command(line)
+
+
+def _drives_hosted(line: str) -> bool:
+    """The hosted repository's CI driven, or the coverage sent to a hosted service."""
+    return bool(_NEVER_GH.match(line) or _TO_HOSTED.search(line))
 
 
 def _installs_on_the_system(line: str) -> bool:

@@ -300,3 +300,89 @@ def test_a_guide_shows_more_commands_of_a_kind_but_few_forms_of_one(tmp_path: Pa
     build_forms = [c for c in sheet.commands["build"] if c.startswith("npm run build -- ")]
     assert len(build_forms) == 2, sheet.commands["build"]
     assert "pytest tests/test_f.py" in sheet.commands["test"]
+
+
+def test_a_build_checking_what_it_built_has_no_parts(tmp_path: Path) -> None:
+    """scrapy's `twinecheck` environment builds and checks the distribution: one task,
+    its `python -m build --sdist` a release's step alone."""
+    tox = (
+        "[tox]\nenvlist = py\n\n[testenv]\ncommands = pytest {posargs}\n\n"
+        "[testenv:twinecheck]\ndeps =\n    twine\n    build\ncommands =\n"
+        "    python -m build --sdist\n    twine check dist/*\n"
+    )
+    sheet = project(tmp_path, {"pyproject.toml": PYPROJECT, "tox.ini": tox})
+    assert "python -m build --sdist" not in sheet.offered()
+
+
+BUILD = """\
+#!/bin/sh -e
+
+set -x
+
+python -m build
+twine check dist/*
+mkdocs build
+"""
+LINT = """\
+#!/bin/sh -e
+
+set -x
+
+ruff check --fix demo tests
+ruff format demo tests
+python scripts/unasync.py
+"""
+
+
+def test_an_aggregate_of_builders_or_of_the_projects_checkers_shows_each(tmp_path: Path) -> None:
+    """httpcore's `scripts/build` builds the package and the docs; its `scripts/check`
+    and `scripts/lint` run its own `scripts/unasync.py` among the checkers."""
+    check = CHECK + "${PREFIX}python scripts/unasync.py --check\n"
+    sheet = checked_out(
+        tmp_path,
+        {
+            "pyproject.toml": PYPROJECT,
+            "scripts/build": BUILD,
+            "scripts/check": check,
+            "scripts/lint": LINT,
+            "scripts/unasync.py": "import sys\n",
+        },
+    )
+    assert "python -m build" in sheet.commands["build"]
+    assert "mkdocs build" in sheet.commands["build"]
+    assert "python scripts/unasync.py --check" in sheet.commands["lint"]
+    assert "python scripts/unasync.py" in sheet.commands["format"]
+
+
+CI_CD = """\
+name: CI/CD
+on: [push, pull_request]
+jobs:
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: slotscheck -v -m demo
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: pytest -m dev_mode --cov
+      - name: Re-run the failing tests with maximum verbosity
+        if: failure()
+        run: pytest --no-cov -vvvvv --lf
+  deploy:
+    runs-on: ubuntu-latest
+    steps:
+      - run: python -m twine upload dist/*
+"""
+
+
+def test_a_ci_and_cd_workflows_checking_jobs_are_read(tmp_path: Path) -> None:
+    """aiohttp's `ci-cd.yml` tests, lints and publishes: its jobs say which is which."""
+    sheet = project(tmp_path, {"pyproject.toml": PYPROJECT, ".github/workflows/ci-cd.yml": CI_CD})
+    assert "pytest -m dev_mode --cov" in sheet.commands["test"]
+    assert "slotscheck -v -m demo" in sheet.commands["lint"]
+    # CI's second look at what failed is its log's, not a contributor's command
+    assert not any("--lf" in c for c in sheet.offered())
+    assert "upload" not in sheet.to_markdown()

@@ -55,6 +55,8 @@ _NOT_CODE = frozenset(
 _OUTPUT_OPTIONS = frozenset({"--show-diff-on-failure", "--verbose", "-v", "-vv", "--color",
                              "--colour", "-q", "--quiet", "--no-progress", "--locked",
                              "--frozen", "--no-fund", "--no-audit"})  # fmt: skip
+# the test runners' options to run again only what failed in the run before
+_RERUNS_FAILED = frozenset({"--lf", "--last-failed", "--only-failures"})
 # words a step that checks the code may have (`Download dependencies`, `Test External
 # Adapters`), unlike a workflow or job (one testing another repository)
 _STEP_WORDS = frozenset({"dependencies", "external", "third", "party"})
@@ -215,6 +217,8 @@ def _is_new(sheet: FactSheet, kind: str, line: str) -> bool:
         return False
     if kind == "setup" and installs_tool(line.split()):
         return False  # a tool for one job (`cargo install cargo-hack`): CI's own set-up
+    if _RERUNS_FAILED.intersection(line.split()):
+        return False  # `pytest --lf -vvvvv` after a failed run: the failures in CI's log
     return _key(line) not in {_key(command) for command in sheet.offered()}
 
 
@@ -279,6 +283,8 @@ def _is_code(name: Any, allowed: frozenset[str] = frozenset()) -> bool:
     found = words(_EXPRESSION.sub(" ", name))  # `Test ${{ matrix.python-version }}`
     if _MINIMUM.intersection(found):
         allowed = allowed | {"version"}  # `min_version`: tests on the oldest toolchain
+    if {"ci", "cd"} <= set(found):
+        allowed = allowed | {"cd"}  # `CI/CD`: its jobs say which deploy
     return not any(w in _NOT_CODE and w not in allowed for w in found)
 
 

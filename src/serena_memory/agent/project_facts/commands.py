@@ -120,6 +120,7 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("yard", ""): "build", ("yardoc", ""): "build", ("wasm-pack", "test"): "test",
     ("wasm-pack", "build"): "build", ("cargo", "msrv"): "lint", ("manypkg", "check"): "lint",
     ("check-jsonschema", ""): "lint", ("validate-pyproject", ""): "lint",
+    ("slotscheck", ""): "lint",
     ("poetry", "check"): "lint", ("zensical", "build"): "build", ("jekyll", "build"): "build",
     ("astro", "build"): "build", ("vitepress", "build"): "build", ("vite", "build"): "build",
     ("docusaurus", "build"): "build", ("hugo", ""): "build", ("zola", "build"): "build",

@@ -21,6 +21,7 @@ from serena_memory.agent.project_facts.commands import (
     classify_command,
     installs_tool,
     program,
+    without_environment,
 )
 from serena_memory.agent.project_facts.files import Project, table, walk
 from serena_memory.agent.project_facts.languages import CI_FILES
@@ -54,6 +55,8 @@ _NOT_CODE = frozenset(
 _OUTPUT_OPTIONS = frozenset({"--show-diff-on-failure", "--verbose", "-v", "-vv", "--color",
                              "--colour", "-q", "--quiet", "--no-progress", "--locked",
                              "--frozen", "--no-fund", "--no-audit"})  # fmt: skip
+# the test runners' options to run again only what failed in the run before
+_RERUNS_FAILED = frozenset({"--lf", "--last-failed", "--only-failures"})
 # words a step that checks the code may have (`Download dependencies`, `Test External
 # Adapters`), unlike a workflow or job (one testing another repository)
 _STEP_WORDS = frozenset({"dependencies", "external", "third", "party"})
@@ -132,8 +135,8 @@ def read_ci(project: Project) -> None:
         for line in _lines(project, rel, called):
             kind = _pattern_kind(project.sheet, line) or classify_command(line)
             kind = kind or _own_script_kind(project, line)
-            if kind and _is_new(project.sheet, kind, line):
-                project.sheet.add(kind, line, CI)
+            if kind and _is_new(project.sheet, kind, line) and project.sheet.add(kind, line, CI):
+                _offer_script_parts(project, line)
 
 
 # the kinds a script's lines may give it, in the order one wins: a script that installs
@@ -153,8 +156,23 @@ def _own_script_kind(project: Project, line: str) -> str | None:
     text = own_script_text(project, words[0])
     if not text:
         return None
-    kinds = {classify_command(command) for command in script_lines(text)}
+    # what each line runs, its environment aside: `RUSTFLAGS="$RUSTFLAGS -Cpanic=abort"
+    # cargo test` tests, whatever CI's variables the script passes on
+    kinds = {classify_command(" ".join(without_environment(c))) for c in script_lines(text)}
     return next((kind for kind in _SCRIPT_KINDS if kind in kinds), None)
+
+
+def _offer_script_parts(project: Project, line: str) -> None:
+    """The lines of the project's own script a CI step runs (``ci/test-stable.sh test``),
+    each under its own kind when they are of several."""
+    from serena_memory.agent.project_facts.recipes import offer_parts
+    from serena_memory.agent.project_facts.scripts_folder import script_parts
+
+    words = line.split()
+    words = words[1:] if words[:1] and words[0] in _SHELLS else words
+    text = own_script_text(project, words[0]) if words else None
+    if text and text.startswith("#!"):
+        offer_parts(project.sheet, script_parts(text, tuple(words[1:])), CI)
 
 
 def own_script_text(project: Project, word: str) -> str | None:
@@ -199,6 +217,8 @@ def _is_new(sheet: FactSheet, kind: str, line: str) -> bool:
         return False
     if kind == "setup" and installs_tool(line.split()):
         return False  # a tool for one job (`cargo install cargo-hack`): CI's own set-up
+    if _RERUNS_FAILED.intersection(line.split()):
+        return False  # `pytest --lf -vvvvv` after a failed run: the failures in CI's log
     return _key(line) not in {_key(command) for command in sheet.offered()}
 
 
@@ -263,6 +283,8 @@ def _is_code(name: Any, allowed: frozenset[str] = frozenset()) -> bool:
     found = words(_EXPRESSION.sub(" ", name))  # `Test ${{ matrix.python-version }}`
     if _MINIMUM.intersection(found):
         allowed = allowed | {"version"}  # `min_version`: tests on the oldest toolchain
+    if {"ci", "cd"} <= set(found):
+        allowed = allowed | {"cd"}  # `CI/CD`: its jobs say which deploy
     return not any(w in _NOT_CODE and w not in allowed for w in found)
 
 
@@ -431,11 +453,16 @@ def _checks_out_another_repository(steps: list[Any]) -> bool:
     return False
 
 
+# the keys holding shell lines: GitLab's and Travis's scripts (Travis's `install:` sets the
+# build up), CircleCI's and Azure's steps
+_SCRIPT_KEYS = frozenset({"script", "before_script", "install", "command", "run", "bash"})
+
+
 def _other_scripts(data: Any) -> list[tuple[str, str]]:
     """Every ``script``/``command``/``run`` string of GitLab, Travis, CircleCI, Azure."""
     found: list[tuple[str, str]] = []
     for key, value in walk(data):
-        if key in ("script", "before_script", "command", "run", "bash"):
+        if key in _SCRIPT_KEYS:
             if isinstance(value, str):
                 found.append((value, ""))
             elif isinstance(value, list):

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 
 from serena_memory.agent.project_facts.names import classify_name, is_never
+from serena_memory.agent.project_facts.package_managers import MANAGERS, for_member, without_run
 
 # a CI step longer than this is a script to read, not a command to type (axum's 114-character
 # `cargo clippy --manifest-path examples/Cargo.toml ... -- -D warnings` is still typed)
@@ -38,9 +39,13 @@ _WRAPPERS = {
     ("ruby", "-S"),
     ("pipx", "run"),
 }  # fmt: skip
+_PYTHONS = frozenset({"python", "python3"})
+_JOINED_MODULE = re.compile(r"^-(?:[BIOqsSuE]+m|m)([\w.]+)?$")
 _VERSION_OPTIONS = frozenset({"--version", "-V"})
 _TEST_FOLDERS = frozenset({"test", "tests", "spec"})
 _SCRIPT_FOLDERS = ("scripts/", "script/", "./scripts/", "./script/")
+# folders whose scripts are read with the folders they are filed in
+_FILED_FOLDERS = _TEST_FOLDERS | {"scripts", "script"}
 # a program file of the project's own, named by what it does (`./runtests.py`)
 _SCRIPT_SUFFIXES = (".py", ".sh", ".bash", ".rb", ".pl")
 _RUNS_NEXT = frozenset({"npx", "bunx", "pnpx", "uvx", "php"})
@@ -52,7 +57,8 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("ava", ""): "test", ("cucumber", ""): "test", ("c8", ""): "test", ("nyc", ""): "test",
     ("rspec", ""): "test", ("phpunit", ""): "test", ("ctest", ""): "test",
     ("go", "test"): "test", ("cargo", "test"): "test", ("cargo", "nextest"): "test",
-    ("gotestsum", ""): "test", ("borp", ""): "test",
+    ("gotestsum", ""): "test", ("borp", ""): "test", ("tinygo", "test"): "test",
+    ("tinygo", "build"): "build",
     # cargo's coverage tools run the tests to measure them
     ("cargo", "llvm-cov"): "test", ("cargo", "tarpaulin"): "test",
     # C and C++ builds: generating and running the configure script sets the tree up,
@@ -114,6 +120,7 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("yard", ""): "build", ("yardoc", ""): "build", ("wasm-pack", "test"): "test",
     ("wasm-pack", "build"): "build", ("cargo", "msrv"): "lint", ("manypkg", "check"): "lint",
     ("check-jsonschema", ""): "lint", ("validate-pyproject", ""): "lint",
+    ("slotscheck", ""): "lint",
     ("poetry", "check"): "lint", ("zensical", "build"): "build", ("jekyll", "build"): "build",
     ("astro", "build"): "build", ("vitepress", "build"): "build", ("vite", "build"): "build",
     ("docusaurus", "build"): "build", ("hugo", ""): "build", ("zola", "build"): "build",
@@ -125,9 +132,6 @@ _TOOLS: dict[tuple[str, str], str] = {
 }  # fmt: skip
 # what another tool's subcommand says it does (a docs site's `zensical serve`)
 _SUBCOMMANDS = {"serve": "run"}
-# how a runner is told which workspace member to run in: `pnpm --filter api test`
-_MEMBER_OPTIONS = frozenset({"--filter", "-F", "-C", "--dir", "-w", "--workspace",
-                             "--prefix", "--cwd"})  # fmt: skip
 # runners whose next word is a task name: (first word, second word or "")
 _RUNNERS = {("make", ""), ("just", ""), ("task", ""), ("rake", ""), ("npm", "run"),
             ("pnpm", "run"), ("yarn", "run"), ("bun", "run"), ("pnpm", ""), ("yarn", ""),
@@ -135,19 +139,11 @@ _RUNNERS = {("make", ""), ("just", ""), ("task", ""), ("rake", ""), ("npm", "run
             ("hatch", "run"), ("hatch", ""), ("poe", ""), ("turbo", "run"), ("turbo", ""),
             ("lerna", "run"), ("nx", "run"), ("nx", ""), ("moon", "run"),
             ("nr", ""), ("bake", ""), ("cargo", "xtask"), ("artisan", "")}  # fmt: skip
-_MANAGERS = frozenset({"npm", "pnpm", "yarn", "bun"})
+# a runner's options that take values before the task's name: just's `--set NAME VALUE`
+_OPTION_VALUES = {"--set": 2, "--justfile": 1, "--working-directory": 1}
 # where Composer installs its packages' programs (`vendor/bin/phpunit` runs PHPUnit)
 _COMPOSER_BIN = "vendor/bin/"
 _ENVIRONMENT_MANAGERS = frozenset({"hatch", "poetry", "pipenv", "pdm"})
-# a package manager's own commands: `pnpm ci` is pnpm's, so a script named `ci` is typed
-# `pnpm run ci`
-MANAGER_COMMANDS = frozenset(
-    {"add", "audit", "bin", "cache", "ci", "config", "create", "dedupe", "deploy", "dlx",
-     "doctor", "env", "exec", "fetch", "i", "import", "info", "init", "install", "licenses",
-     "link", "list", "ls", "outdated", "pack", "patch", "prune", "publish", "rebuild",
-     "remove", "root", "run", "setup", "store", "unlink", "up", "update", "upgrade",
-     "version", "why", "workspace", "workspaces"}
-)  # fmt: skip
 _BUILD_MODES = frozenset({"--release", "-r", "--profile=release"})
 # tox's subcommands that show or set up its configuration rather than run an environment
 _TOX_INFO = frozenset({"list", "l", "config", "c", "depends", "de", "quickstart", "q",
@@ -168,6 +164,7 @@ _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
 
 def unwrap(words: list[str]) -> list[str]:
     """The command behind ``uv run``, ``poetry run``, ``bundle exec``, ``python -m``..."""
+    words = _module_option(words)
     while len(words) > 1 and ((words[0], words[1]) in _WRAPPERS or words[0] in _RUNS_NEXT):
         words = words[1:] if words[0] in _RUNS_NEXT else words[2:]
         while words and words[0].startswith("-"):
@@ -175,6 +172,16 @@ def unwrap(words: list[str]) -> list[str]:
             if option in _UV_VALUE_OPTIONS and words:
                 words.pop(0)
     return words
+
+
+def _module_option(words: list[str]) -> list[str]:
+    """``python -Im pytest`` (isolated) and ``python -mpip`` are ``python -m pytest`` and
+    ``python -m pip``: Python's short options run together."""
+    joined = _JOINED_MODULE.match(words[1]) if len(words) > 1 and words[0] in _PYTHONS else None
+    if joined is None:
+        return words
+    module = [joined.group(1)] if joined.group(1) else []
+    return [words[0], "-m", *module, *words[2:]]
 
 
 def shell_command(line: str) -> str:
@@ -193,18 +200,33 @@ def _task_kind(words: list[str]) -> str | None:
     for width in (2, 1):
         key = (first, words[1] if width == 2 and len(words) > 1 else "")
         if key in _RUNNERS and len(words) > width:
-            targets = [w for w in words[width:] if not w.startswith("-") and "=" not in w]
+            targets = [w for w in _without_values(words[width:]) if "=" not in w]
             if targets[:1] == ["run"] and len(targets) > 1 and first in ("just", "make"):
                 return _words_kind(words[words.index("run") + 1 :])  # `just run black .`
             return _target_kind(first, targets)
     return None
 
 
+def _without_values(words: list[str]) -> list[str]:
+    """A runner's words but its options and the values they take (``just --set python
+    python3.10 test`` runs ``test``)."""
+    kept: list[str] = []
+    skip = 0
+    for word in words:
+        if skip:
+            skip -= 1
+        elif word.startswith("-"):
+            skip = _OPTION_VALUES.get(word, 0)
+        else:
+            kept.append(word)
+    return kept
+
+
 def _target_kind(runner: str, targets: list[str]) -> str | None:
     """The kind of the task a runner is given, by its name."""
     if targets and runner == "hatch":  # `hatch run coverage:combine` combines
         return _hatch_kind(targets[0])
-    if targets[:1] == ["run"] and len(targets) > 1 and runner in _MANAGERS:
+    if targets[:1] == ["run"] and len(targets) > 1 and runner in MANAGERS:
         targets = targets[1:]  # `pnpm --stream run test`: its options came first
     if not targets and runner == "make":
         return "build"  # `make -j8`, `make LDFLAGS=-static`: the default target builds
@@ -275,7 +297,7 @@ def _asks_version(words: list[str]) -> bool:
 
 def _installs_globally(words: list[str]) -> bool:
     """``npm install -g eslint`` puts a tool on CI's machine: no set-up of the project."""
-    return words[0] in _MANAGERS and bool({"-g", "--global", "global"} & set(words[1:3]))
+    return words[0] in MANAGERS and bool({"-g", "--global", "global"} & set(words[1:3]))
 
 
 def _is_own_script(path: str) -> bool:
@@ -329,27 +351,6 @@ def without_environment(line: str) -> list[str]:
     return _without_environment(line.split())
 
 
-def for_member(words: list[str]) -> list[str]:
-    """The command a workspace member runs: ``pnpm --filter api test`` is ``pnpm test``,
-    ``yarn workspace api lint`` is ``yarn lint``, ``npm test -w api`` is ``npm test``."""
-    if words[:1] not in (["pnpm"], ["yarn"], ["npm"], ["bun"], ["turbo"]):
-        return words
-    if words[1:2] == ["workspace"] and len(words) > 3:
-        return [words[0], *words[3:]]  # `yarn workspace api lint`
-    if words[1:3] == ["workspaces", "foreach"]:  # `yarn workspaces foreach -A run test`
-        return [words[0], *(w for w in words[3:] if not w.startswith("-"))]
-    kept: list[str] = []
-    skip = False
-    for word in words:
-        if skip:
-            skip = False
-        elif word in _MEMBER_OPTIONS:
-            skip = True
-        elif word.split("=", 1)[0] not in _MEMBER_OPTIONS and word not in ("-r", "--recursive"):
-            kept.append(word)
-    return kept
-
-
 def _words_kind(words: list[str]) -> str | None:
     words = _as_tool(for_member(words))
     first = words[0].removeprefix("./").removeprefix(_COMPOSER_BIN)
@@ -391,9 +392,11 @@ def _own_tool_kind(path: str) -> str | None:
     installer is CI's own (``ci/ubuntu-install-packages`` sets up the runner)."""
     kind = classify_name(path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
     script = path.endswith((".sh", ".bash")) or "." not in path.rsplit("/", 1)[-1]
-    if kind is None and script and path.split("/", 1)[0] in _TEST_FOLDERS:
+    if kind is None and script and path.split("/", 1)[0] in _FILED_FOLDERS:
         # a script of the tests' folder (`tests/syntax-tests/update.sh` regenerates their
-        # expected output) is read with its folders: a test's update releases nothing
+        # expected output), or filed under a kind's folder of the scripts
+        # (`scripts/test/tz.sh`, `scripts/build/package.sh`), is read with its folders: a
+        # test's update releases nothing
         kind = classify_name(path.rsplit(".", 1)[0])
     return None if kind == "setup" and not path.startswith(_SCRIPT_FOLDERS) else kind
 
@@ -498,6 +501,11 @@ def environment_kind(words: list[str]) -> str | None:
     return "test" if not any(w.startswith("-") for w in rest[:1]) else None
 
 
+def _sets_up(words: list[str]) -> str | None:
+    """``tox devenv``, ``tox --devenv venv``: the contributor's virtualenv made."""
+    return "setup"
+
+
 def _nix_kind(words: list[str]) -> str | None:
     """Nix's commands in a flake's project: ``nix develop`` enters its shell (or runs the
     command it is given there), ``nix flake check`` runs every check, ``nix fmt``
@@ -531,6 +539,7 @@ def _fuzz_kind(words: list[str]) -> str | None:
 # tools whose words say more than their name: (first word, second word or "") -> reader
 _SPECIAL: dict[tuple[str, str], Callable[[list[str]], str | None]] = {
     ("tox", ""): environment_kind, ("nox", ""): environment_kind,
+    ("tox", "devenv"): _sets_up, ("tox", "d"): _sets_up, ("tox", "--devenv"): _sets_up,
     ("pre-commit", "run"): _hook_kind, ("prek", "run"): _hook_kind,
     ("go", "get"): _go_get_kind, ("cog", ""): _cog_kind, ("rake", ""): _rake_kind,
     ("hatch", "fmt"): _hatch_fmt_kind, ("cargo", "test"): _cargo_test_kind,
@@ -550,15 +559,5 @@ def canonical(command: str) -> str:
     if words[:2] in (["tox", "run"], ["tox", "r"]):
         words = ["tox", *words[2:]]
     if len(words) > 2 and words[0] in ("pnpm", "yarn", "npm") and words[1] == "run":
-        words = _without_run(words)
+        words = without_run(words)
     return " ".join(words)
-
-
-def _without_run(words: list[str]) -> list[str]:
-    """``pnpm run lint`` is ``pnpm lint``; npm keeps ``run`` but for test and start, and
-    every manager for a script named like one of its own commands (``pnpm run ci``)."""
-    if words[2] in MANAGER_COMMANDS:
-        return words
-    if words[0] != "npm" or words[2] in ("test", "start"):
-        return [words[0], *words[2:]]
-    return words

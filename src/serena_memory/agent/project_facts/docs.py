@@ -55,8 +55,10 @@ MAX_DEVELOPER_PAGES = 8
 SUFFIXES = (".md", ".mdx", ".rst", ".txt", "")
 READMES = ("README.md", "Readme.md", "readme.md", "README.rst", "README")
 MAX_DOC_FOLDERS = 40
-MAX_PER_KIND = 5
+MAX_PER_KIND = 8
 MAX_FROM_DOCS = 20
+# the forms of one command handing its program options after `--` the guide shows
+MAX_FORMS = 2
 SOURCE = "docs"
 _SHELL_FENCES = frozenset({"", "sh", "bash", "shell", "console", "zsh", "shell-session",
                            "shellsession", "sh-session", "terminal", "cmd", "text"})  # fmt: skip
@@ -65,11 +67,13 @@ _FENCE = re.compile(r"^\s*(```+|~~~+)\s*([\w+-]*)")
 _BLOCK_QUOTE = re.compile(r"^\s*>\s?")
 # a prompt naming the virtual environment it runs in: `(.venv)$ tox -e py`, `(venv) $ ...`
 _ENV_PROMPT = re.compile(r"^\([\w.-]{1,40}\) ?(?=\$ )")
-# the set-up steps a guide shows that CI does its own way: the toolchain's components
-# added (`rustup component add clippy`), the package manager the project pins enabled
-# (`corepack enable`); a virtual environment made and entered is left, being a matter of
-# taste the projects' own lists disagree on
-_GUIDE_SETUP = re.compile(r"^(?:rustup\s+component\s+add\s|corepack\s+enable\b)")
+# the set-up steps a guide shows that CI does its own way: the toolchain and its components
+# added (`rustup toolchain install nightly`, `rustup component add clippy`), the package
+# manager the project pins enabled (`corepack enable`); a virtual environment made and
+# entered is left, being a matter of taste the projects' own lists disagree on
+_GUIDE_SETUP = re.compile(
+    r"^(?:rustup\s+(?:component\s+add|toolchain\s+install)\s|corepack\s+enable\b)"
+)
 # a guide's install of the task runner or hook manager the project's work goes through
 # (`pip install tox`, `python -m pip install nox`, `uv tool install poethepoet`); CI's own
 # install of it sets up CI's machine
@@ -98,6 +102,9 @@ _NAMED_ONLY = re.compile(
     r"(?:the\s+)?`?$|\b(?:wrapper|wraps|around|uses|installs|requires)\s+`?$",
     re.IGNORECASE,
 )
+# a reStructuredText role whose text follows in backquotes (`:doc:`, `:ref:`, `:pypi:`)
+_ROLE = re.compile(r"(?<![\w`]):[a-z][\w+.-]*(?::[a-z][\w+.-]*)?:$")
+_WHOLE_SPAN = re.compile(r"^(``?)([^`\n]+)\1$")
 _LIST_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s")
 _INLINE = re.compile(r"``?([^`\n]{2,100})``?")
 # a value the reader fills in (`pytest <path>`, `cargo test --test <name>`), never the
@@ -313,6 +320,8 @@ def _prose_commands(line: str) -> Iterator[str]:
         text = span.group(1)
         if " " not in text.strip() and _NAMED_ONLY.search(line, 0, span.start()):
             continue  # "arguments are passed to `pytest`": a program named, not run
+        if _ROLE.search(line, 0, span.start()):
+            continue  # reStructuredText's :doc:`tox <tox:index>`: a link to a page
         yield from _command_of(text, prompt_needed=False)
 
 
@@ -322,6 +331,9 @@ def _is_underline(line: str, previous: str) -> bool:
 
 
 def _command_of(line: str, prompt_needed: bool) -> Iterator[str]:
+    whole = _WHOLE_SPAN.match(line)
+    if whole:  # an indented paragraph of one literal: reStructuredText's block quote
+        line = whole.group(2)
     if line.startswith(("$ ", "> ", "% ")):
         line = line[2:].strip()
     elif prompt_needed:
@@ -402,8 +414,8 @@ def _names_no_other_file(project: Project, line: str) -> bool:
     (``BUNDLE_GEMFILE=gemfiles/rails-8 bin/test``) is no path."""
     program = without_environment(line) or line.split()
     first = program[0].removeprefix("./")
-    if "<" in _PLACEHOLDER.sub("", line):
-        return False
+    if "<" in _PLACEHOLDER.sub("", line) or "\u2026" in line:
+        return False  # a link, or a line with parts left out (`yarn test:base … | grep …`)
     if "/" in first:
         suffix = os.path.splitext(first)[1].lower()
         if suffix not in _RUNNABLE or not project.is_file(first):
@@ -433,13 +445,18 @@ def read_docs(project: Project) -> None:
     scripts = PackageScripts(project)
     known = {" ".join(c.split()) for c in sheet.offered()}
     added: dict[str, int] = {}
+    forms: dict[str, int] = {}
     for kind, line in _documented(project, guides):
         if line in known or added.get(kind, 0) >= MAX_PER_KIND or line in scripts.bodies:
             continue  # a tool typed as a script runs it (`vitest` for `"test": "vitest"`)
+        head = line.split(" -- ", 1)[0]
+        if forms.get(head, 0) >= MAX_FORMS:
+            continue  # `npm run build -- --amd`, `-- --slim`...: a few forms say how
         if sum(added.values()) >= MAX_FROM_DOCS:
             return
         if sheet.add(kind, line, SOURCE):
             known.add(line)
+            forms[head] = forms.get(head, 0) + (head != line)
             counted = not scripts.runs_script(line)
             added[kind] = added.get(kind, 0) + counted
 

@@ -16,6 +16,7 @@ _RECIPE = re.compile(r"^@?([A-Za-z_][A-Za-z0-9_\-]*)(?![A-Za-z0-9_\-])([^:]*):(?
 _KEYWORDS = frozenset({"alias", "set", "export", "import", "mod", "unexport"})
 _DEPENDENCY = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
 MAX_IMPORTS = 10
+_QUOTED = re.compile(r""""[^"\n]*"|'[^'\n]*'""")
 _IMPORT = re.compile(r"""^import\??[ \t]+["']([^"'\n]{1,200})["']""", re.M)
 # `[group: 'check']`, `[group('check')]`, `[private, group("dev")]`
 _GROUP = re.compile(r"""\bgroup\s*(?::\s*|\(\s*)["']([\w\- ]{1,40})["']""")
@@ -99,15 +100,21 @@ def recipes(text: str) -> list[str]:
     return list(just_tasks(text)[0])
 
 
+def _parameters(parameters: str) -> list[str]:
+    """A recipe's parameters, a quoted default being one word whatever its spaces
+    (``*args="-x --ff tests"`` is one parameter, not four)."""
+    return _QUOTED.sub("''", parameters).split()
+
+
 def _no_required_parameter(parameters: str) -> bool:
     """``+args='x'`` and ``*rest`` need nothing; ``PATTERN`` does."""
-    return all(word.startswith(("*", "$*")) or "=" in word for word in parameters.split())
+    return all(word.startswith(("*", "$*")) or "=" in word for word in _parameters(parameters))
 
 
 def _one_required(header: str) -> str | None:
     """The name of a recipe's one required parameter (``filter PATTERN:``), else None."""
     match = _RECIPE.match(header) if len(header) <= MAX_LINE else None
-    words = match.group(2).split() if match else []
+    words = _parameters(match.group(2)) if match else []
     required = [w for w in words if not w.startswith(("*", "$*", "+")) and "=" not in w]
     plain = len(required) == 1 and len(words) == 1 and required[0].isidentifier()
     return required[0] if plain else None

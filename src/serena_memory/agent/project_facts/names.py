@@ -19,7 +19,7 @@ NEVER = frozenset(
      "changelog", "prerelease", "dist", "dists", "sign", "notarize", "vendoring", "vendor",
      "snapshot", "homebrew", "snap", "pypi", "npm-publish", "announce", "contributors", "lockfiles",
      "outdated", "upgrade", "goreleaser", "update", "sponsors", "codeql", "audit", "security",
-     "docker",
+     "docker", "vuln", "vulncheck", "govulncheck", "authors",
      # CI's own jobs (`script/travis`, `nox -s github_actions_tests`) and packaging for a
      # distribution's package manager (`make brew-test`)
      "travis", "appveyor", "circleci", "jenkins", "buildkite", "github", "gha",
@@ -44,7 +44,7 @@ _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
     ("lint", frozenset({"lint", "linting", "linter", "check", "checks", "vet", "clippy",
                         "style", "flake8", "pylint", "ruff", "eslint", "rubocop",
                         "shellcheck", "precommit", "pre-commit", "spotlesscheck",
-                        "validate", "checker"})),
+                        "validate", "checker", "verify"})),
     ("test", frozenset({"test", "tests", "spec", "specs", "e2e", "unit", "integration",
                         "coverage", "cov", "itest", "testing", "pytest", "jest", "vitest",
                         "cover", "fuzz", "cucumber", "rspec", "mocha", "karma", "jasmine"})),

@@ -8,9 +8,10 @@ import re
 from collections.abc import Callable
 
 from serena_memory.agent.project_facts.ci import ci_paths
-from serena_memory.agent.project_facts.commands import MANAGER_COMMANDS, in_folder
+from serena_memory.agent.project_facts.commands import in_folder
 from serena_memory.agent.project_facts.docs import SOURCE as DOCS
 from serena_memory.agent.project_facts.files import Project
+from serena_memory.agent.project_facts.package_managers import is_own_command
 from serena_memory.agent.project_facts.recipes import Task, offer_runner_tasks
 
 # (lock file, package manager), in the order they are looked for
@@ -44,7 +45,7 @@ def script_command(manager: str, script: str, *, with_run: bool = False) -> str:
     commands (``pnpm run ci``) need ``run``; pnpm and yarn take it when the docs use it."""
     if manager == "npm":
         return f"npm {script}" if script in ("test", "start") else f"npm run {script}"
-    if manager == "bun" or with_run or script in MANAGER_COMMANDS:
+    if manager == "bun" or with_run or is_own_command(manager, script):
         return f"{manager} run {script}"
     return f"{manager} {script}"
 

@@ -19,6 +19,7 @@ from serena_memory.agent.project_facts.commands import (
     canonical,
     classify_command,
     installs_own,
+    is_never_line,
     program,
     shell_command,
 )
@@ -51,6 +52,9 @@ _SHIPS = _NEVER_WORDS | {"release", "twine"}
 _NEVER_GIT = re.compile(r"^git\s+(clone|push|tag|commit)\b")
 # the hosted repository driven from a laptop: `gh workflow run nightly.yml`, `gh run watch`
 _NEVER_GH = re.compile(r"^gh\s+(workflow|run|release|pr|repo)\b")
+# the coverage measured, piped to a hosted service (`c8 report --reporter=text-lcov |
+# coveralls`): CI's upload, as the names `coveralls` and `codecov` say
+_TO_HOSTED = re.compile(r"\|\s*(?:npx\s+)?(?:coveralls|codecov)\b")
 # a file of the project's packaging for a distribution (`docs/packaging/brew/deps.py`)
 _PACKAGING = re.compile(r"(^|/)packaging/")
 # a download from the web into the project (not an installer piped into a shell): a task
@@ -68,6 +72,10 @@ _COVERAGE_NAMES = frozenset({"coverage", "cov", "cover"})
 _FOR_CI = frozenset({"generate", "summary", "ci"})
 _BENCHMARKS = frozenset({"bench", "benchmark", "benchmarks"})
 _MEASURES = _BENCHMARKS | {"perf", "profile", "profiling", "flamegraph"}
+# a program of the project's own run by its path (`python scripts/unasync.py --check`)
+_OWN_PROGRAM = re.compile(
+    r"^(?:(?:python3?|bash|sh|node|ruby)\s+)?(?:\./)?\w[\w.-]*/[\w./-]+(?:\s|$)"
+)
 # a line whose output is redirected, piped or given a fallback: a script's plumbing
 _SHELL_PLUMBING = re.compile(r"\s(\|\|?|&>|\d?>>?)\s|\s\d?>&\d")
 # the compiler's optimized mode: `cargo test --release` releases nothing
@@ -122,7 +130,7 @@ def without_variables(line: str) -> str:
 def line_kind(line: str) -> str | None:
     """The kind of one body line, ``NEVER`` for a maintainer's step, ``REPORT`` for a
     coverage report, None when it says nothing."""
-    if _NEVER_GIT.match(line) or _NEVER_GH.match(line):
+    if _NEVER_GIT.match(line) or _drives_hosted(line):
         return NEVER
     if _NEVER_WORDS.intersection(line.split()[:3]) or _PACKAGING.search(line.split()[0]):
         return NEVER
@@ -140,6 +148,11 @@ def line_kind(line: str) -> str | None:
         if rest and rest[0] in _REPORTS:
             return REPORT
     return classify_command(line)
+
+
+def _drives_hosted(line: str) -> bool:
+    """The hosted repository's CI driven, or the coverage sent to a hosted service."""
+    return bool(_NEVER_GH.match(line) or _TO_HOSTED.search(line))
 
 
 def _installs_on_the_system(line: str) -> bool:
@@ -210,7 +223,7 @@ class Reader:
         found = [(kind, "") for kind in self._need_kinds(task, unnamed, depth)]
         for line in task.lines[:MAX_BODY_LINES]:
             cleaned = clean_line(line)
-            kind = self._body_line_kind(cleaned, depth)
+            kind = self.body_line_kind(cleaned, depth)
             if kind:
                 found.append((kind, cleaned))
         return found
@@ -233,7 +246,7 @@ class Reader:
         plain = unnamed and "." not in need and "/" not in need
         return classify_name(need) if plain else None
 
-    def _body_line_kind(self, cleaned: str, depth: int) -> str | None:
+    def body_line_kind(self, cleaned: str, depth: int = 0) -> str | None:
         """The kind of a cleaned body line: the task it calls through the runner, else the
         line's own; ``NEVER`` for one installing the release or running a script that
         ships."""
@@ -476,7 +489,25 @@ def offer_runner_tasks(
             sheet.add(kind, command(name), source)
             shown.append(name)
     for name in shown if parts else []:
-        offer_parts(sheet, _as_tasks(reader, command, reader.body_kinds(name)), source)
+        found = reader.body_kinds(name) + _own_checkers(reader, name)
+        offer_parts(sheet, _as_tasks(reader, command, found), source)
+
+
+def _own_checkers(reader: Reader, name: str) -> list[tuple[str, str]]:
+    """The project's own programs a check runs, whose lines say no kind (httpcore's
+    ``scripts/check`` runs ``python scripts/unasync.py --check``): checks of the task's
+    kind, a person runs each alone when it fails."""
+    kind = reader.kind(name)
+    if kind not in _ONE_BY_ONE:
+        return []
+    cleaned = (clean_line(line) for line in reader.tasks[name].lines[:MAX_BODY_LINES])
+    return [
+        (kind, line)
+        for line in cleaned
+        if _OWN_PROGRAM.match(line)
+        and reader.body_line_kind(line) is None
+        and not is_never_line(line)  # `shell/update.sh --check` updates
+    ]
 
 
 def _as_tasks(
@@ -498,16 +529,18 @@ def offer_parts(sheet: FactSheet, found: Iterable[tuple[str, str]], source: str)
     formatter's writing form, which a check elsewhere (``shfmt --diff``) does not say, and
     a check running several checkers (``type: tsd && tsc``) each checker, as each checks
     something of its own (the declarations, the code)."""
-    lines = [(kind, line) for kind, line in found if line]
+    # a build checking what it built (`twine check dist/*`) or a test run and its
+    # coverage report are one task of one kind, with no parts to show
+    lines = [(kind, line) for kind, line in found if line and kind in sheet.commands]
     kinds = {kind for kind, _ in lines}
-    checks = kinds <= _ONE_BY_ONE
+    checks = kinds <= _ONE_BY_ONE | {"build"}
     checkers = {line.split()[0] for _, line in lines} if len(kinds) == 1 and checks else set()
     if len(kinds) < 2 and len(checkers) < 2:
         return
     for kind, line in lines:
         typed = not _VARIABLE.search(line) and len(line) <= MAX_COMMAND_CHARS
         plain = not _SHELL_PLUMBING.search(line)  # `bundle install -j8 > /dev/null || ...`
-        if kind in sheet.commands and typed and plain:
+        if typed and plain:
             sheet.add(kind, line, source)
 
 

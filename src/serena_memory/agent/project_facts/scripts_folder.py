@@ -12,7 +12,7 @@ import re
 
 from serena_memory.agent.project_facts.files import Project
 from serena_memory.agent.project_facts.names import classify_name
-from serena_memory.agent.project_facts.recipes import Task, offer_runner_tasks
+from serena_memory.agent.project_facts.recipes import Reader, Task, offer_runner_tasks
 
 FOLDERS = ("scripts", "script")
 # Bundler's folder of the project's own tools; elsewhere `bin/` holds what the project ships
@@ -21,7 +21,10 @@ SHELL_SUFFIXES = ("", ".sh", ".bash")
 CHECKS = frozenset({"test", "lint", "format", "typecheck"})
 # `export NAME="plain value"` (no expansion in it) and a use of it, `$NAME` or `${NAME}`
 _ASSIGNMENT = re.compile(r"""^(?:export\s+)?([A-Za-z_]\w*)=(["']?)([^"'$`\\]*)\2$""")
-_VARIABLE = re.compile(r"\$\{?([A-Za-z_]\w*)\}?")
+_VARIABLE = re.compile(r"""(")?\$\{?([A-Za-z_]\w*)\}?(?(1)")""")
+_ONE_WORD = re.compile(r"^[\w./:=+-]+$")
+# a positional parameter, with the default it is given: `$1`, `${1}`, `${1:-test}`
+_POSITIONAL = re.compile(r"\$\{([1-9])(?::?-([\w./:=+-]*))?\}|\$([1-9])(?!\w)")
 
 
 def read_scripts(project: Project, installs_project: bool) -> None:
@@ -57,18 +60,53 @@ def _folder_tools(project: Project, folder: str) -> tuple[dict[str, str], dict[s
     return tools, tasks
 
 
-def _lines(text: str) -> list[str]:
+def _lines(text: str, arguments: tuple[str, ...] = ()) -> list[str]:
     """The command lines of a shell script (no comments), the plain values the script
     gives its own variables filled in: after ``export SOURCE_FILES="uvicorn tests"``,
-    ``ruff check $SOURCE_FILES`` is ``ruff check uvicorn tests``."""
+    ``ruff check $SOURCE_FILES`` is ``ruff check uvicorn tests``; its ``arguments`` (or
+    the defaults it gives them, ``${1:-test}``) too."""
     values: dict[str, str] = {}
+    varying: set[str] = set()
     lines = []
     for raw in text.splitlines()[:200]:
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
+        line = _POSITIONAL.sub(lambda m: _argument(m, arguments), line)
         assigned = _ASSIGNMENT.match(line)
         if assigned:
-            values[assigned.group(1)] = assigned.group(3)
-        lines.append(_VARIABLE.sub(lambda m: values.get(m.group(1), m.group(0)), line))
+            name, value = assigned.group(1), assigned.group(3)
+            if values.setdefault(name, value) != value:
+                varying.add(name)
+        lines.append(_VARIABLE.sub(lambda m: _value(m, values, varying), line))
     return lines
+
+
+def _value(match: re.Match[str], values: dict[str, str], varying: set[str]) -> str:
+    """A variable's plain value (unquoted when it is one word: ``cargo "${cmd}"`` is
+    ``cargo test``), or the variable left when the script gives it more than one
+    (``PREFIX=""``, then ``PREFIX="venv/bin/"`` when a ``venv`` is there): which one holds
+    depends on the machine, and the tool's name alone is what a person types."""
+    name = match.group(2)
+    if name in varying or name not in values:
+        return match.group(0)
+    value = values[name]
+    return f'"{value}"' if match.group(1) and not _ONE_WORD.match(value) else value
+
+
+def _argument(match: re.Match[str], arguments: tuple[str, ...]) -> str:
+    """A script's positional parameter: the argument it is given, else its default."""
+    index = int(match.group(1) or match.group(3)) - 1
+    if index < len(arguments):
+        return arguments[index]
+    default = match.group(2)
+    return default if default is not None else match.group(0)
+
+
+def script_parts(text: str, arguments: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    """(kind, line) of each command of a script of the project's that CI runs with
+    ``arguments``, read as a task's body: a ``ci/test-stable.sh test`` that tests, then
+    checks the benchmarks with ``cargo check --benches``, offers each, as a task running
+    tools of several kinds does."""
+    reader = Reader({"script": Task("script", lines=_lines(text, arguments))})
+    return reader.body_kinds("script")

@@ -11,7 +11,7 @@ from proposing import propose_write
 
 from serena_memory.core import proposals, verbs
 from serena_memory.core.advice import Advisors
-from serena_memory.core.errors import MemoryExistsError
+from serena_memory.core.errors import MemoryExistsError, MemoryNotFoundError
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.wiring import build_store
 
@@ -91,15 +91,15 @@ def test_a_rename_onto_a_taken_name_is_the_same_error_applied_or_proposed(
     agent = build_store(project, home=serena_home, context=Context.AGENT)
     with pytest.raises(MemoryExistsError) as proposed:
         verbs.rename(agent, "a", "b")
-    assert str(applied.value) == str(proposed.value) == (
-        "memory 'b' already exists; delete or rename it first"
+    assert (
+        str(applied.value)
+        == str(proposed.value)
+        == ("memory 'b' already exists; delete or rename it first")
     )
     assert proposals.pending(agent) == ([], [])
 
 
-def test_accepting_applies_the_saved_change_as_the_person(
-    project: Path, serena_home: Path
-) -> None:
+def test_accepting_applies_the_saved_change_as_the_person(project: Path, serena_home: Path) -> None:
     _reviewed(serena_home)
     agent = build_store(project, home=serena_home, context=Context.AGENT)
     proposal = propose_write(agent, "notes", "# Notes\n")
@@ -116,3 +116,24 @@ def test_the_command_line_tells_a_memory_past_the_size_budget(
     assert "longer than the 4,000 characters a memory should stay under" in done.stderr
     small = run_cli("memories", "write", "small", "-p", str(project), "-c", "# Small\n")
     assert small.stderr == ""
+
+
+def test_a_delete_withdraws_only_a_proposal_that_creates_the_memory(
+    project: Path, serena_home: Path
+) -> None:
+    _reviewed(serena_home)
+    person = build_store(project, home=serena_home)
+    person.write("old", "# Old\n")
+    agent = build_store(project, home=serena_home, context=Context.AGENT)
+    edit = verbs.edit(agent, "old", lambda t: (t + "More.\n", 1))
+    assert isinstance(edit, verbs.Proposed) and edit.proposal is not None
+    (project / ".serena" / "memories" / "old.md").unlink()  # a person removed it by hand
+    # the pending edit is the person's to reject: it is not "a proposal to create" withdrawn
+    with pytest.raises(MemoryNotFoundError):
+        verbs.delete(agent, "old")
+    assert [p.id for p in proposals.pending(agent)[0]] == [edit.proposal.id]
+    created = verbs.write(agent, "notes", "# Notes\n")
+    gone = verbs.delete(agent, "notes")
+    assert isinstance(created, verbs.Proposed) and isinstance(gone, verbs.Proposed)
+    assert gone.withdrawn and gone.proposal is None
+    assert [p.memory for p in proposals.pending(agent)[0]] == ["old"]

@@ -1,14 +1,16 @@
 """Advisors: what the rest of the system tells about a change, handed to the store where it
 is built (serena_memory.wiring), never found by the core itself.
 
-A change's outcome (core/verbs.py) carries their notes: a memory grown past the size the
+A change's outcome (core/verbs.py) carries their notes: a memory written past the size the
 conventions keep memories under, a near-copy of another memory, the references a delete
-left stale. A search asks the code drift source which mentions of its hits moved. A store
-built without advisors tells nothing of the kind; an advisor that fails tells nothing too.
+left stale (an edit says the memory's length itself). A search asks the code drift source
+which mentions of its hits moved. A store built without advisors tells nothing of the
+kind; an advisor that fails tells nothing either (its failure is logged at debug level).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -17,6 +19,8 @@ from serena_memory.core.paths import MEMORY_SIZE_BUDGET
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
+
+_LOG = logging.getLogger(__name__)
 
 WriteAdvisor = Callable[["MemoryStore", str, str], str]
 """(store, memory written, its text) -> a note, '' when there is nothing to say."""
@@ -57,6 +61,7 @@ def _asked(advisors: tuple[Callable[..., str], ...], *args: object) -> tuple[str
         try:
             note = advisor(*args)
         except Exception:  # noqa: BLE001 - a note is a help, never a reason to fail
+            _LOG.debug("advisor %r failed", advisor, exc_info=True)
             continue
         if note:
             notes.append(note)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from serena_memory.core import names as N
 from serena_memory.core import paths
@@ -101,7 +101,7 @@ def gate_rename(
     return old, new
 
 
-def refuse_taken(new: str) -> None:
+def refuse_taken(new: str) -> NoReturn:
     """A rename onto a memory that exists is refused, however it is asked."""
     raise MemoryExistsError(f"memory '{new}' already exists; delete or rename it first")
 

@@ -307,12 +307,17 @@ def pending_text(store: MemoryStore, name: str) -> tuple[str | None, str | None]
     return current, None if current is None else version_of(current)
 
 
-def withdraw(store: MemoryStore, name: str) -> bool:
-    """Drop the agent's pending proposals for ``name``; whether there was one."""
-    mine = [p for p in for_memory(store, name) if p.memory == name]
-    for p in mine:
+def withdraw_creation(store: MemoryStore, name: str) -> bool:
+    """Drop the pending proposals that would create ``name`` (a write or an edit made on no
+    memory); whether there was one. Any other proposal for it stays, for the person."""
+    creating = [
+        p
+        for p in for_memory(store, name)
+        if p.memory == name and p.base is None and p.action in ("write", "edit")
+    ]
+    for p in creating:
         _remove(store, p.id)
-    return bool(mine)
+    return bool(creating)
 
 
 def current_text(store: MemoryStore, name: str) -> str | None:

@@ -25,8 +25,6 @@ from serena_memory.core.planned_change import (
 )
 
 if TYPE_CHECKING:
-    from types import ModuleType
-
     from serena_memory.core.proposals import Proposal
     from serena_memory.core.store import MemoryStore
     from serena_memory.core.store_rename import RenameResult
@@ -68,13 +66,16 @@ def write(
     max_chars: int | None = None,
     allow_secret: bool = False,
 ) -> Outcome:
-    """Create or replace memory ``name``; ``max_chars`` as :meth:`MemoryStore.write`."""
+    """Create or replace memory ``name``; ``max_chars`` as :meth:`MemoryStore.write`.
+    Proposed, ``allow_secret`` is not heard: the agent never overrides the secret gate."""
     if store.access().proposing(name):
-        return Proposed(_proposals().save(store, plan_write(store, name, content, max_chars)))
+        from serena_memory.core import proposals  # review mode's storage, when proposing
+
+        return Proposed(proposals.save(store, plan_write(store, name, content, max_chars)))
     result = store.write(name, content, max_chars, allow_secret=allow_secret)
     told = (result.note,) if result.note else ()
     return Applied(
-        PlannedChange("write", result.name, content),
+        PlannedChange("write", result.name),
         result.created,
         result.chars,
         told + store.advisors.on_write(store, result.name, content),
@@ -86,10 +87,12 @@ def plan_write(
 ) -> PlannedChange:
     """The agent's write of ``name`` as a change to propose: a deprecation a person set is
     kept (core/lifecycle.py), the version it replaces is its base."""
+    from serena_memory.core import proposals  # review mode's storage, when proposing
+
     snap = store.snapshot()
     name = snap.policy.check(name, write=True, proposing=True)
     gate_text(store, name, content, snap.settings, max_chars=max_chars)
-    current = _proposals().current_text(store, name)
+    current = proposals.current_text(store, name)
     if current is None:
         N.check_portable(name)
         return PlannedChange("write", name, content)
@@ -110,9 +113,11 @@ def edit(store: MemoryStore, name: str, change: Edit) -> Outcome:
 
 
 def _propose_edit(store: MemoryStore, name: str, change: Edit) -> Proposed:
+    from serena_memory.core import proposals  # review mode's storage, when proposing
+
     snap = store.snapshot()
     name = snap.policy.check(name, write=True, proposing=True)
-    text, base = _proposals().pending_text(store, name)
+    text, base = proposals.pending_text(store, name)
     if text is None:
         _not_found(store, name)
     new_text, count = change(text)
@@ -121,53 +126,50 @@ def _propose_edit(store: MemoryStore, name: str, change: Edit) -> Proposed:
         return Proposed(None, count)
     gate_text(store, name, new_text, snap.settings, verb="changed")
     planned = PlannedChange("edit", name, new_text, base, replacements=count)
-    return Proposed(_proposals().save(store, planned), count)
+    return Proposed(proposals.save(store, planned), count)
 
 
 def delete(store: MemoryStore, name: str) -> Outcome:
-    """Delete memory ``name``; proposed, a memory only the agent's own pending proposal
-    creates is withdrawn instead."""
+    """Delete memory ``name``; proposed, a memory only a pending proposal creates is
+    withdrawn instead."""
     if not store.access().proposing(name):
         deleted = store.delete(name)
         return Applied(
             PlannedChange("delete", deleted), notes=store.advisors.on_delete(store, deleted)
         )
+    from serena_memory.core import proposals  # review mode's storage, when proposing
+
     name = store.snapshot().policy.check(name, write=True, proposing=True)
-    current = _proposals().current_text(store, name)
+    current = proposals.current_text(store, name)
     if current is not None:
         planned = PlannedChange("delete", name, base=version_of(current))
-        return Proposed(_proposals().save(store, planned))
-    if _proposals().withdraw(store, name):
+        return Proposed(proposals.save(store, planned))
+    if proposals.withdraw_creation(store, name):
         return Proposed(None, withdrawn=True)
     _not_found(store, name)
 
 
 def rename(store: MemoryStore, old: str, new: str, *, allow_secret: bool = False) -> Outcome:
-    """Rename memory ``old`` to ``new``, every `mem:OLD` reference following."""
+    """Rename memory ``old`` to ``new``, every `mem:OLD` reference following (proposed,
+    ``allow_secret`` is not heard, as for :func:`write`)."""
     if not store.access().proposing(old, new):
         result = store.rename(old, new, allow_secret=allow_secret)
         return Applied(PlannedChange("rename", result.old, new_name=result.new), renamed=result)
+    from serena_memory.core import proposals  # review mode's storage, when proposing
+
     old, new = gate_rename(store, store.snapshot(), old, new, proposing=True)
-    current = _proposals().current_text(store, old)
+    current = proposals.current_text(store, old)
     if current is None:
         _not_found(store, old)
     if store.exists(new):
         refuse_taken(new)
     planned = PlannedChange("rename", old, base=version_of(current), new_name=new)
-    return Proposed(_proposals().save(store, planned))
+    return Proposed(proposals.save(store, planned))
 
 
 def _not_found(store: MemoryStore, name: str) -> NoReturn:
     store.read(name, announce=False)  # the store's own not-found error, with its advice
     raise MemoryNotFoundError(f"memory '{name}' not found", name=name)
-
-
-def _proposals() -> ModuleType:
-    """Review mode's storage, imported when a change is proposed: a person's write starts
-    without it."""
-    from serena_memory.core import proposals
-
-    return proposals
 
 
 def _keep_deprecation(current: str, new: str) -> str:

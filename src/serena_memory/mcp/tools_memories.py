@@ -126,11 +126,12 @@ def delete_memory(state: ServerState, memory_name: MemoryName) -> str:
     """Delete a memory, only when the user asked or agreed."""
     outcome = verbs.delete(state.require_store(), memory_name)
     if isinstance(outcome, verbs.Proposed):
-        if outcome.proposal is None:
+        if outcome.withdrawn:
             return (
                 f"Your pending proposal to create '{normalize_name(memory_name)}' is withdrawn; "
                 "nothing else changed."
             )
+        assert outcome.proposal is not None
         return outcome.proposal.told()
     told = f"Memory '{outcome.change.memory}' deleted."
     return told + (f" {'; '.join(outcome.notes)}; fix them or say so." if outcome.notes else "")

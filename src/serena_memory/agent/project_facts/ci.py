@@ -131,7 +131,8 @@ def read_ci(project: Project) -> None:
     paths = ci_paths(project)
     called = _called_workflows(project, paths)
     for rel in paths:
-        project.sheet.ci_files.append(rel)
+        if not _is_reusable(project, rel):
+            project.sheet.ci_files.append(rel)
         for line in _lines(project, rel, called):
             kind = _pattern_kind(project.sheet, line) or classify_command(line)
             kind = kind or _own_script_kind(project, line)
@@ -427,6 +428,17 @@ def _is_versions(key: str, choices: list[str]) -> bool:
     """A matrix of the versions or machines one command runs on, not of the tasks it runs."""
     named = set(words(key)) & _VERSION_KEYS
     return bool(named) or all(_VERSION.match(choice) for choice in choices)
+
+
+def _is_reusable(project: Project, rel: str) -> bool:
+    """A workflow only other workflows call (``on: workflow_call``): no file to list, its
+    callers are, and what it runs is read with them (its ``uses:`` path is no command)."""
+    data = project.yaml(rel) if rel.startswith(".github/workflows/") else None
+    if not isinstance(data, dict):
+        return False
+    events = data.get("on", data.get(True))
+    names = [events] if isinstance(events, str) else events
+    return isinstance(names, (list, dict)) and list(names) == ["workflow_call"]
 
 
 def _runs_on_changes(data: dict[str, Any]) -> bool:

@@ -120,7 +120,8 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("yard", ""): "build", ("yardoc", ""): "build", ("wasm-pack", "test"): "test",
     ("wasm-pack", "build"): "build", ("cargo", "msrv"): "lint", ("manypkg", "check"): "lint",
     ("check-jsonschema", ""): "lint", ("validate-pyproject", ""): "lint",
-    ("slotscheck", ""): "lint",
+    ("slotscheck", ""): "lint", ("golint", ""): "lint", ("markdownlint-cli2", ""): "lint",
+    ("betteralign", ""): "lint",
     ("poetry", "check"): "lint", ("zensical", "build"): "build", ("jekyll", "build"): "build",
     ("astro", "build"): "build", ("vitepress", "build"): "build", ("vite", "build"): "build",
     ("docusaurus", "build"): "build", ("hugo", ""): "build", ("zola", "build"): "build",
@@ -380,9 +381,12 @@ def program(line: str) -> str:
 
 def _as_tool(words: list[str]) -> list[str]:
     """``cargo +stable check`` is a toolchain's cargo; ``pnpm playwright install`` runs
-    the tool's own command from the project's dependencies."""
+    the tool's own command from the project's dependencies; ``go run
+    mvdan.cc/gofumpt@latest`` runs gofumpt."""
     if words[:1] == ["cargo"] and words[1:2] and words[1].startswith("+"):
         return [words[0], *words[2:]]
+    if words[:2] == ["go", "run"] and "@" in "".join(words[2:3]):
+        return [words[2].split("@", 1)[0].rsplit("/", 1)[-1], *words[3:]]  # a tool's module
     tool = (words[1], words[2] if len(words) > 2 else "") if len(words) > 1 else ("", "")
     return words[1:] if words[:1] in (["pnpm"], ["yarn"]) and tool in _TOOLS else words
 
@@ -440,14 +444,23 @@ def installs_own(words: list[str], own: frozenset[str]) -> bool:
     in module ``example.com/x``: the published program put on the system, no set-up."""
     if not own or not installs_tool(words):
         return False
-    target = next((w for w in words[2:] if not w.startswith("-")), "").split("@", 1)[0]
+    target = _installed(words)
+    if not target:
+        return words[:2] == ["cargo", "install"]  # `cargo install --no-default-features`
     return any(target == name or target.startswith(name + "/") for name in own)
 
 
+def _installed(words: list[str]) -> str:
+    """What ``go install``/``cargo install`` installs, its version aside ('' for none)."""
+    return next((w for w in words[2:] if not w.startswith("-")), "").split("@", 1)[0]
+
+
 def _install_kind(words: list[str]) -> str | None:
-    """A tool's install sets up; ``go install ./cmd/task`` builds the project's program."""
+    """A tool's install sets up, but not a maintainer's tool's (``go install
+    golang.org/x/vuln/cmd/govulncheck@latest``, a security scanner); ``go install
+    ./cmd/task`` builds the project's program."""
     if installs_tool(words):
-        return "setup"
+        return None if is_never(_installed(words).rsplit("/", 1)[-1]) else "setup"
     return "build" if words[:2] == ["go", "install"] else None
 
 

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from serena_memory.agent.project_facts.ci import own_script_text, script_lines
 from serena_memory.agent.project_facts.commands import (
     classify_command,
+    installs_own,
     unwrap,
     without_environment,
 )
@@ -449,6 +450,8 @@ def read_docs(project: Project) -> None:
     for kind, line in _documented(project, guides):
         if line in known or added.get(kind, 0) >= MAX_PER_KIND or line in scripts.bodies:
             continue  # a tool typed as a script runs it (`vitest` for `"test": "vitest"`)
+        if installs_own(line.split(), sheet.own_packages):
+            continue  # `cargo install gitui --locked` in gitui's README: a user's install
         head = line.split(" -- ", 1)[0]
         if forms.get(head, 0) >= MAX_FORMS:
             continue  # `npm run build -- --amd`, `-- --slim`...: a few forms say how

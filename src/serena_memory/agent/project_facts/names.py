@@ -30,8 +30,9 @@ NEVER = frozenset(
      "linkcheck"}
 )  # fmt: skip
 # what a task led by a test word may do to the tests' own data: `test-snapshot-update`,
-# `test:build:version` (they release nothing)
-_TESTS_MAY = frozenset({"snapshot", "update", "version", "upgrade"})
+# `test:build:version` (they release nothing), or test besides the sources: `test:dist`
+# runs the tests on the package built
+_TESTS_MAY = frozenset({"snapshot", "update", "version", "upgrade", "dist"})
 # (kind, words), checked in this order: `format-check` is a format task, `test:types` a
 # type check, `lint:check` a lint
 _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (

@@ -53,31 +53,34 @@ def _scan(text: str) -> dict[str, str | None]:
     """Each task the Rakefile defines, with its library's kind (None for a plain task)."""
     found: dict[str, str | None] = {}
     namespace = ""
+    guarded = False  # in a top-level `begin ... rescue LoadError` (a library may be missing)
     for line in text.splitlines():
         if len(line) > MAX_LINE:
             continue
         opened = _NAMESPACE.match(line)
         if opened or line.startswith("end"):
             namespace = f"{opened.group(1)}:" if opened else ""
+            guarded = False
             continue
-        required = _REQUIRE.match(line)
+        guarded = guarded or line.rstrip() == "begin"
+        required = _REQUIRE.match(line.strip() if guarded else line)
         found.update(_REQUIRED_TASKS.get(required.group(1), {}) if required else {})
-        name, kind = _task(line, namespace)
+        name, kind = _task(line, namespace, guarded)
         if name and name != "default":
             found[name] = kind or found.get(name)
     return found
 
 
-def _task(line: str, namespace: str) -> tuple[str | None, str | None]:
+def _task(line: str, namespace: str, guarded: bool = False) -> tuple[str | None, str | None]:
     """The task a line defines: ``task :x`` at the top level (``ns:x`` indented in a
-    namespace), or a task class's (``Rake::TestTask.new`` is ``test``), with the kind of
-    what the class runs."""
+    namespace), or a task class's (``Rake::TestTask.new`` is ``test``, indented in a
+    ``begin`` block too), with the kind of what the class runs."""
     match = _TASK.match(line)
     if match and (namespace or not match.group(1)):
         name = next(g for g in match.groups()[1:] if g)
         return (f"{namespace}{name}" if match.group(1) else name), None
     made = _TASK_CLASSES.match(line)
-    if made is None or bool(namespace) != line[:1].isspace():
+    if made is None or (bool(namespace) != line[:1].isspace() and not guarded):
         return None, None
     default, kind = _LIBRARY_TASKS[made.group(1)]
     return f"{namespace}{made.group(2) or default}", kind

@@ -500,6 +500,8 @@ def _prose_paths(number: int, plain: str) -> list[tuple[int, int, Mention]]:
         patterns.append(_PROSE_NAME)
     for pattern in patterns:
         for match in pattern.finditer(plain):
+            if _pattern_end(plain, match):
+                continue
             mentions = _prose_match(number, match, pattern is _PROSE_NAME)
             if plain.endswith("](", 0, match.start()):
                 mentions = _linked(number, match.group(1), mentions)
@@ -511,6 +513,15 @@ def _prose_paths(number: int, plain: str) -> list[tuple[int, int, Mention]]:
                 m = Mention(number, match.group(1), PATH, target[0], weak=True)
                 out.append((match.start(), match.end(), m))
     return out
+
+
+def _pattern_end(plain: str, match: re.Match[str]) -> bool:
+    """Whether a name is the end of a pattern after its ``*`` (``_test.go`` of "tests
+    alongside code (*_test.go)"), not a name in emphasis (``*_config.yml*``,
+    ``**package.json確認**``)."""
+    start, end = match.span()
+    star = plain[max(0, start - 2) : start]
+    return star[-1:] == "*" and star != "**" and plain[end : end + 1] != "*"
 
 
 def _linked(number: int, written: str, mentions: list[Mention]) -> list[Mention]:

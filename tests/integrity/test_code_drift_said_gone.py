@@ -168,3 +168,16 @@ def test_a_folder_not_currently_present_consolidated_or_a_patterns_end_is_no_dri
     commit(repo, "no plan")
     # only the files the memory says are there; names in emphasis are names
     assert set(by_mention(findings(repo))) == {"lib/plan/plan.go", "plan_test.go", "plan.go"}
+
+
+def test_a_glob_the_gitignore_lists_now_names_local_files(repo: Path) -> None:
+    write(repo, "models/vae_best.bson", "weights\n")
+    write(repo, "models/.gitkeep", "")
+    write(repo, "data/runs.csv", "a,b\n")
+    memory(repo, "models", "### Checkpoints (`models/*.bson`)\n- Runs in `data/*.csv`.\n")
+    commit(repo)
+    git(repo, "rm", "-q", "models/vae_best.bson", "data/runs.csv")
+    write(repo, ".gitignore", "models/*.bson\n")
+    commit(repo, "keep checkpoints local")
+    # the checkpoints are kept on disk now; the runs are gone
+    assert set(by_mention(findings(repo))) == {"data/*.csv"}

@@ -96,6 +96,16 @@ def imported(line: str) -> Iterator[str]:
             yield spec
 
 
+_INCLUDE = re.compile(r"""^\s*include\(\s*"([\w./-]+\.jl)"\s*\)""")
+"""A file Julia loads into the code that runs it: ``include("Simulation.jl")``."""
+
+
+def included(line: str) -> list[str]:
+    """The file a line of Julia includes, as written (none: no ``include`` call)."""
+    found = _INCLUDE.match(line) if "include" in line else None
+    return [found.group(1)] if found else []
+
+
 _PY_FROM = re.compile(
     r"\bfrom\s+(\.+[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\s+import\s"
 )

@@ -159,3 +159,51 @@ def test_a_name_only_archived_copies_have_is_not_found_in_them(repo: Path) -> No
     assert told[(2, "run_framework.py")] == "missing"
     assert (4, "archive/old/run_framework.py") not in told  # written into the archive
     assert (3, "lint.py") not in told  # found outside an archive
+
+
+def test_a_julia_script_run_with_an_option_and_julia_packages_written_like_files(
+    repo: Path,
+) -> None:
+    write(repo, "src_julia/main.jl", 'include("Simulation.jl")\n')
+    write(repo, "src_julia/Simulation.jl", "module Simulation end\n")
+    write(repo, "src_julia/Agents.jl", "module Agents end\n")
+    memory(
+        repo,
+        "commands",
+        "- **Flux.jl**: neural networks; **HDF5.jl** for logs; solved with ForwardDiff.jl\n"
+        "- `Simulation.jl` holds the loop.\n\n"
+        "```bash\ncd src_julia && julia --project=. main.jl\n```\n"
+        '```julia\ninclude("Agents.jl")  # in the REPL\n```\n',
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "-r", "src_julia")
+    commit(repo, "rewrite in src/")
+    told = _told(findings(repo))
+    assert told["main.jl"][0] == "missing"  # the script julia runs, after its option
+    assert told["Simulation.jl"][0] == "missing"  # a package's form, but git knew the file
+    assert not {"Flux.jl", "HDF5.jl", "ForwardDiff.jl"} & set(told)  # packages, no files
+    assert told["Agents.jl"][0] == "missing"  # the file Julia includes
+    assert list(command_names("julia --project=. main.jl")) == [("main.jl", False)]
+    assert list(command_names("FOO=1 python x.py")) == []  # an assignment first
+
+
+def test_a_block_left_open_to_the_end_is_read_and_the_prose_after_it_too(repo: Path) -> None:
+    for name in ("lib/action/comment.sh", "lib/action/binary.sh", "lib/plan/parser.go"):
+        write(repo, name, "# code\n")
+    memory(
+        repo,
+        "structure",
+        "## Root\n```\nstrata/\n├── lib/\n│   ├── action/   # shell modules\n"
+        "│   └── plan/     # plan parsing\n└── main.go\n\n## Components\n\n"
+        "### GitHub Action (lib/action/)\n- Modular shell scripts\n",
+    )
+    memory(repo, "commands", "## Run\n```bash\npython tools/gen.py\n")  # open to the end
+    write(repo, "tools/gen.py", "print(1)\n")
+    commit(repo)
+    git(repo, "rm", "-q", "-r", "lib/action", "tools")
+    commit(repo, "simplify the action")
+    told = _told(findings(repo))
+    assert told["action/"][0] == "missing"  # in the tree the memory never closed
+    assert told["lib/action/"][0] == "missing"  # in the prose after it
+    assert told["tools/gen.py"][0] == "missing"  # a block with no prose after it
+    assert "plan/" not in told

@@ -383,3 +383,32 @@ def test_code_under_a_comment_that_says_it_is_wrong_is_no_claim(repo: Path) -> N
     commit(repo, "the organisation's package")
     told = {f["line"] for f in findings(repo)}
     assert told == {3}
+
+
+def test_a_folder_copied_below_a_new_one_edited_and_its_original_deleted_later(
+    repo: Path,
+) -> None:
+    files = {"app/main.py": "app = 1\n", "app/core/a.py": "A = 1\n", "app/core/b.py": "B = 1\n"}
+    for path, text in files.items():
+        write(repo, "server/" + path, text)
+    write(repo, "lib/util.py", "U = 1\n")
+    commit(repo)
+    mv(repo, "server", "backend")  # the copies' places were reached by a rename once
+    commit(repo, "rename the server")
+    mv(repo, "backend/app", "app")  # the backend goes up, and later back down
+    memory(
+        repo,
+        "layout",
+        "- `app/main.py` serves.\n- `app/core/`: `a.py` and `b.py`.\n- `lib/util.py` helps.\n",
+    )
+    commit(repo, "flatten")
+    for path, text in files.items():
+        write(repo, "backend/" + path, text + "EDITED = True\n")  # a copy, then edited
+    commit(repo, "copy the app below backend")
+    git(repo, "rm", "-q", "-r", "app", "lib")
+    commit(repo, "clean up")
+    told = _told(findings(repo))
+    assert told["app/main.py"] == ("moved", "backend/app/main.py")
+    assert told["app/core/"] == ("moved", "backend/app/core/")
+    assert told["a.py"] == ("moved", "backend/app/core/a.py")
+    assert told["lib/util.py"] == ("missing", None)  # nothing took its path

@@ -145,3 +145,39 @@ def test_a_deleted_files_commit_is_still_told_after_the_memory_changed(repo: Pat
     note = by_mention(findings(repo))["src/gone.py"]["note"]
     assert note.startswith("already gone when the memory last changed (deleted in commit ")
     assert deleting[:10] in note
+
+
+def test_a_folder_not_currently_present_consolidated_or_a_patterns_end_is_no_drift(
+    repo: Path,
+) -> None:
+    write(repo, "src_julia/main.jl", "main() = 1\n")
+    write(repo, "lib/plan/plan.go", "package plan\n")
+    commit(repo)
+    git(repo, "rm", "-q", "-r", "src_julia")
+    write(repo, "core/run.jl", "run() = 2\n")  # rewritten, no rename
+    memory(
+        repo,
+        "guidelines",
+        "- Keep experimental work in `experiments/` (not currently present here).\n"
+        "- Previous structure (`src_julia/`) has been consolidated into `core/`.\n"
+        "- Unit tests alongside code (*_test.go), like *plan_test.go*.\n"
+        "- The plan code: `lib/plan/plan.go`.\n1. **plan.go確認**\n",
+    )
+    commit(repo, "one core")
+    git(repo, "rm", "-q", "-r", "lib")
+    commit(repo, "no plan")
+    # only the files the memory says are there; names in emphasis are names
+    assert set(by_mention(findings(repo))) == {"lib/plan/plan.go", "plan_test.go", "plan.go"}
+
+
+def test_a_glob_the_gitignore_lists_now_names_local_files(repo: Path) -> None:
+    write(repo, "models/vae_best.bson", "weights\n")
+    write(repo, "models/.gitkeep", "")
+    write(repo, "data/runs.csv", "a,b\n")
+    memory(repo, "models", "### Checkpoints (`models/*.bson`)\n- Runs in `data/*.csv`.\n")
+    commit(repo)
+    git(repo, "rm", "-q", "models/vae_best.bson", "data/runs.csv")
+    write(repo, ".gitignore", "models/*.bson\n")
+    commit(repo, "keep checkpoints local")
+    # the checkpoints are kept on disk now; the runs are gone
+    assert set(by_mention(findings(repo))) == {"data/*.csv"}

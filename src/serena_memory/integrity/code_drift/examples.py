@@ -132,14 +132,21 @@ _MADE_UP_STEM = re.compile(
 the same in a naming rule (``_name.py``, ``test_name.py``, ``name.spec.ts``)."""
 
 
+_LIBRARY_ENDS = (".js", ".jl")
+"""How a library's name written like a file ends: ``Passport.js``, a Julia package's
+``Flux.jl``."""
+
+
 def may_be_made_up(path: str) -> bool:
     """Whether a path may name no file of the project but a library or a stand-in: a
-    library's name written like a file (``Passport.js``: a capital and ``.js``) or a
+    library's name written like a file (``Passport.js``: a capital and ``.js``; a Julia
+    package, ``Flux.jl``: a capital and ``.jl``) or a
     stand-in stem (``foo.py``, ``my-component.tsx``, ``isX.js``). Such a name is a claim only
     when git knew the file."""
     last = path.rstrip("/").rsplit("/", 1)[-1]
     stem = last.split(".", 1)[0]
-    library = "/" not in path and last.endswith(".js") and last[:1].isupper() and "." not in stem
+    library = "/" not in path and last.endswith(_LIBRARY_ENDS) and last[:1].isupper()
+    library = library and "." not in stem
     # a word with one capital for any name (`src/lib/isX.js`, `useX.ts`): a naming rule
     return library or bool(_MADE_UP_STEM.match(stem) or STAND_IN_WORD.match(stem))
 

@@ -15,7 +15,8 @@ def fence_roles(lines: list[str]) -> list[str]:
     prose (''). A block the memory left open is closed where its prose goes on: before a
     heading (after a blank line) that the next fence follows right after it, or before
     the first such heading of a block a fence with a language ends (```` ```bash ````
-    opens a block, it never closes one); else a fence closes the block."""
+    opens a block, it never closes one) or the end of the memory ends; else a fence
+    closes the block."""
     roles = [""] * len(lines)
     fence: str | None = None
     start = 0
@@ -35,7 +36,23 @@ def fence_roles(lines: list[str]) -> list[str]:
             fence, start, roles[i] = opened.group(1), i, OPEN
             continue
         roles[i] = IN
+    if fence is not None:
+        _close_at_end(lines, roles, start)
     return roles
+
+
+def _close_at_end(lines: list[str], roles: list[str], start: int) -> None:
+    """A block left open to the end of the memory (from ``start``): closed before its
+    first heading after a blank line, where the prose goes on, else at the end."""
+    headings = [
+        i
+        for i in range(start + 2, len(lines))
+        if _MD_HEADING.match(lines[i]) and not lines[i - 1].strip()
+    ]
+    if headings:
+        cut = headings[0]
+        roles[cut - 1] = CLOSE  # the blank line before the heading
+        roles[cut:] = [""] * (len(lines) - cut)
 
 
 _MD_HEADING = re.compile(r"^#{1,6}\s+\S")

@@ -96,6 +96,16 @@ def imported(line: str) -> Iterator[str]:
             yield spec
 
 
+_INCLUDE = re.compile(r"""^\s*include\(\s*"([\w./-]+\.jl)"\s*\)""")
+"""A file Julia loads into the code that runs it: ``include("Simulation.jl")``."""
+
+
+def included(line: str) -> list[str]:
+    """The file a line of Julia includes, as written (none: no ``include`` call)."""
+    found = _INCLUDE.match(line) if "include" in line else None
+    return [found.group(1)] if found else []
+
+
 _PY_FROM = re.compile(
     r"\bfrom\s+(\.+[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\s+import\s"
 )
@@ -241,7 +251,7 @@ def _command_words(line: str) -> list[str] | None:
     if "." not in line and "/" not in line:
         return None
     code = line.split("#", 1)[0]
-    if _IMPORT.search(code) or "=" in code or "(" in code:
+    if _IMPORT.search(code) or "=" in _OPTION_VALUE.sub("", code) or "(" in code:
         return None
     words = code.split()
     while len(words) > 1 and words[0] in _RUNNERS:
@@ -329,9 +339,12 @@ _INTERPRETERS = frozenset(
         "bun",
         "tsx",
         "ts-node",
+        "julia",
     ]
 )
 """Commands whose first argument is the script they run."""
+_OPTION_VALUE = re.compile(r"(?<!\S)--?[A-Za-z][\w-]*=\S*")
+"""An option given its value with ``=`` (``julia --project=. main.jl``): no assignment."""
 _COMMAND = re.compile(r"^[a-z][\w.+-]*$")
 """A command's name as typed (``python``, ``pip``, ``ls``), not a path nor a sentence."""
 _BARE_FILE = re.compile(r"^[\w-]+(?:\.[\w-]+)*\.[A-Za-z0-9]+$")

@@ -49,6 +49,7 @@ class GitPast:
     deleted: dict[str, tuple[str, float]] = field(default_factory=dict)  # path -> commit, time
     changes: dict[str, list[float]] = field(default_factory=dict)  # path -> commit times
     seen: set[str] = field(default_factory=set)
+    left: dict[str, list[float]] = field(default_factory=dict)  # path -> deleted or renamed away
     note: str = ""  # why the history is missing although this is a work tree
     by_name: dict[str, list[str]] | None = field(default=None, repr=False)  # name -> seen
     arrived: dict[str, tuple[str, str, float]] = field(default_factory=dict)  # new -> old
@@ -182,8 +183,10 @@ class GitPast:
                 if letter == "R":
                     self._rename(old, path, commit, when)
                     renames.append((old, path))
+                    self.left.setdefault(old, []).append(when)
             if letter == "D":
                 gone.append(path)
+                self.left.setdefault(path, []).append(when)
                 self._deleted(path, old_blob, commit, when)
             else:
                 if letter == "A":
@@ -257,11 +260,34 @@ class GitPast:
             if path not in self.renamed and other not in self._left and other not in self.renamed:
                 self._rename(path, other, commit, when)  # deleted, its content added later
         self._left, self._made, self._came, self._readded = {}, {}, {}, {}
+        self._copied_below()
+
+    def _copied_below(self) -> None:
+        """The files deleted that no rename took, whose whole path one file took below a
+        new folder while they were still there (``app/main.py`` copied to
+        ``backend/app/main.py``, the copy edited, then ``app/`` deleted): a folder copied
+        whole and its original cleaned up later is a move, though the contents differ."""
+        for path, (commit, when) in list(self.deleted.items()):
+            times = self.changes.get(path) or [when]
+            if "/" not in path or path in self.renamed or max(times) > when:
+                continue  # a root file's name says too little; a file made again is there
+            made = min(times)
+            copies = [c for c in self.ending_with(path) if made < self._arrival(c, when) <= when]
+            if len(copies) == 1:
+                self._rename(path, copies[0], commit, when)
+
+    def _arrival(self, path: str, when: float) -> float:
+        """When the file at ``path`` that was there at ``when`` came (inf: none was)."""
+        gone = max((t for t in self.left.get(path, ()) if t <= when), default=float("-inf"))
+        times = [t for t in self.changes.get(path, ()) if gone < t <= when]
+        return min(times) if times and gone < when else float("inf")
 
     def _rename(self, old: str, new: str, commit: str, when: float) -> None:
-        """A rename git saw (the newest of a path is kept: the walk is newest first)."""
-        self.renamed.setdefault(old, (new, commit, when))
-        self.arrived.setdefault(new, (old, commit, when))
+        """A rename git saw (the newest of a path is kept: the walk is newest first, and a
+        move found after it may be newer than one it saw)."""
+        for table, key, value in ((self.renamed, old, new), (self.arrived, new, old)):
+            if key not in table or table[key][2] < when:
+                table[key] = (value, commit, when)
 
     def before(self, path: str, when: float) -> tuple[str, str] | None:
         """(where the file at ``path`` was at ``when``, the commit of its newest rename)

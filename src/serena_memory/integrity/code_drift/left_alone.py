@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from serena_memory.integrity.code_drift.code_report import MISSING, CodeFinding
+from serena_memory.integrity.code_drift.forms import GLOB
 from serena_memory.integrity.code_drift.git import GitUnavailable, run_git
 from serena_memory.integrity.code_drift.local_paths import (
     created_folders,
@@ -29,6 +30,14 @@ def _is_missing_path(f: CodeFinding) -> bool:
     return f.kind == PATH and f.status == MISSING
 
 
+def _asked(f: CodeFinding) -> tuple[str, ...]:
+    """What is asked of a missing path: its target, and for a glob the glob as written
+    too (``models/*.bson``, a pattern the ``.gitignore`` lists: checkpoints kept local)."""
+    if f.form != GLOB:
+        return (f.target,)
+    return (f.target, f.mention.removeprefix("./"))
+
+
 class LeftAlone:
     """Which missing paths one project leaves alone (its names and created folders read
     once)."""
@@ -42,14 +51,14 @@ class LeftAlone:
     ) -> list[CodeFinding]:
         """``findings`` without the missing paths left alone (but those ``kept`` keeps:
         gone since their memory was written)."""
-        targets = sorted({f.target for f in findings if _is_missing_path(f)})
+        targets = sorted({t for f in findings if _is_missing_path(f) for t in _asked(f)})
         alone = self.paths(targets) if targets else set()
         if not alone:
             return findings
         return [
             f
             for f in findings
-            if not (_is_missing_path(f) and f.target.rstrip("/") in alone)
+            if not (_is_missing_path(f) and any(t.rstrip("/") in alone for t in _asked(f)))
             or (kept is not None and kept(f))
         ]
 

@@ -44,6 +44,7 @@ from serena_memory.integrity.code_drift.fenced import (
     code_paths,
     command_names,
     imported,
+    included,
     jvm_name,
     normal_import,
     python_modules,
@@ -177,6 +178,8 @@ def extract(text: str) -> list[Mention]:
             section.read(line)
             listed = _listed(lists, number, line.rstrip(), _prose_line(number, line))
             found += _as_planned(section, listed)
+    if fence:  # left open to the end, with no prose after it
+        found += _as_planned(section, drawn_under(section.folder, fenced_mentions(block)))
     return _written_from(listed_gone(text, found, [role != "" for role in roles]))
 
 
@@ -365,6 +368,8 @@ def _loaded_code(number: int, line: str) -> list[Mention]:
     it takes from them, cargo's targets (weak: a block may sketch code still to be
     written)."""
     out = [replace(m, weak=True) for spec in imported(line) for m in _imports(number, spec)]
+    for name in included(line):
+        out += [replace(Mention(number, *f[:7]), weak=True) for f in path_fields(name) or ()]
     if (jvm := jvm_name(line)) is not None and (module := module_target(jvm)) is not None:
         out.append(Mention(number, jvm, PATH, module, form=MODULE, weak=True))
     for name in python_modules(line):
@@ -500,6 +505,8 @@ def _prose_paths(number: int, plain: str) -> list[tuple[int, int, Mention]]:
         patterns.append(_PROSE_NAME)
     for pattern in patterns:
         for match in pattern.finditer(plain):
+            if _pattern_end(plain, match):
+                continue
             mentions = _prose_match(number, match, pattern is _PROSE_NAME)
             if plain.endswith("](", 0, match.start()):
                 mentions = _linked(number, match.group(1), mentions)
@@ -511,6 +518,15 @@ def _prose_paths(number: int, plain: str) -> list[tuple[int, int, Mention]]:
                 m = Mention(number, match.group(1), PATH, target[0], weak=True)
                 out.append((match.start(), match.end(), m))
     return out
+
+
+def _pattern_end(plain: str, match: re.Match[str]) -> bool:
+    """Whether a name is the end of a pattern after its ``*`` (``_test.go`` of "tests
+    alongside code (*_test.go)"), not a name in emphasis (``*_config.yml*``,
+    ``**package.json確認**``)."""
+    start, end = match.span()
+    star = plain[max(0, start - 2) : start]
+    return star[-1:] == "*" and star != "**" and plain[end : end + 1] != "*"
 
 
 def _linked(number: int, written: str, mentions: list[Mention]) -> list[Mention]:

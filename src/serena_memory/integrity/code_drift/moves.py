@@ -221,6 +221,23 @@ def there_at(past: GitPast, path: str, when: float | None) -> bool:
     return when is None or not times or min(times) <= when
 
 
+def still_there_at(past: GitPast, path: str, when: float) -> bool:
+    """Whether git had a file at ``path`` at ``when`` and had not deleted it or renamed it
+    away by then (or had made it again since)."""
+    made = max((t for t in past.changes.get(path, ()) if t <= when), default=None)
+    gone = max((t for t in past.left.get(path, ()) if t <= when), default=None)
+    return made is not None and (gone is None or made > gone)
+
+
+def folder_held_at(past: GitPast, folder: str, when: float) -> bool:
+    """Whether a folder git knew held a file at ``when``: ``backend/app/`` emptied the
+    day before a memory was written and filled again months later held none then."""
+    head = folder.rstrip("/") + "/"
+    if not past.folder_there_at(head, when):
+        return False
+    return any(p.startswith(head) and still_there_at(past, p, when) for p in past.seen)
+
+
 def unsaid_moves(
     findings: list[CodeFinding], near: dict[tuple[str, int], list[str]]
 ) -> list[CodeFinding]:

@@ -75,15 +75,15 @@ _TAKEN_FROM = re.compile(
 _AUX = r"(?:(?:was|were|is|are|has\s+been|have\s+been|had\s+been|got|gets|being|been)\s+)"
 _ADVERB = r"(?:(?:now|since|also|already|then|recently|fully|completely|entirely|long)\s+)"
 _RIGHT_AFTER = re.compile(
-    r"^(?:\s*(?:,|and|or|&|`[^`]*`|\(|:|-|–|—|\#|//|※))*\s*(?:"
+    r"^(?:\s*(?:,|and|or|&|`[^`]*`|\(|\)|:|-|–|—|\#|//|※))*\s*(?:"
     rf"{_AUX}?{_ADVERB}?(?:{_TAKEN_OUT}|deprecated|gone|retired|superseded|obsolete"
-    r"|renamed|moved\s+(?:to|into|away)|no\s+longer)\b(?!\s+from\s+`)"
+    r"|renamed|moved\s+(?:to|into|away)|consolidated\s+in(?:to)?|no\s+longer)\b(?!\s+from\s+`)"
     rf"|{_AUX}{_ADVERB}?replaced\b"
     r"|(?:will|would|shall|is\s+to|are\s+to|to|must|should|needs?\s+to)\s+be\s+(?:added|created"
     r"|written|introduced|implemented|generated|built)\b"
     r"|(?:planned|todo|tbd|future|not\s+yet\b)"
     r"|(?:does|do|did)(?:n't|\s+not)\s+exist|(?:is|are)(?:n't|\s+not)\s+(?:there|present|yet)"
-    r"|not\s+(?:yet\s+)?(?:created|implemented|written|added|present)"
+    r"|not\s+(?:yet\s+|currently\s+)?(?:created|implemented|written|added|present)"
     r"|never\s+(?:created|written)"
     r"|unverified|unconfirmed|to\s+be\s+(?:confirmed|verified)"
     r"|要確認|未確認|確認中|待确认|未确认"
@@ -165,9 +165,9 @@ def _row_status_gone(line: str) -> bool:
 
 _CODE = re.compile(r"`[^`]*`")
 _CUE_TEXT = """without instead rather formerly previously lack absen remov delet drop deprecat
-    obsolete retired supersed replac renamed moved gone longer archiv todo fixme tbd plan yet will
-    not should must need going exist there present ~~ future later (was over verified confirmed
-    from:"""
+    obsolete retired supersed replac renamed moved consolidat gone longer archiv todo fixme tbd
+    plan yet will not should must need going exist there present ~~ future later (was over
+    verified confirmed from:"""
 _CUE_WORDS = (*_CUE_TEXT.split(), "to be", "used to", "never written", "never created")
 """Parts of the cue words: a line holding none of them (nor the word "no") has no mention
 said absent."""

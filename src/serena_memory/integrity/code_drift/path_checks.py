@@ -37,6 +37,7 @@ from serena_memory.integrity.code_drift.history import GitPast
 from serena_memory.integrity.code_drift.mentions import PATH, Mention
 from serena_memory.integrity.code_drift.moves import (
     Moves,
+    folder_held_at,
     known,
     missing_note,
     moved_folder,
@@ -296,10 +297,10 @@ class PathChecks:
         when none found now by that end was there then, and it was, and is gone."""
         past = self.past
         bare = name.rstrip("/")
-        if past.folder_there_at(resolved, when):
+        if folder_held_at(past, resolved, when):
             return None  # the folder found now was there then
         now = self.files.suffix_matches(name)
-        if any(past.folder_there_at(p, when) for p in now):
+        if any(folder_held_at(past, p, when) for p in now):
             return None
         gone = past.folder_there_at(bare, when) and not self.files.exists(name)
         return name if gone and past.had_folder(bare) else None

@@ -48,7 +48,7 @@ class Applied:
 @dataclass(frozen=True)
 class Proposed:
     """A change kept for review; no proposal when there was nothing to propose (an edit
-    that changes nothing) or a delete withdrew the agent's own pending creation."""
+    that changes nothing) or a delete withdrew a pending proposal that created the memory."""
 
     proposal: Proposal | None
     replacements: int = 0

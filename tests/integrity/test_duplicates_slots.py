@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.duplicates import find_duplicates
-from serena_memory.integrity.duplicates.slots import differ, kind, slot_keys, unit_at, units
+from serena_memory.integrity.duplicates.slot_compare import differ, restated
+from serena_memory.integrity.duplicates.slots import kind, slot_keys, unit_at, units
 from serena_memory.integrity.duplicates.write_comparison import write_note
 
 TAR = REPO_ROOT.parent / "shared" / "realworld" / "serena-projects.tar.gz"
@@ -113,6 +114,82 @@ def test_lines_alike_about_two_things_are_no_conflict(first: str, second: str) -
     assert report.conflicts == [], report.to_dict()
 
 
+# a value restated with the words next to it reworded, a word near it kept
+REWORDED = [
+    (
+        "- `APP_CONFIG`: path to the config file (default: ~/.config/app/server.yaml)",
+        "Default config location: /etc/app/server.yaml, read once at start.",
+        ("~/.config/app/server.yaml", "/etc/app/server.yaml"),
+    ),
+    (
+        "- The renderer dev server binds `127.0.0.1:1430` with a strict port.",
+        "When the port is taken, the renderer dev server (it wants `127.0.0.1:1420`,"
+        " strict port) fails at once.",
+        ("127.0.0.1:1430", "127.0.0.1:1420"),
+    ),
+    (
+        "- Refresh: POST `/api/v2/auth/token/refresh/` reads the HttpOnly cookie.",
+        "Token refresh is `POST /api/v2/accounts/token/refresh/`; it reads the cookie.",
+        ("/api/v2/auth/token/refresh/", "post /api/v2/accounts/token/refresh/"),
+    ),
+    (
+        "- The local scheduler cache keeps at most 10GB of month files.",
+        "Cache quota for the scheduler: 2GB; past it the oldest months are evicted.",
+        ("10gb", "2gb"),
+    ),
+    (
+        "Runtime: Bun, pinned by the root `packageManager` to `bun@1.3.11`.",
+        'The root package.json pins Bun:\n```json\n"packageManager": "bun@1.2.19",\n```',
+        ("bun@1.3.11", "bun@1.2.19"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("first", "second", "values"), REWORDED)
+def test_a_value_restated_with_the_words_next_to_it_reworded_is_a_conflict(
+    first: str, second: str, values: tuple[str, str]
+) -> None:
+    report = find_duplicates({"a": _memory("A", first), "b": _memory("B", second)})
+    [conflict] = report.conflicts
+    assert (conflict.first_value, conflict.second_value) == values
+
+
+# alike around a value, but about two things (the looser reading must stay quiet)
+APART_REWORDED = [
+    (
+        "**Method 2: Command Binding** (for help dialogs)",
+        "Pattern 4: Help Dialog (Command Binding)",
+    ),
+    (
+        "- Contracts: a shared Zod schema first in `libs/shared-types`, then the backend.",
+        "- Shared API payloads use the Zod schemas of `@acme/shared-types` first.",
+    ),
+    (
+        "- Recent migrations run by hand with `src/db/apply-00xx-*.ts` scripts.",
+        "- Migration 0018 ran by hand with `src/db/apply-0018-user-sessions.ts` scripts.",
+    ),
+    ("- **Atomicity**: 9/10, proven on three runs", "- Atomicity of the fix: 8/10 on three runs"),
+    (
+        "- Audio helpers live in `src/lib/audio/` (the worklet too).",
+        "- Audio helpers: `src/utils/webaudioutils.ts` holds the worklet.",
+    ),
+    (
+        "- **User guide**: `docs/reference/multi-vfo-user-guide.md` for the new panel.",
+        "- The user guide of the meter panel is `docs/reference/s-meter-user-guide.md`.",
+    ),
+    (
+        "- The pattern is repeated in 5 handlers of the scanner.",
+        "- Also repeated: the sudoers path, in 3 places of the scanner.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("first", "second"), APART_REWORDED)
+def test_lines_reworded_about_two_things_are_no_conflict(first: str, second: str) -> None:
+    report = find_duplicates({"a": _memory("A", first), "b": _memory("B", second)})
+    assert report.conflicts == [], report.to_dict()
+
+
 def test_a_key_with_a_value_in_many_memories_is_a_field_not_a_claim() -> None:
     memories = {
         f"lessons/{i}": _memory(f"Lesson {i}", f"- **Impact**: {i}/10 (critical for the team)")
@@ -170,6 +247,7 @@ def test_differ_is_symmetric(first: str, second: str) -> None:
             for va in (w for w, v in zip(a.words, a.values, strict=True) if v):
                 for vb in (w for w, v in zip(b.words, b.values, strict=True) if v):
                     assert differ(a, b, va, vb) == differ(b, a, vb, va)
+                    assert restated(a, b, va, vb) == restated(b, a, vb, va)
                     if va == vb or kind(va) != kind(vb):
                         assert not differ(a, b, va, vb)
 
@@ -181,6 +259,17 @@ def test_the_write_is_told_of_a_value_restated_in_other_words(store: MemoryStore
     note = write_note(store, "db", text)
     assert "contradicts memory 'stack'" in note
     assert "`17` here, `16` there" in note
+
+
+def test_the_write_is_told_of_a_value_restated_with_the_words_next_to_it_reworded(
+    store: MemoryStore,
+) -> None:
+    store.write("setup", _memory("Setup", REWORDED[0][0]))
+    text = _memory("Config", REWORDED[0][1])
+    store.write("config", text)
+    note = write_note(store, "config", text)
+    assert "contradicts memory 'setup'" in note
+    assert "/etc/app/server.yaml" in note
 
 
 def _benchmark() -> Any:

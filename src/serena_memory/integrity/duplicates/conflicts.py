@@ -14,7 +14,8 @@ from serena_memory.integrity.duplicates.buckets import bucket_pairs
 from serena_memory.integrity.duplicates.commands import option_held
 from serena_memory.integrity.duplicates.findings import Conflict
 from serena_memory.integrity.duplicates.named import value_named
-from serena_memory.integrity.duplicates.slots import SLOT_MARK, differ, value_of
+from serena_memory.integrity.duplicates.slot_compare import differ, restated
+from serena_memory.integrity.duplicates.slots import NEARBY, SLOT_MARK, value_of
 from serena_memory.integrity.duplicates.text import Statement
 
 if TYPE_CHECKING:
@@ -86,7 +87,7 @@ def _key_groups(arrays: list) -> list[tuple[list[int], Any]]:
     new_owner = np.concatenate(([True], (keys[1:] != keys[:-1]) | (owners[1:] != owners[:-1])))
     holders = np.bincount(group, weights=new_owner)
     varied = np.minimum.reduceat(every[:, 2], starts) != np.maximum.reduceat(every[:, 2], starts)
-    slot = every[starts, 1] >= SLOT_MARK
+    slot = (every[starts, 1] >= SLOT_MARK) & (every[starts, 1] & NEARBY == 0)
     field = (holders > MAX_KEY_MEMORIES) & slot
     with np.errstate(over="ignore"):  # a slot's place: its memory, unit and value, mixed
         wide = every.astype(np.uint64)
@@ -140,8 +141,10 @@ def _slot_conflict(
     ea: tuple[str, int, int], eb: tuple[str, int, int], parses: _Parses
 ) -> Conflict | None:
     """Two slots with the same words around them: a conflict when their units say the
-    same but for the value (:func:`.slots.differ`)."""
-    told = _line_conflict(ea, eb, parses)
+    same but for the value (:func:`.slot_compare.differ`; met by a word near the values,
+    :func:`.slot_compare.restated`)."""
+    loose = bool((ea[1] | eb[1]) & NEARBY)
+    told = None if loose else _line_conflict(ea, eb, parses)
     if told is not None:
         return told
     ua, ub = parses.unit(ea[0], ea[1]), parses.unit(eb[0], eb[1])
@@ -149,7 +152,7 @@ def _slot_conflict(
         return None
     va, vb = value_of(ua, ea[2]), value_of(ub, eb[2])
     if va is not None and vb is not None:
-        if not differ(ua, ub, va, vb):
+        if not (restated if loose else differ)(ua, ub, va, vb):
             return None
         return Conflict(ea[0], ua.line, ua.text, eb[0], ub.line, ub.text, va, vb)
     na, nb = value_named(ua, ea[2]), value_named(ub, eb[2])

@@ -10,11 +10,13 @@ its first word (a word with a digit, code in backticks, a path, a flag, an ident
 what a `KEY=value` sets) is a *slot*, keyed by a word next to it with a min-hash of the
 unit's other words (or all of them), and by the words on both sides: a few integers per
 slot, posted with the statements' keys, so that only slots that meet are compared.
-Those are compared closer (:func:`differ`): the values must be of one kind (two
+Those are compared closer (:func:`.slot_compare.differ`): the values must be of one kind (two
 versions, two flags of one name, two URLs of one host), neither may be in the other unit
 (a choice between two is no contradiction), no other value of the kind may differ on
 both sides, and the units must share most of their words. That leaves alone memories
-that merely mention the same tools, lists of names, records and examples.
+that merely mention the same tools, lists of names, records and examples. A slot is keyed
+too by each word near its value (:func:`window`): slots that meet only so are read by
+:func:`.slot_compare.restated`, looser about the words, stricter about the values.
 
 Pure Python on purpose: a write's note reads a few memories without numpy, and a unit
 compared is read again from its line alone (:func:`unit_at`).
@@ -24,7 +26,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from serena_memory.integrity.duplicates.text import MAX_STATEMENT_CHARS, NEGATIONS
@@ -42,10 +44,8 @@ _LINK = re.compile(r"\]\([^)\s]*\)")
 _MARKER = re.compile(r"^(?:[-*+>]|\d+[.)]|#+)[ \t]+")
 _SETTING = re.compile(r"([A-Za-z_][\w.]*)\s*=\s*[\"']?([^\s=\"']+)[\"']?")
 _ALTERNATIVES = re.compile(r"[^\W\d_]+(?:/[^\W\d_]+)+")
-_ZEROS = re.compile(r"(?<!\d)0+(?=\d)")
 _EXAMPLE = re.compile(r"\$|\{\w*\}|<\w+>|\byyyy|\bnnn|\bpath/to/|\bexample\b|\bfoo\b")
 _SERIAL = re.compile(r"[#-]?\d{7,}|[0-9a-f]{7,40}", re.IGNORECASE)
-_BOUND = re.compile(r"(?:[<>]=?|\^|~)\s*\d")
 _TICKET = re.compile(r"[A-Za-z]{2,}-\d+")  # `ADR-037`, `PRP-22`: a record cited
 _CAMEL = re.compile(r"[a-z][A-Z]")
 _MEM_SPAN = re.compile(r"`mem:[^`]*`")
@@ -99,16 +99,18 @@ _MIXES = [
 ]
 SLOT_MARK = 0x80000000
 TOKEN = 0xFFFFFFFF  # the middle column of a word's row (see .features): never a slot's
-_LINES = (1 << 27) - 1
+_LINES = (1 << 26) - 1
+NEARBY = 1 << 29
+"""Bit of a slot row's middle column: the row keys the slot by a word near its value
+(:data:`WINDOW`), not by the words next to it; such a slot is compared more loosely
+(:func:`.slot_compare.restated`)."""
+WINDOW = 3
+"""Words on each side of a value (past values of its kind) that also key its slot: a
+restatement in other words keeps a word near the value (`default config path: X`, `X is
+the config file's default`), if not the one next to it."""
+_NEARBY_SALT = 0x3C6EF372FE94F82B
 _SORTS = {"number": 0x51, "flag": 0x52, "url": 0x53, "path": 0x54, "file": 0x55, "opposite": 0x56}
 """The middle column of a key row that holds a slot (``SLOT_MARK | unit``)."""
-SHORT = 4
-"""A unit of this many words or fewer (besides the value) must be all in the other."""
-MIN_SHARED_NUMBER = 4
-"""Words two units with numbers (or flags) apart must share, one of them the word after
-both (its unit: `512 bytes`), however the rest was reworded."""
-SHARED_SHARE = 0.5
-"""Share of a longer unit's words (besides the value) the other must have."""
 
 
 @dataclass(slots=True)
@@ -380,7 +382,39 @@ def _slot_rows(
                 key = ((base + mixed) * 0xBF58476D1CE4E5B9 + k) & _MASK
                 rows.append((key >> 32, where, held))
     rows.append((((both * 0x94D049BB133111EB) & _MASK) >> 32, where, held))  # both sides
+    for j in window(sorts, i):
+        key = (((hashes[j] ^ salt) + _NEARBY_SALT) * 0x94D049BB133111EB) & _MASK
+        rows.append((key >> 32, where | NEARBY, held))
     return rows
+
+
+def window(
+    sorts: list[tuple[str, str] | None], i: int, sides: tuple[int, ...] = (-1, 1)
+) -> list[int]:
+    """Where the words near word ``i`` are: up to :data:`WINDOW` on each of its
+    ``sides``, past the values of its kind (a list of them is one place)."""
+    found = []
+    for step in sides:
+        j, taken = i + step, 0
+        while 0 <= j < len(sorts) and taken < WINDOW:
+            if sorts[j] != sorts[i]:
+                found.append(j)
+                taken += 1
+            j += step
+    return found
+
+
+def nearby(unit: Unit, value: str) -> set[str]:
+    """The words near each place ``value`` is in ``unit`` (:func:`window`), but short ones
+    (two letters say too little to tie two statements)."""
+    sorts = [kind(w) if v else None for w, v in zip(unit.words, unit.values, strict=True)]
+    return {
+        unit.words[j]
+        for i, word in enumerate(unit.words)
+        if word == value
+        for j in window(sorts, i)
+        if len(unit.words[j]) > 2 and unit.words[j] != value
+    }
 
 
 def _beside(hashes: list[int], sorts: list[tuple[str, str] | None], i: int, side: int) -> int:
@@ -392,178 +426,12 @@ def _beside(hashes: list[int], sorts: list[tuple[str, str] | None], i: int, side
     return hashes[j] if 0 <= j < len(hashes) else 0
 
 
-def _near(words: list[str], values: list[bool], i: int, step: int) -> str | None:
-    """The nearest word to ``words[i]`` on one side that is no value of its kind (what
-    is set, `TIMEOUT=30`; not the next of a list, `3.11, 3.12`), or None at the end."""
-    sort = kind(words[i])
-    j = i + step
-    while 0 <= j < len(words) and values[j] and kind(words[j]) == sort:
-        j += step
-    return words[j] if 0 <= j < len(words) else None
-
-
 def value_of(unit: Unit, held: int) -> str | None:
     """The value of ``unit`` whose key (:func:`slot_keys`) is ``held``, if it has one."""
     return next(
         (w for w, v in zip(unit.words, unit.values, strict=True) if v and _hash(w) == held),
         None,
     )
-
-
-def differ(a: Unit, b: Unit, value_a: str, value_b: str) -> bool:
-    """Whether two units say the same but ``value_a`` in one and ``value_b`` in the
-    other: values of one kind, neither in the other unit, no other value of the kind
-    apart, and the rest mostly shared (all of it, for a short unit)."""
-    return why_not(a, b, value_a, value_b) is None
-
-
-def why_not(a: Unit, b: Unit, value_a: str, value_b: str) -> str | None:
-    """Why two units with ``value_a`` and ``value_b`` do not contradict each other (None
-    when they do): what :func:`differ` tells, in words, for whoever tunes it."""
-    pair = _Pair(a, b, value_a, value_b)
-    for rule, reason in _RULES:
-        if rule(pair):
-            return reason
-    return _too_little_shared(pair)
-
-
-class _Pair:
-    """Two units and their values, as :func:`why_not`'s rules read them: the kind of the
-    values, each unit's other words, and the words next to the values in both."""
-
-    def __init__(self, a: Unit, b: Unit, value_a: str, value_b: str) -> None:
-        self.a, self.b, self.value_a, self.value_b = a, b, value_a, value_b
-        self.sort = kind(value_a)
-        self.mine, self.theirs = set(a.words) - {value_a}, set(b.words) - {value_b}
-        self.near = _neighbours(a, value_a) & _neighbours(b, value_b)
-
-
-def _same_or_unlike(p: _Pair) -> bool:
-    """The same value twice says nothing new; values of two kinds are not one changed."""
-    return p.value_a == p.value_b or p.sort != kind(p.value_b)
-
-
-def _not_opposites(p: _Pair) -> bool:
-    """`true` / `off` are words of two settings, not one set two ways."""
-    return p.sort[0] == "opposite" and frozenset((p.value_a, p.value_b)) not in OPPOSITES
-
-
-def _two_places(p: _Pair) -> bool:
-    """Paths alike neither at their start nor at their end are two places, each said."""
-    return p.sort[0] == "path" and not _akin(p.value_a, p.value_b)
-
-
-def _plural_or_bound(p: _Pair) -> bool:
-    """`test` / `tests`, `ADR-3` / `ADR-003` are one value; `3.8+` holds `3.10`."""
-    return _plain(p.value_a) == _plain(p.value_b) or _open(p.value_a) != _open(p.value_b)
-
-
-def _one_more_precise(p: _Pair) -> bool:
-    """`1.8` / `1.8.2`: one says the other, more precisely."""
-    return _more_precise(p.value_a, p.value_b) or _more_precise(p.value_b, p.value_a)
-
-
-def _both_in_one(p: _Pair) -> bool:
-    """A unit that holds both values chooses between them or tells a change from one to
-    the other: what the other unit says is no contradiction of it."""
-    if p.value_b in p.mine or p.value_a in p.theirs:
-        return True
-    return _said_in(p.value_a, p.b) or _said_in(p.value_b, p.a)
-
-
-def _no_neighbour(p: _Pair) -> bool:
-    """Values with no word next to them alike are said of two things."""
-    return not p.near
-
-
-def _another_differs(p: _Pair) -> bool:
-    """Another value of the kind apart on both sides: the units say two statements (two
-    versions of two tools), not one with one value changed."""
-    mine_values = {w for w, v in zip(p.a.words, p.a.values, strict=True) if v} - {p.value_a}
-    theirs_values = {w for w, v in zip(p.b.words, p.b.values, strict=True) if v} - {p.value_b}
-    only_mine = any(kind(w) == p.sort for w in mine_values - p.theirs)
-    return only_mine and any(kind(w) == p.sort for w in theirs_values - p.mine)
-
-
-_RULES: tuple[tuple[Callable[[_Pair], bool], str], ...] = (
-    (_same_or_unlike, "the same value, or values of two kinds"),
-    (_not_opposites, "two words of opposites that are not each other's"),
-    (_two_places, "two paths with neither their first nor their last part alike: two places"),
-    (_plural_or_bound, "a plural, or a bound and a value in it (`3.8+`, `3.10`)"),
-    (_one_more_precise, "one says the other more precisely"),
-    (_both_in_one, "both values in one unit: a choice, or a change from one to the other"),
-    (_no_neighbour, "no word next to the one value next to the other"),
-    (_another_differs, "another value of the kind differs: another statement"),
-)
-""":func:`why_not`'s rules about the values and the words next to them, in order: the
-first that holds is the reason; when none does, what the units share decides."""
-_QUANTITIES = ("number", "flag", "opposite")
-"""Sorts of value that are a quantity or a setting: said with fewer words around them."""
-
-
-def _too_little_shared(p: _Pair) -> str | None:
-    """Why two units do not share words enough to say the same but for the value (None
-    when they do): a quantity with the word after it and :data:`MIN_SHARED_NUMBER` words
-    in common does; a unit of one word or two besides the value needs them all."""
-    smaller, larger = sorted((p.mine, p.theirs), key=len)
-    shared = smaller & larger
-    number = p.sort[0] in _QUANTITIES
-    after = {w for side, w in p.near if side > 0}
-    if number and after and len(shared) >= MIN_SHARED_NUMBER:
-        return None  # `512 bytes` / `2048 bytes`: one quantity, with a word more in common
-    if len(smaller) < 2:  # `Port: 8084` / `| Port | 8080 |`
-        ok = number and smaller == larger
-        return None if ok else "one word besides the value"
-    if len(smaller) == 2 and not number and smaller != larger:
-        return "too little said of a name to tell it apart (`Call X`, `Call Y`)"
-    return _too_little_of_longer(p, smaller, shared, number)
-
-
-def _too_little_of_longer(
-    p: _Pair, smaller: set[str], shared: set[str], number: bool
-) -> str | None:
-    """The rest of :func:`_too_little_shared`, for units of two words or more besides the
-    value: a command must be all in the other (said exactly), a short unit all but a
-    word for a quantity, a longer one :data:`SHARED_SHARE` of its words."""
-    if p.a.code and p.b.code:
-        return None if shared == smaller else "a command not all in the other"
-    if len(smaller) <= SHORT:  # of four words, one may be said otherwise, by a quantity
-        enough = len(shared) >= min(len(smaller), SHORT - 1 if number else SHORT)
-        return None if enough else "a short unit not all in the other"
-    if len(shared) < SHARED_SHARE * len(smaller):
-        return "too few words in common"
-    return None
-
-
-def _said_in(value: str, unit: Unit) -> bool:
-    """Whether a value (a name of four letters or more) is in a unit's text, within a
-    word (`WebGL` in `WebGL-based`)."""
-    return len(value) > 3 and kind(value)[0] != "number" and value in unit.text.casefold()
-
-
-def _akin(path_a: str, path_b: str) -> bool:
-    """Whether two paths start or end alike (`backend/a.Tests`, `backend/a.UnitTests`):
-    one place said two ways, not two places."""
-    parts_a = [p for p in path_a.split("/") if p.strip(".~")]
-    parts_b = [p for p in path_b.split("/") if p.strip(".~")]
-    if not parts_a or not parts_b:
-        return False
-    return parts_a[0] == parts_b[0] or parts_a[-1] == parts_b[-1]
-
-
-def _plain(value: str) -> str:
-    """A value as said either way: without a plural's `s` or leading zeros (`ADR-003`)."""
-    return _ZEROS.sub("", value.rstrip("s"))
-
-
-def _neighbours(unit: Unit, value: str) -> set[tuple[int, str | None]]:
-    """The words next to each place ``value`` is in ``unit`` (the nearest that is no
-    value), with their side."""
-    found = set()
-    for i, word in enumerate(unit.words):
-        if word == value:
-            found |= {(side, _near(unit.words, unit.values, i, side)) for side in (-1, 1)}
-    return {(side, word) for side, word in found if word is not None}
 
 
 def kind(value: str) -> tuple[str, str]:
@@ -584,16 +452,3 @@ def kind(value: str) -> tuple[str, str]:
     if _FILE.search(value):
         return "file", ""
     return "name", ""
-
-
-def _open(value: str) -> bool:
-    """Whether a value is a bound (`3.8+`, `>=1.2`, `^6`) rather than one value."""
-    return value.endswith("+") or _BOUND.match(value) is not None
-
-
-def _more_precise(short: str, long: str) -> bool:
-    """Whether ``long`` says ``short`` more precisely (`1.8` / `1.8.2`, `build.py` /
-    `scripts/build.py`, `pytest` / `pytest -q`, `NetworkError` / `NetworkError: ...`)."""
-    if long.startswith(short) and not long[len(short) : len(short) + 1].isalnum():
-        return True
-    return long.endswith("/" + short)

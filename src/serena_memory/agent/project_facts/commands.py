@@ -121,7 +121,7 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("wasm-pack", "build"): "build", ("cargo", "msrv"): "lint", ("manypkg", "check"): "lint",
     ("check-jsonschema", ""): "lint", ("validate-pyproject", ""): "lint",
     ("slotscheck", ""): "lint", ("golint", ""): "lint", ("markdownlint-cli2", ""): "lint",
-    ("betteralign", ""): "lint",
+    ("betteralign", ""): "lint", ("check-manifest", ""): "lint", ("karma", "start"): "test",
     ("poetry", "check"): "lint", ("zensical", "build"): "build", ("jekyll", "build"): "build",
     ("astro", "build"): "build", ("vitepress", "build"): "build", ("vite", "build"): "build",
     ("docusaurus", "build"): "build", ("hugo", ""): "build", ("zola", "build"): "build",
@@ -146,6 +146,9 @@ _OPTION_VALUES = {"--set": 2, "--justfile": 1, "--working-directory": 1}
 _COMPOSER_BIN = "vendor/bin/"
 _ENVIRONMENT_MANAGERS = frozenset({"hatch", "poetry", "pipenv", "pdm"})
 _BUILD_MODES = frozenset({"--release", "-r", "--profile=release"})
+# programs and runners' verbs whose next word is the script that runs: `bash x/release.sh`
+_RUNS_SCRIPT = frozenset({"bash", "sh", "zsh", "python", "python3", "node", "ruby", "perl",
+                          "bun", "deno", "tsx", "ts-node", "run", "exec", "source", "."})  # fmt: skip
 # tox's subcommands that show or set up its configuration rather than run an environment
 _TOX_INFO = frozenset({"list", "l", "config", "c", "depends", "de", "quickstart", "q",
                        "legacy", "le"})  # fmt: skip
@@ -485,11 +488,25 @@ def _installs_the_project(words: list[str]) -> bool:
 def is_never_line(line: str) -> bool:
     """A line that publishes, releases, deploys, bumps a version or scans for security
     (``cargo build --release`` builds with optimizations: it releases nothing)."""
-    lowered = " ".join(w for w in line.lower().split() if w not in _BUILD_MODES)
+    words = line.lower().split()
+    lowered = " ".join(
+        w for i, w in enumerate(words) if w not in _BUILD_MODES and not _given_path(words, i)
+    )
     return any(
         word in lowered
         for word in (" publish", "release", "deploy", "upload", "twine", "codeql", "zizmor")
     ) or is_never(" ".join(w for w in lowered.split()[:3] if _is_action_word(w, lowered)))
+
+
+def _given_path(words: list[str], index: int) -> bool:
+    """A path a program is given (``isort twine/ tests/``, ``pytest tests/test_upload.py``):
+    the files it works on, which say nothing of what it does; a script an interpreter runs
+    (``bash scripts/release.sh``) is the program."""
+    word = words[index]
+    top = word.split("/", 1)[0]
+    # a module or a URL (`github.com/goreleaser/goreleaser@latest`) names a package, no file
+    local = "/" in word and top in (".", "..") or "." not in top and ":" not in top
+    return index > 0 and "/" in word and local and words[index - 1] not in _RUNS_SCRIPT
 
 
 def _is_action_word(word: str, line: str) -> bool:

@@ -1,0 +1,113 @@
+"""What the fact sheet missed on set18 (labelled after the twelfth round), and on the sets
+read before it: a path given to a tool read as a release step (`isort twine/ tests/`, a
+`tests/test_upload.py`), tox's own Python (`{envpython} -m doc8`), check-manifest and
+karma known by their commands.
+
+The fixtures are short excerpts written in the shape of public projects' files (twine,
+faker, dayjs), cut down to the lines that matter."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from fact_support import project
+
+from serena_memory.agent.project_facts.commands import classify_command, is_never_line
+from serena_memory.agent.project_facts.tox import without_tox_paths
+
+TWINE_TOX = """\
+[tox]
+envlist = lint,types,py{310,311,312,313,314}
+
+[testenv]
+deps = pytest
+commands =
+    python -m coverage run -m pytest {posargs}
+
+[testenv:format]
+skip_install = True
+deps =
+    isort
+    black
+commands =
+    isort twine/ tests/
+    black twine/ tests/
+
+[testenv:lint]
+skip_install = True
+deps =
+    {[testenv:format]deps}
+    flake8
+commands =
+    isort --check-only --diff twine/ tests/
+    black --check --diff twine/ tests/
+    flake8 twine/ tests/
+"""
+
+
+def test_a_folder_named_like_a_release_tool_is_a_tools_argument(tmp_path: Path) -> None:
+    """twine's own sources live in `twine/`: formatting them releases nothing."""
+    sheet = project(tmp_path, {"pyproject.toml": "", "tox.ini": TWINE_TOX})
+    assert "isort twine/ tests/" in sheet.commands["format"]
+    assert "black --check --diff twine/ tests/" in sheet.commands["format"]
+    assert "flake8 twine/ tests/" in sheet.commands["lint"]
+
+
+def test_a_path_given_says_nothing_a_script_run_or_a_module_does() -> None:
+    assert classify_command("pytest tests/test_upload.py") == "test"
+    assert not is_never_line("python -m pytest tests/test_release.py")
+    assert is_never_line("bash scripts/release.sh")
+    assert is_never_line("./scripts/deploy.sh")
+    assert is_never_line("python -m twine upload dist/*")
+    assert is_never_line("go install github.com/goreleaser/goreleaser@latest")
+
+
+FAKER_TOX = """\
+[tox]
+envlist=py{310,311,312,313,314},flake8,checkmanifest,isort,doc8
+
+[testenv]
+deps = pytest
+commands =
+    coverage run --source=faker -m pytest {posargs}
+
+[testenv:checkmanifest]
+basepython = python
+deps =
+    check-manifest
+commands =
+    check-manifest
+
+[testenv:isort]
+deps =
+    isort
+commands =
+    {envpython} -m isort --check-only --diff .
+
+[testenv:doc8]
+deps = doc8
+commands =
+    {envpython} -m doc8
+"""
+
+
+def test_toxs_own_python_and_the_manifests_check(tmp_path: Path) -> None:
+    """faker's `doc8` environment runs `{envpython} -m doc8`: the environment's Python."""
+    sheet = project(tmp_path, {"setup.py": "", "tox.ini": FAKER_TOX})
+    assert "tox -e doc8" in sheet.commands["lint"]
+    assert "tox -e checkmanifest" in sheet.commands["lint"]
+    assert without_tox_paths("{envbindir}/pytest -x") == "pytest -x"
+    assert without_tox_paths("{env_python} -m mypy src") == "python -m mypy src"
+
+
+def test_karma_runs_tests(tmp_path: Path) -> None:
+    """dayjs runs its browser tests with `karma start` (on Sauce Labs' browsers)."""
+    scripts = {
+        "test": "jest --coverage",
+        "sauce": "npx karma start karma.sauce.conf.js",
+        "lint": "eslint src/*",
+    }
+    sheet = project(tmp_path, {"package.json": json.dumps({"scripts": scripts})})
+    assert "npm run sauce" in sheet.commands["test"]
+    assert classify_command("karma init") is None

@@ -1,10 +1,11 @@
 """What the fact sheet missed on set18 (labelled after the twelfth round), and on the sets
 read before it: a path given to a tool read as a release step (`isort twine/ tests/`, a
 `tests/test_upload.py`), tox's own Python (`{envpython} -m doc8`), check-manifest and
-karma known by their commands.
+karma known by their commands, a Makefile's literal variable written out (`ruff check
+$(sources)`).
 
 The fixtures are short excerpts written in the shape of public projects' files (twine,
-faker, dayjs), cut down to the lines that matter."""
+faker, dayjs, pydantic-settings), cut down to the lines that matter."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pathlib import Path
 from fact_support import project
 
 from serena_memory.agent.project_facts.commands import classify_command, is_never_line
+from serena_memory.agent.project_facts.makefile import literal_variables
 from serena_memory.agent.project_facts.tox import without_tox_paths
 
 TWINE_TOX = """\
@@ -111,3 +113,37 @@ def test_karma_runs_tests(tmp_path: Path) -> None:
     sheet = project(tmp_path, {"package.json": json.dumps({"scripts": scripts})})
     assert "npm run sauce" in sheet.commands["test"]
     assert classify_command("karma init") is None
+
+
+MAKEFILE = """\
+.DEFAULT_GOAL := all
+sources = pydantic_settings tests
+ifeq ($(OS),Windows_NT)
+EXE = .exe
+endif
+PYTHON ?= $(shell which python3)
+
+.PHONY: format
+format:
+\tuv run ruff check --fix $(sources)
+\tuv run ruff format $(sources)
+
+.PHONY: lint
+lint:
+\tuv run ruff check $(sources)
+\tuv run ruff format --check ${sources}
+
+.PHONY: mypy
+mypy:
+\tuv run mypy pydantic_settings $(EXE)
+"""
+
+
+def test_a_makefiles_literal_variable_is_written_out(tmp_path: Path) -> None:
+    """pydantic-settings' `lint` checks `$(sources)`: the folders the Makefile names."""
+    sheet = project(tmp_path, {"pyproject.toml": "", "Makefile": MAKEFILE})
+    assert "uv run ruff check pydantic_settings tests" in sheet.commands["lint"]
+    assert "uv run ruff format --check pydantic_settings tests" in sheet.commands["format"]
+    assert "uv run ruff format pydantic_settings tests" in sheet.commands["format"]
+    # set under a condition, or by a function: left out as before
+    assert literal_variables(MAKEFILE) == {"sources": "pydantic_settings tests"}

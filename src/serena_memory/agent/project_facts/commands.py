@@ -148,7 +148,8 @@ _ENVIRONMENT_MANAGERS = frozenset({"hatch", "poetry", "pipenv", "pdm"})
 _BUILD_MODES = frozenset({"--release", "-r", "--profile=release"})
 # programs and runners' verbs whose next word is the script that runs: `bash x/release.sh`
 _RUNS_SCRIPT = frozenset({"bash", "sh", "zsh", "python", "python3", "node", "ruby", "perl",
-                          "bun", "deno", "tsx", "ts-node", "run", "exec", "source", "."})  # fmt: skip
+                          "bun", "deno", "tsx", "ts-node", "run", "exec", "source",
+                          "."})  # fmt: skip
 # tox's subcommands that show or set up its configuration rather than run an environment
 _TOX_INFO = frozenset({"list", "l", "config", "c", "depends", "de", "quickstart", "q",
                        "legacy", "le"})  # fmt: skip

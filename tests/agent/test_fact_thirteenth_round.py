@@ -2,10 +2,10 @@
 read before it: a path given to a tool read as a release step (`isort twine/ tests/`, a
 `tests/test_upload.py`), tox's own Python (`{envpython} -m doc8`), check-manifest and
 karma known by their commands, a Makefile's literal variable written out (`ruff check
-$(sources)`).
+$(sources)`), a Go Makefile's `linters-install`, a line run by `cross-env`.
 
 The fixtures are short excerpts written in the shape of public projects' files (twine,
-faker, dayjs, pydantic-settings), cut down to the lines that matter."""
+faker, dayjs, pydantic-settings, validator), cut down to the lines that matter."""
 
 from __future__ import annotations
 
@@ -147,3 +147,46 @@ def test_a_makefiles_literal_variable_is_written_out(tmp_path: Path) -> None:
     assert "uv run ruff format pydantic_settings tests" in sheet.commands["format"]
     # set under a condition, or by a function: left out as before
     assert literal_variables(MAKEFILE) == {"sources": "pydantic_settings tests"}
+
+
+VALIDATOR_MAKEFILE = """\
+GOCMD=go
+
+linters-install:
+\t@golangci-lint --version >/dev/null 2>&1 || { \\
+\t\techo "installing linting tools..."; \\
+\t\tcurl -sfL https://raw.githubusercontent.com/golangci/golangci-lint/HEAD/install.sh| sh; \\
+\t}
+
+lint: linters-install
+\tgolangci-lint run
+
+test:
+\t$(GOCMD) test -cover -race ./...
+
+install:
+\tgo install ./cmd/validator
+
+.PHONY: test lint linters-install install
+"""
+
+
+def test_a_go_makefiles_install_of_its_linters_sets_up(tmp_path: Path) -> None:
+    """validator's `linters-install` installs golangci-lint; `install` puts the program on
+    the system, and sets nothing up."""
+    sheet = project(tmp_path, {"go.mod": "module example.com/v\n", "Makefile": VALIDATOR_MAKEFILE})
+    assert "make linters-install" in sheet.commands["setup"]
+    assert "make install" not in sheet.commands["setup"]
+
+
+def test_cross_env_runs_the_rest_of_its_line(tmp_path: Path) -> None:
+    """dayjs's `babel` script compiles its sources under `cross-env BABEL_ENV=build`."""
+    scripts = {
+        "test": "cross-env TZ=Pacific/Auckland jest test/timezone.test",
+        "babel": "cross-env BABEL_ENV=build babel src --out-dir esm --copy-files",
+    }
+    sheet = project(tmp_path, {"package.json": json.dumps({"scripts": scripts})})
+    assert "npm run babel" in sheet.commands["build"]
+    assert "npm test" in sheet.commands["test"]
+    assert classify_command("cross-env NODE_ENV=test jest") == "test"
+    assert classify_command("npm clean-install") == "setup"

@@ -90,6 +90,7 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("sphinx-build", ""): "build", ("mkdocs", "serve"): "run",
     ("hatch", "test"): "test", ("hatch", "build"): "build", ("hatch", "env"): "setup",
     ("uv", "sync"): "setup", ("npm", "ci"): "setup", ("npm", "install"): "setup",
+    ("npm", "clean-install"): "setup", ("npm", "install-clean"): "setup",
     ("pnpm", "install"): "setup", ("yarn", "install"): "setup", ("bun", "install"): "setup",
     ("bundle", "install"): "setup", ("poetry", "install"): "setup", ("pdm", "install"): "setup",
     ("go", "mod"): "setup", ("pre-commit", "install"): "setup", ("prek", "install"): "setup",
@@ -122,6 +123,7 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("check-jsonschema", ""): "lint", ("validate-pyproject", ""): "lint",
     ("slotscheck", ""): "lint", ("golint", ""): "lint", ("markdownlint-cli2", ""): "lint",
     ("betteralign", ""): "lint", ("check-manifest", ""): "lint", ("karma", "start"): "test",
+    ("babel", ""): "build",  # `babel src --out-dir lib` compiles the sources
     ("poetry", "check"): "lint", ("zensical", "build"): "build", ("jekyll", "build"): "build",
     ("astro", "build"): "build", ("vitepress", "build"): "build", ("vite", "build"): "build",
     ("docusaurus", "build"): "build", ("hugo", ""): "build", ("zola", "build"): "build",
@@ -146,6 +148,8 @@ _OPTION_VALUES = {"--set": 2, "--justfile": 1, "--working-directory": 1}
 _COMPOSER_BIN = "vendor/bin/"
 _ENVIRONMENT_MANAGERS = frozenset({"hatch", "poetry", "pipenv", "pdm"})
 _BUILD_MODES = frozenset({"--release", "-r", "--profile=release"})
+# programs that run the rest of the line: `time pytest`, `cross-env NODE_ENV=test jest`
+_PREFIXES = frozenset({"time", "cross-env"})
 # programs and runners' verbs whose next word is the script that runs: `bash x/release.sh`
 _RUNS_SCRIPT = frozenset({"bash", "sh", "zsh", "python", "python3", "node", "ruby", "perl",
                           "bun", "deno", "tsx", "ts-node", "run", "exec", "source",
@@ -340,8 +344,9 @@ def in_folder(line: str) -> tuple[str, str] | None:
 
 def _without_environment(words: list[str]) -> list[str]:
     """``TERM=unknown pytest`` is ``pytest``, and so are ``RUSTFLAGS="-D warnings" pytest``
-    (a quoted value of several words) and ``time pytest`` (timed)."""
-    while words and (_ENV_ASSIGNMENT.match(words[0]) or words[0] == "time" and len(words) > 1):
+    (a quoted value of several words), ``time pytest`` (timed) and ``cross-env TZ=UTC
+    jest`` (the variables set on every system)."""
+    while words and (_ENV_ASSIGNMENT.match(words[0]) or words[0] in _PREFIXES and words[1:]):
         value = words[0].partition("=")[2]
         quote = value[:1]
         words = words[1:]

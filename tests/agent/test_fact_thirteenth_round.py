@@ -2,10 +2,11 @@
 read before it: a path given to a tool read as a release step (`isort twine/ tests/`, a
 `tests/test_upload.py`), tox's own Python (`{envpython} -m doc8`), check-manifest and
 karma known by their commands, a Makefile's literal variable written out (`ruff check
-$(sources)`), a Go Makefile's `linters-install`, a line run by `cross-env`.
+$(sources)`), a Go Makefile's `linters-install`, a line run by `cross-env`, cargo's short
+names (`cargo c`) and tombi.
 
 The fixtures are short excerpts written in the shape of public projects' files (twine,
-faker, dayjs, pydantic-settings, validator), cut down to the lines that matter."""
+faker, dayjs, pydantic-settings, validator, gitui), cut down to the lines that matter."""
 
 from __future__ import annotations
 
@@ -190,3 +191,33 @@ def test_cross_env_runs_the_rest_of_its_line(tmp_path: Path) -> None:
     assert "npm test" in sheet.commands["test"]
     assert classify_command("cross-env NODE_ENV=test jest") == "test"
     assert classify_command("npm clean-install") == "setup"
+
+
+GITUI_MAKEFILE = """\
+.PHONY: check sort clippy-nightly
+
+check: fmt clippy sort
+
+sort:
+\ttombi format --check
+
+clippy-nightly:
+\tcargo +nightly c
+"""
+
+
+def test_cargos_short_names_and_tombi(tmp_path: Path) -> None:
+    """gitui's `sort` checks the TOML files' format with tombi; `cargo +nightly c` checks."""
+    sheet = project(
+        tmp_path,
+        {
+            "Cargo.toml": '[package]\nname = "gitui"\n',
+            "src/main.rs": "",
+            "Makefile": GITUI_MAKEFILE,
+        },
+    )
+    assert "make sort" in sheet.commands["format"]
+    assert "make clippy-nightly" in sheet.commands["typecheck"]
+    assert classify_command("cargo t --workspace") == "test"
+    assert classify_command("cargo b --release") == "build"
+    assert classify_command("tombi lint") == "lint"

@@ -129,6 +129,7 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("docusaurus", "build"): "build", ("hugo", ""): "build", ("zola", "build"): "build",
     ("yard", "server"): "run", ("mdbook", "build"): "build", ("mdbook", "serve"): "run",
     ("cargo", "semver-checks"): "lint",
+    ("tombi", "format"): "format", ("tombi", "lint"): "lint",  # TOML's formatter and linter
     # what a git hook runs on the files staged: the linters and formatters lint-staged
     # is configured with, prettier alone
     ("lint-staged", ""): "lint", ("pretty-quick", ""): "format",
@@ -148,6 +149,8 @@ _OPTION_VALUES = {"--set": 2, "--justfile": 1, "--working-directory": 1}
 _COMPOSER_BIN = "vendor/bin/"
 _ENVIRONMENT_MANAGERS = frozenset({"hatch", "poetry", "pipenv", "pdm"})
 _BUILD_MODES = frozenset({"--release", "-r", "--profile=release"})
+# cargo's own short names of its commands
+_CARGO_ALIASES = {"b": "build", "c": "check", "t": "test", "d": "doc", "r": "run"}
 # programs that run the rest of the line: `time pytest`, `cross-env NODE_ENV=test jest`
 _PREFIXES = frozenset({"time", "cross-env"})
 # programs and runners' verbs whose next word is the script that runs: `bash x/release.sh`
@@ -393,7 +396,9 @@ def _as_tool(words: list[str]) -> list[str]:
     the tool's own command from the project's dependencies; ``go run
     mvdan.cc/gofumpt@latest`` runs gofumpt."""
     if words[:1] == ["cargo"] and words[1:2] and words[1].startswith("+"):
-        return [words[0], *words[2:]]
+        words = [words[0], *words[2:]]
+    if words[:1] == ["cargo"] and words[1:2] and words[1] in _CARGO_ALIASES:
+        return ["cargo", _CARGO_ALIASES[words[1]], *words[2:]]  # `cargo c` checks
     if words[:2] == ["go", "run"] and "@" in "".join(words[2:3]):
         return [words[2].split("@", 1)[0].rsplit("/", 1)[-1], *words[3:]]  # a tool's module
     tool = (words[1], words[2] if len(words) > 2 else "") if len(words) > 1 else ("", "")

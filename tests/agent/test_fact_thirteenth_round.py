@@ -3,7 +3,7 @@ read before it: a path given to a tool read as a release step (`isort twine/ tes
 `tests/test_upload.py`), tox's own Python (`{envpython} -m doc8`), check-manifest and
 karma known by their commands, a Makefile's literal variable written out (`ruff check
 $(sources)`), a Go Makefile's `linters-install`, a line run by `cross-env`, cargo's short
-names (`cargo c`) and tombi.
+names (`cargo c`), tombi and publint.
 
 The fixtures are short excerpts written in the shape of public projects' files (twine,
 faker, dayjs, pydantic-settings, validator, gitui), cut down to the lines that matter."""
@@ -221,3 +221,9 @@ def test_cargos_short_names_and_tombi(tmp_path: Path) -> None:
     assert classify_command("cargo t --workspace") == "test"
     assert classify_command("cargo b --release") == "build"
     assert classify_command("tombi lint") == "lint"
+
+
+def test_publint_lints_the_package_as_published() -> None:
+    """uuid's CI runs `npx -y publint --strict`; msw's scripts `pnpm publint`."""
+    assert classify_command("npx -y publint --strict") == "lint"
+    assert classify_command("pnpm publint") == "lint"

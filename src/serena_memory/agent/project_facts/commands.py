@@ -130,6 +130,7 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("yard", "server"): "run", ("mdbook", "build"): "build", ("mdbook", "serve"): "run",
     ("cargo", "semver-checks"): "lint",
     ("tombi", "format"): "format", ("tombi", "lint"): "lint",  # TOML's formatter and linter
+    ("publint", ""): "lint",  # the package.json of a package as published
     # what a git hook runs on the files staged: the linters and formatters lint-staged
     # is configured with, prettier alone
     ("lint-staged", ""): "lint", ("pretty-quick", ""): "format",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from serena_memory.agent.project_facts.names import classify_name, is_never
+from serena_memory.agent.project_facts.names import classify_name, is_never, is_never_line
 from serena_memory.agent.project_facts.package_managers import MANAGERS, for_member, without_run
 
 # a CI step longer than this is a script to read, not a command to type (axum's 114-character
@@ -149,15 +149,10 @@ _OPTION_VALUES = {"--set": 2, "--justfile": 1, "--working-directory": 1}
 # where Composer installs its packages' programs (`vendor/bin/phpunit` runs PHPUnit)
 _COMPOSER_BIN = "vendor/bin/"
 _ENVIRONMENT_MANAGERS = frozenset({"hatch", "poetry", "pipenv", "pdm"})
-_BUILD_MODES = frozenset({"--release", "-r", "--profile=release"})
 # cargo's own short names of its commands
 _CARGO_ALIASES = {"b": "build", "c": "check", "t": "test", "d": "doc", "r": "run"}
 # programs that run the rest of the line: `time pytest`, `cross-env NODE_ENV=test jest`
 _PREFIXES = frozenset({"time", "cross-env"})
-# programs and runners' verbs whose next word is the script that runs: `bash x/release.sh`
-_RUNS_SCRIPT = frozenset({"bash", "sh", "zsh", "python", "python3", "node", "ruby", "perl",
-                          "bun", "deno", "tsx", "ts-node", "run", "exec", "source",
-                          "."})  # fmt: skip
 # tox's subcommands that show or set up its configuration rather than run an environment
 _TOX_INFO = frozenset({"list", "l", "config", "c", "depends", "de", "quickstart", "q",
                        "legacy", "le"})  # fmt: skip
@@ -495,37 +490,6 @@ def _installs_the_project(words: list[str]) -> bool:
     return any(
         w in (".", "-r") or w.startswith((".[", "-e", "--group", "--editable")) for w in rest
     )
-
-
-def is_never_line(line: str) -> bool:
-    """A line that publishes, releases, deploys, bumps a version or scans for security
-    (``cargo build --release`` builds with optimizations: it releases nothing)."""
-    words = line.lower().split()
-    lowered = " ".join(
-        w for i, w in enumerate(words) if w not in _BUILD_MODES and not _given_path(words, i)
-    )
-    return any(
-        word in lowered
-        for word in (" publish", "release", "deploy", "upload", "twine", "codeql", "zizmor")
-    ) or is_never(" ".join(w for w in lowered.split()[:3] if _is_action_word(w, lowered)))
-
-
-def _given_path(words: list[str], index: int) -> bool:
-    """A path a program is given (``isort twine/ tests/``, ``pytest tests/test_upload.py``):
-    the files it works on, which say nothing of what it does; a script an interpreter runs
-    (``bash scripts/release.sh``) is the program."""
-    word = words[index]
-    top = word.split("/", 1)[0]
-    # a module or a URL (`github.com/goreleaser/goreleaser@latest`) names a package, no file
-    local = "/" in word and top in (".", "..") or "." not in top and ":" not in top
-    return index > 0 and "/" in word and local and words[index - 1] not in _RUNS_SCRIPT
-
-
-def _is_action_word(word: str, line: str) -> bool:
-    """A word saying what a line does: no option, and no file it is given
-    (``pytest tests/snapshot_tests/test_snapshots.py`` updates no snapshot)."""
-    given = "/" in word and not line.startswith(word)
-    return not word.startswith("-") and "=" not in word and not given
 
 
 def environment_kind(words: list[str]) -> str | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from serena_memory.agent.project_facts.names import classify_name, is_never
+from serena_memory.agent.project_facts.names import classify_name, is_never, is_never_line
 from serena_memory.agent.project_facts.package_managers import MANAGERS, for_member, without_run
 
 # a CI step longer than this is a script to read, not a command to type (axum's 114-character
@@ -90,6 +90,7 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("sphinx-build", ""): "build", ("mkdocs", "serve"): "run",
     ("hatch", "test"): "test", ("hatch", "build"): "build", ("hatch", "env"): "setup",
     ("uv", "sync"): "setup", ("npm", "ci"): "setup", ("npm", "install"): "setup",
+    ("npm", "clean-install"): "setup", ("npm", "install-clean"): "setup",
     ("pnpm", "install"): "setup", ("yarn", "install"): "setup", ("bun", "install"): "setup",
     ("bundle", "install"): "setup", ("poetry", "install"): "setup", ("pdm", "install"): "setup",
     ("go", "mod"): "setup", ("pre-commit", "install"): "setup", ("prek", "install"): "setup",
@@ -121,12 +122,15 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("wasm-pack", "build"): "build", ("cargo", "msrv"): "lint", ("manypkg", "check"): "lint",
     ("check-jsonschema", ""): "lint", ("validate-pyproject", ""): "lint",
     ("slotscheck", ""): "lint", ("golint", ""): "lint", ("markdownlint-cli2", ""): "lint",
-    ("betteralign", ""): "lint",
+    ("betteralign", ""): "lint", ("check-manifest", ""): "lint", ("karma", "start"): "test",
+    ("babel", ""): "build",  # `babel src --out-dir lib` compiles the sources
     ("poetry", "check"): "lint", ("zensical", "build"): "build", ("jekyll", "build"): "build",
     ("astro", "build"): "build", ("vitepress", "build"): "build", ("vite", "build"): "build",
     ("docusaurus", "build"): "build", ("hugo", ""): "build", ("zola", "build"): "build",
     ("yard", "server"): "run", ("mdbook", "build"): "build", ("mdbook", "serve"): "run",
     ("cargo", "semver-checks"): "lint",
+    ("tombi", "format"): "format", ("tombi", "lint"): "lint",  # TOML's formatter and linter
+    ("publint", ""): "lint",  # the package.json of a package as published
     # what a git hook runs on the files staged: the linters and formatters lint-staged
     # is configured with, prettier alone
     ("lint-staged", ""): "lint", ("pretty-quick", ""): "format",
@@ -145,7 +149,10 @@ _OPTION_VALUES = {"--set": 2, "--justfile": 1, "--working-directory": 1}
 # where Composer installs its packages' programs (`vendor/bin/phpunit` runs PHPUnit)
 _COMPOSER_BIN = "vendor/bin/"
 _ENVIRONMENT_MANAGERS = frozenset({"hatch", "poetry", "pipenv", "pdm"})
-_BUILD_MODES = frozenset({"--release", "-r", "--profile=release"})
+# cargo's own short names of its commands
+_CARGO_ALIASES = {"b": "build", "c": "check", "t": "test", "d": "doc", "r": "run"}
+# programs that run the rest of the line: `time pytest`, `cross-env NODE_ENV=test jest`
+_PREFIXES = frozenset({"time", "cross-env"})
 # tox's subcommands that show or set up its configuration rather than run an environment
 _TOX_INFO = frozenset({"list", "l", "config", "c", "depends", "de", "quickstart", "q",
                        "legacy", "le"})  # fmt: skip
@@ -336,8 +343,9 @@ def in_folder(line: str) -> tuple[str, str] | None:
 
 def _without_environment(words: list[str]) -> list[str]:
     """``TERM=unknown pytest`` is ``pytest``, and so are ``RUSTFLAGS="-D warnings" pytest``
-    (a quoted value of several words) and ``time pytest`` (timed)."""
-    while words and (_ENV_ASSIGNMENT.match(words[0]) or words[0] == "time" and len(words) > 1):
+    (a quoted value of several words), ``time pytest`` (timed) and ``cross-env TZ=UTC
+    jest`` (the variables set on every system)."""
+    while words and (_ENV_ASSIGNMENT.match(words[0]) or words[0] in _PREFIXES and words[1:]):
         value = words[0].partition("=")[2]
         quote = value[:1]
         words = words[1:]
@@ -384,7 +392,9 @@ def _as_tool(words: list[str]) -> list[str]:
     the tool's own command from the project's dependencies; ``go run
     mvdan.cc/gofumpt@latest`` runs gofumpt."""
     if words[:1] == ["cargo"] and words[1:2] and words[1].startswith("+"):
-        return [words[0], *words[2:]]
+        words = [words[0], *words[2:]]
+    if words[:1] == ["cargo"] and words[1:2] and words[1] in _CARGO_ALIASES:
+        return ["cargo", _CARGO_ALIASES[words[1]], *words[2:]]  # `cargo c` checks
     if words[:2] == ["go", "run"] and "@" in "".join(words[2:3]):
         return [words[2].split("@", 1)[0].rsplit("/", 1)[-1], *words[3:]]  # a tool's module
     tool = (words[1], words[2] if len(words) > 2 else "") if len(words) > 1 else ("", "")
@@ -480,23 +490,6 @@ def _installs_the_project(words: list[str]) -> bool:
     return any(
         w in (".", "-r") or w.startswith((".[", "-e", "--group", "--editable")) for w in rest
     )
-
-
-def is_never_line(line: str) -> bool:
-    """A line that publishes, releases, deploys, bumps a version or scans for security
-    (``cargo build --release`` builds with optimizations: it releases nothing)."""
-    lowered = " ".join(w for w in line.lower().split() if w not in _BUILD_MODES)
-    return any(
-        word in lowered
-        for word in (" publish", "release", "deploy", "upload", "twine", "codeql", "zizmor")
-    ) or is_never(" ".join(w for w in lowered.split()[:3] if _is_action_word(w, lowered)))
-
-
-def _is_action_word(word: str, line: str) -> bool:
-    """A word saying what a line does: no option, and no file it is given
-    (``pytest tests/snapshot_tests/test_snapshots.py`` updates no snapshot)."""
-    given = "/" in word and not line.startswith(word)
-    return not word.startswith("-") and "=" not in word and not given
 
 
 def environment_kind(words: list[str]) -> str | None:

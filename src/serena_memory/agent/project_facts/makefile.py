@@ -24,6 +24,10 @@ _CONDITIONAL = re.compile(r"^(ifn?def|ifn?eq|else|endif)\b")
 MAX_INCLUDES = 10
 _INCLUDE = re.compile(r"^-?include[ \t]+([^\n#]{1,300})", re.M)
 _DEFAULT_GOAL = re.compile(r"^\.DEFAULT_GOAL\s*:?=\s*(\S+)", re.M)
+# `NAME = value`, `NAME := value`, `NAME ?= value` (not `+=`, `!=` nor `export NAME = ...`)
+_ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?:=|:=|::=|\?=)(.*)$")
+_VARIABLE_WORD = re.compile(r"^(?:\$\(([A-Za-z_][A-Za-z0-9_]*)\)|\$\{([A-Za-z_][A-Za-z0-9_]*)\})$")
+MAX_VALUE = 80
 
 
 def make_tasks(text: str) -> tuple[dict[str, Task], str | None]:
@@ -32,10 +36,11 @@ def make_tasks(text: str) -> tuple[dict[str, Task], str | None]:
     tasks: dict[str, Task] = {}
     first: str | None = None
     current: list[Task] = []
+    values = literal_variables(text)
     for line, in_recipe in _lines(text):
         if in_recipe:
             for task in current:
-                task.lines.append(line)
+                task.lines.append(_with_values(line, values))
         elif line and line[0] not in " \t#" and not _CONDITIONAL.match(line):
             # blank lines, comments and conditionals go on with a rule
             current = _rule(line, tasks) or _pattern(line, tasks)
@@ -46,6 +51,40 @@ def make_tasks(text: str) -> tuple[dict[str, Task], str | None]:
     goal = _DEFAULT_GOAL.search(text)
     default = goal.group(1) if goal else first
     return tasks, default or None
+
+
+def literal_variables(text: str) -> dict[str, str]:
+    """The Makefile's variables set once, outside any conditional, to words with no
+    variable, function or shell in them (``sources = pydantic_settings tests``)."""
+    found: dict[str, str] = {}
+    seen: set[str] = set()
+    depth = 0
+    for line in text.splitlines():
+        if _CONDITIONAL.match(line):
+            depth += line.startswith("if") - line.startswith("endif")
+            continue
+        match = _ASSIGNMENT.match(line) if len(line) <= MAX_LINE else None
+        if match is None:
+            continue
+        name, value = match.group(1), match.group(2).split("#", 1)[0].strip()
+        if name in seen or depth or set("$`\\") & set(value) or len(value) > MAX_VALUE:
+            found.pop(name, None)
+        else:
+            found[name] = value
+        seen.add(name)
+    return found
+
+
+def _with_values(line: str, values: dict[str, str]) -> str:
+    """A recipe line with its arguments that are literal variables written out (``ruff
+    check $(sources)`` is ``ruff check pydantic_settings tests``); the program it runs is
+    left as it is."""
+    words = line.split(" ")
+    for index, word in enumerate(words[1:], 1):
+        match = _VARIABLE_WORD.match(word)
+        if match and (match.group(1) or match.group(2)) in values:
+            words[index] = values[match.group(1) or match.group(2)]
+    return " ".join(words)
 
 
 def _lines(text: str) -> Iterator[tuple[str, bool]]:

@@ -13,6 +13,12 @@ from collections.abc import Callable, Iterable
 
 from serena_memory.agent.project_facts.sheet import FactSheet
 
+# a build with the compiler's optimizations: `cargo build --release` releases nothing
+BUILD_MODES = frozenset({"--release", "-r", "--profile=release"})
+# programs and runners' verbs whose next word is the script that runs: `bash x/release.sh`
+_RUNS_SCRIPT = frozenset({"bash", "sh", "zsh", "python", "python3", "node", "ruby", "perl",
+                          "bun", "deno", "tsx", "ts-node", "run", "exec", "source",
+                          "."})  # fmt: skip
 # words that make a task a maintainer's, never an everyday one
 NEVER = frozenset(
     {"release", "releases", "publish", "deploy", "upload", "bump", "version", "tag", "tags",
@@ -85,6 +91,37 @@ def is_never(name: str) -> bool:
     if any(word in NEVER for word in found):
         return True
     return "pre-commit" in lowered and "update" in lowered  # `pre-commit autoupdate`
+
+
+def is_never_line(line: str) -> bool:
+    """A line that publishes, releases, deploys, bumps a version or scans for security
+    (``cargo build --release`` builds with optimizations: it releases nothing)."""
+    words = line.lower().split()
+    lowered = " ".join(
+        w for i, w in enumerate(words) if w not in BUILD_MODES and not _given_path(words, i)
+    )
+    return any(
+        word in lowered
+        for word in (" publish", "release", "deploy", "upload", "twine", "codeql", "zizmor")
+    ) or is_never(" ".join(w for w in lowered.split()[:3] if _is_action_word(w, lowered)))
+
+
+def _given_path(words: list[str], index: int) -> bool:
+    """A path a program is given (``isort twine/ tests/``, ``pytest tests/test_upload.py``):
+    the files it works on, which say nothing of what it does; a script an interpreter runs
+    (``bash scripts/release.sh``) is the program."""
+    word = words[index]
+    top = word.split("/", 1)[0]
+    # a module or a URL (`github.com/goreleaser/goreleaser@latest`) names a package, no file
+    local = "/" in word and top in (".", "..") or "." not in top and ":" not in top
+    return index > 0 and "/" in word and local and words[index - 1] not in _RUNS_SCRIPT
+
+
+def _is_action_word(word: str, line: str) -> bool:
+    """A word saying what a line does: no option, and no file it is given
+    (``pytest tests/snapshot_tests/test_snapshots.py`` updates no snapshot)."""
+    given = "/" in word and not line.startswith(word)
+    return not word.startswith("-") and "=" not in word and not given
 
 
 def classify_name(name: str) -> str | None:

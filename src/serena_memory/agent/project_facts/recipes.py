@@ -319,8 +319,10 @@ class Reader:
 
     def _puts_on_system(self, name: str, named: str | None) -> bool:
         """An ``install`` task named a set-up that puts the built program on the system,
-        where the runner's install does not set the project up (a Go or C Makefile's)."""
-        return named == "setup" and not self.installs_project and "install" in words(name)
+        where the runner's install does not set the project up (a Go or C Makefile's); an
+        ``install-tools`` or ``linters-install`` installs what the project is developed with."""
+        installs = named == "setup" and not self.installs_project and "install" in words(name)
+        return installs and _only_installs(name)
 
     def _kind_without_body(
         self, name: str, task: Task | None, named: str | None, puts: bool, depth: int
@@ -356,7 +358,7 @@ class Reader:
     def _named_kind(self, name: str, named: str | None) -> str | None:
         """The kind of a task whose body says nothing: its name's, or a build when it makes
         files; an ``install`` that puts a program on the system sets nothing up."""
-        if named == "setup" and not self.installs_project and "install" in words(name):
+        if self._puts_on_system(name, named):
             named = None
         task = self.tasks.get(name)
         return "build" if named is None and task and task.makes_files else named
@@ -389,11 +391,15 @@ def _refreshes(named: str | None, kinds: set[str]) -> bool:
     return named not in ("setup", "test") and not kinds - {FETCH, "format"}
 
 
+# what a task named `install-X` installs to work on the project: `install-tools`
+_INSTALLED_FOR_WORK = frozenset({"setup", "bootstrap", "deps", "init", "develop", "tools", "dev",
+                                 "hooks", "linters", "dependencies", "requirements"})  # fmt: skip
+
+
 def _only_installs(name: str) -> bool:
     """``install``, ``install-universal``: a name saying nothing but installing (an
     ``install-tools`` sets up the tools)."""
-    setup = {"setup", "bootstrap", "deps", "init", "develop", "tools", "dev", "hooks"}
-    return not setup.intersection(words(name))
+    return not _INSTALLED_FOR_WORK.intersection(words(name))
 
 
 def watches(line: str) -> bool:

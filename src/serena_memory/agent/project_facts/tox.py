@@ -26,6 +26,9 @@ _NUMBERED = re.compile(r"^(?:py)?(3)\.?(\d{1,2})$")
 _TOX_RUN = re.compile(r"\btox r(?:un)? ")
 _TOX_E = re.compile(r"\btox -e ")
 MAX_CI_READ = 20
+# tox's substitutions for the environment's interpreter and its scripts' folder
+_ENV_PYTHON = re.compile(r"\{env_?python\}")
+_ENV_PROGRAMS = re.compile(r"(?<!\S)\{env_?bin_?dir\}[/\\]")
 
 
 def expand(name: str) -> list[str]:
@@ -186,7 +189,9 @@ def _toml_lines(env: dict[str, Any]) -> list[str]:
 def without_tox_paths(line: str) -> str:
     """A command line without the options that name tox's own folders
     (``--cov-report=xml:{toxworkdir}/coverage.xml``): they say where a report goes, not
-    what runs, and can't be typed outside tox."""
+    what runs, and can't be typed outside tox; the environment's own Python and programs
+    (``{envpython} -m doc8``, ``{envbindir}/pytest``) are those a person runs in it."""
+    line = _ENV_PROGRAMS.sub("", _ENV_PYTHON.sub("python", line))
     return " ".join(w for w in line.split() if not (w.startswith("-") and "{" in w))
 
 

@@ -53,7 +53,7 @@ class Workspace:
         return folder, int(marker.read_text()) / 1e6
 
     def ours_env(self) -> dict[str, str]:
-        env = dict(os.environ)
+        env = installed_env()
         env["SERENA_HOME"] = str(self.home)
         return env
 
@@ -62,8 +62,16 @@ class Workspace:
             shutil.rmtree(self.root, ignore_errors=True)
 
 
+def installed_env() -> dict[str, str]:
+    """This process's environment as an installed package runs in it: Python writes each
+    module's bytecode on the first run and reads it after, as on a user's machine (a
+    ``PYTHONDONTWRITEBYTECODE`` set here would have every run compile every module it
+    imports, a cost that grows with the source, not with what the command does)."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def run_reference(args: list[str], home: Path, check: bool = False) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "SERENA_HOME"}
+    env = {k: v for k, v in installed_env().items() if k != "SERENA_HOME"}
     env["HOME"] = str(home)
     return subprocess.run(
         [str(REFERENCE), *args], env=env, capture_output=True, text=True, check=check
@@ -104,7 +112,7 @@ def median(values: list[float]) -> float:
 
 
 def reference_env(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k != "SERENA_HOME"}
+    env = {k: v for k, v in installed_env().items() if k != "SERENA_HOME"}
     env["HOME"] = str(home)
     return env
 

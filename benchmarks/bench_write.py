@@ -9,7 +9,9 @@ states: ``no cache`` (no duplicate check ever ran: what a new project has) and
 check has no such option). The same four memories are rewritten in turn, after one write
 not timed, so that every figure is that of a write in a folder already written to.
 System calls are counted with ``strace -f -c`` (every thread and child), one run apart
-from the timed ones (strace slows a process down); ``-`` when strace is missing.
+from the timed ones (strace slows a process down); ``-`` when strace is missing. Every
+tree runs as installed: its bytecode written by the first write and read after
+(:func:`_common.installed_env`).
 
 Usage: ``python benchmarks/bench_write.py --tree LABEL=PATH/bin/serena [--tree ...]
 [--sizes 1000,10000,100000] [--runs N] [--keep DIR]``; with ``--keep``, the copies
@@ -20,14 +22,13 @@ what its tree writes in the cache).
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from _common import Workspace, median, time_process
+from _common import Workspace, installed_env, median, time_process
 
 TEXTS = (
     "# Deploy\n\nRun {i}: the deploy script reads the port from the environment.\n"
@@ -84,7 +85,7 @@ class Side:
                 shutil.rmtree(folder, ignore_errors=True)
             shutil.copytree(source, self.project, symlinks=True)
             self.home.mkdir()
-        self.env = {**os.environ, "SERENA_HOME": str(self.home)}
+        self.env = {**installed_env(), "SERENA_HOME": str(self.home)}
         self.cpu: list[float] = []
         self.count = 0
 

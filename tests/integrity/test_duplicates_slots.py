@@ -142,6 +142,11 @@ REWORDED = [
         'The root package.json pins Bun:\n```json\n"packageManager": "bun@1.2.19",\n```',
         ("bun@1.3.11", "bun@1.2.19"),
     ),
+    (
+        "- Store ID: 002 (fixed for every query of the receiving app)",
+        "Every query of the receiving app filters on `STORE_ID = '001'`, the one fixed store.",
+        ("002", "001"),
+    ),
 ]
 
 

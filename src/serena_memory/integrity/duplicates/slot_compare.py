@@ -123,6 +123,8 @@ def _bare_count(value: str) -> bool:
     """Whether a value is a count alone (`3`, `12`, `90%`, `800+`; not a version): what
     it counts is the word right after it (`3 workers`); a word before it mostly cites
     (`Pattern 4`) or rates (`Coverage 90%`)."""
+    if value[0] == "0" and value[1:2].isdigit():
+        return False  # `002`: a code with its zeros, not a count
     return "." not in value and not any(c.isalpha() for c in value)
 
 

@@ -388,13 +388,11 @@ def _slot_rows(
     return rows
 
 
-def window(
-    sorts: list[tuple[str, str] | None], i: int, sides: tuple[int, ...] = (-1, 1)
-) -> list[int]:
-    """Where the words near word ``i`` are: up to :data:`WINDOW` on each of its
-    ``sides``, past the values of its kind (a list of them is one place)."""
+def window(sorts: list[tuple[str, str] | None], i: int) -> list[int]:
+    """Where the words near word ``i`` are: up to :data:`WINDOW` on each side, past the
+    values of its kind (a list of them is one place)."""
     found = []
-    for step in sides:
+    for step in (-1, 1):
         j, taken = i + step, 0
         while 0 <= j < len(sorts) and taken < WINDOW:
             if sorts[j] != sorts[i]:

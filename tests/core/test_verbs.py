@@ -52,6 +52,27 @@ def test_the_advisors_a_store_is_given_are_what_a_change_is_told(
     assert isinstance(outcome, verbs.Applied) and outcome.notes == ()
 
 
+def test_an_edit_is_told_what_a_write_of_its_new_text_is_told(
+    project: Path, serena_home: Path
+) -> None:
+    said: list[tuple[str, str]] = []
+
+    def near_copy(store: MemoryStore, name: str, text: str) -> str:
+        said.append((name, text))
+        return f"'{name}' now repeats 'core'."
+
+    store = MemoryStore(project, home=serena_home, advisors=Advisors(after_write=(near_copy,)))
+    verbs.write(store, "notes", "# Notes\n\nport 8080\n")
+    said.clear()
+    edited = verbs.edit(store, "notes", lambda text: (text.replace("8080", "8081"), 1))
+    assert isinstance(edited, verbs.Applied)
+    assert edited.notes == ("'notes' now repeats 'core'.",)
+    assert said == [("notes", "# Notes\n\nport 8081\n")]
+    # an edit that changed nothing is told nothing
+    unchanged = verbs.edit(store, "notes", lambda text: (text, 0))
+    assert isinstance(unchanged, verbs.Applied) and unchanged.notes == ()
+
+
 def test_the_agent_in_review_mode_gets_proposals_and_the_person_changes(
     project: Path, serena_home: Path
 ) -> None:

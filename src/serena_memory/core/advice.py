@@ -1,9 +1,9 @@
 """Advisors: what the rest of the system tells about a change, handed to the store where it
 is built (serena_memory.wiring), never found by the core itself.
 
-A change's outcome (core/verbs.py) carries their notes: a memory written past the size the
-conventions keep memories under, a near-copy of another memory, the references a delete
-left stale (an edit says the memory's length itself). A search asks the code drift source
+A change's outcome (core/verbs.py) carries their notes: a memory written or edited past the
+size the conventions keep memories under, a near-copy of another memory, the references a
+delete left stale. A search asks the code drift source
 which mentions of its hits moved. A store built without advisors tells nothing of the
 kind; an advisor that fails tells nothing either (its failure is logged at debug level).
 """

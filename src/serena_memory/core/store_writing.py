@@ -43,6 +43,7 @@ class EditResult(NamedTuple):
     replacements: int
     note: str = ""  # as WriteResult's
     chars: int = 0  # the memory's length after the edit, as WriteResult's
+    text: str = ""  # the memory's text after the edit, for the advisors
 
 
 class Writer:
@@ -110,7 +111,7 @@ class Writer:
             return stored
 
         name = self._transform(name, edited, "Edit", allow_secret)[0]
-        return EditResult(name, count, self._note(given, stored), len(stored))
+        return EditResult(name, count, self._note(given, stored), len(stored), stored)
 
     def _transform(
         self, name: str, transform: Callable[[str], str], verb: str, allow_secret: bool

@@ -105,10 +105,13 @@ def edit(store: MemoryStore, name: str, change: Edit) -> Outcome:
     if store.access().proposing(name):
         return _propose_edit(store, name, change)
     result = store.edit_with(name, change)
+    told = (result.note,) if result.note else ()
+    if result.replacements:  # what a write of the new text is told, an edit is told too
+        told += store.advisors.on_write(store, result.name, result.text)
     return Applied(
         PlannedChange("edit", result.name, replacements=result.replacements),
         chars=result.chars,
-        notes=(result.note,) if result.note else (),
+        notes=told,
     )
 
 

@@ -12,7 +12,8 @@ from serena_memory.agent.project_facts.ci import ci_paths
 from serena_memory.agent.project_facts.commands import canonical
 from serena_memory.agent.project_facts.files import Project, table
 from serena_memory.agent.project_facts.names import classify_name
-from serena_memory.agent.project_facts.recipes import Reader, Task, offer_parts
+from serena_memory.agent.project_facts.parts import offer_parts
+from serena_memory.agent.project_facts.recipes import Reader, Task
 
 MAX_ENVIRONMENTS = 200
 _BRACES = re.compile(r"\{([^{}]*)\}")
@@ -281,9 +282,10 @@ def read_tox(project: Project, pyproject: dict[str, Any]) -> None:
     default = default_python(project) or _newest_unless_typed(listed, typed)
     names = one_per_version_group(listed, default)
     reader = Reader({name: Task(name, lines=found[name]) for name in names})
+    alone = alone_in_group(listed)
     for name in names:
         kind = reader.kind(name)
-        if kind is not None and _is_offered(kind, name, default, sheet.commands):
+        if kind is not None and _is_offered(kind, name, default, sheet.commands, alone):
             command = f"{run} {name}"
             if canonical(command) not in {canonical(c) for c in sheet.offered()}:
                 sheet.add(kind, command, source)
@@ -304,10 +306,25 @@ def _defined_environments(
     return None
 
 
-def _is_offered(kind: str, name: str, default: str, commands: dict[str, list[str]]) -> bool:
+def alone_in_group(names: list[str]) -> set[str]:
+    """The environments of one version whose other factors no other version has
+    (``py310-pytestmain``, ``py310-lower-bounds`` beside ``py{310,311,312}``): a run of its
+    own (the newest pytest, the oldest dependencies), not one version's share of a matrix."""
+    groups: dict[str, list[str]] = {}
+    for name in names:
+        rest = "-".join(f for f in name.split("-") if not _VERSION_FACTOR.match(f))
+        groups.setdefault(rest, []).append(name)
+    alone = (found for rest, found in groups.items() if rest and found != [rest])
+    return {found[0] for found in alone if len(found) == 1}
+
+
+def _is_offered(
+    kind: str, name: str, default: str, commands: dict[str, list[str]], alone: set[str]
+) -> bool:
     """Whether an environment of ``kind`` is offered: a kind the sheet lists, no set-up
     (tox sets up its own environments), and not one Python version's tests but the
-    default's (``tox`` runs every version's tests; the default's alone is a quicker run)."""
+    default's (``tox`` runs every version's tests; the default's alone is a quicker run),
+    or a run of its own on one version only."""
     per_version = any(_VERSION_FACTOR.match(f) for f in name.split("-"))
-    other = per_version and not (default and _runs_on(name, default))
+    other = per_version and not (default and _runs_on(name, default)) and name not in alone
     return kind in commands and kind != "setup" and not (kind == _TESTS and other)

@@ -161,6 +161,8 @@ def test_a_factor_every_version_has_is_a_matrix() -> None:
     names = ["py310-django52", "py311-django52", "py312-djangomain", "py310-lower-bounds"]
     assert alone_in_group(names) == {"py312-djangomain", "py310-lower-bounds"}
     assert alone_in_group(["py310", "py311", "lint"]) == set()
+    # trio's `[testenv:py39-cython2,py39-cython,py311-cython2]`: a section of several
+    assert alone_in_group(["py39-cython2,py39-cython,py311-cython2"]) == set()
 
 
 DOTENV_CONTRIBUTING = """\

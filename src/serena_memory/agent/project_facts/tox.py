@@ -311,7 +311,7 @@ def alone_in_group(names: list[str]) -> set[str]:
     (``py310-pytestmain``, ``py310-lower-bounds`` beside ``py{310,311,312}``): a run of its
     own (the newest pytest, the oldest dependencies), not one version's share of a matrix."""
     groups: dict[str, list[str]] = {}
-    for name in names:
+    for name in (n for n in names if "," not in n):  # a section of several: `[testenv:a,b]`
         rest = "-".join(f for f in name.split("-") if not _VERSION_FACTOR.match(f))
         groups.setdefault(rest, []).append(name)
     alone = (found for rest, found in groups.items() if rest and found != [rest])

@@ -221,3 +221,32 @@ def test_a_release_run_in_ci_keeps_the_everyday_run(tmp_path: Path) -> None:
     }
     sheet = project(tmp_path, tree)
     assert "cargo run" in sheet.commands["run"]
+
+
+GUZZLE_MAKEFILE = """\
+static: static-phpstan static-psalm
+
+static-psalm:
+\tcomposer install
+\tcomposer bin psalm update
+\tvendor/bin/psalm.phar $(PSALM_PARAMS)
+
+static-phpstan:
+\tcomposer install
+\tcomposer bin phpstan update
+\tvendor/bin/phpstan analyze $(PHPSTAN_PARAMS)
+"""
+
+
+def test_a_check_that_installs_its_tool_first_is_the_check(tmp_path: Path) -> None:
+    """guzzle: `composer bin psalm update` installs Psalm in `vendor-bin/psalm`, then the
+    target type checks: no set-up on the sheet."""
+    assert classify_command("composer bin phpstan update --no-interaction") == "setup"
+    assert classify_command("vendor/bin/psalm.phar --no-progress") == "typecheck"
+    composer = '{"name": "guzzlehttp/guzzle", "require-dev": {"phpunit/phpunit": "^9.6"}}'
+    tree = {"composer.json": composer, "Makefile": GUZZLE_MAKEFILE}
+    sheet = project(tmp_path, tree)
+    assert "make static-psalm" in sheet.commands["typecheck"]
+    assert "make static-phpstan" in sheet.commands["typecheck"]
+    assert "make static-psalm" not in sheet.commands["setup"]
+    assert "make" in sheet.commands["typecheck"]  # `static`, the first target

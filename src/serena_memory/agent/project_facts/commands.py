@@ -81,6 +81,8 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("mypy", ""): "typecheck", ("pyright", ""): "typecheck", ("tsc", ""): "typecheck",
     ("ty", "check"): "typecheck", ("pyrefly", "check"): "typecheck",
     ("composer", "install"): "setup", ("phpstan", ""): "typecheck", ("psalm", ""): "typecheck",
+    # Psalm's PHAR, and composer-bin-plugin's install of a tool in `vendor-bin/NAME`
+    ("psalm.phar", ""): "typecheck", ("composer", "bin"): "setup",
     ("phpcs", ""): "lint", ("php-cs-fixer", ""): "format", ("phpcbf", ""): "format",
     ("pint", ""): "format", ("rector", ""): "lint",
     ("go", "generate"): "build", ("go", "build"): "build", ("cargo", "build"): "build",

@@ -422,6 +422,9 @@ def body_kind(named: str | None, kinds: set[str], found: list[tuple[str, str]]) 
         return _checks_kind(named, kinds, found)
     if named in kinds:
         return named
+    checks = kinds - {"setup"}  # `static-psalm: composer install; psalm.phar`: a check
+    if len(checks) == 1 and checks <= _CHECK_KINDS:
+        return checks.pop()
     return next(kind for kind in ("setup", "build", "run", "lint") if kind in kinds)
 
 

@@ -250,3 +250,9 @@ def test_a_check_that_installs_its_tool_first_is_the_check(tmp_path: Path) -> No
     assert "make static-phpstan" in sheet.commands["typecheck"]
     assert "make static-psalm" not in sheet.commands["setup"]
     assert "make" in sheet.commands["typecheck"]  # `static`, the first target
+
+
+def test_mixs_check_of_unused_locked_dependencies_lints() -> None:
+    """ecto's CI: `mix deps.unlock --check-unused`; `mix deps.unlock plug` changes the lock."""
+    assert classify_command("mix deps.unlock --check-unused") == "lint"
+    assert classify_command("mix deps.unlock plug") is None

@@ -434,6 +434,12 @@ def _mix_compile_kind(words: list[str]) -> str | None:
     return "lint" if "--warnings-as-errors" in words else "build"
 
 
+def _mix_unlock_kind(words: list[str]) -> str | None:
+    """``mix deps.unlock --check-unused`` fails on a lock file's unused dependencies: a
+    lint of the project's manifest; unlocking one changes the lock."""
+    return "lint" if "--check-unused" in words else None
+
+
 def _go_get_kind(words: list[str]) -> str | None:
     return None if "-u" in words else "setup"  # `go get -u` updates
 
@@ -562,6 +568,7 @@ _SPECIAL: dict[tuple[str, str], Callable[[list[str]], str | None]] = {
     ("cargo", "miri"): _miri_kind, ("cargo", "fuzz"): _fuzz_kind,
     ("go", "install"): _install_kind, ("cargo", "install"): _install_kind,
     ("nix", ""): _nix_kind, ("mix", "compile"): _mix_compile_kind,
+    ("mix", "deps.unlock"): _mix_unlock_kind,
 }  # fmt: skip
 
 

@@ -256,3 +256,75 @@ def test_mixs_check_of_unused_locked_dependencies_lints() -> None:
     """ecto's CI: `mix deps.unlock --check-unused`; `mix deps.unlock plug` changes the lock."""
     assert classify_command("mix deps.unlock --check-unused") == "lint"
     assert classify_command("mix deps.unlock plug") is None
+
+
+DRF_TOX = """\
+[tox]
+envlist =
+       {py312}-{django52,django60,djangomain}
+       {py314}-{django52,django60,djangomain}
+       base
+       docs
+
+[testenv]
+commands = pytest --cov --cov-report xml {posargs}
+dependency_groups =
+       test
+       django52: django52
+       django60: django60
+       djangomain: djangomain
+
+[testenv:base]
+; Ensure optional dependencies are not required
+dependency_groups =
+       test
+
+[testenv:docs]
+commands = mkdocs build
+"""
+
+
+def test_a_dependencys_versions_are_one_task_and_a_section_without_commands_runs_the_base(
+    tmp_path: Path,
+) -> None:
+    """django-rest-framework: `py314-django52`, `-django60`, `-djangomain` test against
+    each Django; `[testenv:base]` only changes the dependencies: it runs `pytest`."""
+    sheet = project(tmp_path, {"pyproject.toml": "", "tox.ini": DRF_TOX})
+    tests = sheet.commands["test"]
+    assert "tox -e py314-django52" in tests
+    assert "tox -e py314-django60" not in tests
+    assert "tox -e py314-djangomain" not in tests
+    assert "tox -e base" in tests
+
+
+def test_tools_named_alike_are_no_dependencys_versions() -> None:
+    from serena_memory.agent.project_facts.tox import one_per_dependency
+
+    names = ["typing-pyright", "typing-pyrefly", "pipsupported", "piplowest", "pipmain"]
+    assert one_per_dependency(names) == ["typing-pyright", "typing-pyrefly", "pipsupported"]
+
+
+REQUESTS_TOX = """\
+[tox]
+envlist = py{310,311,312,313,314}-{default, use_chardet_on_py3}
+
+[testenv]
+commands =
+    pytest {posargs:tests}
+
+[testenv:default]
+
+[testenv:use_chardet_on_py3]
+extras =
+    use_chardet_on_py3
+"""
+
+
+def test_a_section_named_for_a_factor_sets_the_factor_up() -> None:
+    """requests: `[testenv:default]` configures `py310-default`...: no `default` env."""
+    from serena_memory.agent.project_facts.tox import ini_environments
+
+    found = ini_environments(REQUESTS_TOX)
+    assert "default" not in found
+    assert "use_chardet_on_py3" not in found
+    assert "py314-default" in found

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import configparser
+import os
 import re
 from typing import Any
 
@@ -27,6 +28,8 @@ _NUMBERED = re.compile(r"^(?:py)?(3)\.?(\d{1,2})$")
 _TOX_RUN = re.compile(r"\btox r(?:un)? ")
 _TOX_E = re.compile(r"\btox -e ")
 MAX_CI_READ = 20
+# the version of a dependency a factor names after it: `django52`, `pipmain`, `piplowest`
+_DEPENDENCY_VERSION = re.compile(r"^(?:\d+|main|master|latest|lowest|supported|min|max|dev)$")
 # tox's substitutions for the environment's interpreter and its scripts' folder
 _ENV_PYTHON = re.compile(r"\{env_?python\}")
 _ENV_PROGRAMS = re.compile(r"(?<!\S)\{env_?bin_?dir\}[/\\]")
@@ -88,11 +91,18 @@ def ini_environments(text: str) -> dict[str, list[str]]:
             for part in split_list(parser.get("tox", key)):
                 names.extend(expand(part))
     own: dict[str, list[str]] = {}
+    factors = {factor for name in names if "-" in name for factor in name.split("-")}
     for section in parser.sections():
         if section.startswith("testenv:"):
             for name in expand(section.removeprefix("testenv:")):
-                names.append(name)
-                own[name] = _ini_lines(parser, section)
+                # a section setting only deps or variables runs the base's commands; one
+                # named for a factor of the list's (`[testenv:default]` of `py310-default`)
+                # with no commands of its own sets that factor up
+                commands = parser.has_option(section, "commands")
+                if commands or name in names or name not in factors:
+                    names.append(name)
+                if commands:
+                    own[name] = _ini_lines(parser, section)
     # the base's lines that name no factor run in every environment: the tests, whatever
     # the name (`lint` in the list with no section of its own is known by its name); an
     # environment whose name says nothing (`pytest6`, a pinned dependency) runs them all
@@ -280,7 +290,7 @@ def read_tox(project: Project, pyproject: dict[str, Any]) -> None:
     listed = list(found)[:MAX_ENVIRONMENTS]
     typed = [c for bucket in sheet.commands.values() for c in bucket]
     default = default_python(project) or _newest_unless_typed(listed, typed)
-    names = one_per_version_group(listed, default)
+    names = one_per_dependency(one_per_version_group(listed, default))
     reader = Reader({name: Task(name, lines=found[name]) for name in names})
     alone = alone_in_group(listed)
     for name in names:
@@ -304,6 +314,31 @@ def _defined_environments(
     if "tox" in table(pyproject, "tool"):
         return "pyproject.toml", toml_environments(table(pyproject, "tool", "tox"))
     return None
+
+
+def one_per_dependency(names: list[str]) -> list[str]:
+    """``py314-django52``, ``py314-django60``, ``py314-djangomain`` are one task run
+    against each version of a dependency: the first listed stands for them."""
+    kept: list[str] = []
+    for name in names:
+        if not any(_other_dependency_version(name, known) for known in kept):
+            kept.append(name)
+    return kept
+
+
+def _other_dependency_version(name: str, known: str) -> bool:
+    """Whether the two names differ in one factor only, each a dependency's name followed
+    by a version (``django52``, ``pipmain``, ``piplowest``)."""
+    ours, theirs = name.split("-"), known.split("-")
+    differ = [(a, b) for a, b in zip(ours, theirs, strict=False) if a != b]
+    if len(ours) != len(theirs) or len(differ) != 1:
+        return False
+    first, second = differ[0]
+    prefix = os.path.commonprefix([first, second])
+    rests = (first[len(prefix) :], second[len(prefix) :])
+    return (
+        len(prefix) >= 3 and prefix.isalpha() and all(_DEPENDENCY_VERSION.match(r) for r in rests)
+    )
 
 
 def alone_in_group(names: list[str]) -> set[str]:

@@ -90,25 +90,32 @@ def ini_environments(text: str) -> dict[str, list[str]]:
         if parser.has_option("tox", key):
             for part in split_list(parser.get("tox", key)):
                 names.extend(expand(part))
-    own: dict[str, list[str]] = {}
-    factors = {factor for name in names if "-" in name for factor in name.split("-")}
-    for section in parser.sections():
-        if section.startswith("testenv:"):
-            for name in expand(section.removeprefix("testenv:")):
-                # a section setting only deps or variables runs the base's commands; one
-                # named for a factor of the list's (`[testenv:default]` of `py310-default`)
-                # with no commands of its own sets that factor up
-                commands = parser.has_option(section, "commands")
-                if commands or name in names or name not in factors:
-                    names.append(name)
-                if commands:
-                    own[name] = _ini_lines(parser, section)
+    own = _sections(parser, names)
     # the base's lines that name no factor run in every environment: the tests, whatever
     # the name (`lint` in the list with no section of its own is known by its name); an
     # environment whose name says nothing (`pytest6`, a pinned dependency) runs them all
     every = _ini_lines(parser, "testenv")
     base = [line for line in every if _FACTOR_LINE.match(line)]
     return {name: _for_factors(own.get(name, _base_for(name, base, every)), name) for name in names}
+
+
+def _sections(parser: configparser.RawConfigParser, names: list[str]) -> dict[str, list[str]]:
+    """The command lines of each ``[testenv:NAME]`` that has its own, its names added to
+    ``names``: a section setting only deps or variables runs the base's commands; one
+    named for a factor of the list's (``[testenv:default]`` of ``py310-default``) with no
+    commands of its own sets that factor up."""
+    own: dict[str, list[str]] = {}
+    factors = {factor for name in names if "-" in name for factor in name.split("-")}
+    for section in parser.sections():
+        if not section.startswith("testenv:"):
+            continue
+        commands = parser.has_option(section, "commands")
+        for name in expand(section.removeprefix("testenv:")):
+            if commands or name in names or name not in factors:
+                names.append(name)
+            if commands:
+                own[name] = _ini_lines(parser, section)
+    return own
 
 
 def _base_for(name: str, factored: list[str], every: list[str]) -> list[str]:

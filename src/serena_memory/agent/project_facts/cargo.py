@@ -37,13 +37,15 @@ def read_cargo(project: Project) -> None:
         sheet.add("typecheck", "cargo check", MANIFEST)
     if project.is_file("src/main.rs") or "[[bin]]" in text:
         sheet.add_default("run", "cargo run", MANIFEST)
+        if _builds_for_release_only(sheet.commands.get("run", []), "cargo run"):
+            sheet.add("run", "cargo run", MANIFEST)  # CI's `cargo run --release -- ...`
     if workspace:
         sheet.notes.append("`Cargo.toml` declares a workspace (several crates).")
 
 
-def _builds_for_release_only(builds: list[str]) -> bool:
-    """Whether every ``cargo build`` known is an optimized one (CI's ``cargo build --locked
-    --release`` makes the binaries it ships): a contributor's everyday build is the plain
-    debug one, slower to run but much quicker to compile."""
-    cargo = [command.split() for command in builds if command.startswith("cargo build")]
+def _builds_for_release_only(builds: list[str], command: str = "cargo build") -> bool:
+    """Whether every ``cargo build`` (``cargo run``) known is an optimized one (CI's ``cargo
+    build --locked --release`` makes the binaries it ships): a contributor's everyday build
+    is the plain debug one, slower to run but much quicker to compile."""
+    cargo = [known.split() for known in builds if known.startswith(command)]
     return bool(cargo) and all({"--release", "-r"} & set(words) for words in cargo)

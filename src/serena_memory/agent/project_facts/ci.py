@@ -166,7 +166,7 @@ def _own_script_kind(project: Project, line: str) -> str | None:
 def _offer_script_parts(project: Project, line: str) -> None:
     """The lines of the project's own script a CI step runs (``ci/test-stable.sh test``),
     each under its own kind when they are of several."""
-    from serena_memory.agent.project_facts.recipes import offer_parts
+    from serena_memory.agent.project_facts.parts import offer_parts
     from serena_memory.agent.project_facts.scripts_folder import script_parts
 
     words = line.split()

@@ -81,6 +81,8 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("mypy", ""): "typecheck", ("pyright", ""): "typecheck", ("tsc", ""): "typecheck",
     ("ty", "check"): "typecheck", ("pyrefly", "check"): "typecheck",
     ("composer", "install"): "setup", ("phpstan", ""): "typecheck", ("psalm", ""): "typecheck",
+    # Psalm's PHAR, and composer-bin-plugin's install of a tool in `vendor-bin/NAME`
+    ("psalm.phar", ""): "typecheck", ("composer", "bin"): "setup",
     ("phpcs", ""): "lint", ("php-cs-fixer", ""): "format", ("phpcbf", ""): "format",
     ("pint", ""): "format", ("rector", ""): "lint",
     ("go", "generate"): "build", ("go", "build"): "build", ("cargo", "build"): "build",
@@ -128,7 +130,8 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("astro", "build"): "build", ("vitepress", "build"): "build", ("vite", "build"): "build",
     ("docusaurus", "build"): "build", ("hugo", ""): "build", ("zola", "build"): "build",
     ("yard", "server"): "run", ("mdbook", "build"): "build", ("mdbook", "serve"): "run",
-    ("cargo", "semver-checks"): "lint",
+    ("cargo", "semver-checks"): "lint", ("cargo", "run"): "run",  # the crate's own program
+    ("uv", "format"): "format",  # uv's own front to Ruff's formatter
     ("tombi", "format"): "format", ("tombi", "lint"): "lint",  # TOML's formatter and linter
     ("publint", ""): "lint",  # the package.json of a package as published
     # what a git hook runs on the files staged: the linters and formatters lint-staged
@@ -431,6 +434,12 @@ def _mix_compile_kind(words: list[str]) -> str | None:
     return "lint" if "--warnings-as-errors" in words else "build"
 
 
+def _mix_unlock_kind(words: list[str]) -> str | None:
+    """``mix deps.unlock --check-unused`` fails on a lock file's unused dependencies: a
+    lint of the project's manifest; unlocking one changes the lock."""
+    return "lint" if "--check-unused" in words else None
+
+
 def _go_get_kind(words: list[str]) -> str | None:
     return None if "-u" in words else "setup"  # `go get -u` updates
 
@@ -497,14 +506,21 @@ def environment_kind(words: list[str]) -> str | None:
     environments named, the tests when none is (``tox run -- --run-integration`` hands
     the default environment's tests their options after ``--``)."""
     rest = words[2:] if len(words) > 1 and words[1] in ("run", "r") else words[1:]
-    rest = rest[: rest.index("--")] if "--" in rest else rest
+    for end in ("--", "&&"):  # its options, or the next command of a chain
+        rest = rest[: rest.index(end)] if end in rest else rest
     if words[0] == "tox" and rest[:1] and rest[0] in _TOX_INFO:
         return None  # `tox list` shows the environments: it runs none
     for option, value in zip(rest, rest[1:], strict=False):
         if option in ("-e", "-f", "-s", "--session", "--sessions", "-m"):
+            # `tox -e lint,docs` checks: one check beside builds (the docs) is its kind
             kinds = {classify_name(name) for name in value.split(",")}
-            return kinds.pop() if len(kinds) == 1 else None
+            checks = kinds & {"test", "lint", "format", "typecheck"}
+            return kinds.pop() if len(kinds) == 1 else _one_check(kinds, checks)
     return "test" if not any(w.startswith("-") for w in rest[:1]) else None
+
+
+def _one_check(kinds: set[str | None], checks: set[str | None]) -> str | None:
+    return checks.pop() if len(checks) == 1 and kinds <= checks | {"build"} else None
 
 
 def _sets_up(words: list[str]) -> str | None:
@@ -552,6 +568,7 @@ _SPECIAL: dict[tuple[str, str], Callable[[list[str]], str | None]] = {
     ("cargo", "miri"): _miri_kind, ("cargo", "fuzz"): _fuzz_kind,
     ("go", "install"): _install_kind, ("cargo", "install"): _install_kind,
     ("nix", ""): _nix_kind, ("mix", "compile"): _mix_compile_kind,
+    ("mix", "deps.unlock"): _mix_unlock_kind,
 }  # fmt: skip
 
 

@@ -368,7 +368,7 @@ def _documented(project: Project, guides: list[str]) -> Iterator[tuple[str, str]
     programs = own_programs(project.toml("pyproject.toml"))
     scripts = PackageScripts(project)
     for text in texts:
-        for folder, line in doc_commands(without_maintainer_sections(text[:200_000])):
+        for folder, line in _each_chained(without_maintainer_sections(text[:200_000])):
             if folder and project.is_dir(folder):  # else `cd project` after cloning it
                 line = f"cd {folder} && {line}"
             line = _VENV_BIN.sub("", line)  # `.venv/bin/pip install -r ...` is `pip install`
@@ -378,6 +378,18 @@ def _documented(project: Project, guides: list[str]) -> Iterator[tuple[str, str]
             kind = is_command(handed) if handed else _kind(line, programs, scripts.forwarded(line))
             if kind is not None:
                 yield kind, line
+
+
+def _each_chained(text: str) -> Iterator[tuple[str, str]]:
+    """(folder, command) of a document's lines, and of a chain whose commands are each of a
+    known kind (``tox && tox -e lint,docs``: the tests, then the checks) each command
+    after it, one a person runs alone."""
+    for folder, line in doc_commands(text):
+        yield folder, line
+        parts = [part.strip() for part in line.split(" && ")]
+        chained = len(parts) > 1 and line.split()[0] != "cd"
+        if chained and all(part and is_command(part) for part in parts):
+            yield from ((folder, part) for part in parts)
 
 
 def _kind(line: str, programs: set[str], forwarded: str | None) -> str | None:

@@ -11,11 +11,10 @@ A task that runs several tools of different kinds (an ``npm test`` of ``xo && ts
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from serena_memory.agent.project_facts.commands import (
-    MAX_COMMAND_CHARS,
     canonical,
     classify_command,
     installs_own,
@@ -24,24 +23,17 @@ from serena_memory.agent.project_facts.commands import (
     shell_command,
 )
 from serena_memory.agent.project_facts.names import classify_name, is_never, words
+from serena_memory.agent.project_facts.parts import ONE_BY_ONE, VARIABLE, VARIABLES, offer_parts
 from serena_memory.agent.project_facts.sheet import FactSheet
 
 NEVER = "never"
-# the kinds whose tools a person runs one by one (a failing type checker, alone)
-_ONE_BY_ONE = frozenset({"format", "typecheck", "lint"})
 # a body made only of these is something else than the kinds the sheet offers
 REPORT = "report"
 MAX_DEPTH = 6
 MAX_BODY_LINES = 40
 MAX_SCRIPT_LINES = 200
-# make's, just's, hatch's (`{args}`, `{env:NAME}`) and tox's (`{posargs}`) variables
-_VARIABLES = (
-    r"\$\([^()]*\)|\$\{[^{}]*\}|\{\{[^{}]*\}\}|\{(?:args|env|root|home|posargs|toxinidir|"
-    r"tox_root|envpython|envbindir|envtmpdir|env_tmp_dir|envsitepackagesdir|tty)\b[^{}]*\}"
-)
-_VARIABLE = re.compile(_VARIABLES)
 # a word that is only a variable: `$(SOURCES)`, `${ARGS}`, `{{args}}`, `$SOURCE_FILES`, `"$@"`
-_ONLY_VARIABLE = re.compile(rf"""^(["']?)({_VARIABLES}|\$[A-Za-z_]\w*|\$[@*])\1$""")
+_ONLY_VARIABLE = re.compile(rf"""^(["']?)({VARIABLES}|\$[A-Za-z_]\w*|\$[@*])\1$""")
 # `${PREFIX}mypy` (`$PREFIXmypy` would be one variable's name)
 _PATH_PREFIX = re.compile(r"(^|\s)\$\{[A-Za-z_]\w*\}(?=[A-Za-z])")
 # a line that ships: `twine upload`, `npm publish`, `mike deploy`, `mkdocs gh-deploy`
@@ -76,8 +68,8 @@ _MEASURES = _BENCHMARKS | {"perf", "profile", "profiling", "flamegraph"}
 _OWN_PROGRAM = re.compile(
     r"^(?:(?:python3?|bash|sh|node|ruby)\s+)?(?:\./)?\w[\w.-]*/[\w./-]+(?:\s|$)"
 )
-# a line whose output is redirected, piped or given a fallback: a script's plumbing
-_SHELL_PLUMBING = re.compile(r"\s(\|\|?|&>|\d?>>?)\s|\s\d?>&\d")
+# a line run when a condition holds: the command it runs then
+_IF_THEN = re.compile(r"^if\s.+?;\s*then\s+(.+?)\s*;?\s*fi$")
 # the compiler's optimized mode: `cargo test --release` releases nothing
 _BUILD_MODES = frozenset({"--release", "-r", "--profile=release"})
 _CHECK_OPTIONS = frozenset({"--check", "--diff", "-l", "-d", "--list-different"})
@@ -110,6 +102,8 @@ def clean_line(line: str) -> str:
     bare variable argument dropped (``ruff check $(sources)`` is ``ruff check``: the tool's
     own default); a variable inside a word is left, and keeps the line from being offered."""
     line = shell_command(line.strip().lstrip("@-+").strip())
+    guarded = _IF_THEN.match(line)  # `if [ -n "$(GO_SIMD)" ]; then cd exp && go test; fi`
+    line = guarded.group(1) if guarded and " else " not in guarded.group(1) else line
     line = line.replace("$(MAKE)", "make").replace("${MAKE}", "make")
     line = _PATH_PREFIX.sub(r"\1", line)  # `${PREFIX}mypy` is `mypy` from a virtualenv
     kept = line.split()[:1]  # `$CARGO test` is no `test`: it stays, and is not offered
@@ -121,7 +115,7 @@ def without_variables(line: str) -> str:
     """Every variable a word (``${_FEATURES_${@:check-%=%}}`` is one, nested), to read the
     line's words."""
     for _ in range(3):
-        line, count = _VARIABLE.subn("VAR", line)
+        line, count = VARIABLE.subn("VAR", line)
         if not count:
             break
     return line
@@ -428,6 +422,9 @@ def body_kind(named: str | None, kinds: set[str], found: list[tuple[str, str]]) 
         return _checks_kind(named, kinds, found)
     if named in kinds:
         return named
+    checks = kinds - {"setup"}  # `static-psalm: composer install; psalm.phar`: a check
+    if len(checks) == 1 and checks <= _CHECK_KINDS:
+        return checks.pop()
     return next(kind for kind in ("setup", "build", "run", "lint") if kind in kinds)
 
 
@@ -504,7 +501,7 @@ def _own_checkers(reader: Reader, name: str) -> list[tuple[str, str]]:
     ``scripts/check`` runs ``python scripts/unasync.py --check``): checks of the task's
     kind, a person runs each alone when it fails."""
     kind = reader.kind(name)
-    if kind not in _ONE_BY_ONE:
+    if kind not in ONE_BY_ONE:
         return []
     cleaned = (clean_line(line) for line in reader.tasks[name].lines[:MAX_BODY_LINES])
     return [
@@ -527,27 +524,6 @@ def _as_tasks(
         bare = called is not None and canonical(line) == canonical(command(called))
         spelt.append((kind, command(called) if called is not None and bare else line))
     return spelt
-
-
-def offer_parts(sheet: FactSheet, found: Iterable[tuple[str, str]], source: str) -> None:
-    """Each line of an aggregate, under its own kind, when it can be typed as it stands; a
-    fixer running several formatters (``fmt: cargo fmt; shfmt --write *.sh``) gives each
-    formatter's writing form, which a check elsewhere (``shfmt --diff``) does not say, and
-    a check running several checkers (``type: tsd && tsc``) each checker, as each checks
-    something of its own (the declarations, the code)."""
-    # a build checking what it built (`twine check dist/*`) or a test run and its
-    # coverage report are one task of one kind, with no parts to show
-    lines = [(kind, line) for kind, line in found if line and kind in sheet.commands]
-    kinds = {kind for kind, _ in lines}
-    checks = kinds <= _ONE_BY_ONE | {"build"}
-    checkers = {line.split()[0] for _, line in lines} if len(kinds) == 1 and checks else set()
-    if len(kinds) < 2 and len(checkers) < 2:
-        return
-    for kind, line in lines:
-        typed = not _VARIABLE.search(line) and len(line) <= MAX_COMMAND_CHARS
-        plain = not _SHELL_PLUMBING.search(line)  # `bundle install -j8 > /dev/null || ...`
-        if typed and plain:
-            sheet.add(kind, line, source)
 
 
 def _offer_bare(

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import configparser
+import os
 import re
 from typing import Any
 
@@ -12,7 +13,8 @@ from serena_memory.agent.project_facts.ci import ci_paths
 from serena_memory.agent.project_facts.commands import canonical
 from serena_memory.agent.project_facts.files import Project, table
 from serena_memory.agent.project_facts.names import classify_name
-from serena_memory.agent.project_facts.recipes import Reader, Task, offer_parts
+from serena_memory.agent.project_facts.parts import offer_parts
+from serena_memory.agent.project_facts.recipes import Reader, Task
 
 MAX_ENVIRONMENTS = 200
 _BRACES = re.compile(r"\{([^{}]*)\}")
@@ -26,6 +28,8 @@ _NUMBERED = re.compile(r"^(?:py)?(3)\.?(\d{1,2})$")
 _TOX_RUN = re.compile(r"\btox r(?:un)? ")
 _TOX_E = re.compile(r"\btox -e ")
 MAX_CI_READ = 20
+# the version of a dependency a factor names after it: `django52`, `pipmain`, `piplowest`
+_DEPENDENCY_VERSION = re.compile(r"^(?:\d+|main|master|latest|lowest|supported|min|max|dev)$")
 # tox's substitutions for the environment's interpreter and its scripts' folder
 _ENV_PYTHON = re.compile(r"\{env_?python\}")
 _ENV_PROGRAMS = re.compile(r"(?<!\S)\{env_?bin_?dir\}[/\\]")
@@ -86,18 +90,32 @@ def ini_environments(text: str) -> dict[str, list[str]]:
         if parser.has_option("tox", key):
             for part in split_list(parser.get("tox", key)):
                 names.extend(expand(part))
-    own: dict[str, list[str]] = {}
-    for section in parser.sections():
-        if section.startswith("testenv:"):
-            for name in expand(section.removeprefix("testenv:")):
-                names.append(name)
-                own[name] = _ini_lines(parser, section)
+    own = _sections(parser, names)
     # the base's lines that name no factor run in every environment: the tests, whatever
     # the name (`lint` in the list with no section of its own is known by its name); an
     # environment whose name says nothing (`pytest6`, a pinned dependency) runs them all
     every = _ini_lines(parser, "testenv")
     base = [line for line in every if _FACTOR_LINE.match(line)]
     return {name: _for_factors(own.get(name, _base_for(name, base, every)), name) for name in names}
+
+
+def _sections(parser: configparser.RawConfigParser, names: list[str]) -> dict[str, list[str]]:
+    """The command lines of each ``[testenv:NAME]`` that has its own, its names added to
+    ``names``: a section setting only deps or variables runs the base's commands; one
+    named for a factor of the list's (``[testenv:default]`` of ``py310-default``) with no
+    commands of its own sets that factor up."""
+    own: dict[str, list[str]] = {}
+    factors = {factor for name in names if "-" in name for factor in name.split("-")}
+    for section in parser.sections():
+        if not section.startswith("testenv:"):
+            continue
+        commands = parser.has_option(section, "commands")
+        for name in expand(section.removeprefix("testenv:")):
+            if commands or name in names or name not in factors:
+                names.append(name)
+            if commands:
+                own[name] = _ini_lines(parser, section)
+    return own
 
 
 def _base_for(name: str, factored: list[str], every: list[str]) -> list[str]:
@@ -279,11 +297,12 @@ def read_tox(project: Project, pyproject: dict[str, Any]) -> None:
     listed = list(found)[:MAX_ENVIRONMENTS]
     typed = [c for bucket in sheet.commands.values() for c in bucket]
     default = default_python(project) or _newest_unless_typed(listed, typed)
-    names = one_per_version_group(listed, default)
+    names = one_per_dependency(one_per_version_group(listed, default))
     reader = Reader({name: Task(name, lines=found[name]) for name in names})
+    alone = alone_in_group(listed)
     for name in names:
         kind = reader.kind(name)
-        if kind is not None and _is_offered(kind, name, default, sheet.commands):
+        if kind is not None and _is_offered(kind, name, default, sheet.commands, alone):
             command = f"{run} {name}"
             if canonical(command) not in {canonical(c) for c in sheet.offered()}:
                 sheet.add(kind, command, source)
@@ -304,10 +323,50 @@ def _defined_environments(
     return None
 
 
-def _is_offered(kind: str, name: str, default: str, commands: dict[str, list[str]]) -> bool:
+def one_per_dependency(names: list[str]) -> list[str]:
+    """``py314-django52``, ``py314-django60``, ``py314-djangomain`` are one task run
+    against each version of a dependency: the first listed stands for them."""
+    kept: list[str] = []
+    for name in names:
+        if not any(_other_dependency_version(name, known) for known in kept):
+            kept.append(name)
+    return kept
+
+
+def _other_dependency_version(name: str, known: str) -> bool:
+    """Whether the two names differ in one factor only, each a dependency's name followed
+    by a version (``django52``, ``pipmain``, ``piplowest``)."""
+    ours, theirs = name.split("-"), known.split("-")
+    differ = [(a, b) for a, b in zip(ours, theirs, strict=False) if a != b]
+    if len(ours) != len(theirs) or len(differ) != 1:
+        return False
+    first, second = differ[0]
+    prefix = os.path.commonprefix([first, second])
+    rests = (first[len(prefix) :], second[len(prefix) :])
+    return (
+        len(prefix) >= 3 and prefix.isalpha() and all(_DEPENDENCY_VERSION.match(r) for r in rests)
+    )
+
+
+def alone_in_group(names: list[str]) -> set[str]:
+    """The environments of one version whose other factors no other version has
+    (``py310-pytestmain``, ``py310-lower-bounds`` beside ``py{310,311,312}``): a run of its
+    own (the newest pytest, the oldest dependencies), not one version's share of a matrix."""
+    groups: dict[str, list[str]] = {}
+    for name in (n for n in names if "," not in n):  # a section of several: `[testenv:a,b]`
+        rest = "-".join(f for f in name.split("-") if not _VERSION_FACTOR.match(f))
+        groups.setdefault(rest, []).append(name)
+    alone = (found for rest, found in groups.items() if rest and found != [rest])
+    return {found[0] for found in alone if len(found) == 1}
+
+
+def _is_offered(
+    kind: str, name: str, default: str, commands: dict[str, list[str]], alone: set[str]
+) -> bool:
     """Whether an environment of ``kind`` is offered: a kind the sheet lists, no set-up
     (tox sets up its own environments), and not one Python version's tests but the
-    default's (``tox`` runs every version's tests; the default's alone is a quicker run)."""
+    default's (``tox`` runs every version's tests; the default's alone is a quicker run),
+    or a run of its own on one version only."""
     per_version = any(_VERSION_FACTOR.match(f) for f in name.split("-"))
-    other = per_version and not (default and _runs_on(name, default))
+    other = per_version and not (default and _runs_on(name, default)) and name not in alone
     return kind in commands and kind != "setup" and not (kind == _TESTS and other)

@@ -291,13 +291,31 @@ def pattern_fields(raw: str) -> tuple[Fields, ...]:
 
 
 def _node_in_file(raw: str) -> tuple[Fields, ...] | None:
-    """A node written after its file (``tests/a.py::test_x``; None: not one)."""
+    """A node written after its file (``tests/a.py::test_x``; None: not one), or a
+    function or class after one ``:`` (``tasks/run.py:_start()``): the file is claimed."""
     if "::" not in raw:
-        return None
+        return _member_of_file(raw)
     head = raw.split("::", 1)[0]
     if "/" in head or _has_extension(head):
         return node_fields(raw, raw)
     return None
+
+
+_MEMBER_OF_FILE = re.compile(
+    rf"^((\S+?):(?!(?:lines?|func|function|method|symbol|name)\b){IDENT}(?:\.{IDENT})*)(?:\(\))?$"
+)
+
+
+def _member_of_file(raw: str) -> tuple[Fields, ...] | None:
+    """``tasks/run.py:_start()`` or ``run.py:Runner.start``: the file a function or class is
+    written after (one ``:``, as a line number is), a claim of the file alone."""
+    found = _MEMBER_OF_FILE.match(raw)
+    if found is None or not _has_extension(found.group(2).rsplit("/", 1)[-1]):
+        return None  # a stand-in after the `:` (`name.py:lines`) is no function
+    path = path_target(found.group(2))
+    if path is None or path[1] or path[0].endswith("/"):
+        return None
+    return ((found.group(1), PATH, path[0], False, False, "", "", may_be_made_up(path[0])),)
 
 
 def _not_a_name(raw: str) -> bool:

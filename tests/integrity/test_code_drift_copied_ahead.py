@@ -1,0 +1,58 @@
+"""Forms met on drift-15's repositories, each checked on a real git repository: a file's
+code copied to its new home before the old file went (through a backup folder) to a
+deletion, told moved to the copy; a function written after its file with one ``:``
+(``tasks/run.py:_start()``), a claim of the file; a line's label that says what it names
+is legacy or obsolete ("**Legacy**: `config_old.py`", "Test ancien (obsolète): ..."), no
+claim that it stays."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_code_drift import by_mention, commit, findings, git, memory, repo, write
+
+from serena_memory.integrity.code_drift.mentions import extract
+
+__all__ = ["repo"]  # the fixture, used by name
+
+
+def test_a_function_after_its_file_and_one_colon_claims_the_file(repo: Path) -> None:
+    write(repo, "modules/tasks/filter_task.py", "def _combine():\n    pass\n")
+    write(repo, "modules/kept.py", "def keep():\n    pass\n")
+    memory(
+        repo,
+        "filters",
+        "#### 1. `modules/tasks/filter_task.py:_combine()`\n\n"
+        "See `modules/kept.py:Keeper.keep` and `examples/name.py:lines`.\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "modules/tasks/filter_task.py")
+    commit(repo, "filters rewritten")
+    found = by_mention(findings(repo))
+    assert set(found) == {"modules/tasks/filter_task.py:_combine"}
+    assert found["modules/tasks/filter_task.py:_combine"]["status"] == "missing"
+    # a stand-in after the colon, a module's attribute and a key are no function of a file
+    assert extract("`examples/name.py:lines` `app.main:app` `localhost:3000`") == []
+
+
+def test_a_label_saying_legacy_or_obsolete_is_no_claim_it_stays(repo: Path) -> None:
+    for name in ("app/config_old.py", "app/compat.py", "tests/test_layers.py", "app/data.py"):
+        write(repo, name, "X = 1\n")
+    memory(
+        repo,
+        "config",
+        "1. **New system** (`app/settings.py`): Pydantic\n"
+        "2. **Legacy system** (`app/config_old.py`): environment variables only\n"
+        "- **Legacy**: `.env` files + `app/config_old.py`\n"
+        "- Test ancien (obsolète): `tests/test_layers.py:218-265`\n"
+        "- **Legacy support**: handled in `app/compat.py`\n"
+        "- Legacy data is converted by `app/data.py`\n",
+    )
+    write(repo, "app/settings.py", "Y = 2\n")
+    commit(repo)
+    for name in ("app/config_old.py", "app/compat.py", "tests/test_layers.py", "app/data.py"):
+        git(repo, "rm", "-q", name)
+    commit(repo, "drop the old configuration")
+    # the files the labels call legacy or obsolete went as the memory expected; the file
+    # that handles legacy data, and the one that converts it, were its claims
+    assert set(by_mention(findings(repo))) == {"app/compat.py", "app/data.py"}

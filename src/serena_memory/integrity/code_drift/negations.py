@@ -124,11 +124,23 @@ def said_absent(line: str, start: int, end: int) -> bool:
         return True
     if _ITEM_HEAD.match(line, 0, start) and _ITEM_GONE.match(line, end):
         return True
+    if (label := _GONE_LABEL.match(line)) is not None and label.end() <= start:
+        return True
     if _ITEM_HEAD_MARKED.match(line, 0, start) is None:
         return False
     return bool(_GONE_CJK.search(line, end) or _DELETED_CJK_AFTER.match(line, end))
 
 
+_GONE_LABEL = re.compile(
+    r"\s*(?:(?:[-*+]|\d+[.)])\s+)?(?:\*\*|__)?(?:[^\W\d_][\w-]*\s+){0,2}\(?"
+    r"(?:legacy|deprecated|obsol[eè]te|veraltet|obsoleto)\)?(?:\s+(?:system|code|files?|versions?"
+    r"|config(?:uration)?|modules?|tests?|scripts?|implementation|api|entry|path|layout))?"
+    r"\s*(?:\*\*|__)?\s*(?::|\((?=`))",
+    re.IGNORECASE,
+)
+"""A line's short label that says what it names is legacy or obsolete ("- **Legacy**:
+`.env` files + `config_old.py`", "2. **Legacy system** (`config_old.py`)", "- Test ancien
+(obsolète): `tests/x.py`"): the memory expects it to go, so its going is no drift."""
 _ITEM_HEAD = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?`?$")
 """The mention heads a list item (``- `stress.py` — ...``)."""
 _ITEM_GONE = re.compile(
@@ -165,7 +177,8 @@ def _row_status_gone(line: str) -> bool:
 
 _CODE = re.compile(r"`[^`]*`")
 _CUE_TEXT = """without instead rather formerly previously lack absen remov delet drop deprecat
-    obsolete retired supersed replac renamed moved consolidat gone longer archiv todo fixme tbd
+    obsol legacy veraltet
+    retired supersed replac renamed moved consolidat gone longer archiv todo fixme tbd
     plan yet will not should must need going exist there present ~~ future later (was over
     verified confirmed from:"""
 _CUE_WORDS = (*_CUE_TEXT.split(), "to be", "used to", "never written", "never created")

@@ -16,6 +16,34 @@ from serena_memory.integrity.code_drift.mentions import extract
 __all__ = ["repo"]  # the fixture, used by name
 
 
+def test_code_copied_to_a_new_home_before_its_file_went_is_told_moved(repo: Path) -> None:
+    write(repo, "modules/tasks/query_cache.py", "class QueryCache:\n    pass\n" * 5)
+    write(repo, "modules/tasks/runner.py", "def run():\n    return 1\n")
+    write(repo, "modules/helpers.py", "def helper():\n    return 1\n")
+    memory(
+        repo,
+        "perf",
+        "- `modules/tasks/query_cache.py` caches queries\n- `modules/tasks/runner.py` runs\n"
+        "- `modules/helpers.py` helps\n",
+    )
+    commit(repo)
+    write(repo, "infrastructure/cache/query_cache.py", "class QueryCache:\n    hits = 0\n" * 5)
+    write(repo, "modules/tasks/query_cache.py", "from infrastructure.cache.query_cache import *\n")
+    commit(repo, "the cache copied to infrastructure/, the old module a shim")
+    (repo / "_backups/tasks").mkdir(parents=True)
+    git(repo, "mv", "modules/tasks/query_cache.py", "_backups/tasks/query_cache.py")
+    commit(repo, "park the shim in a backup folder")
+    git(repo, "rm", "-q", "-r", "_backups", "modules/tasks/runner.py", "modules/helpers.py")
+    commit(repo, "drop the backups and the old modules")
+    write(repo, "lib/helpers.py", "def helper():\n    return 2\n")  # made after: a newcomer
+    commit(repo, "new helpers")
+    found = by_mention(findings(repo))
+    cache = found["modules/tasks/query_cache.py"]
+    assert (cache["status"], cache["new_path"]) == ("moved", "infrastructure/cache/query_cache.py")
+    assert found["modules/tasks/runner.py"]["status"] == "missing"
+    assert found["modules/helpers.py"]["status"] == "missing"
+
+
 def test_a_function_after_its_file_and_one_colon_claims_the_file(repo: Path) -> None:
     write(repo, "modules/tasks/filter_task.py", "def _combine():\n    pass\n")
     write(repo, "modules/kept.py", "def keep():\n    pass\n")

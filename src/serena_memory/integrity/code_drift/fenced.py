@@ -354,3 +354,15 @@ _BARE_FOLDER = re.compile(r"^[A-Za-z_][\w.-]*/$")
 _NOT_HERE = ("/", "~", "$", "-", "@", "%")
 """How a word that is not a path of the project starts: the root, home, a variable, an
 option, a package's scope."""
+
+
+_WINDOWS_PATH = re.compile(r"(?<![\w\\/:.$%-])[A-Za-z_][\w.-]*(?:\\[\w.-]+)+(?![\w\\/])")
+"""A relative path written with Windows' backslashes (``modules\\appTasks.py``), not after
+a drive (``C:\\Users\\x``) nor a root backslash."""
+
+
+def windows_paths(line: str) -> str:
+    """``line`` with the backslashes of each relative Windows path turned into ``/``
+    (``git add modules\\appTasks.py`` in a ``cmd`` block): the same length, so each
+    mention keeps its place."""
+    return _WINDOWS_PATH.sub(lambda found: found.group().replace("\\", "/"), line)

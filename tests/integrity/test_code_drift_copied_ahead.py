@@ -84,3 +84,37 @@ def test_a_label_saying_legacy_or_obsolete_is_no_claim_it_stays(repo: Path) -> N
     # the files the labels call legacy or obsolete went as the memory expected; the file
     # that handles legacy data, and the one that converts it, were its claims
     assert set(by_mention(findings(repo))) == {"app/compat.py", "app/data.py"}
+
+
+def test_a_windows_path_in_a_command_is_read_with_slashes(repo: Path) -> None:
+    write(repo, "modules/appTasks.py", "TASKS = []\n")
+    write(repo, "modules/kept.py", "KEPT = 1\n")
+    memory(
+        repo,
+        "checklist",
+        "```cmd\ncd C:\\Users\\me\\GitHub\\project\ngit add modules\\appTasks.py\n"
+        'git add modules\\kept.py\nprint("a\\nb.py")\n```\n',
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "modules/appTasks.py")
+    commit(repo, "tasks rewritten")
+    found = by_mention(findings(repo))
+    # the drive's path leaves the project; an escape in a string names no file git knew
+    assert set(found) == {"modules\\appTasks.py"}
+    assert found["modules\\appTasks.py"]["status"] == "missing"
+
+
+def test_a_path_whose_file_name_has_spaces_is_one_path(repo: Path) -> None:
+    write(repo, "doc/20251121_Emergent Perceptual Haze (EPH).md", "# EPH\n")
+    write(repo, "doc/Saliency Map.md", "# SPM\n")
+    memory(
+        repo,
+        "guidelines",
+        "- References: `doc/20251121_Emergent Perceptual Haze (EPH).md` and "
+        "`doc/Saliency Map.md`\n- Run `src/main.py data.txt` or `cat doc/x.md`.\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "doc/20251121_Emergent Perceptual Haze (EPH).md")
+    commit(repo, "notes reorganised")
+    # a command's words (`src/main.py data.txt`, `cat doc/x.md`) are no one path
+    assert set(by_mention(findings(repo))) == {"doc/20251121_Emergent Perceptual Haze (EPH).md"}

@@ -257,7 +257,8 @@ def span_fields(content: str) -> tuple[Fields, ...]:
         return ()
     raw = _span_name(content)
     if raw is None:
-        return _statement_fields(content)
+        spaced = _spaced_path(content.strip()) if " " in content else None
+        return _statement_fields(content) if spaced is None else spaced
     node = _node_in_file(raw)
     if node is not None:
         return node
@@ -304,6 +305,24 @@ def _node_in_file(raw: str) -> tuple[Fields, ...] | None:
 _MEMBER_OF_FILE = re.compile(
     rf"^((\S+?):(?!(?:lines?|func|function|method|symbol|name)\b){IDENT}(?:\.{IDENT})*)(?:\(\))?$"
 )
+
+
+_NAME_CHAR = r"[^/`\\\"';|&<>$=*?]"
+_SPACED_PATH = re.compile(rf"^[\w.-]+(?:/[\w.-]+)*/([\w(]{_NAME_CHAR}*\s{_NAME_CHAR}*)$")
+
+
+def _spaced_path(content: str) -> tuple[Fields, ...] | None:
+    """A path whose file's name has spaces (``doc/20251121_Emergent Perceptual Haze
+    (EPH).md``): folders without spaces, one name with a known extension at its end and
+    none before it (``src/main.py data.txt`` is a command's arguments), no option."""
+    found = _SPACED_PATH.match(content)
+    if found is None or " -" in found.group(1):
+        return None
+    words = found.group(1).split()
+    if not _has_extension(words[-1]) or any(_has_extension(w) for w in words[:-1]):
+        return None
+    normal = _within_project(content)
+    return None if normal is None else ((content, PATH, normal, False, False, ""),)
 
 
 def _member_of_file(raw: str) -> tuple[Fields, ...] | None:

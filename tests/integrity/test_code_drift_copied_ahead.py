@@ -118,3 +118,18 @@ def test_a_path_whose_file_name_has_spaces_is_one_path(repo: Path) -> None:
     commit(repo, "notes reorganised")
     # a command's words (`src/main.py data.txt`, `cat doc/x.md`) are no one path
     assert set(by_mention(findings(repo))) == {"doc/20251121_Emergent Perceptual Haze (EPH).md"}
+
+
+def test_a_function_called_from_a_module_path_names_the_module(repo: Path) -> None:
+    write(repo, "app/core/logger.py", "def setup_logging():\n    pass\n")
+    for name in ("a", "b", "c"):
+        write(repo, f"app/core/{name}.py", f"{name.upper()} = 1\n")
+    memory(repo, "style", "Logging via `app/core/logger.setup_logging()`; see `docs/README.md`.\n")
+    write(repo, "docs/README.md", "# Docs\n")
+    commit(repo)
+    (repo / "backend").mkdir()
+    git(repo, "mv", "app", "backend/app")
+    commit(repo, "the backend gets its own folder")
+    found = by_mention(findings(repo))["app/core/logger.setup_logging"]
+    assert (found["status"], found["new_path"]) == ("moved", "backend/app/core/logger.py")
+    assert extract("`docs/README.md()`") == []  # a file's extension, not a function

@@ -33,6 +33,7 @@ from serena_memory.integrity.code_drift.forms import (
     MEMBER,
     MODULE,
     RELATIVE,
+    STEM,
     UP,
     module_target,
 )
@@ -295,7 +296,7 @@ def _node_in_file(raw: str) -> tuple[Fields, ...] | None:
     """A node written after its file (``tests/a.py::test_x``; None: not one), or a
     function or class after one ``:`` (``tasks/run.py:_start()``): the file is claimed."""
     if "::" not in raw:
-        return _member_of_file(raw)
+        return _member_of_file(raw) or _module_called(raw)
     head = raw.split("::", 1)[0]
     if "/" in head or _has_extension(head):
         return node_fields(raw, raw)
@@ -323,6 +324,20 @@ def _spaced_path(content: str) -> tuple[Fields, ...] | None:
         return None
     normal = _within_project(content)
     return None if normal is None else ((content, PATH, normal, False, False, ""),)
+
+
+_MODULE_CALL = re.compile(rf"^((?:[\w.-]+/)+[\w-]+)\.({IDENT})\(\)$")
+
+
+def _module_called(raw: str) -> tuple[Fields, ...] | None:
+    """``app/core/logger.setup_logging()``: a function called from the module the path
+    before its ``.`` names, a file of that stem (any extension)."""
+    found = _MODULE_CALL.match(raw)
+    if found is None or _has_extension(raw.rsplit("/", 1)[-1][:-2]):
+        return None
+    if _within_project(found.group(1)) is None:
+        return None
+    return ((raw[:-2], PATH, found.group(1), False, False, "", STEM),)
 
 
 def _member_of_file(raw: str) -> tuple[Fields, ...] | None:

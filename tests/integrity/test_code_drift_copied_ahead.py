@@ -133,3 +133,10 @@ def test_a_function_called_from_a_module_path_names_the_module(repo: Path) -> No
     found = by_mention(findings(repo))["app/core/logger.setup_logging"]
     assert (found["status"], found["new_path"]) == ("moved", "backend/app/core/logger.py")
     assert extract("`docs/README.md()`") == []  # a file's extension, not a function
+
+
+def test_a_call_on_a_path_git_never_knew_is_no_claim(repo: Path) -> None:
+    write(repo, "src/app.py", "A = 1\n")
+    memory(repo, "web", "Reload with `window/location.reload()`.\n")
+    commit(repo)
+    assert findings(repo) == []

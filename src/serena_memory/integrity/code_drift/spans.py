@@ -331,13 +331,14 @@ _MODULE_CALL = re.compile(rf"^((?:[\w.-]+/)+[\w-]+)\.({IDENT})\(\)$")
 
 def _module_called(raw: str) -> tuple[Fields, ...] | None:
     """``app/core/logger.setup_logging()``: a function called from the module the path
-    before its ``.`` names, a file of that stem (any extension)."""
+    before its ``.`` names, a file of that stem (any extension); weak, told only when git
+    knew such a file (``window/location.reload()`` names none)."""
     found = _MODULE_CALL.match(raw)
     if found is None or _has_extension(raw.rsplit("/", 1)[-1][:-2]):
         return None
     if _within_project(found.group(1)) is None:
         return None
-    return ((raw[:-2], PATH, found.group(1), False, False, "", STEM),)
+    return ((raw[:-2], PATH, found.group(1), False, False, "", STEM, True),)
 
 
 def _member_of_file(raw: str) -> tuple[Fields, ...] | None:

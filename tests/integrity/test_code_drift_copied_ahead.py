@@ -140,3 +140,18 @@ def test_a_call_on_a_path_git_never_knew_is_no_claim(repo: Path) -> None:
     memory(repo, "web", "Reload with `window/location.reload()`.\n")
     commit(repo)
     assert findings(repo) == []
+
+
+def test_a_docstrings_header_names_its_file(repo: Path) -> None:
+    write(repo, "viewer.py", '"""Filename: viewer.py"""\n')
+    memory(
+        repo,
+        "style",
+        '### Python files\n```python\n"""\nFilename: viewer.py\nPurpose: the viewer\n"""\n'
+        "Filename: sketch.py\n```\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "viewer.py")
+    commit(repo, "the viewer rewritten in Julia")
+    # a header's file git never knew is a sketch's, weak as any name in a block
+    assert set(by_mention(findings(repo))) == {"viewer.py"}

@@ -155,3 +155,35 @@ def test_a_docstrings_header_names_its_file(repo: Path) -> None:
     commit(repo, "the viewer rewritten in Julia")
     # a header's file git never knew is a sketch's, weak as any name in a block
     assert set(by_mention(findings(repo))) == {"viewer.py"}
+
+
+def test_a_recommended_layout_and_new_files_are_a_plan(repo: Path) -> None:
+    write(repo, "docs/guide.md", "# Guide\n")
+    memory(
+        repo,
+        "docs",
+        "## Recommended Organization Improvements\n```\ndocs/\n  ├── active/\n"
+        "  └── historical/\n```\n\n### Raster (2 nouveaux fichiers)\n"
+        "- core/services/raster_service.py\n- core/ports/raster_port.py\n\n"
+        "## Current files\n- `docs/guide.md`\n- `docs/typo.md`\n",
+    )
+    commit(repo)
+    # what the plans mean to make is no drift; a file the memory says is there is
+    assert set(by_mention(findings(repo))) == {"docs/typo.md"}
+
+
+def test_a_path_marked_old_or_before_is_the_past_one(repo: Path) -> None:
+    write(repo, "modules/tasks/task_utils.py", "X = 1\n")
+    write(repo, "modules/app_tasks.py", "Y = 1\n")
+    memory(
+        repo,
+        "refactor",
+        "```python\n# OLD: modules/app_tasks.py (5678 lines)\n"
+        "# NEW: modules/tasks/task_utils.py (328 lines)\n```\n"
+        "**Before:** `modules/app_tasks.py` **After:** `modules/tasks/task_utils.py`\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "modules/app_tasks.py", "modules/tasks/task_utils.py")
+    commit(repo, "the tasks rewritten again")
+    told = {(f["mention"], f["line"]) for f in findings(repo)}
+    assert told == {("modules/tasks/task_utils.py", 3), ("modules/tasks/task_utils.py", 5)}

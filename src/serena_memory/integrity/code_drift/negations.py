@@ -32,11 +32,13 @@ _RIGHT_BEFORE = re.compile(
 """A cue right before the mention, with at most two words (no preposition) between."""
 
 _PAST_OR_PASSED_OVER = re.compile(
-    r"(?:\(\s*was|\b(?:renamed|moved)\s+from|\bused\s+to\s+be|`[^`]*`\s+over|^\W*from:)\s+$",
+    r"(?:\(\s*was|\b(?:renamed|moved)\s+from|\bused\s+to\s+be|`[^`]*`\s+over"
+    r"|^\W*(?:from|old|before):(?:\*\*|__)?)\s+$",
     re.IGNORECASE,
 )
 """Right before the mention, a name the memory marks as past ("(was `merge.ts`)", "renamed
-from `a.py`", "used to be `b.py`") or as the one not chosen ("`for...of` over `forEach`")."""
+from `a.py`", "used to be `b.py`", "# OLD: a.py", "Before: `a.py`") or as the one not
+chosen ("`for...of` over `forEach`")."""
 
 _PLAN = re.compile(
     r"\b(?:(?:will|to|should|must|going\s+to|needs?\s+to|plans?\s+to|planned\s+to|todo:?"
@@ -180,7 +182,7 @@ _CUE_TEXT = """without instead rather formerly previously lack absen remov delet
     obsol legacy veraltet
     retired supersed replac renamed moved consolidat gone longer archiv todo fixme tbd
     plan yet will not should must need going exist there present ~~ future later (was over
-    verified confirmed from:"""
+    verified confirmed from: old: before:"""
 _CUE_WORDS = (*_CUE_TEXT.split(), "to be", "used to", "never written", "never created")
 """Parts of the cue words: a line holding none of them (nor the word "no") has no mention
 said absent."""

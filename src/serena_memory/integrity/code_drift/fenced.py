@@ -79,11 +79,18 @@ def boxed(lines: Iterable[str]) -> bool:
 
 def read_as_prose(line: str, drawn: bool) -> str | None:
     """What of a fenced line is read like prose for file names: a comment's text (with
-    no code span), or the whole line in a box diagram (``drawn``); None: nothing."""
+    no code span), a header's file (``Filename: viewer.py``), or the whole line in a box
+    diagram (``drawn``); None: nothing."""
     comment = comment_text(line)
     if comment is not None and "`" not in comment:
         return comment
+    if ":" in line and (header := _FILE_HEADER.match(line)) is not None:
+        return header.group(1)
     return line if drawn else None
+
+
+_FILE_HEADER = re.compile(r"^\s*(?:File(?:name)?|FILE(?:NAME)?|file(?:name)?)\s*:\s*([\w./-]+)\s*$")
+"""A docstring's header line naming its file: ``Filename: viewer.py``."""
 
 
 def imported(line: str) -> Iterator[str]:
@@ -354,3 +361,15 @@ _BARE_FOLDER = re.compile(r"^[A-Za-z_][\w.-]*/$")
 _NOT_HERE = ("/", "~", "$", "-", "@", "%")
 """How a word that is not a path of the project starts: the root, home, a variable, an
 option, a package's scope."""
+
+
+_WINDOWS_PATH = re.compile(r"(?<![\w\\/:.$%-])[A-Za-z_][\w.-]*(?:\\[\w.-]+)+(?![\w\\/])")
+"""A relative path written with Windows' backslashes (``modules\\appTasks.py``), not after
+a drive (``C:\\Users\\x``) nor a root backslash."""
+
+
+def windows_paths(line: str) -> str:
+    """``line`` with the backslashes of each relative Windows path turned into ``/``
+    (``git add modules\\appTasks.py`` in a ``cmd`` block): the same length, so each
+    mention keeps its place."""
+    return _WINDOWS_PATH.sub(lambda found: found.group().replace("\\", "/"), line)

@@ -49,6 +49,7 @@ from serena_memory.integrity.code_drift.fenced import (
     normal_import,
     python_modules,
     read_as_prose,
+    windows_paths,
     wrong_lines,
 )
 from serena_memory.integrity.code_drift.forms import (
@@ -359,6 +360,10 @@ def _fenced_line(number: int, line: str, drawn: bool, in_tree: bool) -> list[Men
         return [replace(m, weak=True) for m in _line_mentions(number, read) if m.kind == PATH] + out
     if drawn or in_tree:
         return out
+    if "\\" in line and (slashed := windows_paths(line)) != line:  # `git add src\a.py`
+        found = _code_line_paths(number, slashed) + _command_arguments(number, slashed)
+        back = [m if m.text in line else replace(m, text=m.text.replace("/", "\\")) for m in found]
+        return back + out
     return _code_line_paths(number, line) + _command_arguments(number, line) + out
 
 

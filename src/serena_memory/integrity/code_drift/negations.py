@@ -32,11 +32,13 @@ _RIGHT_BEFORE = re.compile(
 """A cue right before the mention, with at most two words (no preposition) between."""
 
 _PAST_OR_PASSED_OVER = re.compile(
-    r"(?:\(\s*was|\b(?:renamed|moved)\s+from|\bused\s+to\s+be|`[^`]*`\s+over|^\W*from:)\s+$",
+    r"(?:\(\s*was|\b(?:renamed|moved)\s+from|\bused\s+to\s+be|`[^`]*`\s+over"
+    r"|^\W*(?:from|old|before):(?:\*\*|__)?)\s+$",
     re.IGNORECASE,
 )
 """Right before the mention, a name the memory marks as past ("(was `merge.ts`)", "renamed
-from `a.py`", "used to be `b.py`") or as the one not chosen ("`for...of` over `forEach`")."""
+from `a.py`", "used to be `b.py`", "# OLD: a.py", "Before: `a.py`") or as the one not
+chosen ("`for...of` over `forEach`")."""
 
 _PLAN = re.compile(
     r"\b(?:(?:will|to|should|must|going\s+to|needs?\s+to|plans?\s+to|planned\s+to|todo:?"
@@ -124,11 +126,23 @@ def said_absent(line: str, start: int, end: int) -> bool:
         return True
     if _ITEM_HEAD.match(line, 0, start) and _ITEM_GONE.match(line, end):
         return True
+    if (label := _GONE_LABEL.match(line)) is not None and label.end() <= start:
+        return True
     if _ITEM_HEAD_MARKED.match(line, 0, start) is None:
         return False
     return bool(_GONE_CJK.search(line, end) or _DELETED_CJK_AFTER.match(line, end))
 
 
+_GONE_LABEL = re.compile(
+    r"\s*(?:(?:[-*+]|\d+[.)])\s+)?(?:\*\*|__)?(?:[^\W\d_][\w-]*\s+){0,2}\(?"
+    r"(?:legacy|deprecated|obsol[eè]te|veraltet|obsoleto)\)?(?:\s+(?:system|code|files?|versions?"
+    r"|config(?:uration)?|modules?|tests?|scripts?|implementation|api|entry|path|layout))?"
+    r"\s*(?:\*\*|__)?\s*(?::|\((?=`))",
+    re.IGNORECASE,
+)
+"""A line's short label that says what it names is legacy or obsolete ("- **Legacy**:
+`.env` files + `config_old.py`", "2. **Legacy system** (`config_old.py`)", "- Test ancien
+(obsolète): `tests/x.py`"): the memory expects it to go, so its going is no drift."""
 _ITEM_HEAD = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?`?$")
 """The mention heads a list item (``- `stress.py` — ...``)."""
 _ITEM_GONE = re.compile(
@@ -165,9 +179,10 @@ def _row_status_gone(line: str) -> bool:
 
 _CODE = re.compile(r"`[^`]*`")
 _CUE_TEXT = """without instead rather formerly previously lack absen remov delet drop deprecat
-    obsolete retired supersed replac renamed moved consolidat gone longer archiv todo fixme tbd
+    obsol legacy veraltet
+    retired supersed replac renamed moved consolidat gone longer archiv todo fixme tbd
     plan yet will not should must need going exist there present ~~ future later (was over
-    verified confirmed from:"""
+    verified confirmed from: old: before:"""
 _CUE_WORDS = (*_CUE_TEXT.split(), "to be", "used to", "never written", "never created")
 """Parts of the cue words: a line holding none of them (nor the word "no") has no mention
 said absent."""

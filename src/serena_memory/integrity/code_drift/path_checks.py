@@ -51,6 +51,7 @@ from serena_memory.integrity.code_drift.relative_names import one_new_form, plac
 from serena_memory.integrity.code_drift.reorganised import (
     FolderMoves,
     carried_with_folder,
+    copied_before_gone,
     new_extension,
     reorganised_to,
     stem_index,
@@ -169,6 +170,7 @@ class PathChecks:
             carried_with_folder(past, files, target, when, self._stems[2])
             or new_extension(past, self._stems[1], target, when)
             or reorganised_to(past, files, target, when)
+            or copied_before_gone(past, files, target, when)
         )
 
     def _never_a_file(self, m: Mention, candidates: list[str], went: Moves) -> bool:

@@ -1,6 +1,7 @@
 """Sections of a memory that lay out work still to do: a heading that says so ("## Target
 Architecture", "## Implementation Plan" with its "### Phase 3" subsections, "## Next
-Steps", "## Remaining work", "## 残作業", "## 実装計画") opens one, down to the next
+Steps", "## Remaining work", "## Recommended Organization", "### Raster (5 new files)",
+"## 残作業", "## 実装計画") opens one, down to the next
 heading of its level or above. The files such a section names are a plan: a path git
 never knew is what the plan means to make, not drift; one git knew (a file the plan
 moves or deletes) is still a claim
@@ -16,8 +17,10 @@ import re
 
 _PLAN = re.compile(
     r"\b(?:plans?|planned|planning|proposed|proposals?|roadmap|future|todo|to-do|next steps"
-    r"|target\s+\w+|remaining\s+(?:work|tasks?|items?)|to\s+(?:be\s+)?(?:create|build|add|implement)\w*)\b"
-    r"|計画|予定|提案|残作業|未実装|计划|规划|待实现|待办",
+    r"|target\s+\w+|remaining\s+(?:work|tasks?|items?)|to\s+(?:be\s+)?(?:create|build|add|implement)\w*"
+    r"|recommended|recommendations?|new\s+files?|nouveaux\s+fichiers"
+    r"|neue\s+dateien|nuevos\s+archivos)\b"
+    r"|計画|予定|提案|残作業|未実装|计划|规划|待实现|待办|新規ファイル|新增文件",
     re.IGNORECASE,
 )
 """What a heading says when its section is work still to do."""

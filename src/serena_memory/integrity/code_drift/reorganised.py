@@ -70,6 +70,35 @@ def reorganised_to(
     return new, deleted[0] if deleted else ""
 
 
+def copied_before_gone(
+    past: GitPast, files: ProjectFiles, target: str, when: float | None
+) -> tuple[str, str] | None:
+    """(new path, the commit that deleted it) when the file ``target``, there when the
+    memory last changed (``when``), went (renamed or not: into a backup folder) to a
+    deletion while its one namesake in the project now was already there, made after
+    ``when``: the code was copied to its new home (``modules/tasks/cache.py`` to
+    ``infrastructure/cache/cache.py``), the old file kept a while (a shim, a backup) and
+    deleted then. None otherwise: a namesake made after the deletion is a newcomer."""
+    name = target.rsplit("/", 1)[-1]
+    if when is None or "." not in name or target not in past.seen:
+        return None
+    if not there_at(past, target, when):
+        return None
+    now = files.by_name.get(name, ())
+    if len(now) != 1 or files.exists(target):
+        return None
+    end, seen = target, {target}
+    while end in past.renamed and past.renamed[end][0] not in seen:
+        end = past.renamed[end][0]
+        seen.add(end)
+    deleted = past.deleted.get(end)
+    new = next(iter(now))
+    times = past.changes.get(new)
+    if deleted is None or not times or not when < min(times) <= deleted[1]:
+        return None
+    return new, deleted[0]
+
+
 FolderMoves = dict[tuple[str, float | None], dict[str, tuple[str, str]]]
 """Where each folder went, asked once per check: (folder, when) -> :func:`moved_folder`."""
 

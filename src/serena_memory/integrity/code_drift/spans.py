@@ -33,6 +33,7 @@ from serena_memory.integrity.code_drift.forms import (
     MEMBER,
     MODULE,
     RELATIVE,
+    STEM,
     UP,
     module_target,
 )
@@ -257,7 +258,8 @@ def span_fields(content: str) -> tuple[Fields, ...]:
         return ()
     raw = _span_name(content)
     if raw is None:
-        return _statement_fields(content)
+        spaced = _spaced_path(content.strip()) if " " in content else None
+        return _statement_fields(content) if spaced is None else spaced
     node = _node_in_file(raw)
     if node is not None:
         return node
@@ -291,13 +293,64 @@ def pattern_fields(raw: str) -> tuple[Fields, ...]:
 
 
 def _node_in_file(raw: str) -> tuple[Fields, ...] | None:
-    """A node written after its file (``tests/a.py::test_x``; None: not one)."""
+    """A node written after its file (``tests/a.py::test_x``; None: not one), or a
+    function or class after one ``:`` (``tasks/run.py:_start()``): the file is claimed."""
     if "::" not in raw:
-        return None
+        return _member_of_file(raw) or _module_called(raw)
     head = raw.split("::", 1)[0]
     if "/" in head or _has_extension(head):
         return node_fields(raw, raw)
     return None
+
+
+_MEMBER_OF_FILE = re.compile(
+    rf"^((\S+?):(?!(?:lines?|func|function|method|symbol|name)\b){IDENT}(?:\.{IDENT})*)(?:\(\))?$"
+)
+
+
+_NAME_CHAR = r"[^/`\\\"';|&<>$=*?]"
+_SPACED_PATH = re.compile(rf"^[\w.-]+(?:/[\w.-]+)*/([\w(]{_NAME_CHAR}*\s{_NAME_CHAR}*)$")
+
+
+def _spaced_path(content: str) -> tuple[Fields, ...] | None:
+    """A path whose file's name has spaces (``doc/20251121_Emergent Perceptual Haze
+    (EPH).md``): folders without spaces, one name with a known extension at its end and
+    none before it (``src/main.py data.txt`` is a command's arguments), no option."""
+    found = _SPACED_PATH.match(content)
+    if found is None or " -" in found.group(1):
+        return None
+    words = found.group(1).split()
+    if not _has_extension(words[-1]) or any(_has_extension(w) for w in words[:-1]):
+        return None
+    normal = _within_project(content)
+    return None if normal is None else ((content, PATH, normal, False, False, ""),)
+
+
+_MODULE_CALL = re.compile(rf"^((?:[\w.-]+/)+[\w-]+)\.({IDENT})\(\)$")
+
+
+def _module_called(raw: str) -> tuple[Fields, ...] | None:
+    """``app/core/logger.setup_logging()``: a function called from the module the path
+    before its ``.`` names, a file of that stem (any extension); weak, told only when git
+    knew such a file (``window/location.reload()`` names none)."""
+    found = _MODULE_CALL.match(raw)
+    if found is None or _has_extension(raw.rsplit("/", 1)[-1][:-2]):
+        return None
+    if _within_project(found.group(1)) is None:
+        return None
+    return ((raw[:-2], PATH, found.group(1), False, False, "", STEM, True),)
+
+
+def _member_of_file(raw: str) -> tuple[Fields, ...] | None:
+    """``tasks/run.py:_start()`` or ``run.py:Runner.start``: the file a function or class is
+    written after (one ``:``, as a line number is), a claim of the file alone."""
+    found = _MEMBER_OF_FILE.match(raw)
+    if found is None or not _has_extension(found.group(2).rsplit("/", 1)[-1]):
+        return None  # a stand-in after the `:` (`name.py:lines`) is no function
+    path = path_target(found.group(2))
+    if path is None or path[1] or path[0].endswith("/"):
+        return None
+    return ((found.group(1), PATH, path[0], False, False, "", "", may_be_made_up(path[0])),)
 
 
 def _not_a_name(raw: str) -> bool:

@@ -207,3 +207,29 @@ def test_a_block_left_open_to_the_end_is_read_and_the_prose_after_it_too(repo: P
     assert told["lib/action/"][0] == "missing"  # in the prose after it
     assert told["tools/gen.py"][0] == "missing"  # a block with no prose after it
     assert "plan/" not in told
+
+
+def test_a_script_with_a_folder_an_interpreter_runs_is_a_claim_git_never_knew(
+    repo: Path,
+) -> None:
+    write(repo, "scripts/security_audit.py", "print('audit')\n" * 3)
+    write(repo, "scripts/generate_keys.py", "print('keys')\n" * 3)
+    memory(
+        repo,
+        "deploy",
+        "```bash\ngit clone <repository-url>\ncd data-agent-v4\n"
+        "python scripts/generate_keys.py --save\n```\n\n"
+        "```bash\npython scripts/security_audit.py\npython scripts/smoke_test.py\n"
+        "python -m tools/not_a_script.py\ncat notes/never_written.md\n```\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "scripts/generate_keys.py")
+    commit(repo, "drop the key script")
+    told = _told(findings(repo))
+    # the command says the script is there: a claim though git never knew it
+    assert told["scripts/smoke_test.py"][0] == "missing"
+    assert "scripts/security_audit.py" not in told
+    # a file a command only reads stays weak: told only when git knew it
+    assert "notes/never_written.md" not in told
+    # `cd` into the project just cloned is its root, not a folder of it
+    assert told["scripts/generate_keys.py"][0] == "missing"

@@ -215,6 +215,18 @@ def command_names(line: str) -> Iterator[tuple[str, bool]]:
         script = False
 
 
+def interpreter_script(line: str) -> str | None:
+    """The script with a folder an interpreter runs on a command line (``python
+    scripts/smoke_test.py``, ``uv run python tools/gen.py``), as written: the command says
+    it is there, as it does of a bare one (:func:`command_names`); None when there is none
+    (``python -m x``, ``python -c``, a line of code)."""
+    words = _command_words(line) if "/" in line else None
+    if words is None or words[0] not in _INTERPRETERS:
+        return None
+    ran = _interpreter_runs(words[0], words[1:])
+    return ran[0] if ran and "/" in ran[0] and not ran[0].startswith(_NOT_HERE) else None
+
+
 def ran_files(line: str) -> list[str]:
     """The files and folders a command runs, as written: the script an interpreter runs
     (``python tools/gen.py``, ``uv run python x.py``, ``deno run x.ts``) and what a test
@@ -294,6 +306,15 @@ def cd_folder(line: str, folder: str) -> str:
         return "" if line.strip() in ("cd", "cd -", "cd ~") else folder
     moved = posixpath.normpath(folder + found.group(1))
     return "" if moved == "." or moved.startswith("..") else moved + "/"
+
+
+_CLONE = re.compile(r"^\s*(?:\$\s+)?git\s+clone\s")
+
+
+def cloned_into(line: str, cloned: bool) -> bool:
+    """Whether the next ``cd`` after ``line`` goes into a clone of the project (``git
+    clone <url>`` then ``cd data-agent-v4``: its root), ``cloned`` before it."""
+    return bool(_CLONE.match(line)) or (cloned and cd_target(line) is None)
 
 
 def cd_target(line: str) -> str | None:

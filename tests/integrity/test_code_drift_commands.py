@@ -233,3 +233,25 @@ def test_a_script_with_a_folder_an_interpreter_runs_is_a_claim_git_never_knew(
     assert "notes/never_written.md" not in told
     # `cd` into the project just cloned is its root, not a folder of it
     assert told["scripts/generate_keys.py"][0] == "missing"
+
+
+def test_a_compose_file_given_to_f_and_a_test_file_pytest_runs_are_claims(repo: Path) -> None:
+    write(repo, "docker-compose.yml", "services: {}\n")
+    write(repo, "tests/test_health.py", "def test_ok():\n    assert True\n")
+    memory(
+        repo,
+        "deploy",
+        "```bash\ndocker-compose -f docker-compose.yml up -d\n"
+        "docker-compose -f docker-compose.prod.yml up -d\n"
+        "pytest tests/test_health.py -v\npytest tests/api/test_auth.py -v\n"
+        "tail -f logs/app.log\n```\n",
+    )
+    commit(repo)
+    told = _told(findings(repo))
+    # the command says the file is there: claims though git never knew them
+    assert told["docker-compose.prod.yml"][0] == "missing"
+    assert told["tests/api/test_auth.py"][0] == "missing"
+    assert "docker-compose.yml" not in told
+    assert "tests/test_health.py" not in told
+    assert "logs/app.log" not in told  # a file a command only reads: weak
+    assert list(command_names("tail -f app.log")) == []

@@ -255,3 +255,19 @@ def test_a_compose_file_given_to_f_and_a_test_file_pytest_runs_are_claims(repo: 
     assert "tests/test_health.py" not in told
     assert "logs/app.log" not in told  # a file a command only reads: weak
     assert list(command_names("tail -f app.log")) == []
+
+
+def test_a_script_a_command_span_runs_is_a_claim_git_never_knew(repo: Path) -> None:
+    write(repo, "scripts/check_ports.py", "print('ports')\n" * 3)
+    memory(
+        repo,
+        "faq",
+        "1. **端口冲突**: 使用 `python scripts/check_ports.py` 检查端口占用\n"
+        "2. **配置验证**: 使用 `python scripts/validate_config.py` 验证配置\n"
+        "3. Read `cat docs/never_written.md` for more\n",
+    )
+    commit(repo)
+    told = _told(findings(repo))
+    assert told["scripts/validate_config.py"][0] == "missing"
+    assert "scripts/check_ports.py" not in told
+    assert "docs/never_written.md" not in told  # a file a command only reads: weak

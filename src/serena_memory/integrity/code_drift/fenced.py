@@ -238,7 +238,13 @@ def interpreter_script(line: str) -> str | None:
         ran = [w for w in _test_arguments(words[1:]) if "." in w.rsplit("/", 1)[-1]][:1]
     else:
         ran = _interpreter_runs(words[0], words[1:]) if words[0] in _INTERPRETERS else []
-    return ran[0] if ran and "/" in ran[0] and not ran[0].startswith(_NOT_HERE) else None
+    if not ran or "/" not in ran[0] or ran[0].startswith(_NOT_HERE):
+        return None
+    # a script under `examples/` is as often a made-up example (or a library's) as not
+    return None if _EXAMPLE_FOLDERS & set(ran[0].split("/")[:-1]) else ran[0]
+
+
+_EXAMPLE_FOLDERS = frozenset({"example", "examples", "sample", "samples"})
 
 
 def ran_files(line: str) -> list[str]:

@@ -490,7 +490,13 @@ def _classify(number: int, content: str) -> list[Mention]:
     # a line of code: the project's modules it imports (`require('./lib/x')`) too, and
     # each name in it is a part of the span, as weak as an example
     found += [m for spec in imported(content) for m in _imports(number, spec)]
-    return [replace(m, inner=True, weak=m.weak or m.kind == PATH) for m in found]
+    ran = interpreter_script(content)  # the script a command runs: a claim, as in a block
+    return [
+        m
+        if m.kind == PATH and m.text == ran
+        else replace(m, inner=True, weak=m.weak or m.kind == PATH)
+        for m in found
+    ]
 
 
 def _prose_mentions(

@@ -207,3 +207,67 @@ def test_a_block_left_open_to_the_end_is_read_and_the_prose_after_it_too(repo: P
     assert told["lib/action/"][0] == "missing"  # in the prose after it
     assert told["tools/gen.py"][0] == "missing"  # a block with no prose after it
     assert "plan/" not in told
+
+
+def test_a_script_with_a_folder_an_interpreter_runs_is_a_claim_git_never_knew(
+    repo: Path,
+) -> None:
+    write(repo, "scripts/security_audit.py", "print('audit')\n" * 3)
+    write(repo, "scripts/generate_keys.py", "print('keys')\n" * 3)
+    memory(
+        repo,
+        "deploy",
+        "```bash\ngit clone <repository-url>\ncd data-agent-v4\n"
+        "python scripts/generate_keys.py --save\n```\n\n"
+        "```bash\npython scripts/security_audit.py\npython scripts/smoke_test.py\n"
+        "python -m tools/not_a_script.py\ncat notes/never_written.md\n```\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "scripts/generate_keys.py")
+    commit(repo, "drop the key script")
+    told = _told(findings(repo))
+    # the command says the script is there: a claim though git never knew it
+    assert told["scripts/smoke_test.py"][0] == "missing"
+    assert "scripts/security_audit.py" not in told
+    # a file a command only reads stays weak: told only when git knew it
+    assert "notes/never_written.md" not in told
+    # `cd` into the project just cloned is its root, not a folder of it
+    assert told["scripts/generate_keys.py"][0] == "missing"
+
+
+def test_a_compose_file_given_to_f_and_a_test_file_pytest_runs_are_claims(repo: Path) -> None:
+    write(repo, "docker-compose.yml", "services: {}\n")
+    write(repo, "tests/test_health.py", "def test_ok():\n    assert True\n")
+    memory(
+        repo,
+        "deploy",
+        "```bash\ndocker-compose -f docker-compose.yml up -d\n"
+        "docker-compose -f docker-compose.prod.yml up -d\n"
+        "pytest tests/test_health.py -v\npytest tests/api/test_auth.py -v\n"
+        "tail -f logs/app.log\n```\n",
+    )
+    commit(repo)
+    told = _told(findings(repo))
+    # the command says the file is there: claims though git never knew them
+    assert told["docker-compose.prod.yml"][0] == "missing"
+    assert told["tests/api/test_auth.py"][0] == "missing"
+    assert "docker-compose.yml" not in told
+    assert "tests/test_health.py" not in told
+    assert "logs/app.log" not in told  # a file a command only reads: weak
+    assert list(command_names("tail -f app.log")) == []
+
+
+def test_a_script_a_command_span_runs_is_a_claim_git_never_knew(repo: Path) -> None:
+    write(repo, "scripts/check_ports.py", "print('ports')\n" * 3)
+    memory(
+        repo,
+        "faq",
+        "1. **端口冲突**: 使用 `python scripts/check_ports.py` 检查端口占用\n"
+        "2. **配置验证**: 使用 `python scripts/validate_config.py` 验证配置\n"
+        "3. Read `cat docs/never_written.md` for more\n",
+    )
+    commit(repo)
+    told = _told(findings(repo))
+    assert told["scripts/validate_config.py"][0] == "missing"
+    assert "scripts/check_ports.py" not in told
+    assert "docs/never_written.md" not in told  # a file a command only reads: weak

@@ -133,3 +133,27 @@ def test_a_folder_moved_wholesale_in_steps_is_told_its_destination(repo: Path) -
     git(repo, "mv", "docs/prompts/troubleshooting", "docs/legacy_tasks/troubleshooting")
     commit(repo, "more repo cleanup")
     assert _told(repo)["docs/prompts/"] == ("moved", "docs/legacy_tasks/Archive/")
+
+
+def test_files_a_generic_guide_lists_per_language_or_with_etc_are_examples(repo: Path) -> None:
+    write(repo, "setup.cfg", "[metadata]\nname = x\n")
+    write(repo, "requirements.txt", "numpy\n")
+    commit(repo)
+    memory(
+        repo,
+        "health_check",
+        "# Health check\n\n- Using code analysis on build files (CMakeLists.txt, Makefile, "
+        "package.json, etc.)\n\n"
+        "2. **Language Server Configuration**\n"
+        "   - **C/C++:** Verify .clangd configuration file and compile_commands.json\n"
+        "   - **Python:** Check for pyproject.toml, setup.cfg, or requirements.txt\n"
+        "   - **TypeScript/JavaScript:** Check for tsconfig.json or jsconfig.json\n\n"
+        "- Our build uses (build.gradle, main.go)\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "setup.cfg")
+    commit(repo, "setup.cfg into pyproject")
+    told = _told(repo)
+    # kinds of file any project has: told only when git knew them here
+    assert set(told) == {"setup.cfg", "build.gradle", "main.go"}
+    assert told["setup.cfg"][0] == "missing"

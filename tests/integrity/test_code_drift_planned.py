@@ -98,3 +98,30 @@ def test_a_name_right_after_a_naming_label_shows_the_rule(repo: Path) -> None:
     )
     commit(repo)
     assert set(by_mention(findings(repo))) == {"tests/test_logout.py"}
+
+
+def test_paths_git_never_knew_under_a_references_heading_are_another_projects(
+    repo: Path,
+) -> None:
+    write(repo, "src/cache.py", "CACHE = {}\n" * 3)
+    write(repo, "src/old_usage.py", "USAGE = 0\n" * 3)
+    commit(repo)
+    memory(
+        repo,
+        "caching",
+        "# Prompt caching\n\n## Files\n- `src/cache.py` - the cache\n"
+        "- `src/usage_tracker.py` - counts tokens\n\n"
+        "## References\n\n- **Example Notebook**: examples/Prompt_Caching101.ipynb\n"
+        "- **API Types**:\n  - `src/openai/types/completion_usage.py` (Chat Completions)\n"
+        "  - `src/old_usage.py` (ours, before the SDK's)\n\n"
+        "## Research Sources\n- `examples/basic/tools.py` from openai-agents-python\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "src/old_usage.py")
+    commit(repo, "use the SDK's usage")
+    told = set(by_mention(findings(repo)))
+    # cited sources git never knew are no claims; a file of the project cited there is
+    assert told == {"src/usage_tracker.py", "src/old_usage.py"}
+    assert says_planned("📚 References")
+    assert not says_planned("Reference Implementation")
+    assert not says_planned("Sources of truth")

@@ -73,7 +73,7 @@ def write(
 
         return Proposed(proposals.save(store, plan_write(store, name, content, max_chars)))
     result = store.write(name, content, max_chars, allow_secret=allow_secret)
-    told = (result.note,) if result.note else ()
+    told: tuple[str, ...] = (result.note,) if result.note else ()
     return Applied(
         PlannedChange("write", result.name),
         result.created,
@@ -105,7 +105,7 @@ def edit(store: MemoryStore, name: str, change: Edit) -> Outcome:
     if store.access().proposing(name):
         return _propose_edit(store, name, change)
     result = store.edit_with(name, change)
-    told = (result.note,) if result.note else ()
+    told: tuple[str, ...] = (result.note,) if result.note else ()
     if result.replacements:  # what a write of the new text is told, an edit is told too
         told += store.advisors.on_write(store, result.name, result.text)
     return Applied(

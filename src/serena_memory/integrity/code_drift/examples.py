@@ -80,7 +80,18 @@ _NAMING_SHOWN = re.compile(r"\b(?:naming|named|conventions?|patterns?)\b[^`]{0,4
 """A label that says a naming rule follows, right before the name: "**Test Naming**:
 `test_feature_functionality.py`", "files are named `x_test.go`": the name shows the
 rule."""
+_ETC_LISTED = re.compile(r"[^()]{0,200}?,\s*(?:etc\.?|and so on|\.\.\.|…)\s*\)", re.IGNORECASE)
+"""The rest of a parenthesis that lists names and ends in "etc." ("build files
+(CMakeLists.txt, Makefile, package.json, etc.)"): kinds of file any project may have."""
+_LANGUAGE_LABEL = re.compile(
+    r"\s*(?:[-*+]|\d+\.)\s+\*\*(?:C/C\+\+|C\+\+|C#|Python|TypeScript/JavaScript|TypeScript"
+    r"|JavaScript|Go|Golang|Rust|Java|Kotlin|Ruby|PHP|Swift|Dart|Node\.js)\s*:?\s*\*\*\s*:?\s"
+)
+"""A list item labelled with a programming language ("- **Python:** Check for
+pyproject.toml, setup.cfg, or requirements.txt"): the files such a project has, examples
+for any project, not this one's."""
 _HINT_WORDS = (
+    "etc",
     "e.g",
     "e. g",
     "for example",
@@ -106,6 +117,8 @@ def may_give_examples(line: str) -> bool:
             return True
     if not low.isascii() and any(word in low for word in _HINT_CJK):
         return True
+    if "**" in line and _LANGUAGE_LABEL.match(line):
+        return True
     return "path" in low and ON_PATH.search(line) is not None
 
 
@@ -120,6 +133,11 @@ def is_example(line: str, start: int) -> bool:
         or _STYLE_SHOWN.search(line, window, start)
         or _NAMING_SHOWN.search(line, window, start)
         or ON_PATH.search(line)
+        or _LANGUAGE_LABEL.match(line)
+        or (
+            line.rfind("(", window, start) > line.rfind(")", window, start)
+            and _ETC_LISTED.match(line, start)
+        )
     )
 
 

@@ -203,16 +203,48 @@ def command_names(line: str) -> Iterator[tuple[str, bool]]:
     words = _command_words(line)
     if words is None or words[0] in _MAKERS:
         return
-    script = words[0] in _INTERPRETERS
+    script, compose, given = words[0] in _INTERPRETERS, _compose(words), False
     skip = False
     for word in words[1:]:
         if skip or word.startswith(_NOT_HERE) or word in ("-m", "-c"):
             skip, script = word in ("-m", "-c"), script and not word.startswith("-")
+            given = compose and word in ("-f", "--file")
             continue
         word = word.strip("\"'").rstrip(".:,;")
         if _bare_name(word):
-            yield word, script
-        script = False
+            yield word, script or given
+        script = given = False
+
+
+def _compose(words: list[str]) -> bool:
+    """Whether a command reads the file its ``-f`` gives (``docker-compose -f
+    docker-compose.prod.yml up``, ``docker build -f Dockerfile.prod .``): the command says
+    that file is there, as an interpreter says its script is."""
+    return words[0] == "docker-compose" or (
+        words[0] == "docker" and words[1:2] in (["compose"], ["build"])
+    )
+
+
+def interpreter_script(line: str) -> str | None:
+    """The script with a folder an interpreter runs on a command line (``python
+    scripts/smoke_test.py``, ``uv run python tools/gen.py``) or the first test file a
+    test runner runs (``pytest tests/api/test_auth.py``), as written: the command says
+    it is there, as it does of a bare one (:func:`command_names`); None when there is none
+    (``python -m x``, ``python -c``, a line of code)."""
+    words = _command_words(line) if "/" in line else None
+    if words is None:
+        return None
+    if words[0] in _TEST_RUNNERS:  # `pytest tests/api/test_auth.py -v`: a test file it runs
+        ran = [w for w in _test_arguments(words[1:]) if "." in w.rsplit("/", 1)[-1]][:1]
+    else:
+        ran = _interpreter_runs(words[0], words[1:]) if words[0] in _INTERPRETERS else []
+    if not ran or "/" not in ran[0] or ran[0].startswith(_NOT_HERE):
+        return None
+    # a script under `examples/` is as often a made-up example (or a library's) as not
+    return None if _EXAMPLE_FOLDERS & set(ran[0].split("/")[:-1]) else ran[0]
+
+
+_EXAMPLE_FOLDERS = frozenset({"example", "examples", "sample", "samples"})
 
 
 def ran_files(line: str) -> list[str]:
@@ -294,6 +326,15 @@ def cd_folder(line: str, folder: str) -> str:
         return "" if line.strip() in ("cd", "cd -", "cd ~") else folder
     moved = posixpath.normpath(folder + found.group(1))
     return "" if moved == "." or moved.startswith("..") else moved + "/"
+
+
+_CLONE = re.compile(r"^\s*(?:\$\s+)?git\s+clone\s")
+
+
+def cloned_into(line: str, cloned: bool) -> bool:
+    """Whether the next ``cd`` after ``line`` goes into a clone of the project (``git
+    clone <url>`` then ``cd data-agent-v4``: its root), ``cloned`` before it."""
+    return bool(_CLONE.match(line)) or (cloned and cd_target(line) is None)
 
 
 def cd_target(line: str) -> str | None:

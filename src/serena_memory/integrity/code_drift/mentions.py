@@ -41,10 +41,12 @@ from serena_memory.integrity.code_drift.fenced import (
     cargo_targets,
     cd_folder,
     cd_target,
+    cloned_into,
     code_paths,
     command_names,
     imported,
     included,
+    interpreter_script,
     jvm_name,
     normal_import,
     python_modules,
@@ -317,10 +319,11 @@ def _block_lines(block: list[tuple[int, str]], drawing: set[int]) -> list[Mentio
     lines of a tree or a map), each path a command takes read from the folder a ``cd``
     moved into."""
     drawn, out = boxed(line for _number, line in block), []
-    folder = ""  # where the commands run: the root until a `cd`
+    folder, cloned = "", False  # where the commands run: the root until a `cd`
     for number, line in block:
         found = _fenced_line(number, line, drawn, number in drawing)
-        after = cd_folder(line, folder)
+        after = "" if cloned and cd_target(line) else cd_folder(line, folder)
+        cloned = cloned_into(line, cloned)
         if after and after != folder and (into := cd_target(line)) and "/" in into:
             # `cd lumen-gcp/backend`: a folder of the project, told when git knew it
             found.append(Mention(number, into, PATH, after, weak=True))
@@ -395,7 +398,12 @@ def _code_line_paths(number: int, line: str) -> list[Mention]:
     """The paths a fenced command or line of code names (weak), but loose ones: a word
     with neither extension nor ``/`` at its end is too often no file in code."""
     found = [f for t in code_paths(line) for f in path_fields(t) or pattern_fields(t)]
-    return [replace(Mention(number, *fields), weak=True) for fields in found if not fields[3]]
+    script = interpreter_script(line)  # a claim, as a bare one is (`_command_arguments`)
+    return [
+        replace(Mention(number, *fields[:7]), weak=fields[0] != script or fields[7:] == (True,))
+        for fields in found
+        if not fields[3]
+    ]
 
 
 def _command_arguments(number: int, line: str) -> list[Mention]:
@@ -482,7 +490,13 @@ def _classify(number: int, content: str) -> list[Mention]:
     # a line of code: the project's modules it imports (`require('./lib/x')`) too, and
     # each name in it is a part of the span, as weak as an example
     found += [m for spec in imported(content) for m in _imports(number, spec)]
-    return [replace(m, inner=True, weak=m.weak or m.kind == PATH) for m in found]
+    ran = interpreter_script(content)  # the script a command runs: a claim, as in a block
+    return [
+        m
+        if m.kind == PATH and m.text == ran
+        else replace(m, inner=True, weak=m.weak or m.kind == PATH)
+        for m in found
+    ]
 
 
 def _prose_mentions(

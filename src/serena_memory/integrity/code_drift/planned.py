@@ -31,8 +31,21 @@ _DONE = re.compile(
 """What a heading says when that work is done: its files are claims again."""
 
 
+_SOURCES = re.compile(
+    r"^[\W\d]*(?:references?|(?:research\s+|external\s+)?sources|bibliography"
+    r"|further\s+reading|external\s+(?:links|resources)|参考(?:文献|资料|資料)?)[\W]*$",
+    re.IGNORECASE,
+)
+"""A heading whose section cites sources outside the project ("## References", "## Research
+Sources"): a path there git never knew is another project's (an SDK's
+``src/openai/types/completion_usage.py``), no claim, as in a plan."""
+
+
 def says_planned(heading: str) -> bool:
-    """Whether a heading's text says its section is work still to do."""
+    """Whether a heading's text says its section is work still to do, or cites sources
+    outside the project (its paths git never knew are no claims either)."""
+    if _SOURCES.match(heading.strip()):
+        return True
     return _PLAN.search(heading) is not None and _DONE.search(heading) is None
 
 

@@ -26,7 +26,7 @@ from serena_memory.integrity.code_drift.extensions import (
     EXTENSIONLESS_FILES,
     KNOWN_EXTENSIONS,
 )
-from serena_memory.integrity.code_drift.fenced import ran_files
+from serena_memory.integrity.code_drift.fenced import interpreter_script, ran_files
 from serena_memory.integrity.code_drift.forms import (
     ALIAS,
     GLOB,
@@ -426,14 +426,18 @@ _GIT_MOVE = re.compile(r"^git\s+mv\s+(?:-[\w-]+\s+){0,3}([\w./@+-]+)\s+([\w./@+-
 def _ran_fields(content: str) -> tuple[Fields, ...]:
     """The files a command span runs (``python tools/gen.py``, ``uv run pytest
     tests/test_a.py``: :func:`~serena_memory.integrity.code_drift.fenced.ran_files`), weak
-    claims; a test's node id names its file and its test."""
+    claims but the script an interpreter runs and a test runner's file with a folder
+    (:func:`~serena_memory.integrity.code_drift.fenced.interpreter_script`); a test's node
+    id names its file and its test."""
     found: tuple[Fields, ...] = ()
+    script = interpreter_script(content)  # a claim, as in a fenced block
     for written in ran_files(content):
         node = _node_in_file(written)
         if node is not None:
             found += node
         elif (path := path_target(written)) is not None and not path[1]:
-            found += ((written, PATH, path[0], False, False, "", "", True),)
+            weak = written != script or may_be_made_up(path[0])
+            found += ((written, PATH, path[0], False, False, "", "", weak),)
     return found
 
 

@@ -43,7 +43,11 @@ def differ(a: Unit, b: Unit, value_a: str, value_b: str) -> bool:
 def why_not(a: Unit, b: Unit, value_a: str, value_b: str) -> str | None:
     """Why two units with ``value_a`` and ``value_b`` do not contradict each other (None
     when they do): what :func:`differ` tells, in words, for whoever tunes it."""
-    pair = _Pair(a, b, value_a, value_b)
+    return _reason(_Pair(a, b, value_a, value_b))
+
+
+def _reason(pair: _Pair) -> str | None:
+    """:func:`why_not` of a pair already read."""
     for rule, reason in _RULES:
         if rule(pair):
             return reason
@@ -66,18 +70,17 @@ reworded: :func:`restated` looks at the words near it instead."""
 
 def restated(a: Unit, b: Unit, value_a: str, value_b: str) -> bool:
     """Whether two units that met by a word near their values (not next to them) say one
-    thing two ways: :func:`differ`, or reworded around the value (:data:`_REWORDED`):
-    a quantity, a setting, a URL or a path changed (a name only to a variant of itself,
-    `glm-4-flash` / `glm-4-plus`), a word near both values, and two other words in
-    common or all of the shorter unit's (`Server at http://localhost:3000` in a longer
-    line). No other value of the kind may be apart."""
-    sort = kind(value_a)[0]
-    if not _one_thing_changed(sort, value_a, value_b):
+    thing two ways: values that could be one thing changed (:func:`_one_thing_changed`),
+    and :func:`differ`, or only reworded around the value (:data:`_REWORDED`) with a word
+    near both values (for a bare count, the word after it), no other value of the kind
+    apart, and two words of four letters or more in common (all of the shorter unit's,
+    for a quantity or a URL: `Server at http://localhost:3000` in a longer line)."""
+    if not _one_thing_changed(kind(value_a)[0], value_a, value_b):
         return False
-    reason = why_not(a, b, value_a, value_b)
+    pair = _Pair(a, b, value_a, value_b)
+    reason = _reason(pair)
     if reason is None or reason not in _REWORDED:
         return reason is None
-    pair = _Pair(a, b, value_a, value_b)
     if _bare_count(value_a) or _bare_count(value_b):
         near = any(side > 0 for side, _w in pair.near)  # what is counted, said after it
     else:
@@ -86,7 +89,8 @@ def restated(a: Unit, b: Unit, value_a: str, value_b: str) -> bool:
         return False
     smaller, larger = sorted((_prose_words(a), _prose_words(b)), key=len)
     shared = {w for w in smaller & larger if len(w) > 3}  # `one`, `per`: no subject
-    return len(shared) >= 2 or bool(shared) and shared == smaller and sort in (*_QUANTITIES, "url")
+    whole = bool(shared) and shared == smaller and pair.sort[0] in (*_QUANTITIES, "url")
+    return len(shared) >= 2 or whole
 
 
 def _prose_words(unit: Unit) -> set[str]:
@@ -98,8 +102,7 @@ def _one_thing_changed(sort: str, value_a: str, value_b: str) -> bool:
     """Whether two values could be one thing said two ways, read from the values alone
     (the words around them were reworded): a quantity, a setting or a URL may change; a
     name only to a variant of itself; a path only where it ends (`~/.config/a.yaml` /
-    `/etc/a.yaml`); a pattern (`apply-*.ts`) or a package
-    never."""
+    `/etc/a.yaml`); a pattern (`apply-*.ts`) or a package never."""
     if "*" in value_a + value_b or value_a[0] == "@" or value_b[0] == "@":
         return False  # a pattern, or a package (`@scope/name`: its folder is no other place)
     if sort in ("name", "file"):

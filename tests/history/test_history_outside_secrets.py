@@ -52,6 +52,29 @@ def test_an_outside_edit_holding_a_secret_is_held_back_and_told(store: MemorySto
     assert not _objects_hold(repo, b"wJalrXUtnFEMI")
 
 
+def test_a_secret_taken_out_by_restoring_the_recorded_text_ends_the_notice(
+    store: MemoryStore,
+) -> None:
+    """The bytes the history already holds for a file are not held back (they are the
+    recorded text, checked when recorded): putting them back ends the notice at once and
+    adds no entry."""
+    store.write("notes", "# Notes\n")
+    take_notices()
+    path = store.layout.memories_dir / "notes.md"
+    path.write_text(f"# Notes\n\n{SECRET}\n", encoding="utf-8")
+    assert [e.summary for e in store.history().entries()] == ["Create notes"]
+    assert any("holds what looks like a secret" in n for n in take_notices())
+    path.write_text("# Notes\n", encoding="utf-8")  # the recorded text, byte for byte
+    assert [e.summary for e in store.history().entries()] == ["Create notes"]
+    assert store.history().entries() and not take_notices()
+    store.write("other", "# Other\n")
+    assert [e.summary for e in store.history().entries()] == ["Create other", "Create notes"]
+    assert not take_notices()
+    path.write_text(f"# Notes\n\n{SECRET}\n", encoding="utf-8")  # pasted again: told again
+    store.history().entries()
+    assert any("holds what looks like a secret" in n for n in take_notices())
+
+
 def test_the_command_line_says_so_before_an_overwrite(project: Path, serena_home: Path) -> None:
     p = str(project)
     assert run_cli("memories", "write", "notes", p, "-c", "# Notes\n").returncode == 0

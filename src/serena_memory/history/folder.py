@@ -89,14 +89,23 @@ class FolderHistory(FolderRepository):
             return None
 
     def _blob(
-        self, repo: Any, rel: str, real: str | None, now_ns: int, outside: bool = False
+        self,
+        repo: Any,
+        rel: str,
+        real: str | None,
+        now_ns: int,
+        outside: bool = False,
+        recorded: str | None = None,
     ) -> str | None:
         """The blob id of the file's current bytes (None: it is not there, or not a memory
         file the gate lets through); read and hashed only when its stamp moved.
 
         ``outside``: a change made outside serena (an editor), which passes the secret gate
         every write passes: one holding what looks like a secret is left out of the history
-        (told, never written into it) until the file no longer holds it."""
+        (told, never written into it) until the file no longer holds it. Bytes that are
+        ``recorded`` (the history's blob at ``rel``) passed that gate when they were
+        recorded, so they are not scanned again: a file read again only because its stamp
+        was too recent to trust (a write less than a second before) costs a hash."""
         if real is None:
             self.held.pop(rel, None)
             return None
@@ -118,9 +127,11 @@ class FolderHistory(FolderRepository):
             return None
         except (OSError, MemoryStoreError):
             return _UNREADABLE
-        if outside and self._holds_secret(rel, data):
-            return _UNREADABLE  # its stamp is not taken: looked at again next time
         found = engine().hash(data)
+        if outside and str(found) == recorded:
+            self._not_held(rel)
+        elif outside and self._holds_secret(rel, data):
+            return _UNREADABLE  # its stamp is not taken: looked at again next time
         if found not in repo:  # an unchanged file's blob is there already: nothing to write
             repo.create_blob(data)
         oid = str(found)
@@ -132,11 +143,10 @@ class FolderHistory(FolderRepository):
 
         name = self.folder.name_of(rel)
         found = secrets.holding_secrets({name: data}).get(name)
-        key = f"secret:{self.repo_path}:{rel}"
         if not found:
-            self.held.pop(rel, None)
-            receiver().clear(key)  # over: said again if it comes back
+            self._not_held(rel)
             return False
+        key = f"secret:{self.repo_path}:{rel}"
         named = found[0].line == secrets.NAME_LINE
         where = "its name" if named else f"line {found[0].line}"
         until = (
@@ -152,6 +162,12 @@ class FolderHistory(FolderRepository):
         report(key, self.held[rel])
         return True
 
+    def _not_held(self, rel: str) -> None:
+        """``rel`` holds no secret now: a notice about it is over (said again if it comes
+        back)."""
+        if self.held.pop(rel, None) is not None:
+            receiver().clear(f"secret:{self.repo_path}:{rel}")
+
     def tell_held(self) -> None:
         """Say again, to the operation looking at the history, each outside change left
         out for holding a secret (said once per operation, as every notice)."""
@@ -165,7 +181,7 @@ class FolderHistory(FolderRepository):
         ``in_sync`` (the folder matched ``tree`` when its stamps were taken), a file whose
         stamp did not move is unchanged; an unreadable file is left as it is."""
         known = self.stamps.files.get(rel)
-        oid = self._blob(repo, rel, real, now_ns, outside=True)
+        oid = self._blob(repo, rel, real, now_ns, outside=True, recorded=tree_blob(tree, rel))
         if oid is _UNREADABLE:
             return False, oid
         if in_sync and known is not None and known is self.stamps.files.get(rel):
@@ -328,8 +344,9 @@ class FolderHistory(FolderRepository):
         changes: dict[str, str | None] = {}
         for rel in self.folder.held(sorted(set(about_to_change))):
             real = self._real_path(rel)
-            oid = self._blob(repo, rel, real, now_ns, outside=True)
-            if oid is not _UNREADABLE and oid != tree_blob(tree, rel):
+            recorded = tree_blob(tree, rel)
+            oid = self._blob(repo, rel, real, now_ns, outside=True, recorded=recorded)
+            if oid is not _UNREADABLE and oid != recorded:
                 oid = self._stored(repo, rel, real, now_ns, oid, outside=True)
             if oid is not _UNREADABLE and oid != tree_blob(tree, rel):
                 changes[rel] = oid

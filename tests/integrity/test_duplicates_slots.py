@@ -58,6 +58,11 @@ RESTATED = [
     ),
     ("- `SMTP_SECURE=false` for the relay.", "Set `SMTP_SECURE=true` for the relay.", None),
     ("- **Min SDK**: 24", "## Min SDK 26", ("24", "26")),
+    (  # a setting in a block of source code states the value as a list would
+        "- printWidth: 150",
+        "```js\nmodule.exports = {\n  printWidth: 120,\n  semi: true,\n};\n```",
+        ("150", "120"),
+    ),
     (
         "- `cd backend; dart_frog dev` → http://localhost:8080 (needs the CLI).",
         "- `cd backend; dart_frog dev` → http://localhost:8081 (needs the CLI).",
@@ -193,6 +198,15 @@ APART_REWORDED = [
 def test_lines_reworded_about_two_things_are_no_conflict(first: str, second: str) -> None:
     report = find_duplicates({"a": _memory("A", first), "b": _memory("B", second)})
     assert report.conflicts == [], report.to_dict()
+
+
+def test_a_plain_word_set_in_two_blocks_of_source_code_is_no_conflict() -> None:
+    """``duration: 6000`` in one example and ``duration: 10000`` in another name two
+    calls, not one setting: only a name of joined words is read as a setting in code."""
+    first = "```ts\nawait device.start({\n  duration: 6000,\n});\n```"
+    second = "```ts\nawait device.reset({\n  duration: 10000,\n});\n```"
+    report = find_duplicates({"a": _memory("A", first), "b": _memory("B", second)})
+    assert report.conflicts == []
 
 
 def test_a_key_with_a_value_in_many_memories_is_a_field_not_a_claim() -> None:

@@ -43,6 +43,12 @@ _FILE = re.compile(r"\w\.[a-z][a-z0-9]{0,4}$")
 _LINK = re.compile(r"\]\([^)\s]*\)")
 _MARKER = re.compile(r"^(?:[-*+>]|\d+[.)]|#+)[ \t]+")
 _SETTING = re.compile(r"([A-Za-z_][\w.]*)\s*=\s*[\"']?([^\s=\"']+)[\"']?")
+_SOURCE_SETTING = re.compile(
+    r"[\"']?(?:[a-z]+[A-Z]\w*|[A-Za-z]+[_.-]\w[\w.-]*)[\"']?\s*[:=]\s*"
+    r"(?:\d[\w.]*|[\"'][^\"'\s]{1,40}[\"']|true|false)[,;]?"
+)
+"""A setting in source code: a name of joined words (``printWidth``, ``min_sdk``; a plain
+word such as ``duration`` is too common a name to tell one setting), set to a literal."""
 _ALTERNATIVES = re.compile(r"[^\W\d_]+(?:/[^\W\d_]+)+")
 _EXAMPLE = re.compile(r"\$|\{\w*\}|<\w+>|\byyyy|\bnnn|\bpath/to/|\bexample\b|\bfoo\b")
 _SERIAL = re.compile(r"[#-]?\d{7,}|[0-9a-f]{7,40}", re.IGNORECASE)
@@ -139,7 +145,9 @@ class Unit:
 
 def stated_lines(text: str) -> Iterator[tuple[int, str, bool]]:
     """(number, line stripped, whether inside a fenced block) of each line of a memory
-    that may state values: fence lines and blocks of source code are left out."""
+    that may state values: fence lines are left out, and of a block of source code every
+    line but a setting of a literal (``printWidth: 120,``, ``minSdk = 26``): a value the
+    project is configured with, whichever language writes it."""
     fenced = source = False
     for number, raw in enumerate(text.split("\n"), 1):
         line = raw.strip()
@@ -148,6 +156,8 @@ def stated_lines(text: str) -> Iterator[tuple[int, str, bool]]:
             source = fenced and line[3:].strip().casefold() in SOURCE
         elif not source:
             yield number, line, fenced
+        elif _SOURCE_SETTING.fullmatch(line):
+            yield number, line.rstrip(",;"), fenced
 
 
 def units(text: str) -> list[Unit]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from serena_memory.agent.project_facts.bench_scripts import read_bench_scripts
 from serena_memory.agent.project_facts.cargo import crate_name, read_cargo
 from serena_memory.agent.project_facts.ci import read_ci
 from serena_memory.agent.project_facts.composer import read_composer, read_php_tools
@@ -115,6 +116,7 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     offer_hook_install(project)
     offer_writing_forms(sheet)
     read_manifest_check(project)
+    read_bench_scripts(project)
     # and last, how to run one test in the runner found
     read_single_test(project)
     return sheet

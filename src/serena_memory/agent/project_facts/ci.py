@@ -15,6 +15,10 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from serena_memory.agent.project_facts.ci_installs import (
+    installs_tox_for_ci,
+    is_contributors_install,
+)
 from serena_memory.agent.project_facts.commands import (
     MAX_COMMAND_CHARS,
     canonical,
@@ -136,6 +140,7 @@ def read_ci(project: Project) -> None:
         for line in _lines(project, rel, called):
             kind = _pattern_kind(project.sheet, line) or classify_command(line)
             kind = kind or _own_script_kind(project, line)
+            kind = kind or ("setup" if installs_tox_for_ci(line) else None)
             if kind and _is_new(project.sheet, kind, line) and project.sheet.add(kind, line, CI):
                 _offer_script_parts(project, line)
 
@@ -213,8 +218,10 @@ def _pattern_kind(sheet: FactSheet, line: str) -> str | None:
 def _is_new(sheet: FactSheet, kind: str, line: str) -> bool:
     """Not a spelling of a command offered already (CI's installs of packages only when the
     project names none: CI's are often for one job's needs; a tool's own set-up, such as
-    the browsers of Playwright, is more than that; never CI's install of a tool)."""
-    if kind == "setup" and sheet.has("setup") and program(line) in _INSTALLERS:
+    the browsers of Playwright, is more than that, and so are tox with its CI plugin and
+    ``npm ci``, see ci_installs; never CI's install of a tool)."""
+    everyday = kind == "setup" and is_contributors_install(sheet, line)
+    if kind == "setup" and sheet.has("setup") and program(line) in _INSTALLERS and not everyday:
         return False
     if kind == "setup" and installs_tool(line.split()):
         return False  # a tool for one job (`cargo install cargo-hack`): CI's own set-up

@@ -440,6 +440,10 @@ def _mix_unlock_kind(words: list[str]) -> str | None:
     return "lint" if "--check-unused" in words else None
 
 
+def _rbs_kind(words: list[str]) -> str | None:
+    return "typecheck" if "validate" in words else None  # RBS's check of the signatures
+
+
 def _go_get_kind(words: list[str]) -> str | None:
     return None if "-u" in words else "setup"  # `go get -u` updates
 
@@ -568,7 +572,7 @@ _SPECIAL: dict[tuple[str, str], Callable[[list[str]], str | None]] = {
     ("cargo", "miri"): _miri_kind, ("cargo", "fuzz"): _fuzz_kind,
     ("go", "install"): _install_kind, ("cargo", "install"): _install_kind,
     ("nix", ""): _nix_kind, ("mix", "compile"): _mix_compile_kind,
-    ("mix", "deps.unlock"): _mix_unlock_kind,
+    ("mix", "deps.unlock"): _mix_unlock_kind, ("rbs", ""): _rbs_kind,
 }  # fmt: skip
 
 

@@ -21,6 +21,13 @@ _WORK_HEADINGS = frozenset({"build", "building", "test", "tests", "testing", "de
                             "hacking", "running", "setup", "lint", "linting"})  # fmt: skip
 
 # a section for maintainers only: how a release is cut, published or deployed
+# an editable install of the working tree (`python3 -m pip install -e .`, `pip install -e
+# ".[tests]"`), a line of its own: users install the published package, only a contributor
+# installs the clone so that changes to it take effect
+_EDITABLE_INSTALL = re.compile(
+    r"""^\s*(?:\$\s+)?((?:python3?\s+-m\s+)?pip3?\s+install\s+(?:(?:-U|--upgrade)\s+)?"""
+    r"""(?:-e|--editable)\s+(["']?)\.(?:\[[\w,.-]+\])?\2)\s*$"""
+)
 _MAINTAINER_HEADINGS = frozenset({"release", "releases", "releasing", "publish", "publishing",
                                   "deploy", "deploying", "deployment", "deployments"})  # fmt: skip
 
@@ -113,3 +120,11 @@ def in_fence(line: str, fence: str) -> str:
         return mark
     closes = mark[0] == fence[0] and len(mark) >= len(fence) and not match.group(2)
     return "" if closes else fence
+
+
+def editable_installs(text: str) -> str:
+    """The README's editable installs of the clone, wherever they are (``From source``
+    under ``Installation``: a section for users, but no user installs the working tree),
+    as a code block of their own."""
+    found = [m.group(1) for m in map(_EDITABLE_INSTALL.match, text.splitlines()) if m]
+    return "```\n" + "\n".join(dict.fromkeys(found)) + "\n```\n" if found else ""

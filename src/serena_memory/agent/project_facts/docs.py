@@ -23,6 +23,7 @@ from serena_memory.agent.project_facts.commands import (
     without_environment,
 )
 from serena_memory.agent.project_facts.doc_sections import (
+    editable_installs,
     readme_sections,
     without_maintainer_sections,
 )
@@ -364,7 +365,8 @@ def _documented(project: Project, guides: list[str]) -> Iterator[tuple[str, str]
     texts = list(guides)
     readme = project.first(*READMES)
     if readme:
-        texts.append(readme_sections(project.text(readme) or ""))
+        text = project.text(readme) or ""
+        texts += [readme_sections(text), editable_installs(text)]
     programs = own_programs(project.toml("pyproject.toml"))
     scripts = PackageScripts(project)
     for text in texts:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 from serena_memory.agent.project_facts.files import Project
-from serena_memory.agent.project_facts.names import classify_name, offer_tasks
+from serena_memory.agent.project_facts.names import classify_name, is_never, offer_tasks
+from serena_memory.agent.project_facts.recipes import line_kind
 
 RAKEFILES = ("Rakefile", "rakefile", "Rakefile.rb")
 MAX_LINE = 500
@@ -36,6 +37,18 @@ _TASK_CLASSES = re.compile(
 # (Bundler's gem tasks, `build`, `install`, `release`, pack and ship the gem: none)
 _REQUIRED_TASKS = {"standard/rake": {"standard": "lint", "standard:fix": "format"}}
 _REQUIRE = re.compile(r"""^require[ (]+["']([\w/]+)["']""")
+# a task given a block (`task :steep do`, `task rbs: :compile do |t|`), at the top level or
+# in a namespace: its body's `sh` lines say what a task named for a tool runs
+_BLOCK_TASK = re.compile(
+    r"""^(\s*)task[ (]+(?::(\w+)|["'](\w[\w-]*)["']|(\w+):)[^#]*\bdo\b(?:\s*\|[^|]*\|)?\s*$"""
+)
+# a command the body runs: `sh "steep check"`, or its words each quoted, `sh "steep",
+# "check"` (no interpolation: `"#{...}"` is filled in when the task runs)
+_SH = re.compile(
+    r"""^\s*(?:sh|system)[ (]+((?:["'][^"'#{}]*["']\s*,\s*)*["'][^"'#{}]*["'])\s*\)?$"""
+)
+_QUOTED = re.compile(r"""["']([^"']*)["']""")
+KINDS = frozenset({"setup", "test", "lint", "format", "typecheck", "build", "run"})
 
 
 def rake_tasks(text: str) -> list[str]:
@@ -99,7 +112,7 @@ def read_ruby(project: Project) -> None:
         if kind:
             project.sheet.add(kind, f"{prefix}rake", name)
         offer_tasks(project.sheet, rake_tasks(text), lambda task: f"{prefix}rake {task}", name)
-        for task, kind in library_tasks(text).items():
+        for task, kind in {**library_tasks(text), **body_kinds(text)}.items():
             project.sheet.add(kind, f"{prefix}rake {task}", name)
     if project.is_file(".rspec"):  # RSpec's options file: the specs run with `rspec`
         project.sheet.add_default("test", f"{prefix}rspec", ".rspec")
@@ -126,3 +139,53 @@ def default_kind(text: str) -> str | None:
     names = re.findall(r"\w[\w:]*", match.group(1).removeprefix("%i").removeprefix("%w"))
     kinds = {classify_name(name) for name in names}
     return "test" if "test" in kinds else kinds.pop() if len(kinds) == 1 else None
+
+
+def body_kinds(text: str) -> dict[str, str]:
+    """The tasks named for nothing known (``rbs``, ``steep``) whose body's commands are of
+    one kind: ``task :steep do sh "steep", "check" end`` type checks, as a Makefile's
+    target is read by its recipe."""
+    found: dict[str, str] = {}
+    for name, commands in _bodies(text).items():
+        if classify_name(name) is not None or is_never(name.rsplit(":", 1)[-1]):
+            continue
+        kinds = {line_kind(command) for command in commands} - {None}
+        if len(kinds) == 1 and kinds <= KINDS:
+            found[name] = kinds.pop() or ""
+    return found
+
+
+def _bodies(text: str) -> dict[str, list[str]]:
+    """Each block task's commands, ``namespace:name`` for those of a namespace."""
+    bodies: dict[str, list[str]] = {}
+    namespace, task, end = "", "", ""
+    for line in text.splitlines():
+        opened = _NAMESPACE.match(line)
+        if opened or line.startswith("end"):
+            namespace = f"{opened.group(1)}:" if opened else ""
+        block = _BLOCK_TASK.match(line)
+        if block and (namespace or not block.group(1)):
+            name = next(g for g in block.groups()[1:] if g)
+            task, end = f"{namespace if block.group(1) else ''}{name}", f"{block.group(1)}end"
+            bodies[task] = []
+        elif task and line.rstrip() == end:
+            task = ""
+        elif task:
+            bodies[task].append(line)
+    return {name: _calls(lines) for name, lines in bodies.items()}
+
+
+def _calls(lines: list[str]) -> list[str]:
+    """The commands of a body's ``sh`` or ``system`` calls, their words joined; a call goes
+    on on the next line when a line ends with a comma."""
+    found: list[str] = []
+    carried = ""
+    for line in lines:
+        carried = f"{carried} {line.strip()}" if carried else line
+        if carried.rstrip().endswith(","):
+            continue
+        call = _SH.match(carried)
+        if call:
+            found.append(" ".join(_QUOTED.findall(call.group(1))))
+        carried = ""
+    return found

@@ -20,6 +20,7 @@ from mcp_support import text_read
 
 from serena_memory.core.process import PROCESS
 from serena_memory.core.store import MemoryStore
+from serena_memory.integrity.code_drift.aliases import expand
 from serena_memory.integrity.code_drift.forms import replace_path
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, extract
 
@@ -425,8 +426,19 @@ def test_extraction_never_names_a_path_outside_the_project(text: str) -> None:
 )
 def test_extraction_of_path_like_noise_stays_inside(parts: list[str]) -> None:
     for m in extract("".join(parts)):
-        if m.kind == PATH:
-            assert not m.target.startswith(("/", "..", "~"))
+        if m.kind == PATH:  # a build alias (`~/lib/x`) starts with its own `~`, never `..`
+            assert not m.target.startswith(("/", "..", "~")) or m.form == "alias"
+            assert {".", ".."}.isdisjoint(m.target.split("/"))
+
+
+def test_an_alias_path_that_climbs_out_of_its_folder_is_no_mention() -> None:
+    """`~/../` once came out as the alias path `~/..`: through an alias to `src/` it would
+    have named the project's top, and `~/../../x` a file outside the project."""
+    climbing = extract("See `~/../` and `@/../../etc/hosts`.")
+    assert [m.target for m in climbing if m.kind == PATH] == []
+    assert [m.target for m in extract("See `~/lib/x.ts`.") if m.kind == PATH] == ["~/lib/x.ts"]
+    assert expand("@/../../etc/hosts", [("@/", "src/")]) is None
+    assert expand("@/pages/home", [("@/", "src/")]) == "src/pages/home"
 
 
 def test_a_path_from_the_root_counts_only_inside_the_project_and_naming_rules_are_no_files(

@@ -83,5 +83,8 @@ def expand(target: str, aliases: Aliases) -> str | None:
     """The path ``target`` stands for through the project's aliases (None: through none)."""
     for prefix, folder in aliases:
         if (target + "/").startswith(prefix):  # `@` (written `@/`) is the folder itself
-            return folder + target[len(prefix) :]
+            rest = target[len(prefix) :]
+            if not {".", ".."}.isdisjoint(rest.split("/")):
+                return None  # `@/../x` would leave the folder, perhaps the project
+            return folder + rest
     return None

@@ -267,8 +267,11 @@ def span_fields(content: str) -> tuple[Fields, ...]:
         return pattern_fields(raw)
     if raw.startswith("../"):
         return up_fields(raw)
-    if _ALIASED.match(raw):
-        return ((raw, PATH, _LOCATION.sub("", raw).rstrip("/"), False, False, "", ALIAS),)
+    if _ALIASED.match(raw):  # `~/../x` leaves the alias's folder: no path of the project
+        target = _LOCATION.sub("", raw).rstrip("/")
+        if {".", ".."}.isdisjoint(target.split("/")):
+            return ((raw, PATH, target, False, False, "", ALIAS),)
+        return ()
     path = path_fields(raw)
     if path is not None:
         return path

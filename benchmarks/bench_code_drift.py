@@ -109,7 +109,7 @@ _START = (
     "    from serena_memory.wiring import build_store\n"
     "except ImportError:  # a tree from before serena_memory.wiring\n"
     "    from serena_memory.core.store import MemoryStore as build_store\n"
-    "from serena_memory.integrity.service import drift_summary\n"
+    "from serena_memory.integrity.code_drift.drifted_memories import drift_summary\n"
     "store = build_store(sys.argv[1], home=sys.argv[2])\n"
     "started = time.perf_counter()\n"
     "said = drift_summary(store)\n"
@@ -206,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
         f"findings {statuses} -> {'OK' if median <= 2.0 else 'OVER'} (target 2 s)"
     )
 
-    from serena_memory.integrity.service import drift_note
+    from serena_memory.integrity.code_drift.read_note import drift_note
     from serena_memory.wiring import build_store
 
     store = build_store(root, home=home)

@@ -62,7 +62,7 @@ def test_the_agent_serving_the_demo_is_told_of_no_drifted_memory(
 ) -> None:
     from mcp_support import in_memory, ok, text_read
 
-    from serena_memory.integrity.service import drift_summary
+    from serena_memory.integrity.code_drift.drifted_memories import drift_summary
     from serena_memory.wiring import build_store
 
     root = _copy(tmp_path, "folder")

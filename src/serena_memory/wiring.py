@@ -114,8 +114,8 @@ def near_copy_note(store: MemoryStore, name: str, text: str) -> str:
 
 
 def stale_references_note(store: MemoryStore, name: str) -> str:
-    """The memories still referring to one just deleted (integrity/service.py)."""
-    from serena_memory.integrity.service import referrers_note
+    """The memories still referring to one just deleted (integrity/references/links.py)."""
+    from serena_memory.integrity.references.links import referrers_note
 
     return referrers_note(store, name)
 

@@ -199,7 +199,7 @@ def test_the_conventions_leave_themselves_out_of_reachability_as_check_does(
     agent_store: MemoryStore, project: Path
 ) -> None:
     """The template's rule and `check` agree: memory_maintenance need not be reachable."""
-    from serena_memory.integrity.service import run_check
+    from serena_memory.integrity.references.check import run_check
 
     text = template_text()
     assert "reachable from `mem:core`" in text and "this one excepted" in text

@@ -287,7 +287,7 @@ def test_a_global_memory_is_never_unreachable_from_a_projects_core(
     project, which is not meant to reach the memories every project shares."""
     import json
 
-    from serena_memory.integrity.service import build_graph
+    from serena_memory.integrity.references.links import build_graph
     from serena_memory.wiring import build_store
 
     p = str(project)

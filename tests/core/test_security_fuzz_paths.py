@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.store import Context, MemoryStore
-from serena_memory.integrity import service as integrity_service
+from serena_memory.integrity.references.check import run_check
+from serena_memory.integrity.references.links import build_graph
 from serena_memory.wiring import build_store
 
 SECRET = "SECRET-outside-the-allowed-folders"
@@ -124,11 +125,9 @@ def _run(store: MemoryStore, op: str, a: str, b: str) -> object:
     if op == "exists":
         return store.exists(a)
     if op == "check":
-        report = integrity_service.run_check(
-            store, include_unmarked=True, fuzzy=True, reachability=True
-        )
+        report = run_check(store, include_unmarked=True, fuzzy=True, reachability=True)
         return report.to_text() + repr(report.to_dict())
-    return integrity_service.build_graph(store).to_dict()
+    return build_graph(store).to_dict()
 
 
 @pytest.mark.slow  # many generated symlink trees on disk

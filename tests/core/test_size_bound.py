@@ -16,7 +16,7 @@ from serena_memory.core import proposals
 from serena_memory.core.errors import MemoryTooLargeError, RenameJournalError
 from serena_memory.core.paths import MAX_MEMORY_BYTES
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity.service import fix_reference
+from serena_memory.integrity.references.links import fix_reference
 
 LIMIT = f"more than the limit of {MAX_MEMORY_BYTES:,} bytes a memory may have"
 

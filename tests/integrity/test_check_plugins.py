@@ -17,11 +17,12 @@ from test_code_drift import commit, git, memory, write
 from test_duplicates import DEPLOY
 
 from serena_memory.core.store import MemoryStore
+from serena_memory.integrity.code_drift.check import run_code_check
 from serena_memory.integrity.duplicates.features_cache import check_duplicates
 from serena_memory.integrity.listing import MemoryListingReader
 from serena_memory.integrity.plugins.base import CheckOptions
 from serena_memory.integrity.plugins.registry import ADVICE_ORDER, CHECKS, run_checks
-from serena_memory.integrity.service import run_check, run_code_check
+from serena_memory.integrity.references.check import run_check
 from serena_memory.usage import log
 from serena_memory.usage.unused import unused_memories
 

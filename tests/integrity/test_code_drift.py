@@ -305,7 +305,7 @@ def test_a_check_split_over_worker_processes_reports_the_same_findings(
 ) -> None:
     import threading
 
-    from serena_memory.integrity.service import run_code_check
+    from serena_memory.integrity.code_drift.check import run_code_check
 
     assert threading.active_count() == 1  # else the check would not fork
 
@@ -366,7 +366,7 @@ def test_the_activation_count_covers_every_drifted_memory_or_says_at_least(
     # how fast the count is, is measured by benchmarks/bench_code_drift.py, not here: a
     # loaded machine must not turn a count into "at least"
     from serena_memory.integrity.code_drift import drifted_memories as drifted
-    from serena_memory.integrity.service import drift_summary
+    from serena_memory.integrity.code_drift.drifted_memories import drift_summary
 
     for i in range(1000):
         memory(repo, f"notes/n{i:04d}", f"Login: `src/auth/login.py`, gone: `src/auth/x{i}.py`.\n")

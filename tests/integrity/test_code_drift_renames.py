@@ -106,7 +106,7 @@ def test_a_module_rewritten_under_a_new_name_places_its_function_where_it_is_def
 def test_a_signature_an_import_and_a_bare_module_name_are_mentions_told_on_read(
     repo: Path, store: MemoryStore
 ) -> None:
-    from serena_memory.integrity.service import drift_summary
+    from serena_memory.integrity.code_drift.drifted_memories import drift_summary
 
     _package(repo)
     found = findings(repo)

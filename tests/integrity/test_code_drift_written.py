@@ -12,7 +12,7 @@ from pathlib import Path
 from test_code_drift import by_mention, commit, findings, git, memory, repo, write
 
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity.service import drift_summary
+from serena_memory.integrity.code_drift.drifted_memories import drift_summary
 
 __all__ = ["repo"]  # the fixture, shared
 

@@ -11,7 +11,7 @@ from conftest import write_config
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.references.analysis import IntegrityAnalyzer
 from serena_memory.integrity.references.graph import MemoryGraph
-from serena_memory.integrity.service import build_graph
+from serena_memory.integrity.references.links import build_graph
 
 MEMORIES = {
     "core": "Start: `mem:auth/login` twice `mem:auth/login`, then `mem:gone`.\n",

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from serena_memory.core.store import Context, MemoryStore
-from serena_memory.integrity.service import build_graph
+from serena_memory.integrity.references.links import build_graph
 from serena_memory.wiring import build_store
 
 RECORDED = Path(__file__).with_name("graph_recorded.json")

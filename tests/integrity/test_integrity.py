@@ -13,9 +13,10 @@ from serena_memory.core.errors import MemoryNotFoundError, MemoryStoreError, Rea
 from serena_memory.core.names import normalize_name
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.references.analysis import IntegrityAnalyzer
+from serena_memory.integrity.references.check import run_check
+from serena_memory.integrity.references.links import backlinks, fix_reference
 from serena_memory.integrity.references.prefixing import auto_prefix, prefix_bare_mentions
 from serena_memory.integrity.references.scanning import BareMentionFinder, iter_reference_runs
-from serena_memory.integrity.service import backlinks, fix_reference, run_check
 
 
 def fill(store: MemoryStore, memories: dict[str, str]) -> None:
@@ -442,20 +443,20 @@ def test_an_undecodable_memory_is_a_dead_end_for_reachability_not_an_error(
 def test_a_snapshot_is_reused_until_a_file_changes_and_then_reads_only_that(
     store: MemoryStore,
 ) -> None:
-    from serena_memory.integrity.service import load_snapshot
+    from serena_memory.integrity.references.snapshot import Snapshot
 
     fill(store, {"core": "`mem:a`\n", "a": "`mem:b`\n", "b": "x\n"})
-    first = load_snapshot(store)
-    assert load_snapshot(store, first) is first
+    first = Snapshot.refresh(store)
+    assert Snapshot.refresh(store, first) is first
     assert [b.source for b in first.backlinks("a")] == ["core"]
     assert first.check(reachability=True) is first.check(reachability=True)
     store.write("b", "`mem:core` and `mem:gone`\n")
-    second = load_snapshot(store, first)
+    second = Snapshot.refresh(store, first)
     assert second is not first
     assert second.analyzer.memories["a"] is first.analyzer.memories["a"]  # not read again
     assert [b.source for b in second.backlinks("core")] == ["b"]
     assert [s.target for s in second.check().stale] == ["gone"]
     store.delete("a")
-    third = load_snapshot(store, second)
+    third = Snapshot.refresh(store, second)
     assert "a" not in third.analyzer.existing
     assert third.check(reachability=True).unreachable == ["b"]  # core led there through a

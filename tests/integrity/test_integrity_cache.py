@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from serena_memory.core.store import Context, MemoryStore
 from serena_memory.integrity.references import check_cache as C
-from serena_memory.integrity.service import run_check
+from serena_memory.integrity.references.check import run_check
 from serena_memory.wiring import build_store
 
 NAMES = ["core", "auth/login", "auth/core", "deploy_pipeline_notes", "style", "tech_stack"]

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli, write_config
 
-from serena_memory.integrity.service import run_check
+from serena_memory.integrity.references.check import run_check
 from serena_memory.wiring import build_store
 
 FIXTURE = json.loads(

@@ -13,8 +13,8 @@ import pytest
 from test_code_drift import commit, git, memory, write
 
 from serena_memory.integrity.code_drift import read_note
+from serena_memory.integrity.code_drift.drifted_memories import drift_summary
 from serena_memory.integrity.code_drift.git import GitUnavailable, run_git
-from serena_memory.integrity.service import drift_summary
 from serena_memory.mcp.state import ServerState, create_state
 from serena_memory.mcp.tools_memories import edit_memory, read_memory
 from serena_memory.wiring import build_store

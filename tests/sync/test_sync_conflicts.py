@@ -16,7 +16,7 @@ from conftest import run_cli
 from serena_memory.agent.onboarding import activation_message
 from serena_memory.core.store import MemoryStore
 from serena_memory.dashboard.server import DashboardServer
-from serena_memory.integrity.service import run_check
+from serena_memory.integrity.references.check import run_check
 from serena_memory.sync.conflicts import conflicts
 from serena_memory.sync.merge import sync
 from serena_memory.wiring import build_store

@@ -229,7 +229,7 @@ def listing_answer(
     budget = store.settings.listing_budget
     extra = _extras(listing, budget)
     view = plan_listing(listing, topic, budget, lambda v: _answer_json(v, search_tool, extra), page)
-    from serena_memory.integrity.service import drifted_memories
+    from serena_memory.integrity.code_drift.drifted_memories import drifted_memories
 
     described = summaries_and_marks(store, view.names, write=False)  # a server's
     marks = _marks(described)

@@ -195,7 +195,7 @@ def activation_message(
     parts = [f"Active project: '{name}' at {store.layout.project_root}."]
     if memory_tools:
         parts.append(memory_overview(store, search_tool=search_tool))
-        from serena_memory.integrity.service import drift_summary
+        from serena_memory.integrity.code_drift.drifted_memories import drift_summary
 
         drift = drift_summary(store)
         if drift:

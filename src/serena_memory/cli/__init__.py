@@ -88,7 +88,7 @@ def _not_found(ctx: click.Context, exc: MemoryNotFoundError) -> str:
     store = ctx.meta.get("serena.store")
     if not exc.name or store is None or "; " in message:
         return message
-    from serena_memory.integrity.service import closest_names, renamed_note
+    from serena_memory.integrity.references.missing_names import closest_names, renamed_note
 
     renamed = renamed_note(store, exc.name)
     if renamed:

@@ -185,7 +185,7 @@ def fix_code_references(project: Path | None, dry_run: bool, as_json: bool) -> N
     and the symbols git saw renamed at their new name, in the writable project memories;
     one history entry. Never touches missing mentions."""
     from serena_memory.core.display import escape_line
-    from serena_memory.integrity.service import fix_code_replacements as fix
+    from serena_memory.integrity.code_drift.fixing import fix_code_replacements as fix
 
     fixed = fix(open_store(project), dry_run=dry_run)
     if as_json:
@@ -267,7 +267,7 @@ def backlinks(name: str, project: Path, as_json: bool) -> None:
     """List the memories that reference NAME, with line numbers."""
     from serena_memory.core import names as N
     from serena_memory.core.display import escape_line
-    from serena_memory.integrity.service import backlinks as find_backlinks
+    from serena_memory.integrity.references.links import backlinks as find_backlinks
 
     store = open_store(project)
     canonical = N.normalize_name(name)
@@ -303,7 +303,7 @@ def backlinks(name: str, project: Path, as_json: bool) -> None:
 def graph(project: Path | None, fmt: str) -> None:
     """Print the reference graph; missing targets are marked."""
     from serena_memory.core.display import escape_json
-    from serena_memory.integrity.service import build_graph
+    from serena_memory.integrity.references.links import build_graph
 
     text = build_graph(open_store(project)).export(fmt)
     if fmt == "json":  # still JSON, with the same names, once parsed

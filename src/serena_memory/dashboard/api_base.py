@@ -25,9 +25,9 @@ from serena_memory.core.errors import (
     ReadOnlyMemoryError,
 )
 from serena_memory.core.store import Context, MemoryStore
-from serena_memory.integrity import service as integrity_api
 from serena_memory.integrity.plugins.base import CheckOptions, DashboardSection
 from serena_memory.integrity.references.check_report import ENTRY_POINT
+from serena_memory.integrity.references.snapshot import Snapshot
 from serena_memory.wiring import build_store
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -98,14 +98,14 @@ class SnapshotCache:
 
     def __init__(self, max_age: float = 5.0) -> None:
         self.max_age = max_age
-        self._snapshot: integrity_api.Snapshot | None = None
+        self._snapshot: Snapshot | None = None
         self._where: tuple[Path, Path] | None = None
         self._taken = 0.0
         self._dirty = False
         self._lock = threading.Lock()  # one refresh at a time
         self._refreshing = False
 
-    def get(self, store: MemoryStore) -> integrity_api.Snapshot:
+    def get(self, store: MemoryStore) -> Snapshot:
         where = (store.layout.project_root, store.layout.home)
         snapshot = self._snapshot
         if snapshot is None or self._dirty or where != self._where:
@@ -129,14 +129,14 @@ class SnapshotCache:
     def invalidate(self) -> None:
         self._dirty = True
 
-    def _refresh(self, store: MemoryStore, where: tuple[Path, Path]) -> integrity_api.Snapshot:
+    def _refresh(self, store: MemoryStore, where: tuple[Path, Path]) -> Snapshot:
         with self._lock:
             fresh = time.monotonic() - self._taken <= self.max_age
             if self._snapshot is not None and not self._dirty and where == self._where and fresh:
                 return self._snapshot  # another request refreshed it meanwhile
             previous = self._snapshot if where == self._where else None
             self._dirty = False
-            snapshot = integrity_api.load_snapshot(store, previous)
+            snapshot = Snapshot.refresh(store, previous)
             snapshot.graph.sources_of(ENTRY_POINT)  # built here, not in a request
             self._snapshot, self._where, self._taken = snapshot, where, time.monotonic()
             return snapshot

@@ -17,11 +17,13 @@ from serena_memory.dashboard.api_base import (
     ApiBase,
     ApiError,
 )
-from serena_memory.integrity import service as integrity_api
+from serena_memory.integrity.code_drift.fixing import fix_code_replacements
 from serena_memory.integrity.plugins.base import Check, CheckOptions, DashboardSection
 from serena_memory.integrity.plugins.registry import CHECKS, registered
 from serena_memory.integrity.references import prefixing
+from serena_memory.integrity.references.check import with_sync_conflicts
 from serena_memory.integrity.references.check_report import ENTRY_POINT
+from serena_memory.integrity.references.links import fix_reference
 
 
 class IntegrityApi(ApiBase):
@@ -68,7 +70,7 @@ class IntegrityApi(ApiBase):
             fuzzy=flags.get("fuzzy") == "1",
             reachability=flags.get("reachability") == "1",
         )
-        report = integrity_api.with_sync_conflicts(store, report)
+        report = with_sync_conflicts(store, report)
         wanted = flags.get("section")
         extra = self._extra_sections(store, flags, options, wanted)
         unclean = any(registered(k).dashboard_unclean(s.items) for k, s in extra.items())
@@ -216,7 +218,8 @@ class IntegrityApi(ApiBase):
                 f"memory '{memory}' is read-only (it matches read_only_memory_patterns): "
                 "change it in an editor or lift the pattern",
             )
-        fixed = integrity_api.fix_code_references(store, only=[(memory, line, mention)])
+        only = [(memory, line, mention)]
+        fixed = [f for r in fix_code_replacements(store, only=only) for f in r.findings]
         if not fixed:
             raise ApiError(
                 409,
@@ -229,7 +232,7 @@ class IntegrityApi(ApiBase):
         source = self.text_field(data, "source")
         old = self.text_field(data, "old")
         new = self.text_field(data, "new")
-        count = integrity_api.fix_reference(self.store(), source, old, new)
+        count = fix_reference(self.store(), source, old, new)
         return {"source": source, "old": old, "new": new, "count": count}
 
     def auto_prefix(self, request: Request, data: dict[str, Any]) -> dict[str, Any]:

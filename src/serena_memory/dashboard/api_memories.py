@@ -22,7 +22,7 @@ from serena_memory.dashboard.api_base import (
     truncate_for_display,
 )
 from serena_memory.dashboard.render import render_markdown
-from serena_memory.integrity import service as integrity_api
+from serena_memory.integrity.code_drift.read_note import drift_findings
 
 
 class MemoryApi(ApiBase):
@@ -98,10 +98,7 @@ class MemoryApi(ApiBase):
         name, content, read_only = store.load(request.query_params.get("name", ""), announce=opened)
         version = version_of(content)
         # the code moves on while the memory stays: its drift marks are part of the tag
-        drift = [
-            f.to_dict()
-            for f in integrity_api.drift_findings(store, name, truncate_for_display(content))
-        ]
+        drift = [f.to_dict() for f in drift_findings(store, name, truncate_for_display(content))]
         if drift:
             marks = json.dumps(drift, sort_keys=True).encode("utf-8")
             version += "-" + hashlib.sha256(marks).hexdigest()[:16]

@@ -1,10 +1,13 @@
 """The memory files a check reads: the names of a store with their files, split by the
-configured patterns, read through the path gate."""
+configured patterns, read through the path gate; what another check finds in them in the
+same pass (:class:`ReadAlong`)."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
 
 from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryStoreError
@@ -12,6 +15,16 @@ from serena_memory.core.paths import SkippedFile, read_regular_file
 from serena_memory.core.store import MemoryStore
 
 MAINTENANCE_NAMES = frozenset({"memory_maintenance", "global/memory_maintenance"})
+
+
+@dataclass
+class ReadAlong:
+    """What another check finds in the memories a check reads, in the same pass (in each
+    worker when the pass is forked): ``find`` is given the texts read, ``found`` gathers
+    its results (the code check's mentions, found in the references check's pass)."""
+
+    find: Callable[[dict[str, str]], dict[str, Any]]
+    found: dict[str, Any] = field(default_factory=dict)
 
 
 class MemoryListingReader:

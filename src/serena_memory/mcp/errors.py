@@ -97,7 +97,7 @@ def for_agent(exc: BaseException, store: MemoryStore | None = None) -> str:
     message = describe(exc, agent_wording)
     if store is None or not isinstance(exc, MemoryNotFoundError) or not exc.name:
         return message
-    from serena_memory.integrity.service import closest_names, renamed_note
+    from serena_memory.integrity.references.missing_names import closest_names, renamed_note
 
     try:
         renamed = renamed_note(store, exc.name)

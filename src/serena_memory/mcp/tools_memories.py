@@ -39,7 +39,7 @@ def read_memory(state: ServerState, memory_name: MemoryName) -> str:
     """Read a memory that matters for the task; follow its `mem:NAME` references when
     they apply."""
     from serena_memory.agent.trust import reading_note
-    from serena_memory.integrity.service import drift_note
+    from serena_memory.integrity.code_drift.read_note import drift_note
 
     store = state.require_store()
     try:
@@ -108,7 +108,7 @@ def edit_memory(
 
 def _apply_drift(store: MemoryStore, memory_name: str) -> str:
     """Words what applying a memory's drift replacements did."""
-    from serena_memory.integrity.service import fix_memory_drift
+    from serena_memory.integrity.code_drift.fixing import fix_memory_drift
 
     planned, count, proposal = fix_memory_drift(store, memory_name)
     name = normalize_name(memory_name)

@@ -1,9 +1,9 @@
 """What an agent or a person reading one memory is told about the code it mentions: the
-note that ends `read_memory` (and goes to stderr on `serena memories read`), the marks
-on the dashboard's memory page and the drifted memories named at the start. One checker
-per project and process serves them all: the git history it walked is kept while git's
-index and refs stay the same; the list of files is taken again after
-:data:`CACHE_SECONDS`.
+note that ends `read_memory` (:func:`drift_note`; it goes to stderr on `serena memories
+read`), the marks on the dashboard's memory page (:func:`drift_findings`) and the drifted
+memories named at the start. One checker per project and process serves them all: the git
+history it walked is kept while git's index and refs stay the same; the list of files is
+taken again after :data:`CACHE_SECONDS`.
 """
 
 from __future__ import annotations
@@ -278,6 +278,18 @@ def drift_note(store: MemoryStore, name: str, text: str, applying: str = "") -> 
         )
     except Exception:
         return ""
+
+
+def drift_findings(store: MemoryStore, name: str, text: str) -> list[CodeFinding]:
+    """The paths of a project memory that are missing or moved now, for marks next to
+    them (none for a global memory, and none whenever the check itself fails)."""
+    try:
+        canonical = N.normalize_name(name)
+        if N.is_global(canonical):
+            return []
+        return memory_findings(str(store.layout.project_root), canonical, text)
+    except Exception:
+        return []
 
 
 def code_facts(store: MemoryStore) -> Callable[[str, str], tuple[list[tuple[str, str]], bool]]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
-    from serena_memory.integrity.code_drift.mentions import Mention
+    from serena_memory.integrity.listing import ReadAlong
     from serena_memory.integrity.references.check_report import CheckReport
 
 # what a check reads
@@ -59,8 +59,8 @@ class CheckRun:
 
     store: MemoryStore
     options: CheckOptions
-    # the mentions of code found as the memories were read (None: nobody asked)
-    code_mentions: dict[str, list[Mention]] | None = None
+    # what a later check finds as the memories are read (None: nobody asked)
+    read_along: ReadAlong | None = None
     report: CheckReport | None = None
     begun: dict[str, Any] = field(default_factory=dict)  # what each check's begin started
 

@@ -31,16 +31,18 @@ class CodeDrift(Check):
         return options.code
 
     def begin(self, run: CheckRun) -> None:
-        from serena_memory.integrity.service import start_code_check
+        from serena_memory.integrity.code_drift.check import mentions_of, start_code_check
+        from serena_memory.integrity.listing import ReadAlong
 
         options = run.options
         run.begun[self.name] = start_code_check(
             run.store, since=options.since, changed_commits=options.changed_commits
         )
-        run.code_mentions = {}  # found as the memories are read
+        run.read_along = ReadAlong(mentions_of)  # the mentions, found as the memories are read
 
     def finish(self, run: CheckRun) -> Findings:
-        report: CodeReport = run.begun[self.name](run.options.jobs, run.code_mentions)
+        found = run.read_along.found if run.read_along is not None else None
+        report: CodeReport = run.begun[self.name](run.options.jobs, found)
         return report
 
     def failing(self, findings: Findings) -> bool:
@@ -50,7 +52,7 @@ class CodeDrift(Check):
         return bool(cast("CodeReport", findings).findings)
 
     def dashboard_items(self, store: MemoryStore) -> list[dict[str, Any]] | None:
-        from serena_memory.integrity.service import run_code_check
+        from serena_memory.integrity.code_drift.check import run_code_check
 
         report = run_code_check(store)
         return [

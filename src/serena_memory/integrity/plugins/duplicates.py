@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from serena_memory.integrity.duplicates.findings import DuplicateReport
     from serena_memory.integrity.plugins.base import Findings
 
+SIDE_BY_SIDE_LINES = 60
+"""Lines of each side a near-duplicate shows at most, side by side (the dashboard)."""
+
 
 @dataclass(frozen=True)
 class DuplicateFindings:
@@ -50,10 +53,9 @@ class Duplicates(Check):
         from serena_memory.integrity import workers
         from serena_memory.integrity.duplicates.features_cache import check_duplicates
         from serena_memory.integrity.listing import MemoryListingReader
-        from serena_memory.integrity.service import collector_paused
 
         jobs = workers.cpu_count() if run.options.jobs == 0 else run.options.jobs
-        with collector_paused():
+        with workers.collector_paused():
             report = check_duplicates(
                 run.store, MemoryListingReader(run.store), jobs, True, run.options.progress
             )
@@ -66,9 +68,37 @@ class Duplicates(Check):
         return self.failing(findings)
 
     def dashboard_items(self, store: MemoryStore) -> list[dict[str, Any]] | None:
-        from serena_memory.integrity.service import duplicate_findings
+        """The findings as JSON, each with ``finding`` (identical, memories, sections,
+        conflicts; the last, left_out, counts those not listed) and, for near-duplicates,
+        the lines of both sides (``first_text``, ``second_text``, at most
+        :data:`SIDE_BY_SIDE_LINES` each), so that a person compares them side by side."""
+        from serena_memory.integrity.duplicates.features_cache import check_duplicates
+        from serena_memory.integrity.listing import MemoryListingReader
 
-        return duplicate_findings(store)
+        listing = MemoryListingReader(store)
+        report = check_duplicates(store, listing)
+        texts: dict[str, list[str]] = {}
+
+        def lines(name: str, span: tuple[int, int]) -> str:
+            if name not in texts:
+                texts[name] = listing.read([name])[0].get(name, "").split("\n")
+            first, last = span
+            last = min(last, first + SIDE_BY_SIDE_LINES - 1)
+            return "\n".join(texts[name][first - 1 : last])
+
+        items: list[dict[str, Any]] = []
+        for group, size in zip(report.identical, report.identical_sizes, strict=True):
+            items.append({"finding": "identical", "memories": list(group), "count": size})
+        for kind, pairs in (("memories", report.memories), ("sections", report.sections)):
+            for d in pairs:
+                item = {"finding": kind, **d.to_dict()}
+                item["first_text"] = lines(d.first, d.first_lines)
+                item["second_text"] = lines(d.second, d.second_lines)
+                items.append(item)
+        items += [{"finding": "conflicts", **c.to_dict()} for c in report.conflicts]
+        if report.left_out:
+            items.append({"finding": "left_out", "count": report.left_out})
+        return items
 
     def dashboard_unclean(self, items: list[dict[str, Any]]) -> bool:
         return bool(items)

@@ -3,7 +3,7 @@ written without `mem:`, near-misses and reachability from `mem:core`. It is the 
 the memories: the code check's mentions are collected in it, and its all-clear line names
 the checks that join it (the duplicate check) when they found nothing too. Cached per memory
 by :mod:`serena_memory.integrity.references.check_cache`
-(:func:`serena_memory.integrity.service.run_check`)."""
+(:func:`serena_memory.integrity.references.check.run_check`)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ class References(Check):
         return True
 
     def finish(self, run: CheckRun) -> Findings:
-        from serena_memory.integrity.service import run_check
+        from serena_memory.integrity.references.check import run_check
 
         options = run.options
         run.report = run_check(
@@ -40,7 +40,7 @@ class References(Check):
             fuzzy=options.fuzzy,
             reachability=options.reachability,
             jobs=options.jobs,
-            code_mentions=run.code_mentions,
+            read_along=run.read_along,
         )
         return run.report
 

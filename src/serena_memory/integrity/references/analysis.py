@@ -1,10 +1,10 @@
 """Referential integrity of a set of memories: stale references, bare mentions, near-misses.
 
 Pure analysis: it works on a ``{name: text}`` mapping plus the sets of read-only and
-ignored names, and never touches a file (:mod:`serena_memory.integrity.service` loads a store
-and applies fixes). Stale references and exact bare mentions are defined exactly as
-serena-agent 2.1.0 defines them, so both report the same ones on the same files; the
-differential test in ``tests/test_integrity_differential.py`` keeps it so:
+ignored names, and never touches a file (:mod:`.reading` loads a store; :mod:`.links` and
+:mod:`.prefixing` write fixes). Stale references and exact bare mentions are defined
+exactly as serena-agent 2.1.0 defines them, so both report the same ones on the same
+files; the differential test in ``tests/test_integrity_differential.py`` keeps it so:
 
 - a reference is ``mem:`` not glued to a preceding name character, followed by a
   maximal run of ``[A-Za-z0-9_\\-/]`` (trailing slash included); it is stale when no

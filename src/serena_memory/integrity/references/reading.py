@@ -5,17 +5,13 @@ reports merged in order into the serial report)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
-from serena_memory.core import names as N
 from serena_memory.core.store import MemoryStore
-from serena_memory.integrity.listing import MemoryListingReader
+from serena_memory.integrity.listing import MemoryListingReader, ReadAlong
 from serena_memory.integrity.references.analysis import IntegrityAnalyzer
 from serena_memory.integrity.references.check_report import CheckReport
 from serena_memory.integrity.workers import chunks_by_size, forked
-
-if TYPE_CHECKING:
-    from serena_memory.integrity.code_drift.mentions import Mention
 
 
 def analyzer_of(listing: MemoryListingReader) -> IntegrityAnalyzer:
@@ -51,20 +47,20 @@ def parallel_check(
     include_unmarked: bool,
     fuzzy: bool,
     jobs: int,
-    code_mentions: dict[str, list[Mention]] | None = None,
+    read_along: ReadAlong | None = None,
 ) -> CheckReport:
     base = prepared(listing, include_unmarked, fuzzy)
 
-    def part(names: list[str]) -> tuple[CheckReport, dict[str, list[Mention]] | None]:
+    def part(names: list[str]) -> tuple[CheckReport, dict[str, Any] | None]:
         texts, unreadable, refused = listing.read(names)
         report = base.sibling(texts, unreadable).check(include_unmarked, fuzzy)
         report.skipped = refused
-        return report, (code_mentions_of(texts) if code_mentions is not None else None)
+        return report, (read_along.find(texts) if read_along is not None else None)
 
     parts = forked(chunks_by_size(listing, jobs), part)
-    if code_mentions is not None:
+    if read_along is not None:
         for _report, found in parts:
-            code_mentions.update(found or {})
+            read_along.found.update(found or {})
     reports = [report for report, _found in parts]
     merged = reports[0]
     for report in reports[1:]:
@@ -77,9 +73,3 @@ def parallel_check(
         merged.skipped += report.skipped
     merged.skipped = sorted(listing.skipped + merged.skipped, key=lambda s: s.path)
     return merged
-
-
-def code_mentions_of(texts: dict[str, str]) -> dict[str, list[Mention]]:
-    from serena_memory.integrity.code_drift.mentions import extract
-
-    return {name: extract(text) for name, text in texts.items() if not N.is_global(name)}

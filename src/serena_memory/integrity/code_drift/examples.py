@@ -159,8 +159,12 @@ def may_be_made_up(path: str) -> bool:
     """Whether a path may name no file of the project but a library or a stand-in: a
     library's name written like a file (``Passport.js``: a capital and ``.js``; a Julia
     package, ``Flux.jl``: a capital and ``.jl``) or a
-    stand-in stem (``foo.py``, ``my-component.tsx``, ``isX.js``). Such a name is a claim only
-    when git knew the file."""
+    stand-in stem (``foo.py``, ``my-component.tsx``, ``isX.js``), or words of a sentence
+    written against a path with no space (``CI/CDワークフローをci.yml``: a Japanese
+    particle glued to the Latin letters of a part). Such a name is a claim only when git knew the
+    file."""
+    if _GLUED.search(path):
+        return True
     last = path.rstrip("/").rsplit("/", 1)[-1]
     stem = last.split(".", 1)[0]
     library = "/" not in path and last.endswith(_LIBRARY_ENDS) and last[:1].isupper()
@@ -168,6 +172,11 @@ def may_be_made_up(path: str) -> bool:
     # a word with one capital for any name (`src/lib/isX.js`, `useX.ts`): a naming rule
     return library or bool(_MADE_UP_STEM.match(stem) or STAND_IN_WORD.match(stem))
 
+
+_GLUED = re.compile(r"[A-Za-z][\u3040-\u309f]|[\u3040-\u309f][A-Za-z]")
+"""A Latin letter and a hiragana character side by side: a Japanese sentence's particle
+glued to a word (``をci.yml``); file names hardly hold hiragana next to Latin letters
+(``docs/KB運用ガイド.md`` holds kanji and katakana)."""
 
 _ANY_PROJECT = re.compile(
     r"^(?:app|application|project|repo|repository|root|workspace|example|sample"

@@ -18,9 +18,19 @@ KNOWN_EXTENSIONS = _words(
     mk mak make dockerfile properties env sbt clj cljs cljc el vim zig nim v sv vhd pl pm
     tsv csv svg j2 jinja jinja2 tmpl tpl hbs ejs erb haml pug twig http rake gemspec podspec
     pbxproj plist xcconfig storyboard xib csproj sln vcxproj editorconfig gitignore dockerignore
-    prettierrc eslintrc babelrc npmrc nvmrc"""
+    prettierrc eslintrc babelrc npmrc nvmrc mdc tsbuildinfo"""
 )
 """File extensions that make a word a file name (``login.py``, ``config.yaml``)."""
+
+DOTFILE_NAMES = _words(
+    "prettierrc prettierignore eslintrc eslintignore stylelintrc babelrc npmrc nvmrc yarnrc "
+    "gitignore gitattributes gitmodules dockerignore node-version python-version tool-versions"
+)
+"""The configuration files of the tools a project runs (formatters, linters, package
+managers, git, docker) written with their leading dot alone (``.prettierrc``): a file's
+name, never the extension of other files as ``.md`` is. Not an editor's settings
+(``.editorconfig``, like ``.vscode/``), which a memory often reads off its writer's
+machine."""
 
 DATA_EXTENSIONS = _words("db sqlite sqlite3 duckdb")
 """Extensions of a database file: a file's name with a folder before it

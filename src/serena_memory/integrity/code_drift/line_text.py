@@ -5,19 +5,35 @@ from __future__ import annotations
 
 import re
 
+from serena_memory.integrity.code_drift.extensions import DOTFILE_NAMES
+
+_DOTFILE = re.compile(
+    r"(?<![\w/.:~@$%`-])(\.(?:" + "|".join(sorted(DOTFILE_NAMES, key=len, reverse=True)) + r"))"
+    r"(?![\w/-]|\.\w)"
+)
 _DOT_LETTER = re.compile(r"\.[A-Za-z]")
 _WORD_CHAR = re.compile(r"\w")
 
 
 def dotted_word(text: str) -> bool:
-    """Whether ``text`` has a word character, a dot and a letter in a row (``login.py``):
+    """Whether ``text`` has a word character, a dot and a letter in a row (``login.py``),
+    or a configuration file's name with its dot alone (``.prettierrc``):
     the dot looked for first, which is many times faster on a long line than a pattern
     that starts with a word character."""
     for found in _DOT_LETTER.finditer(text):
         start = found.start()
         if start and _WORD_CHAR.match(text, start - 1):
             return True
-    return False
+    return bool(dotfile_names(text))  # `.prettierrc` alone
+
+
+def dotfile_names(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, name) of each configuration file written with its leading dot alone
+    in ``text``'s prose (``according to .prettierrc``): a file's name (``.md`` alone is
+    an extension)."""
+    if "." not in text:
+        return []
+    return [(found.start(), found.end(), found.group(1)) for found in _DOTFILE.finditer(text)]
 
 
 def blanked(line: str, spans: list[tuple[int, int]]) -> str:

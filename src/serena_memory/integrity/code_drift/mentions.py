@@ -64,7 +64,7 @@ from serena_memory.integrity.code_drift.forms import (
     climbs,
     module_target,
 )
-from serena_memory.integrity.code_drift.line_text import blanked, dotted_word
+from serena_memory.integrity.code_drift.line_text import blanked, dotfile_names, dotted_word
 from serena_memory.integrity.code_drift.negations import listed_gone, may_say_absent, said_absent
 from serena_memory.integrity.code_drift.planned import planned_folders, under_any
 from serena_memory.integrity.code_drift.sections import Section, drawn_under
@@ -518,7 +518,7 @@ def _without_urls(plain: str) -> str:
 
 def _prose_paths(number: int, plain: str) -> list[tuple[int, int, Mention]]:
     """The paths and file names of a line's prose, each with where it is."""
-    out: list[tuple[int, int, Mention]] = []
+    out = [(s, e, Mention(number, n, PATH, n)) for s, e, n in dotfile_names(plain)]
     patterns = [_PROSE_PATH] if "/" in plain else []
     if dotted_word(plain):
         patterns.append(_PROSE_NAME)

@@ -83,6 +83,7 @@ _RIGHT_AFTER = re.compile(
     rf"|{_AUX}{_ADVERB}?replaced\b"
     r"|(?:will|would|shall|is\s+to|are\s+to|to|must|should|needs?\s+to)\s+be\s+(?:added|created"
     r"|written|introduced|implemented|generated|built)\b"
+    r"|would\s+(?:be\s+(?:present|there)|exist)\b"
     r"|(?:planned|todo|tbd|future|not\s+yet\b)"
     r"|(?:does|do|did)(?:n't|\s+not)\s+exist|(?:is|are)(?:n't|\s+not)\s+(?:there|present|yet)"
     r"|not\s+(?:yet\s+|currently\s+)?(?:created|implemented|written|added|present)"
@@ -96,7 +97,8 @@ _RIGHT_AFTER = re.compile(
 between: "`a.py` and `b.py` were removed"; not "`a.js`: removed from `sync()`", code
 taken out of it), or in the comment after a tree's name
 ("`02-planned.md    # never written`"), or a mark that it is still to be checked
-("`legacy_runner.go` ※要確認", "`x.py` (unverified)"): the note does not claim it."""
+("`legacy_runner.go` ※要確認", "`x.py` (unverified)"), or a condition ("npm
+(package-lock.json would be present)"): the note does not claim it."""
 
 
 def may_say_absent(line: str) -> bool:
@@ -183,7 +185,7 @@ _CUE_TEXT = """without instead rather formerly previously lack absen remov delet
     retired supersed replac renamed moved consolidat gone longer archiv todo fixme tbd
     plan yet will not should must need going exist there present ~~ future later (was over
     verified confirmed from: old: before:"""
-_CUE_WORDS = (*_CUE_TEXT.split(), "to be", "used to", "never written", "never created")
+_CUE_WORDS = (*_CUE_TEXT.split(), "to be", "used to", "never written", "never created", "would")
 """Parts of the cue words: a line holding none of them (nor the word "no") has no mention
 said absent."""
 _CJK_CUE_WORDS = ("废弃", "弃用", "删除", "移除", "替代", "廃止", "削除", "確認", "确认")

@@ -56,6 +56,7 @@ from serena_memory.integrity.code_drift.reorganised import (
     reorganised_to,
     stem_index,
 )
+from serena_memory.integrity.code_drift.sketches import below_absent, detailed, within_sketch
 from serena_memory.integrity.code_drift.trees import places_of
 from serena_memory.integrity.code_drift.written_then import beside_memory, moved_since
 
@@ -401,21 +402,24 @@ class PathChecks:
     def _from_root(self, m: Mention, places: list[str]) -> Mention | None:
         """Without the tree's top: the first place from the root a file is or was at, or
         under a folder the project has (a name git never knew there), or right under a
-        top that is the project's own name (`MADF/`) at the root; None: none of these."""
+        top that is the project's own name (`MADF/`) at the root, a file too when git
+        never knew one of its name (`MADF/` then `setup.py`); None: none of these."""
         for place in places[1:]:
             if self._at_root(place):
                 return replace(m, target=place, placed="", exact=True)
             parent = place.rstrip("/").rpartition("/")[0]
             if parent and self._under_project_folder(parent):
                 return replace(m, target=place, placed="", exact=True, weak=False)
-        top, last = places[0].split("/")[0], places[-1]
+        top, _, last = places[0].partition("/")
+        folder = last.endswith("/")
         if (
-            len(places) == 2
+            last
             and "/" not in last.rstrip("/")
-            and not last.startswith(".")  # `.git/`, `.venv/`: tools', not the code
+            and not (folder and last.startswith("."))  # `.git/`, `.venv/`: tools', not the code
             and not self._at_root(top)
             and not stands_for_any_project(top)
             and not self._at_root(last.rstrip("/"))  # a submodule
+            and (folder or ("." in last and not self._ever(last)))  # a file git never knew
         ):
             return replace(m, target=last, placed="", exact=True, weak=False)
         return None
@@ -435,10 +439,12 @@ class PathChecks:
         ``packages/ai-runtime/`` in a heading, a table, an arrow)."""
         if not self.history:
             return mentions
+        mentions = below_absent(mentions, self._somewhere)  # `convex/_generated`, `convex/`
         sketched = self._sketched_tops(mentions)
         if not sketched:
             return mentions
-        return [m for m in mentions if not _within_sketch(m, sketched)]
+        mentions, sketched = detailed(mentions, sketched)  # a folder another tree draws
+        return [m for m in mentions if not within_sketch(m, sketched)]
 
     def _sketched_tops(self, mentions: list[Mention]) -> list[str]:
         """The top folders of the trees of ``mentions`` that sketch code still to be
@@ -477,6 +483,10 @@ class PathChecks:
             return True
         bare = path.rstrip("/")
         return self.history and (bare in self.past.seen or self.past.had_folder(bare))
+
+    def _somewhere(self, folder: str) -> bool:
+        """Whether a folder is at ``folder`` or ends with it, now or in git's history."""
+        return self._at_root(folder) or self._ever(folder)
 
     def _ever(self, path: str) -> bool:
         """Whether a file is at ``path`` (or ends with it) now, or git knew one there."""
@@ -587,11 +597,3 @@ def _moved(
         new_mention=new_mention,
         form=form,
     )
-
-
-def _within_sketch(m: Mention, sketched: list[str]) -> bool:
-    """Whether a mention lies in a sketched tree (``sketched``: their top folders), or is
-    a folder above one of them: it goes with the sketch."""
-    if (m.placed or m.target).startswith(tuple(sketched)):
-        return True
-    return any(t.startswith(m.target) and m.target.endswith("/") for t in sketched)

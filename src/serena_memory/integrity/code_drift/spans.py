@@ -23,6 +23,7 @@ from serena_memory.integrity.code_drift.examples import (
 )
 from serena_memory.integrity.code_drift.extensions import (
     DATA_EXTENSIONS,
+    DOTFILE_NAMES,
     EXTENSIONLESS_FILES,
     KNOWN_EXTENSIONS,
 )
@@ -59,12 +60,15 @@ _LINE_WORDS = re.compile(
 """A line written out after a path: ``login.py (line 3)``, ``login.py, lines 3-5``."""
 _LINE_TAIL = 64
 """The end of a span where a line written out is looked for."""
-_PATH_CHARS = re.compile(r"^(?:[\w.@+/-]|\[{1,2}(?:\.{3})?[\w-]+\]{1,2}|\([\w-]+\))+$")
-"""A path's characters, a route's segments among them (``app/[id]/(shop)/page.tsx``)."""
+_PATH_CHARS = re.compile(
+    r"^(?:[\w.@+/-]|(?<![^/])\$(?=\.[A-Za-z])|\[{1,2}(?:\.{3})?[\w-]+\]{1,2}|\([\w-]+\))+$"
+)
+"""A path's characters, a route's segments among them (``app/[id]/(shop)/page.tsx``, a
+catch-all route's ``$.ts``: a ``$`` that is a file's whole stem stands for nothing)."""
 _SYMBOL_SHAPE = re.compile(rf"^@?({IDENT}(?:(?:\.|::|#){IDENT})*)(\([^()]*\))?[;,]?$")
 _IDENT_RE = re.compile(IDENT)
 _SPACE = re.compile(r"\s")
-_NOT_A_NAME = re.compile(r"[*?<>{}$%=|,;'\"\[\]!^&]")
+_NOT_A_NAME = re.compile(r"[*?<>{}%=|,;'\"\[\]!^&]|\$(?!\.[A-Za-z])|(?<=[^/])\$")
 _CAMEL = re.compile(r"^[A-Za-z0-9_]*[a-z][A-Za-z0-9_]*$")
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _NUMBERS = re.compile(r"[\d.]+(/[\d.]+)+")
@@ -108,6 +112,8 @@ def _named(body: str, last: str) -> bool:
     database file's with a folder before it (``database/events.db``)."""
     if _has_extension(last) or last in EXTENSIONLESS_FILES:
         return True
+    if last[:1] == "." and last[1:] in DOTFILE_NAMES:
+        return True  # `.prettierrc`
     return "/" in body and last.rpartition(".")[2].lower() in DATA_EXTENSIONS
 
 
@@ -127,7 +133,8 @@ def _path_text(raw: str) -> str | None:
 def _is_file_name(last: str, named: bool) -> bool:
     """Whether a bare word (no ``/``) is a file name: only with a known extension or name
     (``login.py``, ``Makefile``; ``named``), and ``.md`` is an extension, not a file."""
-    return named and not (last.startswith(".") and last.count(".") == 1)
+    one_dot = last.startswith(".") and last.count(".") == 1
+    return named and not (one_dot and last[1:] not in DOTFILE_NAMES)
 
 
 def _within_project(body: str) -> str | None:

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 
 _BRANCH = re.compile(r"(?:[├└]──|[|`+]--)[─-]*\s*")
 """The branch before a name in a drawn tree: ``├── ``, ``└── ``, ``|-- ``, ``+-- ``."""
-_NAME = re.compile(r"[\w@.+-][\w@.+/-]*")
+_NAME = re.compile(r"(?:[\w@.+-]|\$(?=\.[A-Za-z]))[\w@.+/-]*")
 _ROOT = re.compile(r"^([\w@.+-][\w@.+/-]*/|\.)\s*(?:#.*)?$")
 """A tree's top line: a folder on a line of its own (``docs/``, or ``.``)."""
 _ITEM = re.compile(r"^( *)[-*+] +(?:\*\*)?`?([\w@.+-][\w@.+/-]*)`?(?:\*\*)?(?=$|[\s:,(])")

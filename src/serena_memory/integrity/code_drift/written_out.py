@@ -12,11 +12,11 @@ from serena_memory.integrity.code_drift.mentions import PATH, Mention
 
 def _plain_path(m: Mention) -> bool:
     """Whether ``m`` is a path with a folder written out in prose or a code span (not a
-    name in a tree, a form such as a module, nor an example)."""
+    name in a tree, placed or not, a form such as a module, nor an example)."""
     target = m.target
     return (
         m.kind == PATH
-        and not (m.form or m.placed or m.weak or m.loose or m.linked or m.rooted)
+        and not (m.form or m.placed or m.exact or m.weak or m.loose or m.linked or m.rooted)
         and "/" in target.rstrip("/")
         and not target.endswith("/")
     )

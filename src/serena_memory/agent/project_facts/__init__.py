@@ -3,8 +3,9 @@
 What a newcomer would look up first (languages, build and package files, the commands to
 set up, test, lint, format, type check, build and run) is cheap to find mechanically and
 expensive for an agent to find by reading, so onboarding starts from it. The commands are
-the project's own: its task runners (justfile, Makefile, Taskfile, package.json scripts,
-tox, nox, hatch, pre-commit, Rakefile, mage, cargo-xtask, Composer, ``scripts/``), then
+the project's own: its task runners (justfile, Makefile and its parts' Makefiles, Taskfile,
+package.json scripts, tox, nox, hatch, poe, invoke's ``tasks.py``, pre-commit, Rakefile,
+mage, cargo-xtask, Composer, ``scripts/``), then
 the steps of its CI that a contributor would run too, then the usual commands of its build
 tool (cargo, go, Gradle, Maven, Autotools, CMake, mdBook), and only for a kind still empty,
 the command of a tool it configures; last, how to run one test file with the runner found. Release,
@@ -27,6 +28,7 @@ from serena_memory.agent.project_facts.git_hooks import read_git_hooks
 from serena_memory.agent.project_facts.golang import module_path, read_go
 from serena_memory.agent.project_facts.hook_tools import read_hook_tools
 from serena_memory.agent.project_facts.hosts import read_hosts
+from serena_memory.agent.project_facts.invoke_tasks import read_invoke
 from serena_memory.agent.project_facts.justfile import read_justfile
 from serena_memory.agent.project_facts.jvm import read_gradle, read_maven
 from serena_memory.agent.project_facts.languages import (
@@ -39,6 +41,7 @@ from serena_memory.agent.project_facts.mage import read_mage
 from serena_memory.agent.project_facts.makefile import read_makefile, read_sphinx_makefile
 from serena_memory.agent.project_facts.manifest_check import read_manifest_check
 from serena_memory.agent.project_facts.mdbook import read_mdbook
+from serena_memory.agent.project_facts.member_makefiles import read_member_makefiles
 from serena_memory.agent.project_facts.mise import read_mise
 from serena_memory.agent.project_facts.mix import read_mix, read_mix_aliases
 from serena_memory.agent.project_facts.native_build import read_native_build
@@ -92,6 +95,7 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     read_git_hooks(project)
     read_composer(project)
     read_python_tasks(project, pyproject)
+    read_invoke(project)
     read_tox(project, pyproject)
     read_nox(project)
     read_pre_commit(project)
@@ -102,6 +106,7 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     # then what CI runs, then the build tools' usual commands, then configured tools
     read_ci(project)
     read_member_scripts(project)
+    read_member_makefiles(project)
     read_cargo(project)
     read_go(project)
     read_mix(project)

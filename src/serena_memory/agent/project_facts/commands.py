@@ -146,7 +146,8 @@ _RUNNERS = {("make", ""), ("just", ""), ("task", ""), ("rake", ""), ("npm", "run
             ("gradlew", ""), ("gradle", ""), ("mvn", ""), ("mvnw", ""),
             ("hatch", "run"), ("hatch", ""), ("poe", ""), ("turbo", "run"), ("turbo", ""),
             ("lerna", "run"), ("nx", "run"), ("nx", ""), ("moon", "run"),
-            ("nr", ""), ("bake", ""), ("cargo", "xtask"), ("artisan", "")}  # fmt: skip
+            ("nr", ""), ("bake", ""), ("cargo", "xtask"), ("artisan", ""),
+            ("inv", ""), ("invoke", "")}  # fmt: skip
 # a runner's options that take values before the task's name: just's `--set NAME VALUE`
 _OPTION_VALUES = {"--set": 2, "--justfile": 1, "--working-directory": 1}
 # where Composer installs its packages' programs (`vendor/bin/phpunit` runs PHPUnit)

@@ -13,7 +13,9 @@ from serena_memory.agent.project_facts.files import Project, table
 from serena_memory.agent.project_facts.hatch import hatch_envs, read_hatch
 from serena_memory.agent.project_facts.names import classify_name
 from serena_memory.agent.project_facts.pdm import read_pdm
+from serena_memory.agent.project_facts.poe import poe_tasks
 from serena_memory.agent.project_facts.python_cli import read_python_clis
+from serena_memory.agent.project_facts.recipes import offer_runner_tasks
 
 PYPROJECT = "pyproject.toml"
 MAX_RUN_SCRIPTS = 2
@@ -75,9 +77,17 @@ def read_python_tasks(project: Project, data: dict[str, Any]) -> None:
     declared = project.text(PYPROJECT) or ""
     for name, command, package in _TASK_RUNNERS:
         # a runner the project does not depend on is a tool installed on its own (`uv
-        # tool install poethepoet`), typed bare: the project's environment has none
-        through = prefix if package in declared else ""
-        for task in table(tool, name, "tasks"):
+        # tool install poethepoet`), typed bare: the project's environment has none; so
+        # is one the docs type bare (`poe test`)
+        bare = any(known.startswith(command) for known in sheet.offered())
+        through = prefix if package in declared and not bare else ""
+        tasks = table(tool, name, "tasks")
+        if name == "poe":
+            offer_runner_tasks(
+                sheet, poe_tasks(tasks), f"{through}{command}".__add__, PYPROJECT, read=project.text
+            )
+            continue
+        for task in tasks:
             kind = classify_name(task)
             if kind:
                 sheet.add(kind, f"{through}{command}{task}", PYPROJECT)

@@ -95,6 +95,9 @@ class Task:
     # the group a justfile files it under (`[group: 'check']`): its kind when neither its
     # body nor its name says one (`forbid: ./bin/forbid` checks)
     group: str = ""
+    # a task the runner does not let a person call (poe's `_clean_docs`): read for the tasks
+    # that run it, never offered
+    private: bool = False
 
 
 def clean_line(line: str) -> str:
@@ -472,7 +475,7 @@ def offer_runner_tasks(
     reader = Reader(tasks, installs_project, calls, sheet.own_packages, read)
     bare = _offer_bare(sheet, reader, default, bare, source)
     ranked: list[tuple[int, bool, int, str]] = []
-    close = _closure(tasks, default) if default else set()
+    close = closure(tasks, default) if default else set()
     for index, name in enumerate(tasks):
         # the default's tasks, then the fewer words the sooner: `test-node` runs the
         # `test-node:unit`, `test-node:interfaces:bdd`... that follow it; the tests'
@@ -484,8 +487,8 @@ def offer_runner_tasks(
     shown: list[str] = []
     for *_, name in sorted(ranked):
         kind = reader.kind(name)
-        if tasks[name].file_goal or name.endswith("%"):
-            continue  # `make` alone builds it; a pattern (`check-%`) is no name
+        if _not_typed(tasks[name]):
+            continue
         if kind == NEVER:
             sheet.withhold(command(name))  # CI's `hatch -v run docs:ci-build dev`, too
         elif kind in sheet.commands and name not in hidden:
@@ -494,6 +497,12 @@ def offer_runner_tasks(
     for name in shown if parts else []:
         found = reader.body_kinds(name) + _own_checkers(reader, name)
         offer_parts(sheet, _as_tasks(reader, command, found), source)
+
+
+def _not_typed(task: Task) -> bool:
+    """A task no one calls by its name: the file ``make`` alone builds, a pattern
+    (``check-%``), a private task of the runner's."""
+    return task.file_goal or task.private or task.name.endswith("%")
 
 
 def _own_checkers(reader: Reader, name: str) -> list[tuple[str, str]]:
@@ -554,7 +563,7 @@ def _same_as_bare(tasks: dict[str, Task], default: str | None) -> set[str]:
     return {task.name}
 
 
-def _closure(tasks: dict[str, Task], name: str) -> set[str]:
+def closure(tasks: dict[str, Task], name: str) -> set[str]:
     seen: set[str] = set()
     todo = [name]
     while todo and len(seen) < 200:

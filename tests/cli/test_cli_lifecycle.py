@@ -84,3 +84,17 @@ def test_check_sees_a_summary_added_since_and_a_broken_cache_is_no_error(
     (store.layout.home / "cache" / "front-matter.json").write_text('{"format": 1, "files": [1, 2]}')
     listed = run_cli("memories", "list", "-p", root)
     assert listed.returncode == 0 and "  core - Where to start\n" in listed.stdout
+
+
+def test_the_seeded_conventions_memory_asks_no_other_for_a_summary(store: MemoryStore) -> None:
+    """After `initialize` and one hand-written memory, `check` asked that memory for a
+    summary because the shipped `memory_maintenance` template has one (a fresh-eyes walk
+    met it on every project; 1,023 names on a large real folder)."""
+    root = str(store.layout.project_root)
+    run_cli("memories", "initialize", "-p", root, check=True)
+    store.write("core", "# Core\n")
+    checked = run_cli("memories", "check", "--json", "-p", root)
+    assert "missing_summaries" not in json.loads(checked.stdout)
+    store.write("auth/login", LOGIN)  # a summary the folder's own memories write
+    checked = run_cli("memories", "check", "--json", "-p", root)
+    assert json.loads(checked.stdout)["missing_summaries"] == ["core"]

@@ -65,3 +65,28 @@ def test_a_folder_holding_only_memories_is_not_checked_against_nothing(project: 
     write(project, "src/app.py", "print('hi')\n")  # with code beside them, it is checked
     done = run_cli_process("memories", "check", str(project), "--code", "--json")
     assert [f["mention"] for f in json.loads(done.stdout)["code"]] == ["settings.toml"]
+
+
+def test_a_folder_holding_only_memories_tells_no_drift_on_read_or_at_start(project: Path) -> None:
+    """A fresh `git init` (or a copy of `.serena/` alone) told the agent at start "Code
+    changed under 1 memory" and on read that `src/auth.py` names no file, while `check
+    --code` said there was no code to check: every way in now follows the check."""
+    from conftest import run_cli_process
+
+    from serena_memory.integrity.code_drift.drifted_memories import drift_summary
+    from serena_memory.integrity.code_drift.read_note import memory_findings
+    from serena_memory.wiring import build_store
+
+    git(project, "init", "-q")
+    text = "Login lives in `src/auth.py`; research in `adr-007-research.md`.\n"
+    memory(project, "auth", text)
+    memory(project, "adr-007-research", "# Research\n")
+    assert memory_findings(str(project), "auth", text) == []
+    assert drift_summary(build_store(project, home=project / "home")) == ""
+    done = run_cli_process("memories", "read", "auth", "--project", str(project))
+    assert done.returncode == 0, done.stderr
+    assert "src/auth.py" in done.stdout and "no file" not in done.stderr + done.stdout
+    # once the project holds code, the same mention is told
+    write(project, "app.py", "print('hi')\n")
+    commit(project, "the first code")
+    assert [f.target for f in memory_findings(str(project), "auth", text)] == ["src/auth.py"]

@@ -139,6 +139,10 @@ def test_check_code_says_renamed_with_the_new_name_as_a_person_reads_it(repo: Pa
         "done:1: renamed: `_native` is now `_pure` in `src/pkg/_pure.py` (in commit "
     ) in done.stdout
     assert "no such symbol now (now" not in done.stdout
+    # the command that fixes renames is named after them too, not after moves only
+    assert "Fix moved paths and renamed symbols with `serena memories fix-code-references`." in (
+        done.stdout
+    )
 
 
 def test_lines_of_code_in_spans_name_their_code_and_sentences_name_nothing() -> None:

@@ -95,7 +95,7 @@ def test_onboarding_in_the_coding_context_says_what_is_left_itself(project: Path
             assert "Calling `onboarding` again says which are still missing" in brief
             await ok(client, "write_memory", memory_name="core", content="# core\n")
             again = await ok(client, "onboarding")
-            assert "`mem:core` exist already" in again and "`mem:tech_stack`" in again
+            assert "`mem:core` exists already. Read it," in again and "`mem:tech_stack`" in again
             for name in ("tech_stack", "suggested_commands", "conventions", "task_completion"):
                 await ok(client, "write_memory", memory_name=name, content=f"# {name}\n")
             done = await ok(client, "onboarding")  # the status, not the whole brief again

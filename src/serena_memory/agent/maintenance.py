@@ -10,13 +10,14 @@ import os
 from dataclasses import dataclass
 from importlib import resources
 
+from serena_memory.core import names as N
 from serena_memory.core import proposals
 from serena_memory.core.access import DIRECT, PROPOSE, AccessPolicy
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.store import MemoryStore
 from serena_memory.core.verbs import plan_write
 
-MAINTENANCE_NAME = "memory_maintenance"
+MAINTENANCE_NAME = N.MAINTENANCE
 GLOBAL_MAINTENANCE_NAME = "global/" + MAINTENANCE_NAME
 SEED_SUMMARY = f"Create {MAINTENANCE_NAME}"  # as a write creating it says
 

@@ -304,7 +304,7 @@ _FIRST_INTRO = (
     "instead of rediscovering it."
 )
 _RESUMED_INTRO = (
-    "Onboarding was started before: {present} exist already. Read them, then write the "
+    "Onboarding was started before: {present} {exist} already. Read {them}, then write the "
     "missing ones: {missing}."
 )
 _KEPT_INTRO = (
@@ -392,7 +392,10 @@ def onboarding_instructions(
     os_name = os_name or host_os()
     if status is not None and status.present:
         missing = _code_list(status.missing) if status.missing else "none (only check them)"
-        intro = _RESUMED_INTRO.format(present=_code_list(status.present), missing=missing)
+        exist, them = ("exists", "it") if len(status.present) == 1 else ("exist", "them")
+        intro = _RESUMED_INTRO.format(
+            present=_code_list(status.present), exist=exist, them=them, missing=missing
+        )
     elif status is not None and status.other_memories:  # a Serena project of its own kind
         intro = _KEPT_INTRO.format(
             count=status.other_memories,

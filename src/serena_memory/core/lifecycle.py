@@ -207,7 +207,8 @@ class Survey:
 
 
 def survey(store: MemoryStore, today: dt.date | None = None) -> Survey:
-    """Every memory's front matter (see :class:`Survey`)."""
+    """Every memory's front matter (see :class:`Survey`). The seeded conventions memory's
+    summary is the template's, not the folder's habit: it asks no other memory for one."""
     files = store.scan().files  # every memory but the ignored ones, as a listing has them
     names = sorted(files)
     summarized: dict[bool, list[str]] = {}  # per folder (global or not): those with one
@@ -215,7 +216,10 @@ def survey(store: MemoryStore, today: dt.date | None = None) -> Survey:
     found = Survey([], [], [], [], len(names))
     for name, told in fronts(store, names, files).items():
         summary, state = told if told is not None else ("", Lifecycle())
-        (summarized if summary else unsummarized).setdefault(N.is_global(name), []).append(name)
+        seeded = name.removeprefix(N.GLOBAL_TOPIC + "/") == N.MAINTENANCE  # the template's own
+        if not (summary and seeded):
+            kept = summarized if summary else unsummarized
+            kept.setdefault(N.is_global(name), []).append(name)
         if state.deprecated:
             found.deprecated.append((name, state.successor))
         elif state.stale(today):

@@ -15,6 +15,8 @@ from serena_memory.core.errors import InvalidNameError
 GLOBAL_TOPIC = "global"
 MEM_PREFIX = "mem:"
 MEMORY_SUFFIX = ".md"
+# the conventions memory onboarding seeds from the shipped template, in either scope
+MAINTENANCE = "memory_maintenance"
 
 # Control characters (C0, DEL, C1) never make sense in a name; bidi controls and
 # zero-width characters make one name look like another; lone surrogates (undecodable

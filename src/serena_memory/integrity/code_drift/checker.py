@@ -191,6 +191,13 @@ class CodeChecker(PathChecks):
         return self._want_history and self.files.git
 
     @property
+    def holds_code(self) -> bool:
+        """Whether the project folder holds anything beside its memories (hidden files
+        at most): without it every mention would be told missing, so no check, no read
+        note and no start note tells drift there."""
+        return any(not path.startswith(".") for path in self.files.files)
+
+    @property
     def walked(self) -> GitPast | None:
         """The history if it was walked already (None: not yet)."""
         return self._past
@@ -236,9 +243,7 @@ class CodeChecker(PathChecks):
         }
         report = CodeReport(scanned=len(extracted), git=self.files.git)
         report.mentions = sum(len(found) for found in mentions.values())
-        if not any(not path.startswith(".") for path in self.files.files):
-            # the memories alone (hidden files beside them at most): every mention would
-            # be told missing
+        if not self.holds_code:
             report.notes = [NO_CODE]
             return report
         words = _symbol_words(mentions) if symbols else set()

@@ -160,6 +160,11 @@ class CodeReport:
             out.append(f"  {escape_line(f.memory)}:{f.line}: {status}: {escape_line(f.describe())}")
         if not self.git and not self.notes:
             out.append("  (not a git work tree: moved and changed need git)")
-        if any(f.status == MOVED for f in self.findings):
-            out.append("Fix moved paths with `serena memories fix-code-references`.")
+        moved = any(f.status == MOVED for f in self.findings)
+        renamed = any(f.new_name for f in self.findings)  # told "renamed" above
+        if moved or renamed:
+            what = " and ".join(
+                w for w, ok in (("moved paths", moved), ("renamed symbols", renamed)) if ok
+            )
+            out.append(f"Fix {what} with `serena memories fix-code-references`.")
         return "\n".join(out) + "\n" + notes

@@ -81,6 +81,8 @@ def _search(store: MemoryStore, among: list[str] | None = None) -> Drifted:
 
     try:
         checker = cached_checker(str(store.layout.project_root))
+        if not checker.holds_code:
+            return {}, False
         unresolved, symbols, partial = _unresolved(store, checker, among)
         # one question to git for every memory's unresolved paths (ignored ones are left alone)
         kept = checker.without_left_alone(unresolved) if unresolved else []

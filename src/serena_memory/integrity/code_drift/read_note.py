@@ -108,6 +108,8 @@ def memory_findings(
     if not written_in:
         return []  # nothing to look up: git is not asked
     checker = cached_checker(root)
+    if not checker.holds_code:
+        return []
     mentions = checker.without_sketches([m for m in written_in if checker.kept(m)])
     when = checker.memory_time(written) if written is not None else None
     found = _path_findings(checker, name, [m for m in mentions if m.kind == PATH], when)

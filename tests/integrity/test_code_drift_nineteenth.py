@@ -1,12 +1,15 @@
 """Forms met on drift-19's repositories, each checked on a real git repository: a line of
 spaces in a ``.gitignore`` ignores no folder (``git check-ignore`` says it matches any
-folder asked with its ``/``, ``git status`` ignores nothing by it)."""
+folder asked with its ``/``, ``git status`` ignores nothing by it); a path that names a
+project path only when case is ignored is told with the project's case as its fix."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from test_code_drift import commit, git, memory, repo, write
+from conftest import run_cli_process
+from test_code_drift import by_mention, commit, findings, git, memory, repo, write
 
 from serena_memory.integrity.code_drift.checker import CodeChecker
 from serena_memory.integrity.code_drift.code_report import MISSING, MOVED
@@ -40,3 +43,42 @@ def test_a_blank_line_of_the_gitignore_ignores_no_folder(repo: Path) -> None:
         (1, "tests/Billing.Tests/"): (MISSING, None),
         (3, "keep/"): (MISSING, None),  # a negated pattern ignores nothing
     }  # `apis/` is ignored: a folder kept off git
+
+
+def test_a_path_in_another_case_than_the_projects_is_told_with_its_case(repo: Path) -> None:
+    write(repo, "tests/Billing.Api.Tests/AssemblyInfo.cs", "[assembly: X]\n")
+    write(repo, "tests/Foo.Api.Tests/A.cs", "class A {}\n")
+    write(repo, "docs/a.md", "a\n")
+    write(repo, "docs/A.md", "b\n")
+    memory(
+        repo,
+        "checklist",
+        "- Update API tests in `tests/Billing.API.Tests/`\n"
+        "- and `tests/Foo.API.Tests/` (a placeholder's name, but the project's folder)\n"
+        "- See [the info](tests/billing.api.tests/AssemblyInfo.cs:3)\n"
+        "- Not `tests/Foo.Qpi.Tests/`, `tests/Zed.API.Tests/` nor `docs/a.MD`\n",
+    )
+    commit(repo)
+    assert _told(repo) == {
+        (1, "tests/Billing.API.Tests/"): (MOVED, "tests/Billing.Api.Tests/"),
+        (2, "tests/Foo.API.Tests/"): (MOVED, "tests/Foo.Api.Tests/"),
+        (3, "tests/billing.api.tests/AssemblyInfo.cs:3"): (
+            MOVED,
+            "tests/Billing.Api.Tests/AssemblyInfo.cs",
+        ),
+        (4, "tests/Zed.API.Tests/"): (MISSING, None),  # no project path, in any case
+        (4, "docs/a.MD"): (MISSING, None),  # two project paths: no one fix
+    }  # `tests/Foo.Qpi.Tests/`: a placeholder's name git never knew, in any case
+    found = by_mention(findings(repo))
+    assert found["tests/Billing.API.Tests/"]["new_path"] == "tests/Billing.Api.Tests/"
+    fixed = run_cli_process("memories", "fix-code-references", str(repo), "--json")
+    assert fixed.returncode == 0, fixed.stderr
+    done = {f["mention"] for f in json.loads(fixed.stdout)["fixed"]}
+    assert done == {
+        "tests/Billing.API.Tests/",
+        "tests/Foo.API.Tests/",
+        "tests/billing.api.tests/AssemblyInfo.cs:3",
+    }
+    text = (repo / ".serena/memories/checklist.md").read_text("utf-8")
+    assert "in `tests/Billing.Api.Tests/`\n" in text and "`tests/Zed.API.Tests/`" in text
+    assert "(tests/Billing.Api.Tests/AssemblyInfo.cs:3)" in text  # the link keeps its line

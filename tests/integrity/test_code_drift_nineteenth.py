@@ -1,7 +1,8 @@
 """Forms met on drift-19's repositories, each checked on a real git repository: a line of
 spaces in a ``.gitignore`` ignores no folder (``git check-ignore`` says it matches any
 folder asked with its ``/``, ``git status`` ignores nothing by it); a path that names a
-project path only when case is ignored is told with the project's case as its fix."""
+project path only when case is ignored is told with the project's case as its fix; a name
+a prose list shows under a folder as a naming rule or an example stays weak there."""
 
 from __future__ import annotations
 
@@ -18,12 +19,14 @@ __all__ = ["repo"]  # the fixture, used by name
 
 
 def _told(root: Path) -> dict[tuple[int, str], tuple[str, str | None]]:
-    """(line, mention) -> (status, new path) of every path not present."""
+    """(line, mention) -> (status, new path) of every path not present, each memory read
+    as of its last commit."""
     texts = {p.stem: p.read_text("utf-8") for p in (root / ".serena/memories").glob("*.md")}
-    when = float(git(root, "log", "-1", "--format=%ct").strip())
-    report = CodeChecker(root, changed_commits=0).check(
-        texts, dict.fromkeys(texts, when), symbols=False
-    )
+    written = {
+        name: float(git(root, "log", "-1", "--format=%ct", "--", f".serena/memories/{name}.md"))
+        for name in texts
+    }
+    report = CodeChecker(root, changed_commits=0).check(texts, written, symbols=False)
     return {
         (f.line, f.mention): (f.status, f.new_path)
         for f in report.findings
@@ -82,3 +85,22 @@ def test_a_path_in_another_case_than_the_projects_is_told_with_its_case(repo: Pa
     text = (repo / ".serena/memories/checklist.md").read_text("utf-8")
     assert "in `tests/Billing.Api.Tests/`\n" in text and "`tests/Zed.API.Tests/`" in text
     assert "(tests/Billing.Api.Tests/AssemblyInfo.cs:3)" in text  # the link keeps its line
+
+
+def test_a_name_a_list_shows_under_a_folder_as_a_naming_rule_stays_weak(repo: Path) -> None:
+    write(repo, "pages/01_Overview.py", "import streamlit\n")
+    write(repo, "dataforge/utils.py", "def f():\n    return 1\n")
+    write(repo, "dataforge/old.py", "x = 1\n")
+    commit(repo)
+    memory(
+        repo,
+        "codebase_structure",
+        "- `pages/` — auto-discovered modules named `NN_Icon_Title.py` (e.g., `01_Overview.py`)\n"
+        "- `dataforge/` — shared helpers (e.g., `old.py`, `validators.py`)\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "dataforge/old.py")
+    commit(repo)
+    assert _told(repo) == {(2, "old.py"): (MISSING, None)}
+    # a naming rule's name and an example git never knew, though drawn under a folder the
+    # project has, are no claims; an example git knew there, deleted since, is one

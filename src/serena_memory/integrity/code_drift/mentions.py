@@ -141,6 +141,8 @@ class Mention:
     # code_drift.within_statements`)
     bases: tuple[str, ...] = ()  # for a name written from a file (`./x`, `../x`, `from .
     # import x`): the folders of the files its memory names, where it may be written from
+    shown: bool = False  # a name a prose list shows under a folder as an example or a
+    # naming rule (`pages/` — modules named `NN_Icon_Title.py`): weak at its place too
 
     @property
     def words(self) -> list[str]:
@@ -266,7 +268,10 @@ def _listed(lists: ListTree, number: int, line: str, mentions: list[Mention]) ->
         if stem and not written:
             mentions = mentions + _stem(number, name, path)
         elif (placed := path_target(path)) is not None:
-            mentions = [replace(m, placed=placed[0]) if m.text == name else m for m in mentions]
+            mentions = [
+                replace(m, placed=placed[0], shown=m.weak) if m.text == name else m
+                for m in mentions
+            ]
     return mentions
 
 

@@ -434,7 +434,7 @@ class PathChecks:
         if single and not self.files.exists(top + "/") and self._at_root(name):
             return replace(m, target=name, placed="", exact=True)
         parent = places[0].rstrip("/").rpartition("/")[0]
-        if m.weak and parent and self._at_root(parent + "/"):
+        if m.weak and not m.shown and parent and self._at_root(parent + "/"):
             return replace(m, target=places[0], placed="", exact=True, weak=False)
         return None
 
@@ -448,7 +448,7 @@ class PathChecks:
                 return replace(m, target=place, placed="", exact=True)
             parent = place.rstrip("/").rpartition("/")[0]
             if parent and self._under_project_folder(parent):
-                return replace(m, target=place, placed="", exact=True, weak=False)
+                return replace(m, target=place, placed="", exact=True, weak=m.shown)
         top, _, last = places[0].partition("/")
         folder = last.endswith("/")
         if (
@@ -460,7 +460,7 @@ class PathChecks:
             and not self._at_root(last.rstrip("/"))  # a submodule
             and (folder or ("." in last and not self._ever(last)))  # a file git never knew
         ):
-            return replace(m, target=last, placed="", exact=True, weak=False)
+            return replace(m, target=last, placed="", exact=True, weak=m.shown)
         return None
 
     def _under_project_folder(self, parent: str) -> bool:

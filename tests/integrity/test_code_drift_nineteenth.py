@@ -2,7 +2,9 @@
 spaces in a ``.gitignore`` ignores no folder (``git check-ignore`` says it matches any
 folder asked with its ``/``, ``git status`` ignores nothing by it); a path that names a
 project path only when case is ignored is told with the project's case as its fix; a name
-a prose list shows under a folder as a naming rule or an example stays weak there."""
+a prose list shows under a folder as a naming rule or an example stays weak there; a
+folder a build or test command takes (``dotnet test tests/App.Tests``) is a path it
+names."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from test_code_drift import by_mention, commit, findings, git, memory, repo, wri
 
 from serena_memory.integrity.code_drift.checker import CodeChecker
 from serena_memory.integrity.code_drift.code_report import MISSING, MOVED
+from serena_memory.integrity.code_drift.mentions import extract
 
 __all__ = ["repo"]  # the fixture, used by name
 
@@ -104,3 +107,30 @@ def test_a_name_a_list_shows_under_a_folder_as_a_naming_rule_stays_weak(repo: Pa
     assert _told(repo) == {(2, "old.py"): (MISSING, None)}
     # a naming rule's name and an example git never knew, though drawn under a folder the
     # project has, are no claims; an example git knew there, deleted since, is one
+
+
+def test_a_folder_a_build_or_test_command_takes_is_a_path_it_names(repo: Path) -> None:
+    write(repo, "tests/Billing.Api.Tests/A.cs", "class A {}\n")
+    write(repo, "tests/Billing.Core.Tests/B.cs", "class B {}\n")
+    write(repo, "src/Billing.Api/Program.cs", "class P {}\n")
+    memory(
+        repo,
+        "suggested_commands",
+        "```bash\ndotnet test tests/Billing.Core.Tests\ndotnet test tests/Billing.API.Tests\n"
+        "dotnet run --project src/Billing.Api\ndotnet publish -o out/Billing.Api\n"
+        "git checkout feature/Billing.Api\nls src/Billing.API\n```\n",
+    )
+    commit(repo)
+    assert _told(repo) == {
+        (3, "tests/Billing.API.Tests"): (MOVED, "tests/Billing.Api.Tests"),
+        (7, "src/Billing.API"): (MOVED, "src/Billing.Api"),
+    }  # an option's output and a branch are no folders of the project
+    names = [(m.line, m.text) for m in extract(_commands()) if m.kind == "path"]
+    assert names == [(2, "tests/App.Tests"), (3, "src/App"), (4, "tests/unit")]
+
+
+def _commands() -> str:
+    return (
+        "```\ndotnet test tests/App.Tests\ndotnet run --project src/App\npytest tests/unit -q\n"
+        "docker run org/image\nexport X=a/b\n```\n"
+    )

@@ -26,6 +26,9 @@ def in_commit(commit: object) -> str:
 MISSING = "missing"
 MOVED = "moved"
 CHANGED = "changed"
+CASE_ONLY = "written in another case than the project's"
+"""The note of a path that names a project path only when case is ignored: told as moved,
+with no commit (git saw nothing move; the memory wrote it so)."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,8 @@ class CodeFinding:
     def news(self) -> str:
         """What changed of the mention, as the read note says it after the mention."""
         if self.status == MOVED and self.kind == PATH:
+            if self.note == CASE_ONLY:
+                return f"is `{self.new_path}` in the project (the case differs)"
             if self.new_mention and self.new_mention != self.new_path:
                 return f"is now `{self.new_mention}` (`{self.new_path}`)"
             return f"is now `{self.new_path}`"
@@ -89,6 +94,8 @@ class CodeFinding:
         return "names no symbol of the code now" + (f" ({self.note})" if self.note else "")
 
     def describe(self) -> str:
+        if self.status == MOVED and self.note == CASE_ONLY:
+            return f"`{self.mention}` is `{self.new_path}` in the project (the case differs)"
         if self.status == MOVED:
             now = f"`{self.new_path}`"
             if self.new_mention and self.new_mention != self.new_path:

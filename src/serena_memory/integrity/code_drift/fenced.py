@@ -247,6 +247,25 @@ def interpreter_script(line: str) -> str | None:
 _EXAMPLE_FOLDERS = frozenset({"example", "examples", "sample", "samples"})
 
 
+def taken_folders(line: str) -> list[str]:
+    """The paths with a folder and no extension that a command runs on or lists, as
+    written (``dotnet test tests/App.Api.Tests``, ``dotnet run --project src/App.Api``,
+    ``pytest tests/unit``, ``ls src/components``): the command says they are the project's.
+    Not an option's value (``-o out/app``: an output), nor words of other commands
+    (``git checkout feature/x``, ``docker run org/image``), which name no file."""
+    words = _command_words(line) if "/" in line else None
+    if words is None or words[0] not in _FOLDER_TAKERS:
+        return []
+    out = []
+    for before, word in zip(words, words[1:], strict=False):
+        word = word.strip("\"'")
+        option = before.startswith("-") and before not in _PROJECT_OPTIONS
+        if option or word.startswith(_NOT_HERE) or ":" in word or "/" not in word.rstrip("/"):
+            continue
+        out.append(word)
+    return out
+
+
 def ran_files(line: str) -> list[str]:
     """The files and folders a command runs, as written: the script an interpreter runs
     (``python tools/gen.py``, ``uv run python x.py``, ``deno run x.ts``) and what a test
@@ -367,6 +386,10 @@ _TEST_RUNNERS = frozenset(
     {"pytest", "py.test", "jest", "vitest", "mocha", "ava", "rspec", "phpunit", "tap"}
 )
 """Commands that take the test files they run as arguments."""
+_FOLDER_TAKERS = frozenset({"dotnet", "ls", "tree"}) | _TEST_RUNNERS
+"""Commands whose arguments are the project's folders (or files) they build, test or list."""
+_PROJECT_OPTIONS = frozenset({"--project", "--project-path"})
+"""Options whose value is a project's folder or file (``dotnet run --project src/App``)."""
 _TEST_MODULES = frozenset({"pytest", "unittest"})
 """Modules ``python -m`` runs that take test files (``python -m pytest tests/a.py``)."""
 _INTERPRETERS = frozenset(

@@ -97,13 +97,14 @@ class LeftAlone:
                 self.files.root,
                 "check-ignore",
                 "-z",
+                "-v",
                 "--no-index",
                 "--stdin",
                 data="\0".join([*asked, *whole]).encode() + b"\0",
             )
         except GitUnavailable:
             return set()  # nothing ignored
-        ignored = out.decode("utf-8", "replace").split("\0")
+        ignored = _ignored_paths(out.decode("utf-8", "replace"))
         skipped = {whole[p] for p in ignored if p in whole}
         direct = set(targets)
         found = [
@@ -128,3 +129,18 @@ class LeftAlone:
             for t in targets
             if t.rstrip("/") in listed or any(p.startswith(t.rstrip("/") + "/") for p in listed)
         }
+
+
+def _ignored_paths(verbose: str) -> list[str]:
+    """The paths ``git check-ignore -z -v`` says are ignored: each record is its source,
+    line, pattern and path. Not those a negated pattern matched (``!keep/``: verbose
+    output lists them too), nor those a blank pattern matched: a line of spaces in a
+    ``.gitignore`` is trimmed to nothing, which check-ignore matches against the empty
+    name after a folder's ``/`` though ``git status`` ignores nothing by it."""
+    fields = verbose.split("\0")
+    out = []
+    for i in range(0, len(fields) - 3, 4):
+        pattern, path = fields[i + 2], fields[i + 3]
+        if pattern.strip() and not pattern.startswith("!"):
+            out.append(path)
+    return out

@@ -51,6 +51,7 @@ from serena_memory.integrity.code_drift.fenced import (
     normal_import,
     python_modules,
     read_as_prose,
+    taken_folders,
     windows_paths,
     wrong_lines,
 )
@@ -141,6 +142,8 @@ class Mention:
     # code_drift.within_statements`)
     bases: tuple[str, ...] = ()  # for a name written from a file (`./x`, `../x`, `from .
     # import x`): the folders of the files its memory names, where it may be written from
+    shown: bool = False  # a name a prose list shows under a folder as an example or a
+    # naming rule (`pages/` — modules named `NN_Icon_Title.py`): weak at its place too
 
     @property
     def words(self) -> list[str]:
@@ -266,7 +269,10 @@ def _listed(lists: ListTree, number: int, line: str, mentions: list[Mention]) ->
         if stem and not written:
             mentions = mentions + _stem(number, name, path)
         elif (placed := path_target(path)) is not None:
-            mentions = [replace(m, placed=placed[0]) if m.text == name else m for m in mentions]
+            mentions = [
+                replace(m, placed=placed[0], shown=m.weak) if m.text == name else m
+                for m in mentions
+            ]
     return mentions
 
 
@@ -396,13 +402,15 @@ def _loaded_code(number: int, line: str) -> list[Mention]:
 
 def _code_line_paths(number: int, line: str) -> list[Mention]:
     """The paths a fenced command or line of code names (weak), but loose ones: a word
-    with neither extension nor ``/`` at its end is too often no file in code."""
+    with neither extension nor ``/`` at its end is too often no file in code, unless a
+    command that builds, tests or lists folders takes it (``dotnet test tests/App.Tests``)."""
     found = [f for t in code_paths(line) for f in path_fields(t) or pattern_fields(t)]
     script = interpreter_script(line)  # a claim, as a bare one is (`_command_arguments`)
+    taken = taken_folders(line) if any(fields[3] for fields in found) else []
     return [
         replace(Mention(number, *fields[:7]), weak=fields[0] != script or fields[7:] == (True,))
         for fields in found
-        if not fields[3]
+        if not fields[3] or fields[0] in taken  # loose: a folder a command takes
     ]
 
 

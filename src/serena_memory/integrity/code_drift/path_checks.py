@@ -16,7 +16,13 @@ import re
 from dataclasses import replace
 
 from serena_memory.integrity.code_drift.aliases import Aliases, expand, project_aliases
-from serena_memory.integrity.code_drift.code_report import CHANGED, MISSING, MOVED, CodeFinding
+from serena_memory.integrity.code_drift.code_report import (
+    CASE_ONLY,
+    CHANGED,
+    MISSING,
+    MOVED,
+    CodeFinding,
+)
 from serena_memory.integrity.code_drift.drawn_then import placed_then
 from serena_memory.integrity.code_drift.examples import stands_for_any_project
 from serena_memory.integrity.code_drift.extensions import stem_candidates
@@ -136,6 +142,8 @@ class PathChecks:
         if not self.history:
             if m.weak:
                 return None
+            if (cased := self._in_other_case(memory, m, read_only)) is not None:
+                return cased
             return CodeFinding(memory, m.line, m.text, PATH, MISSING, m.target, read_only=read_only)
         if m.target.endswith("/") and m.target.count("/") > 1:
             short = self._shortened(m.target, when)
@@ -146,6 +154,12 @@ class PathChecks:
         candidates, went = moves(self.past, self.files, m.target, when)
         if "/" not in m.target.rstrip("/"):  # a bare name: the file it named then
             went = there_when_written(self.past, went, when)
+        if (
+            not went
+            and not known(self.past, candidates, m.target)
+            and (cased := self._in_other_case(memory, m, read_only)) is not None
+        ):
+            return cased  # even written loosely: the project's own path, in another case
         if self._never_a_file(m, candidates, went):
             return None  # an example, a library's name, the end of names: never a file
         if len(went) == 1:
@@ -159,6 +173,31 @@ class PathChecks:
         note = missing_note(self.past, m.target, candidates, went, when)
         return CodeFinding(
             memory, m.line, m.text, PATH, MISSING, m.target, note=note, read_only=read_only
+        )
+
+    def _in_other_case(self, memory: str, m: Mention, read_only: bool) -> CodeFinding | None:
+        """A path missing as written that names one project path when case is ignored
+        (``tests/App.API.Tests/`` for ``tests/App.Api.Tests/``): a command or a link with
+        it fails on a case-sensitive file system, and the fix is plain, so it is told as a
+        moved path is, the project's spelling offered in the memory's form. None: no
+        such path, or several."""
+        if m.form:
+            return None
+        cased = self.files.in_other_case(m.target)
+        if cased is None:
+            return None
+        if m.target.endswith("/") != cased.endswith("/"):
+            cased = cased.rstrip("/") + ("/" if m.target.endswith("/") else "")
+        return CodeFinding(
+            memory,
+            m.line,
+            m.text,
+            PATH,
+            MOVED,
+            m.target,
+            new_path=cased,
+            note=CASE_ONLY,
+            read_only=read_only,
         )
 
     def _rewritten(self, target: str, when: float | None) -> tuple[str, str] | None:
@@ -395,7 +434,7 @@ class PathChecks:
         if single and not self.files.exists(top + "/") and self._at_root(name):
             return replace(m, target=name, placed="", exact=True)
         parent = places[0].rstrip("/").rpartition("/")[0]
-        if m.weak and parent and self._at_root(parent + "/"):
+        if m.weak and not m.shown and parent and self._at_root(parent + "/"):
             return replace(m, target=places[0], placed="", exact=True, weak=False)
         return None
 
@@ -409,7 +448,7 @@ class PathChecks:
                 return replace(m, target=place, placed="", exact=True)
             parent = place.rstrip("/").rpartition("/")[0]
             if parent and self._under_project_folder(parent):
-                return replace(m, target=place, placed="", exact=True, weak=False)
+                return replace(m, target=place, placed="", exact=True, weak=m.shown)
         top, _, last = places[0].partition("/")
         folder = last.endswith("/")
         if (
@@ -421,7 +460,7 @@ class PathChecks:
             and not self._at_root(last.rstrip("/"))  # a submodule
             and (folder or ("." in last and not self._ever(last)))  # a file git never knew
         ):
-            return replace(m, target=last, placed="", exact=True, weak=False)
+            return replace(m, target=last, placed="", exact=True, weak=m.shown)
         return None
 
     def _under_project_folder(self, parent: str) -> bool:

@@ -31,6 +31,7 @@ class ProjectFiles:
     note: str = ""  # why git's list was not used although this is a work tree
     dirs: frozenset[str] = field(default_factory=frozenset)
     by_name: dict[str, list[str]] = field(default_factory=dict)
+    _folded: dict[str, list[str]] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         dirs: set[str] = set()
@@ -109,6 +110,29 @@ class ProjectFiles:
                 return same[0]
         found = self.suffix_matches(target)
         return found[0] if found else None
+
+    def in_other_case(self, target: str) -> str | None:
+        """The one project path ``target`` names when case is ignored (``tests/App.API/``
+        for ``tests/App.Api/``): git and Linux tell case apart, so the path as written
+        names nothing, but the file it meant is plain. A bare name is looked up by name
+        (a file's, or a folder's with its ``/``). None: no such path, or several."""
+        if self._folded is None:
+            folded: dict[str, list[str]] = {}
+            for path in self.files:
+                folded.setdefault(path.casefold(), []).append(path)
+            for folder in self.dirs:
+                folded.setdefault(folder.casefold() + "/", []).append(folder + "/")
+            for name, paths in self.by_name.items():
+                folded.setdefault("\0" + name.casefold(), []).extend(paths)
+            self._folded = folded
+        key = target.casefold()
+        if "/" not in target.rstrip("/"):
+            found = self._folded.get("\0" + key, [])
+        elif target.endswith("/"):
+            found = self._folded.get(key, [])
+        else:
+            found = self._folded.get(key, []) + self._folded.get(key + "/", [])
+        return found[0] if len(found) == 1 and found[0] != target else None
 
 
 def _walk(root: str) -> Iterable[str]:

@@ -38,7 +38,7 @@ def detailed(mentions: list[Mention], sketched: list[str]) -> tuple[list[Mention
     if not tops:
         return mentions, sketched
     out = [
-        replace(m, target=m.placed, placed="", exact=True, weak=False)
+        replace(m, target=m.placed, placed="", exact=True, weak=m.shown)
         if m.placed.startswith(tuple(tops)) and m.placed not in tops
         else m
         for m in mentions

@@ -196,3 +196,46 @@ def test_two_percentages_of_one_command_are_no_threshold() -> None:
     first = memory("Testing", "- `make bench` takes 20% to 40% of the CPU on the build host.")
     second = memory("Gate", "- `make bench` shows 35% of the CPU spent in the parser.")
     assert find_duplicates({"testing": first, "gate": second}).conflicts == []
+
+
+# a setting's value, its name spelled another way (joined by case or a mark, or in words)
+SAID_OF_A_SETTING = [
+    ("- **Min SDK**: 24", "| Setting | Value |\n|---|---|\n| minSdk | 26 |"),
+    (
+        "- Prettier: single quotes, semicolons, print width 100, LF, 2 spaces.",
+        '```json\n{\n  "singleQuote": true,\n  "printWidth": 120,\n}\n```',
+    ),
+    ("- **Style:** ruff with E/W/F/I/UP; line-length 119; isort", "## Line length: 100 characters"),
+    (
+        "`RunBackupJob` runs on the queue (`retry_after` 3600), `tries = 1`, `timeout` 1800.",
+        "- `RunBackupJob` declares `timeout` 2700 to leave headroom for large media folders.",
+    ),
+    ("- Default values: audioGain=1.0, priority=5, status=IDLE", "- `priority`: `1` (lowest)"),
+]
+
+
+@pytest.mark.parametrize(("first", "second"), SAID_OF_A_SETTING)
+def test_a_setting_whose_name_is_spelled_two_ways_is_a_conflict(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    report = checked(tmp_path, {"stack": memory("Stack", first), "notes": memory("Notes", second)})
+    assert {(c.first, c.second) for c in report.conflicts} == {("notes", "stack")}
+
+
+# a joined name beside a number that is not what the number sets
+NOT_A_SETTING = [
+    ("- The run ended with `REAL_EXIT=1`, the race above.", "- A `REAL_EXIT=0` on a worktree."),
+    ("- 19 cancelled pushes to `main` in 45 seconds.", "- The baseline on `main` at 598 today."),
+    ("- python-tests 498.52 / 475.00 = 1.05 slower", "| `python-tests` | 743.77 |"),
+    ("- The regression may be a fluke with n=6 samples.", "- Upgrade when n=30 with a 100% rate."),
+    ("- **Workflow burst rate-limit.** 32 parallel subagents", "- Retry a rate-limit 403 later."),
+    ("- Files Fixed: 59 in the last sweep", "- The hook sets FILES_FIXED=1 on a fix."),
+]
+
+
+@pytest.mark.parametrize(("first", "second"), NOT_A_SETTING)
+def test_a_number_beside_a_joined_name_it_does_not_set_is_no_conflict(
+    first: str, second: str
+) -> None:
+    report = find_duplicates({"a": memory("A", first), "b": memory("B", second)})
+    assert report.conflicts == [], report.to_dict()

@@ -34,6 +34,9 @@ TWO_TOOLS_ONE_ROLE = [
     ("- TypeScript 5.9; ESM package.", "- The package is CommonJS; modules load via require."),
     ("## Docstrings (Google Style)", "## Docstrings use NumPy style"),
     ("- **Image Loading**: Glide", "## Image loading: Coil"),
+    # a tool's name joined to how it is followed; a diagram tool
+    ("| Docstrings | Google style, brief |", "Public functions use NumPy-style docstrings:"),
+    ("- **All diagrams use PlantUML** (no ASCII art)", "## Diagrams: Mermaid"),
     # a table keyed in Chinese: the key is the role
     ("- **代码检查**: flake8 (配置文件: `.flake8`)", "| 代码检查 | ruff (`pyproject.toml`) |"),
     # a line that rules the other one out names its own choice only

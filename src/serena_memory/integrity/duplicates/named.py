@@ -35,6 +35,13 @@ _PIN = re.compile(r"(@?[a-z][\w.-]*(?:/[\w.-]+)?)@[\^~=v]?(\d+(?:\.\d+){1,3})")
 """A package pinned to a version (`bun@1.3.11`, `@scope/pkg@2.0`): a value of its name."""
 _SETTING_NAME = re.compile(r"-{0,2}[a-z][\w.-]*")
 _SPACE = re.compile(r"[\s*_`|:]+")
+_JOINED = re.compile(r"[a-z]{2,20}(?:[-_][a-z]{2,20}){1,3}")
+"""A setting's name of words joined by `-` or `_` (`line-length`, `print_width`)."""
+_JOINERS = re.compile(r"[-_]")
+_CAMEL = re.compile(r"[a-z][A-Z]")
+_MARKS = "`*'\""
+_GAP = re.compile(r"[`*'\"]{0,3}\s{0,3}[:=|]?\s{0,3}[`*'\"]{0,3}")
+"""What may stand between a setting's name and its value (`` `timeout`: 1800``)."""
 
 
 def _words(text: str) -> frozenset[str]:
@@ -96,6 +103,7 @@ class Named(NamedTuple):
     number: str
     unit: str
     bound: bool
+    joined: bool = False  # said of a joined name (`printWidth`, `line-length`)
 
 
 def named_values(unit: Unit) -> list[Named]:
@@ -117,10 +125,10 @@ def named_values(unit: Unit) -> list[Named]:
         if port is not None and ("://" in word or port.group(1) == "localhost"):
             host = f"url {port.group(1)}{port.group(3) or ''}"
             found.append(Named(host, word, port.group(2), "port", False))
-        elif i in numbered and len(numbered) < MAX_NUMBERS:
-            named = _number_named(unit, i)
-            if named is not None:
-                found.append(named)
+        elif i in numbered:
+            named = _number_named(unit, i) if len(numbered) < MAX_NUMBERS else None
+            compound = _compound_named(unit, i, len(numbered) < MAX_NUMBERS)
+            found.extend(n for n in (named, compound) if n is not None)
     return found + _gated(unit, numbered) + _rated(unit) + _barred(unit)
 
 
@@ -182,6 +190,88 @@ def _number_named(unit: Unit, i: int) -> Named | None:
     version = "." in number.strip(".") or bound
     unit_said = after if counted and not version else suffix
     return Named(f"of {words[i - 1]}", word, number, unit_said, bound)
+
+
+def _compound_named(unit: Unit, i: int, alone: bool) -> Named | None:
+    """The number ``unit.words[i]`` as a value of a setting named by two words, however
+    they are joined: `printWidth: 120`, `print_width = 120`, `line-length 119`, "print
+    width 100", `**Min SDK**: 24`, "Line length: 100 characters". The name is the words
+    joined without case or marks (`printwidth`), so a restatement that spells its name
+    another way meets it; two names said in words are left to :func:`_number_named`
+    (:func:`contradict`). Not a count (`5 required`; but a key's value with its unit:
+    `Line length: 100 characters`), a result (`Files Fixed: 59`) nor a script's variable
+    (`REAL_EXIT=1`, in capitals). In a tally (not ``alone``), only a setting's: a line
+    of settings (`retry_after` 3600, `tries = 1`, `timeout` 1800) says each of them."""
+    words, word = unit.words, unit.words[i]
+    if not i or _annotated(unit, word) or _plain(words[i - 1]) in CITING:
+        return None
+    name = words[i - 1]
+    if _joined(unit.said, name) and _set_to(unit, name, word, alone):
+        spelled, joined = _JOINERS.sub("", name), True
+    elif not alone:
+        return None
+    elif i == 2 and _two_words(unit, i) and _keyed(unit, name):  # `Line length: 100 chars`
+        spelled, joined = words[0] + name, False
+    elif i >= 2 and _two_words(unit, i) and _ends_clause(unit, i):  # "print width 100, LF"
+        spelled, joined = words[i - 2] + name, False
+    else:
+        return None
+    number, suffix, bound = _parts(word)
+    return Named(f"set {spelled}", word, number, suffix, _bounded(unit, word, bound), joined)
+
+
+def _set_to(unit: Unit, name: str, word: str, alone: bool) -> bool:
+    """Whether a setting's ``name`` is set to the number ``word`` as written: the one
+    right after the other (marks aside: `` `timeout` 1800``, `priority=5`, `"printWidth":
+    120`; not `` `main` at 598``), the number counting nothing after it (`32 parallel
+    subagents`) and, in a tally (not ``alone``), ending its clause (not `python-tests
+    498.52 / 475.00`: a sum)."""
+    said = unit.said.casefold()
+    at = said.find(name)
+    while at >= 0:
+        end = at + len(name)
+        gap = _GAP.match(said, end)
+        if gap is not None and said.startswith(word, gap.end()):
+            rest = said[gap.end() + len(word) :].lstrip(_MARKS)
+            after = rest.split(maxsplit=1)[0] if rest.strip() else ""
+            if after.isalpha() and after not in UNITLESS and after not in SMALL:
+                return False
+            return alone or not after or after[0] in _CLAUSE_ENDS or after[0] == "."
+        at = said.find(name, end)
+    return False
+
+
+def _joined(said: str, name: str) -> bool:
+    """Whether ``name`` is written in ``said`` as a setting's name: words joined by case
+    or a mark (`printWidth`, `line-length`, `min_sdk`), code (`` `timeout` ``) or set
+    (`priority=5`); not in capitals (a script's variable, `REAL_EXIT=1`) nor a letter
+    (`n=6`, a sample's size)."""
+    at = said.casefold().find(name)
+    if at < 0 or len(name) < 3 or not (_JOINED.fullmatch(name) or name.isalpha()):
+        return False
+    written = said[at : at + len(name)]
+    if written.isupper():
+        return False
+    around = said[at - 1 : at] + said[at + len(name) : at + len(name) + 1]
+    return bool(
+        _JOINED.fullmatch(name) or _CAMEL.search(written) or around == "``" or around[1:] == "="
+    )
+
+
+def _two_words(unit: Unit, i: int) -> bool:
+    """Whether the two words before ``i`` are plain words that can name a setting
+    together (`print width`, `min sdk`, `line length`: the first may be a word that
+    cites alone), not values nor small words."""
+    pair = unit.words[i - 2 : i]
+    return not any(unit.values[i - 2 : i]) and all(
+        w.isalpha() and w not in UNITLESS and not w.endswith("ed") for w in pair
+    )
+
+
+def _ends_clause(unit: Unit, i: int) -> bool:
+    """Whether the number at ``i`` ends its unit or its clause (`print width 100, LF`):
+    nothing after it that it counts."""
+    return i + 1 == len(unit.words) or _clause_ends(unit, unit.words[i])
 
 
 def _bounded(unit: Unit, word: str, bound: bool) -> bool:
@@ -293,11 +383,19 @@ def named_keys(found: list[Unit]) -> list[tuple[int, int, int]]:
             said.setdefault(_hash(_SALT, named.name, named.unit), []).append((unit.where, named))
     rows = []
     for key, places in said.items():
-        numbers = {named.number for _where, named in places}
+        said_less = {p for _where, named in places for p in _less_precise(named.number)}
         for where, named in places:
-            if not any(_more_precise(named.number, other) for other in numbers):
+            if named.number not in said_less:
                 rows.append((key, where, _held(named)))
     return rows
+
+
+def _less_precise(number: str) -> list[str]:
+    """What ``number`` says more precisely (`22.12.0`: `22`, `22.12`): one set of these
+    per name tells each value a memory also says more precisely, in time linear in
+    its values (a name said thousands of times is read once each)."""
+    parts = number.split(".")
+    return [".".join(parts[:n]) for n in range(1, len(parts))]
 
 
 def value_named(unit: Unit, held: int) -> Named | None:
@@ -320,6 +418,8 @@ def contradict(a: Unit, b: Unit, va: Named, vb: Named) -> bool:
     precisely, and neither unit holding the other's value (a choice or a change)."""
     if va.name != vb.name or va.unit != vb.unit or va.bound != vb.bound:
         return False
+    if va.name.startswith("set ") and not (va.joined or vb.joined):
+        return False  # two names in words meet by their words (`of width`), not here
     na, nb = va.number, vb.number
     if na == nb or _more_precise(na, nb) or _more_precise(nb, na) or not _one_shape(na, nb):
         return False

@@ -51,7 +51,8 @@ KINDS: dict[str, frozenset[str]] = {
         "schema validation": "zod yup valibot joi arktype superstruct",
         "android image loader": "glide coil picasso fresco",
         "swift test framework": "xctest swift-testing",
-        "python docstring style": "google numpy sphinx",
+        "python docstring style": "google numpy sphinx restructuredtext epytext",
+        "diagram tool": "plantuml mermaid graphviz",
         "written language": "english korean japanese chinese portuguese spanish german french",
     }.items()
 }
@@ -84,6 +85,7 @@ ROLES: dict[str, frozenset[str]] = {
         "android image loader": "image",
         "swift test framework": "test unit",
         "python docstring style": "docstr",
+        "diagram tool": "diagram chart",
         "written language": "commit messag comment doc respons repl answer",
     }.items()
 }
@@ -112,6 +114,9 @@ _ANY_TOOL = re.compile(
 """Any tool's name as a token of its own (one alternation: linear in the text)."""
 _PHRASE = re.compile(r"\bswift testing\b")
 """A tool named in two words, read as the one token of :data:`KINDS`."""
+_FLAVOUR = re.compile(r"-(style|based|flavou?red)\b")
+"""A tool's name joined to a word of how it is followed (`NumPy-style docstrings`,
+`Mermaid-based diagrams`): the tool, then that word."""
 BY_PURPOSE = frozenset({"written language"})
 """Kinds a project uses several of, one per purpose (Korean answers, English commits):
 a memory naming the other one elsewhere says nothing about the line compared."""
@@ -151,8 +156,11 @@ def _stem(word: str) -> str:
 
 
 def _folded(text: str) -> str:
-    """``text`` casefolded, a tool of two words joined (`swift testing`)."""
+    """``text`` casefolded, a tool of two words joined (`swift testing`), a tool's name
+    apart from the word joined to it (`numpy-style`: `numpy style`)."""
     folded = text.casefold()
+    if "-" in folded:
+        folded = _FLAVOUR.sub(r" \1", folded)
     return _PHRASE.sub("swift-testing", folded) if "swift testing" in folded else folded
 
 

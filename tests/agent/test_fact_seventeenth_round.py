@@ -1,0 +1,184 @@
+"""The seventeenth facts round's rules, kinds that recur across the labelled sets: tox's
+``{[testenv:x]commands}`` reference read as that environment's commands, the contributor
+guide's tox spelling deciding over CI's, and an environment that only checks the package's
+metadata (``twine check``) offered as a lint.
+
+The fixtures are short files written in the shape of public projects' (Python libraries
+tested through tox), cut down to the lines that matter."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fact_support import project
+
+PYPROJECT = '[project]\nname = "x"\n'
+
+TOX_REFERENCES = """\
+[tox]
+envlist = py312, linters
+
+[testenv]
+deps = pytest
+commands = pytest {posargs}
+
+[testenv:flake8]
+deps = flake8
+commands = flake8 src tests
+
+[testenv:mypy]
+deps = mypy
+commands = mypy src
+
+[testenv:linters]
+deps =
+    {[testenv:flake8]deps}
+    {[testenv:mypy]deps}
+commands =
+    {[testenv:flake8]commands}
+    {[testenv:mypy]commands}
+"""
+
+
+def test_a_tox_reference_runs_the_named_environments_commands(tmp_path: Path) -> None:
+    """``[testenv:linters]`` runs flake8's and mypy's commands through references: it lints,
+    and each tool is offered as the reference's section runs it."""
+    sheet = project(tmp_path, {"pyproject.toml": PYPROJECT, "tox.ini": TOX_REFERENCES})
+    offered = sheet.offered()
+    assert "tox -e linters" in offered
+    assert "flake8 src tests" in offered
+    assert "mypy src" in offered
+
+
+def test_a_reference_to_itself_ends(tmp_path: Path) -> None:
+    """A section referring to itself is read a bounded number of times, no recursion error."""
+    tox = "[testenv:loop]\ncommands =\n    {[testenv:loop]commands}\n    ruff check .\n"
+    sheet = project(tmp_path, {"tox.ini": tox})
+    assert "tox -e loop" in sheet.offered()
+
+
+TOX_PLAIN = """\
+[tox]
+envlist = py312, lint
+
+[testenv]
+commands = pytest {posargs}
+
+[testenv:lint]
+deps = ruff
+commands = ruff check .
+"""
+
+CONTRIBUTING_TOX_E = """\
+# Contributing
+
+Run the tests with `tox`, and the linters with:
+
+    tox -e lint
+"""
+
+CI_TOX_RUN = """\
+name: CI
+on: [push]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - run: pip install tox
+      - run: tox run -e py312
+      - run: tox run -e lint
+"""
+
+
+def test_the_guides_tox_spelling_decides_over_cis(tmp_path: Path) -> None:
+    """CI types ``tox run -e`` three times, the guide ``tox -e`` once: a person copies the
+    guide, so the sheet spells every environment ``tox -e``."""
+    tree = {
+        "pyproject.toml": PYPROJECT,
+        "tox.ini": TOX_PLAIN,
+        "CONTRIBUTING.md": CONTRIBUTING_TOX_E,
+        ".github/workflows/ci.yml": CI_TOX_RUN,
+    }
+    offered = project(tmp_path, tree).offered()
+    assert "tox -e py312" in offered
+    assert not [c for c in offered if c.startswith("tox run")]
+
+
+def test_without_a_guides_tox_ci_spelling_counts(tmp_path: Path) -> None:
+    tree = {"tox.ini": TOX_PLAIN, ".github/workflows/ci.yml": CI_TOX_RUN}
+    assert "tox run -e lint" in project(tmp_path, tree).offered()
+
+
+TOX_METADATA = """\
+[tox]
+envlist = py312, package
+
+[testenv]
+commands = pytest {posargs}
+
+[testenv:package]
+skip_install = true
+deps =
+    build
+    twine
+commands =
+    python -m build
+    twine check dist/*
+"""
+
+TOX_SETUP_CHECK = """\
+[tox]
+envlist = py312, check
+
+[testenv]
+commands = pytest {posargs}
+
+[testenv:check]
+skip_install = true
+deps = docutils
+commands = python setup.py check -r -s -m
+"""
+
+
+def test_an_environment_checking_the_packages_metadata_lints(tmp_path: Path) -> None:
+    """``python -m build`` then ``twine check dist/*`` builds only to check the package's
+    description: a lint a contributor runs, not a release."""
+    sheet = project(tmp_path, {"pyproject.toml": PYPROJECT, "tox.ini": TOX_METADATA})
+    assert "tox -e package" in sheet.commands["lint"]
+
+
+def test_setup_pys_check_environment_lints(tmp_path: Path) -> None:
+    setup = "from setuptools import setup\nsetup()\n"
+    sheet = project(tmp_path, {"setup.py": setup, "tox.ini": TOX_SETUP_CHECK})
+    assert "tox -e check" in sheet.commands["lint"]
+
+
+TOX_DESCRIPTION = """\
+[tox]
+envlist = py312, pypi-description, release
+
+[testenv]
+commands = pytest {posargs}
+
+[testenv:pypi-description]
+skip_install = true
+deps = twine
+commands =
+    pip wheel -w {envtmpdir}/build --no-deps .
+    twine check {envtmpdir}/build/*
+
+[testenv:release]
+skip_install = true
+commands =
+    python -m build
+    twine check dist/*
+    twine upload dist/*
+"""
+
+
+def test_an_environment_named_for_the_index_description_lints(tmp_path: Path) -> None:
+    """``pypi-description`` names the index, a maintainer's word, but only renders the
+    description; ``release`` uploads and stays a maintainer's."""
+    sheet = project(tmp_path, {"pyproject.toml": PYPROJECT, "tox.ini": TOX_DESCRIPTION})
+    assert "tox -e pypi-description" in sheet.commands["lint"]
+    assert "tox -e release" not in sheet.offered()

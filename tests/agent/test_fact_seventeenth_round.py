@@ -12,6 +12,8 @@ from pathlib import Path
 
 from fact_support import project
 
+from serena_memory.agent.project_facts.workspace_scripts import delegated_script
+
 PYPROJECT = '[project]\nname = "x"\n'
 
 TOX_REFERENCES = """\
@@ -182,3 +184,58 @@ def test_an_environment_named_for_the_index_description_lints(tmp_path: Path) ->
     sheet = project(tmp_path, {"pyproject.toml": PYPROJECT, "tox.ini": TOX_DESCRIPTION})
     assert "tox -e pypi-description" in sheet.commands["lint"]
     assert "tox -e release" not in sheet.offered()
+
+
+ROOT_PACKAGE = """\
+{
+  "name": "monorepo",
+  "private": true,
+  "scripts": {
+    "build": "turbo build",
+    "visual": "turbo visual",
+    "package-check": "turbo run package-check",
+    "release": "turbo build && changeset publish"
+  }
+}
+"""
+MEMBER_PACKAGE = """\
+{
+  "name": "@scope/core",
+  "scripts": {
+    "build": "rollup -c",
+    "visual": "playwright test ./test/functional",
+    "package-check": "publint && attw --pack ."
+  }
+}
+"""
+
+
+def test_a_script_handed_to_the_members_is_read_by_their_scripts(tmp_path: Path) -> None:
+    """``turbo visual`` names no kind; each member's ``visual`` runs Playwright's tests, so the
+    root's ``pnpm visual`` tests, and ``package-check`` (publint, attw) lints."""
+    tree = {
+        "package.json": ROOT_PACKAGE,
+        "pnpm-lock.yaml": "",
+        "pnpm-workspace.yaml": "packages:\n  - packages/*\n",
+        "packages/core/package.json": MEMBER_PACKAGE,
+    }
+    sheet = project(tmp_path, tree)
+    assert "pnpm visual" in sheet.commands["test"]
+    assert "pnpm package-check" in sheet.commands["lint"]
+    assert "playwright test ./test/functional" not in sheet.offered()  # the member's folder
+    assert "pnpm release" not in sheet.offered()
+
+
+def test_without_members_a_handed_script_says_nothing(tmp_path: Path) -> None:
+    sheet = project(tmp_path, {"package.json": ROOT_PACKAGE})
+    assert "npm run visual" not in sheet.offered()
+
+
+def test_the_script_a_runner_hands_to_the_members() -> None:
+    assert delegated_script("turbo run build --filter=web") == "build"
+    assert delegated_script("turbo playwright -- -u") == "playwright"
+    assert delegated_script("lerna run test --stream") == "test"
+    assert delegated_script("nx run-many --target=lint --all") == "lint"
+    assert delegated_script("pnpm -r --filter ./packages run check") == "check"
+    assert delegated_script("pnpm run check") is None  # the root's own script
+    assert delegated_script("vitest run") is None

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from fact_support import project
 
+from serena_memory.agent.project_facts.names import is_never
 from serena_memory.agent.project_facts.workspace_scripts import delegated_script
 
 PYPROJECT = '[project]\nname = "x"\n'
@@ -239,3 +240,43 @@ def test_the_script_a_runner_hands_to_the_members() -> None:
     assert delegated_script("pnpm -r --filter ./packages run check") == "check"
     assert delegated_script("pnpm run check") is None  # the root's own script
     assert delegated_script("vitest run") is None
+
+
+def test_a_name_closed_by_a_test_word_may_name_the_tests_data() -> None:
+    """``snapshot-tests`` runs the snapshot tests (insta's, jest's): no release snapshot."""
+    assert not is_never("snapshot-tests")
+    assert not is_never("update-snapshot-specs")
+    assert is_never("snapshot")
+    assert is_never("release-tests-publish")
+
+
+def test_a_make_target_for_the_snapshot_tests_is_offered(tmp_path: Path) -> None:
+    makefile = "snapshot-tests:\n\t@cd core; cargo insta test --all-features --review\n"
+    sheet = project(tmp_path, {"Makefile": makefile})
+    assert "make snapshot-tests" in sheet.commands["test"]
+
+
+POE_HARNESS = """\
+[project]
+name = "x"
+
+[tool.poe.tasks.zsh-harness]
+help = "Run the zsh completion script through a harness"
+script = "harness:task_zsh_harness(path)"
+env.PYTHONPATH = "tests/completion"
+
+[tool.poe.tasks.evals]
+script = "tests.evals.run:main"
+
+[tool.poe.tasks.schema]
+script = "tools.schema:main"
+"""
+
+
+def test_a_poe_script_of_the_tests_code_tests(tmp_path: Path) -> None:
+    """A ``script`` task calling a function the tests' folder holds (its module under
+    ``tests``, or its ``PYTHONPATH`` there) runs like the tests; another says nothing."""
+    sheet = project(tmp_path, {"pyproject.toml": POE_HARNESS})
+    assert "poe zsh-harness" in sheet.commands["test"]
+    assert "poe evals" in sheet.commands["test"]
+    assert "poe schema" not in sheet.offered()

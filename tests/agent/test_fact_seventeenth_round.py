@@ -158,7 +158,7 @@ def test_setup_pys_check_environment_lints(tmp_path: Path) -> None:
 
 TOX_DESCRIPTION = """\
 [tox]
-envlist = py312, pypi-description, release
+envlist = py312, pypi-description, packaging, release
 
 [testenv]
 commands = pytest {posargs}
@@ -170,6 +170,12 @@ commands =
     pip wheel -w {envtmpdir}/build --no-deps .
     twine check {envtmpdir}/build/*
 
+[testenv:packaging]
+skip_install = true
+commands =
+    python -m build
+    twine check --strict dist/*
+
 [testenv:release]
 skip_install = true
 commands =
@@ -179,11 +185,15 @@ commands =
 """
 
 
-def test_an_environment_named_for_the_index_description_lints(tmp_path: Path) -> None:
-    """``pypi-description`` names the index, a maintainer's word, but only renders the
-    description; ``release`` uploads and stays a maintainer's."""
+def test_an_environment_named_for_a_maintainer_that_ships_nothing_is_read_by_its_lines(
+    tmp_path: Path,
+) -> None:
+    """``pypi-description`` and ``packaging`` are a maintainer's words, but the first only
+    renders the description (a lint) and the second builds and checks (a build);
+    ``release`` uploads and stays a maintainer's."""
     sheet = project(tmp_path, {"pyproject.toml": PYPROJECT, "tox.ini": TOX_DESCRIPTION})
     assert "tox -e pypi-description" in sheet.commands["lint"]
+    assert "tox -e packaging" in sheet.commands["build"]
     assert "tox -e release" not in sheet.offered()
 
 

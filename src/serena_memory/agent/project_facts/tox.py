@@ -13,7 +13,7 @@ from serena_memory.agent.project_facts.ci import ci_paths
 from serena_memory.agent.project_facts.commands import canonical
 from serena_memory.agent.project_facts.docs import SOURCE as DOCS
 from serena_memory.agent.project_facts.files import Project, table
-from serena_memory.agent.project_facts.names import classify_name, words
+from serena_memory.agent.project_facts.names import classify_name
 from serena_memory.agent.project_facts.parts import offer_parts
 from serena_memory.agent.project_facts.recipes import NEVER, Reader, Task
 
@@ -43,8 +43,6 @@ _METADATA_CHECK = re.compile(
     r"^(?:python3?\s{1,8}(?:\S{0,200}/)?setup\.py\s{1,8}check"
     r"|(?:python3?\s{1,8}-m\s{1,8})?twine\s{1,8}check)\b"
 )
-# an environment's name saying it checks the package's description, not that it ships it
-_DESCRIPTION_WORDS = frozenset({"description", "readme", "metadata"})
 
 
 def expand(name: str) -> list[str]:
@@ -342,15 +340,17 @@ def _metadata_kind(kind: str | None, name: str, reader: Reader, lines: list[str]
     """A lint for an environment that builds the package only to check its metadata
     (``pip wheel .`` then ``twine check``, ``python setup.py check -r -s``): what it
     reports is the package's description, no build a person keeps. An environment named a
-    build stays one (``build``: ``pyproject-build`` then ``twine check``), and one named for
-    the index's description (``pypi-description``) lints where no line of it ships."""
+    build stays one (``build``: ``pyproject-build`` then ``twine check``). One named for a
+    maintainer (``pypi-description``, ``packaging``) whose lines ship nothing is read by
+    them: a build where one builds with a build tool, else a lint."""
     if not any(_METADATA_CHECK.match(line) for line in lines) or classify_name(name) == "build":
         return kind
     if kind in (None, "build", "setup"):
         return "lint"
-    describes = _DESCRIPTION_WORDS.intersection(words(name))
-    ships = any(reader.body_line_kind(line) == NEVER for line in lines)
-    return "lint" if kind == NEVER and describes and not ships else kind
+    kinds = {reader.body_line_kind(line) for line in lines}
+    if kind != NEVER or NEVER in kinds:
+        return kind
+    return "build" if "build" in kinds else "lint"
 
 
 def _defined_environments(

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from fact_support import project
 
+from serena_memory.agent.project_facts.commands import classify_command
 from serena_memory.agent.project_facts.names import is_never
 from serena_memory.agent.project_facts.workspace_scripts import delegated_script
 
@@ -290,3 +291,26 @@ def test_a_poe_script_of_the_tests_code_tests(tmp_path: Path) -> None:
     assert "poe zsh-harness" in sheet.commands["test"]
     assert "poe evals" in sheet.commands["test"]
     assert "poe schema" not in sheet.offered()
+
+
+def test_more_tools_kinds() -> None:
+    """Tools a task's body runs, each by what it does."""
+    assert classify_command("sphinx-apidoc -o docs/api -f -E mypackage") == "build"
+    assert classify_command("sphinx-autobuild docs docs/_build/html") == "run"
+    assert classify_command("typedoc --out docs src/index.ts") == "build"
+    assert classify_command("next build") == "build"
+    assert classify_command("storybook dev -p 6006") == "run"
+    assert classify_command("cargo bench") == "test"
+    assert classify_command("mix deps.compile") == "setup"
+    modernize = "go run golang.org/x/tools/go/analysis/passes/modernize/cmd/modernize@latest"
+    assert classify_command(f"{modernize} -fix -test ./...") == "lint"
+
+
+def test_a_task_running_go_modernize_lints(tmp_path: Path) -> None:
+    taskfile = (
+        'version: "3"\ntasks:\n  modernize:\n    cmds:\n'
+        "      - go run golang.org/x/tools/go/analysis/passes/modernize/cmd/modernize@latest"
+        " -fix -test ./...\n"
+    )
+    sheet = project(tmp_path, {"go.mod": "module example.com/x\n", "Taskfile.yaml": taskfile})
+    assert "task modernize" in sheet.commands["lint"]

@@ -314,3 +314,46 @@ def test_a_task_running_go_modernize_lints(tmp_path: Path) -> None:
     )
     sheet = project(tmp_path, {"go.mod": "module example.com/x\n", "Taskfile.yaml": taskfile})
     assert "task modernize" in sheet.commands["lint"]
+
+
+READTHEDOCS_COMMANDS = """\
+version: 2
+build:
+  os: ubuntu-24.04
+  tools:
+    python: "3.13"
+  commands:
+    - pip install --upgrade pip
+    - pip install tox
+    - tox -e docs
+    - mkdir -p $READTHEDOCS_OUTPUT/html
+"""
+READTHEDOCS_PYTHON = """\
+version: 2
+build:
+  os: ubuntu-24.04
+  jobs:
+    install:
+      - pip install . --group docs
+    post_install:
+      - uv tool install tox --with tox-uv --python "3.13" --managed-python
+python:
+  install:
+    - requirements: docs/requirements.txt
+"""
+
+
+def test_read_the_docs_installs_set_the_docs_build_up(tmp_path: Path) -> None:
+    """How Read the Docs installs before building is how a contributor sets up to build
+    the docs; pip's own upgrade, moving the output and the machine's interpreter are its
+    plumbing."""
+    tree = {"tox.ini": TOX_PLAIN, ".readthedocs.yml": READTHEDOCS_COMMANDS}
+    sheet = project(tmp_path / "commands", tree)
+    assert "pip install tox" in sheet.commands["setup"]
+    assert "pip install --upgrade pip" not in sheet.offered()
+    assert not [c for c in sheet.offered() if c.startswith("mkdir")]
+    tree = {"pyproject.toml": PYPROJECT, ".readthedocs.yaml": READTHEDOCS_PYTHON}
+    sheet = project(tmp_path / "python", tree)
+    assert "pip install . --group docs" in sheet.commands["setup"]
+    assert "pip install -r docs/requirements.txt" in sheet.commands["setup"]
+    assert not [c for c in sheet.offered() if "managed-python" in c]

@@ -357,3 +357,28 @@ def test_read_the_docs_installs_set_the_docs_build_up(tmp_path: Path) -> None:
     assert "pip install . --group docs" in sheet.commands["setup"]
     assert "pip install -r docs/requirements.txt" in sheet.commands["setup"]
     assert not [c for c in sheet.offered() if "managed-python" in c]
+
+
+GO_WORKFLOW = """\
+name: build
+on: [push, pull_request]
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: go mod tidy
+      - run: git diff --exit-code
+      - run: go test ./...
+      - run: git diff --exit-code
+"""
+
+
+def test_a_rewrite_then_a_diff_check_in_ci_lints(tmp_path: Path) -> None:
+    """CI's ``go mod tidy`` followed by ``git diff --exit-code`` checks that the module
+    files are tidy: offered as one lint; a diff check after the tests checks nothing of
+    theirs."""
+    tree = {"go.mod": "module example.com/x\n", ".github/workflows/build.yml": GO_WORKFLOW}
+    sheet = project(tmp_path, tree)
+    assert "go mod tidy && git diff --exit-code" in sheet.commands["lint"]
+    assert "go test ./... && git diff --exit-code" not in sheet.offered()

@@ -54,6 +54,7 @@ from serena_memory.agent.project_facts.python_project import (
     read_python_tools,
 )
 from serena_memory.agent.project_facts.rakefile import read_ruby
+from serena_memory.agent.project_facts.readthedocs import read_readthedocs
 from serena_memory.agent.project_facts.scripts_folder import read_scripts
 from serena_memory.agent.project_facts.sheet import FactSheet
 from serena_memory.agent.project_facts.shelljs_make import read_shelljs_make
@@ -117,6 +118,7 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     read_php_tools(project)
     read_python_tools(project, pyproject)
     read_sphinx_makefile(project)
+    read_readthedocs(project)
     read_mdbook(project)
     offer_hook_install(project)
     offer_writing_forms(sheet)

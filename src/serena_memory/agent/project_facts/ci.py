@@ -137,14 +137,24 @@ def read_ci(project: Project) -> None:
     for rel in paths:
         if not _is_reusable(project, rel):
             project.sheet.ci_files.append(rel)
-        for line in _lines(project, rel, called):
+        lines = list(_lines(project, rel, called))
+        for index, line in enumerate(lines):
             kind = _pattern_kind(project.sheet, line) or classify_command(line)
             kind = kind or _own_script_kind(project, line)
             kind = kind or ("setup" if installs_tox_for_ci(line) else None)
             if kind and _is_new(project.sheet, kind, line) and project.sheet.add(kind, line, CI):
                 _offer_script_parts(project, line)
+            after = lines[index + 1] if index + 1 < len(lines) else ""
+            if kind in _REWRITES and _DIFF_CHECK.match(after):
+                checked = f"{line} && {after}"  # `go mod tidy` then `git diff --exit-code`
+                if _is_new(project.sheet, "lint", checked):
+                    project.sheet.add("lint", checked, CI)
 
 
+# a step that rewrites files followed by one failing when it changed any: a check that the
+# committed files are what the command makes (`go mod tidy` then `git diff --exit-code`)
+_REWRITES = frozenset({"setup", "format", "build"})
+_DIFF_CHECK = re.compile(r"^git diff (?:--exit-code|--quiet)(?: [\w./*:-]{1,200}){0,8}$")
 # the kinds a script's lines may give it, in the order one wins: a script that installs
 # what it needs and then tests is a test
 _SCRIPT_KINDS = ("test", "lint", "typecheck", "format", "build")

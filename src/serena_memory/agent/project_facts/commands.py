@@ -134,6 +134,13 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("uv", "format"): "format",  # uv's own front to Ruff's formatter
     ("tombi", "format"): "format", ("tombi", "lint"): "lint",  # TOML's formatter and linter
     ("publint", ""): "lint",  # the package.json of a package as published
+    # the docs' API pages generated, the docs rebuilt as they change (Sphinx), the API docs
+    # of TypeScript, a Next.js site and a Storybook built or served
+    ("sphinx-apidoc", ""): "build", ("sphinx-autobuild", ""): "run", ("typedoc", ""): "build",
+    ("next", "build"): "build", ("next", "dev"): "run", ("storybook", "build"): "build",
+    ("storybook", "dev"): "run",
+    # Go's analyzer of code a newer Go writes better; Cargo's benchmarks, run like the tests
+    ("modernize", ""): "lint", ("cargo", "bench"): "test", ("mix", "deps.compile"): "setup",
     # what a git hook runs on the files staged: the linters and formatters lint-staged
     # is configured with, prettier alone
     ("lint-staged", ""): "lint", ("pretty-quick", ""): "format",

@@ -88,7 +88,8 @@ def is_never(name: str) -> bool:
     """Whether the name says release, publish, deploy or another maintainer's task."""
     lowered = name.lower()
     found = words(lowered)
-    if found[:1] in (["test"], ["tests"], ["spec"]):
+    # led or closed by a test word: `test-snapshot-update`, `snapshot-tests` (insta's, jest's)
+    if found[:1] in (["test"], ["tests"], ["spec"]) or found[-1:] in (["tests"], ["specs"]):
         found = [word for word in found if word not in _TESTS_MAY]
     if any(word in NEVER for word in found):
         return True

@@ -13,6 +13,7 @@ from serena_memory.agent.project_facts.docs import SOURCE as DOCS
 from serena_memory.agent.project_facts.files import Project
 from serena_memory.agent.project_facts.package_managers import is_own_command
 from serena_memory.agent.project_facts.recipes import Task, offer_runner_tasks
+from serena_memory.agent.project_facts.workspace_scripts import SEPARATOR, add_member_lines
 
 # (lock file, package manager), in the order they are looked for
 LOCK_FILES = (("pnpm-lock.yaml", "pnpm"), ("yarn.lock", "yarn"), ("bun.lockb", "bun"),
@@ -21,7 +22,6 @@ MAX_MEMBERS = 3
 MAX_CI_READ = 20
 # a package manager's command as a CI step types it: `run: pnpm run lint --fix`
 _CI_RUN = re.compile(r"(?:run:|^)\s*((?:npm|pnpm|yarn|bun) [\w:.-]+)", re.M)
-_SEPARATOR = re.compile(r"\s*(?:&&|;)\s*")
 # scripts npm runs by itself around others (install, publish, version): never typed
 LIFECYCLE = frozenset({"prepare", "prepublish", "prepublishOnly", "prepack", "postpack",
                        "preinstall", "install", "postinstall", "preversion", "version",
@@ -108,9 +108,11 @@ def read_package_json(project: Project) -> None:
     scripts = data.get("scripts")
     if isinstance(scripts, dict):
         with_run = _documented_with_run(project, manager, scripts)
+        tasks = script_tasks(scripts)
+        add_member_lines(project, data, tasks)
         offer_runner_tasks(
             project.sheet,
-            script_tasks(scripts),
+            tasks,
             lambda script: script_command(manager, script, with_run=with_run),
             "package.json",
             read=project.text,
@@ -163,6 +165,6 @@ def script_tasks(scripts: dict) -> dict[str, Task]:
     tasks: dict[str, Task] = {}
     for name in everyday_scripts(scripts):
         body = scripts[name]
-        lines = _SEPARATOR.split(body) if isinstance(body, str) else []
+        lines = SEPARATOR.split(body) if isinstance(body, str) else []
         tasks[name] = Task(name, lines=[line.strip() for line in lines if line.strip()])
     return tasks

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from serena_memory.agent.project_facts.names import words
 from serena_memory.agent.project_facts.recipes import Task
 
 MAX_TASKS = 200
 MAX_SEQUENCE = 30
+_TEST_FOLDERS = frozenset({"tests", "test"})
 _KINDS = ("cmd", "shell", "sequence", "ref", "script", "expr", "switch")
 
 
@@ -58,6 +60,18 @@ def _read_table(spec: dict[str, Any], task: Task) -> None:
         _read(body if isinstance(body, list) else [], task)
     elif body_kind == "ref" and isinstance(body, str):
         task.needs.extend(_refs([body]))
+    elif body_kind == "script" and _from_tests(body, spec.get("env")):
+        task.label = "test"
+
+
+def _from_tests(script: Any, env: Any) -> bool:
+    """Whether a ``script`` task calls a function of the tests' code: its module is under
+    ``tests`` (``tests.harness:main``), or the task's ``PYTHONPATH`` is the tests' folder
+    (``tests/completion``): a harness or evals a contributor runs like the tests."""
+    module = script.split(":", 1)[0] if isinstance(script, str) else ""
+    path = env.get("PYTHONPATH") if isinstance(env, dict) else None
+    folders = words(path.replace("${POE_ROOT}", "")) if isinstance(path, str) else []
+    return module.split(".", 1)[0] in _TEST_FOLDERS or bool(_TEST_FOLDERS & set(folders[:1]))
 
 
 def _refs(items: Any) -> list[str]:

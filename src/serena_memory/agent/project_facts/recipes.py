@@ -98,6 +98,9 @@ class Task:
     # a task the runner does not let a person call (poe's `_clean_docs`): read for the tasks
     # that run it, never offered
     private: bool = False
+    # the lines the workspace's members run for it (`turbo publint` runs each member's
+    # `publint`): its kind when its own words say none, never offered as its parts
+    elsewhere: list[str] = field(default_factory=list)
 
 
 def clean_line(line: str) -> str:
@@ -296,7 +299,17 @@ class Reader:
             return body_kind(named, kinds, found)
         if found:  # a coverage report, nothing else
             return "test" if _shows_coverage(name) else None
-        return self._kind_without_body(name, task, named, puts, depth)
+        members = self._members_kind(named, task)
+        return members or self._kind_without_body(name, task, named, puts, depth)
+
+    def _members_kind(self, named: str | None, task: Task | None) -> str | None:
+        """The kind of the lines the members run for a task handing its name to them."""
+        lines = [clean_line(line) for line in task.elsewhere] if task else []
+        found = [(kind, line) for line in lines if line and (kind := line_kind(line))]
+        kinds = {kind for kind, _ in found} - {REPORT, FETCH, CHECKS_BUILT}
+        if not kinds or _is_never(named, kinds):
+            return None
+        return body_kind(named, kinds, found)
 
     def _measure_kind(self, name: str, depth: int) -> str | None:
         """A benchmark is run like the tests, to see a change's cost (``make bench``,

@@ -11,10 +11,11 @@ from typing import Any
 
 from serena_memory.agent.project_facts.ci import ci_paths
 from serena_memory.agent.project_facts.commands import canonical
+from serena_memory.agent.project_facts.docs import SOURCE as DOCS
 from serena_memory.agent.project_facts.files import Project, table
 from serena_memory.agent.project_facts.names import classify_name
 from serena_memory.agent.project_facts.parts import offer_parts
-from serena_memory.agent.project_facts.recipes import Reader, Task
+from serena_memory.agent.project_facts.recipes import NEVER, Reader, Task
 
 MAX_ENVIRONMENTS = 200
 _BRACES = re.compile(r"\{([^{}]*)\}")
@@ -33,6 +34,15 @@ _DEPENDENCY_VERSION = re.compile(r"^(?:\d+|main|master|latest|lowest|supported|m
 # tox's substitutions for the environment's interpreter and its scripts' folder
 _ENV_PYTHON = re.compile(r"\{env_?python\}")
 _ENV_PROGRAMS = re.compile(r"(?<!\S)\{env_?bin_?dir\}[/\\]")
+# tox's reference to another section's setting: `{[testenv:flake8]commands}`
+_REFERENCE = re.compile(r"^\{\[([\w:.-]{1,80})\]([\w-]{1,40})\}$")
+MAX_REFERENCE_DEPTH = 3
+# a check of the package's metadata before it is uploaded (`python setup.py check -r -s`,
+# `twine check dist/*`): an environment that only builds and checks so lints the package
+_METADATA_CHECK = re.compile(
+    r"^(?:python3?\s{1,8}(?:\S{0,200}/)?setup\.py\s{1,8}check"
+    r"|(?:python3?\s{1,8}-m\s{1,8})?twine\s{1,8}check)\b"
+)
 
 
 def expand(name: str) -> list[str]:
@@ -140,12 +150,22 @@ def _for_factors(lines: list[str], name: str) -> list[str]:
     return kept
 
 
-def _ini_lines(parser: configparser.RawConfigParser, section: str) -> list[str]:
+def _ini_lines(parser: configparser.RawConfigParser, section: str, depth: int = 0) -> list[str]:
+    """A section's command lines, a line ``{[testenv:flake8]commands}`` replaced by that
+    section's (tox's substitution: ``[testenv:linters]`` runs each linter's commands)."""
     if not parser.has_option(section, "commands"):
         return []
     text = parser.get(section, "commands").replace("\\\n", " ")
-    lines = (without_tox_paths(line.strip()) for line in text.splitlines())
-    return [line for line in lines if line and not line.startswith(("#", ";"))]
+    lines: list[str] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        reference = _REFERENCE.match(line)
+        if reference and reference.group(2) == "commands":
+            if depth < MAX_REFERENCE_DEPTH and parser.has_section(reference.group(1)):
+                lines += _ini_lines(parser, reference.group(1), depth + 1)
+        elif line and not line.startswith(("#", ";")):
+            lines.append(without_tox_paths(line))
+    return lines
 
 
 def toml_environments(tox: dict[str, Any]) -> dict[str, list[str]]:
@@ -275,8 +295,15 @@ def _newest_unless_typed(names: list[str], offered: list[str]) -> str:
 def spelling(project: Project) -> str:
     """``tox run -e`` where the project's docs and CI type tox 4's ``run`` more often than
     the older ``tox -e`` (what a contributor copies), else ``tox -e``, which every tox
-    version runs."""
-    typed = [*project.sheet.offered()]
+    version runs. The contributor guide's tox commands, where it types any, decide alone:
+    a person copies the guide's ``tox``, not CI's ``tox run -e ssl``."""
+    sheet = project.sheet
+    offered = sheet.offered()
+    guide = [c for c in offered if c.split()[:1] == ["tox"] and sheet.sources.get(c) == DOCS]
+    if guide:
+        runs = sum(bool(_TOX_RUN.search(f"{c} ")) for c in guide)
+        return "tox run -e" if runs * 2 > len(guide) else "tox -e"
+    typed = [*offered]
     typed += [project.text(path) or "" for path in ci_paths(project)[:MAX_CI_READ]]
     runs = sum(len(_TOX_RUN.findall(text)) for text in typed)
     older = sum(len(_TOX_E.findall(text)) for text in typed)
@@ -301,12 +328,29 @@ def read_tox(project: Project, pyproject: dict[str, Any]) -> None:
     reader = Reader({name: Task(name, lines=found[name]) for name in names})
     alone = alone_in_group(listed)
     for name in names:
-        kind = reader.kind(name)
+        kind = _metadata_kind(reader.kind(name), name, reader, found[name])
         if kind is not None and _is_offered(kind, name, default, sheet.commands, alone):
             command = f"{run} {name}"
             if canonical(command) not in {canonical(c) for c in sheet.offered()}:
                 sheet.add(kind, command, source)
             offer_parts(sheet, reader.body_kinds(name), source)
+
+
+def _metadata_kind(kind: str | None, name: str, reader: Reader, lines: list[str]) -> str | None:
+    """A lint for an environment that builds the package only to check its metadata
+    (``pip wheel .`` then ``twine check``, ``python setup.py check -r -s``): what it
+    reports is the package's description, no build a person keeps. An environment named a
+    build stays one (``build``: ``pyproject-build`` then ``twine check``). One named for a
+    maintainer (``pypi-description``, ``packaging``) whose lines ship nothing is read by
+    them: a build where one builds with a build tool, else a lint."""
+    if not any(_METADATA_CHECK.match(line) for line in lines) or classify_name(name) == "build":
+        return kind
+    if kind in (None, "build", "setup"):
+        return "lint"
+    kinds = {reader.body_line_kind(line) for line in lines}
+    if kind != NEVER or NEVER in kinds:
+        return kind
+    return "build" if "build" in kinds else "lint"
 
 
 def _defined_environments(

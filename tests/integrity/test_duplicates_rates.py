@@ -50,6 +50,8 @@ NOT_TWO_LIMITS = [
     ("- Coverage gate: 80%.", "- Coverage is 87% today, above the gate of 80%."),
     ("- Coverage was 62% last sprint.", "- Coverage reached 75% this sprint."),
     ("Rate limits: 10/s burst, 100/min sustained.", "Rate limit: 60/min."),
+    # thousands written with a comma: one rate, not `000/hour` (a large real folder's noise)
+    ("**Rate limit**: 5,000/hour (authenticated)", "GraphQL has separate limit (5000/hour)."),
 ]
 
 
@@ -68,5 +70,6 @@ def test_a_coverage_bar_is_read_with_its_part() -> None:
 def test_a_rate_is_read_with_its_span() -> None:
     assert rate_limit("rateLimit(100/min)") == ("100", "minute")
     assert rate_limit("throttled to 5 calls per second") == ("5", "second")
+    assert rate_limit("Rate limit: 5,000/hour") == ("5000", "hour")
     assert rate_limit("100/min everywhere") is None  # no rate limit named
     assert rate_limit("rate limit: 10/s, then 100/min") is None  # two rates

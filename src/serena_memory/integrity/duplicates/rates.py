@@ -16,11 +16,12 @@ import re
 _LIMITED = re.compile(r"rate[\s_-]?limit|throttl", re.IGNORECASE)
 """Words of a line that say it is about a rate limit."""
 _RATE = re.compile(
-    r"(?<![\w.])(\d+)[`*]{0,2}\s*(?:(?:req(?:uest)?s?|calls?|hits?)\s*)?(?:/|\bper\s+|\ba\s+)"
+    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)[`*]{0,2}\s*(?:(?:req(?:uest)?s?|calls?|hits?)\s*)?(?:/|\bper\s+|\ba\s+)"
     r"(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d)\b",
     re.IGNORECASE,
 )
-"""A number per a span of time (`100/min`, `60 requests per minute`, `10 req/s`)."""
+"""A number per a span of time (`100/min`, `60 requests per minute`, `10 req/s`,
+`5,000/hour` whole: its thousands are not a number of their own)."""
 _SPANS = {"s": "second", "m": "minute", "h": "hour", "d": "day"}
 
 
@@ -33,4 +34,4 @@ def rate_limit(said: str) -> tuple[str, str] | None:
     if len(found) != 1:
         return None
     number, span = found[0]
-    return number, _SPANS[span[0].lower()]
+    return number.replace(",", ""), _SPANS[span[0].lower()]

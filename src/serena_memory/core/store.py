@@ -192,8 +192,12 @@ class MemoryStore:
         secrets.check_all(texts, person=self.context is Context.HUMAN, verb=verb)
 
     # -- listing and reading (core/store_reading.py) -----------------------------------------
-    def scan(self, include_ignored: bool = False, *, scopes: str = "both") -> paths.MemoryScan:
-        return self._reader.scan(include_ignored, scopes=scopes)
+    def scan(
+        self, include_ignored: bool = False, *, scopes: str = "both", snap: Snapshot | None = None
+    ) -> paths.MemoryScan:
+        """Every memory with its real file (:meth:`Reader.scan_with`); ``snap``: under the
+        caller's snapshot of the settings, so they are not looked up again."""
+        return self._reader.scan_with(snap or self.snapshot(), include_ignored, scopes)
 
     def list(self, topic: str = "") -> MemoryListing:
         return self._reader.list(topic)

@@ -74,17 +74,14 @@ class Reader:
         self.recovery = recovery
 
     # -- listing ---------------------------------------------------------------------------
-    def scan(self, include_ignored: bool = False, *, scopes: str = "both") -> paths.MemoryScan:
-        """Every memory name with its real file (project, then global), and the entries that
-        look like memories but are not read (broken links, links leading outside the allowed
-        folders, files that are not regular), each with its reason. Ignored memories are
-        left out of both unless asked. ``scopes``: "both", "project" or "global"."""
-        return self.scan_with(self.store.snapshot(), include_ignored, scopes)
-
     def scan_with(
         self, snap: Snapshot, include_ignored: bool = False, scopes: str = "both"
     ) -> paths.MemoryScan:
-        """:meth:`scan` under the settings of ``snap``."""
+        """Every memory name with its real file (project, then global), under the settings
+        of ``snap``, and the entries that look like memories but are not read (broken
+        links, links leading outside the allowed folders, files that are not regular),
+        each with its reason. Ignored memories are left out of both unless asked.
+        ``scopes``: "both", "project" or "global"."""
         self.recovery.recover(snap.scopes)
         ignored = None if include_ignored else snap.settings.patterns.ignored
         project, global_ = snap.scopes

@@ -50,7 +50,7 @@ class MemoryListingReader:
     def __init__(self, store: MemoryStore) -> None:
         snap = store.snapshot()  # the settings, the access rules and the scopes, once
         policy = snap.policy
-        found = store.scan(include_ignored=True)
+        found = store.scan(include_ignored=True, snap=snap)
         self.skipped: list[SkippedFile] = [
             s for s in found.skipped if not s.name or policy.ignored_pattern(s.name) is None
         ]

@@ -80,7 +80,7 @@ def _report(store: MemoryStore, name: str, text: str) -> DuplicateReport | None:
         return None
     met = look_up(store, name, mine)
     if met is None:  # no check made the index yet
-        return _small_folder(store, name, text)
+        return _small_folder(store, name, text, mine)
     if not met.rows and not met.damaged:
         return None
     return _compared(store, name, text, met)
@@ -110,13 +110,16 @@ def _compared(store: MemoryStore, name: str, text: str, met: Met) -> DuplicateRe
     return detect(features, lambda memory: text if memory == name else _read(store, memory), rarity)
 
 
-def _small_folder(store: MemoryStore, name: str, text: str) -> DuplicateReport | None:
-    """Before any check: the text compared with every memory when there are at most
-    :data:`ALWAYS_READ` (None, and nothing read, in a larger folder)."""
+def _small_folder(
+    store: MemoryStore, name: str, text: str, mine_print: Print
+) -> DuplicateReport | None:
+    """Before any check: the text (``mine_print``: its fingerprint) compared with every
+    memory when there are at most :data:`ALWAYS_READ` (None, and nothing read, in a larger
+    folder)."""
     if more_than(store, ALWAYS_READ):
         return None
     texts = _texts(store, name)
-    if not _may_meet(fingerprint(text)[0], texts):
+    if not _may_meet(mine_print, texts):
         return None  # decided in plain Python: no numpy loaded for a write that meets nothing
     mine = features_of(text)[0]
     kept = _read_now(texts, mine)

@@ -257,6 +257,7 @@ class MemoryScan(NamedTuple):
 
     files: dict[str, str]  # memory name (relative to the folder) -> real path
     skipped: list[SkippedFile]
+    global_names: frozenset[str] = frozenset()  # of a store's scan: those of the global scope
 
 
 def real_folder(scope: Scope) -> str:

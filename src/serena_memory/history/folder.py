@@ -181,15 +181,16 @@ class FolderHistory(FolderRepository):
         ``in_sync`` (the folder matched ``tree`` when its stamps were taken), a file whose
         stamp did not move is unchanged; an unreadable file is left as it is."""
         known = self.stamps.files.get(rel)
-        oid = self._blob(repo, rel, real, now_ns, outside=True, recorded=tree_blob(tree, rel))
+        recorded = tree_blob(tree, rel)  # the tree is the same throughout: looked up once
+        oid = self._blob(repo, rel, real, now_ns, outside=True, recorded=recorded)
         if oid is _UNREADABLE:
             return False, oid
         if in_sync and known is not None and known is self.stamps.files.get(rel):
             return False, oid  # same stamp as when the folder matched the branch
-        if oid == tree_blob(tree, rel):
+        if oid == recorded:
             return False, oid
         oid = self._stored(repo, rel, real, now_ns, oid, outside=True)
-        return oid is not _UNREADABLE and oid != tree_blob(tree, rel), oid
+        return oid is not _UNREADABLE and oid != recorded, oid
 
     def _stored(
         self, repo: Any, rel: str, real: str | None, now_ns: int, oid: str | None, outside: bool
@@ -348,7 +349,7 @@ class FolderHistory(FolderRepository):
             oid = self._blob(repo, rel, real, now_ns, outside=True, recorded=recorded)
             if oid is not _UNREADABLE and oid != recorded:
                 oid = self._stored(repo, rel, real, now_ns, oid, outside=True)
-            if oid is not _UNREADABLE and oid != tree_blob(tree, rel):
+            if oid is not _UNREADABLE and oid != recorded:
                 changes[rel] = oid
         if not changes:
             return None

@@ -9,7 +9,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryStoreError
 from serena_memory.core.paths import SkippedFile, read_regular_file
 from serena_memory.core.store import MemoryStore
@@ -56,6 +55,7 @@ class MemoryListingReader:
         ]
         project, global_ = snap.scopes
         self.allowed = {False: project.allowed, True: global_.allowed}
+        self.global_names = found.global_names  # which scope's folders each may lie in
         self.ignored, self.read_only = policy.sorted_out(found.files)
         self.paths = {n: real for n, real in found.files.items() if n not in self.ignored}
         self.names = sorted(self.paths)
@@ -67,9 +67,9 @@ class MemoryListingReader:
         unreadable: list[str] = []
         refused: list[SkippedFile] = []
         for name in names:
-            path = self.paths[name]
+            path, allowed = self.paths[name], self.allowed[name in self.global_names]
             try:
-                data = read_regular_file(path, self.allowed[N.is_global(name)], f"memory '{name}'")
+                data = read_regular_file(path, allowed, f"memory '{name}'")
             except FileNotFoundError:
                 continue
             except (OSError, MemoryStoreError) as exc:

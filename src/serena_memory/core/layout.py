@@ -194,9 +194,17 @@ class Layout:
             real_global = self.real_folder(global_)
             if real_global.is_dir():
                 roots.append(real_global)
+        create = list(create)
+        located = {n: self.locate(n, scopes) for n in dict.fromkeys((*create, *names))}  # once
         for name in create:
-            ensure_folder(self.real_path_of(name, scopes).parent)
-        homes = [self.memory_folder(name, scopes) for name in names] + list(real_folders)
+            scope, parts = located[name]
+            ensure_folder(Path(self.resolve(scope, parts, f"memory '{name}'")).parent)
+        homes = [
+            Path(self.resolve(scope, parts[:-1], f"the topic folder of memory '{name}'"))
+            for name in names
+            for scope, parts in (located[name],)
+        ]
+        homes += real_folders
         for name in listed:
             try:
                 homes.append(self.memory_folder(name, scopes, listed=True))

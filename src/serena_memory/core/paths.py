@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -212,6 +212,22 @@ def read_regular_file(
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def read_memory_texts(
+    files: Iterable[tuple[str, str, Sequence[str]]],
+) -> dict[str, str | OSError | MemoryStoreError | UnicodeDecodeError]:
+    """The text of each memory ``(name, resolved path, allowed folders)``, each read as
+    :func:`read_regular_file` reads it, in one call (a listing reads a folder's files):
+    its UTF-8 text, or why it was not read (``FileNotFoundError``: gone since it was
+    listed; ``UnicodeDecodeError``: not UTF-8)."""
+    found: dict[str, str | OSError | MemoryStoreError | UnicodeDecodeError] = {}
+    for name, real, allowed in files:
+        try:
+            found[name] = read_regular_file(real, allowed, f"memory '{name}'").decode("utf-8")
+        except (OSError, MemoryStoreError, UnicodeDecodeError) as exc:
+            found[name] = exc
+    return found
 
 
 def check_opened(fd: int, allowed: Sequence[str], what: str) -> None:

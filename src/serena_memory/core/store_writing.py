@@ -63,7 +63,7 @@ class Writer:
         data = gate_text(
             self.store, name, content, snap.settings, max_chars=max_chars, allow_secret=allow_secret
         )
-        path = self.layout.real_path_of(name, snap.scopes)
+        path = self.layout.real_path_of(name, snap.scopes, listed=True)  # normalized: checked
         new = not path.exists()
         if new:
             N.check_portable(name)  # before its folder is made

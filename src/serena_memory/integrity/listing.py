@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from serena_memory.core.errors import MemoryStoreError
-from serena_memory.core.paths import SkippedFile, read_regular_file
+from serena_memory.core.paths import SkippedFile, read_memory_texts
 from serena_memory.core.store import MemoryStore
 
 MAINTENANCE_NAMES = frozenset({"memory_maintenance", "global/memory_maintenance"})
@@ -66,19 +66,15 @@ class MemoryListingReader:
         texts: dict[str, str] = {}
         unreadable: list[str] = []
         refused: list[SkippedFile] = []
-        for name in names:
-            path, allowed = self.paths[name], self.allowed[name in self.global_names]
-            try:
-                data = read_regular_file(path, allowed, f"memory '{name}'")
-            except FileNotFoundError:
-                continue
-            except (OSError, MemoryStoreError) as exc:
-                refused.append(SkippedFile(name, path, describe_refusal(exc)))
-                continue
-            try:
-                texts[name] = data.decode("utf-8")
-            except UnicodeDecodeError:
+        allowed, global_names = self.allowed, self.global_names
+        wanted = [(n, self.paths[n], allowed[n in global_names]) for n in names]
+        for name, found in read_memory_texts(wanted).items():  # the path gate, asked once
+            if isinstance(found, str):
+                texts[name] = found
+            elif isinstance(found, UnicodeDecodeError):
                 unreadable.append(name)
+            elif not isinstance(found, FileNotFoundError):
+                refused.append(SkippedFile(name, self.paths[name], describe_refusal(found)))
         return texts, unreadable, refused
 
 

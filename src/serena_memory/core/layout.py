@@ -75,6 +75,9 @@ class Layout:
         """(project scope, global scope) under ``settings``' allowed memory roots."""
         extra = settings.global_config.allowed_memory_roots
         config = str(self.home / GLOBAL_CONFIG_NAME)
+        if "serena_folder" not in self.__dict__:  # placed by the global file just read
+            placed = serena_folder(self.project_root, self.home, settings.global_config)
+            self.__dict__["serena_folder"] = placed  # what the cached property keeps
         folder = self.serena_folder
         project = paths.Scope(
             folder.anchor,
@@ -184,26 +187,29 @@ class Layout:
         """
         names = list(names)
         project, global_ = scopes
-        roots = []
+        roots: dict[paths.Scope, Path] = {}  # each scope's real memories folder, resolved once
         named_global = {N.is_global(n) for n in names}  # {False}: project memories only
         if all_scopes or False in named_global:
-            roots.append(self.real_folder(project))
+            roots[project] = self.real_folder(project)
         if True in named_global:
-            roots.append(self.real_folder(global_))
+            roots[global_] = self.real_folder(global_)
         elif all_scopes:
             real_global = self.real_folder(global_)
             if real_global.is_dir():
-                roots.append(real_global)
+                roots[global_] = real_global
         create = list(create)
         located = {n: self.locate(n, scopes) for n in dict.fromkeys((*create, *names))}  # once
         for name in create:
             scope, parts = located[name]
             ensure_folder(Path(self.resolve(scope, parts, f"memory '{name}'")).parent)
-        homes = [
-            Path(self.resolve(scope, parts[:-1], f"the topic folder of memory '{name}'"))
-            for name in names
-            for scope, parts in (located[name],)
-        ]
+        homes = []
+        for name in names:
+            scope, parts = located[name]
+            if len(parts) == 1 and scope in roots:  # a top-level memory: its scope's folder
+                homes.append(roots[scope])
+            else:
+                what = f"the topic folder of memory '{name}'"
+                homes.append(Path(self.resolve(scope, parts[:-1], what)))
         homes += real_folders
         for name in listed:
             try:
@@ -211,7 +217,7 @@ class Layout:
             except OutsidePathError:
                 continue  # never read nor written: nothing to lock
         # a folder that does not exist holds no memory to protect (and is not made here)
-        return roots + [f for f in dict.fromkeys(homes) if f.is_dir()]
+        return [*roots.values(), *(f for f in dict.fromkeys(homes) if f.is_dir())]
 
     def prune_empty_topics(self, folder: Path, scopes: Scopes) -> None:
         """Remove topic folders left empty, up to (not including) the memories roots; only

@@ -222,9 +222,16 @@ class MemoryStore:
 
     # -- changing (core/store_writing.py, core/store_rename.py) ------------------------------
     def write(
-        self, name: str, content: str, max_chars: int | None = None, *, allow_secret: bool = False
+        self,
+        name: str,
+        content: str,
+        max_chars: int | None = None,
+        *,
+        allow_secret: bool = False,
+        snap: Snapshot | None = None,
     ) -> WriteResult:
-        return self._writer.write(name, content, max_chars, allow_secret=allow_secret)
+        """``snap``: the caller's snapshot of the settings, so they are not looked up again."""
+        return self._writer.write(name, content, max_chars, allow_secret=allow_secret, snap=snap)
 
     def write_if_unchanged(
         self, name: str, content: str, expected_version: str | None, *, allow_secret: bool = False

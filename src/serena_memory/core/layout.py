@@ -202,14 +202,7 @@ class Layout:
         for name in create:
             scope, parts = located[name]
             ensure_folder(Path(self.resolve(scope, parts, f"memory '{name}'")).parent)
-        homes = []
-        for name in names:
-            scope, parts = located[name]
-            if len(parts) == 1 and scope in roots:  # a top-level memory: its scope's folder
-                homes.append(roots[scope])
-            else:
-                what = f"the topic folder of memory '{name}'"
-                homes.append(Path(self.resolve(scope, parts[:-1], what)))
+        homes = [self._home(name, *located[name], roots) for name in names]
         homes += real_folders
         for name in listed:
             try:
@@ -218,6 +211,15 @@ class Layout:
                 continue  # never read nor written: nothing to lock
         # a folder that does not exist holds no memory to protect (and is not made here)
         return [*roots.values(), *(f for f in dict.fromkeys(homes) if f.is_dir())]
+
+    def _home(
+        self, name: str, scope: paths.Scope, parts: list[str], roots: dict[paths.Scope, Path]
+    ) -> Path:
+        """The real folder of a located memory: its scope's, when it is a top-level memory
+        and that was resolved already (in ``roots``)."""
+        if len(parts) == 1 and scope in roots:
+            return roots[scope]
+        return Path(self.resolve(scope, parts[:-1], f"the topic folder of memory '{name}'"))
 
     def prune_empty_topics(self, folder: Path, scopes: Scopes) -> None:
         """Remove topic folders left empty, up to (not including) the memories roots; only

@@ -93,21 +93,20 @@ class Reader:
             parts.append(("", paths.scan(project, skip_top=frozenset({N.GLOBAL_TOPIC}))))
         if scopes in ("both", "global"):
             parts.append((N.GLOBAL_TOPIC + "/", paths.scan(global_)))
-        global_names: set[str] = set()
+        of_scope: dict[str, set[str]] = {"": set(), N.GLOBAL_TOPIC + "/": set()}
         for prefix, found in parts:
             for rel, real in found.files.items():
                 name = prefix + rel
                 if ignored and any(p.fullmatch(name) for _, p in ignored):
                     continue
                 files[name] = real
-                if prefix:
-                    global_names.add(name)
+                of_scope[prefix].add(name)
             for item in found.skipped:
                 name = prefix + item.name if item.name else ""
                 if name and ignored and any(p.fullmatch(name) for _, p in ignored):
                     continue
                 skipped.append(paths.SkippedFile(name, item.path, item.reason))
-        return paths.MemoryScan(files, skipped, frozenset(global_names))
+        return paths.MemoryScan(files, skipped, frozenset(of_scope[N.GLOBAL_TOPIC + "/"]))
 
     def list(self, topic: str = "") -> MemoryListing:
         topic = N.normalize_topic(topic)

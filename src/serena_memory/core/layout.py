@@ -75,6 +75,9 @@ class Layout:
         """(project scope, global scope) under ``settings``' allowed memory roots."""
         extra = settings.global_config.allowed_memory_roots
         config = str(self.home / GLOBAL_CONFIG_NAME)
+        if "serena_folder" not in self.__dict__:  # placed by the global file just read
+            placed = serena_folder(self.project_root, self.home, settings.global_config)
+            self.__dict__["serena_folder"] = placed  # what the cached property keeps
         folder = self.serena_folder
         project = paths.Scope(
             folder.anchor,
@@ -184,26 +187,39 @@ class Layout:
         """
         names = list(names)
         project, global_ = scopes
-        roots = []
+        roots: dict[paths.Scope, Path] = {}  # each scope's real memories folder, resolved once
         named_global = {N.is_global(n) for n in names}  # {False}: project memories only
         if all_scopes or False in named_global:
-            roots.append(self.real_folder(project))
+            roots[project] = self.real_folder(project)
         if True in named_global:
-            roots.append(self.real_folder(global_))
+            roots[global_] = self.real_folder(global_)
         elif all_scopes:
             real_global = self.real_folder(global_)
             if real_global.is_dir():
-                roots.append(real_global)
+                roots[global_] = real_global
+        create = list(create)
+        located = {n: self.locate(n, scopes) for n in dict.fromkeys((*create, *names))}  # once
         for name in create:
-            ensure_folder(self.real_path_of(name, scopes).parent)
-        homes = [self.memory_folder(name, scopes) for name in names] + list(real_folders)
+            scope, parts = located[name]
+            ensure_folder(Path(self.resolve(scope, parts, f"memory '{name}'")).parent)
+        homes = [self._home(name, *located[name], roots) for name in names]
+        homes += real_folders
         for name in listed:
             try:
                 homes.append(self.memory_folder(name, scopes, listed=True))
             except OutsidePathError:
                 continue  # never read nor written: nothing to lock
         # a folder that does not exist holds no memory to protect (and is not made here)
-        return roots + [f for f in dict.fromkeys(homes) if f.is_dir()]
+        return [*roots.values(), *(f for f in dict.fromkeys(homes) if f.is_dir())]
+
+    def _home(
+        self, name: str, scope: paths.Scope, parts: list[str], roots: dict[paths.Scope, Path]
+    ) -> Path:
+        """The real folder of a located memory: its scope's, when it is a top-level memory
+        and that was resolved already (in ``roots``)."""
+        if len(parts) == 1 and scope in roots:
+            return roots[scope]
+        return Path(self.resolve(scope, parts[:-1], f"the topic folder of memory '{name}'"))
 
     def prune_empty_topics(self, folder: Path, scopes: Scopes) -> None:
         """Remove topic folders left empty, up to (not including) the memories roots; only

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -214,6 +214,22 @@ def read_regular_file(
         os.close(fd)
 
 
+def read_memory_texts(
+    files: Iterable[tuple[str, str, Sequence[str]]],
+) -> dict[str, str | OSError | MemoryStoreError | UnicodeDecodeError]:
+    """The text of each memory ``(name, resolved path, allowed folders)``, each read as
+    :func:`read_regular_file` reads it, in one call (a listing reads a folder's files):
+    its UTF-8 text, or why it was not read (``FileNotFoundError``: gone since it was
+    listed; ``UnicodeDecodeError``: not UTF-8)."""
+    found: dict[str, str | OSError | MemoryStoreError | UnicodeDecodeError] = {}
+    for name, real, allowed in files:
+        try:
+            found[name] = read_regular_file(real, allowed, f"memory '{name}'").decode("utf-8")
+        except (OSError, MemoryStoreError, UnicodeDecodeError) as exc:
+            found[name] = exc
+    return found
+
+
 def check_opened(fd: int, allowed: Sequence[str], what: str) -> None:
     """Refuse an open file or folder that turns out to lie outside ``allowed`` (a link
     swapped into its path since the path was resolved); checked where the system says
@@ -257,6 +273,7 @@ class MemoryScan(NamedTuple):
 
     files: dict[str, str]  # memory name (relative to the folder) -> real path
     skipped: list[SkippedFile]
+    global_names: frozenset[str] = frozenset()  # of a store's scan: those of the global scope
 
 
 def real_folder(scope: Scope) -> str:

@@ -192,8 +192,12 @@ class MemoryStore:
         secrets.check_all(texts, person=self.context is Context.HUMAN, verb=verb)
 
     # -- listing and reading (core/store_reading.py) -----------------------------------------
-    def scan(self, include_ignored: bool = False, *, scopes: str = "both") -> paths.MemoryScan:
-        return self._reader.scan(include_ignored, scopes=scopes)
+    def scan(
+        self, include_ignored: bool = False, *, scopes: str = "both", snap: Snapshot | None = None
+    ) -> paths.MemoryScan:
+        """Every memory with its real file (:meth:`Reader.scan_with`); ``snap``: under the
+        caller's snapshot of the settings, so they are not looked up again."""
+        return self._reader.scan_with(snap or self.snapshot(), include_ignored, scopes)
 
     def list(self, topic: str = "") -> MemoryListing:
         return self._reader.list(topic)
@@ -218,9 +222,16 @@ class MemoryStore:
 
     # -- changing (core/store_writing.py, core/store_rename.py) ------------------------------
     def write(
-        self, name: str, content: str, max_chars: int | None = None, *, allow_secret: bool = False
+        self,
+        name: str,
+        content: str,
+        max_chars: int | None = None,
+        *,
+        allow_secret: bool = False,
+        snap: Snapshot | None = None,
     ) -> WriteResult:
-        return self._writer.write(name, content, max_chars, allow_secret=allow_secret)
+        """``snap``: the caller's snapshot of the settings, so they are not looked up again."""
+        return self._writer.write(name, content, max_chars, allow_secret=allow_secret, snap=snap)
 
     def write_if_unchanged(
         self, name: str, content: str, expected_version: str | None, *, allow_secret: bool = False

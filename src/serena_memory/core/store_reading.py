@@ -74,17 +74,15 @@ class Reader:
         self.recovery = recovery
 
     # -- listing ---------------------------------------------------------------------------
-    def scan(self, include_ignored: bool = False, *, scopes: str = "both") -> paths.MemoryScan:
-        """Every memory name with its real file (project, then global), and the entries that
-        look like memories but are not read (broken links, links leading outside the allowed
-        folders, files that are not regular), each with its reason. Ignored memories are
-        left out of both unless asked. ``scopes``: "both", "project" or "global"."""
-        return self.scan_with(self.store.snapshot(), include_ignored, scopes)
-
     def scan_with(
         self, snap: Snapshot, include_ignored: bool = False, scopes: str = "both"
     ) -> paths.MemoryScan:
-        """:meth:`scan` under the settings of ``snap``."""
+        """Every memory name with its real file (project, then global), under the settings
+        of ``snap``, and the entries that look like memories but are not read (broken
+        links, links leading outside the allowed folders, files that are not regular),
+        each with its reason, and which names are global ones (as the scan found them:
+        no name is looked at again to tell). Ignored memories are left out of both unless
+        asked. ``scopes``: "both", "project" or "global"."""
         self.recovery.recover(snap.scopes)
         ignored = None if include_ignored else snap.settings.patterns.ignored
         project, global_ = snap.scopes
@@ -95,18 +93,20 @@ class Reader:
             parts.append(("", paths.scan(project, skip_top=frozenset({N.GLOBAL_TOPIC}))))
         if scopes in ("both", "global"):
             parts.append((N.GLOBAL_TOPIC + "/", paths.scan(global_)))
+        of_scope: dict[str, set[str]] = {"": set(), N.GLOBAL_TOPIC + "/": set()}
         for prefix, found in parts:
             for rel, real in found.files.items():
                 name = prefix + rel
                 if ignored and any(p.fullmatch(name) for _, p in ignored):
                     continue
                 files[name] = real
+                of_scope[prefix].add(name)
             for item in found.skipped:
                 name = prefix + item.name if item.name else ""
                 if name and ignored and any(p.fullmatch(name) for _, p in ignored):
                     continue
                 skipped.append(paths.SkippedFile(name, item.path, item.reason))
-        return paths.MemoryScan(files, skipped)
+        return paths.MemoryScan(files, skipped, frozenset(of_scope[N.GLOBAL_TOPIC + "/"]))
 
     def list(self, topic: str = "") -> MemoryListing:
         topic = N.normalize_topic(topic)

@@ -55,15 +55,22 @@ class Writer:
         self.reader = reader
 
     def write(
-        self, name: str, content: str, max_chars: int | None = None, *, allow_secret: bool = False
+        self,
+        name: str,
+        content: str,
+        max_chars: int | None = None,
+        *,
+        allow_secret: bool = False,
+        snap: Snapshot | None = None,
     ) -> WriteResult:
-        """Create or replace a memory. ``max_chars`` None: no limit; -1: configured default."""
-        snap = self.store.snapshot()
+        """Create or replace a memory. ``max_chars`` None: no limit; -1: configured default.
+        ``snap``: the settings the caller took for this write (else taken here)."""
+        snap = snap or self.store.snapshot()
         name = snap.policy.check(name, write=True)
         data = gate_text(
             self.store, name, content, snap.settings, max_chars=max_chars, allow_secret=allow_secret
         )
-        path = self.layout.real_path_of(name, snap.scopes)
+        path = self.layout.real_path_of(name, snap.scopes, listed=True)  # normalized: checked
         new = not path.exists()
         if new:
             N.check_portable(name)  # before its folder is made

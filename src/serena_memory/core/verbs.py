@@ -68,11 +68,12 @@ def write(
 ) -> Outcome:
     """Create or replace memory ``name``; ``max_chars`` as :meth:`MemoryStore.write`.
     Proposed, ``allow_secret`` is not heard: the agent never overrides the secret gate."""
-    if store.access().proposing(name):
+    snap = store.snapshot()  # the settings of this write, taken once and handed down
+    if snap.policy.proposing(name):
         from serena_memory.core import proposals  # review mode's storage, when proposing
 
         return Proposed(proposals.save(store, plan_write(store, name, content, max_chars)))
-    result = store.write(name, content, max_chars, allow_secret=allow_secret)
+    result = store.write(name, content, max_chars, allow_secret=allow_secret, snap=snap)
     told: tuple[str, ...] = (result.note,) if result.note else ()
     return Applied(
         PlannedChange("write", result.name),

@@ -181,15 +181,16 @@ class FolderHistory(FolderRepository):
         ``in_sync`` (the folder matched ``tree`` when its stamps were taken), a file whose
         stamp did not move is unchanged; an unreadable file is left as it is."""
         known = self.stamps.files.get(rel)
-        oid = self._blob(repo, rel, real, now_ns, outside=True, recorded=tree_blob(tree, rel))
+        recorded = tree_blob(tree, rel)  # the tree is the same throughout: looked up once
+        oid = self._blob(repo, rel, real, now_ns, outside=True, recorded=recorded)
         if oid is _UNREADABLE:
             return False, oid
         if in_sync and known is not None and known is self.stamps.files.get(rel):
             return False, oid  # same stamp as when the folder matched the branch
-        if oid == tree_blob(tree, rel):
+        if oid == recorded:
             return False, oid
         oid = self._stored(repo, rel, real, now_ns, oid, outside=True)
-        return oid is not _UNREADABLE and oid != tree_blob(tree, rel), oid
+        return oid is not _UNREADABLE and oid != recorded, oid
 
     def _stored(
         self, repo: Any, rel: str, real: str | None, now_ns: int, oid: str | None, outside: bool
@@ -202,15 +203,16 @@ class FolderHistory(FolderRepository):
         self.stamps.forget(rel)
         return self._blob(repo, rel, real, now_ns, outside)
 
-    def _writing(self) -> tuple[Any, Any]:
+    def _writing(self) -> tuple[Any, Any, bool]:
         """The repository and its head, for a write (under the folder's lock), with stamps
         that describe it: stamps taken in a repository since removed or replaced
         (docs/secrets.md) name blobs and a tree the one there now may lack, so they start
-        over, as a new process's would."""
+        over, as a new process's would (then True)."""
         repo, head, identity = self.writable()
         if self.stamps.repository != identity:
             self.stamps.start_over(identity)
-        return repo, head
+            return repo, head, True
+        return repo, head, False
 
     def reset(self) -> None:
         """Forget what this process knows (after a failure: the files and the branch are
@@ -281,7 +283,7 @@ class FolderHistory(FolderRepository):
         coming operation will write (they are always looked at). ``narrow``: look at those
         files only (see :meth:`next_recording`).
         """
-        repo, head = self._writing()
+        repo, head, _new = self._writing()
         if narrow and head is not None:
             return self._catch_up_narrow(repo, head, about_to_change)
         self.stamps.load()
@@ -348,7 +350,7 @@ class FolderHistory(FolderRepository):
             oid = self._blob(repo, rel, real, now_ns, outside=True, recorded=recorded)
             if oid is not _UNREADABLE and oid != recorded:
                 oid = self._stored(repo, rel, real, now_ns, oid, outside=True)
-            if oid is not _UNREADABLE and oid != tree_blob(tree, rel):
+            if oid is not _UNREADABLE and oid != recorded:
                 changes[rel] = oid
         if not changes:
             return None
@@ -397,13 +399,16 @@ class FolderHistory(FolderRepository):
         operation: str,
         merged: tuple[str, ...] = (),
         narrow: bool = False,
+        loaded: bool = False,
     ) -> str | None:
         """Commit the given files as they are now on disk (deleted if gone). ``merged``:
         further parents of the entry (a sync merges another machine's entries in), which
         make it a commit even when the files did not change. ``narrow``: the stamps of
-        these files only are noted, in the stamp log."""
-        repo, head = self._writing()
-        if not narrow:
+        these files only are noted, in the stamp log. ``loaded``: a catch-up under the
+        same hold of the folder's lock loaded the stamps (no other process changed them
+        since: they are not looked at again)."""
+        repo, head, started_over = self._writing()
+        if not narrow and (started_over or not loaded):
             self.stamps.load()
         if head is None and merged:
             # an entry of our own first: a merge's first parent is this machine's history

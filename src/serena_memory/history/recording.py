@@ -157,6 +157,7 @@ class Recording:
                         self.renamed,
                         self.operation,
                         narrow=h in self._narrow,
+                        loaded=True,  # by its catch-up in :meth:`start`, under the same lock
                     ),
                 )
 

@@ -56,7 +56,10 @@ def _flush_stamps() -> None:
 
 
 def _waiting(stamps: FolderStamps, unsaved: bool) -> None:
-    """Note whether ``stamps`` has anything left to save at exit."""
+    """Note whether ``stamps`` has anything left to save at exit (nothing to do when that
+    is already noted: the flag and the set change together)."""
+    if stamps.unsaved == unsaved:
+        return
     stamps.unsaved = unsaved
     waiting = PROCESS.owned(_Unsaved)
     with waiting.lock:

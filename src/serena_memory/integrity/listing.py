@@ -9,9 +9,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryStoreError
-from serena_memory.core.paths import SkippedFile, read_regular_file
+from serena_memory.core.paths import SkippedFile, read_memory_texts
 from serena_memory.core.store import MemoryStore
 
 MAINTENANCE_NAMES = frozenset({"memory_maintenance", "global/memory_maintenance"})
@@ -50,12 +49,13 @@ class MemoryListingReader:
     def __init__(self, store: MemoryStore) -> None:
         snap = store.snapshot()  # the settings, the access rules and the scopes, once
         policy = snap.policy
-        found = store.scan(include_ignored=True)
+        found = store.scan(include_ignored=True, snap=snap)
         self.skipped: list[SkippedFile] = [
             s for s in found.skipped if not s.name or policy.ignored_pattern(s.name) is None
         ]
         project, global_ = snap.scopes
         self.allowed = {False: project.allowed, True: global_.allowed}
+        self.global_names = found.global_names  # which scope's folders each may lie in
         self.ignored, self.read_only = policy.sorted_out(found.files)
         self.paths = {n: real for n, real in found.files.items() if n not in self.ignored}
         self.names = sorted(self.paths)
@@ -66,19 +66,15 @@ class MemoryListingReader:
         texts: dict[str, str] = {}
         unreadable: list[str] = []
         refused: list[SkippedFile] = []
-        for name in names:
-            path = self.paths[name]
-            try:
-                data = read_regular_file(path, self.allowed[N.is_global(name)], f"memory '{name}'")
-            except FileNotFoundError:
-                continue
-            except (OSError, MemoryStoreError) as exc:
-                refused.append(SkippedFile(name, path, describe_refusal(exc)))
-                continue
-            try:
-                texts[name] = data.decode("utf-8")
-            except UnicodeDecodeError:
+        allowed, global_names = self.allowed, self.global_names
+        wanted = [(n, self.paths[n], allowed[n in global_names]) for n in names]
+        for name, found in read_memory_texts(wanted).items():  # the path gate, asked once
+            if isinstance(found, str):
+                texts[name] = found
+            elif isinstance(found, UnicodeDecodeError):
                 unreadable.append(name)
+            elif not isinstance(found, FileNotFoundError):
+                refused.append(SkippedFile(name, self.paths[name], describe_refusal(found)))
         return texts, unreadable, refused
 
 

@@ -47,7 +47,7 @@ from serena_memory.integrity.duplicates.features_cache import (
 from serena_memory.integrity.duplicates.findings import Conflict, DuplicateReport, NearDuplicate
 from serena_memory.integrity.duplicates.rewrites import SIEVE_SHARE
 from serena_memory.integrity.duplicates.slots import SLOT_MARK
-from serena_memory.integrity.duplicates.text import parse
+from serena_memory.integrity.duplicates.text import Parsed, parse
 from serena_memory.integrity.duplicates.write_precheck import ALWAYS_READ, more_than
 from serena_memory.integrity.listing import MemoryListingReader
 
@@ -60,6 +60,9 @@ MIN_SHARED_WORDS = 3
 """Words a memory read before any check must share with the text to be taken apart."""
 MAX_READ_IN_FULL = 32
 """Memories read before any check that are taken apart in full, at most."""
+MAX_LINES_LOOKED_FOR = 64
+"""A text written with more content lines than this is not looked for line by line in
+another before that one is parsed."""
 
 
 def write_note(store: MemoryStore, name: str, text: str) -> str:
@@ -75,12 +78,12 @@ def write_note(store: MemoryStore, name: str, text: str) -> str:
 
 
 def _report(store: MemoryStore, name: str, text: str) -> DuplicateReport | None:
-    mine = fingerprint(text)[0]
+    mine, parsed = fingerprint(text)
     if not mine.lines and not mine.keys:
         return None
     met = look_up(store, name, mine)
     if met is None:  # no check made the index yet
-        return _small_folder(store, name, text)
+        return _small_folder(store, name, text, _Reach.of(mine, parsed))
     if not met.rows and not met.damaged:
         return None
     return _compared(store, name, text, met)
@@ -110,13 +113,16 @@ def _compared(store: MemoryStore, name: str, text: str, met: Met) -> DuplicateRe
     return detect(features, lambda memory: text if memory == name else _read(store, memory), rarity)
 
 
-def _small_folder(store: MemoryStore, name: str, text: str) -> DuplicateReport | None:
-    """Before any check: the text compared with every memory when there are at most
-    :data:`ALWAYS_READ` (None, and nothing read, in a larger folder)."""
-    if more_than(store, ALWAYS_READ):
+def _small_folder(
+    store: MemoryStore, name: str, text: str, reach: _Reach
+) -> DuplicateReport | None:
+    """Before any check: the text (``reach``: what of it another text can meet) compared
+    with every memory when there are at most :data:`ALWAYS_READ` (None, and nothing read,
+    in a larger folder)."""
+    if not reach.anything() or more_than(store, ALWAYS_READ):
         return None
     texts = _texts(store, name)
-    if not _may_meet(fingerprint(text)[0], texts):
+    if not any(reach.met_by(body) for body in texts.values()):
         return None  # decided in plain Python: no numpy loaded for a write that meets nothing
     mine = features_of(text)[0]
     kept = _read_now(texts, mine)
@@ -154,33 +160,31 @@ def _texts(store: MemoryStore, name: str) -> dict[str, str]:
     return listing.read(names)[0]
 
 
-def _may_meet(mine: Print, texts: dict[str, str]) -> bool:
-    """Whether any of ``texts`` can make a finding with the text written: a line alike,
-    a statement of the same words with other values, or as many shared words as a
-    restatement needs. One is needed for any finding, so False means none."""
-    reach = _Reach.of(mine)
-    return reach.anything() and any(reach.met_by(body) for body in texts.values())
-
-
 @dataclass(frozen=True)
 class _Reach:
-    """What of the text written another text can meet. Of each text only that is taken:
-    its lines when the text has lines, its statements of a kind the text states
+    """What of the text written another text can meet: a line alike, a statement of the
+    same words with other values, or as many shared words as a restatement needs (one is
+    needed for any finding, so a text that meets none makes none). Of each text only that
+    is taken: its lines when the text has lines, its statements of a kind the text states
     (sentences, or slots such as a port or a command: one kind never contradicts the
     other), its words when the text has enough of them. Taking apart the slots of every
-    memory is the costly part, and most notes state none."""
+    memory is the costly part, and most notes state none; a text is not even parsed for
+    its lines when it does not hold the words of one of the text's lines
+    (:meth:`may_share_line`)."""
 
     lines: set[int]
+    line_words: list[list[str]]  # of each content line, its words a copy must hold
     said: dict[int, int]  # a sentence's words -> its values
     slots: dict[int, int]  # a slot's words -> its value
     words: set[int]
     restated: bool  # enough words for a restatement
 
     @classmethod
-    def of(cls, mine: Print) -> _Reach:
+    def of(cls, mine: Print, parsed: Parsed) -> _Reach:
         statements = mine.statements
         return cls(
             set(mine.lines),
+            [[w for w in words.split() if "not" not in w] for _n, words in parsed.content],
             {k[0]: k[2] for k in statements if k[1] < SLOT_MARK},
             {k[0]: k[2] for k in statements if k[1] >= SLOT_MARK},
             set(mine.words),
@@ -190,9 +194,20 @@ class _Reach:
     def anything(self) -> bool:
         return bool(self.lines or self.said or self.slots or self.restated)
 
+    def may_share_line(self, body: str) -> bool:
+        """False when ``body`` can't have a content line of the text: a content line's
+        words are the casefolded text's own (:func:`.text.fold` only spells `n't` and
+        `cannot` as `not` and `can not`, so a word without `not` is left as it is), so each
+        must be in ``body`` casefolded."""
+        if len(self.line_words) > MAX_LINES_LOOKED_FOR:
+            return True  # a long text: parsed, as a search for each of its lines would cost more
+        folded = body.casefold()
+        return any(all(w in folded for w in words) for words in self.line_words)
+
     def met_by(self, body: str) -> bool:
-        parsed = parse(body) if self.lines or self.said else None
-        if parsed is not None and self.lines.intersection(line_keys(parsed)):
+        lines = bool(self.lines) and self.may_share_line(body)
+        parsed = parse(body) if lines or self.said else None
+        if parsed is not None and lines and self.lines.intersection(line_keys(parsed)):
             return True  # a signature band needs one, a pair two
         if parsed is not None and self.said and _differ(self.said, said_keys(parsed)):
             return True

@@ -117,3 +117,6 @@ def test_a_mem_link_without_a_name_has_no_target() -> None:
     for text in ("<mem:>", "[x](mem:)", "[x](mem:a b)"):
         html = render_markdown(text, lambda n: True)
         assert 'href="mem:' not in html, (text, html)
+    for text in ("![i](mem:)", "![i](mem:core)"):  # found by the generated texts above
+        html = render_markdown(text, lambda n: True)
+        assert "<img" in html and 'src="mem:' not in html, (text, html)

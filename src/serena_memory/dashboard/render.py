@@ -66,6 +66,10 @@ def _link_references(state: StateCore) -> None:
             if token.type == "link_open":
                 in_link += 1
                 _rewrite_link(token, exists)
+            elif token.type == "image" and str(token.attrGet("src") or "").lower().startswith(
+                "mem:"
+            ):
+                del token.attrs["src"]  # a memory is no picture: nothing for the browser to fetch
             elif token.type == "link_close":
                 in_link -= 1
             if in_link or token.type not in ("text", "code_inline"):

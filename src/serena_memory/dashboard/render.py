@@ -60,16 +60,13 @@ def _link_references(state: StateCore) -> None:
     for block in state.tokens:
         if block.type != "inline" or not block.children:
             continue
+        _without_memory_images(block.children)
         out: list[Token] = []
         in_link = 0
         for token in block.children:
             if token.type == "link_open":
                 in_link += 1
                 _rewrite_link(token, exists)
-            elif token.type == "image" and str(token.attrGet("src") or "").lower().startswith(
-                "mem:"
-            ):
-                del token.attrs["src"]  # a memory is no picture: nothing for the browser to fetch
             elif token.type == "link_close":
                 in_link -= 1
             if in_link or token.type not in ("text", "code_inline"):
@@ -98,6 +95,14 @@ def _link_references(state: StateCore) -> None:
                 if pos < len(token.content):
                     out.append(_text(token.content[pos:]))
         block.children = out
+
+
+def _without_memory_images(children: list[Token]) -> None:
+    """An image whose source is a ``mem:`` reference keeps no source: a memory is no
+    picture, and there is nothing for the browser to fetch."""
+    for token in children:
+        if token.type == "image" and str(token.attrGet("src") or "").lower().startswith("mem:"):
+            del token.attrs["src"]
 
 
 def _rewrite_link(token: Token, exists: Callable[[str], bool]) -> None:

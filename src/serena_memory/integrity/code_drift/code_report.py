@@ -118,6 +118,14 @@ NO_CODE = (
 )
 
 
+def _fix_hint(findings: list[CodeFinding]) -> list[str]:
+    """The line naming the command that fixes moved paths and renamed symbols, if any."""
+    moved = any(f.status == MOVED for f in findings)
+    renamed = any(f.new_name for f in findings)  # told "renamed"
+    what = " and ".join(w for w, ok in (("moved paths", moved), ("renamed symbols", renamed)) if ok)
+    return [f"Fix {what} with `serena memories fix-code-references`."] if what else []
+
+
 @dataclass
 class CodeReport:
     findings: list[CodeFinding] = field(default_factory=list)
@@ -167,11 +175,5 @@ class CodeReport:
             out.append(f"  {escape_line(f.memory)}:{f.line}: {status}: {escape_line(f.describe())}")
         if not self.git and not self.notes:
             out.append("  (not a git work tree: moved and changed need git)")
-        moved = any(f.status == MOVED for f in self.findings)
-        renamed = any(f.new_name for f in self.findings)  # told "renamed" above
-        if moved or renamed:
-            what = " and ".join(
-                w for w, ok in (("moved paths", moved), ("renamed symbols", renamed)) if ok
-            )
-            out.append(f"Fix {what} with `serena memories fix-code-references`.")
+        out += _fix_hint(self.findings)
         return "\n".join(out) + "\n" + notes

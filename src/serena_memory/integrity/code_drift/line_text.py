@@ -7,6 +7,9 @@ import re
 
 from serena_memory.integrity.code_drift.extensions import DOTFILE_NAMES
 
+_URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://\S+|\bwww\.\S+|\S+@\S+\.\w+")
+"""A URL or an e-mail address: its paths are another site's."""
+
 _DOTFILE = re.compile(
     r"(?<![\w/.:~@$%`-])(\.(?:" + "|".join(sorted(DOTFILE_NAMES, key=len, reverse=True)) + r"))"
     r"(?![\w/-]|\.\w)"
@@ -47,3 +50,20 @@ def blanked(line: str, spans: list[tuple[int, int]]) -> str:
         last = end
     parts.append(line[last:])
     return "".join(parts)
+
+
+def without_urls(plain: str) -> str:
+    """``plain`` with its URLs blanked (their paths are another site's)."""
+    if "://" in plain or "www." in plain or "@" in plain:
+        for url in _URL.finditer(plain):
+            plain = plain[: url.start()] + " " * (url.end() - url.start()) + plain[url.end() :]
+    return plain
+
+
+def pattern_end(plain: str, match: re.Match[str]) -> bool:
+    """Whether a name is the end of a pattern after its ``*`` (``_test.go`` of "tests
+    alongside code (*_test.go)"), not a name in emphasis (``*_config.yml*``,
+    ``**package.json確認**``)."""
+    start, end = match.span()
+    star = plain[max(0, start - 2) : start]
+    return star[-1:] == "*" and star != "**" and plain[end : end + 1] != "*"

@@ -65,7 +65,13 @@ from serena_memory.integrity.code_drift.forms import (
     climbs,
     module_target,
 )
-from serena_memory.integrity.code_drift.line_text import blanked, dotfile_names, dotted_word
+from serena_memory.integrity.code_drift.line_text import (
+    blanked,
+    dotfile_names,
+    dotted_word,
+    pattern_end,
+    without_urls,
+)
 from serena_memory.integrity.code_drift.negations import listed_gone, may_say_absent, said_absent
 from serena_memory.integrity.code_drift.planned import planned_folders, under_any
 from serena_memory.integrity.code_drift.sections import Section, drawn_under
@@ -90,7 +96,6 @@ from serena_memory.integrity.code_drift.statements import imported_names, packag
 from serena_memory.integrity.code_drift.trees import ListTree, drawn_entries, mapped_entries
 
 CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
-_URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://\S+|\bwww\.\S+|\S+@\S+\.\w+")
 _PROSE_PATH = re.compile(
     r"(?<![\w/.:~@$%-])((?:\./)?[\w.-]+(?:/[\w.-]+)+\.([A-Za-z0-9]+))"
     rf"({NODE})?({PROSE_LOCATION})?(?![A-Za-z0-9_/])"
@@ -512,16 +517,8 @@ def _prose_mentions(
 ) -> list[tuple[int, int, Mention]]:
     """Paths (``src/auth/login.py``) and file names (``PageLayout.tsx``) written in the
     prose of a line (its code spans and URLs blanked), each with where it is."""
-    plain = _without_urls(blanked(line, spans))
+    plain = without_urls(blanked(line, spans))
     return _prose_paths(number, plain) + _prose_modules(number, plain)
-
-
-def _without_urls(plain: str) -> str:
-    """``plain`` with its URLs blanked (their paths are another site's)."""
-    if "://" in plain or "www." in plain or "@" in plain:
-        for url in _URL.finditer(plain):
-            plain = plain[: url.start()] + " " * (url.end() - url.start()) + plain[url.end() :]
-    return plain
 
 
 def _prose_paths(number: int, plain: str) -> list[tuple[int, int, Mention]]:
@@ -532,7 +529,7 @@ def _prose_paths(number: int, plain: str) -> list[tuple[int, int, Mention]]:
         patterns.append(_PROSE_NAME)
     for pattern in patterns:
         for match in pattern.finditer(plain):
-            if _pattern_end(plain, match):
+            if pattern_end(plain, match):
                 continue
             mentions = _prose_match(number, match, pattern is _PROSE_NAME)
             if plain.endswith("](", 0, match.start()):
@@ -545,15 +542,6 @@ def _prose_paths(number: int, plain: str) -> list[tuple[int, int, Mention]]:
                 m = Mention(number, match.group(1), PATH, target[0], weak=True)
                 out.append((match.start(), match.end(), m))
     return out
-
-
-def _pattern_end(plain: str, match: re.Match[str]) -> bool:
-    """Whether a name is the end of a pattern after its ``*`` (``_test.go`` of "tests
-    alongside code (*_test.go)"), not a name in emphasis (``*_config.yml*``,
-    ``**package.json確認**``)."""
-    start, end = match.span()
-    star = plain[max(0, start - 2) : start]
-    return star[-1:] == "*" and star != "**" and plain[end : end + 1] != "*"
 
 
 def _linked(number: int, written: str, mentions: list[Mention]) -> list[Mention]:

@@ -16,13 +16,8 @@ import re
 from dataclasses import replace
 
 from serena_memory.integrity.code_drift.aliases import Aliases, expand, project_aliases
-from serena_memory.integrity.code_drift.code_report import (
-    CASE_ONLY,
-    CHANGED,
-    MISSING,
-    MOVED,
-    CodeFinding,
-)
+from serena_memory.integrity.code_drift.case_only import in_other_case, unknown_in_other_case
+from serena_memory.integrity.code_drift.code_report import CHANGED, MISSING, MOVED, CodeFinding
 from serena_memory.integrity.code_drift.drawn_then import placed_then
 from serena_memory.integrity.code_drift.examples import stands_for_any_project
 from serena_memory.integrity.code_drift.extensions import stem_candidates
@@ -43,14 +38,13 @@ from serena_memory.integrity.code_drift.history import GitPast
 from serena_memory.integrity.code_drift.mentions import PATH, Mention
 from serena_memory.integrity.code_drift.moves import (
     Moves,
-    folder_held_at,
     known,
     missing_note,
     moved_folder,
     moves,
-    there_at,
     there_when_written,
 )
+from serena_memory.integrity.code_drift.namesakes import namesake_gone, there_then
 from serena_memory.integrity.code_drift.patterns import glob_tail
 from serena_memory.integrity.code_drift.project import ProjectFiles
 from serena_memory.integrity.code_drift.relative_names import one_new_form, placed_from
@@ -140,25 +134,18 @@ class PathChecks:
         one that came after the one it named): missing, or moved where git saw it go; no
         finding for what was never a file (an example, a library's name)."""
         if not self.history:
-            if m.weak:
-                return None
-            if (cased := self._in_other_case(memory, m, read_only)) is not None:
-                return cased
-            return CodeFinding(memory, m.line, m.text, PATH, MISSING, m.target, read_only=read_only)
-        if m.target.endswith("/") and m.target.count("/") > 1:
-            short = self._shortened(m.target, when)
-            if short == "":
-                return None  # a folder it names is there now, as then
-            if short is not None:
-                m = replace(m, target=short)
+            return None if m.weak else self._cased_or_missing(memory, m, read_only)
+        shortened = self._as_then(m, when)
+        if shortened is None:
+            return None  # a folder it names is there now, as then
+        m = shortened
         candidates, went = moves(self.past, self.files, m.target, when)
         if "/" not in m.target.rstrip("/"):  # a bare name: the file it named then
             went = there_when_written(self.past, went, when)
-        if (
-            not went
-            and not known(self.past, candidates, m.target)
-            and (cased := self._in_other_case(memory, m, read_only)) is not None
-        ):
+        cased = unknown_in_other_case(
+            self.past, self.files, (candidates, went), memory, m, read_only
+        )
+        if cased is not None:
             return cased  # even written loosely: the project's own path, in another case
         if self._never_a_file(m, candidates, went):
             return None  # an example, a library's name, the end of names: never a file
@@ -175,30 +162,21 @@ class PathChecks:
             memory, m.line, m.text, PATH, MISSING, m.target, note=note, read_only=read_only
         )
 
-    def _in_other_case(self, memory: str, m: Mention, read_only: bool) -> CodeFinding | None:
-        """A path missing as written that names one project path when case is ignored
-        (``tests/App.API.Tests/`` for ``tests/App.Api.Tests/``): a command or a link with
-        it fails on a case-sensitive file system, and the fix is plain, so it is told as a
-        moved path is, the project's spelling offered in the memory's form. None: no
-        such path, or several."""
-        if m.form:
-            return None
-        cased = self.files.in_other_case(m.target)
-        if cased is None:
-            return None
-        if m.target.endswith("/") != cased.endswith("/"):
-            cased = cased.rstrip("/") + ("/" if m.target.endswith("/") else "")
-        return CodeFinding(
-            memory,
-            m.line,
-            m.text,
-            PATH,
-            MOVED,
-            m.target,
-            new_path=cased,
-            note=CASE_ONLY,
-            read_only=read_only,
+    def _cased_or_missing(self, memory: str, m: Mention, read_only: bool) -> CodeFinding:
+        """Without git's history: the project's path in another case, else missing."""
+        return in_other_case(self.files, memory, m, read_only) or self._plain_missing(
+            memory, m, read_only
         )
+
+    def _as_then(self, m: Mention, when: float | None) -> Mention | None:
+        """``m`` with a folder written with folders left out as the one it named then
+        (:meth:`_shortened`); None when a folder it names is there now, as then."""
+        if not (m.target.endswith("/") and m.target.count("/") > 1):
+            return m
+        short = self._shortened(m.target, when)
+        if short == "":
+            return None
+        return m if short is None else replace(m, target=short)
 
     def _rewritten(self, target: str, when: float | None) -> tuple[str, str] | None:
         """Where a file gone with no rename git saw was rewritten: at its place where its
@@ -322,59 +300,12 @@ class PathChecks:
         return self._plain_missing(memory, m, read_only) if self._plain(m) else None
 
     def _namesake_gone(self, name: str, resolved: str, when: float | None) -> str | None:
-        """For a file name or a path's end found now (``resolved``, not at its own place
-        from the root), the one file or folder of that name or end the project had when the
-        memory last changed (``when``), when it is gone and the ones found now came after it
-        (a root `copilot-instructions.md` deleted, a new one added under `.github/`; a root
-        `src/hooks/` gone, a `packages/cli/src/hooks/` made later): the memory named that
-        one. None: the name still names its file."""
-        if when is None or not self.history or resolved == name:
-            return None
-        if name.endswith("/"):
-            return self._folder_namesake_gone(name, resolved, when)
-        return self._file_namesake_gone(name, resolved, when)
-
-    def _folder_namesake_gone(self, name: str, resolved: str, when: float) -> str | None:
-        """:meth:`_namesake_gone` for a folder (``name`` ends in ``/``): the folder itself
-        when none found now by that end was there then, and it was, and is gone."""
-        past = self.past
-        bare = name.rstrip("/")
-        if folder_held_at(past, resolved, when):
-            return None  # the folder found now was there then
-        now = self.files.suffix_matches(name)
-        if any(folder_held_at(past, p, when) for p in now):
-            return None
-        gone = past.folder_there_at(bare, when) and not self.files.exists(name)
-        return name if gone and past.had_folder(bare) else None
-
-    def _file_namesake_gone(self, name: str, resolved: str, when: float) -> str | None:
-        """:meth:`_namesake_gone` for a file: the one file git knew by that name or end
-        then, gone since, when none found now by it was there then."""
-        past = self.past
-        if there_at(past, resolved, when) and resolved in past.changes:
-            return None  # the file found now was there then
-        if any(there_at(past, p, when) for p in self._namesakes_now(name)):
-            return None  # a file of that name now was there then
-        then = [p for p in [name, *past.ending_with(name)] if self._there_then(p, when)]
-        if len(then) != 1 or self.files.exists(then[0]):
-            return None
-        return then[0]
-
-    def _namesakes_now(self, name: str) -> list[str]:
-        """The project's files now that a file name (by name) or a path (by its end) finds."""
-        if "/" in name:
-            return self.files.suffix_matches(name)
-        return list(self.files.by_name.get(name, ()))
+        """:func:`namesake_gone`, with the history when there is one."""
+        past = self.past if self.history else None
+        return namesake_gone(past, self.files, name, resolved, when)
 
     def _there_then(self, path: str, when: float) -> bool:
-        """Whether git knew ``path`` as a file when the memory last changed (``when``) and
-        it was not gone by then (deleted at that very time counts as gone)."""
-        past = self.past
-        return (
-            path in past.seen
-            and there_at(past, path, when)
-            and (past.gone_at(path) or when + 1) > when
-        )
+        return there_then(self.past, path, when)
 
     def _archived_only(self, target: str) -> bool:
         """Whether every file a bare file name finds lies in an archive folder (a folder

@@ -105,10 +105,8 @@ def memory_findings(
     symbols went only within that time from now (a search's marks)."""
     until = time.monotonic() + seconds if seconds is not None else None
     written_in = [m for m in extract(text) if symbols or m.kind == PATH]
-    if not written_in:
-        return []  # nothing to look up: git is not asked
-    checker = cached_checker(root)
-    if not checker.holds_code:
+    checker = _checker_for(root, written_in)
+    if checker is None:
         return []
     mentions = checker.without_sketches([m for m in written_in if checker.kept(m)])
     when = checker.memory_time(written) if written is not None else None
@@ -121,6 +119,15 @@ def memory_findings(
             {name: mentions},
         )
     return sorted(found, key=lambda f: (f.line, f.kind != PATH))
+
+
+def _checker_for(root: str, written_in: list[Mention]) -> CodeChecker | None:
+    """The read notes' checker of ``root``; None when there is nothing to look up (no
+    mention: git is not asked) or nothing to look it up in (no code, as `check --code`)."""
+    if not written_in:
+        return None
+    checker = cached_checker(root)
+    return checker if checker.holds_code else None
 
 
 def _symbol_findings(

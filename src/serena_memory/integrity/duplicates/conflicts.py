@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from serena_memory.integrity.duplicates import commands, named, orders, policies, tools
+from serena_memory.integrity.duplicates import commands, fields, named, orders, policies, tools
 from serena_memory.integrity.duplicates.buckets import bucket_pairs
 from serena_memory.integrity.duplicates.commands import option_held
 from serena_memory.integrity.duplicates.findings import Conflict
@@ -49,7 +49,32 @@ def find_conflicts(
     for pair, conflict in slots.items():
         if pair not in said:  # a statement of the two said it already
             found[(pair[0], conflict.first_line, pair[1], conflict.second_line)] = conflict
-    return [found[k] for k in sorted(found)]
+    return _not_records([found[k] for k in sorted(found)], kept, features, parses)
+
+
+def _not_records(
+    found: list[Conflict], kept: list[str], features: Mapping[str, Features], parses: _Parses
+) -> list[Conflict]:
+    """The conflicts but those of a record's field (:mod:`.fields`): a line starting
+    with a label that many memories fill in, each for itself."""
+    if not found:
+        return found
+    import numpy as np
+
+    arrays = [features[n].statement_keys for n in kept]
+    owners = np.repeat(np.arange(len(arrays)), [len(a) for a in arrays])
+    rows = np.concatenate([np.zeros((0, 3), np.uint32), *arrays])
+    held = fields.record_fields(rows, owners)
+    if not held:
+        return found
+
+    def field(name: str, line: int) -> bool:
+        text = parses.line(name, line << 3)
+        return text is not None and fields.in_field(text, held)
+
+    return [
+        c for c in found if not (field(c.first, c.first_line) or field(c.second, c.second_line))
+    ]
 
 
 def _slot_conflicts(

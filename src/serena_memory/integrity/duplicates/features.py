@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from serena_memory.integrity.duplicates.commands import command_keys
+from serena_memory.integrity.duplicates.fields import field_rows
 from serena_memory.integrity.duplicates.named import named_keys
 from serena_memory.integrity.duplicates.orders import order_keys
 from serena_memory.integrity.duplicates.policies import policy_keys
@@ -255,7 +256,8 @@ def said_keys(parsed: Parsed) -> list[tuple[int, int, int]]:
 
 def slot_rows(text: str) -> list[tuple[int, int, int]]:
     """The rows of every slot, named value, command, tool, policy and order a text
-    states (their middle column at least ``SLOT_MARK``)."""
+    states, and of the labels its lines begin with (their middle column at least
+    ``SLOT_MARK``)."""
     found = units(text)
     keys = slot_keys(found)
     keys += named_keys(found)
@@ -263,6 +265,7 @@ def slot_rows(text: str) -> list[tuple[int, int, int]]:
     keys += tool_keys(text)
     keys += policy_keys(text)
     keys += order_keys(text)
+    keys += field_rows(text)
     return keys
 
 

@@ -20,6 +20,14 @@ SAID_OF_A_NAME = [
     ("- **black**: 88文字行長、isort 連携", "- **black**: 100文字行長"),
     ("- Backend: `dart_frog dev` # http://localhost:8080", "The API answers at localhost:8081."),
     ("- **Functions**: ~50 lines max", "- **Functions**: ~80 lines, then split"),
+    # a version inside a longer span of code: pinned, after a dependency's name, a range
+    (
+        "- Bun, pinned by root `packageManager` to `bun@1.3.11`.",
+        '- The root `package.json` pins it with `"packageManager": "bun@1.2.19"`.',
+    ),
+    ("Uses `graphview ^1.5.0` for the layout.", "## graphview ^1.2.0"),
+    ("- Python: `>=3.11, <3.15`. Pin exactly.", "| Supported Python | `>=3.12, <3.15` |"),
+    ("- Python: `>=3.11, <3.15`.", 'The `requires-python = ">=3.11, <3.14"` bound is kept.'),
 ]
 
 
@@ -42,6 +50,10 @@ NOT_ONE_THING = [
     ("- Findings: Critical 0, High 13, Medium 37.", "- The High 11 list was read first."),
     ("- Requires Python 3 for scripts.", "- Requires Python 3.10 for scripts."),
     ("- Node 22 and 24 run in CI.", "- `.nvmrc` pins Node 24.18.0."),
+    # a range's two ends are two values: its lower bound is not set against its upper
+    ("- Python: `>=3.11, <3.15`.", "- Python: `>=3.11`, tested up to 3.14."),
+    ("- Python: `>=3.11, <3.15`.", "- Node: `>=20, <25`."),
+    ("- Install with `npm i -g pnpm@9.1.0 turbo@2.0.1`.", "- `pnpm@9.1.0` is the only manager."),
 ]
 
 

@@ -9,7 +9,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from serena_memory.integrity.duplicates import commands, fields, named, orders, policies, tools
+from serena_memory.integrity.duplicates import (
+    commands,
+    fields,
+    files,
+    named,
+    orders,
+    policies,
+    tools,
+)
 from serena_memory.integrity.duplicates.buckets import bucket_pairs
 from serena_memory.integrity.duplicates.commands import option_held
 from serena_memory.integrity.duplicates.findings import Conflict
@@ -206,7 +214,24 @@ def _line_conflict(
         return _policy_conflict(ea, eb, parses)
     if piece == orders.ORDER_PIECE:
         return _order_conflict(ea, eb, parses)
+    if piece == files.FILE_PIECE:
+        return _file_conflict(ea, eb, parses)
     return None
+
+
+def _file_conflict(
+    ea: tuple[str, int, int], eb: tuple[str, int, int], parses: _Parses
+) -> Conflict | None:
+    """Two lines putting one file in two folders (:mod:`.files`)."""
+    la, lb = parses.line(ea[0], ea[1]), parses.line(eb[0], eb[1])
+    if la is None or lb is None:
+        return None
+    said = files.contradict(la, lb, ea[2], eb[2])
+    if said is None:
+        return None
+    first, second = " ".join(la.split()), " ".join(lb.split())
+    at_a, at_b = files.line_number(ea[1]), files.line_number(eb[1])
+    return Conflict(ea[0], at_a, first, eb[0], at_b, second, *said)
 
 
 def _tool_conflict(

@@ -33,6 +33,13 @@ _PORT = re.compile(r"(?:[a-z][a-z0-9+.-]*://)?([a-z0-9.-]+):(\d{2,5})(/[^\s?#]*)
 _DIGIT = re.compile(r"\d")
 _PIN = re.compile(r"(@?[a-z][\w.-]*(?:/[\w.-]+)?)@[\^~=v]?(\d+(?:\.\d+){1,3})")
 """A package pinned to a version (`bun@1.3.11`, `@scope/pkg@2.0`): a value of its name."""
+_DEPENDENCY = re.compile(r"([a-z][\w.-]*[a-z])\s+([\^~]|[<>]=?|==?)?(\d+(?:\.\d+){1,3})")
+"""A package and its version, alone in a span of code (`graphview ^1.5.0`)."""
+_RANGE = re.compile(
+    r"""(?:["']?([a-z][\w.-]*)["']?\s*[:=]\s*)?["']?"""
+    r"""(>=?\s*\d+(?:\.\d+){0,2}),?\s*(<=?\s*\d+(?:\.\d+){0,2})["',]?"""
+)
+"""A range of versions, maybe set to a name (`>=3.11, <3.15`, `"node": ">=22 <25"`)."""
 _SETTING_NAME = re.compile(r"-{0,2}[a-z][\w.-]*")
 _SPACE = re.compile(r"[\s*_`|:]+")
 _JOINED = re.compile(r"[a-z]{2,20}(?:[-_][a-z]{2,20}){1,3}")
@@ -114,22 +121,50 @@ def named_values(unit: Unit) -> list[Named]:
     words, values = unit.words, unit.values
     numbered = [i for i, w in enumerate(words) if values[i] and _numeric(w)]
     found: list[Named] = []
-    for i, word in enumerate(words):
-        if not values[i]:
-            continue
-        pin = _PIN.fullmatch(word)
-        if pin is not None:  # `bun@1.3.11`: the version bun is pinned to
-            found.append(Named(f"pin {pin.group(1)}", word, pin.group(2), "", False))
-            continue
-        port = _PORT.fullmatch(word)
-        if port is not None and ("://" in word or port.group(1) == "localhost"):
-            host = f"url {port.group(1)}{port.group(3) or ''}"
-            found.append(Named(host, word, port.group(2), "port", False))
-        elif i in numbered:
-            named = _number_named(unit, i) if len(numbered) < MAX_NUMBERS else None
-            compound = _compound_named(unit, i, len(numbered) < MAX_NUMBERS)
-            found.extend(n for n in (named, compound) if n is not None)
+    for i in range(len(words)):
+        if values[i]:
+            found.extend(_of_word(unit, i, numbered))
     return found + _gated(unit, numbered) + _rated(unit) + _barred(unit)
+
+
+def _of_word(unit: Unit, i: int, numbered: list[int]) -> list[Named]:
+    """The named values the value ``unit.words[i]`` says (see :func:`named_values`)."""
+    word = unit.words[i]
+    pin = _PIN.fullmatch(word)
+    if pin is not None:  # `bun@1.3.11`: the version bun is pinned to
+        return [Named(f"pin {pin.group(1)}", word, pin.group(2), "", False)]
+    if " " in word:  # code: `"packageManager": "bun@1.2.19"`, `graphview ^1.5.0`
+        return _in_code(word, unit.words[i - 1] if i else "")
+    port = _PORT.fullmatch(word)
+    if port is not None and ("://" in word or port.group(1) == "localhost"):
+        host = f"url {port.group(1)}{port.group(3) or ''}"
+        return [Named(host, word, port.group(2), "port", False)]
+    if i not in numbered:
+        return []
+    named = _number_named(unit, i) if len(numbered) < MAX_NUMBERS else None
+    compound = _compound_named(unit, i, len(numbered) < MAX_NUMBERS)
+    return [n for n in (named, compound) if n is not None]
+
+
+def _in_code(code: str, before: str) -> list[Named]:
+    """The versions a span of code gives a package, however the span goes on: the one it
+    is pinned to (`"packageManager": "bun@1.2.19"`, `npm i -g pnpm@9.1.0`), the one
+    after its name alone (`graphview ^1.5.0`, a dependency as a manifest lists it) and
+    the two ends of a range, of the name in the span or of the word ``before`` it
+    (`"node": ">=22 <25"`, "Python: `>=3.11, <3.15`")."""
+    pins = _PIN.finditer(code)
+    found = [Named(f"pin {m.group(1)}", m.group(0), m.group(2), "", False) for m in pins]
+    dependency = _DEPENDENCY.fullmatch(code)
+    if dependency is not None:
+        word = (dependency.group(2) or "") + dependency.group(3)
+        number, _suffix, bound = _parts(word)
+        found.append(Named(f"of {dependency.group(1)}", word, number, "", bound))
+    ranged = _RANGE.fullmatch(code)
+    name = (ranged.group(1) or before).removeprefix("requires-") if ranged else ""
+    if ranged is not None and _names(name):
+        for end, unit in ((ranged.group(2), "from"), (ranged.group(3), "below")):
+            found.append(Named(f"of {name}", end, _parts(end)[0], unit, True))
+    return found
 
 
 def _barred(unit: Unit) -> list[Named]:

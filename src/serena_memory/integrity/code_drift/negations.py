@@ -25,11 +25,13 @@ _BOUNDARY = re.compile(r"[.;!?](?:\s|$)|\s[-–—]\s|→|->|=>|\|")
 
 _NOT_A_PREPOSITION = r"(?!(?:to|in|on|for|from|of|at|with|by|into|inside|under|changes?)\s)"
 _RIGHT_BEFORE = re.compile(
-    r"(?:\b(?:no|without|instead\s+of|rather\s+than|formerly|previously|lacks?|absence\s+of"
-    rf"|removed|deleted)\s+(?:{_NOT_A_PREPOSITION}[\w-]+\s+){{0,2}}|~~\s*|,\s*not\s+)$",
+    r"(?:\b(?:no|without|instead\s+of|rather\s+than|formerly|previously|legacy|lacks?|absence\s+of"
+    rf"|removed|deleted)\s+(?:{_NOT_A_PREPOSITION}[\w-]+\s+){{0,2}}"
+    r"(?:`[^`\n]+`\s*(?:/|,|\band\b|\bor\b)\s*){0,4}|~~\s*|,\s*not\s+)$",
     re.IGNORECASE,
 )
-"""A cue right before the mention, with at most two words (no preposition) between."""
+"""A cue right before the mention, with at most two words (no preposition) between, or
+before a list the mention ends ("legacy `projects.json` / `users.json`")."""
 
 _PAST_OR_PASSED_OVER = re.compile(
     r"(?:\(\s*was|\b(?:renamed|moved)\s+from|\bused\s+to\s+be|`[^`]*`\s+over"

@@ -79,7 +79,12 @@ or a package's scope (``@tanstack/query``): the checker tells which from the ali
 
 
 def _has_extension(name: str) -> bool:
+    """Whether a name ends with a known extension, written as extensions are: lower case
+    or capitals (`.md`, `.MD`, `.R`), not a capital then lower case (`wg.Go`, `t.Run`: a
+    method called on a variable)."""
     stem, dot, ext = name.rpartition(".")
+    if ext[:1].isupper() and ext[1:].islower():
+        return False
     return bool(dot and stem and stem != "." and ext.lower() in KNOWN_EXTENSIONS)
 
 
@@ -114,7 +119,7 @@ def _named(body: str, last: str) -> bool:
         return True
     if last[:1] == "." and last[1:] in DOTFILE_NAMES:
         return True  # `.prettierrc`
-    return "/" in body and last.rpartition(".")[2].lower() in DATA_EXTENSIONS
+    return "/" in body and "." in last and last.rpartition(".")[2].lower() in DATA_EXTENSIONS
 
 
 def _path_text(raw: str) -> str | None:

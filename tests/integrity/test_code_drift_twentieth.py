@@ -1,0 +1,61 @@
+"""Forms met on drift-20's repositories (a Go service, a Python emulator), each checked on
+a real git repository: a Go module's import path (`modernc.org/sqlite`) is no database file
+of the project; a method called on a variable (`wg.Go`, `t.Run`) is no file with an
+extension; a list of files a memory calls legacy (`legacy `projects.json` /
+`users.json``) says they are gone, each of them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_code_drift import commit, git, memory, repo, write
+
+from serena_memory.integrity.code_drift.checker import CodeChecker
+from serena_memory.integrity.code_drift.code_report import MISSING, MOVED
+from serena_memory.integrity.code_drift.spans import span_fields
+
+__all__ = ["repo"]  # the fixture, used by name
+
+
+def _told(root: Path) -> dict[tuple[int, str], str]:
+    """(line, mention) -> status of every path not present, each memory read as of its
+    last commit."""
+    texts = {p.stem: p.read_text("utf-8") for p in (root / ".serena/memories").glob("*.md")}
+    written = {
+        name: float(git(root, "log", "-1", "--format=%ct", "--", f".serena/memories/{name}.md"))
+        for name in texts
+    }
+    report = CodeChecker(root, changed_commits=0).check(texts, written, symbols=False)
+    return {(f.line, f.mention): f.status for f in report.findings if f.status in (MISSING, MOVED)}
+
+
+def test_go_import_paths_and_method_calls_are_no_files(repo: Path) -> None:
+    write(repo, "internal/store/db.go", "package store\n")
+    memory(
+        repo,
+        "architecture",
+        "- `modernc.org/sqlite` is the pure-Go driver, load-bearing for `CGO_ENABLED=0`.\n"
+        "- `Gateway.Serve` spawns `handleClient` (`wg.Go`) per connection.\n"
+        "- Storage lives in `internal/store/db.go`; the schema in `internal/store/schema.sql`.\n",
+    )
+    commit(repo)
+    assert _told(repo) == {(3, "internal/store/schema.sql"): MISSING}
+
+
+def test_files_a_memory_calls_legacy_are_not_told_missing(repo: Path) -> None:
+    write(repo, "internal/app/migrate.go", "package app\n")
+    memory(
+        repo,
+        "control_plane",
+        "`internal/app/` runs one-time migrations at startup: legacy `projects.json` / "
+        "`users.json` move into SQLite.\n"
+        "Settings are read from `config/settings.json`.\n",
+    )
+    commit(repo)
+    assert _told(repo) == {(2, "config/settings.json"): MISSING}
+
+
+def test_an_extension_is_written_in_lower_case_or_capitals() -> None:
+    written = ("wg.Go", "t.Run", "README.MD", "plot.R")
+    paths = {w for w in written if any(f[1] == "path" for f in span_fields(w))}
+    assert paths == {"README.MD", "plot.R"}

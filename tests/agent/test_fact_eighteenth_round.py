@@ -1,5 +1,6 @@
 """The eighteenth facts round's rules: pre-commit's taplo hooks offered as a person runs
-taplo, ...
+taplo, the ``actions-rs/cargo`` action's ``command`` and ``args`` read as the cargo
+command it runs, ...
 
 The fixtures are short files written in the shape of public projects' (a pytest plugin
 tested through tox, a Rust command-line program with a website), cut down to the lines
@@ -49,3 +50,59 @@ def test_no_taplo_without_its_hooks(tmp_path: Path) -> None:
     """A taplo configuration alone, no hook or task running it, offers nothing."""
     sheet = project(tmp_path, {"pyproject.toml": PYPROJECT, ".taplo.toml": "[formatting]\n"})
     assert not any("taplo" in command for command in sheet.offered())
+
+
+CARGO_TOML = '[package]\nname = "x"\nversion = "0.1.0"\n'
+
+WORKFLOW_ACTIONS_RS = """\
+name: Continuous Integration
+on:
+  pull_request:
+  push:
+    branches: [main]
+jobs:
+  check:
+    name: Check
+    runs-on: ubuntu-22.04
+    steps:
+      - name: Checkout
+        uses: actions/checkout@v6
+      - name: Check
+        uses: actions-rs/cargo@v1.0.3
+        with:
+          command: check
+          args: --locked --verbose
+      - name: Check without default features
+        uses: actions-rs/cargo@v1.0.3
+        with:
+          command: check
+          args: --locked --no-default-features --verbose
+  doctest:
+    name: Doctests
+    runs-on: ubuntu-22.04
+    steps:
+      - name: Run the doctests
+        uses: actions-rs/cargo@v1.0.3
+        with:
+          command: test
+          args: --doc
+"""
+
+
+def test_the_actions_rs_cargo_action_is_the_cargo_command_it_runs(tmp_path: Path) -> None:
+    """``uses: actions-rs/cargo`` with ``command: check`` and ``args: --locked`` runs
+    ``cargo check --locked``: offered as CI's step, each of its forms."""
+    sheet = project(
+        tmp_path, {"Cargo.toml": CARGO_TOML, ".github/workflows/ci.yml": WORKFLOW_ACTIONS_RS}
+    )
+    assert "cargo check --locked --verbose" in sheet.commands["typecheck"]
+    assert "cargo check --locked --no-default-features --verbose" in sheet.commands["typecheck"]
+    assert "cargo test --doc" in sheet.commands["test"]
+
+
+def test_an_actions_rs_step_without_a_command_runs_nothing(tmp_path: Path) -> None:
+    """A cargo action given no ``command`` (or a toolchain's action) is no command."""
+    workflow = WORKFLOW_ACTIONS_RS.replace("command: test\n", "")
+    sheet = project(tmp_path, {"Cargo.toml": CARGO_TOML, ".github/workflows/ci.yml": workflow})
+    assert "cargo test --doc" not in sheet.offered()
+    assert not any(command.startswith("cargo --doc") for command in sheet.offered())

@@ -335,13 +335,28 @@ def _job_scripts(
     env = {**plain_env(data), **plain_env(job)}
     for step in _flat(steps):
         if isinstance(step, dict) and _is_code(step.get("name", ""), _STEP_WORDS):
-            run = step.get("run") or _ACTIONS.get(str(step.get("uses", "")).split("@", 1)[0])
+            run = step.get("run") or action_command(step)
             if isinstance(run, str):
                 run = resolve_env(run, {**env, **plain_env(step)})
                 folder = _folder(data, job, step)
                 lines = _make_per_matrix_env(run, job, values) or expand_matrix(run, values)
                 scripts.extend((line, folder) for line in lines)
     return scripts
+
+
+def action_command(step: dict[str, Any]) -> str | None:
+    """The command an action runs, as typed by hand: a checker's (``crate-ci/typos``), or
+    ``actions-rs/cargo``'s ``command`` and ``args`` (``cargo check --locked``)."""
+    uses = str(step.get("uses", "")).split("@", 1)[0]
+    given = step.get("with")
+    if uses != "actions-rs/cargo" or not isinstance(given, dict):
+        return _ACTIONS.get(uses)
+    command, args = given.get("command"), given.get("args", "")
+    if not isinstance(command, str) or not isinstance(args, str):
+        return None
+    toolchain = given.get("toolchain")
+    plus = [f"+{toolchain}"] if isinstance(toolchain, str) and toolchain else []
+    return " ".join(["cargo", *plus, command, *args.split()])
 
 
 def _flat(steps: list[Any]) -> list[Any]:

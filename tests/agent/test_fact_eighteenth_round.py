@@ -106,3 +106,54 @@ def test_an_actions_rs_step_without_a_command_runs_nothing(tmp_path: Path) -> No
     sheet = project(tmp_path, {"Cargo.toml": CARGO_TOML, ".github/workflows/ci.yml": workflow})
     assert "cargo test --doc" not in sheet.offered()
     assert not any(command.startswith("cargo --doc") for command in sheet.offered())
+
+
+TOX_COVERAGE_STEPS = """\
+[tox]
+envlist =
+    clean,
+    check,
+    {py39,py313}-{pytest84},
+    report
+
+[testenv]
+deps = pytest
+commands =
+    {posargs:pytest -vv}
+
+[testenv:check]
+deps = ruff
+skip_install = true
+commands =
+    ruff check
+
+[testenv:report]
+deps = coverage
+skip_install = true
+commands =
+    coverage report
+    coverage html
+
+[testenv:clean]
+commands = coverage erase
+skip_install = true
+deps = coverage
+"""
+
+
+def test_tox_environments_of_coverage_steps_are_tests(tmp_path: Path) -> None:
+    """``clean`` (``coverage erase``) and ``report`` (``coverage report``) bracket the
+    tests of the env_list: each is a step of testing a person runs with ``tox -e``."""
+    sheet = project(tmp_path, {"pyproject.toml": PYPROJECT, "tox.ini": TOX_COVERAGE_STEPS})
+    assert "tox -e report" in sheet.commands["test"]
+    assert "tox -e clean" in sheet.commands["test"]
+    assert "tox -e check" in sheet.commands["lint"]
+
+
+def test_a_clean_target_that_also_removes_files_is_no_test(tmp_path: Path) -> None:
+    """A Makefile's ``clean`` that erases the coverage among other files cleans up: no
+    test, as before."""
+    makefile = "clean:\n\trm -rf build dist\n\tcoverage erase\n\ntest:\n\tpytest\n"
+    sheet = project(tmp_path, {"pyproject.toml": PYPROJECT, "Makefile": makefile})
+    assert "make test" in sheet.commands["test"]
+    assert "make clean" not in sheet.commands["test"]

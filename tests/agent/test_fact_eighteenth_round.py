@@ -12,6 +12,8 @@ from pathlib import Path
 
 from fact_support import project
 
+from serena_memory.agent.project_facts.commands import classify_command
+
 PYPROJECT = '[project]\nname = "x"\n'
 
 PRE_COMMIT_TAPLO = """\
@@ -157,3 +159,80 @@ def test_a_clean_target_that_also_removes_files_is_no_test(tmp_path: Path) -> No
     sheet = project(tmp_path, {"pyproject.toml": PYPROJECT, "Makefile": makefile})
     assert "make test" in sheet.commands["test"]
     assert "make clean" not in sheet.commands["test"]
+
+
+CONTRIBUTING_TIPS = """\
+============
+Contributing
+============
+
+Development
+===========
+
+When you're done making changes run all the checks and docs builder with one command::
+
+    tox
+
+Tips
+----
+
+To run a subset of tests::
+
+    tox -e envname -- pytest -k test_myfeature
+
+To run all the test environments in *parallel*::
+
+    tox -p auto
+"""
+
+
+def test_a_guides_parallel_tox_and_its_subset_of_tests(tmp_path: Path) -> None:
+    """``tox -p auto`` runs the default environments side by side, and an environment of
+    no known name handed ``pytest -k`` after ``--`` runs that subset of the tests."""
+    sheet = project(
+        tmp_path,
+        {
+            "pyproject.toml": PYPROJECT,
+            "tox.ini": TOX_COVERAGE_STEPS,
+            "CONTRIBUTING.rst": CONTRIBUTING_TIPS,
+        },
+    )
+    assert "tox -p auto" in sheet.commands["test"]
+    assert "tox -e envname -- pytest -k test_myfeature" in sheet.commands["test"]
+
+
+def test_tox_options_and_handed_commands_keep_their_limits() -> None:
+    """Options of how the defaults run are tests; others (``--notest``, ``--version``) run
+    none; a release environment handed an upload is no everyday command."""
+    assert classify_command("tox -r") == "test"
+    assert classify_command("tox -p 4") == "test"
+    assert classify_command("tox --notest") is None
+    assert classify_command("tox --version") is None
+    assert classify_command("tox -e envname") is None
+    assert classify_command("tox -e release -- twine upload dist/*") is None
+    assert classify_command("tox -p auto -e lint") == "lint"
+
+
+CONTRIBUTING_ENV = """\
+# Contributing
+
+Check if the tests pass:
+
+```sh
+cargo test
+```
+
+If you changed snapshot tests (i.e. `expect_test`), update snapshots:
+
+```sh
+env UPDATE_EXPECT=1 cargo test
+```
+"""
+
+
+def test_env_sets_the_environment_of_the_command_it_runs(tmp_path: Path) -> None:
+    """``env UPDATE_EXPECT=1 cargo test`` is the tests run with a variable set, as
+    ``UPDATE_EXPECT=1 cargo test`` is; ``env`` alone prints the environment."""
+    sheet = project(tmp_path, {"Cargo.toml": CARGO_TOML, "CONTRIBUTING.md": CONTRIBUTING_ENV})
+    assert "env UPDATE_EXPECT=1 cargo test" in sheet.commands["test"]
+    assert classify_command("env") is None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from serena_memory.agent.project_facts.environment_runs import environment_kind, sets_up
 from serena_memory.agent.project_facts.names import classify_name, is_never, is_never_line
 from serena_memory.agent.project_facts.package_managers import MANAGERS, for_member, without_run
 
@@ -163,10 +164,7 @@ _ENVIRONMENT_MANAGERS = frozenset({"hatch", "poetry", "pipenv", "pdm"})
 # cargo's own short names of its commands
 _CARGO_ALIASES = {"b": "build", "c": "check", "t": "test", "d": "doc", "r": "run"}
 # programs that run the rest of the line: `time pytest`, `cross-env NODE_ENV=test jest`
-_PREFIXES = frozenset({"time", "cross-env"})
-# tox's subcommands that show or set up its configuration rather than run an environment
-_TOX_INFO = frozenset({"list", "l", "config", "c", "depends", "de", "quickstart", "q",
-                       "legacy", "le"})  # fmt: skip
+_PREFIXES = frozenset({"time", "cross-env", "env"})
 # a shell given one quoted command: `nix-shell --cores 0 --pure --run 'cargo fmt'`,
 # `bash -c "pytest -x"`, `nix develop --command cargo test` is read by its words already
 _SHELL_RUN = re.compile(
@@ -513,33 +511,6 @@ def _installs_the_project(words: list[str]) -> bool:
     )
 
 
-def environment_kind(words: list[str]) -> str | None:
-    """``tox``, ``tox run -e typing``, ``tox -f lint``, ``nox -s tests``: the kind of the
-    environments named, the tests when none is (``tox run -- --run-integration`` hands
-    the default environment's tests their options after ``--``)."""
-    rest = words[2:] if len(words) > 1 and words[1] in ("run", "r") else words[1:]
-    for end in ("--", "&&"):  # its options, or the next command of a chain
-        rest = rest[: rest.index(end)] if end in rest else rest
-    if words[0] == "tox" and rest[:1] and rest[0] in _TOX_INFO:
-        return None  # `tox list` shows the environments: it runs none
-    for option, value in zip(rest, rest[1:], strict=False):
-        if option in ("-e", "-f", "-s", "--session", "--sessions", "-m"):
-            # `tox -e lint,docs` checks: one check beside builds (the docs) is its kind
-            kinds = {classify_name(name) for name in value.split(",")}
-            checks = kinds & {"test", "lint", "format", "typecheck"}
-            return kinds.pop() if len(kinds) == 1 else _one_check(kinds, checks)
-    return "test" if not any(w.startswith("-") for w in rest[:1]) else None
-
-
-def _one_check(kinds: set[str | None], checks: set[str | None]) -> str | None:
-    return checks.pop() if len(checks) == 1 and kinds <= checks | {"build"} else None
-
-
-def _sets_up(words: list[str]) -> str | None:
-    """``tox devenv``, ``tox --devenv venv``: the contributor's virtualenv made."""
-    return "setup"
-
-
 def _nix_kind(words: list[str]) -> str | None:
     """Nix's commands in a flake's project: ``nix develop`` enters its shell (or runs the
     command it is given there), ``nix flake check`` runs every check, ``nix fmt``
@@ -573,7 +544,7 @@ def _fuzz_kind(words: list[str]) -> str | None:
 # tools whose words say more than their name: (first word, second word or "") -> reader
 _SPECIAL: dict[tuple[str, str], Callable[[list[str]], str | None]] = {
     ("tox", ""): environment_kind, ("nox", ""): environment_kind,
-    ("tox", "devenv"): _sets_up, ("tox", "d"): _sets_up, ("tox", "--devenv"): _sets_up,
+    ("tox", "devenv"): sets_up, ("tox", "d"): sets_up, ("tox", "--devenv"): sets_up,
     ("pre-commit", "run"): _hook_kind, ("prek", "run"): _hook_kind,
     ("go", "get"): _go_get_kind, ("cog", ""): _cog_kind, ("rake", ""): _rake_kind,
     ("hatch", "fmt"): _hatch_fmt_kind, ("cargo", "test"): _cargo_test_kind,

@@ -236,3 +236,67 @@ def test_env_sets_the_environment_of_the_command_it_runs(tmp_path: Path) -> None
     sheet = project(tmp_path, {"Cargo.toml": CARGO_TOML, "CONTRIBUTING.md": CONTRIBUTING_ENV})
     assert "env UPDATE_EXPECT=1 cargo test" in sheet.commands["test"]
     assert classify_command("env") is None
+
+
+TOX_TOML = """\
+env_list = ["3.14", "3.13", "coverage", "type"]
+
+[env_run_base]
+commands = [["pytest", "tests"]]
+
+[env.coverage]
+commands = [["coverage", "combine"], ["coverage", "report"]]
+
+[env.type]
+commands = [["ty", "check", "--output-format", "concise", "--error-on-warning", "."]]
+"""
+
+CHECK_WORKFLOW = """\
+name: check
+on:
+  pull_request:
+  push:
+    branches: [main]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v5
+      - name: Setup test suite
+        run: tox run -vv --notest --skip-missing-interpreters false -e type
+      - name: Run test suite
+        run: tox run --skip-pkg-install -e type
+  coverage:
+    runs-on: ubuntu-latest
+    steps:
+      - name: Setup coverage tool
+        run: tox -e coverage --notest
+      - name: Generate coverage report
+        run: tox -e coverage --skip-pkg-install
+"""
+
+
+def test_ty_configured_is_ty_check(tmp_path: Path) -> None:
+    """``[tool.ty]`` configures ty: ``ty check`` checks the project's types."""
+    pyproject = PYPROJECT + "\n[tool.ty]\nenvironment.python-version = '3.14'\n"
+    sheet = project(tmp_path, {"pyproject.toml": pyproject})
+    assert "ty check" in sheet.commands["typecheck"]
+    assert "ty check" not in project(tmp_path / "plain", {"pyproject.toml": PYPROJECT}).offered()
+
+
+def test_tox_runs_that_only_make_environments_are_cis(tmp_path: Path) -> None:
+    """CI's ``tox ... --notest`` makes the environments a later step runs with
+    ``--skip-pkg-install``: the first runs nothing, the second is the environment offered
+    already (``tox run -e type``)."""
+    sheet = project(
+        tmp_path,
+        {
+            "pyproject.toml": PYPROJECT,
+            "tox.toml": TOX_TOML,
+            ".github/workflows/check.yaml": CHECK_WORKFLOW,
+        },
+    )
+    offered = sheet.offered()
+    assert not any("--notest" in command for command in offered)
+    assert not any("--skip-pkg-install" in command for command in offered)
+    assert any(command.endswith("-e type") for command in sheet.commands["typecheck"])

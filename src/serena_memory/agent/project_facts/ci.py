@@ -56,9 +56,11 @@ _NOT_CODE = frozenset(
      "external", "benchmark", "benchmarks", "codspeed", "fuzz", "cifuzz"}
 )  # fmt: skip
 # options that change what a command prints, not what it runs
+# (and tox's reuse of the environment a step before made: `--skip-pkg-install`)
 _OUTPUT_OPTIONS = frozenset({"--show-diff-on-failure", "--verbose", "-v", "-vv", "--color",
                              "--colour", "-q", "--quiet", "--no-progress", "--locked",
-                             "--frozen", "--no-fund", "--no-audit"})  # fmt: skip
+                             "--frozen", "--no-fund", "--no-audit",
+                             "--skip-pkg-install"})  # fmt: skip
 # the test runners' options to run again only what failed in the run before
 _RERUNS_FAILED = frozenset({"--lf", "--last-failed", "--only-failures"})
 # words a step that checks the code may have (`Download dependencies`, `Test External

@@ -25,8 +25,8 @@ def environment_kind(words: list[str]) -> str | None:
     handed = rest[rest.index("--") + 1 :] if "--" in rest else []
     for end in ("--", "&&"):  # its options, or the next command of a chain
         rest = rest[: rest.index(end)] if end in rest else rest
-    if words[0] == "tox" and rest[:1] and rest[0] in _TOX_INFO:
-        return None  # `tox list` shows the environments: it runs none
+    if words[0] == "tox" and (rest[:1] and rest[0] in _TOX_INFO or "--notest" in rest):
+        return None  # `tox list` shows the environments, `--notest` makes them: none runs
     for option, value in zip(rest, rest[1:], strict=False):
         if option in ("-e", "-f", "-s", "--session", "--sessions", "-m"):
             # `tox -e lint,docs` checks: one check beside builds (the docs) is its kind

@@ -13,6 +13,7 @@ from pathlib import Path
 from fact_support import project
 
 from serena_memory.agent.project_facts.commands import classify_command
+from serena_memory.agent.project_facts.justfile import just_tasks
 
 PYPROJECT = '[project]\nname = "x"\n'
 
@@ -300,3 +301,47 @@ def test_tox_runs_that_only_make_environments_are_cis(tmp_path: Path) -> None:
     assert not any("--notest" in command for command in offered)
     assert not any("--skip-pkg-install" in command for command in offered)
     assert any(command.endswith("-e type") for command in sheet.commands["typecheck"])
+
+
+JUSTFILE_COG = """\
+# Run tests and linters
+@default: test lint
+
+# Run pytest with supplied options
+@test *options:
+  uv run pytest {{options}}
+
+# Run linters
+@lint:
+  echo "Linters..."
+  uv run cog --check \\
+    -p "import sys, os; sys._called_from_test=True" \\
+    README.md docs/*.md
+  uv run ruff check .
+
+# Rebuild docs with cog
+@cog:
+  uv run cog -r -p "import sys, os; sys._called_from_test=True; LONG" DOCS
+""".replace("LONG", "os.environ['LLM_USER_PATH'] = '/tmp'").replace(
+    "DOCS", "docs/**/*.md docs/*.md README.md"
+)
+
+
+def test_a_recipes_long_line_says_its_kind(tmp_path: Path) -> None:
+    """``cog -r`` over the docs rebuilds them: ``just cog`` is a build, though its line is
+    longer than a command a person types (the recipe's name is what is typed)."""
+    sheet = project(tmp_path, {"pyproject.toml": PYPROJECT, "Justfile": JUSTFILE_COG})
+    assert "just cog" in sheet.commands["build"]
+    long_line = next(line for line in JUSTFILE_COG.splitlines() if "cog -r" in line)
+    assert classify_command(long_line.strip()) is None  # typed, it is too long to offer
+
+
+def test_a_justfile_line_continued_is_one_command(tmp_path: Path) -> None:
+    """``uv run cog --check \\`` and its next lines are one command: never offered cut at
+    the backslash."""
+    sheet = project(tmp_path, {"pyproject.toml": PYPROJECT, "Justfile": JUSTFILE_COG})
+    assert not any(command.endswith("\\") for command in sheet.offered())
+    joined = (
+        'uv run cog --check -p "import sys, os; sys._called_from_test=True" README.md docs/*.md'
+    )
+    assert joined in just_tasks(JUSTFILE_COG)[0]["lint"].lines

@@ -261,18 +261,19 @@ def _hatch_kind(target: str) -> str | None:
     return checks if checks in ("lint", "typecheck", "format") and generic else kind
 
 
-def classify_command(line: str) -> str | None:
-    """The kind of a CI line, or None when it is not a contributor's command."""
+def classify_command(line: str, *, typed: bool = True) -> str | None:
+    """The kind of a CI line, or None when it is not a contributor's command; a line a task
+    runs (not ``typed``) is read whatever its length: the task's name is what is typed."""
     if line.startswith("git submodule update"):
         return "setup"  # the vendored sources a build needs (git is CI's plumbing else)
     # Composer's `vendor/bin/` holds the project's tools, not vendoring
     never = is_never_line(line.removeprefix("./").removeprefix(_COMPOSER_BIN))
     variable = _CI_VARIABLE.search(_FILES_LISTED.sub("FILES", line))
-    if len(line) > MAX_COMMAND_CHARS or variable or never:
+    if typed and len(line) > MAX_COMMAND_CHARS or variable or never:
         return None
     inside = in_folder(line)
     if inside:
-        return classify_command(inside[1])
+        return classify_command(inside[1], typed=typed)
     words = _program_words(unwrap(_without_environment(line.split())))
     if words[:1] == ["node"]:
         return _node_kind(words)

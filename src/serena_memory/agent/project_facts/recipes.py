@@ -148,7 +148,7 @@ def line_kind(line: str) -> str | None:
         rest = line.split()[line.split().index(tool) + 1 :][:1]
         if rest and rest[0] in _REPORTS:
             return REPORT
-    return classify_command(line)
+    return classify_command(line, typed=False)
 
 
 def _drives_hosted(line: str) -> bool:

@@ -345,3 +345,87 @@ def test_a_justfile_line_continued_is_one_command(tmp_path: Path) -> None:
         'uv run cog --check -p "import sys, os; sys._called_from_test=True" README.md docs/*.md'
     )
     assert joined in just_tasks(JUSTFILE_COG)[0]["lint"].lines
+
+
+DEPLOY_WEBSITE = """\
+name: Deploy website
+
+on:
+  push:
+    branches: [main]
+    tags: ["v*.*.*"]
+  pull_request:
+    branches: [main]
+
+jobs:
+  test-deploy:
+    name: Test deployment
+    if: ${{ !startsWith(github.ref, 'refs/tags/v') }}
+    runs-on: ubuntu-22.04
+    steps:
+      - name: Checkout
+        uses: actions/checkout@v6
+      - name: Install dependencies
+        working-directory: ./website
+        run: yarn install --frozen-lockfile --non-interactive
+      - name: Build
+        working-directory: ./website
+        run: yarn build
+  deploy:
+    name: Deploy website
+    if: ${{ startsWith(github.ref, 'refs/tags/v') }}
+    runs-on: ubuntu-22.04
+    steps:
+      - name: Build
+        working-directory: ./website
+        run: yarn build
+      - name: Deploy to GitHub Pages
+        run: yarn deploy
+"""
+
+WEBSITE_PACKAGE = """\
+{
+  "name": "website",
+  "private": true,
+  "scripts": {
+    "start": "docusaurus start",
+    "build": "docusaurus build",
+    "deploy": "docusaurus deploy",
+    "typecheck": "tsc"
+  }
+}
+"""
+
+
+def test_a_deploy_workflows_test_of_the_deployment_checks_the_code(tmp_path: Path) -> None:
+    """The ``Test deployment`` job builds on pull requests the site a tag deploys: its build
+    is offered in its folder, and the website's own scripts with it; the deploy job's
+    ``yarn deploy`` never."""
+    sheet = project(
+        tmp_path,
+        {
+            "Cargo.toml": CARGO_TOML,
+            ".github/workflows/website.yml": DEPLOY_WEBSITE,
+            "website/package.json": WEBSITE_PACKAGE,
+            "website/yarn.lock": "",
+        },
+    )
+    assert "cd website && yarn build" in sheet.commands["build"]
+    assert "cd website && yarn typecheck" in sheet.commands["typecheck"]
+    assert not any("deploy" in command for command in sheet.offered())
+
+
+def test_a_deploy_job_of_no_test_stays_out(tmp_path: Path) -> None:
+    """Without the job testing the deployment, the deploy workflow offers nothing."""
+    workflow = DEPLOY_WEBSITE.replace("test-deploy:", "build-site:").replace(
+        "name: Test deployment", "name: Build site"
+    )
+    sheet = project(
+        tmp_path,
+        {
+            "Cargo.toml": CARGO_TOML,
+            ".github/workflows/website.yml": workflow,
+            "website/package.json": WEBSITE_PACKAGE,
+        },
+    )
+    assert not any(command.startswith("cd website") for command in sheet.offered())

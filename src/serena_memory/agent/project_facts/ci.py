@@ -83,6 +83,7 @@ _ACTIONS = {"crate-ci/typos": "typos", "golangci/golangci-lint-action": "golangc
             "pre-commit/action": "pre-commit run --all-files",
             "codespell-project/actions-codespell": "codespell",
             "astral-sh/ruff-action": "ruff check"}  # fmt: skip
+_NOT_FOR_TAGS = re.compile(r"!\s*startsWith\(\s*github\.ref\s*,\s*'refs/tags/")
 _CODE_EVENTS = {"push", "pull_request", "pull_request_target", "merge_group"}
 
 
@@ -308,18 +309,37 @@ def _is_code(name: Any, allowed: frozenset[str] = frozenset()) -> bool:
     return not any(w in _NOT_CODE and w not in allowed for w in found)
 
 
+def _is_code_job(code: bool, job_id: str, name: Any) -> bool:
+    """A job of a workflow that checks the code, named for no release or deploy; or, in one
+    that deploys, the job that tests the deployment on changes (``test-deploy``: ``Test
+    deployment`` builds the site a change would deploy, as a contributor does)."""
+    if code:
+        return _is_code(job_id) and _is_code(name)
+    return all(_tests_deployment(n) for n in (job_id, name if isinstance(name, str) else job_id))
+
+
+def _for_tags(condition: str) -> bool:
+    """A job's ``if:`` running it for tags only; ``!startsWith(github.ref, 'refs/tags/')``
+    runs it for everything else."""
+    return "refs/tags/" in condition and not _NOT_FOR_TAGS.search(condition)
+
+
+def _tests_deployment(name: str) -> bool:
+    found = set(words(name))
+    return "test" in found and bool(found & {"deploy", "deployment"})
+
+
 def _workflow_scripts(rel: str, data: Any, called: bool = False) -> list[tuple[str, str]]:
     """The ``run:`` scripts of a workflow's jobs that check the code (``called``: by a
     workflow run on changes)."""
-    if not isinstance(data, dict) or not _is_code(os.path.basename(rel).rsplit(".", 1)[0]):
+    if not isinstance(data, dict) or not (called or _runs_on_changes(data)):
         return []
-    if not _is_code(data.get("name", "")) or not (called or _runs_on_changes(data)):
-        return []
+    code = _is_code(os.path.basename(rel).rsplit(".", 1)[0]) and _is_code(data.get("name", ""))
     scripts: list[tuple[str, str]] = []
     for job_id, job in table(data, "jobs").items():
-        if not isinstance(job, dict) or not _is_code(job_id) or not _is_code(job.get("name", "")):
+        if not isinstance(job, dict) or not _is_code_job(code, job_id, job.get("name", "")):
             continue
-        if "refs/tags/" in str(job.get("if", "")):
+        if _for_tags(str(job.get("if", ""))):
             continue  # a job that runs for a tag only releases
         steps = job.get("steps")
         if isinstance(steps, list) and not _checks_out_another_repository(steps):

@@ -429,3 +429,36 @@ def test_a_deploy_job_of_no_test_stays_out(tmp_path: Path) -> None:
         },
     )
     assert not any(command.startswith("cd website") for command in sheet.offered())
+
+
+CIRCLECI_FETCHED = """\
+version: 2
+jobs:
+  build:
+    machine:
+      image: ubuntu-2004:202010-01
+    steps:
+      - run: curl -sfL -o ~/bin/golangci-lint.sh https://install.goreleaser.com/golangci-lint.sh
+      - run: chmod +x ~/bin/golangci-lint.sh
+      - run: golangci-lint.sh -b ~/bin v1.37.0
+      - checkout
+      - run: golangci-lint run
+      - run: lint.sh
+"""
+
+
+def test_a_script_ci_fetched_onto_its_path_is_no_command(tmp_path: Path) -> None:
+    """``golangci-lint.sh`` is the linter's installer CI downloaded: never offered; the
+    project's own ``lint.sh`` run by its bare name is still read."""
+    sheet = project(
+        tmp_path,
+        {
+            "go.mod": "module example.com/x\n\ngo 1.22\n",
+            ".circleci/config.yml": CIRCLECI_FETCHED,
+            "lint.sh": "#!/bin/sh\ngolangci-lint run\n",
+        },
+    )
+    offered = sheet.offered()
+    assert not any(command.startswith("golangci-lint.sh") for command in offered)
+    assert "golangci-lint run" in sheet.commands["lint"]
+    assert any(command.split()[-1] == "lint.sh" for command in sheet.commands["lint"])

@@ -145,6 +145,8 @@ def read_ci(project: Project) -> None:
             kind = _pattern_kind(project.sheet, line) or classify_command(line)
             kind = kind or _own_script_kind(project, line)
             kind = kind or ("setup" if installs_tox_for_ci(line) else None)
+            if kind and _fetched_script(project, line):
+                continue
             if kind and _is_new(project.sheet, kind, line) and project.sheet.add(kind, line, CI):
                 _offer_script_parts(project, line)
             after = lines[index + 1] if index + 1 < len(lines) else ""
@@ -162,6 +164,14 @@ _DIFF_CHECK = re.compile(r"^git diff (?:--exit-code|--quiet)(?: [\w./*:-]{1,200}
 # what it needs and then tests is a test
 _SCRIPT_KINDS = ("test", "lint", "typecheck", "format", "build")
 _SHELLS = frozenset({"bash", "sh"})
+
+
+def _fetched_script(project: Project, line: str) -> bool:
+    """A script run by its bare name that the project does not hold (``golangci-lint.sh -b
+    ~/bin v1.37.0``): one CI downloaded onto its PATH, CI's set-up."""
+    first = (without_environment(line) or [""])[0]
+    script = first.endswith((".sh", ".bash", ".py", ".rb", ".pl")) and "/" not in first
+    return script and not project.is_file(first)
 
 
 def _own_script_kind(project: Project, line: str) -> str | None:

@@ -462,3 +462,23 @@ def test_a_script_ci_fetched_onto_its_path_is_no_command(tmp_path: Path) -> None
     assert not any(command.startswith("golangci-lint.sh") for command in offered)
     assert "golangci-lint run" in sheet.commands["lint"]
     assert any(command.split()[-1] == "lint.sh" for command in sheet.commands["lint"])
+
+
+PACKAGE_ROLLUP = """\
+{
+  "name": "x",
+  "scripts": {
+    "rollup": "rm -rf bundle && rollup -c",
+    "build": "rm -rf dist && tsc",
+    "test": "mocha"
+  }
+}
+"""
+
+
+def test_a_bundlers_script_builds(tmp_path: Path) -> None:
+    """``rollup -c`` bundles the sources: its script is a build; ``webpack serve`` serves."""
+    sheet = project(tmp_path, {"package.json": PACKAGE_ROLLUP, "package-lock.json": "{}"})
+    assert "npm run rollup" in sheet.commands["build"]
+    assert classify_command("webpack serve --open") == "run"
+    assert classify_command("taplo fmt") == "format"

@@ -135,6 +135,10 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("uv", "format"): "format",  # uv's own front to Ruff's formatter
     ("tombi", "format"): "format", ("tombi", "lint"): "lint",  # TOML's formatter and linter
     ("publint", ""): "lint",  # the package.json of a package as published
+    ("taplo", "format"): "format", ("taplo", "lint"): "lint", ("taplo", "check"): "lint",
+    # JavaScript's bundlers: `rollup -c` builds the bundles, `webpack serve` a dev server
+    ("rollup", ""): "build", ("webpack", ""): "build", ("webpack", "serve"): "run",
+    ("esbuild", ""): "build", ("tsup", ""): "build",
     # the docs' API pages generated, the docs rebuilt as they change (Sphinx), the API docs
     # of TypeScript, a Next.js site and a Storybook built or served
     ("sphinx-apidoc", ""): "build", ("sphinx-autobuild", ""): "run", ("typedoc", ""): "build",

@@ -482,3 +482,24 @@ def test_a_bundlers_script_builds(tmp_path: Path) -> None:
     assert "npm run rollup" in sheet.commands["build"]
     assert classify_command("webpack serve --open") == "run"
     assert classify_command("taplo fmt") == "format"
+
+
+PACKAGE_OLD_NODE = """\
+{
+  "name": "x",
+  "scripts": {
+    "unit": "uvu -r ts-node/register/transpile-only test",
+    "old": "node --require ./test/old-node.js ./node_modules/uvu/bin.js -r module test",
+    "tool": "node ./node_modules/@scope/tool/cli.js run"
+  }
+}
+"""
+
+
+def test_a_dependencys_program_run_by_node_is_that_program(tmp_path: Path) -> None:
+    """``node ... ./node_modules/uvu/bin.js`` runs uvu, the tests on an old Node: ``pnpm run
+    old`` (``pnpm old``) tests; a scoped package's program (its own name unknown) says nothing."""
+    sheet = project(tmp_path, {"package.json": PACKAGE_OLD_NODE, "pnpm-lock.yaml": ""})
+    assert "pnpm old" in sheet.commands["test"]
+    assert not any("tool" in command for command in sheet.offered())
+    assert classify_command("node node_modules/typescript/bin/tsc") == "typecheck"

@@ -138,7 +138,7 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("taplo", "format"): "format", ("taplo", "lint"): "lint", ("taplo", "check"): "lint",
     # JavaScript's bundlers: `rollup -c` builds the bundles, `webpack serve` a dev server
     ("rollup", ""): "build", ("webpack", ""): "build", ("webpack", "serve"): "run",
-    ("esbuild", ""): "build", ("tsup", ""): "build",
+    ("esbuild", ""): "build", ("tsup", ""): "build", ("uvu", ""): "test",
     # the docs' API pages generated, the docs rebuilt as they change (Sphinx), the API docs
     # of TypeScript, a Next.js site and a Storybook built or served
     ("sphinx-apidoc", ""): "build", ("sphinx-autobuild", ""): "run", ("typedoc", ""): "build",
@@ -165,6 +165,8 @@ _OPTION_VALUES = {"--set": 2, "--justfile": 1, "--working-directory": 1}
 # where Composer installs its packages' programs (`vendor/bin/phpunit` runs PHPUnit)
 _COMPOSER_BIN = "vendor/bin/"
 _ENVIRONMENT_MANAGERS = frozenset({"hatch", "poetry", "pipenv", "pdm"})
+# a dependency's program run by its path: `./node_modules/uvu/bin.js`, `node_modules/.bin/tsc`
+_DEPENDENCY_PROGRAM = re.compile(r"^(?:\./)?node_modules/(?:\.bin/)?((?:@[\w.-]+/)?[\w.-]+)")
 # cargo's own short names of its commands
 _CARGO_ALIASES = {"b": "build", "c": "check", "t": "test", "d": "doc", "r": "run"}
 # programs that run the rest of the line: `time pytest`, `cross-env NODE_ENV=test jest`
@@ -296,13 +298,21 @@ def _program_words(words: list[str]) -> list[str]:
 
 
 def _node_kind(words: list[str]) -> str | None:
-    """Node's own test runner, ``node --test``, and ShellJS's make, ``node Makefile
-    checkLicenses``; any other script node runs is CI's."""
+    """Node's own test runner, ``node --test``, ShellJS's make, ``node Makefile
+    checkLicenses``, and a dependency's program run by its path (``node --require x.js
+    ./node_modules/uvu/bin.js -r module test``: uvu's); any other script node runs is CI's."""
     if words[1:2] == ["--test"]:
         return "test"
     if words[1:2] in (["Makefile"], ["Makefile.js"]) and words[2:]:
         return shelljs_target_kind(words[2])
-    return None
+    at = next((i for i, w in enumerate(words) if _DEPENDENCY_PROGRAM.match(w)), None)
+    if at is None:
+        return None
+    package = _DEPENDENCY_PROGRAM.match(words[at]).group(1)  # type: ignore[union-attr]
+    named = words[at].rsplit("/bin/", 1)[-1] if "/bin/" in words[at] else package
+    if named.startswith("@") or "." in named:
+        return None  # a scoped package's program has a name of its own
+    return _words_kind([named, *words[at + 1 :]])
 
 
 def _is_plumbing(words: list[str]) -> bool:

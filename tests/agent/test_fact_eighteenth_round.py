@@ -503,3 +503,17 @@ def test_a_dependencys_program_run_by_node_is_that_program(tmp_path: Path) -> No
     assert "pnpm old" in sheet.commands["test"]
     assert not any("tool" in command for command in sheet.offered())
     assert classify_command("node node_modules/typescript/bin/tsc") == "typecheck"
+
+
+def test_a_folder_with_its_own_lock_file_is_installed_in_it(tmp_path: Path) -> None:
+    """The website CI builds has its own ``yarn.lock``: ``cd website && yarn install`` sets
+    it up before its scripts run; without a lock file of its own, no such install."""
+    tree = {
+        "Cargo.toml": CARGO_TOML,
+        ".github/workflows/website.yml": DEPLOY_WEBSITE,
+        "website/package.json": WEBSITE_PACKAGE,
+    }
+    sheet = project(tmp_path / "locked", {**tree, "website/yarn.lock": ""})
+    assert "cd website && yarn install" in sheet.commands["setup"]
+    unlocked = project(tmp_path / "unlocked", tree)
+    assert "cd website && yarn install" not in unlocked.offered()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fact_support import project
+from fact_support import checked_out, project
 
 from serena_memory.agent.project_facts.commands import classify_command
 from serena_memory.agent.project_facts.justfile import just_tasks
@@ -517,3 +517,42 @@ def test_a_folder_with_its_own_lock_file_is_installed_in_it(tmp_path: Path) -> N
     assert "cd website && yarn install" in sheet.commands["setup"]
     unlocked = project(tmp_path / "unlocked", tree)
     assert "cd website && yarn install" not in unlocked.offered()
+
+
+APT_DEPS = """\
+#!/bin/sh
+#
+sudo apt-get update -qq
+sudo apt-get install --assume-yes libcurl4-openssl-dev
+"""
+
+RUBY_WORKFLOW = """\
+name: Test
+on: [push, pull_request]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v5
+      - run: ./script/install-apt-deps.sh
+      - run: bundle install
+      - run: bundle exec rake test
+"""
+
+
+def test_a_script_installing_the_systems_packages_is_cis_chore(tmp_path: Path) -> None:
+    """``script/install-apt-deps.sh`` (apt-get only) sets CI's machine up: neither the
+    scripts folder nor CI offers it; a bootstrap that also installs the gems is offered."""
+    bootstrap = APT_DEPS + "bundle install\n"
+    sheet = checked_out(
+        tmp_path,
+        {
+            "Gemfile": "source 'https://rubygems.org'\n",
+            "script/install-apt-deps.sh": APT_DEPS,
+            "script/bootstrap": bootstrap,
+            ".github/workflows/test.yml": RUBY_WORKFLOW,
+        },
+    )
+    offered = sheet.offered()
+    assert not any("install-apt-deps" in command for command in offered)
+    assert "script/bootstrap" in sheet.commands["setup"]

@@ -23,6 +23,7 @@ from serena_memory.agent.project_facts.commands import (
     MAX_COMMAND_CHARS,
     canonical,
     classify_command,
+    installs_system_packages,
     installs_tool,
     program,
     without_environment,
@@ -168,10 +169,13 @@ _SHELLS = frozenset({"bash", "sh"})
 
 def _fetched_script(project: Project, line: str) -> bool:
     """A script run by its bare name that the project does not hold (``golangci-lint.sh -b
-    ~/bin v1.37.0``): one CI downloaded onto its PATH, CI's set-up."""
+    ~/bin v1.37.0``): one CI downloaded onto its PATH, CI's set-up; or the project's script
+    that only installs the system's packages (``./script/install-apt-deps.sh``)."""
     first = (without_environment(line) or [""])[0]
     script = first.endswith((".sh", ".bash", ".py", ".rb", ".pl")) and "/" not in first
-    return script and not project.is_file(first)
+    own = own_script_text(project, first) or ""
+    system = own.startswith("#!") and installs_system_packages(own.splitlines()[1:])
+    return script and not project.is_file(first) or system
 
 
 def _own_script_kind(project: Project, line: str) -> str | None:

@@ -167,6 +167,9 @@ _COMPOSER_BIN = "vendor/bin/"
 _ENVIRONMENT_MANAGERS = frozenset({"hatch", "poetry", "pipenv", "pdm"})
 # a dependency's program run by its path: `./node_modules/uvu/bin.js`, `node_modules/.bin/tsc`
 _DEPENDENCY_PROGRAM = re.compile(r"^(?:\./)?node_modules/(?:\.bin/)?((?:@[\w.-]+/)?[\w.-]+)")
+# the system's package managers
+_SYSTEM_PACKAGES = frozenset({"apt-get", "apt", "brew", "yum", "dnf", "apk", "pacman",
+                              "zypper", "port", "choco", "winget"})  # fmt: skip
 # cargo's own short names of its commands
 _CARGO_ALIASES = {"b": "build", "c": "check", "t": "test", "d": "doc", "r": "run"}
 # programs that run the rest of the line: `time pytest`, `cross-env NODE_ENV=test jest`
@@ -377,6 +380,16 @@ def _without_environment(words: list[str]) -> list[str]:
             closing = next((i for i, w in enumerate(words) if w.endswith(quote)), None)
             words = words[closing + 1 :] if closing is not None else []
     return words
+
+
+def installs_system_packages(lines: list[str]) -> bool:
+    """Whether every command of a script runs the system's package manager (``sudo apt-get
+    install --assume-yes libcurl4-openssl-dev``): the machine's libraries set up, CI's
+    chore, not the project's (a contributor's system has its own way)."""
+    found = [line.split() for line in lines if line.strip()]
+    found = [w for w in found if not w[0].startswith("#") and w[0] not in ("set", "exit")]
+    programs = [w[1] if w[0] == "sudo" and len(w) > 1 else w[0] for w in found]
+    return bool(programs) and all(p in _SYSTEM_PACKAGES for p in programs)
 
 
 def without_environment(line: str) -> list[str]:

@@ -143,11 +143,7 @@ def read_ci(project: Project) -> None:
             project.sheet.ci_files.append(rel)
         lines = list(_lines(project, rel, called))
         for index, line in enumerate(lines):
-            kind = _pattern_kind(project.sheet, line) or classify_command(line)
-            kind = kind or _own_script_kind(project, line)
-            kind = kind or ("setup" if installs_tox_for_ci(line) else None)
-            if kind and _fetched_script(project, line):
-                continue
+            kind = _step_kind(project, line)
             if kind and _is_new(project.sheet, kind, line) and project.sheet.add(kind, line, CI):
                 _offer_script_parts(project, line)
             after = lines[index + 1] if index + 1 < len(lines) else ""
@@ -165,6 +161,15 @@ _DIFF_CHECK = re.compile(r"^git diff (?:--exit-code|--quiet)(?: [\w./*:-]{1,200}
 # what it needs and then tests is a test
 _SCRIPT_KINDS = ("test", "lint", "typecheck", "format", "build")
 _SHELLS = frozenset({"bash", "sh"})
+
+
+def _step_kind(project: Project, line: str) -> str | None:
+    """The kind of one of CI's lines: a pattern rule's, the command's, what the project's
+    own script runs, tox installed for CI; None for a script CI fetched."""
+    kind = _pattern_kind(project.sheet, line) or classify_command(line)
+    kind = kind or _own_script_kind(project, line)
+    kind = kind or ("setup" if installs_tox_for_ci(line) else None)
+    return None if kind and _fetched_script(project, line) else kind
 
 
 def _fetched_script(project: Project, line: str) -> bool:

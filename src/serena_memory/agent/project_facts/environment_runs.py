@@ -14,6 +14,8 @@ _RUN_OPTIONS = frozenset({"-p", "--parallel", "-v", "-vv", "-vvv", "-q", "-r", "
                           "--parallel-live", "-o"})  # fmt: skip
 _PARALLEL_VALUES = frozenset({"auto", "all"})
 _CHECKS = frozenset({"test", "lint", "format", "typecheck"})
+# the options naming the environments or sessions to run
+_SELECTS = frozenset({"-e", "-f", "-s", "--session", "--sessions", "-m"})
 
 
 def environment_kind(words: list[str]) -> str | None:
@@ -21,24 +23,37 @@ def environment_kind(words: list[str]) -> str | None:
     environments named, the tests when none is (``tox run -- --run-integration`` hands
     the default environment's tests their options after ``--``, ``tox -p auto`` runs them
     side by side)."""
-    rest = words[2:] if len(words) > 1 and words[1] in ("run", "r") else words[1:]
-    handed = rest[rest.index("--") + 1 :] if "--" in rest else []
-    for end in ("--", "&&"):  # its options, or the next command of a chain
-        rest = rest[: rest.index(end)] if end in rest else rest
-    if words[0] == "tox" and (rest[:1] and rest[0] in _TOX_INFO or "--notest" in rest):
+    rest, handed = _options(words)
+    if words[0] == "tox" and _runs_none(rest):
         return None  # `tox list` shows the environments, `--notest` makes them: none runs
-    for option, value in zip(rest, rest[1:], strict=False):
-        if option in ("-e", "-f", "-s", "--session", "--sessions", "-m"):
-            # `tox -e lint,docs` checks: one check beside builds (the docs) is its kind
-            kinds = {classify_name(name) for name in value.split(",")}
-            checks = kinds & _CHECKS
-            kind = kinds.pop() if len(kinds) == 1 else _one_check(kinds, checks)
-            return kind or _handed_kind(words[0], handed)
+    names = next((v for o, v in zip(rest, rest[1:], strict=False) if o in _SELECTS), None)
+    if names is not None:
+        return _named_kind(names) or _handed_kind(words[0], handed)
     rest = _without_run_options(rest) if words[0] == "tox" else rest
     return "test" if not any(w.startswith("-") for w in rest[:1]) else None
 
 
-def _one_check(kinds: set[str | None], checks: set[str | None]) -> str | None:
+def _options(words: list[str]) -> tuple[list[str], list[str]]:
+    """(the runner's own words, those it hands on after ``--``), the next command of a
+    chain left out."""
+    rest = words[2:] if len(words) > 1 and words[1] in ("run", "r") else words[1:]
+    handed = rest[rest.index("--") + 1 :] if "--" in rest else []
+    for end in ("--", "&&"):
+        rest = rest[: rest.index(end)] if end in rest else rest
+    return rest, handed
+
+
+def _runs_none(rest: list[str]) -> bool:
+    return bool(rest[:1]) and rest[0] in _TOX_INFO or "--notest" in rest
+
+
+def _named_kind(names: str) -> str | None:
+    """The kind of the environments named: ``tox -e lint,docs`` checks, one check beside
+    builds (the docs) being its kind."""
+    kinds = {classify_name(name) for name in names.split(",")}
+    checks = kinds & _CHECKS
+    if len(kinds) == 1:
+        return kinds.pop()
     return checks.pop() if len(checks) == 1 and kinds <= checks | {"build"} else None
 
 

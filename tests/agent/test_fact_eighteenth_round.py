@@ -556,3 +556,34 @@ def test_a_script_installing_the_systems_packages_is_cis_chore(tmp_path: Path) -
     offered = sheet.offered()
     assert not any("install-apt-deps" in command for command in offered)
     assert "script/bootstrap" in sheet.commands["setup"]
+
+
+README_MY_LIB = """\
+# env_logger
+
+## Testing
+
+Run the tests:
+
+```console
+$ cargo test
+```
+
+Assuming the module under test is called `my_lib`, running the tests with the
+`RUST_LOG` filtering to info messages from this module looks like:
+
+```console
+$ RUST_LOG=my_lib=info cargo test
+```
+"""
+
+
+def test_a_line_naming_the_readers_own_project_is_an_example(tmp_path: Path) -> None:
+    """``my_lib`` stands for the reader's crate: the line is how a user of the library tests
+    theirs, not the project's; a folder the project has by such a name is its own."""
+    sheet = project(tmp_path / "lib", {"Cargo.toml": CARGO_TOML, "README.md": README_MY_LIB})
+    assert not any("my_lib" in command for command in sheet.offered())
+    assert "cargo test" in sheet.commands["test"]
+    guide = "# Contributing\n\n```sh\ncd my-app && npm test\n```\n"
+    tree = {"package.json": '{"name": "x"}', "my-app/package.json": "{}", "CONTRIBUTING.md": guide}
+    assert "cd my-app && npm test" in project(tmp_path / "app", tree).offered()

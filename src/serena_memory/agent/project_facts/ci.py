@@ -23,6 +23,7 @@ from serena_memory.agent.project_facts.commands import (
     MAX_COMMAND_CHARS,
     canonical,
     classify_command,
+    installs_system_packages,
     installs_tool,
     program,
     without_environment,
@@ -56,9 +57,11 @@ _NOT_CODE = frozenset(
      "external", "benchmark", "benchmarks", "codspeed", "fuzz", "cifuzz"}
 )  # fmt: skip
 # options that change what a command prints, not what it runs
+# (and tox's reuse of the environment a step before made: `--skip-pkg-install`)
 _OUTPUT_OPTIONS = frozenset({"--show-diff-on-failure", "--verbose", "-v", "-vv", "--color",
                              "--colour", "-q", "--quiet", "--no-progress", "--locked",
-                             "--frozen", "--no-fund", "--no-audit"})  # fmt: skip
+                             "--frozen", "--no-fund", "--no-audit",
+                             "--skip-pkg-install"})  # fmt: skip
 # the test runners' options to run again only what failed in the run before
 _RERUNS_FAILED = frozenset({"--lf", "--last-failed", "--only-failures"})
 # words a step that checks the code may have (`Download dependencies`, `Test External
@@ -81,6 +84,7 @@ _ACTIONS = {"crate-ci/typos": "typos", "golangci/golangci-lint-action": "golangc
             "pre-commit/action": "pre-commit run --all-files",
             "codespell-project/actions-codespell": "codespell",
             "astral-sh/ruff-action": "ruff check"}  # fmt: skip
+_NOT_FOR_TAGS = re.compile(r"!\s*startsWith\(\s*github\.ref\s*,\s*'refs/tags/")
 _CODE_EVENTS = {"push", "pull_request", "pull_request_target", "merge_group"}
 
 
@@ -139,9 +143,7 @@ def read_ci(project: Project) -> None:
             project.sheet.ci_files.append(rel)
         lines = list(_lines(project, rel, called))
         for index, line in enumerate(lines):
-            kind = _pattern_kind(project.sheet, line) or classify_command(line)
-            kind = kind or _own_script_kind(project, line)
-            kind = kind or ("setup" if installs_tox_for_ci(line) else None)
+            kind = _step_kind(project, line)
             if kind and _is_new(project.sheet, kind, line) and project.sheet.add(kind, line, CI):
                 _offer_script_parts(project, line)
             after = lines[index + 1] if index + 1 < len(lines) else ""
@@ -159,6 +161,26 @@ _DIFF_CHECK = re.compile(r"^git diff (?:--exit-code|--quiet)(?: [\w./*:-]{1,200}
 # what it needs and then tests is a test
 _SCRIPT_KINDS = ("test", "lint", "typecheck", "format", "build")
 _SHELLS = frozenset({"bash", "sh"})
+
+
+def _step_kind(project: Project, line: str) -> str | None:
+    """The kind of one of CI's lines: a pattern rule's, the command's, what the project's
+    own script runs, tox installed for CI; None for a script CI fetched."""
+    kind = _pattern_kind(project.sheet, line) or classify_command(line)
+    kind = kind or _own_script_kind(project, line)
+    kind = kind or ("setup" if installs_tox_for_ci(line) else None)
+    return None if kind and _fetched_script(project, line) else kind
+
+
+def _fetched_script(project: Project, line: str) -> bool:
+    """A script run by its bare name that the project does not hold (``golangci-lint.sh -b
+    ~/bin v1.37.0``): one CI downloaded onto its PATH, CI's set-up; or the project's script
+    that only installs the system's packages (``./script/install-apt-deps.sh``)."""
+    first = (without_environment(line) or [""])[0]
+    script = first.endswith((".sh", ".bash", ".py", ".rb", ".pl")) and "/" not in first
+    own = own_script_text(project, first) or ""
+    system = own.startswith("#!") and installs_system_packages(own.splitlines()[1:])
+    return script and not project.is_file(first) or system
 
 
 def _own_script_kind(project: Project, line: str) -> str | None:
@@ -306,18 +328,37 @@ def _is_code(name: Any, allowed: frozenset[str] = frozenset()) -> bool:
     return not any(w in _NOT_CODE and w not in allowed for w in found)
 
 
+def _is_code_job(code: bool, job_id: str, name: Any) -> bool:
+    """A job of a workflow that checks the code, named for no release or deploy; or, in one
+    that deploys, the job that tests the deployment on changes (``test-deploy``: ``Test
+    deployment`` builds the site a change would deploy, as a contributor does)."""
+    if code:
+        return _is_code(job_id) and _is_code(name)
+    return all(_tests_deployment(n) for n in (job_id, name if isinstance(name, str) else job_id))
+
+
+def _for_tags(condition: str) -> bool:
+    """A job's ``if:`` running it for tags only; ``!startsWith(github.ref, 'refs/tags/')``
+    runs it for everything else."""
+    return "refs/tags/" in condition and not _NOT_FOR_TAGS.search(condition)
+
+
+def _tests_deployment(name: str) -> bool:
+    found = set(words(name))
+    return "test" in found and bool(found & {"deploy", "deployment"})
+
+
 def _workflow_scripts(rel: str, data: Any, called: bool = False) -> list[tuple[str, str]]:
     """The ``run:`` scripts of a workflow's jobs that check the code (``called``: by a
     workflow run on changes)."""
-    if not isinstance(data, dict) or not _is_code(os.path.basename(rel).rsplit(".", 1)[0]):
+    if not isinstance(data, dict) or not (called or _runs_on_changes(data)):
         return []
-    if not _is_code(data.get("name", "")) or not (called or _runs_on_changes(data)):
-        return []
+    code = _is_code(os.path.basename(rel).rsplit(".", 1)[0]) and _is_code(data.get("name", ""))
     scripts: list[tuple[str, str]] = []
     for job_id, job in table(data, "jobs").items():
-        if not isinstance(job, dict) or not _is_code(job_id) or not _is_code(job.get("name", "")):
+        if not isinstance(job, dict) or not _is_code_job(code, job_id, job.get("name", "")):
             continue
-        if "refs/tags/" in str(job.get("if", "")):
+        if _for_tags(str(job.get("if", ""))):
             continue  # a job that runs for a tag only releases
         steps = job.get("steps")
         if isinstance(steps, list) and not _checks_out_another_repository(steps):
@@ -335,13 +376,28 @@ def _job_scripts(
     env = {**plain_env(data), **plain_env(job)}
     for step in _flat(steps):
         if isinstance(step, dict) and _is_code(step.get("name", ""), _STEP_WORDS):
-            run = step.get("run") or _ACTIONS.get(str(step.get("uses", "")).split("@", 1)[0])
+            run = step.get("run") or action_command(step)
             if isinstance(run, str):
                 run = resolve_env(run, {**env, **plain_env(step)})
                 folder = _folder(data, job, step)
                 lines = _make_per_matrix_env(run, job, values) or expand_matrix(run, values)
                 scripts.extend((line, folder) for line in lines)
     return scripts
+
+
+def action_command(step: dict[str, Any]) -> str | None:
+    """The command an action runs, as typed by hand: a checker's (``crate-ci/typos``), or
+    ``actions-rs/cargo``'s ``command`` and ``args`` (``cargo check --locked``)."""
+    uses = str(step.get("uses", "")).split("@", 1)[0]
+    given = step.get("with")
+    if uses != "actions-rs/cargo" or not isinstance(given, dict):
+        return _ACTIONS.get(uses)
+    command, args = given.get("command"), given.get("args", "")
+    if not isinstance(command, str) or not isinstance(args, str):
+        return None
+    toolchain = given.get("toolchain")
+    plus = [f"+{toolchain}"] if isinstance(toolchain, str) and toolchain else []
+    return " ".join(["cargo", *plus, command, *args.split()])
 
 
 def _flat(steps: list[Any]) -> list[Any]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from serena_memory.agent.project_facts.environment_runs import environment_kind, sets_up
 from serena_memory.agent.project_facts.names import classify_name, is_never, is_never_line
 from serena_memory.agent.project_facts.package_managers import MANAGERS, for_member, without_run
 
@@ -134,6 +135,10 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("uv", "format"): "format",  # uv's own front to Ruff's formatter
     ("tombi", "format"): "format", ("tombi", "lint"): "lint",  # TOML's formatter and linter
     ("publint", ""): "lint",  # the package.json of a package as published
+    ("taplo", "format"): "format", ("taplo", "lint"): "lint", ("taplo", "check"): "lint",
+    # JavaScript's bundlers: `rollup -c` builds the bundles, `webpack serve` a dev server
+    ("rollup", ""): "build", ("webpack", ""): "build", ("webpack", "serve"): "run",
+    ("esbuild", ""): "build", ("tsup", ""): "build", ("uvu", ""): "test",
     # the docs' API pages generated, the docs rebuilt as they change (Sphinx), the API docs
     # of TypeScript, a Next.js site and a Storybook built or served
     ("sphinx-apidoc", ""): "build", ("sphinx-autobuild", ""): "run", ("typedoc", ""): "build",
@@ -160,13 +165,15 @@ _OPTION_VALUES = {"--set": 2, "--justfile": 1, "--working-directory": 1}
 # where Composer installs its packages' programs (`vendor/bin/phpunit` runs PHPUnit)
 _COMPOSER_BIN = "vendor/bin/"
 _ENVIRONMENT_MANAGERS = frozenset({"hatch", "poetry", "pipenv", "pdm"})
+# a dependency's program run by its path: `./node_modules/uvu/bin.js`, `node_modules/.bin/tsc`
+_DEPENDENCY_PROGRAM = re.compile(r"^(?:\./)?node_modules/(?:\.bin/)?((?:@[\w.-]+/)?[\w.-]+)")
+# the system's package managers
+_SYSTEM_PACKAGES = frozenset({"apt-get", "apt", "brew", "yum", "dnf", "apk", "pacman",
+                              "zypper", "port", "choco", "winget"})  # fmt: skip
 # cargo's own short names of its commands
 _CARGO_ALIASES = {"b": "build", "c": "check", "t": "test", "d": "doc", "r": "run"}
 # programs that run the rest of the line: `time pytest`, `cross-env NODE_ENV=test jest`
-_PREFIXES = frozenset({"time", "cross-env"})
-# tox's subcommands that show or set up its configuration rather than run an environment
-_TOX_INFO = frozenset({"list", "l", "config", "c", "depends", "de", "quickstart", "q",
-                       "legacy", "le"})  # fmt: skip
+_PREFIXES = frozenset({"time", "cross-env", "env"})
 # a shell given one quoted command: `nix-shell --cores 0 --pure --run 'cargo fmt'`,
 # `bash -c "pytest -x"`, `nix develop --command cargo test` is read by its words already
 _SHELL_RUN = re.compile(
@@ -263,18 +270,19 @@ def _hatch_kind(target: str) -> str | None:
     return checks if checks in ("lint", "typecheck", "format") and generic else kind
 
 
-def classify_command(line: str) -> str | None:
-    """The kind of a CI line, or None when it is not a contributor's command."""
+def classify_command(line: str, *, typed: bool = True) -> str | None:
+    """The kind of a CI line, or None when it is not a contributor's command; a line a task
+    runs (not ``typed``) is read whatever its length: the task's name is what is typed."""
     if line.startswith("git submodule update"):
         return "setup"  # the vendored sources a build needs (git is CI's plumbing else)
     # Composer's `vendor/bin/` holds the project's tools, not vendoring
     never = is_never_line(line.removeprefix("./").removeprefix(_COMPOSER_BIN))
     variable = _CI_VARIABLE.search(_FILES_LISTED.sub("FILES", line))
-    if len(line) > MAX_COMMAND_CHARS or variable or never:
+    if typed and len(line) > MAX_COMMAND_CHARS or variable or never:
         return None
     inside = in_folder(line)
     if inside:
-        return classify_command(inside[1])
+        return classify_command(inside[1], typed=typed)
     words = _program_words(unwrap(_without_environment(line.split())))
     if words[:1] == ["node"]:
         return _node_kind(words)
@@ -293,13 +301,21 @@ def _program_words(words: list[str]) -> list[str]:
 
 
 def _node_kind(words: list[str]) -> str | None:
-    """Node's own test runner, ``node --test``, and ShellJS's make, ``node Makefile
-    checkLicenses``; any other script node runs is CI's."""
+    """Node's own test runner, ``node --test``, ShellJS's make, ``node Makefile
+    checkLicenses``, and a dependency's program run by its path (``node --require x.js
+    ./node_modules/uvu/bin.js -r module test``: uvu's); any other script node runs is CI's."""
     if words[1:2] == ["--test"]:
         return "test"
     if words[1:2] in (["Makefile"], ["Makefile.js"]) and words[2:]:
         return shelljs_target_kind(words[2])
-    return None
+    at = next((i for i, w in enumerate(words) if _DEPENDENCY_PROGRAM.match(w)), None)
+    if at is None:
+        return None
+    package = _DEPENDENCY_PROGRAM.match(words[at]).group(1)  # type: ignore[union-attr]
+    named = words[at].rsplit("/bin/", 1)[-1] if "/bin/" in words[at] else package
+    if named.startswith("@") or "." in named:
+        return None  # a scoped package's program has a name of its own
+    return _words_kind([named, *words[at + 1 :]])
 
 
 def _is_plumbing(words: list[str]) -> bool:
@@ -364,6 +380,16 @@ def _without_environment(words: list[str]) -> list[str]:
             closing = next((i for i, w in enumerate(words) if w.endswith(quote)), None)
             words = words[closing + 1 :] if closing is not None else []
     return words
+
+
+def installs_system_packages(lines: list[str]) -> bool:
+    """Whether every command of a script runs the system's package manager (``sudo apt-get
+    install --assume-yes libcurl4-openssl-dev``): the machine's libraries set up, CI's
+    chore, not the project's (a contributor's system has its own way)."""
+    found = [line.split() for line in lines if line.strip()]
+    found = [w for w in found if not w[0].startswith("#") and w[0] not in ("set", "exit")]
+    programs = [w[1] if w[0] == "sudo" and len(w) > 1 else w[0] for w in found]
+    return bool(programs) and all(p in _SYSTEM_PACKAGES for p in programs)
 
 
 def without_environment(line: str) -> list[str]:
@@ -513,33 +539,6 @@ def _installs_the_project(words: list[str]) -> bool:
     )
 
 
-def environment_kind(words: list[str]) -> str | None:
-    """``tox``, ``tox run -e typing``, ``tox -f lint``, ``nox -s tests``: the kind of the
-    environments named, the tests when none is (``tox run -- --run-integration`` hands
-    the default environment's tests their options after ``--``)."""
-    rest = words[2:] if len(words) > 1 and words[1] in ("run", "r") else words[1:]
-    for end in ("--", "&&"):  # its options, or the next command of a chain
-        rest = rest[: rest.index(end)] if end in rest else rest
-    if words[0] == "tox" and rest[:1] and rest[0] in _TOX_INFO:
-        return None  # `tox list` shows the environments: it runs none
-    for option, value in zip(rest, rest[1:], strict=False):
-        if option in ("-e", "-f", "-s", "--session", "--sessions", "-m"):
-            # `tox -e lint,docs` checks: one check beside builds (the docs) is its kind
-            kinds = {classify_name(name) for name in value.split(",")}
-            checks = kinds & {"test", "lint", "format", "typecheck"}
-            return kinds.pop() if len(kinds) == 1 else _one_check(kinds, checks)
-    return "test" if not any(w.startswith("-") for w in rest[:1]) else None
-
-
-def _one_check(kinds: set[str | None], checks: set[str | None]) -> str | None:
-    return checks.pop() if len(checks) == 1 and kinds <= checks | {"build"} else None
-
-
-def _sets_up(words: list[str]) -> str | None:
-    """``tox devenv``, ``tox --devenv venv``: the contributor's virtualenv made."""
-    return "setup"
-
-
 def _nix_kind(words: list[str]) -> str | None:
     """Nix's commands in a flake's project: ``nix develop`` enters its shell (or runs the
     command it is given there), ``nix flake check`` runs every check, ``nix fmt``
@@ -573,7 +572,7 @@ def _fuzz_kind(words: list[str]) -> str | None:
 # tools whose words say more than their name: (first word, second word or "") -> reader
 _SPECIAL: dict[tuple[str, str], Callable[[list[str]], str | None]] = {
     ("tox", ""): environment_kind, ("nox", ""): environment_kind,
-    ("tox", "devenv"): _sets_up, ("tox", "d"): _sets_up, ("tox", "--devenv"): _sets_up,
+    ("tox", "devenv"): sets_up, ("tox", "d"): sets_up, ("tox", "--devenv"): sets_up,
     ("pre-commit", "run"): _hook_kind, ("prek", "run"): _hook_kind,
     ("go", "get"): _go_get_kind, ("cog", ""): _cog_kind, ("rake", ""): _rake_kind,
     ("hatch", "fmt"): _hatch_fmt_kind, ("cargo", "test"): _cargo_test_kind,

@@ -112,6 +112,8 @@ _INLINE = re.compile(r"``?([^`\n]{2,100})``?")
 # a value the reader fills in (`pytest <path>`, `cargo test --test <name>`), never the
 # first word nor a link
 _PLACEHOLDER = re.compile(r"(?<=\s)<[A-Za-z][\w.:-]{0,40}>")
+# a name standing for the reader's own project (`RUST_LOG=my_lib=info cargo test`)
+_READERS_OWN = re.compile(r"(?:^|[\s=:/])(my[_-][\w-]+)")
 # a virtualenv's copy of a tool, as the docs spell it: `.venv/bin/pip`, `venv/bin/python`
 _VENV_BIN = re.compile(r"^(?:\./)?\.?(?:venv|env)/bin/(?=[\w-]+ )")
 # a user's install of the published package, not the project's set-up
@@ -431,6 +433,8 @@ def _names_no_other_file(project: Project, line: str) -> bool:
     first = program[0].removeprefix("./")
     if "<" in _PLACEHOLDER.sub("", line) or "\u2026" in line:
         return False  # a link, or a line with parts left out (`yarn test:base … | grep …`)
+    if any(not project.is_dir(n) and not project.is_file(n) for n in _READERS_OWN.findall(line)):
+        return False  # an example for the reader's project (`RUST_LOG=my_lib=info cargo test`)
     if "/" in first:
         suffix = os.path.splitext(first)[1].lower()
         if suffix not in _RUNNABLE or not project.is_file(first):

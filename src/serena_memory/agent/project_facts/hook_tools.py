@@ -19,6 +19,7 @@ _HOOKS: dict[str, tuple[str, str | None]] = {
     "codespell": ("lint", "codespell"), "typos": ("lint", "typos"),
     "committed": ("lint", "committed"), "mypy": ("typecheck", None),
     "pyright": ("typecheck", "pyright"),
+    "taplo-format": ("format", "taplo format"), "taplo-lint": ("lint", "taplo lint"),
 }  # fmt: skip
 
 

@@ -69,19 +69,27 @@ def _add(found: dict[str, Task], task: Task) -> None:
 
 def _blocks(text: str) -> list[tuple[str, list[str]]]:
     """Each line at the left margin (but blank lines and comments) with the indented lines
-    after it (a recipe's body, but its comments)."""
+    after it (a recipe's body, but its comments; a line continued with ``\\`` joined to
+    the next, one command)."""
     blocks: list[tuple[str, list[str]]] = []
     open_block = False
     for line in text.splitlines():
         stripped = line.strip()
         if line[:1] in (" ", "\t"):
             if open_block and stripped and not stripped.startswith("#"):
-                blocks[-1][1].append(stripped)
+                _append(blocks[-1][1], stripped)
             continue
         open_block = bool(stripped) and not stripped.startswith("#")
         if open_block:
             blocks.append((line, []))
     return blocks
+
+
+def _append(body: list[str], line: str) -> None:
+    if body and body[-1].endswith("\\"):
+        body[-1] = f"{body[-1][:-1].rstrip()} {line}"
+    else:
+        body.append(line)
 
 
 def _recipe(header: str, body: list[str]) -> tuple[Task, bool] | None:

@@ -19,6 +19,8 @@ from serena_memory.agent.project_facts.workspace_scripts import SEPARATOR, add_m
 LOCK_FILES = (("pnpm-lock.yaml", "pnpm"), ("yarn.lock", "yarn"), ("bun.lockb", "bun"),
               ("bun.lock", "bun"), ("package-lock.json", "npm"))  # fmt: skip
 MAX_MEMBERS = 3
+_LOCKS = {"npm": "package-lock.json", "pnpm": "pnpm-lock.yaml", "yarn": "yarn.lock",
+          "bun": "bun.lock"}  # fmt: skip
 MAX_CI_READ = 20
 # a package manager's command as a CI step types it: `run: pnpm run lint --fix`
 _CI_RUN = re.compile(r"(?:run:|^)\s*((?:npm|pnpm|yarn|bun) [\w:.-]+)", re.M)
@@ -136,6 +138,11 @@ def read_member_scripts(project: Project) -> None:
     for folder, manager in list(dict.fromkeys(folders))[:MAX_MEMBERS]:
         data = _json(project, f"{folder}/package.json")
         scripts = data.get("scripts") if data else None
+        if isinstance(scripts, dict) and project.is_file(f"{folder}/{_LOCKS[manager]}"):
+            # a folder with its own lock file is no workspace member: installed on its own
+            project.sheet.add(
+                "setup", f"cd {folder} && {manager} install", f"{folder}/package.json"
+            )
         if isinstance(scripts, dict):
             offer_runner_tasks(
                 project.sheet,

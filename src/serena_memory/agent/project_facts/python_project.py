@@ -114,6 +114,7 @@ def read_python_tools(project: Project, data: dict[str, Any]) -> None:
         ("format", "isort", "isort ."),
         ("typecheck", "mypy", "mypy"),
         ("typecheck", "pyright", "pyright"),
+        ("typecheck", "ty", "ty check"),
     )
     offered = {canonical(known) for known in sheet.offered()}
     for kind, name, command in choices:
@@ -147,6 +148,8 @@ def _configured(project: Project, tool: dict[str, Any]) -> dict[str, str]:
         found["mypy"] = PYPROJECT
     if "pyright" in tool or project.is_file("pyrightconfig.json"):
         found["pyright"] = "pyright configuration"
+    if "ty" in tool or project.is_file("ty.toml"):
+        found["ty"] = "ty configuration"  # `ty check` reads `[tool.ty]` and checks the project
     return found
 
 

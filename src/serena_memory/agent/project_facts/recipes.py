@@ -62,6 +62,7 @@ _COVERAGE_TOOLS = ("coverage", "nyc", "c8")
 _REPORTS = ("report", "html", "xml", "lcov", "json", "combine", "erase")
 _COVERAGE_NAMES = frozenset({"coverage", "cov", "cover"})
 _FOR_CI = frozenset({"generate", "summary", "ci"})
+_COVERAGE_STEPS = frozenset({"report", "clean", "erase", "combine"})
 _BENCHMARKS = frozenset({"bench", "benchmark", "benchmarks"})
 _MEASURES = _BENCHMARKS | {"perf", "profile", "profiling", "flamegraph"}
 # a program of the project's own run by its path (`python scripts/unasync.py --check`)
@@ -147,7 +148,7 @@ def line_kind(line: str) -> str | None:
         rest = line.split()[line.split().index(tool) + 1 :][:1]
         if rest and rest[0] in _REPORTS:
             return REPORT
-    return classify_command(line)
+    return classify_command(line, typed=False)
 
 
 def _drives_hosted(line: str) -> bool:
@@ -298,7 +299,7 @@ class Reader:
         if kinds:
             return body_kind(named, kinds, found)
         if found:  # a coverage report, nothing else
-            return "test" if _shows_coverage(name) else None
+            return "test" if _shows_coverage(name) or _coverage_step(name, task) else None
         members = self._members_kind(named, task)
         return members or self._kind_without_body(name, task, named, puts, depth)
 
@@ -385,6 +386,14 @@ def _shows_coverage(name: str) -> bool:
     generates a summary or a file for CI (``coverage:generate-summary``) is CI's."""
     found = set(words(name))
     return bool(found & _COVERAGE_NAMES) and not found & _FOR_CI
+
+
+def _coverage_step(name: str, task: Task | None) -> bool:
+    """A task named for the coverage step that is all it runs (tox's ``report: coverage
+    report`` and ``clean: coverage erase`` around the tests of its env_list)."""
+    lines = task.lines if task else []
+    named = set(words(name)) <= _COVERAGE_STEPS
+    return named and bool(lines) and all(line_kind(line) == REPORT for line in lines)
 
 
 def _is_never(named: str | None, kinds: set[str]) -> bool:

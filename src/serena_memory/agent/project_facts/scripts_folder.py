@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 
+from serena_memory.agent.project_facts.commands import installs_system_packages
 from serena_memory.agent.project_facts.files import Project
 from serena_memory.agent.project_facts.names import classify_name
 from serena_memory.agent.project_facts.recipes import Reader, Task, offer_runner_tasks
@@ -54,9 +55,12 @@ def _folder_tools(project: Project, folder: str) -> tuple[dict[str, str], dict[s
             continue
         if not folder and classify_name(stem) not in CHECKS:
             continue
+        lines = _lines(project.text(rel) or "")
+        if installs_system_packages(lines):
+            continue  # `script/install-apt-deps.sh`: CI's machine set up
         runnable = os.access(project.root / rel, os.X_OK)
         tools[stem] = (rel if folder else f"./{rel}") if runnable else f"bash {rel}"
-        tasks[stem] = Task(stem, lines=_lines(project.text(rel) or ""))
+        tasks[stem] = Task(stem, lines=lines)
     return tools, tasks
 
 

@@ -85,23 +85,6 @@ def test_a_line_that_rules_a_tool_out_agrees_with_its_choice() -> None:
     assert find_duplicates({"a": first, "b": second}).conflicts == []
 
 
-def test_two_languages_for_one_purpose_are_a_conflict_though_both_are_named() -> None:
-    """A project writes in several languages, one per purpose: a memory naming Korean for
-    its answers still contradicts one that wants its commit messages in Korean."""
-    first = memory("Conventions", "- Code comments, docs, and commit messages should be Korean.")
-    second = memory(
-        "Language", "- Commit messages are written in English.", "- UI strings stay Korean."
-    )
-    found = find_duplicates({"a": first, "b": second}).conflicts
-    assert [(c.first_value, c.second_value) for c in found] == [("korean", "english")]
-
-
-def test_two_languages_for_two_purposes_are_no_conflict() -> None:
-    first = memory("Conventions", "- Commit messages are written in English.")
-    second = memory("Language", "- Replies to the user are written in Korean.")
-    assert find_duplicates({"a": first, "b": second}).conflicts == []
-
-
 def test_a_memory_that_names_both_tools_is_no_conflict() -> None:
     first = memory("Lint", "- Lint: `flake8 src tests`")
     second = memory(

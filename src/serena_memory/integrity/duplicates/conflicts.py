@@ -6,13 +6,14 @@ compared word for word."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from serena_memory.integrity.duplicates import (
     commands,
     fields,
     files,
+    languages,
     named,
     orders,
     policies,
@@ -203,35 +204,42 @@ def _slot_conflict(
 def _line_conflict(
     ea: tuple[str, int, int], eb: tuple[str, int, int], parses: _Parses
 ) -> Conflict | None:
-    """Two rows of whole lines (tools, policies, orders: told apart by their piece bits)
-    read by the rule that made them."""
+    """Two rows of whole lines (tools, policies, orders, files, languages: told apart by
+    their piece bits) read by the rule that made them."""
     piece = ea[1] & 7
     if piece != eb[1] & 7:
         return None
     if piece == tools.TOOL_PIECE:
         return _tool_conflict(ea, eb, parses)
-    if piece == policies.POLICY_PIECE:
-        return _policy_conflict(ea, eb, parses)
-    if piece == orders.ORDER_PIECE:
-        return _order_conflict(ea, eb, parses)
-    if piece == files.FILE_PIECE:
-        return _file_conflict(ea, eb, parses)
-    return None
-
-
-def _file_conflict(
-    ea: tuple[str, int, int], eb: tuple[str, int, int], parses: _Parses
-) -> Conflict | None:
-    """Two lines putting one file in two folders (:mod:`.files`)."""
+    rule = _LINE_RULES.get(piece)
+    if rule is None:
+        return None
     la, lb = parses.line(ea[0], ea[1]), parses.line(eb[0], eb[1])
     if la is None or lb is None:
         return None
-    said = files.contradict(la, lb, ea[2], eb[2])
+    said = rule(la, lb, ea[2], eb[2])
     if said is None:
         return None
     first, second = " ".join(la.split()), " ".join(lb.split())
-    at_a, at_b = files.line_number(ea[1]), files.line_number(eb[1])
-    return Conflict(ea[0], at_a, first, eb[0], at_b, second, *said)
+    return Conflict(ea[0], _line_of(ea[1]), first, eb[0], _line_of(eb[1]), second, *said)
+
+
+_LINE_RULES: dict[int, Callable[[str, str, int, int], tuple[str, str] | None]] = {
+    policies.POLICY_PIECE: policies.contradict,
+    orders.ORDER_PIECE: lambda la, lb, _a, _b: orders.contradict(la, lb),
+    files.FILE_PIECE: files.contradict,
+    languages.LANGUAGE_PIECE: languages.contradict,
+}
+"""The rules that read two whole lines, by the piece bits of their rows' places: each
+gives what the two lines say where they disagree, or None."""
+
+
+def _line_of(where: int) -> int:
+    """The line number of a line rule's row place."""
+    return where >> 3 & _PLACE_LINES
+
+
+_PLACE_LINES = (1 << 27) - 1
 
 
 def _tool_conflict(
@@ -248,39 +256,7 @@ def _tool_conflict(
     if text_a is None or text_b is None or not tools.contradict((la, lb), (text_a, text_b), ta, tb):
         return None
     first, second = " ".join(la.split()), " ".join(lb.split())
-    return Conflict(
-        ea[0], tools.line_number(ea[1]), first, eb[0], tools.line_number(eb[1]), second, ta, tb
-    )
-
-
-def _policy_conflict(
-    ea: tuple[str, int, int], eb: tuple[str, int, int], parses: _Parses
-) -> Conflict | None:
-    """A line forbidding an action another tells or allows (:mod:`.policies`)."""
-    la, lb = parses.line(ea[0], ea[1]), parses.line(eb[0], eb[1])
-    if la is None or lb is None:
-        return None
-    said = policies.contradict(la, lb, ea[2], eb[2])
-    if said is None:
-        return None
-    first, second = " ".join(la.split()), " ".join(lb.split())
-    at_a, at_b = policies.line_number(ea[1]), policies.line_number(eb[1])
-    return Conflict(ea[0], at_a, first, eb[0], at_b, second, *said)
-
-
-def _order_conflict(
-    ea: tuple[str, int, int], eb: tuple[str, int, int], parses: _Parses
-) -> Conflict | None:
-    """Two lines putting two steps in two orders (:mod:`.orders`)."""
-    la, lb = parses.line(ea[0], ea[1]), parses.line(eb[0], eb[1])
-    if la is None or lb is None:
-        return None
-    said = orders.contradict(la, lb)
-    if said is None:
-        return None
-    first, second = " ".join(la.split()), " ".join(lb.split())
-    at_a, at_b = orders.line_number(ea[1]), orders.line_number(eb[1])
-    return Conflict(ea[0], at_a, first, eb[0], at_b, second, *said)
+    return Conflict(ea[0], _line_of(ea[1]), first, eb[0], _line_of(eb[1]), second, ta, tb)
 
 
 def _statement_at(entry: tuple[str, int, int], parses: _Parses) -> Statement | None:

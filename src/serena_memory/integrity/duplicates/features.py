@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from serena_memory.integrity.duplicates.commands import command_keys
 from serena_memory.integrity.duplicates.fields import field_rows
 from serena_memory.integrity.duplicates.files import file_keys
+from serena_memory.integrity.duplicates.languages import language_keys
 from serena_memory.integrity.duplicates.named import named_keys
 from serena_memory.integrity.duplicates.orders import order_keys
 from serena_memory.integrity.duplicates.policies import policy_keys
@@ -256,8 +257,8 @@ def said_keys(parsed: Parsed) -> list[tuple[int, int, int]]:
 
 
 def slot_rows(text: str) -> list[tuple[int, int, int]]:
-    """The rows of every slot, named value, command, tool, policy, order and file a
-    text states, and of the labels its lines begin with (their middle column at least
+    """The rows of every slot, named value, command, tool, policy, order, file and
+    language a text states, and of the labels its lines begin with (their middle column at least
     ``SLOT_MARK``)."""
     found = units(text)
     keys = slot_keys(found)
@@ -267,6 +268,7 @@ def slot_rows(text: str) -> list[tuple[int, int, int]]:
     keys += policy_keys(text)
     keys += order_keys(text)
     keys += file_keys(text)
+    keys += language_keys(text)
     keys += field_rows(text)
     return keys
 

@@ -84,7 +84,3 @@ def contradict(line_a: str, line_b: str, held_a: int, held_b: int) -> tuple[str,
     if pa[0].endswith("/" + pb[0]) or pb[0].endswith("/" + pa[0]):
         return None
     return f"{pa[0]}/{pa[1]}", f"{pb[0]}/{pb[1]}"
-
-
-def line_number(where: int) -> int:
-    return where >> 3 & _LINES

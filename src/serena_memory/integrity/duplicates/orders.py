@@ -135,7 +135,3 @@ def _context(line: str) -> set[str]:
     for run in _CJK.findall(folded):
         words.update(run[i : i + 2] for i in range(len(run) - 1))
     return words
-
-
-def line_number(where: int) -> int:
-    return where >> 3 & _LINES

@@ -253,7 +253,3 @@ def _opposed(a: list[tuple[str, str, bool, bool]], b: list, verb: str, thing: st
     said_a = {f for v, t, _s, f in a if (v, t) == (verb, thing)}
     said_b = {f for v, t, _s, f in b if (v, t) == (verb, thing)}
     return len(said_a) == 1 == len(said_b) and said_a != said_b
-
-
-def line_number(where: int) -> int:
-    return where >> 3 & _LINES

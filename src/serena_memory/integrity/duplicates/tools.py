@@ -53,7 +53,6 @@ KINDS: dict[str, frozenset[str]] = {
         "swift test framework": "xctest swift-testing",
         "python docstring style": "google numpy sphinx restructuredtext epytext",
         "diagram tool": "plantuml mermaid graphviz",
-        "written language": "english korean japanese chinese portuguese spanish german french",
     }.items()
 }
 """Tools people choose one of, by kind (a project uses one of each): a general list of
@@ -86,7 +85,6 @@ ROLES: dict[str, frozenset[str]] = {
         "swift test framework": "test unit",
         "python docstring style": "docstr",
         "diagram tool": "diagram chart",
-        "written language": "commit messag comment doc respons repl answer",
     }.items()
 }
 """What each kind of tool is for, as stems (:func:`_stem`): two lines name one role
@@ -117,9 +115,6 @@ _PHRASE = re.compile(r"\bswift testing\b")
 _FLAVOUR = re.compile(r"-(style|based|flavou?red)\b")
 """A tool's name joined to a word of how it is followed (`NumPy-style docstrings`,
 `Mermaid-based diagrams`): the tool, then that word."""
-BY_PURPOSE = frozenset({"written language"})
-"""Kinds a project uses several of, one per purpose (Korean answers, English commits):
-a memory naming the other one elsewhere says nothing about the line compared."""
 RULING_OUT = _words("not no never instead without than nor avoid")
 """Words before a tool that say it is not the one used."""
 _LINES = (1 << 27) - 1
@@ -231,10 +226,6 @@ def tool_at(line: str, held: int) -> str | None:
     return next((t for t in named.values() if held_of(t) == held), None)
 
 
-def line_number(where: int) -> int:
-    return where >> 3 & _LINES
-
-
 def contradict(lines: tuple[str, str], texts: tuple[str, str], tool_a: str, tool_b: str) -> bool:
     """Whether two memories name two tools of one kind for one role: two tools, beside
     :data:`MIN_ROLES` role words or more in common (one shared word is often chance: `block`,
@@ -246,8 +237,6 @@ def contradict(lines: tuple[str, str], texts: tuple[str, str], tool_a: str, tool
     short = min(len(_TOKEN.findall(line.casefold())) for line in lines) <= SHORT
     if not _for_role(shared, ROLES[_KIND_OF[tool_a]]) or len(shared) < (1 if short else MIN_ROLES):
         return False
-    if _KIND_OF[tool_a] in BY_PURPOSE:
-        return True
     text_a, text_b = texts
     return not (_names(text_a, tool_b) or _names(text_b, tool_a))
 

@@ -351,6 +351,30 @@ def test_cli_show_diff_restore(project: Path) -> None:
     assert "Traceback" not in bad.stderr
 
 
+def test_restore_all_in_the_first_session_goes_back_to_the_memories_found(
+    project: Path, serena_home: Path
+) -> None:
+    """`restore --all --at 2h` in a project's first hour: the history is younger than 2h,
+    so the memories go back to the oldest state it holds (those found when it began)."""
+    memories = project / ".serena" / "memories"
+    memories.mkdir(parents=True)
+    (memories / "by-hand.md").write_text("written before serena\n", encoding="utf-8")
+    for name, text in (("by-hand", "the agent's rewrite\n"), ("new", "the agent's own\n")):
+        done = run_cli("memories", "write", name, str(project), "--content", text)
+        assert done.returncode == 0, done.stderr
+    first = json.loads(run_cli("memories", "history", str(project), "--json").stdout)[-1]
+    done = run_cli("memories", "restore", "--all", str(project), "--at", "2h")
+    assert done.returncode == 0, done.stderr
+    assert f"to entry {first['rev'][:10]}" in done.stdout, done.stdout
+    assert "by-hand (restored), new (deleted)" in done.stdout
+    assert "The project history begins after " in done.stdout
+    assert done.stdout.rstrip().endswith("the time asked for: nothing older is recorded.")
+    assert (memories / "by-hand.md").read_text(encoding="utf-8") == "written before serena\n"
+    assert not (memories / "new.md").exists()
+    again = run_cli("memories", "restore", "--all", str(project), "--at", "2h")
+    assert again.returncode == 0 and again.stdout.startswith("Nothing to restore"), again.stderr
+
+
 # -- real processes ------------------------------------------------------------------------
 def _spawn(job: str, store: MemoryStore, *args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(

@@ -127,6 +127,11 @@ def test_hits_the_limit_cut_are_counted(team: MemoryStore, project: Path) -> Non
     assert "(5 more matches were as strong as these" in format_hits(hits, "deploy")
     done = run_cli("memories", "search", "deploy", "-n", "2", "--json", "-p", str(project))
     assert json.loads(done.stdout)["more"] == 5
+    shown = run_cli("memories", "search", "deploy", "-n", "2", "-p", str(project))
+    told = "(5 more matches were as strong as these: give --max-results 7 to see them.)"
+    assert shown.returncode == 0 and shown.stdout.rstrip().endswith(told), shown.stdout
+    more = run_cli("memories", "search", "deploy", "--max-results", "7", "-p", str(project))
+    assert more.stdout.count("\n") > shown.stdout.count("\n") and "as strong" not in more.stdout
     assert search_memories(team, "deploy", max_results=20).more == 0
 
 

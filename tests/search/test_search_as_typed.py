@@ -160,3 +160,28 @@ def test_a_folder_where_the_index_file_goes_is_told_as_such(
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert f"the search index {path} is a folder, not the index file; move it away" in done.stderr
     close_indexes()
+
+
+def test_german_filler_words_do_not_rank(store: MemoryStore, project: Path) -> None:
+    """A question asked in German: its articles, conjunctions and modal verbs are filler,
+    as "the", "and" and "should" are in English; the memory about its subject comes first
+    and a wordy memory that shares only filler words with it is no match."""
+    _write(
+        store,
+        "deploy/docker",
+        "# Docker\n\nDer Server startet mit `docker compose up`; Port 8080.\n",
+    )
+    _write(
+        store,
+        "team/abstimmung",
+        "# Abstimmung\n\nDie Sitzung ist am Montag, und das ist nicht zu spät. Der Plan ist "
+        "mit dem Team abgestimmt, die Liste ist ein Entwurf, und eine Frage ist zu klären, "
+        "das ist nicht dringend, und die Antwort ist mit dem Team zu finden.\n",
+    )
+    query = "Wie startet der Server, und ist das mit Docker nicht zu langsam?"
+    assert parse_query(query).words == ["startet", "server", "docker", "langsam"]
+    done = run_cli("memories", "search", *query.split(), "-p", str(project))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("1. deploy/docker"), done.stdout
+    assert "team/abstimmung" not in done.stdout, done.stdout
+    assert parse_query("MIT license").words == ["mit", "license"]  # an acronym stays

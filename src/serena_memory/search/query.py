@@ -7,6 +7,7 @@ What is indexed of a memory (its name as words, its headings) is read the same w
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from serena_memory.core import names as N
@@ -85,26 +86,22 @@ def parse_query(query: str) -> ParsedQuery:
         target = match.group(1).strip("/")
         if target and target not in references:
             references.append(target)
-    words: list[str] = []
-    sequence: list[str] = []
-    seen: set[str] = set()
     raws = _WORD.findall(REFERENCE_PATTERN.sub(" ", text))
+    words = list(dict.fromkeys(_words_of(raws, references)))
+    sequence = [raw.lower() for raw in raws[:MAX_QUERY_WORDS]]  # "HttpOnly" is "httponly"
     acronyms = {raw.lower() for raw in raws if len(raw) > 1 and raw.isupper()}
-    for raw in raws:
-        if len(sequence) < MAX_QUERY_WORDS:
-            sequence.append(raw.lower())  # as a text holds it: "HttpOnly" is "httponly"
-        # the word as written, and its parts ("http", "only": how names are indexed)
-        for word in dict.fromkeys([raw.lower(), *_CAMEL.sub(" ", raw).lower().split()]):
-            if word not in seen:
-                seen.add(word)
-                words.append(word)
-    for ref in references:  # a referenced name's words also rank its neighbours
-        for word in name_words(ref).lower().split():
-            if word not in seen:
-                seen.add(word)
-                words.append(word)
     content = [w for w in words if w not in _STOPWORDS or w in acronyms]
     return ParsedQuery((content or words)[:MAX_QUERY_WORDS], references, sequence, exact)
+
+
+def _words_of(raws: list[str], references: list[str]) -> Iterator[str]:
+    """The query's words: each as written and its parts ("http", "only": how names are
+    indexed), then the words of the names it references (they rank their neighbours)."""
+    for raw in raws:
+        yield raw.lower()
+        yield from _CAMEL.sub(" ", raw).lower().split()
+    for ref in references:
+        yield from name_words(ref).lower().split()
 
 
 # -- exact terms --------------------------------------------------------------------------------

@@ -299,6 +299,30 @@ def test_cli_lists_shows_accepts_and_rejects(project: Path, serena_home: Path) -
     assert len(entries(project)) == before + 1
 
 
+def test_an_accepted_proposal_is_recorded_as_the_direct_change_would_be(
+    project: Path, serena_home: Path
+) -> None:
+    """`history` tells an accepted edit as "Edit NAME", like the person's own edit, not
+    as a whole replacement; an accepted write replaces, an accepted new memory creates."""
+    set_mode(serena_home, project, "propose")
+    for name in ("core", "style"):
+        done = run_cli("memories", "write", name, str(project), "--content", "# A\n\nUse uv.\n")
+        assert done.returncode == 0, done.stderr
+    done = run_cli("memories", "edit", "style", str(project), "-n", "uv", "-r", "pip")
+    assert done.returncode == 0, done.stderr
+    agent = build_store(project, home=serena_home, context=Context.AGENT)
+    edit, _ = propose_edit(agent, "core", "uv", "pip", "literal")
+    rewrite = propose_write(agent, "style", "# A\n\nUse poetry.\n")
+    create = propose_write(agent, "notes", "# Notes\n")
+    assert edit is not None
+    for proposal in (edit, rewrite, create):
+        done = run_cli("memories", "review", "accept", proposal.id, "-p", str(project))
+        assert done.returncode == 0, done.stderr
+    told = run_cli("memories", "history", "-p", str(project)).stdout.splitlines()
+    summaries = [line.rsplit("  ", 1)[-1] for line in told if not line.startswith(" ")]
+    assert summaries[:4] == ["Create notes", "Replace style", "Edit core", "Edit style"], told
+
+
 def test_an_edit_of_a_proposed_new_memory_is_listed_as_creating_it(
     project: Path, serena_home: Path
 ) -> None:

@@ -59,3 +59,32 @@ def test_text_json_and_strict_report_the_same_near_duplicate(project: Path) -> N
     assert "Traceback" not in strict.stderr
     plain = run("memories", "check", str(project))  # without the option: not looked for
     assert plain.exit_code == 0 and "Near-duplicate" not in plain.stdout
+
+
+def test_an_example_year_and_a_zero_of_two_sentences_are_no_conflict(project: Path) -> None:
+    """kqc's real folder: `Beispiel 1789` in a UX guideline and `V = 0` in a story's note
+    were told as conflicting values; a verb after both numbers ties nothing. A count
+    that changed is still told."""
+    folder = memories(project)
+    (folder / "notes" / "ux-guidelines.md").write_text(
+        "# Numeric estimate: UX guidelines\n\n- Referenzwert, besonders Beispiel 1789, muss "
+        "direkt ablesbar sein; Count-Badge darf Referenz-Badge nicht überdecken.\n",
+        encoding="utf-8",
+    )
+    (folder / "notes" / "story-1-2d.md").write_text(
+        "# Story 1.2d\n\n- `RELATIVE_PERCENT`: Referenzwert `V` und Prozentwert `p`; `V = 0` "
+        "muss verständlich und robust verhindert werden.\n",
+        encoding="utf-8",
+    )
+    (folder / "ops" / "workers.md").write_text(
+        "# Workers\n\n- The worker pool keeps 4 workers alive, see the pool config.\n",
+        encoding="utf-8",
+    )
+    (folder / "ops" / "pool.md").write_text(
+        "# Pool\n\n- The worker pool keeps 8 workers alive by default.\n", encoding="utf-8"
+    )
+    result = run("memories", "check", str(project), "--duplicates")
+    assert result.exit_code == 0
+    assert "Conflicting statements (1):" in result.stdout, result.stdout
+    assert "(`4` vs `8`)" in result.stdout or "(`8` vs `4`)" in result.stdout
+    assert "1789" not in result.stdout

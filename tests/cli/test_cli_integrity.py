@@ -72,6 +72,35 @@ def test_check_strict_and_json(folder: Path) -> None:
     assert clean.stdout.startswith("No integrity problems found")
 
 
+def test_check_counts_what_list_shows_and_says_what_it_left_out(
+    project: Path, serena_home: Path
+) -> None:
+    """A project after onboarding: a topic folder, a global memory, the seeded
+    memory_maintenance (its examples are not references) and an empty memory; `check`
+    tells the count `list` shows and why some were not checked."""
+    texts = {
+        "core": "Entry. Read `mem:auth/login`.\n",
+        "auth/login": "Login; see `mem:core`.\n",
+        "global/style": "Short lines.\n",
+        "memory_maintenance": "Examples: `mem:db/migrations` is how a reference looks.\n",
+    }
+    for name, text in texts.items():
+        done = run_cli("memories", "write", name, str(project), "--content", text)
+        assert done.returncode == 0, done.stderr
+    (project / ".serena" / "memories" / "scratch.md").write_text("", encoding="utf-8")
+    listed = json.loads(run_cli("memories", "list", str(project), "--json").stdout)["memories"]
+    assert len(listed) == 5
+    done = run_cli("memories", "check", str(project))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (
+        "No integrity problems found (3 of 5 memories, references checked; left out: "
+        "memory_maintenance (it holds examples), 1 empty memory).\n"
+    )
+    data = json.loads(run_cli("memories", "check", str(project), "--json").stdout)
+    assert data["scanned"] + len(data["not_scanned"]) == len(listed)
+    assert sorted(data["not_scanned"]) == ["memory_maintenance", "scratch"]
+
+
 def test_fuzzy_without_unmarked_is_ignored_with_a_note(folder: Path) -> None:
     done = run_cli("memories", "check", str(folder), "--fuzzy-matching")
     assert done.returncode == 0

@@ -351,6 +351,51 @@ def test_cli_show_diff_restore(project: Path) -> None:
     assert "Traceback" not in bad.stderr
 
 
+def test_restore_all_in_the_first_session_goes_back_to_the_memories_found(
+    project: Path, serena_home: Path
+) -> None:
+    """`restore --all --at 2h` in a project's first hour: the history is younger than 2h,
+    so the memories go back to the oldest state it holds (those found when it began)."""
+    memories = project / ".serena" / "memories"
+    memories.mkdir(parents=True)
+    (memories / "by-hand.md").write_text("written before serena\n", encoding="utf-8")
+    for name, text in (("by-hand", "the agent's rewrite\n"), ("new", "the agent's own\n")):
+        done = run_cli("memories", "write", name, str(project), "--content", text)
+        assert done.returncode == 0, done.stderr
+    first = json.loads(run_cli("memories", "history", str(project), "--json").stdout)[-1]
+    done = run_cli("memories", "restore", "--all", str(project), "--at", "2h")
+    assert done.returncode == 0, done.stderr
+    assert f"to entry {first['rev'][:10]}" in done.stdout, done.stdout
+    assert "by-hand (restored), new (deleted)" in done.stdout
+    assert "The project history begins after " in done.stdout
+    assert done.stdout.rstrip().endswith("the time asked for: nothing older is recorded.")
+    assert (memories / "by-hand.md").read_text(encoding="utf-8") == "written before serena\n"
+    assert not (memories / "new.md").exists()
+    again = run_cli("memories", "restore", "--all", str(project), "--at", "2h")
+    assert again.returncode == 0 and again.stdout.startswith("Nothing to restore"), again.stderr
+
+
+def test_restore_all_at_a_time_older_than_the_projects_history_alone(
+    store: MemoryStore, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The global history is a month old, the project's began today: `--at 2h` brings
+    the global memories to their state then and the project's to before its history."""
+    real = time.time
+    monkeypatch.setattr(time, "time", lambda: real() - 30 * 86400)
+    store.write("global/style", "old\n")
+    monkeypatch.setattr(time, "time", real)
+    store.write("global/style", "new\n")
+    store.write("notes", "today's\n")
+    done = run_cli("memories", "restore", "--all", str(project), "--at", "2h")
+    assert done.returncode == 0, done.stderr
+    assert "global/style (restored), notes (deleted)" in done.stdout, done.stdout
+    assert "the state before entry" in done.stdout and "the first of the project history" in (
+        done.stdout
+    )
+    assert "The project history begins after" in done.stdout
+    assert store.read("global/style") == "old\n" and not store.exists("notes")
+
+
 # -- real processes ------------------------------------------------------------------------
 def _spawn(job: str, store: MemoryStore, *args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(

@@ -503,6 +503,7 @@ def test_restore_all_after_any_remote_writes_only_what_the_folder_allows(
     try:
         human = build_store(project, home=home, context=Context.HUMAN)
         human.write("keep", "mine\n")
+        kept_at = time.time()  # a time at or after this is one keep.md was there
         human.write("frozen/rule", "fixed\n")
         human.write("global/style", "global\n")
         (project / ".serena" / "memories" / "_archive").mkdir()
@@ -517,6 +518,7 @@ def test_restore_all_after_any_remote_writes_only_what_the_folder_allows(
         }
         synced = _files(memories)
         agent = build_store(project, home=home, context=Context.AGENT)
+        when = T.parse_revision(at).when  # before the restore reads it: never later
         try:
             agent.history().restore_all(at)
         except HistoryError as exc:
@@ -527,13 +529,19 @@ def test_restore_all_after_any_remote_writes_only_what_the_folder_allows(
         for rel in set(after) - set(synced):
             assert rel in {"keep.md"} or rel.endswith(".md"), rel
             assert not rel.startswith(("global/", ".")), rel
-        assert _files(home / "memories") == outside[home / "memories"]
-        assert {
-            k: v for k, v in _files(base).items() if not k.startswith(_WRITTEN_OUTSIDE)
-        } == outside_files[base]
+        # the global memories: nothing written; the one written here goes only when the
+        # time is older than the global history (the state before its first entry)
+        global_after, global_before = _files(home / "memories"), outside[home / "memories"]
+        assert all(global_before.get(k) == v for k, v in global_after.items())
+        assert set(global_before) - set(global_after) <= {"global/style.md"}
+        gone = {f"home/memories/{k}" for k in set(global_before) - set(global_after)}
+        assert {k: v for k, v in _files(base).items() if not k.startswith(_WRITTEN_OUTSIDE)} == {
+            k: v for k, v in outside_files[base].items() if k not in gone
+        }
         assert not (base / "x.md").exists() and not (project / ".serena" / "x.md").exists()
-        # the memories written locally before the sync are back, or never left
-        if at in ("1s", "2100-01-01") or at.startswith(str(datetime.now(UTC).year)):
+        # the memories written locally before the sync are back, or never left; an
+        # older time goes back to before the history began, when there was no keep.md
+        if when is not None and when.timestamp() >= kept_at:
             assert after.get("keep.md") in {b"mine\n", synced.get("keep.md")}
     finally:
         if previous is None:

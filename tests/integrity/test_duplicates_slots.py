@@ -191,6 +191,18 @@ APART_REWORDED = [
         "- The pattern is repeated in 5 handlers of the scanner.",
         "- Also repeated: the sudoers path, in 3 places of the scanner.",
     ),
+    (  # kqc's real folder: an example value and a value to refuse, a verb after both
+        "- Referenzwert, besonders Beispiel 1789, muss direkt ablesbar sein; Count-Badge "
+        "darf Referenz-Badge nicht überdecken.",
+        "- `RELATIVE_PERCENT`: Referenzwert `V` und Prozentwert `p`; `V = 0` muss "
+        "verständlich und robust verhindert werden.",
+    ),
+    (
+        "- The reference value, for example 1789, must be readable at once; the count "
+        "badge must not cover it.",
+        "- RELATIVE_PERCENT: reference value V and percentage p; V = 0 must be prevented "
+        "clearly and robustly.",
+    ),
 ]
 
 

@@ -127,6 +127,11 @@ def test_hits_the_limit_cut_are_counted(team: MemoryStore, project: Path) -> Non
     assert "(5 more matches were as strong as these" in format_hits(hits, "deploy")
     done = run_cli("memories", "search", "deploy", "-n", "2", "--json", "-p", str(project))
     assert json.loads(done.stdout)["more"] == 5
+    shown = run_cli("memories", "search", "deploy", "-n", "2", "-p", str(project))
+    told = "(5 more matches were as strong as these: give --max-results 7 to see them.)"
+    assert shown.returncode == 0 and shown.stdout.rstrip().endswith(told), shown.stdout
+    more = run_cli("memories", "search", "deploy", "--max-results", "7", "-p", str(project))
+    assert more.stdout.count("\n") > shown.stdout.count("\n") and "as strong" not in more.stdout
     assert search_memories(team, "deploy", max_results=20).more == 0
 
 
@@ -155,3 +160,28 @@ def test_a_folder_where_the_index_file_goes_is_told_as_such(
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert f"the search index {path} is a folder, not the index file; move it away" in done.stderr
     close_indexes()
+
+
+def test_german_filler_words_do_not_rank(store: MemoryStore, project: Path) -> None:
+    """A question asked in German: its articles, conjunctions and modal verbs are filler,
+    as "the", "and" and "should" are in English; the memory about its subject comes first
+    and a wordy memory that shares only filler words with it is no match."""
+    _write(
+        store,
+        "deploy/docker",
+        "# Docker\n\nDer Server startet mit `docker compose up`; Port 8080.\n",
+    )
+    _write(
+        store,
+        "team/abstimmung",
+        "# Abstimmung\n\nDie Sitzung ist am Montag, und das ist nicht zu spät. Der Plan ist "
+        "mit dem Team abgestimmt, die Liste ist ein Entwurf, und eine Frage ist zu klären, "
+        "das ist nicht dringend, und die Antwort ist mit dem Team zu finden.\n",
+    )
+    query = "Wie startet der Server, und ist das mit Docker nicht zu langsam?"
+    assert parse_query(query).words == ["startet", "server", "docker", "langsam"]
+    done = run_cli("memories", "search", *query.split(), "-p", str(project))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("1. deploy/docker"), done.stdout
+    assert "team/abstimmung" not in done.stdout, done.stdout
+    assert parse_query("MIT license").words == ["mit", "license"]  # an acronym stays

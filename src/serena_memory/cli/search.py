@@ -69,7 +69,7 @@ def search(words: tuple[str, ...], topic: str, scope: str, max_results: int, as_
     if as_json:
         emit_json({"query": query, **hits.to_dict()})
         return
-    say(format_hits(hits, query))
+    say(format_hits(hits, query, "--max-results"))
 
 
 def _tell_near_options(words: tuple[str, ...]) -> None:

@@ -134,7 +134,8 @@ def apply(store: MemoryStore, change: PlannedChange) -> None:
     version it was planned on (MemoryChangedError, MemoryNotFoundError: it is not)."""
     if change.action in ("write", "edit"):
         assert change.text is not None
-        store.write_if_unchanged(change.memory, change.text, change.base)
+        verb = "Edit" if change.action == "edit" else "Replace"  # as the direct verb records
+        store.write_if_unchanged(change.memory, change.text, change.base, verb=verb)
     elif change.action == "delete":
         store.delete(change.memory, expected_version=change.base)
     else:

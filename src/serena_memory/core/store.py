@@ -234,10 +234,16 @@ class MemoryStore:
         return self._writer.write(name, content, max_chars, allow_secret=allow_secret, snap=snap)
 
     def write_if_unchanged(
-        self, name: str, content: str, expected_version: str | None, *, allow_secret: bool = False
+        self,
+        name: str,
+        content: str,
+        expected_version: str | None,
+        *,
+        allow_secret: bool = False,
+        verb: str = "Replace",
     ) -> WriteResult:
         return self._writer.write_if_unchanged(
-            name, content, expected_version, allow_secret=allow_secret
+            name, content, expected_version, allow_secret=allow_secret, verb=verb
         )
 
     def create_many(

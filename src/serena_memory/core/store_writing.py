@@ -236,12 +236,20 @@ class Writer:
 
     # -- optimistic concurrency (the dashboard's "no lost work") ------------------------
     def write_if_unchanged(
-        self, name: str, content: str, expected_version: str | None, *, allow_secret: bool = False
+        self,
+        name: str,
+        content: str,
+        expected_version: str | None,
+        *,
+        allow_secret: bool = False,
+        verb: str = "Replace",
     ) -> WriteResult:
         """Write only if the memory still has ``expected_version`` (None: must not exist).
 
         The check and the write happen under the folder lock, so a change made in between
-        by the agent, an editor or another tab is reported instead of overwritten.
+        by the agent, an editor or another tab is reported instead of overwritten. ``verb``
+        names the change of an existing memory in its history entry ("Edit" for an edit
+        accepted in review, as a direct edit records it); a new one is "Create".
         """
         snap = self.store.snapshot()
         name = snap.policy.check(name, write=True)
@@ -256,7 +264,7 @@ class Writer:
             if current is None:
                 N.check_portable(name)
             refuse_folder(name, path)
-            tx.record(_write_summary(name, current is not None), name)
+            tx.record(f"{verb} {name}" if current is not None else f"Create {name}", name)
             tx.put(name, data)
         return WriteResult(name, current is None, len(content))
 

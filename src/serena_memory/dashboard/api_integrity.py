@@ -23,6 +23,7 @@ from serena_memory.integrity.plugins.registry import CHECKS, registered
 from serena_memory.integrity.references import prefixing
 from serena_memory.integrity.references.check import with_sync_conflicts
 from serena_memory.integrity.references.check_report import ENTRY_POINT
+from serena_memory.integrity.references.check_report_text import checked_count
 from serena_memory.integrity.references.links import fix_reference
 
 
@@ -114,6 +115,7 @@ class IntegrityApi(ApiBase):
         summary: dict[str, Any] = {
             "clean": report.is_clean() and not unclean,
             "scanned": report.scanned,
+            "checked": checked_count(report),  # "3 of 5 memories checked; left out: ..."
             "include_unmarked": report.include_unmarked,
             "fuzzy": report.fuzzy,
             "bare_high_count": len(report.bare_high),

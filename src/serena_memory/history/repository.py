@@ -218,3 +218,11 @@ class FolderRepository:
             if recorded <= moment:
                 return str(commit.id)
         return None
+
+    def first_rev(self) -> str | None:
+        """The oldest of :meth:`local_entries`: where this machine's history of the folder
+        begins (None: it holds no entry)."""
+        oldest = None
+        for commit, _ in self.local_entries():
+            oldest = commit
+        return None if oldest is None else str(oldest.id)

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from serena_memory.core import names as N
 from serena_memory.core.errors import (
@@ -42,6 +42,7 @@ class Restored:
     # how the target reads: "entry 4be1c09a2f of 2026-12-01T09:02:11+00:00", "the state at
     # ... (entry ...)", "as it was before its deletion in ..."; "" reads as the revision
     target: str = ""
+    note: str = ""  # a sentence told after the summary
 
     def summary(self) -> str:
         target = self.target or self.rev[:10]
@@ -57,7 +58,7 @@ class Restored:
             text += (
                 " Left as they are (ignored or not usable names): " + ", ".join(self.skipped) + "."
             )
-        return text
+        return f"{text} {self.note}" if self.note else text
 
 
 def _before_the_start(name: str, first: Entry) -> str:
@@ -407,61 +408,67 @@ class MemoryHistory:
         :meth:`FolderHistory.files_at`), under the store's ignored and read-only rules."""
         revision = parse_revision(at)
         catch_up_history(self.store)
-        targets: list[tuple[FolderHistory, str]] = []
         found = self._by_id(revision)
+        targets: list[tuple[FolderHistory, str | None]]
         if found is not None:
-            targets.append(found)
-            label = found[1]
-            reads = self._entry_named(found[1])
+            targets, label, reads = [found], found[1], self._entry_named(found[1])
+            note = ""
         else:
             assert revision.when is not None
-            when = revision.when
-            for history in self.folders:
-                rev = history.rev_at(when)
-                if rev is not None:
-                    targets.append((history, rev))
-            if not targets:
-                raise HistoryError(
-                    f"the history holds nothing as old as {shown_typed(at)}" + self._oldest()
-                )
-            label = when.isoformat(timespec="seconds")
-            entries = ", ".join(self._entry_named(rev) for _, rev in targets)
-            reads = f"the state at {label} ({entries})"
+            targets, reads, note = self._at_time(revision.when)
+            label = revision.when.isoformat(timespec="seconds")
         changed: dict[str, str] = {}
         skipped: list[str] = []
         for history, rev in targets:
-            wanted = history.files_at(rev)
-            now = history.files_at(history.head_rev() or rev)
-            versions: dict[str, bytes | None] = {}
-            for name in sorted(set(wanted) | set(now)):
-                if wanted.get(name) == now.get(name):
-                    continue
-                versions[name] = wanted.get(name)
+            versions = _undone(history, rev)
             usable, refused = self.store.access().usable(versions)
             skipped += refused
             if usable:
+                to = rev[:10] if rev else "before the history began"
                 changed.update(
                     self.store.apply_versions(
-                        {n: versions[n] for n in usable}, f"Restore every memory to {rev[:10]}"
+                        {n: versions[n] for n in usable}, f"Restore every memory to {to}"
                     )
                 )
-        return Restored(changed, skipped, label, reads)
+        return Restored(changed, skipped, label, reads, note)
 
-    def _oldest(self) -> str:
-        """Where the history begins, and the command that goes back there."""
-        oldest: tuple[float, Any, FolderHistory] | None = None
+    def _at_time(self, when: datetime) -> tuple[list[tuple[FolderHistory, str | None]], str, str]:
+        """Each folder's entry at ``when``, how the answer names them and a sentence on the
+        folders whose history begins later. Those go back to the oldest state they hold
+        (what a person asking for "2h" in a project's first hour means): the first entry
+        when it found the memories there, else the empty folder before it (None)."""
+        targets: list[tuple[FolderHistory, str | None]] = []
+        named: list[str] = []
+        later: list[str] = []
         for history in self.folders:
-            for commit, recorded in history.local_entries():
-                if oldest is None or recorded < oldest[0]:
-                    oldest = (recorded, commit, history)
-        if oldest is None:
-            return " (it holds no entry yet)"
-        _, commit, history = oldest
-        entry = parse_entry(commit, history.folder.label)
-        return (
-            f"; its oldest entry is {_entry_words(entry)}, and `serena memories restore --all "
-            f"--at {entry.short}` goes back to it"
+            rev = history.rev_at(when)
+            if rev is not None:
+                targets.append((history, rev))
+                named.append(self._entry_named(rev))
+                continue
+            first = history.first_rev()
+            if first is None:
+                continue
+            oldest = parse_entry(history.repo(create=False)[first], history.folder.label)
+            found = oldest.summary.startswith(STARTED)  # it holds the memories found then
+            targets.append((history, first if found else None))
+            where = f"{_entry_words(oldest)}, the first of the {history.folder.label} history"
+            named.append(where if found else f"the state before {where}")
+            later.append(history.folder.label)
+        if not targets:
+            raise HistoryError(
+                "the history holds no entry yet, so there is no earlier state to restore"
+            )
+        label = when.isoformat(timespec="seconds")
+        if not later:
+            return targets, f"the state at {label} ({'; '.join(named)})", ""
+        note = (
+            f"The {' and '.join(later)} history begins after {label}, the time asked for: "
+            "nothing older is recorded."
         )
+        if len(later) == len(targets):
+            return targets, "; ".join(named), note
+        return targets, f"the state at {label} ({'; '.join(named)})", note
 
     def prune(self) -> int:
         """Drop old entries: the project's history as its settings say (project.yml, else
@@ -518,6 +525,19 @@ def _short(rev: str) -> str:
     """A commit id shortened as git shows it; any other label (a proposal, a time the
     person gave, "now") whole, since a cut label names something else."""
     return rev[:10] if re.fullmatch(r"[0-9a-f]{11,64}", rev) else rev
+
+
+def _undone(history: FolderHistory, rev: str | None) -> dict[str, bytes | None]:
+    """What brings the folder back to entry ``rev`` (None: to before its first entry, no
+    memory at all): memory name -> its bytes then (None: delete it)."""
+    wanted = {} if rev is None else history.files_at(rev)
+    head = history.head_rev() or rev
+    now = {} if head is None else history.files_at(head)
+    return {
+        name: wanted.get(name)
+        for name in sorted(set(wanted) | set(now))
+        if wanted.get(name) != now.get(name)
+    }
 
 
 def _combine(entries: Iterable[Entry]) -> list[Entry]:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 MAX_LINES_PER_HIT = 3
+MAX_RESULTS = 100  # the most hits one answer shows (the command line's and the agent's limit)
 MAX_LINE_CHARS = 120
 MARK_START, MARK_END = "\x01", "\x02"  # around each matched word, in the index's answers
 _MARKERS = re.compile("([\x01\x02])")
@@ -217,14 +218,16 @@ def name_marks(name: str, marked_words: str) -> Spans:
     return tuple(spans)
 
 
-def format_hits(hits: list[SearchHit], query: str) -> str:
+def format_hits(hits: list[SearchHit], query: str, more_option: str = "") -> str:
     """Hits as compact text for an agent or a terminal (ten hits stay well under 2,000
     tokens: three lines of at most 120 characters each). Each hit shows why it matched,
     not its score: the score only orders this query's hits (it is scaled to the best one,
-    so the last of a list can read 0), and says nothing across queries."""
+    so the last of a list can read 0), and says nothing across queries. ``more_option``
+    is the option that asks for more results where the answer is read (the command
+    line's ``--max-results``); without it the note says to ask for more."""
     if not query.strip():
         return "Nothing was searched: the query is empty; give the words to look for."
-    notes = answer_notes(hits)
+    notes = answer_notes(hits, more_option)
     renamed: tuple[Renamed, ...] = getattr(hits, "renamed", ())
     not_held = _not_traced(hits, renamed)
     unheld = "No memory holds " + ", ".join(_preview(term, 40) for term in not_held)
@@ -318,15 +321,18 @@ def _asked_for_nothing(hits: list[SearchHit]) -> list[str]:
     return out
 
 
-def answer_notes(hits: list[SearchHit]) -> list[str]:
-    """What an answer says after its hits: the hits as strong that the limit left out,
-    the weaker ones left out, and that meaning is not in the ranking yet (``hits`` being
-    search.index's SearchResults)."""
+def answer_notes(hits: list[SearchHit], more_option: str = "") -> list[str]:
+    """What an answer says after its hits: the hits as strong that the limit left out
+    (and the ``more_option`` that shows them), the weaker ones left out, and that meaning
+    is not in the ranking yet (``hits`` being search.index's SearchResults)."""
     notes = []
     more = getattr(hits, "more", 0)
     if more:
         many = "match was" if more == 1 else "matches were"
-        notes.append(f"({more} more {many} as strong as these: ask for more results to see them.)")
+        ask = "ask for more results"
+        if more_option:
+            ask = f"give {more_option} {min(len(hits) + more, MAX_RESULTS)}"
+        notes.append(f"({more} more {many} as strong as these: {ask} to see them.)")
     left_out = getattr(hits, "left_out", 0)
     if left_out:
         weaker = "weaker match was" if left_out == 1 else "weaker matches were"

@@ -7,10 +7,12 @@ What is indexed of a memory (its name as words, its headings) is read the same w
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from serena_memory.core import names as N
 from serena_memory.core.errors import MemoryStoreError
+from serena_memory.core.filler_words import FILLER
 from serena_memory.core.references import REFERENCE_PATTERN
 
 SCOPES = ("all", "project", "global")
@@ -19,22 +21,12 @@ MAX_RESULTS_LIMIT = 100
 MAX_QUERY_CHARS = 4_000  # longer text is cut: it is a question, not a document
 MAX_QUERY_WORDS = 32
 
-# Words that carry the asking, not the subject ("can", "should", "like", question words,
-# and the particles and negations "up", "down", "out", "off", "no", "not"): on the words
-# side they only pull up whatever memory is wordiest, so they are dropped unless nothing
-# else is left; the meaning side drops them too (meaning_text).
-_STOPWORDS_TEXT = """
-a about above after again against all also am an and any are as at be because been before
-being below between both but by can cannot could did do does doing done down during each
-else ever every few for from further get gets getting got had has have having he her here
-hers how however i if in into is it its itself just let like likes may me might more most
-must my myself need needs no nor not now of off on once only or other our ours out over own
-please possible really same shall she should so some such tell than that the their theirs
-them then there these they thing things this those through to too under until up upon us
-very want wants was way ways we were what whatever when where whether which while who whom
-whose why will with within without would yes yet you your yours
-"""
-_STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
+# Words that carry the asking, not the subject, in English and German (core/filler_words.py:
+# "can", "should", question words, particles and negations; "der", "und", "ist", "nicht"): on
+# the words side they only pull up whatever memory is wordiest, so they are dropped unless
+# nothing else is left; the meaning side drops them too (meaning_text). One written in
+# capitals is an acronym and kept ("MIT license", "ES modules").
+_STOPWORDS = FILLER
 _WORD = re.compile(r"[^\W_]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _NAME_SEPARATORS = re.compile(r"[/_\-.\s]+")
@@ -94,24 +86,22 @@ def parse_query(query: str) -> ParsedQuery:
         target = match.group(1).strip("/")
         if target and target not in references:
             references.append(target)
-    words: list[str] = []
-    sequence: list[str] = []
-    seen: set[str] = set()
-    for raw in _WORD.findall(REFERENCE_PATTERN.sub(" ", text)):
-        if len(sequence) < MAX_QUERY_WORDS:
-            sequence.append(raw.lower())  # as a text holds it: "HttpOnly" is "httponly"
-        # the word as written, and its parts ("http", "only": how names are indexed)
-        for word in dict.fromkeys([raw.lower(), *_CAMEL.sub(" ", raw).lower().split()]):
-            if word not in seen:
-                seen.add(word)
-                words.append(word)
-    for ref in references:  # a referenced name's words also rank its neighbours
-        for word in name_words(ref).lower().split():
-            if word not in seen:
-                seen.add(word)
-                words.append(word)
-    content = [w for w in words if w not in _STOPWORDS]
+    raws = _WORD.findall(REFERENCE_PATTERN.sub(" ", text))
+    words = list(dict.fromkeys(_words_of(raws, references)))
+    sequence = [raw.lower() for raw in raws[:MAX_QUERY_WORDS]]  # "HttpOnly" is "httponly"
+    acronyms = {raw.lower() for raw in raws if len(raw) > 1 and raw.isupper()}
+    content = [w for w in words if w not in _STOPWORDS or w in acronyms]
     return ParsedQuery((content or words)[:MAX_QUERY_WORDS], references, sequence, exact)
+
+
+def _words_of(raws: list[str], references: list[str]) -> Iterator[str]:
+    """The query's words: each as written and its parts ("http", "only": how names are
+    indexed), then the words of the names it references (they rank their neighbours)."""
+    for raw in raws:
+        yield raw.lower()
+        yield from _CAMEL.sub(" ", raw).lower().split()
+    for ref in references:
+        yield from name_words(ref).lower().split()
 
 
 # -- exact terms --------------------------------------------------------------------------------
@@ -221,7 +211,7 @@ def meaning_text(query: str) -> str:
     model would average in as noise (on the labeled queries' tuning half, MRR@10 of
     meaning alone 0.76 -> 0.82, and 0.83 once the particles and negations are left out)."""
     words = _WORD.findall(query[:MAX_QUERY_CHARS])
-    content = [word for word in words if word.lower() not in _STOPWORDS]
+    content = [w for w in words if w.lower() not in _STOPWORDS or (len(w) > 1 and w.isupper())]
     return " ".join(content) if content else query[:MAX_QUERY_CHARS]
 
 

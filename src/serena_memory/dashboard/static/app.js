@@ -1042,8 +1042,8 @@
     const body = [];
     if (resultNotice) body.push(resultNotice);
     const summary = report.clean
-      ? noticeBox("ok", `No integrity problems found in ${counted(report.scanned, "memory", "memories")}.`)
-      : el("p", { class: "muted", id: "check-summary", text: `${counted(report.scanned, "memory", "memories")} checked.` });
+      ? noticeBox("ok", `No integrity problems found (${report.checked}).`)
+      : el("p", { class: "muted", id: "check-summary", text: `${report.checked}.` });
     body.push(summary);
 
     body.push(reportSection("Stale references", "stale", "stale", sections.stale, (stale) => el("li", {},

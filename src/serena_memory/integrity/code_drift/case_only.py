@@ -24,16 +24,35 @@ def in_other_case(
         return None
     if m.target.endswith("/") != cased.endswith("/"):
         cased = cased.rstrip("/") + ("/" if m.target.endswith("/") else "")
+    return moved_finding(memory, m, m.target, cased, None, read_only, None, note=CASE_ONLY)
+
+
+def moved_finding(
+    memory: str,
+    m: Mention,
+    target: str,
+    new: str,
+    commit: str | None,
+    read_only: bool,
+    new_mention: str | None,
+    form: str = "",
+    note: str = "",
+) -> CodeFinding:
+    """The finding of a mention whose file went from ``target`` to ``new``: as git saw it
+    (``commit``), or, with ``note``, as the project spells it (a case-only change)."""
     return CodeFinding(
         memory,
         m.line,
         m.text,
         PATH,
         MOVED,
-        m.target,
-        new_path=cased,
-        note=CASE_ONLY,
+        target,
+        new_path=new,
+        commit=commit,
+        note=note,
         read_only=read_only,
+        new_mention=new_mention,
+        form=form,
     )
 
 

@@ -16,8 +16,12 @@ import re
 from dataclasses import replace
 
 from serena_memory.integrity.code_drift.aliases import Aliases, expand, project_aliases
-from serena_memory.integrity.code_drift.case_only import in_other_case, unknown_in_other_case
-from serena_memory.integrity.code_drift.code_report import CHANGED, MISSING, MOVED, CodeFinding
+from serena_memory.integrity.code_drift.case_only import (
+    in_other_case,
+    moved_finding,
+    unknown_in_other_case,
+)
+from serena_memory.integrity.code_drift.code_report import CHANGED, MISSING, CodeFinding
 from serena_memory.integrity.code_drift.drawn_then import placed_then
 from serena_memory.integrity.code_drift.examples import stands_for_any_project
 from serena_memory.integrity.code_drift.extensions import stem_candidates
@@ -154,9 +158,9 @@ class PathChecks:
             if m.target.endswith("/") and not new.endswith("/"):
                 new += "/"
             new_mention = within_same_folder(m.text, m.target, old, new)
-            return _moved(memory, m, m.target, new, commit, read_only, new_mention)
+            return moved_finding(memory, m, m.target, new, commit, read_only, new_mention)
         if not went and not m.target.endswith("/") and (found := self._rewritten(m.target, when)):
-            return _moved(memory, m, m.target, found[0], found[1], read_only, None)
+            return moved_finding(memory, m, m.target, found[0], found[1], read_only, None)
         note = missing_note(self.past, m.target, candidates, went, when)
         return CodeFinding(
             memory, m.line, m.text, PATH, MISSING, m.target, note=note, read_only=read_only
@@ -249,7 +253,7 @@ class PathChecks:
         went = moved_folder(self.past, self.files, folder.rstrip("/"), when)
         if len(went) == 1:
             ((new, (_old, commit)),) = went.items()
-            return _moved(memory, m, folder, new, commit, read_only, None, GLOB)
+            return moved_finding(memory, m, folder, new, commit, read_only, None, GLOB)
         note = missing_note(self.past, folder, [folder.rstrip("/")], {}, when)
         return CodeFinding(
             memory, m.line, m.text, PATH, MISSING, folder, note=note, read_only=read_only, form=GLOB
@@ -283,7 +287,9 @@ class PathChecks:
                 if len(went) == 1:
                     ((new, (old, commit)),) = went.items()
                     new_mention = rewritten(m.text, m.form, prefix, old, new)
-                    return _moved(memory, m, old, new, commit, read_only, new_mention, m.form)
+                    return moved_finding(
+                        memory, m, old, new, commit, read_only, new_mention, m.form
+                    )
                 if went or known(self.past, candidates, file):
                     note = missing_note(self.past, file, candidates, went, when)
                     return CodeFinding(
@@ -499,7 +505,7 @@ class PathChecks:
         old, commit = moved
         form = m.form if m.form in (RELATIVE, "") else ""
         new_mention = rewritten(m.text, form, m.target, old, resolved) if form else None
-        return _moved(memory, m, m.target, resolved, commit, ro, new_mention, form)
+        return moved_finding(memory, m, m.target, resolved, commit, ro, new_mention, form)
 
     def _plain_missing(self, memory: str, m: Mention, read_only: bool) -> CodeFinding:
         """A path that names no file now nor in git's history."""
@@ -541,29 +547,3 @@ def _leaves_out(folder: str, parts: list[str]) -> bool:
     if not all(p in rest for p in parts[1:]):
         return False
     return have[at : at + len(parts)] != parts
-
-
-def _moved(
-    memory: str,
-    m: Mention,
-    target: str,
-    new: str,
-    commit: str,
-    read_only: bool,
-    new_mention: str | None,
-    form: str = "",
-) -> CodeFinding:
-    """The finding of a mention whose file git saw go from ``target`` to ``new``."""
-    return CodeFinding(
-        memory,
-        m.line,
-        m.text,
-        PATH,
-        MOVED,
-        target,
-        new_path=new,
-        commit=commit,
-        read_only=read_only,
-        new_mention=new_mention,
-        form=form,
-    )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from serena_memory.core.filler_words import FILLER
 from serena_memory.integrity.duplicates.slots import OPPOSITES, Unit, kind, nearby
 
 _DIGIT = re.compile(r"\d")
@@ -82,7 +83,7 @@ def restated(a: Unit, b: Unit, value_a: str, value_b: str) -> bool:
     if reason is None or reason not in _REWORDED:
         return reason is None
     if _bare_count(value_a) or _bare_count(value_b):
-        near = any(side > 0 for side, _w in pair.near)  # what is counted, said after it
+        near = any(side > 0 and _counted(w) for side, w in pair.near)  # said after it
     else:
         near = bool(nearby(a, value_a) & nearby(b, value_b))
     if _another_differs(pair) or not near:
@@ -91,6 +92,13 @@ def restated(a: Unit, b: Unit, value_a: str, value_b: str) -> bool:
     shared = {w for w in smaller & larger if len(w) > 3}  # `one`, `per`: no subject
     whole = bool(shared) and shared == smaller and pair.sort[0] in (*_QUANTITIES, "url")
     return len(shared) >= 2 or whole
+
+
+def _counted(word: str | None) -> bool:
+    """Whether the word after a bare count may be what it counts (`3 workers`): not a
+    filler word (`V = 0 must be avoided`, `Beispiel 1789 muss ablesbar sein`: a verb after
+    two numbers of two sentences ties nothing)."""
+    return word is not None and word not in FILLER
 
 
 def _prose_words(unit: Unit) -> set[str]:

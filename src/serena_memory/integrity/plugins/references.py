@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from serena_memory.core.display import counted
 from serena_memory.integrity.plugins.base import MEMORIES, Check, CheckOptions, CheckRun, Joined
+from serena_memory.integrity.references.check_report_text import checked_count
 
 if TYPE_CHECKING:
     from serena_memory.integrity.plugins.base import Findings
@@ -60,7 +60,6 @@ class References(Check):
             if found_after:
                 return ""
             if quiet:
-                checked = counted(report.scanned, "memory", "memories")
-                return f"References: no problems found ({checked} checked).\n"
+                return f"References: no problems found ({checked_count(report)}).\n"
             return report.to_text(tuple(j.words for j in joined))
         return report.to_text() + ("\n" if found_after else "")

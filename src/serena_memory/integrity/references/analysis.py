@@ -260,6 +260,8 @@ class IntegrityAnalyzer:
         report.skipped = list(self.skipped)
         sources = self.scanned_sources()
         report.scanned = len(sources)
+        skipped = {*sources, *self.unreadable}
+        report.not_scanned = [n for n in self.sources if n not in skipped]
         for source in sources:
             stale, bare, near = self.findings(source, include_unmarked, fuzzy)
             report.stale.extend(stale)

@@ -476,6 +476,7 @@ def _fill_report(
         if refs is not None:
             all_refs[name] = refs
         if name in MAINTENANCE_NAMES or not scanned:
+            report.not_scanned.append(name)
             continue
         sources.append(name)
         add(name, found, name in read_only)

@@ -111,6 +111,9 @@ class CheckReport:
     entry_point_exists: bool = True
     ignored_references: list[IgnoredReference] | None = None
     scanned: int = 0
+    # memories `list` shows that were not scanned: memory_maintenance (it holds examples)
+    # and empty ones, so that the count the report tells agrees with the listing's
+    not_scanned: list[str] = field(default_factory=list)
     unreadable: list[str] = field(default_factory=list)
     # files that look like memories but were not read (broken or outside links, not regular
     # files, over the size limit), each with its reason
@@ -160,6 +163,8 @@ class CheckReport:
     def _others_dict(self) -> dict[str, Any]:
         """The parts of the JSON form present only when something is in them."""
         data: dict[str, Any] = {}
+        if self.not_scanned:
+            data["not_scanned"] = list(self.not_scanned)
         if self.unreadable:
             data["unreadable"] = list(self.unreadable)
         if self.skipped:

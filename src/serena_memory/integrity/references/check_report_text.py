@@ -20,14 +20,30 @@ def report_text(report: CheckReport, also_checked: tuple[str, ...] = ()) -> str:
     if report.is_clean():
         what = "references" if not report.include_unmarked else "references and mentions"
         what = ", ".join((what, *also_checked))
-        scanned = counted(report.scanned, "memory", "memories")
-        return f"No integrity problems found ({scanned}, {what} checked).\n"
+        return f"No integrity problems found ({checked_count(report, f', {what} checked')}).\n"
     out: list[str] = []
     for section in SECTIONS:
         out.extend(section(report))
     while out and out[-1] == "":
         out.pop()
     return "\n".join(out) + "\n"
+
+
+def checked_count(report: CheckReport, checked: str = " checked") -> str:
+    """How many memories were checked, out of those `list` shows when some were not, and
+    why those were not: "3 of 5 memories checked; left out: memory_maintenance (it
+    holds examples), 1 empty memory"."""
+    from serena_memory.integrity.listing import MAINTENANCE_NAMES
+
+    if not report.not_scanned:
+        return counted(report.scanned, "memory", "memories") + checked
+    listed = report.scanned + len(report.not_scanned)
+    examples = [n for n in report.not_scanned if n in MAINTENANCE_NAMES]
+    why = [f"{name} (it holds examples)" for name in examples]
+    empty = len(report.not_scanned) - len(examples)
+    if empty:
+        why.append(counted(empty, "empty memory", "empty memories"))
+    return f"{report.scanned} of {listed} memories{checked}; left out: {', '.join(why)}"
 
 
 def _read_only(flag: bool) -> str:

@@ -69,6 +69,7 @@ def parallel_check(
         merged.bare_low += report.bare_low
         merged.near_misses += report.near_misses
         merged.scanned += report.scanned
+        merged.not_scanned += report.not_scanned
         merged.unreadable = sorted(merged.unreadable + report.unreadable)
         merged.skipped += report.skipped
     merged.skipped = sorted(listing.skipped + merged.skipped, key=lambda s: s.path)

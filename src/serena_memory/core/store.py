@@ -136,15 +136,9 @@ class MemoryStore:
     # -- the configuration, once per operation -----------------------------------------------
     @property
     def settings(self) -> Settings:
-        """The open operation's snapshot (loaded once per operation); outside an operation,
+        """The open operation's settings (loaded once per operation); outside an operation,
         re-read on every use (cached by file stamp), so edits to the YAML apply at once."""
-        layout = self.layout
-        return operation.once(
-            ("settings", layout.project_root, layout.home),
-            load_settings,
-            layout.project_root,
-            layout.home,
-        )
+        return self.snapshot().settings
 
     @property
     def sync_config(self) -> SyncConfig:
@@ -152,8 +146,15 @@ class MemoryStore:
         return operation.once(("sync", self.layout.home), load_sync_config, self.layout.home)
 
     def snapshot(self) -> Snapshot:
-        """The settings of one operation, with the access rules and scopes under them."""
-        settings, sync = self.settings, self.sync_config
+        """The settings of one operation, with the access rules and scopes under them: taken
+        once per open operation however many layers ask (outside one, at each ask)."""
+        layout = self.layout
+        key = (layout.project_root, layout.home, self.context, self._protect_read_only)
+        return operation.once(("snapshot", *key, self._global_writes_floor), self._snapshot)
+
+    def _snapshot(self) -> Snapshot:
+        settings = load_settings(self.layout.project_root, self.layout.home)
+        sync = settings.global_config.sync  # read with the settings, from the same file
         return Snapshot(settings, self.access(settings, sync), self.layout.scopes(settings), sync)
 
     def access(

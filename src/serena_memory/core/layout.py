@@ -173,6 +173,7 @@ class Layout:
         create: Iterable[str] = (),
         listed: Iterable[str] = (),
         real_folders: Iterable[Path] = (),
+        project_folder: Path | None = None,
     ) -> Folders:
         """The real folders a change to ``names`` locks (every one checked by the path gate:
         a `.serena` linked outside the project is refused here, before a folder is created
@@ -183,14 +184,15 @@ class Layout:
         memory lives in, so that two projects reaching a shared topic folder through
         different links hold the same lock. The folders of the memories in ``create`` are
         made first, so a new memory's folder is locked too; ``listed`` are names from a
-        listing or a journal (whose folders are locked where the gate allows them).
+        listing or a journal (whose folders are locked where the gate allows them);
+        ``project_folder``: the project's real memories folder, when the caller has it.
         """
         names = list(names)
         project, global_ = scopes
         roots: dict[paths.Scope, Path] = {}  # each scope's real memories folder, resolved once
         named_global = {N.is_global(n) for n in names}  # {False}: project memories only
         if all_scopes or False in named_global:
-            roots[project] = self.real_folder(project)
+            roots[project] = project_folder or self.real_folder(project)
         if True in named_global:
             roots[global_] = self.real_folder(global_)
         elif all_scopes:

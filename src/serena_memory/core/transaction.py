@@ -95,9 +95,17 @@ def transaction(
     """Hold the locks for changing ``names`` (see :meth:`Layout.lock_folders`), after
     finishing a rename a crash interrupted; ``existing_only``: a look that changes
     nothing makes no memories folder."""
-    recovery.recover(scopes, strict=True)
+    # the project's real memories folder, resolved once for the change: where a rename's
+    # journal is, and the lock every change in the project holds
+    journal = recovery.journal_path(scopes)
+    recovery.recover(scopes, strict=True, at=journal)
     folders = layout.lock_folders(
-        names, scopes, all_scopes=all_scopes, create=create, real_folders=real_folders
+        names,
+        scopes,
+        all_scopes=all_scopes,
+        create=create,
+        real_folders=real_folders,
+        project_folder=None if journal is None else journal.parent,
     )
     if existing_only:
         folders = [f for f in folders if f.is_dir()]
@@ -106,7 +114,7 @@ def transaction(
         with locked(folders):
             # a rename killed between that recovery and these locks left a journal:
             # finish it here (its digests keep it from overwriting anything changed since)
-            recovery.recover_locked(scopes)
+            recovery.recover_locked(scopes, at=journal)
             try:
                 yield change
             finally:

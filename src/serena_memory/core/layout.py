@@ -131,10 +131,12 @@ class Layout:
         scope, parts = self.locate(name, scopes, listed=listed)
         return Path(self.resolve(scope, parts, f"memory '{name}'"))
 
-    def target(self, name: str, scopes: Scopes) -> tuple[Path, tuple[str, ...]]:
+    def target(
+        self, name: str, scopes: Scopes, *, listed: bool = False
+    ) -> tuple[Path, tuple[str, ...]]:
         """The real file behind a name (as :meth:`real_path_of`) and the real folders it
         may lie in (as :meth:`allowed`): what a write asks of the gate, in one call."""
-        scope, parts = self.locate(name, scopes)
+        scope, parts = self.locate(name, scopes, listed=listed)
         return Path(self.resolve(scope, parts, f"memory '{name}'")), scope.allowed
 
     def entry_path(self, name: str, scopes: Scopes) -> Path:

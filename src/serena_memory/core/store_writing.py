@@ -70,7 +70,8 @@ class Writer:
         data = gate_text(
             self.store, name, content, snap.settings, max_chars=max_chars, allow_secret=allow_secret
         )
-        path = self.layout.real_path_of(name, snap.scopes, listed=True)  # normalized: checked
+        target = self.layout.target(name, snap.scopes, listed=True)  # normalized: checked
+        path = target[0]
         new = not path.exists()
         if new:
             N.check_portable(name)  # before its folder is made
@@ -82,7 +83,7 @@ class Writer:
                 N.check_portable(name)
             refuse_folder(name, path)
             kept = content if created else self._kept(name, snap, content)
-            tx.put(name, data if kept is content else encode_memory(name, kept))
+            tx.put(name, data if kept is content else encode_memory(name, kept), target)
         return WriteResult(name, created, len(content), self._note(content, kept))
 
     def delete(self, name: str, expected_version: str | None = None) -> str:

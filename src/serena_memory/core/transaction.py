@@ -24,6 +24,8 @@ from serena_memory.core.recovery import Recovery
 
 Begin = Callable[[str, Sequence[str], bool], ChangeRecord]
 """Opens a history entry: (summary, names, all scopes) -> the record (core/changes.py)."""
+Target = tuple[Path, tuple[str, ...]]
+"""A memory's real file and the real folders it may lie in (:meth:`Layout.target`)."""
 
 
 class Transaction:
@@ -35,6 +37,9 @@ class Transaction:
         self.scopes = scopes
         self._begin = begin
         self.entry: ChangeRecord | None = None
+        # whether a rename a crash interrupted was finished on the way in (it moved files:
+        # a path resolved before the change began may lead elsewhere now)
+        self.replayed = False
 
     def record(self, summary: str, *names: str, all_scopes: bool = False) -> ChangeRecord:
         """Open the change's history entry (outside changes are committed first); nothing
@@ -51,11 +56,15 @@ class Transaction:
         """The real file behind ``name``, through the path gate."""
         return self.layout.real_path_of(name, self.scopes)
 
-    def put(self, name: str, data: bytes) -> None:
+    def put(self, name: str, data: bytes, target: Target | None = None) -> None:
         """Replace (or create) the memory ``name`` with ``data``, whole, in place; never
-        larger than a memory may be (callers check before they build the text)."""
+        larger than a memory may be (callers check before they build the text).
+        ``target``: its :meth:`Layout.target` under this change's scopes, taken before the
+        change began: not asked of the gate again, unless a finished rename moved files."""
         paths.refuse_oversized(f"memory '{name}'", len(data))
-        path, allowed = self.layout.target(name, self.scopes)
+        if target is None or self.replayed:
+            target = self.layout.target(name, self.scopes)
+        path, allowed = target
         atomic_write(path, data, allowed)
         self.touched(name)
 
@@ -98,7 +107,7 @@ def transaction(
     # the project's real memories folder, resolved once for the change: where a rename's
     # journal is, and the lock every change in the project holds
     journal = recovery.journal_path(scopes)
-    recovery.recover(scopes, strict=True, at=journal)
+    replayed = recovery.recover(scopes, strict=True, at=journal)
     folders = layout.lock_folders(
         names,
         scopes,
@@ -114,7 +123,7 @@ def transaction(
         with locked(folders):
             # a rename killed between that recovery and these locks left a journal:
             # finish it here (its digests keep it from overwriting anything changed since)
-            recovery.recover_locked(scopes, at=journal)
+            change.replayed = recovery.recover_locked(scopes, at=journal) or replayed
             try:
                 yield change
             finally:

@@ -189,10 +189,11 @@ class Layout:
         listing or a journal (whose folders are locked where the gate allows them);
         ``project_folder``: the project's real memories folder, when the caller has it.
         """
-        names = list(names)
+        names, create = list(names), list(create)
         project, global_ = scopes
+        located = {n: self.locate(n, scopes) for n in dict.fromkeys((*create, *names))}  # once
         roots: dict[paths.Scope, Path] = {}  # each scope's real memories folder, resolved once
-        named_global = {N.is_global(n) for n in names}  # {False}: project memories only
+        named_global = {located[n][0] is global_ for n in names}  # {False}: project ones only
         if all_scopes or False in named_global:
             roots[project] = project_folder or self.real_folder(project)
         if True in named_global:
@@ -201,8 +202,6 @@ class Layout:
             real_global = self.real_folder(global_)
             if real_global.is_dir():
                 roots[global_] = real_global
-        create = list(create)
-        located = {n: self.locate(n, scopes) for n in dict.fromkeys((*create, *names))}  # once
         for name in create:
             scope, parts = located[name]
             ensure_folder(Path(self.resolve(scope, parts, f"memory '{name}'")).parent)

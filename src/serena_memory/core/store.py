@@ -319,7 +319,9 @@ class MemoryStore:
         entry recorded for whoever acts here: the transaction itself, handed the store's
         way of opening an entry."""
 
-        def begin(summary: str, touched: Sequence[str], every_scope: bool) -> ChangeRecord:
+        def begin(
+            summary: str, touched: Sequence[str], every_scope: bool, project: Path | None
+        ) -> ChangeRecord:
             return self._recorder.begin(
                 self,
                 summary,
@@ -327,6 +329,7 @@ class MemoryStore:
                 all_scopes=every_scope,
                 snapshot=snap,
                 provenance=acting_provenance() or self.provenance,
+                project_folder=project,
             )
 
         return transaction(

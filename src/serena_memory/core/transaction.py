@@ -22,8 +22,9 @@ from serena_memory.core.files import atomic_write, locked, remove_file
 from serena_memory.core.layout import Layout, Scopes
 from serena_memory.core.recovery import Recovery
 
-Begin = Callable[[str, Sequence[str], bool], ChangeRecord]
-"""Opens a history entry: (summary, names, all scopes) -> the record (core/changes.py)."""
+Begin = Callable[[str, Sequence[str], bool, Path | None], ChangeRecord]
+"""Opens a history entry: (summary, names, all scopes, the project's real memories folder
+when the change resolved it) -> the record (core/changes.py)."""
 Target = tuple[Path, tuple[str, ...]]
 """A memory's real file and the real folders it may lie in (:meth:`Layout.target`)."""
 
@@ -31,12 +32,20 @@ Target = tuple[Path, tuple[str, ...]]
 class Transaction:
     """The change in progress: its scopes, its history entry, its writes."""
 
-    def __init__(self, layout: Layout, recovery: Recovery, scopes: Scopes, begin: Begin) -> None:
+    def __init__(
+        self,
+        layout: Layout,
+        recovery: Recovery,
+        scopes: Scopes,
+        begin: Begin,
+        project_folder: Path | None = None,
+    ) -> None:
         self.layout = layout
         self.recovery = recovery
         self.scopes = scopes
         self._begin = begin
         self.entry: ChangeRecord | None = None
+        self.project_folder = project_folder  # resolved as the change began (None: refused)
         # whether a rename a crash interrupted was finished on the way in (it moved files:
         # a path resolved before the change began may lead elsewhere now)
         self.replayed = False
@@ -44,7 +53,7 @@ class Transaction:
     def record(self, summary: str, *names: str, all_scopes: bool = False) -> ChangeRecord:
         """Open the change's history entry (outside changes are committed first); nothing
         is recorded when ``memory_history: false``."""
-        self.entry = self._begin(summary, names, all_scopes)
+        self.entry = self._begin(summary, names, all_scopes, self.project_folder)
         return self.entry
 
     def touched(self, *names: str) -> None:
@@ -108,17 +117,18 @@ def transaction(
     # journal is, and the lock every change in the project holds
     journal = recovery.journal_path(scopes)
     replayed = recovery.recover(scopes, strict=True, at=journal)
+    project_folder = None if journal is None else journal.parent
     folders = layout.lock_folders(
         names,
         scopes,
         all_scopes=all_scopes,
         create=create,
         real_folders=real_folders,
-        project_folder=None if journal is None else journal.parent,
+        project_folder=project_folder,
     )
     if existing_only:
         folders = [f for f in folders if f.is_dir()]
-    change = Transaction(layout, recovery, scopes, begin)
+    change = Transaction(layout, recovery, scopes, begin, project_folder)
     try:
         with locked(folders):
             # a rename killed between that recovery and these locks left a journal:

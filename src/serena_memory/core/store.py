@@ -171,26 +171,11 @@ class MemoryStore:
             self.layout.path_of,
         )
 
-    # -- names, the path gate and the gates of a change --------------------------------------
+    # -- names and the path gate -------------------------------------------------------------
     def real_path_of(self, name: str, *, listed: bool = False) -> Path:
         """The real file behind a name, every symlink on the way checked by the path gate
         (:class:`OutsidePathError` when one leads outside the allowed folders)."""
         return self.layout.real_path_of(name, self.layout.scopes(self.settings), listed=listed)
-
-    def refuse_secrets(
-        self,
-        texts: dict[str, str | bytes | None],
-        allow_secret: bool = False,
-        verb: str = "written",
-    ) -> None:
-        """The secret gate (core/secrets.py) on text about to be written; a person may
-        override it (``allow_secret``), the agent never. ``verb`` is what the refusal says
-        did not happen (``changed`` for an edit, ``renamed``)."""
-        if allow_secret and self.context is Context.HUMAN:
-            return
-        from serena_memory.core import secrets  # only writes need the gate; reads start quicker
-
-        secrets.check_all(texts, person=self.context is Context.HUMAN, verb=verb)
 
     # -- listing and reading (core/store_reading.py) -----------------------------------------
     def scan(

@@ -193,14 +193,14 @@ class _Reach:
 
     @classmethod
     def of(cls, mine: Print, parsed: Parsed) -> _Reach:
-        statements = mine.statements
+        statements, words = mine.statements, set(mine.words)
         return cls(
             set(mine.lines),
-            [[w for w in words.split() if "not" not in w] for _n, words in parsed.content],
+            [[w for w in said.split() if "not" not in w] for _n, said in parsed.content],
             {k[0]: k[2] for k in statements if k[1] < SLOT_MARK},
             {k[0]: k[2] for k in statements if k[1] >= SLOT_MARK},
-            set(mine.words),
-            len(set(mine.words)) >= MIN_RESTATED_WORDS,
+            words,
+            len(words) >= MIN_RESTATED_WORDS,
         )
 
     def anything(self) -> bool:

@@ -72,9 +72,16 @@ class History:
         all_scopes: bool,
         snapshot: Snapshot,
         provenance: Provenance,
+        project_folder: Path | None = None,
     ) -> ChangeRecord:
         return _recorder().begin(
-            store, summary, names, all_scopes=all_scopes, snapshot=snapshot, provenance=provenance
+            store,
+            summary,
+            names,
+            all_scopes=all_scopes,
+            snapshot=snapshot,
+            provenance=provenance,
+            project_folder=project_folder,
         )
 
     def history(self, store: MemoryStore) -> ChangeHistory:

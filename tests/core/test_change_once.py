@@ -29,14 +29,14 @@ def test_a_change_reads_the_sync_settings_once(
     store: MemoryStore, serena_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The team's topic decides both who may write a memory and which history skips it:
-    one change reads it once, from its snapshot, for both."""
+    one change reads it once, with the rest of its snapshot's settings, for both."""
     write_config(
         serena_home / "serena_config.yml",
         "memory_sync_team_remote: /nowhere/team.git\nmemory_sync_team_topic: team\n",
     )
     store.write("fact", "v1\n")
     loads = _counting(
-        monkeypatch, "serena_memory.core.store.load_sync_config", config.load_sync_config
+        monkeypatch, "serena_memory.core.config.load_global_config", config.load_global_config
     )
     store.write("fact", "v2\n")
     assert len(loads) == 1

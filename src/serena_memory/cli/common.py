@@ -146,7 +146,10 @@ def open_store(
     command = click.get_current_context(silent=True)
     action = command.info_name if command is not None else ""
     store = build_store(
-        choice.root, context=Context.HUMAN, provenance=Provenance.os_user("cli", action or "")
+        choice.root,
+        home=home,
+        context=Context.HUMAN,
+        provenance=Provenance.os_user("cli", action or ""),
     )
     if command is not None:  # an interrupted rename finished on the way: say so at the end
         command.call_on_close(lambda: _tell(store))

@@ -219,9 +219,11 @@ class ChangeRecorder(Protocol):
         all_scopes: bool,
         snapshot: Snapshot,
         provenance: Provenance,
+        project_folder: Path | None = None,
     ) -> ChangeRecord:
         """Start recording one operation on ``names``, with the folder locks held, under
-        the change's ``snapshot`` of the settings (the recorder reads none of its own)."""
+        the change's ``snapshot`` of the settings (the recorder reads none of its own);
+        ``project_folder``: the project's real memories folder, when the change has it."""
         ...
 
     def history(self, store: MemoryStore) -> ChangeHistory: ...
@@ -251,6 +253,7 @@ class NoHistory:
         all_scopes: bool,
         snapshot: Snapshot,
         provenance: Provenance,
+        project_folder: Path | None = None,
     ) -> ChangeRecord:
         return _NoRecord()
 

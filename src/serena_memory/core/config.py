@@ -68,6 +68,34 @@ def _first_full_match(patterns: tuple[tuple[str, OutsidePattern], ...], name: st
     return None
 
 
+# -- sync (sync/) -----------------------------------------------------------------------------
+SYNC_MODES: tuple[str, ...] = typing.get_args(schema.SyncMode)
+
+
+class SyncConfig(NamedTuple):
+    """Where memories are synced to. Read from the global configuration only: a project's
+    own file is untrusted (a cloned repository's), and a key in it could otherwise point
+    our sync at a stranger's URL and make us push the person's memories there."""
+
+    remote: str | None = None  # the global memories folder's remote
+    project_remotes: dict[str, str] = {}  # the real path of a project -> its remote
+    mode: str = "manual"  # "auto": pull when a server starts, push after writes
+    team_remote: str | None = None  # pulled only, into global/<team_topic>/
+    team_topic: str = "team"
+    team_writable: bool = False
+    path: Path | None = None
+
+    def team_prefix(self) -> str | None:
+        """``global/<topic>/`` when team memories are pulled and read-only, else None."""
+        if self.team_remote is None or self.team_writable:
+            return None
+        return f"global/{self.team_topic}/"
+
+    def team_topic_pulled(self) -> str | None:
+        """The topic under ``global/`` the team's memories are pulled into, if any."""
+        return None if self.team_remote is None else self.team_topic
+
+
 class GlobalConfig(NamedTuple):
     """The global file's settings as the code uses them (defaults: the declaration's)."""
 
@@ -84,6 +112,7 @@ class GlobalConfig(NamedTuple):
     memory_history_keep_days: int = DEFAULTS.memory_history_keep_days  # 0: keep every entry
     memory_agent_writes: str = DEFAULTS.memory_agent_writes
     path: Path | None = None
+    sync: SyncConfig = SyncConfig()  # from the same file, read once with the rest
 
 
 class ProjectConfig(NamedTuple):
@@ -266,6 +295,7 @@ def load_global_config(home: Path | None = None) -> GlobalConfig:
         memory_history_keep_days=read.memory_history_keep_days,
         memory_agent_writes=read.memory_agent_writes,
         path=path,
+        sync=_sync_config(read, path),
     )
 
 
@@ -410,38 +440,14 @@ def load_settings(project_root: Path | None, home: Path | None = None) -> Settin
     )
 
 
-# -- sync (sync/) -----------------------------------------------------------------------------
-SYNC_MODES: tuple[str, ...] = typing.get_args(schema.SyncMode)
-
-
-class SyncConfig(NamedTuple):
-    """Where memories are synced to. Read from the global configuration only: a project's
-    own file is untrusted (a cloned repository's), and a key in it could otherwise point
-    our sync at a stranger's URL and make us push the person's memories there."""
-
-    remote: str | None = None  # the global memories folder's remote
-    project_remotes: dict[str, str] = {}  # the real path of a project -> its remote
-    mode: str = "manual"  # "auto": pull when a server starts, push after writes
-    team_remote: str | None = None  # pulled only, into global/<team_topic>/
-    team_topic: str = "team"
-    team_writable: bool = False
-    path: Path | None = None
-
-    def team_prefix(self) -> str | None:
-        """``global/<topic>/`` when team memories are pulled and read-only, else None."""
-        if self.team_remote is None or self.team_writable:
-            return None
-        return f"global/{self.team_topic}/"
-
-    def team_topic_pulled(self) -> str | None:
-        """The topic under ``global/`` the team's memories are pulled into, if any."""
-        return None if self.team_remote is None else self.team_topic
-
-
 def load_sync_config(home: Path | None = None) -> SyncConfig:
     home = home or serena_home()
     path = home / GLOBAL_CONFIG_NAME
-    read = schema.checked(load_mapping(path, home=home), path, home)
+    return _sync_config(schema.checked(load_mapping(path, home=home), path, home), path)
+
+
+def _sync_config(read: Any, path: Path) -> SyncConfig:
+    """Where memories are synced to, as the global file at ``path`` says (``read``)."""
 
     def url(value: str | None) -> str | None:
         return None if value is None else value.strip()

@@ -131,10 +131,12 @@ class Layout:
         scope, parts = self.locate(name, scopes, listed=listed)
         return Path(self.resolve(scope, parts, f"memory '{name}'"))
 
-    def target(self, name: str, scopes: Scopes) -> tuple[Path, tuple[str, ...]]:
+    def target(
+        self, name: str, scopes: Scopes, *, listed: bool = False
+    ) -> tuple[Path, tuple[str, ...]]:
         """The real file behind a name (as :meth:`real_path_of`) and the real folders it
         may lie in (as :meth:`allowed`): what a write asks of the gate, in one call."""
-        scope, parts = self.locate(name, scopes)
+        scope, parts = self.locate(name, scopes, listed=listed)
         return Path(self.resolve(scope, parts, f"memory '{name}'")), scope.allowed
 
     def entry_path(self, name: str, scopes: Scopes) -> Path:
@@ -173,6 +175,7 @@ class Layout:
         create: Iterable[str] = (),
         listed: Iterable[str] = (),
         real_folders: Iterable[Path] = (),
+        project_folder: Path | None = None,
     ) -> Folders:
         """The real folders a change to ``names`` locks (every one checked by the path gate:
         a `.serena` linked outside the project is refused here, before a folder is created
@@ -183,22 +186,22 @@ class Layout:
         memory lives in, so that two projects reaching a shared topic folder through
         different links hold the same lock. The folders of the memories in ``create`` are
         made first, so a new memory's folder is locked too; ``listed`` are names from a
-        listing or a journal (whose folders are locked where the gate allows them).
+        listing or a journal (whose folders are locked where the gate allows them);
+        ``project_folder``: the project's real memories folder, when the caller has it.
         """
-        names = list(names)
+        names, create = list(names), list(create)
         project, global_ = scopes
+        located = {n: self.locate(n, scopes) for n in dict.fromkeys((*create, *names))}  # once
         roots: dict[paths.Scope, Path] = {}  # each scope's real memories folder, resolved once
-        named_global = {N.is_global(n) for n in names}  # {False}: project memories only
+        named_global = {located[n][0] is global_ for n in names}  # {False}: project ones only
         if all_scopes or False in named_global:
-            roots[project] = self.real_folder(project)
+            roots[project] = project_folder or self.real_folder(project)
         if True in named_global:
             roots[global_] = self.real_folder(global_)
         elif all_scopes:
             real_global = self.real_folder(global_)
             if real_global.is_dir():
                 roots[global_] = real_global
-        create = list(create)
-        located = {n: self.locate(n, scopes) for n in dict.fromkeys((*create, *names))}  # once
         for name in create:
             scope, parts = located[name]
             ensure_folder(Path(self.resolve(scope, parts, f"memory '{name}'")).parent)

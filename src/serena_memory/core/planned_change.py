@@ -13,11 +13,13 @@ saved change with :func:`apply`, as the person who accepts.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NoReturn
 
 from serena_memory.core import names as N
 from serena_memory.core import paths
+from serena_memory.core.access import Context
 from serena_memory.core.errors import (
     ContentTooLongError,
     MemoryEncodingError,
@@ -78,7 +80,7 @@ def gate_text(
                 f"{limit}; split it into several memories (or raise max_chars)"
             )
     data = encode_memory(name, text)
-    store.refuse_secrets({name: text}, allow_secret, verb)
+    refuse_secrets(store, {name: text}, allow_secret, verb)
     return data
 
 
@@ -95,10 +97,27 @@ def gate_rename(
     portable and holding no secret, and not the same memory."""
     old = snap.policy.check(old, write=True, proposing=proposing)
     new = N.check_portable(snap.policy.check(new, write=True, proposing=proposing))
-    store.refuse_secrets({new: ""}, allow_secret, "renamed")
+    refuse_secrets(store, {new: ""}, allow_secret, "renamed")
     if old == new:
         raise MemoryStoreError(f"'{old}' and '{new}' are the same memory name")
     return old, new
+
+
+def refuse_secrets(
+    store: MemoryStore,
+    texts: Mapping[str, str | bytes | None],
+    allow_secret: bool = False,
+    verb: str = "written",
+) -> None:
+    """The secret gate (core/secrets.py) on text about to be written through ``store``; a
+    person may override it (``allow_secret``), the agent never. ``verb`` is what the
+    refusal says did not happen (``changed`` for an edit, ``renamed``)."""
+    person = store.context is Context.HUMAN
+    if allow_secret and person:
+        return
+    from serena_memory.core import secrets  # only writes need the gate; reads start quicker
+
+    secrets.check_all(texts, person=person, verb=verb)
 
 
 def refuse_taken(new: str) -> NoReturn:

@@ -141,14 +141,15 @@ class Recovery:
             return
         J.sweep_records(folder)
 
-    def recover(self, scopes: Scopes, strict: bool = False) -> bool:
+    def recover(self, scopes: Scopes, strict: bool = False, *, at: Path | None = None) -> bool:
         """Finish a rename that a crash interrupted; cheap (one stat) when there is none.
 
         Holds the locks of every folder the journal names. A journal that can't be
         replayed is left alone, so reading and listing go on; with ``strict`` (before a
-        change) it raises its error instead.
+        change) it raises its error instead. ``at``: the :meth:`journal_path`, when the
+        caller found it already.
         """
-        journal_path = self.journal_path(scopes)
+        journal_path = at or self.journal_path(scopes)
         if journal_path is None or not os.path.lexists(journal_path):
             return False
         journal = _unless_invalid(lambda: J.read(journal_path), strict)
@@ -191,10 +192,13 @@ class Recovery:
             return describe(J.unfinished(journal_path, self.stuck[journal_path]))
         return None  # a valid one, replayed by the next operation
 
-    def recover_locked(self, scopes: Scopes, strict: bool = True) -> bool:
+    def recover_locked(
+        self, scopes: Scopes, strict: bool = True, *, at: Path | None = None
+    ) -> bool:
         """Replay a journal left by a crash; a journal that fails validation is never
-        replayed and, when ``strict``, raises RenameJournalError naming it."""
-        journal_path = self.journal_path(scopes)
+        replayed and, when ``strict``, raises RenameJournalError naming it. ``at``: as
+        :meth:`recover`'s."""
+        journal_path = at or self.journal_path(scopes)
         if journal_path is None:
             return False
         journal, record = _unless_invalid(lambda: self._checked(journal_path), strict) or (

@@ -136,15 +136,9 @@ class MemoryStore:
     # -- the configuration, once per operation -----------------------------------------------
     @property
     def settings(self) -> Settings:
-        """The open operation's snapshot (loaded once per operation); outside an operation,
+        """The open operation's settings (loaded once per operation); outside an operation,
         re-read on every use (cached by file stamp), so edits to the YAML apply at once."""
-        layout = self.layout
-        return operation.once(
-            ("settings", layout.project_root, layout.home),
-            load_settings,
-            layout.project_root,
-            layout.home,
-        )
+        return self.snapshot().settings
 
     @property
     def sync_config(self) -> SyncConfig:
@@ -152,8 +146,15 @@ class MemoryStore:
         return operation.once(("sync", self.layout.home), load_sync_config, self.layout.home)
 
     def snapshot(self) -> Snapshot:
-        """The settings of one operation, with the access rules and scopes under them."""
-        settings, sync = self.settings, self.sync_config
+        """The settings of one operation, with the access rules and scopes under them: taken
+        once per open operation however many layers ask (outside one, at each ask)."""
+        layout = self.layout
+        key = (layout.project_root, layout.home, self.context, self._protect_read_only)
+        return operation.once(("snapshot", *key, self._global_writes_floor), self._snapshot)
+
+    def _snapshot(self) -> Snapshot:
+        settings = load_settings(self.layout.project_root, self.layout.home)
+        sync = settings.global_config.sync  # read with the settings, from the same file
         return Snapshot(settings, self.access(settings, sync), self.layout.scopes(settings), sync)
 
     def access(
@@ -170,26 +171,11 @@ class MemoryStore:
             self.layout.path_of,
         )
 
-    # -- names, the path gate and the gates of a change --------------------------------------
+    # -- names and the path gate -------------------------------------------------------------
     def real_path_of(self, name: str, *, listed: bool = False) -> Path:
         """The real file behind a name, every symlink on the way checked by the path gate
         (:class:`OutsidePathError` when one leads outside the allowed folders)."""
         return self.layout.real_path_of(name, self.layout.scopes(self.settings), listed=listed)
-
-    def refuse_secrets(
-        self,
-        texts: dict[str, str | bytes | None],
-        allow_secret: bool = False,
-        verb: str = "written",
-    ) -> None:
-        """The secret gate (core/secrets.py) on text about to be written; a person may
-        override it (``allow_secret``), the agent never. ``verb`` is what the refusal says
-        did not happen (``changed`` for an edit, ``renamed``)."""
-        if allow_secret and self.context is Context.HUMAN:
-            return
-        from serena_memory.core import secrets  # only writes need the gate; reads start quicker
-
-        secrets.check_all(texts, person=self.context is Context.HUMAN, verb=verb)
 
     # -- listing and reading (core/store_reading.py) -----------------------------------------
     def scan(
@@ -324,7 +310,9 @@ class MemoryStore:
         entry recorded for whoever acts here: the transaction itself, handed the store's
         way of opening an entry."""
 
-        def begin(summary: str, touched: Sequence[str], every_scope: bool) -> ChangeRecord:
+        def begin(
+            summary: str, touched: Sequence[str], every_scope: bool, project: Path | None
+        ) -> ChangeRecord:
             return self._recorder.begin(
                 self,
                 summary,
@@ -332,6 +320,7 @@ class MemoryStore:
                 all_scopes=every_scope,
                 snapshot=snap,
                 provenance=acting_provenance() or self.provenance,
+                project_folder=project,
             )
 
         return transaction(

@@ -28,7 +28,7 @@ from serena_memory.core.errors import (
 )
 from serena_memory.core.files import ensure_folder
 from serena_memory.core.layout import Scopes
-from serena_memory.core.planned_change import gate_rename, refuse_taken
+from serena_memory.core.planned_change import gate_rename, refuse_secrets, refuse_taken
 from serena_memory.core.references import can_be_referenced, rewrite_references
 from serena_memory.core.store_reading import decode_memory
 
@@ -153,7 +153,7 @@ class Renamer:
             plan = self._plan_rewrites(old, new, decode_memory(old, old_bytes), snap)
             ensure_folder(new_path.parent)  # fail before the journal, not half-way through it
             self._refuse_unreferenceable(plan, old, new, new_path, scopes)
-            self.store.refuse_secrets(plan.texts(new), allow_secret, "renamed")
+            refuse_secrets(self.store, plan.texts(new), allow_secret, "renamed")
             journal = J.plan(old, new, old_bytes, plan.moved_text, plan.changes)
             record = tx.record(f"Rename {old} to {new}", old, new, *plan.counts, all_scopes=True)
             replayed = tx.rename(journal)

@@ -22,7 +22,12 @@ from serena_memory.core.errors import (
     MemoryNotFoundError,
     MemoryStoreError,
 )
-from serena_memory.core.planned_change import encode_memory, gate_text, version_of
+from serena_memory.core.planned_change import (
+    encode_memory,
+    gate_text,
+    refuse_secrets,
+    version_of,
+)
 from serena_memory.core.transaction import Transaction
 
 if TYPE_CHECKING:
@@ -70,7 +75,8 @@ class Writer:
         data = gate_text(
             self.store, name, content, snap.settings, max_chars=max_chars, allow_secret=allow_secret
         )
-        path = self.layout.real_path_of(name, snap.scopes, listed=True)  # normalized: checked
+        target = self.layout.target(name, snap.scopes, listed=True)  # normalized: checked
+        path = target[0]
         new = not path.exists()
         if new:
             N.check_portable(name)  # before its folder is made
@@ -82,7 +88,7 @@ class Writer:
                 N.check_portable(name)
             refuse_folder(name, path)
             kept = content if created else self._kept(name, snap, content)
-            tx.put(name, data if kept is content else encode_memory(name, kept))
+            tx.put(name, data if kept is content else encode_memory(name, kept), target)
         return WriteResult(name, created, len(content), self._note(content, kept))
 
     def delete(self, name: str, expected_version: str | None = None) -> str:
@@ -186,7 +192,7 @@ class Writer:
             new_texts = {name: funcs[name](texts[name]) for name in names}
             # every text is encoded (and its size checked) before the first is written
             data = {n: encode_memory(n, t) for n, t in new_texts.items() if t != texts[n]}
-            self.store.refuse_secrets({n: new_texts[n] for n in data})
+            refuse_secrets(self.store, {n: new_texts[n] for n in data})
             tx.record(summary, *names)
             for name, raw in data.items():
                 tx.put(name, raw)
@@ -207,7 +213,7 @@ class Writer:
         check = snap.policy.check
         planned = {check(n, write=True): t for n, t in contents.items()}
         additions = {check(n, write=True): t for n, t in appended.items()}
-        self.store.refuse_secrets({**planned, **additions}, allow_secret)
+        refuse_secrets(self.store, {**planned, **additions}, allow_secret)
         data = {name: encode_memory(name, text) for name, text in planned.items()}
         for name in planned:
             if not os.path.lexists(self.layout.real_path_of(name, snap.scopes)):
@@ -277,7 +283,7 @@ class Writer:
         snap = self.store.snapshot()
         planned = {snap.policy.check(n, write=True): v for n, v in versions.items()}
         refuse_oversized_versions(planned)
-        self.store.refuse_secrets(dict(planned), allow_secret)
+        refuse_secrets(self.store, dict(planned), allow_secret)
         done: dict[str, str] = {}
         created = [n for n, data in planned.items() if data is not None]
         for name in created:

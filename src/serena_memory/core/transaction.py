@@ -22,24 +22,38 @@ from serena_memory.core.files import atomic_write, locked, remove_file
 from serena_memory.core.layout import Layout, Scopes
 from serena_memory.core.recovery import Recovery
 
-Begin = Callable[[str, Sequence[str], bool], ChangeRecord]
-"""Opens a history entry: (summary, names, all scopes) -> the record (core/changes.py)."""
+Begin = Callable[[str, Sequence[str], bool, Path | None], ChangeRecord]
+"""Opens a history entry: (summary, names, all scopes, the project's real memories folder
+when the change resolved it) -> the record (core/changes.py)."""
+Target = tuple[Path, tuple[str, ...]]
+"""A memory's real file and the real folders it may lie in (:meth:`Layout.target`)."""
 
 
 class Transaction:
     """The change in progress: its scopes, its history entry, its writes."""
 
-    def __init__(self, layout: Layout, recovery: Recovery, scopes: Scopes, begin: Begin) -> None:
+    def __init__(
+        self,
+        layout: Layout,
+        recovery: Recovery,
+        scopes: Scopes,
+        begin: Begin,
+        project_folder: Path | None = None,
+    ) -> None:
         self.layout = layout
         self.recovery = recovery
         self.scopes = scopes
         self._begin = begin
         self.entry: ChangeRecord | None = None
+        self.project_folder = project_folder  # resolved as the change began (None: refused)
+        # whether a rename a crash interrupted was finished on the way in (it moved files:
+        # a path resolved before the change began may lead elsewhere now)
+        self.replayed = False
 
     def record(self, summary: str, *names: str, all_scopes: bool = False) -> ChangeRecord:
         """Open the change's history entry (outside changes are committed first); nothing
         is recorded when ``memory_history: false``."""
-        self.entry = self._begin(summary, names, all_scopes)
+        self.entry = self._begin(summary, names, all_scopes, self.project_folder)
         return self.entry
 
     def touched(self, *names: str) -> None:
@@ -51,11 +65,15 @@ class Transaction:
         """The real file behind ``name``, through the path gate."""
         return self.layout.real_path_of(name, self.scopes)
 
-    def put(self, name: str, data: bytes) -> None:
+    def put(self, name: str, data: bytes, target: Target | None = None) -> None:
         """Replace (or create) the memory ``name`` with ``data``, whole, in place; never
-        larger than a memory may be (callers check before they build the text)."""
+        larger than a memory may be (callers check before they build the text).
+        ``target``: its :meth:`Layout.target` under this change's scopes, taken before the
+        change began: not asked of the gate again, unless a finished rename moved files."""
         paths.refuse_oversized(f"memory '{name}'", len(data))
-        path, allowed = self.layout.target(name, self.scopes)
+        if target is None or self.replayed:
+            target = self.layout.target(name, self.scopes)
+        path, allowed = target
         atomic_write(path, data, allowed)
         self.touched(name)
 
@@ -95,18 +113,27 @@ def transaction(
     """Hold the locks for changing ``names`` (see :meth:`Layout.lock_folders`), after
     finishing a rename a crash interrupted; ``existing_only``: a look that changes
     nothing makes no memories folder."""
-    recovery.recover(scopes, strict=True)
+    # the project's real memories folder, resolved once for the change: where a rename's
+    # journal is, and the lock every change in the project holds
+    journal = recovery.journal_path(scopes)
+    replayed = recovery.recover(scopes, strict=True, at=journal)
+    project_folder = None if journal is None else journal.parent
     folders = layout.lock_folders(
-        names, scopes, all_scopes=all_scopes, create=create, real_folders=real_folders
+        names,
+        scopes,
+        all_scopes=all_scopes,
+        create=create,
+        real_folders=real_folders,
+        project_folder=project_folder,
     )
     if existing_only:
         folders = [f for f in folders if f.is_dir()]
-    change = Transaction(layout, recovery, scopes, begin)
+    change = Transaction(layout, recovery, scopes, begin, project_folder)
     try:
         with locked(folders):
             # a rename killed between that recovery and these locks left a journal:
             # finish it here (its digests keep it from overwriting anything changed since)
-            recovery.recover_locked(scopes)
+            change.replayed = recovery.recover_locked(scopes, at=journal) or replayed
             try:
                 yield change
             finally:

@@ -64,15 +64,24 @@ def history_folders(store: MemoryStore, settings: Settings | None = None) -> lis
     return scope_folders(store.layout, scopes, store.sync_config)
 
 
-def scope_folders(layout: Layout, scopes: Scopes, sync: SyncConfig) -> list[Folder]:
+def scope_folders(
+    layout: Layout, scopes: Scopes, sync: SyncConfig, project_folder: Path | None = None
+) -> list[Folder]:
     """:func:`history_folders` of a change, from the scopes and sync settings of its
-    snapshot (a change hands them: the history reads no settings of its own)."""
+    snapshot (a change hands them: the history reads no settings of its own), and the
+    project's real memories folder when the change resolved it already."""
     project, global_ = scopes
     real_folder = layout.real_folder
     # The team's memories have their own history: their repository (sync/merge.py).
     team = sync.team_topic_pulled()
     return [
-        Folder(real_folder(project), "", frozenset({N.GLOBAL_TOPIC}), "project", project),
+        Folder(
+            project_folder or real_folder(project),
+            "",
+            frozenset({N.GLOBAL_TOPIC}),
+            "project",
+            project,
+        ),
         Folder(
             real_folder(global_),
             N.GLOBAL_TOPIC + "/",

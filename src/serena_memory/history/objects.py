@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from serena_memory.core import paths
-from serena_memory.core.changes import recordable
 from serena_memory.core.errors import HistoryError
 
 BRANCH = "refs/heads/main"
@@ -43,8 +42,9 @@ def move_branch(repo: Any, repo_path: Path, commit: Any) -> None:
 
 # -- reading trees -----------------------------------------------------------------------------
 def tree_blob(tree: Any, rel: str) -> str | None:
-    """The blob id at ``rel`` in ``tree`` (None: no such file)."""
-    if tree is None or not recordable(rel):
+    """The blob id at ``rel`` in ``tree`` (None: no such file, as for a path that is not
+    UTF-8: git looks it up and finds none)."""
+    if tree is None:
         return None
     try:
         entry = tree[rel]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from serena_memory.core import names as N
@@ -39,11 +40,12 @@ class GitRecorder:
         all_scopes: bool,
         snapshot: Snapshot,
         provenance: Provenance,
+        project_folder: Path | None = None,
     ) -> Recording:
         histories: list[FolderHistory] = []
         if snapshot.settings.global_config.memory_history:  # the project's: histories_of
             try:
-                histories = histories_of(store, names, all_scopes, snapshot)
+                histories = histories_of(store, names, all_scopes, snapshot, project_folder)
             except Exception as exc:  # never fail the write because of its record
                 where = os.path.realpath(store.layout.project_root)
                 report(
@@ -71,12 +73,17 @@ def keeps_history_of(settings: Settings, name: str) -> bool:
 
 
 def histories_of(
-    store: MemoryStore, names: Iterable[str], all_scopes: bool, snapshot: Snapshot
+    store: MemoryStore,
+    names: Iterable[str],
+    all_scopes: bool,
+    snapshot: Snapshot,
+    project_folder: Path | None = None,
 ) -> list[FolderHistory]:
     """The histories an operation on ``names`` writes to: the project's folder's, the
-    global folder's, or both, under the change's ``snapshot``. A project's
-    ``memory_history: false`` turns off its own history only; the global memories'
-    history follows the user's file alone."""
+    global folder's, or both, under the change's ``snapshot`` (``project_folder``: the
+    real one, when the change resolved it). A project's ``memory_history: false`` turns
+    off its own history only; the global memories' history follows the user's file
+    alone."""
     names = list(names)
     settings = snapshot.settings
     root = history_root(store, settings)
@@ -86,7 +93,7 @@ def histories_of(
             f"the history folder {root} is inside the project, so no history is kept; "
             "set memory_history_dir in serena_config.yml to a folder outside it"
         )
-    project, global_ = scope_folders(store.layout, snapshot.scopes, snapshot.sync)
+    project, global_ = scope_folders(store.layout, snapshot.scopes, snapshot.sync, project_folder)
     histories: list[FolderHistory] = []
     # a catch-up (no names) of a project without a memories folder has nothing to record
     everything = all_scopes and (bool(names) or project.root.is_dir())

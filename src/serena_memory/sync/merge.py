@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from serena_memory.core.changes import Provenance, current_os_user, machine_name
 from serena_memory.core.errors import HistoryError, MemoryStoreError, SyncError
 from serena_memory.core.files import ensure_folder
+from serena_memory.core.planned_change import refuse_secrets
 from serena_memory.core.store import catch_up_history
 from serena_memory.core.store_writing import set_version
 from serena_memory.history.folder import FolderHistory
@@ -574,7 +575,7 @@ def apply_planned(
     with _planned_change(store, snap, spec.root, plan) as (change, found):
         if found is None:
             return Applied({}, {})
-        store.refuse_secrets(dict(found))  # a sync keeps them out before; never written
+        refuse_secrets(store, dict(found))  # a sync keeps them out before; never written
         for name, data in found.items():
             try:
                 what = set_version(change, name, data)

@@ -84,14 +84,17 @@ def _usable(store: MemoryStore, folder: Path) -> bool:
     return paths.is_inside(real, (home,)) and not paths.is_inside(real, (project,))
 
 
-def _open(store: MemoryStore, create: bool = True) -> sqlite3.Connection | None:
-    """The cache, valid and ours, or a new empty one; None when none can be kept (or,
-    unless ``create``, when there is none yet: a write leaves no file a check did not)."""
+def _open(
+    store: MemoryStore, create: bool = True, path: Path | None = None
+) -> sqlite3.Connection | None:
+    """The cache (at ``path``, when the caller knows it), valid and ours, or a new empty
+    one; None when none can be kept (or, unless ``create``, when there is none yet: a
+    write leaves no file a check did not)."""
     import sqlite3
 
     from serena_memory.core.files import locked
 
-    path = cache_path(store)
+    path = path or cache_path(store)
     if not create and not path.is_file():
         return None
     if not _usable(store, path.parent.parent.parent):
@@ -386,15 +389,15 @@ class Met:
     memories: int
 
 
-def look_up(store: MemoryStore, name: str, mine: Print) -> Met | None:
+def look_up(store: MemoryStore, name: str, mine: Print, path: Path) -> Met | None:
     """The memories the text just written to ``name`` meets, from the index alone (None
     when no check made one): for a write, which can't afford to look at every file, and
     sees each memory as the last check or write did. The text's own row is kept, in the
-    same visit, for the next write and check."""
+    same visit, for the next write and check. ``path``: the cache file, found there."""
     import sqlite3
 
     try:
-        conn = _open(store, create=False)
+        conn = _open(store, create=False, path=path)
     except (OSError, sqlite3.Error):
         return None
     if conn is None:

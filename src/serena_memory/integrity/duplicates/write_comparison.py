@@ -48,7 +48,12 @@ from serena_memory.integrity.duplicates.findings import Conflict, DuplicateRepor
 from serena_memory.integrity.duplicates.rewrites import SIEVE_SHARE
 from serena_memory.integrity.duplicates.slots import SLOT_MARK
 from serena_memory.integrity.duplicates.text import Parsed, parse
-from serena_memory.integrity.duplicates.write_precheck import ALWAYS_READ, more_than
+from serena_memory.integrity.duplicates.write_precheck import (
+    ALWAYS_READ,
+    Comparable,
+    cache_path,
+    more_than,
+)
 from serena_memory.integrity.listing import MemoryListingReader
 
 LARGEST_READ = 256 * 1024
@@ -65,25 +70,30 @@ MAX_LINES_LOOKED_FOR = 64
 another before that one is parsed."""
 
 
-def write_note(store: MemoryStore, name: str, text: str) -> str:
+def write_note(
+    store: MemoryStore, name: str, text: str, comparable: Comparable | None = None
+) -> str:
     """One sentence (with a leading space) naming the memory that the text just written
     to ``name`` nearly duplicates or contradicts; '' when none, or when the check fails
-    (a write never fails because of it)."""
+    (a write never fails because of it). ``comparable``: what the precheck found (None:
+    nothing looked at yet)."""
     try:
         name = N.normalize_name(name)
-        report = _report(store, name, text)
+        report = _report(store, name, text, comparable or Comparable(cache_path(store), None))
     except Exception:  # noqa: BLE001 - the note is advice; the write itself succeeded
         return ""
     return _sentence(report, name) if report is not None else ""
 
 
-def _report(store: MemoryStore, name: str, text: str) -> DuplicateReport | None:
+def _report(
+    store: MemoryStore, name: str, text: str, comparable: Comparable
+) -> DuplicateReport | None:
     mine, parsed = fingerprint(text)
     if not mine.lines and not mine.keys:
         return None
-    met = look_up(store, name, mine)
+    met = None if comparable.cache is None else look_up(store, name, mine, comparable.cache)
     if met is None:  # no check made the index yet
-        return _small_folder(store, name, text, _Reach.of(mine, parsed))
+        return _small_folder(store, name, text, _Reach.of(mine, parsed), comparable.small)
     if not met.rows and not met.damaged:
         return None
     return _compared(store, name, text, met)
@@ -114,12 +124,14 @@ def _compared(store: MemoryStore, name: str, text: str, met: Met) -> DuplicateRe
 
 
 def _small_folder(
-    store: MemoryStore, name: str, text: str, reach: _Reach
+    store: MemoryStore, name: str, text: str, reach: _Reach, small: bool | None
 ) -> DuplicateReport | None:
     """Before any check: the text (``reach``: what of it another text can meet) compared
     with every memory when there are at most :data:`ALWAYS_READ` (None, and nothing read,
-    in a larger folder)."""
-    if not reach.anything() or more_than(store, ALWAYS_READ):
+    in a larger folder); ``small``: whether there are, when that was counted already."""
+    if not reach.anything():
+        return None
+    if not (small if small is not None else not more_than(store, ALWAYS_READ)):
         return None
     texts = _texts(store, name)
     if not any(reach.met_by(body) for body in texts.values()):
@@ -181,14 +193,14 @@ class _Reach:
 
     @classmethod
     def of(cls, mine: Print, parsed: Parsed) -> _Reach:
-        statements = mine.statements
+        statements, words = mine.statements, set(mine.words)
         return cls(
             set(mine.lines),
-            [[w for w in words.split() if "not" not in w] for _n, words in parsed.content],
+            [[w for w in said.split() if "not" not in w] for _n, said in parsed.content],
             {k[0]: k[2] for k in statements if k[1] < SLOT_MARK},
             {k[0]: k[2] for k in statements if k[1] >= SLOT_MARK},
-            set(mine.words),
-            len(set(mine.words)) >= MIN_RESTATED_WORDS,
+            words,
+            len(words) >= MIN_RESTATED_WORDS,
         )
 
     def anything(self) -> bool:

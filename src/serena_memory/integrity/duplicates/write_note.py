@@ -15,10 +15,11 @@ def write_note(store: MemoryStore, name: str, text: str) -> str:
     sentence naming the memory the text written nearly duplicates or contradicts, or '';
     '' at once when there is nothing to compare it with, as the comparison would say."""
     try:
-        if not anything_to_compare(store):
-            return ""
+        comparable = anything_to_compare(store)
     except Exception:  # noqa: BLE001 - the note is advice; the write itself succeeded
+        return ""
+    if comparable is None:
         return ""
     from serena_memory.integrity.duplicates.write_comparison import write_note as compared
 
-    return compared(store, name, text)
+    return compared(store, name, text, comparable)

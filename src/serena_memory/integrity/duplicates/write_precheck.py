@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
+from typing import NamedTuple
 
 from serena_memory.core.store import MemoryStore
 
@@ -49,8 +50,21 @@ def more_than(store: MemoryStore, limit: int) -> bool:
     return False
 
 
-def anything_to_compare(store: MemoryStore) -> bool:
-    """Whether the note told at write time may compare the text written with anything:
-    a duplicate check left its cache (and so perhaps its index), or the folders hold at
-    most :data:`ALWAYS_READ` memories. False: the note says nothing, whatever the text."""
-    return cache_path(store).is_file() or not more_than(store, ALWAYS_READ)
+class Comparable(NamedTuple):
+    """What the note may compare the text written with, as far as it was looked at: the
+    duplicate check's cache file (None: there is none), and whether the folders are small
+    enough to be compared whole (None: not counted yet, since a cache was there)."""
+
+    cache: Path | None
+    small: bool | None
+
+
+def anything_to_compare(store: MemoryStore) -> Comparable | None:
+    """What the note told at write time may compare the text written with: a duplicate
+    check left its cache (and so perhaps its index), or the folders hold at most
+    :data:`ALWAYS_READ` memories. None: the note says nothing, whatever the text. The
+    comparison is handed what was found, so it looks at neither again."""
+    cache = cache_path(store)
+    if cache.is_file():
+        return Comparable(cache, None)
+    return None if more_than(store, ALWAYS_READ) else Comparable(None, True)

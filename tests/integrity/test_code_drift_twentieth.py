@@ -59,3 +59,20 @@ def test_an_extension_is_written_in_lower_case_or_capitals() -> None:
     written = ("wg.Go", "t.Run", "README.MD", "plot.R")
     paths = {w for w in written if any(f[1] == "path" for f in span_fields(w))}
     assert paths == {"README.MD", "plot.R"}
+
+
+def test_a_tree_drawn_from_a_placeholder_is_a_pattern(repo: Path) -> None:
+    """drift-21: a module's test layout drawn from `<module>/tests/`, while the project's
+    own module's test folders (`admin-module/tests/unit/test_models/`) went since."""
+    write(repo, "admin-module/tests/unit/test_models/test_file.py", "def test(): ...\n")
+    write(repo, "admin-module/tests/unit/conftest.py", "import pytest\n")
+    memory(
+        repo,
+        "project_structure",
+        "## Testing Structure\n\n```\n<module>/tests/\n├── unit/\n│   ├── test_services/\n"
+        "│   └── test_models/\n└── conftest.py\n```\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-rq", "admin-module/tests/unit/test_models")
+    git(repo, "commit", "-qm", "models tested elsewhere")
+    assert _told(repo) == {}

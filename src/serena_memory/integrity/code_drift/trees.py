@@ -24,6 +24,9 @@ _BRANCH = re.compile(r"(?:[├└]──|[|`+]--)[─-]*\s*")
 _NAME = re.compile(r"(?:[\w@.+-]|\$(?=\.[A-Za-z]))[\w@.+/-]*")
 _ROOT = re.compile(r"^([\w@.+-][\w@.+/-]*/|\.)\s*(?:#.*)?$")
 """A tree's top line: a folder on a line of its own (``docs/``, or ``.``)."""
+_EXAMPLE_ROOT = re.compile(r"^[\w@.+/-]*(?:<[^>\s]+>|\{[^}\s]+\})[\w@.+/<>{}-]*/\s*(?:#.*)?$")
+"""A tree's top that is a placeholder (``<module>/tests/``, ``{app}/``): the tree shows
+how every such folder is laid out, no folder of the project."""
 _ITEM = re.compile(r"^( *)[-*+] +(?:\*\*)?`?([\w@.+-][\w@.+/-]*)`?(?:\*\*)?(?=$|[\s:,(])")
 """A list item that starts with a name (``  - `app.ts` - the entry``)."""
 _MORE_NAMES = re.compile(r"\s*(?:/|,|\bor\b|&)\s*`([\w@.+-][\w@.+-]*)`")
@@ -45,16 +48,18 @@ def drawn_entries(lines: list[tuple[int, str]]) -> Iterator[tuple[int, str, str]
         return
     entries: list[tuple[int, int, str, str]] = []  # number, column, name, top
     top = ""
+    example = False  # a tree drawn from a placeholder (`<module>/tests/`): a pattern
     for number, line in lines:
         branch = _BRANCH.search(line)
         if branch is None:
             if not _drawing(line) and not _comment_only(line):
                 root = _ROOT.match(line.strip())
                 top = _top(root.group(1)) if root and not line[:1].isspace() else ""
+                example = _EXAMPLE_ROOT.match(line.strip()) is not None
                 entries.append((number, -2, "", top))  # the tree ends here
             continue
         name = _NAME.match(line, branch.end())
-        if name is not None and _drawing(line[: branch.start()]):
+        if name is not None and not example and _drawing(line[: branch.start()]):
             entries.append((number, branch.start(), name.group(0), top))
     yield from _placed(entries)
 

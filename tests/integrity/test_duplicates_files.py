@@ -57,3 +57,15 @@ def test_lines_that_do_not_move_one_file_are_no_conflict(first: str, second: str
 def test_every_path_read_has_a_distinctive_file_name(line: str) -> None:
     for folder, name in paths(line):
         assert folder and "/" not in name and "." in name
+
+
+def test_a_value_is_shown_as_its_line_writes_it() -> None:
+    """The check compares casefolded words without a folder's leading dot; the finding
+    shows `.claude/skills/Fix-Fences.ps1` as written, so a reader can search for it."""
+    first = memory("Skills", "Run `pwsh .claude/skills/fences/Fix-Fences.ps1` on each file.")
+    second = memory("Tools", "Run `pwsh .agents/utilities/fences/Fix-Fences.ps1` on each file.")
+    found = find_duplicates({"skills": first, "tools": second}).conflicts
+    assert found
+    for c in found:
+        assert c.first_value in c.first_text and c.second_value in c.second_text
+        assert ".claude/skills/fences/Fix-Fences.ps1" in c.first_value + c.second_value

@@ -76,7 +76,7 @@ def test_one_option_argument_set_two_ways_is_a_conflict(tmp_path: Path) -> None:
     second = memory("Deploying", "Build with `mvn clean package -P production` before the upload.")
     report = checked(tmp_path, {"packaging": first, "deploying": second})
     [conflict] = report.conflicts
-    assert {conflict.first_value, conflict.second_value} == {"-p prod", "-p production"}
+    assert {conflict.first_value, conflict.second_value} == {"-P prod", "-P production"}
 
 
 # one command with two arguments that are two uses, not one setting two ways

@@ -54,7 +54,7 @@ RESTATED = [
     (
         "```bash\nxcodebuild test -project App.xcodeproj -scheme AppTests -destination 'x'\n```",
         "```\nxcodebuild test -project App.xcodeproj -scheme AppUnitTests -destination 'x'\n```",
-        ("apptests", "appunittests"),
+        ("AppTests", "AppUnitTests"),
     ),
     ("- `SMTP_SECURE=false` for the relay.", "Set `SMTP_SECURE=true` for the relay.", None),
     ("- **Min SDK**: 24", "## Min SDK 26", ("24", "26")),
@@ -135,12 +135,12 @@ REWORDED = [
     (
         "- Refresh: POST `/api/v2/auth/token/refresh/` reads the HttpOnly cookie.",
         "Token refresh is `POST /api/v2/accounts/token/refresh/`; it reads the cookie.",
-        ("/api/v2/auth/token/refresh/", "post /api/v2/accounts/token/refresh/"),
+        ("/api/v2/auth/token/refresh/", "POST /api/v2/accounts/token/refresh/"),
     ),
     (
         "- The local scheduler cache keeps at most 10GB of month files.",
         "Cache quota for the scheduler: 2GB; past it the oldest months are evicted.",
-        ("10gb", "2gb"),
+        ("10GB", "2GB"),
     ),
     (
         "Runtime: Bun, pinned by the root `packageManager` to `bun@1.3.11`.",

@@ -7,6 +7,7 @@ compared word for word."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from serena_memory.integrity.duplicates import (
@@ -21,7 +22,7 @@ from serena_memory.integrity.duplicates import (
 )
 from serena_memory.integrity.duplicates.buckets import bucket_pairs
 from serena_memory.integrity.duplicates.commands import option_held
-from serena_memory.integrity.duplicates.findings import Conflict
+from serena_memory.integrity.duplicates.findings import Conflict, as_written
 from serena_memory.integrity.duplicates.named import value_named
 from serena_memory.integrity.duplicates.slot_compare import differ, restated
 from serena_memory.integrity.duplicates.slots import NEARBY, SLOT_MARK, value_of
@@ -58,7 +59,15 @@ def find_conflicts(
     for pair, conflict in slots.items():
         if pair not in said:  # a statement of the two said it already
             found[(pair[0], conflict.first_line, pair[1], conflict.second_line)] = conflict
-    return _not_records([found[k] for k in sorted(found)], kept, features, parses)
+    told = _not_records([found[k] for k in sorted(found)], kept, features, parses)
+    return [
+        replace(
+            c,
+            first_value=as_written(c.first_value, c.first_text),
+            second_value=as_written(c.second_value, c.second_text),
+        )
+        for c in told
+    ]
 
 
 def _not_records(

@@ -40,6 +40,20 @@ class Conflict:
         }
 
 
+def as_written(value: str, line: str) -> str:
+    """``value`` spelled as ``line`` writes it: the check compares values casefolded and
+    without a leading dot (`--json headsha`, `claude/skills/x.ps1`), a reader looks for
+    `--json headSha` and `.claude/skills/x.ps1`."""
+    if value in ("", "not") or len(value.lower()) != len(value):
+        return value
+    at = line.lower().find(value.lower())
+    if at < 0:
+        return value
+    if at and line[at - 1] == "." and (at == 1 or line[at - 2] in " `'\"(["):
+        at -= 1  # a dotted folder's dot, left out of the compared word
+    return line[at : at + len(value) + (line[at] == "." and value[0] != ".")]
+
+
 @dataclass(frozen=True, slots=True)
 class NearDuplicate:
     """Two memories (``section`` false) or two parts of them (their line ranges) that say

@@ -211,11 +211,13 @@ def names_of(report: DuplicateReport) -> set[str]:
 
 
 def run_seeds(
-    path: Path, verbose: bool = False, where: Path | None = None
+    path: Path, verbose: bool = False, where: Path | None = None, each: bool = False
 ) -> dict[str, tuple[int, int]]:
     """The figures of a seeds file on the real folders: {what: (count, of)}; beside the
     kinds, ``untouched`` (findings, folders) and ``untouched-largest`` (findings,
-    memories) for the folder with the most memories."""
+    memories) for the folder with the most memories. With ``each``, every seed is added
+    to its folder alone (one check per seed, as a write meets it), not all at once: two
+    seeds restating one fact with two new values would otherwise make a third value."""
     import json
     from collections import defaultdict
 
@@ -233,30 +235,38 @@ def run_seeds(
         figures["untouched"][1] += 1
         if len(memories) > figures["untouched-largest"][1]:
             figures["untouched-largest"] = [findings, len(memories)]
-        seeded = dict(memories)
-        for row in by_folder.get(folder.parts[-3], []):
-            seeded[row["new_name"]] = row["new_text"]
-        if len(seeded) == len(memories) and not by_folder.get(folder.parts[-3]):
-            continue
-        report = find_duplicates(seeded)
-        pairs, conflicts, named = pairs_of(report), conflicts_of(report), names_of(report)
-        for row in by_folder.get(folder.parts[-3], []):
-            kind, new = row["kind"], row["new_name"]
-            pair = frozenset((new, row.get("pairs_with") or ""))
-            hit = {
-                "conflict": pair in conflicts,
-                "near-copy": pair in pairs,
-                "harmless": new in named,
-            }[kind]
-            figures[kind][0] += hit
-            figures[kind][1] += 1
-            if verbose and hit == (kind == "harmless"):
-                what = "false alarm" if kind == "harmless" else "missed"
-                print(
-                    f"  {what} {kind} ({row.get('form')}): {folder.parts[-3]}: {new} / "
-                    f"{row.get('pairs_with')}: {row.get('changed')}"
-                )
+        own = by_folder.get(folder.parts[-3], [])
+        for group in [[row] for row in own] if each else [own] if own else []:
+            _score_group(memories, group, figures, folder.parts[-3], verbose)
     return {k: (v[0], v[1]) for k, v in figures.items()}
+
+
+def _score_group(
+    memories: dict[str, str], group: list[dict], figures: dict, folder: str, verbose: bool
+) -> None:
+    """Add the seeds of ``group`` to a copy of a folder's ``memories``, check it once and
+    count each seed found or missed in ``figures``."""
+    seeded = dict(memories)
+    for row in group:
+        seeded[row["new_name"]] = row["new_text"]
+    report = find_duplicates(seeded)
+    pairs, conflicts, named = pairs_of(report), conflicts_of(report), names_of(report)
+    for row in group:
+        kind, new = row["kind"], row["new_name"]
+        pair = frozenset((new, row.get("pairs_with") or ""))
+        hit = {
+            "conflict": pair in conflicts,
+            "near-copy": pair in pairs,
+            "harmless": new in named,
+        }[kind]
+        figures[kind][0] += hit
+        figures[kind][1] += 1
+        if verbose and hit == (kind == "harmless"):
+            what = "false alarm" if kind == "harmless" else "missed"
+            print(
+                f"  {what} {kind} ({row.get('form')}): {folder}: {new} / "
+                f"{row.get('pairs_with')}: {row.get('changed')}"
+            )
 
 
 def print_seeds(figures: dict[str, tuple[int, int]]) -> None:
@@ -284,9 +294,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--realworld", action="store_true", help="the 34 real folders")
     parser.add_argument("--seeds", type=Path, help="JSON lines of changes to the real folders")
+    parser.add_argument("--each", action="store_true", help="with --seeds: one seed at a time")
     args = parser.parse_args(argv)
     if args.seeds is not None:
-        print_seeds(run_seeds(args.seeds, args.verbose))
+        print_seeds(run_seeds(args.seeds, args.verbose, each=args.each))
         return 0
     untouched = copies = copies_found = conflicts = conflicts_found = 0
     sections = sections_found = extra = 0

@@ -28,6 +28,13 @@ SAID_OF_A_NAME = [
     ("Uses `graphview ^1.5.0` for the layout.", "## graphview ^1.2.0"),
     ("- Python: `>=3.11, <3.15`. Pin exactly.", "| Supported Python | `>=3.12, <3.15` |"),
     ("- Python: `>=3.11, <3.15`.", 'The `requires-python = ">=3.11, <3.14"` bound is kept.'),
+    # a preposition after the number is no unit of it; a note glued to it; a quoted literal
+    ("| Database | PostgreSQL 18 |", "Development runs against PostgreSQL 16 inside the stack."),
+    ("- **Min SDK**: 24", "앱의 최소 지원 버전은 minSdk 26(Android 8.0)이고, 기기는 많다."),
+    (
+        '- `home.stateVersion = "25.11"`: do not bump casually.',
+        '| Setting | Value |\n|---|---|\n| `home.stateVersion` | `"24.11"` |',
+    ),
 ]
 
 

@@ -67,7 +67,8 @@ NAMELESS = _words(
 bounds it, a count or a result (`Total`, `rc=1`), a standard cited (`PEP 668`)."""
 UNITLESS = _words(
     """and or but if when then so the a an of to in on at by for with as is are be was were
-    it its this that these those times x more less fewer"""
+    it its this that these those times x more less fewer inside into onto from via through
+    within across under behind beside alongside during until since locally only"""
 )
 """Words after a number that are no unit of it."""
 _SALT = "\x1enamed"

@@ -57,6 +57,7 @@ _CAMEL = re.compile(r"[a-z][A-Z]")
 _MEM_SPAN = re.compile(r"`mem:[^`]*`")
 _MAYBE = re.compile(r"[`\d_/=@^~+<>]|[a-z][A-Z]|\w[.:]\w|(?<!\S)--?\w")
 _WORD = re.compile(r"[^\W_]")
+_NUMBER_PAREN = re.compile(r"(\d)\((?=[^\W\d])")
 
 
 def _words(text: str) -> frozenset[str]:
@@ -247,6 +248,8 @@ def _prose(part: str, words: list[str], values: list[bool]) -> int:
     """The words of prose (outside backticks) added to ``words`` and ``values``; how many
     negations it holds (counted apart, not words of the unit)."""
     negations = 0
+    if "(" in part:
+        part = _NUMBER_PAREN.sub(r"\1 (", part)  # `26(Android 8.0)`: the number, then a note
     for raw in _SPLIT.split(part.replace("n't", " not")):
         negations += _add_word(raw.strip(_STRIP), words, values)
     return negations
@@ -285,7 +288,10 @@ def _camel(word: str, original: str) -> bool:
 
 
 def _code(code: str, words: list[str], values: list[bool]) -> None:
-    """Code in backticks: one value (`KEY=value`: what is set, then its value)."""
+    """Code in backticks: one value (`KEY=value`: what is set, then its value; a quoted
+    literal, `"24.11"`, is its value)."""
+    if len(code) > 2 and code[0] == code[-1] and code[0] in "\"'":
+        code = code[1:-1]
     setting = _SETTING.fullmatch(code)
     if setting:
         words.extend(setting.groups())

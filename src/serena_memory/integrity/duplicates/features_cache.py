@@ -40,7 +40,7 @@ from serena_memory.integrity.duplicates.features import (
     features_of,
     plain_signature,
 )
-from serena_memory.integrity.duplicates.findings import DuplicateReport
+from serena_memory.integrity.duplicates.findings import DuplicateReport, dated
 from serena_memory.integrity.duplicates.write_precheck import cache_path
 from serena_memory.integrity.listing import MAINTENANCE_NAMES, MemoryListingReader
 
@@ -319,17 +319,18 @@ def check_duplicates(
         with contextlib.suppress(OSError, sqlite3.Error):
             conn = _open(store)
     try:
-        return _check(conn, listing, names, stamps, jobs, progress)
+        report = _check(conn, listing, names, stamps, jobs, progress)
     except (sqlite3.Error, KeyError, TypeError, ValueError):  # a damaged cache
         if conn is not None:
             conn.close()
             conn = None
             with contextlib.suppress(OSError):
                 _remove(cache_path(store))
-        return _check(None, listing, names, stamps, jobs, progress)
+        report = _check(None, listing, names, stamps, jobs, progress)
     finally:
         if conn is not None:
             conn.close()
+    return dated(report, {name: stamp[1] for name, stamp in stamps.items()})
 
 
 def _check(

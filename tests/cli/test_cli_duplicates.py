@@ -88,3 +88,38 @@ def test_an_example_year_and_a_zero_of_two_sentences_are_no_conflict(project: Pa
     assert "Conflicting statements (1):" in result.stdout, result.stdout
     assert "(`4` vs `8`)" in result.stdout or "(`8` vs `4`)" in result.stdout
     assert "1789" not in result.stdout
+
+
+def test_a_conflicts_advice_names_the_memory_changed_longer_ago(project: Path) -> None:
+    """The advice read "write in the older memory that the other supersedes it" without
+    saying which one is older; the files' modification times tell, when far enough apart."""
+    import os
+    import time
+
+    folder = memories(project)
+    workers, pool = folder / "ops" / "workers.md", folder / "ops" / "pool.md"
+    workers.write_text("# Workers\n\n- The worker pool keeps 4 workers alive.\n")
+    pool.write_text("# Pool\n\n- The worker pool keeps 8 workers alive by default.\n")
+    three_days_ago = time.time() - 3 * 86400
+    os.utime(pool, (three_days_ago, three_days_ago))
+    result = run("memories", "check", str(project), "--duplicates")
+    assert "Conflicting statements (1):" in result.stdout, result.stdout
+    assert "; `ops/pool` was changed longer ago)" in result.stdout
+    assert result.stdout.rstrip().endswith(
+        "what to do: fix the statement that is wrong, or write in `ops/pool` (the older "
+        "memory) that `ops/workers` supersedes it"
+    )
+    data = json.loads(run("memories", "check", str(project), "--duplicates", "--json").stdout)
+    [conflict] = data["duplicates"]["conflicts"]
+    assert conflict["older"] == "ops/pool"
+    assert {conflict["first"]["memory"], conflict["second"]["memory"]} == {
+        "ops/pool",
+        "ops/workers",
+    }
+    # changed within the same minute (a clone writes every file at once): not told apart
+    os.utime(pool, (time.time(), time.time()))
+    same = run("memories", "check", str(project), "--duplicates")
+    assert "changed longer ago" not in same.stdout and "(the older memory)" not in same.stdout
+    assert "or write in the older memory that the other supersedes it" in same.stdout
+    again = json.loads(run("memories", "check", str(project), "--duplicates", "--json").stdout)
+    assert again["duplicates"]["conflicts"][0]["older"] is None

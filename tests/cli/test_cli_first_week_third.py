@@ -73,6 +73,31 @@ def test_a_time_the_shell_split_into_words_is_told_to_be_quoted(
     assert "Create" in run("memories", "history", "core", "--since", "3 days ago").output
 
 
+def test_a_restore_time_the_shell_split_into_words_is_told_to_be_quoted(
+    project: Path, serena_home: Path, monkeypatch
+) -> None:
+    """`restore testing/core --at 3 days ago` failed with click's "Got unexpected extra
+    argument (ago)": `--at` is told as `history --since` is."""
+    p = str(project)
+    assert run("memories", "write", "testing/core", p, "-c", "# Core\n").exit_code == 0
+    monkeypatch.chdir(project)
+    for args, told in [
+        (["testing/core", "--at", "3", "days", "ago"], "put it in quotes: --at '3 days ago'"),
+        (["--all", "--at", "3", "days", "ago"], "put it in quotes: --at '3 days ago'"),
+        (["--all", "--at=3", "days", "ago", "-p", "."], "--at '3 days ago'"),
+        (["testing/core", "--at", "last", "week"], "in a form taken"),
+    ]:
+        result = run("memories", "restore", *args)
+        assert result.exit_code == 2, (args, result.output)
+        assert "the shell gave --at only '" in result.output and told in result.output, args
+        assert "unexpected extra argument" not in result.output
+        assert "--since" not in result.output
+        assert len(result.output.strip().splitlines()[-1].split(". ")) == 1  # one sentence
+    assert run("memories", "read", "testing/core", p).output.startswith("# Core")
+    quoted = run("memories", "restore", "--all", "--at", "3 days ago", "-p", ".")
+    assert quoted.exit_code == 0, quoted.output
+
+
 def test_a_removed_history_says_it_was_started_again_and_a_restore_says_why_nothing_is_before(
     project: Path, serena_home: Path
 ) -> None:

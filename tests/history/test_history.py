@@ -367,8 +367,15 @@ def test_restore_all_in_the_first_session_goes_back_to_the_memories_found(
     assert done.returncode == 0, done.stderr
     assert f"to entry {first['rev'][:10]}" in done.stdout, done.stdout
     assert "by-hand (restored), new (deleted)" in done.stdout
-    assert "The project history begins after " in done.stdout
-    assert done.stdout.rstrip().endswith("the time asked for: nothing older is recorded.")
+    # one sentence, in the order things happened: the history starts at its first entry,
+    # later than the time asked for, so its oldest state was restored
+    asked = datetime.fromisoformat(done.stdout.split("the time asked for (")[1].split(")")[0])
+    note = f"The project history starts at {first['time'][:19]}"
+    assert note in done.stdout and "later than the time asked for (" in done.stdout
+    assert asked < datetime.fromisoformat(first["time"])
+    assert done.stdout.rstrip().endswith("so the oldest state it records was restored.")
+    assert "begins after" not in done.stdout and "nothing older" not in done.stdout
+    assert done.stdout.split("(deleted). ")[1].count(". ") == 0  # one sentence after the list
     assert (memories / "by-hand.md").read_text(encoding="utf-8") == "written before serena\n"
     assert not (memories / "new.md").exists()
     again = run_cli("memories", "restore", "--all", str(project), "--at", "2h")
@@ -392,7 +399,9 @@ def test_restore_all_at_a_time_older_than_the_projects_history_alone(
     assert "the state before entry" in done.stdout and "the first of the project history" in (
         done.stdout
     )
-    assert "The project history begins after" in done.stdout
+    assert "The project history starts at " in done.stdout and "later than the time" in (
+        done.stdout
+    )
     assert store.read("global/style") == "old\n" and not store.exists("notes")
 
 

@@ -139,7 +139,9 @@ def test_a_restore_older_than_the_history_goes_back_to_its_oldest_state(a: Machi
     done = a.run("memories", "restore", "--all", "--at", "1h")
     assert f"to the state before entry {oldest['rev'][:10]}" in done.stdout, done.stdout
     assert "global/x (deleted)" in done.stdout
-    assert "history begins after" in done.stdout and "nothing older is recorded" in done.stdout
+    assert "history starts at" in done.stdout and "oldest state it records was restored" in (
+        done.stdout
+    )
     assert not a.path("global/x").exists()
 
 

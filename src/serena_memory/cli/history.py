@@ -38,29 +38,39 @@ _PROJECT_OPTION = click.option(
 
 class _TimeInWordsCommand(click.Command):
     """`history --since last week`: the shell gave `--since` the word `last`, and `week`
-    became a project folder or a memory name. Told before the words are taken for those."""
+    became a project folder or a memory name. Told before the words are taken for those;
+    ``time_option`` is the option that takes the time (`restore --at 3 days ago` too)."""
+
+    time_option = "--since"
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         from serena_memory.history.times import quoting_hint, split_phrase
 
+        option = self.time_option
         for at, arg in enumerate(args):
             if arg == "--":
                 break
-            if arg == "--since" and at + 1 < len(args):
+            if arg == option and at + 1 < len(args):
                 value, rest = args[at + 1], args[at + 2 :]
-            elif arg.startswith("--since="):
-                value, rest = arg.removeprefix("--since="), args[at + 1 :]
+            elif arg.startswith(option + "="):
+                value, rest = arg.removeprefix(option + "="), args[at + 1 :]
             else:
                 continue
             ends = [i for i, word in enumerate(rest) if word.startswith("-")]
             phrase = split_phrase(value, rest[: ends[0] if ends else len(rest)])
             if phrase:
                 raise click.UsageError(
-                    f"the time after --since is several words ({phrase}), and the shell gave "
-                    f"--since only '{value}': {quoting_hint(phrase)}",
+                    f"the time after {option} is several words ({phrase}), and the shell "
+                    f"gave {option} only '{value}': {quoting_hint(phrase, option)}",
                     ctx,
                 )
         return super().parse_args(ctx, args)
+
+
+class _TimeAtCommand(_TimeInWordsCommand):
+    """`restore --at 3 days ago`: the same told for the time after `--at`."""
+
+    time_option = "--at"
 
 
 def _history(*projects: Path | None, names: tuple[str | None, ...] = ()):
@@ -254,7 +264,7 @@ def diff_command(name: str, revs: tuple[str, ...], project_option: Path | None) 
     show_text(text if text else "No difference.")
 
 
-@click.command(name="restore")
+@click.command(name="restore", cls=_TimeAtCommand)
 @click.argument("name", required=False)
 @_PROJECT_ARG
 @_PROJECT_OPTION

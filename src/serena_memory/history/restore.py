@@ -439,7 +439,7 @@ class MemoryHistory:
         when it found the memories there, else the empty folder before it (None)."""
         targets: list[tuple[FolderHistory, str | None]] = []
         named: list[str] = []
-        later: list[str] = []
+        later: list[tuple[str, str]] = []  # (folder, when its history starts)
         for history in self.folders:
             rev = history.rev_at(when)
             if rev is not None:
@@ -454,7 +454,7 @@ class MemoryHistory:
             targets.append((history, first if found else None))
             where = f"{_entry_words(oldest)}, the first of the {history.folder.label} history"
             named.append(where if found else f"the state before {where}")
-            later.append(history.folder.label)
+            later.append((history.folder.label, oldest.time.isoformat(timespec="seconds")))
         if not targets:
             raise HistoryError(
                 "the history holds no entry yet, so there is no earlier state to restore"
@@ -462,10 +462,7 @@ class MemoryHistory:
         label = when.isoformat(timespec="seconds")
         if not later:
             return targets, f"the state at {label} ({'; '.join(named)})", ""
-        note = (
-            f"The {' and '.join(later)} history begins after {label}, the time asked for: "
-            "nothing older is recorded."
-        )
+        note = _starts_later(later, label)
         if len(later) == len(targets):
             return targets, "; ".join(named), note
         return targets, f"the state at {label} ({'; '.join(named)})", note
@@ -492,6 +489,17 @@ class MemoryHistory:
 
 def _entry_words(entry: Entry) -> str:
     return f"entry {entry.short} of {entry.time.isoformat(timespec='seconds')}"
+
+
+def _starts_later(later: list[tuple[str, str]], asked: str) -> str:
+    """The sentence on the folders whose history starts after the time asked for, which
+    went back to the oldest state they record (what that deleted is listed before it)."""
+    starts = " and the ".join(f"{folder} history starts at {when}" for folder, when in later)
+    one = len(later) == 1
+    return (
+        f"The {starts}, {'' if one else 'both '}later than the time asked for ({asked}), so "
+        f"the oldest state {'it' if one else 'each'} records was restored."
+    )
 
 
 def unified_diff(

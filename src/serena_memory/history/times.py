@@ -87,14 +87,14 @@ def split_phrase(value: str, following: list[str]) -> str:
     return ""
 
 
-def quoting_hint(phrase: str) -> str:
-    """What to type instead of a time split into words: the phrase in quotes, or, when it
-    is no form taken either (``last week``), one that is."""
+def quoting_hint(phrase: str, option: str = "--since") -> str:
+    """What to type instead of a time split into words after ``option``: the phrase in
+    quotes, or, when it is no form taken either (``last week``), one that is."""
     try:
         parse_when(phrase)
     except HistoryError:
-        return f"put a time in quotes, in a form taken ({TIME_EXAMPLES}): --since '1 week ago'"
-    return f"put it in quotes: --since '{phrase}'"
+        return f"put a time in quotes, in a form taken ({TIME_EXAMPLES}): {option} '1 week ago'"
+    return f"put it in quotes: {option} '{phrase}'"
 
 
 def parse_when(text: str, now: datetime | None = None) -> datetime:

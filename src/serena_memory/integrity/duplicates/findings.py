@@ -4,12 +4,15 @@ other. Each names both memories, their lines and what differs."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 MAX_FINDINGS = 200
 """Findings kept in one report; the others are counted (``left_out``)."""
 MAX_LINES_LISTED = 12
+APART_NS = 60 * 10**9
+"""Two memories changed closer together than this (a clone or a checkout writes every
+file within moments) are not told apart as older and newer."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,10 +28,15 @@ class Conflict:
     second_text: str
     first_value: str
     second_value: str
+    older: str = ""  # the one of the two changed longer ago ("" when the store can't tell)
 
     @property
     def negation(self) -> bool:
         return "" in (self.first_value, self.second_value)
+
+    @property
+    def newer(self) -> str:
+        return "" if not self.older else self.second if self.older == self.first else self.first
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -37,6 +45,7 @@ class Conflict:
             "kind": "negation" if self.negation else "value",
             "first_value": self.first_value,
             "second_value": self.second_value,
+            "older": self.older or None,
         }
 
 
@@ -137,7 +146,25 @@ def _conflict(data: dict[str, Any]) -> Conflict:
         str(b["text"]),
         str(data["first_value"]),
         str(data["second_value"]),
+        str(data.get("older") or ""),
     )
+
+
+def dated(report: DuplicateReport, changed: dict[str, int]) -> DuplicateReport:
+    """``report`` with each conflict naming the memory changed longer ago, from
+    ``changed`` ({name: modification time in ns}, what the listing stamps), when the two
+    were changed at least :data:`APART_NS` apart."""
+
+    def date(c: Conflict) -> Conflict:
+        a, b = changed.get(c.first), changed.get(c.second)
+        if a is None or b is None or abs(a - b) < APART_NS or c.first == c.second:
+            return replace(c, older="")
+        return replace(c, older=c.first if a < b else c.second)
+
+    report.conflicts = [date(c) for c in report.conflicts]
+    for pairs in (report.memories, report.sections):
+        pairs[:] = [replace(d, conflicts=tuple(date(c) for c in d.conflicts)) for d in pairs]
+    return report
 
 
 def _pair(data: dict[str, Any], section: bool) -> NearDuplicate:

@@ -34,11 +34,30 @@ def _conflict(c: Conflict, indent: str) -> list[str]:
         what = "the same statement, negated in one of them"
     else:
         what = f"`{escape_line(c.first_value)}` vs `{escape_line(c.second_value)}`"
+    if c.older:
+        what += f"; {_name(c.older)} was changed longer ago"
     return [
         f"{indent}- {_name(c.first)} line {c.first_line}: {escape_line(c.first_text)}",
         f"{indent}  {_name(c.second)} line {c.second_line}: {escape_line(c.second_text)}",
         f"{indent}  ({what})",
     ]
+
+
+def _conflicts_advice(conflicts: list[Conflict]) -> str:
+    """What to do about the conflicts, naming the older memory when the store can tell
+    (one conflict: by name; several: the one said under each)."""
+    if len(conflicts) == 1 and conflicts[0].older:
+        c = conflicts[0]
+        return (
+            f"  what to do: fix the statement that is wrong, or write in {_name(c.older)} "
+            f"(the older memory) that {_name(c.newer)} supersedes it"
+        )
+    if any(c.older for c in conflicts):
+        return (
+            "  what to do: fix the statement that is wrong, or write in the older memory (said "
+            "under each pair) that the other supersedes it"
+        )
+    return ADVICE_CONFLICTS
 
 
 def _pair(d: NearDuplicate) -> list[str]:
@@ -89,7 +108,7 @@ def duplicates_text(report: DuplicateReport) -> list[str]:
         out.append(f"Conflicting statements ({len(report.conflicts)}):")
         for c in report.conflicts:
             out.extend(_conflict(c, "  "))
-        out.append(ADVICE_CONFLICTS)
+        out.append(_conflicts_advice(report.conflicts))
     if report.left_out:
         out.append(
             f"{counted(report.left_out, 'more finding')} not shown; fix these and run the "

@@ -6,6 +6,7 @@ used; and a memory edited but not committed counts as changed now."""
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -67,7 +68,9 @@ def _apply(root: Path, op: str, n: int, words: list[str]) -> None:
 )
 @given(ops=OPS)
 def test_a_kept_scan_always_equals_a_scan_from_nothing(tmp_path: Path, ops: list) -> None:
-    root = Path(os.path.realpath(tmp_path)) / f"p{abs(hash(str(ops)))}"
+    # a folder of its own per example: hypothesis may run one example twice (a saved one,
+    # then the same one generated), and a second `git init` + commit of it fails
+    root = Path(tempfile.mkdtemp(prefix="p", dir=os.path.realpath(tmp_path)))
     home = root.parent / (root.name + "-home")
     _init(root)
     real = str(root)

@@ -76,3 +76,24 @@ def test_a_tree_drawn_from_a_placeholder_is_a_pattern(repo: Path) -> None:
     git(repo, "rm", "-rq", "admin-module/tests/unit/test_models")
     git(repo, "commit", "-qm", "models tested elsewhere")
     assert _told(repo) == {}
+
+
+def test_a_tree_drawn_from_the_projects_own_name_tells_its_gone_files(repo: Path) -> None:
+    """drift-21: a layout drawn from the project's name (`obsidian-typst-export/`), its
+    names at the root; two of them deleted since. A tree of a folder git never knew is
+    a sketch of code to write, unless two names right under it are the root's."""
+    write(repo, "main.ts", "export default 1\n")
+    write(repo, "package.json", "{}\n")
+    write(repo, ".eslintrc", "{}\n")
+    write(repo, "PRD.md", "# PRD\n")
+    memory(
+        repo,
+        "codebase_structure",
+        "```\nobsidian-typst-export/\n├── main.ts        # entry\n├── package.json\n"
+        "├── .eslintrc      # lint\n└── PRD.md         # requirements\n```\n\n"
+        "```\nnew-service/\n├── handler.ts\n└── schema.sql\n```\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", ".eslintrc", "PRD.md")
+    git(repo, "commit", "-qm", "flat eslint config; PRD moved to the wiki")
+    assert _told(repo) == {(5, ".eslintrc"): MISSING, (6, "PRD.md"): MISSING}

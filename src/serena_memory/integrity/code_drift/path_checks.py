@@ -444,7 +444,10 @@ class PathChecks:
             places = places_of(path)
             if self._ever(places[0]) or any(self._at_root(p) for p in places[1:]):
                 return True
-        return False
+        # the project's own name on top (`obsidian-x/`, then `├── main.ts`): names right
+        # under it that the root has or had, two or more
+        under = {p[len(top) :] for p in placed if "/" not in p[len(top) :].rstrip("/")}
+        return sum(1 for name in under if self._at_root(name)) >= 2
 
     def _shortens(self, folder: str) -> bool:
         """Whether ``folder`` is written with folders left out of one git knew."""

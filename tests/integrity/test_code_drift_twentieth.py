@@ -97,3 +97,22 @@ def test_a_tree_drawn_from_the_projects_own_name_tells_its_gone_files(repo: Path
     git(repo, "rm", "-q", ".eslintrc", "PRD.md")
     git(repo, "commit", "-qm", "flat eslint config; PRD moved to the wiki")
     assert _told(repo) == {(5, ".eslintrc"): MISSING, (6, "PRD.md"): MISSING}
+
+
+def test_a_note_on_what_a_drawn_file_holds_is_no_plan(repo: Path) -> None:
+    """drift-21: `checklist.md  # Implementation TODO list` is a file holding a to-do
+    list, drawn as it is; deleted since, it is told. `# TODO` alone still marks a plan."""
+    write(repo, "Cargo.toml", "[workspace]\n")
+    write(repo, "spec.md", "# Spec\n")
+    write(repo, "checklist.md", "- [ ] keys\n")
+    memory(
+        repo,
+        "project_overview",
+        "```\nrssh-agent/\n├── spec.md            # specification\n"
+        "├── checklist.md       # Implementation TODO list\n├── bench/  # TODO\n"
+        "└── Cargo.toml         # workspace\n```\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "checklist.md")
+    git(repo, "commit", "-qm", "checklist done")
+    assert _told(repo) == {(4, "checklist.md"): MISSING}

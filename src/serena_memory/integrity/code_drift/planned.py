@@ -51,12 +51,14 @@ def says_planned(heading: str) -> bool:
 
 _PLANNED_NOTE = re.compile(
     r"(?:#|//|←|<-|\().{0,60}?(?:\bto\s+be\s+(?:created|added|written|built)\b|\bnot\s+yet"
-    r"\s+(?:created|added|implemented)\b|\bplanned\b|\btodo\b|\bcoming\s+soon\b"
+    r"\s+(?:created|added|implemented)\b|\bplanned\b|\btodo\b(?!\s+(?:lists?|items?|files?))"
+    r"|\bcoming\s+soon\b"
     r"|作成予定|追加予定|実装予定|未作成|未実装|待创建|待实现|计划中|생성\s*예정)",
     re.IGNORECASE,
 )
 """A tree entry's note that says it is still to be made: ``├── mobile/  # React Native
-app (TO BE CREATED)``; what the tree draws under it is planned too."""
+app (TO BE CREATED)``; what the tree draws under it is planned too. A note on what a file
+holds is none (``checklist.md  # Implementation TODO list``)."""
 
 
 def planned_folders(drawn: list[tuple[int, str, str]], lines: dict[int, str]) -> list[str]:

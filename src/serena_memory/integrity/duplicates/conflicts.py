@@ -42,7 +42,8 @@ def find_conflicts(
     """Statements of two memories alike but for one value or a negation."""
     found: dict[tuple[str, int, str, int], Conflict] = {}
     met: set[tuple[tuple[str, int, int], tuple[str, int, int]]] = set()
-    for members, rows in _key_groups([features[n].statement_keys for n in kept]):
+    arrays = [features[n].statement_keys for n in kept]  # each memory's rows, taken once
+    for members, rows in _key_groups(arrays):
         entries = [(kept[m], i, v) for m, (_k, i, v) in zip(members, rows.tolist(), strict=True)]
         for a, b in bucket_pairs(sorted(_not_listed(entries))):
             if a[0] == b[0] or a[2] == b[2]:
@@ -59,7 +60,7 @@ def find_conflicts(
     for pair, conflict in slots.items():
         if pair not in said:  # a statement of the two said it already
             found[(pair[0], conflict.first_line, pair[1], conflict.second_line)] = conflict
-    told = _not_records([found[k] for k in sorted(found)], kept, features, parses)
+    told = _not_records([found[k] for k in sorted(found)], arrays, parses)
     return [
         replace(
             c,
@@ -70,16 +71,14 @@ def find_conflicts(
     ]
 
 
-def _not_records(
-    found: list[Conflict], kept: list[str], features: Mapping[str, Features], parses: _Parses
-) -> list[Conflict]:
+def _not_records(found: list[Conflict], arrays: list, parses: _Parses) -> list[Conflict]:
     """The conflicts but those of a record's field (:mod:`.fields`): a line starting
-    with a label that many memories fill in, each for itself."""
+    with a label that many memories fill in, each for itself (``arrays``: each memory's
+    statement rows)."""
     if not found:
         return found
     import numpy as np
 
-    arrays = [features[n].statement_keys for n in kept]
     owners = np.repeat(np.arange(len(arrays)), [len(a) for a in arrays])
     rows = np.concatenate([np.zeros((0, 3), np.uint32), *arrays])
     held = fields.record_fields(rows, owners)

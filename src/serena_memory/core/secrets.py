@@ -289,9 +289,20 @@ _SPACED = re.compile(
 def scan(text: str) -> list[Finding]:
     """The secrets in ``text``, one finding per line at most (the first kind found)."""
     found: dict[int, str] = dict(blocks(text))
+    lines = text.splitlines()
+    if not all(map(_plain, lines)):  # (words alone, as most short memories are: no line to read)
+        _scan_lines(text, lines, found)
+    if not found and len(lines) == 1:  # a text that is one word, as a name is
+        kind = drawn_part(lines[0].strip().strip("`"))
+        found.update({1: kind} if kind else {})
+    return [Finding(number, kind) for number, kind in sorted(found.items())]
+
+
+def _scan_lines(text: str, lines: list[str], found: dict[int, str]) -> None:
+    """Add to ``found`` the kind of the first secret of each of ``text``'s ``lines`` not
+    in it."""
     detectors = _detectors()
     columns: dict[int, str] = {}  # the columns of the Markdown table here that hold secrets
-    lines = text.splitlines()
     foreign = names_abroad(text)  # once for the text: most name no secret in other words
     for number, line in enumerate(lines, start=1):
         below = lines[number] if number < len(lines) else ""
@@ -303,10 +314,6 @@ def scan(text: str) -> list[Finding]:
         kind = _kind_on_line(lines, number, columns, detectors, foreign=foreign)
         if kind is not None:
             found[number] = kind
-    if not found and len(lines) == 1:  # a text that is one word, as a name is
-        kind = drawn_part(lines[0].strip().strip("`"))
-        found.update({1: kind} if kind else {})
-    return [Finding(number, kind) for number, kind in sorted(found.items())]
 
 
 def _kind_on_line(
@@ -397,7 +404,10 @@ def scan_name(name: str) -> list[Finding]:
     finding, on line :data:`NAME_LINE`. The name is read whole, its folders' slashes
     included: a URL or a token with slashes pasted into a name is committed as such."""
     # (a private key escaped into one line, as a JSON or an env line holds it: a block's)
-    kind = _line_kind(name, _detectors()) or next((kind for _, kind in blocks(name)), None)
+    # (a name of words alone between its folders' slashes: no rule finds a secret there)
+    plain = ":" not in name and all(map(_plain, name.split("/")))
+    kind = None if plain else _line_kind(name, _detectors())
+    kind = kind or next((kind for _, kind in blocks(name)), None)
     kind = kind or name_secret(name)
     return [] if kind is None else [Finding(NAME_LINE, kind)]
 

@@ -34,7 +34,6 @@ from serena_memory.history.entries import (
 from serena_memory.history.notices import report
 from serena_memory.history.objects import (
     empty_tree,
-    engine,
     move_branch,
     tree_blob,
     tree_paths,
@@ -127,7 +126,7 @@ class FolderHistory(FolderRepository):
             return None
         except (OSError, MemoryStoreError):
             return _UNREADABLE
-        found = engine().hash(data)
+        found = self.git.hash(data)
         if outside and str(found) == recorded:
             self._not_held(rel)
         elif outside and self._holds_secret(rel, data):
@@ -232,7 +231,7 @@ class FolderHistory(FolderRepository):
         found = []
         for rel in rels:
             data = self._current_bytes(rel)
-            if data is not None and str(engine().hash(data)) != tree_blob(tree, rel):
+            if data is not None and str(self.git.hash(data)) != tree_blob(tree, rel):
                 found.append(rel)
         return found
 
@@ -439,7 +438,7 @@ class FolderHistory(FolderRepository):
         merged: tuple[str, ...] = (),
         narrow: bool = False,
     ) -> str | None:
-        pygit2 = engine()
+        pygit2 = self.git
         tree = None if head is None else head.tree
         effective, listed = self._effective(tree, changes)
         if not effective and tree is not None and not merged:

@@ -10,6 +10,7 @@ fetched commit that was never merged.
 from __future__ import annotations
 
 import contextlib
+import functools
 import time
 from collections.abc import Iterator
 from datetime import datetime
@@ -38,6 +39,12 @@ class FolderRepository:
         self.begun_before: str | None = None
 
     # -- the repository --------------------------------------------------------------------
+    @functools.cached_property
+    def git(self) -> Any:
+        """The pygit2 module, loaded when this folder's history is first used and then
+        kept (the CLI's start never pays for it)."""
+        return engine()
+
     @property
     def identity(self) -> RepositoryIdentity | None:
         """Which repository the open handle is of (None: none is open)."""
@@ -53,7 +60,7 @@ class FolderRepository:
         opened = self._opened
         if opened is not None and found is not None and opened[1] == found:
             return opened[0]
-        pygit2 = engine()
+        pygit2 = self.git
         if found is not None:
             try:
                 repo = pygit2.Repository(str(self.repo_path))
@@ -115,7 +122,7 @@ class FolderRepository:
         head = self.head(repo)
         if head is None:
             return
-        pygit2 = engine()
+        pygit2 = self.git
         cutoff = None if since is None else since.timestamp()
         # newest first by commit time (a sync's merges interleave both sides by time)
         for commit in repo.walk(head.id, pygit2.enums.SortMode.NONE):
@@ -185,7 +192,7 @@ class FolderRepository:
             if found.id == head.id or repo.descendant_of(head.id, found.id):
                 return [entry_id]
             return []
-        pygit2 = engine()
+        pygit2 = self.git
         return [
             str(commit.id)
             for commit in repo.walk(head.id, pygit2.enums.SortMode.NONE)
@@ -201,7 +208,7 @@ class FolderRepository:
         head = None if repo is None else self.head(repo)
         if head is None:
             return
-        pygit2 = engine()
+        pygit2 = self.git
         walker = repo.walk(head.id, pygit2.enums.SortMode.NONE)
         walker.simplify_first_parent()
         ceiling = time.time()

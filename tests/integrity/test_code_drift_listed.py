@@ -138,6 +138,7 @@ def test_a_folder_moved_wholesale_in_steps_is_told_its_destination(repo: Path) -
 def test_files_a_generic_guide_lists_per_language_or_with_etc_are_examples(repo: Path) -> None:
     write(repo, "setup.cfg", "[metadata]\nname = x\n")
     write(repo, "requirements.txt", "numpy\n")
+    write(repo, "build.gradle", "plugins {}\n")
     commit(repo)
     memory(
         repo,
@@ -151,9 +152,10 @@ def test_files_a_generic_guide_lists_per_language_or_with_etc_are_examples(repo:
         "- Our build uses (build.gradle, main.go)\n",
     )
     commit(repo)
-    git(repo, "rm", "-q", "setup.cfg")
+    git(repo, "rm", "-q", "setup.cfg", "build.gradle")
     commit(repo, "setup.cfg into pyproject")
     told = _told(repo)
-    # kinds of file any project has: told only when git knew them here
-    assert set(told) == {"setup.cfg", "build.gradle", "main.go"}
+    # kinds of file any project has, and any file named in passing outside code (main.go,
+    # which git never knew here): told only when git knew them here
+    assert set(told) == {"setup.cfg", "build.gradle"}
     assert told["setup.cfg"][0] == "missing"

@@ -129,7 +129,10 @@ def test_a_file_a_sentence_says_would_be_present_is_no_claim(repo: Path) -> None
     line = "The project uses npm (package-lock.json would be present) or pnpm (pnpm-lock.yaml).\n"
     assert [m.text for m in extract(line)] == ["pnpm-lock.yaml"]
     memory(repo, "commands", line)
+    write(repo, "pnpm-lock.yaml", "lockfileVersion: 9\n")
     commit(repo)
+    git(repo, "rm", "-q", "pnpm-lock.yaml")
+    commit(repo, "no lock file")
     assert [f["mention"] for f in findings(repo)] == ["pnpm-lock.yaml"]
 
 

@@ -581,7 +581,9 @@ def _prose_match(number: int, match: re.Match[str], bare: bool) -> list[Mention]
     if target is None or target[1]:
         return []
     form = RELATIVE if match.group(1).startswith("./") else ""
-    weak = may_be_made_up(target[0])
+    # (a file name in passing, outside code: a template's, an output's, a user's file
+    # (`minijinja with base.html`, `generates sitemap.xml`), told when git knew it)
+    weak = bare or may_be_made_up(target[0])
     return [Mention(number, match.group(0), PATH, target[0], form=form, weak=weak)]
 
 

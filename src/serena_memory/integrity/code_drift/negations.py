@@ -126,7 +126,7 @@ def said_absent(line: str, start: int, end: int) -> bool:
     removal = _REMOVAL_START.match(_CODE.sub("M", before))
     if removal and not _PREPOSITION.search(removal.group("between")):
         return True
-    if _RIGHT_AFTER.match(after) or _row_status_gone(line):
+    if _RIGHT_AFTER.match(after) or _row_status_gone(line) or _UNUSED_NOTE.search(after):
         return True
     if _ITEM_HEAD.match(line, 0, start) and _ITEM_GONE.match(line, end):
         return True
@@ -137,6 +137,13 @@ def said_absent(line: str, start: int, end: int) -> bool:
     return bool(_GONE_CJK.search(line, end) or _DELETED_CJK_AFTER.match(line, end))
 
 
+_UNUSED_NOTE = re.compile(
+    r"\((?:[^()\n]{0,60}[,;]\s*)?(?:unused|not\s+used|not\s+in\s+use|no\s+longer\s+used)\s*\)",
+    re.IGNORECASE,
+)
+"""A note in brackets after the mention, in its clause, that says it is not used ("`build_mingw/`
+# MinGW build output (not used)", "`game/` # DLL source (alternative structure, unused)"):
+the memory does not count on it, so its going is no drift."""
 _GONE_LABEL = re.compile(
     r"\s*(?:(?:[-*+]|\d+[.)])\s+)?(?:\*\*|__)?(?:[^\W\d_][\w-]*\s+){0,2}\(?"
     r"(?:legacy|deprecated|obsol[eè]te|veraltet|obsoleto)\)?(?:\s+(?:system|code|files?|versions?"
@@ -183,7 +190,7 @@ def _row_status_gone(line: str) -> bool:
 
 _CODE = re.compile(r"`[^`]*`")
 _CUE_TEXT = """without instead rather formerly previously lack absen remov delet drop deprecat
-    obsol legacy veraltet
+    obsol legacy veraltet used
     retired supersed replac renamed moved consolidat gone longer archiv todo fixme tbd
     plan yet will not should must need going exist there present ~~ future later (was over
     verified confirmed from: old: before:"""

@@ -116,7 +116,8 @@ def main() -> int:
                     misses.append(f"not found {repo} {key} ({lab['now']})")
                 if lab["claim"] and lab["now"] == "moved":
                     moved_total += 1
-                    right = bool(got and got.get("new_path", "").rstrip("/") == lab["new_path"])
+                    said = got.get("new_path", "").rstrip("/") if got else None
+                    right = said == lab["new_path"].rstrip("/")  # a folder, with or without /
                     moved_right += right
                     if not right:
                         misses.append(f"wrong new path {repo} {key}: {got}")

@@ -35,6 +35,10 @@ SAID_OF_A_NAME = [
         '- `home.stateVersion = "25.11"`: do not bump casually.',
         '| Setting | Value |\n|---|---|\n| `home.stateVersion` | `"24.11"` |',
     ),
+    # a requirement written in prose; a switch set, or given as its default
+    ("- fastapi==0.111.0 (Web框架)", "- fastapi==0.104.1 — Web 框架"),
+    ("- Sidecar: `NLP_ENABLED` default false, not started.", "```env\nNLP_ENABLED=true\n```"),
+    ("- `SMTP_SECURE=false` on port 587.", "Set `SMTP_SECURE: true` for the mail relay."),
 ]
 
 
@@ -61,6 +65,9 @@ NOT_ONE_THING = [
     ("- Python: `>=3.11, <3.15`.", "- Python: `>=3.11`, tested up to 3.14."),
     ("- Python: `>=3.11, <3.15`.", "- Node: `>=20, <25`."),
     ("- Install with `npm i -g pnpm@9.1.0 turbo@2.0.1`.", "- `pnpm@9.1.0` is the only manager."),
+    # a switch said in prose, not set; a requirement's lower end against a pin
+    ("- It is true that `use_cache` helps.", "- `use_cache: false` in tests."),
+    ("- django>=4.2 is supported.", "- Pinned: django==5.0.1."),
 ]
 
 

@@ -33,6 +33,11 @@ _PORT = re.compile(r"(?:[a-z][a-z0-9+.-]*://)?([a-z0-9.-]+):(\d{2,5})(/[^\s?#]*)
 _DIGIT = re.compile(r"\d")
 _PIN = re.compile(r"(@?[a-z][\w.-]*(?:/[\w.-]+)?)@[\^~=v]?(\d+(?:\.\d+){1,3})")
 """A package pinned to a version (`bun@1.3.11`, `@scope/pkg@2.0`): a value of its name."""
+_REQUIREMENT = re.compile(r"([a-z][\w.-]*[a-z0-9])(==|~=|>=)(\d+(?:\.\d+){0,3})")
+"""A package as a requirements file pins it, written in prose (`fastapi==0.111.0`,
+`django>=4.2`): a value of its name, the lower end of a range after ``>=`` or ``~=``."""
+_SWITCH = frozenset(("true", "false"))
+"""The values of a switch (`NLP_ENABLED=true`): a value of the setting set to it."""
 _DEPENDENCY = re.compile(r"([a-z][\w.-]*[a-z])\s+([\^~]|[<>]=?|==?)?(\d+(?:\.\d+){1,3})")
 """A package and its version, alone in a span of code (`graphview ^1.5.0`)."""
 _RANGE = re.compile(
@@ -125,6 +130,9 @@ def named_values(unit: Unit) -> list[Named]:
     for i in range(len(words)):
         if values[i]:
             found.extend(_of_word(unit, i, numbered))
+    switched = [_switched(unit, i) for i, w in enumerate(words) if w in _SWITCH]
+    switched += [_set_in_code(w) for w in words if w[-1:] == "e" and (":" in w or "=" in w)]
+    found += [named for named in switched if named is not None]
     return found + _gated(unit, numbered) + _rated(unit) + _barred(unit)
 
 
@@ -134,6 +142,10 @@ def _of_word(unit: Unit, i: int, numbered: list[int]) -> list[Named]:
     pin = _PIN.fullmatch(word)
     if pin is not None:  # `bun@1.3.11`: the version bun is pinned to
         return [Named(f"pin {pin.group(1)}", word, pin.group(2), "", False)]
+    required = _REQUIREMENT.fullmatch(word)
+    if required is not None:  # `fastapi==0.111.0`: the version fastapi is pinned to
+        name, mark, version = required.groups()
+        return [Named(f"pin {name}", word, version, "", mark != "==")]
     if " " in word:  # code: `"packageManager": "bun@1.2.19"`, `graphview ^1.5.0`
         return _in_code(word, unit.words[i - 1] if i else "")
     port = _PORT.fullmatch(word)
@@ -166,6 +178,36 @@ def _in_code(code: str, before: str) -> list[Named]:
         for end, unit in ((ranged.group(2), "from"), (ranged.group(3), "below")):
             found.append(Named(f"of {name}", end, _parts(end)[0], unit, True))
     return found
+
+
+def _switched(unit: Unit, i: int) -> Named | None:
+    """The switch ``unit.words[i]`` (`true`, `false`) as the value of the setting before
+    it, when that is a setting's name (`NLP_ENABLED`, `strictMode`, `use_cache`) set to it
+    as written (`NLP_ENABLED=true`, `strict: false`) or given it as its default
+    (`` `NLP_ENABLED` default false``); not a word of prose ("is true")."""
+    if not i:
+        return None
+    name = unit.words[i - 1]
+    if name in ("default", "defaults") and i > 1:
+        name = unit.words[i - 2]
+    elif not _SET_SWITCH.search(unit.said.casefold()):
+        return None
+    if not _JOINED.fullmatch(name) and "_" not in name and not _CAMEL.search(unit.said):
+        return None
+    return Named(f"of {name}", unit.words[i], unit.words[i], "", False)
+
+
+def _set_in_code(word: str) -> Named | None:
+    """A switch set in one span of code (`` `SMTP_SECURE: true` ``): a value of its name."""
+    set_to = _SWITCH_SPAN.fullmatch(word)
+    if set_to is None or not (_JOINED.fullmatch(set_to.group(1)) or "_" in set_to.group(1)):
+        return None
+    return Named(f"of {set_to.group(1)}", set_to.group(2), set_to.group(2), "", False)
+
+
+_SWITCH_SPAN = re.compile(r"([a-z][\w.-]*)\s?[:=]\s?(true|false)")
+_SET_SWITCH = re.compile(r"[\w.-][`'\"]?\s?[=:]\s?[`'\"]?(?:true|false)\b")
+"""A switch set as written: `NLP_ENABLED=true`, `strict: false`, `"cache": true`."""
 
 
 def _barred(unit: Unit) -> list[Named]:

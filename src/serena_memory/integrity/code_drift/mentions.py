@@ -222,7 +222,10 @@ def _written_from(found: list[Mention]) -> list[Mention]:
 
 
 def _as_planned(section: Section, mentions: list[Mention]) -> list[Mention]:
-    """``mentions``, their paths marked planned in a section that lays out work to do."""
+    """``mentions``, their paths marked planned in a section that lays out work to do;
+    none in a section about a folder outside the project."""
+    if mentions and section.outside:
+        return [m for m in mentions if m.kind != PATH]
     if not mentions or not section.planned:
         return mentions
     return [replace(m, planned=True) if m.kind == PATH else m for m in mentions]

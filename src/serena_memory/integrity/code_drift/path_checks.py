@@ -54,6 +54,7 @@ from serena_memory.integrity.code_drift.project import ProjectFiles
 from serena_memory.integrity.code_drift.relative_names import one_new_form, placed_from
 from serena_memory.integrity.code_drift.reorganised import (
     FolderMoves,
+    became_package,
     carried_with_folder,
     copied_before_gone,
     new_extension,
@@ -191,6 +192,7 @@ class PathChecks:
         return (
             carried_with_folder(past, files, target, when, self._stems[2])
             or new_extension(past, self._stems[1], target, when)
+            or became_package(past, files, target, when)
             or reorganised_to(past, files, target, when)
             or copied_before_gone(past, files, target, when)
         )

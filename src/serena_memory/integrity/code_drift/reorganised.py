@@ -45,6 +45,36 @@ def new_extension(
     return now[0], deleted[0] if deleted else ""
 
 
+_PACKAGE_FILES = {
+    "py": ("__init__.py",),
+    "rs": ("mod.rs",),
+    "ts": ("index.ts",),
+    "tsx": ("index.tsx",),
+    "js": ("index.js",),
+    "mjs": ("index.mjs",),
+}
+"""The file that stands for a folder as a module, by the extension of the file it replaces:
+a module split into a package keeps its import path (`core/plot.rs` -> `core/plot/mod.rs`,
+`app/models.py` -> `app/models/__init__.py`)."""
+
+
+def became_package(
+    past: GitPast, files: ProjectFiles, target: str, when: float | None
+) -> tuple[str, str] | None:
+    """(new path, the commit that deleted ``target``) when the module file ``target``,
+    there when the memory last changed (``when``) and gone now, became a folder of the
+    same name whose module file came after ``when``; None otherwise."""
+    head, dot, ext = target.rpartition(".")
+    if when is None or not dot or not head or target not in past.seen:
+        return None
+    for name in _PACKAGE_FILES.get(ext, ()):
+        new = f"{head}/{name}"
+        if files.exists(new) and _came_after(past, new, when) and there_at(past, target, when):
+            deleted = past.deleted.get(target)
+            return new, deleted[0] if deleted else ""
+    return None
+
+
 def reorganised_to(
     past: GitPast, files: ProjectFiles, target: str, when: float | None
 ) -> tuple[str, str] | None:

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from serena_memory.integrity.code_drift.mentions import Mention
 
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s")
+_OUTSIDE = re.compile(r"[(`]\.\./")
+"""A folder in a heading that lies outside the project (``(../Tools/Scripts/)``)."""
 _FOLDER = re.compile(r"[(`]\.?/?([\w@.+-][\w@.+/-]{0,200}/)[)`]")
 """A folder in a heading, in parentheses or a code span, with its ``/`` at the end."""
 
@@ -29,12 +31,13 @@ class Section:
     (:mod:`~serena_memory.integrity.code_drift.planned`)."""
 
     def __init__(self) -> None:
-        self._levels: list[tuple[int, str, bool]] = []  # (level, folder or '', a plan)
+        # (level, folder or '', a plan, about a folder outside the project)
+        self._levels: list[tuple[int, str, bool, bool]] = []
 
     @property
     def folder(self) -> str:
         """The folder of the innermost heading that names one ('' when none does)."""
-        for _level, folder, _plan in reversed(self._levels):
+        for _level, folder, _plan, _outside in reversed(self._levels):
             if folder:
                 return folder
         return ""
@@ -42,7 +45,14 @@ class Section:
     @property
     def planned(self) -> bool:
         """Whether the innermost heading or one above it says its section is a plan."""
-        return any(plan for _level, _folder, plan in self._levels)
+        return any(plan for _level, _folder, plan, _outside in self._levels)
+
+    @property
+    def outside(self) -> bool:
+        """Whether a heading over the line names a folder outside the project ("##
+        PowerShell Scripts (../Tools/Scripts/)"): the files it lists are no claims about
+        the project's own."""
+        return any(outside for *_rest, outside in self._levels)
 
     def read(self, line: str) -> None:
         """Take in a prose line: a heading opens its section and ends the sections of
@@ -57,7 +67,8 @@ class Section:
             self._levels.pop()
         named = _FOLDER.search(line, heading.end())
         folder = named.group(1) if named else ""
-        self._levels.append((level, folder, says_planned(line[heading.end() :])))
+        outside = _OUTSIDE.search(line, heading.end()) is not None
+        self._levels.append((level, folder, says_planned(line[heading.end() :]), outside))
 
 
 def drawn_under(folder: str, mentions: list[Mention]) -> list[Mention]:

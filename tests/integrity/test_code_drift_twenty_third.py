@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import run_cli_process
 from test_code_drift import commit, git, memory, repo, write
 from test_code_drift_twentieth import _told
 
@@ -49,3 +50,65 @@ def test_files_under_a_heading_about_a_folder_outside_the_project_are_no_claims(
     git(repo, "rm", "-q", "scripts/build.ps1", "README.md")
     commit(repo, "scripts elsewhere")
     assert _told(repo) == {(2, "scripts/build.ps1"): "missing", (9, "README.md"): "missing"}
+
+
+def _notes(root: Path) -> dict[str, str]:
+    texts = {p.stem: p.read_text("utf-8") for p in (root / ".serena/memories").glob("*.md")}
+    written = {
+        name: float(git(root, "log", "-1", "--format=%ct", "--", f".serena/memories/{name}.md"))
+        for name in texts
+    }
+    from serena_memory.integrity.code_drift.checker import CodeChecker
+
+    report = CodeChecker(root, changed_commits=0).check(texts, written, symbols=False)
+    return {f.mention: f.describe() for f in report.findings}
+
+
+def test_a_folder_that_went_says_when_and_never_that_git_never_knew_it(repo: Path) -> None:
+    """A folder named bare (`__tests__/`, which the project had in several places) or by
+    its path (`tests/contract/`), whose files were deleted or moved away, is told with the
+    commit it went in, never as a name git never knew ("a plan or a typo?")."""
+    write(repo, "src/components/__tests__/a.test.ts", "test('a', () => {})\n")
+    write(repo, "src/api/__tests__/b.test.ts", "test('b', () => {})\n")
+    write(repo, "tests/contract/api.rs", "#[test] fn api() {}\n")
+    write(repo, "e2e/home.spec.ts", "test('home', () => {})\n")
+    memory(
+        repo,
+        "conventions",
+        "- Tests co-located in `__tests__/` folders.\n- Contract tests: `tests/contract/`\n"
+        "- End-to-end: `e2e/`\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "-r", "src/components/__tests__", "src/api/__tests__", "tests")
+    (repo / "tests/e2e").mkdir(parents=True)
+    git(repo, "mv", "e2e/home.spec.ts", "tests/e2e/home.spec.ts")
+    commit(repo, "tests in one place")
+    git(repo, "rm", "-q", "-r", "tests/e2e")
+    commit(repo, "no e2e")
+    notes = _notes(repo)
+    assert "deleted in commit" in notes["__tests__/"], notes
+    assert "deleted in commit" in notes["tests/contract/"], notes
+    assert "moved away in commit" in notes["e2e/"], notes
+    assert not any("never in the git history" in note for note in notes.values())
+
+
+def test_a_tree_entry_that_went_under_another_entry_is_left_and_said(repo: Path) -> None:
+    """The fix never puts a path into a drawn tree (`dictionaries/` ->
+    `admin/dictionaries/`): it leaves the entry, says so with where it went, and fixes
+    the same folder written with its path."""
+    write(repo, "src/app/dictionaries/page.tsx", "export default function Page() {}\n" * 5)
+    write(repo, "src/app/admin/page.tsx", "export default function Admin() {}\n")
+    tree = (
+        "```\nsrc/app/\n├── admin/            # Admin\n├── dictionaries/     # Dictionaries\n```\n"
+    )
+    memory(repo, "structure", tree + "- Dictionaries live in `src/app/dictionaries/`.\n")
+    commit(repo)
+    git(repo, "mv", "src/app/dictionaries", "src/app/admin/dictionaries")
+    commit(repo, "dictionaries under admin")
+    fixed = run_cli_process("memories", "fix-code-references", str(repo))
+    assert fixed.returncode == 0, fixed.stderr
+    text = (repo / ".serena/memories/structure.md").read_text(encoding="utf-8")
+    assert "├── dictionaries/     # Dictionaries" in text  # the drawing as it was
+    assert "`src/app/admin/dictionaries/`" in text
+    assert "Left as written, to move by hand (1 moved path):" in fixed.stderr
+    assert "structure:4: `dictionaries/` moved to `src/app/admin/dictionaries/`" in fixed.stderr

@@ -29,6 +29,7 @@ from serena_memory.core.display import counted, escape_line
 if TYPE_CHECKING:
     from serena_memory.core.store import MemoryStore
     from serena_memory.history.secret_scan import SecretSeen
+    from serena_memory.integrity.code_drift.code_report import CodeFinding
 
 
 @click.command()
@@ -187,15 +188,22 @@ def fix_code_references(project: Path | None, dry_run: bool, as_json: bool) -> N
     from serena_memory.core.display import escape_line
     from serena_memory.integrity.code_drift.fixing import fix_code_replacements as fix
 
-    fixed = fix(open_store(project), dry_run=dry_run)
+    fixed, left = fix(open_store(project), dry_run=dry_run)
     if as_json:
-        emit_json({"dry_run": dry_run, "fixed": [f.to_dict() for r in fixed for f in r.findings]})
+        emit_json(
+            {
+                "dry_run": dry_run,
+                "fixed": [f.to_dict() for r in fixed for f in r.findings],
+                "left": [f.to_dict() for f in left],
+            }
+        )
         return
     if not fixed:
         say(
             "No moved path or renamed symbol to fix"
             + (" (dry run)." if dry_run else "; no memory changed.")
         )
+        _say_left(left)
         return
     if all(f.status == "moved" for r in fixed for f in r.findings):
         verb = "Would point" if dry_run else "Pointed"
@@ -206,6 +214,17 @@ def fix_code_references(project: Path | None, dry_run: bool, as_json: bool) -> N
         say(f"{verb} {counted(len(fixed), 'mention')} of code up to date:")
     for r in fixed:
         say(f"  {escape_line(r.memory)}:{r.line}: `{escape_line(r.old)}` -> `{escape_line(r.new)}`")
+    _say_left(left)
+
+
+def _say_left(left: list[CodeFinding]) -> None:
+    """The moved paths a fix leaves as written, each with where it went: a person moves
+    them (the form the memory writes them in can't hold the new place)."""
+    if not left:
+        return
+    say(f"Left as written, to move by hand ({counted(len(left), 'moved path')}):", err=True)
+    for f in left:
+        say(f"  {escape_line(f.memory)}:{f.line}: {escape_line(f.describe())}", err=True)
 
 
 @click.command(name="auto-prefix-references")

@@ -221,7 +221,7 @@ class IntegrityApi(ApiBase):
                 "change it in an editor or lift the pattern",
             )
         only = [(memory, line, mention)]
-        fixed = [f for r in fix_code_replacements(store, only=only) for f in r.findings]
+        fixed = [f for r in fix_code_replacements(store, only=only).made for f in r.findings]
         if not fixed:
             raise ApiError(
                 409,

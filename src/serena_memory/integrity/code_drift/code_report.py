@@ -102,7 +102,7 @@ class CodeFinding:
                 now = f"`{self.new_mention}` (`{self.new_path}`)"
             return f"`{self.mention}` moved to {now} ({in_commit(self.commit)})"
         if self.status == CHANGED:
-            return f"`{self.mention}` changed in {self.commits_since} commits since"
+            return f"`{self.mention}` changed in {self.commits_since} commits since the memory"
         if self.new_name and self.new_path and self.commit:
             return (
                 f"`{self.mention}` is now `{self.new_name}` in `{self.new_path}` "

@@ -65,14 +65,17 @@ _WRITTEN_FROM_A_FILE = (RELATIVE, UP, MEMBER)
 def _as_written(written: str, old: str, new: str) -> tuple[str, str]:
     """The tail of a moved path that the memory wrote (`parse-options.js` listed under
     `internal/` for `internal/parse-options.js`) and the same tail of its new path, when
-    the folders it left unwritten did not change; ('', '') otherwise (a file that left its
-    folder can't be named in a form that leaves the folder out)."""
+    the folders it left unwritten did not change and it stayed as deep below them; ('', '')
+    otherwise (a file that left its folder can't be named in a form that leaves the folder
+    out, and a name in a drawn tree that went one folder down, `dictionaries/` to
+    `admin/dictionaries/`, belongs under another entry of the drawing: told, not guessed)."""
     parts = old.split("/")
     for i in range(1, len(parts)):
         head = "/".join(parts[:i]) + "/"
         tail = old[len(head) :]
         if tail in written and new.startswith(head):
-            return tail, new[len(head) :]
+            moved_tail = new[len(head) :]
+            return (tail, moved_tail) if moved_tail.count("/") == tail.count("/") else ("", "")
     return "", ""
 
 

@@ -6,7 +6,7 @@ memory's read note offers (the agent's edit)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from serena_memory.core import names as N
 from serena_memory.core.display import counted
@@ -15,18 +15,27 @@ from serena_memory.integrity.code_drift import fixes
 from serena_memory.integrity.code_drift.check import run_code_check
 
 if TYPE_CHECKING:
+    from serena_memory.integrity.code_drift.code_report import CodeFinding
     from serena_memory.integrity.code_drift.fixes import Replacement
+
+
+class CodeFixes(NamedTuple):
+    """What a fix did (would do, in a dry run), and the moved paths it left as written:
+    their new place can't be written the way the memory writes them (a name in a drawn
+    tree that went under another entry), so a person moves them."""
+
+    made: list[Replacement]
+    left: list[CodeFinding]
 
 
 def fix_code_replacements(
     store: MemoryStore,
     dry_run: bool = False,
     only: Iterable[tuple[str, int, str]] | None = None,
-) -> list[Replacement]:
+) -> CodeFixes:
     """Rewrite the moved paths and the renamed symbols of writable project memories to
     what git saw them become (all of them, or only the ``(memory, line, mention)``
-    given); the fixes of one run are one history entry. Returns the replacements made
-    (to be made, with ``dry_run``)."""
+    given); the fixes of one run are one history entry."""
     wanted = None if only is None else set(only)
     found = [
         f
@@ -34,8 +43,10 @@ def fix_code_replacements(
         if wanted is None or (f.memory, f.line, f.mention) in wanted
     ]
     planned = fixes.replacements(found)
+    covered = {id(f) for r in planned for f in r.findings}
+    left = [f for f in found if f.status == "moved" and not f.read_only and id(f) not in covered]
     if dry_run or not planned:
-        return planned
+        return CodeFixes(planned, left)
     by_memory: dict[str, list[Replacement]] = {}
     for r in planned:
         by_memory.setdefault(r.memory, []).append(r)
@@ -51,7 +62,7 @@ def fix_code_replacements(
 
     changes = {name: fixer(items) for name, items in sorted(by_memory.items())}
     store.update(changes, f"Bring {counted(len(planned), 'mention')} of code up to date")
-    return done
+    return CodeFixes(done, left)
 
 
 def fix_memory_drift(store: MemoryStore, name: str) -> tuple[list[Replacement], int, str]:

@@ -119,14 +119,42 @@ def missing_note(
     gone = [t for t in (past.gone_at(c) for c in candidates) if t is not None]
     if len(found_moves) > 1:
         return "moved to several places: " + ", ".join(sorted(found_moves))
-    if not gone and not any(c in past.seen for c in candidates) and not folder_seen(past, target):
+    folders = _folders_of(past, target)
+    if not gone and not any(c in past.seen for c in candidates) and not folders:
         return "never in the git history: a plan or a typo?"
     deleted = past.deleted.get(target.rstrip("/"))
-    said = f"deleted {in_commit(deleted[0])}" if deleted else ""
+    said = f"deleted {in_commit(deleted[0])}" if deleted else _emptied(past, folders)
     if gone and when is not None and max(gone) <= when:
         # a fix of the memory's other mentions makes it newer: the commit is still told
         return "already gone when the memory last changed" + (f" ({said})" if said else "")
     return said
+
+
+def _folders_of(past: GitPast, target: str) -> list[str]:
+    """The folders git saw that a folder mention names: the one at its path, else, for a
+    bare name (`__tests__/`), every folder so named (`src/components/__tests__`)."""
+    folder = target.rstrip("/")
+    if past.had_folder(folder):
+        return [folder]
+    return past.folders_named(folder) if target == folder + "/" and "/" not in folder else []
+
+
+def _emptied(past: GitPast, folders: list[str]) -> str:
+    """When a folder git saw only through its files went: the last commit that deleted
+    or moved away a file below one of ``folders`` ('' when none did)."""
+    if not folders:
+        return ""
+    prefixes = tuple(f + "/" for f in folders)
+    went = [(t, c, "deleted") for path, (c, t) in past.deleted.items() if path.startswith(prefixes)]
+    went += [
+        (t, c, "its files moved away")
+        for path, (_new, c, t) in past.renamed.items()
+        if path.startswith(prefixes)
+    ]
+    if not went:
+        return ""
+    _time, commit, verb = max(went)
+    return f"{verb} {in_commit(commit)}"
 
 
 def folder_seen(past: GitPast, target: str) -> bool:

@@ -112,3 +112,13 @@ def test_a_tree_entry_that_went_under_another_entry_is_left_and_said(repo: Path)
     assert "`src/app/admin/dictionaries/`" in text
     assert "Left as written, to move by hand (1 moved path):" in fixed.stderr
     assert "structure:4: `dictionaries/` moved to `src/app/admin/dictionaries/`" in fixed.stderr
+
+
+def test_a_check_since_a_commit_says_its_verdict_is_of_those_commits() -> None:
+    """`check --code --since HEAD~5` found nothing in those commits: it says so, not that
+    nothing in the memories drifted (a full check may still find what went before)."""
+    from serena_memory.integrity.code_drift.code_report import CodeReport
+
+    report = CodeReport(scanned=2, mentions=7, git=True, since="HEAD~5")
+    assert "none drifted in the commits since HEAD~5." in report.to_text()
+    assert "; none drifted.\n" in CodeReport(scanned=2, mentions=7, git=True).to_text()

@@ -160,10 +160,16 @@ class CodeReport:
             return f"Code: not checked: {NO_CODE}.\n"
         if not self.findings:
             where = "git's list of files" if self.git else "the files on disk"
+            # (with --since, only what those commits changed: say so, not "none drifted")
+            verdict = (
+                f"none drifted in the commits since {self.since}"
+                if self.since
+                else ("none drifted")
+            )
             return (
                 f"Code: {counted(self.mentions, 'mention')} of code in "
                 f"{counted(self.scanned, 'memory', 'memories')} "
-                f"checked against {where}; none drifted.\n" + notes
+                f"checked against {where}; {verdict}.\n" + notes
             )
         memories = len({f.memory for f in self.findings})
         out = [

@@ -110,6 +110,11 @@ APART = [
     ("- Test report: `.agents/qa/001-report.md`", "- Lint report: `.github/lint/report.md`"),
     ("- Chain commands with `;`, not `&&`.", "- Chain commands with `&&`, not `;`."),
     ("- Works in prod/dev and CI.", "- Works in app/tooling and CI."),
+    # an example's file, named so (`sp_example.sql`), beside a real one: two uses
+    (
+        "```bash\nmysql -u root -p app < Database/StoredProcedures/sp_Line_Insert.sql\n```",
+        "```bash\nmysql -u root -p app < Database/StoredProcedures/sp_example.sql\n```",
+    ),
 ]
 
 

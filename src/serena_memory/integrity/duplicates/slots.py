@@ -50,7 +50,10 @@ _SOURCE_SETTING = re.compile(
 """A setting in source code: a name of joined words (``printWidth``, ``min_sdk``; a plain
 word such as ``duration`` is too common a name to tell one setting), set to a literal."""
 _ALTERNATIVES = re.compile(r"[^\W\d_]+(?:/[^\W\d_]+)+")
-_EXAMPLE = re.compile(r"\$|\{\w*\}|<\w+>|\byyyy|\bnnn|\bpath/to/|\bexample\b|\bfoo\b")
+_EXAMPLE = re.compile(
+    r"\$|\{\w*\}|<\w+>|\byyyy|\bnnn|\bpath/to/|\bfoo\b"
+    r"|(?<![^\W_])example(?![^\W_])"  # a name's part too: `sp_example.sql`, `example-app`
+)
 _SERIAL = re.compile(r"[#-]?\d{7,}|[0-9a-f]{7,40}", re.IGNORECASE)
 _TICKET = re.compile(r"[A-Za-z]{2,}-\d+")  # `ADR-037`, `PRP-22`: a record cited
 _CAMEL = re.compile(r"[a-z][A-Z]")

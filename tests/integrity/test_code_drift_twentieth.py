@@ -11,22 +11,26 @@ from pathlib import Path
 from test_code_drift import commit, git, memory, repo, write
 
 from serena_memory.integrity.code_drift.checker import CodeChecker
-from serena_memory.integrity.code_drift.code_report import MISSING, MOVED
+from serena_memory.integrity.code_drift.code_report import MISSING, MOVED, CodeReport
 from serena_memory.integrity.code_drift.spans import span_fields
 
 __all__ = ["repo"]  # the fixture, used by name
 
 
-def _told(root: Path) -> dict[tuple[int, str], str]:
-    """(line, mention) -> status of every path not present, each memory read as of its
-    last commit."""
+def _report(root: Path) -> CodeReport:
+    """The check of every memory, each read as of its last commit."""
     texts = {p.stem: p.read_text("utf-8") for p in (root / ".serena/memories").glob("*.md")}
     written = {
         name: float(git(root, "log", "-1", "--format=%ct", "--", f".serena/memories/{name}.md"))
         for name in texts
     }
-    report = CodeChecker(root, changed_commits=0).check(texts, written, symbols=False)
-    return {(f.line, f.mention): f.status for f in report.findings if f.status in (MISSING, MOVED)}
+    return CodeChecker(root, changed_commits=0).check(texts, written, symbols=False)
+
+
+def _told(root: Path) -> dict[tuple[int, str], str]:
+    """(line, mention) -> status of every path not present."""
+    findings = _report(root).findings
+    return {(f.line, f.mention): f.status for f in findings if f.status in (MISSING, MOVED)}
 
 
 def test_go_import_paths_and_method_calls_are_no_files(repo: Path) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from conftest import run_cli_process
 from test_code_drift import commit, git, memory, repo, write
-from test_code_drift_twentieth import _told
+from test_code_drift_twentieth import _report, _told
 
 __all__ = ["repo"]  # the fixture, used by name
 
@@ -53,15 +53,8 @@ def test_files_under_a_heading_about_a_folder_outside_the_project_are_no_claims(
 
 
 def _notes(root: Path) -> dict[str, str]:
-    texts = {p.stem: p.read_text("utf-8") for p in (root / ".serena/memories").glob("*.md")}
-    written = {
-        name: float(git(root, "log", "-1", "--format=%ct", "--", f".serena/memories/{name}.md"))
-        for name in texts
-    }
-    from serena_memory.integrity.code_drift.checker import CodeChecker
-
-    report = CodeChecker(root, changed_commits=0).check(texts, written, symbols=False)
-    return {f.mention: f.describe() for f in report.findings}
+    """mention -> what the check says of it."""
+    return {f.mention: f.describe() for f in _report(root).findings}
 
 
 def test_a_folder_that_went_says_when_and_never_that_git_never_knew_it(repo: Path) -> None:

@@ -39,6 +39,7 @@ SAID_OF_A_NAME = [
     ("- fastapi==0.111.0 (Web框架)", "- fastapi==0.104.1 — Web 框架"),
     ("- Sidecar: `NLP_ENABLED` default false, not started.", "```env\nNLP_ENABLED=true\n```"),
     ("- `SMTP_SECURE=false` on port 587.", "Set `SMTP_SECURE: true` for the mail relay."),
+    ("- The compiler runs with strictMode: true.", "- Builds keep strictMode: false for now."),
 ]
 
 
@@ -67,6 +68,8 @@ NOT_ONE_THING = [
     ("- Install with `npm i -g pnpm@9.1.0 turbo@2.0.1`.", "- `pnpm@9.1.0` is the only manager."),
     # a switch said in prose, not set; a requirement's lower end against a pin
     ("- It is true that `use_cache` helps.", "- `use_cache: false` in tests."),
+    # a plain word set beside a name joined by case elsewhere on the line: no setting's
+    ("- The `useCache` hook logs with debug: true.", "- The `useCache` hook: debug: false."),
     ("- django>=4.2 is supported.", "- Pinned: django==5.0.1."),
 ]
 

@@ -13,6 +13,7 @@ from serena_memory.core.display import counted
 from serena_memory.core.store import MemoryStore
 from serena_memory.integrity.code_drift import fixes
 from serena_memory.integrity.code_drift.check import run_code_check
+from serena_memory.integrity.code_drift.code_report import MOVED
 
 if TYPE_CHECKING:
     from serena_memory.integrity.code_drift.code_report import CodeFinding
@@ -44,7 +45,7 @@ def fix_code_replacements(
     ]
     planned = fixes.replacements(found)
     covered = {id(f) for r in planned for f in r.findings}
-    left = [f for f in found if f.status == "moved" and not f.read_only and id(f) not in covered]
+    left = [f for f in found if f.status == MOVED and not f.read_only and id(f) not in covered]
     if dry_run or not planned:
         return CodeFixes(planned, left)
     by_memory: dict[str, list[Replacement]] = {}

@@ -131,7 +131,7 @@ def named_values(unit: Unit) -> list[Named]:
         if values[i]:
             found.extend(_of_word(unit, i, numbered))
     switched = [_switched(unit, i) for i, w in enumerate(words) if w in _SWITCH]
-    switched += [_set_in_code(w) for w in words if w[-1:] == "e" and (":" in w or "=" in w)]
+    switched += [_set_in_code(unit, w) for w in words if w.endswith(("true", "false"))]
     found += [named for named in switched if named is not None]
     return found + _gated(unit, numbered) + _rated(unit) + _barred(unit)
 
@@ -192,17 +192,27 @@ def _switched(unit: Unit, i: int) -> Named | None:
         name = unit.words[i - 2]
     elif not _SET_SWITCH.search(unit.said.casefold()):
         return None
-    if not _JOINED.fullmatch(name) and "_" not in name and not _CAMEL.search(unit.said):
+    if not _setting_name(unit.said, name):
         return None
     return Named(f"of {name}", unit.words[i], unit.words[i], "", False)
 
 
-def _set_in_code(word: str) -> Named | None:
+def _set_in_code(unit: Unit, word: str) -> Named | None:
     """A switch set in one span of code (`` `SMTP_SECURE: true` ``): a value of its name."""
     set_to = _SWITCH_SPAN.fullmatch(word)
-    if set_to is None or not (_JOINED.fullmatch(set_to.group(1)) or "_" in set_to.group(1)):
+    if set_to is None or not _setting_name(unit.said, set_to.group(1)):
         return None
     return Named(f"of {set_to.group(1)}", set_to.group(2), set_to.group(2), "", False)
+
+
+def _setting_name(said: str, name: str) -> bool:
+    """Whether ``name`` is written as a setting's, not as a word of prose: joined by ``_``
+    or ``-`` (`NLP_ENABLED`, `use-cache`; capitals too, as an environment's variables
+    are) or by case where ``said`` writes it (`strictMode`)."""
+    if _JOINED.fullmatch(name) or "_" in name:
+        return True
+    at = said.casefold().find(name)
+    return at >= 0 and _CAMEL.search(said, at, at + len(name)) is not None
 
 
 _SWITCH_SPAN = re.compile(r"([a-z][\w.-]*)\s?[:=]\s?(true|false)")

@@ -334,8 +334,9 @@ def test_one_go_test_by_name(tmp_path: Path) -> None:
     assert "go test . -run TestMuxBasic" in sheet.commands["test"]
 
 
-def test_one_vitest_file_through_pnpm(tmp_path: Path) -> None:
-    # vuejs/core package.json (cut)
+def test_one_vitest_file_through_the_test_script(tmp_path: Path) -> None:
+    # vuejs/core package.json (cut): the script is the runner alone, so the file goes
+    # through it and runs with the project's own options
     package = (
         '{"private": true, "scripts": {"test": "vitest"}, "devDependencies": {"vitest": "^3"}}'
     )
@@ -347,10 +348,38 @@ def test_one_vitest_file_through_pnpm(tmp_path: Path) -> None:
             "packages/compiler-core/__tests__/codegen.spec.ts": "",
         },
     )
-    assert (
-        "pnpm exec vitest run packages/compiler-core/__tests__/codegen.spec.ts"
-        in (sheet.commands["test"])
+    assert "pnpm test packages/compiler-core/__tests__/codegen.spec.ts" in sheet.commands["test"]
+
+
+def test_one_spec_file_through_npm_and_the_runner_where_the_script_names_a_folder(
+    tmp_path: Path,
+) -> None:
+    # Leaflet/Leaflet: `vitest --project=chromium`, its specs named `XSpec.js`
+    leaflet = (
+        '{"scripts": {"test": "vitest --project=chromium"}, "devDependencies": {"vitest": "^3"}}'
     )
+    sheet = project(
+        tmp_path / "leaflet",
+        {"package.json": leaflet, "spec/suites/control/AttributionControlSpec.js": ""},
+    )
+    assert "npm test -- spec/suites/control/AttributionControlSpec.js" in sheet.commands["test"]
+    # expressjs/body-parser: the script names the test folder, so a file given to it would
+    # run with the whole folder: the runner is given the file alone
+    body_parser = (
+        '{"scripts": {"test": "mocha --reporter spec --check-leaks test/"},'
+        ' "devDependencies": {"mocha": "^10"}}'
+    )
+    sheet = project(tmp_path / "bp", {"package.json": body_parser, "test/body-parser.js": ""})
+    assert "npx mocha test/body-parser.js" in sheet.commands["test"]
+
+
+def test_one_phpunit_file_where_composer_installs_phpunit(tmp_path: Path) -> None:
+    # ramsey/uuid (cut)
+    composer = '{"require-dev": {"phpunit/phpunit": "^9"}, "scripts": {"phpunit": "phpunit"}}'
+    sheet = project(
+        tmp_path, {"composer.json": composer, "tests/Builder/FallbackBuilderTest.php": ""}
+    )
+    assert "vendor/bin/phpunit tests/Builder/FallbackBuilderTest.php" in sheet.commands["test"]
 
 
 def test_one_rspec_file_and_one_cargo_test(tmp_path: Path) -> None:

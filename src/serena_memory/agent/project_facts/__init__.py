@@ -23,7 +23,7 @@ from serena_memory.agent.project_facts.composer import read_composer, read_php_t
 from serena_memory.agent.project_facts.docs import read_docs
 from serena_memory.agent.project_facts.environment_tools import respeller
 from serena_memory.agent.project_facts.files import Project
-from serena_memory.agent.project_facts.format_forms import offer_writing_forms
+from serena_memory.agent.project_facts.format_forms import offer_fixing_forms, offer_writing_forms
 from serena_memory.agent.project_facts.git_hooks import read_git_hooks
 from serena_memory.agent.project_facts.golang import module_path, read_go
 from serena_memory.agent.project_facts.hook_tools import read_hook_tools
@@ -122,6 +122,7 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     read_mdbook(project)
     offer_hook_install(project)
     offer_writing_forms(sheet)
+    offer_fixing_forms(project)
     read_manifest_check(project)
     read_bench_scripts(project)
     # and last, how to run one test in the runner found

@@ -30,6 +30,8 @@ def read_cargo(project: Project) -> None:
         sheet.add("build", "cargo build", MANIFEST)
     sheet.add_default("test", "cargo test --workspace" if workspace else "cargo test", MANIFEST)
     sheet.add_default("lint", "cargo clippy", MANIFEST)
+    if project.is_file("deny.toml"):  # cargo-deny's configuration: licenses, advisories, bans
+        sheet.add_default("lint", "cargo deny check", "deny.toml")
     sheet.add_default("format", "cargo fmt --check", MANIFEST)
     if not any(c in _WRITING_FMT for c in sheet.commands.get("format", [])):
         sheet.add("format", "cargo fmt", MANIFEST)

@@ -1,13 +1,26 @@
 """A formatter the project only checks (CI's ``cargo fmt --check``, a lint task's ``black
 --check --diff src``) is one a contributor runs to rewrite the files before pushing: its
-writing form is offered next to the check, with the same arguments."""
+writing form is offered next to the check, with the same arguments. A project with no
+formatter at all formats with its linter: the linter's fixing form (``eslint . --fix``,
+``bundle exec rubocop -a``, ``npm run lint -- --fix``) is its format command."""
 
 from __future__ import annotations
 
-from serena_memory.agent.project_facts.commands import canonical, classify_command
+import re
+
+from serena_memory.agent.project_facts.commands import canonical, classify_command, unwrap
+from serena_memory.agent.project_facts.files import Project
+from serena_memory.agent.project_facts.node import package_data
 from serena_memory.agent.project_facts.sheet import FactSheet, plain_words
+from serena_memory.agent.project_facts.workspace_scripts import SEPARATOR
 
 SOURCE = "the format check"
+FIX_SOURCE = "the linter's fixing form"
+# linters that rewrite what they can fix, and the option that makes them
+_FIXING = {"eslint": "--fix", "xo": "--fix", "standard": "--fix", "stylelint": "--fix",
+           "rubocop": "-a"}  # fmt: skip
+# a package manager running a script: `npm run lint`, `pnpm lint`, `yarn run lint:js`
+_SCRIPT_RUN = re.compile(r"^(npm|pnpm|yarn|bun)(?: run)? ([\w:.-]+)$")
 # options that make a formatter check instead of write (gofmt's `-l` lists: not one)
 _CHECK_OPTIONS = frozenset({"--check", "--diff", "--check-only"})
 
@@ -35,3 +48,45 @@ def offer_writing_forms(sheet: FactSheet) -> None:
         )
         if not any(writes):
             sheet.add("format", written, SOURCE)
+
+
+def fixing_form(command: str) -> str | None:
+    """``npx eslint .`` -> ``npx eslint . --fix``; None when ``command`` is not a linter
+    that fixes, or fixes already."""
+    words = command.split()
+    tool = unwrap(words)[:1]
+    if tool[:1] in (["npx"], ["bunx"]):
+        tool = unwrap(words[1:])[:1]
+    option = _FIXING.get(tool[0].rsplit("/", 1)[-1]) if tool else None
+    if option is None or "--" in words or any(w.startswith(("--fix", "-a", "-A")) for w in words):
+        return None
+    return f"{command} {option}"
+
+
+def offer_fixing_forms(project: Project) -> None:
+    """With no format command found, the first lint command whose linter fixes, in its
+    fixing form: a script that is that linter alone is given the option through the
+    package manager (``npm run lint -- --fix``). A lint command that fixes already
+    (``npm run lint:fix``) leaves nothing to add."""
+    sheet = project.sheet
+    if sheet.commands.get("format") or any("fix" in c for c in sheet.commands.get("lint", [])):
+        return
+    scripts = (package_data(project) or {}).get("scripts")
+    for command in sheet.commands.get("lint", []):
+        fixed = fixing_form(command) or _script_fixing_form(command, scripts)
+        if fixed is not None and classify_command(fixed) in ("format", "lint", None):
+            sheet.add("format", fixed, FIX_SOURCE)
+            return
+
+
+def _script_fixing_form(command: str, scripts: object) -> str | None:
+    """``npm run lint -- --fix`` where the ``lint`` script is a fixing linter alone."""
+    run = _SCRIPT_RUN.match(command)
+    if run is None or not isinstance(scripts, dict):
+        return None
+    body = scripts.get(run.group(2))
+    if not isinstance(body, str) or len(SEPARATOR.split(body)) != 1:
+        return None
+    if not (fixing_form(body) or "").endswith("--fix"):
+        return None
+    return f"{command} -- --fix" if run.group(1) == "npm" else f"{command} --fix"

@@ -20,6 +20,7 @@ _HOOKS: dict[str, tuple[str, str | None]] = {
     "committed": ("lint", "committed"), "mypy": ("typecheck", None),
     "pyright": ("typecheck", "pyright"),
     "taplo-format": ("format", "taplo format"), "taplo-lint": ("lint", "taplo lint"),
+    "yamlfmt": ("format", "yamlfmt"),
 }  # fmt: skip
 
 

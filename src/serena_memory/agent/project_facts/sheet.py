@@ -22,7 +22,7 @@ KINDS: dict[str, str] = {
 SHEET_BUDGET = 1800
 KIND_BUDGET = {"setup": 160, "run": 200, "test": 600}
 DEFAULT_KIND_BUDGET = 420
-MAX_CI_FILES_SHOWN = 6
+MAX_CI_FILES_SHOWN = 4
 CI = "CI"
 
 

@@ -23,15 +23,21 @@ MAX_DEPTH = 3
 _SKIPPED = frozenset({"node_modules", "vendor", "testdata", "fixtures", "fixture", "__snapshots__",
                       "target", "dist", "build", "snapshots", "data"})  # fmt: skip
 _PYTHON_TEST = re.compile(r"^(test_\w+|\w+_test)\.py$")
-_JS_TEST = re.compile(r"^[\w.-]+\.(test|spec)\.[cm]?[jt]sx?$")
+_JS_TEST = re.compile(r"^[\w.-]+(?:\.test|\.spec|[a-z]Spec|[a-z]Test)\.[cm]?[jt]sx?$")
 _JS_FILE = re.compile(r"^[\w-]+\.[cm]?[jt]s$")
 _GO_TEST_FUNC = re.compile(r"^func (Test\w+)\(\w+ \*testing\.T\)", re.M)
 _RUST_TEST_FUNC = re.compile(r"#\[(?:\w+::)?test\]\s*(?:#\[[^\]\n]*\]\s*)*(?:async\s+)?fn\s+(\w+)")
 # the words of a command that already runs one file or one test
 _ONE_TEST = re.compile(r"(::|\s-run\s|\s-k\s|\s--test\s|_test\.\w+\b|_spec\.rb\b|"
-                       r"\btest_\w+\.py\b|\.(test|spec)\.[cm]?[jt]sx?\b)")  # fmt: skip
+                       r"\btest_\w+\.py\b|\.(test|spec)\.[cm]?[jt]sx?\b|Test\.php\b)")  # fmt: skip
 _JS_RUNNERS = (("vitest", "vitest run "), ("jest", "jest "), ("mocha", "mocha "), ("ava", "ava "))
 _EXEC = {"npm": "npx ", "pnpm": "pnpm exec ", "yarn": "yarn ", "bun": "bunx "}
+# a test script given a file through the package manager (npm needs `--` before it)
+_THROUGH_SCRIPT = {"npm": "npm test -- ", "pnpm": "pnpm test ", "yarn": "yarn test ",
+                   "bun": "bun run test "}  # fmt: skip
+# a test script that is the runner alone, with options only: a file given to it narrows it
+_RUNNER_ALONE = re.compile(r"^(?:vitest|jest|mocha|ava)(?:\s+--?[\w.=:-]+)*$")
+_PHP_TEST = re.compile(r"^\w+Test\.php$")
 _PYTHON_PREFIXES = ("uv run ", "poetry run ", "pdm run ", "pipenv run ", "python -m ",
                     "python3 -m ")  # fmt: skip
 
@@ -42,7 +48,7 @@ def read_single_test(project: Project) -> None:
     if any(_ONE_TEST.search(f" {command} ") for command in tests):
         return
     forms: tuple[Callable[[Project, list[str]], str | None], ...] = (
-        _pytest, _go_test, _cargo_test, _node_test, _ruby_test,
+        _pytest, _go_test, _cargo_test, _node_test, _ruby_test, _phpunit,
     )  # fmt: skip
     for form in forms:
         command = form(project, tests)
@@ -161,7 +167,10 @@ def _members(project: Project, manifest: dict) -> list[str]:
 
 def _node_test(project: Project, tests: list[str]) -> str | None:
     """``npx vitest run FILE``, ``node --test FILE``...: the runner the test script or the
-    dependencies name, through the package manager's way of running a local tool."""
+    dependencies name, through the package manager's way of running a local tool; through
+    the test script itself (``npm test -- FILE``) when that script is the runner with
+    options alone, so the file runs with the project's own options (a browser project, a
+    typecheck)."""
     data = package_data(project)
     if data is None:
         return None
@@ -176,8 +185,10 @@ def _node_test(project: Project, tests: list[str]) -> str | None:
         if tool in installed or re.search(rf"\b{tool}\b", script):
             pattern = _JS_TEST if tool in ("vitest", "jest") else _JS_FILE
             path = find_file(project, folders, _JS_TEST) or find_file(project, folders, pattern)
-            run = _EXEC[package_manager(project, data)]
-            return f"{run}{command}{path}" if path else None
+            manager = package_manager(project, data)
+            if path and _RUNNER_ALONE.match(script.strip()):
+                return f"{_THROUGH_SCRIPT[manager]}{path}"
+            return f"{_EXEC[manager]}{command}{path}" if path else None
     return None
 
 
@@ -191,3 +202,12 @@ def _ruby_test(project: Project, tests: list[str]) -> str | None:
         return f"{prefix}rspec {spec}"
     test = find_file(project, ("test",), re.compile(r"^(\w+_test|test_\w+)\.rb$"))
     return f"{prefix}ruby -Itest {test}" if test else None
+
+
+def _phpunit(project: Project, tests: list[str]) -> str | None:
+    """``vendor/bin/phpunit tests/XTest.php``, where Composer installs PHPUnit."""
+    data = project.text("composer.json") or ""
+    if '"phpunit/phpunit"' not in data and not project.first("phpunit.xml", "phpunit.xml.dist"):
+        return None
+    path = find_file(project, ("tests", "test"), _PHP_TEST)
+    return f"vendor/bin/phpunit {path}" if path else None

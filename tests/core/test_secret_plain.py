@@ -45,6 +45,37 @@ def test_a_name_of_words_alone_is_refused_exactly_when_the_full_read_refuses(
     assert full is None, f"{name!r} was read as holding a secret"
 
 
+NAME_PARTS = st.one_of(
+    st.from_regex(r"[a-z]{1,16}", fullmatch=True),
+    st.sampled_from(
+        [
+            "password", "db", "prod", "hunter", "correct", "horse", "battery", "staple",
+            "recovery", "codes", "backup", "basic", "postgres", "redis", "grafana", "svc",
+            "billing", "deadbeefdeadbeef", "abcdefabcdefabcd", "github", "stripe", "live",
+            "notes", "topic", "new", "docs", "setup", "copper", "juniper", "harbor",
+        ]
+    ),
+)  # fmt: skip
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.lists(NAME_PARTS, min_size=1, max_size=7),
+    st.lists(st.sampled_from("/_.-"), min_size=6, max_size=6),
+)
+def test_a_name_of_short_lowercase_words_holds_no_secret_by_any_rule(
+    parts: list[str], joints: list[str]
+) -> None:
+    """The quick answer for such a name is the one every rule would give."""
+    name = parts[0] + "".join(j + p for j, p in zip(joints, parts[1:], strict=False))
+    if secrets._WORDS_NAME.fullmatch(name) is None or secrets._SECRET_WORD.search(name):
+        return
+    assert secrets.scan_name(name) == []
+    assert secrets._line_kind(name, secrets._detectors()) is None, name
+    assert not list(secrets.blocks(name)), name
+    assert secrets.name_secret(name) is None, name
+
+
 def test_a_password_written_in_words_is_still_refused() -> None:
     """The quick path keeps what no rule of words alone misses: a token pasted as a name
     and a recovery phrase stay refused."""

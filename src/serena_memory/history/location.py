@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,24 +28,6 @@ def repository_path(history_root: Path, folder: Path) -> Path:
     parts = [p for p in Path(real).parts if p not in ("/", ".serena", "memories")]
     slug = re.sub(r"[^A-Za-z0-9._-]+", "-", "-".join(parts[-2:])).strip("-.")[:40] or "root"
     return history_root / f"{slug}-{digest}.git"
-
-
-RepositoryIdentity = tuple[int, int, int]
-"""Which repository is at a path: its ``HEAD`` file's device, inode and modification time."""
-
-
-def repository_identity(repo_path: Path) -> RepositoryIdentity | None:
-    """Which repository is at ``repo_path`` now (None: none is there). A person may remove a
-    history or put a rewritten one in its place (docs/secrets.md) while a server runs: the
-    repository then at that path has another ``HEAD`` file, so another identity, and
-    whatever a process learned of the one it opened no longer holds."""
-    try:
-        st = os.stat(repo_path / "HEAD")
-    except OSError:
-        return None
-    if not stat.S_ISREG(st.st_mode):
-        return None
-    return (st.st_dev, st.st_ino, st.st_mtime_ns)
 
 
 def history_root(store: MemoryStore, settings: Settings | None = None) -> Path:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
+import stat
 import time
 from collections.abc import Iterator
 from datetime import datetime
@@ -20,8 +22,24 @@ from typing import Any
 from serena_memory.core.changes import Folder, recordable
 from serena_memory.core.errors import HistoryError
 from serena_memory.history.entries import Entry, Record, stated_time
-from serena_memory.history.location import RepositoryIdentity, repository_identity
 from serena_memory.history.objects import BRANCH, engine, memory_blob, walk_entries
+
+RepositoryIdentity = tuple[int, int, int]
+"""Which repository is at a path: its ``HEAD`` file's device, inode and modification time."""
+
+
+def repository_identity(repo_path: Path) -> RepositoryIdentity | None:
+    """Which repository is at ``repo_path`` now (None: none is there). A person may remove a
+    history or put a rewritten one in its place (docs/secrets.md) while a server runs: the
+    repository then at that path has another ``HEAD`` file, so another identity, and
+    whatever a process learned of the one it opened no longer holds."""
+    try:
+        st = os.stat(repo_path / "HEAD")
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    return (st.st_dev, st.st_ino, st.st_mtime_ns)
 
 
 class FolderRepository:

@@ -22,7 +22,7 @@ from typing import Any
 from serena_memory.core.files import read_own_file
 from serena_memory.core.process import PROCESS
 from serena_memory.history import stamp_log
-from serena_memory.history.location import RepositoryIdentity, repository_identity
+from serena_memory.history.repository import RepositoryIdentity, repository_identity
 
 MAX_STAMPS_BYTES = 512 * 1024 * 1024
 """A stamps file larger than this is not read (the folder is compared whole instead)."""

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import write_config
 
-from serena_memory.core import config, operation
+from serena_memory.core import config, operation, paths
+from serena_memory.core.config import load_settings
 from serena_memory.core.store import MemoryStore
 
 
@@ -61,21 +62,24 @@ def test_the_global_file_is_read_once_per_load_of_the_settings(
     assert settings.listing_budget == 5000 and settings.global_config.memory_listing_budget == 7000
 
 
-def test_inside_an_operation_a_value_is_loaded_once_and_outside_at_each_ask() -> None:
-    loads: list[str] = []
-
-    def load(what: str) -> str:
-        loads.append(what)
-        return what.upper()
-
+def test_inside_an_operation_settings_and_paths_are_loaded_once_and_outside_at_each_ask(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One command reads the settings and resolves a name through the path gate once
+    however many layers ask; the library used outside a command reads them at each ask,
+    so an edit to the settings applies at once."""
+    store.write("fact", "v1\n")
+    settings = _counting(monkeypatch, "serena_memory.core.store.load_settings", load_settings)
+    resolved = _counting(monkeypatch, "serena_memory.core.paths.resolve", paths.resolve)
     with operation.operation():
-        assert operation.once("k", load, "a") == "A"
-        assert operation.once("k", load, "a") == "A"
-        assert operation.resolved_once("p", load, "b") == "B"
-        assert operation.resolved_once("p", load, "b") == "B"
-    assert loads == ["a", "b"]
-    assert operation.once("k", load, "c") == "C" and operation.once("k", load, "c") == "C"
-    assert loads == ["a", "b", "c", "c"]
+        assert store.read("fact") == "v1\n"
+        once = len(resolved)
+        assert store.read("fact") == "v1\n"
+        assert store.settings is store.settings
+    assert len(settings) == 1 and len(resolved) == once > 0
+    store.read("fact")
+    store.read("fact")
+    assert len(settings) == 3 and len(resolved) == 3 * once
 
 
 def test_a_listing_sorts_memories_out_as_the_rules_say_one_by_one(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
 
 from serena_memory.core import names as N
@@ -116,12 +116,12 @@ class Layout:
         """:func:`paths.resolve`, once per operation for the same scope and components
         (forgotten when files are removed or moved: :meth:`moved`)."""
         parts = tuple(parts)
-        return operation.resolved_once((scope, parts), paths.resolve, scope, parts, what)
+        return _resolved_once((scope, parts), lambda: paths.resolve(scope, parts, what))
 
     @staticmethod
     def moved() -> None:
         """Files were removed or moved: a name resolved before may lead elsewhere now."""
-        opened = operation.current()
+        opened = operation.CURRENT.get()
         if opened is not None:
             opened.forget_paths()
 
@@ -156,7 +156,7 @@ class Layout:
     def real_folder(self, scope: paths.Scope) -> Path:
         """A scope's real memories folder, through the path gate (kept as :meth:`resolve`
         keeps it: under the scope and no components)."""
-        return Path(operation.resolved_once((scope, ()), paths.real_folder, scope))
+        return Path(_resolved_once((scope, ()), lambda: paths.real_folder(scope)))
 
     def read_bytes(self, name: str, scopes: Scopes, *, listed: bool = False) -> bytes:
         """A memory's bytes, through the path gate (FileNotFoundError: none)."""
@@ -239,3 +239,16 @@ class Layout:
             except OSError:
                 return
             folder = folder.parent
+
+
+def _resolved_once(key: Hashable, resolve: Callable[[], str]) -> str:
+    """``resolve()``, a path through the path gate, once per open operation for ``key``
+    (kept in the operation's ``resolved_paths``; a refusal is not kept: it is raised again
+    at the next ask); outside any operation, at each ask."""
+    opened = operation.CURRENT.get()
+    if opened is None:
+        return resolve()
+    found = opened.resolved_paths.get(key)
+    if found is None:
+        found = opened.resolved_paths.setdefault(key, resolve())
+    return found

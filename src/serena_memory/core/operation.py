@@ -22,17 +22,15 @@ notices go to one process-wide receiver, :data:`OUTSIDE`, guarded by its lock.
 from __future__ import annotations
 
 import contextlib
-import functools
 import threading
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Hashable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from serena_memory.core.changes import Provenance
 
-T = TypeVar("T")
 
 HISTORY = "history"
 """Kind of notice: a change whose history could not be recorded (the change was made)."""
@@ -50,8 +48,12 @@ class Operation:
     provenance: Provenance | None = None
     _notices: dict[str, list[str]] = field(default_factory=dict)
     _reported: set[str] = field(default_factory=set)
-    _loaded: dict[Hashable, Any] = field(default_factory=dict)
-    _paths: dict[Hashable, str] = field(default_factory=dict)
+    loaded_once: dict[Hashable, Any] = field(default_factory=dict)
+    """What the library loaded once for this operation, by key (the settings snapshot):
+    the layer that loads it looks here first and keeps what it loaded (a failure is not
+    kept, so it is raised again at the next ask)."""
+    resolved_paths: dict[Hashable, str] = field(default_factory=dict)
+    """The paths resolved through the path gate for this operation, by what was resolved."""
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     # -- notices ---------------------------------------------------------------------------
@@ -79,36 +81,13 @@ class Operation:
             return self._notices.pop(kind, [])
 
     # -- what is loaded once ---------------------------------------------------------------
-    def loaded(self, key: Hashable, load: Callable[[], T]) -> T:
-        """``load()`` the first time ``key`` is asked for in this operation, then the same
-        value (a failure is not kept: it is raised again at the next ask)."""
-        with self._lock:
-            if key in self._loaded:
-                return self._loaded[key]
-        value = load()
-        with self._lock:
-            return self._loaded.setdefault(key, value)
-
     def forget_loaded(self) -> None:
         """Load again at the next ask (the configuration was just written)."""
-        with self._lock:
-            self._loaded.clear()
-
-    def resolved(self, key: Hashable, resolve: Callable[[], str]) -> str:
-        """A path the store resolved through the path gate, resolved once (a refusal is
-        not kept: it is raised again at the next ask)."""
-        with self._lock:
-            found = self._paths.get(key)
-        if found is None:
-            found = resolve()
-            with self._lock:
-                self._paths[key] = found
-        return found
+        self.loaded_once.clear()
 
     def forget_paths(self) -> None:
         """Resolve again: files were removed or moved, so a name may lead elsewhere."""
-        with self._lock:
-            self._paths.clear()
+        self.resolved_paths.clear()
 
 
 OUTSIDE = Operation()
@@ -116,18 +95,20 @@ OUTSIDE = Operation()
 across threads). It keeps no settings nor paths: outside an operation they are read at
 each use, as the library always did."""
 
-_current: ContextVar[Operation | None] = ContextVar("serena_memory_operation", default=None)
+CURRENT: ContextVar[Operation | None] = ContextVar("serena_memory_operation", default=None)
+"""The operation open here (None: none). Read directly where a value is looked up on every
+call (the settings snapshot, a resolved path), so a lookup that finds one costs no call."""
 
 
 @contextlib.contextmanager
 def operation(provenance: Provenance | None = None) -> Iterator[Operation]:
     """Open one operation for the code inside the block (see the module's docstring)."""
     opened = Operation(provenance)
-    token = _current.set(opened)
+    token = CURRENT.set(opened)
     try:
         yield opened
     finally:
-        _current.reset(token)
+        CURRENT.reset(token)
 
 
 @contextlib.contextmanager
@@ -135,36 +116,18 @@ def outside() -> Iterator[None]:
     """No operation open inside the block: for a server started by a command, whose
     requests each open their own and whose own work must not read the command's
     snapshot for its whole life."""
-    token = _current.set(None)
+    token = CURRENT.set(None)
     try:
         yield
     finally:
-        _current.reset(token)
+        CURRENT.reset(token)
 
 
 def current() -> Operation | None:
     """The operation open here, if any."""
-    return _current.get()
-
-
-def once(key: Hashable, load: Callable[..., T], *args: Any) -> T:
-    """``load(*args)``, once per open operation for ``key`` (:meth:`Operation.loaded`);
-    outside any operation, at each ask (the settings then apply at once)."""
-    opened = _current.get()
-    if opened is None:
-        return load(*args)
-    return opened.loaded(key, functools.partial(load, *args))
-
-
-def resolved_once(key: Hashable, resolve: Callable[..., str], *args: Any) -> str:
-    """``resolve(*args)``, a path through the path gate, once per open operation for
-    ``key`` (:meth:`Operation.resolved`); outside any operation, at each ask."""
-    opened = _current.get()
-    if opened is None:
-        return resolve(*args)
-    return opened.resolved(key, functools.partial(resolve, *args))
+    return CURRENT.get()
 
 
 def receiver() -> Operation:
     """Where a notice goes: the open operation, else :data:`OUTSIDE`."""
-    return _current.get() or OUTSIDE
+    return CURRENT.get() or OUTSIDE

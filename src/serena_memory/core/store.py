@@ -21,9 +21,10 @@ from here.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from serena_memory.core import names as N
 from serena_memory.core import operation, paths
@@ -53,6 +54,8 @@ from serena_memory.core.store_reading import Memory, MemoryListing, Reader, deco
 from serena_memory.core.store_rename import Renamer, RenameResult
 from serena_memory.core.store_writing import EditResult, Writer, WriteResult
 from serena_memory.core.transaction import Transaction, transaction
+
+T = TypeVar("T")
 
 __all__ = [
     "JOURNAL_NAME",
@@ -143,14 +146,14 @@ class MemoryStore:
     @property
     def sync_config(self) -> SyncConfig:
         """Where memories are synced to, read once per operation like :attr:`settings`."""
-        return operation.once(("sync", self.layout.home), load_sync_config, self.layout.home)
+        return _once(("sync", self.layout.home), lambda: load_sync_config(self.layout.home))
 
     def snapshot(self) -> Snapshot:
         """The settings of one operation, with the access rules and scopes under them: taken
         once per open operation however many layers ask (outside one, at each ask)."""
         layout = self.layout
         key = (layout.project_root, layout.home, self.context, self._protect_read_only)
-        return operation.once(("snapshot", *key, self._global_writes_floor), self._snapshot)
+        return _once(("snapshot", *key, self._global_writes_floor), self._snapshot)
 
     def _snapshot(self) -> Snapshot:
         settings = load_settings(self.layout.project_root, self.layout.home)
@@ -354,3 +357,16 @@ def catch_up_history(store: MemoryStore) -> None:
         return
     with store.transaction(snap, all_scopes=True, existing_only=True) as change:
         change.record("", all_scopes=True)
+
+
+def _once(key: Hashable, load: Callable[[], T]) -> T:
+    """``load()`` once per open operation for ``key`` (kept in the operation's
+    ``loaded_once``; a failure is not kept); outside any operation, at each ask (the
+    settings then apply at once)."""
+    opened = operation.CURRENT.get()
+    if opened is None:
+        return load()
+    found = opened.loaded_once.get(key)
+    if found is None:
+        found = opened.loaded_once.setdefault(key, load())
+    return found

@@ -49,6 +49,9 @@ class Transaction:
         # whether a rename a crash interrupted was finished on the way in (it moved files:
         # a path resolved before the change began may lead elsewhere now)
         self.replayed = False
+        # whether this change moved files itself (a rename): paths resolved in it may
+        # lead elsewhere once it ends (a change that only writes files moves none)
+        self.moved_files = False
 
     def record(self, summary: str, *names: str, all_scopes: bool = False) -> ChangeRecord:
         """Open the change's history entry (outside changes are committed first); nothing
@@ -89,6 +92,7 @@ class Transaction:
 
     def rename(self, journal: J.RenameJournal) -> J.Replayed:
         """Journal a rename, then roll it forward (core/recovery.py)."""
+        self.moved_files = True
         return self.recovery.run(journal, self.scopes)
 
     def finish(self) -> None:
@@ -139,4 +143,5 @@ def transaction(
             finally:
                 change.finish()
     finally:
-        layout.moved()
+        if change.moved_files or change.replayed:
+            layout.moved()  # (a removal forgets the paths as it removes)

@@ -9,6 +9,7 @@ write; the front-ends and the agent's helpers ask it instead of reading the sett
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -57,11 +58,17 @@ class AccessPolicy:
     def is_agent(self) -> bool:
         return self.context is Context.AGENT
 
+    @functools.cached_property
+    def team_prefix(self) -> str | None:
+        """``global/<topic>/`` when the team's memories are pulled and read-only (asked of
+        every memory of a listing: looked up once)."""
+        return self.sync.team_prefix()
+
     # -- patterns --------------------------------------------------------------------------
     def read_only_pattern(self, name: str) -> str | None:
         """The read-only pattern ``name`` (normalized) matches; the team's memories, pulled
         from its repository, are read-only as if a pattern said so."""
-        team = self.sync.team_prefix()
+        team = self.team_prefix
         if team is not None and name.startswith(team):
             return re.escape(team) + ".*"
         return self.settings.patterns.read_only_match(name)
@@ -77,7 +84,7 @@ class AccessPolicy:
         :meth:`read_only_pattern` say one by one: for a listing, which asks of every
         memory, with the patterns and the team's topic looked up once for all of them."""
         patterns = self.settings.patterns
-        team = self.sync.team_prefix()
+        team = self.team_prefix
         ignored: set[str] = set()
         read_only: set[str] = set()
         for name in names:
@@ -160,7 +167,7 @@ class AccessPolicy:
     def _refuse_team(self, name: str) -> None:
         """The team's memories are pulled from its repository and read-only for the agent
         and the person alike, unless ``memory_sync_team_writable: true``."""
-        prefix = self.sync.team_prefix()
+        prefix = self.team_prefix
         if prefix is not None and name.startswith(prefix):
             raise ReadOnlyMemoryError(
                 f"memory '{name}' comes from the team's repository (memory_sync_team_remote), "

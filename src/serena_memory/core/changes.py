@@ -97,7 +97,7 @@ def acting_provenance() -> Provenance | None:
     acting = _acting.get()
     if acting is not None:
         return acting
-    opened = operation.current()
+    opened = operation.CURRENT.get()
     return opened.provenance if opened is not None else None
 
 

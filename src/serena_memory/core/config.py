@@ -495,7 +495,7 @@ def set_global_key(home: Path | None, key: str, value: Any) -> Path:
     _replace_text(path, text)
     from serena_memory.core import operation
 
-    opened = operation.current()
+    opened = operation.CURRENT.get()
     if opened is not None:  # what the operation loaded before this write is stale now
         opened.forget_loaded()
     return path

@@ -365,9 +365,9 @@ def locked(folders: list[Path], timeout: float = LOCK_TIMEOUT_SECONDS) -> Iterat
         keys.append(os.path.realpath(folder))
     ordered = sorted(set(keys))
     held: list[_FolderLock] = []
+    locks = PROCESS.owned(_FolderLocks)
     try:
         for key in ordered:
-            locks = PROCESS.owned(_FolderLocks)
             with locks.guard:
                 lock = locks.by_folder.setdefault(key, _FolderLock(Path(key)))
             lock.acquire(timeout)

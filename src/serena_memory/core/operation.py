@@ -123,11 +123,6 @@ def outside() -> Iterator[None]:
         CURRENT.reset(token)
 
 
-def current() -> Operation | None:
-    """The operation open here, if any."""
-    return CURRENT.get()
-
-
 def receiver() -> Operation:
     """Where a notice goes: the open operation, else :data:`OUTSIDE`."""
     return CURRENT.get() or OUTSIDE

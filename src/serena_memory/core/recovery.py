@@ -212,7 +212,7 @@ class Recovery:
         )
         if replayed is None:  # it can't be finished: reading goes on
             return False
-        opened = operation.current()
+        opened = operation.CURRENT.get()
         if opened is None:
             self.notices.append(replayed.summary(journal))
         else:  # told to whoever opened the operation that finished it, and no other
@@ -223,7 +223,7 @@ class Recovery:
         """The notices not shown yet (see ``notices``; inside an operation, also those of
         the open operation), forgotten once taken."""
         taken, self.notices = self.notices, []
-        opened = operation.current()
+        opened = operation.CURRENT.get()
         if opened is not None:
             taken += opened.take(operation.DONE)
         return tuple(taken)

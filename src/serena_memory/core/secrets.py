@@ -292,8 +292,9 @@ def scan(text: str) -> list[Finding]:
     lines = text.splitlines()
     if not all(map(_plain, lines)):  # (words alone, as most short memories are: no line to read)
         _scan_lines(text, lines, found)
-    if not found and len(lines) == 1:  # a text that is one word, as a name is
-        kind = drawn_part(lines[0].strip().strip("`"))
+    word = lines[0].strip().strip("`") if len(lines) == 1 else ""
+    if not found and len(word) >= 8 and not any(map(str.isspace, word)):
+        kind = drawn_part(word)  # a text that is one word, as a name is
         found.update({1: kind} if kind else {})
     return [Finding(number, kind) for number, kind in sorted(found.items())]
 

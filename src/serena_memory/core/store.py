@@ -21,6 +21,7 @@ from here.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -134,7 +135,11 @@ class MemoryStore:
         self._recovery = Recovery(self.layout)
         self._reader = Reader(self, self.layout, self._recovery)
         self._writer = Writer(self, self.layout, self._reader)
-        self._renamer = Renamer(self, self.layout, self._reader)
+
+    @functools.cached_property
+    def _renamer(self) -> Renamer:
+        """Built at the first rename (most commands never rename)."""
+        return Renamer(self, self.layout, self._reader)
 
     # -- the configuration, once per operation -----------------------------------------------
     @property

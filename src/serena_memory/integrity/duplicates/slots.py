@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from serena_memory.integrity.duplicates.text import MAX_STATEMENT_CHARS, NEGATIONS
@@ -147,11 +146,13 @@ class Unit:
         return SLOT_MARK | self.code << 30 | (self.line & _LINES) << 3 | self.piece
 
 
-def stated_lines(text: str) -> Iterator[tuple[int, str, bool]]:
+def stated_lines(text: str) -> list[tuple[int, str, bool]]:
     """(number, line stripped, whether inside a fenced block) of each line of a memory
     that may state values: fence lines are left out, and of a block of source code every
     line but a setting of a literal (``printWidth: 120,``, ``minSdk = 26``): a value the
-    project is configured with, whichever language writes it."""
+    project is configured with, whichever language writes it. A list, not a generator:
+    each rule reads them all."""
+    stated = []
     fenced = source = False
     for number, raw in enumerate(text.split("\n"), 1):
         line = raw.strip()
@@ -159,9 +160,10 @@ def stated_lines(text: str) -> Iterator[tuple[int, str, bool]]:
             fenced = not fenced
             source = fenced and line[3:].strip().casefold() in SOURCE
         elif not source:
-            yield number, line, fenced
+            stated.append((number, line, fenced))
         elif _SOURCE_SETTING.fullmatch(line):
-            yield number, line.rstrip(",;"), fenced
+            stated.append((number, line.rstrip(",;"), fenced))
+    return stated
 
 
 def units(text: str) -> list[Unit]:

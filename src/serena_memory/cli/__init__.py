@@ -46,8 +46,7 @@ from serena_memory.cli.transfer import export_command, import_command
 from serena_memory.cli.usage import usage_command
 from serena_memory.core.display import counted, escape_line, escape_text
 from serena_memory.core.errors import EXPECTED_ERRORS, MemoryNotFoundError, describe
-from serena_memory.core.operation import operation
-from serena_memory.history.notices import take_notices
+from serena_memory.core.operation import HISTORY, operation
 
 if TYPE_CHECKING:
     from serena_memory.core.lifecycle import Described
@@ -63,11 +62,11 @@ class SerenaGroup(click.Group):
     the history could not record is said at the end, once, on stderr."""
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
-        with operation():
+        with operation() as opened:
             try:
                 return super().main(*args, **kwargs)
             finally:
-                for notice in take_notices():  # a history that could not be recorded
+                for notice in opened.take(HISTORY):  # a history that could not be recorded
                     say(f"Warning: {notice}", err=True)
 
     def invoke(self, ctx: click.Context) -> object:

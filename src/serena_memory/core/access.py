@@ -9,10 +9,9 @@ write; the front-ends and the agent's helpers ask it instead of reading the sett
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
@@ -53,16 +52,16 @@ class AccessPolicy:
     protect_read_only: bool
     global_writes_floor: str
     path_of: Callable[[str], Path]
+    team_prefix: str | None = field(init=False)
+    """``global/<topic>/`` when the team's memories are pulled and read-only, else None."""
 
     @property
     def is_agent(self) -> bool:
         return self.context is Context.AGENT
 
-    @functools.cached_property
-    def team_prefix(self) -> str | None:
-        """``global/<topic>/`` when the team's memories are pulled and read-only (asked of
-        every memory of a listing: looked up once)."""
-        return self.sync.team_prefix()
+    def __post_init__(self) -> None:
+        # the team's prefix, asked of every memory of a listing: looked up once
+        object.__setattr__(self, "team_prefix", self.sync.team_prefix())
 
     # -- patterns --------------------------------------------------------------------------
     def read_only_pattern(self, name: str) -> str | None:

@@ -47,7 +47,9 @@ class Operation:
 
     provenance: Provenance | None = None
     _notices: dict[str, list[str]] = field(default_factory=dict)
-    _reported: set[str] = field(default_factory=set)
+    reported: set[str] = field(default_factory=set)
+    """The keys of the problems told and not over yet (:meth:`tell`, :meth:`clear`): a
+    layer that ends a problem at every step looks here before it clears one."""
     loaded_once: dict[Hashable, Any] = field(default_factory=dict)
     """What the library loaded once for this operation, by key (the settings snapshot):
     the layer that loads it looks here first and keeps what it loaded (a failure is not
@@ -62,9 +64,9 @@ class Operation:
         key (a problem met at every step is said once). Returns whether it was collected."""
         with self._lock:
             if key is not None:
-                if key in self._reported:
+                if key in self.reported:
                     return False
-                self._reported.add(key)
+                self.reported.add(key)
             kept = self._notices.setdefault(kind, [])
             kept.append(message)
             del kept[:-KEPT_NOTICES]
@@ -73,7 +75,7 @@ class Operation:
     def clear(self, key: str) -> None:
         """The problem named ``key`` is over: say it again if it comes back."""
         with self._lock:
-            self._reported.discard(key)
+            self.reported.discard(key)
 
     def take(self, kind: str) -> list[str]:
         """The notices of ``kind`` collected and not taken yet, forgotten once taken."""

@@ -199,8 +199,8 @@ class Recovery:
         replayed and, when ``strict``, raises RenameJournalError naming it. ``at``: as
         :meth:`recover`'s."""
         journal_path = at or self.journal_path(scopes)
-        if journal_path is None:
-            return False
+        if journal_path is None or not os.path.lexists(journal_path):
+            return False  # (one stat: no rename was interrupted)
         journal, record = _unless_invalid(lambda: self._checked(journal_path), strict) or (
             None,
             None,

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -33,7 +33,6 @@ from serena_memory.core.access import AccessPolicy, Context
 from serena_memory.core.advice import Advisors
 from serena_memory.core.changes import (
     ChangeHistory,
-    ChangeRecord,
     ChangeRecorder,
     NoHistory,
     Provenance,
@@ -121,8 +120,7 @@ class MemoryStore:
         self._global_writes_floor = global_writes_floor
         # Where changes are announced (core/changes.py); none given: no history is kept.
         self._recorder: ChangeRecorder = recorder if recorder is not None else NoHistory()
-        # Who is told of each read (core/reads.py).
-        self.reads = ReadListeners(read_listeners)
+        self._read_listeners = tuple(read_listeners)
         # What is told after a change and asked by a search (core/advice.py); none: nothing.
         self.advisors = advisors or Advisors()
         # Who the history names for changes made through this store, unless a caller says
@@ -135,6 +133,11 @@ class MemoryStore:
         self._recovery = Recovery(self.layout)
         self._reader = Reader(self, self.layout, self._recovery)
         self._writer = Writer(self, self.layout, self._reader)
+
+    @functools.cached_property
+    def reads(self) -> ReadListeners:
+        """Who is told of each read (core/reads.py); built at the first read."""
+        return ReadListeners(self._read_listeners)
 
     @functools.cached_property
     def _renamer(self) -> Renamer:
@@ -315,22 +318,14 @@ class MemoryStore:
         existing_only: bool = False,
     ) -> contextlib.AbstractContextManager[Transaction]:
         """One change of ``names`` under their locks (core/transaction.py), its history
-        entry recorded for whoever acts here: the transaction itself, handed the store's
-        way of opening an entry."""
-
-        def begin(
-            summary: str, touched: Sequence[str], every_scope: bool, project: Path | None
-        ) -> ChangeRecord:
-            return self._recorder.begin(
-                self,
-                summary,
-                touched,
-                all_scopes=every_scope,
-                snapshot=snap,
-                provenance=acting_provenance() or self.provenance,
-                project_folder=project,
-            )
-
+        entry recorded for whoever acts here: the transaction itself, handed the recorder's
+        way of opening an entry with this store, this snapshot and who acts."""
+        begin = functools.partial(
+            self._recorder.begin,
+            self,
+            snapshot=snap,
+            provenance=acting_provenance() or self.provenance,
+        )
         return transaction(
             self.layout,
             self._recovery,

@@ -167,9 +167,11 @@ class Writer:
     def _note(self, given: str, stored: str) -> str:
         """What the writer is told of the text stored: kept under a deprecation, or opening
         with a block that is not read as front matter."""
-        from serena_memory.core.front_matter import block_problem
+        notes = [""]
+        if stored.startswith("---"):  # (a block opens with it: most texts have none)
+            from serena_memory.core.front_matter import block_problem
 
-        notes = [block_problem(stored)]
+            notes = [block_problem(stored)]
         if given != stored:
             from serena_memory.core.lifecycle import kept_note
 

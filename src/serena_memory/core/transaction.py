@@ -12,8 +12,9 @@ afresh after it).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Protocol
 
 from serena_memory.core import journal as J
 from serena_memory.core import paths
@@ -22,9 +23,17 @@ from serena_memory.core.files import atomic_write, locked, remove_file
 from serena_memory.core.layout import Layout, Scopes
 from serena_memory.core.recovery import Recovery
 
-Begin = Callable[[str, Sequence[str], bool, Path | None], ChangeRecord]
-"""Opens a history entry: (summary, names, all scopes, the project's real memories folder
-when the change resolved it) -> the record (core/changes.py)."""
+
+class Begin(Protocol):
+    """Opens a history entry: the summary, the names, whether every scope is recorded, the
+    project's real memories folder when the change resolved it -> the record
+    (core/changes.py)."""
+
+    def __call__(
+        self, summary: str, names: Sequence[str], *, all_scopes: bool, project_folder: Path | None
+    ) -> ChangeRecord: ...
+
+
 Target = tuple[Path, tuple[str, ...]]
 """A memory's real file and the real folders it may lie in (:meth:`Layout.target`)."""
 
@@ -56,7 +65,9 @@ class Transaction:
     def record(self, summary: str, *names: str, all_scopes: bool = False) -> ChangeRecord:
         """Open the change's history entry (outside changes are committed first); nothing
         is recorded when ``memory_history: false``."""
-        self.entry = self._begin(summary, names, all_scopes, self.project_folder)
+        self.entry = self._begin(
+            summary, names, all_scopes=all_scopes, project_folder=self.project_folder
+        )
         return self.entry
 
     def touched(self, *names: str) -> None:

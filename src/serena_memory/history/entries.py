@@ -83,7 +83,8 @@ def entry_message(
     operation: str,
     at: float | None = None,
 ) -> str:
-    """The message of an entry: its summary, then one trailer per fact about it. A name
+    """The message of an entry: its summary, then one trailer per fact about it
+    (``provenance`` as an entry keeps it: :meth:`Provenance.cleaned`). A name
     that holds a secret (a token pasted into a file's name, renamed away) is written
     masked, as ``check --secrets`` shows it: the message is kept and synced like a file."""
     # what is written or added passed the gate; a name renamed or deleted may be one it
@@ -94,7 +95,7 @@ def entry_message(
     changes = [(change, masked.get(name, name)) for change, name in changes]
     if renamed:
         renamed = (masked.get(renamed[0], renamed[0]), masked.get(renamed[1], renamed[1]))
-    shown = provenance.cleaned()
+    shown = provenance  # cleaned by the caller, who signs the entry with it too
     lines = [summary, "", f"Entry-point: {shown.entry_point}", f"Who: {shown.who}"]
     lines.append(f"Machine: {machine_name()}")
     if shown.action:

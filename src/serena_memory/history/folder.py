@@ -446,8 +446,9 @@ class FolderHistory(FolderRepository):
                 self.stamps.save(str(tree.id))  # fresher stamps, nothing to record
             return None
         new_tree = updated_tree(repo, pygit2, tree, effective) or empty_tree(repo)
-        author, committer = _signatures(pygit2, provenance)
-        message = entry_message(summary, provenance, listed, renamed, operation)
+        shown = provenance.cleaned()  # the parts come from outside: cleaned once for both
+        author, committer = _signatures(pygit2, shown)
+        message = entry_message(summary, shown, listed, renamed, operation)
         parents = [] if head is None else [head.id]
         parents += [pygit2.Oid(hex=rev) for rev in merged]
         commit = repo.create_commit(None, author, committer, message, new_tree, parents)
@@ -493,10 +494,11 @@ class FolderHistory(FolderRepository):
 
 
 def _signatures(pygit2: Any, provenance: Provenance) -> tuple[Any, Any]:
-    """The author (who acted, through which entry point) and the committer of an entry."""
+    """The author (who acted, through which entry point) and the committer of an entry
+    (``provenance`` cleaned)."""
     now_s = int(time.time())
     offset = (time.localtime(now_s).tm_gmtoff or 0) // 60
-    shown = provenance.cleaned()
+    shown = provenance
     author = pygit2.Signature(shown.who, f"{shown.entry_point}@serena-memory", now_s, offset)
     committer = pygit2.Signature("serena-memory", "history@serena-memory", now_s, offset)
     return author, committer

@@ -51,26 +51,28 @@ def scope_folders(
     """:func:`history_folders` of a change, from the scopes and sync settings of its
     snapshot (a change hands them: the history reads no settings of its own), and the
     project's real memories folder when the change resolved it already."""
-    project, global_ = scopes
-    real_folder = layout.real_folder
-    # The team's memories have their own history: their repository (sync/merge.py).
-    team = sync.team_topic_pulled()
     return [
-        Folder(
-            project_folder or real_folder(project),
-            "",
-            frozenset({N.GLOBAL_TOPIC}),
-            "project",
-            project,
-        ),
-        Folder(
-            real_folder(global_),
-            N.GLOBAL_TOPIC + "/",
-            frozenset({team} if team else ()),
-            "global",
-            global_,
-        ),
+        project_scope_folder(layout, scopes, project_folder),
+        global_scope_folder(layout, scopes, sync),
     ]
+
+
+def project_scope_folder(
+    layout: Layout, scopes: Scopes, project_folder: Path | None = None
+) -> Folder:
+    """The project's memories folder as its history sees it (see :func:`scope_folders`)."""
+    project = scopes[0]
+    root = project_folder or layout.real_folder(project)
+    return Folder(root, "", frozenset({N.GLOBAL_TOPIC}), "project", project)
+
+
+def global_scope_folder(layout: Layout, scopes: Scopes, sync: SyncConfig) -> Folder:
+    """The global memories folder as its history sees it: the team's memories have their
+    own history, their repository (sync/merge.py)."""
+    global_ = scopes[1]
+    team = sync.team_topic_pulled()
+    skipped = frozenset({team} if team else ())
+    return Folder(layout.real_folder(global_), N.GLOBAL_TOPIC + "/", skipped, "global", global_)
 
 
 def history_folder(store: MemoryStore, scope: str, settings: Settings | None = None) -> Folder:

@@ -40,7 +40,7 @@ def prune(history: FolderRepository, keep_days: int) -> int:
         return 0
     base, base_time = older[0]  # the newest dropped entry: its tree is the state at the cut
     when = datetime.fromtimestamp(base_time, UTC).strftime("%Y-%m-%d %H:%M UTC")
-    start = Provenance(EXTERNAL, "pruned history", "")
+    start = Provenance(EXTERNAL, "pruned history", "").cleaned()
     parent = repo.create_commit(
         None,
         base.author,

@@ -20,7 +20,11 @@ from serena_memory.core.errors import HistoryError, describe
 from serena_memory.core.store import MemoryStore, Snapshot
 from serena_memory.history.entries import new_operation
 from serena_memory.history.folder import FolderHistory
-from serena_memory.history.location import history_root, scope_folders
+from serena_memory.history.location import (
+    global_scope_folder,
+    history_root,
+    project_scope_folder,
+)
 from serena_memory.history.notices import report
 from serena_memory.history.registry import folder_history
 
@@ -93,15 +97,18 @@ def histories_of(
             f"the history folder {root} is inside the project, so no history is kept; "
             "set memory_history_dir in serena_config.yml to a folder outside it"
         )
-    project, global_ = scope_folders(store.layout, snapshot.scopes, snapshot.sync, project_folder)
+    layout, scopes = store.layout, snapshot.scopes
+    project = project_scope_folder(layout, scopes, project_folder)
     histories: list[FolderHistory] = []
     # a catch-up (no names) of a project without a memories folder has nothing to record
     everything = all_scopes and (bool(names) or project.root.is_dir())
     named_global = {N.is_global(n) for n in names}  # {False}: project memories only
     if settings.history_enabled and (everything or False in named_global):
         histories.append(folder_history(root, project))
-    if True in named_global or (all_scopes and global_.root.is_dir()):
-        histories.append(folder_history(root, global_))
+    if True in named_global or all_scopes:  # (the global folder is looked at only then)
+        global_ = global_scope_folder(layout, scopes, snapshot.sync)
+        if True in named_global or global_.root.is_dir():
+            histories.append(folder_history(root, global_))
     return histories
 
 
@@ -181,7 +188,9 @@ class Recording:
         except Exception as exc:  # never fail the write because of its record
             history.reset()
             return exc
-        self._notices.clear(str(history.repo_path))  # recorded: say it again if it recurs
+        key = str(history.repo_path)
+        if key in self._notices.reported:
+            self._notices.clear(key)  # recorded: say it again if it recurs
         return None
 
 

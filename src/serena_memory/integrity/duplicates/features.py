@@ -206,14 +206,8 @@ class Print:
     digest: str
     lines: list[int]
     keys: list[tuple[int, int, int]]
-
-    @property
-    def statements(self) -> list[tuple[int, int, int]]:
-        return [k for k in self.keys if k[1] != TOKEN]
-
-    @property
-    def words(self) -> list[int]:
-        return [k[0] for k in self.keys if k[1] == TOKEN]
+    statements: list[tuple[int, int, int]]  # the statement rows of ``keys``
+    words: list[int]  # the word hashes of ``keys``
 
 
 def fingerprint(text: str) -> tuple[Print, Parsed]:
@@ -223,9 +217,10 @@ def fingerprint(text: str) -> tuple[Print, Parsed]:
     lines = line_keys(parsed)
     joined = "\n".join(words for _n, words in parsed.content)
     digest = hashlib.blake2b(joined.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-    keys = statement_keys(text, parsed)
-    keys += [(w, TOKEN, 0) for w in word_keys(text)]
-    return Print(digest, lines, keys), parsed
+    statements = statement_keys(text, parsed)
+    words = word_keys(text)
+    keys = statements + [(w, TOKEN, 0) for w in words]
+    return Print(digest, lines, keys, statements, words), parsed
 
 
 def line_keys(parsed: Parsed) -> list[int]:

@@ -74,11 +74,10 @@ def write_note(
     store: MemoryStore, name: str, text: str, comparable: Comparable | None = None
 ) -> str:
     """One sentence (with a leading space) naming the memory that the text just written
-    to ``name`` nearly duplicates or contradicts; '' when none, or when the check fails
-    (a write never fails because of it). ``comparable``: what the precheck found (None:
-    nothing looked at yet)."""
+    to ``name`` (as the write normalized it) nearly duplicates or contradicts; '' when
+    none, or when the check fails (a write never fails because of it). ``comparable``:
+    what the precheck found (None: nothing looked at yet)."""
     try:
-        name = N.normalize_name(name)
         report = _report(store, name, text, comparable or Comparable(cache_path(store), None))
     except Exception:  # noqa: BLE001 - the note is advice; the write itself succeeded
         return ""

@@ -141,6 +141,13 @@ class Recovery:
             return
         J.sweep_records(folder)
 
+    def before_change(self, scopes: Scopes) -> tuple[Path | None, bool]:
+        """What a change does first, before its locks: where the project's journal goes
+        (None: the gate refuses the project's folder) and whether a rename a crash
+        interrupted was finished (``strict``: one that can't be raises)."""
+        journal = self.journal_path(scopes)
+        return journal, self.recover(scopes, strict=True, at=journal)
+
     def recover(self, scopes: Scopes, strict: bool = False, *, at: Path | None = None) -> bool:
         """Finish a rename that a crash interrupted; cheap (one stat) when there is none.
 

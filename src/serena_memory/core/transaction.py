@@ -130,8 +130,7 @@ def transaction(
     nothing makes no memories folder."""
     # the project's real memories folder, resolved once for the change: where a rename's
     # journal is, and the lock every change in the project holds
-    journal = recovery.journal_path(scopes)
-    replayed = recovery.recover(scopes, strict=True, at=journal)
+    journal, replayed = recovery.before_change(scopes)
     project_folder = None if journal is None else journal.parent
     folders = layout.lock_folders(
         names,

@@ -23,18 +23,20 @@ ALWAYS_READ = 64
 """Memories a write reads whatever the time (a small project is always compared whole)."""
 
 
-def cache_path(store: MemoryStore) -> Path:
-    """The duplicate check's cache of ``store``'s folders (its index among the rest)."""
-    key = store.layout.folders_key()
+def cache_path(store: MemoryStore, key: str | None = None) -> Path:
+    """The duplicate check's cache of ``store``'s folders (its index among the rest);
+    ``key``: their :meth:`~serena_memory.core.layout.Layout.folders_key`, when known."""
+    key = key or store.layout.folders_key()
     digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
     return store.layout.home / "cache" / "duplicates" / f"{digest[:24]}.sqlite3"
 
 
-def more_than(store: MemoryStore, limit: int) -> bool:
+def more_than(store: MemoryStore, limit: int, key: str | None = None) -> bool:
     """Whether the folders hold more than ``limit`` memories, looking at no more entries
-    than it takes to tell (a folder of a hundred thousand is not listed)."""
+    than it takes to tell (a folder of a hundred thousand is not listed); ``key``: as
+    :func:`cache_path`'s (it names both folders, resolved)."""
     seen = 0
-    stack = [str(store.layout.memories_dir), str(store.layout.global_dir)]
+    stack = (key or store.layout.folders_key()).split("\0")
     while stack:
         try:
             with os.scandir(stack.pop()) as entries:
@@ -64,7 +66,8 @@ def anything_to_compare(store: MemoryStore) -> Comparable | None:
     check left its cache (and so perhaps its index), or the folders hold at most
     :data:`ALWAYS_READ` memories. None: the note says nothing, whatever the text. The
     comparison is handed what was found, so it looks at neither again."""
-    cache = cache_path(store)
+    key = store.layout.folders_key()
+    cache = cache_path(store, key)
     if cache.is_file():
         return Comparable(cache, None)
-    return None if more_than(store, ALWAYS_READ) else Comparable(None, True)
+    return None if more_than(store, ALWAYS_READ, key) else Comparable(None, True)

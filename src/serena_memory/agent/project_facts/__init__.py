@@ -26,7 +26,7 @@ from serena_memory.agent.project_facts.files import Project
 from serena_memory.agent.project_facts.format_forms import offer_fixing_forms, offer_writing_forms
 from serena_memory.agent.project_facts.git_hooks import read_git_hooks
 from serena_memory.agent.project_facts.golang import module_path, read_go
-from serena_memory.agent.project_facts.hook_tools import read_hook_tools
+from serena_memory.agent.project_facts.hook_tools import read_configured_checkers, read_hook_tools
 from serena_memory.agent.project_facts.hosts import read_hosts
 from serena_memory.agent.project_facts.invoke_tasks import read_invoke
 from serena_memory.agent.project_facts.justfile import read_justfile
@@ -115,6 +115,7 @@ def detect_facts(root: str | Path, max_files: int = MAX_FILES_SCANNED) -> FactSh
     read_maven(project)
     read_native_build(project)
     read_hook_tools(project)
+    read_configured_checkers(project)
     read_php_tools(project)
     read_python_tools(project, pyproject)
     read_sphinx_makefile(project)

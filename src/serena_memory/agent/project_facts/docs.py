@@ -431,6 +431,10 @@ def _names_no_other_file(project: Project, line: str) -> bool:
     (``BUNDLE_GEMFILE=gemfiles/rails-8 bin/test``) is no path."""
     program = without_environment(line) or line.split()
     first = program[0].removeprefix("./")
+    if len(program) == 1 and first == program[0] and _names_a_file(first):
+        return False  # a file named in prose ("if `test_api.py` starts failing"), not run
+    if program[0] == "make" and len(program) == 2 and "/" in program[1]:
+        return program[1] in _make_targets(project)  # `make format/lint/typecheck`: three
     if "<" in _PLACEHOLDER.sub("", line) or "\u2026" in line:
         return False  # a link, or a line with parts left out (`yarn test:base … | grep …`)
     if any(not project.is_dir(n) and not project.is_file(n) for n in _READERS_OWN.findall(line)):
@@ -443,6 +447,17 @@ def _names_no_other_file(project: Project, line: str) -> bool:
         # run, unless it is a program (a shell script, or executable)
         return len(program) > 1 or suffix in ("", ".sh", ".bash") or _executable(project, first)
     return True
+
+
+def _names_a_file(word: str) -> bool:
+    """A bare file name (``test_api.py``): no folder, a program's suffix."""
+    return "/" not in word and os.path.splitext(word)[1].lower() in _RUNNABLE - {""}
+
+
+def _make_targets(project: Project) -> list[str]:
+    from serena_memory.agent.project_facts.makefile import make_targets
+
+    return make_targets(project.text("Makefile") or "")
 
 
 def _executable(project: Project, rel: str) -> bool:

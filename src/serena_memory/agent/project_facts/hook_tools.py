@@ -1,7 +1,8 @@
 """The tools pre-commit runs for the project (``black``, ``flake8``, ``codespell``, ``mypy
 src``), offered as a person runs them by hand: pre-commit installs its own copy, so they
 are typed bare, with the hook's arguments when it runs on the whole project rather than
-on the files changed."""
+on the files changed. A checker the project configures with a file of its own at the
+root (typos, rumdl) is offered the same way, hook or not."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ _HOOKS: dict[str, tuple[str, str | None]] = {
     "committed": ("lint", "committed"), "mypy": ("typecheck", None),
     "pyright": ("typecheck", "pyright"),
     "taplo-format": ("format", "taplo format"), "taplo-lint": ("lint", "taplo lint"),
-    "yamlfmt": ("format", "yamlfmt"),
+    "yamlfmt": ("format", "yamlfmt"), "zizmor": ("lint", "zizmor ."),
 }  # fmt: skip
 
 
@@ -57,3 +58,15 @@ def read_hook_tools(project: Project) -> None:
     for kind, command in hook_commands(project.yaml(name)):
         if command not in {canonical(known) for known in sheet.offered()}:
             sheet.add(kind, command, name)
+
+
+# a checker's own configuration file at the root -> the command a person runs it with
+_CONFIGURED = {"_typos.toml": "typos", ".typos.toml": "typos", "typos.toml": "typos",
+               ".rumdl.toml": "rumdl check", "rumdl.toml": "rumdl check"}  # fmt: skip
+
+
+def read_configured_checkers(project: Project) -> None:
+    sheet = project.sheet
+    for name, command in _CONFIGURED.items():
+        if project.is_file(name) and command not in {canonical(c) for c in sheet.offered()}:
+            sheet.add("lint", command, name)

@@ -35,8 +35,6 @@ _EXEC = {"npm": "npx ", "pnpm": "pnpm exec ", "yarn": "yarn ", "bun": "bunx "}
 # a test script given a file through the package manager (npm needs `--` before it)
 _THROUGH_SCRIPT = {"npm": "npm test -- ", "pnpm": "pnpm test ", "yarn": "yarn test ",
                    "bun": "bun run test "}  # fmt: skip
-# a test script that is the runner alone, with options only: a file given to it narrows it
-_RUNNER_ALONE = re.compile(r"^(?:vitest|jest|mocha|ava)(?:\s+--?[\w.=:-]+)*$")
 _PHP_TEST = re.compile(r"^\w+Test\.php$")
 _PYTHON_PREFIXES = ("uv run ", "poetry run ", "pdm run ", "pipenv run ", "python -m ",
                     "python3 -m ")  # fmt: skip
@@ -186,10 +184,24 @@ def _node_test(project: Project, tests: list[str]) -> str | None:
             pattern = _JS_TEST if tool in ("vitest", "jest") else _JS_FILE
             path = find_file(project, folders, _JS_TEST) or find_file(project, folders, pattern)
             manager = package_manager(project, data)
-            if path and _RUNNER_ALONE.match(script.strip()):
+            if path and _runner_alone(project, script):
                 return f"{_THROUGH_SCRIPT[manager]}{path}"
             return f"{_EXEC[manager]}{command}{path}" if path else None
     return None
+
+
+def _runner_alone(project: Project, script: str) -> bool:
+    """Whether a test script is one runner given options alone (their values included,
+    ``--config ./jest.config.js``), so a file given to it narrows it: a folder or a glob
+    it is given (``mocha test/``) would still run beside the file."""
+    words = script.split()
+    if not words or words[0] not in ("vitest", "jest", "mocha", "ava") or "&&" in words:
+        return False
+    return not any(
+        word.endswith("/") or "*" in word or project.is_dir(word.removeprefix("./"))
+        for word in words[1:]
+        if not word.startswith("-")
+    )
 
 
 def _ruby_test(project: Project, tests: list[str]) -> str | None:

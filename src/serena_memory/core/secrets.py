@@ -400,9 +400,8 @@ def _windows(line: str) -> Iterator[str]:
         yield line[start : start + WINDOW]
 
 
-# a name no rule can find a secret in (tests/core/test_secret_plain.py): a few short
-# lowercase words between joints, no digits, and no word that names a secret, a login or
-# a connection (the name rules look for a value after such a word)
+# a name no rule finds a secret in (tests/core/test_secret_plain.py): short lowercase words
+# between joints, none naming a secret, a login or a connection (a value may follow them)
 _WORDS_NAME = re.compile(r"(?=.{1,48}$)[a-z]{1,16}(?:[/_.-][a-z]{1,16}){0,6}")
 _SECRET_WORD = re.compile(
     r"pass|pw|pwd|token|secret|key|cred|login|auth|url|uri|dsn|conn|code|hook|pat|phrase"

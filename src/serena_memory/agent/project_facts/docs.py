@@ -431,10 +431,8 @@ def _names_no_other_file(project: Project, line: str) -> bool:
     (``BUNDLE_GEMFILE=gemfiles/rails-8 bin/test``) is no path."""
     program = without_environment(line) or line.split()
     first = program[0].removeprefix("./")
-    if len(program) == 1 and first == program[0] and _names_a_file(first):
-        return False  # a file named in prose ("if `test_api.py` starts failing"), not run
-    if program[0] == "make" and len(program) == 2 and "/" in program[1]:
-        return program[1] in _make_targets(project)  # `make format/lint/typecheck`: three
+    if _prose_reading(project, program):
+        return False
     if "<" in _PLACEHOLDER.sub("", line) or "\u2026" in line:
         return False  # a link, or a line with parts left out (`yarn test:base … | grep …`)
     if any(not project.is_dir(n) and not project.is_file(n) for n in _READERS_OWN.findall(line)):
@@ -449,9 +447,16 @@ def _names_no_other_file(project: Project, line: str) -> bool:
     return True
 
 
-def _names_a_file(word: str) -> bool:
-    """A bare file name (``test_api.py``): no folder, a program's suffix."""
-    return "/" not in word and os.path.splitext(word)[1].lower() in _RUNNABLE - {""}
+def _prose_reading(project: Project, program: list[str]) -> bool:
+    """Whether a span of prose names something else than a command: a file named in a
+    sentence ("if `test_api.py` starts failing": no folder, a program's suffix, not run
+    as ``./x.py``), or several targets at once (`make format/lint/typecheck`)."""
+    first = program[0]
+    if len(program) == 1 and "/" not in first:
+        return os.path.splitext(first)[1].lower() in _RUNNABLE - {""}
+    if first == "make" and len(program) == 2 and "/" in program[1]:
+        return program[1] not in _make_targets(project)
+    return False
 
 
 def _make_targets(project: Project) -> list[str]:

@@ -144,7 +144,8 @@ class Recovery:
     def before_change(self, scopes: Scopes) -> tuple[Path | None, bool]:
         """What a change does first, before its locks: where the project's journal goes
         (None: the gate refuses the project's folder) and whether a rename a crash
-        interrupted was finished (``strict``: one that can't be raises)."""
+        interrupted was finished (one that can't be finished raises, as :meth:`recover`
+        does when ``strict``)."""
         journal = self.journal_path(scopes)
         return journal, self.recover(scopes, strict=True, at=journal)
 

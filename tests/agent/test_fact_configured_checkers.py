@@ -1,7 +1,8 @@
-"""What set27 and set28 of benchmarks/data/facts-labels showed the sheet missing or
+"""What set27 to set29 of benchmarks/data/facts-labels showed the sheet missing or
 inventing: checkers the project configures (typos, rumdl, a zizmor hook), one test run
-through a test script whose options the runner needs, and two readings of prose that
-are no commands (a file named in a sentence, ``make format/lint/typecheck``)."""
+with the set-up its runner needs (through the test script, or with the script's
+``--require``), Mix's one test, and two readings of prose that are no commands (a file
+named in a sentence, ``make format/lint/typecheck``)."""
 
 from __future__ import annotations
 
@@ -60,3 +61,22 @@ def test_prose_that_names_a_file_or_several_targets_is_no_command(tmp_path: Path
     assert "make format/lint/typecheck" not in offered
     assert "test_logfire_api.py" not in offered
     assert {"make format", "make lint", "make typecheck"} <= offered
+
+
+def test_one_test_keeps_the_set_up_the_script_loads_and_mix_runs_one_file(
+    tmp_path: Path,
+) -> None:
+    # expressjs/cors: `nyc ... mocha --require test/support/env` sets NODE_ENV for the tests
+    package = (
+        '{"scripts": {"test": "npm run lint && npm run test-ci", "test-ci": "nyc '
+        '--reporter=text mocha --require test/support/env", "lint": "eslint lib test"},'
+        ' "devDependencies": {"mocha": "^10", "nyc": "^15"}}'
+    )
+    sheet = project(
+        tmp_path / "cors",
+        {"package.json": package, "test/support/env.js": "", "test/cors.js": ""},
+    )
+    assert "npx mocha --require test/support/env test/cors.js" in sheet.commands["test"]
+    # elixir-plug/plug
+    sheet = project(tmp_path / "plug", {"mix.exs": "", "test/plug_test.exs": ""})
+    assert "mix test test/plug_test.exs" in sheet.commands["test"]

@@ -36,6 +36,7 @@ _EXEC = {"npm": "npx ", "pnpm": "pnpm exec ", "yarn": "yarn ", "bun": "bunx "}
 _THROUGH_SCRIPT = {"npm": "npm test -- ", "pnpm": "pnpm test ", "yarn": "yarn test ",
                    "bun": "bun run test "}  # fmt: skip
 _PHP_TEST = re.compile(r"^\w+Test\.php$")
+_SETUP_OPTIONS = frozenset({"--require", "-r", "--config", "--setupFiles", "--file"})
 _PYTHON_PREFIXES = ("uv run ", "poetry run ", "pdm run ", "pipenv run ", "python -m ",
                     "python3 -m ")  # fmt: skip
 
@@ -46,7 +47,7 @@ def read_single_test(project: Project) -> None:
     if any(_ONE_TEST.search(f" {command} ") for command in tests):
         return
     forms: tuple[Callable[[Project, list[str]], str | None], ...] = (
-        _pytest, _go_test, _cargo_test, _node_test, _ruby_test, _phpunit,
+        _pytest, _go_test, _cargo_test, _node_test, _ruby_test, _phpunit, _mix_test,
     )  # fmt: skip
     for form in forms:
         command = form(project, tests)
@@ -114,7 +115,7 @@ def _pytest_prefix(project: Project, tests: list[str]) -> str | None:
 
 
 def _go_test(project: Project, tests: list[str]) -> str | None:
-    """``go test ./pkg -run TestX``: a package of the module and one of its tests."""
+    """``go test -run TestX ./pkg``: one test of a package of the module."""
     if not project.is_file("go.mod"):
         return None
     path = find_file(project, (".",), re.compile(r"^\w+_test\.go$"))
@@ -123,7 +124,7 @@ def _go_test(project: Project, tests: list[str]) -> str | None:
     folder = path.rsplit("/", 1)[0] if "/" in path else "."
     package = "." if folder == "." else f"./{folder}"
     test = _GO_TEST_FUNC.search((project.text(path) or "")[:200_000])
-    return f"go test {package} -run {test.group(1)}" if test else f"go test {package}"
+    return f"go test -run {test.group(1)} {package}" if test else f"go test {package}"
 
 
 def _cargo_test(project: Project, tests: list[str]) -> str | None:
@@ -186,7 +187,8 @@ def _node_test(project: Project, tests: list[str]) -> str | None:
             manager = package_manager(project, data)
             if path and _runner_alone(project, script):
                 return f"{_THROUGH_SCRIPT[manager]}{path}"
-            return f"{_EXEC[manager]}{command}{path}" if path else None
+            carried = _setup_options(tool, table(data, "scripts"))
+            return f"{_EXEC[manager]}{command}{carried}{path}" if path else None
     return None
 
 
@@ -202,6 +204,24 @@ def _runner_alone(project: Project, script: str) -> bool:
         for word in words[1:]
         if not word.startswith("-")
     )
+
+
+def _setup_options(tool: str, scripts: dict) -> str:
+    """The options naming what the runner loads first (``--require test/support/env``,
+    ``--config x.js``) in the script that runs ``tool``, the test script first: a test
+    file run without them runs without the project's set-up."""
+    for body in sorted(map(str, scripts.values()), key=lambda b: b != scripts.get("test")):
+        words = body.split()
+        if tool not in words:
+            continue
+        after = words[words.index(tool) + 1 :]
+        kept = [
+            f"{option} {value} "
+            for option, value in zip(after, after[1:], strict=False)
+            if option in _SETUP_OPTIONS and not value.startswith("-")
+        ]
+        return "".join(kept)
+    return ""
 
 
 def _ruby_test(project: Project, tests: list[str]) -> str | None:
@@ -223,3 +243,11 @@ def _phpunit(project: Project, tests: list[str]) -> str | None:
         return None
     path = find_file(project, ("tests", "test"), _PHP_TEST)
     return f"vendor/bin/phpunit {path}" if path else None
+
+
+def _mix_test(project: Project, tests: list[str]) -> str | None:
+    """``mix test test/x_test.exs`` in a Mix project."""
+    if not project.is_file("mix.exs"):
+        return None
+    path = find_file(project, ("test",), re.compile(r"^\w+_test\.exs$"))
+    return f"mix test {path}" if path else None

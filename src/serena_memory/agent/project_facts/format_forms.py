@@ -54,9 +54,7 @@ def fixing_form(command: str) -> str | None:
     """``npx eslint .`` -> ``npx eslint . --fix``; None when ``command`` is not a linter
     that fixes, or fixes already."""
     words = command.split()
-    tool = unwrap(words)[:1]
-    if tool[:1] in (["npx"], ["bunx"]):
-        tool = unwrap(words[1:])[:1]
+    tool = unwrap(words)[:1]  # (behind npx, bundle exec, pnpm exec...)
     option = _FIXING.get(tool[0].rsplit("/", 1)[-1]) if tool else None
     if option is None or "--" in words or any(w.startswith(("--fix", "-a", "-A")) for w in words):
         return None

@@ -331,7 +331,7 @@ def test_one_go_test_by_name(tmp_path: Path) -> None:
     # go-chi/chi mux_test.go (cut)
     test = 'package chi\n\nimport "testing"\n\nfunc TestMuxBasic(t *testing.T) {\n}\n'
     sheet = project(tmp_path, {"go.mod": "module github.com/go-chi/chi/v5\n", "mux_test.go": test})
-    assert "go test -run TestMuxBasic ." in sheet.commands["test"]
+    assert "go test -run TestMuxBasic ./..." in sheet.commands["test"]  # the root: any package
 
 
 def test_one_vitest_file_through_the_test_script(tmp_path: Path) -> None:

@@ -186,8 +186,19 @@ def test_a_js_tool_outside_its_script_runs_through_npx(tmp_path: Path) -> None:
     assert "xo" not in sheet.offered() and "ava" not in sheet.offered()
 
 
-def test_pnpm_runs_a_local_tool_with_exec(tmp_path: Path) -> None:
+def test_pnpm_runs_a_local_tool_by_its_name(tmp_path: Path) -> None:
+    # pnpm runs a dependency's program as `pnpm xo` when no script or command of its own
+    # is named so (what contributors type: `pnpm eslint .`, `pnpm vitest run`)
     package = KY_PACKAGE.replace('"name": "ky",', '"name": "ky", "packageManager": "pnpm@9.0.0",')
     sheet = project(tmp_path, {"package.json": package, "test/base-url.ts": ""})
-    assert "pnpm exec xo" in sheet.commands["lint"]
+    assert "pnpm xo" in sheet.commands["lint"]
+    assert "pnpm ava" in sheet.commands["test"]
+
+
+def test_pnpm_takes_exec_where_a_script_has_the_name(tmp_path: Path) -> None:
+    # `pnpm ava` would run the script named `ava`, not the program
+    package = KY_PACKAGE.replace('"name": "ky",', '"name": "ky", "packageManager": "pnpm@9.0.0",')
+    package = package.replace('"scripts": {', '"scripts": {"ava": "ava --watch", ', 1)
+    sheet = project(tmp_path, {"package.json": package, "test/base-url.ts": ""})
     assert "pnpm exec ava" in sheet.commands["test"]
+    assert "pnpm xo" in sheet.commands["lint"]

@@ -396,7 +396,7 @@ def test_maven_with_spotless(tmp_path: Path) -> None:
 def test_go_with_golangci_and_rust_standalone(tmp_path: Path) -> None:
     sheet = project(tmp_path / "go", {"go.mod": "module x\n", ".golangci.yml": "linters: {}\n"})
     assert sheet.commands["lint"] == ["golangci-lint run", "go vet ./..."]
-    assert sheet.commands["format"] == ["gofmt -l ."]
+    assert sheet.commands["format"] == ["go fmt ./..."]
     sheet = project(tmp_path / "rs", {"Cargo.toml": '[package]\nname = "x"\n', "src/lib.rs": ""})
     assert sheet.commands["test"] == ["cargo test"] and not sheet.commands["run"]
     assert sheet.commands["format"] == ["cargo fmt --check", "cargo fmt"]

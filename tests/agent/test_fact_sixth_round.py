@@ -249,11 +249,11 @@ def test_golangci_lints_formatters_are_run_by_its_fmt(tmp_path: Path) -> None:
     assert "golangci-lint run" in sheet.commands["lint"]
 
 
-def test_without_formatters_gofmt_stays_the_format(tmp_path: Path) -> None:
+def test_without_formatters_go_fmt_is_the_format(tmp_path: Path) -> None:
     tree = {"go.mod": "module example.com/den\n\ngo 1.23\n", "main.go": "package main\n"}
     tree[".golangci.yml"] = 'version: "2"\nlinters:\n  enable:\n    - misspell\n'
     sheet = project(tmp_path, tree)
-    assert sheet.commands["format"] == ["gofmt -l ."]
+    assert sheet.commands["format"] == ["go fmt ./..."]
 
 
 def test_a_task_validating_a_schema_lints() -> None:

@@ -146,6 +146,8 @@ _TOOLS: dict[tuple[str, str], str] = {
     ("storybook", "dev"): "run",
     # Go's analyzer of code a newer Go writes better; Cargo's benchmarks, run like the tests
     ("modernize", ""): "lint", ("cargo", "bench"): "test", ("mix", "deps.compile"): "setup",
+    # Go code's security linter (a scan of the modules' known holes is CI's: names.py)
+    ("gosec", ""): "lint",
     # what a git hook runs on the files staged: the linters and formatters lint-staged
     # is configured with, prettier alone
     ("lint-staged", ""): "lint", ("pretty-quick", ""): "format",

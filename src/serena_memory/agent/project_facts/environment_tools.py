@@ -15,11 +15,10 @@ from typing import Any
 from serena_memory.agent.project_facts.docs import SOURCE as DOCS
 from serena_memory.agent.project_facts.files import Project, table
 from serena_memory.agent.project_facts.node import package_data, package_manager
+from serena_memory.agent.project_facts.package_managers import program_prefix
 from serena_memory.agent.project_facts.python_project import runner
 from serena_memory.agent.project_facts.sheet import FactSheet
 
-# a JavaScript package manager's way of running a locally installed tool
-JS_EXEC = {"npm": "npx ", "pnpm": "pnpm exec ", "yarn": "yarn ", "bun": "bunx "}
 # programs named unlike their package
 _PYTHON_PACKAGE = {"sphinx-build": "sphinx", "sphinx-apidoc": "sphinx", "py.test": "pytest"}
 # tools whose plugins, named after them, bring them along (`pytest-cov`, `tox-uv`)
@@ -78,12 +77,14 @@ def _js_installs(packages: set[str], program: str) -> bool:
     return any(p.startswith("@") and p.rsplit("/", 1)[-1] == program for p in packages)
 
 
-def _js_packages(project: Project) -> tuple[str, set[str]] | None:
+def _js_packages(project: Project) -> tuple[Callable[[str], str], set[str]] | None:
+    """How the project's manager runs a program, and the packages it installs."""
     data = package_data(project)
     if data is None:
         return None
     installed = {**table(data, "devDependencies"), **table(data, "dependencies")}
-    return JS_EXEC[package_manager(project, data)], set(installed)
+    manager, scripts = package_manager(project, data), table(data, "scripts")
+    return lambda program: program_prefix(manager, program, scripts), set(installed)
 
 
 def respeller(project: Project, pyproject: dict[str, Any]) -> Respell | None:
@@ -91,14 +92,14 @@ def respeller(project: Project, pyproject: dict[str, Any]) -> Respell | None:
     gets the runner's prefix, ``mypy`` becomes ``uv run mypy``; not where the docs type the
     tools bare, working in the environment entered."""
     prefix = runner(project, table(pyproject, "tool")) if pyproject else ""
-    found: list[tuple[str, Callable[[str], bool]]] = []
+    found: list[tuple[Callable[[str], str], Callable[[str], bool]]] = []
     if prefix and prefix != "hatch run ":  # hatch's environments each install their own
         packages = python_packages(pyproject)
-        found.append((prefix, lambda program: _python_installs(packages, program)))
+        found.append((lambda _: prefix, lambda program: _python_installs(packages, program)))
     js = _js_packages(project)
     if js:
-        exec_form, names = js
-        found.append((exec_form, lambda program: _js_installs(names, program)))
+        run_js, names = js
+        found.append((run_js, lambda program: _js_installs(names, program)))
     if not found:
         return None
     sheet = project.sheet
@@ -111,15 +112,21 @@ def respeller(project: Project, pyproject: dict[str, Any]) -> Respell | None:
             return command
         for run, installs in found:
             if installs(program):
-                return command if _entered(sheet, run, installs) else f"{run}{command}"
+                return command if _entered(sheet, run, installs) else f"{run(program)}{command}"
         return command
 
     return respell
 
 
-def _entered(sheet: FactSheet, run: str, installs: Callable[[str], bool]) -> bool:
+def _entered(sheet: FactSheet, run: Callable[[str], str], installs: Callable[[str], bool]) -> bool:
     """Whether the contributor docs work inside the environment: they type the project's
-    tools bare (``pytest`` after ``poetry shell``) more often than through ``run``."""
+    tools bare (``pytest`` after ``poetry shell``) more often than through the runner."""
     typed = [command for command, source in sheet.sources.items() if source == DOCS]
     bare = sum(installs(command.split(" ", 1)[0]) for command in typed)
-    return bare > sum(command.startswith(run) for command in typed)
+    return bare > sum(_through(command, run) for command in typed)
+
+
+def _through(command: str, run: Callable[[str], str]) -> bool:
+    """Whether a command is typed through the runner: ``uv run pytest``, ``pnpm eslint .``
+    (the runner's form for the program named after it), not ``pnpm install``."""
+    return any(command.startswith(run(word)) for word in command.split(" ")[1:3])

@@ -35,7 +35,7 @@ def read_go(project: Project) -> None:
     if config and _FORMATTERS.search(project.text(config) or ""):
         sheet.add_default("format", "golangci-lint fmt", config)  # the formatters it names
     else:
-        sheet.add_default("format", "gofmt -l .", MODULE)
+        sheet.add_default("format", "go fmt ./...", MODULE)  # gofmt -l -w on every package
     module = _MODULE.search(text[:10_000])
     version = _VERSION.search(text[:10_000])
     if module:

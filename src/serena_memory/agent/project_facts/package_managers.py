@@ -7,6 +7,8 @@ Each manager has its own commands: ``pnpm setup`` is pnpm's, so a script named `
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 MANAGERS = frozenset({"npm", "pnpm", "yarn", "bun"})
 # the commands each manager has itself (Yarn's classic and modern ones together)
 _PNPM = frozenset(
@@ -30,6 +32,19 @@ MANAGER_COMMANDS = _PNPM | _YARN
 # how a runner is told which workspace member to run in: `pnpm --filter api test`
 _MEMBER_OPTIONS = frozenset({"--filter", "-F", "-C", "--dir", "-w", "--workspace",
                              "--prefix", "--cwd"})  # fmt: skip
+
+
+# how each manager runs a program its packages installed (`npx ava`, `pnpm eslint .`)
+_PROGRAM_RUNNERS = {"npm": "npx ", "pnpm": "pnpm ", "yarn": "yarn ", "bun": "bunx "}
+
+
+def program_prefix(manager: str, program: str, scripts: Mapping[str, object]) -> str:
+    """How a dependency's program is typed: pnpm runs one by its bare name when neither a
+    command of its own nor a script has that name (``pnpm eslint .``), else it takes
+    ``pnpm exec``."""
+    if manager == "pnpm" and (program in _PNPM or program in scripts):
+        return "pnpm exec "
+    return _PROGRAM_RUNNERS.get(manager, "npx ")
 
 
 def is_own_command(manager: str, name: str) -> bool:

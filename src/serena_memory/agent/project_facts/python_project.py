@@ -5,6 +5,7 @@ kind nothing else answered, the tool the project configures (a ``[tool.ruff]`` t
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from serena_memory.agent.project_facts.ci import release_only_lines
@@ -136,6 +137,10 @@ def _read_package_build(project: Project, tool: dict[str, Any]) -> None:
         project.sheet.add_default("build", *found[0])
 
 
+_MYPY_FILES = ("mypy.ini", ".mypy.ini")
+_MYPY_TARGETS = re.compile(r"^(?:files|packages|modules)[ \t]*=[ \t]*\S", re.M)
+
+
 def _configured(project: Project, tool: dict[str, Any]) -> dict[str, str]:
     """tool -> the file that configures it (only tools whose bare command uses that file)."""
     setup_cfg = project.text("setup.cfg") or ""
@@ -146,6 +151,9 @@ def _configured(project: Project, tool: dict[str, Any]) -> dict[str, str]:
     mypy = table(tool, "mypy")
     if mypy.get("files") or mypy.get("packages") or mypy.get("modules"):
         found["mypy"] = PYPROJECT
+    for name in _MYPY_FILES:  # bare `mypy` checks the files its own file names
+        if _MYPY_TARGETS.search(project.text(name) or ""):
+            found["mypy"] = name
     if "pyright" in tool or project.is_file("pyrightconfig.json"):
         found["pyright"] = "pyright configuration"
     if "ty" in tool or project.is_file("ty.toml"):

@@ -114,8 +114,10 @@ def read_ruby(project: Project) -> None:
         offer_tasks(project.sheet, rake_tasks(text), lambda task: f"{prefix}rake {task}", name)
         for task, kind in {**library_tasks(text), **body_kinds(text)}.items():
             project.sheet.add(kind, f"{prefix}rake {task}", name)
-    if project.is_file(".rspec"):  # RSpec's options file: the specs run with `rspec`
-        project.sheet.add_default("test", f"{prefix}rspec", ".rspec")
+    # RSpec's options file or its helper: the specs run with `rspec`
+    rspec = project.first(".rspec", "spec/spec_helper.rb")
+    if rspec:
+        project.sheet.add_default("test", f"{prefix}rspec", rspec)
     if project.is_file(".rubocop.yml"):
         project.sheet.add_default("lint", f"{prefix}rubocop", ".rubocop.yml")
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from serena_memory.agent.project_facts.commands import unwrap
 from serena_memory.agent.project_facts.files import Project, table
 from serena_memory.agent.project_facts.node import package_data, package_manager
+from serena_memory.agent.project_facts.package_managers import program_prefix
 
 SOURCE = "test files"
 MAX_FOLDERS_VISITED = 200
@@ -31,7 +32,6 @@ _RUST_TEST_FUNC = re.compile(r"#\[(?:\w+::)?test\]\s*(?:#\[[^\]\n]*\]\s*)*(?:asy
 _ONE_TEST = re.compile(r"(::|\s-run\s|\s-k\s|\s--test\s|_test\.\w+\b|_spec\.rb\b|"
                        r"\btest_\w+\.py\b|\.(test|spec)\.[cm]?[jt]sx?\b|Test\.php\b)")  # fmt: skip
 _JS_RUNNERS = (("vitest", "vitest run "), ("jest", "jest "), ("mocha", "mocha "), ("ava", "ava "))
-_EXEC = {"npm": "npx ", "pnpm": "pnpm exec ", "yarn": "yarn ", "bun": "bunx "}
 # a test script given a file through the package manager (npm needs `--` before it)
 _THROUGH_SCRIPT = {"npm": "npm test -- ", "pnpm": "pnpm test ", "yarn": "yarn test ",
                    "bun": "bun run test "}  # fmt: skip
@@ -44,7 +44,7 @@ _PYTHON_PREFIXES = ("uv run ", "poetry run ", "pdm run ", "pipenv run ", "python
 def read_single_test(project: Project) -> None:
     """Offer one single-test command when the sheet shows none."""
     tests = project.sheet.commands.get("test", [])
-    if any(_ONE_TEST.search(f" {command} ") for command in tests):
+    if any(_ONE_TEST.search(f" {command} ") and not _in_environments(command) for command in tests):
         return
     forms: tuple[Callable[[Project, list[str]], str | None], ...] = (
         _pytest, _go_test, _cargo_test, _node_test, _ruby_test, _phpunit, _mix_test,
@@ -54,6 +54,11 @@ def read_single_test(project: Project) -> None:
         if command:
             project.sheet.add("test", command, SOURCE)
             return
+
+
+def _in_environments(command: str) -> bool:
+    """``tox -- -k name``: one test, run in environments built for it (slow to iterate)."""
+    return unwrap(command.split())[:1] in (["tox"], ["nox"])
 
 
 def find_file(project: Project, folders: tuple[str, ...], name: re.Pattern[str]) -> str | None:
@@ -122,7 +127,7 @@ def _go_test(project: Project, tests: list[str]) -> str | None:
     if path is None:
         return None
     folder = path.rsplit("/", 1)[0] if "/" in path else "."
-    package = "." if folder == "." else f"./{folder}"
+    package = "./..." if folder == "." else f"./{folder}"  # the root's: found in any package
     test = _GO_TEST_FUNC.search((project.text(path) or "")[:200_000])
     return f"go test -run {test.group(1)} {package}" if test else f"go test {package}"
 
@@ -188,7 +193,8 @@ def _node_test(project: Project, tests: list[str]) -> str | None:
             if path and _runner_alone(project, script):
                 return f"{_THROUGH_SCRIPT[manager]}{path}"
             carried = _setup_options(tool, table(data, "scripts"))
-            return f"{_EXEC[manager]}{command}{carried}{path}" if path else None
+            prefix = program_prefix(manager, command.split(" ", 1)[0], table(data, "scripts"))
+            return f"{prefix}{command}{carried}{path}" if path else None
     return None
 
 

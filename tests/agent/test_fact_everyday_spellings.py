@@ -1,0 +1,68 @@
+"""The commands as contributors type them every day: Go's formatter over every package,
+one test file run directly even where tox can filter one, mypy as its own file configures
+it, RSpec beside its helper, and Go's security linter. Cut from set29 and set30 of
+benchmarks/data/facts-labels."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fact_support import project
+
+
+def test_go_without_a_formatter_formats_every_package(tmp_path: Path) -> None:
+    # gorilla/mux: no golangci formatters; contributors type `go fmt ./...` (gofmt -l -w)
+    sheet = project(tmp_path, {"go.mod": "module github.com/gorilla/mux\n", "mux.go": ""})
+    assert sheet.commands["format"] == ["go fmt ./..."]
+
+
+def test_one_go_test_of_the_root_package_runs_from_anywhere(tmp_path: Path) -> None:
+    test = 'package log\n\nimport "testing"\n\nfunc TestLevel(t *testing.T) {\n}\n'
+    sheet = project(tmp_path, {"go.mod": "module charm.land/log/v2\n", "level_test.go": test})
+    assert "go test -run TestLevel ./..." in sheet.commands["test"]
+
+
+def test_a_keyword_filter_through_tox_still_gets_one_test_file(tmp_path: Path) -> None:
+    # agronholm/typeguard: the docs say `tox -- -k somekeyword`; iterating on one file
+    # is pytest's, without building tox's environments
+    readme = "Run the tests:\n\n```\ntox -- -k somekeyword\n```\n"
+    pyproject = '[project]\nname = "typeguard"\n[tool.pytest.ini_options]\ntestpaths = "tests"\n'
+    tree = {"pyproject.toml": pyproject, "tox.ini": "[tox]\n", "README.md": readme}
+    tree["tests/test_checkers.py"] = ""
+    sheet = project(tmp_path, tree)
+    assert "pytest tests/test_checkers.py" in sheet.commands["test"]
+
+
+def test_one_test_the_runner_filters_is_enough(tmp_path: Path) -> None:
+    guide = "# Contributing\n\n## Running the tests\n\n```\npytest -k test_name\n```\n"
+    pyproject = '[project]\nname = "x"\n[tool.pytest.ini_options]\n'
+    tree = {"pyproject.toml": pyproject, "CONTRIBUTING.md": guide, "tests/test_a.py": ""}
+    sheet = project(tmp_path, tree)
+    assert "pytest -k test_name" in sheet.commands["test"]
+    assert "pytest tests/test_a.py" not in sheet.commands["test"]
+
+
+def test_mypy_configured_by_its_own_file_with_the_files_to_check(tmp_path: Path) -> None:
+    # aio-libs/frozenlist .mypy.ini (cut)
+    mypy = "[mypy]\nfiles = frozenlist, packaging, tests\ncheck_untyped_defs = True\n"
+    tree = {"pyproject.toml": '[project]\nname = "frozenlist"\n', ".mypy.ini": mypy}
+    sheet = project(tmp_path, tree)
+    assert sheet.commands["typecheck"] == ["mypy"]
+    # with no files named, bare `mypy` checks nothing: not offered
+    sheet = project(tmp_path / "bare", {**tree, ".mypy.ini": "[mypy]\nstrict = True\n"})
+    assert "mypy" not in sheet.commands.get("typecheck", [])
+
+
+def test_rspec_beside_its_helper(tmp_path: Path) -> None:
+    # bblimke/webmock: no .rspec, but spec/spec_helper.rb and a Gemfile
+    tree = {"Gemfile": "source 'https://rubygems.org'\ngemspec\n", "spec/spec_helper.rb": ""}
+    sheet = project(tmp_path, tree)
+    assert "bundle exec rspec" in sheet.commands["test"]
+
+
+def test_gosec_in_a_make_target_is_lint(tmp_path: Path) -> None:
+    # gorilla/mux Makefile (cut); govulncheck, a scan of the modules' known holes, is CI's
+    makefile = "gosec:\n\tgosec ./...\n\ngovulncheck:\n\tgovulncheck ./...\n"
+    sheet = project(tmp_path, {"go.mod": "module x\n", "Makefile": makefile})
+    assert "make gosec" in sheet.commands["lint"]
+    assert not any("govulncheck" in command for command in sheet.offered())

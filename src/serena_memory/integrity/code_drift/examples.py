@@ -72,10 +72,13 @@ _CASE_STYLES = (
     r"(?:kebab|snake|camel|pascal|train|screaming|upper[-_ ]snake|lower[-_ ]snake)[-_ ]?case"
     r"|スネークケース|ケバブケース|キャメルケース|パスカルケース|蛇形命名|驼峰命名|短横线命名"
 )
-_STYLE_SHOWN = re.compile(rf"(?:{_CASE_STYLES})\**\s*[(（][^()（）]{{0,200}}$", re.IGNORECASE)
+_STYLE_SHOWN = re.compile(
+    rf"(?:{_CASE_STYLES})\**(?:\s+[a-z]+){{0,3}}\s*[(（][^()（）]{{0,200}}$", re.IGNORECASE
+)
 """A case style named in words, then the parenthesis the name is in: "**Files**:
-kebab-case (`quote-calculator.ts`, ...)", "スネークケース（例: `agent_loop.go`）": the names
-show the style, they are not the project's files."""
+kebab-case (`quote-calculator.ts`, ...)", "kebab-case for files (`goal-card.tsx`)",
+"スネークケース（例: `agent_loop.go`）": the names show the style, they are not the
+project's files."""
 _NAMING_SHOWN = re.compile(r"\b(?:naming|named|conventions?|patterns?)\b[^`]{0,40}$", re.IGNORECASE)
 """A label that says a naming rule follows, right before the name: "**Test Naming**:
 `test_feature_functionality.py`", "files are named `x_test.go`": the name shows the
@@ -158,17 +161,20 @@ _LIBRARY_ENDS = (".js", ".jl")
 def may_be_made_up(path: str) -> bool:
     """Whether a path may name no file of the project but a library or a stand-in: a
     library's name written like a file (``Passport.js``: a capital and ``.js``; a Julia
-    package, ``Flux.jl``: a capital and ``.jl``) or a
+    package, ``Flux.jl``: a capital and ``.jl``; alone or after other names of
+    products, ``React/Next.js``) or a
     stand-in stem (``foo.py``, ``my-component.tsx``, ``isX.js``), or words of a sentence
     written against a path with no space (``CI/CDワークフローをci.yml``: a Japanese
     particle glued to the Latin letters of a part). Such a name is a claim only when git knew the
     file."""
     if _GLUED.search(path):
         return True
-    last = path.rstrip("/").rsplit("/", 1)[-1]
+    parts = path.rstrip("/").split("/")
+    last = parts[-1]
     stem = last.split(".", 1)[0]
-    library = "/" not in path and last.endswith(_LIBRARY_ENDS) and last[:1].isupper()
-    library = library and "." not in stem
+    library = last.endswith(_LIBRARY_ENDS) and last[:1].isupper() and "." not in stem
+    # alone, or among other names (`React/Next.js`): the products a heading is about
+    library = library and all(part[:1].isupper() for part in parts)
     # a word with one capital for any name (`src/lib/isX.js`, `useX.ts`): a naming rule
     return library or bool(_MADE_UP_STEM.match(stem) or STAND_IN_WORD.match(stem))
 

@@ -277,7 +277,8 @@ def unsaid_moves(
 
 def _new_place_beside(f: CodeFinding, near: dict[tuple[str, int], list[str]]) -> bool:
     new = (f.new_path or "").rstrip("/")
-    own = (f.target.rstrip("/"), f.mention.rstrip("/"))
+    # its own name alone says no new place (root `x.yaml` beside a moved `a/x.yaml`)
+    own = (f.target.rstrip("/"), f.mention.rstrip("/"), f.target.rstrip("/").rsplit("/", 1)[-1])
     for written in near.get((f.memory, f.line), ()):
         written = written.rstrip("/")
         if (

@@ -35,17 +35,22 @@ def _bare_name(m: Mention) -> bool:
 def as_written_out(mentions: list[Mention]) -> list[Mention]:
     """One memory's ``mentions``, each bare file name (``main.go``) as the one path ending
     with it that the memory writes out (``cmd/app/main.go``); a name the memory writes
-    out in several paths, or none, is left as written."""
+    out in several paths, or none, or on its own line beside it, is left as written."""
     full: dict[str, set[str]] = {}
+    lines: set[tuple[int, str]] = set()  # (line, name) of each path written out
     for m in mentions:
         if _plain_path(m):
-            full.setdefault(m.target.rsplit("/", 1)[1], set()).add(m.target)
+            name = m.target.rsplit("/", 1)[1]
+            full.setdefault(name, set()).add(m.target)
+            lines.add((m.line, name))
     if not full:
         return mentions
     out = []
     for m in mentions:
         paths = full.get(m.target) if _bare_name(m) else None
-        if paths is not None and len(paths) == 1:
+        # a line that writes the name both ways names two files ("root `compose.yaml`;
+        # backend's `backend/compose.yaml`"): the bare one is not the long one
+        if paths is not None and len(paths) == 1 and (m.line, m.target) not in lines:
             m = replace(m, target=next(iter(paths)))
         out.append(m)
     return out

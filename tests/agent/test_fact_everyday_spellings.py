@@ -1,7 +1,7 @@
 """The commands as contributors type them every day: Go's formatter over every package,
 one test file run directly even where tox can filter one, mypy as its own file configures
-it, RSpec beside its helper, and Go's security linter. Cut from set29 and set30 of
-benchmarks/data/facts-labels."""
+it, RSpec beside its helper, Go's security linter and its modules downloaded. Cut from
+set29 and set30 of benchmarks/data/facts-labels."""
 
 from __future__ import annotations
 
@@ -66,3 +66,12 @@ def test_gosec_in_a_make_target_is_lint(tmp_path: Path) -> None:
     sheet = project(tmp_path, {"go.mod": "module x\n", "Makefile": makefile})
     assert "make gosec" in sheet.commands["lint"]
     assert not any("govulncheck" in command for command in sheet.offered())
+
+
+def test_a_go_module_with_requirements_downloads_them_to_set_up(tmp_path: Path) -> None:
+    gomod = "module charm.land/log/v2\n\ngo 1.25\n\nrequire (\n\tgithub.com/x/y v1.0.0\n)\n"
+    sheet = project(tmp_path, {"go.mod": gomod, "log.go": "package log\n"})
+    assert sheet.commands["setup"] == ["go mod download"]
+    # a module that needs none has nothing to download
+    sheet = project(tmp_path / "bare", {"go.mod": "module x\n\ngo 1.25\n", "x.go": "package x\n"})
+    assert sheet.commands["setup"] == []

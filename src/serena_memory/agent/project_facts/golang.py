@@ -10,6 +10,7 @@ MODULE = "go.mod"
 GOLANGCI = (".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json")
 _MODULE = re.compile(r"^module\s+(\S+)", re.M)
 _VERSION = re.compile(r"^go\s+(\S+)", re.M)
+_REQUIRES = re.compile(r"^require\b", re.M)
 # golangci-lint 2's own formatters (gofumpt, goimports...): `golangci-lint fmt` runs them
 _FORMATTERS = re.compile(r"^(?:formatters:|\[formatters[\].])", re.M)
 
@@ -29,6 +30,8 @@ def read_go(project: Project) -> None:
     config = project.first(*GOLANGCI)
     if config:
         sheet.add_default("lint", "golangci-lint run", config)
+    if _REQUIRES.search(text[:100_000]):  # the modules it needs, fetched before a build
+        sheet.add_default("setup", "go mod download", MODULE)
     sheet.add_default("build", "go build ./...", MODULE)
     sheet.add_default("test", "go test ./...", MODULE)
     sheet.add_default("lint", "go vet ./...", MODULE)

@@ -75,3 +75,12 @@ def test_a_go_module_with_requirements_downloads_them_to_set_up(tmp_path: Path) 
     # a module that needs none has nothing to download
     sheet = project(tmp_path / "bare", {"go.mod": "module x\n\ngo 1.25\n", "x.go": "package x\n"})
     assert sheet.commands["setup"] == []
+
+
+def test_one_go_test_is_read_from_a_file_that_holds_one(tmp_path: Path) -> None:
+    # gorilla/mux: bench_test.go comes first and holds benchmarks only
+    bench = 'package mux\n\nimport "testing"\n\nfunc BenchmarkMux(b *testing.B) {\n}\n'
+    test = 'package mux\n\nimport "testing"\n\nfunc TestRoute(t *testing.T) {\n}\n'
+    tree = {"go.mod": "module x\n", "bench_test.go": bench, "mux_test.go": test}
+    sheet = project(tmp_path, tree)
+    assert "go test -run TestRoute ./..." in sheet.commands["test"]

@@ -26,6 +26,8 @@ _SKIPPED = frozenset({"node_modules", "vendor", "testdata", "fixtures", "fixture
 _PYTHON_TEST = re.compile(r"^(test_\w+|\w+_test)\.py$")
 _JS_TEST = re.compile(r"^[\w.-]+(?:\.test|\.spec|[a-z]Spec|[a-z]Test)\.[cm]?[jt]sx?$")
 _JS_FILE = re.compile(r"^[\w-]+\.[cm]?[jt]s$")
+_GO_TEST_FILE = re.compile(r"^\w+_test\.go$")
+MAX_GO_TEST_FILES = 20
 _GO_TEST_FUNC = re.compile(r"^func (Test\w+)\(\w+ \*testing\.T\)", re.M)
 _RUST_TEST_FUNC = re.compile(r"#\[(?:\w+::)?test\]\s*(?:#\[[^\]\n]*\]\s*)*(?:async\s+)?fn\s+(\w+)")
 # the words of a command that already runs one file or one test
@@ -123,13 +125,19 @@ def _go_test(project: Project, tests: list[str]) -> str | None:
     """``go test -run TestX ./pkg``: one test of a package of the module."""
     if not project.is_file("go.mod"):
         return None
-    path = find_file(project, (".",), re.compile(r"^\w+_test\.go$"))
+    path = find_file(project, (".",), _GO_TEST_FILE)
     if path is None:
         return None
     folder = path.rsplit("/", 1)[0] if "/" in path else "."
     package = "./..." if folder == "." else f"./{folder}"  # the root's: found in any package
-    test = _GO_TEST_FUNC.search((project.text(path) or "")[:200_000])
-    return f"go test -run {test.group(1)} {package}" if test else f"go test {package}"
+    prefix = "" if folder == "." else f"{folder}/"
+    # the package's first test file that holds a test (`bench_test.go` may hold none)
+    files = sorted(e for e in project.listing(folder) if _GO_TEST_FILE.match(e))
+    for name in files[:MAX_GO_TEST_FILES]:
+        test = _GO_TEST_FUNC.search((project.text(prefix + name) or "")[:200_000])
+        if test:
+            return f"go test -run {test.group(1)} {package}"
+    return f"go test {package}"
 
 
 def _cargo_test(project: Project, tests: list[str]) -> str | None:

@@ -84,3 +84,15 @@ def test_one_go_test_is_read_from_a_file_that_holds_one(tmp_path: Path) -> None:
     tree = {"go.mod": "module x\n", "bench_test.go": bench, "mux_test.go": test}
     sheet = project(tmp_path, tree)
     assert "go test -run TestRoute ./..." in sheet.commands["test"]
+
+
+def test_mix_tasks_of_coverage_and_lint_dependencies(tmp_path: Path) -> None:
+    # elixir-tesla/tesla mix.exs (cut): ExCoveralls among the test dependencies
+    mix = (
+        "defmodule Tesla.Mixfile do\n  defp deps do\n    [\n"
+        '      {:excoveralls, ">= 0.0.0", only: :test, runtime: false},\n'
+        '      {:credo, "~> 1.7", only: [:dev, :test]}\n    ]\n  end\nend\n'
+    )
+    sheet = project(tmp_path, {"mix.exs": mix})
+    assert "mix coveralls" in sheet.commands["test"]
+    assert "mix credo" in sheet.commands["lint"]

@@ -2,7 +2,8 @@
 builds the JavaScript's docs too) and Mix's everyday commands, which every Elixir
 contributor types whatever the project says: ``mix deps.get`` fetches the dependencies,
 ``mix compile`` builds, ``mix test`` tests, ``mix format`` formats (checked with
-``--check-formatted``) and, with ExDoc among the dependencies, ``mix docs`` builds the docs.
+``--check-formatted``) and, with ExDoc among the dependencies, ``mix docs`` builds the docs
+(with ExCoveralls, ``mix coveralls`` tests with coverage; with Credo, ``mix credo`` lints).
 """
 
 from __future__ import annotations
@@ -20,6 +21,10 @@ _ALIASES_START = re.compile(r"^(\s*)defp?\s+aliases\b")
 # an alias's key, one a line: `test: [...]`, `"assets.build": [...]`
 _ALIAS = re.compile(r"""^\s*(?:"([\w.\-]+)"|([a-z_][\w.]*)):\s""")
 _EX_DOC = re.compile(r"\{:ex_doc\b")
+# ExCoveralls and Credo among the dependencies: `mix coveralls` tests with coverage,
+# `mix credo` lints
+_DEPENDENCY_TASKS = ((re.compile(r"\{:excoveralls\b"), "test", "mix coveralls"),
+                     (re.compile(r"\{:credo\b"), "lint", "mix credo"))  # fmt: skip
 
 
 def mix_aliases(text: str) -> list[str]:
@@ -63,3 +68,6 @@ def read_mix(project: Project) -> None:
             sheet.add("format", "mix format", FORMATTER)  # the writing form, before a commit
     if _EX_DOC.search(text):
         sheet.add_default("build", "mix docs", MANIFEST)
+    for dependency, kind, command in _DEPENDENCY_TASKS:
+        if dependency.search(text):
+            sheet.add_default(kind, command, MANIFEST)

@@ -49,7 +49,7 @@ from serena_memory.integrity.code_drift.ignored_then import (
 from serena_memory.integrity.code_drift.left_alone import LeftAlone
 from serena_memory.integrity.code_drift.memory_names import memory_names, names_a_memory
 from serena_memory.integrity.code_drift.mentions import PATH, SYMBOL, Mention, extract
-from serena_memory.integrity.code_drift.moves import there_at, unsaid_moves
+from serena_memory.integrity.code_drift.moves import still_there_at, there_at, unsaid_moves
 from serena_memory.integrity.code_drift.path_checks import PathChecks
 from serena_memory.integrity.code_drift.project import ProjectFiles
 from serena_memory.integrity.code_drift.symbol_history import SymbolTrail, trail
@@ -238,7 +238,7 @@ class CodeChecker(PathChecks):
         read_only = set(read_only)
         kept = self.kept
         mentions = {
-            name: as_written_out(self.without_sketches([m for m in every if kept(m)]))
+            name: self.without_sketches([m for m in every if kept(m)])
             for name, every in extracted.items()
         }
         report = CodeReport(scanned=len(extracted), git=self.files.git)
@@ -248,6 +248,10 @@ class CodeChecker(PathChecks):
             return report
         words = _symbol_words(mentions) if symbols else set()
         self.wait()
+        mentions = {
+            name: as_written_out(found, self._at_root_then((written or {}).get(name)))
+            for name, found in mentions.items()
+        }
         symbols = symbols and not self._symbols_note
         try:
             present = find_words(self.files, words, self._identifiers) if symbols else set()
@@ -269,6 +273,13 @@ class CodeChecker(PathChecks):
             report.findings = told_once(report.findings, mentions)
         report.notes = self.notes
         return report
+
+    def _at_root_then(self, when: float | None) -> Callable[[str], bool]:
+        """Whether the project had a file of a name at its root when a memory was last
+        written (``when``); never, without the history to tell."""
+        if when is None or not self.history:
+            return lambda _name: False
+        return lambda name: still_there_at(self.past, name, when)
 
     def present_words(self, words: set[str], cache_home: str | None = None) -> set[str]:
         """Which of ``words`` occur in the project's source files now (their identifiers

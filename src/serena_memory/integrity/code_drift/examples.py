@@ -144,6 +144,15 @@ def is_example(line: str, start: int) -> bool:
     )
 
 
+def shows_style(line: str, start: int) -> bool:
+    """Whether what starts at ``start`` is shown as a case style's or a naming rule's
+    example ("PascalCase (`GoalCard`)", "**Test Naming**: `test_x`"): a name that shows how
+    names look, not one the code has."""
+    window = max(0, start - 360)
+    shown = _STYLE_SHOWN.search(line, window, start) or _NAMING_SHOWN.search(line, window, start)
+    return shown is not None
+
+
 _MADE_UP_STEM = re.compile(
     r"^_*(?:test[-_])?(?:foo|bar|baz|qux|example|sample|something|name|filename|file"
     r"|(?:your|my|some|new)[-_]\w[\w-]*|[\w-]*feature[-_]name)(?:[-_.](?:test|spec))?$",

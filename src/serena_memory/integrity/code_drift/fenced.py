@@ -279,7 +279,24 @@ def ran_files(line: str) -> list[str]:
         return []
     if words[0] in _INTERPRETERS:
         return _interpreter_runs(words[0], words[1:])
+    if words[0] in _FILE_TAKERS:
+        return _given_files(words[1:])
     return _test_arguments(words[1:]) if words[0] in _TEST_RUNNERS else []
+
+
+_FILE_TAKERS = frozenset({"docker", "docker-compose", "podman", "podman-compose", "make"})
+"""Programs whose ``-f``/``--file`` names the file they read (``docker compose -f
+deploy/compose.yaml up``, ``make -f build/Makefile``)."""
+
+
+def _given_files(words: list[str]) -> list[str]:
+    """The files a ``-f FILE``, ``--file FILE`` or ``--file=FILE`` names."""
+    found = []
+    for index, word in enumerate(words[:-1]):
+        if word in ("-f", "--file"):
+            found.append(words[index + 1])
+    found += [word.split("=", 1)[1] for word in words if word.startswith("--file=")]
+    return [word for word in found if not word.startswith(("-", "$"))]
 
 
 def _interpreter_runs(head: str, rest: list[str]) -> list[str]:

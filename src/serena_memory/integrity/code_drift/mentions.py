@@ -33,6 +33,7 @@ from serena_memory.integrity.code_drift.examples import (
     is_example,
     may_be_made_up,
     may_give_examples,
+    shows_style,
 )
 from serena_memory.integrity.code_drift.extensions import KNOWN_EXTENSIONS
 from serena_memory.integrity.code_drift.fence_roles import CLOSE, IN, OPEN, fence_roles
@@ -490,11 +491,17 @@ def _claimed(line: str, placed: list[tuple[int, int, Mention]]) -> list[Mention]
 def _weak_examples(
     line: str, placed: list[tuple[int, int, Mention]]
 ) -> list[tuple[int, int, Mention]]:
-    """``placed``, the paths the line introduces as examples (``e.g.``) made weak."""
-    return [
-        (start, end, replace(m, weak=True) if m.kind == PATH and is_example(line, start) else m)
-        for start, end, m in placed
-    ]
+    """``placed``, the paths the line introduces as examples (``e.g.``) made weak, and the
+    symbols it shows as a style's examples (PascalCase (`GoalCard`)) left out: a name that
+    shows how names look is no claim that the code has it."""
+    out = []
+    for start, end, m in placed:
+        if m.kind == PATH and is_example(line, start):
+            m = replace(m, weak=True)
+        elif m.kind != PATH and shows_style(line, start):
+            continue
+        out.append((start, end, m))
+    return out
 
 
 def _classify(number: int, content: str) -> list[Mention]:

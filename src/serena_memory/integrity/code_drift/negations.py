@@ -128,6 +128,8 @@ def said_absent(line: str, start: int, end: int) -> bool:
         return True
     if _RIGHT_AFTER.match(after) or _row_status_gone(line) or _UNUSED_NOTE.search(after):
         return True
+    if _SPLIT_NOTE.match(line, end):
+        return True
     if _ITEM_HEAD.match(line, 0, start) and _ITEM_GONE.match(line, end):
         return True
     if (label := _GONE_LABEL.match(line)) is not None and label.end() <= start:
@@ -137,6 +139,12 @@ def said_absent(line: str, start: int, end: int) -> bool:
     return bool(_GONE_CJK.search(line, end) or _DELETED_CJK_AFTER.match(line, end))
 
 
+_SPLIT_NOTE = re.compile(
+    r"`?(?:\*\*|__)?\s*\(\s*~?\d[\d,]*\s*(?:lines?\s*)?(?:→|->)\s*\d+\s+(?:files|modules|parts)\s*\)",
+    re.IGNORECASE,
+)
+"""A note right after a file that it was split ("### Phase 2: `storage/code.go` (801 → 6
+files)"): a refactoring's record of a file that went."""
 _UNUSED_NOTE = re.compile(
     r"\((?:[^()\n]{0,60}[,;]\s*)?(?:unused|not\s+used|not\s+in\s+use|no\s+longer\s+used)\s*\)",
     re.IGNORECASE,
@@ -193,7 +201,7 @@ _CUE_TEXT = """without instead rather formerly previously lack absen remov delet
     obsol legacy veraltet used
     retired supersed replac renamed moved consolidat gone longer archiv todo fixme tbd
     plan yet will not should must need going exist there present ~~ future later (was over
-    verified confirmed from: old: before:"""
+    verified confirmed from: old: before: →"""
 _CUE_WORDS = (*_CUE_TEXT.split(), "to be", "used to", "never written", "never created", "would")
 """Parts of the cue words: a line holding none of them (nor the word "no") has no mention
 said absent."""

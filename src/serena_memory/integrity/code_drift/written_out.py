@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from serena_memory.integrity.code_drift.mentions import PATH, Mention
@@ -32,10 +33,13 @@ def _bare_name(m: Mention) -> bool:
     )
 
 
-def as_written_out(mentions: list[Mention]) -> list[Mention]:
+def as_written_out(
+    mentions: list[Mention], at_root: Callable[[str], bool] = lambda _name: False
+) -> list[Mention]:
     """One memory's ``mentions``, each bare file name (``main.go``) as the one path ending
     with it that the memory writes out (``cmd/app/main.go``); a name the memory writes
-    out in several paths, or none, or on its own line beside it, is left as written."""
+    out in several paths, or none, or beside it on its line while ``at_root`` says the
+    root had a file of that name too, is left as written."""
     full: dict[str, set[str]] = {}
     lines: set[tuple[int, str]] = set()  # (line, name) of each path written out
     for m in mentions:
@@ -48,9 +52,12 @@ def as_written_out(mentions: list[Mention]) -> list[Mention]:
     out = []
     for m in mentions:
         paths = full.get(m.target) if _bare_name(m) else None
-        # a line that writes the name both ways names two files ("root `compose.yaml`;
-        # backend's `backend/compose.yaml`"): the bare one is not the long one
-        if paths is not None and len(paths) == 1 and (m.line, m.target) not in lines:
+        # a line that writes the name both ways, of a file the root had too, names two
+        # files ("root `compose.yaml`; backend's `backend/compose.yaml`"); without one at
+        # the root, the long one says where the bare one is ("requirements.txt
+        # (api/requirements.txt)")
+        two = (m.line, m.target) in lines and at_root(m.target)
+        if paths is not None and len(paths) == 1 and not two:
             m = replace(m, target=next(iter(paths)))
         out.append(m)
     return out

@@ -1,0 +1,67 @@
+"""Forms met on drift-25's repositories and on a fresh-eyes walk, each checked on a real
+git repository: a file named bare and with its folder on one line, where the root had no
+such file, is the one with its folder; a refactoring's note that a file was split ("(801
+→ 6 files)") says it went; a name shown as a case style's example ("PascalCase
+(`GoalCard`)") is no symbol the code must have; the file `docker compose -f` reads is a
+path of the project."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_code_drift import commit, findings, git, memory, repo, write
+from test_code_drift_twentieth import _told
+
+__all__ = ["repo"]  # the fixture, used by name
+
+
+def test_a_bare_name_with_its_path_beside_it_is_that_path(repo: Path) -> None:
+    # Ks-Classic/numbers-ai: "**requirements.txt**: Python依存関係（api/requirements.txt）"
+    write(repo, "api/requirements.txt", "fastapi\n")
+    write(repo, "api/main.py", "app = 1\n")
+    memory(repo, "tech_stack", "- **requirements.txt**: Python依存関係（api/requirements.txt）\n")
+    commit(repo)
+    git(repo, "rm", "-q", "-r", "api")
+    commit(repo, "no api server")
+    write(repo, "requirements.txt", "numpy>=2\npandas>=2\nscikit-learn\n")  # another one
+    commit(repo, "requirements for the notebooks")
+    assert _told(repo) == {
+        (1, "requirements.txt"): "missing",
+        (1, "api/requirements.txt"): "missing",
+    }
+
+
+def test_a_file_said_split_into_others_is_no_drift(repo: Path) -> None:
+    write(repo, "internal/storage/code_types.go", "package storage\n")
+    write(repo, "internal/api/server.go", "package api\n")
+    memory(
+        repo,
+        "refactor",
+        "### Phase 2: internal/storage/surreal_code.go (801 → 6 files)\n"
+        "- Types now in `internal/storage/code_types.go`.\n"
+        "- The server: `internal/api/server.go`.\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "internal/api/server.go")
+    commit(repo, "no server")
+    assert _told(repo) == {(3, "internal/api/server.go"): "missing"}
+
+
+def test_a_name_shown_as_a_case_style_is_no_missing_symbol(repo: Path) -> None:
+    memory(
+        repo,
+        "naming",
+        "- **Components**: PascalCase (`RunFormPanel`)\n- Sessions: `LegacySessionKeeper`.\n",
+    )
+    commit(repo)
+    assert [f["mention"] for f in findings(repo)] == ["LegacySessionKeeper"]
+
+
+def test_the_file_docker_compose_reads_moves_with_the_project(repo: Path) -> None:
+    write(repo, "backend/compose.yaml", "services:\n  db:\n    image: postgres\n" * 5)
+    memory(repo, "commands", "- Start the database: `docker compose -f backend/compose.yaml up`\n")
+    commit(repo)
+    (repo / "server").mkdir()
+    git(repo, "mv", "backend/compose.yaml", "server/compose.yaml")
+    commit(repo, "backend is the server")
+    assert _told(repo) == {(1, "backend/compose.yaml"): "moved"}

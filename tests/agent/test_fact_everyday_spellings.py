@@ -96,3 +96,11 @@ def test_mix_tasks_of_coverage_and_lint_dependencies(tmp_path: Path) -> None:
     sheet = project(tmp_path, {"mix.exs": mix})
     assert "mix coveralls" in sheet.commands["test"]
     assert "mix credo" in sheet.commands["lint"]
+
+
+def test_the_docs_go_vet_is_not_offered_twice(tmp_path: Path) -> None:
+    # rs/zerolog CONTRIBUTING: `go vet` and `go fmt` for the package at hand
+    guide = "# Contributing\n\n## Before a pull request\n\n```\ngo fmt\ngo vet\ngo test\n```\n"
+    tree = {"go.mod": "module github.com/rs/zerolog\n", "CONTRIBUTING.md": guide}
+    sheet = project(tmp_path, tree)
+    assert sheet.commands["lint"] == ["go vet"]

@@ -32,15 +32,23 @@ def read_go(project: Project) -> None:
         sheet.add_default("lint", "golangci-lint run", config)
     if _REQUIRES.search(text[:100_000]):  # the modules it needs, fetched before a build
         sheet.add_default("setup", "go mod download", MODULE)
-    sheet.add_default("build", "go build ./...", MODULE)
-    sheet.add_default("test", "go test ./...", MODULE)
-    sheet.add_default("lint", "go vet ./...", MODULE)
+    _add_go_default(project, "build", "go build ./...")
+    _add_go_default(project, "test", "go test ./...")
+    _add_go_default(project, "lint", "go vet ./...")
     if config and _FORMATTERS.search(project.text(config) or ""):
         sheet.add_default("format", "golangci-lint fmt", config)  # the formatters it names
     else:
-        sheet.add_default("format", "go fmt ./...", MODULE)  # gofmt -l -w on every package
+        _add_go_default(project, "format", "go fmt ./...")  # gofmt -l -w on every package
     module = _MODULE.search(text[:10_000])
     version = _VERSION.search(text[:10_000])
     if module:
         detail = f" (Go {version.group(1)})" if version else ""
         sheet.notes.append(f"Go module `{module.group(1)}`{detail}.")
+
+
+def _add_go_default(project: Project, kind: str, command: str) -> None:
+    """The go tool's everyday command over every package, unless the sheet has it for the
+    current package already (the docs' plain `go vet`): one line for one check."""
+    tool = command.split()[:2]
+    if not any(known.split() == tool for known in project.sheet.commands.get(kind, [])):
+        project.sheet.add_default(kind, command, MODULE)

@@ -104,3 +104,33 @@ def test_the_docs_go_vet_is_not_offered_twice(tmp_path: Path) -> None:
     tree = {"go.mod": "module github.com/rs/zerolog\n", "CONTRIBUTING.md": guide}
     sheet = project(tmp_path, tree)
     assert sheet.commands["lint"] == ["go vet"]
+
+
+def test_one_unittest_module_where_unittest_runs_the_tests(tmp_path: Path) -> None:
+    # hukkin/tomli: CI runs `python -m unittest`; one module is `tests.test_x`
+    ci = (
+        "on: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "      - uses: actions/checkout@v4\n      - run: pip install .\n"
+        "      - run: python -m unittest\n"
+    )
+    tree = {"pyproject.toml": '[project]\nname = "tomli"\n', ".github/workflows/t.yml": ci}
+    tree["tests/test_data.py"] = ""
+    sheet = project(tmp_path, tree)
+    assert "python -m unittest tests.test_data" in sheet.commands["test"]
+
+
+def test_a_static_analysis_script_is_a_check_not_a_run(tmp_path: Path) -> None:
+    # ramsey/collection composer.json (cut): `dev:analyze` runs PHPStan
+    composer = '{"scripts": {"dev:analyze": "phpstan analyse --ansi", "test": "phpunit"}}'
+    sheet = project(tmp_path, {"composer.json": composer})
+    assert "composer dev:analyze" in sheet.commands["typecheck"]
+    assert "composer dev:analyze" not in sheet.commands["run"]
+
+
+def test_a_rust_program_is_also_built_optimized(tmp_path: Path) -> None:
+    # ducaale/xh: a binary crate; its users run the release build
+    tree = {"Cargo.toml": '[package]\nname = "xh"\n', "src/main.rs": "fn main() {}\n"}
+    sheet = project(tmp_path, tree)
+    assert sheet.commands["build"] == ["cargo build", "cargo build --release"]
+    library = {"Cargo.toml": '[package]\nname = "x"\n', "src/lib.rs": ""}
+    assert project(tmp_path / "lib", library).commands["build"] == ["cargo build"]

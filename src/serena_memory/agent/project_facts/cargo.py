@@ -11,6 +11,7 @@ MANIFEST = "Cargo.toml"
 # the writing forms of rustfmt a contributor types (any other, such as CI's `cargo fmt
 # --all --manifest-path ./Cargo.toml`, is one place's form of it)
 _WRITING_FMT = frozenset({"cargo fmt", "cargo fmt --all", "cargo-fmt --all", "cargo fmt --"})
+_RELEASE = frozenset({"--release", "-r"})
 
 
 def crate_name(project: Project) -> str | None:
@@ -38,6 +39,9 @@ def read_cargo(project: Project) -> None:
     if not sheet.has("typecheck"):
         sheet.add("typecheck", "cargo check", MANIFEST)
     if project.is_file("src/main.rs") or "[[bin]]" in text:
+        # a program is built optimized to be tried or timed as its users run it
+        if not any(_RELEASE & set(c.split()) for c in sheet.commands.get("build", [])):
+            sheet.add("build", "cargo build --release", MANIFEST)
         sheet.add_default("run", "cargo run", MANIFEST)
         if _builds_for_release_only(sheet.commands.get("run", []), "cargo run"):
             sheet.add("run", "cargo run", MANIFEST)  # CI's `cargo run --release -- ...`
@@ -50,4 +54,4 @@ def _builds_for_release_only(builds: list[str], command: str = "cargo build") ->
     build --locked --release`` makes the binaries it ships): a contributor's everyday build
     is the plain debug one, slower to run but much quicker to compile."""
     cargo = [known.split() for known in builds if known.startswith(command)]
-    return bool(cargo) and all({"--release", "-r"} & set(words) for words in cargo)
+    return bool(cargo) and all(_RELEASE & set(words) for words in cargo)

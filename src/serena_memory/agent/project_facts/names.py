@@ -52,7 +52,7 @@ _KIND_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
     ("lint", frozenset({"lint", "linting", "linter", "check", "checks", "vet", "clippy",
                         "style", "flake8", "pylint", "ruff", "eslint", "rubocop",
                         "shellcheck", "precommit", "pre-commit", "spotlesscheck",
-                        "validate", "checker", "verify"})),
+                        "validate", "checker", "verify", "analyze", "analyse", "analysis"})),
     ("test", frozenset({"test", "tests", "spec", "specs", "e2e", "unit", "integration",
                         "coverage", "cov", "itest", "testing", "pytest", "jest", "vitest",
                         "cover", "fuzz", "cucumber", "rspec", "mocha", "karma", "jasmine",

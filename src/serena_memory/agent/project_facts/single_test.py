@@ -49,7 +49,7 @@ def read_single_test(project: Project) -> None:
     if any(_ONE_TEST.search(f" {command} ") and not _in_environments(command) for command in tests):
         return
     forms: tuple[Callable[[Project, list[str]], str | None], ...] = (
-        _pytest, _go_test, _cargo_test, _node_test, _ruby_test, _phpunit, _mix_test,
+        _pytest, _unittest, _go_test, _cargo_test, _node_test, _ruby_test, _phpunit, _mix_test,
     )  # fmt: skip
     for form in forms:
         command = form(project, tests)
@@ -97,6 +97,18 @@ def _pytest(project: Project, tests: list[str]) -> str | None:
     if path is None:
         return None
     return f"hatch test {path}" if hatch else f"{prefix}pytest {path}"
+
+
+def _unittest(project: Project, tests: list[str]) -> str | None:
+    """``python -m unittest tests.test_x``: one module of a project tested with unittest
+    (its tests run by ``python -m unittest``, with or without coverage)."""
+    runs = next((c for c in tests if re.search(r"-m unittest\b", c)), None)
+    if runs is None:
+        return None
+    path = find_file(project, ("tests", "test"), _PYTHON_TEST)
+    if path is None or not path.endswith(".py"):
+        return None
+    return f"python -m unittest {path[: -len('.py')].replace('/', '.')}"
 
 
 def _pytest_prefix(project: Project, tests: list[str]) -> str | None:

@@ -23,7 +23,8 @@ class CodeDrift(Check):
     reads = (MEMORIES, CODE)
     advice = (
         "for the mentions of code, `serena memories fix-code-references` points moved "
-        "paths at their new place; edit the memories that mention what is missing"
+        "paths and renamed symbols at their new names; edit the memories that mention what "
+        "is missing"
     )
     quiets_all_clear = True
 

@@ -65,3 +65,31 @@ def test_the_file_docker_compose_reads_moves_with_the_project(repo: Path) -> Non
     git(repo, "mv", "backend/compose.yaml", "server/compose.yaml")
     commit(repo, "backend is the server")
     assert _told(repo) == {(1, "backend/compose.yaml"): "moved"}
+
+
+def test_a_bare_name_gone_is_its_file_then_though_the_root_ignores_the_name(
+    repo: Path,
+) -> None:
+    # oraios/serena: `/*.yml` in .gitignore; `ide-assistant.yml` lived under config/contexts/
+    write(repo, ".gitignore", "/*.yml\n")
+    write(repo, "src/config/contexts/ide-assistant.yml", "name: ide\n")
+    write(repo, "src/config/contexts/agent.yml", "name: agent\n")
+    memory(repo, "structure", "- **`ide-assistant.yml`**: IDE context\n- **`agent.yml`**: agent\n")
+    commit(repo)
+    git(repo, "rm", "-q", "src/config/contexts/ide-assistant.yml")
+    commit(repo, "no ide context")
+    assert _told(repo) == {(1, "ide-assistant.yml"): "missing"}
+
+
+def test_a_path_under_a_site_name_is_another_repository(repo: Path) -> None:
+    write(repo, "src/tui/gates.ts", "export const gates = 1\n")
+    memory(
+        repo,
+        "rule",
+        "Both the web frontend (`pvp.codes/app/page.tsx`) and the TUI "
+        "(`src/tui/gates.ts`) had the bug.\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "src/tui/gates.ts")
+    commit(repo, "gates gone")
+    assert _told(repo) == {(1, "src/tui/gates.ts"): "missing"}

@@ -174,9 +174,9 @@ def may_be_made_up(path: str) -> bool:
     products, ``React/Next.js``) or a
     stand-in stem (``foo.py``, ``my-component.tsx``, ``isX.js``), or words of a sentence
     written against a path with no space (``CI/CDワークフローをci.yml``: a Japanese
-    particle glued to the Latin letters of a part). Such a name is a claim only when git knew the
-    file."""
-    if _GLUED.search(path):
+    particle glued to the Latin letters of a part), or a path under a site's name
+    (``pvp.codes/app/page.tsx``). Such a name is a claim only when git knew the file."""
+    if _GLUED.search(path) or _SITE_FIRST.match(path):
         return True
     parts = path.rstrip("/").split("/")
     last = parts[-1]
@@ -188,6 +188,12 @@ def may_be_made_up(path: str) -> bool:
     return library or bool(_MADE_UP_STEM.match(stem) or STAND_IN_WORD.match(stem))
 
 
+_SITE_FIRST = re.compile(
+    r"^[a-z0-9-]+\.(?:com|org|net|io|dev|app|ai|co|sh|me|so|gg|xyz|site|tech|cloud|codes"
+    r"|page|pages|vercel\.app|netlify\.app)/"
+)
+"""A path under a site's name (``pvp.codes/app/page.tsx``: the web frontend's repository
+named by its domain): another project's file unless git knew it here."""
 _GLUED = re.compile(r"[A-Za-z][\u3040-\u309f]|[\u3040-\u309f][A-Za-z]")
 """A Latin letter and a hiragana character side by side: a Japanese sentence's particle
 glued to a word (``をci.yml``); file names hardly hold hiragana next to Latin letters

@@ -46,6 +46,7 @@ from serena_memory.integrity.code_drift.moves import (
     missing_note,
     moved_folder,
     moves,
+    still_there_at,
     there_when_written,
 )
 from serena_memory.integrity.code_drift.namesakes import namesake_gone, there_then
@@ -154,6 +155,8 @@ class PathChecks:
             return cased  # even written loosely: the project's own path, in another case
         if self._never_a_file(m, candidates, went):
             return None  # an example, a library's name, the end of names: never a file
+        if not went and when is not None and "/" not in m.target:
+            m = self._as_then_named(m, candidates, when)
         if len(went) == 1:
             ((new, (old, commit)),) = went.items()
             if m.target.endswith("/") and not new.endswith("/"):
@@ -166,6 +169,13 @@ class PathChecks:
         return CodeFinding(
             memory, m.line, m.text, PATH, MISSING, m.target, note=note, read_only=read_only
         )
+
+    def _as_then_named(self, m: Mention, candidates: list[str], when: float) -> Mention:
+        """A bare file name gone as the one file of that name the project had when the
+        memory was written (``ide-assistant.yml`` as ``src/config/contexts/ide-assistant.yml``,
+        deleted since): its deletion is told, and asked of git in its own folder."""
+        then = [c for c in candidates if c != m.target and still_there_at(self.past, c, when)]
+        return replace(m, target=then[0]) if len(then) == 1 else m
 
     def _cased_or_missing(self, memory: str, m: Mention, read_only: bool) -> CodeFinding:
         """Without git's history: the project's path in another case, else missing."""

@@ -66,7 +66,7 @@ from serena_memory.integrity.code_drift.trails import (
     with_trails,
 )
 from serena_memory.integrity.code_drift.within_statements import told_once
-from serena_memory.integrity.code_drift.written_out import as_written_out
+from serena_memory.integrity.code_drift.written_out import all_written_out
 from serena_memory.integrity.code_drift.written_then import (
     gone_at,
     gone_since,
@@ -248,10 +248,7 @@ class CodeChecker(PathChecks):
             return report
         words = _symbol_words(mentions) if symbols else set()
         self.wait()
-        mentions = {
-            name: as_written_out(found, self._at_root_then((written or {}).get(name)))
-            for name, found in mentions.items()
-        }
+        mentions = all_written_out(mentions, self._at_root_then(written or {}))
         symbols = symbols and not self._symbols_note
         try:
             present = find_words(self.files, words, self._identifiers) if symbols else set()
@@ -274,12 +271,13 @@ class CodeChecker(PathChecks):
         report.notes = self.notes
         return report
 
-    def _at_root_then(self, when: float | None) -> Callable[[str], bool]:
+    def _at_root_then(self, written: dict[str, float]) -> Callable[[str, str], bool]:
         """Whether the project had a file of a name at its root when a memory was last
-        written (``when``); never, without the history to tell."""
-        if when is None or not self.history:
-            return lambda _name: False
-        return lambda name: still_there_at(self.past, name, when)
+        written; never, without the history to tell."""
+        past = self.past if self.history else None
+        return lambda memory, name: bool(
+            past and memory in written and still_there_at(past, name, written[memory])
+        )
 
     def present_words(self, words: set[str], cache_home: str | None = None) -> set[str]:
         """Which of ``words`` occur in the project's source files now (their identifiers

@@ -491,17 +491,12 @@ def _claimed(line: str, placed: list[tuple[int, int, Mention]]) -> list[Mention]
 def _weak_examples(
     line: str, placed: list[tuple[int, int, Mention]]
 ) -> list[tuple[int, int, Mention]]:
-    """``placed``, the paths the line introduces as examples (``e.g.``) made weak, and the
-    symbols it shows as a style's examples (PascalCase (`GoalCard`)) left out: a name that
-    shows how names look is no claim that the code has it."""
-    out = []
-    for start, end, m in placed:
-        if m.kind == PATH and is_example(line, start):
-            m = replace(m, weak=True)
-        elif m.kind != PATH and shows_style(line, start):
-            continue
-        out.append((start, end, m))
-    return out
+    """``placed``: paths given as examples (``e.g.``) weak, symbols showing a style dropped."""
+    return [
+        (start, end, replace(m, weak=True) if m.kind == PATH and is_example(line, start) else m)
+        for start, end, m in placed
+        if m.kind == PATH or not shows_style(line, start)
+    ]
 
 
 def _classify(number: int, content: str) -> list[Mention]:

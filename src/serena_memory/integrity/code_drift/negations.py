@@ -126,9 +126,7 @@ def said_absent(line: str, start: int, end: int) -> bool:
     removal = _REMOVAL_START.match(_CODE.sub("M", before))
     if removal and not _PREPOSITION.search(removal.group("between")):
         return True
-    if _RIGHT_AFTER.match(after) or _row_status_gone(line) or _UNUSED_NOTE.search(after):
-        return True
-    if _SPLIT_NOTE.match(line, end):
+    if _RIGHT_AFTER.match(after) or _row_status_gone(line) or _noted_gone(line, after, end):
         return True
     if _ITEM_HEAD.match(line, 0, start) and _ITEM_GONE.match(line, end):
         return True
@@ -137,6 +135,11 @@ def said_absent(line: str, start: int, end: int) -> bool:
     if _ITEM_HEAD_MARKED.match(line, 0, start) is None:
         return False
     return bool(_GONE_CJK.search(line, end) or _DELETED_CJK_AFTER.match(line, end))
+
+
+def _noted_gone(line: str, after: str, end: int) -> bool:
+    """Whether a note in brackets right after the mention says it is unused or was split."""
+    return bool(_UNUSED_NOTE.search(after) or _SPLIT_NOTE.match(line, end))
 
 
 _SPLIT_NOTE = re.compile(

@@ -155,8 +155,7 @@ class PathChecks:
             return cased  # even written loosely: the project's own path, in another case
         if self._never_a_file(m, candidates, went):
             return None  # an example, a library's name, the end of names: never a file
-        if not went and when is not None and "/" not in m.target:
-            m = self._as_then_named(m, candidates, when)
+        m = self._as_then_named(m, candidates, went, when)
         if len(went) == 1:
             ((new, (old, commit)),) = went.items()
             if m.target.endswith("/") and not new.endswith("/"):
@@ -170,10 +169,15 @@ class PathChecks:
             memory, m.line, m.text, PATH, MISSING, m.target, note=note, read_only=read_only
         )
 
-    def _as_then_named(self, m: Mention, candidates: list[str], when: float) -> Mention:
-        """A bare file name gone as the one file of that name the project had when the
-        memory was written (``ide-assistant.yml`` as ``src/config/contexts/ide-assistant.yml``,
-        deleted since): its deletion is told, and asked of git in its own folder."""
+    def _as_then_named(
+        self, m: Mention, candidates: list[str], went: Moves, when: float | None
+    ) -> Mention:
+        """A bare file name gone, that git saw move nowhere, as the one file of that name
+        the project had when the memory was written (``ide-assistant.yml`` as
+        ``src/config/contexts/ide-assistant.yml``, deleted since): its deletion is told,
+        and asked of git in its own folder."""
+        if went or when is None or "/" in m.target:
+            return m
         then = [c for c in candidates if c != m.target and still_there_at(self.past, c, when)]
         return replace(m, target=then[0]) if len(then) == 1 else m
 

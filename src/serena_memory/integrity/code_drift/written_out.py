@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 from serena_memory.integrity.code_drift.mentions import PATH, Mention
 
@@ -61,3 +62,14 @@ def as_written_out(
             m = replace(m, target=next(iter(paths)))
         out.append(m)
     return out
+
+
+def all_written_out(
+    mentions: dict[str, list[Mention]], at_root: Callable[[str, str], bool]
+) -> dict[str, list[Mention]]:
+    """:func:`as_written_out` of each memory's mentions (``at_root``: whether the root had
+    a file of a name when that memory was written)."""
+    return {
+        memory: as_written_out(found, partial(at_root, memory))
+        for memory, found in mentions.items()
+    }

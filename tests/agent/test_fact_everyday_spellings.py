@@ -134,3 +134,12 @@ def test_a_rust_program_is_also_built_optimized(tmp_path: Path) -> None:
     assert sheet.commands["build"] == ["cargo build", "cargo build --release"]
     library = {"Cargo.toml": '[package]\nname = "x"\n', "src/lib.rs": ""}
     assert project(tmp_path / "lib", library).commands["build"] == ["cargo build"]
+
+
+def test_pytest_declared_as_a_dependency_runs_the_package_s_tests(tmp_path: Path) -> None:
+    # python-jsonschema/referencing: pytest in the dev group, tests inside the package
+    pyproject = '[project]\nname = "referencing"\n[dependency-groups]\ndev = ["pytest>9"]\n'
+    tree = {"pyproject.toml": pyproject, "uv.lock": "", "referencing/tests/test_core.py": ""}
+    sheet = project(tmp_path, tree)
+    assert "uv run pytest" in sheet.commands["test"]
+    assert "uv run pytest referencing/tests/test_core.py" in sheet.commands["test"]

@@ -106,6 +106,8 @@ def read_python_tools(project: Project, data: dict[str, Any]) -> None:
     prefix = runner(project, tool)
     sheet = project.sheet
     has = _configured(project, tool)
+    if "pytest" not in has and _declares(data, "pytest"):
+        has["pytest"] = PYPROJECT  # a test dependency: `pytest` runs the tests it finds
     choices = (
         ("test", "pytest", "pytest"),
         ("lint", "ruff", "ruff check"),
@@ -135,6 +137,13 @@ def _read_package_build(project: Project, tool: dict[str, Any]) -> None:
         found.append(("hatch build", "hatch"))
     if found and found[0][0] not in release_only_lines(project):
         project.sheet.add_default("build", *found[0])
+
+
+def _declares(data: dict[str, Any], package: str) -> bool:
+    """Whether pyproject.toml declares ``package`` in any dependency group or extra."""
+    from serena_memory.agent.project_facts.environment_tools import python_packages
+
+    return package in python_packages(data)
 
 
 _MYPY_FILES = ("mypy.ini", ".mypy.ini")

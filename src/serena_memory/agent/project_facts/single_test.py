@@ -93,7 +93,10 @@ def _pytest(project: Project, tests: list[str]) -> str | None:
     prefix = "hatch test" if hatch else _pytest_prefix(project, tests)
     if prefix is None:
         return None
-    path = find_file(project, ("tests", "test", "testing"), _PYTHON_TEST)
+    # the tests' folder, else one inside the package (`referencing/tests/test_core.py`)
+    path = find_file(project, ("tests", "test", "testing"), _PYTHON_TEST) or find_file(
+        project, (".",), _PYTHON_TEST
+    )
     if path is None:
         return None
     return f"hatch test {path}" if hatch else f"{prefix}pytest {path}"

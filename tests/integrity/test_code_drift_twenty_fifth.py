@@ -1,4 +1,4 @@
-"""Forms met on drift-25's repositories and on a fresh-eyes walk, each checked on a real
+"""Forms met on drift-25 to drift-27 and on a fresh-eyes walk, each checked on a real
 git repository: a file named bare and with its folder on one line, where the root had no
 such file, is the one with its folder; a refactoring's note that a file was split ("(801
 → 6 files)") says it went; a name shown as a case style's example ("PascalCase
@@ -93,3 +93,21 @@ def test_a_path_under_a_site_name_is_another_repository(repo: Path) -> None:
     git(repo, "rm", "-q", "src/tui/gates.ts")
     commit(repo, "gates gone")
     assert _told(repo) == {(1, "src/tui/gates.ts"): "missing"}
+
+
+def test_names_drawn_below_a_placeholder_in_a_tree_are_no_claims(repo: Path) -> None:
+    # MarkusNeusinger/pyplots (drift-27): `plots/` then `└── {spec-id}/` and its files
+    write(repo, "plots/scatter/specification.md", "# scatter\n")
+    write(repo, "app/main.py", "app = 1\n")
+    write(repo, "app/util.py", "x = 1\n")
+    memory(
+        repo,
+        "overview",
+        "```\n.\n├── plots/                  # specifications\n│   └── {spec-id}/\n"
+        "│       ├── specification.md      # description\n"
+        "│       └── specification.yaml    # tags\n└── app/\n    └── main.py\n```\n",
+    )
+    commit(repo)
+    git(repo, "rm", "-q", "app/main.py")
+    commit(repo, "no main")
+    assert _told(repo) == {(8, "main.py"): "missing"}

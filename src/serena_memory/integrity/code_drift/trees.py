@@ -27,6 +27,8 @@ _ROOT = re.compile(r"^([\w@.+-][\w@.+/-]*/|\.)\s*(?:#.*)?$")
 _EXAMPLE_ROOT = re.compile(r"^[\w@.+/-]*(?:<[^>\s]+>|\{[^}\s]+\})[\w@.+/<>{}-]*/\s*(?:#.*)?$")
 """A tree's top that is a placeholder (``<module>/tests/``, ``{app}/``): the tree shows
 how every such folder is laid out, no folder of the project."""
+_PLACEHOLDER = re.compile(r"<[^>\s]+>|\{[^}\s]+\}")
+"""A name drawn in a tree that stands for any (``{spec-id}/``, ``<library>/``)."""
 _ITEM = re.compile(r"^( *)[-*+] +(?:\*\*)?`?([\w@.+-][\w@.+/-]*)`?(?:\*\*)?(?=$|[\s:,(])")
 """A list item that starts with a name (``  - `app.ts` - the entry``)."""
 _MORE_NAMES = re.compile(r"\s*(?:/|,|\bor\b|&)\s*`([\w@.+-][\w@.+-]*)`")
@@ -49,6 +51,7 @@ def drawn_entries(lines: list[tuple[int, str]]) -> Iterator[tuple[int, str, str]
     entries: list[tuple[int, int, str, str]] = []  # number, column, name, top
     top = ""
     example = False  # a tree drawn from a placeholder (`<module>/tests/`): a pattern
+    pattern_at = -1  # the column of a placeholder drawn in the tree (`└── {spec-id}/`)
     for number, line in lines:
         branch = _BRANCH.search(line)
         if branch is None:
@@ -57,7 +60,11 @@ def drawn_entries(lines: list[tuple[int, str]]) -> Iterator[tuple[int, str, str]
                 top = _top(root.group(1)) if root and not line[:1].isspace() else ""
                 example = _EXAMPLE_ROOT.match(line.strip()) is not None
                 entries.append((number, -2, "", top))  # the tree ends here
+                pattern_at = -1
             continue
+        if 0 <= pattern_at < branch.start():
+            continue  # below a placeholder: how every such folder is laid out
+        pattern_at = branch.start() if _PLACEHOLDER.match(line, branch.end()) else -1
         name = _NAME.match(line, branch.end())
         if name is not None and not example and _drawing(line[: branch.start()]):
             entries.append((number, branch.start(), name.group(0), top))

@@ -100,6 +100,10 @@ ROOT_PATTERNS = (
     "*.txt",
     "*_test.go",
 )  # fmt: skip  (a Go test's name: one test is run by it)
+# the test files right in the tests' folder, whose first test the one-test line names
+# (`cargo test parses_headers`)
+TEST_FOLDERS = ("tests", "test")
+TEST_PATTERNS = ("*.rs", "test_*.py", "*_test.py")
 # every CI configuration
 CI_FOLDERS = (".github/", ".circleci/", ".builds/", ".azure-pipelines/", ".buildkite/",
               ".gitlab/", ".woodpecker/", ".forgejo/", ".gitea/", ".ci/")  # fmt: skip
@@ -200,6 +204,8 @@ def is_wanted(path: str) -> bool:
         return True
     if len(parts) <= MAX_BUILD_DEPTH and pure.suffix in SHELL_SUFFIXES:
         return True
+    if len(parts) == 2 and parts[0] in TEST_FOLDERS:  # the sheet reads one test's name there
+        return any(fnmatch.fnmatch(pure.name, p) for p in TEST_PATTERNS)
     return is_doc_for_contributors(pure)
 
 

@@ -143,3 +143,35 @@ def test_pytest_declared_as_a_dependency_runs_the_package_s_tests(tmp_path: Path
     sheet = project(tmp_path, tree)
     assert "uv run pytest" in sheet.commands["test"]
     assert "uv run pytest referencing/tests/test_core.py" in sheet.commands["test"]
+
+
+def test_one_pytest_test_by_name_beside_its_file(tmp_path: Path) -> None:
+    pyproject = '[project]\nname = "x"\n[tool.pytest.ini_options]\n'
+    tests = "import pytest\n\n\ndef helper():\n    pass\n\n\nasync def test_reads(tmp_path):\n"
+    sheet = project(tmp_path, {"pyproject.toml": pyproject, "tests/test_io.py": tests})
+    assert sheet.commands["test"][-2:] == [
+        "pytest tests/test_io.py",
+        "pytest tests/test_io.py::test_reads",
+    ]
+
+
+def test_one_test_method_by_its_class_and_name(tmp_path: Path) -> None:
+    # jd/tenacity tests/test_after.py (cut): the tests are methods of a TestCase
+    tests = (
+        "import unittest\n\n\nclass Helper:\n    def test_not_this(self):\n        pass\n\n\n"
+        "@mark\nclass TestAfterLogFormat(unittest.TestCase):\n    # the format\n\n"
+        "    def setUp(self) -> None:\n        pass\n\n    def test_01_default(self) -> None:\n"
+    )
+    pyproject = '[project]\nname = "tenacity"\n[tool.pytest.ini_options]\n'
+    sheet = project(tmp_path, {"pyproject.toml": pyproject, "tests/test_after.py": tests})
+    assert (
+        "pytest tests/test_after.py::TestAfterLogFormat::test_01_default"
+        in (sheet.commands["test"])
+    )
+
+
+def test_a_test_file_of_blank_lines_names_no_test(tmp_path: Path) -> None:
+    pyproject = '[project]\nname = "x"\n[tool.pytest.ini_options]\n'
+    blank = "class TestX:\n" + "    \n" * 50_000
+    sheet = project(tmp_path, {"pyproject.toml": pyproject, "tests/test_x.py": blank})
+    assert sheet.commands["test"][-1] == "pytest tests/test_x.py"

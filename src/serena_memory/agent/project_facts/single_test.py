@@ -26,6 +26,11 @@ _SKIPPED = frozenset({"node_modules", "vendor", "testdata", "fixtures", "fixture
 _PYTHON_TEST = re.compile(r"^(test_\w+|\w+_test)\.py$")
 _JS_TEST = re.compile(r"^[\w.-]+(?:\.test|\.spec|[a-z]Spec|[a-z]Test)\.[cm]?[jt]sx?$")
 _JS_FILE = re.compile(r"^[\w-]+\.[cm]?[jt]s$")
+_PYTHON_TEST_FUNC = re.compile(r"^(?:async )?def (test_\w+)\(", re.M)
+"""A test function at a module's top level (a class's tests are named by their class)."""
+_PYTHON_TEST_CLASS = re.compile(r"class (Test\w*)\b")
+_PYTHON_TEST_METHOD = re.compile(r"[ \t]+(?:async )?def (test_\w+)\(")
+MAX_TEST_FILE_LINES = 5000
 _GO_TEST_FILE = re.compile(r"^\w+_test\.go$")
 MAX_GO_TEST_FILES = 20
 _GO_TEST_FUNC = re.compile(r"^func (Test\w+)\(\w+ \*testing\.T\)", re.M)
@@ -55,6 +60,8 @@ def read_single_test(project: Project) -> None:
         command = form(project, tests)
         if command:
             project.sheet.add("test", command, SOURCE)
+            if form is _pytest and (named := _pytest_by_name(project, command)):
+                project.sheet.add("test", named, SOURCE)
             return
 
 
@@ -112,6 +119,31 @@ def _unittest(project: Project, tests: list[str]) -> str | None:
     if path is None or not path.endswith(".py"):
         return None
     return f"python -m unittest {path[: -len('.py')].replace('/', '.')}"
+
+
+def _pytest_by_name(project: Project, command: str) -> str | None:
+    """``pytest tests/test_x.py::test_y``: one test of the file the line runs, by its name
+    (the file's first test function)."""
+    text = (project.text(command.rsplit(" ", 1)[-1]) or "")[:200_000]
+    test = _PYTHON_TEST_FUNC.search(text)
+    if test:
+        return f"{command}::{test.group(1)}"
+    method = _first_test_method(text)  # `Class::method` of a test class
+    return f"{command}::{method}" if method else None
+
+
+def _first_test_method(text: str) -> str | None:
+    """``TestX::test_y``: the first test method of a test class, read line by line."""
+    within: str | None = None
+    for line in text.splitlines()[:MAX_TEST_FILE_LINES]:
+        if line[:1] in (" ", "\t"):
+            method = _PYTHON_TEST_METHOD.match(line) if within else None
+            if method:
+                return f"{within}::{method.group(1)}"
+        elif line.strip() and not line.startswith(("#", "@")):
+            found = _PYTHON_TEST_CLASS.match(line)  # a line at the left: a class begins or ends
+            within = found.group(1) if found else None
+    return None
 
 
 def _pytest_prefix(project: Project, tests: list[str]) -> str | None:

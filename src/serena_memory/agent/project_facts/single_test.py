@@ -112,13 +112,10 @@ def _pytest(project: Project, tests: list[str]) -> str | None:
 def _unittest(project: Project, tests: list[str]) -> str | None:
     """``python -m unittest tests.test_x``: one module of a project tested with unittest
     (its tests run by ``python -m unittest``, with or without coverage)."""
-    runs = next((c for c in tests if re.search(r"-m unittest\b", c)), None)
-    if runs is None:
+    if not any(re.search(r"-m unittest\b", command) for command in tests):
         return None
     path = find_file(project, ("tests", "test"), _PYTHON_TEST)
-    if path is None or not path.endswith(".py"):
-        return None
-    return f"python -m unittest {path[: -len('.py')].replace('/', '.')}"
+    return f"python -m unittest {path.removesuffix('.py').replace('/', '.')}" if path else None
 
 
 def _pytest_by_name(project: Project, command: str) -> str | None:
